@@ -1,0 +1,49 @@
+package dev.collsim.cli;
+
+import dev.collsim.io.InputException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/** Entry point. {@link #run} returns the exit code so tests never call {@code System.exit}. */
+public final class Main {
+
+    private Main() {
+    }
+
+    /** @param args command line */
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * Runs collsim in-process.
+     *
+     * @param args command line
+     * @param out  standard output
+     * @param err  standard error
+     * @return the exit code (see {@link ExitCodes})
+     */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new CollsimCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            if (ex instanceof InputException ie) {
+                cmd.getErr().println(ie.getMessage());
+                return ExitCodes.INPUT;
+            }
+            if (ex instanceof UserError ue) {
+                cmd.getErr().println("collsim: " + ue.getMessage());
+                return ue.exitCode();
+            }
+            cmd.getErr().println("collsim: internal error (please report): " + ex);
+            ex.printStackTrace(cmd.getErr());
+            return ExitCodes.SOFTWARE;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+}

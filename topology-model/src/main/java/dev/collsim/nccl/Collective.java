@@ -1,0 +1,129 @@
+package dev.collsim.nccl;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The collectives collsim predicts and runs, with NCCL's names and nccl-tests' bus bandwidth factors.
+ *
+ * <p>Bus bandwidth factors from nccl-tests 2.19.6 {@code doc/PERFORMANCE.md} and {@code src/*.cu}:
+ * AllReduce 2(n-1)/n; AllGather, ReduceScatter, AllToAll, Gather, Scatter (n-1)/n; Broadcast, Reduce,
+ * SendRecv 1.
+ */
+public enum Collective {
+    /** ncclAllReduce. */
+    ALL_REDUCE("AllReduce", "all_reduce", true, false),
+    /** ncclAllGather. */
+    ALL_GATHER("AllGather", "all_gather", false, false),
+    /** ncclReduceScatter. */
+    REDUCE_SCATTER("ReduceScatter", "reduce_scatter", true, false),
+    /** ncclBroadcast. */
+    BROADCAST("Broadcast", "broadcast", false, true),
+    /** ncclReduce. */
+    REDUCE("Reduce", "reduce", true, true),
+    /** ncclAlltoAll (2.28+) or grouped send/recv. */
+    ALL_TO_ALL("AllToAll", "alltoall", false, false),
+    /** ncclSend/ncclRecv in a ring pattern, as nccl-tests' sendrecv. */
+    SEND_RECV("SendRecv", "sendrecv", false, false),
+    /** ncclGather (2.28+) or point-to-point. */
+    GATHER("Gather", "gather", false, true),
+    /** ncclScatter (2.28+) or point-to-point. */
+    SCATTER("Scatter", "scatter", false, true);
+
+    private final String ncclName;
+    private final String testName;
+    private final boolean reduction;
+    private final boolean rooted;
+
+    Collective(String ncclName, String testName, boolean reduction, boolean rooted) {
+        this.ncclName = ncclName;
+        this.testName = testName;
+        this.reduction = reduction;
+        this.rooted = rooted;
+    }
+
+    /** @return NCCL's display name, e.g. {@code AllReduce} */
+    public String ncclName() {
+        return ncclName;
+    }
+
+    /** @return nccl-tests' name, e.g. {@code all_reduce} (binary {@code all_reduce_perf}) */
+    public String testName() {
+        return testName;
+    }
+
+    /** @return true when the collective applies a reduction operator (nccl-tests prints a redop) */
+    public boolean isReduction() {
+        return reduction;
+    }
+
+    /** @return true when the collective has a root rank (nccl-tests prints the root, else -1) */
+    public boolean isRooted() {
+        return rooted;
+    }
+
+    /** @return true for the collectives NCCL's tuning model covers (Broadcast..AllReduce) */
+    public boolean hasNcclTuningModel() {
+        return switch (this) {
+            case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST, REDUCE -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * nccl-tests' bus bandwidth factor: busbw = algbw x factor.
+     *
+     * @param nRanks number of ranks, >= 1
+     * @return the factor (0 for AllReduce on 1 rank, as nccl-tests prints)
+     */
+    public double busBwFactor(int nRanks) {
+        if (nRanks < 1) {
+            throw new IllegalArgumentException("nRanks must be >= 1, got " + nRanks);
+        }
+        double n = nRanks;
+        return switch (this) {
+            case ALL_REDUCE -> 2.0 * (n - 1) / n;
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> (n - 1) / n;
+            case BROADCAST, REDUCE, SEND_RECV -> 1.0;
+        };
+    }
+
+    /**
+     * Per-rank element count nccl-tests passes to NCCL for a given total size, following nccl-tests 2.19.6
+     * {@code src/*.cu GetCollByteCount}: AllGather/ReduceScatter/AllToAll/Gather/Scatter divide the size by
+     * nRanks (rounded down to whole elements), the others use the whole size.
+     *
+     * @param sizeBytes the size column (bytes)
+     * @param eltSize   element size in bytes
+     * @param nRanks    ranks
+     * @return count (elements)
+     */
+    public long countFor(long sizeBytes, int eltSize, int nRanks) {
+        return switch (this) {
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> sizeBytes / eltSize / nRanks;
+            default -> sizeBytes / eltSize;
+        };
+    }
+
+    /**
+     * Parses NCCL or nccl-tests spelling, case-insensitive, with or without underscores:
+     * {@code allreduce}, {@code AllReduce}, {@code all_reduce}, {@code all_reduce_perf}.
+     *
+     * @throws IllegalArgumentException naming the allowed values
+     */
+    public static Collective parse(String text) {
+        String k = text.toLowerCase(Locale.ROOT).replace("_perf", "").replace("_", "").replace("-", "");
+        for (Collective c : values()) {
+            if (c.ncclName.toLowerCase(Locale.ROOT).equals(k)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("unknown collective '" + text + "'; allowed: " + allowed());
+    }
+
+    /** @return the allowed spellings, comma separated */
+    public static String allowed() {
+        return Arrays.stream(values()).map(c -> c.testName).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,24 @@
+package dev.collsim.topology;
+
+import java.util.Objects;
+
+/**
+ * An NVSwitch (or the set of NVSwitch chips of one NVLink domain seen as one node, as NCCL models it:
+ * NCCL 2.30 {@code src/graph/topo.cc} connects every GPU's switch links to a single NVS node).
+ *
+ * @param id     unique id
+ * @param host   host index, or -1 when the switch is shared by several hosts (multi-node NVLink, e.g. NVL72)
+ * @param domain NVLink domain index (GPUs that reach each other over NVLink share one)
+ */
+public record NvSwitch(String id, int host, int domain) implements Device {
+
+    /** Validates the id. */
+    public NvSwitch {
+        Objects.requireNonNull(id, "id");
+    }
+
+    @Override
+    public String ncclType() {
+        return "NVS";
+    }
+}

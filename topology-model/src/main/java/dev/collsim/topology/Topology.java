@@ -1,0 +1,189 @@
+package dev.collsim.topology;
+
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.Latency;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jgrapht.Graph;
+import org.jgrapht.graph.AsUnmodifiableGraph;
+import org.jgrapht.graph.DirectedMultigraph;
+
+/**
+ * A cluster as a directed multigraph of {@link Device}s and {@link Link}s (JGraphT). Every physical link is two
+ * directed edges, one per direction, each with its own bandwidth. This class is immutable: build it with
+ * {@link #builder(String)}.
+ */
+public final class Topology {
+
+    private final String name;
+    private final String source;
+    private final int hostCount;
+    private final Graph<Device, Link> graph;
+    private final Map<String, Device> byId;
+    private final List<Gpu> gpus;
+
+    private Topology(Builder b) {
+        this.name = b.name;
+        this.source = b.source;
+        this.graph = new AsUnmodifiableGraph<>(b.graph);
+        this.byId = Map.copyOf(b.byId);
+        this.gpus = b.graph.vertexSet().stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
+                .sorted(Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index)).toList();
+        this.hostCount = b.graph.vertexSet().stream().mapToInt(Device::host).max().orElse(-1) + 1;
+    }
+
+    /** @return a new builder for a topology named {@code name} */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** @return the cluster's name */
+    public String name() {
+        return name;
+    }
+
+    /** @return free text citing where the description came from (file, datasheet) */
+    public String source() {
+        return source;
+    }
+
+    /** @return the read-only graph */
+    public Graph<Device, Link> graph() {
+        return graph;
+    }
+
+    /** @return number of hosts (servers; NCCL "nodes"): highest host index + 1 */
+    public int hostCount() {
+        return hostCount;
+    }
+
+    /** @return all GPUs ordered by host then local index (this is the default rank order) */
+    public List<Gpu> gpus() {
+        return gpus;
+    }
+
+    /** @return the GPUs of one host, by local index */
+    public List<Gpu> gpusOf(int host) {
+        return gpus.stream().filter(g -> g.host() == host).toList();
+    }
+
+    /** @return all devices of a kind, in id order */
+    public <T extends Device> List<T> devices(Class<T> kind) {
+        return graph.vertexSet().stream().filter(kind::isInstance).map(kind::cast)
+                .sorted(Comparator.comparing(Device::id)).toList();
+    }
+
+    /** @return the device with that id, if any */
+    public Optional<Device> device(String id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** @return the links leaving {@code d} */
+    public List<Link> outgoing(Device d) {
+        return List.copyOf(graph.outgoingEdgesOf(d));
+    }
+
+    /** @return the device at the far end of a link */
+    public Device target(Link l) {
+        return graph.getEdgeTarget(l);
+    }
+
+    /** @return the device at the near end of a link */
+    public Device source(Link l) {
+        return graph.getEdgeSource(l);
+    }
+
+    @Override
+    public String toString() {
+        return "Topology[" + name + ", " + hostCount + " hosts, " + gpus.size() + " GPUs, "
+                + graph.edgeSet().size() + " directed links]";
+    }
+
+    /** Mutable builder; not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private String source = "";
+        private final DirectedMultigraph<Device, Link> graph = new DirectedMultigraph<>(null, null, false);
+        private final Map<String, Device> byId = new LinkedHashMap<>();
+        private final Map<String, Integer> edgeSerial = new LinkedHashMap<>();
+
+        private Builder(String name) {
+            this.name = Objects.requireNonNull(name, "name");
+        }
+
+        /** @param text where the description came from; @return this */
+        public Builder source(String text) {
+            this.source = text == null ? "" : text;
+            return this;
+        }
+
+        /**
+         * Adds a device.
+         *
+         * @throws IllegalArgumentException if another device has the same id
+         */
+        public <T extends Device> T add(T device) {
+            if (byId.putIfAbsent(device.id(), device) != null) {
+                throw new IllegalArgumentException("duplicate device id '" + device.id() + "'");
+            }
+            graph.addVertex(device);
+            return device;
+        }
+
+        /** @return the device with that id, if added */
+        public Optional<Device> device(String id) {
+            return Optional.ofNullable(byId.get(id));
+        }
+
+        /** @return true if a device with that id was added */
+        public boolean has(String id) {
+            return byId.containsKey(id);
+        }
+
+        /**
+         * Connects two devices with a bidirectional physical link: two directed edges of the same bandwidth.
+         *
+         * @param a         one end (must have been added)
+         * @param b         other end (must have been added)
+         * @param type      link type
+         * @param count     lanes bundled (NVLinks, PCIe lanes), >= 1
+         * @param perDir    bandwidth of each direction (all lanes together)
+         * @param latency   one-way latency
+         * @param detail    generation text
+         * @return this
+         * @throws IllegalArgumentException if an end was not added
+         */
+        public Builder connect(Device a, Device b, LinkType type, int count, Bandwidth perDir, Latency latency,
+                String detail) {
+            return connectOneWay(a, b, type, count, perDir, latency, detail)
+                    .connectOneWay(b, a, type, count, perDir, latency, detail);
+        }
+
+        /** Adds one directed edge from {@code a} to {@code b}; see {@link #connect}. @return this */
+        public Builder connectOneWay(Device a, Device b, LinkType type, int count, Bandwidth bw, Latency latency,
+                String detail) {
+            if (!byId.containsKey(a.id()) || !byId.containsKey(b.id())) {
+                throw new IllegalArgumentException("link " + a.id() + " -> " + b.id() + ": both ends must be declared");
+            }
+            String base = a.id() + ">" + b.id();
+            int serial = edgeSerial.merge(base, 1, Integer::sum) - 1;
+            graph.addEdge(a, b, new Link(base + "#" + serial, type, count, bw, latency, detail));
+            return this;
+        }
+
+        /** @return all devices added so far */
+        public List<Device> devices() {
+            return new ArrayList<>(byId.values());
+        }
+
+        /** @return the immutable topology */
+        public Topology build() {
+            return new Topology(this);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.collsim.units;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A bandwidth in GB/s, where GB = 1e9 bytes (the unit of nccl-tests' algbw/busbw and of NCCL's
+ * {@code src/graph/tuning.cc}). NIC speeds are entered in Gb/s (bits) and converted here.
+ * This record is immutable.
+ *
+ * @param gbps bandwidth in GB/s (1e9 B/s); finite and non-negative
+ */
+public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
+
+    /** Units accepted by {@link #parse(String)}, for error messages. */
+    public static final String ALLOWED_UNITS = "GB/s, Gb/s, MB/s, Mb/s, TB/s, Tb/s (GB = 1e9 B, Gb = 1e9 bit)";
+
+    private static final Pattern TEXT =
+            Pattern.compile("\\s*([0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*([KMGT])([Bb])/s\\s*");
+
+    /** Zero bandwidth (no path). */
+    public static final Bandwidth ZERO = new Bandwidth(0);
+
+    /**
+     * @throws IllegalArgumentException if {@code gbps} is negative, NaN or infinite
+     */
+    public Bandwidth {
+        if (!(gbps >= 0) || Double.isInfinite(gbps)) {
+            throw new IllegalArgumentException("bandwidth must be finite and >= 0 GB/s, got " + gbps);
+        }
+    }
+
+    /** @param gbps GB/s (bytes); @return the bandwidth */
+    public static Bandwidth ofGBps(double gbps) {
+        return new Bandwidth(gbps);
+    }
+
+    /** @param gbits Gb/s (bits, as NIC speeds are quoted); @return the bandwidth, gbits / 8 GB/s */
+    public static Bandwidth ofGbits(double gbits) {
+        return new Bandwidth(gbits / 8.0);
+    }
+
+    /**
+     * Parses a bandwidth with its unit, e.g. {@code "400 Gb/s"}, {@code "20.6 GB/s"}, {@code "500 MB/s"}.
+     * A bare number is rejected: the unit is part of the value.
+     *
+     * @param text the text
+     * @return the bandwidth
+     * @throws IllegalArgumentException naming the text and {@link #ALLOWED_UNITS} when it does not parse
+     */
+    public static Bandwidth parse(String text) {
+        Matcher m = TEXT.matcher(text == null ? "" : text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + text + "' is not a bandwidth; use a number with one of "
+                    + ALLOWED_UNITS);
+        }
+        double v = Double.parseDouble(m.group(1));
+        double scale = switch (m.group(2)) {
+            case "K" -> 1e-6;
+            case "M" -> 1e-3;
+            case "G" -> 1.0;
+            default -> 1e3;
+        };
+        double bytes = m.group(3).equals("b") ? v * scale / 8.0 : v * scale;
+        return new Bandwidth(bytes);
+    }
+
+    /** @return bandwidth in bytes per microsecond (= 1000 x GB/s), as NCCL's time formula uses */
+    public double bytesPerMicrosecond() {
+        return gbps * 1000.0;
+    }
+
+    /** @return bandwidth in Gb/s (bits) */
+    public double gbits() {
+        return gbps * 8.0;
+    }
+
+    /** @return the smaller of the two */
+    public Bandwidth min(Bandwidth other) {
+        return gbps <= other.gbps ? this : other;
+    }
+
+    /** @return this times {@code factor} */
+    public Bandwidth times(double factor) {
+        return new Bandwidth(gbps * factor);
+    }
+
+    @Override
+    public int compareTo(Bandwidth o) {
+        return Double.compare(gbps, o.gbps);
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%.4g GB/s", gbps);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.collsim.units;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Byte counts as users type them: {@code 8}, {@code 32K}, {@code 8M}, {@code 8G}, {@code 1T}, where
+ * K/M/G/T are powers of 1024, as nccl-tests' {@code -b/-e} read them ({@code src/common.cu parsesize}).
+ * Memory capacities in YAML may also say {@code 80 GB} (1e9) or {@code 80 GiB} (2^30).
+ */
+public final class DataSize {
+
+    /** Suffixes accepted by {@link #parseBytes(String)}. */
+    public static final String ALLOWED = "a whole number of bytes with optional K, M, G or T (powers of 1024),"
+            + " or a number with B, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB";
+
+    private static final Pattern TEXT = Pattern.compile(
+            "\\s*([0-9]*\\.?[0-9]+)\\s*([KMGT]?)(i?B)?\\s*", Pattern.CASE_INSENSITIVE);
+
+    private DataSize() {
+    }
+
+    /**
+     * Parses a size.
+     *
+     * @param text e.g. {@code "8"}, {@code "32M"}, {@code "80 GB"}, {@code "141 GiB"}
+     * @return bytes, >= 0
+     * @throws IllegalArgumentException naming the text and {@link #ALLOWED}
+     */
+    public static long parseBytes(String text) {
+        Matcher m = TEXT.matcher(text == null ? "" : text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + text + "' is not a size; use " + ALLOWED);
+        }
+        double v = Double.parseDouble(m.group(1));
+        String prefix = m.group(2).toUpperCase(Locale.ROOT);
+        String unit = m.group(3);
+        boolean decimal = unit != null && unit.equalsIgnoreCase("B") && !prefix.isEmpty();
+        int power = prefix.isEmpty() ? 0 : "KMGT".indexOf(prefix) + 1;
+        double scale = Math.pow(decimal ? 1000 : 1024, power);
+        double bytes = v * scale;
+        if (bytes > Long.MAX_VALUE) {
+            throw new IllegalArgumentException("'" + text + "' is too large");
+        }
+        return Math.round(bytes);
+    }
+
+    /**
+     * Formats bytes the short way nccl-tests users read them: 8, 1K, 32M, 8G (exact powers of 1024 only,
+     * otherwise the plain number of bytes).
+     *
+     * @param bytes the size
+     * @return the text
+     */
+    public static String format(long bytes) {
+        String[] suffix = {"", "K", "M", "G", "T"};
+        long v = bytes;
+        int i = 0;
+        while (i < suffix.length - 1 && v >= 1024 && v % 1024 == 0) {
+            v /= 1024;
+            i++;
+        }
+        return v + suffix[i];
+    }
+}

@@ -1,0 +1,45 @@
+package dev.collsim.units;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class BandwidthTest {
+
+    /** 400 Gb/s NDR port = 50 GB/s (NCCL 2.30 topo.cc: speed_Mbps / 8000 gives 50 for 400000 Mbps). */
+    @Test
+    void nicSpeedInBitsIsDividedByEight() {
+        assertEquals(50.0, Bandwidth.parse("400 Gb/s").gbps(), 1e-12);
+        assertEquals(20.6, Bandwidth.parse("20.6 GB/s").gbps(), 1e-12);
+        assertEquals(0.5, Bandwidth.parse("500MB/s").gbps(), 1e-12);
+        assertEquals(12.5, Bandwidth.ofGbits(100).gbps(), 1e-12);
+    }
+
+    @Test
+    void bareNumbersAndUnknownUnitsAreRejectedWithTheAllowedUnits() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse("25"));
+        assertEquals(true, e.getMessage().contains("GB/s"));
+        assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse("25 GBps"));
+        assertThrows(IllegalArgumentException.class, () -> Bandwidth.ofGBps(-1));
+    }
+
+    @Test
+    void sizesUsePowersOf1024LikeNcclTests() {
+        assertEquals(8L, DataSize.parseBytes("8"));
+        assertEquals(32L * 1024 * 1024, DataSize.parseBytes("32M"));
+        assertEquals(8L << 30, DataSize.parseBytes("8G"));
+        assertEquals(80_000_000_000L, DataSize.parseBytes("80 GB"));
+        assertEquals(141L << 30, DataSize.parseBytes("141 GiB"));
+        assertEquals("32M", DataSize.format(32L << 20));
+        assertEquals("1000", DataSize.format(1000));
+        assertThrows(IllegalArgumentException.class, () -> DataSize.parseBytes("8Q"));
+    }
+
+    @Test
+    void latenciesCarryTheirUnit() {
+        assertEquals(0.6, Latency.parse("0.6 us").micros(), 1e-12);
+        assertEquals(0.6, Latency.parse("600 ns").micros(), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> Latency.parse("0.6"));
+    }
+}

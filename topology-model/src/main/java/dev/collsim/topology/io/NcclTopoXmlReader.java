@@ -42,7 +42,8 @@ import java.util.Set;
  * {@code link_width} ({@link LinkRates#pcie}), count = width, detail {@code PCIe GenN xW}; an empty speed or a
  * width of 0 take NCCL's defaults (8 GT/s, x16) and the detail says so. A {@code nic} directly under a {@code cpu}
  * gets a virtual PCIe link of NCCL's LOC_BW (5000 GB/s), as NCCL connects it. Every pair of CPUs of a host gets
- * an SMP link ({@link LinkRates#interCpu}), as NCCL's {@code ncclTopoConnectCpus}. {@code nvlink} elements: to a
+ * an SMP link ({@link LinkRates#interCpu}, NCCL's own value, so physical and NCCL bandwidth are equal), as NCCL's
+ * {@code ncclTopoConnectCpus}. {@code nvlink} elements: to a
  * GPU (tclass 0x03xxxx) one directed NVLink edge per element direction, as NCCL adds them; to a CPU (0x068001) an
  * NVLink both ways; any other tclass or an invisible target ({@code fffffff:ff:ff.0}) goes to one shared
  * {@link NvSwitch} per host ({@code h{host}/nvs0}). Elements to the same remote are merged into one edge whose
@@ -227,8 +228,9 @@ public final class NcclTopoXmlReader implements TopologyReader {
                 b.add(new Nic(id, n.host(), n.name() == null ? "" : n.name(), Bandwidth.ofGbits(n.speedMbps() / 1000.0),
                         n.port(), n.gdr(), n.rail(), n.busId()));
                 if (n.link() == null) {
+                    Bandwidth loc = Bandwidth.ofGBps(LinkRates.NCCL_LOC_BW);
                     b.connect(b.device(id).orElseThrow(), b.device(n.parentId()).orElseThrow(), LinkType.PCIE, 1,
-                            Bandwidth.ofGBps(LinkRates.NCCL_LOC_BW), Latency.ZERO, VIRTUAL_NIC_LINK);
+                            loc, loc, Latency.ZERO, VIRTUAL_NIC_LINK);
                 } else {
                     pcie(id, n.parentId(), n.link());
                 }
@@ -245,7 +247,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
                     }
                     int[] ids = c.cpuIds.get(a.id());
                     LinkRates.Smp rate = LinkRates.interCpu(a.arch(), a.vendor(), ids[0], ids[1]);
-                    b.connect(a, z, LinkType.SMP, 1, rate.bandwidth(), Latency.ZERO, rate.detail());
+                    b.connect(a, z, LinkType.SMP, 1, rate.bandwidth(), rate.bandwidth(), Latency.ZERO, rate.detail());
                 }
             }
         }

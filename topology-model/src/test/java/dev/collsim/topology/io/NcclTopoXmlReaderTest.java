@@ -125,6 +125,23 @@ class NcclTopoXmlReaderTest {
         assertEquals(0, count(t, LinkType.SMP));
     }
 
+    /**
+     * NCCL's own view of the same links (nccl-model.md section 5.2, NCCL 2.30 topo.h/topo.cc): PCIe
+     * width x 240 / 80 = 48 for Gen5 x16, NVLink 18 x 20.6 = 370.8 for sm90, SMP 22 for Sapphire Rapids.
+     */
+    @Test
+    void ncclBandwidthsAreNcclsOwnNumbers() throws InputException {
+        Topology bm = reader.read("bm.xml", text("C-topodump-h200-baremetal-numa0-closed.xml"));
+        assertEquals(18 * 20.6, link(bm, "h0/gpu0", "h0/nvs0", LinkType.NVLINK).ncclBandwidth().gbps(), 1e-9);
+        Topology ndv5 = reader.read("ndv5.xml", text("C-topo-azure-ndv5-8xH100.xml"));
+        assertEquals(16 * 240 / 80.0, link(ndv5, "h0/gpu0", TestFiles.pcieParent(ndv5, "h0/gpu0", "pcisw"),
+                LinkType.PCIE).ncclBandwidth().gbps(), 1e-9);
+        assertEquals(22.0, link(ndv5, "h0/cpu1", "h0/cpu0", LinkType.SMP).ncclBandwidth().gbps(), 1e-9);
+        Topology ncv4 = reader.read("ncv4.xml", text("C-topo-azure-ncv4-4xA100pcie.xml"));
+        assertEquals(16 * 60 / 80.0, link(ncv4, "h0/gpu2", "h0/cpu2", LinkType.PCIE).ncclBandwidth().gbps(), 1e-9);
+        assertEquals(5000.0, link(ncv4, "h0/cpu0", "h0/nic0", LinkType.PCIE).ncclBandwidth().gbps(), 1e-9);
+    }
+
     @Test
     void vmDumpWithInvisibleNvswitchTargetStillReachesTheSwitch() throws InputException {
         Topology t = reader.read("vm.xml", text("C-topodump-h200-vm-closed.xml"));

@@ -85,7 +85,7 @@ class NcclTopoXmlWriterTest {
         Device a = t.source(l);
         Device b = t.target(l);
         return l.id() + " " + a.id() + "->" + b.id() + " " + l.type() + " x" + l.count() + " "
-                + l.bandwidth().gbps() + " " + l.detail();
+                + l.bandwidth().gbps() + " nccl " + l.ncclBandwidth().gbps() + " " + l.detail();
     }
 
     static Map<LinkType, Long> byType(Topology t) {

@@ -132,7 +132,8 @@ final class NcclTopoXmlCollector {
         } else {
             int k = switchCount.merge(host, 1, Integer::sum) - 1;
             String id = "h" + host + "/pcisw" + k;
-            switches.add(new SwitchSpec(id, host, busId, parentId, link));
+            int hostBridge = problems.integer(n, PciSpecs.HOST_BRIDGE_ATTR, false, 0, 4095, -1);
+            switches.add(new SwitchSpec(id, host, busId, hostBridge, parentId, link));
             for (XmlNode c : n.children()) {
                 switch (c.name()) {
                     case "pci" -> pci(c, host, id, cpuId);

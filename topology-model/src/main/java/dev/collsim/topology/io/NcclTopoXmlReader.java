@@ -143,7 +143,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
         void run() {
             c.cpus.forEach(b::add);
             for (SwitchSpec s : c.switches) {
-                b.add(new PcieSwitch(s.id(), s.host(), s.busId()));
+                b.add(new PcieSwitch(s.id(), s.host(), s.busId(), s.hostBridge()));
                 switchByBus.put(PciSpecs.key(s.busId()), s.id());
                 pcie(s.id(), s.parentId(), s.link());
             }

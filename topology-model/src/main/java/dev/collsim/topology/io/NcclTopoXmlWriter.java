@@ -31,12 +31,21 @@ import java.util.Objects;
  * <p>The PCIe tree is taken from the PCIe links, walked from each CPU; {@code pci} attributes come from the link's
  * {@code PCIe GenN xW} detail (or, when a link has none, the generation whose {@link LinkRates#pcie} bandwidth is
  * nearest). NVLinks become {@code nvlink} elements (tclass 0x030200 to a GPU, 0x068000 to an NVSwitch, 0x068001 to
- * a CPU), C2C links {@code c2c} elements, LOC links between switches {@code pcilink}. What NCCL's format cannot
- * express is not written: network switches and cables (NCCL's XML describes hosts, the network is detected),
- * SMP link bandwidths (NCCL derives them from the CPU vendor and model), several NVSwitch devices per host (NCCL
- * merges them into one NVS node), NVLink or C2C bandwidths other than the per-sm rate, and PCIe links outside the
- * tree. Devices without a bus id get a synthetic one ({@code e<host>:<n>:00.0}). Multi-host topologies write one
- * {@code cpu} group per host with {@code host_hash} = host index. This class is stateless and thread-safe.
+ * a CPU), C2C links {@code c2c} elements, LOC links between switches {@code pcilink}. A switch's
+ * {@link PcieSwitch#hostBridge()} is kept in collsim's own {@code host_bridge} attribute, which NCCL ignores, so
+ * nvidia-smi's NODE survives a round trip. A GPU that no PCIe link reaches (GB200: C2C only) is written below its
+ * C2C CPU with NCCL's default PCIe attributes, as NCCL needs every GPU in a {@code pci}; such a NIC becomes a
+ * {@code nic} under its CPU. An Intel CPU whose model text has no CPUID numbers gets family 6 and a representative
+ * model id that makes NCCL pick the topology's NCCL SMP bandwidth.
+ *
+ * <p>What NCCL's format cannot express is not written: network switches and cables (NCCL's XML describes hosts, the
+ * network is detected), physical SMP bandwidths (NCCL derives them from the CPU vendor and model), several NVSwitch
+ * devices per host or one shared by several hosts (NCCL makes one NVS node per host), NVLink or C2C bandwidths
+ * other than the per-sm rate, NIC latency, GPU memory and PCIe links outside the tree. Devices without a bus id get
+ * a synthetic one ({@code e<host>:<n>:00.0}). Multi-host topologies write one {@code cpu} group per host with
+ * {@code host_hash} = host index. So catalog hosts come back as NCCL sees them (same GPUs, NICs, path types, NCCL
+ * bandwidths and nvidia-smi labels; tested), and topologies read from NCCL XML come back identical. This class is
+ * stateless and thread-safe.
  */
 public final class NcclTopoXmlWriter {
 
@@ -160,6 +169,9 @@ public final class NcclTopoXmlWriter {
             if (fm.length == 4 && fm[0].equals("family") && fm[2].equals("model")) {
                 attr("familyid", fm[1]);
                 attr("modelid", fm[3]);
+            } else if (c.vendor().equals("GenuineIntel")) {
+                attr("familyid", "6");
+                attr("modelid", Integer.toString(intelModelFor(c)));
             }
             out.append(">\n");
             List<Nic> virtualNics = new ArrayList<>();
@@ -167,10 +179,21 @@ public final class NcclTopoXmlWriter {
                 Link up = linkTo(k, c, LinkType.PCIE);
                 if (k instanceof Nic n && up.detail().equals(NcclTopoXmlReader.VIRTUAL_NIC_LINK)) {
                     virtualNics.add(n);
-                } else {
+                } else if (!(k instanceof Nic n) || isFirstPort(n)) {
                     pci(k, 2);
                 }
             }
+            for (Gpu g : orphanGpus(c)) {
+                out.append("    <pci");
+                attr("busid", busId(g));
+                attr("class", PciSpecs.CLASS_GPU);
+                attr("link_speed", "");
+                attr("link_width", "0");
+                out.append(">\n");
+                gpu(g, 3);
+                out.append("    </pci>\n");
+            }
+            virtualNics.addAll(orphanNics(c));
             if (!virtualNics.isEmpty()) {
                 out.append("    <nic>\n");
                 virtualNics.forEach(n -> net(n, 3));
@@ -179,13 +202,27 @@ public final class NcclTopoXmlWriter {
             out.append("  </cpu>\n");
         }
 
+        /**
+         * A representative Intel family-6 model id that makes NCCL choose the same SMP bandwidth as the topology's
+         * SMP link from this CPU (NCCL 2.30 topo.cc: >= 0xCF 40, >= 0x8F 22, >= 0x55 10, else 6 GB/s): 0xCF Emerald
+         * Rapids, 0x8F Sapphire Rapids, 0x55 Skylake-SP, 0x4F Broadwell-EP.
+         */
+        private int intelModelFor(Cpu c) {
+            double nccl = t.outgoing(c).stream().filter(l -> l.type() == LinkType.SMP)
+                    .mapToDouble(l -> l.ncclBandwidth().gbps()).max().orElse(10.0);
+            return nccl >= 40 ? 0xCF : nccl >= 22 ? 0x8F : nccl >= 10 ? 0x55 : 0x4F;
+        }
+
         private void pci(Device d, int depth) {
             String pad = "  ".repeat(depth);
             Link up = linkTo(d, parent.get(d), LinkType.PCIE);
             out.append(pad).append("<pci");
             attr("busid", busId(d));
-            if (d instanceof PcieSwitch) {
+            if (d instanceof PcieSwitch ps) {
                 attr("class", PciSpecs.CLASS_BRIDGE);
+                if (ps.hostBridge() >= 0) {
+                    attr(PciSpecs.HOST_BRIDGE_ATTR, Integer.toString(ps.hostBridge()));
+                }
             } else if (d instanceof Gpu g) {
                 attr("class", PciSpecs.CLASS_GPU);
                 int dev = GpuModels.deviceId(g.model());
@@ -219,6 +256,31 @@ public final class NcclTopoXmlWriter {
                 out.append(pad).append("  </nic>\n");
             }
             out.append(pad).append("</pci>\n");
+        }
+
+        /**
+         * GPUs of the CPU's host that no PCIe link reaches are written below the CPU they have a C2C link to (else
+         * the host's first CPU) with NCCL's default PCIe attributes (empty speed, width 0), since NCCL's format
+         * needs every GPU in a {@code pci} element: NCCL too then sees a PCI link to the CPU next to the C2C link.
+         */
+        private List<Gpu> orphanGpus(Cpu c) {
+            return t.gpusOf(c.host()).stream().filter(g -> !parent.containsKey(g) && home(g).equals(c)).toList();
+        }
+
+        /** NICs of the CPU's host that no PCIe link reaches: written as a {@code nic} directly under a CPU. */
+        private List<Nic> orphanNics(Cpu c) {
+            return t.devices(Nic.class).stream().filter(n -> n.host() == c.host() && !parent.containsKey(n)
+                    && home(n).equals(c)).toList();
+        }
+
+        private Cpu home(Device d) {
+            for (Link l : t.outgoing(d)) {
+                if (t.target(l) instanceof Cpu cpu) {
+                    return cpu;
+                }
+            }
+            return t.devices(Cpu.class).stream().filter(x -> x.host() == d.host())
+                    .min(Comparator.comparingInt(Cpu::numaId)).orElseThrow();
         }
 
         /** Ports of one card share a parent and a non-empty bus id; the card is written once, at its first port. */

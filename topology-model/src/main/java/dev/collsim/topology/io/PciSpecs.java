@@ -17,6 +17,12 @@ final class PciSpecs {
     static final String CLASS_CPU = "0x068001";
     static final String CLASS_GPU = "0x030200";
     static final String CLASS_NIC = "0x020700";
+    /**
+     * collsim's own attribute on a {@code pci} bridge: the index of the CPU host bridge it hangs off, so that
+     * {@code nvidia-smi}'s NODE and PHB can be told apart after a round trip. NCCL looks attributes up by name and
+     * ignores this one (NCCL 2.30 {@code src/graph/xml.cc}).
+     */
+    static final String HOST_BRIDGE_ATTR = "host_bridge";
 
     private static final Pattern BUS_ID = Pattern.compile("[0-9a-fA-F]{1,8}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,2}\\.[0-9a-fA-F]");
     private static final Pattern PCI_CLASS = Pattern.compile("0x[0-9a-fA-F]{6}");
@@ -93,6 +99,6 @@ final class PciSpecs {
     }
 
     /** A PCIe switch or bridge. */
-    record SwitchSpec(String id, int host, String busId, String parentId, PcieLink link) {
+    record SwitchSpec(String id, int host, String busId, int hostBridge, String parentId, PcieLink link) {
     }
 }

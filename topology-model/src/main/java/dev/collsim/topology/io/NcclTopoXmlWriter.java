@@ -42,7 +42,7 @@ import java.util.Objects;
  * network is detected), physical SMP bandwidths (NCCL derives them from the CPU vendor and model), several NVSwitch
  * devices per host or one shared by several hosts (NCCL makes one NVS node per host), NVLink or C2C bandwidths
  * other than the per-sm rate, NIC latency, GPU memory and PCIe links outside the tree. Devices without a bus id get
- * a synthetic one ({@code e<host>:<n>:00.0}). Multi-host topologies write one {@code cpu} group per host with
+ * a synthetic one ({@code e<host>:<bus>:<device>.0}, unique for 8192 devices per host). Multi-host topologies write one {@code cpu} group per host with
  * {@code host_hash} = host index. So catalog hosts come back as NCCL sees them (same GPUs, NICs, path types, NCCL
  * bandwidths and nvidia-smi labels; tested), and topologies read from NCCL XML come back identical. This class is
  * stateless and thread-safe.
@@ -397,8 +397,11 @@ public final class NcclTopoXmlWriter {
             if (!known.isEmpty()) {
                 return known;
             }
-            return busIds.computeIfAbsent(d, k -> String.format(Locale.ROOT, "e%03x:%02x:00.0",
-                    Math.max(0, k.host()) & 0xfff, synthetic++ & 0xff));
+            return busIds.computeIfAbsent(d, k -> {
+                int n = synthetic++;
+                return String.format(Locale.ROOT, "e%03x:%02x:%02x.0", Math.max(0, k.host()) & 0xfff, (n >> 5) & 0xff,
+                        n & 0x1f);
+            });
         }
 
         private void attr(String key, String value) {

@@ -1,12 +1,10 @@
 package dev.collsim.topology.io;
 
-import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.SmiMatrix.Cell;
 import dev.collsim.units.Bandwidth;

@@ -92,6 +92,11 @@ public final class NvidiaSmiTopoReader implements TopologyReader {
         List<Topology> out = new ArrayList<>();
         for (SmiMatrix m : topo) {
             List<String> notes = new ArrayList<>(m.notes);
+            List<String> missing = m.columns.stream().filter(c -> !m.rows.containsKey(c)).toList();
+            if (!missing.isEmpty()) {
+                notes.add("rows " + missing + " are missing: their labels to each other are unknown and read from"
+                        + " the other rows' columns only");
+            }
             if (m.commandLower().contains("-mp")) {
                 notes.add("matrix printed by '" + m.command + "': PCIe paths only, NVLinks not shown");
             }

@@ -107,6 +107,19 @@ class NvidiaSmiTopoReaderTest {
     }
 
     @Test
+    void dgxH100PartialOutputKeepsTheNicsWhoseRowsAreMissing() throws InputException {
+        Topology t = reader.read("dgx-h100", text("B-topo-dgx-h100-12nic-partial.txt"));
+        assertEquals(12, t.devices(Nic.class).size());
+        assertEquals(18, link(t, "h0/gpu7", "h0/nvs0", LinkType.NVLINK).count());
+        assertTrue(t.source().contains("rows [NIC6, NIC7, NIC8, NIC9, NIC10, NIC11] are missing"), t.source());
+        // GPU0 PXB NIC0 (file row GPU0): one upper switch over two leaves
+        String leafGpu = TestFiles.pcieParent(t, "h0/gpu0", "pcisw");
+        String leafNic = TestFiles.pcieParent(t, "h0/nic0", "pcisw");
+        assertFalse(leafGpu.equals(leafNic));
+        assertEquals(TestFiles.pcieParent(t, leafGpu, "pcisw"), TestFiles.pcieParent(t, leafNic, "pcisw"));
+    }
+
+    @Test
     void dellC4140V100sHaveTwoDirectNvlink2LinksPerPair() throws InputException {
         Topology t = reader.read("c4140", text("B-topo-dell-c4140-4xV100-sxm2-nv2.txt"));
         assertEquals(6 * 2, count(t, LinkType.NVLINK)); // 6 pairs, both directions

@@ -358,28 +358,9 @@ public final class NcclTopoXmlWriter {
         }
 
         private void linkAttrs(Link up) {
-            int[] gw = LinkRates.parsePcieDetail(up.detail());
-            if (gw == null) {
-                gw = nearestPcie(up);
-            }
-            boolean unset = up.detail().contains(PciSpecs.PcieLink.SPEED_UNSET);
-            boolean zero = up.detail().contains(PciSpecs.PcieLink.WIDTH_ZERO);
-            double rate = LinkRates.pcieGTps(gw[0]);
-            attr("link_speed", unset ? "" : (rate == Math.rint(rate) ? LinkRates.number(rate) + ".0" : LinkRates.number(rate))
-                    + " GT/s PCIe");
-            attr("link_width", zero ? "0" : Integer.toString(gw[1]));
-        }
-
-        private static int[] nearestPcie(Link l) {
-            int width = Math.max(1, Math.min(32, l.count()));
-            int best = 3;
-            for (int g = 1; g <= 6; g++) {
-                if (Math.abs(LinkRates.pcie(g, width).gbps() - l.bandwidth().gbps())
-                        < Math.abs(LinkRates.pcie(best, width).gbps() - l.bandwidth().gbps())) {
-                    best = g;
-                }
-            }
-            return new int[] {best, width};
+            String[] sw = PciSpecs.linkAttributes(up);
+            attr("link_speed", sw[0]);
+            attr("link_width", sw[1]);
         }
 
         private Link linkTo(Device from, Device to, LinkType type) {

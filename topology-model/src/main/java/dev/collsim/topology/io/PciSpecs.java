@@ -57,6 +57,33 @@ final class PciSpecs {
     }
 
     /**
+     * The {@code link_speed} and {@code link_width} attributes that read back as this PCIe link: from its
+     * {@code PCIe GenN xW} detail (NCCL-default notes give back an empty speed or width 0), else the generation whose
+     * physical x-lane bandwidth is nearest to the link's.
+     *
+     * @param l a PCIe link
+     * @return {speed, width} attribute values, e.g. {"32.0 GT/s PCIe", "16"}
+     */
+    static String[] linkAttributes(dev.collsim.topology.Link l) {
+        int[] gw = LinkRates.parsePcieDetail(l.detail());
+        if (gw == null) {
+            int width = Math.max(1, Math.min(32, l.count()));
+            int best = 3;
+            for (int g = 1; g <= 6; g++) {
+                if (Math.abs(LinkRates.pcie(g, width).gbps() - l.bandwidth().gbps())
+                        < Math.abs(LinkRates.pcie(best, width).gbps() - l.bandwidth().gbps())) {
+                    best = g;
+                }
+            }
+            gw = new int[] {best, width};
+        }
+        double rate = LinkRates.pcieGTps(gw[0]);
+        String speed = l.detail().contains(PcieLink.SPEED_UNSET) ? ""
+                : (rate == Math.rint(rate) ? LinkRates.number(rate) + ".0" : LinkRates.number(rate)) + " GT/s PCIe";
+        return new String[] {speed, l.detail().contains(PcieLink.WIDTH_ZERO) ? "0" : Integer.toString(gw[1])};
+    }
+
+    /**
      * The PCIe link of a {@code pci} element to its parent.
      *
      * @param gen        generation used (3 when the file gives none, as NCCL)

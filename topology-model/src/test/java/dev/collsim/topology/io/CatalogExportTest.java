@@ -52,6 +52,16 @@ class CatalogExportTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("names")
+    void twoHostsComeBackAsTwoHostsTellingThemApartByHostHash(String name) throws InputException {
+        Topology original = Catalog.standalone(Catalog.hostType(name).orElseThrow(), 2);
+        Topology back = new NcclTopoXmlReader().read(name + ".xml", new NcclTopoXmlWriter().write(original));
+        assertEquals(2, back.hostCount());
+        assertEquals(ids(original.gpus()), ids(back.gpus()));
+        assertEquals(ids(original.devices(Nic.class)), ids(back.devices(Nic.class)));
+    }
+
     private static List<String> ids(List<? extends Device> devices) {
         return devices.stream().map(Device::id).sorted().toList();
     }

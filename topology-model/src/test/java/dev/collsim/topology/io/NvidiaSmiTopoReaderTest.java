@@ -67,6 +67,19 @@ class NvidiaSmiTopoReaderTest {
             }
         }
         assertTrue(checked >= 2, "labels checked: " + checked);
+        // exported as NCCL XML and read back, NCCL and nvidia-smi see the same paths
+        for (Topology t : topologies) {
+            Topology back = new NcclTopoXmlReader().read("x.xml", new NcclTopoXmlWriter().write(t));
+            HostPaths p = PathFinder.of(t).host(0);
+            HostPaths q = PathFinder.of(back).host(0);
+            for (Device a : p.endpoints()) {
+                for (Device b : p.endpoints()) {
+                    DevicePath x = p.path(a, b);
+                    DevicePath y = q.path(back.device(a.id()).orElseThrow(), back.device(b.id()).orElseThrow());
+                    assertEquals(x.smiLabel() + " " + x.type(), y.smiLabel() + " " + y.type(), a.id() + "/" + b.id());
+                }
+            }
+        }
     }
 
     /** nccl-model.md section 5.1: X = LOC, NV# = NVL, PIX, PXB, PHB and NODE = PHB, SYS. */

@@ -119,6 +119,11 @@ final class SmiInference {
 
     private int numa(String column) {
         SmiMatrix.Row r = m.rows.get(column);
+        if (r != null) {
+            check(r.affinity().get("CPU Affinity"), column, "CPU Affinity", "N/A|\\d+(-\\d+)?(,\\d+(-\\d+)?)*",
+                    "a CPU list such as 0-31,64-95, or N/A");
+            check(r.affinity().get("GPU NUMA ID"), column, "GPU NUMA ID", "N/A|\\d+", "a NUMA node number or N/A");
+        }
         Cell c = r == null ? null : r.affinity().get("NUMA Affinity");
         if (c == null || c.text().equals("N/A")) {
             return -1;
@@ -129,6 +134,12 @@ final class SmiInference {
             problems.at(c.line(), c.column(), column + "/NUMA Affinity", "found '" + c.text()
                     + "'; allowed: a NUMA node number or N/A");
             return -1;
+        }
+    }
+
+    private void check(Cell c, String column, String field, String regex, String allowed) {
+        if (c != null && !c.text().matches(regex)) {
+            problems.at(c.line(), c.column(), column + "/" + field, "found '" + c.text() + "'; allowed: " + allowed);
         }
     }
 

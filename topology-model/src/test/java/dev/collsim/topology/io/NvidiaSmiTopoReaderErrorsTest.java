@@ -57,6 +57,17 @@ class NvidiaSmiTopoReaderErrorsTest {
     }
 
     @Test
+    void badAffinityCellsAreNamed() {
+        List<String> p = problems("""
+                \tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID
+                GPU0\t X \tNV4\t0-7\tzero\tN/A
+                GPU1\tNV4\t X \tall\t0\tN/A
+                """);
+        assertEquals(List.of("m.txt:2:18: GPU0/NUMA Affinity: found 'zero'; allowed: a NUMA node number or N/A",
+                "m.txt:3:14: GPU1/CPU Affinity: found 'all'; allowed: a CPU list such as 0-31,64-95, or N/A"), p);
+    }
+
+    @Test
     void acceptsTopoTextButNotXml() {
         assertTrue(reader.accepts(TestFiles.text("B-topo-dgx-a100.txt")));
         assertTrue(reader.accepts(TestFiles.text("B-topo-8xRTXPRO6000-wrx90-cpayne-microchip-switchtec.txt")));

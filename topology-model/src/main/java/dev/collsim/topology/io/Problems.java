@@ -5,7 +5,10 @@ import dev.collsim.io.InputProblem;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects the problems of one file, so a reader can report all of them at once. Not thread-safe. */
+/**
+ * Collects the problems of one input file, so a reader can report all of them at once, sorted by line then column.
+ * Used by the YAML, NCCL XML and nvidia-smi readers. Not thread-safe.
+ */
 final class Problems {
 
     private final String file;
@@ -13,6 +16,24 @@ final class Problems {
 
     Problems(String file) {
         this.file = file;
+    }
+
+    String file() {
+        return file;
+    }
+
+    /** Records a problem at a line and column (YAML reader's spelling of {@link #at(int, int, String, String)}). */
+    void add(int line, int column, String field, String message) {
+        list.add(new InputProblem(file, line, column, field, message));
+    }
+
+    /** Records a problem at a YAML node (line and column 0 when the node is null). */
+    void add(YamlNode at, String field, String message) {
+        add(at == null ? 0 : at.line, at == null ? 0 : at.column, field, message);
+    }
+
+    int size() {
+        return list.size();
     }
 
     /** Records a problem with an attribute of an XML element (at the attribute, or the element when absent). */

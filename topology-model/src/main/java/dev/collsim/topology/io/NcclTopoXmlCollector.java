@@ -42,6 +42,9 @@ final class NcclTopoXmlCollector {
     /** familyid and modelid per CPU id, -1 when absent. */
     final Map<String, int[]> cpuIds = new LinkedHashMap<>();
 
+    private final List<String> bare = new ArrayList<>();
+    private final List<String> bareNics = new ArrayList<>();
+
     NcclTopoXmlCollector(Problems problems, HardwareHints hints, List<String> notes) {
         this.problems = problems;
         this.hints = hints;
@@ -68,6 +71,17 @@ final class NcclTopoXmlCollector {
         }
         if (ordinal == 0) {
             problems.at(root, "no <cpu> element; allowed: one <cpu> per NUMA node holding <pci> and <nic> elements");
+        }
+        if (!bare.isEmpty()) {
+            notes.add(bare.size() + " GPU(s) " + bare + " have no <gpu> element: model " + (hints.gpuModel() != null
+                    ? hints.gpuModel() : "from the pci device id (else unknown)") + ", sm " + (hints.gpuSm() != 0 ? hints.gpuSm()
+                    + " (hint)" : "80 (assumed; pass a GPU hint)") + ", no NVLinks (NCCL detects those at run time)");
+        }
+        if (!bareNics.isEmpty()) {
+            double gbits = hints.nicSpeed() != null ? hints.nicSpeed().gbits() : LinkRates.NCCL_DEFAULT_NIC_MBPS / 1000.0;
+            notes.add(bareNics.size() + " NIC(s) " + bareNics + " have no <net> element: speed "
+                    + LinkRates.number(gbits) + " Gb/s " + (hints.nicSpeed() != null ? "(hint)"
+                    : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)"));
         }
     }
 
@@ -173,8 +187,7 @@ final class NcclTopoXmlCollector {
         String model = pci.has("device") ? modelOf(pci) : hints.gpuModel() != null ? hints.gpuModel() : GpuModels.UNKNOWN;
         if (g == null) {
             int sm = hints.gpuSm() != 0 ? hints.gpuSm() : 80;
-            notes.add("GPU " + busId + " has no <gpu> element: sm " + sm + (hints.gpuSm() != 0 ? " (hint)"
-                    : " (assumed; pass a GPU hint)") + ", no NVLinks (NCCL detects those at run time)");
+            bare.add(busId);
             gpus.add(new GpuSpec(host, busId, -1, sm, model, parentId, cpuId, link, List.of(), List.of(), pci));
             return;
         }
@@ -226,8 +239,7 @@ final class NcclTopoXmlCollector {
 
     private void nicWithoutNet(XmlNode n, int host, String busId, String parentId, PcieLink link) {
         double mbps = hints.nicSpeed() != null ? hints.nicSpeed().gbits() * 1000 : LinkRates.NCCL_DEFAULT_NIC_MBPS;
-        notes.add("NIC " + busId + " has no <net> element: speed " + LinkRates.number(mbps / 1000) + " Gb/s "
-                + (hints.nicSpeed() != null ? "(hint)" : "(assumed: NCCL's fallback for a NIC without speed)"));
+        bareNics.add(busId);
         nics.add(new NicSpec(host, busId, -1, null, mbps, 1, false, -1, parentId, link, n));
     }
 

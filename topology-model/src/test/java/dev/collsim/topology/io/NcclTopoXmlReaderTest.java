@@ -105,7 +105,7 @@ class NcclTopoXmlReaderTest {
         assertEquals(GEN5_X16, link(t, "h0/gpu7", TestFiles.pcieParent(t, "h0/gpu7", "pcisw"), LinkType.PCIE)
                 .bandwidth().gbps(), 1e-9);
         assertEquals(8 * 2 * 3 + 2, t.graph().edgeSet().size());
-        assertTrue(t.source().contains("sm 80 (assumed"));
+        assertTrue(t.source().contains("sm 80 (assumed"), t.source());
     }
 
     @Test

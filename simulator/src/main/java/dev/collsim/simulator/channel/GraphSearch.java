@@ -203,7 +203,8 @@ final class GraphSearch {
                 ti = ti.max(h.gpuToGpu[c[g - 1]][c[0]].type());
             }
             if (multiNode) {
-                te = te.max(h.nicToGpu[c[g]][c[0]].type()).max(h.gpuToNic[c[g - 1]][c[g + 1]].type());
+                int exitGpu = pattern == GraphPattern.RING ? c[g - 1] : c[0];
+                te = te.max(h.nicToGpu[c[g]][c[0]].type()).max(h.gpuToNic[exitGpu][c[g + 1]].type());
             }
         }
         if (g == 1) {
@@ -444,15 +445,21 @@ final class GraphSearch {
                 return GraphSummary.none(GraphPattern.NVLS);
             }
             for (int head = 0; head < heads; head++) {
-                double bestBw = 0;
+                HostPath best = null;
+                int bestNic = 0;
                 for (int n = 0; n < h.nics.size(); n++) {
                     HostPath p = h.gpuToNic[head][n];
-                    if (p != null && Math.min(p.bandwidth(), h.nicSpeed[n]) > bestBw) {
-                        bestBw = Math.min(p.bandwidth(), h.nicSpeed[n] * h.nics.size() / (double) heads);
-                        typeInter = typeInter.max(p.type());
+                    if (p != null && (best == null || p.compareTo(best) < 0)) {
+                        best = p;
+                        bestNic = n;
                     }
                 }
-                nicLimit = Math.min(nicLimit, bestBw);
+                if (best == null) {
+                    return GraphSummary.none(GraphPattern.NVLS);
+                }
+                typeInter = typeInter.max(best.type());
+                double share = h.nicSpeed[bestNic] * h.nics.size() / (double) heads;
+                nicLimit = Math.min(nicLimit, Math.min(best.bandwidth(), share));
             }
         }
         double bwInter = bwIntra;

@@ -187,6 +187,25 @@ public final class NcclTuningModel {
         return busBw * ratio;
     }
 
+    /**
+     * NCCL's bus-to-algorithm bandwidth ratio (§2.3 step 5): nRanks / nsteps for Ring, NVLS and NVLSTree; 1/2 for
+     * Tree and CollNet; 1 (no conversion) for non-Ring AllGather/ReduceScatter.
+     *
+     * @param func   function
+     * @param a      algorithm
+     * @param nRanks ranks
+     * @return algBw / busBw
+     */
+    public static double busToAlgRatio(Collective func, Algorithm a, int nRanks) {
+        if ((func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER) && a != Algorithm.RING) {
+            return 1.0;
+        }
+        return switch (a) {
+            case RING, NVLS, NVLS_TREE -> (double) nRanks / nSteps(func, nRanks);
+            default -> 0.5;
+        };
+    }
+
     static int nSteps(Collective func, int nRanks) {
         return switch (func) {
             case ALL_REDUCE -> 2 * (nRanks - 1);

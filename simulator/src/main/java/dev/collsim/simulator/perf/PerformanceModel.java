@@ -18,7 +18,8 @@ import java.util.Locale;
  * <pre>
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
  *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth)
- *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio)          (ratio = NCCL's bus-to-alg ratio)
+ *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
+ *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel)
  *   time_us   = launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw)
  * </pre>
@@ -55,12 +56,15 @@ public final class PerformanceModel {
         double linkAlgBw = choice.algBw() * pp.bwEfficiency(p);
         double capBus = channels * pp.perChannelCap(p, gen);
         double capAlgBw = capBus * ratio;
-        double algBw = Math.min(linkAlgBw, capAlgBw);
-        String bottleneck = capAlgBw < linkAlgBw
+        double netAlgBw = PhysicalBound.interBusBw(plan, func) / func.busBwFactor(plan.nRanks());
+        double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
+        String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
+                ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
+                : capAlgBw < linkAlgBw
                 ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
                         pp.perChannelCap(p, gen))
                 : String.format(Locale.ROOT, "links: %s graph %.1f GB/s busBw", a.ncclName(), linkAlgBw / ratio);
-        double busPerChannel = algBw / ratio / channels;
+        double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio / channels;
         long slice = Math.max(1, nBytes / ((long) channels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
         double latency = pp.launchOverheadUs() + pp.latencyScale() * choice.latencyUs() + fill;

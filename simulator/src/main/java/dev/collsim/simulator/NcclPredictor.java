@@ -160,7 +160,7 @@ public final class NcclPredictor implements CollectivePredictor {
             double t = params.launchOverheadUs() + bytes / (1000.0 * params.localCopyGBps());
             return new PerfEstimate(t, 1, params.launchOverheadUs(), params.localCopyGBps(), "one rank: local copy");
         }
-        return PerformanceModel.estimate(ctx.plan(), ctx.settings(), params, c, choice, bytes);
+        return PerformanceModel.estimate(ctx.plan(), ctx.settings(), params, ctx.table(), c, choice, bytes);
     }
 
     private static Prediction prediction(PredictionRequest r, long bytes, dev.collsim.nccl.Algorithm a,

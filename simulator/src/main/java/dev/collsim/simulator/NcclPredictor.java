@@ -70,12 +70,15 @@ public final class NcclPredictor implements CollectivePredictor {
     private record Key(Topology topology, List<?> ranks, Map<String, String> env) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && k.topology == topology && k.ranks.equals(ranks) && k.env.equals(env);
+            return o instanceof Key k && k.topology == topology && (k.ranks == ranks || k.ranks.equals(ranks))
+                    && k.env.equals(env);
         }
 
         @Override
         public int hashCode() {
-            return System.identityHashCode(topology) * 31 + ranks.hashCode() * 17 + env.hashCode();
+            // cheap on 100k-rank lists: size and ends only (equal lists agree on them)
+            int h = ranks.isEmpty() ? 0 : ranks.get(0).hashCode() * 31 + ranks.get(ranks.size() - 1).hashCode();
+            return System.identityHashCode(topology) * 31 + ranks.size() * 17 + h + env.hashCode();
         }
     }
 

@@ -14,8 +14,10 @@ import java.util.Locale;
  * the executor's accuracy targets: at sizes >= 64 MiB the bandwidth within 2 % of nccl-tests' (busbw, or algbw
  * when busbw is 0, as for AllReduce on one rank), at sizes <= 8 KiB the time within 1 us.
  *
- * <p>Usage: {@code CompareMain NCCL_TESTS_OUTPUT COLLSIM_OUTPUT}. Exit code 0 when every target holds, 4 when one
- * does not, 2 on bad arguments.
+ * <p>Usage: {@code CompareMain NCCL_TESTS_OUTPUT... -- COLLSIM_OUTPUT...} (or one file each without
+ * {@code --}). With several runs per side, each number is the median over that side's runs (the machine's own
+ * run-to-run noise at small sizes is several microseconds; medians of alternating runs compare the tools, not
+ * the noise). Exit code 0 when every target holds, 4 when one does not, 2 on bad arguments.
  */
 public final class CompareMain {
 
@@ -33,13 +35,65 @@ public final class CompareMain {
 
     /** @param args two files */
     public static void main(String[] args) throws IOException {
-        if (args.length != 2) {
-            System.err.println("usage: CompareMain NCCL_TESTS_OUTPUT COLLSIM_OUTPUT");
+        int sep = java.util.Arrays.asList(args).indexOf("--");
+        List<String> a = sep < 0 ? (args.length == 2 ? List.of(args[0]) : List.of())
+                : java.util.Arrays.asList(args).subList(0, sep);
+        List<String> b = sep < 0 ? (args.length == 2 ? List.of(args[1]) : List.of())
+                : java.util.Arrays.asList(args).subList(sep + 1, args.length);
+        if (a.isEmpty() || b.isEmpty()) {
+            System.err.println("usage: CompareMain NCCL_TESTS_OUTPUT... -- COLLSIM_OUTPUT...");
             System.exit(2);
         }
-        List<PerfRow> ref = NcclTestsText.parse(Files.readAllLines(Path.of(args[0])), "", 1);
-        List<PerfRow> ours = NcclTestsText.parse(Files.readAllLines(Path.of(args[1])), "", 1);
-        System.exit(compare(ref, ours, System.out) == 0 ? 0 : 4);
+        System.out.println("# median of " + a.size() + " nccl-tests run(s) vs median of " + b.size() + " collsim run(s)");
+        System.exit(compare(medianOf(a), medianOf(b), System.out) == 0 ? 0 : 4);
+    }
+
+    private static List<PerfRow> medianOf(List<String> files) throws IOException {
+        List<List<PerfRow>> runs = new java.util.ArrayList<>();
+        for (String f : files) {
+            runs.add(NcclTestsText.parse(Files.readAllLines(Path.of(f)), "", 1));
+        }
+        return median(runs);
+    }
+
+    /**
+     * Row-by-row median over runs of the same table (rows matched by position; runs with fewer rows limit the
+     * result). #wrong is the maximum, so one wrong run shows.
+     *
+     * @param runs tables of the same sweep
+     * @return the median table
+     */
+    public static List<PerfRow> median(List<List<PerfRow>> runs) {
+        int n = runs.stream().mapToInt(List::size).min().orElse(0);
+        List<PerfRow> out = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            final int k = i;
+            List<PerfRow> same = runs.stream().map(r -> r.get(k)).toList();
+            PerfRow f = same.get(0);
+            out.add(new PerfRow(f.collective(), f.type(), f.redop(), f.root(), f.nRanks(), f.size(), f.count(),
+                    medianHalf(same.stream().map(PerfRow::outOfPlace).toList()),
+                    medianHalf(same.stream().map(PerfRow::inPlace).toList()), null));
+        }
+        return out;
+    }
+
+    private static PerfResult medianHalf(List<PerfResult> rs) {
+        Long wrong = rs.stream().map(PerfResult::wrong).filter(java.util.Objects::nonNull).max(Long::compare)
+                .orElse(null);
+        return new PerfResult(med(rs.stream().mapToDouble(PerfResult::timeUs).toArray()),
+                med(rs.stream().mapToDouble(PerfResult::algBw).toArray()),
+                med(rs.stream().mapToDouble(PerfResult::busBw).toArray()), wrong);
+    }
+
+    /**
+     * @param v values
+     * @return the median (mean of the two middle values for an even count)
+     */
+    public static double med(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        int m = s.length / 2;
+        return s.length % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2;
     }
 
     /**

@@ -54,10 +54,22 @@ public final class PatternIo {
      */
     public static long countWrong(ByteBuffer src, byte[] expected, double[] values, DataType type, Verifiable v,
             long phase, long count) {
+        return countWrong(src, expected, values, type, v, phase, count, null);
+    }
+
+    /**
+     * As {@link #countWrong(ByteBuffer, byte[], double[], DataType, Verifiable, long, long)}, reusing a scratch
+     * buffer for the tiled expectation (no garbage per call).
+     *
+     * @param scratch a heap buffer of at least count x element size bytes, or null to allocate one
+     * @return the number of wrong elements
+     */
+    public static long countWrong(ByteBuffer src, byte[] expected, double[] values, DataType type, Verifiable v,
+            long phase, long count, ByteBuffer scratch) {
         int es = type.size();
         int p = values.length;
         // fast path: compare against the tiled expectation with a vectorized mismatch
-        ByteBuffer want = ByteBuffer.allocate((int) (count * es));
+        ByteBuffer want = scratch == null ? ByteBuffer.allocate((int) (count * es)) : scratch.clear();
         fill(want, expected, es, phase, count);
         want.flip();
         int start = src.position();

@@ -79,6 +79,8 @@ public final class Supervisor {
                 List<String> cmd = new ArrayList<>();
                 cmd.add(ProcessHandle.current().info().command()
                         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                // one GC thread, no concurrent collector threads competing with the timed loop; heap sized once
+                cmd.addAll(List.of("-XX:+UseSerialGC", "-Xms1g"));
                 cmd.add("-cp");
                 cmd.add(System.getProperty("java.class.path"));
                 cmd.add("dev.collsim.executor.ExecutorMain");

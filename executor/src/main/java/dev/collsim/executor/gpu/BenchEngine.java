@@ -71,6 +71,26 @@ final class BenchEngine {
         return g;
     }
 
+    /**
+     * Runs the issuing code path often enough for the JIT compiler to compile it (HotSpot's tiered thresholds
+     * are in the thousands of calls), so the first timed sizes do not measure the interpreter. Uses the smallest
+     * size of the sweep (at most 8 KiB), out-of-place and in-place, syncing every 256 ops; nothing is timed.
+     *
+     * @param minBytes the sweep's smallest size
+     * @param rounds   issue calls per half
+     */
+    void jitWarmup(long minBytes, int rounds) {
+        setSize(Math.min(minBytes, 8192));
+        for (int it = 0; it < rounds; it++) {
+            startColl(false, it);
+            startColl(true, it);
+            if (spec.blocking() == 0 && (it & 255) == 255) {
+                sync();
+            }
+        }
+        sync();
+    }
+
     /** Warm-up (nccl-tests: every size from min, doubling, warmup_iters ops each, then a sync). */
     void warmup(Iterable<Long> sizes) {
         for (long s : sizes) {

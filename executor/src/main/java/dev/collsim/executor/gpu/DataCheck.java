@@ -114,7 +114,7 @@ final class DataCheck {
             cuda(cudart.cudaMemcpy(ctx.staging, src, n * es, cudart.cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
             ByteBuffer hb = ctx.stagingBuf;
             hb.clear();
-            wrong += PatternIo.countWrong(hb, period, values, type, v, phase + done, n);
+            wrong += PatternIo.countWrong(hb, period, values, type, v, phase + done, n, ctx.checkScratch());
             done += n;
         }
         return wrong;

@@ -44,6 +44,7 @@ public final class GpuContext implements AutoCloseable {
     BytePointer staging;
     ByteBuffer stagingBuf;
     boolean aborted;
+    private ByteBuffer checkScratch;
     private final List<GpuInfo> gpus = new ArrayList<>();
 
     private GpuContext(int firstRank, int nRanks, int[] devices) {
@@ -209,6 +210,14 @@ public final class GpuContext implements AutoCloseable {
         staging = new BytePointer(h);
         staging.capacity(STAGING_BYTES);
         stagingBuf = staging.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** @return a heap buffer of {@link #STAGING_BYTES} for the data check, made once */
+    ByteBuffer checkScratch() {
+        if (checkScratch == null) {
+            checkScratch = ByteBuffer.allocate((int) STAGING_BYTES);
+        }
+        return checkScratch;
     }
 
     /** @return the GPUs of this process's ranks */

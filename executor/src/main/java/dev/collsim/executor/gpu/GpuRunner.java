@@ -34,6 +34,9 @@ public final class GpuRunner {
     /** collsim's version printed in the table's first line. */
     public static final String VERSION = "0.1.0";
 
+    /** Issue calls per half in the JIT warm-up before the first test (see {@code BenchEngine.jitWarmup}). */
+    static final int JIT_WARMUP_ROUNDS = Integer.getInteger("collsim.jitWarmup", 6000);
+
     private GpuRunner() {
     }
 
@@ -53,7 +56,7 @@ public final class GpuRunner {
             throw new ExecutorException("no CUDA GPU is visible (cudaGetDeviceCount gave 0; check the driver and "
                     + "CUDA_VISIBLE_DEVICES)", ExecutorException.DEVICE);
         }
-        boolean multiProc = launch.isPresent() && launch.get().worldSize() > 1;
+        boolean multiProc = launch.isPresent(); // also for a world of 1: exercises ncclCommInitRank
         int nGpus = spec.nGpus();
         int procRank = multiProc ? launch.get().rank() : 0;
         int nProcs = multiProc ? launch.get().worldSize() : 1;
@@ -158,8 +161,12 @@ public final class GpuRunner {
         Collective coll = run.collective();
         List<DataType> types = new ArrayList<>(run.types());
         boolean fp8ok = libCode >= 22400 && ctx.gpus().stream().allMatch(g -> Double.parseDouble(g.computeCapability()) >= 9.0);
-        if (!fp8ok && types.size() > 1) {
+        if (types.size() > 1 && (!fp8ok || !fp8Accepted(ctx))) {
             types.removeIf(t -> t == DataType.F8E4M3 || t == DataType.F8E5M2);
+            if (print) {
+                out.println("# f8e4m3, f8e5m2 skipped: " + (fp8ok ? "this NCCL build rejects FP8 reductions ("
+                        + fp8Reason + ")" : "they need NCCL 2.24+ and compute capability 9.0+"));
+            }
         }
         List<RedOp> ops = (coll.isReduction() || coll == Collective.SEND_RECV) ? run.ops() : List.of(RedOp.SUM);
         List<Integer> roots = new ArrayList<>();
@@ -185,6 +192,10 @@ public final class GpuRunner {
                     String opName = coll.isReduction() || coll == Collective.SEND_RECV ? o.testName() : "none";
                     BenchEngine e = new BenchEngine(ctx, run, libCode, t, o, r, cross);
                     cross.barrier();
+                    if (rows.isEmpty()) {
+                        e.jitWarmup(run.sweep().minBytes(), run.blocking() == 0 ? JIT_WARMUP_ROUNDS : 200);
+                        cross.barrier();
+                    }
                     e.warmup(run.sweep().warmupSizes());
                     for (int cyc = 0; cyc < run.runCycles(); cyc++) {
                         for (long size : run.sweep().sizes()) {
@@ -214,6 +225,29 @@ public final class GpuRunner {
             }
         }
         return rows;
+    }
+
+    private static String fp8Reason = "";
+
+    /** Issues one 16-element f8e4m3 sum on every local rank and reports whether NCCL accepted it. */
+    private static boolean fp8Accepted(GpuContext ctx) {
+        org.bytedeco.cuda.global.nccl.ncclGroupStart();
+        int rc = 0;
+        for (int i = 0; i < ctx.localRanks() && rc == 0; i++) {
+            rc = org.bytedeco.cuda.global.nccl.ncclAllReduce(ctx.sendP[i].position(0), ctx.recvP[i].position(0), 16,
+                    DataType.F8E4M3.ncclValue(), RedOp.SUM.ordinal(), ctx.comms[i], ctx.streams[i]);
+        }
+        int end = org.bytedeco.cuda.global.nccl.ncclGroupEnd();
+        if (rc == 0) {
+            rc = end;
+        }
+        for (int i = 0; i < ctx.localRanks(); i++) {
+            org.bytedeco.cuda.global.cudart.cudaStreamSynchronize(ctx.streams[i]);
+        }
+        if (rc != 0) {
+            fp8Reason = Native.ncclError(rc);
+        }
+        return rc == 0;
     }
 
     private static int runtimeVersion() {

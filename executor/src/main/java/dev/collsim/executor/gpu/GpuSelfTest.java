@@ -58,6 +58,17 @@ public final class GpuSelfTest {
         test("all types x all ops, all_reduce 1 KiB .. 256 KiB",
                 () -> expectNoWrong(run("all_reduce", "-d", "all", "-o", "all", "-b", "1K", "-e", "256K", "-f", "16",
                         "-n", "2", "-w", "1")));
+        test("f8e4m3/f8e5m2 all_reduce: exact results, or NCCL's own one-line refusal", () -> {
+            for (String t : new String[] {"f8e4m3", "f8e5m2"}) {
+                try {
+                    expectNoWrong(run("all_reduce", "-d", t, "-o", "all", "-b", "1K", "-e", "64K", "-f", "8"));
+                    log.println("     " + t + ": ran, no wrong elements");
+                } catch (ExecutorException e) {
+                    require(e.getMessage().contains("invalid argument"), e.getMessage());
+                    log.println("     " + t + ": refused by NCCL: " + e.getMessage());
+                }
+            }
+        });
         test("all types, reduce_scatter and all_gather 1 MiB", () -> {
             expectNoWrong(run("reduce_scatter", "-d", "all", "-o", "all", "-b", "1M", "-e", "1M", "-n", "2"));
             expectNoWrong(run("all_gather", "-d", "all", "-b", "1M", "-e", "1M", "-n", "2"));

@@ -94,6 +94,11 @@ public final class RunOptions {
     @Option(names = "--no-nccl-capture", description = "do not capture NCCL's topology dump and INFO log")
     boolean noCapture;
 
+    @Option(names = "--comm-init", defaultValue = "config", paramLabel = "config|all",
+            description = "single process: 'config' = ncclCommInitRankConfig with nccl-tests' settings (as nccl-tests),"
+                    + " 'all' = ncclCommInitAll (${DEFAULT-VALUE})")
+    String commInit;
+
     @Option(names = "--rendezvous-timeout", defaultValue = "300", paramLabel = "SECONDS", description = "wait for all ranks at start-up (${DEFAULT-VALUE})")
     int rdzvTimeout;
 
@@ -151,8 +156,12 @@ public final class RunOptions {
             positive("-r", r, 0);
         }
         EnvSettings.expandSweep(sweepEnv); // validates
+        if (!commInit.equals("config") && !commInit.equals("all")) {
+            throw new ExecutorException("--comm-init '" + commInit + "': allowed config, all", ExecutorException.USAGE);
+        }
         return new RunSpec(coll, sweep, iters, warmup, agg, cycles, check, ops, types, r, blocking, average, graph,
-                timeout, cpuTime == 1, nGpus, json, EnvSettings.parseFixed(env), sweepEnv, !noCapture, rdzvTimeout);
+                timeout, cpuTime == 1, nGpus, json, EnvSettings.parseFixed(env), sweepEnv, !noCapture, rdzvTimeout,
+                commInit.equals("all"));
     }
 
     /** @return the raw arguments for re-running this request in a child process */
@@ -161,7 +170,7 @@ public final class RunOptions {
                 "-f", "" + stepFactor, "-n", "" + iters, "-w", "" + warmup, "-m", "" + agg, "-N", "" + cycles,
                 "-c", "" + check, "-o", op, "-d", datatype, "-r", root, "-z", "" + blocking, "-a", "" + average,
                 "-G", "" + graph, "-T", "" + timeout, "-C", "" + cpuTime, "-g", "" + nGpus,
-                "--rendezvous-timeout", "" + rdzvTimeout));
+                "--rendezvous-timeout", "" + rdzvTimeout, "--comm-init", commInit));
         if (noCapture) {
             a.add("--no-nccl-capture");
         }

@@ -31,11 +31,12 @@ import java.util.Map;
  * @param sweepEnv    swept settings ({@code --sweep-env})
  * @param captureNccl capture NCCL's topology dump and INFO log
  * @param rdzvTimeoutSec seconds to wait for all ranks at rendezvous
+ * @param useInitAll  one process, several GPUs: ncclCommInitAll instead of nccl-tests' ncclCommInitRankConfig
  */
 public record RunSpec(Collective collective, SizeSweep sweep, int iters, int warmupIters, int aggIters,
         int runCycles, int check, List<RedOp> ops, List<DataType> types, int root, int blocking, int average,
         int graphLaunches, int timeoutSec, boolean cpuTime, int nGpus, Path json, Map<String, String> env,
-        List<String> sweepEnv, boolean captureNccl, int rdzvTimeoutSec) {
+        List<String> sweepEnv, boolean captureNccl, int rdzvTimeoutSec, boolean useInitAll) {
 
     /** Copies collections. */
     public RunSpec {
@@ -57,6 +58,6 @@ public record RunSpec(Collective collective, SizeSweep sweep, int iters, int war
     public RunSpec withSweep(SizeSweep s) {
         return new RunSpec(collective, s, iters, warmupIters, aggIters, runCycles, check, ops, types, root,
                 blocking, average, graphLaunches, timeoutSec, cpuTime, nGpus, json, env, sweepEnv, captureNccl,
-                rdzvTimeoutSec);
+                rdzvTimeoutSec, useInitAll);
     }
 }

@@ -15,7 +15,9 @@ import java.nio.ByteOrder;
  * {@code avg} on floating types, where NCCL multiplies before summing and a tolerance of 2 units in the last
  * place is allowed).
  *
- * <p>The value of element i on rank r is periodic in i with period {@link #period()}, so buffers are filled and
+ * <p>The value of element i on rank r depends on k = (37 i mod 257) and r, so it is periodic in i with the prime
+ * period {@link #PERIOD}: blocks of a buffer at offsets that are multiples of any power of two (the counts
+ * nccl-tests uses) hold different values, so data delivered to the wrong block is caught. Buffers are filled and
  * checked by tiling one encoded period.
  */
 public final class Verifiable {
@@ -23,9 +25,12 @@ public final class Verifiable {
     private final RedOp op;
     private final DataType type;
     private final int nRanks;
-    private final int mode; // 0: (3i+5r) % (maxV+1); 1: ((i+r)%n < L) ? 1 : 0; 2: product pattern
+    /** Period of every pattern in elements: a prime, so it divides no power-of-two block offset. */
+    public static final int PERIOD = 257;
+
+    private final int mode; // 0: (k+11r) % (maxV+1); 1: ((k+r)%n < L) ? 1 : 0; 2: product pattern
     private final int maxV;
-    private final int period;
+    private final int period = PERIOD;
 
     /**
      * @param op     the reduction (SUM for collectives without one)
@@ -40,15 +45,12 @@ public final class Verifiable {
         if (op == RedOp.PROD) {
             mode = 2;
             maxV = 3;
-            period = 3 * nRanks;
         } else if (limit >= nRanks) {
             mode = 0;
             maxV = (int) Math.min(7, limit / nRanks);
-            period = maxV + 1;
         } else {
             mode = 1;
             maxV = 1;
-            period = nRanks;
         }
     }
 
@@ -85,11 +87,11 @@ public final class Verifiable {
      * @return the input value
      */
     public long input(int rank, long index) {
-        long i = Math.floorMod(index, (long) period);
+        long k = (37 * Math.floorMod(index, (long) PERIOD)) % PERIOD;
         return switch (mode) {
-            case 0 -> (3 * i + 5L * rank) % (maxV + 1);
-            case 1 -> ((i + rank) % nRanks) < exactLimit(type) ? 1 : 0;
-            default -> ((i + rank) % nRanks == 0) ? 1 + (i % 3) : 1;
+            case 0 -> (k + 11L * rank) % (maxV + 1);
+            case 1 -> ((k + rank) % nRanks) < exactLimit(type) ? 1 : 0;
+            default -> ((k + rank) % nRanks == 0) ? 1 + (k % 3) : 1;
         };
     }
 

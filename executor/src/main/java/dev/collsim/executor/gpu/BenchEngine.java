@@ -81,14 +81,37 @@ final class BenchEngine {
      */
     void jitWarmup(long minBytes, int rounds) {
         setSize(Math.min(minBytes, 8192));
-        for (int it = 0; it < rounds; it++) {
-            startColl(false, it);
-            startColl(true, it);
-            if (spec.blocking() == 0 && (it & 255) == 255) {
+        int calls = Math.max(1, rounds / 25);
+        for (int c = 0; c < calls; c++) {
+            timedLoop(false, 25);
+            completeColl();
+            timedLoop(true, 25);
+            completeColl();
+        }
+    }
+
+    /** The issuing part of nccl-tests' timed loop (no graph capture); returns collOnly seconds for -z 3. */
+    private double timedLoop(boolean inPlace, int iters) {
+        int agg = spec.aggIters();
+        double collOnly = 0;
+        for (int it = 0; it < iters; it++) {
+            long t0 = System.nanoTime();
+            if (agg > 1) {
+                nccl(nccl.ncclGroupStart(), "ncclGroupStart");
+            }
+            for (int a = 0; a < agg; a++) {
+                startColl(inPlace, it * agg + a);
+            }
+            if (agg > 1) {
+                nccl(nccl.ncclGroupEnd(), "ncclGroupEnd");
+            }
+            if (spec.blocking() == 3) {
                 sync();
+                collOnly += (System.nanoTime() - t0) * 1e-9;
+                cross.barrier();
             }
         }
-        sync();
+        return collOnly;
     }
 
     /** Warm-up (nccl-tests: every size from min, doubling, warmup_iters ops each, then a sync). */
@@ -306,25 +329,8 @@ final class BenchEngine {
         }
         int iters = spec.iters();
         int agg = spec.aggIters();
-        double collOnly = 0;
         long start = System.nanoTime();
-        for (int it = 0; it < iters; it++) {
-            long t0 = System.nanoTime();
-            if (agg > 1) {
-                nccl(nccl.ncclGroupStart(), "ncclGroupStart");
-            }
-            for (int a = 0; a < agg; a++) {
-                startColl(inPlace, it * agg + a);
-            }
-            if (agg > 1) {
-                nccl(nccl.ncclGroupEnd(), "ncclGroupEnd");
-            }
-            if (spec.blocking() == 3) {
-                sync();
-                collOnly += (System.nanoTime() - t0) * 1e-9;
-                cross.barrier();
-            }
-        }
+        double collOnly = timedLoop(inPlace, iters);
         if (spec.graphLaunches() > 0) {
             graphs = new CUgraph_st[n];
             execs = new CUgraphExec_st[n];

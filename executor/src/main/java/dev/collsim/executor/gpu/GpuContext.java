@@ -106,6 +106,69 @@ public final class GpuContext implements AutoCloseable {
     }
 
     /**
+     * nccl-tests 2.19.6's communicator settings ({@code src/common.cu initComms}): NCCL_CONFIG_INITIALIZER
+     * (every field undefined: INT_MIN, NULL pointers; magic 0xcafebeef; NCCL 2.14+ {@code nccl.h}) with
+     * {@code nvlinkCentricSched = 1} for NCCL 2.28+.
+     *
+     * @param libCode the NCCL library version code (the version the struct is declared as)
+     * @return the config
+     */
+    static org.bytedeco.cuda.nccl.ncclConfig_t ncclTestsConfig(int libCode) {
+        org.bytedeco.cuda.nccl.ncclConfig_t c = new org.bytedeco.cuda.nccl.ncclConfig_t();
+        int undef = Integer.MIN_VALUE;
+        c.size(c.sizeof()).magic(nccl.NCCL_API_MAGIC).version(libCode);
+        c.blocking(undef).cgaClusterSize(undef).minCTAs(undef).maxCTAs(undef).splitShare(undef)
+                .trafficClass(undef).collnetEnable(undef).CTAPolicy(undef).shrinkShare(undef).nvlsCTAs(undef)
+                .nChannelsPerNetPeer(undef).nvlinkCentricSched(undef).graphUsageMode(undef).numRmaCtx(undef);
+        c.netName(null).commName(null);
+        if (libCode >= 22800) {
+            c.nvlinkCentricSched(1);
+        }
+        return c;
+    }
+
+    /**
+     * One process drives all ranks. With {@code useInitAll}, ncclCommInitAll; otherwise as nccl-tests does: one
+     * unique id and ncclCommInitRankConfig for every device in one group, with {@link #ncclTestsConfig}.
+     *
+     * @param devices    CUDA device indices, one per rank
+     * @param useInitAll true for ncclCommInitAll
+     * @param libCode    NCCL library version code
+     * @return the context with communicators and streams
+     */
+    public static GpuContext initLocal(int[] devices, boolean useInitAll, int libCode) {
+        if (useInitAll) {
+            return initAll(devices);
+        }
+        GpuContext c = new GpuContext(0, devices.length, devices);
+        try {
+            for (int i = 0; i < devices.length; i++) {
+                c.gpus.add(describe(i, devices[i]));
+            }
+            c.initWithConfig(newUniqueId(), libCode);
+            c.createStreams();
+            return c;
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private void initWithConfig(byte[] id, int libCode) {
+        ncclUniqueId uid = new ncclUniqueId();
+        uid.internal().put(id, 0, Math.min(id.length, 128));
+        org.bytedeco.cuda.nccl.ncclConfig_t cfg = ncclTestsConfig(libCode);
+        nccl(nccl.ncclGroupStart(), "ncclGroupStart");
+        for (int i = 0; i < devices.length; i++) {
+            cuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice(" + devices[i] + ")");
+            comms[i] = new ncclComm();
+            nccl(nccl.ncclCommInitRankConfig(comms[i], nRanks, uid, firstRank + i, cfg),
+                    "ncclCommInitRankConfig(rank " + (firstRank + i) + " of " + nRanks + ")");
+        }
+        nccl(nccl.ncclGroupEnd(), "ncclGroupEnd after ncclCommInitRankConfig");
+    }
+
+    /**
      * One process drives all ranks: ncclCommInitAll over the given devices.
      *
      * @param devices CUDA device indices, one per rank
@@ -132,30 +195,22 @@ public final class GpuContext implements AutoCloseable {
     }
 
     /**
-     * One rank of many processes: ncclCommInitRank for each local device (in one group).
+     * One rank of many processes: ncclCommInitRankConfig (nccl-tests' config) for each local device, in one group.
      *
      * @param id        the unique id bytes from rank 0
      * @param nRanks    total ranks
      * @param firstRank global rank of the first local device
      * @param devices   local CUDA devices
+     * @param libCode   NCCL library version code
      * @return the context
      */
-    public static GpuContext initRanks(byte[] id, int nRanks, int firstRank, int[] devices) {
+    public static GpuContext initRanks(byte[] id, int nRanks, int firstRank, int[] devices, int libCode) {
         GpuContext c = new GpuContext(firstRank, nRanks, devices);
         try {
             for (int i = 0; i < devices.length; i++) {
                 c.gpus.add(describe(firstRank + i, devices[i]));
             }
-            ncclUniqueId uid = new ncclUniqueId();
-            uid.internal().put(id, 0, Math.min(id.length, 128));
-            nccl(nccl.ncclGroupStart(), "ncclGroupStart");
-            for (int i = 0; i < devices.length; i++) {
-                cuda(cudart.cudaSetDevice(devices[i]), "cudaSetDevice(" + devices[i] + ")");
-                c.comms[i] = new ncclComm();
-                nccl(nccl.ncclCommInitRank(c.comms[i], nRanks, uid, firstRank + i),
-                        "ncclCommInitRank(rank " + (firstRank + i) + " of " + nRanks + ")");
-            }
-            nccl(nccl.ncclGroupEnd(), "ncclGroupEnd after ncclCommInitRank");
+            c.initWithConfig(id, libCode);
             c.createStreams();
             return c;
         } catch (RuntimeException e) {

@@ -75,9 +75,9 @@ public final class GpuRunner {
         GpuContext ctx = null;
         try {
             if (multiProc) {
-                ctx = initMultiProcess(launch.get(), nGpus, devices, spec.rdzvTimeoutSec());
+                ctx = initMultiProcess(launch.get(), nGpus, devices, spec.rdzvTimeoutSec(), libCode);
             } else {
-                ctx = GpuContext.initAll(devices);
+                ctx = GpuContext.initLocal(devices, spec.useInitAll(), libCode);
             }
             long minMem = ctx.gpus().stream().mapToLong(GpuInfo::memoryBytes).min().orElse(0);
             SizeSweep sweep = spec.sweep().shrinkTo(SizeSweep.memoryLimit(minMem, spec.check() > 0));
@@ -123,7 +123,7 @@ public final class GpuRunner {
         }
     }
 
-    private static GpuContext initMultiProcess(LaunchEnv l, int nGpus, int[] devices, int timeoutSec) {
+    private static GpuContext initMultiProcess(LaunchEnv l, int nGpus, int[] devices, int timeoutSec, int libCode) {
         byte[] id;
         Thread server = null;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -142,7 +142,7 @@ public final class GpuRunner {
         } else {
             id = Rendezvous.fetch(l.masterAddr(), l.masterPort(), l.rank(), l.worldSize(), timeoutSec * 1000L);
         }
-        GpuContext ctx = GpuContext.initRanks(id, l.worldSize() * nGpus, l.rank() * nGpus, devices);
+        GpuContext ctx = GpuContext.initRanks(id, l.worldSize() * nGpus, l.rank() * nGpus, devices, libCode);
         if (server != null) {
             try {
                 server.join(timeoutSec * 1000L);
@@ -168,7 +168,7 @@ public final class GpuRunner {
                         + fp8Reason + ")" : "they need NCCL 2.24+ and compute capability 9.0+"));
             }
         }
-        List<RedOp> ops = (coll.isReduction() || coll == Collective.SEND_RECV) ? run.ops() : List.of(RedOp.SUM);
+        List<RedOp> allOps = (coll.isReduction() || coll == Collective.SEND_RECV) ? run.ops() : List.of(RedOp.SUM);
         List<Integer> roots = new ArrayList<>();
         if (!coll.isRooted()) {
             roots.add(-1);
@@ -186,6 +186,12 @@ public final class GpuRunner {
         CrossRank cross = new CrossRank(ctx);
         List<PerfRow> rows = new ArrayList<>();
         for (DataType t : types) {
+            List<RedOp> ops = new ArrayList<>(allOps);
+            boolean fp8 = t == DataType.F8E4M3 || t == DataType.F8E5M2;
+            if (fp8 && ops.size() > 1 && coll.isReduction() && ops.remove(RedOp.AVG) && print) {
+                // NCCL 2.28 answers ncclInvalidArgument for avg on FP8 (seen on the H200, 2026-11-29)
+                out.println("# avg skipped for " + t.testName() + ": NCCL does not support it on FP8 types");
+            }
             for (RedOp o : ops) {
                 for (int root : roots) {
                     int r = Math.max(root, 0);

@@ -67,6 +67,27 @@ public final class PerfJson {
     }
 
     /**
+     * Reads a file holding one run or a JSON array of runs (what {@code collsim run --sweep-env} writes: one run
+     * per NCCL setting).
+     *
+     * @param file the file
+     * @return the runs, in file order
+     * @throws IOException when the file cannot be read or holds neither
+     */
+    public static java.util.List<PerfRun> readAll(Path file) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode tree = MAPPER.readTree(file.toFile());
+        java.util.List<PerfRun> out = new java.util.ArrayList<>();
+        if (tree != null && tree.isArray()) {
+            for (com.fasterxml.jackson.databind.JsonNode n : tree) {
+                out.add(MAPPER.treeToValue(n, PerfRun.class));
+            }
+        } else if (tree != null) {
+            out.add(MAPPER.treeToValue(tree, PerfRun.class));
+        }
+        return out;
+    }
+
+    /**
      * @param json JSON text
      * @return the run
      * @throws IOException when the text is not a run

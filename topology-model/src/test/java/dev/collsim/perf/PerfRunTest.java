@@ -74,5 +74,9 @@ class PerfRunTest {
         try (var s = Files.list(dir)) {
             assertEquals(1, s.count(), "no temporary file left behind");
         }
+        Path both = dir.resolve("sweep.json");
+        PerfJson.write(List.of(run, run), both);
+        assertEquals(List.of(run, run), PerfJson.readAll(both));
+        assertEquals(List.of(run), PerfJson.readAll(f));
     }
 }

@@ -15,8 +15,11 @@ import java.util.List;
  * every other rank over TCP, with a deadline. Rank 0 listens; the others connect (retrying until the deadline,
  * since rank 0 may start later), send their rank and receive the id.
  *
- * <p>Wire format: client sends {@code int magic, int rank, int worldSize}; server answers
- * {@code int magic, int length, byte[length]}. All ints big-endian.
+ * <p>Each client also sends a payload (collsim sends its GPUs' description as JSON), which rank 0 collects, so
+ * rank 0 can print every rank's device line and record every GPU.
+ *
+ * <p>Wire format: client sends {@code int magic, int rank, int worldSize, int n, byte[n] payload}; server
+ * answers {@code int magic, int length, byte[length]} (length -1: rejected). All ints big-endian.
  */
 public final class Rendezvous {
 
@@ -33,17 +36,19 @@ public final class Rendezvous {
      * @param id            the bytes to send
      * @param timeoutMillis total time to wait for all ranks
      * @param boundPort     receives the port actually bound (may be null)
+     * @return each other rank's payload, by rank
      * @throws ExecutorException (device) naming the ranks that never connected, or the port that could not be
      *                           bound
      */
-    public static void serve(int port, int worldSize, byte[] id, long timeoutMillis, int[] boundPort) {
+    public static java.util.Map<Integer, byte[]> serve(int port, int worldSize, byte[] id, long timeoutMillis,
+            int[] boundPort) {
         try (ServerSocket ss = new ServerSocket()) {
             ss.setReuseAddress(true);
             ss.bind(new InetSocketAddress(port));
             if (boundPort != null) {
                 boundPort[0] = ss.getLocalPort();
             }
-            serveOn(ss, worldSize, id, timeoutMillis);
+            return serveOn(ss, worldSize, id, timeoutMillis);
         } catch (IOException e) {
             throw new ExecutorException("rendezvous: rank 0 cannot listen on TCP port " + port + ": " + e.getMessage(),
                     ExecutorException.DEVICE, e);
@@ -57,9 +62,12 @@ public final class Rendezvous {
      * @param worldSize     ranks
      * @param id            the bytes
      * @param timeoutMillis total wait
+     * @return each other rank's payload, by rank
      * @throws ExecutorException (device) when ranks are missing at the deadline
      */
-    public static void serveOn(ServerSocket ss, int worldSize, byte[] id, long timeoutMillis) {
+    public static java.util.Map<Integer, byte[]> serveOn(ServerSocket ss, int worldSize, byte[] id,
+            long timeoutMillis) {
+        java.util.Map<Integer, byte[]> payloads = new java.util.TreeMap<>();
         long deadline = System.currentTimeMillis() + timeoutMillis;
         boolean[] seen = new boolean[worldSize];
         seen[0] = true;
@@ -81,6 +89,12 @@ public final class Rendezvous {
                     }
                     int rank = in.readInt();
                     int ws = in.readInt();
+                    int n = in.readInt();
+                    if (n < 0 || n > (1 << 20)) {
+                        continue;
+                    }
+                    byte[] payload = new byte[n];
+                    in.readFully(payload);
                     DataOutputStream out = new DataOutputStream(s.getOutputStream());
                     if (ws != worldSize || rank <= 0 || rank >= worldSize) {
                         out.writeInt(MAGIC);
@@ -97,6 +111,7 @@ public final class Rendezvous {
                         seen[rank] = true;
                         served++;
                     }
+                    payloads.put(rank, payload);
                 }
             } catch (SocketTimeoutException e) {
                 // loop re-checks the deadline
@@ -104,6 +119,7 @@ public final class Rendezvous {
                 // a broken client: keep serving the others
             }
         }
+        return payloads;
     }
 
     /**
@@ -118,6 +134,22 @@ public final class Rendezvous {
      * @throws ExecutorException (device) naming host:port when it could not be reached in time
      */
     public static byte[] fetch(String host, int port, int rank, int worldSize, long timeoutMillis) {
+        return fetch(host, port, rank, worldSize, timeoutMillis, new byte[0]);
+    }
+
+    /**
+     * As {@link #fetch(String, int, int, int, long)}, sending a payload to rank 0.
+     *
+     * @param host          rank 0's host
+     * @param port          rank 0's port
+     * @param rank          this rank
+     * @param worldSize     ranks
+     * @param timeoutMillis total time
+     * @param payload       bytes for rank 0 (at most 1 MiB)
+     * @return the id bytes
+     * @throws ExecutorException (device) naming host:port when it could not be reached in time
+     */
+    public static byte[] fetch(String host, int port, int rank, int worldSize, long timeoutMillis, byte[] payload) {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         String last = "no attempt";
         while (System.currentTimeMillis() < deadline) {
@@ -129,6 +161,8 @@ public final class Rendezvous {
                 out.writeInt(MAGIC);
                 out.writeInt(rank);
                 out.writeInt(worldSize);
+                out.writeInt(payload.length);
+                out.write(payload);
                 out.flush();
                 DataInputStream in = new DataInputStream(s.getInputStream());
                 if (in.readInt() != MAGIC) {

@@ -33,13 +33,17 @@ class RendezvousTest {
                 // clients start first: they must retry until rank 0 listens
                 for (int r = 1; r < world; r++) {
                     final int rank = r;
-                    got.add(pool.submit(() -> Rendezvous.fetch("127.0.0.1", port, rank, world, 10_000)));
+                    got.add(pool.submit(() -> Rendezvous.fetch("127.0.0.1", port, rank, world, 10_000,
+                            ("gpu of rank " + rank).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
                 }
-                Future<?> server = pool.submit(() -> Rendezvous.serveOn(ss, world, id, 10_000));
-                server.get();
+                Future<java.util.Map<Integer, byte[]>> server = pool.submit(() -> Rendezvous.serveOn(ss, world, id,
+                        10_000));
+                java.util.Map<Integer, byte[]> payloads = server.get();
                 for (Future<byte[]> f : got) {
                     assertArrayEquals(id, f.get());
                 }
+                assertEquals(world - 1, payloads.size());
+                assertEquals("gpu of rank 4", new String(payloads.get(4), java.nio.charset.StandardCharsets.UTF_8));
             } finally {
                 pool.shutdownNow();
             }

@@ -46,6 +46,7 @@ public final class GpuContext implements AutoCloseable {
     boolean aborted;
     private ByteBuffer checkScratch;
     private final List<GpuInfo> gpus = new ArrayList<>();
+    private final List<GpuInfo> remoteGpus = new ArrayList<>();
 
     private GpuContext(int firstRank, int nRanks, int[] devices) {
         this.firstRank = firstRank;
@@ -273,6 +274,31 @@ public final class GpuContext implements AutoCloseable {
             checkScratch = ByteBuffer.allocate((int) STAGING_BYTES);
         }
         return checkScratch;
+    }
+
+    /**
+     * Adds the GPUs other ranks reported at rendezvous (JSON lists of {@link GpuInfo}); unreadable payloads are
+     * skipped, since they only feed the report.
+     *
+     * @param payloads rank to payload
+     */
+    void addRemoteGpus(java.util.Map<Integer, byte[]> payloads) {
+        for (byte[] p : payloads.values()) {
+            try {
+                GpuInfo[] list = dev.collsim.perf.PerfJson.mapper().readValue(p, GpuInfo[].class);
+                remoteGpus.addAll(java.util.Arrays.asList(list));
+            } catch (java.io.IOException e) {
+                // a rank without a readable description still ran; the report lacks its line
+            }
+        }
+    }
+
+    /** @return every rank's GPU known here (all ranks on rank 0 of a multi-process run), by rank */
+    public List<GpuInfo> allGpus() {
+        List<GpuInfo> all = new ArrayList<>(gpus);
+        all.addAll(remoteGpus);
+        all.sort(java.util.Comparator.comparingInt(GpuInfo::rank));
+        return all;
     }
 
     /** @return the GPUs of this process's ranks */

@@ -84,7 +84,7 @@ public final class GpuRunner {
             RunSpec run = spec.withSweep(sweep);
             if (print) {
                 out.print(NcclTestsTable.deviceReport(VERSION, Native.headersCode(), libCode, spec.programName(), run,
-                        ctx.gpus()));
+                        ctx.allGpus()));
                 if (sweep.maxBytes() != spec.sweep().maxBytes()) {
                     out.print(NcclTestsTable.reducedNotice(sweep.maxBytes()));
                 }
@@ -105,7 +105,8 @@ public final class GpuRunner {
             }
             RunMetadata meta = new RunMetadata(Native.versionString(libCode), libCode, runtimeVersion(),
                     driverVersion(), EnvSettings.ncclVariables(System.getenv()),
-                    List.of(GpuContext.hostname()), ctx.gpus(), null, List.of(), start, Instant.now().toString(),
+                    ctx.allGpus().stream().map(GpuInfo::hostname).distinct().toList(), ctx.allGpus(), null, List.of(),
+                    start, Instant.now().toString(),
                     settings);
             RunConfig cfg = new RunConfig(1, nGpus, sweep.minBytes(), sweep.maxBytes(),
                     sweep.stepFactor() > 1 ? sweep.stepFactor() : 0, sweep.stepBytes(), run.warmupIters(),
@@ -127,12 +128,13 @@ public final class GpuRunner {
         byte[] id;
         Thread server = null;
         AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicReference<java.util.Map<Integer, byte[]>> payloads = new AtomicReference<>(java.util.Map.of());
         if (l.rank() == 0) {
             id = GpuContext.newUniqueId();
             final byte[] idf = id;
             server = new Thread(() -> {
                 try {
-                    Rendezvous.serve(l.masterPort(), l.worldSize(), idf, timeoutSec * 1000L, null);
+                    payloads.set(Rendezvous.serve(l.masterPort(), l.worldSize(), idf, timeoutSec * 1000L, null));
                 } catch (RuntimeException e) {
                     failure.set(e);
                 }
@@ -140,7 +142,13 @@ public final class GpuRunner {
             server.setDaemon(true);
             server.start();
         } else {
-            id = Rendezvous.fetch(l.masterAddr(), l.masterPort(), l.rank(), l.worldSize(), timeoutSec * 1000L);
+            List<GpuInfo> mine = new ArrayList<>();
+            for (int i = 0; i < devices.length; i++) {
+                mine.add(GpuContext.describe(l.rank() * nGpus + i, devices[i]));
+            }
+            byte[] payload = dev.collsim.perf.PerfJson.toJson(mine).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            id = Rendezvous.fetch(l.masterAddr(), l.masterPort(), l.rank(), l.worldSize(), timeoutSec * 1000L,
+                    payload);
         }
         GpuContext ctx = GpuContext.initRanks(id, l.worldSize() * nGpus, l.rank() * nGpus, devices, libCode);
         if (server != null) {
@@ -153,6 +161,7 @@ public final class GpuRunner {
                 ctx.close();
                 throw failure.get();
             }
+            ctx.addRemoteGpus(payloads.get());
         }
         return ctx;
     }

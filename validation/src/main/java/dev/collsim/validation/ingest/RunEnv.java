@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Picks the NCCL settings that apply to one run out of a header's {@code env} text, which may list several runs
  * ({@code run1: NCCL_IB_DISABLE=1 ...; run2: ...} or {@code (a2) X=1 ; (b2) Y=2}).
  */
-final class RunEnv {
+public final class RunEnv {
 
     private static final Pattern SETTING = Pattern.compile("\\b((?:NCCL|UCX|FI|CUDA|NVSHMEM|SHARP)_[A-Z0-9_]+)=([^\\s;)]+)");
     private static final Pattern LABEL = Pattern.compile(
@@ -25,7 +25,7 @@ final class RunEnv {
      * @param title     the run's section title (may be empty)
      * @return settings from unlabelled segments, the segment labelled like the title, and the title itself
      */
-    static Map<String, String> forRun(String headerEnv, String title) {
+    public static Map<String, String> forRun(String headerEnv, String title) {
         Map<String, String> env = new LinkedHashMap<>();
         String runKey = runKey(title);
         for (String seg : headerEnv.split(";")) {
@@ -40,6 +40,30 @@ final class RunEnv {
         }
         collect(title, env);
         return env;
+    }
+
+    /**
+     * The part of a multi-run header text that applies to one run: unlabelled segments plus the segment whose
+     * label ({@code run2:}, {@code (b2)}) matches the run's title.
+     *
+     * @param text  header text, segments separated by ';'
+     * @param title the run's section title
+     * @return the applicable text
+     */
+    public static String textForRun(String text, String title) {
+        StringBuilder sb = new StringBuilder();
+        String runKey = runKey(title);
+        for (String seg : (text == null ? "" : text).split(";")) {
+            Matcher l = LABEL.matcher(seg);
+            if (l.find()) {
+                String labels = (l.group(1) != null ? l.group(1) : l.group(2)).toLowerCase(Locale.ROOT);
+                if (runKey == null || !matches(labels, runKey)) {
+                    continue;
+                }
+            }
+            sb.append(seg).append(';');
+        }
+        return sb.toString();
     }
 
     private static boolean matches(String labels, String runKey) {

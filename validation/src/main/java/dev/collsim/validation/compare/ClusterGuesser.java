@@ -90,7 +90,17 @@ public final class ClusterGuesser {
                 .orElse("GPU model '" + d.gpuModel() + "' not recognised; give the cluster with -c");
     }
 
-    /** Hosts of one catalog type with their NICs on rail leaf switches (a non-blocking fabric). */
+    /**
+     * Hosts of one catalog type with their NICs on rail leaf switches (a non-blocking fabric, assumed).
+     *
+     * @param type  catalog host type
+     * @param hosts number of hosts, >= 1
+     * @return the cluster
+     */
+    public static Topology buildCatalog(HostType type, int hosts) {
+        return build(type, hosts);
+    }
+
     static Topology build(HostType type, int hosts) {
         if (hosts == 1) {
             return Catalog.standalone(type, 1);

@@ -17,6 +17,6 @@ public record AccuracyRow(Dataset dataset, String hardwareClass, int points1MiB,
 
     /** @return true for single-host NVLink datasets (the accuracy target's set) */
     public boolean targetSet() {
-        return hardwareClass.endsWith("1 host") && !hardwareClass.startsWith("PCIe");
+        return hardwareClass.endsWith("1 host") && !hardwareClass.contains("PCIe ");
     }
 }

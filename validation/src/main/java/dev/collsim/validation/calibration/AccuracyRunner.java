@@ -105,12 +105,15 @@ public final class AccuracyRunner {
         return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= 1 << 20).count();
     }
 
-    /** @return the hardware class: GPU figures' name and whether the run spans one host */
+    /**
+     * @return the hardware class: collective, GPU figures' name, and whether the run spans one host (calibration
+     *         parameters are per protocol and algorithm family, so collectives are not mixed)
+     */
     public static String hardwareClass(Dataset d) {
         String gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")))
                 .map(g -> (g.hasNvlink() ? "" : "PCIe ") + g.name()).orElse("unknown");
         boolean single = ClusterGuesser.guess(d).map(g -> g.topology().hostCount() == 1).orElse(d.nHosts() == 1);
-        return gpu + (single ? " / 1 host" : " / multi-host");
+        return d.collective().testName() + " / " + gpu + (single ? " / 1 host" : " / multi-host");
     }
 
     private double median(Series s, PerformanceParameters p) {

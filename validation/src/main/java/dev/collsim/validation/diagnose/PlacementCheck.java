@@ -10,9 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rank placement from the nccl-tests rank lines: an uneven number of ranks per host (the host with more ranks is
- * the slow one of every ring step), and fewer ranks per host than the host has GPUs (pods or jobs that split a
- * host: ranks of the same machine then talk over the network).
+ * Slow ranks and placement: one process much slower than the others in nccl-tests' per-process times (-I, JSON),
+ * an uneven number of ranks per host (the host with more ranks is the slow one of every ring step), and fewer
+ * ranks per host than the host has GPUs (pods or jobs that split a host: ranks of the same machine then talk over
+ * the network).
  */
 final class PlacementCheck implements Check {
 
@@ -23,6 +24,14 @@ final class PlacementCheck implements Check {
     @Override
     public List<Finding> run(Subject s) {
         Dataset d = s.dataset();
+        for (var n : d.notes()) {
+            if (n.text().startsWith("slow process")) {
+                return List.of(s.finding(Finding.Kind.SLOW_RANK_OR_HOST, Finding.Severity.PROBLEM, n.text()
+                        + ": every step of a collective waits for the slowest rank; check that GPU's clocks and "
+                        + "temperature, its PCIe link and NIC, and other load on its host",
+                        List.of(new Finding.Evidence(d.file(), 0, "out_of_place_per_iter.per_process_max_times_us"))));
+            }
+        }
         if (d.ranks().isEmpty()) {
             return List.of();
         }

@@ -72,6 +72,7 @@ public final class JsonMeasurementReader {
             version = code > 0 ? NcclTestsTextReader.decodeVersion(code) : "";
         }
         List<PerfPoint> points = new ArrayList<>();
+        List<Note> notes = new ArrayList<>();
         String type = null;
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
@@ -88,6 +89,8 @@ public final class JsonMeasurementReader {
                 continue;
             }
             points.add(new PerfPoint(r.path("size").asLong(), r.path("count").asLong(-1), oop, ip, 0));
+            slowProcess(r.path("out_of_place_per_iter").path("per_process_max_times_us"), r.path("size").asLong())
+                    .ifPresent(notes::add);
         }
         if (!problems.isEmpty()) {
             throw new InputException(problems);
@@ -110,7 +113,47 @@ public final class JsonMeasurementReader {
                 version, env, FileHeader.EMPTY, ranks, points,
                 collsim ? root.path("average_bus_bandwidth").asDouble(Double.NaN)
                         : root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN),
-                Double.NaN, logParser.build(), List.of()));
+                Double.NaN, logParser.build(), notes));
+    }
+
+    /**
+     * nccl-tests -I writes, per result, every process's per-iteration times ({@code per_process_max_times_us},
+     * nccl-tests 2.19.6 {@code src/util.cu writePerIterReport}). A process whose median is at least 1.3x the
+     * median of the others' medians is a slow rank (or host).
+     *
+     * @return a note naming the slow process, if any
+     */
+    static java.util.Optional<Note> slowProcess(JsonNode perProcess, long size) {
+        if (!perProcess.isArray() || perProcess.size() < 2) {
+            return java.util.Optional.empty();
+        }
+        double[] med = new double[perProcess.size()];
+        for (int p = 0; p < med.length; p++) {
+            List<Double> t = new ArrayList<>();
+            perProcess.get(p).forEach(x -> t.add(x.asDouble()));
+            t.sort(null);
+            med[p] = t.isEmpty() ? Double.NaN : t.get(t.size() / 2);
+        }
+        int worst = 0;
+        for (int p = 1; p < med.length; p++) {
+            if (med[p] > med[worst]) {
+                worst = p;
+            }
+        }
+        List<Double> others = new ArrayList<>();
+        for (int p = 0; p < med.length; p++) {
+            if (p != worst) {
+                others.add(med[p]);
+            }
+        }
+        others.sort(null);
+        double rest = others.get(others.size() / 2);
+        if (rest > 0 && med[worst] >= 1.3 * rest) {
+            return java.util.Optional.of(new Note(0, String.format(java.util.Locale.ROOT, "slow process %d at %d "
+                    + "bytes: median per-iteration time %.1f us against %.1f us for the other processes (%.2fx)",
+                    worst, size, med[worst], rest, med[worst] / rest)));
+        }
+        return java.util.Optional.empty();
     }
 
     private static Collective collective(String file, JsonNode root, boolean collsim) throws InputException {

@@ -47,8 +47,8 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "measurement files or folders (one hardware class)")
     private List<Path> measured;
 
-    @Option(names = {"-c", "--cluster"}, paramLabel = "NAME[:HOSTS]",
-            description = "catalog host type (e.g. dgx-h100); default: built from each file")
+    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
+            description = "cluster file, shipped config, or catalog host type with host count (e.g. dgx-a100x2); default: built from each file")
     private String cluster;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "PROFILE.yaml", description = "profile to write")

@@ -12,20 +12,31 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code -c} value of compare and calibrate: a catalog host type with an optional host count,
- * {@code NAME[:HOSTS]} (e.g. {@code dgx-h100:2}). Hosts are joined by one non-blocking leaf switch per NIC rail.
- * (YAML cluster files are read once the topology module's cluster loader is available.)
+ * The {@code -c} value of compare and calibrate: a catalog host type with an optional host count
+ * ({@code dgx-h100x2} or {@code dgx-h100:2}; hosts joined by one non-blocking leaf switch per NIC rail), or
+ * anything the topology module's {@code ClusterLoader} reads (a YAML cluster file, nvidia-smi or NCCL XML
+ * topology, a shipped config name).
  */
 final class ClusterOption {
 
     private ClusterOption() {
     }
 
-    static ClusterGuess resolve(String value, Dataset d) {
-        String[] parts = value.split(":");
-        HostType type = Catalog.hostType(parts[0]).orElseThrow(() -> new UserError("unknown cluster '" + parts[0]
-                + "'; allowed catalog names: " + String.join(", ", Catalog.names())
-                + " (optionally with :HOSTS, e.g. dgx-h100:2)", ExitCodes.USAGE));
+    static ClusterGuess resolve(String value, Dataset d) throws dev.collsim.io.InputException {
+        java.util.regex.Matcher spec = java.util.regex.Pattern.compile("^(.+?)(?:x(\\d+)|:(\\d+))$").matcher(value);
+        String[] parts = spec.matches() && Catalog.hostType(spec.group(1)).isPresent()
+                ? new String[] {spec.group(1), spec.group(2) != null ? spec.group(2) : spec.group(3)} : new String[] {value};
+        if (Catalog.hostType(parts[0]).isEmpty()) {
+            if (!java.nio.file.Files.exists(java.nio.file.Path.of(value))
+                    && !dev.collsim.topology.io.ClusterLoader.configNames().contains(value)) {
+                throw new UserError("unknown cluster '" + value + "'; allowed: a cluster file, a shipped config ("
+                        + String.join(", ", dev.collsim.topology.io.ClusterLoader.configNames())
+                        + ") or a catalog name (" + String.join(", ", Catalog.names())
+                        + ") with an optional host count, e.g. dgx-h100x2", ExitCodes.USAGE);
+            }
+            return fromTopology(dev.collsim.topology.io.ClusterLoader.load(value), value, d);
+        }
+        HostType type = Catalog.hostType(parts[0]).orElseThrow();
         int hosts;
         try {
             hosts = parts.length > 1 ? Integer.parseInt(parts[1]) : Math.max(1, d.nHosts());
@@ -47,5 +58,27 @@ final class ClusterOption {
             }
         }
         return new ClusterGuess(topo, ranks, "catalog:" + type.name() + " (-c " + value + ")", List.of());
+    }
+
+    /** Ranks on a loaded cluster: the first nRanks/hosts GPUs of each of the first hosts. */
+    private static ClusterGuess fromTopology(Topology topo, String value, Dataset d) {
+        int hosts = d.nHosts() > 0 ? d.nHosts() : topo.hostCount();
+        if (hosts > topo.hostCount()) {
+            throw new UserError(d.id() + " ran on " + hosts + " hosts; cluster " + value + " has "
+                    + topo.hostCount(), ExitCodes.USAGE);
+        }
+        int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
+        List<Gpu> ranks = new ArrayList<>();
+        for (int h = 0; h < topo.hostCount() && ranks.size() < d.nRanks(); h++) {
+            List<Gpu> g = topo.gpusOf(h);
+            for (int i = 0; i < Math.min(perHost, g.size()) && ranks.size() < d.nRanks(); i++) {
+                ranks.add(g.get(i));
+            }
+        }
+        if (ranks.size() < d.nRanks()) {
+            throw new UserError(d.id() + " has " + d.nRanks() + " ranks; cluster " + value + " offers "
+                    + ranks.size() + " in " + hosts + " hosts", ExitCodes.USAGE);
+        }
+        return new ClusterGuess(topo, ranks, value + " (-c)", List.of());
     }
 }

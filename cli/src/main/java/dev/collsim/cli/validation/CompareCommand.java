@@ -40,8 +40,8 @@ public final class CompareCommand implements Callable<Integer> {
             description = "measurement files (nccl-tests text, -J JSON, collsim run JSON) or folders")
     private List<Path> measured;
 
-    @Option(names = {"-c", "--cluster"}, paramLabel = "NAME[:HOSTS]",
-            description = "catalog host type and host count (e.g. dgx-h100:2); default: built from the file")
+    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
+            description = "cluster file, shipped config, or catalog host type with host count (e.g. dgx-h100x2); default: built from the file")
     private String cluster;
 
     @Option(names = "--calibration", paramLabel = "PROFILE.yaml",
@@ -51,8 +51,8 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--nccl-version", paramLabel = "VERSION", description = "NCCL release to model: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     private String ncclVersion = NcclVersion.DEFAULT.text();
 
-    @Option(names = "--points", negatable = true, description = "list every point (default: ${DEFAULT-VALUE})")
-    private boolean points = true;
+    @Option(names = "--summary", description = "print only the statistics, not every point")
+    private boolean summary;
 
     @Option(names = "--max-median-error", paramLabel = "PERCENT",
             description = "exit with 4 when a dataset's median error at >= 1 MiB exceeds this")
@@ -82,7 +82,7 @@ public final class CompareCommand implements Callable<Integer> {
             spec.commandLine().getOut().println("calibration " + calibration + " (fitted on " + cal.sources().size()
                     + " dataset(s), " + cal.nPoints() + " points)\n");
         }
-        spec.commandLine().getOut().print(ComparisonText.render(out, points));
+        spec.commandLine().getOut().print(ComparisonText.render(out, !summary));
         if (maxMedian != null && out.stream().anyMatch(c -> c.atLeast1MiB().n() > 0 && c.atLeast1MiB().median() > maxMedian)) {
             return ExitCodes.CHECK_FAILED;
         }

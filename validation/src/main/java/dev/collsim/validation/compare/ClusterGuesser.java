@@ -40,7 +40,26 @@ public final class ClusterGuesser {
         HOST_BY_GPU.put("GeForce RTX 4090", "pcie-8x-rtx4090");
     }
 
+    /** Single-host machines with no catalog host type but a shipped cluster config (configs/*.yaml). */
+    private static final Map<String, String> CONFIG_BY_GPU = Map.of(
+            "A100 PCIe (NVLink bridge pairs)", "azure-nc96ads-a100-v4");
+
     private ClusterGuesser() {
+    }
+
+    private static Optional<ClusterGuess> fromConfig(Dataset d, String config) {
+        Topology topo;
+        try {
+            topo = dev.collsim.topology.io.ClusterLoader.load(config);
+        } catch (dev.collsim.io.InputException e) {
+            return Optional.empty();
+        }
+        List<Gpu> g = topo.gpusOf(0);
+        if (g.size() < d.nRanks()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ClusterGuess(topo, g.subList(0, d.nRanks()), "config:" + config,
+                List.of("cluster config " + config + " from the GPU model '" + d.gpuModel() + "'")));
     }
 
     /**
@@ -49,6 +68,9 @@ public final class ClusterGuesser {
      */
     public static Optional<ClusterGuess> guess(Dataset d) {
         Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
+        if (gpu.isPresent() && CONFIG_BY_GPU.containsKey(gpu.get().name()) && d.nHosts() <= 1) {
+            return fromConfig(d, CONFIG_BY_GPU.get(gpu.get().name()));
+        }
         if (gpu.isEmpty() || !HOST_BY_GPU.containsKey(gpu.get().name())) {
             return Optional.empty();
         }
@@ -86,7 +108,7 @@ public final class ClusterGuesser {
     /** @return why {@link #guess} found nothing for this dataset */
     public static String why(Dataset d) {
         Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
-        return gpu.map(g -> "no catalog host type for " + g.name() + "; give the cluster with -c")
+        return gpu.map(g -> "no catalog host type or shipped config for " + g.name() + "; give the cluster with -c")
                 .orElse("GPU model '" + d.gpuModel() + "' not recognised; give the cluster with -c");
     }
 

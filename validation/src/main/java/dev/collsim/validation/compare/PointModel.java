@@ -43,6 +43,7 @@ public final class PointModel {
     private final ChannelPlan plan;
     private final NcclSettings settings;
     private final Collective collective;
+    private final CostTable table;
     private final List<Point> points;
 
     /**
@@ -55,14 +56,15 @@ public final class PointModel {
         this.settings = NcclSettings.parse(first.ncclEnv());
         this.collective = first.collective();
         this.plan = ChannelSearch.search(first.topology(), first.ranks(), settings, version);
-        CostTable table = null;
+        CostTable t = null;
         if (collective.hasNcclTuningModel()) {
             TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
                     plan.cpu(), plan.nvlsSupport(), settings.collnetEnable(), plan.hasNvSwitch(),
                     plan.maxLocalRanks(), plan.graphs().tree().pattern(), plan.runtimeChannels(), settings,
                     TuningConstants.of(version));
-            table = NcclTuningModel.tune(in);
+            t = NcclTuningModel.tune(in);
         }
+        this.table = t;
         List<Point> pts = new ArrayList<>();
         for (PredictionRequest r : requests) {
             long bytes = NcclPredictor.effectiveBytes(r);
@@ -100,7 +102,7 @@ public final class PointModel {
         if (plan.nRanks() == 1) {
             return pp.launchOverheadUs() + p.bytes() / (1000.0 * pp.localCopyGBps());
         }
-        return PerformanceModel.estimate(plan, settings, pp, collective, p.choice(), p.bytes()).timeUs();
+        return PerformanceModel.estimate(plan, settings, pp, table, collective, p.choice(), p.bytes()).timeUs();
     }
 
     /** @return NCCL's algorithm at point i, or null for point-to-point collectives */

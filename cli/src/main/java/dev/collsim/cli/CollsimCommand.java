@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 /** The root command: {@code collsim <subcommand>}. */
 @Command(name = "collsim", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Predicts, measures and explains GPU collective-communication performance.",
-        subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class,
+        subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class, RunCommand.class,
             dev.collsim.cli.validation.DiagnoseCommand.class, dev.collsim.cli.validation.CompareCommand.class,
             dev.collsim.cli.validation.CalibrateCommand.class, dev.collsim.cli.validation.AccuracyCommand.class},
         exitCodeListHeading = "%nExit codes:%n",

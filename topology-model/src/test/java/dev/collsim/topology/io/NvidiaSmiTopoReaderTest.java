@@ -117,6 +117,10 @@ class NvidiaSmiTopoReaderTest {
         assertEquals(6, t.devices(Cpu.class).size());
         assertEquals(15 * 2, count(t, LinkType.SMP));
         assertTrue(t.source().contains("sm 80 assumed"), t.source());
+        // the 8 NICs PXB to a GPU are the compute NICs (DGX A100: 8 HDR compute + 2 dual-port storage NICs)
+        assertEquals(8, t.devices(Nic.class).stream().filter(x -> x.rail() >= 0).count());
+        assertEquals(4, ((Nic) device(t, "mlx5_6")).rail());
+        assertEquals(-1, ((Nic) device(t, "mlx5_4")).rail());
     }
 
     @Test

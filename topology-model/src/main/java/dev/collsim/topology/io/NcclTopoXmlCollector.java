@@ -81,7 +81,8 @@ final class NcclTopoXmlCollector {
             double gbits = hints.nicSpeed() != null ? hints.nicSpeed().gbits() : LinkRates.NCCL_DEFAULT_NIC_MBPS / 1000.0;
             notes.add(bareNics.size() + " NIC(s) " + bareNics + " have no <net> element: speed "
                     + LinkRates.number(gbits) + " Gb/s " + (hints.nicSpeed() != null ? "(hint)"
-                    : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)"));
+                    : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)")
+                    + ", GPUDirect RDMA assumed (NCCL detects it at run time)");
         }
     }
 
@@ -240,7 +241,7 @@ final class NcclTopoXmlCollector {
     private void nicWithoutNet(XmlNode n, int host, String busId, String parentId, PcieLink link) {
         double mbps = hints.nicSpeed() != null ? hints.nicSpeed().gbits() * 1000 : LinkRates.NCCL_DEFAULT_NIC_MBPS;
         bareNics.add(busId);
-        nics.add(new NicSpec(host, busId, -1, null, mbps, 1, false, -1, parentId, link, n));
+        nics.add(new NicSpec(host, busId, -1, null, mbps, 1, true, -1, parentId, link, n));
     }
 
     private void nets(XmlNode nic, int host, String busId, String parentId, PcieLink link) {

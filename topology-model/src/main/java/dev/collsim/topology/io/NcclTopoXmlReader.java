@@ -210,7 +210,8 @@ public final class NcclTopoXmlReader implements TopologyReader {
                             + "; allowed: unique NET device indices");
                 }
             });
-            List<NicSpec> ordered = new ArrayList<>(c.nics.stream().filter(n -> n.dev() >= 0).toList());
+            List<NicSpec> ordered = new ArrayList<>(c.nics.stream().filter(n -> n.dev() >= 0)
+                    .sorted(Comparator.comparingInt(NicSpec::host).thenComparingInt(NicSpec::dev)).toList());
             c.nics.stream().filter(n -> n.dev() < 0).sorted(Comparator.comparingLong(n -> PciSpecs.key(n.busId())))
                     .forEach(ordered::add);
             Map<Integer, Integer> railByHost = new LinkedHashMap<>();

@@ -41,7 +41,8 @@ import java.util.Objects;
  * <p>What NCCL's format cannot express is not written: network switches and cables (NCCL's XML describes hosts, the
  * network is detected), physical SMP bandwidths (NCCL derives them from the CPU vendor and model), several NVSwitch
  * devices per host or one shared by several hosts (NCCL makes one NVS node per host), NVLink or C2C bandwidths
- * other than the per-sm rate, NIC latency, GPU memory and PCIe links outside the tree. Devices without a bus id get
+ * other than the per-sm rate, NIC rails (NCCL's own {@code rail} attribute is left to NCCL; the reader numbers
+ * NICs in dev order), NIC latency, GPU memory and PCIe links outside the tree. Devices without a bus id get
  * a synthetic one ({@code e<host>:<bus>:<device>.0}, unique for 8192 devices per host). Multi-host topologies write one {@code cpu} group per host with
  * {@code host_hash} = host index. So catalog hosts come back as NCCL sees them (same GPUs, NICs, path types, NCCL
  * bandwidths and nvidia-smi labels; tested), and topologies read from NCCL XML come back identical. This class is
@@ -351,9 +352,6 @@ public final class NcclTopoXmlWriter {
             attr("guid", "0x0");
             attr("maxconn", "65536");
             attr("gdr", n.gdr() ? "1" : "0");
-            if (n.rail() >= 0) {
-                attr("rail", Integer.toString(n.rail()));
-            }
             out.append("/>\n");
         }
 

@@ -34,8 +34,8 @@ import java.util.Set;
  * <p>Devices: one {@link Cpu} per {@code cpu} ({@code h{host}/cpu{numaid}}, hosts told apart by {@code host_hash});
  * a {@code pci} element with a {@code gpu} child (or of class 0x03xxxx) is a {@link Gpu}
  * ({@code h{host}/gpu{dev}}); with a {@code nic} child (or of class 0x02xxxx) one {@link Nic} per {@code net}
- * ({@code h{host}/nic{dev}}; rail from the {@code rail} attribute, else the NIC's position in dev order, as NCCL
- * uses every NIC it finds); any other {@code pci} is a {@link PcieSwitch} ({@code h{host}/pcisw{k}}, document
+ * ({@code h{host}/nic{dev}}; rail from NCCL's {@code rail} attribute or collsim's {@code collsim_rail}, else the
+ * NIC's position in dev order, as NCCL uses every NIC it finds); any other {@code pci} is a {@link PcieSwitch} ({@code h{host}/pcisw{k}}, document
  * order), as NCCL makes every other class a PCI node. NVSwitch-class and CPU-class {@code pci} elements are
  * ignored, as NCCL does.
  *
@@ -228,7 +228,8 @@ public final class NcclTopoXmlReader implements TopologyReader {
                 if (b.has(id)) {
                     continue;
                 }
-                int rail = n.rail() >= 0 ? n.rail() : railByHost.merge(n.host(), 1, Integer::sum) - 1;
+                int rail = n.rail() != NcclTopoXmlCollector.NO_RAIL ? n.rail()
+                        : railByHost.merge(n.host(), 1, Integer::sum) - 1;
                 b.add(new Nic(id, n.host(), n.name() == null ? "" : n.name(), Bandwidth.ofGbits(n.speedMbps() / 1000.0),
                         n.port(), n.gdr(), rail, n.busId()));
                 if (n.link() == null) {

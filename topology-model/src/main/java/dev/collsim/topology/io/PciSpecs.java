@@ -22,7 +22,12 @@ final class PciSpecs {
      * {@code nvidia-smi}'s NODE and PHB can be told apart after a round trip. NCCL looks attributes up by name and
      * ignores this one (NCCL 2.30 {@code src/graph/xml.cc}).
      */
-    static final String HOST_BRIDGE_ATTR = "host_bridge";
+    static final String HOST_BRIDGE_ATTR = "collsim_host_bridge";
+    /**
+     * collsim's own attribute on a {@code net}: the NIC's rail (-1 for a storage or management NIC), so that a round
+     * trip keeps which NICs are on the compute fabric. NCCL ignores it.
+     */
+    static final String RAIL_ATTR = "collsim_rail";
 
     private static final Pattern BUS_ID = Pattern.compile("[0-9a-fA-F]{1,8}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,2}\\.[0-9a-fA-F]");
     private static final Pattern PCI_CLASS = Pattern.compile("0x[0-9a-fA-F]{6}");

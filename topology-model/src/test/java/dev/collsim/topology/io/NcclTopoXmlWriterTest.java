@@ -61,6 +61,51 @@ class NcclTopoXmlWriterTest {
         assertFalse(ncv4.contains("<nvlink"), ncv4);
     }
 
+    /**
+     * A hand-written file with what the real ones lack: a C2C link (Grace Hopper style, bw in MB/s per link:
+     * 10 links x 45000 MB/s = 450 GB/s per direction, NCCL 2.30 topo.cc bw x count / 1000), a pcilink pair between
+     * two switches (NCCL LOC link, 5000 GB/s), a POWER-style NVLink to the CPU (tclass 0x068001) and a dual-port NIC.
+     */
+    @org.junit.jupiter.api.Test
+    void c2cPcilinkCpuNvlinkAndDualPortNicSurviveARoundTrip() throws InputException {
+        String xml = """
+                <system version="1">
+                  <cpu numaid="0" arch="arm64" vendor="NVIDIA">
+                    <pci busid="0000:01:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+                      <pcilink target="0000:02:00.0"/>
+                      <pci busid="0009:01:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+                        <gpu dev="0" sm="90" rank="0" gdr="1">
+                          <c2c bw="45000" count="10"/>
+                          <nvlink target="0000:00:00.0" count="2" tclass="0x068001"/>
+                        </gpu>
+                      </pci>
+                    </pci>
+                    <pci busid="0000:02:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+                      <pcilink target="0000:01:00.0"/>
+                      <pci busid="0000:03:00.0" class="0x020700" link_speed="32.0 GT/s PCIe" link_width="16">
+                        <nic>
+                          <net name="mlx5_0" dev="0" speed="200000" port="1" gdr="1"/>
+                          <net name="mlx5_1" dev="1" speed="200000" port="2" gdr="1"/>
+                        </nic>
+                      </pci>
+                    </pci>
+                  </cpu>
+                </system>
+                """;
+        Topology t = reader.read("gh.xml", xml);
+        Link c2c = TestFiles.link(t, "h0/gpu0", "h0/cpu0", LinkType.C2C);
+        assertEquals(450.0, c2c.bandwidth().gbps(), 1e-9);
+        assertEquals(10, c2c.count());
+        assertEquals(5000.0, TestFiles.link(t, "h0/pcisw0", "h0/pcisw1", LinkType.LOC).bandwidth().gbps(), 1e-9);
+        assertEquals(2, TestFiles.link(t, "h0/cpu0", "h0/gpu0", LinkType.NVLINK).count());
+        assertEquals(TestFiles.pcieParent(t, "h0/nic0", "pcisw"), TestFiles.pcieParent(t, "h0/nic1", "pcisw"));
+        String written = writer.write(t);
+        assertEquals(1, written.split("<nic>", -1).length - 1, written); // one card, two ports
+        Topology back = reader.read("x", written);
+        assertEquals(t.graph().vertexSet(), back.graph().vertexSet());
+        assertEquals(edges(t), edges(back), written);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"C-topo-azure-ndv5-8xH100.xml"})
     void writingToAFileReplacesItAtomically(String file, @TempDir Path dir) throws Exception {

@@ -20,7 +20,8 @@ final class PciSpecs {
     /**
      * collsim's own attribute on a {@code pci} bridge: the index of the CPU host bridge it hangs off, so that
      * {@code nvidia-smi}'s NODE and PHB can be told apart after a round trip. NCCL looks attributes up by name and
-     * ignores this one (NCCL 2.30 {@code src/graph/xml.cc}).
+     * ignores this one (NCCL 2.30 {@code src/graph/xml.cc}); NCCL 2.28.9 loaded such a file on the lent H200 and
+     * kept the attribute in its own dump (test resource {@code C-topodump-device-h200-nccl2.28.9-from-collsim-file.xml}).
      */
     static final String HOST_BRIDGE_ATTR = "collsim_host_bridge";
     /**

@@ -38,7 +38,7 @@ class NcclTopoXmlWriterTest {
     @ParameterizedTest
     @ValueSource(strings = {"C-topo-azure-ncv4-4xA100pcie.xml", "C-topo-azure-ncv4-4xA100pcie-2023-nvlink-pairs.xml",
         "C-topo-azure-ndv4-8xA100.xml", "C-topo-azure-ndv5-8xH100.xml", "C-topodump-h200-baremetal-numa0-closed.xml",
-        "C-topodump-h200-vm-closed.xml", "h200-1gpu-topo.xml"})
+        "C-topodump-h200-vm-closed.xml", "h200-1gpu-topo.xml", "C-topodump-device-h200-nccl2.28.9-from-collsim-file.xml"})
     void readWriteReadGivesTheSameGraph(String file) throws InputException {
         Topology first = reader.read(file, text(file));
         String xml = writer.write(first);
@@ -104,6 +104,19 @@ class NcclTopoXmlWriterTest {
         Topology back = reader.read("x", written);
         assertEquals(t.graph().vertexSet(), back.graph().vertexSet());
         assertEquals(edges(t), edges(back), written);
+    }
+
+    /**
+     * NCCL 2.28.9 on the lent H200 loaded a file this writer produced (plus a hand-added bridge with
+     * collsim_host_bridge) and dumped it back: the dump keeps collsim's attributes, and reads as the same machine.
+     */
+    @org.junit.jupiter.api.Test
+    void ncclsOwnDumpOfACollsimFileReadsBackWithCollsimAttributes() throws InputException {
+        Topology t = reader.read("dump", text("C-topodump-device-h200-nccl2.28.9-from-collsim-file.xml"));
+        assertEquals(0, ((dev.collsim.topology.PcieSwitch) t.device("h0/pcisw0").orElseThrow()).hostBridge());
+        assertEquals(0, ((dev.collsim.topology.Nic) t.device("h0/nic0").orElseThrow()).rail());
+        assertEquals("h0/pcisw0", TestFiles.pcieParent(t, "h0/gpu0", "pcisw"));
+        assertEquals(0, TestFiles.count(t, LinkType.SMP));
     }
 
     @ParameterizedTest

@@ -178,7 +178,7 @@ public final class LinkRates {
             return new Smp(Bandwidth.ofGBps(16.0), "Infinity Fabric (NCCL AMD_BW)");
         }
         return new Smp(Bandwidth.ofGBps(10.0),
-                "unknown CPU vendor '" + vendor + "': assumed Skylake UPI (NCCL SKL_QPI_BW)");
+                "SMP, CPU vendor unknown: NCCL SKL_QPI_BW assumed");
     }
 
     /**

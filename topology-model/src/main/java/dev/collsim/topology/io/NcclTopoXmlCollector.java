@@ -42,6 +42,9 @@ final class NcclTopoXmlCollector {
     /** familyid and modelid per CPU id, -1 when absent. */
     final Map<String, int[]> cpuIds = new LinkedHashMap<>();
 
+    /** Rail value of a NIC whose file names no rail: the reader numbers it. */
+    static final int NO_RAIL = -2;
+
     private final List<String> bare = new ArrayList<>();
     private final List<String> bareNics = new ArrayList<>();
 
@@ -81,7 +84,8 @@ final class NcclTopoXmlCollector {
             double gbits = hints.nicSpeed() != null ? hints.nicSpeed().gbits() : LinkRates.NCCL_DEFAULT_NIC_MBPS / 1000.0;
             notes.add(bareNics.size() + " NIC(s) " + bareNics + " have no <net> element: speed "
                     + LinkRates.number(gbits) + " Gb/s " + (hints.nicSpeed() != null ? "(hint)"
-                    : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)"));
+                    : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)")
+                    + ", GPUDirect RDMA assumed (NCCL detects it at run time)");
         }
     }
 
@@ -240,7 +244,7 @@ final class NcclTopoXmlCollector {
     private void nicWithoutNet(XmlNode n, int host, String busId, String parentId, PcieLink link) {
         double mbps = hints.nicSpeed() != null ? hints.nicSpeed().gbits() * 1000 : LinkRates.NCCL_DEFAULT_NIC_MBPS;
         bareNics.add(busId);
-        nics.add(new NicSpec(host, busId, -1, null, mbps, 1, false, -1, parentId, link, n));
+        nics.add(new NicSpec(host, busId, -1, null, mbps, 1, true, NO_RAIL, parentId, link, n));
     }
 
     private void nets(XmlNode nic, int host, String busId, String parentId, PcieLink link) {
@@ -259,7 +263,8 @@ final class NcclTopoXmlCollector {
             }
             int port = problems.integer(net, "port", false, 0, 255, 1);
             int gdr = problems.integer(net, "gdr", false, 0, 1, 0);
-            int rail = problems.integer(net, "rail", false, -1, 4095, -1);
+            int rail = net.has("rail") ? problems.integer(net, "rail", false, 0, 4095, -1)
+                    : problems.integer(net, PciSpecs.RAIL_ATTR, false, -1, 4095, NO_RAIL);
             problems.decimal(net, "latency", false, 0, 0);
             nics.add(new NicSpec(host, busId, dev, name, speed, port, gdr == 1, rail, parentId, link, net));
         }

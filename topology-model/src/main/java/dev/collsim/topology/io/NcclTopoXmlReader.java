@@ -34,7 +34,8 @@ import java.util.Set;
  * <p>Devices: one {@link Cpu} per {@code cpu} ({@code h{host}/cpu{numaid}}, hosts told apart by {@code host_hash});
  * a {@code pci} element with a {@code gpu} child (or of class 0x03xxxx) is a {@link Gpu}
  * ({@code h{host}/gpu{dev}}); with a {@code nic} child (or of class 0x02xxxx) one {@link Nic} per {@code net}
- * ({@code h{host}/nic{dev}}); any other {@code pci} is a {@link PcieSwitch} ({@code h{host}/pcisw{k}}, document
+ * ({@code h{host}/nic{dev}}; rail from NCCL's {@code rail} attribute or collsim's {@code collsim_rail}, else the
+ * NIC's position in dev order, as NCCL uses every NIC it finds); any other {@code pci} is a {@link PcieSwitch} ({@code h{host}/pcisw{k}}, document
  * order), as NCCL makes every other class a PCI node. NVSwitch-class and CPU-class {@code pci} elements are
  * ignored, as NCCL does.
  *
@@ -209,9 +210,11 @@ public final class NcclTopoXmlReader implements TopologyReader {
                             + "; allowed: unique NET device indices");
                 }
             });
-            List<NicSpec> ordered = new ArrayList<>(c.nics.stream().filter(n -> n.dev() >= 0).toList());
+            List<NicSpec> ordered = new ArrayList<>(c.nics.stream().filter(n -> n.dev() >= 0)
+                    .sorted(Comparator.comparingInt(NicSpec::host).thenComparingInt(NicSpec::dev)).toList());
             c.nics.stream().filter(n -> n.dev() < 0).sorted(Comparator.comparingLong(n -> PciSpecs.key(n.busId())))
                     .forEach(ordered::add);
+            Map<Integer, Integer> railByHost = new LinkedHashMap<>();
             for (NicSpec n : ordered) {
                 int dev = n.dev();
                 if (dev < 0) {
@@ -225,8 +228,10 @@ public final class NcclTopoXmlReader implements TopologyReader {
                 if (b.has(id)) {
                     continue;
                 }
+                int rail = n.rail() != NcclTopoXmlCollector.NO_RAIL ? n.rail()
+                        : railByHost.merge(n.host(), 1, Integer::sum) - 1;
                 b.add(new Nic(id, n.host(), n.name() == null ? "" : n.name(), Bandwidth.ofGbits(n.speedMbps() / 1000.0),
-                        n.port(), n.gdr(), n.rail(), n.busId()));
+                        n.port(), n.gdr(), rail, n.busId()));
                 if (n.link() == null) {
                     Bandwidth loc = Bandwidth.ofGBps(LinkRates.NCCL_LOC_BW);
                     b.connect(b.device(id).orElseThrow(), b.device(n.parentId()).orElseThrow(), LinkType.PCIE, 1,

@@ -32,8 +32,9 @@ import java.util.Objects;
  * {@code PCIe GenN xW} detail (or, when a link has none, the generation whose {@link LinkRates#pcie} bandwidth is
  * nearest). NVLinks become {@code nvlink} elements (tclass 0x030200 to a GPU, 0x068000 to an NVSwitch, 0x068001 to
  * a CPU), C2C links {@code c2c} elements, LOC links between switches {@code pcilink}. A switch's
- * {@link PcieSwitch#hostBridge()} is kept in collsim's own {@code host_bridge} attribute, which NCCL ignores, so
- * nvidia-smi's NODE survives a round trip. A GPU that no PCIe link reaches (GB200: C2C only) is written below its
+ * {@link PcieSwitch#hostBridge()} and a NIC's rail are kept in collsim's own {@code collsim_host_bridge} and
+ * {@code collsim_rail} attributes, which NCCL ignores, so nvidia-smi's NODE and the compute/storage split of NICs
+ * survive a round trip. A GPU that no PCIe link reaches (GB200: C2C only) is written below its
  * C2C CPU with NCCL's default PCIe attributes, as NCCL needs every GPU in a {@code pci}; such a NIC becomes a
  * {@code nic} under its CPU. An Intel CPU whose model text has no CPUID numbers gets family 6 and a representative
  * model id that makes NCCL pick the topology's NCCL SMP bandwidth.
@@ -351,9 +352,7 @@ public final class NcclTopoXmlWriter {
             attr("guid", "0x0");
             attr("maxconn", "65536");
             attr("gdr", n.gdr() ? "1" : "0");
-            if (n.rail() >= 0) {
-                attr("rail", Integer.toString(n.rail()));
-            }
+            attr(PciSpecs.RAIL_ATTR, Integer.toString(n.rail()));
             out.append("/>\n");
         }
 

@@ -46,7 +46,8 @@ public final class NvidiaSmiTopoReader implements TopologyReader {
                 if (lines[i].contains("CPU Affinity")) {
                     return true;
                 }
-                List<SmiMatrix.Cell> next = i + 1 < lines.length ? SmiMatrix.tokens(lines[i + 1], 0) : List.of();
+                List<SmiMatrix.Cell> next = i + 1 < lines.length ? SmiMatrix.tokens(SmiMatrix.plain(lines[i + 1]), 0)
+                        : List.of();
                 if (next.size() >= 2 && next.get(0).text().equals("GPU0") && next.get(1).text().equals("X")) {
                     return true;
                 }

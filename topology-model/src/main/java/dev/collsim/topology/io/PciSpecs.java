@@ -20,9 +20,15 @@ final class PciSpecs {
     /**
      * collsim's own attribute on a {@code pci} bridge: the index of the CPU host bridge it hangs off, so that
      * {@code nvidia-smi}'s NODE and PHB can be told apart after a round trip. NCCL looks attributes up by name and
-     * ignores this one (NCCL 2.30 {@code src/graph/xml.cc}).
+     * ignores this one (NCCL 2.30 {@code src/graph/xml.cc}); NCCL 2.28.9 loaded such a file on the lent H200 and
+     * kept the attribute in its own dump (test resource {@code C-topodump-device-h200-nccl2.28.9-from-collsim-file.xml}).
      */
-    static final String HOST_BRIDGE_ATTR = "host_bridge";
+    static final String HOST_BRIDGE_ATTR = "collsim_host_bridge";
+    /**
+     * collsim's own attribute on a {@code net}: the NIC's rail (-1 for a storage or management NIC), so that a round
+     * trip keeps which NICs are on the compute fabric. NCCL ignores it.
+     */
+    static final String RAIL_ATTR = "collsim_rail";
 
     private static final Pattern BUS_ID = Pattern.compile("[0-9a-fA-F]{1,8}:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,2}\\.[0-9a-fA-F]");
     private static final Pattern PCI_CLASS = Pattern.compile("0x[0-9a-fA-F]{6}");

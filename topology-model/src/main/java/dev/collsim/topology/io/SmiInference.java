@@ -60,6 +60,7 @@ final class SmiInference {
         String model = hints.gpuModel() != null ? hints.gpuModel() : GpuModels.UNKNOWN;
         Device[] dev = new Device[n];
         int nicOrdinal = 0;
+        int rails = 0;
         for (int i = 0; i < n; i++) {
             String c = cols.get(i);
             if (SmiMatrix.isGpu(c)) {
@@ -69,16 +70,29 @@ final class SmiInference {
                 int k = c.matches("NIC\\d+") ? Integer.parseInt(c.substring(3)) : nicOrdinal;
                 nicOrdinal++;
                 String name = m.nicName(c);
-                dev[i] = b.add(new Nic("h0/nic" + k, 0, name, nicSpeed(), 1, true, -1, ""));
+                int rail = nearGpu(i) ? rails++ : -1;
+                dev[i] = b.add(new Nic("h0/nic" + k, 0, name, nicSpeed(), 1, true, rail, ""));
             }
         }
         if (nicOrdinal > 0) {
+            notes.add("NICs PIX or PXB to a GPU are compute NICs on rails 0.." + (rails - 1) + " in column order, the"
+                    + " others (storage, management) on none");
             notes.add("NIC speed " + nicSpeed() + (hints.nicSpeed() != null ? " (hint)" : " assumed (NCCL's fallback"
                     + " for a NIC without speed; pass a NIC speed hint)") + "; GPUDirect RDMA assumed (topo -m lists"
                     + " RDMA devices)");
         }
         new SmiPcieTree(this, b, dev, pcieGen(sm)).build();
         nvlinkEdges(b, dev, nv, sm);
+    }
+
+    /** @return true when device i has a PIX or PXB label to some GPU (a NIC behind a GPU's PCIe switch) */
+    private boolean nearGpu(int i) {
+        for (int j = 0; j < n; j++) {
+            if (isGpu(j) && ("PIX".equals(label[i][j]) || "PXB".equals(label[i][j]))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     String label(int i, int j) {

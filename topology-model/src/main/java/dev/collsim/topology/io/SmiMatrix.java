@@ -24,6 +24,8 @@ final class SmiMatrix {
     private static final Pattern TOKEN = Pattern.compile("\\S+");
     private static final Pattern DEVICE = Pattern.compile("GPU\\d+|NIC\\d+|mlx5_\\w+|ib\\w+|eth\\w+|bnxt\\w+");
     private static final Pattern LEGEND = Pattern.compile("\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*");
+    /** ANSI SGR escapes, e.g. the underline nvidia-smi puts around its header line (ESC[4m ... ESC[0m). */
+    private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
 
     /** A text cell with its 1-based position. */
     record Cell(String text, int line, int column) {
@@ -49,7 +51,7 @@ final class SmiMatrix {
 
     /** @return true when {@code line} looks like a matrix header: first token GPU0 */
     static boolean isHeader(String line) {
-        List<Cell> t = tokens(line, 0);
+        List<Cell> t = tokens(plain(line), 0);
         return !t.isEmpty() && t.get(0).text().equals("GPU0") && (t.size() == 1 || !t.get(1).text().equals("X"));
     }
 
@@ -67,7 +69,7 @@ final class SmiMatrix {
         SmiMatrix current = null;
         boolean legend = false;
         for (int i = 0; i < lines.length; i++) {
-            String line = lines[i];
+            String line = plain(lines[i]);
             int no = i + 1;
             if (line.contains("nvidia-smi topo")) {
                 command = line.substring(line.indexOf("nvidia-smi topo")).trim();
@@ -161,7 +163,8 @@ final class SmiMatrix {
     /** Marks the matrix as a p2p status matrix when all its cells are p2p statuses; else checks every label. */
     void checkLabels(Problems problems) {
         p2pStatus = !rows.isEmpty() && rows.values().stream().flatMap(r -> r.cells().stream())
-                .allMatch(c -> P2P_STATUS.contains(c.text()));
+                .allMatch(c -> P2P_STATUS.contains(c.text()))
+                && rows.values().stream().flatMap(r -> r.cells().stream()).anyMatch(c -> !c.text().equals("X"));
         if (p2pStatus) {
             return;
         }
@@ -195,6 +198,13 @@ final class SmiMatrix {
     /** @return the NIC's device name: from the NIC legend, else the column label itself */
     String nicName(String column) {
         return nicLegend.getOrDefault(column, column);
+    }
+
+    /**
+     * @return the line without ANSI color/underline escapes (columns are then counted on the visible text)
+     */
+    static String plain(String line) {
+        return line.indexOf('\u001b') < 0 ? line : ANSI.matcher(line).replaceAll("");
     }
 
     static List<Cell> tokens(String line, int no) {

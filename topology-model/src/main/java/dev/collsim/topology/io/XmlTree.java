@@ -126,13 +126,15 @@ final class XmlTree {
         if (atEnd && !open.isEmpty()) {
             XmlNode innermost = open.peek();
             StringBuilder still = new StringBuilder();
+            StringBuilder closing = new StringBuilder();
             for (XmlNode n : open) {
                 still.append(still.length() == 0 ? "" : ", ").append('<').append(n.name()).append("> (")
                         .append(n.line()).append(':').append(n.column()).append(')');
+                closing.append("</").append(n.name()).append('>');
             }
             return new InputProblem(file, line, column, innermost.name(),
                     "truncated XML: found the end of the file while these elements are open: " + still
-                            + "; allowed: a closing </" + innermost.name() + "> for each");
+                            + "; allowed: their closing tags " + closing + " before the end");
         }
         String where = open.isEmpty() ? "" : open.peek().name();
         return new InputProblem(file, line, column, where, "not well-formed XML: " + reason);

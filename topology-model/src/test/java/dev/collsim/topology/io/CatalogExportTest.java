@@ -36,6 +36,7 @@ class CatalogExportTest {
         Topology back = new NcclTopoXmlReader().read(name + ".xml", xml);
         assertEquals(ids(original.gpus()), ids(back.gpus()), xml);
         assertEquals(ids(original.devices(Nic.class)), ids(back.devices(Nic.class)), xml);
+        assertEquals(rails(original), rails(back), "compute/storage NICs");
         HostPaths a = PathFinder.of(original).host(0);
         HostPaths b = PathFinder.of(back).host(0);
         List<Device> ends = new ArrayList<>(original.gpus());
@@ -60,6 +61,10 @@ class CatalogExportTest {
         assertEquals(2, back.hostCount());
         assertEquals(ids(original.gpus()), ids(back.gpus()));
         assertEquals(ids(original.devices(Nic.class)), ids(back.devices(Nic.class)));
+    }
+
+    private static List<String> rails(Topology t) {
+        return t.devices(Nic.class).stream().map(n -> n.id() + "=" + n.rail() + "/" + n.speed().gbps()).toList();
     }
 
     private static List<String> ids(List<? extends Device> devices) {

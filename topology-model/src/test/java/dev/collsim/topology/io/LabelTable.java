@@ -19,7 +19,7 @@ final class LabelTable {
         List<Map<String, Map<String, String>>> out = new ArrayList<>();
         List<String> columns = null;
         Map<String, Map<String, String>> table = null;
-        for (String line : text.split("\n")) {
+        for (String line : text.replaceAll("\u001b\\[[0-9;]*m", "").split("\n")) {
             String[] t = line.trim().split("\\s+");
             if (t[0].equals("GPU0") && (t.length == 1 || !t[1].equals("X"))) {
                 columns = new ArrayList<>();

@@ -44,7 +44,8 @@ class NvidiaSmiTopoReaderTest {
         "B-topo-8xH200-4xcx7-host-and-kvm-guest-issue-nccltests380.txt",
         "B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt", "B-topo-8xRTXPRO6000-wrx90-cpayne-microchip-switchtec.txt",
         "B-topo-azure-nc96ads-a100-v4-4xA100pcie.txt", "B-topo-dell-c4140-4xV100-sxm2-nv2.txt", "B-topo-dgx-a100.txt",
-        "B-topo-dgx-h100-12nic-partial.txt", "B-topo-dgx1-v100-pcie-paths.txt"})
+        "B-topo-dgx-h100-12nic-partial.txt", "B-topo-dgx1-v100-pcie-paths.txt",
+        "B-topo-device-1xH200-vm-ansi-header.txt"})
     void everyLabelOfTheFileIsThePathComputedBackFromTheGraph(String file) throws InputException {
         List<Topology> topologies = reader.readAll(file, text(file));
         List<Map<String, Map<String, String>>> tables = LabelTable.parse(text(file));
@@ -66,7 +67,7 @@ class NvidiaSmiTopoReaderTest {
                 }
             }
         }
-        assertTrue(checked >= 2, "labels checked: " + checked);
+        assertTrue(checked >= (topologies.get(0).gpus().size() > 1 ? 2 : 0), "labels checked: " + checked);
         // exported as NCCL XML and read back, NCCL and nvidia-smi see the same paths
         for (Topology t : topologies) {
             Topology back = new NcclTopoXmlReader().read("x.xml", new NcclTopoXmlWriter().write(t));
@@ -117,6 +118,10 @@ class NvidiaSmiTopoReaderTest {
         assertEquals(6, t.devices(Cpu.class).size());
         assertEquals(15 * 2, count(t, LinkType.SMP));
         assertTrue(t.source().contains("sm 80 assumed"), t.source());
+        // the 8 NICs PXB to a GPU are the compute NICs (DGX A100: 8 HDR compute + 2 dual-port storage NICs)
+        assertEquals(8, t.devices(Nic.class).stream().filter(x -> x.rail() >= 0).count());
+        assertEquals(4, ((Nic) device(t, "mlx5_6")).rail());
+        assertEquals(-1, ((Nic) device(t, "mlx5_4")).rail());
     }
 
     @Test
@@ -130,6 +135,18 @@ class NvidiaSmiTopoReaderTest {
         String leafNic = TestFiles.pcieParent(t, "h0/nic0", "pcisw");
         assertFalse(leafGpu.equals(leafNic));
         assertEquals(TestFiles.pcieParent(t, leafGpu, "pcisw"), TestFiles.pcieParent(t, leafNic, "pcisw"));
+    }
+
+    /** The lent H200 (nvidia-smi underlines its header with ANSI escapes even into a file): 1 GPU on NUMA 0. */
+    @Test
+    void lentH200OutputWithAnsiUnderlinedHeaderIsOneGpuOnNumaZero() throws InputException {
+        Topology t = new NvidiaSmiTopoReader(HardwareHints.NONE.withGpu("H200", 90))
+                .read("device", text("B-topo-device-1xH200-vm-ansi-header.txt"));
+        assertEquals(1, t.gpus().size());
+        assertEquals(90, t.gpus().get(0).sm()); // nvidia-smi --query-gpu compute_cap 9.0
+        assertEquals("h0/cpu0", cpuOf(t, "h0/gpu0"));
+        assertEquals(0, count(t, LinkType.NVLINK));
+        assertTrue(reader.accepts(text("B-topo-device-1xH200-vm-ansi-header.txt")));
     }
 
     @Test

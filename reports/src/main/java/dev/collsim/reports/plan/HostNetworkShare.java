@@ -1,0 +1,118 @@
+package dev.collsim.reports.plan;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A lower bound on a collective's time when several groups of the same kind cross the network at once and share
+ * each host's NICs: a prediction for one group in isolation does not see the others.
+ *
+ * <p>Each host sends at most the sum of its NIC speeds, H (GB/s). A group with g members on a host, n ranks in
+ * all, sends per host (ring algorithms, nccl-tests' bus bandwidth derivation in {@code doc/PERFORMANCE.md}: every
+ * ring crosses each host boundary once): AllReduce {@code 2 (n-1)/n S}, AllGather and ReduceScatter
+ * {@code (n-1)/n S}, AllToAll {@code g S (n-g)/n} (each member sends the share of its buffer addressed off-host),
+ * SendRecv {@code g S}. With c groups sharing the host, the time is at least {@code c x bytes / H}. AllToAll
+ * traffic also crosses the leaf switch's uplinks when the group spans hosts under different leaves, so there H is
+ * divided by the leaf's oversubscription (down-link over up-link bandwidth); ring traffic crosses a leaf boundary
+ * once per ring and is left unscaled. Left out: congestion inside the fabric beyond this (ECMP collisions, other
+ * jobs), which the flow-level network backend models. This class holds no state.
+ */
+public final class HostNetworkShare {
+
+    private HostNetworkShare() {
+    }
+
+    /**
+     * @param topology  the cluster
+     * @param group     the group's GPUs
+     * @param coll      the collective
+     * @param sizeBytes nccl-tests size
+     * @param sharing   groups sharing each host's NICs (>= 1)
+     * @return the bound in microseconds; 0 when the group stays inside one host or the host has no NIC
+     */
+    public static double boundUs(Topology topology, List<Gpu> group, Collective coll, long sizeBytes, int sharing) {
+        Set<Integer> hosts = new HashSet<>();
+        group.forEach(g -> hosts.add(g.host()));
+        if (hosts.size() < 2) {
+            return 0;
+        }
+        int host = group.get(0).host();
+        double gbps = hostNicGBps(topology, host);
+        if (gbps <= 0) {
+            return 0;
+        }
+        int n = group.size();
+        long g = group.stream().filter(x -> x.host() == host).count();
+        double s = sizeBytes;
+        double bytes = switch (coll) {
+            case ALL_REDUCE -> 2.0 * (n - 1) / n * s;
+            case ALL_GATHER, REDUCE_SCATTER -> (double) (n - 1) / n * s;
+            case ALL_TO_ALL -> g * s * (n - g) / n;
+            default -> g * s;
+        };
+        if (coll == Collective.ALL_TO_ALL && spansLeaves(topology, hosts)) {
+            gbps /= leafOversubscription(topology, host);
+        }
+        return sharing * bytes / (gbps * 1000.0);
+    }
+
+    /** @return the sum of the NIC speeds of a host, GB/s */
+    public static double hostNicGBps(Topology topology, int host) {
+        return topology.devices(Nic.class).stream().filter(n -> n.host() == host)
+                .mapToDouble(n -> n.speed().gbps()).sum();
+    }
+
+    /**
+     * @return down-link over up-link bandwidth of the leaf switch the host's first NIC is cabled to (1 when it has
+     *         no up-links or the host has no leaf)
+     */
+    public static double leafOversubscription(Topology topology, int host) {
+        for (NetSwitch leaf : leavesOf(topology, host)) {
+            double down = 0;
+            double up = 0;
+            for (Link l : topology.outgoing(leaf)) {
+                if (l.type() != LinkType.NET) {
+                    continue;
+                }
+                Device to = topology.target(l);
+                if (to instanceof NetSwitch) {
+                    up += l.bandwidth().gbps();
+                } else {
+                    down += l.bandwidth().gbps();
+                }
+            }
+            if (up > 0 && down > up) {
+                return down / up;
+            }
+        }
+        return 1;
+    }
+
+    private static boolean spansLeaves(Topology topology, Set<Integer> hosts) {
+        Set<NetSwitch> common = null;
+        for (int h : hosts) {
+            Set<NetSwitch> leaves = new HashSet<>(leavesOf(topology, h));
+            if (common == null) {
+                common = leaves;
+            } else {
+                common.retainAll(leaves);
+            }
+        }
+        return common == null || common.isEmpty();
+    }
+
+    private static List<NetSwitch> leavesOf(Topology topology, int host) {
+        return topology.devices(Nic.class).stream().filter(n -> n.host() == host)
+                .flatMap(n -> topology.outgoing(n).stream().map(topology::target))
+                .filter(NetSwitch.class::isInstance).map(NetSwitch.class::cast).distinct().toList();
+    }
+}

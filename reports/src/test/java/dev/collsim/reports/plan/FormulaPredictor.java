@@ -17,7 +17,7 @@ import java.util.Map;
  * host, and otherwise {@code min(H, g x one NIC)}: H the host's total NIC bandwidth and g the group's members on
  * rank 0's host (a ring crosses each host boundary once; one GPU drives one NIC).
  */
-final class FormulaPredictor implements CollectivePredictor {
+public final class FormulaPredictor implements CollectivePredictor {
 
     /** Fixed latency per call, microseconds. */
     static final double LATENCY_US = 5;

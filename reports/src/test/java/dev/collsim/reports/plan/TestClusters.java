@@ -10,7 +10,7 @@ import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 
 /** Small hand-built clusters for plan tests: hosts of GPUs on one NVSwitch, NICs on one leaf switch. */
-final class TestClusters {
+public final class TestClusters {
 
     private TestClusters() {
     }
@@ -24,7 +24,7 @@ final class TestClusters {
      * @param model       GPU model name
      * @return the cluster
      */
-    static Topology cluster(int hosts, int gpusPerHost, int nicsPerHost, double nicGbits, double nvlinkGBps,
+    public static Topology cluster(int hosts, int gpusPerHost, int nicsPerHost, double nicGbits, double nvlinkGBps,
             String model) {
         Topology.Builder b = Topology.builder("test-" + hosts + "x" + gpusPerHost + "-" + nicsPerHost + "x"
                 + (int) nicGbits + "G");

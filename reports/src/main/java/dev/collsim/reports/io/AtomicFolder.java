@@ -1,0 +1,118 @@
+package dev.collsim.reports.io;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * Writes an output folder so that it is either complete or absent: files go into a hidden temporary folder in the
+ * same parent, which is moved onto the target in one step by {@link #commit()}. A shutdown hook deletes the
+ * temporary folder if the JVM ends first (Ctrl-C), and {@link #close()} deletes it when {@link #commit()} was never
+ * reached (an exception). An existing target is replaced only at commit (moved aside, then deleted). Not
+ * thread-safe; use with try-with-resources.
+ */
+public final class AtomicFolder implements AutoCloseable {
+
+    private final Path target;
+    private final Path temp;
+    private final Thread hook;
+    private boolean committed;
+
+    /**
+     * Creates the temporary folder next to {@code target}.
+     *
+     * @param target the folder to produce
+     * @throws IOException when the parent cannot be created or written
+     */
+    public AtomicFolder(Path target) throws IOException {
+        this.target = target.toAbsolutePath().normalize();
+        Path parent = this.target.getParent();
+        Files.createDirectories(parent);
+        this.temp = Files.createTempDirectory(parent, "." + this.target.getFileName() + ".tmp-");
+        this.hook = new Thread(() -> deleteTree(temp), "collsim-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** @return the temporary folder files are written into */
+    public Path dir() {
+        return temp;
+    }
+
+    /**
+     * Writes one file (creating sub-folders) into the temporary folder.
+     *
+     * @param relative path inside the folder, e.g. {@code charts/busbw.png}
+     * @param bytes    content
+     * @return the file's final path (inside the target, after commit)
+     * @throws IOException on a write failure
+     */
+    public Path write(String relative, byte[] bytes) throws IOException {
+        Path p = temp.resolve(relative);
+        Files.createDirectories(p.getParent());
+        Files.write(p, bytes);
+        return target.resolve(relative);
+    }
+
+    /**
+     * Moves the finished folder onto the target.
+     *
+     * @throws IOException when the move fails (the temporary folder is then deleted by {@link #close()})
+     */
+    public void commit() throws IOException {
+        Path old = null;
+        if (Files.exists(target)) {
+            old = target.resolveSibling("." + target.getFileName() + ".old-" + System.nanoTime());
+            Files.move(target, old);
+        }
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(temp, target);
+        } catch (IOException e) {
+            if (old != null) {
+                Files.move(old, target);
+            }
+            throw e;
+        }
+        committed = true;
+        if (old != null) {
+            deleteTree(old);
+        }
+    }
+
+    /** Deletes the temporary folder unless committed, and removes the shutdown hook. */
+    @Override
+    public void close() {
+        if (!committed) {
+            deleteTree(temp);
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down: the hook itself deletes the folder
+        }
+    }
+
+    /** Deletes a folder tree, ignoring files that are already gone. */
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // best effort: leave what cannot be deleted
+        }
+    }
+}

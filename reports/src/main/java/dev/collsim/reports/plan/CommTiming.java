@@ -27,8 +27,17 @@ public record CommTiming(CommOp op, int nRanks, int hosts, int sharingGroups, Pr
         return perCallUs <= 0 ? 0 : op.sizeBytes() / (perCallUs * 1000.0) * op.kind().collective().busBwFactor(nRanks);
     }
 
-    /** @return NCCL algorithm and protocol, e.g. {@code Ring/Simple}, or {@code -} */
+    /** @return NCCL algorithm and protocol, e.g. {@code Ring/Simple}, or {@code -} for a one-rank group */
     public String algoProto() {
-        return prediction == null ? "-" : prediction.algorithm().ncclName() + "/" + prediction.protocol().ncclName();
+        return prediction == null ? "-" : choice(prediction);
+    }
+
+    /**
+     * @param p a prediction
+     * @return {@code Algorithm/Protocol}; point-to-point collectives (no NCCL algorithm) read {@code P2P/Protocol}
+     */
+    public static String choice(Prediction p) {
+        return (p.algorithm() == null ? "P2P" : p.algorithm().ncclName()) + "/"
+                + (p.protocol() == null ? "-" : p.protocol().ncclName());
     }
 }

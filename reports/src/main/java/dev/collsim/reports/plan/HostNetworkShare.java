@@ -16,7 +16,7 @@ import java.util.Set;
  * A lower bound on a collective's time when several groups of the same kind cross the network at once and share
  * each host's NICs: a prediction for one group in isolation does not see the others.
  *
- * <p>Each host sends at most the sum of its NIC speeds, H (GB/s). A group with g members on a host, n ranks in
+ * <p>Each host sends at most the sum of its cabled NICs' speeds, H (GB/s). A group with g members on a host, n ranks in
  * all, sends per host (ring algorithms, nccl-tests' bus bandwidth derivation in {@code doc/PERFORMANCE.md}: every
  * ring crosses each host boundary once): AllReduce {@code 2 (n-1)/n S}, AllGather and ReduceScatter
  * {@code (n-1)/n S}, AllToAll {@code g S (n-g)/n} (each member sends the share of its buffer addressed off-host),
@@ -65,9 +65,13 @@ public final class HostNetworkShare {
         return sharing * bytes / (gbps * 1000.0);
     }
 
-    /** @return the sum of the NIC speeds of a host, GB/s */
+    /**
+     * @return the sum of the speeds of a host's NICs that are cabled to the network (have a NET link), GB/s; NICs
+     *         without a cable (storage ports, a single host) do not count
+     */
     public static double hostNicGBps(Topology topology, int host) {
         return topology.devices(Nic.class).stream().filter(n -> n.host() == host)
+                .filter(n -> topology.outgoing(n).stream().anyMatch(l -> l.type() == LinkType.NET))
                 .mapToDouble(n -> n.speed().gbps()).sum();
     }
 

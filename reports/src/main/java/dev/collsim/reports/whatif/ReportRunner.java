@@ -126,8 +126,7 @@ public final class ReportRunner {
             Prediction p = predict(spec, v, ranks, s, size);
             rows.add(new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(),
                     ranks.size(), size, p.timeUs(), p.algBw(), p.busBw(), p.physicalBoundBusBw(),
-                    p.algorithm().ncclName(), p.protocol().ncclName(), p.nChannels(), p.ncclEstimateUs(),
-                    p.bottleneck()));
+                    algo(p), proto(p), p.nChannels(), p.ncclEstimateUs(), p.bottleneck()));
             if (size == 0) {
                 break;
             }
@@ -150,7 +149,7 @@ public final class ReportRunner {
                 Prediction q = predict(spec, v, ranks(v.topology(), s.gpus()), s, m.sizeBytes());
                 p = new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), q.nRanks(),
                         m.sizeBytes(), q.timeUs(), q.algBw(), q.busBw(), q.physicalBoundBusBw(),
-                        q.algorithm().ncclName(), q.protocol().ncclName(), q.nChannels(), q.ncclEstimateUs(),
+                        algo(q), proto(q), q.nChannels(), q.ncclEstimateUs(),
                         q.bottleneck());
             }
             if (m.timeUs() > 0) {
@@ -226,10 +225,18 @@ public final class ReportRunner {
             for (long size = Math.max(1, s.minBytes()); size <= s.maxBytes(); size *= s.factor()) {
                 Prediction p = predict(spec, base, ranks, s, size);
                 out.add(new ReportData.AlgoCellRow(s.collective().ncclName(), n, size,
-                        p.algorithm().ncclName() + "/" + p.protocol().ncclName(), p.timeUs()));
+                        CommTiming.choice(p), p.timeUs()));
             }
         }
         return out;
+    }
+
+    private static String algo(Prediction p) {
+        return p.algorithm() == null ? "P2P" : p.algorithm().ncclName();
+    }
+
+    private static String proto(Prediction p) {
+        return p.protocol() == null ? "-" : p.protocol().ncclName();
     }
 
     /** @return {@code size} as nccl-tests users read it (8, 1K, 32M) */

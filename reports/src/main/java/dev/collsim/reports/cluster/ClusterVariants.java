@@ -42,6 +42,11 @@ public final class ClusterVariants {
         }
         int count = edits.hosts() == null ? base.count() : edits.hosts();
         FabricSpec fabric = base.fabric();
+        if (edits.nicSpeed() != null && fabric != null && fabric.linkSpeed() != null) {
+            // cables follow the new NIC speed
+            fabric = new FabricSpec(fabric.kind(), edits.nicSpeed(), fabric.oversubscription(), fabric.leafRadix(),
+                    fabric.planes(), fabric.switchLatency());
+        }
         if (edits.fabric() != null || edits.oversubscription() != null || fabric == null && count > 1) {
             FabricKind kind = fabric == null ? FabricKind.RAIL_OPTIMIZED : fabric.kind();
             if (edits.fabric() != null) {

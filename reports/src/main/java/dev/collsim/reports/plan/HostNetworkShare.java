@@ -20,7 +20,7 @@ import java.util.Set;
  * all, sends per host (ring algorithms, nccl-tests' bus bandwidth derivation in {@code doc/PERFORMANCE.md}: every
  * ring crosses each host boundary once): AllReduce {@code 2 (n-1)/n S}, AllGather and ReduceScatter
  * {@code (n-1)/n S}, AllToAll {@code g S (n-g)/n} (each member sends the share of its buffer addressed off-host),
- * SendRecv {@code g S}. With c groups sharing the host, the time is at least {@code c x bytes / H}. AllToAll
+ * SendRecv (a ring of sends crosses each host boundary once) and the rooted collectives {@code S}. With c groups sharing the host, the time is at least {@code c x bytes / H}. AllToAll
  * traffic also crosses the leaf switch's uplinks when the group spans hosts under different leaves, so there H is
  * divided by the leaf's oversubscription (down-link over up-link bandwidth); ring traffic crosses a leaf boundary
  * once per ring and is left unscaled. Left out: congestion inside the fabric beyond this (ECMP collisions, other
@@ -57,7 +57,7 @@ public final class HostNetworkShare {
             case ALL_REDUCE -> 2.0 * (n - 1) / n * s;
             case ALL_GATHER, REDUCE_SCATTER -> (double) (n - 1) / n * s;
             case ALL_TO_ALL -> g * s * (n - g) / n;
-            default -> g * s;
+            default -> s; // SendRecv ring, Broadcast, Reduce, Gather, Scatter: at least S leaves some host
         };
         if (coll == Collective.ALL_TO_ALL && spansLeaves(topology, hosts)) {
             gbps /= leafOversubscription(topology, host);

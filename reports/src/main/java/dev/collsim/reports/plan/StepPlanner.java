@@ -99,6 +99,15 @@ public final class StepPlanner {
                 op.sizeBytes(), dataType(eltBytes), null, ncclEnv));
         double shared = HostNetworkShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
                 sharing);
+        if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {
+            if (shared > 0) {
+                return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,
+                        "the simulator gave no finite time (%s); host-NIC bound of %d concurrent %s groups used",
+                        p.bottleneck(), sharing, gk));
+            }
+            throw new IllegalArgumentException("the simulator gave no finite time for " + op.kind().label() + " of "
+                    + op.sizeBytes() + " B on " + ranks.size() + " ranks (" + p.bottleneck() + ")");
+        }
         if (shared > p.timeUs()) {
             return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,
                     "host NICs shared by %d concurrent %s groups (%.0f GB/s per host)", sharing, gk,

@@ -4,6 +4,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.reports.chart.SweepSeries;
 import dev.collsim.reports.plan.CommTiming;
+import dev.collsim.reports.plan.HostNetworkShare;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
@@ -36,6 +37,9 @@ public final class ReportRunner {
     public static final String PLAN_LEAVES_OUT = "activation recomputation, optimizer-step time, gradient bucketing, "
             + "embedding AllReduce, MoE load imbalance, data loading; collectives of different kinds never overlap "
             + "each other";
+
+    /** GPU count up to which a target throughput is searched when the plan gives no scaling-max-gpus. */
+    public static final int DEFAULT_SEARCH_GPUS = 1024;
 
     private final VariantResolver resolver;
     private final MeasurementReader measurements;
@@ -123,15 +127,46 @@ public final class ReportRunner {
         List<Gpu> ranks = ranks(v.topology(), s.gpus());
         List<ReportData.SweepRow> rows = new ArrayList<>();
         for (long size = s.minBytes(); size <= s.maxBytes(); size *= s.factor()) {
-            Prediction p = predict(spec, v, ranks, s, size);
-            rows.add(new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(),
-                    ranks.size(), size, p.timeUs(), p.algBw(), p.busBw(), p.physicalBoundBusBw(),
-                    algo(p), proto(p), p.nChannels(), p.ncclEstimateUs(), p.bottleneck()));
+            rows.add(row(v, s, ranks, size, predict(spec, v, ranks, s, size)));
             if (size == 0) {
                 break;
             }
         }
         return rows;
+    }
+
+    /**
+     * A sweep row: the prediction, raised to the host-NIC bound of {@link HostNetworkShare} (one group alone) when
+     * the prediction is faster than the cabled NICs allow, which the bottleneck then says.
+     */
+    private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
+        double t = p.timeUs();
+        String bottleneck = p.bottleneck();
+        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1);
+        if (!Double.isFinite(t) && bound > 0) {
+            return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
+                    size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
+                    * s.collective().busBwFactor(ranks.size()), p.physicalBoundBusBw(), algo(p), proto(p),
+                    p.nChannels(), p.ncclEstimateUs(), "the simulator gave no finite time (" + p.bottleneck()
+                    + "); host-NIC bound used");
+        }
+        if (bound > t) {
+            bottleneck = String.format(java.util.Locale.ROOT, "host NICs: %.0f GB/s per host (the simulator's"
+                    + " %.1f us is below what the cabled NICs allow)", HostNetworkShare.hostNicGBps(v.topology(),
+                    ranks.get(0).host()), t);
+            t = bound;
+        }
+        double algBw = t > 0 ? p.algBw() * p.timeUs() / t : 0;
+        double busBw = t > 0 ? p.busBw() * p.timeUs() / t : 0;
+        return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
+                size, t, algBw, busBw, Math.min(p.physicalBoundBusBw(), boundBusBw(v, ranks, s, size, p)), algo(p),
+                proto(p), p.nChannels(), p.ncclEstimateUs(), bottleneck);
+    }
+
+    /** The tighter of the simulator's physical bound and the host-NIC bound, as busbw (GB/s). */
+    private static double boundBusBw(ResolvedVariant v, List<Gpu> ranks, SweepSpec s, long size, Prediction p) {
+        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1);
+        return bound > 0 && p.timeUs() > 0 ? p.busBw() * p.timeUs() / bound : Double.MAX_VALUE;
     }
 
     private List<ReportData.MeasuredRow> compare(ReportSpec spec, ResolvedVariant v, SweepSpec s,
@@ -146,11 +181,8 @@ public final class ReportRunner {
         for (SweepSeries.Measured m : measurements.read(spec.folder().resolve(s.measured()), s.collective())) {
             ReportData.SweepRow p = bySize.get(m.sizeBytes());
             if (p == null) {
-                Prediction q = predict(spec, v, ranks(v.topology(), s.gpus()), s, m.sizeBytes());
-                p = new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), q.nRanks(),
-                        m.sizeBytes(), q.timeUs(), q.algBw(), q.busBw(), q.physicalBoundBusBw(),
-                        algo(q), proto(q), q.nChannels(), q.ncclEstimateUs(),
-                        q.bottleneck());
+                List<Gpu> ranks = ranks(v.topology(), s.gpus());
+                p = row(v, s, ranks, m.sizeBytes(), predict(spec, v, ranks, s, m.sizeBytes()));
             }
             if (m.timeUs() > 0) {
                 out.add(new ReportData.MeasuredRow(v.name(), s.collective().ncclName(), s.measured(), m.sizeBytes(),
@@ -182,22 +214,26 @@ public final class ReportRunner {
                         c.algoProto(), c.bottleneck(), c.op().formula()));
             }
         }
+        if (p.scalingMaxGpus() <= 0 && Double.isNaN(p.targetTokensPerS())) {
+            return;
+        }
         ScalingSearch search = new ScalingSearch(planner, v.withHosts(), v.gpusPerHost(), Double.NaN);
+        int limit = p.scalingMaxGpus() > 0 ? p.scalingMaxGpus() : DEFAULT_SEARCH_GPUS;
+        List<StepPlan> curve = planWith(spec, v, () -> search.curve(p.job(), limit));
         if (p.scalingMaxGpus() > 0) {
-            for (StepPlan s : planWith(spec, v, () -> search.curve(p.job(), p.scalingMaxGpus()))) {
+            for (StepPlan s : curve) {
                 scaling.add(new ReportData.ScalingRow(v.name(), p.name(), s.job().nGpus(), s.job().dp(),
                         s.stepUs() / 1e3, s.tokensPerS(), s.efficiency()));
             }
         }
         if (!Double.isNaN(p.targetTokensPerS())) {
-            int max = Math.max(p.scalingMaxGpus(), 1 << 16);
-            Optional<StepPlan> hit = planWith(spec, v, () -> search.smallestReaching(p.job(), p.targetTokensPerS(),
-                    max));
+            Optional<StepPlan> hit = curve.stream().filter(s -> s.tokensPerS() >= p.targetTokensPerS()).findFirst();
+            int tried = curve.isEmpty() ? 0 : curve.get(curve.size() - 1).job().nGpus();
             targets.add(hit.map(s -> new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(),
                     s.job().nGpus(), s.tokensPerS(), "dp=" + s.job().dp()))
                     .orElse(new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(), 0, 0,
-                            "not reached up to " + Math.min(max, p.job().globalBatch() / p.job().microBatch()
-                                    * p.job().tp() * p.job().pp()) + " GPUs (global batch caps dp)")));
+                            "not reached up to " + tried + " GPUs (limit " + limit
+                                    + " GPUs, and the global batch caps dp at G/b)")));
         }
     }
 

@@ -207,6 +207,9 @@ public final class PathFinder {
             return disconnected(from, to);
         }
         ScopeGraph f = fabricScope();
+        if (f.indexOf(srcNic) < 0 || f.indexOf(dstNic) < 0) {
+            return disconnected(from, to);
+        }
         NcclPathSearch.Tree tree = NcclPathSearch.search(f, f.indexOf(srcNic), false);
         DevicePath route = fromTree(f, tree, srcNic, dstNic);
         if (route.type() == PathType.DIS) {

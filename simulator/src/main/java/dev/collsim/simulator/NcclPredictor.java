@@ -70,12 +70,15 @@ public final class NcclPredictor implements CollectivePredictor {
     private record Key(Topology topology, List<?> ranks, Map<String, String> env) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Key k && k.topology == topology && k.ranks.equals(ranks) && k.env.equals(env);
+            return o instanceof Key k && k.topology == topology && (k.ranks == ranks || k.ranks.equals(ranks))
+                    && k.env.equals(env);
         }
 
         @Override
         public int hashCode() {
-            return System.identityHashCode(topology) * 31 + ranks.hashCode() * 17 + env.hashCode();
+            // cheap on 100k-rank lists: size and ends only (equal lists agree on them)
+            int h = ranks.isEmpty() ? 0 : ranks.get(0).hashCode() * 31 + ranks.get(ranks.size() - 1).hashCode();
+            return System.identityHashCode(topology) * 31 + ranks.size() * 17 + h + env.hashCode();
         }
     }
 
@@ -160,7 +163,7 @@ public final class NcclPredictor implements CollectivePredictor {
             double t = params.launchOverheadUs() + bytes / (1000.0 * params.localCopyGBps());
             return new PerfEstimate(t, 1, params.launchOverheadUs(), params.localCopyGBps(), "one rank: local copy");
         }
-        return PerformanceModel.estimate(ctx.plan(), ctx.settings(), params, c, choice, bytes);
+        return PerformanceModel.estimate(ctx.plan(), ctx.settings(), params, ctx.table(), c, choice, bytes);
     }
 
     private static Prediction prediction(PredictionRequest r, long bytes, dev.collsim.nccl.Algorithm a,

@@ -68,6 +68,9 @@ public final class TestClusters {
                 b.connect(gpu, sw[g / 2], LinkType.PCIE, 16, pcie, Latency.ZERO, pcieDetail);
                 for (int c = 0; c < chips.length; c++) {
                     int links = shape.nvlinksPerGpu() / chips.length + (c < shape.nvlinksPerGpu() % chips.length ? 1 : 0);
+                    if (links == 0) {
+                        continue;
+                    }
                     b.connect(gpu, chips[c], LinkType.NVLINK, links, nvl.times(links), Latency.ZERO, "NVLink");
                 }
             }

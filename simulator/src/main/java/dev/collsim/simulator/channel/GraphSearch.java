@@ -33,6 +33,8 @@ import java.util.List;
 final class GraphSearch {
 
     private static final int BUDGET = 1 << 14;
+    /** Global step budget of one search (NCCL's global timeout is 2^19 steps, search.cc). */
+    private static final int GLOBAL_BUDGET = 1 << 18;
     private static final double EPS = 1e-6;
 
     private final HostModel h;
@@ -44,6 +46,7 @@ final class GraphSearch {
     private double[] nicIn;
     private double[] nicOut;
     private int budget;
+    private int globalBudget = GLOBAL_BUDGET;
     private PathType interLimit = PathType.SYS;
     private final List<int[]> channels = new ArrayList<>();
 
@@ -86,8 +89,7 @@ final class GraphSearch {
             i++;
         }
         Solution best = null;
-        List<PathType> limits = multiNode ? List.of(PathType.PIX, PathType.PXB, PathType.PXN, PathType.PHB,
-                PathType.SYS) : List.of(PathType.SYS);
+        List<PathType> limits = multiNode ? interTypes() : List.of(PathType.SYS);
         search:
         while (true) {
             for (PathType limit : limits) {
@@ -100,7 +102,8 @@ final class GraphSearch {
                     break search;
                 }
             }
-            if (i + 1 < speeds.length && (best == null || speeds[i + 1] / best.bwInter > 0.49)) {
+            if (globalBudget > 0 && i + 1 < speeds.length
+                    && (best == null || speeds[i + 1] / best.bwInter > 0.49)) {
                 i++;
             } else {
                 break;
@@ -117,6 +120,19 @@ final class GraphSearch {
     private GraphSummary fallback(GraphPattern pattern) {
         // NCCL falls back to 1 channel at 0.1 GB/s, type SYS (search.cc)
         return new GraphSummary(pattern, 1, 0.1, 0.1, PathType.SYS, PathType.SYS, 0, true);
+    }
+
+    /** The distinct NIC-GPU path types present, best first: the typeInter levels worth trying. */
+    private List<PathType> interTypes() {
+        java.util.TreeSet<PathType> t = new java.util.TreeSet<>();
+        for (HostPath[] row : h.nicToGpu) {
+            for (HostPath p : row) {
+                if (p != null) {
+                    t.add(p.type());
+                }
+            }
+        }
+        return t.isEmpty() ? List.of(PathType.SYS) : List.copyOf(t);
     }
 
     private Solution dup(Solution s, int maxCh) {
@@ -315,7 +331,7 @@ final class GraphSearch {
 
     private boolean dfs(GraphPattern pattern, int[] order, int depth, boolean[] seen, double bwIntra,
             double bwInter) {
-        if (--budget < 0) {
+        if (--budget < 0 || --globalBudget < 0) {
             return false;
         }
         if (depth == g) {

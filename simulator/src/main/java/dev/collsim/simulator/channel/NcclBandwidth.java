@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * The bandwidth NCCL's search charges on a link (its "NCCL view", NCCL 2.30.7 {@code src/graph/topo.h},
- * {@code topo.cc}; fact sheet §5.2), which differs from the physical bandwidth:
+ * {@code topo.cc}; fact sheet §5.2), which differs from the physical bandwidth. When the topology states it
+ * ({@link Link#ncclBandwidth()} differs from the physical bandwidth) that value is used; otherwise:
  * <ul>
  *   <li>NVLink: count x per-link bandwidth by generation of the GPU end: 18.0 (sm60), 20.0 (sm70, sm80), 12.0
  *       (sm86-89), 20.6 (sm90), 40.1 (sm100+) GB/s.</li>
@@ -55,6 +56,9 @@ public final class NcclBandwidth {
      * @return the bandwidth NCCL's search charges, GB/s
      */
     public static double of(Link link, Device from, Device to) {
+        if (link.ncclBandwidth().gbps() != link.bandwidth().gbps()) {
+            return link.ncclBandwidth().gbps(); // the topology states NCCL's view explicitly
+        }
         if (link.type() == LinkType.NVLINK) {
             int sm = from instanceof Gpu g ? g.sm() : to instanceof Gpu g2 ? g2.sm() : 0;
             if (sm > 0) {

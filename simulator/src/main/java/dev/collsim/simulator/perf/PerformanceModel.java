@@ -7,6 +7,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.env.NcclSettings;
 import dev.collsim.simulator.tuning.AlgoChoice;
+import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import java.util.Locale;
@@ -18,13 +19,15 @@ import java.util.Locale;
  * <pre>
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
  *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth)
- *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio)          (ratio = NCCL's bus-to-alg ratio)
+ *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
+ *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel)
  *   time_us   = launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw)
  * </pre>
  *
- * where ncclAlgBw and ncclLatency are NCCL's entries for the call (after the tree correction and the ring plateau
- * rule) and chunk is the protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/
+ * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size
+ * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule, busCap uses the
+ * channel count as a continuous quantity (see {@link #effectiveChannels}), and chunk is the protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/
  * ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.
  */
@@ -40,35 +43,61 @@ public final class PerformanceModel {
      * @param plan   the channel plan
      * @param s      NCCL settings
      * @param pp     performance parameters
+     * @param table  NCCL's cost table of the communicator
      * @param func   collective (one NCCL tunes)
      * @param choice NCCL's entry for the (algorithm, protocol) at this size
      * @param nBytes bytes NCCL selects on (total buffer for AllGather/ReduceScatter)
      * @return the estimate
      */
-    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            AlgoChoice choice, long nBytes) {
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+            Collective func, AlgoChoice choice, long nBytes) {
         Algorithm a = choice.algorithm();
         Protocol p = choice.protocol();
         GpuGeneration gen = GpuGeneration.of(plan.minSm());
         int channels = RuntimeChannels.perCall(a, p, nBytes, plan, s);
+        double effChannels = effectiveChannels(a, p, nBytes, plan, s, channels);
         double ratio = NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
-        double linkAlgBw = choice.algBw() * pp.bwEfficiency(p);
-        double capBus = channels * pp.perChannelCap(p, gen);
+        double linkAlgBw = table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p, nBytes)
+                * pp.bwEfficiency(p);
+        double capBus = effChannels * pp.perChannelCap(p, gen);
         double capAlgBw = capBus * ratio;
-        double algBw = Math.min(linkAlgBw, capAlgBw);
-        String bottleneck = capAlgBw < linkAlgBw
+        double netAlgBw = PhysicalBound.interBusBw(plan, func) / func.busBwFactor(plan.nRanks());
+        double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
+        String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
+                ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
+                : capAlgBw < linkAlgBw
                 ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
                         pp.perChannelCap(p, gen))
                 : String.format(Locale.ROOT, "links: %s graph %.1f GB/s busBw", a.ncclName(), linkAlgBw / ratio);
-        double busPerChannel = algBw / ratio / channels;
-        long slice = Math.max(1, nBytes / ((long) channels * plan.nRanks()));
+        double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio / effChannels;
+        double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
-        double latency = pp.launchOverheadUs() + pp.latencyScale() * choice.latencyUs() + fill;
+        double ncclLatency = choice.latencyUs();
+        if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
+            // a rooted ring pipelines through every rank whether or not its channels share one order
+            ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
+        }
+        double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill;
         double time = latency + nBytes / (1000.0 * algBw);
         if (latency > time / 2) {
             bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
         }
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * Channels as a continuous quantity for the throughput cap: NCCL drops whole channels while
+     * nBytes < nc x nt x threshold, so a call just below a step runs on fewer channels; collsim uses
+     * min(channels, nBytes / (nt x threshold)) (at least 1) so predicted time never drops as size grows.
+     */
+    private static double effectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s,
+            int channels) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT) {
+            return channels;
+        }
+        double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
+                * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
+        return Math.max(1.0, Math.min(plan.runtimeChannels(), nBytes / perChannel));
     }
 
     /**

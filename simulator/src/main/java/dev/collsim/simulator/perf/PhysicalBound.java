@@ -37,6 +37,24 @@ public final class PhysicalBound {
      * @return the bound, GB/s of bus bandwidth; {@code Double.POSITIVE_INFINITY} for one rank
      */
     public static double busBw(ChannelPlan plan, Collective c) {
+        return Math.min(intraBusBw(plan, c), interBusBw(plan, c));
+    }
+
+    /**
+     * @return the intra-node part of the bound, GB/s ({@code Double.POSITIVE_INFINITY} when it does not apply)
+     */
+    public static double intraBusBw(ChannelPlan plan, Collective c) {
+        return part(plan, c, true);
+    }
+
+    /**
+     * @return the inter-node (NIC) part of the bound, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
+     */
+    public static double interBusBw(ChannelPlan plan, Collective c) {
+        return part(plan, c, false);
+    }
+
+    private static double part(ChannelPlan plan, Collective c, boolean wantIntra) {
         int n = plan.nRanks();
         int m = plan.nNodes();
         double q = plan.ppn();
@@ -86,6 +104,6 @@ public final class PhysicalBound {
                 }
             }
         }
-        return Math.min(intra, inter);
+        return wantIntra ? intra : inter;
     }
 }

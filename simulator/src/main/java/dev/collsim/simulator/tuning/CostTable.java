@@ -114,6 +114,38 @@ public final class CostTable {
         return Optional.of(new AlgoChoice(a, p, t, l, b));
     }
 
+    /**
+     * The tree correction as a continuous function of size, for collsim's prediction: NCCL's step factors
+     * ({@link TuningConstants#treeCorrection}) interpolated linearly in log2(nBytes / 64) between table points,
+     * and towards 1.0 (NCCL's "no correction") after the last column, so predicted time stays monotone in size.
+     * NCCL's own estimate keeps the steps (which make Tree's modelled time drop at some power-of-two boundaries).
+     *
+     * @return the factor in (0, 1] (1 when NCCL applies no correction)
+     */
+    public double smoothCorrection(Collective func, Algorithm a, Protocol p, long nBytes) {
+        TuningConstants c = in.constants();
+        int limit;
+        if (a == Algorithm.TREE && func == Collective.ALL_REDUCE) {
+            limit = 23;
+        } else if (a == Algorithm.NVLS_TREE && func == Collective.ALL_REDUCE && c.nvlsTreeCorrection()
+                && in.minSm() >= 100 && in.cpu().isX86()) {
+            limit = c.treeCorrectionColumns();
+        } else {
+            return 1.0;
+        }
+        if (nBytes < 64) {
+            return 1.0;
+        }
+        double x = Math.log(nBytes / 64.0) / Math.log(2);
+        int i = (int) Math.floor(x);
+        if (i >= limit) {
+            return 1.0;
+        }
+        double next = i + 1 < limit ? c.treeCorrection(p, i + 1) : 1.0;
+        double frac = x - i;
+        return c.treeCorrection(p, i) * (1 - frac) + next * frac;
+    }
+
     private static boolean callSupported(Collective func, Algorithm a, DataType type, RedOp op) {
         boolean reduces = func == Collective.ALL_REDUCE || func == Collective.REDUCE_SCATTER;
         boolean nvlsType = type.size() >= 2;

@@ -242,6 +242,23 @@ public final class NcclTuningModel {
         };
     }
 
+    /**
+     * The Broadcast/Reduce ring latency through every rank, {@code lat0 + nRanks x L} (L = hwLat[hw][Ring][p],
+     * hwLat[hw][Tree][Simple] for Simple), which NCCL uses when the ring channels do not share one order (§2.4).
+     *
+     * @param in the communicator
+     * @param p  protocol
+     * @return microseconds
+     */
+    public static double rootedRingPipelineLatency(TuningInput in, Protocol p) {
+        TuningConstants c = in.constants();
+        HardwareClass hw = in.nNodes() > 1 ? HardwareClass.NET
+                : in.graphs().ring().typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
+        double step = p == Protocol.SIMPLE ? c.hwLatency(hw, Algorithm.TREE, Protocol.SIMPLE)
+                : c.hwLatency(hw, Algorithm.RING, p);
+        return c.baseLatency(Algorithm.RING, p) + in.nRanks() * step;
+    }
+
     private static double ringLatency(TuningInput in, Collective func, Protocol p, double lat0, double intraLat,
             double interLat, HardwareClass hw) {
         TuningConstants c = in.constants();

@@ -191,4 +191,24 @@ class NcclTuningModelTest {
         assertEquals(Algorithm.RING, c.algorithm());
         assertEquals(0.0, c.timeUs());
     }
+
+    /**
+     * NCCL's step tree correction makes its own Tree time drop at a power-of-two boundary: Tree/LL AllReduce on 8x
+     * H100 has algBw 43.579 GB/s; at 1 MiB - 64 B, floor(log2(16383)) = 13 gives factor .4: 15.2 + 1048512 /
+     * (1000 x 43.579 x 0.4) = 75.35 us; at 1 MiB, index 14 gives .5: 15.2 + 1048576 / (1000 x 43.579 x 0.5) =
+     * 63.32 us. (collsim's prediction interpolates the factor instead; see CostTable#smoothCorrection.)
+     */
+    @Test
+    void ncclTreeTimeDropsAtACorrectionStep() {
+        double bw = 331.2 / 3.8 / 2;
+        double below = h100.time(AR, Algorithm.TREE, Protocol.LL, (1 << 20) - 64, DataType.FLOAT, RedOp.SUM)
+                .orElseThrow().timeUs();
+        double at = h100.time(AR, Algorithm.TREE, Protocol.LL, 1 << 20, DataType.FLOAT, RedOp.SUM)
+                .orElseThrow().timeUs();
+        assertEquals(15.2 + 1048512 / (1000 * bw * 0.4), below, 1e-9);
+        assertEquals(15.2 + 1048576 / (1000 * bw * 0.5), at, 1e-9);
+        assertTrue(at < below);
+        assertEquals(0.45, h100.smoothCorrection(AR, Algorithm.TREE, Protocol.LL, (long) (64 * Math.pow(2, 13.5))),
+                1e-6, "halfway between index 13 (.4) and 14 (.5) in log2");
+    }
 }

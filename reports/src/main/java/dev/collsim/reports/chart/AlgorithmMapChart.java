@@ -65,16 +65,21 @@ public final class AlgorithmMapChart {
             scale.add(i, p);
             legend.add(new LegendItem(choices.get(i), null, null, null, new Rectangle(-6, -6, 12, 12), p));
         }
+        double[] xs = java.util.Arrays.stream(xyz[0]).distinct().sorted().toArray();
+        double step = 1.0;
+        for (int i = 1; i < xs.length; i++) {
+            step = i == 1 ? xs[1] - xs[0] : Math.min(step, xs[i] - xs[i - 1]);
+        }
         XYBlockRenderer r = new XYBlockRenderer();
-        r.setBlockWidth(1.0);
+        r.setBlockWidth(step);
         r.setBlockHeight(1.0);
         r.setPaintScale(scale);
         NumberAxis x = new NumberAxis("size (bytes, log2)");
-        x.setTickUnit(new NumberTickUnit(3));
+        x.setTickUnit(new NumberTickUnit(xs.length > 1 ? Math.max(1, Math.round(3 / step)) * step : 1));
         x.setNumberFormatOverride(new Log2BytesFormat());
         double minX = java.util.Arrays.stream(xyz[0]).min().orElse(0);
         double maxX = java.util.Arrays.stream(xyz[0]).max().orElse(1);
-        x.setRange(minX - 0.5, maxX + 0.5);
+        x.setRange(minX - step / 2, maxX + step / 2);
         String[] rankLabels = ranks.stream().map(n -> n + " ranks").toArray(String[]::new);
         SymbolAxis y = new SymbolAxis("nRanks", rankLabels);
         y.setRange(-0.5, ranks.size() - 0.5);

@@ -1,8 +1,12 @@
 package dev.collsim.reports.chart;
 
 import java.awt.Color;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Line2D;
 import java.util.List;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -31,6 +35,8 @@ public final class BusBwChart {
         }
         XYSeriesCollection data = new XYSeriesCollection();
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        LegendItemCollection legend = new LegendItemCollection();
+        boolean anyMeasured = false;
         int k = 0;
         for (int i = 0; i < series.size(); i++) {
             SweepSeries s = series.get(i);
@@ -41,6 +47,8 @@ public final class BusBwChart {
                 bound.add(p.sizeBytes(), p.boundBusBw());
             }
             data.addSeries(pred);
+            legend.add(new LegendItem(s.name(), null, null, null, new Line2D.Double(-8, 0, 8, 0),
+                    ChartStyle.line(2.2f), ChartStyle.color(i)));
             r.setSeriesPaint(k, ChartStyle.color(i));
             r.setSeriesStroke(k, ChartStyle.line(2.2f));
             k++;
@@ -56,6 +64,7 @@ public final class BusBwChart {
                 r.setSeriesLinesVisible(k, false);
                 r.setSeriesShapesVisible(k, true);
                 r.setSeriesShapesFilled(k, false);
+                anyMeasured = true;
                 k++;
             }
         }
@@ -63,6 +72,13 @@ public final class BusBwChart {
         y.setAutoRangeIncludesZero(true);
         XYPlot plot = new XYPlot(data, ChartStyle.sizeAxis("size (bytes, log2)", 3), y, r);
         plot.setOutlinePaint(Color.GRAY);
+        legend.add(new LegendItem("dashed: physical bound (same colour)", null, null, null,
+                new Line2D.Double(-8, 0, 8, 0), ChartStyle.dashed(1.2f), Color.DARK_GRAY));
+        if (anyMeasured) {
+            legend.add(new LegendItem("open markers: measured", null, null, null, new Ellipse2D.Double(-3, -3, 6, 6),
+                    Color.DARK_GRAY, ChartStyle.line(1f), Color.DARK_GRAY));
+        }
+        plot.setFixedLegendItems(legend);
         JFreeChart chart = new JFreeChart(title, ChartStyle.TITLE, plot, true);
         return ChartStyle.finish(chart, leavesOut);
     }

@@ -18,8 +18,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Applies a what-if variant's {@link ClusterEdits} to a base {@link ClusterSpec}: host type and count, fabric shape
- * and oversubscription change the spec; NIC speed, compute NICs per host (rails) and NVLink bandwidth per GPU are
+ * Applies a what-if variant's {@link ClusterEdits} to a base {@link ClusterSpec}: host type and count, fabric shape,
+ * oversubscription and leaf radix change the spec; NIC speed, compute NICs per host (rails) and NVLink bandwidth per GPU are
  * applied to the hosts' devices before the fabric is cabled (so fabric cables follow the new NIC speed). Stateless.
  */
 public final class ClusterVariants {
@@ -47,7 +47,8 @@ public final class ClusterVariants {
             fabric = new FabricSpec(fabric.kind(), edits.nicSpeed(), fabric.oversubscription(), fabric.leafRadix(),
                     fabric.planes(), fabric.switchLatency());
         }
-        if (edits.fabric() != null || edits.oversubscription() != null || fabric == null && count > 1) {
+        if (edits.fabric() != null || edits.oversubscription() != null || edits.leafRadix() != null
+                || fabric == null && count > 1) {
             FabricKind kind = fabric == null ? FabricKind.RAIL_OPTIMIZED : fabric.kind();
             if (edits.fabric() != null) {
                 kind = switch (edits.fabric()) {
@@ -61,7 +62,8 @@ public final class ClusterVariants {
             double over = edits.oversubscription() != null ? edits.oversubscription()
                     : fabric == null ? 1.0 : fabric.oversubscription();
             FabricSpec f = fabric == null ? FabricSpec.of(kind) : fabric;
-            fabric = new FabricSpec(kind, f.linkSpeed(), over, f.leafRadix(), f.planes(), f.switchLatency());
+            int radix = edits.leafRadix() != null ? edits.leafRadix() : f.leafRadix();
+            fabric = new FabricSpec(kind, f.linkSpeed(), over, radix, f.planes(), f.switchLatency());
         }
         String name = edits.isEmpty() ? base.name() : base.name() + " (" + edits.describe() + ")";
         return new ClusterSpec(name, base.source(), type, count, count > 1 ? fabric : null);

@@ -1,5 +1,7 @@
 package dev.collsim.reports.cluster;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.reports.spec.ClusterEdits;
@@ -10,6 +12,11 @@ import dev.collsim.reports.whatif.VariantResolver;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import dev.collsim.topology.Topology;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,6 +35,32 @@ public final class SimulatorResolver implements VariantResolver {
     private final Map<String, BaseCluster> bases = new HashMap<>();
     private final Map<ClusterEdits, Topology> built = new HashMap<>();
     private final CollectivePredictor plain = new NcclPredictor();
+
+    /** A resolver that reads calibration profiles as {@link #profilePredictor} does. */
+    public SimulatorResolver() {
+        this(SimulatorResolver::profilePredictor);
+    }
+
+    /**
+     * Reads a calibration profile: the fields of the simulator's {@link PerformanceParameters} as JSON, or YAML when
+     * the file name ends in .yaml/.yml (the format {@code collsim predict --params} reads).
+     *
+     * @param file the profile
+     * @return a predictor for the newest NCCL with those parameters
+     * @throws IllegalArgumentException naming the file and the first problem when it cannot be read
+     */
+    public static CollectivePredictor profilePredictor(String file) {
+        String lower = file.toLowerCase(java.util.Locale.ROOT);
+        ObjectMapper m = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
+                : new ObjectMapper();
+        try {
+            PerformanceParameters p = m.readValue(Files.readAllBytes(Path.of(file)), PerformanceParameters.class);
+            return new NcclPredictor(NcclVersion.DEFAULT, p);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage().lines().findFirst().orElse("unreadable")
+                    + "; allowed: the fields of the simulator's PerformanceParameters (JSON or YAML)");
+        }
+    }
 
     /**
      * @param calibrated makes a predictor from a calibration profile path (absolute), or null when this build cannot

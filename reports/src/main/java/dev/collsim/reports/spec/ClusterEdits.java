@@ -3,7 +3,6 @@ package dev.collsim.reports.spec;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What a what-if variant changes in the base cluster; a null field keeps the base's value. Immutable.
@@ -15,21 +14,16 @@ import java.util.Map;
  * @param fabric           {@code single-switch}, {@code fat-tree} or {@code rail}
  * @param oversubscription leaf down-link over up-link bandwidth of a fat-tree, >= 1
  * @param nvlinkGBps       NVLink bandwidth per GPU per direction, GB/s (an NVLink generation what-if)
- * @param set              raw overrides of the base cluster YAML: dotted path to value
+ * @param leafRadix        host-facing ports per leaf switch (fewer ports spread hosts over more leaves)
  */
 public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, Integer nicsPerHost, String fabric,
-        Double oversubscription, Double nvlinkGBps, Map<String, String> set) {
+        Double oversubscription, Double nvlinkGBps, Integer leafRadix) {
 
     /** The fabric kinds a variant may name. */
     public static final List<String> FABRICS = List.of("single-switch", "fat-tree", "rail");
 
     /** No change. */
-    public static final ClusterEdits NONE = new ClusterEdits(null, null, null, null, null, null, null, Map.of());
-
-    /** Copies the map. */
-    public ClusterEdits {
-        set = Map.copyOf(set == null ? Map.of() : set);
-    }
+    public static final ClusterEdits NONE = new ClusterEdits(null, null, null, null, null, null, null, null);
 
     /** @return true when nothing changes */
     public boolean isEmpty() {
@@ -38,7 +32,7 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
 
     /** @return a copy with another host count */
     public ClusterEdits withHosts(int n) {
-        return new ClusterEdits(n, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, set);
+        return new ClusterEdits(n, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix);
     }
 
     /** @return the changes in words, e.g. {@code hosts=4, NIC 200 Gb/s}; empty when none */
@@ -65,7 +59,9 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
         if (nvlinkGBps != null) {
             parts.add("NVLink " + nvlinkGBps + " GB/s per GPU");
         }
-        set.forEach((k, v) -> parts.add(k + "=" + v));
+        if (leafRadix != null) {
+            parts.add(leafRadix + " ports per leaf");
+        }
         return String.join(", ", parts);
     }
 }

@@ -32,8 +32,8 @@ import java.util.Set;
  *     nics-per-host: 4             # compute NICs (rails) per host
  *     fabric: fat-tree             # single-switch | fat-tree | rail
  *     oversubscription: 2          # fat-tree leaf down:up ratio, >= 1
+ *     leaf-radix: 8                # host-facing ports per leaf switch
  *     nvlink: 300 GB/s             # NVLink bandwidth per GPU and direction (a generation what-if)
- *     set: {path.in.cluster.yaml: value}
  *     env: {NCCL_ALGO: Ring, NCCL_MAX_NCHANNELS: 8}
  *     calibration: profile.yaml    # a calibration profile (collsim calibrate)
  * sweeps:
@@ -60,7 +60,7 @@ public final class ReportSpecReader {
     private static final Set<String> TOP = ordered("title", "cluster", "base-name", "variants", "sweeps", "plans",
             "algorithm-map");
     private static final Set<String> VARIANT = ordered("name", "hosts", "host-type", "nic-speed", "nics-per-host",
-            "fabric", "oversubscription", "nvlink", "set", "env", "calibration");
+            "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
     private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-bytes",
@@ -170,7 +170,7 @@ public final class ReportSpecReader {
         });
         Double over = f.number(v, "oversubscription", null, 1, 64);
         Bandwidth nvlink = f.value(v, "nvlink", null, Bandwidth::parse);
-        Map<String, String> set = f.stringMap(v, "set");
+        Integer radix = f.integer(v, "leaf-radix", null, 1, 4096);
         Map<String, String> env = f.stringMap(v, "env");
         YamlNode envNode = v.map().get("env");
         for (String k : env.keySet()) {
@@ -185,7 +185,7 @@ public final class ReportSpecReader {
                     + folder + ")"));
         }
         return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
-                nvlink == null ? null : nvlink.gbps(), set), env, calibration, v.line());
+                nvlink == null ? null : nvlink.gbps(), radix), env, calibration, v.line());
     }
 
     private static SweepSpec sweep(SpecFields f, YamlNode s, Path folder) {

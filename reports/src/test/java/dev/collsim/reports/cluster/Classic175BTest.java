@@ -58,7 +58,7 @@ class Classic175BTest {
     void oneFastNicVersusEightNics() {
         Topology eight = ClusterVariants.build(DGX_H100_X32, ClusterEdits.NONE);
         Topology one = ClusterVariants.build(DGX_H100_X32, new ClusterEdits(null, null, Bandwidth.ofGbits(800), 1,
-                null, null, null, Map.of()));
+                null, null, null, null));
         double tEight = dpAllReduceSeconds(eight, 8);
         double tOne = dpAllReduceSeconds(one, 8);
         assertTrue(tOne >= 13.5625 * 0.999 && tOne <= 13.5625 * 1.3, "one 800G NIC: " + tOne + " s");
@@ -72,7 +72,7 @@ class Classic175BTest {
     void pureDataParallel700GB() {
         Topology eight = ClusterVariants.build(DGX_H100_X32, ClusterEdits.NONE);
         Topology one = ClusterVariants.build(DGX_H100_X32, new ClusterEdits(null, null, Bandwidth.ofGbits(800), 1,
-                null, null, null, Map.of()));
+                null, null, null, null));
         double tOne = dpAllReduceSeconds(one, 1);
         double tEight = dpAllReduceSeconds(eight, 1);
         System.out.printf("700 GB DP AllReduce on 256 ranks: one 800G NIC %.3f s, eight 400G NICs %.3f s%n", tOne,

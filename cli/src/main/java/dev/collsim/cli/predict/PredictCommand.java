@@ -138,8 +138,9 @@ public final class PredictCommand implements Callable<Integer> {
             description = "output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     private Format format;
 
-    @Option(names = "--params", paramLabel = "FILE", description = "performance parameters (JSON or YAML with the"
-            + " field names of PerformanceParameters, e.g. from calibration); default: the documented defaults")
+    @Option(names = {"--params", "--calibration"}, paramLabel = "FILE", description = "performance parameters (JSON"
+            + " or YAML with the field names of PerformanceParameters, or a 'collsim calibrate' profile);"
+            + " default: the documented defaults")
     private Path params;
 
     @Override
@@ -230,6 +231,13 @@ public final class PredictCommand implements Callable<Integer> {
             return PerformanceParameters.DEFAULTS;
         }
         String name = params.getFileName().toString().toLowerCase(Locale.ROOT);
+        try {
+            if (Files.readString(params).contains(dev.collsim.validation.calibration.CalibrationProfile.SCHEMA)) {
+                return dev.collsim.validation.calibration.CalibrationProfile.read(params).parameters();
+            }
+        } catch (IOException | dev.collsim.io.InputException e) {
+            throw new UserError(params + ": " + e.getMessage(), ExitCodes.INPUT);
+        }
         ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
                 : new ObjectMapper();
         try {

@@ -3,6 +3,7 @@ package dev.collsim.cli.report;
 import dev.collsim.io.InputException;
 import dev.collsim.reports.cluster.SimulatorResolver;
 import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.whatif.IngestMeasurements;
 import dev.collsim.reports.whatif.ProgressListener;
 import dev.collsim.reports.whatif.ReportData;
 import dev.collsim.reports.whatif.ReportRunner;
@@ -46,7 +47,7 @@ public final class WhatIfRun {
         ReportData data;
         try (Bar bar = progressOn ? new Bar(System.err) : null) {
             ProgressListener listener = bar == null ? ProgressListener.NONE : bar;
-            data = new ReportRunner(new SimulatorResolver(), null, listener).run(spec);
+            data = new ReportRunner(new SimulatorResolver(), new IngestMeasurements(), listener).run(spec);
             if (bar != null) {
                 bar.step("writing charts and HTML");
             }

@@ -41,7 +41,7 @@ class PlanReportCommandTest {
                 "--step-compute-ms", "1000", "--overlap", "0.5");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("TP activation AllReduce"), r.out());
-        Matcher m = Pattern.compile("DP gradient AllReduce\\s+DP\\s+4\\s+4\\s+87500000000\\s+1\\s+([0-9.]+)")
+        Matcher m = Pattern.compile("DP gradient AllReduce\\s+DP\\s+4\\s+4\\s+81.5G\\s+1\\s+([0-9.]+)")
                 .matcher(r.out());
         assertTrue(m.find(), r.out());
         double us = Double.parseDouble(m.group(1));

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.collsim.topology.Topology;
+import dev.collsim.validation.calibration.CalibrationProfile;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -42,23 +43,29 @@ public final class SimulatorResolver implements VariantResolver {
     }
 
     /**
-     * Reads a calibration profile: the fields of the simulator's {@link PerformanceParameters} as JSON, or YAML when
-     * the file name ends in .yaml/.yml (the format {@code collsim predict --params} reads).
+     * Reads a calibration profile: a {@code collsim calibrate} profile ({@link CalibrationProfile}), or else the
+     * fields of the simulator's {@link PerformanceParameters} as JSON, or YAML when the file name ends in .yaml/.yml
+     * (the format {@code collsim predict --params} reads).
      *
      * @param file the profile
      * @return a predictor for the newest NCCL with those parameters
      * @throws IllegalArgumentException naming the file and the first problem when it cannot be read
      */
     public static CollectivePredictor profilePredictor(String file) {
-        String lower = file.toLowerCase(java.util.Locale.ROOT);
-        ObjectMapper m = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
-                : new ObjectMapper();
         try {
-            PerformanceParameters p = m.readValue(Files.readAllBytes(Path.of(file)), PerformanceParameters.class);
-            return new NcclPredictor(NcclVersion.DEFAULT, p);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": " + e.getMessage().lines().findFirst().orElse("unreadable")
-                    + "; allowed: the fields of the simulator's PerformanceParameters (JSON or YAML)");
+            return new NcclPredictor(NcclVersion.DEFAULT, CalibrationProfile.read(Path.of(file)).parameters());
+        } catch (InputException notAProfile) {
+            String lower = file.toLowerCase(java.util.Locale.ROOT);
+            ObjectMapper m = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
+                    : new ObjectMapper();
+            try {
+                PerformanceParameters p = m.readValue(Files.readAllBytes(Path.of(file)), PerformanceParameters.class);
+                return new NcclPredictor(NcclVersion.DEFAULT, p);
+            } catch (IOException e) {
+                throw new IllegalArgumentException(file + ": neither a 'collsim calibrate' profile ("
+                        + notAProfile.problems().get(0).message() + ") nor PerformanceParameters JSON/YAML ("
+                        + e.getMessage().lines().findFirst().orElse("unreadable") + ")");
+            }
         }
     }
 

@@ -16,10 +16,11 @@ import java.util.Set;
  * A lower bound on a collective's time when several groups of the same kind cross the network at once and share
  * each host's NICs: a prediction for one group in isolation does not see the others.
  *
- * <p>Each host sends at most the sum of its cabled NICs' speeds, H (GB/s). A group with g members on a host, n ranks in
- * all, sends per host (ring algorithms, nccl-tests' bus bandwidth derivation in {@code doc/PERFORMANCE.md}: every
- * ring crosses each host boundary once): AllReduce {@code 2 (n-1)/n S}, AllGather and ReduceScatter
- * {@code (n-1)/n S}, AllToAll {@code g S (n-g)/n} (each member sends the share of its buffer addressed off-host),
+ * <p>Each host sends at most the sum of its cabled NICs' speeds, H (GB/s). A group with g members on a host, n ranks
+ * over k hosts in all, must send per host at least what a host-level reduce-scatter plus all-gather sends (the
+ * least any algorithm can: each host's share of the result leaves every other host once; a ring over one GPU per
+ * host meets it, NCCL's trees meet it on 2 hosts): AllReduce {@code 2 (k-1)/k S}, AllGather and ReduceScatter
+ * {@code (k-1)/k S}; AllToAll {@code g S (n-g)/n} (each member sends the share of its buffer addressed off-host),
  * SendRecv (a ring of sends crosses each host boundary once) and the rooted collectives {@code S}. With c groups sharing the host, the time is at least {@code c x bytes / H}. AllToAll
  * traffic also crosses the leaf switch's uplinks when the group spans hosts under different leaves, so there H is
  * divided by the leaf's oversubscription (down-link over up-link bandwidth); ring traffic crosses a leaf boundary
@@ -51,11 +52,12 @@ public final class HostNetworkShare {
             return 0;
         }
         int n = group.size();
+        int k = hosts.size();
         long g = group.stream().filter(x -> x.host() == host).count();
         double s = sizeBytes;
         double bytes = switch (coll) {
-            case ALL_REDUCE -> 2.0 * (n - 1) / n * s;
-            case ALL_GATHER, REDUCE_SCATTER -> (double) (n - 1) / n * s;
+            case ALL_REDUCE -> 2.0 * (k - 1) / k * s;
+            case ALL_GATHER, REDUCE_SCATTER -> (double) (k - 1) / k * s;
             case ALL_TO_ALL -> g * s * (n - g) / n;
             default -> s; // SendRecv ring, Broadcast, Reduce, Gather, Scatter: at least S leaves some host
         };

@@ -13,8 +13,9 @@ public interface MeasurementReader {
     /**
      * @param file       the file
      * @param collective the collective wanted
-     * @return the measured points, by size (out-of-place column)
+     * @param nRanks     the sweep's rank count (a dataset with the same count is preferred)
+     * @return the measured points, by size
      * @throws InputException when the file cannot be read or holds no such collective
      */
-    List<SweepSeries.Measured> read(Path file, Collective collective) throws InputException;
+    List<SweepSeries.Measured> read(Path file, Collective collective, int nRanks) throws InputException;
 }

@@ -178,7 +178,9 @@ public final class ReportRunner {
         Map<Long, ReportData.SweepRow> bySize = new TreeMap<>();
         predicted.forEach(r -> bySize.put(r.sizeBytes(), r));
         List<ReportData.MeasuredRow> out = new ArrayList<>();
-        for (SweepSeries.Measured m : measurements.read(spec.folder().resolve(s.measured()), s.collective())) {
+        int nRanks = ranks(v.topology(), s.gpus()).size();
+        for (SweepSeries.Measured m : measurements.read(spec.folder().resolve(s.measured()), s.collective(),
+                nRanks)) {
             ReportData.SweepRow p = bySize.get(m.sizeBytes());
             if (p == null) {
                 List<Gpu> ranks = ranks(v.topology(), s.gpus());

@@ -1,0 +1,35 @@
+package dev.collsim.cli.validation;
+
+import dev.collsim.io.InputException;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.calibration.AccuracyRunner;
+import dev.collsim.validation.calibration.AccuracyText;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code collsim accuracy DIR}: the accuracy table over every dataset of a folder. */
+@Command(name = "accuracy", mixinStandardHelpOptions = true,
+        description = {"Compare every dataset of the given files or folders with the default model and with a "
+                + "calibration fitted on the other datasets of its hardware class (leave-one-out; runs diagnose "
+                + "finds a PROBLEM in are never used for fitting), and print one markdown table of the median "
+                + "error of time at sizes of 1 MiB and more."})
+public final class AccuracyCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "data folders or files (e.g. /work/shared/data)")
+    private List<Path> inputs;
+
+    @Override
+    public Integer call() throws InputException {
+        var rows = new AccuracyRunner(NcclVersion.DEFAULT).run(MeasuredFiles.read(inputs));
+        spec.commandLine().getOut().print(AccuracyText.render(rows));
+        return 0;
+    }
+}

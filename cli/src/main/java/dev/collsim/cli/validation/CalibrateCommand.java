@@ -1,0 +1,110 @@
+package dev.collsim.cli.validation;
+
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.io.InputException;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.calibration.Calibration;
+import dev.collsim.validation.calibration.CalibrationException;
+import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.calibration.FitParameter;
+import dev.collsim.validation.calibration.Fitter;
+import dev.collsim.validation.calibration.FittedValue;
+import dev.collsim.validation.calibration.Series;
+import dev.collsim.validation.calibration.SeriesBuilder;
+import dev.collsim.validation.compare.ClusterGuesser;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.ErrorStats;
+import dev.collsim.validation.ingest.Dataset;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code collsim calibrate --measured FILE... -c CLUSTER -o PROFILE.yaml}. */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = {"Fit collsim's performance parameters to measurements by weighted least squares "
+                + "(Levenberg-Marquardt), with standard errors, residuals and a hold-out check; refuse fits that do "
+                + "not converge or are ill-conditioned. Writes a YAML profile for 'compare --calibration'."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file", "4:fit refused (reason printed)"})
+public final class CalibrateCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-m", "--measured"}, arity = "1..*", required = true, paramLabel = "FILE",
+            description = "measurement files or folders (one hardware class)")
+    private List<Path> measured;
+
+    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
+            description = "cluster file, shipped config, or catalog host type with host count (e.g. dgx-a100x2); default: built from each file")
+    private String cluster;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "PROFILE.yaml", description = "profile to write")
+    private Path output;
+
+    @Option(names = "--fit", split = ",", paramLabel = "PARAM",
+            description = "parameters to fit: ${COMPLETION-CANDIDATES} (default: all the data constrains)")
+    private EnumSet<FitParameter> fit = EnumSet.allOf(FitParameter.class);
+
+    @Override
+    public Integer call() throws InputException {
+        Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+        List<Series> series = new ArrayList<>();
+        PrintWriter out = spec.commandLine().getOut();
+        for (Dataset d : MeasuredFiles.read(measured)) {
+            var c = cluster == null ? Optional.<dev.collsim.validation.compare.ClusterGuess>empty()
+                    : Optional.of(ClusterOption.resolve(cluster, d));
+            Optional<Series> s = SeriesBuilder.of(d, c, comparer);
+            if (s.isPresent()) {
+                series.add(s.get());
+            } else {
+                out.println("skipped " + d.id() + ": " + (c.isEmpty() && ClusterGuesser.guess(d).isEmpty()
+                        ? ClusterGuesser.why(d) : "no per-size times"));
+            }
+        }
+        if (series.isEmpty()) {
+            throw new UserError("nothing to fit: no dataset with per-size times on a known cluster", ExitCodes.INPUT);
+        }
+        Calibration cal;
+        try {
+            cal = new Fitter(fit, false).fit(series, PerformanceParameters.DEFAULTS, true);
+        } catch (CalibrationException e) {
+            spec.commandLine().getErr().println("collsim: fit refused: " + e.getMessage());
+            return ExitCodes.CHECK_FAILED;
+        }
+        out.printf(Locale.ROOT, "fitted on %d dataset(s), %d points, %d model evaluations%n", series.size(),
+                cal.nPoints(), cal.evaluations());
+        for (FittedValue v : cal.fitted()) {
+            out.printf(Locale.ROOT, "  %-22s %12.5g +- %-10.3g (start %g)%s%n", v.name(), v.value(), v.sigma(),
+                    v.initial(), v.atBound() ? "  at its bound" : "");
+        }
+        cal.notes().forEach(n -> out.println("  note: " + n));
+        out.println("  residuals (% of time): " + stats(cal.residuals()));
+        out.println("  hold-out (fit on even-indexed sizes, test on odd): train " + stats(cal.holdTrain())
+                + "; test " + stats(cal.holdTest()));
+        try {
+            CalibrationProfile.write(cal, output);
+        } catch (IOException e) {
+            throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
+        }
+        out.println("wrote " + output);
+        return ExitCodes.OK;
+    }
+
+    private static String stats(ErrorStats s) {
+        return s.n() == 0 ? "-" : String.format(Locale.ROOT, "n=%d median %.2f p90 %.2f max %.2f", s.n(), s.median(),
+                s.p90(), s.max());
+    }
+}

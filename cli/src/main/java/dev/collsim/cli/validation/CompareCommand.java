@@ -1,0 +1,91 @@
+package dev.collsim.cli.validation;
+
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.io.InputException;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.calibration.Calibration;
+import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.compare.ClusterGuess;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.ComparisonText;
+import dev.collsim.validation.compare.DatasetComparison;
+import dev.collsim.validation.ingest.Dataset;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code collsim compare --measured FILE... [-c CLUSTER] [--calibration PROFILE.yaml]}. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Line measured points up with collsim's predictions (same collective, size, ranks and NCCL "
+                + "settings) and report the error of time per point, per dataset and per regime.",
+            "Without -c the cluster is built from what the file reveals (GPU model, hosts) using the topology "
+                    + "catalog, and every assumption is printed."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "2:usage error", "3:invalid input file",
+            "4:a median error above --max-median-error"})
+public final class CompareCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-m", "--measured"}, arity = "1..*", required = true, paramLabel = "FILE",
+            description = "measurement files (nccl-tests text, -J JSON, collsim run JSON) or folders")
+    private List<Path> measured;
+
+    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
+            description = "cluster file, shipped config, or catalog host type with host count (e.g. dgx-h100x2); default: built from the file")
+    private String cluster;
+
+    @Option(names = "--calibration", paramLabel = "PROFILE.yaml",
+            description = "calibration profile from 'collsim calibrate'; predictions then carry a 95% band")
+    private Path calibration;
+
+    @Option(names = "--nccl-version", paramLabel = "VERSION", description = "NCCL release to model: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    private String ncclVersion = NcclVersion.DEFAULT.text();
+
+    @Option(names = "--summary", description = "print only the statistics, not every point")
+    private boolean summary;
+
+    @Option(names = "--max-median-error", paramLabel = "PERCENT",
+            description = "exit with 4 when a dataset's median error at >= 1 MiB exceeds this")
+    private Double maxMedian;
+
+    @Override
+    public Integer call() throws InputException {
+        NcclVersion v;
+        try {
+            v = NcclVersion.parse(ncclVersion);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--nccl-version: " + e.getMessage(), ExitCodes.USAGE);
+        }
+        PerformanceParameters params = PerformanceParameters.DEFAULTS;
+        Calibration cal = null;
+        if (calibration != null) {
+            cal = CalibrationProfile.read(calibration);
+            params = cal.parameters();
+        }
+        Comparer comparer = new Comparer(v, params, cal == null ? null : cal::sigmaUs);
+        List<DatasetComparison> out = new ArrayList<>();
+        for (Dataset d : MeasuredFiles.read(measured)) {
+            Optional<ClusterGuess> c = cluster == null ? Optional.empty() : Optional.of(ClusterOption.resolve(cluster, d));
+            out.add(comparer.compare(d, c));
+        }
+        if (cal != null) {
+            spec.commandLine().getOut().println("calibration " + calibration + " (fitted on " + cal.sources().size()
+                    + " dataset(s), " + cal.nPoints() + " points)\n");
+        }
+        spec.commandLine().getOut().print(ComparisonText.render(out, !summary));
+        if (maxMedian != null && out.stream().anyMatch(c -> c.atLeast1MiB().n() > 0 && c.atLeast1MiB().median() > maxMedian)) {
+            return ExitCodes.CHECK_FAILED;
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.collsim.cli.validation;
+
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.io.InputException;
+import dev.collsim.validation.diagnose.Diagnoser;
+import dev.collsim.validation.diagnose.DiagnosisText;
+import dev.collsim.validation.diagnose.Finding;
+import dev.collsim.validation.ingest.MeasurementReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code collsim diagnose FILE...}: why measured bandwidth falls short of what the hardware allows. */
+@Command(name = "diagnose", mixinStandardHelpOptions = true,
+        description = {"Explain why measured collective bandwidth falls short of what the hardware allows.",
+            "Reads nccl-tests output (any version, with or without NCCL_DEBUG=INFO lines), nccl-tests -J JSON or "
+                    + "collsim run JSON, and cites the evidence line of every finding."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:no problem found", "2:usage error", "3:invalid input file",
+            "4:at least one PROBLEM finding (with --fail-on-problem)"})
+public final class DiagnoseCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "measurement files or folders")
+    private List<Path> files;
+
+    @Option(names = "--fail-on-problem", description = "exit with 4 when a PROBLEM is found (default: ${DEFAULT-VALUE})")
+    private boolean failOnProblem;
+
+    @Override
+    public Integer call() throws InputException {
+        List<Diagnoser.Diagnosis> all = new ArrayList<>();
+        Diagnoser d = new Diagnoser();
+        List<dev.collsim.io.InputProblem> problems = new ArrayList<>();
+        for (Path f : MeasuredFiles.expand(files)) {
+            try {
+                all.addAll(d.diagnose(MeasurementReader.read(f), MeasuredFiles.lines(f)));
+            } catch (InputException e) {
+                problems.addAll(e.problems());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InputException(problems);
+        }
+        spec.commandLine().getOut().print(DiagnosisText.render(all));
+        boolean problem = all.stream().flatMap(x -> x.findings().stream())
+                .anyMatch(x -> x.severity() == Finding.Severity.PROBLEM);
+        return failOnProblem && problem ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
+    }
+}

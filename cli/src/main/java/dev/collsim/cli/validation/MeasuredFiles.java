@@ -1,0 +1,81 @@
+package dev.collsim.cli.validation;
+
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.MeasurementReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Reads measurement files for the validation commands, collecting every file's problems before failing. */
+final class MeasuredFiles {
+
+    private MeasuredFiles() {
+    }
+
+    /** @return datasets of all files, in order; a directory contributes its A-/D-style text and JSON files */
+    static List<Dataset> read(List<Path> files) throws InputException {
+        List<Dataset> out = new ArrayList<>();
+        List<InputProblem> problems = new ArrayList<>();
+        for (Path f : expand(files)) {
+            try {
+                out.addAll(MeasurementReader.read(f));
+            } catch (InputException e) {
+                problems.addAll(e.problems());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InputException(problems);
+        }
+        return out;
+    }
+
+    /** @return the files, with directories replaced by their measurement files (sorted by name) */
+    static List<Path> expand(List<Path> files) {
+        List<Path> out = new ArrayList<>();
+        for (Path f : files) {
+            if (!Files.exists(f)) {
+                throw new UserError("no such file: " + f, ExitCodes.USAGE);
+            }
+            if (Files.isDirectory(f)) {
+                try (Stream<Path> s = Files.list(f)) {
+                    s.filter(MeasuredFiles::isMeasurement).sorted().forEach(out::add);
+                } catch (IOException e) {
+                    throw new UserError("cannot list " + f + ": " + e.getMessage(), ExitCodes.INPUT);
+                }
+            } else {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Files of a data folder that hold measurements: in /work/shared/data those are named A-* (nccl-tests tables)
+     * and D-* (logs with results); B- (topo -m) and C- (XML) files hold none. Other names: .txt, .log, .json.
+     */
+    private static boolean isMeasurement(Path p) {
+        String n = p.getFileName().toString();
+        if (n.startsWith("B-") || n.startsWith("C-") || n.equals("INDEX.md")) {
+            return false;
+        }
+        return n.startsWith("A-") || n.startsWith("D-") || n.endsWith(".txt") || n.endsWith(".log")
+                || n.endsWith(".json");
+    }
+
+    /** @return the lines of a text file (empty for JSON or unreadable files) */
+    static List<String> lines(Path f) {
+        try {
+            String s = Files.readString(f);
+            return s.stripLeading().startsWith("{") ? List.of() : List.of(s.split("\\r\\n|\\r|\\n", -1));
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+}

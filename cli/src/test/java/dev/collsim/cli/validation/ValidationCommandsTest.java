@@ -1,0 +1,89 @@
+package dev.collsim.cli.validation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** diagnose, compare, calibrate and accuracy run in-process on corpus files (validation's test resources). */
+class ValidationCommandsTest {
+
+    private static final Path DATA = Path.of("../validation/src/test/resources/data");
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void diagnoseCitesEvidence() {
+        Run r = run("diagnose", "--fail-on-problem",
+                DATA.resolve("A-allreduce-4x8xV100-32GB-tcp-100GbE-problem-issue-nccl450.txt").toString());
+        assertEquals(4, r.code(), r.err());
+        assertTrue(r.out().contains("socket instead of ib"), r.out());
+        assertTrue(r.out().contains("nccl450.txt:17: 33554432"), r.out());
+    }
+
+    @Test
+    void diagnoseBadFileExits3WithLine(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("bad.txt");
+        Files.writeString(f, """
+                # Collective test starting: all_reduce_perf
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                           8             2     float     sum      -1    12.x5    0.00    0.00      0    12.00    0.00    0.00      0
+                """);
+        Run r = run("diagnose", f.toString());
+        assertEquals(3, r.code());
+        assertTrue(r.err().contains("bad.txt:3:"), r.err());
+    }
+
+    @Test
+    void compareReportsRegimesAndAssumptions() {
+        Run r = run("compare", "-m", DATA.resolve("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("assumed: host type dgx-h100"), r.out());
+        assertTrue(r.out().contains("> 64 MiB: n=7"), r.out());
+        assertTrue(r.out().contains("predicted physical bound"), r.out());
+    }
+
+    @Test
+    void calibrateWritesProfileThatCompareUses(@TempDir Path dir) {
+        Path profile = dir.resolve("a100.yaml");
+        Run cal = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
+                "-o", profile.toString(), "--fit", "LAUNCH_OVERHEAD_US,BW_EFFICIENCY_SIMPLE,LATENCY_SCALE");
+        assertEquals(0, cal.code(), cal.out() + cal.err());
+        assertTrue(Files.exists(profile));
+        assertTrue(cal.out().contains("hold-out"), cal.out());
+        Run cmp = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(),
+                "--calibration", profile.toString());
+        assertEquals(0, cmp.code(), cmp.err());
+        assertTrue(cmp.out().contains("95% band"), cmp.out());
+    }
+
+    @Test
+    void calibrateRefusesIllConditioned(@TempDir Path dir) {
+        Run r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-single-size.txt")
+                .toString(), "-o", dir.resolve("x.yaml").toString());
+        assertEquals(4, r.code(), r.out());
+        assertTrue(r.err().contains("fit refused"), r.err());
+        assertTrue(!Files.exists(dir.resolve("x.yaml")));
+    }
+
+    @Test
+    void unknownClusterIsUsageError() {
+        Run r = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(), "-c", "dgx-z9");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("a catalog name (dgx1-v100"), r.err());
+    }
+}

@@ -1,0 +1,22 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.validation.ingest.Dataset;
+
+/**
+ * One line of the accuracy table.
+ *
+ * @param dataset       the dataset
+ * @param hardwareClass its class (GPU and single- or multi-host), the leave-one-out grouping
+ * @param points1MiB    points of 1 MiB and more
+ * @param uncalibrated  median APE of time at >= 1 MiB with the default parameters, percent (NaN: not compared)
+ * @param calibrated    median APE with parameters fitted on the other datasets of the class, percent (NaN: none)
+ * @param note          why a column is empty, or what the calibration used
+ */
+public record AccuracyRow(Dataset dataset, String hardwareClass, int points1MiB, double uncalibrated,
+        double calibrated, String note) {
+
+    /** @return true for single-host NVLink datasets (the accuracy target's set) */
+    public boolean targetSet() {
+        return hardwareClass.endsWith("1 host") && !hardwareClass.contains("PCIe ");
+    }
+}

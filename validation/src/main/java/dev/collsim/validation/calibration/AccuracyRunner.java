@@ -1,0 +1,138 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.compare.ClusterGuesser;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.DatasetComparison;
+import dev.collsim.validation.compare.PointComparison;
+import dev.collsim.validation.diagnose.GpuSpec;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
+
+/**
+ * The accuracy table: every dataset compared with the default model, and with a calibration fitted on the other
+ * datasets of its hardware class (leave-one-out). Median absolute percentage error of time at sizes of 1 MiB
+ * and more.
+ */
+public final class AccuracyRunner {
+
+    private final Comparer defaults;
+    private final NcclVersion version;
+
+    /** @param version NCCL release to model */
+    public AccuracyRunner(NcclVersion version) {
+        this.version = version;
+        this.defaults = new Comparer(version, PerformanceParameters.DEFAULTS, null);
+    }
+
+    /**
+     * @param datasets datasets to include
+     * @return one row per dataset with per-size times, in input order
+     */
+    public List<AccuracyRow> run(List<Dataset> datasets) {
+        Map<Dataset, Series> series = new LinkedHashMap<>();
+        java.util.Set<Dataset> problems = problemDatasets(datasets);
+        Map<Dataset, String> classes = new LinkedHashMap<>();
+        List<AccuracyRow> rows = new ArrayList<>();
+        for (Dataset d : datasets) {
+            SeriesBuilder.of(d, Optional.empty(), defaults).ifPresent(s -> {
+                series.put(d, s);
+                classes.put(d, hardwareClass(d));
+            });
+        }
+        for (Dataset d : datasets) {
+            Series s = series.get(d);
+            if (s == null) {
+                DatasetComparison dc = defaults.compare(d, Optional.empty());
+                if (!dc.reason().isEmpty() && !d.points().isEmpty()) {
+                    rows.add(new AccuracyRow(d, "-", count(d), Double.NaN, Double.NaN, dc.reason()));
+                }
+                continue;
+            }
+            double uncal = median(s, PerformanceParameters.DEFAULTS);
+            List<Series> others = new ArrayList<>();
+            series.forEach((o, os) -> {
+                if (o != d && classes.get(o).equals(classes.get(d)) && !problems.contains(o)) {
+                    others.add(os);
+                }
+            });
+            double cal = Double.NaN;
+            String note;
+            if (others.isEmpty()) {
+                note = "no other dataset of this class to calibrate on";
+            } else {
+                try {
+                    Calibration c = new Fitter(java.util.EnumSet.allOf(FitParameter.class), true)
+                            .fit(others, PerformanceParameters.DEFAULTS, false);
+                    cal = median(s, c.parameters());
+                    note = "calibrated on " + others.size() + " other dataset(s), " + c.nPoints() + " points";
+                } catch (CalibrationException e) {
+                    note = "calibration refused: " + e.getMessage();
+                }
+            }
+            rows.add(new AccuracyRow(d, classes.get(d), count(d), uncal, cal, note));
+        }
+        return rows;
+    }
+
+    /**
+     * Datasets diagnose finds a PROBLEM in (a misconfigured or broken run): they are compared, but never used to
+     * calibrate others, since a fit to a broken run would teach the model the breakage.
+     */
+    private static java.util.Set<Dataset> problemDatasets(List<Dataset> datasets) {
+        java.util.Set<Dataset> out = new java.util.HashSet<>();
+        Map<String, List<Dataset>> byFile = new LinkedHashMap<>();
+        datasets.forEach(d -> byFile.computeIfAbsent(d.file(), f -> new ArrayList<>()).add(d));
+        dev.collsim.validation.diagnose.Diagnoser diag = new dev.collsim.validation.diagnose.Diagnoser();
+        for (List<Dataset> group : byFile.values()) {
+            for (var g : diag.diagnose(group, List.of())) {
+                if (g.findings().stream().anyMatch(f -> f.severity()
+                        == dev.collsim.validation.diagnose.Finding.Severity.PROBLEM)) {
+                    out.add(g.dataset());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static int count(Dataset d) {
+        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= 1 << 20).count();
+    }
+
+    /**
+     * @return the hardware class: collective, GPU figures' name, and whether the run spans one host (calibration
+     *         parameters are per protocol and algorithm family, so collectives are not mixed)
+     */
+    public static String hardwareClass(Dataset d) {
+        String gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")))
+                .map(g -> (g.hasNvlink() ? "" : "PCIe ") + g.name()).orElse("unknown");
+        boolean single = ClusterGuesser.guess(d).map(g -> g.topology().hostCount() == 1).orElse(d.nHosts() == 1);
+        return d.collective().testName() + " / " + gpu + (single ? " / 1 host" : " / multi-host");
+    }
+
+    private double median(Series s, PerformanceParameters p) {
+        DescriptiveStatistics st = new DescriptiveStatistics();
+        for (int i = 0; i < s.model().size(); i++) {
+            if (s.sizes()[i] >= 1 << 20) {
+                st.addValue(Math.abs(s.model().timeUs(i, p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
+            }
+        }
+        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+    }
+
+    /** @return the NCCL release modelled */
+    public NcclVersion version() {
+        return version;
+    }
+
+    /** Unused helper kept for symmetry with compare: points of a comparison at 1 MiB and more. */
+    static long big(List<PointComparison> pts) {
+        return pts.stream().filter(p -> p.sizeBytes() >= 1 << 20).count();
+    }
+}

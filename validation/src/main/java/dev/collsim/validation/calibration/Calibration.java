@@ -1,0 +1,73 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.validation.compare.ErrorStats;
+import dev.collsim.validation.compare.PointModel;
+import java.util.List;
+
+/**
+ * The result of a fit: parameters, their uncertainties and covariance, residuals, hold-out check, and the data it
+ * was fitted on. Immutable.
+ *
+ * @param parameters  the full parameter set with the fitted values in place
+ * @param generation  GPU generation whose per-channel cap was fitted
+ * @param fitted      fitted values with standard errors
+ * @param covariance  covariance of the fitted values (row/column order of {@code fitted}, their units squared)
+ * @param notes       parameters left at their start value and why, bounds reached
+ * @param residuals   absolute percentage errors of the fitted model on all fitted points
+ * @param holdTrain   errors on the training half of the hold-out check (percent)
+ * @param holdTest    errors on the held-out half (percent)
+ * @param sources     data fitted on ({@code file:line (label)}, points)
+ * @param nPoints     number of points fitted
+ * @param evaluations model evaluations the optimizer used
+ */
+public record Calibration(PerformanceParameters parameters, GpuGeneration generation, List<FittedValue> fitted,
+        double[][] covariance, List<String> notes, ErrorStats residuals, ErrorStats holdTrain, ErrorStats holdTest,
+        List<String> sources, int nPoints, int evaluations) {
+
+    /** Copies. */
+    public Calibration {
+        fitted = List.copyOf(fitted);
+        notes = List.copyOf(notes);
+        sources = List.copyOf(sources);
+        covariance = covariance.clone();
+    }
+
+    /**
+     * Standard deviation of a predicted time from the parameters' covariance (delta method: g' C g, g the
+     * gradient of the time by central differences).
+     *
+     * @param model the point model
+     * @param i     point index
+     * @return the standard deviation, microseconds
+     */
+    public double sigmaUs(PointModel model, int i) {
+        int p = fitted.size();
+        double[] g = new double[p];
+        for (int k = 0; k < p; k++) {
+            FitParameter fp = param(fitted.get(k).name());
+            double v = fitted.get(k).value();
+            double h = Math.max(1e-6, Math.abs(v) * 1e-4);
+            double up = model.timeUs(i, fp.with(parameters, generation, v + h));
+            double dn = model.timeUs(i, fp.with(parameters, generation, v - h));
+            g[k] = (up - dn) / (2 * h);
+        }
+        double var = 0;
+        for (int a = 0; a < p; a++) {
+            for (int b = 0; b < p; b++) {
+                var += g[a] * covariance[a][b] * g[b];
+            }
+        }
+        return Math.sqrt(Math.max(0, var));
+    }
+
+    static FitParameter param(String field) {
+        for (FitParameter f : FitParameter.values()) {
+            if (f.field().equals(field)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown fitted parameter '" + field + "'");
+    }
+}

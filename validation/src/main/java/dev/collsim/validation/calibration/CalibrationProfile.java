@@ -1,0 +1,143 @@
+package dev.collsim.validation.calibration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.validation.compare.ErrorStats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Calibration profiles as YAML: {@code schema: collsim-calibration/v1}, the data fitted on, the full
+ * {@code parameters} (PerformanceParameters field names), the fitted values with standard errors, their
+ * covariance, residuals and the hold-out check. Written atomically (temporary file, then ATOMIC_MOVE).
+ */
+public final class CalibrationProfile {
+
+    /** Schema tag of the profile format. */
+    public static final String SCHEMA = "collsim-calibration/v1";
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+
+    private CalibrationProfile() {
+    }
+
+    /**
+     * @param c      the calibration
+     * @param target file to write
+     * @throws IOException when the file cannot be written (nothing half-written is left)
+     */
+    public static void write(Calibration c, Path target) throws IOException {
+        ObjectNode root = YAML.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("generation", c.generation().name());
+        ArrayNode src = root.putArray("fittedOn");
+        c.sources().forEach(src::add);
+        root.put("points", c.nPoints());
+        root.set("parameters", YAML.valueToTree(c.parameters()));
+        ArrayNode fitted = root.putArray("fitted");
+        for (FittedValue v : c.fitted()) {
+            ObjectNode o = fitted.addObject();
+            o.put("name", v.name());
+            o.put("value", v.value());
+            o.put("sigma", v.sigma());
+            o.put("initial", v.initial());
+            o.put("atBound", v.atBound());
+        }
+        ArrayNode cov = root.putArray("covariance");
+        for (double[] row : c.covariance()) {
+            ArrayNode r = cov.addArray();
+            for (double x : row) {
+                r.add(x);
+            }
+        }
+        root.set("residualsPercent", stats(c.residuals()));
+        ObjectNode hold = root.putObject("holdOutPercent");
+        hold.set("train", stats(c.holdTrain()));
+        hold.set("test", stats(c.holdTest()));
+        ArrayNode notes = root.putArray("notes");
+        c.notes().forEach(notes::add);
+        Path dir = target.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, ".calibration", ".tmp");
+        try {
+            YAML.writeValue(tmp.toFile(), root);
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static ObjectNode stats(ErrorStats s) {
+        ObjectNode o = YAML.createObjectNode();
+        o.put("n", s.n());
+        o.put("median", s.median());
+        o.put("p90", s.p90());
+        o.put("max", s.max());
+        return o;
+    }
+
+    /**
+     * @param file the profile
+     * @return the calibration it holds (residual statistics are not re-read: NONE)
+     * @throws InputException when the file is not a profile, naming the field
+     */
+    public static Calibration read(Path file) throws InputException {
+        String name = file.toString();
+        JsonNode root;
+        try {
+            root = YAML.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new InputException(new InputProblem(name, 0, 0, "", "cannot read YAML: " + e.getMessage()));
+        }
+        if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
+            throw new InputException(new InputProblem(name, 1, 0, "schema", "expected '" + SCHEMA + "'"));
+        }
+        PerformanceParameters p;
+        GpuGeneration g;
+        try {
+            p = YAML.treeToValue(root.path("parameters"), PerformanceParameters.class);
+            g = GpuGeneration.valueOf(root.path("generation").asText());
+        } catch (IOException | IllegalArgumentException e) {
+            throw new InputException(new InputProblem(name, 0, 0, "parameters", e.getMessage()));
+        }
+        List<FittedValue> fitted = new ArrayList<>();
+        for (JsonNode v : root.path("fitted")) {
+            String n = v.path("name").asText();
+            try {
+                Calibration.param(n);
+            } catch (IllegalArgumentException e) {
+                throw new InputException(new InputProblem(name, 0, 0, "fitted.name", e.getMessage()));
+            }
+            fitted.add(new FittedValue(n, v.path("value").asDouble(), v.path("sigma").asDouble(),
+                    v.path("initial").asDouble(), v.path("atBound").asBoolean()));
+        }
+        int k = fitted.size();
+        double[][] cov = new double[k][k];
+        JsonNode c = root.path("covariance");
+        if (c.size() != k) {
+            throw new InputException(new InputProblem(name, 0, 0, "covariance", "needs " + k + " rows, one per fitted "
+                    + "value; found " + c.size()));
+        }
+        for (int a = 0; a < k; a++) {
+            for (int b = 0; b < k; b++) {
+                cov[a][b] = c.path(a).path(b).asDouble();
+            }
+        }
+        List<String> sources = new ArrayList<>();
+        root.path("fittedOn").forEach(s -> sources.add(s.asText()));
+        return new Calibration(p, g, fitted, cov, List.of(), ErrorStats.NONE, ErrorStats.NONE, ErrorStats.NONE,
+                sources, root.path("points").asInt(), 0);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link PerformanceParameters} fields calibration can fit, with the range a fit may move them in. The
+ * per-channel Simple cap is fitted for one GPU generation (the data's); the others are generation-independent.
+ */
+public enum FitParameter {
+    /** launchOverheadUs, microseconds, [0, 100]. */
+    LAUNCH_OVERHEAD_US("launchOverheadUs", 0, 100),
+    /** latencyScale, factor on NCCL's latency, [0.05, 20]. */
+    LATENCY_SCALE("latencyScale", 0.05, 20),
+    /** bwEfficiencySimple, fraction, [0.05, 1.5]. */
+    BW_EFFICIENCY_SIMPLE("bwEfficiencySimple", 0.05, 1.5),
+    /** bwEfficiencyLL128, fraction, [0.05, 1.5]. */
+    BW_EFFICIENCY_LL128("bwEfficiencyLL128", 0.05, 1.5),
+    /** bwEfficiencyLL, fraction, [0.05, 1.5]. */
+    BW_EFFICIENCY_LL("bwEfficiencyLL", 0.05, 1.5),
+    /** perChannelCapSimple of the data's generation, GB/s, [1, 500]. */
+    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", 1, 500);
+
+    private final String field;
+    private final double lo;
+    private final double hi;
+
+    FitParameter(String field, double lo, double hi) {
+        this.field = field;
+        this.lo = lo;
+        this.hi = hi;
+    }
+
+    /** @return the PerformanceParameters field name (profile YAML key) */
+    public String field() {
+        return field;
+    }
+
+    /** @return lowest allowed value */
+    public double lo() {
+        return lo;
+    }
+
+    /** @return highest allowed value */
+    public double hi() {
+        return hi;
+    }
+
+    /** @return this parameter's value in p (for the cap: of generation g) */
+    public double get(PerformanceParameters p, GpuGeneration g) {
+        return switch (this) {
+            case LAUNCH_OVERHEAD_US -> p.launchOverheadUs();
+            case LATENCY_SCALE -> p.latencyScale();
+            case BW_EFFICIENCY_SIMPLE -> p.bwEfficiencySimple();
+            case BW_EFFICIENCY_LL128 -> p.bwEfficiencyLL128();
+            case BW_EFFICIENCY_LL -> p.bwEfficiencyLL();
+            case PER_CHANNEL_CAP_SIMPLE -> p.perChannelCapSimple().get(g.ordinal());
+        };
+    }
+
+    /**
+     * @param p the parameters
+     * @param g generation whose cap to set
+     * @param v the new value (clamped into [lo, hi])
+     * @return a copy with this parameter set
+     */
+    public PerformanceParameters with(PerformanceParameters p, GpuGeneration g, double v) {
+        double x = Math.max(lo, Math.min(hi, v));
+        List<Double> caps = new ArrayList<>(p.perChannelCapSimple());
+        if (this == PER_CHANNEL_CAP_SIMPLE) {
+            caps.set(g.ordinal(), x);
+        }
+        return new PerformanceParameters(
+                this == LAUNCH_OVERHEAD_US ? x : p.launchOverheadUs(),
+                this == LATENCY_SCALE ? x : p.latencyScale(),
+                this == BW_EFFICIENCY_LL ? x : p.bwEfficiencyLL(),
+                this == BW_EFFICIENCY_LL128 ? x : p.bwEfficiencyLL128(),
+                this == BW_EFFICIENCY_SIMPLE ? x : p.bwEfficiencySimple(),
+                p.perChannelCapLL(), p.perChannelCapLL128(), caps, p.pipelineFillChunks(), p.p2pBaseLatencyUs(),
+                p.localCopyGBps());
+    }
+}

@@ -1,0 +1,95 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.validation.compare.ErrorStats;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The points of a fit with their weights; evaluates residuals and Jacobian columns. {@code parity} selects the
+ * hold-out halves: true keeps even-indexed sizes of every series (all points of single-size series), false the
+ * odd-indexed ones, null all. Package-private.
+ */
+final class Problem {
+
+    private record Ref(Series series, int index, double weight) {
+    }
+
+    private final List<Ref> refs = new ArrayList<>();
+    private final PerformanceParameters start;
+    private final GpuGeneration gen;
+
+    Problem(List<Series> series, PerformanceParameters start, GpuGeneration gen, Boolean parity) {
+        this.start = start;
+        this.gen = gen;
+        for (Series s : series) {
+            int n = s.model().size();
+            List<Integer> keep = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                boolean even = i % 2 == 0;
+                if (parity == null || n == 1 && parity || n > 1 && even == parity) {
+                    keep.add(i);
+                }
+            }
+            for (int i : keep) {
+                refs.add(new Ref(s, i, 1.0 / Math.sqrt(keep.size())));
+            }
+        }
+    }
+
+    int count() {
+        return refs.size();
+    }
+
+    PerformanceParameters start() {
+        return start;
+    }
+
+    GpuGeneration gen() {
+        return gen;
+    }
+
+    PerformanceParameters apply(List<FitParameter> free, double[] multipliers) {
+        PerformanceParameters p = start;
+        for (int c = 0; c < free.size(); c++) {
+            FitParameter f = free.get(c);
+            p = f.with(p, gen, f.get(start, gen) * multipliers[c]);
+        }
+        return p;
+    }
+
+    double[] residuals(PerformanceParameters p) {
+        double[] r = new double[refs.size()];
+        for (int i = 0; i < r.length; i++) {
+            Ref ref = refs.get(i);
+            double meas = ref.series().measuredUs()[ref.index()];
+            r[i] = ref.weight() * (ref.series().model().timeUs(ref.index(), p) - meas) / meas;
+        }
+        return r;
+    }
+
+    /** Derivative of each weighted residual by the parameter's value (central differences). */
+    double[] column(FitParameter f, PerformanceParameters p) {
+        double v = f.get(p, gen);
+        double h = Math.max(1e-6, Math.abs(v) * 1e-4);
+        double lo = Math.max(f.lo(), v - h);
+        double hi = Math.min(f.hi(), v + h);
+        double[] up = residuals(f.with(p, gen, hi));
+        double[] dn = residuals(f.with(p, gen, lo));
+        double[] col = new double[up.length];
+        for (int i = 0; i < col.length; i++) {
+            col[i] = hi > lo ? (up[i] - dn[i]) / (hi - lo) : 0;
+        }
+        return col;
+    }
+
+    ErrorStats errors(PerformanceParameters p) {
+        List<Double> e = new ArrayList<>();
+        for (Ref ref : refs) {
+            double meas = ref.series().measuredUs()[ref.index()];
+            e.add(Math.abs(ref.series().model().timeUs(ref.index(), p) - meas) / meas * 100);
+        }
+        return ErrorStats.of(e);
+    }
+}

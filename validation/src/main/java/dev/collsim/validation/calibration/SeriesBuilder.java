@@ -1,0 +1,43 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.validation.compare.ClusterGuess;
+import dev.collsim.validation.compare.ClusterGuesser;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.PointModel;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.DatasetKind;
+import dev.collsim.validation.ingest.PerfPoint;
+import java.util.List;
+import java.util.Optional;
+
+/** Prepares datasets for fitting: cluster (given or guessed), model, measured times. */
+public final class SeriesBuilder {
+
+    private SeriesBuilder() {
+    }
+
+    /**
+     * @param d        the dataset
+     * @param cluster  the cluster, or empty to guess it from the dataset
+     * @param comparer supplies the model (NCCL version)
+     * @return the series, or empty when the dataset has no per-size times or no cluster can be built
+     */
+    public static Optional<Series> of(Dataset d, Optional<ClusterGuess> cluster, Comparer comparer) {
+        if (d.kind() == DatasetKind.SUMMARY || d.kind() == DatasetKind.FOOTER_ONLY) {
+            return Optional.empty();
+        }
+        Optional<ClusterGuess> c = cluster.isPresent() ? cluster : ClusterGuesser.guess(d);
+        List<PerfPoint> pts = Comparer.usable(d);
+        if (c.isEmpty() || pts.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            PointModel pm = comparer.model(d, c.get(), Comparer.modelEnv(d.env()), pts);
+            double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();
+            long[] s = pts.stream().mapToLong(PerfPoint::sizeBytes).toArray();
+            return Optional.of(new Series(d, pm, t, s));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package dev.collsim.validation.compare;
+
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.HostContext;
+import dev.collsim.topology.catalog.HostType;
+import dev.collsim.units.Latency;
+import dev.collsim.validation.diagnose.GpuSpec;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Builds a cluster from what a dataset reveals: the GPU model picks a catalog host type, the rank lines (or
+ * header) give hosts and GPUs per host; hosts are joined by one non-blocking leaf switch per NIC rail. Everything
+ * not read from the file is listed as an assumption.
+ */
+public final class ClusterGuesser {
+
+    private static final Map<String, String> HOST_BY_GPU = new LinkedHashMap<>();
+
+    static {
+        HOST_BY_GPU.put("A100 SXM", "dgx-a100");
+        HOST_BY_GPU.put("H100 SXM", "dgx-h100");
+        HOST_BY_GPU.put("H20", "dgx-h100");
+        HOST_BY_GPU.put("H200", "dgx-h200");
+        HOST_BY_GPU.put("B200", "hgx-b200");
+        HOST_BY_GPU.put("GB200", "gb200-nvl72");
+        HOST_BY_GPU.put("GB300", "gb200-nvl72");
+        HOST_BY_GPU.put("V100 SXM2", "dgx1-v100");
+        HOST_BY_GPU.put("L40S", "pcie-8x-l40s");
+        HOST_BY_GPU.put("GeForce RTX 4090", "pcie-8x-rtx4090");
+    }
+
+    /** Single-host machines with no catalog host type but a shipped cluster config (configs/*.yaml). */
+    private static final Map<String, String> CONFIG_BY_GPU = Map.of(
+            "A100 PCIe (NVLink bridge pairs)", "azure-nc96ads-a100-v4");
+
+    private ClusterGuesser() {
+    }
+
+    private static Optional<ClusterGuess> fromConfig(Dataset d, String config) {
+        Topology topo;
+        try {
+            topo = dev.collsim.topology.io.ClusterLoader.load(config);
+        } catch (dev.collsim.io.InputException e) {
+            return Optional.empty();
+        }
+        List<Gpu> g = topo.gpusOf(0);
+        if (g.size() < d.nRanks()) {
+            return Optional.empty();
+        }
+        return Optional.of(new ClusterGuess(topo, g.subList(0, d.nRanks()), "config:" + config,
+                List.of("cluster config " + config + " from the GPU model '" + d.gpuModel() + "'")));
+    }
+
+    /**
+     * @param d the dataset
+     * @return the guessed cluster, or empty with no catalog host for the GPU (the reason is {@link #why})
+     */
+    public static Optional<ClusterGuess> guess(Dataset d) {
+        Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
+        if (gpu.isPresent() && CONFIG_BY_GPU.containsKey(gpu.get().name()) && d.nHosts() <= 1) {
+            return fromConfig(d, CONFIG_BY_GPU.get(gpu.get().name()));
+        }
+        if (gpu.isEmpty() || !HOST_BY_GPU.containsKey(gpu.get().name())) {
+            return Optional.empty();
+        }
+        HostType type = Catalog.hostType(HOST_BY_GPU.get(gpu.get().name())).orElseThrow();
+        List<String> assumptions = new ArrayList<>();
+        if (!gpu.get().name().equals("H100 SXM") && type.name().equals("dgx-h100")) {
+            assumptions.add(gpu.get().name() + " modelled as a DGX H100 host (same NVLink4 count per GPU)");
+        }
+        if (gpu.get().name().equals("GB300")) {
+            assumptions.add("GB300 modelled as a GB200 NVL72 tray");
+        }
+        int hosts = d.nHosts() > 0 ? d.nHosts() : (int) Math.ceil(d.nRanks() / (double) type.gpusPerHost());
+        if (d.nHosts() == 0) {
+            assumptions.add(hosts + " host(s) assumed from " + d.nRanks() + " ranks and " + type.gpusPerHost()
+                    + " GPUs per " + type.name() + " host");
+        }
+        int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
+        if (perHost > type.gpusPerHost()) {
+            return Optional.empty();
+        }
+        Topology topo = build(type, hosts);
+        List<Gpu> ranks = new ArrayList<>();
+        for (int h = 0; h < hosts && ranks.size() < d.nRanks(); h++) {
+            List<Gpu> g = topo.gpusOf(h);
+            for (int i = 0; i < perHost && ranks.size() < d.nRanks(); i++) {
+                ranks.add(g.get(i));
+            }
+        }
+        assumptions.add("host type " + type.name() + " from the GPU model '" + d.gpuModel() + "'"
+                + (hosts > 1 ? "; hosts joined by one non-blocking leaf switch per NIC rail, NICs as in the catalog"
+                : ""));
+        return Optional.of(new ClusterGuess(topo, ranks, "catalog:" + type.name(), assumptions));
+    }
+
+    /** @return why {@link #guess} found nothing for this dataset */
+    public static String why(Dataset d) {
+        Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
+        return gpu.map(g -> "no catalog host type or shipped config for " + g.name() + "; give the cluster with -c")
+                .orElse("GPU model '" + d.gpuModel() + "' not recognised; give the cluster with -c");
+    }
+
+    /**
+     * Hosts of one catalog type with their NICs on rail leaf switches (a non-blocking fabric, assumed).
+     *
+     * @param type  catalog host type
+     * @param hosts number of hosts, >= 1
+     * @return the cluster
+     */
+    public static Topology buildCatalog(HostType type, int hosts) {
+        return build(type, hosts);
+    }
+
+    static Topology build(HostType type, int hosts) {
+        if (hosts == 1) {
+            return Catalog.standalone(type, 1);
+        }
+        Topology.Builder b = Topology.builder(type.name() + "-x" + hosts).source(type.description()
+                + "; fabric: one non-blocking leaf switch per rail (assumed)");
+        for (int h = 0; h < hosts; h++) {
+            type.addHost(new HostContext(b, h));
+        }
+        Map<Integer, NetSwitch> leaves = new LinkedHashMap<>();
+        for (Device dev : b.devices()) {
+            if (dev instanceof Nic nic && nic.rail() >= 0) {
+                int rail = nic.rail();
+                NetSwitch leaf = leaves.computeIfAbsent(rail, r -> b.add(new NetSwitch("leaf" + r,
+                        NetSwitch.Tier.LEAF, 0)));
+                b.connect(nic, leaf, LinkType.NET, 1, nic.speed(), Latency.ZERO, "assumed non-blocking fabric");
+            }
+        }
+        return b.build();
+    }
+}

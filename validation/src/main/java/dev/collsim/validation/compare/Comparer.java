@@ -1,0 +1,146 @@
+package dev.collsim.validation.compare;
+
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.env.NcclVariable;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.DatasetKind;
+import dev.collsim.validation.ingest.NcclLog;
+import dev.collsim.validation.ingest.PerfPoint;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleBiFunction;
+
+/**
+ * Compares datasets with collsim's predictions. A prediction band, when given (a calibration's uncertainty),
+ * is applied per point. Stateless apart from its settings; thread-safe.
+ */
+public final class Comparer {
+
+    private final NcclVersion version;
+    private final PerformanceParameters params;
+    private final ToDoubleBiFunction<PointModel, Integer> bandSigmaUs;
+
+    /**
+     * @param version     NCCL release to model
+     * @param params      performance parameters (defaults or a calibration)
+     * @param bandSigmaUs standard deviation of the predicted time at (model, point index), microseconds; null
+     *                    for no band
+     */
+    public Comparer(NcclVersion version, PerformanceParameters params,
+            ToDoubleBiFunction<PointModel, Integer> bandSigmaUs) {
+        this.version = version;
+        this.params = params;
+        this.bandSigmaUs = bandSigmaUs;
+    }
+
+    /**
+     * @param d       the dataset
+     * @param cluster the cluster to use, or empty to build it from the dataset
+     * @return the comparison (never null; not comparable with a reason when it cannot be made)
+     */
+    public DatasetComparison compare(Dataset d, Optional<ClusterGuess> cluster) {
+        if (d.kind() == DatasetKind.SUMMARY || d.kind() == DatasetKind.FOOTER_ONLY) {
+            return DatasetComparison.notComparable(d, "no per-size times (" + d.kind() + ")");
+        }
+        Optional<ClusterGuess> c = cluster.isPresent() ? cluster : ClusterGuesser.guess(d);
+        if (c.isEmpty()) {
+            return DatasetComparison.notComparable(d, ClusterGuesser.why(d));
+        }
+        List<PerfPoint> pts = usable(d);
+        if (pts.isEmpty()) {
+            return DatasetComparison.notComparable(d, "no point with size > 0 and a time");
+        }
+        Map<String, String> env = modelEnv(d.env());
+        List<String> assumptions = new ArrayList<>(c.get().assumptions());
+        d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.containsKey(k)).forEach(k ->
+                assumptions.add(k + " ignored (not part of the model)"));
+        ClusterGuess used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
+        PointModel pm;
+        try {
+            pm = model(d, used, env, pts);
+        } catch (IllegalArgumentException e) {
+            return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
+        }
+        return build(d, used, pts, pm);
+    }
+
+    /** @return the model of a dataset's usable points on a cluster (for calibration) */
+    public PointModel model(Dataset d, ClusterGuess c, Map<String, String> env, List<PerfPoint> pts) {
+        DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
+        List<PredictionRequest> reqs = new ArrayList<>();
+        for (PerfPoint p : pts) {
+            reqs.add(new PredictionRequest(c.topology(), c.ranks(), d.collective(), p.sizeBytes(), type, RedOp.SUM,
+                    env));
+        }
+        return new PointModel(reqs, version);
+    }
+
+    /** @return the points that can be compared: size > 0 and a measured time > 0 */
+    public static List<PerfPoint> usable(Dataset d) {
+        return d.points().stream().filter(p -> p.sizeBytes() > 0 && p.primary().hasTime() && p.primary().timeUs() > 0)
+                .toList();
+    }
+
+    /** @return the NCCL variables of env that the simulator knows and accepts */
+    public static Map<String, String> modelEnv(Map<String, String> env) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (var e : env.entrySet()) {
+            try {
+                NcclVariable v = NcclVariable.of(e.getKey());
+                v.parse(e.getValue());
+                out.put(e.getKey(), e.getValue());
+            } catch (IllegalArgumentException ex) {
+                // not a modelled variable, or a value the model cannot use: reported as an assumption
+            }
+        }
+        return out;
+    }
+
+    private DatasetComparison build(Dataset d, ClusterGuess c, List<PerfPoint> pts, PointModel pm) {
+        List<PointComparison> out = new ArrayList<>();
+        Map<Regime, List<Double>> byRegime = new EnumMap<>(Regime.class);
+        List<Double> all = new ArrayList<>();
+        List<Double> big = new ArrayList<>();
+        int checked = 0;
+        int matched = 0;
+        for (int i = 0; i < pts.size(); i++) {
+            PerfPoint p = pts.get(i);
+            double measured = p.primary().timeUs();
+            double predicted = pm.timeUs(i, params);
+            double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(pm, i);
+            double ape = Math.abs(predicted - measured) / measured * 100;
+            String algo = pm.algorithm(i) == null ? "p2p" : pm.algorithm(i).ncclName();
+            String logged = loggedAlgorithm(d.log(), p.sizeBytes());
+            PointComparison pc = new PointComparison(p.sizeBytes(), measured, predicted,
+                    Math.max(0, predicted - 2 * sigma), predicted + 2 * sigma, ape, Regime.of(p.sizeBytes()), algo,
+                    pm.protocol(i).ncclName(), logged, p.line());
+            if (!logged.isEmpty()) {
+                checked++;
+                matched += pc.algorithmMismatch() ? 0 : 1;
+            }
+            out.add(pc);
+            all.add(ape);
+            byRegime.computeIfAbsent(pc.regime(), r -> new ArrayList<>()).add(ape);
+            if (p.sizeBytes() >= 1 << 20) {
+                big.add(ape);
+            }
+        }
+        Map<Regime, ErrorStats> stats = new EnumMap<>(Regime.class);
+        byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));
+        return new DatasetComparison(d, c, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
+                pm.physicalBoundBusBw(), checked, matched);
+    }
+
+    private static String loggedAlgorithm(NcclLog log, long bytes) {
+        return log.choices().stream().filter(a -> a.bytes() == bytes).map(NcclLog.AlgoChoice::algorithm)
+                .findFirst().orElse("");
+    }
+}

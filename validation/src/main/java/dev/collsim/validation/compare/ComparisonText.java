@@ -1,0 +1,69 @@
+package dev.collsim.validation.compare;
+
+import dev.collsim.validation.ingest.Dataset;
+import java.util.List;
+import java.util.Locale;
+
+/** Renders comparisons as plain text tables. */
+public final class ComparisonText {
+
+    private ComparisonText() {
+    }
+
+    /**
+     * @param comparisons the comparisons
+     * @param withPoints  true to list every point
+     * @return the text
+     */
+    public static String render(List<DatasetComparison> comparisons, boolean withPoints) {
+        StringBuilder sb = new StringBuilder();
+        for (DatasetComparison c : comparisons) {
+            Dataset d = c.dataset();
+            sb.append(d.id()).append('\n');
+            sb.append(String.format(Locale.ROOT, "  %s, %d ranks%s%n", d.collective().testName(), d.nRanks(),
+                    c.cluster() == null ? "" : ", cluster " + c.cluster().source()));
+            if (!c.compared()) {
+                sb.append("  not compared: ").append(c.reason()).append("\n\n");
+                continue;
+            }
+            for (String a : c.cluster().assumptions()) {
+                sb.append("  assumed: ").append(a).append('\n');
+            }
+            if (withPoints) {
+                boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
+                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s  %-16s%s%n", "size (B)", "measured(us)",
+                        "predicted(us)", "error %", "algo/proto", band ? "  95% band (us)" : ""));
+                for (PointComparison p : c.points()) {
+                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %8.1f  %-16s", p.sizeBytes(),
+                            p.measuredUs(), p.predictedUs(), p.apePercent(), p.algorithm() + "/" + p.protocol()));
+                    if (band) {
+                        sb.append(String.format(Locale.ROOT, "  [%.2f, %.2f]", p.lowUs(), p.highUs()));
+                    }
+                    if (p.algorithmMismatch()) {
+                        sb.append("  log says ").append(p.measuredAlgorithm());
+                    }
+                    sb.append('\n');
+                }
+            }
+            sb.append("  error of time (%): all ").append(stats(c.overall()));
+            for (Regime r : Regime.values()) {
+                sb.append(" | ").append(r.label()).append(": ").append(stats(c.byRegime().getOrDefault(r,
+                        ErrorStats.NONE)));
+            }
+            sb.append("\n  at >= 1 MiB: ").append(stats(c.atLeast1MiB()));
+            sb.append(String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw; algorithm check: ",
+                    c.physicalBoundBusBw()));
+            sb.append(c.algorithmChecked() == 0 ? "the log does not name NCCL's choices (NCCL_DEBUG_SUBSYS=TUNING)"
+                    : c.algorithmMatched() + " of " + c.algorithmChecked() + " points agree with the log");
+            sb.append("\n\n");
+        }
+        return sb.toString();
+    }
+
+    private static String stats(ErrorStats s) {
+        if (s.n() == 0) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "n=%d median %.1f p90 %.1f max %.1f", s.n(), s.median(), s.p90(), s.max());
+    }
+}

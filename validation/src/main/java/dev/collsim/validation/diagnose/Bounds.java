@@ -1,0 +1,65 @@
+package dev.collsim.validation.diagnose;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.OptionalDouble;
+
+/**
+ * Bus-bandwidth bounds of a dataset's hardware, GB/s.
+ *
+ * <p>Upper (impossible-above) bound: each GPU injects at most its link bandwidth per direction, so algbw x
+ * bytes-per-rank-factor cannot exceed it. With in-switch reduction (NVLS) an AllReduce moves each byte once per
+ * GPU, so its busbw can reach 2(n-1)/n x the link (that is how H100 NVLS reports 476 GB/s busbw on 450 GB/s links);
+ * every other case is bounded by the link itself (nccl-tests 2.19.6 {@code doc/PERFORMANCE.md}: busbw is the
+ * per-rank link traffic of the ring algorithm). The datasheet peak is used, with 5% slack.
+ *
+ * <p>Achievable bound: the smaller of the intra-host figure in NCCL's model (NVLink links x per-link bw, or the
+ * PCIe x16 figure) and, across hosts, the host's NICs: a ring leaves each host once per channel, so its busbw is
+ * at most the host's total NIC bandwidth (for AllToAll, the host's NIC bandwidth shared by its GPUs, scaled by
+ * (n-1)/(n-g) for g GPUs per host).
+ */
+final class Bounds {
+
+    private Bounds() {
+    }
+
+    /** @return busbw above which a measurement on this hardware cannot be true, if the GPU is known */
+    static OptionalDouble impossibleAbove(Subject s) {
+        if (s.gpu().isEmpty() || s.dataset().nRanks() < 2) {
+            return OptionalDouble.empty();
+        }
+        GpuSpec g = s.gpu().get();
+        Dataset d = s.dataset();
+        double link = g.intraPeak();
+        if (link <= 0) {
+            return OptionalDouble.empty();
+        }
+        double factor = d.collective() == Collective.ALL_REDUCE && (g.nvls() || !s.singleHost())
+                ? d.collective().busBwFactor(d.nRanks()) : 1.0;
+        return OptionalDouble.of(1.05 * link * factor);
+    }
+
+    /** @return the busbw the hardware should allow for this dataset, GB/s, if enough is known */
+    static OptionalDouble achievable(Subject s) {
+        if (s.gpu().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        Dataset d = s.dataset();
+        GpuSpec g = s.gpu().get();
+        // NVLink-bridge pairs (A100 PCIe, H100 NVL): more than two GPUs must cross PCIe between pairs
+        double intra = g.name().contains("bridge") && d.nRanks() > 2 ? g.pcieModel() : g.intraModel();
+        if (s.singleHost()) {
+            return intra > 0 ? OptionalDouble.of(intra) : OptionalDouble.empty();
+        }
+        if (s.nic().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        double net = s.nic().get().hostGBps();
+        if (d.collective() == Collective.ALL_TO_ALL) {
+            int perHost = d.gpusPerHost();
+            int n = d.nRanks();
+            net = n > perHost ? net / perHost * (n - 1.0) / (n - perHost) : net;
+        }
+        return OptionalDouble.of(intra > 0 ? Math.min(intra, net) : net);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.collsim.validation.diagnose;
+
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.DatasetKind;
+import dev.collsim.validation.ingest.Note;
+import dev.collsim.validation.ingest.PerfPoint;
+import dev.collsim.validation.ingest.Timing;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Numbers that contradict each other: busbw/algbw must equal nccl-tests' bus bandwidth factor for the run's rank
+ * count, algbw must equal size/time (nccl-tests 2.19.6 {@code doc/PERFORMANCE.md}), and the readers' notes about
+ * a count column or a claimed collective that the rows contradict.
+ */
+final class DataConsistencyCheck implements Check {
+
+    @Override
+    public List<Finding> run(Subject s) {
+        List<Finding> out = new ArrayList<>();
+        Dataset d = s.dataset();
+        for (Note n : d.notes()) {
+            if (n.text().contains("does not match size") || n.text().contains("the file claims")) {
+                out.add(s.finding(Finding.Kind.INCONSISTENT_DATA, Finding.Severity.WARNING, n.text(),
+                        List.of(s.at(n.line()))));
+                break;
+            }
+        }
+        if (d.kind() == DatasetKind.REDUCED_TABLE || d.nRanks() < 2) {
+            return out;
+        }
+        double f = d.collective().busBwFactor(d.nRanks());
+        for (PerfPoint p : d.points()) {
+            Timing t = p.primary();
+            if (t.algBw() >= 5 && Math.abs(t.busBw() / t.algBw() - f) / f > 0.02) {
+                double r = t.busBw() / t.algBw();
+                int implied = impliedRanks(d, r);
+                out.add(s.finding(Finding.Kind.INCONSISTENT_DATA, Finding.Severity.WARNING, String.format(Locale.ROOT,
+                        "busbw/algbw = %.4f but nccl-tests' factor for %s on %d ranks is %.4f%s: the rank count "
+                                + "or the columns are wrong", r, d.collective().testName(), d.nRanks(), f,
+                        implied > 0 ? "; the ratio fits " + implied + " ranks" : ""), List.of(s.at(p.line()))));
+                break;
+            }
+        }
+        for (PerfPoint p : d.points()) {
+            Timing t = p.primary();
+            if (t.hasTime() && t.timeUs() >= 1 && t.algBw() >= 1) {
+                double alg = p.sizeBytes() / (t.timeUs() * 1e3);
+                if (Math.abs(alg - t.algBw()) / t.algBw() > 0.03) {
+                    out.add(s.finding(Finding.Kind.INCONSISTENT_DATA, Finding.Severity.WARNING,
+                            String.format(Locale.ROOT, "algbw %.2f GB/s does not equal size/time = %.2f GB/s",
+                                    t.algBw(), alg), List.of(s.at(p.line()))));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static int impliedRanks(Dataset d, double ratio) {
+        double n = switch (d.collective()) {
+            case ALL_REDUCE -> 2.0 / (2.0 - ratio);
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> 1.0 / (1.0 - ratio);
+            default -> 0;
+        };
+        return n >= 1 && n < 1e6 ? (int) Math.round(n) : 0;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.collsim.validation.diagnose;
+
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.RunEnv;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Runs every check over the datasets of one file. Stateless and thread-safe.
+ */
+public final class Diagnoser {
+
+    private static final List<Check> CHECKS = List.of(new DataConsistencyCheck(), new BoundCheck(),
+            new TransportCheck(), new ChannelCheck(), new ProtocolCheck(), new PcieCheck(), new PlacementCheck(),
+            new RunsDisagreeCheck(), new SweepShapeCheck());
+
+    /**
+     * One dataset's diagnosis.
+     *
+     * @param dataset  the dataset
+     * @param gpu      the GPU figures used, if the model was recognised
+     * @param nic      the network figures used, if the header states them
+     * @param findings findings, most severe first
+     */
+    public record Diagnosis(Dataset dataset, Optional<GpuSpec> gpu, Optional<NicSpec> nic, List<Finding> findings) {
+        /** Copies. */
+        public Diagnosis {
+            findings = List.copyOf(findings);
+        }
+    }
+
+    /**
+     * @param datasets the datasets of one file (as read)
+     * @param lines    the file's lines (empty for JSON)
+     * @return one diagnosis per dataset, in order
+     */
+    public List<Diagnosis> diagnose(List<Dataset> datasets, List<String> lines) {
+        List<Diagnosis> out = new ArrayList<>();
+        for (Dataset d : datasets) {
+            List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
+            Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
+            Optional<NicSpec> nic = NicSpec.parse(RunEnv.textForRun(d.header().text("interconnect"), d.label()),
+                    d.header().line("interconnect"));
+            Subject s = new Subject(d, siblings, lines, gpu, nic);
+            List<Finding> f = new ArrayList<>();
+            for (Check c : CHECKS) {
+                f.addAll(c.run(s));
+            }
+            f.sort((a, b) -> a.severity().compareTo(b.severity()));
+            out.add(new Diagnosis(d, gpu, nic, f));
+        }
+        return out;
+    }
+}

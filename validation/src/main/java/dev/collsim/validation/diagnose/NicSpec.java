@@ -1,0 +1,52 @@
+package dev.collsim.validation.diagnose;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The network of one host as a data file's {@code #@ interconnect} (or hardware) header states it, e.g.
+ * "8x NDR 400Gb/s IB", "16x100 Gb/s", "ConnectX-7 200GbE", "100 Gbps TCP". Bandwidth per NIC = speed / 8
+ * (NCCL 2.30 {@code topo.cc}: {@code speed_Mbps / 8000} GB/s).
+ *
+ * @param count   NICs per host
+ * @param gbits   speed of one NIC, Gb/s
+ * @param line    header line the figures come from
+ * @param text    the header text
+ */
+public record NicSpec(int count, double gbits, int line, String text) {
+
+    private static final Pattern COUNT_X_SPEED = Pattern.compile(
+            "(\\d+)\\s*x\\s*(?:NDR\\s*|HDR\\s*|EDR\\s*)?(\\d{2,4})\\s*(?:G\\b|Gb|GbE|Gbps|G\\s)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SPEED = Pattern.compile("(\\d{2,4})\\s*(?:G\\b|Gb\\b|GbE|Gbps|Gb/s|G\\s|Gbit)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern COUNT = Pattern.compile(
+            "(\\d+)\\s*x\\s*(?:CX-7|ConnectX|RDMA|RoCE|EFA|Slingshot|mlx|NIC|IB\\b)", Pattern.CASE_INSENSITIVE);
+
+    /** @return bandwidth of all NICs of a host, GB/s per direction */
+    public double hostGBps() {
+        return count * gbits / 8.0;
+    }
+
+    /**
+     * @param text header text
+     * @param line its line
+     * @return the NICs it states, or empty when it names no speed
+     */
+    public static Optional<NicSpec> parse(String text, int line) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        Matcher m = COUNT_X_SPEED.matcher(text);
+        if (m.find()) {
+            return Optional.of(new NicSpec(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)), line, text));
+        }
+        Matcher s = SPEED.matcher(text);
+        if (!s.find()) {
+            return Optional.empty();
+        }
+        Matcher c = COUNT.matcher(text);
+        int count = c.find() ? Integer.parseInt(c.group(1)) : 1;
+        return Optional.of(new NicSpec(count, Double.parseDouble(s.group(1)), line, text));
+    }
+}

@@ -1,0 +1,57 @@
+package dev.collsim.validation.diagnose;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.NcclLog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * NVLS off on hardware that supports it (NVSwitch, sm90+: NCCL 2.30 {@code tuning.cc} gates), and LL128 forced
+ * with NCCL_PROTO where NCCL would not enable it itself (LL128 needs an NVLink intra-host path; an explicit
+ * NCCL_PROTO bypasses that check: nccl-model §2.5).
+ */
+final class ProtocolCheck implements Check {
+
+    @Override
+    public List<Finding> run(Subject s) {
+        List<Finding> out = new ArrayList<>();
+        Dataset d = s.dataset();
+        boolean nvlsColl = d.collective() == Collective.ALL_REDUCE || d.collective() == Collective.ALL_GATHER
+                || d.collective() == Collective.REDUCE_SCATTER;
+        if (s.gpu().map(GpuSpec::nvls).orElse(false) && nvlsColl && d.gpusPerHost() >= 4) {
+            List<Finding.Evidence> ev = new ArrayList<>();
+            if ("0".equals(d.env().get("NCCL_NVLS_ENABLE"))) {
+                ev.add(s.header("env"));
+            }
+            d.log().lastChannelCounts().filter(c -> c.nvls() == 0 && c.coll() > 0).ifPresent(c -> ev.add(s.at(c.line())));
+            d.log().flagged().stream().filter(n -> n.text().toLowerCase(Locale.ROOT).contains("nvls")
+                    && n.text().toLowerCase(Locale.ROOT).contains("not")).findFirst().ifPresent(n -> ev.add(s.at(n.line())));
+            if (!ev.isEmpty()) {
+                out.add(s.finding(Finding.Kind.NVLS_OFF, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
+                        "NVLS (NVLink SHARP) is off on %s NVSwitch hosts: AllReduce then runs Ring/Tree, about "
+                                + "370 GB/s busbw on H100 instead of about 470 with NVLS; check NCCL_NVLS_ENABLE, "
+                                + "the fabric manager and CUDA multicast support", s.gpu().get().name()), ev));
+            }
+        }
+        String proto = d.env().getOrDefault("NCCL_PROTO", "");
+        boolean forced = !proto.startsWith("^") && proto.toUpperCase(Locale.ROOT).contains("LL128");
+        if (forced) {
+            boolean nvlinkPath = s.gpu().map(GpuSpec::hasNvlink).orElse(true)
+                    && d.log().transports().stream().noneMatch(t -> t.family().equals("SHM"));
+            if (!nvlinkPath) {
+                List<Finding.Evidence> ev = new ArrayList<>();
+                ev.add(new Finding.Evidence(d.file(), d.header().line("env"), "NCCL_PROTO=" + proto));
+                d.log().transports().stream().filter(t -> t.family().equals("SHM")).findFirst()
+                        .map(NcclLog.TransportEdge::line).ifPresent(l -> ev.add(s.at(l)));
+                out.add(s.finding(Finding.Kind.LL128_FORCED, Finding.Severity.PROBLEM,
+                        "NCCL_PROTO forces LL128 on a path without NVLink (" + s.gpu().map(GpuSpec::name)
+                                .orElse(d.gpuModel()) + "): NCCL enables LL128 only on NVLink paths, because "
+                                + "its 128-byte stores are not guaranteed to arrive in order over PCIe; results "
+                                + "may be wrong and speed is not improved; remove LL128 from NCCL_PROTO", ev));
+            }
+        }
+        return out;
+    }
+}

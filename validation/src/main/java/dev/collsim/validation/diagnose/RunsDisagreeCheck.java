@@ -1,0 +1,107 @@
+package dev.collsim.validation.diagnose;
+
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.DatasetKind;
+import dev.collsim.validation.ingest.PerfPoint;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Runs of the same collective on the same number of the same GPUs in one file that disagree: at some common size
+ * of 256 KiB or more the other run reaches at least 1.5x this run's busbw (or, for runs whose table was elided,
+ * 1.5x its 'Avg bus bandwidth'). Names the settings in which the runs differ.
+ */
+final class RunsDisagreeCheck implements Check {
+
+    private static final long MIN_SIZE = 256 * 1024;
+    private static final double RATIO = 1.5;
+
+    @Override
+    public List<Finding> run(Subject s) {
+        Dataset d = s.dataset();
+        Finding best = null;
+        double bestRatio = RATIO;
+        for (Dataset o : s.siblings()) {
+            if (o.collective() != d.collective() || o.nRanks() != d.nRanks() || !sameGpu(d, o)) {
+                continue;
+            }
+            Optional<double[]> cmp = compare(d, o);
+            if (cmp.isPresent() && cmp.get()[0] > bestRatio) {
+                bestRatio = cmp.get()[0];
+                best = finding(s, o, cmp.get());
+            }
+        }
+        return best == null ? List.of() : List.of(best);
+    }
+
+    private static boolean sameGpu(Dataset a, Dataset b) {
+        var ga = GpuSpec.lookup(a.gpuModel()).map(GpuSpec::name);
+        var gb = GpuSpec.lookup(b.gpuModel()).map(GpuSpec::name);
+        return ga.isPresent() ? ga.equals(gb) : Objects.equals(a.gpuModel(), b.gpuModel());
+    }
+
+    /** @return {ratio other/this, size or -1 for averages, this busbw, other busbw, this line, other line} */
+    private static Optional<double[]> compare(Dataset d, Dataset o) {
+        if (!d.points().isEmpty() && !o.points().isEmpty()) {
+            TreeSet<Long> common = new TreeSet<>();
+            d.points().forEach(p -> common.add(p.sizeBytes()));
+            common.retainAll(o.points().stream().map(PerfPoint::sizeBytes).toList());
+            double[] best = null;
+            for (long size : common) {
+                if (size < MIN_SIZE) {
+                    continue;
+                }
+                PerfPoint a = find(d, size);
+                PerfPoint b = find(o, size);
+                double r = b.peakBusBw() / a.peakBusBw();
+                if (best == null || r > best[0]) {
+                    best = new double[] {r, size, a.peakBusBw(), b.peakBusBw(), a.line(), b.line()};
+                }
+            }
+            return Optional.ofNullable(best);
+        }
+        if (!Double.isNaN(d.avgBusBw()) && !Double.isNaN(o.avgBusBw()) && d.kind() != DatasetKind.SUMMARY
+                && (d.kind() == DatasetKind.FOOTER_ONLY || o.kind() == DatasetKind.FOOTER_ONLY)) {
+            return Optional.of(new double[] {o.avgBusBw() / d.avgBusBw(), -1, d.avgBusBw(), o.avgBusBw(),
+                    footerLine(d), footerLine(o)});
+        }
+        return Optional.empty();
+    }
+
+    private static int footerLine(Dataset d) {
+        return d.line();
+    }
+
+    private static PerfPoint find(Dataset d, long size) {
+        return d.points().stream().filter(p -> p.sizeBytes() == size).findFirst().orElseThrow();
+    }
+
+    private static Finding finding(Subject s, Dataset o, double[] c) {
+        String where = c[1] < 0 ? "average busbw" : String.format(Locale.ROOT, "busbw at %d bytes", (long) c[1]);
+        List<String> diff = new ArrayList<>();
+        Map<String, String> a = s.dataset().env();
+        Map<String, String> b = o.env();
+        for (String k : new TreeSet<>(a.keySet())) {
+            if (!Objects.equals(a.get(k), b.get(k))) {
+                diff.add(k + "=" + a.get(k) + " here");
+            }
+        }
+        for (String k : new TreeSet<>(b.keySet())) {
+            if (!a.containsKey(k)) {
+                diff.add(k + "=" + b.get(k) + " there");
+            }
+        }
+        String msg = String.format(Locale.ROOT, "runs disagree: %s is %.2f GB/s here but %.2f GB/s in '%s' (%.1fx) "
+                        + "on the same %d %s ranks%s", where, c[2], c[3], o.label(), c[0], s.dataset().nRanks(),
+                s.gpu().map(GpuSpec::name).orElse(s.dataset().gpuModel()),
+                diff.isEmpty() ? "; the file names no setting that differs, so look at the fabric, the placement "
+                        + "and the host state of the slower run" : "; settings differ: " + String.join(", ", diff));
+        return s.finding(Finding.Kind.RUNS_DISAGREE, Finding.Severity.PROBLEM, msg,
+                List.of(s.at((int) c[4]), s.at((int) c[5])));
+    }
+}

@@ -1,0 +1,56 @@
+package dev.collsim.validation.diagnose;
+
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.PerfPoint;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a check looks at: one dataset, the other datasets of the same file, the file's lines, and the hardware
+ * figures diagnose could find for it.
+ *
+ * @param dataset  the dataset
+ * @param siblings the other datasets of the same file
+ * @param lines    the file's lines (index 0 = line 1); empty for JSON input
+ * @param gpu      the GPU's figures, if the model is known
+ * @param nic      the host's network figures, if the header states them
+ */
+record Subject(Dataset dataset, List<Dataset> siblings, List<String> lines, Optional<GpuSpec> gpu,
+        Optional<NicSpec> nic) {
+
+    /** @return evidence for a line of the file (its trimmed text) */
+    Finding.Evidence at(int line) {
+        String text = line >= 1 && line <= lines.size() ? lines.get(line - 1).strip() : "";
+        if (text.length() > 160) {
+            text = text.substring(0, 160) + "...";
+        }
+        return new Finding.Evidence(dataset.file(), line, text);
+    }
+
+    /** @return evidence for a header key's line */
+    Finding.Evidence header(String key) {
+        return at(dataset.header().line(key));
+    }
+
+    /** @return the point with the highest busbw (either half), if any */
+    Optional<PerfPoint> peakPoint() {
+        return dataset.points().stream().max((a, b) -> Double.compare(a.peakBusBw(), b.peakBusBw()));
+    }
+
+    /** @return true when all ranks sit on one host (from rank lines, the title, or a single 1xN header shape) */
+    boolean singleHost() {
+        if (dataset.nHosts() > 0) {
+            return dataset.nHosts() == 1;
+        }
+        String label = dataset.label().toLowerCase(java.util.Locale.ROOT);
+        if (label.contains("intra") || label.contains("single")) {
+            return true;
+        }
+        return dataset.header().nodesXGpus().map(x -> x[0] == 1).orElse(false) && !dataset.header().hasSeveralShapes();
+    }
+
+    /** @return a finding about this dataset */
+    Finding finding(Finding.Kind kind, Finding.Severity severity, String message, List<Finding.Evidence> evidence) {
+        return new Finding(kind, severity, dataset.id(), message, evidence);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.collsim.validation.ingest;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * One measured run: a collective swept over sizes on a fixed set of ranks with fixed settings.
+ * A file may hold several datasets (one-node and two-node runs, runs with different environments).
+ *
+ * @param file        source file name as given by the user
+ * @param label       human label: the run's section title in the file, or "table N"
+ * @param line        1-based line where the dataset's table (or summary) starts
+ * @param kind        what kind of source it is
+ * @param collective  the collective measured
+ * @param dataType    element type, or null when the source does not say
+ * @param nRanks      ranks (GPUs), >= 1
+ * @param nHosts      hosts (NCCL nodes), 0 when unknown
+ * @param gpuModel    GPU name as printed (e.g. {@code NVIDIA H100 80GB HBM3}), or empty when unknown
+ * @param ncclVersion NCCL version, e.g. {@code 2.26.2}, or empty when unknown
+ * @param env         NCCL_* (and related) settings that applied to this run
+ * @param header      the file's {@code #@} provenance header
+ * @param ranks       the nccl-tests rank lines (may be empty)
+ * @param points      measured sizes, in file order (may be empty for summaries and footer-only datasets)
+ * @param avgBusBw    nccl-tests' {@code Avg bus bandwidth} footer, GB/s, or NaN when absent
+ * @param summaryMaxBusBw for {@link DatasetKind#SUMMARY}: the maximum busbw stated, GB/s; NaN otherwise
+ * @param log         what the NCCL_DEBUG=INFO lines of this run said ({@link NcclLog#EMPTY} when none)
+ * @param notes       readers' remarks
+ */
+public record Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
+        DataType dataType, int nRanks, int nHosts, String gpuModel, String ncclVersion, Map<String, String> env,
+        FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
+        NcclLog log, List<Note> notes) {
+
+    /** @throws IllegalArgumentException when nRanks is below 1 */
+    public Dataset {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(collective, "collective");
+        Objects.requireNonNull(kind, "kind");
+        label = label == null ? "" : label;
+        gpuModel = gpuModel == null ? "" : gpuModel;
+        ncclVersion = ncclVersion == null ? "" : ncclVersion;
+        env = Map.copyOf(env);
+        header = header == null ? FileHeader.EMPTY : header;
+        ranks = List.copyOf(ranks);
+        points = List.copyOf(points);
+        log = log == null ? NcclLog.EMPTY : log;
+        notes = List.copyOf(notes);
+        if (nRanks < 1) {
+            throw new IllegalArgumentException(file + ":" + line + ": nRanks must be >= 1, got " + nRanks);
+        }
+    }
+
+    /** @return {@code file:line (label)}, for evidence in reports */
+    public String id() {
+        return file + ":" + line + (label.isEmpty() ? "" : " (" + label + ")");
+    }
+
+    /** @return GPUs per host (nRanks / nHosts), or nRanks when hosts are unknown */
+    public int gpusPerHost() {
+        return nHosts > 0 ? Math.max(1, nRanks / nHosts) : nRanks;
+    }
+
+    /** @return the highest busbw over all points and both halves, GB/s; or the summary maximum */
+    public OptionalDouble peakBusBw() {
+        if (kind == DatasetKind.SUMMARY) {
+            return OptionalDouble.of(summaryMaxBusBw);
+        }
+        return points.stream().mapToDouble(PerfPoint::peakBusBw).max();
+    }
+
+    /** @return the point with the largest size, if any */
+    public java.util.Optional<PerfPoint> largest() {
+        return points.stream().max(Comparator.comparingLong(PerfPoint::sizeBytes));
+    }
+}

@@ -1,0 +1,319 @@
+package dev.collsim.validation.ingest;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Turns rows plus run context into a {@link Dataset}: decides the collective from the table itself (redop, root,
+ * count versus size, busbw/algbw ratio; nccl-tests 2.19.6 {@code src/*.cu}) and checks it against what the file
+ * claims. A claim made by the file's own output ("Collective test starting", the command line) that the table
+ * contradicts is an error; a claim from a title or the provenance header only earns a note.
+ */
+final class DatasetAssembler {
+
+    private static final Pattern GPUS_IN_TITLE = Pattern.compile(
+            "(?:(\\d+)\\s*(?:pods?|hosts?|nodes?|servers?|VMs?)\\s*x\\s*)?(\\d+)\\s*GPUs?\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern HOSTS_IN_TITLE = Pattern.compile("(\\d+)\\s*(?:hosts?|nodes?)\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern VERSION = Pattern.compile("\\b(2\\.\\d+(?:\\.\\d+)?)");
+
+    private DatasetAssembler() {
+    }
+
+    static Dataset assemble(String file, FileHeader header, RunContext ctx, List<RawRow> rows, int line,
+            DatasetKind kind, double avgBusBw, List<Note> tableNotes) throws InputException {
+        List<Note> notes = new ArrayList<>(ctx.notes);
+        notes.addAll(tableNotes);
+        NcclLog log = ctx.log.build();
+        int knownRanks = knownRanks(ctx, log, header);
+        Collective collective = decide(file, header, ctx, rows, line, notes);
+        int nRanks = knownRanks > 0 ? knownRanks : ratioRanks(collective, rows);
+        if (nRanks < 1) {
+            throw new InputException(new InputProblem(file, line, 0, "nRanks",
+                    "cannot tell how many ranks ran this table: no '#  Rank' lines, no NCCL log, no 'N GPUs' in the "
+                            + "title and no single NxM in the #@ nodes_x_gpus header"));
+        }
+        List<PerfPoint> points = rows.stream().map(RawRow::point).toList();
+        countCheck(collective, nRanks, rows, notes);
+        return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
+                hosts(ctx, log, header), gpuModel(ctx, header), version(ctx, log, header), env(header, ctx, log),
+                header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes);
+    }
+
+    /** Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). */
+    private static void countCheck(Collective c, int n, List<RawRow> rows, List<Note> notes) {
+        for (RawRow r : rows) {
+            PerfPoint p = r.point();
+            int elt = eltSize(r.type());
+            if (p.count() < 0 || p.sizeBytes() == 0) {
+                continue;
+            }
+            long expected = c.countFor(p.sizeBytes(), elt, n);
+            if (Math.abs(expected - p.count()) > Math.max(1, expected / 1000)) {
+                notes.add(new Note(p.line(), "count " + p.count() + " does not match size " + p.sizeBytes()
+                        + " for " + c.testName() + " on " + n + " ranks (expected " + expected + ")"));
+            }
+        }
+    }
+
+    static String label(RunContext ctx, int line) {
+        return ctx.title.isEmpty() ? "table at line " + line : ctx.title;
+    }
+
+    static int knownRanks(RunContext ctx, NcclLog log, FileHeader header) {
+        if (!ctx.ranks.isEmpty()) {
+            return ctx.ranks.size();
+        }
+        if (log.nRanks() > 0) {
+            return log.nRanks();
+        }
+        Matcher g = GPUS_IN_TITLE.matcher(ctx.title);
+        if (g.find()) {
+            int perHost = Integer.parseInt(g.group(2));
+            return g.group(1) == null ? perHost : perHost * Integer.parseInt(g.group(1));
+        }
+        Optional<int[]> shape = header.nodesXGpus();
+        if (shape.isPresent() && !header.hasSeveralShapes()) {
+            return shape.get()[0] * shape.get()[1];
+        }
+        return 0;
+    }
+
+    private static int hosts(RunContext ctx, NcclLog log, FileHeader header) {
+        if (!ctx.ranks.isEmpty()) {
+            return (int) ctx.ranks.stream().map(RankInfo::host).distinct().count();
+        }
+        if (log.nNodes() > 0) {
+            return log.nNodes();
+        }
+        Matcher h = HOSTS_IN_TITLE.matcher(ctx.title);
+        if (h.find()) {
+            return Integer.parseInt(h.group(1));
+        }
+        String lt = ctx.title.toLowerCase(java.util.Locale.ROOT);
+        if (lt.contains("single host") || lt.contains("single node") || lt.contains("intra-node")) {
+            return 1;
+        }
+        Optional<int[]> shape = header.nodesXGpus();
+        return shape.isPresent() && !header.hasSeveralShapes() ? shape.get()[0] : 0;
+    }
+
+    private static String gpuModel(RunContext ctx, FileHeader header) {
+        Optional<String> common = ctx.ranks.stream().collect(Collectors.groupingBy(RankInfo::gpuModel,
+                LinkedHashMap::new, Collectors.counting())).entrySet().stream()
+                .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
+        return common.orElse(header.text("hardware"));
+    }
+
+    static String version(RunContext ctx, NcclLog log, FileHeader header) {
+        if (!log.version().isEmpty()) {
+            return log.version().replaceAll("\\+.*", "");
+        }
+        if (!ctx.libraryVersion.isEmpty()) {
+            return ctx.libraryVersion;
+        }
+        Matcher m = VERSION.matcher(header.text("nccl_version"));
+        return m.find() ? m.group(1) : "";
+    }
+
+    static Map<String, String> env(FileHeader header, RunContext ctx, NcclLog log) {
+        Map<String, String> env = new LinkedHashMap<>(RunEnv.forRun(header.text("env"), ctx.title));
+        env.putAll(log.env());
+        return env;
+    }
+
+    private static DataType dataType(List<RawRow> rows, List<Note> notes) {
+        Map<String, Long> types = rows.stream().collect(Collectors.groupingBy(RawRow::type, Collectors.counting()));
+        Optional<String> t = types.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
+        if (t.isEmpty()) {
+            return null;
+        }
+        try {
+            return DataType.parse(t.get());
+        } catch (IllegalArgumentException e) {
+            notes.add(new Note(rows.get(0).point().line(), "unknown data type '" + t.get() + "'"));
+            return null;
+        }
+    }
+
+    /** Decides the collective; see the class comment. */
+    private static Collective decide(String file, FileHeader header, RunContext ctx, List<RawRow> rows, int line,
+            List<Note> notes) throws InputException {
+        Set<Collective> content = fromContent(rows);
+        Set<Collective> anyRow = EnumSet.noneOf(Collective.class);
+        for (RawRow r : rows) {
+            anyRow.addAll(fromContent(List.of(r)));
+        }
+        if (ctx.strong != null && !anyRow.isEmpty() && !anyRow.contains(ctx.strong.collective())) {
+            throw new InputException(new InputProblem(file, rows.get(0).point().line(), 0, "collective",
+                    "line " + ctx.strong.line() + " (" + ctx.strong.source() + ") says "
+                            + ctx.strong.collective().testName() + " but the table's rows are those of "
+                            + names(content) + " (redop, root and count columns)"));
+        }
+        if (ctx.strong != null) {
+            return ctx.strong.collective();
+        }
+        Set<Collective> weak = new LinkedHashSet<>(ctx.weakSet());
+        for (Collective w : weak) {
+            if (anyRow.isEmpty() || anyRow.contains(w)) {
+                return w;
+            }
+        }
+        Set<Collective> fromHeader = Claims.perfBinaries(header.text("command"));
+        Optional<Collective> h = Claims.single(fromHeader);
+        if (h.isPresent() && (anyRow.isEmpty() || content.contains(h.get()))) {
+            return h.get();
+        }
+        if (content.isEmpty()) {
+            throw new InputException(new InputProblem(file, line, 0, "collective",
+                    "cannot tell which collective this table measured: no 'Collective test starting' line, no "
+                            + "*_perf command and no collective named in the title; allowed: " + Collective.allowed()));
+        }
+        Collective pick = content.iterator().next();
+        String claimed = !weak.isEmpty() ? names(weak) + " (title)"
+                : !fromHeader.isEmpty() ? names(fromHeader) + " (#@ command, line " + header.line("command") + ")"
+                : "nothing";
+        notes.add(new Note(rows.get(0).point().line(), "the file claims " + claimed + " but the rows (redop, root, "
+                + "count = size/" + sizeOverCount(rows) + ") are those of " + names(content) + "; read as "
+                + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place #wrong is N/A on every row, which "
+                + "nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "")));
+        return pick;
+    }
+
+    private static String names(Set<Collective> set) {
+        return set.stream().map(Collective::testName).collect(Collectors.joining(" or "));
+    }
+
+    /** Candidate collectives compatible with the columns (ordered by preference). */
+    static Set<Collective> fromContent(List<RawRow> rows) {
+        List<RawRow> sized = rows.stream().filter(r -> r.point().sizeBytes() > 0 && r.point().count() > 0).toList();
+        if (sized.isEmpty() || sized.get(0).redop() == null) {
+            return EnumSet.noneOf(Collective.class);
+        }
+        boolean reduction = majority(sized, r -> !r.redop().equalsIgnoreCase("none"));
+        boolean hasRoot = sized.get(0).root() != Integer.MIN_VALUE;
+        boolean rooted = hasRoot && majority(sized, r -> r.root() >= 0);
+        long ratio = sizeOverCount(sized);
+        boolean perRank = ratio > 1;
+        Set<Collective> out = new LinkedHashSet<>();
+        if (reduction) {
+            if (perRank) {
+                out.add(Collective.REDUCE_SCATTER);
+            } else if (rooted) {
+                out.add(Collective.REDUCE);
+            } else {
+                out.add(Collective.ALL_REDUCE);
+                if (!hasRoot) {
+                    out.add(Collective.REDUCE);
+                }
+            }
+        } else if (rooted) {
+            out.add(perRank ? Collective.SCATTER : Collective.BROADCAST);
+            if (perRank) {
+                out.add(Collective.GATHER);
+            }
+        } else if (perRank) {
+            boolean inPlaceUnchecked = sized.stream().allMatch(r -> r.point().inPlace() == null
+                    || r.point().inPlace().wrong() == Timing.NOT_CHECKED)
+                    && sized.stream().anyMatch(r -> r.point().outOfPlace() != null
+                    && r.point().outOfPlace().wrong() != Timing.NOT_CHECKED);
+            if (inPlaceUnchecked) {
+                out.add(Collective.ALL_TO_ALL);
+                out.add(Collective.ALL_GATHER);
+            } else {
+                out.add(Collective.ALL_GATHER);
+                out.add(Collective.ALL_TO_ALL);
+            }
+        } else {
+            out.add(Collective.SEND_RECV);
+            if (!hasRoot) {
+                out.add(Collective.BROADCAST);
+            }
+        }
+        return out;
+    }
+
+    private static boolean majority(List<RawRow> rows, Function<RawRow, Boolean> test) {
+        long yes = rows.stream().filter(test::apply).count();
+        return yes * 2 > rows.size();
+    }
+
+    /** @return the most common size/(count x element size), 1 when count equals size in elements */
+    static long sizeOverCount(List<RawRow> rows) {
+        Map<Long, Long> votes = new LinkedHashMap<>();
+        for (RawRow r : rows) {
+            PerfPoint p = r.point();
+            if (p.count() <= 0 || p.sizeBytes() <= 0) {
+                continue;
+            }
+            int elt = eltSize(r.type());
+            long bytesPerRank = p.count() * elt;
+            if (bytesPerRank > 0 && p.sizeBytes() % bytesPerRank == 0) {
+                votes.merge(p.sizeBytes() / bytesPerRank, 1L, Long::sum);
+            } else if (bytesPerRank > 0) {
+                votes.merge(Math.round((double) p.sizeBytes() / bytesPerRank), 1L, Long::sum);
+            }
+        }
+        return votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(1L);
+    }
+
+    private static int eltSize(String type) {
+        try {
+            return DataType.parse(type).size();
+        } catch (IllegalArgumentException e) {
+            return 1;
+        }
+    }
+
+    /**
+     * Ranks implied by the busbw/algbw ratio of the row with the largest algbw (nccl-tests factors: AllReduce
+     * 2(n-1)/n, AllGather/ReduceScatter/AllToAll (n-1)/n).
+     *
+     * @return the rank count, or 0 when the ratio cannot tell
+     */
+    static int ratioRanks(Collective c, List<RawRow> rows) {
+        Optional<Timing> t = rows.stream().map(r -> r.point().primary())
+                .filter(x -> x.algBw() > 0 && x.busBw() > 0).max(Comparator.comparingDouble(Timing::algBw));
+        if (t.isEmpty()) {
+            return 0;
+        }
+        return ranksFromRatio(c, t.get().busBw() / t.get().algBw());
+    }
+
+    /**
+     * Inverts nccl-tests' bus bandwidth factor.
+     *
+     * @param c     the collective
+     * @param ratio busbw / algbw
+     * @return n, or 0 when the factor does not depend on n or the ratio is out of range
+     */
+    static int ranksFromRatio(Collective c, double ratio) {
+        double n;
+        switch (c) {
+            case ALL_REDUCE:
+                n = 2.0 / (2.0 - ratio);
+                break;
+            case ALL_GATHER: case REDUCE_SCATTER: case ALL_TO_ALL: case GATHER: case SCATTER:
+                n = 1.0 / (1.0 - ratio);
+                break;
+            default:
+                return 0;
+        }
+        return n >= 1 && n < 1e6 && Double.isFinite(n) ? (int) Math.round(n) : 0;
+    }
+}

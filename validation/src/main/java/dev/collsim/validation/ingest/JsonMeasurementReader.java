@@ -1,0 +1,203 @@
+package dev.collsim.validation.ingest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the two JSON result formats: nccl-tests' {@code -J} output (nccl-tests 2.19.6 {@code src/util.cu}: keys
+ * {@code args}, {@code env}, {@code nccl_version}, {@code config.devices}, {@code results[].out_of_place.alg_bw}
+ * ...) and collsim's own run JSON (the executor's {@code dev.collsim.perf.PerfRun}: {@code tool},
+ * {@code collective}, {@code n_ranks}, {@code results}, {@code metadata}), which uses the same row keys.
+ * JSON carries no line numbers, so problems name the field path instead.
+ */
+public final class JsonMeasurementReader {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private JsonMeasurementReader() {
+    }
+
+    /**
+     * @param file    name to cite
+     * @param content the JSON text
+     * @return one dataset
+     * @throws InputException on malformed JSON or missing fields (path named)
+     */
+    public static List<Dataset> read(String file, String content) throws InputException {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(content);
+        } catch (JsonProcessingException e) {
+            var loc = e.getLocation();
+            throw new InputException(new InputProblem(file, loc == null ? 0 : loc.getLineNr(),
+                    loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: " + e.getOriginalMessage()));
+        }
+        List<InputProblem> problems = new ArrayList<>();
+        boolean collsim = root.has("tool");
+        JsonNode results = root.path("results");
+        if (!results.isArray() || results.isEmpty()) {
+            throw new InputException(new InputProblem(file, 0, 0, "results",
+                    "missing or empty; expected the list of result rows"));
+        }
+        Collective c = collective(file, root, collsim);
+        List<RankInfo> ranks = ranks(root, collsim);
+        Map<String, String> env = new LinkedHashMap<>();
+        NcclLogParser logParser = new NcclLogParser();
+        String version = "";
+        if (collsim) {
+            root.path("metadata").path("nccl_env").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+            version = root.path("metadata").path("nccl_version").asText("");
+            int ln = 1;
+            for (JsonNode l : root.path("metadata").path("nccl_log")) {
+                logParser.accept(l.asText(), ln++);
+            }
+        } else {
+            for (JsonNode e : root.path("env")) {
+                String kv = e.asText();
+                int eq = kv.indexOf('=');
+                if (eq > 0 && kv.startsWith("NCCL_")) {
+                    env.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
+            }
+            int code = root.path("nccl_version").asInt(0);
+            version = code > 0 ? NcclTestsTextReader.decodeVersion(code) : "";
+        }
+        List<PerfPoint> points = new ArrayList<>();
+        List<Note> notes = new ArrayList<>();
+        String type = null;
+        for (int i = 0; i < results.size(); i++) {
+            JsonNode r = results.get(i);
+            String path = "results[" + i + "]";
+            if (!r.path("size").canConvertToLong() || !r.has("out_of_place") && !r.has("in_place")) {
+                problems.add(new InputProblem(file, 0, 0, path, "needs 'size' and 'out_of_place' or 'in_place'"));
+                continue;
+            }
+            type = r.path("type").asText(type);
+            Timing oop = timing(r.path("out_of_place"));
+            Timing ip = timing(r.path("in_place"));
+            if (oop == null && ip == null) {
+                problems.add(new InputProblem(file, 0, 0, path, "neither half has time, alg_bw and bus_bw"));
+                continue;
+            }
+            points.add(new PerfPoint(r.path("size").asLong(), r.path("count").asLong(-1), oop, ip, 0));
+            slowProcess(r.path("out_of_place_per_iter").path("per_process_max_times_us"), r.path("size").asLong())
+                    .ifPresent(notes::add);
+        }
+        if (!problems.isEmpty()) {
+            throw new InputException(problems);
+        }
+        int nRanks = collsim ? root.path("n_ranks").asInt(ranks.size()) : ranks.size();
+        if (nRanks < 1) {
+            throw new InputException(new InputProblem(file, 0, 0, collsim ? "n_ranks" : "config.devices",
+                    "no ranks listed"));
+        }
+        DataType dt = null;
+        try {
+            dt = type == null ? null : DataType.parse(type);
+        } catch (IllegalArgumentException e) {
+            dt = null;
+        }
+        int hosts = (int) ranks.stream().map(RankInfo::host).distinct().count();
+        String gpu = ranks.isEmpty() ? "" : ranks.get(0).gpuModel();
+        return List.of(new Dataset(file, collsim ? "collsim run" : "nccl-tests JSON", 1,
+                collsim ? DatasetKind.COLLSIM_RUN_JSON : DatasetKind.NCCL_TESTS_JSON, c, dt, nRanks, hosts, gpu,
+                version, env, FileHeader.EMPTY, ranks, points,
+                collsim ? root.path("average_bus_bandwidth").asDouble(Double.NaN)
+                        : root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN),
+                Double.NaN, logParser.build(), notes));
+    }
+
+    /**
+     * nccl-tests -I writes, per result, every process's per-iteration times ({@code per_process_max_times_us},
+     * nccl-tests 2.19.6 {@code src/util.cu writePerIterReport}). A process whose median is at least 1.3x the
+     * median of the others' medians is a slow rank (or host).
+     *
+     * @return a note naming the slow process, if any
+     */
+    static java.util.Optional<Note> slowProcess(JsonNode perProcess, long size) {
+        if (!perProcess.isArray() || perProcess.size() < 2) {
+            return java.util.Optional.empty();
+        }
+        double[] med = new double[perProcess.size()];
+        for (int p = 0; p < med.length; p++) {
+            List<Double> t = new ArrayList<>();
+            perProcess.get(p).forEach(x -> t.add(x.asDouble()));
+            t.sort(null);
+            med[p] = t.isEmpty() ? Double.NaN : t.get(t.size() / 2);
+        }
+        int worst = 0;
+        for (int p = 1; p < med.length; p++) {
+            if (med[p] > med[worst]) {
+                worst = p;
+            }
+        }
+        List<Double> others = new ArrayList<>();
+        for (int p = 0; p < med.length; p++) {
+            if (p != worst) {
+                others.add(med[p]);
+            }
+        }
+        others.sort(null);
+        double rest = others.get(others.size() / 2);
+        if (rest > 0 && med[worst] >= 1.3 * rest) {
+            return java.util.Optional.of(new Note(0, String.format(java.util.Locale.ROOT, "slow process %d at %d "
+                    + "bytes: median per-iteration time %.1f us against %.1f us for the other processes (%.2fx)",
+                    worst, size, med[worst], rest, med[worst] / rest)));
+        }
+        return java.util.Optional.empty();
+    }
+
+    private static Collective collective(String file, JsonNode root, boolean collsim) throws InputException {
+        String name = collsim ? root.path("collective").asText("") : "";
+        if (name.isEmpty()) {
+            for (JsonNode a : root.path("args")) {
+                var found = Claims.perfBinaries(a.asText());
+                if (found.size() == 1) {
+                    return found.iterator().next();
+                }
+            }
+            JsonNode first = root.path("results").path(0);
+            name = first.path("experiment_name").asText(first.path("collective").asText(""));
+        }
+        try {
+            return Collective.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(file, 0, 0, collsim ? "collective" : "args",
+                    "cannot tell the collective ('" + name + "'); " + e.getMessage()));
+        }
+    }
+
+    private static List<RankInfo> ranks(JsonNode root, boolean collsim) {
+        List<RankInfo> out = new ArrayList<>();
+        JsonNode list = collsim ? root.path("metadata").path("gpus") : root.path("config").path("devices");
+        for (JsonNode d : list) {
+            out.add(new RankInfo(d.path("rank").asInt(), d.path("group").asInt(0), d.path("pid").asLong(),
+                    d.path("hostname").asText(""), d.path("device").asInt(),
+                    d.path(collsim ? "bus_id" : "device_hex").asText(""),
+                    d.path(collsim ? "name" : "device_info").asText(""), 0));
+        }
+        return out;
+    }
+
+    private static Timing timing(JsonNode n) {
+        if (n == null || n.isMissingNode() || n.isNull()) {
+            return null;
+        }
+        JsonNode time = n.has("time") ? n.path("time") : n.path("cpu_time");
+        if (!time.isNumber() || !n.path("alg_bw").isNumber() || !n.path("bus_bw").isNumber()) {
+            return null;
+        }
+        JsonNode w = n.path("nwrong");
+        long wrong = w.isNumber() ? w.asLong() : Timing.NOT_CHECKED;
+        return new Timing(time.asDouble(), n.path("alg_bw").asDouble(), n.path("bus_bw").asDouble(), wrong);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.collsim.validation.ingest;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Reads any supported measurement file, choosing the reader by content: JSON (starts with '{') goes to
+ * {@link JsonMeasurementReader}, everything else to {@link NcclTestsTextReader} (which also handles reduced
+ * markdown tables and NCCL_DEBUG=INFO lines).
+ */
+public final class MeasurementReader {
+
+    private MeasurementReader() {
+    }
+
+    /**
+     * @param file the file
+     * @return its datasets, in file order
+     * @throws InputException when the file cannot be read or holds no measurement (problems name lines)
+     */
+    public static List<Dataset> read(Path file) throws InputException {
+        String content;
+        try {
+            content = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InputException(new InputProblem(file.toString(), 0, 0, "", "cannot read: " + e.getMessage()));
+        }
+        return read(file.getFileName().toString(), content);
+    }
+
+    /**
+     * @param name    name to cite in messages
+     * @param content the file's text
+     * @return its datasets
+     * @throws InputException see {@link #read(Path)}
+     */
+    public static List<Dataset> read(String name, String content) throws InputException {
+        String t = content.stripLeading();
+        if (t.startsWith("{")) {
+            return JsonMeasurementReader.read(name, content);
+        }
+        return NcclTestsTextReader.read(name, content);
+    }
+}

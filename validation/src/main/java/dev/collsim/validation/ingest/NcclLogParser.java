@@ -1,0 +1,206 @@
+package dev.collsim.validation.ingest;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Protocol;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Collects NCCL_DEBUG=INFO/WARN lines of one run into an {@link NcclLog}. Feed it every line (with its number);
+ * it keeps only NCCL's own messages. Message shapes follow NCCL 2.18-2.30 ({@code src/init.cc},
+ * {@code src/transport.cc}, {@code src/graph/search.cc}, {@code src/graph/tuning.cc}, {@code src/enqueue.cc}).
+ * Not thread-safe.
+ */
+public final class NcclLogParser {
+
+    private static final Pattern MARK = Pattern.compile("NCCL (INFO|WARN)\\s?(.*)$");
+    private static final Pattern VERSION = Pattern.compile("NCCL version (\\S+)");
+    private static final Pattern RANKS = Pattern.compile(
+            "nRanks (\\d+) nNodes (\\d+) localRanks (\\d+)");
+    private static final Pattern INIT = Pattern.compile("rank (\\d+) nranks (\\d+) .*?busId ([0-9a-fA-F]+)");
+    private static final Pattern NETWORK = Pattern.compile("Using network (.+?)\\s*$");
+    private static final Pattern TRANSPORT = Pattern.compile(
+            "Channel (\\d+)/\\d+ : (\\d+)\\[[^\\]]*\\] -> (\\d+)\\[[^\\]]*\\](?: \\[(?:send|receive)\\])? via (.+?)\\s*$");
+    private static final Pattern RING = Pattern.compile("^Channel (\\d+)/(\\d+) :((?:\\s+\\d+)+)\\s*$");
+    private static final Pattern COUNTS = Pattern.compile("(\\d+) coll channels, (?:(\\d+) collnet channels, )?"
+            + "(?:(\\d+) nvls channels, )?(\\d+) p2p channels, (\\d+) p2p channels per peer");
+    private static final Pattern GRAPH = Pattern.compile("Pattern (\\d+), crossNic (\\d+), nChannels (\\d+), "
+            + "bw ([0-9.]+)/([0-9.]+), type (\\w+)/(\\w+), sameChannels (\\d+)");
+    private static final Pattern ENV = Pattern.compile("^(\\w+) set by environment to (.*?)\\.?\\s*$");
+    private static final Pattern CHOICE = Pattern.compile(
+            "(?:(\\w+): )?(\\d+) Bytes -> Algo (\\w+) proto (\\w+) time ([0-9.]+)");
+    private static final Pattern TUNING_CELL = Pattern.compile("([0-9.]+)\\s*/\\s*([0-9.]+)");
+
+    private String version = "";
+    private int versionLine;
+    private int nRanks;
+    private int nNodes;
+    private int localRanks;
+    private final Map<Integer, String> busIds = new LinkedHashMap<>();
+    private String network = "";
+    private int networkLine;
+    private int ibNotFound;
+    private final List<NcclLog.TransportEdge> transports = new ArrayList<>();
+    private final List<NcclLog.ChannelCounts> counts = new ArrayList<>();
+    private final List<NcclLog.RingOrder> rings = new ArrayList<>();
+    private int treeLines;
+    private final List<NcclLog.GraphLine> graphs = new ArrayList<>();
+    private final List<NcclLog.TuningEntry> tuning = new ArrayList<>();
+    private final List<NcclLog.AlgoChoice> choices = new ArrayList<>();
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private final List<Note> flagged = new ArrayList<>();
+    private List<String[]> tuningColumns;
+
+    /**
+     * Offers one line.
+     *
+     * @param text the line, prefixes such as {@code host:pid:tid [dev]} included
+     * @param line 1-based line number
+     * @return true when the line was an NCCL message (INFO, WARN, or nccl-tests' "NCCL version" line)
+     */
+    public boolean accept(String text, int line) {
+        Matcher mark = MARK.matcher(text);
+        if (!mark.find()) {
+            Matcher v = VERSION.matcher(text);
+            if (text.strip().startsWith("NCCL version") && v.find()) {
+                setVersion(v.group(1), line);
+                return true;
+            }
+            return false;
+        }
+        String msg = mark.group(2).strip();
+        if (mark.group(1).equals("WARN")) {
+            flagged.add(new Note(line, "NCCL WARN " + msg));
+            return true;
+        }
+        info(msg, line);
+        return true;
+    }
+
+    private void setVersion(String v, int line) {
+        if (version.isEmpty()) {
+            version = v;
+            versionLine = line;
+        }
+    }
+
+    private void info(String msg, int line) {
+        Matcher m;
+        if ((m = VERSION.matcher(msg)).find() && msg.startsWith("NCCL version")) {
+            setVersion(m.group(1), line);
+        } else if ((m = RANKS.matcher(msg)).find()) {
+            nRanks = Integer.parseInt(m.group(1));
+            nNodes = Integer.parseInt(m.group(2));
+            localRanks = Integer.parseInt(m.group(3));
+        } else if (msg.contains("Init START") && (m = INIT.matcher(msg)).find()) {
+            busIds.put(Integer.parseInt(m.group(1)), m.group(3));
+            nRanks = Math.max(nRanks, Integer.parseInt(m.group(2)));
+        } else if ((m = NETWORK.matcher(msg)).find()) {
+            network = m.group(1);
+            networkLine = line;
+        } else if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
+            ibNotFound = ibNotFound == 0 ? line : ibNotFound;
+        } else if ((m = TRANSPORT.matcher(msg)).find()) {
+            transports.add(new NcclLog.TransportEdge(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)), m.group(4), line));
+        } else if ((m = RING.matcher(msg)).find()) {
+            List<Integer> order = new ArrayList<>();
+            for (String t : m.group(3).strip().split("\\s+")) {
+                order.add(Integer.parseInt(t));
+            }
+            rings.add(new NcclLog.RingOrder(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), order, line));
+        } else if (msg.startsWith("Trees")) {
+            treeLines++;
+        } else if ((m = COUNTS.matcher(msg)).find()) {
+            counts.add(new NcclLog.ChannelCounts(Integer.parseInt(m.group(1)),
+                    m.group(2) == null ? -1 : Integer.parseInt(m.group(2)),
+                    m.group(3) == null ? 0 : Integer.parseInt(m.group(3)),
+                    Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), line));
+        } else if ((m = GRAPH.matcher(msg)).find()) {
+            graphs.add(new NcclLog.GraphLine(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
+                    m.group(6), m.group(7), Integer.parseInt(m.group(8)), line));
+        } else if ((m = ENV.matcher(msg)).find()) {
+            env.put(m.group(1), m.group(2).strip());
+        } else if ((m = CHOICE.matcher(msg)).find()) {
+            choices.add(new NcclLog.AlgoChoice(m.group(1) == null ? "" : m.group(1), Long.parseLong(m.group(2)),
+                    algoName(m.group(3)), protoName(m.group(4)), Double.parseDouble(m.group(5)), line));
+        } else if (msg.startsWith("Latency/AlgBw")) {
+            tuningColumns = tuningHeader(msg);
+        } else if (tuningColumns != null && msg.contains("|") && !msg.startsWith("Max NThreads")) {
+            tuningRow(msg, line);
+        } else if (isFlagged(msg)) {
+            flagged.add(new Note(line, "NCCL INFO " + msg));
+        }
+    }
+
+    private static boolean isFlagged(String msg) {
+        String l = msg.toLowerCase(Locale.ROOT);
+        return l.contains("gpu direct rdma") || l.contains("gdr") || l.contains("nvls") || l.contains("p2p")
+                || l.contains("lnksta") || l.contains("link_width") || l.contains("link_speed")
+                || l.contains("no device found") || l.contains("net/socket") || l.contains("net/ib")
+                || l.contains("shm") || l.contains("collnet");
+    }
+
+    private static List<String[]> tuningHeader(String msg) {
+        List<String[]> cols = new ArrayList<>();
+        String[] cells = msg.split("\\|");
+        for (int i = 1; i < cells.length; i++) {
+            String c = cells[i].strip();
+            int slash = c.indexOf('/');
+            if (slash > 0) {
+                cols.add(new String[] {c.substring(0, slash).strip(), c.substring(slash + 1).strip()});
+            }
+        }
+        return cols;
+    }
+
+    private void tuningRow(String msg, int line) {
+        String[] cells = msg.split("\\|");
+        String function = cells[0].strip();
+        if (function.isEmpty() || !Character.isLetter(function.charAt(0))) {
+            return;
+        }
+        for (int i = 1; i < cells.length && i - 1 < tuningColumns.size(); i++) {
+            Matcher c = TUNING_CELL.matcher(cells[i]);
+            if (c.find()) {
+                String[] ap = tuningColumns.get(i - 1);
+                tuning.add(new NcclLog.TuningEntry(function, ap[0], ap[1], Double.parseDouble(c.group(1)),
+                        Double.parseDouble(c.group(2)), line));
+            }
+        }
+    }
+
+    /** NCCL prints the algorithm as an index (NCCL order, {@link Algorithm}) or, in some builds, a name. */
+    private static String algoName(String s) {
+        if (s.chars().allMatch(Character::isDigit)) {
+            int i = Integer.parseInt(s);
+            return i < Algorithm.values().length ? Algorithm.values()[i].ncclName() : s;
+        }
+        return s;
+    }
+
+    private static String protoName(String s) {
+        if (s.chars().allMatch(Character::isDigit)) {
+            int i = Integer.parseInt(s);
+            return i < Protocol.values().length ? Protocol.values()[i].ncclName() : s;
+        }
+        return s;
+    }
+
+    /** @return true when no NCCL line has been accepted yet */
+    public boolean isEmpty() {
+        return build().isEmpty();
+    }
+
+    /** @return what was collected so far */
+    public NcclLog build() {
+        return new NcclLog(version, versionLine, nRanks, nNodes, localRanks, busIds, network, networkLine,
+                ibNotFound, transports, counts, rings, treeLines, graphs, tuning, choices, env, flagged);
+    }
+}

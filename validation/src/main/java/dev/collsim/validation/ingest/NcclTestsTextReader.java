@@ -1,0 +1,332 @@
+package dev.collsim.validation.ingest;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads nccl-tests text output of any version (2.0 to 2.19: with or without the {@code root} column, the old
+ * {@code error} column, {@code N/A} checks, per-iteration and timestamp columns), as users paste it: interleaved
+ * NCCL INFO/WARN lines, {@code srun -l} ({@code " 0: "}) and {@code mpirun --tag-output}
+ * ({@code "[1,0]<stdout>:"}) prefixes, CRLF, a truncated last row, several runs in one file, and reduced
+ * markdown tables ({@link MarkdownTableReader}). Output format reference: nccl-tests 2.19.6 {@code src/util.cu}.
+ *
+ * <p>Each run becomes a {@link Dataset}. A run starts at a section title ({@code ##}, {@code ###},
+ * {@code **...**}), a command line naming a {@code *_perf} binary, an nccl-tests preamble after a finished
+ * table, or a new table header. A row that starts like a data row but does not parse is an error with its line
+ * and column; only the last row of a table may be cut short (its in-place half is then dropped, with a note).
+ */
+public final class NcclTestsTextReader {
+
+    private static final Pattern SRUN_PREFIX = Pattern.compile("^\\s{0,3}\\d{1,5}: ");
+    private static final Pattern MPI_PREFIX = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:");
+    private static final Pattern RANK = Pattern.compile(
+            "^#\\s*Rank\\s+(\\d+)\\s+Group\\s+(\\d+)\\s+Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s+(.*?)\\s*$");
+    private static final Pattern ROW = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+\\S+");
+    private static final Pattern AVG = Pattern.compile("Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
+    private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
+    private static final Pattern LIBRARY = Pattern.compile("nccl-library=(\\d+)");
+    private static final Pattern NGPUS = Pattern.compile("nGpus\\s+(\\d+)");
+    private static final Pattern SEPARATOR = Pattern.compile("^\\s*\\|?\\s*:?-{2,}:?\\s*(\\|\\s*:?-{2,}:?\\s*)*\\|?\\s*$");
+
+    private final String file;
+    private final String[] lines;
+    private final FileHeader.Builder headerBuilder = new FileHeader.Builder();
+    private FileHeader header;
+    private final List<Dataset> out = new ArrayList<>();
+    private final List<InputProblem> problems = new ArrayList<>();
+
+    private RunContext ctx = new RunContext();
+    private TableLayout layout;
+    private final List<RawRow> rows = new ArrayList<>();
+    private final List<Note> tableNotes = new ArrayList<>();
+    private int tableLine;
+    private double avg = Double.NaN;
+    private int avgLine;
+    private RawRow partial;
+
+    private NcclTestsTextReader(String file, String content) {
+        this.file = file;
+        this.lines = content.split("\\r\\n|\\r|\\n", -1);
+    }
+
+    /**
+     * Reads every run in a file.
+     *
+     * @param file    name to cite in messages
+     * @param content the file's text
+     * @return the datasets, in file order (at least one)
+     * @throws InputException when a row does not parse, a claim contradicts the table, or nothing measurable was
+     *                        found; every problem found is listed
+     */
+    public static List<Dataset> read(String file, String content) throws InputException {
+        return new NcclTestsTextReader(file, content).run();
+    }
+
+    private List<Dataset> run() throws InputException {
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].strip().startsWith("#@")) {
+                headerBuilder.accept(lines[i], i + 1);
+            }
+        }
+        header = headerBuilder.build();
+        int i = 0;
+        while (i < lines.length) {
+            i = step(i);
+        }
+        flush(false);
+        if (!problems.isEmpty()) {
+            throw new InputException(problems);
+        }
+        if (out.isEmpty()) {
+            throw new InputException(new InputProblem(file, 0, 0, "", "no nccl-tests table, reduced table, summary "
+                    + "or 'Avg bus bandwidth' line found; expected nccl-tests output (a '#  size  count  type ...' "
+                    + "header followed by rows)"));
+        }
+        return out;
+    }
+
+    private static String clean(String raw) {
+        String t = MPI_PREFIX.matcher(raw).replaceFirst("");
+        Matcher m = SRUN_PREFIX.matcher(t);
+        if (m.find() && t.substring(m.end()).matches("^\\s*(#|\\d|NCCL|node|\\[).*")) {
+            t = t.substring(m.end());
+        }
+        return t;
+    }
+
+    /** Handles the line at index i, returns the next index. */
+    private int step(int i) throws InputException {
+        int no = i + 1;
+        String text = clean(lines[i]);
+        String t = text.strip();
+        if (t.isEmpty() || t.startsWith("#@")) {
+            return i + 1;
+        }
+        if (ctx.log.accept(text, no)) {
+            if (t.startsWith("NCCL version") && layout == null) {
+                return i + 1;
+            }
+            return i + 1;
+        }
+        if (text.contains("|") && i + 1 < lines.length && SEPARATOR.matcher(clean(lines[i + 1])).matches()) {
+            return markdown(i);
+        }
+        if (isTitle(t)) {
+            flush(false);
+            ctx = new RunContext();
+            ctx.title = t.replaceAll("^#+\\s*", "").replace("**", "").strip();
+            ctx.titleLine = no;
+            ctx.weakClaims(Claims.words(ctx.title), no, "title");
+            return i + 1;
+        }
+        if (!t.startsWith("#") && t.contains("_perf") && !ROW.matcher(t).find()) {
+            newRunIfDone();
+            var named = Claims.perfBinaries(t);
+            if (named.size() == 1) {
+                ctx.strong = new RunContext.Claim(named.iterator().next(), no, "command line");
+            }
+            if (ctx.title.isEmpty()) {
+                ctx.title = t.length() > 80 ? t.substring(0, 80) + "..." : t;
+                ctx.titleLine = no;
+            }
+            return i + 1;
+        }
+        if (t.startsWith("#")) {
+            comment(t, no);
+            return i + 1;
+        }
+        if (ROW.matcher(t).find()) {
+            row(text, no, lines[i].length() - text.length());
+            return i + 1;
+        }
+        Matcher a = AVG.matcher(t);
+        if (a.find()) {
+            footer(a, no);
+            return i + 1;
+        }
+        if (t.equals("...") || t.startsWith("...")) {
+            (layout != null ? tableNotes : ctx.notes).add(new Note(no, "lines elided by the author ('...')"));
+            return i + 1;
+        }
+        if (layout != null) {
+            tableNotes.add(new Note(no, "text inside the table ignored: '" + abbreviate(t) + "'"));
+        }
+        return i + 1;
+    }
+
+    private static String abbreviate(String t) {
+        return t.length() > 60 ? t.substring(0, 60) + "..." : t;
+    }
+
+    private static boolean isTitle(String t) {
+        return t.startsWith("##") || (t.startsWith("**") && t.indexOf("**", 2) > 2);
+    }
+
+    /** A new run begins: close the current one if it already has a table or footer. */
+    private void newRunIfDone() throws InputException {
+        if (layout != null || !rows.isEmpty() || !Double.isNaN(avg)) {
+            flush(false);
+            RunContext fresh = new RunContext();
+            ctx = fresh;
+        }
+    }
+
+    private void comment(String t, int no) throws InputException {
+        Matcher m;
+        if (t.contains("nccl-tests version")) {
+            newRunIfDone();
+            if ((m = LIBRARY.matcher(t)).find()) {
+                ctx.libraryVersion = decodeVersion(Integer.parseInt(m.group(1)));
+            }
+        } else if ((m = STARTING.matcher(t)).find()) {
+            newRunIfDone();
+            Claims.single(Claims.perfBinaries(m.group(1))).ifPresent(
+                    c -> ctx.strong = new RunContext.Claim(c, no, "'Collective test starting'"));
+        } else if (t.startsWith("# nThread")) {
+            newRunIfDone();
+            if ((m = NGPUS.matcher(t)).find()) {
+                ctx.nGpusPerThread = Integer.parseInt(m.group(1));
+            }
+        } else if ((m = RANK.matcher(t)).matches()) {
+            if (layout != null || !Double.isNaN(avg)) {
+                newRunIfDone();
+            }
+            ctx.ranks.add(new RankInfo(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                    Long.parseLong(m.group(3)), m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7), no));
+        } else if (t.startsWith("# Using devices")) {
+            if (layout != null || !Double.isNaN(avg)) {
+                newRunIfDone();
+            }
+        } else if ((m = AVG.matcher(t)).find()) {
+            footer(m, no);
+        } else if (t.contains("Collective test concluded")) {
+            flush(false);
+            ctx = new RunContext();
+        } else {
+            TableLayout l = TableLayout.parse(t, no);
+            if (l != null) {
+                if (!rows.isEmpty()) {
+                    flush(true);
+                }
+                layout = l;
+                tableLine = no;
+            } else if (t.contains("...") && t.toLowerCase().contains("truncated")) {
+                (layout != null ? tableNotes : ctx.notes).add(new Note(no, "author's elision: " + abbreviate(t)));
+            }
+        }
+    }
+
+    /** NCCL_VERSION_CODE: major*10000 + minor*100 + patch for 2.9 and later, else major*1000 + minor*100 + patch. */
+    static String decodeVersion(int code) {
+        if (code >= 10000) {
+            return (code / 10000) + "." + (code / 100 % 100) + "." + (code % 100);
+        }
+        return (code / 1000) + "." + (code / 100 % 10) + "." + (code % 100);
+    }
+
+    private void footer(Matcher m, int no) throws InputException {
+        if (!Double.isNaN(avg) && rows.isEmpty() && layout == null) {
+            flush(false);
+        }
+        avg = Double.parseDouble(m.group(1));
+        avgLine = no;
+        if (layout == null && rows.isEmpty()) {
+            flush(false);
+            RunContext next = new RunContext();
+            ctx = next;
+        }
+    }
+
+    private void row(String t, int no, int prefix) {
+        if (layout == null) {
+            problems.add(new InputProblem(file, no, 1, "row", "a data row before any nccl-tests table header "
+                    + "('#  size  count  type  redop  root  time  algbw  busbw  #wrong ...')"));
+            return;
+        }
+        if (partial != null) {
+            problems.add(new InputProblem(file, partial.point().line(), 0, "row",
+                    "row is cut short but is not the last row of its table"));
+            partial = null;
+        }
+        RowParser.Result r = RowParser.parse(file, layout, t, no);
+        if (r.problem() != null) {
+            InputProblem p = r.problem();
+            problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),
+                    p.message()) : p);
+            return;
+        }
+        if (r.truncated()) {
+            partial = r.row();
+            return;
+        }
+        rows.add(r.row());
+    }
+
+    private int markdown(int start) throws InputException {
+        int end = start + 2;
+        while (end < lines.length && clean(lines[end]).contains("|")) {
+            end++;
+        }
+        String after = end < lines.length ? clean(lines[end]).strip() : "";
+        List<String> block = new ArrayList<>();
+        for (int k = start; k < end; k++) {
+            block.add(clean(lines[k]));
+        }
+        flush(false);
+        List<Dataset> ds = MarkdownTableReader.read(file, header, ctx, block, start + 1, after);
+        out.addAll(ds);
+        return end;
+    }
+
+    /**
+     * Closes the current table (if any) into a dataset.
+     *
+     * @param keepContext true when another table of the same run follows
+     */
+    private void flush(boolean keepContext) throws InputException {
+        if (partial != null) {
+            tableNotes.add(new Note(partial.point().line(), "last row cut short: in-place columns dropped"));
+            rows.add(partial);
+            partial = null;
+        }
+        if (!rows.isEmpty()) {
+            try {
+                out.add(DatasetAssembler.assemble(file, header, ctx, List.copyOf(rows), tableLine,
+                        DatasetKind.NCCL_TESTS_TABLE, avg, tableNotes));
+            } catch (InputException e) {
+                problems.addAll(e.problems());
+            }
+        } else if (!Double.isNaN(avg)) {
+            footerOnly();
+        }
+        RunContext keep = ctx.continuation();
+        rows.clear();
+        tableNotes.clear();
+        layout = null;
+        avg = Double.NaN;
+        if (keepContext) {
+            ctx = keep;
+        }
+    }
+
+    private void footerOnly() {
+        int n = DatasetAssembler.knownRanks(ctx, ctx.log.build(), header);
+        var collective = Claims.single(ctx.weakSet()).or(() -> Claims.single(Claims.perfBinaries(header.text("command"))))
+                .or(() -> ctx.strong == null ? java.util.Optional.empty() : java.util.Optional.of(ctx.strong.collective()));
+        if (n < 1 || collective.isEmpty()) {
+            ctx.notes.add(new Note(avgLine, "'Avg bus bandwidth' line without table, ranks or collective: ignored"));
+            return;
+        }
+        NcclLog log = ctx.log.build();
+        out.add(new Dataset(file, DatasetAssembler.label(ctx, avgLine), avgLine, DatasetKind.FOOTER_ONLY,
+                collective.get(), null, n, ctx.ranks.isEmpty() ? 0
+                : (int) ctx.ranks.stream().map(RankInfo::host).distinct().count(),
+                ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
+                DatasetAssembler.version(ctx, log, header), DatasetAssembler.env(header, ctx, log), header, ctx.ranks,
+                List.of(), avg, Double.NaN, log, ctx.notes));
+    }
+}

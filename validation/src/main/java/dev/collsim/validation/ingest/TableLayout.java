@@ -1,0 +1,84 @@
+package dev.collsim.validation.ingest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Column layout of an nccl-tests table, read from its header line. nccl-tests 2.19.6 prints
+ * {@code size count type redop root} then, for out-of-place and in-place, {@code time algbw busbw #wrong}
+ * ({@code src/util.cu writeResultHeader}); versions before the root column (2.0-2.10 era) print
+ * {@code size count type redop time algbw busbw error}, with -I four per-iteration columns follow each half, and
+ * with -S a timestamp column ends the line.
+ *
+ * @param columns lower-case column names in order ({@code time}/{@code cputime} normalised to {@code time},
+ *                {@code error} to {@code #wrong})
+ * @param line    1-based header line
+ */
+record TableLayout(List<String> columns, int line) {
+
+    TableLayout {
+        columns = List.copyOf(columns);
+    }
+
+    /**
+     * @param text a comment line (leading {@code #} allowed)
+     * @param line its number
+     * @return the layout, or null when the line is not a table header
+     */
+    static TableLayout parse(String text, int line) {
+        String t = text.strip();
+        if (t.startsWith("#")) {
+            t = t.substring(1);
+        }
+        String[] tokens = t.strip().split("\\s+");
+        if (tokens.length < 6 || !tokens[0].equalsIgnoreCase("size") || !tokens[1].equalsIgnoreCase("count")) {
+            return null;
+        }
+        List<String> cols = new ArrayList<>();
+        for (String tok : tokens) {
+            String c = tok.toLowerCase(Locale.ROOT);
+            if (c.equals("cputime")) {
+                c = "time";
+            } else if (c.equals("error")) {
+                c = "#wrong";
+            }
+            cols.add(c);
+        }
+        if (!cols.contains("busbw") || !cols.contains("time")) {
+            return null;
+        }
+        return new TableLayout(cols, line);
+    }
+
+    /** @return index of the first column called {@code name}, or -1 */
+    int index(String name) {
+        return columns.indexOf(name);
+    }
+
+    /** @return index of the n-th (0-based) occurrence of {@code name}, or -1 */
+    int index(String name, int occurrence) {
+        int seen = 0;
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).equals(name) && seen++ == occurrence) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** @return true when the table has the {@code root} column (nccl-tests 2.11 and later) */
+    boolean hasRoot() {
+        return columns.contains("root");
+    }
+
+    /** @return true when an in-place half is present */
+    boolean hasInPlace() {
+        return index("time", 1) >= 0;
+    }
+
+    /** @return number of columns, timestamp excluded */
+    int width() {
+        return columns.contains("timestamp") ? columns.size() - 1 : columns.size();
+    }
+}

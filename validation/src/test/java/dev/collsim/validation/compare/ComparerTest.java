@@ -1,0 +1,101 @@
+package dev.collsim.validation.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.MeasurementReader;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** compare's bookkeeping: regimes, error arithmetic, cluster assumptions, agreement with the simulator facade. */
+class ComparerTest {
+
+    private final Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+
+    /**
+     * Azure ND A100 v4 has 24 sizes 1K..8G (powers of two): 6 below 64 KiB (1K-32K), 11 from 64 KiB to 64 MiB
+     * (65K-67M), 7 above (134M-8G).
+     */
+    @Test
+    void regimeSplit() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
+        DatasetComparison c = comparer.compare(d, Optional.empty());
+        assertTrue(c.compared());
+        assertEquals(6, c.byRegime().get(Regime.LATENCY).n());
+        assertEquals(11, c.byRegime().get(Regime.MID).n());
+        assertEquals(7, c.byRegime().get(Regime.BANDWIDTH).n());
+        assertEquals(14, c.atLeast1MiB().n(), "1M..8G");
+        PointComparison p = c.points().get(23);
+        assertEquals(Math.abs(p.predictedUs() - p.measuredUs()) / p.measuredUs() * 100, p.apePercent(), 1e-9);
+        assertEquals(8589934592.0 / (231.58 / 1.75) / 1e3, p.measuredUs(), 1e-6);
+        assertTrue(c.cluster().assumptions().stream().anyMatch(a -> a.contains("dgx-a100")));
+    }
+
+    /** The fast point model gives exactly what the simulator's own facade predicts. */
+    @Test
+    void pointModelMatchesPredictor() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").get(1);
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        assertEquals(2, g.topology().hostCount());
+        var pts = Comparer.usable(d);
+        PointModel pm = comparer.model(d, g, Comparer.modelEnv(d.env()), pts);
+        NcclPredictor facade = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
+        for (int i = 0; i < pts.size(); i += 3) {
+            PredictionRequest r = new PredictionRequest(g.topology(), g.ranks(), d.collective(), pts.get(i).sizeBytes(),
+                    DataType.FLOAT, RedOp.SUM, Comparer.modelEnv(d.env()));
+            assertEquals(facade.predict(r).timeUs(), pm.timeUs(i, PerformanceParameters.DEFAULTS), 1e-9);
+        }
+    }
+
+    @Test
+    void notComparableSaysWhy() throws Exception {
+        Dataset gh = Corpus.read("A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt").get(0);
+        DatasetComparison c = comparer.compare(gh, Optional.empty());
+        assertFalse(c.compared());
+        assertTrue(c.reason().contains("GH200"), c.reason());
+        Dataset summary = Corpus.read(
+                "A-summary-allgather-allreduce-alltoall-reducescatter-2x1-4x1xGB10-dgxspark-roce-multiswitch.txt").get(0);
+        assertTrue(comparer.compare(summary, Optional.empty()).reason().contains("no per-size times"));
+    }
+
+    /** A log with NCCL's TUNING choice lines: the predicted algorithm is checked against them. */
+    @Test
+    void algorithmCheckedAgainstLog() throws Exception {
+        String text = """
+                #@ hardware: DGX A100
+                # Collective test starting: all_reduce_perf
+                #  Rank  0 Group  0 Pid 1 on a device  0 [0x07] NVIDIA A100-SXM4-80GB
+                #  Rank  1 Group  0 Pid 1 on a device  1 [0x0f] NVIDIA A100-SXM4-80GB
+                a:1:1 [0] NCCL INFO 1048576 Bytes -> Algo 1 proto 2 time 30.000000
+                a:1:1 [0] NCCL INFO 2097152 Bytes -> Algo 4 proto 2 time 40.000000
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                     1048576        262144     float     sum      -1    30.00   34.95   34.95      0    30.00   34.95   34.95      0
+                     2097152        524288     float     sum      -1    40.00   52.43   52.43      0    40.00   52.43   52.43      0
+                """;
+        Dataset d = MeasurementReader.read("tuning.txt", text).get(0);
+        DatasetComparison c = comparer.compare(d, Optional.empty());
+        assertEquals(2, c.algorithmChecked());
+        List<PointComparison> p = c.points();
+        assertEquals("Ring", p.get(0).measuredAlgorithm());
+        assertEquals("NVLS", p.get(1).measuredAlgorithm());
+        assertTrue(p.get(1).algorithmMismatch(), "A100 has no NVLS, so the prediction cannot be NVLS");
+    }
+
+    @Test
+    void errorStatsPercentiles() {
+        ErrorStats s = ErrorStats.of(List.of(1.0, 2.0, 3.0, 4.0, 10.0));
+        assertEquals(3.0, s.median(), 1e-12);
+        assertEquals(10.0, s.max(), 0);
+        assertEquals(5, s.n());
+    }
+}

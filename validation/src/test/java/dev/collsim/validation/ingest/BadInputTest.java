@@ -1,0 +1,87 @@
+package dev.collsim.validation.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import org.junit.jupiter.api.Test;
+
+/** Files that are not what they claim: each fails with the line (and column) of the problem. */
+class BadInputTest {
+
+    private static final String HEAD = """
+            # Collective test starting: all_reduce_perf
+            # nThread 1 nGpus 2 minBytes 8 maxBytes 64 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0
+            #  Rank  0 Group  0 Pid 1 on h device  0 [0x01] NVIDIA A100-SXM4-80GB
+            #  Rank  1 Group  0 Pid 1 on h device  1 [0x02] NVIDIA A100-SXM4-80GB
+            #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+            """;
+
+    private static InputProblem only(String content) {
+        InputException e = assertThrows(InputException.class, () -> NcclTestsTextReader.read("bad.txt", content));
+        return e.problems().get(0);
+    }
+
+    @Test
+    void garbledNumberNamesLineAndColumn() {
+        InputProblem p = only(HEAD
+                + "           8             2     float     sum      -1    1x.25    0.00    0.00      0    12.00    0.00    0.00      0\n"
+                + "          16             4     float     sum      -1    11.77    0.00    0.00      0    11.69    0.00    0.00      0\n");
+        assertEquals(6, p.line());
+        assertEquals(57, p.column());
+        assertTrue(p.message().contains("'1x.25' is not a number"), p.message());
+    }
+
+    @Test
+    void shortRowInTheMiddleIsAnError() {
+        InputProblem p = only(HEAD
+                + "           8             2     float     sum      -1    12.25    0.00    0.00      0    12.00\n"
+                + "          16             4     float     sum      -1    11.77    0.00    0.00      0    11.69    0.00    0.00      0\n");
+        assertEquals(6, p.line());
+        assertTrue(p.message().contains("cut short"), p.message());
+    }
+
+    @Test
+    void claimContradictedByRows() {
+        InputProblem p = only(HEAD
+                + "          64             8     float    none      -1    12.25    0.00    0.00      0    12.00    0.00    0.00    N/A\n"
+                + "         128            16     float    none      -1    11.77    0.00    0.00      0    11.69    0.00    0.00    N/A\n");
+        assertEquals(6, p.line());
+        assertTrue(p.message().contains("line 1") && p.message().contains("all_reduce"), p.message());
+    }
+
+    @Test
+    void rowWithoutHeader() {
+        InputProblem p = only("# nThread 1 nGpus 2\n   8   2  float  sum  -1  1.0  0.0  0.0  0  1.0  0.0  0.0  0\n");
+        assertEquals(2, p.line());
+    }
+
+    @Test
+    void extraColumnIsAnError() {
+        InputProblem p = only(HEAD
+                + "           8             2     float     sum      -1    12.25    0.00    0.00      0    12.00    0.00    0.00      0   77\n");
+        assertEquals(6, p.line());
+        assertTrue(p.message().contains("'77'"), p.message());
+    }
+
+    @Test
+    void nothingMeasurable() {
+        InputProblem p = only("#@ source: nowhere\nhello\n");
+        assertTrue(p.message().contains("no nccl-tests table"));
+    }
+
+    @Test
+    void unknownColumnInReducedTable() {
+        InputProblem p = only("### all_reduce (8 GPUs)\n| Size | Speed |\n|---|---|\n| 1K | 2.0 |\n");
+        assertEquals(2, p.line());
+        assertTrue(p.message().contains("'Speed'"), p.message());
+    }
+
+    @Test
+    void badJson() {
+        InputException e = assertThrows(InputException.class, () -> MeasurementReader.read("x.json", "{\"results\": ["));
+        assertTrue(e.getMessage().contains("not valid JSON"));
+    }
+}

@@ -1,0 +1,91 @@
+package dev.collsim.validation.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** NCCL_DEBUG=INFO content of the D- files, asserted against the lines cited. */
+class NcclLogParserTest {
+
+    /** D-info-1x2xA100: NCCL 2.20.5, Socket network (no IB in the container), 24 rings, 48 P2P connections. */
+    @Test
+    void a100TwoGpuLog() throws Exception {
+        Dataset d = Corpus.read("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").get(0);
+        NcclLog log = d.log();
+        assertEquals("2.20.5+cuda12.4", log.version());
+        assertEquals(19, log.versionLine());
+        assertEquals(2, log.nRanks());
+        assertEquals(1, log.nNodes());
+        assertEquals("Socket", log.network());
+        assertEquals(22, log.ibNotFound(), "first 'NET/IB : No device found.'");
+        assertEquals(24, log.rings().size());
+        assertEquals(List.of(0, 1), log.rings().get(0).order());
+        assertEquals(48, log.transports().size());
+        assertTrue(log.transports().stream().allMatch(t -> t.transport().equals("P2P/direct pointer/read")));
+        NcclLog.ChannelCounts c = log.lastChannelCounts().orElseThrow();
+        assertEquals(24, c.coll());
+        assertEquals(0, c.nvls());
+        assertEquals(32, c.p2pPerPeer());
+        assertEquals("a4000", log.busIds().get(0));
+        assertEquals(2, log.treeLines());
+        assertEquals("2.20.5", d.ncclVersion());
+        assertEquals(192.43, d.peakBusBw().getAsDouble(), 0);
+    }
+
+    /** D-info-alltoall (H20, nccl-tests issue 321): RDMA plugin, 4 rings, 2 p2p channels per peer, GDRDMA. */
+    @Test
+    void h20AlltoallLog() throws Exception {
+        Dataset d = Corpus.read("D-info-alltoall-2x2xH20-tencent-vm-roce-bond-nccl2.26-issue-nccltests321.txt").get(0);
+        NcclLog log = d.log();
+        assertEquals("NCCL RDMA Plugin v6", log.network());
+        assertEquals(List.of(0, 3, 2, 1), log.rings().get(0).order());
+        assertEquals(2, log.lastChannelCounts().orElseThrow().p2pPerPeer());
+        assertEquals("NVL", log.env().get("NCCL_P2P_LEVEL"));
+        assertTrue(log.transports().stream().anyMatch(NcclLog.TransportEdge::gdr));
+        assertTrue(log.transports().stream().anyMatch(t -> t.family().equals("P2P")
+                && t.transport().equals("P2P/CUMEM")));
+        assertEquals(13, d.points().size());
+        assertEquals(90, d.points().get(0).line());
+        assertEquals(52.94, d.points().get(0).outOfPlace().timeUs(), 0);
+    }
+
+    /** TUNING table, GRAPH line and per-call choice in NCCL's printf formats (src/graph/tuning.cc, search.cc, enqueue.cc). */
+    @Test
+    void tuningGraphAndChoiceLines() {
+        NcclLogParser p = new NcclLogParser();
+        p.accept("h:1:1 [0] NCCL INFO Latency/AlgBw |    Tree/    LL |    Tree/ LL128 |    Tree/Simple |    Ring/    LL |    Ring/ LL128 |    Ring/Simple |", 1);
+        p.accept("h:1:1 [0] NCCL INFO  Max NThreads |            512 |            640 |            512 |            512 |            640 |            512 |", 2);
+        p.accept("h:1:1 [0] NCCL INFO     AllReduce |    15.2/  43.6 |    31.5/ 128.8 |    64.4/ 165.6 |    15.0/  80.6 |    40.6/ 189.3 |    56.0/ 205.7 |", 3);
+        p.accept("h:1:1 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 12, bw 20.000000/20.000000, type NVL/PIX, sameChannels 1", 4);
+        p.accept("h:1:1 [0] NCCL INFO 1048576 Bytes -> Algo 1 proto 0 time 28.000000", 5);
+        NcclLog log = p.build();
+        assertEquals(6, log.tuning().size());
+        NcclLog.TuningEntry ringSimple = log.tuning().get(5);
+        assertEquals("Ring", ringSimple.algorithm());
+        assertEquals("Simple", ringSimple.protocol());
+        assertEquals(56.0, ringSimple.latencyUs(), 0);
+        assertEquals(205.7, ringSimple.bandwidth(), 0);
+        NcclLog.GraphLine g = log.graphs().get(0);
+        assertEquals(4, g.pattern());
+        assertEquals(12, g.nChannels());
+        assertEquals("NVL", g.typeIntra());
+        NcclLog.AlgoChoice c = log.choices().get(0);
+        assertEquals("Ring", c.algorithm(), "algorithm index 1 is Ring (NCCL order)");
+        assertEquals("LL", c.protocol());
+        assertEquals(1048576L, c.bytes());
+    }
+
+    @Test
+    void warnAndTransportFamilies() {
+        NcclLogParser p = new NcclLogParser();
+        p.accept("h:1:1 [0] NCCL WARN NET/IB : Got async event : port error", 7);
+        p.accept("h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct", 8);
+        p.accept("h:1:1 [0] NCCL INFO Channel 00/0 : 1[1] -> 2[0] [send] via NET/Socket/0", 9);
+        NcclLog log = p.build();
+        assertEquals(7, log.flagged().get(0).line());
+        assertEquals("SHM", log.transports().get(0).family());
+        assertEquals("NET", log.transports().get(1).family());
+    }
+}

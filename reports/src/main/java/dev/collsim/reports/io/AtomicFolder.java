@@ -22,6 +22,7 @@ public final class AtomicFolder implements AutoCloseable {
     private final Path temp;
     private final Thread hook;
     private boolean committed;
+    private volatile boolean aborted;
 
     /**
      * Creates the temporary folder next to {@code target}.
@@ -34,7 +35,10 @@ public final class AtomicFolder implements AutoCloseable {
         Path parent = this.target.getParent();
         Files.createDirectories(parent);
         this.temp = Files.createTempDirectory(parent, "." + this.target.getFileName() + ".tmp-");
-        this.hook = new Thread(() -> deleteTree(temp), "collsim-cleanup");
+        this.hook = new Thread(() -> {
+            aborted = true; // stop further writes, then remove what was written
+            deleteTree(temp);
+        }, "collsim-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
@@ -52,6 +56,7 @@ public final class AtomicFolder implements AutoCloseable {
      * @throws IOException on a write failure
      */
     public Path write(String relative, byte[] bytes) throws IOException {
+        checkNotAborted();
         Path p = temp.resolve(relative);
         Files.createDirectories(p.getParent());
         Files.write(p, bytes);
@@ -64,6 +69,7 @@ public final class AtomicFolder implements AutoCloseable {
      * @throws IOException when the move fails (the temporary folder is then deleted by {@link #close()})
      */
     public void commit() throws IOException {
+        checkNotAborted();
         Path old = null;
         if (Files.exists(target)) {
             old = target.resolveSibling("." + target.getFileName() + ".old-" + System.nanoTime());
@@ -82,6 +88,12 @@ public final class AtomicFolder implements AutoCloseable {
         committed = true;
         if (old != null) {
             deleteTree(old);
+        }
+    }
+
+    private void checkNotAborted() throws IOException {
+        if (aborted) {
+            throw new IOException("interrupted: the JVM is shutting down; nothing was written to " + target);
         }
     }
 

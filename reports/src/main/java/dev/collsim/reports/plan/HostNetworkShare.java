@@ -41,6 +41,18 @@ public final class HostNetworkShare {
      * @return the bound in microseconds; 0 when the group stays inside one host or the host has no NIC
      */
     public static double boundUs(Topology topology, List<Gpu> group, Collective coll, long sizeBytes, int sharing) {
+        return boundUs(topology, group, coll, sizeBytes, sharing, false);
+    }
+
+    /**
+     * As {@link #boundUs(Topology, List, Collective, long, int)}, for a known algorithm: NCCL's rings enter and leave
+     * every host once per channel, so a ring's host sends {@code 2 (n-1)/n S} for AllReduce and {@code (n-1)/n S}
+     * for AllGather/ReduceScatter (nccl-tests {@code doc/PERFORMANCE.md}), more than the host-level minimum.
+     *
+     * @param ring true when the collective runs as NCCL's Ring algorithm
+     */
+    public static double boundUs(Topology topology, List<Gpu> group, Collective coll, long sizeBytes, int sharing,
+            boolean ring) {
         Set<Integer> hosts = new HashSet<>();
         group.forEach(g -> hosts.add(g.host()));
         if (hosts.size() < 2) {
@@ -52,7 +64,7 @@ public final class HostNetworkShare {
             return 0;
         }
         int n = group.size();
-        int k = hosts.size();
+        int k = ring ? n : hosts.size();
         long g = group.stream().filter(x -> x.host() == host).count();
         double s = sizeBytes;
         double bytes = switch (coll) {

@@ -98,7 +98,7 @@ public final class StepPlanner {
         Prediction p = predictor.predict(new PredictionRequest(placement.topology(), ranks, op.kind().collective(),
                 op.sizeBytes(), dataType(eltBytes), null, ncclEnv));
         double shared = HostNetworkShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
-                sharing);
+                sharing, p.algorithm() == dev.collsim.nccl.Algorithm.RING);
         if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {
             if (shared > 0) {
                 return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,

@@ -142,7 +142,8 @@ public final class ReportRunner {
     private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
         double t = p.timeUs();
         String bottleneck = p.bottleneck();
-        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1);
+        boolean ring = p.algorithm() == dev.collsim.nccl.Algorithm.RING;
+        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1, ring);
         if (!Double.isFinite(t) && bound > 0) {
             return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
                     size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
@@ -159,13 +160,14 @@ public final class ReportRunner {
         double algBw = t > 0 ? p.algBw() * p.timeUs() / t : 0;
         double busBw = t > 0 ? p.busBw() * p.timeUs() / t : 0;
         return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
-                size, t, algBw, busBw, Math.min(p.physicalBoundBusBw(), boundBusBw(v, ranks, s, size, p)), algo(p),
+                size, t, algBw, busBw, Math.min(p.physicalBoundBusBw(), boundBusBw(v, ranks, s, size, p, ring)), algo(p),
                 proto(p), p.nChannels(), p.ncclEstimateUs(), bottleneck);
     }
 
     /** The tighter of the simulator's physical bound and the host-NIC bound, as busbw (GB/s). */
-    private static double boundBusBw(ResolvedVariant v, List<Gpu> ranks, SweepSpec s, long size, Prediction p) {
-        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1);
+    private static double boundBusBw(ResolvedVariant v, List<Gpu> ranks, SweepSpec s, long size, Prediction p,
+            boolean ring) {
+        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1, ring);
         return bound > 0 && p.timeUs() > 0 ? p.busBw() * p.timeUs() / bound : Double.MAX_VALUE;
     }
 

@@ -18,6 +18,9 @@ import java.util.stream.Stream;
  */
 public final class AtomicFolder implements AutoCloseable {
 
+    /** File every folder written by this class holds, so that a later run may replace it. */
+    public static final String MARKER = ".collsim-output";
+
     private final Path target;
     private final Path temp;
     private final Thread hook;
@@ -32,14 +35,41 @@ public final class AtomicFolder implements AutoCloseable {
      */
     public AtomicFolder(Path target) throws IOException {
         this.target = target.toAbsolutePath().normalize();
+        checkReplaceable(this.target);
         Path parent = this.target.getParent();
         Files.createDirectories(parent);
         this.temp = Files.createTempDirectory(parent, "." + this.target.getFileName() + ".tmp-");
+        Files.writeString(temp.resolve(MARKER), "written by collsim; this folder is replaced as a whole on the next run\n");
         this.hook = new Thread(() -> {
             aborted = true; // stop further writes, then remove what was written
             deleteTree(temp);
         }, "collsim-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /**
+     * Refuses a target that is a file, or a folder that is neither empty nor a previous collsim report (one holding
+     * {@link #MARKER}): replacing it would delete someone's files.
+     */
+    private static void checkReplaceable(Path target) throws IOException {
+        if (target.getParent() == null) {
+            throw new IOException(target + " is a file-system root; give a folder for the report");
+        }
+        if (!Files.exists(target)) {
+            return;
+        }
+        if (!Files.isDirectory(target)) {
+            throw new IOException(target + " exists and is not a folder; give another output folder");
+        }
+        if (Files.isRegularFile(target.resolve(MARKER))) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(target)) {
+            if (s.findAny().isPresent()) {
+                throw new IOException(target + " exists and is not a collsim report (no " + MARKER + "); it is left"
+                        + " alone: give a new or empty folder");
+            }
+        }
     }
 
     /** @return the temporary folder files are written into */

@@ -149,6 +149,7 @@ class ReportEndToEndTest {
         Path target = tmp.resolve("report");
         Files.createDirectories(target);
         Files.writeString(target.resolve("index.html"), "old");
+        Files.writeString(target.resolve(AtomicFolder.MARKER), "");
         assertThrows(IOException.class, () -> {
             try (AtomicFolder out = new AtomicFolder(target)) {
                 out.write("index.html", new byte[] {1});
@@ -160,5 +161,21 @@ class ReportEndToEndTest {
             assertEquals(List.of(target), s.toList());
         }
         assertEquals("old", Files.readString(target.resolve("index.html")));
+    }
+
+    /** A folder that is not a collsim report (no marker) and not empty is never replaced, nor is a file. */
+    @Test
+    void refusesToReplaceForeignFolders(@TempDir Path tmp) throws IOException, InputException {
+        Path home = tmp.resolve("home");
+        Files.createDirectories(home);
+        Files.writeString(home.resolve("thesis.tex"), "precious");
+        IOException e = assertThrows(IOException.class, () -> ReportWriter.write(run(), home, null));
+        assertTrue(e.getMessage().contains("is not a collsim report"), e.getMessage());
+        assertEquals("precious", Files.readString(home.resolve("thesis.tex")));
+        Path file = Files.writeString(tmp.resolve("f"), "x");
+        assertThrows(IOException.class, () -> ReportWriter.write(run(), file, null));
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(2, s.count(), "no temporary folder left");
+        }
     }
 }

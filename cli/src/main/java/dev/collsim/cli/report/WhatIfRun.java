@@ -2,6 +2,7 @@ package dev.collsim.cli.report;
 
 import dev.collsim.io.InputException;
 import dev.collsim.reports.cluster.SimulatorResolver;
+import dev.collsim.reports.io.AtomicFolder;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.whatif.IngestMeasurements;
 import dev.collsim.reports.whatif.ProgressListener;
@@ -44,6 +45,11 @@ public final class WhatIfRun {
      */
     public static ReportWriter.Written run(ReportSpec spec, String specText, Path output, PrintWriter out,
             boolean progressOn) throws InputException {
+        try {
+            AtomicFolder.checkReplaceable(output.toAbsolutePath().normalize());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report to " + output + ": " + e.getMessage(), e);
+        }
         ReportData data;
         try (Bar bar = progressOn ? new Bar(System.err) : null) {
             ProgressListener listener = bar == null ? ProgressListener.NONE : bar;

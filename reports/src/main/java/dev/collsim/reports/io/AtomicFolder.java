@@ -48,10 +48,14 @@ public final class AtomicFolder implements AutoCloseable {
     }
 
     /**
-     * Refuses a target that is a file, or a folder that is neither empty nor a previous collsim report (one holding
-     * {@link #MARKER}): replacing it would delete someone's files.
+     * Checks a target before any work is done (the constructor checks again). Refuses a target that is a file, a root,
+     * or a folder that is neither empty nor a previous collsim report (one holding {@link #MARKER}): replacing it
+     * would delete someone's files.
+     *
+     * @param target absolute target folder
+     * @throws IOException naming the target and what to do instead
      */
-    private static void checkReplaceable(Path target) throws IOException {
+    public static void checkReplaceable(Path target) throws IOException {
         if (target.getParent() == null) {
             throw new IOException(target + " is a file-system root; give a folder for the report");
         }

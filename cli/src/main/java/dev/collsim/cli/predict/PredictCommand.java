@@ -221,9 +221,9 @@ public final class PredictCommand implements Callable<Integer> {
             if (ranks < 1 || ranks > all.size()) {
                 throw new IllegalArgumentException("--ranks must be in [1, " + all.size() + "], got " + ranks);
             }
-            return all.subList(0, ranks);
+            return List.copyOf(all.subList(0, ranks));
         }
-        return all;
+        return List.copyOf(all);
     }
 
     private PerformanceParameters parameters() {

@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "collsim", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Predicts, measures and explains GPU collective-communication performance.",
-        subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class,
+        subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class, RunCommand.class,
             dev.collsim.cli.validation.DiagnoseCommand.class, dev.collsim.cli.validation.CompareCommand.class,
             dev.collsim.cli.validation.CalibrateCommand.class, dev.collsim.cli.validation.AccuracyCommand.class,
             dev.collsim.cli.report.PlanCommand.class, dev.collsim.cli.report.ReportCommand.class},

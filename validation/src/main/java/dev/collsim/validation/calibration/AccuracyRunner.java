@@ -5,7 +5,6 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.DatasetComparison;
-import dev.collsim.validation.compare.PointComparison;
 import dev.collsim.validation.diagnose.GpuSpec;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
@@ -131,8 +130,4 @@ public final class AccuracyRunner {
         return version;
     }
 
-    /** Unused helper kept for symmetry with compare: points of a comparison at 1 MiB and more. */
-    static long big(List<PointComparison> pts) {
-        return pts.stream().filter(p -> p.sizeBytes() >= 1 << 20).count();
-    }
 }

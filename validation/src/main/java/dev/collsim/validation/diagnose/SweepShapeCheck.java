@@ -14,6 +14,8 @@ import java.util.Locale;
 final class SweepShapeCheck implements Check {
 
     private static final long MIB = 1 << 20;
+    /** Times below this (microseconds) are launch noise, not algorithm choices (one kernel launch is ~5 us). */
+    private static final double MIN_US = 5.0;
 
     @Override
     public List<Finding> run(Subject s) {
@@ -30,7 +32,7 @@ final class SweepShapeCheck implements Check {
             double t = pts.get(i).bestTimeUs();
             double next = pts.get(i + 1).bestTimeUs();
             double prev = i > 0 ? pts.get(i - 1).bestTimeUs() : Double.NaN;
-            boolean isOutlier = i > 0 && t > 1.6 * Math.max(prev, next);
+            boolean isOutlier = i > 0 && t > 1.6 * Math.max(prev, next) && t >= MIN_US;
             if (isOutlier && !outlier) {
                 outlier = true;
                 out.add(s.finding(Finding.Kind.OUTLIER, Finding.Severity.INFO, String.format(Locale.ROOT,
@@ -40,7 +42,8 @@ final class SweepShapeCheck implements Check {
             }
             boolean slowBefore = i == 0 ? pts.get(i + 2 < pts.size() ? i + 2 : i + 1).bestTimeUs() < t
                     : prev >= 0.6 * t;
-            if (!switched && !isOutlier && next < 0.8 * t && slowBefore && pts.get(i).sizeBytes() >= 64 * 1024) {
+            if (!switched && !isOutlier && next < 0.8 * t && t >= MIN_US && slowBefore && pts.get(i).sizeBytes() >= 64 * 1024
+                    && pts.get(i + 1).sizeBytes() > pts.get(i).sizeBytes()) {
                 switched = true;
                 out.add(s.finding(Finding.Kind.ALGORITHM_SWITCH, Finding.Severity.WARNING, String.format(Locale.ROOT,
                         "time falls from %.1f us at %d bytes to %.1f us at %d bytes although the size grows: NCCL "

@@ -154,10 +154,11 @@ final class DatasetAssembler {
     /** Decides the collective; see the class comment. */
     private static Collective decide(String file, FileHeader header, RunContext ctx, List<RawRow> rows, int line,
             List<Note> notes) throws InputException {
-        Set<Collective> content = fromContent(rows);
+        int n = knownRanks(ctx, ctx.log.build(), header);
+        Set<Collective> content = fromContent(rows, n);
         Set<Collective> anyRow = EnumSet.noneOf(Collective.class);
         for (RawRow r : rows) {
-            anyRow.addAll(fromContent(List.of(r)));
+            anyRow.addAll(fromContent(List.of(r), n));
         }
         if (ctx.strong != null && !anyRow.isEmpty() && !anyRow.contains(ctx.strong.collective())) {
             throw new InputException(new InputProblem(file, rows.get(0).point().line(), 0, "collective",
@@ -199,8 +200,19 @@ final class DatasetAssembler {
         return set.stream().map(Collective::testName).collect(Collectors.joining(" or "));
     }
 
-    /** Candidate collectives compatible with the columns (ordered by preference). */
-    static Set<Collective> fromContent(List<RawRow> rows) {
+    /**
+     * Candidate collectives compatible with the columns (ordered by preference). With one rank, count = size for
+     * every collective, so per-rank and whole-buffer collectives cannot be told apart and both are candidates.
+     */
+    static Set<Collective> fromContent(List<RawRow> rows, int knownRanks) {
+        Set<Collective> out = fromContent(rows, false);
+        if (knownRanks == 1) {
+            out.addAll(fromContent(rows, true));
+        }
+        return out;
+    }
+
+    private static Set<Collective> fromContent(List<RawRow> rows, boolean forcePerRank) {
         List<RawRow> sized = rows.stream().filter(r -> r.point().sizeBytes() > 0 && r.point().count() > 0).toList();
         if (sized.isEmpty() || sized.get(0).redop() == null) {
             return EnumSet.noneOf(Collective.class);
@@ -209,7 +221,7 @@ final class DatasetAssembler {
         boolean hasRoot = sized.get(0).root() != Integer.MIN_VALUE;
         boolean rooted = hasRoot && majority(sized, r -> r.root() >= 0);
         long ratio = sizeOverCount(sized);
-        boolean perRank = ratio > 1;
+        boolean perRank = ratio > 1 || forcePerRank;
         Set<Collective> out = new LinkedHashSet<>();
         if (reduction) {
             if (perRank) {

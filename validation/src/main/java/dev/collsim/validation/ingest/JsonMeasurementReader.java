@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * Reads the two JSON result formats: nccl-tests' {@code -J} output (nccl-tests 2.19.6 {@code src/util.cu}: keys
  * {@code args}, {@code env}, {@code nccl_version}, {@code config.devices}, {@code results[].out_of_place.alg_bw}
- * ...) and collsim's own run JSON (the executor's {@code dev.collsim.perf.PerfRun}: {@code tool},
+ * ...) and collsim's own run JSON (the executor's {@code dev.collsim.perf.PerfRun}, checked with
+ * {@code PerfJson.parse}: {@code tool},
  * {@code collective}, {@code n_ranks}, {@code results}, {@code metadata}), which uses the same row keys.
  * JSON carries no line numbers, so problems name the field path instead.
  */
@@ -29,7 +30,7 @@ public final class JsonMeasurementReader {
     /**
      * @param file    name to cite
      * @param content the JSON text
-     * @return one dataset
+     * @return one dataset per run (a file may hold a JSON array of runs, as {@code collsim run --sweep-env} writes)
      * @throws InputException on malformed JSON or missing fields (path named)
      */
     public static List<Dataset> read(String file, String content) throws InputException {
@@ -41,8 +42,31 @@ public final class JsonMeasurementReader {
             throw new InputException(new InputProblem(file, loc == null ? 0 : loc.getLineNr(),
                     loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: " + e.getOriginalMessage()));
         }
+        if (root.isArray()) {
+            List<Dataset> out = new ArrayList<>();
+            for (int i = 0; i < root.size(); i++) {
+                out.add(readRun(file, root.get(i), i + 1));
+            }
+            if (out.isEmpty()) {
+                throw new InputException(new InputProblem(file, 1, 1, "", "empty JSON array: no run"));
+            }
+            return out;
+        }
+        return List.of(readRun(file, root, 1));
+    }
+
+    /** Reads one run object ({@code index}: 1-based position in a file holding an array of runs). */
+    private static Dataset readRun(String file, JsonNode root, int index) throws InputException {
         List<InputProblem> problems = new ArrayList<>();
         boolean collsim = root.has("tool");
+        if (collsim) {
+            try {
+                dev.collsim.perf.PerfJson.mapper().treeToValue(root, dev.collsim.perf.PerfRun.class);
+            } catch (JsonProcessingException | IllegalArgumentException e) {
+                throw new InputException(new InputProblem(file, 0, 0, "", "not a collsim run (dev.collsim.perf.PerfRun): "
+                        + e.getMessage().lines().findFirst().orElse("")));
+            }
+        }
         JsonNode results = root.path("results");
         if (!results.isArray() || results.isEmpty()) {
             throw new InputException(new InputProblem(file, 0, 0, "results",
@@ -51,6 +75,7 @@ public final class JsonMeasurementReader {
         Collective c = collective(file, root, collsim);
         List<RankInfo> ranks = ranks(root, collsim);
         Map<String, String> env = new LinkedHashMap<>();
+        String settings = root.path("metadata").path("settings").asText("");
         NcclLogParser logParser = new NcclLogParser();
         String version = "";
         if (collsim) {
@@ -108,12 +133,15 @@ public final class JsonMeasurementReader {
         }
         int hosts = (int) ranks.stream().map(RankInfo::host).distinct().count();
         String gpu = ranks.isEmpty() ? "" : ranks.get(0).gpuModel();
-        return List.of(new Dataset(file, collsim ? "collsim run" : "nccl-tests JSON", 1,
+        RunEnv.collect(settings, env);
+        String label = (collsim ? "collsim run" : "nccl-tests JSON") + (index > 1 || !settings.isEmpty()
+                ? " " + index : "") + (settings.isEmpty() ? "" : " (" + settings + ")");
+        return new Dataset(file, label, index,
                 collsim ? DatasetKind.COLLSIM_RUN_JSON : DatasetKind.NCCL_TESTS_JSON, c, dt, nRanks, hosts, gpu,
                 version, env, FileHeader.EMPTY, ranks, points,
                 collsim ? root.path("average_bus_bandwidth").asDouble(Double.NaN)
                         : root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN),
-                Double.NaN, logParser.build(), notes));
+                Double.NaN, logParser.build(), notes);
     }
 
     /**

@@ -41,7 +41,7 @@ public final class MeasurementReader {
      */
     public static List<Dataset> read(String name, String content) throws InputException {
         String t = content.stripLeading();
-        if (t.startsWith("{")) {
+        if (t.startsWith("{") || t.startsWith("[")) {
             return JsonMeasurementReader.read(name, content);
         }
         return NcclTestsTextReader.read(name, content);

@@ -294,11 +294,28 @@ public final class NcclTestsTextReader {
             partial = null;
         }
         if (!rows.isEmpty()) {
-            try {
-                out.add(DatasetAssembler.assemble(file, header, ctx, List.copyOf(rows), tableLine,
-                        DatasetKind.NCCL_TESTS_TABLE, avg, tableNotes));
-            } catch (InputException e) {
-                problems.addAll(e.problems());
+            java.util.Map<String, List<RawRow>> groups = new java.util.LinkedHashMap<>();
+            for (RawRow r : rows) {
+                groups.computeIfAbsent(r.type() + " " + r.redop() + " " + r.root(), k -> new ArrayList<>()).add(r);
+            }
+            for (var g : groups.entrySet()) {
+                RunContext c = ctx;
+                if (groups.size() > 1) {
+                    // nccl-tests -d all / -o all / -r all print one table for every type, op and root
+                    c = ctx.continuation();
+                    c.log = ctx.log;
+                    c.notes.addAll(ctx.notes);
+                    RawRow first = g.getValue().get(0);
+                    c.title = (ctx.title.isEmpty() ? "table at line " + tableLine : ctx.title) + " [" + first.type()
+                            + (first.redop() == null ? "" : " " + first.redop())
+                            + (first.root() == Integer.MIN_VALUE || first.root() < 0 ? "" : " root " + first.root()) + "]";
+                }
+                try {
+                    out.add(DatasetAssembler.assemble(file, header, c, List.copyOf(g.getValue()), tableLine,
+                            DatasetKind.NCCL_TESTS_TABLE, groups.size() > 1 ? Double.NaN : avg, tableNotes));
+                } catch (InputException e) {
+                    problems.addAll(e.problems());
+                }
             }
         } else if (!Double.isNaN(avg)) {
             footerOnly();

@@ -52,5 +52,12 @@ class JsonMeasurementReaderTest {
         assertEquals(255.7, d.points().get(0).outOfPlace().timeUs(), 0);
         assertEquals(16, d.log().lastChannelCounts().orElseThrow().coll());
         assertEquals("NVIDIA H200", d.gpuModel());
+        // collsim run --sweep-env writes an array of runs, one per setting
+        String two = "[" + json.replace("\"nccl_log\"", "\"settings\":\"NCCL_ALGO=Ring\",\"nccl_log\"") + ","
+                + json + "]";
+        var ds = MeasurementReader.read("sweep.json", two);
+        assertEquals(2, ds.size());
+        assertEquals("Ring", ds.get(0).env().get("NCCL_ALGO"));
+        assertEquals("collsim run 1 (NCCL_ALGO=Ring)", ds.get(0).label());
     }
 }

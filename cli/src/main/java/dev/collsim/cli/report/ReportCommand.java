@@ -24,12 +24,12 @@ import picocli.CommandLine.Spec;
             + " embedded), charts/*.png and *.svg, data/*.csv, report.json, spec.yaml; written atomically.",
             "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"
             + " base-name, variants[name, hosts, host-type, nic-speed, nics-per-host, fabric, oversubscription,"
-            + " nvlink, set, env, calibration], sweeps[collective, min, max, factor, datatype, gpus, measured],"
+            + " leaf-radix, nvlink, env, calibration], sweeps[collective, min, max, factor, datatype, gpus, measured],"
             + " plans[name, params and every 'collsim plan' option without --, target-tokens-per-s,"
             + " scaling-max-gpus], algorithm-map[collective, min, max, factor]."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "2:usage error", "3:invalid spec (every problem listed with file:line:col)",
-            "2:also: the output folder cannot be written"})
+        exitCodeList = {"0:success", "2:usage error, or the output folder cannot be written",
+            "3:invalid spec (every problem listed with file:line:col)"})
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -40,7 +40,8 @@ public final class ReportCommand implements Callable<Integer> {
     private Path specFile;
 
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", defaultValue = WhatIfRun.DEFAULT_OUTPUT,
-            description = "output folder, replaced atomically (default: ${DEFAULT-VALUE})")
+            description = "output folder, replaced atomically; only an empty folder or an earlier collsim report is"
+                    + " replaced (default: ${DEFAULT-VALUE})")
     private Path output;
 
     @Option(names = "--no-progress", description = "do not draw a progress bar")

@@ -33,7 +33,7 @@ import java.util.Set;
  *     fabric: fat-tree             # single-switch | fat-tree | rail
  *     oversubscription: 2          # fat-tree leaf down:up ratio, >= 1
  *     leaf-radix: 8                # host-facing ports per leaf switch
- *     nvlink: 300 GB/s             # NVLink bandwidth per GPU and direction (a generation what-if)
+ *     nvlink: NVLink3              # NVLink2..5 or a bandwidth per GPU and direction, e.g. 300 GB/s
  *     env: {NCCL_ALGO: Ring, NCCL_MAX_NCHANNELS: 8}
  *     calibration: profile.yaml    # a calibration profile (collsim calibrate)
  * sweeps:
@@ -169,7 +169,7 @@ public final class ReportSpecReader {
             return s;
         });
         Double over = f.number(v, "oversubscription", null, 1, 64);
-        Bandwidth nvlink = f.value(v, "nvlink", null, Bandwidth::parse);
+        Bandwidth nvlink = f.value(v, "nvlink", null, ReportSpecReader::nvlink);
         Integer radix = f.integer(v, "leaf-radix", null, 1, 4096);
         Map<String, String> env = f.stringMap(v, "env");
         YamlNode envNode = v.map().get("env");
@@ -186,6 +186,28 @@ public final class ReportSpecReader {
         }
         return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
                 nvlink == null ? null : nvlink.gbps(), radix), env, calibration, v.line());
+    }
+
+    /**
+     * NVLink bandwidth per GPU and direction: a bandwidth ({@code 300 GB/s}) or a generation with its per-GPU
+     * figure from NVIDIA's datasheets: NVLink2 (V100, 6 x 25 = 150 GB/s), NVLink3 (A100, 12 x 25 = 300 GB/s),
+     * NVLink4 (H100, 18 x 25 = 450 GB/s), NVLink5 (B200, 18 x 50 = 900 GB/s).
+     */
+    static Bandwidth nvlink(String text) {
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT).replace(" ", "")) {
+            case "nvlink2" -> Bandwidth.ofGBps(150);
+            case "nvlink3" -> Bandwidth.ofGBps(300);
+            case "nvlink4" -> Bandwidth.ofGBps(450);
+            case "nvlink5" -> Bandwidth.ofGBps(900);
+            default -> {
+                try {
+                    yield Bandwidth.parse(text);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("'" + text + "' is not an NVLink bandwidth; allowed: NVLink2,"
+                            + " NVLink3, NVLink4, NVLink5, or a bandwidth per GPU such as 300 GB/s");
+                }
+            }
+        };
     }
 
     private static SweepSpec sweep(SpecFields f, YamlNode s, Path folder) {

@@ -33,6 +33,8 @@ class ReportSpecReaderTest {
                     fabric: fat-tree
                     oversubscription: 2
                     env: {NCCL_ALGO: Ring}
+                  - name: A100-class NVLink
+                    nvlink: NVLink3
                 sweeps:
                   - collective: all_reduce
                     min: 1K
@@ -48,7 +50,8 @@ class ReportSpecReaderTest {
                     zero: 1
                 algorithm-map: {collective: allgather, min: 1K, max: 1M}
                 """, HERE);
-        assertEquals(2, s.variants().size());
+        assertEquals(3, s.variants().size());
+        assertEquals(300.0, s.variants().get(2).edits().nvlinkGBps(), 1e-9, "NVLink3: 12 x 25 GB/s (A100 datasheet)");
         assertEquals("base", s.variants().get(0).name());
         VariantSpec v = s.variants().get(1);
         assertEquals(25.0, v.edits().nicSpeed().gbps(), 1e-12);

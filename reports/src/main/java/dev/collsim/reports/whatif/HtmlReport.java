@@ -40,6 +40,8 @@ public final class HtmlReport {
                 + " measurements, unless a section says measured.</p>\n");
         h.append("<h2>Summary</h2>\n");
         table(h, ReportSummary.table(d));
+        h.append("<p class=note>Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append("; ")
+                .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
         h.append("<h2>Variants</h2>\n");
         h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>hosts</th><th>GPUs</th>"
                 + "<th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th></tr>\n");
@@ -101,7 +103,8 @@ public final class HtmlReport {
                         + "<td>%,.0f</td><td>%.1f%%</td></tr>%n", r.computeMs(), r.bubbleMs(), r.commMs(),
                         r.exposedMs(), r.stepMs(), r.tokensPerS(), r.efficiency() * 100));
             }
-            h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource())).append("</p>\n");
+            h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource()))
+                    .append(". Model leaves out: ").append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
             String stem = "step-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs));
             String base = rows.get(0).variant();
@@ -148,7 +151,7 @@ public final class HtmlReport {
                     r.boundBusBw(), r.algorithm(), r.protocol(), r.nChannels(), esc(r.bottleneck())));
         }
         h.append("</table>\n<p class=note>Sizes 8, 512, 32K, 2M, 128M, 8G and the largest shown; every size is in"
-                + " sweeps.csv.</p>\n");
+                + " sweeps.csv. Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(".</p>\n");
     }
 
     private static long maxSize(ReportData d, ReportData.SweepRow r) {

@@ -120,4 +120,27 @@ class PlanReportCommandTest {
         assertTrue(r.out().contains("built-in what-if report"), r.out());
         assertTrue(r.out().contains("plan") && r.out().contains("report"), r.out());
     }
+
+    /**
+     * The main job: {@code collsim} with no arguments writes ./collsim-report/ (here: the module folder, removed
+     * afterwards) and prints the summary, one row per variant of the built-in spec (base and five variants).
+     */
+    @Test
+    void noArgumentsRunsTheBuiltinReport() throws IOException {
+        Path out = Path.of(WhatIfRun.DEFAULT_OUTPUT).toAbsolutePath();
+        try {
+            Run r = run();
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("NIC 200 Gb/s") && r.out().contains("32 hosts"), r.out());
+            assertTrue(r.out().contains("Report: " + out.resolve("index.html")), r.out());
+            assertTrue(Files.isRegularFile(out.resolve("index.html")));
+            assertTrue(Files.isRegularFile(out.resolve("charts/algorithm-map.png")));
+        } finally {
+            if (Files.isRegularFile(out.resolve(dev.collsim.reports.io.AtomicFolder.MARKER))) {
+                try (Stream<Path> s = Files.walk(out)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
 }

@@ -1,16 +1,44 @@
 package dev.collsim.cli;
 
+import dev.collsim.cli.report.WhatIfRun;
+import dev.collsim.io.InputException;
+import dev.collsim.reports.whatif.BuiltinSpec;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
 
-/** The root command: {@code collsim <subcommand>}. */
+/**
+ * The root command: {@code collsim <subcommand>}. With no subcommand it runs the built-in what-if report on the
+ * default cluster into {@code ./collsim-report/} and prints its summary.
+ */
 @Command(name = "collsim", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Predicts, measures and explains GPU collective-communication performance.",
         subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class, RunCommand.class,
             dev.collsim.cli.validation.DiagnoseCommand.class, dev.collsim.cli.validation.CompareCommand.class,
-            dev.collsim.cli.validation.CalibrateCommand.class, dev.collsim.cli.validation.AccuracyCommand.class},
+            dev.collsim.cli.validation.CalibrateCommand.class, dev.collsim.cli.validation.AccuracyCommand.class,
+            dev.collsim.cli.report.PlanCommand.class, dev.collsim.cli.report.ReportCommand.class},
+        footer = {"%nWith no subcommand: the built-in what-if report on the default cluster, written to"
+            + " ./collsim-report/ (same as 'collsim report')."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error (a bug; a stack trace is printed)",
             "2:usage error", "3:invalid input file (every problem is listed)",
             "4:check failed (#wrong > 0, or error above tolerance)", "5:no GPU, or NCCL/CUDA failure"})
-public final class CollsimCommand {
+public final class CollsimCommand implements Callable<Integer> {
+
+    @Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Runs the built-in what-if report (the main job). */
+    @Override
+    public Integer call() throws InputException {
+        try {
+            WhatIfRun.run(BuiltinSpec.read(), BuiltinSpec.text(), Path.of(WhatIfRun.DEFAULT_OUTPUT),
+                    spec.commandLine().getOut(), WhatIfRun.terminal());
+            return ExitCodes.OK;
+        } catch (UncheckedIOException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
 }

@@ -1,0 +1,186 @@
+package dev.collsim.cli.report;
+
+import dev.collsim.cli.ClusterOption;
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.io.InputException;
+import dev.collsim.reports.cluster.BaseCluster;
+import dev.collsim.reports.cluster.ClusterVariants;
+import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.RankOrder;
+import dev.collsim.reports.plan.ScalingSearch;
+import dev.collsim.reports.plan.StepPlan;
+import dev.collsim.reports.plan.StepPlanner;
+import dev.collsim.reports.plan.TrainingJob;
+import dev.collsim.reports.spec.ClusterEdits;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.env.NcclSettings;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code collsim plan}: the collectives of one training step, their predicted times on the cluster, the step time,
+ * tokens per second, scaling efficiency, and the fewest GPUs reaching a target throughput.
+ */
+@Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Predict one training step of a model on a cluster: every collective it issues (tensor,"
+            + " sequence, pipeline, data and expert parallelism; ZeRO/FSDP), each predicted on the GPUs its group"
+            + " really spans; exposed communication after overlap; step time; tokens/s; scaling efficiency.",
+            "Formulas: Shoeybi et al. 2019 (TP), Korthikanti et al. 2022 (SP), Narayanan et al. 2021 (PP),"
+            + " Rajbhandari et al. 2020 (ZeRO), Lepikhin et al. 2020 / Fedus et al. 2021 (MoE), Kaplan et al. 2020"
+            + " (6N FLOPs per token)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "2:usage error (bad option value or layout)", "3:invalid cluster file"})
+public final class PlanCommand implements Callable<Integer> {
+
+    @Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+    @Mixin
+    private ClusterOption cluster;
+
+    @Option(names = "--params", required = true, paramLabel = "N", description = "parameter count, e.g. 70B, 1.3B,"
+            + " 350M (all experts included for MoE)")
+    private String params;
+    @Option(names = "--hidden", paramLabel = "H", description = "hidden size (default: published shape or"
+            + " Kaplan's 12 L h^2 with h = 128 L)")
+    private int hidden;
+    @Option(names = "--layers", paramLabel = "L", description = "transformer layers (default: as --hidden)")
+    private int layers;
+    @Option(names = "--dp", paramLabel = "D", description = "data-parallel degree (default: fill the cluster,"
+            + " GPUs / (tp x pp))")
+    private int dp;
+    @Option(names = "--tp", paramLabel = "T", defaultValue = "1", description = "tensor-parallel degree (default: 1)")
+    private int tp;
+    @Option(names = "--pp", paramLabel = "P", defaultValue = "1", description = "pipeline stages (default: 1)")
+    private int pp;
+    @Option(names = "--virtual-stages", paramLabel = "V", defaultValue = "1",
+            description = "interleaved stages per GPU (default: 1)")
+    private int virtualStages;
+    @Option(names = "--ep", paramLabel = "E", defaultValue = "1", description = "expert-parallel degree, divides dp")
+    private int ep;
+    @Option(names = "--experts", paramLabel = "N", defaultValue = "0", description = "experts per MoE layer (0 = dense)")
+    private int experts;
+    @Option(names = "--topk", paramLabel = "K", defaultValue = "2", description = "experts per token (default: 2)")
+    private int topk;
+    @Option(names = "--moe-every", paramLabel = "K", defaultValue = "1", description = "one MoE layer every K layers")
+    private int moeEvery;
+    @Option(names = "--capacity-factor", paramLabel = "F", defaultValue = "1.0", description = "MoE capacity factor")
+    private double capacityFactor;
+    @Option(names = "--zero", paramLabel = "STAGE", defaultValue = "0", description = "ZeRO stage 0, 1, 2 or 3")
+    private int zero;
+    @Option(names = "--fsdp", description = "FSDP full sharding (= ZeRO-3)")
+    private boolean fsdp;
+    @Option(names = "--sequence-parallel", description = "Megatron sequence parallelism (TP AllReduce becomes"
+            + " ReduceScatter + AllGather)")
+    private boolean sequenceParallel;
+    @Option(names = "--grad-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per gradient element"
+            + " (2 bf16, 4 fp32; default: 2)")
+    private int gradBytes;
+    @Option(names = "--param-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per parameter"
+            + " gathered by ZeRO/FSDP (default: 2)")
+    private int paramBytes;
+    @Option(names = "--act-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per activation"
+            + " element (default: 2)")
+    private int actBytes;
+    @Option(names = "--seq-len", paramLabel = "S", defaultValue = "2048", description = "sequence length (default: 2048)")
+    private int seqLen;
+    @Option(names = "--micro-batch", paramLabel = "B", defaultValue = "1", description = "micro-batch (default: 1)")
+    private int microBatch;
+    @Option(names = "--global-batch", paramLabel = "G", description = "sequences per step (default: dp x b x"
+            + " (pp > 1 ? 4 pp : 1))")
+    private int globalBatch;
+    @Option(names = "--step-compute-ms", paramLabel = "X", description = "compute time of one step per GPU, ms")
+    private Double stepComputeMs;
+    @Option(names = "--mfu", paramLabel = "M", description = "model FLOPs utilisation in (0, 1] (default: 0.4 when"
+            + " --step-compute-ms is not given)")
+    private Double mfu;
+    @Option(names = "--peak-tflops", paramLabel = "T", description = "peak dense TFLOP/s per GPU (default: from the"
+            + " GPU model's datasheet)")
+    private Double peakTflops;
+    @Option(names = "--overlap", paramLabel = "F", defaultValue = "0", description = "fraction of the data-parallel"
+            + " gradient reduction / ZeRO gathers hidden behind backward (default: 0)")
+    private double overlap;
+    @Option(names = "--order", paramLabel = "ORDER", defaultValue = "tp-pp-dp", description = "rank order: tp-pp-dp"
+            + " (default) or tp-dp-pp")
+    private String order;
+    @Option(names = "--env", paramLabel = "NCCL_X=V", description = "NCCL setting for every collective (repeatable)")
+    private Map<String, String> env = new LinkedHashMap<>();
+    @Option(names = "--target-tokens-per-s", paramLabel = "T", description = "find the fewest GPUs (growing dp,"
+            + " same global batch) that reach this throughput")
+    private Double target;
+    @Option(names = "--max-gpus", paramLabel = "N", defaultValue = "4096", description = "largest GPU count the"
+            + " target search tries (default: 4096)")
+    private int maxGpus;
+
+    @Override
+    public Integer call() throws InputException {
+        PrintWriter out = spec.commandLine().getOut();
+        BaseCluster base = BaseCluster.load(cluster.value(), null);
+        try {
+            NcclSettings.parse(env);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
+        }
+        TrainingJob job;
+        RankOrder rankOrder;
+        try {
+            rankOrder = RankOrder.parse(order);
+            JobBuilder b = new JobBuilder();
+            b.params = params;
+            b.hidden = hidden;
+            b.layers = layers;
+            b.gradBytes = gradBytes;
+            b.paramBytes = paramBytes;
+            b.actBytes = actBytes;
+            b.tp = tp;
+            b.pp = pp;
+            b.dp = dp > 0 ? dp : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp));
+            b.virtualStages = virtualStages;
+            b.ep = ep;
+            b.experts = experts;
+            b.topk = topk;
+            b.moeEvery = moeEvery;
+            b.capacityFactor = capacityFactor;
+            b.zero = zero;
+            b.fsdp = fsdp;
+            b.sequenceParallel = sequenceParallel;
+            b.seqLen = seqLen;
+            b.microBatch = microBatch;
+            b.globalBatch = globalBatch;
+            b.stepComputeMs = stepComputeMs == null ? Double.NaN : stepComputeMs;
+            b.mfu = mfu == null ? Double.NaN : mfu;
+            b.overlap = overlap;
+            job = b.build();
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
+        double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
+        StepPlanner planner = new StepPlanner(new NcclPredictor(), env, rankOrder);
+        StepPlan plan;
+        try {
+            plan = planner.plan(base.topology(), job, peak);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
+        PlanText.print(out, plan, base.topology());
+        if (target != null) {
+            if (base.spec() == null) {
+                throw new UserError("--target-tokens-per-s needs a cluster built from a catalog host type (a collsim"
+                        + " YAML with 'hosts: <catalog name>', a config name or a catalog name); '" + cluster.value()
+                        + "' is not", ExitCodes.USAGE);
+            }
+            ScalingSearch search = new ScalingSearch(planner, h -> ClusterVariants.build(base.spec(),
+                    ClusterEdits.NONE.withHosts(h)), base.gpusPerHost(), peak);
+            Optional<StepPlan> hit = search.smallestReaching(job, target, maxGpus);
+            PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost());
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.collsim.cli.report;
+
+import dev.collsim.reports.plan.CommTiming;
+import dev.collsim.reports.plan.StepPlan;
+import dev.collsim.reports.plan.TrainingJob;
+import dev.collsim.topology.Topology;
+import java.io.PrintWriter;
+import java.util.Optional;
+
+/** Prints a {@link StepPlan} as the text {@code collsim plan} shows. Stateless. */
+final class PlanText {
+
+    private PlanText() {
+    }
+
+    static void print(PrintWriter out, StepPlan p, Topology t) {
+        out.printf("# collsim plan: %s%n", p.job().describe());
+        out.printf("# cluster: %s (%d hosts, %d GPUs); %d micro-batches per step, %,d tokens per step%n", t.name(),
+                t.hostCount(), t.gpus().size(), p.job().microBatches(), p.job().tokensPerStep());
+        out.printf("#%n# %-28s %-5s %5s %5s %9s %7s %11s %10s %9s  %-16s %s%n", "collective", "group", "ranks", "hosts",
+                "bytes", "calls", "us/call", "ms/step", "busbw", "algorithm", "bottleneck");
+        for (CommTiming c : p.comms()) {
+            out.printf("  %-28s %-5s %5d %5d %9s %7d %11.1f %10.2f %9.1f  %-16s %s%n", c.op().kind().label(),
+                    c.op().kind().group(), c.nRanks(), c.hosts(), dev.collsim.reports.chart.ChartStyle.bytes(c.op().sizeBytes()),
+                    c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, c.busBw(), c.algoProto(), c.bottleneck());
+        }
+        if (p.comms().isEmpty()) {
+            out.println("  (no communication: one GPU)");
+        }
+        out.printf("#%n  compute                 %12.2f ms   (%s)%n", p.computeUs() / 1e3, p.computeSource());
+        out.printf("  pipeline bubble         %12.2f ms   ((pp-1)/(m v) of compute)%n", p.bubbleUs() / 1e3);
+        out.printf("  communication           %12.2f ms   (all kinds, if nothing overlapped)%n", p.commUs() / 1e3);
+        out.printf("  hidden behind backward  %12.2f ms   (overlap %.2f of %.2f ms overlappable)%n", p.hiddenUs() / 1e3,
+                p.job().overlap(), p.overlappableUs() / 1e3);
+        out.printf("  exposed communication   %12.2f ms%n", p.exposedUs() / 1e3);
+        out.printf("  step time               %12.2f ms%n", p.stepUs() / 1e3);
+        out.printf("  tokens per second       %,12.0f%n", p.tokensPerS());
+        out.printf("  scaling efficiency      %11.1f %%   (compute / step; 100%% = perfect scaling)%n",
+                p.efficiency() * 100);
+        out.println("# model leaves out: activation recomputation, optimizer step, gradient bucketing, embedding"
+                + " AllReduce, MoE load imbalance, other jobs' traffic");
+    }
+
+    static void target(PrintWriter out, double target, Optional<StepPlan> hit, int maxGpus, TrainingJob job,
+            int gpusPerHost) {
+        if (hit.isPresent()) {
+            StepPlan p = hit.get();
+            out.printf("  target %,.0f tokens/s: reached with %d GPUs (%d hosts, dp=%d): %,.0f tokens/s, step %.2f ms,"
+                    + " efficiency %.1f %%%n", target, p.job().nGpus(), (p.job().nGpus() + gpusPerHost - 1)
+                    / gpusPerHost, p.job().dp(), p.tokensPerS(), p.stepUs() / 1e3, p.efficiency() * 100);
+        } else {
+            out.printf("  target %,.0f tokens/s: not reached up to %d GPUs (dp is capped by --max-gpus and by the"
+                    + " global batch: G/b = %d)%n", target, maxGpus, job.globalBatch() / job.microBatch());
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.collsim.cli.report;
+
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.io.InputException;
+import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.spec.ReportSpecReader;
+import dev.collsim.reports.whatif.BuiltinSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code collsim report [SPEC.yaml] [-o DIR]}: a what-if report comparing a base cluster with its variants. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Write a what-if report: a base cluster and variants (NIC speed, rails, fabric and"
+            + " oversubscription, NVLink bandwidth, host count, NCCL settings, calibration profile), each running the"
+            + " spec's collective sweeps and training plans. Output folder: index.html (self-contained, charts"
+            + " embedded), charts/*.png and *.svg, data/*.csv, report.json, spec.yaml; written atomically.",
+            "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"
+            + " base-name, variants[name, hosts, host-type, nic-speed, nics-per-host, fabric, oversubscription,"
+            + " leaf-radix, nvlink, env, calibration], sweeps[collective, min, max, factor, datatype, gpus, measured],"
+            + " plans[name, params and every 'collsim plan' option without --, target-tokens-per-s,"
+            + " scaling-max-gpus], algorithm-map[collective, min, max, factor]."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "2:usage error, or the output folder cannot be written",
+            "3:invalid spec (every problem listed with file:line:col)"})
+public final class ReportCommand implements Callable<Integer> {
+
+    @Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC.yaml", description = "the what-if spec (default:"
+            + " the built-in one)")
+    private Path specFile;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", defaultValue = WhatIfRun.DEFAULT_OUTPUT,
+            description = "output folder, replaced atomically; only an empty folder or an earlier collsim report is"
+                    + " replaced (default: ${DEFAULT-VALUE})")
+    private Path output;
+
+    @Option(names = "--no-progress", description = "do not draw a progress bar")
+    private boolean noProgress;
+
+    @Override
+    public Integer call() throws InputException {
+        ReportSpec s;
+        String text;
+        if (specFile == null) {
+            s = BuiltinSpec.read();
+            text = BuiltinSpec.text();
+        } else {
+            s = ReportSpecReader.read(specFile);
+            try {
+                text = Files.readString(specFile);
+            } catch (IOException e) {
+                throw new UserError(specFile + ": cannot read: " + e.getMessage(), ExitCodes.INPUT);
+            }
+        }
+        return runOrFail(s, text, output, !noProgress && WhatIfRun.terminal());
+    }
+
+    int runOrFail(ReportSpec s, String text, Path out, boolean progress) throws InputException {
+        try {
+            WhatIfRun.run(s, text, out, spec.commandLine().getOut(), progress);
+            return ExitCodes.OK;
+        } catch (UncheckedIOException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.collsim.cli.report;
+
+import dev.collsim.io.InputException;
+import dev.collsim.reports.cluster.SimulatorResolver;
+import dev.collsim.reports.io.AtomicFolder;
+import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.whatif.IngestMeasurements;
+import dev.collsim.reports.whatif.ProgressListener;
+import dev.collsim.reports.whatif.ReportData;
+import dev.collsim.reports.whatif.ReportRunner;
+import dev.collsim.reports.whatif.ReportSummary;
+import dev.collsim.reports.whatif.ReportWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * Runs a what-if report end to end for {@code collsim report} and for {@code collsim} with no arguments: predicts,
+ * writes the folder atomically, prints the summary table and where the report is. A progress bar is drawn on the
+ * terminal (stderr) when there is one.
+ */
+public final class WhatIfRun {
+
+    /** Default output folder, relative to the working directory. */
+    public static final String DEFAULT_OUTPUT = "collsim-report";
+
+    private WhatIfRun() {
+    }
+
+    /**
+     * @param spec     the spec
+     * @param specText its YAML text (copied into the report)
+     * @param output   the folder to write
+     * @param out      where the summary goes
+     * @param progressOn whether to draw a progress bar on stderr
+     * @return the written report
+     * @throws InputException when a variant or a file named in the spec is invalid
+     * @throws UncheckedIOException when the folder cannot be written (nothing is left half-written)
+     */
+    public static ReportWriter.Written run(ReportSpec spec, String specText, Path output, PrintWriter out,
+            boolean progressOn) throws InputException {
+        try {
+            AtomicFolder.checkReplaceable(output.toAbsolutePath().normalize());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report to " + output + ": " + e.getMessage(), e);
+        }
+        ReportData data;
+        try (Bar bar = progressOn ? new Bar(System.err) : null) {
+            ProgressListener listener = bar == null ? ProgressListener.NONE : bar;
+            data = new ReportRunner(new SimulatorResolver(), new IngestMeasurements(), listener).run(spec);
+            if (bar != null) {
+                bar.step("writing charts and HTML");
+            }
+            ReportWriter.Written w;
+            try {
+                w = ReportWriter.write(data, output, specText);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the report to " + output + ": " + e.getMessage(), e);
+            }
+            if (bar != null) {
+                bar.close();
+            }
+            out.println(data.title());
+            out.println();
+            out.print(ReportSummary.text(ReportSummary.table(data)));
+            out.println();
+            out.println("Report: " + w.index() + "  (open it in a browser; charts, CSV and JSON are in "
+                    + w.folder() + ")");
+            return w;
+        }
+    }
+
+    /** @return true when stderr is likely a terminal (a console is attached) */
+    public static boolean terminal() {
+        return System.console() != null;
+    }
+
+    /** A me.tongfei progress bar as a {@link ProgressListener}. */
+    private static final class Bar implements ProgressListener, AutoCloseable {
+        private final PrintStream stream;
+        private ProgressBar bar;
+
+        Bar(PrintStream stream) {
+            this.stream = stream;
+        }
+
+        @Override
+        public void start(long total) {
+            bar = new ProgressBarBuilder().setTaskName("what-if").setInitialMax(total + 1)
+                    .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(stream))
+                    .setUpdateIntervalMillis(200).build();
+        }
+
+        @Override
+        public void step(String what) {
+            if (bar != null) {
+                bar.step();
+                bar.setExtraMessage(what.length() > 40 ? what.substring(0, 40) : what);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (bar != null) {
+                bar.close();
+                bar = null;
+            }
+        }
+    }
+}

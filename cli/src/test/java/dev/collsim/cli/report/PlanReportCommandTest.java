@@ -1,0 +1,146 @@
+package dev.collsim.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code collsim plan} and {@code collsim report} run in-process. */
+class PlanReportCommandTest {
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /**
+     * 175B with fp32 gradients, tp=8 inside the default cluster's 4 DGX H100 hosts (eight 400 Gb/s NICs each),
+     * dp=4: each DP AllReduce carries 175e9/8 x 4 B = 87.5 GB and the 8 DP groups of a host share its 400 GB/s, so
+     * one call takes at least 8 x 2*3/4 x 87.5e9 / 400e9 = 2.625 s.
+     */
+    @Test
+    void planPrintsEveryCollectiveAndTheStep() {
+        Run r = run("plan", "--params", "175B", "--grad-bytes", "4", "--tp", "8", "--dp", "4", "--global-batch", "16",
+                "--step-compute-ms", "1000", "--overlap", "0.5");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("TP activation AllReduce"), r.out());
+        Matcher m = Pattern.compile("DP gradient AllReduce\\s+DP\\s+4\\s+4\\s+81.5G\\s+1\\s+([0-9.]+)")
+                .matcher(r.out());
+        assertTrue(m.find(), r.out());
+        double us = Double.parseDouble(m.group(1));
+        assertTrue(us >= 2.625e6 * 0.999 && us < 2.625e6 * 1.3, "DP AllReduce " + us + " us");
+        assertTrue(r.out().contains("scaling efficiency"), r.out());
+        assertTrue(r.out().contains("tokens per second"), r.out());
+    }
+
+    @Test
+    void planTargetSearchAndBadLayouts() {
+        Run t = run("plan", "--params", "7B", "--tp", "8", "--global-batch", "64", "--target-tokens-per-s", "1e3");
+        assertEquals(0, t.code(), t.err());
+        assertTrue(t.out().contains("target 1,000 tokens/s: reached with 8 GPUs"), t.out());
+        Run bad = run("plan", "--params", "7B", "--ep", "3", "--dp", "4");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("--ep 3 needs --experts > 0"), bad.err());
+        assertTrue(bad.err().contains("--ep 3 must divide --dp 4"), bad.err());
+        Run big = run("plan", "--params", "7B", "--tp", "8", "--dp", "8");
+        assertEquals(2, big.code());
+        assertTrue(big.err().contains("needs dp x tp x pp = 64 GPUs"), big.err());
+    }
+
+    @Test
+    void badSpecIsListedWithLineAndColumnAndWritesNothing(@TempDir Path tmp) throws IOException {
+        Path spec = tmp.resolve("bad.yaml");
+        Files.writeString(spec, "variants:\n  - name: x\n    nic-speed: fast\nsweeps:\n  - collective: allreduce\n");
+        Path out = tmp.resolve("out");
+        Run r = run("report", spec.toString(), "-o", out.toString());
+        assertEquals(3, r.code());
+        assertTrue(r.err().contains(spec + ":3:5: variants[0].nic-speed: 'fast' is not a bandwidth"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void reportWritesTheFolderAndPrintsTheSummary(@TempDir Path tmp) throws IOException {
+        Path spec = tmp.resolve("w.yaml");
+        Files.writeString(spec, """
+                title: two DGX H100 hosts
+                cluster: dgx-h100
+                variants:
+                  - name: 2 hosts
+                    hosts: 2
+                  - name: 2 hosts, 100 Gb/s
+                    hosts: 2
+                    nic-speed: 100 Gb/s
+                sweeps:
+                  - {collective: allreduce, min: 1M, max: 1G, factor: 8}
+                """);
+        Path out = tmp.resolve("rep");
+        Run r = run("report", spec.toString(), "-o", out.toString(), "--no-progress");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("two DGX H100 hosts"), r.out());
+        assertTrue(r.out().contains("2 hosts, 100 Gb/s"), r.out());
+        assertTrue(r.out().contains("Report: " + out.toAbsolutePath().resolve("index.html")), r.out());
+        for (String f : List.of("index.html", "report.json", "spec.yaml", "data/sweeps.csv",
+                "charts/busbw-allreduce-float.png", "charts/busbw-allreduce-float.svg")) {
+            assertTrue(Files.isRegularFile(out.resolve(f)), f);
+        }
+        // 8 x 100 Gb/s = 100 GB/s per host bounds the 512 MiB AllReduce on 16 ranks over k = 2 hosts: each host
+        // sends at least 2(k-1)/k = 1 x the data while busbw counts 2(n-1)/n = 15/8 of it: busbw <= 187.5 GB/s
+        String slow = Files.readAllLines(out.resolve("data/sweeps.csv")).stream()
+                .filter(l -> l.startsWith("\"2 hosts, 100 Gb/s\",AllReduce,float,16,536870912,")).findFirst()
+                .orElseThrow();
+        double busBw = Double.parseDouble(slow.split(",")[8]);
+        assertTrue(busBw <= 187.5001, "busbw " + busBw);
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertEquals(2, s.count(), "only the spec and the report folder");
+        }
+    }
+
+    @Test
+    void rootCommandDocumentsTheDefaultReport() {
+        Run r = run("--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("built-in what-if report"), r.out());
+        assertTrue(r.out().contains("plan") && r.out().contains("report"), r.out());
+    }
+
+    /**
+     * The main job: {@code collsim} with no arguments writes ./collsim-report/ (here: the module folder, removed
+     * afterwards) and prints the summary, one row per variant of the built-in spec (base and five variants).
+     */
+    @Test
+    void noArgumentsRunsTheBuiltinReport() throws IOException {
+        Path out = Path.of(WhatIfRun.DEFAULT_OUTPUT).toAbsolutePath();
+        try {
+            Run r = run();
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("NIC 200 Gb/s") && r.out().contains("32 hosts"), r.out());
+            assertTrue(r.out().contains("Report: " + out.resolve("index.html")), r.out());
+            assertTrue(Files.isRegularFile(out.resolve("index.html")));
+            assertTrue(Files.isRegularFile(out.resolve("charts/algorithm-map.png")));
+        } finally {
+            if (Files.isRegularFile(out.resolve(dev.collsim.reports.io.AtomicFolder.MARKER))) {
+                try (Stream<Path> s = Files.walk(out)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+}

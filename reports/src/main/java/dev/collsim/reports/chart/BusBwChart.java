@@ -1,0 +1,85 @@
+package dev.collsim.reports.chart;
+
+import java.awt.Color;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Line2D;
+import java.util.List;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * Bus bandwidth against message size (log2 axis): one solid line per series, its physical bound as a dashed line
+ * of the same colour, measured points as unfilled markers. busbw as nccl-tests defines it (GB/s, 1e9 B/s).
+ */
+public final class BusBwChart {
+
+    private BusBwChart() {
+    }
+
+    /**
+     * @param title     chart title
+     * @param series    the sweeps, at least one
+     * @param leavesOut footnote: what the model leaves out
+     * @return the chart
+     * @throws IllegalArgumentException on no series or an empty sweep
+     */
+    public static JFreeChart create(String title, List<SweepSeries> series, String leavesOut) {
+        if (series.isEmpty() || series.stream().anyMatch(s -> s.points().isEmpty())) {
+            throw new IllegalArgumentException("a bus bandwidth chart needs at least one non-empty series");
+        }
+        XYSeriesCollection data = new XYSeriesCollection();
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        LegendItemCollection legend = new LegendItemCollection();
+        boolean anyMeasured = false;
+        int k = 0;
+        for (int i = 0; i < series.size(); i++) {
+            SweepSeries s = series.get(i);
+            XYSeries pred = new XYSeries(s.name(), false, true);
+            XYSeries bound = new XYSeries("bound: " + s.name(), false, true);
+            for (SweepSeries.Point p : s.points()) {
+                pred.add(p.sizeBytes(), p.busBw());
+                bound.add(p.sizeBytes(), p.boundBusBw());
+            }
+            data.addSeries(pred);
+            legend.add(new LegendItem(s.name(), null, null, null, new Line2D.Double(-8, 0, 8, 0),
+                    ChartStyle.line(2.2f), ChartStyle.color(i)));
+            r.setSeriesPaint(k, ChartStyle.color(i));
+            r.setSeriesStroke(k, ChartStyle.line(2.2f));
+            k++;
+            data.addSeries(bound);
+            r.setSeriesPaint(k, ChartStyle.color(i));
+            r.setSeriesStroke(k, ChartStyle.dashed(1.2f));
+            k++;
+            if (!s.measured().isEmpty()) {
+                XYSeries meas = new XYSeries("measured: " + s.name(), false, true);
+                s.measured().forEach(m -> meas.add(m.sizeBytes(), m.busBw()));
+                data.addSeries(meas);
+                r.setSeriesPaint(k, ChartStyle.color(i));
+                r.setSeriesLinesVisible(k, false);
+                r.setSeriesShapesVisible(k, true);
+                r.setSeriesShapesFilled(k, false);
+                anyMeasured = true;
+                k++;
+            }
+        }
+        NumberAxis y = new NumberAxis("busbw (GB/s)");
+        y.setAutoRangeIncludesZero(true);
+        XYPlot plot = new XYPlot(data, ChartStyle.sizeAxis("size (bytes, log2)", 3), y, r);
+        plot.setOutlinePaint(Color.GRAY);
+        legend.add(new LegendItem("dashed: physical bound (same colour)", null, null, null,
+                new Line2D.Double(-8, 0, 8, 0), ChartStyle.dashed(1.2f), Color.DARK_GRAY));
+        if (anyMeasured) {
+            legend.add(new LegendItem("open markers: measured", null, null, null, new Ellipse2D.Double(-3, -3, 6, 6),
+                    Color.DARK_GRAY, ChartStyle.line(1f), Color.DARK_GRAY));
+        }
+        plot.setFixedLegendItems(legend);
+        JFreeChart chart = new JFreeChart(title, ChartStyle.TITLE, plot, true);
+        return ChartStyle.finish(chart, leavesOut);
+    }
+}

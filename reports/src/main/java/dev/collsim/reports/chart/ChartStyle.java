@@ -1,0 +1,132 @@
+package dev.collsim.reports.chart;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Paint;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.Plot;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.HorizontalAlignment;
+import org.jfree.chart.ui.RectangleEdge;
+
+/**
+ * The look shared by collsim charts: white background, light grid, a fixed colour-blind-safe palette (Okabe and Ito
+ * 2008), byte-size axes on a log2 scale, and a footnote stating what the model leaves out.
+ */
+public final class ChartStyle {
+
+    /** Okabe-Ito palette (Okabe and Ito 2008, "Color Universal Design"), darkest first. */
+    public static final Paint[] PALETTE = {
+        new Color(0, 114, 178), new Color(213, 94, 0), new Color(0, 158, 115), new Color(204, 121, 167),
+        new Color(230, 159, 0), new Color(86, 180, 233), new Color(0, 0, 0), new Color(240, 228, 66),
+    };
+
+    /** Font for titles. */
+    static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 16);
+    /** Font for the footnote. */
+    static final Font NOTE = new Font(Font.SANS_SERIF, Font.ITALIC, 11);
+    /** Grid colour. */
+    static final Color GRID = new Color(220, 220, 220);
+
+    private ChartStyle() {
+    }
+
+    /** @return the i-th palette colour (wrapping) */
+    public static Paint color(int i) {
+        return PALETTE[Math.floorMod(i, PALETTE.length)];
+    }
+
+    /**
+     * Applies the common look and adds the footnote.
+     *
+     * @param chart     the chart
+     * @param leavesOut what the model behind the numbers leaves out (shown under the plot), or empty
+     * @return the chart
+     */
+    static JFreeChart finish(JFreeChart chart, String leavesOut) {
+        chart.setBackgroundPaint(Color.WHITE);
+        chart.setAntiAlias(true);
+        chart.setTextAntiAlias(true);
+        if (chart.getTitle() != null) {
+            chart.getTitle().setFont(TITLE);
+        }
+        Plot plot = chart.getPlot();
+        plot.setBackgroundPaint(Color.WHITE);
+        if (plot instanceof XYPlot xy) {
+            xy.setDomainGridlinePaint(GRID);
+            xy.setRangeGridlinePaint(GRID);
+        }
+        if (leavesOut != null && !leavesOut.isBlank()) {
+            TextTitle note = new TextTitle("Model leaves out: " + leavesOut, NOTE);
+            note.setPosition(RectangleEdge.BOTTOM);
+            note.setHorizontalAlignment(HorizontalAlignment.LEFT);
+            note.setPaint(new Color(80, 80, 80));
+            note.setMaximumLinesToDisplay(3);
+            chart.addSubtitle(note);
+        }
+        return chart;
+    }
+
+    /** @return a log2 axis labelled with byte sizes (1K, 32M, 2G), one tick every {@code every} powers of two */
+    static LogAxis sizeAxis(String label, int every) {
+        LogAxis axis = new LogAxis(label);
+        axis.setBase(2);
+        axis.setTickUnit(new NumberTickUnit(every));
+        axis.setNumberFormatOverride(new BytesFormat());
+        axis.setMinorTickMarksVisible(false);
+        return axis;
+    }
+
+    /** @return a solid stroke of that width */
+    static BasicStroke line(float width) {
+        return new BasicStroke(width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND);
+    }
+
+    /** @return a dashed stroke of that width */
+    static BasicStroke dashed(float width) {
+        return new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
+    }
+
+    /**
+     * @param bytes a size
+     * @return 8, 1K, 32M, 2G (powers of 1024, as nccl-tests prints sizes), one decimal when not whole
+     */
+    public static String bytes(double bytes) {
+        String[] suffix = {"", "K", "M", "G", "T"};
+        double v = bytes;
+        int i = 0;
+        while (v >= 1024 && i < suffix.length - 1) {
+            v /= 1024;
+            i++;
+        }
+        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.1f", v))
+                + suffix[i];
+    }
+
+    /** Formats axis values as byte sizes. */
+    static final class BytesFormat extends NumberFormat {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public StringBuffer format(double number, StringBuffer toAppendTo, FieldPosition pos) {
+            return toAppendTo.append(bytes(number));
+        }
+
+        @Override
+        public StringBuffer format(long number, StringBuffer toAppendTo, FieldPosition pos) {
+            return toAppendTo.append(bytes(number));
+        }
+
+        @Override
+        public Number parse(String source, ParsePosition parsePosition) {
+            return null;
+        }
+    }
+}

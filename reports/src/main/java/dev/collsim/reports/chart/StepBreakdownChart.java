@@ -1,0 +1,61 @@
+package dev.collsim.reports.chart;
+
+import java.awt.Color;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.renderer.category.StackedBarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.data.category.DefaultCategoryDataset;
+
+/** Step time split into compute, pipeline bubble and exposed communication by kind: one stacked bar per variant. */
+public final class StepBreakdownChart {
+
+    private StepBreakdownChart() {
+    }
+
+    /**
+     * @param title     chart title
+     * @param bars      per bar label (variant), its parts in milliseconds in stacking order
+     * @param leavesOut footnote
+     * @return the chart
+     * @throws IllegalArgumentException on no bars
+     */
+    public static JFreeChart create(String title, Map<String, LinkedHashMap<String, Double>> bars, String leavesOut) {
+        if (bars.isEmpty()) {
+            throw new IllegalArgumentException("a step breakdown needs at least one bar");
+        }
+        Set<String> parts = new LinkedHashSet<>();
+        bars.values().forEach(m -> parts.addAll(m.keySet()));
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        for (Map.Entry<String, LinkedHashMap<String, Double>> bar : bars.entrySet()) {
+            for (String part : parts) {
+                data.addValue(bar.getValue().getOrDefault(part, 0.0), part, bar.getKey());
+            }
+        }
+        StackedBarRenderer r = new StackedBarRenderer();
+        r.setBarPainter(new StandardBarPainter());
+        r.setShadowVisible(false);
+        r.setMaximumBarWidth(0.12);
+        int i = 0;
+        for (String part : parts) {
+            r.setSeriesPaint(i, part.startsWith("compute") ? new Color(150, 150, 150) : ChartStyle.color(i - 1));
+            i++;
+        }
+        CategoryAxis x = new CategoryAxis(null);
+        x.setMaximumCategoryLabelLines(3);
+        NumberAxis y = new NumberAxis("time per step (ms)");
+        CategoryPlot plot = new CategoryPlot(data, x, y, r);
+        plot.setOrientation(PlotOrientation.HORIZONTAL);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(ChartStyle.GRID);
+        plot.setOutlinePaint(Color.GRAY);
+        return ChartStyle.finish(new JFreeChart(title, ChartStyle.TITLE, plot, true), leavesOut);
+    }
+}

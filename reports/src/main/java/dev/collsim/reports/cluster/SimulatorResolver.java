@@ -1,0 +1,132 @@
+package dev.collsim.reports.cluster;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.reports.spec.ClusterEdits;
+import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.spec.VariantSpec;
+import dev.collsim.reports.whatif.ResolvedVariant;
+import dev.collsim.reports.whatif.VariantResolver;
+import dev.collsim.simulator.CollectivePredictor;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import dev.collsim.topology.Topology;
+import dev.collsim.validation.calibration.CalibrationProfile;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+
+/**
+ * Resolves report variants with the real simulator: the base cluster from {@link BaseCluster}, changes from
+ * {@link ClusterVariants}, NCCL settings checked by the simulator's {@link NcclSettings}, one {@link NcclPredictor}
+ * per calibration profile. Built clusters are cached per (changes, host count), so scaling curves of several
+ * variants share them. Not thread-safe.
+ */
+public final class SimulatorResolver implements VariantResolver {
+
+    private final Function<String, CollectivePredictor> calibrated;
+    private final Map<String, BaseCluster> bases = new HashMap<>();
+    private final Map<ClusterEdits, Topology> built = new HashMap<>();
+    private final CollectivePredictor plain = new NcclPredictor();
+
+    /** A resolver that reads calibration profiles as {@link #profilePredictor} does. */
+    public SimulatorResolver() {
+        this(SimulatorResolver::profilePredictor);
+    }
+
+    /**
+     * Reads a calibration profile: a {@code collsim calibrate} profile ({@link CalibrationProfile}), or else the
+     * fields of the simulator's {@link PerformanceParameters} as JSON, or YAML when the file name ends in .yaml/.yml
+     * (the format {@code collsim predict --params} reads).
+     *
+     * @param file the profile
+     * @return a predictor for the newest NCCL with those parameters
+     * @throws IllegalArgumentException naming the file and the first problem when it cannot be read
+     */
+    public static CollectivePredictor profilePredictor(String file) {
+        try {
+            return new NcclPredictor(NcclVersion.DEFAULT, CalibrationProfile.read(Path.of(file)).parameters());
+        } catch (InputException notAProfile) {
+            String lower = file.toLowerCase(java.util.Locale.ROOT);
+            ObjectMapper m = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
+                    : new ObjectMapper();
+            try {
+                PerformanceParameters p = m.readValue(Files.readAllBytes(Path.of(file)), PerformanceParameters.class);
+                return new NcclPredictor(NcclVersion.DEFAULT, p);
+            } catch (IOException e) {
+                throw new IllegalArgumentException(file + ": neither a 'collsim calibrate' profile ("
+                        + notAProfile.problems().get(0).message() + ") nor PerformanceParameters JSON/YAML ("
+                        + e.getMessage().lines().findFirst().orElse("unreadable") + ")");
+            }
+        }
+    }
+
+    /**
+     * @param calibrated makes a predictor from a calibration profile path (absolute), or null when this build cannot
+     *                   read profiles (a variant naming one is then an input error)
+     */
+    public SimulatorResolver(Function<String, CollectivePredictor> calibrated) {
+        this.calibrated = calibrated;
+    }
+
+    @Override
+    public ResolvedVariant resolve(ReportSpec spec, VariantSpec v) throws InputException {
+        BaseCluster base = bases.get(spec.cluster());
+        if (base == null) {
+            base = BaseCluster.load(spec.cluster(), spec.folder());
+            bases.put(spec.cluster(), base);
+        }
+        String field = v.line() == 0 ? "cluster" : "variants." + v.name();
+        try {
+            NcclSettings.parse(v.ncclEnv());
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".env", e.getMessage()));
+        }
+        CollectivePredictor predictor = plain;
+        if (v.calibration() != null) {
+            if (calibrated == null) {
+                throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
+                        "this build cannot read calibration profiles yet; remove 'calibration'"));
+            }
+            try {
+                predictor = calibrated.apply(spec.folder().resolve(v.calibration()).toString());
+            } catch (IllegalArgumentException e) {
+                throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
+                        e.getMessage()));
+            }
+        }
+        BaseCluster b = base;
+        if (!v.edits().isEmpty() && b.spec() == null) {
+            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, "the base cluster '"
+                    + b.label() + "' is not built from a catalog host type, so only 'env' and 'calibration' can"
+                    + " vary; use a collsim YAML cluster with 'hosts: <catalog name>' as the base"));
+        }
+        Topology t;
+        try {
+            t = v.edits().isEmpty() ? b.topology() : cluster(b, v.edits());
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, e.getMessage()));
+        }
+        IntFunction<Topology> withHosts = h -> {
+            if (b.spec() == null) {
+                throw new IllegalArgumentException("scaling needs a base cluster built from a catalog host type; '"
+                        + b.label() + "' is not");
+            }
+            return cluster(b, v.edits().withHosts(h));
+        };
+        int perHost = v.edits().hostType() == null ? b.gpusPerHost() : t.gpusOf(0).size();
+        return new ResolvedVariant(v, t, predictor, withHosts, perHost);
+    }
+
+    private Topology cluster(BaseCluster b, ClusterEdits edits) {
+        return built.computeIfAbsent(edits, e -> ClusterVariants.build(b.spec(), e));
+    }
+}

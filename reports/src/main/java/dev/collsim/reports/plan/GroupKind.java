@@ -1,0 +1,15 @@
+package dev.collsim.reports.plan;
+
+/** The process groups of a training job, as Megatron-LM and DeepSpeed name them. */
+public enum GroupKind {
+    /** Tensor parallel: {@code tp} ranks that split every layer's weights (Shoeybi et al. 2019). */
+    TP,
+    /** Pipeline parallel: two adjacent stages exchanging activations (Narayanan et al. 2021). */
+    PP,
+    /** Data parallel: {@code dp} replicas of the same shard. */
+    DP,
+    /** Expert parallel: {@code ep} ranks that hold different experts (Lepikhin et al. 2020). */
+    EP,
+    /** Expert-data parallel: {@code dp / ep} replicas of the same experts. */
+    EDP
+}

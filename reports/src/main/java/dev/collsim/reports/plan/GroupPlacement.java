@@ -1,0 +1,111 @@
+package dev.collsim.reports.plan;
+
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Places a job's process groups on a cluster the way Megatron-LM and DeepSpeed do: global rank r runs on the r-th
+ * GPU of the topology (hosts in order, local index within a host), and {@link RankOrder} maps ranks to
+ * (tp, pp, dp) coordinates. Each group kind is represented by the group that contains rank 0; all groups of a kind
+ * are translates of it, and all run at the same time.
+ *
+ * <p>Expert-parallel groups are {@code ep} consecutive members of a data-parallel group, and expert-data-parallel
+ * groups the members {@code ep} apart (Megatron-Core's expert layout). This class is immutable.
+ */
+public final class GroupPlacement {
+
+    private final Topology topology;
+    private final TrainingJob job;
+    private final RankOrder order;
+
+    /**
+     * @param topology the cluster
+     * @param job      the job
+     * @param order    rank order
+     * @throws IllegalArgumentException when the job needs more GPUs than the cluster has
+     */
+    public GroupPlacement(Topology topology, TrainingJob job, RankOrder order) {
+        if (job.nGpus() > topology.gpus().size()) {
+            throw new IllegalArgumentException("the job needs dp x tp x pp = " + job.nGpus() + " GPUs but cluster '"
+                    + topology.name() + "' has " + topology.gpus().size());
+        }
+        this.topology = topology;
+        this.job = job;
+        this.order = order;
+    }
+
+    /** @return the GPUs of the group of {@code kind} that holds rank 0, in group-rank order */
+    public List<Gpu> group(GroupKind kind) {
+        List<Integer> ranks = new ArrayList<>();
+        switch (kind) {
+            case TP -> {
+                for (int t = 0; t < job.tp(); t++) {
+                    ranks.add(order.rank(t, 0, 0, job));
+                }
+            }
+            case PP -> {
+                for (int p = 0; p < Math.min(2, job.pp()); p++) {
+                    ranks.add(order.rank(0, p, 0, job));
+                }
+            }
+            case DP -> {
+                for (int d = 0; d < job.dp(); d++) {
+                    ranks.add(order.rank(0, 0, d, job));
+                }
+            }
+            case EP -> {
+                for (int d = 0; d < job.ep(); d++) {
+                    ranks.add(order.rank(0, 0, d, job));
+                }
+            }
+            case EDP -> {
+                for (int d = 0; d < job.dp(); d += job.ep()) {
+                    ranks.add(order.rank(0, 0, d, job));
+                }
+            }
+            default -> throw new IllegalStateException(kind.toString());
+        }
+        return ranks.stream().map(r -> topology.gpus().get(r)).toList();
+    }
+
+    /** @return the number of groups of {@code kind} running at the same time: job GPUs / group size */
+    public int concurrentGroups(GroupKind kind) {
+        int size = kind == GroupKind.PP ? job.pp() : group(kind).size();
+        return job.nGpus() / size;
+    }
+
+    /** @return distinct hosts the group of {@code kind} spans */
+    public int hosts(GroupKind kind) {
+        Set<Integer> hosts = new HashSet<>();
+        for (Gpu g : group(kind)) {
+            hosts.add(g.host());
+        }
+        return hosts.size();
+    }
+
+    /**
+     * @return GPUs of the job on rank 0's host that belong to some group of {@code kind} crossing the network,
+     *         divided by the members of one group on that host: how many groups share that host's NICs
+     */
+    public int groupsSharingHost(GroupKind kind) {
+        List<Gpu> g = group(kind);
+        int host = g.get(0).host();
+        long members = g.stream().filter(x -> x.host() == host).count();
+        long jobOnHost = topology.gpus().subList(0, job.nGpus()).stream().filter(x -> x.host() == host).count();
+        return (int) Math.max(1, jobOnHost / members);
+    }
+
+    /** @return the topology */
+    public Topology topology() {
+        return topology;
+    }
+
+    /** @return the rank order */
+    public RankOrder order() {
+        return order;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.collsim.reports.plan;
+
+/**
+ * Collects a job's settings with collsim's defaults, shared by {@code collsim plan} and report specs; not
+ * thread-safe. Defaults: 2-byte gradients, parameters and activations (bf16 mixed precision), dp = tp = pp = 1,
+ * no interleaving, dense (ep = 1), top-2 routing with capacity factor 1 on every layer when experts are given,
+ * no ZeRO, no sequence parallelism, s = 2048, b = 1, G = dp x b x (pp > 1 ? 4 pp : 1) (enough micro-batches to keep
+ * the 1F1B bubble at (pp-1)/(4 pp), Narayanan et al. 2021 section 2.2.1), MFU 0.4 when no compute time is given,
+ * overlap 0.
+ */
+public final class JobBuilder {
+
+    /** Default MFU when neither compute time nor MFU is given. */
+    public static final double DEFAULT_MFU = 0.4;
+
+    /** Parameter count, e.g. 70B. */
+    public String params;
+    /** Hidden size, 0 = derive. */
+    public int hidden;
+    /** Layers, 0 = derive. */
+    public int layers;
+    /** Gradient element bytes. */
+    public int gradBytes = 2;
+    /** Parameter element bytes. */
+    public int paramBytes = 2;
+    /** Activation element bytes. */
+    public int actBytes = 2;
+    /** Data-parallel degree. */
+    public int dp = 1;
+    /** Tensor-parallel degree. */
+    public int tp = 1;
+    /** Pipeline-parallel degree. */
+    public int pp = 1;
+    /** Virtual stages per GPU. */
+    public int virtualStages = 1;
+    /** Expert-parallel degree. */
+    public int ep = 1;
+    /** Experts per MoE layer. */
+    public int experts;
+    /** Routing top-k. */
+    public int topk = 2;
+    /** MoE layer period. */
+    public int moeEvery = 1;
+    /** Capacity factor. */
+    public double capacityFactor = 1.0;
+    /** ZeRO stage. */
+    public int zero;
+    /** FSDP full sharding (= ZeRO-3). */
+    public boolean fsdp;
+    /** Sequence parallelism. */
+    public boolean sequenceParallel;
+    /** Sequence length. */
+    public int seqLen = 2048;
+    /** Micro-batch. */
+    public int microBatch = 1;
+    /** Global batch, 0 = default. */
+    public int globalBatch;
+    /** Compute ms per step, NaN = from MFU. */
+    public double stepComputeMs = Double.NaN;
+    /** MFU, NaN = default. */
+    public double mfu = Double.NaN;
+    /** Overlap fraction. */
+    public double overlap;
+
+    /**
+     * @return the job
+     * @throws IllegalArgumentException when a setting is invalid (the message names the option and allowed values)
+     */
+    public TrainingJob build() {
+        if (params == null || params.isBlank()) {
+            throw new IllegalArgumentException("--params is required, e.g. --params 70B");
+        }
+        if (fsdp && zero != 0 && zero != 3) {
+            throw new IllegalArgumentException("--fsdp is ZeRO stage 3; it cannot be combined with --zero " + zero);
+        }
+        ModelShape shape = ModelShape.of(ModelShape.parseParams(params), Math.max(0, hidden), Math.max(0, layers));
+        int g = globalBatch > 0 ? globalBatch : dp * microBatch * (pp > 1 ? 4 * pp : 1);
+        double m = Double.isNaN(mfu) && Double.isNaN(stepComputeMs) ? DEFAULT_MFU : mfu;
+        return new TrainingJob(shape, gradBytes, paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts,
+                experts > 0 ? topk : 0, moeEvery, capacityFactor, fsdp ? 3 : zero, sequenceParallel, seqLen,
+                microBatch, g, stepComputeMs, m, overlap);
+    }
+}

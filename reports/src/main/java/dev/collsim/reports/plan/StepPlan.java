@@ -1,0 +1,52 @@
+package dev.collsim.reports.plan;
+
+import java.util.List;
+
+/**
+ * The predicted breakdown of one optimizer step. All times in microseconds; this record is immutable.
+ *
+ * <p>Definitions: {@code step = compute + bubble + exposed}; {@code exposed = comm - hidden}, where
+ * {@code hidden = min(overlap x overlappable comm, backward compute)} and backward is 2/3 of compute (4N of the
+ * 6N FLOPs per token, Kaplan et al. 2020 section 2.1); the pipeline bubble is {@code (pp-1)/(m v)} of compute
+ * (Narayanan et al. 2021 section 2.2). Scaling efficiency is {@code compute / step}: perfect scaling would spread
+ * the step's FLOPs over the GPUs with no bubble and no exposed communication, so it is also
+ * {@code tokensPerS / (nGpus x tokens/s of one GPU computing alone)}.
+ *
+ * @param job             the job
+ * @param clusterName     the cluster's name
+ * @param comms           per collective kind: count, bytes, time
+ * @param computeUs       compute time per step per GPU
+ * @param bubbleUs        pipeline bubble per step
+ * @param commUs          all communication, if nothing overlapped
+ * @param overlappableUs  the part frameworks can overlap with backward
+ * @param hiddenUs        the part hidden behind backward compute
+ * @param computeSource   how compute time was obtained (given, or MFU with the peak used)
+ */
+public record StepPlan(TrainingJob job, String clusterName, List<CommTiming> comms, double computeUs,
+        double bubbleUs, double commUs, double overlappableUs, double hiddenUs, String computeSource) {
+
+    /** Copies the list. */
+    public StepPlan {
+        comms = List.copyOf(comms);
+    }
+
+    /** @return communication left on the critical path, microseconds */
+    public double exposedUs() {
+        return commUs - hiddenUs;
+    }
+
+    /** @return step time, microseconds */
+    public double stepUs() {
+        return computeUs + bubbleUs + exposedUs();
+    }
+
+    /** @return tokens per second: G s / step */
+    public double tokensPerS() {
+        return job.tokensPerStep() / (stepUs() * 1e-6);
+    }
+
+    /** @return scaling efficiency in (0, 1]: compute / step */
+    public double efficiency() {
+        return computeUs / stepUs();
+    }
+}

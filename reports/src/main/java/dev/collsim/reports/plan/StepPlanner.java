@@ -1,0 +1,133 @@
+package dev.collsim.reports.plan;
+
+import dev.collsim.nccl.DataType;
+import dev.collsim.simulator.CollectivePredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Times one training step of a job on a cluster: derives its collectives ({@link StepCollectives}), places the
+ * groups ({@link GroupPlacement}), predicts each collective with a {@link CollectivePredictor} on the GPUs the group
+ * really spans, raises that to the NIC-sharing bound of {@link HostNetworkShare} when many groups cross the
+ * network at once, and adds compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
+ *
+ * <p>Compute from {@code --mfu}: {@code 6 N_active tokens / (nGpus x peak x mfu)} seconds per step, 6 FLOPs per
+ * parameter per token for forward plus backward (Kaplan et al. 2020 section 2.1), with {@code N_active} the weights
+ * a token passes through (all dense weights plus topk experts per MoE layer); peak from {@link GpuPeak}.
+ * Instances are immutable and thread-safe when the predictor is.
+ */
+public final class StepPlanner {
+
+    private final CollectivePredictor predictor;
+    private final Map<String, String> ncclEnv;
+    private final RankOrder order;
+
+    /**
+     * @param predictor predicts each collective
+     * @param ncclEnv   NCCL_* settings passed to every prediction
+     * @param order     rank order for placing groups
+     */
+    public StepPlanner(CollectivePredictor predictor, Map<String, String> ncclEnv, RankOrder order) {
+        this.predictor = Objects.requireNonNull(predictor, "predictor");
+        this.ncclEnv = Map.copyOf(ncclEnv);
+        this.order = Objects.requireNonNull(order, "order");
+    }
+
+    /**
+     * @param topology  the cluster; needs at least {@code job.nGpus()} GPUs
+     * @param job       the job
+     * @param peakFlops peak FLOP/s per GPU to use with the job's MFU, or NaN to look the GPU model up
+     * @return the step breakdown
+     * @throws IllegalArgumentException when the cluster is too small, or compute time cannot be derived (unknown
+     *                                  GPU model and no peak given), or the predictor rejects a point
+     */
+    public StepPlan plan(Topology topology, TrainingJob job, double peakFlops) {
+        GroupPlacement placement = new GroupPlacement(topology, job, order);
+        List<CommTiming> timings = new ArrayList<>();
+        double comm = 0;
+        double overlappable = 0;
+        for (CommOp op : StepCollectives.derive(job)) {
+            CommTiming t = time(placement, op, job);
+            timings.add(t);
+            comm += t.totalUs();
+            if (op.kind().overlappable()) {
+                overlappable += t.totalUs();
+            }
+        }
+        double computeUs;
+        String source;
+        if (!Double.isNaN(job.stepComputeMs())) {
+            computeUs = job.stepComputeMs() * 1000.0;
+            source = String.format(Locale.ROOT, "given: %.4g ms per step", job.stepComputeMs());
+        } else {
+            String model = topology.gpus().get(0).model();
+            double peak = Double.isNaN(peakFlops) ? GpuPeak.flops(model).orElseThrow(() -> new IllegalArgumentException(
+                    "no peak FLOP/s known for GPU model '" + model + "'; give --step-compute-ms or --peak-tflops"))
+                    : peakFlops;
+            double flops = 6.0 * job.activeParams() * job.tokensPerStep();
+            computeUs = flops / (job.nGpus() * peak * job.mfu()) * 1e6;
+            source = String.format(Locale.ROOT, "6 x %s active params x %d tokens / (%d GPUs x %.4g TFLOP/s x MFU %.2f)",
+                    ModelShape.formatParams(job.activeParams()), job.tokensPerStep(), job.nGpus(), peak / 1e12,
+                    job.mfu());
+        }
+        double bubble = (job.pp() - 1.0) / ((double) job.microBatches() * job.virtualStages()) * computeUs;
+        double hidden = Math.min(job.overlap() * overlappable, computeUs * 2.0 / 3.0);
+        return new StepPlan(job, topology.name(), timings, computeUs, bubble, comm, overlappable, hidden, source);
+    }
+
+    private CommTiming time(GroupPlacement placement, CommOp op, TrainingJob job) {
+        GroupKind gk = op.kind().group();
+        List<Gpu> ranks = placement.group(gk);
+        int hosts = placement.hosts(gk);
+        int sharing = placement.groupsSharingHost(gk);
+        if (ranks.size() < 2) {
+            return new CommTiming(op, ranks.size(), hosts, sharing, null, 0, "one rank: no communication");
+        }
+        int eltBytes = switch (op.kind()) {
+            case DP_ALLREDUCE, DP_REDUCE_SCATTER, EDP_ALLREDUCE, EDP_REDUCE_SCATTER -> job.gradBytes();
+            case DP_ALLGATHER, EDP_ALLGATHER -> job.paramBytes();
+            default -> job.actBytes();
+        };
+        Prediction p = predictor.predict(new PredictionRequest(placement.topology(), ranks, op.kind().collective(),
+                op.sizeBytes(), dataType(eltBytes), null, ncclEnv));
+        double shared = HostNetworkShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
+                sharing, p.algorithm() == dev.collsim.nccl.Algorithm.RING);
+        if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {
+            if (shared > 0) {
+                return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,
+                        "the simulator gave no finite time (%s); host-NIC bound of %d concurrent %s groups used",
+                        p.bottleneck(), sharing, gk));
+            }
+            throw new IllegalArgumentException("the simulator gave no finite time for " + op.kind().label() + " of "
+                    + op.sizeBytes() + " B on " + ranks.size() + " ranks (" + p.bottleneck() + ")");
+        }
+        if (shared > p.timeUs()) {
+            return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,
+                    "host NICs shared by %d concurrent %s groups (%.0f GB/s per host)", sharing, gk,
+                    HostNetworkShare.hostNicGBps(placement.topology(), ranks.get(0).host())));
+        }
+        return new CommTiming(op, ranks.size(), hosts, sharing, p, p.timeUs(), p.bottleneck());
+    }
+
+    /** @return the NCCL type of that element size: 8 double, 4 float, 2 bfloat16, 1 int8 */
+    static DataType dataType(int eltBytes) {
+        return switch (eltBytes) {
+            case 8 -> DataType.DOUBLE;
+            case 4 -> DataType.FLOAT;
+            case 2 -> DataType.BFLOAT16;
+            default -> DataType.INT8;
+        };
+    }
+
+    /** @return the rank order used */
+    public RankOrder order() {
+        return order;
+    }
+}

@@ -1,0 +1,201 @@
+package dev.collsim.reports.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One training job: the model, its parallel layout and its batch, as {@code collsim plan} reads them.
+ * This record is immutable; the compact constructor checks every rule below and lists every broken one.
+ *
+ * <p>Layout: {@code nGpus = dp * tp * pp}. Expert parallelism ({@code ep}) splits each data-parallel group into
+ * {@code dp / ep} expert-data-parallel groups of {@code ep} ranks (Megatron-Core's "expert model parallel" sits
+ * inside the data-parallel dimension), so {@code ep} must divide {@code dp}.
+ *
+ * @param shape             parameter count, hidden size, layers
+ * @param gradBytes         bytes per gradient element in the data-parallel reduction (2 bf16/fp16, 4 fp32)
+ * @param paramBytes        bytes per parameter element all-gathered by ZeRO/FSDP (2 for bf16 weights)
+ * @param actBytes          bytes per activation element sent by tensor/pipeline/expert parallelism (2 for bf16)
+ * @param dp                data-parallel degree, >= 1
+ * @param tp                tensor-parallel degree, >= 1
+ * @param pp                pipeline-parallel degree (stages), >= 1; must divide the layer count
+ * @param virtualStages     interleaved stages per GPU (Narayanan et al. 2021 section 2.2.2), >= 1
+ * @param ep                expert-parallel degree, >= 1, divides dp
+ * @param experts           experts per MoE layer, 0 for a dense model
+ * @param topk              experts each token is routed to (1 Switch, 2 GShard), >= 1 when experts > 0
+ * @param moeEvery          every how many layers one is an MoE layer (1 = all, 2 = every other as GShard/Switch)
+ * @param capacityFactor    MoE capacity factor (Fedus et al. 2021 section 2.1), >= 1
+ * @param zeroStage         ZeRO stage 0..3 (Rajbhandari et al. 2020); FSDP full sharding is stage 3
+ * @param sequenceParallel  Megatron sequence parallelism (Korthikanti et al. 2022): TP AllReduce becomes
+ *                          ReduceScatter + AllGather
+ * @param seqLen            tokens per sequence s, >= 1
+ * @param microBatch        sequences per micro-batch b, >= 1
+ * @param globalBatch       sequences per optimizer step G; a multiple of {@code microBatch * dp}
+ * @param stepComputeMs     compute time of one step per GPU in ms (bubble and communication excluded), or NaN
+ *                          to derive it from {@code mfu}
+ * @param mfu               model FLOPs utilisation in (0, 1], used when {@code stepComputeMs} is NaN
+ * @param overlap           fraction in [0, 1] of overlappable communication (data-parallel gradient reduction,
+ *                          ZeRO gathers) hidden behind backward compute
+ */
+public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int actBytes, int dp, int tp, int pp,
+        int virtualStages, int ep, int experts, int topk, int moeEvery, double capacityFactor, int zeroStage,
+        boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, double stepComputeMs, double mfu,
+        double overlap) {
+
+    /** Weights of one transformer MLP block: two h x 4h matrices = 8 h^2 (Vaswani et al. 2017, d_ff = 4 h). */
+    static final int MLP_WEIGHTS_PER_H2 = 8;
+
+    /** @throws IllegalArgumentException listing every broken rule, each naming the option and allowed values */
+    public TrainingJob {
+        List<String> bad = new ArrayList<>();
+        positive(bad, "--grad-bytes", gradBytes);
+        positive(bad, "--param-bytes", paramBytes);
+        positive(bad, "--act-bytes", actBytes);
+        positive(bad, "--dp", dp);
+        positive(bad, "--tp", tp);
+        positive(bad, "--pp", pp);
+        positive(bad, "--virtual-stages", virtualStages);
+        positive(bad, "--ep", ep);
+        positive(bad, "--seq-len", seqLen);
+        positive(bad, "--micro-batch", microBatch);
+        positive(bad, "--global-batch", globalBatch);
+        positive(bad, "--moe-every", moeEvery);
+        if (experts < 0) {
+            bad.add("--experts must be >= 0 (0 = dense), got " + experts);
+        }
+        if (experts > 0 && (topk < 1 || topk > experts)) {
+            bad.add("--topk must be in [1, --experts=" + experts + "], got " + topk);
+        }
+        if (experts == 0 && ep > 1) {
+            bad.add("--ep " + ep + " needs --experts > 0");
+        }
+        if (ep >= 1 && dp >= 1 && dp % ep != 0) {
+            bad.add("--ep " + ep + " must divide --dp " + dp + " (experts are sharded inside the data-parallel group)");
+        }
+        if (experts > 0 && ep >= 1 && experts % ep != 0) {
+            bad.add("--ep " + ep + " must divide --experts " + experts);
+        }
+        if (!(capacityFactor >= 1)) {
+            bad.add("--capacity-factor must be >= 1, got " + capacityFactor);
+        }
+        if (zeroStage < 0 || zeroStage > 3) {
+            bad.add("--zero must be 0, 1, 2 or 3, got " + zeroStage);
+        }
+        if (pp >= 1 && virtualStages >= 1 && shape.layers() % (pp * virtualStages) != 0) {
+            bad.add("--layers " + shape.layers() + " must be a multiple of --pp x --virtual-stages = "
+                    + pp * virtualStages);
+        }
+        if (microBatch >= 1 && dp >= 1 && globalBatch >= 1 && globalBatch % (microBatch * dp) != 0) {
+            bad.add("--global-batch " + globalBatch + " must be a multiple of --micro-batch x --dp = "
+                    + (long) microBatch * dp);
+        }
+        if (!Double.isNaN(stepComputeMs) && !(stepComputeMs > 0)) {
+            bad.add("--step-compute-ms must be > 0, got " + stepComputeMs);
+        }
+        if (Double.isNaN(stepComputeMs) && !(mfu > 0 && mfu <= 1)) {
+            bad.add("--mfu must be in (0, 1], got " + mfu);
+        }
+        if (!(overlap >= 0 && overlap <= 1)) {
+            bad.add("--overlap must be in [0, 1], got " + overlap);
+        }
+        if (bad.isEmpty() && experts > 0 && expertParams(shape, experts, moeEvery) >= shape.params()) {
+            bad.add("--experts " + experts + " x " + moeLayers(shape, moeEvery) + " MoE layers x 8 h^2 = "
+                    + expertParams(shape, experts, moeEvery) + " expert weights exceed --params " + shape.params());
+        }
+        if (!bad.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", bad));
+        }
+    }
+
+    private static void positive(List<String> bad, String option, int v) {
+        if (v < 1) {
+            bad.add(option + " must be >= 1, got " + v);
+        }
+    }
+
+    private static int moeLayers(ModelShape s, int every) {
+        return s.layers() / every;
+    }
+
+    private static long expertParams(ModelShape s, int experts, int every) {
+        return (long) moeLayers(s, every) * experts * MLP_WEIGHTS_PER_H2 * (long) s.hidden() * s.hidden();
+    }
+
+    /** @return GPUs used: dp x tp x pp */
+    public int nGpus() {
+        return dp * tp * pp;
+    }
+
+    /** @return micro-batches per step per pipeline, m = G / (b x dp) */
+    public int microBatches() {
+        return globalBatch / (microBatch * dp);
+    }
+
+    /** @return tokens per optimizer step, G x s */
+    public long tokensPerStep() {
+        return (long) globalBatch * seqLen;
+    }
+
+    /** @return layers held by one pipeline stage, L / pp */
+    public int layersPerStage() {
+        return shape.layers() / pp;
+    }
+
+    /** @return true for a mixture-of-experts model */
+    public boolean isMoe() {
+        return experts > 0;
+    }
+
+    /** @return MoE layers in the model, L / moeEvery (0 for dense) */
+    public int moeLayers() {
+        return isMoe() ? moeLayers(shape, moeEvery) : 0;
+    }
+
+    /** @return MoE layers held by one pipeline stage */
+    public int moeLayersPerStage() {
+        return moeLayers() / pp;
+    }
+
+    /** @return expert weights in the whole model: MoE layers x experts x 8 h^2 (0 for dense) */
+    public long expertParams() {
+        return isMoe() ? expertParams(shape, experts, moeEvery) : 0;
+    }
+
+    /** @return weights every token goes through: dense weights + MoE layers x topk x 8 h^2 */
+    public long activeParams() {
+        long perExpert = (long) MLP_WEIGHTS_PER_H2 * shape.hidden() * shape.hidden();
+        return shape.params() - expertParams() + (long) moeLayers() * topk * perExpert;
+    }
+
+    /** @return ZeRO stage, 0 when none */
+    public int zero() {
+        return zeroStage;
+    }
+
+    /** @return a copy with another data-parallel degree (and the same global batch) */
+    public TrainingJob withDp(int newDp) {
+        return new TrainingJob(shape, gradBytes, paramBytes, actBytes, newDp, tp, pp, virtualStages, ep, experts, topk,
+                moeEvery, capacityFactor, zeroStage, sequenceParallel, seqLen, microBatch, globalBatch,
+                Double.isNaN(stepComputeMs) ? stepComputeMs : stepComputeMs * dp / newDp, mfu, overlap);
+    }
+
+    /** @return a one-line description: model, layout, batch */
+    public String describe() {
+        StringBuilder sb = new StringBuilder(shape.describe());
+        sb.append(", dp=").append(dp).append(" tp=").append(tp).append(" pp=").append(pp);
+        if (virtualStages > 1) {
+            sb.append(" v=").append(virtualStages);
+        }
+        if (isMoe()) {
+            sb.append(" ep=").append(ep).append(", ").append(experts).append(" experts top-").append(topk);
+        }
+        if (zeroStage > 0) {
+            sb.append(", ZeRO-").append(zeroStage);
+        }
+        if (sequenceParallel) {
+            sb.append(", sequence parallel");
+        }
+        sb.append(", ").append(nGpus()).append(" GPUs, s=").append(seqLen).append(" b=").append(microBatch)
+                .append(" G=").append(globalBatch);
+        return sb.toString();
+    }
+}

@@ -1,0 +1,301 @@
+package dev.collsim.reports.spec;
+
+import dev.collsim.io.InputException;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.RankOrder;
+import dev.collsim.reports.plan.TrainingJob;
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.DataSize;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a what-if report spec (YAML). Every problem is reported at once with file, line, column, field, what was
+ * found and what is allowed. The format, with every key (all optional except where noted):
+ * <pre>
+ * title: text
+ * cluster: default                 # base cluster: a name collsim knows, or a cluster file next to the spec
+ * base-name: text                  # legend name of the unchanged base (default "base")
+ * variants:                        # each changes the base; the base itself is always included first
+ *   - name: NIC 200 Gb/s           # required
+ *     hosts: 4                     # host count
+ *     host-type: dgx-a100          # catalog host type
+ *     nic-speed: 200 Gb/s          # every compute NIC
+ *     nics-per-host: 4             # compute NICs (rails) per host
+ *     fabric: fat-tree             # single-switch | fat-tree | rail
+ *     oversubscription: 2          # fat-tree leaf down:up ratio, >= 1
+ *     leaf-radix: 8                # host-facing ports per leaf switch
+ *     nvlink: NVLink3              # NVLink2..5 or a bandwidth per GPU and direction, e.g. 300 GB/s
+ *     env: {NCCL_ALGO: Ring, NCCL_MAX_NCHANNELS: 8}
+ *     calibration: profile.yaml    # a calibration profile (collsim calibrate)
+ * sweeps:
+ *   - collective: allreduce        # required; nccl-tests names
+ *     min: 8                       # sizes as nccl-tests -b/-e (K/M/G = 2^10/2^20/2^30), default 8 and 8G
+ *     max: 8G
+ *     factor: 2                    # default 2
+ *     datatype: float              # default float, as nccl-tests
+ *     gpus: 16                     # first N GPUs; default all
+ *     measured: results.txt        # nccl-tests output to compare with
+ * plans:
+ *   - name: 70B tp8                # required
+ *     params: 70B                  # required; then any collsim plan option without the leading --
+ *     dp: 4
+ *     tp: 8
+ *     target-tokens-per-s: 1e6
+ *     scaling-max-gpus: 1024       # draw a scaling curve up to this many GPUs
+ * algorithm-map: {collective: allreduce, min: 1K, max: 8G}   # choice over sizes x rank counts, base cluster
+ * </pre>
+ * Stateless.
+ */
+public final class ReportSpecReader {
+
+    private static final Set<String> TOP = ordered("title", "cluster", "base-name", "variants", "sweeps", "plans",
+            "algorithm-map");
+    private static final Set<String> VARIANT = ordered("name", "hosts", "host-type", "nic-speed", "nics-per-host",
+            "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration");
+    private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
+            "measured");
+    private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-bytes",
+            "param-bytes", "act-bytes", "dp", "tp", "pp", "virtual-stages", "ep", "experts", "topk", "moe-every",
+            "capacity-factor", "zero", "fsdp", "sequence-parallel", "seq-len", "micro-batch", "global-batch",
+            "step-compute-ms", "mfu", "overlap", "order", "target-tokens-per-s", "scaling-max-gpus");
+
+    private ReportSpecReader() {
+    }
+
+    private static Set<String> ordered(String... keys) {
+        return new LinkedHashSet<>(List.of(keys));
+    }
+
+    /**
+     * @param file    the spec file
+     * @return the spec
+     * @throws InputException listing every problem
+     */
+    public static ReportSpec read(Path file) throws InputException {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new InputException(new dev.collsim.io.InputProblem(file.toString(), 0, 0, "",
+                    "cannot read the report spec: " + e.getMessage()));
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        return read(file.toString(), text, folder);
+    }
+
+    /**
+     * @param fileName name to cite in problems
+     * @param content  the YAML text
+     * @param folder   folder that relative file names resolve against
+     * @return the spec
+     * @throws InputException listing every problem
+     */
+    public static ReportSpec read(String fileName, String content, Path folder) throws InputException {
+        YamlNode root = YamlNode.parse(fileName, content);
+        SpecFields f = new SpecFields();
+        if (!f.mapping(root, TOP)) {
+            throw new InputException(f.problems());
+        }
+        String title = f.text(root, "title", "collsim what-if report");
+        String cluster = f.text(root, "cluster", "default");
+        String baseName = f.text(root, "base-name", "base");
+        List<VariantSpec> variants = new ArrayList<>();
+        variants.add(new VariantSpec(baseName, ClusterEdits.NONE, Map.of(), null, 0));
+        Set<String> names = new HashSet<>();
+        names.add(baseName);
+        for (YamlNode v : f.list(root, "variants")) {
+            VariantSpec spec = variant(f, v, folder);
+            if (spec != null && !names.add(spec.name())) {
+                f.add(v.problem("duplicate variant name '" + spec.name() + "'; names must be unique (the base is '"
+                        + baseName + "')"));
+            } else if (spec != null) {
+                variants.add(spec);
+            }
+        }
+        List<SweepSpec> sweeps = new ArrayList<>();
+        for (YamlNode s : f.list(root, "sweeps")) {
+            SweepSpec spec = sweep(f, s, folder);
+            if (spec != null) {
+                sweeps.add(spec);
+            }
+        }
+        List<PlanSpec> plans = new ArrayList<>();
+        for (YamlNode p : f.list(root, "plans")) {
+            PlanSpec spec = plan(f, p);
+            if (spec != null) {
+                plans.add(spec);
+            }
+        }
+        SweepSpec map = root.map().containsKey("algorithm-map") ? sweep(f, root.map().get("algorithm-map"), folder)
+                : null;
+        if (sweeps.isEmpty() && plans.isEmpty() && f.problems().isEmpty()) {
+            f.add(root.problem("nothing to predict: give at least one entry under 'sweeps' or 'plans'"));
+        }
+        if (!f.problems().isEmpty()) {
+            List<dev.collsim.io.InputProblem> sorted = new ArrayList<>(f.problems());
+            sorted.sort(java.util.Comparator.comparingInt(dev.collsim.io.InputProblem::line)
+                    .thenComparingInt(dev.collsim.io.InputProblem::column));
+            throw new InputException(sorted);
+        }
+        return new ReportSpec(fileName, folder, title, cluster, baseName, variants, sweeps, plans, map);
+    }
+
+    private static VariantSpec variant(SpecFields f, YamlNode v, Path folder) {
+        if (!f.mapping(v, VARIANT)) {
+            return null;
+        }
+        String name = f.text(v, "name", null);
+        if (name == null) {
+            f.add(v.problem("missing 'name'; every variant needs a name for tables and legends"));
+        }
+        Integer hosts = f.integer(v, "hosts", null, 1, 1_000_000);
+        String hostType = f.text(v, "host-type", null);
+        Bandwidth nic = f.value(v, "nic-speed", null, Bandwidth::parse);
+        Integer nics = f.integer(v, "nics-per-host", null, 1, 64);
+        String fabric = f.value(v, "fabric", null, s -> {
+            if (!ClusterEdits.FABRICS.contains(s)) {
+                throw new IllegalArgumentException("unknown fabric '" + s + "'; allowed: "
+                        + String.join(", ", ClusterEdits.FABRICS));
+            }
+            return s;
+        });
+        Double over = f.number(v, "oversubscription", null, 1, 64);
+        Bandwidth nvlink = f.value(v, "nvlink", null, ReportSpecReader::nvlink);
+        Integer radix = f.integer(v, "leaf-radix", null, 1, 4096);
+        Map<String, String> env = f.stringMap(v, "env");
+        YamlNode envNode = v.map().get("env");
+        for (String k : env.keySet()) {
+            if (!k.startsWith("NCCL_")) {
+                f.add(envNode.map().get(k).problem("'" + k + "' is not an NCCL setting; allowed: NCCL_* variables"
+                        + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS"));
+            }
+        }
+        String calibration = f.text(v, "calibration", null);
+        if (calibration != null && !Files.isRegularFile(folder.resolve(calibration))) {
+            f.add(v.map().get("calibration").problem("calibration profile '" + calibration + "' not found (looked in "
+                    + folder + ")"));
+        }
+        return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
+                nvlink == null ? null : nvlink.gbps(), radix), env, calibration, v.line());
+    }
+
+    /**
+     * NVLink bandwidth per GPU and direction: a bandwidth ({@code 300 GB/s}) or a generation with its per-GPU
+     * figure from NVIDIA's datasheets: NVLink2 (V100, 6 x 25 = 150 GB/s), NVLink3 (A100, 12 x 25 = 300 GB/s),
+     * NVLink4 (H100, 18 x 25 = 450 GB/s), NVLink5 (B200, 18 x 50 = 900 GB/s).
+     */
+    static Bandwidth nvlink(String text) {
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT).replace(" ", "")) {
+            case "nvlink2" -> Bandwidth.ofGBps(150);
+            case "nvlink3" -> Bandwidth.ofGBps(300);
+            case "nvlink4" -> Bandwidth.ofGBps(450);
+            case "nvlink5" -> Bandwidth.ofGBps(900);
+            default -> {
+                try {
+                    yield Bandwidth.parse(text);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("'" + text + "' is not an NVLink bandwidth; allowed: NVLink2,"
+                            + " NVLink3, NVLink4, NVLink5, or a bandwidth per GPU such as 300 GB/s");
+                }
+            }
+        };
+    }
+
+    private static SweepSpec sweep(SpecFields f, YamlNode s, Path folder) {
+        if (!f.mapping(s, SWEEP)) {
+            return null;
+        }
+        Collective c = f.value(s, "collective", null, Collective::parse);
+        if (!s.map().containsKey("collective")) {
+            f.add(s.problem("missing 'collective'; allowed: " + Collective.allowed()));
+        }
+        long min = f.value(s, "min", 8L, DataSize::parseBytes);
+        long max = f.value(s, "max", 8L << 30, DataSize::parseBytes);
+        if (max < min) {
+            f.add(s.problem("max (" + max + " B) is below min (" + min + " B)"));
+        }
+        int factor = f.integer(s, "factor", 2, 2, 1024);
+        DataType dt = f.value(s, "datatype", DataType.FLOAT, DataType::parse);
+        int gpus = f.value(s, "gpus", 0, t -> {
+            if (t.equals("all")) {
+                return 0;
+            }
+            try {
+                int n = Integer.parseInt(t);
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException("'" + t + "' is not a GPU count; allowed: all, or a whole number >= 1");
+        });
+        String measured = f.text(s, "measured", null);
+        if (measured != null && !Files.isRegularFile(folder.resolve(measured))) {
+            f.add(s.map().get("measured").problem("measurement file '" + measured + "' not found (looked in "
+                    + folder + ")"));
+        }
+        return c == null ? null : new SweepSpec(c, min, max, factor, dt, gpus, measured);
+    }
+
+    private static PlanSpec plan(SpecFields f, YamlNode p) {
+        if (!f.mapping(p, PLAN)) {
+            return null;
+        }
+        int before = f.problems().size();
+        String name = f.text(p, "name", null);
+        if (name == null) {
+            f.add(p.problem("missing 'name'; every plan needs a name for tables and charts"));
+        }
+        JobBuilder b = new JobBuilder();
+        b.params = f.text(p, "params", null);
+        if (b.params == null) {
+            f.add(p.problem("missing 'params' (parameter count, e.g. 70B)"));
+        }
+        b.hidden = f.integer(p, "hidden", 0, 1, 1 << 20);
+        b.layers = f.integer(p, "layers", 0, 1, 100_000);
+        b.gradBytes = f.integer(p, "grad-bytes", 2, 1, 8);
+        b.paramBytes = f.integer(p, "param-bytes", 2, 1, 8);
+        b.actBytes = f.integer(p, "act-bytes", 2, 1, 8);
+        b.dp = f.integer(p, "dp", 1, 1, 1 << 24);
+        b.tp = f.integer(p, "tp", 1, 1, 1024);
+        b.pp = f.integer(p, "pp", 1, 1, 1024);
+        b.virtualStages = f.integer(p, "virtual-stages", 1, 1, 1024);
+        b.ep = f.integer(p, "ep", 1, 1, 1 << 20);
+        b.experts = f.integer(p, "experts", 0, 0, 1 << 20);
+        b.topk = f.integer(p, "topk", 2, 1, 1 << 20);
+        b.moeEvery = f.integer(p, "moe-every", 1, 1, 1024);
+        b.capacityFactor = f.number(p, "capacity-factor", 1.0, 1, 64);
+        b.zero = f.integer(p, "zero", 0, 0, 3);
+        b.fsdp = f.bool(p, "fsdp", false);
+        b.sequenceParallel = f.bool(p, "sequence-parallel", false);
+        b.seqLen = f.integer(p, "seq-len", 2048, 1, 1 << 24);
+        b.microBatch = f.integer(p, "micro-batch", 1, 1, 1 << 20);
+        b.globalBatch = f.integer(p, "global-batch", 0, 1, 1 << 28);
+        b.stepComputeMs = f.number(p, "step-compute-ms", Double.NaN, 1e-6, 1e9);
+        b.mfu = f.number(p, "mfu", Double.NaN, 1e-6, 1);
+        b.overlap = f.number(p, "overlap", 0.0, 0, 1);
+        RankOrder order = f.value(p, "order", RankOrder.TP_PP_DP, RankOrder::parse);
+        double target = f.number(p, "target-tokens-per-s", Double.NaN, 1e-9, 1e15);
+        int maxGpus = f.integer(p, "scaling-max-gpus", 0, 1, 1 << 24);
+        if (f.problems().size() > before || name == null) {
+            return null;
+        }
+        try {
+            TrainingJob job = b.build();
+            return new PlanSpec(name, job, order, target, maxGpus);
+        } catch (IllegalArgumentException e) {
+            f.add(p.problem(e.getMessage().replace("--", "")));
+            return null;
+        }
+    }
+}

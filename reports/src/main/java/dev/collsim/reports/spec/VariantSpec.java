@@ -1,0 +1,21 @@
+package dev.collsim.reports.spec;
+
+import java.util.Map;
+
+/**
+ * One what-if variant of the base cluster. Immutable.
+ *
+ * @param name        legend and table name
+ * @param edits       cluster changes
+ * @param ncclEnv     NCCL_* settings, e.g. {@code NCCL_ALGO=Ring}, {@code NCCL_MAX_NCHANNELS=8}
+ * @param calibration calibration profile file (resolved against the spec's folder), or null
+ * @param line        line of the variant in the spec (0 for the base)
+ */
+public record VariantSpec(String name, ClusterEdits edits, Map<String, String> ncclEnv, String calibration,
+        int line) {
+
+    /** Copies the map. */
+    public VariantSpec {
+        ncclEnv = Map.copyOf(ncclEnv == null ? Map.of() : ncclEnv);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.collsim.reports.whatif;
+
+import dev.collsim.units.DataSize;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The report as one self-contained HTML page: styles inline, every chart embedded as a base64 PNG (with a link to
+ * its SVG next to the page), tables of the key numbers, and what the model leaves out. Stateless.
+ */
+public final class HtmlReport {
+
+    private static final String CSS = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;"
+            + "max-width:1100px;color:#222;padding:0 1em}h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;"
+            + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.9em}"
+            + "th,td{border:1px solid #ddd;padding:.3em .6em;text-align:right}th{background:#f3f3f3}"
+            + "td.l,th.l{text-align:left}img{max-width:100%;border:1px solid #eee}.note{color:#555;font-style:italic;"
+            + "font-size:.9em}.meta{color:#666}figure{margin:1em 0}figcaption{color:#444;font-size:.9em}";
+
+    private HtmlReport() {
+    }
+
+    /**
+     * @param d       the numbers
+     * @param charts  the charts, in order
+     * @param pngs    PNG bytes per chart stem
+     * @param files   relative paths of the data files written next to the page (CSV, JSON)
+     * @param created creation time text
+     * @return the HTML document
+     */
+    public static String render(ReportData d, List<ReportCharts.Named> charts, Map<String, byte[]> pngs,
+            List<String> files, String created) {
+        StringBuilder h = new StringBuilder(64 * 1024);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(esc(d.title()))
+                .append("</title><style>").append(CSS).append("</style></head><body>\n");
+        h.append("<h1>").append(esc(d.title())).append("</h1>\n<p class=\"meta\">collsim what-if report from <code>")
+                .append(esc(d.specFile())).append("</code>, ").append(esc(created)).append(". Predictions, not"
+                + " measurements, unless a section says measured.</p>\n");
+        h.append("<h2>Summary</h2>\n");
+        table(h, ReportSummary.table(d));
+        h.append("<p class=note>Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append("; ")
+                .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
+        h.append("<h2>Variants</h2>\n");
+        h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>hosts</th><th>GPUs</th>"
+                + "<th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th></tr>\n");
+        for (ReportData.VariantRow v : d.variants()) {
+            h.append("<tr><td class=l>").append(esc(v.variant())).append("</td><td class=l>").append(esc(v.cluster()))
+                    .append("</td><td>").append(v.hosts()).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
+                    .append(esc(v.changes())).append("</td><td class=l>").append(esc(v.ncclEnv().isEmpty() ? "defaults"
+                    : v.ncclEnv())).append("</td><td class=l>").append(esc(v.calibration().isEmpty() ? "-"
+                    : v.calibration())).append("</td></tr>\n");
+        }
+        h.append("</table>\n");
+        if (!d.sweeps().isEmpty()) {
+            h.append("<h2>Collectives</h2>\n");
+            charts.stream().filter(c -> c.stem().startsWith("busbw-")).forEach(c -> figure(h, c, pngs));
+            sweepTable(h, d);
+        }
+        if (!d.measured().isEmpty()) {
+            h.append("<h2>Predicted vs measured</h2>\n");
+            charts.stream().filter(c -> c.stem().equals("predicted-vs-measured")).forEach(c -> figure(h, c, pngs));
+            double[] err = d.measured().stream().mapToDouble(m -> Math.abs(m.errorPct())).sorted().toArray();
+            h.append(String.format(Locale.ROOT, "<p>%d points; absolute error median %.1f%%, max %.1f%%.</p>%n",
+                    err.length, err[err.length / 2], err[err.length - 1]));
+        }
+        if (!d.algorithmMap().isEmpty()) {
+            h.append("<h2>Algorithm choice</h2>\n");
+            charts.stream().filter(c -> c.stem().equals("algorithm-map")).forEach(c -> figure(h, c, pngs));
+        }
+        if (!d.plans().isEmpty()) {
+            h.append("<h2>Training step plans</h2>\n");
+            planSection(h, d, charts, pngs);
+        }
+        h.append("<h2>What the model leaves out</h2>\n<ul>");
+        d.leavesOut().forEach(s -> h.append("<li>").append(esc(s)).append("</li>"));
+        h.append("</ul>\n<h2>Files</h2>\n<p>Every number is in ");
+        for (int i = 0; i < files.size(); i++) {
+            h.append(i == 0 ? "" : ", ").append("<a href=\"").append(esc(files.get(i))).append("\">")
+                    .append(esc(files.get(i))).append("</a>");
+        }
+        h.append("; each chart is also in <code>charts/</code> as PNG and SVG.</p>\n</body></html>\n");
+        return h.toString();
+    }
+
+    private static void planSection(StringBuilder h, ReportData d, List<ReportCharts.Named> charts,
+            Map<String, byte[]> pngs) {
+        List<String> plans = d.plans().stream().map(ReportData.PlanRow::plan).distinct().toList();
+        for (int i = 0; i < plans.size(); i++) {
+            String plan = plans.get(i);
+            List<ReportData.PlanRow> rows = d.plans().stream().filter(p -> p.plan().equals(plan)).toList();
+            h.append("<h3>").append(esc(plan)).append("</h3>\n<p>").append(esc(rows.get(0).job())).append("</p>\n");
+            h.append("<table><tr><th class=l>variant</th><th>compute ms</th><th>bubble ms</th><th>comm ms</th>"
+                    + "<th>exposed ms</th><th>step ms</th><th>tokens/s</th><th>efficiency</th></tr>\n");
+            for (ReportData.PlanRow r : rows) {
+                h.append("<tr><td class=l>").append(esc(r.variant())).append("</td>");
+                if (!r.fits()) {
+                    h.append("<td class=l colspan=7>").append(esc(r.computeSource())).append("</td></tr>\n");
+                    continue;
+                }
+                h.append(String.format(Locale.ROOT, "<td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
+                        + "<td>%,.0f</td><td>%.1f%%</td></tr>%n", r.computeMs(), r.bubbleMs(), r.commMs(),
+                        r.exposedMs(), r.stepMs(), r.tokensPerS(), r.efficiency() * 100));
+            }
+            h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource()))
+                    .append(". Model leaves out: ").append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
+            String stem = "step-" + (i + 1);
+            charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs));
+            String base = rows.get(0).variant();
+            h.append("<p>Collectives of one step on <b>").append(esc(base)).append("</b>:</p>\n<table><tr>"
+                    + "<th class=l>kind</th><th>group</th><th>ranks</th><th>hosts</th><th>bytes/call</th><th>calls</th>"
+                    + "<th>us/call</th><th>ms/step</th><th>exposed ms</th><th>busbw GB/s</th><th class=l>algorithm</th>"
+                    + "<th class=l>bottleneck</th><th class=l>derivation</th></tr>\n");
+            d.planComms().stream().filter(c -> c.plan().equals(plan) && c.variant().equals(base)).forEach(c ->
+                    h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%s</td><td>%d</td><td>%d</td>"
+                            + "<td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td><td>%,.2f</td><td>%.1f</td>"
+                            + "<td class=l>%s</td><td class=l>%s</td><td class=l>%s</td></tr>%n", esc(c.kind()),
+                            c.group(), c.nRanks(), c.hosts(), dev.collsim.reports.chart.ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(),
+                            c.totalMs(), c.exposedMs(), c.busBw(), esc(c.choice()), esc(c.bottleneck()),
+                            esc(c.formula()))));
+            h.append("</table>\n");
+            String sstem = "scaling-" + (i + 1);
+            charts.stream().filter(c -> c.stem().equals(sstem)).forEach(c -> figure(h, c, pngs));
+            List<ReportData.TargetRow> targets = d.targets().stream().filter(t -> t.plan().equals(plan)).toList();
+            if (!targets.isEmpty()) {
+                h.append("<table><tr><th class=l>variant</th><th>target tokens/s</th><th>smallest GPU count</th>"
+                        + "<th>tokens/s there</th><th class=l>note</th></tr>\n");
+                for (ReportData.TargetRow t : targets) {
+                    h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%,.0f</td><td>%s</td><td>%,.0f</td>"
+                            + "<td class=l>%s</td></tr>%n", esc(t.variant()), t.target(),
+                            t.gpus() == 0 ? "-" : String.valueOf(t.gpus()), t.tokensPerS(), esc(t.note())));
+                }
+                h.append("</table>\n");
+            }
+        }
+    }
+
+    private static void sweepTable(StringBuilder h, ReportData d) {
+        h.append("<table><tr><th class=l>variant</th><th class=l>collective</th><th>ranks</th><th>size</th>"
+                + "<th>time us</th><th>busbw GB/s</th><th>bound GB/s</th><th class=l>algorithm</th><th>channels</th>"
+                + "<th class=l>bottleneck</th></tr>\n");
+        for (ReportData.SweepRow r : d.sweeps()) {
+            int log2 = 63 - Long.numberOfLeadingZeros(Math.max(1, r.sizeBytes()));
+            if (Long.bitCount(r.sizeBytes()) != 1 || log2 % 6 != 3 && r.sizeBytes() != maxSize(d, r)) {
+                continue;
+            }
+            h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td class=l>%s</td><td>%d</td><td>%s</td>"
+                    + "<td>%,.1f</td><td>%.1f</td><td>%.1f</td><td class=l>%s/%s</td><td>%d</td><td class=l>%s</td></tr>%n",
+                    esc(r.variant()), r.collective(), r.nRanks(), DataSize.format(r.sizeBytes()), r.timeUs(), r.busBw(),
+                    r.boundBusBw(), r.algorithm(), r.protocol(), r.nChannels(), esc(r.bottleneck())));
+        }
+        h.append("</table>\n<p class=note>Sizes 8, 512, 32K, 2M, 128M, 8G and the largest shown; every size is in"
+                + " sweeps.csv. Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(".</p>\n");
+    }
+
+    private static long maxSize(ReportData d, ReportData.SweepRow r) {
+        return d.sweeps().stream().filter(s -> s.variant().equals(r.variant()) && s.collective().equals(r.collective()))
+                .mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(-1);
+    }
+
+    private static void figure(StringBuilder h, ReportCharts.Named c, Map<String, byte[]> pngs) {
+        h.append("<figure><img alt=\"").append(esc(c.caption())).append("\" src=\"data:image/png;base64,")
+                .append(Base64.getEncoder().encodeToString(pngs.get(c.stem()))).append("\"><figcaption>")
+                .append(esc(c.caption())).append(" (<a href=\"charts/").append(c.stem()).append(".svg\">SVG</a>)")
+                .append("</figcaption></figure>\n");
+    }
+
+    private static void table(StringBuilder h, List<List<String>> rows) {
+        h.append("<table>");
+        for (int k = 0; k < rows.size(); k++) {
+            h.append("<tr>");
+            for (int i = 0; i < rows.get(k).size(); i++) {
+                String tag = k == 0 ? "th" : "td";
+                h.append('<').append(tag).append(i == 0 ? " class=l>" : ">").append(esc(rows.get(k).get(i)))
+                        .append("</").append(tag).append('>');
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n");
+    }
+
+    /** @return the text with HTML's special characters escaped */
+    static String esc(String s) {
+        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                .replace("\"", "&quot;");
+    }
+}

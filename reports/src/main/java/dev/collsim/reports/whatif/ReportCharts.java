@@ -1,0 +1,119 @@
+package dev.collsim.reports.whatif;
+
+import dev.collsim.reports.chart.AlgorithmMapChart;
+import dev.collsim.reports.chart.BusBwChart;
+import dev.collsim.reports.chart.PredictedVsMeasuredChart;
+import dev.collsim.reports.chart.ScalingChart;
+import dev.collsim.reports.chart.StepBreakdownChart;
+import dev.collsim.reports.chart.SweepSeries;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jfree.chart.JFreeChart;
+
+/** Builds the report's charts from its numbers. Stateless. */
+public final class ReportCharts {
+
+    private ReportCharts() {
+    }
+
+    /**
+     * A chart with its file stem and a caption.
+     *
+     * @param stem    file name without extension, e.g. {@code busbw-allreduce}
+     * @param caption one sentence for the HTML report
+     * @param chart   the chart
+     */
+    public record Named(String stem, String caption, JFreeChart chart) {
+    }
+
+    /**
+     * @param d the report's numbers
+     * @return every chart the data supports, in report order
+     */
+    public static List<Named> build(ReportData d) {
+        List<Named> out = new ArrayList<>();
+        Map<String, List<ReportData.SweepRow>> byKey = new LinkedHashMap<>();
+        for (ReportData.SweepRow r : d.sweeps()) {
+            byKey.computeIfAbsent(r.collective() + " " + r.dataType(), k -> new ArrayList<>()).add(r);
+        }
+        String base = d.variants().isEmpty() ? "" : d.variants().get(0).variant();
+        for (Map.Entry<String, List<ReportData.SweepRow>> e : byKey.entrySet()) {
+            Map<String, List<SweepSeries.Point>> perVariant = new LinkedHashMap<>();
+            Map<String, Integer> ranks = new LinkedHashMap<>();
+            for (ReportData.SweepRow r : e.getValue()) {
+                perVariant.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(new SweepSeries.Point(
+                        r.sizeBytes(), r.timeUs(), r.busBw(), r.boundBusBw(), r.algorithm(), r.protocol()));
+                ranks.put(r.variant(), r.nRanks());
+            }
+            String coll = e.getValue().get(0).collective();
+            List<SweepSeries> series = new ArrayList<>();
+            for (Map.Entry<String, List<SweepSeries.Point>> v : perVariant.entrySet()) {
+                List<SweepSeries.Measured> meas = new ArrayList<>();
+                if (v.getKey().equals(base)) {
+                    d.measured().stream().filter(m -> m.collective().equals(coll)).forEach(m -> meas.add(
+                            new SweepSeries.Measured(m.sizeBytes(), m.measuredUs(), m.measuredBusBw())));
+                }
+                series.add(new SweepSeries(v.getKey() + " (" + ranks.get(v.getKey()) + " ranks)", v.getValue(),
+                        meas));
+            }
+            String stem = "busbw-" + e.getKey().toLowerCase(Locale.ROOT).replace(' ', '-');
+            out.add(new Named(stem, "Predicted bus bandwidth of " + e.getKey() + " against size for every variant;"
+                    + " dashed lines: the physical bound of each variant's hardware.",
+                    BusBwChart.create(e.getKey() + ": busbw by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
+        }
+        if (!d.measured().isEmpty()) {
+            List<PredictedVsMeasuredChart.Pair> pairs = d.measured().stream().map(m ->
+                    new PredictedVsMeasuredChart.Pair(m.collective() + " " + m.source(), m.measuredUs(),
+                            m.predictedUs())).toList();
+            out.add(new Named("predicted-vs-measured", "Predicted against measured time on the base cluster;"
+                    + " points between the dashed lines are within 20%.", PredictedVsMeasuredChart.create(
+                    "Predicted vs measured (" + base + ")", pairs, 0.2, ReportRunner.SWEEP_LEAVES_OUT)));
+        }
+        if (!d.algorithmMap().isEmpty()) {
+            List<AlgorithmMapChart.Cell> cells = d.algorithmMap().stream()
+                    .map(c -> new AlgorithmMapChart.Cell(c.sizeBytes(), c.nRanks(), c.choice())).toList();
+            String coll = d.algorithmMap().get(0).collective();
+            out.add(new Named("algorithm-map", "Algorithm and protocol predicted for each size and rank count on the"
+                    + " base cluster (ranks = the first N GPUs).", AlgorithmMapChart.create(coll
+                    + ": predicted algorithm/protocol (" + base + ")", cells, ReportRunner.SWEEP_LEAVES_OUT)));
+        }
+        List<String> plans = d.plans().stream().map(ReportData.PlanRow::plan).distinct().toList();
+        for (int i = 0; i < plans.size(); i++) {
+            String plan = plans.get(i);
+            Map<String, LinkedHashMap<String, Double>> bars = new LinkedHashMap<>();
+            for (ReportData.PlanRow r : d.plans()) {
+                if (!r.plan().equals(plan) || !r.fits()) {
+                    continue;
+                }
+                LinkedHashMap<String, Double> parts = new LinkedHashMap<>();
+                parts.put("compute", r.computeMs());
+                parts.put("pipeline bubble", r.bubbleMs());
+                for (ReportData.PlanCommRow c : d.planComms()) {
+                    if (c.plan().equals(plan) && c.variant().equals(r.variant())) {
+                        parts.merge(c.kind() + " (exposed)", c.exposedMs(), Double::sum);
+                    }
+                }
+                bars.put(r.variant(), parts);
+            }
+            if (!bars.isEmpty()) {
+                out.add(new Named("step-" + (i + 1), "Step time of plan '" + plan + "' split into compute, pipeline"
+                        + " bubble and the communication left exposed after overlap, per variant.",
+                        StepBreakdownChart.create("Step time: " + plan, bars, ReportRunner.PLAN_LEAVES_OUT)));
+            }
+            Map<String, List<double[]>> curves = new LinkedHashMap<>();
+            d.scaling().stream().filter(s -> s.plan().equals(plan)).forEach(s -> curves.computeIfAbsent(s.variant(),
+                    k -> new ArrayList<>()).add(new double[] {s.gpus(), s.efficiency()}));
+            if (!curves.isEmpty()) {
+                List<ScalingChart.Curve> list = curves.entrySet().stream()
+                        .map(c -> new ScalingChart.Curve(c.getKey(), c.getValue())).toList();
+                out.add(new Named("scaling-" + (i + 1), "Scaling efficiency (compute / step time) of plan '" + plan
+                        + "' as data parallelism grows with the global batch fixed.",
+                        ScalingChart.create("Scaling efficiency: " + plan, list, ReportRunner.PLAN_LEAVES_OUT)));
+            }
+        }
+        return out;
+    }
+}

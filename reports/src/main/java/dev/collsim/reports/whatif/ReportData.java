@@ -1,0 +1,162 @@
+package dev.collsim.reports.whatif;
+
+import java.util.List;
+
+/**
+ * Every number of a what-if report, as flat rows (one CSV each, all in the JSON). Times in microseconds unless the
+ * field says ms; bandwidths in GB/s (1e9 B/s); sizes in bytes. Immutable.
+ *
+ * @param title       report title
+ * @param specFile    the spec's file name
+ * @param variants    one row per variant: name, cluster, changes
+ * @param sweeps      predicted sweep points
+ * @param measured    measured points matched to predictions (base variant)
+ * @param plans       one row per (variant, plan)
+ * @param planComms   one row per (variant, plan, collective kind)
+ * @param scaling     scaling curves
+ * @param targets     smallest GPU counts for target throughputs
+ * @param algorithmMap predicted choice per (size, nRanks) on the base cluster
+ * @param leavesOut   what the model leaves out, per topic (sweep, plan)
+ */
+public record ReportData(String title, String specFile, List<VariantRow> variants, List<SweepRow> sweeps,
+        List<MeasuredRow> measured, List<PlanRow> plans, List<PlanCommRow> planComms, List<ScalingRow> scaling,
+        List<TargetRow> targets, List<AlgoCellRow> algorithmMap, List<String> leavesOut) {
+
+    /** Copies the lists. */
+    public ReportData {
+        variants = List.copyOf(variants);
+        sweeps = List.copyOf(sweeps);
+        measured = List.copyOf(measured);
+        plans = List.copyOf(plans);
+        planComms = List.copyOf(planComms);
+        scaling = List.copyOf(scaling);
+        targets = List.copyOf(targets);
+        algorithmMap = List.copyOf(algorithmMap);
+        leavesOut = List.copyOf(leavesOut);
+    }
+
+    /**
+     * @param variant  name
+     * @param cluster  the cluster's name
+     * @param hosts    hosts
+     * @param gpus     GPUs
+     * @param changes  what differs from the base, in words
+     * @param ncclEnv  NCCL settings, {@code K=V} joined by spaces
+     * @param calibration calibration profile, or empty
+     */
+    public record VariantRow(String variant, String cluster, int hosts, int gpus, String changes, String ncclEnv,
+            String calibration) {
+    }
+
+    /**
+     * @param variant      variant name
+     * @param collective   NCCL name
+     * @param dataType     nccl-tests type name
+     * @param nRanks       ranks
+     * @param sizeBytes    size
+     * @param timeUs       predicted time
+     * @param algBw        GB/s
+     * @param busBw        GB/s
+     * @param boundBusBw   physical bound, GB/s
+     * @param algorithm    NCCL algorithm
+     * @param protocol     NCCL protocol
+     * @param nChannels    channels
+     * @param ncclEstimateUs NCCL's own estimate, -1 when none
+     * @param bottleneck   what limits it
+     */
+    public record SweepRow(String variant, String collective, String dataType, int nRanks, long sizeBytes,
+            double timeUs, double algBw, double busBw, double boundBusBw, String algorithm, String protocol,
+            int nChannels, double ncclEstimateUs, String bottleneck) {
+    }
+
+    /**
+     * @param variant     variant compared (the base)
+     * @param collective  NCCL name
+     * @param source      measurement file
+     * @param sizeBytes   size
+     * @param measuredUs  measured time
+     * @param predictedUs predicted time
+     * @param measuredBusBw measured busbw, GB/s
+     * @param errorPct    (predicted - measured) / measured x 100
+     */
+    public record MeasuredRow(String variant, String collective, String source, long sizeBytes, double measuredUs,
+            double predictedUs, double measuredBusBw, double errorPct) {
+    }
+
+    /**
+     * @param variant      variant
+     * @param plan         plan name
+     * @param job          the job in words
+     * @param gpus         GPUs used
+     * @param fits         false when the cluster has too few GPUs (all numbers 0)
+     * @param computeMs    compute per step
+     * @param bubbleMs     pipeline bubble per step
+     * @param commMs       all communication per step
+     * @param exposedMs    communication not hidden
+     * @param stepMs       step time
+     * @param tokensPerS   throughput
+     * @param efficiency   compute / step
+     * @param computeSource how compute was obtained
+     */
+    public record PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
+            double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
+            String computeSource) {
+    }
+
+    /**
+     * @param variant      variant
+     * @param plan         plan
+     * @param kind         collective kind in words
+     * @param collective   NCCL name
+     * @param group        TP, PP, DP, EP or EDP
+     * @param nRanks       ranks of one group
+     * @param hosts        hosts one group spans
+     * @param sizeBytes    bytes per call
+     * @param calls        calls per step
+     * @param perCallUs    time per call
+     * @param totalMs      time per step
+     * @param exposedMs    time per step not hidden behind compute (overlap shared pro rata among overlappable kinds)
+     * @param busBw        GB/s per call
+     * @param choice       algorithm/protocol
+     * @param bottleneck   what limits it
+     * @param formula      how size and count were derived
+     */
+    public record PlanCommRow(String variant, String plan, String kind, String collective, String group, int nRanks,
+            int hosts, long sizeBytes, long calls, double perCallUs, double totalMs, double exposedMs, double busBw, String choice,
+            String bottleneck, String formula) {
+    }
+
+    /**
+     * @param variant    variant
+     * @param plan       plan
+     * @param gpus       GPUs
+     * @param dp         data-parallel degree
+     * @param stepMs     step time
+     * @param tokensPerS throughput
+     * @param efficiency compute / step
+     */
+    public record ScalingRow(String variant, String plan, int gpus, int dp, double stepMs, double tokensPerS,
+            double efficiency) {
+    }
+
+    /**
+     * @param variant     variant
+     * @param plan        plan
+     * @param target      tokens/s wanted
+     * @param gpus        smallest GPU count reaching it, 0 when not reached
+     * @param tokensPerS  throughput at that count (0 when not reached)
+     * @param note        e.g. "not reached up to 4096 GPUs"
+     */
+    public record TargetRow(String variant, String plan, double target, int gpus, double tokensPerS, String note) {
+    }
+
+    /**
+     * @param collective NCCL name
+     * @param nRanks     ranks
+     * @param sizeBytes  size
+     * @param choice     algorithm/protocol
+     * @param timeUs     predicted time
+     */
+    public record AlgoCellRow(String collective, int nRanks, long sizeBytes, String choice, double timeUs) {
+    }
+}

@@ -1,0 +1,286 @@
+package dev.collsim.reports.whatif;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.reports.chart.SweepSeries;
+import dev.collsim.reports.plan.CommTiming;
+import dev.collsim.reports.plan.HostNetworkShare;
+import dev.collsim.reports.plan.ScalingSearch;
+import dev.collsim.reports.plan.StepPlan;
+import dev.collsim.reports.plan.StepPlanner;
+import dev.collsim.reports.spec.PlanSpec;
+import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.spec.SweepSpec;
+import dev.collsim.reports.spec.VariantSpec;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.DataSize;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Runs a what-if report: every sweep and plan of the spec on every variant, the algorithm map on the base, and
+ * the comparison with measurements when the spec names them. Produces {@link ReportData}; draws nothing.
+ */
+public final class ReportRunner {
+
+    /** What sweep predictions leave out (report footnote). */
+    public static final String SWEEP_LEAVES_OUT = "other jobs' traffic, GPU clock and thermal variation, "
+            + "NCCL tuner plugins, stragglers; each collective alone on an idle cluster";
+    /** What plans leave out (report footnote). */
+    public static final String PLAN_LEAVES_OUT = "activation recomputation, optimizer-step time, gradient bucketing, "
+            + "embedding AllReduce, MoE load imbalance, data loading; collectives of different kinds never overlap "
+            + "each other";
+
+    /** GPU count up to which a target throughput is searched when the plan gives no scaling-max-gpus. */
+    public static final int DEFAULT_SEARCH_GPUS = 1024;
+
+    private final VariantResolver resolver;
+    private final MeasurementReader measurements;
+    private final ProgressListener progress;
+
+    /**
+     * @param resolver     builds variants
+     * @param measurements reads measurement files, or null when none can be read (a spec naming one then fails)
+     * @param progress     progress listener
+     */
+    public ReportRunner(VariantResolver resolver, MeasurementReader measurements, ProgressListener progress) {
+        this.resolver = resolver;
+        this.measurements = measurements;
+        this.progress = progress == null ? ProgressListener.NONE : progress;
+    }
+
+    /**
+     * @param spec the spec
+     * @return every number of the report
+     * @throws InputException when a variant cannot be built, a measurement file cannot be read, or the predictor
+     *                        rejects a variant's NCCL setting (located at the variant)
+     */
+    public ReportData run(ReportSpec spec) throws InputException {
+        long total = (long) spec.variants().size() * (spec.sweeps().size() + spec.plans().size())
+                + (spec.algorithmMap() == null ? 0 : 1);
+        progress.start(total);
+        List<ReportData.VariantRow> variantRows = new ArrayList<>();
+        List<ReportData.SweepRow> sweeps = new ArrayList<>();
+        List<ReportData.MeasuredRow> measured = new ArrayList<>();
+        List<ReportData.PlanRow> plans = new ArrayList<>();
+        List<ReportData.PlanCommRow> comms = new ArrayList<>();
+        List<ReportData.ScalingRow> scaling = new ArrayList<>();
+        List<ReportData.TargetRow> targets = new ArrayList<>();
+        List<ReportData.AlgoCellRow> cells = new ArrayList<>();
+        ResolvedVariant base = null;
+        for (VariantSpec vs : spec.variants()) {
+            ResolvedVariant v = resolver.resolve(spec, vs);
+            if (base == null) {
+                base = v;
+            }
+            variantRows.add(new ReportData.VariantRow(v.name(), v.topology().name(), v.topology().hostCount(),
+                    v.topology().gpus().size(), vs.edits().isEmpty() ? "-" : vs.edits().describe(),
+                    vs.ncclEnv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                            .collect(Collectors.joining(" ")),
+                    vs.calibration() == null ? "" : vs.calibration()));
+            for (SweepSpec s : spec.sweeps()) {
+                List<ReportData.SweepRow> rows = sweep(spec, v, s);
+                sweeps.addAll(rows);
+                if (v == base && s.measured() != null) {
+                    measured.addAll(compare(spec, v, s, rows));
+                }
+                progress.step(v.name() + ": " + s.collective().ncclName() + " sweep");
+            }
+            for (PlanSpec p : spec.plans()) {
+                plan(spec, v, p, plans, comms, scaling, targets);
+                progress.step(v.name() + ": plan " + p.name());
+            }
+        }
+        if (spec.algorithmMap() != null && base != null) {
+            cells.addAll(algorithmMap(spec, base, spec.algorithmMap()));
+            progress.step("algorithm map");
+        }
+        return new ReportData(spec.title(), spec.file(), variantRows, sweeps, measured, plans, comms, scaling,
+                targets, cells, List.of("sweeps: " + SWEEP_LEAVES_OUT, "plans: " + PLAN_LEAVES_OUT));
+    }
+
+    private static List<Gpu> ranks(Topology t, int gpus) {
+        List<Gpu> all = t.gpus();
+        return gpus <= 0 || gpus >= all.size() ? all : all.subList(0, gpus);
+    }
+
+    private static Prediction predict(ReportSpec spec, ResolvedVariant v, List<Gpu> ranks, SweepSpec s, long size)
+            throws InputException {
+        try {
+            return v.predictor().predict(new PredictionRequest(v.topology(), ranks, s.collective(), size,
+                    s.dataType(), null, v.spec().ncclEnv()));
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.file(), v.spec().line(), 0, "variants." + v.name(),
+                    e.getMessage()));
+        }
+    }
+
+    private static List<ReportData.SweepRow> sweep(ReportSpec spec, ResolvedVariant v, SweepSpec s)
+            throws InputException {
+        List<Gpu> ranks = ranks(v.topology(), s.gpus());
+        List<ReportData.SweepRow> rows = new ArrayList<>();
+        for (long size = s.minBytes(); size <= s.maxBytes(); size *= s.factor()) {
+            rows.add(row(v, s, ranks, size, predict(spec, v, ranks, s, size)));
+            if (size == 0) {
+                break;
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * A sweep row: the prediction, raised to the host-NIC bound of {@link HostNetworkShare} (one group alone) when
+     * the prediction is faster than the cabled NICs allow, which the bottleneck then says.
+     */
+    private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
+        double t = p.timeUs();
+        String bottleneck = p.bottleneck();
+        boolean ring = p.algorithm() == dev.collsim.nccl.Algorithm.RING;
+        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1, ring);
+        if (!Double.isFinite(t) && bound > 0) {
+            return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
+                    size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
+                    * s.collective().busBwFactor(ranks.size()), p.physicalBoundBusBw(), algo(p), proto(p),
+                    p.nChannels(), p.ncclEstimateUs(), "the simulator gave no finite time (" + p.bottleneck()
+                    + "); host-NIC bound used");
+        }
+        if (bound > t) {
+            bottleneck = String.format(java.util.Locale.ROOT, "host NICs: %.0f GB/s per host (the simulator's"
+                    + " %.1f us is below what the cabled NICs allow)", HostNetworkShare.hostNicGBps(v.topology(),
+                    ranks.get(0).host()), t);
+            t = bound;
+        }
+        double algBw = t > 0 ? p.algBw() * p.timeUs() / t : 0;
+        double busBw = t > 0 ? p.busBw() * p.timeUs() / t : 0;
+        return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
+                size, t, algBw, busBw, Math.min(p.physicalBoundBusBw(), boundBusBw(v, ranks, s, size, p, ring)), algo(p),
+                proto(p), p.nChannels(), p.ncclEstimateUs(), bottleneck);
+    }
+
+    /** The tighter of the simulator's physical bound and the host-NIC bound, as busbw (GB/s). */
+    private static double boundBusBw(ResolvedVariant v, List<Gpu> ranks, SweepSpec s, long size, Prediction p,
+            boolean ring) {
+        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1, ring);
+        return bound > 0 && p.timeUs() > 0 ? p.busBw() * p.timeUs() / bound : Double.MAX_VALUE;
+    }
+
+    private List<ReportData.MeasuredRow> compare(ReportSpec spec, ResolvedVariant v, SweepSpec s,
+            List<ReportData.SweepRow> predicted) throws InputException {
+        if (measurements == null) {
+            throw new InputException(new InputProblem(spec.file(), 0, 0, "sweeps.measured",
+                    "measurement files cannot be read by this build (no reader available)"));
+        }
+        Map<Long, ReportData.SweepRow> bySize = new TreeMap<>();
+        predicted.forEach(r -> bySize.put(r.sizeBytes(), r));
+        List<ReportData.MeasuredRow> out = new ArrayList<>();
+        int nRanks = ranks(v.topology(), s.gpus()).size();
+        for (SweepSeries.Measured m : measurements.read(spec.folder().resolve(s.measured()), s.collective(),
+                nRanks)) {
+            ReportData.SweepRow p = bySize.get(m.sizeBytes());
+            if (p == null) {
+                List<Gpu> ranks = ranks(v.topology(), s.gpus());
+                p = row(v, s, ranks, m.sizeBytes(), predict(spec, v, ranks, s, m.sizeBytes()));
+            }
+            if (m.timeUs() > 0) {
+                out.add(new ReportData.MeasuredRow(v.name(), s.collective().ncclName(), s.measured(), m.sizeBytes(),
+                        m.timeUs(), p.timeUs(), m.busBw(), (p.timeUs() - m.timeUs()) / m.timeUs() * 100));
+            }
+        }
+        return out;
+    }
+
+    private static void plan(ReportSpec spec, ResolvedVariant v, PlanSpec p, List<ReportData.PlanRow> plans,
+            List<ReportData.PlanCommRow> comms, List<ReportData.ScalingRow> scaling,
+            List<ReportData.TargetRow> targets) throws InputException {
+        StepPlanner planner = new StepPlanner(v.predictor(), v.spec().ncclEnv(), p.order());
+        int have = v.topology().gpus().size();
+        if (p.job().nGpus() > have) {
+            plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), false, 0, 0, 0,
+                    0, 0, 0, 0, "does not fit: needs " + p.job().nGpus() + " GPUs, the cluster has " + have));
+        } else {
+            StepPlan sp = planWith(spec, v, () -> planner.plan(v.topology(), p.job(), Double.NaN));
+            plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), true,
+                    sp.computeUs() / 1e3, sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3,
+                    sp.stepUs() / 1e3, sp.tokensPerS(), sp.efficiency(), sp.computeSource()));
+            double hiddenShare = sp.overlappableUs() > 0 ? sp.hiddenUs() / sp.overlappableUs() : 0;
+            for (CommTiming c : sp.comms()) {
+                double exposed = c.totalUs() * (c.op().kind().overlappable() ? 1 - hiddenShare : 1);
+                comms.add(new ReportData.PlanCommRow(v.name(), p.name(), c.op().kind().label(),
+                        c.op().kind().collective().ncclName(), c.op().kind().group().name(), c.nRanks(), c.hosts(),
+                        c.op().sizeBytes(), c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, exposed / 1e3, c.busBw(),
+                        c.algoProto(), c.bottleneck(), c.op().formula()));
+            }
+        }
+        if (p.scalingMaxGpus() <= 0 && Double.isNaN(p.targetTokensPerS())) {
+            return;
+        }
+        ScalingSearch search = new ScalingSearch(planner, v.withHosts(), v.gpusPerHost(), Double.NaN);
+        int limit = p.scalingMaxGpus() > 0 ? p.scalingMaxGpus() : DEFAULT_SEARCH_GPUS;
+        List<StepPlan> curve = planWith(spec, v, () -> search.curve(p.job(), limit));
+        if (p.scalingMaxGpus() > 0) {
+            for (StepPlan s : curve) {
+                scaling.add(new ReportData.ScalingRow(v.name(), p.name(), s.job().nGpus(), s.job().dp(),
+                        s.stepUs() / 1e3, s.tokensPerS(), s.efficiency()));
+            }
+        }
+        if (!Double.isNaN(p.targetTokensPerS())) {
+            Optional<StepPlan> hit = curve.stream().filter(s -> s.tokensPerS() >= p.targetTokensPerS()).findFirst();
+            int tried = curve.isEmpty() ? 0 : curve.get(curve.size() - 1).job().nGpus();
+            targets.add(hit.map(s -> new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(),
+                    s.job().nGpus(), s.tokensPerS(), "dp=" + s.job().dp()))
+                    .orElse(new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(), 0, 0,
+                            "not reached up to " + tried + " GPUs (limit " + limit
+                                    + " GPUs, and the global batch caps dp at G/b)")));
+        }
+    }
+
+    private static <T> T planWith(ReportSpec spec, ResolvedVariant v, java.util.function.Supplier<T> work)
+            throws InputException {
+        try {
+            return work.get();
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.file(), v.spec().line(), 0, "variants." + v.name(),
+                    e.getMessage()));
+        }
+    }
+
+    private static List<ReportData.AlgoCellRow> algorithmMap(ReportSpec spec, ResolvedVariant base, SweepSpec s)
+            throws InputException {
+        List<ReportData.AlgoCellRow> out = new ArrayList<>();
+        int all = base.topology().gpus().size();
+        List<Integer> counts = new ArrayList<>();
+        for (int n = 2; n < all; n *= 2) {
+            counts.add(n);
+        }
+        counts.add(all);
+        for (int n : counts) {
+            List<Gpu> ranks = ranks(base.topology(), n);
+            for (long size = Math.max(1, s.minBytes()); size <= s.maxBytes(); size *= s.factor()) {
+                Prediction p = predict(spec, base, ranks, s, size);
+                out.add(new ReportData.AlgoCellRow(s.collective().ncclName(), n, size,
+                        CommTiming.choice(p), p.timeUs()));
+            }
+        }
+        return out;
+    }
+
+    private static String algo(Prediction p) {
+        return p.algorithm() == null ? "P2P" : p.algorithm().ncclName();
+    }
+
+    private static String proto(Prediction p) {
+        return p.protocol() == null ? "-" : p.protocol().ncclName();
+    }
+
+    /** @return {@code size} as nccl-tests users read it (8, 1K, 32M) */
+    static String size(long bytes) {
+        return DataSize.format(bytes);
+    }
+}

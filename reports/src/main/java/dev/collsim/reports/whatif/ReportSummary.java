@@ -1,0 +1,100 @@
+package dev.collsim.reports.whatif;
+
+import dev.collsim.units.DataSize;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The short per-variant summary printed on the terminal and at the top of the HTML report: for the first sweep,
+ * busbw at its largest size and the algorithm chosen; for the first plan, step time, tokens/s and scaling
+ * efficiency. Stateless.
+ */
+public final class ReportSummary {
+
+    private ReportSummary() {
+    }
+
+    /**
+     * @param d the report's numbers
+     * @return header row then one row per variant, all cells as text
+     */
+    public static List<List<String>> table(ReportData d) {
+        List<List<String>> rows = new ArrayList<>();
+        ReportData.SweepRow firstSweep = d.sweeps().isEmpty() ? null : d.sweeps().get(0);
+        String plan = d.plans().isEmpty() ? null : d.plans().get(0).plan();
+        List<String> header = new ArrayList<>(List.of("variant", "GPUs"));
+        long largest = 0;
+        if (firstSweep != null) {
+            String key = firstSweep.collective() + firstSweep.dataType();
+            largest = d.sweeps().stream().filter(r -> (r.collective() + r.dataType()).equals(key))
+                    .mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(0);
+            header.add(firstSweep.collective() + " busbw @" + DataSize.format(largest));
+            header.add("algorithm");
+        }
+        if (plan != null) {
+            header.addAll(List.of("step (" + plan + ")", "tokens/s", "efficiency"));
+        }
+        rows.add(header);
+        for (ReportData.VariantRow v : d.variants()) {
+            List<String> row = new ArrayList<>(List.of(v.variant(), String.valueOf(v.gpus())));
+            if (firstSweep != null) {
+                final long size = largest;
+                ReportData.SweepRow r = d.sweeps().stream().filter(s -> s.variant().equals(v.variant())
+                        && s.collective().equals(firstSweep.collective()) && s.dataType().equals(firstSweep.dataType())
+                        && s.sizeBytes() == size).findFirst().orElse(null);
+                row.add(r == null ? "-" : String.format(Locale.ROOT, "%.1f GB/s", r.busBw()));
+                row.add(r == null ? "-" : r.algorithm() + "/" + r.protocol());
+            }
+            if (plan != null) {
+                ReportData.PlanRow p = d.plans().stream().filter(x -> x.variant().equals(v.variant())
+                        && x.plan().equals(plan)).findFirst().orElse(null);
+                if (p == null || !p.fits()) {
+                    row.addAll(List.of("does not fit", "-", "-"));
+                } else {
+                    row.add(String.format(Locale.ROOT, "%.1f ms", p.stepMs()));
+                    row.add(String.format(Locale.ROOT, "%,.0f", p.tokensPerS()));
+                    row.add(String.format(Locale.ROOT, "%.1f%%", p.efficiency() * 100));
+                }
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    /**
+     * @param table rows from {@link #table}
+     * @return the rows as aligned plain text (columns padded), one line per row, header underlined
+     */
+    public static String text(List<List<String>> table) {
+        int cols = table.get(0).size();
+        int[] w = new int[cols];
+        for (List<String> r : table) {
+            for (int i = 0; i < cols; i++) {
+                w[i] = Math.max(w[i], r.get(i).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int k = 0; k < table.size(); k++) {
+            List<String> r = table.get(k);
+            for (int i = 0; i < cols; i++) {
+                String cell = r.get(i);
+                boolean left = i == 0 || i == 3 && cell.contains("/");
+                sb.append(i == 0 ? "" : "  ").append(left ? pad(cell, w[i], true) : pad(cell, w[i], false));
+            }
+            sb.append('\n');
+            if (k == 0) {
+                for (int i = 0; i < cols; i++) {
+                    sb.append(i == 0 ? "" : "  ").append("-".repeat(w[i]));
+                }
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String pad(String s, int w, boolean left) {
+        String fill = " ".repeat(Math.max(0, w - s.length()));
+        return left ? s + fill : fill + s;
+    }
+}

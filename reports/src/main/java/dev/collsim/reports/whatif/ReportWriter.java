@@ -1,0 +1,101 @@
+package dev.collsim.reports.whatif;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.collsim.reports.chart.ChartFiles;
+import dev.collsim.reports.io.AtomicFolder;
+import dev.collsim.reports.io.CsvTable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a report folder atomically ({@link AtomicFolder}): {@code index.html} (self-contained), {@code charts/*.png}
+ * and {@code charts/*.svg}, one CSV per table under {@code data/}, {@code report.json} with every number, and a copy
+ * of the spec. Stateless.
+ */
+public final class ReportWriter {
+
+    /** Chart size in pixels. */
+    static final int WIDTH = 1000;
+    /** Chart size in pixels. */
+    static final int HEIGHT = 600;
+
+    private ReportWriter() {
+    }
+
+    /**
+     * The files written.
+     *
+     * @param folder the report folder
+     * @param index  the HTML page
+     * @param files  every file, relative to the folder
+     */
+    public record Written(Path folder, Path index, List<String> files) {
+    }
+
+    /**
+     * @param data     the numbers
+     * @param target   the folder to create or replace
+     * @param specText the spec's text (copied as {@code spec.yaml}), or null
+     * @return what was written
+     * @throws IOException on a write failure (nothing is left behind: the temporary folder is deleted)
+     */
+    public static Written write(ReportData data, Path target, String specText) throws IOException {
+        List<String> files = new ArrayList<>();
+        try (AtomicFolder out = new AtomicFolder(target)) {
+            List<ReportCharts.Named> charts = ReportCharts.build(data);
+            Map<String, byte[]> pngs = new LinkedHashMap<>();
+            for (ReportCharts.Named c : charts) {
+                byte[] png = ChartFiles.png(c.chart(), WIDTH, HEIGHT);
+                pngs.put(c.stem(), png);
+                out.write("charts/" + c.stem() + ".png", png);
+                out.write("charts/" + c.stem() + ".svg", utf8(ChartFiles.svg(c.chart(), WIDTH, HEIGHT)));
+                files.add("charts/" + c.stem() + ".png");
+                files.add("charts/" + c.stem() + ".svg");
+            }
+            List<String> dataFiles = new ArrayList<>();
+            csv(out, dataFiles, "variants", ReportData.VariantRow.class, data.variants());
+            csv(out, dataFiles, "sweeps", ReportData.SweepRow.class, data.sweeps());
+            csv(out, dataFiles, "measured", ReportData.MeasuredRow.class, data.measured());
+            csv(out, dataFiles, "plans", ReportData.PlanRow.class, data.plans());
+            csv(out, dataFiles, "plan-collectives", ReportData.PlanCommRow.class, data.planComms());
+            csv(out, dataFiles, "scaling", ReportData.ScalingRow.class, data.scaling());
+            csv(out, dataFiles, "targets", ReportData.TargetRow.class, data.targets());
+            csv(out, dataFiles, "algorithm-map", ReportData.AlgoCellRow.class, data.algorithmMap());
+            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            out.write("report.json", json.writeValueAsBytes(data));
+            dataFiles.add(0, "report.json");
+            if (specText != null) {
+                out.write("spec.yaml", utf8(specText));
+                dataFiles.add("spec.yaml");
+            }
+            files.addAll(dataFiles);
+            String created = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+            Path index = out.write("index.html", utf8(HtmlReport.render(data, charts, pngs, dataFiles, created)));
+            files.add(0, "index.html");
+            out.commit();
+            return new Written(index.getParent(), index, files);
+        }
+    }
+
+    private static <R extends Record> void csv(AtomicFolder out, List<String> files, String name, Class<R> type,
+            List<R> rows) throws IOException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        out.write("data/" + name + ".csv", utf8(CsvTable.of(type, rows)));
+        files.add("data/" + name + ".csv");
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.collsim.reports.whatif;
+
+import dev.collsim.io.InputException;
+import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.spec.VariantSpec;
+
+/** Builds a variant's cluster and predictor from the spec (the CLI supplies the implementation). */
+@FunctionalInterface
+public interface VariantResolver {
+
+    /**
+     * @param spec    the report spec (base cluster name, folder for relative files)
+     * @param variant the variant
+     * @return the cluster and predictor
+     * @throws InputException when the base cluster or the variant's changes cannot be applied (located at the
+     *                        variant in the spec)
+     */
+    ResolvedVariant resolve(ReportSpec spec, VariantSpec variant) throws InputException;
+}

@@ -1,0 +1,119 @@
+package dev.collsim.reports.chart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.jfree.chart.JFreeChart;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every chart renders headless to a PNG of the asked size with more than background in it, and to an SVG that
+ * carries the title and the "what the model leaves out" footnote. The PNGs are also written to
+ * {@code target/chart-preview/} to be opened and looked at.
+ */
+class ChartsTest {
+
+    private static final Path PREVIEW = Path.of("target", "chart-preview");
+
+    private static void check(String name, JFreeChart chart, String title) throws IOException {
+        byte[] png = ChartFiles.png(chart, 900, 560);
+        BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
+        assertEquals(900, img.getWidth());
+        assertEquals(560, img.getHeight());
+        java.util.Set<Integer> colours = new java.util.HashSet<>();
+        for (int x = 150; x < 750; x += 3) {
+            for (int y = 100; y < 420; y += 3) {
+                colours.add(img.getRGB(x, y));
+            }
+        }
+        assertTrue(colours.size() > 4, name + ": the plot area is (nearly) blank");
+        String svg = ChartFiles.svg(chart, 900, 560);
+        assertTrue(svg.startsWith("<svg"), name);
+        assertTrue(svg.contains(title), name + ": title missing from SVG");
+        assertTrue(svg.contains("Model leaves out"), name + ": footnote missing from SVG");
+        Files.createDirectories(PREVIEW);
+        Files.write(PREVIEW.resolve(name + ".png"), png);
+    }
+
+    @Test
+    void busBw() throws IOException {
+        List<SweepSeries> series = new ArrayList<>();
+        double[] plateau = {180, 90};
+        for (int v = 0; v < 2; v++) {
+            List<SweepSeries.Point> pts = new ArrayList<>();
+            for (long s = 8; s <= (8L << 30); s *= 2) {
+                double t = 20 + s / (plateau[v] * 1000 / 1.75);
+                pts.add(new SweepSeries.Point(s, t, s / (t * 1000) * 1.75, plateau[v] * 1.1, "Ring", "Simple"));
+            }
+            List<SweepSeries.Measured> m = v == 0 ? List.of(new SweepSeries.Measured(1L << 20, 40, 45),
+                    new SweepSeries.Measured(1L << 30, 6500, 160)) : List.of();
+            series.add(new SweepSeries(v == 0 ? "NIC 400 Gb/s" : "NIC 200 Gb/s", pts, m));
+        }
+        check("busbw", BusBwChart.create("AllReduce busbw, 4 hosts x 8 GPUs", series, "contention with other jobs"),
+                "AllReduce busbw");
+        assertThrows(IllegalArgumentException.class, () -> BusBwChart.create("x", List.of(), ""));
+    }
+
+    @Test
+    void predictedVsMeasured() throws IOException {
+        List<PredictedVsMeasuredChart.Pair> pairs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            double m = 10 * Math.pow(2, i * 0.8);
+            pairs.add(new PredictedVsMeasuredChart.Pair(i % 2 == 0 ? "DGX A100" : "2x8 H100", m, m * (0.85 + 0.3 * (i % 3) / 2)));
+        }
+        check("predicted-vs-measured", PredictedVsMeasuredChart.create("Predicted vs measured", pairs, 0.2,
+                "launch jitter"), "Predicted vs measured");
+    }
+
+    @Test
+    void algorithmMap() throws IOException {
+        List<AlgorithmMapChart.Cell> cells = new ArrayList<>();
+        for (int n : new int[] {8, 16, 32, 64, 128, 256}) {
+            for (long s = 1024; s <= (1L << 32); s *= 2) {
+                String c = s < 64 * 1024 ? "Tree/LL" : s < (8L << 20) * (n / 8) ? "Tree/LL128" : "Ring/Simple";
+                cells.add(new AlgorithmMapChart.Cell(s, n, c));
+            }
+        }
+        check("algorithm-map", AlgorithmMapChart.create("AllReduce algorithm choice", cells, "NCCL tuner plugins"),
+                "AllReduce algorithm choice");
+    }
+
+    @Test
+    void stepBreakdown() throws IOException {
+        Map<String, LinkedHashMap<String, Double>> bars = new LinkedHashMap<>();
+        for (String v : new String[] {"base: 4 x DGX H100, 8x400G rail", "NIC 200 Gb/s", "2:1 fat-tree"}) {
+            LinkedHashMap<String, Double> parts = new LinkedHashMap<>();
+            parts.put("compute", 900.0);
+            parts.put("pipeline bubble", 120.0);
+            parts.put("TP activation AllReduce", 80.0);
+            parts.put("DP gradient AllReduce", v.startsWith("NIC") ? 300.0 : 150.0);
+            bars.put(v, parts);
+        }
+        check("step-breakdown", StepBreakdownChart.create("Step time, 70B", bars, "activation recomputation"),
+                "Step time, 70B");
+    }
+
+    @Test
+    void scaling() throws IOException {
+        List<ScalingChart.Curve> curves = new ArrayList<>();
+        for (int v = 0; v < 2; v++) {
+            List<double[]> pts = new ArrayList<>();
+            for (int g = 8; g <= 1024; g *= 2) {
+                pts.add(new double[] {g, 1 / (1 + (v + 1) * 0.02 * Math.log(g))});
+            }
+            curves.add(new ScalingChart.Curve(v == 0 ? "rail-optimized" : "2:1 fat-tree", pts));
+        }
+        check("scaling", ScalingChart.create("Scaling efficiency", curves, "stragglers"), "Scaling efficiency");
+    }
+}

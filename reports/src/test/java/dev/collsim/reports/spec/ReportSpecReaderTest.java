@@ -1,0 +1,137 @@
+package dev.collsim.reports.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.Collective;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Spec parsing: the fields, and bad input reported as file:line:col: field: found / allowed. */
+class ReportSpecReaderTest {
+
+    private static final Path HERE = Path.of(".");
+
+    private static List<InputProblem> problems(String yaml) {
+        InputException e = assertThrows(InputException.class, () -> ReportSpecReader.read("w.yaml", yaml, HERE));
+        return e.problems();
+    }
+
+    @Test
+    void readsEveryPart() throws InputException {
+        ReportSpec s = ReportSpecReader.read("w.yaml", """
+                title: t
+                cluster: dgx-h100-x4
+                variants:
+                  - name: slow NIC
+                    nic-speed: 200 Gb/s
+                    fabric: fat-tree
+                    oversubscription: 2
+                    env: {NCCL_ALGO: Ring}
+                  - name: A100-class NVLink
+                    nvlink: NVLink3
+                sweeps:
+                  - collective: all_reduce
+                    min: 1K
+                    max: 1G
+                    factor: 4
+                    gpus: 16
+                plans:
+                  - name: 70B
+                    params: 70B
+                    tp: 8
+                    dp: 4
+                    global-batch: 64
+                    zero: 1
+                algorithm-map: {collective: allgather, min: 1K, max: 1M}
+                """, HERE);
+        assertEquals(3, s.variants().size());
+        assertEquals(300.0, s.variants().get(2).edits().nvlinkGBps(), 1e-9, "NVLink3: 12 x 25 GB/s (A100 datasheet)");
+        assertEquals("base", s.variants().get(0).name());
+        VariantSpec v = s.variants().get(1);
+        assertEquals(25.0, v.edits().nicSpeed().gbps(), 1e-12);
+        assertEquals("fat-tree", v.edits().fabric());
+        assertEquals(2.0, v.edits().oversubscription());
+        assertEquals("Ring", v.ncclEnv().get("NCCL_ALGO"));
+        assertEquals(4, v.line());
+        assertEquals(Collective.ALL_REDUCE, s.sweeps().get(0).collective());
+        assertEquals(1L << 30, s.sweeps().get(0).maxBytes());
+        assertEquals(16, s.sweeps().get(0).gpus());
+        assertEquals(80, s.plans().get(0).job().shape().layers());
+        assertEquals(1, s.plans().get(0).job().zero());
+        assertEquals(Collective.ALL_GATHER, s.algorithmMap().collective());
+        assertNull(s.sweeps().get(0).measured());
+    }
+
+    @Test
+    void everyProblemIsLocatedAndNamesWhatIsAllowed() {
+        List<InputProblem> ps = problems("""
+                title: t
+                variants:
+                  - name: a
+                    nic-speed: 200
+                    fabric: torus
+                    colour: red
+                  - hosts: 0
+                sweeps:
+                  - collective: allsum
+                    max: 1X
+                """);
+        String all = ps.toString();
+        assertTrue(ps.stream().anyMatch(p -> p.line() == 4 && p.field().equals("variants[0].nic-speed")
+                && p.message().contains("'200' is not a bandwidth") && p.message().contains("Gb/s")), all);
+        assertTrue(ps.stream().anyMatch(p -> p.line() == 5 && p.column() == 5 && p.message().contains("unknown fabric"
+                + " 'torus'; allowed: single-switch, fat-tree, rail")), all);
+        assertTrue(ps.stream().anyMatch(p -> p.line() == 6 && p.message().contains("unknown key 'colour'")
+                && p.message().contains("nic-speed")), all);
+        assertTrue(ps.stream().anyMatch(p -> p.line() == 7 && p.message().contains("out of range; allowed: 1 to")), all);
+        assertTrue(ps.stream().anyMatch(p -> p.message().contains("missing 'name'")), all);
+        assertTrue(ps.stream().anyMatch(p -> p.line() == 9 && p.message().contains("unknown collective 'allsum'")
+                && p.message().contains("all_reduce")), all);
+        assertTrue(ps.stream().anyMatch(p -> p.line() == 10 && p.message().contains("'1X' is not a size")), all);
+        assertTrue(ps.get(0).toString().startsWith("w.yaml:4:"), ps.get(0).toString());
+    }
+
+    @Test
+    void badPlanNamesTheFieldAndTheRule() {
+        List<InputProblem> ps = problems("""
+                plans:
+                  - name: moe
+                    params: 7B
+                    ep: 4
+                    dp: 6
+                    zero: 4
+                """);
+        String all = ps.toString();
+        assertTrue(ps.stream().anyMatch(p -> p.line() == 6 && p.field().equals("plans[0].zero")
+                && p.message().contains("allowed: 0 to 3")), all);
+        List<InputProblem> rule = problems("""
+                plans:
+                  - name: moe
+                    params: 7B
+                    ep: 4
+                    dp: 6
+                """);
+        assertTrue(rule.get(0).message().contains("ep 4 needs experts > 0"), rule.toString());
+        assertTrue(rule.get(0).message().contains("ep 4 must divide dp 6"), rule.toString());
+        assertEquals(2, rule.get(0).line());
+    }
+
+    @Test
+    void malformedYamlAndDuplicatesAndEmptySpecs() {
+        InputProblem p = problems("sweeps:\n  - collective: allreduce\n    min: [1\n").get(0);
+        assertTrue(p.message().startsWith("not valid YAML"), p.toString());
+        assertTrue(p.line() >= 3, p.toString());
+        InputProblem dup = problems("title: a\ntitle: b\nsweeps: [{collective: allreduce}]\n").get(0);
+        assertEquals(2, dup.line());
+        assertTrue(dup.message().contains("duplicate key 'title'"), dup.toString());
+        assertTrue(problems("title: nothing\n").get(0).message().contains("nothing to predict"));
+        assertTrue(problems("variants:\n  - name: x\n    calibration: nope.yaml\nsweeps: [{collective: allreduce}]\n")
+                .get(0).message().contains("calibration profile 'nope.yaml' not found"));
+    }
+}

@@ -1,0 +1,62 @@
+package dev.collsim.reports.whatif;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.reports.cluster.SimulatorResolver;
+import dev.collsim.reports.spec.ReportSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built-in what-if report with the real simulator on the default cluster (4 x DGX H100, eight 400 Gb/s NICs per
+ * host, rail-optimized). Expected relations worked by hand from the hardware:
+ * <ul>
+ * <li>AllReduce busbw at 8 GiB on n = 32 ranks over k = 4 hosts is bounded by the NICs: every host must send at
+ *     least 2(k-1)/k of the data, while busbw counts 2(n-1)/n of it, so busbw <= H (31/32)/(3/4): 516.67 GB/s for
+ *     the base (H = 8 x 50 GB/s) and 258.33 GB/s with 200 Gb/s NICs (H = 200 GB/s); and no prediction exceeds its
+ *     own physical bound.</li>
+ * <li>1 host: NVLink only (no NIC): busbw above the NIC-bound multi-host figure.</li>
+ * <li>The plans need 32 GPUs: they do not fit on 1 host (8 GPUs).</li>
+ * </ul>
+ */
+class BuiltinReportTest {
+
+    @Test
+    void examplesCopyIsTheBuiltinSpec() throws IOException {
+        Path example = Path.of("..", "examples", "whatif-default.yaml");
+        assertEquals(Files.readString(example), BuiltinSpec.text(), "examples/whatif-default.yaml and the resource differ");
+    }
+
+    @Test
+    void runsOnTheDefaultCluster() throws InputException {
+        ReportSpec spec = BuiltinSpec.read();
+        ReportData d = new ReportRunner(new SimulatorResolver(null), null, ProgressListener.NONE).run(spec);
+        assertEquals(6, d.variants().size());
+        double base = busBwAt8G(d, spec.variants().get(0).name());
+        double slow = busBwAt8G(d, "NIC 200 Gb/s");
+        double oneHost = busBwAt8G(d, "1 host");
+        assertTrue(base <= 516.6667 * 1.0001, "8 x 400 Gb/s = 400 GB/s per host: " + base);
+        assertTrue(slow <= 258.3334 * 1.0001, "8 x 200 Gb/s = 200 GB/s per host: " + slow);
+        assertTrue(oneHost > base, "NVLink-only 1 host " + oneHost + " vs " + base);
+        assertTrue(d.sweeps().stream().allMatch(r -> r.busBw() <= r.boundBusBw() * 1.0001),
+                "no prediction above its physical bound");
+        assertFalse(d.plans().stream().filter(p -> p.variant().equals("1 host")).findFirst().orElseThrow().fits());
+        assertTrue(d.plans().stream().filter(p -> !p.variant().equals("1 host")).allMatch(p -> p.fits()
+                && p.efficiency() > 0 && p.efficiency() <= 1));
+        for (ReportData.PlanRow p : d.plans()) {
+            System.out.printf("%-32s %-36s step %.1f ms  tokens/s %.0f  eff %.3f%n", p.variant(), p.plan(), p.stepMs(),
+                    p.tokensPerS(), p.efficiency());
+        }
+        System.out.println(ReportSummary.text(ReportSummary.table(d)));
+    }
+
+    private static double busBwAt8G(ReportData d, String variant) {
+        return d.sweeps().stream().filter(r -> r.variant().equals(variant) && r.collective().equals("AllReduce")
+                && r.sizeBytes() == 8L << 30).findFirst().orElseThrow().busBw();
+    }
+}

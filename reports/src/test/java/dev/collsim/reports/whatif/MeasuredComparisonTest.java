@@ -1,0 +1,42 @@
+package dev.collsim.reports.whatif;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.reports.cluster.SimulatorResolver;
+import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.spec.ReportSpecReader;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sweep compared with real measurements: {@code A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt} (from
+ * /work/shared/data; DGX H100, NCCL 2.22) holds an 8-GPU table (1 MiB..8 GiB) and a 16-GPU one; on the 1-host
+ * dgx-h100 catalog cluster (8 ranks) the 8-GPU table is the one compared: 14 sizes, 8 GiB measured at 31.52 ms
+ * (476.85 GB/s busbw) in the file.
+ */
+class MeasuredComparisonTest {
+
+    @Test
+    void comparesWithTheEightGpuTable() throws InputException {
+        ReportSpec spec = ReportSpecReader.read("m.yaml", """
+                cluster: dgx-h100
+                sweeps:
+                  - collective: allreduce
+                    min: 1M
+                    max: 8G
+                    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt
+                """, Path.of("src", "test", "resources", "measured").toAbsolutePath());
+        ReportData d = new ReportRunner(new SimulatorResolver(), new IngestMeasurements(), null).run(spec);
+        assertEquals(14, d.measured().size());
+        ReportData.MeasuredRow big = d.measured().stream().filter(m -> m.sizeBytes() == 8L << 30).findFirst()
+                .orElseThrow();
+        assertEquals(31_520, big.measuredUs(), 10, "the file prints 31.52 ms (2 decimals)");
+        assertEquals(476.85, big.measuredBusBw(), 1e-9);
+        assertEquals((big.predictedUs() - big.measuredUs()) / big.measuredUs() * 100, big.errorPct(), 1e-9);
+        assertTrue(ReportCharts.build(d).stream().anyMatch(c -> c.stem().equals("predicted-vs-measured")));
+        System.out.printf("8 GiB AllReduce on 8 H100: measured 31.52 ms, predicted %.2f ms (%.1f%%)%n",
+                big.predictedUs() / 1e3, big.errorPct());
+    }
+}

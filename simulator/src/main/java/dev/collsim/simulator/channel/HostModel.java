@@ -99,7 +99,11 @@ final class HostModel {
             }
         }
         capacity = caps.stream().mapToDouble(Double::doubleValue).toArray();
-        nics = devices.stream().filter(Nic.class::isInstance).map(Nic.class::cast)
+        // A NIC that is not cabled to the fabric (e.g. a DGX storage NIC) carries no collective traffic: when any
+        // NIC of these hosts has a network link, only cabled NICs count.
+        List<Nic> allNics = devices.stream().filter(Nic.class::isInstance).map(Nic.class::cast).toList();
+        boolean anyCabled = allNics.stream().anyMatch(n -> isCabled(topo, n));
+        nics = allNics.stream().filter(n -> !anyCabled || isCabled(topo, n))
                 .sorted(Comparator.comparingInt((Nic n) -> n.rail() < 0 ? Integer.MAX_VALUE : n.rail())
                         .thenComparing(Nic::id)).toList();
         nicSpeed = nics.stream().mapToDouble(n -> n.speed().gbps()).toArray();
@@ -333,5 +337,9 @@ final class HostModel {
             min = Math.min(min, nvl > 0 ? nvl : other);
         }
         return min == Double.MAX_VALUE ? 0 : min;
+    }
+
+    private static boolean isCabled(Topology topo, Nic n) {
+        return topo.graph().outgoingEdgesOf(n).stream().anyMatch(l -> l.type() == LinkType.NET);
     }
 }

@@ -17,7 +17,7 @@ import java.util.Locale;
  * <ul>
  *   <li>bytes per GPU inside the node: SendRecv S (one node) or 0; AllToAll S (q-1)/n; Gather/Scatter root
  *       S (q-1)/n; across nodes: SendRecv S, AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
- *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / q x eff), all bytes /
+ *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / max(q, NICs per node) x eff), all bytes /
  *       (p2pChannels x perChannelCap)), with gpuPathBw the best NCCL-view GPU-GPU path;</li>
  *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
  *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
@@ -63,8 +63,11 @@ public final class P2pModel {
             interBytes = sizeBytes * (n - q) / n;
         }
         double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
-        double tIntra = intraBytes / (1000.0 * plan.gpuPathBw() * eff);
-        double tInter = multi ? interBytes / (1000.0 * plan.nodeNicBw() / q * eff) : 0;
+        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * plan.gpuPathBw() * eff) : 0;
+        // each rank sends through one NIC of its node at best (its rail NIC), and the node's NICs are shared by
+        // its q ranks: per-rank network bandwidth = N / max(q, nics per node)
+        double perRankNet = plan.nodeNicBw() / Math.max(q, Math.max(1, plan.nicsPerNode()));
+        double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff) : 0;
         double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         double tCap = (intraBytes + interBytes) / (1000.0 * cap);
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));

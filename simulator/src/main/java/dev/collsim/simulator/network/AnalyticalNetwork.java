@@ -55,11 +55,18 @@ public final class AnalyticalNetwork implements NetworkBackend {
                     end = Math.max(end, done);
                     if (timeline) {
                         records.add(new FlowRecord(job.name(), s, 0, f.src, f.dst, f.channel, f.weight, f.bytes, now,
-                                done));
+                                done, 1, 0));
                     }
                 }
                 StepFlows.addLinkBytes(flows, step.repeat(), linkBytes);
                 double duration = end - now;
+                if (timeline) {
+                    for (int i = records.size() - flows.size(); i < records.size(); i++) {
+                        FlowRecord r = records.get(i);
+                        records.set(i, new FlowRecord(r.job(), r.step(), 0, r.src(), r.dst(), r.channel(), r.flows(),
+                                r.bytes(), r.startUs(), r.endUs(), step.repeat(), step.repeat() > 1 ? duration : 0));
+                    }
+                }
                 now = end + (step.repeat() - 1) * duration;
             }
             out.add(new JobTiming(job.name(), job.startUs(), now, job.schedule().stepCount()));

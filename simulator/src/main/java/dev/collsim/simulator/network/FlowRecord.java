@@ -14,7 +14,11 @@ package dev.collsim.simulator.network;
  * @param bytes   bytes of each merged transfer
  * @param startUs when the step started, microseconds
  * @param endUs   when its last byte arrived, microseconds
+ * @param copies  number of consecutive identical copies this record stands for (1, or more when the flow
+ *                backend skipped over repeated copies of a step by symmetry): copy {@code copy + i} runs from
+ *                {@code startUs + i periodUs} to {@code endUs + i periodUs}
+ * @param periodUs time between two copies, microseconds (0 when {@code copies == 1})
  */
 public record FlowRecord(String job, int step, long copy, int src, int dst, int channel, int flows, double bytes,
-        double startUs, double endUs) {
+        double startUs, double endUs, long copies, double periodUs) {
 }

@@ -37,6 +37,7 @@ final class FlowSimulation {
     private final boolean[] started;
     private final double[] end;
     private final List<List<SimFlow>> stepFlows = new ArrayList<>();
+    private final java.util.Map<SimFlow, Integer> lastRecord = new java.util.IdentityHashMap<>();
 
     FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer) {
         this.jobs = List.copyOf(jobs);
@@ -124,7 +125,8 @@ final class FlowSimulation {
                 f.remaining = 0;
                 if (timeline) {
                     records.add(new FlowRecord(jobs.get(f.job).name(), f.step, f.copy, f.src, f.dst, f.channel,
-                            f.weight, f.bytes, f.startUs, now));
+                            f.weight, f.bytes, f.startUs, now, 1, 0));
+                    lastRecord.put(f, records.size() - 1);
                 }
                 if (--pending[f.job] == 0) {
                     stepEnded[f.job] = true;
@@ -181,6 +183,9 @@ final class FlowSimulation {
             Step step = steps.get(stepIndex[j]);
             List<SimFlow> flows = StepFlows.build(j, jobs.get(j), stepIndex[j], step, copy[j], router, now);
             if (!flows.isEmpty()) {
+                for (SimFlow old : stepFlows.get(j)) {
+                    lastRecord.remove(old);
+                }
                 stepFlows.set(j, flows);
                 stepStart[j] = now;
                 alone[j] = !othersRunning(j);
@@ -218,6 +223,13 @@ final class FlowSimulation {
             }
             if (skip > 0) {
                 StepFlows.addLinkBytes(stepFlows.get(j), skip, linkBytes);
+                if (timeline) {
+                    for (SimFlow f : stepFlows.get(j)) {
+                        FlowRecord r = records.get(lastRecord.get(f));
+                        records.add(new FlowRecord(r.job(), r.step(), r.copy() + 1, r.src(), r.dst(), r.channel(),
+                                r.flows(), r.bytes(), r.startUs() + duration, r.endUs() + duration, skip, duration));
+                    }
+                }
                 now += skip * duration;
                 copy[j] += skip;
             }

@@ -8,8 +8,16 @@ import java.util.Objects;
  * @param id    unique id
  * @param host  host index
  * @param busId PCI bus id of the bridge (empty if unknown)
+ * @param hostBridge index of the CPU's PCIe host bridge (root complex) this switch hangs off, or -1 when unknown
+ *              or when the switch is not directly below a CPU. Two devices below different host bridges of one
+ *              NUMA node are {@code NODE} apart in {@code nvidia-smi topo -m}, below the same one {@code PHB}.
  */
-public record PcieSwitch(String id, int host, String busId) implements Device {
+public record PcieSwitch(String id, int host, String busId, int hostBridge) implements Device {
+
+    /** A switch with an unknown host bridge. */
+    public PcieSwitch(String id, int host, String busId) {
+        this(id, host, busId, -1);
+    }
 
     /** Validates the id. */
     public PcieSwitch {

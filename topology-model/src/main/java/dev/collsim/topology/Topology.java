@@ -146,15 +146,16 @@ public final class Topology {
         }
 
         /**
-         * Connects two devices with a bidirectional physical link: two directed edges of the same bandwidth.
+         * Connects two devices with a bidirectional physical link: two directed edges of the same bandwidth. The NCCL
+         * bandwidth of each direction is derived with {@link NcclBandwidths#derive}.
          *
          * @param a         one end (must have been added)
          * @param b         other end (must have been added)
          * @param type      link type
          * @param count     lanes bundled (NVLinks, PCIe lanes), >= 1
-         * @param perDir    bandwidth of each direction (all lanes together)
+         * @param perDir    physical bandwidth of each direction (all lanes together)
          * @param latency   one-way latency
-         * @param detail    generation text
+         * @param detail    generation text, e.g. {@code PCIe Gen4 x16}
          * @return this
          * @throws IllegalArgumentException if an end was not added
          */
@@ -164,15 +165,47 @@ public final class Topology {
                     .connectOneWay(b, a, type, count, perDir, latency, detail);
         }
 
-        /** Adds one directed edge from {@code a} to {@code b}; see {@link #connect}. @return this */
+        /**
+         * Connects two devices with a bidirectional link whose NCCL bandwidth is given explicitly (a reader of NCCL's
+         * own XML knows it exactly).
+         *
+         * @param a         one end (must have been added)
+         * @param b         other end (must have been added)
+         * @param type      link type
+         * @param count     lanes bundled, >= 1
+         * @param perDir    physical bandwidth of each direction
+         * @param ncclPerDir NCCL's bandwidth of each direction
+         * @param latency   one-way latency
+         * @param detail    generation text
+         * @return this
+         * @throws IllegalArgumentException if an end was not added
+         */
+        public Builder connect(Device a, Device b, LinkType type, int count, Bandwidth perDir, Bandwidth ncclPerDir,
+                Latency latency, String detail) {
+            addEdge(a, b, type, count, perDir, ncclPerDir, latency, detail);
+            return addEdge(b, a, type, count, perDir, ncclPerDir, latency, detail);
+        }
+
+        /**
+         * Adds one directed edge from {@code a} to {@code b}, deriving its NCCL bandwidth; see {@link #connect}.
+         *
+         * @return this
+         * @throws IllegalArgumentException if an end was not added
+         */
         public Builder connectOneWay(Device a, Device b, LinkType type, int count, Bandwidth bw, Latency latency,
                 String detail) {
+            Bandwidth nccl = NcclBandwidths.derive(type, Math.max(count, 1), bw, detail, a, b);
+            return addEdge(a, b, type, count, bw, nccl, latency, detail);
+        }
+
+        private Builder addEdge(Device a, Device b, LinkType type, int count, Bandwidth bw, Bandwidth nccl,
+                Latency latency, String detail) {
             if (!byId.containsKey(a.id()) || !byId.containsKey(b.id())) {
                 throw new IllegalArgumentException("link " + a.id() + " -> " + b.id() + ": both ends must be declared");
             }
             String base = a.id() + ">" + b.id();
             int serial = edgeSerial.merge(base, 1, Integer::sum) - 1;
-            graph.addEdge(a, b, new Link(base + "#" + serial, type, count, bw, latency, detail));
+            graph.addEdge(a, b, new Link(base + "#" + serial, type, count, bw, latency, detail, nccl));
             return this;
         }
 

@@ -1,0 +1,119 @@
+package dev.collsim.topology.catalog;
+
+import dev.collsim.topology.PcieGen;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.Bandwidth;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The host types collsim knows by name. Each entry cites its sources in its javadoc.
+ */
+public final class Catalog {
+
+    private static final Map<String, HostType> TYPES = new LinkedHashMap<>();
+
+    static {
+        register(new Dgx1V100());
+        register(new DgxA100(true));
+        register(dgxH100());
+        register(dgxH200());
+        register(hgxB200());
+        register(new Gb200Nvl72Tray());
+        register(PcieEightGpu.l40s());
+        register(PcieEightGpu.rtx4090());
+    }
+
+    private Catalog() {
+    }
+
+    private static void register(HostType t) {
+        TYPES.put(t.name(), t);
+    }
+
+    /** @return the catalog names, in catalog order */
+    public static List<String> names() {
+        return List.copyOf(TYPES.keySet());
+    }
+
+    /** @param name catalog name (case-insensitive); @return the host type, if known */
+    public static Optional<HostType> hostType(String name) {
+        return Optional.ofNullable(TYPES.get(name == null ? "" : name.toLowerCase(Locale.ROOT)));
+    }
+
+    /**
+     * Builds {@code count} hosts of one type with no network fabric (NICs unconnected); GB200 NVL72 trays still share
+     * their NVLink domain switch.
+     *
+     * @param type  the host type
+     * @param count hosts, >= 1
+     * @return the topology, named after the type
+     * @throws IllegalArgumentException when count is below 1
+     */
+    public static Topology standalone(HostType type, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, got " + count);
+        }
+        Topology.Builder b = Topology.builder(count == 1 ? type.name() : type.name() + "-x" + count)
+                .source(type.description());
+        for (int h = 0; h < count; h++) {
+            type.addHost(new HostContext(b, h));
+        }
+        return b.build();
+    }
+
+    /**
+     * NVIDIA DGX H100: 8 H100-SXM5-80GB (sm90), 4 NVSwitch chips, 18 NVLink4 links per GPU at 25 GB/s per link and
+     * direction (450 GB/s; NCCL 18 x 20.6 = 370.8), 8 ConnectX-7 400 Gb/s compute NICs each behind a PCIe Gen5 switch
+     * with its GPU, 2 dual-port ConnectX-7 storage NICs, 2 Intel Xeon Platinum 8480C (4 UPI links at 16 GT/s, 128 GB/s
+     * per direction; NCCL Sapphire Rapids 22 GB/s).
+     *
+     * <p>Sources: NVIDIA DGX H100 User Guide (system specifications: 8x H100 80 GB, 4x NVSwitch, 900 GB/s GPU-GPU
+     * bidirectional, 8x single-port ConnectX-7 400 Gb/s, 2x dual-port ConnectX-7, 2x Xeon 8480C); NVIDIA H100
+     * datasheet (18 NVLink4 links, 900 GB/s); Intel ARK 8480+ (4 UPI, 16 GT/s);
+     * {@code /work/shared/data/B-topo-dgx-h100-12nic-partial.txt}; NCCL 2.30 {@code src/graph/topo.h}.
+     *
+     * @return the host type
+     */
+    public static HostType dgxH100() {
+        return new HgxEightGpu("dgx-h100", "NVIDIA DGX H100: 8x H100-SXM5-80GB, 4 NVSwitch (NV18, 450 GB/s per GPU),"
+                + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H100 User Guide)", "H100-SXM5-80GB", 90,
+                80L << 30, 18, 25.0, "NVLink4", 4, "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
+                Bandwidth.ofGbits(400), PcieGen.GEN5, true);
+    }
+
+    /**
+     * NVIDIA DGX H200: as {@link #dgxH100()} with H200 GPUs (141 GB HBM3e, same NVLink4 18 links).
+     *
+     * <p>Sources: NVIDIA DGX H200 datasheet (8x H200 141 GB, 4x NVSwitch, 900 GB/s, 8x ConnectX-7 400 Gb/s,
+     * 2x Xeon Platinum 8480C); NVIDIA H200 datasheet.
+     *
+     * @return the host type
+     */
+    public static HostType dgxH200() {
+        return new HgxEightGpu("dgx-h200", "NVIDIA DGX H200: 8x H200-SXM5-141GB, 4 NVSwitch (NV18, 450 GB/s per GPU),"
+                + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H200 datasheet)", "H200-SXM5-141GB", 90,
+                141_000_000_000L, 18, 25.0, "NVLink4", 4, "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
+                Bandwidth.ofGbits(400), PcieGen.GEN5, true);
+    }
+
+    /**
+     * HGX B200 (as in DGX B200): 8 B200 (sm100, 180 GB), 2 NVLink5 switch chips, 18 NVLink5 links per GPU at 50 GB/s
+     * per link and direction (900 GB/s; NCCL 18 x 40.1 = 721.8), 8 ConnectX-7 400 Gb/s NICs on PCIe Gen5 switches,
+     * 2 Intel Xeon Platinum 8570 (Emerald Rapids; 4 UPI at 20 GT/s, 160 GB/s per direction; NCCL 40 GB/s).
+     *
+     * <p>Sources: NVIDIA DGX B200 datasheet (8x B200, 1,440 GB total, 2x NVSwitch, 14.4 TB/s aggregate NVLink,
+     * 8x single-port ConnectX-7 400 Gb/s, 2x Xeon Platinum 8570); NVIDIA Blackwell datasheet (NVLink5 1.8 TB/s per GPU
+     * bidirectional over 18 links); Intel ARK 8570; NCCL 2.30 {@code src/graph/topo.h}.
+     *
+     * @return the host type
+     */
+    public static HostType hgxB200() {
+        return new HgxEightGpu("hgx-b200", "HGX B200: 8x B200-180GB, 2 NVSwitch (NV18 NVLink5, 900 GB/s per GPU),"
+                + " 8x CX-7 400G, 2x Xeon 8570 (DGX B200 datasheet)", "B200-180GB", 100, 180_000_000_000L, 18, 50.0,
+                "NVLink5", 2, "Xeon Platinum 8570", Bandwidth.ofGBps(160), Bandwidth.ofGbits(400), PcieGen.GEN5, false);
+    }
+}

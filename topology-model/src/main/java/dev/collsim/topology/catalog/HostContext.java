@@ -1,0 +1,134 @@
+package dev.collsim.topology.catalog;
+
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.PcieGen;
+import dev.collsim.topology.PcieSwitch;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.Latency;
+import java.util.Objects;
+
+/**
+ * Adds the devices of one host to a {@link Topology.Builder} under the project's id convention, and links them. Not
+ * thread-safe.
+ */
+public final class HostContext {
+
+    private final Topology.Builder builder;
+    private final int host;
+
+    /**
+     * @param builder the cluster being built
+     * @param host    host index, >= 0
+     * @throws IllegalArgumentException on a negative host
+     */
+    public HostContext(Topology.Builder builder, int host) {
+        this.builder = Objects.requireNonNull(builder, "builder");
+        if (host < 0) {
+            throw new IllegalArgumentException("host must be >= 0, got " + host);
+        }
+        this.host = host;
+    }
+
+    /** @return the host index */
+    public int host() {
+        return host;
+    }
+
+    /** @return the builder */
+    public Topology.Builder builder() {
+        return builder;
+    }
+
+    /** @param local e.g. {@code gpu3}; @return the device id, e.g. {@code h0/gpu3} */
+    public String id(String local) {
+        return "h" + host + "/" + local;
+    }
+
+    /**
+     * @param index       local GPU index
+     * @param model       model name
+     * @param sm          compute capability x 10
+     * @param memoryBytes device memory, bytes
+     * @return the added GPU
+     */
+    public Gpu gpu(int index, String model, int sm, long memoryBytes) {
+        return builder.add(new Gpu(id("gpu" + index), host, index, model, sm, memoryBytes, ""));
+    }
+
+    /**
+     * @param numa   NUMA node id
+     * @param arch   {@code x86_64} or {@code arm64}
+     * @param vendor {@code GenuineIntel}, {@code AuthenticAMD} or {@code NVIDIA}
+     * @param model  model text
+     * @return the added CPU
+     */
+    public Cpu cpu(int numa, String arch, String vendor, String model) {
+        return builder.add(new Cpu(id("cpu" + numa), host, numa, arch, vendor, model));
+    }
+
+    /** @param k switch index; @param hostBridge host bridge index or -1; @return the added PCIe switch */
+    public PcieSwitch pcieSwitch(int k, int hostBridge) {
+        return builder.add(new PcieSwitch(id("pcisw" + k), host, "", hostBridge));
+    }
+
+    /**
+     * @param k     NIC index (rail index for compute NICs)
+     * @param name  device name, e.g. {@code mlx5_0}
+     * @param speed port speed
+     * @param gdr   GPUDirect RDMA capable
+     * @param rail  rail index, or -1 for NICs not on the compute fabric (storage, management)
+     * @return the added NIC
+     */
+    public Nic nic(int k, String name, Bandwidth speed, boolean gdr, int rail) {
+        return builder.add(new Nic(id("nic" + k), host, name, speed, 1, gdr, rail, ""));
+    }
+
+    /** @param k index; @param chips NVSwitch chips it stands for; @return the added NVSwitch node */
+    public NvSwitch nvSwitch(int k, int chips) {
+        return builder.add(new NvSwitch(id("nvs" + k), host, host, chips));
+    }
+
+    /**
+     * The shared NVLink switch of a multi-host NVLink domain, {@code nvl{domain}/nvs0}, created on first use.
+     *
+     * @param domain domain index
+     * @param chips  NVSwitch chips it stands for
+     * @return the switch
+     */
+    public NvSwitch sharedNvSwitch(int domain, int chips) {
+        String sid = "nvl" + domain + "/nvs0";
+        return (NvSwitch) builder.device(sid).orElseGet(() -> builder.add(new NvSwitch(sid, -1, domain, chips)));
+    }
+
+    /** Connects two devices with PCIe of the given generation and width (physical and NCCL bandwidth derived). */
+    public void pcie(Device a, Device b, PcieGen gen, int width) {
+        builder.connect(a, b, LinkType.PCIE, width, Bandwidth.ofGBps(gen.gbpsPerLane() * width), Latency.ZERO,
+                gen.detail(width));
+    }
+
+    /**
+     * Connects two devices with {@code count} NVLinks of {@code perLinkGBps} each per direction.
+     *
+     * @param generation e.g. {@code NVLink4}
+     */
+    public void nvlink(Device a, Device b, int count, double perLinkGBps, String generation) {
+        builder.connect(a, b, LinkType.NVLINK, count, Bandwidth.ofGBps(count * perLinkGBps), Latency.ZERO,
+                generation + " x" + count);
+    }
+
+    /** Connects two CPUs (NUMA nodes) with an SMP link of the given physical bandwidth per direction. */
+    public void smp(Cpu a, Cpu b, Bandwidth physical, String detail) {
+        builder.connect(a, b, LinkType.SMP, 1, physical, Latency.ZERO, detail);
+    }
+
+    /** Connects a GPU and a CPU with NVLink-C2C of the given bandwidth per direction. */
+    public void c2c(Device a, Device b, Bandwidth physical) {
+        builder.connect(a, b, LinkType.C2C, 1, physical, Latency.ZERO, "NVLink-C2C");
+    }
+}

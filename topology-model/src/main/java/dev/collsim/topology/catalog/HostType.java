@@ -1,0 +1,32 @@
+package dev.collsim.topology.catalog;
+
+/**
+ * A kind of host (server, compute tray): the devices and links one host adds to a cluster. Implementations are
+ * immutable.
+ */
+public interface HostType {
+
+    /** @return the catalog name, e.g. {@code dgx-h100} */
+    String name();
+
+    /** @return one line describing the host and citing its main source */
+    String description();
+
+    /** @return GPUs per host */
+    int gpusPerHost();
+
+    /**
+     * @return hosts that share one NVLink domain through a multi-host NVLink switch (18 for GB200 NVL72 compute trays),
+     *         or 1 when NVLink stays inside the host
+     */
+    default int hostsPerNvlinkDomain() {
+        return 1;
+    }
+
+    /**
+     * Adds one host's devices and links.
+     *
+     * @param ctx where to add them (builder, host index, shared NVLink switches)
+     */
+    void addHost(HostContext ctx);
+}

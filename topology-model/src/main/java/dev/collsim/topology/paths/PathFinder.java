@@ -1,0 +1,281 @@
+package dev.collsim.topology.paths;
+
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NcclBandwidths;
+import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.Bandwidth;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Computes NCCL paths on a {@link Topology}: per host (all GPU, NIC and CPU pairs of the host, computed once on first
+ * use and cached), and across hosts on demand. Thread-safe.
+ *
+ * <p>Across hosts: two GPUs that share a multi-host NVLink switch (GB200 NVL72) are joined by an NVL path found by the
+ * same breadth-first search over both hosts and the shared switch; otherwise the path is the source GPU's nearest
+ * NIC path, then the fabric route (fewest switch hops, then widest, through network switches only), then the
+ * destination NIC's path to the destination GPU, with type NET. Cost: a host costs O(d (V + E)) for its d GPUs,
+ * NICs and CPUs over its V devices and E links; a fabric route costs O(V + E) of the fabric.
+ */
+public final class PathFinder {
+
+    /**
+     * NCCL settings that change paths.
+     *
+     * @param nvb false models NCCL_NVB_DISABLE=1 (no NVLink through an intermediate GPU)
+     * @param pxn false models NCCL_PXN_DISABLE=1 (no PXN)
+     */
+    public record Options(boolean nvb, boolean pxn) {
+        /** NCCL's defaults: NVB and PXN enabled. */
+        public static final Options DEFAULTS = new Options(true, true);
+    }
+
+    private final Topology topology;
+    private final Options options;
+    private final Map<Integer, List<Device>> byHost;
+    private final List<NvSwitch> sharedSwitches;
+    private final Map<Integer, HostPaths> cache = new ConcurrentHashMap<>();
+    private final Map<Integer, ScopeGraph> scopes = new ConcurrentHashMap<>();
+    private volatile ScopeGraph fabric;
+
+    private PathFinder(Topology topology, Options options) {
+        this.topology = Objects.requireNonNull(topology, "topology");
+        this.options = Objects.requireNonNull(options, "options");
+        this.byHost = topology.graph().vertexSet().stream().filter(d -> d.host() >= 0)
+                .collect(Collectors.groupingBy(Device::host));
+        this.sharedSwitches = topology.graph().vertexSet().stream()
+                .filter(d -> d instanceof NvSwitch && d.host() < 0).map(NvSwitch.class::cast).toList();
+    }
+
+    /** @param topology the cluster; @return a path finder with NCCL's default settings */
+    public static PathFinder of(Topology topology) {
+        return new PathFinder(topology, Options.DEFAULTS);
+    }
+
+    /** @param topology the cluster; @param options NCCL settings; @return a path finder */
+    public static PathFinder of(Topology topology, Options options) {
+        return new PathFinder(topology, options);
+    }
+
+    /** @return the topology */
+    public Topology topology() {
+        return topology;
+    }
+
+    /**
+     * @param host host index
+     * @return all paths between the host's GPUs, NICs and CPUs (computed on first call)
+     * @throws IllegalArgumentException if the host has no devices
+     */
+    public HostPaths host(int host) {
+        return cache.computeIfAbsent(host, this::computeHost);
+    }
+
+    /**
+     * NCCL's path between two devices (GPU, NIC or CPU).
+     *
+     * @param from source device
+     * @param to   destination device
+     * @return the path; type DIS with zero bandwidth when there is none
+     * @throws IllegalArgumentException if a device is not a GPU, NIC or CPU of the topology
+     */
+    public DevicePath path(Device from, Device to) {
+        if (from.host() == to.host()) {
+            return host(from.host()).path(from, to);
+        }
+        if (from instanceof Gpu a && to instanceof Gpu b && sharesNvSwitch(a, b)) {
+            return nvlinkDomainPath(a, b);
+        }
+        return networkPath(from, to);
+    }
+
+    /**
+     * @param fromId source device id, e.g. {@code h0/gpu0}
+     * @param toId   destination device id
+     * @return the path, see {@link #path(Device, Device)}
+     * @throws IllegalArgumentException if an id is unknown
+     */
+    public DevicePath path(String fromId, String toId) {
+        return path(device(fromId), device(toId));
+    }
+
+    private Device device(String id) {
+        return topology.device(id).orElseThrow(() -> new IllegalArgumentException("no device '" + id + "'"));
+    }
+
+    private ScopeGraph hostScope(int host) {
+        return scopes.computeIfAbsent(host, h -> {
+            List<Device> devices = byHost.get(h);
+            if (devices == null) {
+                throw new IllegalArgumentException("host " + h + " has no devices");
+            }
+            Set<Device> scope = new LinkedHashSet<>(devices);
+            scope.addAll(sharedSwitches);
+            return new ScopeGraph(topology, scope);
+        });
+    }
+
+    private HostPaths computeHost(int host) {
+        ScopeGraph g = hostScope(host);
+        List<Device> devices = byHost.get(host);
+        List<Gpu> gpus = devices.stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
+                .sorted(Comparator.comparingInt(Gpu::index)).toList();
+        List<Nic> nics = devices.stream().filter(Nic.class::isInstance).map(Nic.class::cast)
+                .sorted(Comparator.comparing(Nic::id, PathFinder::naturalCompare)).toList();
+        List<Cpu> cpus = devices.stream().filter(Cpu.class::isInstance).map(Cpu.class::cast)
+                .sorted(Comparator.comparingInt(Cpu::numaId)).toList();
+        List<Device> ends = new ArrayList<>(gpus);
+        ends.addAll(nics);
+        ends.addAll(cpus);
+        DevicePath[][] table = new DevicePath[ends.size()][ends.size()];
+        for (int i = 0; i < ends.size(); i++) {
+            NcclPathSearch.Tree tree = NcclPathSearch.search(g, g.indexOf(ends.get(i)), options.nvb());
+            for (int j = 0; j < ends.size(); j++) {
+                table[i][j] = fromTree(g, tree, ends.get(i), ends.get(j));
+            }
+        }
+        new NcclPathRules(gpus, nics, cpus, table).apply(options);
+        for (int i = 0; i < ends.size(); i++) {
+            for (int j = 0; j < ends.size(); j++) {
+                table[i][j] = table[i][j].withLabel(SmiLabels.label(g, ends.get(i), ends.get(j)));
+            }
+        }
+        return new HostPaths(host, gpus, nics, cpus, table);
+    }
+
+    /** Builds a path from a search tree; caps by NIC port speed at either end. */
+    static DevicePath fromTree(ScopeGraph g, NcclPathSearch.Tree tree, Device from, Device to) {
+        int t = g.indexOf(to);
+        if (from.equals(to)) {
+            Bandwidth loc = Bandwidth.ofGBps(NcclBandwidths.LOC_BW);
+            return new DevicePath(from, to, PathType.LOC, List.of(), loc, loc, "");
+        }
+        if (!tree.reached(t)) {
+            return new DevicePath(from, to, PathType.DIS, List.of(), Bandwidth.ZERO, Bandwidth.ZERO, "");
+        }
+        List<Hop> hops = tree.hops(t);
+        double phys = Double.MAX_VALUE;
+        for (Hop h : hops) {
+            phys = Math.min(phys, h.bandwidth(BandwidthView.PHYSICAL).gbps());
+        }
+        double nccl = tree.bw[t];
+        for (Device end : List.of(from, to)) {
+            if (end instanceof Nic n) {
+                phys = Math.min(phys, n.speed().gbps());
+                nccl = Math.min(nccl, NcclBandwidths.net(n.speed()).gbps());
+            }
+        }
+        return new DevicePath(from, to, tree.type[t], hops, Bandwidth.ofGBps(phys), Bandwidth.ofGBps(nccl), "");
+    }
+
+    private boolean sharesNvSwitch(Gpu a, Gpu b) {
+        for (NvSwitch s : sharedSwitches) {
+            if (topology.graph().containsEdge(a, s) && topology.graph().containsEdge(b, s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private DevicePath nvlinkDomainPath(Gpu a, Gpu b) {
+        Set<Device> scope = new LinkedHashSet<>(byHost.get(a.host()));
+        scope.addAll(byHost.get(b.host()));
+        scope.addAll(sharedSwitches);
+        ScopeGraph g = new ScopeGraph(topology, scope);
+        NcclPathSearch.Tree tree = NcclPathSearch.search(g, g.indexOf(a), options.nvb());
+        return fromTree(g, tree, a, b).withLabel(SmiLabels.label(g, a, b));
+    }
+
+    private DevicePath networkPath(Device from, Device to) {
+        Nic srcNic = from instanceof Nic n ? n : nearestNic(from);
+        Nic dstNic = to instanceof Nic n ? n : nearestNic(to);
+        if (srcNic == null || dstNic == null) {
+            return disconnected(from, to);
+        }
+        ScopeGraph f = fabricScope();
+        NcclPathSearch.Tree tree = NcclPathSearch.search(f, f.indexOf(srcNic), false);
+        DevicePath route = fromTree(f, tree, srcNic, dstNic);
+        if (route.type() == PathType.DIS) {
+            return disconnected(from, to);
+        }
+        DevicePath first = from.equals(srcNic) ? null : host(from.host()).path(from, srcNic);
+        DevicePath last = to.equals(dstNic) ? null : host(to.host()).path(dstNic, to);
+        DevicePath all = route;
+        if (first != null) {
+            all = NcclPathRules.compose(first, all, PathType.NET);
+        }
+        if (last != null) {
+            all = NcclPathRules.compose(all, last, PathType.NET);
+        }
+        return new DevicePath(from, to, PathType.NET, all.hops(), all.physical(), all.nccl(), "");
+    }
+
+    private Nic nearestNic(Device d) {
+        if (d instanceof Gpu g) {
+            return host(g.host()).nearestNic(g).orElse(null);
+        }
+        if (d instanceof Cpu c) {
+            HostPaths hp = host(c.host());
+            return hp.nics().stream().min(Comparator.comparingInt(n -> hp.path(c, n).hopCount())).orElse(null);
+        }
+        throw new IllegalArgumentException("device " + d.id() + " is not a GPU, NIC or CPU");
+    }
+
+    private static DevicePath disconnected(Device from, Device to) {
+        return new DevicePath(from, to, PathType.DIS, List.of(), Bandwidth.ZERO, Bandwidth.ZERO, "");
+    }
+
+    private ScopeGraph fabricScope() {
+        ScopeGraph f = fabric;
+        if (f == null) {
+            synchronized (this) {
+                if (fabric == null) {
+                    List<Device> scope = topology.graph().vertexSet().stream()
+                            .filter(d -> d instanceof NetSwitch || d instanceof Nic && hasNetLink(d)).toList();
+                    fabric = new ScopeGraph(topology, scope);
+                }
+                f = fabric;
+            }
+        }
+        return f;
+    }
+
+    private boolean hasNetLink(Device d) {
+        return topology.graph().outgoingEdgesOf(d).stream().anyMatch(l -> l.type() == LinkType.NET);
+    }
+
+    /** Compares ids so that {@code nic10} sorts after {@code nic9}. */
+    static int naturalCompare(String a, String b) {
+        String da = a.replaceAll("\\D+", " ").trim();
+        String db = b.replaceAll("\\D+", " ").trim();
+        String pa = a.replaceAll("\\d+", "#");
+        String pb = b.replaceAll("\\d+", "#");
+        int c = pa.compareTo(pb);
+        if (c != 0 || da.isEmpty() || db.isEmpty()) {
+            return c != 0 ? c : a.compareTo(b);
+        }
+        String[] xa = da.split(" ");
+        String[] xb = db.split(" ");
+        for (int i = 0; i < Math.min(xa.length, xb.length); i++) {
+            int k = Long.compare(Long.parseLong(xa[i]), Long.parseLong(xb[i]));
+            if (k != 0) {
+                return k;
+            }
+        }
+        return Integer.compare(xa.length, xb.length);
+    }
+}

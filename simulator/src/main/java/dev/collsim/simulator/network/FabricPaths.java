@@ -20,12 +20,13 @@ final class FabricPaths {
     private final NetworkModel m;
     private final int[] switchVertex;
     private final int[][] switchIn;
-    private final Map<Integer, int[]> toSwitch = new HashMap<>();
+    private final int[][] toSwitch;
     private final Map<Integer, int[]> attach = new HashMap<>();
 
     FabricPaths(NetworkModel m) {
         this.m = m;
         switchVertex = new int[m.switchCount()];
+        toSwitch = new int[m.switchCount()][];
         List<List<Integer>> in = new ArrayList<>();
         for (int s = 0; s < m.switchCount(); s++) {
             in.add(new ArrayList<>());
@@ -146,13 +147,11 @@ final class FabricPaths {
 
     private int[] attached(int nic) {
         return attach.computeIfAbsent(nic, b -> {
-            List<Integer> sw = new ArrayList<>();
-            for (int s = 0; s < switchVertex.length; s++) {
-                for (int l : m.out(switchVertex[s])) {
-                    if (m.target(l) == b) {
-                        sw.add(s);
-                        break;
-                    }
+            java.util.Set<Integer> sw = new java.util.TreeSet<>();
+            for (int l : m.in(b)) {
+                int s = m.switchIndex(m.source(l));
+                if (s >= 0) {
+                    sw.add(s);
                 }
             }
             return sw.stream().mapToInt(Integer::intValue).toArray();
@@ -160,7 +159,14 @@ final class FabricPaths {
     }
 
     private int[] toSwitch(int target) {
-        return toSwitch.computeIfAbsent(target, t -> {
+        if (toSwitch[target] == null) {
+            toSwitch[target] = bfs(target);
+        }
+        return toSwitch[target];
+    }
+
+    private int[] bfs(int t) {
+        {
             int[] d = new int[switchVertex.length];
             java.util.Arrays.fill(d, INF);
             d[t] = 0;
@@ -178,7 +184,7 @@ final class FabricPaths {
                 }
             }
             return d;
-        });
+        }
     }
 
     /** SplitMix64 finalizer over the flow's fields: a well-mixed ECMP hash. */
@@ -192,6 +198,6 @@ final class FabricPaths {
 
     /** @return rail of a NIC vertex, or -1 */
     int rail(int nic) {
-        return m.vertex(nic) instanceof Nic n ? n.rail() : -1;
+        return nic >= 0 && m.vertex(nic) instanceof Nic n ? n.rail() : -1;
     }
 }

@@ -19,6 +19,7 @@ final class FlowSimulation {
     private final boolean timeline;
     private final FlowObserver observer;
     private final double[] linkBytes;
+    private final double window;
     private final List<FlowRecord> records = new ArrayList<>();
     private final PriorityQueue<SimFlow> waiting =
             new PriorityQueue<>((a, b) -> Double.compare(a.activateAt, b.activateAt));
@@ -40,6 +41,18 @@ final class FlowSimulation {
     private final java.util.Map<SimFlow, Integer> lastRecord = new java.util.IdentityHashMap<>();
 
     FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer) {
+        this(jobs, net, timeline, observer, 0);
+    }
+
+    /**
+     * @param window completion window (relative, {@code >= 0}); see {@link FlowNetwork#FlowNetwork(boolean, int,
+     *               double)}
+     */
+    FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window) {
+        if (!(window >= 0 && window < 1)) {
+            throw new IllegalArgumentException("completion window must be in [0, 1), got " + window);
+        }
+        this.window = window;
         this.jobs = List.copyOf(jobs);
         this.net = net;
         this.router = new Router(net);
@@ -76,19 +89,45 @@ final class FlowSimulation {
                 events++;
                 dirty = false;
             }
-            double next = nextJobStart();
+            double limit = nextJobStart();
             if (!waiting.isEmpty()) {
-                next = Math.min(next, waiting.peek().activateAt);
+                limit = Math.min(limit, waiting.peek().activateAt);
             }
+            double next = limit;
             for (int i = 0; i < nActive; i++) {
                 next = Math.min(next, now + active[i].remaining / rate[i]);
             }
             if (next == Double.POSITIVE_INFINITY) {
                 break;
             }
+            if (window > 0 && next < limit) {
+                next = batchEnd(next, limit);
+            }
             advance(next);
             finishFlows();
         }
+    }
+
+    /**
+     * With a completion window: the latest finish time, under the current rates, of the flows that finish within
+     * {@code window x (earliest - step start)} after the earliest one, and before {@code limit}.
+     */
+    private double batchEnd(double earliest, double limit) {
+        double stepBegin = earliest;
+        for (int j = 0; j < jobs.size(); j++) {
+            if (pending[j] > 0) {
+                stepBegin = Math.min(stepBegin, stepStart[j]);
+            }
+        }
+        double cutoff = Math.min(limit, earliest + window * (earliest - stepBegin));
+        double end = earliest;
+        for (int i = 0; i < nActive; i++) {
+            double fin = now + active[i].remaining / rate[i];
+            if (fin <= cutoff) {
+                end = Math.max(end, fin);
+            }
+        }
+        return end;
     }
 
     private void advance(double next) {

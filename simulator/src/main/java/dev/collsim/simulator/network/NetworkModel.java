@@ -31,6 +31,7 @@ public final class NetworkModel {
     private final int[] linkTarget;
     private final boolean[] failed;
     private final int[][] out;
+    private final int[][] in;
     private final int[][] hostVertices;
     private final int[] switchIndex;
     private final int switchCount;
@@ -66,19 +67,8 @@ public final class NetworkModel {
             }
             failed[i] = true;
         }
-        List<List<Integer>> outs = new ArrayList<>();
-        for (int v = 0; v < vertices.length; v++) {
-            outs.add(new ArrayList<>());
-        }
-        for (int i = 0; i < links.length; i++) {
-            if (!failed[i]) {
-                outs.get(linkSource[i]).add(i);
-            }
-        }
-        out = new int[vertices.length][];
-        for (int v = 0; v < vertices.length; v++) {
-            out[v] = outs.get(v).stream().mapToInt(Integer::intValue).toArray();
-        }
+        out = adjacency(linkSource);
+        in = adjacency(linkTarget);
         int hosts = Math.max(topology.hostCount(), 0);
         List<List<Integer>> byHost = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
@@ -98,6 +88,27 @@ public final class NetworkModel {
         for (int h = 0; h < hosts; h++) {
             hostVertices[h] = byHost.get(h).stream().mapToInt(Integer::intValue).toArray();
         }
+    }
+
+    /** @return for every vertex, its working links whose {@code end} (source or target array) is that vertex */
+    private int[][] adjacency(int[] end) {
+        int[] count = new int[vertices.length];
+        for (int i = 0; i < links.length; i++) {
+            if (!failed[i]) {
+                count[end[i]]++;
+            }
+        }
+        int[][] adj = new int[vertices.length][];
+        for (int v = 0; v < vertices.length; v++) {
+            adj[v] = new int[count[v]];
+            count[v] = 0;
+        }
+        for (int i = 0; i < links.length; i++) {
+            if (!failed[i]) {
+                adj[end[i]][count[end[i]]++] = i;
+            }
+        }
+        return adj;
     }
 
     /**
@@ -186,6 +197,11 @@ public final class NetworkModel {
     /** @param v vertex; @return indices of its working outgoing links (do not modify) */
     int[] out(int v) {
         return out[v];
+    }
+
+    /** @param v vertex; @return indices of its working incoming links (do not modify) */
+    int[] in(int v) {
+        return in[v];
     }
 
     /** @param h host; @return vertices of that host (do not modify) */

@@ -2,6 +2,7 @@ package dev.collsim.simulator.network;
 
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -22,6 +23,8 @@ public final class Router {
     private final Map<Long, Route> cache = new HashMap<>();
     private final Map<Integer, Integer> nearestNic = new HashMap<>();
     private final Map<Long, int[]> railProxy = new HashMap<>();
+    private final Map<Long, RouteBuilder.Segment> hostSegments = new HashMap<>();
+    private final Map<Long, RouteBuilder.Segment> fabricSegments = new HashMap<>();
 
     /** @param model the indexed topology */
     public Router(NetworkModel model) {
@@ -62,7 +65,7 @@ public final class Router {
         }
         boolean sameHost = m.vertex(s).host() == m.vertex(d).host();
         boolean perChannel = !sameHost && m.routing().multipath() == Multipath.ECMP;
-        long key = ((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047);
+        long key = (((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047)) * 0x9E3779B97F4A7C15L;
         Route r = cache.get(key);
         if (r == null) {
             r = compute(s, d, channel, sameHost);
@@ -74,7 +77,7 @@ public final class Router {
     private Route compute(int s, int d, int channel, boolean sameHost) {
         RouteBuilder b = new RouteBuilder(m);
         if (sameHost) {
-            host.add(s, d, 1.0, b);
+            inHost(s, d, b);
             return b.build();
         }
         int sn = nearestNic(s);
@@ -85,17 +88,44 @@ public final class Router {
         if (m.routing().pxn() && dr >= 0 && fabric.rail(sn) != dr) {
             int[] proxy = proxy(m.vertex(s).host(), dr);
             if (proxy != null && proxy[0] != s) {
-                host.add(s, proxy[0], 1.0, b);
+                inHost(s, proxy[0], b);
                 from = proxy[0];
                 viaNic = proxy[1];
             } else if (proxy != null) {
                 viaNic = proxy[1];
             }
         }
-        host.add(from, viaNic, 1.0, b);
-        fabric.add(viaNic, dn, channel, b);
-        host.add(dn, d, 1.0, b);
+        inHost(from, viaNic, b);
+        betweenHosts(viaNic, dn, channel, b);
+        inHost(dn, d, b);
         return b.build();
+    }
+
+    /** Adds the NIC-to-NIC part, computed once per NIC pair (and channel under ECMP). */
+    private void betweenHosts(int a, int z, int channel, RouteBuilder b) {
+        int ch = m.routing().multipath() == Multipath.ECMP ? channel : 2047;
+        long key = ~((((long) a * m.vertexCount() + z) * 2048 + ch) * 0x9E3779B97F4A7C15L);
+        RouteBuilder.Segment seg = fabricSegments.get(key);
+        if (seg == null) {
+            RouteBuilder part = new RouteBuilder(m);
+            fabric.add(a, z, channel, part);
+            seg = part.segment();
+            fabricSegments.put(key, seg);
+        }
+        b.add(seg, 1.0);
+    }
+
+    /** Adds the in-host part from u to v, computed once per pair (GPU-NIC parts recur in every route). */
+    private void inHost(int u, int v, RouteBuilder b) {
+        long key = ((long) u * m.vertexCount() + v) * 0x9E3779B97F4A7C15L;
+        RouteBuilder.Segment seg = hostSegments.get(key);
+        if (seg == null) {
+            RouteBuilder part = new RouteBuilder(m);
+            host.add(u, v, 1.0, part);
+            seg = part.segment();
+            hostSegments.put(key, seg);
+        }
+        b.add(seg, 1.0);
     }
 
     /**
@@ -108,15 +138,15 @@ public final class Router {
             int best = -1;
             double bestCost = Double.POSITIVE_INFINITY;
             int ownRail = m.vertex(g) instanceof Gpu x ? x.index() : -1;
-            for (int v : m.hostVertices(m.vertex(g).host())) {
-                if (!(m.vertex(v) instanceof Nic nic) || !fabric.usable(v)) {
-                    continue;
-                }
-                double c = host.cost(g, v);
-                boolean better = c < bestCost - 1e-9
-                        || (Math.abs(c - bestCost) < 1e-9 && nic.rail() == ownRail && fabric.rail(best) != ownRail);
+            int[] nics = Arrays.stream(m.hostVertices(m.vertex(g).host()))
+                    .filter(v -> m.vertex(v) instanceof Nic && fabric.usable(v)).toArray();
+            double[] cost = host.costs(g, nics);
+            for (int i = 0; i < nics.length; i++) {
+                double c = cost[i];
+                boolean better = c < bestCost - 1e-9 || (Math.abs(c - bestCost) < 1e-9
+                        && fabric.rail(nics[i]) == ownRail && fabric.rail(best) != ownRail);
                 if (Double.isFinite(c) && better) {
-                    best = v;
+                    best = nics[i];
                     bestCost = c;
                 }
             }

@@ -7,8 +7,10 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * NCCL's adjustments after the breadth-first search (NCCL 2.30 {@code src/graph/paths.cc}
@@ -28,6 +30,7 @@ import java.util.Locale;
 final class NcclPathRules {
 
     private final List<Device> endpoints;
+    private final Map<Device, Integer> index = new IdentityHashMap<>();
     private final DevicePath[][] p;
     private final List<Gpu> gpus;
     private final List<Nic> nics;
@@ -40,6 +43,9 @@ final class NcclPathRules {
         this.endpoints = new ArrayList<>(gpus);
         endpoints.addAll(nics);
         endpoints.addAll(cpus);
+        for (int i = 0; i < endpoints.size(); i++) {
+            index.put(endpoints.get(i), i);
+        }
         this.p = p;
     }
 
@@ -50,11 +56,11 @@ final class NcclPathRules {
     }
 
     private DevicePath get(Device a, Device b) {
-        return p[endpoints.indexOf(a)][endpoints.indexOf(b)];
+        return p[index.get(a)][index.get(b)];
     }
 
     private void set(Device a, Device b, DevicePath path) {
-        p[endpoints.indexOf(a)][endpoints.indexOf(b)] = path;
+        p[index.get(a)][index.get(b)] = path;
     }
 
     private Cpu localCpu(Device d) {

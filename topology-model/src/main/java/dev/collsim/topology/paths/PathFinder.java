@@ -94,6 +94,8 @@ public final class PathFinder {
      * @throws IllegalArgumentException if a device is not a GPU, NIC or CPU of the topology
      */
     public DevicePath path(Device from, Device to) {
+        from = device(from.id());
+        to = device(to.id());
         if (from.host() == to.host()) {
             return host(from.host()).path(from, to);
         }
@@ -150,8 +152,9 @@ public final class PathFinder {
         }
         new NcclPathRules(gpus, nics, cpus, table).apply(options);
         for (int i = 0; i < ends.size(); i++) {
+            String[] labels = SmiLabels.labels(g, ends.get(i), ends);
             for (int j = 0; j < ends.size(); j++) {
-                table[i][j] = table[i][j].withLabel(SmiLabels.label(g, ends.get(i), ends.get(j)));
+                table[i][j] = table[i][j].withLabel(labels[j]);
             }
         }
         return new HostPaths(host, gpus, nics, cpus, table);
@@ -207,6 +210,9 @@ public final class PathFinder {
             return disconnected(from, to);
         }
         ScopeGraph f = fabricScope();
+        if (f.indexOf(srcNic) < 0 || f.indexOf(dstNic) < 0) {
+            return disconnected(from, to);
+        }
         NcclPathSearch.Tree tree = NcclPathSearch.search(f, f.indexOf(srcNic), false);
         DevicePath route = fromTree(f, tree, srcNic, dstNic);
         if (route.type() == PathType.DIS) {

@@ -6,6 +6,7 @@ import dev.collsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ final class ScopeGraph {
 
     ScopeGraph(Topology topology, Collection<? extends Device> scope) {
         this.nodes = scope.toArray(new Device[0]);
-        this.index = new HashMap<>(nodes.length * 2);
+        this.index = new IdentityHashMap<>(nodes.length * 2);
         for (int i = 0; i < nodes.length; i++) {
             index.put(nodes[i], i);
         }

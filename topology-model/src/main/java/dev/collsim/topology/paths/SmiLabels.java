@@ -7,8 +7,8 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
-import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The label {@code nvidia-smi topo -m} prints for a pair of devices of one host (its legend, reproduced in the
@@ -30,19 +30,40 @@ final class SmiLabels {
     }
 
     static String label(ScopeGraph g, Device a, Device b) {
-        if (a.equals(b)) {
-            return "X";
-        }
-        if (!(a instanceof Gpu || a instanceof Nic) || !(b instanceof Gpu || b instanceof Nic)) {
-            return "";
-        }
-        if (a instanceof Gpu && b instanceof Gpu) {
-            int nv = nvlinks(g, a, b);
-            if (nv > 0) {
-                return "NV" + nv;
+        return labels(g, a, List.of(b))[0];
+    }
+
+    /**
+     * Labels from one device to several, with one breadth-first search over the PCIe route.
+     *
+     * @return one label per target, empty where nvidia-smi shows none
+     */
+    static String[] labels(ScopeGraph g, Device a, List<? extends Device> targets) {
+        String[] out = new String[targets.size()];
+        Route route = null;
+        for (int i = 0; i < out.length; i++) {
+            Device b = targets.get(i);
+            if (a == b || a.equals(b)) {
+                out[i] = "X";
+                continue;
             }
+            if (!(a instanceof Gpu || a instanceof Nic) || !(b instanceof Gpu || b instanceof Nic)) {
+                out[i] = "";
+                continue;
+            }
+            if (a instanceof Gpu && b instanceof Gpu) {
+                int nv = nvlinks(g, a, b);
+                if (nv > 0) {
+                    out[i] = "NV" + nv;
+                    continue;
+                }
+            }
+            if (route == null) {
+                route = new Route(g, g.indexOf(a));
+            }
+            out[i] = route.label(g.indexOf(b));
         }
-        return pcieLabel(g, a, b);
+        return out;
     }
 
     private static int linkCount(ScopeGraph g, Device from, Device to) {
@@ -70,61 +91,74 @@ final class SmiLabels {
         return best;
     }
 
-    private static String pcieLabel(ScopeGraph g, Device a, Device b) {
-        int n = g.size();
-        int[] prev = new int[n];
-        Hop[] via = new Hop[n];
-        Arrays.fill(prev, -2);
-        int src = g.indexOf(a);
-        int dst = g.indexOf(b);
-        prev[src] = -1;
-        ArrayDeque<Integer> queue = new ArrayDeque<>();
-        queue.add(src);
-        while (!queue.isEmpty() && prev[dst] == -2) {
-            int at = queue.poll();
-            Device d = g.nodes[at];
-            if (at != src && (d instanceof Gpu || d instanceof Nic)) {
-                continue;
-            }
-            for (Hop h : g.out.get(at)) {
-                if (h.type() != LinkType.PCIE && h.type() != LinkType.SMP && h.type() != LinkType.C2C) {
+    /** Shortest PCIe/SMP/C2C routes from one device (never through a GPU or NIC). */
+    private static final class Route {
+        private final ScopeGraph g;
+        private final int src;
+        private final int[] prev;
+        private final Hop[] via;
+
+        Route(ScopeGraph g, int src) {
+            this.g = g;
+            this.src = src;
+            int n = g.size();
+            prev = new int[n];
+            via = new Hop[n];
+            Arrays.fill(prev, -2);
+            prev[src] = -1;
+            int[] queue = new int[n];
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = src;
+            while (head < tail) {
+                int at = queue[head++];
+                Device d = g.nodes[at];
+                if (at != src && (d instanceof Gpu || d instanceof Nic)) {
                     continue;
                 }
-                int t = g.indexOf(h.to());
-                if (prev[t] == -2) {
-                    prev[t] = at;
-                    via[t] = h;
-                    queue.add(t);
+                for (Hop h : g.out.get(at)) {
+                    if (h.type() != LinkType.PCIE && h.type() != LinkType.SMP && h.type() != LinkType.C2C) {
+                        continue;
+                    }
+                    int t = g.indexOf(h.to());
+                    if (prev[t] == -2) {
+                        prev[t] = at;
+                        via[t] = h;
+                        queue[tail++] = t;
+                    }
                 }
             }
         }
-        if (prev[dst] == -2) {
-            return "";
-        }
-        boolean smp = false;
-        boolean node = false;
-        boolean cpu = false;
-        int switches = 0;
-        for (int at = dst; at != src; at = prev[at]) {
-            if (via[at].type() == LinkType.SMP) {
-                smp = true;
+
+        String label(int dst) {
+            if (dst < 0 || prev[dst] == -2) {
+                return "";
             }
-            int before = prev[at];
-            if (before != src && g.nodes[before] instanceof Cpu) {
-                cpu = true;
-                node |= differentHostBridges(g.nodes[prev[before]], g.nodes[at]);
+            boolean smp = false;
+            boolean node = false;
+            boolean cpu = false;
+            int switches = 0;
+            for (int at = dst; at != src; at = prev[at]) {
+                if (via[at].type() == LinkType.SMP) {
+                    smp = true;
+                }
+                int before = prev[at];
+                if (before != src && g.nodes[before] instanceof Cpu) {
+                    cpu = true;
+                    node |= differentHostBridges(g.nodes[prev[before]], g.nodes[at]);
+                }
+                if (before != src && g.nodes[before] instanceof PcieSwitch) {
+                    switches++;
+                }
             }
-            if (before != src && g.nodes[before] instanceof PcieSwitch) {
-                switches++;
+            if (smp) {
+                return "SYS";
             }
+            if (cpu) {
+                return node ? "NODE" : "PHB";
+            }
+            return switches <= 1 ? "PIX" : "PXB";
         }
-        if (smp) {
-            return "SYS";
-        }
-        if (cpu) {
-            return node ? "NODE" : "PHB";
-        }
-        return switches <= 1 ? "PIX" : "PXB";
     }
 
     private static boolean differentHostBridges(Device left, Device right) {

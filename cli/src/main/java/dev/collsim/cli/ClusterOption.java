@@ -1,0 +1,35 @@
+package dev.collsim.cli;
+
+import dev.collsim.io.InputException;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code -c/--cluster} option every command that needs a cluster shares (a picocli mixin: add
+ * {@code @Mixin ClusterOption cluster;} to a command). It accepts a file path (YAML cluster spec, nvidia-smi topo -m
+ * text or NCCL topology XML, detected by content), a shipped config name (e.g. {@code dgx-h100-32x-rail}) or a catalog
+ * host type name (e.g. {@code dgx-h100}); the default is the built-in {@code default} cluster.
+ */
+public final class ClusterOption {
+
+    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER", defaultValue = ClusterLoader.DEFAULT,
+            description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
+                    + " (configs/NAME.yaml) or a catalog host type. Default: ${DEFAULT-VALUE}.")
+    private String cluster = ClusterLoader.DEFAULT;
+
+    /** @return what the user passed (or {@code default}) */
+    public String value() {
+        return cluster;
+    }
+
+    /**
+     * Loads the cluster.
+     *
+     * @return the topology
+     * @throws InputException when the cluster cannot be resolved or its description has problems (exit code 3)
+     */
+    public Topology load() throws InputException {
+        return ClusterLoader.load(cluster);
+    }
+}

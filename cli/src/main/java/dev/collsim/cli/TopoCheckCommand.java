@@ -1,0 +1,91 @@
+package dev.collsim.cli;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.paths.HostPaths;
+import dev.collsim.topology.paths.PathFinder;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code collsim topo check}: validates a cluster description (every input problem, with file, line, column and
+ * field), then checks that NCCL could use it: every GPU pair of a host has a path, every GPU reaches a NIC when there
+ * are several hosts, and every host reaches host 0. Exit code 3 when anything is wrong.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = "Validate a cluster description and its connectivity; exit 3 listing every problem.")
+public final class TopoCheckCommand implements Callable<Integer> {
+
+    @Mixin
+    private ClusterOption cluster;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Topology t;
+        try {
+            t = cluster.load();
+        } catch (InputException e) {
+            out.println(e.getMessage());
+            return ExitCodes.INPUT;
+        }
+        List<InputProblem> problems = check(t, cluster.value());
+        if (problems.isEmpty()) {
+            out.printf(Locale.ROOT, "OK: %s: %d hosts, %d GPUs; every GPU pair of a host has a path%s%n", t.name(),
+                    t.hostCount(), t.gpus().size(), t.hostCount() > 1 ? ", every host reaches host 0" : "");
+            return ExitCodes.OK;
+        }
+        problems.forEach(out::println);
+        out.printf(Locale.ROOT, "%d problem%s in %s%n", problems.size(), problems.size() == 1 ? "" : "s",
+                cluster.value());
+        return ExitCodes.INPUT;
+    }
+
+    /**
+     * @param t    the cluster
+     * @param file name to cite
+     * @return connectivity problems, empty when none
+     */
+    static List<InputProblem> check(Topology t, String file) {
+        List<InputProblem> problems = new ArrayList<>();
+        PathFinder pf = PathFinder.of(t);
+        for (int h = 0; h < t.hostCount(); h++) {
+            if (t.gpusOf(h).isEmpty()) {
+                continue;
+            }
+            HostPaths hp = pf.host(h);
+            for (Gpu a : hp.gpus()) {
+                for (Gpu b : hp.gpus()) {
+                    if (a.index() < b.index() && hp.path(a, b).type() == PathType.DIS) {
+                        problems.add(new InputProblem(file, 0, 0, "host " + h, "GPU " + a.index()
+                                + " has no path to GPU " + b.index()));
+                    }
+                }
+                if (t.hostCount() > 1 && hp.nearestNic(a).map(n -> hp.path(a, n).type() == PathType.DIS).orElse(true)
+                        && !t.gpusOf(0).isEmpty() && pf.path(a, t.gpusOf(h == 0 ? 1 : 0).get(0)).type()
+                        == PathType.DIS) {
+                    problems.add(new InputProblem(file, 0, 0, "host " + h, "GPU " + a.index()
+                            + " reaches no NIC and no other host"));
+                }
+            }
+            if (h > 0 && pf.path(t.gpusOf(0).get(0), hp.gpus().get(0)).type() == PathType.DIS) {
+                problems.add(new InputProblem(file, 0, 0, "host " + h, "host " + h + " is not reachable from host 0"
+                        + " (no network fabric or shared NVLink domain joins them)"));
+            }
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,140 @@
+package dev.collsim.cli;
+
+import dev.collsim.io.InputException;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.fabric.Bisection;
+import dev.collsim.topology.paths.DevicePath;
+import dev.collsim.topology.paths.HostPaths;
+import dev.collsim.topology.paths.PathFinder;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code collsim topo show}: hosts, GPUs per host and model, links by type with counts and bandwidths (physical and
+ * NCCL's), NIC bandwidth per GPU, NCCL's GPU-GPU and GPU-NIC paths on the first host, and the fabric's switches and
+ * bisection bandwidth.
+ */
+@Command(name = "show", mixinStandardHelpOptions = true,
+        description = "Summarize a cluster: hosts, GPUs, links by type, NIC bandwidth per GPU, NCCL paths, bisection.")
+public final class TopoShowCommand implements Callable<Integer> {
+
+    @Mixin
+    private ClusterOption cluster;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() throws InputException {
+        Topology t = cluster.load();
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf(Locale.ROOT, "cluster    %s%n", t.name());
+        out.printf(Locale.ROOT, "source     %s%n", t.source());
+        out.printf(Locale.ROOT, "hosts      %d%n", t.hostCount());
+        Map<String, Long> kinds = t.gpus().stream().collect(Collectors.groupingBy(
+                g -> String.format(Locale.ROOT, "%s (sm%d, %s)", g.model(), g.sm(), memory(g.memoryBytes())),
+                TreeMap::new, Collectors.counting()));
+        out.printf(Locale.ROOT, "GPUs       %d: %s; %d per host%n", t.gpus().size(), kinds.entrySet().stream()
+                .map(e -> e.getValue() + "x " + e.getKey()).collect(Collectors.joining(", ")), t.gpusOf(0).size());
+        nics(t, out);
+        links(t, out);
+        paths(t, out);
+        fabric(t, out);
+        return ExitCodes.OK;
+    }
+
+    private static String memory(long bytes) {
+        if (bytes <= 0) {
+            return "memory unknown";
+        }
+        return bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB" : String.format(Locale.ROOT, "%.0f GB", bytes / 1e9);
+    }
+
+    private static void nics(Topology t, PrintWriter out) {
+        var hostNics = t.devices(Nic.class).stream().filter(n -> n.host() == 0).toList();
+        var compute = hostNics.stream().filter(n -> n.rail() >= 0).toList();
+        double gbits = compute.stream().mapToDouble(n -> n.speed().gbits()).sum();
+        int gpus = Math.max(1, t.gpusOf(0).size());
+        Map<String, Long> speeds = compute.stream().collect(Collectors.groupingBy(
+                n -> String.format(Locale.ROOT, "%.0f Gb/s", n.speed().gbits()), TreeMap::new, Collectors.counting()));
+        out.printf(Locale.ROOT, "NICs       per host: %d compute (%s), %d other; NIC bandwidth per GPU %.0f Gb/s"
+                + " = %.1f GB/s%n", compute.size(), speeds.entrySet().stream().map(e -> e.getValue() + "x "
+                + e.getKey()).collect(Collectors.joining(", ")), hostNics.size() - compute.size(), gbits / gpus,
+                gbits / gpus / 8);
+    }
+
+    private static void links(Topology t, PrintWriter out) {
+        Map<String, long[]> rows = new TreeMap<>();
+        Map<String, double[]> bw = new LinkedHashMap<>();
+        for (Link l : t.graph().edgeSet()) {
+            String key = String.format(Locale.ROOT, "%-4s %-26s", l.type().ncclName(), l.detail());
+            String full = key + String.format(Locale.ROOT, "|%.1f|%.1f", l.bandwidth().gbps(), l.ncclBandwidth().gbps());
+            rows.computeIfAbsent(full, k -> new long[1])[0]++;
+            bw.put(full, new double[] {l.bandwidth().gbps(), l.ncclBandwidth().gbps()});
+        }
+        out.println();
+        out.println("links (each physical link counted once; bandwidth per direction)");
+        out.printf(Locale.ROOT, "  %-4s %-26s %7s %14s %10s%n", "type", "detail", "count", "physical GB/s",
+                "NCCL GB/s");
+        for (var e : rows.entrySet()) {
+            String[] parts = e.getKey().split("\\|");
+            double[] b = bw.get(e.getKey());
+            out.printf(Locale.ROOT, "  %s %7d %14.1f %10.1f%n", parts[0], e.getValue()[0] / 2, b[0], b[1]);
+        }
+    }
+
+    private static void paths(Topology t, PrintWriter out) {
+        HostPaths hp = PathFinder.of(t).host(0);
+        Map<String, Integer> pairs = new TreeMap<>();
+        for (Gpu a : hp.gpus()) {
+            for (Gpu b : hp.gpus()) {
+                if (a.index() < b.index()) {
+                    pairs.merge(describe(hp.path(a, b)), 1, Integer::sum);
+                }
+            }
+        }
+        out.println();
+        out.println("NCCL paths on host 0 (type, NCCL / physical bottleneck per direction)");
+        pairs.forEach((k, v) -> out.printf(Locale.ROOT, "  GPU-GPU  %3d pairs  %s%n", v, k));
+        Map<String, Integer> nic = new TreeMap<>();
+        for (Gpu g : hp.gpus()) {
+            hp.nearestNic(g).ifPresent(n -> nic.merge(describe(hp.path(g, n)), 1, Integer::sum));
+        }
+        nic.forEach((k, v) -> out.printf(Locale.ROOT, "  GPU-NIC  %3d GPUs   %s  (nearest NIC)%n", v, k));
+    }
+
+    private static String describe(DevicePath p) {
+        return String.format(Locale.ROOT, "%-4s %7.1f / %7.1f GB/s", p.type(), p.nccl().gbps(), p.physical().gbps());
+    }
+
+    private static void fabric(Topology t, PrintWriter out) {
+        var switches = t.devices(NetSwitch.class);
+        out.println();
+        if (switches.isEmpty()) {
+            out.println("fabric     none (no network switches)");
+            return;
+        }
+        Map<NetSwitch.Tier, Long> tiers = switches.stream().collect(Collectors.groupingBy(NetSwitch::tier,
+                TreeMap::new, Collectors.counting()));
+        long planes = switches.stream().mapToInt(NetSwitch::plane).distinct().count();
+        out.printf(Locale.ROOT, "fabric     %s; %d plane%s%n", tiers.entrySet().stream().map(e -> e.getValue() + " "
+                + e.getKey().name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")), planes,
+                planes == 1 ? "" : "s");
+        int half = t.hostCount() / 2;
+        out.printf(Locale.ROOT, "bisection  %.1f GB/s per direction (hosts 0..%d vs %d..%d, max-flow min-cut)%n",
+                Bisection.of(t).gbps(), half - 1, half, t.hostCount() - 1);
+    }
+}

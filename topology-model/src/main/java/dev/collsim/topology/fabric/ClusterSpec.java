@@ -1,0 +1,45 @@
+package dev.collsim.topology.fabric;
+
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.HostContext;
+import dev.collsim.topology.catalog.HostType;
+import java.util.Objects;
+
+/**
+ * A cluster: {@code count} hosts of one type, joined by a fabric (or by none). This record is immutable.
+ *
+ * @param name     cluster name
+ * @param source   free text citing where the description comes from
+ * @param hostType the host type
+ * @param count    hosts, >= 1
+ * @param fabric   the fabric, or null for hosts without a network (a single host, or NVLink-only)
+ */
+public record ClusterSpec(String name, String source, HostType hostType, int count, FabricSpec fabric) {
+
+    /** @throws IllegalArgumentException when count is below 1 */
+    public ClusterSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(hostType, "hostType");
+        source = source == null ? "" : source;
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, got " + count);
+        }
+    }
+
+    /**
+     * Builds the topology: hosts {@code h0..h{count-1}}, then the fabric.
+     *
+     * @return the immutable topology
+     * @throws IllegalArgumentException if a fabric is asked for but the hosts have no compute NIC
+     */
+    public Topology build() {
+        Topology.Builder b = Topology.builder(name).source(source.isEmpty() ? hostType.description() : source);
+        for (int h = 0; h < count; h++) {
+            hostType.addHost(new HostContext(b, h));
+        }
+        if (fabric != null) {
+            FabricBuilder.build(b, fabric);
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,122 @@
+package dev.collsim.topology.fabric;
+
+import dev.collsim.topology.Device;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.Latency;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Adds a fabric's switches and cables to a topology being built. Compute NICs (rail >= 0) are attached; other NICs
+ * (storage, management) are left off the fabric.
+ *
+ * <p>Sizing of a two-tier plane, per leaf: {@code d = min(leafRadix, endpoints per leaf)} downlinks of speed s are
+ * used, and the uplink bandwidth is {@code U = d s / oversubscription}, spread evenly over
+ * {@code S = max(1, round(d / oversubscription))} spines (one cable per leaf-spine pair of {@code U / S}), so every
+ * leaf has exactly the requested downlink:uplink ratio. A fat-tree plane whose NICs fit one leaf has no spines.
+ * Switch ids: {@code leaf{i}}, {@code spine{i}}; with several planes {@code p{plane}/leaf{i}}. Each cable direction
+ * entering a switch carries the switch latency.
+ */
+public final class FabricBuilder {
+
+    private FabricBuilder() {
+    }
+
+    /**
+     * Builds the fabric.
+     *
+     * @param b    the topology being built, with its hosts already added
+     * @param spec the fabric
+     * @throws IllegalArgumentException if no NIC has a rail (nothing to connect)
+     */
+    public static void build(Topology.Builder b, FabricSpec spec) {
+        List<Nic> nics = b.devices().stream().filter(d -> d instanceof Nic n && n.rail() >= 0).map(Nic.class::cast)
+                .sorted(Comparator.comparingInt(Nic::host).thenComparingInt(Nic::rail)).toList();
+        if (nics.isEmpty()) {
+            throw new IllegalArgumentException("the hosts have no compute NIC (rail >= 0) to connect a fabric to");
+        }
+        for (int plane = 0; plane < spec.planes(); plane++) {
+            int p = plane;
+            List<Nic> mine = nics.stream().filter(n -> n.rail() % spec.planes() == p).toList();
+            if (!mine.isEmpty()) {
+                buildPlane(b, spec, plane, mine);
+            }
+        }
+    }
+
+    private static String prefix(FabricSpec spec, int plane) {
+        return spec.planes() == 1 ? "" : "p" + plane + "/";
+    }
+
+    private static void buildPlane(Topology.Builder b, FabricSpec spec, int plane, List<Nic> nics) {
+        String pre = prefix(spec, plane);
+        List<List<Nic>> groups = switch (spec.kind()) {
+            case SINGLE_SWITCH -> List.of(nics);
+            case FAT_TREE -> chunks(nics, spec.leafRadix());
+            case RAIL_OPTIMIZED -> railGroups(nics, spec.leafRadix());
+        };
+        List<NetSwitch> leaves = new ArrayList<>();
+        int maxDown = 0;
+        for (int i = 0; i < groups.size(); i++) {
+            NetSwitch leaf = b.add(new NetSwitch(pre + "leaf" + i, NetSwitch.Tier.LEAF, plane));
+            leaves.add(leaf);
+            maxDown = Math.max(maxDown, groups.get(i).size());
+            for (Nic n : groups.get(i)) {
+                cable(b, n, leaf, speed(spec, n), spec.switchLatency(), "NIC-leaf");
+            }
+        }
+        boolean spines = spec.kind() != FabricKind.SINGLE_SWITCH && leaves.size() > 1;
+        if (!spines) {
+            return;
+        }
+        double s = speed(spec, nics.get(0)).gbps();
+        int d = Math.min(spec.leafRadix(), maxDown);
+        double uplink = d * s / spec.oversubscription();
+        int nSpines = Math.max(1, (int) Math.round(d / spec.oversubscription()));
+        Bandwidth perCable = Bandwidth.ofGBps(uplink / nSpines);
+        for (int k = 0; k < nSpines; k++) {
+            NetSwitch spine = b.add(new NetSwitch(pre + "spine" + k, NetSwitch.Tier.SPINE, plane));
+            for (NetSwitch leaf : leaves) {
+                cable(b, leaf, spine, perCable, spec.switchLatency(), "leaf-spine");
+            }
+        }
+    }
+
+    private static Bandwidth speed(FabricSpec spec, Nic n) {
+        return spec.linkSpeed() == null ? n.speed() : spec.linkSpeed().min(n.speed());
+    }
+
+    private static void cable(Topology.Builder b, Device a, Device s, Bandwidth bw, Latency switchLatency,
+            String detail) {
+        b.connectOneWay(a, s, LinkType.NET, 1, bw, switchLatency, detail);
+        b.connectOneWay(s, a, LinkType.NET, 1, bw, s instanceof NetSwitch && a instanceof NetSwitch
+                ? switchLatency : Latency.ZERO, detail);
+    }
+
+    private static List<List<Nic>> chunks(List<Nic> nics, int size) {
+        List<List<Nic>> out = new ArrayList<>();
+        for (int i = 0; i < nics.size(); i += size) {
+            out.add(nics.subList(i, Math.min(nics.size(), i + size)));
+        }
+        return out;
+    }
+
+    /** Rail leaves: hosts in groups of {@code radix} (scalable units); within a group, one leaf per rail. */
+    private static List<List<Nic>> railGroups(List<Nic> nics, int radix) {
+        Map<Integer, Integer> position = new java.util.HashMap<>();
+        nics.stream().map(Nic::host).distinct().sorted().forEach(h -> position.put(h, position.size()));
+        Map<Long, List<Nic>> byLeaf = new TreeMap<>();
+        for (Nic n : nics) {
+            long unit = position.get(n.host()) / radix;
+            byLeaf.computeIfAbsent(unit * 1_000_000L + n.rail(), k -> new ArrayList<>()).add(n);
+        }
+        return new ArrayList<>(byLeaf.values());
+    }
+}

@@ -1,0 +1,70 @@
+package dev.collsim.topology.fabric;
+
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.Latency;
+import java.util.Objects;
+
+/**
+ * How hosts are networked. This record is immutable.
+ *
+ * @param kind             shape
+ * @param linkSpeed        speed of every fabric cable per direction (NIC-leaf and leaf-spine ports); null means the
+ *                         NICs' own speed
+ * @param oversubscription leaf downlink bandwidth / leaf uplink bandwidth, e.g. 2.0 for "2:1"; >= 1 (1 = non-blocking)
+ * @param leafRadix        downlink ports per leaf, >= 1 (default {@link #DEFAULT_LEAF_RADIX})
+ * @param planes           independent network planes, >= 1; NIC rail r is on plane r mod planes
+ * @param switchLatency    latency of one switch traversal, charged on each link entering a switch
+ */
+public record FabricSpec(FabricKind kind, Bandwidth linkSpeed, double oversubscription, int leafRadix, int planes,
+        Latency switchLatency) {
+
+    /**
+     * Default downlinks per leaf: 32, half of a 64-port 400 Gb/s switch (NVIDIA Quantum-2 QM9700: 64 NDR ports; DGX
+     * H100 SuperPOD reference architecture uses 32 down / 32 up per leaf).
+     */
+    public static final int DEFAULT_LEAF_RADIX = 32;
+
+    /** Default switch latency, 0.6 us (InfiniBand NDR switch port-to-port, NVIDIA QM9700 datasheet: below 0.6 us). */
+    public static final Latency DEFAULT_SWITCH_LATENCY = Latency.ofMicros(0.6);
+
+    /** @throws IllegalArgumentException on oversubscription below 1, radix or planes below 1 */
+    public FabricSpec {
+        Objects.requireNonNull(kind, "kind");
+        switchLatency = switchLatency == null ? DEFAULT_SWITCH_LATENCY : switchLatency;
+        if (!(oversubscription >= 1.0) || Double.isInfinite(oversubscription)) {
+            throw new IllegalArgumentException("oversubscription must be >= 1 (e.g. 2 for 2:1), got " + oversubscription);
+        }
+        if (leafRadix < 1 || planes < 1) {
+            throw new IllegalArgumentException("leafRadix and planes must be >= 1, got " + leafRadix + ", " + planes);
+        }
+    }
+
+    /** @param kind shape; @return a non-blocking single-plane spec with default radix and latency */
+    public static FabricSpec of(FabricKind kind) {
+        return new FabricSpec(kind, null, 1.0, DEFAULT_LEAF_RADIX, 1, DEFAULT_SWITCH_LATENCY);
+    }
+
+    /**
+     * Parses an oversubscription ratio such as {@code "2:1"} or {@code "1.5:1"}.
+     *
+     * @param text the ratio
+     * @return downlink / uplink, >= 1
+     * @throws IllegalArgumentException when not of the form {@code a:b} with a >= b > 0
+     */
+    public static double parseRatio(String text) {
+        String[] parts = text == null ? new String[0] : text.trim().split("\\s*:\\s*");
+        try {
+            if (parts.length == 2) {
+                double a = Double.parseDouble(parts[0]);
+                double b = Double.parseDouble(parts[1]);
+                if (b > 0 && a >= b && Double.isFinite(a)) {
+                    return a / b;
+                }
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("'" + text + "' is not an oversubscription ratio; use down:up with"
+                + " down >= up > 0, e.g. 1:1 or 2:1");
+    }
+}

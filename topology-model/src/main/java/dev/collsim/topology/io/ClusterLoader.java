@@ -1,0 +1,121 @@
+package dev.collsim.topology.io;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.io.TopologyReader;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.HostType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Resolves what a user passes to {@code -c/--cluster} into a {@link Topology}: a file path (format detected by
+ * content), a shipped config name ({@code configs/NAME.yaml}, also inside the jar), or a catalog host type name (one
+ * host, no fabric). An empty value means {@link #DEFAULT}.
+ */
+public final class ClusterLoader {
+
+    /** Name of the built-in default cluster ({@code configs/default.yaml}). */
+    public static final String DEFAULT = "default";
+
+    private ClusterLoader() {
+    }
+
+    /**
+     * The readers tried, in order, to detect a file's format by content. This is the one place to add readers.
+     *
+     * @return new reader instances
+     */
+    public static List<TopologyReader> readers() {
+        List<TopologyReader> readers = new ArrayList<>();
+        readers.add(new YamlClusterReader());
+        // The machine-file readers (nvidia-smi topo -m text, NCCL topology XML) are added here, e.g.
+        // readers.addAll(MachineFiles.readers(...)): NvidiaSmiTopoReader and NcclTopoXmlReader.
+        return readers;
+    }
+
+    /**
+     * @param cluster a file path, a config name, a catalog name, or null/blank for the default
+     * @return the topology
+     * @throws InputException when the name resolves to nothing, the file cannot be read, its format is not
+     *                        recognized, or it has problems (all listed)
+     */
+    public static Topology load(String cluster) throws InputException {
+        String spec = cluster == null || cluster.isBlank() ? DEFAULT : cluster.trim();
+        Path path = Path.of(spec);
+        if (Files.isRegularFile(path)) {
+            String content;
+            try {
+                content = Files.readString(path, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new InputException(new InputProblem(spec, 0, 0, "", "cannot read the file: " + e.getMessage()));
+            }
+            return read(spec, content);
+        }
+        if (Files.isDirectory(path)) {
+            throw new InputException(new InputProblem(spec, 0, 0, "", "is a directory; give a cluster file"));
+        }
+        Optional<String> config = configText(spec);
+        if (config.isPresent()) {
+            return read("configs/" + spec + ".yaml", config.get());
+        }
+        Optional<HostType> type = Catalog.hostType(spec);
+        if (type.isPresent()) {
+            return Catalog.standalone(type.get(), 1);
+        }
+        throw new InputException(new InputProblem(spec, 0, 0, "-c/--cluster", "no such file, config or catalog"
+                + " name; configs: " + String.join(", ", configNames()) + "; catalog host types: "
+                + String.join(", ", Catalog.names())));
+    }
+
+    /**
+     * Reads a description whose format is detected by content.
+     *
+     * @param fileName name to cite in problems
+     * @param content  the text
+     * @return the topology
+     * @throws InputException when no reader recognizes the content, or the reader finds problems
+     */
+    public static Topology read(String fileName, String content) throws InputException {
+        for (TopologyReader r : readers()) {
+            if (r.accepts(content)) {
+                return r.read(fileName, content);
+            }
+        }
+        StringBuilder formats = new StringBuilder();
+        for (TopologyReader r : readers()) {
+            formats.append(formats.length() == 0 ? "" : ", ").append(r.format());
+        }
+        throw new InputException(new InputProblem(fileName, 1, 1, "", "unrecognized format; allowed: " + formats
+                + " (a YAML cluster spec starts with 'schema: " + YamlClusterReader.SCHEMA + "')"));
+    }
+
+    /** @return the shipped config names ({@code configs/index.txt} on the classpath) */
+    public static List<String> configNames() {
+        return resource("configs/index.txt").map(t -> t.lines().map(String::trim).filter(s -> !s.isEmpty()).toList())
+                .orElse(List.of());
+    }
+
+    /** @param name config name; @return the text of {@code configs/NAME.yaml} from the classpath, if shipped */
+    public static Optional<String> configText(String name) {
+        if (!name.matches("[A-Za-z0-9._-]+") || name.contains("..")) {
+            return Optional.empty();
+        }
+        return resource("configs/" + name + ".yaml");
+    }
+
+    private static Optional<String> resource(String name) {
+        try (InputStream in = ClusterLoader.class.getClassLoader().getResourceAsStream(name)) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.collsim.benchmarks;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Speed of the simulator (issue 3 targets on a 2-core machine): a full sweep of all nine collectives over 8 B ..
+ * 16 GiB in x2 steps (32 sizes, 288 points) on 8 GPUs (< 20 ms) and on 16,384 hosts x 8 GPUs (< 500 ms), each
+ * with a fresh predictor so the channel search is included; and the channel search alone on 1,024 hosts (< 1 s).
+ * Run: {@code mvn -q -B -Pbench -DskipTests package -pl benchmarks -am;
+ * java -jar benchmarks/target/benchmarks.jar SimulatorBenchmark -wi 2 -i 3 -f 1}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx6g"})
+@State(Scope.Benchmark)
+public class SimulatorBenchmark {
+
+    private Topology eightGpus;
+    private List<Gpu> eightRanks;
+    private Topology largeCluster;
+    private List<Gpu> largeRanks;
+    private Topology searchCluster;
+    private List<Gpu> searchRanks;
+
+    /** Builds the clusters once: one DGX H100, 16,384 DGX H100, 1,024 DGX H100. */
+    @Setup(Level.Trial)
+    public void setUp() {
+        eightGpus = Catalog.standalone(Catalog.dgxH100(), 1);
+        eightRanks = eightGpus.gpus();
+        largeCluster = Catalog.standalone(Catalog.dgxH100(), 16_384);
+        largeRanks = largeCluster.gpus();
+        searchCluster = Catalog.standalone(Catalog.dgxH100(), 1_024);
+        searchRanks = searchCluster.gpus();
+    }
+
+    private static void sweep(Topology t, List<Gpu> ranks, Blackhole bh) {
+        NcclPredictor p = new NcclPredictor();
+        for (Collective c : Collective.values()) {
+            for (long s = 8; s <= (16L << 30); s *= 2) {
+                bh.consume(p.predict(new PredictionRequest(t, ranks, c, s, DataType.FLOAT, RedOp.SUM, Map.of())));
+            }
+        }
+    }
+
+    /** @param bh sink; all collectives, 8 B .. 16 GiB x2, 8 GPUs, search included */
+    @Benchmark
+    public void sweepAllCollectives8Gpus(Blackhole bh) {
+        sweep(eightGpus, eightRanks, bh);
+    }
+
+    /** @param bh sink; all collectives, 8 B .. 16 GiB x2, 16,384 hosts x 8 GPUs, search included */
+    @Benchmark
+    public void sweepAllCollectives16384Hosts(Blackhole bh) {
+        sweep(largeCluster, largeRanks, bh);
+    }
+
+    /** @return the channel plan of 1,024 DGX H100 hosts (8,192 ranks) */
+    @Benchmark
+    public ChannelPlan channelSearch1024Hosts() {
+        return ChannelSearch.search(searchCluster, searchRanks, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+    }
+}

@@ -1,0 +1,275 @@
+package dev.collsim.cli.predict;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.Hierarchy;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.DataSize;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code collsim predict}: predicts a collective over an nccl-tests size sweep, printing for every size the
+ * algorithm, protocol and channels NCCL would use, NCCL's own time estimate, collsim's predicted time with algbw
+ * and busbw (nccl-tests definitions), and the physical bound. User errors (bad sizes, unknown NCCL variable,
+ * nothing eligible) exit with code 2 and one line naming the problem.
+ */
+@Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Predict a collective over a size sweep the way NCCL would run it.",
+            "Prints an nccl-tests-shaped table: size, count, type, redop, root, time, algbw, busbw (collsim's",
+            "prediction), then NCCL's algorithm, protocol and channels, NCCL's own estimate (nccl_est, us;",
+            "-1 where NCCL has none) and the best busbw the hardware allows (bound)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option, NCCL variable or sweep)",
+            "3:invalid input file (--params)"})
+public final class PredictCommand implements Callable<Integer> {
+
+    /** Output formats. */
+    public enum Format {
+        /** nccl-tests-shaped table. */ text,
+        /** Comma separated values with a header line. */ csv,
+        /** One JSON document. */ json
+    }
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "COLLECTIVE", description = "all_reduce, all_gather, reduce_scatter,"
+            + " broadcast, reduce, alltoall, sendrecv, gather, scatter (NCCL or nccl-tests spelling, e.g. allreduce,"
+            + " AllReduce, all_reduce_perf)")
+    private String collective;
+
+    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER", description = "catalog host type with optional host"
+            + " count NAMExN, e.g. dgx-h100, dgx-a100x4, hgx-b200x16 (several hosts get a rail-optimized fabric)."
+            + " Default: " + ClusterChoice.DEFAULT)
+    private String cluster;
+
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = "32M",
+            description = "first size in bytes; K, M, G = 2^10, 2^20, 2^30 (default: ${DEFAULT-VALUE})")
+    private String minBytes;
+
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", defaultValue = "32M",
+            description = "last size in bytes (default: ${DEFAULT-VALUE})")
+    private String maxBytes;
+
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "FACTOR", defaultValue = "1",
+            description = "multiply the size by FACTOR each step; 1 = use -i (default: ${DEFAULT-VALUE})")
+    private int stepFactor;
+
+    @Option(names = {"-i", "--stepbytes"}, paramLabel = "SIZE", defaultValue = "1M",
+            description = "add SIZE each step when -f is 1 (default: ${DEFAULT-VALUE})")
+    private String stepBytes;
+
+    @Option(names = {"-d", "--datatype"}, paramLabel = "TYPE", defaultValue = "float",
+            description = "element type: " + "int8, uint8, int32, uint32, int64, uint64, half, float, double,"
+                    + " bfloat16, f8e4m3, f8e5m2 (default: ${DEFAULT-VALUE})")
+    private String dataType;
+
+    @Option(names = {"-o", "--op"}, paramLabel = "OP", defaultValue = "sum",
+            description = "reduction: sum, prod, max, min, avg (default: ${DEFAULT-VALUE})")
+    private String op;
+
+    @Option(names = {"-r", "--root"}, paramLabel = "ROOT", defaultValue = "0",
+            description = "root rank of rooted collectives; the prediction is the same for every root"
+                    + " (default: ${DEFAULT-VALUE})")
+    private int root;
+
+    @Option(names = {"-g", "--ngpus"}, paramLabel = "NGPUS",
+            description = "GPUs used on each host, the first NGPUS by index (default: all)")
+    private Integer gpusPerHost;
+
+    @Option(names = "--ranks", paramLabel = "N", description = "use only the first N ranks (after -g)")
+    private Integer ranks;
+
+    @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
+            description = "NCCL release whose model to use: 2.28 (2.28.9) or 2.30 (2.30.7) (default: ${DEFAULT-VALUE})")
+    private String ncclVersion;
+
+    @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = "",
+            description = "an NCCL variable as you would export it; repeatable. Known: NCCL_ALGO, NCCL_PROTO,"
+                    + " NCCL_MIN/MAX_NCHANNELS, NCCL_MIN/MAX_CTAS, NCCL_NTHREADS, NCCL_LL128_NTHREADS,"
+                    + " NCCL_BUFFSIZE, NCCL_LL_BUFFSIZE, NCCL_LL128_BUFFSIZE, NCCL_NVLS_ENABLE, NCCL_NVLS_NCHANNELS,"
+                    + " NCCL_P2P_LEVEL, NCCL_P2P_DISABLE, NCCL_NET_GDR_LEVEL, NCCL_CROSS_NIC, NCCL_PXN_DISABLE,"
+                    + " NCCL_PAT_ENABLE, NCCL_COLLNET_ENABLE, NCCL_COLLNET_NODE_THRESHOLD, NCCL_NET_OVERHEAD,"
+                    + " NCCL_LL128_C2C, NCCL_NVB_DISABLE, NCCL_MIN/MAX_P2P_NCHANNELS, NCCL_DEBUG(_SUBSYS)."
+                    + " The caller's own environment is never read.")
+    private Map<String, String> env = new LinkedHashMap<>();
+
+    @Option(names = "--algo", paramLabel = "LIST", description = "NCCL_ALGO value ([func:]list;func:list, ^ to"
+            + " exclude, e.g. Ring, ^NVLS, allreduce:tree), or a hierarchical composition: "
+            + "hier:rs-ar-ag (intra-node ReduceScatter + inter-node AllReduce + intra-node AllGather)")
+    private String algo;
+
+    @Option(names = "--proto", paramLabel = "LIST", description = "NCCL_PROTO value, e.g. Simple, ^LL128, LL,LL128")
+    private String proto;
+
+    @Option(names = "--all-algorithms", description = "also list every eligible (algorithm, protocol) with NCCL's"
+            + " and collsim's time; * marks NCCL's choice")
+    private boolean allAlgorithms;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    private Format format;
+
+    @Option(names = "--params", paramLabel = "FILE", description = "performance parameters (JSON or YAML with the"
+            + " field names of PerformanceParameters, e.g. from calibration); default: the documented defaults")
+    private Path params;
+
+    @Override
+    public Integer call() throws IOException {
+        try {
+            return run();
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
+
+    private int run() throws IOException {
+        Collective c = Collective.parse(collective);
+        DataType type = DataType.parse(dataType);
+        RedOp redOp = RedOp.parse(op);
+        List<Long> sizes = SizeSweep.sizes(DataSize.parseBytes(minBytes), DataSize.parseBytes(maxBytes), stepFactor,
+                DataSize.parseBytes(stepBytes));
+        Map<String, String> nccl = ncclEnv();
+        Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? Hierarchy.parse(algo) : null;
+        Topology topo = ClusterChoice.resolve(cluster);
+        List<Gpu> rankList = ranks(topo);
+        if (c.isRooted() && (root < 0 || root >= rankList.size())) {
+            throw new IllegalArgumentException("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root);
+        }
+        NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
+        List<PredictRow> rows = new ArrayList<>();
+        for (long s : sizes) {
+            PredictionRequest r = new PredictionRequest(topo, rankList, c, s, type, redOp, nccl);
+            Prediction p = hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r);
+            long count = c.countFor(s, type.size(), rankList.size());
+            rows.add(new PredictRow(p, count, allAlgorithms && hier == null ? predictor.candidates(r) : List.of()));
+        }
+        PredictionRequest first = new PredictionRequest(topo, rankList, c, sizes.get(0), type, redOp, nccl);
+        List<String> header = header(c, topo, rankList, nccl, predictor, predictor.plan(first), type, redOp);
+        PrintWriter out = spec.commandLine().getOut();
+        PredictWriter w = new PredictWriter(out, type.testName(), redOp.testName());
+        switch (format) {
+            case csv -> w.csv(rows, allAlgorithms);
+            case json -> w.json(header, rows, allAlgorithms);
+            default -> w.text(header, rows, allAlgorithms);
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private Map<String, String> ncclEnv() {
+        Map<String, String> m = new HashMap<>(env == null ? Map.of() : env);
+        if (algo != null && !Hierarchy.isHierarchical(algo)) {
+            if (m.containsKey("NCCL_ALGO")) {
+                throw new IllegalArgumentException("--algo and --env NCCL_ALGO both given; use one");
+            }
+            m.put("NCCL_ALGO", algo);
+        }
+        if (proto != null) {
+            if (m.containsKey("NCCL_PROTO")) {
+                throw new IllegalArgumentException("--proto and --env NCCL_PROTO both given; use one");
+            }
+            m.put("NCCL_PROTO", proto);
+        }
+        dev.collsim.simulator.env.NcclSettings.parse(m);
+        return m;
+    }
+
+    private List<Gpu> ranks(Topology topo) {
+        List<Gpu> all = new ArrayList<>();
+        Map<Integer, Integer> perHost = new HashMap<>();
+        for (Gpu g : topo.gpus()) {
+            int used = perHost.merge(g.host(), 1, Integer::sum);
+            if (gpusPerHost == null || used <= gpusPerHost) {
+                all.add(g);
+            }
+        }
+        if (gpusPerHost != null && (gpusPerHost < 1 || perHost.values().stream().anyMatch(n -> n < gpusPerHost))) {
+            throw new IllegalArgumentException("-g (ngpus) must be in [1, GPUs per host = "
+                    + perHost.values().stream().mapToInt(Integer::intValue).min().orElse(0) + "], got " + gpusPerHost);
+        }
+        if (ranks != null) {
+            if (ranks < 1 || ranks > all.size()) {
+                throw new IllegalArgumentException("--ranks must be in [1, " + all.size() + "], got " + ranks);
+            }
+            return all.subList(0, ranks);
+        }
+        return all;
+    }
+
+    private PerformanceParameters parameters() {
+        if (params == null) {
+            return PerformanceParameters.DEFAULTS;
+        }
+        String name = params.getFileName().toString().toLowerCase(Locale.ROOT);
+        ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
+                : new ObjectMapper();
+        try {
+            return m.readValue(Files.readAllBytes(params), PerformanceParameters.class);
+        } catch (IOException e) {
+            throw new UserError(params + ": " + e.getMessage().lines().findFirst().orElse("unreadable")
+                    + "; allowed: the fields of PerformanceParameters (see --help of the README section)",
+                    ExitCodes.INPUT);
+        }
+    }
+
+    private List<String> header(Collective c, Topology topo, List<Gpu> rankList, Map<String, String> nccl,
+            NcclPredictor predictor, ChannelPlan plan, DataType type, RedOp redOp) {
+        List<String> h = new ArrayList<>();
+        h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL " + predictor.version().text()
+                + " model (nothing was run)");
+        h.add(String.format(Locale.ROOT, "nGpus %d minBytes %d maxBytes %d step: %s datatype %s op %s root %d",
+                rankList.size(), DataSize.parseBytes(minBytes), DataSize.parseBytes(maxBytes),
+                stepFactor > 1 ? stepFactor + "(factor)" : DataSize.parseBytes(stepBytes) + "(bytes)",
+                type.testName(), redOp.testName(), c.isRooted() ? root : -1));
+        h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + " hosts, " + topo.gpus().size() + " GPUs); "
+                + rankList.size() + " ranks on " + plan.nNodes() + " NCCL node(s), " + plan.maxLocalRanks()
+                + " per node");
+        h.add("NCCL env: " + (nccl.isEmpty() ? "(defaults)" : new java.util.TreeMap<>(nccl).toString())
+                + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
+        h.add(String.format(Locale.ROOT, "Channels: ring %s, tree %s, NVLS %s; runtime %d, NVLS %d, p2p %d",
+                graph(plan.graphs().ring()), graph(plan.graphs().tree()), graph(plan.graphs().nvls()),
+                plan.runtimeChannels(), plan.nvlsChannels(), plan.p2pChannels()));
+        h.add(String.format(Locale.ROOT, "Hardware: %.1f GB/s scale-up per GPU, %s; sm%d, %s",
+                plan.gpuScaleUpBw(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node",
+                        plan.nodeNicBw()) : "one node", plan.minSm(), plan.cpu()));
+        h.add("Performance parameters: " + (params == null ? "defaults (PerformanceParameters.DEFAULTS)" : params));
+        return h;
+    }
+
+    private static String graph(GraphSummary g) {
+        if (!g.present()) {
+            return "none";
+        }
+        return String.format(Locale.ROOT, "%d x %.1f/%.1f GB/s (%s/%s)", g.nChannels(), g.bwIntra(), g.bwInter(),
+                g.typeIntra(), g.typeInter());
+    }
+}

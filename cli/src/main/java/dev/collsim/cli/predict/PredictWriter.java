@@ -1,0 +1,153 @@
+package dev.collsim.cli.predict;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.collsim.simulator.Candidate;
+import dev.collsim.simulator.Prediction;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes predictions as an nccl-tests-shaped text table (nccl-tests 2.19.6 {@code src/util.cu} column order and
+ * units, {@code #wrong} printed as N/A, then collsim's columns), as CSV or as JSON (snake_case keys as nccl-tests'
+ * JSON).
+ */
+final class PredictWriter {
+
+    private final PrintWriter out;
+    private final String type;
+    private final String redop;
+
+    PredictWriter(PrintWriter out, String type, String redop) {
+        this.out = out;
+        this.type = type;
+        this.redop = redop;
+    }
+
+    /** nccl-tests' number style: the widest of 2, 1, 0 decimals that fits the width. */
+    static String num(double v, int width) {
+        if (Double.isInfinite(v)) {
+            return "inf";
+        }
+        for (int d = 2; d >= 0; d--) {
+            String s = String.format(Locale.ROOT, "%." + d + "f", v);
+            if (s.length() <= width) {
+                return s;
+            }
+        }
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    void text(List<String> header, List<PredictRow> rows, boolean all) {
+        header.forEach(h -> out.println("# " + h));
+        out.println("#");
+        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  %-9s %-6s %4s  %9s  %9s%n", "size",
+                "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", "proto", "nch",
+                "nccl_est", "bound");
+        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  %-9s %-6s %4s  %9s  %9s%n", "(B)",
+                "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "", "", "", "(us)", "(GB/s)");
+        double sum = 0;
+        for (PredictRow r : rows) {
+            Prediction p = r.prediction();
+            sum += p.busBw();
+            out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  %-9s %-6s %4d  %9s  %9s%n",
+                    p.sizeBytes(), r.count(), type, p.collective().isReduction() ? redop : "none",
+                    p.collective().isRooted() ? 0 : -1, num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
+                    "N/A", algo(p), p.protocol() == null ? "-" : p.protocol().ncclName(), p.nChannels(),
+                    p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), num(p.physicalBoundBusBw(), 9));
+            if (all) {
+                for (Candidate c : r.candidates()) {
+                    out.printf(Locale.ROOT, "#   %s %-9s %-6s  nccl_est %9s us  predicted %9s us  busbw %7s GB/s  %s%n",
+                            c.chosen() ? "*" : " ", c.algorithm().ncclName(), c.protocol().ncclName(),
+                            num(c.ncclTimeUs(), 9), num(c.predicted().timeUs(), 9),
+                            num(busBw(p, c.predicted().timeUs()), 7), c.predicted().bottleneck());
+                }
+            }
+        }
+        out.println("# Out of bounds values : 0 OK");
+        out.printf(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", rows.isEmpty() ? 0 : sum / rows.size());
+        out.println("#");
+        out.println("# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction; nccl_est is"
+                + " NCCL's own model (-1: none); bound is the best busbw the links allow. Not modelled: congestion"
+                + " from other jobs, clocks, CUDA graph launch.");
+    }
+
+    private static double busBw(Prediction p, double timeUs) {
+        return p.timeUs() > 0 ? p.busBw() * p.timeUs() / timeUs : 0;
+    }
+
+    private static String algo(Prediction p) {
+        if (p.bottleneck() != null && p.bottleneck().startsWith("hier:")) {
+            return p.bottleneck().substring(0, p.bottleneck().indexOf(' '));
+        }
+        return p.algorithm() == null ? "p2p" : p.algorithm().ncclName();
+    }
+
+    void csv(List<PredictRow> rows, boolean all) {
+        out.println("size,count,type,redop,root,time_us,alg_bw,bus_bw,algorithm,protocol,channels,nccl_estimate_us,"
+                + "physical_bound_bus_bw,chosen,bottleneck");
+        for (PredictRow r : rows) {
+            Prediction p = r.prediction();
+            out.println(String.join(",", common(r), num(p.timeUs()), num(p.algBw()), num(p.busBw()), algo(p),
+                    p.protocol() == null ? "" : p.protocol().ncclName(), String.valueOf(p.nChannels()),
+                    num(p.ncclEstimateUs()), num(p.physicalBoundBusBw()), "true", quote(p.bottleneck())));
+            if (all) {
+                for (Candidate c : r.candidates()) {
+                    out.println(String.join(",", common(r), num(c.predicted().timeUs()),
+                            num(p.algBw() * p.timeUs() / c.predicted().timeUs()), num(busBw(p, c.predicted().timeUs())),
+                            c.algorithm().ncclName(), c.protocol().ncclName(), String.valueOf(c.predicted().channels()),
+                            num(c.ncclTimeUs()), num(p.physicalBoundBusBw()), String.valueOf(c.chosen()),
+                            quote(c.predicted().bottleneck())));
+                }
+            }
+        }
+    }
+
+    private String common(PredictRow r) {
+        Prediction p = r.prediction();
+        return p.sizeBytes() + "," + r.count() + "," + type + "," + (p.collective().isReduction() ? redop : "none") + ","
+                + (p.collective().isRooted() ? 0 : -1);
+    }
+
+    private static String num(double v) {
+        return Double.isInfinite(v) ? "inf" : String.format(Locale.ROOT, "%.6g", v);
+    }
+
+    private static String quote(String s) {
+        return "\"" + (s == null ? "" : s.replace("\"", "\"\"")) + "\"";
+    }
+
+    void json(List<String> header, List<PredictRow> rows, boolean all) throws java.io.IOException {
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = m.createObjectNode();
+        ArrayNode h = root.putArray("settings");
+        header.forEach(h::add);
+        ArrayNode pts = root.putArray("points");
+        for (PredictRow r : rows) {
+            Prediction p = r.prediction();
+            ObjectNode o = pts.addObject();
+            o.put("size", p.sizeBytes()).put("count", r.count()).put("type", type)
+                    .put("redop", p.collective().isReduction() ? redop : "none")
+                    .put("root", p.collective().isRooted() ? 0 : -1).put("time_us", p.timeUs())
+                    .put("alg_bw", p.algBw()).put("bus_bw", p.busBw()).put("algorithm", algo(p))
+                    .put("protocol", p.protocol() == null ? null : p.protocol().ncclName())
+                    .put("channels", p.nChannels()).put("nccl_estimate_us", p.ncclEstimateUs())
+                    .put("physical_bound_bus_bw", Double.isInfinite(p.physicalBoundBusBw()) ? null
+                            : p.physicalBoundBusBw())
+                    .put("bottleneck", p.bottleneck());
+            if (all) {
+                ArrayNode cs = o.putArray("candidates");
+                for (Candidate c : r.candidates()) {
+                    cs.addObject().put("algorithm", c.algorithm().ncclName()).put("protocol", c.protocol().ncclName())
+                            .put("nccl_estimate_us", c.ncclTimeUs()).put("time_us", c.predicted().timeUs())
+                            .put("channels", c.predicted().channels()).put("chosen", c.chosen())
+                            .put("bottleneck", c.predicted().bottleneck());
+                }
+            }
+        }
+        out.println(m.writeValueAsString(root));
+    }
+}

@@ -1,0 +1,114 @@
+package dev.collsim.cli.predict;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.collsim.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code collsim predict} in-process: exit codes, the nccl-tests table shape, CSV/JSON, errors. */
+class PredictCommandTest {
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static List<String> dataLines(String out) {
+        return out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
+    }
+
+    /** -b 8 -e 8G -f 2 gives 31 sizes (2^3 .. 2^33), as nccl-tests sweeps them. */
+    @Test
+    void sweepFollowsNcclTestsFlags() {
+        Run r = run("predict", "all_reduce_perf", "-b", "8", "-e", "8G", "-f", "2");
+        assertEquals(0, r.code(), r.err());
+        List<String> rows = dataLines(r.out());
+        assertEquals(31, rows.size());
+        String[] first = rows.get(0).trim().split("\\s+");
+        assertEquals("8", first[0]);
+        assertEquals("2", first[1], "count = 8 B / 4 B per float");
+        assertEquals("float", first[2]);
+        assertEquals("sum", first[3]);
+        assertEquals("-1", first[4]);
+        assertEquals("N/A", first[8]);
+        assertTrue(r.out().contains("#       size         count      type   redop    root"), r.out());
+    }
+
+    /** -i: additive steps 1M, 2M, 3M. */
+    @Test
+    void additiveStep() {
+        Run r = run("predict", "broadcast", "-b", "1M", "-e", "3M", "-i", "1M", "-c", "dgx-a100");
+        assertEquals(0, r.code(), r.err());
+        List<String> rows = dataLines(r.out());
+        assertEquals(3, rows.size());
+        assertTrue(rows.get(2).trim().startsWith("3145728"));
+        assertTrue(rows.get(0).contains("     0 "), "broadcast prints root 0: " + rows.get(0));
+    }
+
+    @Test
+    void jsonHasOnePointPerSizeWithBothEstimates() throws Exception {
+        Run r = run("predict", "allgather", "-b", "1M", "-e", "4M", "-f", "2", "--format", "json", "--all-algorithms");
+        assertEquals(0, r.code(), r.err());
+        JsonNode root = new ObjectMapper().readTree(r.out());
+        assertEquals(3, root.get("points").size());
+        JsonNode p = root.get("points").get(0);
+        assertTrue(p.get("nccl_estimate_us").asDouble() > 0);
+        assertTrue(p.get("time_us").asDouble() > 0);
+        assertTrue(p.get("candidates").size() >= 2);
+    }
+
+    @Test
+    void csvHasHeaderAndRows() {
+        Run r = run("predict", "alltoall", "-b", "1M", "-e", "1M", "--format", "csv", "-c", "dgx-h100x2");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("size,count,type,redop,root,time_us,alg_bw,bus_bw,algorithm"));
+        assertTrue(lines.get(1).contains(",p2p,"), lines.get(1));
+        assertTrue(lines.get(1).contains(",-1.00000,"), "NCCL has no estimate for AllToAll: " + lines.get(1));
+    }
+
+    @Test
+    void badNcclValueIsAUsageErrorNamingTheVariable() {
+        Run r = run("predict", "allreduce", "--env", "NCCL_NTHREADS=100");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("NCCL_NTHREADS") && r.err().contains("multiple of 32"), r.err());
+        Run u = run("predict", "allreduce", "--env", "NCCL_FOO=1");
+        assertEquals(2, u.code());
+        assertTrue(u.err().contains("NCCL_FOO"), u.err());
+    }
+
+    @Test
+    void unknownClusterAndCollectiveAreUsageErrors() {
+        assertEquals(2, run("predict", "allreduce", "-c", "dgx-z9000").code());
+        assertEquals(2, run("predict", "allsum").code());
+        assertEquals(2, run("predict", "allreduce", "-g", "9").code());
+    }
+
+    @Test
+    void hierarchicalComposition() {
+        Run r = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1G", "-e", "1G", "--algo", "hier:rs-ar-ag");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(dataLines(r.out()).get(0).contains("hier:rs-ar-ag"), r.out());
+    }
+
+    @Test
+    void helpDocumentsEveryFlag() {
+        Run r = run("predict", "--help");
+        assertEquals(0, r.code());
+        for (String flag : List.of("-c", "-b", "-e", "-f", "-i", "-d", "-o", "-r", "-g", "--ranks", "--nccl-version",
+                "--env", "--algo", "--proto", "--all-algorithms", "--format", "--params")) {
+            assertTrue(r.out().contains(flag), flag);
+        }
+    }
+}

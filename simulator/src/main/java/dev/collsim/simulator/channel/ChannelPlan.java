@@ -1,0 +1,49 @@
+package dev.collsim.simulator.channel;
+
+import dev.collsim.simulator.tuning.CpuKind;
+import dev.collsim.simulator.tuning.GraphSet;
+import java.util.Objects;
+
+/**
+ * The result of the channel search for one communicator (collsim's counterpart of NCCL's agreed
+ * {@code ncclTopoGraph}s plus the runtime channel counts of NCCL 2.30.7 {@code src/graph/connect.cc},
+ * {@code src/init.cc}; fact sheet §3.4, §5.4), with the hardware facts the tuning model and the physical bound
+ * need. This record is immutable.
+ *
+ * @param graphs             agreed search graphs (min nChannels and bandwidths, max types over nodes)
+ * @param nRanks             ranks
+ * @param nNodes             NCCL nodes: hosts, or multi-node NVLink domains
+ * @param maxLocalRanks      most ranks on one node
+ * @param minSm              minimum compute capability x 10
+ * @param maxSm              maximum compute capability x 10
+ * @param cpu                CPU kind of the nodes
+ * @param hasNvSwitch        every node has an NVSwitch
+ * @param nvlsSupport        NVLink SHARP usable (NVSwitch, sm90+, NCCL_NVLS_ENABLE not 0)
+ * @param runtimeChannels    comm.nChannels for collectives (after NCCL_MIN/MAX_CTAS)
+ * @param nvlsChannels       runtime NVLS channels (16 on sm90, 24/32 on sm100; NCCL_NVLS_NCHANNELS)
+ * @param p2pChannels        runtime point-to-point channels
+ * @param gpuScaleUpBw       physical per-direction NVLink bandwidth of the weakest GPU (sum of its NVLinks; its
+ *                           PCIe link when it has none), GB/s
+ * @param nodeNicBw          physical per-direction NIC bandwidth of the weakest node (sum of its NICs), GB/s;
+ *                           0 on one node
+ * @param gpuPathBw          best NCCL-view path bandwidth between two GPUs of a node (per-peer p2p limit), GB/s
+ * @param nicsPerNode        NICs of the weakest node
+ */
+public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minSm, int maxSm,
+        CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
+        int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode) {
+
+    /** Validates. */
+    public ChannelPlan {
+        Objects.requireNonNull(graphs, "graphs");
+        Objects.requireNonNull(cpu, "cpu");
+        if (nRanks < 1 || nNodes < 1 || runtimeChannels < 1) {
+            throw new IllegalArgumentException("nRanks, nNodes and runtimeChannels must be >= 1");
+        }
+    }
+
+    /** @return ranks per node (NCCL's float ppn) */
+    public double ppn() {
+        return (double) nRanks / nNodes;
+    }
+}

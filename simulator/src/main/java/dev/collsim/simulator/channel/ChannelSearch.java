@@ -1,0 +1,199 @@
+package dev.collsim.simulator.channel;
+
+import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.simulator.tuning.CpuKind;
+import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.simulator.tuning.GraphSet;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Derives a {@link ChannelPlan} from a topology and the GPUs taking part, the way NCCL's init does (fact sheet
+ * §3.4, §5): group ranks into NCCL nodes (hosts; hosts joined by a shared NVSwitch form one multi-node NVLink
+ * node), run the ring, tree and NVLS searches ({@link GraphSearch}) on each node, let all nodes agree (minimum
+ * nChannels and bandwidths, maximum path types), then compute the runtime channel counts.
+ *
+ * <p><b>Symmetry.</b> Nodes with the same structure give the same search result, so the search runs once per
+ * distinct node signature (the GPUs used by local index, plus a digest of the node's devices and links) and
+ * not once per node: a 1,024-host cluster of one host type costs one node search plus a linear scan of the
+ * graph. This class is stateless and thread-safe.
+ */
+public final class ChannelSearch {
+
+    private ChannelSearch() {
+    }
+
+    /**
+     * Runs the search.
+     *
+     * @param topo     the cluster
+     * @param ranks    GPUs in rank order, at least one
+     * @param settings NCCL settings (NCCL_P2P_LEVEL, NCCL_P2P_DISABLE, NCCL_PXN_DISABLE, NCCL_CROSS_NIC,
+     *                 NCCL_NVB_DISABLE, NCCL_NVLS_ENABLE and channel limits act here)
+     * @param version  NCCL release (speed arrays)
+     * @return the plan
+     * @throws IllegalArgumentException when ranks is empty
+     */
+    public static ChannelPlan search(Topology topo, List<Gpu> ranks, NcclSettings settings, NcclVersion version) {
+        Objects.requireNonNull(topo, "topo");
+        if (ranks.isEmpty()) {
+            throw new IllegalArgumentException("ranks must not be empty");
+        }
+        Map<Integer, Integer> nodeOfHost = nvlinkDomains(topo);
+        Map<Integer, List<Gpu>> byNode = new LinkedHashMap<>();
+        for (Gpu g : ranks) {
+            byNode.computeIfAbsent(nodeOfHost.getOrDefault(g.host(), g.host()), k -> new ArrayList<>()).add(g);
+        }
+        int nNodes = byNode.size();
+        boolean multi = nNodes > 1;
+        Map<Integer, long[]> digest = hostDigests(topo);
+        Map<String, NodeResult> cache = new HashMap<>();
+        List<NodeResult> results = new ArrayList<>();
+        int minSm = Integer.MAX_VALUE;
+        int maxSm = 0;
+        int maxLocal = 0;
+        for (Map.Entry<Integer, List<Gpu>> e : byNode.entrySet()) {
+            List<Gpu> gpus = e.getValue();
+            maxLocal = Math.max(maxLocal, gpus.size());
+            Set<Integer> hosts = new TreeSet<>();
+            StringBuilder sig = new StringBuilder();
+            int firstHost = gpus.get(0).host();
+            for (Gpu g : gpus) {
+                hosts.add(g.host());
+                minSm = Math.min(minSm, g.sm());
+                maxSm = Math.max(maxSm, g.sm());
+                sig.append(g.host() - firstHost).append(':').append(g.index()).append(',');
+            }
+            for (int h : hosts) {
+                sig.append(java.util.Arrays.toString(digest.getOrDefault(h, new long[0])));
+            }
+            results.add(cache.computeIfAbsent(sig.toString(),
+                    k -> searchNode(new HostModel(topo, hosts, gpus, settings), multi, settings, version)));
+        }
+        NodeResult agreed = agree(results);
+        int runtime = RuntimeChannels.collectiveChannels(agreed.graphs, minSm, nNodes, settings);
+        boolean nvlsSupport = agreed.hasNvSwitch && minSm >= 90 && settings.nvlsEnable() != 0
+                && agreed.graphs.nvls().present();
+        return new ChannelPlan(agreed.graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
+                agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
+                RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
+                agreed.gpuPathBw, agreed.nics);
+    }
+
+    private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
+            double nodeNicBw, double gpuPathBw, int nics) {
+    }
+
+    private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
+        double[] speeds = SearchSpeeds.of(h.minSm, multi, v);
+        GraphSummary ring = new GraphSearch(h, multi, speeds, s).search(GraphPattern.RING, 1, 32);
+        GraphSummary tree = new GraphSearch(h, multi, speeds, s)
+                .search(GraphPattern.BALANCED_TREE, ring.nChannels(), ring.nChannels());
+        GraphSummary nvls = s.nvlsEnable() == 0 ? GraphSummary.none(GraphPattern.NVLS)
+                : new GraphSearch(h, multi, speeds, s).nvls();
+        GraphSummary chain = s.collnetEnable() && multi ? new GraphSummary(GraphPattern.TREE, ring.nChannels(),
+                tree.bwIntra(), tree.bwInter(), tree.typeIntra(), tree.typeInter(), 0, true)
+                : GraphSummary.none(GraphPattern.TREE);
+        GraphSummary direct = s.collnetEnable() && multi && h.hasNvSwitch
+                ? new GraphSummary(GraphPattern.COLLNET_DIRECT, Math.min(8, h.gpus.size()), tree.bwIntra(),
+                        tree.bwInter(), tree.typeIntra(), tree.typeInter(), 0, true)
+                : GraphSummary.none(GraphPattern.COLLNET_DIRECT);
+        CpuKind cpu = h.cpus.isEmpty() ? CpuKind.INTEL_X86 : CpuKind.of(h.cpus.get(0).arch(), h.cpus.get(0).vendor());
+        double pathBw = 0;
+        for (int i = 0; i < h.gpus.size(); i++) {
+            for (int j = 0; j < h.gpus.size(); j++) {
+                if (i != j && h.gpuToGpu[i][j] != null) {
+                    pathBw = Math.max(pathBw, h.gpuToGpu[i][j].bandwidth());
+                }
+            }
+        }
+        double nicBw = h.nics.stream().mapToDouble(n -> n.speed().gbps()).sum();
+        return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
+                h.physicalScaleUpBw(), nicBw, pathBw, h.nics.size());
+    }
+
+    private static NodeResult agree(List<NodeResult> rs) {
+        NodeResult a = rs.get(0);
+        for (NodeResult r : rs.subList(1, rs.size())) {
+            if (r == a) {
+                continue;
+            }
+            GraphSet g = new GraphSet(min(a.graphs.ring(), r.graphs.ring()), min(a.graphs.tree(), r.graphs.tree()),
+                    min(a.graphs.nvls(), r.graphs.nvls()), min(a.graphs.collnetDirect(), r.graphs.collnetDirect()),
+                    min(a.graphs.collnetChain(), r.graphs.collnetChain()));
+            a = new NodeResult(g, a.cpu, a.hasNvSwitch && r.hasNvSwitch, Math.min(a.gpuScaleUpBw, r.gpuScaleUpBw),
+                    Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics));
+        }
+        return a;
+    }
+
+    private static GraphSummary min(GraphSummary a, GraphSummary b) {
+        if (!a.present() || !b.present()) {
+            return GraphSummary.none(a.pattern());
+        }
+        PathType ti = a.typeIntra().max(b.typeIntra());
+        PathType te = a.typeInter().max(b.typeInter());
+        return new GraphSummary(a.pattern(), Math.min(a.nChannels(), b.nChannels()), Math.min(a.bwIntra(), b.bwIntra()),
+                Math.min(a.bwInter(), b.bwInter()), ti, te, Math.max(a.latencyInter(), b.latencyInter()),
+                a.sameChannels() && b.sameChannels());
+    }
+
+    /** Hosts joined by a shared NVSwitch (host -1) form one NCCL node; maps host to its node key. */
+    private static Map<Integer, Integer> nvlinkDomains(Topology topo) {
+        Map<Integer, Integer> node = new HashMap<>();
+        for (Device d : topo.graph().vertexSet()) {
+            if (d instanceof NvSwitch sw && sw.host() < 0) {
+                int key = -2 - sw.domain();
+                for (Link l : topo.graph().outgoingEdgesOf(d)) {
+                    Device t = topo.target(l);
+                    if (t.host() >= 0) {
+                        node.putIfAbsent(t.host(), key);
+                    }
+                }
+            }
+        }
+        return node;
+    }
+
+    /** One pass over all links: per host, a digest of its device kinds and link types and bandwidths. */
+    private static Map<Integer, long[]> hostDigests(Topology topo) {
+        Map<Integer, long[]> d = new HashMap<>();
+        for (Device v : topo.graph().vertexSet()) {
+            if (v.host() < 0) {
+                continue;
+            }
+            long[] x = d.computeIfAbsent(v.host(), k -> new long[5]);
+            x[0] += v instanceof Gpu g ? 1000L + g.sm() : v instanceof Nic n ? 7L + Math.round(n.speed().gbps())
+                    : v instanceof Cpu ? 3 : 1;
+        }
+        for (Link l : topo.graph().edgeSet()) {
+            Device s = topo.source(l);
+            if (s.host() < 0) {
+                continue;
+            }
+            long[] x = d.get(s.host());
+            x[1] += l.type().ordinal() + 1;
+            x[2] += Math.round(l.bandwidth().gbps() * 1000) * l.count();
+            x[3] += l.type() == LinkType.NVLINK ? l.count() : 0;
+            x[4] = x[4] * 31 + l.detail().hashCode();
+        }
+        return d;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.collsim.simulator.channel;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.simulator.tuning.GraphSet;
+
+/**
+ * NCCL's runtime channel counts (fact sheet §3.4, NCCL 2.30.7 {@code src/graph/connect.cc ncclTopoPostset},
+ * {@code src/init.cc}) and the per-call channel and thread reduction ({@code topoGetAlgoInfo},
+ * {@code src/enqueue.cc}; fact sheet §3.1).
+ */
+public final class RuntimeChannels {
+
+    /** NCCL's MAXCHANNELS. */
+    public static final int MAX_CHANNELS = 64;
+
+    private RuntimeChannels() {
+    }
+
+    /**
+     * comm.nChannels: min(tree, ring graph channels) x 2, capped at 64; doubled again on sm90+ with several nodes,
+     * ring bwIntra > 45 and fewer than 16 channels; then capped by NCCL_MAX_CTAS and raised to NCCL_MIN_CTAS.
+     *
+     * @return the runtime channel count, >= 1
+     */
+    public static int collectiveChannels(GraphSet graphs, int minSm, int nNodes, NcclSettings s) {
+        int n = Math.min(graphs.ring().nChannels(), graphs.tree().nChannels()) * 2;
+        n = Math.min(MAX_CHANNELS, Math.max(1, n));
+        if (minSm >= 90 && nNodes > 1 && graphs.ring().bwIntra() > 45 && n < 16) {
+            n = Math.min(MAX_CHANNELS, n * 2);
+        }
+        n = Math.min(n, s.maxChannels());
+        return Math.max(n, s.minChannels());
+    }
+
+    /**
+     * Runtime NVLS channels: NCCL_NVLS_NCHANNELS, else 16 on sm90 and 24 (one node) or 32 (several) on sm100+.
+     *
+     * @return channels
+     */
+    public static int nvlsChannels(int minSm, int nNodes, NcclSettings s) {
+        int def = minSm >= 100 ? nNodes > 1 ? 32 : 24 : 16;
+        return Math.min(s.nvlsNChannels().orElse(def), s.maxChannels());
+    }
+
+    /**
+     * Point-to-point channels: pow2Up(clamp(comm.nChannels, NCCL_MIN_P2P_NCHANNELS, NCCL_MAX_P2P_NCHANNELS)).
+     *
+     * @return channels
+     */
+    public static int p2pChannels(int runtimeChannels, NcclSettings s) {
+        int n = Math.max(s.minP2pChannels(), Math.min(runtimeChannels, s.maxP2pChannels()));
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    /**
+     * Default maxThreads (NCCL 2.30.7 {@code tuning.cc}): Ring/Simple 512 (256 when ring bwIntra x nChannels <=
+     * 12 GB/s, PCI_BW), LL 512, LL128 640 (NCCL_LL128_NTHREADS), NVLS/CollNet 640; NCCL_NTHREADS overrides
+     * LL and Simple.
+     *
+     * @return threads per block
+     */
+    public static int maxThreads(Algorithm a, Protocol p, GraphSet graphs, NcclSettings s) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT
+                || a == Algorithm.COLLNET_CHAIN) {
+            return 640;
+        }
+        if (p == Protocol.LL128) {
+            return s.ll128NThreads();
+        }
+        if (s.nThreads().isPresent()) {
+            return s.nThreads().get();
+        }
+        if (a == Algorithm.RING && p == Protocol.SIMPLE && graphs.ring().totalIntra() <= 12.0) {
+            return 256;
+        }
+        return 512;
+    }
+
+    /**
+     * Per-channel byte threshold ({@code threadThresholds}, {@code comm.h}): LL 8 (x nRanks for Ring), LL128 8,
+     * Simple 64, CollNet 512, each per thread.
+     *
+     * @return bytes per thread
+     */
+    public static long threadThreshold(Algorithm a, Protocol p, int nRanks) {
+        if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) {
+            return 512;
+        }
+        return switch (p) {
+            case LL -> a == Algorithm.RING ? 8L * nRanks : 8;
+            case LL128 -> 8;
+            case SIMPLE -> 64;
+        };
+    }
+
+    /**
+     * Channels NCCL uses for one call: NVLS/NVLSTree use the NVLS channels (multi-node NVLS at most
+     * comm.nChannels); CollNetDirect steps through 16, 8, 4, 2, 1; the others drop channels while
+     * nBytes < nc x nt x threshold: nc = min(comm.nChannels, max(1, floor(nBytes / (nt x threshold)))).
+     *
+     * @param a       algorithm
+     * @param p       protocol
+     * @param nBytes  bytes NCCL selects on
+     * @param plan    the channel plan
+     * @param s       settings
+     * @return channels used by the call, >= 1
+     */
+    public static int perCall(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+            return plan.nNodes() > 1 && a == Algorithm.NVLS ? Math.min(plan.nvlsChannels(), plan.runtimeChannels())
+                    : plan.nvlsChannels();
+        }
+        int nc = plan.runtimeChannels();
+        long thr = threadThreshold(a, p, plan.nRanks());
+        if (a == Algorithm.COLLNET_DIRECT) {
+            for (int step : new int[] {16, 8, 4, 2, 1}) {
+                if (nc >= step && nBytes >= (long) step * 640 * thr) {
+                    return Math.min(nc, step);
+                }
+            }
+            return 1;
+        }
+        int nt = maxThreads(a, p, plan.graphs(), s);
+        long perChannel = (long) nt * thr;
+        long fit = Math.max(1, nBytes / perChannel);
+        return (int) Math.min(nc, fit);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.simulator.tuning.TuningConstants;
+import dev.collsim.topology.PathType;
+import java.util.Locale;
+
+/**
+ * collsim's prediction for the point-to-point collectives NCCL has no model for (AllToAll, SendRecv, Gather,
+ * Scatter; {@code ncclGroupSimulateEnd} leaves the estimate at -1). With n ranks, q per node, S the nccl-tests
+ * size:
+ * <ul>
+ *   <li>bytes per GPU inside the node: SendRecv S (one node) or 0; AllToAll S (q-1)/n; Gather/Scatter root
+ *       S (q-1)/n; across nodes: SendRecv S, AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
+ *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / q x eff), all bytes /
+ *       (p2pChannels x perChannelCap)), with gpuPathBw the best NCCL-view GPU-GPU path;</li>
+ *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
+ *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
+ *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x per-step latency (NCCL's
+ *       Ring hwLat for the protocol on NVLink, PCI or NET).</li>
+ * </ul>
+ */
+public final class P2pModel {
+
+    /** NCCL_P2P_LL_THRESHOLD default, bytes per channel (NCCL 2.30.7 {@code src/enqueue.cc}). */
+    public static final long P2P_LL_THRESHOLD = 16384;
+
+    private P2pModel() {
+    }
+
+    /**
+     * @param plan      channel plan
+     * @param pp        performance parameters
+     * @param c         AllToAll, SendRecv, Gather or Scatter
+     * @param sizeBytes nccl-tests size S, bytes
+     * @param intraType NCCL path type between GPUs of a node (NVL or worse)
+     * @return the estimate; its protocol is reported through {@link #protocol}
+     */
+    public static PerfEstimate estimate(ChannelPlan plan, PerformanceParameters pp, Collective c, long sizeBytes,
+            PathType intraType) {
+        int n = plan.nRanks();
+        double q = plan.ppn();
+        boolean multi = plan.nNodes() > 1;
+        if (n == 1) {
+            return new PerfEstimate(pp.launchOverheadUs(), 1, pp.launchOverheadUs(), Double.POSITIVE_INFINITY,
+                    "one rank: local copy");
+        }
+        int peers = c == Collective.SEND_RECV ? 1 : n - 1;
+        double perPeer = c == Collective.SEND_RECV ? sizeBytes : (double) sizeBytes / n;
+        Protocol p = protocol(plan, c, sizeBytes);
+        double intraBytes;
+        double interBytes;
+        if (c == Collective.SEND_RECV) {
+            intraBytes = multi ? 0 : sizeBytes;
+            interBytes = multi ? sizeBytes : 0;
+        } else {
+            intraBytes = sizeBytes * (q - 1) / n;
+            interBytes = sizeBytes * (n - q) / n;
+        }
+        double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
+        double tIntra = intraBytes / (1000.0 * plan.gpuPathBw() * eff);
+        double tInter = multi ? interBytes / (1000.0 * plan.nodeNicBw() / q * eff) : 0;
+        double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
+        double tCap = (intraBytes + interBytes) / (1000.0 * cap);
+        double tBw = Math.max(tIntra, Math.max(tInter, tCap));
+        String bottleneck = tBw == tCap ? String.format(Locale.ROOT, "per-channel throughput: %d p2p channels",
+                plan.p2pChannels()) : tBw == tInter ? "NICs: " + plan.nodeNicBw() + " GB/s per node"
+                : "GPU links: " + plan.gpuPathBw() + " GB/s";
+        HardwareClass hw = multi ? HardwareClass.NET : intraType == PathType.NVL ? HardwareClass.NVLINK
+                : HardwareClass.PCI;
+        double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
+        int rounds = (peers + plan.p2pChannels() - 1) / plan.p2pChannels();
+        double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step;
+        double time = latency + tBw;
+        if (latency > time / 2) {
+            bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
+        }
+        double algBw = tBw > 0 ? sizeBytes / (1000.0 * tBw) : Double.POSITIVE_INFINITY;
+        return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
+                + " B per peer)");
+    }
+
+    /**
+     * @return LL when the bytes per peer are at most p2pChannels x 16384, else Simple
+     */
+    public static Protocol protocol(ChannelPlan plan, Collective c, long sizeBytes) {
+        double perPeer = c == Collective.SEND_RECV ? sizeBytes : (double) sizeBytes / plan.nRanks();
+        return perPeer <= plan.p2pChannels() * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
+    }
+}

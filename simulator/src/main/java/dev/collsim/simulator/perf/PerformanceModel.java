@@ -1,0 +1,124 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.RuntimeChannels;
+import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.simulator.tuning.AlgoChoice;
+import dev.collsim.simulator.tuning.CostTable;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.NcclTuningModel;
+import java.util.Locale;
+
+/**
+ * collsim's prediction of the real time of a collective NCCL covers, for a given (algorithm, protocol), starting
+ * from NCCL's own terms and adding what NCCL's model ignores:
+ *
+ * <pre>
+ *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
+ *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth)
+ *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
+ *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
+ *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel)
+ *   time_us   = launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw)
+ * </pre>
+ *
+ * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size
+ * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule, busCap uses the
+ * channel count as a continuous quantity (see {@link #effectiveChannels}), and chunk is the protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/
+ * ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
+ * This class is stateless and thread-safe.
+ */
+public final class PerformanceModel {
+
+    /** Default NVLS chunk, bytes (NCCL_NVLS_CHUNKSIZE, NCCL 2.30.7 {@code src/enqueue.cc}). */
+    public static final long NVLS_CHUNK = 128 << 10;
+
+    private PerformanceModel() {
+    }
+
+    /**
+     * @param plan   the channel plan
+     * @param s      NCCL settings
+     * @param pp     performance parameters
+     * @param table  NCCL's cost table of the communicator
+     * @param func   collective (one NCCL tunes)
+     * @param choice NCCL's entry for the (algorithm, protocol) at this size
+     * @param nBytes bytes NCCL selects on (total buffer for AllGather/ReduceScatter)
+     * @return the estimate
+     */
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+            Collective func, AlgoChoice choice, long nBytes) {
+        Algorithm a = choice.algorithm();
+        Protocol p = choice.protocol();
+        GpuGeneration gen = GpuGeneration.of(plan.minSm());
+        int channels = RuntimeChannels.perCall(a, p, nBytes, plan, s);
+        double effChannels = effectiveChannels(a, p, nBytes, plan, s, channels);
+        double ratio = NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
+        double linkAlgBw = table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p, nBytes)
+                * pp.bwEfficiency(p);
+        double capBus = effChannels * pp.perChannelCap(p, gen);
+        double capAlgBw = capBus * ratio;
+        double netAlgBw = PhysicalBound.interBusBw(plan, func) / func.busBwFactor(plan.nRanks());
+        double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
+        String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
+                ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
+                : capAlgBw < linkAlgBw
+                ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
+                        pp.perChannelCap(p, gen))
+                : String.format(Locale.ROOT, "links: %s graph %.1f GB/s busBw", a.ncclName(), linkAlgBw / ratio);
+        double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio / effChannels;
+        double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
+        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
+        double ncclLatency = choice.latencyUs();
+        if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
+            // a rooted ring pipelines through every rank whether or not its channels share one order
+            ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
+        }
+        double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill;
+        double time = latency + nBytes / (1000.0 * algBw);
+        if (latency > time / 2) {
+            bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
+        }
+        return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * Channels as a continuous quantity for the throughput cap: NCCL drops whole channels while
+     * nBytes < nc x nt x threshold, so a call just below a step runs on fewer channels; collsim uses
+     * min(channels, nBytes / (nt x threshold)) (at least 1) so predicted time never drops as size grows.
+     */
+    private static double effectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s,
+            int channels) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT) {
+            return channels;
+        }
+        double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
+                * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
+        return Math.max(1.0, Math.min(plan.runtimeChannels(), nBytes / perChannel));
+    }
+
+    /**
+     * The protocol chunk in bytes (fact sheet §3.3, NCCL 2.30.7 {@code src/enqueue.cc calcCollChunking},
+     * {@code src/init.cc}).
+     *
+     * @return bytes
+     */
+    public static long chunk(Algorithm a, Protocol p, Collective func, NcclSettings s) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+            return NVLS_CHUNK;
+        }
+        return switch (p) {
+            case LL -> s.llBuffSize() / 8 / 2;
+            case LL128 -> s.ll128BuffSize() / 8 * 15 / 16;
+            case SIMPLE -> {
+                long step = s.buffSize() / 8;
+                boolean ringFour = a == Algorithm.RING && (func == Collective.ALL_REDUCE
+                        || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER);
+                yield ringFour ? step * 4 : step;
+            }
+        };
+    }
+}

@@ -1,0 +1,122 @@
+package dev.collsim.simulator.perf;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Every parameter of collsim's performance prediction that NCCL's own model does not have, in one place, so
+ * calibration can replace it. Serialised by Jackson with exactly these field names (stable: renaming one is a
+ * breaking change of calibration profiles). Per-generation lists are ordered Volta, Ampere, Hopper, Blackwell
+ * (NCCL's compute-capability index, {@link GpuGeneration}). This record is immutable.
+ *
+ * <p>Defaults and their sources:
+ * <ul>
+ *   <li>{@code launchOverheadUs} 6.5: per-call cost NCCL's model leaves out (CPU launch, kernel start, stream
+ *       sync), taken from the 6.1-6.9 us floor of nccl-tests AllReduce on one H200 where NCCL's model says 0
+ *       (/work/shared/device/nccl-tests-all_reduce-1gpu.txt).</li>
+ *   <li>{@code latencyScale} 1.0: multiplies NCCL's latency term (NCCL 2.30.7 {@code tuning.cc} tables as is).</li>
+ *   <li>{@code bwEfficiencyLL/LL128/Simple} 1.0 / 0.96 / 0.98: achieved fraction of NCCL's link-limited
+ *       bandwidth at large sizes. Simple: DGX A100 plateaus at 231.6 GB/s busbw against NCCL's 240
+ *       (0.965) and 8x H100 NVLS at 478.9 against 476 (1.006); 0.98 splits them
+ *       (/work/shared/data/A-allreduce-8xA100-azure-ndv4..., A-allreduce-8xH100-azure-ndv5-nvls...). LL128:
+ *       0.96 assumes LL128 reaches a little below Simple. LL: NCCL's 50% factor already covers it.</li>
+ *   <li>{@code perChannelCapLL/LL128/Simple}: the most bus bandwidth one runtime channel (one CTA) moves, GB/s.
+ *       This is what makes NCCL_MAX_CTAS and the per-call channel reduction matter. Simple reuses NCCL's own
+ *       per-channel Tree caps for one host (26.5, 24.0, 38.7, 70.0), LL128 NCCL's Ring/LL128 caps (20, 20, 36.7,
+ *       40), LL half of Simple (NCCL 2.30.7 {@code tuning.cc} per-channel tables, reused here as CTA limits:
+ *       a collsim assumption to be calibrated).</li>
+ *   <li>{@code pipelineFillChunks} 1.0: pipeline fill charged as this many chunk transfers at the per-channel
+ *       rate; the chunk is the protocol's chunk (NCCL 2.30.7 {@code enqueue.cc calcCollChunking}, §3.3) or the
+ *       per-channel per-rank slice when smaller.</li>
+ *   <li>{@code p2pBaseLatencyUs} 8.4: base latency of a point-to-point operation (NCCL has none; Ring/Simple
+ *       base latency of NCCL 2.30.7 {@code tuning.cc} used as a stand-in).</li>
+ *   <li>{@code localCopyGBps} 2100: one rank only copies its buffer; about 2.1 TB/s algbw at 512 MiB on one H200
+ *       (/work/shared/DESIGN.md §5, nccl-tests AllReduce 255.7 us at 512 MiB).</li>
+ * </ul>
+ *
+ * @param launchOverheadUs    per-call fixed overhead, microseconds, >= 0
+ * @param latencyScale        factor on NCCL's latency term, > 0
+ * @param bwEfficiencyLL      achieved fraction of NCCL's LL bandwidth, in (0, 1.5]
+ * @param bwEfficiencyLL128   achieved fraction of NCCL's LL128 bandwidth, in (0, 1.5]
+ * @param bwEfficiencySimple  achieved fraction of NCCL's Simple bandwidth (also NVLS, CollNet, PAT), in (0, 1.5]
+ * @param perChannelCapLL     LL bus bandwidth per runtime channel by generation, GB/s (4 values)
+ * @param perChannelCapLL128  LL128 bus bandwidth per runtime channel by generation, GB/s (4 values)
+ * @param perChannelCapSimple Simple bus bandwidth per runtime channel by generation, GB/s (4 values)
+ * @param pipelineFillChunks  pipeline fill in chunks, >= 0
+ * @param p2pBaseLatencyUs    point-to-point base latency, microseconds, >= 0
+ * @param localCopyGBps       device-local copy rate for one rank, GB/s (> 0)
+ */
+@JsonPropertyOrder({"launchOverheadUs", "latencyScale", "bwEfficiencyLL", "bwEfficiencyLL128",
+    "bwEfficiencySimple", "perChannelCapLL", "perChannelCapLL128", "perChannelCapSimple", "pipelineFillChunks",
+    "p2pBaseLatencyUs", "localCopyGBps"})
+public record PerformanceParameters(
+        @JsonProperty("launchOverheadUs") double launchOverheadUs,
+        @JsonProperty("latencyScale") double latencyScale,
+        @JsonProperty("bwEfficiencyLL") double bwEfficiencyLL,
+        @JsonProperty("bwEfficiencyLL128") double bwEfficiencyLL128,
+        @JsonProperty("bwEfficiencySimple") double bwEfficiencySimple,
+        @JsonProperty("perChannelCapLL") List<Double> perChannelCapLL,
+        @JsonProperty("perChannelCapLL128") List<Double> perChannelCapLL128,
+        @JsonProperty("perChannelCapSimple") List<Double> perChannelCapSimple,
+        @JsonProperty("pipelineFillChunks") double pipelineFillChunks,
+        @JsonProperty("p2pBaseLatencyUs") double p2pBaseLatencyUs,
+        @JsonProperty("localCopyGBps") double localCopyGBps) {
+
+    /** The documented defaults. */
+    public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
+            List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 38.7, 70.0),
+            1.0, 8.4, 2100.0);
+
+    /** @throws IllegalArgumentException naming the field, its value and the allowed range */
+    public PerformanceParameters {
+        check("launchOverheadUs", launchOverheadUs, 0, 1e6);
+        check("latencyScale", latencyScale, 1e-6, 100);
+        check("bwEfficiencyLL", bwEfficiencyLL, 1e-6, 1.5);
+        check("bwEfficiencyLL128", bwEfficiencyLL128, 1e-6, 1.5);
+        check("bwEfficiencySimple", bwEfficiencySimple, 1e-6, 1.5);
+        check("pipelineFillChunks", pipelineFillChunks, 0, 1000);
+        check("p2pBaseLatencyUs", p2pBaseLatencyUs, 0, 1e6);
+        check("localCopyGBps", localCopyGBps, 1e-3, 1e6);
+        perChannelCapLL = caps("perChannelCapLL", perChannelCapLL);
+        perChannelCapLL128 = caps("perChannelCapLL128", perChannelCapLL128);
+        perChannelCapSimple = caps("perChannelCapSimple", perChannelCapSimple);
+    }
+
+    private static void check(String name, double v, double lo, double hi) {
+        if (!(v >= lo && v <= hi)) {
+            throw new IllegalArgumentException(name + " = " + v + " is out of range; allowed [" + lo + ", " + hi + "]");
+        }
+    }
+
+    private static List<Double> caps(String name, List<Double> v) {
+        Objects.requireNonNull(v, name);
+        if (v.size() != GpuGeneration.values().length || v.stream().anyMatch(x -> x == null || !(x > 0))) {
+            throw new IllegalArgumentException(name + " = " + v + " is invalid; allowed: 4 positive GB/s values"
+                    + " for Volta, Ampere, Hopper, Blackwell");
+        }
+        return List.copyOf(v);
+    }
+
+    /** @return the efficiency for a protocol */
+    public double bwEfficiency(Protocol p) {
+        return switch (p) {
+            case LL -> bwEfficiencyLL;
+            case LL128 -> bwEfficiencyLL128;
+            case SIMPLE -> bwEfficiencySimple;
+        };
+    }
+
+    /** @return the per-runtime-channel bus bandwidth cap for a protocol and generation, GB/s */
+    public double perChannelCap(Protocol p, GpuGeneration g) {
+        List<Double> l = switch (p) {
+            case LL -> perChannelCapLL;
+            case LL128 -> perChannelCapLL128;
+            case SIMPLE -> perChannelCapSimple;
+        };
+        return l.get(g.ordinal());
+    }
+}

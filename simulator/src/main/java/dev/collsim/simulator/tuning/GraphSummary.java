@@ -1,0 +1,64 @@
+package dev.collsim.simulator.tuning;
+
+import dev.collsim.topology.PathType;
+import java.util.Objects;
+
+/**
+ * What NCCL's tuning model reads from one search graph ({@code ncclTopoGraph}, NCCL 2.30
+ * {@code src/include/graph.h}), after all ranks agreed on it (minimum nChannels and bandwidths, maximum types).
+ * This record is immutable.
+ *
+ * @param pattern      graph pattern
+ * @param nChannels    search channels (not the runtime channel count); 0 means "no graph" (algorithm unusable)
+ * @param bwIntra      per-channel bandwidth inside a host, GB/s
+ * @param bwInter      per-channel bandwidth across hosts, GB/s (equal to bwIntra on one host)
+ * @param typeIntra    worst path type inside a host
+ * @param typeInter    worst path type to the network (PIX on a single host, NCCL's default)
+ * @param latencyInter network latency attribute, microseconds (normally 0)
+ * @param sameChannels true when all channels use the same GPU order
+ */
+public record GraphSummary(GraphPattern pattern, int nChannels, double bwIntra, double bwInter, PathType typeIntra,
+        PathType typeInter, double latencyInter, boolean sameChannels) {
+
+    /** @throws IllegalArgumentException on negative counts or bandwidths */
+    public GraphSummary {
+        Objects.requireNonNull(pattern, "pattern");
+        Objects.requireNonNull(typeIntra, "typeIntra");
+        Objects.requireNonNull(typeInter, "typeInter");
+        if (nChannels < 0 || !(bwIntra >= 0) || !(bwInter >= 0) || !(latencyInter >= 0)) {
+            throw new IllegalArgumentException("graph " + pattern + ": nChannels, bandwidths and latency must be >= 0,"
+                    + " got nChannels=" + nChannels + " bwIntra=" + bwIntra + " bwInter=" + bwInter);
+        }
+    }
+
+    /**
+     * A single-host graph: bwInter = bwIntra, typeInter = PIX (NCCL's default for a graph without NET).
+     *
+     * @param pattern   pattern
+     * @param nChannels channels
+     * @param bw        per-channel bandwidth, GB/s
+     * @param typeIntra intra-host path type
+     * @return the summary
+     */
+    public static GraphSummary singleHost(GraphPattern pattern, int nChannels, double bw, PathType typeIntra) {
+        return new GraphSummary(pattern, nChannels, bw, bw, typeIntra, PathType.PIX, 0, true);
+    }
+
+    /**
+     * @param pattern the pattern
+     * @return an empty graph: the search found nothing (nChannels 0), so its algorithms are not eligible
+     */
+    public static GraphSummary none(GraphPattern pattern) {
+        return new GraphSummary(pattern, 0, 0, 0, PathType.SYS, PathType.SYS, 0, false);
+    }
+
+    /** @return true when the graph has at least one channel */
+    public boolean present() {
+        return nChannels > 0;
+    }
+
+    /** @return nChannels x bwIntra, GB/s */
+    public double totalIntra() {
+        return nChannels * bwIntra;
+    }
+}

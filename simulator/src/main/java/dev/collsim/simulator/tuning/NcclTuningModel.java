@@ -1,0 +1,287 @@
+package dev.collsim.simulator.tuning;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.env.AlgoProtoFilter;
+import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.topology.PathType;
+import java.util.List;
+
+/**
+ * NCCL's analytical cost model ({@code ncclTopoTuneModel}, NCCL 2.30.7 {@code src/graph/tuning.cc}; fact sheet
+ * §2.3-§2.5): fills, for each function, algorithm and protocol, a latency (microseconds) and an algorithm
+ * bandwidth (GB/s), and zeroes the bandwidth of combinations that are not eligible or not enabled.
+ *
+ * <p>Bandwidth (§2.3): per-channel {@code bw} is bwIntra on at most 2 hosts (and for CollNet), else bwInter;
+ * NVLS uses \(\min(bw_{intra} \cdot eff \cdot (n_{ch}-1)/n_{ch} \cdot k, bw_{inter})\) with k = 2 for AllReduce
+ * and (ppn-1)/ppn for AllGather/ReduceScatter; busBw = nChannels x bw, then the protocol refinements (Ring/LL
+ * min(llMaxBw, busBw/2); Ring/LL128 min(0.92 busBw, nCh x cap); Tree x0.92 capped, /3.8 for LL, x7/9 or x120/128
+ * for LL128; PAT x0.75; CollNetDirect arity factor), then busBw x (nRanks/nsteps) for Ring/NVLS or x1/2 for
+ * Tree/CollNet (skipped for non-Ring AllGather/ReduceScatter).
+ *
+ * <p>Latency (§2.4): Ring {@code lat0 + (nsteps - nInter) max(intraLat, netOverhead) + nInter interLat};
+ * Tree {@code lat0 + 2((ppn-1) intraLat + floor(log2 nNodes) interLat)}; NVLS {@code intraLat (+ interLat)};
+ * and the CollNet, NVLSTree and PAT forms of the fact sheet.
+ *
+ * <p>This class is stateless and thread-safe.
+ */
+public final class NcclTuningModel {
+
+    /** The five functions NCCL tunes, in NCCL's index order (Broadcast 0 .. AllReduce 4). */
+    public static final List<Collective> FUNCTIONS = List.of(Collective.BROADCAST, Collective.REDUCE,
+            Collective.ALL_GATHER, Collective.REDUCE_SCATTER, Collective.ALL_REDUCE);
+
+    private NcclTuningModel() {
+    }
+
+    /**
+     * Computes NCCL's cost table for a communicator.
+     *
+     * @param in the communicator's graphs and facts
+     * @return the table (latencies in microseconds, algorithm bandwidths in GB/s, 0 = not eligible)
+     */
+    public static CostTable tune(TuningInput in) {
+        int nf = FUNCTIONS.size();
+        int na = Algorithm.values().length;
+        int np = Protocol.values().length;
+        double[][][] lat = new double[nf][na][np];
+        double[][][] bw = new double[nf][na][np];
+        for (int f = 0; f < nf; f++) {
+            Collective func = FUNCTIONS.get(f);
+            for (Algorithm a : Algorithm.values()) {
+                for (Protocol p : Protocol.values()) {
+                    if (!supports(func, a, p) || !algorithmEnabled(in, func, a) || !protocolEnabled(in, func, a, p)) {
+                        continue;
+                    }
+                    GraphSummary g = in.graphs().graphFor(a);
+                    double b = algBandwidth(in, func, a, p, g);
+                    if (b > 0) {
+                        bw[f][a.ordinal()][p.ordinal()] = b;
+                        lat[f][a.ordinal()][p.ordinal()] = latency(in, func, a, p, g);
+                    }
+                }
+            }
+        }
+        return new CostTable(in, lat, bw);
+    }
+
+    /**
+     * Which (function, algorithm, protocol) combinations NCCL implements at all (fact sheet §1.2).
+     *
+     * @return true when the combination exists in NCCL
+     */
+    public static boolean supports(Collective func, Algorithm a, Protocol p) {
+        boolean simple = p == Protocol.SIMPLE;
+        return switch (func) {
+            case BROADCAST, REDUCE -> a == Algorithm.RING;
+            case ALL_GATHER, REDUCE_SCATTER -> a == Algorithm.RING || simple
+                    && (a == Algorithm.COLLNET_DIRECT || a == Algorithm.NVLS || a == Algorithm.PAT);
+            case ALL_REDUCE -> a == Algorithm.RING || a == Algorithm.TREE || simple && a != Algorithm.PAT;
+            default -> false;
+        };
+    }
+
+    static boolean algorithmEnabled(TuningInput in, Collective func, Algorithm a) {
+        NcclSettings s = in.settings();
+        if (s.algo().state(func, a) == AlgoProtoFilter.State.OFF) {
+            return false;
+        }
+        GraphSummary g = in.graphs().graphFor(a);
+        if (!g.present()) {
+            return false;
+        }
+        boolean collnet = s.collnetEnable() && in.collNetSupport() && in.nNodes() >= s.collnetNodeThreshold()
+                && in.maxLocalRanks() <= 8;
+        return switch (a) {
+            case NVLS -> in.nvlsSupport() && s.nvlsEnable() != 0 && g.nChannels() >= 2
+                    && (in.nNodes() == 1 || collnet)
+                    && (func == Collective.ALL_REDUCE || in.maxLocalRanks() <= 32);
+            case NVLS_TREE -> in.nvlsSupport() && s.nvlsEnable() != 0 && g.nChannels() >= 2 && in.nNodes() > 1;
+            case COLLNET_DIRECT -> collnet && in.hasNvSwitch();
+            case COLLNET_CHAIN -> collnet;
+            case PAT -> s.patEnable() == 1
+                    || s.patEnable() == 2 && in.nNodes() == in.nRanks() && in.minSm() >= 60;
+            case TREE, RING -> true;
+        };
+    }
+
+    static boolean protocolEnabled(TuningInput in, Collective func, Algorithm a, Protocol p) {
+        AlgoProtoFilter.State st = in.settings().proto().state(func, p);
+        if (st == AlgoProtoFilter.State.OFF) {
+            return false;
+        }
+        if (p != Protocol.LL128 || st == AlgoProtoFilter.State.ON) {
+            return true;
+        }
+        GraphSummary g = in.graphs().graphFor(a);
+        PathType interLimit = in.minSm() >= 90 && in.settings().ll128C2c() ? PathType.PXN : PathType.PXB;
+        return g.typeInter().atMost(interLimit) && g.typeIntra().atMost(PathType.NVB)
+                && (in.minSm() == in.maxSm() || in.minSm() >= 90) && in.minSm() >= 70;
+    }
+
+    static double algBandwidth(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {
+        TuningConstants c = in.constants();
+        GpuGeneration gen = in.generation();
+        int idx2 = in.nodesIndex();
+        int nCh = g.nChannels();
+        boolean agrs = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
+        boolean collnet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
+        double bw = in.nNodes() <= 2 || collnet ? g.bwIntra() : g.bwInter();
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+            double intraBw = g.bwIntra() * c.nvlsEfficiency(gen) * (nCh - 1) / nCh;
+            intraBw *= func == Collective.ALL_REDUCE ? 2.0 : (in.ppn() - 1) / in.ppn();
+            double interBw = g.bwInter() * (a == Algorithm.NVLS_TREE && in.nNodes() <= 2 ? 2.0 : 1.0);
+            bw = Math.min(intraBw, interBw);
+            if (a == Algorithm.NVLS_TREE) {
+                bw = Math.min(bw, c.perChMaxNvlsTreeBw(gen, idx2));
+            }
+        }
+        double busBw = nCh * bw;
+        int llRow = in.nNodes() == 1 ? gen.ordinal() : in.cpu() == CpuKind.AMD_X86 ? 1 : 0;
+        double llMaxBw = c.llMaxBw(llRow, idx2);
+        if (a == Algorithm.RING && p == Protocol.LL) {
+            busBw = Math.min(llMaxBw, 0.5 * busBw);
+        }
+        if (a == Algorithm.RING && p == Protocol.LL128) {
+            busBw = Math.min(TuningConstants.LL128_EFFICIENCY * busBw, nCh * c.perChMaxRingLl128Bw(gen, idx2));
+        }
+        if (a == Algorithm.TREE && func == Collective.ALL_REDUCE) {
+            busBw = Math.min(TuningConstants.LL128_EFFICIENCY * busBw, nCh * c.perChMaxTreeBw(gen, idx2));
+        }
+        if (a == Algorithm.TREE && p == Protocol.LL) {
+            busBw = Math.min(busBw / 3.8, llMaxBw);
+        }
+        if (a == Algorithm.TREE && p == Protocol.LL128) {
+            double f = in.nNodes() == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
+            busBw = Math.min(busBw * f, nCh * c.perChMaxTreeLl128Bw(gen, idx2));
+        }
+        if (a == Algorithm.TREE && in.maxTreePattern() == GraphPattern.TREE) {
+            busBw *= 0.85;
+        }
+        if (a == Algorithm.PAT) {
+            busBw *= 0.75;
+        }
+        if (collnet && p != Protocol.SIMPLE) {
+            busBw = 0;
+        }
+        if (a == Algorithm.COLLNET_DIRECT && p == Protocol.SIMPLE) {
+            if (agrs) {
+                busBw = in.ppn() * Math.min(g.bwIntra(), 0.9 * g.bwInter());
+            } else {
+                double factor = in.ppn() / nCh;
+                factor -= (factor - 1) / 2;
+                busBw /= factor;
+                if (in.minSm() >= 90) {
+                    busBw *= 0.85;
+                }
+            }
+        }
+        if (agrs && a != Algorithm.RING) {
+            return busBw;
+        }
+        double ratio = switch (a) {
+            case RING, NVLS, NVLS_TREE -> (double) in.nRanks() / nSteps(func, in.nRanks());
+            default -> 0.5;
+        };
+        return busBw * ratio;
+    }
+
+    /**
+     * NCCL's bus-to-algorithm bandwidth ratio (§2.3 step 5): nRanks / nsteps for Ring, NVLS and NVLSTree; 1/2 for
+     * Tree and CollNet; 1 (no conversion) for non-Ring AllGather/ReduceScatter.
+     *
+     * @param func   function
+     * @param a      algorithm
+     * @param nRanks ranks
+     * @return algBw / busBw
+     */
+    public static double busToAlgRatio(Collective func, Algorithm a, int nRanks) {
+        if ((func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER) && a != Algorithm.RING) {
+            return 1.0;
+        }
+        return switch (a) {
+            case RING, NVLS, NVLS_TREE -> (double) nRanks / nSteps(func, nRanks);
+            default -> 0.5;
+        };
+    }
+
+    static int nSteps(Collective func, int nRanks) {
+        return switch (func) {
+            case ALL_REDUCE -> 2 * (nRanks - 1);
+            case ALL_GATHER, REDUCE_SCATTER -> nRanks - 1;
+            default -> nRanks;
+        };
+    }
+
+    static double latency(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {
+        TuningConstants c = in.constants();
+        HardwareClass intraHw = g.typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
+        HardwareClass hw = in.nNodes() == 1 ? intraHw : HardwareClass.NET;
+        double lat0 = c.baseLatency(a, p);
+        double intraLat = c.hwLatency(intraHw, a, p);
+        if (intraHw == HardwareClass.PCI && in.cpu() == CpuKind.POWER && a == Algorithm.TREE
+                && p == Protocol.SIMPLE) {
+            intraLat = c.hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.SIMPLE);
+        }
+        double interLat = in.ppn() == 1 ? c.hwLatency(HardwareClass.NET, Algorithm.TREE, p)
+                : c.hwLatency(HardwareClass.NET, a, p);
+        interLat += g.latencyInter() * (p == Protocol.SIMPLE ? 2 : 1);
+        int nNodes = in.nNodes();
+        int log2Nodes = 31 - Integer.numberOfLeadingZeros(nNodes);
+        double ppn = in.ppn();
+        return switch (a) {
+            case RING -> ringLatency(in, func, p, lat0, intraLat, interLat, hw);
+            case TREE -> lat0 + 2 * ((ppn - 1) * intraLat + log2Nodes * interLat);
+            case COLLNET_DIRECT -> lat0 + 2 * (Math.min(1, ppn - 1) * intraLat
+                    + (ppn - 1) * TuningConstants.COLLNET_ARITY_SERIAL_US) + interLat;
+            case COLLNET_CHAIN -> lat0 + 2 * (ppn - 1) * intraLat + interLat;
+            case NVLS -> intraLat + (nNodes > 1 ? interLat : 0);
+            case NVLS_TREE -> lat0 + intraLat + 2 * log2Nodes * interLat;
+            case PAT -> lat0 + log2Nodes * interLat / 3.5 + 2.8 * in.nRanks();
+        };
+    }
+
+    /**
+     * The Broadcast/Reduce ring latency through every rank, {@code lat0 + nRanks x L} (L = hwLat[hw][Ring][p],
+     * hwLat[hw][Tree][Simple] for Simple), which NCCL uses when the ring channels do not share one order (§2.4).
+     *
+     * @param in the communicator
+     * @param p  protocol
+     * @return microseconds
+     */
+    public static double rootedRingPipelineLatency(TuningInput in, Protocol p) {
+        TuningConstants c = in.constants();
+        HardwareClass hw = in.nNodes() > 1 ? HardwareClass.NET
+                : in.graphs().ring().typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
+        double step = p == Protocol.SIMPLE ? c.hwLatency(hw, Algorithm.TREE, Protocol.SIMPLE)
+                : c.hwLatency(hw, Algorithm.RING, p);
+        return c.baseLatency(Algorithm.RING, p) + in.nRanks() * step;
+    }
+
+    private static double ringLatency(TuningInput in, Collective func, Protocol p, double lat0, double intraLat,
+            double interLat, HardwareClass hw) {
+        TuningConstants c = in.constants();
+        int nRanks = in.nRanks();
+        int nNodes = in.nNodes();
+        if (func == Collective.BROADCAST || func == Collective.REDUCE) {
+            GraphSummary ring = in.graphs().ring();
+            if (ring.sameChannels()) {
+                return lat0 + c.hwLatency(hw, Algorithm.RING, p);
+            }
+            double step = p == Protocol.SIMPLE ? c.hwLatency(hw, Algorithm.TREE, Protocol.SIMPLE)
+                    : c.hwLatency(hw, Algorithm.RING, p);
+            return lat0 + nRanks * step;
+        }
+        int nsteps = nSteps(func, nRanks);
+        int nInter = nNodes == 1 ? 0 : func == Collective.ALL_REDUCE ? 2 * (nNodes - 1) : nNodes - 1;
+        double netOverhead = 0;
+        if (nNodes > 1) {
+            netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()));
+            if (p == Protocol.SIMPLE) {
+                netOverhead *= 3;
+            }
+        }
+        return lat0 + (nsteps - nInter) * Math.max(intraLat, netOverhead) + nInter * interLat;
+    }
+}

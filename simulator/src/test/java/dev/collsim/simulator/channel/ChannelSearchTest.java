@@ -1,0 +1,100 @@
+package dev.collsim.simulator.channel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.simulator.TestClusters;
+import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Channel search against the fact sheet's §2.8 hand-derived graphs (NCCL 2.30.7 {@code src/graph/search.cc}).
+ */
+class ChannelSearchTest {
+
+    private static ChannelPlan plan(Topology t, Map<String, String> env) {
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.parse(env), NcclVersion.V2_30_7);
+    }
+
+    /**
+     * DGX H100 (18 x 20.6 = 370.8 GB/s to the NVS node): sm90 intra speeds start at 60 (<= maxBw 370.8, 60 x 1 <=
+     * totalBw 370.8); 6 channels fit (6 x 60 = 360 <= 370.8, 7 x 60 = 420 does not); not optimal (360 < 370.8)
+     * so 50 (7 ch = 350), 40 (9 ch = 360, a tie) and 30 (12 ch = 360, a tie) are tried and do not beat 360; 24/60
+     * < 0.49 stops. Dup (bwIntra 60 >= 50) gives 12 ch x 30. Tree: min = max = 12 channels, first speed with
+     * 12 x speed <= 370.8 x 8/7 = 423.8 is 30, a chain fits 12 x 30. comm.nChannels = min(12, 12) x 2 = 24.
+     * NVLS: 8 heads, each GPU's switch links carry 9 x bw <= 370.8 -> 40; pass 2 raises bwInter 40 -> 50 -> 60.
+     */
+    @Test
+    void dgxH100SingleHost() {
+        ChannelPlan p = plan(TestClusters.cluster(TestClusters.DGX_H100, 1), Map.of());
+        assertEquals(12, p.graphs().ring().nChannels());
+        assertEquals(30.0, p.graphs().ring().bwIntra(), 1e-9);
+        assertEquals(PathType.NVL, p.graphs().ring().typeIntra());
+        assertEquals(12, p.graphs().tree().nChannels());
+        assertEquals(30.0, p.graphs().tree().bwIntra(), 1e-9);
+        assertEquals(24, p.runtimeChannels());
+        assertEquals(8, p.graphs().nvls().nChannels());
+        assertEquals(40.0, p.graphs().nvls().bwIntra(), 1e-9);
+        assertEquals(60.0, p.graphs().nvls().bwInter(), 1e-9);
+        assertTrue(p.nvlsSupport());
+        assertEquals(16, p.nvlsChannels());
+    }
+
+    /**
+     * DGX A100 (12 x 20 = 240 GB/s): sm80 intra speed 40, 6 channels = 240 = totalBw, optimal. Dup (40 >= 25,
+     * sm80 is not > 80) gives 12 ch x 20. No NVLS below sm90.
+     */
+    @Test
+    void dgxA100SingleHost() {
+        ChannelPlan p = plan(TestClusters.cluster(TestClusters.DGX_A100, 1), Map.of());
+        assertEquals(12, p.graphs().ring().nChannels());
+        assertEquals(20.0, p.graphs().ring().bwIntra(), 1e-9);
+        assertEquals(24, p.runtimeChannels());
+        assertFalse(p.graphs().nvls().present());
+        assertFalse(p.nvlsSupport());
+    }
+
+    /**
+     * Two DGX H100 hosts, 8 x 400 Gb/s NICs (50 GB/s), PCIe Gen5 x16 = 48 GB/s in NCCL's view: inter speeds start
+     * at 48 (maxBw = min(48, 50)); each NIC carries one 48 GB/s channel each way, so 8 channels, NET -> GPU -> ...
+     * -> GPU on the same PCIe switch -> NET (PIX); 8 x 48 = 384 >= 370.8 is optimal; no dup (sm90, 48 < 50,
+     * 8 > 4). comm.nChannels = 8 x 2 = 16 (no further doubling: 16 is not < 16), as the AWS p5 2-node log shows
+     * ("16 coll channels", /work/shared/data/D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt).
+     */
+    @Test
+    void twoDgxH100Hosts() {
+        ChannelPlan p = plan(TestClusters.cluster(TestClusters.DGX_H100, 2), Map.of());
+        assertEquals(2, p.nNodes());
+        assertEquals(8, p.graphs().ring().nChannels());
+        assertEquals(48.0, p.graphs().ring().bwInter(), 1e-9);
+        assertEquals(PathType.PIX, p.graphs().ring().typeInter());
+        assertEquals(16, p.runtimeChannels());
+        assertEquals(400.0, p.nodeNicBw(), 1e-9);
+    }
+
+    /** NCCL_MAX_CTAS caps the runtime channels only; the graph is unchanged (fact sheet §3.4). */
+    @Test
+    void maxCtasChangesRuntimeChannelsOnly() {
+        ChannelPlan p = plan(TestClusters.cluster(TestClusters.DGX_H100, 1), Map.of("NCCL_MAX_CTAS", "8"));
+        assertEquals(8, p.runtimeChannels());
+        assertEquals(12, p.graphs().ring().nChannels());
+    }
+
+    /**
+     * PCIe-only host, Gen4 x16 = 24 GB/s: two GPUs per switch, switches under two CPUs (40 GB/s SMP). Without
+     * NVLink the ring crosses the CPUs (PHB/SYS); P2P level PXB pushes farther pairs through the CPU. The ring
+     * uses PCIe, so typeIntra is worse than NVB and LL128 is off (§2.5).
+     */
+    @Test
+    void pcieHostRingIsNotNvlink() {
+        ChannelPlan p = plan(TestClusters.cluster(TestClusters.PCIE_L40S, 1), Map.of());
+        assertTrue(p.graphs().ring().typeIntra().ordinal() > PathType.NVB.ordinal());
+        assertTrue(p.graphs().ring().nChannels() >= 1);
+        assertTrue(p.graphs().ring().bwIntra() <= 24.0);
+    }
+}

@@ -5,7 +5,8 @@ import picocli.CommandLine.Command;
 /** The root command: {@code collsim <subcommand>}. */
 @Command(name = "collsim", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Predicts, measures and explains GPU collective-communication performance.",
-        subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class},
+        subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class,
+            dev.collsim.cli.flow.MergeCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error (a bug; a stack trace is printed)",
             "2:usage error", "3:invalid input file (every problem is listed)",

@@ -18,6 +18,8 @@ final class MaxMinFairShare {
     private final int[] version;
     private final int[] start;
     private final int[] fill;
+    private final boolean[] mark;
+    private final int[] touchedLinks;
     private int[] flowsOnLink = new int[0];
     private double[] heapLevel = new double[16];
     private int[] heapLink = new int[16];
@@ -33,6 +35,8 @@ final class MaxMinFairShare {
         version = new int[n];
         start = new int[n + 1];
         fill = new int[n];
+        mark = new boolean[n];
+        touchedLinks = new int[n];
     }
 
     /**
@@ -87,6 +91,7 @@ final class MaxMinFairShare {
             if (ver != version[l]) {
                 continue;
             }
+            int touched = 0;
             for (int k = start[l]; k < start[l + 1]; k++) {
                 int f = flowsOnLink[k];
                 if (rate[f] >= 0) {
@@ -100,12 +105,20 @@ final class MaxMinFairShare {
                     double w = flows[f].weight * r.share(i);
                     remaining[l2] = Math.max(0, remaining[l2] - w * level);
                     weight[l2] -= w;
-                    version[l2]++;
-                    if (weight[l2] > 1e-12 * flows[f].weight) {
-                        push(Math.max(level, remaining[l2] / weight[l2]), l2, version[l2]);
-                    } else {
-                        weight[l2] = 0;
+                    if (!mark[l2]) {
+                        mark[l2] = true;
+                        touchedLinks[touched++] = l2;
                     }
+                }
+            }
+            for (int t = 0; t < touched; t++) {
+                int l2 = touchedLinks[t];
+                mark[l2] = false;
+                version[l2]++;
+                if (weight[l2] > 1e-12) {
+                    push(Math.max(level, remaining[l2] / weight[l2]), l2, version[l2]);
+                } else {
+                    weight[l2] = 0;
                 }
             }
         }

@@ -5,7 +5,6 @@ import dev.collsim.simulator.network.FlowNetwork;
 import dev.collsim.simulator.network.Job;
 import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
-import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
 import dev.collsim.simulator.schedule.RingSchedule;
 import dev.collsim.simulator.schedule.Schedule;
 import dev.collsim.simulator.schedule.ScheduleRequest;
@@ -27,9 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Issue 6 scale targets (each under 10 s on 2 cores): the flow backend timing a ring AllReduce (one step pattern,
  * 32,766 identical steps skipped over by symmetry) on 16,384 GPUs of 2,048 DGX H100 hosts, on a rail-optimized
- * fabric and on a 2:1 fat-tree with ECMP; and a direct AllToAll on 2,048 GPUs (256 hosts, 2:1 fat-tree,
- * 2,047 rounds, 8 in flight: 256 steps of 16,384 flows each). The time includes routing (route caches are built
- * per run) but not building the fabric.
+ * fabric and on a 2:1 fat-tree with ECMP. The time includes routing (route caches are built per run) but not
+ * building the fabric. AllToAll: {@link FlowAllToAllBenchmark}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -41,20 +39,16 @@ public class FlowScaleBenchmark {
 
     private NetworkModel rail16k;
     private NetworkModel fat16k;
-    private NetworkModel fat2k;
     private Topology railTopo;
     private Topology fatTopo;
-    private Topology fat2kTopo;
 
     /** Builds the fabrics once. */
     @Setup(Level.Trial)
     public void setup() {
         railTopo = BenchFabrics.railOptimized(2048);
         fatTopo = BenchFabrics.fatTree2to1(2048);
-        fat2kTopo = BenchFabrics.fatTree2to1(256);
         rail16k = NetworkModel.of(railTopo);
         fat16k = NetworkModel.of(fatTopo);
-        fat2k = NetworkModel.of(fat2kTopo);
     }
 
     private static Timing ring(NetworkModel m, Topology t) {
@@ -74,11 +68,4 @@ public class FlowScaleBenchmark {
         return ring(fat16k, fatTopo);
     }
 
-    /** @return timing of a 1 GiB AllToAll on 2,048 GPUs, 2:1 fat-tree */
-    @Benchmark
-    public Timing allToAll2k() {
-        Schedule s = new DirectAllToAllSchedule().schedule(new ScheduleRequest(Collective.ALL_TO_ALL, 1L << 30, 2048,
-                8, 8));
-        return new FlowNetwork().time(List.of(new Job("a2a", s, fat2kTopo.gpus(), 0)), fat2k);
-    }
 }

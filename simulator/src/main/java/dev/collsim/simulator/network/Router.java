@@ -13,9 +13,12 @@ import java.util.Map;
  * the receiving GPU. With PXN ({@link RoutingOptions#pxn()}), when the receiver's NIC is on another rail, the
  * sender first moves the data over NVLink to the GPU next to its host's NIC on that rail, so the network part
  * stays on one rail (NCCL 2.12+ PXN; rails as {@link Nic#rail()}). Routes are cached per (GPU pair, channel when
- * ECMP makes them differ). Not thread-safe: make one per simulation.
+ * ECMP makes them differ), up to {@value #CACHE_LIMIT} entries. Not thread-safe: make one per simulation.
  */
 public final class Router {
+
+    /** Largest number of entries a route or segment cache keeps. */
+    static final int CACHE_LIMIT = 1 << 18;
 
     private final NetworkModel m;
     private final HostPaths host;
@@ -69,7 +72,7 @@ public final class Router {
         Route r = cache.get(key);
         if (r == null) {
             r = compute(s, d, channel, sameHost);
-            cache.put(key, r);
+            bounded(cache).put(key, r);
         }
         return r;
     }
@@ -101,6 +104,17 @@ public final class Router {
         return b.build();
     }
 
+    /**
+     * Keeps a cache below {@value #CACHE_LIMIT} entries by emptying it when full: an AllToAll on n ranks routes
+     * n(n-1) distinct pairs once each, and keeping them all would make memory grow as n^2.
+     */
+    private static <V> Map<Long, V> bounded(Map<Long, V> cache) {
+        if (cache.size() >= CACHE_LIMIT) {
+            cache.clear();
+        }
+        return cache;
+    }
+
     /** Adds the NIC-to-NIC part, computed once per NIC pair (and channel under ECMP). */
     private void betweenHosts(int a, int z, int channel, RouteBuilder b) {
         int ch = m.routing().multipath() == Multipath.ECMP ? channel : 2047;
@@ -110,7 +124,7 @@ public final class Router {
             RouteBuilder part = new RouteBuilder(m);
             fabric.add(a, z, channel, part);
             seg = part.segment();
-            fabricSegments.put(key, seg);
+            bounded(fabricSegments).put(key, seg);
         }
         b.add(seg, 1.0);
     }
@@ -123,7 +137,7 @@ public final class Router {
             RouteBuilder part = new RouteBuilder(m);
             host.add(u, v, 1.0, part);
             seg = part.segment();
-            hostSegments.put(key, seg);
+            bounded(hostSegments).put(key, seg);
         }
         b.add(seg, 1.0);
     }

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * NCCL's Tree AllReduce: two complementary binary trees across hosts ({@link DoubleBinaryTree}), each carrying
  * half of the buffer, with a chain inside every host (tree 0 enters a host at its first local rank, tree 1 at
- * its last, as NCCL uses different GPUs/NICs for the two trees). Even channels run tree 0, odd channels tree 1
+ * its last, as NCCL uses different GPUs/NICs for the two trees; each channel's chain is rotated inside the host so
+ * channels use different NICs). Even channels run tree 0, odd channels tree 1
  * (one channel: both on channel 0). Each tree's share is cut into chunks of {@value #CHUNK_BYTES} bytes (NCCL
  * Simple: 4 MiB buffer / NCCL_STEPS 8, chunkSteps 1 for trees; nccl-model.md section 3.3) and pipelined: first a
  * reduce up the tree, then a broadcast down. In pipeline step s, the edge from a node at depth d up to its
@@ -38,10 +39,19 @@ public final class TreeSchedule implements ScheduleAlgorithm {
         int n = r.nRanks();
         List<Step> steps = new ArrayList<>();
         if (n > 1 && r.sizeBytes() > 0) {
-            int[][] parent = {rankParents(r, 0), rankParents(r, 1)};
-            int[][] depth = {DoubleBinaryTree.depths(parent[0]), DoubleBinaryTree.depths(parent[1])};
-            int[] maxDepth = {Arrays.stream(depth[0]).max().orElse(0), Arrays.stream(depth[1]).max().orElse(0)};
             int[][] channels = {channelsOf(r.nChannels(), 0), channelsOf(r.nChannels(), 1)};
+            int[][][] parent = new int[2][][];
+            int[][][] depth = new int[2][][];
+            int[] maxDepth = new int[2];
+            for (int t = 0; t < 2; t++) {
+                parent[t] = new int[channels[t].length][];
+                depth[t] = new int[channels[t].length][];
+                for (int i = 0; i < channels[t].length; i++) {
+                    parent[t][i] = rankParents(r, t, channels[t][i]);
+                    depth[t][i] = DoubleBinaryTree.depths(parent[t][i]);
+                }
+                maxDepth[t] = Arrays.stream(depth[t][0]).max().orElse(0);
+            }
             double[] perChannel = new double[2];
             long[] chunks = new long[2];
             for (int t = 0; t < 2; t++) {
@@ -61,12 +71,14 @@ public final class TreeSchedule implements ScheduleAlgorithm {
                     List<Transfer> ts = new ArrayList<>();
                     for (int t = 0; t < 2; t++) {
                         double bytes = perChannel[t] / chunks[t];
-                        for (int rank = 0; rank < n; rank++) {
-                            int d = depth[t][rank];
-                            if (parent[t][rank] >= 0 && d >= active[t][0] && d <= active[t][1]) {
-                                for (int c : channels[t]) {
-                                    ts.add(up ? new Transfer(rank, parent[t][rank], bytes, c)
-                                            : new Transfer(parent[t][rank], rank, bytes, c));
+                        for (int i = 0; i < channels[t].length; i++) {
+                            int[] p = parent[t][i];
+                            for (int rank = 0; rank < n; rank++) {
+                                int d = depth[t][i][rank];
+                                if (p[rank] >= 0 && d >= active[t][0] && d <= active[t][1]) {
+                                    int c = channels[t][i];
+                                    ts.add(up ? new Transfer(rank, p[rank], bytes, c) : new Transfer(p[rank], rank,
+                                            bytes, c));
                                 }
                             }
                         }
@@ -116,21 +128,26 @@ public final class TreeSchedule implements ScheduleAlgorithm {
         return cs;
     }
 
-    /** Parent rank of every rank: chain inside the host, double binary tree between host heads. */
-    private static int[] rankParents(ScheduleRequest r, int tree) {
+    /**
+     * Parent rank of every rank for one channel: a chain inside each host, the double binary tree between host
+     * heads. The chain order is rotated by the channel (position j is local rank {@code (j + channel) mod L}), as
+     * for rings, so different channels enter and leave hosts through different GPUs and NICs.
+     */
+    private static int[] rankParents(ScheduleRequest r, int tree, int channel) {
         int l = r.ranksPerHost();
         int[] hostParent = DoubleBinaryTree.parents(r.hosts(), tree);
         int[] p = new int[r.nRanks()];
+        int headPos = tree == 0 ? 0 : l - 1;
         for (int g = 0; g < r.hosts(); g++) {
             for (int j = 0; j < l; j++) {
-                int rank = g * l + j;
-                boolean head = tree == 0 ? j == 0 : j == l - 1;
-                if (!head) {
-                    p[rank] = tree == 0 ? rank - 1 : rank + 1;
+                int rank = g * l + (j + channel) % l;
+                if (j != headPos) {
+                    int up = tree == 0 ? j - 1 : j + 1;
+                    p[rank] = g * l + (up + channel) % l;
                 } else if (hostParent[g] < 0) {
                     p[rank] = -1;
                 } else {
-                    p[rank] = hostParent[g] * l + (tree == 0 ? 0 : l - 1);
+                    p[rank] = hostParent[g] * l + (headPos + channel) % l;
                 }
             }
         }

@@ -82,6 +82,28 @@ class ScheduleBytesTest {
         assertEquals(7, p1[3]);
     }
 
+    /**
+     * Tree on 2 hosts x 4 ranks, 4 channels (0, 2 on tree 0; 1, 3 on tree 1): tree 0 enters each host at chain
+     * position 0, which channel c rotates to local rank c; so channel 0's host-to-host edge joins ranks 4 -> 0
+     * (host 1's head up to host 0's), channel 2's joins 6 -> 2. Tree 1 (mirrored: root host 1) enters at position
+     * 3: channel 1 joins local rank 0 (3 + 1 mod 4) of host 0 to host 1: 0 -> 4; channel 3 joins 2 -> 6.
+     */
+    @Test
+    void treeChannelsCrossHostsThroughDifferentRanks() {
+        Schedule t = new TreeSchedule().schedule(req(Collective.ALL_REDUCE, 1 << 20, 8, 4, 4));
+        Set<String> up = new HashSet<>();
+        for (Step st : t.steps()) {
+            if (st.label().startsWith("reduce")) {
+                for (Transfer x : st.transfers()) {
+                    if (x.src() / 4 != x.dst() / 4) {
+                        up.add(x.channel() + ":" + x.src() + ">" + x.dst());
+                    }
+                }
+            }
+        }
+        assertEquals(Set.of("0:4>0", "2:6>2", "1:0>4", "3:2>6"), up);
+    }
+
     @ParameterizedTest
     @CsvSource({"2,8", "4,8", "128,8", "3,2"})
     void hierarchicalBytesPerRank(int h, int l) {

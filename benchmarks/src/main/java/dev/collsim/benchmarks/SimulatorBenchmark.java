@@ -50,11 +50,11 @@ public class SimulatorBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         eightGpus = Catalog.standalone(Catalog.dgxH100(), 1);
-        eightRanks = eightGpus.gpus();
+        eightRanks = List.copyOf(eightGpus.gpus());
         largeCluster = Catalog.standalone(Catalog.dgxH100(), 16_384);
-        largeRanks = largeCluster.gpus();
+        largeRanks = List.copyOf(largeCluster.gpus());
         searchCluster = Catalog.standalone(Catalog.dgxH100(), 1_024);
-        searchRanks = searchCluster.gpus();
+        searchRanks = List.copyOf(searchCluster.gpus());
     }
 
     private static void sweep(Topology t, List<Gpu> ranks, Blackhole bh) {

@@ -3,6 +3,7 @@ package dev.collsim.cli;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -12,6 +13,9 @@ import picocli.CommandLine.Option;
  * host type name (e.g. {@code dgx-h100}); the default is the built-in {@code default} cluster.
  */
 public final class ClusterOption {
+
+    @Mixin
+    private HardwareHintsOptions hardware = new HardwareHintsOptions();
 
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER", defaultValue = ClusterLoader.DEFAULT,
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
@@ -30,6 +34,6 @@ public final class ClusterOption {
      * @throws InputException when the cluster cannot be resolved or its description has problems (exit code 3)
      */
     public Topology load() throws InputException {
-        return ClusterLoader.load(cluster);
+        return ClusterLoader.load(cluster, hardware.hints());
     }
 }

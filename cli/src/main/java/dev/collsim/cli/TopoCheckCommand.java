@@ -2,7 +2,9 @@ package dev.collsim.cli;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.HostPaths;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jgrapht.alg.connectivity.ConnectivityInspector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,6 +65,8 @@ public final class TopoCheckCommand implements Callable<Integer> {
     static List<InputProblem> check(Topology t, String file) {
         List<InputProblem> problems = new ArrayList<>();
         PathFinder pf = PathFinder.of(t);
+        ConnectivityInspector<Device, Link> components = new ConnectivityInspector<>(t.graph());
+        Gpu first = t.gpus().isEmpty() ? null : t.gpus().get(0);
         for (int h = 0; h < t.hostCount(); h++) {
             if (t.gpusOf(h).isEmpty()) {
                 continue;
@@ -74,14 +79,15 @@ public final class TopoCheckCommand implements Callable<Integer> {
                                 + " has no path to GPU " + b.index()));
                     }
                 }
-                if (t.hostCount() > 1 && hp.nearestNic(a).map(n -> hp.path(a, n).type() == PathType.DIS).orElse(true)
-                        && !t.gpusOf(0).isEmpty() && pf.path(a, t.gpusOf(h == 0 ? 1 : 0).get(0)).type()
-                        == PathType.DIS) {
+                boolean nic = hp.nearestNic(a).map(n -> hp.path(a, n).type() != PathType.DIS).orElse(false);
+                boolean nvlinkDomain = t.hostCount() > 1 && t.graph().outgoingEdgesOf(a).stream()
+                        .anyMatch(l -> t.target(l).host() < 0);
+                if (t.hostCount() > 1 && !nic && !nvlinkDomain) {
                     problems.add(new InputProblem(file, 0, 0, "host " + h, "GPU " + a.index()
-                            + " reaches no NIC and no other host"));
+                            + " reaches no NIC and no multi-host NVLink switch, so no other host"));
                 }
             }
-            if (h > 0 && pf.path(t.gpusOf(0).get(0), hp.gpus().get(0)).type() == PathType.DIS) {
+            if (h > 0 && first != null && !components.pathExists(first, hp.gpus().get(0))) {
                 problems.add(new InputProblem(file, 0, 0, "host " + h, "host " + h + " is not reachable from host 0"
                         + " (no network fabric or shared NVLink domain joins them)"));
             }

@@ -102,7 +102,7 @@ class TopoCommandTest {
         assertTrue(bad.out().contains("host 1 is not reachable from host 0"), bad.out());
     }
 
-    /** Exports: GraphML to a file atomically; unknown format and nccl-xml (not yet available) are usage errors. */
+    /** Exports: GraphML to a file atomically; an unknown format is a usage error; nccl-xml for a catalog host. */
     @Test
     void export(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("a100.graphml");
@@ -112,9 +112,9 @@ class TopoCommandTest {
         Run dot = run("topo", "export", "-c", "dgx-h100");
         assertTrue(dot.out().startsWith("strict digraph") || dot.out().startsWith("digraph"), dot.out());
         assertEquals(2, run("topo", "export", "--format", "svg").code());
-        Run xml = run("topo", "export", "--format", "nccl-xml");
-        assertEquals(2, xml.code());
-        assertTrue(xml.err().contains("nccl-xml is not available"), xml.err());
+        Run xml = run("topo", "export", "-c", "dgx-a100", "--format", "nccl-xml");
+        assertEquals(0, xml.code(), xml.err());
+        assertTrue(xml.out().startsWith("<system version=\"1\">"), xml.out());
     }
 
     /** An unknown cluster name lists the shipped configs and catalog names; exit 3. */

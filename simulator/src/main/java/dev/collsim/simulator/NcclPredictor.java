@@ -32,7 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * and collsim's predicted time.
  *
  * <p>The channel plan and cost table of a (topology, ranks, NCCL settings) are computed once and cached (the
- * topology is compared by identity), so a size sweep costs one search plus closed forms per size. This class is
+ * topology is compared by identity), so a size sweep costs one search plus closed forms per size. For large rank
+ * lists, build the requests of a sweep from one immutable list ({@code List.copyOf}) so that each request shares
+ * it and the cache lookup compares by identity instead of element by element. This class is
  * thread-safe; predictions are pure functions of the request.
  */
 public final class NcclPredictor implements CollectivePredictor {

@@ -1,5 +1,7 @@
 package dev.collsim.cli.predict;
 
+import dev.collsim.cli.ClusterOption;
+import dev.collsim.io.InputException;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
@@ -11,15 +13,31 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Resolves {@code -c/--cluster} for {@code predict}: a catalog host type with an optional host count,
- * {@code NAME} or {@code NAMExN} (e.g. {@code dgx-h100}, {@code dgx-h100x4}); several hosts are joined by a
- * rail-optimized fabric of the hosts' NIC speed (topology catalog and fabric by the topo module). The default
- * cluster is one DGX H100.
+ * Resolves {@code -c/--cluster} for {@code predict}: whatever the shared {@link ClusterOption} accepts (a file, a
+ * config name from configs/, a catalog host type; default: the {@code default} config), plus the shorthand
+ * {@code NAMExN} for N hosts of a catalog type joined by a rail-optimized fabric (e.g. {@code dgx-h100x4}).
  */
 final class ClusterChoice {
 
-    /** The cluster used when {@code -c} is absent. */
-    static final String DEFAULT = "dgx-h100";
+    /** The cluster used when {@code -c} is absent (the topo module's default config). */
+    static final String DEFAULT = dev.collsim.topology.io.ClusterLoader.DEFAULT;
+
+    /**
+     * @param option the shared cluster option
+     * @return the topology
+     * @throws InputException when neither the shared loader nor the NAMExN shorthand resolves the value
+     */
+    static Topology load(ClusterOption option) throws InputException {
+        try {
+            return option.load();
+        } catch (InputException e) {
+            try {
+                return resolve(option.value());
+            } catch (IllegalArgumentException notShorthand) {
+                throw e;
+            }
+        }
+    }
 
     private static final Pattern SPEC = Pattern.compile("([a-z0-9-]+?)(?:x([0-9]+))?");
 

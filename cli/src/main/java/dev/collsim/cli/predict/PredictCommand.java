@@ -2,7 +2,9 @@ package dev.collsim.cli.predict;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.io.InputException;
 import dev.collsim.cli.UserError;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
@@ -30,6 +32,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -66,10 +69,8 @@ public final class PredictCommand implements Callable<Integer> {
             + " AllReduce, all_reduce_perf)")
     private String collective;
 
-    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER", description = "catalog host type with optional host"
-            + " count NAMExN, e.g. dgx-h100, dgx-a100x4, hgx-b200x16 (several hosts get a rail-optimized fabric)."
-            + " Default: " + ClusterChoice.DEFAULT)
-    private String cluster;
+    @Mixin
+    private ClusterOption cluster;
 
     @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = "32M",
             description = "first size in bytes; K, M, G = 2^10, 2^20, 2^30 (default: ${DEFAULT-VALUE})")
@@ -158,7 +159,7 @@ public final class PredictCommand implements Callable<Integer> {
     private Path params;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InputException {
         try {
             return run();
         } catch (IllegalArgumentException e) {
@@ -166,7 +167,7 @@ public final class PredictCommand implements Callable<Integer> {
         }
     }
 
-    private int run() throws IOException {
+    private int run() throws IOException, InputException {
         Collective c = Collective.parse(collective);
         DataType type = DataType.parse(dataType);
         RedOp redOp = RedOp.parse(op);
@@ -174,7 +175,7 @@ public final class PredictCommand implements Callable<Integer> {
                 DataSize.parseBytes(stepBytes));
         Map<String, String> nccl = ncclEnv();
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? Hierarchy.parse(algo) : null;
-        Topology topo = ClusterChoice.resolve(cluster);
+        Topology topo = ClusterChoice.load(cluster);
         List<Gpu> rankList = ranks(topo);
         if (c.isRooted() && (root < 0 || root >= rankList.size())) {
             throw new IllegalArgumentException("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root);
@@ -207,7 +208,7 @@ public final class PredictCommand implements Callable<Integer> {
             throws IOException {
         dev.collsim.cli.flow.FlowPredict.Result fr;
         try {
-            fr = new dev.collsim.cli.flow.FlowPredict(flowOptions, backend == Backend.flow).run(cluster, topo,
+            fr = new dev.collsim.cli.flow.FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
                     rankList, c, sizes);
         } catch (dev.collsim.io.InputException e) {
             throw new UserError(e.getMessage(), ExitCodes.INPUT);
@@ -269,9 +270,9 @@ public final class PredictCommand implements Callable<Integer> {
             if (ranks < 1 || ranks > all.size()) {
                 throw new IllegalArgumentException("--ranks must be in [1, " + all.size() + "], got " + ranks);
             }
-            return all.subList(0, ranks);
+            return List.copyOf(all.subList(0, ranks));
         }
-        return all;
+        return List.copyOf(all);
     }
 
     private PerformanceParameters parameters() {

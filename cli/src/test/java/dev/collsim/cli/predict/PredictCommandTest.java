@@ -88,9 +88,22 @@ class PredictCommandTest {
         assertTrue(u.err().contains("NCCL_FOO"), u.err());
     }
 
+    /** Every shipped config (configs/index.txt) predicts; an unknown cluster is an input error (exit 3). */
     @Test
-    void unknownClusterAndCollectiveAreUsageErrors() {
-        assertEquals(2, run("predict", "allreduce", "-c", "dgx-z9000").code());
+    void everyShippedConfigPredicts() throws Exception {
+        for (String name : java.nio.file.Files.readAllLines(java.nio.file.Path.of("../configs/index.txt"))) {
+            if (name.isBlank()) {
+                continue;
+            }
+            Run r = run("predict", "allreduce", "-c", name.trim(), "-b", "1M", "-e", "1G", "-f", "1024");
+            assertEquals(0, r.code(), name + ": " + r.err());
+            assertEquals(2, dataLines(r.out()).size(), name);
+        }
+        assertEquals(3, run("predict", "allreduce", "-c", "dgx-z9000").code());
+    }
+
+    @Test
+    void unknownCollectiveAndBadGpuCountAreUsageErrors() {
         assertEquals(2, run("predict", "allsum").code());
         assertEquals(2, run("predict", "allreduce", "-g", "9").code());
     }

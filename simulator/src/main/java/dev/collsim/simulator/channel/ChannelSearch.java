@@ -6,13 +6,7 @@ import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSet;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.topology.Cpu;
-import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Link;
-import dev.collsim.topology.LinkType;
-import dev.collsim.topology.Nic;
-import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -33,7 +27,7 @@ import java.util.TreeSet;
  * <p><b>Symmetry.</b> Nodes with the same structure give the same search result, so the search runs once per
  * distinct node signature (the GPUs used by local index, plus a digest of the node's devices and links) and
  * not once per node: a 1,024-host cluster of one host type costs one node search plus a linear scan of the
- * graph. This class is stateless and thread-safe.
+ * graph ({@link TopologyScan}, done once per topology and cached, since topologies are immutable). This class is stateless and thread-safe.
  */
 public final class ChannelSearch {
 
@@ -56,15 +50,16 @@ public final class ChannelSearch {
         if (ranks.isEmpty()) {
             throw new IllegalArgumentException("ranks must not be empty");
         }
-        Map<Integer, Integer> nodeOfHost = nvlinkDomains(topo);
+        TopologyScan scan = TopologyScan.of(topo);
+        Map<Integer, Integer> nodeOfHost = scan.nodeOfHost();
+        Map<Integer, long[]> digest = scan.digest();
         Map<Integer, List<Gpu>> byNode = new LinkedHashMap<>();
         for (Gpu g : ranks) {
             byNode.computeIfAbsent(nodeOfHost.getOrDefault(g.host(), g.host()), k -> new ArrayList<>()).add(g);
         }
         int nNodes = byNode.size();
         boolean multi = nNodes > 1;
-        Map<Integer, long[]> digest = hostDigests(topo);
-        Map<String, NodeResult> cache = new HashMap<>();
+        Map<Signature, NodeResult> cache = new HashMap<>();
         List<NodeResult> results = new ArrayList<>();
         int minSm = Integer.MAX_VALUE;
         int maxSm = 0;
@@ -72,20 +67,29 @@ public final class ChannelSearch {
         for (Map.Entry<Integer, List<Gpu>> e : byNode.entrySet()) {
             List<Gpu> gpus = e.getValue();
             maxLocal = Math.max(maxLocal, gpus.size());
-            Set<Integer> hosts = new TreeSet<>();
-            StringBuilder sig = new StringBuilder();
             int firstHost = gpus.get(0).host();
-            for (Gpu g : gpus) {
-                hosts.add(g.host());
+            long[] sig = new long[gpus.size() + 5];
+            int prevHost = Integer.MIN_VALUE;
+            boolean oneHost = true;
+            for (int i = 0; i < gpus.size(); i++) {
+                Gpu g = gpus.get(i);
                 minSm = Math.min(minSm, g.sm());
                 maxSm = Math.max(maxSm, g.sm());
-                sig.append(g.host() - firstHost).append(':').append(g.index()).append(',');
+                sig[i] = ((long) (g.host() - firstHost) << 32) | g.index();
+                if (g.host() != prevHost) {
+                    long[] dg = digest.get(g.host());
+                    for (int k = 0; dg != null && k < 5; k++) {
+                        sig[gpus.size() + k] = sig[gpus.size() + k] * 31 + dg[k];
+                    }
+                    oneHost &= prevHost == Integer.MIN_VALUE;
+                    prevHost = g.host();
+                }
             }
-            for (int h : hosts) {
-                sig.append(java.util.Arrays.toString(digest.getOrDefault(h, new long[0])));
-            }
-            results.add(cache.computeIfAbsent(sig.toString(),
-                    k -> searchNode(new HostModel(topo, hosts, gpus, settings), multi, settings, version)));
+            boolean single = oneHost;
+            results.add(cache.computeIfAbsent(new Signature(sig), k -> {
+                Set<Integer> hosts = single ? Set.of(firstHost) : new TreeSet<>(gpus.stream().map(Gpu::host).toList());
+                return searchNode(new HostModel(topo, hosts, gpus, settings), multi, settings, version);
+            }));
         }
         NodeResult agreed = agree(results);
         int runtime = RuntimeChannels.collectiveChannels(agreed.graphs, minSm, nNodes, settings);
@@ -95,6 +99,19 @@ public final class ChannelSearch {
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics);
+    }
+
+    /** Node signature: GPUs used (host offset, local index) and the hosts' digests. */
+    private record Signature(long[] v) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Signature s && java.util.Arrays.equals(s.v, v);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(v);
+        }
     }
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
@@ -153,47 +170,5 @@ public final class ChannelSearch {
         return new GraphSummary(a.pattern(), Math.min(a.nChannels(), b.nChannels()), Math.min(a.bwIntra(), b.bwIntra()),
                 Math.min(a.bwInter(), b.bwInter()), ti, te, Math.max(a.latencyInter(), b.latencyInter()),
                 a.sameChannels() && b.sameChannels());
-    }
-
-    /** Hosts joined by a shared NVSwitch (host -1) form one NCCL node; maps host to its node key. */
-    private static Map<Integer, Integer> nvlinkDomains(Topology topo) {
-        Map<Integer, Integer> node = new HashMap<>();
-        for (Device d : topo.graph().vertexSet()) {
-            if (d instanceof NvSwitch sw && sw.host() < 0) {
-                int key = -2 - sw.domain();
-                for (Link l : topo.graph().outgoingEdgesOf(d)) {
-                    Device t = topo.target(l);
-                    if (t.host() >= 0) {
-                        node.putIfAbsent(t.host(), key);
-                    }
-                }
-            }
-        }
-        return node;
-    }
-
-    /** One pass over all links: per host, a digest of its device kinds and link types and bandwidths. */
-    private static Map<Integer, long[]> hostDigests(Topology topo) {
-        Map<Integer, long[]> d = new HashMap<>();
-        for (Device v : topo.graph().vertexSet()) {
-            if (v.host() < 0) {
-                continue;
-            }
-            long[] x = d.computeIfAbsent(v.host(), k -> new long[5]);
-            x[0] += v instanceof Gpu g ? 1000L + g.sm() : v instanceof Nic n ? 7L + Math.round(n.speed().gbps())
-                    : v instanceof Cpu ? 3 : 1;
-        }
-        for (Link l : topo.graph().edgeSet()) {
-            Device s = topo.source(l);
-            if (s.host() < 0) {
-                continue;
-            }
-            long[] x = d.get(s.host());
-            x[1] += l.type().ordinal() + 1;
-            x[2] += Math.round(l.bandwidth().gbps() * 1000) * l.count();
-            x[3] += l.type() == LinkType.NVLINK ? l.count() : 0;
-            x[4] = x[4] * 31 + l.detail().hashCode();
-        }
-        return d;
     }
 }

@@ -34,10 +34,19 @@ public final class ClusterLoader {
      * @return new reader instances
      */
     public static List<TopologyReader> readers() {
+        return readers(HardwareHints.NONE);
+    }
+
+    /**
+     * The readers tried, in order: YAML, then the machine files (NCCL topology XML, nvidia-smi topo -m text).
+     *
+     * @param hints GPU/NIC/CPU facts a machine file may lack (see {@link HardwareHints})
+     * @return new reader instances
+     */
+    public static List<TopologyReader> readers(HardwareHints hints) {
         List<TopologyReader> readers = new ArrayList<>();
         readers.add(new YamlClusterReader());
-        // The machine-file readers (nvidia-smi topo -m text, NCCL topology XML) are added here, e.g.
-        // readers.addAll(MachineFiles.readers(...)): NvidiaSmiTopoReader and NcclTopoXmlReader.
+        readers.addAll(MachineFiles.readers(hints));
         return readers;
     }
 
@@ -48,6 +57,16 @@ public final class ClusterLoader {
      *                        recognized, or it has problems (all listed)
      */
     public static Topology load(String cluster) throws InputException {
+        return load(cluster, HardwareHints.NONE);
+    }
+
+    /**
+     * @param cluster a file path, a config name, a catalog name, or null/blank for the default
+     * @param hints   GPU/NIC/CPU facts a machine file (nvidia-smi text, NCCL XML) may lack
+     * @return the topology
+     * @throws InputException as {@link #load(String)}
+     */
+    public static Topology load(String cluster, HardwareHints hints) throws InputException {
         String spec = cluster == null || cluster.isBlank() ? DEFAULT : cluster.trim();
         Path path = Path.of(spec);
         if (Files.isRegularFile(path)) {
@@ -57,7 +76,7 @@ public final class ClusterLoader {
             } catch (IOException e) {
                 throw new InputException(new InputProblem(spec, 0, 0, "", "cannot read the file: " + e.getMessage()));
             }
-            return read(spec, content);
+            return read(spec, content, hints);
         }
         if (Files.isDirectory(path)) {
             throw new InputException(new InputProblem(spec, 0, 0, "", "is a directory; give a cluster file"));
@@ -84,7 +103,20 @@ public final class ClusterLoader {
      * @throws InputException when no reader recognizes the content, or the reader finds problems
      */
     public static Topology read(String fileName, String content) throws InputException {
-        for (TopologyReader r : readers()) {
+        return read(fileName, content, HardwareHints.NONE);
+    }
+
+    /**
+     * Reads a description whose format is detected by content, with hints for machine files.
+     *
+     * @param fileName name to cite in problems
+     * @param content  the text
+     * @param hints    GPU/NIC/CPU facts a machine file may lack
+     * @return the topology
+     * @throws InputException when no reader recognizes the content, or the reader finds problems
+     */
+    public static Topology read(String fileName, String content, HardwareHints hints) throws InputException {
+        for (TopologyReader r : readers(hints)) {
             if (r.accepts(content)) {
                 return r.read(fileName, content);
             }
@@ -94,7 +126,8 @@ public final class ClusterLoader {
             formats.append(formats.length() == 0 ? "" : ", ").append(r.format());
         }
         throw new InputException(new InputProblem(fileName, 1, 1, "", "unrecognized format; allowed: " + formats
-                + " (a YAML cluster spec starts with 'schema: " + YamlClusterReader.SCHEMA + "')"));
+                + " (a YAML cluster spec starts with 'schema: " + YamlClusterReader.SCHEMA + "', NCCL topology XML"
+                + " with '<system', nvidia-smi topo -m text with a 'GPU0 ... CPU Affinity' header line)"));
     }
 
     /** @return the shipped config names ({@code configs/index.txt} on the classpath) */

@@ -3,10 +3,12 @@ package dev.collsim.topology.io;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
-/** Collects the problems of one input file, in file order. Not thread-safe. */
+/**
+ * Collects the problems of one input file, so a reader can report all of them at once, sorted by line then column.
+ * Used by the YAML, NCCL XML and nvidia-smi readers. Not thread-safe.
+ */
 final class Problems {
 
     private final String file;
@@ -20,28 +22,105 @@ final class Problems {
         return file;
     }
 
+    /** Records a problem at a line and column (YAML reader's spelling of {@link #at(int, int, String, String)}). */
     void add(int line, int column, String field, String message) {
         list.add(new InputProblem(file, line, column, field, message));
     }
 
+    /** Records a problem at a YAML node (line and column 0 when the node is null). */
     void add(YamlNode at, String field, String message) {
         add(at == null ? 0 : at.line, at == null ? 0 : at.column, field, message);
-    }
-
-    boolean isEmpty() {
-        return list.isEmpty();
     }
 
     int size() {
         return list.size();
     }
 
-    /** @throws InputException listing every problem, sorted by line then column, if there is any */
+    /** Records a problem with an attribute of an XML element (at the attribute, or the element when absent). */
+    void at(XmlNode node, String attr, String message) {
+        list.add(new InputProblem(file, node.line(attr), node.column(attr), node.name() + "." + attr, message));
+    }
+
+    /** Records a problem with an XML element. */
+    void at(XmlNode node, String message) {
+        list.add(new InputProblem(file, node.line(), node.column(), node.name(), message));
+    }
+
+    /** Records a problem at a line and column. */
+    void at(int line, int column, String field, String message) {
+        list.add(new InputProblem(file, line, column, field, message));
+    }
+
+    boolean isEmpty() {
+        return list.isEmpty();
+    }
+
+    /** @throws InputException when any problem was recorded, listing all of them in file order */
     void throwIfAny() throws InputException {
         if (!list.isEmpty()) {
             List<InputProblem> sorted = new ArrayList<>(list);
-            sorted.sort(Comparator.comparingInt(InputProblem::line).thenComparingInt(InputProblem::column));
+            sorted.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line())
+                    : Integer.compare(a.column(), b.column()));
             throw new InputException(sorted);
         }
+    }
+
+    /**
+     * Reads an integer attribute.
+     *
+     * @return the value, {@code absent} when the attribute is missing, or {@code absent} after recording a problem
+     *         when it is not an integer in [min, max]
+     */
+    int integer(XmlNode n, String attr, boolean required, int min, int max, int absent) {
+        String v = n.attr(attr);
+        if (v == null) {
+            if (required) {
+                at(n, attr, "missing; allowed: an integer in [" + min + ", " + max + "]");
+            }
+            return absent;
+        }
+        try {
+            long x = v.trim().startsWith("0x") ? Long.parseLong(v.trim().substring(2), 16) : Long.parseLong(v.trim());
+            if (x < min || x > max) {
+                at(n, attr, "found '" + v + "'; allowed: an integer in [" + min + ", " + max + "]");
+                return absent;
+            }
+            return (int) x;
+        } catch (NumberFormatException e) {
+            at(n, attr, "found '" + v + "'; allowed: an integer in [" + min + ", " + max + "]");
+            return absent;
+        }
+    }
+
+    /** Reads a decimal attribute, recording a problem when it is not a finite number >= min. */
+    double decimal(XmlNode n, String attr, boolean required, double min, double absent) {
+        String v = n.attr(attr);
+        if (v == null) {
+            if (required) {
+                at(n, attr, "missing; allowed: a number >= " + LinkRates.number(min));
+            }
+            return absent;
+        }
+        try {
+            double x = Double.parseDouble(v.trim());
+            if (!Double.isFinite(x) || x < min) {
+                at(n, attr, "found '" + v + "'; allowed: a number >= " + LinkRates.number(min));
+                return absent;
+            }
+            return x;
+        } catch (NumberFormatException e) {
+            at(n, attr, "found '" + v + "'; allowed: a number >= " + LinkRates.number(min));
+            return absent;
+        }
+    }
+
+    /** Reads a required text attribute, recording a problem when it is missing or blank. */
+    String text(XmlNode n, String attr, String allowed) {
+        String v = n.attr(attr);
+        if (v == null || v.isBlank()) {
+            at(n, attr, (v == null ? "missing" : "found an empty value") + "; allowed: " + allowed);
+            return null;
+        }
+        return v.trim();
     }
 }

@@ -80,6 +80,9 @@ public final class YamlClusterReader implements TopologyReader {
         }
         ClusterSpec spec = spec(root, new Fields(problems), problems);
         problems.throwIfAny();
+        if (spec == null) {
+            throw new IllegalStateException("a spec with no reported problem must build");
+        }
         Topology t;
         try {
             t = spec.build();

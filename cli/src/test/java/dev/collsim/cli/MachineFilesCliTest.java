@@ -1,0 +1,81 @@
+package dev.collsim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.TopoCommandTest.Run;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code collsim topo} on real machine files (copied from the shared data with their {@code #@} headers):
+ * {@code nvidia-smi topo -m} of a DGX A100 and Azure's NDv5 NCCL_TOPO_FILE. Expected numbers: DGX A100 NV12 through
+ * NVSwitches, 12 x 25 = 300 GB/s per direction (A100 datasheet), 12 x 20 = 240 in NCCL's view (NCCL 2.30 topo.h);
+ * 8 compute NICs at the given 200 Gb/s = 25 GB/s per GPU; NDv5 PCIe Gen5 x16 = 48 GB/s in NCCL's view
+ * (16 x 240 / 80) and 63.0 physical (32 GT/s x 128/130 x 16 / 8).
+ */
+class MachineFilesCliTest {
+
+    private static Path copy(String name, Path dir) throws IOException {
+        Path f = dir.resolve(name);
+        try (InputStream in = MachineFilesCliTest.class.getResourceAsStream("/machines/" + name)) {
+            Files.copy(in, f);
+        }
+        return f;
+    }
+
+    @Test
+    void showReadsNvidiaSmiTextWithHints(@TempDir Path dir) throws Exception {
+        Path f = copy("B-topo-dgx-a100.txt", dir);
+        Run r = TopoCommandTest.run("topo", "show", "-c", f.toString(), "--gpu-model", "A100-SXM4-80GB", "--gpu-sm",
+                "80", "--nic-speed", "200 Gb/s");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("8x A100-SXM4-80GB (sm80"), r.out());
+        assertTrue(r.out().contains("8 compute (8x 200 Gb/s), 4 other; NIC bandwidth per GPU 200 Gb/s = 25.0 GB/s"),
+                r.out());
+        assertTrue(r.out().contains("GPU-GPU   28 pairs  NVL    240.0 /   300.0 GB/s"), r.out());
+    }
+
+    @Test
+    void pathsOfAnNcclTopoFileAndAnExportThatReadsBack(@TempDir Path dir) throws Exception {
+        Path f = copy("C-topo-azure-ndv5-8xH100.xml", dir);
+        // the file's NICs have no <net> element; the hint gives the NDR speed (400 Gb/s = 50 GB/s > 48)
+        Run paths = TopoCommandTest.run("topo", "paths", "-c", f.toString(), "--nic-speed", "400 Gb/s");
+        assertEquals(0, paths.code(), paths.err());
+        assertTrue(paths.out().contains("GPU0   X          PHB 48     PHB 48     PHB 48     SYS 22"), paths.out());
+        assertTrue(paths.out().contains("PIX 48"), paths.out());
+        Path smi = copy("B-topo-dell-c4140-4xV100-sxm2-nv2.txt", dir);
+        Path xml = dir.resolve("c4140.xml");
+        Run export = TopoCommandTest.run("topo", "export", "-c", smi.toString(), "--format", "nccl-xml", "-o",
+                xml.toString());
+        assertEquals(0, export.code(), export.err());
+        String text = Files.readString(xml);
+        assertTrue(text.contains("<nvlink target=") && text.contains("count=\"2\""), text);
+        Run again = TopoCommandTest.run("topo", "show", "-c", xml.toString());
+        assertEquals(0, again.code(), again.err());
+        assertTrue(again.out().contains("GPUs       4"), again.out());
+    }
+
+    @Test
+    void aTruncatedDumpExitsThreeWithLineAndColumnAndNoStackTrace(@TempDir Path dir) throws Exception {
+        Path f = copy("C-topodump-partial-8xH200-emeraldrapids-cx7-baremetal-and-vm-issue-nccltests256.xml", dir);
+        Run r = TopoCommandTest.run("topo", "show", "-c", f.toString());
+        assertEquals(3, r.code());
+        assertTrue(r.err().startsWith(f + ":79:1: cpu: truncated XML"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        Path out = dir.resolve("never.xml");
+        assertEquals(3, TopoCommandTest.run("topo", "export", "-c", f.toString(), "--format", "nccl-xml", "-o",
+                out.toString()).code());
+        assertFalse(Files.exists(out));
+        Path ragged = dir.resolve("ragged.txt");
+        Files.writeString(ragged, "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV4\t0-7\nGPU1\tNV4\n");
+        Run bad = TopoCommandTest.run("topo", "show", "-c", ragged.toString());
+        assertEquals(3, bad.code());
+        assertTrue(bad.err().contains(ragged + ":3:1: GPU1: ragged row: found 1 cells; allowed: 2 cells"), bad.err());
+    }
+}

@@ -1,0 +1,55 @@
+package dev.collsim.topology.io;
+
+import dev.collsim.units.Bandwidth;
+
+/**
+ * Facts a file may not contain that a reader needs to build a topology: the GPU model and sm (not in
+ * {@code nvidia-smi topo -m}, and not in an NCCL XML {@code pci} element that has no {@code gpu} child), the NIC
+ * speed, the PCIe generation and the CPU vendor. Every value a reader takes from here, or assumes because it is
+ * absent, is written into {@code Topology.source()}. This record is immutable.
+ *
+ * @param gpuModel  GPU model name, or null when unknown
+ * @param gpuSm     compute capability x 10, or 0 when unknown
+ * @param nicSpeed  NIC port speed per direction, or null when unknown
+ * @param pcieGen   PCIe generation 1..6 of GPU and NIC links, or 0 when unknown
+ * @param cpuVendor {@code GenuineIntel}, {@code AuthenticAMD}, or null when unknown
+ * @param cpuFamily CPU family id (e.g. 6 for Intel Xeon), or -1 when unknown
+ * @param cpuModel  CPU model id (e.g. 143 for Sapphire Rapids), or -1 when unknown
+ */
+public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int pcieGen, String cpuVendor,
+        int cpuFamily, int cpuModel) {
+
+    /** No hints: readers assume and say so. */
+    public static final HardwareHints NONE = new HardwareHints(null, 0, null, 0, null, -1, -1);
+
+    /** @throws IllegalArgumentException on an sm outside [30, 200] (0 allowed) or a generation outside 0..6 */
+    public HardwareHints {
+        if (gpuSm != 0 && (gpuSm < 30 || gpuSm > 200)) {
+            throw new IllegalArgumentException("gpuSm must be 0 (unknown) or a compute capability x10 in [30, 200], got "
+                    + gpuSm);
+        }
+        if (pcieGen < 0 || pcieGen > 6) {
+            throw new IllegalArgumentException("pcieGen must be 0 (unknown) or 1..6, got " + pcieGen);
+        }
+    }
+
+    /** @return a copy with the GPU model and sm set */
+    public HardwareHints withGpu(String model, int sm) {
+        return new HardwareHints(model, sm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel);
+    }
+
+    /** @return a copy with the NIC speed set */
+    public HardwareHints withNicSpeed(Bandwidth speed) {
+        return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, cpuFamily, cpuModel);
+    }
+
+    /** @return a copy with the PCIe generation set */
+    public HardwareHints withPcieGen(int gen) {
+        return new HardwareHints(gpuModel, gpuSm, nicSpeed, gen, cpuVendor, cpuFamily, cpuModel);
+    }
+
+    /** @return a copy with the CPU vendor, family and model ids set */
+    public HardwareHints withCpu(String vendor, int family, int model) {
+        return new HardwareHints(gpuModel, gpuSm, nicSpeed, pcieGen, vendor, family, model);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.collsim.topology.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.Bandwidth;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ClusterLoader} picks the machine-file readers by content and passes the hints on. */
+class ClusterLoaderMachineFilesTest {
+
+    @Test
+    void topoTextAndNcclXmlFilesAreDetectedByContent(@TempDir Path dir) throws Exception {
+        Path smi = dir.resolve("machine.txt");
+        Files.writeString(smi, TestFiles.text("B-topo-dell-c4140-4xV100-sxm2-nv2.txt"));
+        Topology t = ClusterLoader.load(smi.toString(), HardwareHints.NONE.withGpu("V100-SXM2-16GB", 70));
+        assertEquals(4, t.gpus().size());
+        assertEquals("V100-SXM2-16GB", t.gpus().get(0).model());
+        assertEquals(2, TestFiles.link(t, "h0/gpu1", "h0/gpu2", LinkType.NVLINK).count()); // NV2
+        Path xml = dir.resolve("machine.xml");
+        Files.writeString(xml, TestFiles.text("C-topo-azure-ndv4-8xA100.xml"));
+        Topology x = ClusterLoader.load(xml.toString(), HardwareHints.NONE.withNicSpeed(Bandwidth.ofGbits(200)));
+        assertEquals(8, x.gpus().size());
+        assertEquals(25.0, ((dev.collsim.topology.Nic) x.device("h0/nic0").orElseThrow()).speed().gbps(), 1e-9);
+    }
+
+    @Test
+    void aTruncatedXmlIsAnInputErrorWithItsLocation(@TempDir Path dir) throws Exception {
+        Path xml = dir.resolve("partial.xml");
+        Files.writeString(xml, TestFiles.text(
+                "C-topodump-partial-8xH200-emeraldrapids-cx7-baremetal-and-vm-issue-nccltests256.xml"));
+        InputException e = assertThrows(InputException.class, () -> ClusterLoader.load(xml.toString()));
+        assertTrue(e.getMessage().startsWith(xml + ":79:"), e.getMessage());
+        assertTrue(e.getMessage().contains("truncated XML"), e.getMessage());
+    }
+}

@@ -1,0 +1,82 @@
+package dev.collsim.topology.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.fabric.Bisection;
+import dev.collsim.topology.paths.DevicePath;
+import dev.collsim.topology.paths.PathFinder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An inline host with NVSwitch NVLink, a two-level PCIe tree on two sockets and a NIC list, checked against values
+ * worked out by hand from NCCL 2.30's constants (sm90 NVLink 20.6 GB/s per link; Gen5 x16 = 48 GB/s; Sapphire Rapids
+ * UPI 22 GB/s) and nvidia-smi's legend.
+ */
+class InlineHostTest {
+
+    private static final String YAML = String.join("\n",
+            "schema: collsim/v1",
+            "name: inline-4gpu",
+            "source: test",
+            "hosts:",
+            "  name: box",
+            "  gpus: {count: 4, model: H100-SXM5-80GB, sm: 90, memory: 80 GiB}",
+            "  cpus: {count: 2, vendor: GenuineIntel, model: Xeon Platinum 8480C, interconnect: 128 GB/s}",
+            "  nvlink: {switches: 4, linksPerGpu: 18, bandwidthPerLink: 25 GB/s, generation: NVLink4}",
+            "  pcie:",
+            "    gen: 5",
+            "    switches:",
+            "      - {name: top0, cpu: 0, hostBridge: 0}",
+            "      - {name: g0, parent: top0, gpus: [0]}",
+            "      - {name: n0, parent: top0, nics: [0]}",
+            "      - {name: top1, cpu: 0, hostBridge: 1, gpus: [1]}",
+            "      - {name: top2, cpu: 1, hostBridge: 2, gpus: [2, 3], nics: [1]}",
+            "  nics:",
+            "    - {name: mlx5_0, speed: 400 Gb/s}",
+            "    - {name: mlx5_1, speed: 400 Gb/s}",
+            "count: 2",
+            "fabric: {kind: single-switch, switchLatency: 600 ns}",
+            "");
+
+    /** NVLink: NV18, 18 x 25 = 450 physical, 18 x 20.6 = 370.8 NCCL. */
+    @Test
+    void nvlinkThroughTheSwitch() throws Exception {
+        Topology t = new YamlClusterReader().read("inline.yaml", YAML);
+        DevicePath p = PathFinder.of(t).path("h0/gpu0", "h0/gpu3");
+        assertEquals("NV18", p.smiLabel());
+        assertEquals(450.0, p.physical().gbps(), 1e-9);
+        assertEquals(370.8, p.nccl().gbps(), 1e-9);
+    }
+
+    /**
+     * PCIe: GPU0 and NIC0 under top0 on separate bridges: PXB (NCCL and smi). GPU1 to NIC0: through CPU 0 between
+     * host bridges 1 and 0: smi NODE; NCCL relays through GPU0 over NVLink (PXN). GPU2 and NIC1 on one switch: PIX.
+     * NIC1 to GPU0: across the sockets, SYS, NCCL bottleneck 22 GB/s (UPI).
+     */
+    @Test
+    void pcieLevels() throws Exception {
+        PathFinder pf = PathFinder.of(new YamlClusterReader().read("inline.yaml", YAML));
+        assertEquals(PathType.PXB, pf.path("h0/gpu0", "h0/nic0").type());
+        assertEquals("PXB", pf.path("h0/gpu0", "h0/nic0").smiLabel());
+        assertEquals("NODE", pf.path("h0/gpu1", "h0/nic0").smiLabel());
+        assertEquals(PathType.PXN, pf.path("h0/gpu1", "h0/nic0").type());
+        assertEquals(PathType.PIX, pf.path("h0/gpu2", "h0/nic1").type());
+        DevicePath sys = pf.path("h0/nic1", "h0/gpu0");
+        assertEquals(PathType.SYS, sys.type());
+        assertEquals("SYS", sys.smiLabel());
+        assertEquals(22.0, sys.nccl().gbps(), 1e-9);
+    }
+
+    /** Two hosts x 2 NICs of 50 GB/s on one switch: bisection 2 x 50 = 100 GB/s; the cable latency is 0.6 us. */
+    @Test
+    void fabricFromInlineNics() throws Exception {
+        Topology t = new YamlClusterReader().read("inline.yaml", YAML);
+        assertEquals(100.0, Bisection.of(t).gbps(), 1e-9);
+        DevicePath p = PathFinder.of(t).path("h0/gpu2", "h1/gpu2");
+        assertEquals(PathType.NET, p.type());
+        double latency = p.links().stream().mapToDouble(l -> l.latency().micros()).sum();
+        assertEquals(0.6, latency, 1e-9, "one switch traversal");
+    }
+}

@@ -1,0 +1,70 @@
+package dev.collsim.topology.io;
+
+import static dev.collsim.topology.io.TestFiles.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.io.NcclGraphDump.Graph;
+import dev.collsim.topology.io.NcclGraphDump.Pattern;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reads Azure's vendor-shipped NCCL_GRAPH_FILE for NC A100 v4 (C-graph-azure-ncv4-4xA100pcie.xml). The expected
+ * values were read off the file by hand: three graphs (ring, tree, tree), speeds 12 GB/s, types SYS/PIX.
+ */
+class NcclGraphXmlReaderTest {
+
+    private final NcclGraphXmlReader reader = new NcclGraphXmlReader();
+
+    @Test
+    void azureNcv4GraphFileHasARingOfTwoChannelsAndTwoTreesOfFour() throws InputException {
+        NcclGraphDump dump = reader.read("ncv4-graph.xml", text("C-graph-azure-ncv4-4xA100pcie.xml"));
+        assertEquals(1, dump.version());
+        assertEquals(3, dump.graphs().size());
+        Graph ring = dump.graphs().get(0);
+        assertEquals(0, ring.id());
+        assertEquals(Pattern.RING, ring.pattern());
+        assertEquals(2, ring.nChannels());
+        assertEquals(12.0, ring.bwIntra());
+        assertEquals(12.0, ring.bwInter());
+        assertEquals(PathType.SYS, ring.typeIntra());
+        assertEquals(PathType.PIX, ring.typeInter());
+        assertEquals(0, ring.crossNic());
+        assertEquals(0, ring.sameChannels());
+        assertEquals(List.of(0, 1, 2, 3), ring.channels().get(0).gpuOrder());
+        assertEquals(List.of(0, 3, 2, 1), ring.channels().get(1).gpuOrder());
+        Graph tree = dump.graphs().get(1);
+        assertEquals(Pattern.BALANCED_TREE, tree.pattern());
+        assertEquals(4, tree.nChannels());
+        assertEquals(List.of(1, 0, 3, 2), tree.channels().get(1).gpuOrder());
+        assertEquals(List.of(2, 3, 0, 1), tree.channels().get(3).gpuOrder());
+        Graph chain = dump.graphs().get(2);
+        assertEquals(2, chain.id());
+        assertEquals(Pattern.TREE, chain.pattern());
+        assertEquals(List.of(3, 2, 1, 0), chain.channels().get(2).gpuOrder());
+        assertTrue(reader.accepts(text("C-graph-azure-ncv4-4xA100pcie.xml")));
+    }
+
+    @Test
+    void badTypesAndAChannelCountThatDisagreesAreAllReported() {
+        String xml = """
+                <graphs version="1">
+                  <graph id="0" pattern="4" nchannels="2" speedintra="fast" speedinter="12" typeintra="NVLINK" typeinter="PIX">
+                    <channel><net dev="0"/><gpu dev="0"/><net dev="x"/></channel>
+                  </graph>
+                </graphs>
+                """;
+        InputException e = assertThrows(InputException.class, () -> reader.read("g.xml", xml));
+        List<String> p = e.problems().stream().map(Object::toString).toList();
+        assertEquals(4, p.size(), p.toString());
+        assertTrue(p.get(0).startsWith("g.xml:2:29: graph.nchannels: found 2 but the graph holds 1"), p.get(0));
+        assertTrue(p.get(1).startsWith("g.xml:2:43: graph.speedintra: found 'fast'"), p.get(1));
+        assertTrue(p.get(2).startsWith("g.xml:2:77: graph.typeintra: found 'NVLINK'; allowed: one of [LOC, NVL"),
+                p.get(2));
+        assertTrue(p.get(3).startsWith("g.xml:3:47: net.dev: found 'x'"), p.get(3));
+    }
+}

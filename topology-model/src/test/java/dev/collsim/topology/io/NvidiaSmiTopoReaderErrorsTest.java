@@ -1,0 +1,76 @@
+package dev.collsim.topology.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Bad {@code topo -m} text: every problem with line, column, row/column, what was found and what is allowed. */
+class NvidiaSmiTopoReaderErrorsTest {
+
+    private final NvidiaSmiTopoReader reader = new NvidiaSmiTopoReader();
+
+    private List<String> problems(String text) {
+        InputException e = assertThrows(InputException.class, () -> reader.read("m.txt", text));
+        return e.problems().stream().map(Object::toString).toList();
+    }
+
+    @Test
+    void raggedRowsAndUnknownLabelsAreAllListed() {
+        List<String> p = problems("""
+                \tGPU0\tGPU1\tGPU2\tCPU Affinity\tNUMA Affinity
+                GPU0\t X \tPIX\tPXB\t0-7\t0
+                GPU1\tPIX\t X \n\
+                GPU2\tPXB\tQPI\t X \t0-7\t0
+                """);
+        assertEquals(2, p.size(), p.toString());
+        assertEquals("m.txt:3:1: GPU1: ragged row: found 2 cells; allowed: 3 cells (one per column of the header at"
+                + " line 1) then the affinity columns [CPU Affinity, NUMA Affinity]", p.get(0));
+        assertEquals("m.txt:4:10: GPU2/GPU1: found 'QPI'; allowed: NV# (e.g. NV12), PIX, PXB, PHB, NODE, SYS", p.get(1));
+    }
+
+    @Test
+    void aMissingHeaderAndAnEmptyFileAreNamed() {
+        List<String> p = problems("GPU0\t X \tNV4\nGPU1\tNV4\t X \n");
+        assertEquals(1, p.size());
+        assertTrue(p.get(0).startsWith("m.txt:1:1: header: found row GPU0 without a header line"), p.get(0));
+        List<String> q = problems("Legend:\n  X = Self\n");
+        assertTrue(q.get(0).startsWith("m.txt:1:1: header: no nvidia-smi topo -m matrix found"), q.get(0));
+    }
+
+    @Test
+    void labelsThatContradictEachOtherAreReportedAtTheCell() {
+        // GPU0-GPU1 PIX and GPU1-GPU2 PIX put all three below one switch, so GPU0-GPU2 cannot be SYS
+        List<String> p = problems("""
+                \tGPU0\tGPU1\tGPU2
+                GPU0\t X \tPIX\tSYS
+                GPU1\tPIX\t X \tPIX
+                GPU2\tSYS\tPIX\t X
+                """);
+        assertEquals(2, p.size(), p.toString());
+        assertTrue(p.get(0).startsWith("m.txt:2:14: GPU0/GPU2: found 'SYS', but the other labels of the matrix put"
+                + " these devices below one PCIe switch (PIX); allowed here: PIX"), p.get(0));
+    }
+
+    @Test
+    void badAffinityCellsAreNamed() {
+        List<String> p = problems("""
+                \tGPU0\tGPU1\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID
+                GPU0\t X \tNV4\t0-7\tzero\tN/A
+                GPU1\tNV4\t X \tall\t0\tN/A
+                """);
+        assertEquals(List.of("m.txt:2:18: GPU0/NUMA Affinity: found 'zero'; allowed: a NUMA node number or N/A",
+                "m.txt:3:14: GPU1/CPU Affinity: found 'all'; allowed: a CPU list such as 0-31,64-95, or N/A"), p);
+    }
+
+    @Test
+    void acceptsTopoTextButNotXml() {
+        assertTrue(reader.accepts(TestFiles.text("B-topo-dgx-a100.txt")));
+        assertTrue(reader.accepts(TestFiles.text("B-topo-8xRTXPRO6000-wrx90-cpayne-microchip-switchtec.txt")));
+        assertFalse(reader.accepts(TestFiles.text("C-topo-azure-ndv5-8xH100.xml")));
+    }
+}

@@ -78,6 +78,41 @@ class FlowInvariantsTest {
         assertTrue(sim.records().stream().anyMatch(f -> f.copies() > 1), "the ring's last copies run alone");
     }
 
+    /**
+     * With a completion window of 0.2 the rates are still max-min allocations (no link over capacity) and every byte
+     * still crosses its links; each job's time stays within 20% of the exact simulation's (a batched event hands
+     * freed bandwidth on at most 0.2 x the elapsed step time late).
+     */
+    @Test
+    void completionWindowKeepsInvariantsAndStaysClose() {
+        NetworkModel m = NetworkModel.of(fabric);
+        double[] worst = {0};
+        FlowSimulation sim = new FlowSimulation(jobs(), m, false, (from, to, load) -> {
+            for (int l = 0; l < load.length; l++) {
+                worst[0] = Math.max(worst[0], load[l] / m.capacity(l));
+            }
+        }, 0.2);
+        sim.run();
+        assertTrue(worst[0] <= 1 + 1e-9, "load/capacity peaked at " + worst[0]);
+        FlowSimulation exact = new FlowSimulation(jobs(), m, false, null, 0);
+        exact.run();
+        assertTrue(sim.events() < exact.events(), sim.events() + " vs " + exact.events());
+        for (int j = 0; j < 3; j++) {
+            double a = sim.jobTimings().get(j).timeUs();
+            double e = exact.jobTimings().get(j).timeUs();
+            assertTrue(Math.abs(a - e) <= 0.2 * e, "job " + j + ": " + a + " vs exact " + e);
+        }
+        double total = 0;
+        for (double b : sim.linkBytes()) {
+            total += b;
+        }
+        double exactTotal = 0;
+        for (double b : exact.linkBytes()) {
+            exactTotal += b;
+        }
+        assertEquals(exactTotal, total, 1e-9 * exactTotal);
+    }
+
     /** Each job ends no earlier than it would alone (sharing never speeds anything up). */
     @Test
     void sharingNeverSpeedsAJobUp() {

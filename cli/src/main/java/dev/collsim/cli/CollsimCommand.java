@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
         subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class, RunCommand.class,
             dev.collsim.cli.validation.DiagnoseCommand.class, dev.collsim.cli.validation.CompareCommand.class,
             dev.collsim.cli.validation.CalibrateCommand.class, dev.collsim.cli.validation.AccuracyCommand.class,
-            dev.collsim.cli.report.PlanCommand.class, dev.collsim.cli.report.ReportCommand.class},
+            dev.collsim.cli.report.PlanCommand.class, dev.collsim.cli.report.ReportCommand.class,
+            dev.collsim.cli.flow.MergeCommand.class},
         footer = {"%nWith no subcommand: the built-in what-if report on the default cluster, written to"
             + " ./collsim-report/ (same as 'collsim report')."},
         exitCodeListHeading = "%nExit codes:%n",

@@ -139,6 +139,21 @@ public final class PredictCommand implements Callable<Integer> {
             description = "output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     private Format format;
 
+    /** Backends: NCCL's model with collsim's corrections, or the schedule timed on the fabric (flow helper). */
+    public enum Backend {
+        /** collsim's analytical prediction (NCCL model, channels, pipeline). */ analytical,
+        /** Contention-aware flow simulation of the schedule on the fabric. */ flow,
+        /** The same schedule and routes, each transfer alone on the fabric (no contention). */ links
+    }
+
+    @Option(names = "--backend", paramLabel = "NAME", defaultValue = "analytical", description = "how to time:"
+            + " ${COMPLETION-CANDIDATES}; flow simulates the schedule on the fabric with max-min fair link sharing"
+            + " (see the README section on the flow backend) (default: ${DEFAULT-VALUE})")
+    private Backend backend;
+
+    @picocli.CommandLine.Mixin
+    private dev.collsim.cli.flow.FlowOptions flowOptions = new dev.collsim.cli.flow.FlowOptions();
+
     @Option(names = {"--params", "--calibration"}, paramLabel = "FILE", description = "performance parameters (JSON"
             + " or YAML with the field names of PerformanceParameters, or a 'collsim calibrate' profile);"
             + " default: the documented defaults")
@@ -166,6 +181,9 @@ public final class PredictCommand implements Callable<Integer> {
         if (c.isRooted() && (root < 0 || root >= rankList.size())) {
             throw new IllegalArgumentException("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root);
         }
+        if (backend != Backend.analytical) {
+            return runFlow(c, type, redOp, sizes, topo, rankList);
+        }
         NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
         List<PredictRow> rows = new ArrayList<>();
         for (long s : sizes) {
@@ -182,6 +200,37 @@ public final class PredictCommand implements Callable<Integer> {
             case csv -> w.csv(rows, allAlgorithms);
             case json -> w.json(header, rows, allAlgorithms);
             default -> w.text(header, rows, allAlgorithms);
+        }
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList)
+            throws IOException {
+        dev.collsim.cli.flow.FlowPredict.Result fr;
+        try {
+            fr = new dev.collsim.cli.flow.FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
+                    rankList, c, sizes);
+        } catch (dev.collsim.io.InputException e) {
+            throw new UserError(e.getMessage(), ExitCodes.INPUT);
+        }
+        List<PredictRow> rows = new ArrayList<>();
+        for (Prediction p : fr.predictions()) {
+            rows.add(new PredictRow(p, c.countFor(p.sizeBytes(), type.size(), rankList.size()), List.of()));
+        }
+        List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
+                + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), type.testName(),
+                redOp.testName())));
+        header.addAll(fr.header());
+        PrintWriter out = spec.commandLine().getOut();
+        PredictWriter w = new PredictWriter(out, type.testName(), redOp.testName());
+        switch (format) {
+            case csv -> w.csv(rows, false);
+            case json -> w.json(header, rows, false);
+            default -> {
+                w.text(header, rows, false);
+                fr.notes().forEach(n -> out.println("# " + n));
+            }
         }
         out.flush();
         return ExitCodes.OK;

@@ -1,0 +1,66 @@
+package dev.collsim.benchmarks.flow;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.network.FlowNetwork;
+import dev.collsim.simulator.network.Job;
+import dev.collsim.simulator.network.NetworkModel;
+import dev.collsim.simulator.network.Timing;
+import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
+import dev.collsim.simulator.schedule.Schedule;
+import dev.collsim.simulator.schedule.ScheduleRequest;
+import dev.collsim.topology.Topology;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Direct AllToAll (1 GiB per rank, 8 channels, NCCL's p2p rounds 8 in flight) timed by the flow backend on a 2:1
+ * fat-tree of DGX H100 hosts with ECMP, with a completion window of {@code window}. Issue 6 asks for 2,048 GPUs
+ * ({@code -p hosts=256}) in under 10 s; the default, 64 hosts (512 GPUs), is what this machine measures in
+ * reasonable time (see the README section for the numbers and the gap).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 1)
+@Measurement(iterations = 3)
+@Fork(value = 1, jvmArgs = {"-Xmx6g"})
+public class FlowAllToAllBenchmark {
+
+    /** Hosts of 8 GPUs. */
+    @Param({"64"})
+    public int hosts;
+
+    /** Completion window of the flow backend (0 = exact). */
+    @Param({"0.05"})
+    public double window;
+
+    private NetworkModel model;
+    private Topology topo;
+
+    /** Builds the fabric once. */
+    @Setup(Level.Trial)
+    public void setup() {
+        topo = BenchFabrics.fatTree2to1(hosts);
+        model = NetworkModel.of(topo);
+    }
+
+    /** @return the timing of the AllToAll */
+    @Benchmark
+    public Timing allToAll() {
+        Schedule s = new DirectAllToAllSchedule().schedule(new ScheduleRequest(Collective.ALL_TO_ALL, 1L << 30,
+                topo.gpus().size(), 8, 8));
+        return new FlowNetwork(false, 3, window).time(List.of(new Job("a2a", s, topo.gpus(), 0)), model);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.collsim.cli.flow;
+
+import dev.collsim.simulator.network.FabricFailures;
+import dev.collsim.simulator.network.NetworkModel;
+import dev.collsim.simulator.network.RoutingOptions;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.fabric.FabricSpec;
+import dev.collsim.units.Bandwidth;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Builds the fabric a flow run uses: the cluster, rebuilt on another fabric if asked, with its failures. */
+final class FlowFabric {
+
+    private static final Pattern SPEC = Pattern.compile("([a-z0-9-]+?)(?:x([0-9]+))?");
+
+    private FlowFabric() {
+    }
+
+    /**
+     * @param o           options
+     * @param clusterText the -c value (NAME or NAMExN), or null for the default
+     * @param given       the topology predict resolved from -c
+     * @return the topology to simulate on
+     * @throws IllegalArgumentException on an unknown fabric kind, ratio, speed or cluster
+     */
+    static Topology topology(FlowOptions o, String clusterText, Topology given) {
+        if (o.fabric == null) {
+            if (o.oversubscription != null || o.leafRadix != null || o.planes != null || o.linkSpeed != null) {
+                throw new IllegalArgumentException("--oversubscription, --leaf-radix, --planes and --link-speed need"
+                        + " --fabric (single-switch, fat-tree or rail-optimized)");
+            }
+            return given;
+        }
+        FabricKind kind = FabricKind.parse(o.fabric);
+        if (kind == null) {
+            throw new IllegalArgumentException("unknown --fabric '" + o.fabric + "'; allowed: " + FabricKind.allowed());
+        }
+        String v = (clusterText == null ? "dgx-h100" : clusterText).trim().toLowerCase(Locale.ROOT);
+        Matcher m = SPEC.matcher(v);
+        HostType type = m.matches() ? Catalog.hostType(m.group(1)).orElse(null) : null;
+        if (type == null) {
+            throw new IllegalArgumentException("--fabric needs -c NAME or NAMExN with a catalog host type; got '"
+                    + clusterText + "'; catalog: " + String.join(", ", Catalog.names()));
+        }
+        int count = m.group(2) == null ? 1 : Integer.parseInt(m.group(2));
+        double ratio = o.oversubscription == null ? 1.0 : FabricSpec.parseRatio(o.oversubscription);
+        Bandwidth speed = o.linkSpeed == null ? null : Bandwidth.parse(o.linkSpeed);
+        FabricSpec spec = new FabricSpec(kind, speed, ratio, o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX
+                : o.leafRadix, o.planes == null ? 1 : o.planes, FabricSpec.DEFAULT_SWITCH_LATENCY);
+        String name = type.name() + "x" + count + "-" + kind.yamlName()
+                + (ratio > 1 ? "-" + o.oversubscription.replace(" ", "") : "");
+        return new ClusterSpec(name, type.description(), type, count, spec).build();
+    }
+
+    /**
+     * @return the links to fail: named ones, then random cables and NICs with the seed
+     * @throws IllegalArgumentException on unknown names or counts out of range
+     */
+    static Set<Link> failures(FlowOptions o, Topology t) {
+        Set<Link> down = new LinkedHashSet<>(FabricFailures.byName(t, o.fail));
+        if (o.failRandomLinks > 0) {
+            down.addAll(FabricFailures.randomCables(t, o.failRandomLinks, o.seed));
+        }
+        if (o.failRandomNics > 0) {
+            down.addAll(FabricFailures.randomNics(t, o.failRandomNics, o.seed));
+        }
+        return down;
+    }
+
+    /** @return the indexed model with failures and routing options */
+    static NetworkModel model(FlowOptions o, Topology t, Set<Link> down) {
+        return NetworkModel.of(t, down, new RoutingOptions(o.routing, !o.noPxn, o.seed));
+    }
+}

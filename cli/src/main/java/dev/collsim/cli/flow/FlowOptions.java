@@ -1,0 +1,109 @@
+package dev.collsim.cli.flow;
+
+import dev.collsim.simulator.network.Multipath;
+import dev.collsim.simulator.network.Placement;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * Options of {@code collsim predict --backend flow|links}, as a picocli mixin. Every option is ignored by the
+ * default (analytical) backend.
+ */
+public final class FlowOptions {
+
+    @Option(names = "--schedule", paramLabel = "ALGO", description = "flow/links backends: collective algorithm of"
+            + " the schedule: ring, tree, hierarchical, pat, direct (default: ring; direct for alltoall)")
+    String schedule;
+
+    @Option(names = "--channels", paramLabel = "N", description = "flow/links backends: NCCL channels the schedule"
+            + " uses (default: GPUs per host, so every NIC carries one channel's host-to-host hop)")
+    Integer channels;
+
+    @Option(names = "--fabric", paramLabel = "KIND", description = "flow/links backends: rebuild the -c hosts on"
+            + " this fabric: single-switch, fat-tree, rail-optimized (default: the cluster's own)")
+    String fabric;
+
+    @Option(names = "--oversubscription", paramLabel = "A:B", description = "with --fabric: leaf down/up ratio,"
+            + " e.g. 2:1 (default 1:1)")
+    String oversubscription;
+
+    @Option(names = "--leaf-radix", paramLabel = "N", description = "with --fabric: host-facing ports per leaf"
+            + " (default 32)")
+    Integer leafRadix;
+
+    @Option(names = "--planes", paramLabel = "N", description = "with --fabric: network planes (default 1)")
+    Integer planes;
+
+    @Option(names = "--link-speed", paramLabel = "BW", description = "with --fabric: fabric cable speed, e.g."
+            + " '400 Gb/s' (default: the NICs' speed)")
+    String linkSpeed;
+
+    @Option(names = "--routing", paramLabel = "MODE", description = "flow/links backends: ${COMPLETION-CANDIDATES}:"
+            + " ECMP hashes each flow onto one of the equal-cost paths, SPRAY splits it over all (default: ECMP)")
+    Multipath routing = Multipath.ECMP;
+
+    @Option(names = "--no-pxn", description = "flow/links backends: send from the sender's own NIC even when the"
+            + " receiver is on another rail (NCCL_PXN_DISABLE=1)")
+    boolean noPxn;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "seed of ECMP hashing, random"
+            + " placement and random failures (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--placement", paramLabel = "POLICY", description = "flow/links backends: rank placement:"
+            + " contiguous, round-robin, random, or hostfile:FILE (lines 'HOST [slots=N]') (default: contiguous)")
+    String placement;
+
+    @Option(names = "--fail", paramLabel = "NAME", description = "flow/links backends: take a link or device out"
+            + " of service: a NIC or switch id, a cable A>B, or a directed link A>B#k; repeatable")
+    List<String> fail = new ArrayList<>();
+
+    @Option(names = "--fail-random-links", paramLabel = "N", description = "flow/links backends: fail N network"
+            + " cables chosen at random with --seed")
+    int failRandomLinks;
+
+    @Option(names = "--fail-random-nics", paramLabel = "N", description = "flow/links backends: fail N NICs chosen"
+            + " at random with --seed")
+    int failRandomNics;
+
+    @Option(names = "--job", paramLabel = "SPEC", description = "flow backend: another job on the same fabric,"
+            + " repeatable: key=value list with coll (allreduce...), size (e.g. 1G), ranks, and optionally name,"
+            + " schedule, channels, placement (contiguous|round-robin|random), start (us). Each job's slowdown"
+            + " against running alone is printed. Example: --job coll=allreduce,size=1G,ranks=64,start=0")
+    List<String> jobs = new ArrayList<>();
+
+    @Option(names = "--timeline", paramLabel = "FILE", description = "flow/links backends: write every simulated"
+            + " flow's start and end (CSV) to FILE")
+    Path timeline;
+
+    @Option(names = "--shard", paramLabel = "I/N", description = "flow/links backends: compute only sweep points"
+            + " k with k mod N = I (0 <= I < N), e.g. a Slurm array task; join the CSV outputs with collsim merge")
+    String shard;
+
+    @Option(names = "--completion-window", paramLabel = "W", defaultValue = "0", description = "flow backend:"
+            + " finish together the flows that end within W x (elapsed step time) of each other; 0 is exact,"
+            + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll (default: ${DEFAULT-VALUE})")
+    double completionWindow;
+
+    /** @return the placement policy text, contiguous by default */
+    String placementText() {
+        return placement == null ? "contiguous" : placement;
+    }
+
+    /**
+     * @param text policy text (without hostfile)
+     * @return the policy
+     * @throws IllegalArgumentException naming the allowed values
+     */
+    static Placement.Policy policy(String text) {
+        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "contiguous" -> Placement.Policy.CONTIGUOUS;
+            case "round-robin", "roundrobin" -> Placement.Policy.ROUND_ROBIN;
+            case "random" -> Placement.Policy.RANDOM;
+            default -> throw new IllegalArgumentException("unknown placement '" + text + "'; allowed: contiguous,"
+                    + " round-robin, random, hostfile:FILE");
+        };
+    }
+}

@@ -1,0 +1,245 @@
+package dev.collsim.cli.flow;
+
+import dev.collsim.io.InputException;
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.network.AnalyticalNetwork;
+import dev.collsim.simulator.network.FlowNetwork;
+import dev.collsim.simulator.network.Job;
+import dev.collsim.simulator.network.JobTiming;
+import dev.collsim.simulator.network.LinkUsage;
+import dev.collsim.simulator.network.NetworkBackend;
+import dev.collsim.simulator.network.NetworkModel;
+import dev.collsim.simulator.network.Placement;
+import dev.collsim.simulator.network.Timing;
+import dev.collsim.simulator.schedule.Schedule;
+import dev.collsim.simulator.schedule.ScheduleAlgorithm;
+import dev.collsim.simulator.schedule.ScheduleAlgorithms;
+import dev.collsim.simulator.schedule.ScheduleRequest;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs {@code collsim predict --backend flow|links}: for every size of the sweep (or of this shard), builds the
+ * schedule, places it and the other jobs on the fabric, and times them with the flow backend (congestion-aware)
+ * or its congestion-unaware twin ({@code links}). Returns one {@link Prediction} per size, in the table format of
+ * the analytical backend, plus comment lines: busiest links and each job's slowdown.
+ */
+public final class FlowPredict {
+
+    /**
+     * The outcome of a run.
+     *
+     * @param predictions one per simulated size
+     * @param header      settings lines for the table header
+     * @param notes       per-size lines: busiest links, jobs' slowdowns
+     */
+    public record Result(List<Prediction> predictions, List<String> header, List<String> notes) {
+    }
+
+    private final FlowOptions o;
+    private final boolean congestionAware;
+
+    /**
+     * @param options         the parsed options
+     * @param congestionAware true for the flow backend, false for the links backend
+     */
+    public FlowPredict(FlowOptions options, boolean congestionAware) {
+        this.o = options;
+        this.congestionAware = congestionAware;
+    }
+
+    /**
+     * @param clusterText the -c value or null
+     * @param given       predict's topology
+     * @param rankList    predict's ranks (their count is the job size; -g limits the GPUs used per host)
+     * @param c           collective
+     * @param sizes       the sweep
+     * @return predictions and notes
+     * @throws IllegalArgumentException on any bad option (the message names it)
+     * @throws InputException           on a bad hostfile
+     * @throws IOException              when the timeline or hostfile cannot be read or written
+     */
+    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, List<Long> sizes)
+            throws InputException, IOException {
+        Topology topo = FlowFabric.topology(o, clusterText, given);
+        Set<Link> down = FlowFabric.failures(o, topo);
+        NetworkModel model = FlowFabric.model(o, topo, down);
+        int maxLocal = rankList.stream().mapToInt(Gpu::index).max().orElse(0);
+        List<Gpu> pool = new ArrayList<>(topo.gpus().stream().filter(g -> g.index() <= maxLocal).toList());
+        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size());
+        pool.removeAll(mainRanks);
+        List<JobSpec> specs = new ArrayList<>();
+        List<List<Gpu>> others = new ArrayList<>();
+        for (int i = 0; i < o.jobs.size(); i++) {
+            JobSpec s = JobSpec.parse(o.jobs.get(i), i + 1);
+            List<Gpu> g = place(s.placement(), pool, s.ranks());
+            pool.removeAll(g);
+            specs.add(s);
+            others.add(g);
+        }
+        ScheduleAlgorithm algo = o.schedule == null ? ScheduleAlgorithms.defaultFor(c)
+                : ScheduleAlgorithms.byName(o.schedule);
+        int perHost = ranksPerHost(mainRanks);
+        int nCh = o.channels == null ? perHost : o.channels;
+        if (nCh < 1) {
+            throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
+        }
+        NetworkBackend backend = congestionAware ? new FlowNetwork(o.timeline != null, 3, o.completionWindow)
+                : new AnalyticalNetwork(o.timeline != null, 3);
+        int[] shard = shard(o.shard);
+        List<Prediction> out = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        List<TimelineCsv.Point> timeline = new ArrayList<>();
+        Map<Integer, Double> aloneCache = new HashMap<>();
+        for (int k = 0; k < sizes.size(); k++) {
+            if (k % shard[1] != shard[0]) {
+                continue;
+            }
+            long size = sizes.get(k);
+            Schedule main = algo.schedule(new ScheduleRequest(c, size, mainRanks.size(), nCh, perHost));
+            List<Job> jobs = new ArrayList<>();
+            jobs.add(new Job(c.testName(), main, mainRanks, 0));
+            for (int j = 0; j < specs.size(); j++) {
+                jobs.add(otherJob(specs.get(j), others.get(j)));
+            }
+            Timing t = backend.time(jobs, model);
+            double time = t.jobs().get(0).timeUs();
+            double bound = new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0).timeUs();
+            double algBw = time > 0 ? size / time / 1e3 : 0;
+            double factor = c.busBwFactor(mainRanks.size());
+            String busiest = busiest(t.bottlenecks());
+            out.add(new Prediction(c, size, mainRanks.size(), ncclAlgorithm(algo), null, nCh, time, algBw,
+                    algBw * factor, -1, bound > 0 ? size / bound / 1e3 * factor : Double.POSITIVE_INFINITY,
+                    (algo.name().equals("Hierarchical") ? "hier:rs-ar-ag " : "") + backend.name() + ": " + busiest));
+            notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
+            if (specs.size() > 0) {
+                for (int j = 0; j < jobs.size(); j++) {
+                    int key = j == 0 ? -1 - k : j;
+                    final int jj = j;
+                    double alone = aloneCache.computeIfAbsent(key, x -> backend.time(List.of(jobs.get(jj)), model)
+                            .jobs().get(0).timeUs());
+                    JobTiming jt = t.jobs().get(j);
+                    notes.add(String.format(Locale.ROOT, "size %d: job %s start %.2f us end %.2f us: %.2f us, alone"
+                            + " %.2f us, slowdown %.3f", size, jt.name(), jt.startUs(), jt.endUs(), jt.timeUs(),
+                            alone, alone > 0 ? jt.timeUs() / alone : 1.0));
+                }
+            }
+            if (o.timeline != null) {
+                timeline.add(new TimelineCsv.Point(size, t.timeline()));
+            }
+        }
+        if (o.timeline != null) {
+            TimelineCsv.write(o.timeline, timeline);
+        }
+        return new Result(out, header(topo, down, algo, nCh, mainRanks, specs), notes);
+    }
+
+    private Job otherJob(JobSpec s, List<Gpu> gpus) {
+        ScheduleAlgorithm a = s.schedule() == null ? ScheduleAlgorithms.defaultFor(s.collective())
+                : ScheduleAlgorithms.byName(s.schedule());
+        int perHost = ranksPerHost(gpus);
+        Schedule sch = a.schedule(new ScheduleRequest(s.collective(), s.sizeBytes(), gpus.size(),
+                s.channels() > 0 ? s.channels() : perHost, perHost));
+        return new Job(s.name(), sch, gpus, s.startUs());
+    }
+
+    private List<Gpu> place(String policy, List<Gpu> pool, int n) throws InputException, IOException {
+        if (policy.startsWith("hostfile:")) {
+            Path file = Path.of(policy.substring("hostfile:".length()));
+            List<Gpu> g = Placement.fromHostfile(file.toString(), Files.readString(file), pool);
+            if (g.size() < n) {
+                throw new IllegalArgumentException("hostfile " + file + " offers " + g.size() + " GPUs but " + n
+                        + " ranks are needed");
+            }
+            return g.subList(0, n);
+        }
+        return Placement.place(FlowOptions.policy(policy), pool, n, o.seed);
+    }
+
+    /** @return L when ranks come in host groups of L consecutive ranks, else 1 */
+    static int ranksPerHost(List<Gpu> ranks) {
+        int l = 1;
+        while (l < ranks.size() && ranks.get(l).host() == ranks.get(0).host()) {
+            l++;
+        }
+        if (ranks.size() % l != 0) {
+            return 1;
+        }
+        for (int i = 0; i < ranks.size(); i++) {
+            if (ranks.get(i).host() != ranks.get(i - i % l).host()
+                    || (i % l == 0 && i > 0 && ranks.get(i).host() == ranks.get(i - 1).host())) {
+                return 1;
+            }
+        }
+        return l;
+    }
+
+    static int[] shard(String text) {
+        if (text == null) {
+            return new int[] {0, 1};
+        }
+        String[] p = text.split("/");
+        try {
+            int i = Integer.parseInt(p[0].trim());
+            int n = Integer.parseInt(p[1].trim());
+            if (p.length == 2 && n >= 1 && i >= 0 && i < n) {
+                return new int[] {i, n};
+            }
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--shard '" + text + "': use I/N with 0 <= I < N, e.g. 0/4");
+    }
+
+    private static Algorithm ncclAlgorithm(ScheduleAlgorithm a) {
+        return switch (a.name()) {
+            case "Ring" -> Algorithm.RING;
+            case "Tree" -> Algorithm.TREE;
+            case "PAT-like" -> Algorithm.PAT;
+            default -> null;
+        };
+    }
+
+    private static String busiest(List<LinkUsage> links) {
+        StringBuilder sb = new StringBuilder();
+        for (LinkUsage u : links) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.0f%%", u.link(),
+                    100 * u.utilization()));
+        }
+        return sb.length() == 0 ? "none" : sb.toString();
+    }
+
+    private List<String> header(Topology topo, Set<Link> down, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
+            List<JobSpec> specs) {
+        List<String> h = new ArrayList<>();
+        h.add("Backend: " + (congestionAware ? "flow (routes every transfer, max-min fair link sharing, event-driven)"
+                : "links (congestion-unaware: each transfer at its route's bottleneck bandwidth)")
+                + "; nothing was run");
+        h.add(String.format(Locale.ROOT, "Fabric: %s (%d hosts, %d GPUs, %d directed links), %d failed directed"
+                + " links", topo.name(), topo.hostCount(), topo.gpus().size(), topo.graph().edgeSet().size(),
+                down.size()));
+        h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%d per host group), placement %s;"
+                + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), ranksPerHost(ranks),
+                o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""
+                        : "; shard " + o.shard));
+        for (JobSpec s : specs) {
+            h.add(String.format(Locale.ROOT, "Other job %s: %s %d B on %d ranks (%s), start %.2f us", s.name(),
+                    s.collective().testName(), s.sizeBytes(), s.ranks(), s.placement(), s.startUs()));
+        }
+        h.add("algo column = schedule; nccl_est -1 (NCCL has no model of contention); bound = the links backend's"
+                + " busbw (no sharing)");
+        return h;
+    }
+}

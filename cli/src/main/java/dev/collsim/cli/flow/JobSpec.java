@@ -1,0 +1,64 @@
+package dev.collsim.cli.flow;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.units.DataSize;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One {@code --job} option: another collective sharing the fabric.
+ *
+ * @param name       job name
+ * @param collective collective
+ * @param sizeBytes  size (nccl-tests size column), bytes
+ * @param ranks      ranks
+ * @param schedule   schedule algorithm name, or null for the collective's default
+ * @param channels   channels, or 0 for the default
+ * @param placement  placement policy text
+ * @param startUs    start time, microseconds
+ */
+record JobSpec(String name, Collective collective, long sizeBytes, int ranks, String schedule, int channels,
+        String placement, double startUs) {
+
+    private static final Set<String> KEYS = Set.of("name", "coll", "size", "ranks", "schedule", "channels",
+            "placement", "start");
+
+    /**
+     * Parses {@code key=value,...}.
+     *
+     * @param text  the option value
+     * @param index position among the --job options (names default to job1, job2, ...)
+     * @return the spec
+     * @throws IllegalArgumentException naming the option, the bad part and the allowed keys
+     */
+    static JobSpec parse(String text, int index) {
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (String part : text.split(",")) {
+            String[] p = part.split("=", 2);
+            String k = p[0].trim().toLowerCase(Locale.ROOT);
+            if (p.length != 2 || !KEYS.contains(k)) {
+                throw new IllegalArgumentException("--job '" + text + "': '" + part + "' is not allowed; use key=value"
+                        + " with keys " + String.join(", ", new java.util.TreeSet<>(KEYS)));
+            }
+            kv.put(k, p[1].trim());
+        }
+        for (String required : new String[] {"coll", "size", "ranks"}) {
+            if (!kv.containsKey(required)) {
+                throw new IllegalArgumentException("--job '" + text + "': missing " + required
+                        + " (coll, size and ranks are required)");
+            }
+        }
+        try {
+            double start = kv.containsKey("start") ? Double.parseDouble(kv.get("start").replace("us", "").trim()) : 0;
+            return new JobSpec(kv.getOrDefault("name", "job" + index), Collective.parse(kv.get("coll")),
+                    DataSize.parseBytes(kv.get("size")), Integer.parseInt(kv.get("ranks")), kv.get("schedule"),
+                    kv.containsKey("channels") ? Integer.parseInt(kv.get("channels")) : 0,
+                    kv.getOrDefault("placement", "contiguous"), start);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--job '" + text + "': ranks and channels must be whole numbers and"
+                    + " start a number of microseconds");
+        }
+    }
+}

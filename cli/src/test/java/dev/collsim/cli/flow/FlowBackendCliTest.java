@@ -1,0 +1,132 @@
+package dev.collsim.cli.flow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code collsim predict --backend flow|links} and {@code collsim merge}, in-process. */
+class FlowBackendCliTest {
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /** @return time (us) of the first data row of a text table */
+    private static double time(String out) {
+        String row = out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).findFirst().orElseThrow();
+        return Double.parseDouble(row.trim().split("\\s+")[5]);
+    }
+
+    /**
+     * 4 DGX H100 on a 2:1 fat-tree with 16 host ports per leaf (hosts 0,1 on leaf0; 2,3 on leaf1; 8 uplinks of
+     * 400 Gb/s = 50 GB/s per leaf), spraying. A hostfile orders the hosts h0, h2, h1, h3, so each of the 4 host
+     * boundaries of the ring crosses leaves: per channel, 2 flows leave each leaf; 8 channels: 16 flows over 8
+     * uplinks, 25 GB/s each, where alone each would get its NIC's 50 GB/s. Ring AllReduce of 1 GiB on 32 ranks,
+     * 8 channels: 62 steps of 2^30 / (32 x 8) = 4,194,304 B: 167.77216 us at 25 GB/s (flow), 83.88608 us at
+     * 50 GB/s (links), plus the route latency (switch latency 0.6 us per switch entered, a few us at most).
+     */
+    @Test
+    void oversubscribedFatTreeHalvesTheRateOfCrossLeafFlows() throws IOException {
+        Path hosts = Files.writeString(dir.resolve("hosts"), "h0\nh2\nh1\nh3\n");
+        String[] common = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G", "--fabric",
+            "fat-tree", "--oversubscription", "2:1", "--leaf-radix", "16", "--routing", "spray", "--placement",
+            "hostfile:" + hosts, "--channels", "8"};
+        Run flow = run(concat(common, "--backend", "flow"));
+        Run links = run(concat(common, "--backend", "links"));
+        assertEquals(0, flow.code(), flow.err());
+        assertEquals(0, links.code(), links.err());
+        double f = time(flow.out());
+        double l = time(links.out());
+        assertTrue(f >= 62 * 167.77216 && f <= 62 * (167.77216 + 5), "flow " + f);
+        assertTrue(l >= 62 * 83.88608 && l <= 62 * (83.88608 + 5), "links " + l);
+        assertTrue(flow.out().contains("busiest links leaf"), flow.out());
+    }
+
+    /** Without any shared link (2 hosts, one channel), flow and links print the same table row. */
+    @Test
+    void flowEqualsLinksWhereNothingIsShared() {
+        Run flow = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "64M", "-f", "8", "--channels",
+                "1", "--backend", "flow");
+        Run links = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "64M", "-f", "8", "--channels",
+                "1", "--backend", "links");
+        assertEquals(0, flow.code(), flow.err());
+        assertEquals(rows(links.out()), rows(flow.out()));
+    }
+
+    private static List<String> rows(String out) {
+        return out.lines().filter(x -> !x.startsWith("#") && !x.isBlank()).toList();
+    }
+
+    @Test
+    void shardsMergeToTheWholeSweep() throws IOException {
+        String[] sweep = {"predict", "allgather", "-c", "dgx-h100x2", "-b", "1M", "-e", "8M", "-f", "2", "--backend",
+            "flow", "--format", "csv"};
+        Run whole = run(sweep);
+        Path a = Files.writeString(dir.resolve("a.csv"), run(concat(sweep, "--shard", "0/2")).out());
+        Path b = Files.writeString(dir.resolve("b.csv"), run(concat(sweep, "--shard", "1/2")).out());
+        assertEquals(3, Files.readAllLines(a).size(), "header + sizes 1M, 4M");
+        Run merged = run("merge", b.toString(), a.toString());
+        assertEquals(0, merged.code(), merged.err());
+        assertEquals(whole.out().strip(), merged.out().strip());
+        Run dup = run("merge", a.toString(), a.toString().replace("a.csv", "a.csv"), b.toString());
+        assertEquals(0, dup.code(), "identical rows twice are tolerated");
+        Path bad = Files.writeString(dir.resolve("c.csv"), Files.readString(a).replace("1048576,", "1048576,9,"));
+        Run conflict = run("merge", a.toString(), bad.toString());
+        assertEquals(3, conflict.code());
+        assertTrue(conflict.err().contains("c.csv:2:1: size: size 1048576 also in"), conflict.err());
+    }
+
+    @Test
+    void concurrentJobsReportSlowdownAndTimelineIsWritten() throws IOException {
+        Path tl = dir.resolve("timeline.csv");
+        Run r = run("predict", "allreduce", "-c", "dgx-h100x4", "--ranks", "16", "-b", "64M", "-e", "64M",
+                "--backend", "flow", "--fabric", "fat-tree", "--oversubscription", "2:1", "--leaf-radix", "16",
+                "--job", "name=other,coll=allreduce,size=64M,ranks=16", "--timeline", tl.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("job other start 0.00 us"), r.out());
+        assertTrue(r.out().contains("slowdown"), r.out());
+        List<String> lines = Files.readAllLines(tl);
+        assertEquals(TimelineCsv.HEADER, lines.get(0));
+        assertTrue(lines.stream().anyMatch(x -> x.contains(",other,")), "other job's flows are in the timeline");
+    }
+
+    @Test
+    void badOptionsAreUsageErrorsAndBadHostfilesInputErrors() throws IOException {
+        Run fabric = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--fabric", "torus");
+        assertEquals(2, fabric.code());
+        assertTrue(fabric.err().contains("unknown --fabric 'torus'; allowed: single-switch, fat-tree, rail-optimized"),
+                fabric.err());
+        Run shard = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--shard", "2/2");
+        assertEquals(2, shard.code());
+        assertTrue(shard.err().contains("use I/N with 0 <= I < N"), shard.err());
+        Path hosts = Files.writeString(dir.resolve("bad-hosts"), "h0\nnode9 slots=2\n");
+        Run hf = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--placement",
+                "hostfile:" + hosts);
+        assertEquals(3, hf.code());
+        assertTrue(hf.err().contains("bad-hosts:2:1: host: unknown host 'node9'"), hf.err());
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.collsim.simulator.network;
+
+import dev.collsim.simulator.schedule.Step;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Congestion-unaware backend: each transfer takes its route's latency plus its bytes over the route's
+ * bottleneck bandwidth ({@link Route#aloneRate()}), as if it were alone on the fabric; a step lasts as long as
+ * its slowest transfer; a repeated step is charged {@code repeat} times; jobs do not see each other. Uses the
+ * same {@link Router} and the same flows as {@link FlowNetwork}, so the two agree exactly (to floating-point
+ * rounding) whenever no link is shared by two flows at once. This class is immutable and thread-safe.
+ */
+public final class AnalyticalNetwork implements NetworkBackend {
+
+    private final boolean timeline;
+    private final int topLinks;
+
+    /** No timeline, three busiest links. */
+    public AnalyticalNetwork() {
+        this(false, 3);
+    }
+
+    /**
+     * @param timeline record one {@link FlowRecord} per flow of the first copy of every step
+     * @param topLinks number of busiest links to report, {@code >= 0}
+     */
+    public AnalyticalNetwork(boolean timeline, int topLinks) {
+        this.timeline = timeline;
+        this.topLinks = topLinks;
+    }
+
+    @Override
+    public String name() {
+        return "analytical";
+    }
+
+    @Override
+    public Timing time(List<Job> jobs, NetworkModel network) {
+        Router router = new Router(network);
+        double[] linkBytes = new double[network.linkCount()];
+        List<JobTiming> out = new ArrayList<>();
+        List<FlowRecord> records = new ArrayList<>();
+        double makespan = 0;
+        for (int j = 0; j < jobs.size(); j++) {
+            Job job = jobs.get(j);
+            double now = job.startUs();
+            List<Step> steps = job.schedule().steps();
+            for (int s = 0; s < steps.size(); s++) {
+                Step step = steps.get(s);
+                List<SimFlow> flows = StepFlows.build(j, job, s, step, 0, router, now);
+                double end = now;
+                for (SimFlow f : flows) {
+                    double done = f.activateAt + f.bytes / f.route.aloneRate();
+                    end = Math.max(end, done);
+                    if (timeline) {
+                        records.add(new FlowRecord(job.name(), s, 0, f.src, f.dst, f.channel, f.weight, f.bytes, now,
+                                done, 1, 0));
+                    }
+                }
+                StepFlows.addLinkBytes(flows, step.repeat(), linkBytes);
+                double duration = end - now;
+                if (timeline) {
+                    for (int i = records.size() - flows.size(); i < records.size(); i++) {
+                        FlowRecord r = records.get(i);
+                        records.set(i, new FlowRecord(r.job(), r.step(), 0, r.src(), r.dst(), r.channel(), r.flows(),
+                                r.bytes(), r.startUs(), r.endUs(), step.repeat(), step.repeat() > 1 ? duration : 0));
+                    }
+                }
+                now = end + (step.repeat() - 1) * duration;
+            }
+            out.add(new JobTiming(job.name(), job.startUs(), now, job.schedule().stepCount()));
+            makespan = Math.max(makespan, now);
+        }
+        return new Timing(name(), out, makespan, StepFlows.busiest(network, linkBytes, makespan, topLinks), records,
+                0);
+    }
+}

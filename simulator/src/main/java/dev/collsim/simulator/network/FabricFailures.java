@@ -1,0 +1,108 @@
+package dev.collsim.simulator.network;
+
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Fabric what-ifs: which directed links to take out of service. A failed link carries nothing and routing avoids
+ * it; a failed NIC takes all its links down, and its GPUs fall back to their next nearest NIC. Pure functions.
+ */
+public final class FabricFailures {
+
+    private FabricFailures() {
+    }
+
+    /**
+     * Resolves names to links: a device id (a NIC or switch: every link to or from it), a cable
+     * {@code A>B} (both directions of every parallel link between A and B), or one directed link id
+     * {@code A>B#k}.
+     *
+     * @param topology the cluster
+     * @param names    names as above
+     * @return the directed links to fail
+     * @throws IllegalArgumentException naming each unknown name and the accepted forms
+     */
+    public static Set<Link> byName(Topology topology, List<String> names) {
+        Set<Link> out = new LinkedHashSet<>();
+        List<String> unknown = new ArrayList<>();
+        for (String name : names) {
+            Optional<Device> d = topology.device(name);
+            if (d.isPresent()) {
+                out.addAll(topology.graph().edgesOf(d.get()));
+                continue;
+            }
+            List<Link> hit = new ArrayList<>();
+            for (Link l : topology.graph().edgeSet()) {
+                String a = topology.source(l).id();
+                String b = topology.target(l).id();
+                if (l.id().equals(name) || name.equals(a + ">" + b) || name.equals(b + ">" + a)) {
+                    hit.add(l);
+                }
+            }
+            if (hit.isEmpty()) {
+                unknown.add(name);
+            }
+            out.addAll(hit);
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown link or device " + unknown + " in " + topology.name()
+                    + "; use a device id (e.g. a NIC or switch), a cable A>B, or a directed link id A>B#k");
+        }
+        return out;
+    }
+
+    /**
+     * Picks {@code count} network cables at random (both directions fail together), from the NET links of the
+     * fabric, with a seeded java.util.Random over the cables sorted by id.
+     *
+     * @param topology the cluster
+     * @param count    cables to fail, {@code 0 <= count <=} number of cables
+     * @param seed     random seed
+     * @return the directed links to fail
+     * @throws IllegalArgumentException when count is out of range
+     */
+    public static Set<Link> randomCables(Topology topology, int count, long seed) {
+        List<String> cables = new ArrayList<>();
+        for (Link l : topology.graph().edgeSet()) {
+            String a = topology.source(l).id();
+            String b = topology.target(l).id();
+            if (l.type() == LinkType.NET && a.compareTo(b) < 0) {
+                cables.add(a + ">" + b);
+            }
+        }
+        List<String> unique = new ArrayList<>(new LinkedHashSet<>(cables));
+        unique.sort(Comparator.naturalOrder());
+        if (count < 0 || count > unique.size()) {
+            throw new IllegalArgumentException("cannot fail " + count + " of " + unique.size() + " network cables");
+        }
+        Collections.shuffle(unique, new Random(seed));
+        return byName(topology, unique.subList(0, count));
+    }
+
+    /**
+     * @param topology the cluster
+     * @param count    NICs to fail
+     * @param seed     random seed
+     * @return the directed links of {@code count} NICs chosen with a seeded java.util.Random over NICs sorted by id
+     * @throws IllegalArgumentException when count is out of range
+     */
+    public static Set<Link> randomNics(Topology topology, int count, long seed) {
+        List<Nic> nics = new ArrayList<>(topology.devices(Nic.class));
+        if (count < 0 || count > nics.size()) {
+            throw new IllegalArgumentException("cannot fail " + count + " of " + nics.size() + " NICs");
+        }
+        Collections.shuffle(nics, new Random(seed));
+        return byName(topology, nics.subList(0, count).stream().map(Nic::id).toList());
+    }
+}

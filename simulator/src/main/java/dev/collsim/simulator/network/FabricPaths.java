@@ -1,0 +1,203 @@
+package dev.collsim.simulator.network;
+
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Shortest paths (in hops) between two NICs through the network switches, taken either by per-hop ECMP hashing
+ * or by ideal spraying ({@link Multipath}). Hop distances to each switch are computed once by breadth-first
+ * search over the switch graph and cached, so memory grows with switches squared (hundreds of switches for
+ * 16,384 GPUs), not with NICs. Not thread-safe (caches).
+ */
+final class FabricPaths {
+
+    private static final int INF = Integer.MAX_VALUE / 4;
+
+    private final NetworkModel m;
+    private final int[] switchVertex;
+    private final int[][] switchIn;
+    private final int[][] toSwitch;
+    private final Map<Integer, int[]> attach = new HashMap<>();
+
+    FabricPaths(NetworkModel m) {
+        this.m = m;
+        switchVertex = new int[m.switchCount()];
+        toSwitch = new int[m.switchCount()][];
+        List<List<Integer>> in = new ArrayList<>();
+        for (int s = 0; s < m.switchCount(); s++) {
+            in.add(new ArrayList<>());
+        }
+        for (int v = 0; v < m.vertexCount(); v++) {
+            int s = m.switchIndex(v);
+            if (s >= 0) {
+                switchVertex[s] = v;
+                for (int l : m.out(v)) {
+                    int t = m.switchIndex(m.target(l));
+                    if (t >= 0) {
+                        in.get(t).add(s);
+                    }
+                }
+            }
+        }
+        switchIn = new int[m.switchCount()][];
+        for (int s = 0; s < m.switchCount(); s++) {
+            switchIn[s] = in.get(s).stream().mapToInt(Integer::intValue).toArray();
+        }
+    }
+
+    /** @return true when the NIC has a working network link out of its host */
+    boolean usable(int nic) {
+        for (int l : m.out(nic)) {
+            if (m.link(l).type() == LinkType.NET && m.vertex(m.target(l)).host() != m.vertex(nic).host()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Adds the path(s) from NIC {@code a} to NIC {@code b} to the route.
+     *
+     * @param key hash key of the transfer (channel), used by ECMP
+     * @throws IllegalArgumentException when no working path joins the NICs
+     */
+    void add(int a, int b, long key, RouteBuilder route) {
+        for (int l : m.out(a)) {
+            if (m.target(l) == b) {
+                route.add(l, 1.0);
+                return;
+            }
+        }
+        int[] att = attached(b);
+        Map<Integer, Double> level = new HashMap<>();
+        level.put(a, 1.0);
+        int hop = 0;
+        while (!level.isEmpty()) {
+            Map<Integer, Double> next = new HashMap<>();
+            for (Map.Entry<Integer, Double> e : level.entrySet()) {
+                int u = e.getKey();
+                List<Integer> cand = nextHops(u, b, att);
+                if (cand.isEmpty()) {
+                    throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
+                            + m.vertex(b).id());
+                }
+                if (m.routing().multipath() == Multipath.ECMP) {
+                    int pick = (int) Math.floorMod(mix(m.routing().seed(), a, b, key, hop), (long) cand.size());
+                    int l = cand.get(pick);
+                    route.add(l, e.getValue());
+                    if (m.target(l) != b) {
+                        next.merge(m.target(l), e.getValue(), Double::sum);
+                    }
+                } else {
+                    double total = 0;
+                    for (int l : cand) {
+                        total += m.capacity(l);
+                    }
+                    for (int l : cand) {
+                        double s = e.getValue() * m.capacity(l) / total;
+                        route.add(l, s);
+                        if (m.target(l) != b) {
+                            next.merge(m.target(l), s, Double::sum);
+                        }
+                    }
+                }
+            }
+            level = next;
+            hop++;
+        }
+    }
+
+    /** Working links out of u that lie on a shortest path to NIC b. */
+    private List<Integer> nextHops(int u, int b, int[] att) {
+        List<Integer> best = new ArrayList<>();
+        int bestD = INF;
+        for (int l : m.out(u)) {
+            int w = m.target(l);
+            int d;
+            if (w == b) {
+                d = 0;
+            } else if (m.switchIndex(w) >= 0) {
+                d = distance(m.switchIndex(w), att);
+            } else {
+                continue;
+            }
+            if (d < bestD) {
+                bestD = d;
+                best.clear();
+            }
+            if (d == bestD && d < INF) {
+                best.add(l);
+            }
+        }
+        return best;
+    }
+
+    /** Hops from switch s to the NIC whose attached switches are att (0 hops to reach an attached switch). */
+    private int distance(int s, int[] att) {
+        int d = INF;
+        for (int a : att) {
+            d = Math.min(d, toSwitch(a)[s]);
+        }
+        return d >= INF ? INF : d + 1;
+    }
+
+    private int[] attached(int nic) {
+        return attach.computeIfAbsent(nic, b -> {
+            java.util.Set<Integer> sw = new java.util.TreeSet<>();
+            for (int l : m.in(b)) {
+                int s = m.switchIndex(m.source(l));
+                if (s >= 0) {
+                    sw.add(s);
+                }
+            }
+            return sw.stream().mapToInt(Integer::intValue).toArray();
+        });
+    }
+
+    private int[] toSwitch(int target) {
+        if (toSwitch[target] == null) {
+            toSwitch[target] = bfs(target);
+        }
+        return toSwitch[target];
+    }
+
+    private int[] bfs(int t) {
+        {
+            int[] d = new int[switchVertex.length];
+            java.util.Arrays.fill(d, INF);
+            d[t] = 0;
+            int[] queue = new int[switchVertex.length];
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = t;
+            while (head < tail) {
+                int y = queue[head++];
+                for (int x : switchIn[y]) {
+                    if (d[x] == INF) {
+                        d[x] = d[y] + 1;
+                        queue[tail++] = x;
+                    }
+                }
+            }
+            return d;
+        }
+    }
+
+    /** SplitMix64 finalizer over the flow's fields: a well-mixed ECMP hash. */
+    static long mix(long seed, int a, int b, long key, int hop) {
+        long z = seed + 0x9E3779B97F4A7C15L * (1 + a) + 0xC2B2AE3D27D4EB4FL * (1 + b) + 0x165667B19E3779F9L * (1 + key)
+                + 0x27D4EB2F165667C5L * (1 + hop);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** @return rail of a NIC vertex, or -1 */
+    int rail(int nic) {
+        return nic >= 0 && m.vertex(nic) instanceof Nic n ? n.rail() : -1;
+    }
+}

@@ -1,0 +1,321 @@
+package dev.collsim.simulator.network;
+
+import dev.collsim.simulator.schedule.Step;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/** The state of one {@link FlowNetwork} run: an event loop over flows. Not thread-safe; used once. */
+final class FlowSimulation {
+
+    /** A flow is finished when less than this fraction of its bytes remains (absorbs rounding of event times). */
+    private static final double DONE = 1e-9;
+
+    private final List<Job> jobs;
+    private final NetworkModel net;
+    private final Router router;
+    private final MaxMinFairShare fair;
+    private final boolean timeline;
+    private final FlowObserver observer;
+    private final double[] linkBytes;
+    private final double window;
+    private final List<FlowRecord> records = new ArrayList<>();
+    private final PriorityQueue<SimFlow> waiting =
+            new PriorityQueue<>((a, b) -> Double.compare(a.activateAt, b.activateAt));
+    private SimFlow[] active = new SimFlow[64];
+    private double[] rate = new double[64];
+    private int nActive;
+    private double now;
+    private long events;
+    private boolean dirty;
+
+    private final int[] stepIndex;
+    private final long[] copy;
+    private final int[] pending;
+    private final double[] stepStart;
+    private final boolean[] alone;
+    private final boolean[] started;
+    private final double[] end;
+    private final List<List<SimFlow>> stepFlows = new ArrayList<>();
+    private final java.util.Map<SimFlow, Integer> lastRecord = new java.util.IdentityHashMap<>();
+
+    FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer) {
+        this(jobs, net, timeline, observer, 0);
+    }
+
+    /**
+     * @param window completion window (relative, {@code >= 0}); see {@link FlowNetwork#FlowNetwork(boolean, int,
+     *               double)}
+     */
+    FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window) {
+        if (!(window >= 0 && window < 1)) {
+            throw new IllegalArgumentException("completion window must be in [0, 1), got " + window);
+        }
+        this.window = window;
+        this.jobs = List.copyOf(jobs);
+        this.net = net;
+        this.router = new Router(net);
+        double[] cap = new double[net.linkCount()];
+        for (int l = 0; l < cap.length; l++) {
+            cap[l] = net.capacity(l);
+        }
+        this.fair = new MaxMinFairShare(cap);
+        this.timeline = timeline;
+        this.observer = observer;
+        this.linkBytes = new double[net.linkCount()];
+        int n = jobs.size();
+        stepIndex = new int[n];
+        copy = new long[n];
+        pending = new int[n];
+        stepStart = new double[n];
+        alone = new boolean[n];
+        started = new boolean[n];
+        end = new double[n];
+        Arrays.fill(end, Double.NaN);
+        for (int j = 0; j < n; j++) {
+            stepFlows.add(List.of());
+        }
+    }
+
+    void run() {
+        while (true) {
+            startDueJobs();
+            while (!waiting.isEmpty() && waiting.peek().activateAt <= now) {
+                addActive(waiting.poll());
+            }
+            if (dirty) {
+                fair.solve(active, nActive, rate);
+                events++;
+                dirty = false;
+            }
+            double limit = nextJobStart();
+            if (!waiting.isEmpty()) {
+                limit = Math.min(limit, waiting.peek().activateAt);
+            }
+            double next = limit;
+            for (int i = 0; i < nActive; i++) {
+                next = Math.min(next, now + active[i].remaining / rate[i]);
+            }
+            if (next == Double.POSITIVE_INFINITY) {
+                break;
+            }
+            if (window > 0 && next < limit) {
+                next = batchEnd(next, limit);
+            }
+            advance(next);
+            finishFlows();
+        }
+    }
+
+    /**
+     * With a completion window: the latest finish time, under the current rates, of the flows that finish within
+     * {@code window x (earliest - step start)} after the earliest one, and before {@code limit}.
+     */
+    private double batchEnd(double earliest, double limit) {
+        double stepBegin = earliest;
+        for (int j = 0; j < jobs.size(); j++) {
+            if (pending[j] > 0) {
+                stepBegin = Math.min(stepBegin, stepStart[j]);
+            }
+        }
+        double cutoff = Math.min(limit, earliest + window * (earliest - stepBegin));
+        double end = earliest;
+        for (int i = 0; i < nActive; i++) {
+            double fin = now + active[i].remaining / rate[i];
+            if (fin <= cutoff) {
+                end = Math.max(end, fin);
+            }
+        }
+        return end;
+    }
+
+    private void advance(double next) {
+        double dt = next - now;
+        double[] load = observer == null ? null : new double[linkBytes.length];
+        for (int i = 0; i < nActive; i++) {
+            SimFlow f = active[i];
+            double moved = Math.min(f.remaining, rate[i] * dt);
+            f.remaining -= moved;
+            Route r = f.route;
+            for (int k = 0; k < r.size(); k++) {
+                linkBytes[r.link(k)] += moved * f.weight * r.share(k);
+                if (load != null) {
+                    load[r.link(k)] += rate[i] * f.weight * r.share(k);
+                }
+            }
+        }
+        if (observer != null && dt > 0) {
+            observer.interval(now, next, load);
+        }
+        now = next;
+    }
+
+    private void finishFlows() {
+        boolean[] stepEnded = new boolean[jobs.size()];
+        int i = 0;
+        while (i < nActive) {
+            SimFlow f = active[i];
+            if (f.remaining <= DONE * f.bytes) {
+                Route r = f.route;
+                for (int k = 0; k < r.size(); k++) {
+                    linkBytes[r.link(k)] += f.remaining * f.weight * r.share(k);
+                }
+                f.remaining = 0;
+                if (timeline) {
+                    records.add(new FlowRecord(jobs.get(f.job).name(), f.step, f.copy, f.src, f.dst, f.channel,
+                            f.weight, f.bytes, f.startUs, now, 1, 0));
+                    lastRecord.put(f, records.size() - 1);
+                }
+                if (--pending[f.job] == 0) {
+                    stepEnded[f.job] = true;
+                }
+                nActive--;
+                active[i] = active[nActive];
+                rate[i] = rate[nActive];
+                active[nActive] = null;
+                dirty = true;
+            } else {
+                i++;
+            }
+        }
+        for (int j = 0; j < stepEnded.length; j++) {
+            if (stepEnded[j]) {
+                stepDone(j);
+            }
+        }
+    }
+
+    private void startDueJobs() {
+        for (int j = 0; j < jobs.size(); j++) {
+            if (!started[j] && jobs.get(j).startUs() <= now) {
+                started[j] = true;
+                beginStep(j);
+            }
+        }
+    }
+
+    private double nextJobStart() {
+        double t = Double.POSITIVE_INFINITY;
+        for (int j = 0; j < jobs.size(); j++) {
+            if (!started[j]) {
+                t = Math.min(t, jobs.get(j).startUs());
+            }
+        }
+        return t;
+    }
+
+    /** @return true when another job has started and not finished (it may be between two of its steps) */
+    private boolean othersRunning(int j) {
+        for (int k = 0; k < jobs.size(); k++) {
+            if (k != j && started[k] && Double.isNaN(end[k])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Starts copy {@code copy[j]} of step {@code stepIndex[j]}, skipping empty steps; ends the job if none is left. */
+    private void beginStep(int j) {
+        List<Step> steps = jobs.get(j).schedule().steps();
+        while (stepIndex[j] < steps.size()) {
+            Step step = steps.get(stepIndex[j]);
+            List<SimFlow> flows = StepFlows.build(j, jobs.get(j), stepIndex[j], step, copy[j], router, now);
+            if (!flows.isEmpty()) {
+                for (SimFlow old : stepFlows.get(j)) {
+                    lastRecord.remove(old);
+                }
+                stepFlows.set(j, flows);
+                stepStart[j] = now;
+                alone[j] = !othersRunning(j);
+                for (int k = 0; k < jobs.size(); k++) {
+                    if (k != j) {
+                        alone[k] = false;
+                    }
+                }
+                pending[j] = flows.size();
+                for (SimFlow f : flows) {
+                    if (f.activateAt <= now) {
+                        addActive(f);
+                    } else {
+                        waiting.add(f);
+                    }
+                }
+                return;
+            }
+            stepIndex[j]++;
+            copy[j] = 0;
+        }
+        end[j] = now;
+    }
+
+    private void stepDone(int j) {
+        Step step = jobs.get(j).schedule().steps().get(stepIndex[j]);
+        double duration = now - stepStart[j];
+        copy[j]++;
+        long left = step.repeat() - copy[j];
+        if (left > 0 && alone[j] && !othersRunning(j)) {
+            double nextStart = nextJobStart();
+            long skip = left;
+            if (nextStart != Double.POSITIVE_INFINITY && duration > 0) {
+                skip = Math.min(left, (long) Math.floor((nextStart - now) / duration));
+            }
+            if (skip > 0) {
+                StepFlows.addLinkBytes(stepFlows.get(j), skip, linkBytes);
+                if (timeline) {
+                    for (SimFlow f : stepFlows.get(j)) {
+                        FlowRecord r = records.get(lastRecord.get(f));
+                        records.add(new FlowRecord(r.job(), r.step(), r.copy() + 1, r.src(), r.dst(), r.channel(),
+                                r.flows(), r.bytes(), r.startUs() + duration, r.endUs() + duration, skip, duration));
+                    }
+                }
+                now += skip * duration;
+                copy[j] += skip;
+            }
+        }
+        if (copy[j] >= step.repeat()) {
+            stepIndex[j]++;
+            copy[j] = 0;
+        }
+        beginStep(j);
+    }
+
+    private void addActive(SimFlow f) {
+        if (nActive == active.length) {
+            active = Arrays.copyOf(active, nActive * 2);
+            rate = Arrays.copyOf(rate, nActive * 2);
+        }
+        active[nActive++] = f;
+        dirty = true;
+    }
+
+    List<JobTiming> jobTimings() {
+        List<JobTiming> out = new ArrayList<>();
+        for (int j = 0; j < jobs.size(); j++) {
+            Job job = jobs.get(j);
+            double e = Double.isNaN(end[j]) ? job.startUs() : end[j];
+            out.add(new JobTiming(job.name(), job.startUs(), e, job.schedule().stepCount()));
+        }
+        return out;
+    }
+
+    double makespan() {
+        double m = 0;
+        for (JobTiming t : jobTimings()) {
+            m = Math.max(m, t.endUs());
+        }
+        return m;
+    }
+
+    double[] linkBytes() {
+        return linkBytes;
+    }
+
+    List<FlowRecord> records() {
+        return records;
+    }
+
+    long events() {
+        return events;
+    }
+}

@@ -1,0 +1,160 @@
+package dev.collsim.simulator.network;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.topology.Gpu;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Rank placement: which GPU holds each rank, chosen from a pool of free GPUs (a topology's GPUs minus those other
+ * jobs hold). All methods are pure functions of their arguments.
+ */
+public final class Placement {
+
+    /** Placement policies, for command-line selection. */
+    public enum Policy {
+        /** Ranks fill hosts in order: host 0's GPUs, then host 1's. */
+        CONTIGUOUS,
+        /** Rank i goes to the i-th host (mod hosts): consecutive ranks land on different hosts. */
+        ROUND_ROBIN,
+        /** A seeded random choice of GPUs, in random rank order. */
+        RANDOM
+    }
+
+    private Placement() {
+    }
+
+    /**
+     * @param policy policy
+     * @param pool   free GPUs
+     * @param nRanks ranks to place
+     * @param seed   seed for {@link Policy#RANDOM} (java.util.Random)
+     * @return GPU of each rank
+     * @throws IllegalArgumentException when the pool has fewer than nRanks GPUs
+     */
+    public static List<Gpu> place(Policy policy, Collection<Gpu> pool, int nRanks, long seed) {
+        List<Gpu> free = sorted(pool);
+        if (nRanks < 1 || nRanks > free.size()) {
+            throw new IllegalArgumentException("cannot place " + nRanks + " ranks on " + free.size()
+                    + " free GPUs");
+        }
+        return switch (policy) {
+            case CONTIGUOUS -> List.copyOf(free.subList(0, nRanks));
+            case ROUND_ROBIN -> roundRobin(free, nRanks);
+            case RANDOM -> {
+                List<Gpu> copy = new ArrayList<>(free);
+                Collections.shuffle(copy, new Random(seed));
+                yield List.copyOf(copy.subList(0, nRanks));
+            }
+        };
+    }
+
+    private static List<Gpu> roundRobin(List<Gpu> free, int nRanks) {
+        Map<Integer, List<Gpu>> byHost = new LinkedHashMap<>();
+        for (Gpu g : free) {
+            byHost.computeIfAbsent(g.host(), h -> new ArrayList<>()).add(g);
+        }
+        List<List<Gpu>> hosts = new ArrayList<>(byHost.values());
+        List<Gpu> out = new ArrayList<>();
+        int[] next = new int[hosts.size()];
+        while (out.size() < nRanks) {
+            for (int h = 0; h < hosts.size() && out.size() < nRanks; h++) {
+                if (next[h] < hosts.get(h).size()) {
+                    out.add(hosts.get(h).get(next[h]++));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Reads a hostfile: one host per line, {@code HOST [slots=N]}, where HOST is a host index ({@code 3}) or the
+     * host part of GPU ids ({@code h3} for GPUs {@code h3/gpu0..}); {@code #} starts a comment. Ranks fill each
+     * listed host's free GPUs in local-index order, up to N (default: all of them), in file order, as
+     * mpirun fills hostfile slots.
+     *
+     * @param fileName name to cite in problems
+     * @param content  the file's text
+     * @param pool     free GPUs
+     * @return GPU of each rank
+     * @throws InputException listing every bad line (file, line, column, what was found, what is allowed)
+     */
+    public static List<Gpu> fromHostfile(String fileName, String content, Collection<Gpu> pool)
+            throws InputException {
+        List<Gpu> free = sorted(pool);
+        List<InputProblem> problems = new ArrayList<>();
+        List<Gpu> out = new ArrayList<>();
+        Set<Integer> seen = new HashSet<>();
+        String[] lines = content.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].replaceFirst("#.*", "").trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] parts = line.split("\\s+");
+            int host = hostOf(parts[0], free);
+            int col = lines[i].indexOf(parts[0]) + 1;
+            if (host < 0) {
+                problems.add(new InputProblem(fileName, i + 1, col, "host", "unknown host '" + parts[0]
+                        + "'; allowed: a host index 0.." + maxHost(free) + " or h<index> with free GPUs"));
+                continue;
+            }
+            if (!seen.add(host)) {
+                problems.add(new InputProblem(fileName, i + 1, col, "host", "host '" + parts[0] + "' listed twice"));
+                continue;
+            }
+            List<Gpu> gpus = free.stream().filter(g -> g.host() == host).toList();
+            int slots = gpus.size();
+            for (int p = 1; p < parts.length; p++) {
+                String kv = parts[p].toLowerCase(Locale.ROOT);
+                int pcol = lines[i].indexOf(parts[p]) + 1;
+                if (kv.matches("slots=\\d+") && Integer.parseInt(kv.substring(6)) >= 1
+                        && Integer.parseInt(kv.substring(6)) <= gpus.size()) {
+                    slots = Integer.parseInt(kv.substring(6));
+                } else {
+                    problems.add(new InputProblem(fileName, i + 1, pcol, "slots", "'" + parts[p]
+                            + "' is not allowed; use slots=N with N in 1.." + gpus.size() + " (free GPUs on host "
+                            + host + ")"));
+                }
+            }
+            out.addAll(gpus.subList(0, slots));
+        }
+        if (problems.isEmpty() && out.isEmpty()) {
+            problems.add(new InputProblem(fileName, 0, 0, "", "no hosts listed; write one host per line"));
+        }
+        if (!problems.isEmpty()) {
+            throw new InputException(problems);
+        }
+        return List.copyOf(out);
+    }
+
+    private static int hostOf(String token, List<Gpu> free) {
+        String t = token.toLowerCase(Locale.ROOT);
+        String digits = t.startsWith("h") ? t.substring(1) : t;
+        if (!digits.matches("\\d{1,9}")) {
+            return -1;
+        }
+        int h = Integer.parseInt(digits);
+        return free.stream().anyMatch(g -> g.host() == h) ? h : -1;
+    }
+
+    private static int maxHost(List<Gpu> free) {
+        return free.stream().mapToInt(Gpu::host).max().orElse(-1);
+    }
+
+    private static List<Gpu> sorted(Collection<Gpu> pool) {
+        List<Gpu> free = new ArrayList<>(pool);
+        free.sort(Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index));
+        return free;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.collsim.simulator.network;
+
+import dev.collsim.simulator.schedule.Step;
+import dev.collsim.simulator.schedule.Transfer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns one step of a job into flows, merging transfers that share a route and a size into one flow of weight k
+ * (max-min fairness gives identical flows identical rates, so this is exact). Shared by both backends so they
+ * time the very same flows.
+ */
+final class StepFlows {
+
+    private StepFlows() {
+    }
+
+    /**
+     * @throws IllegalArgumentException when a transfer names a rank outside the job
+     */
+    static List<SimFlow> build(int jobIndex, Job job, int stepIndex, Step step, long copy, Router router,
+            double now) {
+        Map<Route, Map<Double, SimFlow>> merged = new IdentityHashMap<>();
+        List<SimFlow> out = new ArrayList<>();
+        int n = job.ranks().size();
+        for (Transfer t : step.transfers()) {
+            if (t.src() >= n || t.dst() >= n) {
+                throw new IllegalArgumentException("job " + job.name() + ", step '" + step.label() + "': transfer "
+                        + t.src() + "->" + t.dst() + " names a rank outside [0, " + n + ")");
+            }
+            Route r = router.route(job.ranks().get(t.src()), job.ranks().get(t.dst()), t.channel());
+            Map<Double, SimFlow> bySize = merged.computeIfAbsent(r, k -> new HashMap<>(2));
+            SimFlow f = bySize.get(t.bytes());
+            if (f == null) {
+                f = new SimFlow(jobIndex, stepIndex, copy, t.src(), t.dst(), t.channel(), r, t.bytes(), now);
+                bySize.put(t.bytes(), f);
+                out.add(f);
+            } else {
+                f.weight++;
+            }
+        }
+        return out;
+    }
+
+    /** Adds {@code copies} x the bytes the flows put on each link to {@code linkBytes}. */
+    static void addLinkBytes(List<SimFlow> flows, double copies, double[] linkBytes) {
+        for (SimFlow f : flows) {
+            for (int i = 0; i < f.route.size(); i++) {
+                linkBytes[f.route.link(i)] += copies * f.bytes * f.weight * f.route.share(i);
+            }
+        }
+    }
+
+    /** @return the {@code top} most utilized links over {@code timeUs}, most utilized first */
+    static List<LinkUsage> busiest(NetworkModel m, double[] linkBytes, double timeUs, int top) {
+        List<Integer> idx = new ArrayList<>();
+        for (int l = 0; l < linkBytes.length; l++) {
+            if (linkBytes[l] > 0) {
+                idx.add(l);
+            }
+        }
+        idx.sort((a, b) -> Double.compare(linkBytes[b] / m.capacity(b), linkBytes[a] / m.capacity(a)));
+        List<LinkUsage> out = new ArrayList<>();
+        for (int i = 0; i < Math.min(top, idx.size()); i++) {
+            int l = idx.get(i);
+            double u = timeUs > 0 ? linkBytes[l] / (m.capacity(l) * timeUs) : 0;
+            out.add(new LinkUsage(m.link(l).id(), m.capacity(l) / 1000.0, linkBytes[l], u));
+        }
+        return out;
+    }
+}

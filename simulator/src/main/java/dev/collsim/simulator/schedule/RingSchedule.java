@@ -1,0 +1,85 @@
+package dev.collsim.simulator.schedule;
+
+import dev.collsim.nccl.Collective;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * NCCL's ring algorithm: AllReduce as ReduceScatter then AllGather, 2(n-1) steps; AllGather and ReduceScatter,
+ * n-1 steps. In every step each rank sends one chunk of {@code S/n} bytes (split evenly over the channels) to
+ * the next rank of the channel's ring, so each rank sends {@code 2(n-1)/n x S} for AllReduce and
+ * {@code (n-1)/n x S} for AllGather/ReduceScatter (nccl-tests {@code doc/PERFORMANCE.md}, the bus bandwidth
+ * factors). Every step moves the same pattern, so the schedule is one {@link Step} with {@code repeat} equal to
+ * the step count: this is exact, not an approximation, because the ring sends equal chunks in every step.
+ *
+ * <p>Channel rings: channel c visits the hosts in rank order, and inside each group of {@code ranksPerHost}
+ * ranks starts at local rank {@code c mod ranksPerHost}; so the host-to-host hop of channel c leaves from local
+ * rank {@code (c-1) mod L} and enters at local rank {@code c mod L}, spreading the channels over the NICs as
+ * NCCL's rings do (NCCL rings enter and leave a host through the channel's NIC; NCCL 2.30
+ * {@code src/graph/search.cc}, {@code rings.cc}). Pipelining inside a step (NCCL's slices) is not modelled:
+ * a step is synchronous.
+ */
+public final class RingSchedule implements ScheduleAlgorithm {
+
+    @Override
+    public String name() {
+        return "Ring";
+    }
+
+    @Override
+    public boolean supports(Collective c) {
+        return c == Collective.ALL_REDUCE || c == Collective.ALL_GATHER || c == Collective.REDUCE_SCATTER;
+    }
+
+    @Override
+    public Schedule schedule(ScheduleRequest r) {
+        checkSupported(r);
+        int n = r.nRanks();
+        if (n == 1 || r.sizeBytes() == 0) {
+            return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(), List.of());
+        }
+        long steps = r.collective() == Collective.ALL_REDUCE ? 2L * (n - 1) : n - 1;
+        double bytes = (double) r.sizeBytes() / n / r.nChannels();
+        List<Transfer> transfers = ringTransfers(n, r.ranksPerHost(), r.nChannels(), bytes);
+        String label = r.collective() == Collective.ALL_REDUCE ? "ring ReduceScatter+AllGather step" : "ring step";
+        return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(),
+                List.of(new Step(label, transfers, steps)));
+    }
+
+    /**
+     * The transfers of one ring step on every channel.
+     *
+     * @param n            ranks
+     * @param ranksPerHost ranks per host group (1: no rotation)
+     * @param nChannels    channels
+     * @param bytes        bytes per transfer
+     * @return {@code n x nChannels} transfers
+     */
+    static List<Transfer> ringTransfers(int n, int ranksPerHost, int nChannels, double bytes) {
+        List<Transfer> out = new ArrayList<>(n * nChannels);
+        for (int c = 0; c < nChannels; c++) {
+            int[] order = channelOrder(n, ranksPerHost, c);
+            for (int k = 0; k < n; k++) {
+                out.add(new Transfer(order[k], order[(k + 1) % n], bytes, c));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param n            ranks
+     * @param ranksPerHost group size L (must divide n)
+     * @param channel      channel index c
+     * @return the ring order of channel c: groups in order, each rotated to start at local rank {@code c mod L}
+     */
+    static int[] channelOrder(int n, int ranksPerHost, int channel) {
+        int l = ranksPerHost;
+        int[] order = new int[n];
+        for (int g = 0; g < n / l; g++) {
+            for (int j = 0; j < l; j++) {
+                order[g * l + j] = g * l + (j + channel) % l;
+            }
+        }
+        return order;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.collsim.simulator.schedule;
+
+import dev.collsim.nccl.Collective;
+
+/**
+ * A collective algorithm: maps a request to a {@link Schedule} in rank space, knowing nothing about bandwidth
+ * (style.md 2.5). Implementations are immutable and thread-safe.
+ */
+public interface ScheduleAlgorithm {
+
+    /** @return the algorithm's name as printed in tables, e.g. {@code Ring} */
+    String name();
+
+    /**
+     * @param collective a collective
+     * @return true when this algorithm can build a schedule for it
+     */
+    boolean supports(Collective collective);
+
+    /**
+     * Builds the schedule.
+     *
+     * @param request collective, size and rank shape
+     * @return the schedule (no steps when there is nothing to move: one rank, or zero bytes)
+     * @throws IllegalArgumentException when {@link #supports} is false for the collective
+     */
+    Schedule schedule(ScheduleRequest request);
+
+    /**
+     * @param request the request
+     * @throws IllegalArgumentException naming the algorithm, the collective and what this algorithm supports
+     */
+    default void checkSupported(ScheduleRequest request) {
+        if (!supports(request.collective())) {
+            throw new IllegalArgumentException(name() + " has no schedule for " + request.collective().ncclName());
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.collsim.simulator.schedule;
+
+import dev.collsim.nccl.Collective;
+import java.util.Objects;
+
+/**
+ * What an algorithm needs to build a schedule: the collective, its size and the shape of the rank space.
+ *
+ * @param collective   the collective
+ * @param sizeBytes    nccl-tests size column in bytes (AllReduce: the buffer; AllGather/ReduceScatter: the whole
+ *                     gathered buffer, nRanks x the per-rank part; AllToAll: each rank's send buffer), {@code >= 0}
+ * @param nRanks       ranks, {@code >= 1}
+ * @param nChannels    NCCL channels, {@code >= 1}
+ * @param ranksPerHost consecutive ranks that share a host (hierarchical and tree algorithms group by it; ring
+ *                     rotates each channel's order inside the group); {@code >= 1} and dividing {@code nRanks},
+ *                     or 1 when ranks are not grouped
+ */
+public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost) {
+
+    /** @throws IllegalArgumentException on a value outside the ranges above */
+    public ScheduleRequest {
+        Objects.requireNonNull(collective, "collective");
+        if (sizeBytes < 0) {
+            throw new IllegalArgumentException("sizeBytes must be >= 0, got " + sizeBytes);
+        }
+        if (nRanks < 1 || nChannels < 1 || ranksPerHost < 1) {
+            throw new IllegalArgumentException("nRanks, nChannels, ranksPerHost must be >= 1, got " + nRanks + ", "
+                    + nChannels + ", " + ranksPerHost);
+        }
+        if (nRanks % ranksPerHost != 0) {
+            throw new IllegalArgumentException("ranksPerHost " + ranksPerHost + " does not divide nRanks " + nRanks);
+        }
+    }
+
+    /** @return number of hosts, {@code nRanks / ranksPerHost} */
+    public int hosts() {
+        return nRanks / ranksPerHost;
+    }
+}

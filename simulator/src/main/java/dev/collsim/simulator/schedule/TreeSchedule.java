@@ -1,0 +1,156 @@
+package dev.collsim.simulator.schedule;
+
+import dev.collsim.nccl.Collective;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * NCCL's Tree AllReduce: two complementary binary trees across hosts ({@link DoubleBinaryTree}), each carrying
+ * half of the buffer, with a chain inside every host (tree 0 enters a host at its first local rank, tree 1 at
+ * its last, as NCCL uses different GPUs/NICs for the two trees; each channel's chain is rotated inside the host so
+ * channels use different NICs). Even channels run tree 0, odd channels tree 1
+ * (one channel: both on channel 0). Each tree's share is cut into chunks of {@value #CHUNK_BYTES} bytes (NCCL
+ * Simple: 4 MiB buffer / NCCL_STEPS 8, chunkSteps 1 for trees; nccl-model.md section 3.3) and pipelined: first a
+ * reduce up the tree, then a broadcast down. In pipeline step s, the edge from a node at depth d up to its
+ * parent carries chunk {@code s - (D - d)} (D the tree's depth), and the edge down to a child at depth d carries
+ * chunk {@code s - (d - 1)}. Consecutive identical steps (the steady state, every edge busy) are one
+ * {@link Step} with a repeat count. Simplification: NCCL overlaps the broadcast of early chunks with the reduce
+ * of later ones; here the broadcast starts after the reduce has drained.
+ */
+public final class TreeSchedule implements ScheduleAlgorithm {
+
+    /** Tree chunk: NCCL Simple buffer 4 MiB / NCCL_STEPS 8 (NCCL 2.30 {@code src/init.cc}, {@code enqueue.cc}). */
+    public static final long CHUNK_BYTES = 512 * 1024;
+
+    @Override
+    public String name() {
+        return "Tree";
+    }
+
+    @Override
+    public boolean supports(Collective c) {
+        return c == Collective.ALL_REDUCE;
+    }
+
+    @Override
+    public Schedule schedule(ScheduleRequest r) {
+        checkSupported(r);
+        int n = r.nRanks();
+        List<Step> steps = new ArrayList<>();
+        if (n > 1 && r.sizeBytes() > 0) {
+            int[][] channels = {channelsOf(r.nChannels(), 0), channelsOf(r.nChannels(), 1)};
+            int[][][] parent = new int[2][][];
+            int[][][] depth = new int[2][][];
+            int[] maxDepth = new int[2];
+            for (int t = 0; t < 2; t++) {
+                parent[t] = new int[channels[t].length][];
+                depth[t] = new int[channels[t].length][];
+                for (int i = 0; i < channels[t].length; i++) {
+                    parent[t][i] = rankParents(r, t, channels[t][i]);
+                    depth[t][i] = DoubleBinaryTree.depths(parent[t][i]);
+                }
+                maxDepth[t] = Arrays.stream(depth[t][0]).max().orElse(0);
+            }
+            double[] perChannel = new double[2];
+            long[] chunks = new long[2];
+            for (int t = 0; t < 2; t++) {
+                perChannel[t] = r.sizeBytes() / 2.0 / channels[t].length;
+                chunks[t] = Math.max(1, (long) Math.ceil(perChannel[t] / CHUNK_BYTES));
+            }
+            for (boolean up : new boolean[] {true, false}) {
+                long total = Math.max(chunks[0] + maxDepth[0] - 1, chunks[1] + maxDepth[1] - 1);
+                long s = 0;
+                while (s < total) {
+                    int[][] active = {activeDepths(up, s, chunks[0], maxDepth[0]), activeDepths(up, s, chunks[1],
+                            maxDepth[1])};
+                    long run = 1;
+                    while (s + run < total && sameActive(active, up, s + run, chunks, maxDepth)) {
+                        run++;
+                    }
+                    List<Transfer> ts = new ArrayList<>();
+                    for (int t = 0; t < 2; t++) {
+                        double bytes = perChannel[t] / chunks[t];
+                        for (int i = 0; i < channels[t].length; i++) {
+                            int[] p = parent[t][i];
+                            for (int rank = 0; rank < n; rank++) {
+                                int d = depth[t][i][rank];
+                                if (p[rank] >= 0 && d >= active[t][0] && d <= active[t][1]) {
+                                    int c = channels[t][i];
+                                    ts.add(up ? new Transfer(rank, p[rank], bytes, c) : new Transfer(p[rank], rank,
+                                            bytes, c));
+                                }
+                            }
+                        }
+                    }
+                    steps.add(new Step((up ? "reduce" : "broadcast") + " pipeline step " + s, ts, run));
+                    s += run;
+                }
+            }
+        }
+        return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(), steps);
+    }
+
+    private static boolean sameActive(int[][] active, boolean up, long s, long[] chunks, int[] maxDepth) {
+        for (int t = 0; t < 2; t++) {
+            if (!Arrays.equals(active[t], activeDepths(up, s, chunks[t], maxDepth[t]))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return [lo, hi] of child depths whose edge is busy in step s (empty when lo > hi) */
+    private static int[] activeDepths(boolean up, long s, long k, int depth) {
+        long lo;
+        long hi;
+        if (up) {
+            lo = depth - s;
+            hi = depth - s + k - 1;
+        } else {
+            lo = s - k + 2;
+            hi = s + 1;
+        }
+        lo = Math.max(lo, 1);
+        hi = Math.min(hi, depth);
+        return lo > hi ? new int[] {1, 0} : new int[] {(int) lo, (int) hi};
+    }
+
+    private static int[] channelsOf(int nChannels, int tree) {
+        int count = (nChannels + 1 - tree) / 2;
+        if (count == 0) {
+            return new int[] {0};
+        }
+        int[] cs = new int[count];
+        for (int i = 0; i < count; i++) {
+            cs[i] = 2 * i + tree;
+        }
+        return cs;
+    }
+
+    /**
+     * Parent rank of every rank for one channel: a chain inside each host, the double binary tree between host
+     * heads. The chain order is rotated by the channel (position j is local rank {@code (j + channel) mod L}), as
+     * for rings, so different channels enter and leave hosts through different GPUs and NICs.
+     */
+    private static int[] rankParents(ScheduleRequest r, int tree, int channel) {
+        int l = r.ranksPerHost();
+        int[] hostParent = DoubleBinaryTree.parents(r.hosts(), tree);
+        int[] p = new int[r.nRanks()];
+        int headPos = tree == 0 ? 0 : l - 1;
+        for (int g = 0; g < r.hosts(); g++) {
+            for (int j = 0; j < l; j++) {
+                int rank = g * l + (j + channel) % l;
+                if (j != headPos) {
+                    int up = tree == 0 ? j - 1 : j + 1;
+                    p[rank] = g * l + (up + channel) % l;
+                } else if (hostParent[g] < 0) {
+                    p[rank] = -1;
+                } else {
+                    p[rank] = hostParent[g] * l + (headPos + channel) % l;
+                }
+            }
+        }
+        return p;
+    }
+}

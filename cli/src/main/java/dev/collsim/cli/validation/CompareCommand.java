@@ -45,7 +45,7 @@ public final class CompareCommand implements Callable<Integer> {
     private String cluster;
 
     @Option(names = "--calibration", paramLabel = "PROFILE.yaml",
-            description = "calibration profile from 'collsim calibrate'; predictions then carry a 95% band")
+            description = "calibration profile from 'collsim calibrate'; predictions then carry a 95%% band")
     private Path calibration;
 
     @Option(names = "--nccl-version", paramLabel = "VERSION", description = "NCCL release to model: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")

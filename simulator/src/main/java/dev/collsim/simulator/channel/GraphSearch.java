@@ -18,7 +18,8 @@ import java.util.List;
  *   <li>Add channels one at a time by depth-first search over GPU orders (with an NVSwitch only the next, then
  *       the previous index is tried; otherwise nearer GPUs first), subtracting the channel bandwidth from every
  *       link of every path crossed and accepting a step only if every link still has that bandwidth; NIC ports
- *       are charged per channel in each direction. A channel first tries to replay the previous one's order.</li>
+ *       are charged per channel in each direction. A channel first tries to replay the previous one's order;
+ *       on one node a tree channel that cannot start at GPU 0 may start at any other GPU (sameChannels 0).</li>
  *   <li>Keep the solution with the largest nChannels x bw; stop when it reaches totalBw, otherwise lower the
  *       speed while next speed / best > 0.49.</li>
  *   <li>Duplicate channels (halving bw) unless bwIntra < 25, or sm > 80 with bwIntra < 50 and more than 4
@@ -237,12 +238,21 @@ final class GraphSearch {
         }
         int[] order = new int[g + 2];
         if (!multiNode) {
-            order[0] = 0;
-            boolean[] seen = new boolean[g];
-            seen[0] = true;
-            if (dfs(pattern, order, 1, seen, bwIntra, bwInter)) {
-                channels.add(order);
-                return true;
+            // GPU 0 first; trees then try every other first GPU, as NCCL does once it relaxes sameChannels to 0
+            // (search.cc ncclTopoSearchRec, "try all other possibilities"). A ring is a cycle, so another first GPU
+            // only rotates it.
+            int starts = pattern == GraphPattern.RING ? 1 : g;
+            for (int first = 0; first < starts; first++) {
+                order[0] = first;
+                boolean[] seen = new boolean[g];
+                seen[first] = true;
+                if (dfs(pattern, order, 1, seen, bwIntra, bwInter)) {
+                    channels.add(order);
+                    return true;
+                }
+                if (budget <= 0) {
+                    return false;
+                }
             }
             return false;
         }

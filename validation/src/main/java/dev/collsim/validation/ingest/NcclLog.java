@@ -155,7 +155,8 @@ public record NcclLog(String version, int versionLine, int nRanks, int nNodes, i
      * @param bytes     bytes of the call
      * @param algorithm chosen algorithm, NCCL spelling
      * @param protocol  chosen protocol, NCCL spelling
-     * @param timeUs    NCCL's modelled time, microseconds
+     * @param timeUs    NCCL's modelled time, microseconds; NaN when the line gives none (NCCL 2.28 prints
+     *                  "Algo RING proto LL channel{Lo..Hi}=..." without a time)
      * @param line      source line
      */
     public record AlgoChoice(String function, long bytes, String algorithm, String protocol, double timeUs,

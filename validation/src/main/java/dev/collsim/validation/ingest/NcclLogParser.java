@@ -33,7 +33,7 @@ public final class NcclLogParser {
             + "bw ([0-9.]+)/([0-9.]+), type (\\w+)/(\\w+), sameChannels (\\d+)");
     private static final Pattern ENV = Pattern.compile("^(\\w+) set by environment to (.*?)\\.?\\s*$");
     private static final Pattern CHOICE = Pattern.compile(
-            "(?:(\\w+): )?(\\d+) Bytes -> Algo (\\w+) proto (\\w+) time ([0-9.]+)");
+            "(?:(\\w+): )?(\\d+) Bytes -> Algo (\\w+) proto (\\w+)(?: time ([0-9.]+))?");
     private static final Pattern TUNING_CELL = Pattern.compile("([0-9.]+)\\s*/\\s*([0-9.]+)");
 
     private String version = "";
@@ -55,6 +55,7 @@ public final class NcclLogParser {
     private final Map<String, String> env = new LinkedHashMap<>();
     private final List<Note> flagged = new ArrayList<>();
     private List<String[]> tuningColumns;
+    private List<String> tuningAlgorithms;
 
     /**
      * Offers one line.
@@ -129,9 +130,16 @@ public final class NcclLogParser {
             env.put(m.group(1), m.group(2).strip());
         } else if ((m = CHOICE.matcher(msg)).find()) {
             choices.add(new NcclLog.AlgoChoice(m.group(1) == null ? "" : m.group(1), Long.parseLong(m.group(2)),
-                    algoName(m.group(3)), protoName(m.group(4)), Double.parseDouble(m.group(5)), line));
+                    algoName(m.group(3)), protoName(m.group(4)),
+                    m.group(5) == null ? Double.NaN : Double.parseDouble(m.group(5)), line));
         } else if (msg.startsWith("Latency/AlgBw")) {
             tuningColumns = tuningHeader(msg);
+        } else if (msg.startsWith("Algorithm") && msg.contains("|")) {
+            tuningAlgorithms = cellsAfterLabel(msg);
+            tuningColumns = null;
+        } else if (msg.startsWith("Protocol") && msg.contains("|") && tuningAlgorithms != null) {
+            tuningColumns = splitHeader(tuningAlgorithms, cellsAfterLabel(msg));
+            tuningAlgorithms = null;
         } else if (tuningColumns != null && msg.contains("|") && !msg.startsWith("Max NThreads")) {
             tuningRow(msg, line);
         } else if (isFlagged(msg)) {
@@ -156,6 +164,35 @@ public final class NcclLogParser {
             if (slash > 0) {
                 cols.add(new String[] {c.substring(0, slash).strip(), c.substring(slash + 1).strip()});
             }
+        }
+        return cols;
+    }
+
+    private static List<String> cellsAfterLabel(String msg) {
+        List<String> out = new ArrayList<>();
+        String[] cells = msg.split("\\|");
+        for (int i = 1; i < cells.length; i++) {
+            if (!cells[i].isBlank()) {
+                out.add(cells[i].strip());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * NCCL 2.24+ prints the tuning header on two lines, "Algorithm | Tree | Ring ..." (each spanning its
+     * protocols) then "Protocol | LL | LL128 | Simple | ...". A line mangled by other output (a protocol that is
+     * not LL, LL128 or Simple, or a count that does not split evenly) yields no columns, so its rows are skipped.
+     */
+    private static List<String[]> splitHeader(List<String> algorithms, List<String> protocols) {
+        if (algorithms.isEmpty() || protocols.size() % algorithms.size() != 0
+                || !protocols.stream().allMatch(p -> p.equals("LL") || p.equals("LL128") || p.equals("Simple"))) {
+            return null;
+        }
+        int per = protocols.size() / algorithms.size();
+        List<String[]> cols = new ArrayList<>();
+        for (int i = 0; i < protocols.size(); i++) {
+            cols.add(new String[] {algorithms.get(i / per), protocols.get(i)});
         }
         return cols;
     }

@@ -77,6 +77,37 @@ class NcclLogParserTest {
         assertEquals(1048576L, c.bytes());
     }
 
+    /**
+     * NCCL 2.28 shapes, lines copied from data/device/h200x2-2026-11-29/nccl-info-allreduce.txt (lines 258-264 and
+     * the first choice line): the two-line tuning header and a choice line without a time.
+     */
+    @Test
+    void ncclTwoLineTuningHeaderAndChoiceWithoutTime() {
+        NcclLogParser p = new NcclLogParser();
+        p.accept("vm:896:961 [0] NCCL INFO   Algorithm   |                            Tree                  |                            Ring                  |", 1);
+        p.accept("vm:896:961 [0] NCCL INFO   Protocol    |             LL |          LL128 |         Simple |             LL |          LL128 |         Simple |", 2);
+        p.accept("vm:896:961 [0] NCCL INFO     AllReduce |     8.0/  61.1 |    16.5/ 180.6 |    16.4/ 232.2 |     7.8/ 141.0 |    17.8/ 331.2 |    15.2/ 360.0 |", 3);
+        p.accept("vm:896:961 [0] NCCL INFO   Algorithm   |                             PAT                  |", 4);
+        p.accept("vm:896:961 [0] NCCL INFO   Protocol    |             LL |          LL128# collsim run 0.1.0", 5);
+        p.accept("vm:896:961 [0] NCCL INFO     Broadcast |     0.0/   0.0 |     0.0/   0.0 |     0.0/   0.0 |", 6);
+        p.accept("vm:896:897 [0] NCCL INFO AllReduce: 8 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..0}", 7);
+        NcclLog log = p.build();
+        assertEquals(6, log.tuning().size(), "the mangled PAT header yields no columns, so its row is skipped");
+        NcclLog.TuningEntry treeLl128 = log.tuning().get(1);
+        assertEquals("Tree", treeLl128.algorithm());
+        assertEquals("LL128", treeLl128.protocol());
+        assertEquals(16.5, treeLl128.latencyUs(), 0);
+        assertEquals(180.6, treeLl128.bandwidth(), 0);
+        NcclLog.TuningEntry ringSimple = log.tuning().get(5);
+        assertEquals("Ring", ringSimple.algorithm());
+        assertEquals(360.0, ringSimple.bandwidth(), 0);
+        NcclLog.AlgoChoice c = log.choices().get(0);
+        assertEquals("RING", c.algorithm());
+        assertEquals("LL", c.protocol());
+        assertEquals(8L, c.bytes());
+        assertTrue(Double.isNaN(c.timeUs()));
+    }
+
     @Test
     void warnAndTransportFamilies() {
         NcclLogParser p = new NcclLogParser();

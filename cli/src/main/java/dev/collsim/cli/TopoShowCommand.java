@@ -77,7 +77,7 @@ public final class TopoShowCommand implements Callable<Integer> {
     }
 
     /** Widest link detail shown in full; longer ones are cut with "..." so the columns stay aligned. */
-    private static final int MAX_DETAIL = 40;
+    private static final int MAX_DETAIL = 48;
 
     private static String clip(String detail) {
         return detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL - 3) + "...";

@@ -94,4 +94,49 @@ class CliErrorMessagesTest {
         assertFalse(r.out().contains("0   no problem found"), r.out());
         assertTrue(r.out().contains("unless --fail-on-problem"), r.out());
     }
+
+    /** The README writes {@code --routing ecmp|spray}; help and errors list them so. */
+    @Test
+    void routingModesAreLowerCase() {
+        Run bad = TopoCommandTest.run("predict", "allreduce", "--backend", "flow", "--routing", "hash");
+        assertEquals(ExitCodes.USAGE, bad.code(), bad.err());
+        assertTrue(bad.err().contains("allowed: ecmp, spray"), bad.err());
+        Run help = TopoCommandTest.run("predict", "--help");
+        assertTrue(help.out().contains("ecmp, spray"), help.out());
+    }
+
+    /** Help texts are printed without picocli format warnings, and list the NCCL versions compare models. */
+    @Test
+    void compareHelpIsClean() {
+        Run r = TopoCommandTest.run("compare", "--help");
+        assertEquals(0, r.code(), r.err());
+        assertFalse(r.err().contains("WARN"), r.err());
+        assertTrue(r.out().contains("95% band"), r.out());
+        assertTrue(r.out().contains("NCCL release to model: 2.28, 2.30"), r.out());
+    }
+
+    /** A hierarchical algorithm name is wider than the algo column was: the column widens, proto stays aligned. */
+    @Test
+    void predictColumnsStayAlignedForHierarchicalAlgorithms() {
+        Run r = TopoCommandTest.run("predict", "allreduce", "-c", "dgx-h100x2", "--algo", "hier:rs-ar-ag", "-b", "1M",
+                "-e", "1M");
+        assertEquals(0, r.code(), r.err());
+        String header = r.out().lines().filter(l -> l.startsWith("#") && l.contains(" algo ")).findFirst()
+                .orElseThrow();
+        String row = r.out().lines().filter(l -> l.contains("hier:rs-ar-ag ")).filter(l -> !l.startsWith("#"))
+                .findFirst().orElseThrow();
+        int algo = header.indexOf(" algo ") + 1;
+        assertEquals(algo, row.indexOf("hier:rs-ar-ag"), header + "\n" + row);
+        int proto = header.indexOf("proto");
+        assertTrue(proto > algo + "hier:rs-ar-ag".length(), header + "\n" + row);
+        assertTrue(row.charAt(proto) != ' ' && row.charAt(proto - 1) == ' ', header + "\n" + row);
+    }
+
+    @Test
+    void missingClusterFileSaysNoSuchFile() {
+        Path nope = dir.resolve("cluster.yaml");
+        Run r = TopoCommandTest.run("topo", "show", "-c", nope.toString());
+        assertEquals(ExitCodes.INPUT, r.code(), r.err());
+        assertEquals(nope + ": -c/--cluster: no such file", r.err().lines().findFirst().orElse(""), r.err());
+    }
 }

@@ -103,6 +103,9 @@ public final class ClusterLoader {
         if (hosts.isPresent()) {
             return build(hosts.get());
         }
+        if (spec.contains("/") || spec.contains(java.io.File.separator) || spec.matches(".*\\.(ya?ml|txt|xml)")) {
+            throw new InputException(new InputProblem(spec, 0, 0, "-c/--cluster", "no such file"));
+        }
         throw new InputException(new InputProblem(spec, 0, 0, "-c/--cluster", "no such file, config or catalog"
                 + " name (a catalog name takes a host count as NAMExN or NAME:N, e.g. dgx-h100x2); configs: " + String.join(", ", configNames()) + "; catalog host types: "
                 + String.join(", ", Catalog.names())));

@@ -19,7 +19,8 @@ public final class ClusterOption {
 
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER", defaultValue = ClusterLoader.DEFAULT,
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
-                    + " (configs/NAME.yaml) or a catalog host type. Default: ${DEFAULT-VALUE}.")
+                    + " (configs/NAME.yaml), a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
+                    + " dgx-h100:2; rail-optimized fabric). Default: ${DEFAULT-VALUE}.")
     private String cluster = ClusterLoader.DEFAULT;
 
     /** @return what the user passed (or {@code default}) */

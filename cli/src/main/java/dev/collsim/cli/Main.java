@@ -1,6 +1,7 @@
 package dev.collsim.cli;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.IoMessages;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -28,7 +29,13 @@ public final class Main {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler(Main::badArguments);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            String file = IoMessages.fileProblem(ex);
+            if (file != null) {
+                cmd.getErr().println("collsim: " + file);
+                return ExitCodes.INPUT;
+            }
             if (ex instanceof InputException ie) {
                 cmd.getErr().println(ie.getMessage());
                 return ExitCodes.INPUT;
@@ -45,5 +52,22 @@ public final class Main {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * Reports a bad command line in two lines instead of the whole usage: {@code collsim CMD: MESSAGE} and
+     * {@code Try 'collsim CMD --help'.}
+     *
+     * @return {@link ExitCodes#USAGE}
+     */
+    private static int badArguments(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        String name = cmd.getCommandSpec().qualifiedName(" ");
+        err.println(name + ": " + ex.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("Try '" + name + " --help'.");
+        err.flush();
+        return ExitCodes.USAGE;
     }
 }

@@ -39,7 +39,8 @@ public final class TopoPathsCommand implements Callable<Integer> {
     @Option(names = "--all-hosts", description = "Print every host's matrix.")
     private boolean allHosts;
 
-    @Option(names = "--bw", paramLabel = "VIEW", defaultValue = "NCCL",
+    @Option(names = "--bw", paramLabel = "VIEW", defaultValue = "nccl", converter = ViewConverter.class,
+            completionCandidates = ViewNames.class,
             description = "Bandwidth view: ${COMPLETION-CANDIDATES} (NCCL's link constants or datasheet values)."
                     + " Default: ${DEFAULT-VALUE}.")
     private BandwidthView view;
@@ -138,5 +139,28 @@ public final class TopoPathsCommand implements Callable<Integer> {
         out.println("Legend (NCCL 2.30 src/graph/paths.cc): NVL NVLink (also via NVSwitch); NVB NVLink through a GPU;"
                 + " C2C GPU-CPU NVLink-C2C; PIX one PCIe switch; PXB several PCIe switches; P2C GPU-C2C-CPU-PCIe-NIC;"
                 + " PXN via a peer GPU's NVLink to its NIC; PHB through a CPU; SYS across CPUs; - no path.");
+    }
+
+    /** The {@code --bw} values as the docs write them: lower case. */
+    static final class ViewNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(BandwidthView.values()).map(v -> v.name().toLowerCase(Locale.ROOT))
+                    .iterator();
+        }
+    }
+
+    /** Reads {@code --bw} case-insensitively; an unknown value names the lower-case values allowed. */
+    static final class ViewConverter implements picocli.CommandLine.ITypeConverter<BandwidthView> {
+        @Override
+        public BandwidthView convert(String value) {
+            for (BandwidthView v : BandwidthView.values()) {
+                if (v.name().equalsIgnoreCase(value.trim())) {
+                    return v;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a bandwidth view; allowed: "
+                    + String.join(", ", new ViewNames()));
+        }
     }
 }

@@ -76,18 +76,27 @@ public final class TopoShowCommand implements Callable<Integer> {
                 gbits / gpus / 8);
     }
 
+    /** Widest link detail shown in full; longer ones are cut with "..." so the columns stay aligned. */
+    private static final int MAX_DETAIL = 48;
+
+    private static String clip(String detail) {
+        return detail.length() <= MAX_DETAIL ? detail : detail.substring(0, MAX_DETAIL - 3) + "...";
+    }
+
     private static void links(Topology t, PrintWriter out) {
         Map<String, long[]> rows = new TreeMap<>();
         Map<String, double[]> bw = new LinkedHashMap<>();
+        int width = Math.min(MAX_DETAIL, Math.max(26,
+                t.graph().edgeSet().stream().mapToInt(l -> l.detail().length()).max().orElse(0)));
         for (Link l : t.graph().edgeSet()) {
-            String key = String.format(Locale.ROOT, "%-4s %-26s", l.type().ncclName(), l.detail());
+            String key = String.format(Locale.ROOT, "%-4s %-" + width + "s", l.type().ncclName(), clip(l.detail()));
             String full = key + String.format(Locale.ROOT, "|%.1f|%.1f", l.bandwidth().gbps(), l.ncclBandwidth().gbps());
             rows.computeIfAbsent(full, k -> new long[1])[0]++;
             bw.put(full, new double[] {l.bandwidth().gbps(), l.ncclBandwidth().gbps()});
         }
         out.println();
         out.println("links (each physical link counted once; bandwidth per direction)");
-        out.printf(Locale.ROOT, "  %-4s %-26s %7s %14s %10s%n", "type", "detail", "count", "physical GB/s",
+        out.printf(Locale.ROOT, "  %-4s %-" + width + "s %7s %14s %10s%n", "type", "detail", "count", "physical GB/s",
                 "NCCL GB/s");
         for (var e : rows.entrySet()) {
             String[] parts = e.getKey().split("\\|");

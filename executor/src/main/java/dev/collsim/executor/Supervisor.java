@@ -89,11 +89,23 @@ public final class Supervisor {
                 cmd.add("--settings-label");
                 cmd.add(label);
                 cmd.addAll(opts.workerArgs());
-                ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+                // the worker writes to our terminal directly; when the caller gave other streams (tests, embedding),
+                // its output is copied into them instead of leaking to the JVM's own stdout/stderr
+                boolean inherit = out == System.out && err == System.err;
+                ProcessBuilder pb = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.INHERIT);
+                if (inherit) {
+                    pb.inheritIO();
+                }
                 pb.environment().clear();
                 pb.environment().putAll(workerEnv(System.getenv(), spec, setting, tmp));
                 Process p = pb.start();
+                Thread copyOut = inherit ? null : copy(p.getInputStream(), out);
+                Thread copyErr = inherit ? null : copy(p.getErrorStream(), err);
                 int rc = p.waitFor();
+                if (!inherit) {
+                    copyOut.join();
+                    copyErr.join();
+                }
                 if (Files.exists(json)) {
                     PerfRun run = PerfJson.read(json);
                     runs.add(run.withMetadata(run.metadata().withNcclOutput(readTopo(tmp, pb.environment()),
@@ -120,6 +132,21 @@ public final class Supervisor {
             }
         }
         return exit;
+    }
+
+    /** Copies a worker's output stream into {@code to} on a daemon thread (ends at the worker's end of stream). */
+    private static Thread copy(java.io.InputStream from, PrintStream to) {
+        Thread t = new Thread(() -> {
+            try (from) {
+                from.transferTo(to);
+                to.flush();
+            } catch (IOException e) {
+                to.println("collsim: lost worker output: " + e.getMessage());
+            }
+        }, "collsim-worker-output");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     /**

@@ -48,7 +48,7 @@ public final class PerfJson {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, abs.getFileName().toString(), ".tmp");
+        Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(dir, abs.getFileName().toString());
         try {
             MAPPER.writeValue(tmp.toFile(), value);
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

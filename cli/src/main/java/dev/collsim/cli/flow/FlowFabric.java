@@ -14,13 +14,9 @@ import dev.collsim.units.Bandwidth;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** Builds the fabric a flow run uses: the cluster, rebuilt on another fabric if asked, with its failures. */
 final class FlowFabric {
-
-    private static final Pattern SPEC = Pattern.compile("([a-z0-9-]+?)(?:x([0-9]+))?");
 
     private FlowFabric() {
     }
@@ -45,13 +41,13 @@ final class FlowFabric {
             throw new IllegalArgumentException("unknown --fabric '" + o.fabric + "'; allowed: " + FabricKind.allowed());
         }
         String v = (clusterText == null ? "dgx-h100" : clusterText).trim().toLowerCase(Locale.ROOT);
-        Matcher m = SPEC.matcher(v);
-        HostType type = m.matches() ? Catalog.hostType(m.group(1)).orElse(null) : null;
+        java.util.Optional<ClusterSpec> hosts = dev.collsim.topology.io.ClusterLoader.shorthand(v);
+        HostType type = hosts.map(ClusterSpec::hostType).orElse(Catalog.hostType(v).orElse(null));
         if (type == null) {
-            throw new IllegalArgumentException("--fabric needs -c NAME or NAMExN with a catalog host type; got '"
-                    + clusterText + "'; catalog: " + String.join(", ", Catalog.names()));
+            throw new IllegalArgumentException("--fabric needs -c NAME, NAMExN or NAME:N with a catalog host type;"
+                    + " got '" + clusterText + "'; catalog: " + String.join(", ", Catalog.names()));
         }
-        int count = m.group(2) == null ? 1 : Integer.parseInt(m.group(2));
+        int count = hosts.map(ClusterSpec::count).orElse(1);
         double ratio = o.oversubscription == null ? 1.0 : FabricSpec.parseRatio(o.oversubscription);
         Bandwidth speed = o.linkSpeed == null ? null : Bandwidth.parse(o.linkSpeed);
         FabricSpec spec = new FabricSpec(kind, speed, ratio, o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX

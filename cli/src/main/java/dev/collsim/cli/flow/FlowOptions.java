@@ -40,8 +40,9 @@ public final class FlowOptions {
             + " '400 Gb/s' (default: the NICs' speed)")
     String linkSpeed;
 
-    @Option(names = "--routing", paramLabel = "MODE", description = "flow/links backends: ${COMPLETION-CANDIDATES}:"
-            + " ECMP hashes each flow onto one of the equal-cost paths, SPRAY splits it over all (default: ECMP)")
+    @Option(names = "--routing", paramLabel = "MODE", converter = RoutingConverter.class,
+            completionCandidates = RoutingNames.class, description = "flow/links backends: ${COMPLETION-CANDIDATES}:"
+            + " ecmp hashes each flow onto one of the equal-cost paths, spray splits it over all (default: ecmp)")
     Multipath routing = Multipath.ECMP;
 
     @Option(names = "--no-pxn", description = "flow/links backends: send from the sender's own NIC even when the"
@@ -105,5 +106,28 @@ public final class FlowOptions {
             default -> throw new IllegalArgumentException("unknown placement '" + text + "'; allowed: contiguous,"
                     + " round-robin, random, hostfile:FILE");
         };
+    }
+
+    /** The {@code --routing} values as the docs write them: lower case. */
+    static final class RoutingNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(Multipath.values()).map(m -> m.name().toLowerCase(java.util.Locale.ROOT))
+                    .iterator();
+        }
+    }
+
+    /** Reads {@code --routing} case-insensitively; an unknown value names the lower-case values allowed. */
+    static final class RoutingConverter implements picocli.CommandLine.ITypeConverter<Multipath> {
+        @Override
+        public Multipath convert(String value) {
+            for (Multipath m : Multipath.values()) {
+                if (m.name().equalsIgnoreCase(value.trim())) {
+                    return m;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a routing mode; allowed: "
+                    + String.join(", ", new RoutingNames()));
+        }
     }
 }

@@ -92,7 +92,7 @@ public final class MergeCommand implements Callable<Integer> {
             out.flush();
         } else {
             Path abs = output.toAbsolutePath();
-            Path tmp = Files.createTempFile(abs.getParent(), abs.getFileName().toString(), ".tmp");
+            Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(abs.getParent(), abs.getFileName().toString());
             Files.writeString(tmp, sb, StandardCharsets.UTF_8);
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         }

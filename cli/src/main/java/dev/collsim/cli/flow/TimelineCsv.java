@@ -32,7 +32,7 @@ final class TimelineCsv {
     static void write(Path file, List<Point> points) throws IOException {
         Path abs = file.toAbsolutePath();
         Path dir = abs.getParent();
-        Path tmp = Files.createTempFile(dir, abs.getFileName().toString(), ".tmp");
+        Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(dir, abs.getFileName().toString());
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             w.write(HEADER);
             w.write('\n');

@@ -176,7 +176,7 @@ public final class PredictCommand implements Callable<Integer> {
                 DataSize.parseBytes(stepBytes));
         Map<String, String> nccl = ncclEnv();
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? Hierarchy.parse(algo) : null;
-        Topology topo = ClusterChoice.load(cluster);
+        Topology topo = cluster.load();
         List<Gpu> rankList = ranks(topo);
         if (c.isRooted() && (root < 0 || root >= rankList.size())) {
             throw new IllegalArgumentException("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root);
@@ -280,13 +280,16 @@ public final class PredictCommand implements Callable<Integer> {
         if (params == null) {
             return PerformanceParameters.DEFAULTS;
         }
+        dev.collsim.cli.InputFiles.require(params, "--params");
         String name = params.getFileName().toString().toLowerCase(Locale.ROOT);
         try {
             if (Files.readString(params).contains(dev.collsim.validation.calibration.CalibrationProfile.SCHEMA)) {
                 return dev.collsim.validation.calibration.CalibrationProfile.read(params).parameters();
             }
-        } catch (IOException | dev.collsim.io.InputException e) {
-            throw new UserError(params + ": " + e.getMessage(), ExitCodes.INPUT);
+        } catch (IOException e) {
+            throw dev.collsim.cli.InputFiles.failed(params, e, "--params");
+        } catch (dev.collsim.io.InputException e) {
+            throw new UserError(e.getMessage(), ExitCodes.INPUT);
         }
         ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
                 : new ObjectMapper();

@@ -44,16 +44,18 @@ final class PredictWriter {
     void text(List<String> header, List<PredictRow> rows, boolean all) {
         header.forEach(h -> out.println("# " + h));
         out.println("#");
-        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  %-9s %-6s %4s  %9s  %9s%n", "size",
+        int aw = Math.max(9, rows.stream().mapToInt(r -> algo(r.prediction()).length()).max().orElse(0));
+        String algoCol = "%-" + aw + "s";
+        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4s  %9s  %9s%n", "size",
                 "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", "proto", "nch",
                 "nccl_est", "bound");
-        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  %-9s %-6s %4s  %9s  %9s%n", "(B)",
+        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4s  %9s  %9s%n", "(B)",
                 "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "", "", "", "(us)", "(GB/s)");
         double sum = 0;
         for (PredictRow r : rows) {
             Prediction p = r.prediction();
             sum += p.busBw();
-            out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  %-9s %-6s %4d  %9s  %9s%n",
+            out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4d  %9s  %9s%n",
                     p.sizeBytes(), r.count(), type, p.collective().isReduction() ? redop : "none",
                     p.collective().isRooted() ? 0 : -1, num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
                     "N/A", algo(p), p.protocol() == null ? "-" : p.protocol().ncclName(), p.nChannels(),

@@ -55,11 +55,12 @@ public final class ReportCommand implements Callable<Integer> {
             s = BuiltinSpec.read();
             text = BuiltinSpec.text();
         } else {
+            dev.collsim.cli.InputFiles.require(specFile, "the report spec");
             s = ReportSpecReader.read(specFile);
             try {
                 text = Files.readString(specFile);
             } catch (IOException e) {
-                throw new UserError(specFile + ": cannot read: " + e.getMessage(), ExitCodes.INPUT);
+                throw dev.collsim.cli.InputFiles.failed(specFile, e, "the report spec");
             }
         }
         return runOrFail(s, text, output, !noProgress && WhatIfRun.terminal());

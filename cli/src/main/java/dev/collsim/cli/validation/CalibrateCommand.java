@@ -48,7 +48,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     private List<Path> measured;
 
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
-            description = "cluster file, shipped config, or catalog host type with host count (e.g. dgx-a100x2); default: built from each file")
+            description = "cluster file, shipped config, or catalog host type with an optional host count (dgx-a100x2 or dgx-a100:2); default: built from each file")
     private String cluster;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "PROFILE.yaml", description = "profile to write")

@@ -43,7 +43,11 @@ final class ClusterOption {
         } catch (NumberFormatException e) {
             throw new UserError("-c " + value + ": host count '" + parts[1] + "' is not a number", ExitCodes.USAGE);
         }
-        Topology topo = dev.collsim.validation.compare.ClusterGuesser.buildCatalog(type, hosts);
+        if (hosts < 1) {
+            throw new UserError("-c " + value + ": host count must be at least 1", ExitCodes.USAGE);
+        }
+        // the one resolution path of every command's -c (rail-optimized fabric for N > 1 hosts)
+        Topology topo = dev.collsim.topology.io.ClusterLoader.shorthand(type.name() + "x" + hosts).orElseThrow().build();
         int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
         if (perHost > type.gpusPerHost()) {
             throw new UserError(d.id() + " has " + d.nRanks() + " ranks, more than " + hosts + " x "

@@ -41,14 +41,15 @@ public final class CompareCommand implements Callable<Integer> {
     private List<Path> measured;
 
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
-            description = "cluster file, shipped config, or catalog host type with host count (e.g. dgx-h100x2); default: built from the file")
+            description = "cluster file, shipped config, or catalog host type with an optional host count (dgx-h100x2 or dgx-h100:2); default: built from the file")
     private String cluster;
 
     @Option(names = "--calibration", paramLabel = "PROFILE.yaml",
             description = "calibration profile from 'collsim calibrate'; predictions then carry a 95%% band")
     private Path calibration;
 
-    @Option(names = "--nccl-version", paramLabel = "VERSION", description = "NCCL release to model: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    @Option(names = "--nccl-version", paramLabel = "VERSION", completionCandidates = Versions.class,
+            description = "NCCL release to model: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     private String ncclVersion = NcclVersion.DEFAULT.text();
 
     @Option(names = "--summary", description = "print only the statistics, not every point")
@@ -87,5 +88,14 @@ public final class CompareCommand implements Callable<Integer> {
             return ExitCodes.CHECK_FAILED;
         }
         return ExitCodes.OK;
+    }
+
+    /** The NCCL releases collsim models, as {@code --nccl-version} accepts them (2.28, 2.30, ...). */
+    static final class Versions implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(NcclVersion.values())
+                    .map(v -> v.text().substring(0, v.text().lastIndexOf('.'))).iterator();
+        }
     }
 }

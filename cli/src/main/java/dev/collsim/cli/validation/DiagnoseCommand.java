@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "Reads nccl-tests output (any version, with or without NCCL_DEBUG=INFO lines), nccl-tests -J JSON or "
                     + "collsim run JSON, and cites the evidence line of every finding."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:no problem found", "2:usage error", "3:invalid input file",
+        exitCodeList = {"0:done (also when a PROBLEM is found, unless --fail-on-problem)", "2:usage error", "3:invalid or missing input file",
             "4:at least one PROBLEM finding (with --fail-on-problem)"})
 public final class DiagnoseCommand implements Callable<Integer> {
 

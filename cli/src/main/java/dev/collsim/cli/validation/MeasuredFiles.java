@@ -40,14 +40,12 @@ final class MeasuredFiles {
     static List<Path> expand(List<Path> files) {
         List<Path> out = new ArrayList<>();
         for (Path f : files) {
-            if (!Files.exists(f)) {
-                throw new UserError("no such file: " + f, ExitCodes.USAGE);
-            }
+            dev.collsim.cli.InputFiles.require(f, "a measurement file");
             if (Files.isDirectory(f)) {
                 try (Stream<Path> s = Files.list(f)) {
                     s.filter(MeasuredFiles::isMeasurement).sorted().forEach(out::add);
                 } catch (IOException e) {
-                    throw new UserError("cannot list " + f + ": " + e.getMessage(), ExitCodes.INPUT);
+                    throw dev.collsim.cli.InputFiles.failed(f, e, "a measurement file");
                 }
             } else {
                 out.add(f);

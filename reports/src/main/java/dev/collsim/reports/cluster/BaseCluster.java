@@ -34,7 +34,8 @@ import java.util.Optional;
 public record BaseCluster(String label, Topology topology, ClusterSpec spec) {
 
     /**
-     * @param cluster  a file (resolved against {@code folder}), a shipped config name, a catalog name, or blank for
+     * @param cluster  a file (resolved against {@code folder}), a shipped config name, a catalog name, N hosts of one
+     *                 as NAMExN or NAME:N ({@link ClusterLoader#shorthand}), or blank for
      *                 the default cluster
      * @param folder   folder relative file names resolve against, or null for the working directory
      * @return the base cluster
@@ -48,7 +49,7 @@ public record BaseCluster(String label, Topology topology, ClusterSpec spec) {
             try {
                 text = Files.readString(file, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new InputException(new InputProblem(name, 0, 0, "", "cannot read the file: " + e.getMessage()));
+                throw new InputException(new InputProblem(name, 0, 0, "", dev.collsim.io.IoMessages.reason(e)));
             }
             Topology t = ClusterLoader.read(name, text);
             return new BaseCluster(name, t, specOf(t, text).orElse(null));
@@ -62,6 +63,10 @@ public record BaseCluster(String label, Topology topology, ClusterSpec spec) {
         if (type.isPresent()) {
             ClusterSpec spec = new ClusterSpec(type.get().name(), type.get().description(), type.get(), 1, null);
             return new BaseCluster(name, spec.build(), spec);
+        }
+        Optional<ClusterSpec> hosts = ClusterLoader.shorthand(name);
+        if (hosts.isPresent()) {
+            return new BaseCluster(name, hosts.get().build(), hosts.get());
         }
         return new BaseCluster(name, ClusterLoader.load(name), null);
     }

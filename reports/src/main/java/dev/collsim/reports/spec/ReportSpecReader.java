@@ -86,7 +86,7 @@ public final class ReportSpecReader {
             text = Files.readString(file);
         } catch (java.io.IOException e) {
             throw new InputException(new dev.collsim.io.InputProblem(file.toString(), 0, 0, "",
-                    "cannot read the report spec: " + e.getMessage()));
+                    dev.collsim.io.IoMessages.reason(e) + " (the report spec)"));
         }
         Path folder = file.toAbsolutePath().getParent();
         return read(file.toString(), text, folder);

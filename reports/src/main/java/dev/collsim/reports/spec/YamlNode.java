@@ -50,7 +50,7 @@ public record YamlNode(String file, String path, int line, int column, Map<Strin
             throw new InputException(new InputProblem(file, l == null ? 0 : l.getLineNr(),
                     l == null ? 0 : l.getColumnNr(), "", "not valid YAML: " + msg));
         } catch (IOException e) {
-            throw new InputException(new InputProblem(file, 0, 0, "", "cannot read: " + e.getMessage()));
+            throw new InputException(new InputProblem(file, 0, 0, "", dev.collsim.io.IoMessages.reason(e)));
         }
     }
 

@@ -6,6 +6,9 @@ import dev.collsim.io.TopologyReader;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.fabric.FabricSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,17 +16,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Resolves what a user passes to {@code -c/--cluster} into a {@link Topology}: a file path (format detected by
  * content), a shipped config name ({@code configs/NAME.yaml}, also inside the jar), or a catalog host type name (one
- * host, no fabric). An empty value means {@link #DEFAULT}.
+ * host, no fabric), or N hosts of a catalog type as {@code NAMExN} / {@code NAME:N} ({@link #shorthand}). An empty
+ * value means {@link #DEFAULT}.
  */
 public final class ClusterLoader {
 
     /** Name of the built-in default cluster ({@code configs/default.yaml}). */
     public static final String DEFAULT = "default";
+
+    /** NAMExN or NAME:N; the name part is matched lazily so {@code dgx-h100x2} splits as dgx-h100 and 2. */
+    private static final Pattern SHORTHAND = Pattern.compile("([a-z0-9._-]+?)(?:x([0-9]+)|:([0-9]+))");
 
     private ClusterLoader() {
     }
@@ -74,7 +84,7 @@ public final class ClusterLoader {
             try {
                 content = Files.readString(path, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new InputException(new InputProblem(spec, 0, 0, "", "cannot read the file: " + e.getMessage()));
+                throw new InputException(new InputProblem(spec, 0, 0, "", dev.collsim.io.IoMessages.reason(e)));
             }
             return read(spec, content, hints);
         }
@@ -89,9 +99,64 @@ public final class ClusterLoader {
         if (type.isPresent()) {
             return Catalog.standalone(type.get(), 1);
         }
+        Optional<ClusterSpec> hosts = shorthand(spec);
+        if (hosts.isPresent()) {
+            return build(hosts.get());
+        }
+        if (spec.contains("/") || spec.contains(java.io.File.separator) || spec.matches(".*\\.(ya?ml|txt|xml)")) {
+            throw new InputException(new InputProblem(spec, 0, 0, "-c/--cluster", "no such file"));
+        }
         throw new InputException(new InputProblem(spec, 0, 0, "-c/--cluster", "no such file, config or catalog"
-                + " name; configs: " + String.join(", ", configNames()) + "; catalog host types: "
+                + " name (a catalog name takes a host count as NAMExN or NAME:N, e.g. dgx-h100x2); configs: " + String.join(", ", configNames()) + "; catalog host types: "
                 + String.join(", ", Catalog.names())));
+    }
+
+    /**
+     * The multi-host shorthand every command's {@code -c} accepts: {@code NAMExN} or {@code NAME:N}, N hosts of the
+     * catalog host type NAME (case-insensitive) on a rail-optimized fabric (one leaf per NIC rail, non-blocking), or
+     * with no fabric when the host type has no compute NIC (an NVLink-only domain such as GB200 NVL72).
+     *
+     * @param text what the user gave to {@code -c}
+     * @return the cluster, or empty when {@code text} is not NAMExN / NAME:N of a catalog host type with N &gt;= 1
+     */
+    public static Optional<ClusterSpec> shorthand(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        Matcher m = SHORTHAND.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        Optional<HostType> type = Catalog.hostType(m.group(1));
+        int count;
+        try {
+            count = Integer.parseInt(m.group(2) != null ? m.group(2) : m.group(3));
+        } catch (NumberFormatException tooLarge) {
+            return Optional.empty();
+        }
+        if (type.isEmpty() || count < 1) {
+            return Optional.empty();
+        }
+        HostType t = type.get();
+        String name = t.name() + "x" + count;
+        if (count > 1) {
+            ClusterSpec rail = new ClusterSpec(name, t.description(), t, count, FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
+            try {
+                rail.build();
+                return Optional.of(rail);
+            } catch (IllegalArgumentException noComputeNic) {
+                // hosts without compute NICs (an NVLink-only domain): no fabric
+            }
+        }
+        return Optional.of(new ClusterSpec(name, t.description(), t, count, null));
+    }
+
+    private static Topology build(ClusterSpec spec) throws InputException {
+        try {
+            return spec.build();
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.name(), 0, 0, "-c/--cluster", e.getMessage()));
+        }
     }
 
     /**

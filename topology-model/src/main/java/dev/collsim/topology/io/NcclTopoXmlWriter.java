@@ -61,7 +61,7 @@ public final class NcclTopoXmlWriter {
      */
     public void write(Topology topology, Path file) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+        Path tmp = AtomicFiles.tempFile(dir, file.getFileName().toString());
         try {
             Files.writeString(tmp, write(topology), StandardCharsets.UTF_8);
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -28,7 +28,7 @@ public final class MeasurementReader {
         try {
             content = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new InputException(new InputProblem(file.toString(), 0, 0, "", "cannot read: " + e.getMessage()));
+            throw new InputException(new InputProblem(file.toString(), 0, 0, "", dev.collsim.io.IoMessages.reason(e)));
         }
         return read(file.getFileName().toString(), content);
     }

@@ -1,0 +1,50 @@
+package dev.collsim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.TopoCommandTest.Run;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every command reads {@code -c NAMExN} and {@code -c NAME:N} the same way (one resolution path, ClusterLoader):
+ * two DGX H100 hosts are 2 x 8 = 16 GPUs (DGX H100 User Guide).
+ */
+class ClusterShorthandCliTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
+    void topoShow(String c) {
+        Run r = TopoCommandTest.run("topo", "show", "-c", c);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("hosts      2"), r.out());
+        assertTrue(r.out().contains("GPUs       16: 16x H100-SXM5-80GB"), r.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
+    void predict(String c) {
+        Run r = TopoCommandTest.run("predict", "allreduce", "-c", c, "-b", "1M", "-e", "1M");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("nGpus 16 "), r.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
+    void plan(String c) {
+        Run r = TopoCommandTest.run("plan", "-c", c, "--params", "7B", "--tp", "8", "--dp", "2");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("(2 hosts, 16 GPUs)"), r.out());
+    }
+
+    /** The README's compare example: 2 hosts x 2 GPUs measured, on two catalog DGX H100 hosts. */
+    @ParameterizedTest
+    @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
+    void compare(String c) {
+        Run r = TopoCommandTest.run("compare", "--measured", "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt",
+                "-c", c);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("all_reduce, 4 ranks, cluster catalog:dgx-h100 (-c " + c + ")"), r.out());
+    }
+}

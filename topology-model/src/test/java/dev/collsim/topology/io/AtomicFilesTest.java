@@ -1,0 +1,52 @@
+package dev.collsim.topology.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Output files get the permissions an ordinary new file gets (rw-r--r-- under umask 022), not the owner-only 0600 /
+ * 0700 of {@link Files#createTempFile}. The expected permissions are those of a plain {@link Files#createFile} /
+ * {@link Files#createDirectory} in the same folder (0666 / 0777 less the umask), capped at rw-r--r-- / rwxr-xr-x.
+ */
+class AtomicFilesTest {
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void posixOnly() {
+        assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    }
+
+    @Test
+    void writtenFileIsReadableLikeAPlainNewFile() throws IOException {
+        Path out = dir.resolve("graph.dot");
+        AtomicFiles.write(out, "graph {}\n");
+        assertEquals("graph {}\n", Files.readString(out));
+        Set<PosixFilePermission> expected = Files.getPosixFilePermissions(Files.createFile(dir.resolve("plain")));
+        expected.retainAll(PosixFilePermissions.fromString("rw-r--r--"));
+        assertEquals(expected, Files.getPosixFilePermissions(out));
+        assertTrue(expected.contains(PosixFilePermission.OWNER_READ));
+    }
+
+    @Test
+    void tempFolderIsListableLikeAPlainNewFolder() throws IOException {
+        Path folder = AtomicFiles.tempFolder(dir, ".report.tmp-");
+        Set<PosixFilePermission> expected = EnumSet.copyOf(
+                Files.getPosixFilePermissions(Files.createDirectory(dir.resolve("plain-dir"))));
+        expected.retainAll(PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertEquals(expected, Files.getPosixFilePermissions(folder));
+    }
+}

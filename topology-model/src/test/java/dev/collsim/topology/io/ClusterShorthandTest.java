@@ -1,0 +1,63 @@
+package dev.collsim.topology.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.fabric.Bisection;
+import dev.collsim.topology.fabric.FabricKind;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The multi-host shorthand of {@code -c}: {@code NAMExN} and {@code NAME:N}. Expected sizes by hand from the DGX H100
+ * User Guide: 8 GPUs and 8 ConnectX-7 400 Gb/s (= 50 GB/s) compute NICs per host; on a non-blocking rail-optimized
+ * fabric one host of two sends through its 8 NICs, so the bisection is 8 x 50 = 400 GB/s per direction.
+ */
+class ClusterShorthandTest {
+
+    @Test
+    void nameTimesCount() throws InputException {
+        check(ClusterLoader.load("dgx-h100x2"));
+    }
+
+    @Test
+    void nameColonCount() throws InputException {
+        check(ClusterLoader.load("dgx-h100:2"));
+    }
+
+    @Test
+    void caseAndSpacesDoNotMatter() throws InputException {
+        check(ClusterLoader.load(" DGX-H100:2 "));
+    }
+
+    private static void check(Topology t) {
+        assertEquals(2, t.hostCount());
+        assertEquals(16, t.gpus().size());
+        assertEquals(8, t.gpusOf(1).size());
+        assertFalse(t.devices(NetSwitch.class).isEmpty(), "hosts are joined by a fabric");
+        assertEquals(400.0, Bisection.of(t).gbps(), 1e-6);
+    }
+
+    @Test
+    void shorthandIsRailOptimized() {
+        var spec = ClusterLoader.shorthand("dgx-h100:4").orElseThrow();
+        assertEquals(4, spec.count());
+        assertEquals("dgx-h100", spec.hostType().name());
+        assertEquals(FabricKind.RAIL_OPTIMIZED, spec.fabric().kind());
+        assertEquals(spec, ClusterLoader.shorthand("dgx-h100x4").orElseThrow());
+    }
+
+    @Test
+    void notShorthand() {
+        assertTrue(ClusterLoader.shorthand("dgx-h100").isEmpty());
+        assertTrue(ClusterLoader.shorthand("no-such-hostx2").isEmpty());
+        assertTrue(ClusterLoader.shorthand("dgx-h100:0").isEmpty());
+        assertTrue(ClusterLoader.shorthand("dgx-h100:").isEmpty());
+        InputException e = assertThrows(InputException.class, () -> ClusterLoader.load("dgx-h100:0"));
+        assertTrue(e.getMessage().contains("NAMExN or NAME:N"), e.getMessage());
+    }
+}

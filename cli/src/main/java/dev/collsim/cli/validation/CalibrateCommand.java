@@ -37,7 +37,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Fit collsim's performance parameters to measurements by weighted least squares "
                 + "(Levenberg-Marquardt), with standard errors, residuals and a hold-out check; refuse fits that do "
                 + "not converge or are ill-conditioned, end at a bound, leave a parameter undetermined (relative standard "
-                + "error > 50%), give an efficiency above 1, or miss the data by more than 20% (median, all points or "
+                + "error > 50%%), give an efficiency above 1, or miss the data by more than 20%% (median, all points or "
                 + "hold-out); refuse data that mixes host counts under one -c. Writes a YAML profile for 'compare --calibration'."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused (reason printed)"})

@@ -56,7 +56,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--dp", paramLabel = "D", description = "data-parallel degree (default: fill the cluster,"
             + " GPUs / (tp x pp))")
     private int dp;
-    @Option(names = "--tp", paramLabel = "T", defaultValue = "1", description = "tensor-parallel degree (default: 1)")
+    @Option(names = "--tp", paramLabel = "T", defaultValue = "1", description = "tensor-parallel degree: divides the"
+            + " hidden size, and divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: 1)")
     private int tp;
     @Option(names = "--pp", paramLabel = "P", defaultValue = "1", description = "pipeline stages (default: 1)")
     private int pp;

@@ -8,6 +8,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.CalibrationException;
 import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.calibration.FitAcceptance;
 import dev.collsim.validation.calibration.FitParameter;
 import dev.collsim.validation.calibration.Fitter;
 import dev.collsim.validation.calibration.FittedValue;
@@ -35,9 +36,11 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = {"Fit collsim's performance parameters to measurements by weighted least squares "
                 + "(Levenberg-Marquardt), with standard errors, residuals and a hold-out check; refuse fits that do "
-                + "not converge or are ill-conditioned. Writes a YAML profile for 'compare --calibration'."},
+                + "not converge or are ill-conditioned, end at a bound, leave a parameter undetermined (relative standard "
+                + "error > 50%%), give an efficiency above 1, or miss the data by more than 20%% (median, all points or "
+                + "hold-out); refuse data that mixes host counts under one -c. Writes a YAML profile for 'compare --calibration'."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file", "4:fit refused (reason printed)"})
+        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused (reason printed)"})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -63,9 +66,19 @@ public final class CalibrateCommand implements Callable<Integer> {
         Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
+        List<String> shapes = new ArrayList<>();
         for (Dataset d : MeasuredFiles.read(measured)) {
             var c = cluster == null ? Optional.<dev.collsim.validation.compare.ClusterGuess>empty()
                     : Optional.of(ClusterOption.resolve(cluster, d));
+            if (c.isPresent() && d.nHosts() > 0 && SeriesBuilder.of(d, c, comparer).isPresent()) {
+                long used = c.get().ranks().stream().mapToInt(g -> g.host()).distinct().count();
+                if (used != d.nHosts()) {
+                    shapes.add(String.format(Locale.ROOT, "%s ran on %d host(s) x %d GPUs; -c %s places its %d ranks "
+                            + "on %d host(s): calibrate it separately with a %d-host cluster (e.g. -c %s)", d.id(),
+                            d.nHosts(), d.gpusPerHost(), cluster, d.nRanks(), used, d.nHosts(),
+                            hostCount(cluster, d.nHosts())));
+                }
+            }
             Optional<Series> s = SeriesBuilder.of(d, c, comparer);
             if (s.isPresent()) {
                 series.add(s.get());
@@ -73,6 +86,10 @@ public final class CalibrateCommand implements Callable<Integer> {
                 out.println("skipped " + d.id() + ": " + (c.isEmpty() && ClusterGuesser.guess(d).isEmpty()
                         ? ClusterGuesser.why(d) : "no per-size times"));
             }
+        }
+        if (!shapes.isEmpty()) {
+            throw new UserError("the measurements mix cluster shapes that one -c cannot describe:\n  "
+                    + String.join("\n  ", shapes), ExitCodes.INPUT);
         }
         if (series.isEmpty()) {
             throw new UserError("nothing to fit: no dataset with per-size times on a known cluster", ExitCodes.INPUT);
@@ -94,6 +111,12 @@ public final class CalibrateCommand implements Callable<Integer> {
         out.println("  residuals (% of time): " + stats(cal.residuals()));
         out.println("  hold-out (fit on even-indexed sizes, test on odd): train " + stats(cal.holdTrain())
                 + "; test " + stats(cal.holdTest()));
+        List<String> problems = FitAcceptance.problems(cal);
+        if (!problems.isEmpty()) {
+            problems.forEach(p -> spec.commandLine().getErr().println("collsim: fit refused: " + p));
+            spec.commandLine().getErr().println("collsim: nothing written to " + output);
+            return ExitCodes.CHECK_FAILED;
+        }
         try {
             CalibrationProfile.write(cal, output);
         } catch (IOException e) {
@@ -101,6 +124,14 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         out.println("wrote " + output);
         return ExitCodes.OK;
+    }
+
+    /** @return {@code value} with its host count replaced by {@code hosts} (catalog form), else a placeholder */
+    private static String hostCount(String value, int hosts) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(.+?)(?:x\\d+|:\\d+)?$").matcher(value);
+        String base = m.matches() ? m.group(1) : value;
+        return dev.collsim.topology.catalog.Catalog.hostType(base).isPresent() ? base + ":" + hosts
+                : "a cluster file with " + hosts + " host(s)";
     }
 
     private static String stats(ErrorStats s) {

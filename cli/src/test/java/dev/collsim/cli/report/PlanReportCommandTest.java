@@ -64,6 +64,25 @@ class PlanReportCommandTest {
         assertTrue(big.err().contains("needs dp x tp x pp = 64 GPUs"), big.err());
     }
 
+    /**
+     * --tp 3 for 70B: Llama-2-70B's h = 8192 = 2^13 has no factor 3, so no tensor-parallel split of h exists; --tp 6
+     * with h = 6144 = 6 x 1024 splits h, but 6 neither divides nor is a multiple of the default cluster's 8 GPUs per
+     * host (DGX H100). --tp 16 (two whole hosts) and --tp 4 are accepted.
+     */
+    @Test
+    void planRejectsTensorParallelDegreesThatDoNotFit() {
+        Run three = run("plan", "--params", "70B", "--tp", "3");
+        assertEquals(2, three.code(), three.out());
+        assertTrue(three.err().contains("--tp 3 must divide the hidden size h = 8192"), three.err());
+        assertTrue(three.err().contains("allowed up to 64: 1, 2, 4, 8, 16, 32, 64"), three.err());
+        Run six = run("plan", "--params", "7B", "--hidden", "6144", "--tp", "6", "--dp", "1");
+        assertEquals(2, six.code(), six.out());
+        assertTrue(six.err().contains("--tp 6 must divide the 8 GPUs per host") && six.err().contains(
+                "(allowed: 1, 2, 4, 8) or be a multiple of it"), six.err());
+        assertEquals(0, run("plan", "--params", "70B", "--tp", "16", "--dp", "2").code());
+        assertEquals(0, run("plan", "--params", "70B", "--tp", "4", "--dp", "2").code());
+    }
+
     @Test
     void badSpecIsListedWithLineAndColumnAndWritesNothing(@TempDir Path tmp) throws IOException {
         Path spec = tmp.resolve("bad.yaml");

@@ -86,4 +86,36 @@ class ValidationCommandsTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("a catalog name (dgx1-v100"), r.err());
     }
+
+    /**
+     * The NCCL-tests issue 290 file holds a 1-host x 8 run and 2-host x 8 runs: under one -c dgx-h100:2 the 1-host
+     * run would be modelled on 2 hosts, so calibrate must refuse (exit 3), name that run and the cluster it needs,
+     * and write nothing.
+     */
+    @Test
+    void calibrateRefusesMixedHostCounts(@TempDir Path dir) {
+        Path out = dir.resolve("p.yaml");
+        Run r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").toString(),
+                "-c", "dgx-h100:2", "-o", out.toString());
+        assertEquals(3, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("ran on 1 host(s) x 8 GPUs") && r.err().contains("-c dgx-h100:1"), r.err());
+        assertTrue(!r.err().contains("ran on 2 host(s)"), "the 2-host runs fit -c dgx-h100:2: " + r.err());
+        assertTrue(!Files.exists(out));
+    }
+
+    /**
+     * All parameters on the Azure A100 file: the LL efficiency has to go to its upper bound 1.5 (LL points
+     * run faster than NCCL's LL bandwidth allows), which is both a bound and an efficiency above 1: refused, exit 4,
+     * one line per cause, nothing written.
+     */
+    @Test
+    void calibrateRefusesImpossibleEfficiency(@TempDir Path dir) {
+        Path out = dir.resolve("p.yaml");
+        Run r = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
+                "-o", out.toString());
+        assertEquals(4, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("fit refused: bwEfficiencyLL ended at a bound"), r.err());
+        assertTrue(r.err().contains("fit refused: bwEfficiencyLL = 1.500 > 1: faster than the link"), r.err());
+        assertTrue(!Files.exists(out));
+    }
 }

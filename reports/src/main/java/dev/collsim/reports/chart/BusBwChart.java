@@ -15,7 +15,8 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 /**
  * Bus bandwidth against message size (log2 axis): one solid line per series, its physical bound as a dashed line
- * of the same colour, measured points as unfilled markers. busbw as nccl-tests defines it (GB/s, 1e9 B/s).
+ * of the same colour, measured points as unfilled markers. A series whose numbers equal an earlier series' is drawn
+ * with gapped long dashes and markers so that it stays visible on top of it, and its legend says which it equals. busbw as nccl-tests defines it (GB/s, 1e9 B/s).
  */
 public final class BusBwChart {
 
@@ -38,8 +39,11 @@ public final class BusBwChart {
         LegendItemCollection legend = new LegendItemCollection();
         boolean anyMeasured = false;
         int k = 0;
+        int coinciding = 0;
         for (int i = 0; i < series.size(); i++) {
             SweepSeries s = series.get(i);
+            int twin = twin(series, i);
+            String name = twin < 0 ? s.name() : s.name() + " = " + series.get(twin).name();
             XYSeries pred = new XYSeries(s.name(), false, true);
             XYSeries bound = new XYSeries("bound: " + s.name(), false, true);
             for (SweepSeries.Point p : s.points()) {
@@ -47,10 +51,22 @@ public final class BusBwChart {
                 bound.add(p.sizeBytes(), p.boundBusBw());
             }
             data.addSeries(pred);
-            legend.add(new LegendItem(s.name(), null, null, null, new Line2D.Double(-8, 0, 8, 0),
-                    ChartStyle.line(2.2f), ChartStyle.color(i)));
             r.setSeriesPaint(k, ChartStyle.color(i));
-            r.setSeriesStroke(k, ChartStyle.line(2.2f));
+            if (twin < 0) {
+                legend.add(new LegendItem(name, null, null, null, new Line2D.Double(-8, 0, 8, 0),
+                        ChartStyle.line(2.2f), ChartStyle.color(i)));
+                r.setSeriesStroke(k, ChartStyle.line(2.2f));
+            } else {
+                coinciding++;
+                java.awt.Shape m = ChartStyle.marker(coinciding);
+                legend.add(new LegendItem(name, null, null, null, true, m, false, ChartStyle.color(i), true,
+                        ChartStyle.color(i), ChartStyle.line(1f), true, new Line2D.Double(-8, 0, 8, 0),
+                        ChartStyle.coincident(coinciding), ChartStyle.color(i)));
+                r.setSeriesStroke(k, ChartStyle.coincident(coinciding));
+                r.setSeriesShapesVisible(k, true);
+                r.setSeriesShape(k, m);
+                r.setSeriesShapesFilled(k, false);
+            }
             k++;
             data.addSeries(bound);
             r.setSeriesPaint(k, ChartStyle.color(i));
@@ -69,17 +85,41 @@ public final class BusBwChart {
             }
         }
         NumberAxis y = new NumberAxis("busbw (GB/s)");
+        if (coinciding > 0) {
+            r.setDrawSeriesLineAsPath(true);
+        }
         y.setAutoRangeIncludesZero(true);
         XYPlot plot = new XYPlot(data, ChartStyle.sizeAxis("size (bytes, log2)", 3), y, r);
         plot.setOutlinePaint(Color.GRAY);
+        plot.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
         legend.add(new LegendItem("dashed: physical bound (same colour)", null, null, null,
                 new Line2D.Double(-8, 0, 8, 0), ChartStyle.dashed(1.2f), Color.DARK_GRAY));
         if (anyMeasured) {
             legend.add(new LegendItem("open markers: measured", null, null, null, new Ellipse2D.Double(-3, -3, 6, 6),
                     Color.DARK_GRAY, ChartStyle.line(1f), Color.DARK_GRAY));
         }
+        if (coinciding > 0) {
+            legend.add(new LegendItem("A = B: A's numbers equal B's (drawn dashed with markers over it)", null, null,
+                    null, new Line2D.Double(-8, 0, 8, 0), ChartStyle.coincident(1), Color.DARK_GRAY));
+        }
         plot.setFixedLegendItems(legend);
         JFreeChart chart = new JFreeChart(title, ChartStyle.TITLE, plot, true);
         return ChartStyle.finish(chart, leavesOut);
+    }
+
+    /** @return the first earlier series whose predicted busbw equals series i's at the same sizes, or -1 */
+    private static int twin(List<SweepSeries> series, int i) {
+        SweepSeries s = series.get(i);
+        for (int j = 0; j < i; j++) {
+            SweepSeries o = series.get(j);
+            if (o.points().size() == s.points().size()
+                    && ChartStyle.same(o.points().stream().mapToDouble(p -> p.sizeBytes()).toArray(),
+                            s.points().stream().mapToDouble(p -> p.sizeBytes()).toArray())
+                    && ChartStyle.same(o.points().stream().mapToDouble(SweepSeries.Point::busBw).toArray(),
+                            s.points().stream().mapToDouble(SweepSeries.Point::busBw).toArray())) {
+                return j;
+            }
+        }
+        return -1;
     }
 }

@@ -95,6 +95,51 @@ public final class ChartStyle {
     }
 
     /**
+     * Stroke for the n-th curve (n >= 1) that coincides with an earlier one: long dashes with gaps through which the
+     * curve underneath shows, a different rhythm for each n.
+     *
+     * @param n 1 for the first coinciding curve, 2 for the second, ...
+     * @return the stroke
+     */
+    static BasicStroke coincident(int n) {
+        float dash = 4f + 5f * Math.floorMod(n - 1, 4);
+        return new BasicStroke(2.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {dash, 6f},
+                3f * n);
+    }
+
+    /**
+     * Marker shape for the n-th coinciding curve: JFreeChart's standard series shapes (skipping the square), each
+     * one larger than the previous (scale 1 + 0.5 n), so that hollow markers of several coinciding curves nest
+     * instead of covering each other.
+     *
+     * @param n 1 for the first coinciding curve, ...
+     * @return the shape
+     */
+    static java.awt.Shape marker(int n) {
+        java.awt.Shape[] shapes = org.jfree.chart.plot.DefaultDrawingSupplier.createStandardSeriesShapes();
+        double k = 1 + 0.5 * n;
+        return java.awt.geom.AffineTransform.getScaleInstance(k, k)
+                .createTransformedShape(shapes[1 + Math.floorMod(n - 1, shapes.length - 1)]);
+    }
+
+    /**
+     * @param a    values of one curve
+     * @param b    values of another, same length
+     * @return true when every pair agrees to 1e-9 relative (the curves would be drawn on top of each other)
+     */
+    static boolean same(double[] a, double[] b) {
+        if (a.length != b.length) {
+            return false;
+        }
+        for (int i = 0; i < a.length; i++) {
+            if (Math.abs(a[i] - b[i]) > 1e-9 * Math.max(Math.abs(a[i]), Math.abs(b[i]))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * @param bytes a size
      * @return 8, 1K, 32M, 2G (powers of 1024, as nccl-tests prints sizes), one decimal when not whole
      */

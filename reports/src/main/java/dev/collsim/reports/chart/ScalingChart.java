@@ -12,7 +12,10 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-/** Scaling efficiency (compute / step time, 1 = perfect scaling) against GPU count on a log2 axis. */
+/**
+ * Scaling efficiency (compute / step time, 1 = perfect scaling) against GPU count on a log2 axis. A curve equal to
+ * an earlier one is drawn with gapped long dashes and its own markers, and named "A = B" in the legend.
+ */
 public final class ScalingChart {
 
     private ScalingChart() {
@@ -42,8 +45,16 @@ public final class ScalingChart {
         XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
         double maxGpus = 1;
         double minGpus = Double.MAX_VALUE;
+        int coinciding = 0;
         for (int i = 0; i < curves.size(); i++) {
-            XYSeries s = new XYSeries(curves.get(i).name(), false, true);
+            int twin = -1;
+            for (int j = 0; j < i && twin < 0; j++) {
+                if (ChartStyle.same(flat(curves.get(j)), flat(curves.get(i)))) {
+                    twin = j;
+                }
+            }
+            XYSeries s = new XYSeries(twin < 0 ? curves.get(i).name() : curves.get(i).name() + " = "
+                    + curves.get(twin).name(), false, true);
             for (double[] p : curves.get(i).points()) {
                 s.add(p[0], p[1] * 100);
                 maxGpus = Math.max(maxGpus, p[0]);
@@ -52,6 +63,12 @@ public final class ScalingChart {
             data.addSeries(s);
             r.setSeriesPaint(i, ChartStyle.color(i));
             r.setSeriesStroke(i, ChartStyle.line(2f));
+            if (twin >= 0) {
+                coinciding++;
+                r.setSeriesStroke(i, ChartStyle.coincident(coinciding));
+                r.setSeriesShape(i, ChartStyle.marker(coinciding));
+                r.setSeriesShapesFilled(i, false);
+            }
         }
         XYSeries perfect = new XYSeries("perfect scaling", false, true);
         perfect.add(minGpus / 2, 100);
@@ -70,7 +87,13 @@ public final class ScalingChart {
         NumberAxis y = new NumberAxis("scaling efficiency (%)");
         y.setRange(0, 105);
         XYPlot plot = new XYPlot(data, x, y, r);
+        plot.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
         plot.setOutlinePaint(Color.GRAY);
         return ChartStyle.finish(new JFreeChart(title, ChartStyle.TITLE, plot, true), leavesOut);
+    }
+
+    /** @return the curve's gpus and efficiencies, interleaved */
+    private static double[] flat(Curve c) {
+        return c.points().stream().flatMapToDouble(p -> java.util.Arrays.stream(p, 0, 2)).toArray();
     }
 }

@@ -102,7 +102,8 @@ public final class StepPlanner {
         if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {
             if (shared > 0) {
                 return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,
-                        "the simulator gave no finite time (%s); host-NIC bound of %d concurrent %s groups used",
+                        "no estimate from the NCCL model for this layout (%s); timed instead by the host NICs shared"
+                        + " by %d concurrent %s groups",
                         p.bottleneck(), sharing, gk));
             }
             throw new IllegalArgumentException("the simulator gave no finite time for " + op.kind().label() + " of "

@@ -80,6 +80,11 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         if (zeroStage < 0 || zeroStage > 3) {
             bad.add("--zero must be 0, 1, 2 or 3, got " + zeroStage);
         }
+        if (tp >= 1 && shape.hidden() % tp != 0) {
+            bad.add("--tp " + tp + " must divide the hidden size h = " + shape.hidden() + " (each tensor-parallel"
+                    + " rank holds h/tp columns, Shoeybi et al. 2019; the head count must divide too); allowed up to"
+                    + " 64: " + divisors(shape.hidden(), 64));
+        }
         if (pp >= 1 && virtualStages >= 1 && shape.layers() % (pp * virtualStages) != 0) {
             bad.add("--layers " + shape.layers() + " must be a multiple of --pp x --virtual-stages = "
                     + pp * virtualStages);
@@ -104,6 +109,17 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         if (!bad.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", bad));
         }
+    }
+
+    /** @return the divisors of n that are at most max, comma-separated */
+    static String divisors(int n, int max) {
+        List<String> d = new ArrayList<>();
+        for (int k = 1; k <= Math.min(n, max); k++) {
+            if (n % k == 0) {
+                d.add(Integer.toString(k));
+            }
+        }
+        return String.join(", ", d);
     }
 
     private static void positive(List<String> bad, String option, int v) {

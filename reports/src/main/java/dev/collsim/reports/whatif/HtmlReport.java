@@ -172,7 +172,7 @@ public final class HtmlReport {
             h.append("<tr>");
             for (int i = 0; i < rows.get(k).size(); i++) {
                 String tag = k == 0 ? "th" : "td";
-                h.append('<').append(tag).append(i == 0 ? " class=l>" : ">").append(esc(rows.get(k).get(i)))
+                h.append('<').append(tag).append(i == 0 || rows.get(0).get(i).equals("note") ? " class=l>" : ">").append(esc(rows.get(k).get(i)))
                         .append("</").append(tag).append('>');
             }
             h.append("</tr>\n");

@@ -148,8 +148,8 @@ public final class ReportRunner {
             return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
                     size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
                     * s.collective().busBwFactor(ranks.size()), p.physicalBoundBusBw(), algo(p), proto(p),
-                    p.nChannels(), p.ncclEstimateUs(), "the simulator gave no finite time (" + p.bottleneck()
-                    + "); host-NIC bound used");
+                    p.nChannels(), p.ncclEstimateUs(), "no estimate from the NCCL model for this layout ("
+                    + p.bottleneck() + "); timed instead by the host NICs");
         }
         if (bound > t) {
             bottleneck = String.format(java.util.Locale.ROOT, "host NICs: %.0f GB/s per host (the simulator's"

@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * The short per-variant summary printed on the terminal and at the top of the HTML report: for the first sweep,
  * busbw at its largest size and the algorithm chosen; for the first plan, step time, tokens/s and scaling
- * efficiency. Stateless.
+ * efficiency; a "note" column when a variant's numbers all equal the base's (so the row does not look like a bug).
+ * Stateless.
  */
 public final class ReportSummary {
 
@@ -36,6 +37,11 @@ public final class ReportSummary {
             header.addAll(List.of("step (" + plan + ")", "tokens/s", "efficiency"));
         }
         rows.add(header);
+        List<String> notes = d.variants().stream().map(v -> sameAsBaseNote(d, v)).toList();
+        boolean anyNote = notes.stream().anyMatch(n -> !n.isEmpty());
+        if (anyNote) {
+            header.add("note");
+        }
         for (ReportData.VariantRow v : d.variants()) {
             List<String> row = new ArrayList<>(List.of(v.variant(), String.valueOf(v.gpus())));
             if (firstSweep != null) {
@@ -57,9 +63,68 @@ public final class ReportSummary {
                     row.add(String.format(Locale.ROOT, "%.1f%%", p.efficiency() * 100));
                 }
             }
+            if (anyNote) {
+                row.add(notes.get(rows.size() - 1));
+            }
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * @param d the report's numbers
+     * @param v a variant
+     * @return "same as base ..." when v is not the base and the rows this table shows (every size of the first
+     *         sweep's collective, the first plan) have the same predicted times as the base's (to 1e-9 relative),
+     *         with the likely reason; empty otherwise
+     */
+    public static String sameAsBaseNote(ReportData d, ReportData.VariantRow v) {
+        if (d.variants().isEmpty() || d.variants().get(0).equals(v)) {
+            return "";
+        }
+        String base = d.variants().get(0).variant();
+        String key = d.sweeps().isEmpty() ? "" : d.sweeps().get(0).collective() + " " + d.sweeps().get(0).dataType();
+        String plan = d.plans().isEmpty() ? "" : d.plans().get(0).plan();
+        List<ReportData.SweepRow> sweep = d.sweeps().stream()
+                .filter(r -> (r.collective() + " " + r.dataType()).equals(key)).toList();
+        List<ReportData.SweepRow> mine = sweep.stream().filter(r -> r.variant().equals(v.variant())).toList();
+        List<ReportData.SweepRow> theirs = sweep.stream().filter(r -> r.variant().equals(base)).toList();
+        List<ReportData.PlanRow> plans = d.plans().stream().filter(r -> r.plan().equals(plan)).toList();
+        List<ReportData.PlanRow> myPlans = plans.stream().filter(r -> r.variant().equals(v.variant())).toList();
+        List<ReportData.PlanRow> basePlans = plans.stream().filter(r -> r.variant().equals(base)).toList();
+        if (mine.isEmpty() && myPlans.isEmpty() || mine.size() != theirs.size() || myPlans.size() != basePlans.size()) {
+            return "";
+        }
+        for (int i = 0; i < mine.size(); i++) {
+            ReportData.SweepRow a = mine.get(i);
+            ReportData.SweepRow b = theirs.get(i);
+            if (a.sizeBytes() != b.sizeBytes() || a.nRanks() != b.nRanks() || !a.collective().equals(b.collective())
+                    || !close(a.timeUs(), b.timeUs())) {
+                return "";
+            }
+        }
+        for (int i = 0; i < myPlans.size(); i++) {
+            ReportData.PlanRow a = myPlans.get(i);
+            ReportData.PlanRow b = basePlans.get(i);
+            if (a.fits() != b.fits() || a.fits() && !close(a.stepMs(), b.stepMs())) {
+                return "";
+            }
+        }
+        String what = (v.changes() + " " + v.cluster()).toLowerCase(Locale.ROOT);
+        if (what.contains("oversubscri") || what.contains("fat-tree")) {
+            return "same as base" + what(key, plan) + ": the analytical model does not see fabric"
+                    + " oversubscription; try predict --backend flow";
+        }
+        return "same as base" + what(key, plan) + ": the model predicts no difference for this change";
+    }
+
+    private static String what(String sweep, String plan) {
+        return " (" + (sweep.isEmpty() ? "" : sweep.split(" ")[0] + " all sizes")
+                + (sweep.isEmpty() || plan.isEmpty() ? "" : ", ") + (plan.isEmpty() ? "" : "step") + ")";
+    }
+
+    private static boolean close(double a, double b) {
+        return a == b || Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
     }
 
     /**
@@ -79,8 +144,11 @@ public final class ReportSummary {
             List<String> r = table.get(k);
             for (int i = 0; i < cols; i++) {
                 String cell = r.get(i);
-                boolean left = i == 0 || i == 3 && cell.contains("/");
+                boolean left = i == 0 || i == 3 && cell.contains("/") || table.get(0).get(i).equals("note");
                 sb.append(i == 0 ? "" : "  ").append(left ? pad(cell, w[i], true) : pad(cell, w[i], false));
+            }
+            while (sb.length() > 0 && sb.charAt(sb.length() - 1) == ' ') {
+                sb.setLength(sb.length() - 1);
             }
             sb.append('\n');
             if (k == 0) {

@@ -65,6 +65,42 @@ class ChartsTest {
         assertThrows(IllegalArgumentException.class, () -> BusBwChart.create("x", List.of(), ""));
     }
 
+    /**
+     * A third series with exactly the first one's numbers: before, it was drawn under the first and no pixel of its
+     * colour (palette entry 2, Okabe-Ito bluish green 0,158,115) was left; now it must show (hollow markers and
+     * gapped dashes drawn over the first) and the legend must say which series it equals.
+     */
+    @Test
+    void coincidingSeriesStaysVisible() throws IOException {
+        List<SweepSeries> series = new ArrayList<>();
+        for (int v = 0; v < 3; v++) {
+            double plateau = v == 1 ? 90 : 180;
+            List<SweepSeries.Point> pts = new ArrayList<>();
+            for (long s = 8; s <= (8L << 30); s *= 4) {
+                double t = 20 + s / (plateau * 1000 / 1.75);
+                pts.add(new SweepSeries.Point(s, t, s / (t * 1000) * 1.75, 400, "Ring", "Simple"));
+            }
+            series.add(new SweepSeries(new String[] {"base", "NIC 200 Gb/s", "fat-tree"}[v], pts, List.of()));
+        }
+        JFreeChart chart = BusBwChart.create("AllReduce busbw, twins", series, "fabric oversubscription");
+        check("busbw-twins", chart, "AllReduce busbw, twins");
+        BufferedImage img = ImageIO.read(new ByteArrayInputStream(ChartFiles.png(chart, 900, 560)));
+        int green = 0;
+        for (int x = 80; x < 880; x++) {
+            for (int y = 40; y < 430; y++) {
+                int rgb = img.getRGB(x, y);
+                int r = rgb >> 16 & 0xff;
+                int g = rgb >> 8 & 0xff;
+                int b = rgb & 0xff;
+                if (Math.abs(r - 0) < 40 && Math.abs(g - 158) < 40 && Math.abs(b - 115) < 40) {
+                    green++;
+                }
+            }
+        }
+        assertTrue(green > 50, "the coinciding series is hidden: " + green + " pixels of its colour");
+        assertTrue(ChartFiles.svg(chart, 900, 560).contains("fat-tree = base"), "legend names the twin");
+    }
+
     @Test
     void predictedVsMeasured() throws IOException {
         List<PredictedVsMeasuredChart.Pair> pairs = new ArrayList<>();

@@ -1,0 +1,64 @@
+package dev.collsim.reports.whatif;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The summary's "note" column: a variant whose shown numbers (every size of the first sweep, the first plan) equal
+ * the base's is marked "same as base", with the oversubscription reason when its change is a fat-tree; a variant
+ * that differs at a single size is not marked. Data made up so the verdict is clear by construction.
+ */
+class ReportSummaryTest {
+
+    private static ReportData.SweepRow row(String v, long size, double us) {
+        return new ReportData.SweepRow(v, "AllReduce", "bfloat16", 32, size, us, size / (us * 1e3),
+                size / (us * 1e3) * 1.9375, 400, "Ring", "Simple", 16, us, "-");
+    }
+
+    private static ReportData.PlanRow plan(String v, double stepMs) {
+        return new ReportData.PlanRow(v, "70B", "job", 32, true, 100, 10, 50, 20, stepMs, 1000, 0.8, "given");
+    }
+
+    @Test
+    void marksVariantsEqualToBase() {
+        List<ReportData.VariantRow> variants = List.of(
+                new ReportData.VariantRow("base", "c", 4, 32, "-", "", ""),
+                new ReportData.VariantRow("2:1 fat-tree", "c (fat-tree, 2.0:1 oversubscribed)", 4, 32,
+                        "fat-tree, 2.0:1 oversubscribed", "", ""),
+                new ReportData.VariantRow("NCCL_ALGO=Ring", "c", 4, 32, "-", "NCCL_ALGO=Ring", ""),
+                new ReportData.VariantRow("NIC 200", "c (NIC 200 Gb/s)", 4, 32, "NIC 200 Gb/s", "", ""));
+        List<ReportData.SweepRow> sweeps = new ArrayList<>();
+        for (String v : List.of("base", "2:1 fat-tree", "NCCL_ALGO=Ring", "NIC 200")) {
+            sweeps.add(row(v, 1024, 30));
+            // NIC 200 differs only at the largest size: 2 x the time
+            sweeps.add(row(v, 1L << 30, v.equals("NIC 200") ? 12000 : 6000));
+        }
+        List<ReportData.PlanRow> plans = List.of(plan("base", 200), plan("2:1 fat-tree", 200),
+                plan("NCCL_ALGO=Ring", 200), plan("NIC 200", 200));
+        ReportData d = new ReportData("t", "s", variants, sweeps, List.of(), plans, List.of(), List.of(), List.of(),
+                List.of(), List.of());
+        List<List<String>> t = ReportSummary.table(d);
+        int note = t.get(0).indexOf("note");
+        assertTrue(note > 0, t.get(0).toString());
+        assertEquals("", t.get(1).get(note));
+        assertTrue(t.get(2).get(note).startsWith("same as base (AllReduce all sizes, step): the analytical model does"
+                + " not see fabric oversubscription"), t.get(2).get(note));
+        assertEquals("same as base (AllReduce all sizes, step): the model predicts no difference for this change",
+                t.get(3).get(note));
+        assertEquals("", t.get(4).get(note));
+        assertTrue(ReportSummary.text(t).lines().noneMatch(l -> l.endsWith(" ")), "no trailing blanks");
+    }
+
+    @Test
+    void noNoteColumnWhenEveryVariantDiffers() {
+        List<ReportData.VariantRow> variants = List.of(new ReportData.VariantRow("base", "c", 4, 32, "-", "", ""),
+                new ReportData.VariantRow("NIC 200", "c", 4, 32, "NIC 200 Gb/s", "", ""));
+        ReportData d = new ReportData("t", "s", variants, List.of(row("base", 1024, 30), row("NIC 200", 1024, 31)),
+                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+        assertTrue(!ReportSummary.table(d).get(0).contains("note"));
+    }
+}

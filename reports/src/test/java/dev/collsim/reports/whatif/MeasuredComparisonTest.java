@@ -36,7 +36,5 @@ class MeasuredComparisonTest {
         assertEquals(476.85, big.measuredBusBw(), 1e-9);
         assertEquals((big.predictedUs() - big.measuredUs()) / big.measuredUs() * 100, big.errorPct(), 1e-9);
         assertTrue(ReportCharts.build(d).stream().anyMatch(c -> c.stem().equals("predicted-vs-measured")));
-        System.out.printf("8 GiB AllReduce on 8 H100: measured 31.52 ms, predicted %.2f ms (%.1f%%)%n",
-                big.predictedUs() / 1e3, big.errorPct());
     }
 }

@@ -70,7 +70,7 @@ public final class CalibrationProfile {
         c.notes().forEach(notes::add);
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, ".calibration", ".tmp");
+        Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(dir, ".calibration");
         try {
             YAML.writeValue(tmp.toFile(), root);
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -29,6 +29,11 @@ final class FlowSimulation {
     private double now;
     private long events;
     private boolean dirty;
+    /** Flows were added since the last rate computation (else only removed: the incremental solver applies). */
+    private boolean added = true;
+    /** Lowest rate, bytes per microsecond, of the flows removed since the last rate computation. */
+    private double removedLevel = Double.POSITIVE_INFINITY;
+    private final boolean incremental;
 
     private final int[] stepIndex;
     private final long[] copy;
@@ -49,6 +54,17 @@ final class FlowSimulation {
      *               double)}
      */
     FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window) {
+        this(jobs, net, timeline, observer, window, true);
+    }
+
+    /**
+     * @param incremental after flows finish (and none started), recompute rates with
+     *                    {@link MaxMinFairShare#resolveAbove} (exact); false: from scratch every time (the reference
+     *                    the tests compare with)
+     */
+    FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window,
+            boolean incremental) {
+        this.incremental = incremental;
         if (!(window >= 0 && window < 1)) {
             throw new IllegalArgumentException("completion window must be in [0, 1), got " + window);
         }
@@ -85,9 +101,15 @@ final class FlowSimulation {
                 addActive(waiting.poll());
             }
             if (dirty) {
-                fair.solve(active, nActive, rate);
+                if (added || !incremental) {
+                    fair.solve(active, nActive, rate);
+                } else {
+                    fair.resolveAbove(active, nActive, rate, removedLevel);
+                }
                 events++;
                 dirty = false;
+                added = false;
+                removedLevel = Double.POSITIVE_INFINITY;
             }
             double limit = nextJobStart();
             if (!waiting.isEmpty()) {
@@ -137,10 +159,9 @@ final class FlowSimulation {
             SimFlow f = active[i];
             double moved = Math.min(f.remaining, rate[i] * dt);
             f.remaining -= moved;
-            Route r = f.route;
-            for (int k = 0; k < r.size(); k++) {
-                linkBytes[r.link(k)] += moved * f.weight * r.share(k);
-                if (load != null) {
+            if (load != null) {
+                Route r = f.route;
+                for (int k = 0; k < r.size(); k++) {
                     load[r.link(k)] += rate[i] * f.weight * r.share(k);
                 }
             }
@@ -159,7 +180,7 @@ final class FlowSimulation {
             if (f.remaining <= DONE * f.bytes) {
                 Route r = f.route;
                 for (int k = 0; k < r.size(); k++) {
-                    linkBytes[r.link(k)] += f.remaining * f.weight * r.share(k);
+                    linkBytes[r.link(k)] += f.bytes * f.weight * r.share(k);
                 }
                 f.remaining = 0;
                 if (timeline) {
@@ -170,6 +191,7 @@ final class FlowSimulation {
                 if (--pending[f.job] == 0) {
                     stepEnded[f.job] = true;
                 }
+                removedLevel = Math.min(removedLevel, rate[i]);
                 nActive--;
                 active[i] = active[nActive];
                 rate[i] = rate[nActive];
@@ -287,6 +309,7 @@ final class FlowSimulation {
         }
         active[nActive++] = f;
         dirty = true;
+        added = true;
     }
 
     List<JobTiming> jobTimings() {

@@ -82,7 +82,83 @@ final class MaxMinFairShare {
                 push(remaining[l] / weight[l], l, version[l]);
             }
         }
-        int frozen = 0;
+        fillFrom(flows, count, rate, 0);
+    }
+
+    /**
+     * Recomputes the rates after flows were removed, exactly, without redoing the filling below the lowest rate of
+     * the removed flows. Progressive filling up to level {@code level} is unchanged by removing flows whose rates
+     * were all {@code >= level}: a removed flow crosses no link that filled below its own rate, and removing it only
+     * lowers the load of its links; so every flow with a rate below {@code level} keeps it, and filling restarts at
+     * {@code level} with those flows frozen. With AllToAll's many distinct finish times, the flows that finish are
+     * the fastest ones, so each restart touches only the few flows at or above their rate.
+     *
+     * @param flows  the flows still present, each with its route and weight; no flow was added since the last
+     *               {@link #solve} or {@code resolveAbove}
+     * @param count  number of flows used from the array
+     * @param rate   input: each flow's rate from the previous call (same order); output: the new rates, bytes per
+     *               microsecond
+     * @param level  the lowest rate, bytes per microsecond, of the flows removed since the previous call
+     */
+    void resolveAbove(SimFlow[] flows, int count, double[] rate, double level) {
+        int nLinks = capacity.length;
+        Arrays.fill(start, 0);
+        System.arraycopy(capacity, 0, remaining, 0, nLinks);
+        Arrays.fill(weight, 0);
+        int pairs = 0;
+        int open = 0;
+        for (int f = 0; f < count; f++) {
+            Route r = flows[f].route;
+            double w = flows[f].weight;
+            if (rate[f] < level) {
+                double load = w * rate[f];
+                for (int i = 0; i < r.size(); i++) {
+                    remaining[r.link(i)] -= load * r.share(i);
+                }
+            } else {
+                rate[f] = -1;
+                open++;
+                for (int i = 0; i < r.size(); i++) {
+                    int l = r.link(i);
+                    start[l + 1]++;
+                    weight[l] += w * r.share(i);
+                }
+                pairs += r.size();
+            }
+        }
+        if (open == 0) {
+            return;
+        }
+        for (int l = 0; l < nLinks; l++) {
+            start[l + 1] += start[l];
+        }
+        if (flowsOnLink.length < pairs) {
+            flowsOnLink = new int[Math.max(pairs, flowsOnLink.length * 2)];
+        }
+        System.arraycopy(start, 0, fill, 0, nLinks);
+        for (int f = 0; f < count; f++) {
+            if (rate[f] < 0) {
+                Route r = flows[f].route;
+                for (int i = 0; i < r.size(); i++) {
+                    int l = r.link(i);
+                    flowsOnLink[fill[l]++] = f;
+                }
+            }
+        }
+        heapSize = 0;
+        for (int l = 0; l < nLinks; l++) {
+            if (weight[l] > 0) {
+                remaining[l] = Math.max(0, remaining[l]);
+                version[l]++;
+                push(Math.max(level, remaining[l] / weight[l]), l, version[l]);
+            }
+        }
+        fillFrom(flows, count, rate, count - open);
+    }
+
+    /** Progressive filling from the heap of link levels until every flow is frozen. */
+    private void fillFrom(SimFlow[] flows, int count, double[] rate, int alreadyFrozen) {
+        int frozen = alreadyFrozen;
         while (frozen < count && heapSize > 0) {
             int l = heapLink[0];
             double level = heapLevel[0];

@@ -73,6 +73,23 @@ final class FabricPaths {
             }
         }
         int[] att = attached(b);
+        if (m.routing().multipath() == Multipath.ECMP) {
+            // one path: the hop-by-hop walk below with a single entry of weight 1, without the maps
+            int u = a;
+            for (int hop = 0; ; hop++) {
+                List<Integer> cand = nextHops(u, b, att);
+                if (cand.isEmpty()) {
+                    throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
+                            + m.vertex(b).id());
+                }
+                int l = cand.get((int) Math.floorMod(mix(m.routing().seed(), a, b, key, hop), (long) cand.size()));
+                route.add(l, 1.0);
+                if (m.target(l) == b) {
+                    return;
+                }
+                u = m.target(l);
+            }
+        }
         Map<Integer, Double> level = new HashMap<>();
         level.put(a, 1.0);
         int hop = 0;

@@ -8,7 +8,7 @@ import java.util.List;
  * every link max-min fairly ({@link MaxMinFairShare}); the simulation jumps from event to event (a job starts, a
  * flow starts sending, flows finish) and recomputes the rates at each: from scratch when flows
  * started, and from the lowest rate of the finished flows up when flows only finished (exact, {@link
- * MaxMinFairShare#resolveAbove}). A job's next step starts when its current
+ * MaxMinFairShare#resolve}). A job's next step starts when its current
  * step's last flow finishes; jobs progress independently and meet only on links.
  *
  * <p>Symmetry: a step that repeats {@code k} times is simulated once and the next copies are skipped over

@@ -24,15 +24,12 @@ final class FlowSimulation {
     private final PriorityQueue<SimFlow> waiting =
             new PriorityQueue<>((a, b) -> Double.compare(a.activateAt, b.activateAt));
     private SimFlow[] active = new SimFlow[64];
-    private double[] rate = new double[64];
     private int nActive;
     private double now;
     private long events;
     private boolean dirty;
     /** Flows were added since the last rate computation (else only removed: the incremental solver applies). */
     private boolean added = true;
-    /** Lowest rate, bytes per microsecond, of the flows removed since the last rate computation. */
-    private double removedLevel = Double.POSITIVE_INFINITY;
     private final boolean incremental;
 
     private final int[] stepIndex;
@@ -59,7 +56,7 @@ final class FlowSimulation {
 
     /**
      * @param incremental after flows finish (and none started), recompute rates with
-     *                    {@link MaxMinFairShare#resolveAbove} (exact); false: from scratch every time (the reference
+     *                    {@link MaxMinFairShare#resolve} (exact); false: from scratch every time (the reference
      *                    the tests compare with)
      */
     FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window,
@@ -102,14 +99,13 @@ final class FlowSimulation {
             }
             if (dirty) {
                 if (added || !incremental) {
-                    fair.solve(active, nActive, rate);
+                    fair.solve(active, nActive);
                 } else {
-                    fair.resolveAbove(active, nActive, rate, removedLevel);
+                    fair.resolve();
                 }
                 events++;
                 dirty = false;
                 added = false;
-                removedLevel = Double.POSITIVE_INFINITY;
             }
             double limit = nextJobStart();
             if (!waiting.isEmpty()) {
@@ -117,7 +113,7 @@ final class FlowSimulation {
             }
             double next = limit;
             for (int i = 0; i < nActive; i++) {
-                next = Math.min(next, now + active[i].remaining / rate[i]);
+                next = Math.min(next, now + active[i].remaining / active[i].rate);
             }
             if (next == Double.POSITIVE_INFINITY) {
                 break;
@@ -144,7 +140,7 @@ final class FlowSimulation {
         double cutoff = Math.min(limit, earliest + window * (earliest - stepBegin));
         double end = earliest;
         for (int i = 0; i < nActive; i++) {
-            double fin = now + active[i].remaining / rate[i];
+            double fin = now + active[i].remaining / active[i].rate;
             if (fin <= cutoff) {
                 end = Math.max(end, fin);
             }
@@ -157,12 +153,12 @@ final class FlowSimulation {
         double[] load = observer == null ? null : new double[linkBytes.length];
         for (int i = 0; i < nActive; i++) {
             SimFlow f = active[i];
-            double moved = Math.min(f.remaining, rate[i] * dt);
+            double moved = Math.min(f.remaining, f.rate * dt);
             f.remaining -= moved;
             if (load != null) {
                 Route r = f.route;
                 for (int k = 0; k < r.size(); k++) {
-                    load[r.link(k)] += rate[i] * f.weight * r.share(k);
+                    load[r.link(k)] += f.rate * f.weight * r.share(k);
                 }
             }
         }
@@ -191,10 +187,9 @@ final class FlowSimulation {
                 if (--pending[f.job] == 0) {
                     stepEnded[f.job] = true;
                 }
-                removedLevel = Math.min(removedLevel, rate[i]);
+                fair.remove(f);
                 nActive--;
                 active[i] = active[nActive];
-                rate[i] = rate[nActive];
                 active[nActive] = null;
                 dirty = true;
             } else {
@@ -305,7 +300,6 @@ final class FlowSimulation {
     private void addActive(SimFlow f) {
         if (nActive == active.length) {
             active = Arrays.copyOf(active, nActive * 2);
-            rate = Arrays.copyOf(rate, nActive * 2);
         }
         active[nActive++] = f;
         dirty = true;

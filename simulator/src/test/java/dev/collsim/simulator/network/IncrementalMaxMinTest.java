@@ -17,7 +17,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The incremental max-min solver ({@link MaxMinFairShare#resolveAbove}, used when flows only finish) against the
+ * The incremental max-min solver ({@link MaxMinFairShare#resolve}, used when flows only finish) against the
  * plain one (progressive filling from scratch, {@link MaxMinFairShare#solve}) on seeded random instances: the
  * reference values come from the plain solver, whose own correctness is checked by hand in
  * {@link MaxMinFairShareTest}. Agreement is to 1e-9 relative (only the order of floating-point sums differs).
@@ -53,36 +53,40 @@ class IncrementalMaxMinTest {
                 flows[f].weight = 1 + rnd.nextInt(3);
             }
             MaxMinFairShare incremental = new MaxMinFairShare(cap);
-            double[] rate = new double[count];
-            incremental.solve(flows, count, rate);
+            incremental.solve(flows, count);
             int n = count;
             int resolved = 0;
             while (n > 1) {
                 int remove = 1 + rnd.nextInt(Math.min(5, n - 1));
-                double level = Double.POSITIVE_INFINITY;
                 for (int r = 0; r < remove; r++) {
-                    int i = rnd.nextBoolean() ? argMax(rate, n) : rnd.nextInt(n);
-                    level = Math.min(level, rate[i]);
+                    int i = rnd.nextBoolean() ? argMax(flows, n) : rnd.nextInt(n);
+                    incremental.remove(flows[i]);
                     n--;
                     flows[i] = flows[n];
-                    rate[i] = rate[n];
                 }
-                incremental.resolveAbove(flows, n, rate, level);
+                incremental.resolve();
                 resolved++;
+                double[] rate = new double[n];
+                for (int i = 0; i < n; i++) {
+                    rate[i] = flows[i].rate;
+                }
                 double[] plain = new double[n];
-                new MaxMinFairShare(cap).solve(flows, n, plain);
+                new MaxMinFairShare(cap).solve(flows.clone(), n, plain);
                 for (int i = 0; i < n; i++) {
                     assertEquals(plain[i], rate[i], 1e-9 * plain[i], "trial " + trial + ", flow " + i);
+                }
+                for (int i = 0; i < n; i++) {
+                    flows[i].rate = rate[i];
                 }
             }
             assertTrue(resolved > 5);
         }
     }
 
-    private static int argMax(double[] rate, int n) {
+    private static int argMax(SimFlow[] flows, int n) {
         int best = 0;
         for (int i = 1; i < n; i++) {
-            if (rate[i] > rate[best]) {
+            if (flows[i].rate > flows[best].rate) {
                 best = i;
             }
         }

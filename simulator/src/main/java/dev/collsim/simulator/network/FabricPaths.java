@@ -22,6 +22,7 @@ final class FabricPaths {
     private final int[][] switchIn;
     private final int[][] toSwitch;
     private final Map<Integer, int[]> attach = new HashMap<>();
+    private int[] hops = new int[16];
 
     FabricPaths(NetworkModel m) {
         this.m = m;
@@ -73,6 +74,26 @@ final class FabricPaths {
             }
         }
         int[] att = attached(b);
+        if (m.routing().multipath() == Multipath.ECMP) {
+            // one path: the hop-by-hop walk below with a single entry of weight 1, without the maps
+            int u = a;
+            for (int hop = 0; ; hop++) {
+                if (hops.length < m.out(u).length) {
+                    hops = new int[m.out(u).length];
+                }
+                int n = nextHops(u, b, att, hops);
+                if (n == 0) {
+                    throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
+                            + m.vertex(b).id());
+                }
+                int l = hops[(int) Math.floorMod(mix(m.routing().seed(), a, b, key, hop), (long) n)];
+                route.add(l, 1.0);
+                if (m.target(l) == b) {
+                    return;
+                }
+                u = m.target(l);
+            }
+        }
         Map<Integer, Double> level = new HashMap<>();
         level.put(a, 1.0);
         int hop = 0;
@@ -113,7 +134,18 @@ final class FabricPaths {
 
     /** Working links out of u that lie on a shortest path to NIC b. */
     private List<Integer> nextHops(int u, int b, int[] att) {
-        List<Integer> best = new ArrayList<>();
+        int[] out = new int[m.out(u).length];
+        int n = nextHops(u, b, att, out);
+        List<Integer> best = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            best.add(out[i]);
+        }
+        return best;
+    }
+
+    /** Same as {@link #nextHops(int, int, int[])} into {@code out} (at least out-degree long); returns how many. */
+    private int nextHops(int u, int b, int[] att, int[] out) {
+        int count = 0;
         int bestD = INF;
         for (int l : m.out(u)) {
             int w = m.target(l);
@@ -127,13 +159,13 @@ final class FabricPaths {
             }
             if (d < bestD) {
                 bestD = d;
-                best.clear();
+                count = 0;
             }
             if (d == bestD && d < INF) {
-                best.add(l);
+                out[count++] = l;
             }
         }
-        return best;
+        return count;
     }
 
     /** Hops from switch s to the NIC whose attached switches are att (0 hops to reach an attached switch). */

@@ -6,7 +6,9 @@ import java.util.List;
  * Congestion-aware flow-level backend. Every transfer of a step becomes a flow on its {@link Route} (identical
  * transfers merged, {@link StepFlows}); after its route latency a flow starts sending; the flows present share
  * every link max-min fairly ({@link MaxMinFairShare}); the simulation jumps from event to event (a job starts, a
- * flow starts sending, flows finish) and recomputes the rates at each. A job's next step starts when its current
+ * flow starts sending, flows finish) and recomputes the rates at each: from scratch when flows
+ * started, and from the lowest rate of the finished flows up when flows only finished (exact, {@link
+ * MaxMinFairShare#resolve}). A job's next step starts when its current
  * step's last flow finishes; jobs progress independently and meet only on links.
  *
  * <p>Symmetry: a step that repeats {@code k} times is simulated once and the next copies are skipped over
@@ -21,6 +23,7 @@ public final class FlowNetwork implements NetworkBackend {
     private final int topLinks;
     private final FlowObserver observer;
     private final double window;
+    private final boolean incremental;
 
     /** No timeline, three busiest links. */
     public FlowNetwork() {
@@ -56,6 +59,19 @@ public final class FlowNetwork implements NetworkBackend {
         this.topLinks = topLinks;
         this.observer = null;
         this.window = window;
+        this.incremental = true;
+    }
+
+    /**
+     * For tests: {@code incremental = false} recomputes every rate from scratch at every event (the plain solver the
+     * incremental one is checked against).
+     */
+    FlowNetwork(boolean timeline, int topLinks, double window, boolean incremental) {
+        this.timeline = timeline;
+        this.topLinks = topLinks;
+        this.observer = null;
+        this.window = window;
+        this.incremental = incremental;
     }
 
     FlowNetwork(boolean timeline, int topLinks, FlowObserver observer) {
@@ -63,6 +79,7 @@ public final class FlowNetwork implements NetworkBackend {
         this.topLinks = topLinks;
         this.observer = observer;
         this.window = 0;
+        this.incremental = true;
     }
 
     @Override
@@ -72,7 +89,7 @@ public final class FlowNetwork implements NetworkBackend {
 
     @Override
     public Timing time(List<Job> jobs, NetworkModel network) {
-        FlowSimulation sim = new FlowSimulation(jobs, network, timeline, observer, window);
+        FlowSimulation sim = new FlowSimulation(jobs, network, timeline, observer, window, incremental);
         sim.run();
         return new Timing(name(), sim.jobTimings(), sim.makespan(),
                 StepFlows.busiest(network, sim.linkBytes(), sim.makespan(), topLinks), sim.records(), sim.events());

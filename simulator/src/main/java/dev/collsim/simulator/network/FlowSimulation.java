@@ -24,11 +24,13 @@ final class FlowSimulation {
     private final PriorityQueue<SimFlow> waiting =
             new PriorityQueue<>((a, b) -> Double.compare(a.activateAt, b.activateAt));
     private SimFlow[] active = new SimFlow[64];
-    private double[] rate = new double[64];
     private int nActive;
     private double now;
     private long events;
     private boolean dirty;
+    /** Flows were added since the last rate computation (else only removed: the incremental solver applies). */
+    private boolean added = true;
+    private final boolean incremental;
 
     private final int[] stepIndex;
     private final long[] copy;
@@ -49,6 +51,17 @@ final class FlowSimulation {
      *               double)}
      */
     FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window) {
+        this(jobs, net, timeline, observer, window, true);
+    }
+
+    /**
+     * @param incremental after flows finish (and none started), recompute rates with
+     *                    {@link MaxMinFairShare#resolve} (exact); false: from scratch every time (the reference
+     *                    the tests compare with)
+     */
+    FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window,
+            boolean incremental) {
+        this.incremental = incremental;
         if (!(window >= 0 && window < 1)) {
             throw new IllegalArgumentException("completion window must be in [0, 1), got " + window);
         }
@@ -85,9 +98,14 @@ final class FlowSimulation {
                 addActive(waiting.poll());
             }
             if (dirty) {
-                fair.solve(active, nActive, rate);
+                if (added || !incremental) {
+                    fair.solve(active, nActive);
+                } else {
+                    fair.resolve();
+                }
                 events++;
                 dirty = false;
+                added = false;
             }
             double limit = nextJobStart();
             if (!waiting.isEmpty()) {
@@ -95,7 +113,7 @@ final class FlowSimulation {
             }
             double next = limit;
             for (int i = 0; i < nActive; i++) {
-                next = Math.min(next, now + active[i].remaining / rate[i]);
+                next = Math.min(next, now + active[i].remaining / active[i].rate);
             }
             if (next == Double.POSITIVE_INFINITY) {
                 break;
@@ -122,7 +140,7 @@ final class FlowSimulation {
         double cutoff = Math.min(limit, earliest + window * (earliest - stepBegin));
         double end = earliest;
         for (int i = 0; i < nActive; i++) {
-            double fin = now + active[i].remaining / rate[i];
+            double fin = now + active[i].remaining / active[i].rate;
             if (fin <= cutoff) {
                 end = Math.max(end, fin);
             }
@@ -135,13 +153,12 @@ final class FlowSimulation {
         double[] load = observer == null ? null : new double[linkBytes.length];
         for (int i = 0; i < nActive; i++) {
             SimFlow f = active[i];
-            double moved = Math.min(f.remaining, rate[i] * dt);
+            double moved = Math.min(f.remaining, f.rate * dt);
             f.remaining -= moved;
-            Route r = f.route;
-            for (int k = 0; k < r.size(); k++) {
-                linkBytes[r.link(k)] += moved * f.weight * r.share(k);
-                if (load != null) {
-                    load[r.link(k)] += rate[i] * f.weight * r.share(k);
+            if (load != null) {
+                Route r = f.route;
+                for (int k = 0; k < r.size(); k++) {
+                    load[r.link(k)] += f.rate * f.weight * r.share(k);
                 }
             }
         }
@@ -159,7 +176,7 @@ final class FlowSimulation {
             if (f.remaining <= DONE * f.bytes) {
                 Route r = f.route;
                 for (int k = 0; k < r.size(); k++) {
-                    linkBytes[r.link(k)] += f.remaining * f.weight * r.share(k);
+                    linkBytes[r.link(k)] += f.bytes * f.weight * r.share(k);
                 }
                 f.remaining = 0;
                 if (timeline) {
@@ -170,9 +187,9 @@ final class FlowSimulation {
                 if (--pending[f.job] == 0) {
                     stepEnded[f.job] = true;
                 }
+                fair.remove(f);
                 nActive--;
                 active[i] = active[nActive];
-                rate[i] = rate[nActive];
                 active[nActive] = null;
                 dirty = true;
             } else {
@@ -283,10 +300,10 @@ final class FlowSimulation {
     private void addActive(SimFlow f) {
         if (nActive == active.length) {
             active = Arrays.copyOf(active, nActive * 2);
-            rate = Arrays.copyOf(rate, nActive * 2);
         }
         active[nActive++] = f;
         dirty = true;
+        added = true;
     }
 
     List<JobTiming> jobTimings() {

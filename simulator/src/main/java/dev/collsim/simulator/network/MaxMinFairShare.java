@@ -8,11 +8,25 @@ import java.util.Arrays;
  * level, and the others keep rising. A flow may cross a link with a share below 1 (split over parallel paths) and
  * may stand for {@code weight} identical flows (aggregation): the link then carries
  * {@code sum of weight x share x rate}. A heap of link fill levels with lazy invalidation gives
- * O(I log I) for I (flow, link) pairs. Not thread-safe (scratch arrays sized to the link count).
+ * O(I log I) for I (flow, link) pairs.
+ *
+ * <p>Incremental recomputation (exact): after flows are {@linkplain #remove removed}, {@link #resolve} restarts the
+ * filling at the lowest rate L of the removed flows. Filling below L is unchanged by the removal: a removed flow
+ * crosses no link that filled below its own rate, and removing it only lowers the load of its links. So every flow
+ * with a rate below L keeps it, and only the flows at or above L (and their links) are refilled, starting at level
+ * L, from each link's capacity less the load of the flows kept. The solver keeps the flows sorted by rate (the
+ * order in which filling froze them) and each link's load, so a recomputation costs O(I' log I') for the I'
+ * (flow, link) pairs of the flows at or above L. In AllToAll the flows that finish are the fastest ones, so I' is
+ * small. Not thread-safe; one instance follows one simulation.
  */
 final class MaxMinFairShare {
 
     private final double[] capacity;
+    /** Per link: sum over present flows of weight x share x rate, bytes per microsecond. */
+    private final double[] load;
+    /** Per link: its index among the links being refilled, or -1. */
+    private final int[] local;
+    private final int[] linkId;
     private final double[] remaining;
     private final double[] weight;
     private final int[] version;
@@ -21,6 +35,11 @@ final class MaxMinFairShare {
     private final boolean[] mark;
     private final int[] touchedLinks;
     private int[] flowsOnLink = new int[0];
+    private SimFlow[] cand = new SimFlow[64];
+    private boolean[] frozenCand = new boolean[64];
+    private SimFlow[] order = new SimFlow[64];
+    private int orderSize;
+    private double removedLevel = Double.POSITIVE_INFINITY;
     private double[] heapLevel = new double[16];
     private int[] heapLink = new int[16];
     private int[] heapVersion = new int[16];
@@ -30,6 +49,10 @@ final class MaxMinFairShare {
     MaxMinFairShare(double[] capacity) {
         this.capacity = capacity;
         int n = capacity.length;
+        load = new double[n];
+        local = new int[n];
+        Arrays.fill(local, -1);
+        linkId = new int[n];
         remaining = new double[n];
         weight = new double[n];
         version = new int[n];
@@ -40,87 +63,197 @@ final class MaxMinFairShare {
     }
 
     /**
-     * Computes the rate of each flow.
+     * Computes the rate of each flow from scratch; the flows become the solver's present set.
      *
      * @param flows  flows, each with its route and weight (number of identical flows it stands for)
      * @param count  number of flows used from the array
-     * @param rate   output: rate of one member of each flow, bytes per microsecond
+     * @param rate   output: rate of one member of each flow, bytes per microsecond (also left in
+     *               {@link SimFlow#rate})
      */
     void solve(SimFlow[] flows, int count, double[] rate) {
-        int nLinks = capacity.length;
-        Arrays.fill(start, 0);
-        int pairs = 0;
+        solve(flows, count);
         for (int f = 0; f < count; f++) {
-            Route r = flows[f].route;
+            rate[f] = flows[f].rate;
+        }
+    }
+
+    /**
+     * Computes the rate of each flow from scratch into {@link SimFlow#rate}; the flows become the present set.
+     *
+     * @param flows flows, each with its route and weight
+     * @param count number of flows used from the array
+     */
+    void solve(SimFlow[] flows, int count) {
+        Arrays.fill(load, 0);
+        orderSize = 0;
+        removedLevel = Double.POSITIVE_INFINITY;
+        ensureCand(count);
+        for (int f = 0; f < count; f++) {
+            flows[f].gone = false;
+            cand[f] = flows[f];
+        }
+        refill(count, 0, false);
+    }
+
+    /** Removes a present flow (finished); rates are updated at the next {@link #resolve}. */
+    void remove(SimFlow f) {
+        Route r = f.route;
+        for (int i = 0; i < r.size(); i++) {
+            load[r.link(i)] -= f.weight * r.share(i) * f.rate;
+        }
+        f.gone = true;
+        removedLevel = Math.min(removedLevel, f.rate);
+    }
+
+    /**
+     * Recomputes {@link SimFlow#rate} of the present flows after {@link #remove}s (and no flow added since the last
+     * {@link #solve}): exactly the rates {@link #solve} would give, refilling only from the lowest removed rate up.
+     */
+    void resolve() {
+        double level = removedLevel;
+        removedLevel = Double.POSITIVE_INFINITY;
+        if (level == Double.POSITIVE_INFINITY) {
+            return;
+        }
+        int lo = 0;
+        int hi = orderSize;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (order[mid].rate < level) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        int n = 0;
+        ensureCand(orderSize - lo);
+        for (int k = lo; k < orderSize; k++) {
+            if (!order[k].gone) {
+                cand[n++] = order[k];
+            }
+        }
+        orderSize = lo;
+        refill(n, level, true);
+    }
+
+    /**
+     * Progressive filling of the {@code n} candidates from {@code level}, every other present flow frozen (its
+     * load already in {@link #load}).
+     */
+    private void refill(int n, double level, boolean incremental) {
+        int nLocal = 0;
+        int pairs = 0;
+        for (int c = 0; c < n; c++) {
+            SimFlow f = cand[c];
+            frozenCand[c] = false;
+            Route r = f.route;
             for (int i = 0; i < r.size(); i++) {
-                start[r.link(i) + 1]++;
+                int l = r.link(i);
+                int j = local[l];
+                if (j < 0) {
+                    j = nLocal++;
+                    local[l] = j;
+                    linkId[j] = l;
+                    weight[j] = 0;
+                    remaining[j] = 0;
+                    start[j + 1] = 0;
+                }
+                double w = f.weight * r.share(i);
+                weight[j] += w;
+                if (incremental) {
+                    remaining[j] += w * f.rate;
+                }
+                start[j + 1]++;
             }
             pairs += r.size();
         }
-        for (int l = 0; l < nLinks; l++) {
-            start[l + 1] += start[l];
+        start[0] = 0;
+        for (int j = 0; j < nLocal; j++) {
+            start[j + 1] += start[j];
         }
         if (flowsOnLink.length < pairs) {
             flowsOnLink = new int[Math.max(pairs, flowsOnLink.length * 2)];
         }
-        System.arraycopy(start, 0, fill, 0, nLinks);
-        Arrays.fill(weight, 0);
-        for (int f = 0; f < count; f++) {
-            Route r = flows[f].route;
-            rate[f] = -1;
+        System.arraycopy(start, 0, fill, 0, nLocal);
+        for (int c = 0; c < n; c++) {
+            Route r = cand[c].route;
             for (int i = 0; i < r.size(); i++) {
-                int l = r.link(i);
-                flowsOnLink[fill[l]++] = f;
-                weight[l] += flows[f].weight * r.share(i);
+                flowsOnLink[fill[local[r.link(i)]]++] = c;
             }
         }
         heapSize = 0;
-        for (int l = 0; l < nLinks; l++) {
-            if (weight[l] > 0) {
-                remaining[l] = capacity[l];
-                version[l]++;
-                push(remaining[l] / weight[l], l, version[l]);
+        for (int j = 0; j < nLocal; j++) {
+            int l = linkId[j];
+            if (incremental) {
+                load[l] -= remaining[j];
+                remaining[j] = Math.max(0, capacity[l] - load[l]);
+            } else {
+                remaining[j] = capacity[l];
             }
+            version[j]++;
+            push(Math.max(level, remaining[j] / weight[j]), j, version[j]);
         }
+        ensureOrder(orderSize + n);
         int frozen = 0;
-        while (frozen < count && heapSize > 0) {
-            int l = heapLink[0];
-            double level = heapLevel[0];
+        while (frozen < n && heapSize > 0) {
+            int j = heapLink[0];
+            double lvl = heapLevel[0];
             int ver = heapVersion[0];
             pop();
-            if (ver != version[l]) {
+            if (ver != version[j]) {
                 continue;
             }
             int touched = 0;
-            for (int k = start[l]; k < start[l + 1]; k++) {
-                int f = flowsOnLink[k];
-                if (rate[f] >= 0) {
+            for (int k = start[j]; k < start[j + 1]; k++) {
+                int c = flowsOnLink[k];
+                if (frozenCand[c]) {
                     continue;
                 }
-                rate[f] = level;
+                frozenCand[c] = true;
+                SimFlow f = cand[c];
+                f.rate = lvl;
+                order[orderSize++] = f;
                 frozen++;
-                Route r = flows[f].route;
+                Route r = f.route;
                 for (int i = 0; i < r.size(); i++) {
                     int l2 = r.link(i);
-                    double w = flows[f].weight * r.share(i);
-                    remaining[l2] = Math.max(0, remaining[l2] - w * level);
-                    weight[l2] -= w;
-                    if (!mark[l2]) {
-                        mark[l2] = true;
-                        touchedLinks[touched++] = l2;
+                    int j2 = local[l2];
+                    double w = f.weight * r.share(i);
+                    load[l2] += w * lvl;
+                    remaining[j2] = Math.max(0, remaining[j2] - w * lvl);
+                    weight[j2] -= w;
+                    if (!mark[j2]) {
+                        mark[j2] = true;
+                        touchedLinks[touched++] = j2;
                     }
                 }
             }
             for (int t = 0; t < touched; t++) {
-                int l2 = touchedLinks[t];
-                mark[l2] = false;
-                version[l2]++;
-                if (weight[l2] > 1e-12) {
-                    push(Math.max(level, remaining[l2] / weight[l2]), l2, version[l2]);
+                int j2 = touchedLinks[t];
+                mark[j2] = false;
+                version[j2]++;
+                if (weight[j2] > 1e-12) {
+                    push(Math.max(lvl, remaining[j2] / weight[j2]), j2, version[j2]);
                 } else {
-                    weight[l2] = 0;
+                    weight[j2] = 0;
                 }
             }
+        }
+        for (int j = 0; j < nLocal; j++) {
+            local[linkId[j]] = -1;
+        }
+    }
+
+    private void ensureCand(int n) {
+        if (cand.length < n) {
+            cand = new SimFlow[Math.max(n, cand.length * 2)];
+            frozenCand = new boolean[cand.length];
+        }
+    }
+
+    private void ensureOrder(int n) {
+        if (order.length < n) {
+            order = Arrays.copyOf(order, Math.max(n, order.length * 2));
         }
     }
 

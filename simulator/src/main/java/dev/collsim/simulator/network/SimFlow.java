@@ -14,6 +14,10 @@ final class SimFlow {
     double remaining;
     double activateAt;
     double startUs;
+    /** Current rate of one member, bytes per microsecond, set by {@link MaxMinFairShare}. */
+    double rate;
+    /** Removed from the {@link MaxMinFairShare} (finished); it is dropped at the next recomputation. */
+    boolean gone;
 
     SimFlow(int job, int step, long copy, int src, int dst, int channel, Route route, double bytes, double now) {
         this.job = job;

@@ -18,7 +18,9 @@ import java.util.Locale;
  *
  * <pre>
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
- *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth)
+ *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth;
+ *               not for NVLS/NVLSTree: their channels drive NVSwitch multicast, not one CTA per ring/tree
+ *               channel, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel)
@@ -59,7 +61,8 @@ public final class PerformanceModel {
         double ratio = NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double linkAlgBw = table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p, nBytes)
                 * pp.bwEfficiency(p);
-        double capBus = effChannels * pp.perChannelCap(p, gen);
+        boolean capped = a != Algorithm.NVLS && a != Algorithm.NVLS_TREE;
+        double capBus = capped ? effChannels * pp.perChannelCap(p, gen) : Double.POSITIVE_INFINITY;
         double capAlgBw = capBus * ratio;
         double netAlgBw = PhysicalBound.interBusBw(plan, func) / func.busBwFactor(plan.nRanks());
         double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);

@@ -25,10 +25,16 @@ import java.util.Objects;
  *       (/work/shared/data/A-allreduce-8xA100-azure-ndv4..., A-allreduce-8xH100-azure-ndv5-nvls...). LL128:
  *       0.96 assumes LL128 reaches a little below Simple. LL: NCCL's 50% factor already covers it.</li>
  *   <li>{@code perChannelCapLL/LL128/Simple}: the most bus bandwidth one runtime channel (one CTA) moves, GB/s.
- *       This is what makes NCCL_MAX_CTAS and the per-call channel reduction matter. Simple reuses NCCL's own
- *       per-channel Tree caps for one host (26.5, 24.0, 38.7, 70.0), LL128 NCCL's Ring/LL128 caps (20, 20, 36.7,
- *       40), LL half of Simple (NCCL 2.30.7 {@code tuning.cc} per-channel tables, reused here as CTA limits:
- *       a collsim assumption to be calibrated).</li>
+ *       This is what makes NCCL_MAX_CTAS and the per-call channel reduction matter. It applies to Ring, Tree,
+ *       CollNet and PAT (and point-to-point) channels, not to NVLS/NVLSTree. Simple, Volta/Ampere/Blackwell: NCCL's
+ *       own per-channel Tree caps for one host (26.5, 24.0, 70.0; NCCL 2.30.7 {@code tuning.cc}); Hopper: 20.7,
+ *       measured on 2x H200 (NV18, NCCL 2.28.3, NCCL_NVLS_ENABLE=0, AllReduce Ring/Simple) in
+ *       {@code data/device/h200x2-2026-11-29/collsim-sweep-NCCL_MAX_NCHANNELS.txt}, out-of-place busbw at 8 GiB
+ *       (8589934592 B) where the per-channel limit binds: NCCL_MAX_NCHANNELS=2 41.72 GB/s / 2 = 20.86,
+ *       NCCL_MAX_NCHANNELS=4 82.21 / 4 = 20.55, mean (20.86 + 20.55) / 2 = 20.7 GB/s (NCCL's 38.7 predicted
+ *       77.3/154.6 GB/s there, 46-49% too fast). LL128 NCCL's Ring/LL128 caps (20, 20, 36.7, 40), LL half of
+ *       NCCL's Tree caps (13.25, 12.0, 19.35, 35.0) (NCCL 2.30.7 {@code tuning.cc} per-channel tables, reused
+ *       here as CTA limits: a collsim assumption to be calibrated; no LL/LL128 channel sweep measured yet).</li>
  *   <li>{@code pipelineFillChunks} 1.0: pipeline fill charged as this many chunk transfers at the per-channel
  *       rate; the chunk is the protocol's chunk (NCCL 2.30.7 {@code enqueue.cc calcCollChunking}, §3.3) or the
  *       per-channel per-rank slice when smaller.</li>
@@ -68,7 +74,7 @@ public record PerformanceParameters(
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
-            List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 38.7, 70.0),
+            List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
             1.0, 8.4, 2100.0);
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */

@@ -21,13 +21,24 @@ final class FabricPaths {
     private final int[] switchVertex;
     private final int[][] switchIn;
     private final int[][] toSwitch;
-    private final Map<Integer, int[]> attach = new HashMap<>();
+    private final int[][] attach;
+    /**
+     * Forwarding table for NICs attached to one switch: {@code forward[t][u]} lists the working links out of switch
+     * u on a shortest path to switch t, in {@link NetworkModel#out} order (the same candidates, in the same order,
+     * as {@link #nextHops(int, int, int[], int[])}); filled on first use.
+     */
+    private final int[][][] forward;
+    /** Per NIC attached to one switch: the links from that switch to the NIC; filled on first use. */
+    private final int[][] lastHop;
     private int[] hops = new int[16];
 
     FabricPaths(NetworkModel m) {
         this.m = m;
         switchVertex = new int[m.switchCount()];
         toSwitch = new int[m.switchCount()][];
+        forward = new int[m.switchCount()][][];
+        attach = new int[m.vertexCount()][];
+        lastHop = new int[m.vertexCount()][];
         List<List<Integer>> in = new ArrayList<>();
         for (int s = 0; s < m.switchCount(); s++) {
             in.add(new ArrayList<>());
@@ -78,15 +89,27 @@ final class FabricPaths {
             // one path: the hop-by-hop walk below with a single entry of weight 1, without the maps
             int u = a;
             for (int hop = 0; ; hop++) {
-                if (hops.length < m.out(u).length) {
-                    hops = new int[m.out(u).length];
+                int[] cand;
+                int n;
+                int su = m.switchIndex(u);
+                if (att.length == 1 && su >= 0 && su != att[0]) {
+                    cand = forward(att[0], su);
+                    n = cand.length;
+                } else if (att.length == 1 && su == att[0]) {
+                    cand = lastHop(b, u);
+                    n = cand.length;
+                } else {
+                    if (hops.length < m.out(u).length) {
+                        hops = new int[m.out(u).length];
+                    }
+                    cand = hops;
+                    n = nextHops(u, b, att, hops);
                 }
-                int n = nextHops(u, b, att, hops);
                 if (n == 0) {
                     throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
                             + m.vertex(b).id());
                 }
-                int l = hops[(int) Math.floorMod(mix(m.routing().seed(), a, b, key, hop), (long) n)];
+                int l = cand[(int) Math.floorMod(mix(m.routing().seed(), a, b, key, hop), (long) n)];
                 route.add(l, 1.0);
                 if (m.target(l) == b) {
                     return;
@@ -178,16 +201,63 @@ final class FabricPaths {
     }
 
     private int[] attached(int nic) {
-        return attach.computeIfAbsent(nic, b -> {
+        if (attach[nic] == null) {
             java.util.Set<Integer> sw = new java.util.TreeSet<>();
-            for (int l : m.in(b)) {
+            for (int l : m.in(nic)) {
                 int s = m.switchIndex(m.source(l));
                 if (s >= 0) {
                     sw.add(s);
                 }
             }
-            return sw.stream().mapToInt(Integer::intValue).toArray();
-        });
+            attach[nic] = sw.stream().mapToInt(Integer::intValue).toArray();
+        }
+        return attach[nic];
+    }
+
+    /** @return the links from switch u, the only one attached to NIC b, to b, in {@link NetworkModel#out} order */
+    private int[] lastHop(int b, int u) {
+        if (lastHop[b] == null) {
+            int[] out = new int[m.out(u).length];
+            int count = 0;
+            for (int l : m.out(u)) {
+                if (m.target(l) == b) {
+                    out[count++] = l;
+                }
+            }
+            lastHop[b] = java.util.Arrays.copyOf(out, count);
+        }
+        return lastHop[b];
+    }
+
+    /** @return links out of switch su on a shortest path to switch t (su != t); see {@link #forward} */
+    private int[] forward(int t, int su) {
+        int[][] table = forward[t];
+        if (table == null) {
+            table = new int[switchVertex.length][];
+            forward[t] = table;
+        }
+        if (table[su] == null) {
+            int[] dist = toSwitch(t);
+            int u = switchVertex[su];
+            int[] out = new int[m.out(u).length];
+            int count = 0;
+            int best = INF;
+            for (int l : m.out(u)) {
+                int w = m.switchIndex(m.target(l));
+                if (w < 0 || dist[w] >= INF) {
+                    continue;
+                }
+                if (dist[w] < best) {
+                    best = dist[w];
+                    count = 0;
+                }
+                if (dist[w] == best) {
+                    out[count++] = l;
+                }
+            }
+            table[su] = java.util.Arrays.copyOf(out, count);
+        }
+        return table[su];
     }
 
     private int[] toSwitch(int target) {

@@ -25,6 +25,7 @@ final class FlowSimulation {
             new PriorityQueue<>((a, b) -> Double.compare(a.activateAt, b.activateAt));
     private SimFlow[] active = new SimFlow[64];
     private int nActive;
+    private final FinishHeap finishing = new FinishHeap();
     private double now;
     private long events;
     private boolean dirty;
@@ -99,9 +100,13 @@ final class FlowSimulation {
             }
             if (dirty) {
                 if (added || !incremental) {
-                    fair.solve(active, nActive);
+                    fair.solve(active, nActive, now);
+                    finishing.rebuild();
                 } else {
-                    fair.resolve();
+                    fair.resolve(now);
+                    for (int i = 0; i < fair.changedCount(); i++) {
+                        finishing.update(fair.changed(i));
+                    }
                 }
                 events++;
                 dirty = false;
@@ -112,8 +117,9 @@ final class FlowSimulation {
                 limit = Math.min(limit, waiting.peek().activateAt);
             }
             double next = limit;
-            for (int i = 0; i < nActive; i++) {
-                next = Math.min(next, now + active[i].remaining / active[i].rate);
+            SimFlow first = finishing.peek();
+            if (first != null) {
+                next = Math.min(next, Math.max(now, first.finishAt));
             }
             if (next == Double.POSITIVE_INFINITY) {
                 break;
@@ -140,7 +146,7 @@ final class FlowSimulation {
         double cutoff = Math.min(limit, earliest + window * (earliest - stepBegin));
         double end = earliest;
         for (int i = 0; i < nActive; i++) {
-            double fin = now + active[i].remaining / active[i].rate;
+            double fin = active[i].finishAt;
             if (fin <= cutoff) {
                 end = Math.max(end, fin);
             }
@@ -148,55 +154,58 @@ final class FlowSimulation {
         return end;
     }
 
+    /**
+     * Moves the clock to {@code next}. Flows keep their bytes lazily ({@link SimFlow#rerate}), so nothing is
+     * updated here; with an observer, the load of every link is summed from the flows' rates for the interval.
+     */
     private void advance(double next) {
         double dt = next - now;
-        double[] load = observer == null ? null : new double[linkBytes.length];
-        for (int i = 0; i < nActive; i++) {
-            SimFlow f = active[i];
-            double moved = Math.min(f.remaining, f.rate * dt);
-            f.remaining -= moved;
-            if (load != null) {
+        if (observer != null && dt > 0) {
+            double[] load = new double[linkBytes.length];
+            for (int i = 0; i < nActive; i++) {
+                SimFlow f = active[i];
                 Route r = f.route;
                 for (int k = 0; k < r.size(); k++) {
                     load[r.link(k)] += f.rate * f.weight * r.share(k);
                 }
             }
-        }
-        if (observer != null && dt > 0) {
             observer.interval(now, next, load);
         }
         now = next;
     }
 
+    /** Ends every flow whose projected finish is now (within {@link #DONE} of its bytes), then any step ended. */
     private void finishFlows() {
-        boolean[] stepEnded = new boolean[jobs.size()];
-        int i = 0;
-        while (i < nActive) {
-            SimFlow f = active[i];
-            if (f.remaining <= DONE * f.bytes) {
-                Route r = f.route;
-                for (int k = 0; k < r.size(); k++) {
-                    linkBytes[r.link(k)] += f.bytes * f.weight * r.share(k);
-                }
-                f.remaining = 0;
-                if (timeline) {
-                    records.add(new FlowRecord(jobs.get(f.job).name(), f.step, f.copy, f.src, f.dst, f.channel,
-                            f.weight, f.bytes, f.startUs, now, 1, 0));
-                    lastRecord.put(f, records.size() - 1);
-                }
-                if (--pending[f.job] == 0) {
-                    stepEnded[f.job] = true;
-                }
-                fair.remove(f);
-                nActive--;
-                active[i] = active[nActive];
-                active[nActive] = null;
-                dirty = true;
-            } else {
-                i++;
+        boolean[] stepEnded = null;
+        SimFlow f;
+        while ((f = finishing.peek()) != null
+                && (f.finishAt <= now || (f.finishAt - now) * f.rate <= DONE * f.bytes)) {
+            finishing.poll();
+            Route r = f.route;
+            for (int k = 0; k < r.size(); k++) {
+                linkBytes[r.link(k)] += f.bytes * f.weight * r.share(k);
             }
+            f.remaining = 0;
+            if (timeline) {
+                records.add(new FlowRecord(jobs.get(f.job).name(), f.step, f.copy, f.src, f.dst, f.channel,
+                        f.weight, f.bytes, f.startUs, now, 1, 0));
+                lastRecord.put(f, records.size() - 1);
+            }
+            if (--pending[f.job] == 0) {
+                if (stepEnded == null) {
+                    stepEnded = new boolean[jobs.size()];
+                }
+                stepEnded[f.job] = true;
+            }
+            fair.remove(f);
+            nActive--;
+            active[f.slot] = active[nActive];
+            active[f.slot].slot = f.slot;
+            active[nActive] = null;
+            f.slot = -1;
+            dirty = true;
         }
-        for (int j = 0; j < stepEnded.length; j++) {
+        for (int j = 0; stepEnded != null && j < stepEnded.length; j++) {
             if (stepEnded[j]) {
                 stepDone(j);
             }
@@ -301,7 +310,9 @@ final class FlowSimulation {
         if (nActive == active.length) {
             active = Arrays.copyOf(active, nActive * 2);
         }
+        f.slot = nActive;
         active[nActive++] = f;
+        finishing.add(f);
         dirty = true;
         added = true;
     }

@@ -7,8 +7,8 @@ import java.util.Arrays;
  * 6.5.2): all flows' rates rise together; when a link fills, the flows crossing it are frozen at the current
  * level, and the others keep rising. A flow may cross a link with a share below 1 (split over parallel paths) and
  * may stand for {@code weight} identical flows (aggregation): the link then carries
- * {@code sum of weight x share x rate}. A heap of link fill levels with lazy invalidation gives
- * O(I log I) for I (flow, link) pairs.
+ * {@code sum of weight x share x rate}. A heap of link fill levels, each link in it once and re-keyed lazily when
+ * popped (levels only rise), gives O(I + L log L) for I (flow, link) pairs on L links.
  *
  * <p>Incremental recomputation (exact): after flows are {@linkplain #remove removed}, {@link #resolve} restarts the
  * filling at the lowest rate L of the removed flows. Filling below L is unchanged by the removal: a removed flow
@@ -29,20 +29,18 @@ final class MaxMinFairShare {
     private final int[] linkId;
     private final double[] remaining;
     private final double[] weight;
-    private final int[] version;
     private final int[] start;
     private final int[] fill;
-    private final boolean[] mark;
-    private final int[] touchedLinks;
     private int[] flowsOnLink = new int[0];
     private SimFlow[] cand = new SimFlow[64];
     private boolean[] frozenCand = new boolean[64];
     private SimFlow[] order = new SimFlow[64];
     private int orderSize;
+    private SimFlow[] changed = new SimFlow[64];
+    private int changedCount;
     private double removedLevel = Double.POSITIVE_INFINITY;
     private double[] heapLevel = new double[16];
     private int[] heapLink = new int[16];
-    private int[] heapVersion = new int[16];
     private int heapSize;
 
     /** @param capacity capacity of every link, bytes per microsecond (not copied; read only) */
@@ -55,15 +53,12 @@ final class MaxMinFairShare {
         linkId = new int[n];
         remaining = new double[n];
         weight = new double[n];
-        version = new int[n];
         start = new int[n + 1];
         fill = new int[n];
-        mark = new boolean[n];
-        touchedLinks = new int[n];
     }
 
     /**
-     * Computes the rate of each flow from scratch; the flows become the solver's present set.
+     * Computes the rate of each flow from scratch at time 0; the flows become the solver's present set.
      *
      * @param flows  flows, each with its route and weight (number of identical flows it stands for)
      * @param count  number of flows used from the array
@@ -71,28 +66,31 @@ final class MaxMinFairShare {
      *               {@link SimFlow#rate})
      */
     void solve(SimFlow[] flows, int count, double[] rate) {
-        solve(flows, count);
+        solve(flows, count, 0);
         for (int f = 0; f < count; f++) {
             rate[f] = flows[f].rate;
         }
     }
 
     /**
-     * Computes the rate of each flow from scratch into {@link SimFlow#rate}; the flows become the present set.
+     * Computes the rate of each flow from scratch into {@link SimFlow#rate} (through {@link SimFlow#rerate}, so
+     * each flow's sent bytes are accounted at its old rate up to {@code now}); the flows become the present set.
      *
      * @param flows flows, each with its route and weight
      * @param count number of flows used from the array
+     * @param now   current time, microseconds
      */
-    void solve(SimFlow[] flows, int count) {
+    void solve(SimFlow[] flows, int count, double now) {
         Arrays.fill(load, 0);
         orderSize = 0;
+        changedCount = 0;
         removedLevel = Double.POSITIVE_INFINITY;
         ensureCand(count);
         for (int f = 0; f < count; f++) {
             flows[f].gone = false;
             cand[f] = flows[f];
         }
-        refill(count, 0, false);
+        refill(count, 0, false, now);
     }
 
     /** Removes a present flow (finished); rates are updated at the next {@link #resolve}. */
@@ -105,11 +103,20 @@ final class MaxMinFairShare {
         removedLevel = Math.min(removedLevel, f.rate);
     }
 
+    /** Same as {@link #resolve(double)} at time 0. */
+    void resolve() {
+        resolve(0);
+    }
+
     /**
      * Recomputes {@link SimFlow#rate} of the present flows after {@link #remove}s (and no flow added since the last
      * {@link #solve}): exactly the rates {@link #solve} would give, refilling only from the lowest removed rate up.
+     * The flows whose rate changed are listed by {@link #changed}.
+     *
+     * @param now current time, microseconds (flows whose rate changes account their bytes sent until then)
      */
-    void resolve() {
+    void resolve(double now) {
+        changedCount = 0;
         double level = removedLevel;
         removedLevel = Double.POSITIVE_INFINITY;
         if (level == Double.POSITIVE_INFINITY) {
@@ -133,14 +140,26 @@ final class MaxMinFairShare {
             }
         }
         orderSize = lo;
-        refill(n, level, true);
+        refill(n, level, true, now);
+    }
+
+    /** @return number of flows whose rate changed in the last {@link #solve} or {@link #resolve} */
+    int changedCount() {
+        return changedCount;
+    }
+
+    /** @param i index below {@link #changedCount()}; @return that changed flow */
+    SimFlow changed(int i) {
+        return changed[i];
     }
 
     /**
      * Progressive filling of the {@code n} candidates from {@code level}, every other present flow frozen (its
-     * load already in {@link #load}).
+     * load already in {@link #load}). Link fill levels only rise as flows freeze (a flow frozen at level x on a
+     * link whose level is y >= x leaves it at (R - wx) / (W - w) >= y), so the heap holds each link once and a
+     * popped entry whose level is stale is pushed again at its current level (lazy increase-key).
      */
-    private void refill(int n, double level, boolean incremental) {
+    private void refill(int n, double level, boolean incremental, double now) {
         int nLocal = 0;
         int pairs = 0;
         for (int c = 0; c < n; c++) {
@@ -190,20 +209,26 @@ final class MaxMinFairShare {
             } else {
                 remaining[j] = capacity[l];
             }
-            version[j]++;
-            push(Math.max(level, remaining[j] / weight[j]), j, version[j]);
+            push(Math.max(level, remaining[j] / weight[j]), j);
         }
         ensureOrder(orderSize + n);
+        ensureChanged(changedCount + n);
+        double water = level;
         int frozen = 0;
         while (frozen < n && heapSize > 0) {
             int j = heapLink[0];
             double lvl = heapLevel[0];
-            int ver = heapVersion[0];
             pop();
-            if (ver != version[j]) {
+            if (weight[j] <= 1e-12) {
                 continue;
             }
-            int touched = 0;
+            double current = Math.max(water, remaining[j] / weight[j]);
+            if (current > lvl) {
+                push(current, j);
+                continue;
+            }
+            lvl = current;
+            water = lvl;
             for (int k = start[j]; k < start[j + 1]; k++) {
                 int c = flowsOnLink[k];
                 if (frozenCand[c]) {
@@ -211,36 +236,29 @@ final class MaxMinFairShare {
                 }
                 frozenCand[c] = true;
                 SimFlow f = cand[c];
-                f.rate = lvl;
+                if (f.rerate(lvl, now)) {
+                    changed[changedCount++] = f;
+                }
                 order[orderSize++] = f;
                 frozen++;
                 Route r = f.route;
                 for (int i = 0; i < r.size(); i++) {
-                    int l2 = r.link(i);
-                    int j2 = local[l2];
+                    int j2 = local[r.link(i)];
                     double w = f.weight * r.share(i);
-                    load[l2] += w * lvl;
+                    load[r.link(i)] += w * lvl;
                     remaining[j2] = Math.max(0, remaining[j2] - w * lvl);
                     weight[j2] -= w;
-                    if (!mark[j2]) {
-                        mark[j2] = true;
-                        touchedLinks[touched++] = j2;
-                    }
-                }
-            }
-            for (int t = 0; t < touched; t++) {
-                int j2 = touchedLinks[t];
-                mark[j2] = false;
-                version[j2]++;
-                if (weight[j2] > 1e-12) {
-                    push(Math.max(lvl, remaining[j2] / weight[j2]), j2, version[j2]);
-                } else {
-                    weight[j2] = 0;
                 }
             }
         }
         for (int j = 0; j < nLocal; j++) {
             local[linkId[j]] = -1;
+        }
+    }
+
+    private void ensureChanged(int n) {
+        if (changed.length < n) {
+            changed = Arrays.copyOf(changed, Math.max(n, changed.length * 2));
         }
     }
 
@@ -257,11 +275,10 @@ final class MaxMinFairShare {
         }
     }
 
-    private void push(double level, int link, int ver) {
+    private void push(double level, int link) {
         if (heapSize == heapLevel.length) {
             heapLevel = Arrays.copyOf(heapLevel, heapSize * 2);
             heapLink = Arrays.copyOf(heapLink, heapSize * 2);
-            heapVersion = Arrays.copyOf(heapVersion, heapSize * 2);
         }
         int i = heapSize++;
         while (i > 0) {
@@ -269,10 +286,10 @@ final class MaxMinFairShare {
             if (heapLevel[p] <= level) {
                 break;
             }
-            set(i, heapLevel[p], heapLink[p], heapVersion[p]);
+            set(i, heapLevel[p], heapLink[p]);
             i = p;
         }
-        set(i, level, link, ver);
+        set(i, level, link);
     }
 
     private void pop() {
@@ -282,7 +299,6 @@ final class MaxMinFairShare {
         }
         double level = heapLevel[heapSize];
         int link = heapLink[heapSize];
-        int ver = heapVersion[heapSize];
         int i = 0;
         while (true) {
             int c = 2 * i + 1;
@@ -295,15 +311,14 @@ final class MaxMinFairShare {
             if (heapLevel[c] >= level) {
                 break;
             }
-            set(i, heapLevel[c], heapLink[c], heapVersion[c]);
+            set(i, heapLevel[c], heapLink[c]);
             i = c;
         }
-        set(i, level, link, ver);
+        set(i, level, link);
     }
 
-    private void set(int i, double level, int link, int ver) {
+    private void set(int i, double level, int link) {
         heapLevel[i] = level;
         heapLink[i] = link;
-        heapVersion[i] = ver;
     }
 }

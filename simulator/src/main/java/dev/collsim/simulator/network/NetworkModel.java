@@ -205,6 +205,11 @@ public final class NetworkModel {
     }
 
     /** @param h host; @return vertices of that host (do not modify) */
+    /** @return number of hosts (host indices are 0 to this minus 1) */
+    int hostCount() {
+        return hostVertices.length;
+    }
+
     int[] hostVertices(int h) {
         return hostVertices[h];
     }

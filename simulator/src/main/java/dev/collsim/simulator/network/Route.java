@@ -45,6 +45,48 @@ public final class Route {
         this.bottleneck = arg;
     }
 
+    /** @return a route made of one segment (its arrays are shared: segments are never modified) */
+    static Route of(RouteBuilder.Segment s) {
+        return new Route(s.links(), s.shares(), s.latency(), s.aloneRate(), s.bottleneck());
+    }
+
+    /**
+     * @param parts segments with pairwise disjoint links (e.g. sender's host, fabric, receiver's host)
+     * @return the route through them in order: links concatenated, latencies summed, alone rate the least
+     */
+    static Route concat(RouteBuilder.Segment... parts) {
+        int n = 0;
+        for (RouteBuilder.Segment p : parts) {
+            n += p.links().length;
+        }
+        int[] links = new int[n];
+        double[] share = new double[n];
+        double latency = 0;
+        double alone = Double.POSITIVE_INFINITY;
+        int bottleneck = -1;
+        int at = 0;
+        for (RouteBuilder.Segment p : parts) {
+            int k = p.links().length;
+            System.arraycopy(p.links(), 0, links, at, k);
+            System.arraycopy(p.shares(), 0, share, at, k);
+            at += k;
+            latency += p.latency();
+            if (p.aloneRate() < alone) {
+                alone = p.aloneRate();
+                bottleneck = p.bottleneck();
+            }
+        }
+        return new Route(links, share, latency, alone, bottleneck);
+    }
+
+    private Route(int[] links, double[] share, double latencyUs, double aloneRate, int bottleneck) {
+        this.links = links;
+        this.share = share;
+        this.latencyUs = latencyUs;
+        this.aloneRate = aloneRate;
+        this.bottleneck = bottleneck;
+    }
+
     /** @return number of links */
     public int size() {
         return links.length;

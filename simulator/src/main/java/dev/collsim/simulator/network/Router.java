@@ -3,8 +3,6 @@ package dev.collsim.simulator.network;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Routes a transfer between two GPUs on a {@link NetworkModel}. Inside a host: least-cost paths striped over
@@ -13,27 +11,41 @@ import java.util.Map;
  * the receiving GPU. With PXN ({@link RoutingOptions#pxn()}), when the receiver's NIC is on another rail, the
  * sender first moves the data over NVLink to the GPU next to its host's NIC on that rail, so the network part
  * stays on one rail (NCCL 2.12+ PXN; rails as {@link Nic#rail()}). Routes are cached per (GPU pair, channel when
- * ECMP makes them differ), up to {@value #CACHE_LIMIT} entries. Not thread-safe: make one per simulation.
+ * ECMP makes them differ) and fabric segments per NIC pair in fixed-size {@link SetAssociativeCache}s of
+ * 2^{@value #CACHE_LOG2_SLOTS} slots, so memory does not grow with the number of distinct pairs; in-host segments,
+ * a number linear in hosts, are kept exactly. Not thread-safe: make one per simulation.
  */
 public final class Router {
 
-    /** Largest number of entries a route or segment cache keeps. */
-    static final int CACHE_LIMIT = 1 << 18;
+    /** Base-2 logarithm of the number of slots of each route or segment cache ({@link SetAssociativeCache}). */
+    static final int CACHE_LOG2_SLOTS = 14;
 
     private final NetworkModel m;
     private final HostPaths host;
     private final FabricPaths fabric;
-    private final Map<Long, Route> cache = new HashMap<>();
-    private final Map<Integer, Integer> nearestNic = new HashMap<>();
-    private final Map<Long, int[]> railProxy = new HashMap<>();
-    private final Map<Long, RouteBuilder.Segment> hostSegments = new HashMap<>();
-    private final Map<Long, RouteBuilder.Segment> fabricSegments = new HashMap<>();
+    private final RouteBuilder routeBuilder;
+    private final RouteBuilder partBuilder;
+    private final SetAssociativeCache<Route> cache = new SetAssociativeCache<>(CACHE_LOG2_SLOTS);
+    /** Per GPU vertex: its nearest working NIC, -1 until computed. */
+    private final int[] nearestNic;
+    private static final int[] NO_PROXY = new int[0];
+    /** In-host segments: at most (vertices of a host)^2 per host, so kept exactly. */
+    private final LongMap<RouteBuilder.Segment> hostSegments = new LongMap<>();
+    private final SetAssociativeCache<RouteBuilder.Segment> fabricSegments =
+            new SetAssociativeCache<>(CACHE_LOG2_SLOTS);
+    /** Per host and rail: {proxy GPU, NIC} for PXN, computed on first use. */
+    private final int[][][] proxies;
 
     /** @param model the indexed topology */
     public Router(NetworkModel model) {
         this.m = model;
         this.host = new HostPaths(model);
         this.fabric = new FabricPaths(model);
+        this.routeBuilder = new RouteBuilder(model);
+        this.partBuilder = new RouteBuilder(model);
+        this.nearestNic = new int[model.vertexCount()];
+        Arrays.fill(nearestNic, -1);
+        this.proxies = new int[model.hostCount()][][];
     }
 
     /** @return the model routed on */
@@ -68,78 +80,87 @@ public final class Router {
         }
         boolean sameHost = m.vertex(s).host() == m.vertex(d).host();
         boolean perChannel = !sameHost && m.routing().multipath() == Multipath.ECMP;
-        long key = (((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047)) * 0x9E3779B97F4A7C15L;
+        long key = ((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047);
         Route r = cache.get(key);
         if (r == null) {
             r = compute(s, d, channel, sameHost);
-            bounded(cache).put(key, r);
+            cache.put(key, r);
         }
         return r;
     }
 
+    /**
+     * Builds a route from cached segments: the sender's host part (through the PXN proxy when one is used), the
+     * fabric part and the receiver's host part, whose links are disjoint (two hosts and the network between).
+     */
     private Route compute(int s, int d, int channel, boolean sameHost) {
-        RouteBuilder b = new RouteBuilder(m);
         if (sameHost) {
-            inHost(s, d, b);
-            return b.build();
+            return Route.of(inHost(s, d));
         }
         int sn = nearestNic(s);
         int dn = nearestNic(d);
-        int from = s;
         int viaNic = sn;
+        RouteBuilder.Segment up = null;
         int dr = fabric.rail(dn);
         if (m.routing().pxn() && dr >= 0 && fabric.rail(sn) != dr) {
             int[] proxy = proxy(m.vertex(s).host(), dr);
             if (proxy != null && proxy[0] != s) {
-                inHost(s, proxy[0], b);
-                from = proxy[0];
+                up = throughProxy(s, proxy[0], proxy[1]);
                 viaNic = proxy[1];
             } else if (proxy != null) {
                 viaNic = proxy[1];
             }
         }
-        inHost(from, viaNic, b);
-        betweenHosts(viaNic, dn, channel, b);
-        inHost(dn, d, b);
-        return b.build();
+        if (up == null) {
+            up = inHost(s, viaNic);
+        }
+        return Route.concat(up, betweenHosts(viaNic, dn, channel), inHost(dn, d));
+    }
+
+    /** @return the NIC-to-NIC part, computed once per NIC pair (and channel under ECMP) */
+    private RouteBuilder.Segment betweenHosts(int a, int z, int channel) {
+        int ch = m.routing().multipath() == Multipath.ECMP ? channel : 2047;
+        long key = ((long) a * m.vertexCount() + z) * 2048 + ch;
+        RouteBuilder.Segment seg = fabricSegments.get(key);
+        if (seg == null) {
+            RouteBuilder part = partBuilder.reset();
+            fabric.add(a, z, channel, part);
+            seg = part.segment();
+            fabricSegments.put(key, seg);
+        }
+        return seg;
+    }
+
+    /** @return the in-host part from u to v, computed once per pair (GPU-NIC parts recur in every route) */
+    private RouteBuilder.Segment inHost(int u, int v) {
+        long key = (long) u * m.vertexCount() + v;
+        RouteBuilder.Segment seg = hostSegments.get(key);
+        if (seg == null) {
+            RouteBuilder part = partBuilder.reset();
+            host.add(u, v, 1.0, part);
+            seg = part.segment();
+            hostSegments.put(key, seg);
+        }
+        return seg;
     }
 
     /**
-     * Keeps a cache below {@value #CACHE_LIMIT} entries by emptying it when full: an AllToAll on n ranks routes
-     * n(n-1) distinct pairs once each, and keeping them all would make memory grow as n^2.
+     * @return GPU u to the PXN proxy GPU p, then p to NIC nic (links used by both parts carry both shares),
+     *         computed once per (GPU, NIC)
      */
-    private static <V> Map<Long, V> bounded(Map<Long, V> cache) {
-        if (cache.size() >= CACHE_LIMIT) {
-            cache.clear();
-        }
-        return cache;
-    }
-
-    /** Adds the NIC-to-NIC part, computed once per NIC pair (and channel under ECMP). */
-    private void betweenHosts(int a, int z, int channel, RouteBuilder b) {
-        int ch = m.routing().multipath() == Multipath.ECMP ? channel : 2047;
-        long key = ~((((long) a * m.vertexCount() + z) * 2048 + ch) * 0x9E3779B97F4A7C15L);
-        RouteBuilder.Segment seg = fabricSegments.get(key);
-        if (seg == null) {
-            RouteBuilder part = new RouteBuilder(m);
-            fabric.add(a, z, channel, part);
-            seg = part.segment();
-            bounded(fabricSegments).put(key, seg);
-        }
-        b.add(seg, 1.0);
-    }
-
-    /** Adds the in-host part from u to v, computed once per pair (GPU-NIC parts recur in every route). */
-    private void inHost(int u, int v, RouteBuilder b) {
-        long key = ((long) u * m.vertexCount() + v) * 0x9E3779B97F4A7C15L;
+    private RouteBuilder.Segment throughProxy(int u, int p, int nic) {
+        long key = ~((long) u * m.vertexCount() + nic);
         RouteBuilder.Segment seg = hostSegments.get(key);
         if (seg == null) {
-            RouteBuilder part = new RouteBuilder(m);
-            host.add(u, v, 1.0, part);
-            seg = part.segment();
-            bounded(hostSegments).put(key, seg);
+            RouteBuilder.Segment first = inHost(u, p);
+            RouteBuilder.Segment second = inHost(p, nic);
+            RouteBuilder b = routeBuilder.reset();
+            b.add(first, 1.0);
+            b.add(second, 1.0);
+            seg = b.segment();
+            hostSegments.put(key, seg);
         }
-        b.add(seg, 1.0);
+        return seg;
     }
 
     /**
@@ -148,46 +169,62 @@ public final class Router {
      * @throws IllegalArgumentException when its host has no working NIC reachable from it
      */
     int nearestNic(int gpu) {
-        return nearestNic.computeIfAbsent(gpu, g -> {
-            int best = -1;
-            double bestCost = Double.POSITIVE_INFINITY;
-            int ownRail = m.vertex(g) instanceof Gpu x ? x.index() : -1;
-            int[] nics = Arrays.stream(m.hostVertices(m.vertex(g).host()))
-                    .filter(v -> m.vertex(v) instanceof Nic && fabric.usable(v)).toArray();
-            double[] cost = host.costs(g, nics);
-            for (int i = 0; i < nics.length; i++) {
-                double c = cost[i];
-                boolean better = c < bestCost - 1e-9 || (Math.abs(c - bestCost) < 1e-9
-                        && fabric.rail(nics[i]) == ownRail && fabric.rail(best) != ownRail);
-                if (Double.isFinite(c) && better) {
-                    best = nics[i];
-                    bestCost = c;
-                }
+        if (nearestNic[gpu] < 0) {
+            nearestNic[gpu] = computeNearestNic(gpu);
+        }
+        return nearestNic[gpu];
+    }
+
+    private int computeNearestNic(int g) {
+        int best = -1;
+        double bestCost = Double.POSITIVE_INFINITY;
+        int ownRail = m.vertex(g) instanceof Gpu x ? x.index() : -1;
+        int[] nics = Arrays.stream(m.hostVertices(m.vertex(g).host()))
+                .filter(v -> m.vertex(v) instanceof Nic && fabric.usable(v)).toArray();
+        double[] cost = host.costs(g, nics);
+        for (int i = 0; i < nics.length; i++) {
+            double c = cost[i];
+            boolean better = c < bestCost - 1e-9 || (Math.abs(c - bestCost) < 1e-9
+                    && fabric.rail(nics[i]) == ownRail && fabric.rail(best) != ownRail);
+            if (Double.isFinite(c) && better) {
+                best = nics[i];
+                bestCost = c;
             }
-            if (best < 0) {
-                throw new IllegalArgumentException("GPU " + m.vertex(g).id() + " has no working NIC (all failed or"
-                        + " unreachable)");
-            }
-            return best;
-        });
+        }
+        if (best < 0) {
+            throw new IllegalArgumentException("GPU " + m.vertex(g).id() + " has no working NIC (all failed or"
+                    + " unreachable)");
+        }
+        return best;
     }
 
     /** @return {proxy GPU, NIC} on host h for rail r, or null when the host has no working NIC on that rail */
     private int[] proxy(int h, int rail) {
-        return railProxy.computeIfAbsent(((long) h << 20) | rail, k -> {
-            for (int v : m.hostVertices(h)) {
-                if (m.vertex(v) instanceof Nic nic && nic.rail() == rail && fabric.usable(v)) {
-                    int best = -1;
-                    for (int g : m.hostVertices(h)) {
-                        if (m.vertex(g) instanceof Gpu gpu && nearestNic(g) == v
-                                && (best < 0 || gpu.index() == rail)) {
-                            best = g;
-                        }
+        if (proxies[h] == null) {
+            proxies[h] = new int[rail + 1][];
+        } else if (proxies[h].length <= rail) {
+            proxies[h] = Arrays.copyOf(proxies[h], rail + 1);
+        }
+        if (proxies[h][rail] == null) {
+            int[] p = computeProxy(h, rail);
+            proxies[h][rail] = p == null ? NO_PROXY : p;
+        }
+        return proxies[h][rail] == NO_PROXY ? null : proxies[h][rail];
+    }
+
+    private int[] computeProxy(int h, int rail) {
+        for (int v : m.hostVertices(h)) {
+            if (m.vertex(v) instanceof Nic nic && nic.rail() == rail && fabric.usable(v)) {
+                int best = -1;
+                for (int g : m.hostVertices(h)) {
+                    if (m.vertex(g) instanceof Gpu gpu && nearestNic(g) == v
+                            && (best < 0 || gpu.index() == rail)) {
+                        best = g;
                     }
-                    return best < 0 ? null : new int[] {best, v};
                 }
+                return best < 0 ? null : new int[] {best, v};
             }
-            return null;
-        });
+        }
+        return null;
     }
 }

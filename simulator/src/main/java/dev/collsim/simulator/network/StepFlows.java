@@ -23,20 +23,32 @@ final class StepFlows {
      */
     static List<SimFlow> build(int jobIndex, Job job, int stepIndex, Step step, long copy, Router router,
             double now) {
-        Map<Route, Map<Double, SimFlow>> merged = new IdentityHashMap<>();
-        List<SimFlow> out = new ArrayList<>();
+        List<Transfer> transfers = step.transfers();
+        Map<Route, SimFlow> merged = new IdentityHashMap<>(2 * transfers.size());
+        Map<Route, Map<Double, SimFlow>> otherSizes = null;
+        List<SimFlow> out = new ArrayList<>(transfers.size());
         int n = job.ranks().size();
-        for (Transfer t : step.transfers()) {
+        for (Transfer t : transfers) {
             if (t.src() >= n || t.dst() >= n) {
                 throw new IllegalArgumentException("job " + job.name() + ", step '" + step.label() + "': transfer "
                         + t.src() + "->" + t.dst() + " names a rank outside [0, " + n + ")");
             }
             Route r = router.route(job.ranks().get(t.src()), job.ranks().get(t.dst()), t.channel());
-            Map<Double, SimFlow> bySize = merged.computeIfAbsent(r, k -> new HashMap<>(2));
-            SimFlow f = bySize.get(t.bytes());
+            SimFlow first = merged.get(r);
+            SimFlow f = null;
+            if (first == null || first.bytes == t.bytes()) {
+                f = first;
+            } else {
+                otherSizes = otherSizes == null ? new IdentityHashMap<>() : otherSizes;
+                f = otherSizes.computeIfAbsent(r, k -> new HashMap<>(2)).get(t.bytes());
+            }
             if (f == null) {
                 f = new SimFlow(jobIndex, stepIndex, copy, t.src(), t.dst(), t.channel(), r, t.bytes(), now);
-                bySize.put(t.bytes(), f);
+                if (first == null) {
+                    merged.put(r, f);
+                } else {
+                    otherSizes.get(r).put(t.bytes(), f);
+                }
                 out.add(f);
             } else {
                 f.weight++;

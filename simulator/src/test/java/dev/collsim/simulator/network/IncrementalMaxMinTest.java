@@ -53,7 +53,7 @@ class IncrementalMaxMinTest {
                 flows[f].weight = 1 + rnd.nextInt(3);
             }
             MaxMinFairShare incremental = new MaxMinFairShare(cap);
-            incremental.solve(flows, count);
+            incremental.solve(flows, count, 0.0);
             int n = count;
             int resolved = 0;
             while (n > 1) {

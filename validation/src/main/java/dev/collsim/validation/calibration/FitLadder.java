@@ -22,8 +22,8 @@ import java.util.stream.Collectors;
  *   <li>{@code launchOverheadUs, latencyScale}: latency only (bandwidth at collsim's defaults), the set the 2x
  *       H200 profile needed;</li>
  *   <li>{@code bwEfficiencySimple}: bandwidth only, for data where the two latency terms cannot be told apart
- *       (e.g. a single algorithm and protocol: NCCL's latency is then the same at every size, so launch overhead
- *       and latency scale move the time alike).</li>
+ *       (e.g. one algorithm, protocol and rank count on one host: NCCL's latency is then the same at every size,
+ *       so launch overhead and latency scale move the time alike).</li>
  * </ol>
  * A fallback set is tried only when it is a proper subset of the requested set, so an explicit selection is never
  * widened. Parameters in a set that the data does not constrain are kept at their start value by the

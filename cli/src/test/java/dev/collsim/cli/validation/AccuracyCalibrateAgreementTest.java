@@ -1,9 +1,10 @@
 package dev.collsim.cli.validation;
 
+import static dev.collsim.cli.validation.ValidationCommandsTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.Main;
+import dev.collsim.cli.validation.ValidationCommandsTest.Run;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -12,8 +13,6 @@ import dev.collsim.validation.calibration.Series;
 import dev.collsim.validation.calibration.SeriesBuilder;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.ingest.MeasurementReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,16 +36,6 @@ class AccuracyCalibrateAgreementTest {
     private static final int[] MIXED_RANKS = {8, 4, 2};
     /** One rank count: NCCL's latency of one algorithm and protocol is then the same in every file. */
     private static final int[] EIGHT_RANKS = {8, 8, 8};
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
 
     /** nccl-tests text of an AllReduce on {@code gpus} A100s of one host; times in microseconds. */
     private static String table(int gpus, String env, long[] sizes, double[] timesUs) {

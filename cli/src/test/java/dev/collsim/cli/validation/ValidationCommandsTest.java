@@ -16,10 +16,11 @@ class ValidationCommandsTest {
 
     private static final Path DATA = Path.of("../validation/src/test/resources/data");
 
-    private record Run(int code, String out, String err) {
+    /** Exit code, stdout and stderr of one in-process run (also used by the other tests of this package). */
+    record Run(int code, String out, String err) {
     }
 
-    private static Run run(String... args) {
+    static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));

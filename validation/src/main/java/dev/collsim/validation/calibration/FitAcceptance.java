@@ -73,7 +73,9 @@ public final class FitAcceptance {
                         v.sigma(), pct, 100 * MAX_RELATIVE_SE)));
             }
             if (v.name().startsWith("bwEfficiency") && v.value() > MAX_EFFICIENCY) {
-                out.add(new Refusal(String.format(Locale.ROOT, "%s %.5g > 1", label, v.value()),
+                // 3 digits, or 5 where 3 would round to 1.00 and hide why it is refused
+                out.add(new Refusal(String.format(Locale.ROOT, v.value() < 1.005 ? "%s %.5g > 1" : "%s %.3g > 1",
+                        label, v.value()),
                         String.format(Locale.ROOT, "%s = %.4g > 1: faster than the link, physically impossible",
                                 v.name(), v.value())));
             }

@@ -40,7 +40,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "parameter falls back to fewer (see --fit), as collsim accuracy does. Writes a YAML profile for "
                 + "'compare --calibration'."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused (reason printed)"})
+        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused: every parameter set tried was refused (reasons printed)"})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Spec

@@ -17,7 +17,9 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Compare every dataset of the given files or folders with the default model and with a "
                 + "calibration fitted on the other datasets of its hardware class (leave-one-out; runs diagnose "
                 + "finds a PROBLEM in are never used for fitting), and print one markdown table of the median "
-                + "error of time at sizes of 1 MiB and more."})
+                + "error of time at sizes of 1 MiB and more. The calibration is calibrate's (without --fit): "
+                + "every parameter, then its fallback sets, each judged by its acceptance rules; the table shows "
+                + "the accepted set and why the others were refused."})
 public final class AccuracyCommand implements Callable<Integer> {
 
     @Spec

@@ -6,11 +6,9 @@ import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.Calibration;
-import dev.collsim.validation.calibration.CalibrationException;
 import dev.collsim.validation.calibration.CalibrationProfile;
-import dev.collsim.validation.calibration.FitAcceptance;
+import dev.collsim.validation.calibration.FitLadder;
 import dev.collsim.validation.calibration.FitParameter;
-import dev.collsim.validation.calibration.Fitter;
 import dev.collsim.validation.calibration.FittedValue;
 import dev.collsim.validation.calibration.Series;
 import dev.collsim.validation.calibration.SeriesBuilder;
@@ -38,9 +36,11 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "(Levenberg-Marquardt), with standard errors, residuals and a hold-out check; refuse fits that do "
                 + "not converge or are ill-conditioned, end at a bound, leave a parameter undetermined (relative standard "
                 + "error > 50%%), give an efficiency above 1, or miss the data by more than 20%% (median, all points or "
-                + "hold-out); refuse data that mixes host counts under one -c. Writes a YAML profile for 'compare --calibration'."},
+                + "hold-out); refuse data that mixes host counts under one -c. Without --fit, a refused fit of every "
+                + "parameter falls back to fewer (see --fit), as collsim accuracy does. Writes a YAML profile for "
+                + "'compare --calibration'."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused (reason printed)"})
+        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused: every parameter set tried was refused (reasons printed)"})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -58,8 +58,11 @@ public final class CalibrateCommand implements Callable<Integer> {
     private Path output;
 
     @Option(names = "--fit", split = ",", paramLabel = "PARAM",
-            description = "parameters to fit: ${COMPLETION-CANDIDATES} (default: all the data constrains)")
-    private EnumSet<FitParameter> fit = EnumSet.allOf(FitParameter.class);
+            description = {"parameters to fit, exactly these: ${COMPLETION-CANDIDATES}",
+                "default: every parameter the data constrains; when that fit is refused, the fallbacks "
+                + "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE then LAUNCH_OVERHEAD_US,LATENCY_SCALE then "
+                + "BW_EFFICIENCY_SIMPLE, first accepted wins (the fits collsim accuracy uses)"})
+    private EnumSet<FitParameter> fit;
 
     @Override
     public Integer call() throws InputException {
@@ -94,14 +97,46 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (series.isEmpty()) {
             throw new UserError("nothing to fit: no dataset with per-size times on a known cluster", ExitCodes.INPUT);
         }
-        Calibration cal;
-        try {
-            cal = new Fitter(fit, false).fit(series, PerformanceParameters.DEFAULTS, true);
-        } catch (CalibrationException e) {
-            spec.commandLine().getErr().println("collsim: fit refused: " + e.getMessage());
+        FitLadder ladder = fit == null ? FitLadder.everyParameter() : FitLadder.of(fit, false);
+        FitLadder.Outcome outcome = ladder.fit(series, PerformanceParameters.DEFAULTS);
+        Optional<Calibration> accepted = outcome.accepted();
+        for (int i = 0; i < outcome.attempts().size(); i++) {
+            FitLadder.Attempt a = outcome.attempts().get(i);
+            if (ladder.steps().size() > 1) {
+                out.printf(Locale.ROOT, "fit %d of up to %d (%s):%n", i + 1, ladder.steps().size(), a.label());
+            }
+            a.calibration().ifPresent(c -> print(out, series.size(), c));
+            if (accepted.isPresent()) {
+                a.refusals().forEach(r -> out.println("  refused: " + r.message()));
+            }
+        }
+        if (accepted.isEmpty()) {
+            for (FitLadder.Attempt a : outcome.attempts()) {
+                String which = ladder.steps().size() > 1 ? "(" + a.label() + ") " : "";
+                a.refusals().forEach(r -> spec.commandLine().getErr().println("collsim: fit refused: " + which
+                        + r.message()));
+            }
+            spec.commandLine().getErr().println("collsim: nothing written to " + output);
             return ExitCodes.CHECK_FAILED;
         }
-        out.printf(Locale.ROOT, "fitted on %d dataset(s), %d points, %d model evaluations%n", series.size(),
+        Calibration cal = accepted.get();
+        if (outcome.fellBack()) {
+            out.println("accepted fallback " + outcome.attempts().get(outcome.attempts().size() - 1).label()
+                    + " (fitted parameters: " + String.join(", ", cal.fitted().stream().map(FittedValue::name)
+                    .toList()) + "); refused before it: " + String.join("; ", outcome.refused().stream()
+                    .map(FitLadder.Attempt::reasons).toList()));
+        }
+        try {
+            CalibrationProfile.write(cal, output);
+        } catch (IOException e) {
+            throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
+        }
+        out.println("wrote " + output);
+        return ExitCodes.OK;
+    }
+
+    private static void print(PrintWriter out, int datasets, Calibration cal) {
+        out.printf(Locale.ROOT, "fitted on %d dataset(s), %d points, %d model evaluations%n", datasets,
                 cal.nPoints(), cal.evaluations());
         for (FittedValue v : cal.fitted()) {
             out.printf(Locale.ROOT, "  %-22s %12.5g +- %-10.3g (start %g)%s%n", v.name(), v.value(), v.sigma(),
@@ -111,19 +146,6 @@ public final class CalibrateCommand implements Callable<Integer> {
         out.println("  residuals (% of time): " + stats(cal.residuals()));
         out.println("  hold-out (fit on even-indexed sizes, test on odd): train " + stats(cal.holdTrain())
                 + "; test " + stats(cal.holdTest()));
-        List<String> problems = FitAcceptance.problems(cal);
-        if (!problems.isEmpty()) {
-            problems.forEach(p -> spec.commandLine().getErr().println("collsim: fit refused: " + p));
-            spec.commandLine().getErr().println("collsim: nothing written to " + output);
-            return ExitCodes.CHECK_FAILED;
-        }
-        try {
-            CalibrationProfile.write(cal, output);
-        } catch (IOException e) {
-            throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
-        }
-        out.println("wrote " + output);
-        return ExitCodes.OK;
     }
 
     /** @return {@code value} with its host count replaced by {@code hosts} (catalog form), else a placeholder */

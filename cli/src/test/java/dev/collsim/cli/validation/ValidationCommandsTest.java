@@ -16,10 +16,11 @@ class ValidationCommandsTest {
 
     private static final Path DATA = Path.of("../validation/src/test/resources/data");
 
-    private record Run(int code, String out, String err) {
+    /** Exit code, stdout and stderr of one in-process run (also used by the other tests of this package). */
+    record Run(int code, String out, String err) {
     }
 
-    private static Run run(String... args) {
+    static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
@@ -104,18 +105,54 @@ class ValidationCommandsTest {
     }
 
     /**
-     * All parameters on the Azure A100 file: the LL efficiency has to go to its upper bound 1.5 (LL points
-     * run faster than NCCL's LL bandwidth allows), which is both a bound and an efficiency above 1: refused, exit 4,
-     * one line per cause, nothing written.
+     * All parameters, asked for explicitly (--fit: exactly that set, no fallback), on the Azure A100 file: the LL
+     * efficiency has to go to its upper bound 1.5 (LL points run faster than NCCL's LL bandwidth allows), which is
+     * both a bound and an efficiency above 1: refused, exit 4, one line per cause, nothing written.
      */
     @Test
     void calibrateRefusesImpossibleEfficiency(@TempDir Path dir) {
         Path out = dir.resolve("p.yaml");
         Run r = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
-                "-o", out.toString());
+                "-o", out.toString(), "--fit", "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE,"
+                + "BW_EFFICIENCY_LL128,BW_EFFICIENCY_LL,PER_CHANNEL_CAP_SIMPLE");
         assertEquals(4, r.code(), r.out() + r.err());
         assertTrue(r.err().contains("fit refused: bwEfficiencyLL ended at a bound"), r.err());
         assertTrue(r.err().contains("fit refused: bwEfficiencyLL = 1.500 > 1: faster than the link"), r.err());
         assertTrue(!Files.exists(out));
+    }
+
+    /**
+     * The 2x H200 executor runs of issue 8 (README "Calibration on 2x H200"): without --fit, calibrate's fallback
+     * must end at the same profile as the explicit {@code --fit LAUNCH_OVERHEAD_US,LATENCY_SCALE} the README's
+     * profile was made with (the fit of every parameter is refused there), and say it fell back.
+     */
+    @Test
+    void calibrateDefaultFallsBackToTheH200Profile(@TempDir Path dir) throws Exception {
+        Path d = Path.of("../data/device/h200x2-2026-11-29");
+        String[] common = {"calibrate", "-c", d.resolve("nccl-topo-dump.xml").toString(),
+            "-m", d.resolve("collsim-all_reduce.json").toString(), "-m", d.resolve("collsim-all_gather.json").toString(),
+            "-m", d.resolve("collsim-sendrecv.json").toString(), "-o"};
+        Run explicit = run(concat(common, dir.resolve("explicit.yaml").toString(), "--fit",
+                "LAUNCH_OVERHEAD_US,LATENCY_SCALE"));
+        assertEquals(0, explicit.code(), explicit.out() + explicit.err());
+        Run fallback = run(concat(common, dir.resolve("default.yaml").toString()));
+        assertEquals(0, fallback.code(), fallback.out() + fallback.err());
+        assertTrue(fallback.out().contains("accepted fallback launch+latScale"), fallback.out());
+        assertTrue(fallback.out().contains("fit 1 of up to 4 (all):"), fallback.out());
+        assertEquals(fitted(Files.readString(dir.resolve("explicit.yaml"))),
+                fitted(Files.readString(dir.resolve("default.yaml"))));
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** @return the profile from its "fitted" key on (values and standard errors; the header has dates/paths) */
+    private static String fitted(String yaml) {
+        int i = yaml.indexOf("fitted:");
+        assertTrue(i >= 0, yaml);
+        return yaml.substring(i);
     }
 }

@@ -1,6 +1,7 @@
 package dev.collsim.validation.calibration;
 
 import dev.collsim.validation.ingest.Dataset;
+import java.util.Optional;
 
 /**
  * One line of the accuracy table.
@@ -9,14 +10,22 @@ import dev.collsim.validation.ingest.Dataset;
  * @param hardwareClass its class (GPU and single- or multi-host), the leave-one-out grouping
  * @param points1MiB    points of 1 MiB and more
  * @param uncalibrated  median APE of time at >= 1 MiB with the default parameters, percent (NaN: not compared)
- * @param calibrated    median APE with parameters fitted on the other datasets of the class, percent (NaN: none)
+ * @param calibrated    median APE with the parameters {@link FitLadder} accepted on the other datasets of the
+ *                      class, percent; the uncalibrated value when every fit was refused; NaN when nothing was
+ *                      fitted
+ * @param fit           the fit attempts on the other datasets of the class, empty when none was made
  * @param note          why a column is empty, or what the calibration used
  */
 public record AccuracyRow(Dataset dataset, String hardwareClass, int points1MiB, double uncalibrated,
-        double calibrated, String note) {
+        double calibrated, Optional<FitLadder.Outcome> fit, String note) {
 
     /** @return true for single-host NVLink datasets (the accuracy target's set) */
     public boolean targetSet() {
         return hardwareClass.endsWith("1 host") && !hardwareClass.contains("PCIe ");
+    }
+
+    /** @return true when fits were tried and every one was refused (calibrated is then the uncalibrated value) */
+    public boolean refused() {
+        return fit.isPresent() && fit.get().accepted().isEmpty();
     }
 }

@@ -17,7 +17,11 @@ import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 /**
  * The accuracy table: every dataset compared with the default model, and with a calibration fitted on the other
  * datasets of its hardware class (leave-one-out). Median absolute percentage error of time at sizes of 1 MiB
- * and more.
+ * and more. The calibration is {@code collsim calibrate}'s without {@code -c} and {@code --fit}: the same
+ * {@link FitLadder#everyParameter()} (every parameter, refused fits replaced by the fallback sets, each judged by
+ * {@link FitAcceptance}); when every set is refused the calibrated value is the uncalibrated one
+ * ({@link AccuracyRow#refused()}). calibrate's refusal of files of different host counts under one {@code -c}
+ * cannot arise here: each dataset's cluster is built from its own host count.
  */
 public final class AccuracyRunner {
 
@@ -50,7 +54,8 @@ public final class AccuracyRunner {
             if (s == null) {
                 DatasetComparison dc = defaults.compare(d, Optional.empty());
                 if (!dc.reason().isEmpty() && !d.points().isEmpty()) {
-                    rows.add(new AccuracyRow(d, "-", count(d), Double.NaN, Double.NaN, dc.reason()));
+                    rows.add(new AccuracyRow(d, "-", count(d), Double.NaN, Double.NaN, Optional.empty(),
+                            dc.reason()));
                 }
                 continue;
             }
@@ -62,20 +67,19 @@ public final class AccuracyRunner {
                 }
             });
             double cal = Double.NaN;
+            Optional<FitLadder.Outcome> fit = Optional.empty();
             String note;
             if (others.isEmpty()) {
                 note = "no other dataset of this class to calibrate on";
             } else {
-                try {
-                    Calibration c = new Fitter(java.util.EnumSet.allOf(FitParameter.class), true)
-                            .fit(others, PerformanceParameters.DEFAULTS, false);
-                    cal = median(s, c.parameters());
-                    note = "calibrated on " + others.size() + " other dataset(s), " + c.nPoints() + " points";
-                } catch (CalibrationException e) {
-                    note = "calibration refused: " + e.getMessage();
-                }
+                FitLadder.Outcome o = FitLadder.everyParameter().fit(others, PerformanceParameters.DEFAULTS);
+                fit = Optional.of(o);
+                int points = others.stream().mapToInt(x -> x.model().size()).sum();
+                note = (o.accepted().isPresent() ? "calibrated on " : "every fit refused on ") + others.size()
+                        + " other dataset(s), " + points + " points";
+                cal = o.accepted().map(c -> median(s, c.parameters())).orElse(uncal);
             }
-            rows.add(new AccuracyRow(d, classes.get(d), count(d), uncal, cal, note));
+            rows.add(new AccuracyRow(d, classes.get(d), count(d), uncal, cal, fit, note));
         }
         return rows;
     }

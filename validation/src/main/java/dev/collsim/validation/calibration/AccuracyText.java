@@ -2,42 +2,79 @@ package dev.collsim.validation.calibration;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
-/** Renders the accuracy table (markdown, so it can go into a README as is). */
+/**
+ * Renders the accuracy table (markdown, so it can go into a README as is). Columns "fitted" and "refused fits"
+ * show the {@link FitLadder} attempts of the leave-one-out calibration: the accepted set with its values, and each
+ * refused set with its short reasons ({@link FitAcceptance.Refusal#reason()}, {@link CalibrationException#reason()}).
+ */
 public final class AccuracyText {
+
+    /** Marks a calibrated value that is the uncalibrated one because every fit was refused. */
+    public static final String REFUSED_MARK = "\u2020";
 
     private AccuracyText() {
     }
 
     /**
      * @param rows the rows
-     * @return a markdown table plus a summary of the single-host NVLink target set
+     * @return a markdown table, a legend of its marks and labels, and a summary of the single-host NVLink target set
      */
     public static String render(List<AccuracyRow> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| dataset | hardware class | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % | note |\n");
-        sb.append("|---|---|---:|---:|---:|---|\n");
+        sb.append("| dataset | hardware class | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % "
+                + "| fitted (LOO) | refused fits | note |\n");
+        sb.append("|---|---|---:|---:|---:|---|---|---|\n");
         int target = 0;
         int unc10 = 0;
         int cal5 = 0;
         int calN = 0;
+        int refused = 0;
+        int none = 0;
         for (AccuracyRow r : rows) {
-            sb.append(String.format(Locale.ROOT, "| %s:%d %s | %s | %d | %s | %s | %s |%n", r.dataset().file(),
-                    r.dataset().line(), shorten(r.dataset().label()), r.hardwareClass(), r.points1MiB(),
-                    num(r.uncalibrated()), num(r.calibrated()), r.note().replace("|", "/")));
+            sb.append(String.format(Locale.ROOT, "| %s:%d %s | %s | %d | %s | %s | %s | %s | %s |%n",
+                    r.dataset().file(), r.dataset().line(), shorten(r.dataset().label()), r.hardwareClass(),
+                    r.points1MiB(), num(r.uncalibrated()), num(r.calibrated()) + (r.refused() ? " " + REFUSED_MARK
+                    : ""), fitted(r), refusedFits(r), r.note().replace("|", "/")));
             if (r.targetSet() && !Double.isNaN(r.uncalibrated()) && r.points1MiB() > 0) {
                 target++;
                 unc10 += r.uncalibrated() <= 10 ? 1 : 0;
-                if (!Double.isNaN(r.calibrated())) {
+                if (r.refused()) {
+                    refused++;
+                } else if (Double.isNaN(r.calibrated())) {
+                    none++;
+                } else {
                     calN++;
                     cal5 += r.calibrated() <= 5 ? 1 : 0;
                 }
             }
         }
+        sb.append(String.format(Locale.ROOT, "%n%s calibrated value is the uncalibrated one: every fit on the other "
+                + "datasets was refused. Fitted: launch = launchOverheadUs (us), latScale = latencyScale, effSimple/"
+                + "effLL128/effLL = bwEfficiency*, capSimple = perChannelCapSimple (GB/s); all = every parameter.%n",
+                REFUSED_MARK));
         sb.append(String.format(Locale.ROOT, "%nSingle-host NVLink datasets: %d; uncalibrated median <= 10%%: %d of %d; "
-                + "calibrated median <= 5%%: %d of %d (the others had no calibration).%n", target, unc10, target,
-                cal5, calN));
+                + "calibrated median <= 5%%: %d of %d with an accepted fit (%d with every fit refused, %d with no "
+                + "other dataset to fit on).%n", target, unc10, target, cal5, calN, refused, none));
         return sb.toString();
+    }
+
+    /** @return the accepted set's values, "refused", or "-" when nothing was fitted */
+    private static String fitted(AccuracyRow r) {
+        if (r.fit().isEmpty()) {
+            return "-";
+        }
+        return r.fit().get().accepted().map(c -> c.fitted().stream()
+                .map(v -> String.format(Locale.ROOT, "%s %.3g", FitParameter.ofField(v.name()).label(), v.value()))
+                .collect(Collectors.joining(", "))).orElse("refused");
+    }
+
+    /** @return the refused attempts with their short reasons, or "-" */
+    private static String refusedFits(AccuracyRow r) {
+        List<FitLadder.Attempt> refused = r.fit().map(FitLadder.Outcome::refused).orElse(List.of());
+        return refused.isEmpty() ? "-" : refused.stream().map(FitLadder.Attempt::reasons)
+                .collect(Collectors.joining("; ")).replace("|", "/");
     }
 
     private static String shorten(String s) {

@@ -46,7 +46,7 @@ public record Calibration(PerformanceParameters parameters, GpuGeneration genera
         int p = fitted.size();
         double[] g = new double[p];
         for (int k = 0; k < p; k++) {
-            FitParameter fp = param(fitted.get(k).name());
+            FitParameter fp = FitParameter.ofField(fitted.get(k).name());
             double v = fitted.get(k).value();
             double h = Math.max(1e-6, Math.abs(v) * 1e-4);
             double up = model.timeUs(i, fp.with(parameters, generation, v + h));
@@ -60,14 +60,5 @@ public record Calibration(PerformanceParameters parameters, GpuGeneration genera
             }
         }
         return Math.sqrt(Math.max(0, var));
-    }
-
-    static FitParameter param(String field) {
-        for (FitParameter f : FitParameter.values()) {
-            if (f.field().equals(field)) {
-                return f;
-            }
-        }
-        throw new IllegalArgumentException("unknown fitted parameter '" + field + "'");
     }
 }

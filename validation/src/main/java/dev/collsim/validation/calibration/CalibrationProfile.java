@@ -116,7 +116,7 @@ public final class CalibrationProfile {
         for (JsonNode v : root.path("fitted")) {
             String n = v.path("name").asText();
             try {
-                Calibration.param(n);
+                FitParameter.ofField(n);
             } catch (IllegalArgumentException e) {
                 throw new InputException(new InputProblem(name, 0, 0, "fitted.name", e.getMessage()));
             }

@@ -34,36 +34,62 @@ public final class FitAcceptance {
     }
 
     /**
+     * One reason to refuse a fit.
+     *
+     * @param reason  in a few words, with the parameter's short label (e.g. "effLL at bound", "latScale RSE 75%",
+     *                "hold-out 31.0%"), for tables
+     * @param message in plain words, for calibrate's output
+     */
+    public record Refusal(String reason, String message) {
+    }
+
+    /**
      * @param c a fit
      * @return one line per reason to refuse it; empty when it is usable
      */
     public static List<String> problems(Calibration c) {
-        List<String> out = new ArrayList<>();
+        return refusals(c).stream().map(Refusal::message).toList();
+    }
+
+    /**
+     * @param c a fit
+     * @return every reason to refuse it (rules of the class comment, in that order per parameter); empty when it
+     *         is usable
+     */
+    public static List<Refusal> refusals(Calibration c) {
+        List<Refusal> out = new ArrayList<>();
         for (FittedValue v : c.fitted()) {
+            String label = FitParameter.ofField(v.name()).label();
             if (v.atBound()) {
-                out.add(String.format(Locale.ROOT, "%s ended at a bound of its range (%.4g): not an estimate; fit "
-                        + "without it (--fit) or check the data", v.name(), v.value()));
+                out.add(new Refusal(label + " at bound", String.format(Locale.ROOT, "%s ended at a bound of its "
+                        + "range (%.4g): not an estimate; fit without it (--fit) or check the data", v.name(),
+                        v.value())));
             }
             double rse = v.value() == 0 ? Double.POSITIVE_INFINITY : Math.abs(v.sigma() / v.value());
             if (!(rse <= MAX_RELATIVE_SE)) {
-                out.add(String.format(Locale.ROOT, "%s = %.4g +- %.3g: relative standard error %s > %.0f%%; the data "
-                        + "does not determine it", v.name(), v.value(), v.sigma(),
-                        Double.isInfinite(rse) ? "infinite" : String.format(Locale.ROOT, "%.0f%%", 100 * rse),
-                        100 * MAX_RELATIVE_SE));
+                String pct = Double.isInfinite(rse) ? "infinite" : String.format(Locale.ROOT, "%.0f%%", 100 * rse);
+                out.add(new Refusal(label + " RSE " + pct, String.format(Locale.ROOT, "%s = %.4g +- %.3g: relative "
+                        + "standard error %s > %.0f%%; the data does not determine it", v.name(), v.value(),
+                        v.sigma(), pct, 100 * MAX_RELATIVE_SE)));
             }
             if (v.name().startsWith("bwEfficiency") && v.value() > MAX_EFFICIENCY) {
-                out.add(String.format(Locale.ROOT, "%s = %.4g > 1: faster than the link, physically impossible",
-                        v.name(), v.value()));
+                // 3 digits, or 5 where 3 would round to 1.00 and hide why it is refused
+                out.add(new Refusal(String.format(Locale.ROOT, v.value() < 1.005 ? "%s %.5g > 1" : "%s %.3g > 1",
+                        label, v.value()),
+                        String.format(Locale.ROOT, "%s = %.4g > 1: faster than the link, physically impossible",
+                                v.name(), v.value())));
             }
         }
         if (c.residuals().n() > 0 && !(c.residuals().median() <= MAX_MEDIAN_ERROR_PCT)) {
-            out.add(String.format(Locale.ROOT, "median residual %.1f%% > %.0f%%: the model does not describe this data "
-                    + "(mixed clusters or a run with a problem? run collsim diagnose)", c.residuals().median(),
-                    MAX_MEDIAN_ERROR_PCT));
+            out.add(new Refusal(String.format(Locale.ROOT, "residual %.1f%%", c.residuals().median()),
+                    String.format(Locale.ROOT, "median residual %.1f%% > %.0f%%: the model does not describe this "
+                            + "data (mixed clusters or a run with a problem? run collsim diagnose)",
+                            c.residuals().median(), MAX_MEDIAN_ERROR_PCT)));
         }
         if (c.holdTest().n() > 0 && !(c.holdTest().median() <= MAX_MEDIAN_ERROR_PCT)) {
-            out.add(String.format(Locale.ROOT, "hold-out median error %.1f%% > %.0f%%: the fit does not predict sizes "
-                    + "it was not fitted on", c.holdTest().median(), MAX_MEDIAN_ERROR_PCT));
+            out.add(new Refusal(String.format(Locale.ROOT, "hold-out %.1f%%", c.holdTest().median()),
+                    String.format(Locale.ROOT, "hold-out median error %.1f%% > %.0f%%: the fit does not predict "
+                            + "sizes it was not fitted on", c.holdTest().median(), MAX_MEDIAN_ERROR_PCT)));
         }
         return List.copyOf(out);
     }

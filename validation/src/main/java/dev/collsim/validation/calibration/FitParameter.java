@@ -11,24 +11,26 @@ import java.util.List;
  */
 public enum FitParameter {
     /** launchOverheadUs, microseconds, [0, 100]. */
-    LAUNCH_OVERHEAD_US("launchOverheadUs", 0, 100),
+    LAUNCH_OVERHEAD_US("launchOverheadUs", "launch", 0, 100),
     /** latencyScale, factor on NCCL's latency, [0.05, 20]. */
-    LATENCY_SCALE("latencyScale", 0.05, 20),
+    LATENCY_SCALE("latencyScale", "latScale", 0.05, 20),
     /** bwEfficiencySimple, fraction, [0.05, 1.5]. */
-    BW_EFFICIENCY_SIMPLE("bwEfficiencySimple", 0.05, 1.5),
+    BW_EFFICIENCY_SIMPLE("bwEfficiencySimple", "effSimple", 0.05, 1.5),
     /** bwEfficiencyLL128, fraction, [0.05, 1.5]. */
-    BW_EFFICIENCY_LL128("bwEfficiencyLL128", 0.05, 1.5),
+    BW_EFFICIENCY_LL128("bwEfficiencyLL128", "effLL128", 0.05, 1.5),
     /** bwEfficiencyLL, fraction, [0.05, 1.5]. */
-    BW_EFFICIENCY_LL("bwEfficiencyLL", 0.05, 1.5),
+    BW_EFFICIENCY_LL("bwEfficiencyLL", "effLL", 0.05, 1.5),
     /** perChannelCapSimple of the data's generation, GB/s, [1, 500]. */
-    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", 1, 500);
+    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", "capSimple", 1, 500);
 
     private final String field;
+    private final String label;
     private final double lo;
     private final double hi;
 
-    FitParameter(String field, double lo, double hi) {
+    FitParameter(String field, String label, double lo, double hi) {
         this.field = field;
+        this.label = label;
         this.lo = lo;
         this.hi = hi;
     }
@@ -36,6 +38,25 @@ public enum FitParameter {
     /** @return the PerformanceParameters field name (profile YAML key) */
     public String field() {
         return field;
+    }
+
+    /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple) */
+    public String label() {
+        return label;
+    }
+
+    /**
+     * @param field a PerformanceParameters field name
+     * @return the parameter fitted under that name
+     * @throws IllegalArgumentException when no parameter has that field name
+     */
+    public static FitParameter ofField(String field) {
+        for (FitParameter f : values()) {
+            if (f.field.equals(field)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown fitted parameter '" + field + "'");
     }
 
     /** @return lowest allowed value */

@@ -74,12 +74,14 @@ public final class Fitter {
         List<String> notes = new ArrayList<>();
         List<FitParameter> free = new ArrayList<>(identifiable(all, notes));
         if (free.isEmpty()) {
-            throw new CalibrationException("no parameter is constrained by the data: every model derivative is 0");
+            throw new CalibrationException("nothing constrained",
+                    "no parameter is constrained by the data: every model derivative is 0");
         }
         int n = all.count();
         if (n < free.size() + 2) {
-            throw new CalibrationException("too few points: " + n + " points for " + free.size()
-                    + " parameters (" + names(free) + "); need at least " + (free.size() + 2));
+            throw new CalibrationException("too few points (" + n + " for " + free.size() + ")", "too few points: "
+                    + n + " points for " + free.size() + " parameters (" + names(free) + "); need at least "
+                    + (free.size() + 2));
         }
         Solution sol = null;
         while (sol == null) {
@@ -87,7 +89,7 @@ public final class Fitter {
                 sol = solve(all, free);
             } catch (IllConditioned e) {
                 if (!dropIllConditioned || free.size() == 1) {
-                    throw new CalibrationException(e.getMessage());
+                    throw new CalibrationException("ill-conditioned", e.getMessage());
                 }
                 notes.add(e.weakest.field() + " kept at " + e.weakest.get(start, gen) + ": " + e.getMessage());
                 free.remove(e.weakest);
@@ -103,7 +105,7 @@ public final class Fitter {
                 try {
                     h = solve(even, free);
                 } catch (IllConditioned e) {
-                    throw new CalibrationException("hold-out fit: " + e.getMessage());
+                    throw new CalibrationException("hold-out fit ill-conditioned", "hold-out fit: " + e.getMessage());
                 }
                 train = even.errors(h.params());
                 test = odd.errors(h.params());
@@ -135,12 +137,12 @@ public final class Fitter {
 
     private static GpuGeneration generation(List<Series> series) throws CalibrationException {
         if (series.isEmpty()) {
-            throw new CalibrationException("no data to fit");
+            throw new CalibrationException("no data", "no data to fit");
         }
         GpuGeneration g = GpuGeneration.of(series.get(0).model().plan().minSm());
         for (Series s : series) {
             if (GpuGeneration.of(s.model().plan().minSm()) != g) {
-                throw new CalibrationException("data mixes GPU generations (" + g + " and "
+                throw new CalibrationException("mixed GPU generations", "data mixes GPU generations (" + g + " and "
                         + GpuGeneration.of(s.model().plan().minSm()) + " in " + s.dataset().id()
                         + "); calibrate one hardware class at a time");
             }
@@ -215,11 +217,11 @@ public final class Fitter {
         try {
             opt = new LevenbergMarquardtOptimizer().optimize(lsp);
         } catch (TooManyEvaluationsException | TooManyIterationsException e) {
-            throw new CalibrationException("the fit did not converge within " + MAX_EVALUATIONS
+            throw new CalibrationException("no convergence", "the fit did not converge within " + MAX_EVALUATIONS
                     + " evaluations of the model (" + names(free) + "); the data may be inconsistent (runs that "
                     + "disagree, or a problem run mixed with healthy ones: run collsim diagnose first)");
         } catch (ConvergenceException e) {
-            throw new CalibrationException("the fit did not converge: " + e.getMessage());
+            throw new CalibrationException("no convergence", "the fit did not converge: " + e.getMessage());
         }
         RealMatrix jac = opt.getJacobian();
         SingularValueDecomposition svd = new SingularValueDecomposition(jac);
@@ -248,7 +250,8 @@ public final class Fitter {
             double scale = m > k ? rss / (m - k) : 0;
             cov = c.scalarMultiply(scale).getData();
         } catch (SingularMatrixException e) {
-            throw new CalibrationException("ill-conditioned: the covariance matrix is singular for " + names(free));
+            throw new CalibrationException("ill-conditioned",
+                    "ill-conditioned: the covariance matrix is singular for " + names(free));
         }
         return new Solution(p.apply(free, opt.getPoint().toArray()), cov, opt.getEvaluations());
     }

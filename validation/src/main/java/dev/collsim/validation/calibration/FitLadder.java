@@ -1,0 +1,169 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The one fit-and-accept path of {@code collsim calibrate} and {@code collsim accuracy}: fit a parameter set with
+ * {@link Fitter} (hold-out check on, ill-conditioned fits refused, not reduced), judge the fit with
+ * {@link FitAcceptance}, and when it is refused (by the fitter or by an acceptance rule) try the next set, until
+ * one is accepted or the sets run out. Immutable.
+ *
+ * <p>Fallback order (collsim's own choice), tried after the requested set is refused when fallback is on:
+ * <ol>
+ *   <li>{@code launchOverheadUs, latencyScale, bwEfficiencySimple}: the two latency terms every point has, and the
+ *       bandwidth of the protocol large sizes run; the LL/LL128 efficiencies are fitted on the few sizes that use
+ *       those protocols and the per-channel cap competes with the Simple efficiency, so they are dropped first;</li>
+ *   <li>{@code launchOverheadUs, latencyScale}: latency only (bandwidth at collsim's defaults), the set the 2x
+ *       H200 profile needed;</li>
+ *   <li>{@code bwEfficiencySimple}: bandwidth only, for data where the two latency terms cannot be told apart
+ *       (e.g. one algorithm, protocol and rank count on one host: NCCL's latency is then the same at every size,
+ *       so launch overhead and latency scale move the time alike).</li>
+ * </ol>
+ * A fallback set is tried only when it is a proper subset of the requested set, so an explicit selection is never
+ * widened. Parameters in a set that the data does not constrain are kept at their start value by the
+ * {@link Fitter} (noted in the calibration), as in every fit.
+ */
+public final class FitLadder {
+
+    /** The fallback sets, in the order they are tried (see the class comment). */
+    public static final List<Set<FitParameter>> FALLBACKS = List.of(
+            EnumSet.of(FitParameter.LAUNCH_OVERHEAD_US, FitParameter.LATENCY_SCALE, FitParameter.BW_EFFICIENCY_SIMPLE),
+            EnumSet.of(FitParameter.LAUNCH_OVERHEAD_US, FitParameter.LATENCY_SCALE),
+            EnumSet.of(FitParameter.BW_EFFICIENCY_SIMPLE));
+
+    private final List<Set<FitParameter>> steps;
+
+    private FitLadder(List<Set<FitParameter>> steps) {
+        this.steps = steps;
+    }
+
+    /**
+     * @param requested the parameters to fit first
+     * @param fallback  true to try {@link #FALLBACKS} (those that are proper subsets of {@code requested}) after
+     *                  a refusal; false to fit exactly {@code requested}
+     * @return the ladder
+     * @throws IllegalArgumentException when {@code requested} is empty
+     */
+    public static FitLadder of(Set<FitParameter> requested, boolean fallback) {
+        if (requested.isEmpty()) {
+            throw new IllegalArgumentException("no parameter to fit");
+        }
+        List<Set<FitParameter>> steps = new ArrayList<>();
+        steps.add(Set.copyOf(EnumSet.copyOf(requested)));
+        if (fallback) {
+            for (Set<FitParameter> f : FALLBACKS) {
+                if (requested.containsAll(f) && !f.containsAll(requested)) {
+                    steps.add(Set.copyOf(f));
+                }
+            }
+        }
+        return new FitLadder(List.copyOf(steps));
+    }
+
+    /** @return calibrate's default: every {@link FitParameter}, then the fallbacks */
+    public static FitLadder everyParameter() {
+        return of(EnumSet.allOf(FitParameter.class), true);
+    }
+
+    /** @return the parameter sets in the order they are tried */
+    public List<Set<FitParameter>> steps() {
+        return steps;
+    }
+
+    /**
+     * Fits the steps in order and stops at the first accepted one.
+     *
+     * @param series the data
+     * @param start  parameters to start from (and to keep for what is not fitted)
+     * @return every attempt made, the accepted one (if any) last
+     */
+    public Outcome fit(List<Series> series, PerformanceParameters start) {
+        List<Attempt> attempts = new ArrayList<>();
+        for (Set<FitParameter> step : steps) {
+            Attempt a;
+            try {
+                Calibration c = new Fitter(step, false).fit(series, start, true);
+                a = new Attempt(step, Optional.of(c), FitAcceptance.refusals(c));
+            } catch (CalibrationException e) {
+                a = new Attempt(step, Optional.empty(),
+                        List.of(new FitAcceptance.Refusal(e.reason(), e.getMessage())));
+            }
+            attempts.add(a);
+            if (a.accepted()) {
+                break;
+            }
+        }
+        return new Outcome(attempts);
+    }
+
+    /**
+     * One fit of one parameter set.
+     *
+     * @param parameters  the set tried
+     * @param calibration the fit, empty when the fitter refused it (the refusal says why)
+     * @param refusals    why it is refused; empty when accepted
+     */
+    public record Attempt(Set<FitParameter> parameters, Optional<Calibration> calibration,
+            List<FitAcceptance.Refusal> refusals) {
+
+        /** Copies. */
+        public Attempt {
+            parameters = Set.copyOf(parameters);
+            refusals = List.copyOf(refusals);
+        }
+
+        /** @return true when the fit exists and no acceptance rule refuses it */
+        public boolean accepted() {
+            return calibration.isPresent() && refusals.isEmpty();
+        }
+
+        /** @return the set's short labels joined by '+' in {@link FitParameter} order, or "all" for every one */
+        public String label() {
+            if (parameters.size() == FitParameter.values().length) {
+                return "all";
+            }
+            return EnumSet.copyOf(parameters).stream().map(FitParameter::label).collect(Collectors.joining("+"));
+        }
+
+        /** @return "label: reason, reason" (the short reasons) */
+        public String reasons() {
+            return label() + ": " + refusals.stream().map(FitAcceptance.Refusal::reason)
+                    .collect(Collectors.joining(", "));
+        }
+    }
+
+    /**
+     * Every attempt of one {@link #fit}.
+     *
+     * @param attempts in the order made; only the last can be accepted
+     */
+    public record Outcome(List<Attempt> attempts) {
+
+        /** Copies. */
+        public Outcome {
+            attempts = List.copyOf(attempts);
+        }
+
+        /** @return the accepted fit, or empty when every attempt was refused */
+        public Optional<Calibration> accepted() {
+            Attempt last = attempts.get(attempts.size() - 1);
+            return last.accepted() ? last.calibration() : Optional.empty();
+        }
+
+        /** @return the refused attempts, in order */
+        public List<Attempt> refused() {
+            return attempts.stream().filter(a -> !a.accepted()).toList();
+        }
+
+        /** @return true when an attempt after the first was accepted */
+        public boolean fellBack() {
+            return accepted().isPresent() && attempts.size() > 1;
+        }
+    }
+}

@@ -16,7 +16,9 @@ import dev.collsim.simulator.schedule.Schedule;
 import dev.collsim.simulator.schedule.ScheduleAlgorithm;
 import dev.collsim.simulator.schedule.ScheduleAlgorithms;
 import dev.collsim.simulator.schedule.ScheduleRequest;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -94,6 +96,21 @@ public final class FlowPredictor implements CollectivePredictor {
      */
     @Override
     public Prediction predict(PredictionRequest r) {
+        return predictConcurrent(r, List.of(r.ranks()));
+    }
+
+    /**
+     * Times every group at once on the fabric (one flow-backend job per group, all starting together, each with the
+     * schedule of NCCL's choice for the first group); the time is the slowest group's.
+     *
+     * @throws IllegalArgumentException as {@link #predict}, or when the first group is not the request's ranks or
+     *                                  a GPU is in two groups
+     */
+    @Override
+    public Prediction predictConcurrent(PredictionRequest r, List<List<Gpu>> groups) {
+        if (groups.isEmpty() || !groups.get(0).equals(r.ranks())) {
+            throw new IllegalArgumentException("the first group must be the request's ranks");
+        }
         Prediction choice = chooser.predict(r);
         Optional<ScheduleAlgorithm> algo = ScheduleAlgorithms.forNccl(choice.algorithm(), r.collective());
         if (r.nRanks() < 2 || algo.isEmpty()) {
@@ -102,16 +119,19 @@ public final class FlowPredictor implements CollectivePredictor {
                     choice.ncclEstimateUs(), choice.physicalBoundBusBw(), "analytical (no flow schedule for "
                     + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());
         }
-        int perHost = Placement.ranksPerHost(r.ranks());
         int nCh = Math.max(1, choice.nChannels());
-        Schedule s = algo.get().schedule(new ScheduleRequest(r.collective(), r.sizeBytes(), r.nRanks(), nCh,
-                perHost));
+        List<Job> jobs = new ArrayList<>();
+        for (List<Gpu> g : groups) {
+            Schedule s = algo.get().schedule(new ScheduleRequest(r.collective(), r.sizeBytes(), g.size(), nCh,
+                    Placement.ranksPerHost(g)));
+            jobs.add(new Job(r.collective().testName() + (jobs.isEmpty() ? "" : "#" + jobs.size()), s, g, 0));
+        }
         boolean pxn = !"1".equals(r.ncclEnv().getOrDefault("NCCL_PXN_DISABLE", "0").trim());
-        Timing t = backend.time(List.of(new Job(r.collective().testName(), s, r.ranks(), 0)), model(r.topology(),
-                pxn));
-        double flowUs = t.jobs().get(0).timeUs();
-        String fabric = String.format(Locale.ROOT, "fabric (flow, %s schedule, %s): busiest links %s",
-                algo.get().name(), multipath.yamlName(), LinkUsage.describe(t.bottlenecks()));
+        Timing t = backend.time(jobs, model(r.topology(), pxn));
+        double flowUs = t.jobs().stream().mapToDouble(j -> j.timeUs()).max().orElse(0);
+        String fabric = String.format(Locale.ROOT, "fabric (flow, %s schedule%s, %s): busiest links %s",
+                algo.get().name(), groups.size() > 1 ? " x " + groups.size() + " concurrent groups" : "",
+                multipath.yamlName(), LinkUsage.describe(t.bottlenecks()));
         if (mode == Mode.SLOWER && !(flowUs > choice.timeUs())) {
             return new Prediction(choice.collective(), choice.sizeBytes(), choice.nRanks(), choice.algorithm(),
                     choice.protocol(), choice.nChannels(), choice.timeUs(), choice.algBw(), choice.busBw(),

@@ -114,10 +114,8 @@ public final class FlowPredictor implements CollectivePredictor {
         Prediction choice = chooser.predict(r);
         Optional<ScheduleAlgorithm> algo = ScheduleAlgorithms.forNccl(choice.algorithm(), r.collective());
         if (r.nRanks() < 2 || algo.isEmpty()) {
-            return new Prediction(choice.collective(), choice.sizeBytes(), choice.nRanks(), choice.algorithm(),
-                    choice.protocol(), choice.nChannels(), choice.timeUs(), choice.algBw(), choice.busBw(),
-                    choice.ncclEstimateUs(), choice.physicalBoundBusBw(), "analytical (no flow schedule for "
-                    + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());
+            return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"
+                    : r.collective().ncclName()) + "): " + choice.bottleneck());
         }
         int nCh = Math.max(1, choice.nChannels());
         List<Job> jobs = new ArrayList<>();
@@ -133,10 +131,8 @@ public final class FlowPredictor implements CollectivePredictor {
                 algo.get().name(), groups.size() > 1 ? " x " + groups.size() + " concurrent groups" : "",
                 multipath.yamlName(), LinkUsage.describe(t.bottlenecks()));
         if (mode == Mode.SLOWER && !(flowUs > choice.timeUs())) {
-            return new Prediction(choice.collective(), choice.sizeBytes(), choice.nRanks(), choice.algorithm(),
-                    choice.protocol(), choice.nChannels(), choice.timeUs(), choice.algBw(), choice.busBw(),
-                    choice.ncclEstimateUs(), choice.physicalBoundBusBw(), String.format(Locale.ROOT,
-                    "%s; the fabric does not limit (flow %.2f us)", choice.bottleneck(), flowUs));
+            return withBottleneck(choice, String.format(Locale.ROOT, "%s; the fabric does not limit (flow %.2f us)",
+                    choice.bottleneck(), flowUs));
         }
         return fromTime(r.collective(), r.sizeBytes(), r.nRanks(), choice.algorithm(), choice.protocol(), nCh,
                 flowUs, choice.ncclEstimateUs(), choice.physicalBoundBusBw(), mode == Mode.FLOW ? fabric
@@ -149,6 +145,11 @@ public final class FlowPredictor implements CollectivePredictor {
      */
     public static boolean fabricLimited(Prediction p) {
         return p.bottleneck() != null && p.bottleneck().startsWith("fabric (flow");
+    }
+
+    private static Prediction withBottleneck(Prediction p, String bottleneck) {
+        return new Prediction(p.collective(), p.sizeBytes(), p.nRanks(), p.algorithm(), p.protocol(), p.nChannels(),
+                p.timeUs(), p.algBw(), p.busBw(), p.ncclEstimateUs(), p.physicalBoundBusBw(), bottleneck);
     }
 
     private NetworkModel model(Topology t, boolean pxn) {

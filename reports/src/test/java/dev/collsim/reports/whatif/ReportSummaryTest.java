@@ -61,4 +61,20 @@ class ReportSummaryTest {
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
         assertTrue(!ReportSummary.table(d).get(0).contains("note"));
     }
+
+    /** A flow-timed fabric variant equal to the base is explained by the fabric, not the model's blindness. */
+    @Test
+    void flowVariantsSayWhichBackendTimedThem() {
+        List<ReportData.VariantRow> variants = List.of(
+                new ReportData.VariantRow("base", "c", 4, 32, "-", "", "", "analytical"),
+                new ReportData.VariantRow("1:1 fat-tree", "c (fat-tree)", 4, 32, "fat-tree", "", "", "flow (spray)"));
+        ReportData d = new ReportData("t", "s", variants, List.of(row("base", 1024, 30), row("1:1 fat-tree", 1024,
+                30)), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+        List<List<String>> t = ReportSummary.table(d);
+        int backend = t.get(0).indexOf("backend");
+        assertEquals("analytical", t.get(1).get(backend));
+        assertEquals("flow (spray)", t.get(2).get(backend));
+        assertEquals("same as base (AllReduce all sizes): the flow simulation finds that the fabric does not limit",
+                t.get(2).get(t.get(0).indexOf("note")));
+    }
 }

@@ -130,4 +130,28 @@ class FlowPredictorTest {
         assertEquals("Direct", ScheduleAlgorithms.forNccl(null, Collective.ALL_TO_ALL).orElseThrow().name());
         assertTrue(ScheduleAlgorithms.forNccl(Algorithm.RING, Collective.BROADCAST).isEmpty());
     }
+
+    /**
+     * Two 2-rank groups at once, A = GPU 0 of each host, B = GPU 1 of each host, one channel each: every one of
+     * the 2 ring steps sends {@code S / 2} from host 0 to host 1 per group (and back). Alone, group A's flow has
+     * its NIC and the uplink to itself: 50 GB/s, T = 2 (S/2) / 50 GB/s = 21,474.84 us. Together on the 2:1 fabric
+     * (one 50 GB/s uplink) the two groups' flows share it: 25 GB/s each, T doubles to 42,949.67 us. On the 1:1
+     * fabric (100 GB/s uplink) each still gets its NIC's 50 GB/s.
+     */
+    @Test
+    void concurrentGroupsShareTheUplink() {
+        CollectivePredictor one = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING,
+                Protocol.SIMPLE, 1, 1, 0, 0, -1, 400, "stub");
+        FlowPredictor f = new FlowPredictor(one, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0);
+        double alone = 2.0 * (S / 2) / 50e3;
+        for (double uplink : new double[] {50, 100}) {
+            Topology t = fabric(uplink);
+            List<dev.collsim.topology.Gpu> a = TestFabrics.gpus(t, "h0/gpu0", "h1/gpu0");
+            List<dev.collsim.topology.Gpu> b = TestFabrics.gpus(t, "h0/gpu1", "h1/gpu1");
+            PredictionRequest r = new PredictionRequest(t, a, Collective.ALL_REDUCE, S, DataType.FLOAT, null, Map.of());
+            assertEquals(alone, f.predict(r).timeUs(), 1e-9 * alone);
+            double together = f.predictConcurrent(r, List.of(a, b)).timeUs();
+            assertEquals(uplink == 50 ? 2 * alone : alone, together, 1e-9 * alone, "uplink " + uplink);
+        }
+    }
 }

@@ -24,7 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.WeakHashMap;
+import java.util.IdentityHashMap;
 
 /**
  * Times NCCL's choice on the fabric: a chooser (normally {@link NcclPredictor}) picks the algorithm, protocol and
@@ -48,7 +48,7 @@ import java.util.WeakHashMap;
  * bottleneck prefixed with {@code analytical (no flow schedule ...)}.
  *
  * <p>NCCL_PXN_DISABLE=1 in the request's settings turns PXN off in routing, as it does in NCCL. Indexed fabrics
- * are cached per (topology identity, PXN). This class is thread-safe when the chooser is.
+ * are cached per (topology identity, PXN) for the predictor's lifetime. This class is thread-safe when the chooser is.
  */
 public final class FlowPredictor implements CollectivePredictor {
 
@@ -65,7 +65,7 @@ public final class FlowPredictor implements CollectivePredictor {
     private final Multipath multipath;
     private final long seed;
     private final NetworkBackend backend = new FlowNetwork();
-    private final Map<Topology, NetworkModel[]> models = new WeakHashMap<>();
+    private final Map<Topology, NetworkModel[]> models = new IdentityHashMap<>();
 
     /**
      * @param chooser   picks algorithm, protocol and channels (and times what no schedule covers)

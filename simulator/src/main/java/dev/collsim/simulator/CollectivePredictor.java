@@ -10,4 +10,19 @@ public interface CollectivePredictor {
      *                                  allowed values) or when no algorithm is eligible
      */
     Prediction predict(PredictionRequest request);
+
+    /**
+     * Predicts one of several groups that run the same collective at the same time (e.g. the data-parallel groups
+     * of a training step). A predictor that sees the fabric times all groups together, so they share its links;
+     * the default times the request's group alone, as {@link #predict} does.
+     *
+     * @param request the point, for the first group ({@code request.ranks()})
+     * @param groups  every group's GPUs in group-rank order, the first equal to {@code request.ranks()}, no GPU
+     *                in two groups
+     * @return the prediction for one group; with a fabric-aware predictor, the slowest group's time
+     * @throws IllegalArgumentException as {@link #predict}, or when the first group is not the request's ranks
+     */
+    default Prediction predictConcurrent(PredictionRequest request, java.util.List<java.util.List<dev.collsim.topology.Gpu>> groups) {
+        return predict(request);
+    }
 }

@@ -112,22 +112,19 @@ public final class FlowOptions {
     static final class RoutingNames implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(Multipath.values()).map(m -> m.name().toLowerCase(java.util.Locale.ROOT))
-                    .iterator();
+            return java.util.Arrays.stream(Multipath.values()).map(Multipath::yamlName).iterator();
         }
     }
 
-    /** Reads {@code --routing} case-insensitively; an unknown value names the lower-case values allowed. */
+    /** Reads {@code --routing} case-insensitively ({@link Multipath#parse}); an unknown value names the allowed. */
     static final class RoutingConverter implements picocli.CommandLine.ITypeConverter<Multipath> {
         @Override
         public Multipath convert(String value) {
-            for (Multipath m : Multipath.values()) {
-                if (m.name().equalsIgnoreCase(value.trim())) {
-                    return m;
-                }
+            try {
+                return Multipath.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }
-            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a routing mode; allowed: "
-                    + String.join(", ", new RoutingNames()));
         }
     }
 }

@@ -1,8 +1,8 @@
 package dev.collsim.cli.flow;
 
 import dev.collsim.io.InputException;
-import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.network.AnalyticalNetwork;
 import dev.collsim.simulator.network.FlowNetwork;
@@ -91,7 +91,7 @@ public final class FlowPredict {
         }
         ScheduleAlgorithm algo = o.schedule == null ? ScheduleAlgorithms.defaultFor(c)
                 : ScheduleAlgorithms.byName(o.schedule);
-        int perHost = ranksPerHost(mainRanks);
+        int perHost = Placement.ranksPerHost(mainRanks);
         int nCh = o.channels == null ? perHost : o.channels;
         if (nCh < 1) {
             throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
@@ -117,11 +117,10 @@ public final class FlowPredict {
             Timing t = backend.time(jobs, model);
             double time = t.jobs().get(0).timeUs();
             double bound = new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0).timeUs();
-            double algBw = time > 0 ? size / time / 1e3 : 0;
-            double factor = c.busBwFactor(mainRanks.size());
-            String busiest = busiest(t.bottlenecks());
-            out.add(new Prediction(c, size, mainRanks.size(), ncclAlgorithm(algo), null, nCh, time, algBw,
-                    algBw * factor, -1, bound > 0 ? size / bound / 1e3 * factor : Double.POSITIVE_INFINITY,
+            String busiest = LinkUsage.describe(t.bottlenecks());
+            out.add(FlowPredictor.fromTime(c, size, mainRanks.size(), ScheduleAlgorithms.ncclAlgorithm(algo), null,
+                    nCh, time, -1, bound > 0 ? size / bound / 1e3 * c.busBwFactor(mainRanks.size())
+                            : Double.POSITIVE_INFINITY,
                     (algo.name().equals("Hierarchical") ? "hier:rs-ar-ag " : "") + backend.name() + ": " + busiest));
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
             if (specs.size() > 0) {
@@ -149,7 +148,7 @@ public final class FlowPredict {
     private Job otherJob(JobSpec s, List<Gpu> gpus) {
         ScheduleAlgorithm a = s.schedule() == null ? ScheduleAlgorithms.defaultFor(s.collective())
                 : ScheduleAlgorithms.byName(s.schedule());
-        int perHost = ranksPerHost(gpus);
+        int perHost = Placement.ranksPerHost(gpus);
         Schedule sch = a.schedule(new ScheduleRequest(s.collective(), s.sizeBytes(), gpus.size(),
                 s.channels() > 0 ? s.channels() : perHost, perHost));
         return new Job(s.name(), sch, gpus, s.startUs());
@@ -166,24 +165,6 @@ public final class FlowPredict {
             return g.subList(0, n);
         }
         return Placement.place(FlowOptions.policy(policy), pool, n, o.seed);
-    }
-
-    /** @return L when ranks come in host groups of L consecutive ranks, else 1 */
-    static int ranksPerHost(List<Gpu> ranks) {
-        int l = 1;
-        while (l < ranks.size() && ranks.get(l).host() == ranks.get(0).host()) {
-            l++;
-        }
-        if (ranks.size() % l != 0) {
-            return 1;
-        }
-        for (int i = 0; i < ranks.size(); i++) {
-            if (ranks.get(i).host() != ranks.get(i - i % l).host()
-                    || (i % l == 0 && i > 0 && ranks.get(i).host() == ranks.get(i - 1).host())) {
-                return 1;
-            }
-        }
-        return l;
     }
 
     static int[] shard(String text) {
@@ -203,24 +184,6 @@ public final class FlowPredict {
         throw new IllegalArgumentException("--shard '" + text + "': use I/N with 0 <= I < N, e.g. 0/4");
     }
 
-    private static Algorithm ncclAlgorithm(ScheduleAlgorithm a) {
-        return switch (a.name()) {
-            case "Ring" -> Algorithm.RING;
-            case "Tree" -> Algorithm.TREE;
-            case "PAT-like" -> Algorithm.PAT;
-            default -> null;
-        };
-    }
-
-    private static String busiest(List<LinkUsage> links) {
-        StringBuilder sb = new StringBuilder();
-        for (LinkUsage u : links) {
-            sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.0f%%", u.link(),
-                    100 * u.utilization()));
-        }
-        return sb.length() == 0 ? "none" : sb.toString();
-    }
-
     private List<String> header(Topology topo, Set<Link> down, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
             List<JobSpec> specs) {
         List<String> h = new ArrayList<>();
@@ -231,7 +194,7 @@ public final class FlowPredict {
                 + " links", topo.name(), topo.hostCount(), topo.gpus().size(), topo.graph().edgeSet().size(),
                 down.size()));
         h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%d per host group), placement %s;"
-                + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), ranksPerHost(ranks),
+                + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), Placement.ranksPerHost(ranks),
                 o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""
                         : "; shard " + o.shard));
         for (JobSpec s : specs) {

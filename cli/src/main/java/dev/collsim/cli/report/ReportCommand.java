@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
             + " spec's collective sweeps and training plans. Output folder: index.html (self-contained, charts"
             + " embedded), charts/*.png and *.svg, data/*.csv, report.json, spec.yaml; written atomically.",
             "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"
-            + " base-name, variants[name, hosts, host-type, nic-speed, nics-per-host, fabric, oversubscription,"
-            + " leaf-radix, nvlink, env, calibration], sweeps[collective, min, max, factor, datatype, gpus, measured],"
+            + " base-name, backend (analytical|flow), routing (ecmp|spray), seed, variants[name, hosts, host-type,"
+            + " nic-speed, nics-per-host, fabric, oversubscription, leaf-radix, nvlink, env, calibration, backend,"
+            + " routing, seed], sweeps[collective, min, max, factor, datatype, gpus, measured],"
             + " plans[name, params and every 'collsim plan' option without --, target-tokens-per-s,"
             + " scaling-max-gpus], algorithm-map[collective, min, max, factor]."},
         exitCodeListHeading = "%nExit codes:%n",

@@ -96,6 +96,17 @@ class PlanReportCommandTest {
     }
 
     @Test
+    void badBackendIsAnInputErrorNamingTheAllowedValues(@TempDir Path tmp) throws IOException {
+        Path spec = tmp.resolve("bad.yaml");
+        Files.writeString(spec, "variants:\n  - name: x\n    backend: ns3\nsweeps:\n  - collective: allreduce\n");
+        Run r = run("report", spec.toString(), "-o", tmp.resolve("out").toString());
+        assertEquals(3, r.code());
+        assertTrue(r.err().contains(spec + ":3:5: variants[0].backend: unknown backend 'ns3'; allowed: analytical,"
+                + " flow"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
     void reportWritesTheFolderAndPrintsTheSummary(@TempDir Path tmp) throws IOException {
         Path spec = tmp.resolve("w.yaml");
         Files.writeString(spec, """

@@ -10,6 +10,7 @@ import dev.collsim.reports.spec.VariantSpec;
 import dev.collsim.reports.whatif.ResolvedVariant;
 import dev.collsim.reports.whatif.VariantResolver;
 import dev.collsim.simulator.CollectivePredictor;
+import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
@@ -27,7 +28,8 @@ import java.util.function.IntFunction;
 /**
  * Resolves report variants with the real simulator: the base cluster from {@link BaseCluster}, changes from
  * {@link ClusterVariants}, NCCL settings checked by the simulator's {@link NcclSettings}, one {@link NcclPredictor}
- * per calibration profile. Built clusters are cached per (changes, host count), so scaling curves of several
+ * per calibration profile, wrapped for variants whose backend is flow in a {@link FlowPredictor} that takes the slower
+ * of that prediction and NCCL's choice simulated on the fabric. Built clusters are cached per (changes, host count), so scaling curves of several
  * variants share them. Not thread-safe.
  */
 public final class SimulatorResolver implements VariantResolver {
@@ -102,6 +104,10 @@ public final class SimulatorResolver implements VariantResolver {
                 throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
                         e.getMessage()));
             }
+        }
+        if (v.backend().flow()) {
+            predictor = new FlowPredictor(predictor, FlowPredictor.Mode.SLOWER, v.backend().routing(),
+                    v.backend().seed());
         }
         BaseCluster b = base;
         if (!v.edits().isEmpty() && b.spec() == null) {

@@ -48,36 +48,71 @@ public final class GroupPlacement {
 
     /** @return the GPUs of the group of {@code kind} that holds rank 0, in group-rank order */
     public List<Gpu> group(GroupKind kind) {
-        List<Integer> ranks = new ArrayList<>();
+        return groups(kind).get(0);
+    }
+
+    /**
+     * @return every group of {@code kind} (all run at the same time), each in group-rank order, the group holding
+     *         rank 0 first; PP groups are the pairs of the first two stages, as {@link #group} models send/recv
+     */
+    public List<List<Gpu>> groups(GroupKind kind) {
+        int tp = job.tp();
+        int pp = job.pp();
+        int dp = job.dp();
+        int ep = Math.max(1, job.ep());
+        List<List<Integer>> out = new ArrayList<>();
         switch (kind) {
             case TP -> {
-                for (int t = 0; t < job.tp(); t++) {
-                    ranks.add(order.rank(t, 0, 0, job));
+                for (int p = 0; p < pp; p++) {
+                    for (int d = 0; d < dp; d++) {
+                        out.add(ranks(tp, t -> t, p, d, RankOrder.Axis.T));
+                    }
                 }
             }
             case PP -> {
-                for (int p = 0; p < Math.min(2, job.pp()); p++) {
-                    ranks.add(order.rank(0, p, 0, job));
+                for (int t = 0; t < tp; t++) {
+                    for (int d = 0; d < dp; d++) {
+                        out.add(ranks(Math.min(2, pp), s -> s, t, d, RankOrder.Axis.P));
+                    }
                 }
             }
-            case DP -> {
-                for (int d = 0; d < job.dp(); d++) {
-                    ranks.add(order.rank(0, 0, d, job));
-                }
-            }
-            case EP -> {
-                for (int d = 0; d < job.ep(); d++) {
-                    ranks.add(order.rank(0, 0, d, job));
-                }
-            }
-            case EDP -> {
-                for (int d = 0; d < job.dp(); d += job.ep()) {
-                    ranks.add(order.rank(0, 0, d, job));
+            case DP, EP, EDP -> {
+                int size = kind == GroupKind.DP ? dp : kind == GroupKind.EP ? ep : dp / ep;
+                int perReplica = kind == GroupKind.DP ? 1 : kind == GroupKind.EP ? dp / ep : ep;
+                for (int p = 0; p < pp; p++) {
+                    for (int t = 0; t < tp; t++) {
+                        for (int j = 0; j < perReplica; j++) {
+                            final int first = j;
+                            out.add(ranks(size, k -> kind == GroupKind.EDP ? first + k * ep : first * ep + k, t, p,
+                                    RankOrder.Axis.D));
+                        }
+                    }
                 }
             }
             default -> throw new IllegalStateException(kind.toString());
         }
-        return ranks.stream().map(r -> topology.gpus().get(r)).toList();
+        return out.stream().map(g -> g.stream().map(r -> topology.gpus().get(r)).toList()).toList();
+    }
+
+    /**
+     * @param n     group size
+     * @param index the varying coordinate of member k
+     * @param a     first fixed coordinate (in t, p, d order, skipping the varying axis)
+     * @param b     second fixed coordinate
+     * @param axis  the varying axis
+     * @return the global ranks
+     */
+    private List<Integer> ranks(int n, java.util.function.IntUnaryOperator index, int a, int b, RankOrder.Axis axis) {
+        List<Integer> out = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            int v = index.applyAsInt(k);
+            out.add(switch (axis) {
+                case T -> order.rank(v, a, b, job);
+                case P -> order.rank(a, v, b, job);
+                case D -> order.rank(a, b, v, job);
+            });
+        }
+        return out;
     }
 
     /** @return the number of groups of {@code kind} running at the same time: job GPUs / group size */

@@ -10,6 +10,13 @@ public enum RankOrder {
     /** {@code rank = t + tp (d + dp p)}: Megatron-Core's default order (tp-cp-ep-dp-pp without cp). */
     TP_DP_PP("tp-dp-pp");
 
+    /** A coordinate axis: tensor-parallel index, pipeline stage, data-parallel index. */
+    public enum Axis {
+        /** Tensor-parallel index. */ T,
+        /** Pipeline stage. */ P,
+        /** Data-parallel index. */ D
+    }
+
     private final String text;
 
     RankOrder(String text) {

@@ -15,8 +15,9 @@ import java.util.Objects;
 /**
  * Times one training step of a job on a cluster: derives its collectives ({@link StepCollectives}), places the
  * groups ({@link GroupPlacement}), predicts each collective with a {@link CollectivePredictor} on the GPUs the group
- * really spans, raises that to the NIC-sharing bound of {@link HostNetworkShare} when many groups cross the
- * network at once, and adds compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
+ * really spans (a group that crosses hosts together with the other groups of its kind, {@link
+ * CollectivePredictor#predictConcurrent}, so a fabric-aware predictor lets them share links), raises that to the
+ * NIC-sharing bound of {@link HostNetworkShare} when many groups cross the network at once, and adds compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
  *
  * <p>Compute from {@code --mfu}: {@code 6 N_active tokens / (nGpus x peak x mfu)} seconds per step, 6 FLOPs per
  * parameter per token for forward plus backward (Kaplan et al. 2020 section 2.1), with {@code N_active} the weights
@@ -95,8 +96,10 @@ public final class StepPlanner {
             case DP_ALLGATHER, EDP_ALLGATHER -> job.paramBytes();
             default -> job.actBytes();
         };
-        Prediction p = predictor.predict(new PredictionRequest(placement.topology(), ranks, op.kind().collective(),
-                op.sizeBytes(), dataType(eltBytes), null, ncclEnv));
+        PredictionRequest request = new PredictionRequest(placement.topology(), ranks, op.kind().collective(),
+                op.sizeBytes(), dataType(eltBytes), null, ncclEnv);
+        Prediction p = hosts > 1 ? predictor.predictConcurrent(request, placement.groups(gk))
+                : predictor.predict(request);
         double shared = HostNetworkShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
                 sharing, p.algorithm() == dev.collsim.nccl.Algorithm.RING);
         if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {

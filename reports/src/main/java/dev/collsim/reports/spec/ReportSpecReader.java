@@ -24,6 +24,9 @@ import java.util.Set;
  * title: text
  * cluster: default                 # base cluster: a name collsim knows, or a cluster file next to the spec
  * base-name: text                  # legend name of the unchanged base (default "base")
+ * backend: analytical              # how every variant is timed: analytical (default) | flow
+ * routing: ecmp                    # flow backend: ecmp (default) | spray
+ * seed: 0                          # flow backend: ECMP hash seed (default 0)
  * variants:                        # each changes the base; the base itself is always included first
  *   - name: NIC 200 Gb/s           # required
  *     hosts: 4                     # host count
@@ -36,6 +39,7 @@ import java.util.Set;
  *     nvlink: NVLink3              # NVLink2..5 or a bandwidth per GPU and direction, e.g. 300 GB/s
  *     env: {NCCL_ALGO: Ring, NCCL_MAX_NCHANNELS: 8}
  *     calibration: profile.yaml    # a calibration profile (collsim calibrate)
+ *     backend: flow                # this variant's backend (default: the top-level one); routing, seed likewise
  * sweeps:
  *   - collective: allreduce        # required; nccl-tests names
  *     min: 8                       # sizes as nccl-tests -b/-e (K/M/G = 2^10/2^20/2^30), default 8 and 8G
@@ -57,10 +61,10 @@ import java.util.Set;
  */
 public final class ReportSpecReader {
 
-    private static final Set<String> TOP = ordered("title", "cluster", "base-name", "variants", "sweeps", "plans",
-            "algorithm-map");
+    private static final Set<String> TOP = ordered("title", "cluster", "base-name", "backend", "routing", "seed",
+            "variants", "sweeps", "plans", "algorithm-map");
     private static final Set<String> VARIANT = ordered("name", "hosts", "host-type", "nic-speed", "nics-per-host",
-            "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration");
+            "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration", "backend", "routing", "seed");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
     private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-bytes",
@@ -108,12 +112,13 @@ public final class ReportSpecReader {
         String title = f.text(root, "title", "collsim what-if report");
         String cluster = f.text(root, "cluster", "default");
         String baseName = f.text(root, "base-name", "base");
+        BackendSpec top = backend(f, root, BackendSpec.ANALYTICAL);
         List<VariantSpec> variants = new ArrayList<>();
-        variants.add(new VariantSpec(baseName, ClusterEdits.NONE, Map.of(), null, 0));
+        variants.add(new VariantSpec(baseName, ClusterEdits.NONE, Map.of(), null, top, 0));
         Set<String> names = new HashSet<>();
         names.add(baseName);
         for (YamlNode v : f.list(root, "variants")) {
-            VariantSpec spec = variant(f, v, folder);
+            VariantSpec spec = variant(f, v, folder, top);
             if (spec != null && !names.add(spec.name())) {
                 f.add(v.problem("duplicate variant name '" + spec.name() + "'; names must be unique (the base is '"
                         + baseName + "')"));
@@ -135,6 +140,9 @@ public final class ReportSpecReader {
                 plans.add(spec);
             }
         }
+        if (!top.flow() && variants.stream().noneMatch(v -> v.backend().flow())) {
+            flowOnly(f, root, "the report");
+        }
         SweepSpec map = root.map().containsKey("algorithm-map") ? sweep(f, root.map().get("algorithm-map"), folder)
                 : null;
         if (sweeps.isEmpty() && plans.isEmpty() && f.problems().isEmpty()) {
@@ -149,7 +157,30 @@ public final class ReportSpecReader {
         return new ReportSpec(fileName, folder, title, cluster, baseName, variants, sweeps, plans, map);
     }
 
-    private static VariantSpec variant(SpecFields f, YamlNode v, Path folder) {
+    /**
+     * Reads {@code backend}, {@code routing} and {@code seed} of a mapping; absent keys keep the inherited values.
+     */
+    private static BackendSpec backend(SpecFields f, YamlNode m, BackendSpec inherited) {
+        BackendSpec.Backend b = f.value(m, "backend", inherited.backend(), BackendSpec.Backend::parse);
+        dev.collsim.simulator.network.Multipath r = f.value(m, "routing", inherited.routing(),
+                dev.collsim.simulator.network.Multipath::parse);
+        int seed = f.integer(m, "seed", (int) inherited.seed(), 0, Integer.MAX_VALUE);
+        return new BackendSpec(b, r, seed);
+    }
+
+    /** Reports {@code routing} and {@code seed} set where nothing is timed by the flow backend. */
+    private static void flowOnly(SpecFields f, YamlNode m, String what) {
+        for (String key : List.of("routing", "seed")) {
+            YamlNode n = m.map().get(key);
+            if (n != null) {
+                f.add(n.problem("'" + key + "' applies only to the flow backend, and " + what + " is timed by the"
+                        + " analytical one; add 'backend: flow' (allowed backends: " + String.join(", ",
+                        BackendSpec.NAMES) + ") or remove '" + key + "'"));
+            }
+        }
+    }
+
+    private static VariantSpec variant(SpecFields f, YamlNode v, Path folder, BackendSpec top) {
         if (!f.mapping(v, VARIANT)) {
             return null;
         }
@@ -184,8 +215,12 @@ public final class ReportSpecReader {
             f.add(v.map().get("calibration").problem("calibration profile '" + calibration + "' not found (looked in "
                     + folder + ")"));
         }
+        BackendSpec backend = backend(f, v, top);
+        if (!backend.flow()) {
+            flowOnly(f, v, "this variant");
+        }
         return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
-                nvlink == null ? null : nvlink.gbps(), radix), env, calibration, v.line());
+                nvlink == null ? null : nvlink.gbps(), radix), env, calibration, backend, v.line());
     }
 
     /**

@@ -9,13 +9,15 @@ import java.util.Map;
  * @param edits       cluster changes
  * @param ncclEnv     NCCL_* settings, e.g. {@code NCCL_ALGO=Ring}, {@code NCCL_MAX_NCHANNELS=8}
  * @param calibration calibration profile file (resolved against the spec's folder), or null
+ * @param backend     how its collectives are timed (the spec's top-level backend unless the variant sets its own)
  * @param line        line of the variant in the spec (0 for the base)
  */
 public record VariantSpec(String name, ClusterEdits edits, Map<String, String> ncclEnv, String calibration,
-        int line) {
+        BackendSpec backend, int line) {
 
-    /** Copies the map. */
+    /** Copies the map; a null backend is {@link BackendSpec#ANALYTICAL}. */
     public VariantSpec {
         ncclEnv = Map.copyOf(ncclEnv == null ? Map.of() : ncclEnv);
+        backend = backend == null ? BackendSpec.ANALYTICAL : backend;
     }
 }

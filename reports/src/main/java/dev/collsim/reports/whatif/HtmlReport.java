@@ -44,13 +44,14 @@ public final class HtmlReport {
                 .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
         h.append("<h2>Variants</h2>\n");
         h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>hosts</th><th>GPUs</th>"
-                + "<th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th></tr>\n");
+                + "<th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th>"
+                + "<th class=l>backend</th></tr>\n");
         for (ReportData.VariantRow v : d.variants()) {
             h.append("<tr><td class=l>").append(esc(v.variant())).append("</td><td class=l>").append(esc(v.cluster()))
                     .append("</td><td>").append(v.hosts()).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
                     .append(esc(v.changes())).append("</td><td class=l>").append(esc(v.ncclEnv().isEmpty() ? "defaults"
                     : v.ncclEnv())).append("</td><td class=l>").append(esc(v.calibration().isEmpty() ? "-"
-                    : v.calibration())).append("</td></tr>\n");
+                    : v.calibration())).append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
         }
         h.append("</table>\n");
         if (!d.sweeps().isEmpty()) {
@@ -139,16 +140,16 @@ public final class HtmlReport {
     private static void sweepTable(StringBuilder h, ReportData d) {
         h.append("<table><tr><th class=l>variant</th><th class=l>collective</th><th>ranks</th><th>size</th>"
                 + "<th>time us</th><th>busbw GB/s</th><th>bound GB/s</th><th class=l>algorithm</th><th>channels</th>"
-                + "<th class=l>bottleneck</th></tr>\n");
+                + "<th class=l>bottleneck</th><th class=l>backend</th></tr>\n");
         for (ReportData.SweepRow r : d.sweeps()) {
             int log2 = 63 - Long.numberOfLeadingZeros(Math.max(1, r.sizeBytes()));
             if (Long.bitCount(r.sizeBytes()) != 1 || log2 % 6 != 3 && r.sizeBytes() != maxSize(d, r)) {
                 continue;
             }
             h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td class=l>%s</td><td>%d</td><td>%s</td>"
-                    + "<td>%,.1f</td><td>%.1f</td><td>%.1f</td><td class=l>%s/%s</td><td>%d</td><td class=l>%s</td></tr>%n",
+                    + "<td>%,.1f</td><td>%.1f</td><td>%.1f</td><td class=l>%s/%s</td><td>%d</td><td class=l>%s</td><td class=l>%s</td></tr>%n",
                     esc(r.variant()), r.collective(), r.nRanks(), DataSize.format(r.sizeBytes()), r.timeUs(), r.busBw(),
-                    r.boundBusBw(), r.algorithm(), r.protocol(), r.nChannels(), esc(r.bottleneck())));
+                    r.boundBusBw(), r.algorithm(), r.protocol(), r.nChannels(), esc(r.bottleneck()), r.backend()));
         }
         h.append("</table>\n<p class=note>Sizes 8, 512, 32K, 2M, 128M, 8G and the largest shown; every size is in"
                 + " sweeps.csv. Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(".</p>\n");

@@ -43,9 +43,10 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param changes  what differs from the base, in words
      * @param ncclEnv  NCCL settings, {@code K=V} joined by spaces
      * @param calibration calibration profile, or empty
+     * @param backend  what timed its collectives: {@code analytical}, or {@code flow (ROUTING[, seed N])}
      */
     public record VariantRow(String variant, String cluster, int hosts, int gpus, String changes, String ncclEnv,
-            String calibration) {
+            String calibration, String backend) {
     }
 
     /**
@@ -63,10 +64,12 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param nChannels    channels
      * @param ncclEstimateUs NCCL's own estimate, -1 when none
      * @param bottleneck   what limits it
+     * @param backend      what timed this point: {@code analytical} or {@code flow} (a flow variant's points that no
+     *                     flow schedule covers, e.g. Broadcast, are analytical)
      */
     public record SweepRow(String variant, String collective, String dataType, int nRanks, long sizeBytes,
             double timeUs, double algBw, double busBw, double boundBusBw, String algorithm, String protocol,
-            int nChannels, double ncclEstimateUs, String bottleneck) {
+            int nChannels, double ncclEstimateUs, String bottleneck, String backend) {
     }
 
     /**

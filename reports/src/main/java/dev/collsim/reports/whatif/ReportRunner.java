@@ -12,6 +12,7 @@ import dev.collsim.reports.spec.PlanSpec;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.SweepSpec;
 import dev.collsim.reports.spec.VariantSpec;
+import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.topology.Gpu;
@@ -84,7 +85,7 @@ public final class ReportRunner {
                     v.topology().gpus().size(), vs.edits().isEmpty() ? "-" : vs.edits().describe(),
                     vs.ncclEnv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                             .collect(Collectors.joining(" ")),
-                    vs.calibration() == null ? "" : vs.calibration()));
+                    vs.calibration() == null ? "" : vs.calibration(), vs.backend().label()));
             for (SweepSpec s : spec.sweeps()) {
                 List<ReportData.SweepRow> rows = sweep(spec, v, s);
                 sweeps.addAll(rows);
@@ -137,9 +138,11 @@ public final class ReportRunner {
 
     /**
      * A sweep row: the prediction, raised to the host-NIC bound of {@link HostNetworkShare} (one group alone) when
-     * the prediction is faster than the cabled NICs allow, which the bottleneck then says.
+     * the analytical prediction is faster than the cabled NICs allow, which the bottleneck then says. A point the
+     * fabric limits (flow backend) is kept as simulated: the flow backend already shares every link, NICs included.
      */
     private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
+        String backend = FlowPredictor.fabricLimited(p) ? "flow" : "analytical";
         double t = p.timeUs();
         String bottleneck = p.bottleneck();
         boolean ring = p.algorithm() == dev.collsim.nccl.Algorithm.RING;
@@ -149,9 +152,9 @@ public final class ReportRunner {
                     size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
                     * s.collective().busBwFactor(ranks.size()), p.physicalBoundBusBw(), algo(p), proto(p),
                     p.nChannels(), p.ncclEstimateUs(), "no estimate from the NCCL model for this layout ("
-                    + p.bottleneck() + "); timed instead by the host NICs");
+                    + p.bottleneck() + "); timed instead by the host NICs", "host-NIC bound");
         }
-        if (bound > t) {
+        if (bound > t && backend.equals("analytical")) {
             bottleneck = String.format(java.util.Locale.ROOT, "host NICs: %.0f GB/s per host (the simulator's"
                     + " %.1f us is below what the cabled NICs allow)", HostNetworkShare.hostNicGBps(v.topology(),
                     ranks.get(0).host()), t);
@@ -161,7 +164,7 @@ public final class ReportRunner {
         double busBw = t > 0 ? p.busBw() * p.timeUs() / t : 0;
         return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
                 size, t, algBw, busBw, Math.min(p.physicalBoundBusBw(), boundBusBw(v, ranks, s, size, p, ring)), algo(p),
-                proto(p), p.nChannels(), p.ncclEstimateUs(), bottleneck);
+                proto(p), p.nChannels(), p.ncclEstimateUs(), bottleneck, backend);
     }
 
     /** The tighter of the simulator's physical bound and the host-NIC bound, as busbw (GB/s). */

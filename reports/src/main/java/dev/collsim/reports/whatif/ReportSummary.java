@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * The short per-variant summary printed on the terminal and at the top of the HTML report: for the first sweep,
  * busbw at its largest size and the algorithm chosen; for the first plan, step time, tokens/s and scaling
- * efficiency; a "note" column when a variant's numbers all equal the base's (so the row does not look like a bug).
+ * efficiency; the backend that timed each variant; a "note" column when a variant's numbers all equal the base's (so
+ * the row does not look like a bug).
  * Stateless.
  */
 public final class ReportSummary {
@@ -36,6 +37,7 @@ public final class ReportSummary {
         if (plan != null) {
             header.addAll(List.of("step (" + plan + ")", "tokens/s", "efficiency"));
         }
+        header.add("backend");
         rows.add(header);
         List<String> notes = d.variants().stream().map(v -> sameAsBaseNote(d, v)).toList();
         boolean anyNote = notes.stream().anyMatch(n -> !n.isEmpty());
@@ -63,6 +65,7 @@ public final class ReportSummary {
                     row.add(String.format(Locale.ROOT, "%.1f%%", p.efficiency() * 100));
                 }
             }
+            row.add(v.backend());
             if (anyNote) {
                 row.add(notes.get(rows.size() - 1));
             }
@@ -76,7 +79,8 @@ public final class ReportSummary {
      * @param v a variant
      * @return "same as base ..." when v is not the base and the rows this table shows (every size of the first
      *         sweep's collective, the first plan) have the same predicted times as the base's (to 1e-9 relative),
-     *         with the likely reason; empty otherwise
+     *         with the likely reason (for a fabric change timed by the analytical backend: that it does not see
+     *         oversubscription); empty otherwise
      */
     public static String sameAsBaseNote(ReportData d, ReportData.VariantRow v) {
         if (d.variants().isEmpty() || d.variants().get(0).equals(v)) {
@@ -111,9 +115,12 @@ public final class ReportSummary {
             }
         }
         String what = (v.changes() + " " + v.cluster()).toLowerCase(Locale.ROOT);
-        if (what.contains("oversubscri") || what.contains("fat-tree")) {
+        if ((what.contains("oversubscri") || what.contains("fat-tree")) && v.backend().equals("analytical")) {
             return "same as base" + what(key, plan) + ": the analytical model does not see fabric"
-                    + " oversubscription; try predict --backend flow";
+                    + " oversubscription; time this variant with 'backend: flow'";
+        }
+        if (v.backend().startsWith("flow")) {
+            return "same as base" + what(key, plan) + ": the flow simulation finds that the fabric does not limit";
         }
         return "same as base" + what(key, plan) + ": the model predicts no difference for this change";
     }
@@ -144,7 +151,8 @@ public final class ReportSummary {
             List<String> r = table.get(k);
             for (int i = 0; i < cols; i++) {
                 String cell = r.get(i);
-                boolean left = i == 0 || i == 3 && cell.contains("/") || table.get(0).get(i).equals("note");
+                boolean left = i == 0 || i == 3 && cell.contains("/") || table.get(0).get(i).equals("note")
+                        || table.get(0).get(i).equals("backend");
                 sb.append(i == 0 ? "" : "  ").append(left ? pad(cell, w[i], true) : pad(cell, w[i], false));
             }
             while (sb.length() > 0 && sb.charAt(sb.length() - 1) == ' ') {

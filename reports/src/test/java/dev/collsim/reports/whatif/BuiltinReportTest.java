@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
  *     the base (H = 8 x 50 GB/s) and 258.33 GB/s with 200 Gb/s NICs (H = 200 GB/s); and no prediction exceeds its
  *     own physical bound.</li>
  * <li>1 host: NVLink only (no NIC): busbw above the NIC-bound multi-host figure.</li>
+ * <li>2:1 fat-tree with 8 ports per leaf (timed by flow): each host's leaf has 200 GB/s of uplinks and a ring
+ *     AllReduce sends 2(n-1)/n of the data out of every host, so busbw <= 200 GB/s, below the analytical base.</li>
  * <li>The plans need 32 GPUs: they do not fit on 1 host (8 GPUs).</li>
  * </ul>
  */
@@ -43,6 +45,12 @@ class BuiltinReportTest {
         assertTrue(base <= 516.6667 * 1.0001, "8 x 400 Gb/s = 400 GB/s per host: " + base);
         assertTrue(slow <= 258.3334 * 1.0001, "8 x 200 Gb/s = 200 GB/s per host: " + slow);
         assertTrue(oneHost > base, "NVLink-only 1 host " + oneHost + " vs " + base);
+        // 2:1 fat-tree, 8 ports per leaf: each host's 8 NICs fill a leaf whose uplinks carry 400 / 2 = 200 GB/s,
+        // and every ring step sends the same bytes out of each host, so busbw <= 200 GB/s (FlowBackendReportTest
+        // derives it); ECMP collisions can only lower it. Timed by flow, so below the analytical base.
+        double fatTree = busBwAt8G(d, "2:1 fat-tree, 8 ports/leaf");
+        assertTrue(fatTree <= 200.0 * 1.0001 && fatTree < base, "2:1 fat-tree " + fatTree + " vs base " + base);
+        assertEquals("flow (ecmp, seed 0)", d.variants().get(2).backend());
         assertTrue(d.sweeps().stream().allMatch(r -> r.busBw() <= r.boundBusBw() * 1.0001),
                 "no prediction above its physical bound");
         assertFalse(d.plans().stream().filter(p -> p.variant().equals("1 host")).findFirst().orElseThrow().fits());

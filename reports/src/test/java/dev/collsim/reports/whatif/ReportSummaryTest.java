@@ -16,7 +16,7 @@ class ReportSummaryTest {
 
     private static ReportData.SweepRow row(String v, long size, double us) {
         return new ReportData.SweepRow(v, "AllReduce", "bfloat16", 32, size, us, size / (us * 1e3),
-                size / (us * 1e3) * 1.9375, 400, "Ring", "Simple", 16, us, "-");
+                size / (us * 1e3) * 1.9375, 400, "Ring", "Simple", 16, us, "-", "analytical");
     }
 
     private static ReportData.PlanRow plan(String v, double stepMs) {
@@ -26,11 +26,11 @@ class ReportSummaryTest {
     @Test
     void marksVariantsEqualToBase() {
         List<ReportData.VariantRow> variants = List.of(
-                new ReportData.VariantRow("base", "c", 4, 32, "-", "", ""),
+                new ReportData.VariantRow("base", "c", 4, 32, "-", "", "", "analytical"),
                 new ReportData.VariantRow("2:1 fat-tree", "c (fat-tree, 2.0:1 oversubscribed)", 4, 32,
-                        "fat-tree, 2.0:1 oversubscribed", "", ""),
-                new ReportData.VariantRow("NCCL_ALGO=Ring", "c", 4, 32, "-", "NCCL_ALGO=Ring", ""),
-                new ReportData.VariantRow("NIC 200", "c (NIC 200 Gb/s)", 4, 32, "NIC 200 Gb/s", "", ""));
+                        "fat-tree, 2.0:1 oversubscribed", "", "", "analytical"),
+                new ReportData.VariantRow("NCCL_ALGO=Ring", "c", 4, 32, "-", "NCCL_ALGO=Ring", "", "analytical"),
+                new ReportData.VariantRow("NIC 200", "c (NIC 200 Gb/s)", 4, 32, "NIC 200 Gb/s", "", "", "analytical"));
         List<ReportData.SweepRow> sweeps = new ArrayList<>();
         for (String v : List.of("base", "2:1 fat-tree", "NCCL_ALGO=Ring", "NIC 200")) {
             sweeps.add(row(v, 1024, 30));
@@ -55,10 +55,26 @@ class ReportSummaryTest {
 
     @Test
     void noNoteColumnWhenEveryVariantDiffers() {
-        List<ReportData.VariantRow> variants = List.of(new ReportData.VariantRow("base", "c", 4, 32, "-", "", ""),
-                new ReportData.VariantRow("NIC 200", "c", 4, 32, "NIC 200 Gb/s", "", ""));
+        List<ReportData.VariantRow> variants = List.of(new ReportData.VariantRow("base", "c", 4, 32, "-", "", "", "analytical"),
+                new ReportData.VariantRow("NIC 200", "c", 4, 32, "NIC 200 Gb/s", "", "", "analytical"));
         ReportData d = new ReportData("t", "s", variants, List.of(row("base", 1024, 30), row("NIC 200", 1024, 31)),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
         assertTrue(!ReportSummary.table(d).get(0).contains("note"));
+    }
+
+    /** A flow-timed fabric variant equal to the base is explained by the fabric, not the model's blindness. */
+    @Test
+    void flowVariantsSayWhichBackendTimedThem() {
+        List<ReportData.VariantRow> variants = List.of(
+                new ReportData.VariantRow("base", "c", 4, 32, "-", "", "", "analytical"),
+                new ReportData.VariantRow("1:1 fat-tree", "c (fat-tree)", 4, 32, "fat-tree", "", "", "flow (spray)"));
+        ReportData d = new ReportData("t", "s", variants, List.of(row("base", 1024, 30), row("1:1 fat-tree", 1024,
+                30)), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+        List<List<String>> t = ReportSummary.table(d);
+        int backend = t.get(0).indexOf("backend");
+        assertEquals("analytical", t.get(1).get(backend));
+        assertEquals("flow (spray)", t.get(2).get(backend));
+        assertEquals("same as base (AllReduce all sizes): the flow simulation finds that the fabric does not limit",
+                t.get(2).get(t.get(0).indexOf("note")));
     }
 }

@@ -12,5 +12,30 @@ public enum Multipath {
      * Ideal packet spraying: at every switch the flow splits over all equal-cost next hops in proportion to
      * their bandwidth (adaptive routing at its best).
      */
-    SPRAY
+    SPRAY;
+
+    /** @return the names as users write them, lower case, comma separated: {@code ecmp, spray} */
+    public static String allowed() {
+        return java.util.Arrays.stream(values()).map(Multipath::yamlName)
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** @return the name as users write it, e.g. {@code ecmp} */
+    public String yamlName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * @param text a name, case-insensitive, surrounding blanks ignored
+     * @return the mode
+     * @throws IllegalArgumentException naming the allowed values
+     */
+    public static Multipath parse(String text) {
+        for (Multipath m : values()) {
+            if (m.name().equalsIgnoreCase(text.trim())) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("'" + text + "' is not a routing mode; allowed: " + allowed());
+    }
 }

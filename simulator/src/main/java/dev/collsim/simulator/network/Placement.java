@@ -157,4 +157,29 @@ public final class Placement {
         free.sort(Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index));
         return free;
     }
+
+    /**
+     * The host grouping of a rank list, as schedules need it ({@link dev.collsim.simulator.schedule.ScheduleRequest}
+     * ranksPerHost).
+     *
+     * @param ranks GPU of each rank, in rank order
+     * @return L when the ranks come in groups of L consecutive ranks per host (every group on its own host, all
+     *         groups the same size), else 1
+     */
+    public static int ranksPerHost(List<Gpu> ranks) {
+        int l = 1;
+        while (l < ranks.size() && ranks.get(l).host() == ranks.get(0).host()) {
+            l++;
+        }
+        if (ranks.size() % l != 0) {
+            return 1;
+        }
+        for (int i = 0; i < ranks.size(); i++) {
+            if (ranks.get(i).host() != ranks.get(i - i % l).host()
+                    || (i % l == 0 && i > 0 && ranks.get(i).host() == ranks.get(i - 1).host())) {
+                return 1;
+            }
+        }
+        return l;
+    }
 }

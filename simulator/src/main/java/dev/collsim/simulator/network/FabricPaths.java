@@ -30,6 +30,13 @@ final class FabricPaths {
     private final int[][][] forward;
     /** Per NIC attached to one switch: the links from that switch to the NIC; filled on first use. */
     private final int[][] lastHop;
+    private static final int UNKNOWN = -2;
+    /** Per NIC: its only attached switch, -1 when several or none, {@link #UNKNOWN} until computed. */
+    private final int[] onlyAttached;
+    /** Per vertex: its rail when it is a NIC, else -1. */
+    private final int[] rails;
+    /** Per NIC: its links to switches; filled on first use. */
+    private final int[][] uplinks;
     private int[] hops = new int[16];
 
     FabricPaths(NetworkModel m) {
@@ -39,6 +46,13 @@ final class FabricPaths {
         forward = new int[m.switchCount()][][];
         attach = new int[m.vertexCount()][];
         lastHop = new int[m.vertexCount()][];
+        uplinks = new int[m.vertexCount()][];
+        rails = new int[m.vertexCount()];
+        for (int v = 0; v < rails.length; v++) {
+            rails[v] = m.vertex(v) instanceof Nic n ? n.rail() : -1;
+        }
+        onlyAttached = new int[m.vertexCount()];
+        java.util.Arrays.fill(onlyAttached, UNKNOWN);
         List<List<Integer>> in = new ArrayList<>();
         for (int s = 0; s < m.switchCount(); s++) {
             in.add(new ArrayList<>());
@@ -84,27 +98,23 @@ final class FabricPaths {
                 return;
             }
         }
+        if (m.routing().multipath() == Multipath.ECMP) {
+            int only = onlyAttached(b);
+            if (only >= 0) {
+                walkSingleAttached(a, b, only, key, route);
+                return;
+            }
+        }
         int[] att = attached(b);
         if (m.routing().multipath() == Multipath.ECMP) {
             // one path: the hop-by-hop walk below with a single entry of weight 1, without the maps
             int u = a;
             for (int hop = 0; ; hop++) {
-                int[] cand;
-                int n;
-                int su = m.switchIndex(u);
-                if (att.length == 1 && su >= 0 && su != att[0]) {
-                    cand = forward(att[0], su);
-                    n = cand.length;
-                } else if (att.length == 1 && su == att[0]) {
-                    cand = lastHop(b, u);
-                    n = cand.length;
-                } else {
-                    if (hops.length < m.out(u).length) {
-                        hops = new int[m.out(u).length];
-                    }
-                    cand = hops;
-                    n = nextHops(u, b, att, hops);
+                if (hops.length < m.out(u).length) {
+                    hops = new int[m.out(u).length];
                 }
+                int[] cand = hops;
+                int n = nextHops(u, b, att, hops);
                 if (n == 0) {
                     throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
                             + m.vertex(b).id());
@@ -214,6 +224,62 @@ final class FabricPaths {
         return attach[nic];
     }
 
+    /**
+     * The ECMP walk of {@link #add} for a NIC b attached to one switch t: the same candidates in the same order,
+     * from the forwarding tables (first hop from NIC a by the general rule).
+     */
+    private void walkSingleAttached(int a, int b, int t, long key, RouteBuilder route) {
+        long seed = m.routing().seed();
+        int u = a;
+        for (int hop = 0; ; hop++) {
+            int su = m.switchIndex(u);
+            int[] cand;
+            int n;
+            if (su >= 0) {
+                cand = su == t ? lastHop(b, u) : forward(t, su);
+                n = cand.length;
+            } else if (hop == 0 && (cand = uplinks(a)).length == 1) {
+                int w = m.switchIndex(m.target(cand[0]));
+                n = w == t || toSwitch(t)[w] < INF ? 1 : 0;
+            } else {
+                if (hops.length < m.out(u).length) {
+                    hops = new int[m.out(u).length];
+                }
+                cand = hops;
+                n = nextHops(u, b, attached(b), hops);
+            }
+            if (n == 0) {
+                throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
+                        + m.vertex(b).id());
+            }
+            int l = cand[(int) Math.floorMod(mix(seed, a, b, key, hop), (long) n)];
+            route.add(l, 1.0);
+            if (m.target(l) == b) {
+                return;
+            }
+            u = m.target(l);
+        }
+    }
+
+    /** @return the links from NIC a to switches, in {@link NetworkModel#out} order (cached per NIC) */
+    private int[] uplinks(int a) {
+        if (uplinks[a] == null) {
+            uplinks[a] = java.util.Arrays.stream(m.out(a)).filter(l -> m.switchIndex(m.target(l)) >= 0).toArray();
+        }
+        return uplinks[a];
+    }
+
+    /** @return the switch index NIC b is attached to when exactly one, else -1 (cached per NIC) */
+    private int onlyAttached(int b) {
+        int v = onlyAttached[b];
+        if (v == UNKNOWN) {
+            int[] att = attached(b);
+            v = att.length == 1 ? att[0] : -1;
+            onlyAttached[b] = v;
+        }
+        return v;
+    }
+
     /** @return the links from switch u, the only one attached to NIC b, to b, in {@link NetworkModel#out} order */
     private int[] lastHop(int b, int u) {
         if (lastHop[b] == null) {
@@ -300,6 +366,6 @@ final class FabricPaths {
 
     /** @return rail of a NIC vertex, or -1 */
     int rail(int nic) {
-        return nic >= 0 && m.vertex(nic) instanceof Nic n ? n.rail() : -1;
+        return nic >= 0 ? rails[nic] : -1;
     }
 }

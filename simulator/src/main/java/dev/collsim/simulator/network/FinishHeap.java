@@ -3,13 +3,17 @@ package dev.collsim.simulator.network;
 import java.util.Arrays;
 
 /**
- * The flows in flight ordered by projected finish time ({@link SimFlow#finishAt}): an indexed binary min-heap
- * (each flow knows its position, {@link SimFlow#heapPos}), so a flow whose rate changed is moved in O(log n) and
- * the simulation never scans every flow to find the next finish. Not thread-safe.
+ * The flows in flight ordered by projected finish time ({@link SimFlow#finishAt}): an indexed 4-ary min-heap
+ * (each flow knows its position, {@link SimFlow#heapPos}; the keys are kept beside the flows so comparisons do not
+ * touch the flow objects), so a flow whose rate changed is moved in O(log n) and the simulation never scans every
+ * flow to find the next finish. Not thread-safe.
  */
 final class FinishHeap {
 
+    private static final int ARITY = 4;
+
     private SimFlow[] heap = new SimFlow[64];
+    private double[] key = new double[64];
     private int size;
 
     /** @return number of flows held */
@@ -26,15 +30,19 @@ final class FinishHeap {
     void add(SimFlow f) {
         if (size == heap.length) {
             heap = Arrays.copyOf(heap, size * 2);
+            key = Arrays.copyOf(key, size * 2);
         }
-        heap[size] = f;
-        f.heapPos = size++;
-        up(f.heapPos);
+        int i = size++;
+        heap[i] = f;
+        key[i] = f.finishAt;
+        f.heapPos = i;
+        up(i);
     }
 
     /** Restores the order after {@code f}'s finish time changed. @param f a held flow */
     void update(SimFlow f) {
         int i = f.heapPos;
+        key[i] = f.finishAt;
         up(i);
         down(f.heapPos);
     }
@@ -56,7 +64,10 @@ final class FinishHeap {
 
     /** Reorders every held flow after many finish times changed (O(n)). */
     void rebuild() {
-        for (int i = size / 2 - 1; i >= 0; i--) {
+        for (int i = 0; i < size; i++) {
+            key[i] = heap[i].finishAt;
+        }
+        for (int i = size < 2 ? -1 : (size - 2) / ARITY; i >= 0; i--) {
             down(i);
         }
     }
@@ -65,50 +76,62 @@ final class FinishHeap {
         SimFlow gone = heap[i];
         size--;
         if (i != size) {
-            heap[i] = heap[size];
-            heap[i].heapPos = i;
+            SimFlow moved = heap[size];
+            move(size, i);
             heap[size] = null;
             up(i);
-            down(heap[i].heapPos);
+            down(moved.heapPos);
         } else {
             heap[size] = null;
         }
         gone.heapPos = -1;
     }
 
+    private void move(int from, int to) {
+        heap[to] = heap[from];
+        key[to] = key[from];
+        heap[to].heapPos = to;
+    }
+
     private void up(int i) {
         SimFlow f = heap[i];
+        double k = key[i];
         while (i > 0) {
-            int p = (i - 1) >>> 1;
-            if (heap[p].finishAt <= f.finishAt) {
+            int p = (i - 1) / ARITY;
+            if (key[p] <= k) {
                 break;
             }
-            heap[i] = heap[p];
-            heap[i].heapPos = i;
+            move(p, i);
             i = p;
         }
         heap[i] = f;
+        key[i] = k;
         f.heapPos = i;
     }
 
     private void down(int i) {
         SimFlow f = heap[i];
+        double k = key[i];
         while (true) {
-            int c = 2 * i + 1;
-            if (c >= size) {
+            int first = ARITY * i + 1;
+            if (first >= size) {
                 break;
             }
-            if (c + 1 < size && heap[c + 1].finishAt < heap[c].finishAt) {
-                c++;
+            int best = first;
+            int last = Math.min(first + ARITY, size);
+            for (int c = first + 1; c < last; c++) {
+                if (key[c] < key[best]) {
+                    best = c;
+                }
             }
-            if (heap[c].finishAt >= f.finishAt) {
+            if (key[best] >= k) {
                 break;
             }
-            heap[i] = heap[c];
-            heap[i].heapPos = i;
-            i = c;
+            move(best, i);
+            i = best;
         }
         heap[i] = f;
+        key[i] = k;
         f.heapPos = i;
     }
 }

@@ -29,6 +29,11 @@ public final class Router {
     /** Per GPU vertex: its nearest working NIC, -1 until computed. */
     private final int[] nearestNic;
     private static final int[] NO_PROXY = new int[0];
+    private final java.util.Map<java.util.List<Gpu>, int[]> rankVertices = new java.util.IdentityHashMap<>();
+    /** Per GPU vertex, per receiver rail + 1: the sender's side of its routes to other hosts. */
+    private final Sender[][] senders;
+    /** Per GPU vertex: the in-host part from its nearest NIC to it. */
+    private final RouteBuilder.Segment[] receiver;
     /** In-host segments: at most (vertices of a host)^2 per host, so kept exactly. */
     private final LongMap<RouteBuilder.Segment> hostSegments = new LongMap<>();
     private final SetAssociativeCache<RouteBuilder.Segment> fabricSegments =
@@ -46,6 +51,8 @@ public final class Router {
         this.nearestNic = new int[model.vertexCount()];
         Arrays.fill(nearestNic, -1);
         this.proxies = new int[model.hostCount()][][];
+        this.senders = new Sender[model.vertexCount()][];
+        this.receiver = new RouteBuilder.Segment[model.vertexCount()];
     }
 
     /** @return the model routed on */
@@ -69,6 +76,27 @@ public final class Router {
                     + m.topology().name());
         }
         return route(s, d, channel);
+    }
+
+    /**
+     * @param ranks GPUs of a job, rank order
+     * @return their vertex indices, rank order (computed once per list: the list's identity is the key)
+     * @throws IllegalArgumentException when a GPU is not in the model
+     */
+    int[] rankVertices(java.util.List<Gpu> ranks) {
+        int[] v = rankVertices.get(ranks);
+        if (v == null) {
+            v = new int[ranks.size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = m.indexOf(ranks.get(i));
+                if (v[i] < 0) {
+                    throw new IllegalArgumentException("GPU " + ranks.get(i).id() + " is not in topology "
+                            + m.topology().name());
+                }
+            }
+            rankVertices.put(ranks, v);
+        }
+        return v;
     }
 
     Route route(int s, int d, int channel) {
@@ -97,24 +125,49 @@ public final class Router {
         if (sameHost) {
             return Route.of(inHost(s, d));
         }
-        int sn = nearestNic(s);
         int dn = nearestNic(d);
-        int viaNic = sn;
-        RouteBuilder.Segment up = null;
-        int dr = fabric.rail(dn);
-        if (m.routing().pxn() && dr >= 0 && fabric.rail(sn) != dr) {
-            int[] proxy = proxy(m.vertex(s).host(), dr);
-            if (proxy != null && proxy[0] != s) {
-                up = throughProxy(s, proxy[0], proxy[1]);
-                viaNic = proxy[1];
-            } else if (proxy != null) {
-                viaNic = proxy[1];
+        Sender up = sender(s, fabric.rail(dn));
+        RouteBuilder.Segment down = receiver[d];
+        if (down == null) {
+            down = inHost(dn, d);
+            receiver[d] = down;
+        }
+        return Route.concat(up.segment(), betweenHosts(up.nic(), dn, channel), down);
+    }
+
+    /** The sender's side of a route to another host: the NIC its data leaves by and the in-host part to it. */
+    private record Sender(int nic, RouteBuilder.Segment segment) {
+    }
+
+    /**
+     * @param s  sending GPU vertex
+     * @param dr rail of the receiver's NIC, -1 when none
+     * @return the NIC s's data leaves by (its nearest, or with PXN the NIC on rail dr through the proxy GPU) and
+     *         the in-host part to it; cached per (GPU, rail)
+     */
+    private Sender sender(int s, int dr) {
+        Sender[] byRail = senders[s];
+        int slot = dr + 1;
+        if (byRail == null || byRail.length <= slot) {
+            byRail = byRail == null ? new Sender[slot + 1] : Arrays.copyOf(byRail, slot + 1);
+            senders[s] = byRail;
+        }
+        if (byRail[slot] == null) {
+            int sn = nearestNic(s);
+            int viaNic = sn;
+            RouteBuilder.Segment up = null;
+            if (m.routing().pxn() && dr >= 0 && fabric.rail(sn) != dr) {
+                int[] proxy = proxy(m.vertex(s).host(), dr);
+                if (proxy != null && proxy[0] != s) {
+                    up = throughProxy(s, proxy[0], proxy[1]);
+                    viaNic = proxy[1];
+                } else if (proxy != null) {
+                    viaNic = proxy[1];
+                }
             }
+            byRail[slot] = new Sender(viaNic, up == null ? inHost(s, viaNic) : up);
         }
-        if (up == null) {
-            up = inHost(s, viaNic);
-        }
-        return Route.concat(up, betweenHosts(viaNic, dn, channel), inHost(dn, d));
+        return byRail[slot];
     }
 
     /** @return the NIC-to-NIC part, computed once per NIC pair (and channel under ECMP) */

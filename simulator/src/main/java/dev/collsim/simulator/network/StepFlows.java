@@ -28,12 +28,13 @@ final class StepFlows {
         Map<Route, Map<Double, SimFlow>> otherSizes = null;
         List<SimFlow> out = new ArrayList<>(transfers.size());
         int n = job.ranks().size();
+        int[] vertex = router.rankVertices(job.ranks());
         for (Transfer t : transfers) {
             if (t.src() >= n || t.dst() >= n) {
                 throw new IllegalArgumentException("job " + job.name() + ", step '" + step.label() + "': transfer "
                         + t.src() + "->" + t.dst() + " names a rank outside [0, " + n + ")");
             }
-            Route r = router.route(job.ranks().get(t.src()), job.ranks().get(t.dst()), t.channel());
+            Route r = router.route(vertex[t.src()], vertex[t.dst()], t.channel());
             SimFlow first = merged.get(r);
             SimFlow f = null;
             if (first == null || first.bytes == t.bytes()) {

@@ -132,10 +132,11 @@ class PredictionPropertiesTest {
      *       llMaxBw) fill sooner. None of these is a modelling error, so such pairs are discarded.</li>
      * </ul>
      * With the structure fixed, every term is monotone by construction: NCCL's bandwidth grows with bwIntra and
-     * the NIC bound with the NICs' speed, its latency depends on nNodes, nRanks, patterns and the intra hardware
-     * class only, and collsim's caps and fill use the same channel counts. So the property asserts (a) for every
-     * (algorithm, protocol) eligible with fewer links (the same numbers as pinning NCCL_ALGO/NCCL_PROTO) it is
-     * eligible with more, and neither NCCL's time nor collsim's drops; (b) NCCL's estimate for its choice does not
+     * the NIC bound with the NICs' speed, its latency depends only on nNodes, nRanks and the structure itself
+     * (intra hardware class, sameChannels, runtime channels for the plateau rule), and collsim's caps and fill use
+     * the same channel counts. So the property asserts (a) for every (algorithm, protocol) eligible with fewer links
+     * (the same numbers as pinning NCCL_ALGO/NCCL_PROTO) it is eligible with more, and neither NCCL's time nor
+     * collsim's drops; (b) NCCL's estimate for its choice does not
      * drop; (c) collsim's prediction for NCCL's choice with fewer links is not below the fastest collsim
      * prediction of any candidate with more links. Point-to-point collectives (no NCCL model, no choice) must not
      * get faster at all. The tolerance, 1e-9 relative, covers floating-point rounding only.
@@ -157,7 +158,8 @@ class PredictionPropertiesTest {
         Prediction pMore = PREDICTOR.predict(more);
         Prediction pLess = PREDICTOR.predict(less);
         if (!c.hasNcclTuningModel()) {
-            assertTrue(notBelow(pLess.timeUs(), pMore.timeUs()), what + ": " + pMore.timeUs() + " -> " + pLess.timeUs());
+            assertTrue(notBelow(pLess.timeUs(), pMore.timeUs()),
+                    what + ": " + pMore.timeUs() + " -> " + pLess.timeUs());
             return;
         }
         List<Candidate> withMore = PREDICTOR.candidates(more);

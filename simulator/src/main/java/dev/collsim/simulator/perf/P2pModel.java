@@ -15,10 +15,13 @@ import java.util.Locale;
  * Scatter; {@code ncclGroupSimulateEnd} leaves the estimate at -1). With n ranks, q per node, S the nccl-tests
  * size:
  * <ul>
- *   <li>bytes per GPU inside the node: SendRecv S (one node) or 0; AllToAll S (q-1)/n; Gather/Scatter root
- *       S (q-1)/n; across nodes: SendRecv S, AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
- *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / max(q, NICs per node) x eff), all bytes /
- *       (p2pChannels x perChannelCap)), with gpuPathBw the best NCCL-view GPU-GPU path;</li>
+ *   <li>bytes per GPU inside the node: SendRecv S when a node holds two or more ranks (nccl-tests 2.19.6
+ *       {@code src/sendrecv.cu} shifts by one, rank r sends to r+1, and ranks are placed node by node, so q-1 of a
+ *       node's q ranks send to a node peer), else 0; AllToAll S (q-1)/n; Gather/Scatter root S (q-1)/n; across
+ *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
+ *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / max(q, NICs per node) x eff),
+ *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
+ *       NCCL-view GPU-GPU path;</li>
  *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
  *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x per-step latency (NCCL's
@@ -56,7 +59,7 @@ public final class P2pModel {
         double intraBytes;
         double interBytes;
         if (c == Collective.SEND_RECV) {
-            intraBytes = multi ? 0 : sizeBytes;
+            intraBytes = q > 1 ? sizeBytes : 0;
             interBytes = multi ? sizeBytes : 0;
         } else {
             intraBytes = sizeBytes * (q - 1) / n;
@@ -69,7 +72,9 @@ public final class P2pModel {
         double perRankNet = plan.nodeNicBw() / Math.max(q, Math.max(1, plan.nicsPerNode()));
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff) : 0;
         double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
-        double tCap = (intraBytes + interBytes) / (1000.0 * cap);
+        // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
+        double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
+        double tCap = rankBytes / (1000.0 * cap);
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
         String bottleneck = tBw == tCap ? String.format(Locale.ROOT, "per-channel throughput: %d p2p channels",
                 plan.p2pChannels()) : tBw == tInter ? "NICs: " + plan.nodeNicBw() + " GB/s per node"

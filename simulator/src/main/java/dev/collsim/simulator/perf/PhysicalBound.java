@@ -18,10 +18,12 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *   <li><b>AllGather, ReduceScatter</b>: each GPU receives (n-1)/n S, so busBw <= B; each node receives
  *       (m-1)/m S over its NICs, so busBw <= N (m/(m-1)) ((n-1)/n).</li>
  *   <li><b>Broadcast, Reduce</b>: the root moves S: busBw <= B, and <= N across nodes.</li>
- *   <li><b>AllToAll</b>: each GPU sends (n-1)/n S: busBw <= B; each node sends q S (n-q)/n to other nodes:
+ *   <li><b>AllToAll</b>: each GPU sends S/n to each of its q-1 node peers, (q-1)/n S over its own links:
+ *       busBw <= B (n-1)/(q-1) (B on one node, where q = n; no limit for q = 1); the (n-q)/n S for other nodes
+ *       leaves through the NIC path, not through B. Each node sends q S (n-q)/n to other nodes:
  *       busBw <= N (n-1) / (q (n-q)).</li>
- *   <li><b>Gather, Scatter</b>: the root receives or sends (n-1)/n S: busBw <= B; and (n-q)/n S crosses its
- *       node's NICs: busBw <= N (n-1)/(n-q).</li>
+ *   <li><b>Gather, Scatter</b>: the root receives or sends (q-1)/n S from or to its node peers:
+ *       busBw <= B (n-1)/(q-1) (B on one node); and (n-q)/n S crosses its node's NICs: busBw <= N (n-1)/(n-q).</li>
  *   <li><b>SendRecv</b>: each GPU sends S: busBw <= B; across nodes the pair shares N/q per GPU, busBw <= N/q.</li>
  * </ul>
  * Fabric oversubscription is not included (the fabric is assumed non-blocking). One rank: no bound (infinity).
@@ -86,13 +88,13 @@ public final class PhysicalBound {
                 }
             }
             case ALL_TO_ALL -> {
-                intra = b;
+                intra = nodePeerShare(b, n, q);
                 if (m > 1) {
                     inter = nic * (n - 1.0) / (q * (n - q));
                 }
             }
             case GATHER, SCATTER -> {
-                intra = b;
+                intra = nodePeerShare(b, n, q);
                 if (m > 1) {
                     inter = nic * (n - 1.0) / (n - q);
                 }
@@ -105,5 +107,10 @@ public final class PhysicalBound {
             }
         }
         return wantIntra ? intra : inter;
+    }
+
+    /** busBw limit when only the (q-1)/n S for a GPU's node peers must cross its links B: B (n-1)/(q-1). */
+    private static double nodePeerShare(double b, int n, double q) {
+        return q > 1 ? b * (n - 1.0) / (q - 1) : Double.POSITIVE_INFINITY;
     }
 }

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
@@ -8,6 +9,8 @@ import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.TestClusters;
+import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
@@ -46,5 +49,51 @@ class PhysicalBoundTest {
                 64L << 20, DataType.FLOAT, RedOp.SUM, Map.of()));
         org.junit.jupiter.api.Assertions.assertTrue(p.timeUs() >= 67108864 / 50e3, "time " + p.timeUs());
         org.junit.jupiter.api.Assertions.assertTrue(p.busBw() > 0 && p.busBw() <= 50.0, "busbw " + p.busBw());
+    }
+
+    private static ChannelPlan plan(Topology t, Collective c) {
+        return new NcclPredictor().plan(new PredictionRequest(t, t.gpus(), c, 1L << 26, DataType.FLOAT, RedOp.SUM,
+                Map.of()));
+    }
+
+    /**
+     * 2 hosts x 8 H100 with 3 NVLinks of 25 GB/s per GPU (B = 75 GB/s) and 8 NICs of 50 GB/s (N = 400 GB/s); n = 16,
+     * q = 8. A Scatter root sends S/16 to each of its 7 node peers, 7/16 S over B, so algBw &le; 75 x 16/7 and
+     * busBw (factor 15/16) &le; 75 x 15/7 = 160.71 GB/s; the 8/16 S for the other host crosses the NICs:
+     * busBw &le; 400 x 15/8 = 750. AllToAll: the same 160.71 inside, 400 x 15/(8 x 8) = 93.75 across, so 93.75.
+     * On one host (q = n = 8) all 7/8 S goes over B: busBw &le; B = 75. (The bound used to be B for every node
+     * count, below the busbw a multi-host Scatter reaches when its NIC traffic does not touch B.)
+     */
+    @Test
+    void scatterAndAllToAllCountOnlyNodePeerBytesAgainstTheGpuLinks() {
+        TestClusters.Shape thin = new TestClusters.Shape("H100-SXM5-80GB", 90, 3, 4, 5, 8, 400, true);
+        Topology two = TestClusters.cluster(thin, 2);
+        assertEquals(75.0 * 15 / 7, PhysicalBound.busBw(plan(two, Collective.SCATTER), Collective.SCATTER), 1e-9);
+        assertEquals(75.0 * 15 / 7, PhysicalBound.busBw(plan(two, Collective.GATHER), Collective.GATHER), 1e-9);
+        assertEquals(93.75, PhysicalBound.busBw(plan(two, Collective.ALL_TO_ALL), Collective.ALL_TO_ALL), 1e-9);
+        Topology one = TestClusters.cluster(thin, 1);
+        assertEquals(75.0, PhysicalBound.busBw(plan(one, Collective.SCATTER), Collective.SCATTER), 1e-9);
+        assertEquals(75.0, PhysicalBound.busBw(plan(one, Collective.ALL_TO_ALL), Collective.ALL_TO_ALL), 1e-9);
+    }
+
+    /**
+     * SendRecv as nccl-tests 2.19.6 runs it ({@code src/sendrecv.cu}: rank r sends S to r + 1) on 2 hosts x 8 H100
+     * with one NVLink per GPU: ranks 0-6 and 8-14 send to a peer on their own host over NCCL's 20.6 GB/s NVLink
+     * (sm90, fact sheet §5.2), ranks 7 and 15 send across hosts at 400/8 = 50 GB/s, and each rank's 2 p2p channels
+     * carry at most 2 x 20.7 = 41.4 GB/s (Simple cap on Hopper). The intra-host sends are the slowest:
+     * algBw = 20.6 x 0.98 (Simple efficiency) = 20.188 GB/s, below the physical bound B = 25 GB/s (it was 41.4 when
+     * every byte was assumed to cross the hosts).
+     */
+    @Test
+    void multiHostSendRecvIsLimitedByTheIntraHostSends() {
+        Topology t = TestClusters.cluster(new TestClusters.Shape("H100-SXM5-80GB", 90, 1, 4, 5, 8, 400, true), 2);
+        ChannelPlan plan = plan(t, Collective.SEND_RECV);
+        assertEquals(20.6, plan.gpuPathBw(), 1e-9);
+        assertEquals(2, plan.p2pChannels());
+        PerfEstimate e = P2pModel.estimate(plan, PerformanceParameters.DEFAULTS, Collective.SEND_RECV, 1L << 26,
+                plan.graphs().ring().typeIntra());
+        assertEquals(20.6 * 0.98, e.algBw(), 1e-9);
+        assertTrue(e.algBw() <= PhysicalBound.busBw(plan, Collective.SEND_RECV), e.toString());
+        assertEquals(25.0, PhysicalBound.busBw(plan, Collective.SEND_RECV), 1e-9);
     }
 }

@@ -1,0 +1,207 @@
+package dev.collsim.simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.topology.Topology;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cases where a pair of H100 hosts with fewer NVLinks per GPU or fewer NICs is predicted faster than with more
+ * (the first two were found by the earlier form of
+ * {@link PredictionPropertiesTest#removingLinksNeverSpeedsUpAFixedAlgorithmWhileNcclsStructureHolds}), with
+ * the reason asserted.
+ *
+ * <p>NCCL's times are worked out by hand from the fact sheet (NCCL 2.30.7 {@code src/graph/tuning.cc}, sections
+ * 2.2 to 2.7), using the search graphs each test asserts as its premise. The common inputs are 2 hosts x 8 H100
+ * (Hopper rows), Intel CPUs, nRanks 16, nNodes 2 and ppn 8. Two nodes means bw = graph bwIntra (§2.3),
+ * llMaxBw = 39.0 GB/s (row 0, N2), perChMaxTreeBw = 41.4 GB/s, and a net overhead of 1.0 us (x3 for Simple).
+ * AllReduce FLOAT works on whole elements, so 217035 B becomes 217032 B (nccl-tests count = size / 4).
+ * <ul>
+ *   <li>Tree/LL latency = 6.8 + 2 x (7 x 0.6 + log2(2) x 5.0) = 25.2 us.</li>
+ *   <li>Tree/LL algBw = min(min(0.92 nCh bw, nCh 41.4) / 3.8, 39) x 0.5, times treeCorrection[LL][11] = 0.5
+ *       for 128 KiB &le; nBytes &lt; 256 KiB.</li>
+ *   <li>Ring/LL latency = 6.6 + (30 - 2) x max(0.6, 1.0) + 2 x 2.7 = 40.0 us.</li>
+ *   <li>Ring/LL algBw = min(39, 0.5 nCh bw) x 16/30 = 20.8 GB/s once nCh bw &ge; 78 GB/s.</li>
+ * </ul>
+ * collsim's defaults ({@code PerformanceParameters.DEFAULTS}) add terms of its own: 6.5 us launch overhead,
+ * LL efficiency 1.0, Simple per-channel cap 20.7 GB/s on Hopper, no cap on NVLS/NVLSTree, and the tree
+ * correction made continuous in size ({@code CostTable.smoothCorrection}).
+ */
+class LinkRemovalExamplesTest {
+
+    private static final double US = 1e-3;
+    private final NcclPredictor predictor = new NcclPredictor();
+
+    private static Topology hosts(int nvlinks, int nics) {
+        return TestClusters.cluster(new TestClusters.Shape("H100-SXM5-80GB", 90, nvlinks, 4, 5, nics, 400, true), 2);
+    }
+
+    private static PredictionRequest allReduce(Topology t, long size, Map<String, String> env) {
+        return new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, size, DataType.FLOAT, RedOp.SUM, env);
+    }
+
+    private Candidate candidate(PredictionRequest r, Algorithm a, Protocol p) {
+        return predictor.candidates(r).stream().filter(c -> c.algorithm() == a && c.protocol() == p).findFirst()
+                .orElseThrow();
+    }
+
+    private Prediction forced(Topology t, long size, Algorithm a, Protocol p) {
+        return predictor.predict(allReduce(t, size, Map.of("NCCL_ALGO", a.ncclName(), "NCCL_PROTO", p.ncclName())));
+    }
+
+    private double fastest(PredictionRequest r) {
+        return predictor.candidates(r).stream().mapToDouble(c -> c.predicted().timeUs()).min().orElseThrow();
+    }
+
+    private static void assertGraph(GraphSummary g, int nChannels, double bwIntra) {
+        assertEquals(nChannels, g.nChannels(), g.toString());
+        assertEquals(bwIntra, g.bwIntra(), 1e-9, g.toString());
+    }
+
+    /**
+     * 11 NVLinks/4 NICs to 5/2, AllReduce 217035 B: 58.56 us to 57.28 us. The tree graph drops from 8 to 4 channels
+     * of 24 GB/s. By hand, Tree/LL goes from 25.2 + 217032 / 9750 = 47.4597 us to
+     * 25.2 + 217032 / 5810.53 = 62.5515 us (algBw 0.92 x 96 / 3.8 x 0.5 x 0.5). Ring/LL stays at
+     * 40 + 217032 / 20800 = 50.4342 us, so NCCL's choice moves from Tree/LL to Ring/LL and NCCL's estimate rises.
+     * collsim's Ring/LL is the same on both machines: the same NCCL entry and the same 3 channels per call
+     * (floor(217032 / (512 threads x 8 x 16 ranks)), fact sheet §3.1). collsim's Tree/LL with more links is
+     * slower than that, because collsim uses the continuous tree correction 0.5 (1 - f) + 0.4 f = 0.42725
+     * (f = log2(217032/64) - 11 = 0.72755) where NCCL uses the step value 0.5. This gives algBw 19.5 x 0.42725 =
+     * 8.3313 GB/s, and 3.79 us more bandwidth time than NCCL's 22.26 us, which is more than NCCL's 2.97 us margin
+     * for Tree/LL. So the drop is the gap between NCCL's ranking and collsim's. It is not a speed-up of any one
+     * algorithm.
+     */
+    @Test
+    void fewerLinksSwitchNcclFromTreeLlToRingLlWhichCollsimRatedFasterAllAlong() {
+        long size = 217035;
+        Topology more = hosts(11, 4);
+        Topology less = hosts(5, 2);
+        ChannelPlan planMore = predictor.plan(allReduce(more, size, Map.of()));
+        ChannelPlan planLess = predictor.plan(allReduce(less, size, Map.of()));
+        assertGraph(planMore.graphs().tree(), 8, 24);
+        assertGraph(planLess.graphs().tree(), 4, 24);
+
+        Prediction pMore = predictor.predict(allReduce(more, size, Map.of()));
+        Prediction pLess = predictor.predict(allReduce(less, size, Map.of()));
+        assertEquals(List.of(Algorithm.TREE, Protocol.LL), List.of(pMore.algorithm(), pMore.protocol()));
+        assertEquals(List.of(Algorithm.RING, Protocol.LL), List.of(pLess.algorithm(), pLess.protocol()));
+        assertEquals(47.4597, pMore.ncclEstimateUs(), US);
+        assertEquals(50.4342, candidate(allReduce(more, size, Map.of()), Algorithm.RING, Protocol.LL).ncclTimeUs(), US);
+        assertEquals(62.5515, candidate(allReduce(less, size, Map.of()), Algorithm.TREE, Protocol.LL).ncclTimeUs(), US);
+        assertEquals(50.4342, pLess.ncclEstimateUs(), US);
+
+        Prediction ringLlMore = forced(more, size, Algorithm.RING, Protocol.LL);
+        assertEquals(3, ringLlMore.nChannels());
+        assertEquals(3, pLess.nChannels());
+        assertEquals(ringLlMore.timeUs(), pLess.timeUs(), ringLlMore.timeUs() * 1e-12);
+        Candidate treeLlMore = candidate(allReduce(more, size, Map.of()), Algorithm.TREE, Protocol.LL);
+        assertEquals(8.3313, treeLlMore.predicted().algBw(), 1e-3);
+        assertTrue(pMore.timeUs() > pLess.timeUs(), pMore + " vs " + pLess);
+        assertEquals(fastest(allReduce(more, size, Map.of())), pLess.timeUs(), pLess.timeUs() * 1e-12);
+    }
+
+    /**
+     * 7 NVLinks/4 NICs to 7/2, AllReduce 182444 B: 55.56378 us to 55.56372 us. This 1e-6 relative gap is not float
+     * rounding. It is the same mechanism as above, with two algorithms almost tied in collsim's model. The tree graph
+     * goes from 6 x 24 to 4 x 30 GB/s. By hand, Tree/LL goes from 25.2 + 182444 / 8715.79 = 46.1326 us to
+     * 25.2 + 182444 / 7263.16 = 50.3191 us, while Ring/LL stays at 40 + 182444 / 20800 = 48.7713 us, so NCCL switches
+     * from Tree/LL to Ring/LL. collsim's Ring/LL is identical on both machines (2 channels per call), and it is
+     * collsim's fastest candidate with more links, just ahead of the Tree/LL that NCCL picked there.
+     */
+    @Test
+    void fewerNicsSwitchNcclToRingLlWhichCollsimRatesAsFastAsTreeLl() {
+        long size = 182444;
+        Topology more = hosts(7, 4);
+        Topology less = hosts(7, 2);
+        assertGraph(predictor.plan(allReduce(more, size, Map.of())).graphs().tree(), 6, 24);
+        assertGraph(predictor.plan(allReduce(less, size, Map.of())).graphs().tree(), 4, 30);
+
+        Prediction pMore = predictor.predict(allReduce(more, size, Map.of()));
+        Prediction pLess = predictor.predict(allReduce(less, size, Map.of()));
+        assertEquals(List.of(Algorithm.TREE, Protocol.LL), List.of(pMore.algorithm(), pMore.protocol()));
+        assertEquals(List.of(Algorithm.RING, Protocol.LL), List.of(pLess.algorithm(), pLess.protocol()));
+        assertEquals(46.1326, pMore.ncclEstimateUs(), US);
+        assertEquals(48.7713, pLess.ncclEstimateUs(), US);
+        assertEquals(50.3191, candidate(allReduce(less, size, Map.of()), Algorithm.TREE, Protocol.LL).ncclTimeUs(), US);
+
+        Prediction ringLlMore = forced(more, size, Algorithm.RING, Protocol.LL);
+        assertEquals(2, pLess.nChannels());
+        assertEquals(ringLlMore.timeUs(), pLess.timeUs(), ringLlMore.timeUs() * 1e-12);
+        assertEquals(fastest(allReduce(more, size, Map.of())), pLess.timeUs(), pLess.timeUs() * 1e-12);
+        assertEquals(pMore.timeUs(), pLess.timeUs(), pMore.timeUs() * 1e-5);
+    }
+
+    /**
+     * The same mechanism in the bandwidth-bound regime: 17 NVLinks/8 NICs to 14/4, AllReduce 2885615728 B. With more
+     * links NCCL picks Ring/Simple. The ring is 8 x 48 GB/s, so algBw = 384 x 16/30 = 204.8 GB/s. The latency is
+     * (8.4 + 28 x max(3.4, 3.0) + 2 x 14) x 1.4 = 184.24 us (plateau rule, nBytes / (16 x 16) &ge; 64), giving
+     * 184.24 + S / 204800 = 14274.16 us. That beats NVLSTree. NVLSTree's per channel bandwidth is
+     * min(30 x 0.85 x 7/8 x 2, 2 x bwInter, 57.7) = 44.625 GB/s, so algBw = 8 x 44.625 x 16/30 = 190.4 GB/s and the
+     * time is 25 + 2 x 20.9 + S / 190400 = 15222.34 us. With 14/4 the ring halves to 8 x 24 (28364.08 us), and
+     * NVLSTree is unchanged and chosen. collsim caps Ring/Simple at 16 runtime channels x 20.7 GB/s = 331.2 GB/s of
+     * busbw (algBw 176.64 GB/s), so it rated NVLSTree faster from the start. Restricting the property to large sizes
+     * would therefore not have fixed it.
+     */
+    @Test
+    void bandwidthBoundCaseSwitchesFromCappedRingToNvlsTree() {
+        long size = 2885615728L;
+        Topology more = hosts(17, 8);
+        Topology less = hosts(14, 4);
+        ChannelPlan planMore = predictor.plan(allReduce(more, size, Map.of()));
+        assertGraph(planMore.graphs().ring(), 8, 48);
+        assertEquals(16, planMore.runtimeChannels());
+        assertGraph(predictor.plan(allReduce(less, size, Map.of())).graphs().ring(), 8, 24);
+
+        Prediction pMore = predictor.predict(allReduce(more, size, Map.of()));
+        Prediction pLess = predictor.predict(allReduce(less, size, Map.of()));
+        assertEquals(List.of(Algorithm.RING, Protocol.SIMPLE), List.of(pMore.algorithm(), pMore.protocol()));
+        assertEquals(List.of(Algorithm.NVLS_TREE, Protocol.SIMPLE), List.of(pLess.algorithm(), pLess.protocol()));
+        assertEquals(14274.16, pMore.ncclEstimateUs(), 0.01);
+        assertEquals(15222.34, pLess.ncclEstimateUs(), 0.01);
+        assertEquals(28364.08,
+                candidate(allReduce(less, size, Map.of()), Algorithm.RING, Protocol.SIMPLE).ncclTimeUs(), 0.01);
+
+        assertEquals(176.64, candidate(allReduce(more, size, Map.of()), Algorithm.RING, Protocol.SIMPLE)
+                .predicted().algBw(), 1e-6);
+        Prediction nvlsTreeMore = forced(more, size, Algorithm.NVLS_TREE, Protocol.SIMPLE);
+        assertEquals(nvlsTreeMore.timeUs(), pLess.timeUs(), pLess.timeUs() * 1e-12);
+        assertTrue(pLess.timeUs() < pMore.timeUs(), pMore + " vs " + pLess);
+        assertEquals(fastest(allReduce(more, size, Map.of())), pLess.timeUs(), pLess.timeUs() * 1e-12);
+    }
+
+    /**
+     * NCCL's own model, for one fixed algorithm, gets faster with fewer links when the search's discrete outcome
+     * changes. This is why the property only compares pairs with the same structure. 10 NVLinks/8 NICs gives a ring
+     * of 5 x 40 GB/s, so 10 runtime channels (40 is not above 45: no extra doubling, fact sheet §3.4). 8/4 gives
+     * 8 x 20 GB/s, so 16 runtime channels. At 12256 B (12257 B rounded down to whole floats), 12256 / (10 x 16) =
+     * 76.6 &ge; 64 applies the Ring/Simple plateau factor 1.4 and 12256 / (16 x 16) = 47.9 does not (§2.6). With
+     * more links, Ring/Simple = 131.6 x 1.4 + 12256 / 106666.7 = 184.3549 us. With fewer links it is
+     * 131.6 + 12256 / 85333.3 = 131.7436 us.
+     */
+    @Test
+    void ncclsOwnRingSimpleTimeDropsWhenFewerLinksGiveMoreRuntimeChannels() {
+        long size = 12257;
+        Topology more = hosts(10, 8);
+        Topology less = hosts(8, 4);
+        ChannelPlan planMore = predictor.plan(allReduce(more, size, Map.of()));
+        ChannelPlan planLess = predictor.plan(allReduce(less, size, Map.of()));
+        assertGraph(planMore.graphs().ring(), 5, 40);
+        assertGraph(planLess.graphs().ring(), 8, 20);
+        assertEquals(10, planMore.runtimeChannels());
+        assertEquals(16, planLess.runtimeChannels());
+        assertEquals(184.3549,
+                candidate(allReduce(more, size, Map.of()), Algorithm.RING, Protocol.SIMPLE).ncclTimeUs(), US);
+        assertEquals(131.7436,
+                candidate(allReduce(less, size, Map.of()), Algorithm.RING, Protocol.SIMPLE).ncclTimeUs(), US);
+    }
+}

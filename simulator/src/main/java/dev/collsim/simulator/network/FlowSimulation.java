@@ -15,6 +15,8 @@ final class FlowSimulation {
     private final List<Job> jobs;
     private final NetworkModel net;
     private final Router router;
+    /** Steps with their routes, during {@link #run()}. */
+    private StepSource source;
     private final MaxMinFairShare fair;
     private final boolean timeline;
     private final FlowObserver observer;
@@ -93,6 +95,15 @@ final class FlowSimulation {
     }
 
     void run() {
+        try (StepSource s = new StepSource(jobs, net, router, true)) {
+            source = s;
+            loop();
+        } finally {
+            source = null;
+        }
+    }
+
+    private void loop() {
         while (true) {
             startDueJobs();
             while (!waiting.isEmpty() && waiting.peek().activateAt <= now) {
@@ -245,8 +256,8 @@ final class FlowSimulation {
     private void beginStep(int j) {
         List<Step> steps = jobs.get(j).schedule().steps();
         while (stepIndex[j] < steps.size()) {
-            Step step = steps.get(stepIndex[j]);
-            List<SimFlow> flows = StepFlows.build(j, jobs.get(j), stepIndex[j], step, copy[j], router, now);
+            StepSource.Prepared p = source.get(j, stepIndex[j]);
+            List<SimFlow> flows = StepFlows.build(j, stepIndex[j], p.step(), copy[j], p.routes(), now);
             if (!flows.isEmpty()) {
                 for (SimFlow old : stepFlows.get(j)) {
                     lastRecord.remove(old);
@@ -276,7 +287,7 @@ final class FlowSimulation {
     }
 
     private void stepDone(int j) {
-        Step step = jobs.get(j).schedule().steps().get(stepIndex[j]);
+        Step step = source.get(j, stepIndex[j]).step();
         double duration = now - stepStart[j];
         copy[j]++;
         long left = step.repeat() - copy[j];

@@ -19,22 +19,50 @@ final class StepFlows {
     }
 
     /**
-     * @throws IllegalArgumentException when a transfer names a rank outside the job
+     * Routes and merges one step's transfers.
+     *
+     * @throws IllegalArgumentException when a transfer names a rank outside the job or cannot be routed
      */
     static List<SimFlow> build(int jobIndex, Job job, int stepIndex, Step step, long copy, Router router,
             double now) {
+        return build(jobIndex, stepIndex, step, copy, routes(job, step, router), now);
+    }
+
+    /**
+     * @param job    the job the step belongs to
+     * @param step   one of its steps
+     * @param router the router (used by one thread at a time)
+     * @return the route of each transfer, in the step's transfer order
+     * @throws IllegalArgumentException when a transfer names a rank outside the job or cannot be routed
+     */
+    static Route[] routes(Job job, Step step, Router router) {
         List<Transfer> transfers = step.transfers();
-        Map<Route, SimFlow> merged = new IdentityHashMap<>(2 * transfers.size());
-        Map<Route, Map<Double, SimFlow>> otherSizes = null;
-        List<SimFlow> out = new ArrayList<>(transfers.size());
+        Route[] routes = new Route[transfers.size()];
         int n = job.ranks().size();
         int[] vertex = router.rankVertices(job.ranks());
-        for (Transfer t : transfers) {
+        for (int i = 0; i < routes.length; i++) {
+            Transfer t = transfers.get(i);
             if (t.src() >= n || t.dst() >= n) {
                 throw new IllegalArgumentException("job " + job.name() + ", step '" + step.label() + "': transfer "
                         + t.src() + "->" + t.dst() + " names a rank outside [0, " + n + ")");
             }
-            Route r = router.route(vertex[t.src()], vertex[t.dst()], t.channel());
+            routes[i] = router.route(vertex[t.src()], vertex[t.dst()], t.channel());
+        }
+        return routes;
+    }
+
+    /**
+     * @param routes the route of each transfer of the step ({@link #routes})
+     * @return the step's flows, transfers with the same route object and size merged into one weighted flow
+     */
+    static List<SimFlow> build(int jobIndex, int stepIndex, Step step, long copy, Route[] routes, double now) {
+        List<Transfer> transfers = step.transfers();
+        Map<Route, SimFlow> merged = new IdentityHashMap<>(2 * transfers.size());
+        Map<Route, Map<Double, SimFlow>> otherSizes = null;
+        List<SimFlow> out = new ArrayList<>(transfers.size());
+        for (int i = 0; i < routes.length; i++) {
+            Transfer t = transfers.get(i);
+            Route r = routes[i];
             SimFlow first = merged.get(r);
             SimFlow f = null;
             if (first == null || first.bytes == t.bytes()) {

@@ -52,6 +52,11 @@ public final class BusBwChart {
             }
             data.addSeries(pred);
             r.setSeriesPaint(k, ChartStyle.color(i));
+            if (s.points().size() == 1) {
+                // one size: no line to draw, so mark the point (and its bound below)
+                r.setSeriesShapesVisible(k, true);
+                r.setSeriesShapesVisible(k + 1, true);
+            }
             if (twin < 0) {
                 legend.add(new LegendItem(name, null, null, null, new Line2D.Double(-8, 0, 8, 0),
                         ChartStyle.line(2.2f), ChartStyle.color(i)));

@@ -76,7 +76,7 @@ public final class ChartStyle {
 
     /** @return a log2 axis labelled with byte sizes (1K, 32M, 2G), one tick every {@code every} powers of two */
     static LogAxis sizeAxis(String label, int every) {
-        LogAxis axis = new LogAxis(label);
+        LogAxis axis = new SinglePointLogAxis(label);
         axis.setBase(2);
         axis.setTickUnit(new NumberTickUnit(every));
         axis.setNumberFormatOverride(new BytesFormat());
@@ -172,6 +172,31 @@ public final class ChartStyle {
         @Override
         public Number parse(String source, ParsePosition parsePosition) {
             return null;
+        }
+    }
+
+    /**
+     * A log axis that can auto-range over a single x value: JFreeChart 1.5's LogAxis refuses a range of length 0 ("A
+     * positive range length is required"), which a sweep of one size or a one-point scaling curve gives; such an
+     * axis spans half to twice the value.
+     */
+    private static final class SinglePointLogAxis extends LogAxis {
+        private static final long serialVersionUID = 1L;
+
+        SinglePointLogAxis(String label) {
+            super(label);
+        }
+
+        @Override
+        protected void autoAdjustRange() {
+            if (getPlot() instanceof org.jfree.chart.plot.ValueAxisPlot vap) {
+                org.jfree.data.Range r = vap.getDataRange(this);
+                if (r != null && r.getLength() == 0 && r.getLowerBound() > 0) {
+                    setRange(new org.jfree.data.Range(r.getLowerBound() / 2, r.getUpperBound() * 2), false, false);
+                    return;
+                }
+            }
+            super.autoAdjustRange();
         }
     }
 }

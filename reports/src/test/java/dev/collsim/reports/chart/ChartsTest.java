@@ -66,6 +66,28 @@ class ChartsTest {
     }
 
     /**
+     * A sweep of a single size (min = max) draws: before, the log size axis refused its zero-length range and the
+     * report ended with an internal error. The one point must be marked in the series' colour inside the plot.
+     */
+    @Test
+    void busBwOfOneSize() throws IOException {
+        List<SweepSeries.Point> pts = List.of(new SweepSeries.Point(1L << 30, 5000, 300, 330, "Ring", "Simple"));
+        JFreeChart chart = BusBwChart.create("AllReduce busbw at 1 GiB", List.of(new SweepSeries("base", pts,
+                List.of())), "contention with other jobs");
+        BufferedImage img = ImageIO.read(new ByteArrayInputStream(ChartFiles.png(chart, 900, 560)));
+        int colour = ChartStyle.color(0).getRGB();
+        int marked = 0;
+        for (int x = 100; x < 800; x++) {
+            for (int y = 60; y < 440; y++) {
+                if (img.getRGB(x, y) == colour) {
+                    marked++;
+                }
+            }
+        }
+        assertTrue(marked > 5, "the single point is not drawn (" + marked + " pixels of its colour)");
+    }
+
+    /**
      * A third series with exactly the first one's numbers: before, it was drawn under the first and no pixel of its
      * colour (palette entry 2, Okabe-Ito bluish green 0,158,115) was left; now it must show (hollow markers and
      * gapped dashes drawn over the first) and the legend must say which series it equals.

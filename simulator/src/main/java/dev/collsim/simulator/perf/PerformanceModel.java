@@ -27,7 +27,8 @@ import java.util.Locale;
  *   time_us   = launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw)
  * </pre>
  *
- * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size
+ * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
+ * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain})
  * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule, busCap uses the
  * channel count as a continuous quantity (see {@link #effectiveChannels}), and chunk is the protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/
  * ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
@@ -58,9 +59,13 @@ public final class PerformanceModel {
         GpuGeneration gen = GpuGeneration.of(plan.minSm());
         int channels = RuntimeChannels.perCall(a, p, nBytes, plan, s);
         double effChannels = effectiveChannels(a, p, nBytes, plan, s, channels);
-        double ratio = NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
-        double linkAlgBw = table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p, nBytes)
-                * pp.bwEfficiency(p);
+        double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())
+                ? IntraNodeChain.algBw(table.input(), p) : 0;
+        boolean chain = chainAlgBw > 0;
+        double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
+                : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
+        double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
+                nBytes)) * pp.bwEfficiency(p);
         boolean capped = a != Algorithm.NVLS && a != Algorithm.NVLS_TREE;
         double capBus = capped ? effChannels * pp.perChannelCap(p, gen) : Double.POSITIVE_INFINITY;
         double capAlgBw = capBus * ratio;
@@ -71,7 +76,8 @@ public final class PerformanceModel {
                 : capAlgBw < linkAlgBw
                 ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
                         pp.perChannelCap(p, gen))
-                : String.format(Locale.ROOT, "links: %s graph %.1f GB/s busBw", a.ncclName(), linkAlgBw / ratio);
+                : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
+                        : a.ncclName() + " graph", linkAlgBw / ratio);
         double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio / effChannels;
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);

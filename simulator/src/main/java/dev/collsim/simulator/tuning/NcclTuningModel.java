@@ -188,6 +188,25 @@ public final class NcclTuningModel {
     }
 
     /**
+     * NCCL's Ring bus bandwidth for a protocol from the ring graph, whatever NCCL_ALGO/NCCL_PROTO enable (§2.3 steps
+     * 1-4 for Ring AllReduce: nChannels x bw, Ring/LL min(llMaxBw, busBw/2), Ring/LL128 min(0.92 busBw, nCh x
+     * perChMaxRingLL128Bw); NCCL 2.30.7 {@code src/graph/tuning.cc}). collsim uses it as the per-direction capacity
+     * of a node's links ({@code perf.IntraNodeChain}); it is not an entry of NCCL's table.
+     *
+     * @param in the communicator's graphs and facts (nRanks >= 2)
+     * @param p  protocol
+     * @return GB/s of bus bandwidth; 0 when there is no ring graph
+     */
+    public static double ringBusBw(TuningInput in, Protocol p) {
+        GraphSummary g = in.graphs().ring();
+        if (!g.present() || in.nRanks() < 2) {
+            return 0;
+        }
+        return algBandwidth(in, Collective.ALL_REDUCE, Algorithm.RING, p, g)
+                / busToAlgRatio(Collective.ALL_REDUCE, Algorithm.RING, in.nRanks());
+    }
+
+    /**
      * NCCL's bus-to-algorithm bandwidth ratio (§2.3 step 5): nRanks / nsteps for Ring, NVLS and NVLSTree; 1/2 for
      * Tree and CollNet; 1 (no conversion) for non-Ring AllGather/ReduceScatter.
      *

@@ -1,0 +1,77 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.tuning.NcclTuningModel;
+import dev.collsim.simulator.tuning.TuningInput;
+
+/**
+ * The real data movement of NCCL's Tree AllReduce on one node, where the tree is a chain (fact sheet §5.4: "a tree
+ * is a chain" intra-node), used for collsim's <em>time</em> prediction only; NCCL's choice still follows NCCL's own
+ * table ({@link dev.collsim.simulator.tuning.CostTable}).
+ *
+ * <p>NCCL runs Tree AllReduce as reduce-up and broadcast-down at the same time in every channel (NCCL
+ * {@code src/device/all_reduce.h runTreeSplit}: half the threads send towards the parent, half receive from it and
+ * forward to the children; the root does {@code directRecvReduceCopySend}; present from NCCL 2.19 to 2.30). With
+ * a buffer of S bytes a rank therefore sends S to its parent (if it has one) and S to its child (if it has one):
+ *
+ * <pre>
+ *   busiest rank's sent bytes = S x e,   e = 1 for a chain of 2 ranks (each end has one neighbour),
+ *                                        e = 2 for 3 or more ranks (a middle rank has two)
+ *   algBw = linkBusBw / e
+ * </pre>
+ *
+ * where linkBusBw is what one GPU can send per direction over the node's links: NCCL's Ring bus bandwidth of the
+ * same protocol from the ring graph (nChannels x bwIntra with NCCL's Ring protocol refinements, NCCL 2.30.7
+ * {@code src/graph/tuning.cc}), because a ring sends 2(n-1)/n S per rank over the same links and NCCL sizes that
+ * graph to the per-direction capacity. So a chain of 2 moves exactly what a ring of 2 moves (S each way) and runs
+ * at the Ring bandwidth; NCCL's table instead halves Tree's bus bandwidth for any rank count (ratio 1/2, §2.3) and
+ * applies the Tree mid-size correction. Measured on 2x H200 (NV18, NCCL 2.28.3, {@code
+ * data/device/h200x2-2026-11-29/collsim-sweep-NCCL_ALGO.txt}): NCCL_ALGO=Tree 354.5 GB/s algbw at 8 GiB, Ring
+ * 345.4; NCCL's Tree entry is 232.2. For 3 or more ranks e = 2 equals NCCL's ratio 1/2; only the link bandwidth
+ * (the ring graph's instead of the tree graph's x0.92 capped by perChMaxTreeBw) and the dropped correction differ.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class IntraNodeChain {
+
+    private IntraNodeChain() {
+    }
+
+    /**
+     * @param func   collective
+     * @param a      algorithm
+     * @param nNodes NCCL nodes of the communicator
+     * @param nRanks ranks
+     * @return true for Tree AllReduce on one node with at least 2 ranks (the case this class models)
+     */
+    public static boolean applies(Collective func, Algorithm a, int nNodes, int nRanks) {
+        return a == Algorithm.TREE && func == Collective.ALL_REDUCE && nNodes == 1 && nRanks >= 2;
+    }
+
+    /**
+     * Algorithm bandwidth over bus bandwidth of the chain: 1/e with e the busiest rank's sent bytes per buffer byte.
+     *
+     * @param nRanks ranks, >= 2
+     * @return 1.0 for 2 ranks, 0.5 for 3 or more
+     * @throws IllegalArgumentException when nRanks < 2 (no chain)
+     */
+    public static double busToAlgRatio(int nRanks) {
+        if (nRanks < 2) {
+            throw new IllegalArgumentException("a chain needs at least 2 ranks, got " + nRanks);
+        }
+        return nRanks == 2 ? 1.0 : 0.5;
+    }
+
+    /**
+     * The chain's algorithm bandwidth before collsim's efficiency and per-channel limits.
+     *
+     * @param in the communicator's tuning input (its ring graph)
+     * @param p  protocol
+     * @return GB/s; 0 when the communicator has no ring graph (the caller then keeps NCCL's Tree entry)
+     */
+    public static double algBw(TuningInput in, Protocol p) {
+        return NcclTuningModel.ringBusBw(in, p) * busToAlgRatio(in.nRanks());
+    }
+}

@@ -56,7 +56,6 @@ public final class PerformanceModel {
             Collective func, AlgoChoice choice, long nBytes) {
         Algorithm a = choice.algorithm();
         Protocol p = choice.protocol();
-        GpuGeneration gen = GpuGeneration.of(plan.minSm());
         int channels = RuntimeChannels.perCall(a, p, nBytes, plan, s);
         double effChannels = effectiveChannels(a, p, nBytes, plan, s, channels);
         double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())
@@ -67,7 +66,8 @@ public final class PerformanceModel {
         double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
                 nBytes)) * pp.bwEfficiency(p);
         boolean capped = a != Algorithm.NVLS && a != Algorithm.NVLS_TREE;
-        double capBus = capped ? effChannels * pp.perChannelCap(p, gen) : Double.POSITIVE_INFINITY;
+        double perChannel = capped ? perChannelCap(plan, pp, table, func, a, p) : Double.POSITIVE_INFINITY;
+        double capBus = effChannels * perChannel;
         double capAlgBw = capBus * ratio;
         double netAlgBw = PhysicalBound.interBusBw(plan, func) / func.busBwFactor(plan.nRanks());
         double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
@@ -75,7 +75,7 @@ public final class PerformanceModel {
                 ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
                 : capAlgBw < linkAlgBw
                 ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
-                        pp.perChannelCap(p, gen))
+                        perChannel)
                 : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
                         : a.ncclName() + " graph", linkAlgBw / ratio);
         double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio / effChannels;
@@ -92,6 +92,29 @@ public final class PerformanceModel {
             bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
         }
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * Bus bandwidth one runtime channel moves, GB/s: {@link PerformanceParameters#perChannelCap}, measured on
+     * one-node NVLink rings; on several nodes at least NCCL's own bus bandwidth for the (algorithm, protocol) over
+     * the default runtime channel count (before NCCL_MAX_NCHANNELS / NCCL_MIN_NCHANNELS), since NCCL duplicates
+     * its graph channels into runtime channels on Hopper multi-node "to reach peak BW" (NCCL 2.30.7
+     * {@code src/graph/connect.cc ncclTopoPostset}; fact sheet §3.4). Measured: 4x8 H100 (XE9680, 8x NDR, NCCL
+     * 2.26.2) AllReduce 365.8 GB/s busbw at 16 GiB, /work/shared/data/A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-
+     * issue-nccltests309.txt, on 16 runtime channels (the channel count the 2-node H100 log
+     * D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt prints, "16 coll channels"): 22.9 GB/s per channel, above
+     * the one-node 20.7 and close to NCCL's 8 graph channels x 48 GB/s / 16 = 24.
+     */
+    private static double perChannelCap(ChannelPlan plan, PerformanceParameters pp, CostTable table,
+            Collective func, Algorithm a, Protocol p) {
+        double measured = pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
+        if (plan.nNodes() == 1) {
+            return measured;
+        }
+        int defaultChannels = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(),
+                NcclSettings.DEFAULTS);
+        double ncclBusBw = table.bandwidth(func, a, p) / NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
+        return Math.max(measured, ncclBusBw / defaultChannels);
     }
 
     /**

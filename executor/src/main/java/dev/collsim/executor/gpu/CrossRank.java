@@ -79,7 +79,12 @@ final class CrossRank {
         for (int i = 0; i < n; i++) {
             cuda(cudart.cudaSetDevice(ctx.devices[i]), "cudaSetDevice");
             host.put(0, perLocalRank[i]);
-            cuda(cudart.cudaMemcpy(ctx.scratch[i], host, 8, cudart.cudaMemcpyHostToDevice), "cudaMemcpy");
+            // on the rank's own stream: a plain cudaMemcpy from pageable memory may return before the DMA lands
+            // (CUDA runtime API, "API synchronization behavior"), and the non-blocking stream the reduction runs on
+            // does not wait for it; a stream-ordered copy is done before the reduction reads it
+            cuda(cudart.cudaMemcpyAsync(ctx.scratch[i], host, 8, cudart.cudaMemcpyHostToDevice, ctx.streams[i]),
+                    "cudaMemcpyAsync");
+            cuda(cudart.cudaStreamSynchronize(ctx.streams[i]), "cudaStreamSynchronize");
         }
         nccl(nccl.ncclGroupStart(), "ncclGroupStart");
         for (int i = 0; i < n; i++) {

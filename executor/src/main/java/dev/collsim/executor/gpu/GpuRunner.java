@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs one request in this process: loads CUDA and NCCL, creates the communicators (ncclCommInitAll for all
@@ -124,23 +123,17 @@ public final class GpuRunner {
         }
     }
 
+    /**
+     * One process per rank: rank 0 makes the ncclUniqueId and serves it to every other rank over TCP, waiting until
+     * all have fetched it (or the rendezvous timeout: then it fails naming the ranks that never connected) before it
+     * joins NCCL's init, which would otherwise wait for the missing ranks without a limit.
+     */
     private static GpuContext initMultiProcess(LaunchEnv l, int nGpus, int[] devices, int timeoutSec, int libCode) {
         byte[] id;
-        Thread server = null;
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        AtomicReference<java.util.Map<Integer, byte[]>> payloads = new AtomicReference<>(java.util.Map.of());
+        java.util.Map<Integer, byte[]> payloads = java.util.Map.of();
         if (l.rank() == 0) {
             id = GpuContext.newUniqueId();
-            final byte[] idf = id;
-            server = new Thread(() -> {
-                try {
-                    payloads.set(Rendezvous.serve(l.masterPort(), l.worldSize(), idf, timeoutSec * 1000L, null));
-                } catch (RuntimeException e) {
-                    failure.set(e);
-                }
-            }, "collsim-rendezvous");
-            server.setDaemon(true);
-            server.start();
+            payloads = Rendezvous.serve(l.masterPort(), l.worldSize(), id, timeoutSec * 1000L, null);
         } else {
             List<GpuInfo> mine = new ArrayList<>();
             for (int i = 0; i < devices.length; i++) {
@@ -151,17 +144,8 @@ public final class GpuRunner {
                     payload);
         }
         GpuContext ctx = GpuContext.initRanks(id, l.worldSize() * nGpus, l.rank() * nGpus, devices, libCode);
-        if (server != null) {
-            try {
-                server.join(timeoutSec * 1000L);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (failure.get() != null) {
-                ctx.close();
-                throw failure.get();
-            }
-            ctx.addRemoteGpus(payloads.get());
+        if (l.rank() == 0) {
+            ctx.addRemoteGpus(payloads);
         }
         return ctx;
     }

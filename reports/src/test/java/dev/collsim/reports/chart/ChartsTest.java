@@ -75,7 +75,7 @@ class ChartsTest {
         JFreeChart chart = BusBwChart.create("AllReduce busbw at 1 GiB", List.of(new SweepSeries("base", pts,
                 List.of())), "contention with other jobs");
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(ChartFiles.png(chart, 900, 560)));
-        int colour = ChartStyle.color(0).getRGB();
+        int colour = ((java.awt.Color) ChartStyle.color(0)).getRGB();
         int marked = 0;
         for (int x = 100; x < 800; x++) {
             for (int y = 60; y < 440; y++) {

@@ -18,7 +18,8 @@ import java.util.Locale;
  *
  * <pre>
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
- *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth;
+ *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth; on several
+ *               nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
  *               not for NVLS/NVLSTree: their channels drive NVSwitch multicast, not one CTA per ring/tree
  *               channel, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)

@@ -26,7 +26,9 @@ import java.util.Objects;
  *       0.96 assumes LL128 reaches a little below Simple. LL: NCCL's 50% factor already covers it.</li>
  *   <li>{@code perChannelCapLL/LL128/Simple}: the most bus bandwidth one runtime channel (one CTA) moves, GB/s.
  *       This is what makes NCCL_MAX_CTAS and the per-call channel reduction matter. It applies to Ring, Tree,
- *       CollNet and PAT (and point-to-point) channels, not to NVLS/NVLSTree. Simple, Volta/Ampere/Blackwell: NCCL's
+ *       CollNet and PAT (and point-to-point) channels, not to NVLS/NVLSTree; on several nodes collsim raises it to
+ *       NCCL's own bus bandwidth over the default runtime channel count where that is higher (4x8 H100 measured
+ *       22.9 GB/s per channel; {@link PerformanceModel}). Simple, Volta/Ampere/Blackwell: NCCL's
  *       own per-channel Tree caps for one host (26.5, 24.0, 70.0; NCCL 2.30.7 {@code tuning.cc}); Hopper: 20.7,
  *       measured on 2x H200 (NV18, NCCL 2.28.3, NCCL_NVLS_ENABLE=0, AllReduce Ring/Simple) in
  *       {@code data/device/h200x2-2026-11-29/collsim-sweep-NCCL_MAX_NCHANNELS.txt}, out-of-place busbw at 8 GiB

@@ -73,18 +73,21 @@ public final class FlowPredict {
      */
     public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, List<Long> sizes)
             throws InputException, IOException {
+        if (o.timeline != null) {
+            OutputPaths.check(o.timeline, "--timeline");
+        }
         Topology topo = FlowFabric.topology(o, clusterText, given);
         Set<Link> down = FlowFabric.failures(o, topo);
         NetworkModel model = FlowFabric.model(o, topo, down);
         int maxLocal = rankList.stream().mapToInt(Gpu::index).max().orElse(0);
         List<Gpu> pool = new ArrayList<>(topo.gpus().stream().filter(g -> g.index() <= maxLocal).toList());
-        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size());
+        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size(), "--placement");
         pool.removeAll(mainRanks);
         List<JobSpec> specs = new ArrayList<>();
         List<List<Gpu>> others = new ArrayList<>();
         for (int i = 0; i < o.jobs.size(); i++) {
             JobSpec s = JobSpec.parse(o.jobs.get(i), i + 1);
-            List<Gpu> g = place(s.placement(), pool, s.ranks());
+            List<Gpu> g = place(s.placement(), pool, s.ranks(), "--job");
             pool.removeAll(g);
             specs.add(s);
             others.add(g);
@@ -154,10 +157,16 @@ public final class FlowPredict {
         return new Job(s.name(), sch, gpus, s.startUs());
     }
 
-    private List<Gpu> place(String policy, List<Gpu> pool, int n) throws InputException, IOException {
+    private List<Gpu> place(String policy, List<Gpu> pool, int n, String option) throws InputException {
         if (policy.startsWith("hostfile:")) {
-            Path file = Path.of(policy.substring("hostfile:".length()));
-            List<Gpu> g = Placement.fromHostfile(file.toString(), Files.readString(file), pool);
+            Path file = hostfile(policy.substring("hostfile:".length()).trim(), option);
+            String text;
+            try {
+                text = Files.readString(file);
+            } catch (IOException e) {
+                throw dev.collsim.cli.InputFiles.failed(file, e, option);
+            }
+            List<Gpu> g = Placement.fromHostfile(file.toString(), text, pool);
             if (g.size() < n) {
                 throw new IllegalArgumentException("hostfile " + file + " offers " + g.size() + " GPUs but " + n
                         + " ranks are needed");
@@ -165,6 +174,25 @@ public final class FlowPredict {
             return g.subList(0, n);
         }
         return Placement.place(FlowOptions.policy(policy), pool, n, o.seed);
+    }
+
+    /**
+     * @return the hostfile named after {@code hostfile:}
+     * @throws IllegalArgumentException (usage) when no name is given
+     * @throws dev.collsim.cli.UserError (exit 3) when it is missing, unreadable or a folder
+     */
+    private static Path hostfile(String name, String option) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException(option + " hostfile: needs a file name, e.g. hostfile:hosts.txt"
+                    + " (lines 'HOST [slots=N]')");
+        }
+        Path file = Path.of(name);
+        dev.collsim.cli.InputFiles.require(file, option);
+        if (Files.isDirectory(file)) {
+            throw new dev.collsim.cli.UserError(file + ": is a directory, not a hostfile (given to " + option + ")",
+                    dev.collsim.cli.ExitCodes.INPUT);
+        }
+        return file;
     }
 
     static int[] shard(String text) {

@@ -1,0 +1,101 @@
+package dev.collsim.cli.flow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * User errors of {@code collsim predict --backend flow|links} and {@code collsim merge}: each is one line naming the
+ * option and what is wrong, with the exit code of the README's table (2 usage, 3 bad file), never a stack trace.
+ */
+class FlowCliErrorsTest {
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static final String[] FLOW = {"predict", "allreduce", "-c", "dgx-h100x2", "--channels", "1",
+        "--backend", "flow"};
+
+    private static String[] flow(String... more) {
+        return Stream.concat(Stream.of(FLOW), Stream.of(more)).toArray(String[]::new);
+    }
+
+    private static void assertUserError(Run r, int code, String... parts) {
+        assertEquals(code, r.code(), r.err());
+        assertFalse(r.err().contains("internal error") || r.err().contains("\tat "), r.err());
+        for (String p : parts) {
+            assertTrue(r.err().contains(p), "missing '" + p + "' in: " + r.err());
+        }
+    }
+
+    @Test
+    void emptyHostfileNameIsAUsageError() {
+        assertUserError(run(flow("--placement", "hostfile:")), 2, "--placement hostfile: needs a file name");
+    }
+
+    @Test
+    void hostfileThatIsAFolderIsABadFile() {
+        assertUserError(run(flow("--placement", "hostfile:" + dir)), 3, dir + ": is a directory",
+                "given to --placement");
+    }
+
+    @Test
+    void missingHostfileIsABadFile() {
+        Path f = dir.resolve("nope");
+        assertUserError(run(flow("--placement", "hostfile:" + f)), 3, f + ": no such file (given to --placement)");
+    }
+
+    @Test
+    void timelineThatIsAFolderFailsAndLeavesNoTemporaryFile() throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("out"));
+        assertUserError(run(flow("--timeline", folder.toString())), 3, folder + ": is a directory",
+                "given to --timeline");
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(1, s.count(), "only the folder itself may be in " + dir);
+        }
+        try (Stream<Path> s = Files.list(folder)) {
+            assertEquals(0, s.count());
+        }
+    }
+
+    /** Checked before simulating: the table is never printed, and no internal temporary path is named. */
+    @Test
+    void timelineInAMissingFolderFailsBeforeTheSimulation() {
+        Path t = dir.resolve("no/such/dir/t.csv");
+        Run r = run(flow("--timeline", t.toString()));
+        assertUserError(r, 3, t + ": folder " + dir.resolve("no/such/dir") + " does not exist (given to --timeline)");
+        assertFalse(r.err().contains(".tmp"), r.err());
+        assertEquals("", r.out());
+    }
+
+    @Test
+    void timelineIsWrittenWholeWithNothingElseInItsFolder() throws IOException {
+        Path t = dir.resolve("t.csv");
+        Run r = run(flow("--timeline", t.toString()));
+        assertEquals(0, r.code(), r.err());
+        assertEquals(TimelineCsv.HEADER, Files.readAllLines(t).get(0));
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(1, s.count());
+        }
+    }
+}

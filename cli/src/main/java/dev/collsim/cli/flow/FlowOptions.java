@@ -8,8 +8,9 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * Options of {@code collsim predict --backend flow|links}, as a picocli mixin. Every option is ignored by the
- * default (analytical) backend.
+ * Options of {@code collsim predict --backend flow|links}, as a picocli mixin. Given with another backend they
+ * are a usage error ({@code PredictCommand} checks); {@code --job} and {@code --completion-window} need
+ * {@code --backend flow}.
  */
 public final class FlowOptions {
 

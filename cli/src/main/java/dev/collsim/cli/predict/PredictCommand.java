@@ -169,6 +169,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private int run() throws IOException, InputException {
+        checkBackendOptions();
         Collective c = Collective.parse(collective);
         DataType type = DataType.parse(dataType);
         RedOp redOp = RedOp.parse(op);
@@ -234,6 +235,26 @@ public final class PredictCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * The flow options ({@link dev.collsim.cli.flow.FlowOptions}) only mean something to the flow and links backends;
+     * given to another backend they would be silently ignored, so they are refused.
+     *
+     * @throws IllegalArgumentException (usage) naming the first such option and the backend it needs
+     */
+    private void checkBackendOptions() {
+        picocli.CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        for (picocli.CommandLine.Model.OptionSpec opt : spec.mixins().get("flowOptions").options()) {
+            if (!pr.hasMatchedOption(opt)) {
+                continue;
+            }
+            boolean flowOnly = opt.longestName().equals("--job") || opt.longestName().equals("--completion-window");
+            if (backend == Backend.analytical || (flowOnly && backend != Backend.flow)) {
+                throw new IllegalArgumentException(opt.longestName() + " needs --backend flow"
+                        + (flowOnly ? "" : " or --backend links") + "; the " + backend + " backend does not use it");
+            }
+        }
     }
 
     private Map<String, String> ncclEnv() {

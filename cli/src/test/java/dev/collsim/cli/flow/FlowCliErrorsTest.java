@@ -98,4 +98,32 @@ class FlowCliErrorsTest {
             assertEquals(1, s.count());
         }
     }
+
+    /** Every flow option, given without --backend flow|links, is refused instead of silently ignored. */
+    @Test
+    void flowOptionsWithoutAFlowBackendAreUsageErrors() {
+        String[][] cases = {{"--fabric", "fat-tree"}, {"--oversubscription", "2:1"}, {"--fail", "leaf0"},
+            {"--fail-random-links", "1"}, {"--fail-random-nics", "1"}, {"--timeline", "t.csv"}, {"--shard", "0/2"},
+            {"--job", "coll=allreduce,size=1M,ranks=8"}, {"--placement", "random"}, {"--routing", "spray"},
+            {"--completion-window", "0.05"}, {"--seed", "3"}, {"--schedule", "tree"}, {"--channels", "2"},
+            {"--no-pxn"}};
+        for (String[] c : cases) {
+            String[] args = Stream.concat(Stream.of("predict", "allreduce", "-c", "dgx-h100x2"), Stream.of(c))
+                    .toArray(String[]::new);
+            assertUserError(run(args), 2, c[0] + " needs --backend flow");
+        }
+        assertUserError(run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "analytical", "--fabric",
+                "fat-tree"), 2, "--fabric needs --backend flow or --backend links; the analytical backend");
+    }
+
+    /** --job and --completion-window change only contention, which the links backend does not model. */
+    @Test
+    void contentionOptionsNeedTheFlowBackend() {
+        String[] base = {"predict", "allreduce", "-c", "dgx-h100x2", "--backend", "links"};
+        Run r = run(Stream.concat(Stream.of(base), Stream.of("--job", "coll=allreduce,size=1M,ranks=8"))
+                .toArray(String[]::new));
+        assertUserError(r, 2, "--job needs --backend flow; the links backend does not use it");
+        r = run(Stream.concat(Stream.of(base), Stream.of("--completion-window", "0.05")).toArray(String[]::new));
+        assertUserError(r, 2, "--completion-window needs --backend flow;");
+    }
 }

@@ -11,7 +11,9 @@ import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
 import dev.collsim.units.Bandwidth;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -36,6 +38,13 @@ final class FlowFabric {
             }
             return given;
         }
+        if (o.leafRadix != null && o.leafRadix < 1) {
+            throw new IllegalArgumentException("--leaf-radix must be >= 1 (host-facing ports per leaf), got "
+                    + o.leafRadix);
+        }
+        if (o.planes != null && o.planes < 1) {
+            throw new IllegalArgumentException("--planes must be >= 1 (independent network planes), got " + o.planes);
+        }
         FabricKind kind = FabricKind.parse(o.fabric);
         if (kind == null) {
             throw new IllegalArgumentException("unknown --fabric '" + o.fabric + "'; allowed: " + FabricKind.allowed());
@@ -58,18 +67,39 @@ final class FlowFabric {
     }
 
     /**
-     * @return the links to fail: named ones, then random cables and NICs with the seed
-     * @throws IllegalArgumentException on unknown names or counts out of range
+     * What a run takes out of service.
+     *
+     * @param links the directed links that are down
+     * @param names what was failed, for the header: {@code --fail} names, then the random cables and NICs drawn
      */
-    static Set<Link> failures(FlowOptions o, Topology t) {
+    record Failures(Set<Link> links, List<String> names) {
+    }
+
+    /**
+     * @return the links to fail: named ones, then random cables and NICs (only NICs with a network link) with the
+     *         seed, and their names
+     * @throws IllegalArgumentException on unknown names, or counts out of range (naming the option and the range)
+     */
+    static Failures failures(FlowOptions o, Topology t) {
         Set<Link> down = new LinkedHashSet<>(FabricFailures.byName(t, o.fail));
-        if (o.failRandomLinks > 0) {
-            down.addAll(FabricFailures.randomCables(t, o.failRandomLinks, o.seed));
+        List<String> names = new ArrayList<>(o.fail);
+        List<String> cables = drawn("--fail-random-links", o.failRandomLinks,
+                () -> FabricFailures.randomCableNames(t, o.failRandomLinks, o.seed));
+        List<String> nics = drawn("--fail-random-nics", o.failRandomNics,
+                () -> FabricFailures.randomNicNames(t, o.failRandomNics, o.seed));
+        down.addAll(FabricFailures.byName(t, cables));
+        down.addAll(FabricFailures.byName(t, nics));
+        cables.forEach(c -> names.add("cable " + c + " (random)"));
+        nics.forEach(n -> names.add("NIC " + n + " (random)"));
+        return new Failures(down, List.copyOf(names));
+    }
+
+    private static List<String> drawn(String option, int count, java.util.function.Supplier<List<String>> draw) {
+        try {
+            return draw.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " " + count + ": " + e.getMessage());
         }
-        if (o.failRandomNics > 0) {
-            down.addAll(FabricFailures.randomNics(t, o.failRandomNics, o.seed));
-        }
-        return down;
     }
 
     /** @return the indexed model with failures and routing options */

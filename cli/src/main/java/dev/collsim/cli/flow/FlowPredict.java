@@ -77,23 +77,29 @@ public final class FlowPredict {
             OutputPaths.check(o.timeline, "--timeline");
         }
         Topology topo = FlowFabric.topology(o, clusterText, given);
-        Set<Link> down = FlowFabric.failures(o, topo);
+        FlowFabric.Failures failed = FlowFabric.failures(o, topo);
+        Set<Link> down = failed.links();
         NetworkModel model = FlowFabric.model(o, topo, down);
         int maxLocal = rankList.stream().mapToInt(Gpu::index).max().orElse(0);
         List<Gpu> pool = new ArrayList<>(topo.gpus().stream().filter(g -> g.index() <= maxLocal).toList());
-        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size(), "--placement");
+        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size(), "--placement", topo.hostCount());
         pool.removeAll(mainRanks);
         List<JobSpec> specs = new ArrayList<>();
         List<List<Gpu>> others = new ArrayList<>();
         for (int i = 0; i < o.jobs.size(); i++) {
             JobSpec s = JobSpec.parse(o.jobs.get(i), i + 1);
-            List<Gpu> g = place(s.placement(), pool, s.ranks(), "--job");
+            List<Gpu> g = place(s.placement(), pool, s.ranks(), "--job " + s.name(), topo.hostCount());
             pool.removeAll(g);
             specs.add(s);
             others.add(g);
         }
         ScheduleAlgorithm algo = o.schedule == null ? ScheduleAlgorithms.defaultFor(c)
                 : ScheduleAlgorithms.byName(o.schedule);
+        requireSupport(algo, c, "--schedule " + o.schedule);
+        for (JobSpec sp : specs) {
+            requireSupport(sp.schedule() == null ? ScheduleAlgorithms.defaultFor(sp.collective())
+                    : ScheduleAlgorithms.byName(sp.schedule()), sp.collective(), "--job " + sp.name());
+        }
         int perHost = Placement.ranksPerHost(mainRanks);
         int nCh = o.channels == null ? perHost : o.channels;
         if (nCh < 1) {
@@ -145,7 +151,15 @@ public final class FlowPredict {
         if (o.timeline != null) {
             TimelineCsv.write(o.timeline, timeline);
         }
-        return new Result(out, header(topo, down, algo, nCh, mainRanks, specs), notes);
+        return new Result(out, header(topo, failed, algo, nCh, mainRanks, specs), notes);
+    }
+
+    /** @throws IllegalArgumentException naming the option and the schedules that support the collective */
+    private static void requireSupport(ScheduleAlgorithm a, Collective c, String option) {
+        if (!a.supports(c)) {
+            throw new IllegalArgumentException(option + ": " + a.name() + " has no schedule for " + c.ncclName()
+                    + "; " + ScheduleAlgorithms.supporting(c));
+        }
     }
 
     private Job otherJob(JobSpec s, List<Gpu> gpus) {
@@ -157,7 +171,8 @@ public final class FlowPredict {
         return new Job(s.name(), sch, gpus, s.startUs());
     }
 
-    private List<Gpu> place(String policy, List<Gpu> pool, int n, String option) throws InputException {
+    private List<Gpu> place(String policy, List<Gpu> pool, int n, String option, int hostCount)
+            throws InputException {
         if (policy.startsWith("hostfile:")) {
             Path file = hostfile(policy.substring("hostfile:".length()).trim(), option);
             String text;
@@ -166,7 +181,7 @@ public final class FlowPredict {
             } catch (IOException e) {
                 throw dev.collsim.cli.InputFiles.failed(file, e, option);
             }
-            List<Gpu> g = Placement.fromHostfile(file.toString(), text, pool);
+            List<Gpu> g = Placement.fromHostfile(file.toString(), text, pool, hostCount);
             if (g.size() < n) {
                 throw new IllegalArgumentException("hostfile " + file + " offers " + g.size() + " GPUs but " + n
                         + " ranks are needed");
@@ -212,7 +227,7 @@ public final class FlowPredict {
         throw new IllegalArgumentException("--shard '" + text + "': use I/N with 0 <= I < N, e.g. 0/4");
     }
 
-    private List<String> header(Topology topo, Set<Link> down, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
+    private List<String> header(Topology topo, FlowFabric.Failures failed, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
             List<JobSpec> specs) {
         List<String> h = new ArrayList<>();
         h.add("Backend: " + (congestionAware ? "flow (routes every transfer, max-min fair link sharing, event-driven)"
@@ -220,7 +235,11 @@ public final class FlowPredict {
                 + "; nothing was run");
         h.add(String.format(Locale.ROOT, "Fabric: %s (%d hosts, %d GPUs, %d directed links), %d failed directed"
                 + " links", topo.name(), topo.hostCount(), topo.gpus().size(), topo.graph().edgeSet().size(),
-                down.size()));
+                failed.links().size()));
+        if (!failed.names().isEmpty()) {
+            h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0
+                    ? " (random draws with seed " + o.seed + ")" : ""));
+        }
         h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%d per host group), placement %s;"
                 + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), Placement.ranksPerHost(ranks),
                 o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""

@@ -126,4 +126,46 @@ class FlowCliErrorsTest {
         r = run(Stream.concat(Stream.of(base), Stream.of("--completion-window", "0.05")).toArray(String[]::new));
         assertUserError(r, 2, "--completion-window needs --backend flow;");
     }
+
+    @Test
+    void negativeRandomFailureCountsAreRefused() {
+        assertUserError(run(flow("--fail-random-links", "-1")), 2, "--fail-random-links -1: cannot fail -1 of");
+        assertUserError(run(flow("--fail-random-nics", "-1")), 2, "--fail-random-nics -1: cannot fail -1 of");
+    }
+
+    @Test
+    void badJobSpecsAreRefused() {
+        assertUserError(run(flow("--job", "coll=allreduce,size=1M,ranks=8,channels=0")), 2,
+                "channels must be >= 1, got 0");
+        assertUserError(run(flow("--job", "coll=allreduce,coll=alltoall,size=1M,ranks=8")), 2,
+                "key coll given twice");
+        assertUserError(run(flow("--job", "coll=allreduce,size=1M,ranks=0")), 2, "ranks must be >= 1, got 0");
+        assertUserError(run(flow("--job", "coll=allreduce,size=1M,ranks=8,start=-5")), 2,
+                "start must be a finite number of microseconds >= 0");
+    }
+
+    @Test
+    void fabricSizesNameTheOptionAndTheRange() {
+        assertUserError(run(flow("--fabric", "fat-tree", "--leaf-radix", "0")), 2,
+                "--leaf-radix must be >= 1 (host-facing ports per leaf), got 0");
+        assertUserError(run(flow("--fabric", "fat-tree", "--planes", "0")), 2, "--planes must be >= 1");
+    }
+
+    /** Ring moves no AllToAll data; Direct (the p2p rounds) is the only schedule here that does. */
+    @Test
+    void unsupportedScheduleListsTheOnesThatWork() {
+        assertUserError(run("predict", "alltoall", "-c", "dgx-h100x2", "--backend", "flow", "--schedule", "ring"), 2,
+                "--schedule ring: Ring has no schedule for AllToAll; schedules for AllToAll: Direct");
+        assertUserError(run(flow("--ranks", "8", "--job", "coll=alltoall,size=1M,ranks=8,schedule=tree")), 2,
+                "--job job1: Tree has no schedule for AllToAll; schedules for AllToAll: Direct");
+    }
+
+    /** The main job (8 ranks, contiguous) holds all of host 0; a job asking for h0 by hostfile is told so. */
+    @Test
+    void hostfileHostWithoutFreeGpusIsReportedAsFull() throws IOException {
+        Path hosts = Files.writeString(dir.resolve("hosts"), "h0\n");
+        Run r = run(flow("--ranks", "8", "--job", "coll=allreduce,size=1M,ranks=8,placement=hostfile:" + hosts));
+        assertUserError(r, 3, hosts + ":1:1: host: host 'h0' has no free GPUs (other jobs hold them all); allowed:"
+                + " a host index or h<index> of a host with free GPUs: 1");
+    }
 }

@@ -168,4 +168,39 @@ class FlowCliErrorsTest {
         assertUserError(r, 3, hosts + ":1:1: host: host 'h0' has no free GPUs (other jobs hold them all); allowed:"
                 + " a host index or h<index> of a host with free GPUs: 1");
     }
+
+    /**
+     * A DGX H100 has 8 compute NICs (ids nic0..nic7, cabled to the fabric) and 4 storage NICs (nic8..nic11, not
+     * cabled; DGX H100 User Guide, the catalog's HgxEightGpu): 2 hosts have 16 NICs that a failure can affect, so
+     * 17 is refused, and 6 random draws name 6 compute NICs in the settings (text header and JSON).
+     */
+    @Test
+    void randomNicFailuresDrawOnlyNetworkedNicsAndAreNamed() throws IOException {
+        assertUserError(run(flow("--fail-random-nics", "17")), 2,
+                "--fail-random-nics 17: cannot fail 17 of 16 NICs with a network link; allowed: 0..16");
+        Run r = run(flow("--fail-random-nics", "6", "--fail-random-links", "1", "--format", "json"));
+        assertEquals(0, r.code(), r.err());
+        String failed = line(r.out());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("NIC h[01]/nic(\\d+) \\(random\\)").matcher(failed);
+        int nics = 0;
+        while (m.find()) {
+            nics++;
+            assertTrue(Integer.parseInt(m.group(1)) < 8, "a storage NIC was drawn: " + failed);
+        }
+        assertEquals(6, nics, failed);
+        assertTrue(failed.matches(".*cable \\S+>\\S+ \\(random\\).*"), failed);
+        Run text = run(flow("--fail-random-nics", "6", "--fail-random-links", "1", "--fail", "h0/nic3"));
+        assertTrue(text.out().contains("# Failed: h0/nic3, cable "), text.out());
+    }
+
+    /** @return the "Failed: ..." entry of a JSON settings array */
+    private static String line(String json) throws IOException {
+        for (com.fasterxml.jackson.databind.JsonNode n : new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(json).get("settings")) {
+            if (n.asText().startsWith("Failed: ")) {
+                return n.asText();
+            }
+        }
+        throw new AssertionError("no Failed: entry in " + json);
+    }
 }

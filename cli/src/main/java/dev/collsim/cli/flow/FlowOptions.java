@@ -89,6 +89,11 @@ public final class FlowOptions {
             + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll (default: ${DEFAULT-VALUE})")
     double completionWindow;
 
+    /** @return true when other jobs share the fabric ({@code --job} given) */
+    public boolean hasJobs() {
+        return !jobs.isEmpty();
+    }
+
     /** @return the placement policy text, contiguous by default */
     String placementText() {
         return placement == null ? "contiguous" : placement;

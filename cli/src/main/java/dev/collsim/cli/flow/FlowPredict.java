@@ -43,9 +43,22 @@ public final class FlowPredict {
      *
      * @param predictions one per simulated size
      * @param header      settings lines for the table header
+     * @param linksBusBw  per prediction: the links backend's busBw (each transfer alone on its route), GB/s
      * @param notes       per-size lines: busiest links, jobs' slowdowns
      */
-    public record Result(List<Prediction> predictions, List<String> header, List<String> notes) {
+    public record Result(List<Prediction> predictions, List<Double> linksBusBw, List<String> header,
+            List<String> notes) {
+    }
+
+    /** The physical bound of a rank set on a topology, as the analytical backend computes it. */
+    @FunctionalInterface
+    public interface Bound {
+        /**
+         * @param topology the fabric the run uses
+         * @param ranks    GPU of each rank
+         * @return best busBw the links allow, GB/s ({@code Double.POSITIVE_INFINITY} when none)
+         */
+        double busBw(Topology topology, List<Gpu> ranks);
     }
 
     private final FlowOptions o;
@@ -66,13 +79,15 @@ public final class FlowPredict {
      * @param rankList    predict's ranks (their count is the job size; -g limits the GPUs used per host)
      * @param c           collective
      * @param sizes       the sweep
-     * @return predictions and notes
+     * @param bound       the physical bound (the analytical table's {@code bound}), computed once on the fabric and
+     *                    ranks the run uses
+     * @return predictions (their physical bound from {@code bound}), the links backend's busBw and notes
      * @throws IllegalArgumentException on any bad option (the message names it)
      * @throws InputException           on a bad hostfile
      * @throws IOException              when the timeline or hostfile cannot be read or written
      */
-    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, List<Long> sizes)
-            throws InputException, IOException {
+    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, List<Long> sizes,
+            Bound bound) throws InputException, IOException {
         if (o.timeline != null) {
             OutputPaths.check(o.timeline, "--timeline");
         }
@@ -108,7 +123,9 @@ public final class FlowPredict {
         NetworkBackend backend = congestionAware ? new FlowNetwork(o.timeline != null, 3, o.completionWindow)
                 : new AnalyticalNetwork(o.timeline != null, 3);
         int[] shard = shard(o.shard);
+        double physical = bound.busBw(topo, mainRanks);
         List<Prediction> out = new ArrayList<>();
+        List<Double> linksBusBw = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         List<TimelineCsv.Point> timeline = new ArrayList<>();
         Map<Integer, Double> aloneCache = new HashMap<>();
@@ -125,11 +142,12 @@ public final class FlowPredict {
             }
             Timing t = backend.time(jobs, model);
             double time = t.jobs().get(0).timeUs();
-            double bound = new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0).timeUs();
+            double aloneUs = new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0).timeUs();
+            linksBusBw.add(aloneUs > 0 ? size / aloneUs / 1e3 * c.busBwFactor(mainRanks.size())
+                    : Double.POSITIVE_INFINITY);
             String busiest = LinkUsage.describe(t.bottlenecks());
             out.add(FlowPredictor.fromTime(c, size, mainRanks.size(), ScheduleAlgorithms.ncclAlgorithm(algo), null,
-                    nCh, time, -1, bound > 0 ? size / bound / 1e3 * c.busBwFactor(mainRanks.size())
-                            : Double.POSITIVE_INFINITY,
+                    nCh, time, -1, physical,
                     (algo.name().equals("Hierarchical") ? "hier:rs-ar-ag " : "") + backend.name() + ": " + busiest));
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
             if (specs.size() > 0) {
@@ -151,7 +169,7 @@ public final class FlowPredict {
         if (o.timeline != null) {
             TimelineCsv.write(o.timeline, timeline);
         }
-        return new Result(out, header(topo, failed, algo, nCh, mainRanks, specs), notes);
+        return new Result(out, linksBusBw, header(topo, failed, algo, nCh, mainRanks, specs), notes);
     }
 
     /** @throws IllegalArgumentException naming the option and the schedules that support the collective */
@@ -248,8 +266,9 @@ public final class FlowPredict {
             h.add(String.format(Locale.ROOT, "Other job %s: %s %d B on %d ranks (%s), start %.2f us", s.name(),
                     s.collective().testName(), s.sizeBytes(), s.ranks(), s.placement(), s.startUs()));
         }
-        h.add("algo column = schedule; nccl_est -1 (NCCL has no model of contention); bound = the links backend's"
-                + " busbw (no sharing)");
+        h.add("algo column = schedule; nccl_est -1 (NCCL has no model of contention); bound = the physical bound of"
+                + " the analytical backend (GPU and NIC links, non-blocking fabric); links = the links backend's busbw"
+                + " (this schedule, each transfer alone on its route, no sharing)");
         return h;
     }
 }

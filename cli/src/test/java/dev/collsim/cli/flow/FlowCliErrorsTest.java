@@ -23,7 +23,7 @@ class FlowCliErrorsTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
+    record Run(int code, String out, String err) {
     }
 
     static Run run(String... args) {

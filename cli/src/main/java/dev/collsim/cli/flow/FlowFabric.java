@@ -67,6 +67,35 @@ final class FlowFabric {
     }
 
     /**
+     * Oversubscription only acts on leaf-to-spine cables; a fabric whose NICs all fit on one leaf per plane (or a
+     * single switch) has none, so a ratio above 1:1 changes nothing although the fabric's name carries it.
+     *
+     * @param o options
+     * @param t the topology built from them
+     * @return a one-line warning naming the leaf count and what to change, or empty
+     */
+    static java.util.Optional<String> oversubscriptionWarning(FlowOptions o, Topology t) {
+        if (o.fabric == null || o.oversubscription == null || FabricSpec.parseRatio(o.oversubscription) <= 1.0) {
+            return java.util.Optional.empty();
+        }
+        List<dev.collsim.topology.NetSwitch> switches = t.devices(dev.collsim.topology.NetSwitch.class);
+        if (switches.stream().anyMatch(s -> s.tier() == dev.collsim.topology.NetSwitch.Tier.SPINE)) {
+            return java.util.Optional.empty();
+        }
+        long leaves = switches.stream().filter(s -> s.tier() == dev.collsim.topology.NetSwitch.Tier.LEAF).count();
+        int radix = o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX : o.leafRadix;
+        String head = "Warning: --oversubscription " + o.oversubscription + " has no effect: ";
+        if (FabricKind.parse(o.fabric) == FabricKind.SINGLE_SWITCH) {
+            return java.util.Optional.of(head + "a single-switch fabric has no uplinks; use --fabric fat-tree or"
+                    + " rail-optimized");
+        }
+        return java.util.Optional.of(head + "the " + o.fabric + " fabric has " + leaves + " leaf switch"
+                + (leaves == 1 ? "" : "es") + " and no spines (--leaf-radix " + radix + " holds every host's NICs),"
+                + " so no traffic crosses an oversubscribed uplink; lower --leaf-radix to spread the hosts over"
+                + " several leaves");
+    }
+
+    /**
      * What a run takes out of service.
      *
      * @param links the directed links that are down

@@ -254,6 +254,7 @@ public final class FlowPredict {
         h.add(String.format(Locale.ROOT, "Fabric: %s (%d hosts, %d GPUs, %d directed links), %d failed directed"
                 + " links", topo.name(), topo.hostCount(), topo.gpus().size(), topo.graph().edgeSet().size(),
                 failed.links().size()));
+        FlowFabric.oversubscriptionWarning(o, topo).ifPresent(h::add);
         if (!failed.names().isEmpty()) {
             h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0
                     ? " (random draws with seed " + o.seed + ")" : ""));

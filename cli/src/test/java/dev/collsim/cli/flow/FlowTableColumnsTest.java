@@ -64,4 +64,21 @@ class FlowTableColumnsTest {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    /**
+     * 4 DGX H100 have 4 x 8 = 32 compute NICs: with the default 32 ports per leaf they fill one leaf, so a 2:1
+     * fat-tree has no spine and the ratio changes nothing (warned); with 16 ports per leaf there are 2 leaves and
+     * spines, and no warning.
+     */
+    @Test
+    void oversubscriptionWithoutSpinesIsWarned() {
+        String[] common = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1M", "-e", "1M", "--backend", "flow",
+            "--fabric", "fat-tree", "--oversubscription", "2:1"};
+        FlowCliErrorsTest.Run one = FlowCliErrorsTest.run(common);
+        assertEquals(0, one.code(), one.err());
+        assertTrue(one.out().contains("# Warning: --oversubscription 2:1 has no effect: the fat-tree fabric has 1 leaf"
+                + " switch and no spines (--leaf-radix 32 holds every host's NICs)"), one.out());
+        FlowCliErrorsTest.Run two = FlowCliErrorsTest.run(with(common, "--leaf-radix", "16"));
+        assertFalse(two.out().contains("Warning"), two.out());
+    }
 }

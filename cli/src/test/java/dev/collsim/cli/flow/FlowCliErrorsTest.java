@@ -203,4 +203,20 @@ class FlowCliErrorsTest {
         }
         throw new AssertionError("no Failed: entry in " + json);
     }
+
+    /** Two shards whose sweeps both hold 1 MiB: the overlap is an input error naming both files and the size. */
+    @Test
+    void mergeOfOverlappingShardsFails() throws IOException {
+        String[] sweep = {"predict", "allgather", "-c", "dgx-h100x2", "-b", "1M", "-e", "2M", "-f", "2", "--backend",
+            "links", "--format", "csv"};
+        Path a = Files.writeString(dir.resolve("a.csv"), run(sweep).out());
+        Path b = Files.writeString(dir.resolve("b.csv"), run(Stream.concat(Stream.of(sweep),
+                Stream.of("--shard", "0/2")).toArray(String[]::new)).out());
+        Path out = dir.resolve("m.csv");
+        assertUserError(run("merge", a.toString(), b.toString(), "-o", out.toString()), 3,
+                b + ":2:1: size: size 1048576 also in " + a);
+        assertFalse(Files.exists(out));
+        assertUserError(run("merge", a.toString(), "-o", dir.toString()), 3, dir + ": is a directory",
+                "given to -o");
+    }
 }

@@ -50,7 +50,6 @@ public final class MergeCommand implements Callable<Integer> {
             OutputPaths.check(output, "-o");
         }
         for (Path f : files) {
-            dev.collsim.cli.InputFiles.require(f, "a shard CSV");
             if (Files.isDirectory(f)) {
                 throw new dev.collsim.cli.UserError(f + ": is a directory, not a shard CSV", ExitCodes.INPUT);
             }

@@ -57,8 +57,9 @@ final class FlowFabric {
                     + " got '" + clusterText + "'; catalog: " + String.join(", ", Catalog.names()));
         }
         int count = hosts.map(ClusterSpec::count).orElse(1);
-        double ratio = o.oversubscription == null ? 1.0 : FabricSpec.parseRatio(o.oversubscription);
-        Bandwidth speed = o.linkSpeed == null ? null : Bandwidth.parse(o.linkSpeed);
+        double ratio = o.oversubscription == null ? 1.0 : named("--oversubscription",
+                () -> FabricSpec.parseRatio(o.oversubscription));
+        Bandwidth speed = o.linkSpeed == null ? null : named("--link-speed", () -> Bandwidth.parse(o.linkSpeed));
         FabricSpec spec = new FabricSpec(kind, speed, ratio, o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX
                 : o.leafRadix, o.planes == null ? 1 : o.planes, FabricSpec.DEFAULT_SWITCH_LATENCY);
         String name = type.name() + "x" + count + "-" + kind.yamlName()
@@ -121,6 +122,15 @@ final class FlowFabric {
         cables.forEach(c -> names.add("cable " + c + " (random)"));
         nics.forEach(n -> names.add("NIC " + n + " (random)"));
         return new Failures(down, List.copyOf(names));
+    }
+
+    /** @return the value, or rethrows its IllegalArgumentException with the option name in front */
+    private static <T> T named(String option, java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage());
+        }
     }
 
     private static List<String> drawn(String option, int count, java.util.function.Supplier<List<String>> draw) {

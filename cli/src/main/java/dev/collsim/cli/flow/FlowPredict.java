@@ -120,6 +120,9 @@ public final class FlowPredict {
         if (nCh < 1) {
             throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
         }
+        if (!(o.completionWindow >= 0 && o.completionWindow < 1)) {
+            throw new IllegalArgumentException("--completion-window must be in [0, 1), got " + o.completionWindow);
+        }
         NetworkBackend backend = congestionAware ? new FlowNetwork(o.timeline != null, 3, o.completionWindow)
                 : new AnalyticalNetwork(o.timeline != null, 3);
         int[] shard = shard(o.shard);

@@ -149,6 +149,11 @@ class FlowCliErrorsTest {
         assertUserError(run(flow("--fabric", "fat-tree", "--leaf-radix", "0")), 2,
                 "--leaf-radix must be >= 1 (host-facing ports per leaf), got 0");
         assertUserError(run(flow("--fabric", "fat-tree", "--planes", "0")), 2, "--planes must be >= 1");
+        assertUserError(run(flow("--fabric", "fat-tree", "--oversubscription", "1:2")), 2,
+                "--oversubscription: '1:2' is not an oversubscription ratio");
+        assertUserError(run(flow("--fabric", "fat-tree", "--link-speed", "fast")), 2,
+                "--link-speed: 'fast' is not a bandwidth");
+        assertUserError(run(flow("--completion-window", "-1")), 2, "--completion-window must be in [0, 1), got -1.0");
     }
 
     /** Ring moves no AllToAll data; Direct (the p2p rounds) is the only schedule here that does. */

@@ -11,7 +11,9 @@ import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
 import dev.collsim.units.Bandwidth;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -36,6 +38,13 @@ final class FlowFabric {
             }
             return given;
         }
+        if (o.leafRadix != null && o.leafRadix < 1) {
+            throw new IllegalArgumentException("--leaf-radix must be >= 1 (host-facing ports per leaf), got "
+                    + o.leafRadix);
+        }
+        if (o.planes != null && o.planes < 1) {
+            throw new IllegalArgumentException("--planes must be >= 1 (independent network planes), got " + o.planes);
+        }
         FabricKind kind = FabricKind.parse(o.fabric);
         if (kind == null) {
             throw new IllegalArgumentException("unknown --fabric '" + o.fabric + "'; allowed: " + FabricKind.allowed());
@@ -48,8 +57,9 @@ final class FlowFabric {
                     + " got '" + clusterText + "'; catalog: " + String.join(", ", Catalog.names()));
         }
         int count = hosts.map(ClusterSpec::count).orElse(1);
-        double ratio = o.oversubscription == null ? 1.0 : FabricSpec.parseRatio(o.oversubscription);
-        Bandwidth speed = o.linkSpeed == null ? null : Bandwidth.parse(o.linkSpeed);
+        double ratio = o.oversubscription == null ? 1.0 : named("--oversubscription",
+                () -> FabricSpec.parseRatio(o.oversubscription));
+        Bandwidth speed = o.linkSpeed == null ? null : named("--link-speed", () -> Bandwidth.parse(o.linkSpeed));
         FabricSpec spec = new FabricSpec(kind, speed, ratio, o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX
                 : o.leafRadix, o.planes == null ? 1 : o.planes, FabricSpec.DEFAULT_SWITCH_LATENCY);
         String name = type.name() + "x" + count + "-" + kind.yamlName()
@@ -58,18 +68,77 @@ final class FlowFabric {
     }
 
     /**
-     * @return the links to fail: named ones, then random cables and NICs with the seed
-     * @throws IllegalArgumentException on unknown names or counts out of range
+     * Oversubscription only acts on leaf-to-spine cables; a fabric whose NICs all fit on one leaf per plane (or a
+     * single switch) has none, so a ratio above 1:1 changes nothing although the fabric's name carries it.
+     *
+     * @param o options
+     * @param t the topology built from them
+     * @return a one-line warning naming the leaf count and what to change, or empty
      */
-    static Set<Link> failures(FlowOptions o, Topology t) {
+    static java.util.Optional<String> oversubscriptionWarning(FlowOptions o, Topology t) {
+        if (o.fabric == null || o.oversubscription == null || FabricSpec.parseRatio(o.oversubscription) <= 1.0) {
+            return java.util.Optional.empty();
+        }
+        List<dev.collsim.topology.NetSwitch> switches = t.devices(dev.collsim.topology.NetSwitch.class);
+        if (switches.stream().anyMatch(s -> s.tier() == dev.collsim.topology.NetSwitch.Tier.SPINE)) {
+            return java.util.Optional.empty();
+        }
+        long leaves = switches.stream().filter(s -> s.tier() == dev.collsim.topology.NetSwitch.Tier.LEAF).count();
+        int radix = o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX : o.leafRadix;
+        String head = "Warning: --oversubscription " + o.oversubscription + " has no effect: ";
+        if (FabricKind.parse(o.fabric) == FabricKind.SINGLE_SWITCH) {
+            return java.util.Optional.of(head + "a single-switch fabric has no uplinks; use --fabric fat-tree or"
+                    + " rail-optimized");
+        }
+        return java.util.Optional.of(head + "the " + o.fabric + " fabric has " + leaves + " leaf switch"
+                + (leaves == 1 ? "" : "es") + " and no spines (--leaf-radix " + radix + " holds every host's NICs),"
+                + " so no traffic crosses an oversubscribed uplink; lower --leaf-radix to spread the hosts over"
+                + " several leaves");
+    }
+
+    /**
+     * What a run takes out of service.
+     *
+     * @param links the directed links that are down
+     * @param names what was failed, for the header: {@code --fail} names, then the random cables and NICs drawn
+     */
+    record Failures(Set<Link> links, List<String> names) {
+    }
+
+    /**
+     * @return the links to fail: named ones, then random cables and NICs (only NICs with a network link) with the
+     *         seed, and their names
+     * @throws IllegalArgumentException on unknown names, or counts out of range (naming the option and the range)
+     */
+    static Failures failures(FlowOptions o, Topology t) {
         Set<Link> down = new LinkedHashSet<>(FabricFailures.byName(t, o.fail));
-        if (o.failRandomLinks > 0) {
-            down.addAll(FabricFailures.randomCables(t, o.failRandomLinks, o.seed));
+        List<String> names = new ArrayList<>(o.fail);
+        List<String> cables = drawn("--fail-random-links", o.failRandomLinks,
+                () -> FabricFailures.randomCableNames(t, o.failRandomLinks, o.seed));
+        List<String> nics = drawn("--fail-random-nics", o.failRandomNics,
+                () -> FabricFailures.randomNicNames(t, o.failRandomNics, o.seed));
+        down.addAll(FabricFailures.byName(t, cables));
+        down.addAll(FabricFailures.byName(t, nics));
+        cables.forEach(c -> names.add("cable " + c + " (random)"));
+        nics.forEach(n -> names.add("NIC " + n + " (random)"));
+        return new Failures(down, List.copyOf(names));
+    }
+
+    /** @return the value, or rethrows its IllegalArgumentException with the option name in front */
+    private static <T> T named(String option, java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage());
         }
-        if (o.failRandomNics > 0) {
-            down.addAll(FabricFailures.randomNics(t, o.failRandomNics, o.seed));
+    }
+
+    private static List<String> drawn(String option, int count, java.util.function.Supplier<List<String>> draw) {
+        try {
+            return draw.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + " " + count + ": " + e.getMessage());
         }
-        return down;
     }
 
     /** @return the indexed model with failures and routing options */

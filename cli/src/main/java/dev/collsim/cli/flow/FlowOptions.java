@@ -8,8 +8,9 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * Options of {@code collsim predict --backend flow|links}, as a picocli mixin. Every option is ignored by the
- * default (analytical) backend.
+ * Options of {@code collsim predict --backend flow|links}, as a picocli mixin. Given with another backend they
+ * are a usage error ({@code PredictCommand} checks); {@code --job} and {@code --completion-window} need
+ * {@code --backend flow}.
  */
 public final class FlowOptions {
 
@@ -87,6 +88,11 @@ public final class FlowOptions {
             + " finish together the flows that end within W x (elapsed step time) of each other; 0 is exact,"
             + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll (default: ${DEFAULT-VALUE})")
     double completionWindow;
+
+    /** @return true when other jobs share the fabric ({@code --job} given) */
+    public boolean hasJobs() {
+        return !jobs.isEmpty();
+    }
 
     /** @return the placement policy text, contiguous by default */
     String placementText() {

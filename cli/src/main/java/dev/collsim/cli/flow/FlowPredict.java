@@ -43,9 +43,22 @@ public final class FlowPredict {
      *
      * @param predictions one per simulated size
      * @param header      settings lines for the table header
+     * @param linksBusBw  per prediction: the links backend's busBw (each transfer alone on its route), GB/s
      * @param notes       per-size lines: busiest links, jobs' slowdowns
      */
-    public record Result(List<Prediction> predictions, List<String> header, List<String> notes) {
+    public record Result(List<Prediction> predictions, List<Double> linksBusBw, List<String> header,
+            List<String> notes) {
+    }
+
+    /** The physical bound of a rank set on a topology, as the analytical backend computes it. */
+    @FunctionalInterface
+    public interface Bound {
+        /**
+         * @param topology the fabric the run uses
+         * @param ranks    GPU of each rank
+         * @return best busBw the links allow, GB/s ({@code Double.POSITIVE_INFINITY} when none)
+         */
+        double busBw(Topology topology, List<Gpu> ranks);
     }
 
     private final FlowOptions o;
@@ -66,40 +79,56 @@ public final class FlowPredict {
      * @param rankList    predict's ranks (their count is the job size; -g limits the GPUs used per host)
      * @param c           collective
      * @param sizes       the sweep
-     * @return predictions and notes
+     * @param bound       the physical bound (the analytical table's {@code bound}), computed once on the fabric and
+     *                    ranks the run uses
+     * @return predictions (their physical bound from {@code bound}), the links backend's busBw and notes
      * @throws IllegalArgumentException on any bad option (the message names it)
      * @throws InputException           on a bad hostfile
      * @throws IOException              when the timeline or hostfile cannot be read or written
      */
-    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, List<Long> sizes)
-            throws InputException, IOException {
+    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, List<Long> sizes,
+            Bound bound) throws InputException, IOException {
+        if (o.timeline != null) {
+            OutputPaths.check(o.timeline, "--timeline");
+        }
         Topology topo = FlowFabric.topology(o, clusterText, given);
-        Set<Link> down = FlowFabric.failures(o, topo);
+        FlowFabric.Failures failed = FlowFabric.failures(o, topo);
+        Set<Link> down = failed.links();
         NetworkModel model = FlowFabric.model(o, topo, down);
         int maxLocal = rankList.stream().mapToInt(Gpu::index).max().orElse(0);
         List<Gpu> pool = new ArrayList<>(topo.gpus().stream().filter(g -> g.index() <= maxLocal).toList());
-        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size());
+        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size(), "--placement", topo.hostCount());
         pool.removeAll(mainRanks);
         List<JobSpec> specs = new ArrayList<>();
         List<List<Gpu>> others = new ArrayList<>();
         for (int i = 0; i < o.jobs.size(); i++) {
             JobSpec s = JobSpec.parse(o.jobs.get(i), i + 1);
-            List<Gpu> g = place(s.placement(), pool, s.ranks());
+            List<Gpu> g = place(s.placement(), pool, s.ranks(), "--job " + s.name(), topo.hostCount());
             pool.removeAll(g);
             specs.add(s);
             others.add(g);
         }
         ScheduleAlgorithm algo = o.schedule == null ? ScheduleAlgorithms.defaultFor(c)
                 : ScheduleAlgorithms.byName(o.schedule);
+        requireSupport(algo, c, "--schedule " + o.schedule);
+        for (JobSpec sp : specs) {
+            requireSupport(sp.schedule() == null ? ScheduleAlgorithms.defaultFor(sp.collective())
+                    : ScheduleAlgorithms.byName(sp.schedule()), sp.collective(), "--job " + sp.name());
+        }
         int perHost = Placement.ranksPerHost(mainRanks);
         int nCh = o.channels == null ? perHost : o.channels;
         if (nCh < 1) {
             throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
         }
+        if (!(o.completionWindow >= 0 && o.completionWindow < 1)) {
+            throw new IllegalArgumentException("--completion-window must be in [0, 1), got " + o.completionWindow);
+        }
         NetworkBackend backend = congestionAware ? new FlowNetwork(o.timeline != null, 3, o.completionWindow)
                 : new AnalyticalNetwork(o.timeline != null, 3);
         int[] shard = shard(o.shard);
+        double physical = bound.busBw(topo, mainRanks);
         List<Prediction> out = new ArrayList<>();
+        List<Double> linksBusBw = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         List<TimelineCsv.Point> timeline = new ArrayList<>();
         Map<Integer, Double> aloneCache = new HashMap<>();
@@ -116,11 +145,12 @@ public final class FlowPredict {
             }
             Timing t = backend.time(jobs, model);
             double time = t.jobs().get(0).timeUs();
-            double bound = new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0).timeUs();
+            double aloneUs = new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0).timeUs();
+            linksBusBw.add(aloneUs > 0 ? size / aloneUs / 1e3 * c.busBwFactor(mainRanks.size())
+                    : Double.POSITIVE_INFINITY);
             String busiest = LinkUsage.describe(t.bottlenecks());
             out.add(FlowPredictor.fromTime(c, size, mainRanks.size(), ScheduleAlgorithms.ncclAlgorithm(algo), null,
-                    nCh, time, -1, bound > 0 ? size / bound / 1e3 * c.busBwFactor(mainRanks.size())
-                            : Double.POSITIVE_INFINITY,
+                    nCh, time, -1, physical,
                     (algo.name().equals("Hierarchical") ? "hier:rs-ar-ag " : "") + backend.name() + ": " + busiest));
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
             if (specs.size() > 0) {
@@ -142,7 +172,15 @@ public final class FlowPredict {
         if (o.timeline != null) {
             TimelineCsv.write(o.timeline, timeline);
         }
-        return new Result(out, header(topo, down, algo, nCh, mainRanks, specs), notes);
+        return new Result(out, linksBusBw, header(topo, failed, algo, nCh, mainRanks, specs), notes);
+    }
+
+    /** @throws IllegalArgumentException naming the option and the schedules that support the collective */
+    private static void requireSupport(ScheduleAlgorithm a, Collective c, String option) {
+        if (!a.supports(c)) {
+            throw new IllegalArgumentException(option + ": " + a.name() + " has no schedule for " + c.ncclName()
+                    + "; " + ScheduleAlgorithms.supporting(c));
+        }
     }
 
     private Job otherJob(JobSpec s, List<Gpu> gpus) {
@@ -154,10 +192,17 @@ public final class FlowPredict {
         return new Job(s.name(), sch, gpus, s.startUs());
     }
 
-    private List<Gpu> place(String policy, List<Gpu> pool, int n) throws InputException, IOException {
+    private List<Gpu> place(String policy, List<Gpu> pool, int n, String option, int hostCount)
+            throws InputException {
         if (policy.startsWith("hostfile:")) {
-            Path file = Path.of(policy.substring("hostfile:".length()));
-            List<Gpu> g = Placement.fromHostfile(file.toString(), Files.readString(file), pool);
+            Path file = hostfile(policy.substring("hostfile:".length()).trim(), option);
+            String text;
+            try {
+                text = Files.readString(file);
+            } catch (IOException e) {
+                throw dev.collsim.cli.InputFiles.failed(file, e, option);
+            }
+            List<Gpu> g = Placement.fromHostfile(file.toString(), text, pool, hostCount);
             if (g.size() < n) {
                 throw new IllegalArgumentException("hostfile " + file + " offers " + g.size() + " GPUs but " + n
                         + " ranks are needed");
@@ -165,6 +210,25 @@ public final class FlowPredict {
             return g.subList(0, n);
         }
         return Placement.place(FlowOptions.policy(policy), pool, n, o.seed);
+    }
+
+    /**
+     * @return the hostfile named after {@code hostfile:}
+     * @throws IllegalArgumentException (usage) when no name is given
+     * @throws dev.collsim.cli.UserError (exit 3) when it is missing, unreadable or a folder
+     */
+    private static Path hostfile(String name, String option) {
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException(option + " hostfile: needs a file name, e.g. hostfile:hosts.txt"
+                    + " (lines 'HOST [slots=N]')");
+        }
+        Path file = Path.of(name);
+        dev.collsim.cli.InputFiles.require(file, option);
+        if (Files.isDirectory(file)) {
+            throw new dev.collsim.cli.UserError(file + ": is a directory, not a hostfile (given to " + option + ")",
+                    dev.collsim.cli.ExitCodes.INPUT);
+        }
+        return file;
     }
 
     static int[] shard(String text) {
@@ -184,7 +248,7 @@ public final class FlowPredict {
         throw new IllegalArgumentException("--shard '" + text + "': use I/N with 0 <= I < N, e.g. 0/4");
     }
 
-    private List<String> header(Topology topo, Set<Link> down, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
+    private List<String> header(Topology topo, FlowFabric.Failures failed, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
             List<JobSpec> specs) {
         List<String> h = new ArrayList<>();
         h.add("Backend: " + (congestionAware ? "flow (routes every transfer, max-min fair link sharing, event-driven)"
@@ -192,7 +256,12 @@ public final class FlowPredict {
                 + "; nothing was run");
         h.add(String.format(Locale.ROOT, "Fabric: %s (%d hosts, %d GPUs, %d directed links), %d failed directed"
                 + " links", topo.name(), topo.hostCount(), topo.gpus().size(), topo.graph().edgeSet().size(),
-                down.size()));
+                failed.links().size()));
+        FlowFabric.oversubscriptionWarning(o, topo).ifPresent(h::add);
+        if (!failed.names().isEmpty()) {
+            h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0
+                    ? " (random draws with seed " + o.seed + ")" : ""));
+        }
         h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%d per host group), placement %s;"
                 + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), Placement.ranksPerHost(ranks),
                 o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""
@@ -201,8 +270,9 @@ public final class FlowPredict {
             h.add(String.format(Locale.ROOT, "Other job %s: %s %d B on %d ranks (%s), start %.2f us", s.name(),
                     s.collective().testName(), s.sizeBytes(), s.ranks(), s.placement(), s.startUs()));
         }
-        h.add("algo column = schedule; nccl_est -1 (NCCL has no model of contention); bound = the links backend's"
-                + " busbw (no sharing)");
+        h.add("algo column = schedule; nccl_est -1 (NCCL has no model of contention); bound = the physical bound of"
+                + " the analytical backend (GPU and NIC links, non-blocking fabric); links = the links backend's busbw"
+                + " (this schedule, each transfer alone on its route, no sharing)");
         return h;
     }
 }

@@ -31,7 +31,8 @@ record JobSpec(String name, Collective collective, long sizeBytes, int ranks, St
      * @param text  the option value
      * @param index position among the --job options (names default to job1, job2, ...)
      * @return the spec
-     * @throws IllegalArgumentException naming the option, the bad part and the allowed keys
+     * @throws IllegalArgumentException naming the option, the bad part and the allowed keys or values (a key given
+     *                                  twice, ranks or channels below 1, a negative start)
      */
     static JobSpec parse(String text, int index) {
         Map<String, String> kv = new LinkedHashMap<>();
@@ -42,7 +43,10 @@ record JobSpec(String name, Collective collective, long sizeBytes, int ranks, St
                 throw new IllegalArgumentException("--job '" + text + "': '" + part + "' is not allowed; use key=value"
                         + " with keys " + String.join(", ", new java.util.TreeSet<>(KEYS)));
             }
-            kv.put(k, p[1].trim());
+            if (kv.put(k, p[1].trim()) != null) {
+                throw new IllegalArgumentException("--job '" + text + "': key " + k + " given twice; give each key"
+                        + " once");
+            }
         }
         for (String required : new String[] {"coll", "size", "ranks"}) {
             if (!kv.containsKey(required)) {
@@ -52,9 +56,21 @@ record JobSpec(String name, Collective collective, long sizeBytes, int ranks, St
         }
         try {
             double start = kv.containsKey("start") ? Double.parseDouble(kv.get("start").replace("us", "").trim()) : 0;
+            int ranks = Integer.parseInt(kv.get("ranks"));
+            int channels = kv.containsKey("channels") ? Integer.parseInt(kv.get("channels")) : 0;
+            if (ranks < 1) {
+                throw new IllegalArgumentException("--job '" + text + "': ranks must be >= 1, got " + ranks);
+            }
+            if (kv.containsKey("channels") && channels < 1) {
+                throw new IllegalArgumentException("--job '" + text + "': channels must be >= 1, got " + channels
+                        + " (leave it out for the default: the job's GPUs per host)");
+            }
+            if (!(start >= 0) || Double.isInfinite(start)) {
+                throw new IllegalArgumentException("--job '" + text + "': start must be a finite number of"
+                        + " microseconds >= 0, got " + kv.get("start"));
+            }
             return new JobSpec(kv.getOrDefault("name", "job" + index), Collective.parse(kv.get("coll")),
-                    DataSize.parseBytes(kv.get("size")), Integer.parseInt(kv.get("ranks")), kv.get("schedule"),
-                    kv.containsKey("channels") ? Integer.parseInt(kv.get("channels")) : 0,
+                    DataSize.parseBytes(kv.get("size")), ranks, kv.get("schedule"), channels,
                     kv.getOrDefault("placement", "contiguous"), start);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--job '" + text + "': ranks and channels must be whole numbers and"

@@ -8,7 +8,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code collsim merge}: joins the CSV outputs of a sweep split with {@code --shard I/N} (e.g. the tasks of a Slurm
- * array job) into one CSV sorted by size. All files must have the same header; a size present twice is an error.
+ * array job) into one CSV sorted by size. All files must have the same header; a size present twice is an error,
+ * even with identical rows (shards never overlap, so an overlap means a file or a shard was given twice).
  */
 @Command(name = "merge", mixinStandardHelpOptions = true,
         description = {"Join the CSV outputs of 'collsim predict ... --shard I/N --format csv' into one sweep,",
-            "sorted by size. Fails (exit 3) on differing headers, duplicate sizes or a non-numeric size."})
+            "sorted by size. Fails (exit 3) on differing headers, a size in two files (or twice in one, e.g.",
+            "a file given twice), or a non-numeric size."})
 public final class MergeCommand implements Callable<Integer> {
 
     @Spec
@@ -45,7 +46,13 @@ public final class MergeCommand implements Callable<Integer> {
         Map<Long, String> rows = new TreeMap<>();
         Map<Long, String> origin = new TreeMap<>();
         List<InputProblem> problems = new ArrayList<>();
+        if (output != null) {
+            OutputPaths.check(output, "-o");
+        }
         for (Path f : files) {
+            if (Files.isDirectory(f)) {
+                throw new dev.collsim.cli.UserError(f + ": is a directory, not a shard CSV", ExitCodes.INPUT);
+            }
             List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
             if (lines.isEmpty()) {
                 problems.add(new InputProblem(f.toString(), 1, 1, "", "empty file; expected a CSV header line"));
@@ -72,9 +79,10 @@ public final class MergeCommand implements Callable<Integer> {
                             + "' is not a size in bytes"));
                     continue;
                 }
-                if (rows.containsKey(size) && !rows.get(size).equals(line)) {
+                if (rows.containsKey(size)) {
                     problems.add(new InputProblem(f.toString(), i + 1, 1, "size", "size " + size + " also in "
-                            + origin.get(size) + "; shards must not overlap"));
+                            + origin.get(size) + (rows.get(size).equals(line) ? " (the same row)" : "")
+                            + "; shards must not overlap (was a file given twice, or a --shard I/N run twice?)"));
                     continue;
                 }
                 rows.put(size, line);
@@ -91,10 +99,7 @@ public final class MergeCommand implements Callable<Integer> {
             out.print(sb);
             out.flush();
         } else {
-            Path abs = output.toAbsolutePath();
-            Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(abs.getParent(), abs.getFileName().toString());
-            Files.writeString(tmp, sb, StandardCharsets.UTF_8);
-            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            OutputPaths.write(output, "-o", w -> w.write(sb.toString()));
         }
         return ExitCodes.OK;
     }

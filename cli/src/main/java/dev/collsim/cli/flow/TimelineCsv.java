@@ -1,12 +1,7 @@
 package dev.collsim.cli.flow;
 
 import dev.collsim.simulator.network.FlowRecord;
-import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,15 +20,12 @@ final class TimelineCsv {
     }
 
     /**
-     * @param file   target file
+     * @param file   target file (checked with {@link OutputPaths#check} before the simulation)
      * @param points records per size
-     * @throws IOException when the file cannot be written (nothing half-written is left)
+     * @throws dev.collsim.cli.UserError (exit 3) when the file cannot be written; nothing half-written is left
      */
-    static void write(Path file, List<Point> points) throws IOException {
-        Path abs = file.toAbsolutePath();
-        Path dir = abs.getParent();
-        Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(dir, abs.getFileName().toString());
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+    static void write(Path file, List<Point> points) {
+        OutputPaths.write(file, "--timeline", w -> {
             w.write(HEADER);
             w.write('\n');
             for (Point p : points) {
@@ -43,10 +35,6 @@ final class TimelineCsv {
                             r.flows(), r.bytes(), r.startUs(), r.endUs()));
                 }
             }
-        } catch (IOException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
-        }
-        Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        });
     }
 }

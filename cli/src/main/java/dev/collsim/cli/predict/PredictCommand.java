@@ -169,6 +169,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private int run() throws IOException, InputException {
+        checkBackendOptions();
         Collective c = Collective.parse(collective);
         DataType type = DataType.parse(dataType);
         RedOp redOp = RedOp.parse(op);
@@ -182,7 +183,7 @@ public final class PredictCommand implements Callable<Integer> {
             throw new IllegalArgumentException("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root);
         }
         if (backend != Backend.analytical) {
-            return runFlow(c, type, redOp, sizes, topo, rankList);
+            return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
         }
         NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
         List<PredictRow> rows = new ArrayList<>();
@@ -205,18 +206,27 @@ public final class PredictCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList)
-            throws IOException {
+    private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList,
+            Map<String, String> nccl) throws IOException {
+        NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
+        dev.collsim.cli.flow.FlowPredict.Bound bound = (t, ranks) -> {
+            List<Gpu> sorted = new ArrayList<>(ranks);
+            sorted.sort(java.util.Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index));
+            return dev.collsim.simulator.perf.PhysicalBound.busBw(predictor.plan(new PredictionRequest(t, sorted, c,
+                    sizes.get(0), type, redOp, nccl)), c);
+        };
         dev.collsim.cli.flow.FlowPredict.Result fr;
         try {
             fr = new dev.collsim.cli.flow.FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
-                    rankList, c, sizes);
+                    rankList, c, sizes, bound);
         } catch (dev.collsim.io.InputException e) {
             throw new UserError(e.getMessage(), ExitCodes.INPUT);
         }
         List<PredictRow> rows = new ArrayList<>();
-        for (Prediction p : fr.predictions()) {
-            rows.add(new PredictRow(p, c.countFor(p.sizeBytes(), type.size(), rankList.size()), List.of()));
+        for (int i = 0; i < fr.predictions().size(); i++) {
+            Prediction p = fr.predictions().get(i);
+            rows.add(new PredictRow(p, c.countFor(p.sizeBytes(), type.size(), rankList.size()), List.of(),
+                    fr.linksBusBw().get(i)));
         }
         List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
                 + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), type.testName(),
@@ -228,12 +238,43 @@ public final class PredictCommand implements Callable<Integer> {
             case csv -> w.csv(rows, false);
             case json -> w.json(header, rows, false);
             default -> {
-                w.text(header, rows, false);
+                w.text(header, rows, false, flowFooter());
                 fr.notes().forEach(n -> out.println("# " + n));
             }
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** @return the flow/links table's footer: what the columns mean and what is not modelled in this run */
+    private String flowFooter() {
+        String others = backend == Backend.links ? "sharing of links (links backend: every transfer alone)"
+                : flowOptions.hasJobs() ? "jobs other than the --job ones" : "congestion from other jobs (add --job)";
+        return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
+                + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links allow (the analytical"
+                + " backend's physical bound, non-blocking fabric, nothing failed); links is the links backend's busbw"
+                + " (each transfer alone on its route). Not modelled: " + others + ", NCCL protocol overheads, clocks,"
+                + " CUDA graph launch.";
+    }
+
+    /**
+     * The flow options ({@link dev.collsim.cli.flow.FlowOptions}) only mean something to the flow and links backends;
+     * given to another backend they would be silently ignored, so they are refused.
+     *
+     * @throws IllegalArgumentException (usage) naming the first such option and the backend it needs
+     */
+    private void checkBackendOptions() {
+        picocli.CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        for (picocli.CommandLine.Model.OptionSpec opt : spec.mixins().get("flowOptions").options()) {
+            if (!pr.hasMatchedOption(opt)) {
+                continue;
+            }
+            boolean flowOnly = opt.longestName().equals("--job") || opt.longestName().equals("--completion-window");
+            if (backend == Backend.analytical || (flowOnly && backend != Backend.flow)) {
+                throw new IllegalArgumentException(opt.longestName() + " needs --backend flow"
+                        + (flowOnly ? "" : " or --backend links") + "; the " + backend + " backend does not use it");
+            }
+        }
     }
 
     private Map<String, String> ncclEnv() {

@@ -11,6 +11,12 @@ import java.util.List;
  * @param prediction the prediction
  * @param count      nccl-tests' count column (elements per rank)
  * @param candidates eligible combinations (empty unless asked for)
+ * @param linksBusBw the links backend's busBw for the flow backends' {@code links} column, GB/s; NaN for none
  */
-record PredictRow(Prediction prediction, long count, List<Candidate> candidates) {
+record PredictRow(Prediction prediction, long count, List<Candidate> candidates, double linksBusBw) {
+
+    /** A row without a {@code links} column. */
+    PredictRow(Prediction prediction, long count, List<Candidate> candidates) {
+        this(prediction, count, candidates, Double.NaN);
+    }
 }

@@ -41,25 +41,48 @@ final class PredictWriter {
         return String.format(Locale.ROOT, "%.3g", v);
     }
 
+    /** @return true when the rows carry the flow backends' {@code links} column */
+    private static boolean hasLinks(List<PredictRow> rows) {
+        return rows.stream().anyMatch(r -> !Double.isNaN(r.linksBusBw()));
+    }
+
+    /** The text table with the analytical backend's footer. */
     void text(List<String> header, List<PredictRow> rows, boolean all) {
+        text(header, rows, all, "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
+                + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow. Not modelled:"
+                + " congestion from other jobs, clocks, CUDA graph launch.");
+    }
+
+    /**
+     * @param header settings lines, printed after {@code # }
+     * @param rows   the rows; a {@code links} column follows {@code bound} when a row has {@link PredictRow#linksBusBw}
+     * @param all    print each row's candidates
+     * @param footer the last line (what the columns mean and what is not modelled), with its {@code # }
+     */
+    void text(List<String> header, List<PredictRow> rows, boolean all, String footer) {
         header.forEach(h -> out.println("# " + h));
         out.println("#");
         int aw = Math.max(9, rows.stream().mapToInt(r -> algo(r.prediction()).length()).max().orElse(0));
+        boolean links = hasLinks(rows);
         String algoCol = "%-" + aw + "s";
-        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4s  %9s  %9s%n", "size",
-                "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "algo", "proto", "nch",
-                "nccl_est", "bound");
-        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4s  %9s  %9s%n", "(B)",
-                "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "", "", "", "(us)", "(GB/s)");
+        String extra = links ? "  %9s" : "%s";
+        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4s  %9s  %9s"
+                + extra + "%n", "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "algo",
+                "proto", "nch", "nccl_est", "bound", links ? "links" : "");
+        out.printf(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4s  %9s  %9s"
+                + extra + "%n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "", "", "", "(us)",
+                "(GB/s)", links ? "(GB/s)" : "");
         double sum = 0;
         for (PredictRow r : rows) {
             Prediction p = r.prediction();
             sum += p.busBw();
-            out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4d  %9s  %9s%n",
+            out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4d  %9s  %9s"
+                    + extra + "%n",
                     p.sizeBytes(), r.count(), type, p.collective().isReduction() ? redop : "none",
                     p.collective().isRooted() ? 0 : -1, num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
                     "N/A", algo(p), p.protocol() == null ? "-" : p.protocol().ncclName(), p.nChannels(),
-                    p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), num(p.physicalBoundBusBw(), 9));
+                    p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), num(p.physicalBoundBusBw(), 9),
+                    links ? num(r.linksBusBw(), 9) : "");
             if (all) {
                 for (Candidate c : r.candidates()) {
                     out.printf(Locale.ROOT, "#   %s %-9s %-6s  nccl_est %9s us  predicted %9s us  busbw %7s GB/s  %s%n",
@@ -72,9 +95,7 @@ final class PredictWriter {
         out.println("# Out of bounds values : 0 OK");
         out.printf(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", rows.isEmpty() ? 0 : sum / rows.size());
         out.println("#");
-        out.println("# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction; nccl_est is"
-                + " NCCL's own model (-1: none); bound is the best busbw the links allow. Not modelled: congestion"
-                + " from other jobs, clocks, CUDA graph launch.");
+        out.println(footer);
     }
 
     private static double busBw(Prediction p, double timeUs) {
@@ -89,13 +110,15 @@ final class PredictWriter {
     }
 
     void csv(List<PredictRow> rows, boolean all) {
+        boolean links = hasLinks(rows);
         out.println("size,count,type,redop,root,time_us,alg_bw,bus_bw,algorithm,protocol,channels,nccl_estimate_us,"
-                + "physical_bound_bus_bw,chosen,bottleneck");
+                + "physical_bound_bus_bw,chosen,bottleneck" + (links ? ",links_bus_bw" : ""));
         for (PredictRow r : rows) {
             Prediction p = r.prediction();
             out.println(String.join(",", common(r), num(p.timeUs()), num(p.algBw()), num(p.busBw()), algo(p),
                     p.protocol() == null ? "" : p.protocol().ncclName(), String.valueOf(p.nChannels()),
-                    num(p.ncclEstimateUs()), num(p.physicalBoundBusBw()), "true", quote(p.bottleneck())));
+                    num(p.ncclEstimateUs()), num(p.physicalBoundBusBw()), "true", quote(p.bottleneck()))
+                    + (links ? "," + num(r.linksBusBw()) : ""));
             if (all) {
                 for (Candidate c : r.candidates()) {
                     out.println(String.join(",", common(r), num(c.predicted().timeUs()),
@@ -140,6 +163,9 @@ final class PredictWriter {
                     .put("physical_bound_bus_bw", Double.isInfinite(p.physicalBoundBusBw()) ? null
                             : p.physicalBoundBusBw())
                     .put("bottleneck", p.bottleneck());
+            if (!Double.isNaN(r.linksBusBw())) {
+                o.put("links_bus_bw", Double.isInfinite(r.linksBusBw()) ? null : r.linksBusBw());
+            }
             if (all) {
                 ArrayNode cs = o.putArray("candidates");
                 for (Candidate c : r.candidates()) {

@@ -86,8 +86,10 @@ class FlowBackendCliTest {
         Run merged = run("merge", b.toString(), a.toString());
         assertEquals(0, merged.code(), merged.err());
         assertEquals(whole.out().strip(), merged.out().strip());
-        Run dup = run("merge", a.toString(), a.toString().replace("a.csv", "a.csv"), b.toString());
-        assertEquals(0, dup.code(), "identical rows twice are tolerated");
+        Run dup = run("merge", a.toString(), a.toString(), b.toString());
+        assertEquals(3, dup.code(), "a file given twice overlaps itself");
+        assertTrue(dup.err().contains(a + ":2:1: size: size 1048576 also in " + a + " (the same row); shards must not"
+                + " overlap"), dup.err());
         Path bad = Files.writeString(dir.resolve("c.csv"), Files.readString(a).replace("1048576,", "1048576,9,"));
         Run conflict = run("merge", a.toString(), bad.toString());
         assertEquals(3, conflict.code());

@@ -73,6 +73,19 @@ public final class FabricFailures {
      * @throws IllegalArgumentException when count is out of range
      */
     public static Set<Link> randomCables(Topology topology, int count, long seed) {
+        return byName(topology, randomCableNames(topology, count, seed));
+    }
+
+    /**
+     * The cables {@link #randomCables} fails, by name.
+     *
+     * @param topology the cluster
+     * @param count    cables to fail, {@code 0 <= count <=} number of cables
+     * @param seed     random seed
+     * @return cable names {@code A>B} (A before B by id), in draw order
+     * @throws IllegalArgumentException when count is out of range, naming the allowed range
+     */
+    public static List<String> randomCableNames(Topology topology, int count, long seed) {
         List<String> cables = new ArrayList<>();
         for (Link l : topology.graph().edgeSet()) {
             String a = topology.source(l).id();
@@ -84,25 +97,47 @@ public final class FabricFailures {
         List<String> unique = new ArrayList<>(new LinkedHashSet<>(cables));
         unique.sort(Comparator.naturalOrder());
         if (count < 0 || count > unique.size()) {
-            throw new IllegalArgumentException("cannot fail " + count + " of " + unique.size() + " network cables");
+            throw new IllegalArgumentException("cannot fail " + count + " of " + unique.size()
+                    + " network cables; allowed: 0.." + unique.size());
         }
         Collections.shuffle(unique, new Random(seed));
-        return byName(topology, unique.subList(0, count));
+        return List.copyOf(unique.subList(0, count));
     }
 
     /**
      * @param topology the cluster
      * @param count    NICs to fail
      * @param seed     random seed
-     * @return the directed links of {@code count} NICs chosen with a seeded java.util.Random over NICs sorted by id
+     * @return the directed links of {@code count} NICs chosen as {@link #randomNicNames} chooses them
      * @throws IllegalArgumentException when count is out of range
      */
     public static Set<Link> randomNics(Topology topology, int count, long seed) {
-        List<Nic> nics = new ArrayList<>(topology.devices(Nic.class));
+        return byName(topology, randomNicNames(topology, count, seed));
+    }
+
+    /**
+     * Picks {@code count} NICs at random, with a seeded java.util.Random over the NICs that have a network (NET)
+     * link, in the topology's order. NICs without one (e.g. the DGX H100's storage NICs, which the catalog does not
+     * cable to the fabric) are never drawn: failing them would change nothing.
+     *
+     * @param topology the cluster
+     * @param count    NICs to fail, {@code 0 <= count <=} number of networked NICs
+     * @param seed     random seed
+     * @return NIC ids, in draw order
+     * @throws IllegalArgumentException when count is out of range, naming the allowed range
+     */
+    public static List<String> randomNicNames(Topology topology, int count, long seed) {
+        List<Nic> nics = new ArrayList<>();
+        for (Nic n : topology.devices(Nic.class)) {
+            if (topology.graph().edgesOf(n).stream().anyMatch(l -> l.type() == LinkType.NET)) {
+                nics.add(n);
+            }
+        }
         if (count < 0 || count > nics.size()) {
-            throw new IllegalArgumentException("cannot fail " + count + " of " + nics.size() + " NICs");
+            throw new IllegalArgumentException("cannot fail " + count + " of " + nics.size()
+                    + " NICs with a network link; allowed: 0.." + nics.size());
         }
         Collections.shuffle(nics, new Random(seed));
-        return byName(topology, nics.subList(0, count).stream().map(Nic::id).toList());
+        return nics.subList(0, count).stream().map(Nic::id).toList();
     }
 }

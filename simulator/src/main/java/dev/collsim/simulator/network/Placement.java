@@ -91,6 +91,22 @@ public final class Placement {
      */
     public static List<Gpu> fromHostfile(String fileName, String content, Collection<Gpu> pool)
             throws InputException {
+        return fromHostfile(fileName, content, pool, maxHost(sorted(pool)) + 1);
+    }
+
+    /**
+     * As {@link #fromHostfile(String, String, Collection)}, knowing the cluster's host count, so that a listed host
+     * whose GPUs are all taken (by other jobs) is reported as such rather than as unknown.
+     *
+     * @param fileName  name to cite in problems
+     * @param content   the file's text
+     * @param pool      free GPUs
+     * @param hostCount hosts in the cluster (indexes 0..hostCount-1)
+     * @return GPU of each rank
+     * @throws InputException listing every bad line (file, line, column, what was found, what is allowed)
+     */
+    public static List<Gpu> fromHostfile(String fileName, String content, Collection<Gpu> pool, int hostCount)
+            throws InputException {
         List<Gpu> free = sorted(pool);
         List<InputProblem> problems = new ArrayList<>();
         List<Gpu> out = new ArrayList<>();
@@ -105,8 +121,11 @@ public final class Placement {
             int host = hostOf(parts[0], free);
             int col = lines[i].indexOf(parts[0]) + 1;
             if (host < 0) {
-                problems.add(new InputProblem(fileName, i + 1, col, "host", "unknown host '" + parts[0]
-                        + "'; allowed: a host index 0.." + maxHost(free) + " or h<index> with free GPUs"));
+                int index = hostIndex(parts[0]);
+                String allowed = "allowed: a host index or h<index> of a host with free GPUs: " + freeHosts(free);
+                problems.add(new InputProblem(fileName, i + 1, col, "host", index >= 0 && index < hostCount
+                        ? "host '" + parts[0] + "' has no free GPUs (other jobs hold them all); " + allowed
+                        : "unknown host '" + parts[0] + "'; " + allowed));
                 continue;
             }
             if (!seen.add(host)) {
@@ -139,13 +158,30 @@ public final class Placement {
     }
 
     private static int hostOf(String token, List<Gpu> free) {
+        int h = hostIndex(token);
+        return h >= 0 && free.stream().anyMatch(g -> g.host() == h) ? h : -1;
+    }
+
+    /** @return the host index a token names ({@code 3} or {@code h3}), or -1 when it is neither */
+    private static int hostIndex(String token) {
         String t = token.toLowerCase(Locale.ROOT);
         String digits = t.startsWith("h") ? t.substring(1) : t;
-        if (!digits.matches("\\d{1,9}")) {
-            return -1;
+        return digits.matches("\\d{1,9}") ? Integer.parseInt(digits) : -1;
+    }
+
+    /** @return the hosts with free GPUs as ranges, e.g. {@code 0..2, 5}, or {@code none} */
+    private static String freeHosts(List<Gpu> free) {
+        List<Integer> hosts = free.stream().map(Gpu::host).distinct().sorted().toList();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < hosts.size(); i++) {
+            int j = i;
+            while (j + 1 < hosts.size() && hosts.get(j + 1) == hosts.get(j) + 1) {
+                j++;
+            }
+            sb.append(sb.length() > 0 ? ", " : "").append(hosts.get(i)).append(j > i ? ".." + hosts.get(j) : "");
+            i = j;
         }
-        int h = Integer.parseInt(digits);
-        return free.stream().anyMatch(g -> g.host() == h) ? h : -1;
+        return sb.length() == 0 ? "none" : sb.toString();
     }
 
     private static int maxHost(List<Gpu> free) {

@@ -28,11 +28,12 @@ public interface ScheduleAlgorithm {
 
     /**
      * @param request the request
-     * @throws IllegalArgumentException naming the algorithm, the collective and what this algorithm supports
+     * @throws IllegalArgumentException naming the algorithm, the collective and the algorithms that support it
      */
     default void checkSupported(ScheduleRequest request) {
         if (!supports(request.collective())) {
-            throw new IllegalArgumentException(name() + " has no schedule for " + request.collective().ncclName());
+            throw new IllegalArgumentException(name() + " has no schedule for " + request.collective().ncclName()
+                    + "; " + ScheduleAlgorithms.supporting(request.collective()));
         }
     }
 }

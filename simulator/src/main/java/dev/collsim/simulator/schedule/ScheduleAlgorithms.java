@@ -55,6 +55,17 @@ public final class ScheduleAlgorithms {
                 + " ReduceScatter, AllToAll");
     }
 
+    /**
+     * @param c a collective
+     * @return {@code "schedules for C: A, B"} listing the algorithms whose {@link ScheduleAlgorithm#supports} is
+     *         true for {@code c}, or {@code "no schedule here supports C"}
+     */
+    public static String supporting(Collective c) {
+        List<String> names = ALL.stream().filter(a -> a.supports(c)).map(ScheduleAlgorithm::name).toList();
+        return names.isEmpty() ? "no schedule here supports " + c.ncclName()
+                : "schedules for " + c.ncclName() + ": " + String.join(", ", names);
+    }
+
     /** @return the names, comma separated */
     public static String names() {
         return ALL.stream().map(ScheduleAlgorithm::name).collect(Collectors.joining(", "));

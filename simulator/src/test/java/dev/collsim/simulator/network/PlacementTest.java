@@ -57,9 +57,21 @@ class PlacementTest {
         InputException e = assertThrows(InputException.class,
                 () -> Placement.fromHostfile("hosts.txt", "h0\nnode7\nh1 slots=9\n", t.gpus()));
         assertEquals(2, e.problems().size());
-        assertEquals("hosts.txt:2:1: host: unknown host 'node7'; allowed: a host index 0..2 or h<index> with free"
-                + " GPUs", e.problems().get(0).toString());
+        assertEquals("hosts.txt:2:1: host: unknown host 'node7'; allowed: a host index or h<index> of a host with"
+                + " free GPUs: 0..2", e.problems().get(0).toString());
         assertEquals(3, e.problems().get(1).line());
         assertEquals(4, e.problems().get(1).column());
+    }
+
+    /** Host 1 exists but another job holds all its GPUs: the problem says so instead of "unknown host". */
+    @Test
+    void hostWhoseGpusAreTakenIsReportedAsFull() {
+        List<Gpu> free = t.gpus().stream().filter(g -> g.host() != 1).toList();
+        InputException e = assertThrows(InputException.class,
+                () -> Placement.fromHostfile("hosts.txt", "h1\nh7\n", free, 3));
+        assertEquals("hosts.txt:1:1: host: host 'h1' has no free GPUs (other jobs hold them all); allowed: a host"
+                + " index or h<index> of a host with free GPUs: 0, 2", e.problems().get(0).toString());
+        assertEquals("hosts.txt:2:1: host: unknown host 'h7'; allowed: a host index or h<index> of a host with free"
+                + " GPUs: 0, 2", e.problems().get(1).toString());
     }
 }

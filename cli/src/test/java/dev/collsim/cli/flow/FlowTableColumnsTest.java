@@ -1,0 +1,84 @@
+package dev.collsim.cli.flow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The {@code bound} and {@code links} columns and the footer of {@code collsim predict --backend flow}. */
+class FlowTableColumnsTest {
+
+    private static List<String> row(String out) {
+        String r = out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).findFirst().orElseThrow();
+        return List.of(r.trim().split("\\s+"));
+    }
+
+    private static String footer(String out) {
+        return out.lines().filter(l -> l.startsWith("# Simulated by collsim") || l.startsWith("# Predicted by"))
+                .findFirst().orElseThrow();
+    }
+
+    /**
+     * AllToAll on 4 DGX H100 (n = 32 ranks, q = 8 per node, N = 8 x 400 Gb/s = 400 GB/s of NICs per node): the
+     * physical bound is N (n-1) / (q (n-q)) = 400 x 31 / (8 x 24) = 64.58 GB/s (PhysicalBound's javadoc). The flow
+     * table's bound is that number, the analytical table's too; the links column is the links backend's busbw.
+     */
+    @Test
+    void boundIsThePhysicalBoundAndLinksTheLinksBackendsBusBw() {
+        String[] common = {"predict", "alltoall", "-c", "dgx-h100x4", "-b", "64M", "-e", "64M"};
+        FlowCliErrorsTest.Run flow = FlowCliErrorsTest.run(with(common, "--backend", "flow"));
+        FlowCliErrorsTest.Run analytical = FlowCliErrorsTest.run(common);
+        FlowCliErrorsTest.Run links = FlowCliErrorsTest.run(with(common, "--backend", "links"));
+        assertEquals(0, flow.code(), flow.err());
+        assertEquals("64.58", row(flow.out()).get(13));
+        assertEquals("64.58", row(analytical.out()).get(13));
+        assertEquals(row(links.out()).get(7), row(flow.out()).get(14), "links column = links backend's busbw");
+        assertTrue(flow.out().contains("  bound      links"), flow.out());
+        assertTrue(Double.parseDouble(row(flow.out()).get(7)) <= 64.58, "flow busbw within the bound");
+        assertTrue(footer(flow.out()).contains("links is the links backend's busbw"), flow.out());
+        assertTrue(footer(flow.out()).contains("Not modelled: congestion from other jobs (add --job)"), flow.out());
+    }
+
+    @Test
+    void footerSaysOnlyJobsNotGivenAreMissing() {
+        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run("predict", "allreduce", "-c", "dgx-h100x2", "--ranks", "8",
+                "-b", "1M", "-e", "1M", "--backend", "flow", "--job", "coll=allreduce,size=1M,ranks=8");
+        assertEquals(0, r.code(), r.err());
+        assertFalse(footer(r.out()).contains("congestion from other jobs"), r.out());
+        assertTrue(footer(r.out()).contains("Not modelled: jobs other than the --job ones"), r.out());
+    }
+
+    @Test
+    void csvAndJsonCarryTheLinksColumn() {
+        String[] common = {"predict", "allgather", "-c", "dgx-h100x2", "-b", "1M", "-e", "1M", "--backend", "flow"};
+        String csv = FlowCliErrorsTest.run(with(common, "--format", "csv")).out();
+        assertTrue(csv.lines().findFirst().orElseThrow().endsWith(",physical_bound_bus_bw,chosen,bottleneck,"
+                + "links_bus_bw"), csv);
+        assertTrue(FlowCliErrorsTest.run(with(common, "--format", "json")).out().contains("\"links_bus_bw\""));
+    }
+
+    private static String[] with(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /**
+     * 4 DGX H100 have 4 x 8 = 32 compute NICs: with the default 32 ports per leaf they fill one leaf, so a 2:1
+     * fat-tree has no spine and the ratio changes nothing (warned); with 16 ports per leaf there are 2 leaves and
+     * spines, and no warning.
+     */
+    @Test
+    void oversubscriptionWithoutSpinesIsWarned() {
+        String[] common = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1M", "-e", "1M", "--backend", "flow",
+            "--fabric", "fat-tree", "--oversubscription", "2:1"};
+        FlowCliErrorsTest.Run one = FlowCliErrorsTest.run(common);
+        assertEquals(0, one.code(), one.err());
+        assertTrue(one.out().contains("# Warning: --oversubscription 2:1 has no effect: the fat-tree fabric has 1 leaf"
+                + " switch and no spines (--leaf-radix 32 holds every host's NICs)"), one.out());
+        FlowCliErrorsTest.Run two = FlowCliErrorsTest.run(with(common, "--leaf-radix", "16"));
+        assertFalse(two.out().contains("Warning"), two.out());
+    }
+}

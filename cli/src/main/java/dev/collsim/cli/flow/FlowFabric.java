@@ -32,9 +32,10 @@ final class FlowFabric {
      */
     static Topology topology(FlowOptions o, String clusterText, Topology given) {
         if (o.fabric == null) {
-            if (o.oversubscription != null || o.leafRadix != null || o.planes != null || o.linkSpeed != null) {
-                throw new IllegalArgumentException("--oversubscription, --leaf-radix, --planes and --link-speed need"
-                        + " --fabric (single-switch, fat-tree or rail-optimized)");
+            if (o.oversubscription != null || o.leafRadix != null || o.planes != null || o.linkSpeed != null
+                    || o.rails != null) {
+                throw new IllegalArgumentException("--oversubscription, --leaf-radix, --planes, --rails and"
+                        + " --link-speed need --fabric (single-switch, fat-tree or rail-optimized)");
             }
             return given;
         }
@@ -64,7 +65,20 @@ final class FlowFabric {
                 : o.leafRadix, o.planes == null ? 1 : o.planes, FabricSpec.DEFAULT_SWITCH_LATENCY);
         String name = type.name() + "x" + count + "-" + kind.yamlName()
                 + (ratio > 1 ? "-" + o.oversubscription.replace(" ", "") : "");
-        return new ClusterSpec(name, type.description(), type, count, spec).build();
+        ClusterSpec cluster = new ClusterSpec(name + (o.rails == null ? "" : "-" + o.rails + "rails"),
+                type.description(), type, count, spec);
+        if (o.rails == null) {
+            return cluster.build();
+        }
+        if (o.rails < 1) {
+            throw new IllegalArgumentException("--rails must be >= 1 (compute NICs cabled per host), got " + o.rails);
+        }
+        try {
+            return dev.collsim.reports.cluster.ClusterVariants.build(cluster,
+                    new dev.collsim.reports.spec.ClusterEdits(null, null, null, o.rails, null, null, null, null));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().replace("nics-per-host:", "--rails"));
+        }
     }
 
     /**

@@ -37,6 +37,11 @@ public final class FlowOptions {
     @Option(names = "--planes", paramLabel = "N", description = "with --fabric: network planes (default 1)")
     Integer planes;
 
+    @Option(names = "--rails", paramLabel = "N", description = "with --fabric: rails, i.e. compute NICs per host"
+            + " that are cabled (rails 0..N-1; GPUs of the other rails reach the network through them, over PCIe or"
+            + " PXN; default: all of the host type's compute NICs)")
+    Integer rails;
+
     @Option(names = "--link-speed", paramLabel = "BW", description = "with --fabric: fabric cable speed, e.g."
             + " '400 Gb/s' (default: the NICs' speed)")
     String linkSpeed;

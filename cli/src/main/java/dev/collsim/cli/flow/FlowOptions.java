@@ -63,6 +63,13 @@ public final class FlowOptions {
             + " contiguous, round-robin, random, or hostfile:FILE (lines 'HOST [slots=N]') (default: contiguous)")
     String placement;
 
+    @Option(names = "--ring-order", paramLabel = "ORDER", defaultValue = "topology", description = "flow/links"
+            + " backends: order of the ranks along ring, tree, hierarchical and PAT schedules: topology (default:"
+            + " as NCCL builds its rings, the ranks of one host next to each other, hosts in the order of their"
+            + " lowest rank) or rank (rank numbers, as if NCCL followed them: with round-robin placement every hop"
+            + " then crosses hosts). Direct AllToAll always pairs ranks by number, as NCCL's p2p rounds do.")
+    String ringOrder;
+
     @Option(names = "--fail", paramLabel = "NAME", description = "flow/links backends: take a link or device out"
             + " of service: a NIC or switch id, a cable A>B, or a directed link A>B#k; repeatable")
     List<String> fail = new ArrayList<>();
@@ -100,6 +107,19 @@ public final class FlowOptions {
     }
 
     /** @return the placement policy text, contiguous by default */
+    /**
+     * @return true when schedules follow rank numbers ({@code --ring-order rank}), false for NCCL's topology order
+     * @throws IllegalArgumentException on another value (names the option and the allowed values)
+     */
+    boolean ringOrderByRank() {
+        return switch (ringOrder == null ? "topology" : ringOrder.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "topology" -> false;
+            case "rank" -> true;
+            default -> throw new IllegalArgumentException("unknown --ring-order '" + ringOrder
+                    + "'; allowed: topology, rank");
+        };
+    }
+
     String placementText() {
         return placement == null ? "contiguous" : placement;
     }

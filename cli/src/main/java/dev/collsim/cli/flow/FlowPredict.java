@@ -97,8 +97,8 @@ public final class FlowPredict {
         NetworkModel model = FlowFabric.model(o, topo, down);
         int maxLocal = rankList.stream().mapToInt(Gpu::index).max().orElse(0);
         List<Gpu> pool = new ArrayList<>(topo.gpus().stream().filter(g -> g.index() <= maxLocal).toList());
-        List<Gpu> mainRanks = place(o.placementText(), pool, rankList.size(), "--placement", topo.hostCount());
-        pool.removeAll(mainRanks);
+        List<Gpu> placed = place(o.placementText(), pool, rankList.size(), "--placement", topo.hostCount());
+        pool.removeAll(placed);
         List<JobSpec> specs = new ArrayList<>();
         List<List<Gpu>> others = new ArrayList<>();
         for (int i = 0; i < o.jobs.size(); i++) {
@@ -111,6 +111,7 @@ public final class FlowPredict {
         ScheduleAlgorithm algo = o.schedule == null ? ScheduleAlgorithms.defaultFor(c)
                 : ScheduleAlgorithms.byName(o.schedule);
         requireSupport(algo, c, "--schedule " + o.schedule);
+        List<Gpu> mainRanks = ordered(algo, placed);
         for (JobSpec sp : specs) {
             requireSupport(sp.schedule() == null ? ScheduleAlgorithms.defaultFor(sp.collective())
                     : ScheduleAlgorithms.byName(sp.schedule()), sp.collective(), "--job " + sp.name());
@@ -183,9 +184,21 @@ public final class FlowPredict {
         }
     }
 
-    private Job otherJob(JobSpec s, List<Gpu> gpus) {
+    /**
+     * @return the GPUs in the order the schedule walks them: NCCL's topology order (ranks of a host together) unless
+     *         {@code --ring-order rank}; direct AllToAll keeps rank order (NCCL's p2p rounds pair rank numbers)
+     */
+    private List<Gpu> ordered(ScheduleAlgorithm algo, List<Gpu> ranks) {
+        if (o.ringOrderByRank() || algo.name().equals("Direct")) {
+            return ranks;
+        }
+        return Placement.topologyOrder(ranks);
+    }
+
+    private Job otherJob(JobSpec s, List<Gpu> placed) {
         ScheduleAlgorithm a = s.schedule() == null ? ScheduleAlgorithms.defaultFor(s.collective())
                 : ScheduleAlgorithms.byName(s.schedule());
+        List<Gpu> gpus = ordered(a, placed);
         int perHost = Placement.ranksPerHost(gpus);
         Schedule sch = a.schedule(new ScheduleRequest(s.collective(), s.sizeBytes(), gpus.size(),
                 s.channels() > 0 ? s.channels() : perHost, perHost));

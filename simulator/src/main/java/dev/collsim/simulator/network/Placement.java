@@ -195,6 +195,28 @@ public final class Placement {
     }
 
     /**
+     * NCCL's order of ranks along its rings and trees: NCCL builds rings from the topology, not from rank numbers,
+     * so the ranks of one host sit next to each other (NCCL 2.x {@code src/graph/rings.cc}, {@code connect.cc}: the
+     * intra-node ring is joined host after host). Hosts come in the order of their lowest rank, GPUs within a host
+     * by index.
+     *
+     * @param ranks GPU of each rank, in rank order
+     * @return the same GPUs, grouped by host
+     */
+    public static List<Gpu> topologyOrder(List<Gpu> ranks) {
+        java.util.Map<Integer, List<Gpu>> byHost = new java.util.LinkedHashMap<>();
+        for (Gpu g : ranks) {
+            byHost.computeIfAbsent(g.host(), h -> new ArrayList<>()).add(g);
+        }
+        List<Gpu> out = new ArrayList<>(ranks.size());
+        for (List<Gpu> host : byHost.values()) {
+            host.sort(Comparator.comparingInt(Gpu::index));
+            out.addAll(host);
+        }
+        return out;
+    }
+
+    /**
      * The host grouping of a rank list, as schedules need it ({@link dev.collsim.simulator.schedule.ScheduleRequest}
      * ranksPerHost).
      *

@@ -4,6 +4,7 @@ import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,6 @@ import java.util.Objects;
 import java.util.Optional;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
-import org.jgrapht.graph.DirectedMultigraph;
 
 /**
  * A cluster as a directed multigraph of {@link Device}s and {@link Link}s (JGraphT). Every physical link is two
@@ -39,7 +39,25 @@ public final class Topology {
 
     /** @return a new builder for a topology named {@code name} */
     public static Builder builder(String name) {
-        return new Builder(name);
+        return new Builder(name, 0, 0);
+    }
+
+    /**
+     * A builder whose graph and id maps are created at the expected size (a hint: building more is fine, building
+     * fewer wastes some memory). Used for large clusters, where growing the maps step by step dominates the time.
+     *
+     * @param name            the topology's name
+     * @param expectedDevices devices about to be added, >= 0
+     * @param expectedLinks   directed links about to be added (two per {@code connect}), >= 0
+     * @return a new builder
+     * @throws IllegalArgumentException on a negative size
+     */
+    public static Builder builder(String name, int expectedDevices, int expectedLinks) {
+        if (expectedDevices < 0 || expectedLinks < 0) {
+            throw new IllegalArgumentException("expected sizes must be >= 0, got " + expectedDevices + " devices, "
+                    + expectedLinks + " links");
+        }
+        return new Builder(name, expectedDevices, expectedLinks);
     }
 
     /** @return the cluster's name */
@@ -108,12 +126,15 @@ public final class Topology {
     public static final class Builder {
         private final String name;
         private String source = "";
-        private final DirectedMultigraph<Device, Link> graph = new DirectedMultigraph<>(null, null, false);
-        private final Map<String, Device> byId = new LinkedHashMap<>();
-        private final Map<String, Integer> edgeSerial = new LinkedHashMap<>();
+        private final PresizedMultigraph graph;
+        private final Map<String, Device> byId;
+        private final Map<String, Integer> edgeSerial;
 
-        private Builder(String name) {
+        private Builder(String name, int devices, int links) {
             this.name = Objects.requireNonNull(name, "name");
+            this.graph = new PresizedMultigraph(devices, links);
+            this.byId = new LinkedHashMap<>(Math.max(16, (int) Math.ceil(devices / 0.75)));
+            this.edgeSerial = new HashMap<>(Math.max(16, (int) Math.ceil(links / 0.75)));
         }
 
         /** @param text where the description came from; @return this */
@@ -161,8 +182,13 @@ public final class Topology {
          */
         public Builder connect(Device a, Device b, LinkType type, int count, Bandwidth perDir, Latency latency,
                 String detail) {
-            return connectOneWay(a, b, type, count, perDir, latency, detail)
-                    .connectOneWay(b, a, type, count, perDir, latency, detail);
+            Bandwidth ab = NcclBandwidths.derive(type, Math.max(count, 1), perDir, detail, a, b);
+            // NVLink and SMP take the GPU / CPU end's facts, which may differ per direction; the rest do not look
+            // at the ends, so the reverse direction's value is the same
+            Bandwidth ba = type == LinkType.NVLINK || type == LinkType.SMP
+                    ? NcclBandwidths.derive(type, Math.max(count, 1), perDir, detail, b, a) : ab;
+            addEdge(a, b, type, count, perDir, ab, latency, detail);
+            return addEdge(b, a, type, count, perDir, ba, latency, detail);
         }
 
         /**

@@ -4,6 +4,7 @@ import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieGen;
@@ -108,8 +109,9 @@ public final class HostContext {
 
     /** Connects two devices with PCIe of the given generation and width (physical and NCCL bandwidth derived). */
     public void pcie(Device a, Device b, PcieGen gen, int width) {
-        builder.connect(a, b, LinkType.PCIE, width, Bandwidth.ofGBps(gen.gbpsPerLane() * width), Latency.ZERO,
-                gen.detail(width));
+        // the NCCL bandwidth NcclBandwidths.derive would read back from the detail text, without parsing it per link
+        builder.connect(a, b, LinkType.PCIE, width, Bandwidth.ofGBps(gen.gbpsPerLane() * width),
+                NcclBandwidths.pcie(gen, Math.max(width, 1)), Latency.ZERO, gen.detail(width));
     }
 
     /**

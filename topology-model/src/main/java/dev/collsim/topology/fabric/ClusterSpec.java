@@ -1,8 +1,11 @@
 package dev.collsim.topology.fabric;
 
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -33,7 +36,16 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
      * @throws IllegalArgumentException if a fabric is asked for but the hosts have no compute NIC
      */
     public Topology build() {
-        Topology.Builder b = Topology.builder(name).source(source.isEmpty() ? hostType.description() : source);
+        // size the graph from one probe host: its devices and links times count, plus for the fabric at most one
+        // switch and four directed links (NIC-leaf both ways, leaf-spine both ways) per compute NIC
+        Topology.Builder probe = Topology.builder(name);
+        hostType.addHost(new HostContext(probe, 0));
+        List<Device> hostDevices = probe.devices();
+        long nics = fabric == null ? 0 : hostDevices.stream().filter(d -> d instanceof Nic n && n.rail() >= 0).count();
+        long links = probe.build().graph().edgeSet().size();
+        Topology.Builder b = Topology.builder(name, (int) Math.min(Integer.MAX_VALUE, count * (hostDevices.size() + nics)),
+                (int) Math.min(Integer.MAX_VALUE, count * (links + 4 * nics)))
+                .source(source.isEmpty() ? hostType.description() : source);
         for (int h = 0; h < count; h++) {
             hostType.addHost(new HostContext(b, h));
         }

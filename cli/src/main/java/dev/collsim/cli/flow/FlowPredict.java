@@ -146,7 +146,8 @@ public final class FlowPredict {
             }
             Timing t = backend.time(jobs, model);
             double time = t.jobs().get(0).timeUs();
-            double aloneUs = new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0).timeUs();
+            double aloneUs = congestionAware ? new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0)
+                    .timeUs() : time;
             linksBusBw.add(aloneUs > 0 ? size / aloneUs / 1e3 * c.busBwFactor(mainRanks.size())
                     : Double.POSITIVE_INFINITY);
             String busiest = LinkUsage.describe(t.bottlenecks());

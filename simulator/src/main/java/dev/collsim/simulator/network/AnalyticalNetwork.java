@@ -42,37 +42,45 @@ public final class AnalyticalNetwork implements NetworkBackend {
         List<JobTiming> out = new ArrayList<>();
         List<FlowRecord> records = new ArrayList<>();
         double makespan = 0;
-        for (int j = 0; j < jobs.size(); j++) {
-            Job job = jobs.get(j);
-            double now = job.startUs();
-            List<Step> steps = job.schedule().steps();
-            for (int s = 0; s < steps.size(); s++) {
-                Step step = steps.get(s);
-                List<SimFlow> flows = StepFlows.build(j, job, s, step, 0, router, now);
-                double end = now;
-                for (SimFlow f : flows) {
-                    double done = f.activateAt + f.bytes / f.route.aloneRate();
-                    end = Math.max(end, done);
-                    if (timeline) {
-                        records.add(new FlowRecord(job.name(), s, 0, f.src, f.dst, f.channel, f.weight, f.bytes, now,
-                                done, 1, 0));
-                    }
-                }
-                StepFlows.addLinkBytes(flows, step.repeat(), linkBytes);
-                double duration = end - now;
-                if (timeline) {
-                    for (int i = records.size() - flows.size(); i < records.size(); i++) {
-                        FlowRecord r = records.get(i);
-                        records.set(i, new FlowRecord(r.job(), r.step(), 0, r.src(), r.dst(), r.channel(), r.flows(),
-                                r.bytes(), r.startUs(), r.endUs(), step.repeat(), step.repeat() > 1 ? duration : 0));
-                    }
-                }
-                now = end + (step.repeat() - 1) * duration;
+        try (StepSource source = new StepSource(jobs, network, router, true)) {
+            for (int j = 0; j < jobs.size(); j++) {
+                makespan = Math.max(makespan, timeJob(j, jobs.get(j), source, linkBytes, records, out));
             }
-            out.add(new JobTiming(job.name(), job.startUs(), now, job.schedule().stepCount()));
-            makespan = Math.max(makespan, now);
         }
         return new Timing(name(), out, makespan, StepFlows.busiest(network, linkBytes, makespan, topLinks), records,
                 0);
+    }
+
+    /** Times one job's steps (routed ahead by the step source), adding its link bytes and records. */
+    private double timeJob(int j, Job job, StepSource source, double[] linkBytes, List<FlowRecord> records,
+            List<JobTiming> out) {
+        double now = job.startUs();
+        List<Step> steps = job.schedule().steps();
+        for (int s = 0; s < steps.size(); s++) {
+            StepSource.Prepared p = source.get(j, s);
+            Step step = p.step();
+            List<SimFlow> flows = StepFlows.build(j, s, step, 0, p.routes(), now);
+            double end = now;
+            for (SimFlow f : flows) {
+                double done = f.activateAt + f.bytes / f.route.aloneRate();
+                end = Math.max(end, done);
+                if (timeline) {
+                    records.add(new FlowRecord(job.name(), s, 0, f.src, f.dst, f.channel, f.weight, f.bytes, now,
+                            done, 1, 0));
+                }
+            }
+            StepFlows.addLinkBytes(flows, step.repeat(), linkBytes);
+            double duration = end - now;
+            if (timeline) {
+                for (int i = records.size() - flows.size(); i < records.size(); i++) {
+                    FlowRecord r = records.get(i);
+                    records.set(i, new FlowRecord(r.job(), r.step(), 0, r.src(), r.dst(), r.channel(), r.flows(),
+                            r.bytes(), r.startUs(), r.endUs(), step.repeat(), step.repeat() > 1 ? duration : 0));
+                }
+            }
+            now = end + (step.repeat() - 1) * duration;
+        }
+        out.add(new JobTiming(job.name(), job.startUs(), now, job.schedule().stepCount()));
+        return now;
     }
 }

@@ -130,28 +130,24 @@ public final class TreeSchedule implements ScheduleAlgorithm {
 
     /**
      * Parent rank of every rank for one channel: a chain inside each host, the double binary tree between host
-     * heads. The chain order is rotated per channel pair (position j is local rank {@code (j + 2i) mod L} on
-     * channels 2i and 2i + 1), as for rings, so different channels enter and leave hosts through different GPUs and
-     * NICs, and the two trees of a pair through different ones.
+     * heads. The chain order is rotated by the channel (position j is local rank {@code (j + channel) mod L}), as
+     * for rings, so different channels enter and leave hosts through different GPUs and NICs.
      */
     private static int[] rankParents(ScheduleRequest r, int tree, int channel) {
         int l = r.ranksPerHost();
-        // channels 2i (tree 0) and 2i + 1 (tree 1) share rotation 2i, so tree 0 enters hosts at local rank 2i and
-        // tree 1 at 2i - 1: together the trees use every GPU (and its NIC), as NCCL's two trees use different NICs
-        int rot = Math.floorMod(channel >= tree ? channel - tree : channel, l);
         int[] hostParent = DoubleBinaryTree.parents(r.hosts(), tree);
         int[] p = new int[r.nRanks()];
         int headPos = tree == 0 ? 0 : l - 1;
         for (int g = 0; g < r.hosts(); g++) {
             for (int j = 0; j < l; j++) {
-                int rank = g * l + (j + rot) % l;
+                int rank = g * l + (j + channel) % l;
                 if (j != headPos) {
                     int up = tree == 0 ? j - 1 : j + 1;
-                    p[rank] = g * l + (up + rot) % l;
+                    p[rank] = g * l + (up + channel) % l;
                 } else if (hostParent[g] < 0) {
                     p[rank] = -1;
                 } else {
-                    p[rank] = hostParent[g] * l + (headPos + rot) % l;
+                    p[rank] = hostParent[g] * l + (headPos + channel) % l;
                 }
             }
         }

@@ -83,12 +83,10 @@ class ScheduleBytesTest {
     }
 
     /**
-     * Tree on 2 hosts x 4 ranks, 4 channels (0, 2 on tree 0; 1, 3 on tree 1): channels 2i and 2i + 1 rotate the
-     * chain by 2i. Tree 0 enters each host at chain position 0, i.e. local rank 2i: channel 0's host-to-host edge
-     * joins ranks 4 -> 0 (host 1's head up to host 0's), channel 2's joins 6 -> 2. Tree 1 (mirrored: root host 1)
-     * enters at position 3, i.e. local rank (3 + 2i) mod 4: channel 1 joins rank 3 of host 0 to rank 7 of host 1,
-     * channel 3 joins 1 -> 5. So every local rank (and the NIC next to it) carries one tree's inter-host traffic, as
-     * NCCL's two trees use different NICs; before, both trees left through local ranks 0 and 2 only.
+     * Tree on 2 hosts x 4 ranks, 4 channels (0, 2 on tree 0; 1, 3 on tree 1): tree 0 enters each host at chain
+     * position 0, which channel c rotates to local rank c; so channel 0's host-to-host edge joins ranks 4 -> 0
+     * (host 1's head up to host 0's), channel 2's joins 6 -> 2. Tree 1 (mirrored: root host 1) enters at position
+     * 3: channel 1 joins local rank 0 (3 + 1 mod 4) of host 0 to host 1: 0 -> 4; channel 3 joins 2 -> 6.
      */
     @Test
     void treeChannelsCrossHostsThroughDifferentRanks() {
@@ -103,7 +101,7 @@ class ScheduleBytesTest {
                 }
             }
         }
-        assertEquals(Set.of("0:4>0", "2:6>2", "1:3>7", "3:1>5"), up);
+        assertEquals(Set.of("0:4>0", "2:6>2", "1:0>4", "3:2>6"), up);
     }
 
     @ParameterizedTest

@@ -19,7 +19,8 @@ public final class FlowOptions {
     String schedule;
 
     @Option(names = "--channels", paramLabel = "N", description = "flow/links backends: NCCL channels the schedule"
-            + " uses (default: GPUs per host, so every NIC carries one channel's host-to-host hop)")
+            + " uses (default: GPUs per host, so every NIC carries one channel's host-to-host hop; twice that for"
+            + " tree, whose two trees run on a pair of channels sharing one NIC, as NCCL's do)")
     Integer channels;
 
     @Option(names = "--fabric", paramLabel = "KIND", description = "flow/links backends: rebuild the -c hosts on"

@@ -117,7 +117,9 @@ public final class FlowPredict {
                     : ScheduleAlgorithms.byName(sp.schedule()), sp.collective(), "--job " + sp.name());
         }
         int perHost = Placement.ranksPerHost(mainRanks);
-        int nCh = o.channels == null ? perHost : o.channels;
+        // default: every NIC carries one channel's host-to-host hop; a tree needs two channels per NIC (NCCL runs
+        // each search channel once per tree of its double binary tree)
+        int nCh = o.channels != null ? o.channels : algo.name().equals("Tree") ? 2 * perHost : perHost;
         if (nCh < 1) {
             throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
         }

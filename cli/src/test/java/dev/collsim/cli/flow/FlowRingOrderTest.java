@@ -38,6 +38,31 @@ class FlowRingOrderTest {
         assertTrue(byRank > 3 * roundRobin, byRank + " vs " + roundRobin);
     }
 
+    /**
+     * Tree: NCCL runs its two trees on a pair of channels sharing one NIC, so by default the flow backend gives a
+     * tree twice the GPUs per host in channels (16 on a DGX H100): 8 pairs, one per NIC. With 8 channels only 4
+     * pairs, so only 4 of the 8 NICs carry tree traffic with the same load per pair: the NIC-bound time doubles,
+     * busbw halves (ratio 2, less a little per-step latency that does not scale).
+     */
+    @Test
+    void treeUsesAPairOfChannelsPerNicByDefault() {
+        String[] base = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G", "--backend", "flow",
+            "--schedule", "tree"};
+        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(base);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("# Schedule: Tree, 16 channels"), r.out());
+        String[] eight = java.util.Arrays.copyOf(base, base.length + 2);
+        eight[base.length] = "--channels";
+        eight[base.length + 1] = "8";
+        double ratio = busBw(r.out()) / busBw(FlowCliErrorsTest.run(eight).out());
+        assertTrue(ratio > 1.8 && ratio < 2.05, "16 vs 8 channels: " + ratio);
+    }
+
+    private static double busBw(String out) {
+        String row = out.lines().filter(l -> l.trim().startsWith("1073741824")).findFirst().orElseThrow();
+        return Double.parseDouble(row.trim().split("\\s+")[7]);
+    }
+
     @Test
     void unknownRingOrderIsAUsageError() {
         FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(args("contiguous", "--ring-order", "ring"));

@@ -129,25 +129,42 @@ public final class TreeSchedule implements ScheduleAlgorithm {
     }
 
     /**
+     * Rotation of the chain inside each host for a channel. NCCL runs its two trees on a pair of channels that share
+     * one search channel, so one GPU and NIC (NCCL 2.x {@code src/graph/connect.cc}: channel c + nChannels copies
+     * channel c's graph with the other tree): each NIC is then interior in one tree and leaf in the other. Here
+     * channels 2i (tree 0) and 2i + 1 (tree 1) are pair i; the pairs are spread over the host's local ranks (pair i
+     * at local rank {@code i L / pairs}, or {@code i mod L} when there are more pairs than ranks), and both trees of a
+     * pair enter and leave the host through that rank: tree 0's head is chain position 0, tree 1's position L - 1,
+     * so tree 1's chain is rotated one further.
+     */
+    static int rotation(int nChannels, int l, int tree, int channel) {
+        int pairs = Math.max(1, nChannels / 2);
+        int pair = channel / 2;
+        int base = pairs <= l ? pair * l / pairs : pair % l;
+        return (base + tree) % l;
+    }
+
+    /**
      * Parent rank of every rank for one channel: a chain inside each host, the double binary tree between host
      * heads. The chain order is rotated by the channel (position j is local rank {@code (j + channel) mod L}), as
      * for rings, so different channels enter and leave hosts through different GPUs and NICs.
      */
     private static int[] rankParents(ScheduleRequest r, int tree, int channel) {
         int l = r.ranksPerHost();
+        int rot = rotation(r.nChannels(), l, tree, channel);
         int[] hostParent = DoubleBinaryTree.parents(r.hosts(), tree);
         int[] p = new int[r.nRanks()];
         int headPos = tree == 0 ? 0 : l - 1;
         for (int g = 0; g < r.hosts(); g++) {
             for (int j = 0; j < l; j++) {
-                int rank = g * l + (j + channel) % l;
+                int rank = g * l + (j + rot) % l;
                 if (j != headPos) {
                     int up = tree == 0 ? j - 1 : j + 1;
-                    p[rank] = g * l + (up + channel) % l;
+                    p[rank] = g * l + (up + rot) % l;
                 } else if (hostParent[g] < 0) {
                     p[rank] = -1;
                 } else {
-                    p[rank] = hostParent[g] * l + (headPos + channel) % l;
+                    p[rank] = hostParent[g] * l + (headPos + rot) % l;
                 }
             }
         }

@@ -104,6 +104,33 @@ class ScheduleBytesTest {
         assertEquals(Set.of("0:4>0", "2:6>2", "1:0>4", "3:2>6"), up);
     }
 
+    /**
+     * 2 hosts x 8 ranks, 16 channels = 8 tree pairs, as NCCL runs 8 search channels twice (once per tree): pair i
+     * (channels 2i, 2i + 1) crosses hosts through local rank i (8 pairs over 8 ranks), both trees of the pair through
+     * the same rank, so every GPU and its NIC carries exactly one pair: tree 0 up from host 1 to host 0 (rank 8 + i
+     * -> i), tree 1 (root host 1) up from host 0 to host 1 (i -> 8 + i).
+     */
+    @Test
+    void treePairsShareOneNicAndTheyCoverEveryNic() {
+        Schedule t = new TreeSchedule().schedule(req(Collective.ALL_REDUCE, 1 << 24, 16, 16, 8));
+        Set<String> up = new HashSet<>();
+        for (Step st : t.steps()) {
+            if (st.label().startsWith("reduce")) {
+                for (Transfer x : st.transfers()) {
+                    if (x.src() / 8 != x.dst() / 8) {
+                        up.add(x.channel() + ":" + x.src() + ">" + x.dst());
+                    }
+                }
+            }
+        }
+        Set<String> expected = new HashSet<>();
+        for (int i = 0; i < 8; i++) {
+            expected.add(2 * i + ":" + (8 + i) + ">" + i);
+            expected.add((2 * i + 1) + ":" + i + ">" + (8 + i));
+        }
+        assertEquals(expected, up);
+    }
+
     @ParameterizedTest
     @CsvSource({"2,8", "4,8", "128,8", "3,2"})
     void hierarchicalBytesPerRank(int h, int l) {

@@ -35,6 +35,16 @@ public final class ClusterOption {
      * @throws InputException when the cluster cannot be resolved or its description has problems (exit code 3)
      */
     public Topology load() throws InputException {
-        return ClusterLoader.load(cluster, hardware.hints());
+        dev.collsim.topology.io.HardwareHints hints = hardware.hints();
+        if (!hints.equals(dev.collsim.topology.io.HardwareHints.NONE)
+                && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(cluster.trim()))) {
+            // the hints fill in facts a machine file lacks; a config or catalog cluster has them all, so they would
+            // be silently ignored
+            throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen and --cpu-vendor only fill in facts"
+                    + " a machine file (nvidia-smi topo -m text, NCCL topology XML) lacks; -c " + cluster + " is a"
+                    + " config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
+                    + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
+        }
+        return ClusterLoader.load(cluster, hints);
     }
 }

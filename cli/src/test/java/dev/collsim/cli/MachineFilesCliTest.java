@@ -41,6 +41,15 @@ class MachineFilesCliTest {
         assertTrue(r.out().contains("GPU-GPU   28 pairs  NVL    240.0 /   300.0 GB/s"), r.out());
     }
 
+    /** Hints only fill in machine files; given with a catalog cluster they would be ignored, so they are refused. */
+    @Test
+    void hintsWithACatalogClusterAreAUsageError() {
+        Run r = TopoCommandTest.run("topo", "show", "-c", "dgx-h100x4", "--nic-speed", "200 Gb/s");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-c dgx-h100x4 is a config or catalog cluster"), r.err());
+        assertTrue(r.err().contains("--link-speed"), r.err());
+    }
+
     @Test
     void pathsOfAnNcclTopoFileAndAnExportThatReadsBack(@TempDir Path dir) throws Exception {
         Path f = copy("C-topo-azure-ndv5-8xH100.xml", dir);

@@ -140,7 +140,8 @@ public final class FlowPredict {
                 continue;
             }
             long size = sizes.get(k);
-            Schedule main = algo.schedule(new ScheduleRequest(c, size, mainRanks.size(), nCh, perHost));
+            Schedule main = algo.schedule(new ScheduleRequest(c, size, mainRanks.size(), nCh, perHost,
+                    o.rails != null && perHost > 1 && o.rails < perHost ? o.rails : 0));
             List<Job> jobs = new ArrayList<>();
             jobs.add(new Job(c.testName(), main, mainRanks, 0));
             for (int j = 0; j < specs.size(); j++) {

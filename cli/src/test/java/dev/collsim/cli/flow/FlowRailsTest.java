@@ -27,6 +27,22 @@ class FlowRailsTest {
         assertTrue(busBw > 49 && busBw <= 50, row);
     }
 
+    /**
+     * Four rails: the ring's 8 channels enter and leave every host only through the 4 GPUs with a cabled NIC (two
+     * channels per NIC, as NCCL's search would place them), so the per-host network bandwidth is 4 x 50 GB/s and
+     * ring busbw approaches 200 GB/s (ring busbw = the per-host bottleneck bandwidth).
+     */
+    @Test
+    void fourRailsGiveFourNicsOfBandwidth() {
+        String[] args = ONE_RAIL.clone();
+        args[args.length - 1] = "4";
+        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(args);
+        assertEquals(0, r.code(), r.err());
+        String row = r.out().lines().filter(l -> l.trim().startsWith("1073741824")).findFirst().orElseThrow();
+        double busBw = Double.parseDouble(row.trim().split("\\s+")[7]);
+        assertTrue(busBw > 196 && busBw <= 200, row);
+    }
+
     @Test
     void moreRailsThanNicsIsRefused() {
         String[] args = ONE_RAIL.clone();

@@ -14,7 +14,8 @@ import java.util.List;
  *
  * <p>Channel rings: channel c visits the hosts in rank order, and inside each group of {@code ranksPerHost}
  * ranks starts at local rank {@code c mod ranksPerHost}; so the host-to-host hop of channel c leaves from local
- * rank {@code (c-1) mod L} and enters at local rank {@code c mod L}, spreading the channels over the NICs as
+ * rank {@code (c-1) mod L} and enters at local rank {@code c mod L} (with {@code nicRanks} N > 0: at
+ * {@code c mod N}, so every channel enters through a GPU with its own NIC), spreading the channels over the NICs as
  * NCCL's rings do (NCCL rings enter and leave a host through the channel's NIC; NCCL 2.30
  * {@code src/graph/search.cc}, {@code rings.cc}). Pipelining inside a step (NCCL's slices) is not modelled:
  * a step is synchronous.
@@ -40,7 +41,7 @@ public final class RingSchedule implements ScheduleAlgorithm {
         }
         long steps = r.collective() == Collective.ALL_REDUCE ? 2L * (n - 1) : n - 1;
         double bytes = (double) r.sizeBytes() / n / r.nChannels();
-        List<Transfer> transfers = ringTransfers(n, r.ranksPerHost(), r.nChannels(), bytes);
+        List<Transfer> transfers = ringTransfers(n, r.ranksPerHost(), r.nicRanks(), r.nChannels(), bytes);
         String label = r.collective() == Collective.ALL_REDUCE ? "ring ReduceScatter+AllGather step" : "ring step";
         return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(),
                 List.of(new Step(label, transfers, steps)));
@@ -51,14 +52,16 @@ public final class RingSchedule implements ScheduleAlgorithm {
      *
      * @param n            ranks
      * @param ranksPerHost ranks per host group (1: no rotation)
+     * @param nicRanks     local ranks with a NIC of their own (0: all); channels rotate over these only
      * @param nChannels    channels
      * @param bytes        bytes per transfer
      * @return {@code n x nChannels} transfers
      */
-    static List<Transfer> ringTransfers(int n, int ranksPerHost, int nChannels, double bytes) {
+    static List<Transfer> ringTransfers(int n, int ranksPerHost, int nicRanks, int nChannels, double bytes) {
         List<Transfer> out = new ArrayList<>(n * nChannels);
+        int rotations = nicRanks > 0 ? nicRanks : ranksPerHost;
         for (int c = 0; c < nChannels; c++) {
-            int[] order = channelOrder(n, ranksPerHost, c);
+            int[] order = channelOrder(n, ranksPerHost, c % rotations);
             for (int k = 0; k < n; k++) {
                 out.add(new Transfer(order[k], order[(k + 1) % n], bytes, c));
             }

@@ -14,8 +14,17 @@ import java.util.Objects;
  * @param ranksPerHost consecutive ranks that share a host (hierarchical and tree algorithms group by it; ring
  *                     rotates each channel's order inside the group); {@code >= 1} and dividing {@code nRanks},
  *                     or 1 when ranks are not grouped
+ * @param nicRanks     local ranks 0 .. nicRanks-1 of each group have a NIC of their own (the others reach the
+ *                     network through them); the ring then enters and leaves hosts only through those, as NCCL's
+ *                     search puts channels on GPUs next to a NIC; 0 (default) means every local rank has one
  */
-public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost) {
+public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
+        int nicRanks) {
+
+    /** Every local rank has a NIC ({@code nicRanks} 0). */
+    public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost) {
+        this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, 0);
+    }
 
     /** @throws IllegalArgumentException on a value outside the ranges above */
     public ScheduleRequest {
@@ -26,6 +35,10 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
         if (nRanks < 1 || nChannels < 1 || ranksPerHost < 1) {
             throw new IllegalArgumentException("nRanks, nChannels, ranksPerHost must be >= 1, got " + nRanks + ", "
                     + nChannels + ", " + ranksPerHost);
+        }
+        if (nicRanks < 0 || nicRanks > ranksPerHost) {
+            throw new IllegalArgumentException("nicRanks must be in [0, ranksPerHost " + ranksPerHost + "], got "
+                    + nicRanks);
         }
         if (nRanks % ranksPerHost != 0) {
             throw new IllegalArgumentException("ranksPerHost " + ranksPerHost + " does not divide nRanks " + nRanks);

@@ -131,6 +131,25 @@ class ScheduleBytesTest {
         assertEquals(expected, up);
     }
 
+    /**
+     * Ring on 2 hosts x 8 ranks, 4 channels, only local ranks 0 and 1 with a NIC ({@code nicRanks} 2): channel c
+     * starts each host at local rank c mod 2, so it enters host 1 at rank 8 + (c mod 2), from host 0's last rank in
+     * that order, local rank (c mod 2) - 1 mod 8: 7 -> 8 (c = 0, 2) and 0 -> 9 (c = 1, 3).
+     */
+    @Test
+    void ringEntersHostsOnlyThroughRanksWithANic() {
+        Schedule t = new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_REDUCE, 1 << 20, 16, 4, 8, 2));
+        Set<String> toHost1 = new HashSet<>();
+        for (Transfer x : t.steps().get(0).transfers()) {
+            if (x.src() / 8 == 0 && x.dst() / 8 == 1) {
+                toHost1.add(x.channel() + ":" + x.src() + ">" + x.dst());
+            }
+        }
+        assertEquals(Set.of("0:7>8", "1:0>9", "2:7>8", "3:0>9"), toHost1);
+        assertThrows(IllegalArgumentException.class,
+                () -> new ScheduleRequest(Collective.ALL_REDUCE, 1, 16, 4, 8, 9));
+    }
+
     @ParameterizedTest
     @CsvSource({"2,8", "4,8", "128,8", "3,2"})
     void hierarchicalBytesPerRank(int h, int l) {

@@ -265,6 +265,25 @@ public final class FlowPredict {
         throw new IllegalArgumentException("--shard '" + text + "': use I/N with 0 <= I < N, e.g. 0/4");
     }
 
+    /**
+     * The schedules rotate channels inside equal host groups; when the placement gives hosts different numbers of
+     * ranks (e.g. random placement of fewer ranks than GPUs) they cannot, and every channel crosses hosts through
+     * the same GPUs: a slower result than NCCL, which builds its rings per host whatever the counts.
+     *
+     * @return a one-line warning naming the counts, or empty
+     */
+    private static java.util.Optional<String> unevenHostsWarning(List<Gpu> ranks) {
+        Map<Integer, Integer> perHost = new java.util.TreeMap<>();
+        ranks.forEach(g -> perHost.merge(g.host(), 1, Integer::sum));
+        if (Placement.ranksPerHost(ranks) > 1 || perHost.size() == ranks.size()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("Warning: the placement gives hosts different numbers of ranks (ranks per host "
+                + perHost.values() + "), so the schedule cannot spread channels over each host's GPUs and NICs and"
+                + " uses them as one rank per host group: slower than NCCL would be. Use --placement contiguous, or a"
+                + " hostfile with equal slots per host");
+    }
+
     private List<String> header(Topology topo, FlowFabric.Failures failed, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
             List<JobSpec> specs) {
         List<String> h = new ArrayList<>();
@@ -283,6 +302,7 @@ public final class FlowPredict {
                 + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), Placement.ranksPerHost(ranks),
                 o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""
                         : "; shard " + o.shard));
+        unevenHostsWarning(ranks).ifPresent(h::add);
         for (JobSpec s : specs) {
             h.add(String.format(Locale.ROOT, "Other job %s: %s %d B on %d ranks (%s), start %.2f us", s.name(),
                     s.collective().testName(), s.sizeBytes(), s.ranks(), s.placement(), s.startUs()));

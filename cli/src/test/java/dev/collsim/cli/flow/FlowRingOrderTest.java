@@ -63,6 +63,21 @@ class FlowRingOrderTest {
         return Double.parseDouble(row.trim().split("\\s+")[7]);
     }
 
+    /** 16 ranks placed at random on 4 hosts of 8 GPUs land unevenly; the header must say the schedule cannot group them. */
+    @Test
+    void unevenPlacementIsWarned() {
+        String[] base = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1M", "-e", "1M", "--backend", "flow",
+            "--ranks", "16", "--placement", "random", "--seed", "3"};
+        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(base);
+        assertEquals(0, r.code(), r.err());
+        String warning = r.out().lines().filter(l -> l.contains("Warning: the placement gives hosts different"))
+                .findFirst().orElseThrow(() -> new AssertionError(r.out()));
+        String counts = warning.substring(warning.indexOf('[') + 1, warning.indexOf(']'));
+        assertEquals(16, java.util.Arrays.stream(counts.split(",\\s*")).mapToInt(Integer::parseInt).sum(), warning);
+        base[base.length - 3] = "contiguous";
+        assertTrue(FlowCliErrorsTest.run(base).out().lines().noneMatch(l -> l.contains("Warning:")));
+    }
+
     @Test
     void unknownRingOrderIsAUsageError() {
         FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(args("contiguous", "--ring-order", "ring"));

@@ -119,7 +119,9 @@ public final class FlowPredict {
         int perHost = Placement.ranksPerHost(mainRanks);
         // default: every NIC carries one channel's host-to-host hop; a tree needs two channels per NIC (NCCL runs
         // each search channel once per tree of its double binary tree)
-        int nCh = o.channels != null ? o.channels : algo.name().equals("Tree") ? 2 * perHost : perHost;
+        List<Integer> groups = algo.name().equals("Ring") && perHost == 1 ? hostGroups(mainRanks) : List.of();
+        int widest = groups.stream().mapToInt(Integer::intValue).max().orElse(perHost);
+        int nCh = o.channels != null ? o.channels : algo.name().equals("Tree") ? 2 * perHost : widest;
         if (nCh < 1) {
             throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
         }
@@ -141,7 +143,7 @@ public final class FlowPredict {
             }
             long size = sizes.get(k);
             Schedule main = algo.schedule(new ScheduleRequest(c, size, mainRanks.size(), nCh, perHost,
-                    o.rails != null && perHost > 1 && o.rails < perHost ? o.rails : 0));
+                    o.rails != null && perHost > 1 && o.rails < perHost ? o.rails : 0, groups));
             List<Job> jobs = new ArrayList<>();
             jobs.add(new Job(c.testName(), main, mainRanks, 0));
             for (int j = 0; j < specs.size(); j++) {
@@ -266,6 +268,26 @@ public final class FlowPredict {
     }
 
     /**
+     * @return the sizes of the runs of consecutive ranks on one host when the ranks come host by host in unequal
+     *         runs (a ring can still rotate its channels inside each), else empty (equal groups, one rank per host,
+     *         or a host that appears in two runs)
+     */
+    private static List<Integer> hostGroups(List<Gpu> ranks) {
+        List<Integer> sizes = new ArrayList<>();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int i = 0; i < ranks.size(); i++) {
+            if (i > 0 && ranks.get(i).host() == ranks.get(i - 1).host()) {
+                sizes.set(sizes.size() - 1, sizes.get(sizes.size() - 1) + 1);
+            } else if (!seen.add(ranks.get(i).host())) {
+                return List.of();
+            } else {
+                sizes.add(1);
+            }
+        }
+        return sizes.size() == ranks.size() ? List.of() : List.copyOf(sizes);
+    }
+
+    /**
      * The schedules rotate channels inside equal host groups; when the placement gives hosts different numbers of
      * ranks (e.g. random placement of fewer ranks than GPUs) they cannot, and every channel crosses hosts through
      * the same GPUs: a slower result than NCCL, which builds its rings per host whatever the counts.
@@ -298,11 +320,16 @@ public final class FlowPredict {
             h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0
                     ? " (random draws with seed " + o.seed + ")" : ""));
         }
-        h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%d per host group), placement %s;"
-                + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), Placement.ranksPerHost(ranks),
+        List<Integer> groups = algo.name().equals("Ring") && Placement.ranksPerHost(ranks) == 1 ? hostGroups(ranks)
+                : List.of();
+        h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%s), placement %s;"
+                + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), groups.isEmpty()
+                        ? Placement.ranksPerHost(ranks) + " per host group" : "host groups of " + groups,
                 o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""
                         : "; shard " + o.shard));
-        unevenHostsWarning(ranks).ifPresent(h::add);
+        if (!algo.name().equals("Ring")) {
+            unevenHostsWarning(ranks).ifPresent(h::add);
+        }
         for (JobSpec s : specs) {
             h.add(String.format(Locale.ROOT, "Other job %s: %s %d B on %d ranks (%s), start %.2f us", s.name(),
                     s.collective().testName(), s.sizeBytes(), s.ranks(), s.placement(), s.startUs()));

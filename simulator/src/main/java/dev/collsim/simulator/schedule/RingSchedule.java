@@ -41,7 +41,9 @@ public final class RingSchedule implements ScheduleAlgorithm {
         }
         long steps = r.collective() == Collective.ALL_REDUCE ? 2L * (n - 1) : n - 1;
         double bytes = (double) r.sizeBytes() / n / r.nChannels();
-        List<Transfer> transfers = ringTransfers(n, r.ranksPerHost(), r.nicRanks(), r.nChannels(), bytes);
+        List<Transfer> transfers = r.hostGroups().isEmpty()
+                ? ringTransfers(n, r.ranksPerHost(), r.nicRanks(), r.nChannels(), bytes)
+                : groupedTransfers(r.hostGroups(), r.nChannels(), bytes);
         String label = r.collective() == Collective.ALL_REDUCE ? "ring ReduceScatter+AllGather step" : "ring step";
         return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(),
                 List.of(new Step(label, transfers, steps)));
@@ -62,6 +64,34 @@ public final class RingSchedule implements ScheduleAlgorithm {
         int rotations = nicRanks > 0 ? nicRanks : ranksPerHost;
         for (int c = 0; c < nChannels; c++) {
             int[] order = channelOrder(n, ranksPerHost, c % rotations);
+            for (int k = 0; k < n; k++) {
+                out.add(new Transfer(order[k], order[(k + 1) % n], bytes, c));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Ring steps over host groups of different sizes: channel c starts each group of size L_g at its local rank
+     * {@code c mod L_g}, as for equal groups.
+     *
+     * @param groups    sizes of consecutive rank groups sharing a host, summing to the ranks
+     * @param nChannels channels
+     * @param bytes     bytes per transfer
+     * @return {@code n x nChannels} transfers
+     */
+    static List<Transfer> groupedTransfers(List<Integer> groups, int nChannels, double bytes) {
+        int n = groups.stream().mapToInt(Integer::intValue).sum();
+        List<Transfer> out = new ArrayList<>(n * nChannels);
+        for (int c = 0; c < nChannels; c++) {
+            int[] order = new int[n];
+            int start = 0;
+            for (int size : groups) {
+                for (int j = 0; j < size; j++) {
+                    order[start + j] = start + (j + c) % size;
+                }
+                start += size;
+            }
             for (int k = 0; k < n; k++) {
                 out.add(new Transfer(order[k], order[(k + 1) % n], bytes, c));
             }

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.schedule;
 
 import dev.collsim.nccl.Collective;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,13 +18,22 @@ import java.util.Objects;
  * @param nicRanks     local ranks 0 .. nicRanks-1 of each group have a NIC of their own (the others reach the
  *                     network through them); the ring then enters and leaves hosts only through those, as NCCL's
  *                     search puts channels on GPUs next to a NIC; 0 (default) means every local rank has one
+ * @param hostGroups   when not empty: the sizes of consecutive rank groups that share a host, for placements that
+ *                     give hosts different numbers of ranks ({@code ranksPerHost} is then 1); the ring rotates
+ *                     each channel inside every group as it does for equal groups; other schedules ignore it
  */
 public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
-        int nicRanks) {
+        int nicRanks, List<Integer> hostGroups) {
 
     /** Every local rank has a NIC ({@code nicRanks} 0). */
     public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost) {
         this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, 0);
+    }
+
+    /** Equal host groups of {@code ranksPerHost}. */
+    public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
+            int nicRanks) {
+        this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, nicRanks, List.of());
     }
 
     /** @throws IllegalArgumentException on a value outside the ranges above */
@@ -39,6 +49,12 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
         if (nicRanks < 0 || nicRanks > ranksPerHost) {
             throw new IllegalArgumentException("nicRanks must be in [0, ranksPerHost " + ranksPerHost + "], got "
                     + nicRanks);
+        }
+        hostGroups = List.copyOf(Objects.requireNonNull(hostGroups, "hostGroups"));
+        if (!hostGroups.isEmpty() && (ranksPerHost != 1 || hostGroups.stream().anyMatch(g -> g < 1)
+                || hostGroups.stream().mapToInt(Integer::intValue).sum() != nRanks)) {
+            throw new IllegalArgumentException("hostGroups " + hostGroups + " must be sizes >= 1 summing to nRanks "
+                    + nRanks + ", with ranksPerHost 1");
         }
         if (nRanks % ranksPerHost != 0) {
             throw new IllegalArgumentException("ranksPerHost " + ranksPerHost + " does not divide nRanks " + nRanks);

@@ -150,6 +150,26 @@ class ScheduleBytesTest {
                 () -> new ScheduleRequest(Collective.ALL_REDUCE, 1, 16, 4, 8, 9));
     }
 
+    /**
+     * Ring over unequal host groups 2, 3 (ranks 0-1 on one host, 2-4 on another), 3 channels: channel c starts each
+     * group at its local rank c mod size: c = 0: 0 1 | 2 3 4; c = 1: 1 0 | 3 4 2; c = 2: 0 1 | 4 2 3. Each channel
+     * is one ring over all 5 ranks, and every rank sends exactly one chunk per channel per step.
+     */
+    @Test
+    void ringRotatesInsideUnequalHostGroups() {
+        Schedule t = new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_GATHER, 5 << 20, 5, 3, 1, 0,
+                java.util.List.of(2, 3)));
+        Set<String> edges = new HashSet<>();
+        for (Transfer x : t.steps().get(0).transfers()) {
+            edges.add(x.channel() + ":" + x.src() + ">" + x.dst());
+        }
+        assertEquals(Set.of("0:0>1", "0:1>2", "0:2>3", "0:3>4", "0:4>0",
+                "1:1>0", "1:0>3", "1:3>4", "1:4>2", "1:2>1",
+                "2:0>1", "2:1>4", "2:4>2", "2:2>3", "2:3>0"), edges);
+        assertThrows(IllegalArgumentException.class, () -> new ScheduleRequest(Collective.ALL_GATHER, 1, 5, 3, 1, 0,
+                java.util.List.of(2, 2)));
+    }
+
     @ParameterizedTest
     @CsvSource({"2,8", "4,8", "128,8", "3,2"})
     void hierarchicalBytesPerRank(int h, int l) {

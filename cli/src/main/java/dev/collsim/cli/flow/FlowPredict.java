@@ -15,6 +15,10 @@ import dev.collsim.simulator.network.Placement;
 import dev.collsim.simulator.network.Timing;
 import dev.collsim.simulator.schedule.Schedule;
 import dev.collsim.simulator.schedule.ScheduleAlgorithm;
+import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
+import dev.collsim.simulator.schedule.HierarchicalSchedule;
+import dev.collsim.simulator.schedule.RingSchedule;
+import dev.collsim.simulator.schedule.TreeSchedule;
 import dev.collsim.simulator.schedule.ScheduleAlgorithms;
 import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.topology.Gpu;
@@ -119,9 +123,9 @@ public final class FlowPredict {
         int perHost = Placement.ranksPerHost(mainRanks);
         // default: every NIC carries one channel's host-to-host hop; a tree needs two channels per NIC (NCCL runs
         // each search channel once per tree of its double binary tree)
-        List<Integer> groups = algo.name().equals("Ring") && perHost == 1 ? hostGroups(mainRanks) : List.of();
+        List<Integer> groups = algo instanceof RingSchedule && perHost == 1 ? hostGroups(mainRanks) : List.of();
         int widest = groups.stream().mapToInt(Integer::intValue).max().orElse(perHost);
-        int nCh = o.channels != null ? o.channels : algo.name().equals("Tree") ? 2 * perHost : widest;
+        int nCh = o.channels != null ? o.channels : algo instanceof TreeSchedule ? 2 * perHost : widest;
         if (nCh < 1) {
             throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
         }
@@ -158,7 +162,7 @@ public final class FlowPredict {
             String busiest = LinkUsage.describe(t.bottlenecks());
             out.add(FlowPredictor.fromTime(c, size, mainRanks.size(), ScheduleAlgorithms.ncclAlgorithm(algo), null,
                     nCh, time, -1, physical,
-                    (algo.name().equals("Hierarchical") ? "hier:rs-ar-ag " : "") + backend.name() + ": " + busiest));
+                    (algo instanceof HierarchicalSchedule ? "hier:rs-ar-ag " : "") + backend.name() + ": " + busiest));
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
             if (specs.size() > 0) {
                 for (int j = 0; j < jobs.size(); j++) {
@@ -195,7 +199,7 @@ public final class FlowPredict {
      *         {@code --ring-order rank}; direct AllToAll keeps rank order (NCCL's p2p rounds pair rank numbers)
      */
     private List<Gpu> ordered(ScheduleAlgorithm algo, List<Gpu> ranks) {
-        if (o.ringOrderByRank() || algo.name().equals("Direct")) {
+        if (o.ringOrderByRank() || algo instanceof DirectAllToAllSchedule) {
             return ranks;
         }
         return Placement.topologyOrder(ranks);
@@ -320,14 +324,14 @@ public final class FlowPredict {
             h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0
                     ? " (random draws with seed " + o.seed + ")" : ""));
         }
-        List<Integer> groups = algo.name().equals("Ring") && Placement.ranksPerHost(ranks) == 1 ? hostGroups(ranks)
+        List<Integer> groups = algo instanceof RingSchedule && Placement.ranksPerHost(ranks) == 1 ? hostGroups(ranks)
                 : List.of();
         h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%s), placement %s;"
                 + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), groups.isEmpty()
                         ? Placement.ranksPerHost(ranks) + " per host group" : "host groups of " + groups,
                 o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""
                         : "; shard " + o.shard));
-        if (!algo.name().equals("Ring")) {
+        if (!(algo instanceof RingSchedule)) {
             unevenHostsWarning(ranks).ifPresent(h::add);
         }
         for (JobSpec s : specs) {

@@ -89,11 +89,6 @@ final class RouteBuilder {
         return new Segment(Arrays.copyOf(links, size), share, latency, alone, bottleneck);
     }
 
-    /** @return the route added so far (shares above 1 from rounding are clipped to 1) */
-    Route build() {
-        return Route.of(segment());
-    }
-
     /**
      * Links and shares of a part of a route, kept to be reused (arrays not copied; never modified), with its
      * latency (microseconds), its bottleneck rate alone (min over links of capacity / share, bytes per

@@ -19,16 +19,6 @@ final class StepFlows {
     }
 
     /**
-     * Routes and merges one step's transfers.
-     *
-     * @throws IllegalArgumentException when a transfer names a rank outside the job or cannot be routed
-     */
-    static List<SimFlow> build(int jobIndex, Job job, int stepIndex, Step step, long copy, Router router,
-            double now) {
-        return build(jobIndex, stepIndex, step, copy, routes(job, step, router), now);
-    }
-
-    /**
      * @param job    the job the step belongs to
      * @param step   one of its steps
      * @param router the router (used by one thread at a time)

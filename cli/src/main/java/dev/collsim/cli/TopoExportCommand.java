@@ -3,8 +3,8 @@ package dev.collsim.cli;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.AtomicFiles;
-import dev.collsim.topology.io.NcclTopoXmlWriter;
-import dev.collsim.topology.io.TopologyExporters;
+import dev.collsim.topology.io.export.NcclTopoXmlWriter;
+import dev.collsim.topology.io.export.TopologyExporters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -66,7 +66,7 @@ public final class TopoExportCommand implements Callable<Integer> {
 
     /**
      * The cluster as NCCL topology XML ({@code NCCL_TOPO_FILE} format), written by
-     * {@link dev.collsim.topology.io.NcclTopoXmlWriter}: reading it back gives the same GPUs, NICs and NCCL paths.
+     * {@link dev.collsim.topology.io.export.NcclTopoXmlWriter}: reading it back gives the same GPUs, NICs and NCCL paths.
      *
      * @param t the cluster
      * @return the XML text

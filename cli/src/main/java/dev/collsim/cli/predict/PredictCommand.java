@@ -291,7 +291,7 @@ public final class PredictCommand implements Callable<Integer> {
             }
             m.put("NCCL_PROTO", proto);
         }
-        dev.collsim.simulator.env.NcclSettings.parse(m);
+        dev.collsim.nccl.env.NcclSettings.parse(m);
         return m;
     }
 

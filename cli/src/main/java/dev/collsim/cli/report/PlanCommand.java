@@ -14,7 +14,7 @@ import dev.collsim.reports.plan.StepPlanner;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.reports.spec.ClusterEdits;
 import dev.collsim.simulator.NcclPredictor;
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.NcclSettings;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;

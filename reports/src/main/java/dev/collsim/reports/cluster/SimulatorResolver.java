@@ -12,7 +12,7 @@ import dev.collsim.reports.whatif.VariantResolver;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.NcclPredictor;
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import java.io.IOException;

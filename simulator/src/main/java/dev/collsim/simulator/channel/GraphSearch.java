@@ -1,6 +1,6 @@
 package dev.collsim.simulator.channel;
 
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;

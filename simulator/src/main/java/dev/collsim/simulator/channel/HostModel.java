@@ -1,6 +1,6 @@
 package dev.collsim.simulator.channel;
 
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;

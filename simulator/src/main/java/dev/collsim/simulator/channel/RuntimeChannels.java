@@ -2,7 +2,7 @@ package dev.collsim.simulator.channel;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.GraphSet;
 
 /**

@@ -3,8 +3,8 @@ package dev.collsim.simulator.tuning;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
-import dev.collsim.simulator.env.AlgoProtoFilter;
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.AlgoProtoFilter;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.PathType;
 import java.util.List;
 

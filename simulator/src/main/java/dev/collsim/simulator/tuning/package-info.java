@@ -4,6 +4,6 @@
  * ({@link dev.collsim.simulator.tuning.NcclTuningModel}) and the per-call time and argmin selection
  * ({@link dev.collsim.simulator.tuning.CostTable}). It predicts <em>which</em> algorithm and protocol NCCL picks
  * and the time NCCL itself estimates ({@code ncclGroupSimulateEnd}); collsim's prediction of the real time lives
- * in {@code dev.collsim.simulator.perf}. Imports only the topology model and {@code simulator.env}.
+ * in {@code dev.collsim.simulator.perf}. Imports only the topology model and {@code dev.collsim.nccl.env}.
  */
 package dev.collsim.simulator.tuning;

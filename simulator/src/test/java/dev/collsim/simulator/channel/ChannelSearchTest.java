@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.TestClusters;
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;

@@ -1,6 +1,6 @@
 package dev.collsim.simulator.tuning;
 
-import dev.collsim.simulator.env.NcclSettings;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.PathType;
 import java.util.Map;
 

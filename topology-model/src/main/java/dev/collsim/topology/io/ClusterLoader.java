@@ -1,5 +1,7 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.yaml.YamlClusterReader;
+
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.TopologyReader;

@@ -7,7 +7,7 @@ import java.util.Map;
  * NVIDIA GPU names by PCI device id (PCI ID database, pci-ids.ucw.cz, vendor 10de), for the {@code device}
  * attribute of NCCL XML {@code pci} elements. Ids not listed become {@code NVIDIA 0xNNNN}. Stateless.
  */
-final class GpuModels {
+public final class GpuModels {
 
     private static final Map<Integer, String> BY_ID = Map.of(
             0x1db1, "V100-SXM2-16GB",
@@ -19,19 +19,19 @@ final class GpuModels {
             0x2335, "H200-SXM-141GB");
 
     /** Model text used when the file has no device id. */
-    static final String UNKNOWN = "unknown";
+    public static final String UNKNOWN = "unknown";
 
     private GpuModels() {
     }
 
     /** @return the model name of a PCI device id such as {@code 0x20b5} */
-    static String name(int deviceId) {
+    public static String name(int deviceId) {
         String n = BY_ID.get(deviceId);
         return n != null ? n : String.format(Locale.ROOT, "NVIDIA 0x%04x", deviceId);
     }
 
     /** @return the PCI device id for a model name written by {@link #name}, or -1 when it has none */
-    static int deviceId(String model) {
+    public static int deviceId(String model) {
         for (Map.Entry<Integer, String> e : BY_ID.entrySet()) {
             if (e.getValue().equals(model)) {
                 return e.getKey();

@@ -191,7 +191,7 @@ public final class LinkRates {
     }
 
     /** @return {@code x} printed without a trailing {@code .0}, for XML attributes */
-    static String number(double x) {
+    public static String number(double x) {
         if (x == Math.rint(x) && Math.abs(x) < 1e15) {
             return Long.toString((long) x);
         }

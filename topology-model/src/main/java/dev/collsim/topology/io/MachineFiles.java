@@ -1,5 +1,8 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.smi.NvidiaSmiTopoReader;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
+
 import dev.collsim.io.TopologyReader;
 import java.util.List;
 import java.util.Objects;

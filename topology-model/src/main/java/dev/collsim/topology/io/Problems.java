@@ -1,5 +1,8 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.xml.XmlNode;
+import dev.collsim.topology.io.yaml.YamlNode;
+
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import java.util.ArrayList;
@@ -9,54 +12,54 @@ import java.util.List;
  * Collects the problems of one input file, so a reader can report all of them at once, sorted by line then column.
  * Used by the YAML, NCCL XML and nvidia-smi readers. Not thread-safe.
  */
-final class Problems {
+public final class Problems {
 
     private final String file;
     private final List<InputProblem> list = new ArrayList<>();
 
-    Problems(String file) {
+    public Problems(String file) {
         this.file = file;
     }
 
-    String file() {
+    public String file() {
         return file;
     }
 
     /** Records a problem at a line and column (YAML reader's spelling of {@link #at(int, int, String, String)}). */
-    void add(int line, int column, String field, String message) {
+    public void add(int line, int column, String field, String message) {
         list.add(new InputProblem(file, line, column, field, message));
     }
 
     /** Records a problem at a YAML node (line and column 0 when the node is null). */
-    void add(YamlNode at, String field, String message) {
+    public void add(YamlNode at, String field, String message) {
         add(at == null ? 0 : at.line, at == null ? 0 : at.column, field, message);
     }
 
-    int size() {
+    public int size() {
         return list.size();
     }
 
     /** Records a problem with an attribute of an XML element (at the attribute, or the element when absent). */
-    void at(XmlNode node, String attr, String message) {
+    public void at(XmlNode node, String attr, String message) {
         list.add(new InputProblem(file, node.line(attr), node.column(attr), node.name() + "." + attr, message));
     }
 
     /** Records a problem with an XML element. */
-    void at(XmlNode node, String message) {
+    public void at(XmlNode node, String message) {
         list.add(new InputProblem(file, node.line(), node.column(), node.name(), message));
     }
 
     /** Records a problem at a line and column. */
-    void at(int line, int column, String field, String message) {
+    public void at(int line, int column, String field, String message) {
         list.add(new InputProblem(file, line, column, field, message));
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return list.isEmpty();
     }
 
     /** @throws InputException when any problem was recorded, listing all of them in file order */
-    void throwIfAny() throws InputException {
+    public void throwIfAny() throws InputException {
         if (!list.isEmpty()) {
             List<InputProblem> sorted = new ArrayList<>(list);
             sorted.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line())
@@ -71,7 +74,7 @@ final class Problems {
      * @return the value, {@code absent} when the attribute is missing, or {@code absent} after recording a problem
      *         when it is not an integer in [min, max]
      */
-    int integer(XmlNode n, String attr, boolean required, int min, int max, int absent) {
+    public int integer(XmlNode n, String attr, boolean required, int min, int max, int absent) {
         String v = n.attr(attr);
         if (v == null) {
             if (required) {
@@ -93,7 +96,7 @@ final class Problems {
     }
 
     /** Reads a decimal attribute, recording a problem when it is not a finite number >= min. */
-    double decimal(XmlNode n, String attr, boolean required, double min, double absent) {
+    public double decimal(XmlNode n, String attr, boolean required, double min, double absent) {
         String v = n.attr(attr);
         if (v == null) {
             if (required) {
@@ -115,7 +118,7 @@ final class Problems {
     }
 
     /** Reads a required text attribute, recording a problem when it is missing or blank. */
-    String text(XmlNode n, String attr, String allowed) {
+    public String text(XmlNode n, String attr, String allowed) {
         String v = n.attr(attr);
         if (v == null || v.isBlank()) {
             at(n, attr, (v == null ? "missing" : "found an empty value") + "; allowed: " + allowed);

@@ -1,5 +1,6 @@
 /**
- * Reading and writing cluster descriptions: the YAML cluster spec ({@code collsim/v1}), the {@link ClusterLoader}
+ * Reading and writing cluster descriptions, one subpackage per format ({@code yaml}, {@code smi}, {@code xml},
+ * {@code export}); this package holds what they share. The YAML cluster spec ({@code collsim/v1}), the {@link ClusterLoader}
  * that resolves a file path or a config/catalog name and detects the format by content, DOT/GraphML exporters
  * (jgrapht-io), and real machine descriptions: NCCL topology XML ({@code NCCL_TOPO_FILE} /
  * {@code NCCL_TOPO_DUMP_FILE}, read and written), NCCL graph XML ({@code NCCL_GRAPH_DUMP_FILE}) and

@@ -1,5 +1,7 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.export.TopologyExporters;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

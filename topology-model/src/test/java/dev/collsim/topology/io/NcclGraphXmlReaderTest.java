@@ -1,5 +1,8 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.xml.NcclGraphDump;
+import dev.collsim.topology.io.xml.NcclGraphXmlReader;
+
 import static dev.collsim.topology.io.TestFiles.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
 import dev.collsim.topology.PathType;
-import dev.collsim.topology.io.NcclGraphDump.Graph;
-import dev.collsim.topology.io.NcclGraphDump.Pattern;
+import dev.collsim.topology.io.xml.NcclGraphDump.Graph;
+import dev.collsim.topology.io.xml.NcclGraphDump.Pattern;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
+import dev.collsim.topology.io.xml.PciSpecs;
+
 import static dev.collsim.topology.io.TestFiles.count;
 import static dev.collsim.topology.io.TestFiles.link;
 import static dev.collsim.topology.io.TestFiles.links;

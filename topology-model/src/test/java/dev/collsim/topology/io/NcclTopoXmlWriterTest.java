@@ -1,5 +1,8 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.export.NcclTopoXmlWriter;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
+
 import static dev.collsim.topology.io.TestFiles.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,7 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.smi.NvidiaSmiTopoReader;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

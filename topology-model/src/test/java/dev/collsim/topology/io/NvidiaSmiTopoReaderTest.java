@@ -1,5 +1,9 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.export.NcclTopoXmlWriter;
+import dev.collsim.topology.io.smi.NvidiaSmiTopoReader;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
+
 import static dev.collsim.topology.io.TestFiles.count;
 import static dev.collsim.topology.io.TestFiles.link;
 import static dev.collsim.topology.io.TestFiles.text;

@@ -1,5 +1,7 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.yaml.YamlClusterReader;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

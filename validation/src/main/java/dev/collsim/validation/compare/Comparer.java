@@ -3,7 +3,7 @@ package dev.collsim.validation.compare;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.PredictionRequest;
-import dev.collsim.simulator.env.NcclVariable;
+import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Dataset;

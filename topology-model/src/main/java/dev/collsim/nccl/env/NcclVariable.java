@@ -1,0 +1,203 @@
+package dev.collsim.nccl.env;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.topology.PathType;
+import dev.collsim.units.DataSize;
+import java.util.Locale;
+import java.util.function.BiFunction;
+
+/**
+ * The NCCL environment variables collsim understands, with their allowed values and NCCL's defaults
+ * (NCCL 2.30.7 {@code docs/userguide/source/env.rst}, {@code src/graph/tuning.cc}, {@code src/init.cc},
+ * {@code src/graph/paths.cc}; collsim's fact sheet §4). Each constant parses and validates its value.
+ */
+public enum NcclVariable {
+    /** Algorithms allowed per function; 2.24+ syntax. */
+    NCCL_ALGO("[func:]list;func:list with Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT"
+            + " (case-insensitive, ^ excludes)", "all enabled",
+            (n, v) -> AlgoProtoFilter.parse(n, v, Algorithm.class, Algorithm::parse, Algorithm.allowed())),
+    /** Protocols allowed per function; 2.24+ syntax. */
+    NCCL_PROTO("[func:]list;func:list with LL, LL128, Simple (case-insensitive, ^ excludes)",
+            "all enabled, LL128 auto",
+            (n, v) -> AlgoProtoFilter.parse(n, v, Protocol.class, Protocol::parse, Protocol.allowed())),
+    /** Minimum runtime channels (deprecated name of NCCL_MIN_CTAS). */
+    NCCL_MIN_NCHANNELS("an integer in [1, 64]", "1", (n, v) -> intIn(n, v, 1, 64)),
+    /** Maximum runtime channels (deprecated name of NCCL_MAX_CTAS). */
+    NCCL_MAX_NCHANNELS("an integer in [1, 64]", "64", (n, v) -> intIn(n, v, 1, 64)),
+    /** Minimum CTAs (= runtime channels). */
+    NCCL_MIN_CTAS("an integer in [1, 64]", "1", (n, v) -> intIn(n, v, 1, 64)),
+    /** Maximum CTAs (= runtime channels). */
+    NCCL_MAX_CTAS("an integer in [1, 64]", "64", (n, v) -> intIn(n, v, 1, 64)),
+    /** Threads per block for LL and Simple. */
+    NCCL_NTHREADS("a multiple of 32 in [64, 512]", "512 (256 on slow PCIe rings)",
+            (n, v) -> multipleOf32(n, v, 64, 512)),
+    /** Threads per block for LL128. */
+    NCCL_LL128_NTHREADS("a multiple of 32 in [160, 640]", "640", (n, v) -> multipleOf32(n, v, 160, 640)),
+    /** Simple buffer per connection, bytes. */
+    NCCL_BUFFSIZE("a size in bytes >= 64K (K/M/G suffixes allowed)", "4M", (n, v) -> bytesAtLeast(n, v, 65536)),
+    /** LL buffer per connection, bytes. */
+    NCCL_LL_BUFFSIZE("a size in bytes >= 4K", "512K", (n, v) -> bytesAtLeast(n, v, 4096)),
+    /** LL128 buffer per connection, bytes. */
+    NCCL_LL128_BUFFSIZE("a size in bytes >= 64K", "4915200", (n, v) -> bytesAtLeast(n, v, 65536)),
+    /** NVLink SHARP: 0 off, 1 on, 2 auto. */
+    NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", (n, v) -> intIn(n, v, 0, 2)),
+    /** NVLS runtime channels. */
+    NCCL_NVLS_NCHANNELS("an integer in [1, 64]", "16 (sm90), 24/32 (sm100)", (n, v) -> intIn(n, v, 1, 64)),
+    /** Farthest path type over which GPUs use peer-to-peer. */
+    NCCL_P2P_LEVEL(PathLevel.ALLOWED, "PXB", PathLevel::parse),
+    /** 1 disables peer-to-peer between GPUs. */
+    NCCL_P2P_DISABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    /** Farthest NIC-GPU path type for GPUDirect RDMA. */
+    NCCL_NET_GDR_LEVEL(PathLevel.ALLOWED, "PXB (P2C with C2C)", PathLevel::parse),
+    /** Rings may use different NICs on different hosts: 0, 1 or 2 (auto). */
+    NCCL_CROSS_NIC("0, 1 or 2 (auto)", "2", (n, v) -> intIn(n, v, 0, 2)),
+    /** 1 disables PXN (sending through a peer GPU's NIC). */
+    NCCL_PXN_DISABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    /** PAT algorithm: 0 off, 1 on, 2 auto (1 GPU per host). */
+    NCCL_PAT_ENABLE("0, 1 or 2 (auto)", "2", (n, v) -> intIn(n, v, 0, 2)),
+    /** CollNet (SHARP) algorithms: 0 off, 1 on (needs a CollNet plugin). */
+    NCCL_COLLNET_ENABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    /** Minimum hosts for CollNet. */
+    NCCL_COLLNET_NODE_THRESHOLD("an integer >= 1", "2", (n, v) -> intIn(n, v, 1, Integer.MAX_VALUE)),
+    /** Inter-host ring step overhead, nanoseconds. */
+    NCCL_NET_OVERHEAD("an integer number of nanoseconds >= 0", "1000 (Intel), 2000 (AMD)",
+            (n, v) -> intIn(n, v, 0, Integer.MAX_VALUE)),
+    /** LL128 allowed up to PXN on Hopper and newer. */
+    NCCL_LL128_C2C("0 or 1", "1", (n, v) -> intIn(n, v, 0, 1)),
+    /** 1 disables NVLink through an intermediate GPU (NVB). */
+    NCCL_NVB_DISABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    /** Minimum peer-to-peer channels. */
+    NCCL_MIN_P2P_NCHANNELS("an integer in [1, 64]", "1", (n, v) -> intIn(n, v, 1, 64)),
+    /** Maximum peer-to-peer channels. */
+    NCCL_MAX_P2P_NCHANNELS("an integer in [1, 64]", "64", (n, v) -> intIn(n, v, 1, 64)),
+    /** Logging level: accepted, no effect on a prediction. */
+    NCCL_DEBUG("VERSION, WARN, INFO, TRACE or ABORT (no effect on a prediction)", "unset",
+            (n, v) -> oneOf(n, v, "VERSION", "WARN", "INFO", "TRACE", "ABORT", "NONE")),
+    /** Logging subsystems: accepted, no effect on a prediction. */
+    NCCL_DEBUG_SUBSYS("a comma list of subsystems (no effect on a prediction)", "INIT,BOOTSTRAP,ENV",
+            (n, v) -> v);
+
+    private final String allowed;
+    private final String defaultText;
+    private final BiFunction<String, String, Object> parser;
+
+    NcclVariable(String allowed, String defaultText, BiFunction<String, String, Object> parser) {
+        this.allowed = allowed;
+        this.defaultText = defaultText;
+        this.parser = parser;
+    }
+
+    /** @return the allowed values, in words */
+    public String allowed() {
+        return allowed;
+    }
+
+    /** @return NCCL's default, in words */
+    public String defaultText() {
+        return defaultText;
+    }
+
+    /**
+     * Parses and validates a value.
+     *
+     * @param value the text
+     * @return the parsed value (Integer, Long, PathType or AlgoProtoFilter)
+     * @throws IllegalArgumentException naming the variable, the value and the allowed values
+     */
+    public Object parse(String value) {
+        return parser.apply(name(), value == null ? "" : value.trim());
+    }
+
+    /**
+     * @param name a variable name, case-sensitive as NCCL reads it
+     * @return the variable
+     * @throws IllegalArgumentException naming the unknown variable and the known ones
+     */
+    public static NcclVariable of(String name) {
+        for (NcclVariable v : values()) {
+            if (v.name().equals(name)) {
+                return v;
+            }
+        }
+        StringBuilder known = new StringBuilder();
+        for (NcclVariable v : values()) {
+            known.append(known.length() == 0 ? "" : ", ").append(v.name());
+        }
+        throw new IllegalArgumentException("unknown or unsupported NCCL variable '" + name + "'; collsim models: "
+                + known);
+    }
+
+    private static Object intIn(String name, String v, int lo, int hi) {
+        try {
+            int x = Integer.parseInt(v);
+            if (x >= lo && x <= hi) {
+                return x;
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the message
+        }
+        throw bad(name, v, NcclVariable.valueOf(name).allowed);
+    }
+
+    private static Object multipleOf32(String name, String v, int lo, int hi) {
+        int x = (Integer) intIn(name, v, lo, hi);
+        if (x % 32 != 0) {
+            throw bad(name, v, NcclVariable.valueOf(name).allowed);
+        }
+        return x;
+    }
+
+    private static Object bytesAtLeast(String name, String v, long min) {
+        long b;
+        try {
+            b = DataSize.parseBytes(v);
+        } catch (IllegalArgumentException e) {
+            throw bad(name, v, NcclVariable.valueOf(name).allowed);
+        }
+        if (b < min) {
+            throw bad(name, v, NcclVariable.valueOf(name).allowed);
+        }
+        return b;
+    }
+
+    private static Object oneOf(String name, String v, String... options) {
+        for (String o : options) {
+            if (o.equalsIgnoreCase(v)) {
+                return o;
+            }
+        }
+        throw bad(name, v, NcclVariable.valueOf(name).allowed);
+    }
+
+    static IllegalArgumentException bad(String name, String value, String allowed) {
+        return new IllegalArgumentException(name + "='" + value + "' is not valid; allowed: " + allowed);
+    }
+
+    /** NCCL_P2P_LEVEL / NCCL_NET_GDR_LEVEL values (NCCL 2.30.7 {@code src/graph/paths.cc}). */
+    static final class PathLevel {
+        static final String ALLOWED = "LOC, NVL, NVB, C2C, PIX, PXB, P2C, PXN, PHB, SYS (case-insensitive)"
+                + " or a legacy integer 0-5 (0 LOC, 1 PIX, 2 PXB, 3 PHB, 4 SYS, 5 SYS)";
+
+        private PathLevel() {
+        }
+
+        static Object parse(String name, String v) {
+            String k = v.toUpperCase(Locale.ROOT);
+            switch (k) {
+                case "0": return PathType.LOC;
+                case "1": return PathType.PIX;
+                case "2": return PathType.PXB;
+                case "3": return PathType.PHB;
+                case "4": case "5": return PathType.SYS;
+                default: break;
+            }
+            for (PathType t : PathType.values()) {
+                if (t.name().equals(k) && t != PathType.NET && t != PathType.DIS) {
+                    return t;
+                }
+            }
+            throw bad(name, v, ALLOWED);
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package dev.collsim.topology.io.smi;
+
+import dev.collsim.topology.io.GpuModels;
+import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.topology.io.LinkRates;
+import dev.collsim.topology.io.Problems;
+
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.smi.SmiMatrix.Cell;
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.Latency;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Second pass of {@link NvidiaSmiTopoReader}: infers devices and links from one {@link SmiMatrix} so that every
+ * label of the matrix is what {@code nvidia-smi} would print for the inferred graph. Grouping (union-find over the
+ * labels): NUMA domains (one CPU each) join devices that are PIX, PXB, PHB or NODE apart and GPUs of equal NUMA
+ * affinity; in a domain, PXB groups join PIX and PXB pairs and hang below one upper PCIe switch, PIX classes join
+ * PIX pairs and share one switch; host bridges join PHB pairs, and a domain with several gets one switch per root
+ * item marked with {@link PcieSwitch#hostBridge()}, so pairs across them read NODE. Every labelled pair is then
+ * checked against the grouping and a contradiction is a problem. Not thread-safe; one use.
+ */
+final class SmiInference {
+
+    private final SmiMatrix m;
+    private final HardwareHints hints;
+    private final Problems problems;
+    private final List<String> notes;
+    private final List<String> cols;
+    private final int n;
+    private final String[][] label;
+    private final Cell[][] cell;
+    private final int[] gpuNuma;
+
+    SmiInference(SmiMatrix m, HardwareHints hints, Problems problems, List<String> notes) {
+        this.m = m;
+        this.hints = hints;
+        this.problems = problems;
+        this.notes = notes;
+        this.cols = m.columns;
+        this.n = cols.size();
+        this.label = new String[n][n];
+        this.cell = new Cell[n][n];
+        this.gpuNuma = new int[n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                Cell c = i == j ? null : m.cell(cols.get(i), cols.get(j));
+                cell[i][j] = c;
+                label[i][j] = c == null ? null : c.text();
+            }
+            gpuNuma[i] = numa(cols.get(i));
+        }
+    }
+
+    void build(Topology.Builder b) {
+        int[][] nv = nvlinks();
+        int sm = sm(nv);
+        String model = hints.gpuModel() != null ? hints.gpuModel() : GpuModels.UNKNOWN;
+        Device[] dev = new Device[n];
+        int nicOrdinal = 0;
+        int rails = 0;
+        for (int i = 0; i < n; i++) {
+            String c = cols.get(i);
+            if (SmiMatrix.isGpu(c)) {
+                int idx = Integer.parseInt(c.substring(3));
+                dev[i] = b.add(new Gpu("h0/gpu" + idx, 0, idx, model, sm, 0, ""));
+            } else {
+                int k = c.matches("NIC\\d+") ? Integer.parseInt(c.substring(3)) : nicOrdinal;
+                nicOrdinal++;
+                String name = m.nicName(c);
+                int rail = nearGpu(i) ? rails++ : -1;
+                dev[i] = b.add(new Nic("h0/nic" + k, 0, name, nicSpeed(), 1, true, rail, ""));
+            }
+        }
+        if (nicOrdinal > 0) {
+            notes.add("NICs PIX or PXB to a GPU are compute NICs on rails 0.." + (rails - 1) + " in column order, the"
+                    + " others (storage, management) on none");
+            notes.add("NIC speed " + nicSpeed() + (hints.nicSpeed() != null ? " (hint)" : " assumed (NCCL's fallback"
+                    + " for a NIC without speed; pass a NIC speed hint)") + "; GPUDirect RDMA assumed (topo -m lists"
+                    + " RDMA devices)");
+        }
+        new SmiPcieTree(this, b, dev, pcieGen(sm)).build();
+        nvlinkEdges(b, dev, nv, sm);
+    }
+
+    /** @return true when device i has a PIX or PXB label to some GPU (a NIC behind a GPU's PCIe switch) */
+    private boolean nearGpu(int i) {
+        for (int j = 0; j < n; j++) {
+            if (isGpu(j) && ("PIX".equals(label[i][j]) || "PXB".equals(label[i][j]))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    String label(int i, int j) {
+        return label[i][j];
+    }
+
+    Cell cell(int i, int j) {
+        return cell[i][j];
+    }
+
+    int size() {
+        return n;
+    }
+
+    boolean isGpu(int i) {
+        return SmiMatrix.isGpu(cols.get(i));
+    }
+
+    int gpuNuma(int i) {
+        return gpuNuma[i];
+    }
+
+    String column(int i) {
+        return cols.get(i);
+    }
+
+    Problems problems() {
+        return problems;
+    }
+
+    List<String> notes() {
+        return notes;
+    }
+
+    HardwareHints hints() {
+        return hints;
+    }
+
+    private int numa(String column) {
+        SmiMatrix.Row r = m.rows.get(column);
+        if (r != null) {
+            check(r.affinity().get("CPU Affinity"), column, "CPU Affinity", "N/A|\\d+(-\\d+)?(,\\d+(-\\d+)?)*",
+                    "a CPU list such as 0-31,64-95, or N/A");
+            check(r.affinity().get("GPU NUMA ID"), column, "GPU NUMA ID", "N/A|\\d+", "a NUMA node number or N/A");
+        }
+        Cell c = r == null ? null : r.affinity().get("NUMA Affinity");
+        if (c == null || c.text().equals("N/A")) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(c.text());
+        } catch (NumberFormatException e) {
+            problems.at(c.line(), c.column(), column + "/NUMA Affinity", "found '" + c.text()
+                    + "'; allowed: a NUMA node number or N/A");
+            return -1;
+        }
+    }
+
+    private void check(Cell c, String column, String field, String regex, String allowed) {
+        if (c != null && !c.text().matches(regex)) {
+            problems.at(c.line(), c.column(), column + "/" + field, "found '" + c.text() + "'; allowed: " + allowed);
+        }
+    }
+
+    private Bandwidth nicSpeed() {
+        if (hints.nicSpeed() != null) {
+            return hints.nicSpeed();
+        }
+        return Bandwidth.ofGbits(LinkRates.NCCL_DEFAULT_NIC_MBPS / 1000.0);
+    }
+
+    private int pcieGen(int sm) {
+        if (hints.pcieGen() != 0) {
+            return hints.pcieGen();
+        }
+        int gen = sm < 80 ? 3 : sm < 90 ? 4 : 5;
+        notes.add("PCIe links assumed Gen" + gen + " x16 (the generation of sm " + sm + " GPUs; topo -m shows no"
+                + " link speed)");
+        return gen;
+    }
+
+    private int[][] nvlinks() {
+        int[][] nv = new int[n][n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                String l = label[i][j];
+                if (l != null && l.startsWith("NV")) {
+                    if (!isGpu(i) || !isGpu(j)) {
+                        Cell c = cell[i][j];
+                        problems.at(c.line(), c.column(), cols.get(i) + "/" + cols.get(j), "found '" + l
+                                + "' between a GPU and a NIC; allowed: PIX, PXB, PHB, NODE, SYS");
+                        continue;
+                    }
+                    nv[i][j] = Integer.parseInt(l.substring(2));
+                }
+            }
+        }
+        return nv;
+    }
+
+    /** True when GPU i has the same NV count to every NV peer and their sum exceeds one GPU's links. */
+    private boolean switchLike(int[][] nv, int i, int smOrZero) {
+        int c = 0;
+        int peers = 0;
+        for (int j = 0; j < n; j++) {
+            if (nv[i][j] > 0) {
+                if (c != 0 && nv[i][j] != c) {
+                    return false;
+                }
+                c = nv[i][j];
+                peers++;
+            }
+        }
+        return peers > 0 && c * peers > LinkRates.maxNvlinks(smOrZero);
+    }
+
+    private int sm(int[][] nv) {
+        if (hints.gpuSm() != 0) {
+            notes.add("GPU model " + (hints.gpuModel() == null ? "unknown" : hints.gpuModel()) + ", sm "
+                    + hints.gpuSm() + " (hint)");
+            return hints.gpuSm();
+        }
+        int maxPair = 0;
+        int maxTotal = 0;
+        boolean viaSwitch = false;
+        for (int i = 0; i < n; i++) {
+            int total = 0;
+            for (int j = 0; j < n; j++) {
+                maxPair = Math.max(maxPair, nv[i][j]);
+                total += nv[i][j];
+            }
+            maxTotal = Math.max(maxTotal, total);
+            viaSwitch |= switchLike(nv, i, 0);
+        }
+        int sm;
+        String why;
+        if (maxPair == 0) {
+            sm = 80;
+            why = "no NVLink in the matrix and no hint";
+        } else if (viaSwitch) {
+            sm = maxPair >= 18 ? 90 : maxPair >= 12 ? 80 : 70;
+            why = "NVSwitch system with " + maxPair + " links per GPU (18: NVLink4, 12: NVLink3, 6: NVLink2)";
+        } else if (maxPair == 12) {
+            sm = 80;
+            why = "NV12 direct pairs: A100 NVLink bridge (12 NVLink3 links)";
+        } else if (maxPair == 4 && maxTotal == 4) {
+            sm = 86;
+            why = "NV4 pairs: GA10x NVLink bridge (RTX 3090 / RTX A6000 class, 4 links)";
+        } else if (maxTotal <= 6) {
+            sm = 70;
+            why = "at most 6 NVLinks per GPU: V100 NVLink2";
+        } else {
+            sm = 80;
+            why = "direct NVLinks, up to " + maxTotal + " per GPU";
+        }
+        notes.add("GPU model unknown, sm " + sm + " assumed from " + why + "; pass a GPU hint to set them");
+        return sm;
+    }
+
+    private void nvlinkEdges(Topology.Builder b, Device[] dev, int[][] nv, int sm) {
+        Bandwidth perLink = LinkRates.nvlinkPerLink(sm);
+        UnionFind comp = new UnionFind(n);
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                if (nv[i][j] > 0) {
+                    comp.union(i, j);
+                    any = true;
+                }
+            }
+        }
+        if (!any) {
+            return;
+        }
+        if (perLink == null) {
+            problems.at(m.headerLine, 1, "NV#", "the matrix shows NVLinks but GPUs of sm " + sm + " have none;"
+                    + " allowed GPU hints with NVLink: sm 60, 70, 72, 75, 80, 86, 90, 100, 103");
+            return;
+        }
+        String gen = LinkRates.nvlinkGeneration(sm);
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add(i);
+        }
+        int switches = 0;
+        for (List<Integer> group : comp.groups(all)) {
+            if (group.size() < 2) {
+                continue;
+            }
+            boolean viaSwitch = group.stream().allMatch(i -> switchLike(nv, i, sm));
+            if (viaSwitch) {
+                NvSwitch s = b.add(new NvSwitch("h0/nvs" + switches, 0, switches));
+                switches++;
+                for (int i : group) {
+                    int c = group.stream().mapToInt(j -> nv[i][j]).max().orElse(0);
+                    b.connect(dev[i], s, LinkType.NVLINK, c, perLink.times(c), Latency.ZERO, gen);
+                }
+                notes.add(String.format(Locale.ROOT, "GPUs %s reach each other through one NVSwitch node (equal NV"
+                        + " counts to every peer, more than one GPU's links)", group.stream().map(cols::get).toList()));
+            } else {
+                for (int i : group) {
+                    for (int j : group) {
+                        if (i < j && (nv[i][j] > 0 || nv[j][i] > 0)) {
+                            int c = Math.max(nv[i][j], nv[j][i]);
+                            b.connect(dev[i], dev[j], LinkType.NVLINK, c, perLink.times(c), Latency.ZERO, gen);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

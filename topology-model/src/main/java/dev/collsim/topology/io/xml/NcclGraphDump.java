@@ -1,0 +1,114 @@
+package dev.collsim.topology.io.xml;
+
+import dev.collsim.topology.PathType;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The channel graphs NCCL computed for one node, as written to {@code NCCL_GRAPH_DUMP_FILE} and read from
+ * {@code NCCL_GRAPH_FILE} (NCCL 2.30 {@code src/graph/search.cc} {@code ncclTopoGetXmlFromGraphs}). This record is
+ * immutable.
+ *
+ * @param version the {@code graphs version} attribute
+ * @param graphs  the {@code graph} elements in file order
+ */
+public record NcclGraphDump(int version, List<Graph> graphs) {
+
+    /** Copies the list. */
+    public NcclGraphDump {
+        graphs = List.copyOf(graphs);
+    }
+
+    /**
+     * NCCL's graph patterns (NCCL 2.30 {@code src/include/graph.h} {@code NCCL_TOPO_PATTERN_*}).
+     */
+    public enum Pattern {
+        /** 1: tree, split NIC traffic over two GPUs (inter-node). */
+        BALANCED_TREE(1),
+        /** 2: tree, send and receive on different GPUs. */
+        SPLIT_TREE(2),
+        /** 3: simple tree. */
+        TREE(3),
+        /** 4: ring. */
+        RING(4),
+        /** 5: NVLS (NVLink SHARP). */
+        NVLS(5),
+        /** 6: CollNet direct. */
+        COLLNET_DIRECT(6);
+
+        private final int code;
+
+        Pattern(int code) {
+            this.code = code;
+        }
+
+        /** @return NCCL's number for the pattern */
+        public int code() {
+            return code;
+        }
+
+        /** @return the pattern with NCCL's number, or null when none has it */
+        public static Pattern of(int code) {
+            for (Pattern p : values()) {
+                if (p.code == code) {
+                    return p;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * One computed graph (NCCL's {@code ncclTopoGraph}).
+     *
+     * @param id           graph id: 0 ring, 1 tree, 2 collnetChain, 3 nvls, 4 collnetDirect (NCCL 2.30 init.cc)
+     * @param pattern      the pattern
+     * @param crossNic     NCCL's {@code crossnic} (0, 1 or 2)
+     * @param nChannels    number of channels ({@code nchannels})
+     * @param bwIntra      bandwidth per channel inside the node, GB/s ({@code speedintra})
+     * @param bwInter      bandwidth per channel between nodes, GB/s ({@code speedinter})
+     * @param latencyInter {@code latencyinter}, microseconds (0 when absent)
+     * @param typeIntra    worst path type used inside the node ({@code typeintra})
+     * @param typeInter    worst path type used to reach the network ({@code typeinter})
+     * @param sameChannels {@code samechannels}: 1 when every channel uses the same GPU order
+     * @param channels     the channels, in file order
+     */
+    public record Graph(int id, Pattern pattern, int crossNic, int nChannels, double bwIntra, double bwInter,
+            double latencyInter, PathType typeIntra, PathType typeInter, int sameChannels, List<Channel> channels) {
+
+        /** Copies the list and checks for nulls. */
+        public Graph {
+            Objects.requireNonNull(pattern, "pattern");
+            Objects.requireNonNull(typeIntra, "typeIntra");
+            Objects.requireNonNull(typeInter, "typeInter");
+            channels = List.copyOf(channels);
+        }
+    }
+
+    /**
+     * One channel: the devices in the order NCCL visits them.
+     *
+     * @param devices {@code net} and {@code gpu} elements in file order
+     */
+    public record Channel(List<Step> devices) {
+
+        /** Copies the list. */
+        public Channel {
+            devices = List.copyOf(devices);
+        }
+
+        /** @return the GPU {@code dev} indices in channel order, leaving out the NETs */
+        public List<Integer> gpuOrder() {
+            return devices.stream().filter(s -> !s.net()).map(Step::dev).toList();
+        }
+    }
+
+    /**
+     * One device of a channel.
+     *
+     * @param net true for a {@code net} element, false for a {@code gpu}
+     * @param dev its {@code dev} attribute (NVML index for a GPU, NET device index for a NIC)
+     */
+    public record Step(boolean net, int dev) {
+    }
+}

@@ -1,0 +1,277 @@
+package dev.collsim.topology.io.xml;
+
+import dev.collsim.topology.io.GpuModels;
+import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.topology.io.LinkRates;
+import dev.collsim.topology.io.Problems;
+
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.io.xml.PciSpecs.GpuSpec;
+import dev.collsim.topology.io.xml.PciSpecs.NicSpec;
+import dev.collsim.topology.io.xml.PciSpecs.NvLinkSpec;
+import dev.collsim.topology.io.xml.PciSpecs.PcieLink;
+import dev.collsim.topology.io.xml.PciSpecs.SwitchSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * First pass of {@link NcclTopoXmlReader}: walks the {@code system/cpu/pci/...} tree, checks every attribute the
+ * way NCCL 2.30 {@code src/graph/topo.cc} reads it ({@code ncclTopoAddCpu}, {@code ncclTopoAddPci},
+ * {@code ncclTopoAddGpu}, {@code ncclTopoAddNic}, {@code ncclTopoAddNvLinks}, {@code ncclTopoAddC2c}) and collects
+ * device specs. Bad values become problems; nothing is thrown here. Not thread-safe.
+ */
+final class NcclTopoXmlCollector {
+
+    private static final Pattern SPEED = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*GT/s.*");
+    private static final String ALLOWED_SPEED =
+            "2.5, 5, 8, 16, 32 or 64 GT/s as sysfs writes it (e.g. '16.0 GT/s PCIe'), empty or 'Unknown'";
+
+    private final Problems problems;
+    private final HardwareHints hints;
+    private final List<String> notes;
+    final List<Cpu> cpus = new ArrayList<>();
+    final List<SwitchSpec> switches = new ArrayList<>();
+    final List<GpuSpec> gpus = new ArrayList<>();
+    final List<NicSpec> nics = new ArrayList<>();
+    /** pcilink elements: from switch id to target bus id. */
+    final List<String[]> pciLinks = new ArrayList<>();
+    final List<XmlNode> pciLinkNodes = new ArrayList<>();
+    private final Map<String, Integer> hostByHash = new LinkedHashMap<>();
+    private final Map<Integer, Integer> switchCount = new LinkedHashMap<>();
+    /** familyid and modelid per CPU id, -1 when absent. */
+    final Map<String, int[]> cpuIds = new LinkedHashMap<>();
+
+    /** Rail value of a NIC whose file names no rail: the reader numbers it. */
+    static final int NO_RAIL = -2;
+
+    private final List<String> bare = new ArrayList<>();
+    private final List<String> bareNics = new ArrayList<>();
+
+    NcclTopoXmlCollector(Problems problems, HardwareHints hints, List<String> notes) {
+        this.problems = problems;
+        this.hints = hints;
+        this.notes = notes;
+    }
+
+    void system(XmlNode root) {
+        if (!root.name().equals("system")) {
+            problems.at(root, "found root element <" + root.name() + ">; allowed: <system version=\"1\">");
+            return;
+        }
+        String version = root.attr("version");
+        if (version == null || !version.trim().equals("1")) {
+            problems.at(root, "version", "found " + (version == null ? "nothing" : "'" + version + "'")
+                    + "; allowed: 1 (NCCL_TOPO_XML_VERSION, NCCL 2.30 src/graph/topo.h)");
+        }
+        int ordinal = 0;
+        for (XmlNode c : root.children()) {
+            if (c.name().equals("cpu")) {
+                cpu(c, ordinal++);
+            } else {
+                problems.at(c, "unexpected element <" + c.name() + "> in <system>; allowed: <cpu>");
+            }
+        }
+        if (ordinal == 0) {
+            problems.at(root, "no <cpu> element; allowed: one <cpu> per NUMA node holding <pci> and <nic> elements");
+        }
+        if (!bare.isEmpty()) {
+            notes.add(bare.size() + " GPU(s) " + bare + " have no <gpu> element: model " + (hints.gpuModel() != null
+                    ? hints.gpuModel() : "from the pci device id (else unknown)") + ", sm " + (hints.gpuSm() != 0 ? hints.gpuSm()
+                    + " (hint)" : "80 (assumed; pass a GPU hint)") + ", no NVLinks (NCCL detects those at run time)");
+        }
+        if (!bareNics.isEmpty()) {
+            double gbits = hints.nicSpeed() != null ? hints.nicSpeed().gbits() : LinkRates.NCCL_DEFAULT_NIC_MBPS / 1000.0;
+            notes.add(bareNics.size() + " NIC(s) " + bareNics + " have no <net> element: speed "
+                    + LinkRates.number(gbits) + " Gb/s " + (hints.nicSpeed() != null ? "(hint)"
+                    : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)")
+                    + ", GPUDirect RDMA assumed (NCCL detects it at run time)");
+        }
+    }
+
+    private void cpu(XmlNode n, int ordinal) {
+        String hash = n.attr("host_hash") == null ? "" : n.attr("host_hash").trim();
+        int host = hostByHash.computeIfAbsent(hash, h -> hostByHash.size());
+        int numa = problems.integer(n, "numaid", false, -1, 4095, -1);
+        String arch = n.attr("arch") == null ? "x86_64" : n.attr("arch").trim();
+        if (!List.of("x86_64", "arm64", "ppc64").contains(arch)) {
+            problems.at(n, "arch", "found '" + arch + "'; allowed: x86_64, arm64, ppc64");
+        }
+        String vendor = n.attr("vendor") == null ? "" : n.attr("vendor").trim();
+        int family = problems.integer(n, "familyid", false, 0, Integer.MAX_VALUE, -1);
+        int model = problems.integer(n, "modelid", false, 0, Integer.MAX_VALUE, -1);
+        String id = "h" + host + "/cpu" + (numa >= 0 ? numa : ordinal);
+        if (cpus.stream().anyMatch(c -> c.id().equals(id))) {
+            problems.at(n, "numaid", "a second <cpu> with numaid " + numa + " on the same host; allowed: one <cpu>"
+                    + " per NUMA node");
+            return;
+        }
+        String modelText = family >= 0 && model >= 0 ? "family " + family + " model " + model : "";
+        cpus.add(new Cpu(id, host, numa, arch, vendor, modelText));
+        cpuIds.put(id, new int[] {family, model});
+        for (XmlNode c : n.children()) {
+            switch (c.name()) {
+                case "pci" -> pci(c, host, id, id);
+                case "nic" -> nets(c, host, "", id, null);
+                default -> problems.at(c, "unexpected element <" + c.name() + "> in <cpu>; allowed: <pci>, <nic>");
+            }
+        }
+    }
+
+    private void pci(XmlNode n, int host, String parentId, String cpuId) {
+        String busId = problems.text(n, "busid", "a PCI bus id such as 0000:1b:00.0");
+        if (busId != null && !PciSpecs.isBusId(busId)) {
+            problems.at(n, "busid", "found '" + busId + "'; allowed: a PCI bus id dddd:bb:dd.f (hex)");
+            busId = "0000:00:00.0";
+        }
+        String cls = problems.text(n, "class", "a PCI class such as 0x060400 (bridge), 0x030200 (GPU), 0x020700 (NIC)");
+        if (cls != null && !PciSpecs.isPciClass(cls)) {
+            problems.at(n, "class", "found '" + cls + "'; allowed: 0x followed by 6 hex digits, e.g. 0x060400");
+            cls = "0x000000";
+        }
+        PcieLink link = link(n);
+        busId = busId == null ? "0000:00:00.0" : busId;
+        cls = cls == null ? "0x000000" : cls;
+        cls = cls.toLowerCase(Locale.ROOT);
+        List<XmlNode> gpuNodes = n.children("gpu");
+        List<XmlNode> nicNodes = n.children("nic");
+        if (!gpuNodes.isEmpty() || (nicNodes.isEmpty() && cls.startsWith("0x03"))) {
+            gpu(n, gpuNodes.isEmpty() ? null : gpuNodes.get(0), host, busId, parentId, cpuId, link);
+        } else if (!nicNodes.isEmpty() || cls.startsWith("0x02")) {
+            if (nicNodes.isEmpty()) {
+                nicWithoutNet(n, host, busId, parentId, link);
+            } else {
+                for (XmlNode nic : nicNodes) {
+                    nets(nic, host, busId, parentId, link);
+                }
+            }
+        } else if (cls.equals(PciSpecs.CLASS_NVSWITCH) || cls.equals(PciSpecs.CLASS_CPU)) {
+            notes.add("pci " + busId + " of class " + cls + " (line " + n.line() + ") ignored, as NCCL does");
+        } else {
+            int k = switchCount.merge(host, 1, Integer::sum) - 1;
+            String id = "h" + host + "/pcisw" + k;
+            int hostBridge = problems.integer(n, PciSpecs.HOST_BRIDGE_ATTR, false, 0, 4095, -1);
+            switches.add(new SwitchSpec(id, host, busId, hostBridge, parentId, link));
+            for (XmlNode c : n.children()) {
+                switch (c.name()) {
+                    case "pci" -> pci(c, host, id, cpuId);
+                    case "pcilink" -> {
+                        String t = problems.text(c, "target", "the bus id of another PCI switch");
+                        if (t != null) {
+                            pciLinks.add(new String[] {id, t});
+                            pciLinkNodes.add(c);
+                        }
+                    }
+                    default -> problems.at(c, "unexpected element <" + c.name() + "> in a PCI switch; allowed: <pci>,"
+                            + " <pcilink>");
+                }
+            }
+        }
+    }
+
+    private PcieLink link(XmlNode n) {
+        String speed = n.attr("link_speed");
+        boolean speedUnset = speed == null || speed.isBlank() || speed.trim().equalsIgnoreCase("Unknown");
+        int gen = 3;
+        if (!speedUnset) {
+            Matcher m = SPEED.matcher(speed);
+            OptionalInt g = m.matches() ? LinkRates.pcieGenOf(Double.parseDouble(m.group(1))) : OptionalInt.empty();
+            if (g.isEmpty()) {
+                problems.at(n, "link_speed", "found '" + speed + "'; allowed: " + ALLOWED_SPEED);
+            } else {
+                gen = g.getAsInt();
+            }
+        }
+        int width = problems.integer(n, "link_width", false, 0, 32, -1);
+        boolean widthZero = width <= 0;
+        return new PcieLink(gen, widthZero ? 16 : width, speedUnset, widthZero);
+    }
+
+    private void gpu(XmlNode pci, XmlNode g, int host, String busId, String parentId, String cpuId, PcieLink link) {
+        String model = pci.has("device") ? modelOf(pci) : hints.gpuModel() != null ? hints.gpuModel() : GpuModels.UNKNOWN;
+        if (g == null) {
+            int sm = hints.gpuSm() != 0 ? hints.gpuSm() : 80;
+            bare.add(busId);
+            gpus.add(new GpuSpec(host, busId, -1, sm, model, parentId, cpuId, link, List.of(), List.of(), pci));
+            return;
+        }
+        int dev = problems.integer(g, "dev", true, 0, 1023, -1);
+        int sm = problems.integer(g, "sm", true, 30, 200, -1);
+        problems.integer(g, "gdr", false, 0, 1, 0);
+        if (problems.integer(g, "rank", false, -1, Integer.MAX_VALUE, -1) < 0) {
+            notes.add("GPU " + busId + " has no rank (NCCL would skip it); kept");
+        }
+        List<NvLinkSpec> nvlinks = new ArrayList<>();
+        List<double[]> c2c = new ArrayList<>();
+        for (XmlNode c : g.children()) {
+            if (c.name().equals("nvlink")) {
+                String target = problems.text(c, "target", "the bus id of the remote GPU or NVSwitch");
+                int count = problems.integer(c, "count", true, 1, 64, -1);
+                String tclass = problems.text(c, "tclass", "a PCI class: 0x030200 (GPU), 0x068000 (NVSwitch),"
+                        + " 0x068001 (CPU)");
+                if (target != null && !PciSpecs.isBusId(target) && !PciSpecs.isInvisible(target)) {
+                    problems.at(c, "target", "found '" + target + "'; allowed: a PCI bus id dddd:bb:dd.f, or"
+                            + " fffffff:ff:ff.0 for an NVSwitch hidden from a VM");
+                    target = null;
+                }
+                if (tclass != null && !PciSpecs.isPciClass(tclass)) {
+                    problems.at(c, "tclass", "found '" + tclass + "'; allowed: 0x followed by 6 hex digits");
+                    tclass = null;
+                }
+                if (target != null && count > 0 && tclass != null) {
+                    nvlinks.add(new NvLinkSpec(target, count, tclass.toLowerCase(Locale.ROOT), c));
+                }
+            } else if (c.name().equals("c2c")) {
+                double bw = problems.decimal(c, "bw", true, 1, -1);
+                int count = problems.integer(c, "count", true, 1, 64, -1);
+                if (bw > 0 && count > 0) {
+                    c2c.add(new double[] {bw, count});
+                }
+            } else {
+                problems.at(c, "unexpected element <" + c.name() + "> in <gpu>; allowed: <nvlink>, <c2c>");
+            }
+        }
+        if (dev >= 0 && sm > 0) {
+            gpus.add(new GpuSpec(host, busId, dev, sm, model, parentId, cpuId, link, nvlinks, c2c, pci));
+        }
+    }
+
+    private String modelOf(XmlNode pci) {
+        int id = problems.integer(pci, "device", false, 0, 0xffff, -1);
+        return id < 0 ? GpuModels.UNKNOWN : GpuModels.name(id);
+    }
+
+    private void nicWithoutNet(XmlNode n, int host, String busId, String parentId, PcieLink link) {
+        double mbps = hints.nicSpeed() != null ? hints.nicSpeed().gbits() * 1000 : LinkRates.NCCL_DEFAULT_NIC_MBPS;
+        bareNics.add(busId);
+        nics.add(new NicSpec(host, busId, -1, null, mbps, 1, true, NO_RAIL, parentId, link, n));
+    }
+
+    private void nets(XmlNode nic, int host, String busId, String parentId, PcieLink link) {
+        for (XmlNode net : nic.children()) {
+            if (!net.name().equals("net")) {
+                problems.at(net, "unexpected element <" + net.name() + "> in <nic>; allowed: <net>");
+                continue;
+            }
+            String name = net.attr("name") == null ? "" : net.attr("name").trim();
+            int dev = problems.integer(net, "dev", false, 0, 1023, -1);
+            double speed = problems.decimal(net, "speed", false, -1, 0);
+            if (speed <= 0) {
+                notes.add("net " + name + " has no positive speed: " + LinkRates.NCCL_DEFAULT_NIC_MBPS
+                        + " Mb/s assumed (NCCL 2.30 topo.cc fallback)");
+                speed = LinkRates.NCCL_DEFAULT_NIC_MBPS;
+            }
+            int port = problems.integer(net, "port", false, 0, 255, 1);
+            int gdr = problems.integer(net, "gdr", false, 0, 1, 0);
+            int rail = net.has("rail") ? problems.integer(net, "rail", false, 0, 4095, -1)
+                    : problems.integer(net, PciSpecs.RAIL_ATTR, false, -1, 4095, NO_RAIL);
+            problems.decimal(net, "latency", false, 0, 0);
+            nics.add(new NicSpec(host, busId, dev, name, speed, port, gdr == 1, rail, parentId, link, net));
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.collsim.topology.io.yaml;
+
+import dev.collsim.topology.io.Problems;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.io.TopologyReader;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.fabric.FabricSpec;
+import dev.collsim.topology.paths.HostPaths;
+import dev.collsim.topology.paths.PathFinder;
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.Latency;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a YAML cluster spec, schema {@code collsim/v1}:
+ * <pre>
+ * schema: collsim/v1
+ * name: dgx-h100-32x-rail
+ * source: "DGX H100 User Guide; DGX SuperPOD H100 reference architecture"
+ * hosts: dgx-h100            # a catalog name, or an inline host description (see InlineHostParser)
+ * count: 32
+ * fabric:                    # optional
+ *   kind: rail-optimized     # single-switch | fat-tree | rail-optimized
+ *   oversubscription: "1:1"  # leaf downlink : uplink bandwidth
+ *   leafRadix: 32            # downlinks per leaf
+ *   planes: 1
+ *   linkSpeed: 400 Gb/s      # default: the NICs' speed
+ *   switchLatency: 0.6 us
+ * </pre>
+ * Units are part of values; a bare number where a unit is needed is a problem. Jackson's YAML parser reads the syntax
+ * (and stops at a syntax error); a validation pass then collects every other problem (unknown keys, with the allowed
+ * ones; wrong units; zero or negative bandwidths; links to undeclared devices; GPUs with no path to each other) with
+ * file, line, column and field.
+ */
+public final class YamlClusterReader implements TopologyReader {
+
+    /** The schema this reader accepts. */
+    public static final String SCHEMA = "collsim/v1";
+
+    private static final Pattern DETECT = Pattern.compile("(?m)^schema\\s*:");
+    private static final Set<String> TOP_KEYS = Set.of("schema", "name", "source", "hosts", "count", "fabric");
+    private static final Set<String> FABRIC_KEYS = Set.of("kind", "oversubscription", "leafRadix", "planes",
+            "linkSpeed", "switchLatency");
+
+    @Override
+    public String format() {
+        return "yaml";
+    }
+
+    @Override
+    public boolean accepts(String content) {
+        return content != null && DETECT.matcher(content).find();
+    }
+
+    @Override
+    public Topology read(String fileName, String content) throws InputException {
+        Problems problems = new Problems(fileName);
+        YamlNode root;
+        try {
+            root = YamlTree.parse(content, problems);
+        } catch (JsonProcessingException e) {
+            JsonLocation l = e.getLocation();
+            throw new InputException(new InputProblem(fileName, l == null ? 0 : l.getLineNr(),
+                    l == null ? 0 : l.getColumnNr(), "", "YAML syntax error: " + e.getOriginalMessage()));
+        }
+        if (!root.isMap()) {
+            problems.add(root, "", "found " + root.found() + "; expected a cluster spec starting with 'schema: "
+                    + SCHEMA + "'");
+            problems.throwIfAny();
+        }
+        ClusterSpec spec = spec(root, new Fields(problems), problems);
+        problems.throwIfAny();
+        if (spec == null) {
+            throw new IllegalStateException("a spec with no reported problem must build");
+        }
+        Topology t;
+        try {
+            t = spec.build();
+        } catch (IllegalArgumentException e) {
+            problems.add(root.get("fabric"), "fabric", e.getMessage());
+            problems.throwIfAny();
+            throw new IllegalStateException("unreachable", e);
+        }
+        checkGpuPaths(t, root.get("hosts"), problems);
+        problems.throwIfAny();
+        return t;
+    }
+
+    private static ClusterSpec spec(YamlNode root, Fields f, Problems problems) {
+        f.checkKeys(root, "", TOP_KEYS);
+        String schema = f.text(root, "schema", "", true);
+        if (schema != null && !schema.equals(SCHEMA)) {
+            problems.add(root.get("schema"), "schema", "found '" + schema + "'; allowed: " + SCHEMA);
+        }
+        String name = f.text(root, "name", "", true);
+        String source = f.text(root, "source", "", false);
+        Integer count = root.get("count") == null ? Integer.valueOf(1) : f.integer(root, "count", "", false, 1);
+        HostType type = hostType(f.node(root, "hosts", "", true), problems);
+        FabricSpec fabric = fabric(f.map(root, "fabric", "", false), f, problems);
+        if (name == null || count == null || type == null || !problems.isEmpty()) {
+            return null;
+        }
+        return new ClusterSpec(name, source, type, count, fabric);
+    }
+
+    private static HostType hostType(YamlNode hosts, Problems problems) {
+        if (hosts == null) {
+            return null;
+        }
+        if (hosts.isMap()) {
+            return new InlineHostParser(problems).parse(hosts);
+        }
+        if (hosts.kind == YamlNode.Kind.STRING) {
+            return Catalog.hostType(hosts.text).orElseGet(() -> {
+                problems.add(hosts, "hosts", "unknown host type '" + hosts.text + "'; allowed: "
+                        + String.join(", ", Catalog.names()) + ", or an inline host description");
+                return null;
+            });
+        }
+        problems.add(hosts, "hosts", "found " + hosts.found() + "; allowed: a catalog name ("
+                + String.join(", ", Catalog.names()) + ") or an inline host description");
+        return null;
+    }
+
+    private static FabricSpec fabric(YamlNode fab, Fields f, Problems problems) {
+        if (fab == null) {
+            return null;
+        }
+        f.checkKeys(fab, "fabric", FABRIC_KEYS);
+        String kindText = f.text(fab, "kind", "fabric", true);
+        FabricKind kind = FabricKind.parse(kindText);
+        if (kindText != null && kind == null) {
+            problems.add(fab.get("kind"), "fabric.kind", "unknown value '" + kindText + "'; allowed: "
+                    + FabricKind.allowed());
+        }
+        double ratio = 1.0;
+        String ratioText = f.text(fab, "oversubscription", "fabric", false);
+        if (ratioText != null) {
+            try {
+                ratio = FabricSpec.parseRatio(ratioText);
+            } catch (IllegalArgumentException e) {
+                problems.add(fab.get("oversubscription"), "fabric.oversubscription", "found '" + ratioText
+                        + "'; allowed: down:up with down >= up > 0, e.g. \"1:1\" or \"2:1\" (quote it)");
+            }
+        }
+        Integer radix = fab.get("leafRadix") == null ? Integer.valueOf(FabricSpec.DEFAULT_LEAF_RADIX)
+                : f.integer(fab, "leafRadix", "fabric", false, 1);
+        Integer planes = fab.get("planes") == null ? Integer.valueOf(1) : f.integer(fab, "planes", "fabric", false, 1);
+        Bandwidth speed = f.bandwidth(fab, "linkSpeed", "fabric", false);
+        Latency latency = f.latency(fab, "switchLatency", "fabric");
+        if (kind == null || radix == null || planes == null) {
+            return null;
+        }
+        return new FabricSpec(kind, speed, ratio, radix, planes, latency);
+    }
+
+    private static void checkGpuPaths(Topology t, YamlNode hosts, Problems problems) {
+        HostPaths hp = PathFinder.of(t).host(0);
+        List<Gpu> gpus = hp.gpus();
+        for (Gpu a : gpus) {
+            for (Gpu b : gpus) {
+                if (a.index() < b.index() && hp.path(a, b).type() == PathType.DIS) {
+                    problems.add(hosts, "hosts", "GPU " + a.index() + " has no path to GPU " + b.index()
+                            + " (no NVLink, PCIe or CPU route joins them); attach every GPU to nvlink or pcie");
+                }
+            }
+        }
+    }
+}

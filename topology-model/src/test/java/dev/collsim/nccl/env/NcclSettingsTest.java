@@ -1,0 +1,89 @@
+package dev.collsim.nccl.env;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.topology.PathType;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** NCCL variable parsing; allowed values and defaults from NCCL 2.30.7 {@code docs/userguide/source/env.rst}. */
+class NcclSettingsTest {
+
+    @Test
+    void defaultsAreNcclDefaults() {
+        NcclSettings s = NcclSettings.DEFAULTS;
+        assertEquals(1, s.minChannels());
+        assertEquals(64, s.maxChannels());
+        assertEquals(4L << 20, s.buffSize());
+        assertEquals(640, s.ll128NThreads());
+        assertEquals(2, s.nvlsEnable());
+        assertEquals(AlgoProtoFilter.State.DEFAULT, s.proto().state(Collective.ALL_REDUCE, Protocol.LL128));
+    }
+
+    @Test
+    void inclusiveListForcesListedOnAndOthersOff() {
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_ALGO", "Tree,RING"));
+        assertEquals(AlgoProtoFilter.State.ON, s.algo().state(Collective.ALL_REDUCE, Algorithm.TREE));
+        assertEquals(AlgoProtoFilter.State.ON, s.algo().state(Collective.BROADCAST, Algorithm.RING));
+        assertEquals(AlgoProtoFilter.State.OFF, s.algo().state(Collective.ALL_REDUCE, Algorithm.NVLS));
+    }
+
+    @Test
+    void exclusionLeavesOthersAtDefaultAndFunctionPartsOverride() {
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_ALGO", "^nvls;allgather:ring,pat"));
+        assertEquals(AlgoProtoFilter.State.OFF, s.algo().state(Collective.ALL_REDUCE, Algorithm.NVLS));
+        assertEquals(AlgoProtoFilter.State.DEFAULT, s.algo().state(Collective.ALL_REDUCE, Algorithm.TREE));
+        assertEquals(AlgoProtoFilter.State.ON, s.algo().state(Collective.ALL_GATHER, Algorithm.PAT));
+        assertEquals(AlgoProtoFilter.State.OFF, s.algo().state(Collective.ALL_GATHER, Algorithm.NVLS));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "NCCL_ALGO|ring,bogus|bogus",
+        "NCCL_ALGO|sendrecv:ring|unknown function",
+        "NCCL_PROTO|LL;;Simple|empty part",
+        "NCCL_NTHREADS|100|multiple of 32",
+        "NCCL_NTHREADS|1024|[64, 512]",
+        "NCCL_MAX_CTAS|0|[1, 64]",
+        "NCCL_BUFFSIZE|lots|size in bytes",
+        "NCCL_P2P_LEVEL|NEAR|PXB",
+        "NCCL_NVLS_ENABLE|yes|0, 1 or 2"})
+    void malformedValuesNameTheVariableAndTheAllowedValues(String name, String value, String hint) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of(name, value)));
+        assertTrue(e.getMessage().contains(name), e.getMessage());
+        assertTrue(e.getMessage().contains(hint), e.getMessage());
+    }
+
+    @Test
+    void unknownVariableIsRejectedWithTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_ALGOS", "ring")));
+        assertTrue(e.getMessage().contains("NCCL_ALGOS"));
+        assertTrue(e.getMessage().contains("NCCL_PROTO"));
+    }
+
+    @Test
+    void valuesParse() {
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_MAX_NCHANNELS", "8", "NCCL_BUFFSIZE", "8M",
+                "NCCL_P2P_LEVEL", "2", "NCCL_NET_GDR_LEVEL", "phb", "NCCL_NET_OVERHEAD", "1500"));
+        assertEquals(8, s.maxChannels());
+        assertEquals(8L << 20, s.buffSize());
+        assertEquals(PathType.PXB, s.p2pLevel().orElseThrow());
+        assertEquals(PathType.PHB, s.netGdrLevel().orElseThrow());
+        assertEquals(1.5, s.netOverheadUs().orElseThrow(), 1e-12);
+    }
+
+    @Test
+    void minAboveMaxIsRejected() {
+        assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_MIN_CTAS", "16", "NCCL_MAX_CTAS", "8")));
+    }
+}

@@ -1,12 +1,16 @@
 package dev.collsim.topology;
 
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.units.Bandwidth;
 import java.util.Locale;
 
 /**
  * The bandwidths NCCL assigns to links when it builds its topology (NCCL 2.30 {@code src/graph/topo.h} and
  * {@code src/graph/topo.cc}; nccl-model.md sections 5.2 and 5.3). All values are GB/s (1e9 B/s) per direction.
- * These differ from datasheet bandwidths: NCCL counts 20.6 GB/s per NVLink4 link where the datasheet says 25.
+ * These differ from datasheet bandwidths: NCCL counts 20.6 GB/s per NVLink4 link where the datasheet says 25, and
+ * 12 GB/s for PCIe Gen3 x16 where the specification gives 15.75. The datasheet figures are in {@code
+ * dev.collsim.hardware} ({@code NvlinkGen}, {@code PcieGen}, {@code GpuModels}); this class is the one home of NCCL's.
  */
 public final class NcclBandwidths {
 
@@ -22,6 +26,8 @@ public final class NcclBandwidths {
     public static final double SRP_QPI_BW = 22.0;
     /** Intel Emerald Rapids (model >= 0xCF) UPI, GB/s ({@code ERP_QPI_BW}). */
     public static final double ERP_QPI_BW = 40.0;
+    /** NIC speed NCCL assumes when a NIC reports none, Mb/s (NCCL 2.30 {@code topo.cc}: speed <= 0 gives 10000). */
+    public static final int DEFAULT_NIC_MBPS = 10000;
     /** IBM POWER9, GB/s ({@code P9_BW}). */
     public static final double P9_BW = 32.0;
     /** ARM CPUs (e.g. Grace), GB/s ({@code ARM_BW}). */
@@ -56,14 +62,68 @@ public final class NcclBandwidths {
         return 20.0;
     }
 
+    /**
+     * Most NVLinks NCCL probes on a GPU of an sm (NCCL 2.30 {@code src/graph/xml.cc}: {@code maxNvLinks} is 0 below
+     * sm60, 4 below sm70, 6 below sm80, 12 below sm90, else 18).
+     *
+     * @param sm compute capability x 10, or 0 when unknown (then 18, the most any GPU has)
+     * @return link count
+     */
+    public static int maxNvlinks(int sm) {
+        if (sm == 0) {
+            return 18;
+        }
+        return sm < 60 ? 0 : sm < 70 ? 4 : sm < 80 ? 6 : sm < 90 ? 12 : 18;
+    }
+
     /** @param sm compute capability x 10; @param count links; @return count x {@link #nvlinkPerLink(int)} */
     public static Bandwidth nvlink(int sm, int count) {
         return Bandwidth.ofGBps(count * nvlinkPerLink(sm));
     }
 
-    /** @param gen generation; @param width lanes; @return {@code width x speedcode / 80} GB/s */
+    /** @param gpu a database GPU model; @return NCCL's bandwidth of all its NVLinks (zero without NVLink) */
+    public static Bandwidth gpuNvlink(GpuModel gpu) {
+        return nvlink(gpu.sm(), gpu.nvlinks());
+    }
+
+    /** @param gpu a database GPU model; @return NCCL's bandwidth of its PCIe host link */
+    public static Bandwidth gpuPcie(GpuModel gpu) {
+        return pcie(gpu.pcieGen(), gpu.pcieWidth());
+    }
+
+    /** @param gpu a database GPU model; @return NCCL's intra-host bandwidth of one GPU: NVLink if any, else PCIe */
+    public static Bandwidth gpuIntraHost(GpuModel gpu) {
+        return gpu.hasNvlink() ? gpuNvlink(gpu) : gpuPcie(gpu);
+    }
+
+    /**
+     * NCCL's PCIe speed code per lane, in 100 Mb/s (NCCL 2.30 {@code src/graph/topo.cc} {@code kvDictPciGen}:
+     * 2.5, 5, 8, 16, 32, 64 GT/s give 15, 30, 60, 120, 240, 480).
+     *
+     * @param gen generation
+     * @return the code
+     */
+    public static int pciSpeedCode(PcieGen gen) {
+        return switch (gen) {
+            case GEN1 -> 15;
+            case GEN2 -> 30;
+            case GEN3 -> 60;
+            case GEN4 -> 120;
+            case GEN5 -> 240;
+            case GEN6 -> 480;
+        };
+    }
+
+    /**
+     * NCCL's PCIe link bandwidth {@code width x speed code / 80} GB/s (NCCL 2.30 {@code topo.cc}): Gen3 x16 12,
+     * Gen4 x16 24, Gen5 x16 48, Gen6 x16 96 GB/s.
+     *
+     * @param gen   generation
+     * @param width lanes
+     * @return the bandwidth per direction
+     */
     public static Bandwidth pcie(PcieGen gen, int width) {
-        return Bandwidth.ofGBps(width * gen.ncclSpeedCode() / 80.0);
+        return Bandwidth.ofGBps(width * pciSpeedCode(gen) / 80.0);
     }
 
     /**
@@ -101,6 +161,53 @@ public final class NcclBandwidths {
             return Bandwidth.ofGBps(intelQpi(model));
         }
         return Bandwidth.ofGBps(LOC_BW);
+    }
+
+    /**
+     * NCCL's inter-CPU (SYS link) bandwidth from CPUID values, as {@code ncclTopoGetInterCpuBw} chooses it (NCCL 2.30
+     * {@code src/graph/topo.cc}): POWER9 {@code P9_BW}; arm64 {@code ARM_BW}; Intel by model (family 6: model >= 0xCF
+     * Emerald Rapids {@code ERP_QPI_BW}, >= 0x8F Sapphire Rapids {@code SRP_QPI_BW}, >= 0x55 Skylake {@code
+     * SKL_QPI_BW}, else Broadwell {@code BDW_QPI_BW}); AMD {@code AMD_BW}; an unknown vendor is given {@code
+     * SKL_QPI_BW} and says so.
+     *
+     * @param arch     {@code x86_64}, {@code arm64} or {@code ppc64}
+     * @param vendor   {@code GenuineIntel}, {@code AuthenticAMD} or other
+     * @param familyId CPU family, or -1 when unknown
+     * @param modelId  CPU model, or -1 when unknown
+     * @return bandwidth per direction, with the name of the NCCL constant
+     */
+    public static Smp interCpu(String arch, String vendor, int familyId, int modelId) {
+        if ("ppc64".equals(arch)) {
+            return new Smp(Bandwidth.ofGBps(P9_BW), "POWER9 X-Bus (NCCL P9_BW)");
+        }
+        if ("arm64".equals(arch)) {
+            return new Smp(Bandwidth.ofGBps(ARM_BW), "arm64 (NCCL ARM_BW)");
+        }
+        if ("GenuineIntel".equals(vendor)) {
+            if (familyId == 6 && modelId >= 0xCF) {
+                return new Smp(Bandwidth.ofGBps(ERP_QPI_BW), "UPI, Emerald Rapids (NCCL ERP_QPI_BW)");
+            }
+            if (familyId == 6 && modelId >= 0x8F) {
+                return new Smp(Bandwidth.ofGBps(SRP_QPI_BW), "UPI, Sapphire Rapids (NCCL SRP_QPI_BW)");
+            }
+            if (familyId == 6 && modelId >= 0x55) {
+                return new Smp(Bandwidth.ofGBps(SKL_QPI_BW), "UPI, Skylake (NCCL SKL_QPI_BW)");
+            }
+            return new Smp(Bandwidth.ofGBps(BDW_QPI_BW), "QPI, Broadwell (NCCL BDW_QPI_BW)");
+        }
+        if ("AuthenticAMD".equals(vendor)) {
+            return new Smp(Bandwidth.ofGBps(AMD_BW), "Infinity Fabric (NCCL AMD_BW)");
+        }
+        return new Smp(Bandwidth.ofGBps(SKL_QPI_BW), "SMP, CPU vendor unknown: NCCL SKL_QPI_BW assumed");
+    }
+
+    /**
+     * An inter-CPU link rate.
+     *
+     * @param bandwidth per direction
+     * @param detail    link name and the NCCL constant it comes from
+     */
+    public record Smp(Bandwidth bandwidth, String detail) {
     }
 
     private static double intelQpi(String model) {

@@ -1,5 +1,7 @@
 package dev.collsim.reports.plan;
 
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.DataType;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.Prediction;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
 
 /**
  * Times one training step of a job on a cluster: derives its collectives ({@link StepCollectives}), places the
@@ -21,7 +24,8 @@ import java.util.Objects;
  *
  * <p>Compute from {@code --mfu}: {@code 6 N_active tokens / (nGpus x peak x mfu)} seconds per step, 6 FLOPs per
  * parameter per token for forward plus backward (Kaplan et al. 2020 section 2.1), with {@code N_active} the weights
- * a token passes through (all dense weights plus topk experts per MoE layer); peak from {@link GpuPeak}.
+ * a token passes through (all dense weights plus topk experts per MoE layer); peak is the dense BF16 (FP16 where
+ * there is no BF16) FLOP/s of the GPU-model database ({@link GpuModels}).
  * Instances are immutable and thread-safe when the predictor is.
  */
 public final class StepPlanner {
@@ -69,9 +73,10 @@ public final class StepPlanner {
             source = String.format(Locale.ROOT, "given: %.4g ms per step", job.stepComputeMs());
         } else {
             String model = topology.gpus().get(0).model();
-            double peak = Double.isNaN(peakFlops) ? GpuPeak.flops(model).orElseThrow(() -> new IllegalArgumentException(
-                    "no peak FLOP/s known for GPU model '" + model + "'; give --step-compute-ms or --peak-tflops"))
-                    : peakFlops;
+            double peak = Double.isNaN(peakFlops) ? GpuModels.find(model).map(GpuModel::halfPrecisionFlops)
+                    .filter(OptionalDouble::isPresent).map(OptionalDouble::getAsDouble)
+                    .orElseThrow(() -> new IllegalArgumentException("no peak FLOP/s known for GPU model '" + model
+                            + "'; give --step-compute-ms or --peak-tflops")) : peakFlops;
             double flops = 6.0 * job.activeParams() * job.tokensPerStep();
             computeUs = flops / (job.nGpus() * peak * job.mfu()) * 1e6;
             source = String.format(Locale.ROOT, "6 x %s active params x %d tokens / (%d GPUs x %.4g TFLOP/s x MFU %.2f)",

@@ -1,6 +1,8 @@
 package dev.collsim.topology.catalog;
 
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.Bandwidth;
 import java.util.LinkedHashMap;
@@ -15,6 +17,22 @@ import java.util.Optional;
 public final class Catalog {
 
     private static final Map<String, HostType> TYPES = new LinkedHashMap<>();
+
+    /**
+     * The host type that stands for a GPU model (database name): the catalog host built around it, or, for H20 and
+     * GB300, the host with the same NVLink layout (18 NVLink4 behind NVSwitch; the NVL72 tray).
+     */
+    private static final Map<String, String> HOST_BY_GPU = Map.of(
+            "A100 SXM", "dgx-a100",
+            "H100 SXM", "dgx-h100",
+            "H20", "dgx-h100",
+            "H200", "dgx-h200",
+            "B200", "hgx-b200",
+            "GB200", "gb200-nvl72",
+            "GB300", "gb200-nvl72",
+            "V100 SXM2", "dgx1-v100",
+            "L40S", "pcie-8x-l40s",
+            "GeForce RTX 4090", "pcie-8x-rtx4090");
 
     static {
         register(new Dgx1V100());
@@ -42,6 +60,19 @@ public final class Catalog {
     /** @param name catalog name (case-insensitive); @return the host type, if known */
     public static Optional<HostType> hostType(String name) {
         return Optional.ofNullable(TYPES.get(name == null ? "" : name.toLowerCase(Locale.ROOT)));
+    }
+
+    /**
+     * @param gpu a GPU model of the database
+     * @return the catalog host type that models hosts of that GPU, empty when the catalog has none
+     */
+    public static Optional<HostType> forGpu(GpuModel gpu) {
+        return hostType(HOST_BY_GPU.get(gpu.name()));
+    }
+
+    private static GpuModels.Sku sku(String name) {
+        return GpuModels.sku(name)
+                .orElseThrow(() -> new IllegalStateException("no GPU '" + name + "' in the database"));
     }
 
     /**
@@ -80,8 +111,8 @@ public final class Catalog {
      */
     public static HostType dgxH100() {
         return new HgxEightGpu("dgx-h100", "NVIDIA DGX H100: 8x H100-SXM5-80GB, 4 NVSwitch (NV18, 450 GB/s per GPU),"
-                + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H100 User Guide)", "H100-SXM5-80GB", 90,
-                80L << 30, 18, 25.0, "NVLink4", 4, "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
+                + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H100 User Guide)", sku("H100-SXM5-80GB"), 4,
+                "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
                 Bandwidth.ofGbits(400), PcieGen.GEN5, true);
     }
 
@@ -94,9 +125,9 @@ public final class Catalog {
      * @return the host type
      */
     public static HostType dgxH200() {
-        return new HgxEightGpu("dgx-h200", "NVIDIA DGX H200: 8x H200-SXM5-141GB, 4 NVSwitch (NV18, 450 GB/s per GPU),"
-                + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H200 datasheet)", "H200-SXM5-141GB", 90,
-                141_000_000_000L, 18, 25.0, "NVLink4", 4, "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
+        return new HgxEightGpu("dgx-h200", "NVIDIA DGX H200: 8x H200-SXM-141GB, 4 NVSwitch (NV18, 450 GB/s per GPU),"
+                + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H200 datasheet)", sku("H200-SXM-141GB"), 4,
+                "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
                 Bandwidth.ofGbits(400), PcieGen.GEN5, true);
     }
 
@@ -113,7 +144,7 @@ public final class Catalog {
      */
     public static HostType hgxB200() {
         return new HgxEightGpu("hgx-b200", "HGX B200: 8x B200-180GB, 2 NVSwitch (NV18 NVLink5, 900 GB/s per GPU),"
-                + " 8x CX-7 400G, 2x Xeon 8570 (DGX B200 datasheet)", "B200-180GB", 100, 180_000_000_000L, 18, 50.0,
-                "NVLink5", 2, "Xeon Platinum 8570", Bandwidth.ofGBps(160), Bandwidth.ofGbits(400), PcieGen.GEN5, false);
+                + " 8x CX-7 400G, 2x Xeon 8570 (DGX B200 datasheet)", sku("B200-180GB"), 2, "Xeon Platinum 8570",
+                Bandwidth.ofGBps(160), Bandwidth.ofGbits(400), PcieGen.GEN5, false);
     }
 }

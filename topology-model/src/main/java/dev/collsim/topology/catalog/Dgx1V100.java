@@ -1,14 +1,16 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NvlinkGen;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.units.Bandwidth;
 
 /**
- * NVIDIA DGX-1 with V100: 8 Tesla V100-SXM2-32GB (sm70) in a hybrid cube-mesh of NVLink2, 6 links per GPU at
+ * NVIDIA DGX-1 with V100: 8 V100-SXM2-32GB (sm70) in a hybrid cube-mesh of NVLink2, 6 links per GPU at
  * 25 GB/s per link and direction; 4 PCIe Gen3 switches, each with 2 GPUs and 1 ConnectX-4 EDR 100 Gb/s InfiniBand
  * NIC; 2 Intel Xeon E5-2698 v4 (Broadwell) sockets joined by 2 QPI links at 9.6 GT/s (19.2 GB/s per link and
  * direction).
@@ -21,8 +23,6 @@ import dev.collsim.units.Bandwidth;
  */
 public final class Dgx1V100 implements HostType {
 
-    /** NVLink2 per link and direction, GB/s (white paper: 300 GB/s aggregate over 6 links, both directions). */
-    static final double NVLINK2_GBPS = 25.0;
     private static final int[][] NVLINK_PAIRS = {
         {0, 1, 1}, {0, 2, 1}, {0, 3, 2}, {0, 4, 2}, {1, 2, 2}, {1, 3, 1}, {1, 5, 2}, {2, 3, 2},
         {2, 6, 1}, {3, 7, 1}, {4, 5, 1}, {4, 6, 1}, {4, 7, 2}, {5, 6, 2}, {5, 7, 1}, {6, 7, 2},
@@ -53,7 +53,7 @@ public final class Dgx1V100 implements HostType {
         ctx.smp(cpus[0], cpus[1], Bandwidth.ofGBps(2 * 19.2), "QPI 2x 9.6 GT/s");
         Gpu[] gpus = new Gpu[8];
         for (int i = 0; i < 8; i++) {
-            gpus[i] = ctx.gpu(i, "Tesla V100-SXM2-32GB", 70, 32L << 30);
+            gpus[i] = ctx.gpu(i, GpuModels.sku("V100-SXM2-32GB").orElseThrow());
         }
         for (int sw = 0; sw < 4; sw++) {
             PcieSwitch ps = ctx.pcieSwitch(sw, 0);
@@ -64,7 +64,7 @@ public final class Dgx1V100 implements HostType {
             ctx.pcie(ps, nic, PcieGen.GEN3, 16);
         }
         for (int[] p : NVLINK_PAIRS) {
-            ctx.nvlink(gpus[p[0]], gpus[p[1]], p[2], NVLINK2_GBPS, "NVLink2");
+            ctx.nvlink(gpus[p[0]], gpus[p[1]], p[2], NvlinkGen.NVLINK2);
         }
     }
 }

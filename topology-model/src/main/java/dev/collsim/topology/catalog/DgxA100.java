@@ -1,10 +1,11 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.units.Bandwidth;
 
@@ -67,9 +68,10 @@ public final class DgxA100 implements HostType {
         }
         NvSwitch nvs = ctx.nvSwitch(0, 6);
         Gpu[] gpus = new Gpu[8];
+        GpuModels.Sku a100 = GpuModels.sku("A100-SXM4-80GB").orElseThrow();
         for (int i = 0; i < 8; i++) {
-            gpus[i] = ctx.gpu(i, "A100-SXM4-80GB", 80, 80L << 30);
-            ctx.nvlink(gpus[i], nvs, 12, 25.0, "NVLink3");
+            gpus[i] = ctx.gpu(i, a100);
+            ctx.nvlink(gpus[i], nvs, a100.model().nvlinks(), a100.model().nvlink());
         }
         int sw = 0;
         for (int pair = 0; pair < 4; pair++) {

@@ -1,10 +1,11 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.units.Bandwidth;
 
 /**
@@ -53,10 +54,11 @@ public final class Gb200Nvl72Tray implements HostType {
         NvSwitch domainSwitch = ctx.sharedNvSwitch(ctx.host() / hostsPerNvlinkDomain(), 18);
         Cpu[] graces = {ctx.cpu(0, "arm64", "NVIDIA", "Grace"), ctx.cpu(1, "arm64", "NVIDIA", "Grace")};
         ctx.smp(graces[0], graces[1], Bandwidth.ofGBps(6.0), "inter-Grace (NCCL ARM_BW)");
+        GpuModels.Sku gb200 = GpuModels.sku("B200 (GB200)").orElseThrow();
         for (int i = 0; i < 4; i++) {
-            Gpu gpu = ctx.gpu(i, "B200 (GB200)", 100, 186_000_000_000L);
+            Gpu gpu = ctx.gpu(i, gb200);
             ctx.c2c(gpu, graces[i / 2], Bandwidth.ofGBps(225.0));
-            ctx.nvlink(gpu, domainSwitch, 18, 50.0, "NVLink5");
+            ctx.nvlink(gpu, domainSwitch, gb200.model().nvlinks(), gb200.model().nvlink());
             Nic nic = ctx.nic(i, "mlx5_" + i, Bandwidth.ofGbits(400), true, i);
             ctx.pcie(graces[i / 2], nic, PcieGen.GEN5, 16);
         }

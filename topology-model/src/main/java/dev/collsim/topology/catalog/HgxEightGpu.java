@@ -1,10 +1,11 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.units.Bandwidth;
 import java.util.Objects;
@@ -20,12 +21,7 @@ import java.util.Objects;
  *
  * @param name          catalog name
  * @param description   one line with the main source
- * @param gpuModel      GPU model
- * @param sm            compute capability x 10
- * @param gpuMemory     bytes per GPU
- * @param nvlinks       NVLinks per GPU
- * @param nvlinkGBps    physical GB/s per NVLink and direction
- * @param nvlinkGen     generation text, e.g. {@code NVLink4}
+ * @param gpu           the GPU SKU (name, sm, memory, NVLink generation and links per GPU from the database)
  * @param nvSwitchChips NVSwitch chips on the board
  * @param cpuModel      CPU model text (decides NCCL's UPI bandwidth)
  * @param upi           physical UPI bandwidth per direction, all links together
@@ -33,9 +29,8 @@ import java.util.Objects;
  * @param pcieGen       PCIe generation of the switches, GPUs and NICs
  * @param storageNics   true to add two dual-port storage NICs (not on the compute fabric)
  */
-public record HgxEightGpu(String name, String description, String gpuModel, int sm, long gpuMemory, int nvlinks,
-        double nvlinkGBps, String nvlinkGen, int nvSwitchChips, String cpuModel, Bandwidth upi, Bandwidth nicSpeed,
-        PcieGen pcieGen, boolean storageNics) implements HostType {
+public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, int nvSwitchChips, String cpuModel,
+        Bandwidth upi, Bandwidth nicSpeed, PcieGen pcieGen, boolean storageNics) implements HostType {
 
     /** NIC names of the 8 compute NICs in GPU order, and of the storage ports, as the DGX H100 file lists them. */
     private static final int[] COMPUTE_NIC_MLX = {0, 3, 4, 5, 6, 9, 10, 11};
@@ -44,6 +39,7 @@ public record HgxEightGpu(String name, String description, String gpuModel, int 
     /** Validates the fields. */
     public HgxEightGpu {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(gpu, "gpu");
         Objects.requireNonNull(upi, "upi");
         Objects.requireNonNull(nicSpeed, "nicSpeed");
         Objects.requireNonNull(pcieGen, "pcieGen");
@@ -61,13 +57,13 @@ public record HgxEightGpu(String name, String description, String gpuModel, int 
         NvSwitch nvs = ctx.nvSwitch(0, nvSwitchChips);
         int sw = 0;
         for (int i = 0; i < 8; i++) {
-            Gpu gpu = ctx.gpu(i, gpuModel, sm, gpuMemory);
-            ctx.nvlink(gpu, nvs, nvlinks, nvlinkGBps, nvlinkGen);
+            Gpu g = ctx.gpu(i, gpu);
+            ctx.nvlink(g, nvs, gpu.model().nvlinks(), gpu.model().nvlink());
             PcieSwitch top = ctx.pcieSwitch(sw++, i);
             ctx.pcie(cpus[i / 4], top, pcieGen, 16);
             PcieSwitch gpuBridge = ctx.pcieSwitch(sw++, -1);
             ctx.pcie(top, gpuBridge, pcieGen, 16);
-            ctx.pcie(gpuBridge, gpu, pcieGen, 16);
+            ctx.pcie(gpuBridge, g, pcieGen, 16);
             PcieSwitch nicBridge = ctx.pcieSwitch(sw++, -1);
             ctx.pcie(top, nicBridge, pcieGen, 16);
             Nic nic = ctx.nic(i, "mlx5_" + COMPUTE_NIC_MLX[i], nicSpeed, true, i);

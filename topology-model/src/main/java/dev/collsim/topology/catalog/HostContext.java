@@ -1,5 +1,7 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NvlinkGen;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
@@ -7,7 +9,7 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.Bandwidth;
@@ -60,6 +62,17 @@ public final class HostContext {
      */
     public Gpu gpu(int index, String model, int sm, long memoryBytes) {
         return builder.add(new Gpu(id("gpu" + index), host, index, model, sm, memoryBytes, ""));
+    }
+
+    /**
+     * A GPU of a database SKU: its name, sm and memory from {@link GpuModels}.
+     *
+     * @param index local GPU index
+     * @param sku   the model and memory variant
+     * @return the added GPU
+     */
+    public Gpu gpu(int index, GpuModels.Sku sku) {
+        return gpu(index, sku.variant().name(), sku.model().sm(), sku.variant().memoryBytes());
     }
 
     /**
@@ -122,6 +135,15 @@ public final class HostContext {
     public void nvlink(Device a, Device b, int count, double perLinkGBps, String generation) {
         builder.connect(a, b, LinkType.NVLINK, count, Bandwidth.ofGBps(count * perLinkGBps), Latency.ZERO,
                 generation + " x" + count);
+    }
+
+    /**
+     * Connects two devices with {@code count} NVLinks of a generation, at its datasheet rate per link.
+     *
+     * @param gen the generation (its label becomes the link detail)
+     */
+    public void nvlink(Device a, Device b, int count, NvlinkGen gen) {
+        nvlink(a, b, count, gen.perLink().gbps(), gen.label());
     }
 
     /** Connects two CPUs (NUMA nodes) with an SMP link of the given physical bandwidth per direction. */

@@ -1,9 +1,10 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.units.Bandwidth;
 
@@ -65,7 +66,7 @@ public record PcieEightGpu(String name, String description, boolean switched) im
             PcieSwitch ps = ctx.pcieSwitch(sw, sw);
             ctx.pcie(cpus[sw / 2], ps, PcieGen.GEN4, 16);
             for (int k = 0; k < 2; k++) {
-                Gpu g = ctx.gpu(2 * sw + k, "L40S", 89, 48L << 30);
+                Gpu g = ctx.gpu(2 * sw + k, GpuModels.sku("L40S").orElseThrow());
                 ctx.pcie(ps, g, PcieGen.GEN4, 16);
             }
             Nic nic = ctx.nic(sw, "mlx5_" + sw, Bandwidth.ofGbits(200), true, sw);
@@ -84,7 +85,7 @@ public record PcieEightGpu(String name, String description, boolean switched) im
             }
         }
         for (int i = 0; i < 8; i++) {
-            Gpu g = ctx.gpu(i, "GeForce RTX 4090", 89, 24L << 30);
+            Gpu g = ctx.gpu(i, GpuModels.sku("GeForce RTX 4090").orElseThrow());
             ctx.pcie(cpus[RTX_GPU_NUMA[i]], g, PcieGen.GEN4, 16);
         }
         for (int card = 0; card < 2; card++) {

@@ -4,6 +4,7 @@
  * {@code h{host}/gpu{i}}, {@code h{host}/nvs{k}}, {@code h{host}/cpu{numa}}, {@code h{host}/pcisw{k}},
  * {@code h{host}/nic{k}}; a multi-host NVLink switch is {@code nvl{domain}/nvs{k}} with host -1.
  *
- * <p>This package depends on {@code dev.collsim.topology} only.
+ * <p>This package depends on {@code dev.collsim.topology} and, for GPU figures, the GPU-model database
+ * {@code dev.collsim.hardware}.
  */
 package dev.collsim.topology.catalog;

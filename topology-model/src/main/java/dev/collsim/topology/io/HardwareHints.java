@@ -19,6 +19,9 @@ import dev.collsim.units.Bandwidth;
 public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int pcieGen, String cpuVendor,
         int cpuFamily, int cpuModel) {
 
+    /** Model text readers give a GPU whose model neither the file nor a hint names. */
+    public static final String UNKNOWN_GPU_MODEL = "unknown";
+
     /** No hints: readers assume and say so. */
     public static final HardwareHints NONE = new HardwareHints(null, 0, null, 0, null, -1, -1);
 

@@ -100,19 +100,19 @@ public final class Problems {
         String v = n.attr(attr);
         if (v == null) {
             if (required) {
-                at(n, attr, "missing; allowed: a number >= " + LinkRates.number(min));
+                at(n, attr, "missing; allowed: a number >= " + Decimals.plain(min));
             }
             return absent;
         }
         try {
             double x = Double.parseDouble(v.trim());
             if (!Double.isFinite(x) || x < min) {
-                at(n, attr, "found '" + v + "'; allowed: a number >= " + LinkRates.number(min));
+                at(n, attr, "found '" + v + "'; allowed: a number >= " + Decimals.plain(min));
                 return absent;
             }
             return x;
         } catch (NumberFormatException e) {
-            at(n, attr, "found '" + v + "'; allowed: a number >= " + LinkRates.number(min));
+            at(n, attr, "found '" + v + "'; allowed: a number >= " + Decimals.plain(min));
             return absent;
         }
     }

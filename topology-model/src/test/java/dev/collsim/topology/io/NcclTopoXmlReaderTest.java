@@ -64,7 +64,8 @@ class NcclTopoXmlReaderTest {
         assertEquals("eth0", eth0.name());
         assertEquals(12.5, eth0.speed().gbps(), 1e-9); // 100000 Mb/s
         assertFalse(eth0.gdr());
-        assertEquals(LinkRates.NCCL_LOC_BW, link(t, "h0/nic0", "h0/cpu0", LinkType.PCIE).bandwidth().gbps(), 1e-9);
+        // a nic directly under a cpu: a virtual link of NCCL LOC_BW (NCCL 2.30 src/graph/topo.h: 5000.0)
+        assertEquals(5000.0, link(t, "h0/nic0", "h0/cpu0", LinkType.PCIE).bandwidth().gbps(), 1e-9);
         assertEquals(8 + 2 + 12, t.graph().edgeSet().size());
     }
 

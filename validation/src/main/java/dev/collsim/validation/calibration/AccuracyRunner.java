@@ -1,11 +1,11 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.DatasetComparison;
-import dev.collsim.validation.diagnose.GpuSpec;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -113,7 +113,7 @@ public final class AccuracyRunner {
      *         parameters are per protocol and algorithm family, so collectives are not mixed)
      */
     public static String hardwareClass(Dataset d) {
-        String gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")))
+        String gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")))
                 .map(g -> (g.hasNvlink() ? "" : "PCIe ") + g.name()).orElse("unknown");
         boolean single = ClusterGuesser.guess(d).map(g -> g.topology().hostCount() == 1).orElse(d.nHosts() == 1);
         return d.collective().testName() + " / " + gpu + (single ? " / 1 host" : " / multi-host");

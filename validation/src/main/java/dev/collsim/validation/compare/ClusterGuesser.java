@@ -1,5 +1,7 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
@@ -10,7 +12,6 @@ import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
 import dev.collsim.units.Latency;
-import dev.collsim.validation.diagnose.GpuSpec;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,21 +25,6 @@ import java.util.Optional;
  * not read from the file is listed as an assumption.
  */
 public final class ClusterGuesser {
-
-    private static final Map<String, String> HOST_BY_GPU = new LinkedHashMap<>();
-
-    static {
-        HOST_BY_GPU.put("A100 SXM", "dgx-a100");
-        HOST_BY_GPU.put("H100 SXM", "dgx-h100");
-        HOST_BY_GPU.put("H20", "dgx-h100");
-        HOST_BY_GPU.put("H200", "dgx-h200");
-        HOST_BY_GPU.put("B200", "hgx-b200");
-        HOST_BY_GPU.put("GB200", "gb200-nvl72");
-        HOST_BY_GPU.put("GB300", "gb200-nvl72");
-        HOST_BY_GPU.put("V100 SXM2", "dgx1-v100");
-        HOST_BY_GPU.put("L40S", "pcie-8x-l40s");
-        HOST_BY_GPU.put("GeForce RTX 4090", "pcie-8x-rtx4090");
-    }
 
     /** Single-host machines with no catalog host type but a shipped cluster config (configs/*.yaml). */
     private static final Map<String, String> CONFIG_BY_GPU = Map.of(
@@ -67,14 +53,15 @@ public final class ClusterGuesser {
      * @return the guessed cluster, or empty with no catalog host for the GPU (the reason is {@link #why})
      */
     public static Optional<ClusterGuess> guess(Dataset d) {
-        Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
+        Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
         if (gpu.isPresent() && CONFIG_BY_GPU.containsKey(gpu.get().name()) && d.nHosts() <= 1) {
             return fromConfig(d, CONFIG_BY_GPU.get(gpu.get().name()));
         }
-        if (gpu.isEmpty() || !HOST_BY_GPU.containsKey(gpu.get().name())) {
+        Optional<HostType> host = gpu.flatMap(Catalog::forGpu);
+        if (host.isEmpty()) {
             return Optional.empty();
         }
-        HostType type = Catalog.hostType(HOST_BY_GPU.get(gpu.get().name())).orElseThrow();
+        HostType type = host.get();
         List<String> assumptions = new ArrayList<>();
         if (!gpu.get().name().equals("H100 SXM") && type.name().equals("dgx-h100")) {
             assumptions.add(gpu.get().name() + " modelled as a DGX H100 host (same NVLink4 count per GPU)");
@@ -107,7 +94,7 @@ public final class ClusterGuesser {
 
     /** @return why {@link #guess} found nothing for this dataset */
     public static String why(Dataset d) {
-        Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
+        Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
         return gpu.map(g -> "no catalog host type or shipped config for " + g.name() + "; give the cluster with -c")
                 .orElse("GPU model '" + d.gpuModel() + "' not recognised; give the cluster with -c");
     }

@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
@@ -35,18 +36,18 @@ final class BoundCheck implements Check {
             out.add(s.finding(Finding.Kind.ABOVE_PHYSICAL_BOUND, Finding.Severity.WARNING, String.format(Locale.ROOT,
                     "busbw %.2f GB/s is above what %s can carry (%.1f GB/s per GPU per direction, bound %.1f GB/s "
                             + "busbw for %s on %d ranks): the number cannot be a real measurement of this setup",
-                    peak, s.gpu().get().name(), s.gpu().get().intraPeak(), upper.getAsDouble(),
+                    peak, s.gpu().get().name(), s.gpu().get().intraHostPhysical().gbps(), upper.getAsDouble(),
                     d.collective().testName(), d.nRanks()), at));
             return out;
         }
         if (s.gpu().isPresent() && s.gpu().get().hasNvlink() && s.singleHost()
-                && peak < s.gpu().get().pcieModel()) {
+                && peak < NcclBandwidths.gpuPcie(s.gpu().get()).gbps()) {
             out.add(s.finding(Finding.Kind.NVLINK_NOT_USED, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
                     "busbw peaks at %.2f GB/s on %s, below even one PCIe Gen%d x16 link (%.0f GB/s in NCCL's model) "
                             + "although these GPUs have %d NVLinks (%.0f GB/s): traffic is not using NVLink "
                             + "(P2P off, or routed through PCIe/host memory)", peak, s.gpu().get().name(),
-                    s.gpu().get().pcieGen(), s.gpu().get().pcieModel(), s.gpu().get().nvlinks(),
-                    s.gpu().get().nvlinkModel()), at));
+                    s.gpu().get().pcieGen().number(), NcclBandwidths.gpuPcie(s.gpu().get()).gbps(), s.gpu().get().nvlinks(),
+                    NcclBandwidths.gpuNvlink(s.gpu().get()).gbps()), at));
             return out;
         }
         OptionalDouble bound = Bounds.achievable(s);
@@ -56,7 +57,7 @@ final class BoundCheck implements Check {
                 ev.add(s.at(s.nic().get().line()));
             }
             String what = s.singleHost() ? String.format(Locale.ROOT, "%s intra-host links (%.0f GB/s per GPU in "
-                    + "NCCL's model)", s.gpu().get().name(), s.gpu().get().intraModel())
+                    + "NCCL's model)", s.gpu().get().name(), NcclBandwidths.gpuIntraHost(s.gpu().get()).gbps())
                     : String.format(Locale.ROOT, "%d x %.0f Gb/s NICs per host (%.1f GB/s)", s.nic().get().count(),
                     s.nic().get().gbits(), s.nic().get().hostGBps());
             out.add(s.finding(Finding.Kind.FAR_BELOW_BOUND, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
@@ -70,7 +71,7 @@ final class BoundCheck implements Check {
         if (s.gpu().isEmpty()) {
             return;
         }
-        double mem = s.gpu().get().memoryBw();
+        double mem = s.gpu().get().memoryGBps();
         for (PerfPoint p : s.dataset().points()) {
             for (Timing t : new Timing[] {p.outOfPlace(), p.inPlace()}) {
                 if (t != null && t.algBw() > mem) {

@@ -1,5 +1,7 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.nccl.Collective;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.OptionalDouble;
@@ -28,9 +30,9 @@ final class Bounds {
         if (s.gpu().isEmpty() || s.dataset().nRanks() < 2) {
             return OptionalDouble.empty();
         }
-        GpuSpec g = s.gpu().get();
+        GpuModel g = s.gpu().get();
         Dataset d = s.dataset();
-        double link = g.intraPeak();
+        double link = g.intraHostPhysical().gbps();
         if (link <= 0) {
             return OptionalDouble.empty();
         }
@@ -45,9 +47,10 @@ final class Bounds {
             return OptionalDouble.empty();
         }
         Dataset d = s.dataset();
-        GpuSpec g = s.gpu().get();
+        GpuModel g = s.gpu().get();
         // NVLink-bridge pairs (A100 PCIe, H100 NVL): more than two GPUs must cross PCIe between pairs
-        double intra = g.name().contains("bridge") && d.nRanks() > 2 ? g.pcieModel() : g.intraModel();
+        double intra = g.name().contains("bridge") && d.nRanks() > 2 ? NcclBandwidths.gpuPcie(g).gbps()
+                : NcclBandwidths.gpuIntraHost(g).gbps();
         if (s.singleHost()) {
             return intra > 0 ? OptionalDouble.of(intra) : OptionalDouble.empty();
         }

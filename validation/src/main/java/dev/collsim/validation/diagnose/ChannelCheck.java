@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.nccl.Collective;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.NcclLog;
@@ -30,7 +31,7 @@ final class ChannelCheck implements Check {
                     c.get().p2pPerPeer(), c.get().p2p(), d.collective().testName(), c.get().p2pPerPeer()),
                     List.of(s.at(c.get().line()))));
         }
-        if (c.isPresent() && !p2pColl && s.gpu().map(GpuSpec::nvSwitch).orElse(false) && c.get().coll() < 8) {
+        if (c.isPresent() && !p2pColl && s.gpu().map(GpuModel::nvSwitch).orElse(false) && c.get().coll() < 8) {
             out.add(s.finding(Finding.Kind.TOO_FEW_CHANNELS, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
                     "%d collective channels on %s hosts with NVSwitch: each channel is one ring/tree served by one "
                             + "thread block, and NVSwitch hosts need 16 or more to reach link bandwidth",

@@ -1,5 +1,7 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.RunEnv;
 import java.util.ArrayList;
@@ -23,7 +25,7 @@ public final class Diagnoser {
      * @param nic      the network figures used, if the header states them
      * @param findings findings, most severe first
      */
-    public record Diagnosis(Dataset dataset, Optional<GpuSpec> gpu, Optional<NicSpec> nic, List<Finding> findings) {
+    public record Diagnosis(Dataset dataset, Optional<GpuModel> gpu, Optional<HeaderNics> nic, List<Finding> findings) {
         /** Copies. */
         public Diagnosis {
             findings = List.copyOf(findings);
@@ -39,8 +41,8 @@ public final class Diagnoser {
         List<Diagnosis> out = new ArrayList<>();
         for (Dataset d : datasets) {
             List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
-            Optional<GpuSpec> gpu = GpuSpec.lookup(d.gpuModel()).or(() -> GpuSpec.lookup(d.header().text("hardware")));
-            Optional<NicSpec> nic = NicSpec.parse(RunEnv.textForRun(d.header().text("interconnect"), d.label()),
+            Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
+            Optional<HeaderNics> nic = HeaderNics.parse(RunEnv.textForRun(d.header().text("interconnect"), d.label()),
                     d.header().line("interconnect"));
             Subject s = new Subject(d, siblings, lines, gpu, nic);
             List<Finding> f = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,7 @@ public final class DiagnosisText {
             sb.append(d.id()).append('\n');
             sb.append(String.format(Locale.ROOT, "  %s, %d ranks%s, %s%s%n", d.collective().testName(), d.nRanks(),
                     d.nHosts() > 0 ? " on " + d.nHosts() + " host" + (d.nHosts() > 1 ? "s" : "") : "",
-                    g.gpu().map(GpuSpec::name).orElse(d.gpuModel().isEmpty() ? "unknown GPU" : d.gpuModel()),
+                    g.gpu().map(GpuModel::name).orElse(d.gpuModel().isEmpty() ? "unknown GPU" : d.gpuModel()),
                     d.ncclVersion().isEmpty() ? "" : ", NCCL " + d.ncclVersion()));
             if (d.peakBusBw().isPresent()) {
                 sb.append(String.format(Locale.ROOT, "  peak busbw %.2f GB/s", d.peakBusBw().getAsDouble()));

@@ -36,12 +36,7 @@ final class PcieCheck implements Check {
             }
             Matcher x = XML.matcher(l);
             if (x.find() && s.gpu().isPresent() && l.contains("class=\"0x0302")) {
-                double expected = switch (s.gpu().get().pcieGen()) {
-                    case 3 -> 8;
-                    case 4 -> 16;
-                    case 5 -> 32;
-                    default -> 64;
-                };
+                double expected = s.gpu().get().pcieGen().gtPerSecond();
                 if (Double.parseDouble(x.group(1)) < expected || Integer.parseInt(x.group(2)) < 16) {
                     ev.add(s.at(i + 1));
                 }

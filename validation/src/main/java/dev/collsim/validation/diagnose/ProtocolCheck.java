@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.nccl.Collective;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.NcclLog;
@@ -20,7 +21,7 @@ final class ProtocolCheck implements Check {
         Dataset d = s.dataset();
         boolean nvlsColl = d.collective() == Collective.ALL_REDUCE || d.collective() == Collective.ALL_GATHER
                 || d.collective() == Collective.REDUCE_SCATTER;
-        if (s.gpu().map(GpuSpec::nvls).orElse(false) && nvlsColl && d.gpusPerHost() >= 4) {
+        if (s.gpu().map(GpuModel::nvls).orElse(false) && nvlsColl && d.gpusPerHost() >= 4) {
             List<Finding.Evidence> ev = new ArrayList<>();
             if ("0".equals(d.env().get("NCCL_NVLS_ENABLE"))) {
                 ev.add(s.header("env"));
@@ -38,7 +39,7 @@ final class ProtocolCheck implements Check {
         String proto = d.env().getOrDefault("NCCL_PROTO", "");
         boolean forced = !proto.startsWith("^") && proto.toUpperCase(Locale.ROOT).contains("LL128");
         if (forced) {
-            boolean nvlinkPath = s.gpu().map(GpuSpec::hasNvlink).orElse(true)
+            boolean nvlinkPath = s.gpu().map(GpuModel::hasNvlink).orElse(true)
                     && d.log().transports().stream().noneMatch(t -> t.family().equals("SHM"));
             if (!nvlinkPath) {
                 List<Finding.Evidence> ev = new ArrayList<>();
@@ -46,7 +47,7 @@ final class ProtocolCheck implements Check {
                 d.log().transports().stream().filter(t -> t.family().equals("SHM")).findFirst()
                         .map(NcclLog.TransportEdge::line).ifPresent(l -> ev.add(s.at(l)));
                 out.add(s.finding(Finding.Kind.LL128_FORCED, Finding.Severity.PROBLEM,
-                        "NCCL_PROTO forces LL128 on a path without NVLink (" + s.gpu().map(GpuSpec::name)
+                        "NCCL_PROTO forces LL128 on a path without NVLink (" + s.gpu().map(GpuModel::name)
                                 .orElse(d.gpuModel()) + "): NCCL enables LL128 only on NVLink paths, because "
                                 + "its 128-byte stores are not guaranteed to arrive in order over PCIe; results "
                                 + "may be wrong and speed is not improved; remove LL128 from NCCL_PROTO", ev));

@@ -1,5 +1,7 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
@@ -40,8 +42,8 @@ final class RunsDisagreeCheck implements Check {
     }
 
     private static boolean sameGpu(Dataset a, Dataset b) {
-        var ga = GpuSpec.lookup(a.gpuModel()).map(GpuSpec::name);
-        var gb = GpuSpec.lookup(b.gpuModel()).map(GpuSpec::name);
+        var ga = GpuModels.find(a.gpuModel()).map(GpuModel::name);
+        var gb = GpuModels.find(b.gpuModel()).map(GpuModel::name);
         return ga.isPresent() ? ga.equals(gb) : Objects.equals(a.gpuModel(), b.gpuModel());
     }
 
@@ -98,7 +100,7 @@ final class RunsDisagreeCheck implements Check {
         }
         String msg = String.format(Locale.ROOT, "runs disagree: %s is %.2f GB/s here but %.2f GB/s in '%s' (%.1fx) "
                         + "on the same %d %s ranks%s", where, c[2], c[3], o.label(), c[0], s.dataset().nRanks(),
-                s.gpu().map(GpuSpec::name).orElse(s.dataset().gpuModel()),
+                s.gpu().map(GpuModel::name).orElse(s.dataset().gpuModel()),
                 diff.isEmpty() ? "; the file names no setting that differs, so look at the fabric, the placement "
                         + "and the host state of the slower run" : "; settings differ: " + String.join(", ", diff));
         return s.finding(Finding.Kind.RUNS_DISAGREE, Finding.Severity.PROBLEM, msg,

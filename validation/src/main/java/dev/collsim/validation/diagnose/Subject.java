@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.Optional;
  * @param gpu      the GPU's figures, if the model is known
  * @param nic      the host's network figures, if the header states them
  */
-record Subject(Dataset dataset, List<Dataset> siblings, List<String> lines, Optional<GpuSpec> gpu,
-        Optional<NicSpec> nic) {
+record Subject(Dataset dataset, List<Dataset> siblings, List<String> lines, Optional<GpuModel> gpu,
+        Optional<HeaderNics> nic) {
 
     /** @return evidence for a line of the file (its trimmed text) */
     Finding.Evidence at(int line) {

@@ -1,8 +1,7 @@
 package dev.collsim.topology.io.export;
 
 import dev.collsim.topology.io.AtomicFiles;
-import dev.collsim.topology.io.GpuModels;
-import dev.collsim.topology.io.LinkRates;
+import dev.collsim.topology.io.Decimals;
 import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.topology.io.xml.PciSpecs;
 
@@ -35,7 +34,7 @@ import java.util.Objects;
  * types, counts, bandwidths) for every topology the reader produces.
  *
  * <p>The PCIe tree is taken from the PCIe links, walked from each CPU; {@code pci} attributes come from the link's
- * {@code PCIe GenN xW} detail (or, when a link has none, the generation whose {@link LinkRates#pcie} bandwidth is
+ * {@code PCIe GenN xW} detail (or, when a link has none, the generation whose {@code PcieGen.physical} bandwidth is
  * nearest). NVLinks become {@code nvlink} elements (tclass 0x030200 to a GPU, 0x068000 to an NVSwitch, 0x068001 to
  * a CPU), C2C links {@code c2c} elements, LOC links between switches {@code pcilink}. A switch's
  * {@link PcieSwitch#hostBridge()} and a NIC's rail are kept in collsim's own {@code collsim_host_bridge} and
@@ -232,7 +231,7 @@ public final class NcclTopoXmlWriter {
                 }
             } else if (d instanceof Gpu g) {
                 attr("class", PciSpecs.CLASS_GPU);
-                int dev = GpuModels.deviceId(g.model());
+                int dev = PciSpecs.gpuDeviceId(g.model());
                 if (dev >= 0) {
                     attr("vendor", "0x10de");
                     attr("device", String.format(Locale.ROOT, "0x%04x", dev));
@@ -321,7 +320,7 @@ public final class NcclTopoXmlWriter {
                 Device r = t.target(l);
                 if (l.type() == LinkType.C2C) {
                     out.append(pad).append("  <c2c");
-                    attr("bw", LinkRates.number(Math.round(l.bandwidth().gbps() * 1000.0 / l.count() * 1e6) / 1e6));
+                    attr("bw", Decimals.plain(Math.round(l.bandwidth().gbps() * 1000.0 / l.count() * 1e6) / 1e6));
                     attr("count", Integer.toString(l.count()));
                     out.append("/>\n");
                 } else if (r instanceof NvSwitch && l.detail().contains("; switches ")) {
@@ -352,7 +351,7 @@ public final class NcclTopoXmlWriter {
             out.append("  ".repeat(depth)).append("<net");
             attr("name", n.name());
             attr("dev", Integer.toString(trailingNumber(n.id())));
-            attr("speed", LinkRates.number(Math.round(n.speed().gbits() * 1000.0 * 1e6) / 1e6));
+            attr("speed", Decimals.plain(Math.round(n.speed().gbits() * 1000.0 * 1e6) / 1e6));
             attr("port", Integer.toString(n.port()));
             attr("latency", "0");
             attr("guid", "0x0");

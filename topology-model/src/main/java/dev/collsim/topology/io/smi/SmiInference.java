@@ -1,13 +1,14 @@
 package dev.collsim.topology.io.smi;
 
-import dev.collsim.topology.io.GpuModels;
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NvlinkGen;
 import dev.collsim.topology.io.HardwareHints;
-import dev.collsim.topology.io.LinkRates;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
@@ -17,6 +18,7 @@ import dev.collsim.units.Latency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Second pass of {@link NvidiaSmiTopoReader}: infers devices and links from one {@link SmiMatrix} so that every
@@ -62,7 +64,7 @@ final class SmiInference {
     void build(Topology.Builder b) {
         int[][] nv = nvlinks();
         int sm = sm(nv);
-        String model = hints.gpuModel() != null ? hints.gpuModel() : GpuModels.UNKNOWN;
+        String model = hints.gpuModel() != null ? hints.gpuModel() : HardwareHints.UNKNOWN_GPU_MODEL;
         Device[] dev = new Device[n];
         int nicOrdinal = 0;
         int rails = 0;
@@ -166,7 +168,7 @@ final class SmiInference {
         if (hints.nicSpeed() != null) {
             return hints.nicSpeed();
         }
-        return Bandwidth.ofGbits(LinkRates.NCCL_DEFAULT_NIC_MBPS / 1000.0);
+        return Bandwidth.ofGbits(NcclBandwidths.DEFAULT_NIC_MBPS / 1000.0);
     }
 
     private int pcieGen(int sm) {
@@ -211,7 +213,7 @@ final class SmiInference {
                 peers++;
             }
         }
-        return peers > 0 && c * peers > LinkRates.maxNvlinks(smOrZero);
+        return peers > 0 && c * peers > NcclBandwidths.maxNvlinks(smOrZero);
     }
 
     private int sm(int[][] nv) {
@@ -258,7 +260,7 @@ final class SmiInference {
     }
 
     private void nvlinkEdges(Topology.Builder b, Device[] dev, int[][] nv, int sm) {
-        Bandwidth perLink = LinkRates.nvlinkPerLink(sm);
+        NvlinkGen nvlink = GpuModels.nvlinkOfSm(sm).orElse(null);
         UnionFind comp = new UnionFind(n);
         boolean any = false;
         for (int i = 0; i < n; i++) {
@@ -272,12 +274,14 @@ final class SmiInference {
         if (!any) {
             return;
         }
-        if (perLink == null) {
+        if (nvlink == null) {
             problems.at(m.headerLine, 1, "NV#", "the matrix shows NVLinks but GPUs of sm " + sm + " have none;"
-                    + " allowed GPU hints with NVLink: sm 60, 70, 72, 75, 80, 86, 90, 100, 103");
+                    + " allowed GPU hints with NVLink: sm " + GpuModels.nvlinkSms().stream().map(String::valueOf)
+                    .collect(Collectors.joining(", ")));
             return;
         }
-        String gen = LinkRates.nvlinkGeneration(sm);
+        Bandwidth perLink = nvlink.perLink();
+        String gen = nvlink.label();
         List<Integer> all = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             all.add(i);

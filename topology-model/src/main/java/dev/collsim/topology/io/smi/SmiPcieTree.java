@@ -1,7 +1,8 @@
 package dev.collsim.topology.io.smi;
 
 import dev.collsim.topology.io.HardwareHints;
-import dev.collsim.topology.io.LinkRates;
+import dev.collsim.hardware.PcieGen;
+import dev.collsim.topology.NcclBandwidths;
 
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
@@ -172,8 +173,8 @@ final class SmiPcieTree {
 
     private void smp(List<Cpu> cpus) {
         HardwareHints h = in.hints();
-        LinkRates.Smp rate = LinkRates.interCpu("x86_64", h.cpuVendor() == null ? "" : h.cpuVendor(), h.cpuFamily(),
-                h.cpuModel());
+        NcclBandwidths.Smp rate = NcclBandwidths.interCpu("x86_64", h.cpuVendor() == null ? "" : h.cpuVendor(),
+                h.cpuFamily(), h.cpuModel());
         if (cpus.size() > 1) {
             in.notes().add("CPUs joined by SMP links of " + rate.bandwidth() + " per direction: " + rate.detail());
         }
@@ -212,7 +213,7 @@ final class SmiPcieTree {
     }
 
     private void pcie(Device child, Device parent) {
-        Bandwidth bw = LinkRates.pcie(gen, 16);
-        b.connect(child, parent, LinkType.PCIE, 16, bw, Latency.ZERO, LinkRates.pcieDetail(gen, 16));
+        Bandwidth bw = PcieGen.of(gen).physical(16);
+        b.connect(child, parent, LinkType.PCIE, 16, bw, Latency.ZERO, PcieGen.of(gen).detail(16));
     }
 }

@@ -1,22 +1,22 @@
 package dev.collsim.topology.io.xml;
 
-import dev.collsim.topology.io.GpuModels;
 import dev.collsim.topology.io.HardwareHints;
-import dev.collsim.topology.io.LinkRates;
+import dev.collsim.hardware.PcieGen;
+import dev.collsim.topology.NcclBandwidths;
+import dev.collsim.topology.io.Decimals;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.topology.Cpu;
-import dev.collsim.topology.io.xml.PciSpecs.GpuSpec;
-import dev.collsim.topology.io.xml.PciSpecs.NicSpec;
-import dev.collsim.topology.io.xml.PciSpecs.NvLinkSpec;
+import dev.collsim.topology.io.xml.PciSpecs.GpuElement;
+import dev.collsim.topology.io.xml.PciSpecs.NicElement;
+import dev.collsim.topology.io.xml.PciSpecs.NvLinkElement;
 import dev.collsim.topology.io.xml.PciSpecs.PcieLink;
-import dev.collsim.topology.io.xml.PciSpecs.SwitchSpec;
+import dev.collsim.topology.io.xml.PciSpecs.SwitchElement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,9 +36,9 @@ final class NcclTopoXmlCollector {
     private final HardwareHints hints;
     private final List<String> notes;
     final List<Cpu> cpus = new ArrayList<>();
-    final List<SwitchSpec> switches = new ArrayList<>();
-    final List<GpuSpec> gpus = new ArrayList<>();
-    final List<NicSpec> nics = new ArrayList<>();
+    final List<SwitchElement> switches = new ArrayList<>();
+    final List<GpuElement> gpus = new ArrayList<>();
+    final List<NicElement> nics = new ArrayList<>();
     /** pcilink elements: from switch id to target bus id. */
     final List<String[]> pciLinks = new ArrayList<>();
     final List<XmlNode> pciLinkNodes = new ArrayList<>();
@@ -86,9 +86,10 @@ final class NcclTopoXmlCollector {
                     + " (hint)" : "80 (assumed; pass a GPU hint)") + ", no NVLinks (NCCL detects those at run time)");
         }
         if (!bareNics.isEmpty()) {
-            double gbits = hints.nicSpeed() != null ? hints.nicSpeed().gbits() : LinkRates.NCCL_DEFAULT_NIC_MBPS / 1000.0;
+            double gbits = hints.nicSpeed() != null ? hints.nicSpeed().gbits()
+                    : NcclBandwidths.DEFAULT_NIC_MBPS / 1000.0;
             notes.add(bareNics.size() + " NIC(s) " + bareNics + " have no <net> element: speed "
-                    + LinkRates.number(gbits) + " Gb/s " + (hints.nicSpeed() != null ? "(hint)"
+                    + Decimals.plain(gbits) + " Gb/s " + (hints.nicSpeed() != null ? "(hint)"
                     : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)")
                     + ", GPUDirect RDMA assumed (NCCL detects it at run time)");
         }
@@ -156,7 +157,7 @@ final class NcclTopoXmlCollector {
             int k = switchCount.merge(host, 1, Integer::sum) - 1;
             String id = "h" + host + "/pcisw" + k;
             int hostBridge = problems.integer(n, PciSpecs.HOST_BRIDGE_ATTR, false, 0, 4095, -1);
-            switches.add(new SwitchSpec(id, host, busId, hostBridge, parentId, link));
+            switches.add(new SwitchElement(id, host, busId, hostBridge, parentId, link));
             for (XmlNode c : n.children()) {
                 switch (c.name()) {
                     case "pci" -> pci(c, host, id, cpuId);
@@ -180,11 +181,11 @@ final class NcclTopoXmlCollector {
         int gen = 3;
         if (!speedUnset) {
             Matcher m = SPEED.matcher(speed);
-            OptionalInt g = m.matches() ? LinkRates.pcieGenOf(Double.parseDouble(m.group(1))) : OptionalInt.empty();
-            if (g.isEmpty()) {
+            PcieGen g = m.matches() ? PcieGen.ofGtPerSecond(Double.parseDouble(m.group(1))) : null;
+            if (g == null) {
                 problems.at(n, "link_speed", "found '" + speed + "'; allowed: " + ALLOWED_SPEED);
             } else {
-                gen = g.getAsInt();
+                gen = g.number();
             }
         }
         int width = problems.integer(n, "link_width", false, 0, 32, -1);
@@ -193,11 +194,12 @@ final class NcclTopoXmlCollector {
     }
 
     private void gpu(XmlNode pci, XmlNode g, int host, String busId, String parentId, String cpuId, PcieLink link) {
-        String model = pci.has("device") ? modelOf(pci) : hints.gpuModel() != null ? hints.gpuModel() : GpuModels.UNKNOWN;
+        String model = pci.has("device") ? modelOf(pci)
+                : hints.gpuModel() != null ? hints.gpuModel() : HardwareHints.UNKNOWN_GPU_MODEL;
         if (g == null) {
             int sm = hints.gpuSm() != 0 ? hints.gpuSm() : 80;
             bare.add(busId);
-            gpus.add(new GpuSpec(host, busId, -1, sm, model, parentId, cpuId, link, List.of(), List.of(), pci));
+            gpus.add(new GpuElement(host, busId, -1, sm, model, parentId, cpuId, link, List.of(), List.of(), pci));
             return;
         }
         int dev = problems.integer(g, "dev", true, 0, 1023, -1);
@@ -206,7 +208,7 @@ final class NcclTopoXmlCollector {
         if (problems.integer(g, "rank", false, -1, Integer.MAX_VALUE, -1) < 0) {
             notes.add("GPU " + busId + " has no rank (NCCL would skip it); kept");
         }
-        List<NvLinkSpec> nvlinks = new ArrayList<>();
+        List<NvLinkElement> nvlinks = new ArrayList<>();
         List<double[]> c2c = new ArrayList<>();
         for (XmlNode c : g.children()) {
             if (c.name().equals("nvlink")) {
@@ -224,7 +226,7 @@ final class NcclTopoXmlCollector {
                     tclass = null;
                 }
                 if (target != null && count > 0 && tclass != null) {
-                    nvlinks.add(new NvLinkSpec(target, count, tclass.toLowerCase(Locale.ROOT), c));
+                    nvlinks.add(new NvLinkElement(target, count, tclass.toLowerCase(Locale.ROOT), c));
                 }
             } else if (c.name().equals("c2c")) {
                 double bw = problems.decimal(c, "bw", true, 1, -1);
@@ -237,19 +239,19 @@ final class NcclTopoXmlCollector {
             }
         }
         if (dev >= 0 && sm > 0) {
-            gpus.add(new GpuSpec(host, busId, dev, sm, model, parentId, cpuId, link, nvlinks, c2c, pci));
+            gpus.add(new GpuElement(host, busId, dev, sm, model, parentId, cpuId, link, nvlinks, c2c, pci));
         }
     }
 
     private String modelOf(XmlNode pci) {
         int id = problems.integer(pci, "device", false, 0, 0xffff, -1);
-        return id < 0 ? GpuModels.UNKNOWN : GpuModels.name(id);
+        return id < 0 ? HardwareHints.UNKNOWN_GPU_MODEL : PciSpecs.gpuModelName(id);
     }
 
     private void nicWithoutNet(XmlNode n, int host, String busId, String parentId, PcieLink link) {
-        double mbps = hints.nicSpeed() != null ? hints.nicSpeed().gbits() * 1000 : LinkRates.NCCL_DEFAULT_NIC_MBPS;
+        double mbps = hints.nicSpeed() != null ? hints.nicSpeed().gbits() * 1000 : NcclBandwidths.DEFAULT_NIC_MBPS;
         bareNics.add(busId);
-        nics.add(new NicSpec(host, busId, -1, null, mbps, 1, true, NO_RAIL, parentId, link, n));
+        nics.add(new NicElement(host, busId, -1, null, mbps, 1, true, NO_RAIL, parentId, link, n));
     }
 
     private void nets(XmlNode nic, int host, String busId, String parentId, PcieLink link) {
@@ -262,16 +264,16 @@ final class NcclTopoXmlCollector {
             int dev = problems.integer(net, "dev", false, 0, 1023, -1);
             double speed = problems.decimal(net, "speed", false, -1, 0);
             if (speed <= 0) {
-                notes.add("net " + name + " has no positive speed: " + LinkRates.NCCL_DEFAULT_NIC_MBPS
+                notes.add("net " + name + " has no positive speed: " + NcclBandwidths.DEFAULT_NIC_MBPS
                         + " Mb/s assumed (NCCL 2.30 topo.cc fallback)");
-                speed = LinkRates.NCCL_DEFAULT_NIC_MBPS;
+                speed = NcclBandwidths.DEFAULT_NIC_MBPS;
             }
             int port = problems.integer(net, "port", false, 0, 255, 1);
             int gdr = problems.integer(net, "gdr", false, 0, 1, 0);
             int rail = net.has("rail") ? problems.integer(net, "rail", false, 0, 4095, -1)
                     : problems.integer(net, PciSpecs.RAIL_ATTR, false, -1, 4095, NO_RAIL);
             problems.decimal(net, "latency", false, 0, 0);
-            nics.add(new NicSpec(host, busId, dev, name, speed, port, gdr == 1, rail, parentId, link, net));
+            nics.add(new NicElement(host, busId, dev, name, speed, port, gdr == 1, rail, parentId, link, net));
         }
     }
 }

@@ -1,7 +1,9 @@
 package dev.collsim.topology.io.xml;
 
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NvlinkGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.io.HardwareHints;
-import dev.collsim.topology.io.LinkRates;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.io.InputException;
@@ -10,14 +12,15 @@ import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.xml.PciSpecs.GpuSpec;
-import dev.collsim.topology.io.xml.PciSpecs.NicSpec;
-import dev.collsim.topology.io.xml.PciSpecs.NvLinkSpec;
-import dev.collsim.topology.io.xml.PciSpecs.SwitchSpec;
+import dev.collsim.topology.io.xml.PciSpecs.GpuElement;
+import dev.collsim.topology.io.xml.PciSpecs.NicElement;
+import dev.collsim.topology.io.xml.PciSpecs.NvLinkElement;
+import dev.collsim.topology.io.xml.PciSpecs.SwitchElement;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.nio.file.Path;
@@ -28,7 +31,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Reads an NCCL topology XML file ({@code NCCL_TOPO_FILE} input or {@code NCCL_TOPO_DUMP_FILE} output; element
@@ -44,15 +49,16 @@ import java.util.Set;
  * ignored, as NCCL does.
  *
  * <p>Links (physical bandwidth per direction): each {@code pci} to its parent, PCIe from {@code link_speed} and
- * {@code link_width} ({@link LinkRates#pcie}), count = width, detail {@code PCIe GenN xW}; an empty speed or a
+ * {@code link_width} ({@link PcieGen#physical}), count = width, detail {@code PCIe GenN xW}; an empty speed or a
  * width of 0 take NCCL's defaults (8 GT/s, x16) and the detail says so. A {@code nic} directly under a {@code cpu}
  * gets a virtual PCIe link of NCCL's LOC_BW (5000 GB/s), as NCCL connects it. Every pair of CPUs of a host gets
- * an SMP link ({@link LinkRates#interCpu}, NCCL's own value, so physical and NCCL bandwidth are equal), as NCCL's
+ * an SMP link ({@link NcclBandwidths#interCpu}, NCCL's own value, so physical and NCCL bandwidth are equal), as NCCL's
  * {@code ncclTopoConnectCpus}. {@code nvlink} elements: to a
  * GPU (tclass 0x03xxxx) one directed NVLink edge per element direction, as NCCL adds them; to a CPU (0x068001) an
  * NVLink both ways; any other tclass or an invisible target ({@code fffffff:ff:ff.0}) goes to one shared
  * {@link NvSwitch} per host ({@code h{host}/nvs0}). Elements to the same remote are merged into one edge whose
- * count is the sum (NCCL adds their bandwidth), bandwidth = count x {@link LinkRates#nvlinkPerLink(int)}.
+ * count is the sum (NCCL adds their bandwidth), bandwidth = count x the datasheet per-link rate of the sm's NVLink
+ * generation ({@link GpuModels#nvlinkOfSm}).
  * {@code c2c}: a C2C link to the enclosing CPU of {@code bw x count / 1000} GB/s ({@code bw} is MB/s per link).
  *
  * <p>What the graph cannot hold (a GPU's {@code nvlink} to itself, which some vendor files use, NIC latency,
@@ -147,7 +153,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
 
         void run() {
             c.cpus.forEach(b::add);
-            for (SwitchSpec s : c.switches) {
+            for (SwitchElement s : c.switches) {
                 b.add(new PcieSwitch(s.id(), s.host(), s.busId(), s.hostBridge()));
                 switchByBus.put(PciSpecs.key(s.busId()), s.id());
                 pcie(s.id(), s.parentId(), s.link());
@@ -164,22 +170,22 @@ public final class NcclTopoXmlReader implements TopologyReader {
         private void pcie(String childId, String parentId, PciSpecs.PcieLink l) {
             Device child = b.device(childId).orElseThrow();
             Device parent = b.device(parentId).orElseThrow();
-            b.connect(child, parent, LinkType.PCIE, l.width(), LinkRates.pcie(l.gen(), l.width()), Latency.ZERO,
+            b.connect(child, parent, LinkType.PCIE, l.width(), PcieGen.of(l.gen()).physical(l.width()), Latency.ZERO,
                     l.detail());
         }
 
         private List<Gpu> gpus() {
             Set<String> used = new HashSet<>();
-            for (GpuSpec g : c.gpus) {
+            for (GpuElement g : c.gpus) {
                 if (g.dev() >= 0 && !used.add(g.host() + "/" + g.dev())) {
                     problems.at(g.node(), "a second GPU with dev " + g.dev() + " on host " + g.host()
                             + "; allowed: unique NVML indices");
                 }
             }
-            List<GpuSpec> noDev = c.gpus.stream().filter(g -> g.dev() < 0)
+            List<GpuElement> noDev = c.gpus.stream().filter(g -> g.dev() < 0)
                     .sorted(Comparator.comparingLong(g -> PciSpecs.key(g.busId()))).toList();
-            Map<GpuSpec, Integer> assigned = new LinkedHashMap<>();
-            for (GpuSpec g : noDev) {
+            Map<GpuElement, Integer> assigned = new LinkedHashMap<>();
+            for (GpuElement g : noDev) {
                 int k = 0;
                 while (used.contains(g.host() + "/" + k)) {
                     k++;
@@ -191,7 +197,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
                 notes.add(noDev.size() + " GPU(s) without <gpu> element numbered in bus id order");
             }
             List<Gpu> out = new ArrayList<>();
-            for (GpuSpec g : c.gpus) {
+            for (GpuElement g : c.gpus) {
                 int dev = g.dev() >= 0 ? g.dev() : assigned.get(g);
                 String id = "h" + g.host() + "/gpu" + dev;
                 if (b.has(id)) {
@@ -214,12 +220,12 @@ public final class NcclTopoXmlReader implements TopologyReader {
                             + "; allowed: unique NET device indices");
                 }
             });
-            List<NicSpec> ordered = new ArrayList<>(c.nics.stream().filter(n -> n.dev() >= 0)
-                    .sorted(Comparator.comparingInt(NicSpec::host).thenComparingInt(NicSpec::dev)).toList());
+            List<NicElement> ordered = new ArrayList<>(c.nics.stream().filter(n -> n.dev() >= 0)
+                    .sorted(Comparator.comparingInt(NicElement::host).thenComparingInt(NicElement::dev)).toList());
             c.nics.stream().filter(n -> n.dev() < 0).sorted(Comparator.comparingLong(n -> PciSpecs.key(n.busId())))
                     .forEach(ordered::add);
             Map<Integer, Integer> railByHost = new LinkedHashMap<>();
-            for (NicSpec n : ordered) {
+            for (NicElement n : ordered) {
                 int dev = n.dev();
                 if (dev < 0) {
                     dev = 0;
@@ -237,7 +243,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
                 b.add(new Nic(id, n.host(), n.name() == null ? "" : n.name(), Bandwidth.ofGbits(n.speedMbps() / 1000.0),
                         n.port(), n.gdr(), rail, n.busId()));
                 if (n.link() == null) {
-                    Bandwidth loc = Bandwidth.ofGBps(LinkRates.NCCL_LOC_BW);
+                    Bandwidth loc = Bandwidth.ofGBps(NcclBandwidths.LOC_BW);
                     b.connect(b.device(id).orElseThrow(), b.device(n.parentId()).orElseThrow(), LinkType.PCIE, 1,
                             loc, loc, Latency.ZERO, VIRTUAL_NIC_LINK);
                 } else {
@@ -255,16 +261,16 @@ public final class NcclTopoXmlReader implements TopologyReader {
                         continue;
                     }
                     int[] ids = c.cpuIds.get(a.id());
-                    LinkRates.Smp rate = LinkRates.interCpu(a.arch(), a.vendor(), ids[0], ids[1]);
+                    NcclBandwidths.Smp rate = NcclBandwidths.interCpu(a.arch(), a.vendor(), ids[0], ids[1]);
                     b.connect(a, z, LinkType.SMP, 1, rate.bandwidth(), rate.bandwidth(), Latency.ZERO, rate.detail());
                 }
             }
         }
 
-        private void nvlinks(Gpu gpu, GpuSpec spec) {
+        private void nvlinks(Gpu gpu, GpuElement spec) {
             Map<String, Integer> counts = new LinkedHashMap<>();
             Map<String, StringBuilder> chips = new LinkedHashMap<>();
-            for (NvLinkSpec l : spec.nvlinks()) {
+            for (NvLinkElement l : spec.nvlinks()) {
                 String remote = remote(gpu, spec, l);
                 if (remote == null) {
                     continue;
@@ -279,15 +285,17 @@ public final class NcclTopoXmlReader implements TopologyReader {
                 spec.c2c().forEach(cc -> c2c(gpu, spec, cc));
                 return;
             }
-            Bandwidth perLink = LinkRates.nvlinkPerLink(gpu.sm());
-            if (perLink == null) {
+            Optional<NvlinkGen> gen = GpuModels.nvlinkOfSm(gpu.sm());
+            if (gen.isEmpty()) {
                 problems.at(spec.nvlinks().get(0).node(), "nvlink on a GPU of sm " + gpu.sm()
-                        + ", which has no NVLink; allowed: sm 60, 70, 72, 75, 80, 86, 90, 100, 103");
+                        + ", which has no NVLink; allowed: sm " + GpuModels.nvlinkSms().stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")));
                 return;
             }
+            Bandwidth perLink = gen.get().perLink();
             for (Map.Entry<String, Integer> e : counts.entrySet()) {
                 Device remote = b.device(e.getKey()).orElseThrow();
-                String detail = LinkRates.nvlinkGeneration(gpu.sm())
+                String detail = gen.get().label()
                         + (chips.containsKey(e.getKey()) ? "; switches " + chips.get(e.getKey()) : "");
                 Bandwidth bw = perLink.times(e.getValue());
                 if (remote instanceof Gpu) {
@@ -299,7 +307,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
             spec.c2c().forEach(cc -> c2c(gpu, spec, cc));
         }
 
-        private String remote(Gpu gpu, GpuSpec spec, NvLinkSpec l) {
+        private String remote(Gpu gpu, GpuElement spec, NvLinkElement l) {
             if (l.tclass().startsWith("0x03")) {
                 Gpu remote = PciSpecs.isInvisible(l.target()) ? null : gpuByBus.get(PciSpecs.key(l.target()));
                 if (remote == gpu) {
@@ -324,7 +332,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
             return id;
         }
 
-        private void c2c(Gpu gpu, GpuSpec spec, double[] bwCount) {
+        private void c2c(Gpu gpu, GpuElement spec, double[] bwCount) {
             Device cpu = b.device(spec.cpuId()).orElseThrow();
             int count = (int) bwCount[1];
             b.connect(gpu, cpu, LinkType.C2C, count, Bandwidth.ofGBps(bwCount[0] * count / 1000.0), Latency.ZERO,
@@ -341,7 +349,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
                     continue;
                 }
                 b.connectOneWay(b.device(l[0]).orElseThrow(), b.device(target).orElseThrow(), LinkType.LOC, 1,
-                        Bandwidth.ofGBps(LinkRates.NCCL_LOC_BW), Latency.ZERO, "pcilink");
+                        Bandwidth.ofGBps(NcclBandwidths.LOC_BW), Latency.ZERO, "pcilink");
             }
         }
     }

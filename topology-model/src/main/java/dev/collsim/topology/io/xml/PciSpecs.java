@@ -1,6 +1,9 @@
 package dev.collsim.topology.io.xml;
 
-import dev.collsim.topology.io.LinkRates;
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.PcieGen;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.io.Decimals;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -72,22 +75,22 @@ public final class PciSpecs {
      * @param l a PCIe link
      * @return {speed, width} attribute values, e.g. {"32.0 GT/s PCIe", "16"}
      */
-    public static String[] linkAttributes(dev.collsim.topology.Link l) {
-        int[] gw = LinkRates.parsePcieDetail(l.detail());
+    public static String[] linkAttributes(Link l) {
+        int[] gw = PcieGen.parseDetail(l.detail());
         if (gw == null) {
             int width = Math.max(1, Math.min(32, l.count()));
-            int best = 3;
-            for (int g = 1; g <= 6; g++) {
-                if (Math.abs(LinkRates.pcie(g, width).gbps() - l.bandwidth().gbps())
-                        < Math.abs(LinkRates.pcie(best, width).gbps() - l.bandwidth().gbps())) {
+            PcieGen best = PcieGen.GEN3;
+            for (PcieGen g : PcieGen.values()) {
+                if (Math.abs(g.physical(width).gbps() - l.bandwidth().gbps())
+                        < Math.abs(best.physical(width).gbps() - l.bandwidth().gbps())) {
                     best = g;
                 }
             }
-            gw = new int[] {best, width};
+            gw = new int[] {best.number(), width};
         }
-        double rate = LinkRates.pcieGTps(gw[0]);
+        double rate = PcieGen.of(gw[0]).gtPerSecond();
         String speed = l.detail().contains(PcieLink.SPEED_UNSET) ? ""
-                : (rate == Math.rint(rate) ? LinkRates.number(rate) + ".0" : LinkRates.number(rate)) + " GT/s PCIe";
+                : (rate == Math.rint(rate) ? Decimals.plain(rate) + ".0" : Decimals.plain(rate)) + " GT/s PCIe";
         return new String[] {speed, l.detail().contains(PcieLink.WIDTH_ZERO) ? "0" : Integer.toString(gw[1])};
     }
 
@@ -115,25 +118,57 @@ public final class PciSpecs {
             if (widthZero) {
                 notes.add(WIDTH_ZERO);
             }
-            return LinkRates.pcieDetail(gen, width) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
+            return PcieGen.of(gen).detail(width) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
         }
     }
 
     /** One nvlink element: target bus id, link count, target class. */
-    public record NvLinkSpec(String target, int count, String tclass, XmlNode node) {
+    public record NvLinkElement(String target, int count, String tclass, XmlNode node) {
+    }
+
+    /**
+     * The model name for a {@code pci} element's {@code device} id: the database's SKU name (e.g. {@code
+     * H100-SXM5-80GB} for 0x2330), else {@code NVIDIA 0xNNNN}.
+     *
+     * @param deviceId PCI device id of vendor 0x10de
+     * @return the model name
+     */
+    public static String gpuModelName(int deviceId) {
+        return GpuModels.byPciDeviceId(deviceId).map(s -> s.variant().name())
+                .orElse(String.format(Locale.ROOT, "NVIDIA 0x%04x", deviceId));
+    }
+
+    /**
+     * The PCI device id to write for a GPU model name: the id of the database SKU of exactly that name, or the id in a
+     * name {@link #gpuModelName} wrote as {@code NVIDIA 0xNNNN}.
+     *
+     * @param model GPU model name
+     * @return the id, or -1 when it has none
+     */
+    public static int gpuDeviceId(String model) {
+        int id = GpuModels.sku(model).filter(s -> s.variant().name().equals(model)).map(s -> s.variant().pciDeviceId())
+                .orElse(-1);
+        if (id < 0 && model != null && model.startsWith("NVIDIA 0x")) {
+            try {
+                return Integer.parseInt(model.substring(9), 16);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+        return id;
     }
 
     /** A GPU found in the file. {@code dev} is -1 when the file has no {@code gpu} child. */
-    public record GpuSpec(int host, String busId, int dev, int sm, String model, String parentId, String cpuId,
-            PcieLink link, List<NvLinkSpec> nvlinks, List<double[]> c2c, XmlNode node) {
+    public record GpuElement(int host, String busId, int dev, int sm, String model, String parentId, String cpuId,
+            PcieLink link, List<NvLinkElement> nvlinks, List<double[]> c2c, XmlNode node) {
     }
 
     /** A NIC port found in the file. {@code dev} is -1 when the file has no {@code net} element. */
-    public record NicSpec(int host, String busId, int dev, String name, double speedMbps, int port, boolean gdr, int rail,
+    public record NicElement(int host, String busId, int dev, String name, double speedMbps, int port, boolean gdr, int rail,
             String parentId, PcieLink link, XmlNode node) {
     }
 
     /** A PCIe switch or bridge. */
-    public record SwitchSpec(String id, int host, String busId, int hostBridge, String parentId, PcieLink link) {
+    public record SwitchElement(String id, int host, String busId, int hostBridge, String parentId, PcieLink link) {
     }
 }

@@ -2,7 +2,7 @@ package dev.collsim.topology.io.yaml;
 
 import dev.collsim.topology.io.Problems;
 
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.io.yaml.InlineHostType.CpuSpec;
 import dev.collsim.topology.io.yaml.InlineHostType.GpuSpec;
 import dev.collsim.topology.io.yaml.InlineHostType.NicSpec;

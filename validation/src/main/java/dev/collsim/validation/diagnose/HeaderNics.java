@@ -1,20 +1,22 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.topology.NcclBandwidths;
+import dev.collsim.units.Bandwidth;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The network of one host as a data file's {@code #@ interconnect} (or hardware) header states it, e.g.
- * "8x NDR 400Gb/s IB", "16x100 Gb/s", "ConnectX-7 200GbE", "100 Gbps TCP". Bandwidth per NIC = speed / 8
- * (NCCL 2.30 {@code topo.cc}: {@code speed_Mbps / 8000} GB/s).
+ * The NICs of one host as a data file's {@code #@ interconnect} (or hardware) header states them, e.g.
+ * "8x NDR 400Gb/s IB", "16x100 Gb/s", "ConnectX-7 200GbE", "100 Gbps TCP": a reading of header text, not a table of
+ * NIC figures. Bandwidth per NIC is NCCL's {@code speed / 8} ({@link NcclBandwidths#net}).
  *
  * @param count   NICs per host
  * @param gbits   speed of one NIC, Gb/s
  * @param line    header line the figures come from
  * @param text    the header text
  */
-public record NicSpec(int count, double gbits, int line, String text) {
+public record HeaderNics(int count, double gbits, int line, String text) {
 
     private static final Pattern COUNT_X_SPEED = Pattern.compile(
             "(\\d+)\\s*x\\s*(?:NDR\\s*|HDR\\s*|EDR\\s*)?(\\d{2,4})\\s*(?:G\\b|Gb|GbE|Gbps|G\\s)", Pattern.CASE_INSENSITIVE);
@@ -25,7 +27,7 @@ public record NicSpec(int count, double gbits, int line, String text) {
 
     /** @return bandwidth of all NICs of a host, GB/s per direction */
     public double hostGBps() {
-        return count * gbits / 8.0;
+        return count * NcclBandwidths.net(Bandwidth.ofGbits(gbits)).gbps();
     }
 
     /**
@@ -33,13 +35,13 @@ public record NicSpec(int count, double gbits, int line, String text) {
      * @param line its line
      * @return the NICs it states, or empty when it names no speed
      */
-    public static Optional<NicSpec> parse(String text, int line) {
+    public static Optional<HeaderNics> parse(String text, int line) {
         if (text == null) {
             return Optional.empty();
         }
         Matcher m = COUNT_X_SPEED.matcher(text);
         if (m.find()) {
-            return Optional.of(new NicSpec(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)), line, text));
+            return Optional.of(new HeaderNics(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)), line, text));
         }
         Matcher s = SPEED.matcher(text);
         if (!s.find()) {
@@ -47,6 +49,6 @@ public record NicSpec(int count, double gbits, int line, String text) {
         }
         Matcher c = COUNT.matcher(text);
         int count = c.find() ? Integer.parseInt(c.group(1)) : 1;
-        return Optional.of(new NicSpec(count, Double.parseDouble(s.group(1)), line, text));
+        return Optional.of(new HeaderNics(count, Double.parseDouble(s.group(1)), line, text));
     }
 }

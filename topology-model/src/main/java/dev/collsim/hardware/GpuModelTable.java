@@ -1,0 +1,166 @@
+package dev.collsim.hardware;
+
+import dev.collsim.hardware.GpuModel.Sources;
+import dev.collsim.hardware.GpuModel.Variant;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The records of the GPU-model database, in lookup order: a model whose free-text rule would also match a later one's
+ * text comes first ("GB200" before "B200", "H100 PCIe" before "H100"). Figures are per GPU; FLOP/s are dense (the
+ * datasheets' "with sparsity" tensor figures halved). Package-private: read it through {@link GpuModels}.
+ */
+final class GpuModelTable {
+
+    private static final double NONE = Double.NaN;
+    private static final long GIB = 1L << 30;
+
+    /** The database, in lookup order. */
+    static final List<GpuModel> MODELS = List.of(
+            new GpuModel("GB300", 103, List.of(new Variant("GB300", -1, 288_000_000_000L, 8000)),
+                    List.of("NVIDIA GB300"), "gb300", NvlinkGen.NVLINK5, 18, true, PcieGen.GEN6, 16,
+                    flops(5e15, 2.5e15, 2.5e15, 1.25e15, 6e15 / 72),
+                    new Sources("NVIDIA GB300 NVL72 datasheet (NVLink5 1.8 TB/s per GPU, PCIe Gen6)",
+                            "GB300 NVL72 datasheet: 288 GB HBM3e, 8 TB/s per GPU",
+                            "GB300 NVL72 datasheet per 72-GPU rack with sparsity: FP8 720 P, BF16 360 P, TF32 180 P;"
+                                    + " FP32 6 P dense")),
+            new GpuModel("GB200", 100, List.of(new Variant("B200 (GB200)", -1, 186_000_000_000L, 8000)),
+                    List.of("NVIDIA GB200", "NVIDIA Graphics Device", "GB200"), "gb200|graphics device",
+                    NvlinkGen.NVLINK5, 18, true, PcieGen.GEN6, 16, flops(5e15, 2.5e15, 2.5e15, 1.25e15, 80e12),
+                    new Sources("NVIDIA GB200 NVL72 datasheet (NVLink5 1.8 TB/s per GPU; 130 TB/s per 72 GPUs)",
+                            "GB200 NVL72 datasheet: 13.5 TB HBM3e per 72 GPUs (about 186 GB), 8 TB/s per GPU",
+                            "GB200 NVL72 datasheet per 72-GPU rack with sparsity: FP8 720 P, BF16 360 P, TF32 180 P;"
+                                    + " FP32 5,760 T dense")),
+            new GpuModel("GB10", 121, List.of(new Variant("GB10", -1, 128_000_000_000L, 273)),
+                    List.of("NVIDIA GB10"), "gb10\\b", null, 0, false, PcieGen.GEN5, 16, Map.of(),
+                    new Sources("NVIDIA DGX Spark datasheet (no NVLink; ConnectX-7 on PCIe Gen5)",
+                            "DGX Spark datasheet: 128 GB LPDDR5x, 273 GB/s", "datasheet gives FP4 only: none here")),
+            new GpuModel("B200", 100, List.of(new Variant("B200-180GB", -1, 180_000_000_000L, 8000)),
+                    List.of("NVIDIA B200", "HGX B200"), "b200", NvlinkGen.NVLINK5, 18, true, PcieGen.GEN6, 16,
+                    flops(4.5e15, 2.25e15, 2.25e15, 1.125e15, 75e12),
+                    new Sources("NVIDIA HGX B200 datasheet (NVLink5 1.8 TB/s per GPU, 18 links; PCIe Gen6)",
+                            "DGX B200 datasheet: 1,440 GB per 8 GPUs; HGX B200: 8 TB/s per GPU",
+                            "HGX B200 datasheet per 8 GPUs with sparsity: FP8 72 P, BF16 36 P, TF32 18 P; FP32 600 T")),
+            new GpuModel("GH200", 90, List.of(new Variant("GH200 96GB", -1, 96_000_000_000L, 4000),
+                    new Variant("GH200 144GB", -1, 144_000_000_000L, 4900)),
+                    List.of("NVIDIA GH200 120GB", "NVIDIA GH200 480GB"), "gh200", NvlinkGen.NVLINK4, 18, false,
+                    PcieGen.GEN5, 16, flops(1979e12, 989e12, 989e12, 494.5e12, 67e12),
+                    new Sources("NVIDIA GH200 Grace Hopper datasheet (18 NVLink4, 900 GB/s; NVLink-C2C to Grace)",
+                            "GH200 datasheet: 96 GB HBM3 4 TB/s, 144 GB HBM3e 4.9 TB/s",
+                            "GH200 datasheet with sparsity: FP8 3,958 T, BF16 1,979 T, TF32 989 T; FP32 67 T")),
+            new GpuModel("H200", 90, List.of(new Variant("H200-SXM-141GB", 0x2335, 141_000_000_000L, 4800)),
+                    List.of("NVIDIA H200", "H200-SXM5-141GB", "H200 SXM"), "h200", NvlinkGen.NVLINK4, 18, true,
+                    PcieGen.GEN5, 16, flops(1979e12, 989e12, 989e12, 494.5e12, 67e12),
+                    new Sources("NVIDIA H200 datasheet (NVLink4 900 GB/s, PCIe Gen5 128 GB/s)",
+                            "H200 datasheet: 141 GB HBM3e, 4.8 TB/s; PCI ID database 10de:2335",
+                            "H200 SXM datasheet with sparsity: FP8 3,958 T, BF16 1,979 T, TF32 989 T; FP32 67 T")),
+            new GpuModel("H20", 90, List.of(new Variant("H20", -1, 96_000_000_000L, 4000)),
+                    List.of("NVIDIA H20", "NVIDIA H20-3e"), "h20\\b|h20-", NvlinkGen.NVLINK4, 18, true,
+                    PcieGen.GEN5, 16, Map.of(),
+                    new Sources("NVIDIA HGX H20 product brief (NVLink4 900 GB/s, PCIe Gen5)",
+                            "HGX H20 product brief: 96 GB HBM3, 4.0 TB/s", "no public NVIDIA datasheet: none here")),
+            new GpuModel("H100 PCIe (NVLink bridge)", 90,
+                    List.of(new Variant("H100-PCIE-80GB", -1, 80 * GIB, 2000)),
+                    List.of("NVIDIA H100 PCIe", "H100 PCIe"), "h100[ -]?pcie", NvlinkGen.NVLINK4, 12, false,
+                    PcieGen.GEN5, 16, flops(1513e12, 756e12, 756e12, 378e12, 51e12),
+                    new Sources("NVIDIA H100 datasheet, H100 PCIe column (NVLink bridge 600 GB/s: 12 NVLink4)",
+                            "H100 datasheet: H100 PCIe 80 GB HBM2e, 2 TB/s",
+                            "H100 PCIe datasheet with sparsity: FP8 3,026 T, BF16 1,513 T, TF32 756 T; FP32 51 T")),
+            new GpuModel("H100 NVL (NVLink bridge)", 90,
+                    List.of(new Variant("H100-NVL-94GB", -1, 94_000_000_000L, 3900)),
+                    List.of("NVIDIA H100 NVL", "H100 NVL"), "h100 ?nvl", NvlinkGen.NVLINK4, 12, false,
+                    PcieGen.GEN5, 16, flops(1670.5e12, 835e12, 835e12, 417.5e12, 60e12),
+                    new Sources("NVIDIA H100 NVL datasheet (NVLink bridge 600 GB/s: 12 NVLink4; PCIe Gen5 128 GB/s)",
+                            "H100 NVL datasheet: 94 GB HBM3, 3.9 TB/s",
+                            "H100 NVL datasheet with sparsity: FP8 3,341 T, BF16 1,671 T, TF32 835 T; FP32 60 T")),
+            new GpuModel("H100 SXM", 90, List.of(new Variant("H100-SXM5-80GB", 0x2330, 80 * GIB, 3350)),
+                    List.of("NVIDIA H100 80GB HBM3", "NVIDIA H100", "H100-SXM5", "H100 SXM", "H100 80GB HBM3"),
+                    "h100", NvlinkGen.NVLINK4, 18, true, PcieGen.GEN5, 16,
+                    flops(1979e12, 989e12, 989e12, 494.5e12, 67e12),
+                    new Sources("NVIDIA H100 datasheet, H100 SXM column (NVLink4 900 GB/s, 18 links; PCIe Gen5)",
+                            "H100 datasheet: H100 SXM 80 GB HBM3, 3.35 TB/s; PCI ID database 10de:2330",
+                            "H100 SXM datasheet with sparsity: FP8 3,958 T, BF16 1,979 T, TF32 989 T; FP32 67 T")),
+            new GpuModel("A100 PCIe (NVLink bridge pairs)", 80,
+                    List.of(new Variant("A100-PCIE-80GB", 0x20b5, 80 * GIB, 1935),
+                            new Variant("A100-PCIE-40GB", -1, 40 * GIB, 1555)),
+                    List.of("NVIDIA A100 80GB PCIe", "NVIDIA A100-PCIE-40GB", "A100 PCIe"), "a100.*pcie|a100pcie",
+                    NvlinkGen.NVLINK3, 12, false, PcieGen.GEN4, 16, flops(NONE, 312e12, 312e12, 156e12, 19.5e12),
+                    new Sources("NVIDIA A100 datasheet, PCIe column (NVLink bridge 600 GB/s for 2 GPUs; PCIe Gen4)",
+                            "A100 datasheet: 80 GB HBM2e 1,935 GB/s, 40 GB HBM2 1,555 GB/s; PCI ID database 10de:20b5",
+                            "A100 datasheet: BF16/FP16 312 T, TF32 156 T (dense), FP32 19.5 T; no FP8")),
+            new GpuModel("A100 SXM", 80, List.of(new Variant("A100-SXM4-80GB", 0x20b2, 80 * GIB, 2039),
+                    new Variant("A100-SXM4-40GB", 0x20b0, 40 * GIB, 1555)),
+                    List.of("NVIDIA A100-SXM4-80GB", "NVIDIA A100-SXM4-40GB", "A100-SXM4", "A100 SXM"), "a100",
+                    NvlinkGen.NVLINK3, 12, true, PcieGen.GEN4, 16, flops(NONE, 312e12, 312e12, 156e12, 19.5e12),
+                    new Sources("NVIDIA A100 datasheet, SXM column (NVLink3 600 GB/s, 12 links; PCIe Gen4)",
+                            "A100 datasheet: 80 GB HBM2e 2,039 GB/s, 40 GB HBM2 1,555 GB/s; PCI ID database"
+                                    + " 10de:20b2, 10de:20b0",
+                            "A100 datasheet: BF16/FP16 312 T, TF32 156 T (dense), FP32 19.5 T; no FP8")),
+            new GpuModel("V100 SXM2", 70, List.of(new Variant("V100-SXM2-32GB", 0x1db5, 32 * GIB, 900),
+                    new Variant("V100-SXM2-16GB", 0x1db1, 16 * GIB, 900)),
+                    List.of("Tesla V100-SXM2-32GB", "Tesla V100-SXM2-16GB", "Tesla V100 SXM2", "V100 SXM2"), "v100",
+                    NvlinkGen.NVLINK2, 6, false, PcieGen.GEN3, 16, flops(NONE, NONE, 125e12, NONE, 15.7e12),
+                    new Sources("NVIDIA Tesla V100 datasheet, SXM2 column (NVLink2 300 GB/s, 6 links; PCIe Gen3)",
+                            "V100 datasheet: 16 or 32 GB HBM2, 900 GB/s; PCI ID database 10de:1db5, 10de:1db1",
+                            "V100 datasheet SXM2: tensor (FP16) 125 T, FP32 15.7 T; no BF16, TF32 or FP8")),
+            new GpuModel("RTX PRO 6000 Blackwell", 120,
+                    List.of(new Variant("RTX PRO 6000 Blackwell", -1, 96_000_000_000L, 1792)),
+                    List.of("NVIDIA RTX PRO 6000 Blackwell Server Edition"), "rtx pro 6000|rtxpro6000", null, 0,
+                    false, PcieGen.GEN5, 16, flops(NONE, 500e12, 500e12, NONE, 125e12),
+                    new Sources("NVIDIA RTX PRO 6000 Blackwell Server Edition datasheet (PCIe Gen5 x16, no NVLink)",
+                            "datasheet: 96 GB GDDR7, 1,792 GB/s",
+                            "datasheet: FP4 4,000 T with sparsity, so BF16 about 500 T dense; FP32 125 T")),
+            new GpuModel("GeForce RTX 4090", 89, List.of(new Variant("GeForce RTX 4090", -1, 24 * GIB, 1008)),
+                    List.of("NVIDIA GeForce RTX 4090"), "4090", null, 0, false, PcieGen.GEN4, 16,
+                    flops(330.3e12, 165.2e12, 165.2e12, 82.6e12, 82.6e12),
+                    new Sources("NVIDIA Ada Lovelace architecture whitepaper (PCIe Gen4 x16, no NVLink)",
+                            "Ada whitepaper: 24 GB GDDR6X, 1,008 GB/s",
+                            "Ada whitepaper RTX 4090 dense, FP32 accumulate: FP8 330.3 T, BF16/FP16 165.2 T, TF32"
+                                    + " 82.6 T; FP32 82.6 T")),
+            new GpuModel("L40S", 89, List.of(new Variant("L40S", -1, 48 * GIB, 864)), List.of("NVIDIA L40S"),
+                    "l40s", null, 0, false, PcieGen.GEN4, 16, flops(733e12, 362.05e12, 362.05e12, 183e12, 91.6e12),
+                    new Sources("NVIDIA L40S datasheet (PCIe Gen4 x16, no NVLink)",
+                            "L40S datasheet: 48 GB GDDR6, 864 GB/s",
+                            "L40S datasheet with sparsity: FP8 1,466 T, BF16 733 T, TF32 366 T; FP32 91.6 T")),
+            new GpuModel("GeForce RTX 2080 Ti", 75, List.of(new Variant("GeForce RTX 2080 Ti", -1, 11 * GIB, 616)),
+                    List.of("NVIDIA GeForce RTX 2080 Ti"), "2080 ?ti", null, 0, false, PcieGen.GEN3, 16,
+                    flops(NONE, NONE, 107.6e12, NONE, 13.4e12),
+                    new Sources("NVIDIA Turing architecture whitepaper (PCIe Gen3 x16; the optional NVLink bridge is"
+                            + " not modelled)", "Turing whitepaper: 11 GB GDDR6, 616 GB/s",
+                            "Turing whitepaper RTX 2080 Ti Founders Edition: FP16 tensor 107.6 T, FP32 13.4 T")),
+            new GpuModel("Quadro RTX 8000", 75, List.of(new Variant("Quadro RTX 8000", -1, 48 * GIB, 672)),
+                    List.of("Quadro RTX 8000", "Quadro RTX 6000"), "quadro rtx [68]000", NvlinkGen.NVLINK2, 2,
+                    false, PcieGen.GEN3, 16, flops(NONE, NONE, 130.5e12, NONE, 16.3e12),
+                    new Sources("NVIDIA Quadro RTX 8000 datasheet (NVLink bridge 100 GB/s bidirectional: 2 NVLink2)",
+                            "Quadro RTX 8000 datasheet: 48 GB GDDR6, 672 GB/s",
+                            "Quadro RTX 8000 datasheet: tensor (FP16) 130.5 T, FP32 16.3 T")),
+            new GpuModel("RTX A6000", 86, List.of(new Variant("RTX A6000", -1, 48 * GIB, 768)),
+                    List.of("NVIDIA RTX A6000"), "rtx a6000", NvlinkGen.NVLINK3_GA10X_BRIDGE, 4, false,
+                    PcieGen.GEN4, 16, flops(NONE, NONE, NONE, NONE, 38.7e12),
+                    new Sources("NVIDIA RTX A6000 datasheet (NVLink bridge 112.5 GB/s bidirectional; PCIe Gen4 x16)",
+                            "RTX A6000 datasheet: 48 GB GDDR6, 768 GB/s",
+                            "RTX A6000 datasheet: FP32 38.7 T (tensor figures given with sparsity only)")),
+            new GpuModel("P100 SXM2", 60, List.of(new Variant("P100-SXM2-16GB", -1, 16 * GIB, 732)),
+                    List.of("Tesla P100-SXM2-16GB"), "p100", NvlinkGen.NVLINK1, 4, false, PcieGen.GEN3, 16,
+                    flops(NONE, NONE, 21.2e12, NONE, 10.6e12),
+                    new Sources("NVIDIA Tesla P100 datasheet, SXM2 (NVLink1 160 GB/s, 4 links; PCIe Gen3)",
+                            "P100 datasheet: 16 GB HBM2, 732 GB/s",
+                            "P100 datasheet SXM2: FP16 21.2 T, FP32 10.6 T; no tensor cores")));
+
+    private GpuModelTable() {
+    }
+
+    /** FLOP/s by format; NaN for a format the model lacks or no datasheet states. */
+    private static Map<Precision, Double> flops(double fp8, double bf16, double fp16, double tf32, double fp32) {
+        Map<Precision, Double> m = new EnumMap<>(Precision.class);
+        double[] v = {fp8, bf16, fp16, tf32, fp32};
+        Precision[] p = {Precision.FP8, Precision.BF16, Precision.FP16, Precision.TF32, Precision.FP32};
+        for (int i = 0; i < v.length; i++) {
+            if (!Double.isNaN(v[i])) {
+                m.put(p[i], v[i]);
+            }
+        }
+        return m;
+    }
+}

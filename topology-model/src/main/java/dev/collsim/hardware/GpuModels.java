@@ -1,0 +1,127 @@
+package dev.collsim.hardware;
+
+import dev.collsim.hardware.GpuModel.Variant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The GPU-model database: every GPU model collsim knows, with its figures and their sources ({@link GpuModel}). Look a
+ * model up by an exact name or alias ({@link #byName}), by free text such as a data file's hardware header
+ * ({@link #find}), by PCI device id ({@link #byPciDeviceId}) or by compute capability ({@link #bySm}). Stateless;
+ * the records are immutable.
+ */
+public final class GpuModels {
+
+    /** A model and one of its variants, as a SKU name or PCI device id names them. */
+    public record Sku(GpuModel model, Variant variant) {
+    }
+
+    private static final Map<String, Sku> BY_NAME = new HashMap<>();
+    private static final Map<Integer, Sku> BY_PCI_ID = new HashMap<>();
+    private static final List<Pattern> RULES = new ArrayList<>();
+
+    static {
+        for (GpuModel m : GpuModelTable.MODELS) {
+            Sku first = new Sku(m, m.defaultVariant());
+            put(m.name(), first);
+            for (String a : m.aliases()) {
+                put(a, first);
+            }
+            for (Variant v : m.variants()) {
+                put(v.name(), new Sku(m, v));
+                if (v.pciDeviceId() >= 0 && BY_PCI_ID.put(v.pciDeviceId(), new Sku(m, v)) != null) {
+                    throw new IllegalStateException("PCI device id listed twice: " + v.pciDeviceId());
+                }
+            }
+            RULES.add(Pattern.compile(m.textRule(), Pattern.CASE_INSENSITIVE));
+        }
+    }
+
+    private GpuModels() {
+    }
+
+    private static void put(String name, Sku sku) {
+        Sku old = BY_NAME.put(key(name), sku);
+        if (old != null && old.model() != sku.model()) {
+            throw new IllegalStateException("GPU name '" + name + "' names " + old.model().name() + " and "
+                    + sku.model().name());
+        }
+    }
+
+    private static String key(String name) {
+        return name.trim().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    }
+
+    /** @return every model, in lookup order */
+    public static List<GpuModel> all() {
+        return GpuModelTable.MODELS;
+    }
+
+    /**
+     * @param name a model name, alias or SKU name, e.g. {@code NVIDIA H100 80GB HBM3} or {@code A100-SXM4-40GB}
+     *             (case and repeated spaces ignored)
+     * @return the model and variant (the default variant for a model name or alias), empty when the name is unknown
+     */
+    public static Optional<Sku> sku(String name) {
+        return name == null ? Optional.empty() : Optional.ofNullable(BY_NAME.get(key(name)));
+    }
+
+    /** @param name a model name, alias or SKU name; @return the model, empty when the name is unknown */
+    public static Optional<GpuModel> byName(String name) {
+        return sku(name).map(Sku::model);
+    }
+
+    /**
+     * Recognises a model in free text: first as an exact name, else by the first model (in database order) whose
+     * {@link GpuModel#textRule()} is found in the text, e.g. {@code "8x H100 80GB HBM3 SXM per node"} gives H100 SXM.
+     *
+     * @param text a GPU name as printed, or a header's hardware text; null gives empty
+     * @return the model, empty when no rule matches
+     */
+    public static Optional<GpuModel> find(String text) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        Optional<GpuModel> exact = byName(text);
+        if (exact.isPresent()) {
+            return exact;
+        }
+        for (int i = 0; i < RULES.size(); i++) {
+            if (RULES.get(i).matcher(text).find()) {
+                return Optional.of(GpuModelTable.MODELS.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @param deviceId a PCI device id of vendor 0x10de, e.g. {@code 0x2330}; @return its SKU, if recorded */
+    public static Optional<Sku> byPciDeviceId(int deviceId) {
+        return Optional.ofNullable(BY_PCI_ID.get(deviceId));
+    }
+
+    /** @param sm compute capability x 10; @return the models of that sm, in database order (may be empty) */
+    public static List<GpuModel> bySm(int sm) {
+        return GpuModelTable.MODELS.stream().filter(m -> m.sm() == sm).toList();
+    }
+
+    /**
+     * The NVLink generation of GPUs of an sm, for readers that know the sm but not the model.
+     *
+     * @param sm compute capability x 10
+     * @return the generation of the first model of that sm with NVLink, empty when none has NVLink
+     */
+    public static Optional<NvlinkGen> nvlinkOfSm(int sm) {
+        return bySm(sm).stream().filter(GpuModel::hasNvlink).map(GpuModel::nvlink).findFirst();
+    }
+
+    /** @return the sm values of models with NVLink, ascending, e.g. for an error message */
+    public static List<Integer> nvlinkSms() {
+        return GpuModelTable.MODELS.stream().filter(GpuModel::hasNvlink).map(GpuModel::sm).distinct().sorted()
+                .toList();
+    }
+}

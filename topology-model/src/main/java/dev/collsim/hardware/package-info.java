@@ -1,0 +1,10 @@
+/**
+ * Hardware facts from datasheets and specifications, in one place: the GPU-model database ({@link
+ * dev.collsim.hardware.GpuModels}: SM, NVLink, PCIe, memory, peak FLOP/s, each with its source) and the physical
+ * (datasheet) rates of NVLink ({@link dev.collsim.hardware.NvlinkGen}) and PCIe ({@link dev.collsim.hardware.PcieGen})
+ * links. These are what the hardware can do; the bandwidths NCCL's own model assigns to the same links are NCCL's
+ * constants and live in {@code dev.collsim.topology.NcclBandwidths}.
+ *
+ * <p>This package depends on {@code dev.collsim.units} only.
+ */
+package dev.collsim.hardware;

@@ -1,0 +1,163 @@
+package dev.collsim.hardware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The GPU-model database: names resolve to one model; figures are the datasheets' (worked out here by hand). */
+class GpuModelsTest {
+
+    @Test
+    void everyNameAliasAndSkuResolvesToItsOwnModelOnly() {
+        Map<String, String> owner = new HashMap<>();
+        for (GpuModel m : GpuModels.all()) {
+            List<String> names = new ArrayList<>(m.aliases());
+            names.add(m.name());
+            m.variants().forEach(v -> names.add(v.name()));
+            for (String n : names) {
+                assertSame(m, GpuModels.byName(n).orElseThrow(), n);
+                assertSame(m, GpuModels.byName("  " + n.toUpperCase() + " ").orElseThrow(), n);
+                assertSame(m, GpuModels.find(n).orElseThrow(), n);
+                // each spelling names one model: no two models list it
+                String before = owner.putIfAbsent(n.toLowerCase(Locale.ROOT), m.name());
+                assertTrue(before == null || before.equals(m.name()), n + " listed by " + before + " and " + m.name());
+            }
+            // the model's own free-text rule finds it in its own first alias written inside a sentence
+            String inText = "8x " + (m.aliases().isEmpty() ? m.name() : m.aliases().get(0)) + " per node";
+            assertSame(m, GpuModels.find(inText).orElseThrow(), inText);
+        }
+    }
+
+    @Test
+    void variantsResolveToTheirOwnMemory() {
+        GpuModels.Sku a40 = GpuModels.sku("A100-SXM4-40GB").orElseThrow();
+        assertEquals("A100 SXM", a40.model().name());
+        assertEquals(40L << 30, a40.variant().memoryBytes());
+        assertEquals(1555, a40.variant().memoryGBps(), 0); // A100 datasheet, 40 GB HBM2
+        assertEquals(2039, a40.model().memoryGBps(), 0); // default variant: 80 GB HBM2e
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // nvidia-smi / nccl-tests device names and header texts seen in the corpus
+        "NVIDIA H100 80GB HBM3, H100 SXM",
+        "DGX H100 (H100 80GB HBM3 SXM), H100 SXM",
+        "NVIDIA GH200 120GB, GH200",
+        "NVIDIA H200, H200",
+        "NVIDIA H20-3e, H20",
+        "NVIDIA H100 NVL, H100 NVL (NVLink bridge)",
+        "2x H100 PCIe connected by NVLink bridge, H100 PCIe (NVLink bridge)",
+        "NVIDIA A100 80GB PCIe, A100 PCIe (NVLink bridge pairs)",
+        "OCI BM.GPU4.8: 8x A100-SXM4-40GB, A100 SXM",
+        "Tesla V100-SXM2-16GB, V100 SXM2",
+        "NVIDIA Graphics Device, GB200",
+        "4x NVIDIA GB200 per host, GB200",
+        "NVIDIA GB300, GB300",
+        "NVIDIA B200, B200",
+        "NVIDIA GB10, GB10",
+        "NVIDIA GeForce RTX 2080 Ti, GeForce RTX 2080 Ti",
+        "8x GeForce RTX 4090 server, GeForce RTX 4090",
+        "NVIDIA L40S, L40S",
+    })
+    void freeTextFindsTheModel(String text, String model) {
+        assertEquals(model, GpuModels.find(text).orElseThrow().name());
+    }
+
+    @Test
+    void unknownTextFindsNothing() {
+        assertTrue(GpuModels.find("AMD Instinct MI300X").isEmpty());
+        assertTrue(GpuModels.find(null).isEmpty());
+        assertTrue(GpuModels.byName("H100").isEmpty()); // a bare family name is not an exact alias
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // PCI ID database (pci-ids.ucw.cz), vendor 10de
+        "0x1db1, V100-SXM2-16GB",
+        "0x1db5, V100-SXM2-32GB",
+        "0x20b0, A100-SXM4-40GB",
+        "0x20b2, A100-SXM4-80GB",
+        "0x20b5, A100-PCIE-80GB",
+        "0x2330, H100-SXM5-80GB",
+        "0x2335, H200-SXM-141GB",
+    })
+    void pciDeviceIds(String id, String sku) {
+        assertEquals(sku, GpuModels.byPciDeviceId(Integer.decode(id)).orElseThrow().variant().name());
+    }
+
+    @Test
+    void bySmAndNvlinkOfSm() {
+        assertTrue(GpuModels.bySm(90).stream().map(GpuModel::name).toList().containsAll(List.of("H100 SXM", "H200")));
+        assertEquals(NvlinkGen.NVLINK1, GpuModels.nvlinkOfSm(60).orElseThrow());
+        assertEquals(NvlinkGen.NVLINK2, GpuModels.nvlinkOfSm(70).orElseThrow());
+        assertEquals(NvlinkGen.NVLINK2, GpuModels.nvlinkOfSm(75).orElseThrow()); // Quadro RTX bridge
+        assertEquals(NvlinkGen.NVLINK3, GpuModels.nvlinkOfSm(80).orElseThrow());
+        assertEquals(NvlinkGen.NVLINK3_GA10X_BRIDGE, GpuModels.nvlinkOfSm(86).orElseThrow());
+        assertEquals(NvlinkGen.NVLINK4, GpuModels.nvlinkOfSm(90).orElseThrow());
+        assertEquals(NvlinkGen.NVLINK5, GpuModels.nvlinkOfSm(100).orElseThrow());
+        assertTrue(GpuModels.nvlinkOfSm(89).isEmpty()); // L40S, RTX 4090: no NVLink
+        assertEquals(List.of(60, 70, 75, 80, 86, 90, 100, 103), GpuModels.nvlinkSms());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // model, datasheet NVLink GB/s per direction (bidirectional / 2), datasheet PCIe x16 GB/s, memory GB/s
+        "H100 SXM, 450, 63.015, 3350",   // H100: 900 GB/s NVLink, PCIe Gen5 (32 GT/s x 128/130 / 8 x 16)
+        "H200, 450, 63.015, 4800",
+        "A100 SXM, 300, 31.508, 2039",   // A100: 600 GB/s NVLink, PCIe Gen4
+        "V100 SXM2, 150, 15.754, 900",   // V100: 300 GB/s NVLink, PCIe Gen3
+        "B200, 900, 121.0, 8000",        // Blackwell: 1.8 TB/s NVLink, PCIe Gen6 (64 GT/s x 242/256 / 8 x 16)
+        "H100 PCIe (NVLink bridge), 300, 63.015, 2000",
+        "L40S, 0, 31.508, 864",
+    })
+    void datasheetLinkAndMemoryFigures(String name, double nvlink, double pcie, double memory) {
+        GpuModel m = GpuModels.byName(name).orElseThrow();
+        assertEquals(nvlink, m.nvlinkPhysical().gbps(), 1e-9);
+        assertEquals(pcie, m.pciePhysical().gbps(), 0.001);
+        assertEquals(memory, m.memoryGBps(), 0);
+        assertEquals(nvlink > 0 ? nvlink : pcie, m.intraHostPhysical().gbps(), 0.001);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        // model, dense BF16-or-FP16, TF32, FP32 (datasheet; with-sparsity tensor figures halved)
+        "H100 SXM, 989e12, 494.5e12, 67e12",   // H100 SXM: BF16 1,979 T and TF32 989 T with sparsity
+        "A100 SXM, 312e12, 156e12, 19.5e12",   // A100: BF16 312 T dense, TF32 156 T dense
+        "B200, 2.25e15, 1.125e15, 75e12",      // HGX B200 per 8 GPUs: BF16 36 P, TF32 18 P sparse; FP32 600 T
+        "GB200, 2.5e15, 1.25e15, 80e12",       // GB200 NVL72 per 72 GPUs: BF16 360 P, TF32 180 P sparse; 5,760 T
+        "L40S, 362.05e12, 183e12, 91.6e12",    // L40S: BF16 733 T, TF32 366 T with sparsity
+    })
+    void peakFlops(String name, double half, double tf32, double fp32) {
+        GpuModel m = GpuModels.byName(name).orElseThrow();
+        assertEquals(half, m.halfPrecisionFlops().orElseThrow(), half * 1e-9);
+        assertEquals(tf32, m.flops(Precision.TF32).orElseThrow(), tf32 * 1e-9);
+        assertEquals(fp32, m.flops(Precision.FP32).orElseThrow(), fp32 * 1e-9);
+    }
+
+    @Test
+    void formatsAModelLacksAreAbsent() {
+        GpuModel v100 = GpuModels.byName("V100 SXM2").orElseThrow();
+        assertFalse(v100.flops(Precision.BF16).isPresent()); // Volta has no BF16
+        assertFalse(v100.flops(Precision.TF32).isPresent());
+        assertEquals(125e12, v100.halfPrecisionFlops().orElseThrow(), 0); // FP16 tensor, V100 datasheet
+        assertFalse(GpuModels.byName("A100 SXM").orElseThrow().flops(Precision.FP8).isPresent());
+        assertEquals(1979e12, GpuModels.byName("H100 SXM").orElseThrow().flops(Precision.FP8).orElseThrow(), 0);
+    }
+
+    @Test
+    void nvlsNeedsNvSwitchAndHopper() {
+        assertTrue(GpuModels.byName("H100 SXM").orElseThrow().nvls());
+        assertFalse(GpuModels.byName("A100 SXM").orElseThrow().nvls()); // sm80
+        assertFalse(GpuModels.byName("GH200").orElseThrow().nvls()); // no NVSwitch in one host
+    }
+}

@@ -57,10 +57,10 @@ class ReportSpecReaderTest {
         assertEquals(25.0, v.edits().nicSpeed().gbps(), 1e-12);
         assertEquals("fat-tree", v.edits().fabric());
         assertEquals(2.0, v.edits().oversubscription());
-        assertEquals("Ring", v.ncclEnv().get("NCCL_ALGO"));
+        assertEquals("Ring", v.ncclSettings().asMap().get("NCCL_ALGO"));
         assertEquals(4, v.line());
         assertEquals(Collective.ALL_REDUCE, s.sweeps().get(0).collective());
-        assertEquals(1L << 30, s.sweeps().get(0).maxBytes());
+        assertEquals(1L << 30, s.sweeps().get(0).sizes().maxBytes());
         assertEquals(16, s.sweeps().get(0).gpus());
         assertEquals(80, s.plans().get(0).job().shape().layers());
         assertEquals(1, s.plans().get(0).job().zero());

@@ -2,8 +2,9 @@ package dev.collsim.validation.compare;
 
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
-import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.env.NcclVariable;
+import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Dataset;
@@ -58,13 +59,14 @@ public final class Comparer {
         if (pts.isEmpty()) {
             return DatasetComparison.notComparable(d, "no point with size > 0 and a time");
         }
-        Map<String, String> env = modelEnv(d.env());
-        List<String> assumptions = new ArrayList<>(c.get().assumptions());
-        d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.containsKey(k)).forEach(k ->
-                assumptions.add(k + " ignored (not part of the model)"));
-        ClusterGuess used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
         PointModel pm;
+        ClusterGuess used;
         try {
+            NcclSettings env = modelEnv(d.env());
+            List<String> assumptions = new ArrayList<>(c.get().assumptions());
+            d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
+                    assumptions.add(k + " ignored (not part of the model)"));
+            used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
             pm = model(d, used, env, pts);
         } catch (IllegalArgumentException e) {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
@@ -73,7 +75,7 @@ public final class Comparer {
     }
 
     /** @return the model of a dataset's usable points on a cluster (for calibration) */
-    public PointModel model(Dataset d, ClusterGuess c, Map<String, String> env, List<PerfPoint> pts) {
+    public PointModel model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
         List<PredictionRequest> reqs = new ArrayList<>();
         for (PerfPoint p : pts) {
@@ -89,8 +91,16 @@ public final class Comparer {
                 .toList();
     }
 
-    /** @return the NCCL variables of env that the simulator knows and accepts */
-    public static Map<String, String> modelEnv(Map<String, String> env) {
+    /**
+     * The settings of a measured run that the model can use, parsed once: the variables collsim models whose values
+     * it accepts; the others are left out (and listed as assumptions by {@link #compare}).
+     *
+     * @param env the run's environment as its file records it
+     * @return the settings
+     * @throws IllegalArgumentException when the accepted variables contradict each other (e.g. min above max
+     *                                  channels)
+     */
+    public static NcclSettings modelEnv(Map<String, String> env) {
         Map<String, String> out = new LinkedHashMap<>();
         for (var e : env.entrySet()) {
             try {
@@ -101,7 +111,7 @@ public final class Comparer {
                 // not a modelled variable, or a value the model cannot use: reported as an assumption
             }
         }
-        return out;
+        return NcclSettings.parse(out);
     }
 
     private DatasetComparison build(Dataset d, ClusterGuess c, List<PerfPoint> pts, PointModel pm) {

@@ -219,35 +219,37 @@ public final class ReportSpecReader {
     }
 
     /**
-     * A variant's {@code env:}, parsed once here: each problem is located at its variable's key (unknown name) or
-     * value (bad value), or at {@code env} for settings that contradict each other.
+     * A variant's {@code env:}, parsed once here into the {@link NcclSettings} its predictions carry. A problem is
+     * located at the variable it is about (unknown name or bad value), or at {@code env} for settings that
+     * contradict each other.
      *
      * @return the settings, or NCCL's defaults when absent or wrong (the problems are recorded in {@code f})
      */
     private static NcclSettings ncclSettings(SpecFields f, YamlNode v) {
         Map<String, String> env = f.stringMap(v, "env");
-        YamlNode envNode = v.map().get("env");
-        int before = f.problems().size();
-        for (Map.Entry<String, String> e : env.entrySet()) {
-            YamlNode key = envNode.map().get(e.getKey());
-            if (!e.getKey().startsWith("NCCL_")) {
-                f.add(key.problem("'" + e.getKey() + "' is not an NCCL setting; allowed: NCCL_* variables"
-                        + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS"));
-                continue;
-            }
-            try {
-                NcclVariable.of(e.getKey()).parse(e.getValue());
-            } catch (IllegalArgumentException ex) {
-                f.add(key.problem(ex.getMessage()));
-            }
-        }
-        if (f.problems().size() > before) {
-            return NcclSettings.DEFAULTS;
-        }
         try {
             return NcclSettings.parse(env);
-        } catch (IllegalArgumentException ex) {
-            f.add(envNode.problem(ex.getMessage()));
+        } catch (IllegalArgumentException whole) {
+            YamlNode envNode = v.map().get("env");
+            boolean located = false;
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                YamlNode at = envNode.map().get(e.getKey());
+                if (!e.getKey().startsWith("NCCL_")) {
+                    f.add(at.problem("'" + e.getKey() + "' is not an NCCL setting; allowed: NCCL_* variables"
+                            + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS"));
+                    located = true;
+                    continue;
+                }
+                try {
+                    NcclVariable.of(e.getKey()).parse(e.getValue());
+                } catch (IllegalArgumentException one) {
+                    f.add(at.problem(one.getMessage()));
+                    located = true;
+                }
+            }
+            if (!located) {
+                f.add(envNode.problem(whole.getMessage()));
+            }
             return NcclSettings.DEFAULTS;
         }
     }

@@ -63,6 +63,30 @@ public final class NcclSettings {
         return s;
     }
 
+    /**
+     * The settings of a recorded run (a measured file's header, an NCCL log) that collsim can model: the variables
+     * it models whose values it accepts; every other variable is left out (compare with the record to list them).
+     *
+     * @param env the run's environment as recorded; null means none
+     * @return the settings
+     * @throws IllegalArgumentException when the accepted variables contradict each other (e.g. min above max
+     *                                  channels)
+     */
+    public static NcclSettings modelled(Map<String, String> env) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (env != null) {
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                try {
+                    NcclVariable.of(e.getKey()).parse(e.getValue());
+                    out.put(e.getKey(), e.getValue());
+                } catch (IllegalArgumentException ex) {
+                    // not modelled, or a value the model cannot use: left out
+                }
+            }
+        }
+        return parse(out);
+    }
+
     /** @return the variables as given (validated), in name order */
     public Map<String, String> asMap() {
         return raw;

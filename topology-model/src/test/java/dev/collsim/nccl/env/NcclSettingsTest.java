@@ -127,6 +127,15 @@ class NcclSettingsTest {
         assertEquals(NcclSettings.DEFAULTS, NcclSettings.parse(Map.of()));
     }
 
+    /** A recorded run keeps what collsim models: NCCL_IB_HCA is not modelled, NCCL_NTHREADS=100 is not x32. */
+    @Test
+    void recordedRunKeepsOnlyModelledValidSettings() {
+        NcclSettings s = NcclSettings.modelled(Map.of("NCCL_ALGO", "Ring", "NCCL_IB_HCA", "mlx5_0",
+                "NCCL_NTHREADS", "100", "PATH", "/bin"));
+        assertEquals(Map.of("NCCL_ALGO", "Ring"), s.asMap());
+        assertEquals(NcclSettings.DEFAULTS, NcclSettings.modelled(null));
+    }
+
     @Test
     void minAboveMaxIsRejected() {
         assertThrows(IllegalArgumentException.class,

@@ -3,7 +3,6 @@ package dev.collsim.validation.compare;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -13,7 +12,6 @@ import dev.collsim.validation.ingest.NcclLog;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,7 +60,7 @@ public final class Comparer {
         PointModel pm;
         ClusterGuess used;
         try {
-            NcclSettings env = modelEnv(d.env());
+            NcclSettings env = NcclSettings.modelled(d.env());
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
@@ -89,29 +87,6 @@ public final class Comparer {
     public static List<PerfPoint> usable(Dataset d) {
         return d.points().stream().filter(p -> p.sizeBytes() > 0 && p.primary().hasTime() && p.primary().timeUs() > 0)
                 .toList();
-    }
-
-    /**
-     * The settings of a measured run that the model can use, parsed once: the variables collsim models whose values
-     * it accepts; the others are left out (and listed as assumptions by {@link #compare}).
-     *
-     * @param env the run's environment as its file records it
-     * @return the settings
-     * @throws IllegalArgumentException when the accepted variables contradict each other (e.g. min above max
-     *                                  channels)
-     */
-    public static NcclSettings modelEnv(Map<String, String> env) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (var e : env.entrySet()) {
-            try {
-                NcclVariable v = NcclVariable.of(e.getKey());
-                v.parse(e.getValue());
-                out.put(e.getKey(), e.getValue());
-            } catch (IllegalArgumentException ex) {
-                // not a modelled variable, or a value the model cannot use: reported as an assumption
-            }
-        }
-        return NcclSettings.parse(out);
     }
 
     private DatasetComparison build(Dataset d, ClusterGuess c, List<PerfPoint> pts, PointModel pm) {

@@ -13,7 +13,6 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -61,7 +60,7 @@ public class SimulatorBenchmark {
         NcclPredictor p = new NcclPredictor();
         for (Collective c : Collective.values()) {
             for (long s = 8; s <= (16L << 30); s *= 2) {
-                bh.consume(p.predict(new PredictionRequest(t, ranks, c, s, DataType.FLOAT, RedOp.SUM, Map.of())));
+                bh.consume(p.predict(new PredictionRequest(t, ranks, c, s, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS)));
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.collsim.executor;
 
+import dev.collsim.nccl.SizeSweep;
 import dev.collsim.perf.GpuInfo;
 import dev.collsim.perf.PerfResult;
 import java.util.List;

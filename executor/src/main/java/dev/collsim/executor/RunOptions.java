@@ -3,7 +3,7 @@ package dev.collsim.executor;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
-import dev.collsim.units.DataSize;
+import dev.collsim.nccl.SizeSweep;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -115,8 +115,12 @@ public final class RunOptions {
         } catch (IllegalArgumentException e) {
             throw new ExecutorException(e.getMessage(), ExecutorException.USAGE);
         }
-        SizeSweep sweep = new SizeSweep(size("-b", minBytes), size("-e", maxBytes), size("-i", stepBytes),
-                stepFactor);
+        SizeSweep sweep;
+        try {
+            sweep = SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor);
+        } catch (IllegalArgumentException e) {
+            throw new ExecutorException(e.getMessage(), ExecutorException.USAGE);
+        }
         positive("-n", iters, 1);
         positive("-w", warmup, 0);
         positive("-m", agg, 1);
@@ -175,14 +179,6 @@ public final class RunOptions {
             a.add("--no-nccl-capture");
         }
         return a;
-    }
-
-    private static long size(String flag, String text) {
-        try {
-            return DataSize.parseBytes(text);
-        } catch (IllegalArgumentException e) {
-            throw new ExecutorException(flag + ": " + e.getMessage(), ExecutorException.USAGE);
-        }
     }
 
     private static void positive(String flag, long v, long min) {

@@ -3,6 +3,7 @@ package dev.collsim.executor;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.SizeSweep;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

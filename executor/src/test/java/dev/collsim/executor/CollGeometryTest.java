@@ -3,6 +3,7 @@ package dev.collsim.executor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.SizeSweep;
 import dev.collsim.perf.PerfRow;
 import java.io.IOException;
 import java.util.List;

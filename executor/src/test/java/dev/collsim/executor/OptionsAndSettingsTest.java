@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.nccl.SizeSweep;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -70,12 +72,29 @@ class OptionsAndSettingsTest {
             {"allreduce", "-o", "xor"}, {"allreduce", "-r", "first"}, {"allreduce", "-b", "8X"},
             {"allreduce", "-n", "0"}, {"allreduce", "-t", "2"}, {"allgatherv"},
             {"allreduce", "--env", "NCCL_ALGO"}, {"allreduce", "--sweep-env", "NCCL_ALGO="},
-            {"allreduce", "--comm-init", "split"}}) {
+            {"allreduce", "--comm-init", "split"}, {"allreduce", "-b", "64", "-e", "8"},
+            {"allreduce", "-b", "8", "-e", "64", "-i", "0"}, {"allreduce", "-b", "0", "-e", "16", "-f", "2"},
+            {"allreduce", "-e", "1T"}, {"allreduce", "--env", "NCCL_ALOG=Ring"},
+            {"allreduce", "--env", "NCCL_PROTO=Simpel"}, {"allreduce", "--sweep-env", "NCCL_ALGO=Ring,Rnig"},
+            {"allreduce", "--sweep-env", "NCCL_MAX_CTA=2,4"}}) {
             ExecutorException e = assertThrows(ExecutorException.class, () -> spec(bad), String.join(" ", bad));
             assertEquals(ExecutorException.USAGE, e.exitCode());
         }
         assertTrue(assertThrows(ExecutorException.class, () -> spec("allreduce", "-z", "4")).getMessage()
                 .startsWith("-z 4"));
+    }
+
+    /** NCCL 2.30.7 reads NCCL_IB_HCA and NCCL_SOCKET_IFNAME (env.rst); collsim does not model them, NCCL will. */
+    @Test
+    void envNamesAreCheckedAsPredictChecksThem() {
+        RunSpec s = spec("allreduce", "--env", "NCCL_IB_HCA=mlx5_0", "--env", "NCCL_TESTS_DEVICE=1", "--env",
+                "CUDA_VISIBLE_DEVICES=0", "--sweep-env", "NCCL_SOCKET_IFNAME=eth0,ib0");
+        assertEquals("mlx5_0", s.env().get("NCCL_IB_HCA"));
+        assertEquals(3, s.env().size());
+        ExecutorException e = assertThrows(ExecutorException.class, () -> spec("allreduce", "--env", "NCCL_ALOG=Ring"));
+        IllegalArgumentException predict = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_ALOG", "Ring")));
+        assertEquals("--env 'NCCL_ALOG=Ring': " + predict.getMessage(), e.getMessage());
     }
 
     @Test

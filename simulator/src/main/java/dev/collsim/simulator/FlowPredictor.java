@@ -124,7 +124,7 @@ public final class FlowPredictor implements CollectivePredictor {
                     Placement.ranksPerHost(g)));
             jobs.add(new Job(r.collective().testName() + (jobs.isEmpty() ? "" : "#" + jobs.size()), s, g, 0));
         }
-        boolean pxn = !"1".equals(r.ncclEnv().getOrDefault("NCCL_PXN_DISABLE", "0").trim());
+        boolean pxn = !r.ncclSettings().pxnDisable();
         Timing t = backend.time(jobs, model(r.topology(), pxn));
         double flowUs = t.jobs().stream().mapToDouble(j -> j.timeUs()).max().orElse(0);
         String fabric = String.format(Locale.ROOT, "fabric (flow, %s schedule%s, %s): busiest links %s",

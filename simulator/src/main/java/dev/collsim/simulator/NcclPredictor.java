@@ -69,7 +69,7 @@ public final class NcclPredictor implements CollectivePredictor {
         return params;
     }
 
-    private record Key(Topology topology, List<?> ranks, Map<String, String> env) {
+    private record Key(Topology topology, List<?> ranks, NcclSettings env) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Key k && k.topology == topology && (k.ranks == ranks || k.ranks.equals(ranks))
@@ -89,12 +89,12 @@ public final class NcclPredictor implements CollectivePredictor {
     }
 
     private Context context(PredictionRequest r) {
-        Key k = new Key(r.topology(), r.ranks(), r.ncclEnv());
+        Key k = new Key(r.topology(), r.ranks(), r.ncclSettings());
         Context c = cache.get(k);
         if (c != null) {
             return c;
         }
-        NcclSettings s = NcclSettings.parse(r.ncclEnv());
+        NcclSettings s = r.ncclSettings();
         ChannelPlan plan = ChannelSearch.search(r.topology(), r.ranks(), s, version);
         TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
                 plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
@@ -253,6 +253,6 @@ public final class NcclPredictor implements CollectivePredictor {
 
     private static PredictionRequest sub(PredictionRequest r, List<dev.collsim.topology.Gpu> ranks, Collective c,
             long bytes) {
-        return new PredictionRequest(r.topology(), ranks, c, bytes, r.dataType(), r.op(), r.ncclEnv());
+        return new PredictionRequest(r.topology(), ranks, c, bytes, r.dataType(), r.op(), r.ncclSettings());
     }
 }

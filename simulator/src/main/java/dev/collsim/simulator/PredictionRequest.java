@@ -3,10 +3,10 @@ package dev.collsim.simulator;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -19,10 +19,11 @@ import java.util.Objects;
  * @param sizeBytes  size in bytes, >= 0
  * @param dataType   element type
  * @param op         reduction operator (ignored for non-reductions)
- * @param ncclEnv    NCCL_* settings as a user would export them (e.g. NCCL_ALGO=Ring); validated by the simulator
+ * @param ncclSettings NCCL_* settings (e.g. NCCL_ALGO=Ring), parsed once where the user gave them; null means
+ *                     NCCL's defaults
  */
 public record PredictionRequest(Topology topology, List<Gpu> ranks, Collective collective, long sizeBytes,
-        DataType dataType, RedOp op, Map<String, String> ncclEnv) {
+        DataType dataType, RedOp op, NcclSettings ncclSettings) {
 
     /** @throws IllegalArgumentException on no ranks or a negative size */
     public PredictionRequest {
@@ -31,7 +32,7 @@ public record PredictionRequest(Topology topology, List<Gpu> ranks, Collective c
         Objects.requireNonNull(dataType, "dataType");
         op = op == null ? RedOp.SUM : op;
         ranks = List.copyOf(ranks);
-        ncclEnv = Map.copyOf(ncclEnv == null ? Map.of() : ncclEnv);
+        ncclSettings = ncclSettings == null ? NcclSettings.DEFAULTS : ncclSettings;
         if (ranks.isEmpty()) {
             throw new IllegalArgumentException("a prediction needs at least one rank");
         }

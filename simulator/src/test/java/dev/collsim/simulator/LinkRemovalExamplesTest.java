@@ -8,6 +8,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.Topology;
@@ -47,7 +48,7 @@ class LinkRemovalExamplesTest {
     }
 
     private static PredictionRequest allReduce(Topology t, long size, Map<String, String> env) {
-        return new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, size, DataType.FLOAT, RedOp.SUM, env);
+        return new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, size, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env));
     }
 
     private Candidate candidate(PredictionRequest r, Algorithm a, Protocol p) {

@@ -9,6 +9,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Topology;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ class NcclPredictorTest {
     private final NcclPredictor predictor = new NcclPredictor();
 
     private Prediction predict(Topology t, Collective c, long size, Map<String, String> env) {
-        return predictor.predict(new PredictionRequest(t, t.gpus(), c, size, DataType.FLOAT, RedOp.SUM, env));
+        return predictor.predict(new PredictionRequest(t, t.gpus(), c, size, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env)));
     }
 
     /**
@@ -124,7 +125,7 @@ class NcclPredictorTest {
     void hierarchicalAddsItsPhases() {
         Topology t = TestClusters.cluster(TestClusters.DGX_H100, 2);
         PredictionRequest r = new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT,
-                RedOp.SUM, Map.of());
+                RedOp.SUM, NcclSettings.DEFAULTS);
         Prediction h = predictor.predictHierarchical(r, Hierarchy.RS_AR_AG);
         Prediction flat = predictor.predict(r);
         assertTrue(h.timeUs() > 0 && h.busBw() <= h.physicalBoundBusBw());
@@ -132,7 +133,7 @@ class NcclPredictorTest {
         assertTrue(flat.ncclEstimateUs() <= h.ncclEstimateUs() * 10);
         assertThrows(IllegalArgumentException.class, () -> predictor.predictHierarchical(new PredictionRequest(
                 TestClusters.cluster(TestClusters.DGX_H100, 1), t.gpusOf(0), Collective.ALL_REDUCE, 1 << 20,
-                DataType.FLOAT, RedOp.SUM, Map.of()), Hierarchy.RS_AR_AG));
+                DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS), Hierarchy.RS_AR_AG));
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;
@@ -43,7 +44,7 @@ class PredictionPropertiesTest {
     }
 
     private static PredictionRequest req(Topology t, Collective c, long size, Map<String, String> env) {
-        return new PredictionRequest(t, t.gpus(), c, size, DataType.FLOAT, RedOp.SUM, env);
+        return new PredictionRequest(t, t.gpus(), c, size, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env));
     }
 
     @Provide

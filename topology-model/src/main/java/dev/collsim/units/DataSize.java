@@ -5,9 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Byte counts as users type them: {@code 8}, {@code 32K}, {@code 8M}, {@code 8G}, {@code 1T}, where
- * K/M/G/T are powers of 1024, as nccl-tests' {@code -b/-e} read them ({@code src/common.cu parsesize}).
- * Memory capacities in YAML may also say {@code 80 GB} (1e9) or {@code 80 GiB} (2^30).
+ * Byte counts in YAML and settings: {@code 8}, {@code 32K}, {@code 8M}, {@code 8G}, {@code 1T}, where
+ * K/M/G/T are powers of 1024; memory capacities may also say {@code 80 GB} (1e9) or {@code 80 GiB} (2^30).
+ * Sweep sizes ({@code -b/-e/-i}, a report's {@code min/max}) are not read here but as nccl-tests reads them, by
+ * {@link dev.collsim.nccl.SizeSweep#parseBytes} (there {@code 8GB} is 8 GiB).
  */
 public final class DataSize {
 

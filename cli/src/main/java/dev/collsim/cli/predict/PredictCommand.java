@@ -9,6 +9,8 @@ import dev.collsim.cli.UserError;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.SizeSweep;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.Hierarchy;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
@@ -19,7 +21,6 @@ import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
-import dev.collsim.units.DataSize;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -173,9 +174,9 @@ public final class PredictCommand implements Callable<Integer> {
         Collective c = Collective.parse(collective);
         DataType type = DataType.parse(dataType);
         RedOp redOp = RedOp.parse(op);
-        List<Long> sizes = SizeSweep.sizes(DataSize.parseBytes(minBytes), DataSize.parseBytes(maxBytes), stepFactor,
-                DataSize.parseBytes(stepBytes));
-        Map<String, String> nccl = ncclEnv();
+        SizeSweep sweep = SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor);
+        List<Long> sizes = sweep.sizes();
+        NcclSettings nccl = ncclSettings();
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? Hierarchy.parse(algo) : null;
         Topology topo = cluster.load();
         List<Gpu> rankList = ranks(topo);
@@ -194,7 +195,7 @@ public final class PredictCommand implements Callable<Integer> {
             rows.add(new PredictRow(p, count, allAlgorithms && hier == null ? predictor.candidates(r) : List.of()));
         }
         PredictionRequest first = new PredictionRequest(topo, rankList, c, sizes.get(0), type, redOp, nccl);
-        List<String> header = header(c, topo, rankList, nccl, predictor, predictor.plan(first), type, redOp);
+        List<String> header = header(c, topo, rankList, nccl, predictor, predictor.plan(first), sweep, type, redOp);
         PrintWriter out = spec.commandLine().getOut();
         PredictWriter w = new PredictWriter(out, type.testName(), redOp.testName());
         switch (format) {
@@ -207,7 +208,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList,
-            Map<String, String> nccl) throws IOException {
+            NcclSettings nccl) throws IOException {
         NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
         dev.collsim.cli.flow.FlowPredict.Bound bound = (t, ranks) -> {
             List<Gpu> sorted = new ArrayList<>(ranks);
@@ -277,7 +278,8 @@ public final class PredictCommand implements Callable<Integer> {
         }
     }
 
-    private Map<String, String> ncclEnv() {
+    /** @return the --env, --algo and --proto settings, parsed once; every request of the command carries them */
+    private NcclSettings ncclSettings() {
         Map<String, String> m = new HashMap<>(env == null ? Map.of() : env);
         if (algo != null && !Hierarchy.isHierarchical(algo)) {
             if (m.containsKey("NCCL_ALGO")) {
@@ -291,8 +293,7 @@ public final class PredictCommand implements Callable<Integer> {
             }
             m.put("NCCL_PROTO", proto);
         }
-        dev.collsim.nccl.env.NcclSettings.parse(m);
-        return m;
+        return NcclSettings.parse(m);
     }
 
     private List<Gpu> ranks(Topology topo) {
@@ -343,19 +344,19 @@ public final class PredictCommand implements Callable<Integer> {
         }
     }
 
-    private List<String> header(Collective c, Topology topo, List<Gpu> rankList, Map<String, String> nccl,
-            NcclPredictor predictor, ChannelPlan plan, DataType type, RedOp redOp) {
+    private List<String> header(Collective c, Topology topo, List<Gpu> rankList, NcclSettings nccl,
+            NcclPredictor predictor, ChannelPlan plan, SizeSweep sweep, DataType type, RedOp redOp) {
         List<String> h = new ArrayList<>();
         h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL " + predictor.version().text()
                 + " model (nothing was run)");
         h.add(String.format(Locale.ROOT, "nGpus %d minBytes %d maxBytes %d step: %s datatype %s op %s root %d",
-                rankList.size(), DataSize.parseBytes(minBytes), DataSize.parseBytes(maxBytes),
-                stepFactor > 1 ? stepFactor + "(factor)" : DataSize.parseBytes(stepBytes) + "(bytes)",
+                rankList.size(), sweep.minBytes(), sweep.maxBytes(),
+                sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",
                 type.testName(), redOp.testName(), c.isRooted() ? root : -1));
         h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + " hosts, " + topo.gpus().size() + " GPUs); "
                 + rankList.size() + " ranks on " + plan.nNodes() + " NCCL node(s), " + plan.maxLocalRanks()
                 + " per node");
-        h.add("NCCL env: " + (nccl.isEmpty() ? "(defaults)" : new java.util.TreeMap<>(nccl).toString())
+        h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
         h.add(String.format(Locale.ROOT, "Channels: ring %s, tree %s, NVLS %s; runtime %d, NVLS %d, p2p %d",
                 graph(plan.graphs().ring()), graph(plan.graphs().tree()), graph(plan.graphs().nvls()),

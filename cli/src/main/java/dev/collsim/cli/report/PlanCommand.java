@@ -124,8 +124,9 @@ public final class PlanCommand implements Callable<Integer> {
     public Integer call() throws InputException {
         PrintWriter out = spec.commandLine().getOut();
         BaseCluster base = BaseCluster.load(cluster.value(), null);
+        NcclSettings nccl;
         try {
-            NcclSettings.parse(env);
+            nccl = NcclSettings.parse(env);
         } catch (IllegalArgumentException e) {
             throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
         }
@@ -163,7 +164,7 @@ public final class PlanCommand implements Callable<Integer> {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
-        StepPlanner planner = new StepPlanner(new NcclPredictor(), env, rankOrder);
+        StepPlanner planner = new StepPlanner(new NcclPredictor(), nccl, rankOrder);
         StepPlan plan;
         try {
             plan = planner.plan(base.topology(), job, peak);

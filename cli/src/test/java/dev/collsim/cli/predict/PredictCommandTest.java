@@ -45,6 +45,23 @@ class PredictCommandTest {
         assertTrue(r.out().contains("#       size         count      type   redop    root"), r.out());
     }
 
+    /**
+     * nccl-tests 2.19.6 {@code src/common.cu parsesize} reads only the first letter of a suffix, so {@code -e 4GB} is
+     * 4 GiB = 2^32 (sizes 2^30 .. 2^32 with -f 2: 3 rows); {@code -b 0 -f 2} would repeat size 0 for ever there and is
+     * a usage error here.
+     */
+    @Test
+    void sizesAreReadAsNcclTestsReadsThem() {
+        Run r = run("predict", "allreduce", "-b", "1G", "-e", "4GB", "-f", "2");
+        assertEquals(0, r.code(), r.err());
+        List<String> rows = dataLines(r.out());
+        assertEquals(3, rows.size());
+        assertTrue(rows.get(2).trim().startsWith("4294967296 "), rows.get(2));
+        Run zero = run("predict", "allreduce", "-b", "0", "-e", "16", "-f", "2");
+        assertEquals(2, zero.code());
+        assertTrue(zero.err().contains("-b > 0"), zero.err());
+    }
+
     /** -i: additive steps 1M, 2M, 3M. */
     @Test
     void additiveStep() {

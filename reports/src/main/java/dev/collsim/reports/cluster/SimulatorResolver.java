@@ -27,7 +27,8 @@ import java.util.function.IntFunction;
 
 /**
  * Resolves report variants with the real simulator: the base cluster from {@link BaseCluster}, changes from
- * {@link ClusterVariants}, NCCL settings checked by the simulator's {@link NcclSettings}, one {@link NcclPredictor}
+ * {@link ClusterVariants}, NCCL settings as the spec reader parsed them ({@link NcclSettings}), one
+ * {@link NcclPredictor}
  * per calibration profile, wrapped for variants whose backend is flow in a {@link FlowPredictor} that takes the slower
  * of that prediction and NCCL's choice simulated on the fabric. Built clusters are cached per (changes, host count), so scaling curves of several
  * variants share them. Not thread-safe.
@@ -87,11 +88,6 @@ public final class SimulatorResolver implements VariantResolver {
             bases.put(spec.cluster(), base);
         }
         String field = v.line() == 0 ? "cluster" : "variants." + v.name();
-        try {
-            NcclSettings.parse(v.ncclEnv());
-        } catch (IllegalArgumentException e) {
-            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".env", e.getMessage()));
-        }
         CollectivePredictor predictor = plain;
         if (v.calibration() != null) {
             if (calibrated == null) {

@@ -3,6 +3,7 @@ package dev.collsim.reports.plan;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
@@ -11,7 +12,6 @@ import dev.collsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
@@ -31,17 +31,17 @@ import java.util.OptionalDouble;
 public final class StepPlanner {
 
     private final CollectivePredictor predictor;
-    private final Map<String, String> ncclEnv;
+    private final NcclSettings ncclSettings;
     private final RankOrder order;
 
     /**
      * @param predictor predicts each collective
-     * @param ncclEnv   NCCL_* settings passed to every prediction
+     * @param ncclSettings NCCL_* settings passed to every prediction (null: NCCL's defaults)
      * @param order     rank order for placing groups
      */
-    public StepPlanner(CollectivePredictor predictor, Map<String, String> ncclEnv, RankOrder order) {
+    public StepPlanner(CollectivePredictor predictor, NcclSettings ncclSettings, RankOrder order) {
         this.predictor = Objects.requireNonNull(predictor, "predictor");
-        this.ncclEnv = Map.copyOf(ncclEnv);
+        this.ncclSettings = ncclSettings == null ? NcclSettings.DEFAULTS : ncclSettings;
         this.order = Objects.requireNonNull(order, "order");
     }
 
@@ -102,7 +102,7 @@ public final class StepPlanner {
             default -> job.actBytes();
         };
         PredictionRequest request = new PredictionRequest(placement.topology(), ranks, op.kind().collective(),
-                op.sizeBytes(), dataType(eltBytes), null, ncclEnv);
+                op.sizeBytes(), dataType(eltBytes), null, ncclSettings);
         Prediction p = hosts > 1 ? predictor.predictConcurrent(request, placement.groups(gk))
                 : predictor.predict(request);
         double shared = HostNetworkShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),

@@ -3,11 +3,13 @@ package dev.collsim.reports.spec;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.SizeSweep;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.units.Bandwidth;
-import dev.collsim.units.DataSize;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -114,7 +116,7 @@ public final class ReportSpecReader {
         String baseName = f.text(root, "base-name", "base");
         BackendSpec top = backend(f, root, BackendSpec.ANALYTICAL);
         List<VariantSpec> variants = new ArrayList<>();
-        variants.add(new VariantSpec(baseName, ClusterEdits.NONE, Map.of(), null, top, 0));
+        variants.add(new VariantSpec(baseName, ClusterEdits.NONE, NcclSettings.DEFAULTS, null, top, 0));
         Set<String> names = new HashSet<>();
         names.add(baseName);
         for (YamlNode v : f.list(root, "variants")) {
@@ -202,14 +204,7 @@ public final class ReportSpecReader {
         Double over = f.number(v, "oversubscription", null, 1, 64);
         Bandwidth nvlink = f.value(v, "nvlink", null, ReportSpecReader::nvlink);
         Integer radix = f.integer(v, "leaf-radix", null, 1, 4096);
-        Map<String, String> env = f.stringMap(v, "env");
-        YamlNode envNode = v.map().get("env");
-        for (String k : env.keySet()) {
-            if (!k.startsWith("NCCL_")) {
-                f.add(envNode.map().get(k).problem("'" + k + "' is not an NCCL setting; allowed: NCCL_* variables"
-                        + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS"));
-            }
-        }
+        NcclSettings env = ncclSettings(f, v);
         String calibration = f.text(v, "calibration", null);
         if (calibration != null && !Files.isRegularFile(folder.resolve(calibration))) {
             f.add(v.map().get("calibration").problem("calibration profile '" + calibration + "' not found (looked in "
@@ -221,6 +216,42 @@ public final class ReportSpecReader {
         }
         return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
                 nvlink == null ? null : nvlink.gbps(), radix), env, calibration, backend, v.line());
+    }
+
+    /**
+     * A variant's {@code env:}, parsed once here into the {@link NcclSettings} its predictions carry. A problem is
+     * located at the variable it is about (unknown name or bad value), or at {@code env} for settings that
+     * contradict each other.
+     *
+     * @return the settings, or NCCL's defaults when absent or wrong (the problems are recorded in {@code f})
+     */
+    private static NcclSettings ncclSettings(SpecFields f, YamlNode v) {
+        Map<String, String> env = f.stringMap(v, "env");
+        try {
+            return NcclSettings.parse(env);
+        } catch (IllegalArgumentException whole) {
+            YamlNode envNode = v.map().get("env");
+            boolean located = false;
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                YamlNode at = envNode.map().get(e.getKey());
+                if (!e.getKey().startsWith("NCCL_")) {
+                    f.add(at.problem("'" + e.getKey() + "' is not an NCCL setting; allowed: NCCL_* variables"
+                            + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS"));
+                    located = true;
+                    continue;
+                }
+                try {
+                    NcclVariable.of(e.getKey()).parse(e.getValue());
+                } catch (IllegalArgumentException one) {
+                    f.add(at.problem(one.getMessage()));
+                    located = true;
+                }
+            }
+            if (!located) {
+                f.add(envNode.problem(whole.getMessage()));
+            }
+            return NcclSettings.DEFAULTS;
+        }
     }
 
     /**
@@ -253,12 +284,15 @@ public final class ReportSpecReader {
         if (!s.map().containsKey("collective")) {
             f.add(s.problem("missing 'collective'; allowed: " + Collective.allowed()));
         }
-        long min = f.value(s, "min", 8L, DataSize::parseBytes);
-        long max = f.value(s, "max", 8L << 30, DataSize::parseBytes);
-        if (max < min) {
-            f.add(s.problem("max (" + max + " B) is below min (" + min + " B)"));
-        }
+        long min = f.value(s, "min", 8L, t -> SizeSweep.parseBytes("min", t));
+        long max = f.value(s, "max", 8L << 30, t -> SizeSweep.parseBytes("max", t));
         int factor = f.integer(s, "factor", 2, 2, 1024);
+        SizeSweep sizes = null;
+        try {
+            sizes = SizeSweep.geometric(min, max, factor);
+        } catch (IllegalArgumentException e) {
+            f.add(s.problem(e.getMessage().replace("-b", "min").replace("-e", "max").replace("-f", "factor")));
+        }
         DataType dt = f.value(s, "datatype", DataType.FLOAT, DataType::parse);
         int gpus = f.value(s, "gpus", 0, t -> {
             if (t.equals("all")) {
@@ -279,7 +313,7 @@ public final class ReportSpecReader {
             f.add(s.map().get("measured").problem("measurement file '" + measured + "' not found (looked in "
                     + folder + ")"));
         }
-        return c == null ? null : new SweepSpec(c, min, max, factor, dt, gpus, measured);
+        return c == null || sizes == null ? null : new SweepSpec(c, sizes, dt, gpus, measured);
     }
 
     private static PlanSpec plan(SpecFields f, YamlNode p) {

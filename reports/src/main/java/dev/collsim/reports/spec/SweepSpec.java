@@ -2,18 +2,17 @@ package dev.collsim.reports.spec;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.SizeSweep;
 
 /**
- * A collective size sweep, as nccl-tests' {@code -b/-e/-f}. Immutable.
+ * A collective size sweep, as nccl-tests' {@code -b/-e/-f} ({@link SizeSweep}: the spec's {@code min}, {@code max},
+ * {@code factor}). Immutable.
  *
  * @param collective the collective
- * @param minBytes   first size, bytes
- * @param maxBytes   last size, bytes
- * @param factor     multiplication factor between sizes, >= 2
+ * @param sizes      the sizes, bytes (a multiplicative sweep, factor >= 2)
  * @param dataType   element type
  * @param gpus       ranks: the first {@code gpus} GPUs of the cluster, or 0 for all
  * @param measured   nccl-tests output to compare with (resolved against the spec's folder), or null
  */
-public record SweepSpec(Collective collective, long minBytes, long maxBytes, int factor, DataType dataType, int gpus,
-        String measured) {
+public record SweepSpec(Collective collective, SizeSweep sizes, DataType dataType, int gpus, String measured) {
 }

@@ -1,23 +1,24 @@
 package dev.collsim.reports.spec;
 
-import java.util.Map;
+import dev.collsim.nccl.env.NcclSettings;
 
 /**
  * One what-if variant of the base cluster. Immutable.
  *
  * @param name        legend and table name
  * @param edits       cluster changes
- * @param ncclEnv     NCCL_* settings, e.g. {@code NCCL_ALGO=Ring}, {@code NCCL_MAX_NCHANNELS=8}
+ * @param ncclSettings NCCL_* settings, e.g. {@code NCCL_ALGO=Ring}, {@code NCCL_MAX_NCHANNELS=8}, parsed where
+ *                     the spec gives them; null means NCCL's defaults
  * @param calibration calibration profile file (resolved against the spec's folder), or null
  * @param backend     how its collectives are timed (the spec's top-level backend unless the variant sets its own)
  * @param line        line of the variant in the spec (0 for the base)
  */
-public record VariantSpec(String name, ClusterEdits edits, Map<String, String> ncclEnv, String calibration,
+public record VariantSpec(String name, ClusterEdits edits, NcclSettings ncclSettings, String calibration,
         BackendSpec backend, int line) {
 
-    /** Copies the map; a null backend is {@link BackendSpec#ANALYTICAL}. */
+    /** Null settings are NCCL's defaults; a null backend is {@link BackendSpec#ANALYTICAL}. */
     public VariantSpec {
-        ncclEnv = Map.copyOf(ncclEnv == null ? Map.of() : ncclEnv);
+        ncclSettings = ncclSettings == null ? NcclSettings.DEFAULTS : ncclSettings;
         backend = backend == null ? BackendSpec.ANALYTICAL : backend;
     }
 }

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * Runs a what-if report: every sweep and plan of the spec on every variant, the algorithm map on the base, and
@@ -83,8 +82,7 @@ public final class ReportRunner {
             }
             variantRows.add(new ReportData.VariantRow(v.name(), v.topology().name(), v.topology().hostCount(),
                     v.topology().gpus().size(), vs.edits().isEmpty() ? "-" : vs.edits().describe(),
-                    vs.ncclEnv().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                            .collect(Collectors.joining(" ")),
+                    vs.ncclSettings().label(),
                     vs.calibration() == null ? "" : vs.calibration(), vs.backend().label()));
             for (SweepSpec s : spec.sweeps()) {
                 List<ReportData.SweepRow> rows = sweep(spec, v, s);
@@ -116,7 +114,7 @@ public final class ReportRunner {
             throws InputException {
         try {
             return v.predictor().predict(new PredictionRequest(v.topology(), ranks, s.collective(), size,
-                    s.dataType(), null, v.spec().ncclEnv()));
+                    s.dataType(), null, v.spec().ncclSettings()));
         } catch (IllegalArgumentException e) {
             throw new InputException(new InputProblem(spec.file(), v.spec().line(), 0, "variants." + v.name(),
                     e.getMessage()));
@@ -127,11 +125,8 @@ public final class ReportRunner {
             throws InputException {
         List<Gpu> ranks = ranks(v.topology(), s.gpus());
         List<ReportData.SweepRow> rows = new ArrayList<>();
-        for (long size = s.minBytes(); size <= s.maxBytes(); size *= s.factor()) {
+        for (long size : s.sizes().sizes()) {
             rows.add(row(v, s, ranks, size, predict(spec, v, ranks, s, size)));
-            if (size == 0) {
-                break;
-            }
         }
         return rows;
     }
@@ -202,7 +197,7 @@ public final class ReportRunner {
     private static void plan(ReportSpec spec, ResolvedVariant v, PlanSpec p, List<ReportData.PlanRow> plans,
             List<ReportData.PlanCommRow> comms, List<ReportData.ScalingRow> scaling,
             List<ReportData.TargetRow> targets) throws InputException {
-        StepPlanner planner = new StepPlanner(v.predictor(), v.spec().ncclEnv(), p.order());
+        StepPlanner planner = new StepPlanner(v.predictor(), v.spec().ncclSettings(), p.order());
         int have = v.topology().gpus().size();
         if (p.job().nGpus() > have) {
             plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), false, 0, 0, 0,
@@ -265,7 +260,7 @@ public final class ReportRunner {
         counts.add(all);
         for (int n : counts) {
             List<Gpu> ranks = ranks(base.topology(), n);
-            for (long size = Math.max(1, s.minBytes()); size <= s.maxBytes(); size *= s.factor()) {
+            for (long size : s.sizes().sizes()) {
                 Prediction p = predict(spec, base, ranks, s, size);
                 out.add(new ReportData.AlgoCellRow(s.collective().ncclName(), n, size,
                         CommTiming.choice(p), p.timeUs()));

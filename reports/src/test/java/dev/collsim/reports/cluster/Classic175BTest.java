@@ -2,6 +2,7 @@ package dev.collsim.reports.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.plan.CommKind;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.JobBuilder;
@@ -17,7 +18,6 @@ import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
 import dev.collsim.units.Bandwidth;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +48,7 @@ class Classic175BTest {
         b.dp = 256 / tp;
         b.stepComputeMs = 1000;
         TrainingJob job = b.build();
-        StepPlan p = new StepPlanner(new NcclPredictor(), Map.of(), RankOrder.TP_PP_DP).plan(t, job, Double.NaN);
+        StepPlan p = new StepPlanner(new NcclPredictor(), NcclSettings.DEFAULTS, RankOrder.TP_PP_DP).plan(t, job, Double.NaN);
         CommTiming dp = p.comms().stream().filter(c -> c.op().kind() == CommKind.DP_ALLREDUCE).findFirst()
                 .orElseThrow();
         assertTrue(dp.op().sizeBytes() == 700_000_000_000L / tp, "700 GB / tp per rank");

@@ -3,8 +3,8 @@ package dev.collsim.reports.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.env.NcclSettings;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class ScalingSearchTest {
 
-    private final ScalingSearch search = new ScalingSearch(new StepPlanner(new FormulaPredictor(), Map.of(),
+    private final ScalingSearch search = new ScalingSearch(new StepPlanner(new FormulaPredictor(), NcclSettings.DEFAULTS,
             RankOrder.TP_PP_DP), h -> TestClusters.cluster(h, 4, 1, 100, 100, "H100"), 4, Double.NaN);
     private final TrainingJob job = new TrainingJob(new ModelShape(805_306_368L, 2048, 16), 2, 2, 2, 1, 4, 1, 1, 1,
             0, 0, 1, 1.0, 0, false, 1024, 1, 8, 10_000, Double.NaN, 0);

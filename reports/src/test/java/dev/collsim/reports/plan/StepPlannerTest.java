@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Topology;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Step breakdowns worked by hand with {@link FormulaPredictor}'s stated formula. */
 class StepPlannerTest {
 
-    private static final StepPlanner PLANNER = new StepPlanner(new FormulaPredictor(), Map.of(), RankOrder.TP_PP_DP);
+    private static final StepPlanner PLANNER = new StepPlanner(new FormulaPredictor(), NcclSettings.DEFAULTS, RankOrder.TP_PP_DP);
 
     static TrainingJob job(ModelShape shape, int gradBytes, int dp, int tp, int pp, int ep, int experts, int topk,
             int moeEvery, int zero, boolean sp, int seq, int b, int g, double computeMs, double mfu, double overlap) {

@@ -57,10 +57,10 @@ class ReportSpecReaderTest {
         assertEquals(25.0, v.edits().nicSpeed().gbps(), 1e-12);
         assertEquals("fat-tree", v.edits().fabric());
         assertEquals(2.0, v.edits().oversubscription());
-        assertEquals("Ring", v.ncclEnv().get("NCCL_ALGO"));
+        assertEquals("Ring", v.ncclSettings().asMap().get("NCCL_ALGO"));
         assertEquals(4, v.line());
         assertEquals(Collective.ALL_REDUCE, s.sweeps().get(0).collective());
-        assertEquals(1L << 30, s.sweeps().get(0).maxBytes());
+        assertEquals(1L << 30, s.sweeps().get(0).sizes().maxBytes());
         assertEquals(16, s.sweeps().get(0).gpus());
         assertEquals(80, s.plans().get(0).job().shape().layers());
         assertEquals(1, s.plans().get(0).job().zero());
@@ -133,5 +133,22 @@ class ReportSpecReaderTest {
         assertTrue(problems("title: nothing\n").get(0).message().contains("nothing to predict"));
         assertTrue(problems("variants:\n  - name: x\n    calibration: nope.yaml\nsweeps: [{collective: allreduce}]\n")
                 .get(0).message().contains("calibration profile 'nope.yaml' not found"));
+    }
+
+    /**
+     * Sweep sizes as nccl-tests 2.19.6 reads -b/-e ({@code src/common.cu parsesize}: first letter only, so 2GB is
+     * 2 GiB); min 0 with a factor would repeat 0 for ever. Variant env problems sit on the variable's line.
+     */
+    @Test
+    void sweepSizesAndEnvAreCheckedWhereTheyAreWritten() throws InputException {
+        ReportSpec s = ReportSpecReader.read("w.yaml", "sweeps: [{collective: allreduce, min: 1GB, max: 2GB}]\n",
+                HERE);
+        assertEquals(List.of(1L << 30, 2L << 30), s.sweeps().get(0).sizes().sizes());
+        InputProblem zero = problems("sweeps: [{collective: allreduce, min: 0, max: 16}]\n").get(0);
+        assertTrue(zero.message().contains("min > 0"), zero.toString());
+        List<InputProblem> env = problems("variants:\n  - name: x\n    env:\n      NCCL_ALGO: Ring\n"
+                + "      NCCL_ALOG: Tree\nsweeps: [{collective: allreduce}]\n");
+        assertEquals(5, env.get(0).line(), env.toString());
+        assertTrue(env.get(0).message().startsWith("unknown NCCL variable 'NCCL_ALOG'"), env.toString());
     }
 }

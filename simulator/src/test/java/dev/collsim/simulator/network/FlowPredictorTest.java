@@ -8,6 +8,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
@@ -17,7 +18,6 @@ import dev.collsim.simulator.schedule.ScheduleAlgorithms;
 import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.topology.Topology;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,7 +52,7 @@ class FlowPredictorTest {
     }
 
     private static PredictionRequest allReduce(Topology t) {
-        return new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, S, DataType.FLOAT, null, Map.of());
+        return new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, S, DataType.FLOAT, null, NcclSettings.DEFAULTS);
     }
 
     @Test
@@ -105,11 +105,11 @@ class FlowPredictorTest {
         Topology t = fabric(50);
         FlowPredictor f = new FlowPredictor(chooser(77), FlowPredictor.Mode.FLOW, Multipath.ECMP, 0);
         Prediction b = f.predict(new PredictionRequest(t, t.gpus(), Collective.BROADCAST, S, DataType.FLOAT, null,
-                Map.of()));
+                NcclSettings.DEFAULTS));
         assertEquals(77.0, b.timeUs(), 0.0);
         assertTrue(b.bottleneck().startsWith("analytical (no flow schedule for Broadcast): stub"), b.bottleneck());
         Prediction one = f.predict(new PredictionRequest(t, t.gpus().subList(0, 1), Collective.ALL_REDUCE, S,
-                DataType.FLOAT, null, Map.of()));
+                DataType.FLOAT, null, NcclSettings.DEFAULTS));
         assertEquals(77.0, one.timeUs(), 0.0);
         assertFalse(FlowPredictor.covers(Collective.SEND_RECV, null, 4));
         assertTrue(FlowPredictor.covers(Collective.ALL_TO_ALL, null, 4));
@@ -148,7 +148,7 @@ class FlowPredictorTest {
             Topology t = fabric(uplink);
             List<dev.collsim.topology.Gpu> a = TestFabrics.gpus(t, "h0/gpu0", "h1/gpu0");
             List<dev.collsim.topology.Gpu> b = TestFabrics.gpus(t, "h0/gpu1", "h1/gpu1");
-            PredictionRequest r = new PredictionRequest(t, a, Collective.ALL_REDUCE, S, DataType.FLOAT, null, Map.of());
+            PredictionRequest r = new PredictionRequest(t, a, Collective.ALL_REDUCE, S, DataType.FLOAT, null, NcclSettings.DEFAULTS);
             assertEquals(alone, f.predict(r).timeUs(), 1e-9 * alone);
             double together = f.predictConcurrent(r, List.of(a, b)).timeUs();
             assertEquals(uplink == 50 ? 2 * alone : alone, together, 1e-9 * alone, "uplink " + uplink);

@@ -7,6 +7,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
@@ -24,7 +25,7 @@ class MultiNodeChannelCapTest {
     private static Prediction predict(long bytes, Map<String, String> env) throws Exception {
         Topology t = ClusterLoader.load("default");
         return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, bytes,
-                DataType.FLOAT, RedOp.SUM, env));
+                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env)));
     }
 
     /**

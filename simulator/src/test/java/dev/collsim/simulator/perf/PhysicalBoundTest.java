@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
@@ -15,7 +16,6 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The physical bound on the shipped default cluster, worked by hand. */
@@ -32,7 +32,7 @@ class PhysicalBoundTest {
     void uncabledStorageNicsDoNotRaiseTheBound() throws Exception {
         Topology t = ClusterLoader.load("default");
         Prediction p = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE,
-                1L << 30, DataType.FLOAT, RedOp.SUM, Map.of()));
+                1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
         assertEquals(400.0 * 4 / 3 * 31 / 32, p.physicalBoundBusBw(), 0.01);
     }
 
@@ -46,14 +46,14 @@ class PhysicalBoundTest {
         Topology t = ClusterLoader.load("default");
         List<Gpu> ranks = List.of(t.gpusOf(0).get(0), t.gpusOf(1).get(0));
         Prediction p = new NcclPredictor().predict(new PredictionRequest(t, ranks, Collective.SEND_RECV,
-                64L << 20, DataType.FLOAT, RedOp.SUM, Map.of()));
+                64L << 20, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
         org.junit.jupiter.api.Assertions.assertTrue(p.timeUs() >= 67108864 / 50e3, "time " + p.timeUs());
         org.junit.jupiter.api.Assertions.assertTrue(p.busBw() > 0 && p.busBw() <= 50.0, "busbw " + p.busBw());
     }
 
     private static ChannelPlan plan(Topology t, Collective c) {
         return new NcclPredictor().plan(new PredictionRequest(t, t.gpus(), c, 1L << 26, DataType.FLOAT, RedOp.SUM,
-                Map.of()));
+                NcclSettings.DEFAULTS));
     }
 
     /**

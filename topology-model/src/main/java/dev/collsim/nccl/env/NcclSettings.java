@@ -11,9 +11,12 @@ import java.util.Optional;
 
 /**
  * Validated NCCL environment settings, as a user would export them for one process. Parsing never reads the
- * caller's own environment: the map given is the whole setting. Accessors return NCCL's default when a variable
- * is unset (defaults from NCCL 2.30.7 {@code docs/userguide/source/env.rst} and the files named in
- * {@link NcclVariable}). This class is immutable.
+ * caller's own environment: the map given is the whole setting. Every command parses its settings once, where the
+ * user gave them ({@code --env}, {@code --algo}/{@code --proto}, a report spec's {@code env:}, a measured file's
+ * header), and carries this object in its requests; consumers ask it typed questions instead of reading names.
+ * Accessors return NCCL's default when a variable is unset; each names the default and the NCCL 2.30.7 file that
+ * reads the variable ({@link NcclVariable#source()}; defaults also in {@code docs/userguide/source/env.rst}).
+ * Two settings are equal when the same variables were given the same texts. This class is immutable.
  */
 public final class NcclSettings {
 
@@ -60,9 +63,40 @@ public final class NcclSettings {
         return s;
     }
 
+    /**
+     * The settings of a recorded run (a measured file's header, an NCCL log) that collsim can model: the variables
+     * it models whose values it accepts; every other variable is left out (compare with the record to list them).
+     *
+     * @param env the run's environment as recorded; null means none
+     * @return the settings
+     * @throws IllegalArgumentException when the accepted variables contradict each other (e.g. min above max
+     *                                  channels)
+     */
+    public static NcclSettings modelled(Map<String, String> env) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (env != null) {
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                try {
+                    NcclVariable.of(e.getKey()).parse(e.getValue());
+                    out.put(e.getKey(), e.getValue());
+                } catch (IllegalArgumentException ex) {
+                    // not modelled, or a value the model cannot use: left out
+                }
+            }
+        }
+        return parse(out);
+    }
+
     /** @return the variables as given (validated), in name order */
     public Map<String, String> asMap() {
         return raw;
+    }
+
+    /** @return the variables as {@code NAME=VALUE} joined by spaces, in name order; "" for NCCL's defaults */
+    public String label() {
+        StringBuilder sb = new StringBuilder();
+        raw.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return sb.toString();
     }
 
     /** @return true when no variable is set */
@@ -80,132 +114,148 @@ public final class NcclSettings {
         return o == null ? def : (Integer) o;
     }
 
-    /** @return NCCL_ALGO, parsed */
+    /** @return NCCL_ALGO, parsed; default every algorithm enabled ({@code src/graph/tuning.cc}) */
     @SuppressWarnings("unchecked")
     public AlgoProtoFilter<Algorithm> algo() {
         Object o = values.get(NcclVariable.NCCL_ALGO);
         return o == null ? AlgoProtoFilter.defaults(Algorithm.class) : (AlgoProtoFilter<Algorithm>) o;
     }
 
-    /** @return NCCL_PROTO, parsed */
+    /** @return NCCL_PROTO, parsed; default every protocol, LL128 where safe ({@code src/graph/tuning.cc}) */
     @SuppressWarnings("unchecked")
     public AlgoProtoFilter<Protocol> proto() {
         Object o = values.get(NcclVariable.NCCL_PROTO);
         return o == null ? AlgoProtoFilter.defaults(Protocol.class) : (AlgoProtoFilter<Protocol>) o;
     }
 
-    /** @return NCCL_MIN_CTAS or NCCL_MIN_NCHANNELS (default 1) */
+    /** @return NCCL_MIN_CTAS ({@code src/init.cc}) or NCCL_MIN_NCHANNELS ({@code src/graph/connect.cc}); default 1 */
     public int minChannels() {
         return intOr(NcclVariable.NCCL_MIN_CTAS, intOr(NcclVariable.NCCL_MIN_NCHANNELS, 1));
     }
 
-    /** @return NCCL_MAX_CTAS or NCCL_MAX_NCHANNELS (default 64 = MAXCHANNELS) */
+    /**
+     * @return NCCL_MAX_CTAS ({@code src/init.cc}) or NCCL_MAX_NCHANNELS ({@code src/graph/connect.cc}); default 64 =
+     *         MAXCHANNELS
+     */
     public int maxChannels() {
         return intOr(NcclVariable.NCCL_MAX_CTAS, intOr(NcclVariable.NCCL_MAX_NCHANNELS, 64));
     }
 
-    /** @return NCCL_NTHREADS if set */
+    /** @return NCCL_NTHREADS if set; NCCL's default 512, 256 on slow PCIe rings ({@code src/graph/tuning.cc}) */
     public Optional<Integer> nThreads() {
         return Optional.ofNullable((Integer) values.get(NcclVariable.NCCL_NTHREADS));
     }
 
-    /** @return NCCL_LL128_NTHREADS (default 640) */
+    /** @return NCCL_LL128_NTHREADS; default 640 = NCCL_LL128_MAX_NTHREADS ({@code src/graph/tuning.cc}) */
     public int ll128NThreads() {
         return intOr(NcclVariable.NCCL_LL128_NTHREADS, 640);
     }
 
-    /** @return Simple buffer per connection, bytes: NCCL_BUFFSIZE (default 4 MiB) */
+    /** @return Simple buffer per connection, bytes: NCCL_BUFFSIZE; default 4 MiB ({@code src/init.cc}) */
     public long buffSize() {
         Object o = values.get(NcclVariable.NCCL_BUFFSIZE);
         return o == null ? 4L << 20 : (Long) o;
     }
 
-    /** @return LL buffer per connection, bytes (default 512 KiB) */
+    /** @return LL buffer per connection, bytes: NCCL_LL_BUFFSIZE; default 512 KiB ({@code src/init.cc}) */
     public long llBuffSize() {
         Object o = values.get(NcclVariable.NCCL_LL_BUFFSIZE);
         return o == null ? 512L << 10 : (Long) o;
     }
 
-    /** @return LL128 buffer per connection, bytes (default 4,915,200) */
+    /** @return LL128 buffer per connection, bytes: NCCL_LL128_BUFFSIZE; default 4,915,200 ({@code src/init.cc}) */
     public long ll128BuffSize() {
         Object o = values.get(NcclVariable.NCCL_LL128_BUFFSIZE);
         return o == null ? 4_915_200L : (Long) o;
     }
 
-    /** @return NCCL_NVLS_ENABLE: 0, 1 or 2 (auto, default) */
+    /** @return NCCL_NVLS_ENABLE: 0, 1 or 2; default 2 = auto ({@code src/transport/nvls.cc}) */
     public int nvlsEnable() {
         return intOr(NcclVariable.NCCL_NVLS_ENABLE, 2);
     }
 
-    /** @return NCCL_NVLS_NCHANNELS if set */
+    /** @return NCCL_NVLS_NCHANNELS if set; NCCL's default 16 on sm90, 24/32 on sm100 ({@code src/init.cc}) */
     public Optional<Integer> nvlsNChannels() {
         return Optional.ofNullable((Integer) values.get(NcclVariable.NCCL_NVLS_NCHANNELS));
     }
 
-    /** @return NCCL_P2P_LEVEL if set (NCCL's default is PXB) */
+    /** @return NCCL_P2P_LEVEL if set; NCCL's default PXB ({@code src/graph/paths.cc}) */
     public Optional<PathType> p2pLevel() {
         return Optional.ofNullable((PathType) values.get(NcclVariable.NCCL_P2P_LEVEL));
     }
 
-    /** @return true when NCCL_P2P_DISABLE=1 */
+    /** @return true when NCCL_P2P_DISABLE=1; default 0 ({@code src/graph/paths.cc}) */
     public boolean p2pDisable() {
         return intOr(NcclVariable.NCCL_P2P_DISABLE, 0) == 1;
     }
 
-    /** @return NCCL_NET_GDR_LEVEL if set */
+    /** @return NCCL_NET_GDR_LEVEL if set; NCCL's default PXB, P2C with C2C ({@code src/graph/paths.cc}) */
     public Optional<PathType> netGdrLevel() {
         return Optional.ofNullable((PathType) values.get(NcclVariable.NCCL_NET_GDR_LEVEL));
     }
 
-    /** @return NCCL_CROSS_NIC: 0, 1 or 2 (default) */
+    /** @return NCCL_CROSS_NIC: 0, 1 or 2; default 2 ({@code src/graph/search.cc}) */
     public int crossNic() {
         return intOr(NcclVariable.NCCL_CROSS_NIC, 2);
     }
 
-    /** @return true when NCCL_PXN_DISABLE=1 */
+    /** @return true when NCCL_PXN_DISABLE=1 (no PXN); default 0 ({@code src/graph/paths.cc}) */
     public boolean pxnDisable() {
         return intOr(NcclVariable.NCCL_PXN_DISABLE, 0) == 1;
     }
 
-    /** @return NCCL_PAT_ENABLE: 0, 1 or 2 (auto, default) */
+    /** @return NCCL_PAT_ENABLE: 0, 1 or 2; default 2 = auto ({@code src/graph/tuning.cc}) */
     public int patEnable() {
         return intOr(NcclVariable.NCCL_PAT_ENABLE, 2);
     }
 
-    /** @return true when NCCL_COLLNET_ENABLE=1 */
+    /** @return true when NCCL_COLLNET_ENABLE=1; default off ({@code src/init.cc}) */
     public boolean collnetEnable() {
         return intOr(NcclVariable.NCCL_COLLNET_ENABLE, 0) == 1;
     }
 
-    /** @return NCCL_COLLNET_NODE_THRESHOLD (default 2) */
+    /** @return NCCL_COLLNET_NODE_THRESHOLD; default 2 ({@code src/init.cc}) */
     public int collnetNodeThreshold() {
         return intOr(NcclVariable.NCCL_COLLNET_NODE_THRESHOLD, 2);
     }
 
-    /** @return NCCL_NET_OVERHEAD in microseconds, if set (given in nanoseconds) */
+    /**
+     * @return NCCL_NET_OVERHEAD in microseconds, if set (given in nanoseconds); NCCL's default 1 us Intel, 2 us AMD
+     *         ({@code src/graph/tuning.cc})
+     */
     public Optional<Double> netOverheadUs() {
         Object o = values.get(NcclVariable.NCCL_NET_OVERHEAD);
         return o == null ? Optional.empty() : Optional.of((Integer) o / 1000.0);
     }
 
-    /** @return true unless NCCL_LL128_C2C=0 */
+    /** @return true unless NCCL_LL128_C2C=0; default 1 ({@code src/graph/tuning.cc}) */
     public boolean ll128C2c() {
         return intOr(NcclVariable.NCCL_LL128_C2C, 1) == 1;
     }
 
-    /** @return true when NCCL_NVB_DISABLE=1 */
+    /** @return true when NCCL_NVB_DISABLE=1; default 0 ({@code src/graph/paths.cc}) */
     public boolean nvbDisable() {
         return intOr(NcclVariable.NCCL_NVB_DISABLE, 0) == 1;
     }
 
-    /** @return NCCL_MIN_P2P_NCHANNELS (default 1) */
+    /** @return NCCL_MIN_P2P_NCHANNELS; default 1 ({@code src/graph/paths.cc}) */
     public int minP2pChannels() {
         return intOr(NcclVariable.NCCL_MIN_P2P_NCHANNELS, 1);
     }
 
-    /** @return NCCL_MAX_P2P_NCHANNELS (default 64) */
+    /** @return NCCL_MAX_P2P_NCHANNELS; default 64 = MAXCHANNELS ({@code src/graph/paths.cc}) */
     public int maxP2pChannels() {
         return intOr(NcclVariable.NCCL_MAX_P2P_NCHANNELS, 64);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof NcclSettings other && other.raw.equals(raw);
+    }
+
+    @Override
+    public int hashCode() {
+        return raw.hashCode();
     }
 
     @Override

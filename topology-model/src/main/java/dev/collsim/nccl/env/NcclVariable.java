@@ -15,76 +15,81 @@ import java.util.function.BiFunction;
 public enum NcclVariable {
     /** Algorithms allowed per function; 2.24+ syntax. */
     NCCL_ALGO("[func:]list;func:list with Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT"
-            + " (case-insensitive, ^ excludes)", "all enabled",
+            + " (case-insensitive, ^ excludes)", "all enabled", "src/graph/tuning.cc",
             (n, v) -> AlgoProtoFilter.parse(n, v, Algorithm.class, Algorithm::parse, Algorithm.allowed())),
     /** Protocols allowed per function; 2.24+ syntax. */
     NCCL_PROTO("[func:]list;func:list with LL, LL128, Simple (case-insensitive, ^ excludes)",
-            "all enabled, LL128 auto",
+            "all enabled, LL128 auto", "src/graph/tuning.cc",
             (n, v) -> AlgoProtoFilter.parse(n, v, Protocol.class, Protocol::parse, Protocol.allowed())),
     /** Minimum runtime channels (deprecated name of NCCL_MIN_CTAS). */
-    NCCL_MIN_NCHANNELS("an integer in [1, 64]", "1", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MIN_NCHANNELS("an integer in [1, 64]", "1", "src/graph/connect.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Maximum runtime channels (deprecated name of NCCL_MAX_CTAS). */
-    NCCL_MAX_NCHANNELS("an integer in [1, 64]", "64", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MAX_NCHANNELS("an integer in [1, 64]", "64", "src/graph/connect.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Minimum CTAs (= runtime channels). */
-    NCCL_MIN_CTAS("an integer in [1, 64]", "1", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MIN_CTAS("an integer in [1, 64]", "1", "src/init.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Maximum CTAs (= runtime channels). */
-    NCCL_MAX_CTAS("an integer in [1, 64]", "64", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MAX_CTAS("an integer in [1, 64]", "64", "src/init.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Threads per block for LL and Simple. */
-    NCCL_NTHREADS("a multiple of 32 in [64, 512]", "512 (256 on slow PCIe rings)",
+    NCCL_NTHREADS("a multiple of 32 in [64, 512]", "512 (256 on slow PCIe rings)", "src/graph/tuning.cc",
             (n, v) -> multipleOf32(n, v, 64, 512)),
     /** Threads per block for LL128. */
-    NCCL_LL128_NTHREADS("a multiple of 32 in [160, 640]", "640", (n, v) -> multipleOf32(n, v, 160, 640)),
+    NCCL_LL128_NTHREADS("a multiple of 32 in [160, 640]", "640", "src/graph/tuning.cc",
+            (n, v) -> multipleOf32(n, v, 160, 640)),
     /** Simple buffer per connection, bytes. */
-    NCCL_BUFFSIZE("a size in bytes >= 64K (K/M/G suffixes allowed)", "4M", (n, v) -> bytesAtLeast(n, v, 65536)),
+    NCCL_BUFFSIZE("a size in bytes >= 64K (K/M/G suffixes allowed)", "4M", "src/init.cc",
+            (n, v) -> bytesAtLeast(n, v, 65536)),
     /** LL buffer per connection, bytes. */
-    NCCL_LL_BUFFSIZE("a size in bytes >= 4K", "512K", (n, v) -> bytesAtLeast(n, v, 4096)),
+    NCCL_LL_BUFFSIZE("a size in bytes >= 4K", "512K", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 4096)),
     /** LL128 buffer per connection, bytes. */
-    NCCL_LL128_BUFFSIZE("a size in bytes >= 64K", "4915200", (n, v) -> bytesAtLeast(n, v, 65536)),
+    NCCL_LL128_BUFFSIZE("a size in bytes >= 64K", "4915200", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 65536)),
     /** NVLink SHARP: 0 off, 1 on, 2 auto. */
-    NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", (n, v) -> intIn(n, v, 0, 2)),
+    NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", "src/transport/nvls.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** NVLS runtime channels. */
-    NCCL_NVLS_NCHANNELS("an integer in [1, 64]", "16 (sm90), 24/32 (sm100)", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_NVLS_NCHANNELS("an integer in [1, 64]", "16 (sm90), 24/32 (sm100)", "src/init.cc",
+            (n, v) -> intIn(n, v, 1, 64)),
     /** Farthest path type over which GPUs use peer-to-peer. */
-    NCCL_P2P_LEVEL(PathLevel.ALLOWED, "PXB", PathLevel::parse),
+    NCCL_P2P_LEVEL(PathLevel.ALLOWED, "PXB", "src/graph/paths.cc", PathLevel::parse),
     /** 1 disables peer-to-peer between GPUs. */
-    NCCL_P2P_DISABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    NCCL_P2P_DISABLE("0 or 1", "0", "src/graph/paths.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** Farthest NIC-GPU path type for GPUDirect RDMA. */
-    NCCL_NET_GDR_LEVEL(PathLevel.ALLOWED, "PXB (P2C with C2C)", PathLevel::parse),
+    NCCL_NET_GDR_LEVEL(PathLevel.ALLOWED, "PXB (P2C with C2C)", "src/graph/paths.cc", PathLevel::parse),
     /** Rings may use different NICs on different hosts: 0, 1 or 2 (auto). */
-    NCCL_CROSS_NIC("0, 1 or 2 (auto)", "2", (n, v) -> intIn(n, v, 0, 2)),
+    NCCL_CROSS_NIC("0, 1 or 2 (auto)", "2", "src/graph/search.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** 1 disables PXN (sending through a peer GPU's NIC). */
-    NCCL_PXN_DISABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    NCCL_PXN_DISABLE("0 or 1", "0", "src/graph/paths.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** PAT algorithm: 0 off, 1 on, 2 auto (1 GPU per host). */
-    NCCL_PAT_ENABLE("0, 1 or 2 (auto)", "2", (n, v) -> intIn(n, v, 0, 2)),
+    NCCL_PAT_ENABLE("0, 1 or 2 (auto)", "2", "src/graph/tuning.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** CollNet (SHARP) algorithms: 0 off, 1 on (needs a CollNet plugin). */
-    NCCL_COLLNET_ENABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    NCCL_COLLNET_ENABLE("0 or 1", "0", "src/init.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** Minimum hosts for CollNet. */
-    NCCL_COLLNET_NODE_THRESHOLD("an integer >= 1", "2", (n, v) -> intIn(n, v, 1, Integer.MAX_VALUE)),
+    NCCL_COLLNET_NODE_THRESHOLD("an integer >= 1", "2", "src/init.cc", (n, v) -> intIn(n, v, 1, Integer.MAX_VALUE)),
     /** Inter-host ring step overhead, nanoseconds. */
-    NCCL_NET_OVERHEAD("an integer number of nanoseconds >= 0", "1000 (Intel), 2000 (AMD)",
+    NCCL_NET_OVERHEAD("an integer number of nanoseconds >= 0", "1000 (Intel), 2000 (AMD)", "src/graph/tuning.cc",
             (n, v) -> intIn(n, v, 0, Integer.MAX_VALUE)),
     /** LL128 allowed up to PXN on Hopper and newer. */
-    NCCL_LL128_C2C("0 or 1", "1", (n, v) -> intIn(n, v, 0, 1)),
+    NCCL_LL128_C2C("0 or 1", "1", "src/graph/tuning.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** 1 disables NVLink through an intermediate GPU (NVB). */
-    NCCL_NVB_DISABLE("0 or 1", "0", (n, v) -> intIn(n, v, 0, 1)),
+    NCCL_NVB_DISABLE("0 or 1", "0", "src/graph/paths.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** Minimum peer-to-peer channels. */
-    NCCL_MIN_P2P_NCHANNELS("an integer in [1, 64]", "1", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MIN_P2P_NCHANNELS("an integer in [1, 64]", "1", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Maximum peer-to-peer channels. */
-    NCCL_MAX_P2P_NCHANNELS("an integer in [1, 64]", "64", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MAX_P2P_NCHANNELS("an integer in [1, 64]", "64", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Logging level: accepted, no effect on a prediction. */
-    NCCL_DEBUG("VERSION, WARN, INFO, TRACE or ABORT (no effect on a prediction)", "unset",
+    NCCL_DEBUG("VERSION, WARN, INFO, TRACE or ABORT (no effect on a prediction)", "unset", "src/debug.cc",
             (n, v) -> oneOf(n, v, "VERSION", "WARN", "INFO", "TRACE", "ABORT", "NONE")),
     /** Logging subsystems: accepted, no effect on a prediction. */
-    NCCL_DEBUG_SUBSYS("a comma list of subsystems (no effect on a prediction)", "INIT,BOOTSTRAP,ENV",
+    NCCL_DEBUG_SUBSYS("a comma list of subsystems (no effect on a prediction)", "INIT,BOOTSTRAP,ENV", "src/debug.cc",
             (n, v) -> v);
 
     private final String allowed;
     private final String defaultText;
+    private final String source;
     private final BiFunction<String, String, Object> parser;
 
-    NcclVariable(String allowed, String defaultText, BiFunction<String, String, Object> parser) {
+    NcclVariable(String allowed, String defaultText, String source, BiFunction<String, String, Object> parser) {
         this.allowed = allowed;
         this.defaultText = defaultText;
+        this.source = source;
         this.parser = parser;
     }
 
@@ -96,6 +101,11 @@ public enum NcclVariable {
     /** @return NCCL's default, in words */
     public String defaultText() {
         return defaultText;
+    }
+
+    /** @return the NCCL 2.30.7 source file that reads the variable, e.g. {@code src/graph/paths.cc} */
+    public String source() {
+        return source;
     }
 
     /**
@@ -110,9 +120,13 @@ public enum NcclVariable {
     }
 
     /**
+     * The variable of a name, for a prediction: only the variables collsim models are accepted.
+     *
      * @param name a variable name, case-sensitive as NCCL reads it
      * @return the variable
-     * @throws IllegalArgumentException naming the unknown variable and the known ones
+     * @throws IllegalArgumentException for a name NCCL does not read (a typo) or one NCCL reads that collsim does
+     *                                  not model (a prediction could not honour it); the message names the
+     *                                  variable and the modelled ones
      */
     public static NcclVariable of(String name) {
         for (NcclVariable v : values()) {
@@ -124,8 +138,40 @@ public enum NcclVariable {
         for (NcclVariable v : values()) {
             known.append(known.length() == 0 ? "" : ", ").append(v.name());
         }
-        throw new IllegalArgumentException("unknown or unsupported NCCL variable '" + name + "'; collsim models: "
-                + known);
+        String why = isNcclName(name) ? "NCCL variable '" + name + "' is not modelled by collsim, so a prediction"
+                + " cannot honour it" : "unknown NCCL variable '" + name + "' (NCCL 2.30.7 reads no variable of"
+                + " that name)";
+        throw new IllegalArgumentException(why + "; collsim models: " + known);
+    }
+
+    /**
+     * @param name a variable name
+     * @return true when NCCL 2.30.7 reads a variable of this name, modelled by collsim or not (see
+     *         {@link NcclNames})
+     */
+    public static boolean isNcclName(String name) {
+        return NcclNames.contains(name);
+    }
+
+    /**
+     * Checks one setting for a process that runs NCCL (the executor's {@code --env}): a modelled variable must
+     * have a value this enum accepts, as for a prediction; a variable NCCL reads but collsim does not model
+     * (e.g. NCCL_IB_HCA, NCCL_SOCKET_IFNAME) passes unchecked, since NCCL itself will read it; any other
+     * {@code NCCL_*} name is refused with the message {@link #of} gives a prediction.
+     *
+     * @param name  the variable name
+     * @param value its value
+     * @throws IllegalArgumentException for an unknown name or a bad value of a modelled variable
+     */
+    public static void checkForRun(String name, String value) {
+        if (!isNcclName(name)) {
+            of(name);
+        }
+        for (NcclVariable v : values()) {
+            if (v.name().equals(name)) {
+                v.parse(value);
+            }
+        }
     }
 
     private static Object intIn(String name, String v, int lo, int hi) {

@@ -1,6 +1,7 @@
 package dev.collsim.nccl.env;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.topology.PathType;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -79,6 +81,59 @@ class NcclSettingsTest {
         assertEquals(PathType.PXB, s.p2pLevel().orElseThrow());
         assertEquals(PathType.PHB, s.netGdrLevel().orElseThrow());
         assertEquals(1.5, s.netOverheadUs().orElseThrow(), 1e-12);
+    }
+
+    /** NCCL 2.30.7 reads NCCL_IB_HCA ({@code src/transport/net_ib}) and NCCL_SOCKET_IFNAME; collsim models neither. */
+    @Test
+    void ncclVariablesCollsimDoesNotModelAreToldApartFromTypos() {
+        IllegalArgumentException unmodelled = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_IB_HCA", "mlx5_0")));
+        assertTrue(unmodelled.getMessage().contains("not modelled"), unmodelled.getMessage());
+        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_ALOG", "Ring")));
+        assertTrue(typo.getMessage().startsWith("unknown NCCL variable 'NCCL_ALOG'"), typo.getMessage());
+        assertTrue(NcclVariable.isNcclName("NCCL_SOCKET_IFNAME"));
+        assertFalse(NcclVariable.isNcclName("NCCL_ALOG"));
+    }
+
+    @Test
+    void everyModelledVariableIsOneNcclReads() {
+        for (NcclVariable v : NcclVariable.values()) {
+            assertTrue(NcclVariable.isNcclName(v.name()), v.name());
+            assertTrue(v.source().startsWith("src/"), v.name());
+        }
+    }
+
+    @Test
+    void runSettingsCheckModelledValuesAndPassOtherNcclNames() {
+        NcclVariable.checkForRun("NCCL_IB_HCA", "mlx5_0,mlx5_1");
+        NcclVariable.checkForRun("NCCL_PROTO", "Simple");
+        assertThrows(IllegalArgumentException.class, () -> NcclVariable.checkForRun("NCCL_PROTO", "Simpel"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NcclVariable.checkForRun("NCCL_ALOG", "Ring"));
+        IllegalArgumentException p = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_ALOG", "Ring")));
+        assertEquals(p.getMessage(), e.getMessage());
+    }
+
+    @Test
+    void settingsAreEqualWhenTheSameTextsWereGiven() {
+        NcclSettings a = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL"));
+        NcclSettings b = NcclSettings.parse(new TreeMap<>(Map.of("NCCL_PROTO", "LL", "NCCL_ALGO", "Ring")));
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertEquals("NCCL_ALGO=Ring NCCL_PROTO=LL", a.label());
+        assertEquals("", NcclSettings.DEFAULTS.label());
+        assertEquals(NcclSettings.DEFAULTS, NcclSettings.parse(Map.of()));
+    }
+
+    /** A recorded run keeps what collsim models: NCCL_IB_HCA is not modelled, NCCL_NTHREADS=100 is not x32. */
+    @Test
+    void recordedRunKeepsOnlyModelledValidSettings() {
+        NcclSettings s = NcclSettings.modelled(Map.of("NCCL_ALGO", "Ring", "NCCL_IB_HCA", "mlx5_0",
+                "NCCL_NTHREADS", "100", "PATH", "/bin"));
+        assertEquals(Map.of("NCCL_ALGO", "Ring"), s.asMap());
+        assertEquals(NcclSettings.DEFAULTS, NcclSettings.modelled(null));
     }
 
     @Test

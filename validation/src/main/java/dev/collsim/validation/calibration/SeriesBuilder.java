@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
@@ -32,7 +33,7 @@ public final class SeriesBuilder {
             return Optional.empty();
         }
         try {
-            PointModel pm = comparer.model(d, c.get(), Comparer.modelEnv(d.env()), pts);
+            PointModel pm = comparer.model(d, c.get(), NcclSettings.modelled(d.env()), pts);
             double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();
             long[] s = pts.stream().mapToLong(PerfPoint::sizeBytes).toArray();
             return Optional.of(new Series(d, pm, t, s));

@@ -2,8 +2,8 @@ package dev.collsim.validation.compare;
 
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.PredictionRequest;
-import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Dataset;
@@ -12,7 +12,6 @@ import dev.collsim.validation.ingest.NcclLog;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,13 +57,14 @@ public final class Comparer {
         if (pts.isEmpty()) {
             return DatasetComparison.notComparable(d, "no point with size > 0 and a time");
         }
-        Map<String, String> env = modelEnv(d.env());
-        List<String> assumptions = new ArrayList<>(c.get().assumptions());
-        d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.containsKey(k)).forEach(k ->
-                assumptions.add(k + " ignored (not part of the model)"));
-        ClusterGuess used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
         PointModel pm;
+        ClusterGuess used;
         try {
+            NcclSettings env = NcclSettings.modelled(d.env());
+            List<String> assumptions = new ArrayList<>(c.get().assumptions());
+            d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
+                    assumptions.add(k + " ignored (not part of the model)"));
+            used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
             pm = model(d, used, env, pts);
         } catch (IllegalArgumentException e) {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
@@ -73,7 +73,7 @@ public final class Comparer {
     }
 
     /** @return the model of a dataset's usable points on a cluster (for calibration) */
-    public PointModel model(Dataset d, ClusterGuess c, Map<String, String> env, List<PerfPoint> pts) {
+    public PointModel model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
         List<PredictionRequest> reqs = new ArrayList<>();
         for (PerfPoint p : pts) {
@@ -87,21 +87,6 @@ public final class Comparer {
     public static List<PerfPoint> usable(Dataset d) {
         return d.points().stream().filter(p -> p.sizeBytes() > 0 && p.primary().hasTime() && p.primary().timeUs() > 0)
                 .toList();
-    }
-
-    /** @return the NCCL variables of env that the simulator knows and accepts */
-    public static Map<String, String> modelEnv(Map<String, String> env) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (var e : env.entrySet()) {
-            try {
-                NcclVariable v = NcclVariable.of(e.getKey());
-                v.parse(e.getValue());
-                out.put(e.getKey(), e.getValue());
-            } catch (IllegalArgumentException ex) {
-                // not a modelled variable, or a value the model cannot use: reported as an assumption
-            }
-        }
-        return out;
     }
 
     private DatasetComparison build(Dataset d, ClusterGuess c, List<PerfPoint> pts, PointModel pm) {

@@ -53,7 +53,7 @@ public final class PointModel {
      */
     public PointModel(List<PredictionRequest> requests, NcclVersion version) {
         PredictionRequest first = requests.get(0);
-        this.settings = NcclSettings.parse(first.ncclEnv());
+        this.settings = first.ncclSettings();
         this.collective = first.collective();
         this.plan = ChannelSearch.search(first.topology(), first.ranks(), settings, version);
         CostTable t = null;

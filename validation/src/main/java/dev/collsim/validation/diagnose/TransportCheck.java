@@ -1,5 +1,7 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.topology.PathType;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.NcclLog;
 import dev.collsim.validation.ingest.Note;
@@ -66,9 +68,9 @@ final class TransportCheck implements Check {
                 ev.add(s.at(n.line()));
             }
         }
-        String level = d.env().getOrDefault("NCCL_NET_GDR_LEVEL", "");
-        if (level.equals("0") || level.equalsIgnoreCase("LOC")) {
-            ev.add(new Finding.Evidence(d.file(), d.header().line("env"), "NCCL_NET_GDR_LEVEL=" + level));
+        if (settings(d).netGdrLevel().orElse(null) == PathType.LOC) {
+            ev.add(new Finding.Evidence(d.file(), d.header().line("env"), "NCCL_NET_GDR_LEVEL="
+                    + d.env().get("NCCL_NET_GDR_LEVEL")));
         }
         if (ev.isEmpty() || s.singleHost()) {
             return Optional.empty();
@@ -87,11 +89,13 @@ final class TransportCheck implements Check {
         List<Finding.Evidence> ev = new ArrayList<>();
         d.log().transports().stream().filter(t -> t.family().equals("SHM")).findFirst()
                 .ifPresent(t -> ev.add(s.at(t.line())));
-        if ("1".equals(d.env().get("NCCL_P2P_DISABLE"))) {
+        NcclSettings nccl = settings(d);
+        if (nccl.p2pDisable()) {
             ev.add(new Finding.Evidence(d.file(), d.header().line("env"), "NCCL_P2P_DISABLE=1"));
         }
-        if ("LOC".equalsIgnoreCase(d.env().get("NCCL_P2P_LEVEL"))) {
-            ev.add(new Finding.Evidence(d.file(), d.header().line("env"), "NCCL_P2P_LEVEL=LOC"));
+        if (nccl.p2pLevel().orElse(null) == PathType.LOC) {
+            ev.add(new Finding.Evidence(d.file(), d.header().line("env"), "NCCL_P2P_LEVEL="
+                    + d.env().get("NCCL_P2P_LEVEL")));
         }
         for (Note n : d.log().flagged()) {
             String t = n.text().toLowerCase(Locale.ROOT);
@@ -118,5 +122,17 @@ final class TransportCheck implements Check {
                         + "transfer is a copy into host memory and out again, which halves the bandwidth of the "
                         + "PCIe path or worse; enable P2P (NCCL_P2P_LEVEL=SYS where the platform supports it, "
                         + "ACS off, a P2P-capable driver)", ev));
+    }
+
+    /**
+     * @return the run's settings that collsim models (NCCL_P2P_LEVEL 0 and LOC both read as LOC, as NCCL's
+     *         {@code src/graph/paths.cc} does); NCCL's defaults when the recorded ones contradict each other
+     */
+    private static NcclSettings settings(Dataset d) {
+        try {
+            return NcclSettings.modelled(d.env());
+        } catch (IllegalArgumentException e) {
+            return NcclSettings.DEFAULTS;
+        }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -61,7 +62,7 @@ class FitterTest {
                 null).model(real.dataset(), SeriesBuilder.of(real.dataset(), Optional.empty(),
                 new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)).isPresent()
                 ? dev.collsim.validation.compare.ClusterGuesser.guess(real.dataset()).orElseThrow() : null,
-                Comparer.modelEnv(real.dataset().env()), Comparer.usable(real.dataset()).subList(20, 22)),
+                NcclSettings.modelled(real.dataset().env()), Comparer.usable(real.dataset()).subList(20, 22)),
                 new double[] {real.measuredUs()[20], real.measuredUs()[21]},
                 new long[] {real.sizes()[20], real.sizes()[21]});
         CalibrationException e = assertThrows(CalibrationException.class, () -> new Fitter(
@@ -80,7 +81,7 @@ class FitterTest {
         var ds = real.dataset();
         var pts = Comparer.usable(ds).subList(18, 24);
         var model = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null).model(ds,
-                dev.collsim.validation.compare.ClusterGuesser.guess(ds).orElseThrow(), Comparer.modelEnv(ds.env()), pts);
+                dev.collsim.validation.compare.ClusterGuesser.guess(ds).orElseThrow(), NcclSettings.modelled(ds.env()), pts);
         double[] t = new double[6];
         long[] s = new long[6];
         for (int i = 0; i < 6; i++) {

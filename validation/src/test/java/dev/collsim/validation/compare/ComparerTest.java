@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.perf.PerformanceParameters;
@@ -48,11 +49,11 @@ class ComparerTest {
         ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
         assertEquals(2, g.topology().hostCount());
         var pts = Comparer.usable(d);
-        PointModel pm = comparer.model(d, g, Comparer.modelEnv(d.env()), pts);
+        PointModel pm = comparer.model(d, g, NcclSettings.modelled(d.env()), pts);
         NcclPredictor facade = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
         for (int i = 0; i < pts.size(); i += 3) {
             PredictionRequest r = new PredictionRequest(g.topology(), g.ranks(), d.collective(), pts.get(i).sizeBytes(),
-                    DataType.FLOAT, RedOp.SUM, Comparer.modelEnv(d.env()));
+                    DataType.FLOAT, RedOp.SUM, NcclSettings.modelled(d.env()));
             assertEquals(facade.predict(r).timeUs(), pm.timeUs(i, PerformanceParameters.DEFAULTS), 1e-9);
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
@@ -43,7 +44,7 @@ class H200x2ChannelCapTest {
         env.put("NCCL_NVLS_ENABLE", "0");
         NcclPredictor p = new NcclPredictor(NcclVersion.parse("2.28"), PerformanceParameters.DEFAULTS);
         return p.predict(new PredictionRequest(topo, topo.gpus(), Collective.ALL_REDUCE, SIZE, DataType.FLOAT,
-                RedOp.SUM, env));
+                RedOp.SUM, NcclSettings.parse(env)));
     }
 
     /** Out-of-place busbw (column 8) of the 8 GiB row in the block headed "collsim settings: NCCL_MAX_NCHANNELS=n". */

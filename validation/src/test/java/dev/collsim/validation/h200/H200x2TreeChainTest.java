@@ -7,6 +7,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
@@ -41,7 +42,7 @@ class H200x2TreeChainTest {
         env.put("NCCL_NVLS_ENABLE", "0");
         NcclPredictor p = new NcclPredictor(NcclVersion.parse("2.28"), PerformanceParameters.DEFAULTS);
         return p.predict(new PredictionRequest(topo, topo.gpus(), Collective.ALL_REDUCE, SIZE, DataType.FLOAT,
-                RedOp.SUM, env));
+                RedOp.SUM, NcclSettings.parse(env)));
     }
 
     private static double measuredTreeBusBw() throws Exception {

@@ -1,5 +1,6 @@
 package dev.collsim.reports.spec;
 
+import dev.collsim.topology.edit.ClusterEdits;
 import java.util.Map;
 
 /**

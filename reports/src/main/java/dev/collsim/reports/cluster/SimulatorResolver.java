@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
-import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.VariantSpec;
 import dev.collsim.reports.whatif.ResolvedVariant;
@@ -12,12 +12,8 @@ import dev.collsim.reports.whatif.VariantResolver;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.NcclPredictor;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
@@ -25,7 +21,11 @@ import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.validation.calibration.CalibrationProfile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -62,7 +62,7 @@ public final class SimulatorResolver implements VariantResolver {
         try {
             return new NcclPredictor(NcclVersion.DEFAULT, CalibrationProfile.read(Path.of(file)).parameters());
         } catch (InputException notAProfile) {
-            String lower = file.toLowerCase(java.util.Locale.ROOT);
+            String lower = file.toLowerCase(Locale.ROOT);
             ObjectMapper m = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
                     : new ObjectMapper();
             try {

@@ -1,6 +1,8 @@
 package dev.collsim.reports.spec;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.io.IoMessages;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.nccl.Collective;
@@ -8,16 +10,20 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.TrainingJob;
+import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.DataSize;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -92,9 +98,9 @@ public final class ReportSpecReader {
         String text;
         try {
             text = Files.readString(file);
-        } catch (java.io.IOException e) {
-            throw new InputException(new dev.collsim.io.InputProblem(file.toString(), 0, 0, "",
-                    dev.collsim.io.IoMessages.reason(e) + " (the report spec)"));
+        } catch (IOException e) {
+            throw new InputException(new InputProblem(file.toString(), 0, 0, "",
+                    IoMessages.reason(e) + " (the report spec)"));
         }
         Path folder = file.toAbsolutePath().getParent();
         return read(file.toString(), text, folder);
@@ -153,9 +159,8 @@ public final class ReportSpecReader {
             f.add(root, "nothing to predict: give at least one entry under 'sweeps' or 'plans'");
         }
         if (!f.problems().isEmpty()) {
-            List<dev.collsim.io.InputProblem> sorted = new ArrayList<>(f.problems());
-            sorted.sort(java.util.Comparator.comparingInt(dev.collsim.io.InputProblem::line)
-                    .thenComparingInt(dev.collsim.io.InputProblem::column));
+            List<InputProblem> sorted = new ArrayList<>(f.problems());
+            sorted.sort(Comparator.comparingInt(InputProblem::line).thenComparingInt(InputProblem::column));
             throw new InputException(sorted);
         }
         return new ReportSpec(fileName, folder, title, cluster, baseName, variants, sweeps, plans, map);
@@ -166,8 +171,7 @@ public final class ReportSpecReader {
      */
     private static BackendSpec backend(SpecFields f, YamlNode m, BackendSpec inherited) {
         BackendSpec.Backend b = f.value(m, "backend", inherited.backend(), BackendSpec.Backend::parse);
-        dev.collsim.simulator.network.Multipath r = f.value(m, "routing", inherited.routing(),
-                dev.collsim.simulator.network.Multipath::parse);
+        Multipath r = f.value(m, "routing", inherited.routing(), Multipath::parse);
         int seed = f.integer(m, "seed", (int) inherited.seed(), 0, Integer.MAX_VALUE);
         return new BackendSpec(b, r, seed);
     }
@@ -239,7 +243,7 @@ public final class ReportSpecReader {
      * NVLink4 (H100, 18 x 25 = 450 GB/s), NVLink5 (B200, 18 x 50 = 900 GB/s).
      */
     static Bandwidth nvlink(String text) {
-        return switch (text.trim().toLowerCase(java.util.Locale.ROOT).replace(" ", "")) {
+        return switch (text.trim().toLowerCase(Locale.ROOT).replace(" ", "")) {
             case "nvlink2" -> Bandwidth.ofGBps(150);
             case "nvlink3" -> Bandwidth.ofGBps(300);
             case "nvlink4" -> Bandwidth.ofGBps(450);

@@ -5,6 +5,7 @@ import dev.collsim.io.yaml.YamlNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -143,7 +144,7 @@ final class SpecFields {
 
     /** @return true/false, or def */
     Boolean bool(YamlNode map, String key, Boolean def) {
-        return value(map, key, def, s -> switch (s.toLowerCase(java.util.Locale.ROOT)) {
+        return value(map, key, def, s -> switch (s.toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on" -> true;
             case "false", "no", "off" -> false;
             default -> throw new IllegalArgumentException("'" + s + "' is not a boolean; allowed: true, false");

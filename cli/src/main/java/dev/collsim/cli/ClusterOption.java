@@ -3,48 +3,73 @@ package dev.collsim.cli;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.ClusterSource;
+import dev.collsim.topology.io.HardwareHints;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code -c/--cluster} option every command that needs a cluster shares (a picocli mixin: add
- * {@code @Mixin ClusterOption cluster;} to a command). It accepts a file path (YAML cluster spec, nvidia-smi topo -m
- * text or NCCL topology XML, detected by content), a shipped config name (e.g. {@code dgx-h100-32x-rail}) or a catalog
- * host type name (e.g. {@code dgx-h100}); the default is the built-in {@code default} cluster.
+ * The one {@code -c/--cluster} option of every command that needs a cluster (a picocli mixin: add
+ * {@code @Mixin ClusterOption cluster;} to a command), with the hardware hints a machine file may need. The value is
+ * resolved by {@link ClusterLoader#resolve}: a file path (YAML cluster spec, nvidia-smi topo -m text or NCCL topology
+ * XML, detected by content), a shipped config name (e.g. {@code dgx-h100-32x-rail}), a catalog host type name (e.g.
+ * {@code dgx-h100}) or N hosts of one ({@code dgx-h100x2}, {@code dgx-h100:2}); without {@code -c} the built-in
+ * {@code default} cluster (compare and calibrate instead build the cluster from each measurement file). The resolved
+ * cluster is kept, so a command resolves it once.
  */
 public final class ClusterOption {
 
     @Mixin
     private HardwareHintsOptions hardware = new HardwareHintsOptions();
 
-    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER", defaultValue = ClusterLoader.DEFAULT,
+    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
                     + " (configs/NAME.yaml), a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
-                    + " dgx-h100:2; rail-optimized fabric). Default: ${DEFAULT-VALUE}.")
-    private String cluster = ClusterLoader.DEFAULT;
+                    + " dgx-h100:2; rail-optimized fabric). Default: " + ClusterLoader.DEFAULT + " (compare,"
+                    + " calibrate: built from what each measurement file reveals).")
+    private String cluster;
+
+    private ClusterSource resolved;
+
+    /** @return true when the user gave {@code -c} */
+    public boolean given() {
+        return cluster != null;
+    }
 
     /** @return what the user passed (or {@code default}) */
     public String value() {
-        return cluster;
+        return cluster == null ? ClusterLoader.DEFAULT : cluster;
     }
 
     /**
-     * Loads the cluster.
+     * Resolves the cluster (once; later calls return the same source).
      *
-     * @return the topology
+     * @return the cluster with its spec and origin
      * @throws InputException when the cluster cannot be resolved or its description has problems (exit code 3)
+     * @throws UserError      (exit code 2) when hardware hints are given for a cluster that is not a file
+     */
+    public ClusterSource source() throws InputException {
+        if (resolved == null) {
+            HardwareHints hints = hardware.hints();
+            ClusterSource s = ClusterLoader.resolve(value(), hints, null);
+            if (!hints.equals(HardwareHints.NONE) && s.origin() != ClusterSource.Origin.FILE) {
+                // the hints fill in facts a machine file lacks; a config or catalog cluster has them all, so they
+                // would be silently ignored
+                throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen and --cpu-vendor only fill in"
+                        + " facts a machine file (nvidia-smi topo -m text, NCCL topology XML) lacks; -c " + value()
+                        + " is a config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
+                        + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
+            }
+            resolved = s;
+        }
+        return resolved;
+    }
+
+    /**
+     * @return the cluster's topology
+     * @throws InputException as {@link #source()}
      */
     public Topology load() throws InputException {
-        dev.collsim.topology.io.HardwareHints hints = hardware.hints();
-        if (!hints.equals(dev.collsim.topology.io.HardwareHints.NONE)
-                && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(cluster.trim()))) {
-            // the hints fill in facts a machine file lacks; a config or catalog cluster has them all, so they would
-            // be silently ignored
-            throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen and --cpu-vendor only fill in facts"
-                    + " a machine file (nvidia-smi topo -m text, NCCL topology XML) lacks; -c " + cluster + " is a"
-                    + " config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
-                    + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
-        }
-        return ClusterLoader.load(cluster, hints);
+        return source().topology();
     }
 }

@@ -9,12 +9,15 @@ import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.edit.ClusterEditException;
+import dev.collsim.topology.edit.ClusterEditor;
+import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.fabric.FabricSpec;
+import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /** Builds the fabric a flow run uses: the cluster, rebuilt on another fabric if asked, with its failures. */
@@ -50,14 +53,12 @@ final class FlowFabric {
         if (kind == null) {
             throw new IllegalArgumentException("unknown --fabric '" + o.fabric + "'; allowed: " + FabricKind.allowed());
         }
-        String v = (clusterText == null ? "dgx-h100" : clusterText).trim().toLowerCase(Locale.ROOT);
-        java.util.Optional<ClusterSpec> hosts = dev.collsim.topology.io.ClusterLoader.shorthand(v);
-        HostType type = hosts.map(ClusterSpec::hostType).orElse(Catalog.hostType(v).orElse(null));
-        if (type == null) {
-            throw new IllegalArgumentException("--fabric needs -c NAME, NAMExN or NAME:N with a catalog host type;"
-                    + " got '" + clusterText + "'; catalog: " + String.join(", ", Catalog.names()));
-        }
-        int count = hosts.map(ClusterSpec::count).orElse(1);
+        ClusterSpec base = ClusterLoader.catalogSpec(clusterText == null ? "dgx-h100" : clusterText)
+                .orElseThrow(() -> new IllegalArgumentException("--fabric needs -c NAME, NAMExN or NAME:N with a"
+                        + " catalog host type; got '" + clusterText + "'; catalog: " + String.join(", ",
+                        Catalog.names())));
+        HostType type = base.hostType();
+        int count = base.count();
         double ratio = o.oversubscription == null ? 1.0 : named("--oversubscription",
                 () -> FabricSpec.parseRatio(o.oversubscription));
         Bandwidth speed = o.linkSpeed == null ? null : named("--link-speed", () -> Bandwidth.parse(o.linkSpeed));
@@ -74,10 +75,9 @@ final class FlowFabric {
             throw new IllegalArgumentException("--rails must be >= 1 (compute NICs cabled per host), got " + o.rails);
         }
         try {
-            return dev.collsim.reports.cluster.ClusterVariants.build(cluster,
-                    new dev.collsim.reports.spec.ClusterEdits(null, null, null, o.rails, null, null, null, null));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage().replace("nics-per-host:", "--rails"));
+            return ClusterEditor.build(cluster, ClusterEdits.NONE.withNicsPerHost(o.rails));
+        } catch (ClusterEditException e) {
+            throw new IllegalArgumentException("--rails " + e.detail());
         }
     }
 

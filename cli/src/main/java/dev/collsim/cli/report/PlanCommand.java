@@ -4,17 +4,17 @@ import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
-import dev.collsim.reports.cluster.BaseCluster;
-import dev.collsim.reports.cluster.ClusterVariants;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
 import dev.collsim.reports.plan.TrainingJob;
-import dev.collsim.reports.spec.ClusterEdits;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.topology.edit.ClusterEditor;
+import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.io.ClusterSource;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -123,7 +123,7 @@ public final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InputException {
         PrintWriter out = spec.commandLine().getOut();
-        BaseCluster base = BaseCluster.load(cluster.value(), null);
+        ClusterSource base = cluster.source();
         NcclSettings nccl;
         try {
             nccl = NcclSettings.parse(env);
@@ -178,7 +178,7 @@ public final class PlanCommand implements Callable<Integer> {
                         + " YAML with 'hosts: <catalog name>', a config name or a catalog name); '" + cluster.value()
                         + "' is not", ExitCodes.USAGE);
             }
-            ScalingSearch search = new ScalingSearch(planner, h -> ClusterVariants.build(base.spec(),
+            ScalingSearch search = new ScalingSearch(planner, h -> ClusterEditor.build(base.spec(),
                     ClusterEdits.NONE.withHosts(h)), base.gpusPerHost(), peak);
             Optional<StepPlan> hit = search.smallestReaching(job, target, maxGpus);
             PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost());

@@ -1,10 +1,12 @@
 package dev.collsim.cli.validation;
 
+import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.CalibrationProfile;
 import dev.collsim.validation.calibration.FitLadder;
@@ -12,6 +14,7 @@ import dev.collsim.validation.calibration.FitParameter;
 import dev.collsim.validation.calibration.FittedValue;
 import dev.collsim.validation.calibration.Series;
 import dev.collsim.validation.calibration.SeriesBuilder;
+import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.ErrorStats;
@@ -26,6 +29,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,9 +54,8 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "measurement files or folders (one hardware class)")
     private List<Path> measured;
 
-    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
-            description = "cluster file, shipped config, or catalog host type with an optional host count (dgx-a100x2 or dgx-a100:2); default: built from each file")
-    private String cluster;
+    @Mixin
+    private ClusterOption cluster;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "PROFILE.yaml", description = "profile to write")
     private Path output;
@@ -71,15 +74,15 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<String> shapes = new ArrayList<>();
         for (Dataset d : MeasuredFiles.read(measured)) {
-            var c = cluster == null ? Optional.<dev.collsim.validation.compare.ClusterGuess>empty()
-                    : Optional.of(ClusterOption.resolve(cluster, d));
+            Optional<ClusterGuess> c = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+                    : Optional.empty();
             if (c.isPresent() && d.nHosts() > 0 && SeriesBuilder.of(d, c, comparer).isPresent()) {
                 long used = c.get().ranks().stream().mapToInt(g -> g.host()).distinct().count();
                 if (used != d.nHosts()) {
                     shapes.add(String.format(Locale.ROOT, "%s ran on %d host(s) x %d GPUs; -c %s places its %d ranks "
                             + "on %d host(s): calibrate it separately with a %d-host cluster (e.g. -c %s)", d.id(),
-                            d.nHosts(), d.gpusPerHost(), cluster, d.nRanks(), used, d.nHosts(),
-                            hostCount(cluster, d.nHosts())));
+                            d.nHosts(), d.gpusPerHost(), cluster.value(), d.nRanks(), used, d.nHosts(),
+                            hostCount(cluster.source(), d.nHosts())));
                 }
             }
             Optional<Series> s = SeriesBuilder.of(d, c, comparer);
@@ -148,12 +151,10 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + "; test " + stats(cal.holdTest()));
     }
 
-    /** @return {@code value} with its host count replaced by {@code hosts} (catalog form), else a placeholder */
-    private static String hostCount(String value, int hosts) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(.+?)(?:x\\d+|:\\d+)?$").matcher(value);
-        String base = m.matches() ? m.group(1) : value;
-        return dev.collsim.topology.catalog.Catalog.hostType(base).isPresent() ? base + ":" + hosts
-                : "a cluster file with " + hosts + " host(s)";
+    /** @return the {@code -c} value for {@code hosts} hosts of its catalog host type, else a placeholder */
+    private static String hostCount(ClusterSource source, int hosts) {
+        return DatasetCluster.catalogType(source).map(t -> t.name() + ":" + hosts)
+                .orElse("a cluster file with " + hosts + " host(s)");
     }
 
     private static String stats(ErrorStats s) {

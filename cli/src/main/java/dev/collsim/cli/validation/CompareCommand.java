@@ -1,5 +1,6 @@
 package dev.collsim.cli.validation;
 
+import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,9 +42,8 @@ public final class CompareCommand implements Callable<Integer> {
             description = "measurement files (nccl-tests text, -J JSON, collsim run JSON) or folders")
     private List<Path> measured;
 
-    @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
-            description = "cluster file, shipped config, or catalog host type with an optional host count (dgx-h100x2 or dgx-h100:2); default: built from the file")
-    private String cluster;
+    @Mixin
+    private ClusterOption cluster;
 
     @Option(names = "--calibration", paramLabel = "PROFILE.yaml",
             description = "calibration profile from 'collsim calibrate'; predictions then carry a 95%% band")
@@ -76,7 +77,8 @@ public final class CompareCommand implements Callable<Integer> {
         Comparer comparer = new Comparer(v, params, cal == null ? null : cal::sigmaUs);
         List<DatasetComparison> out = new ArrayList<>();
         for (Dataset d : MeasuredFiles.read(measured)) {
-            Optional<ClusterGuess> c = cluster == null ? Optional.empty() : Optional.of(ClusterOption.resolve(cluster, d));
+            Optional<ClusterGuess> c = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+                    : Optional.empty();
             out.add(comparer.compare(d, c));
         }
         if (cal != null) {

@@ -81,11 +81,13 @@ class ValidationCommandsTest {
         assertTrue(!Files.exists(dir.resolve("x.yaml")));
     }
 
+    /** compare reads -c as every command does: an unknown name is an input error (exit 3) listing what exists. */
     @Test
-    void unknownClusterIsUsageError() {
+    void unknownClusterIsTheInputErrorOfEveryCommand() {
         Run r = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(), "-c", "dgx-z9");
-        assertEquals(2, r.code());
-        assertTrue(r.err().contains("a catalog name (dgx1-v100"), r.err());
+        assertEquals(3, r.code());
+        assertTrue(r.err().contains("dgx-z9: -c/--cluster: no such file, config or catalog name"), r.err());
+        assertTrue(r.err().contains("catalog host types: dgx1-v100"), r.err());
     }
 
     /**

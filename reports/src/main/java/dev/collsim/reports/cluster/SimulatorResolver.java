@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
-import dev.collsim.reports.spec.ClusterEdits;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.VariantSpec;
 import dev.collsim.reports.whatif.ResolvedVariant;
@@ -12,23 +12,27 @@ import dev.collsim.reports.whatif.VariantResolver;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.NcclPredictor;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.edit.ClusterEditor;
+import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.ClusterSource;
+import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.validation.calibration.CalibrationProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.collsim.topology.Topology;
-import dev.collsim.validation.calibration.CalibrationProfile;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
- * Resolves report variants with the real simulator: the base cluster from {@link BaseCluster}, changes from
- * {@link ClusterVariants}, NCCL settings as the spec reader parsed them ({@link NcclSettings}), one
- * {@link NcclPredictor}
+ * Resolves report variants with the real simulator: the base cluster from {@link ClusterLoader#resolve} (relative
+ * files next to the spec), changes applied by {@link ClusterEditor}, NCCL settings as the spec reader parsed them ({@link NcclSettings}), one {@link NcclPredictor}
  * per calibration profile, wrapped for variants whose backend is flow in a {@link FlowPredictor} that takes the slower
  * of that prediction and NCCL's choice simulated on the fabric. Built clusters are cached per (changes, host count), so scaling curves of several
  * variants share them. Not thread-safe.
@@ -36,7 +40,7 @@ import java.util.function.IntFunction;
 public final class SimulatorResolver implements VariantResolver {
 
     private final Function<String, CollectivePredictor> calibrated;
-    private final Map<String, BaseCluster> bases = new HashMap<>();
+    private final Map<String, ClusterSource> bases = new HashMap<>();
     private final Map<ClusterEdits, Topology> built = new HashMap<>();
     private final CollectivePredictor plain = new NcclPredictor();
 
@@ -58,7 +62,7 @@ public final class SimulatorResolver implements VariantResolver {
         try {
             return new NcclPredictor(NcclVersion.DEFAULT, CalibrationProfile.read(Path.of(file)).parameters());
         } catch (InputException notAProfile) {
-            String lower = file.toLowerCase(java.util.Locale.ROOT);
+            String lower = file.toLowerCase(Locale.ROOT);
             ObjectMapper m = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
                     : new ObjectMapper();
             try {
@@ -82,9 +86,9 @@ public final class SimulatorResolver implements VariantResolver {
 
     @Override
     public ResolvedVariant resolve(ReportSpec spec, VariantSpec v) throws InputException {
-        BaseCluster base = bases.get(spec.cluster());
+        ClusterSource base = bases.get(spec.cluster());
         if (base == null) {
-            base = BaseCluster.load(spec.cluster(), spec.folder());
+            base = ClusterLoader.resolve(spec.cluster(), HardwareHints.NONE, spec.folder());
             bases.put(spec.cluster(), base);
         }
         String field = v.line() == 0 ? "cluster" : "variants." + v.name();
@@ -105,10 +109,10 @@ public final class SimulatorResolver implements VariantResolver {
             predictor = new FlowPredictor(predictor, FlowPredictor.Mode.SLOWER, v.backend().routing(),
                     v.backend().seed());
         }
-        BaseCluster b = base;
+        ClusterSource b = base;
         if (!v.edits().isEmpty() && b.spec() == null) {
             throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, "the base cluster '"
-                    + b.label() + "' is not built from a catalog host type, so only 'env' and 'calibration' can"
+                    + b.name() + "' is not built from a catalog host type, so only 'env' and 'calibration' can"
                     + " vary; use a collsim YAML cluster with 'hosts: <catalog name>' as the base"));
         }
         Topology t;
@@ -120,7 +124,7 @@ public final class SimulatorResolver implements VariantResolver {
         IntFunction<Topology> withHosts = h -> {
             if (b.spec() == null) {
                 throw new IllegalArgumentException("scaling needs a base cluster built from a catalog host type; '"
-                        + b.label() + "' is not");
+                        + b.name() + "' is not");
             }
             return cluster(b, v.edits().withHosts(h));
         };
@@ -128,7 +132,7 @@ public final class SimulatorResolver implements VariantResolver {
         return new ResolvedVariant(v, t, predictor, withHosts, perHost);
     }
 
-    private Topology cluster(BaseCluster b, ClusterEdits edits) {
-        return built.computeIfAbsent(edits, e -> ClusterVariants.build(b.spec(), e));
+    private Topology cluster(ClusterSource b, ClusterEdits edits) {
+        return built.computeIfAbsent(edits, e -> ClusterEditor.build(b.spec(), e));
     }
 }

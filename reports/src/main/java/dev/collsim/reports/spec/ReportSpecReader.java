@@ -1,6 +1,10 @@
 package dev.collsim.reports.spec;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.io.IoMessages;
+import dev.collsim.io.yaml.YamlNode;
+import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.SizeSweep;
@@ -9,13 +13,19 @@ import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.TrainingJob;
+import dev.collsim.simulator.network.Multipath;
+import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.units.Bandwidth;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,7 +45,7 @@ import java.util.Set;
  *     host-type: dgx-a100          # catalog host type
  *     nic-speed: 200 Gb/s          # every compute NIC
  *     nics-per-host: 4             # compute NICs (rails) per host
- *     fabric: fat-tree             # single-switch | fat-tree | rail
+ *     fabric: fat-tree             # single-switch | fat-tree | rail-optimized
  *     oversubscription: 2          # fat-tree leaf down:up ratio, >= 1
  *     leaf-radix: 8                # host-facing ports per leaf switch
  *     nvlink: NVLink3              # NVLink2..5 or a bandwidth per GPU and direction, e.g. 300 GB/s
@@ -90,9 +100,9 @@ public final class ReportSpecReader {
         String text;
         try {
             text = Files.readString(file);
-        } catch (java.io.IOException e) {
-            throw new InputException(new dev.collsim.io.InputProblem(file.toString(), 0, 0, "",
-                    dev.collsim.io.IoMessages.reason(e) + " (the report spec)"));
+        } catch (IOException e) {
+            throw new InputException(new InputProblem(file.toString(), 0, 0, "",
+                    IoMessages.reason(e) + " (the report spec)"));
         }
         Path folder = file.toAbsolutePath().getParent();
         return read(file.toString(), text, folder);
@@ -106,8 +116,8 @@ public final class ReportSpecReader {
      * @throws InputException listing every problem
      */
     public static ReportSpec read(String fileName, String content, Path folder) throws InputException {
-        YamlNode root = YamlNode.parse(fileName, content);
-        SpecFields f = new SpecFields();
+        SpecFields f = new SpecFields(fileName);
+        YamlNode root = YamlTree.parse(fileName, content, f::add);
         if (!f.mapping(root, TOP)) {
             throw new InputException(f.problems());
         }
@@ -122,8 +132,8 @@ public final class ReportSpecReader {
         for (YamlNode v : f.list(root, "variants")) {
             VariantSpec spec = variant(f, v, folder, top);
             if (spec != null && !names.add(spec.name())) {
-                f.add(v.problem("duplicate variant name '" + spec.name() + "'; names must be unique (the base is '"
-                        + baseName + "')"));
+                f.add(v, "duplicate variant name '" + spec.name() + "'; names must be unique (the base is '"
+                        + baseName + "')");
             } else if (spec != null) {
                 variants.add(spec);
             }
@@ -145,15 +155,14 @@ public final class ReportSpecReader {
         if (!top.flow() && variants.stream().noneMatch(v -> v.backend().flow())) {
             flowOnly(f, root, "the report");
         }
-        SweepSpec map = root.map().containsKey("algorithm-map") ? sweep(f, root.map().get("algorithm-map"), folder)
+        SweepSpec map = root.get("algorithm-map") != null ? sweep(f, root.get("algorithm-map"), folder)
                 : null;
         if (sweeps.isEmpty() && plans.isEmpty() && f.problems().isEmpty()) {
-            f.add(root.problem("nothing to predict: give at least one entry under 'sweeps' or 'plans'"));
+            f.add(root, "nothing to predict: give at least one entry under 'sweeps' or 'plans'");
         }
         if (!f.problems().isEmpty()) {
-            List<dev.collsim.io.InputProblem> sorted = new ArrayList<>(f.problems());
-            sorted.sort(java.util.Comparator.comparingInt(dev.collsim.io.InputProblem::line)
-                    .thenComparingInt(dev.collsim.io.InputProblem::column));
+            List<InputProblem> sorted = new ArrayList<>(f.problems());
+            sorted.sort(Comparator.comparingInt(InputProblem::line).thenComparingInt(InputProblem::column));
             throw new InputException(sorted);
         }
         return new ReportSpec(fileName, folder, title, cluster, baseName, variants, sweeps, plans, map);
@@ -164,8 +173,7 @@ public final class ReportSpecReader {
      */
     private static BackendSpec backend(SpecFields f, YamlNode m, BackendSpec inherited) {
         BackendSpec.Backend b = f.value(m, "backend", inherited.backend(), BackendSpec.Backend::parse);
-        dev.collsim.simulator.network.Multipath r = f.value(m, "routing", inherited.routing(),
-                dev.collsim.simulator.network.Multipath::parse);
+        Multipath r = f.value(m, "routing", inherited.routing(), Multipath::parse);
         int seed = f.integer(m, "seed", (int) inherited.seed(), 0, Integer.MAX_VALUE);
         return new BackendSpec(b, r, seed);
     }
@@ -173,11 +181,11 @@ public final class ReportSpecReader {
     /** Reports {@code routing} and {@code seed} set where nothing is timed by the flow backend. */
     private static void flowOnly(SpecFields f, YamlNode m, String what) {
         for (String key : List.of("routing", "seed")) {
-            YamlNode n = m.map().get(key);
+            YamlNode n = m.get(key);
             if (n != null) {
-                f.add(n.problem("'" + key + "' applies only to the flow backend, and " + what + " is timed by the"
+                f.add(n, "'" + key + "' applies only to the flow backend, and " + what + " is timed by the"
                         + " analytical one; add 'backend: flow' (allowed backends: " + String.join(", ",
-                        BackendSpec.NAMES) + ") or remove '" + key + "'"));
+                        BackendSpec.NAMES) + ") or remove '" + key + "'");
             }
         }
     }
@@ -188,27 +196,21 @@ public final class ReportSpecReader {
         }
         String name = f.text(v, "name", null);
         if (name == null) {
-            f.add(v.problem("missing 'name'; every variant needs a name for tables and legends"));
+            f.add(v, "missing 'name'; every variant needs a name for tables and legends");
         }
         Integer hosts = f.integer(v, "hosts", null, 1, 1_000_000);
         String hostType = f.text(v, "host-type", null);
         Bandwidth nic = f.value(v, "nic-speed", null, Bandwidth::parse);
         Integer nics = f.integer(v, "nics-per-host", null, 1, 64);
-        String fabric = f.value(v, "fabric", null, s -> {
-            if (!ClusterEdits.FABRICS.contains(s)) {
-                throw new IllegalArgumentException("unknown fabric '" + s + "'; allowed: "
-                        + String.join(", ", ClusterEdits.FABRICS));
-            }
-            return s;
-        });
+        FabricKind fabric = f.value(v, "fabric", null, ReportSpecReader::fabric);
         Double over = f.number(v, "oversubscription", null, 1, 64);
         Bandwidth nvlink = f.value(v, "nvlink", null, ReportSpecReader::nvlink);
         Integer radix = f.integer(v, "leaf-radix", null, 1, 4096);
         NcclSettings env = ncclSettings(f, v);
         String calibration = f.text(v, "calibration", null);
         if (calibration != null && !Files.isRegularFile(folder.resolve(calibration))) {
-            f.add(v.map().get("calibration").problem("calibration profile '" + calibration + "' not found (looked in "
-                    + folder + ")"));
+            f.add(v.get("calibration"), "calibration profile '" + calibration + "' not found (looked in "
+                    + folder + ")");
         }
         BackendSpec backend = backend(f, v, top);
         if (!backend.flow()) {
@@ -230,28 +232,40 @@ public final class ReportSpecReader {
         try {
             return NcclSettings.parse(env);
         } catch (IllegalArgumentException whole) {
-            YamlNode envNode = v.map().get("env");
+            YamlNode envNode = v.get("env");
             boolean located = false;
             for (Map.Entry<String, String> e : env.entrySet()) {
-                YamlNode at = envNode.map().get(e.getKey());
+                YamlNode at = envNode.get(e.getKey());
                 if (!e.getKey().startsWith("NCCL_")) {
-                    f.add(at.problem("'" + e.getKey() + "' is not an NCCL setting; allowed: NCCL_* variables"
-                            + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS"));
+                    f.add(at, "'" + e.getKey() + "' is not an NCCL setting; allowed: NCCL_* variables"
+                            + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS");
                     located = true;
                     continue;
                 }
                 try {
                     NcclVariable.of(e.getKey()).parse(e.getValue());
                 } catch (IllegalArgumentException one) {
-                    f.add(at.problem(one.getMessage()));
+                    f.add(at, one.getMessage());
                     located = true;
                 }
             }
             if (!located) {
-                f.add(envNode.problem(whole.getMessage()));
+                f.add(envNode, whole.getMessage());
             }
             return NcclSettings.DEFAULTS;
         }
+    }
+
+    /**
+     * A variant's fabric, spelled as in cluster YAML and {@code --fabric}; {@code rail} is read as an alias of
+     * {@code rail-optimized}.
+     */
+    static FabricKind fabric(String text) {
+        FabricKind k = text.equals("rail") ? FabricKind.RAIL_OPTIMIZED : FabricKind.parse(text);
+        if (k == null) {
+            throw new IllegalArgumentException("unknown fabric '" + text + "'; allowed: " + FabricKind.allowed());
+        }
+        return k;
     }
 
     /**
@@ -260,7 +274,7 @@ public final class ReportSpecReader {
      * NVLink4 (H100, 18 x 25 = 450 GB/s), NVLink5 (B200, 18 x 50 = 900 GB/s).
      */
     static Bandwidth nvlink(String text) {
-        return switch (text.trim().toLowerCase(java.util.Locale.ROOT).replace(" ", "")) {
+        return switch (text.trim().toLowerCase(Locale.ROOT).replace(" ", "")) {
             case "nvlink2" -> Bandwidth.ofGBps(150);
             case "nvlink3" -> Bandwidth.ofGBps(300);
             case "nvlink4" -> Bandwidth.ofGBps(450);
@@ -281,8 +295,8 @@ public final class ReportSpecReader {
             return null;
         }
         Collective c = f.value(s, "collective", null, Collective::parse);
-        if (!s.map().containsKey("collective")) {
-            f.add(s.problem("missing 'collective'; allowed: " + Collective.allowed()));
+        if (s.get("collective") == null) {
+            f.add(s, "missing 'collective'; allowed: " + Collective.allowed());
         }
         long min = f.value(s, "min", 8L, t -> SizeSweep.parseBytes("min", t));
         long max = f.value(s, "max", 8L << 30, t -> SizeSweep.parseBytes("max", t));
@@ -291,7 +305,7 @@ public final class ReportSpecReader {
         try {
             sizes = SizeSweep.geometric(min, max, factor);
         } catch (IllegalArgumentException e) {
-            f.add(s.problem(e.getMessage().replace("-b", "min").replace("-e", "max").replace("-f", "factor")));
+            f.add(s, e.getMessage().replace("-b", "min").replace("-e", "max").replace("-f", "factor"));
         }
         DataType dt = f.value(s, "datatype", DataType.FLOAT, DataType::parse);
         int gpus = f.value(s, "gpus", 0, t -> {
@@ -310,8 +324,8 @@ public final class ReportSpecReader {
         });
         String measured = f.text(s, "measured", null);
         if (measured != null && !Files.isRegularFile(folder.resolve(measured))) {
-            f.add(s.map().get("measured").problem("measurement file '" + measured + "' not found (looked in "
-                    + folder + ")"));
+            f.add(s.get("measured"), "measurement file '" + measured + "' not found (looked in "
+                    + folder + ")");
         }
         return c == null || sizes == null ? null : new SweepSpec(c, sizes, dt, gpus, measured);
     }
@@ -323,12 +337,12 @@ public final class ReportSpecReader {
         int before = f.problems().size();
         String name = f.text(p, "name", null);
         if (name == null) {
-            f.add(p.problem("missing 'name'; every plan needs a name for tables and charts"));
+            f.add(p, "missing 'name'; every plan needs a name for tables and charts");
         }
         JobBuilder b = new JobBuilder();
         b.params = f.text(p, "params", null);
         if (b.params == null) {
-            f.add(p.problem("missing 'params' (parameter count, e.g. 70B)"));
+            f.add(p, "missing 'params' (parameter count, e.g. 70B)");
         }
         b.hidden = f.integer(p, "hidden", 0, 1, 1 << 20);
         b.layers = f.integer(p, "layers", 0, 1, 100_000);
@@ -363,7 +377,7 @@ public final class ReportSpecReader {
             TrainingJob job = b.build();
             return new PlanSpec(name, job, order, target, maxGpus);
         } catch (IllegalArgumentException e) {
-            f.add(p.problem(e.getMessage().replace("--", "")));
+            f.add(p, e.getMessage().replace("--", ""));
             return null;
         }
     }

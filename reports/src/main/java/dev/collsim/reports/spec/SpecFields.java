@@ -1,20 +1,54 @@
 package dev.collsim.reports.spec;
 
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.yaml.YamlNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Reads typed fields out of a {@link YamlNode} mapping, collecting every problem (so all are reported at once)
- * instead of stopping at the first. Not thread-safe.
+ * Reads typed fields of the report spec out of a located {@link YamlNode} mapping (read by the shared
+ * {@code dev.collsim.io.yaml.YamlTree}), collecting every problem (so all are reported at once) instead of stopping
+ * at the first. A problem with a mapping entry points at its key. Not thread-safe.
  */
 final class SpecFields {
 
+    private final String file;
     private final List<InputProblem> problems = new ArrayList<>();
+
+    /** @param file the spec's file name, cited in every problem */
+    SpecFields(String file) {
+        this.file = file;
+    }
+
+    /**
+     * @param node    where the problem is (a mapping entry: its key)
+     * @param message what was found and what is allowed
+     * @return the problem, located
+     */
+    InputProblem problem(YamlNode node, String message) {
+        return new InputProblem(file, node.keyLine(), node.keyColumn(), node.path(), message);
+    }
+
+    /** Records a problem at a node. */
+    void add(YamlNode node, String message) {
+        problems.add(problem(node, message));
+    }
+
+    /** @return a short description of the kind of value, for messages: mapping, list, or the scalar quoted */
+    static String describe(YamlNode n) {
+        if (n.isMap()) {
+            return "a mapping";
+        }
+        if (n.isList()) {
+            return "a list";
+        }
+        return n.isNull() ? "nothing (null)" : "'" + n.text() + "'";
+    }
 
     /** @return the problems found so far */
     List<InputProblem> problems() {
@@ -33,14 +67,13 @@ final class SpecFields {
      */
     boolean mapping(YamlNode node, Set<String> allowed) {
         if (!node.isMap()) {
-            problems.add(node.problem("expected a mapping of " + String.join(", ", allowed) + "; found "
-                    + node.describe()));
+            add(node, "expected a mapping of " + String.join(", ", allowed) + "; found " + describe(node));
             return false;
         }
-        for (YamlNode child : node.map().values()) {
-            String key = child.path().substring(child.path().lastIndexOf('.') + 1);
+        for (YamlNode child : node.fields().values()) {
+            String key = child.key();
             if (!allowed.contains(key)) {
-                problems.add(child.problem("unknown key '" + key + "'; allowed: " + String.join(", ", allowed)));
+                add(child, "unknown key '" + key + "'; allowed: " + String.join(", ", allowed));
             }
         }
         return true;
@@ -48,15 +81,15 @@ final class SpecFields {
 
     /** @return the scalar text of {@code key}, or {@code def} when absent; reports a non-scalar */
     String text(YamlNode map, String key, String def) {
-        YamlNode n = map.map().get(key);
+        YamlNode n = map.get(key);
         if (n == null) {
             return def;
         }
-        if (!n.isScalar() || n.scalar() == null) {
-            problems.add(n.problem("expected a value; found " + n.describe()));
+        if (!n.isScalar()) {
+            add(n, "expected a value; found " + describe(n));
             return def;
         }
-        return n.scalar();
+        return n.text();
     }
 
     /**
@@ -72,7 +105,7 @@ final class SpecFields {
         try {
             return parse.apply(t.trim());
         } catch (IllegalArgumentException e) {
-            problems.add(map.map().get(key).problem(e.getMessage()));
+            add(map.get(key), e.getMessage());
             return def;
         }
     }
@@ -111,7 +144,7 @@ final class SpecFields {
 
     /** @return true/false, or def */
     Boolean bool(YamlNode map, String key, Boolean def) {
-        return value(map, key, def, s -> switch (s.toLowerCase(java.util.Locale.ROOT)) {
+        return value(map, key, def, s -> switch (s.toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on" -> true;
             case "false", "no", "off" -> false;
             default -> throw new IllegalArgumentException("'" + s + "' is not a boolean; allowed: true, false");
@@ -120,20 +153,20 @@ final class SpecFields {
 
     /** @return a string-to-string mapping (values as text), empty when absent */
     Map<String, String> stringMap(YamlNode map, String key) {
-        YamlNode n = map.map().get(key);
+        YamlNode n = map.get(key);
         Map<String, String> out = new LinkedHashMap<>();
         if (n == null) {
             return out;
         }
         if (!n.isMap()) {
-            problems.add(n.problem("expected a mapping of NAME: value; found " + n.describe()));
+            add(n, "expected a mapping of NAME: value; found " + describe(n));
             return out;
         }
-        n.map().forEach((k, v) -> {
-            if (!v.isScalar() || v.scalar() == null) {
-                problems.add(v.problem("expected a value; found " + v.describe()));
+        n.fields().forEach((k, v) -> {
+            if (!v.isScalar()) {
+                add(v, "expected a value; found " + describe(v));
             } else {
-                out.put(k, v.scalar());
+                out.put(k, v.text());
             }
         });
         return out;
@@ -141,14 +174,14 @@ final class SpecFields {
 
     /** @return the items of a list field, empty when absent; reports a non-list */
     List<YamlNode> list(YamlNode map, String key) {
-        YamlNode n = map.map().get(key);
+        YamlNode n = map.get(key);
         if (n == null) {
             return List.of();
         }
         if (!n.isList()) {
-            problems.add(n.problem("expected a list (items starting with '- '); found " + n.describe()));
+            add(n, "expected a list (items starting with '- '); found " + describe(n));
             return List.of();
         }
-        return n.list();
+        return n.items();
     }
 }

@@ -1,6 +1,8 @@
 package dev.collsim.reports.spec;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.topology.edit.ClusterEdits;
+import java.util.Map;
 
 /**
  * One what-if variant of the base cluster. Immutable.

@@ -10,7 +10,8 @@ import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
 import dev.collsim.reports.plan.TrainingJob;
-import dev.collsim.reports.spec.ClusterEdits;
+import dev.collsim.topology.edit.ClusterEditor;
+import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
@@ -57,8 +58,8 @@ class Classic175BTest {
 
     @Test
     void oneFastNicVersusEightNics() {
-        Topology eight = ClusterVariants.build(DGX_H100_X32, ClusterEdits.NONE);
-        Topology one = ClusterVariants.build(DGX_H100_X32, new ClusterEdits(null, null, Bandwidth.ofGbits(800), 1,
+        Topology eight = ClusterEditor.build(DGX_H100_X32, ClusterEdits.NONE);
+        Topology one = ClusterEditor.build(DGX_H100_X32, new ClusterEdits(null, null, Bandwidth.ofGbits(800), 1,
                 null, null, null, null));
         double tEight = dpAllReduceSeconds(eight, 8);
         double tOne = dpAllReduceSeconds(one, 8);
@@ -70,8 +71,8 @@ class Classic175BTest {
 
     @Test
     void pureDataParallel700GB() {
-        Topology eight = ClusterVariants.build(DGX_H100_X32, ClusterEdits.NONE);
-        Topology one = ClusterVariants.build(DGX_H100_X32, new ClusterEdits(null, null, Bandwidth.ofGbits(800), 1,
+        Topology eight = ClusterEditor.build(DGX_H100_X32, ClusterEdits.NONE);
+        Topology one = ClusterEditor.build(DGX_H100_X32, new ClusterEdits(null, null, Bandwidth.ofGbits(800), 1,
                 null, null, null, null));
         double tOne = dpAllReduceSeconds(one, 1);
         double tEight = dpAllReduceSeconds(eight, 1);

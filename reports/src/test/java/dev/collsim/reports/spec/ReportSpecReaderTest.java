@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.Collective;
+import dev.collsim.topology.fabric.FabricKind;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,28 @@ class ReportSpecReaderTest {
     private static List<InputProblem> problems(String yaml) {
         InputException e = assertThrows(InputException.class, () -> ReportSpecReader.read("w.yaml", yaml, HERE));
         return e.problems();
+    }
+
+    /** A variant's fabric is spelled as in cluster YAML and --fabric; the older spelling {@code rail} still reads. */
+    @Test
+    void fabricIsSpelledAsInClusterYaml() throws InputException {
+        ReportSpec s = ReportSpecReader.read("w.yaml", """
+                variants:
+                  - name: rails
+                    fabric: rail-optimized
+                  - name: old spelling
+                    fabric: rail
+                  - name: one switch
+                    fabric: single-switch
+                sweeps: [{collective: allreduce}]
+                """, HERE);
+        assertEquals(FabricKind.RAIL_OPTIMIZED, s.variants().get(1).edits().fabric());
+        assertEquals(FabricKind.RAIL_OPTIMIZED, s.variants().get(2).edits().fabric());
+        assertEquals(FabricKind.SINGLE_SWITCH, s.variants().get(3).edits().fabric());
+        InputProblem p = problems("variants:\n  - name: a\n    fabric: rails\nsweeps: [{collective: allreduce}]\n")
+                .get(0);
+        assertEquals("w.yaml:3:5: variants[0].fabric: unknown fabric 'rails'; allowed: single-switch, fat-tree,"
+                + " rail-optimized", p.toString());
     }
 
     @Test
@@ -55,7 +78,7 @@ class ReportSpecReaderTest {
         assertEquals("base", s.variants().get(0).name());
         VariantSpec v = s.variants().get(1);
         assertEquals(25.0, v.edits().nicSpeed().gbps(), 1e-12);
-        assertEquals("fat-tree", v.edits().fabric());
+        assertEquals(FabricKind.FAT_TREE, v.edits().fabric());
         assertEquals(2.0, v.edits().oversubscription());
         assertEquals("Ring", v.ncclSettings().asMap().get("NCCL_ALGO"));
         assertEquals(4, v.line());

@@ -11,7 +11,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.reports.io.AtomicFolder;
 import dev.collsim.reports.plan.FormulaPredictor;
 import dev.collsim.reports.plan.TestClusters;
-import dev.collsim.reports.spec.ClusterEdits;
+import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.ReportSpecReader;
 import java.io.IOException;

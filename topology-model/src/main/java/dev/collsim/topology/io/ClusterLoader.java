@@ -4,6 +4,7 @@ import dev.collsim.topology.io.yaml.YamlClusterReader;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.IoMessages;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
@@ -11,6 +12,7 @@ import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,10 +26,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Resolves what a user passes to {@code -c/--cluster} into a {@link Topology}: a file path (format detected by
- * content), a shipped config name ({@code configs/NAME.yaml}, also inside the jar), or a catalog host type name (one
- * host, no fabric), or N hosts of a catalog type as {@code NAMExN} / {@code NAME:N} ({@link #shorthand}). An empty
- * value means {@link #DEFAULT}.
+ * The one loader of clusters: resolves what a user passes to {@code -c/--cluster} (or a report spec's
+ * {@code cluster}) into a {@link ClusterSource} ({@link #resolve}): a file path (format detected by content), a shipped
+ * config name ({@code configs/NAME.yaml}, also inside the jar), a catalog host type name (one host, no fabric), or N
+ * hosts of a catalog type as {@code NAMExN} / {@code NAME:N} ({@link #shorthand}). An empty value means
+ * {@link #DEFAULT}. {@link #load} is the topology alone.
  */
 public final class ClusterLoader {
 
@@ -63,54 +66,103 @@ public final class ClusterLoader {
     }
 
     /**
-     * @param cluster a file path, a config name, a catalog name, or null/blank for the default
+     * @param cluster a file path, a config name, a catalog name, NAMExN / NAME:N, or null/blank for the default
      * @return the topology
      * @throws InputException when the name resolves to nothing, the file cannot be read, its format is not
      *                        recognized, or it has problems (all listed)
      */
     public static Topology load(String cluster) throws InputException {
-        return load(cluster, HardwareHints.NONE);
+        return resolve(cluster, HardwareHints.NONE, null).topology();
     }
 
     /**
-     * @param cluster a file path, a config name, a catalog name, or null/blank for the default
+     * @param cluster a file path, a config name, a catalog name, NAMExN / NAME:N, or null/blank for the default
      * @param hints   GPU/NIC/CPU facts a machine file (nvidia-smi text, NCCL XML) may lack
      * @return the topology
      * @throws InputException as {@link #load(String)}
      */
     public static Topology load(String cluster, HardwareHints hints) throws InputException {
-        String spec = cluster == null || cluster.isBlank() ? DEFAULT : cluster.trim();
-        Path path = Path.of(spec);
+        return resolve(cluster, hints, null).topology();
+    }
+
+    /**
+     * The one resolution of a {@code -c/--cluster} value, tried in this order: a file (relative names resolve against
+     * {@code folder}, then the working directory; format detected by content), a shipped config name, a catalog
+     * host type name (one host, no fabric), N hosts of one as NAMExN / NAME:N ({@link #shorthand}).
+     *
+     * @param cluster what the user gave, or null/blank for {@link #DEFAULT}
+     * @param hints   GPU/NIC/CPU facts a machine file may lack ({@link HardwareHints#NONE} for none)
+     * @param folder  folder relative file names resolve against first (a report spec's folder), or null
+     * @return the topology with its spec and origin
+     * @throws InputException when the name resolves to nothing (listing configs and catalog names), the file cannot
+     *                        be read, its format is not recognized, or it has problems (all listed)
+     */
+    public static ClusterSource resolve(String cluster, HardwareHints hints, Path folder) throws InputException {
+        String name = cluster == null || cluster.isBlank() ? DEFAULT : cluster.trim();
+        Path path = folder != null && Files.isRegularFile(folder.resolve(name)) ? folder.resolve(name) : Path.of(name);
         if (Files.isRegularFile(path)) {
             String content;
             try {
                 content = Files.readString(path, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new InputException(new InputProblem(spec, 0, 0, "", dev.collsim.io.IoMessages.reason(e)));
+                throw new InputException(new InputProblem(name, 0, 0, "", IoMessages.reason(e)));
             }
-            return read(spec, content, hints);
+            return source(name, ClusterSource.Origin.FILE, name, content, hints);
         }
         if (Files.isDirectory(path)) {
-            throw new InputException(new InputProblem(spec, 0, 0, "", "is a directory; give a cluster file"));
+            throw new InputException(new InputProblem(name, 0, 0, "", "is a directory; give a cluster file"));
         }
-        Optional<String> config = configText(spec);
+        Optional<String> config = configText(name);
         if (config.isPresent()) {
-            return read("configs/" + spec + ".yaml", config.get());
+            return source(name, ClusterSource.Origin.CONFIG, "configs/" + name + ".yaml", config.get(),
+                    HardwareHints.NONE);
         }
-        Optional<HostType> type = Catalog.hostType(spec);
+        Optional<ClusterSpec> catalog = catalogSpec(name);
+        if (catalog.isPresent()) {
+            ClusterSource.Origin origin = Catalog.hostType(name).isPresent() ? ClusterSource.Origin.HOST_TYPE
+                    : ClusterSource.Origin.HOSTS;
+            return new ClusterSource(name, origin, build(catalog.get()), catalog.get());
+        }
+        if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
+            throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file"));
+        }
+        throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file, config or catalog"
+                + " name (a catalog name takes a host count as NAMExN or NAME:N, e.g. dgx-h100x2); configs: "
+                + String.join(", ", configNames()) + "; catalog host types: " + String.join(", ", Catalog.names())));
+    }
+
+    /**
+     * N hosts of a catalog type, exactly as {@code -c NAMExN} builds them ({@link #shorthand}).
+     *
+     * @param type  catalog host type
+     * @param count hosts, >= 1
+     * @return the cluster, origin {@link ClusterSource.Origin#HOSTS}, named {@code NAMExN}
+     * @throws InputException when the hosts cannot be built
+     * @throws IllegalArgumentException when count is below 1
+     */
+    public static ClusterSource hosts(HostType type, int count) throws InputException {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1, got " + count);
+        }
+        String name = type.name() + "x" + count;
+        ClusterSpec spec = shorthand(name).orElseThrow(() -> new IllegalStateException(name + " is a catalog type"));
+        return new ClusterSource(name, ClusterSource.Origin.HOSTS, build(spec), spec);
+    }
+
+    /**
+     * The spec of a cluster named by the catalog alone, without building it: a catalog host type name (one host, no
+     * fabric) or N hosts of one ({@link #shorthand}).
+     *
+     * @param text what the user gave to {@code -c}
+     * @return the spec, or empty when {@code text} is neither
+     */
+    public static Optional<ClusterSpec> catalogSpec(String text) {
+        Optional<HostType> type = text == null ? Optional.empty() : Catalog.hostType(text.trim());
         if (type.isPresent()) {
-            return Catalog.standalone(type.get(), 1);
+            HostType t = type.get();
+            return Optional.of(new ClusterSpec(t.name(), t.description(), t, 1, null));
         }
-        Optional<ClusterSpec> hosts = shorthand(spec);
-        if (hosts.isPresent()) {
-            return build(hosts.get());
-        }
-        if (spec.contains("/") || spec.contains(java.io.File.separator) || spec.matches(".*\\.(ya?ml|txt|xml)")) {
-            throw new InputException(new InputProblem(spec, 0, 0, "-c/--cluster", "no such file"));
-        }
-        throw new InputException(new InputProblem(spec, 0, 0, "-c/--cluster", "no such file, config or catalog"
-                + " name (a catalog name takes a host count as NAMExN or NAME:N, e.g. dgx-h100x2); configs: " + String.join(", ", configNames()) + "; catalog host types: "
-                + String.join(", ", Catalog.names())));
+        return shorthand(text);
     }
 
     /**
@@ -185,9 +237,20 @@ public final class ClusterLoader {
      * @throws InputException when no reader recognizes the content, or the reader finds problems
      */
     public static Topology read(String fileName, String content, HardwareHints hints) throws InputException {
-        for (TopologyReader r : readers(hints)) {
+        return source(fileName, ClusterSource.Origin.FILE, fileName, content, hints).topology();
+    }
+
+    /** Reads content by format; a YAML cluster keeps its spec when its hosts are a catalog type. */
+    private static ClusterSource source(String name, ClusterSource.Origin origin, String fileName, String content,
+            HardwareHints hints) throws InputException {
+        YamlClusterReader yaml = new YamlClusterReader();
+        if (yaml.accepts(content)) {
+            YamlClusterReader.Cluster c = yaml.readCluster(fileName, content);
+            return new ClusterSource(name, origin, c.topology(), c.catalogSpec());
+        }
+        for (TopologyReader r : MachineFiles.readers(hints)) {
             if (r.accepts(content)) {
-                return r.read(fileName, content);
+                return new ClusterSource(name, origin, r.read(fileName, content), null);
             }
         }
         StringBuilder formats = new StringBuilder();

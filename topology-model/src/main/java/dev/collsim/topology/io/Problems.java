@@ -1,7 +1,7 @@
 package dev.collsim.topology.io;
 
 import dev.collsim.topology.io.xml.XmlNode;
-import dev.collsim.topology.io.yaml.YamlNode;
+import dev.collsim.io.yaml.YamlNode;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
@@ -32,7 +32,12 @@ public final class Problems {
 
     /** Records a problem at a YAML node (line and column 0 when the node is null). */
     public void add(YamlNode at, String field, String message) {
-        add(at == null ? 0 : at.line, at == null ? 0 : at.column, field, message);
+        add(at == null ? 0 : at.line(), at == null ? 0 : at.column(), field, message);
+    }
+
+    /** Records a problem found by a shared reader (e.g. a duplicate YAML key). */
+    public void add(InputProblem problem) {
+        list.add(problem);
     }
 
     public int size() {

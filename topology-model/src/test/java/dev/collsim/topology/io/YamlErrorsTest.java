@@ -103,13 +103,13 @@ class YamlErrorsTest {
         assertTrue(p.message().contains("GPU 0 has no path to GPU 1"), p.message());
     }
 
-    /** A YAML syntax error stops at Jackson's first error, with its location. */
+    /** A YAML syntax error stops at Jackson's first error, with its location, worded as every YAML input words it. */
     @Test
     void syntaxError() {
         List<InputProblem> list = problems("schema: collsim/v1\nname: [unclosed\n");
         assertEquals(1, list.size());
         assertTrue(list.get(0).line() >= 2, list.toString());
-        assertTrue(list.get(0).message().startsWith("YAML syntax error"), list.toString());
+        assertTrue(list.get(0).message().startsWith("not valid YAML: "), list.toString());
     }
 
     /** Unknown names and formats list what is allowed. */

@@ -1,17 +1,13 @@
 package dev.collsim.validation.compare;
 
-import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.GpuModel;
-import dev.collsim.topology.Device;
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.io.InputException;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.LinkType;
-import dev.collsim.topology.NetSwitch;
-import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
-import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
-import dev.collsim.units.Latency;
+import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,8 +17,9 @@ import java.util.Optional;
 
 /**
  * Builds a cluster from what a dataset reveals: the GPU model picks a catalog host type, the rank lines (or
- * header) give hosts and GPUs per host; hosts are joined by one non-blocking leaf switch per NIC rail. Everything
- * not read from the file is listed as an assumption.
+ * header) give hosts and GPUs per host; the hosts are built as {@code -c NAMExN} builds them
+ * ({@link ClusterLoader#hosts}: a non-blocking rail-optimized fabric). Everything not read from the file is listed as
+ * an assumption.
  */
 public final class ClusterGuesser {
 
@@ -36,8 +33,8 @@ public final class ClusterGuesser {
     private static Optional<ClusterGuess> fromConfig(Dataset d, String config) {
         Topology topo;
         try {
-            topo = dev.collsim.topology.io.ClusterLoader.load(config);
-        } catch (dev.collsim.io.InputException e) {
+            topo = ClusterLoader.load(config);
+        } catch (InputException e) {
             return Optional.empty();
         }
         List<Gpu> g = topo.gpusOf(0);
@@ -87,8 +84,8 @@ public final class ClusterGuesser {
             }
         }
         assumptions.add("host type " + type.name() + " from the GPU model '" + d.gpuModel() + "'"
-                + (hosts > 1 ? "; hosts joined by one non-blocking leaf switch per NIC rail, NICs as in the catalog"
-                : ""));
+                + (hosts > 1 ? "; hosts joined as -c " + type.name() + "x" + hosts + " joins them (a non-blocking"
+                + " rail-optimized fabric), NICs as in the catalog" : ""));
         return Optional.of(new ClusterGuess(topo, ranks, "catalog:" + type.name(), assumptions));
     }
 
@@ -99,35 +96,12 @@ public final class ClusterGuesser {
                 .orElse("GPU model '" + d.gpuModel() + "' not recognised; give the cluster with -c");
     }
 
-    /**
-     * Hosts of one catalog type with their NICs on rail leaf switches (a non-blocking fabric, assumed).
-     *
-     * @param type  catalog host type
-     * @param hosts number of hosts, >= 1
-     * @return the cluster
-     */
-    public static Topology buildCatalog(HostType type, int hosts) {
-        return build(type, hosts);
-    }
-
-    static Topology build(HostType type, int hosts) {
-        if (hosts == 1) {
-            return Catalog.standalone(type, 1);
+    /** N hosts of a catalog type as {@code -c NAMExN} builds them (one loader for every cluster). */
+    private static Topology build(HostType type, int hosts) {
+        try {
+            return ClusterLoader.hosts(type, hosts).topology();
+        } catch (InputException e) {
+            throw new IllegalStateException("catalog host type " + type.name() + " must build", e);
         }
-        Topology.Builder b = Topology.builder(type.name() + "-x" + hosts).source(type.description()
-                + "; fabric: one non-blocking leaf switch per rail (assumed)");
-        for (int h = 0; h < hosts; h++) {
-            type.addHost(new HostContext(b, h));
-        }
-        Map<Integer, NetSwitch> leaves = new LinkedHashMap<>();
-        for (Device dev : b.devices()) {
-            if (dev instanceof Nic nic && nic.rail() >= 0) {
-                int rail = nic.rail();
-                NetSwitch leaf = leaves.computeIfAbsent(rail, r -> b.add(new NetSwitch("leaf" + r,
-                        NetSwitch.Tier.LEAF, 0)));
-                b.connect(nic, leaf, LinkType.NET, 1, nic.speed(), Latency.ZERO, "assumed non-blocking fabric");
-            }
-        }
-        return b.build();
     }
 }

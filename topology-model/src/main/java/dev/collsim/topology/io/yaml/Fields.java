@@ -1,5 +1,6 @@
 package dev.collsim.topology.io.yaml;
 
+import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.units.Bandwidth;
@@ -31,10 +32,10 @@ final class Fields {
         if (map == null || !map.isMap()) {
             return;
         }
-        for (String key : map.fields.keySet()) {
+        for (String key : map.fields().keySet()) {
             if (!allowed.contains(key)) {
-                int[] at = map.keyLocations.get(key);
-                problems.add(at[0], at[1], path(path, key), "unknown key '" + key + "'; allowed: "
+                YamlNode at = map.get(key);
+                problems.add(at.keyLine(), at.keyColumn(), path(path, key), "unknown key '" + key + "'; allowed: "
                         + String.join(", ", new TreeSet<>(allowed)));
             }
         }
@@ -43,11 +44,11 @@ final class Fields {
     /** @return the child node, or null (reported when required) */
     YamlNode node(YamlNode map, String key, String path, boolean required) {
         YamlNode n = map == null ? null : map.get(key);
-        if ((n == null || n.kind == YamlNode.Kind.NULL) && required) {
+        if ((n == null || n.kind() == YamlNode.Kind.NULL) && required) {
             problems.add(map, path(path, key), "missing required key '" + key + "'");
             return null;
         }
-        return n == null || n.kind == YamlNode.Kind.NULL ? null : n;
+        return n == null || n.kind() == YamlNode.Kind.NULL ? null : n;
     }
 
     YamlNode map(YamlNode map, String key, String path, boolean required) {
@@ -68,7 +69,7 @@ final class Fields {
             problems.add(n, path(path, key), "found " + n.found() + "; expected a text value");
             return null;
         }
-        return n.text;
+        return n.text();
     }
 
     Integer integer(YamlNode map, String key, String path, boolean required, int min) {
@@ -78,10 +79,10 @@ final class Fields {
 
     Integer integer(YamlNode n, String field, int min) {
         try {
-            if (n.kind != YamlNode.Kind.NUMBER) {
+            if (n.kind() != YamlNode.Kind.NUMBER) {
                 throw new NumberFormatException();
             }
-            int v = Integer.parseInt(n.text);
+            int v = Integer.parseInt(n.text());
             if (v < min) {
                 problems.add(n, field, "found " + v + "; allowed: a whole number >= " + min);
                 return null;
@@ -98,11 +99,11 @@ final class Fields {
         if (n == null) {
             return null;
         }
-        if (n.kind != YamlNode.Kind.BOOLEAN) {
+        if (n.kind() != YamlNode.Kind.BOOLEAN) {
             problems.add(n, path(path, key), "found " + n.found() + "; allowed: true, false");
             return null;
         }
-        return Boolean.parseBoolean(n.text);
+        return Boolean.parseBoolean(n.text());
     }
 
     /** A bandwidth with its unit, > 0. */
@@ -112,12 +113,12 @@ final class Fields {
             return null;
         }
         String field = path(path, key);
-        if (n.kind == YamlNode.Kind.NUMBER) {
+        if (n.kind() == YamlNode.Kind.NUMBER) {
             problems.add(n, field, "found " + n.found() + " without a unit; write the unit, one of "
                     + Bandwidth.ALLOWED_UNITS + ", e.g. '400 Gb/s' or '25 GB/s'");
             return null;
         }
-        String t = n.text.trim();
+        String t = n.text().trim();
         if (t.startsWith("-")) {
             problems.add(n, field, "found '" + t + "'; a bandwidth must be > 0");
             return null;
@@ -142,15 +143,15 @@ final class Fields {
             return null;
         }
         String field = path(path, key);
-        if (n.kind == YamlNode.Kind.NUMBER) {
+        if (n.kind() == YamlNode.Kind.NUMBER) {
             problems.add(n, field, "found " + n.found() + " without a unit; write the unit, one of "
                     + Latency.ALLOWED_UNITS + ", e.g. '0.6 us'");
             return null;
         }
         try {
-            return Latency.parse(n.text);
+            return Latency.parse(n.text());
         } catch (IllegalArgumentException e) {
-            problems.add(n, field, "found '" + n.text + "'; allowed: a number >= 0 with one of " + Latency.ALLOWED_UNITS);
+            problems.add(n, field, "found '" + n.text() + "'; allowed: a number >= 0 with one of " + Latency.ALLOWED_UNITS);
             return null;
         }
     }
@@ -162,18 +163,18 @@ final class Fields {
             return null;
         }
         String field = path(path, key);
-        if (n.kind == YamlNode.Kind.NUMBER || !n.text.matches(".*[A-Za-z]$")) {
+        if (n.kind() == YamlNode.Kind.NUMBER || !n.text().matches(".*[A-Za-z]$")) {
             problems.add(n, field, "found " + n.found() + "; allowed: a size with its unit, e.g. '80 GB', '141 GiB'");
             return null;
         }
         try {
-            long v = DataSize.parseBytes(n.text);
+            long v = DataSize.parseBytes(n.text());
             if (v <= 0) {
                 throw new IllegalArgumentException();
             }
             return v;
         } catch (IllegalArgumentException e) {
-            problems.add(n, field, "found '" + n.text + "'; allowed: " + DataSize.ALLOWED);
+            problems.add(n, field, "found '" + n.text() + "'; allowed: " + DataSize.ALLOWED);
             return null;
         }
     }
@@ -190,8 +191,8 @@ final class Fields {
             problems.add(n, field, "found " + n.found() + "; expected a list of indices, e.g. [0, 1]");
             return out;
         }
-        for (int i = 0; i < n.items.size(); i++) {
-            Integer v = integer(n.items.get(i), field + "[" + i + "]", 0);
+        for (int i = 0; i < n.items().size(); i++) {
+            Integer v = integer(n.items().get(i), field + "[" + i + "]", 0);
             if (v != null) {
                 out.add(v);
             }
@@ -209,6 +210,6 @@ final class Fields {
             problems.add(n, path(path, key), "found " + n.found() + "; expected a list");
             return List.of();
         }
-        return n.items;
+        return n.items();
     }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.topology.io.yaml;
 
+import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.hardware.PcieGen;
@@ -171,9 +172,9 @@ final class InlineHostParser {
             problems.add(n, "hosts.nics", "found " + n.found() + "; expected a list of NICs or {count, speed}");
             return out;
         }
-        for (int i = 0; i < n.items.size(); i++) {
+        for (int i = 0; i < n.items().size(); i++) {
             String p = "hosts.nics[" + i + "]";
-            YamlNode it = n.items.get(i);
+            YamlNode it = n.items().get(i);
             f.checkKeys(it, p, NIC_KEYS);
             String name = f.text(it, "name", p, false);
             Bandwidth speed = f.bandwidth(it, "speed", p, true);

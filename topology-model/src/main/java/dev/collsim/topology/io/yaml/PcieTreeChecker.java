@@ -1,5 +1,6 @@
 package dev.collsim.topology.io.yaml;
 
+import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.topology.io.yaml.InlineHostType.RootPortSpec;

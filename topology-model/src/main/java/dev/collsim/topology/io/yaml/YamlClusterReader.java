@@ -1,11 +1,10 @@
 package dev.collsim.topology.io.yaml;
 
+import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.io.InputException;
-import dev.collsim.io.InputProblem;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.PathType;
@@ -66,15 +65,30 @@ public final class YamlClusterReader implements TopologyReader {
 
     @Override
     public Topology read(String fileName, String content) throws InputException {
+        return readCluster(fileName, content).topology();
+    }
+
+    /**
+     * A cluster read from a YAML spec.
+     *
+     * @param topology    the validated topology
+     * @param catalogSpec its spec when {@code hosts} names a catalog host type (what-if edits apply to it); null
+     *                    for an inline host description
+     */
+    public record Cluster(Topology topology, ClusterSpec catalogSpec) {
+    }
+
+    /**
+     * Reads and validates a YAML cluster spec.
+     *
+     * @param fileName name to cite in problems
+     * @param content  the YAML text
+     * @return the topology and, for catalog hosts, its spec
+     * @throws InputException listing every problem (file, line, column, field, found, allowed)
+     */
+    public Cluster readCluster(String fileName, String content) throws InputException {
         Problems problems = new Problems(fileName);
-        YamlNode root;
-        try {
-            root = YamlTree.parse(content, problems);
-        } catch (JsonProcessingException e) {
-            JsonLocation l = e.getLocation();
-            throw new InputException(new InputProblem(fileName, l == null ? 0 : l.getLineNr(),
-                    l == null ? 0 : l.getColumnNr(), "", "YAML syntax error: " + e.getOriginalMessage()));
-        }
+        YamlNode root = YamlTree.parse(fileName, content, problems::add);
         if (!root.isMap()) {
             problems.add(root, "", "found " + root.found() + "; expected a cluster spec starting with 'schema: "
                     + SCHEMA + "'");
@@ -95,7 +109,7 @@ public final class YamlClusterReader implements TopologyReader {
         }
         checkGpuPaths(t, root.get("hosts"), problems);
         problems.throwIfAny();
-        return t;
+        return new Cluster(t, root.get("hosts").kind() == YamlNode.Kind.STRING ? spec : null);
     }
 
     private static ClusterSpec spec(YamlNode root, Fields f, Problems problems) {
@@ -122,9 +136,9 @@ public final class YamlClusterReader implements TopologyReader {
         if (hosts.isMap()) {
             return new InlineHostParser(problems).parse(hosts);
         }
-        if (hosts.kind == YamlNode.Kind.STRING) {
-            return Catalog.hostType(hosts.text).orElseGet(() -> {
-                problems.add(hosts, "hosts", "unknown host type '" + hosts.text + "'; allowed: "
+        if (hosts.kind() == YamlNode.Kind.STRING) {
+            return Catalog.hostType(hosts.text()).orElseGet(() -> {
+                problems.add(hosts, "hosts", "unknown host type '" + hosts.text() + "'; allowed: "
                         + String.join(", ", Catalog.names()) + ", or an inline host description");
                 return null;
             });

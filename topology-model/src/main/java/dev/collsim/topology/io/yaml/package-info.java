@@ -1,5 +1,5 @@
 /**
- * The collsim/v1 YAML cluster spec: {@link dev.collsim.topology.io.yaml.YamlClusterReader}, the located YAML tree
- * ({@code YamlTree}, {@code YamlNode}: every value keeps its line and column), field readers and inline host types.
+ * The collsim/v1 YAML cluster spec: {@link dev.collsim.topology.io.yaml.YamlClusterReader}, its field readers and
+ * inline host types, on the shared located YAML tree of {@code dev.collsim.io.yaml}.
  */
 package dev.collsim.topology.io.yaml;

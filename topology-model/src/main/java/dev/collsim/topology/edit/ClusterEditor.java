@@ -1,6 +1,5 @@
-package dev.collsim.reports.cluster;
+package dev.collsim.topology.edit;
 
-import dev.collsim.reports.spec.ClusterEdits;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
@@ -18,13 +17,14 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Applies a what-if variant's {@link ClusterEdits} to a base {@link ClusterSpec}: host type and count, fabric shape,
- * oversubscription and leaf radix change the spec; NIC speed, compute NICs per host (rails) and NVLink bandwidth per GPU are
- * applied to the hosts' devices before the fabric is cabled (so fabric cables follow the new NIC speed). Stateless.
+ * Applies {@link ClusterEdits} to a base {@link ClusterSpec}: host type and count, fabric shape, oversubscription and
+ * leaf radix change the spec; NIC speed, compute NICs per host (rails) and NVLink bandwidth per GPU are applied to the
+ * hosts' devices before the fabric is cabled (so fabric cables follow the new NIC speed). A multi-host cluster without
+ * a fabric gets a rail-optimized one. Stateless.
  */
-public final class ClusterVariants {
+public final class ClusterEditor {
 
-    private ClusterVariants() {
+    private ClusterEditor() {
     }
 
     /**
@@ -32,13 +32,14 @@ public final class ClusterVariants {
      * @param edits the changes
      * @return the changed cluster's spec (fabric, host type and count applied; device edits are applied by
      *         {@link #build})
-     * @throws IllegalArgumentException naming the field and the allowed values when a change cannot be applied
+     * @throws ClusterEditException naming the field and the allowed values when a change cannot be applied
      */
     public static ClusterSpec spec(ClusterSpec base, ClusterEdits edits) {
         HostType type = base.hostType();
         if (edits.hostType() != null) {
-            type = Catalog.hostType(edits.hostType()).orElseThrow(() -> new IllegalArgumentException("host-type: unknown"
-                    + " host type '" + edits.hostType() + "'; allowed: " + String.join(", ", Catalog.names())));
+            type = Catalog.hostType(edits.hostType()).orElseThrow(() -> new ClusterEditException(
+                    ClusterEdits.Field.HOST_TYPE, "unknown host type '" + edits.hostType() + "'; allowed: "
+                    + String.join(", ", Catalog.names())));
         }
         int count = edits.hosts() == null ? base.count() : edits.hosts();
         FabricSpec fabric = base.fabric();
@@ -49,16 +50,8 @@ public final class ClusterVariants {
         }
         if (edits.fabric() != null || edits.oversubscription() != null || edits.leafRadix() != null
                 || fabric == null && count > 1) {
-            FabricKind kind = fabric == null ? FabricKind.RAIL_OPTIMIZED : fabric.kind();
-            if (edits.fabric() != null) {
-                kind = switch (edits.fabric()) {
-                    case "single-switch" -> FabricKind.SINGLE_SWITCH;
-                    case "fat-tree" -> FabricKind.FAT_TREE;
-                    case "rail" -> FabricKind.RAIL_OPTIMIZED;
-                    default -> throw new IllegalArgumentException("fabric: unknown fabric '" + edits.fabric()
-                            + "'; allowed: " + String.join(", ", ClusterEdits.FABRICS));
-                };
-            }
+            FabricKind kind = edits.fabric() != null ? edits.fabric()
+                    : fabric == null ? FabricKind.RAIL_OPTIMIZED : fabric.kind();
             double over = edits.oversubscription() != null ? edits.oversubscription()
                     : fabric == null ? 1.0 : fabric.oversubscription();
             FabricSpec f = fabric == null ? FabricSpec.of(kind) : fabric;
@@ -75,7 +68,9 @@ public final class ClusterVariants {
      * @param base  the base cluster
      * @param edits the changes
      * @return the topology
-     * @throws IllegalArgumentException when a change cannot be applied (names the field)
+     * @throws ClusterEditException when a change cannot be applied (names the field)
+     * @throws IllegalArgumentException when the changed cluster cannot be built (e.g. a fabric for hosts without a
+     *                                  compute NIC)
      */
     public static Topology build(ClusterSpec base, ClusterEdits edits) {
         ClusterSpec spec = spec(base, edits);
@@ -88,7 +83,7 @@ public final class ClusterVariants {
         Map<Device, Device> mapped = new HashMap<>();
         long computeNics = hosts.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).count();
         if (edits.nicsPerHost() != null && edits.nicsPerHost() > computeNics) {
-            throw new IllegalArgumentException("nics-per-host: " + edits.nicsPerHost() + " is more than the "
+            throw new ClusterEditException(ClusterEdits.Field.NICS_PER_HOST, edits.nicsPerHost() + " is more than the "
                     + computeNics + " compute NICs a " + spec.hostType().name() + " host has; allowed: 1 to "
                     + computeNics);
         }
@@ -109,8 +104,8 @@ public final class ClusterVariants {
             double now = hosts.outgoing(g0).stream().filter(l -> l.type() == LinkType.NVLINK)
                     .mapToDouble(l -> l.bandwidth().gbps()).sum();
             if (now <= 0) {
-                throw new IllegalArgumentException("nvlink: the " + spec.hostType().name() + " host has no NVLink to"
-                        + " change; allowed only on NVLink hosts");
+                throw new ClusterEditException(ClusterEdits.Field.NVLINK, "the " + spec.hostType().name()
+                        + " host has no NVLink to change; allowed only on NVLink hosts");
             }
             nvlinkFactor = edits.nvlinkGBps() / now;
         }

@@ -1,0 +1,94 @@
+package dev.collsim.cli.validation;
+
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.io.InputException;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.ClusterSource;
+import dev.collsim.validation.compare.ClusterGuess;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A measured dataset's ranks on the cluster compare and calibrate were given with {@code -c} (resolved once by
+ * {@link ClusterLoader#resolve}). A catalog host type named without a count ({@code -c dgx-h100}) takes the
+ * dataset's host count; {@code NAMExN} / {@code NAME:N} fixes it (N hosts on a rail-optimized fabric, as every
+ * command builds them); any other cluster is used as loaded. Ranks fill the first GPUs of each host.
+ */
+final class DatasetCluster {
+
+    private DatasetCluster() {
+    }
+
+    /**
+     * @param source the {@code -c} cluster
+     * @param d      the dataset
+     * @return the cluster and the dataset's ranks on it
+     * @throws InputException when the hosts cannot be built
+     * @throws UserError      (exit 2) when the dataset's ranks or hosts do not fit the cluster
+     */
+    static ClusterGuess place(ClusterSource source, Dataset d) throws InputException {
+        Optional<HostType> type = catalogType(source);
+        if (type.isEmpty()) {
+            return onLoaded(source.topology(), source.name(), d);
+        }
+        int hosts = source.origin() == ClusterSource.Origin.HOSTS ? source.spec().count() : Math.max(1, d.nHosts());
+        Topology topo = source.origin() == ClusterSource.Origin.HOSTS ? source.topology()
+                : ClusterLoader.hosts(type.get(), hosts).topology();
+        int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
+        if (perHost > type.get().gpusPerHost()) {
+            throw new UserError(d.id() + " has " + d.nRanks() + " ranks, more than " + hosts + " x "
+                    + type.get().gpusPerHost() + " GPUs of -c " + source.name(), ExitCodes.USAGE);
+        }
+        List<Gpu> ranks = new ArrayList<>();
+        for (int h = 0; h < hosts && ranks.size() < d.nRanks(); h++) {
+            List<Gpu> g = topo.gpusOf(h);
+            for (int i = 0; i < perHost && ranks.size() < d.nRanks(); i++) {
+                ranks.add(g.get(i));
+            }
+        }
+        return new ClusterGuess(topo, ranks, "catalog:" + type.get().name() + " (-c " + source.name() + ")",
+                List.of());
+    }
+
+    /**
+     * @return the catalog host type when {@code -c} named one (bare, where a shipped config of the same name, one
+     *         such host, is read as the type) or N hosts of one; empty for files and other configs
+     */
+    static Optional<HostType> catalogType(ClusterSource source) {
+        return switch (source.origin()) {
+            case HOSTS, HOST_TYPE -> Optional.of(source.spec().hostType());
+            case CONFIG -> Catalog.hostType(source.name()).filter(t -> source.editable() && source.spec().count() == 1
+                    && source.spec().fabric() == null && source.spec().hostType().name().equals(t.name()));
+            case FILE -> Optional.empty();
+        };
+    }
+
+    /** Ranks on a loaded cluster: the first nRanks/hosts GPUs of each of the first hosts. */
+    private static ClusterGuess onLoaded(Topology topo, String value, Dataset d) {
+        int hosts = d.nHosts() > 0 ? d.nHosts() : topo.hostCount();
+        if (hosts > topo.hostCount()) {
+            throw new UserError(d.id() + " ran on " + hosts + " hosts; cluster " + value + " has "
+                    + topo.hostCount(), ExitCodes.USAGE);
+        }
+        int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
+        List<Gpu> ranks = new ArrayList<>();
+        for (int h = 0; h < topo.hostCount() && ranks.size() < d.nRanks(); h++) {
+            List<Gpu> g = topo.gpusOf(h);
+            for (int i = 0; i < Math.min(perHost, g.size()) && ranks.size() < d.nRanks(); i++) {
+                ranks.add(g.get(i));
+            }
+        }
+        if (ranks.size() < d.nRanks()) {
+            throw new UserError(d.id() + " has " + d.nRanks() + " ranks; cluster " + value + " offers "
+                    + ranks.size() + " in " + hosts + " hosts", ExitCodes.USAGE);
+        }
+        return new ClusterGuess(topo, ranks, value + " (-c)", List.of());
+    }
+}

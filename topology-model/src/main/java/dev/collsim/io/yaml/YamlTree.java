@@ -1,0 +1,108 @@
+package dev.collsim.io.yaml;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The one located-YAML reader of collsim (cluster specs and what-if report specs): reads YAML text into
+ * {@link YamlNode}s that keep each value's line and column, with Jackson's YAML streaming parser (Jackson's
+ * {@code JsonNode} trees drop locations). Syntax errors come from Jackson, which stops at the first one; duplicate
+ * keys are reported to the caller's problem list and reading goes on (the later value wins). Stateless.
+ */
+public final class YamlTree {
+
+    private static final YAMLFactory FACTORY = new YAMLFactory();
+
+    private final String file;
+    private final Consumer<InputProblem> problems;
+
+    private YamlTree(String file, Consumer<InputProblem> problems) {
+        this.file = file;
+        this.problems = problems;
+    }
+
+    /**
+     * Parses a document.
+     *
+     * @param file     file name to cite in problems
+     * @param content  the text
+     * @param problems receives one problem per duplicate key (at the repeated key)
+     * @return the root node; an empty mapping at 1:1 for an empty document
+     * @throws InputException on a YAML syntax error: {@code file:line:col: not valid YAML: <Jackson's message>}
+     */
+    public static YamlNode parse(String file, String content, Consumer<InputProblem> problems)
+            throws InputException {
+        try (JsonParser p = FACTORY.createParser(content)) {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                return new YamlNode(YamlNode.Kind.MAP, "", 1, 1, 1, 1, null, null, null);
+            }
+            return new YamlTree(file, problems).read(p, t, "");
+        } catch (JsonProcessingException e) {
+            JsonLocation l = e.getLocation();
+            String msg = e.getOriginalMessage().split("\n")[0];
+            throw new InputException(new InputProblem(file, l == null ? 0 : l.getLineNr(),
+                    l == null ? 0 : l.getColumnNr(), "", "not valid YAML: " + msg));
+        } catch (IOException e) {
+            throw new IllegalStateException("reading a string cannot fail", e);
+        }
+    }
+
+    private YamlNode read(JsonParser p, JsonToken t, String path) throws IOException {
+        JsonLocation loc = p.currentTokenLocation();
+        int line = loc.getLineNr();
+        int col = loc.getColumnNr();
+        switch (t) {
+            case START_OBJECT: {
+                Map<String, YamlNode> fields = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    JsonLocation kl = p.currentTokenLocation();
+                    String child = path.isEmpty() ? key : path + "." + key;
+                    YamlNode value = read(p, p.nextToken(), child).atKey(kl.getLineNr(), kl.getColumnNr());
+                    YamlNode first = fields.get(key);
+                    if (first != null) {
+                        problems.accept(new InputProblem(file, kl.getLineNr(), kl.getColumnNr(), child,
+                                "duplicate key '" + key + "' (first at line " + first.keyLine()
+                                        + "); each key may appear once"));
+                    }
+                    fields.put(key, value);
+                }
+                return new YamlNode(YamlNode.Kind.MAP, path, line, col, line, col, null, fields, null);
+            }
+            case START_ARRAY: {
+                List<YamlNode> items = new ArrayList<>();
+                int i = 0;
+                for (JsonToken it = p.nextToken(); it != JsonToken.END_ARRAY; it = p.nextToken()) {
+                    items.add(read(p, it, path + "[" + i++ + "]"));
+                }
+                return new YamlNode(YamlNode.Kind.LIST, path, line, col, line, col, null, null, items);
+            }
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+                return scalar(YamlNode.Kind.NUMBER, path, line, col, p.getText());
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                return scalar(YamlNode.Kind.BOOLEAN, path, line, col, p.getText());
+            case VALUE_NULL:
+                return scalar(YamlNode.Kind.NULL, path, line, col, null);
+            default:
+                return scalar(YamlNode.Kind.STRING, path, line, col, p.getText());
+        }
+    }
+
+    private static YamlNode scalar(YamlNode.Kind kind, String path, int line, int col, String text) {
+        return new YamlNode(kind, path, line, col, line, col, text, null, null);
+    }
+}

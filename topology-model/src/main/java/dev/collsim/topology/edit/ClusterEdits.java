@@ -1,0 +1,102 @@
+package dev.collsim.topology.edit;
+
+import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.units.Bandwidth;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a what-if changes in a cluster built from a {@link dev.collsim.topology.fabric.ClusterSpec}; a null field keeps
+ * the base's value. Applied by {@link ClusterEditor}. Immutable.
+ *
+ * @param hosts            host count, >= 1
+ * @param hostType         catalog host type name, e.g. {@code dgx-a100} (checked when applied)
+ * @param nicSpeed         speed of every compute NIC (the fabric's cables follow it)
+ * @param nicsPerHost      compute NICs (rails) cabled per host: the first N by rail
+ * @param fabric           the fabric shape
+ * @param oversubscription leaf down-link over up-link bandwidth, >= 1
+ * @param nvlinkGBps       NVLink bandwidth per GPU per direction, GB/s (1e9 B/s; an NVLink generation what-if)
+ * @param leafRadix        host-facing ports per leaf switch (fewer ports spread hosts over more leaves)
+ */
+public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, Integer nicsPerHost, FabricKind fabric,
+        Double oversubscription, Double nvlinkGBps, Integer leafRadix) {
+
+    /** No change. */
+    public static final ClusterEdits NONE = new ClusterEdits(null, null, null, null, null, null, null, null);
+
+    /** The edits, each with the name the what-if report spec gives it (used in messages). */
+    public enum Field {
+        /** Host count. */
+        HOSTS("hosts"),
+        /** Catalog host type. */
+        HOST_TYPE("host-type"),
+        /** Compute NIC speed. */
+        NIC_SPEED("nic-speed"),
+        /** Compute NICs (rails) per host. */
+        NICS_PER_HOST("nics-per-host"),
+        /** Fabric shape. */
+        FABRIC("fabric"),
+        /** Leaf oversubscription. */
+        OVERSUBSCRIPTION("oversubscription"),
+        /** NVLink bandwidth per GPU. */
+        NVLINK("nvlink"),
+        /** Host-facing ports per leaf. */
+        LEAF_RADIX("leaf-radix");
+
+        private final String key;
+
+        Field(String key) {
+            this.key = key;
+        }
+
+        /** @return the report spec's key, e.g. {@code nics-per-host} */
+        public String key() {
+            return key;
+        }
+    }
+
+    /** @return true when nothing changes */
+    public boolean isEmpty() {
+        return equals(NONE);
+    }
+
+    /** @param n host count; @return a copy with another host count */
+    public ClusterEdits withHosts(int n) {
+        return new ClusterEdits(n, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix);
+    }
+
+    /** @param n compute NICs per host; @return a copy cabling only the first {@code n} compute NICs of each host */
+    public ClusterEdits withNicsPerHost(int n) {
+        return new ClusterEdits(hosts, hostType, nicSpeed, n, fabric, oversubscription, nvlinkGBps, leafRadix);
+    }
+
+    /** @return the changes in words, e.g. {@code 4 hosts, NIC 200 Gb/s}; empty when none */
+    public String describe() {
+        List<String> parts = new ArrayList<>();
+        if (hostType != null) {
+            parts.add(hostType);
+        }
+        if (hosts != null) {
+            parts.add(hosts + (hosts == 1 ? " host" : " hosts"));
+        }
+        if (nicsPerHost != null) {
+            parts.add(nicsPerHost + " NICs/host");
+        }
+        if (nicSpeed != null) {
+            parts.add("NIC " + Math.round(nicSpeed.gbits()) + " Gb/s");
+        }
+        if (fabric != null) {
+            parts.add(fabric.yamlName());
+        }
+        if (oversubscription != null) {
+            parts.add(oversubscription + ":1 oversubscribed");
+        }
+        if (nvlinkGBps != null) {
+            parts.add("NVLink " + nvlinkGBps + " GB/s per GPU");
+        }
+        if (leafRadix != null) {
+            parts.add(leafRadix + " ports per leaf");
+        }
+        return String.join(", ", parts);
+    }
+}

@@ -9,13 +9,9 @@ import dev.collsim.simulator.network.LinkUsage;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.simulator.network.NetworkBackend;
 import dev.collsim.simulator.network.NetworkModel;
-import dev.collsim.simulator.network.Placement;
 import dev.collsim.simulator.network.RoutingOptions;
 import dev.collsim.simulator.network.Timing;
-import dev.collsim.simulator.schedule.Schedule;
-import dev.collsim.simulator.schedule.ScheduleAlgorithm;
 import dev.collsim.simulator.schedule.ScheduleAlgorithms;
-import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -28,8 +24,8 @@ import java.util.IdentityHashMap;
 
 /**
  * Times NCCL's choice on the fabric: a chooser (normally {@link NcclPredictor}) picks the algorithm, protocol and
- * channel count as NCCL would; the schedule of that algorithm ({@link ScheduleAlgorithms#forNccl}) with that many
- * channels, the ranks grouped by host ({@link Placement#ranksPerHost}), runs alone on the request's topology in the
+ * channel count as NCCL would; {@link FlowChoice} (the same code as {@code collsim predict --backend flow},
+ * {@link FlowSweep}) turns that into a schedule, which runs alone on the request's topology in the
  * contention-aware {@link FlowNetwork} (max-min fair link sharing, ECMP or spray routing). So fabric
  * oversubscription, ECMP collisions and rails crossing, which the analytical model does not see, change the time.
  *
@@ -112,23 +108,27 @@ public final class FlowPredictor implements CollectivePredictor {
             throw new IllegalArgumentException("the first group must be the request's ranks");
         }
         Prediction choice = chooser.predict(r);
-        Optional<ScheduleAlgorithm> algo = ScheduleAlgorithms.forNccl(choice.algorithm(), r.collective());
-        if (r.nRanks() < 2 || algo.isEmpty()) {
-            return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"
-                    : r.collective().ncclName()) + "): " + choice.bottleneck());
-        }
-        int nCh = Math.max(1, choice.nChannels());
-        List<Job> jobs = new ArrayList<>();
+        List<FlowChoice> plans = new ArrayList<>();
         for (List<Gpu> g : groups) {
-            Schedule s = algo.get().schedule(new ScheduleRequest(r.collective(), r.sizeBytes(), g.size(), nCh,
-                    Placement.ranksPerHost(g)));
-            jobs.add(new Job(r.collective().testName() + (jobs.isEmpty() ? "" : "#" + jobs.size()), s, g, 0));
+            Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
+                    : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false, 0);
+            if (f.isEmpty()) {
+                return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"
+                        : r.collective().ncclName()) + "): " + choice.bottleneck());
+            }
+            plans.add(f.get());
+        }
+        int nCh = plans.get(0).nChannels();
+        List<Job> jobs = new ArrayList<>();
+        for (FlowChoice f : plans) {
+            jobs.add(new Job(r.collective().testName() + (jobs.isEmpty() ? "" : "#" + jobs.size()),
+                    f.build(r.collective(), r.sizeBytes()), f.order(), 0));
         }
         boolean pxn = !r.ncclSettings().pxnDisable();
         Timing t = backend.time(jobs, model(r.topology(), pxn));
         double flowUs = t.jobs().stream().mapToDouble(j -> j.timeUs()).max().orElse(0);
         String fabric = String.format(Locale.ROOT, "fabric (flow, %s schedule%s, %s): busiest links %s",
-                algo.get().name(), groups.size() > 1 ? " x " + groups.size() + " concurrent groups" : "",
+                plans.get(0).schedule().name(), groups.size() > 1 ? " x " + groups.size() + " concurrent groups" : "",
                 multipath.yamlName(), LinkUsage.describe(t.bottlenecks()));
         if (mode == Mode.SLOWER && !(flowUs > choice.timeUs())) {
             return withBottleneck(choice, String.format(Locale.ROOT, "%s; the fabric does not limit (flow %.2f us)",

@@ -1,8 +1,6 @@
 package dev.collsim.cli.flow;
 
 import dev.collsim.simulator.network.FabricFailures;
-import dev.collsim.simulator.network.NetworkModel;
-import dev.collsim.simulator.network.RoutingOptions;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
@@ -153,10 +151,5 @@ final class FlowFabric {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(option + " " + count + ": " + e.getMessage());
         }
-    }
-
-    /** @return the indexed model with failures and routing options */
-    static NetworkModel model(FlowOptions o, Topology t, Set<Link> down) {
-        return NetworkModel.of(t, down, new RoutingOptions(o.routing, !o.noPxn, o.seed));
     }
 }

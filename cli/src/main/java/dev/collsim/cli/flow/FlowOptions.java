@@ -1,7 +1,6 @@
 package dev.collsim.cli.flow;
 
 import dev.collsim.simulator.network.Multipath;
-import dev.collsim.simulator.network.Placement;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +13,16 @@ import picocli.CommandLine.Option;
  */
 public final class FlowOptions {
 
-    @Option(names = "--schedule", paramLabel = "ALGO", description = "flow/links backends: collective algorithm of"
-            + " the schedule: ring, tree, hierarchical, pat, direct (default: ring; direct for alltoall)")
+    @Option(names = "--schedule", paramLabel = "ALGO", description = "flow/links backends: simulate this schedule"
+            + " instead of NCCL's choice: ring, tree, hierarchical, pat, direct (default: the schedule of the algorithm"
+            + " NCCL would choose at each size: Ring, Tree, PAT; hierarchical for NVLS, NVLSTree and CollNet; direct"
+            + " for alltoall)")
     String schedule;
 
     @Option(names = "--channels", paramLabel = "N", description = "flow/links backends: NCCL channels the schedule"
-            + " uses (default: GPUs per host, so every NIC carries one channel's host-to-host hop; twice that for"
-            + " tree, whose two trees run on a pair of channels sharing one NIC, as NCCL's do)")
+            + " uses (default: NCCL's channel count; with --schedule, GPUs per host, so every NIC carries one channel's"
+            + " host-to-host hop, twice that for tree, whose two trees run on a pair of channels sharing one NIC, as"
+            + " NCCL's do)")
     Integer channels;
 
     @Option(names = "--fabric", paramLabel = "KIND", description = "flow/links backends: rebuild the -c hosts on"
@@ -107,7 +109,6 @@ public final class FlowOptions {
         return !jobs.isEmpty();
     }
 
-    /** @return the placement policy text, contiguous by default */
     /**
      * @return true when schedules follow rank numbers ({@code --ring-order rank}), false for NCCL's topology order
      * @throws IllegalArgumentException on another value (names the option and the allowed values)
@@ -121,23 +122,9 @@ public final class FlowOptions {
         };
     }
 
+    /** @return the placement policy text, contiguous by default */
     String placementText() {
         return placement == null ? "contiguous" : placement;
-    }
-
-    /**
-     * @param text policy text (without hostfile)
-     * @return the policy
-     * @throws IllegalArgumentException naming the allowed values
-     */
-    static Placement.Policy policy(String text) {
-        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
-            case "contiguous" -> Placement.Policy.CONTIGUOUS;
-            case "round-robin", "roundrobin" -> Placement.Policy.ROUND_ROBIN;
-            case "random" -> Placement.Policy.RANDOM;
-            default -> throw new IllegalArgumentException("unknown placement '" + text + "'; allowed: contiguous,"
-                    + " round-robin, random, hostfile:FILE");
-        };
     }
 
     /** The {@code --routing} values as the docs write them: lower case. */

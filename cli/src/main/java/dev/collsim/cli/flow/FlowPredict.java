@@ -1,43 +1,36 @@
 package dev.collsim.cli.flow;
 
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.InputFiles;
+import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
-import dev.collsim.simulator.FlowPredictor;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.CollectivePredictor;
+import dev.collsim.simulator.FlowChoice;
+import dev.collsim.simulator.FlowJob;
+import dev.collsim.simulator.FlowRequest;
+import dev.collsim.simulator.FlowSweep;
 import dev.collsim.simulator.Prediction;
-import dev.collsim.simulator.network.AnalyticalNetwork;
-import dev.collsim.simulator.network.FlowNetwork;
-import dev.collsim.simulator.network.Job;
-import dev.collsim.simulator.network.JobTiming;
-import dev.collsim.simulator.network.LinkUsage;
-import dev.collsim.simulator.network.NetworkBackend;
-import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Placement;
-import dev.collsim.simulator.network.Timing;
-import dev.collsim.simulator.schedule.Schedule;
-import dev.collsim.simulator.schedule.ScheduleAlgorithm;
-import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
-import dev.collsim.simulator.schedule.HierarchicalSchedule;
-import dev.collsim.simulator.schedule.RingSchedule;
-import dev.collsim.simulator.schedule.TreeSchedule;
-import dev.collsim.simulator.schedule.ScheduleAlgorithms;
-import dev.collsim.simulator.schedule.ScheduleRequest;
+import dev.collsim.simulator.network.RankPlacement;
+import dev.collsim.simulator.network.RoutingOptions;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Link;
 import dev.collsim.topology.Topology;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * Runs {@code collsim predict --backend flow|links}: for every size of the sweep (or of this shard), builds the
- * schedule, places it and the other jobs on the fabric, and times them with the flow backend (congestion-aware)
- * or its congestion-unaware twin ({@code links}). Returns one {@link Prediction} per size, in the table format of
+ * Runs {@code collsim predict --backend flow|links}: turns the options into a {@link FlowRequest} (fabric,
+ * failures, placement, routing, schedule and channel overrides, other jobs) and hands it to the simulator's
+ * {@link FlowSweep}, which simulates NCCL's choice of algorithm, protocol and channels unless {@code --schedule} or
+ * {@code --channels} replace it. Returns one {@link Prediction} per size, in the table format of
  * the analytical backend, plus comment lines: busiest links and each job's slowdown.
  */
 public final class FlowPredict {
@@ -52,17 +45,6 @@ public final class FlowPredict {
      */
     public record Result(List<Prediction> predictions, List<Double> linksBusBw, List<String> header,
             List<String> notes) {
-    }
-
-    /** The physical bound of a rank set on a topology, as the analytical backend computes it. */
-    @FunctionalInterface
-    public interface Bound {
-        /**
-         * @param topology the fabric the run uses
-         * @param ranks    GPU of each rank
-         * @return best busBw the links allow, GB/s ({@code Double.POSITIVE_INFINITY} when none)
-         */
-        double busBw(Topology topology, List<Gpu> ranks);
     }
 
     private final FlowOptions o;
@@ -82,163 +64,79 @@ public final class FlowPredict {
      * @param given       predict's topology
      * @param rankList    predict's ranks (their count is the job size; -g limits the GPUs used per host)
      * @param c           collective
+     * @param type        element type (for NCCL's choice)
+     * @param op          reduction operator (for NCCL's choice)
      * @param sizes       the sweep
-     * @param bound       the physical bound (the analytical table's {@code bound}), computed once on the fabric and
-     *                    ranks the run uses
-     * @return predictions (their physical bound from {@code bound}), the links backend's busBw and notes
+     * @param ncclEnv     NCCL_* settings (for NCCL's choice)
+     * @param chooser     NCCL's model: its algorithm, protocol and channels are simulated unless --schedule or
+     *                    --channels replace them; its physical bound is the table's {@code bound}
+     * @return predictions, the links backend's busBw and notes
      * @throws IllegalArgumentException on any bad option (the message names it)
      * @throws InputException           on a bad hostfile
      * @throws IOException              when the timeline or hostfile cannot be read or written
      */
-    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, List<Long> sizes,
-            Bound bound) throws InputException, IOException {
+    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, DataType type, RedOp op,
+            List<Long> sizes, Map<String, String> ncclEnv, CollectivePredictor chooser)
+            throws InputException, IOException {
         if (o.timeline != null) {
             OutputPaths.check(o.timeline, "--timeline");
         }
         Topology topo = FlowFabric.topology(o, clusterText, given);
         FlowFabric.Failures failed = FlowFabric.failures(o, topo);
-        Set<Link> down = failed.links();
-        NetworkModel model = FlowFabric.model(o, topo, down);
-        int maxLocal = rankList.stream().mapToInt(Gpu::index).max().orElse(0);
-        List<Gpu> pool = new ArrayList<>(topo.gpus().stream().filter(g -> g.index() <= maxLocal).toList());
-        List<Gpu> placed = place(o.placementText(), pool, rankList.size(), "--placement", topo.hostCount());
-        pool.removeAll(placed);
+        FlowChoice.Override override = override("--schedule " + o.schedule, o.schedule, o.channels, c);
         List<JobSpec> specs = new ArrayList<>();
-        List<List<Gpu>> others = new ArrayList<>();
+        List<FlowJob> jobs = new ArrayList<>();
         for (int i = 0; i < o.jobs.size(); i++) {
             JobSpec s = JobSpec.parse(o.jobs.get(i), i + 1);
-            List<Gpu> g = place(s.placement(), pool, s.ranks(), "--job " + s.name(), topo.hostCount());
-            pool.removeAll(g);
             specs.add(s);
-            others.add(g);
+            jobs.add(new FlowJob(s.name(), s.collective(), s.sizeBytes(), s.ranks(), placement(s.placement(),
+                    "--job " + s.name()), override("--job " + s.name(), s.schedule(), s.channels() > 0 ? s.channels()
+                            : null, s.collective()), s.startUs()));
         }
-        ScheduleAlgorithm algo = o.schedule == null ? ScheduleAlgorithms.defaultFor(c)
-                : ScheduleAlgorithms.byName(o.schedule);
-        requireSupport(algo, c, "--schedule " + o.schedule);
-        List<Gpu> mainRanks = ordered(algo, placed);
-        for (JobSpec sp : specs) {
-            requireSupport(sp.schedule() == null ? ScheduleAlgorithms.defaultFor(sp.collective())
-                    : ScheduleAlgorithms.byName(sp.schedule()), sp.collective(), "--job " + sp.name());
-        }
-        int perHost = Placement.ranksPerHost(mainRanks);
-        // default: every NIC carries one channel's host-to-host hop; a tree needs two channels per NIC (NCCL runs
-        // each search channel once per tree of its double binary tree)
-        List<Integer> groups = algo instanceof RingSchedule && perHost == 1 ? hostGroups(mainRanks) : List.of();
-        int widest = groups.stream().mapToInt(Integer::intValue).max().orElse(perHost);
-        int nCh = o.channels != null ? o.channels : algo instanceof TreeSchedule ? 2 * perHost : widest;
-        if (nCh < 1) {
-            throw new IllegalArgumentException("--channels must be >= 1, got " + nCh);
-        }
-        if (!(o.completionWindow >= 0 && o.completionWindow < 1)) {
-            throw new IllegalArgumentException("--completion-window must be in [0, 1), got " + o.completionWindow);
-        }
-        NetworkBackend backend = congestionAware ? new FlowNetwork(o.timeline != null, 3, o.completionWindow)
-                : new AnalyticalNetwork(o.timeline != null, 3);
         int[] shard = shard(o.shard);
-        double physical = bound.busBw(topo, mainRanks);
-        List<Prediction> out = new ArrayList<>();
-        List<Double> linksBusBw = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        List<TimelineCsv.Point> timeline = new ArrayList<>();
-        Map<Integer, Double> aloneCache = new HashMap<>();
-        for (int k = 0; k < sizes.size(); k++) {
-            if (k % shard[1] != shard[0]) {
-                continue;
-            }
-            long size = sizes.get(k);
-            Schedule main = algo.schedule(new ScheduleRequest(c, size, mainRanks.size(), nCh, perHost,
-                    o.rails != null && perHost > 1 && o.rails < perHost ? o.rails : 0, groups));
-            List<Job> jobs = new ArrayList<>();
-            jobs.add(new Job(c.testName(), main, mainRanks, 0));
-            for (int j = 0; j < specs.size(); j++) {
-                jobs.add(otherJob(specs.get(j), others.get(j)));
-            }
-            Timing t = backend.time(jobs, model);
-            double time = t.jobs().get(0).timeUs();
-            double aloneUs = congestionAware ? new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0)
-                    .timeUs() : time;
-            linksBusBw.add(aloneUs > 0 ? size / aloneUs / 1e3 * c.busBwFactor(mainRanks.size())
-                    : Double.POSITIVE_INFINITY);
-            String busiest = LinkUsage.describe(t.bottlenecks());
-            out.add(FlowPredictor.fromTime(c, size, mainRanks.size(), ScheduleAlgorithms.ncclAlgorithm(algo), null,
-                    nCh, time, -1, physical,
-                    (algo instanceof HierarchicalSchedule ? "hier:rs-ar-ag " : "") + backend.name() + ": " + busiest));
-            notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
-            if (specs.size() > 0) {
-                for (int j = 0; j < jobs.size(); j++) {
-                    int key = j == 0 ? -1 - k : j;
-                    final int jj = j;
-                    double alone = aloneCache.computeIfAbsent(key, x -> backend.time(List.of(jobs.get(jj)), model)
-                            .jobs().get(0).timeUs());
-                    JobTiming jt = t.jobs().get(j);
-                    notes.add(String.format(Locale.ROOT, "size %d: job %s start %.2f us end %.2f us: %.2f us, alone"
-                            + " %.2f us, slowdown %.3f", size, jt.name(), jt.startUs(), jt.endUs(), jt.timeUs(),
-                            alone, alone > 0 ? jt.timeUs() / alone : 1.0));
-                }
-            }
-            if (o.timeline != null) {
-                timeline.add(new TimelineCsv.Point(size, t.timeline()));
-            }
-        }
+        FlowRequest request = new FlowRequest(topo, rankList, c, type, op, sizes, ncclEnv, placement(o.placementText(),
+                "--placement"), override, o.ringOrderByRank(), o.rails == null ? 0 : o.rails,
+                new RoutingOptions(o.routing, !o.noPxn, o.seed), failed.links(), jobs, congestionAware,
+                o.timeline != null, o.completionWindow, shard[0], shard[1]);
+        FlowSweep.Result r = new FlowSweep(chooser).run(request);
         if (o.timeline != null) {
-            TimelineCsv.write(o.timeline, timeline);
+            List<TimelineCsv.Point> points = new ArrayList<>();
+            for (int k = 0; k < r.predictions().size(); k++) {
+                points.add(new TimelineCsv.Point(r.predictions().get(k).sizeBytes(), r.timeline().get(k)));
+            }
+            TimelineCsv.write(o.timeline, points);
         }
-        return new Result(out, linksBusBw, header(topo, failed, algo, nCh, mainRanks, specs), notes);
+        return new Result(r.predictions(), r.linksBusBw(), header(topo, failed, r, specs), r.notes());
     }
 
-    /** @throws IllegalArgumentException naming the option and the schedules that support the collective */
-    private static void requireSupport(ScheduleAlgorithm a, Collective c, String option) {
-        if (!a.supports(c)) {
-            throw new IllegalArgumentException(option + ": " + a.name() + " has no schedule for " + c.ncclName()
-                    + "; " + ScheduleAlgorithms.supporting(c));
+    /** @throws IllegalArgumentException naming the option: unknown schedule, one that does not support c, or channels below 1 */
+    private static FlowChoice.Override override(String option, String schedule, Integer channels, Collective c) {
+        if (channels != null && channels < 1) {
+            throw new IllegalArgumentException("--channels must be >= 1, got " + channels);
+        }
+        try {
+            return FlowChoice.Override.of(schedule, channels, c);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage());
         }
     }
 
-    /**
-     * @return the GPUs in the order the schedule walks them: NCCL's topology order (ranks of a host together) unless
-     *         {@code --ring-order rank}; direct AllToAll keeps rank order (NCCL's p2p rounds pair rank numbers)
-     */
-    private List<Gpu> ordered(ScheduleAlgorithm algo, List<Gpu> ranks) {
-        if (o.ringOrderByRank() || algo instanceof DirectAllToAllSchedule) {
-            return ranks;
-        }
-        return Placement.topologyOrder(ranks);
-    }
-
-    private Job otherJob(JobSpec s, List<Gpu> placed) {
-        ScheduleAlgorithm a = s.schedule() == null ? ScheduleAlgorithms.defaultFor(s.collective())
-                : ScheduleAlgorithms.byName(s.schedule());
-        List<Gpu> gpus = ordered(a, placed);
-        int perHost = Placement.ranksPerHost(gpus);
-        Schedule sch = a.schedule(new ScheduleRequest(s.collective(), s.sizeBytes(), gpus.size(),
-                s.channels() > 0 ? s.channels() : perHost, perHost));
-        return new Job(s.name(), sch, gpus, s.startUs());
-    }
-
-    private List<Gpu> place(String policy, List<Gpu> pool, int n, String option, int hostCount)
-            throws InputException {
+    private static RankPlacement placement(String policy, String option) {
         if (policy.startsWith("hostfile:")) {
             Path file = hostfile(policy.substring("hostfile:".length()).trim(), option);
-            String text;
             try {
-                text = Files.readString(file);
+                return RankPlacement.hostfile(file.toString(), Files.readString(file));
             } catch (IOException e) {
-                throw dev.collsim.cli.InputFiles.failed(file, e, option);
+                throw InputFiles.failed(file, e, option);
             }
-            List<Gpu> g = Placement.fromHostfile(file.toString(), text, pool, hostCount);
-            if (g.size() < n) {
-                throw new IllegalArgumentException("hostfile " + file + " offers " + g.size() + " GPUs but " + n
-                        + " ranks are needed");
-            }
-            return g.subList(0, n);
         }
-        return Placement.place(FlowOptions.policy(policy), pool, n, o.seed);
+        return new RankPlacement(Placement.Policy.parse(policy), null, null);
     }
 
     /**
      * @return the hostfile named after {@code hostfile:}
      * @throws IllegalArgumentException (usage) when no name is given
-     * @throws dev.collsim.cli.UserError (exit 3) when it is missing, unreadable or a folder
+     * @throws UserError (exit 3) when it is missing, unreadable or a folder
      */
     private static Path hostfile(String name, String option) {
         if (name.isEmpty()) {
@@ -246,10 +144,10 @@ public final class FlowPredict {
                     + " (lines 'HOST [slots=N]')");
         }
         Path file = Path.of(name);
-        dev.collsim.cli.InputFiles.require(file, option);
+        InputFiles.require(file, option);
         if (Files.isDirectory(file)) {
-            throw new dev.collsim.cli.UserError(file + ": is a directory, not a hostfile (given to " + option + ")",
-                    dev.collsim.cli.ExitCodes.INPUT);
+            throw new UserError(file + ": is a directory, not a hostfile (given to " + option + ")",
+                    ExitCodes.INPUT);
         }
         return file;
     }
@@ -271,46 +169,7 @@ public final class FlowPredict {
         throw new IllegalArgumentException("--shard '" + text + "': use I/N with 0 <= I < N, e.g. 0/4");
     }
 
-    /**
-     * @return the sizes of the runs of consecutive ranks on one host when the ranks come host by host in unequal
-     *         runs (a ring can still rotate its channels inside each), else empty (equal groups, one rank per host,
-     *         or a host that appears in two runs)
-     */
-    private static List<Integer> hostGroups(List<Gpu> ranks) {
-        List<Integer> sizes = new ArrayList<>();
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
-        for (int i = 0; i < ranks.size(); i++) {
-            if (i > 0 && ranks.get(i).host() == ranks.get(i - 1).host()) {
-                sizes.set(sizes.size() - 1, sizes.get(sizes.size() - 1) + 1);
-            } else if (!seen.add(ranks.get(i).host())) {
-                return List.of();
-            } else {
-                sizes.add(1);
-            }
-        }
-        return sizes.size() == ranks.size() ? List.of() : List.copyOf(sizes);
-    }
-
-    /**
-     * The schedules rotate channels inside equal host groups; when the placement gives hosts different numbers of
-     * ranks (e.g. random placement of fewer ranks than GPUs) they cannot, and every channel crosses hosts through
-     * the same GPUs: a slower result than NCCL, which builds its rings per host whatever the counts.
-     *
-     * @return a one-line warning naming the counts, or empty
-     */
-    private static java.util.Optional<String> unevenHostsWarning(List<Gpu> ranks) {
-        Map<Integer, Integer> perHost = new java.util.TreeMap<>();
-        ranks.forEach(g -> perHost.merge(g.host(), 1, Integer::sum));
-        if (Placement.ranksPerHost(ranks) > 1 || perHost.size() == ranks.size()) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of("Warning: the placement gives hosts different numbers of ranks (ranks per host "
-                + perHost.values() + "), so the schedule cannot spread channels over each host's GPUs and NICs and"
-                + " uses them as one rank per host group: slower than NCCL would be. Use --placement contiguous, or a"
-                + " hostfile with equal slots per host");
-    }
-
-    private List<String> header(Topology topo, FlowFabric.Failures failed, ScheduleAlgorithm algo, int nCh, List<Gpu> ranks,
+    private List<String> header(Topology topo, FlowFabric.Failures failed, FlowSweep.Result r,
             List<JobSpec> specs) {
         List<String> h = new ArrayList<>();
         h.add("Backend: " + (congestionAware ? "flow (routes every transfer, max-min fair link sharing, event-driven)"
@@ -324,23 +183,46 @@ public final class FlowPredict {
             h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0
                     ? " (random draws with seed " + o.seed + ")" : ""));
         }
-        List<Integer> groups = algo instanceof RingSchedule && Placement.ranksPerHost(ranks) == 1 ? hostGroups(ranks)
-                : List.of();
-        h.add(String.format(Locale.ROOT, "Schedule: %s, %d channels, %d ranks (%s), placement %s;"
-                + " routing %s seed %d, PXN %s%s", algo.name(), nCh, ranks.size(), groups.isEmpty()
-                        ? Placement.ranksPerHost(ranks) + " per host group" : "host groups of " + groups,
-                o.placementText(), o.routing, o.seed, o.noPxn ? "off" : "on", o.shard == null ? ""
-                        : "; shard " + o.shard));
-        if (!(algo instanceof RingSchedule)) {
-            unevenHostsWarning(ranks).ifPresent(h::add);
+        if (!r.choices().isEmpty()) {
+            FlowChoice first = r.choices().get(0);
+            h.add(String.format(Locale.ROOT, "Schedule: %s, %d ranks (%s), placement %s; routing %s seed %d, PXN %s%s",
+                    schedules(r), first.order().size(), first.grouping(), o.placementText(), o.routing, o.seed,
+                    o.noPxn ? "off" : "on", o.shard == null ? "" : "; shard " + o.shard));
+            r.choices().stream().map(FlowChoice::unevenHostsWarning).flatMap(java.util.Optional::stream).distinct()
+                    .forEach(h::add);
         }
         for (JobSpec s : specs) {
             h.add(String.format(Locale.ROOT, "Other job %s: %s %d B on %d ranks (%s), start %.2f us", s.name(),
                     s.collective().testName(), s.sizeBytes(), s.ranks(), s.placement(), s.startUs()));
         }
-        h.add("algo column = schedule; nccl_est -1 (NCCL has no model of contention); bound = the physical bound of"
+        h.add("algo/proto/nch = what was simulated (NCCL's choice unless --schedule/--channels; the flow time has no"
+                + " protocol); nccl_est -1 (NCCL has no model of contention); bound = the physical bound of"
                 + " the analytical backend (GPU and NIC links, non-blocking fabric); links = the links backend's busbw"
                 + " (this schedule, each transfer alone on its route, no sharing)");
         return h;
+    }
+
+    /**
+     * @return the schedule simulated, e.g. {@code Ring, 16 channels (NCCL's choice: Ring/Simple)}, or when it
+     *         changes along the sweep, each run of sizes with its schedule: {@code 67108864-268435456 B: ...; ...}
+     */
+    private static String schedules(FlowSweep.Result r) {
+        List<String> parts = new ArrayList<>();
+        String current = null;
+        long from = 0;
+        long to = 0;
+        for (int k = 0; k <= r.choices().size(); k++) {
+            String d = k < r.choices().size() ? r.choices().get(k).describe() : null;
+            long size = k < r.choices().size() ? r.predictions().get(k).sizeBytes() : 0;
+            if (current != null && !current.equals(d)) {
+                parts.add((from == to ? from : from + "-" + to) + " B: " + current);
+            }
+            if (d != null && !d.equals(current)) {
+                from = size;
+            }
+            current = d;
+            to = size;
+        }
+        return parts.size() == 1 ? r.choices().get(0).describe() : String.join("; ", parts);
     }
 }

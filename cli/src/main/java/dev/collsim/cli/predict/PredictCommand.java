@@ -210,16 +210,10 @@ public final class PredictCommand implements Callable<Integer> {
     private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList,
             NcclSettings nccl) throws IOException {
         NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
-        dev.collsim.cli.flow.FlowPredict.Bound bound = (t, ranks) -> {
-            List<Gpu> sorted = new ArrayList<>(ranks);
-            sorted.sort(java.util.Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index));
-            return dev.collsim.simulator.perf.PhysicalBound.busBw(predictor.plan(new PredictionRequest(t, sorted, c,
-                    sizes.get(0), type, redOp, nccl)), c);
-        };
         dev.collsim.cli.flow.FlowPredict.Result fr;
         try {
             fr = new dev.collsim.cli.flow.FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
-                    rankList, c, sizes, bound);
+                    rankList, c, type, redOp, sizes, nccl, predictor);
         } catch (dev.collsim.io.InputException e) {
             throw new UserError(e.getMessage(), ExitCodes.INPUT);
         }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class FlowRailsTest {
 
     private static final String[] ONE_RAIL = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G",
-        "--backend", "flow", "--fabric", "rail-optimized", "--rails", "1"};
+        "--backend", "flow", "--schedule", "ring", "--fabric", "rail-optimized", "--rails", "1"};
 
     @Test
     void oneRailLimitsTheRingToOneNic() {

@@ -65,27 +65,35 @@ class FlowRingOrderTest {
 
     /**
      * 16 ranks placed at random on 4 hosts of 8 GPUs land unevenly (seed 3: 3, 5, 2 and 6 per host). The ring still
-     * groups each host's GPUs and rotates its channels inside every group; channels default to the widest group (6).
-     * The host with 2 GPUs has 2 NICs, so its 6 channels share 2 x 50 GB/s: ring busbw is that host's 100 GB/s
-     * (ring busbw = the smallest per-host bandwidth), less a little per-step latency. A tree cannot group unequal
-     * hosts and says so in a warning.
+     * groups each host's GPUs and rotates its channels inside every group; with {@code --schedule ring} channels
+     * default to the widest group (6), by default they are NCCL's count. The host with 2 GPUs has 2 NICs, so its
+     * channels share 2 x 50 GB/s whatever their number: ring busbw is that host's 100 GB/s (ring busbw = the
+     * smallest per-host bandwidth), less a little per-step latency. A tree cannot group unequal hosts and says so in
+     * a warning.
      */
     @Test
     void unevenPlacementGroupsTheRingAndWarnsForOtherSchedules() {
         String[] base = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G", "--backend", "flow",
             "--ranks", "16", "--placement", "random", "--seed", "3"};
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(base);
+        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(with(base, "--schedule", "ring"));
         assertEquals(0, r.code(), r.err());
         String schedule = r.out().lines().filter(l -> l.startsWith("# Schedule:")).findFirst().orElseThrow();
         assertTrue(schedule.contains("6 channels") && schedule.contains("host groups of ["), schedule);
         double busBw = busBw(r.out());
         assertTrue(busBw > 97 && busBw <= 100, "busbw " + busBw);
         assertTrue(r.out().lines().noneMatch(l -> l.contains("Warning:")), r.out());
-        String[] tree = java.util.Arrays.copyOf(base, base.length + 2);
-        tree[base.length] = "--schedule";
-        tree[base.length + 1] = "tree";
-        assertTrue(FlowCliErrorsTest.run(tree).out().lines()
+        FlowCliErrorsTest.Run nccl = FlowCliErrorsTest.run(base);
+        assertEquals(0, nccl.code(), nccl.err());
+        assertTrue(nccl.out().contains("(NCCL's choice: Ring/Simple), 16 ranks (host groups of ["), nccl.out());
+        assertTrue(busBw(nccl.out()) > 97 && busBw(nccl.out()) <= 100, nccl.out());
+        assertTrue(FlowCliErrorsTest.run(with(base, "--schedule", "tree")).out().lines()
                 .anyMatch(l -> l.contains("Warning: the placement gives hosts different numbers of ranks")));
+    }
+
+    private static String[] with(String[] a, String... more) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
+        System.arraycopy(more, 0, out, a.length, more.length);
+        return out;
     }
 
     @Test

@@ -41,6 +41,33 @@ class FlowTableColumnsTest {
         assertTrue(footer(flow.out()).contains("Not modelled: congestion from other jobs (add --job)"), flow.out());
     }
 
+    /**
+     * By default the flow backend simulates NCCL's choice: at every size its algo, proto and nch columns are the
+     * analytical table's (NCCL's model) for the same point, and the header says so; {@code --schedule ring} replaces
+     * the algorithm (no protocol then) and, without {@code --channels}, gives one channel per NIC (8 on a DGX H100).
+     */
+    @Test
+    void defaultSimulatesNcclsChoiceAndScheduleReplacesIt() {
+        String[] common = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "64M", "-e", "1G", "-f", "4"};
+        FlowCliErrorsTest.Run analytical = FlowCliErrorsTest.run(common);
+        FlowCliErrorsTest.Run flow = FlowCliErrorsTest.run(with(common, "--backend", "flow"));
+        assertEquals(0, flow.code(), flow.err());
+        List<String> a = analytical.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
+        List<String> f = flow.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
+        assertEquals(3, a.size());
+        assertEquals(a.size(), f.size());
+        for (int i = 0; i < a.size(); i++) {
+            List<String> ar = List.of(a.get(i).trim().split("\\s+"));
+            List<String> fr = List.of(f.get(i).trim().split("\\s+"));
+            assertEquals(ar.subList(9, 12), fr.subList(9, 12), "algo, proto, nch at " + ar.get(0));
+        }
+        assertTrue(flow.out().contains("(NCCL's choice: "), flow.out());
+        FlowCliErrorsTest.Run ring = FlowCliErrorsTest.run(with(common, "--backend", "flow", "--schedule", "ring"));
+        assertTrue(ring.out().contains("# Schedule: Ring, 8 channels (schedule given)"), ring.out());
+        assertTrue(ring.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank())
+                .allMatch(l -> l.contains(" Ring      -         8 ")), ring.out());
+    }
+
     @Test
     void footerSaysOnlyJobsNotGivenAreMissing() {
         FlowCliErrorsTest.Run r = FlowCliErrorsTest.run("predict", "allreduce", "-c", "dgx-h100x2", "--ranks", "8",

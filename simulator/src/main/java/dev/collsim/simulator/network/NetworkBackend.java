@@ -7,7 +7,7 @@ import java.util.List;
  */
 public interface NetworkBackend {
 
-    /** @return {@code analytical} or {@code flow} */
+    /** @return {@code links} (the {@code --backend links} of {@code collsim predict}) or {@code flow} */
     String name();
 
     /**

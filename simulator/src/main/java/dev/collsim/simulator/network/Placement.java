@@ -28,7 +28,22 @@ public final class Placement {
         /** Rank i goes to the i-th host (mod hosts): consecutive ranks land on different hosts. */
         ROUND_ROBIN,
         /** A seeded random choice of GPUs, in random rank order. */
-        RANDOM
+        RANDOM;
+
+        /**
+         * @param text {@code contiguous}, {@code round-robin} (or {@code roundrobin}), {@code random}, any case
+         * @return the policy
+         * @throws IllegalArgumentException naming the allowed values
+         */
+        public static Policy parse(String text) {
+            return switch (text.toLowerCase(Locale.ROOT)) {
+                case "contiguous" -> CONTIGUOUS;
+                case "round-robin", "roundrobin" -> ROUND_ROBIN;
+                case "random" -> RANDOM;
+                default -> throw new IllegalArgumentException("unknown placement '" + text + "'; allowed: contiguous,"
+                        + " round-robin, random, hostfile:FILE");
+            };
+        }
     }
 
     private Placement() {
@@ -239,5 +254,26 @@ public final class Placement {
             }
         }
         return l;
+    }
+
+    /**
+     * @param ranks GPU of each rank, in schedule order
+     * @return the sizes of the runs of consecutive ranks on one host when the ranks come host by host in unequal
+     *         runs (a ring can still rotate its channels inside each), else empty (equal groups, one rank per host,
+     *         or a host that appears in two runs)
+     */
+    public static List<Integer> hostGroups(List<Gpu> ranks) {
+        List<Integer> sizes = new ArrayList<>();
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < ranks.size(); i++) {
+            if (i > 0 && ranks.get(i).host() == ranks.get(i - 1).host()) {
+                sizes.set(sizes.size() - 1, sizes.get(sizes.size() - 1) + 1);
+            } else if (!seen.add(ranks.get(i).host())) {
+                return List.of();
+            } else {
+                sizes.add(1);
+            }
+        }
+        return sizes.size() == ranks.size() ? List.of() : List.copyOf(sizes);
     }
 }

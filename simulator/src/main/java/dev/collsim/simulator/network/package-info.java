@@ -1,6 +1,6 @@
 /**
  * Network backends (style.md 2.5, stage 3): time a {@code dev.collsim.simulator.schedule.Schedule} on the
- * physical {@code Topology} graph. {@link dev.collsim.simulator.network.AnalyticalNetwork} charges each transfer
+ * physical {@code Topology} graph. {@link dev.collsim.simulator.network.LinksNetwork} charges each transfer
  * its route's latency plus bytes over the route's bottleneck bandwidth (congestion-unaware);
  * {@link dev.collsim.simulator.network.FlowNetwork} routes every transfer, shares each link max-min fairly among
  * the flows crossing it and advances from event to event as flows finish (congestion-aware). Both use the same

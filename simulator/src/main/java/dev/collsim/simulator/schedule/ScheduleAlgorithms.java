@@ -7,7 +7,10 @@ import java.util.Optional;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The schedule algorithms by name, for command-line selection. */
+/**
+ * The schedule algorithms by name, for command-line selection, and the schedule that moves an NCCL algorithm's data
+ * ({@link #forNccl}); what the flow backend simulates by default is decided in {@code dev.collsim.simulator.FlowChoice}.
+ */
 public final class ScheduleAlgorithms {
 
     private static final List<ScheduleAlgorithm> ALL = List.of(new RingSchedule(), new TreeSchedule(),
@@ -42,21 +45,6 @@ public final class ScheduleAlgorithms {
 
     /**
      * @param c a collective
-     * @return the default algorithm for it: Direct for AllToAll, Ring for the others it supports
-     * @throws IllegalArgumentException when no algorithm here supports the collective
-     */
-    public static ScheduleAlgorithm defaultFor(Collective c) {
-        for (ScheduleAlgorithm a : List.of(ALL.get(0), ALL.get(4))) {
-            if (a.supports(c)) {
-                return a;
-            }
-        }
-        throw new IllegalArgumentException("no schedule for " + c.ncclName() + "; supported: AllReduce, AllGather,"
-                + " ReduceScatter, AllToAll");
-    }
-
-    /**
-     * @param c a collective
      * @return {@code "schedules for C: A, B"} listing the algorithms whose {@link ScheduleAlgorithm#supports} is
      *         true for {@code c}, or {@code "no schedule here supports C"}
      */
@@ -78,7 +66,7 @@ public final class ScheduleAlgorithms {
      * inside each node over NVLink/NVSwitch, one exchange per NIC between nodes, the result spread inside the node;
      * NCCL 2.30 {@code src/device/all_reduce.h}); point-to-point AllToAll (no NCCL algorithm) as
      * {@link DirectAllToAllSchedule}. When that schedule does not support the collective (e.g. NVLS AllGather),
-     * the collective's default ({@link #defaultFor}) is used if there is one.
+     * Ring is used if it supports the collective, else Direct.
      *
      * @param algorithm  NCCL's algorithm, or null for point-to-point collectives
      * @param collective the collective

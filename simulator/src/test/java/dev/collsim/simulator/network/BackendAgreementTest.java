@@ -27,7 +27,7 @@ class BackendAgreementTest {
         Schedule s = a.schedule(new ScheduleRequest(c, size, 16, nCh, 8));
         List<Job> jobs = List.of(new Job("j", s, t.gpus(), 0));
         NetworkModel m = NetworkModel.of(t);
-        return new double[] {new AnalyticalNetwork().time(jobs, m).jobs().get(0).timeUs(),
+        return new double[] {new LinksNetwork().time(jobs, m).jobs().get(0).timeUs(),
             new FlowNetwork().time(jobs, m).jobs().get(0).timeUs()};
     }
 

@@ -73,7 +73,7 @@ class FlowNetworkTest {
         Schedule s = ring(Collective.ALL_REDUCE, 100_000_000L, 4, 1, 1);
         Timing flow = new FlowNetwork().time(List.of(new Job("j", s, ranks, 0)), NetworkModel.of(t));
         assertEquals(6000, flow.jobs().get(0).timeUs(), 1e-9);
-        assertEquals(3000, time(new AnalyticalNetwork(), t, s, ranks, RoutingOptions.DEFAULT), 1e-9);
+        assertEquals(3000, time(new LinksNetwork(), t, s, ranks, RoutingOptions.DEFAULT), 1e-9);
         String top = flow.bottlenecks().get(0).link();
         assertTrue(top.startsWith("leaf") && top.contains(">spine0"), top);
         assertEquals(1.0, flow.bottlenecks().get(0).utilization(), 1e-9);
@@ -105,6 +105,6 @@ class FlowNetworkTest {
         Schedule s = new Schedule("test", Collective.SEND_RECV, 2, 1, 0, List.of(new Step("send",
                 List.of(new Transfer(0, 1, 1e6, 0)), 1)));
         assertEquals(26, time(new FlowNetwork(), t, s, t.gpus(), RoutingOptions.DEFAULT), 1e-9);
-        assertEquals(26, time(new AnalyticalNetwork(), t, s, t.gpus(), RoutingOptions.DEFAULT), 1e-9);
+        assertEquals(26, time(new LinksNetwork(), t, s, t.gpus(), RoutingOptions.DEFAULT), 1e-9);
     }
 }

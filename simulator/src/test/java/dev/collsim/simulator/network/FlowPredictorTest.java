@@ -80,7 +80,7 @@ class FlowPredictorTest {
                 .predict(allReduce(t));
         Job job = new Job("j", new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_REDUCE, S, 4, 2, 2)),
                 t.gpus(), 0);
-        double links = new AnalyticalNetwork().time(List.of(job), NetworkModel.of(t)).jobs().get(0).timeUs();
+        double links = new LinksNetwork().time(List.of(job), NetworkModel.of(t)).jobs().get(0).timeUs();
         assertEquals(links, p.timeUs(), 1e-12 * links);
     }
 

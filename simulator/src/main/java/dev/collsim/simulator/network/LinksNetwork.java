@@ -5,19 +5,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Congestion-unaware backend: each transfer takes its route's latency plus its bytes over the route's
+ * The links backend ({@code collsim predict --backend links}), congestion-unaware: each transfer takes its route's latency plus its bytes over the route's
  * bottleneck bandwidth ({@link Route#aloneRate()}), as if it were alone on the fabric; a step lasts as long as
  * its slowest transfer; a repeated step is charged {@code repeat} times; jobs do not see each other. Uses the
  * same {@link Router} and the same flows as {@link FlowNetwork}, so the two agree exactly (to floating-point
  * rounding) whenever no link is shared by two flows at once. This class is immutable and thread-safe.
  */
-public final class AnalyticalNetwork implements NetworkBackend {
+public final class LinksNetwork implements NetworkBackend {
 
     private final boolean timeline;
     private final int topLinks;
 
     /** No timeline, three busiest links. */
-    public AnalyticalNetwork() {
+    public LinksNetwork() {
         this(false, 3);
     }
 
@@ -25,14 +25,14 @@ public final class AnalyticalNetwork implements NetworkBackend {
      * @param timeline record one {@link FlowRecord} per flow of the first copy of every step
      * @param topLinks number of busiest links to report, {@code >= 0}
      */
-    public AnalyticalNetwork(boolean timeline, int topLinks) {
+    public LinksNetwork(boolean timeline, int topLinks) {
         this.timeline = timeline;
         this.topLinks = topLinks;
     }
 
     @Override
     public String name() {
-        return "analytical";
+        return "links";
     }
 
     @Override

@@ -1,0 +1,186 @@
+package dev.collsim.simulator;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.network.Placement;
+import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
+import dev.collsim.simulator.schedule.HierarchicalSchedule;
+import dev.collsim.simulator.schedule.RingSchedule;
+import dev.collsim.simulator.schedule.Schedule;
+import dev.collsim.simulator.schedule.ScheduleAlgorithm;
+import dev.collsim.simulator.schedule.ScheduleAlgorithms;
+import dev.collsim.simulator.schedule.ScheduleRequest;
+import dev.collsim.simulator.schedule.TreeSchedule;
+import dev.collsim.topology.Gpu;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What the flow backend simulates for one collective: the schedule, its channel count, and the order and grouping
+ * of the ranks along it. The one place where that choice is made, for {@code collsim predict --backend flow|links}
+ * ({@link FlowSweep}) and for the report's flow variants ({@link FlowPredictor}).
+ *
+ * <p>By default it is NCCL's choice: the schedule that moves the data as NCCL's chosen algorithm does
+ * ({@link ScheduleAlgorithms#forNccl}) with NCCL's channel count; the algorithm and protocol shown are NCCL's.
+ * An {@link Override} replaces the schedule and/or the channel count. A replaced schedule without a channel count
+ * gets one channel per NIC: the GPUs per host (every NIC carries one channel's host-to-host hop), the widest host
+ * group for a ring over unequal groups, twice the GPUs per host for a tree (NCCL runs each search channel once per
+ * tree of its double binary tree, so the two trees share one NIC: NCCL 2.30 {@code src/graph/connect.cc}).
+ *
+ * @param schedule     the schedule algorithm simulated
+ * @param nChannels    channels, {@code >= 1}
+ * @param order        the GPUs in the order the schedule walks them: NCCL's topology order
+ *                     ({@link Placement#topologyOrder}) unless rank order is asked; direct AllToAll keeps rank
+ *                     order (NCCL's p2p rounds pair rank numbers)
+ * @param ranksPerHost consecutive ranks of {@code order} that share a host ({@link Placement#ranksPerHost})
+ * @param nicRanks     local ranks with a cabled NIC of their own (0: all), see {@link ScheduleRequest#nicRanks}
+ * @param hostGroups   unequal host groups of a ring ({@link ScheduleRequest#hostGroups}), or empty
+ * @param algorithm    the NCCL algorithm shown (NCCL's, or the one the replaced schedule stands for; null: none)
+ * @param protocol     NCCL's protocol when the algorithm is NCCL's choice, else null
+ * @param ncclChoice   true when the schedule is NCCL's choice (no schedule override)
+ */
+public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> order, int ranksPerHost,
+        int nicRanks, List<Integer> hostGroups, Algorithm algorithm, Protocol protocol, boolean ncclChoice) {
+
+    /**
+     * Explicit replacements of NCCL's choice.
+     *
+     * @param schedule the schedule to simulate, or null for NCCL's
+     * @param channels the channel count, or null for the default above
+     */
+    public record Override(ScheduleAlgorithm schedule, Integer channels) {
+
+        /** NCCL's choice, nothing replaced. */
+        public static final Override NONE = new Override(null, null);
+
+        /** @throws IllegalArgumentException when channels is below 1 */
+        public Override {
+            if (channels != null && channels < 1) {
+                throw new IllegalArgumentException("channels must be >= 1, got " + channels);
+            }
+        }
+
+        /**
+         * @param scheduleName a schedule name ({@link ScheduleAlgorithms#byName}), or null for NCCL's
+         * @param channels     channel count, or null
+         * @param collective   the collective the schedule must move
+         * @return the override
+         * @throws IllegalArgumentException on an unknown name, a schedule that does not support the collective
+         *                                  (naming those that do), or channels below 1
+         */
+        public static Override of(String scheduleName, Integer channels, Collective collective) {
+            ScheduleAlgorithm a = scheduleName == null ? null : ScheduleAlgorithms.byName(scheduleName);
+            if (a != null && !a.supports(collective)) {
+                throw new IllegalArgumentException(a.name() + " has no schedule for " + collective.ncclName() + "; "
+                        + ScheduleAlgorithms.supporting(collective));
+            }
+            return new Override(a, channels);
+        }
+    }
+
+    /** @throws IllegalArgumentException when nChannels is below 1 */
+    public FlowChoice {
+        Objects.requireNonNull(schedule, "schedule");
+        order = List.copyOf(order);
+        hostGroups = List.copyOf(hostGroups);
+        if (nChannels < 1) {
+            throw new IllegalArgumentException("nChannels must be >= 1, got " + nChannels);
+        }
+    }
+
+    /**
+     * @param collective the collective
+     * @param nccl       NCCL's choice for the point (its algorithm, protocol and channels are used unless replaced);
+     *                   may be null when the override replaces both schedule and channels
+     * @param override   what to replace
+     * @param ranks      GPU of each rank, in rank order
+     * @param rankOrder  true: schedules walk the ranks in rank numbers, not NCCL's topology order
+     * @param rails      cabled compute NICs per host when only some are (0: all)
+     * @return the choice, or empty when no schedule here moves NCCL's choice (Broadcast, Reduce, SendRecv, ...)
+     * @throws IllegalArgumentException when the override's schedule does not support the collective
+     */
+    public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
+            List<Gpu> ranks, boolean rankOrder, int rails) {
+        Optional<ScheduleAlgorithm> algo = override.schedule() != null ? Optional.of(override.schedule())
+                : ScheduleAlgorithms.forNccl(nccl.algorithm(), collective);
+        if (algo.isEmpty()) {
+            return Optional.empty();
+        }
+        ScheduleAlgorithm a = algo.get();
+        if (!a.supports(collective)) {
+            throw new IllegalArgumentException(a.name() + " has no schedule for " + collective.ncclName() + "; "
+                    + ScheduleAlgorithms.supporting(collective));
+        }
+        List<Gpu> order = rankOrder || a instanceof DirectAllToAllSchedule ? ranks : Placement.topologyOrder(ranks);
+        int perHost = Placement.ranksPerHost(order);
+        List<Integer> groups = a instanceof RingSchedule && perHost == 1 ? Placement.hostGroups(order) : List.of();
+        int nicRanks = rails > 0 && perHost > 1 && rails < perHost ? rails : 0;
+        int nCh;
+        if (override.channels() != null) {
+            nCh = override.channels();
+        } else if (override.schedule() == null) {
+            nCh = Math.max(1, nccl.nChannels());
+        } else {
+            int widest = groups.stream().mapToInt(Integer::intValue).max().orElse(perHost);
+            nCh = a instanceof TreeSchedule ? 2 * perHost : widest;
+        }
+        boolean ncclAlgo = override.schedule() == null;
+        return Optional.of(new FlowChoice(a, nCh, order, perHost, nicRanks, groups,
+                ncclAlgo ? nccl.algorithm() : ScheduleAlgorithms.ncclAlgorithm(a), ncclAlgo ? nccl.protocol() : null,
+                ncclAlgo));
+    }
+
+    /**
+     * @param collective the collective
+     * @param sizeBytes  nccl-tests size, bytes
+     * @return the schedule of this choice for that size
+     */
+    public Schedule build(Collective collective, long sizeBytes) {
+        return schedule.schedule(new ScheduleRequest(collective, sizeBytes, order.size(), nChannels, ranksPerHost,
+                nicRanks, hostGroups));
+    }
+
+    /** @return e.g. {@code Ring, 16 channels (NCCL's choice: Ring/Simple)} or {@code Tree, 16 channels (--schedule)} */
+    public String describe() {
+        String nccl = algorithm == null ? "p2p" : algorithm.ncclName();
+        return String.format(Locale.ROOT, "%s, %d channels (%s)", schedule.name(), nChannels, ncclChoice
+                ? "NCCL's choice: " + nccl + (protocol == null ? "" : "/" + protocol.ncclName()) : "schedule given");
+    }
+
+    /**
+     * @return the prefix of a table's bottleneck naming a given hierarchical schedule's phases (the table then shows
+     *         it in the algo column), empty for NCCL's choice (the column shows NCCL's algorithm) and other schedules
+     */
+    public String phasesPrefix() {
+        return schedule instanceof HierarchicalSchedule && !ncclChoice ? "hier:rs-ar-ag " : "";
+    }
+
+    /** @return the rank grouping in words: {@code 8 per host group} or {@code host groups of [3, 5]} */
+    public String grouping() {
+        return hostGroups.isEmpty() ? ranksPerHost + " per host group" : "host groups of " + hostGroups;
+    }
+
+    /**
+     * The schedules other than the ring rotate channels only inside equal host groups; when the placement gives
+     * hosts different numbers of ranks (e.g. random placement of fewer ranks than GPUs) every channel crosses hosts
+     * through the same GPUs: a slower result than NCCL, which builds its rings per host whatever the counts.
+     *
+     * @return a one-line warning naming the counts, or empty
+     */
+    public Optional<String> unevenHostsWarning() {
+        Map<Integer, Integer> perHost = new TreeMap<>();
+        order.forEach(g -> perHost.merge(g.host(), 1, Integer::sum));
+        if (schedule instanceof RingSchedule || ranksPerHost > 1 || perHost.values().stream().distinct().count() == 1) {
+            return Optional.empty();
+        }
+        return Optional.of("Warning: the placement gives hosts different numbers of ranks (ranks per host "
+                + perHost.values() + "), so the schedule cannot spread channels over each host's GPUs and NICs and"
+                + " uses them as one rank per host group: slower than NCCL would be. Use --placement contiguous, or a"
+                + " hostfile with equal slots per host");
+    }
+}

@@ -1,0 +1,146 @@
+package dev.collsim.simulator;
+
+import dev.collsim.io.InputException;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.network.FlowNetwork;
+import dev.collsim.simulator.network.FlowRecord;
+import dev.collsim.simulator.network.Job;
+import dev.collsim.simulator.network.JobTiming;
+import dev.collsim.simulator.network.LinkUsage;
+import dev.collsim.simulator.network.LinksNetwork;
+import dev.collsim.simulator.network.NetworkBackend;
+import dev.collsim.simulator.network.NetworkModel;
+import dev.collsim.simulator.network.Timing;
+import dev.collsim.topology.Gpu;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The flow backend's entry point for a size sweep ({@code collsim predict --backend flow|links}): places the ranks
+ * (and any other jobs) on the fabric, asks the chooser (normally {@link NcclPredictor}) for NCCL's algorithm,
+ * protocol and channels at every size, turns that into a schedule with {@link FlowChoice} (the same code as the
+ * report's {@link FlowPredictor}) unless the request replaces it, and times it on the fabric with the flow backend
+ * ({@link FlowNetwork}, max-min fair link sharing) or the links backend ({@link LinksNetwork}, each transfer alone
+ * on its route). Thread-safe when the chooser is.
+ */
+public final class FlowSweep {
+
+    /**
+     * The outcome of a sweep.
+     *
+     * @param predictions one per simulated size: the backend's time, NCCL's (or the given) algorithm, protocol and
+     *                    channels, nccl_est -1, the chooser's physical bound (GB/s)
+     * @param linksBusBw  per prediction: the links backend's busbw for the same schedule (each transfer alone on its
+     *                    route), GB/s
+     * @param choices     per prediction: what was simulated
+     * @param notes       per-size lines: busiest links, every job's start, end, time alone and slowdown
+     * @param timeline    per prediction: every flow's record (empty unless the request asks for a timeline)
+     */
+    public record Result(List<Prediction> predictions, List<Double> linksBusBw, List<FlowChoice> choices,
+            List<String> notes, List<List<FlowRecord>> timeline) {
+    }
+
+    private final CollectivePredictor chooser;
+
+    /** @param chooser gives NCCL's choice for every point, and the physical bound */
+    public FlowSweep(CollectivePredictor chooser) {
+        this.chooser = Objects.requireNonNull(chooser, "chooser");
+    }
+
+    /**
+     * @param r the sweep
+     * @return one prediction per size of the shard
+     * @throws InputException           on a bad hostfile line
+     * @throws IllegalArgumentException when the GPUs cannot hold the jobs, a hostfile offers too few, NCCL's choice
+     *                                  has no schedule here (e.g. Broadcast), a schedule does not support its
+     *                                  collective, or no working path joins two ranks
+     */
+    public Result run(FlowRequest r) throws InputException {
+        int hostCount = r.topology().hostCount();
+        long seed = r.routing().seed();
+        int maxLocal = r.ranks().stream().mapToInt(Gpu::index).max().orElse(0);
+        List<Gpu> pool = new ArrayList<>(r.topology().gpus().stream().filter(g -> g.index() <= maxLocal).toList());
+        List<Gpu> placed = r.placement().place(pool, r.ranks().size(), seed, hostCount);
+        pool.removeAll(placed);
+        List<Job> others = new ArrayList<>();
+        for (FlowJob j : r.jobs()) {
+            List<Gpu> g = j.placement().place(pool, j.nRanks(), seed, hostCount);
+            pool.removeAll(g);
+            FlowChoice ch = choose(r, j.collective(), j.sizeBytes(), RedOp.SUM, j.override(), g);
+            others.add(new Job(j.name(), ch.build(j.collective(), j.sizeBytes()), ch.order(), j.startUs()));
+        }
+        NetworkModel model = NetworkModel.of(r.topology(), r.failed(), r.routing());
+        NetworkBackend backend = r.congestionAware() ? new FlowNetwork(r.timeline(), 3, r.completionWindow())
+                : new LinksNetwork(r.timeline(), 3);
+        Collective c = r.collective();
+        List<Prediction> out = new ArrayList<>();
+        List<Double> linksBusBw = new ArrayList<>();
+        List<FlowChoice> choices = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        List<List<FlowRecord>> timeline = new ArrayList<>();
+        Map<Integer, Double> aloneCache = new HashMap<>();
+        for (int k = 0; k < r.sizes().size(); k++) {
+            if (k % r.shardCount() != r.shardIndex()) {
+                continue;
+            }
+            long size = r.sizes().get(k);
+            Prediction nccl = chooser.predict(ncclRequest(r, c, size, r.op(), placed));
+            FlowChoice ch = decide(r, c, nccl, r.override(), placed);
+            List<Job> jobs = new ArrayList<>();
+            jobs.add(new Job(c.testName(), ch.build(c, size), ch.order(), 0));
+            jobs.addAll(others);
+            Timing t = backend.time(jobs, model);
+            double time = t.jobs().get(0).timeUs();
+            double aloneUs = r.congestionAware() ? new LinksNetwork().time(jobs.subList(0, 1), model).jobs().get(0)
+                    .timeUs() : time;
+            linksBusBw.add(aloneUs > 0 ? size / aloneUs / 1e3 * c.busBwFactor(placed.size())
+                    : Double.POSITIVE_INFINITY);
+            String busiest = LinkUsage.describe(t.bottlenecks());
+            out.add(FlowPredictor.fromTime(c, size, placed.size(), ch.algorithm(), ch.protocol(), ch.nChannels(),
+                    time, -1, nccl.physicalBoundBusBw(), ch.phasesPrefix() + backend.name() + ": " + busiest));
+            choices.add(ch);
+            notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
+            for (int j = 0; j < jobs.size() && jobs.size() > 1; j++) {
+                final int jj = j;
+                double alone = aloneCache.computeIfAbsent(j == 0 ? -1 - k : j, x -> backend.time(
+                        List.of(jobs.get(jj)), model).jobs().get(0).timeUs());
+                JobTiming jt = t.jobs().get(j);
+                notes.add(String.format(Locale.ROOT, "size %d: job %s start %.2f us end %.2f us: %.2f us, alone"
+                        + " %.2f us, slowdown %.3f", size, jt.name(), jt.startUs(), jt.endUs(), jt.timeUs(), alone,
+                        alone > 0 ? jt.timeUs() / alone : 1.0));
+            }
+            timeline.add(t.timeline());
+        }
+        return new Result(out, linksBusBw, choices, notes, timeline);
+    }
+
+    /** NCCL's choice for another job (asked only when the override leaves something to NCCL). */
+    private FlowChoice choose(FlowRequest r, Collective c, long size, RedOp op, FlowChoice.Override o,
+            List<Gpu> ranks) {
+        Prediction nccl = o.schedule() != null && o.channels() != null ? null
+                : chooser.predict(ncclRequest(r, c, size, op, ranks));
+        return decide(r, c, nccl, o, ranks);
+    }
+
+    private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,
+            List<Gpu> ranks) {
+        return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), r.rails()).orElseThrow(() ->
+                new IllegalArgumentException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
+                        + (nccl.algorithm() == null ? "p2p" : nccl.algorithm().ncclName()) + "); "
+                        + "the flow backend simulates AllReduce, AllGather, ReduceScatter and AllToAll"));
+    }
+
+    /** NCCL sees the GPUs, not the rank numbers: its request lists them host by host, as the physical bound does. */
+    private static PredictionRequest ncclRequest(FlowRequest r, Collective c, long size, RedOp op, List<Gpu> ranks) {
+        List<Gpu> sorted = new ArrayList<>(ranks);
+        sorted.sort(Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index));
+        return new PredictionRequest(r.topology(), sorted, c, size, r.dataType(), op, r.ncclEnv());
+    }
+
+}

@@ -2,6 +2,7 @@ package dev.collsim.simulator;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.network.RankPlacement;
 import dev.collsim.simulator.network.RoutingOptions;
@@ -9,7 +10,6 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.Topology;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -24,7 +24,7 @@ import java.util.Set;
  * @param dataType         element type (for NCCL's choice)
  * @param op               reduction operator (for NCCL's choice)
  * @param sizes            nccl-tests sizes, bytes, each {@code >= 0}
- * @param ncclEnv          NCCL_* settings as a user would export them (for NCCL's choice)
+ * @param ncclEnv          NCCL_* settings, parsed once at the edge (for NCCL's choice)
  * @param placement        how the ranks are placed on the free GPUs
  * @param override         replacements of NCCL's schedule and channel count ({@link FlowChoice.Override#NONE})
  * @param rankOrder        true: schedules walk ranks in rank numbers instead of NCCL's topology order
@@ -41,7 +41,7 @@ import java.util.Set;
  * @param shardCount       {@code >= 1}
  */
 public record FlowRequest(Topology topology, List<Gpu> ranks, Collective collective, DataType dataType, RedOp op,
-        List<Long> sizes, Map<String, String> ncclEnv, RankPlacement placement, FlowChoice.Override override,
+        List<Long> sizes, NcclSettings ncclEnv, RankPlacement placement, FlowChoice.Override override,
         boolean rankOrder, int rails, RoutingOptions routing, Set<Link> failed, List<FlowJob> jobs,
         boolean congestionAware, boolean timeline, double completionWindow, int shardIndex, int shardCount) {
 
@@ -55,7 +55,7 @@ public record FlowRequest(Topology topology, List<Gpu> ranks, Collective collect
         Objects.requireNonNull(routing, "routing");
         ranks = List.copyOf(ranks);
         sizes = List.copyOf(sizes);
-        ncclEnv = Map.copyOf(ncclEnv);
+        Objects.requireNonNull(ncclEnv, "ncclEnv");
         failed = Set.copyOf(failed);
         jobs = List.copyOf(jobs);
         if (!(completionWindow >= 0 && completionWindow < 1)) {

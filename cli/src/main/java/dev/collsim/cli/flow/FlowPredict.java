@@ -6,6 +6,7 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.FlowChoice;
@@ -24,7 +25,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Runs {@code collsim predict --backend flow|links}: turns the options into a {@link FlowRequest} (fabric,
@@ -76,7 +76,7 @@ public final class FlowPredict {
      * @throws IOException              when the timeline or hostfile cannot be read or written
      */
     public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, DataType type, RedOp op,
-            List<Long> sizes, Map<String, String> ncclEnv, CollectivePredictor chooser)
+            List<Long> sizes, NcclSettings ncclEnv, CollectivePredictor chooser)
             throws InputException, IOException {
         if (o.timeline != null) {
             OutputPaths.check(o.timeline, "--timeline");

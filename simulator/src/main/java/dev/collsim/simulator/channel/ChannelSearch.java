@@ -10,6 +10,7 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +28,8 @@ import java.util.TreeSet;
  * <p><b>Symmetry.</b> Nodes with the same structure give the same search result, so the search runs once per
  * distinct node signature (the GPUs used by local index, plus a digest of the node's devices and links) and
  * not once per node: a 1,024-host cluster of one host type costs one node search plus a linear scan of the
- * graph ({@link TopologyScan}, done once per topology and cached, since topologies are immutable). This class is stateless and thread-safe.
+ * graph ({@link TopologyScan}, done once per topology and cached, since topologies are immutable). This class is
+ * stateless and thread-safe.
  */
 public final class ChannelSearch {
 
@@ -105,12 +107,12 @@ public final class ChannelSearch {
     private record Signature(long[] v) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Signature s && java.util.Arrays.equals(s.v, v);
+            return o instanceof Signature s && Arrays.equals(s.v, v);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Arrays.hashCode(v);
+            return Arrays.hashCode(v);
         }
     }
 
@@ -124,7 +126,7 @@ public final class ChannelSearch {
         GraphSummary tree = new GraphSearch(h, multi, speeds, s)
                 .search(GraphPattern.BALANCED_TREE, ring.nChannels(), ring.nChannels());
         GraphSummary nvls = s.nvlsEnable() == 0 ? GraphSummary.none(GraphPattern.NVLS)
-                : new GraphSearch(h, multi, speeds, s).nvls();
+                : NvlsSearch.search(h, multi, speeds);
         GraphSummary chain = s.collnetEnable() && multi ? new GraphSummary(GraphPattern.TREE, ring.nChannels(),
                 tree.bwIntra(), tree.bwInter(), tree.typeIntra(), tree.typeInter(), 0, true)
                 : GraphSummary.none(GraphPattern.TREE);

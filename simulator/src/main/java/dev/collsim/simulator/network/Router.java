@@ -2,6 +2,10 @@ package dev.collsim.simulator.network;
 
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.paths.DevicePath;
+import dev.collsim.topology.paths.Hop;
+import dev.collsim.topology.paths.PathFinder;
 import java.util.Arrays;
 
 /**
@@ -9,8 +13,9 @@ import java.util.Arrays;
  * equal-cost links ({@link HostPaths}). Between hosts: GPU to its nearest working NIC (least cost; ties go to the
  * NIC on the GPU's own rail), NIC to NIC through the switches ({@link FabricPaths}: ECMP or spraying), then to
  * the receiving GPU. With PXN ({@link RoutingOptions#pxn()}), when the receiver's NIC is on another rail, the
- * sender first moves the data over NVLink to the GPU next to its host's NIC on that rail, so the network part
- * stays on one rail (NCCL 2.12+ PXN; rails as {@link Nic#rail()}). Routes are cached per (GPU pair, channel when
+ * sender sends through that host's NIC on the receiver's rail, so the network part stays on one rail (NCCL 2.12+
+ * PXN; rails as {@link Nic#rail()}); whether it first moves the data over NVLink to a relay GPU, and to which, is
+ * NCCL's path from the sender to that NIC ({@link PathFinder}: PXN through the NIC's local GPU, otherwise direct). Routes are cached per (GPU pair, channel when
  * ECMP makes them differ) and fabric segments per NIC pair in fixed-size {@link SetAssociativeCache}s of
  * 2^{@value #CACHE_LOG2_SLOTS} slots, so memory does not grow with the number of distinct pairs; in-host segments,
  * a number linear in hosts, are kept exactly. Not thread-safe: make one per simulation.
@@ -38,6 +43,8 @@ public final class Router {
     private final LongMap<RouteBuilder.Segment> hostSegments = new LongMap<>();
     private final SetAssociativeCache<RouteBuilder.Segment> fabricSegments =
             new SetAssociativeCache<>(CACHE_LOG2_SLOTS);
+    /** NCCL's intra-host paths: whether a GPU reaches a NIC by PXN, and through which GPU. */
+    private final PathFinder paths;
     /** Per host and rail: {proxy GPU, NIC} for PXN, computed on first use. */
     private final int[][][] proxies;
 
@@ -52,6 +59,7 @@ public final class Router {
         Arrays.fill(nearestNic, -1);
         this.proxies = new int[model.hostCount()][][];
         this.senders = new Sender[model.vertexCount()][];
+        this.paths = PathFinder.of(model.topology(), new PathFinder.Options(true, model.routing().pxn()));
         this.receiver = new RouteBuilder.Segment[model.vertexCount()];
     }
 
@@ -158,16 +166,35 @@ public final class Router {
             RouteBuilder.Segment up = null;
             if (m.routing().pxn() && dr >= 0 && fabric.rail(sn) != dr) {
                 int[] proxy = proxy(m.vertex(s).host(), dr);
-                if (proxy != null && proxy[0] != s) {
-                    up = throughProxy(s, proxy[0], proxy[1]);
-                    viaNic = proxy[1];
-                } else if (proxy != null) {
+                if (proxy != null) {
+                    int relay = ncclRelay(s, proxy[1], proxy[0]);
+                    up = relay == s ? null : throughProxy(s, relay, proxy[1]);
                     viaNic = proxy[1];
                 }
             }
             byRail[slot] = new Sender(viaNic, up == null ? inHost(s, viaNic) : up);
         }
         return byRail[slot];
+    }
+
+    /**
+     * The GPU through which NCCL sends from GPU s to NIC nic: the PXN relay of NCCL's path ({@link PathFinder},
+     * NCCL 2.30 {@code src/graph/paths.cc}: a PXN path goes over NVLink to the NIC's local GPU, then to the NIC), s itself
+     * when NCCL's path to that NIC is direct (not PXN), or {@code fallback} when the relay no longer reaches the NIC
+     * as its nearest working NIC (failed links or NICs).
+     */
+    private int ncclRelay(int s, int nic, int fallback) {
+        DevicePath p = paths.path(m.vertex(s), m.vertex(nic));
+        if (p.type() != PathType.PXN) {
+            return s;
+        }
+        for (Hop h : p.hops()) {
+            if (h.to() instanceof Gpu) {
+                int relay = m.indexOf(h.to());
+                return relay >= 0 && nearestNic(relay) == nic ? relay : fallback;
+            }
+        }
+        return fallback;
     }
 
     /** @return the NIC-to-NIC part, computed once per NIC pair (and channel under ECMP) */

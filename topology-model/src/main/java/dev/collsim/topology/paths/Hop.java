@@ -10,10 +10,12 @@ import java.util.Objects;
 /**
  * One hop of a path: all parallel links of one type from one device to the next. NCCL merges parallel links of the
  * same type between two nodes into one link whose bandwidth is the sum (NCCL 2.30 {@code src/graph/topo.cc}
- * {@code ncclTopoConnectNodes}); a hop does the same. This record is immutable.
+ * {@code ncclTopoConnectNodes}); a hop does the same. NVSwitch chips of one NVLink domain count as one device, the
+ * chip with the smallest id ({@link ScopeGraph}), so a hop to an NVSwitch carries the links to all the domain's chips.
+ * This record is immutable.
  *
- * @param from  near device
- * @param to    far device
+ * @param from  near device (for NVSwitch chips, the domain's first chip)
+ * @param to    far device (for NVSwitch chips, the domain's first chip)
  * @param type  link type of every link in the hop
  * @param links the parallel directed links, at least one
  */

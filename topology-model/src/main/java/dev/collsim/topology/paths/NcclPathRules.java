@@ -17,7 +17,8 @@ import java.util.Map;
  * {@code ncclTopoComputePaths}), applied to one host's path table, in NCCL's order:
  * <ol>
  *   <li><b>P2P level</b>: a GPU pair farther apart than the P2P level (PXB; SYS on AMD x86 hosts with at most two
- *       GPUs) is routed through the CPU nearest the destination GPU ({@code addInterStep});</li>
+ *       GPUs; NCCL_P2P_LEVEL, or LOC with NCCL_P2P_DISABLE=1, overrides it, {@code ncclTopoCheckP2p}) is routed
+ *       through the CPU nearest the destination GPU ({@code addInterStep});</li>
  *   <li><b>P2C</b>: a GPU reaching its CPU over C2C and a nearest NIC hanging off that CPU's PCIe gives P2C;</li>
  *   <li><b>PXN</b>: a GPU whose NIC path is worse than PXN, or slower than that of the NIC's nearest GPU, sends through
  *       that GPU when it is NVLink-connected (type NVL) and reaches the NIC at P2C or better with GPU Direct RDMA;
@@ -50,7 +51,7 @@ final class NcclPathRules {
     }
 
     void apply(PathFinder.Options options) {
-        p2pLevel();
+        p2pLevel(options.p2pLevel());
         p2c();
         pxnAndGdr(options.pxn());
     }
@@ -76,12 +77,15 @@ final class NcclPathRules {
         return best;
     }
 
-    private void p2pLevel() {
+    private void p2pLevel(PathType userLevel) {
         PathType level = PathType.PXB;
         boolean amd = !cpus.isEmpty() && cpus.stream().allMatch(
                 c -> c.vendor().toLowerCase(Locale.ROOT).contains("amd") && c.arch().startsWith("x86"));
         if (amd && gpus.size() <= 2) {
             level = PathType.SYS;
+        }
+        if (userLevel != null) {
+            level = userLevel;
         }
         for (Gpu g : gpus) {
             Cpu c = localCpu(g);

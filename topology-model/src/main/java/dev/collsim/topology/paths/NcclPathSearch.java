@@ -3,11 +3,13 @@ package dev.collsim.topology.paths;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.NcclBandwidths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -15,9 +17,11 @@ import java.util.List;
  * NCCL's breadth-first path search from one device to every device of a scope (NCCL 2.30 {@code src/graph/paths.cc}
  * {@code ncclTopoSetPaths}; nccl-model.md section 5.1):
  * <ul>
- *   <li>the search goes level by level (hop count); a device's path is replaced by one that is no longer and has a
- *       strictly higher bottleneck bandwidth, so among the shortest paths the widest wins (NCCL's rule
- *       {@code (remPath.bw == 0 || remPath.count > path.count) && remPath.bw < bw});</li>
+ *   <li>the search goes level by level (hop count) and a device reached again with a better path is searched from
+ *       again; a device's path is replaced by one of better type, or of the same type and higher bottleneck
+ *       bandwidth, or of the same type and bandwidth and strictly fewer hops (NCCL 2.30's rule; NCCL 2.28 instead
+ *       kept the widest among the shortest paths, {@code (remPath.bw == 0 || remPath.count > path.count) &&
+ *       remPath.bw < bw}, so a 2-hop PCIe path wider than a 2-hop NVLink path won there);</li>
  *   <li>bandwidth is NCCL's per-link bandwidth ({@link dev.collsim.topology.Link#ncclBandwidth()}); the route NCCL
  *       picks does not depend on the bandwidth view asked for;</li>
  *   <li>the path type is the maximum over hops of the hop's type: NVLink NVL, C2C C2C, PCIe PIX, SMP SYS,
@@ -26,7 +30,8 @@ import java.util.List;
  *   <li>a path never passes through a GPU, except GPU to GPU over NVLink after exactly one NVLink hop (NVB, unless
  *       NCCL_NVB_DISABLE), and never through a NIC.</li>
  * </ul>
- * Complexity: O(V + E) per source over the scope.
+ * Complexity: O(V + E) per source and improvement round over the scope; on hosts a device is improved at most a few
+ * times.
  */
 final class NcclPathSearch {
 
@@ -49,12 +54,12 @@ final class NcclPathSearch {
             type = new PathType[n];
             via = new Hop[n];
             prev = new int[n];
-            java.util.Arrays.fill(prev, -1);
-            java.util.Arrays.fill(type, PathType.DIS);
+            Arrays.fill(prev, -1);
+            Arrays.fill(type, PathType.DIS);
         }
 
         boolean reached(int i) {
-            return i == source || bw[i] > 0;
+            return i == source || type[i] != PathType.DIS;
         }
 
         List<Hop> hops(int i) {
@@ -98,14 +103,21 @@ final class NcclPathSearch {
                     if (node != source && !mayPassThrough(nd, hop, t.count[node], t.type[node], nvbEnabled)) {
                         continue;
                     }
+                    if (rem == source) {
+                        continue;
+                    }
                     double bw = Math.min(t.bw[node], hop.bandwidth(BandwidthView.NCCL).gbps());
-                    boolean unreached = rem != source && t.bw[rem] == 0;
-                    if ((unreached || t.count[rem] > t.count[node]) && t.bw[rem] < bw) {
+                    PathType type = t.type[node].max(hopType(nd, hop, t.type[node], node != source));
+                    int remType = t.type[rem].ordinal();
+                    boolean better = type.ordinal() < remType
+                            || type.ordinal() == remType && t.bw[rem] < bw
+                            || type.ordinal() == remType && t.bw[rem] == bw && t.count[rem] > t.count[node] + 1;
+                    if (better) {
                         t.count[rem] = t.count[node] + 1;
                         t.bw[rem] = bw;
                         t.via[rem] = hop;
                         t.prev[rem] = node;
-                        t.type[rem] = t.type[node].max(hopType(nd, hop, t.type[node], node != source));
+                        t.type[rem] = type;
                         if (!inNext[rem]) {
                             inNext[rem] = true;
                             next[nextSize++] = rem;
@@ -130,7 +142,7 @@ final class NcclPathSearch {
             return false;
         }
         if (node instanceof Gpu) {
-            return nvbEnabled && hop.type() == dev.collsim.topology.LinkType.NVLINK && hop.to() instanceof Gpu
+            return nvbEnabled && hop.type() == LinkType.NVLINK && hop.to() instanceof Gpu
                     && countSoFar == 1 && typeSoFar == PathType.NVL;
         }
         return true;
@@ -148,7 +160,7 @@ final class NcclPathSearch {
         if (node instanceof PcieSwitch && rem instanceof PcieSwitch) {
             t = PathType.PXB;
         }
-        if (hop.type() == dev.collsim.topology.LinkType.PCIE && (node instanceof Cpu || rem instanceof Cpu)) {
+        if (hop.type() == LinkType.PCIE && (node instanceof Cpu || rem instanceof Cpu)) {
             t = PathType.PHB;
         }
         if (intermediate && node instanceof Gpu && typeSoFar == PathType.NVL && t == PathType.NVL) {

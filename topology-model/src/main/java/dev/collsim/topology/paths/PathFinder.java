@@ -1,5 +1,6 @@
 package dev.collsim.topology.paths;
 
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
@@ -12,7 +13,9 @@ import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +39,30 @@ public final class PathFinder {
     /**
      * NCCL settings that change paths.
      *
-     * @param nvb false models NCCL_NVB_DISABLE=1 (no NVLink through an intermediate GPU)
-     * @param pxn false models NCCL_PXN_DISABLE=1 (no PXN)
+     * @param nvb      false models NCCL_NVB_DISABLE=1 (no NVLink through an intermediate GPU)
+     * @param pxn      false models NCCL_PXN_DISABLE=1 (no PXN)
+     * @param p2pLevel the farthest GPU-GPU path type still used directly (NCCL_P2P_LEVEL; LOC for
+     *                 NCCL_P2P_DISABLE=1), or null for NCCL's default (PXB; SYS on AMD x86 hosts with at most two
+     *                 GPUs; NCCL 2.30 {@code src/graph/paths.cc} {@code ncclTopoCheckP2p})
      */
-    public record Options(boolean nvb, boolean pxn) {
-        /** NCCL's defaults: NVB and PXN enabled. */
-        public static final Options DEFAULTS = new Options(true, true);
+    public record Options(boolean nvb, boolean pxn, PathType p2pLevel) {
+        /** NCCL's defaults: NVB and PXN enabled, default P2P level. */
+        public static final Options DEFAULTS = new Options(true, true, null);
+
+        /** @param nvb see above; @param pxn see above; with NCCL's default P2P level */
+        public Options(boolean nvb, boolean pxn) {
+            this(nvb, pxn, null);
+        }
+
+        /**
+         * @param settings parsed NCCL_* settings
+         * @return the options NCCL_NVB_DISABLE, NCCL_PXN_DISABLE, NCCL_P2P_DISABLE and NCCL_P2P_LEVEL give (NCCL reads
+         *         NCCL_P2P_DISABLE before NCCL_P2P_LEVEL, {@code ncclGetUserP2pLevel}; disabled means level LOC)
+         */
+        public static Options of(NcclSettings settings) {
+            PathType level = settings.p2pDisable() ? PathType.LOC : settings.p2pLevel().orElse(null);
+            return new Options(!settings.nvbDisable(), !settings.pxnDisable(), level);
+        }
     }
 
     private final Topology topology;
@@ -113,6 +134,35 @@ public final class PathFinder {
      */
     public DevicePath path(String fromId, String toId) {
         return path(device(fromId), device(toId));
+    }
+
+    /**
+     * Numbers the hops among the devices of some hosts and the multi-host NVSwitches (domains) they reach, so a
+     * caller can keep per-link state for the paths of this finder between those devices.
+     *
+     * @param hosts host indices, at least one
+     * @return the index
+     * @throws IllegalArgumentException if a host has no devices
+     */
+    public HopIndex hopIndex(Collection<Integer> hosts) {
+        Set<Device> scope = new LinkedHashSet<>();
+        Set<Integer> domains = new HashSet<>();
+        for (int h : hosts) {
+            List<Device> devices = byHost.get(h);
+            if (devices == null) {
+                throw new IllegalArgumentException("host " + h + " has no devices");
+            }
+            scope.addAll(devices);
+            for (NvSwitch s : sharedSwitches) {
+                for (Device d : devices) {
+                    if (topology.graph().containsEdge(d, s)) {
+                        domains.add(s.domain());
+                    }
+                }
+            }
+        }
+        sharedSwitches.stream().filter(s -> domains.contains(s.domain())).forEach(scope::add);
+        return new HopIndex(new ScopeGraph(topology, scope));
     }
 
     private Device device(String id) {

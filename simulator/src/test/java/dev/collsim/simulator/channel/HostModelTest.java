@@ -1,0 +1,76 @@
+package dev.collsim.simulator.channel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.PcieEightGpu;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The channel search's node model and search on catalog hosts, worked out by hand from NCCL 2.30.7
+ * {@code src/graph/paths.cc} and {@code src/graph/search.cc} with NCCL's constants ({@code src/graph/topo.h}: sm70
+ * NVLink 20 GB/s per link, Gen3 x16 12, Gen4 x16 24, Sapphire Rapids UPI 22 GB/s).
+ */
+class HostModelTest {
+
+    private static final double EPS = 1e-9;
+
+    private static HostModel model(Topology t, Map<String, String> env) {
+        return new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(env));
+    }
+
+    /**
+     * DGX-1 V100, GPU0 and NIC1 (rail 1, on GPU2/GPU3's PCIe switch under the same CPU): GPU0 to NIC1 is PXN through
+     * GPU2 (NVLink 20, then PCIe 12 and 12: 3 hops, bottleneck 12), NIC1 to GPU0 stays PHB (sw1, CPU0, sw0: 4 PCIe
+     * hops of 12), because NCCL adds PXN only in the GPU to NIC direction. NCCL_PXN_DISABLE=1 leaves PHB both ways.
+     */
+    @Test
+    void pxnOnlyFromGpuToNic() {
+        Topology t = Catalog.standalone(Catalog.hostType("dgx1-v100").orElseThrow(), 1);
+        HostModel h = model(t, Map.of());
+        assertEquals("h0/nic1", h.nics.get(1).id());
+        HostPath out = h.gpuToNic[0][1];
+        assertEquals(PathType.PXN, out.type());
+        assertEquals(3, out.hops());
+        assertEquals(12.0, out.bandwidth(), EPS);
+        assertEquals(20.0, h.capacity[out.links()[0]], EPS, "one sm70 NVLink GPU0-GPU2");
+        HostPath in = h.nicToGpu[1][0];
+        assertEquals(PathType.PHB, in.type());
+        assertEquals(4, in.hops());
+        assertEquals(12.0, in.bandwidth(), EPS);
+        HostModel off = model(t, Map.of("NCCL_PXN_DISABLE", "1"));
+        assertEquals(PathType.PHB, off.gpuToNic[0][1].type());
+        assertEquals(4, off.gpuToNic[0][1].hops());
+    }
+
+    /**
+     * 8x L40S (PCIe only): maxBw = 24 (PIX pairs), totalBw = 24 (one Gen4 x16 link per GPU). sm89 intra speeds 40, 30,
+     * 20, 18, 15, 12, 10, 9, ...: the first at most 24 is 20. A ring over both sockets crosses the 22 GB/s UPI once in
+     * each direction, and every GPU's 24 GB/s switch link once each way, so one channel of 20 fits and a second does not
+     * (40 > 24). Lower speeds: 18 (1 channel), 15 (1), 12 (2 channels need 24 > 22 on the UPI: 1), 10 (2 x 10 = 20, a
+     * tie with more hops, not better); 9 / 20 = 0.45 < 0.49 stops. No dup (20 < 25); pass 2 at 30 fails (30 > 24). So
+     * ring 1 x 20 GB/s, type SYS. Tree: 1 channel (the ring's), first speed with 1 x speed <= 24 x 8/7 and <= maxBw is
+     * 20: 1 x 20.
+     */
+    @Test
+    void pcieOnlyHostSearch() {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        ChannelPlan p = ChannelSearch.search(t, t.gpus(), NcclSettings.parse(Map.of()), NcclVersion.V2_30_7);
+        assertEquals(1, p.graphs().ring().nChannels());
+        assertEquals(20.0, p.graphs().ring().bwIntra(), EPS);
+        assertEquals(PathType.SYS, p.graphs().ring().typeIntra());
+        assertEquals(1, p.graphs().tree().nChannels());
+        assertEquals(20.0, p.graphs().tree().bwIntra(), EPS);
+        HostModel h = model(t, Map.of());
+        assertEquals(24.0, h.totalBw(), EPS);
+        assertEquals(PathType.PHB, h.gpuToGpu[0][2].type(), "through CPU0 (beyond P2P level PXB)");
+        assertEquals(PathType.SYS, h.gpuToGpu[0][4].type());
+        assertEquals(22.0, h.gpuToGpu[0][4].bandwidth(), EPS);
+    }
+}

@@ -10,7 +10,10 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.TestClusters;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
@@ -52,8 +55,7 @@ class PhysicalBoundTest {
     }
 
     private static ChannelPlan plan(Topology t, Collective c) {
-        return new NcclPredictor().plan(new PredictionRequest(t, t.gpus(), c, 1L << 26, DataType.FLOAT, RedOp.SUM,
-                Map.of()));
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
     }
 
     /**

@@ -7,7 +7,7 @@ import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.perf.PhysicalBound;
+import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;

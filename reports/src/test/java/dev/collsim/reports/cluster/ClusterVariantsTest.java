@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.reports.plan.HostNetworkShare;
 import dev.collsim.reports.spec.ClusterEdits;
+import dev.collsim.simulator.bound.HostNicShare;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
@@ -35,7 +35,7 @@ class ClusterVariantsTest {
     void baseIsUnchanged() {
         Topology t = ClusterVariants.build(BASE, ClusterEdits.NONE);
         assertEquals(32, t.gpus().size());
-        assertEquals(400, HostNetworkShare.hostNicGBps(t, 0), 1e-9, "8 x 50 GB/s cabled");
+        assertEquals(400, HostNicShare.hostNicGBps(t, 0), 1e-9, "8 x 50 GB/s cabled");
         assertEquals(450, nvlinkOfGpu0(t), 1e-9);
     }
 
@@ -43,11 +43,11 @@ class ClusterVariantsTest {
     @Test
     void nicSpeedAndRails() {
         Topology slow = ClusterVariants.build(BASE, edits(null, Bandwidth.ofGbits(200), null, null, null, null, null));
-        assertEquals(200, HostNetworkShare.hostNicGBps(slow, 0), 1e-9);
+        assertEquals(200, HostNicShare.hostNicGBps(slow, 0), 1e-9);
         assertTrue(slow.graph().edgeSet().stream().filter(l -> l.type() == LinkType.NET
                 && slow.source(l) instanceof Nic n && n.rail() >= 0).allMatch(l -> l.bandwidth().gbps() == 25));
         Topology two = ClusterVariants.build(BASE, edits(null, null, 2, null, null, null, null));
-        assertEquals(100, HostNetworkShare.hostNicGBps(two, 0), 1e-9, "2 rails x 50 GB/s");
+        assertEquals(100, HostNicShare.hostNicGBps(two, 0), 1e-9, "2 rails x 50 GB/s");
         assertThrows(IllegalArgumentException.class,
                 () -> ClusterVariants.build(BASE, edits(null, null, 9, null, null, null, null)));
     }
@@ -58,7 +58,7 @@ class ClusterVariantsTest {
         Topology t = ClusterVariants.build(BASE, edits(null, null, null, "fat-tree", 2.0, null, 8));
         long leaves = t.devices(NetSwitch.class).stream().filter(s -> s.tier() == NetSwitch.Tier.LEAF).count();
         assertEquals(4, leaves);
-        assertEquals(2.0, HostNetworkShare.leafOversubscription(t, 0), 1e-9);
+        assertEquals(2.0, HostNicShare.leafOversubscription(t, 0), 1e-9);
     }
 
     /** NVLink what-if: 300 GB/s per GPU (an NVLink3-like A100 figure) scales every NVLink of the host. */

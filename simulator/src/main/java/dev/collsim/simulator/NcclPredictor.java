@@ -196,8 +196,9 @@ public final class NcclPredictor implements CollectivePredictor {
         PredictionRequest interReq = sub(r, inter, Collective.ALL_REDUCE, Math.max(1, bytes / q));
         Prediction ar = predict(interReq);
         int m = inter.size();
-        double shareBusBw = plan.nodeNicBw() / q;
-        double capAlgBw = shareBusBw * m / (2.0 * (m - 1));
+        // the q rails share each node's NICs: the inter-node AllReduce gets N/q per node
+        double capAlgBw = PhysicalBound.interBusBw(Collective.ALL_REDUCE, m, m, plan.nodeNicBw() / q)
+                / Collective.ALL_REDUCE.busBwFactor(m);
         double arTime = Math.max(ar.timeUs(), interReq.sizeBytes() / (1000.0 * capAlgBw) + params.launchOverheadUs());
         double time = rs.timeUs() + arTime + ag.timeUs();
         double algBw = bytes / (1000.0 * time);
@@ -214,8 +215,7 @@ public final class NcclPredictor implements CollectivePredictor {
         return p.algorithm() == null ? "p2p" : p.algorithm().ncclName();
     }
 
-    private static PredictionRequest sub(PredictionRequest r, List<Gpu> ranks, Collective c,
-            long bytes) {
+    private static PredictionRequest sub(PredictionRequest r, List<Gpu> ranks, Collective c, long bytes) {
         return new PredictionRequest(r.topology(), ranks, c, bytes, r.dataType(), r.op(), r.ncclEnv());
     }
 }

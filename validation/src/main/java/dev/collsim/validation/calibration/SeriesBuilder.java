@@ -1,9 +1,10 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.simulator.InvalidRequestException;
+import dev.collsim.simulator.PreparedCall;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
-import dev.collsim.simulator.PreparedCall;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
@@ -36,7 +37,7 @@ public final class SeriesBuilder {
             double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();
             long[] s = pts.stream().mapToLong(PerfPoint::sizeBytes).toArray();
             return Optional.of(new Series(d, pm, t, s));
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidRequestException e) {
             return Optional.empty();
         }
     }

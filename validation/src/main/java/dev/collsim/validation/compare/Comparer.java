@@ -2,6 +2,7 @@ package dev.collsim.validation.compare;
 
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.PreparedCommunicator;
@@ -69,7 +70,7 @@ public final class Comparer {
         List<PreparedCall> pm;
         try {
             pm = model(d, used, env, pts);
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidRequestException e) {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
         }
         return build(d, used, pts, pm);
@@ -83,8 +84,7 @@ public final class Comparer {
      * @param env NCCL settings the model applies
      * @param pts the points, in order
      * @return one prepared call per point, all on one communicator
-     * @throws IllegalArgumentException ({@code InvalidRequestException}) on an invalid setting or when NCCL would
-     *                                  have no algorithm
+     * @throws InvalidRequestException on an invalid setting or when NCCL would have no algorithm
      */
     public List<PreparedCall> model(Dataset d, ClusterGuess c, Map<String, String> env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();

@@ -1,27 +1,24 @@
 package dev.collsim.simulator;
 
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.P2pModel;
-import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.perf.PhysicalBound;
-import dev.collsim.simulator.tuning.AlgoChoice;
-import dev.collsim.simulator.tuning.CostTable;
+import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.simulator.tuning.TuningConstants;
-import dev.collsim.simulator.tuning.TuningInput;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,8 +28,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * own estimate ({@code ncclEstimateUs}, what {@code ncclGroupSimulateEnd} would report; -1 for point-to-point)
  * and collsim's predicted time.
  *
- * <p>The channel plan and cost table of a (topology, ranks, NCCL settings) are computed once and cached (the
- * topology is compared by identity), so a size sweep costs one search plus closed forms per size. For large rank
+ * <p>The channel plan and cost table of a (topology, ranks, NCCL settings) are computed once, as a
+ * {@link PreparedCommunicator}, and cached (the topology is compared by identity), so a size sweep costs one search
+ * plus closed forms per size; {@link #predict} is {@code prepare(r).call(r).predict(parameters())}, the one
+ * prediction pipeline every command uses. For large rank
  * lists, build the requests of a sweep from one immutable list ({@code List.copyOf}) so that each request shares
  * it and the cache lookup compares by identity instead of element by element. This class is
  * thread-safe; predictions are pure functions of the request.
@@ -43,7 +42,7 @@ public final class NcclPredictor implements CollectivePredictor {
 
     private final NcclVersion version;
     private final PerformanceParameters params;
-    private final Map<Key, Context> cache = new ConcurrentHashMap<>();
+    private final Map<Key, PreparedCommunicator> cache = new ConcurrentHashMap<>();
 
     /** A predictor for the newest NCCL release with the default performance parameters. */
     public NcclPredictor() {
@@ -84,38 +83,38 @@ public final class NcclPredictor implements CollectivePredictor {
         }
     }
 
-    /** The channel plan and NCCL cost table of one communicator. */
-    private record Context(NcclSettings settings, ChannelPlan plan, CostTable table) {
+    /**
+     * The prepared communicator of a request: channel plan, NCCL's cost table and choices, computed once per
+     * (topology identity, ranks, NCCL settings) and cached.
+     *
+     * @param r the request (its collective and size are ignored)
+     * @return the communicator, to be re-timed for any {@link PerformanceParameters}
+     * @throws InvalidRequestException on an invalid NCCL setting
+     */
+    public PreparedCommunicator prepare(PredictionRequest r) {
+        return prepare(r.topology(), r.ranks(), r.ncclSettings());
     }
 
-    private Context context(PredictionRequest r) {
-        Key k = new Key(r.topology(), r.ranks(), r.ncclSettings());
-        Context c = cache.get(k);
+    /**
+     * @param topology the cluster
+     * @param ranks    the GPUs in rank order (share one immutable list across a sweep: the cache compares it by
+     *                 identity first)
+     * @param ncclEnv  NCCL_* settings, parsed once where the user gave them
+     * @return the prepared communicator (cached)
+     * @throws InvalidRequestException when there are no ranks
+     */
+    public PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv) {
+        Key k = new Key(topology, ranks, ncclEnv);
+        PreparedCommunicator c = cache.get(k);
         if (c != null) {
             return c;
         }
-        NcclSettings s = r.ncclSettings();
-        ChannelPlan plan = ChannelSearch.search(r.topology(), r.ranks(), s, version);
-        TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
-                plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
-                plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
-        c = new Context(s, plan, NcclTuningModel.tune(in));
+        c = PreparedCommunicator.prepare(topology, ranks, ncclEnv, version);
         if (cache.size() >= CACHE_LIMIT) {
             cache.clear();
         }
         cache.put(k, c);
         return c;
-    }
-
-    /**
-     * The channel plan for a request's communicator.
-     *
-     * @param r the request (its size and collective are ignored)
-     * @return the plan
-     * @throws IllegalArgumentException on an invalid NCCL setting
-     */
-    public ChannelPlan plan(PredictionRequest r) {
-        return context(r).plan();
     }
 
     /**
@@ -126,54 +125,33 @@ public final class NcclPredictor implements CollectivePredictor {
      * @return bytes
      */
     public static long effectiveBytes(PredictionRequest r) {
-        int elt = r.dataType().size();
-        long count = r.collective().countFor(r.sizeBytes(), elt, r.nRanks());
-        return switch (r.collective()) {
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> count * elt * r.nRanks();
+        return effectiveBytes(r.collective(), r.sizeBytes(), r.dataType(), r.nRanks());
+    }
+
+    /**
+     * @param c         collective
+     * @param sizeBytes nccl-tests size, bytes
+     * @param dataType  element type
+     * @param nRanks    ranks
+     * @return bytes NCCL selects on, as {@link #effectiveBytes(PredictionRequest)}
+     */
+    public static long effectiveBytes(Collective c, long sizeBytes, DataType dataType, int nRanks) {
+        int elt = dataType.size();
+        long count = c.countFor(sizeBytes, elt, nRanks);
+        return switch (c) {
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> count * elt * nRanks;
             default -> count * elt;
         };
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws InvalidRequestException on an invalid NCCL setting or when no algorithm is eligible
+     */
     @Override
     public Prediction predict(PredictionRequest r) {
-        Context ctx = context(r);
-        ChannelPlan plan = ctx.plan();
-        Collective c = r.collective();
-        long bytes = effectiveBytes(r);
-        double bound = PhysicalBound.busBw(plan, c);
-        if (!c.hasNcclTuningModel()) {
-            PerfEstimate e = P2pModel.estimate(plan, params, c, bytes, plan.graphs().ring().typeIntra());
-            return prediction(r, bytes, null, P2pModel.protocol(plan, c, bytes), e, -1, bound);
-        }
-        AlgoChoice choice = select(ctx, r, bytes);
-        PerfEstimate e = estimate(ctx, c, choice, bytes);
-        return prediction(r, bytes, choice.algorithm(), choice.protocol(), e, choice.timeUs(), bound);
-    }
-
-    private AlgoChoice select(Context ctx, PredictionRequest r, long bytes) {
-        Optional<AlgoChoice> choice = ctx.table().select(r.collective(), bytes, r.dataType(), r.op());
-        return choice.orElseThrow(() -> new IllegalArgumentException("No algorithm/protocol available for "
-                + r.collective().ncclName() + " on " + r.nRanks() + " ranks with " + ctx.settings()
-                + "; NCCL would fail the same way. Allowed algorithms for it: "
-                + (r.collective() == Collective.ALL_REDUCE ? "Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree"
-                : r.collective() == Collective.BROADCAST || r.collective() == Collective.REDUCE ? "Ring"
-                : "Ring, CollNetDirect, NVLS, PAT")));
-    }
-
-    private PerfEstimate estimate(Context ctx, Collective c, AlgoChoice choice, long bytes) {
-        if (ctx.plan().nRanks() == 1) {
-            double t = params.launchOverheadUs() + bytes / (1000.0 * params.localCopyGBps());
-            return new PerfEstimate(t, 1, params.launchOverheadUs(), params.localCopyGBps(), "one rank: local copy");
-        }
-        return PerformanceModel.estimate(ctx.plan(), ctx.settings(), params, ctx.table(), c, choice, bytes);
-    }
-
-    private static Prediction prediction(PredictionRequest r, long bytes, dev.collsim.nccl.Algorithm a,
-            dev.collsim.nccl.Protocol p, PerfEstimate e, double ncclUs, double bound) {
-        double algBw = e.timeUs() > 0 ? bytes / (1000.0 * e.timeUs()) : 0;
-        double busBw = algBw * r.collective().busBwFactor(r.nRanks());
-        return new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), a, p, e.channels(), e.timeUs(), algBw,
-                busBw, ncclUs, bound, e.bottleneck());
+        return prepare(r).call(r).predict(params);
     }
 
     /**
@@ -182,24 +160,10 @@ public final class NcclPredictor implements CollectivePredictor {
      *
      * @param r the request
      * @return candidates, NCCL's choice marked
-     * @throws IllegalArgumentException on an invalid NCCL setting
+     * @throws InvalidRequestException on an invalid NCCL setting or when no algorithm is eligible
      */
     public List<Candidate> candidates(PredictionRequest r) {
-        Context ctx = context(r);
-        if (!r.collective().hasNcclTuningModel()) {
-            return List.of();
-        }
-        long bytes = effectiveBytes(r);
-        List<AlgoChoice> all = ctx.table().candidates(r.collective(), bytes, r.dataType(), r.op());
-        Optional<AlgoChoice> best = ctx.table().select(r.collective(), bytes, r.dataType(), r.op());
-        List<Candidate> out = new ArrayList<>();
-        for (AlgoChoice a : all) {
-            boolean chosen = best.isPresent() && best.get().algorithm() == a.algorithm()
-                    && best.get().protocol() == a.protocol();
-            out.add(new Candidate(a.algorithm(), a.protocol(), a.timeUs(), estimate(ctx, r.collective(), a, bytes),
-                    chosen));
-        }
-        return out;
+        return prepare(r).call(r).candidates(params);
     }
 
     /**
@@ -210,22 +174,22 @@ public final class NcclPredictor implements CollectivePredictor {
      * @param r the request (an AllReduce on more than one node)
      * @param h the composition
      * @return the prediction; algorithm/protocol are those of the inter-node phase, the bottleneck lists phases
-     * @throws IllegalArgumentException for another collective or a single node
+     * @throws InvalidRequestException for another collective or a single node, or as {@link #predict}
      */
     public Prediction predictHierarchical(PredictionRequest r, Hierarchy h) {
         if (r.collective() != Collective.ALL_REDUCE) {
-            throw new IllegalArgumentException(h.text() + " composes an AllReduce; got " + r.collective().ncclName());
+            throw new InvalidRequestException(h.text() + " composes an AllReduce; got " + r.collective().ncclName());
         }
-        ChannelPlan plan = context(r).plan();
+        ChannelPlan plan = prepare(r).plan();
         if (plan.nNodes() < 2) {
-            throw new IllegalArgumentException(h.text() + " needs ranks on more than one node; got one node");
+            throw new InvalidRequestException(h.text() + " needs ranks on more than one node; got one node");
         }
-        Map<Integer, List<dev.collsim.topology.Gpu>> byHost = new java.util.LinkedHashMap<>();
-        for (dev.collsim.topology.Gpu g : r.ranks()) {
+        Map<Integer, List<Gpu>> byHost = new LinkedHashMap<>();
+        for (Gpu g : r.ranks()) {
             byHost.computeIfAbsent(g.host(), k -> new ArrayList<>()).add(g);
         }
-        List<dev.collsim.topology.Gpu> intra = byHost.values().iterator().next();
-        List<dev.collsim.topology.Gpu> inter = byHost.values().stream().map(l -> l.get(0)).toList();
+        List<Gpu> intra = byHost.values().iterator().next();
+        List<Gpu> inter = byHost.values().stream().map(l -> l.get(0)).toList();
         int q = intra.size();
         long bytes = effectiveBytes(r);
         Prediction rs = predict(sub(r, intra, Collective.REDUCE_SCATTER, bytes));
@@ -233,8 +197,9 @@ public final class NcclPredictor implements CollectivePredictor {
         PredictionRequest interReq = sub(r, inter, Collective.ALL_REDUCE, Math.max(1, bytes / q));
         Prediction ar = predict(interReq);
         int m = inter.size();
-        double shareBusBw = plan.nodeNicBw() / q;
-        double capAlgBw = shareBusBw * m / (2.0 * (m - 1));
+        // the q rails share each node's NICs: the inter-node AllReduce gets N/q per node
+        double capAlgBw = PhysicalBound.interBusBw(Collective.ALL_REDUCE, m, m, plan.nodeNicBw() / q)
+                / Collective.ALL_REDUCE.busBwFactor(m);
         double arTime = Math.max(ar.timeUs(), interReq.sizeBytes() / (1000.0 * capAlgBw) + params.launchOverheadUs());
         double time = rs.timeUs() + arTime + ag.timeUs();
         double algBw = bytes / (1000.0 * time);
@@ -251,8 +216,7 @@ public final class NcclPredictor implements CollectivePredictor {
         return p.algorithm() == null ? "p2p" : p.algorithm().ncclName();
     }
 
-    private static PredictionRequest sub(PredictionRequest r, List<dev.collsim.topology.Gpu> ranks, Collective c,
-            long bytes) {
+    private static PredictionRequest sub(PredictionRequest r, List<Gpu> ranks, Collective c, long bytes) {
         return new PredictionRequest(r.topology(), ranks, c, bytes, r.dataType(), r.op(), r.ncclSettings());
     }
 }

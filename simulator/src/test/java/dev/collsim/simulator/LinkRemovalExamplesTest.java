@@ -87,8 +87,8 @@ class LinkRemovalExamplesTest {
         long size = 217035;
         Topology more = hosts(11, 4);
         Topology less = hosts(5, 2);
-        ChannelPlan planMore = predictor.plan(allReduce(more, size, Map.of()));
-        ChannelPlan planLess = predictor.plan(allReduce(less, size, Map.of()));
+        ChannelPlan planMore = predictor.prepare(allReduce(more, size, Map.of())).plan();
+        ChannelPlan planLess = predictor.prepare(allReduce(less, size, Map.of())).plan();
         assertGraph(planMore.graphs().tree(), 8, 24);
         assertGraph(planLess.graphs().tree(), 4, 24);
 
@@ -124,8 +124,8 @@ class LinkRemovalExamplesTest {
         long size = 182444;
         Topology more = hosts(7, 4);
         Topology less = hosts(7, 2);
-        assertGraph(predictor.plan(allReduce(more, size, Map.of())).graphs().tree(), 6, 24);
-        assertGraph(predictor.plan(allReduce(less, size, Map.of())).graphs().tree(), 4, 30);
+        assertGraph(predictor.prepare(allReduce(more, size, Map.of())).plan().graphs().tree(), 6, 24);
+        assertGraph(predictor.prepare(allReduce(less, size, Map.of())).plan().graphs().tree(), 4, 30);
 
         Prediction pMore = predictor.predict(allReduce(more, size, Map.of()));
         Prediction pLess = predictor.predict(allReduce(less, size, Map.of()));
@@ -161,10 +161,10 @@ class LinkRemovalExamplesTest {
         long size = 2885615728L;
         Topology more = hosts(17, 8);
         Topology less = hosts(14, 4);
-        ChannelPlan planMore = predictor.plan(allReduce(more, size, Map.of()));
+        ChannelPlan planMore = predictor.prepare(allReduce(more, size, Map.of())).plan();
         assertGraph(planMore.graphs().ring(), 8, 48);
         assertEquals(16, planMore.runtimeChannels());
-        assertGraph(predictor.plan(allReduce(less, size, Map.of())).graphs().ring(), 8, 24);
+        assertGraph(predictor.prepare(allReduce(less, size, Map.of())).plan().graphs().ring(), 8, 24);
 
         Prediction pMore = predictor.predict(allReduce(more, size, Map.of()));
         Prediction pLess = predictor.predict(allReduce(less, size, Map.of()));
@@ -197,8 +197,8 @@ class LinkRemovalExamplesTest {
         long size = 12257;
         Topology more = hosts(10, 8);
         Topology less = hosts(8, 4);
-        ChannelPlan planMore = predictor.plan(allReduce(more, size, Map.of()));
-        ChannelPlan planLess = predictor.plan(allReduce(less, size, Map.of()));
+        ChannelPlan planMore = predictor.prepare(allReduce(more, size, Map.of())).plan();
+        ChannelPlan planLess = predictor.prepare(allReduce(less, size, Map.of())).plan();
         assertGraph(planMore.graphs().ring(), 5, 40);
         assertGraph(planLess.graphs().ring(), 8, 20);
         assertEquals(10, planMore.runtimeChannels());

@@ -154,7 +154,7 @@ class PredictionPropertiesTest {
         Topology b = hosts(fewer, fewerNics);
         PredictionRequest more = req(a, c, size, Map.of());
         PredictionRequest less = req(b, c, size, Map.of());
-        Assume.that(structure(PREDICTOR.plan(more)).equals(structure(PREDICTOR.plan(less))));
+        Assume.that(structure(PREDICTOR.prepare(more).plan()).equals(structure(PREDICTOR.prepare(less).plan())));
         String what = c + " " + size + " B: " + nvlinks + " NVLinks/" + nics + " NICs -> " + fewer + "/" + fewerNics;
         Prediction pMore = PREDICTOR.predict(more);
         Prediction pLess = PREDICTOR.predict(less);

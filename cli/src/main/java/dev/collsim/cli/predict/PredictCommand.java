@@ -12,12 +12,12 @@ import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.Hierarchy;
+import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
-import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -190,12 +191,13 @@ public final class PredictCommand implements Callable<Integer> {
         List<PredictRow> rows = new ArrayList<>();
         for (long s : sizes) {
             PredictionRequest r = new PredictionRequest(topo, rankList, c, s, type, redOp, nccl);
-            Prediction p = hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r);
+            Prediction p = model(() -> hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r));
             long count = c.countFor(s, type.size(), rankList.size());
-            rows.add(new PredictRow(p, count, allAlgorithms && hier == null ? predictor.candidates(r) : List.of()));
+            rows.add(new PredictRow(p, count, allAlgorithms && hier == null ? model(() -> predictor.candidates(r))
+                    : List.of()));
         }
-        PredictionRequest first = new PredictionRequest(topo, rankList, c, sizes.get(0), type, redOp, nccl);
-        List<String> header = header(c, topo, rankList, nccl, predictor, predictor.plan(first), sweep, type, redOp);
+        List<String> header = header(c, topo, rankList, nccl, predictor,
+                model(() -> predictor.prepare(topo, rankList, nccl)), sweep, type, redOp);
         PrintWriter out = spec.commandLine().getOut();
         PredictWriter w = new PredictWriter(out, type.testName(), redOp.testName());
         switch (format) {
@@ -205,6 +207,21 @@ public final class PredictCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * Runs the simulator: a request it refuses ({@link InvalidRequestException}: a bad NCCL setting, nothing
+     * eligible) stays a usage error; any other IllegalArgumentException from inside the model is a bug (exit 1).
+     */
+    private static <T> T model(Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (InvalidRequestException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("simulator error (a bug in collsim, not in the input): " + e.getMessage(),
+                    e);
+        }
     }
 
     private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList,
@@ -339,7 +356,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private List<String> header(Collective c, Topology topo, List<Gpu> rankList, NcclSettings nccl,
-            NcclPredictor predictor, ChannelPlan plan, SizeSweep sweep, DataType type, RedOp redOp) {
+            NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, DataType type, RedOp redOp) {
         List<String> h = new ArrayList<>();
         h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL " + predictor.version().text()
                 + " model (nothing was run)");
@@ -348,25 +365,13 @@ public final class PredictCommand implements Callable<Integer> {
                 sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",
                 type.testName(), redOp.testName(), c.isRooted() ? root : -1));
         h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + " hosts, " + topo.gpus().size() + " GPUs); "
-                + rankList.size() + " ranks on " + plan.nNodes() + " NCCL node(s), " + plan.maxLocalRanks()
+                + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), " + comm.maxLocalRanks()
                 + " per node");
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
-        h.add(String.format(Locale.ROOT, "Channels: ring %s, tree %s, NVLS %s; runtime %d, NVLS %d, p2p %d",
-                graph(plan.graphs().ring()), graph(plan.graphs().tree()), graph(plan.graphs().nvls()),
-                plan.runtimeChannels(), plan.nvlsChannels(), plan.p2pChannels()));
-        h.add(String.format(Locale.ROOT, "Hardware: %.1f GB/s scale-up per GPU, %s; sm%d, %s",
-                plan.gpuScaleUpBw(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node",
-                        plan.nodeNicBw()) : "one node", plan.minSm(), plan.cpu()));
+        h.add("Channels: " + comm.describeChannels());
+        h.add("Hardware: " + comm.describeHardware());
         h.add("Performance parameters: " + (params == null ? "defaults (PerformanceParameters.DEFAULTS)" : params));
         return h;
-    }
-
-    private static String graph(GraphSummary g) {
-        if (!g.present()) {
-            return "none";
-        }
-        return String.format(Locale.ROOT, "%d x %.1f/%.1f GB/s (%s/%s)", g.nChannels(), g.bwIntra(), g.bwInter(),
-                g.typeIntra(), g.typeInter());
     }
 }

@@ -80,7 +80,7 @@ class AccuracyCalibrateAgreementTest {
             Series s = SeriesBuilder.of(d, Optional.empty(), comparer).orElseThrow();
             double[] t = new double[sizes.length];
             for (int i = 0; i < t.length; i++) {
-                t[i] = s.model().timeUs(i, truth);
+                t[i] = s.calls().get(i).timeUs(truth);
             }
             Path f = dir.resolve(name);
             Files.writeString(f, table(g, env, sizes, t));

@@ -11,7 +11,8 @@ import dev.collsim.simulator.Prediction;
  * @param sharingGroups    groups of the same kind sharing each host's NICs at the same time
  * @param prediction       the predictor's answer for one group alone, or null when the group has one rank
  * @param perCallUs        time of one call in microseconds: the prediction, raised to the NIC-sharing bound
- *                         ({@link HostNetworkShare}) when that is larger
+ *                         ({@code simulator.bound.HostNicShare}) when several groups share a node's NICs and that
+ *                         is larger
  * @param bottleneck       what limits a call, in words
  */
 public record CommTiming(CommOp op, int nRanks, int hosts, int sharingGroups, Prediction prediction,

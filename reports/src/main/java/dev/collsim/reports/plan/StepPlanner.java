@@ -7,6 +7,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.bound.HostNicShare;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -20,7 +21,9 @@ import java.util.OptionalDouble;
  * groups ({@link GroupPlacement}), predicts each collective with a {@link CollectivePredictor} on the GPUs the group
  * really spans (a group that crosses hosts together with the other groups of its kind, {@link
  * CollectivePredictor#predictConcurrent}, so a fabric-aware predictor lets them share links), raises that to the
- * NIC-sharing bound of {@link HostNetworkShare} when many groups cross the network at once, and adds compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
+ * simulator's NIC-sharing bound ({@link HostNicShare}) when several groups share a node's NICs at once (never for a
+ * group alone: then the per-call time is exactly what {@code collsim predict} gives for the same point), and adds
+ * compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
  *
  * <p>Compute from {@code --mfu}: {@code 6 N_active tokens / (nGpus x peak x mfu)} seconds per step, 6 FLOPs per
  * parameter per token for forward plus backward (Kaplan et al. 2020 section 2.1), with {@code N_active} the weights
@@ -105,7 +108,7 @@ public final class StepPlanner {
                 op.sizeBytes(), dataType(eltBytes), null, ncclSettings);
         Prediction p = hosts > 1 ? predictor.predictConcurrent(request, placement.groups(gk))
                 : predictor.predict(request);
-        double shared = HostNetworkShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
+        double shared = HostNicShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
                 sharing, p.algorithm() == dev.collsim.nccl.Algorithm.RING);
         if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {
             if (shared > 0) {
@@ -117,10 +120,10 @@ public final class StepPlanner {
             throw new IllegalArgumentException("the simulator gave no finite time for " + op.kind().label() + " of "
                     + op.sizeBytes() + " B on " + ranks.size() + " ranks (" + p.bottleneck() + ")");
         }
-        if (shared > p.timeUs()) {
+        if (sharing > 1 && shared > p.timeUs()) {
             return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,
                     "host NICs shared by %d concurrent %s groups (%.0f GB/s per host)", sharing, gk,
-                    HostNetworkShare.hostNicGBps(placement.topology(), ranks.get(0).host())));
+                    HostNicShare.hostNicGBps(placement.topology(), ranks.get(0).host())));
         }
         return new CommTiming(op, ranks.size(), hosts, sharing, p, p.timeUs(), p.bottleneck());
     }

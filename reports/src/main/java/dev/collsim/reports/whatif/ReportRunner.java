@@ -4,7 +4,6 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.reports.chart.SweepSeries;
 import dev.collsim.reports.plan.CommTiming;
-import dev.collsim.reports.plan.HostNetworkShare;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
@@ -15,6 +14,7 @@ import dev.collsim.reports.spec.VariantSpec;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.bound.HostNicShare;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.DataSize;
@@ -132,16 +132,17 @@ public final class ReportRunner {
     }
 
     /**
-     * A sweep row: the prediction, raised to the host-NIC bound of {@link HostNetworkShare} (one group alone) when
-     * the analytical prediction is faster than the cabled NICs allow, which the bottleneck then says. A point the
-     * fabric limits (flow backend) is kept as simulated: the flow backend already shares every link, NICs included.
+     * A sweep row: the prediction as the variant's predictor gives it, so a sweep point has the number {@code collsim
+     * predict} prints for it (the analytical prediction already applies its NCCL nodes' NIC bound, and the flow
+     * backend shares every link, NICs included). Only a prediction with no finite time (no estimate from the NCCL
+     * model for the layout) is timed instead by the host NICs ({@link HostNicShare}, one group), and says so.
      */
     private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
         String backend = FlowPredictor.fabricLimited(p) ? "flow" : "analytical";
         double t = p.timeUs();
-        String bottleneck = p.bottleneck();
         boolean ring = p.algorithm() == dev.collsim.nccl.Algorithm.RING;
-        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1, ring);
+        double bound = Double.isFinite(t) ? 0 : HostNicShare.boundUs(v.topology(), ranks, s.collective(), size, 1,
+                ring);
         if (!Double.isFinite(t) && bound > 0) {
             return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
                     size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
@@ -149,24 +150,9 @@ public final class ReportRunner {
                     p.nChannels(), p.ncclEstimateUs(), "no estimate from the NCCL model for this layout ("
                     + p.bottleneck() + "); timed instead by the host NICs", "host-NIC bound");
         }
-        if (bound > t && backend.equals("analytical")) {
-            bottleneck = String.format(java.util.Locale.ROOT, "host NICs: %.0f GB/s per host (the simulator's"
-                    + " %.1f us is below what the cabled NICs allow)", HostNetworkShare.hostNicGBps(v.topology(),
-                    ranks.get(0).host()), t);
-            t = bound;
-        }
-        double algBw = t > 0 ? p.algBw() * p.timeUs() / t : 0;
-        double busBw = t > 0 ? p.busBw() * p.timeUs() / t : 0;
         return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
-                size, t, algBw, busBw, Math.min(p.physicalBoundBusBw(), boundBusBw(v, ranks, s, size, p, ring)), algo(p),
-                proto(p), p.nChannels(), p.ncclEstimateUs(), bottleneck, backend);
-    }
-
-    /** The tighter of the simulator's physical bound and the host-NIC bound, as busbw (GB/s). */
-    private static double boundBusBw(ResolvedVariant v, List<Gpu> ranks, SweepSpec s, long size, Prediction p,
-            boolean ring) {
-        double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1, ring);
-        return bound > 0 && p.timeUs() > 0 ? p.busBw() * p.timeUs() / bound : Double.MAX_VALUE;
+                size, t, p.algBw(), p.busBw(), p.physicalBoundBusBw(), algo(p), proto(p), p.nChannels(),
+                p.ncclEstimateUs(), p.bottleneck(), backend);
     }
 
     private List<ReportData.MeasuredRow> compare(ReportSpec spec, ResolvedVariant v, SweepSpec s,

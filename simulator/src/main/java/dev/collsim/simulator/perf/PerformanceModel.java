@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.nccl.env.NcclSettings;

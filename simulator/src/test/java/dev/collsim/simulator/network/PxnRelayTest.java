@@ -6,7 +6,7 @@ import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.HostContext;

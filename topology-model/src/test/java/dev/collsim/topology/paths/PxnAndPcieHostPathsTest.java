@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.PathType;
-import dev.collsim.topology.PcieGen;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;

@@ -74,7 +74,7 @@ public final class AccuracyRunner {
             } else {
                 FitLadder.Outcome o = FitLadder.everyParameter().fit(others, PerformanceParameters.DEFAULTS);
                 fit = Optional.of(o);
-                int points = others.stream().mapToInt(x -> x.model().size()).sum();
+                int points = others.stream().mapToInt(x -> x.calls().size()).sum();
                 note = (o.accepted().isPresent() ? "calibrated on " : "every fit refused on ") + others.size()
                         + " other dataset(s), " + points + " points";
                 cal = o.accepted().map(c -> median(s, c.parameters())).orElse(uncal);
@@ -121,9 +121,9 @@ public final class AccuracyRunner {
 
     private double median(Series s, PerformanceParameters p) {
         DescriptiveStatistics st = new DescriptiveStatistics();
-        for (int i = 0; i < s.model().size(); i++) {
+        for (int i = 0; i < s.calls().size(); i++) {
             if (s.sizes()[i] >= 1 << 20) {
-                st.addValue(Math.abs(s.model().timeUs(i, p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
+                st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }
         return st.getN() == 0 ? Double.NaN : st.getPercentile(50);

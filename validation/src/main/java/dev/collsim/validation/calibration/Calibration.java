@@ -3,7 +3,7 @@ package dev.collsim.validation.calibration;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.validation.compare.ErrorStats;
-import dev.collsim.validation.compare.PointModel;
+import dev.collsim.simulator.PreparedCall;
 import java.util.List;
 
 /**
@@ -38,19 +38,18 @@ public record Calibration(PerformanceParameters parameters, GpuGeneration genera
      * Standard deviation of a predicted time from the parameters' covariance (delta method: g' C g, g the
      * gradient of the time by central differences).
      *
-     * @param model the point model
-     * @param i     point index
+     * @param call the prepared call of the point
      * @return the standard deviation, microseconds
      */
-    public double sigmaUs(PointModel model, int i) {
+    public double sigmaUs(PreparedCall call) {
         int p = fitted.size();
         double[] g = new double[p];
         for (int k = 0; k < p; k++) {
             FitParameter fp = FitParameter.ofField(fitted.get(k).name());
             double v = fitted.get(k).value();
             double h = Math.max(1e-6, Math.abs(v) * 1e-4);
-            double up = model.timeUs(i, fp.with(parameters, generation, v + h));
-            double dn = model.timeUs(i, fp.with(parameters, generation, v - h));
+            double up = call.timeUs(fp.with(parameters, generation, v + h));
+            double dn = call.timeUs(fp.with(parameters, generation, v - h));
             g[k] = (up - dn) / (2 * h);
         }
         double var = 0;

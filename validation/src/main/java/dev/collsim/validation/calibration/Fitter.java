@@ -129,7 +129,7 @@ public final class Fitter {
             }
             values.add(new FittedValue(fa.field(), v, Math.sqrt(Math.max(0, cov[a][a])), s0, atBound));
         }
-        List<String> sources = series.stream().map(s -> s.dataset().id() + ", " + s.model().size() + " points")
+        List<String> sources = series.stream().map(s -> s.dataset().id() + ", " + s.calls().size() + " points")
                 .toList();
         return new Calibration(sol.params(), gen, values, cov, notes, all.errors(sol.params()), train, test,
                 sources, n, sol.evaluations());
@@ -139,11 +139,11 @@ public final class Fitter {
         if (series.isEmpty()) {
             throw new CalibrationException("no data", "no data to fit");
         }
-        GpuGeneration g = GpuGeneration.of(series.get(0).model().plan().minSm());
+        GpuGeneration g = series.get(0).calls().get(0).communicator().generation();
         for (Series s : series) {
-            if (GpuGeneration.of(s.model().plan().minSm()) != g) {
+            if (s.calls().get(0).communicator().generation() != g) {
                 throw new CalibrationException("mixed GPU generations", "data mixes GPU generations (" + g + " and "
-                        + GpuGeneration.of(s.model().plan().minSm()) + " in " + s.dataset().id()
+                        + s.calls().get(0).communicator().generation() + " in " + s.dataset().id()
                         + "); calibrate one hardware class at a time");
             }
         }

@@ -24,7 +24,7 @@ final class Problem {
         this.start = start;
         this.gen = gen;
         for (Series s : series) {
-            int n = s.model().size();
+            int n = s.calls().size();
             List<Integer> keep = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 boolean even = i % 2 == 0;
@@ -64,7 +64,7 @@ final class Problem {
         for (int i = 0; i < r.length; i++) {
             Ref ref = refs.get(i);
             double meas = ref.series().measuredUs()[ref.index()];
-            r[i] = ref.weight() * (ref.series().model().timeUs(ref.index(), p) - meas) / meas;
+            r[i] = ref.weight() * (ref.series().calls().get(ref.index()).timeUs(p) - meas) / meas;
         }
         return r;
     }
@@ -88,7 +88,7 @@ final class Problem {
         List<Double> e = new ArrayList<>();
         for (Ref ref : refs) {
             double meas = ref.series().measuredUs()[ref.index()];
-            e.add(Math.abs(ref.series().model().timeUs(ref.index(), p) - meas) / meas * 100);
+            e.add(Math.abs(ref.series().calls().get(ref.index()).timeUs(p) - meas) / meas * 100);
         }
         return ErrorStats.of(e);
     }

@@ -1,25 +1,26 @@
 package dev.collsim.validation.calibration;
 
-import dev.collsim.validation.compare.PointModel;
+import dev.collsim.simulator.PreparedCall;
 import dev.collsim.validation.ingest.Dataset;
-import java.util.Objects;
+import java.util.List;
 
 /**
- * One dataset prepared for fitting: its model and the measured times of its usable points, in the same order.
+ * One dataset prepared for fitting: the simulator's prepared calls of its usable points (one communicator, NCCL's
+ * choices made, re-timed for any parameters) and their measured times, in the same order.
  *
  * @param dataset    the measurement
- * @param model      the prediction model of its points
+ * @param calls      the prepared calls of its points ({@link PreparedCall#timeUs})
  * @param measuredUs measured times, microseconds (one per model point)
  * @param sizes      sizes, bytes
  */
-public record Series(Dataset dataset, PointModel model, double[] measuredUs, long[] sizes) {
+public record Series(Dataset dataset, List<PreparedCall> calls, double[] measuredUs, long[] sizes) {
 
-    /** @throws IllegalArgumentException when the arrays and the model disagree in length */
+    /** @throws IllegalArgumentException when the arrays and the calls disagree in length */
     public Series {
-        Objects.requireNonNull(model, "model");
-        if (measuredUs.length != model.size() || sizes.length != model.size()) {
+        calls = List.copyOf(calls);
+        if (measuredUs.length != calls.size() || sizes.length != calls.size()) {
             throw new IllegalArgumentException("series " + dataset.id() + ": " + measuredUs.length
-                    + " times for " + model.size() + " points");
+                    + " times for " + calls.size() + " points");
         }
         measuredUs = measuredUs.clone();
         sizes = sizes.clone();

@@ -1,17 +1,18 @@
 package dev.collsim.validation.calibration;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.InvalidRequestException;
+import dev.collsim.simulator.PreparedCall;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
-import dev.collsim.validation.compare.PointModel;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.List;
 import java.util.Optional;
 
-/** Prepares datasets for fitting: cluster (given or guessed), model, measured times. */
+/** Prepares datasets for fitting: cluster (given or guessed), the simulator's prepared calls, measured times. */
 public final class SeriesBuilder {
 
     private SeriesBuilder() {
@@ -33,11 +34,11 @@ public final class SeriesBuilder {
             return Optional.empty();
         }
         try {
-            PointModel pm = comparer.model(d, c.get(), NcclSettings.modelled(d.env()), pts);
+            List<PreparedCall> pm = comparer.model(d, c.get(), NcclSettings.modelled(d.env()), pts);
             double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();
             long[] s = pts.stream().mapToLong(PerfPoint::sizeBytes).toArray();
             return Optional.of(new Series(d, pm, t, s));
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidRequestException e) {
             return Optional.empty();
         }
     }

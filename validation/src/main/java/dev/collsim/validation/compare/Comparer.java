@@ -2,8 +2,11 @@ package dev.collsim.validation.compare;
 
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.InvalidRequestException;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PreparedCall;
+import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Dataset;
@@ -15,27 +18,28 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.ToDoubleBiFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Compares datasets with collsim's predictions. A prediction band, when given (a calibration's uncertainty),
- * is applied per point. Stateless apart from its settings; thread-safe.
+ * Compares datasets with collsim's predictions. Every point is timed through the simulator's facade: one
+ * {@link PreparedCommunicator} per dataset (channel plan, NCCL's cost table and choices) and one {@link PreparedCall}
+ * per size, so a compared point has exactly the time {@code collsim predict} prints for it. A prediction band, when
+ * given (a calibration's uncertainty), is applied per point. Stateless apart from its settings and the predictor's
+ * cache; thread-safe.
  */
 public final class Comparer {
 
-    private final NcclVersion version;
+    private final NcclPredictor predictor;
     private final PerformanceParameters params;
-    private final ToDoubleBiFunction<PointModel, Integer> bandSigmaUs;
+    private final ToDoubleFunction<PreparedCall> bandSigmaUs;
 
     /**
      * @param version     NCCL release to model
      * @param params      performance parameters (defaults or a calibration)
-     * @param bandSigmaUs standard deviation of the predicted time at (model, point index), microseconds; null
-     *                    for no band
+     * @param bandSigmaUs standard deviation of the predicted time of a point, microseconds; null for no band
      */
-    public Comparer(NcclVersion version, PerformanceParameters params,
-            ToDoubleBiFunction<PointModel, Integer> bandSigmaUs) {
-        this.version = version;
+    public Comparer(NcclVersion version, PerformanceParameters params, ToDoubleFunction<PreparedCall> bandSigmaUs) {
+        this.predictor = new NcclPredictor(version, params);
         this.params = params;
         this.bandSigmaUs = bandSigmaUs;
     }
@@ -57,30 +61,45 @@ public final class Comparer {
         if (pts.isEmpty()) {
             return DatasetComparison.notComparable(d, "no point with size > 0 and a time");
         }
-        PointModel pm;
-        ClusterGuess used;
+        NcclSettings env;
         try {
-            NcclSettings env = NcclSettings.modelled(d.env());
+            env = NcclSettings.modelled(d.env());
+        } catch (IllegalArgumentException e) {
+            return DatasetComparison.notComparable(d, "the file's NCCL settings contradict each other: "
+                    + e.getMessage());
+        }
+        ClusterGuess used;
+        List<PreparedCall> pm;
+        try {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
             pm = model(d, used, env, pts);
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidRequestException e) {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
         }
         return build(d, used, pts, pm);
     }
 
-    /** @return the model of a dataset's usable points on a cluster (for calibration) */
-    public PointModel model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
+    /**
+     * The simulator's prepared calls of a dataset's points on a cluster (for comparison and calibration).
+     *
+     * @param d   the dataset (collective, data type; float when unknown)
+     * @param c   the cluster and ranks
+     * @param env NCCL settings the model applies
+     * @param pts the points, in order
+     * @return one prepared call per point, all on one communicator
+     * @throws InvalidRequestException on an invalid setting or when NCCL would have no algorithm
+     */
+    public List<PreparedCall> model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
-        List<PredictionRequest> reqs = new ArrayList<>();
+        PreparedCommunicator comm = predictor.prepare(c.topology(), c.ranks(), env);
+        List<PreparedCall> calls = new ArrayList<>();
         for (PerfPoint p : pts) {
-            reqs.add(new PredictionRequest(c.topology(), c.ranks(), d.collective(), p.sizeBytes(), type, RedOp.SUM,
-                    env));
+            calls.add(comm.call(d.collective(), p.sizeBytes(), type, RedOp.SUM));
         }
-        return new PointModel(reqs, version);
+        return List.copyOf(calls);
     }
 
     /** @return the points that can be compared: size > 0 and a measured time > 0 */
@@ -89,7 +108,7 @@ public final class Comparer {
                 .toList();
     }
 
-    private DatasetComparison build(Dataset d, ClusterGuess c, List<PerfPoint> pts, PointModel pm) {
+    private DatasetComparison build(Dataset d, ClusterGuess c, List<PerfPoint> pts, List<PreparedCall> pm) {
         List<PointComparison> out = new ArrayList<>();
         Map<Regime, List<Double>> byRegime = new EnumMap<>(Regime.class);
         List<Double> all = new ArrayList<>();
@@ -99,14 +118,15 @@ public final class Comparer {
         for (int i = 0; i < pts.size(); i++) {
             PerfPoint p = pts.get(i);
             double measured = p.primary().timeUs();
-            double predicted = pm.timeUs(i, params);
-            double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(pm, i);
+            PreparedCall call = pm.get(i);
+            double predicted = call.timeUs(params);
+            double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(call);
             double ape = Math.abs(predicted - measured) / measured * 100;
-            String algo = pm.algorithm(i) == null ? "p2p" : pm.algorithm(i).ncclName();
+            String algo = call.algorithm() == null ? "p2p" : call.algorithm().ncclName();
             String logged = loggedAlgorithm(d.log(), p.sizeBytes());
             PointComparison pc = new PointComparison(p.sizeBytes(), measured, predicted,
                     Math.max(0, predicted - 2 * sigma), predicted + 2 * sigma, ape, Regime.of(p.sizeBytes()), algo,
-                    pm.protocol(i).ncclName(), logged, p.line());
+                    call.protocol().ncclName(), logged, p.line());
             if (!logged.isEmpty()) {
                 checked++;
                 matched += pc.algorithmMismatch() ? 0 : 1;
@@ -121,7 +141,7 @@ public final class Comparer {
         Map<Regime, ErrorStats> stats = new EnumMap<>(Regime.class);
         byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));
         return new DatasetComparison(d, c, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
-                pm.physicalBoundBusBw(), checked, matched);
+                pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched);
     }
 
     private static String loggedAlgorithm(NcclLog log, long bytes) {

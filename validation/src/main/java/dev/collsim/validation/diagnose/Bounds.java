@@ -3,6 +3,7 @@ package dev.collsim.validation.diagnose;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.OptionalDouble;
 
@@ -16,9 +17,10 @@ import java.util.OptionalDouble;
  * per-rank link traffic of the ring algorithm). The datasheet peak is used, with 5% slack.
  *
  * <p>Achievable bound: the smaller of the intra-host figure in NCCL's model (NVLink links x per-link bw, or the
- * PCIe x16 figure) and, across hosts, the host's NICs: a ring leaves each host once per channel, so its busbw is
- * at most the host's total NIC bandwidth (for AllToAll, the host's NIC bandwidth shared by its GPUs, scaled by
- * (n-1)/(n-g) for g GPUs per host).
+ * PCIe x16 figure) and, across hosts, the host's NICs as the simulator bounds them for NCCL's algorithms
+ * ({@link PhysicalBound#nicBusBw} with the Ring algorithm: a ring leaves each host once per channel, so its busbw is
+ * at most the host's total NIC bandwidth; AllToAll: the host's NIC bandwidth shared by its g GPUs, scaled by
+ * (n-1)/(n-g); Gather/Scatter: only the (n-g)/n S addressed off the root's host crosses its NICs).
  */
 final class Bounds {
 
@@ -57,12 +59,10 @@ final class Bounds {
         if (s.nic().isEmpty()) {
             return OptionalDouble.empty();
         }
-        double net = s.nic().get().hostGBps();
-        if (d.collective() == Collective.ALL_TO_ALL) {
-            int perHost = d.gpusPerHost();
-            int n = d.nRanks();
-            net = n > perHost ? net / perHost * (n - 1.0) / (n - perHost) : net;
-        }
+        int n = d.nRanks();
+        int perHost = d.gpusPerHost();
+        double net = n > perHost ? PhysicalBound.nicBusBw(d.collective(), true, n, Math.max(2, d.nHosts()), perHost,
+                s.nic().get().hostGBps()) : s.nic().get().hostGBps();
         return OptionalDouble.of(intra > 0 ? Math.min(intra, net) : net);
     }
 }

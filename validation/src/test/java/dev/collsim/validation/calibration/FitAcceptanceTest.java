@@ -34,11 +34,11 @@ class FitAcceptanceTest {
     /** Times: f(i) applied to the model's time of point i under {@code truth}. */
     private static Series synthetic(Series s, PerformanceParameters truth, java.util.function.BiFunction<Integer,
             Double, Double> f) {
-        double[] t = new double[s.model().size()];
+        double[] t = new double[s.calls().size()];
         for (int i = 0; i < t.length; i++) {
-            t[i] = f.apply(i, s.model().timeUs(i, truth));
+            t[i] = f.apply(i, s.calls().get(i).timeUs(truth));
         }
-        return new Series(s.dataset(), s.model(), t, s.sizes());
+        return new Series(s.dataset(), s.calls(), t, s.sizes());
     }
 
     private static PerformanceParameters truth(double launchUs, double eff) {

@@ -41,11 +41,11 @@ class FitLadderTest {
     private static Series exact(Dataset d, PerformanceParameters truth) {
         Series s = SeriesBuilder.of(d, Optional.empty(),
                 new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)).orElseThrow();
-        double[] t = new double[s.model().size()];
+        double[] t = new double[s.calls().size()];
         for (int i = 0; i < t.length; i++) {
-            t[i] = s.model().timeUs(i, truth);
+            t[i] = s.calls().get(i).timeUs(truth);
         }
-        return new Series(d, s.model(), t, s.sizes());
+        return new Series(d, s.calls(), t, s.sizes());
     }
 
     private static PerformanceParameters with(PerformanceParameters p, FitParameter f, double v) {
@@ -78,9 +78,9 @@ class FitLadderTest {
     void singleProtocolFallsBackToSimpleEfficiency() throws Exception {
         Series s = exact(azure(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple")),
                 with(PerformanceParameters.DEFAULTS, SIMPLE, 0.8));
-        for (int i = 0; i < s.model().size(); i++) {
-            assertEquals(Algorithm.RING, s.model().algorithm(i), "precondition: NCCL_ALGO applied");
-            assertEquals(Protocol.SIMPLE, s.model().protocol(i), "precondition: NCCL_PROTO applied");
+        for (int i = 0; i < s.calls().size(); i++) {
+            assertEquals(Algorithm.RING, s.calls().get(i).algorithm(), "precondition: NCCL_ALGO applied");
+            assertEquals(Protocol.SIMPLE, s.calls().get(i).protocol(), "precondition: NCCL_PROTO applied");
         }
         FitLadder.Outcome o = FitLadder.everyParameter().fit(List.of(s), PerformanceParameters.DEFAULTS);
         assertEquals(List.of("all", "launch+latScale+effSimple", "launch+latScale", "effSimple"),

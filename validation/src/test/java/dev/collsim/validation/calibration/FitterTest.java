@@ -33,11 +33,11 @@ class FitterTest {
 
     /** The same sizes and model, with times generated from {@code truth}. */
     private static Series synthetic(Series s, PerformanceParameters truth) {
-        double[] t = new double[s.model().size()];
+        double[] t = new double[s.calls().size()];
         for (int i = 0; i < t.length; i++) {
-            t[i] = s.model().timeUs(i, truth);
+            t[i] = s.calls().get(i).timeUs(truth);
         }
-        return new Series(s.dataset(), s.model(), t, s.sizes());
+        return new Series(s.dataset(), s.calls(), t, s.sizes());
     }
 
     @Test
@@ -106,6 +106,6 @@ class FitterTest {
         assertEquals(c.parameters(), back.parameters());
         assertEquals(c.fitted(), back.fitted());
         assertTrue(back.sources().get(0).startsWith("A-allreduce-8xA100-azure-ndv4"));
-        assertTrue(back.sigmaUs(real.model(), 23) > 0, "a fitted calibration gives a band");
+        assertTrue(back.sigmaUs(real.calls().get(23)) > 0, "a fitted calibration gives a band");
     }
 }

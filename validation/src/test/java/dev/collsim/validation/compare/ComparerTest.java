@@ -9,6 +9,7 @@ import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Corpus;
@@ -42,19 +43,19 @@ class ComparerTest {
         assertTrue(c.cluster().assumptions().stream().anyMatch(a -> a.contains("dgx-a100")));
     }
 
-    /** The fast point model gives exactly what the simulator's own facade predicts. */
+    /** The compared points' prepared calls give exactly what the simulator's own facade predicts. */
     @Test
-    void pointModelMatchesPredictor() throws Exception {
+    void preparedCallsMatchPredictor() throws Exception {
         Dataset d = Corpus.read("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").get(1);
         ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
         assertEquals(2, g.topology().hostCount());
         var pts = Comparer.usable(d);
-        PointModel pm = comparer.model(d, g, NcclSettings.modelled(d.env()), pts);
+        List<PreparedCall> pm = comparer.model(d, g, NcclSettings.modelled(d.env()), pts);
         NcclPredictor facade = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
         for (int i = 0; i < pts.size(); i += 3) {
             PredictionRequest r = new PredictionRequest(g.topology(), g.ranks(), d.collective(), pts.get(i).sizeBytes(),
                     DataType.FLOAT, RedOp.SUM, NcclSettings.modelled(d.env()));
-            assertEquals(facade.predict(r).timeUs(), pm.timeUs(i, PerformanceParameters.DEFAULTS), 1e-9);
+            assertEquals(facade.predict(r).timeUs(), pm.get(i).timeUs(PerformanceParameters.DEFAULTS), 1e-9);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.collsim.simulator.perf;
+package dev.collsim.simulator.bound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +12,11 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.TestClusters;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.perf.P2pModel;
+import dev.collsim.simulator.perf.PerfEstimate;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
@@ -52,8 +57,7 @@ class PhysicalBoundTest {
     }
 
     private static ChannelPlan plan(Topology t, Collective c) {
-        return new NcclPredictor().plan(new PredictionRequest(t, t.gpus(), c, 1L << 26, DataType.FLOAT, RedOp.SUM,
-                NcclSettings.DEFAULTS));
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
     }
 
     /**

@@ -1,13 +1,13 @@
-package dev.collsim.validation.h200;
+package dev.collsim.simulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclTuningModel;

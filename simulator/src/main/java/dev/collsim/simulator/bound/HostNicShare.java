@@ -1,6 +1,7 @@
-package dev.collsim.reports.plan;
+package dev.collsim.simulator.bound;
 
 import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.channel.TopologyScan;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
@@ -10,26 +11,31 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * A lower bound on a collective's time when several groups of the same kind cross the network at once and share
- * each host's NICs: a prediction for one group in isolation does not see the others.
+ * each NCCL node's NICs (e.g. the data-parallel groups of a training step, when the predictor times one group
+ * alone). NCCL nodes are hosts, or the hosts of one multi-node NVLink domain ({@link TopologyScan}): traffic inside
+ * a domain stays on NVLink and never reaches a NIC.
  *
- * <p>Each host sends at most the sum of its cabled NICs' speeds, H (GB/s). A group with g members on a host, n ranks
- * over k hosts in all, must send per host at least what a host-level reduce-scatter plus all-gather sends (the
- * least any algorithm can: each host's share of the result leaves every other host once; a ring over one GPU per
- * host meets it, NCCL's trees meet it on 2 hosts): AllReduce {@code 2 (k-1)/k S}, AllGather and ReduceScatter
- * {@code (k-1)/k S}; AllToAll {@code g S (n-g)/n} (each member sends the share of its buffer addressed off-host),
- * SendRecv (a ring of sends crosses each host boundary once) and the rooted collectives {@code S}. With c groups sharing the host, the time is at least {@code c x bytes / H}. AllToAll
- * traffic also crosses the leaf switch's uplinks when the group spans hosts under different leaves, so there H is
- * divided by the leaf's oversubscription (down-link over up-link bandwidth); ring traffic crosses a leaf boundary
- * once per ring and is left unscaled. Left out: congestion inside the fabric beyond this (ECMP collisions, other
+ * <p>Each node sends at most the sum of its cabled NICs' speeds, H (GB/s); a group must send per node at least
+ * {@link PhysicalBound#nodeNicBytes} (k = the nodes it spans, or n for NCCL's Ring algorithm); with c groups
+ * sharing the node the time is at least {@code c x bytes / H}. AllToAll traffic also crosses the leaf switch's
+ * uplinks when the group spans nodes under different leaves, so there H is divided by the leaf's oversubscription
+ * (down-link over up-link bandwidth); ring traffic crosses a leaf boundary once per ring and is left unscaled.
+ *
+ * <p>Why one group alone (c = 1) is not floored here: the prediction already applies its communicator's NIC bound
+ * ({@link PhysicalBound#interBusBw}, inside collsim's performance model), so a floor for one group would only make a
+ * caller's number differ from {@code collsim predict}'s for the same point (the one-group form of this floor counted
+ * hosts instead of NCCL nodes, which put a NIC floor under NVLink traffic on a GB200 NVL72 rack). Callers apply it
+ * for {@code sharing > 1} only. Left out: congestion inside the fabric beyond the leaf (ECMP collisions, other
  * jobs), which the flow-level network backend models. This class holds no state.
  */
-public final class HostNetworkShare {
+public final class HostNicShare {
 
-    private HostNetworkShare() {
+    private HostNicShare() {
     }
 
     /**
@@ -37,44 +43,41 @@ public final class HostNetworkShare {
      * @param group     the group's GPUs
      * @param coll      the collective
      * @param sizeBytes nccl-tests size
-     * @param sharing   groups sharing each host's NICs (>= 1)
-     * @return the bound in microseconds; 0 when the group stays inside one host or the host has no NIC
-     */
-    public static double boundUs(Topology topology, List<Gpu> group, Collective coll, long sizeBytes, int sharing) {
-        return boundUs(topology, group, coll, sizeBytes, sharing, false);
-    }
-
-    /**
-     * As {@link #boundUs(Topology, List, Collective, long, int)}, for a known algorithm: NCCL's rings enter and leave
-     * every host once per channel, so a ring's host sends {@code 2 (n-1)/n S} for AllReduce and {@code (n-1)/n S}
-     * for AllGather/ReduceScatter (nccl-tests {@code doc/PERFORMANCE.md}), more than the host-level minimum.
-     *
-     * @param ring true when the collective runs as NCCL's Ring algorithm
+     * @param sharing   groups sharing each node's NICs (>= 1)
+     * @param ring      true when the collective runs as NCCL's Ring algorithm
+     * @return the bound in microseconds; 0 when the group stays inside one NCCL node or the node has no cabled NIC
      */
     public static double boundUs(Topology topology, List<Gpu> group, Collective coll, long sizeBytes, int sharing,
             boolean ring) {
+        Map<Integer, Integer> nodeOfHost = TopologyScan.of(topology).nodeOfHost();
+        Set<Integer> nodes = new HashSet<>();
         Set<Integer> hosts = new HashSet<>();
-        group.forEach(g -> hosts.add(g.host()));
-        if (hosts.size() < 2) {
+        group.forEach(g -> {
+            nodes.add(nodeOfHost.getOrDefault(g.host(), g.host()));
+            hosts.add(g.host());
+        });
+        if (nodes.size() < 2) {
             return 0;
         }
-        int host = group.get(0).host();
-        double gbps = hostNicGBps(topology, host);
+        int node = nodeOfHost.getOrDefault(group.get(0).host(), group.get(0).host());
+        double gbps = 0;
+        if (!nodeOfHost.containsKey(group.get(0).host())) {
+            gbps = hostNicGBps(topology, group.get(0).host());
+        } else {
+            for (Map.Entry<Integer, Integer> e : nodeOfHost.entrySet()) {
+                if (e.getValue() == node) {
+                    gbps += hostNicGBps(topology, e.getKey());
+                }
+            }
+        }
         if (gbps <= 0) {
             return 0;
         }
         int n = group.size();
-        int k = ring ? n : hosts.size();
-        long g = group.stream().filter(x -> x.host() == host).count();
-        double s = sizeBytes;
-        double bytes = switch (coll) {
-            case ALL_REDUCE -> 2.0 * (k - 1) / k * s;
-            case ALL_GATHER, REDUCE_SCATTER -> (double) (k - 1) / k * s;
-            case ALL_TO_ALL -> g * s * (n - g) / n;
-            default -> s; // SendRecv ring, Broadcast, Reduce, Gather, Scatter: at least S leaves some host
-        };
+        long g = group.stream().filter(x -> nodeOfHost.getOrDefault(x.host(), x.host()) == node).count();
+        double bytes = PhysicalBound.nodeNicBytes(coll, n, ring ? n : nodes.size(), g, sizeBytes);
         if (coll == Collective.ALL_TO_ALL && spansLeaves(topology, hosts)) {
-            gbps /= leafOversubscription(topology, host);
+            gbps /= leafOversubscription(topology, group.get(0).host());
         }
         return sharing * bytes / (gbps * 1000.0);
     }

@@ -1,0 +1,228 @@
+package dev.collsim.simulator;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.perf.P2pModel;
+import dev.collsim.simulator.perf.PerfEstimate;
+import dev.collsim.simulator.perf.PerformanceModel;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.bound.PhysicalBound;
+import dev.collsim.simulator.tuning.AlgoChoice;
+import dev.collsim.simulator.tuning.CostTable;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.simulator.tuning.NcclTuningModel;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.TuningConstants;
+import dev.collsim.simulator.tuning.TuningInput;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The prediction pipeline of one communicator (a topology, its ranks in rank order, NCCL settings, an NCCL
+ * release), prepared once: the channel search ({@link ChannelSearch}, NCCL 2.30.7 {@code src/graph/search.cc},
+ * {@code connect.cc}), NCCL's cost table ({@link NcclTuningModel}, {@code src/graph/tuning.cc}) and so NCCL's
+ * choice of algorithm, protocol and channels per size ({@link #call}). None of that depends on the
+ * {@link PerformanceParameters}, so a prepared call can be re-timed for any parameters ({@link PreparedCall#predict})
+ * at the cost of closed forms: this is how calibration fits and how comparisons, plans and reports time their
+ * points, and {@link NcclPredictor#predict} is {@code prepare(r).call(r).predict(params)}, so every command gives
+ * the same number for the same point.
+ *
+ * <p>The time of a call is collsim's performance model ({@link PerformanceModel}; point-to-point collectives
+ * {@link P2pModel}; one rank: a local copy) with the physical bound of {@link PhysicalBound}, whose inter-node part
+ * (each NCCL node's NICs) is applied inside the model, so no caller raises a prediction to a NIC floor of its own.
+ * Immutable and thread-safe.
+ */
+public final class PreparedCommunicator {
+
+    private final NcclVersion version;
+    private final NcclSettings settings;
+    private final ChannelPlan plan;
+    private final CostTable table;
+
+    private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table) {
+        this.version = version;
+        this.settings = settings;
+        this.plan = plan;
+        this.table = table;
+    }
+
+    /**
+     * Runs the channel search and fills NCCL's cost table.
+     *
+     * @param topology the cluster
+     * @param ranks    the GPUs in rank order, at least one
+     * @param ncclEnv  NCCL_* settings, parsed once where the user gave them (null: NCCL defaults)
+     * @param version  NCCL release modelled
+     * @return the prepared communicator
+     * @throws InvalidRequestException when there are no ranks
+     */
+    static PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv,
+            NcclVersion version) {
+        NcclSettings s = ncclEnv == null ? NcclSettings.DEFAULTS : ncclEnv;
+        if (ranks.isEmpty()) {
+            throw new InvalidRequestException("a prediction needs at least one rank");
+        }
+        ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
+        TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
+                plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
+                plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
+        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in));
+    }
+
+    /**
+     * NCCL's choice for one call.
+     *
+     * @param c         the collective
+     * @param sizeBytes nccl-tests size, bytes, >= 0
+     * @param dataType  element type
+     * @param op        reduction operator (null: sum)
+     * @return the call, timed later for any parameters
+     * @throws InvalidRequestException when NCCL would have no eligible algorithm and protocol under the settings
+     */
+    public PreparedCall call(Collective c, long sizeBytes, DataType dataType, RedOp op) {
+        if (sizeBytes < 0) {
+            throw new InvalidRequestException("sizeBytes must be >= 0, got " + sizeBytes);
+        }
+        RedOp o = op == null ? RedOp.SUM : op;
+        long bytes = NcclPredictor.effectiveBytes(c, sizeBytes, dataType, plan.nRanks());
+        AlgoChoice choice = null;
+        if (c.hasNcclTuningModel()) {
+            choice = table.select(c, bytes, dataType, o).orElseThrow(() -> new InvalidRequestException(
+                    "No algorithm/protocol available for " + c.ncclName() + " on " + plan.nRanks() + " ranks with "
+                    + settings + "; NCCL would fail the same way. Allowed algorithms for it: "
+                    + (c == Collective.ALL_REDUCE ? "Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree"
+                    : c == Collective.BROADCAST || c == Collective.REDUCE ? "Ring" : "Ring, CollNetDirect, NVLS, PAT")));
+        }
+        return new PreparedCall(this, c, sizeBytes, dataType, o, bytes, choice);
+    }
+
+    /**
+     * @param r a request on this communicator (its topology, ranks and settings are not compared)
+     * @return {@code call(r.collective(), r.sizeBytes(), r.dataType(), r.op())}
+     * @throws InvalidRequestException as {@link #call(Collective, long, DataType, RedOp)}
+     */
+    public PreparedCall call(PredictionRequest r) {
+        return call(r.collective(), r.sizeBytes(), r.dataType(), r.op());
+    }
+
+    Prediction predict(PreparedCall call, PerformanceParameters pp) {
+        Collective c = call.collective();
+        double bound = PhysicalBound.busBw(plan, c);
+        PerfEstimate e = estimate(call, call.choice(), pp);
+        double algBw = e.timeUs() > 0 ? call.bytes() / (1000.0 * e.timeUs()) : 0;
+        double busBw = algBw * c.busBwFactor(plan.nRanks());
+        double ncclUs = call.choice() == null ? -1 : call.choice().timeUs();
+        return new Prediction(c, call.sizeBytes(), plan.nRanks(), call.algorithm(), call.protocol(), e.channels(),
+                e.timeUs(), algBw, busBw, ncclUs, bound, e.bottleneck());
+    }
+
+    private PerfEstimate estimate(PreparedCall call, AlgoChoice choice, PerformanceParameters pp) {
+        if (choice == null) {
+            return P2pModel.estimate(plan, pp, call.collective(), call.bytes(), plan.graphs().ring().typeIntra());
+        }
+        if (plan.nRanks() == 1) {
+            double t = pp.launchOverheadUs() + call.bytes() / (1000.0 * pp.localCopyGBps());
+            return new PerfEstimate(t, 1, pp.launchOverheadUs(), pp.localCopyGBps(), "one rank: local copy");
+        }
+        return PerformanceModel.estimate(plan, settings, pp, table, call.collective(), choice, call.bytes());
+    }
+
+    Protocol protocol(PreparedCall call) {
+        return call.choice() == null ? P2pModel.protocol(plan, call.collective(), call.bytes())
+                : call.choice().protocol();
+    }
+
+    List<Candidate> candidates(PreparedCall call, PerformanceParameters pp) {
+        if (call.choice() == null) {
+            return List.of();
+        }
+        List<AlgoChoice> all = table.candidates(call.collective(), call.bytes(), call.dataType(), call.op());
+        Optional<AlgoChoice> best = table.select(call.collective(), call.bytes(), call.dataType(), call.op());
+        List<Candidate> out = new ArrayList<>();
+        for (AlgoChoice a : all) {
+            boolean chosen = best.isPresent() && best.get().algorithm() == a.algorithm()
+                    && best.get().protocol() == a.protocol();
+            out.add(new Candidate(a.algorithm(), a.protocol(), a.timeUs(), estimate(call, a, pp), chosen));
+        }
+        return out;
+    }
+
+    /**
+     * @param c the collective
+     * @return the best busbw the links allow for it on this communicator, GB/s ({@link PhysicalBound}; infinity for
+     *         one rank)
+     */
+    public double physicalBoundBusBw(Collective c) {
+        return PhysicalBound.busBw(plan, c);
+    }
+
+    /** @return the NCCL release modelled */
+    public NcclVersion version() {
+        return version;
+    }
+
+    /** @return the parsed NCCL settings */
+    public NcclSettings settings() {
+        return settings;
+    }
+
+    /** @return ranks */
+    public int nRanks() {
+        return plan.nRanks();
+    }
+
+    /** @return NCCL nodes: hosts, or the hosts of one multi-node NVLink domain */
+    public int nNodes() {
+        return plan.nNodes();
+    }
+
+    /** @return most ranks on one NCCL node */
+    public int maxLocalRanks() {
+        return plan.maxLocalRanks();
+    }
+
+    /** @return NCCL's GPU generation of the communicator (from its minimum compute capability) */
+    public GpuGeneration generation() {
+        return GpuGeneration.of(plan.minSm());
+    }
+
+    /**
+     * @return the graphs and channel counts in words: {@code ring C x intra/inter GB/s (typeIntra/typeInter), tree
+     *         ..., NVLS ...; runtime R, NVLS V, p2p P}
+     */
+    public String describeChannels() {
+        return String.format(Locale.ROOT, "ring %s, tree %s, NVLS %s; runtime %d, NVLS %d, p2p %d",
+                graph(plan.graphs().ring()), graph(plan.graphs().tree()), graph(plan.graphs().nvls()),
+                plan.runtimeChannels(), plan.nvlsChannels(), plan.p2pChannels());
+    }
+
+    /** @return the hardware figures the model uses in words: scale-up per GPU, NICs per node, sm, CPU kind */
+    public String describeHardware() {
+        return String.format(Locale.ROOT, "%.1f GB/s scale-up per GPU, %s; sm%d, %s",
+                plan.gpuScaleUpBw(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node",
+                        plan.nodeNicBw()) : "one node", plan.minSm(), plan.cpu());
+    }
+
+    private static String graph(GraphSummary g) {
+        if (!g.present()) {
+            return "none";
+        }
+        return String.format(Locale.ROOT, "%d x %.1f/%.1f GB/s (%s/%s)", g.nChannels(), g.bwIntra(), g.bwInter(),
+                g.typeIntra(), g.typeInter());
+    }
+
+    /** @return the channel plan (the simulator's own use and tests) */
+    ChannelPlan plan() {
+        return plan;
+    }
+}

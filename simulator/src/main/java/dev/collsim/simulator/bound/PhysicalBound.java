@@ -1,0 +1,161 @@
+package dev.collsim.simulator.bound;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.channel.ChannelPlan;
+
+/**
+ * The best bus bandwidth (nccl-tests definition, GB/s) the hardware allows for a collective, from physical link
+ * bandwidths, whatever the algorithm. With B = per-direction scale-up bandwidth of the weakest GPU (sum of its
+ * NVLinks, or its PCIe link without NVLink), N = per-direction NIC bandwidth of the weakest node (sum of its NICs),
+ * n ranks, m nodes, q = n/m ranks per node:
+ *
+ * <ul>
+ *   <li><b>AllReduce</b>: inside a node each GPU must send and receive at least what a reduce-scatter plus
+ *       all-gather over q GPUs moves, 2(q-1)/q S, so algBw <= B q/(2(q-1)), i.e. busBw <= B (q/(q-1)) ((n-1)/n);
+ *       with NVSwitch reduction (NVLS) a GPU only sends S and receives S, so busBw <= B x 2(n-1)/n. Across nodes
+ *       every node must send 2(m-1)/m S over its NICs, so busBw <= N (m/(m-1)) ((n-1)/n). The bound is the
+ *       smaller of the intra and inter limits (one node: the intra limit).</li>
+ *   <li><b>AllGather, ReduceScatter</b>: each GPU receives (n-1)/n S, so busBw <= B; each node receives
+ *       (m-1)/m S over its NICs, so busBw <= N (m/(m-1)) ((n-1)/n).</li>
+ *   <li><b>Broadcast, Reduce</b>: the root moves S: busBw <= B, and <= N across nodes.</li>
+ *   <li><b>AllToAll</b>: each GPU sends S/n to each of its q-1 node peers, (q-1)/n S over its own links:
+ *       busBw <= B (n-1)/(q-1) (B on one node, where q = n; no limit for q = 1); the (n-q)/n S for other nodes
+ *       leaves through the NIC path, not through B. Each node sends q S (n-q)/n to other nodes:
+ *       busBw <= N (n-1) / (q (n-q)).</li>
+ *   <li><b>Gather, Scatter</b>: the root receives or sends (q-1)/n S from or to its node peers:
+ *       busBw <= B (n-1)/(q-1) (B on one node); and (n-q)/n S crosses its node's NICs: busBw <= N (n-1)/(n-q).</li>
+ *   <li><b>SendRecv</b>: each GPU sends S: busBw <= B; across nodes the pair shares N/q per GPU, busBw <= N/q.</li>
+ * </ul>
+ * Fabric oversubscription is not included (the fabric is assumed non-blocking). One rank: no bound (infinity).
+ *
+ * <p>The inter-node part is applied inside the prediction (collsim's performance model caps algBw at
+ * {@code interBusBw / busBwFactor}), so a prediction of one communicator alone never beats its NCCL nodes' NICs and
+ * no caller needs a NIC floor of its own; what the prediction cannot see is other groups sharing the same NICs at
+ * the same time, which {@link HostNicShare} bounds. {@link #nicBusBw} is the same per-node NIC arithmetic for a
+ * known algorithm (NCCL's rings cross every node boundary once per channel), for callers that have figures but no
+ * topology (diagnosis of a measured run). This is the simulator's one home for bandwidth bounds; the figures B and N
+ * come from the topology through the channel search (NVLink per link from {@code topology}'s NCCL/datasheet figures,
+ * cabled NICs only).
+ */
+public final class PhysicalBound {
+
+    private PhysicalBound() {
+    }
+
+    /**
+     * @param plan the channel plan (carries B, N, n, m)
+     * @param c    the collective
+     * @return the bound, GB/s of bus bandwidth; {@code Double.POSITIVE_INFINITY} for one rank
+     */
+    public static double busBw(ChannelPlan plan, Collective c) {
+        return Math.min(intraBusBw(plan, c), interBusBw(plan, c));
+    }
+
+    /**
+     * @return the intra-node part of the bound, GB/s ({@code Double.POSITIVE_INFINITY} when it does not apply)
+     */
+    public static double intraBusBw(ChannelPlan plan, Collective c) {
+        return intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), plan.nvlsSupport());
+    }
+
+    /**
+     * @return the inter-node (NIC) part of the bound, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
+     */
+    public static double interBusBw(ChannelPlan plan, Collective c) {
+        return interBusBw(c, plan.nRanks(), plan.nNodes(), plan.nodeNicBw());
+    }
+
+    /**
+     * The intra-node part from figures.
+     *
+     * @param c      the collective
+     * @param n      ranks, >= 1
+     * @param m      NCCL nodes, 1..n
+     * @param b      per-direction scale-up bandwidth of the weakest GPU, GB/s
+     * @param nvls   NVLink SHARP reduction usable
+     * @return busbw limit, GB/s ({@code Double.POSITIVE_INFINITY} when it does not apply)
+     */
+    public static double intraBusBw(Collective c, int n, int m, double b, boolean nvls) {
+        if (n == 1) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double q = (double) n / m;
+        return switch (c) {
+            case ALL_REDUCE -> nvls ? b * 2.0 * (n - 1) / n
+                    : q > 1 ? b * (q / (q - 1)) * ((n - 1.0) / n) : Double.POSITIVE_INFINITY;
+            case ALL_TO_ALL, GATHER, SCATTER -> nodePeerShare(b, n, q);
+            default -> b;
+        };
+    }
+
+    /**
+     * The inter-node part from figures: what any algorithm must send over each node's NICs.
+     *
+     * @param c   the collective
+     * @param n   ranks, >= 1
+     * @param m   NCCL nodes, 1..n
+     * @param nic per-direction NIC bandwidth of the weakest node (sum of its cabled NICs), GB/s
+     * @return busbw limit, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
+     */
+    public static double interBusBw(Collective c, int n, int m, double nic) {
+        if (n == 1 || m < 2) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double q = (double) n / m;
+        return switch (c) {
+            case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER -> nic * ((double) m / (m - 1)) * ((n - 1.0) / n);
+            case BROADCAST, REDUCE -> nic;
+            case ALL_TO_ALL -> nic * (n - 1.0) / (q * (n - q));
+            case GATHER, SCATTER -> nic * (n - 1.0) / (n - q);
+            default -> nic / q;
+        };
+    }
+
+    /**
+     * Bytes one node must send (or, for Gather, receive) over its NICs for one call of nccl-tests size S: with k
+     * the nodes the collective spans and g its ranks on the node, AllReduce {@code 2 (k-1)/k S} and AllGather,
+     * ReduceScatter {@code (k-1)/k S} (each node's share of the result crosses every other node's NICs once; a ring
+     * over one GPU per node meets it), AllToAll {@code g S (n-g)/n} (each member's buffer share addressed off the
+     * node), Gather/Scatter {@code (n-g)/n S} at the root's node, SendRecv, Broadcast, Reduce {@code S}. For NCCL's
+     * Ring algorithm pass {@code k = n}: its rings enter and leave every node once per channel, so a node sends
+     * {@code 2 (n-1)/n S} for AllReduce and {@code (n-1)/n S} for AllGather/ReduceScatter (nccl-tests 2.19.6
+     * {@code doc/PERFORMANCE.md}).
+     *
+     * @param c the collective
+     * @param n ranks
+     * @param k nodes spanned (n for a ring)
+     * @param g ranks on the node
+     * @param s nccl-tests size, bytes
+     * @return bytes over the node's NICs
+     */
+    public static double nodeNicBytes(Collective c, int n, int k, double g, double s) {
+        return switch (c) {
+            case ALL_REDUCE -> 2.0 * (k - 1) / k * s;
+            case ALL_GATHER, REDUCE_SCATTER -> (double) (k - 1) / k * s;
+            case ALL_TO_ALL -> g * s * (n - g) / n;
+            case GATHER, SCATTER -> (n - g) / n * s;
+            default -> s;
+        };
+    }
+
+    /**
+     * The busbw limit of {@link #nodeNicBytes} at {@code nodeGBps} of NICs per node: {@code busBwFactor x S / (bytes
+     * / nodeGBps)}.
+     *
+     * @param c        the collective
+     * @param ring     true when it runs as NCCL's Ring algorithm (k = n)
+     * @param n        ranks, >= 2
+     * @param k        nodes spanned, >= 2
+     * @param g        ranks per node
+     * @param nodeGBps the node's cabled NIC bandwidth per direction, GB/s
+     * @return busbw limit, GB/s
+     */
+    public static double nicBusBw(Collective c, boolean ring, int n, int k, double g, double nodeGBps) {
+        return c.busBwFactor(n) * nodeGBps / nodeNicBytes(c, n, ring ? n : k, g, 1.0);
+    }
+
+    /** busBw limit when only the (q-1)/n S for a GPU's node peers must cross its links B: B (n-1)/(q-1). */
+    private static double nodePeerShare(double b, int n, double q) {
+        return q > 1 ? b * (n - 1.0) / (q - 1) : Double.POSITIVE_INFINITY;
+    }
+}

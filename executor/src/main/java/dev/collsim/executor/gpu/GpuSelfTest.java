@@ -4,6 +4,7 @@ import dev.collsim.executor.CollGeometry;
 import dev.collsim.executor.ExecutorException;
 import dev.collsim.executor.RunOptions;
 import dev.collsim.executor.RunSpec;
+import dev.collsim.executor.SizeSweep;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
@@ -94,7 +95,7 @@ public final class GpuSelfTest {
         test("sweep shrinks to GPU memory as nccl-tests (-e 1T)", () -> {
             PerfRun r = run("all_reduce", "-b", "1G", "-e", "1T", "-f", "1024", "-c", "0", "-n", "2", "-w", "0");
             long mem = r.metadata().gpus().get(0).memoryBytes();
-            require(r.config().maxBytes() == dev.collsim.executor.SizeSweep.memoryLimit(mem, false),
+            require(r.config().maxBytes() == SizeSweep.memoryLimit(mem, false),
                     "maxBytes " + r.config().maxBytes() + " != limit for " + mem);
             require(r.rows().size() == 1, "one size expected, got " + r.rows().size());
         });

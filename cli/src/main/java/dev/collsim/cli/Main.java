@@ -2,6 +2,7 @@ package dev.collsim.cli;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.IoMessages;
+import dev.collsim.io.UserInputException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -30,28 +31,39 @@ public final class Main {
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(Main::badArguments);
-        cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-            String file = IoMessages.fileProblem(ex);
-            if (file != null) {
-                cmd.getErr().println("collsim: " + file);
-                return ExitCodes.INPUT;
-            }
-            if (ex instanceof InputException ie) {
-                cmd.getErr().println(ie.getMessage());
-                return ExitCodes.INPUT;
-            }
-            if (ex instanceof UserError ue) {
-                cmd.getErr().println("collsim: " + ue.getMessage());
-                return ue.exitCode();
-            }
-            cmd.getErr().println("collsim: internal error (please report): " + ex);
-            ex.printStackTrace(cmd.getErr());
-            return ExitCodes.SOFTWARE;
-        });
+        cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> failure(ex, cmd.getErr()));
         int code = cl.execute(args);
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * Maps a command's failure to its exit code. Only a {@link UserInputException} (and a missing or unreadable
+     * file) is the user's: one line, its own code. Anything else, an {@link IllegalArgumentException} from inside
+     * included, is a bug: {@code internal error (please report)}, the stack trace, exit 1.
+     *
+     * @param ex  what the command threw
+     * @param err standard error
+     * @return the exit code (see {@link ExitCodes})
+     */
+    static int failure(Exception ex, PrintWriter err) {
+        String file = IoMessages.fileProblem(ex);
+        if (file != null) {
+            err.println("collsim: " + file);
+            return ExitCodes.INPUT;
+        }
+        if (ex instanceof InputException ie) {
+            err.println(ie.getMessage());
+            return ie.exitCode();
+        }
+        if (ex instanceof UserInputException ue) {
+            err.println("collsim: " + ue.getMessage());
+            return ue.exitCode();
+        }
+        err.println("collsim: internal error (please report): " + ex);
+        ex.printStackTrace(err);
+        return ExitCodes.SOFTWARE;
     }
 
     /**

@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Prints an nccl-tests table and collsim's table of the same run side by side with their differences, and checks
@@ -35,11 +38,11 @@ public final class CompareMain {
 
     /** @param args two files */
     public static void main(String[] args) throws IOException {
-        int sep = java.util.Arrays.asList(args).indexOf("--");
+        int sep = Arrays.asList(args).indexOf("--");
         List<String> a = sep < 0 ? (args.length == 2 ? List.of(args[0]) : List.of())
-                : java.util.Arrays.asList(args).subList(0, sep);
+                : Arrays.asList(args).subList(0, sep);
         List<String> b = sep < 0 ? (args.length == 2 ? List.of(args[1]) : List.of())
-                : java.util.Arrays.asList(args).subList(sep + 1, args.length);
+                : Arrays.asList(args).subList(sep + 1, args.length);
         if (a.isEmpty() || b.isEmpty()) {
             System.err.println("usage: CompareMain NCCL_TESTS_OUTPUT... -- COLLSIM_OUTPUT...");
             System.exit(2);
@@ -49,7 +52,7 @@ public final class CompareMain {
     }
 
     private static List<PerfRow> medianOf(List<String> files) throws IOException {
-        List<List<PerfRow>> runs = new java.util.ArrayList<>();
+        List<List<PerfRow>> runs = new ArrayList<>();
         for (String f : files) {
             runs.add(NcclTestsText.parse(Files.readAllLines(Path.of(f)), "", 1));
         }
@@ -65,7 +68,7 @@ public final class CompareMain {
      */
     public static List<PerfRow> median(List<List<PerfRow>> runs) {
         int n = runs.stream().mapToInt(List::size).min().orElse(0);
-        List<PerfRow> out = new java.util.ArrayList<>();
+        List<PerfRow> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             final int k = i;
             List<PerfRow> same = runs.stream().map(r -> r.get(k)).toList();
@@ -78,7 +81,7 @@ public final class CompareMain {
     }
 
     private static PerfResult medianHalf(List<PerfResult> rs) {
-        Long wrong = rs.stream().map(PerfResult::wrong).filter(java.util.Objects::nonNull).max(Long::compare)
+        Long wrong = rs.stream().map(PerfResult::wrong).filter(Objects::nonNull).max(Long::compare)
                 .orElse(null);
         return new PerfResult(med(rs.stream().mapToDouble(PerfResult::timeUs).toArray()),
                 med(rs.stream().mapToDouble(PerfResult::algBw).toArray()),
@@ -91,7 +94,7 @@ public final class CompareMain {
      */
     public static double med(double[] v) {
         double[] s = v.clone();
-        java.util.Arrays.sort(s);
+        Arrays.sort(s);
         int m = s.length / 2;
         return s.length % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2;
     }

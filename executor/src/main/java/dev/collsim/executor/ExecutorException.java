@@ -1,28 +1,25 @@
 package dev.collsim.executor;
 
+import dev.collsim.io.UserInputException;
+
 /**
  * A run could not go on: no GPU, NCCL or CUDA not loadable, an NCCL or CUDA error, a hung collective, or a
- * rendezvous that timed out. Carries one line for the user and the process exit code.
+ * rendezvous that timed out; or a bad option value. Carries one line for the user and the process exit code
+ * ({@link UserInputException}).
  */
-public final class ExecutorException extends RuntimeException {
+public final class ExecutorException extends UserInputException {
 
-    /** Exit code for usage errors (bad option value), as collsim's CLI. */
-    public static final int USAGE = 2;
-    /** Exit code when results were wrong (#wrong > 0), as collsim's CLI. */
-    public static final int WRONG_RESULTS = 4;
-    /** Exit code for no GPU, NCCL/CUDA not loadable, NCCL/CUDA errors, timeouts, rendezvous failures. */
-    public static final int DEVICE = 5;
+    /** Exit code when results were wrong (#wrong > 0): {@link UserInputException#CHECK_FAILED}. */
+    public static final int WRONG_RESULTS = CHECK_FAILED;
 
     private static final long serialVersionUID = 1L;
-    private final int exitCode;
 
     /**
      * @param message  one line naming what failed and, where known, what to do
      * @param exitCode {@link #USAGE}, {@link #WRONG_RESULTS} or {@link #DEVICE}
      */
     public ExecutorException(String message, int exitCode) {
-        super(message);
-        this.exitCode = exitCode;
+        super(message, exitCode);
     }
 
     /**
@@ -31,12 +28,6 @@ public final class ExecutorException extends RuntimeException {
      * @param cause    the underlying exception
      */
     public ExecutorException(String message, int exitCode, Throwable cause) {
-        super(message, cause);
-        this.exitCode = exitCode;
-    }
-
-    /** @return the process exit code */
-    public int exitCode() {
-        return exitCode;
+        super(message, exitCode, cause);
     }
 }

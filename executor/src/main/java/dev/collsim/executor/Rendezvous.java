@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Sends rank 0's ncclUniqueId (an opaque byte array, 128 bytes in NCCL {@code nccl.h NCCL_UNIQUE_ID_BYTES}) to
@@ -40,7 +42,7 @@ public final class Rendezvous {
      * @throws ExecutorException (device) naming the ranks that never connected, or the port that could not be
      *                           bound
      */
-    public static java.util.Map<Integer, byte[]> serve(int port, int worldSize, byte[] id, long timeoutMillis,
+    public static Map<Integer, byte[]> serve(int port, int worldSize, byte[] id, long timeoutMillis,
             int[] boundPort) {
         try (ServerSocket ss = new ServerSocket()) {
             ss.setReuseAddress(true);
@@ -65,9 +67,9 @@ public final class Rendezvous {
      * @return each other rank's payload, by rank
      * @throws ExecutorException (device) when ranks are missing at the deadline
      */
-    public static java.util.Map<Integer, byte[]> serveOn(ServerSocket ss, int worldSize, byte[] id,
+    public static Map<Integer, byte[]> serveOn(ServerSocket ss, int worldSize, byte[] id,
             long timeoutMillis) {
-        java.util.Map<Integer, byte[]> payloads = new java.util.TreeMap<>();
+        Map<Integer, byte[]> payloads = new TreeMap<>();
         long deadline = System.currentTimeMillis() + timeoutMillis;
         boolean[] seen = new boolean[worldSize];
         seen[0] = true;

@@ -3,6 +3,7 @@ package dev.collsim.executor;
 import dev.collsim.perf.PerfJson;
 import dev.collsim.perf.PerfRun;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -135,7 +136,7 @@ public final class Supervisor {
     }
 
     /** Copies a worker's output stream into {@code to} on a daemon thread (ends at the worker's end of stream). */
-    private static Thread copy(java.io.InputStream from, PrintStream to) {
+    private static Thread copy(InputStream from, PrintStream to) {
         Thread t = new Thread(() -> {
             try (from) {
                 from.transferTo(to);

@@ -8,6 +8,7 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -68,7 +69,7 @@ class DataLayoutTest {
         int cnt = (int) g.paramCount();
         double[][] out = new double[N][(int) g.recvCount()];
         for (double[] o : out) {
-            java.util.Arrays.fill(o, Double.NaN);
+            Arrays.fill(o, Double.NaN);
         }
         int lost = broken ? 1 : -1;
         for (int q = 0; q < N; q++) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.DataType;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,7 +44,7 @@ class NumberCodecTest {
         for (DataType t : DataType.values()) {
             long limit = Math.min(Verifiable.exactLimit(t), 4096);
             for (long v = 0; v <= limit; v++) {
-                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
                 NumberCodec.put(b, t, v);
                 assertEquals(t.size(), b.position());
                 b.flip();

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -34,16 +36,16 @@ class RendezvousTest {
                 for (int r = 1; r < world; r++) {
                     final int rank = r;
                     got.add(pool.submit(() -> Rendezvous.fetch("127.0.0.1", port, rank, world, 10_000,
-                            ("gpu of rank " + rank).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+                            ("gpu of rank " + rank).getBytes(StandardCharsets.UTF_8))));
                 }
-                Future<java.util.Map<Integer, byte[]>> server = pool.submit(() -> Rendezvous.serveOn(ss, world, id,
+                Future<Map<Integer, byte[]>> server = pool.submit(() -> Rendezvous.serveOn(ss, world, id,
                         10_000));
-                java.util.Map<Integer, byte[]> payloads = server.get();
+                Map<Integer, byte[]> payloads = server.get();
                 for (Future<byte[]> f : got) {
                     assertArrayEquals(id, f.get());
                 }
                 assertEquals(world - 1, payloads.size());
-                assertEquals("gpu of rank 4", new String(payloads.get(4), java.nio.charset.StandardCharsets.UTF_8));
+                assertEquals("gpu of rank 4", new String(payloads.get(4), StandardCharsets.UTF_8));
             } finally {
                 pool.shutdownNow();
             }

@@ -3,10 +3,11 @@ package dev.collsim.io;
 import java.util.List;
 
 /**
- * A user's input could not be used: carries every problem found, so all can be reported at once.
- * The CLI prints them without a stack trace and exits with code 3.
+ * A user's input file could not be used: carries every problem found, so all can be reported at once.
+ * The CLI prints them without a stack trace and exits with code 3 ({@link UserInputException#INPUT}).
+ * Unchecked, as every {@link UserInputException}; readers still declare it in their {@code throws} clauses.
  */
-public final class InputException extends Exception {
+public final class InputException extends UserInputException {
 
     private static final long serialVersionUID = 1L;
 
@@ -18,7 +19,7 @@ public final class InputException extends Exception {
      * @throws IllegalArgumentException when the list is empty
      */
     public InputException(List<InputProblem> problems) {
-        super(render(problems));
+        super(render(problems), INPUT);
         if (problems.isEmpty()) {
             throw new IllegalArgumentException("an InputException needs at least one problem");
         }

@@ -163,31 +163,34 @@ public final class PredictCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InputException {
-        try {
-            return run();
-        } catch (IllegalArgumentException e) {
-            throw new UserError(e.getMessage(), ExitCodes.USAGE);
-        }
+        return run();
     }
 
     private int run() throws IOException, InputException {
         checkBackendOptions();
-        Collective c = Collective.parse(collective);
-        DataType type = DataType.parse(dataType);
-        RedOp redOp = RedOp.parse(op);
-        SizeSweep sweep = SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor);
+        Collective c = UserError.usage(() -> Collective.parse(collective));
+        DataType type = UserError.usage(() -> DataType.parse(dataType));
+        RedOp redOp = UserError.usage(() -> RedOp.parse(op));
+        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor));
         List<Long> sizes = sweep.sizes();
         NcclSettings nccl = ncclSettings();
-        Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? Hierarchy.parse(algo) : null;
+        Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))
+                : null;
         Topology topo = cluster.load();
         List<Gpu> rankList = ranks(topo);
         if (c.isRooted() && (root < 0 || root >= rankList.size())) {
-            throw new IllegalArgumentException("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root);
+            throw new UserError("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root,
+                    ExitCodes.USAGE);
         }
         if (backend != Backend.analytical) {
-            return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
+            try {
+                return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
+            } catch (IllegalArgumentException e) {
+                // the flow options (--fabric, --job, --placement, ...) are still parsed inside the flow run
+                throw new UserError(e.getMessage(), ExitCodes.USAGE);
+            }
         }
-        NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
+        NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters());
         List<PredictRow> rows = new ArrayList<>();
         for (long s : sizes) {
             PredictionRequest r = new PredictionRequest(topo, rankList, c, s, type, redOp, nccl);
@@ -226,7 +229,7 @@ public final class PredictCommand implements Callable<Integer> {
 
     private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList,
             NcclSettings nccl) throws IOException {
-        NcclPredictor predictor = new NcclPredictor(NcclVersion.parse(ncclVersion), parameters());
+        NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters());
         dev.collsim.cli.flow.FlowPredict.Result fr;
         try {
             fr = new dev.collsim.cli.flow.FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
@@ -273,7 +276,7 @@ public final class PredictCommand implements Callable<Integer> {
      * The flow options ({@link dev.collsim.cli.flow.FlowOptions}) only mean something to the flow and links backends;
      * given to another backend they would be silently ignored, so they are refused.
      *
-     * @throws IllegalArgumentException (usage) naming the first such option and the backend it needs
+     * @throws UserError (usage) naming the first such option and the backend it needs
      */
     private void checkBackendOptions() {
         picocli.CommandLine.ParseResult pr = spec.commandLine().getParseResult();
@@ -283,8 +286,8 @@ public final class PredictCommand implements Callable<Integer> {
             }
             boolean flowOnly = opt.longestName().equals("--job") || opt.longestName().equals("--completion-window");
             if (backend == Backend.analytical || (flowOnly && backend != Backend.flow)) {
-                throw new IllegalArgumentException(opt.longestName() + " needs --backend flow"
-                        + (flowOnly ? "" : " or --backend links") + "; the " + backend + " backend does not use it");
+                throw new UserError(opt.longestName() + " needs --backend flow" + (flowOnly ? "" : " or --backend links")
+                        + "; the " + backend + " backend does not use it", ExitCodes.USAGE);
             }
         }
     }
@@ -294,17 +297,17 @@ public final class PredictCommand implements Callable<Integer> {
         Map<String, String> m = new HashMap<>(env == null ? Map.of() : env);
         if (algo != null && !Hierarchy.isHierarchical(algo)) {
             if (m.containsKey("NCCL_ALGO")) {
-                throw new IllegalArgumentException("--algo and --env NCCL_ALGO both given; use one");
+                throw new UserError("--algo and --env NCCL_ALGO both given; use one", ExitCodes.USAGE);
             }
             m.put("NCCL_ALGO", algo);
         }
         if (proto != null) {
             if (m.containsKey("NCCL_PROTO")) {
-                throw new IllegalArgumentException("--proto and --env NCCL_PROTO both given; use one");
+                throw new UserError("--proto and --env NCCL_PROTO both given; use one", ExitCodes.USAGE);
             }
             m.put("NCCL_PROTO", proto);
         }
-        return NcclSettings.parse(m);
+        return UserError.usage(() -> NcclSettings.parse(m));
     }
 
     private List<Gpu> ranks(Topology topo) {
@@ -317,12 +320,13 @@ public final class PredictCommand implements Callable<Integer> {
             }
         }
         if (gpusPerHost != null && (gpusPerHost < 1 || perHost.values().stream().anyMatch(n -> n < gpusPerHost))) {
-            throw new IllegalArgumentException("-g (ngpus) must be in [1, GPUs per host = "
-                    + perHost.values().stream().mapToInt(Integer::intValue).min().orElse(0) + "], got " + gpusPerHost);
+            throw new UserError("-g (ngpus) must be in [1, GPUs per host = "
+                    + perHost.values().stream().mapToInt(Integer::intValue).min().orElse(0) + "], got " + gpusPerHost,
+                    ExitCodes.USAGE);
         }
         if (ranks != null) {
             if (ranks < 1 || ranks > all.size()) {
-                throw new IllegalArgumentException("--ranks must be in [1, " + all.size() + "], got " + ranks);
+                throw new UserError("--ranks must be in [1, " + all.size() + "], got " + ranks, ExitCodes.USAGE);
             }
             return List.copyOf(all.subList(0, ranks));
         }

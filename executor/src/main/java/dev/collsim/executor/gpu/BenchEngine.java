@@ -4,6 +4,7 @@ import static dev.collsim.executor.gpu.Native.cuda;
 import static dev.collsim.executor.gpu.Native.nccl;
 
 import dev.collsim.executor.CollGeometry;
+import dev.collsim.executor.DataLayout;
 import dev.collsim.executor.ExecutorException;
 import dev.collsim.executor.RunSpec;
 import dev.collsim.nccl.Collective;
@@ -364,7 +365,7 @@ final class BenchEngine {
         cross.barrier();
 
         Long wrong = null;
-        if (spec.check() > 0 && dev.collsim.executor.DataLayout.reportsErrors(coll, inPlace)) {
+        if (spec.check() > 0 && DataLayout.reportsErrors(coll, inPlace)) {
             long w = 0;
             for (int c = 0; c < spec.check(); c++) {
                 check.init(g, inPlace);

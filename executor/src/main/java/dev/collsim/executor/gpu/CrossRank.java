@@ -3,6 +3,7 @@ package dev.collsim.executor.gpu;
 import static dev.collsim.executor.gpu.Native.cuda;
 import static dev.collsim.executor.gpu.Native.nccl;
 
+import java.util.Arrays;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nccl;
 import org.bytedeco.javacpp.DoublePointer;
@@ -43,11 +44,11 @@ final class CrossRank {
             return seconds;
         }
         double[] v = new double[ctx.localRanks()];
-        java.util.Arrays.fill(v, seconds);
+        Arrays.fill(v, seconds);
         return switch (mode) {
             case 0 -> {
                 if (ctx.firstRank != 0) {
-                    java.util.Arrays.fill(v, 0);
+                    Arrays.fill(v, 0);
                 } else {
                     for (int i = 1; i < v.length; i++) {
                         v[i] = 0;

@@ -5,11 +5,17 @@ import static dev.collsim.executor.gpu.Native.nccl;
 
 import dev.collsim.executor.ExecutorException;
 import dev.collsim.perf.GpuInfo;
+import dev.collsim.perf.PerfJson;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.cudart.cudaDeviceProp;
 import org.bytedeco.cuda.global.cudart;
@@ -86,7 +92,7 @@ public final class GpuContext implements AutoCloseable {
         int[] mclk = new int[1];
         cudart.cudaDeviceGetAttribute(clk, cudart.cudaDevAttrClockRate, device);
         cudart.cudaDeviceGetAttribute(mclk, cudart.cudaDevAttrMemoryClockRate, device);
-        String busId = new String(bus, java.nio.charset.StandardCharsets.US_ASCII).trim().replace("\0", "");
+        String busId = new String(bus, StandardCharsets.US_ASCII).trim().replace("\0", "");
         return new GpuInfo(rank, hostname(), ProcessHandle.current().pid(), device, busId,
                 p.name().getString(), clk[0] / 1000, mclk[0] / 1000, p.totalGlobalMem(),
                 p.multiProcessorCount(), p.major() + "." + p.minor());
@@ -183,7 +189,7 @@ public final class GpuContext implements AutoCloseable {
             }
             PointerPointer<ncclComm> pp = new PointerPointer<>(devices.length);
             nccl(nccl.ncclCommInitAll(pp, devices.length, devices), "ncclCommInitAll(" + devices.length
-                    + " ranks on devices " + java.util.Arrays.toString(devices) + ")");
+                    + " ranks on devices " + Arrays.toString(devices) + ")");
             for (int i = 0; i < devices.length; i++) {
                 c.comms[i] = new ncclComm(pp.get(i));
             }
@@ -282,12 +288,12 @@ public final class GpuContext implements AutoCloseable {
      *
      * @param payloads rank to payload
      */
-    void addRemoteGpus(java.util.Map<Integer, byte[]> payloads) {
+    void addRemoteGpus(Map<Integer, byte[]> payloads) {
         for (byte[] p : payloads.values()) {
             try {
-                GpuInfo[] list = dev.collsim.perf.PerfJson.mapper().readValue(p, GpuInfo[].class);
-                remoteGpus.addAll(java.util.Arrays.asList(list));
-            } catch (java.io.IOException e) {
+                GpuInfo[] list = PerfJson.mapper().readValue(p, GpuInfo[].class);
+                remoteGpus.addAll(Arrays.asList(list));
+            } catch (IOException e) {
                 // a rank without a readable description still ran; the report lacks its line
             }
         }
@@ -297,7 +303,7 @@ public final class GpuContext implements AutoCloseable {
     public List<GpuInfo> allGpus() {
         List<GpuInfo> all = new ArrayList<>(gpus);
         all.addAll(remoteGpus);
-        all.sort(java.util.Comparator.comparingInt(GpuInfo::rank));
+        all.sort(Comparator.comparingInt(GpuInfo::rank));
         return all;
     }
 
@@ -365,7 +371,7 @@ public final class GpuContext implements AutoCloseable {
                 }
             }
         }
-        java.util.Arrays.fill(comms, null);
+        Arrays.fill(comms, null);
     }
 
     /**

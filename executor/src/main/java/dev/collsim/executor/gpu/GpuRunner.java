@@ -11,15 +11,18 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.SizeSweep;
 import dev.collsim.perf.GpuInfo;
+import dev.collsim.perf.PerfJson;
 import dev.collsim.perf.PerfResult;
 import dev.collsim.perf.PerfRow;
 import dev.collsim.perf.PerfRun;
 import dev.collsim.perf.RunConfig;
 import dev.collsim.perf.RunMetadata;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -130,7 +133,7 @@ public final class GpuRunner {
      */
     private static GpuContext initMultiProcess(LaunchEnv l, int nGpus, int[] devices, int timeoutSec, int libCode) {
         byte[] id;
-        java.util.Map<Integer, byte[]> payloads = java.util.Map.of();
+        Map<Integer, byte[]> payloads = Map.of();
         if (l.rank() == 0) {
             id = GpuContext.newUniqueId();
             payloads = Rendezvous.serve(l.masterPort(), l.worldSize(), id, timeoutSec * 1000L, null);
@@ -139,7 +142,7 @@ public final class GpuRunner {
             for (int i = 0; i < devices.length; i++) {
                 mine.add(GpuContext.describe(l.rank() * nGpus + i, devices[i]));
             }
-            byte[] payload = dev.collsim.perf.PerfJson.toJson(mine).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] payload = PerfJson.toJson(mine).getBytes(StandardCharsets.UTF_8);
             id = Rendezvous.fetch(l.masterAddr(), l.masterPort(), l.rank(), l.worldSize(), timeoutSec * 1000L,
                     payload);
         }

@@ -1,7 +1,19 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.PcieSwitch;
+import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.topology.io.xml.PciSpecs;
+import dev.collsim.units.Bandwidth;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 import static dev.collsim.topology.io.TestFiles.count;
 import static dev.collsim.topology.io.TestFiles.link;
@@ -12,17 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.io.InputException;
-import dev.collsim.io.InputProblem;
-import dev.collsim.topology.Cpu;
-import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Link;
-import dev.collsim.topology.LinkType;
-import dev.collsim.topology.Nic;
-import dev.collsim.topology.Topology;
-import dev.collsim.units.Bandwidth;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /**
  * Reads the real NCCL topology XML files (Azure's vendor-shipped NCCL_TOPO_FILEs, a bare-metal H200 dump from
@@ -87,7 +88,7 @@ class NcclTopoXmlReaderTest {
         Topology t = new NcclTopoXmlReader(a100).read("ndv4.xml", text("C-topo-azure-ndv4-8xA100.xml"));
         assertEquals(8, t.gpus().size());
         assertEquals(8, t.devices(Nic.class).size());
-        assertEquals(4, t.devices(dev.collsim.topology.PcieSwitch.class).size());
+        assertEquals(4, t.devices(PcieSwitch.class).size());
         // bus ids in order: 0001, 0002, 0003, 0004, 000b, 000c, 000d, 000e
         assertEquals("000b:00:00.0", ((Gpu) t.device("h0/gpu4").orElseThrow()).busId());
         assertEquals("0105:00:00.0", ((Nic) t.device("h0/nic4").orElseThrow()).busId());
@@ -104,7 +105,7 @@ class NcclTopoXmlReaderTest {
     void azureNdv5SapphireRapidsPairsOneGpuAndOneNicPerGen5Switch() throws InputException {
         Topology t = reader.read("ndv5.xml", text("C-topo-azure-ndv5-8xH100.xml"));
         assertEquals(22.0, link(t, "h0/cpu0", "h0/cpu1", LinkType.SMP).bandwidth().gbps(), 1e-9);
-        assertEquals(8, t.devices(dev.collsim.topology.PcieSwitch.class).size());
+        assertEquals(8, t.devices(PcieSwitch.class).size());
         assertEquals(TestFiles.pcieParent(t, "h0/gpu7", "pcisw"), TestFiles.pcieParent(t, "h0/nic7", "pcisw"));
         assertEquals(GEN5_X16, link(t, "h0/gpu7", TestFiles.pcieParent(t, "h0/gpu7", "pcisw"), LinkType.PCIE)
                 .bandwidth().gbps(), 1e-9);

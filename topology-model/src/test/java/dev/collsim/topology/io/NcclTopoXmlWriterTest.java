@@ -1,18 +1,14 @@
 package dev.collsim.topology.io;
 
-import dev.collsim.topology.io.export.NcclTopoXmlWriter;
-import dev.collsim.topology.io.xml.NcclTopoXmlReader;
-
-import static dev.collsim.topology.io.TestFiles.text;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.export.NcclTopoXmlWriter;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.units.Bandwidth;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,9 +18,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static dev.collsim.topology.io.TestFiles.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 
 /**
  * Round trip on the real NCCL topology XML files: read, write, read again, and the two graphs must have the same
@@ -69,7 +72,7 @@ class NcclTopoXmlWriterTest {
      * 10 links x 45000 MB/s = 450 GB/s per direction, NCCL 2.30 topo.cc bw x count / 1000), a pcilink pair between
      * two switches (NCCL LOC link, 5000 GB/s), a POWER-style NVLink to the CPU (tclass 0x068001) and a dual-port NIC.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void c2cPcilinkCpuNvlinkAndDualPortNicSurviveARoundTrip() throws InputException {
         String xml = """
                 <system version="1">
@@ -113,11 +116,11 @@ class NcclTopoXmlWriterTest {
      * NCCL 2.28.9 on the lent H200 loaded a file this writer produced (plus a hand-added bridge with
      * collsim_host_bridge) and dumped it back: the dump keeps collsim's attributes, and reads as the same machine.
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void ncclsOwnDumpOfACollsimFileReadsBackWithCollsimAttributes() throws InputException {
         Topology t = reader.read("dump", text("C-topodump-device-h200-nccl2.28.9-from-collsim-file.xml"));
-        assertEquals(0, ((dev.collsim.topology.PcieSwitch) t.device("h0/pcisw0").orElseThrow()).hostBridge());
-        assertEquals(0, ((dev.collsim.topology.Nic) t.device("h0/nic0").orElseThrow()).rail());
+        assertEquals(0, ((PcieSwitch) t.device("h0/pcisw0").orElseThrow()).hostBridge());
+        assertEquals(0, ((Nic) t.device("h0/nic0").orElseThrow()).rail());
         assertEquals("h0/pcisw0", TestFiles.pcieParent(t, "h0/gpu0", "pcisw"));
         assertEquals(0, TestFiles.count(t, LinkType.SMP));
     }

@@ -1,16 +1,5 @@
 package dev.collsim.topology.io;
 
-import dev.collsim.topology.io.export.NcclTopoXmlWriter;
-import dev.collsim.topology.io.smi.NvidiaSmiTopoReader;
-import dev.collsim.topology.io.xml.NcclTopoXmlReader;
-
-import static dev.collsim.topology.io.TestFiles.count;
-import static dev.collsim.topology.io.TestFiles.link;
-import static dev.collsim.topology.io.TestFiles.text;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
@@ -19,16 +8,29 @@ import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
+import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.export.NcclTopoXmlWriter;
+import dev.collsim.topology.io.smi.NvidiaSmiTopoReader;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
+import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
+
+import static dev.collsim.topology.io.TestFiles.count;
+import static dev.collsim.topology.io.TestFiles.link;
+import static dev.collsim.topology.io.TestFiles.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 
 /**
  * Reads every real {@code nvidia-smi topo -m} output in the shared data ({@code B-topo-*.txt}) and checks, for every
@@ -194,13 +196,13 @@ class NvidiaSmiTopoReaderTest {
         assertEquals(leaf0, TestFiles.pcieParent(t, "h0/gpu1", "pcisw")); // PIX
         assertFalse(leaf0.equals(TestFiles.pcieParent(t, "h0/gpu2", "pcisw"))); // PXB
         assertEquals(1, t.devices(Cpu.class).size()); // all NODE: one NUMA node, assumed 0
-        assertEquals(6, t.devices(dev.collsim.topology.PcieSwitch.class).size()); // 2 upper + 4 leaf
+        assertEquals(6, t.devices(PcieSwitch.class).size()); // 2 upper + 4 leaf
         assertEquals(0, count(t, LinkType.NVLINK));
     }
 
     @Test
     void hintsReplaceAssumptions() throws InputException {
-        HardwareHints h = HardwareHints.NONE.withGpu("RTX 4090", 89).withNicSpeed(dev.collsim.units.Bandwidth.ofGbits(100))
+        HardwareHints h = HardwareHints.NONE.withGpu("RTX 4090", 89).withNicSpeed(Bandwidth.ofGbits(100))
                 .withCpu("AuthenticAMD", 23, 49);
         Topology t = new NvidiaSmiTopoReader(h).read("4090", text("B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt"));
         assertEquals("RTX 4090", t.gpus().get(0).model());
@@ -220,7 +222,7 @@ class NvidiaSmiTopoReaderTest {
                 if (l.type() == LinkType.PCIE && n instanceof Cpu) {
                     return n.id();
                 }
-                if (l.type() == LinkType.PCIE && n instanceof dev.collsim.topology.PcieSwitch && !seen.contains(n)) {
+                if (l.type() == LinkType.PCIE && n instanceof PcieSwitch && !seen.contains(n)) {
                     seen.add(n);
                 }
             }

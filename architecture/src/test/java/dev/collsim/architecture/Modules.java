@@ -1,0 +1,60 @@
+package dev.collsim.architecture;
+
+import java.util.List;
+
+/**
+ * collsim's Maven modules as the architecture rules see them: the packages each module owns and its facade, the
+ * packages other modules may use. This is the one place the facades are listed; change a list here when a module's
+ * facade changes.
+ *
+ * <p>Package names follow ArchUnit's syntax: {@code dev.collsim.simulator} is that package alone,
+ * {@code dev.collsim.simulator..} that package and every package below it.
+ */
+enum Modules {
+    /** Graph of devices and links, readers and writers, catalog, the shared run schema and units. */
+    TOPOLOGY_MODEL("topology-model",
+            List.of("dev.collsim.topology..", "dev.collsim.io..", "dev.collsim.nccl..", "dev.collsim.perf..",
+                    "dev.collsim.units.."),
+            List.of("dev.collsim.topology", "dev.collsim.topology.catalog", "dev.collsim.topology.fabric",
+                    "dev.collsim.topology.paths", "dev.collsim.topology.io", "dev.collsim.topology.io.export",
+                    "dev.collsim.io", "dev.collsim.nccl", "dev.collsim.nccl.env", "dev.collsim.perf",
+                    "dev.collsim.units")),
+    /** Channels, NCCL's tuning model, the prediction; the facade is the root package. */
+    SIMULATOR("simulator", List.of("dev.collsim.simulator.."), List.of("dev.collsim.simulator")),
+    /** NCCL through JavaCPP; the only module that sees org.bytedeco. */
+    EXECUTOR("executor", List.of("dev.collsim.executor.."), List.of("dev.collsim.executor")),
+    /** Measurement readers, comparison, calibration, diagnosis. */
+    VALIDATION("validation", List.of("dev.collsim.validation.."),
+            List.of("dev.collsim.validation.calibration", "dev.collsim.validation.compare",
+                    "dev.collsim.validation.diagnose", "dev.collsim.validation.ingest")),
+    /** Charts, what-if reports and capacity plans. */
+    REPORTS("reports", List.of("dev.collsim.reports.."),
+            List.of("dev.collsim.reports.whatif", "dev.collsim.reports.plan", "dev.collsim.reports.spec")),
+    /** The command line; nothing uses it. */
+    CLI("cli", List.of("dev.collsim.cli.."), List.of());
+
+    private final String artifact;
+    private final List<String> packages;
+    private final List<String> facade;
+
+    Modules(String artifact, List<String> packages, List<String> facade) {
+        this.artifact = artifact;
+        this.packages = packages;
+        this.facade = facade;
+    }
+
+    /** @return the module's directory name, e.g. {@code topology-model} */
+    String artifact() {
+        return artifact;
+    }
+
+    /** @return the packages the module owns, in ArchUnit syntax */
+    String[] packages() {
+        return packages.toArray(String[]::new);
+    }
+
+    /** @return the facade packages, in ArchUnit syntax (possibly none) */
+    String[] facade() {
+        return facade.toArray(String[]::new);
+    }
+}

@@ -1,5 +1,7 @@
 package dev.collsim.simulator;
 
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
@@ -127,11 +129,7 @@ public final class NcclPredictor implements CollectivePredictor {
      */
     public static long effectiveBytes(PredictionRequest r) {
         int elt = r.dataType().size();
-        long count = r.collective().countFor(r.sizeBytes(), elt, r.nRanks());
-        return switch (r.collective()) {
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> count * elt * r.nRanks();
-            default -> count * elt;
-        };
+        return CollGeometry.ofSize(r.collective(), r.sizeBytes(), elt, r.nRanks()).sizeBytes(elt);
     }
 
     @Override
@@ -170,8 +168,8 @@ public final class NcclPredictor implements CollectivePredictor {
 
     private static Prediction prediction(PredictionRequest r, long bytes, dev.collsim.nccl.Algorithm a,
             dev.collsim.nccl.Protocol p, PerfEstimate e, double ncclUs, double bound) {
-        double algBw = e.timeUs() > 0 ? bytes / (1000.0 * e.timeUs()) : 0;
-        double busBw = algBw * r.collective().busBwFactor(r.nRanks());
+        double algBw = BusBandwidth.algBw(bytes, e.timeUs());
+        double busBw = BusBandwidth.busBw(r.collective(), r.nRanks(), algBw);
         return new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), a, p, e.channels(), e.timeUs(), algBw,
                 busBw, ncclUs, bound, e.bottleneck());
     }
@@ -237,13 +235,13 @@ public final class NcclPredictor implements CollectivePredictor {
         double capAlgBw = shareBusBw * m / (2.0 * (m - 1));
         double arTime = Math.max(ar.timeUs(), interReq.sizeBytes() / (1000.0 * capAlgBw) + params.launchOverheadUs());
         double time = rs.timeUs() + arTime + ag.timeUs();
-        double algBw = bytes / (1000.0 * time);
+        double algBw = BusBandwidth.algBw(bytes, time);
         String how = String.format(Locale.ROOT, "%s = ReduceScatter %.1f us (%s/%s) + AllReduce %.1f us (%s/%s, %d"
                 + " nodes) + AllGather %.1f us (%s/%s)", h.text(), rs.timeUs(), name(rs), rs.protocol().ncclName(),
                 arTime, name(ar), ar.protocol().ncclName(), m, ag.timeUs(), name(ag), ag.protocol().ncclName());
         double ncclUs = rs.ncclEstimateUs() + ar.ncclEstimateUs() + ag.ncclEstimateUs();
         return new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), ar.algorithm(), ar.protocol(),
-                ar.nChannels(), time, algBw, algBw * r.collective().busBwFactor(r.nRanks()), ncclUs,
+                ar.nChannels(), time, algBw, BusBandwidth.busBw(r.collective(), r.nRanks(), algBw), ncclUs,
                 PhysicalBound.busBw(plan, r.collective()), how);
     }
 

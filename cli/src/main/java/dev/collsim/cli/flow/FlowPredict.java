@@ -1,6 +1,7 @@
 package dev.collsim.cli.flow;
 
 import dev.collsim.io.InputException;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
@@ -157,7 +158,7 @@ public final class FlowPredict {
             double time = t.jobs().get(0).timeUs();
             double aloneUs = congestionAware ? new AnalyticalNetwork().time(jobs.subList(0, 1), model).jobs().get(0)
                     .timeUs() : time;
-            linksBusBw.add(aloneUs > 0 ? size / aloneUs / 1e3 * c.busBwFactor(mainRanks.size())
+            linksBusBw.add(aloneUs > 0 ? BusBandwidth.busBw(c, mainRanks.size(), size, aloneUs)
                     : Double.POSITIVE_INFINITY);
             String busiest = LinkUsage.describe(t.bottlenecks());
             out.add(FlowPredictor.fromTime(c, size, mainRanks.size(), ScheduleAlgorithms.ncclAlgorithm(algo), null,

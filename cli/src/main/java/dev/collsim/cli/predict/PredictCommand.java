@@ -6,6 +6,7 @@ import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.io.InputException;
 import dev.collsim.cli.UserError;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
@@ -190,7 +191,7 @@ public final class PredictCommand implements Callable<Integer> {
         for (long s : sizes) {
             PredictionRequest r = new PredictionRequest(topo, rankList, c, s, type, redOp, nccl);
             Prediction p = hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r);
-            long count = c.countFor(s, type.size(), rankList.size());
+            long count = CollGeometry.ofSize(c, s, type.size(), rankList.size()).paramCount();
             rows.add(new PredictRow(p, count, allAlgorithms && hier == null ? predictor.candidates(r) : List.of()));
         }
         PredictionRequest first = new PredictionRequest(topo, rankList, c, sizes.get(0), type, redOp, nccl);
@@ -225,7 +226,7 @@ public final class PredictCommand implements Callable<Integer> {
         List<PredictRow> rows = new ArrayList<>();
         for (int i = 0; i < fr.predictions().size(); i++) {
             Prediction p = fr.predictions().get(i);
-            rows.add(new PredictRow(p, c.countFor(p.sizeBytes(), type.size(), rankList.size()), List.of(),
+            rows.add(new PredictRow(p, CollGeometry.ofSize(c, p.sizeBytes(), type.size(), rankList.size()).paramCount(), List.of(),
                     fr.linksBusBw().get(i)));
         }
         List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"

@@ -2,6 +2,7 @@ package dev.collsim.reports.whatif;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.reports.chart.SweepSeries;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.HostNetworkShare;
@@ -149,8 +150,8 @@ public final class ReportRunner {
         double bound = HostNetworkShare.boundUs(v.topology(), ranks, s.collective(), size, 1, ring);
         if (!Double.isFinite(t) && bound > 0) {
             return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
-                    size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
-                    * s.collective().busBwFactor(ranks.size()), p.physicalBoundBusBw(), algo(p), proto(p),
+                    size, bound, BusBandwidth.algBw(size, bound), BusBandwidth.busBw(s.collective(), ranks.size(), size,
+                    bound), p.physicalBoundBusBw(), algo(p), proto(p),
                     p.nChannels(), p.ncclEstimateUs(), "no estimate from the NCCL model for this layout ("
                     + p.bottleneck() + "); timed instead by the host NICs", "host-NIC bound");
         }

@@ -2,6 +2,8 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import java.util.ArrayList;
@@ -63,7 +65,7 @@ final class DatasetAssembler {
             if (p.count() < 0 || p.sizeBytes() == 0) {
                 continue;
             }
-            long expected = c.countFor(p.sizeBytes(), elt, n);
+            long expected = CollGeometry.ofSize(c, p.sizeBytes(), elt, n).paramCount();
             if (Math.abs(expected - p.count()) > Math.max(1, expected / 1000)) {
                 notes.add(new Note(p.line(), "count " + p.count() + " does not match size " + p.sizeBytes()
                         + " for " + c.testName() + " on " + n + " ranks (expected " + expected + ")"));
@@ -304,28 +306,6 @@ final class DatasetAssembler {
         if (t.isEmpty()) {
             return 0;
         }
-        return ranksFromRatio(c, t.get().busBw() / t.get().algBw());
-    }
-
-    /**
-     * Inverts nccl-tests' bus bandwidth factor.
-     *
-     * @param c     the collective
-     * @param ratio busbw / algbw
-     * @return n, or 0 when the factor does not depend on n or the ratio is out of range
-     */
-    static int ranksFromRatio(Collective c, double ratio) {
-        double n;
-        switch (c) {
-            case ALL_REDUCE:
-                n = 2.0 / (2.0 - ratio);
-                break;
-            case ALL_GATHER: case REDUCE_SCATTER: case ALL_TO_ALL: case GATHER: case SCATTER:
-                n = 1.0 / (1.0 - ratio);
-                break;
-            default:
-                return 0;
-        }
-        return n >= 1 && n < 1e6 && Double.isFinite(n) ? (int) Math.round(n) : 0;
+        return BusBandwidth.ranksForFactor(c, t.get().busBw() / t.get().algBw());
     }
 }

@@ -2,6 +2,7 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -115,7 +116,7 @@ final class MarkdownTableReader {
         if (n < 1) {
             for (double[] v : vals) {
                 if (v[1] > 1 && v[2] > 1) {
-                    n = DatasetAssembler.ranksFromRatio(c, v[2] / v[1]);
+                    n = BusBandwidth.ranksForFactor(c, v[2] / v[1]);
                 }
             }
         }
@@ -123,7 +124,7 @@ final class MarkdownTableReader {
             throw new InputException(new InputProblem(file, firstLine, 0, "nRanks", "cannot tell how many ranks "
                     + "this table measured: give '(N GPUs)' in its title or a single NxM in #@ nodes_x_gpus"));
         }
-        double factor = c.busBwFactor(n);
+        double factor = BusBandwidth.factor(c, n);
         List<PerfPoint> points = new ArrayList<>();
         for (int i = 0; i < vals.size(); i++) {
             double[] v = vals.get(i);
@@ -132,16 +133,16 @@ final class MarkdownTableReader {
             double bus = v[2];
             double time = v[3];
             if (Double.isNaN(alg) && !Double.isNaN(bus) && factor > 0) {
-                alg = bus / factor;
+                alg = BusBandwidth.algBwFromBusBw(c, n, bus);
             }
             if (Double.isNaN(alg) && !Double.isNaN(time) && time > 0) {
-                alg = size / (time * 1e3);
+                alg = BusBandwidth.algBw(size, time);
             }
             if (Double.isNaN(bus) && !Double.isNaN(alg)) {
-                bus = alg * factor;
+                bus = BusBandwidth.busBw(c, n, alg);
             }
             if (alg > 0) {
-                time = size / (alg * 1e3);
+                time = BusBandwidth.timeUs(size, alg);
             }
             if (Double.isNaN(alg) || Double.isNaN(bus)) {
                 continue;

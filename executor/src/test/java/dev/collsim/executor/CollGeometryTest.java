@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
+import dev.collsim.perf.NcclTestsRows;
 import dev.collsim.perf.PerfRow;
 import java.io.IOException;
 import java.util.List;
@@ -20,7 +21,7 @@ class CollGeometryTest {
     @ParameterizedTest
     @CsvSource({"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"})
     void sizeAndCountColumnsMatchNcclTests(String coll) throws IOException {
-        List<PerfRow> rows = NcclTestsText.parse(NcclTestsTableTest.lines("nccl-tests-" + coll + "-1gpu.txt"), coll, 1);
+        List<PerfRow> rows = NcclTestsRows.readAll(NcclTestsTableTest.lines("nccl-tests-" + coll + "-1gpu.txt"));
         List<Long> sizes = new SizeSweep(8, 1L << 30, 1 << 20, 4).sizes();
         assertEquals(rows.size(), sizes.size());
         for (int i = 0; i < sizes.size(); i++) {

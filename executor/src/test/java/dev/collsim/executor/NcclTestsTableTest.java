@@ -2,6 +2,7 @@ package dev.collsim.executor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.collsim.perf.NcclTestsRows;
 import dev.collsim.perf.PerfRow;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +29,7 @@ class NcclTestsTableTest {
     @ValueSource(strings = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"})
     void rowsHeaderAndFooterMatchNcclTests(String coll) throws IOException {
         List<String> lines = lines("nccl-tests-" + coll + "-1gpu.txt");
-        List<PerfRow> rows = NcclTestsText.parse(lines, coll, 1);
+        List<PerfRow> rows = NcclTestsRows.readAll(lines);
         assertEquals(14, rows.size());
         List<String> tableLines = lines.stream().filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
         for (int i = 0; i < rows.size(); i++) {

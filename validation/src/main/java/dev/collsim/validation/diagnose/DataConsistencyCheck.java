@@ -1,11 +1,11 @@
 package dev.collsim.validation.diagnose;
 
 import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.perf.PerfResult;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.Note;
 import dev.collsim.validation.ingest.PerfPoint;
-import dev.collsim.validation.ingest.Timing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +33,7 @@ final class DataConsistencyCheck implements Check {
         }
         double f = BusBandwidth.factor(d.collective(), d.nRanks());
         for (PerfPoint p : d.points()) {
-            Timing t = p.primary();
+            PerfResult t = p.primary();
             if (t.algBw() >= 5 && Math.abs(t.busBw() / t.algBw() - f) / f > 0.02) {
                 double r = t.busBw() / t.algBw();
                 int implied = BusBandwidth.ranksForFactor(d.collective(), r);
@@ -45,7 +45,7 @@ final class DataConsistencyCheck implements Check {
             }
         }
         for (PerfPoint p : d.points()) {
-            Timing t = p.primary();
+            PerfResult t = p.primary();
             if (t.hasTime() && t.timeUs() >= 1 && t.algBw() >= 1) {
                 double alg = BusBandwidth.algBw(p.sizeBytes(), t.timeUs());
                 if (Math.abs(alg - t.algBw()) / t.algBw() > 0.03) {

@@ -4,6 +4,8 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.perf.PerfResult;
+import dev.collsim.perf.PerfRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -147,7 +149,8 @@ final class MarkdownTableReader {
             if (Double.isNaN(alg) || Double.isNaN(bus)) {
                 continue;
             }
-            points.add(new PerfPoint(size, -1, null, new Timing(time, alg, bus, Timing.NOT_CHECKED), lines.get(i)));
+            points.add(new PerfPoint(new PerfRow(c.testName(), "", null, Integer.MIN_VALUE, n, size, -1, null,
+                    new PerfResult(time, alg, bus, null), null), lines.get(i)));
         }
         String label = ctx.title.isEmpty() ? seriesName : ctx.title + (seriesName.isEmpty() ? "" : " / " + seriesName);
         List<Note> notes = new ArrayList<>(ctx.notes);

@@ -14,7 +14,9 @@ import dev.collsim.perf.PerfRun;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the two JSON result formats: nccl-tests' {@code -J} output (nccl-tests 2.19.6 {@code src/util.cu}: keys
@@ -161,9 +163,9 @@ public final class JsonMeasurementReader {
      *
      * @return a note naming the slow process, if any
      */
-    static java.util.Optional<Note> slowProcess(JsonNode perProcess, long size) {
+    static Optional<Note> slowProcess(JsonNode perProcess, long size) {
         if (!perProcess.isArray() || perProcess.size() < 2) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         double[] med = new double[perProcess.size()];
         for (int p = 0; p < med.length; p++) {
@@ -187,11 +189,11 @@ public final class JsonMeasurementReader {
         others.sort(null);
         double rest = others.get(others.size() / 2);
         if (rest > 0 && med[worst] >= 1.3 * rest) {
-            return java.util.Optional.of(new Note(0, String.format(java.util.Locale.ROOT, "slow process %d at %d "
+            return Optional.of(new Note(0, String.format(Locale.ROOT, "slow process %d at %d "
                     + "bytes: median per-iteration time %.1f us against %.1f us for the other processes (%.2fx)",
                     worst, size, med[worst], rest, med[worst] / rest)));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static Collective collective(String file, JsonNode root, boolean collsim) throws InputException {

@@ -7,6 +7,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -125,7 +126,9 @@ final class ArchitectureTest {
     private static ArchRule onlyFacadeUsed(Modules m) {
         return FreezingArchRule.freeze(noClasses()
                 .that().resideOutsideOfPackages(m.packages())
-                .should().dependOnClassesThat(resideInAnyPackage(m.packages()).and(not(resideInAnyPackage(m.facade()))))
+                .should().dependOnClassesThat(resideInAnyPackage(m.packages()).and(not(resideInAnyPackage(m.facade())))
+                        .and(not(DescribedPredicate.describe("facade types of " + m.artifact(),
+                                (JavaClass c) -> m.isFacadeType(c.getName())))))
                 .as("only the facade of " + m.artifact() + " is used from outside it")
                 .allowEmptyShould(true));
     }

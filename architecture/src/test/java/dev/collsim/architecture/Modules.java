@@ -14,13 +14,19 @@ enum Modules {
     /** Graph of devices and links, readers and writers, catalog, the shared run schema and units. */
     TOPOLOGY_MODEL("topology-model",
             List.of("dev.collsim.topology..", "dev.collsim.io..", "dev.collsim.nccl..", "dev.collsim.perf..",
-                    "dev.collsim.units.."),
+                    "dev.collsim.units..", "dev.collsim.hardware.."),
             List.of("dev.collsim.topology", "dev.collsim.topology.catalog", "dev.collsim.topology.fabric",
-                    "dev.collsim.topology.paths", "dev.collsim.topology.io", "dev.collsim.topology.io.export",
-                    "dev.collsim.io", "dev.collsim.nccl", "dev.collsim.nccl.env", "dev.collsim.perf",
+                    "dev.collsim.topology.paths", "dev.collsim.topology.edit", "dev.collsim.topology.io",
+                    "dev.collsim.topology.io.export", "dev.collsim.io", "dev.collsim.io.yaml", "dev.collsim.hardware", "dev.collsim.nccl", "dev.collsim.nccl.env", "dev.collsim.perf",
                     "dev.collsim.units")),
-    /** Channels, NCCL's tuning model, the prediction; the facade is the root package. */
-    SIMULATOR("simulator", List.of("dev.collsim.simulator.."), List.of("dev.collsim.simulator")),
+    /** Channels, NCCL's tuning model, the prediction; the facade is the root package and its bounds. */
+    SIMULATOR("simulator", List.of("dev.collsim.simulator.."),
+            List.of("dev.collsim.simulator", "dev.collsim.simulator.bound"),
+            List.of("dev.collsim.simulator.perf.PerformanceParameters", "dev.collsim.simulator.perf.PerfEstimate",
+                    "dev.collsim.simulator.tuning.NcclVersion", "dev.collsim.simulator.tuning.GpuGeneration",
+                    "dev.collsim.simulator.network.FlowRecord", "dev.collsim.simulator.network.Multipath",
+                    "dev.collsim.simulator.network.FabricFailures", "dev.collsim.simulator.network.RankPlacement",
+                    "dev.collsim.simulator.network.RoutingOptions", "dev.collsim.simulator.network.Placement")),
     /** NCCL through JavaCPP; the only module that sees org.bytedeco. */
     EXECUTOR("executor", List.of("dev.collsim.executor.."), List.of("dev.collsim.executor")),
     /** Measurement readers, comparison, calibration, diagnosis. */
@@ -29,18 +35,38 @@ enum Modules {
                     "dev.collsim.validation.diagnose", "dev.collsim.validation.ingest")),
     /** Charts, what-if reports and capacity plans. */
     REPORTS("reports", List.of("dev.collsim.reports.."),
-            List.of("dev.collsim.reports.whatif", "dev.collsim.reports.plan", "dev.collsim.reports.spec")),
+            List.of("dev.collsim.reports.whatif", "dev.collsim.reports.plan", "dev.collsim.reports.spec"),
+            List.of("dev.collsim.reports.cluster.SimulatorResolver", "dev.collsim.reports.io.AtomicFolder",
+                    "dev.collsim.reports.chart.ChartStyle")),
     /** The command line; nothing uses it. */
     CLI("cli", List.of("dev.collsim.cli.."), List.of());
 
     private final String artifact;
     private final List<String> packages;
     private final List<String> facade;
+    private final List<String> facadeTypes;
 
     Modules(String artifact, List<String> packages, List<String> facade) {
+        this(artifact, packages, facade, List.of());
+    }
+
+    /**
+     * @param facadeTypes value types outside the facade packages that other modules may use (fully qualified
+     *                    names; their nested types included), e.g. the simulator's PerformanceParameters
+     */
+    Modules(String artifact, List<String> packages, List<String> facade, List<String> facadeTypes) {
         this.artifact = artifact;
         this.packages = packages;
         this.facade = facade;
+        this.facadeTypes = facadeTypes;
+    }
+
+    /**
+     * @param className a fully qualified class name (nested classes with {@code $})
+     * @return whether it is one of the facade types or nested in one
+     */
+    boolean isFacadeType(String className) {
+        return facadeTypes.stream().anyMatch(t -> className.equals(t) || className.startsWith(t + "$"));
     }
 
     /** @return the module's directory name, e.g. {@code topology-model} */

@@ -1,6 +1,14 @@
 package dev.collsim.cli;
 
+import dev.collsim.cli.flow.MergeCommand;
+import dev.collsim.cli.predict.PredictCommand;
+import dev.collsim.cli.report.PlanCommand;
+import dev.collsim.cli.report.ReportCommand;
 import dev.collsim.cli.report.WhatIfRun;
+import dev.collsim.cli.validation.AccuracyCommand;
+import dev.collsim.cli.validation.CalibrateCommand;
+import dev.collsim.cli.validation.CompareCommand;
+import dev.collsim.cli.validation.DiagnoseCommand;
 import dev.collsim.io.InputException;
 import dev.collsim.reports.whatif.BuiltinSpec;
 import java.io.UncheckedIOException;
@@ -8,6 +16,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The root command: {@code collsim <subcommand>}. With no subcommand it runs the built-in what-if report on the
@@ -15,11 +24,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "collsim", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Predicts, measures and explains GPU collective-communication performance.",
-        subcommands = {TopoCommand.class, dev.collsim.cli.predict.PredictCommand.class, RunCommand.class,
-            dev.collsim.cli.validation.DiagnoseCommand.class, dev.collsim.cli.validation.CompareCommand.class,
-            dev.collsim.cli.validation.CalibrateCommand.class, dev.collsim.cli.validation.AccuracyCommand.class,
-            dev.collsim.cli.report.PlanCommand.class, dev.collsim.cli.report.ReportCommand.class,
-            dev.collsim.cli.flow.MergeCommand.class},
+        subcommands = {TopoCommand.class, PredictCommand.class, RunCommand.class,
+            DiagnoseCommand.class, CompareCommand.class,
+            CalibrateCommand.class, AccuracyCommand.class,
+            PlanCommand.class, ReportCommand.class,
+            MergeCommand.class},
         footer = {"%nWith no subcommand: the built-in what-if report on the default cluster, written to"
             + " ./collsim-report/ (same as 'collsim report')."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -29,7 +38,7 @@ import picocli.CommandLine.Spec;
 public final class CollsimCommand implements Callable<Integer> {
 
     @Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
+    private CommandLine.Model.CommandSpec spec;
 
     /** Runs the built-in what-if report (the main job). */
     @Override

@@ -12,6 +12,8 @@ import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -20,6 +22,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code collsim topo paths}: an nvidia-smi-style matrix per host, GPU and NIC rows and columns, each cell NCCL's
@@ -144,14 +147,14 @@ public final class TopoPathsCommand implements Callable<Integer> {
     /** The {@code --bw} values as the docs write them: lower case. */
     static final class ViewNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(BandwidthView.values()).map(v -> v.name().toLowerCase(Locale.ROOT))
+        public Iterator<String> iterator() {
+            return Arrays.stream(BandwidthView.values()).map(v -> v.name().toLowerCase(Locale.ROOT))
                     .iterator();
         }
     }
 
     /** Reads {@code --bw} case-insensitively; an unknown value names the lower-case values allowed. */
-    static final class ViewConverter implements picocli.CommandLine.ITypeConverter<BandwidthView> {
+    static final class ViewConverter implements CommandLine.ITypeConverter<BandwidthView> {
         @Override
         public BandwidthView convert(String value) {
             for (BandwidthView v : BandwidthView.values()) {
@@ -159,7 +162,7 @@ public final class TopoPathsCommand implements Callable<Integer> {
                     return v;
                 }
             }
-            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a bandwidth view; allowed: "
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a bandwidth view; allowed: "
                     + String.join(", ", new ViewNames()));
         }
     }

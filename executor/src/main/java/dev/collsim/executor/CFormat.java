@@ -1,6 +1,7 @@
 package dev.collsim.executor;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 
 /**
@@ -56,7 +57,7 @@ public final class CFormat {
             String mant = stripZeros(e.substring(0, e.indexOf('e')));
             return mant + "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
         }
-        String f = new BigDecimal(value).setScale(Math.max(0, precision - 1 - exp), java.math.RoundingMode.HALF_EVEN)
+        String f = new BigDecimal(value).setScale(Math.max(0, precision - 1 - exp), RoundingMode.HALF_EVEN)
                 .toPlainString();
         return stripZeros(f);
     }

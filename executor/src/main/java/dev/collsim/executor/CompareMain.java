@@ -1,5 +1,6 @@
 package dev.collsim.executor;
 
+import dev.collsim.perf.NcclTestsRows;
 import dev.collsim.perf.PerfResult;
 import dev.collsim.perf.PerfRow;
 import java.io.IOException;
@@ -54,7 +55,7 @@ public final class CompareMain {
     private static List<PerfRow> medianOf(List<String> files) throws IOException {
         List<List<PerfRow>> runs = new ArrayList<>();
         for (String f : files) {
-            runs.add(NcclTestsText.parse(Files.readAllLines(Path.of(f)), "", 1));
+            runs.add(NcclTestsRows.readAll(Files.readAllLines(Path.of(f))));
         }
         return median(runs);
     }

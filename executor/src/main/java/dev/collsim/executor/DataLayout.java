@@ -1,5 +1,6 @@
 package dev.collsim.executor;
 
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import java.util.ArrayList;
 import java.util.List;

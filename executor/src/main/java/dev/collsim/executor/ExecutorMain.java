@@ -3,14 +3,16 @@ package dev.collsim.executor;
 import dev.collsim.executor.gpu.GpuRunner;
 import dev.collsim.perf.PerfJson;
 import dev.collsim.perf.PerfRun;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The standalone executor ({@code run-executor COLLECTIVE [nccl-tests flags]}), used on GPU hosts without
@@ -57,8 +59,8 @@ public final class ExecutorMain implements Callable<Integer> {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(new ExecutorMain(out, err));
-        cl.setOut(new java.io.PrintWriter(out, true));
-        cl.setErr(new java.io.PrintWriter(err, true));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
         cl.setExecutionExceptionHandler((ex, cmd, pr) -> {
             if (ex instanceof ExecutorException ee) {
                 err.println("collsim: " + ee.getMessage());
@@ -99,7 +101,7 @@ public final class ExecutorMain implements Callable<Integer> {
         PerfRun run = GpuRunner.run(spec, launch, out, label);
         try {
             PerfJson.write(run, json);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ExecutorException("cannot write " + json + ": " + e.getMessage(), ExecutorException.DEVICE, e);
         }
         if (run.hasWrongResults()) {

@@ -9,7 +9,9 @@ import java.util.Locale;
 /**
  * The text nccl-tests 2.19.6 prints ({@code src/util.cu writeDeviceReport, writeResultHeader,
  * writeBenchmarkLine*, writeResultFooter, writeErrors}), column for column, so tools that read nccl-tests output
- * read collsim's. Only the first line differs: it names collsim instead of claiming to be nccl-tests.
+ * read collsim's. Only the first line differs: it names collsim instead of claiming to be nccl-tests. This is
+ * collsim's one writer of that table; {@link dev.collsim.perf.NcclTestsRows} is its one reader (the tests read
+ * nccl-tests' own output with it and print it back byte for byte).
  */
 public final class NcclTestsTable {
 

@@ -3,6 +3,7 @@ package dev.collsim.executor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.perf.NcclTestsRows;
 import dev.collsim.perf.PerfResult;
 import dev.collsim.perf.PerfRow;
 import java.io.ByteArrayOutputStream;
@@ -17,7 +18,7 @@ class CompareAndLogTest {
 
     @Test
     void identicalTablesMeetTargetsAndShiftedOnesDoNot() throws IOException {
-        List<PerfRow> ref = NcclTestsText.parse(NcclTestsTableTest.lines("nccl-tests-all_reduce-1gpu.txt"), "", 1);
+        List<PerfRow> ref = NcclTestsRows.readAll(NcclTestsTableTest.lines("nccl-tests-all_reduce-1gpu.txt"));
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         assertEquals(0, CompareMain.compare(ref, ref, new PrintStream(b, true, StandardCharsets.UTF_8)));
         List<PerfRow> slower = new ArrayList<>();

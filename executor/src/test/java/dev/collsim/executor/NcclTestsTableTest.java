@@ -2,6 +2,7 @@ package dev.collsim.executor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.collsim.perf.NcclTestsRows;
 import dev.collsim.perf.PerfRow;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /**
  * The table text must be byte-identical to nccl-tests 2.19.6's own output: the expected lines are nccl-tests'
@@ -28,7 +30,7 @@ class NcclTestsTableTest {
     @ValueSource(strings = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"})
     void rowsHeaderAndFooterMatchNcclTests(String coll) throws IOException {
         List<String> lines = lines("nccl-tests-" + coll + "-1gpu.txt");
-        List<PerfRow> rows = NcclTestsText.parse(lines, coll, 1);
+        List<PerfRow> rows = NcclTestsRows.readAll(lines);
         assertEquals(14, rows.size());
         List<String> tableLines = lines.stream().filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
         for (int i = 0; i < rows.size(); i++) {
@@ -51,7 +53,7 @@ class NcclTestsTableTest {
     void runLineMatchesNcclTests(String coll) throws IOException {
         List<String> lines = lines("nccl-tests-" + coll + "-1gpu.txt");
         RunOptions o = new RunOptions();
-        new picocli.CommandLine(o).parseArgs(coll, "-b", "8", "-e", "1G", "-f", "4", "-g", "1", "-w", "5", "-n", "50");
+        new CommandLine(o).parseArgs(coll, "-b", "8", "-e", "1G", "-f", "4", "-g", "1", "-w", "5", "-n", "50");
         String report = NcclTestsTable.deviceReport("x", 22803, 22803, coll + "_perf", o.toSpec(), List.of());
         String[] ours = report.split("\n");
         int s = indexStartingWith(lines, "# nThread");

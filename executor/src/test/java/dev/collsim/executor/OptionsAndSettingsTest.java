@@ -8,12 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.SizeSweep;
+import dev.collsim.nccl.env.NcclSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class OptionsAndSettingsTest {
@@ -108,7 +109,7 @@ class OptionsAndSettingsTest {
     }
 
     @Test
-    void workerEnvironmentCapturesNcclOutputUnlessTheUserSetIt(@org.junit.jupiter.api.io.TempDir Path tmp) {
+    void workerEnvironmentCapturesNcclOutputUnlessTheUserSetIt(@TempDir Path tmp) {
         RunSpec s = spec("allreduce", "--env", "NCCL_PROTO=Simple");
         Map<String, String> env = Supervisor.workerEnv(Map.of("PATH", "/bin"), s, Map.of("NCCL_ALGO", "Ring"), tmp);
         assertEquals("Simple", env.get("NCCL_PROTO"));

@@ -1,5 +1,8 @@
 package dev.collsim.simulator;
 
+import dev.collsim.topology.Gpu;
+import java.util.List;
+
 /** Predicts collective performance. Implementations are pure functions of their input and thread-safe. */
 public interface CollectivePredictor {
 
@@ -22,7 +25,7 @@ public interface CollectivePredictor {
      * @return the prediction for one group; with a fabric-aware predictor, the slowest group's time
      * @throws IllegalArgumentException as {@link #predict}, or when the first group is not the request's ranks
      */
-    default Prediction predictConcurrent(PredictionRequest request, java.util.List<java.util.List<dev.collsim.topology.Gpu>> groups) {
+    default Prediction predictConcurrent(PredictionRequest request, List<List<Gpu>> groups) {
         return predict(request);
     }
 }

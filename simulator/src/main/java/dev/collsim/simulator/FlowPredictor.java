@@ -1,6 +1,7 @@
 package dev.collsim.simulator;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.network.FlowNetwork;
@@ -165,7 +166,7 @@ public final class FlowPredictor implements CollectivePredictor {
 
     /**
      * A prediction from a time a network backend gave, with algbw and busbw by the nccl-tests definitions
-     * ({@code algbw = size / time}, {@code busbw = algbw x} {@link Collective#busBwFactor}).
+     * ({@code algbw = size / time}, {@code busbw = algbw x} {@link BusBandwidth#factor}).
      *
      * @param c              collective
      * @param sizeBytes      nccl-tests size, bytes
@@ -182,8 +183,8 @@ public final class FlowPredictor implements CollectivePredictor {
     public static Prediction fromTime(Collective c, long sizeBytes, int nRanks, Algorithm algorithm,
             Protocol protocol, int nChannels, double timeUs, double ncclEstimateUs, double boundBusBw,
             String bottleneck) {
-        double algBw = timeUs > 0 ? sizeBytes / timeUs / 1e3 : 0;
+        double algBw = BusBandwidth.algBw(sizeBytes, timeUs);
         return new Prediction(c, sizeBytes, nRanks, algorithm, protocol, nChannels, timeUs, algBw,
-                algBw * c.busBwFactor(nRanks), ncclEstimateUs, boundBusBw, bottleneck);
+                BusBandwidth.busBw(c, nRanks, algBw), ncclEstimateUs, boundBusBw, bottleneck);
     }
 }

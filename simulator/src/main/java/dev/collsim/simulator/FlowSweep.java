@@ -1,5 +1,6 @@
 package dev.collsim.simulator;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.RedOp;
@@ -99,7 +100,7 @@ public final class FlowSweep {
             double time = t.jobs().get(0).timeUs();
             double aloneUs = r.congestionAware() ? new LinksNetwork().time(jobs.subList(0, 1), model).jobs().get(0)
                     .timeUs() : time;
-            linksBusBw.add(aloneUs > 0 ? size / aloneUs / 1e3 * c.busBwFactor(placed.size())
+            linksBusBw.add(aloneUs > 0 ? BusBandwidth.busBw(c, placed.size(), size, aloneUs)
                     : Double.POSITIVE_INFINITY);
             String busiest = LinkUsage.describe(t.bottlenecks());
             out.add(FlowPredictor.fromTime(c, size, placed.size(), ch.algorithm(), ch.protocol(), ch.nChannels(),

@@ -1,5 +1,7 @@
 package dev.collsim.simulator;
 
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
@@ -137,11 +139,7 @@ public final class NcclPredictor implements CollectivePredictor {
      */
     public static long effectiveBytes(Collective c, long sizeBytes, DataType dataType, int nRanks) {
         int elt = dataType.size();
-        long count = c.countFor(sizeBytes, elt, nRanks);
-        return switch (c) {
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> count * elt * nRanks;
-            default -> count * elt;
-        };
+        return CollGeometry.ofSize(c, sizeBytes, elt, nRanks).sizeBytes(elt);
     }
 
     /**
@@ -199,16 +197,16 @@ public final class NcclPredictor implements CollectivePredictor {
         int m = inter.size();
         // the q rails share each node's NICs: the inter-node AllReduce gets N/q per node
         double capAlgBw = PhysicalBound.interBusBw(Collective.ALL_REDUCE, m, m, plan.nodeNicBw() / q)
-                / Collective.ALL_REDUCE.busBwFactor(m);
+                / BusBandwidth.factor(Collective.ALL_REDUCE, m);
         double arTime = Math.max(ar.timeUs(), interReq.sizeBytes() / (1000.0 * capAlgBw) + params.launchOverheadUs());
         double time = rs.timeUs() + arTime + ag.timeUs();
-        double algBw = bytes / (1000.0 * time);
+        double algBw = BusBandwidth.algBw(bytes, time);
         String how = String.format(Locale.ROOT, "%s = ReduceScatter %.1f us (%s/%s) + AllReduce %.1f us (%s/%s, %d"
                 + " nodes) + AllGather %.1f us (%s/%s)", h.text(), rs.timeUs(), name(rs), rs.protocol().ncclName(),
                 arTime, name(ar), ar.protocol().ncclName(), m, ag.timeUs(), name(ag), ag.protocol().ncclName());
         double ncclUs = rs.ncclEstimateUs() + ar.ncclEstimateUs() + ag.ncclEstimateUs();
         return new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), ar.algorithm(), ar.protocol(),
-                ar.nChannels(), time, algBw, algBw * r.collective().busBwFactor(r.nRanks()), ncclUs,
+                ar.nChannels(), time, algBw, BusBandwidth.busBw(r.collective(), r.nRanks(), algBw), ncclUs,
                 PhysicalBound.busBw(plan, r.collective()), how);
     }
 

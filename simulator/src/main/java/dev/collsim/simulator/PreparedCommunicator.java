@@ -1,5 +1,6 @@
 package dev.collsim.simulator;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
@@ -119,8 +120,8 @@ public final class PreparedCommunicator {
         Collective c = call.collective();
         double bound = PhysicalBound.busBw(plan, c);
         PerfEstimate e = estimate(call, call.choice(), pp);
-        double algBw = e.timeUs() > 0 ? call.bytes() / (1000.0 * e.timeUs()) : 0;
-        double busBw = algBw * c.busBwFactor(plan.nRanks());
+        double algBw = e.timeUs() > 0 ? BusBandwidth.algBw(call.bytes(), e.timeUs()) : 0;
+        double busBw = BusBandwidth.busBw(c, plan.nRanks(), algBw);
         double ncclUs = call.choice() == null ? -1 : call.choice().timeUs();
         return new Prediction(c, call.sizeBytes(), plan.nRanks(), call.algorithm(), call.protocol(), e.channels(),
                 e.timeUs(), algBw, busBw, ncclUs, bound, e.bottleneck());

@@ -5,11 +5,8 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The collectives collsim predicts and runs, with NCCL's names and nccl-tests' bus bandwidth factors.
- *
- * <p>Bus bandwidth factors from nccl-tests 2.19.6 {@code doc/PERFORMANCE.md} and {@code src/*.cu}:
- * AllReduce 2(n-1)/n; AllGather, ReduceScatter, AllToAll, Gather, Scatter (n-1)/n; Broadcast, Reduce,
- * SendRecv 1.
+ * The collectives collsim predicts and runs, with NCCL's and nccl-tests' names. Their nccl-tests counts are in
+ * {@link CollGeometry}, their algbw and busbw in {@link BusBandwidth}.
  */
 public enum Collective {
     /** ncclAllReduce. */
@@ -68,41 +65,6 @@ public enum Collective {
         return switch (this) {
             case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST, REDUCE -> true;
             default -> false;
-        };
-    }
-
-    /**
-     * nccl-tests' bus bandwidth factor: busbw = algbw x factor.
-     *
-     * @param nRanks number of ranks, >= 1
-     * @return the factor (0 for AllReduce on 1 rank, as nccl-tests prints)
-     */
-    public double busBwFactor(int nRanks) {
-        if (nRanks < 1) {
-            throw new IllegalArgumentException("nRanks must be >= 1, got " + nRanks);
-        }
-        double n = nRanks;
-        return switch (this) {
-            case ALL_REDUCE -> 2.0 * (n - 1) / n;
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> (n - 1) / n;
-            case BROADCAST, REDUCE, SEND_RECV -> 1.0;
-        };
-    }
-
-    /**
-     * Per-rank element count nccl-tests passes to NCCL for a given total size, following nccl-tests 2.19.6
-     * {@code src/*.cu GetCollByteCount}: AllGather/ReduceScatter/AllToAll/Gather/Scatter divide the size by
-     * nRanks (rounded down to whole elements), the others use the whole size.
-     *
-     * @param sizeBytes the size column (bytes)
-     * @param eltSize   element size in bytes
-     * @param nRanks    ranks
-     * @return count (elements)
-     */
-    public long countFor(long sizeBytes, int eltSize, int nRanks) {
-        return switch (this) {
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> sizeBytes / eltSize / nRanks;
-            default -> sizeBytes / eltSize;
         };
     }
 

@@ -1,14 +1,21 @@
 package dev.collsim.perf;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.collsim.topology.io.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Reads and writes {@link PerfRun} JSON (snake_case keys; see the package description). */
+/**
+ * Reads and writes {@link PerfRun} JSON with Jackson (snake_case keys; see the package description). Every
+ * collsim run JSON is read through this mapper: the executor's, {@code collsim run}'s and validation's.
+ */
 public final class PerfJson {
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
@@ -48,7 +55,7 @@ public final class PerfJson {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         Files.createDirectories(dir);
-        Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(dir, abs.getFileName().toString());
+        Path tmp = AtomicFiles.tempFile(dir, abs.getFileName().toString());
         try {
             MAPPER.writeValue(tmp.toFile(), value);
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -74,11 +81,11 @@ public final class PerfJson {
      * @return the runs, in file order
      * @throws IOException when the file cannot be read or holds neither
      */
-    public static java.util.List<PerfRun> readAll(Path file) throws IOException {
-        com.fasterxml.jackson.databind.JsonNode tree = MAPPER.readTree(file.toFile());
-        java.util.List<PerfRun> out = new java.util.ArrayList<>();
+    public static List<PerfRun> readAll(Path file) throws IOException {
+        JsonNode tree = MAPPER.readTree(file.toFile());
+        List<PerfRun> out = new ArrayList<>();
         if (tree != null && tree.isArray()) {
-            for (com.fasterxml.jackson.databind.JsonNode n : tree) {
+            for (JsonNode n : tree) {
                 out.add(MAPPER.treeToValue(n, PerfRun.class));
             }
         } else if (tree != null) {

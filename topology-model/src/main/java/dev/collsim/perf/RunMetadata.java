@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a run needs to be compared with a prediction: software versions, settings, GPUs and the topology and
@@ -41,7 +42,7 @@ public record RunMetadata(
 
     /** Copies the collections so the record stays immutable. */
     public RunMetadata {
-        ncclEnv = ncclEnv == null ? Map.of() : Map.copyOf(new java.util.TreeMap<>(ncclEnv));
+        ncclEnv = ncclEnv == null ? Map.of() : Map.copyOf(new TreeMap<>(ncclEnv));
         hostnames = hostnames == null ? List.of() : List.copyOf(hostnames);
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
         ncclLog = ncclLog == null ? List.of() : List.copyOf(ncclLog);

@@ -1,5 +1,6 @@
 package dev.collsim.topology;
 
+import java.io.Serializable;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.function.BiFunction;
@@ -45,7 +46,7 @@ final class PresizedMultigraph extends AbstractBaseGraph<Device, Link> {
         @Override
         public Function<GraphType, IntrusiveEdgesSpecifics<Device, Link>> getIntrusiveEdgesSpecificsFactory() {
             int cap = capacity(edges);
-            return (Function<GraphType, IntrusiveEdgesSpecifics<Device, Link>> & java.io.Serializable)
+            return (Function<GraphType, IntrusiveEdgesSpecifics<Device, Link>> & Serializable)
                     type -> new UniformIntrusiveEdgesSpecifics<>(new LinkedHashMap<>(cap));
         }
 
@@ -53,7 +54,7 @@ final class PresizedMultigraph extends AbstractBaseGraph<Device, Link> {
         public BiFunction<Graph<Device, Link>, GraphType, Specifics<Device, Link>> getSpecificsFactory() {
             int vcap = capacity(vertices);
             int pcap = capacity(edges);
-            return (BiFunction<Graph<Device, Link>, GraphType, Specifics<Device, Link>> & java.io.Serializable)
+            return (BiFunction<Graph<Device, Link>, GraphType, Specifics<Device, Link>> & Serializable)
                     (graph, type) -> new FastLookupDirectedSpecifics<>(graph, new LinkedHashMap<>(vcap),
                             new HashMap<>(pcap), getEdgeSetFactory());
         }

@@ -2,21 +2,24 @@ package dev.collsim.cli.flow;
 
 import dev.collsim.simulator.network.FabricFailures;
 import dev.collsim.topology.Link;
+import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
-import dev.collsim.topology.fabric.ClusterSpec;
-import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.edit.ClusterEditException;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** Builds the fabric a flow run uses: the cluster, rebuilt on another fabric if asked, with its failures. */
 final class FlowFabric {
@@ -87,22 +90,22 @@ final class FlowFabric {
      * @param t the topology built from them
      * @return a one-line warning naming the leaf count and what to change, or empty
      */
-    static java.util.Optional<String> oversubscriptionWarning(FlowOptions o, Topology t) {
+    static Optional<String> oversubscriptionWarning(FlowOptions o, Topology t) {
         if (o.fabric == null || o.oversubscription == null || FabricSpec.parseRatio(o.oversubscription) <= 1.0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        List<dev.collsim.topology.NetSwitch> switches = t.devices(dev.collsim.topology.NetSwitch.class);
-        if (switches.stream().anyMatch(s -> s.tier() == dev.collsim.topology.NetSwitch.Tier.SPINE)) {
-            return java.util.Optional.empty();
+        List<NetSwitch> switches = t.devices(NetSwitch.class);
+        if (switches.stream().anyMatch(s -> s.tier() == NetSwitch.Tier.SPINE)) {
+            return Optional.empty();
         }
-        long leaves = switches.stream().filter(s -> s.tier() == dev.collsim.topology.NetSwitch.Tier.LEAF).count();
+        long leaves = switches.stream().filter(s -> s.tier() == NetSwitch.Tier.LEAF).count();
         int radix = o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX : o.leafRadix;
         String head = "Warning: --oversubscription " + o.oversubscription + " has no effect: ";
         if (FabricKind.parse(o.fabric) == FabricKind.SINGLE_SWITCH) {
-            return java.util.Optional.of(head + "a single-switch fabric has no uplinks; use --fabric fat-tree or"
+            return Optional.of(head + "a single-switch fabric has no uplinks; use --fabric fat-tree or"
                     + " rail-optimized");
         }
-        return java.util.Optional.of(head + "the " + o.fabric + " fabric has " + leaves + " leaf switch"
+        return Optional.of(head + "the " + o.fabric + " fabric has " + leaves + " leaf switch"
                 + (leaves == 1 ? "" : "es") + " and no spines (--leaf-radix " + radix + " holds every host's NICs),"
                 + " so no traffic crosses an oversubscribed uplink; lower --leaf-radix to spread the hosts over"
                 + " several leaves");
@@ -137,7 +140,7 @@ final class FlowFabric {
     }
 
     /** @return the value, or rethrows its IllegalArgumentException with the option name in front */
-    private static <T> T named(String option, java.util.function.Supplier<T> parse) {
+    private static <T> T named(String option, Supplier<T> parse) {
         try {
             return parse.get();
         } catch (IllegalArgumentException e) {
@@ -145,7 +148,7 @@ final class FlowFabric {
         }
     }
 
-    private static List<String> drawn(String option, int count, java.util.function.Supplier<List<String>> draw) {
+    private static List<String> drawn(String option, int count, Supplier<List<String>> draw) {
         try {
             return draw.get();
         } catch (IllegalArgumentException e) {

@@ -3,8 +3,12 @@ package dev.collsim.cli.flow;
 import dev.collsim.simulator.network.Multipath;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Options of {@code collsim predict --backend flow|links}, as a picocli mixin. Given with another backend they
@@ -114,7 +118,7 @@ public final class FlowOptions {
      * @throws IllegalArgumentException on another value (names the option and the allowed values)
      */
     boolean ringOrderByRank() {
-        return switch (ringOrder == null ? "topology" : ringOrder.trim().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (ringOrder == null ? "topology" : ringOrder.trim().toLowerCase(Locale.ROOT)) {
             case "topology" -> false;
             case "rank" -> true;
             default -> throw new IllegalArgumentException("unknown --ring-order '" + ringOrder
@@ -130,19 +134,19 @@ public final class FlowOptions {
     /** The {@code --routing} values as the docs write them: lower case. */
     static final class RoutingNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(Multipath.values()).map(Multipath::yamlName).iterator();
+        public Iterator<String> iterator() {
+            return Arrays.stream(Multipath.values()).map(Multipath::yamlName).iterator();
         }
     }
 
     /** Reads {@code --routing} case-insensitively ({@link Multipath#parse}); an unknown value names the allowed. */
-    static final class RoutingConverter implements picocli.CommandLine.ITypeConverter<Multipath> {
+    static final class RoutingConverter implements CommandLine.ITypeConverter<Multipath> {
         @Override
         public Multipath convert(String value) {
             try {
                 return Multipath.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
         }
     }

@@ -6,8 +6,8 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.FlowChoice;
 import dev.collsim.simulator.FlowJob;
@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Runs {@code collsim predict --backend flow|links}: turns the options into a {@link FlowRequest} (fabric,
@@ -188,7 +189,7 @@ public final class FlowPredict {
             h.add(String.format(Locale.ROOT, "Schedule: %s, %d ranks (%s), placement %s; routing %s seed %d, PXN %s%s",
                     schedules(r), first.order().size(), first.grouping(), o.placementText(), o.routing, o.seed,
                     o.noPxn ? "off" : "on", o.shard == null ? "" : "; shard " + o.shard));
-            r.choices().stream().map(FlowChoice::unevenHostsWarning).flatMap(java.util.Optional::stream).distinct()
+            r.choices().stream().map(FlowChoice::unevenHostsWarning).flatMap(Optional::stream).distinct()
                     .forEach(h::add);
         }
         for (JobSpec s : specs) {

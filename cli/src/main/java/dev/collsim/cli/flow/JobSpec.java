@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One {@code --job} option: another collective sharing the fabric.
@@ -41,7 +42,7 @@ record JobSpec(String name, Collective collective, long sizeBytes, int ranks, St
             String k = p[0].trim().toLowerCase(Locale.ROOT);
             if (p.length != 2 || !KEYS.contains(k)) {
                 throw new IllegalArgumentException("--job '" + text + "': '" + part + "' is not allowed; use key=value"
-                        + " with keys " + String.join(", ", new java.util.TreeSet<>(KEYS)));
+                        + " with keys " + String.join(", ", new TreeSet<>(KEYS)));
             }
             if (kv.put(k, p[1].trim()) != null) {
                 throw new IllegalArgumentException("--job '" + text + "': key " + k + " given twice; give each key"

@@ -1,6 +1,7 @@
 package dev.collsim.cli.flow;
 
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import java.io.IOException;
@@ -51,7 +52,7 @@ public final class MergeCommand implements Callable<Integer> {
         }
         for (Path f : files) {
             if (Files.isDirectory(f)) {
-                throw new dev.collsim.cli.UserError(f + ": is a directory, not a shard CSV", ExitCodes.INPUT);
+                throw new UserError(f + ": is a directory, not a shard CSV", ExitCodes.INPUT);
             }
             List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
             if (lines.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.collsim.cli.flow;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.IoMessages;
+import dev.collsim.topology.io.AtomicFiles;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -71,7 +72,7 @@ final class OutputPaths {
         Path abs = target.toAbsolutePath().normalize();
         Path tmp = null;
         try {
-            tmp = dev.collsim.topology.io.AtomicFiles.tempFile(abs.getParent(), "." + abs.getFileName());
+            tmp = AtomicFiles.tempFile(abs.getParent(), "." + abs.getFileName());
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 content.write(w);
             }

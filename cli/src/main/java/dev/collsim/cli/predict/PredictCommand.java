@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
-import dev.collsim.io.InputException;
+import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
+import dev.collsim.cli.flow.FlowOptions;
+import dev.collsim.cli.flow.FlowPredict;
+import dev.collsim.io.InputException;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
@@ -21,6 +25,7 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
+import dev.collsim.validation.calibration.CalibrationProfile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -39,6 +44,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code collsim predict}: predicts a collective over an nccl-tests size sweep, printing for every size the
@@ -153,8 +159,8 @@ public final class PredictCommand implements Callable<Integer> {
             + " (see the README section on the flow backend) (default: ${DEFAULT-VALUE})")
     private Backend backend;
 
-    @picocli.CommandLine.Mixin
-    private dev.collsim.cli.flow.FlowOptions flowOptions = new dev.collsim.cli.flow.FlowOptions();
+    @CommandLine.Mixin
+    private FlowOptions flowOptions = new FlowOptions();
 
     @Option(names = {"--params", "--calibration"}, paramLabel = "FILE", description = "performance parameters (JSON"
             + " or YAML with the field names of PerformanceParameters, or a 'collsim calibrate' profile);"
@@ -195,7 +201,7 @@ public final class PredictCommand implements Callable<Integer> {
         for (long s : sizes) {
             PredictionRequest r = new PredictionRequest(topo, rankList, c, s, type, redOp, nccl);
             Prediction p = model(() -> hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r));
-            long count = c.countFor(s, type.size(), rankList.size());
+            long count = CollGeometry.ofSize(c, s, type.size(), rankList.size()).paramCount();
             rows.add(new PredictRow(p, count, allAlgorithms && hier == null ? model(() -> predictor.candidates(r))
                     : List.of()));
         }
@@ -230,17 +236,17 @@ public final class PredictCommand implements Callable<Integer> {
     private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList,
             NcclSettings nccl) throws IOException {
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters());
-        dev.collsim.cli.flow.FlowPredict.Result fr;
+        FlowPredict.Result fr;
         try {
-            fr = new dev.collsim.cli.flow.FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
+            fr = new FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
                     rankList, c, type, redOp, sizes, nccl, predictor);
-        } catch (dev.collsim.io.InputException e) {
+        } catch (InputException e) {
             throw new UserError(e.getMessage(), ExitCodes.INPUT);
         }
         List<PredictRow> rows = new ArrayList<>();
         for (int i = 0; i < fr.predictions().size(); i++) {
             Prediction p = fr.predictions().get(i);
-            rows.add(new PredictRow(p, c.countFor(p.sizeBytes(), type.size(), rankList.size()), List.of(),
+            rows.add(new PredictRow(p, CollGeometry.ofSize(c, p.sizeBytes(), type.size(), rankList.size()).paramCount(), List.of(),
                     fr.linksBusBw().get(i)));
         }
         List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
@@ -279,8 +285,8 @@ public final class PredictCommand implements Callable<Integer> {
      * @throws UserError (usage) naming the first such option and the backend it needs
      */
     private void checkBackendOptions() {
-        picocli.CommandLine.ParseResult pr = spec.commandLine().getParseResult();
-        for (picocli.CommandLine.Model.OptionSpec opt : spec.mixins().get("flowOptions").options()) {
+        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        for (CommandLine.Model.OptionSpec opt : spec.mixins().get("flowOptions").options()) {
             if (!pr.hasMatchedOption(opt)) {
                 continue;
             }
@@ -337,15 +343,15 @@ public final class PredictCommand implements Callable<Integer> {
         if (params == null) {
             return PerformanceParameters.DEFAULTS;
         }
-        dev.collsim.cli.InputFiles.require(params, "--params");
+        InputFiles.require(params, "--params");
         String name = params.getFileName().toString().toLowerCase(Locale.ROOT);
         try {
-            if (Files.readString(params).contains(dev.collsim.validation.calibration.CalibrationProfile.SCHEMA)) {
-                return dev.collsim.validation.calibration.CalibrationProfile.read(params).parameters();
+            if (Files.readString(params).contains(CalibrationProfile.SCHEMA)) {
+                return CalibrationProfile.read(params).parameters();
             }
         } catch (IOException e) {
-            throw dev.collsim.cli.InputFiles.failed(params, e, "--params");
-        } catch (dev.collsim.io.InputException e) {
+            throw InputFiles.failed(params, e, "--params");
+        } catch (InputException e) {
             throw new UserError(e.getMessage(), ExitCodes.INPUT);
         }
         ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())

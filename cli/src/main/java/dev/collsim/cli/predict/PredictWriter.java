@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.simulator.Candidate;
 import dev.collsim.simulator.Prediction;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -145,7 +146,7 @@ final class PredictWriter {
         return "\"" + (s == null ? "" : s.replace("\"", "\"\"")) + "\"";
     }
 
-    void json(List<String> header, List<PredictRow> rows, boolean all) throws java.io.IOException {
+    void json(List<String> header, List<PredictRow> rows, boolean all) throws IOException {
         ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = m.createObjectNode();
         ArrayNode h = root.putArray("settings");

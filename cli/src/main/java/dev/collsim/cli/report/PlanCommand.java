@@ -4,6 +4,7 @@ import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.ScalingSearch;
@@ -11,7 +12,6 @@ import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.NcclPredictor;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.ClusterSource;
@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code collsim plan}: the collectives of one training step, their predicted times on the cluster, the step time,
@@ -41,7 +42,7 @@ import picocli.CommandLine.Spec;
 public final class PlanCommand implements Callable<Integer> {
 
     @Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
+    private CommandLine.Model.CommandSpec spec;
     @Mixin
     private ClusterOption cluster;
 

@@ -1,5 +1,6 @@
 package dev.collsim.cli.report;
 
+import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
@@ -21,7 +22,7 @@ final class PlanText {
                 "bytes", "calls", "us/call", "ms/step", "busbw", "algorithm", "bottleneck");
         for (CommTiming c : p.comms()) {
             out.printf("  %-28s %-5s %5d %5d %9s %7d %11.1f %10.2f %9.1f  %-16s %s%n", c.op().kind().label(),
-                    c.op().kind().group(), c.nRanks(), c.hosts(), dev.collsim.reports.chart.ChartStyle.bytes(c.op().sizeBytes()),
+                    c.op().kind().group(), c.nRanks(), c.hosts(), ChartStyle.bytes(c.op().sizeBytes()),
                     c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, c.busBw(), c.algoProto(), c.bottleneck());
         }
         if (p.comms().isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.collsim.cli.report;
 
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.reports.spec.ReportSpec;
@@ -15,6 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code collsim report [SPEC.yaml] [-o DIR]}: a what-if report comparing a base cluster with its variants. */
 @Command(name = "report", mixinStandardHelpOptions = true,
@@ -34,7 +36,7 @@ import picocli.CommandLine.Spec;
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
+    private CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC.yaml", description = "the what-if spec (default:"
             + " the built-in one)")
@@ -56,12 +58,12 @@ public final class ReportCommand implements Callable<Integer> {
             s = BuiltinSpec.read();
             text = BuiltinSpec.text();
         } else {
-            dev.collsim.cli.InputFiles.require(specFile, "the report spec");
+            InputFiles.require(specFile, "the report spec");
             s = ReportSpecReader.read(specFile);
             try {
                 text = Files.readString(specFile);
             } catch (IOException e) {
-                throw dev.collsim.cli.InputFiles.failed(specFile, e, "the report spec");
+                throw InputFiles.failed(specFile, e, "the report spec");
             }
         }
         return runOrFail(s, text, output, !noProgress && WhatIfRun.terminal());

@@ -15,14 +15,16 @@ import dev.collsim.validation.compare.DatasetComparison;
 import dev.collsim.validation.ingest.Dataset;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim compare --measured FILE... [-c CLUSTER] [--calibration PROFILE.yaml]}. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
@@ -95,8 +97,8 @@ public final class CompareCommand implements Callable<Integer> {
     /** The NCCL releases collsim models, as {@code --nccl-version} accepts them (2.28, 2.30, ...). */
     static final class Versions implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(NcclVersion.values())
+        public Iterator<String> iterator() {
+            return Arrays.stream(NcclVersion.values())
                     .map(v -> v.text().substring(0, v.text().lastIndexOf('.'))).iterator();
         }
     }

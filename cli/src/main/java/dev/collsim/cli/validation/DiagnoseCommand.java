@@ -2,6 +2,7 @@ package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.DiagnosisText;
 import dev.collsim.validation.diagnose.Finding;
@@ -11,10 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim diagnose FILE...}: why measured bandwidth falls short of what the hardware allows. */
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
@@ -39,7 +40,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     public Integer call() throws InputException {
         List<Diagnoser.Diagnosis> all = new ArrayList<>();
         Diagnoser d = new Diagnoser();
-        List<dev.collsim.io.InputProblem> problems = new ArrayList<>();
+        List<InputProblem> problems = new ArrayList<>();
         for (Path f : MeasuredFiles.expand(files)) {
             try {
                 all.addAll(d.diagnose(MeasurementReader.read(f), MeasuredFiles.lines(f)));

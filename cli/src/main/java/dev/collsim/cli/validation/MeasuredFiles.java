@@ -1,6 +1,7 @@
 package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
@@ -40,12 +41,12 @@ final class MeasuredFiles {
     static List<Path> expand(List<Path> files) {
         List<Path> out = new ArrayList<>();
         for (Path f : files) {
-            dev.collsim.cli.InputFiles.require(f, "a measurement file");
+            InputFiles.require(f, "a measurement file");
             if (Files.isDirectory(f)) {
                 try (Stream<Path> s = Files.list(f)) {
                     s.filter(MeasuredFiles::isMeasurement).sorted().forEach(out::add);
                 } catch (IOException e) {
-                    throw dev.collsim.cli.InputFiles.failed(f, e, "a measurement file");
+                    throw InputFiles.failed(f, e, "a measurement file");
                 }
             } else {
                 out.add(f);

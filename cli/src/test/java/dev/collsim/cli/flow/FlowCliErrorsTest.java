@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.collsim.cli.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,7 +190,7 @@ class FlowCliErrorsTest {
         Run r = run(flow("--fail-random-nics", "6", "--fail-random-links", "1", "--format", "json"));
         assertEquals(0, r.code(), r.err());
         String failed = line(r.out());
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("NIC h[01]/nic(\\d+) \\(random\\)").matcher(failed);
+        Matcher m = Pattern.compile("NIC h[01]/nic(\\d+) \\(random\\)").matcher(failed);
         int nics = 0;
         while (m.find()) {
             nics++;
@@ -200,7 +204,7 @@ class FlowCliErrorsTest {
 
     /** @return the "Failed: ..." entry of a JSON settings array */
     private static String line(String json) throws IOException {
-        for (com.fasterxml.jackson.databind.JsonNode n : new com.fasterxml.jackson.databind.ObjectMapper()
+        for (JsonNode n : new ObjectMapper()
                 .readTree(json).get("settings")) {
             if (n.asText().startsWith("Failed: ")) {
                 return n.asText();

@@ -3,6 +3,7 @@ package dev.collsim.cli.flow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,7 +52,7 @@ class FlowRingOrderTest {
         FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(base);
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("# Schedule: Tree, 16 channels"), r.out());
-        String[] eight = java.util.Arrays.copyOf(base, base.length + 2);
+        String[] eight = Arrays.copyOf(base, base.length + 2);
         eight[base.length] = "--channels";
         eight[base.length + 1] = "8";
         double ratio = busBw(r.out()) / busBw(FlowCliErrorsTest.run(eight).out());
@@ -91,7 +92,7 @@ class FlowRingOrderTest {
     }
 
     private static String[] with(String[] a, String... more) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + more.length);
+        String[] out = Arrays.copyOf(a, a.length + more.length);
         System.arraycopy(more, 0, out, a.length, more.length);
         return out;
     }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.collsim.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -108,7 +110,7 @@ class PredictCommandTest {
     /** Every shipped config (configs/index.txt) predicts; an unknown cluster is an input error (exit 3). */
     @Test
     void everyShippedConfigPredicts() throws Exception {
-        for (String name : java.nio.file.Files.readAllLines(java.nio.file.Path.of("../configs/index.txt"))) {
+        for (String name : Files.readAllLines(Path.of("../configs/index.txt"))) {
             if (name.isBlank()) {
                 continue;
             }

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.cli.Main;
+import dev.collsim.reports.io.AtomicFolder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -166,9 +168,9 @@ class PlanReportCommandTest {
             assertTrue(Files.isRegularFile(out.resolve("index.html")));
             assertTrue(Files.isRegularFile(out.resolve("charts/algorithm-map.png")));
         } finally {
-            if (Files.isRegularFile(out.resolve(dev.collsim.reports.io.AtomicFolder.MARKER))) {
+            if (Files.isRegularFile(out.resolve(AtomicFolder.MARKER))) {
                 try (Stream<Path> s = Files.walk(out)) {
-                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
         }

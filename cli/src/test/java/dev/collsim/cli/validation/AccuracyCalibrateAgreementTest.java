@@ -16,6 +16,7 @@ import dev.collsim.validation.ingest.MeasurementReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -75,7 +76,7 @@ class AccuracyCalibrateAgreementTest {
             }
             String name = "synthetic-allreduce-" + k + "-1x" + g + "xA100.txt";
             double[] placeholder = new double[sizes.length];
-            java.util.Arrays.fill(placeholder, 1000.0);
+            Arrays.fill(placeholder, 1000.0);
             var d = MeasurementReader.read(name, table(g, env, sizes, placeholder)).get(0);
             Series s = SeriesBuilder.of(d, Optional.empty(), comparer).orElseThrow();
             double[] t = new double[sizes.length];

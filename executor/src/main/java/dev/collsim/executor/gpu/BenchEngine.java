@@ -3,10 +3,11 @@ package dev.collsim.executor.gpu;
 import static dev.collsim.executor.gpu.Native.cuda;
 import static dev.collsim.executor.gpu.Native.nccl;
 
-import dev.collsim.executor.CollGeometry;
 import dev.collsim.executor.DataLayout;
 import dev.collsim.executor.ExecutorException;
 import dev.collsim.executor.RunSpec;
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
@@ -360,8 +361,9 @@ final class BenchEngine {
             }
         }
         deltaSec = cross.reduceTime(deltaSec, spec.average());
-        double algBw = g.algBw(coll, es, ctx.nRanks, deltaSec);
-        double busBw = g.busBw(coll, es, ctx.nRanks, deltaSec);
+        double timeUs = deltaSec * 1.0e6;
+        double algBw = BusBandwidth.algBw(BusBandwidth.algBytes(coll, g.paramCount(), es, ctx.nRanks), timeUs);
+        double busBw = BusBandwidth.busBw(coll, ctx.nRanks, algBw);
         cross.barrier();
 
         Long wrong = null;

@@ -2,11 +2,11 @@ package dev.collsim.executor.gpu;
 
 import static dev.collsim.executor.gpu.Native.cuda;
 
-import dev.collsim.executor.CollGeometry;
 import dev.collsim.executor.DataLayout;
 import dev.collsim.executor.NumberCodec;
 import dev.collsim.executor.PatternIo;
 import dev.collsim.executor.Verifiable;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;

@@ -1,9 +1,9 @@
 package dev.collsim.executor.gpu;
 
-import dev.collsim.executor.CollGeometry;
 import dev.collsim.executor.ExecutorException;
 import dev.collsim.executor.RunOptions;
 import dev.collsim.executor.RunSpec;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;

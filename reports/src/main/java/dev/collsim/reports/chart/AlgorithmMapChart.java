@@ -3,7 +3,11 @@ package dev.collsim.reports.chart;
 import java.awt.Color;
 import java.awt.Paint;
 import java.awt.Rectangle;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import org.jfree.chart.JFreeChart;
@@ -65,7 +69,7 @@ public final class AlgorithmMapChart {
             scale.add(i, p);
             legend.add(new LegendItem(choices.get(i), null, null, null, new Rectangle(-6, -6, 12, 12), p));
         }
-        double[] xs = java.util.Arrays.stream(xyz[0]).distinct().sorted().toArray();
+        double[] xs = Arrays.stream(xyz[0]).distinct().sorted().toArray();
         double step = 1.0;
         for (int i = 1; i < xs.length; i++) {
             step = i == 1 ? xs[1] - xs[0] : Math.min(step, xs[i] - xs[i - 1]);
@@ -77,8 +81,8 @@ public final class AlgorithmMapChart {
         NumberAxis x = new NumberAxis("size (bytes, log2)");
         x.setTickUnit(new NumberTickUnit(xs.length > 1 ? Math.max(1, Math.round(3 / step)) * step : 1));
         x.setNumberFormatOverride(new Log2BytesFormat());
-        double minX = java.util.Arrays.stream(xyz[0]).min().orElse(0);
-        double maxX = java.util.Arrays.stream(xyz[0]).max().orElse(1);
+        double minX = Arrays.stream(xyz[0]).min().orElse(0);
+        double maxX = Arrays.stream(xyz[0]).max().orElse(1);
         x.setRange(minX - step / 2, maxX + step / 2);
         String[] rankLabels = ranks.stream().map(n -> n + " ranks").toArray(String[]::new);
         SymbolAxis y = new SymbolAxis("nRanks", rankLabels);
@@ -91,21 +95,21 @@ public final class AlgorithmMapChart {
     }
 
     /** Formats an axis value v as the byte size 2^v. */
-    static final class Log2BytesFormat extends java.text.NumberFormat {
+    static final class Log2BytesFormat extends NumberFormat {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public StringBuffer format(double number, StringBuffer to, java.text.FieldPosition pos) {
+        public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
             return to.append(ChartStyle.bytes(Math.pow(2, Math.rint(number))));
         }
 
         @Override
-        public StringBuffer format(long number, StringBuffer to, java.text.FieldPosition pos) {
+        public StringBuffer format(long number, StringBuffer to, FieldPosition pos) {
             return format((double) number, to, pos);
         }
 
         @Override
-        public Number parse(String source, java.text.ParsePosition pos) {
+        public Number parse(String source, ParsePosition pos) {
             return null;
         }
     }

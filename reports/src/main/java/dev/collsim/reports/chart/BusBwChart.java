@@ -1,6 +1,7 @@
 package dev.collsim.reports.chart;
 
 import java.awt.Color;
+import java.awt.Shape;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Line2D;
 import java.util.List;
@@ -8,6 +9,7 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.SeriesRenderingOrder;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -63,7 +65,7 @@ public final class BusBwChart {
                 r.setSeriesStroke(k, ChartStyle.line(2.2f));
             } else {
                 coinciding++;
-                java.awt.Shape m = ChartStyle.marker(coinciding);
+                Shape m = ChartStyle.marker(coinciding);
                 legend.add(new LegendItem(name, null, null, null, true, m, false, ChartStyle.color(i), true,
                         ChartStyle.color(i), ChartStyle.line(1f), true, new Line2D.Double(-8, 0, 8, 0),
                         ChartStyle.coincident(coinciding), ChartStyle.color(i)));
@@ -96,7 +98,7 @@ public final class BusBwChart {
         y.setAutoRangeIncludesZero(true);
         XYPlot plot = new XYPlot(data, ChartStyle.sizeAxis("size (bytes, log2)", 3), y, r);
         plot.setOutlinePaint(Color.GRAY);
-        plot.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
+        plot.setSeriesRenderingOrder(SeriesRenderingOrder.FORWARD);
         legend.add(new LegendItem("dashed: physical bound (same colour)", null, null, null,
                 new Line2D.Double(-8, 0, 8, 0), ChartStyle.dashed(1.2f), Color.DARK_GRAY));
         if (anyMeasured) {

@@ -4,17 +4,23 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Paint;
+import java.awt.Shape;
+import java.awt.geom.AffineTransform;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
 import java.text.ParsePosition;
+import java.util.Locale;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.DefaultDrawingSupplier;
 import org.jfree.chart.plot.Plot;
+import org.jfree.chart.plot.ValueAxisPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.HorizontalAlignment;
 import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.data.Range;
 
 /**
  * The look shared by collsim charts: white background, light grid, a fixed colour-blind-safe palette (Okabe and Ito
@@ -115,10 +121,10 @@ public final class ChartStyle {
      * @param n 1 for the first coinciding curve, ...
      * @return the shape
      */
-    static java.awt.Shape marker(int n) {
-        java.awt.Shape[] shapes = org.jfree.chart.plot.DefaultDrawingSupplier.createStandardSeriesShapes();
+    static Shape marker(int n) {
+        Shape[] shapes = DefaultDrawingSupplier.createStandardSeriesShapes();
         double k = 1 + 0.5 * n;
-        return java.awt.geom.AffineTransform.getScaleInstance(k, k)
+        return AffineTransform.getScaleInstance(k, k)
                 .createTransformedShape(shapes[1 + Math.floorMod(n - 1, shapes.length - 1)]);
     }
 
@@ -151,7 +157,7 @@ public final class ChartStyle {
             v /= 1024;
             i++;
         }
-        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.1f", v))
+        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v))
                 + suffix[i];
     }
 
@@ -189,10 +195,10 @@ public final class ChartStyle {
 
         @Override
         protected void autoAdjustRange() {
-            if (getPlot() instanceof org.jfree.chart.plot.ValueAxisPlot vap) {
-                org.jfree.data.Range r = vap.getDataRange(this);
+            if (getPlot() instanceof ValueAxisPlot vap) {
+                Range r = vap.getDataRange(this);
                 if (r != null && r.getLength() == 0 && r.getLowerBound() > 0) {
-                    setRange(new org.jfree.data.Range(r.getLowerBound() / 2, r.getUpperBound() * 2), false, false);
+                    setRange(new Range(r.getLowerBound() / 2, r.getUpperBound() * 2), false, false);
                     return;
                 }
             }

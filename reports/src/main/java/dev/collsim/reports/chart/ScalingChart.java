@@ -2,11 +2,13 @@ package dev.collsim.reports.chart;
 
 import java.awt.Color;
 import java.text.DecimalFormat;
+import java.util.Arrays;
 import java.util.List;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.SeriesRenderingOrder;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -87,13 +89,13 @@ public final class ScalingChart {
         NumberAxis y = new NumberAxis("scaling efficiency (%)");
         y.setRange(0, 105);
         XYPlot plot = new XYPlot(data, x, y, r);
-        plot.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
+        plot.setSeriesRenderingOrder(SeriesRenderingOrder.FORWARD);
         plot.setOutlinePaint(Color.GRAY);
         return ChartStyle.finish(new JFreeChart(title, ChartStyle.TITLE, plot, true), leavesOut);
     }
 
     /** @return the curve's gpus and efficiencies, interleaved */
     private static double[] flat(Curve c) {
-        return c.points().stream().flatMapToDouble(p -> java.util.Arrays.stream(p, 0, 2)).toArray();
+        return c.points().stream().flatMapToDouble(p -> Arrays.stream(p, 0, 2)).toArray();
     }
 }

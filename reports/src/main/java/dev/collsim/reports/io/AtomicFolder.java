@@ -1,5 +1,6 @@
 package dev.collsim.reports.io;
 
+import dev.collsim.topology.io.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -38,7 +39,7 @@ public final class AtomicFolder implements AutoCloseable {
         checkReplaceable(this.target);
         Path parent = this.target.getParent();
         Files.createDirectories(parent);
-        this.temp = dev.collsim.topology.io.AtomicFiles.tempFolder(parent, "." + this.target.getFileName() + ".tmp-");
+        this.temp = AtomicFiles.tempFolder(parent, "." + this.target.getFileName() + ".tmp-");
         Files.writeString(temp.resolve(MARKER), "written by collsim; this folder is replaced as a whole on the next run\n");
         this.hook = new Thread(() -> {
             aborted = true; // stop further writes, then remove what was written

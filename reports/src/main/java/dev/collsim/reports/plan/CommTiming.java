@@ -1,5 +1,6 @@
 package dev.collsim.reports.plan;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.simulator.Prediction;
 
 /**
@@ -25,7 +26,7 @@ public record CommTiming(CommOp op, int nRanks, int hosts, int sharingGroups, Pr
 
     /** @return bus bandwidth of one call in GB/s (nccl-tests definition), 0 when it takes no time */
     public double busBw() {
-        return perCallUs <= 0 ? 0 : op.sizeBytes() / (perCallUs * 1000.0) * op.kind().collective().busBwFactor(nRanks);
+        return BusBandwidth.busBw(op.kind().collective(), nRanks, op.sizeBytes(), perCallUs);
     }
 
     /** @return NCCL algorithm and protocol, e.g. {@code Ring/Simple}, or {@code -} for a one-rank group */

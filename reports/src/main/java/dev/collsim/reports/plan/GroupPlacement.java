@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Places a job's process groups on a cluster the way Megatron-LM and DeepSpeed do: global rank r runs on the r-th
@@ -102,7 +103,7 @@ public final class GroupPlacement {
      * @param axis  the varying axis
      * @return the global ranks
      */
-    private List<Integer> ranks(int n, java.util.function.IntUnaryOperator index, int a, int b, RankOrder.Axis axis) {
+    private List<Integer> ranks(int n, IntUnaryOperator index, int a, int b, RankOrder.Axis axis) {
         List<Integer> out = new ArrayList<>(n);
         for (int k = 0; k < n; k++) {
             int v = index.applyAsInt(k);

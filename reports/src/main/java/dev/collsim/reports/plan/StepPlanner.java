@@ -2,6 +2,7 @@ package dev.collsim.reports.plan;
 
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.CollectivePredictor;
@@ -109,7 +110,7 @@ public final class StepPlanner {
         Prediction p = hosts > 1 ? predictor.predictConcurrent(request, placement.groups(gk))
                 : predictor.predict(request);
         double shared = HostNicShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
-                sharing, p.algorithm() == dev.collsim.nccl.Algorithm.RING);
+                sharing, p.algorithm() == Algorithm.RING);
         if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {
             if (shared > 0) {
                 return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,

@@ -2,7 +2,6 @@ package dev.collsim.reports.spec;
 
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.edit.ClusterEdits;
-import java.util.Map;
 
 /**
  * One what-if variant of the base cluster. Immutable.

@@ -1,5 +1,6 @@
 package dev.collsim.reports.whatif;
 
+import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.units.DataSize;
 import java.util.Base64;
 import java.util.List;
@@ -117,7 +118,7 @@ public final class HtmlReport {
                     h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%s</td><td>%d</td><td>%d</td>"
                             + "<td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td><td>%,.2f</td><td>%.1f</td>"
                             + "<td class=l>%s</td><td class=l>%s</td><td class=l>%s</td></tr>%n", esc(c.kind()),
-                            c.group(), c.nRanks(), c.hosts(), dev.collsim.reports.chart.ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(),
+                            c.group(), c.nRanks(), c.hosts(), ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(),
                             c.totalMs(), c.exposedMs(), c.busBw(), esc(c.choice()), esc(c.bottleneck()),
                             esc(c.formula()))));
             h.append("</table>\n");

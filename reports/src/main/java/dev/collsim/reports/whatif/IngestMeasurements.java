@@ -5,6 +5,7 @@ import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.Collective;
 import dev.collsim.reports.chart.SweepSeries;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.MeasurementReader;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,16 +13,16 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Measurements through the validation module's readers ({@link dev.collsim.validation.ingest.MeasurementReader}:
+ * Measurements through the validation module's readers ({@link MeasurementReader}:
  * nccl-tests text of any version, reduced tables, collsim/nccl-tests JSON). Takes the dataset of the wanted
  * collective with the sweep's rank count (else the first of that collective), and per size the best time of the
  * out-of-place and in-place halves with its busbw. Stateless.
  */
-public final class IngestMeasurements implements MeasurementReader {
+public final class IngestMeasurements implements MeasuredSeriesReader {
 
     @Override
     public List<SweepSeries.Measured> read(Path file, Collective collective, int nRanks) throws InputException {
-        List<Dataset> all = dev.collsim.validation.ingest.MeasurementReader.read(file).stream()
+        List<Dataset> all = MeasurementReader.read(file).stream()
                 .filter(d -> d.collective() == collective && !d.points().isEmpty()).toList();
         if (all.isEmpty()) {
             throw new InputException(new InputProblem(file.toString(), 0, 0, "sweeps.measured", "no "

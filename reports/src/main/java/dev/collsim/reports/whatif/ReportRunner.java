@@ -2,6 +2,8 @@ package dev.collsim.reports.whatif;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.reports.chart.SweepSeries;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.ScalingSearch;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Runs a what-if report: every sweep and plan of the spec on every variant, the algorithm map on the base, and
@@ -42,7 +45,7 @@ public final class ReportRunner {
     public static final int DEFAULT_SEARCH_GPUS = 1024;
 
     private final VariantResolver resolver;
-    private final MeasurementReader measurements;
+    private final MeasuredSeriesReader measurements;
     private final ProgressListener progress;
 
     /**
@@ -50,7 +53,7 @@ public final class ReportRunner {
      * @param measurements reads measurement files, or null when none can be read (a spec naming one then fails)
      * @param progress     progress listener
      */
-    public ReportRunner(VariantResolver resolver, MeasurementReader measurements, ProgressListener progress) {
+    public ReportRunner(VariantResolver resolver, MeasuredSeriesReader measurements, ProgressListener progress) {
         this.resolver = resolver;
         this.measurements = measurements;
         this.progress = progress == null ? ProgressListener.NONE : progress;
@@ -140,13 +143,13 @@ public final class ReportRunner {
     private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
         String backend = FlowPredictor.fabricLimited(p) ? "flow" : "analytical";
         double t = p.timeUs();
-        boolean ring = p.algorithm() == dev.collsim.nccl.Algorithm.RING;
+        boolean ring = p.algorithm() == Algorithm.RING;
         double bound = Double.isFinite(t) ? 0 : HostNicShare.boundUs(v.topology(), ranks, s.collective(), size, 1,
                 ring);
         if (!Double.isFinite(t) && bound > 0) {
             return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
-                    size, bound, size / (bound * 1000.0), size / (bound * 1000.0)
-                    * s.collective().busBwFactor(ranks.size()), p.physicalBoundBusBw(), algo(p), proto(p),
+                    size, bound, BusBandwidth.algBw(size, bound), BusBandwidth.busBw(s.collective(), ranks.size(), size,
+                    bound), p.physicalBoundBusBw(), algo(p), proto(p),
                     p.nChannels(), p.ncclEstimateUs(), "no estimate from the NCCL model for this layout ("
                     + p.bottleneck() + "); timed instead by the host NICs", "host-NIC bound");
         }
@@ -225,7 +228,7 @@ public final class ReportRunner {
         }
     }
 
-    private static <T> T planWith(ReportSpec spec, ResolvedVariant v, java.util.function.Supplier<T> work)
+    private static <T> T planWith(ReportSpec spec, ResolvedVariant v, Supplier<T> work)
             throws InputException {
         try {
             return work.get();

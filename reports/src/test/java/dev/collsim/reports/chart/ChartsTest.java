@@ -4,15 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
 import org.junit.jupiter.api.Test;
@@ -31,7 +34,7 @@ class ChartsTest {
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
         assertEquals(900, img.getWidth());
         assertEquals(560, img.getHeight());
-        java.util.Set<Integer> colours = new java.util.HashSet<>();
+        Set<Integer> colours = new HashSet<>();
         for (int x = 150; x < 750; x += 3) {
             for (int y = 100; y < 420; y += 3) {
                 colours.add(img.getRGB(x, y));
@@ -75,7 +78,7 @@ class ChartsTest {
         JFreeChart chart = BusBwChart.create("AllReduce busbw at 1 GiB", List.of(new SweepSeries("base", pts,
                 List.of())), "contention with other jobs");
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(ChartFiles.png(chart, 900, 560)));
-        int colour = ((java.awt.Color) ChartStyle.color(0)).getRGB();
+        int colour = ((Color) ChartStyle.color(0)).getRGB();
         int marked = 0;
         for (int x = 100; x < 800; x++) {
             for (int y = 60; y < 440; y++) {

@@ -1,6 +1,7 @@
 package dev.collsim.reports.plan;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.Prediction;
@@ -8,12 +9,13 @@ import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * Test-only predictor with a stated formula, so plan tests check the plan's own arithmetic, not the simulator:
- * {@code time = 5 us + busBwFactor(n) x S / B}, where B is the GPU's NVLink bandwidth when all ranks sit in one
+ * {@code time = 5 us + BusBandwidth.factor(n) x S / B}, where B is the GPU's NVLink bandwidth when all ranks sit in one
  * host, and otherwise {@code min(H, g x one NIC)}: H the host's total NIC bandwidth and g the group's members on
  * rank 0's host (a ring crosses each host boundary once; one GPU drives one NIC).
  */
@@ -35,10 +37,10 @@ public final class FormulaPredictor implements CollectivePredictor {
             r.ranks().forEach(g -> perHost.merge(g.host(), 1, Integer::sum));
             double[] nics = r.topology().devices(Nic.class).stream().filter(n -> n.host() == first.host())
                     .mapToDouble(n -> n.speed().gbps()).toArray();
-            double total = java.util.Arrays.stream(nics).sum();
+            double total = Arrays.stream(nics).sum();
             bw = Math.min(total, perHost.get(first.host()) * nics[0]);
         }
-        double factor = r.collective().busBwFactor(r.nRanks());
+        double factor = BusBandwidth.factor(r.collective(), r.nRanks());
         double t = LATENCY_US + factor * r.sizeBytes() / (bw * 1000.0);
         double algBw = r.sizeBytes() / (t * 1000.0);
         return new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING, Protocol.SIMPLE, 1, t, algBw,

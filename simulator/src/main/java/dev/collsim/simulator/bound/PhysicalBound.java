@@ -1,5 +1,6 @@
 package dev.collsim.simulator.bound;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.channel.ChannelPlan;
 
@@ -151,7 +152,7 @@ public final class PhysicalBound {
      * @return busbw limit, GB/s
      */
     public static double nicBusBw(Collective c, boolean ring, int n, int k, double g, double nodeGBps) {
-        return c.busBwFactor(n) * nodeGBps / nodeNicBytes(c, n, ring ? n : k, g, 1.0);
+        return BusBandwidth.factor(c, n) * nodeGBps / nodeNicBytes(c, n, ring ? n : k, g, 1.0);
     }
 
     /** busBw limit when only the (q-1)/n S for a GPU's node peers must cross its links B: B (n-1)/(q-1). */

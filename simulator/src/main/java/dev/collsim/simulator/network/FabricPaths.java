@@ -3,9 +3,12 @@ package dev.collsim.simulator.network;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Shortest paths (in hops) between two NICs through the network switches, taken either by per-hop ECMP hashing
@@ -52,7 +55,7 @@ final class FabricPaths {
             rails[v] = m.vertex(v) instanceof Nic n ? n.rail() : -1;
         }
         onlyAttached = new int[m.vertexCount()];
-        java.util.Arrays.fill(onlyAttached, UNKNOWN);
+        Arrays.fill(onlyAttached, UNKNOWN);
         List<List<Integer>> in = new ArrayList<>();
         for (int s = 0; s < m.switchCount(); s++) {
             in.add(new ArrayList<>());
@@ -212,7 +215,7 @@ final class FabricPaths {
 
     private int[] attached(int nic) {
         if (attach[nic] == null) {
-            java.util.Set<Integer> sw = new java.util.TreeSet<>();
+            Set<Integer> sw = new TreeSet<>();
             for (int l : m.in(nic)) {
                 int s = m.switchIndex(m.source(l));
                 if (s >= 0) {
@@ -264,7 +267,7 @@ final class FabricPaths {
     /** @return the links from NIC a to switches, in {@link NetworkModel#out} order (cached per NIC) */
     private int[] uplinks(int a) {
         if (uplinks[a] == null) {
-            uplinks[a] = java.util.Arrays.stream(m.out(a)).filter(l -> m.switchIndex(m.target(l)) >= 0).toArray();
+            uplinks[a] = Arrays.stream(m.out(a)).filter(l -> m.switchIndex(m.target(l)) >= 0).toArray();
         }
         return uplinks[a];
     }
@@ -290,7 +293,7 @@ final class FabricPaths {
                     out[count++] = l;
                 }
             }
-            lastHop[b] = java.util.Arrays.copyOf(out, count);
+            lastHop[b] = Arrays.copyOf(out, count);
         }
         return lastHop[b];
     }
@@ -321,7 +324,7 @@ final class FabricPaths {
                     out[count++] = l;
                 }
             }
-            table[su] = java.util.Arrays.copyOf(out, count);
+            table[su] = Arrays.copyOf(out, count);
         }
         return table[su];
     }
@@ -336,7 +339,7 @@ final class FabricPaths {
     private int[] bfs(int t) {
         {
             int[] d = new int[switchVertex.length];
-            java.util.Arrays.fill(d, INF);
+            Arrays.fill(d, INF);
             d[t] = 0;
             int[] queue = new int[switchVertex.length];
             int head = 0;

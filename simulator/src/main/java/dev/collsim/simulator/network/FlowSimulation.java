@@ -3,7 +3,9 @@ package dev.collsim.simulator.network;
 import dev.collsim.simulator.schedule.Step;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 
 /** The state of one {@link FlowNetwork} run: an event loop over flows. Not thread-safe; used once. */
@@ -43,7 +45,7 @@ final class FlowSimulation {
     private final boolean[] started;
     private final double[] end;
     private final List<List<SimFlow>> stepFlows = new ArrayList<>();
-    private final java.util.Map<SimFlow, Integer> lastRecord = new java.util.IdentityHashMap<>();
+    private final Map<SimFlow, Integer> lastRecord = new IdentityHashMap<>();
 
     FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer) {
         this(jobs, net, timeline, observer, 0);

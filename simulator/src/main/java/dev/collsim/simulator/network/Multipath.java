@@ -1,5 +1,9 @@
 package dev.collsim.simulator.network;
 
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
 /** How a flow between two NICs uses several equal-cost shortest paths through the switches. */
 public enum Multipath {
     /**
@@ -16,13 +20,13 @@ public enum Multipath {
 
     /** @return the names as users write them, lower case, comma separated: {@code ecmp, spray} */
     public static String allowed() {
-        return java.util.Arrays.stream(values()).map(Multipath::yamlName)
-                .collect(java.util.stream.Collectors.joining(", "));
+        return Arrays.stream(values()).map(Multipath::yamlName)
+                .collect(Collectors.joining(", "));
     }
 
     /** @return the name as users write it, e.g. {@code ecmp} */
     public String yamlName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /**

@@ -5,7 +5,9 @@ import dev.collsim.topology.Link;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,12 +43,12 @@ public final class NetworkModel {
         this.routing = Objects.requireNonNull(routing, "routing");
         Set<Device> vs = topology.graph().vertexSet();
         vertices = vs.toArray(new Device[0]);
-        java.util.Arrays.sort(vertices, java.util.Comparator.comparing(Device::id));
+        Arrays.sort(vertices, Comparator.comparing(Device::id));
         for (int i = 0; i < vertices.length; i++) {
             vertexIndex.put(vertices[i], i);
         }
         links = topology.graph().edgeSet().toArray(new Link[0]);
-        java.util.Arrays.sort(links, java.util.Comparator.comparing(Link::id));
+        Arrays.sort(links, Comparator.comparing(Link::id));
         capacity = new double[links.length];
         latency = new double[links.length];
         linkSource = new int[links.length];

@@ -219,7 +219,7 @@ public final class Placement {
      * @return the same GPUs, grouped by host
      */
     public static List<Gpu> topologyOrder(List<Gpu> ranks) {
-        java.util.Map<Integer, List<Gpu>> byHost = new java.util.LinkedHashMap<>();
+        Map<Integer, List<Gpu>> byHost = new LinkedHashMap<>();
         for (Gpu g : ranks) {
             byHost.computeIfAbsent(g.host(), h -> new ArrayList<>()).add(g);
         }

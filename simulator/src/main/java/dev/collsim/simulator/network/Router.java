@@ -7,6 +7,9 @@ import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.Hop;
 import dev.collsim.topology.paths.PathFinder;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Routes a transfer between two GPUs on a {@link NetworkModel}. Inside a host: least-cost paths striped over
@@ -34,7 +37,7 @@ public final class Router {
     /** Per GPU vertex: its nearest working NIC, -1 until computed. */
     private final int[] nearestNic;
     private static final int[] NO_PROXY = new int[0];
-    private final java.util.Map<java.util.List<Gpu>, int[]> rankVertices = new java.util.IdentityHashMap<>();
+    private final Map<List<Gpu>, int[]> rankVertices = new IdentityHashMap<>();
     /** Per GPU vertex, per receiver rail + 1: the sender's side of its routes to other hosts. */
     private final Sender[][] senders;
     /** Per GPU vertex: the in-host part from its nearest NIC to it. */
@@ -91,7 +94,7 @@ public final class Router {
      * @return their vertex indices, rank order (computed once per list: the list's identity is the key)
      * @throws IllegalArgumentException when a GPU is not in the model
      */
-    int[] rankVertices(java.util.List<Gpu> ranks) {
+    int[] rankVertices(List<Gpu> ranks) {
         int[] v = rankVertices.get(ranks);
         if (v == null) {
             v = new int[ranks.size()];

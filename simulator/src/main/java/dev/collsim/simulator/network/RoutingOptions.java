@@ -1,5 +1,7 @@
 package dev.collsim.simulator.network;
 
+import java.util.Objects;
+
 /**
  * How the flow and analytical backends route transfers.
  *
@@ -18,6 +20,6 @@ public record RoutingOptions(Multipath multipath, boolean pxn, long seed) {
 
     /** @throws NullPointerException when multipath is null */
     public RoutingOptions {
-        java.util.Objects.requireNonNull(multipath, "multipath");
+        Objects.requireNonNull(multipath, "multipath");
     }
 }

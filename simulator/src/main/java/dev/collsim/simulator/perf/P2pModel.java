@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -88,7 +89,7 @@ public final class P2pModel {
         if (latency > time / 2) {
             bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
         }
-        double algBw = tBw > 0 ? sizeBytes / (1000.0 * tBw) : Double.POSITIVE_INFINITY;
+        double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
     }

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
@@ -71,7 +72,7 @@ public final class PerformanceModel {
         double perChannel = capped ? perChannelCap(plan, pp, table, func, a, p) : Double.POSITIVE_INFINITY;
         double capBus = effChannels * perChannel;
         double capAlgBw = capBus * ratio;
-        double netAlgBw = PhysicalBound.interBusBw(plan, func) / func.busBwFactor(plan.nRanks());
+        double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));
         double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
         String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
                 ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())

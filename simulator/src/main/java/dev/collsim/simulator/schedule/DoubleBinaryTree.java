@@ -1,5 +1,7 @@
 package dev.collsim.simulator.schedule;
 
+import java.util.Arrays;
+
 /**
  * The two complementary binary trees NCCL builds over hosts (NCCL 2.30 {@code src/graph/trees.cc},
  * {@code ncclGetBtree} and {@code ncclGetDtree}): tree 0 links rank r (r > 0, b its lowest set bit) to parent
@@ -50,7 +52,7 @@ final class DoubleBinaryTree {
     static int[] depths(int[] parent) {
         int n = parent.length;
         int[] depth = new int[n];
-        java.util.Arrays.fill(depth, -1);
+        Arrays.fill(depth, -1);
         for (int r = 0; r < n; r++) {
             int d = 0;
             int x = r;

@@ -21,6 +21,7 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.List;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** The physical bound on the shipped default cluster, worked by hand. */
@@ -52,8 +53,8 @@ class PhysicalBoundTest {
         List<Gpu> ranks = List.of(t.gpusOf(0).get(0), t.gpusOf(1).get(0));
         Prediction p = new NcclPredictor().predict(new PredictionRequest(t, ranks, Collective.SEND_RECV,
                 64L << 20, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
-        org.junit.jupiter.api.Assertions.assertTrue(p.timeUs() >= 67108864 / 50e3, "time " + p.timeUs());
-        org.junit.jupiter.api.Assertions.assertTrue(p.busBw() > 0 && p.busBw() <= 50.0, "busbw " + p.busBw());
+        Assertions.assertTrue(p.timeUs() >= 67108864 / 50e3, "time " + p.timeUs());
+        Assertions.assertTrue(p.busBw() > 0 && p.busBw() <= 50.0, "busbw " + p.busBw());
     }
 
     private static ChannelPlan plan(Topology t, Collective c) {

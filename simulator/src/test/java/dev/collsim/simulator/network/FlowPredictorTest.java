@@ -16,6 +16,7 @@ import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.schedule.RingSchedule;
 import dev.collsim.simulator.schedule.ScheduleAlgorithms;
 import dev.collsim.simulator.schedule.ScheduleRequest;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -146,8 +147,8 @@ class FlowPredictorTest {
         double alone = 2.0 * (S / 2) / 50e3;
         for (double uplink : new double[] {50, 100}) {
             Topology t = fabric(uplink);
-            List<dev.collsim.topology.Gpu> a = TestFabrics.gpus(t, "h0/gpu0", "h1/gpu0");
-            List<dev.collsim.topology.Gpu> b = TestFabrics.gpus(t, "h0/gpu1", "h1/gpu1");
+            List<Gpu> a = TestFabrics.gpus(t, "h0/gpu0", "h1/gpu0");
+            List<Gpu> b = TestFabrics.gpus(t, "h0/gpu1", "h1/gpu1");
             PredictionRequest r = new PredictionRequest(t, a, Collective.ALL_REDUCE, S, DataType.FLOAT, null, NcclSettings.DEFAULTS);
             assertEquals(alone, f.predict(r).timeUs(), 1e-9 * alone);
             double together = f.predictConcurrent(r, List.of(a, b)).timeUs();

@@ -11,6 +11,7 @@ import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.simulator.schedule.Step;
 import dev.collsim.simulator.schedule.Transfer;
 import dev.collsim.topology.Topology;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,7 @@ class StepSourceTest {
         NetworkModel m = NetworkModel.of(fabric);
         int n = fabric.gpus().size();
         Transfer bad = new Transfer(0, n + 3, 1024, 0);
-        List<Transfer> big = new java.util.ArrayList<>();
+        List<Transfer> big = new ArrayList<>();
         for (int i = 0; i < StepSource.PREFETCH_MIN_TRANSFERS; i++) {
             big.add(new Transfer(i % n, (i + 1) % n, 1024, 0));
         }

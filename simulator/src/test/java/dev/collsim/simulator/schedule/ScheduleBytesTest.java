@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Bytes each algorithm moves, checked against the closed forms: a ring AllReduce sends 2(n-1)/n x S per rank and
@@ -158,7 +159,7 @@ class ScheduleBytesTest {
     @Test
     void ringRotatesInsideUnequalHostGroups() {
         Schedule t = new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_GATHER, 5 << 20, 5, 3, 1, 0,
-                java.util.List.of(2, 3)));
+                List.of(2, 3)));
         Set<String> edges = new HashSet<>();
         for (Transfer x : t.steps().get(0).transfers()) {
             edges.add(x.channel() + ":" + x.src() + ">" + x.dst());
@@ -167,7 +168,7 @@ class ScheduleBytesTest {
                 "1:1>0", "1:0>3", "1:3>4", "1:4>2", "1:2>1",
                 "2:0>1", "2:1>4", "2:4>2", "2:2>3", "2:3>0"), edges);
         assertThrows(IllegalArgumentException.class, () -> new ScheduleRequest(Collective.ALL_GATHER, 1, 5, 3, 1, 0,
-                java.util.List.of(2, 2)));
+                List.of(2, 2)));
     }
 
     @ParameterizedTest

@@ -9,6 +9,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.topology.PathType;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -148,7 +149,7 @@ class NcclTuningModelTest {
 
     private static CostTable blackwell(NcclVersion v) {
         TuningInput h = TuningFixtures.h100(Map.of(), v);
-        GraphSummary ring = GraphSummary.singleHost(GraphPattern.RING, 12, 45, dev.collsim.topology.PathType.NVL);
+        GraphSummary ring = GraphSummary.singleHost(GraphPattern.RING, 12, 45, PathType.NVL);
         GraphSet g = new GraphSet(ring, h.graphs().tree(), h.graphs().nvls(), h.graphs().collnetDirect(),
                 h.graphs().collnetChain());
         return NcclTuningModel.tune(new TuningInput(g, 8, 1, 100, 100, CpuKind.INTEL_X86, true, false, true, 8,

@@ -9,6 +9,7 @@ import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -110,7 +111,7 @@ public final class FabricBuilder {
 
     /** Rail leaves: hosts in groups of {@code radix} (scalable units); within a group, one leaf per rail. */
     private static List<List<Nic>> railGroups(List<Nic> nics, int radix) {
-        Map<Integer, Integer> position = new java.util.HashMap<>();
+        Map<Integer, Integer> position = new HashMap<>();
         nics.stream().map(Nic::host).distinct().sorted().forEach(h -> position.put(h, position.size()));
         Map<Long, List<Nic>> byLeaf = new TreeMap<>();
         for (Nic n : nics) {

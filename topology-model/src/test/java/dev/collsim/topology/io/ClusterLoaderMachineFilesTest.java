@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.Bandwidth;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ class ClusterLoaderMachineFilesTest {
         Files.writeString(xml, TestFiles.text("C-topo-azure-ndv4-8xA100.xml"));
         Topology x = ClusterLoader.load(xml.toString(), HardwareHints.NONE.withNicSpeed(Bandwidth.ofGbits(200)));
         assertEquals(8, x.gpus().size());
-        assertEquals(25.0, ((dev.collsim.topology.Nic) x.device("h0/nic0").orElseThrow()).speed().gbps(), 1e-9);
+        assertEquals(25.0, ((Nic) x.device("h0/nic0").orElseThrow()).speed().gbps(), 1e-9);
     }
 
     @Test

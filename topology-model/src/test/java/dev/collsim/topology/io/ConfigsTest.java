@@ -12,6 +12,7 @@ import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -79,7 +80,7 @@ class ConfigsTest {
         Topology t = ClusterLoader.load("azure-nc96ads-a100-v4");
         HostPaths hp = PathFinder.of(t).host(0);
         String file = new String(getClass().getResourceAsStream("/data/B-topo-azure-nc96ads-a100-v4-4xA100pcie.txt")
-                .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                .readAllBytes(), StandardCharsets.UTF_8);
         int compared = 0;
         for (String line : file.split("\n")) {
             String[] c = line.trim().split("\\s+");

@@ -2,16 +2,18 @@ package dev.collsim.topology.paths;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
-import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.units.Bandwidth;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,14 +85,14 @@ class NcclPathRulesTest {
      */
     @Test
     void catalogNvlinkCountsAndConnectivity() {
-        var expected = java.util.Map.of("dgx1-v100", 6, "dgx-a100", 12, "dgx-h100", 18, "dgx-h200", 18,
+        var expected = Map.of("dgx1-v100", 6, "dgx-a100", 12, "dgx-h100", 18, "dgx-h200", 18,
                 "hgx-b200", 18, "pcie-8x-l40s", 0, "pcie-8x-rtx4090", 0);
         for (String name : Catalog.names()) {
             Topology t = Catalog.standalone(Catalog.hostType(name).orElseThrow(), 1);
             HostPaths hp = PathFinder.of(t).host(0);
             for (Gpu a : hp.gpus()) {
                 int links = t.graph().outgoingEdgesOf(a).stream()
-                        .filter(l -> l.type() == dev.collsim.topology.LinkType.NVLINK).mapToInt(l -> l.count()).sum();
+                        .filter(l -> l.type() == LinkType.NVLINK).mapToInt(l -> l.count()).sum();
                 if (expected.containsKey(name)) {
                     assertEquals(expected.get(name), links, name + " " + a.id());
                 }

@@ -6,12 +6,16 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.DatasetComparison;
+import dev.collsim.validation.diagnose.Diagnoser;
+import dev.collsim.validation.diagnose.Finding;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
 /**
@@ -40,7 +44,7 @@ public final class AccuracyRunner {
      */
     public List<AccuracyRow> run(List<Dataset> datasets) {
         Map<Dataset, Series> series = new LinkedHashMap<>();
-        java.util.Set<Dataset> problems = problemDatasets(datasets);
+        Set<Dataset> problems = problemDatasets(datasets);
         Map<Dataset, String> classes = new LinkedHashMap<>();
         List<AccuracyRow> rows = new ArrayList<>();
         for (Dataset d : datasets) {
@@ -88,15 +92,15 @@ public final class AccuracyRunner {
      * Datasets diagnose finds a PROBLEM in (a misconfigured or broken run): they are compared, but never used to
      * calibrate others, since a fit to a broken run would teach the model the breakage.
      */
-    private static java.util.Set<Dataset> problemDatasets(List<Dataset> datasets) {
-        java.util.Set<Dataset> out = new java.util.HashSet<>();
+    private static Set<Dataset> problemDatasets(List<Dataset> datasets) {
+        Set<Dataset> out = new HashSet<>();
         Map<String, List<Dataset>> byFile = new LinkedHashMap<>();
         datasets.forEach(d -> byFile.computeIfAbsent(d.file(), f -> new ArrayList<>()).add(d));
-        dev.collsim.validation.diagnose.Diagnoser diag = new dev.collsim.validation.diagnose.Diagnoser();
+        Diagnoser diag = new Diagnoser();
         for (List<Dataset> group : byFile.values()) {
             for (var g : diag.diagnose(group, List.of())) {
                 if (g.findings().stream().anyMatch(f -> f.severity()
-                        == dev.collsim.validation.diagnose.Finding.Severity.PROBLEM)) {
+                        == Finding.Severity.PROBLEM)) {
                     out.add(g.dataset());
                 }
             }

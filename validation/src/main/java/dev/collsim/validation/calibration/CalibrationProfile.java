@@ -10,6 +10,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.topology.io.AtomicFiles;
 import dev.collsim.validation.compare.ErrorStats;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,7 +71,7 @@ public final class CalibrationProfile {
         c.notes().forEach(notes::add);
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path tmp = dev.collsim.topology.io.AtomicFiles.tempFile(dir, ".calibration");
+        Path tmp = AtomicFiles.tempFile(dir, ".calibration");
         try {
             YAML.writeValue(tmp.toFile(), root);
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -4,9 +4,12 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.validation.compare.ErrorStats;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.commons.math3.exception.ConvergenceException;
 import org.apache.commons.math3.exception.TooManyEvaluationsException;
@@ -152,7 +155,7 @@ public final class Fitter {
 
     private List<FitParameter> identifiable(Problem p, List<String> notes) {
         List<FitParameter> free = new ArrayList<>();
-        java.util.Map<FitParameter, Double> norms = new java.util.EnumMap<>(FitParameter.class);
+        Map<FitParameter, Double> norms = new EnumMap<>(FitParameter.class);
         double largest = 0;
         for (FitParameter f : candidates) {
             double[] col = p.column(f, p.start());
@@ -270,7 +273,7 @@ public final class Fitter {
 
     private static double[] ones(int k) {
         double[] x = new double[k];
-        java.util.Arrays.fill(x, 1.0);
+        Arrays.fill(x, 1.0);
         return x;
     }
 

@@ -10,7 +10,6 @@ import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

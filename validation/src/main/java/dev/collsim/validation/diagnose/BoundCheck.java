@@ -1,10 +1,10 @@
 package dev.collsim.validation.diagnose;
 
 import dev.collsim.topology.NcclBandwidths;
+import dev.collsim.perf.PerfResult;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
-import dev.collsim.validation.ingest.Timing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -73,7 +73,7 @@ final class BoundCheck implements Check {
         }
         double mem = s.gpu().get().memoryGBps();
         for (PerfPoint p : s.dataset().points()) {
-            for (Timing t : new Timing[] {p.outOfPlace(), p.inPlace()}) {
+            for (PerfResult t : new PerfResult[] {p.outOfPlace(), p.inPlace()}) {
                 if (t != null && t.algBw() > mem) {
                     out.add(s.finding(Finding.Kind.ABOVE_PHYSICAL_BOUND, Finding.Severity.WARNING,
                             String.format(Locale.ROOT, "algbw %.2f GB/s at %d bytes exceeds the %.0f GB/s memory "

@@ -2,6 +2,7 @@ package dev.collsim.validation.diagnose;
 
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.topology.NcclBandwidths;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.validation.ingest.Dataset;
@@ -39,7 +40,7 @@ final class Bounds {
             return OptionalDouble.empty();
         }
         double factor = d.collective() == Collective.ALL_REDUCE && (g.nvls() || !s.singleHost())
-                ? d.collective().busBwFactor(d.nRanks()) : 1.0;
+                ? BusBandwidth.factor(d.collective(), d.nRanks()) : 1.0;
         return OptionalDouble.of(1.05 * link * factor);
     }
 

@@ -1,10 +1,11 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.perf.PerfResult;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.Note;
 import dev.collsim.validation.ingest.PerfPoint;
-import dev.collsim.validation.ingest.Timing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,12 +31,12 @@ final class DataConsistencyCheck implements Check {
         if (d.kind() == DatasetKind.REDUCED_TABLE || d.nRanks() < 2) {
             return out;
         }
-        double f = d.collective().busBwFactor(d.nRanks());
+        double f = BusBandwidth.factor(d.collective(), d.nRanks());
         for (PerfPoint p : d.points()) {
-            Timing t = p.primary();
+            PerfResult t = p.primary();
             if (t.algBw() >= 5 && Math.abs(t.busBw() / t.algBw() - f) / f > 0.02) {
                 double r = t.busBw() / t.algBw();
-                int implied = impliedRanks(d, r);
+                int implied = BusBandwidth.ranksForFactor(d.collective(), r);
                 out.add(s.finding(Finding.Kind.INCONSISTENT_DATA, Finding.Severity.WARNING, String.format(Locale.ROOT,
                         "busbw/algbw = %.4f but nccl-tests' factor for %s on %d ranks is %.4f%s: the rank count "
                                 + "or the columns are wrong", r, d.collective().testName(), d.nRanks(), f,
@@ -44,9 +45,9 @@ final class DataConsistencyCheck implements Check {
             }
         }
         for (PerfPoint p : d.points()) {
-            Timing t = p.primary();
+            PerfResult t = p.primary();
             if (t.hasTime() && t.timeUs() >= 1 && t.algBw() >= 1) {
-                double alg = p.sizeBytes() / (t.timeUs() * 1e3);
+                double alg = BusBandwidth.algBw(p.sizeBytes(), t.timeUs());
                 if (Math.abs(alg - t.algBw()) / t.algBw() > 0.03) {
                     out.add(s.finding(Finding.Kind.INCONSISTENT_DATA, Finding.Severity.WARNING,
                             String.format(Locale.ROOT, "algbw %.2f GB/s does not equal size/time = %.2f GB/s",
@@ -56,14 +57,5 @@ final class DataConsistencyCheck implements Check {
             }
         }
         return out;
-    }
-
-    private static int impliedRanks(Dataset d, double ratio) {
-        double n = switch (d.collective()) {
-            case ALL_REDUCE -> 2.0 / (2.0 - ratio);
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> 1.0 / (1.0 - ratio);
-            default -> 0;
-        };
-        return n >= 1 && n < 1e6 ? (int) Math.round(n) : 0;
     }
 }

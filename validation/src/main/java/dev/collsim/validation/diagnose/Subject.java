@@ -4,6 +4,7 @@ import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -43,7 +44,7 @@ record Subject(Dataset dataset, List<Dataset> siblings, List<String> lines, Opti
         if (dataset.nHosts() > 0) {
             return dataset.nHosts() == 1;
         }
-        String label = dataset.label().toLowerCase(java.util.Locale.ROOT);
+        String label = dataset.label().toLowerCase(Locale.ROOT);
         if (label.contains("intra") || label.contains("single")) {
             return true;
         }

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -74,7 +75,7 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
     }
 
     /** @return the point with the largest size, if any */
-    public java.util.Optional<PerfPoint> largest() {
+    public Optional<PerfPoint> largest() {
         return points.stream().max(Comparator.comparingLong(PerfPoint::sizeBytes));
     }
 }

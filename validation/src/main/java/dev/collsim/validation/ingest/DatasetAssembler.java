@@ -2,14 +2,18 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.perf.PerfResult;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,7 +39,7 @@ final class DatasetAssembler {
     private DatasetAssembler() {
     }
 
-    static Dataset assemble(String file, FileHeader header, RunContext ctx, List<RawRow> rows, int line,
+    static Dataset assemble(String file, FileHeader header, RunContext ctx, List<PerfPoint> rows, int line,
             DatasetKind kind, double avgBusBw, List<Note> tableNotes) throws InputException {
         List<Note> notes = new ArrayList<>(ctx.notes);
         notes.addAll(tableNotes);
@@ -48,7 +52,8 @@ final class DatasetAssembler {
                     "cannot tell how many ranks ran this table: no '#  Rank' lines, no NCCL log, no 'N GPUs' in the "
                             + "title and no single NxM in the #@ nodes_x_gpus header"));
         }
-        List<PerfPoint> points = rows.stream().map(RawRow::point).toList();
+        List<PerfPoint> points = rows.stream()
+                .map(p -> new PerfPoint(p.row().withRun(collective.testName(), nRanks), p.line())).toList();
         countCheck(collective, nRanks, rows, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
                 hosts(ctx, log, header), gpuModel(ctx, header), version(ctx, log, header), env(header, ctx, log),
@@ -56,14 +61,14 @@ final class DatasetAssembler {
     }
 
     /** Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). */
-    private static void countCheck(Collective c, int n, List<RawRow> rows, List<Note> notes) {
-        for (RawRow r : rows) {
-            PerfPoint p = r.point();
+    private static void countCheck(Collective c, int n, List<PerfPoint> rows, List<Note> notes) {
+        for (PerfPoint r : rows) {
+            PerfPoint p = r;
             int elt = eltSize(r.type());
             if (p.count() < 0 || p.sizeBytes() == 0) {
                 continue;
             }
-            long expected = c.countFor(p.sizeBytes(), elt, n);
+            long expected = CollGeometry.ofSize(c, p.sizeBytes(), elt, n).paramCount();
             if (Math.abs(expected - p.count()) > Math.max(1, expected / 1000)) {
                 notes.add(new Note(p.line(), "count " + p.count() + " does not match size " + p.sizeBytes()
                         + " for " + c.testName() + " on " + n + " ranks (expected " + expected + ")"));
@@ -105,7 +110,7 @@ final class DatasetAssembler {
         if (h.find()) {
             return Integer.parseInt(h.group(1));
         }
-        String lt = ctx.title.toLowerCase(java.util.Locale.ROOT);
+        String lt = ctx.title.toLowerCase(Locale.ROOT);
         if (lt.contains("single host") || lt.contains("single node") || lt.contains("intra-node")) {
             return 1;
         }
@@ -137,8 +142,8 @@ final class DatasetAssembler {
         return env;
     }
 
-    private static DataType dataType(List<RawRow> rows, List<Note> notes) {
-        Map<String, Long> types = rows.stream().collect(Collectors.groupingBy(RawRow::type, Collectors.counting()));
+    private static DataType dataType(List<PerfPoint> rows, List<Note> notes) {
+        Map<String, Long> types = rows.stream().collect(Collectors.groupingBy(PerfPoint::type, Collectors.counting()));
         Optional<String> t = types.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
         if (t.isEmpty()) {
             return null;
@@ -146,22 +151,22 @@ final class DatasetAssembler {
         try {
             return DataType.parse(t.get());
         } catch (IllegalArgumentException e) {
-            notes.add(new Note(rows.get(0).point().line(), "unknown data type '" + t.get() + "'"));
+            notes.add(new Note(rows.get(0).line(), "unknown data type '" + t.get() + "'"));
             return null;
         }
     }
 
     /** Decides the collective; see the class comment. */
-    private static Collective decide(String file, FileHeader header, RunContext ctx, List<RawRow> rows, int line,
+    private static Collective decide(String file, FileHeader header, RunContext ctx, List<PerfPoint> rows, int line,
             List<Note> notes) throws InputException {
         int n = knownRanks(ctx, ctx.log.build(), header);
         Set<Collective> content = fromContent(rows, n);
         Set<Collective> anyRow = EnumSet.noneOf(Collective.class);
-        for (RawRow r : rows) {
+        for (PerfPoint r : rows) {
             anyRow.addAll(fromContent(List.of(r), n));
         }
         if (ctx.strong != null && !anyRow.isEmpty() && !anyRow.contains(ctx.strong.collective())) {
-            throw new InputException(new InputProblem(file, rows.get(0).point().line(), 0, "collective",
+            throw new InputException(new InputProblem(file, rows.get(0).line(), 0, "collective",
                     "line " + ctx.strong.line() + " (" + ctx.strong.source() + ") says "
                             + ctx.strong.collective().testName() + " but the table's rows are those of "
                             + names(content) + " (redop, root and count columns)"));
@@ -189,7 +194,7 @@ final class DatasetAssembler {
         String claimed = !weak.isEmpty() ? names(weak) + " (title)"
                 : !fromHeader.isEmpty() ? names(fromHeader) + " (#@ command, line " + header.line("command") + ")"
                 : "nothing";
-        notes.add(new Note(rows.get(0).point().line(), "the file claims " + claimed + " but the rows (redop, root, "
+        notes.add(new Note(rows.get(0).line(), "the file claims " + claimed + " but the rows (redop, root, "
                 + "count = size/" + sizeOverCount(rows) + ") are those of " + names(content) + "; read as "
                 + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place #wrong is N/A on every row, which "
                 + "nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "")));
@@ -204,7 +209,7 @@ final class DatasetAssembler {
      * Candidate collectives compatible with the columns (ordered by preference). With one rank, count = size for
      * every collective, so per-rank and whole-buffer collectives cannot be told apart and both are candidates.
      */
-    static Set<Collective> fromContent(List<RawRow> rows, int knownRanks) {
+    static Set<Collective> fromContent(List<PerfPoint> rows, int knownRanks) {
         Set<Collective> out = fromContent(rows, false);
         if (knownRanks == 1) {
             out.addAll(fromContent(rows, true));
@@ -212,8 +217,8 @@ final class DatasetAssembler {
         return out;
     }
 
-    private static Set<Collective> fromContent(List<RawRow> rows, boolean forcePerRank) {
-        List<RawRow> sized = rows.stream().filter(r -> r.point().sizeBytes() > 0 && r.point().count() > 0).toList();
+    private static Set<Collective> fromContent(List<PerfPoint> rows, boolean forcePerRank) {
+        List<PerfPoint> sized = rows.stream().filter(r -> r.sizeBytes() > 0 && r.count() > 0).toList();
         if (sized.isEmpty() || sized.get(0).redop() == null) {
             return EnumSet.noneOf(Collective.class);
         }
@@ -240,10 +245,10 @@ final class DatasetAssembler {
                 out.add(Collective.GATHER);
             }
         } else if (perRank) {
-            boolean inPlaceUnchecked = sized.stream().allMatch(r -> r.point().inPlace() == null
-                    || r.point().inPlace().wrong() == Timing.NOT_CHECKED)
-                    && sized.stream().anyMatch(r -> r.point().outOfPlace() != null
-                    && r.point().outOfPlace().wrong() != Timing.NOT_CHECKED);
+            boolean inPlaceUnchecked = sized.stream().allMatch(r -> r.inPlace() == null
+                    || !r.inPlace().checked())
+                    && sized.stream().anyMatch(r -> r.outOfPlace() != null
+                    && r.outOfPlace().checked());
             if (inPlaceUnchecked) {
                 out.add(Collective.ALL_TO_ALL);
                 out.add(Collective.ALL_GATHER);
@@ -260,16 +265,16 @@ final class DatasetAssembler {
         return out;
     }
 
-    private static boolean majority(List<RawRow> rows, Function<RawRow, Boolean> test) {
+    private static boolean majority(List<PerfPoint> rows, Function<PerfPoint, Boolean> test) {
         long yes = rows.stream().filter(test::apply).count();
         return yes * 2 > rows.size();
     }
 
     /** @return the most common size/(count x element size), 1 when count equals size in elements */
-    static long sizeOverCount(List<RawRow> rows) {
+    static long sizeOverCount(List<PerfPoint> rows) {
         Map<Long, Long> votes = new LinkedHashMap<>();
-        for (RawRow r : rows) {
-            PerfPoint p = r.point();
+        for (PerfPoint r : rows) {
+            PerfPoint p = r;
             if (p.count() <= 0 || p.sizeBytes() <= 0) {
                 continue;
             }
@@ -298,34 +303,12 @@ final class DatasetAssembler {
      *
      * @return the rank count, or 0 when the ratio cannot tell
      */
-    static int ratioRanks(Collective c, List<RawRow> rows) {
-        Optional<Timing> t = rows.stream().map(r -> r.point().primary())
-                .filter(x -> x.algBw() > 0 && x.busBw() > 0).max(Comparator.comparingDouble(Timing::algBw));
+    static int ratioRanks(Collective c, List<PerfPoint> rows) {
+        Optional<PerfResult> t = rows.stream().map(r -> r.primary())
+                .filter(x -> x.algBw() > 0 && x.busBw() > 0).max(Comparator.comparingDouble(PerfResult::algBw));
         if (t.isEmpty()) {
             return 0;
         }
-        return ranksFromRatio(c, t.get().busBw() / t.get().algBw());
-    }
-
-    /**
-     * Inverts nccl-tests' bus bandwidth factor.
-     *
-     * @param c     the collective
-     * @param ratio busbw / algbw
-     * @return n, or 0 when the factor does not depend on n or the ratio is out of range
-     */
-    static int ranksFromRatio(Collective c, double ratio) {
-        double n;
-        switch (c) {
-            case ALL_REDUCE:
-                n = 2.0 / (2.0 - ratio);
-                break;
-            case ALL_GATHER: case REDUCE_SCATTER: case ALL_TO_ALL: case GATHER: case SCATTER:
-                n = 1.0 / (1.0 - ratio);
-                break;
-            default:
-                return 0;
-        }
-        return n >= 1 && n < 1e6 && Double.isFinite(n) ? (int) Math.round(n) : 0;
+        return BusBandwidth.ranksForFactor(c, t.get().busBw() / t.get().algBw());
     }
 }

@@ -7,17 +7,23 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.perf.PerfJson;
+import dev.collsim.perf.PerfResult;
+import dev.collsim.perf.PerfRow;
+import dev.collsim.perf.PerfRun;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the two JSON result formats: nccl-tests' {@code -J} output (nccl-tests 2.19.6 {@code src/util.cu}: keys
  * {@code args}, {@code env}, {@code nccl_version}, {@code config.devices}, {@code results[].out_of_place.alg_bw}
- * ...) and collsim's own run JSON (the executor's {@code dev.collsim.perf.PerfRun}, checked with
- * {@code PerfJson.parse}: {@code tool},
- * {@code collective}, {@code n_ranks}, {@code results}, {@code metadata}), which uses the same row keys.
+ * ...) and collsim's own run JSON (the executor's {@link PerfRun}, read with Jackson through {@link PerfJson}:
+ * {@code tool}, {@code collective}, {@code n_ranks}, {@code results}, {@code metadata}), which uses the same row
+ * keys. Both become rows of the shared schema ({@link PerfRow}); "not checked" is {@code nwrong} null or absent.
  * JSON carries no line numbers, so problems name the field path instead.
  */
 public final class JsonMeasurementReader {
@@ -59,11 +65,12 @@ public final class JsonMeasurementReader {
     private static Dataset readRun(String file, JsonNode root, int index) throws InputException {
         List<InputProblem> problems = new ArrayList<>();
         boolean collsim = root.has("tool");
+        PerfRun run = null;
         if (collsim) {
             try {
-                dev.collsim.perf.PerfJson.mapper().treeToValue(root, dev.collsim.perf.PerfRun.class);
+                run = PerfJson.mapper().treeToValue(root, PerfRun.class);
             } catch (JsonProcessingException | IllegalArgumentException e) {
-                throw new InputException(new InputProblem(file, 0, 0, "", "not a collsim run (dev.collsim.perf.PerfRun): "
+                throw new InputException(new InputProblem(file, 0, 0, "", "not a collsim run (PerfRun): "
                         + e.getMessage().lines().findFirst().orElse("")));
             }
         }
@@ -107,13 +114,16 @@ public final class JsonMeasurementReader {
                 continue;
             }
             type = r.path("type").asText(type);
-            Timing oop = timing(r.path("out_of_place"));
-            Timing ip = timing(r.path("in_place"));
+            PerfResult oop = timing(r.path("out_of_place"));
+            PerfResult ip = timing(r.path("in_place"));
             if (oop == null && ip == null) {
                 problems.add(new InputProblem(file, 0, 0, path, "neither half has time, alg_bw and bus_bw"));
                 continue;
             }
-            points.add(new PerfPoint(r.path("size").asLong(), r.path("count").asLong(-1), oop, ip, 0));
+            PerfRow row = run != null ? run.rows().get(i) : new PerfRow("", r.path("type").asText(""),
+                    r.path("redop").asText(null), r.path("root").asInt(-1), 0, r.path("size").asLong(),
+                    r.path("count").asLong(-1), oop, ip, null);
+            points.add(new PerfPoint(row, 0));
             slowProcess(r.path("out_of_place_per_iter").path("per_process_max_times_us"), r.path("size").asLong())
                     .ifPresent(notes::add);
         }
@@ -125,6 +135,8 @@ public final class JsonMeasurementReader {
             throw new InputException(new InputProblem(file, 0, 0, collsim ? "n_ranks" : "config.devices",
                     "no ranks listed"));
         }
+        List<PerfPoint> located = points.stream()
+                .map(p -> new PerfPoint(p.row().withRun(c.testName(), nRanks), p.line())).toList();
         DataType dt = null;
         try {
             dt = type == null ? null : DataType.parse(type);
@@ -138,7 +150,7 @@ public final class JsonMeasurementReader {
                 ? " " + index : "") + (settings.isEmpty() ? "" : " (" + settings + ")");
         return new Dataset(file, label, index,
                 collsim ? DatasetKind.COLLSIM_RUN_JSON : DatasetKind.NCCL_TESTS_JSON, c, dt, nRanks, hosts, gpu,
-                version, env, FileHeader.EMPTY, ranks, points,
+                version, env, FileHeader.EMPTY, ranks, located,
                 collsim ? root.path("average_bus_bandwidth").asDouble(Double.NaN)
                         : root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN),
                 Double.NaN, logParser.build(), notes);
@@ -151,9 +163,9 @@ public final class JsonMeasurementReader {
      *
      * @return a note naming the slow process, if any
      */
-    static java.util.Optional<Note> slowProcess(JsonNode perProcess, long size) {
+    static Optional<Note> slowProcess(JsonNode perProcess, long size) {
         if (!perProcess.isArray() || perProcess.size() < 2) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         double[] med = new double[perProcess.size()];
         for (int p = 0; p < med.length; p++) {
@@ -177,11 +189,11 @@ public final class JsonMeasurementReader {
         others.sort(null);
         double rest = others.get(others.size() / 2);
         if (rest > 0 && med[worst] >= 1.3 * rest) {
-            return java.util.Optional.of(new Note(0, String.format(java.util.Locale.ROOT, "slow process %d at %d "
+            return Optional.of(new Note(0, String.format(Locale.ROOT, "slow process %d at %d "
                     + "bytes: median per-iteration time %.1f us against %.1f us for the other processes (%.2fx)",
                     worst, size, med[worst], rest, med[worst] / rest)));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static Collective collective(String file, JsonNode root, boolean collsim) throws InputException {
@@ -216,7 +228,7 @@ public final class JsonMeasurementReader {
         return out;
     }
 
-    private static Timing timing(JsonNode n) {
+    private static PerfResult timing(JsonNode n) {
         if (n == null || n.isMissingNode() || n.isNull()) {
             return null;
         }
@@ -225,7 +237,7 @@ public final class JsonMeasurementReader {
             return null;
         }
         JsonNode w = n.path("nwrong");
-        long wrong = w.isNumber() ? w.asLong() : Timing.NOT_CHECKED;
-        return new Timing(time.asDouble(), n.path("alg_bw").asDouble(), n.path("bus_bw").asDouble(), wrong);
+        Long wrong = w.isNumber() ? Long.valueOf(w.asLong()) : null;
+        return new PerfResult(time.asDouble(), n.path("alg_bw").asDouble(), n.path("bus_bw").asDouble(), wrong);
     }
 }

@@ -2,7 +2,10 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.perf.PerfResult;
+import dev.collsim.perf.PerfRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -115,7 +118,7 @@ final class MarkdownTableReader {
         if (n < 1) {
             for (double[] v : vals) {
                 if (v[1] > 1 && v[2] > 1) {
-                    n = DatasetAssembler.ranksFromRatio(c, v[2] / v[1]);
+                    n = BusBandwidth.ranksForFactor(c, v[2] / v[1]);
                 }
             }
         }
@@ -123,7 +126,7 @@ final class MarkdownTableReader {
             throw new InputException(new InputProblem(file, firstLine, 0, "nRanks", "cannot tell how many ranks "
                     + "this table measured: give '(N GPUs)' in its title or a single NxM in #@ nodes_x_gpus"));
         }
-        double factor = c.busBwFactor(n);
+        double factor = BusBandwidth.factor(c, n);
         List<PerfPoint> points = new ArrayList<>();
         for (int i = 0; i < vals.size(); i++) {
             double[] v = vals.get(i);
@@ -132,21 +135,22 @@ final class MarkdownTableReader {
             double bus = v[2];
             double time = v[3];
             if (Double.isNaN(alg) && !Double.isNaN(bus) && factor > 0) {
-                alg = bus / factor;
+                alg = BusBandwidth.algBwFromBusBw(c, n, bus);
             }
             if (Double.isNaN(alg) && !Double.isNaN(time) && time > 0) {
-                alg = size / (time * 1e3);
+                alg = BusBandwidth.algBw(size, time);
             }
             if (Double.isNaN(bus) && !Double.isNaN(alg)) {
-                bus = alg * factor;
+                bus = BusBandwidth.busBw(c, n, alg);
             }
             if (alg > 0) {
-                time = size / (alg * 1e3);
+                time = BusBandwidth.timeUs(size, alg);
             }
             if (Double.isNaN(alg) || Double.isNaN(bus)) {
                 continue;
             }
-            points.add(new PerfPoint(size, -1, null, new Timing(time, alg, bus, Timing.NOT_CHECKED), lines.get(i)));
+            points.add(new PerfPoint(new PerfRow(c.testName(), "", null, Integer.MIN_VALUE, n, size, -1, null,
+                    new PerfResult(time, alg, bus, null), null), lines.get(i)));
         }
         String label = ctx.title.isEmpty() ? seriesName : ctx.title + (seriesName.isEmpty() ? "" : " / " + seriesName);
         List<Note> notes = new ArrayList<>(ctx.notes);

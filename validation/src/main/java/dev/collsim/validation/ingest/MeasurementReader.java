@@ -2,6 +2,7 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.IoMessages;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ public final class MeasurementReader {
         try {
             content = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new InputException(new InputProblem(file.toString(), 0, 0, "", dev.collsim.io.IoMessages.reason(e)));
+            throw new InputException(new InputProblem(file.toString(), 0, 0, "", IoMessages.reason(e)));
         }
         return read(file.getFileName().toString(), content);
     }

@@ -2,8 +2,13 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.perf.NcclTestsLayout;
+import dev.collsim.perf.NcclTestsRows;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,13 +45,13 @@ public final class NcclTestsTextReader {
     private final List<InputProblem> problems = new ArrayList<>();
 
     private RunContext ctx = new RunContext();
-    private TableLayout layout;
-    private final List<RawRow> rows = new ArrayList<>();
+    private NcclTestsLayout layout;
+    private final List<PerfPoint> rows = new ArrayList<>();
     private final List<Note> tableNotes = new ArrayList<>();
     private int tableLine;
     private double avg = Double.NaN;
     private int avgLine;
-    private RawRow partial;
+    private PerfPoint partial;
 
     private NcclTestsTextReader(String file, String content) {
         this.file = file;
@@ -207,7 +212,7 @@ public final class NcclTestsTextReader {
             flush(false);
             ctx = new RunContext();
         } else {
-            TableLayout l = TableLayout.parse(t, no);
+            NcclTestsLayout l = NcclTestsLayout.parse(t, no);
             if (l != null) {
                 if (!rows.isEmpty()) {
                     flush(true);
@@ -248,11 +253,11 @@ public final class NcclTestsTextReader {
             return;
         }
         if (partial != null) {
-            problems.add(new InputProblem(file, partial.point().line(), 0, "row",
+            problems.add(new InputProblem(file, partial.line(), 0, "row",
                     "row is cut short but is not the last row of its table"));
             partial = null;
         }
-        RowParser.Result r = RowParser.parse(file, layout, t, no);
+        NcclTestsRows.Result r = NcclTestsRows.parse(file, layout, t, no);
         if (r.problem() != null) {
             InputProblem p = r.problem();
             problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),
@@ -260,10 +265,10 @@ public final class NcclTestsTextReader {
             return;
         }
         if (r.truncated()) {
-            partial = r.row();
+            partial = new PerfPoint(r.row(), no);
             return;
         }
-        rows.add(r.row());
+        rows.add(new PerfPoint(r.row(), no));
     }
 
     private int markdown(int start) throws InputException {
@@ -289,13 +294,13 @@ public final class NcclTestsTextReader {
      */
     private void flush(boolean keepContext) throws InputException {
         if (partial != null) {
-            tableNotes.add(new Note(partial.point().line(), "last row cut short: in-place columns dropped"));
+            tableNotes.add(new Note(partial.line(), "last row cut short: in-place columns dropped"));
             rows.add(partial);
             partial = null;
         }
         if (!rows.isEmpty()) {
-            java.util.Map<String, List<RawRow>> groups = new java.util.LinkedHashMap<>();
-            for (RawRow r : rows) {
+            Map<String, List<PerfPoint>> groups = new LinkedHashMap<>();
+            for (PerfPoint r : rows) {
                 groups.computeIfAbsent(r.type() + " " + r.redop() + " " + r.root(), k -> new ArrayList<>()).add(r);
             }
             for (var g : groups.entrySet()) {
@@ -305,7 +310,7 @@ public final class NcclTestsTextReader {
                     c = ctx.continuation();
                     c.log = ctx.log;
                     c.notes.addAll(ctx.notes);
-                    RawRow first = g.getValue().get(0);
+                    PerfPoint first = g.getValue().get(0);
                     c.title = (ctx.title.isEmpty() ? "table at line " + tableLine : ctx.title) + " [" + first.type()
                             + (first.redop() == null ? "" : " " + first.redop())
                             + (first.root() == Integer.MIN_VALUE || first.root() < 0 ? "" : " root " + first.root()) + "]";
@@ -333,7 +338,7 @@ public final class NcclTestsTextReader {
     private void footerOnly() {
         int n = DatasetAssembler.knownRanks(ctx, ctx.log.build(), header);
         var collective = Claims.single(ctx.weakSet()).or(() -> Claims.single(Claims.perfBinaries(header.text("command"))))
-                .or(() -> ctx.strong == null ? java.util.Optional.empty() : java.util.Optional.of(ctx.strong.collective()));
+                .or(() -> ctx.strong == null ? Optional.empty() : Optional.of(ctx.strong.collective()));
         if (n < 1 || collective.isEmpty()) {
             ctx.notes.add(new Note(avgLine, "'Avg bus bandwidth' line without table, ranks or collective: ignored"));
             return;

@@ -1,50 +1,74 @@
 package dev.collsim.validation.ingest;
 
+import dev.collsim.perf.PerfResult;
+import dev.collsim.perf.PerfRow;
+
 /**
- * One measured size: an nccl-tests row, or one entry of a reduced table.
+ * One measured size read from a file: a row of the shared schema ({@link PerfRow}, with {@link PerfResult}
+ * halves; "not checked" is {@code wrong == null}) and where it stands. Its accessors are the row's.
  *
- * @param sizeBytes  nccl-tests {@code size} column, bytes (the total gathered/scattered buffer for AllGather,
- *                   ReduceScatter and AllToAll)
- * @param count      {@code count} column (elements per rank passed to NCCL), -1 when not given
- * @param outOfPlace out-of-place result, or null when the source did not give it
- * @param inPlace    in-place result, or null when the source did not give it (or truncated it)
- * @param line       1-based line of the row in the source file
+ * @param row  the row (an nccl-tests row, a collsim or nccl-tests JSON result, or one entry of a reduced table)
+ * @param line 1-based line of the row in the source file, 0 for JSON
  */
-public record PerfPoint(long sizeBytes, long count, Timing outOfPlace, Timing inPlace, int line) {
+public record PerfPoint(PerfRow row, int line) {
 
     /** @throws IllegalArgumentException when both halves are missing or the size is negative */
     public PerfPoint {
-        if (outOfPlace == null && inPlace == null) {
+        if (row.outOfPlace() == null && row.inPlace() == null) {
             throw new IllegalArgumentException("line " + line + ": a point needs an out-of-place or in-place result");
         }
-        if (sizeBytes < 0) {
-            throw new IllegalArgumentException("line " + line + ": size must be >= 0, got " + sizeBytes);
+        if (row.size() < 0) {
+            throw new IllegalArgumentException("line " + line + ": size must be >= 0, got " + row.size());
         }
     }
 
-    /** @return the out-of-place result when present, else the in-place one */
-    public Timing primary() {
-        return outOfPlace != null ? outOfPlace : inPlace;
+    /** @return the {@code size} column, bytes (the total gathered/scattered buffer for AllGather, ...) */
+    public long sizeBytes() {
+        return row.size();
     }
 
-    /** @return the larger busbw of the two halves, GB/s (nccl-tests INDEX convention for "peak") */
+    /** @return the {@code count} column (elements per rank passed to NCCL), -1 when not given */
+    public long count() {
+        return row.count();
+    }
+
+    /** @return the out-of-place result, or null when the source did not give it */
+    public PerfResult outOfPlace() {
+        return row.outOfPlace();
+    }
+
+    /** @return the in-place result, or null when the source did not give it (or truncated it) */
+    public PerfResult inPlace() {
+        return row.inPlace();
+    }
+
+    /** @return the {@code type} column */
+    public String type() {
+        return row.type();
+    }
+
+    /** @return the {@code redop} column, or null when the table has none */
+    public String redop() {
+        return row.redop();
+    }
+
+    /** @return the {@code root} column, or {@link Integer#MIN_VALUE} when the table (old format) has none */
+    public int root() {
+        return row.root();
+    }
+
+    /** @return {@link PerfRow#primary()} */
+    public PerfResult primary() {
+        return row.primary();
+    }
+
+    /** @return {@link PerfRow#peakBusBw()} */
     public double peakBusBw() {
-        double a = outOfPlace == null ? Double.NEGATIVE_INFINITY : outOfPlace.busBw();
-        double b = inPlace == null ? Double.NEGATIVE_INFINITY : inPlace.busBw();
-        return Math.max(a, b);
+        return row.peakBusBw();
     }
 
-    /**
-     * Best time of the two halves, microseconds (the smaller of out-of-place and in-place when both were timed).
-     *
-     * @return the time, or NaN when neither half carries a time
-     */
+    /** @return {@link PerfRow#bestTimeUs()} */
     public double bestTimeUs() {
-        double a = outOfPlace != null && outOfPlace.hasTime() ? outOfPlace.timeUs() : Double.NaN;
-        double b = inPlace != null && inPlace.hasTime() ? inPlace.timeUs() : Double.NaN;
-        if (Double.isNaN(a)) {
-            return b;
-        }
-        return Double.isNaN(b) ? a : Math.min(a, b);
+        return row.bestTimeUs();
     }
 }

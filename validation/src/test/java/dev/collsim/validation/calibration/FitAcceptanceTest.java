@@ -13,6 +13,7 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +33,7 @@ class FitAcceptanceTest {
     }
 
     /** Times: f(i) applied to the model's time of point i under {@code truth}. */
-    private static Series synthetic(Series s, PerformanceParameters truth, java.util.function.BiFunction<Integer,
+    private static Series synthetic(Series s, PerformanceParameters truth, BiFunction<Integer,
             Double, Double> f) {
         double[] t = new double[s.calls().size()];
         for (int i = 0; i < t.length; i++) {

@@ -8,6 +8,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
@@ -61,7 +62,7 @@ class FitterTest {
         Series two = new Series(real.dataset(), new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS,
                 null).model(real.dataset(), SeriesBuilder.of(real.dataset(), Optional.empty(),
                 new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)).isPresent()
-                ? dev.collsim.validation.compare.ClusterGuesser.guess(real.dataset()).orElseThrow() : null,
+                ? ClusterGuesser.guess(real.dataset()).orElseThrow() : null,
                 NcclSettings.modelled(real.dataset().env()), Comparer.usable(real.dataset()).subList(20, 22)),
                 new double[] {real.measuredUs()[20], real.measuredUs()[21]},
                 new long[] {real.sizes()[20], real.sizes()[21]});
@@ -81,7 +82,7 @@ class FitterTest {
         var ds = real.dataset();
         var pts = Comparer.usable(ds).subList(18, 24);
         var model = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null).model(ds,
-                dev.collsim.validation.compare.ClusterGuesser.guess(ds).orElseThrow(), NcclSettings.modelled(ds.env()), pts);
+                ClusterGuesser.guess(ds).orElseThrow(), NcclSettings.modelled(ds.env()), pts);
         double[] t = new double[6];
         long[] s = new long[6];
         for (int i = 0; i < 6; i++) {

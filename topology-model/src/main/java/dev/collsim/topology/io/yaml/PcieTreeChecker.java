@@ -2,14 +2,15 @@ package dev.collsim.topology.io.yaml;
 
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
-
 import dev.collsim.topology.io.yaml.InlineHostType.RootPortSpec;
 import dev.collsim.topology.io.yaml.InlineHostType.SwitchSpec;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
 
 /**
  * Checks the {@code pcie} section of an inline host: switch names unique; each switch has exactly one of
@@ -108,7 +109,7 @@ final class PcieTreeChecker {
 
     private List<Integer> devices(YamlNode it, String key, String p, int declaredCount, Map<Integer, String> at,
             String kind) {
-        List<Integer> out = new java.util.ArrayList<>();
+        List<Integer> out = new ArrayList<>();
         for (int i : f.intList(it, key, p)) {
             if (i >= declaredCount) {
                 problems.add(it.get(key), p + "." + key, "link to undeclared " + kind + " " + i + "; declared "

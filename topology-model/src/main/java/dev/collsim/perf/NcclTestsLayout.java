@@ -1,4 +1,4 @@
-package dev.collsim.validation.ingest;
+package dev.collsim.perf;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +14,12 @@ import java.util.Locale;
  * @param columns lower-case column names in order ({@code time}/{@code cputime} normalised to {@code time},
  *                {@code error} to {@code #wrong})
  * @param line    1-based header line
+ * @see NcclTestsRows
  */
-record TableLayout(List<String> columns, int line) {
+public record NcclTestsLayout(List<String> columns, int line) {
 
-    TableLayout {
+    /** Copies the column list. */
+    public NcclTestsLayout {
         columns = List.copyOf(columns);
     }
 
@@ -26,7 +28,7 @@ record TableLayout(List<String> columns, int line) {
      * @param line its number
      * @return the layout, or null when the line is not a table header
      */
-    static TableLayout parse(String text, int line) {
+    public static NcclTestsLayout parse(String text, int line) {
         String t = text.strip();
         if (t.startsWith("#")) {
             t = t.substring(1);
@@ -48,16 +50,16 @@ record TableLayout(List<String> columns, int line) {
         if (!cols.contains("busbw") || !cols.contains("time")) {
             return null;
         }
-        return new TableLayout(cols, line);
+        return new NcclTestsLayout(cols, line);
     }
 
     /** @return index of the first column called {@code name}, or -1 */
-    int index(String name) {
+    public int index(String name) {
         return columns.indexOf(name);
     }
 
     /** @return index of the n-th (0-based) occurrence of {@code name}, or -1 */
-    int index(String name, int occurrence) {
+    public int index(String name, int occurrence) {
         int seen = 0;
         for (int i = 0; i < columns.size(); i++) {
             if (columns.get(i).equals(name) && seen++ == occurrence) {
@@ -68,17 +70,17 @@ record TableLayout(List<String> columns, int line) {
     }
 
     /** @return true when the table has the {@code root} column (nccl-tests 2.11 and later) */
-    boolean hasRoot() {
+    public boolean hasRoot() {
         return columns.contains("root");
     }
 
     /** @return true when an in-place half is present */
-    boolean hasInPlace() {
+    public boolean hasInPlace() {
         return index("time", 1) >= 0;
     }
 
     /** @return number of columns, timestamp excluded */
-    int width() {
+    public int width() {
         return columns.contains("timestamp") ? columns.size() - 1 : columns.size();
     }
 }

@@ -1,22 +1,69 @@
-package dev.collsim.validation.ingest;
+package dev.collsim.perf;
 
 import dev.collsim.io.InputProblem;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Parses one nccl-tests data row against a {@link TableLayout}. Package-private helper. */
-final class RowParser {
+/**
+ * collsim's one reader of nccl-tests table rows: parses a data row against the {@link NcclTestsLayout} of its
+ * table header (nccl-tests 2.0 to 2.19.6 formats, {@code src/util.cu writeResultHeader, writeBenchmarkLine*}),
+ * into the shared schema ({@link PerfRow} with {@link PerfResult} halves). Whole files (prefixes, several runs,
+ * claims, NCCL logs) are read by validation's {@code NcclTestsTextReader}, which uses this for every row; the
+ * executor's {@code compare-nccl-tests} reads tables with {@link #readAll}.
+ *
+ * <p>A parsed row has collective {@code ""} and nRanks 0 (a table row does not say them), redop {@code null}
+ * when the table has no {@code redop} column and root {@link Integer#MIN_VALUE} when it has no {@code root}
+ * column (before nccl-tests 2.11). {@code N/A} in {@code #wrong}, and the old {@code error} column (a maximum
+ * error, not a count), read as not checked ({@code wrong == null}).
+ */
+public final class NcclTestsRows {
 
     /**
      * @param row       the row, or null on a problem
      * @param truncated true when only the out-of-place half was complete
      * @param problem   what was wrong, or null
      */
-    record Result(RawRow row, boolean truncated, InputProblem problem) {
+    public record Result(PerfRow row, boolean truncated, InputProblem problem) {
     }
 
-    private RowParser() {
+    private NcclTestsRows() {
     }
 
-    static Result parse(String file, TableLayout layout, String text, int line) {
+    /**
+     * Every complete data row of every table in some text (rows before a header, rows that do not parse and
+     * rows cut short are skipped).
+     *
+     * @param lines the text's lines
+     * @return the rows in order
+     */
+    public static List<PerfRow> readAll(List<String> lines) {
+        List<PerfRow> rows = new ArrayList<>();
+        NcclTestsLayout layout = null;
+        int no = 0;
+        for (String line : lines) {
+            no++;
+            String t = line.strip();
+            if (t.startsWith("#")) {
+                NcclTestsLayout l = NcclTestsLayout.parse(t, no);
+                layout = l != null ? l : layout;
+            } else if (layout != null && !t.isEmpty() && Character.isDigit(t.charAt(0))) {
+                Result r = parse("", layout, line, no);
+                if (r.problem() == null && !r.truncated()) {
+                    rows.add(r.row());
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * @param file   file name for problems
+     * @param layout the table's header
+     * @param text   the row's text
+     * @param line   its 1-based line
+     * @return the row, or a problem naming file, line, column and field
+     */
+    public static Result parse(String file, NcclTestsLayout layout, String text, int line) {
         String[] tok = text.strip().split("\\s+");
         int[] starts = starts(text, tok);
         int width = layout.width();
@@ -31,12 +78,12 @@ final class RowParser {
             if (rootIdx >= 0) {
                 root = Integer.parseInt(need(tok, rootIdx, "root"));
             }
-            Timing oop = half(tok, layout, 0, starts, file, line);
+            PerfResult oop = half(tok, layout, 0, starts, file, line);
             if (oop == null) {
                 return problem(file, line, 0, "row has " + tok.length + " columns, the header at line "
                         + layout.line() + " has " + width + ": " + String.join(" ", layout.columns()));
             }
-            Timing ip = null;
+            PerfResult ip = null;
             boolean truncated = false;
             if (layout.hasInPlace()) {
                 ip = half(tok, layout, 1, starts, file, line);
@@ -46,7 +93,7 @@ final class RowParser {
                 return problem(file, line, starts[width], "unexpected text '" + tok[width] + "' after the last "
                         + "column (" + layout.columns().get(width - 1) + ")");
             }
-            return new Result(new RawRow(new PerfPoint(size, count, oop, ip, line), type, redop, root), truncated, null);
+            return new Result(new PerfRow("", type, redop, root, 0, size, count, oop, ip, null), truncated, null);
         } catch (NumberFormatException e) {
             for (int i = 0; i < Math.min(tok.length, width); i++) {
                 if (!numericOk(layout.columns().get(i), tok[i])) {
@@ -81,7 +128,7 @@ final class RowParser {
     }
 
     /** Parses half h (0 = out-of-place, 1 = in-place); returns null when its columns are missing or garbled. */
-    private static Timing half(String[] tok, TableLayout layout, int h, int[] starts, String file, int line) {
+    private static PerfResult half(String[] tok, NcclTestsLayout layout, int h, int[] starts, String file, int line) {
         int ti = layout.index("time", h);
         int ai = layout.index("algbw", h);
         int bi = layout.index("busbw", h);
@@ -94,13 +141,13 @@ final class RowParser {
             double time = Double.parseDouble(tok[ti]);
             double alg = Double.parseDouble(tok[ai]);
             double bus = Double.parseDouble(tok[bi]);
-            long wrong = Timing.NOT_CHECKED;
+            Long wrong = null;
             if (wi >= 0 && !tok[wi].equals("N/A")) {
                 double w = Double.parseDouble(tok[wi]);
                 wrong = layout.columns().get(wi).equals("#wrong") && w == Math.rint(w) && !tok[wi].contains("e")
-                        ? (long) w : Timing.NOT_CHECKED;
+                        ? Long.valueOf((long) w) : null;
             }
-            return new Timing(time, alg, bus, wrong);
+            return new PerfResult(time, alg, bus, wrong);
         } catch (NumberFormatException e) {
             if (h == 0) {
                 throw e;

@@ -8,7 +8,7 @@ import java.util.List;
 
 /** Reads measured points of one collective from a measurement file (nccl-tests output, collsim run JSON). */
 @FunctionalInterface
-public interface MeasurementReader {
+public interface MeasuredSeriesReader {
 
     /**
      * @param file       the file

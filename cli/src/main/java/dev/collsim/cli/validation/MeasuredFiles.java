@@ -1,8 +1,6 @@
 package dev.collsim.cli.validation;
 
-import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
-import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.validation.ingest.Dataset;

@@ -1,5 +1,6 @@
 package dev.collsim.reports.spec;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.IoMessages;
@@ -269,25 +270,27 @@ public final class ReportSpecReader {
     }
 
     /**
-     * NVLink bandwidth per GPU and direction: a bandwidth ({@code 300 GB/s}) or a generation with its per-GPU
-     * figure from NVIDIA's datasheets: NVLink2 (V100, 6 x 25 = 150 GB/s), NVLink3 (A100, 12 x 25 = 300 GB/s),
-     * NVLink4 (H100, 18 x 25 = 450 GB/s), NVLink5 (B200, 18 x 50 = 900 GB/s).
+     * NVLink bandwidth per GPU and direction: a bandwidth ({@code 300 GB/s}) or a generation, read as the datasheet
+     * figure of that generation's SXM GPU in the GPU database ({@link GpuModels}): NVLink2 = V100 SXM2 (6 links),
+     * NVLink3 = A100 SXM (12), NVLink4 = H100 SXM (18), NVLink5 = B200 (18), each link at {@code NvlinkGen}'s rate.
      */
     static Bandwidth nvlink(String text) {
-        return switch (text.trim().toLowerCase(Locale.ROOT).replace(" ", "")) {
-            case "nvlink2" -> Bandwidth.ofGBps(150);
-            case "nvlink3" -> Bandwidth.ofGBps(300);
-            case "nvlink4" -> Bandwidth.ofGBps(450);
-            case "nvlink5" -> Bandwidth.ofGBps(900);
-            default -> {
-                try {
-                    yield Bandwidth.parse(text);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("'" + text + "' is not an NVLink bandwidth; allowed: NVLink2,"
-                            + " NVLink3, NVLink4, NVLink5, or a bandwidth per GPU such as 300 GB/s");
-                }
-            }
+        String gpu = switch (text.trim().toLowerCase(Locale.ROOT).replace(" ", "")) {
+            case "nvlink2" -> "V100 SXM2";
+            case "nvlink3" -> "A100 SXM";
+            case "nvlink4" -> "H100 SXM";
+            case "nvlink5" -> "B200";
+            default -> null;
         };
+        if (gpu != null) {
+            return GpuModels.byName(gpu).orElseThrow().nvlinkPhysical();
+        }
+        try {
+            return Bandwidth.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + text + "' is not an NVLink bandwidth; allowed: NVLink2,"
+                    + " NVLink3, NVLink4, NVLink5, or a bandwidth per GPU such as 300 GB/s");
+        }
     }
 
     private static SweepSpec sweep(SpecFields f, YamlNode s, Path folder) {

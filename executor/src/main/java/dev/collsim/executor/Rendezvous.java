@@ -67,7 +67,7 @@ public final class Rendezvous {
             long timeoutMillis, int[] boundPort, Consumer<String> log) {
         try (ServerSocket ss = new ServerSocket()) {
             ss.setReuseAddress(true);
-            ss.bind(new InetSocketAddress(InetAddress.getByName(bindAddr), port));
+            ss.bind(new InetSocketAddress(bindAddress(bindAddr, log), port));
             if (boundPort != null) {
                 boundPort[0] = ss.getLocalPort();
             }
@@ -77,6 +77,23 @@ public final class Rendezvous {
                     + e.getMessage() + "); MASTER_ADDR must name this host, or set COLLSIM_RDZV_BIND to one of its"
                     + " addresses", ExecutorException.DEVICE, e);
         }
+    }
+
+    /**
+     * The address to listen on. A host name (not a literal address, not {@code localhost}) that resolves to a
+     * loopback address on rank 0's own host (Debian's {@code 127.0.1.1 hostname} line in /etc/hosts) would make
+     * rank 0 unreachable from other hosts, which resolve the name through DNS: then every interface is bound,
+     * with a line on the log; the secret still keeps foreign clients out.
+     */
+    static InetAddress bindAddress(String bindAddr, Consumer<String> log) throws IOException {
+        InetAddress a = InetAddress.getByName(bindAddr);
+        boolean literal = bindAddr.matches("[0-9.]+") || bindAddr.contains(":");
+        if (a.isLoopbackAddress() && !literal && !bindAddr.equalsIgnoreCase("localhost")) {
+            log.accept("collsim: rendezvous: " + bindAddr + " resolves to " + a.getHostAddress() + " on this host;"
+                    + " listening on every interface (set COLLSIM_RDZV_BIND to choose one)");
+            return new InetSocketAddress(0).getAddress();
+        }
+        return a;
     }
 
     /**

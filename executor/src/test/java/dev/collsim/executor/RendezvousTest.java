@@ -130,4 +130,17 @@ class RendezvousTest {
             }
         }
     }
+
+    @Test
+    void aHostNameThatResolvesToLoopbackListensEverywhereWithAWarning() throws Exception {
+        List<String> log = new ArrayList<>();
+        assertTrue(Rendezvous.bindAddress("127.0.0.1", log::add).isLoopbackAddress());
+        assertTrue(Rendezvous.bindAddress("localhost", log::add).isLoopbackAddress());
+        assertTrue(log.isEmpty(), log.toString());
+        String self = java.net.InetAddress.getLocalHost().getHostName();
+        if (java.net.InetAddress.getByName(self).isLoopbackAddress()) {
+            assertTrue(Rendezvous.bindAddress(self, log::add).isAnyLocalAddress());
+            assertTrue(log.get(0).contains("COLLSIM_RDZV_BIND"), log.toString());
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.executor;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,7 +12,15 @@ import java.util.Optional;
  * {@code _LOCAL_RANK}), Slurm ({@code SLURM_PROCID}, {@code SLURM_NTASKS}, {@code SLURM_LOCALID}; the address
  * of rank 0 from {@code MASTER_ADDR} or the first host of {@code SLURM_JOB_NODELIST} / {@code SLURM_NODELIST}
  * when it is a plain name). The port defaults to {@link #DEFAULT_PORT}; {@code COLLSIM_RDZV_ADDR} /
- * {@code COLLSIM_RDZV_PORT} override both for any launcher.
+ * {@code COLLSIM_RDZV_PORT} override both for any launcher. Rank 0 listens on {@code masterAddr} only (it must
+ * name this host), or on {@code COLLSIM_RDZV_BIND} when set (e.g. {@code 0.0.0.0}, or one address of a host
+ * whose MASTER_ADDR is a load balancer).
+ *
+ * <p>The rendezvous secret: {@code COLLSIM_RENDEZVOUS_SECRET} when set (any text, the same on every rank); else
+ * derived from the launcher's job id ({@code SLURM_JOB_ID}, {@code TORCHELASTIC_RUN_ID} other than torchrun's
+ * default {@code none}, {@code PMIX_NAMESPACE} or {@code OMPI_MCA_ess_base_jobid}) with the port and world size.
+ * A derived secret keeps out other jobs and stray clients, not a user who can read the job id (e.g. with
+ * {@code squeue}); with 2+ ranks and neither set, detection fails (usage error) asking for the variable.
  *
  * @param launcher   {@code torchrun}, {@code openmpi} or {@code slurm}
  * @param rank       global rank
@@ -19,9 +28,18 @@ import java.util.Optional;
  * @param localRank  rank on this host (selects the GPU)
  * @param masterAddr host name or address of rank 0's rendezvous server
  * @param masterPort TCP port of the rendezvous server
+ * @param bindAddr   address rank 0 listens on
+ * @param secret     the job's rendezvous secret (HMAC key text; "" for a world of one rank)
  */
 public record LaunchEnv(String launcher, int rank, int worldSize, int localRank, String masterAddr,
-        int masterPort) {
+        int masterPort, String bindAddr, String secret) {
+
+    /** Variable holding the rendezvous secret. */
+    public static final String SECRET_VARIABLE = "COLLSIM_RENDEZVOUS_SECRET";
+
+    /** Launcher variables naming a job, tried in this order when {@link #SECRET_VARIABLE} is not set. */
+    private static final List<String> JOB_IDS = List.of("SLURM_JOB_ID", "TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
+            "OMPI_MCA_ess_base_jobid");
 
     /** Default rendezvous port when the launcher gives none (torchrun's default MASTER_PORT is 29500). */
     public static final int DEFAULT_PORT = 29517;
@@ -37,18 +55,18 @@ public record LaunchEnv(String launcher, int rank, int worldSize, int localRank,
             e = new LaunchEnv("torchrun", num(env, "RANK"), num(env, "WORLD_SIZE"),
                     env.containsKey("LOCAL_RANK") ? num(env, "LOCAL_RANK") : 0,
                     env.getOrDefault("MASTER_ADDR", "127.0.0.1"),
-                    env.containsKey("MASTER_PORT") ? num(env, "MASTER_PORT") : DEFAULT_PORT);
+                    env.containsKey("MASTER_PORT") ? num(env, "MASTER_PORT") : DEFAULT_PORT, "", "");
         } else if (env.containsKey("OMPI_COMM_WORLD_RANK") && env.containsKey("OMPI_COMM_WORLD_SIZE")) {
             e = new LaunchEnv("openmpi", num(env, "OMPI_COMM_WORLD_RANK"), num(env, "OMPI_COMM_WORLD_SIZE"),
                     env.containsKey("OMPI_COMM_WORLD_LOCAL_RANK") ? num(env, "OMPI_COMM_WORLD_LOCAL_RANK") : 0,
                     env.getOrDefault("MASTER_ADDR", "127.0.0.1"),
-                    env.containsKey("MASTER_PORT") ? num(env, "MASTER_PORT") : DEFAULT_PORT);
+                    env.containsKey("MASTER_PORT") ? num(env, "MASTER_PORT") : DEFAULT_PORT, "", "");
         } else if (env.containsKey("SLURM_PROCID") && env.containsKey("SLURM_NTASKS")) {
             String nodes = env.getOrDefault("SLURM_JOB_NODELIST", env.getOrDefault("SLURM_NODELIST", ""));
             String addr = env.getOrDefault("MASTER_ADDR", firstHost(nodes));
             e = new LaunchEnv("slurm", num(env, "SLURM_PROCID"), num(env, "SLURM_NTASKS"),
                     env.containsKey("SLURM_LOCALID") ? num(env, "SLURM_LOCALID") : 0, addr,
-                    env.containsKey("MASTER_PORT") ? num(env, "MASTER_PORT") : DEFAULT_PORT);
+                    env.containsKey("MASTER_PORT") ? num(env, "MASTER_PORT") : DEFAULT_PORT, "", "");
         }
         if (e == null) {
             return Optional.empty();
@@ -66,7 +84,36 @@ public record LaunchEnv(String launcher, int rank, int worldSize, int localRank,
         if (port < 1 || port > 65535) {
             throw new ExecutorException("rendezvous port " + port + " is outside 1..65535", ExecutorException.USAGE);
         }
-        return Optional.of(new LaunchEnv(e.launcher, e.rank, e.worldSize, e.localRank, addr, port));
+        String bind = env.getOrDefault("COLLSIM_RDZV_BIND", addr);
+        return Optional.of(new LaunchEnv(e.launcher, e.rank, e.worldSize, e.localRank, addr, port, bind,
+                secret(env, e.launcher, e.worldSize, port)));
+    }
+
+    private static String secret(Map<String, String> env, String launcher, int worldSize, int port) {
+        String given = env.get(SECRET_VARIABLE);
+        if (given != null && !given.isEmpty()) {
+            return given;
+        }
+        for (String k : JOB_IDS) {
+            String v = env.get(k);
+            if (v != null && !v.isBlank() && !(k.equals("TORCHELASTIC_RUN_ID") && v.equals("none"))) {
+                return "collsim-rendezvous|" + k + "=" + v + "|port=" + port + "|world=" + worldSize;
+            }
+        }
+        if (worldSize == 1) {
+            return "";
+        }
+        throw new ExecutorException(launcher + " launch: no rendezvous secret; set " + SECRET_VARIABLE
+                + " to the same text on every rank (e.g. export " + SECRET_VARIABLE + "=$(openssl rand -hex 16)"
+                + " before launching) so that only this job's ranks receive NCCL's id", ExecutorException.USAGE);
+    }
+
+    /** @return the record with the secret masked, so that logs do not show it */
+    @Override
+    public String toString() {
+        return "LaunchEnv[launcher=" + launcher + ", rank=" + rank + ", worldSize=" + worldSize + ", localRank="
+                + localRank + ", masterAddr=" + masterAddr + ", masterPort=" + masterPort + ", bindAddr=" + bindAddr
+                + ", secret=" + (secret.isEmpty() ? "none" : "(set)") + "]";
     }
 
     /**

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -19,15 +21,27 @@ import org.junit.jupiter.api.Test;
 /** The id exchange of multi-process runs, with ranks as threads of this JVM on loopback. */
 class RendezvousTest {
 
-    @Test
-    void rankZeroServesEveryRankTheSameId() throws Exception {
+    static final byte[] SECRET = Rendezvous.key("job-4711-secret");
+
+    static byte[] id() {
         byte[] id = new byte[128];
         for (int i = 0; i < id.length; i++) {
             id[i] = (byte) (i * 7 + 1);
         }
+        return id;
+    }
+
+    static ServerSocket loopback() throws Exception {
+        ServerSocket ss = new ServerSocket();
+        ss.bind(new InetSocketAddress("127.0.0.1", 0));
+        return ss;
+    }
+
+    @Test
+    void rankZeroServesEveryRankTheSameId() throws Exception {
+        byte[] id = id();
         int world = 6;
-        try (ServerSocket ss = new ServerSocket()) {
-            ss.bind(new InetSocketAddress("127.0.0.1", 0));
+        try (ServerSocket ss = loopback()) {
             int port = ss.getLocalPort();
             ExecutorService pool = Executors.newFixedThreadPool(world);
             try {
@@ -35,11 +49,11 @@ class RendezvousTest {
                 // clients start first: they must retry until rank 0 listens
                 for (int r = 1; r < world; r++) {
                     final int rank = r;
-                    got.add(pool.submit(() -> Rendezvous.fetch("127.0.0.1", port, rank, world, 10_000,
+                    got.add(pool.submit(() -> Rendezvous.fetch("127.0.0.1", port, rank, world, SECRET, 10_000,
                             ("gpu of rank " + rank).getBytes(StandardCharsets.UTF_8))));
                 }
-                Future<Map<Integer, byte[]>> server = pool.submit(() -> Rendezvous.serveOn(ss, world, id,
-                        10_000));
+                Future<Map<Integer, byte[]>> server = pool.submit(() -> Rendezvous.serveOn(ss, world, id, SECRET,
+                        10_000, System.err::println));
                 Map<Integer, byte[]> payloads = server.get();
                 for (Future<byte[]> f : got) {
                     assertArrayEquals(id, f.get());
@@ -53,17 +67,34 @@ class RendezvousTest {
     }
 
     @Test
+    void serveBindsTheNamedAddressOnly() throws Exception {
+        int[] bound = new int[1];
+        Thread server = new Thread(() -> Rendezvous.serve("127.0.0.1", 0, 2, id(), SECRET, 5_000, bound, s -> { }));
+        server.start();
+        while (bound[0] == 0) {
+            Thread.sleep(10);
+        }
+        assertArrayEquals(id(), Rendezvous.fetch("127.0.0.1", bound[0], 1, 2, SECRET, 5_000, new byte[0]));
+        server.join();
+        // an address that is not this host's cannot be bound: a clear message naming the variables
+        ExecutorException e = assertThrows(ExecutorException.class,
+                () -> Rendezvous.serve("192.0.2.1", 0, 2, id(), SECRET, 1_000, null, s -> { }));
+        assertEquals(ExecutorException.DEVICE, e.exitCode());
+        assertTrue(e.getMessage().contains("192.0.2.1") && e.getMessage().contains("COLLSIM_RDZV_BIND"),
+                e.getMessage());
+    }
+
+    @Test
     void missingRanksAreNamed() throws Exception {
-        try (ServerSocket ss = new ServerSocket()) {
-            ss.bind(new InetSocketAddress("127.0.0.1", 0));
+        try (ServerSocket ss = loopback()) {
             int port = ss.getLocalPort();
-            Thread t = new Thread(() -> Rendezvous.fetch("127.0.0.1", port, 2, 4, 5_000));
+            Thread t = new Thread(() -> Rendezvous.fetch("127.0.0.1", port, 2, 4, SECRET, 5_000, new byte[0]));
             t.start();
             ExecutorException e = assertThrows(ExecutorException.class,
-                    () -> Rendezvous.serveOn(ss, 4, new byte[128], 1_500));
+                    () -> Rendezvous.serveOn(ss, 4, new byte[128], SECRET, 1_500, s -> { }));
             t.join();
             assertEquals(ExecutorException.DEVICE, e.exitCode());
-            assertTrue(e.getMessage().contains("[1, 3]"), e.getMessage());
+            assertTrue(e.getMessage().contains("ranks never connected: [1, 3]"), e.getMessage());
         }
     }
 
@@ -75,28 +106,43 @@ class RendezvousTest {
         }
         long t0 = System.nanoTime();
         ExecutorException e = assertThrows(ExecutorException.class,
-                () -> Rendezvous.fetch("127.0.0.1", port, 1, 2, 1_000));
+                () -> Rendezvous.fetch("127.0.0.1", port, 1, 2, SECRET, 1_000, new byte[0]));
         assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
         assertTrue((System.nanoTime() - t0) / 1e9 < 5, "gives up near the timeout");
     }
 
     @Test
-    void worldSizeMismatchIsRejected() throws Exception {
-        try (ServerSocket ss = new ServerSocket()) {
-            ss.bind(new InetSocketAddress("127.0.0.1", 0));
+    void worldSizeMismatchIsRejectedAndRankZeroKeepsServing() throws Exception {
+        try (ServerSocket ss = loopback()) {
             int port = ss.getLocalPort();
-            Thread server = new Thread(() -> {
-                try {
-                    Rendezvous.serveOn(ss, 2, new byte[128], 3_000);
-                } catch (ExecutorException expected) {
-                    // the server reports it too
-                }
-            });
-            server.start();
-            ExecutorException e = assertThrows(ExecutorException.class,
-                    () -> Rendezvous.fetch("127.0.0.1", port, 1, 3, 3_000));
-            assertTrue(e.getMessage().contains("world sizes differ"), e.getMessage());
-            server.join();
+            List<String> log = new CopyOnWriteArrayList<>();
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<Map<Integer, byte[]>> server = pool.submit(() -> Rendezvous.serveOn(ss, 2, id(), SECRET,
+                        5_000, log::add));
+                ExecutorException e = assertThrows(ExecutorException.class,
+                        () -> Rendezvous.fetch("127.0.0.1", port, 1, 3, SECRET, 3_000, new byte[0]));
+                assertTrue(e.getMessage().contains("world sizes differ"), e.getMessage());
+                // rank 0 did not abort: the real rank 1 of 2 still gets the id
+                assertArrayEquals(id(), Rendezvous.fetch("127.0.0.1", port, 1, 2, SECRET, 3_000, new byte[0]));
+                assertEquals(1, server.get().size());
+                assertTrue(log.stream().anyMatch(l -> l.contains("world size 3, rank 0 expects 2")), log.toString());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aHostNameThatResolvesToLoopbackListensEverywhereWithAWarning() throws Exception {
+        List<String> log = new ArrayList<>();
+        assertTrue(Rendezvous.bindAddress("127.0.0.1", log::add).isLoopbackAddress());
+        assertTrue(Rendezvous.bindAddress("localhost", log::add).isLoopbackAddress());
+        assertTrue(log.isEmpty(), log.toString());
+        String self = InetAddress.getLocalHost().getHostName();
+        if (InetAddress.getByName(self).isLoopbackAddress()) {
+            assertTrue(Rendezvous.bindAddress(self, log::add).isAnyLocalAddress());
+            assertTrue(log.get(0).contains("COLLSIM_RDZV_BIND"), log.toString());
         }
     }
 }

@@ -136,15 +136,16 @@ public final class GpuRunner {
         Map<Integer, byte[]> payloads = Map.of();
         if (l.rank() == 0) {
             id = GpuContext.newUniqueId();
-            payloads = Rendezvous.serve(l.masterPort(), l.worldSize(), id, timeoutSec * 1000L, null);
+            payloads = Rendezvous.serve(l.bindAddr(), l.masterPort(), l.worldSize(), id,
+                    Rendezvous.key(l.secret()), timeoutSec * 1000L, null, System.err::println);
         } else {
             List<GpuInfo> mine = new ArrayList<>();
             for (int i = 0; i < devices.length; i++) {
                 mine.add(GpuContext.describe(l.rank() * nGpus + i, devices[i]));
             }
             byte[] payload = PerfJson.toJson(mine).getBytes(StandardCharsets.UTF_8);
-            id = Rendezvous.fetch(l.masterAddr(), l.masterPort(), l.rank(), l.worldSize(), timeoutSec * 1000L,
-                    payload);
+            id = Rendezvous.fetch(l.masterAddr(), l.masterPort(), l.rank(), l.worldSize(),
+                    Rendezvous.key(l.secret()), timeoutSec * 1000L, payload);
         }
         GpuContext ctx = GpuContext.initRanks(id, l.worldSize() * nGpus, l.rank() * nGpus, devices, libCode);
         if (l.rank() == 0) {

@@ -3,16 +3,21 @@ package dev.collsim.topology.io;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Writes output files whole or not at all: a temporary file in the target directory, then an atomic move. Temporary
  * files and folders are created readable by everyone ({@code rw-r--r--} / {@code rwxr-xr-x}, less what the umask
  * removes) on POSIX file systems, not owner-only as {@link Files#createTempFile} makes them, because they become the
- * user's output files.
+ * user's output files. A run killed before its move (SIGKILL) leaves its temporary file {@code .NAME<digits>.tmp}
+ * next to the target; the next {@link #write} of the same target deletes such leftovers first, so the target is
+ * always the old content or the new, and leftovers last only until the next run.
  */
 public final class AtomicFiles {
 
@@ -27,12 +32,36 @@ public final class AtomicFiles {
     public static void write(Path target, String content) throws IOException {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
+        removeLeftovers(abs);
         Path tmp = tempFile(dir, "." + abs.getFileName());
         try {
             Files.writeString(tmp, content, StandardCharsets.UTF_8);
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Deletes the temporary files earlier, interrupted {@link #write}s of this target left: regular files named
+     * {@code .NAME} + digits + {@code .tmp} in the target's directory (the names {@link #tempFile} makes).
+     *
+     * @param target absolute target file
+     * @throws IOException when the directory cannot be listed
+     */
+    static void removeLeftovers(Path target) throws IOException {
+        Path dir = target.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        Pattern leftover = Pattern.compile(Pattern.quote("." + target.getFileName()) + "-?\\d+\\.tmp");
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                if (leftover.matcher(p.getFileName().toString()).matches()
+                        && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(p);
+                }
+            }
         }
     }
 

@@ -49,4 +49,19 @@ class AtomicFilesTest {
         expected.retainAll(PosixFilePermissions.fromString("rwxr-xr-x"));
         assertEquals(expected, Files.getPosixFilePermissions(folder));
     }
+
+    @Test
+    void leftoversOfAKilledWriteOfTheSameTargetAreRemovedByTheNextWrite() throws IOException {
+        Path out = dir.resolve("graph.dot");
+        AtomicFiles.write(out, "old\n");
+        Path leftover = AtomicFiles.tempFile(dir, ".graph.dot"); // what a SIGKILL before the move leaves
+        Files.writeString(leftover, "half");
+        Path otherTarget = AtomicFiles.tempFile(dir, ".other.dot");
+        Path notOurs = Files.writeString(dir.resolve(".graph.dot.tmp"), "someone's");
+        AtomicFiles.write(out, "new\n");
+        assertEquals("new\n", Files.readString(out));
+        assertTrue(!Files.exists(leftover), "leftover removed: " + leftover);
+        assertTrue(Files.exists(otherTarget), "another target's temporary file is left alone");
+        assertTrue(Files.exists(notOurs), "a name tempFile does not make is left alone");
+    }
 }

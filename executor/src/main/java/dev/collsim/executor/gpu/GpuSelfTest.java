@@ -92,8 +92,8 @@ public final class GpuSelfTest {
                 require(row.ncclEstimateUs() == null, "estimate should be null for 1 rank");
             }
         });
-        test("sweep shrinks to GPU memory as nccl-tests (-e 1T)", () -> {
-            PerfRun r = run("all_reduce", "-b", "1G", "-e", "1T", "-f", "1024", "-c", "0", "-n", "2", "-w", "0");
+        test("sweep shrinks to GPU memory as nccl-tests (-e 1024G)", () -> {
+            PerfRun r = run("all_reduce", "-b", "1G", "-e", "1024G", "-f", "1024", "-c", "0", "-n", "2", "-w", "0");
             long mem = r.metadata().gpus().get(0).memoryBytes();
             require(r.config().maxBytes() == SizeSweep.memoryLimit(mem, false),
                     "maxBytes " + r.config().maxBytes() + " != limit for " + mem);

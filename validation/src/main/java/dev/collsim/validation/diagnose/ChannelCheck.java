@@ -1,5 +1,7 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.nccl.Collective;
 import dev.collsim.validation.ingest.Dataset;
@@ -37,12 +39,13 @@ final class ChannelCheck implements Check {
                             + "thread block, and NVSwitch hosts need 16 or more to reach link bandwidth",
                     c.get().coll(), s.gpu().get().name()), List.of(s.at(c.get().line()))));
         }
-        for (String k : new String[] {"NCCL_MAX_NCHANNELS", "NCCL_MAX_CTAS"}) {
-            String v = d.env().get(k);
-            if (v != null && v.matches("\\d+") && Integer.parseInt(v) < 8) {
-                out.add(s.finding(Finding.Kind.TOO_FEW_CHANNELS, Finding.Severity.PROBLEM, k + "=" + v
-                        + " caps the run at " + v + " channels; each channel is driven by one thread block, so "
-                        + "large transfers cannot reach link bandwidth", List.of(s.header("env"))));
+        NcclSettings env = s.ncclSettings();
+        for (NcclVariable k : new NcclVariable[] {NcclVariable.NCCL_MAX_NCHANNELS, NcclVariable.NCCL_MAX_CTAS}) {
+            if (env.isSet(k) && env.maxChannels() < 8) {
+                out.add(s.finding(Finding.Kind.TOO_FEW_CHANNELS, Finding.Severity.PROBLEM, k.name() + "="
+                        + env.maxChannels() + " caps the run at " + env.maxChannels() + " channels; each channel is"
+                        + " driven by one thread block, so large transfers cannot reach link bandwidth",
+                        List.of(s.header("env"))));
             }
         }
         return out;

@@ -1,5 +1,7 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.nccl.Collective;
 import dev.collsim.validation.ingest.Dataset;
@@ -23,7 +25,8 @@ final class ProtocolCheck implements Check {
                 || d.collective() == Collective.REDUCE_SCATTER;
         if (s.gpu().map(GpuModel::nvls).orElse(false) && nvlsColl && d.gpusPerHost() >= 4) {
             List<Finding.Evidence> ev = new ArrayList<>();
-            if ("0".equals(d.env().get("NCCL_NVLS_ENABLE"))) {
+            NcclSettings env = s.ncclSettings();
+            if (env.isSet(NcclVariable.NCCL_NVLS_ENABLE) && env.nvlsEnable() == 0) {
                 ev.add(s.header("env"));
             }
             d.log().lastChannelCounts().filter(c -> c.nvls() == 0 && c.coll() > 0).ifPresent(c -> ev.add(s.at(c.line())));

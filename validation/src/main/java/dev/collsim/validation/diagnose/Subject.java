@@ -1,6 +1,7 @@
 package dev.collsim.validation.diagnose;
 
 import dev.collsim.hardware.GpuModel;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.List;
@@ -32,6 +33,18 @@ record Subject(Dataset dataset, List<Dataset> siblings, List<String> lines, Opti
     /** @return evidence for a header key's line */
     Finding.Evidence header(String key) {
         return at(dataset.header().line(key));
+    }
+
+    /**
+     * @return the run's NCCL settings as the model reads them ({@link NcclSettings#modelled}); NCCL's defaults when
+     *         the file's settings contradict each other (that is reported elsewhere)
+     */
+    NcclSettings ncclSettings() {
+        try {
+            return NcclSettings.modelled(dataset.env());
+        } catch (IllegalArgumentException contradictory) {
+            return NcclSettings.DEFAULTS;
+        }
     }
 
     /** @return the point with the highest busbw (either half), if any */

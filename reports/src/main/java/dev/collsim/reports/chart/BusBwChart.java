@@ -99,19 +99,24 @@ public final class BusBwChart {
         XYPlot plot = new XYPlot(data, ChartStyle.sizeAxis("size (bytes, log2)", 3), y, r);
         plot.setOutlinePaint(Color.GRAY);
         plot.setSeriesRenderingOrder(SeriesRenderingOrder.FORWARD);
+        addKeyItems(legend, anyMeasured, coinciding > 0);
+        plot.setFixedLegendItems(legend);
+        JFreeChart chart = new JFreeChart(title, ChartStyle.TITLE, plot, true);
+        return ChartStyle.finish(chart, leavesOut);
+    }
+
+    /** Appends the grey key entries (bound, measured markers, coinciding series) after the series entries. */
+    private static void addKeyItems(LegendItemCollection legend, boolean anyMeasured, boolean anyCoinciding) {
         legend.add(new LegendItem("dashed: physical bound (same colour)", null, null, null,
                 new Line2D.Double(-8, 0, 8, 0), ChartStyle.dashed(1.2f), Color.DARK_GRAY));
         if (anyMeasured) {
             legend.add(new LegendItem("open markers: measured", null, null, null, new Ellipse2D.Double(-3, -3, 6, 6),
                     Color.DARK_GRAY, ChartStyle.line(1f), Color.DARK_GRAY));
         }
-        if (coinciding > 0) {
+        if (anyCoinciding) {
             legend.add(new LegendItem("A = B: A's numbers equal B's (drawn dashed with markers over it)", null, null,
                     null, new Line2D.Double(-8, 0, 8, 0), ChartStyle.coincident(1), Color.DARK_GRAY));
         }
-        plot.setFixedLegendItems(legend);
-        JFreeChart chart = new JFreeChart(title, ChartStyle.TITLE, plot, true);
-        return ChartStyle.finish(chart, leavesOut);
     }
 
     /** @return the first earlier series whose predicted busbw equals series i's at the same sizes, or -1 */

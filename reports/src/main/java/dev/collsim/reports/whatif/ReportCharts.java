@@ -83,21 +83,7 @@ public final class ReportCharts {
         List<String> plans = d.plans().stream().map(ReportData.PlanRow::plan).distinct().toList();
         for (int i = 0; i < plans.size(); i++) {
             String plan = plans.get(i);
-            Map<String, LinkedHashMap<String, Double>> bars = new LinkedHashMap<>();
-            for (ReportData.PlanRow r : d.plans()) {
-                if (!r.plan().equals(plan) || !r.fits()) {
-                    continue;
-                }
-                LinkedHashMap<String, Double> parts = new LinkedHashMap<>();
-                parts.put("compute", r.computeMs());
-                parts.put("pipeline bubble", r.bubbleMs());
-                for (ReportData.PlanCommRow c : d.planComms()) {
-                    if (c.plan().equals(plan) && c.variant().equals(r.variant())) {
-                        parts.merge(c.kind() + " (exposed)", c.exposedMs(), Double::sum);
-                    }
-                }
-                bars.put(r.variant(), parts);
-            }
+            Map<String, LinkedHashMap<String, Double>> bars = stepBars(d, plan);
             if (!bars.isEmpty()) {
                 out.add(new Named("step-" + (i + 1), "Step time of plan '" + plan + "' split into compute, pipeline"
                         + " bubble and the communication left exposed after overlap, per variant.",
@@ -115,5 +101,25 @@ public final class ReportCharts {
             }
         }
         return out;
+    }
+
+    /** @return per fitting variant of the plan, its step time split into compute, bubble and exposed comm (ms) */
+    private static Map<String, LinkedHashMap<String, Double>> stepBars(ReportData d, String plan) {
+        Map<String, LinkedHashMap<String, Double>> bars = new LinkedHashMap<>();
+        for (ReportData.PlanRow r : d.plans()) {
+            if (!r.plan().equals(plan) || !r.fits()) {
+                continue;
+            }
+            LinkedHashMap<String, Double> parts = new LinkedHashMap<>();
+            parts.put("compute", r.computeMs());
+            parts.put("pipeline bubble", r.bubbleMs());
+            for (ReportData.PlanCommRow c : d.planComms()) {
+                if (c.plan().equals(plan) && c.variant().equals(r.variant())) {
+                    parts.merge(c.kind() + " (exposed)", c.exposedMs(), Double::sum);
+                }
+            }
+            bars.put(r.variant(), parts);
+        }
+        return bars;
     }
 }

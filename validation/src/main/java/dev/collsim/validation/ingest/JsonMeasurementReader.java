@@ -65,15 +65,7 @@ public final class JsonMeasurementReader {
     private static Dataset readRun(String file, JsonNode root, int index) throws InputException {
         List<InputProblem> problems = new ArrayList<>();
         boolean collsim = root.has("tool");
-        PerfRun run = null;
-        if (collsim) {
-            try {
-                run = PerfJson.mapper().treeToValue(root, PerfRun.class);
-            } catch (JsonProcessingException | IllegalArgumentException e) {
-                throw new InputException(new InputProblem(file, 0, 0, "", "not a collsim run (PerfRun): "
-                        + e.getMessage().lines().findFirst().orElse("")));
-            }
-        }
+        PerfRun run = collsim ? perfRun(file, root) : null;
         JsonNode results = root.path("results");
         if (!results.isArray() || results.isEmpty()) {
             throw new InputException(new InputProblem(file, 0, 0, "results",
@@ -93,13 +85,7 @@ public final class JsonMeasurementReader {
                 logParser.accept(l.asText(), ln++);
             }
         } else {
-            for (JsonNode e : root.path("env")) {
-                String kv = e.asText();
-                int eq = kv.indexOf('=');
-                if (eq > 0 && kv.startsWith("NCCL_")) {
-                    env.put(kv.substring(0, eq), kv.substring(eq + 1));
-                }
-            }
+            ncclTestsEnv(root, env);
             int code = root.path("nccl_version").asInt(0);
             version = code > 0 ? NcclTestsTextReader.decodeVersion(code) : "";
         }
@@ -137,12 +123,7 @@ public final class JsonMeasurementReader {
         }
         List<PerfPoint> located = points.stream()
                 .map(p -> new PerfPoint(p.row().withRun(c.testName(), nRanks), p.line())).toList();
-        DataType dt = null;
-        try {
-            dt = type == null ? null : DataType.parse(type);
-        } catch (IllegalArgumentException e) {
-            dt = null;
-        }
+        DataType dt = dataType(type);
         int hosts = (int) ranks.stream().map(RankInfo::host).distinct().count();
         String gpu = ranks.isEmpty() ? "" : ranks.get(0).gpuModel();
         RunEnv.collect(settings, env);
@@ -154,6 +135,36 @@ public final class JsonMeasurementReader {
                 collsim ? root.path("average_bus_bandwidth").asDouble(Double.NaN)
                         : root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN),
                 Double.NaN, logParser.build(), notes);
+    }
+
+    /** @return the collsim run bound as a PerfRun; a mapping failure is reported as not a collsim run */
+    private static PerfRun perfRun(String file, JsonNode root) throws InputException {
+        try {
+            return PerfJson.mapper().treeToValue(root, PerfRun.class);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new InputException(new InputProblem(file, 0, 0, "", "not a collsim run (PerfRun): "
+                    + e.getMessage().lines().findFirst().orElse("")));
+        }
+    }
+
+    /** Copies the NCCL_* entries of nccl-tests' "env" list ("KEY=value" strings) into env. */
+    private static void ncclTestsEnv(JsonNode root, Map<String, String> env) {
+        for (JsonNode e : root.path("env")) {
+            String kv = e.asText();
+            int eq = kv.indexOf('=');
+            if (eq > 0 && kv.startsWith("NCCL_")) {
+                env.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+    }
+
+    /** @return the data type named by type, or null when absent or unknown */
+    private static DataType dataType(String type) {
+        try {
+            return type == null ? null : DataType.parse(type);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**

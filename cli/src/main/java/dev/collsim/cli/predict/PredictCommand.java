@@ -1,7 +1,5 @@
 package dev.collsim.cli.predict;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
@@ -25,10 +23,9 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
-import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.calibration.ParametersFile;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -344,24 +341,10 @@ public final class PredictCommand implements Callable<Integer> {
             return PerformanceParameters.DEFAULTS;
         }
         InputFiles.require(params, "--params");
-        String name = params.getFileName().toString().toLowerCase(Locale.ROOT);
         try {
-            if (Files.readString(params).contains(CalibrationProfile.SCHEMA)) {
-                return CalibrationProfile.read(params).parameters();
-            }
+            return ParametersFile.read(params);
         } catch (IOException e) {
             throw InputFiles.failed(params, e, "--params");
-        } catch (InputException e) {
-            throw new UserError(e.getMessage(), ExitCodes.INPUT);
-        }
-        ObjectMapper m = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
-                : new ObjectMapper();
-        try {
-            return m.readValue(Files.readAllBytes(params), PerformanceParameters.class);
-        } catch (IOException e) {
-            throw new UserError(params + ": " + e.getMessage().lines().findFirst().orElse("unreadable")
-                    + "; allowed: the fields of PerformanceParameters (see --help of the README section)",
-                    ExitCodes.INPUT);
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.collsim.reports.cluster;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.env.NcclSettings;
@@ -12,7 +10,6 @@ import dev.collsim.reports.whatif.VariantResolver;
 import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.NcclPredictor;
-import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.edit.ClusterEditor;
@@ -20,12 +17,10 @@ import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
-import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.calibration.ParametersFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -50,9 +45,7 @@ public final class SimulatorResolver implements VariantResolver {
     }
 
     /**
-     * Reads a calibration profile: a {@code collsim calibrate} profile ({@link CalibrationProfile}), or else the
-     * fields of the simulator's {@link PerformanceParameters} as JSON, or YAML when the file name ends in .yaml/.yml
-     * (the format {@code collsim predict --params} reads).
+     * Reads a calibration profile with {@link ParametersFile} (the format {@code collsim predict --params} reads).
      *
      * @param file the profile
      * @return a predictor for the newest NCCL with those parameters
@@ -60,19 +53,11 @@ public final class SimulatorResolver implements VariantResolver {
      */
     public static CollectivePredictor profilePredictor(String file) {
         try {
-            return new NcclPredictor(NcclVersion.DEFAULT, CalibrationProfile.read(Path.of(file)).parameters());
-        } catch (InputException notAProfile) {
-            String lower = file.toLowerCase(Locale.ROOT);
-            ObjectMapper m = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new ObjectMapper(new YAMLFactory())
-                    : new ObjectMapper();
-            try {
-                PerformanceParameters p = m.readValue(Files.readAllBytes(Path.of(file)), PerformanceParameters.class);
-                return new NcclPredictor(NcclVersion.DEFAULT, p);
-            } catch (IOException e) {
-                throw new IllegalArgumentException(file + ": neither a 'collsim calibrate' profile ("
-                        + notAProfile.problems().get(0).message() + ") nor PerformanceParameters JSON/YAML ("
-                        + e.getMessage().lines().findFirst().orElse("unreadable") + ")");
-            }
+            return new NcclPredictor(NcclVersion.DEFAULT, ParametersFile.read(Path.of(file)));
+        } catch (InputException e) {
+            throw new IllegalArgumentException(e.problems().get(0).toString());
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": cannot be read (" + e.getMessage() + ")");
         }
     }
 

@@ -82,7 +82,7 @@ public final class PhysicalBound {
         }
         double q = (double) n / m;
         return switch (c) {
-            case ALL_REDUCE -> nvls ? b * 2.0 * (n - 1) / n
+            case ALL_REDUCE -> nvls ? b * BusBandwidth.factor(Collective.ALL_REDUCE, n)
                     : q > 1 ? b * (q / (q - 1)) * ((n - 1.0) / n) : Double.POSITIVE_INFINITY;
             case ALL_TO_ALL, GATHER, SCATTER -> nodePeerShare(b, n, q);
             default -> b;

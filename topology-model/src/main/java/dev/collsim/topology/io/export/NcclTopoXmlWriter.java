@@ -149,12 +149,12 @@ public final class NcclTopoXmlWriter {
         }
 
         private int minSwitch(List<Device> devices) {
-            return devices.stream().filter(PcieSwitch.class::isInstance).mapToInt(d -> trailingNumber(d.id()))
+            return devices.stream().filter(PcieSwitch.class::isInstance).mapToInt(d -> XmlText.trailingNumber(d.id()))
                     .min().orElse(Integer.MAX_VALUE);
         }
 
         private int subtreeMinSwitch(Device d) {
-            int best = d instanceof PcieSwitch ? trailingNumber(d.id()) : Integer.MAX_VALUE;
+            int best = d instanceof PcieSwitch ? XmlText.trailingNumber(d.id()) : Integer.MAX_VALUE;
             for (Device k : children(d)) {
                 best = Math.min(best, subtreeMinSwitch(k));
             }
@@ -350,7 +350,7 @@ public final class NcclTopoXmlWriter {
         private void net(Nic n, int depth) {
             out.append("  ".repeat(depth)).append("<net");
             attr("name", n.name());
-            attr("dev", Integer.toString(trailingNumber(n.id())));
+            attr("dev", Integer.toString(XmlText.trailingNumber(n.id())));
             attr("speed", Decimals.plain(Math.round(n.speed().gbits() * 1000.0 * 1e6) / 1e6));
             attr("port", Integer.toString(n.port()));
             attr("latency", "0");
@@ -390,19 +390,7 @@ public final class NcclTopoXmlWriter {
         }
 
         private void attr(String key, String value) {
-            out.append(' ').append(key).append("=\"").append(escape(value)).append('"');
+            out.append(' ').append(key).append("=\"").append(XmlText.escape(value)).append('"');
         }
-    }
-
-    static int trailingNumber(String id) {
-        int i = id.length();
-        while (i > 0 && Character.isDigit(id.charAt(i - 1))) {
-            i--;
-        }
-        return i == id.length() ? 0 : Integer.parseInt(id.substring(i));
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

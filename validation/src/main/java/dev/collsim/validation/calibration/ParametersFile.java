@@ -1,0 +1,115 @@
+package dev.collsim.validation.calibration;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The one reader of a file of performance parameters, as {@code collsim predict --params} and a report variant's
+ * {@code calibration:} take it: a {@code collsim calibrate} profile ({@link CalibrationProfile}, recognised by its
+ * {@code schema: collsim-calibration/v1}), or else the fields of {@link PerformanceParameters} as JSON, or YAML when
+ * the name ends in {@code .yaml}/{@code .yml}. Fields not given keep {@link PerformanceParameters#DEFAULTS}' values.
+ * Stateless.
+ */
+public final class ParametersFile {
+
+    private ParametersFile() {
+    }
+
+    /**
+     * @param file the file, named in every problem as given
+     * @return the parameters
+     * @throws InputException naming file, line, column and field: an unknown field (with the allowed ones), a
+     *                        malformed file, a value out of range, or a profile {@link CalibrationProfile} refuses
+     * @throws IOException    when the file cannot be read
+     */
+    public static PerformanceParameters read(Path file) throws InputException, IOException {
+        String text = Files.readString(file);
+        if (text.contains(CalibrationProfile.SCHEMA)) {
+            return CalibrationProfile.read(file).parameters();
+        }
+        String lower = file.getFileName().toString().toLowerCase(Locale.ROOT);
+        JsonFactory factory = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new YAMLFactory() : new JsonFactory();
+        Map<String, JsonLocation> given = checkFields(file.toString(), text, factory);
+        ObjectMapper m = new ObjectMapper(factory);
+        try {
+            ObjectNode merged = m.valueToTree(PerformanceParameters.DEFAULTS);
+            merged.setAll((ObjectNode) m.readTree(text));
+            return m.treeToValue(merged, PerformanceParameters.class);
+        } catch (JsonProcessingException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            String why = cause instanceof JsonProcessingException j ? j.getOriginalMessage() : cause.getMessage();
+            why = why == null ? "unreadable" : why;
+            String field = "parameters";
+            JsonLocation at = null;
+            for (Map.Entry<String, JsonLocation> g : given.entrySet()) {
+                if (why.startsWith(g.getKey() + " ")) {
+                    field = g.getKey();
+                    at = g.getValue();
+                }
+            }
+            throw new InputException(new InputProblem(file.toString(), at == null ? 0 : at.getLineNr(),
+                    at == null ? 0 : at.getColumnNr(), field, why));
+        }
+    }
+
+    /** @return the field names {@link PerformanceParameters} reads, in its JSON order */
+    public static List<String> allowedFields() {
+        return Arrays.stream(PerformanceParameters.class.getRecordComponents()).map(c -> c.getName()).toList();
+    }
+
+    /**
+     * Refuses a top-level field PerformanceParameters does not have, at its line and column.
+     *
+     * @return the fields given, with where each is
+     */
+    private static Map<String, JsonLocation> checkFields(String name, String text, JsonFactory factory)
+            throws InputException {
+        List<String> allowed = allowedFields();
+        Map<String, JsonLocation> given = new LinkedHashMap<>();
+        try (JsonParser p = factory.createParser(text)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                JsonLocation at = p.currentTokenLocation();
+                throw new InputException(new InputProblem(name, at.getLineNr(), at.getColumnNr(), "parameters",
+                        "expected a mapping of " + String.join(", ", allowed) + "; found " + first));
+            }
+            for (JsonToken t = p.nextToken(); t != null && t != JsonToken.END_OBJECT; t = p.nextToken()) {
+                String field = p.currentName();
+                if (!allowed.contains(field)) {
+                    JsonLocation at = p.currentTokenLocation();
+                    throw new InputException(new InputProblem(name, at.getLineNr(), at.getColumnNr(), field,
+                            "unknown field '" + field + "'; allowed: " + allowed.stream()
+                                    .collect(Collectors.joining(", "))));
+                }
+                given.put(field, p.currentTokenLocation());
+                p.nextToken();
+                p.skipChildren();
+            }
+            return given;
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            throw new InputException(new InputProblem(name, at == null ? 0 : at.getLineNr(),
+                    at == null ? 0 : at.getColumnNr(), "parameters", "not valid JSON/YAML: " + e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw new InputException(new InputProblem(name, 0, 0, "parameters", "unreadable: " + e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.collsim.validation.calibration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The one reader of --params / calibration: files: located problems, partial files over the defaults. */
+class ParametersFileTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void unknownFieldIsNamedAtItsLineAndColumn() throws Exception {
+        Path f = Files.writeString(dir.resolve("p.yaml"), "latencyScale: 1.2\n  \nFOO: 1\n");
+        InputProblem p = assertThrows(InputException.class, () -> ParametersFile.read(f)).problems().get(0);
+        assertEquals(3, p.line());
+        assertEquals(1, p.column());
+        assertEquals("FOO", p.field());
+        assertEquals(true, p.message().contains("allowed: launchOverheadUs, latencyScale"), p.message());
+    }
+
+    @Test
+    void givenFieldsOverrideAndTheRestKeepTheDefaults() throws Exception {
+        Path f = Files.writeString(dir.resolve("p.json"), "{\"latencyScale\": 1.5, \"launchOverheadUs\": 4}");
+        PerformanceParameters p = ParametersFile.read(f);
+        assertEquals(1.5, p.latencyScale(), 0);
+        assertEquals(4.0, p.launchOverheadUs(), 0);
+        assertEquals(PerformanceParameters.DEFAULTS.bwEfficiencySimple(), p.bwEfficiencySimple(), 0);
+    }
+
+    @Test
+    void outOfRangeValueIsLocatedAtItsField() throws Exception {
+        Path f = Files.writeString(dir.resolve("p.json"), "{\n  \"latencyScale\": 0\n}\n");
+        InputProblem p = assertThrows(InputException.class, () -> ParametersFile.read(f)).problems().get(0);
+        assertEquals("latencyScale", p.field());
+        assertEquals(2, p.line());
+    }
+
+    @Test
+    void aListIsNotParameters() throws Exception {
+        Path f = Files.writeString(dir.resolve("p.yaml"), "- 1\n- 2\n");
+        InputProblem p = assertThrows(InputException.class, () -> ParametersFile.read(f)).problems().get(0);
+        assertEquals(1, p.line());
+        assertEquals("parameters", p.field());
+    }
+}

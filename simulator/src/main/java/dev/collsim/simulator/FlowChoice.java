@@ -76,7 +76,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         public static Override of(String scheduleName, Integer channels, Collective collective) {
             ScheduleAlgorithm a = scheduleName == null ? null : ScheduleAlgorithms.byName(scheduleName);
             if (a != null && !a.supports(collective)) {
-                throw new IllegalArgumentException(a.name() + " has no schedule for " + collective.ncclName() + "; "
+                throw new InvalidRequestException(a.name() + " has no schedule for " + collective.ncclName() + "; "
                         + ScheduleAlgorithms.supporting(collective));
             }
             return new Override(a, channels);
@@ -113,7 +113,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         }
         ScheduleAlgorithm a = algo.get();
         if (!a.supports(collective)) {
-            throw new IllegalArgumentException(a.name() + " has no schedule for " + collective.ncclName() + "; "
+            throw new InvalidRequestException(a.name() + " has no schedule for " + collective.ncclName() + "; "
                     + ScheduleAlgorithms.supporting(collective));
         }
         List<Gpu> order = rankOrder || a instanceof DirectAllToAllSchedule ? ranks : Placement.topologyOrder(ranks);

@@ -13,6 +13,7 @@ import dev.collsim.simulator.network.LinksNetwork;
 import dev.collsim.simulator.network.NetworkBackend;
 import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
+import dev.collsim.simulator.network.UnroutableException;
 import dev.collsim.topology.Gpu;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -58,20 +59,29 @@ public final class FlowSweep {
      * @param r the sweep
      * @return one prediction per size of the shard
      * @throws InputException           on a bad hostfile line
-     * @throws IllegalArgumentException when the GPUs cannot hold the jobs, a hostfile offers too few, NCCL's choice
+     * @throws InvalidRequestException when the GPUs cannot hold the jobs, a hostfile offers too few, NCCL's choice
      *                                  has no schedule here (e.g. Broadcast), a schedule does not support its
-     *                                  collective, or no working path joins two ranks
+     *                                  collective, or no working path joins two ranks; any other
+     *                                  IllegalArgumentException is a bug
      */
     public Result run(FlowRequest r) throws InputException {
+        try {
+            return sweep(r);
+        } catch (UnroutableException e) {
+            throw new InvalidRequestException(e.getMessage(), e);
+        }
+    }
+
+    private Result sweep(FlowRequest r) throws InputException {
         int hostCount = r.topology().hostCount();
         long seed = r.routing().seed();
         int maxLocal = r.ranks().stream().mapToInt(Gpu::index).max().orElse(0);
         List<Gpu> pool = new ArrayList<>(r.topology().gpus().stream().filter(g -> g.index() <= maxLocal).toList());
-        List<Gpu> placed = r.placement().place(pool, r.ranks().size(), seed, hostCount);
+        List<Gpu> placed = placed(() -> r.placement().place(pool, r.ranks().size(), seed, hostCount));
         pool.removeAll(placed);
         List<Job> others = new ArrayList<>();
         for (FlowJob j : r.jobs()) {
-            List<Gpu> g = j.placement().place(pool, j.nRanks(), seed, hostCount);
+            List<Gpu> g = placed(() -> j.placement().place(pool, j.nRanks(), seed, hostCount));
             pool.removeAll(g);
             FlowChoice ch = choose(r, j.collective(), j.sizeBytes(), RedOp.SUM, j.override(), g);
             others.add(new Job(j.name(), ch.build(j.collective(), j.sizeBytes()), ch.order(), j.startUs()));
@@ -132,7 +142,7 @@ public final class FlowSweep {
     private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,
             List<Gpu> ranks) {
         return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), r.rails()).orElseThrow(() ->
-                new IllegalArgumentException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
+                new InvalidRequestException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
                         + (nccl.algorithm() == null ? "p2p" : nccl.algorithm().ncclName()) + "); "
                         + "the flow backend simulates AllReduce, AllGather, ReduceScatter and AllToAll"));
     }
@@ -142,6 +152,22 @@ public final class FlowSweep {
         List<Gpu> sorted = new ArrayList<>(ranks);
         sorted.sort(Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index));
         return new PredictionRequest(r.topology(), sorted, c, size, r.dataType(), op, r.ncclEnv());
+    }
+
+
+    /** A placement the GPUs cannot hold (too many ranks, a hostfile offering too few) is a refused request. */
+    private static List<Gpu> placed(PlaceCall call) throws InputException {
+        try {
+            return call.place();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(e.getMessage(), e);
+        }
+    }
+
+    /** One placement call. */
+    @FunctionalInterface
+    private interface PlaceCall {
+        List<Gpu> place() throws InputException;
     }
 
 }

@@ -13,6 +13,7 @@ import dev.collsim.simulator.FlowChoice;
 import dev.collsim.simulator.FlowJob;
 import dev.collsim.simulator.FlowRequest;
 import dev.collsim.simulator.FlowSweep;
+import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.network.Placement;
 import dev.collsim.simulator.network.RankPlacement;
@@ -72,7 +73,8 @@ public final class FlowPredict {
      * @param chooser     NCCL's model: its algorithm, protocol and channels are simulated unless --schedule or
      *                    --channels replace them; its physical bound is the table's {@code bound}
      * @return predictions, the links backend's busBw and notes
-     * @throws IllegalArgumentException on any bad option (the message names it)
+     * @throws UserError               (usage) on a bad option (the message names it) or a request the flow backend
+     *                                  refuses (too few GPUs, no working path, no flow schedule for NCCL's choice)
      * @throws InputException           on a bad hostfile
      * @throws IOException              when the timeline or hostfile cannot be read or written
      */
@@ -82,24 +84,37 @@ public final class FlowPredict {
         if (o.timeline != null) {
             OutputPaths.check(o.timeline, "--timeline");
         }
-        Topology topo = FlowFabric.topology(o, clusterText, given);
-        FlowFabric.Failures failed = FlowFabric.failures(o, topo);
-        FlowChoice.Override override = override("--schedule " + o.schedule, o.schedule, o.channels, c);
+        Topology topo;
+        FlowFabric.Failures failed;
         List<JobSpec> specs = new ArrayList<>();
-        List<FlowJob> jobs = new ArrayList<>();
-        for (int i = 0; i < o.jobs.size(); i++) {
-            JobSpec s = JobSpec.parse(o.jobs.get(i), i + 1);
-            specs.add(s);
-            jobs.add(new FlowJob(s.name(), s.collective(), s.sizeBytes(), s.ranks(), placement(s.placement(),
-                    "--job " + s.name()), override("--job " + s.name(), s.schedule(), s.channels() > 0 ? s.channels()
-                            : null, s.collective()), s.startUs()));
+        FlowRequest request;
+        try {
+            topo = FlowFabric.topology(o, clusterText, given);
+            failed = FlowFabric.failures(o, topo);
+            FlowChoice.Override override = override("--schedule " + o.schedule, o.schedule, o.channels, c);
+            List<FlowJob> jobs = new ArrayList<>();
+            for (int i = 0; i < o.jobs.size(); i++) {
+                JobSpec s = JobSpec.parse(o.jobs.get(i), i + 1);
+                specs.add(s);
+                jobs.add(new FlowJob(s.name(), s.collective(), s.sizeBytes(), s.ranks(), placement(s.placement(),
+                        "--job " + s.name()), override("--job " + s.name(), s.schedule(), s.channels() > 0 ? s.channels()
+                                : null, s.collective()), s.startUs()));
+            }
+            int[] shard = shard(o.shard);
+            request = new FlowRequest(topo, rankList, c, type, op, sizes, ncclEnv, placement(o.placementText(),
+                    "--placement"), override, o.ringOrderByRank(), o.rails == null ? 0 : o.rails,
+                    new RoutingOptions(o.routing, !o.noPxn, o.seed), failed.links(), jobs, congestionAware,
+                    o.timeline != null, o.completionWindow, shard[0], shard[1]);
+        } catch (IllegalArgumentException e) {
+            // every flow option (--fabric, --fail-*, --job, --placement, --schedule, --shard) names itself
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
-        int[] shard = shard(o.shard);
-        FlowRequest request = new FlowRequest(topo, rankList, c, type, op, sizes, ncclEnv, placement(o.placementText(),
-                "--placement"), override, o.ringOrderByRank(), o.rails == null ? 0 : o.rails,
-                new RoutingOptions(o.routing, !o.noPxn, o.seed), failed.links(), jobs, congestionAware,
-                o.timeline != null, o.completionWindow, shard[0], shard[1]);
-        FlowSweep.Result r = new FlowSweep(chooser).run(request);
+        FlowSweep.Result r;
+        try {
+            r = new FlowSweep(chooser).run(request);
+        } catch (InvalidRequestException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
         if (o.timeline != null) {
             List<TimelineCsv.Point> points = new ArrayList<>();
             for (int k = 0; k < r.predictions().size(); k++) {

@@ -186,12 +186,7 @@ public final class PredictCommand implements Callable<Integer> {
                     ExitCodes.USAGE);
         }
         if (backend != Backend.analytical) {
-            try {
-                return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
-            } catch (IllegalArgumentException e) {
-                // the flow options (--fabric, --job, --placement, ...) are still parsed inside the flow run
-                throw new UserError(e.getMessage(), ExitCodes.USAGE);
-            }
+            return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
         }
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters());
         List<PredictRow> rows = new ArrayList<>();

@@ -228,4 +228,19 @@ class FlowCliErrorsTest {
         assertUserError(run("merge", a.toString(), "-o", dir.toString()), 3, dir + ": is a directory",
                 "given to -o");
     }
+
+    /** Refused by the flow backend (not a bug): NCCL's choice for Broadcast is Ring, which has no flow schedule. */
+    @Test
+    void collectiveWithoutAFlowScheduleIsAUsageError() {
+        assertUserError(run("predict", "broadcast", "-c", "dgx-h100x2", "-b", "1M", "-e", "1M", "--backend", "flow"),
+                2, "no flow schedule for Broadcast");
+    }
+
+    /** All 16 compute NICs of two DGX H100 failed: no GPU can reach the other host, a refused what-if, exit 2. */
+    @Test
+    void failuresThatCutEveryNicAreAUsageError() {
+        assertUserError(run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "1M", "--backend", "flow",
+                "--fail-random-nics", "16"), 2, "has no working NIC");
+    }
+
 }

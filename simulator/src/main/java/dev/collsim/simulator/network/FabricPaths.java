@@ -119,7 +119,7 @@ final class FabricPaths {
                 int[] cand = hops;
                 int n = nextHops(u, b, att, hops);
                 if (n == 0) {
-                    throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
+                    throw new UnroutableException("no working network path from " + m.vertex(a).id() + " to "
                             + m.vertex(b).id());
                 }
                 int l = cand[(int) Math.floorMod(mix(m.routing().seed(), a, b, key, hop), (long) n)];
@@ -139,7 +139,7 @@ final class FabricPaths {
                 int u = e.getKey();
                 List<Integer> cand = nextHops(u, b, att);
                 if (cand.isEmpty()) {
-                    throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
+                    throw new UnroutableException("no working network path from " + m.vertex(a).id() + " to "
                             + m.vertex(b).id());
                 }
                 if (m.routing().multipath() == Multipath.ECMP) {
@@ -252,7 +252,7 @@ final class FabricPaths {
                 n = nextHops(u, b, attached(b), hops);
             }
             if (n == 0) {
-                throw new IllegalArgumentException("no working network path from " + m.vertex(a).id() + " to "
+                throw new UnroutableException("no working network path from " + m.vertex(a).id() + " to "
                         + m.vertex(b).id());
             }
             int l = cand[(int) Math.floorMod(mix(seed, a, b, key, hop), (long) n)];

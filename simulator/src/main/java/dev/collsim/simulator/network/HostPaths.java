@@ -81,7 +81,7 @@ final class HostPaths {
         dijkstra(to, true);
         if (Double.isInfinite(dist[from])) {
             reset(verts);
-            throw new IllegalArgumentException("no working path inside host " + host[from] + " from "
+            throw new UnroutableException("no working path inside host " + host[from] + " from "
                     + m.vertex(from).id() + " to " + m.vertex(to).id());
         }
         int[] order = Arrays.stream(verts).filter(v -> Double.isFinite(dist[v]) && dist[v] <= dist[from])

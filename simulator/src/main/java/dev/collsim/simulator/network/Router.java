@@ -275,7 +275,7 @@ public final class Router {
             }
         }
         if (best < 0) {
-            throw new IllegalArgumentException("GPU " + m.vertex(g).id() + " has no working NIC (all failed or"
+            throw new UnroutableException("GPU " + m.vertex(g).id() + " has no working NIC (all failed or"
                     + " unreachable)");
         }
         return best;

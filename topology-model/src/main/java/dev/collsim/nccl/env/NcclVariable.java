@@ -36,12 +36,14 @@ public enum NcclVariable {
     NCCL_LL128_NTHREADS("a multiple of 32 in [160, 640]", "640", "src/graph/tuning.cc",
             (n, v) -> multipleOf32(n, v, 160, 640)),
     /** Simple buffer per connection, bytes. */
-    NCCL_BUFFSIZE("a size in bytes >= 64K (K/M/G suffixes allowed)", "4M", "src/init.cc",
-            (n, v) -> bytesAtLeast(n, v, 65536)),
+    NCCL_BUFFSIZE("a size in bytes >= 65536, a whole number, decimal or 0x hex (NCCL reads no K/M/G suffix)",
+            "4194304 (4 MiB)", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 65536)),
     /** LL buffer per connection, bytes. */
-    NCCL_LL_BUFFSIZE("a size in bytes >= 4K", "512K", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 4096)),
+    NCCL_LL_BUFFSIZE("a size in bytes >= 4096, a whole number, decimal or 0x hex (NCCL reads no K/M/G suffix)",
+            "524288 (512 KiB)", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 4096)),
     /** LL128 buffer per connection, bytes. */
-    NCCL_LL128_BUFFSIZE("a size in bytes >= 64K", "4915200", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 65536)),
+    NCCL_LL128_BUFFSIZE("a size in bytes >= 65536, a whole number, decimal or 0x hex (NCCL reads no K/M/G suffix)",
+            "4915200", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 65536)),
     /** NVLink SHARP: 0 off, 1 on, 2 auto. */
     NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", "src/transport/nvls.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** NVLS runtime channels. */
@@ -194,12 +196,26 @@ public enum NcclVariable {
         return x;
     }
 
+    /**
+     * A buffer size as NCCL reads it: {@code NCCL_PARAM} values go through {@code ncclLoadParam}, which calls
+     * {@code strtoll(str, nullptr, 0)} (NCCL 2.30.7 {@code src/misc/param.cc}), so {@code 8M} is 8 bytes to NCCL.
+     * A K/M/G suffix is therefore refused with the number NCCL would need, rather than read the way a user means it.
+     */
     private static Object bytesAtLeast(String name, String v, long min) {
+        String t = v.trim();
         long b;
         try {
-            b = DataSize.parseBytes(v);
-        } catch (IllegalArgumentException e) {
-            throw bad(name, v, NcclVariable.valueOf(name).allowed);
+            b = t.startsWith("0x") || t.startsWith("0X") ? Long.parseLong(t.substring(2), 16) : Long.parseLong(t);
+        } catch (NumberFormatException e) {
+            String meant = "";
+            try {
+                meant = "; for " + t + " write " + DataSize.parseBytes(t);
+            } catch (IllegalArgumentException notASize) {
+                // not a size with a suffix either
+            }
+            throw new IllegalArgumentException(name + "=" + v + ": NCCL reads this variable as a plain integer"
+                    + " (strtoll, src/misc/param.cc), so a suffix is ignored" + meant + "; allowed: "
+                    + NcclVariable.valueOf(name).allowed);
         }
         if (b < min) {
             throw bad(name, v, NcclVariable.valueOf(name).allowed);

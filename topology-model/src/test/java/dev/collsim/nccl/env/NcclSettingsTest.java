@@ -74,7 +74,7 @@ class NcclSettingsTest {
 
     @Test
     void valuesParse() {
-        NcclSettings s = NcclSettings.parse(Map.of("NCCL_MAX_NCHANNELS", "8", "NCCL_BUFFSIZE", "8M",
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_MAX_NCHANNELS", "8", "NCCL_BUFFSIZE", "8388608",
                 "NCCL_P2P_LEVEL", "2", "NCCL_NET_GDR_LEVEL", "phb", "NCCL_NET_OVERHEAD", "1500"));
         assertEquals(8, s.maxChannels());
         assertEquals(8L << 20, s.buffSize());
@@ -141,4 +141,18 @@ class NcclSettingsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> NcclSettings.parse(Map.of("NCCL_MIN_CTAS", "16", "NCCL_MAX_CTAS", "8")));
     }
+
+    /**
+     * NCCL 2.30.7 reads NCCL_BUFFSIZE through ncclLoadParam, i.e. strtoll(str, nullptr, 0) (src/misc/param.cc): "8M" is
+     * 8 bytes to NCCL, 0x800000 is 8 MiB. So a suffix is refused with the number to write, and hex is read.
+     */
+    @Test
+    void bufferSizesAreReadAsNcclReadsThem() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_BUFFSIZE", "8M")));
+        assertTrue(e.getMessage().contains("write 8388608"), e.getMessage());
+        assertEquals(8L << 20, NcclSettings.parse(Map.of("NCCL_BUFFSIZE", "0x800000")).buffSize());
+        assertEquals(65536L, NcclSettings.parse(Map.of("NCCL_LL128_BUFFSIZE", "65536")).ll128BuffSize());
+    }
+
 }

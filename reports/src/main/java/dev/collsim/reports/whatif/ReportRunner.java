@@ -15,6 +15,7 @@ import dev.collsim.reports.spec.SweepSpec;
 import dev.collsim.reports.spec.VariantSpec;
 import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.bound.HostNicShare;
 import dev.collsim.topology.Gpu;
@@ -118,7 +119,8 @@ public final class ReportRunner {
         try {
             return v.predictor().predict(new PredictionRequest(v.topology(), ranks, s.collective(), size,
                     s.dataType(), null, v.spec().ncclSettings()));
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidRequestException e) {
+            // refused by the simulator because of what the variant asks; any other exception is a bug (exit 1)
             throw new InputException(new InputProblem(spec.file(), v.spec().line(), 0, "variants." + v.name(),
                     e.getMessage()));
         }

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The one located-YAML reader of collsim (cluster specs and what-if report specs): reads YAML text into
@@ -21,6 +23,9 @@ import java.util.function.Consumer;
  * keys are reported to the caller's problem list and reading goes on (the later value wins). Stateless.
  */
 public final class YamlTree {
+
+    /** Where SnakeYAML says a mark is: {@code  in 'reader', line 4, column 8:}. */
+    private static final Pattern MARK = Pattern.compile("line (\\d+), column (\\d+)");
 
     private static final YAMLFactory FACTORY = new YAMLFactory();
 
@@ -41,6 +46,35 @@ public final class YamlTree {
      * @return the root node; an empty mapping at 1:1 for an empty document
      * @throws InputException on a YAML syntax error: {@code file:line:col: not valid YAML: <Jackson's message>}
      */
+    /**
+     * SnakeYAML's message in one line: its context and problem sentences (lines starting in column 1), with where
+     * the context began, e.g. {@code while parsing a flow sequence (from 4:8); expected ',' or ']', but got ':'}.
+     * The snippet and caret lines are left out (the problem's own line and column point there).
+     */
+    static String syntaxMessage(String original) {
+        List<String> sentences = new ArrayList<>();
+        String firstMark = null;
+        String[] lines = original.split("\n");
+        for (int k = 0; k < lines.length; k++) {
+            String line = lines[k];
+            if (line.isBlank() || Character.isWhitespace(line.charAt(0))) {
+                continue;
+            }
+            sentences.add(line.strip());
+            if (sentences.size() == 1 && k + 1 < lines.length) {
+                Matcher m = MARK.matcher(lines[k + 1]);
+                firstMark = m.find() ? m.group(1) + ":" + m.group(2) : null;
+            }
+        }
+        if (sentences.isEmpty()) {
+            return original.strip();
+        }
+        if (sentences.size() > 1 && firstMark != null) {
+            sentences.set(0, sentences.get(0) + " (from " + firstMark + ")");
+        }
+        return String.join("; ", sentences);
+    }
+
     public static YamlNode parse(String file, String content, Consumer<InputProblem> problems)
             throws InputException {
         try (JsonParser p = FACTORY.createParser(content)) {
@@ -51,9 +85,8 @@ public final class YamlTree {
             return new YamlTree(file, problems).read(p, t, "");
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
-            String msg = e.getOriginalMessage().split("\n")[0];
             throw new InputException(new InputProblem(file, l == null ? 0 : l.getLineNr(),
-                    l == null ? 0 : l.getColumnNr(), "", "not valid YAML: " + msg));
+                    l == null ? 0 : l.getColumnNr(), "", "not valid YAML: " + syntaxMessage(e.getOriginalMessage())));
         } catch (IOException e) {
             throw new IllegalStateException("reading a string cannot fail", e);
         }

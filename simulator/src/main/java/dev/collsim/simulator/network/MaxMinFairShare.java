@@ -160,57 +160,9 @@ final class MaxMinFairShare {
      * popped entry whose level is stale is pushed again at its current level (lazy increase-key).
      */
     private void refill(int n, double level, boolean incremental, double now) {
-        int nLocal = 0;
-        int pairs = 0;
-        for (int c = 0; c < n; c++) {
-            SimFlow f = cand[c];
-            frozenCand[c] = false;
-            Route r = f.route;
-            for (int i = 0; i < r.size(); i++) {
-                int l = r.link(i);
-                int j = local[l];
-                if (j < 0) {
-                    j = nLocal++;
-                    local[l] = j;
-                    linkId[j] = l;
-                    weight[j] = 0;
-                    remaining[j] = 0;
-                    start[j + 1] = 0;
-                }
-                double w = f.weight * r.share(i);
-                weight[j] += w;
-                if (incremental) {
-                    remaining[j] += w * f.rate;
-                }
-                start[j + 1]++;
-            }
-            pairs += r.size();
-        }
-        start[0] = 0;
-        for (int j = 0; j < nLocal; j++) {
-            start[j + 1] += start[j];
-        }
-        if (flowsOnLink.length < pairs) {
-            flowsOnLink = new int[Math.max(pairs, flowsOnLink.length * 2)];
-        }
-        System.arraycopy(start, 0, fill, 0, nLocal);
-        for (int c = 0; c < n; c++) {
-            Route r = cand[c].route;
-            for (int i = 0; i < r.size(); i++) {
-                flowsOnLink[fill[local[r.link(i)]]++] = c;
-            }
-        }
-        heapSize = 0;
-        for (int j = 0; j < nLocal; j++) {
-            int l = linkId[j];
-            if (incremental) {
-                load[l] -= remaining[j];
-                remaining[j] = Math.max(0, capacity[l] - load[l]);
-            } else {
-                remaining[j] = capacity[l];
-            }
-            push(Math.max(level, remaining[j] / weight[j]), j);
-        }
+        int nLocal = indexLinks(n, incremental);
+        indexFlowsOnLinks(n, nLocal);
+        seedHeap(nLocal, level, incremental);
         ensureOrder(orderSize + n);
         ensureChanged(changedCount + n);
         double water = level;
@@ -253,6 +205,74 @@ final class MaxMinFairShare {
         }
         for (int j = 0; j < nLocal; j++) {
             local[linkId[j]] = -1;
+        }
+    }
+
+    /**
+     * Gives each link the candidates cross a dense local index, summing their weights (and, when incremental, the
+     * load they carry now) and counting the (flow, link) pairs per link in {@code start[j + 1]}.
+     *
+     * @return the number of distinct links
+     */
+    private int indexLinks(int n, boolean incremental) {
+        int nLocal = 0;
+        for (int c = 0; c < n; c++) {
+            SimFlow f = cand[c];
+            frozenCand[c] = false;
+            Route r = f.route;
+            for (int i = 0; i < r.size(); i++) {
+                int l = r.link(i);
+                int j = local[l];
+                if (j < 0) {
+                    j = nLocal++;
+                    local[l] = j;
+                    linkId[j] = l;
+                    weight[j] = 0;
+                    remaining[j] = 0;
+                    start[j + 1] = 0;
+                }
+                double w = f.weight * r.share(i);
+                weight[j] += w;
+                if (incremental) {
+                    remaining[j] += w * f.rate;
+                }
+                start[j + 1]++;
+            }
+        }
+        return nLocal;
+    }
+
+    /** Lists the candidates of each local link contiguously ({@code flowsOnLink[start[j] .. start[j + 1])}). */
+    private void indexFlowsOnLinks(int n, int nLocal) {
+        start[0] = 0;
+        for (int j = 0; j < nLocal; j++) {
+            start[j + 1] += start[j];
+        }
+        int pairs = start[nLocal];
+        if (flowsOnLink.length < pairs) {
+            flowsOnLink = new int[Math.max(pairs, flowsOnLink.length * 2)];
+        }
+        System.arraycopy(start, 0, fill, 0, nLocal);
+        for (int c = 0; c < n; c++) {
+            Route r = cand[c].route;
+            for (int i = 0; i < r.size(); i++) {
+                flowsOnLink[fill[local[r.link(i)]]++] = c;
+            }
+        }
+    }
+
+    /** Frees the candidates' share of each link's load and pushes every link at its fill level. */
+    private void seedHeap(int nLocal, double level, boolean incremental) {
+        heapSize = 0;
+        for (int j = 0; j < nLocal; j++) {
+            int l = linkId[j];
+            if (incremental) {
+                load[l] -= remaining[j];
+                remaining[j] = Math.max(0, capacity[l] - load[l]);
+            } else {
+                remaining[j] = capacity[l];
+            }
+            push(Math.max(level, remaining[j] / weight[j]), j);
         }
     }
 

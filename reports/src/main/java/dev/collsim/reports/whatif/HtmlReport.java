@@ -15,7 +15,7 @@ public final class HtmlReport {
 
     private static final String CSS = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;"
             + "max-width:1100px;color:#222;padding:0 1em}h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;"
-            + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.9em}"
+            + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.9em;display:block;max-width:100%;overflow-x:auto}"
             + "th,td{border:1px solid #ddd;padding:.3em .6em;text-align:right}th{background:#f3f3f3}"
             + "td.l,th.l{text-align:left}img{max-width:100%;border:1px solid #eee}.note{color:#555;font-style:italic;"
             + "font-size:.9em}.meta{color:#666}figure{margin:1em 0}figcaption{color:#444;font-size:.9em}";

@@ -15,9 +15,12 @@ import java.util.Optional;
  *                      fitted
  * @param fit           the fit attempts on the other datasets of the class, empty when none was made
  * @param note          why a column is empty, or what the calibration used
+ * @param pointsSmall   points below 1 MiB (the latency and mid-size regime)
+ * @param uncalibratedSmall median APE of time below 1 MiB with the default parameters, percent (NaN: none)
  */
 public record AccuracyRow(Dataset dataset, String hardwareClass, int points1MiB, double uncalibrated,
-        double calibrated, Optional<FitLadder.Outcome> fit, String note) {
+        double calibrated, Optional<FitLadder.Outcome> fit, String note, int pointsSmall,
+        double uncalibratedSmall) {
 
     /** @return true for single-host NVLink datasets (the accuracy target's set) */
     public boolean targetSet() {

@@ -29,13 +29,27 @@ import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
  */
 public final class AccuracyRunner {
 
+    /** Sizes from here up are the bandwidth regime of the table; below it the latency and mid-size regime. */
+    public static final long ONE_MIB = 1L << 20;
+
     private final Comparer defaults;
     private final NcclVersion version;
+    private final PerformanceParameters base;
 
-    /** @param version NCCL release to model */
+    /** @param version NCCL release to model, with the model's default parameters */
     public AccuracyRunner(NcclVersion version) {
+        this(version, PerformanceParameters.DEFAULTS);
+    }
+
+    /**
+     * @param version NCCL release to model
+     * @param base    the parameters the "uncalibrated" column uses and fits start from (the defaults, except when
+     *                a test asks what a different model would score)
+     */
+    public AccuracyRunner(NcclVersion version, PerformanceParameters base) {
         this.version = version;
-        this.defaults = new Comparer(version, PerformanceParameters.DEFAULTS, null);
+        this.base = base;
+        this.defaults = new Comparer(version, base, null);
     }
 
     /**
@@ -59,11 +73,11 @@ public final class AccuracyRunner {
                 DatasetComparison dc = defaults.compare(d, Optional.empty());
                 if (!dc.reason().isEmpty() && !d.points().isEmpty()) {
                     rows.add(new AccuracyRow(d, "-", count(d), Double.NaN, Double.NaN, Optional.empty(),
-                            dc.reason()));
+                            dc.reason(), 0, Double.NaN));
                 }
                 continue;
             }
-            double uncal = median(s, PerformanceParameters.DEFAULTS);
+            double uncal = median(s, base, true);
             List<Series> others = new ArrayList<>();
             series.forEach((o, os) -> {
                 if (o != d && classes.get(o).equals(classes.get(d)) && !problems.contains(o)) {
@@ -76,14 +90,15 @@ public final class AccuracyRunner {
             if (others.isEmpty()) {
                 note = "no other dataset of this class to calibrate on";
             } else {
-                FitLadder.Outcome o = FitLadder.everyParameter().fit(others, PerformanceParameters.DEFAULTS);
+                FitLadder.Outcome o = FitLadder.everyParameter().fit(others, base);
                 fit = Optional.of(o);
                 int points = others.stream().mapToInt(x -> x.calls().size()).sum();
                 note = (o.accepted().isPresent() ? "calibrated on " : "every fit refused on ") + others.size()
                         + " other dataset(s), " + points + " points";
-                cal = o.accepted().map(c -> median(s, c.parameters())).orElse(uncal);
+                cal = o.accepted().map(c -> median(s, c.parameters(), true)).orElse(uncal);
             }
-            rows.add(new AccuracyRow(d, classes.get(d), count(d), uncal, cal, fit, note));
+            rows.add(new AccuracyRow(d, classes.get(d), count(d), uncal, cal, fit, note, countSmall(s),
+                    median(s, base, false)));
         }
         return rows;
     }
@@ -109,7 +124,15 @@ public final class AccuracyRunner {
     }
 
     private static int count(Dataset d) {
-        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= 1 << 20).count();
+        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= ONE_MIB).count();
+    }
+
+    private static int countSmall(Series s) {
+        int n = 0;
+        for (long size : s.sizes()) {
+            n += size < ONE_MIB ? 1 : 0;
+        }
+        return n;
     }
 
     /**
@@ -123,10 +146,11 @@ public final class AccuracyRunner {
         return d.collective().testName() + " / " + gpu + (single ? " / 1 host" : " / multi-host");
     }
 
-    private double median(Series s, PerformanceParameters p) {
+    /** @return median APE of time, percent, over the sizes of 1 MiB and more ({@code large}) or below it */
+    private double median(Series s, PerformanceParameters p, boolean large) {
         DescriptiveStatistics st = new DescriptiveStatistics();
         for (int i = 0; i < s.calls().size(); i++) {
-            if (s.sizes()[i] >= 1 << 20) {
+            if ((s.sizes()[i] >= ONE_MIB) == large) {
                 st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }

@@ -19,7 +19,8 @@ public final class AccuracyText {
 
     /**
      * @param rows the rows
-     * @return a markdown table, a legend of its marks and labels, and a summary of the single-host NVLink target set
+     * @return a markdown table, a legend of its marks and labels, a summary of the single-host NVLink target set and
+     *         the {@link AccuracySummary} of the healthy datasets
      */
     public static String render(List<AccuracyRow> rows) {
         StringBuilder sb = new StringBuilder();
@@ -57,6 +58,7 @@ public final class AccuracyText {
         sb.append(String.format(Locale.ROOT, "%nSingle-host NVLink datasets: %d; uncalibrated median <= 10%%: %d of %d; "
                 + "calibrated median <= 5%%: %d of %d with an accepted fit (%d with every fit refused, %d with no "
                 + "other dataset to fit on).%n", target, unc10, target, cal5, calN, refused, none));
+        sb.append(System.lineSeparator()).append(AccuracySummary.of(rows).render());
         return sb.toString();
     }
 

@@ -1,0 +1,63 @@
+package dev.collsim.validation.calibration;
+
+import java.util.List;
+import java.util.Locale;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
+
+/**
+ * The headline figures of the accuracy table over the healthy datasets: those compared (a model time exists) whose
+ * file header does not report the run as broken ({@code #@ health: problem ...}). Errors are the rows' uncalibrated
+ * per-dataset medians (absolute percentage error of time), so a summary says how the bare model does.
+ *
+ * @param healthy          healthy datasets with points of 1 MiB and more
+ * @param medianOfMedians  median over those datasets of their median error at >= 1 MiB, percent (NaN: none)
+ * @param within3          of those, datasets whose median error is at most 3 %
+ * @param within10         of those, datasets whose median error is at most 10 %
+ * @param healthySmall     healthy datasets with points below 1 MiB
+ * @param smallWithin15    of those, datasets whose median error below 1 MiB is at most 15 %
+ */
+public record AccuracySummary(int healthy, double medianOfMedians, int within3, int within10, int healthySmall,
+        int smallWithin15) {
+
+    /**
+     * @param rows the accuracy table's rows
+     * @return the figures over the healthy rows
+     */
+    public static AccuracySummary of(List<AccuracyRow> rows) {
+        DescriptiveStatistics medians = new DescriptiveStatistics();
+        int w3 = 0;
+        int w10 = 0;
+        int small = 0;
+        int small15 = 0;
+        for (AccuracyRow r : rows) {
+            if (!healthy(r)) {
+                continue;
+            }
+            if (r.points1MiB() > 0 && !Double.isNaN(r.uncalibrated())) {
+                medians.addValue(r.uncalibrated());
+                w3 += r.uncalibrated() <= 3 ? 1 : 0;
+                w10 += r.uncalibrated() <= 10 ? 1 : 0;
+            }
+            if (r.pointsSmall() > 0 && !Double.isNaN(r.uncalibratedSmall())) {
+                small++;
+                small15 += r.uncalibratedSmall() <= 15 ? 1 : 0;
+            }
+        }
+        double med = medians.getN() == 0 ? Double.NaN : medians.getPercentile(50);
+        return new AccuracySummary((int) medians.getN(), med, w3, w10, small, small15);
+    }
+
+    /** @return true when the row was compared and its file's header does not call the run a problem */
+    public static boolean healthy(AccuracyRow r) {
+        String health = r.dataset().header().text("health").trim().toLowerCase(Locale.ROOT);
+        return !health.startsWith("problem") && !"-".equals(r.hardwareClass());
+    }
+
+    /** @return one line per figure, as the accuracy command prints them under the table */
+    public String render() {
+        return String.format(Locale.ROOT, "Healthy datasets (header not 'health: problem'), uncalibrated: %d compared "
+                + "at >= 1 MiB; median of per-dataset medians %.1f %%; within 3 %%: %d of %d; within 10 %%: %d of %d; "
+                + "below 1 MiB within 15 %%: %d of %d.%n", healthy, medianOfMedians, within3, healthy, within10,
+                healthy, smallWithin15, healthySmall);
+    }
+}

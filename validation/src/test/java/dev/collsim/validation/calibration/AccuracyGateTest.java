@@ -1,0 +1,85 @@
+package dev.collsim.validation.calibration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.MeasurementReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The accuracy gate: the public measurement files the project carries (src/test/resources/data, each with its
+ * {@code #@} source header) run through the accuracy table with the default model, and the healthy datasets'
+ * figures must not regress past those recorded in {@code accuracy-gate.properties}. The same figures are the last
+ * line of {@code collsim accuracy validation/src/test/resources/data}.
+ */
+class AccuracyGateTest {
+
+    /** @return every dataset of the project's measurement files (A-* nccl-tests tables, D-* logs) */
+    static List<Dataset> corpus() throws IOException, InputException {
+        List<Dataset> out = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> s = Files.list(Corpus.DIR)) {
+            files = s.filter(p -> p.getFileName().toString().matches("[AD]-.*\\.(txt|json|log)")).sorted().toList();
+        }
+        for (Path f : files) {
+            out.addAll(MeasurementReader.read(f));
+        }
+        return out;
+    }
+
+    @Test
+    void defaultModelDoesNotRegressOnThePublicData() throws Exception {
+        AccuracySummary now = AccuracySummary.of(new AccuracyRunner(NcclVersion.DEFAULT).run(corpus()));
+        List<String> regressions = AccuracyGate.regressions(AccuracyGate.recorded(), now);
+        assertTrue(regressions.isEmpty(), "accuracy regressed: " + regressions + "\nnow: " + now.render());
+    }
+
+    @Test
+    void gateFailsForAModelThatRunsAtHalfTheBandwidth() throws Exception {
+        PerformanceParameters d = PerformanceParameters.DEFAULTS;
+        // every protocol's bandwidth efficiency halved: times at >= 1 MiB roughly double, so every dataset that was
+        // within 10 % now misses by far more
+        PerformanceParameters half = new PerformanceParameters(d.launchOverheadUs(), d.latencyScale(),
+                d.bwEfficiencyLL() / 2, d.bwEfficiencyLL128() / 2, d.bwEfficiencySimple() / 2, d.perChannelCapLL(),
+                d.perChannelCapLL128(), d.perChannelCapSimple(), d.pipelineFillChunks(), d.p2pBaseLatencyUs(),
+                d.localCopyGBps());
+        AccuracySummary worse = AccuracySummary.of(new AccuracyRunner(NcclVersion.DEFAULT, half).run(corpus()));
+        assertFalse(AccuracyGate.regressions(AccuracyGate.recorded(), worse).isEmpty(), worse.render());
+    }
+
+    @Test
+    void ruleByHand() {
+        AccuracySummary rec = new AccuracySummary(40, 10.0, 8, 20, 12, 4);
+        assertEquals(List.of(), AccuracyGate.regressions(rec, new AccuracySummary(40, 10.5, 7, 19, 12, 3)),
+                "0.5 points and one dataset per count are within the slack");
+        List<String> r = AccuracyGate.regressions(rec, new AccuracySummary(39, 10.51, 6, 18, 12, 2));
+        assertEquals(5, r.size(), r.toString());
+    }
+
+    @Test
+    void summaryByHand() throws Exception {
+        // three healthy rows with medians 2, 5 and 12 %: median 5, within 3 %: 1, within 10 %: 2
+        Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
+        List<AccuracyRow> rows = List.of(row(d, 2, 20), row(d, 5, 14), row(d, 12, Double.NaN));
+        AccuracySummary s = AccuracySummary.of(rows);
+        assertEquals(new AccuracySummary(3, 5.0, 1, 2, 2, 1), s);
+    }
+
+    private static AccuracyRow row(Dataset d, double large, double small) {
+        return new AccuracyRow(d, "all_reduce / A100 SXM / 1 host", 5, large, Double.NaN,
+                Optional.empty(), "", Double.isNaN(small) ? 0 : 4, small);
+    }
+}

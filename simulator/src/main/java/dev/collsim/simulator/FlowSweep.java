@@ -7,6 +7,7 @@ import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.network.FlowNetwork;
 import dev.collsim.simulator.network.FlowRecord;
 import dev.collsim.simulator.network.Job;
+import dev.collsim.simulator.network.PlacementException;
 import dev.collsim.simulator.network.JobTiming;
 import dev.collsim.simulator.network.LinkUsage;
 import dev.collsim.simulator.network.LinksNetwork;
@@ -159,7 +160,7 @@ public final class FlowSweep {
     private static List<Gpu> placed(PlaceCall call) throws InputException {
         try {
             return call.place();
-        } catch (IllegalArgumentException e) {
+        } catch (PlacementException e) {
             throw new InvalidRequestException(e.getMessage(), e);
         }
     }

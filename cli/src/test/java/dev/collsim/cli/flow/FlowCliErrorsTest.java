@@ -243,4 +243,14 @@ class FlowCliErrorsTest {
                 "--fail-random-nics", "16"), 2, "has no working NIC");
     }
 
+
+    /**
+     * Two DGX H100 hold 16 GPUs and the main job takes 8: a second job of 9 ranks cannot be placed on the 8 left, a
+     * refused what-if (exit 2), not an internal error.
+     */
+    @Test
+    void jobWithMoreRanksThanFreeGpusIsAUsageError() {
+        assertUserError(run(flow("--ranks", "8", "--job", "coll=allreduce,size=1M,ranks=9")), 2,
+                "cannot place 9 ranks on 8 free GPUs");
+    }
 }

@@ -33,14 +33,14 @@ public final class Placement {
         /**
          * @param text {@code contiguous}, {@code round-robin} (or {@code roundrobin}), {@code random}, any case
          * @return the policy
-         * @throws IllegalArgumentException naming the allowed values
+         * @throws PlacementException naming the allowed values
          */
         public static Policy parse(String text) {
             return switch (text.toLowerCase(Locale.ROOT)) {
                 case "contiguous" -> CONTIGUOUS;
                 case "round-robin", "roundrobin" -> ROUND_ROBIN;
                 case "random" -> RANDOM;
-                default -> throw new IllegalArgumentException("unknown placement '" + text + "'; allowed: contiguous,"
+                default -> throw new PlacementException("unknown placement '" + text + "'; allowed: contiguous,"
                         + " round-robin, random, hostfile:FILE");
             };
         }
@@ -55,12 +55,12 @@ public final class Placement {
      * @param nRanks ranks to place
      * @param seed   seed for {@link Policy#RANDOM} (java.util.Random)
      * @return GPU of each rank
-     * @throws IllegalArgumentException when the pool has fewer than nRanks GPUs
+     * @throws PlacementException when the pool has fewer than nRanks GPUs
      */
     public static List<Gpu> place(Policy policy, Collection<Gpu> pool, int nRanks, long seed) {
         List<Gpu> free = sorted(pool);
         if (nRanks < 1 || nRanks > free.size()) {
-            throw new IllegalArgumentException("cannot place " + nRanks + " ranks on " + free.size()
+            throw new PlacementException("cannot place " + nRanks + " ranks on " + free.size()
                     + " free GPUs");
         }
         return switch (policy) {

@@ -49,7 +49,7 @@ public record RankPlacement(Placement.Policy policy, String hostfileName, String
      * @param hostCount hosts in the cluster (for the hostfile's messages)
      * @return GPU of each rank
      * @throws InputException           on a bad hostfile line
-     * @throws IllegalArgumentException when the pool or the hostfile offers fewer than nRanks GPUs
+     * @throws PlacementException       when the pool or the hostfile offers fewer than nRanks GPUs
      */
     public List<Gpu> place(Collection<Gpu> pool, int nRanks, long seed, int hostCount) throws InputException {
         if (policy != null) {
@@ -57,7 +57,7 @@ public record RankPlacement(Placement.Policy policy, String hostfileName, String
         }
         List<Gpu> g = Placement.fromHostfile(hostfileName, hostfileText, pool, hostCount);
         if (g.size() < nRanks) {
-            throw new IllegalArgumentException("hostfile " + hostfileName + " offers " + g.size() + " GPUs but "
+            throw new PlacementException("hostfile " + hostfileName + " offers " + g.size() + " GPUs but "
                     + nRanks + " ranks are needed");
         }
         return g.subList(0, nRanks);

@@ -42,8 +42,12 @@ class PlacementTest {
 
     @Test
     void tooManyRanksIsRejected() {
-        assertThrows(IllegalArgumentException.class, () -> Placement.place(Placement.Policy.CONTIGUOUS, t.gpus(),
-                13, 0));
+        // 12 free GPUs, 13 ranks: a refused request (PlacementException), which the flow entry point reports as a
+        // usage error; a plain IllegalArgumentException would be read as a bug
+        PlacementException e = assertThrows(PlacementException.class,
+                () -> Placement.place(Placement.Policy.CONTIGUOUS, t.gpus(), 13, 0));
+        assertEquals("cannot place 13 ranks on 12 free GPUs", e.getMessage());
+        assertThrows(PlacementException.class, () -> Placement.Policy.parse("packed"));
     }
 
     @Test

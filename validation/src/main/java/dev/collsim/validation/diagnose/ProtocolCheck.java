@@ -4,6 +4,8 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.AlgoProtoFilter;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.NcclLog;
 import java.util.ArrayList;
@@ -39,9 +41,9 @@ final class ProtocolCheck implements Check {
                                 + "the fabric manager and CUDA multicast support", s.gpu().get().name()), ev));
             }
         }
-        String proto = d.env().getOrDefault("NCCL_PROTO", "");
-        boolean forced = !proto.startsWith("^") && proto.toUpperCase(Locale.ROOT).contains("LL128");
-        if (forced) {
+        NcclSettings settings = s.ncclSettings();
+        String proto = settings.proto().text();
+        if (ll128Forced(settings, d.collective())) {
             boolean nvlinkPath = s.gpu().map(GpuModel::hasNvlink).orElse(true)
                     && d.log().transports().stream().noneMatch(t -> t.family().equals("SHM"));
             if (!nvlinkPath) {
@@ -57,5 +59,17 @@ final class ProtocolCheck implements Check {
             }
         }
         return out;
+    }
+
+    /**
+     * @return true when NCCL_PROTO lists LL128 without {@code ^} (state ON: NCCL then skips its own LL128 safety
+     *         check, nccl-model §2.5) for the run's collective; for a collective NCCL's tuning does not cover
+     *         (AllToAll, SendRecv, ...), for any collective the setting names
+     */
+    static boolean ll128Forced(NcclSettings settings, Collective c) {
+        List<Collective> tuned = List.of(Collective.BROADCAST, Collective.REDUCE, Collective.ALL_GATHER,
+                Collective.REDUCE_SCATTER, Collective.ALL_REDUCE);
+        List<Collective> asked = tuned.contains(c) ? List.of(c) : tuned;
+        return asked.stream().anyMatch(x -> settings.proto().state(x, Protocol.LL128) == AlgoProtoFilter.State.ON);
     }
 }

@@ -11,6 +11,7 @@ import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
 import dev.collsim.reports.plan.TrainingJob;
+import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
@@ -169,7 +170,7 @@ public final class PlanCommand implements Callable<Integer> {
         StepPlan plan;
         try {
             plan = planner.plan(base.topology(), job, peak);
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidRequestException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
         PlanText.print(out, plan, base.topology());

@@ -1,5 +1,6 @@
 package dev.collsim.reports.plan;
 
+import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -27,18 +28,18 @@ public final class GroupPlacement {
      * @param topology the cluster
      * @param job      the job
      * @param order    rank order
-     * @throws IllegalArgumentException when the job needs more GPUs than the cluster has, or tp neither divides
-     *                                  the GPUs per host nor is a multiple of them (a TP group would straddle hosts
-     *                                  unevenly)
+     * @throws InvalidRequestException when the job needs more GPUs than the cluster has, or tp neither divides
+     *                                 the GPUs per host nor is a multiple of them (a TP group would straddle hosts
+     *                                 unevenly)
      */
     public GroupPlacement(Topology topology, TrainingJob job, RankOrder order) {
         if (job.nGpus() > topology.gpus().size()) {
-            throw new IllegalArgumentException("the job needs dp x tp x pp = " + job.nGpus() + " GPUs but cluster '"
+            throw new InvalidRequestException("the job needs dp x tp x pp = " + job.nGpus() + " GPUs but cluster '"
                     + topology.name() + "' has " + topology.gpus().size());
         }
         int perHost = topology.gpusOf(topology.gpus().get(0).host()).size();
         if (perHost % job.tp() != 0 && job.tp() % perHost != 0) {
-            throw new IllegalArgumentException("--tp " + job.tp() + " must divide the " + perHost + " GPUs per host of"
+            throw new InvalidRequestException("--tp " + job.tp() + " must divide the " + perHost + " GPUs per host of"
                     + " cluster '" + topology.name() + "' (allowed: " + TrainingJob.divisors(perHost, perHost)
                     + ") or be a multiple of it (tensor parallelism across whole hosts)");
         }

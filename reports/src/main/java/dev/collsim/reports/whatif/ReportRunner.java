@@ -234,7 +234,7 @@ public final class ReportRunner {
             throws InputException {
         try {
             return work.get();
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidRequestException e) {
             throw new InputException(new InputProblem(spec.file(), v.spec().line(), 0, "variants." + v.name(),
                     e.getMessage()));
         }

@@ -113,11 +113,25 @@ public final class NcclTestsRows {
             return column.equals("#wrong");
         }
         try {
-            Double.parseDouble(value);
+            finite(value);
             return true;
         } catch (NumberFormatException e) {
             return false;
         }
+    }
+
+    /**
+     * @return the cell as a double
+     * @throws NumberFormatException when it is not a finite number: {@link Double#parseDouble} takes {@code NaN},
+     *                               {@code Infinity} and {@code 1e999}, which no nccl-tests build prints for a
+     *                               measured cell
+     */
+    private static double finite(String cell) {
+        double v = Double.parseDouble(cell);
+        if (!Double.isFinite(v)) {
+            throw new NumberFormatException("'" + cell + "' is not a finite number");
+        }
+        return v;
     }
 
     private static String need(String[] tok, int idx, String name) {
@@ -138,9 +152,9 @@ public final class NcclTestsRows {
             return null;
         }
         try {
-            double time = Double.parseDouble(tok[ti]);
-            double alg = Double.parseDouble(tok[ai]);
-            double bus = Double.parseDouble(tok[bi]);
+            double time = finite(tok[ti]);
+            double alg = finite(tok[ai]);
+            double bus = finite(tok[bi]);
             Long wrong = null;
             if (wi >= 0 && !tok[wi].equals("N/A")) {
                 double w = Double.parseDouble(tok[wi]);

@@ -2,6 +2,7 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NumberField;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
@@ -89,8 +90,14 @@ final class DatasetAssembler {
         }
         Matcher g = GPUS_IN_TITLE.matcher(ctx.title);
         if (g.find()) {
-            int perHost = Integer.parseInt(g.group(2));
-            return g.group(1) == null ? perHost : perHost * Integer.parseInt(g.group(1));
+            // a title is prose: a count it cannot hold means the title says nothing usable, not a bad file
+            try {
+                long perHost = NumberField.count(g.group(2), "GPUs in the title", 0);
+                long hosts = g.group(1) == null ? 1 : NumberField.count(g.group(1), "hosts in the title", 0);
+                return perHost * hosts <= Integer.MAX_VALUE ? (int) (perHost * hosts) : 0;
+            } catch (NumberField.Refused notACount) {
+                return 0;
+            }
         }
         Optional<int[]> shape = header.nodesXGpus();
         if (shape.isPresent() && !header.hasSeveralShapes()) {
@@ -108,7 +115,11 @@ final class DatasetAssembler {
         }
         Matcher h = HOSTS_IN_TITLE.matcher(ctx.title);
         if (h.find()) {
-            return Integer.parseInt(h.group(1));
+            try {
+                return NumberField.count(h.group(1), "hosts in the title", 0);
+            } catch (NumberField.Refused notACount) {
+                // prose that holds no usable count: the rules below decide
+            }
         }
         String lt = ctx.title.toLowerCase(Locale.ROOT);
         if (lt.contains("single host") || lt.contains("single node") || lt.contains("intra-node")) {

@@ -1,6 +1,7 @@
 package dev.collsim.validation.ingest;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.io.NumberField;
 import dev.collsim.nccl.Protocol;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,8 +34,9 @@ public final class NcclLogParser {
             + "bw ([0-9.]+)/([0-9.]+), type (\\w+)/(\\w+), sameChannels (\\d+)");
     private static final Pattern ENV = Pattern.compile("^(\\w+) set by environment to (.*?)\\.?\\s*$");
     private static final Pattern CHOICE = Pattern.compile(
-            "(?:(\\w+): )?(\\d+) Bytes -> Algo (\\w+) proto (\\w+)(?: time ([0-9.]+))?");
-    private static final Pattern TUNING_CELL = Pattern.compile("([0-9.]+)\\s*/\\s*([0-9.]+)");
+            "(?:(?<!\\w)(\\w+): )?(?<![\\w.])(\\d+) Bytes -> Algo (\\w+) proto (\\w+)(?: time ([0-9.]+))?");
+    private static final Pattern DIGITS = Pattern.compile("\\d+");
+    private static final Pattern TUNING_CELL = Pattern.compile("(?<![0-9.])([0-9.]+)\\s*/\\s*([0-9.]+)");
 
     private String version = "";
     private int versionLine;
@@ -79,7 +81,11 @@ public final class NcclLogParser {
             flagged.add(new Note(line, "NCCL WARN " + msg));
             return true;
         }
-        info(msg, line);
+        try {
+            info(msg, line);
+        } catch (NumberField.Refused e) {
+            throw e.shifted(text.indexOf(msg, mark.start(2)));
+        }
         return true;
     }
 
@@ -95,43 +101,46 @@ public final class NcclLogParser {
         if ((m = VERSION.matcher(msg)).find() && msg.startsWith("NCCL version")) {
             setVersion(m.group(1), line);
         } else if ((m = RANKS.matcher(msg)).find()) {
-            nRanks = Integer.parseInt(m.group(1));
-            nNodes = Integer.parseInt(m.group(2));
-            localRanks = Integer.parseInt(m.group(3));
+            nRanks = NumberField.count(m, 1, "nRanks");
+            nNodes = NumberField.count(m, 2, "nNodes");
+            localRanks = NumberField.count(m, 3, "localRanks");
         } else if (msg.contains("Init START") && (m = INIT.matcher(msg)).find()) {
-            busIds.put(Integer.parseInt(m.group(1)), m.group(3));
-            nRanks = Math.max(nRanks, Integer.parseInt(m.group(2)));
+            busIds.put(NumberField.count(m, 1, "rank"), m.group(3));
+            nRanks = Math.max(nRanks, NumberField.count(m, 2, "nranks"));
         } else if ((m = NETWORK.matcher(msg)).find()) {
             network = m.group(1);
             networkLine = line;
         } else if (msg.startsWith("NET/IB") && msg.contains("No device found")) {
             ibNotFound = ibNotFound == 0 ? line : ibNotFound;
         } else if ((m = TRANSPORT.matcher(msg)).find()) {
-            transports.add(new NcclLog.TransportEdge(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)), m.group(4), line));
+            transports.add(new NcclLog.TransportEdge(NumberField.count(m, 1, "channel"), NumberField.count(m, 2, "rank"),
+                    NumberField.count(m, 3, "peer rank"), m.group(4), line));
         } else if ((m = RING.matcher(msg)).find()) {
             List<Integer> order = new ArrayList<>();
-            for (String t : m.group(3).strip().split("\\s+")) {
-                order.add(Integer.parseInt(t));
+            Matcher rank = DIGITS.matcher(m.group(3));
+            while (rank.find()) {
+                order.add(NumberField.count(rank.group(), "ring order", m.start(3) + rank.start() + 1));
             }
-            rings.add(new NcclLog.RingOrder(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), order, line));
+            rings.add(new NcclLog.RingOrder(NumberField.count(m, 1, "channel"), NumberField.count(m, 2, "nChannels"), order,
+                    line));
         } else if (msg.startsWith("Trees")) {
             treeLines++;
         } else if ((m = COUNTS.matcher(msg)).find()) {
-            counts.add(new NcclLog.ChannelCounts(Integer.parseInt(m.group(1)),
-                    m.group(2) == null ? -1 : Integer.parseInt(m.group(2)),
-                    m.group(3) == null ? 0 : Integer.parseInt(m.group(3)),
-                    Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)), line));
+            counts.add(new NcclLog.ChannelCounts(NumberField.count(m, 1, "coll channels"),
+                    m.group(2) == null ? -1 : NumberField.count(m, 2, "collnet channels"),
+                    m.group(3) == null ? 0 : NumberField.count(m, 3, "nvls channels"),
+                    NumberField.count(m, 4, "p2p channels"), NumberField.count(m, 5, "p2p channels per peer"), line));
         } else if ((m = GRAPH.matcher(msg)).find()) {
-            graphs.add(new NcclLog.GraphLine(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)), Double.parseDouble(m.group(4)), Double.parseDouble(m.group(5)),
-                    m.group(6), m.group(7), Integer.parseInt(m.group(8)), line));
+            graphs.add(new NcclLog.GraphLine(NumberField.count(m, 1, "Pattern"), NumberField.count(m, 2, "crossNic"),
+                    NumberField.count(m, 3, "nChannels"), NumberField.finite(m, 4, "bw (intra)"),
+                    NumberField.finite(m, 5, "bw (inter)"), m.group(6), m.group(7),
+                    NumberField.count(m, 8, "sameChannels"), line));
         } else if ((m = ENV.matcher(msg)).find()) {
             env.put(m.group(1), m.group(2).strip());
         } else if ((m = CHOICE.matcher(msg)).find()) {
-            choices.add(new NcclLog.AlgoChoice(m.group(1) == null ? "" : m.group(1), Long.parseLong(m.group(2)),
+            choices.add(new NcclLog.AlgoChoice(m.group(1) == null ? "" : m.group(1), NumberField.longCount(m, 2, "Bytes"),
                     algoName(m.group(3)), protoName(m.group(4)),
-                    m.group(5) == null ? Double.NaN : Double.parseDouble(m.group(5)), line));
+                    m.group(5) == null ? Double.NaN : NumberField.finite(m, 5, "time"), line));
         } else if (msg.startsWith("Latency/AlgBw")) {
             tuningColumns = tuningHeader(msg);
         } else if (msg.startsWith("Algorithm") && msg.contains("|")) {
@@ -207,8 +216,8 @@ public final class NcclLogParser {
             Matcher c = TUNING_CELL.matcher(cells[i]);
             if (c.find()) {
                 String[] ap = tuningColumns.get(i - 1);
-                tuning.add(new NcclLog.TuningEntry(function, ap[0], ap[1], Double.parseDouble(c.group(1)),
-                        Double.parseDouble(c.group(2)), line));
+                tuning.add(new NcclLog.TuningEntry(function, ap[0], ap[1], NumberField.finite(c, 1, "tuning table value"),
+                        NumberField.finite(c, 2, "tuning table value"), line));
             }
         }
     }

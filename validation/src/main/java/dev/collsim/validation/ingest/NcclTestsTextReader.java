@@ -2,6 +2,7 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NumberField;
 import dev.collsim.perf.NcclTestsLayout;
 import dev.collsim.perf.NcclTestsRows;
 import java.util.ArrayList;
@@ -78,6 +79,7 @@ public final class NcclTestsTextReader {
             }
         }
         header = headerBuilder.build();
+        problems.addAll(header.problems(file));
         int i = 0;
         while (i < lines.length) {
             i = step(i);
@@ -103,8 +105,22 @@ public final class NcclTestsTextReader {
         return t;
     }
 
-    /** Handles the line at index i, returns the next index. */
+    /**
+     * Handles the line at index i, returns the next index. A number the line's field cannot take is one problem of
+     * the file (located at its column); reading goes on with the next line.
+     */
     private int step(int i) throws InputException {
+        try {
+            return stepLine(i);
+        } catch (NumberField.Refused e) {
+            String raw = lines[i];
+            String cleaned = clean(raw).strip();
+            problems.add(e.shifted(Math.max(0, raw.indexOf(cleaned))).at(file, i + 1));
+            return i + 1;
+        }
+    }
+
+    private int stepLine(int i) throws InputException {
         int no = i + 1;
         String text = clean(lines[i]);
         String t = text.strip();
@@ -185,7 +201,7 @@ public final class NcclTestsTextReader {
         if (t.contains("nccl-tests version")) {
             newRunIfDone();
             if ((m = LIBRARY.matcher(t)).find()) {
-                ctx.libraryVersion = decodeVersion(Integer.parseInt(m.group(1)));
+                ctx.libraryVersion = decodeVersion(NumberField.count(m, 1, "nccl-library"));
             }
         } else if ((m = STARTING.matcher(t)).find()) {
             newRunIfDone();
@@ -194,14 +210,15 @@ public final class NcclTestsTextReader {
         } else if (t.startsWith("# nThread")) {
             newRunIfDone();
             if ((m = NGPUS.matcher(t)).find()) {
-                ctx.nGpusPerThread = Integer.parseInt(m.group(1));
+                ctx.nGpusPerThread = NumberField.count(m, 1, "nGpus");
             }
         } else if ((m = RANK.matcher(t)).matches()) {
             if (layout != null || !Double.isNaN(avg)) {
                 newRunIfDone();
             }
-            ctx.ranks.add(new RankInfo(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Long.parseLong(m.group(3)), m.group(4), Integer.parseInt(m.group(5)), m.group(6), m.group(7), no));
+            ctx.ranks.add(new RankInfo(NumberField.count(m, 1, "Rank"), NumberField.count(m, 2, "Group"),
+                    NumberField.longCount(m, 3, "Pid"), m.group(4), NumberField.count(m, 5, "device"), m.group(6),
+                    m.group(7), no));
         } else if (t.startsWith("# Using devices")) {
             if (layout != null || !Double.isNaN(avg)) {
                 newRunIfDone();
@@ -237,7 +254,7 @@ public final class NcclTestsTextReader {
         if (!Double.isNaN(avg) && rows.isEmpty() && layout == null) {
             flush(false);
         }
-        avg = Double.parseDouble(m.group(1));
+        avg = NumberField.finite(m, 1, "Avg bus bandwidth");
         avgLine = no;
         if (layout == null && rows.isEmpty()) {
             flush(false);

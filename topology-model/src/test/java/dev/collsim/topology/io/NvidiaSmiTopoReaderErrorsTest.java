@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +34,8 @@ class NvidiaSmiTopoReaderErrorsTest {
         assertEquals(2, p.size(), p.toString());
         assertEquals("m.txt:3:1: GPU1: ragged row: found 2 cells; allowed: 3 cells (one per column of the header at"
                 + " line 1) then the affinity columns [CPU Affinity, NUMA Affinity]", p.get(0));
-        assertEquals("m.txt:4:10: GPU2/GPU1: found 'QPI'; allowed: NV# (e.g. NV12), PIX, PXB, PHB, NODE, SYS", p.get(1));
+        assertEquals("m.txt:4:10: GPU2/GPU1: found 'QPI'; allowed: NV# with # from 1 to 64 (e.g. NV12), PIX, PXB,"
+                + " PHB, NODE, SYS", p.get(1));
     }
 
     @Test
@@ -74,5 +77,25 @@ class NvidiaSmiTopoReaderErrorsTest {
         assertTrue(reader.accepts(TestFiles.text("B-topo-dgx-a100.txt")));
         assertTrue(reader.accepts(TestFiles.text("B-topo-8xRTXPRO6000-wrx90-cpayne-microchip-switchtec.txt")));
         assertFalse(reader.accepts(TestFiles.text("C-topo-azure-ndv5-8xH100.xml")));
+    }
+
+    /** Fuzz finding c09: an NV count no machine has (NV99999999999) was an int overflow, exit 1. */
+    @Test
+    void nvCountBeyondAnyMachineIsALabelProblem() throws Exception {
+        String text = Files.readString(Path.of("src/test/resources/fuzz/c09-smi-nv-overflow.txt"));
+        List<String> p = problems(text);
+        assertEquals(1, p.size(), p.toString());
+        // line 12 is "GPU0<TAB> X <TAB>NV99999999999...": the cell starts at character 10
+        assertEquals("m.txt:12:10: GPU0/GPU1: found 'NV99999999999'; allowed: NV# with # from 1 to 64 (e.g. NV12),"
+                + " PIX, PXB, PHB, NODE, SYS", p.get(0));
+    }
+
+    /** Fuzz finding c10: a GPU column that is not GPU and an index (GPUx) was a NumberFormatException, exit 1. */
+    @Test
+    void gpuColumnWithoutAnIndexIsAHeaderProblem() throws Exception {
+        String text = Files.readString(Path.of("src/test/resources/fuzz/c10-smi-gpu-column-name.txt"));
+        List<String> p = problems(text);
+        // line 10 is "        GPU0    GPU1    GPUx ...": GPUx starts at character 25
+        assertTrue(p.get(0).startsWith("m.txt:10:25: header: found column 'GPUx'; allowed: GPU<index>"), p.toString());
     }
 }

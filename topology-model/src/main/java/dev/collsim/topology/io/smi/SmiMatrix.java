@@ -20,8 +20,14 @@ import java.util.regex.Pattern;
 final class SmiMatrix {
 
     /** Labels of a topology matrix (the legend of {@code nvidia-smi topo -m}). */
-    static final String ALLOWED = "X, NV# (e.g. NV12), PIX, PXB, PHB, NODE, SYS";
-    private static final Pattern LABEL = Pattern.compile("X|NV\\d+|PIX|PXB|PHB|NODE|SYS");
+    static final String ALLOWED = "X, NV# with # from 1 to 64 (e.g. NV12), PIX, PXB, PHB, NODE, SYS";
+    /**
+     * Labels: NV# counts the NVLinks bonded between two GPUs; a GPU has at most 18 (NVLink 4 and 5, H100/B200
+     * datasheets), so 64 leaves room for parts to come while refusing a digit run no machine prints.
+     */
+    private static final Pattern LABEL = Pattern.compile("X|NV([1-9]|[1-5][0-9]|6[0-4])|PIX|PXB|PHB|NODE|SYS");
+    /** GPU columns as nvidia-smi writes them: GPU and the device index, at most four digits. */
+    private static final Pattern GPU_COLUMN = Pattern.compile("GPU(0|[1-9][0-9]{0,3})");
     private static final Set<String> P2P_STATUS = Set.of("X", "OK", "NS", "CNS", "GNS", "TNS", "U");
     private static final Pattern TOKEN = Pattern.compile("\\S+");
     private static final Pattern DEVICE = Pattern.compile("GPU\\d+|NIC\\d+|mlx5_\\w+|ib\\w+|eth\\w+|bnxt\\w+");
@@ -78,7 +84,7 @@ final class SmiMatrix {
             }
             if (isHeader(line) && !line.trim().startsWith("#")) {
                 current = new SmiMatrix(no, command);
-                current.header(tokens(line, no));
+                current.header(tokens(line, no), problems);
                 out.add(current);
                 legend = false;
                 continue;
@@ -106,11 +112,16 @@ final class SmiMatrix {
         return out;
     }
 
-    private void header(List<Cell> t) {
+    private void header(List<Cell> t, Problems problems) {
         int i = 0;
         while (i < t.size() && !t.get(i).text().equals("CPU") && !t.get(i).text().equals("NUMA")
                 && !(t.get(i).text().equals("GPU") && i + 1 < t.size() && t.get(i + 1).text().equals("NUMA"))) {
-            columns.add(t.get(i).text());
+            String name = t.get(i).text();
+            if (name.startsWith("GPU") && !GPU_COLUMN.matcher(name).matches()) {
+                problems.at(t.get(i).line(), t.get(i).column(), "header", "found column '" + name + "'; allowed: "
+                        + "GPU<index> with an index from 0 to 9999 (e.g. GPU3), NIC<index>, or a NIC's name");
+            }
+            columns.add(name);
             i++;
         }
         StringBuilder rest = new StringBuilder();

@@ -36,6 +36,10 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
      * @throws IllegalArgumentException if a fabric is asked for but the hosts have no compute NIC
      */
     public Topology build() {
+        String tooMany = ClusterLimits.hostsProblem(count);
+        if (tooMany != null) {
+            throw new IllegalArgumentException(tooMany);
+        }
         // size the graph from one probe host: its devices and links times count, plus for the fabric at most one
         // switch and four directed links (NIC-leaf both ways, leaf-spine both ways) per compute NIC
         Topology.Builder probe = Topology.builder(name);

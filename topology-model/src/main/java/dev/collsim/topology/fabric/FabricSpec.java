@@ -27,12 +27,19 @@ public record FabricSpec(FabricKind kind, Bandwidth linkSpeed, double oversubscr
     /** Default switch latency, 0.6 us (InfiniBand NDR switch port-to-port, NVIDIA QM9700 datasheet: below 0.6 us). */
     public static final Latency DEFAULT_SWITCH_LATENCY = Latency.ofMicros(0.6);
 
-    /** @throws IllegalArgumentException on oversubscription below 1, radix or planes below 1 */
+    /**
+     * Largest oversubscription (down:up) a spec may ask for. Real leaf switches are built 1:1 to about 4:1; 64
+     * leaves room for what-ifs while refusing a typo such as 1e300:1 (which would make every uplink carry nothing).
+     */
+    public static final double MAX_OVERSUBSCRIPTION = 64;
+
+    /** @throws IllegalArgumentException on oversubscription below 1 or above 64, radix or planes below 1 */
     public FabricSpec {
         Objects.requireNonNull(kind, "kind");
         switchLatency = switchLatency == null ? DEFAULT_SWITCH_LATENCY : switchLatency;
-        if (!(oversubscription >= 1.0) || Double.isInfinite(oversubscription)) {
-            throw new IllegalArgumentException("oversubscription must be >= 1 (e.g. 2 for 2:1), got " + oversubscription);
+        if (!(oversubscription >= 1.0 && oversubscription <= MAX_OVERSUBSCRIPTION)) {
+            throw new IllegalArgumentException("oversubscription must be from 1 to " + (int) MAX_OVERSUBSCRIPTION
+                    + " (e.g. 2 for 2:1), got " + oversubscription);
         }
         if (leafRadix < 1 || planes < 1) {
             throw new IllegalArgumentException("leafRadix and planes must be >= 1, got " + leafRadix + ", " + planes);
@@ -48,8 +55,8 @@ public record FabricSpec(FabricKind kind, Bandwidth linkSpeed, double oversubscr
      * Parses an oversubscription ratio such as {@code "2:1"} or {@code "1.5:1"}.
      *
      * @param text the ratio
-     * @return downlink / uplink, >= 1
-     * @throws IllegalArgumentException when not of the form {@code a:b} with a >= b > 0
+     * @return downlink / uplink, from 1 to {@link #MAX_OVERSUBSCRIPTION}
+     * @throws IllegalArgumentException when not of the form {@code a:b} with a >= b > 0 and a / b at most 64
      */
     public static double parseRatio(String text) {
         String[] parts = text == null ? new String[0] : text.trim().split("\\s*:\\s*");
@@ -57,7 +64,7 @@ public record FabricSpec(FabricKind kind, Bandwidth linkSpeed, double oversubscr
             if (parts.length == 2) {
                 double a = Double.parseDouble(parts[0]);
                 double b = Double.parseDouble(parts[1]);
-                if (b > 0 && a >= b && Double.isFinite(a)) {
+                if (b > 0 && a >= b && a / b <= MAX_OVERSUBSCRIPTION) {
                     return a / b;
                 }
             }
@@ -65,6 +72,6 @@ public record FabricSpec(FabricKind kind, Bandwidth linkSpeed, double oversubscr
             // reported below
         }
         throw new IllegalArgumentException("'" + text + "' is not an oversubscription ratio; use down:up with"
-                + " down >= up > 0, e.g. 1:1 or 2:1");
+                + " down >= up > 0 and down/up at most 64, e.g. 1:1 or 2:1");
     }
 }

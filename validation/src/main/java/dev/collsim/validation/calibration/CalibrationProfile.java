@@ -8,6 +8,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.yaml.YamlNode;
+import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.topology.io.AtomicFiles;
@@ -105,6 +107,14 @@ public final class CalibrationProfile {
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
             throw new InputException(new InputProblem(name, 1, 0, "schema", "expected '" + SCHEMA + "'"));
         }
+        YamlNode located = locate(file);
+        if (!root.path("parameters").isObject()) {
+            YamlNode at = located == null ? null : located.get("parameters");
+            throw new InputException(new InputProblem(name, at == null ? 0 : at.keyLine(),
+                    at == null ? 0 : at.keyColumn(), "parameters", (at == null ? "missing" : "found " + at.found())
+                    + "; allowed: a mapping of every performance parameter (" + String.join(", ",
+                    ParametersFile.allowedFields()) + "), as collsim calibrate writes it"));
+        }
         PerformanceParameters p;
         GpuGeneration g;
         try {
@@ -120,6 +130,10 @@ public final class CalibrationProfile {
                 FitParameter.ofField(n);
             } catch (IllegalArgumentException e) {
                 throw new InputException(new InputProblem(name, 0, 0, "fitted.name", e.getMessage()));
+            }
+            int i = fitted.size();
+            for (String key : List.of("value", "sigma", "initial")) {
+                finite(name, located, i, key, v.path(key));
             }
             fitted.add(new FittedValue(n, v.path("value").asDouble(), v.path("sigma").asDouble(),
                     v.path("initial").asDouble(), v.path("atBound").asBoolean()));
@@ -140,5 +154,31 @@ public final class CalibrationProfile {
         root.path("fittedOn").forEach(s -> sources.add(s.asText()));
         return new Calibration(p, g, fitted, cov, List.of(), ErrorStats.NONE, ErrorStats.NONE, ErrorStats.NONE,
                 sources, root.path("points").asInt(), 0);
+    }
+
+    /** @return the file as a located YAML tree (line and column of each node), or null when it does not parse */
+    private static YamlNode locate(Path file) {
+        try {
+            List<InputProblem> ignored = new ArrayList<>();
+            return YamlTree.parse(file.toString(), Files.readString(file), ignored::add);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Refuses a fitted value, sigma or initial value that is not a finite number (NaN, .inf, 1e309): the fit
+     * writes finite numbers only, and a non-finite one would reach the model as a parameter.
+     */
+    private static void finite(String name, YamlNode located, int index, String key, JsonNode value)
+            throws InputException {
+        if (value.isMissingNode() || (value.isNumber() && Double.isFinite(value.asDouble()))) {
+            return;
+        }
+        YamlNode list = located == null ? null : located.get("fitted");
+        YamlNode item = list != null && list.isList() && index < list.items().size() ? list.items().get(index) : null;
+        YamlNode at = item == null ? null : item.get(key);
+        throw new InputException(new InputProblem(name, at == null ? 0 : at.line(), at == null ? 0 : at.column(),
+                "fitted[" + index + "]." + key, "found '" + value.asText() + "'; allowed: a finite number"));
     }
 }

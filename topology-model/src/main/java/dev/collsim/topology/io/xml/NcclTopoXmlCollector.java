@@ -254,6 +254,11 @@ final class NcclTopoXmlCollector {
         nics.add(new NicElement(host, busId, -1, null, mbps, 1, true, NO_RAIL, parentId, link, n));
     }
 
+    /** Slowest NIC speed a file may give, Mb/s (1 Mb/s; below it a value is a typo or a denormal such as 1e-320). */
+    private static final double MIN_NET_MBPS = 1;
+    /** Fastest NIC speed a file may give, Mb/s (100 Tb/s: far above any NIC sold, 800 Gb/s in 2025). */
+    private static final double MAX_NET_MBPS = 1e8;
+
     private void nets(XmlNode nic, int host, String busId, String parentId, PcieLink link) {
         for (XmlNode net : nic.children()) {
             if (!net.name().equals("net")) {
@@ -263,6 +268,11 @@ final class NcclTopoXmlCollector {
             String name = net.attr("name") == null ? "" : net.attr("name").trim();
             int dev = problems.integer(net, "dev", false, 0, 1023, -1);
             double speed = problems.decimal(net, "speed", false, -1, 0);
+            if (speed > 0 && (speed < MIN_NET_MBPS || speed > MAX_NET_MBPS)) {
+                problems.at(net, "speed", "found '" + net.attr("speed") + "'; allowed: a speed in Mb/s (NCCL's unit:"
+                        + " 400 Gb/s is 400000) from 1 to 100000000, or 0 for NCCL's fallback");
+                speed = 0;
+            }
             if (speed <= 0) {
                 notes.add("net " + name + " has no positive speed: " + NcclBandwidths.DEFAULT_NIC_MBPS
                         + " Mb/s assumed (NCCL 2.30 topo.cc fallback)");

@@ -11,6 +11,7 @@ import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.fabric.ClusterLimits;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
@@ -120,13 +121,33 @@ public final class YamlClusterReader implements TopologyReader {
         }
         String name = f.text(root, "name", "", true);
         String source = f.text(root, "source", "", false);
-        Integer count = root.get("count") == null ? Integer.valueOf(1) : f.integer(root, "count", "", false, 1);
+        Integer count = count(root, f, problems);
         HostType type = hostType(f.node(root, "hosts", "", true), problems);
         FabricSpec fabric = fabric(f.map(root, "fabric", "", false), f, problems);
         if (name == null || count == null || type == null || !problems.isEmpty()) {
             return null;
         }
         return new ClusterSpec(name, source, type, count, fabric);
+    }
+
+    /** @return the host count (1 when absent), or null after reporting a value that is not one */
+    private static Integer count(YamlNode root, Fields f, Problems problems) {
+        YamlNode n = root.get("count");
+        if (n == null) {
+            return 1;
+        }
+        if (n.kind() == YamlNode.Kind.NULL) {
+            problems.add(n, "count", "found nothing (null); allowed: a whole number of hosts >= 1, or leave the key out"
+                    + " for one host");
+            return null;
+        }
+        Integer count = f.integer(root, "count", "", true, 1);
+        String tooMany = count == null ? null : ClusterLimits.hostsProblem(count);
+        if (tooMany != null) {
+            problems.add(n, "count", tooMany);
+            return null;
+        }
+        return count;
     }
 
     private static HostType hostType(YamlNode hosts, Problems problems) {
@@ -166,7 +187,8 @@ public final class YamlClusterReader implements TopologyReader {
                 ratio = FabricSpec.parseRatio(ratioText);
             } catch (IllegalArgumentException e) {
                 problems.add(fab.get("oversubscription"), "fabric.oversubscription", "found '" + ratioText
-                        + "'; allowed: down:up with down >= up > 0, e.g. \"1:1\" or \"2:1\" (quote it)");
+                        + "'; allowed: down:up with down >= up > 0 and down/up at most 64, e.g. \"1:1\" or \"2:1\""
+                        + " (quote it)");
             }
         }
         Integer radix = fab.get("leafRadix") == null ? Integer.valueOf(FabricSpec.DEFAULT_LEAF_RADIX)

@@ -1,0 +1,40 @@
+package dev.collsim.validation.calibration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Calibration profiles that crashed when fuzzed: without {@code parameters:} (a NullPointerException in compare
+ * --calibration, predict --params and a report variant) and with a fitted value NaN (refused by compare, taken by
+ * predict --params). Both readers now refuse both, at the field.
+ */
+class ProfileFuzzFindingsTest {
+
+    private static final Path DIR = Path.of("src/test/resources/fuzz");
+
+    @Test
+    void profileWithoutParametersIsRefused() {
+        InputException e = assertThrows(InputException.class,
+                () -> ParametersFile.read(DIR.resolve("c11-calib-no-parameters.yaml")));
+        assertEquals("parameters", e.problems().get(0).field());
+        assertTrue(e.problems().get(0).message().startsWith("missing; allowed: a mapping of every performance "
+                + "parameter (launchOverheadUs,"), e.problems().toString());
+    }
+
+    @Test
+    void fittedValueNanIsRefusedAtItsLineByBothReaders() {
+        // line 41 of the file is "  value: NaN" under the first "- name:" of fitted; the value starts at column 10
+        Path f = DIR.resolve("c13-calib-fitted-value-nan.yaml");
+        InputException viaParams = assertThrows(InputException.class, () -> ParametersFile.read(f));
+        InputException viaProfile = assertThrows(InputException.class, () -> CalibrationProfile.read(f));
+        for (InputException e : new InputException[] {viaParams, viaProfile}) {
+            assertEquals(f + ":41:10: fitted[0].value: found 'NaN'; allowed: a finite number",
+                    e.problems().get(0).toString());
+        }
+    }
+}

@@ -127,7 +127,8 @@ public final class PerformanceModel {
      */
     private static double effectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s,
             int channels) {
-        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT
+                || a == Algorithm.PAT) {
             return channels;
         }
         double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)

@@ -25,7 +25,8 @@ import java.util.Locale;
  *               not for NVLS/NVLSTree: their channels drive NVSwitch multicast, not one CTA per ring/tree
  *               channel, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
- *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
+ *                   inter-node NIC bound / nccl-tests bus factor,                (PhysicalBound#interBusBw)
+ *                   network proxy limit / nccl-tests bus factor)                 (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel)
  *   time_us   = launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw)
  * </pre>
@@ -73,8 +74,13 @@ public final class PerformanceModel {
         double capBus = effChannels * perChannel;
         double capAlgBw = capBus * ratio;
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));
-        double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
-        String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
+        double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
+                a, p, nBytes, effChannels));
+        double algBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), proxyAlgBw);
+        String bottleneck = proxyAlgBw < Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw)
+                ? String.format(Locale.ROOT, "network steps: %.1f us per send of %.0f B", pp.netStepUs(),
+                        NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan))
+                : netAlgBw < Math.min(linkAlgBw, capAlgBw)
                 ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
                 : capAlgBw < linkAlgBw
                 ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,

@@ -44,6 +44,9 @@ import java.util.Objects;
  *       base latency of NCCL 2.30.7 {@code tuning.cc} used as a stand-in).</li>
  *   <li>{@code localCopyGBps} 2100: one rank only copies its buffer; about 2.1 TB/s algbw at 512 MiB on one H200
  *       (/work/shared/DESIGN.md §5, nccl-tests AllReduce 255.7 us at 512 MiB).</li>
+ *   <li>{@code netStepUs} 10: fixed cost per network send of NCCL's proxy ({@link NetTransport}), the low end of
+ *       the "about 10-12 us per network step" measured on 400G RoCE in NVIDIA/nccl#2409 (128 KiB chunks give
+ *       13 GB/s per connection, 1 MiB 88 GB/s). Not fitted to collsim's datasets.</li>
  * </ul>
  *
  * @param launchOverheadUs    per-call fixed overhead, microseconds, >= 0
@@ -57,10 +60,11 @@ import java.util.Objects;
  * @param pipelineFillChunks  pipeline fill in chunks, >= 0
  * @param p2pBaseLatencyUs    point-to-point base latency, microseconds, >= 0
  * @param localCopyGBps       device-local copy rate for one rank, GB/s (> 0)
+ * @param netStepUs           fixed cost of one network send of NCCL's proxy, microseconds, >= 0 (0: no limit)
  */
 @JsonPropertyOrder({"launchOverheadUs", "latencyScale", "bwEfficiencyLL", "bwEfficiencyLL128",
     "bwEfficiencySimple", "perChannelCapLL", "perChannelCapLL128", "perChannelCapSimple", "pipelineFillChunks",
-    "p2pBaseLatencyUs", "localCopyGBps"})
+    "p2pBaseLatencyUs", "localCopyGBps", "netStepUs"})
 public record PerformanceParameters(
         @JsonProperty("launchOverheadUs") double launchOverheadUs,
         @JsonProperty("latencyScale") double latencyScale,
@@ -72,12 +76,13 @@ public record PerformanceParameters(
         @JsonProperty("perChannelCapSimple") List<Double> perChannelCapSimple,
         @JsonProperty("pipelineFillChunks") double pipelineFillChunks,
         @JsonProperty("p2pBaseLatencyUs") double p2pBaseLatencyUs,
-        @JsonProperty("localCopyGBps") double localCopyGBps) {
+        @JsonProperty("localCopyGBps") double localCopyGBps,
+        @JsonProperty("netStepUs") double netStepUs) {
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
-            1.0, 8.4, 2100.0);
+            1.0, 8.4, 2100.0, 10.0);
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */
     public PerformanceParameters {
@@ -89,6 +94,7 @@ public record PerformanceParameters(
         check("pipelineFillChunks", pipelineFillChunks, 0, 1000);
         check("p2pBaseLatencyUs", p2pBaseLatencyUs, 0, 1e6);
         check("localCopyGBps", localCopyGBps, 1e-3, 1e6);
+        check("netStepUs", netStepUs, 0, 1e4);
         perChannelCapLL = caps("perChannelCapLL", perChannelCapLL);
         perChannelCapLL128 = caps("perChannelCapLL128", perChannelCapLL128);
         perChannelCapSimple = caps("perChannelCapSimple", perChannelCapSimple);

@@ -21,7 +21,9 @@ public enum FitParameter {
     /** bwEfficiencyLL, fraction, [0.05, 1.5]. */
     BW_EFFICIENCY_LL("bwEfficiencyLL", "effLL", 0.05, 1.5),
     /** perChannelCapSimple of the data's generation, GB/s, [1, 500]. */
-    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", "capSimple", 1, 500);
+    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", "capSimple", 1, 500),
+    /** netStepUs, microseconds per network send of NCCL's proxy, [0, 100]. */
+    NET_STEP_US("netStepUs", "netStep", 0, 100);
 
     private final String field;
     private final String label;
@@ -40,7 +42,7 @@ public enum FitParameter {
         return field;
     }
 
-    /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple) */
+    /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple, netStep) */
     public String label() {
         return label;
     }
@@ -78,6 +80,7 @@ public enum FitParameter {
             case BW_EFFICIENCY_LL128 -> p.bwEfficiencyLL128();
             case BW_EFFICIENCY_LL -> p.bwEfficiencyLL();
             case PER_CHANNEL_CAP_SIMPLE -> p.perChannelCapSimple().get(g.ordinal());
+            case NET_STEP_US -> p.netStepUs();
         };
     }
 
@@ -100,6 +103,6 @@ public enum FitParameter {
                 this == BW_EFFICIENCY_LL128 ? x : p.bwEfficiencyLL128(),
                 this == BW_EFFICIENCY_SIMPLE ? x : p.bwEfficiencySimple(),
                 p.perChannelCapLL(), p.perChannelCapLL128(), caps, p.pipelineFillChunks(), p.p2pBaseLatencyUs(),
-                p.localCopyGBps());
+                p.localCopyGBps(), this == NET_STEP_US ? x : p.netStepUs());
     }
 }

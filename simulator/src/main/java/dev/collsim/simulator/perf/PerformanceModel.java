@@ -22,8 +22,8 @@ import java.util.Locale;
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
  *   busCap    = channels x perChannelCap[protocol][generation] x threads / default threads (GB/s, bus bandwidth;
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
- *               not for NVLS/NVLSTree: their channels drive NVSwitch multicast, not one CTA per ring/tree
- *               channel, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x cap)
+ *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
+ *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound / nccl-tests bus factor,                (PhysicalBound#interBusBw)
  *                   network proxy limit / nccl-tests bus factor)                 (NetTransport#busBwCap)
@@ -70,9 +70,9 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
                 nBytes)) * pp.bwEfficiency(p);
-        boolean capped = a != Algorithm.NVLS && a != Algorithm.NVLS_TREE;
-        double perChannel = capped ? perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s)
-                : Double.POSITIVE_INFINITY;
+        boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+        double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
+                : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel;
         double capAlgBw = capBus * ratio;
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));

@@ -66,4 +66,21 @@ class ChannelAndThreadSettingsTest {
         assertTrue(t256.busBw() <= 248.4 && t256.busBw() > t128.busBw(), t256.toString());
         assertTrue(t512.busBw() >= t256.busBw(), t512.toString());
     }
+
+    /**
+     * One DGX H100, NVLS AllReduce of 8 GiB: NCCL_NVLS_NCHANNELS=4 leaves 4 NVLS channels of 29.93 GB/s each (the
+     * Hopper NVLS per-channel figure, 478.9 GB/s / 16 channels measured on 8x H100, ND H100 v5), so busbw <= 4 x
+     * 29.93 = 119.72; NCCL's default 16 channels allow 478.9, above NCCL's own NVLS figure, so there the
+     * prediction is NCCL's bandwidth (over 400 GB/s).
+     */
+    @Test
+    void nvlsChannelsMatter() throws Exception {
+        Prediction four = predict("dgx-h100", 8L << 30, Map.of("NCCL_ALGO", "NVLS", "NCCL_NVLS_NCHANNELS", "4"));
+        Prediction dflt = predict("dgx-h100", 8L << 30, Map.of("NCCL_ALGO", "NVLS"));
+        assertEquals(Algorithm.NVLS, four.algorithm());
+        assertEquals(4, four.nChannels());
+        assertTrue(four.busBw() <= 119.72 && four.busBw() > 119.72 * 0.98, four.toString());
+        assertEquals(16, dflt.nChannels());
+        assertTrue(dflt.busBw() > 400 && dflt.busBw() <= 478.9, dflt.toString());
+    }
 }

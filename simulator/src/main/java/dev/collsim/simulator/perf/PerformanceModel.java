@@ -24,7 +24,8 @@ import java.util.Locale;
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
- *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
+ *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] (x nvlsBwScale[generation] for NVLS/NVLSTree),
+ *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound / nccl-tests bus factor,                (PhysicalBound#interBusBw)
  *                   network proxy limit / nccl-tests bus factor)                 (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
@@ -70,6 +71,9 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
                 nBytes)) * pp.bwEfficiency(p);
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
+        }
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);

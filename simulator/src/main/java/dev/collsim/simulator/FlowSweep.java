@@ -40,7 +40,8 @@ public final class FlowSweep {
      * @param predictions one per simulated size: the backend's time, NCCL's (or the given) algorithm, protocol and
      *                    channels, nccl_est -1, the chooser's physical bound (GB/s)
      * @param linksBusBw  per prediction: the links backend's busbw for the same schedule (each transfer alone on its
-     *                    route), GB/s
+     *                    route), at most the physical bound (transfers that share a link cannot each have it alone
+     *                    beyond what the GPU and NIC links allow), GB/s
      * @param choices     per prediction: what was simulated
      * @param notes       per-size lines: busiest links, every job's start, end, time alone and slowdown
      * @param timeline    per prediction: every flow's record (empty unless the request asks for a timeline)
@@ -111,8 +112,9 @@ public final class FlowSweep {
             double time = t.jobs().get(0).timeUs();
             double aloneUs = r.congestionAware() ? new LinksNetwork().time(jobs.subList(0, 1), model).jobs().get(0)
                     .timeUs() : time;
-            linksBusBw.add(aloneUs > 0 ? BusBandwidth.busBw(c, placed.size(), size, aloneUs)
-                    : Double.POSITIVE_INFINITY);
+            // each transfer alone never beats the links themselves: the column stops at the physical bound
+            linksBusBw.add(Math.min(nccl.physicalBoundBusBw(), aloneUs > 0
+                    ? BusBandwidth.busBw(c, placed.size(), size, aloneUs) : Double.POSITIVE_INFINITY));
             String busiest = LinkUsage.describe(t.bottlenecks());
             out.add(FlowPredictor.fromTime(c, size, placed.size(), ch.algorithm(), ch.protocol(), ch.nChannels(),
                     time, -1, nccl.physicalBoundBusBw(), ch.phasesPrefix() + backend.name() + ": " + busiest));

@@ -266,7 +266,8 @@ public final class PredictCommand implements Callable<Integer> {
         return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
                 + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links allow (the analytical"
                 + " backend's physical bound, non-blocking fabric, nothing failed); links is the links backend's busbw"
-                + " (each transfer alone on its route). Not modelled: " + others + ", NCCL protocol overheads, clocks,"
+                + " (each transfer alone on its route), at most the bound. Not modelled: " + others + ", NCCL protocol"
+                + " overheads, clocks,"
                 + " CUDA graph launch.";
     }
 

@@ -7,7 +7,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
 /**
  * The best bus bandwidth (nccl-tests definition, GB/s) the hardware allows for a collective, from physical link
  * bandwidths, whatever the algorithm. With B = per-direction scale-up bandwidth of the weakest GPU (sum of its
- * NVLinks, or its PCIe link without NVLink), N = per-direction NIC bandwidth of the weakest node (sum of its NICs),
+ * NVLinks, or its PCIe link without NVLink), N = per-direction NIC bandwidth of the weakest node (sum of the NICs
+ * local to its ranks' GPUs, as NCCL picks a GPU's NICs: 2 of the 8 NICs of a DGX H100 when 2 of its GPUs are ranks),
  * n ranks, m nodes, q = n/m ranks per node:
  *
  * <ul>

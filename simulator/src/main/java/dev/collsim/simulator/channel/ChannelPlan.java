@@ -24,10 +24,10 @@ import java.util.Objects;
  * @param p2pChannels        runtime point-to-point channels
  * @param gpuScaleUpBw       physical per-direction NVLink bandwidth of the weakest GPU (sum of its NVLinks; its
  *                           PCIe link when it has none), GB/s
- * @param nodeNicBw          physical per-direction NIC bandwidth of the weakest node (sum of its NICs), GB/s;
- *                           0 on one node
+ * @param nodeNicBw          physical per-direction NIC bandwidth of the weakest node, GB/s: the sum over the
+ *                           NICs local to its ranks' GPUs ({@code HostModel.localNics}); 0 on one node
  * @param gpuPathBw          best NCCL-view path bandwidth between two GPUs of a node (per-peer p2p limit), GB/s
- * @param nicsPerNode        NICs of the weakest node
+ * @param nicsPerNode        NICs local to the ranks of the weakest node
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minSm, int maxSm,
         CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,

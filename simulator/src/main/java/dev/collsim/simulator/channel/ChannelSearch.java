@@ -143,9 +143,10 @@ public final class ChannelSearch {
                 }
             }
         }
-        double nicBw = h.nics.stream().mapToDouble(n -> n.speed().gbps()).sum();
+        int[] local = h.localNics();
+        double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
-                h.physicalScaleUpBw(), nicBw, pathBw, h.nics.size());
+                h.physicalScaleUpBw(), nicBw, pathBw, local.length);
     }
 
     private static NodeResult agree(List<NodeResult> rs) {

@@ -16,6 +16,7 @@ import dev.collsim.topology.paths.PathFinder;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * One NCCL node (a host, or the hosts of one multi-node NVLink domain) as NCCL's search sees it: the paths between
@@ -97,6 +98,45 @@ final class HostModel {
             bw = Math.min(bw, capacity[l]);
         }
         return new HostPath(p.type(), bw, links);
+    }
+
+    /**
+     * The NICs the GPUs taking part drive: for each used GPU its local NICs as NCCL 2.30.7 picks them
+     * ({@code ncclTopoGetLocal} in {@code src/graph/topo.cc}: the NICs whose path from the GPU has the highest
+     * bandwidth, and among those the best path type; a NIC path's bandwidth here also counts the NIC port), united
+     * over the GPUs. On a DGX H100 with 2 of its 8 GPUs as ranks these are the 2 NICs next to them, not all 8: the
+     * other NICs are reachable only over worse paths (PXN through a peer GPU, or through the CPU) that NCCL's
+     * collectives do not take while a local NIC is there.
+     *
+     * @return indices into {@link #nics}, ascending; every NIC when no used GPU has a path to any NIC
+     */
+    int[] localNics() {
+        boolean[] local = new boolean[nics.size()];
+        boolean any = false;
+        for (int i = 0; i < gpus.size(); i++) {
+            double maxBw = 0;
+            int minType = Integer.MAX_VALUE;
+            for (int n = 0; n < nics.size(); n++) {
+                HostPath p = gpuToNic[i][n];
+                if (p == null) {
+                    continue;
+                }
+                double bw = Math.min(p.bandwidth(), nicSpeed[n]);
+                if (bw > maxBw || bw == maxBw && p.type().ordinal() < minType) {
+                    maxBw = bw;
+                    minType = p.type().ordinal();
+                }
+            }
+            for (int n = 0; n < nics.size(); n++) {
+                HostPath p = gpuToNic[i][n];
+                if (p != null && Math.min(p.bandwidth(), nicSpeed[n]) == maxBw && p.type().ordinal() == minType) {
+                    local[n] = true;
+                    any = true;
+                }
+            }
+        }
+        final boolean found = any;
+        return IntStream.range(0, nics.size()).filter(n -> !found || local[n]).toArray();
     }
 
     /** @return most NVLink + PCIe bandwidth out of any GPU, NCCL's {@code totalBw} (max of PCI, sum of NVLink) */

@@ -35,13 +35,32 @@ public final class RuntimeChannels {
     }
 
     /**
-     * Runtime NVLS channels: NCCL_NVLS_NCHANNELS, else 16 on sm90 and 24 (one node) or 32 (several) on sm100+.
+     * Runtime NVLS channels: NCCL_NVLS_NCHANNELS, else 16 on sm90 and 24 (one node) or 32 (several) on sm100+, then
+     * clamped by the CTA limits only: NCCL 2.30.7 {@code src/transport/nvls.cc} takes {@code max(config.minCTAs,
+     * min(config.maxCTAs, nvlsChannels))}; NCCL_MAX_NCHANNELS does not apply.
      *
      * @return channels
      */
     public static int nvlsChannels(int minSm, int nNodes, NcclSettings s) {
         int def = minSm >= 100 ? nNodes > 1 ? 32 : 24 : 16;
-        return Math.min(s.nvlsNChannels().orElse(def), s.maxChannels());
+        return Math.max(s.minCtas(), Math.min(s.maxCtas(), s.nvlsNChannels().orElse(def)));
+    }
+
+    /**
+     * NVLS channels an NVLSTree call uses: the NVLS channels, except on sm100+ with 3 or more nodes and no
+     * NCCL_NVLS_NCHANNELS, where NCCL 2.30.7 ({@code ncclNvlsTreeSm100Tuning}, {@code src/transport/nvls.cc}) uses
+     * 24 (still within the CTA limits). The dependence of that tuning on NIC bandwidth and ranks per node at 2 nodes
+     * is not modelled (2 nodes keep 32).
+     *
+     * @param plan the channel plan
+     * @param s    settings
+     * @return channels
+     */
+    public static int nvlsTreeChannels(ChannelPlan plan, NcclSettings s) {
+        if (plan.minSm() >= 100 && plan.nNodes() >= 3 && s.nvlsNChannels().isEmpty()) {
+            return Math.max(s.minCtas(), Math.min(plan.nvlsChannels(), 24));
+        }
+        return plan.nvlsChannels();
     }
 
     /**
@@ -97,7 +116,8 @@ public final class RuntimeChannels {
 
     /**
      * Channels NCCL uses for one call: NVLS/NVLSTree use the NVLS channels (multi-node NVLS at most
-     * comm.nChannels); CollNetDirect steps through 16, 8, 4, 2, 1; the others drop channels while
+     * comm.nChannels); CollNetDirect steps through 16, 8, 4, 2, 1; PAT keeps comm.nChannels (its maxThreads is
+     * never set, so nothing is reduced); the others drop channels while
      * nBytes < nc x nt x threshold: nc = min(comm.nChannels, max(1, floor(nBytes / (nt x threshold)))).
      *
      * @param a       algorithm
@@ -109,10 +129,15 @@ public final class RuntimeChannels {
      */
     public static int perCall(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s) {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            return plan.nNodes() > 1 && a == Algorithm.NVLS ? Math.min(plan.nvlsChannels(), plan.runtimeChannels())
-                    : plan.nvlsChannels();
+            return a == Algorithm.NVLS_TREE ? nvlsTreeChannels(plan, s) : plan.nNodes() > 1
+                    ? Math.min(plan.nvlsChannels(), plan.runtimeChannels()) : plan.nvlsChannels();
         }
         int nc = plan.runtimeChannels();
+        if (a == Algorithm.PAT) {
+            // NCCL 2.30.7 never sets maxThreads[PAT] (src/graph/tuning.cc), so nt = 0 in topoGetAlgoInfo's
+            // reduction loop (while nBytes < nc x nt x threshold) and PAT keeps comm.nChannels at every size.
+            return nc;
+        }
         long thr = threadThreshold(a, p, plan.nRanks());
         if (a == Algorithm.COLLNET_DIRECT) {
             for (int step : new int[] {16, 8, 4, 2, 1}) {

@@ -20,13 +20,16 @@ import java.util.Locale;
  *
  * <pre>
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
- *   busCap    = channels x perChannelCap[protocol][generation]                   (GB/s, bus bandwidth; on several
- *               nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
- *               not for NVLS/NVLSTree: their channels drive NVSwitch multicast, not one CTA per ring/tree
- *               channel, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x cap)
- *   algBw     = min(ncclAlgBw x bwEfficiency[protocol], busCap x ratio,         (ratio = NCCL's bus-to-alg ratio)
- *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
- *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel)
+ *   busCap    = channels x perChannelCap[protocol][generation] x threads / default threads (GB/s, bus bandwidth;
+ *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
+ *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
+ *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
+ *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] (x nvlsBwScale[generation] for NVLS/NVLSTree),
+ *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
+ *                   inter-node NIC bound / nccl-tests bus factor,                (PhysicalBound#interBusBw)
+ *                   network proxy limit / nccl-tests bus factor)                 (NetTransport#busBwCap)
+ *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
+ *               busBw per channel counted over at least NCCL's default channel count (#defaultEffectiveChannels)
  *   time_us   = launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw)
  * </pre>
  *
@@ -68,20 +71,30 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
                 nBytes)) * pp.bwEfficiency(p);
-        boolean capped = a != Algorithm.NVLS && a != Algorithm.NVLS_TREE;
-        double perChannel = capped ? perChannelCap(plan, pp, table, func, a, p) : Double.POSITIVE_INFINITY;
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
+        }
+        boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+        double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
+                : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel;
         double capAlgBw = capBus * ratio;
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));
-        double algBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
-        String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
+        double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
+                a, p, nBytes, effChannels));
+        double algBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), proxyAlgBw);
+        String bottleneck = proxyAlgBw < Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw)
+                ? String.format(Locale.ROOT, "network steps: %.1f us per send of %.0f B", pp.netStepUs(),
+                        NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan))
+                : netAlgBw < Math.min(linkAlgBw, capAlgBw)
                 ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
                 : capAlgBw < linkAlgBw
                 ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
                         perChannel)
                 : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
                         : a.ncclName() + " graph", linkAlgBw / ratio);
-        double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio / effChannels;
+        double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio
+                / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan));
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
         double ncclLatency = choice.latencyUs();
@@ -121,18 +134,61 @@ public final class PerformanceModel {
     }
 
     /**
+     * The per-channel cap scales with the threads of the channel's CTA: {@code maxThreads(settings) /
+     * maxThreads(NCCL defaults)} (NCCL_NTHREADS for LL and Simple, NCCL_LL128_NTHREADS for LL128; NCCL 2.30.7
+     * {@code src/graph/tuning.cc}). The caps were measured or taken at NCCL's default thread counts; a CTA moves
+     * data with loads and stores its threads keep in flight, so at a fixed per-thread depth its rate is proportional
+     * to its threads (Little's law). A collsim assumption, calibratable through the caps; NCCL_NTHREADS=256 halves
+     * the cap.
+     *
+     * @return factor, 1 at NCCL's defaults
+     */
+    static double threadShare(Algorithm a, Protocol p, ChannelPlan plan, NcclSettings s) {
+        return (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
+                / RuntimeChannels.maxThreads(a, p, plan.graphs(), NcclSettings.DEFAULTS);
+    }
+
+    /**
      * Channels as a continuous quantity for the throughput cap: NCCL drops whole channels while
      * nBytes < nc x nt x threshold, so a call just below a step runs on fewer channels; collsim uses
      * min(channels, nBytes / (nt x threshold)) (at least 1) so predicted time never drops as size grows.
      */
     private static double effectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s,
             int channels) {
-        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT
+                || a == Algorithm.PAT) {
             return channels;
         }
         double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, Math.min(plan.runtimeChannels(), nBytes / perChannel));
+    }
+
+    /**
+     * {@link #effectiveChannels} under NCCL's default settings (no NCCL_MIN/MAX_CTAS, NCCL_MAX_NCHANNELS,
+     * NCCL_NTHREADS, NCCL_NVLS_NCHANNELS). The pipeline fill is charged at the per-channel rate of at least this
+     * many channels: a chunk crossing a link shared by c channels moves at 1/c of it, but a user limit on channels
+     * must not make the fill (and the call) shorter than NCCL's default run. Without this, NCCL_MAX_NCHANNELS=16 on
+     * a DGX A100 (24 channels) was predicted 1-2 % faster at large sizes, which no measurement shows (fewer channels
+     * are slower once the per-channel cap binds: 2x H200 NCCL_MAX_NCHANNELS=2 and 4, see PerformanceParameters).
+     */
+    private static double defaultEffectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan) {
+        NcclSettings d = NcclSettings.DEFAULTS;
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+            int nvls = RuntimeChannels.nvlsChannels(plan.minSm(), plan.nNodes(), d);
+            int runtime = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(), d);
+            return a == Algorithm.NVLS && plan.nNodes() > 1 ? Math.min(nvls, runtime) : nvls;
+        }
+        if (a == Algorithm.COLLNET_DIRECT) {
+            return 1;
+        }
+        int runtime = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(), d);
+        if (a == Algorithm.PAT) {
+            return runtime;
+        }
+        double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), d)
+                * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
+        return Math.max(1.0, Math.min(runtime, nBytes / perChannel));
     }
 
     /**

@@ -44,6 +44,21 @@ import java.util.Objects;
  *       base latency of NCCL 2.30.7 {@code tuning.cc} used as a stand-in).</li>
  *   <li>{@code localCopyGBps} 2100: one rank only copies its buffer; about 2.1 TB/s algbw at 512 MiB on one H200
  *       (/work/shared/DESIGN.md §5, nccl-tests AllReduce 255.7 us at 512 MiB).</li>
+ *   <li>{@code netStepUs} 10: fixed cost per network send of NCCL's proxy ({@link NetTransport}), the low end of
+ *       the "about 10-12 us per network step" measured on 400G RoCE in NVIDIA/nccl#2409 (128 KiB chunks give
+ *       13 GB/s per connection, 1 MiB 88 GB/s). Not fitted to collsim's datasets.</li>
+ *   <li>{@code perChannelCapNvls}: the most bus bandwidth one NVLS channel (one CTA driving NVLink SHARP) moves,
+ *       GB/s, so that NCCL_NVLS_NCHANNELS and NCCL_MAX_CTAS matter for NVLS. Lower bounds from measured plateaus
+ *       over NCCL's default NVLS channels: Hopper 478.9 GB/s busbw on 16 channels = 29.93
+ *       (/work/shared/data/A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt), Blackwell 895.5 GB/s on
+ *       24 channels = 37.31 (2 GB200 trays, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt,
+ *       header); Volta and Ampere have no NVLS (Hopper's value, unused). At NCCL's default channel counts they do not
+ *       bind; with fewer channels the NVLS rate falls in proportion (a collsim assumption, calibratable).</li>
+ *   <li>{@code nvlsBwScale} 1.0 for every generation: a factor on NCCL's own NVLS/NVLSTree bandwidth (after
+ *       {@code bwEfficiencySimple}), for what NCCL's model gets wrong on a platform and calibration can fit
+ *       ({@code --fit NVLS_BW_SCALE}). Left at 1: on Blackwell the public figures point both ways (8x B200 830+
+ *       GB/s measured vs about 704 from NCCL's model, NVIDIA/nccl#1807; 2 GB200 trays 895.5 vs 704; a full NVL72
+ *       rack 835-847 vs 898), so no single default fits them.</li>
  * </ul>
  *
  * @param launchOverheadUs    per-call fixed overhead, microseconds, >= 0
@@ -57,10 +72,13 @@ import java.util.Objects;
  * @param pipelineFillChunks  pipeline fill in chunks, >= 0
  * @param p2pBaseLatencyUs    point-to-point base latency, microseconds, >= 0
  * @param localCopyGBps       device-local copy rate for one rank, GB/s (> 0)
+ * @param netStepUs           fixed cost of one network send of NCCL's proxy, microseconds, >= 0 (0: no limit)
+ * @param perChannelCapNvls   NVLS/NVLSTree bus bandwidth per NVLS channel by generation, GB/s (4 values)
+ * @param nvlsBwScale         collsim's correction factor on NCCL's NVLS/NVLSTree bandwidth by generation (4 values)
  */
 @JsonPropertyOrder({"launchOverheadUs", "latencyScale", "bwEfficiencyLL", "bwEfficiencyLL128",
     "bwEfficiencySimple", "perChannelCapLL", "perChannelCapLL128", "perChannelCapSimple", "pipelineFillChunks",
-    "p2pBaseLatencyUs", "localCopyGBps"})
+    "p2pBaseLatencyUs", "localCopyGBps", "netStepUs", "perChannelCapNvls", "nvlsBwScale"})
 public record PerformanceParameters(
         @JsonProperty("launchOverheadUs") double launchOverheadUs,
         @JsonProperty("latencyScale") double latencyScale,
@@ -72,12 +90,15 @@ public record PerformanceParameters(
         @JsonProperty("perChannelCapSimple") List<Double> perChannelCapSimple,
         @JsonProperty("pipelineFillChunks") double pipelineFillChunks,
         @JsonProperty("p2pBaseLatencyUs") double p2pBaseLatencyUs,
-        @JsonProperty("localCopyGBps") double localCopyGBps) {
+        @JsonProperty("localCopyGBps") double localCopyGBps,
+        @JsonProperty("netStepUs") double netStepUs,
+        @JsonProperty("perChannelCapNvls") List<Double> perChannelCapNvls,
+        @JsonProperty("nvlsBwScale") List<Double> nvlsBwScale) {
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
-            1.0, 8.4, 2100.0);
+            1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 29.93, 37.31), List.of(1.0, 1.0, 1.0, 1.0));
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */
     public PerformanceParameters {
@@ -89,9 +110,12 @@ public record PerformanceParameters(
         check("pipelineFillChunks", pipelineFillChunks, 0, 1000);
         check("p2pBaseLatencyUs", p2pBaseLatencyUs, 0, 1e6);
         check("localCopyGBps", localCopyGBps, 1e-3, 1e6);
+        check("netStepUs", netStepUs, 0, 1e4);
         perChannelCapLL = caps("perChannelCapLL", perChannelCapLL);
         perChannelCapLL128 = caps("perChannelCapLL128", perChannelCapLL128);
         perChannelCapSimple = caps("perChannelCapSimple", perChannelCapSimple);
+        perChannelCapNvls = caps("perChannelCapNvls", perChannelCapNvls);
+        nvlsBwScale = caps("nvlsBwScale", nvlsBwScale);
     }
 
     private static void check(String name, double v, double lo, double hi) {
@@ -116,6 +140,16 @@ public record PerformanceParameters(
             case LL128 -> bwEfficiencyLL128;
             case SIMPLE -> bwEfficiencySimple;
         };
+    }
+
+    /** @return collsim's factor on NCCL's NVLS/NVLSTree bandwidth for a generation */
+    public double nvlsBwScale(GpuGeneration g) {
+        return nvlsBwScale.get(g.ordinal());
+    }
+
+    /** @return the NVLS/NVLSTree bus bandwidth cap per NVLS channel for a generation, GB/s */
+    public double perChannelCapNvls(GpuGeneration g) {
+        return perChannelCapNvls.get(g.ordinal());
     }
 
     /** @return the per-runtime-channel bus bandwidth cap for a protocol and generation, GB/s */

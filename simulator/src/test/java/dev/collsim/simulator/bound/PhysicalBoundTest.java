@@ -43,6 +43,25 @@ class PhysicalBoundTest {
     }
 
     /**
+     * 2 DGX H100 (catalog) with only GPUs 0 and 1 of each host as ranks, as in the public dataset
+     * A-allreduce-2x2xH100-dgx-ib.txt (measured 147.98 GB/s busbw at 8 GiB, "~ 2 x 400Gb NICs per node"). Each GPU
+     * drives its own 400 Gb/s NIC (NCCL 2.30.7 {@code ncclTopoGetLocal}: the NIC on the GPU's PCIe switch), so
+     * N = 2 x 50 = 100 GB/s, not the host's 8 x 50: busBw <= N (m/(m-1)) ((n-1)/n) = 100 x 2 x 3/4 = 150 GB/s.
+     * The intra limit (B (q/(q-1)) ((n-1)/n) = 450 x 2 x 3/4 = 675, or NVLS) is larger.
+     */
+    @Test
+    void nicBoundCountsOnlyTheNicsLocalToTheRanks() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x2");
+        List<Gpu> ranks = List.of(t.gpusOf(0).get(0), t.gpusOf(0).get(1), t.gpusOf(1).get(0), t.gpusOf(1).get(1));
+        Prediction p = new NcclPredictor().predict(new PredictionRequest(t, ranks, Collective.ALL_REDUCE,
+                8L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
+        assertEquals(150.0, p.physicalBoundBusBw(), 1e-9);
+        assertTrue(p.busBw() <= 150.0, "busbw " + p.busBw());
+        ChannelPlan all = ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(400.0, all.nodeNicBw(), 1e-9, "all 8 GPUs drive all 8 compute NICs");
+    }
+
+    /**
      * SendRecv between GPU 0 of host 0 and GPU 0 of host 1 of the default cluster: the rank's traffic leaves
      * through one 400 Gb/s NIC (50 GB/s), so 64 MiB takes at least 67108864 B / 50e9 B/s = 1342 us and busbw
      * (factor 1) can't exceed 50 GB/s; it must be a finite, positive time (it was NaN with no intra-host peer).

@@ -49,16 +49,11 @@ public final class NcclSettings {
                 raw.put(name, env.get(name));
             });
         }
-        if (values.containsKey(NcclVariable.NCCL_MIN_NCHANNELS) && values.containsKey(NcclVariable.NCCL_MIN_CTAS)
-                || values.containsKey(NcclVariable.NCCL_MAX_NCHANNELS)
-                && values.containsKey(NcclVariable.NCCL_MAX_CTAS)) {
-            throw new IllegalArgumentException("set either NCCL_MIN/MAX_NCHANNELS or NCCL_MIN/MAX_CTAS, not both"
-                    + " (NCCL_*_CTAS replaces the deprecated NCCL_*_NCHANNELS)");
-        }
         NcclSettings s = new NcclSettings(values, raw);
         if (s.minChannels() > s.maxChannels()) {
             throw new IllegalArgumentException("minimum channels (" + s.minChannels() + ") exceed maximum channels ("
-                    + s.maxChannels() + "); allowed: NCCL_MIN_CTAS <= NCCL_MAX_CTAS");
+                    + s.maxChannels() + "); allowed: NCCL_MIN_CTAS and NCCL_MIN_NCHANNELS <= NCCL_MAX_CTAS and "
+                    + "NCCL_MAX_NCHANNELS");
         }
         return s;
     }
@@ -128,17 +123,39 @@ public final class NcclSettings {
         return o == null ? AlgoProtoFilter.defaults(Protocol.class) : (AlgoProtoFilter<Protocol>) o;
     }
 
-    /** @return NCCL_MIN_CTAS ({@code src/init.cc}) or NCCL_MIN_NCHANNELS ({@code src/graph/connect.cc}); default 1 */
+    /**
+     * Runtime channels are raised to both minimums: NCCL 2.30.7 {@code src/graph/connect.cc} ({@code ncclTopoPostset})
+     * duplicates channels up to {@code max(ncclMinNchannels(), config.minCTAs)}, so where NCCL_MIN_NCHANNELS and
+     * NCCL_MIN_CTAS are both set the larger wins.
+     *
+     * @return max(NCCL_MIN_CTAS, NCCL_MIN_NCHANNELS), each defaulting to 1
+     */
     public int minChannels() {
-        return intOr(NcclVariable.NCCL_MIN_CTAS, intOr(NcclVariable.NCCL_MIN_NCHANNELS, 1));
+        return Math.max(minCtas(), intOr(NcclVariable.NCCL_MIN_NCHANNELS, 1));
     }
 
     /**
-     * @return NCCL_MAX_CTAS ({@code src/init.cc}) or NCCL_MAX_NCHANNELS ({@code src/graph/connect.cc}); default 64 =
-     *         MAXCHANNELS
+     * Runtime channels are capped by both maximums: NCCL 2.30.7 {@code src/graph/connect.cc} ({@code ncclTopoPostset})
+     * takes {@code min(ncclMaxNchannels(), nChannels, config.maxCTAs)}, so where NCCL_MAX_NCHANNELS and NCCL_MAX_CTAS
+     * are both set the smaller wins.
+     *
+     * @return min(NCCL_MAX_CTAS, NCCL_MAX_NCHANNELS), each defaulting to 64 = MAXCHANNELS
      */
     public int maxChannels() {
-        return intOr(NcclVariable.NCCL_MAX_CTAS, intOr(NcclVariable.NCCL_MAX_NCHANNELS, 64));
+        return Math.min(maxCtas(), intOr(NcclVariable.NCCL_MAX_NCHANNELS, 64));
+    }
+
+    /** @return NCCL_MIN_CTAS (communicator config minCTAs, {@code src/init.cc}); default 1 */
+    public int minCtas() {
+        return intOr(NcclVariable.NCCL_MIN_CTAS, 1);
+    }
+
+    /**
+     * @return NCCL_MAX_CTAS (communicator config maxCTAs, {@code src/init.cc}); default 64 = MAXCHANNELS. NVLS channels
+     *         are clamped by the CTA limits only, not by NCCL_MAX_NCHANNELS ({@code src/transport/nvls.cc})
+     */
+    public int maxCtas() {
+        return intOr(NcclVariable.NCCL_MAX_CTAS, 64);
     }
 
     /** @return NCCL_NTHREADS if set; NCCL's default 512, 256 on slow PCIe rings ({@code src/graph/tuning.cc}) */

@@ -143,6 +143,24 @@ class NcclSettingsTest {
     }
 
     /**
+     * NCCL 2.30.7 src/graph/connect.cc (ncclTopoPostset) caps the runtime channels at min(ncclMaxNchannels(),
+     * config.maxCTAs) and duplicates them up to max(ncclMinNchannels(), config.minCTAs): both names together are
+     * accepted, the smaller maximum (8) and the larger minimum (4) win. NVLS channels see the CTA limits only.
+     */
+    @Test
+    void channelNamesAndCtaNamesTogetherTakeTheTighterLimit() {
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_MAX_NCHANNELS", "8", "NCCL_MAX_CTAS", "32",
+                "NCCL_MIN_NCHANNELS", "2", "NCCL_MIN_CTAS", "4"));
+        assertEquals(8, s.maxChannels());
+        assertEquals(4, s.minChannels());
+        assertEquals(32, s.maxCtas());
+        assertEquals(4, s.minCtas());
+        assertEquals(8, NcclSettings.parse(Map.of("NCCL_MAX_NCHANNELS", "16", "NCCL_MAX_CTAS", "8")).maxChannels());
+        assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_MIN_NCHANNELS", "16", "NCCL_MAX_CTAS", "8")));
+    }
+
+    /**
      * NCCL 2.30.7 reads NCCL_BUFFSIZE through ncclLoadParam, i.e. strtoll(str, nullptr, 0) (src/misc/param.cc): "8M" is
      * 8 bytes to NCCL, 0x800000 is 8 MiB. So a suffix is refused with the number to write, and hex is read.
      */

@@ -66,9 +66,13 @@ public final class FitLadder {
         return new FitLadder(List.copyOf(steps));
     }
 
-    /** @return calibrate's default: every {@link FitParameter}, then the fallbacks */
+    /** Calibrate's default set: every {@link FitParameter} but {@link FitParameter#NVLS_BW_SCALE} (named only). */
+    public static final Set<FitParameter> DEFAULT_SET = Set.copyOf(EnumSet.complementOf(
+            EnumSet.of(FitParameter.NVLS_BW_SCALE)));
+
+    /** @return calibrate's default: {@link #DEFAULT_SET}, then the fallbacks */
     public static FitLadder everyParameter() {
-        return of(EnumSet.allOf(FitParameter.class), true);
+        return of(DEFAULT_SET, true);
     }
 
     /** @return the parameter sets in the order they are tried */
@@ -123,9 +127,9 @@ public final class FitLadder {
             return calibration.isPresent() && refusals.isEmpty();
         }
 
-        /** @return the set's short labels joined by '+' in {@link FitParameter} order, or "all" for every one */
+        /** @return the set's short labels joined by '+' in {@link FitParameter} order, or "all" for the default set */
         public String label() {
-            if (parameters.size() == FitParameter.values().length) {
+            if (parameters.equals(DEFAULT_SET) || parameters.size() == FitParameter.values().length) {
                 return "all";
             }
             return EnumSet.copyOf(parameters).stream().map(FitParameter::label).collect(Collectors.joining("+"));

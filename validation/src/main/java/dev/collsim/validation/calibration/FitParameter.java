@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * The {@link PerformanceParameters} fields calibration can fit, with the range a fit may move them in. The
- * per-channel Simple cap is fitted for one GPU generation (the data's); the others are generation-independent.
+ * per-channel Simple cap and the NVLS scale are fitted for one GPU generation (the data's); the others are
+ * generation-independent.
  */
 public enum FitParameter {
     /** launchOverheadUs, microseconds, [0, 100]. */
@@ -21,7 +22,15 @@ public enum FitParameter {
     /** bwEfficiencyLL, fraction, [0.05, 1.5]. */
     BW_EFFICIENCY_LL("bwEfficiencyLL", "effLL", 0.05, 1.5),
     /** perChannelCapSimple of the data's generation, GB/s, [1, 500]. */
-    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", "capSimple", 1, 500);
+    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", "capSimple", 1, 500),
+    /** netStepUs, microseconds per network send of NCCL's proxy, [0, 100]. */
+    NET_STEP_US("netStepUs", "netStep", 0, 100),
+    /**
+     * nvlsBwScale of the data's generation, factor on NCCL's NVLS bandwidth, [0.5, 2]; fitted only when named
+     * ({@code --fit}), not in calibrate's default set: on NVLS-only data it moves the time as the Simple efficiency
+     * does.
+     */
+    NVLS_BW_SCALE("nvlsBwScale", "nvlsScale", 0.5, 2);
 
     private final String field;
     private final String label;
@@ -40,7 +49,7 @@ public enum FitParameter {
         return field;
     }
 
-    /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple) */
+    /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple, netStep, nvlsScale) */
     public String label() {
         return label;
     }
@@ -78,6 +87,8 @@ public enum FitParameter {
             case BW_EFFICIENCY_LL128 -> p.bwEfficiencyLL128();
             case BW_EFFICIENCY_LL -> p.bwEfficiencyLL();
             case PER_CHANNEL_CAP_SIMPLE -> p.perChannelCapSimple().get(g.ordinal());
+            case NET_STEP_US -> p.netStepUs();
+            case NVLS_BW_SCALE -> p.nvlsBwScale().get(g.ordinal());
         };
     }
 
@@ -93,6 +104,10 @@ public enum FitParameter {
         if (this == PER_CHANNEL_CAP_SIMPLE) {
             caps.set(g.ordinal(), x);
         }
+        List<Double> nvls = new ArrayList<>(p.nvlsBwScale());
+        if (this == NVLS_BW_SCALE) {
+            nvls.set(g.ordinal(), x);
+        }
         return new PerformanceParameters(
                 this == LAUNCH_OVERHEAD_US ? x : p.launchOverheadUs(),
                 this == LATENCY_SCALE ? x : p.latencyScale(),
@@ -100,6 +115,6 @@ public enum FitParameter {
                 this == BW_EFFICIENCY_LL128 ? x : p.bwEfficiencyLL128(),
                 this == BW_EFFICIENCY_SIMPLE ? x : p.bwEfficiencySimple(),
                 p.perChannelCapLL(), p.perChannelCapLL128(), caps, p.pipelineFillChunks(), p.p2pBaseLatencyUs(),
-                p.localCopyGBps());
+                p.localCopyGBps(), this == NET_STEP_US ? x : p.netStepUs(), p.perChannelCapNvls(), nvls);
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -49,13 +51,14 @@ class AccuracyGateTest {
 
     @Test
     void gateFailsForAModelThatRunsAtHalfTheBandwidth() throws Exception {
-        PerformanceParameters d = PerformanceParameters.DEFAULTS;
         // every protocol's bandwidth efficiency halved: times at >= 1 MiB roughly double, so every dataset that was
-        // within 10 % now misses by far more
-        PerformanceParameters half = new PerformanceParameters(d.launchOverheadUs(), d.latencyScale(),
-                d.bwEfficiencyLL() / 2, d.bwEfficiencyLL128() / 2, d.bwEfficiencySimple() / 2, d.perChannelCapLL(),
-                d.perChannelCapLL128(), d.perChannelCapSimple(), d.pipelineFillChunks(), d.p2pBaseLatencyUs(),
-                d.localCopyGBps());
+        // within 10 % now misses by far more (built through the JSON form, so new parameters keep their defaults)
+        ObjectMapper m = new ObjectMapper();
+        ObjectNode tree = m.valueToTree(PerformanceParameters.DEFAULTS);
+        for (String f : List.of("bwEfficiencyLL", "bwEfficiencyLL128", "bwEfficiencySimple")) {
+            tree.put(f, tree.get(f).asDouble() / 2);
+        }
+        PerformanceParameters half = m.treeToValue(tree, PerformanceParameters.class);
         AccuracySummary worse = AccuracySummary.of(new AccuracyRunner(NcclVersion.DEFAULT, half).run(corpus()));
         assertFalse(AccuracyGate.regressions(AccuracyGate.recorded(), worse).isEmpty(), worse.render());
     }

@@ -55,7 +55,7 @@ class FitLadderTest {
     /** The documented order, and fallbacks only where they are proper subsets of the requested set. */
     @Test
     void stepsFollowTheDocumentedOrder() {
-        Set<FitParameter> all = EnumSet.allOf(FitParameter.class);
+        Set<FitParameter> all = EnumSet.complementOf(EnumSet.of(FitParameter.NVLS_BW_SCALE));
         assertEquals(List.of(all, Set.of(LAUNCH, LAT, SIMPLE), Set.of(LAUNCH, LAT), Set.of(SIMPLE)),
                 FitLadder.everyParameter().steps());
         assertEquals(List.of(Set.of(LAUNCH, LAT, SIMPLE), Set.of(LAUNCH, LAT), Set.of(SIMPLE)),

@@ -118,7 +118,10 @@ public final class CalibrationProfile {
         PerformanceParameters p;
         GpuGeneration g;
         try {
-            p = YAML.treeToValue(root.path("parameters"), PerformanceParameters.class);
+            // a profile written before a parameter existed keeps that parameter's default
+            ObjectNode merged = YAML.valueToTree(PerformanceParameters.DEFAULTS);
+            merged.setAll((ObjectNode) root.path("parameters"));
+            p = YAML.treeToValue(merged, PerformanceParameters.class);
             g = GpuGeneration.valueOf(root.path("generation").asText());
         } catch (IOException | IllegalArgumentException e) {
             throw new InputException(new InputProblem(name, 0, 0, "parameters", e.getMessage()));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.simulator.perf.PerformanceParameters;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -36,5 +37,18 @@ class ProfileFuzzFindingsTest {
             assertEquals(f + ":41:10: fitted[0].value: found 'NaN'; allowed: a finite number",
                     e.problems().get(0).toString());
         }
+    }
+
+    /**
+     * The shipped profile was written before perChannelCapNvls, netStepUs and nvlsBwScale existed: it still reads,
+     * with those at their defaults and its own fitted values kept (its file says launchOverheadUs 11.0056, the default is 6.5).
+     */
+    @Test
+    void profileWrittenBeforeNewParametersKeepsTheirDefaults() throws Exception {
+        var c = CalibrationProfile.read(Path.of("../configs/calibration/h200x2-nv18-nccl2.28.yaml"));
+        var d = PerformanceParameters.DEFAULTS;
+        assertEquals(d.perChannelCapNvls(), c.parameters().perChannelCapNvls());
+        assertEquals(d.netStepUs(), c.parameters().netStepUs());
+        assertTrue(c.parameters().launchOverheadUs() != d.launchOverheadUs(), "the profile's own value is kept");
     }
 }

@@ -166,7 +166,7 @@ public final class TuneCommand implements Callable<Integer> {
     }
 
     private static TuningBand band(Calibration c) {
-        return c.residuals().n() == 0 || !(c.residuals().p90() > 0) ? TuningBand.UNCALIBRATED : TuningBand.of(c);
+        return TuningBand.forCalibration(c);
     }
 
     private Placed placed(List<Dataset> data) throws InputException {

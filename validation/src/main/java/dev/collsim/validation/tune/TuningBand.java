@@ -36,6 +36,14 @@ public record TuningBand(double percent, String source) {
     }
 
     /**
+     * @param c a calibration, with or without residuals (a profile written before they were recorded has none)
+     * @return {@link #of(Calibration)} when it has residuals, else {@link #UNCALIBRATED}
+     */
+    public static TuningBand forCalibration(Calibration c) {
+        return c.residuals().n() == 0 || !(c.residuals().p90() > 0) ? UNCALIBRATED : of(c);
+    }
+
+    /**
      * @param c a calibration with residuals
      * @return the band of that calibration: the p90 of its fit's absolute percentage residuals
      * @throws IllegalArgumentException when the calibration has no residuals

@@ -32,7 +32,8 @@ enum Modules {
     /** Measurement readers, comparison, calibration, diagnosis. */
     VALIDATION("validation", List.of("dev.collsim.validation.."),
             List.of("dev.collsim.validation.calibration", "dev.collsim.validation.compare",
-                    "dev.collsim.validation.diagnose", "dev.collsim.validation.ingest")),
+                    "dev.collsim.validation.diagnose", "dev.collsim.validation.ingest",
+                    "dev.collsim.validation.tune")),
     /** Charts, what-if reports and capacity plans. */
     REPORTS("reports", List.of("dev.collsim.reports.."),
             List.of("dev.collsim.reports.whatif", "dev.collsim.reports.plan", "dev.collsim.reports.spec"),

@@ -6,6 +6,7 @@ import dev.collsim.cli.report.PlanCommand;
 import dev.collsim.cli.report.ReportCommand;
 import dev.collsim.cli.report.WhatIfRun;
 import dev.collsim.cli.validation.AccuracyCommand;
+import dev.collsim.cli.validation.TuneCommand;
 import dev.collsim.cli.validation.CalibrateCommand;
 import dev.collsim.cli.validation.CompareCommand;
 import dev.collsim.cli.validation.DiagnoseCommand;
@@ -26,7 +27,7 @@ import picocli.CommandLine;
         description = "Predicts, measures and explains GPU collective-communication performance.",
         subcommands = {TopoCommand.class, PredictCommand.class, RunCommand.class,
             DiagnoseCommand.class, CompareCommand.class,
-            CalibrateCommand.class, AccuracyCommand.class,
+            CalibrateCommand.class, AccuracyCommand.class, TuneCommand.class,
             PlanCommand.class, ReportCommand.class,
             MergeCommand.class},
         footer = {"%nWith no subcommand: the built-in what-if report on the default cluster, written to"

@@ -140,6 +140,11 @@ class PlanReportCommandTest {
                 .orElseThrow();
         double busBw = Double.parseDouble(slow.split(",")[8]);
         assertTrue(busBw <= 187.5001, "busbw " + busBw);
+        // the tuning section, from collsim tune's code, for the base variant (the spec's cluster: one DGX H100)
+        String html = Files.readString(out.resolve("index.html"));
+        assertTrue(html.contains("<h2>What to change in NCCL's settings for this cluster</h2>"), html);
+        assertTrue(html.contains("base (dgx-h100), 8 ranks on 1 NCCL node(s)"), html);
+        assertTrue(html.contains("collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks"));
         try (Stream<Path> s = Files.list(tmp)) {
             assertEquals(2, s.count(), "only the spec and the report folder");
         }

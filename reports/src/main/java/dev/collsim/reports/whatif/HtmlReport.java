@@ -71,6 +71,7 @@ public final class HtmlReport {
             h.append("<h2>Algorithm choice</h2>\n");
             charts.stream().filter(c -> c.stem().equals("algorithm-map")).forEach(c -> figure(h, c, pngs));
         }
+        d.tuning().html(h);
         if (!d.plans().isEmpty()) {
             h.append("<h2>Training step plans</h2>\n");
             planSection(h, d, charts, pngs);

@@ -17,10 +17,19 @@ import java.util.List;
  * @param targets     smallest GPU counts for target throughputs
  * @param algorithmMap predicted choice per (size, nRanks) on the base cluster
  * @param leavesOut   what the model leaves out, per topic (sweep, plan)
+ * @param tuning      what to change in NCCL's settings on the base cluster ({@link TuningSection#NONE}: not computed)
  */
 public record ReportData(String title, String specFile, List<VariantRow> variants, List<SweepRow> sweeps,
         List<MeasuredRow> measured, List<PlanRow> plans, List<PlanCommRow> planComms, List<ScalingRow> scaling,
-        List<TargetRow> targets, List<AlgoCellRow> algorithmMap, List<String> leavesOut) {
+        List<TargetRow> targets, List<AlgoCellRow> algorithmMap, List<String> leavesOut, TuningSection tuning) {
+
+    /** A report without the tuning section (as before it existed). */
+    public ReportData(String title, String specFile, List<VariantRow> variants, List<SweepRow> sweeps,
+            List<MeasuredRow> measured, List<PlanRow> plans, List<PlanCommRow> planComms, List<ScalingRow> scaling,
+            List<TargetRow> targets, List<AlgoCellRow> algorithmMap, List<String> leavesOut) {
+        this(title, specFile, variants, sweeps, measured, plans, planComms, scaling, targets, algorithmMap, leavesOut,
+                TuningSection.NONE);
+    }
 
     /** Copies the lists. */
     public ReportData {
@@ -33,6 +42,7 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
         targets = List.copyOf(targets);
         algorithmMap = List.copyOf(algorithmMap);
         leavesOut = List.copyOf(leavesOut);
+        tuning = tuning == null ? TuningSection.NONE : tuning;
     }
 
     /**

@@ -105,8 +105,10 @@ public final class ReportRunner {
             cells.addAll(algorithmMap(spec, base, spec.algorithmMap()));
             progress.step("algorithm map");
         }
+        TuningSection tuning = base == null ? TuningSection.NONE
+                : TuningSection.of(base, base.spec().ncclSettings(), base.spec().calibration());
         return new ReportData(spec.title(), spec.file(), variantRows, sweeps, measured, plans, comms, scaling,
-                targets, cells, List.of("sweeps: " + SWEEP_LEAVES_OUT, "plans: " + PLAN_LEAVES_OUT));
+                targets, cells, List.of("sweeps: " + SWEEP_LEAVES_OUT, "plans: " + PLAN_LEAVES_OUT), tuning);
     }
 
     private static List<Gpu> ranks(Topology t, int gpus) {

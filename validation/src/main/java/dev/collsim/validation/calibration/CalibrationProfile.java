@@ -155,7 +155,11 @@ public final class CalibrationProfile {
         }
         List<String> sources = new ArrayList<>();
         root.path("fittedOn").forEach(s -> sources.add(s.asText()));
-        return new Calibration(p, g, fitted, cov, List.of(), ErrorStats.NONE, ErrorStats.NONE, ErrorStats.NONE,
+        JsonNode r = root.path("residualsPercent");
+        ErrorStats residuals = r.path("n").asInt(0) > 0 ? new ErrorStats(r.path("n").asInt(), r.path("median")
+                .asDouble(Double.NaN), r.path("p90").asDouble(Double.NaN), r.path("max").asDouble(Double.NaN))
+                : ErrorStats.NONE;
+        return new Calibration(p, g, fitted, cov, List.of(), residuals, ErrorStats.NONE, ErrorStats.NONE,
                 sources, root.path("points").asInt(), 0);
     }
 

@@ -1,0 +1,229 @@
+package dev.collsim.cli.validation;
+
+import dev.collsim.cli.ClusterOption;
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.InputFiles;
+import dev.collsim.cli.UserError;
+import dev.collsim.io.InputException;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.SizeSweep;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.InvalidRequestException;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PreparedCommunicator;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import dev.collsim.validation.calibration.Calibration;
+import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.calibration.FitLadder;
+import dev.collsim.validation.calibration.Series;
+import dev.collsim.validation.calibration.SeriesBuilder;
+import dev.collsim.validation.compare.ClusterGuess;
+import dev.collsim.validation.compare.ClusterGuesser;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.tune.Evidence;
+import dev.collsim.validation.tune.TuneEnv;
+import dev.collsim.validation.tune.TuneResult;
+import dev.collsim.validation.tune.Tuner;
+import dev.collsim.validation.tune.TuningBand;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code collsim tune [-c CLUSTER] [--calibration PROFILE | -m FILE...] [-o DIR] [COLLECTIVE...]}. */
+@Command(name = "tune", mixinStandardHelpOptions = true,
+        description = {"Find where collsim's fastest predicted (algorithm, protocol) differs from NCCL's choice by "
+                + "more than the model's band, and write it as the configuration of NCCL's example tuner plugin "
+                + "(nccl_tuner.conf), the NCCL_ALGO/NCCL_PROTO settings where one setting per collective suffices "
+                + "(nccl_env.sh) and a table (tune.txt). The band is the p90 of the calibration fit's residuals "
+                + "(--calibration, or a fit of -m measurements); with neither, the default model's median error "
+                + "over the public datasets (13.1%%)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file"})
+public final class TuneCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ClusterOption cluster;
+
+    @Parameters(paramLabel = "COLLECTIVE", arity = "0..*", description = "collectives to tune (allreduce, allgather,"
+            + " reducescatter, broadcast, reduce; nccl-tests names also work); default: all five")
+    private List<String> collectives;
+
+    @Option(names = "--calibration", paramLabel = "PROFILE", description = "a 'collsim calibrate' profile: its "
+            + "parameters and the p90 of its fit residuals as the band")
+    private Path calibration;
+
+    @Option(names = {"-m", "--measured"}, arity = "1..*", paramLabel = "FILE", description = "measurement files or "
+            + "folders: fit the model to them (as collsim calibrate), use the fit's residual p90 as the band, and "
+            + "show their times as evidence")
+    private List<Path> measured;
+
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = "8", description = "smallest size "
+            + "(default ${DEFAULT-VALUE})")
+    private String minBytes;
+
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", defaultValue = "8G", description = "largest size "
+            + "(default ${DEFAULT-VALUE})")
+    private String maxBytes;
+
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "FACTOR", defaultValue = "2", description = "size factor "
+            + "(default ${DEFAULT-VALUE})")
+    private int stepFactor;
+
+    @Option(names = "--ranks", split = ",", paramLabel = "N", description = "rank counts to tune (the first N GPUs "
+            + "of the cluster each); default: every GPU (with -m and no -c: the measured ranks)")
+    private List<Integer> ranks;
+
+    @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30", description = "NCCL release modelled "
+            + "(default ${DEFAULT-VALUE})")
+    private String ncclVersion;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "folder to write nccl_tuner.conf, "
+            + "nccl_env.sh and tune.txt to (written whole or not at all); default: print only")
+    private Path output;
+
+    @Override
+    public Integer call() throws InputException, IOException {
+        if (calibration != null && measured != null) {
+            throw new UserError("give --calibration or -m, not both", ExitCodes.USAGE);
+        }
+        List<Collective> colls = collectives();
+        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, "1M", stepFactor));
+        NcclVersion version = UserError.usage(() -> NcclVersion.parse(ncclVersion));
+        PrintWriter out = spec.commandLine().getOut();
+        List<Dataset> data = measured == null ? List.of() : MeasuredFiles.read(measured);
+        Model model = model(data, out);
+        Placed placed = placed(data);
+        NcclPredictor predictor = new NcclPredictor(version, model.params());
+        List<TuneOutput.Part> parts = new ArrayList<>();
+        for (List<Gpu> r : placed.rankSets()) {
+            PreparedCommunicator comm = prepare(predictor, placed.topology(), r, NcclSettings.DEFAULTS);
+            TuneResult res = model(() -> Tuner.sweep(comm, model.params(), model.band(), colls, sweep.sizes(),
+                    new Evidence(data)));
+            TuneEnv env = model(() -> TuneEnv.of(res, s -> prepare(predictor, placed.topology(), r, s),
+                    model.params()));
+            parts.add(new TuneOutput.Part(res, env));
+        }
+        TuneOutput result = new TuneOutput(placed.topology().name(), model.label(), version.text(), parts);
+        result.print(out);
+        if (output != null) {
+            result.write(output);
+            out.println("wrote " + output.resolve(TuneOutput.CONFIG) + ", " + output.resolve(TuneOutput.ENV) + ", "
+                    + output.resolve(TuneOutput.TABLE));
+        }
+        return ExitCodes.OK;
+    }
+
+    private record Model(PerformanceParameters params, TuningBand band, String label) {
+    }
+
+    private record Placed(Topology topology, List<List<Gpu>> rankSets) {
+    }
+
+    private Model model(List<Dataset> data, PrintWriter out) throws InputException {
+        if (calibration != null) {
+            InputFiles.require(calibration, "--calibration");
+            Calibration c = CalibrationProfile.read(calibration);
+            return new Model(c.parameters(), band(c), "calibration profile " + calibration.getFileName());
+        }
+        if (data.isEmpty()) {
+            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED, "default parameters");
+        }
+        Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+        List<Series> series = new ArrayList<>();
+        for (Dataset d : data) {
+            Optional<ClusterGuess> g = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+                    : Optional.empty();
+            SeriesBuilder.of(d, g, comparer).ifPresent(series::add);
+        }
+        Optional<Calibration> fit = series.isEmpty() ? Optional.empty()
+                : FitLadder.everyParameter().fit(series, PerformanceParameters.DEFAULTS).accepted();
+        if (fit.isEmpty()) {
+            out.println("note: no accepted fit of the measurements (see collsim calibrate); default parameters and "
+                    + "the uncalibrated band are used");
+            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED, "default parameters (fit refused)");
+        }
+        return new Model(fit.get().parameters(), band(fit.get()), "fitted on " + fit.get().nPoints()
+                + " measured points (" + String.join(", ", fit.get().fitted().stream().map(v -> v.name()).toList())
+                + ")");
+    }
+
+    private static TuningBand band(Calibration c) {
+        return TuningBand.forCalibration(c);
+    }
+
+    private Placed placed(List<Dataset> data) throws InputException {
+        Topology topo;
+        List<Gpu> all;
+        if (!cluster.given() && !data.isEmpty()) {
+            ClusterGuess g = data.stream().map(ClusterGuesser::guess).flatMap(Optional::stream).findFirst()
+                    .orElseThrow(() -> new UserError("no measurement file reveals its cluster ("
+                            + ClusterGuesser.why(data.get(0)) + "); give -c", ExitCodes.INPUT));
+            topo = g.topology();
+            all = g.ranks();
+        } else {
+            topo = cluster.load();
+            all = topo.gpus();
+        }
+        if (ranks == null) {
+            return new Placed(topo, List.of(all));
+        }
+        List<List<Gpu>> sets = new ArrayList<>();
+        for (int n : ranks) {
+            if (n < 2 || n > topo.gpus().size()) {
+                throw new UserError("--ranks must be in [2, " + topo.gpus().size() + "] (one rank gives NCCL no "
+                        + "choice to make), got " + n, ExitCodes.USAGE);
+            }
+            sets.add(List.copyOf(topo.gpus().subList(0, n)));
+        }
+        return new Placed(topo, sets);
+    }
+
+    private List<Collective> collectives() {
+        if (collectives == null || collectives.isEmpty()) {
+            return Tuner.TUNABLE;
+        }
+        List<Collective> out = new ArrayList<>();
+        for (String s : collectives) {
+            Collective c = UserError.usage(() -> Collective.parse(s));
+            if (!Tuner.TUNABLE.contains(c)) {
+                throw new UserError(s + ": NCCL's example tuner plugin cannot name " + c.ncclName() + "; allowed: "
+                        + "allreduce, allgather, reducescatter, broadcast, reduce", ExitCodes.USAGE);
+            }
+            if (!out.contains(c)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static PreparedCommunicator prepare(NcclPredictor p, Topology t, List<Gpu> r,
+            NcclSettings s) {
+        return model(() -> p.prepare(t, r, s));
+    }
+
+    private static <T> T model(Supplier<T> f) {
+        try {
+            return f.get();
+        } catch (InvalidRequestException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package dev.collsim.reports.whatif;
+
+import dev.collsim.io.InputException;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.InvalidRequestException;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PreparedCommunicator;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.tune.Evidence;
+import dev.collsim.validation.tune.TuneResult;
+import dev.collsim.validation.tune.TuneTable;
+import dev.collsim.validation.tune.Tuner;
+import dev.collsim.validation.tune.TunerConfigFile;
+import dev.collsim.validation.tune.TuningBand;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report's "What to change in NCCL's settings for this cluster" section: {@code collsim tune}'s table and tuner
+ * file ({@link Tuner}, {@link TuneTable}, {@link TunerConfigFile}) for the base variant, every GPU, sizes 8 B..8 GiB
+ * by factors of 2, with the variant's parameters and the band of its calibration ({@link TuningBand#forCalibration}).
+ *
+ * @param note   what was tuned and the band, in words; empty when the section was not computed
+ * @param rows   the table, cells in {@link TuneTable#COLUMNS} order
+ * @param config the tuner plugin file's lines
+ */
+public record TuningSection(String note, List<List<String>> rows, List<String> config) {
+
+    /** Not computed (a backend other than the analytical one, or a report made before the section existed). */
+    public static final TuningSection NONE = new TuningSection("", List.of(), List.of());
+
+    /** Copies. */
+    public TuningSection {
+        rows = rows.stream().map(List::copyOf).toList();
+        config = List.copyOf(config);
+    }
+
+    /**
+     * @param base           the base variant
+     * @param settings       its NCCL settings
+     * @param calibrationFile its calibration profile path, or null
+     * @return the section; {@link #NONE} when the base variant is not timed by NCCL's model (flow backends)
+     */
+    static TuningSection of(ResolvedVariant base, NcclSettings settings, String calibrationFile) {
+        if (!(base.predictor() instanceof NcclPredictor np) || base.topology().gpus().size() < 2) {
+            return NONE;
+        }
+        PerformanceParameters pp = np.parameters();
+        TuningBand band = TuningBand.UNCALIBRATED;
+        if (calibrationFile != null) {
+            try {
+                band = TuningBand.forCalibration(CalibrationProfile.read(Path.of(calibrationFile)));
+            } catch (InputException e) {
+                band = TuningBand.UNCALIBRATED; // a parameters file, not a fit: no residuals to take a band from
+            }
+        }
+        PreparedCommunicator comm = np.prepare(base.topology(), base.topology().gpus(), settings);
+        List<Long> sizes = new ArrayList<>();
+        for (long s = 8; s <= (8L << 30); s *= 2) {
+            sizes.add(s);
+        }
+        List<Collective> colls = Tuner.TUNABLE.stream().filter(c -> eligible(comm, c)).toList();
+        TuneResult r = Tuner.sweep(comm, pp, band, colls, sizes, Evidence.NONE);
+        String note = String.format(Locale.ROOT, "%s (%s), %d ranks on %d NCCL node(s), NCCL %s model; band %.1f %% "
+                + "(%s). Gains are collsim's predictions; a change is advised only where the gain exceeds the band. "
+                + "collsim tune writes the same advice with measured evidence.", base.name(), base.topology().name(),
+                r.nRanks(), r.nNodes(), np.version().text(), band.percent(), band.source());
+        return new TuningSection(note, TuneTable.rows(r), TunerConfigFile.lines(r, List.of("collsim report, variant "
+                + base.name())));
+    }
+
+    /** @return false when the variant's NCCL settings leave NCCL no algorithm for c (NCCL would fail the call) */
+    private static boolean eligible(PreparedCommunicator comm, Collective c) {
+        try {
+            comm.call(c, 8, DataType.FLOAT, RedOp.SUM);
+            return true;
+        } catch (InvalidRequestException e) {
+            return false;
+        }
+    }
+
+    /** @param h the page, appended to: a heading, the note, the table and the tuner file (nothing when NONE) */
+    void html(StringBuilder h) {
+        if (note.isEmpty()) {
+            return;
+        }
+        h.append("<h2>What to change in NCCL's settings for this cluster</h2>\n<p>").append(esc(note)).append("</p>\n");
+        h.append("<table><tr>");
+        TuneTable.COLUMNS.forEach(c -> h.append("<th class=l>").append(esc(c)).append("</th>"));
+        h.append("</tr>\n");
+        for (List<String> row : rows) {
+            h.append("<tr>");
+            row.forEach(c -> h.append("<td class=l>").append(esc(c)).append("</td>"));
+            h.append("</tr>\n");
+        }
+        h.append("</table>\n<p>NCCL example tuner plugin file (NCCL_TUNER_CONFIG_FILE):</p>\n<pre>");
+        config.forEach(l -> h.append(esc(l)).append('\n'));
+        h.append("</pre>\n");
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

@@ -1,0 +1,58 @@
+package dev.collsim.validation.tune;
+
+import dev.collsim.validation.calibration.Calibration;
+import java.util.Locale;
+
+/**
+ * How sure the model is of a predicted gain: a predicted gain (percent of NCCL's choice's predicted time) is only
+ * acted on when it exceeds {@link #percent()}. The one place the band is decided.
+ *
+ * <p>With a calibration, the band is the 90th percentile of the fit's absolute percentage residuals (the profile's
+ * {@code residualsPercent.p90}): nine in ten fitted points were predicted closer than this, so a gain smaller than it
+ * cannot be told from the model's own error. Without a calibration (the default parameters), the band is the
+ * default model's recorded accuracy over the public datasets: the median over datasets of the median absolute
+ * percentage error of time at sizes of at least 1 MiB, 13.1 % (the accuracy gate's {@code medianOfMedians},
+ * validation/src/test/resources/accuracy-gate.properties, recorded 2026-12-04 over 48 healthy datasets). That is a
+ * median, not a p90, so uncalibrated advice is weaker than calibrated advice; the source says so.
+ *
+ * @param percent band, percent of the predicted time of NCCL's choice, > 0
+ * @param source  where the figure comes from, in words
+ */
+public record TuningBand(double percent, String source) {
+
+    /** Median of per-dataset median errors of the default model, percent (accuracy-gate.properties, 2026-12-04). */
+    public static final double UNCALIBRATED_PERCENT = 13.1;
+
+    /** The band of the default parameters (no calibration). */
+    public static final TuningBand UNCALIBRATED = new TuningBand(UNCALIBRATED_PERCENT,
+            "default parameters: median error of the default model over the public datasets (sizes >= 1 MiB), "
+            + "a median, not a p90");
+
+    /** @throws IllegalArgumentException when percent is not a positive finite number */
+    public TuningBand {
+        if (!(percent > 0) || Double.isInfinite(percent)) {
+            throw new IllegalArgumentException("band percent must be > 0 and finite, got " + percent);
+        }
+    }
+
+    /**
+     * @param c a calibration, with or without residuals (a profile written before they were recorded has none)
+     * @return {@link #of(Calibration)} when it has residuals, else {@link #UNCALIBRATED}
+     */
+    public static TuningBand forCalibration(Calibration c) {
+        return c.residuals().n() == 0 || !(c.residuals().p90() > 0) ? UNCALIBRATED : of(c);
+    }
+
+    /**
+     * @param c a calibration with residuals
+     * @return the band of that calibration: the p90 of its fit's absolute percentage residuals
+     * @throws IllegalArgumentException when the calibration has no residuals
+     */
+    public static TuningBand of(Calibration c) {
+        if (c.residuals().n() == 0 || !(c.residuals().p90() > 0)) {
+            throw new IllegalArgumentException("the calibration has no residuals to derive a band from");
+        }
+        return new TuningBand(c.residuals().p90(), String.format(Locale.ROOT,
+                "p90 of the calibration fit's residuals (%d points)", c.residuals().n()));
+    }
+}

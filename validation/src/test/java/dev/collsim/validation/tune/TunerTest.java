@@ -1,0 +1,111 @@
+package dev.collsim.validation.tune;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.PreparedCommunicator;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.MeasurementReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tuner on the 2x H200 (NV18) machine's topology dump (data/device/h200x2-2026-11-29, NCCL 2.28, NCCL_NVLS_ENABLE=0
+ * as in every run there). NCCL picks Ring/LL for AllReduce up to 1 MiB on it (its LL table entry, not collsim's
+ * parameters, decides), so a model told that LL runs at 1 % of its bandwidth must advise away from LL where the
+ * bandwidth term matters (1 MiB) and not where latency dominates (8 B: 8 B at 1 % of LL's tens of GB/s adds well under
+ * a microsecond, far below the 13.1 % band of a ~10 us call).
+ */
+class TunerTest {
+
+    private static final Path DIR = Path.of("..", "data", "device", "h200x2-2026-11-29");
+    private static final NcclSettings ENV = NcclSettings.parse(Map.of("NCCL_NVLS_ENABLE", "0"));
+
+    private static Topology topo() throws Exception {
+        return ClusterLoader.read("nccl-topo-dump.xml", Files.readString(DIR.resolve("nccl-topo-dump.xml")));
+    }
+
+    private static PerformanceParameters slowLl() {
+        PerformanceParameters d = PerformanceParameters.DEFAULTS;
+        return new PerformanceParameters(d.launchOverheadUs(), d.latencyScale(), 0.01, d.bwEfficiencyLL128(),
+                d.bwEfficiencySimple(), d.perChannelCapLL(), d.perChannelCapLL128(), d.perChannelCapSimple(),
+                d.pipelineFillChunks(), d.p2pBaseLatencyUs(), d.localCopyGBps());
+    }
+
+    @Test
+    void advisesAwayFromACripledProtocolOnlyWhereItMatters() throws Exception {
+        Topology t = topo();
+        NcclPredictor p = new NcclPredictor(NcclVersion.parse("2.28"), slowLl());
+        PreparedCommunicator comm = p.prepare(t, t.gpus(), ENV);
+        TuneResult r = Tuner.sweep(comm, slowLl(), TuningBand.UNCALIBRATED, List.of(Collective.ALL_REDUCE),
+                List.of(8L, 1L << 20), Evidence.NONE);
+        TunePoint small = r.points().get(0);
+        TunePoint mid = r.points().get(1);
+        assertEquals(Protocol.LL, small.ncclProtocol());
+        assertEquals(Protocol.LL, mid.ncclProtocol());
+        assertFalse(small.recommended(), "8 B: " + small);
+        assertTrue(mid.recommended(), "1 MiB: " + mid);
+        assertNotEquals(Protocol.LL, mid.bestProtocol());
+        assertTrue(mid.gainPercent() > 50, mid.toString());
+        assertEquals(1, r.recommended().size());
+        assertEquals(1048576L, r.recommended().get(0).minBytes());
+    }
+
+    @Test
+    void envSettingsMakeNcclPickTheAdvice() throws Exception {
+        Topology t = topo();
+        NcclPredictor p = new NcclPredictor(NcclVersion.parse("2.28"), slowLl());
+        List<Long> sizes = List.of(256L << 10, 512L << 10, 1L << 20);
+        TuneResult r = Tuner.sweep(p.prepare(t, t.gpus(), ENV), slowLl(), TuningBand.UNCALIBRATED,
+                List.of(Collective.ALL_REDUCE), sizes, Evidence.NONE);
+        TuneEnv env = TuneEnv.of(r, s -> p.prepare(t, t.gpus(), merged(s)), slowLl());
+        assertFalse(env.settings().isEmpty(), env.notes().toString());
+        // checked through the ordinary prediction path, with the settings parsed as a user's environment
+        Map<String, String> user = new HashMap<>(env.settings());
+        user.put("NCCL_NVLS_ENABLE", "0");
+        for (int i = 0; i < sizes.size(); i++) {
+            Prediction pr = p.predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, sizes.get(i),
+                    DataType.FLOAT, RedOp.SUM, NcclSettings.parse(user)));
+            assertEquals(r.points().get(i).bestAlgorithm(), pr.algorithm());
+            assertEquals(r.points().get(i).bestProtocol(), pr.protocol());
+        }
+    }
+
+    private static NcclSettings merged(NcclSettings s) {
+        Map<String, String> m = new HashMap<>(s.asMap());
+        m.put("NCCL_NVLS_ENABLE", "0");
+        return NcclSettings.parse(m);
+    }
+
+    @Test
+    void measuredEvidenceFromTheAlgorithmSweep() throws Exception {
+        // collsim-sweep-NCCL_ALGO.txt, block NCCL_ALGO=Tree vs collsim-all_reduce.txt (NCCL's choice): read as files
+        List<Dataset> data = new ArrayList<>();
+        data.addAll(MeasurementReader.read(DIR.resolve("collsim-all_reduce.json")));
+        data.addAll(MeasurementReader.read(DIR.resolve("collsim-sweep-NCCL_ALGO.json")));
+        Evidence ev = new Evidence(data);
+        double nccl = ev.ncclChoiceUs(Collective.ALL_REDUCE, 2, 8);
+        assertTrue(nccl > 0, "NCCL's own choice was measured at 8 B");
+        assertTrue(Double.isNaN(ev.ncclChoiceUs(Collective.ALL_REDUCE, 4, 8)), "no 4-rank run");
+        assertTrue(Double.isNaN(ev.ncclChoiceUs(Collective.BROADCAST, 2, 8)), "no broadcast in these files");
+    }
+}

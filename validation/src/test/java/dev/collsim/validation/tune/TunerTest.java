@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
@@ -44,11 +47,16 @@ class TunerTest {
         return ClusterLoader.read("nccl-topo-dump.xml", Files.readString(DIR.resolve("nccl-topo-dump.xml")));
     }
 
+    /** The defaults with LL at 1 % efficiency (built through the JSON form, so every other parameter is kept). */
     private static PerformanceParameters slowLl() {
-        PerformanceParameters d = PerformanceParameters.DEFAULTS;
-        return new PerformanceParameters(d.launchOverheadUs(), d.latencyScale(), 0.01, d.bwEfficiencyLL128(),
-                d.bwEfficiencySimple(), d.perChannelCapLL(), d.perChannelCapLL128(), d.perChannelCapSimple(),
-                d.pipelineFillChunks(), d.p2pBaseLatencyUs(), d.localCopyGBps());
+        ObjectMapper m = new ObjectMapper();
+        ObjectNode tree = m.valueToTree(PerformanceParameters.DEFAULTS);
+        tree.put("bwEfficiencyLL", 0.01);
+        try {
+            return m.treeToValue(tree, PerformanceParameters.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -93,7 +93,8 @@ public final class PerformanceModel {
                         perChannel)
                 : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
                         : a.ncclName() + " graph", linkAlgBw / ratio);
-        double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio
+        // the proxy's per-send cost is a rate limit on the whole call, not on the first chunk: leave it out here
+        double busPerChannel = Math.min(netAlgBw, Math.min(linkAlgBw, capAlgBw)) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan));
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);

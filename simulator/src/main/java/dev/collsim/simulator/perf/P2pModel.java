@@ -22,8 +22,9 @@ import java.util.Locale;
  *       node's q ranks send to a node peer), else 0; AllToAll S (q-1)/n; Gather/Scatter root S (q-1)/n; across
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / max(q, NICs per node) x eff),
- *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap), inter bytes / the network
- *       proxy's limit for Simple ({@link #proxyRankGBps})), with gpuPathBw the best NCCL-view GPU-GPU path;</li>
+ *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
+ *       NCCL-view GPU-GPU path; the whole call takes at least inter bytes / the network proxy's limit for Simple
+ *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
  *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
  *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x per-step latency (NCCL's
@@ -92,9 +93,8 @@ public final class P2pModel {
         double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, peers, perPeer)
                 : Double.POSITIVE_INFINITY;
         double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
-        double tBw = Math.max(Math.max(tIntra, tProxy), Math.max(tInter, tCap));
-        String bottleneck = tBw == tProxy && tProxy > Math.max(tInter, tCap) ? String.format(Locale.ROOT,
-                "network steps: %.1f us per send", pp.netStepUs()) : tBw == tCap ? String.format(Locale.ROOT, "per-channel throughput: %d p2p channels",
+        double tBw = Math.max(tIntra, Math.max(tInter, tCap));
+        String bottleneck = tBw == tCap ? String.format(Locale.ROOT, "per-channel throughput: %d p2p channels",
                 plan.p2pChannels()) : tBw == tInter ? "NICs: " + plan.nodeNicBw() + " GB/s per node"
                 : "GPU links: " + plan.gpuPathBw() + " GB/s";
         HardwareClass hw = multi ? HardwareClass.NET : intraType == PathType.NVL ? HardwareClass.NVLINK
@@ -102,6 +102,11 @@ public final class P2pModel {
         double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
         int rounds = (peers + plan.p2pChannels() - 1) / plan.p2pChannels();
         double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step;
+        // the per-step latency already charges one network send per round: the proxy's sends overlap it
+        if (tProxy > latency + tBw) {
+            tBw = tProxy - latency;
+            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send", pp.netStepUs());
+        }
         double time = latency + tBw;
         if (latency > time / 2) {
             bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);

@@ -76,19 +76,6 @@ class NetTransportTest {
         assertEquals(dflt.timeUs(), mid.timeUs(), dflt.timeUs() * 0.02, mid.toString());
     }
 
-    /**
-     * NVLSTree chunk shrinking (NCCL 2.30.7 src/enqueue.cc calcCollChunking), 16 channels x 8 heads = 128 ops,
-     * start 512 KiB: 8 MiB < 32 x 128 x 512 KiB (2 GiB) -> 256 KiB; < 16 x 128 x 256 KiB (512 MiB) -> 128 KiB;
-     * < 4 x 128 x 128 KiB (64 MiB) -> 64 KiB; 8 MiB is not < 1 x 128 x 64 KiB (8 MiB): stays 64 KiB. 4 MiB goes on
-     * to 32 KiB; 4 GiB keeps 512 KiB.
-     */
-    @Test
-    void nvlsTreeChunkShrinksAsNcclDoes() {
-        assertEquals(65536.0, NetTransport.nvlsTreeChunk(524288, 8L << 20, 128), 0.0);
-        assertEquals(32768.0, NetTransport.nvlsTreeChunk(524288, 4L << 20, 128), 0.0);
-        assertEquals(524288.0, NetTransport.nvlsTreeChunk(524288, 4L << 30, 128), 0.0);
-    }
-
     /** LL and LL128 pay no proxy step cost (no GPU Direct RDMA flush), and one node never does. */
     @Test
     void onlySimpleBetweenNodesPaysTheStepCost() throws Exception {

@@ -129,7 +129,8 @@ public final class PreparedCommunicator {
 
     private PerfEstimate estimate(PreparedCall call, AlgoChoice choice, PerformanceParameters pp) {
         if (choice == null) {
-            return P2pModel.estimate(plan, pp, call.collective(), call.bytes(), plan.graphs().ring().typeIntra());
+            return P2pModel.estimate(plan, settings, pp, call.collective(), call.bytes(),
+                    plan.graphs().ring().typeIntra());
         }
         if (plan.nRanks() == 1) {
             double t = pp.launchOverheadUs() + call.bytes() / (1000.0 * pp.localCopyGBps());

@@ -15,7 +15,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * <ul>
  *   <li><b>Fixed cost per network step.</b> The proxy posts one network send per slice (sliceSteps x stepSize,
  *       stepSize = buffer / NCCL_STEPS with NCCL_STEPS = 8; Ring AllReduce/AllGather/ReduceScatter Simple slices
- *       are 2 steps, NVLSTree sends its chunk, everything else 1 step) or per smaller piece when the call has less data per channel: a Ring
+ *       are 2 steps, everything else 1 step) or per smaller piece when the call has less data per channel: a Ring
  *       moves nBytes / (channels x nRanks) per step and channel, the other algorithms nBytes / channels. Each send
  *       costs {@link PerformanceParameters#netStepUs} whatever its size, so one connection moves at most
  *       {@code message / netStepUs}. (NVIDIA/nccl#2409: about 10-12 us per network step on 400G RoCE, so a 128 KiB
@@ -69,10 +69,11 @@ public final class NetTransport {
     }
 
     /**
-     * Data bytes of one network send for this call: the protocol's largest send ({@link #protocolMessage}; for
-     * NVLSTree the chunk after NCCL's shrinking, {@link #nvlsTreeChunk}), or less when the call has less data per
-     * connection: a Ring moves nBytes / (channels x nRanks) per step and channel, the other algorithms
-     * nBytes / (channels x connections per channel).
+     * Data bytes of one network send for this call: the protocol's largest send ({@link #protocolMessage}), or less
+     * when the call has less data per connection: a Ring moves nBytes / (channels x nRanks) per step and channel,
+     * the other algorithms nBytes / (channels x connections per channel). NCCL also shrinks NVLSTree chunks in
+     * steps for mid-size calls (256K/128K/64K/32K, {@code calcCollChunking}); collsim keeps this continuous bound
+     * instead, so that the predicted time never drops as the size grows.
      *
      * @param a        algorithm
      * @param p        protocol
@@ -87,33 +88,7 @@ public final class NetTransport {
             double channels, ChannelPlan plan) {
         int conns = connectionsPerChannel(a, plan);
         double perStep = a == Algorithm.RING ? nBytes / (channels * plan.nRanks()) : nBytes / (channels * conns);
-        double largest = a == Algorithm.NVLS_TREE && p == Protocol.SIMPLE
-                ? nvlsTreeChunk(s.buffSize() / (double) NCCL_STEPS, nBytes, channels * conns)
-                : protocolMessage(a, p, func, s);
-        return Math.max(1, Math.min(largest, perStep));
-    }
-
-    /**
-     * NVLSTree's chunk after NCCL's shrinking for smaller calls (NCCL 2.30.7 {@code src/enqueue.cc
-     * calcCollChunking}; fact sheet §3.3 "NVLSTree: 256K/128K/64K/32K steps"): starting from the Simple step, with
-     * ops = channels x NVLS heads, it becomes 256 KiB when nBytes < 32 x ops x chunk, then 128 KiB when
-     * nBytes < 16 x ops x chunk, 64 KiB when nBytes < 4 x ops x chunk and 32 KiB when nBytes < ops x chunk (each
-     * test with the chunk as it stands, and only if the chunk is larger).
-     *
-     * @param start  the starting chunk, bytes (Simple step)
-     * @param nBytes bytes of the call
-     * @param ops    concurrent operations, channels x heads
-     * @return bytes
-     */
-    static double nvlsTreeChunk(double start, long nBytes, double ops) {
-        double chunk = start;
-        double[][] rules = {{32, 262144}, {16, 131072}, {4, 65536}, {1, 32768}};
-        for (double[] r : rules) {
-            if (nBytes < r[0] * ops * chunk && chunk > r[1]) {
-                chunk = r[1];
-            }
-        }
-        return chunk;
+        return Math.max(1, Math.min(protocolMessage(a, p, func, s), perStep));
     }
 
     /**

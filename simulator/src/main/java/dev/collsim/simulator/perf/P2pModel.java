@@ -4,6 +4,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.HardwareClass;
@@ -22,7 +23,8 @@ import java.util.Locale;
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / max(q, NICs per node) x eff),
  *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
- *       NCCL-view GPU-GPU path;</li>
+ *       NCCL-view GPU-GPU path; the whole call takes at least inter bytes / the network proxy's limit for Simple
+ *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
  *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
  *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x per-step latency (NCCL's
@@ -47,6 +49,18 @@ public final class P2pModel {
      */
     public static PerfEstimate estimate(ChannelPlan plan, PerformanceParameters pp, Collective c, long sizeBytes,
             PathType intraType) {
+        return estimate(plan, NcclSettings.DEFAULTS, pp, c, sizeBytes, intraType);
+    }
+
+    /**
+     * As {@link #estimate(ChannelPlan, PerformanceParameters, Collective, long, PathType)} under NCCL settings
+     * (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE act on the network proxy's limit, {@link #proxyRankGBps}).
+     *
+     * @param s NCCL settings
+     * @return the estimate
+     */
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective c,
+            long sizeBytes, PathType intraType) {
         int n = plan.nRanks();
         double q = plan.ppn();
         boolean multi = plan.nNodes() > 1;
@@ -76,6 +90,9 @@ public final class P2pModel {
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
         double tCap = rankBytes / (1000.0 * cap);
+        double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, peers, perPeer)
+                : Double.POSITIVE_INFINITY;
+        double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
         String bottleneck = tBw == tCap ? String.format(Locale.ROOT, "per-channel throughput: %d p2p channels",
                 plan.p2pChannels()) : tBw == tInter ? "NICs: " + plan.nodeNicBw() + " GB/s per node"
@@ -85,6 +102,11 @@ public final class P2pModel {
         double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
         int rounds = (peers + plan.p2pChannels() - 1) / plan.p2pChannels();
         double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step;
+        // the per-step latency already charges one network send per round: the proxy's sends overlap it
+        if (tProxy > latency + tBw) {
+            tBw = tProxy - latency;
+            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send", pp.netStepUs());
+        }
         double time = latency + tBw;
         if (latency > time / 2) {
             bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
@@ -92,6 +114,33 @@ public final class P2pModel {
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
+    }
+
+    /**
+     * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks (data per peer,
+     * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), each costing
+     * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps at most
+     * min(p2p channels, remote peers x channels per net peer) connections busy, with channels per net peer =
+     * max(NICs per rank, ceil(NIC GB/s / 14)) (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s, fact sheet §3.4).
+     *
+     * @param plan    channel plan (p2p channels, NICs)
+     * @param s       settings
+     * @param pp      parameters
+     * @param peers   peers of the rank
+     * @param perPeer bytes per peer
+     * @return GB/s; infinite when netStepUs is 0
+     */
+    static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int peers,
+            double perPeer) {
+        double chunk = Math.min(s.p2pNetChunkSize(), s.buffSize() / (double) NetTransport.NCCL_STEPS);
+        double message = Math.max(1, Math.min(chunk, perPeer));
+        double q = plan.ppn();
+        int nics = Math.max(1, plan.nicsPerNode());
+        double nicGBps = plan.nodeNicBw() / nics;
+        int perNetPeer = (int) Math.max(Math.max(1, Math.floor(nics / q)), Math.ceil(nicGBps / 14.0));
+        int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - q));
+        int connections = Math.min(plan.p2pChannels(), remotePeers * perNetPeer);
+        return connections * NetTransport.connectionGBps(message, Protocol.SIMPLE, s, pp);
     }
 
     /**

@@ -26,11 +26,12 @@ import java.util.Locale;
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] (x nvlsBwScale[generation] for NVLS/NVLSTree),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
- *                   inter-node NIC bound / nccl-tests bus factor,                (PhysicalBound#interBusBw)
- *                   network proxy limit / nccl-tests bus factor)                 (NetTransport#busBwCap)
+ *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
+ *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel counted over at least NCCL's default channel count (#defaultEffectiveChannels)
- *   time_us   = launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw)
+ *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw),
+ *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency)
  * </pre>
  *
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
@@ -82,18 +83,16 @@ public final class PerformanceModel {
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
-        double algBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), proxyAlgBw);
-        String bottleneck = proxyAlgBw < Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw)
-                ? String.format(Locale.ROOT, "network steps: %.1f us per send of %.0f B", pp.netStepUs(),
-                        NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan))
-                : netAlgBw < Math.min(linkAlgBw, capAlgBw)
+        double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
+        String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
                 ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
                 : capAlgBw < linkAlgBw
                 ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
                         perChannel)
                 : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
                         : a.ncclName() + " graph", linkAlgBw / ratio);
-        double busPerChannel = Math.min(algBw, Math.min(linkAlgBw, capAlgBw)) / ratio
+        // the proxy's per-send cost is a rate limit on the whole call, not on the first chunk: leave it out here
+        double busPerChannel = Math.min(netAlgBw, Math.min(linkAlgBw, capAlgBw)) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan));
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
@@ -103,7 +102,16 @@ public final class PerformanceModel {
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
         }
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill;
-        double time = latency + nBytes / (1000.0 * algBw);
+        // NCCL's latency already charges one network step per algorithm step, so the proxy's sends overlap it:
+        // the call takes the latency plus its bandwidth time, or the proxy's time for all its sends if longer
+        double proxyUs = nBytes / (1000.0 * proxyAlgBw);
+        double bwUs = nBytes / (1000.0 * otherAlgBw);
+        double time = Math.max(latency + bwUs, proxyUs);
+        double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
+        if (proxyUs > latency + bwUs) {
+            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send of %.0f B", pp.netStepUs(),
+                    NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan));
+        }
         if (latency > time / 2) {
             bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
         }

@@ -76,19 +76,6 @@ class NetTransportTest {
         assertEquals(dflt.timeUs(), mid.timeUs(), dflt.timeUs() * 0.02, mid.toString());
     }
 
-    /**
-     * NVLSTree chunk shrinking (NCCL 2.30.7 src/enqueue.cc calcCollChunking), 16 channels x 8 heads = 128 ops,
-     * start 512 KiB: 8 MiB < 32 x 128 x 512 KiB (2 GiB) -> 256 KiB; < 16 x 128 x 256 KiB (512 MiB) -> 128 KiB;
-     * < 4 x 128 x 128 KiB (64 MiB) -> 64 KiB; 8 MiB is not < 1 x 128 x 64 KiB (8 MiB): stays 64 KiB. 4 MiB goes on
-     * to 32 KiB; 4 GiB keeps 512 KiB.
-     */
-    @Test
-    void nvlsTreeChunkShrinksAsNcclDoes() {
-        assertEquals(65536.0, NetTransport.nvlsTreeChunk(524288, 8L << 20, 128), 0.0);
-        assertEquals(32768.0, NetTransport.nvlsTreeChunk(524288, 4L << 20, 128), 0.0);
-        assertEquals(524288.0, NetTransport.nvlsTreeChunk(524288, 4L << 30, 128), 0.0);
-    }
-
     /** LL and LL128 pay no proxy step cost (no GPU Direct RDMA flush), and one node never does. */
     @Test
     void onlySimpleBetweenNodesPaysTheStepCost() throws Exception {
@@ -101,5 +88,43 @@ class NetTransportTest {
         ChannelPlan plan1 = ChannelSearch.search(one, one.gpus(), NcclSettings.DEFAULTS,
                 NcclVersion.DEFAULT);
         assertFalse(NetTransport.applies(Algorithm.RING, Protocol.SIMPLE, plan1));
+    }
+
+    /**
+     * SendRecv of 1 GiB on 2 DGX H100 (16 ranks, 8 per host, 8 NICs of 50 GB/s): the rank at each host's edge sends
+     * S across. NCCL_P2P_NET_CHUNKSIZE=16384 makes each network send 16 KiB, 1.6384 GB/s per connection at 10 us;
+     * channels per net peer = max(8 NICs / 8 ranks = 1, ceil(50 / 14) = 4) = 4, so 6.5536 GB/s and at least
+     * 1073741824 / 6553.6 = 163,840 us (busbw = algbw <= 6.5536). With the default 128 KiB chunk the four
+     * connections allow 52.4 GB/s, above the rank's 50 GB/s NIC share, so the NIC limits it.
+     */
+    @Test
+    void p2pNetChunkSizeLimitsSendRecvAcrossNodes() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x2");
+        Prediction small = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.SEND_RECV,
+                1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_P2P_NET_CHUNKSIZE", "16384"))));
+        Prediction dflt = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.SEND_RECV,
+                1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
+        assertTrue(small.timeUs() >= 163_840.0 && small.timeUs() < 163_840.0 * 1.01, small.toString());
+        assertTrue(small.busBw() <= 6.5536, small.toString());
+        assertTrue(dflt.busBw() <= 50.0 && dflt.busBw() > 45.0, dflt.toString());
+    }
+
+    /**
+     * The proxy limit is a rate limit on the call, not part of the one-chunk pipeline fill: a Tree/Simple AllReduce
+     * of 4 B on 2 DGX H100 sends one 4 B message (10 us at any size this small), so it must not take longer than
+     * 8 B (found by PredictionPropertiesTest: 110.15 us at 4 B against 109.53 at 8 B when the fill used the
+     * proxy-limited rate).
+     */
+    @Test
+    void tinyTreeSimpleCallsStayMonotonic() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x2");
+        Map<String, String> env = Map.of("NCCL_ALGO", "Tree", "NCCL_PROTO", "Simple");
+        double prev = 0;
+        for (long bytes = 4; bytes <= 1 << 20; bytes *= 2) {
+            Prediction p = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE,
+                    bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env)));
+            assertTrue(p.timeUs() >= prev, bytes + " B: " + p.timeUs() + " < " + prev);
+            prev = p.timeUs();
+        }
     }
 }

@@ -186,6 +186,15 @@ public final class NcclSettings {
         return o == null ? 4_915_200L : (Long) o;
     }
 
+    /**
+     * @return NCCL_P2P_NET_CHUNKSIZE, bytes; default 128 KiB ({@code src/init.cc}; fact sheet §3.3: NET 128 KiB, x2 on
+     *         ARM with Blackwell across nodes, which collsim does not model)
+     */
+    public long p2pNetChunkSize() {
+        Object o = values.get(NcclVariable.NCCL_P2P_NET_CHUNKSIZE);
+        return o == null ? 128L << 10 : (Long) o;
+    }
+
     /** @return NCCL_NVLS_ENABLE: 0, 1 or 2; default 2 = auto ({@code src/transport/nvls.cc}) */
     public int nvlsEnable() {
         return intOr(NcclVariable.NCCL_NVLS_ENABLE, 2);

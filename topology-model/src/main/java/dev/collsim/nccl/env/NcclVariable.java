@@ -44,6 +44,9 @@ public enum NcclVariable {
     /** LL128 buffer per connection, bytes. */
     NCCL_LL128_BUFFSIZE("a size in bytes >= 65536, a whole number, decimal or 0x hex (NCCL reads no K/M/G suffix)",
             "4915200", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 65536)),
+    /** Point-to-point chunk over the network, bytes (one network send of a p2p operation). */
+    NCCL_P2P_NET_CHUNKSIZE("a size in bytes >= 512 (the Simple grain), a whole number, decimal or 0x hex",
+            "131072 (128 KiB)", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 512)),
     /** NVLink SHARP: 0 off, 1 on, 2 auto. */
     NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", "src/transport/nvls.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** NVLS runtime channels. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.TopoCommandTest.Run;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +20,7 @@ class CliErrorMessagesTest {
     @Test
     void missingParamsFileIsNamedWithItsOption() {
         Path nope = dir.resolve("nope.json");
-        Run r = TopoCommandTest.run("predict", "allreduce", "--params", nope.toString());
+        CliRun r = CliRun.run("predict", "allreduce", "--params", nope.toString());
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
         assertEquals("collsim: " + nope + ": no such file (given to --params)", r.err().strip());
     }
@@ -29,7 +28,7 @@ class CliErrorMessagesTest {
     @Test
     void missingReportSpecSaysNoSuchFile() {
         Path nope = dir.resolve("nonexist.yaml");
-        Run r = TopoCommandTest.run("report", nope.toString(), "-o", dir.resolve("out").toString(), "--no-progress");
+        CliRun r = CliRun.run("report", nope.toString(), "-o", dir.resolve("out").toString(), "--no-progress");
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
         assertEquals("collsim: " + nope + ": no such file (given as the report spec)", r.err().strip());
     }
@@ -38,7 +37,7 @@ class CliErrorMessagesTest {
     @Test
     void missingMeasurementFileExits3() {
         Path nope = dir.resolve("nope.txt");
-        Run r = TopoCommandTest.run("diagnose", nope.toString());
+        CliRun r = CliRun.run("diagnose", nope.toString());
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
         assertEquals("collsim: " + nope + ": no such file (given as a measurement file)", r.err().strip());
     }
@@ -47,14 +46,14 @@ class CliErrorMessagesTest {
     @Test
     void unhandledMissingFileIsReportedCentrally() {
         Path nope = dir.resolve("shard.csv");
-        Run r = TopoCommandTest.run("merge", nope.toString());
+        CliRun r = CliRun.run("merge", nope.toString());
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
         assertEquals("collsim: " + nope + ": no such file", r.err().strip());
     }
 
     @Test
     void badEnumValueGivesTwoLinesNotTheUsage() {
-        Run r = TopoCommandTest.run("predict", "allreduce", "--format", "xml");
+        CliRun r = CliRun.run("predict", "allreduce", "--format", "xml");
         assertEquals(ExitCodes.USAGE, r.code(), r.err());
         String[] lines = r.err().strip().split("\\R");
         assertEquals(2, lines.length, r.err());
@@ -67,20 +66,20 @@ class CliErrorMessagesTest {
     /** The README writes {@code --bw nccl|physical}: the allowed values are listed that way. */
     @Test
     void bandwidthViewsAreLowerCase() {
-        Run bad = TopoCommandTest.run("topo", "paths", "--bw", "phys");
+        CliRun bad = CliRun.run("topo", "paths", "--bw", "phys");
         assertEquals(ExitCodes.USAGE, bad.code(), bad.err());
         assertTrue(bad.err().startsWith("collsim topo paths: ") && bad.err().contains("physical, nccl"), bad.err());
         assertFalse(bad.err().contains("PHYSICAL") || bad.err().contains("NCCL,"), bad.err());
-        Run help = TopoCommandTest.run("topo", "paths", "--help");
+        CliRun help = CliRun.run("topo", "paths", "--help");
         assertTrue(help.out().contains("Bandwidth view: physical, nccl"), help.out());
-        Run ok = TopoCommandTest.run("topo", "paths", "-c", "dgx-a100", "--bw", "physical");
+        CliRun ok = CliRun.run("topo", "paths", "-c", "dgx-a100", "--bw", "physical");
         assertEquals(0, ok.code(), ok.err());
         assertTrue(ok.out().contains("(physical view)"), ok.out());
     }
 
     @Test
     void unknownOptionIsOneLinePlusHint() {
-        Run r = TopoCommandTest.run("topo", "show", "--colour");
+        CliRun r = CliRun.run("topo", "show", "--colour");
         assertEquals(ExitCodes.USAGE, r.code(), r.err());
         assertTrue(r.err().startsWith("collsim topo show: Unknown option: '--colour'"), r.err());
         assertTrue(r.err().strip().endsWith("Try 'collsim topo show --help'."), r.err());
@@ -90,7 +89,7 @@ class CliErrorMessagesTest {
     /** A PROBLEM finding exits 0 unless --fail-on-problem: the help must not say 0 means "no problem". */
     @Test
     void diagnoseHelpTellsTheExitCodesAsTheyAre() {
-        Run r = TopoCommandTest.run("diagnose", "--help");
+        CliRun r = CliRun.run("diagnose", "--help");
         assertFalse(r.out().contains("0   no problem found"), r.out());
         assertTrue(r.out().contains("unless --fail-on-problem"), r.out());
     }
@@ -98,17 +97,17 @@ class CliErrorMessagesTest {
     /** The README writes {@code --routing ecmp|spray}; help and errors list them so. */
     @Test
     void routingModesAreLowerCase() {
-        Run bad = TopoCommandTest.run("predict", "allreduce", "--backend", "flow", "--routing", "hash");
+        CliRun bad = CliRun.run("predict", "allreduce", "--backend", "flow", "--routing", "hash");
         assertEquals(ExitCodes.USAGE, bad.code(), bad.err());
         assertTrue(bad.err().contains("allowed: ecmp, spray"), bad.err());
-        Run help = TopoCommandTest.run("predict", "--help");
+        CliRun help = CliRun.run("predict", "--help");
         assertTrue(help.out().contains("ecmp, spray"), help.out());
     }
 
     /** Help texts are printed without picocli format warnings, and list the NCCL versions compare models. */
     @Test
     void compareHelpIsClean() {
-        Run r = TopoCommandTest.run("compare", "--help");
+        CliRun r = CliRun.run("compare", "--help");
         assertEquals(0, r.code(), r.err());
         assertFalse(r.err().contains("WARN"), r.err());
         assertTrue(r.out().contains("95% band"), r.out());
@@ -118,7 +117,7 @@ class CliErrorMessagesTest {
     /** A hierarchical algorithm name is wider than the algo column was: the column widens, proto stays aligned. */
     @Test
     void predictColumnsStayAlignedForHierarchicalAlgorithms() {
-        Run r = TopoCommandTest.run("predict", "allreduce", "-c", "dgx-h100x2", "--algo", "hier:rs-ar-ag", "-b", "1M",
+        CliRun r = CliRun.run("predict", "allreduce", "-c", "dgx-h100x2", "--algo", "hier:rs-ar-ag", "-b", "1M",
                 "-e", "1M");
         assertEquals(0, r.code(), r.err());
         String header = r.out().lines().filter(l -> l.startsWith("#") && l.contains(" algo ")).findFirst()
@@ -135,7 +134,7 @@ class CliErrorMessagesTest {
     @Test
     void missingClusterFileSaysNoSuchFile() {
         Path nope = dir.resolve("cluster.yaml");
-        Run r = TopoCommandTest.run("topo", "show", "-c", nope.toString());
+        CliRun r = CliRun.run("topo", "show", "-c", nope.toString());
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
         assertEquals(nope + ": -c/--cluster: no such file", r.err().lines().findFirst().orElse(""), r.err());
     }

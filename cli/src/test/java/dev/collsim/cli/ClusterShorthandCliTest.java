@@ -3,7 +3,6 @@ package dev.collsim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.TopoCommandTest.Run;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -16,7 +15,7 @@ class ClusterShorthandCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
     void topoShow(String c) {
-        Run r = TopoCommandTest.run("topo", "show", "-c", c);
+        CliRun r = CliRun.run("topo", "show", "-c", c);
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("hosts      2"), r.out());
         assertTrue(r.out().contains("GPUs       16: 16x H100-SXM5-80GB"), r.out());
@@ -25,7 +24,7 @@ class ClusterShorthandCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
     void predict(String c) {
-        Run r = TopoCommandTest.run("predict", "allreduce", "-c", c, "-b", "1M", "-e", "1M");
+        CliRun r = CliRun.run("predict", "allreduce", "-c", c, "-b", "1M", "-e", "1M");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("nGpus 16 "), r.out());
     }
@@ -33,7 +32,7 @@ class ClusterShorthandCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
     void plan(String c) {
-        Run r = TopoCommandTest.run("plan", "-c", c, "--params", "7B", "--tp", "8", "--dp", "2");
+        CliRun r = CliRun.run("plan", "-c", c, "--params", "7B", "--tp", "8", "--dp", "2");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("(2 hosts, 16 GPUs)"), r.out());
     }
@@ -42,7 +41,7 @@ class ClusterShorthandCliTest {
     @ParameterizedTest
     @ValueSource(strings = {"dgx-h100x2", "dgx-h100:2"})
     void compare(String c) {
-        Run r = TopoCommandTest.run("compare", "--measured", "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt",
+        CliRun r = CliRun.run("compare", "--measured", "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt",
                 "-c", c);
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("all_reduce, 4 ranks, cluster catalog:dgx-h100 (-c " + c + ")"), r.out());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.TopoCommandTest.Run;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -32,7 +31,7 @@ class MachineFilesCliTest {
     @Test
     void showReadsNvidiaSmiTextWithHints(@TempDir Path dir) throws Exception {
         Path f = copy("B-topo-dgx-a100.txt", dir);
-        Run r = TopoCommandTest.run("topo", "show", "-c", f.toString(), "--gpu-model", "A100-SXM4-80GB", "--gpu-sm",
+        CliRun r = CliRun.run("topo", "show", "-c", f.toString(), "--gpu-model", "A100-SXM4-80GB", "--gpu-sm",
                 "80", "--nic-speed", "200 Gb/s");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("8x A100-SXM4-80GB (sm80"), r.out());
@@ -44,7 +43,7 @@ class MachineFilesCliTest {
     /** Hints only fill in machine files; given with a catalog cluster they would be ignored, so they are refused. */
     @Test
     void hintsWithACatalogClusterAreAUsageError() {
-        Run r = TopoCommandTest.run("topo", "show", "-c", "dgx-h100x4", "--nic-speed", "200 Gb/s");
+        CliRun r = CliRun.run("topo", "show", "-c", "dgx-h100x4", "--nic-speed", "200 Gb/s");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("-c dgx-h100x4 is a config or catalog cluster"), r.err());
         assertTrue(r.err().contains("--link-speed"), r.err());
@@ -54,18 +53,18 @@ class MachineFilesCliTest {
     void pathsOfAnNcclTopoFileAndAnExportThatReadsBack(@TempDir Path dir) throws Exception {
         Path f = copy("C-topo-azure-ndv5-8xH100.xml", dir);
         // the file's NICs have no <net> element; the hint gives the NDR speed (400 Gb/s = 50 GB/s > 48)
-        Run paths = TopoCommandTest.run("topo", "paths", "-c", f.toString(), "--nic-speed", "400 Gb/s");
+        CliRun paths = CliRun.run("topo", "paths", "-c", f.toString(), "--nic-speed", "400 Gb/s");
         assertEquals(0, paths.code(), paths.err());
         assertTrue(paths.out().contains("GPU0   X          PHB 48     PHB 48     PHB 48     SYS 22"), paths.out());
         assertTrue(paths.out().contains("PIX 48"), paths.out());
         Path smi = copy("B-topo-dell-c4140-4xV100-sxm2-nv2.txt", dir);
         Path xml = dir.resolve("c4140.xml");
-        Run export = TopoCommandTest.run("topo", "export", "-c", smi.toString(), "--format", "nccl-xml", "-o",
+        CliRun export = CliRun.run("topo", "export", "-c", smi.toString(), "--format", "nccl-xml", "-o",
                 xml.toString());
         assertEquals(0, export.code(), export.err());
         String text = Files.readString(xml);
         assertTrue(text.contains("<nvlink target=") && text.contains("count=\"2\""), text);
-        Run again = TopoCommandTest.run("topo", "show", "-c", xml.toString());
+        CliRun again = CliRun.run("topo", "show", "-c", xml.toString());
         assertEquals(0, again.code(), again.err());
         assertTrue(again.out().contains("GPUs       4"), again.out());
     }
@@ -73,17 +72,17 @@ class MachineFilesCliTest {
     @Test
     void aTruncatedDumpExitsThreeWithLineAndColumnAndNoStackTrace(@TempDir Path dir) throws Exception {
         Path f = copy("C-topodump-partial-8xH200-emeraldrapids-cx7-baremetal-and-vm-issue-nccltests256.xml", dir);
-        Run r = TopoCommandTest.run("topo", "show", "-c", f.toString());
+        CliRun r = CliRun.run("topo", "show", "-c", f.toString());
         assertEquals(3, r.code());
         assertTrue(r.err().startsWith(f + ":79:1: cpu: truncated XML"), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
         Path out = dir.resolve("never.xml");
-        assertEquals(3, TopoCommandTest.run("topo", "export", "-c", f.toString(), "--format", "nccl-xml", "-o",
+        assertEquals(3, CliRun.run("topo", "export", "-c", f.toString(), "--format", "nccl-xml", "-o",
                 out.toString()).code());
         assertFalse(Files.exists(out));
         Path ragged = dir.resolve("ragged.txt");
         Files.writeString(ragged, "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tNV4\t0-7\nGPU1\tNV4\n");
-        Run bad = TopoCommandTest.run("topo", "show", "-c", ragged.toString());
+        CliRun bad = CliRun.run("topo", "show", "-c", ragged.toString());
         assertEquals(3, bad.code());
         assertTrue(bad.err().contains(ragged + ":3:1: GPU1: ragged row: found 1 cells; allowed: 2 cells"), bad.err());
     }

@@ -57,7 +57,7 @@ class ReadmeMachineFilesExamplesTest {
             if (o >= 0) {
                 words.set(o + 1, dir.resolve(words.get(o + 1)).toString());
             }
-            TopoCommandTest.Run r = TopoCommandTest.run(words.toArray(String[]::new));
+            CliRun r = CliRun.run(words.toArray(String[]::new));
             assertEquals(0, r.code(), words + "\n" + r.err());
             first = first == null ? r.out() : first;
         }

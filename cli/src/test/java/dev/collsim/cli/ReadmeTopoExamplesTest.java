@@ -45,7 +45,7 @@ class ReadmeTopoExamplesTest {
                     words[k] = dir.resolve(words[k]).toString();
                 }
             }
-            TopoCommandTest.Run r = TopoCommandTest.run(words);
+            CliRun r = CliRun.run(words);
             String actual = (r.out() + r.err()).replace(dir.toString() + "/", "");
             int at = 0;
             List<String> actualLines = List.of(actual.split("\n"));

@@ -1,11 +1,10 @@
 package dev.collsim.cli;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -28,16 +27,6 @@ class SamePointAgreementTest {
     private static final Path RUN290 = Path.of("../validation/src/test/resources/data/"
             + "A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt");
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void predictComparePlanAndReportGiveTheSameTime(@TempDir Path tmp) throws IOException {
         double predicted = predictUs("dgx-h100x2", "64M");
@@ -49,7 +38,7 @@ class SamePointAgreementTest {
         int to = file.indexOf(file.stream().filter(l -> l.startsWith("### run 3")).findFirst().orElseThrow());
         Path measured = tmp.resolve("run2.txt");
         Files.write(measured, file.subList(from, to));
-        Run compare = run("compare", "-m", measured.toString(), "-c", "dgx-h100x2");
+        CliRun compare = run("compare", "-m", measured.toString(), "-c", "dgx-h100x2");
         assertEquals(0, compare.code(), compare.err());
         String row = compare.out().lines().filter(l -> l.trim().startsWith("67108864 ")).findFirst().orElseThrow();
         assertEquals(predicted, Double.parseDouble(row.trim().split("\\s+")[2]), 0.0051, compare.out());
@@ -74,7 +63,7 @@ class SamePointAgreementTest {
     }
 
     private static double predictUs(String cluster, String size) {
-        Run predict = run("predict", "allreduce", "-c", cluster, "-b", size, "-e", size, "--format", "csv");
+        CliRun predict = run("predict", "allreduce", "-c", cluster, "-b", size, "-e", size, "--format", "csv");
         assertEquals(0, predict.code(), predict.err());
         List<String> lines = predict.out().lines().toList();
         int col = Arrays.asList(lines.get(0).split(",")).indexOf("time_us");
@@ -83,7 +72,7 @@ class SamePointAgreementTest {
 
     /** us/call of the DP gradient AllReduce of a pure data-parallel job with 4-byte gradients. */
     private static double planUs(String cluster, String params, int dp, String size) {
-        Run plan = run("plan", "-c", cluster, "--params", params, "--grad-bytes", "4", "--dp", String.valueOf(dp),
+        CliRun plan = run("plan", "-c", cluster, "--params", params, "--grad-bytes", "4", "--dp", String.valueOf(dp),
                 "--global-batch", String.valueOf(dp), "--step-compute-ms", "10");
         assertEquals(0, plan.code(), plan.err());
         String row = plan.out().lines().filter(l -> l.trim().startsWith("DP gradient AllReduce")).findFirst()
@@ -98,7 +87,7 @@ class SamePointAgreementTest {
         Files.writeString(spec, "title: one point\ncluster: " + cluster + "\nsweeps:\n  - {collective: allreduce, min: "
                 + size + ", max: " + size + ", factor: 2, datatype: float}\n");
         Path out = tmp.resolve("rep");
-        Run report = run("report", spec.toString(), "-o", out.toString(), "--no-progress");
+        CliRun report = run("report", spec.toString(), "-o", out.toString(), "--no-progress");
         assertEquals(0, report.code(), report.err());
         List<String> csv = Files.readAllLines(out.resolve("data/sweeps.csv"));
         int t = Arrays.asList(csv.get(0).split(",")).indexOf("timeUs");

@@ -1,11 +1,10 @@
 package dev.collsim.cli;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -19,20 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 class TopoCommandTest {
 
     /** Captured result of one run. */
-    record Run(int code, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     /** The default cluster: 4 DGX H100 (32 GPUs), 8 x 400 Gb/s NICs per host = 50 GB/s per GPU, bisection 16 x 50. */
     @Test
     void showDefaultCluster() {
-        Run r = run("topo", "show");
+        CliRun r = run("topo", "show");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("hosts      4"), r.out());
         assertTrue(r.out().contains("32: 32x H100-SXM5-80GB (sm90, 80 GiB)"), r.out());
@@ -44,7 +33,7 @@ class TopoCommandTest {
     /** A single DGX A100 by catalog name: NCCL 240, physical 300 for all 28 GPU pairs; no fabric. */
     @Test
     void showDgxA100() {
-        Run r = run("topo", "show", "-c", "dgx-a100");
+        CliRun r = run("topo", "show", "-c", "dgx-a100");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("GPU-GPU   28 pairs  NVL    240.0 /   300.0 GB/s"), r.out());
         assertTrue(r.out().contains("fabric     none"), r.out());
@@ -53,7 +42,7 @@ class TopoCommandTest {
     /** The nvidia-smi view of the DGX A100 reproduces the real file's GPU0 row (B-topo-dgx-a100.txt). */
     @Test
     void pathsSmiLabels() {
-        Run r = run("topo", "paths", "-c", "dgx-a100", "--smi");
+        CliRun r = run("topo", "paths", "-c", "dgx-a100", "--smi");
         assertEquals(0, r.code(), r.err());
         String gpu0 = r.out().lines().filter(l -> l.startsWith("GPU0 ")).findFirst().orElseThrow();
         assertEquals("GPU0   X     NV12  NV12  NV12  NV12  NV12  NV12  NV12  PXB   PXB   SYS   SYS   SYS   SYS   SYS   SYS"
@@ -63,11 +52,11 @@ class TopoCommandTest {
     /** NCCL view with types and bandwidths: DGX H100 GPU0 to its own NIC is PXB at 48 GB/s (Gen5 x16). */
     @Test
     void pathsNcclView() {
-        Run r = run("topo", "paths", "-c", "dgx-h100");
+        CliRun r = run("topo", "paths", "-c", "dgx-h100");
         assertEquals(0, r.code(), r.err());
         String gpu0 = r.out().lines().filter(l -> l.startsWith("GPU0 ")).findFirst().orElseThrow();
         assertTrue(gpu0.contains("NVL 370.8") && gpu0.contains("PXB 48") && gpu0.contains("PXN 48"), gpu0);
-        Run phys = run("topo", "paths", "-c", "dgx-h100", "--bw", "physical");
+        CliRun phys = run("topo", "paths", "-c", "dgx-h100", "--bw", "physical");
         assertTrue(phys.out().contains("NVL 450"), phys.out());
         assertEquals(2, run("topo", "paths", "-c", "dgx-h100", "--host", "3").code());
     }
@@ -78,13 +67,13 @@ class TopoCommandTest {
         Path f = dir.resolve("bad.yaml");
         Files.writeString(f, "schema: collsim/v1\nname: x\nhosts: dgx-h100\ncount: 2\nfabric: {kind: fat-tree, "
                 + "linkSpeed: 400}\nextra: 1\n");
-        Run r = run("topo", "check", "-c", f.toString());
+        CliRun r = run("topo", "check", "-c", f.toString());
         assertEquals(3, r.code());
         assertTrue(r.out().contains(f + ":5:37: fabric.linkSpeed: found the bare number 400 without a unit"), r.out());
         assertTrue(r.out().contains(f + ":6:1: extra: unknown key 'extra'"), r.out());
         assertTrue(r.out().contains("2 problems in " + f), r.out());
         assertFalse(r.out().contains("Exception") || r.err().contains("at dev."), r.err());
-        Run show = run("topo", "show", "-c", f.toString());
+        CliRun show = run("topo", "show", "-c", f.toString());
         assertEquals(3, show.code());
         assertTrue(show.err().contains("fabric.linkSpeed"), show.err());
     }
@@ -92,12 +81,12 @@ class TopoCommandTest {
     /** Connectivity checks: the default passes; 2 hosts without a fabric cannot reach each other. */
     @Test
     void checkConnectivity(@TempDir Path dir) throws Exception {
-        Run ok = run("topo", "check");
+        CliRun ok = run("topo", "check");
         assertEquals(0, ok.code(), ok.out());
         assertTrue(ok.out().startsWith("OK: default-4x-dgx-h100-rail: 4 hosts, 32 GPUs"), ok.out());
         Path f = dir.resolve("nofabric.yaml");
         Files.writeString(f, "schema: collsim/v1\nname: x\nhosts: dgx-h100\ncount: 2\n");
-        Run bad = run("topo", "check", "-c", f.toString());
+        CliRun bad = run("topo", "check", "-c", f.toString());
         assertEquals(3, bad.code(), bad.out());
         assertTrue(bad.out().contains("host 1 is not reachable from host 0"), bad.out());
     }
@@ -106,13 +95,13 @@ class TopoCommandTest {
     @Test
     void export(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("a100.graphml");
-        Run r = run("topo", "export", "-c", "dgx-a100", "--format", "graphml", "-o", f.toString());
+        CliRun r = run("topo", "export", "-c", "dgx-a100", "--format", "graphml", "-o", f.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(Files.readString(f).contains("<graphml"));
-        Run dot = run("topo", "export", "-c", "dgx-h100");
+        CliRun dot = run("topo", "export", "-c", "dgx-h100");
         assertTrue(dot.out().startsWith("strict digraph") || dot.out().startsWith("digraph"), dot.out());
         assertEquals(2, run("topo", "export", "--format", "svg").code());
-        Run xml = run("topo", "export", "-c", "dgx-a100", "--format", "nccl-xml");
+        CliRun xml = run("topo", "export", "-c", "dgx-a100", "--format", "nccl-xml");
         assertEquals(0, xml.code(), xml.err());
         assertTrue(xml.out().startsWith("<system version=\"1\">"), xml.out());
     }
@@ -120,7 +109,7 @@ class TopoCommandTest {
     /** An unknown cluster name lists the shipped configs and catalog names; exit 3. */
     @Test
     void unknownCluster() {
-        Run r = run("topo", "show", "-c", "dgx-z9000");
+        CliRun r = run("topo", "show", "-c", "dgx-z9000");
         assertEquals(3, r.code());
         assertTrue(r.err().contains("dgx-h100-32x-rail") && r.err().contains("pcie-8x-rtx4090"), r.err());
     }

@@ -1,12 +1,11 @@
 package dev.collsim.cli.flow;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.Main;
+import dev.collsim.cli.CliRun;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -19,16 +18,6 @@ class FlowBackendCliTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
 
     /** @return time (us) of the first data row of a text table */
     private static double time(String out) {
@@ -50,8 +39,8 @@ class FlowBackendCliTest {
         String[] common = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G", "--fabric",
             "fat-tree", "--oversubscription", "2:1", "--leaf-radix", "16", "--routing", "spray", "--placement",
             "hostfile:" + hosts, "--channels", "8"};
-        Run flow = run(concat(common, "--backend", "flow"));
-        Run links = run(concat(common, "--backend", "links"));
+        CliRun flow = run(concat(common, "--backend", "flow"));
+        CliRun links = run(concat(common, "--backend", "links"));
         assertEquals(0, flow.code(), flow.err());
         assertEquals(0, links.code(), links.err());
         double f = time(flow.out());
@@ -64,9 +53,9 @@ class FlowBackendCliTest {
     /** Without any shared link (2 hosts, one channel), flow and links print the same table row. */
     @Test
     void flowEqualsLinksWhereNothingIsShared() {
-        Run flow = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "64M", "-f", "8", "--channels",
+        CliRun flow = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "64M", "-f", "8", "--channels",
                 "1", "--backend", "flow");
-        Run links = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "64M", "-f", "8", "--channels",
+        CliRun links = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "64M", "-f", "8", "--channels",
                 "1", "--backend", "links");
         assertEquals(0, flow.code(), flow.err());
         assertEquals(rows(links.out()), rows(flow.out()));
@@ -80,19 +69,19 @@ class FlowBackendCliTest {
     void shardsMergeToTheWholeSweep() throws IOException {
         String[] sweep = {"predict", "allgather", "-c", "dgx-h100x2", "-b", "1M", "-e", "8M", "-f", "2", "--backend",
             "flow", "--format", "csv"};
-        Run whole = run(sweep);
+        CliRun whole = run(sweep);
         Path a = Files.writeString(dir.resolve("a.csv"), run(concat(sweep, "--shard", "0/2")).out());
         Path b = Files.writeString(dir.resolve("b.csv"), run(concat(sweep, "--shard", "1/2")).out());
         assertEquals(3, Files.readAllLines(a).size(), "header + sizes 1M, 4M");
-        Run merged = run("merge", b.toString(), a.toString());
+        CliRun merged = run("merge", b.toString(), a.toString());
         assertEquals(0, merged.code(), merged.err());
         assertEquals(whole.out().strip(), merged.out().strip());
-        Run dup = run("merge", a.toString(), a.toString(), b.toString());
+        CliRun dup = run("merge", a.toString(), a.toString(), b.toString());
         assertEquals(3, dup.code(), "a file given twice overlaps itself");
         assertTrue(dup.err().contains(a + ":2:1: size: size 1048576 also in " + a + " (the same row); shards must not"
                 + " overlap"), dup.err());
         Path bad = Files.writeString(dir.resolve("c.csv"), Files.readString(a).replace("1048576,", "1048576,9,"));
-        Run conflict = run("merge", a.toString(), bad.toString());
+        CliRun conflict = run("merge", a.toString(), bad.toString());
         assertEquals(3, conflict.code());
         assertTrue(conflict.err().contains("c.csv:2:1: size: size 1048576 also in"), conflict.err());
     }
@@ -100,7 +89,7 @@ class FlowBackendCliTest {
     @Test
     void concurrentJobsReportSlowdownAndTimelineIsWritten() throws IOException {
         Path tl = dir.resolve("timeline.csv");
-        Run r = run("predict", "allreduce", "-c", "dgx-h100x4", "--ranks", "16", "-b", "64M", "-e", "64M",
+        CliRun r = run("predict", "allreduce", "-c", "dgx-h100x4", "--ranks", "16", "-b", "64M", "-e", "64M",
                 "--backend", "flow", "--fabric", "fat-tree", "--oversubscription", "2:1", "--leaf-radix", "16",
                 "--job", "name=other,coll=allreduce,size=64M,ranks=16", "--timeline", tl.toString());
         assertEquals(0, r.code(), r.err());
@@ -113,15 +102,15 @@ class FlowBackendCliTest {
 
     @Test
     void badOptionsAreUsageErrorsAndBadHostfilesInputErrors() throws IOException {
-        Run fabric = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--fabric", "torus");
+        CliRun fabric = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--fabric", "torus");
         assertEquals(2, fabric.code());
         assertTrue(fabric.err().contains("unknown --fabric 'torus'; allowed: single-switch, fat-tree, rail-optimized"),
                 fabric.err());
-        Run shard = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--shard", "2/2");
+        CliRun shard = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--shard", "2/2");
         assertEquals(2, shard.code());
         assertTrue(shard.err().contains("use I/N with 0 <= I < N"), shard.err());
         Path hosts = Files.writeString(dir.resolve("bad-hosts"), "h0\nnode9 slots=2\n");
-        Run hf = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--placement",
+        CliRun hf = run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--placement",
                 "hostfile:" + hosts);
         assertEquals(3, hf.code());
         assertTrue(hf.err().contains("bad-hosts:2:1: host: unknown host 'node9'"), hf.err());

@@ -1,15 +1,14 @@
 package dev.collsim.cli.flow;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.cli.CliRun;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.collsim.cli.Main;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -27,16 +26,6 @@ class FlowCliErrorsTest {
     @TempDir
     Path dir;
 
-    record Run(int code, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     private static final String[] FLOW = {"predict", "allreduce", "-c", "dgx-h100x2", "--channels", "1",
         "--backend", "flow"};
 
@@ -44,7 +33,7 @@ class FlowCliErrorsTest {
         return Stream.concat(Stream.of(FLOW), Stream.of(more)).toArray(String[]::new);
     }
 
-    private static void assertUserError(Run r, int code, String... parts) {
+    private static void assertUserError(CliRun r, int code, String... parts) {
         assertEquals(code, r.code(), r.err());
         assertFalse(r.err().contains("internal error") || r.err().contains("\tat "), r.err());
         for (String p : parts) {
@@ -86,7 +75,7 @@ class FlowCliErrorsTest {
     @Test
     void timelineInAMissingFolderFailsBeforeTheSimulation() {
         Path t = dir.resolve("no/such/dir/t.csv");
-        Run r = run(flow("--timeline", t.toString()));
+        CliRun r = run(flow("--timeline", t.toString()));
         assertUserError(r, 3, t + ": folder " + dir.resolve("no/such/dir") + " does not exist (given to --timeline)");
         assertFalse(r.err().contains(".tmp"), r.err());
         assertEquals("", r.out());
@@ -95,7 +84,7 @@ class FlowCliErrorsTest {
     @Test
     void timelineIsWrittenWholeWithNothingElseInItsFolder() throws IOException {
         Path t = dir.resolve("t.csv");
-        Run r = run(flow("--timeline", t.toString()));
+        CliRun r = run(flow("--timeline", t.toString()));
         assertEquals(0, r.code(), r.err());
         assertEquals(TimelineCsv.HEADER, Files.readAllLines(t).get(0));
         try (Stream<Path> s = Files.list(dir)) {
@@ -124,7 +113,7 @@ class FlowCliErrorsTest {
     @Test
     void contentionOptionsNeedTheFlowBackend() {
         String[] base = {"predict", "allreduce", "-c", "dgx-h100x2", "--backend", "links"};
-        Run r = run(Stream.concat(Stream.of(base), Stream.of("--job", "coll=allreduce,size=1M,ranks=8"))
+        CliRun r = run(Stream.concat(Stream.of(base), Stream.of("--job", "coll=allreduce,size=1M,ranks=8"))
                 .toArray(String[]::new));
         assertUserError(r, 2, "--job needs --backend flow; the links backend does not use it");
         r = run(Stream.concat(Stream.of(base), Stream.of("--completion-window", "0.05")).toArray(String[]::new));
@@ -173,7 +162,7 @@ class FlowCliErrorsTest {
     @Test
     void hostfileHostWithoutFreeGpusIsReportedAsFull() throws IOException {
         Path hosts = Files.writeString(dir.resolve("hosts"), "h0\n");
-        Run r = run(flow("--ranks", "8", "--job", "coll=allreduce,size=1M,ranks=8,placement=hostfile:" + hosts));
+        CliRun r = run(flow("--ranks", "8", "--job", "coll=allreduce,size=1M,ranks=8,placement=hostfile:" + hosts));
         assertUserError(r, 3, hosts + ":1:1: host: host 'h0' has no free GPUs (other jobs hold them all); allowed:"
                 + " a host index or h<index> of a host with free GPUs: 1");
     }
@@ -187,7 +176,7 @@ class FlowCliErrorsTest {
     void randomNicFailuresDrawOnlyNetworkedNicsAndAreNamed() throws IOException {
         assertUserError(run(flow("--fail-random-nics", "17")), 2,
                 "--fail-random-nics 17: cannot fail 17 of 16 NICs with a network link; allowed: 0..16");
-        Run r = run(flow("--fail-random-nics", "6", "--fail-random-links", "1", "--format", "json"));
+        CliRun r = run(flow("--fail-random-nics", "6", "--fail-random-links", "1", "--format", "json"));
         assertEquals(0, r.code(), r.err());
         String failed = line(r.out());
         Matcher m = Pattern.compile("NIC h[01]/nic(\\d+) \\(random\\)").matcher(failed);
@@ -198,7 +187,7 @@ class FlowCliErrorsTest {
         }
         assertEquals(6, nics, failed);
         assertTrue(failed.matches(".*cable \\S+>\\S+ \\(random\\).*"), failed);
-        Run text = run(flow("--fail-random-nics", "6", "--fail-random-links", "1", "--fail", "h0/nic3"));
+        CliRun text = run(flow("--fail-random-nics", "6", "--fail-random-links", "1", "--fail", "h0/nic3"));
         assertTrue(text.out().contains("# Failed: h0/nic3, cable "), text.out());
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.cli.CliRun;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +20,7 @@ class FlowRailsTest {
 
     @Test
     void oneRailLimitsTheRingToOneNic() {
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(ONE_RAIL);
+        CliRun r = CliRun.run(ONE_RAIL);
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("1rails (1 NICs/host)"), r.out());
         String row = r.out().lines().filter(l -> l.trim().startsWith("1073741824")).findFirst().orElseThrow();
@@ -36,7 +37,7 @@ class FlowRailsTest {
     void fourRailsGiveFourNicsOfBandwidth() {
         String[] args = ONE_RAIL.clone();
         args[args.length - 1] = "4";
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(args);
+        CliRun r = CliRun.run(args);
         assertEquals(0, r.code(), r.err());
         String row = r.out().lines().filter(l -> l.trim().startsWith("1073741824")).findFirst().orElseThrow();
         double busBw = Double.parseDouble(row.trim().split("\\s+")[7]);
@@ -47,7 +48,7 @@ class FlowRailsTest {
     void moreRailsThanNicsIsRefused() {
         String[] args = ONE_RAIL.clone();
         args[args.length - 1] = "9";
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(args);
+        CliRun r = CliRun.run(args);
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("--rails 9 is more than the 8 compute NICs"), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
@@ -55,7 +56,7 @@ class FlowRailsTest {
 
     @Test
     void railsNeedAFabric() {
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run("predict", "allreduce", "-c", "dgx-h100x4", "--backend",
+        CliRun r = CliRun.run("predict", "allreduce", "-c", "dgx-h100x4", "--backend",
                 "flow", "--rails", "2");
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("need --fabric"), r.err());

@@ -3,6 +3,7 @@ package dev.collsim.cli.flow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.cli.CliRun;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,7 @@ class FlowRingOrderTest {
     }
 
     private static double time(String... a) {
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(a);
+        CliRun r = CliRun.run(a);
         assertEquals(0, r.code(), r.err());
         String row = r.out().lines().filter(l -> l.trim().startsWith("268435456")).findFirst().orElseThrow();
         return Double.parseDouble(row.trim().split("\\s+")[5]);
@@ -49,13 +50,13 @@ class FlowRingOrderTest {
     void treeUsesAPairOfChannelsPerNicByDefault() {
         String[] base = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G", "--backend", "flow",
             "--schedule", "tree"};
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(base);
+        CliRun r = CliRun.run(base);
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("# Schedule: Tree, 16 channels"), r.out());
         String[] eight = Arrays.copyOf(base, base.length + 2);
         eight[base.length] = "--channels";
         eight[base.length + 1] = "8";
-        double ratio = busBw(r.out()) / busBw(FlowCliErrorsTest.run(eight).out());
+        double ratio = busBw(r.out()) / busBw(CliRun.run(eight).out());
         assertTrue(ratio > 1.8 && ratio < 2.05, "16 vs 8 channels: " + ratio);
     }
 
@@ -76,18 +77,18 @@ class FlowRingOrderTest {
     void unevenPlacementGroupsTheRingAndWarnsForOtherSchedules() {
         String[] base = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G", "--backend", "flow",
             "--ranks", "16", "--placement", "random", "--seed", "3"};
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(with(base, "--schedule", "ring"));
+        CliRun r = CliRun.run(with(base, "--schedule", "ring"));
         assertEquals(0, r.code(), r.err());
         String schedule = r.out().lines().filter(l -> l.startsWith("# Schedule:")).findFirst().orElseThrow();
         assertTrue(schedule.contains("6 channels") && schedule.contains("host groups of ["), schedule);
         double busBw = busBw(r.out());
         assertTrue(busBw > 97 && busBw <= 100, "busbw " + busBw);
         assertTrue(r.out().lines().noneMatch(l -> l.contains("Warning:")), r.out());
-        FlowCliErrorsTest.Run nccl = FlowCliErrorsTest.run(base);
+        CliRun nccl = CliRun.run(base);
         assertEquals(0, nccl.code(), nccl.err());
         assertTrue(nccl.out().contains("(NCCL's choice: Ring/Simple), 16 ranks (host groups of ["), nccl.out());
         assertTrue(busBw(nccl.out()) > 97 && busBw(nccl.out()) <= 100, nccl.out());
-        assertTrue(FlowCliErrorsTest.run(with(base, "--schedule", "tree")).out().lines()
+        assertTrue(CliRun.run(with(base, "--schedule", "tree")).out().lines()
                 .anyMatch(l -> l.contains("Warning: the placement gives hosts different numbers of ranks")));
     }
 
@@ -99,7 +100,7 @@ class FlowRingOrderTest {
 
     @Test
     void unknownRingOrderIsAUsageError() {
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run(args("contiguous", "--ring-order", "ring"));
+        CliRun r = CliRun.run(args("contiguous", "--ring-order", "ring"));
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("unknown --ring-order 'ring'; allowed: topology, rank"), r.err());
     }

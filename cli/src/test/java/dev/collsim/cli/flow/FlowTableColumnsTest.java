@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.cli.CliRun;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,9 +32,9 @@ class FlowTableColumnsTest {
     @Test
     void boundIsThePhysicalBoundAndLinksTheLinksBackendsBusBw() {
         String[] common = {"predict", "alltoall", "-c", "dgx-h100x4", "-b", "64M", "-e", "64M"};
-        FlowCliErrorsTest.Run flow = FlowCliErrorsTest.run(with(common, "--backend", "flow"));
-        FlowCliErrorsTest.Run analytical = FlowCliErrorsTest.run(common);
-        FlowCliErrorsTest.Run links = FlowCliErrorsTest.run(with(common, "--backend", "links"));
+        CliRun flow = CliRun.run(with(common, "--backend", "flow"));
+        CliRun analytical = CliRun.run(common);
+        CliRun links = CliRun.run(with(common, "--backend", "links"));
         assertEquals(0, flow.code(), flow.err());
         assertEquals("64.58", row(flow.out()).get(13));
         assertEquals("64.58", row(analytical.out()).get(13));
@@ -54,8 +55,8 @@ class FlowTableColumnsTest {
     @Test
     void defaultSimulatesNcclsChoiceAndScheduleReplacesIt() {
         String[] common = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "64M", "-e", "1G", "-f", "4"};
-        FlowCliErrorsTest.Run analytical = FlowCliErrorsTest.run(common);
-        FlowCliErrorsTest.Run flow = FlowCliErrorsTest.run(with(common, "--backend", "flow"));
+        CliRun analytical = CliRun.run(common);
+        CliRun flow = CliRun.run(with(common, "--backend", "flow"));
         assertEquals(0, flow.code(), flow.err());
         List<String> a = analytical.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
         List<String> f = flow.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
@@ -67,7 +68,7 @@ class FlowTableColumnsTest {
             assertEquals(ar.subList(9, 12), fr.subList(9, 12), "algo, proto, nch at " + ar.get(0));
         }
         assertTrue(flow.out().contains("(NCCL's choice: "), flow.out());
-        FlowCliErrorsTest.Run ring = FlowCliErrorsTest.run(with(common, "--backend", "flow", "--schedule", "ring"));
+        CliRun ring = CliRun.run(with(common, "--backend", "flow", "--schedule", "ring"));
         assertTrue(ring.out().contains("# Schedule: Ring, 8 channels (schedule given)"), ring.out());
         assertTrue(ring.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank())
                 .allMatch(l -> l.contains(" Ring      -         8 ")), ring.out());
@@ -75,7 +76,7 @@ class FlowTableColumnsTest {
 
     @Test
     void footerSaysOnlyJobsNotGivenAreMissing() {
-        FlowCliErrorsTest.Run r = FlowCliErrorsTest.run("predict", "allreduce", "-c", "dgx-h100x2", "--ranks", "8",
+        CliRun r = CliRun.run("predict", "allreduce", "-c", "dgx-h100x2", "--ranks", "8",
                 "-b", "1M", "-e", "1M", "--backend", "flow", "--job", "coll=allreduce,size=1M,ranks=8");
         assertEquals(0, r.code(), r.err());
         assertFalse(footer(r.out()).contains("congestion from other jobs"), r.out());
@@ -85,10 +86,10 @@ class FlowTableColumnsTest {
     @Test
     void csvAndJsonCarryTheLinksColumn() {
         String[] common = {"predict", "allgather", "-c", "dgx-h100x2", "-b", "1M", "-e", "1M", "--backend", "flow"};
-        String csv = FlowCliErrorsTest.run(with(common, "--format", "csv")).out();
+        String csv = CliRun.run(with(common, "--format", "csv")).out();
         assertTrue(csv.lines().findFirst().orElseThrow().endsWith(",physical_bound_bus_bw,chosen,bottleneck,"
                 + "links_bus_bw"), csv);
-        assertTrue(FlowCliErrorsTest.run(with(common, "--format", "json")).out().contains("\"links_bus_bw\""));
+        assertTrue(CliRun.run(with(common, "--format", "json")).out().contains("\"links_bus_bw\""));
     }
 
     private static String[] with(String[] a, String... b) {
@@ -106,11 +107,11 @@ class FlowTableColumnsTest {
     void oversubscriptionWithoutSpinesIsWarned() {
         String[] common = {"predict", "allreduce", "-c", "dgx-h100x4", "-b", "1M", "-e", "1M", "--backend", "flow",
             "--fabric", "fat-tree", "--oversubscription", "2:1"};
-        FlowCliErrorsTest.Run one = FlowCliErrorsTest.run(common);
+        CliRun one = CliRun.run(common);
         assertEquals(0, one.code(), one.err());
         assertTrue(one.out().contains("# Warning: --oversubscription 2:1 has no effect: the fat-tree fabric has 1 leaf"
                 + " switch and no spines (--leaf-radix 32 holds every host's NICs)"), one.out());
-        FlowCliErrorsTest.Run two = FlowCliErrorsTest.run(with(common, "--leaf-radix", "16"));
+        CliRun two = CliRun.run(with(common, "--leaf-radix", "16"));
         assertFalse(two.out().contains("Warning"), two.out());
     }
 }

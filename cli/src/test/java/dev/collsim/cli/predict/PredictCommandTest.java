@@ -1,13 +1,12 @@
 package dev.collsim.cli.predict;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.cli.CliRun;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.collsim.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,16 +15,6 @@ import org.junit.jupiter.api.Test;
 /** {@code collsim predict} in-process: exit codes, the nccl-tests table shape, CSV/JSON, errors. */
 class PredictCommandTest {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     private static List<String> dataLines(String out) {
         return out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
     }
@@ -33,7 +22,7 @@ class PredictCommandTest {
     /** -b 8 -e 8G -f 2 gives 31 sizes (2^3 .. 2^33), as nccl-tests sweeps them. */
     @Test
     void sweepFollowsNcclTestsFlags() {
-        Run r = run("predict", "all_reduce_perf", "-b", "8", "-e", "8G", "-f", "2");
+        CliRun r = run("predict", "all_reduce_perf", "-b", "8", "-e", "8G", "-f", "2");
         assertEquals(0, r.code(), r.err());
         List<String> rows = dataLines(r.out());
         assertEquals(31, rows.size());
@@ -54,12 +43,12 @@ class PredictCommandTest {
      */
     @Test
     void sizesAreReadAsNcclTestsReadsThem() {
-        Run r = run("predict", "allreduce", "-b", "1G", "-e", "4GB", "-f", "2");
+        CliRun r = run("predict", "allreduce", "-b", "1G", "-e", "4GB", "-f", "2");
         assertEquals(0, r.code(), r.err());
         List<String> rows = dataLines(r.out());
         assertEquals(3, rows.size());
         assertTrue(rows.get(2).trim().startsWith("4294967296 "), rows.get(2));
-        Run zero = run("predict", "allreduce", "-b", "0", "-e", "16", "-f", "2");
+        CliRun zero = run("predict", "allreduce", "-b", "0", "-e", "16", "-f", "2");
         assertEquals(2, zero.code());
         assertTrue(zero.err().contains("-b > 0"), zero.err());
     }
@@ -67,7 +56,7 @@ class PredictCommandTest {
     /** -i: additive steps 1M, 2M, 3M. */
     @Test
     void additiveStep() {
-        Run r = run("predict", "broadcast", "-b", "1M", "-e", "3M", "-i", "1M", "-c", "dgx-a100");
+        CliRun r = run("predict", "broadcast", "-b", "1M", "-e", "3M", "-i", "1M", "-c", "dgx-a100");
         assertEquals(0, r.code(), r.err());
         List<String> rows = dataLines(r.out());
         assertEquals(3, rows.size());
@@ -77,7 +66,7 @@ class PredictCommandTest {
 
     @Test
     void jsonHasOnePointPerSizeWithBothEstimates() throws Exception {
-        Run r = run("predict", "allgather", "-b", "1M", "-e", "4M", "-f", "2", "--format", "json", "--all-algorithms");
+        CliRun r = run("predict", "allgather", "-b", "1M", "-e", "4M", "-f", "2", "--format", "json", "--all-algorithms");
         assertEquals(0, r.code(), r.err());
         JsonNode root = new ObjectMapper().readTree(r.out());
         assertEquals(3, root.get("points").size());
@@ -89,7 +78,7 @@ class PredictCommandTest {
 
     @Test
     void csvHasHeaderAndRows() {
-        Run r = run("predict", "alltoall", "-b", "1M", "-e", "1M", "--format", "csv", "-c", "dgx-h100x2");
+        CliRun r = run("predict", "alltoall", "-b", "1M", "-e", "1M", "--format", "csv", "-c", "dgx-h100x2");
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
         assertTrue(lines.get(0).startsWith("size,count,type,redop,root,time_us,alg_bw,bus_bw,algorithm"));
@@ -99,10 +88,10 @@ class PredictCommandTest {
 
     @Test
     void badNcclValueIsAUsageErrorNamingTheVariable() {
-        Run r = run("predict", "allreduce", "--env", "NCCL_NTHREADS=100");
+        CliRun r = run("predict", "allreduce", "--env", "NCCL_NTHREADS=100");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("NCCL_NTHREADS") && r.err().contains("multiple of 32"), r.err());
-        Run u = run("predict", "allreduce", "--env", "NCCL_FOO=1");
+        CliRun u = run("predict", "allreduce", "--env", "NCCL_FOO=1");
         assertEquals(2, u.code());
         assertTrue(u.err().contains("NCCL_FOO"), u.err());
     }
@@ -114,7 +103,7 @@ class PredictCommandTest {
             if (name.isBlank()) {
                 continue;
             }
-            Run r = run("predict", "allreduce", "-c", name.trim(), "-b", "1M", "-e", "1G", "-f", "1024");
+            CliRun r = run("predict", "allreduce", "-c", name.trim(), "-b", "1M", "-e", "1G", "-f", "1024");
             assertEquals(0, r.code(), name + ": " + r.err());
             assertEquals(2, dataLines(r.out()).size(), name);
         }
@@ -129,14 +118,14 @@ class PredictCommandTest {
 
     @Test
     void hierarchicalComposition() {
-        Run r = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1G", "-e", "1G", "--algo", "hier:rs-ar-ag");
+        CliRun r = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1G", "-e", "1G", "--algo", "hier:rs-ar-ag");
         assertEquals(0, r.code(), r.err());
         assertTrue(dataLines(r.out()).get(0).contains("hier:rs-ar-ag"), r.out());
     }
 
     @Test
     void helpDocumentsEveryFlag() {
-        Run r = run("predict", "--help");
+        CliRun r = run("predict", "--help");
         assertEquals(0, r.code());
         for (String flag : List.of("-c", "-b", "-e", "-f", "-i", "-d", "-o", "-r", "-g", "--ranks", "--nccl-version",
                 "--env", "--algo", "--proto", "--all-algorithms", "--format", "--params")) {

@@ -1,14 +1,13 @@
 package dev.collsim.cli.report;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.Main;
+import dev.collsim.cli.CliRun;
 import dev.collsim.reports.io.AtomicFolder;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -22,16 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code collsim plan} and {@code collsim report} run in-process. */
 class PlanReportCommandTest {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     /**
      * 175B with fp32 gradients, tp=8 inside the default cluster's 4 DGX H100 hosts (eight 400 Gb/s NICs each),
      * dp=4: each DP AllReduce carries 175e9/8 x 4 B = 87.5 GB and the 8 DP groups of a host share its 400 GB/s, so
@@ -39,7 +28,7 @@ class PlanReportCommandTest {
      */
     @Test
     void planPrintsEveryCollectiveAndTheStep() {
-        Run r = run("plan", "--params", "175B", "--grad-bytes", "4", "--tp", "8", "--dp", "4", "--global-batch", "16",
+        CliRun r = run("plan", "--params", "175B", "--grad-bytes", "4", "--tp", "8", "--dp", "4", "--global-batch", "16",
                 "--step-compute-ms", "1000", "--overlap", "0.5");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("TP activation AllReduce"), r.out());
@@ -54,14 +43,14 @@ class PlanReportCommandTest {
 
     @Test
     void planTargetSearchAndBadLayouts() {
-        Run t = run("plan", "--params", "7B", "--tp", "8", "--global-batch", "64", "--target-tokens-per-s", "1e3");
+        CliRun t = run("plan", "--params", "7B", "--tp", "8", "--global-batch", "64", "--target-tokens-per-s", "1e3");
         assertEquals(0, t.code(), t.err());
         assertTrue(t.out().contains("target 1,000 tokens/s: reached with 8 GPUs"), t.out());
-        Run bad = run("plan", "--params", "7B", "--ep", "3", "--dp", "4");
+        CliRun bad = run("plan", "--params", "7B", "--ep", "3", "--dp", "4");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--ep 3 needs --experts > 0"), bad.err());
         assertTrue(bad.err().contains("--ep 3 must divide --dp 4"), bad.err());
-        Run big = run("plan", "--params", "7B", "--tp", "8", "--dp", "8");
+        CliRun big = run("plan", "--params", "7B", "--tp", "8", "--dp", "8");
         assertEquals(2, big.code());
         assertTrue(big.err().contains("needs dp x tp x pp = 64 GPUs"), big.err());
     }
@@ -73,11 +62,11 @@ class PlanReportCommandTest {
      */
     @Test
     void planRejectsTensorParallelDegreesThatDoNotFit() {
-        Run three = run("plan", "--params", "70B", "--tp", "3");
+        CliRun three = run("plan", "--params", "70B", "--tp", "3");
         assertEquals(2, three.code(), three.out());
         assertTrue(three.err().contains("--tp 3 must divide the hidden size h = 8192"), three.err());
         assertTrue(three.err().contains("allowed up to 64: 1, 2, 4, 8, 16, 32, 64"), three.err());
-        Run six = run("plan", "--params", "7B", "--hidden", "6144", "--tp", "6", "--dp", "1");
+        CliRun six = run("plan", "--params", "7B", "--hidden", "6144", "--tp", "6", "--dp", "1");
         assertEquals(2, six.code(), six.out());
         assertTrue(six.err().contains("--tp 6 must divide the 8 GPUs per host") && six.err().contains(
                 "(allowed: 1, 2, 4, 8) or be a multiple of it"), six.err());
@@ -90,7 +79,7 @@ class PlanReportCommandTest {
         Path spec = tmp.resolve("bad.yaml");
         Files.writeString(spec, "variants:\n  - name: x\n    nic-speed: fast\nsweeps:\n  - collective: allreduce\n");
         Path out = tmp.resolve("out");
-        Run r = run("report", spec.toString(), "-o", out.toString());
+        CliRun r = run("report", spec.toString(), "-o", out.toString());
         assertEquals(3, r.code());
         assertTrue(r.err().contains(spec + ":3:5: variants[0].nic-speed: 'fast' is not a bandwidth"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
@@ -101,7 +90,7 @@ class PlanReportCommandTest {
     void badBackendIsAnInputErrorNamingTheAllowedValues(@TempDir Path tmp) throws IOException {
         Path spec = tmp.resolve("bad.yaml");
         Files.writeString(spec, "variants:\n  - name: x\n    backend: ns3\nsweeps:\n  - collective: allreduce\n");
-        Run r = run("report", spec.toString(), "-o", tmp.resolve("out").toString());
+        CliRun r = run("report", spec.toString(), "-o", tmp.resolve("out").toString());
         assertEquals(3, r.code());
         assertTrue(r.err().contains(spec + ":3:5: variants[0].backend: unknown backend 'ns3'; allowed: analytical,"
                 + " flow"), r.err());
@@ -124,7 +113,7 @@ class PlanReportCommandTest {
                   - {collective: allreduce, min: 1M, max: 1G, factor: 8}
                 """);
         Path out = tmp.resolve("rep");
-        Run r = run("report", spec.toString(), "-o", out.toString(), "--no-progress");
+        CliRun r = run("report", spec.toString(), "-o", out.toString(), "--no-progress");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("two DGX H100 hosts"), r.out());
         assertTrue(r.out().contains("2 hosts, 100 Gb/s"), r.out());
@@ -152,7 +141,7 @@ class PlanReportCommandTest {
 
     @Test
     void rootCommandDocumentsTheDefaultReport() {
-        Run r = run("--help");
+        CliRun r = run("--help");
         assertEquals(0, r.code());
         assertTrue(r.out().contains("built-in what-if report"), r.out());
         assertTrue(r.out().contains("plan") && r.out().contains("report"), r.out());
@@ -166,7 +155,7 @@ class PlanReportCommandTest {
     void noArgumentsRunsTheBuiltinReport() throws IOException {
         Path out = Path.of(WhatIfRun.DEFAULT_OUTPUT).toAbsolutePath();
         try {
-            Run r = run();
+            CliRun r = run();
             assertEquals(0, r.code(), r.err());
             assertTrue(r.out().contains("NIC 200 Gb/s") && r.out().contains("32 hosts"), r.out());
             assertTrue(r.out().contains("Report: " + out.resolve("index.html")), r.out());

@@ -1,10 +1,10 @@
 package dev.collsim.cli.validation;
 
-import static dev.collsim.cli.validation.ValidationCommandsTest.run;
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.validation.ValidationCommandsTest.Run;
+import dev.collsim.cli.CliRun;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -102,7 +102,7 @@ class AccuracyCalibrateAgreementTest {
     }
 
     /** @return calibrate's fitted values of its accepted fit as "label value" (3 significant digits), in order */
-    private static List<String> calibrateFit(Run r) {
+    private static List<String> calibrateFit(CliRun r) {
         String accepted = r.out().substring(r.out().lastIndexOf("fitted on "));
         Matcher m = Pattern.compile("(?m)^  (\\w+)\\s+(\\S+) \\+- ").matcher(accepted);
         List<String> out = new ArrayList<>();
@@ -124,7 +124,7 @@ class AccuracyCalibrateAgreementTest {
     void refusedFullFitFallsBackAlikeInAccuracyAndCalibrate(@TempDir Path dir) throws Exception {
         List<Path> files = write(dir, EIGHT_RANKS, "NCCL_ALGO=Ring NCCL_PROTO=Simple",
                 with(PerformanceParameters.DEFAULTS, FitParameter.BW_EFFICIENCY_SIMPLE, 0.8));
-        Run acc = run("accuracy", dir.toString());
+        CliRun acc = run("accuracy", dir.toString());
         assertEquals(0, acc.code(), acc.err());
         String[] cells = row(acc.out(), files.get(0));
         assertEquals("all_reduce / A100 SXM / 1 host", cells[1]);
@@ -133,7 +133,7 @@ class AccuracyCalibrateAgreementTest {
         assertEquals("all: ill-conditioned; launch+latScale+effSimple: ill-conditioned; launch+latScale: "
                 + "ill-conditioned", cells[6]);
         Path profile = dir.resolve("p.yaml");
-        Run cal = run("calibrate", "-m", files.get(1).toString(), "-m", files.get(2).toString(), "-o",
+        CliRun cal = run("calibrate", "-m", files.get(1).toString(), "-m", files.get(2).toString(), "-o",
                 profile.toString());
         assertEquals(0, cal.code(), cal.out() + cal.err());
         assertTrue(cal.out().contains("accepted fallback effSimple"), cal.out());
@@ -154,13 +154,13 @@ class AccuracyCalibrateAgreementTest {
                 FitParameter.BW_EFFICIENCY_SIMPLE, 0.9), FitParameter.BW_EFFICIENCY_LL128, 0.9),
                 FitParameter.BW_EFFICIENCY_LL, 0.8);
         List<Path> files = write(dir, MIXED_RANKS, "", truth);
-        Run acc = run("accuracy", dir.toString());
+        CliRun acc = run("accuracy", dir.toString());
         assertEquals(0, acc.code(), acc.err());
         String[] cells = row(acc.out(), files.get(0));
         assertEquals("-", cells[6], "no refused fit: " + String.join(" | ", cells));
         List<String> fitted = List.of(cells[5].split(", "));
         assertTrue(fitted.containsAll(List.of("launch 9.00", "latScale 1.30", "effSimple 0.900")), cells[5]);
-        Run cal = run("calibrate", "-m", files.get(1).toString(), "-m", files.get(2).toString(), "-o",
+        CliRun cal = run("calibrate", "-m", files.get(1).toString(), "-m", files.get(2).toString(), "-o",
                 dir.resolve("p.yaml").toString());
         assertEquals(0, cal.code(), cal.out() + cal.err());
         assertTrue(!cal.out().contains("fallback"), cal.out());

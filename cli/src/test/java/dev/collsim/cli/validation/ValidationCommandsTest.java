@@ -1,11 +1,10 @@
 package dev.collsim.cli.validation;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.collsim.cli.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -18,19 +17,9 @@ class ValidationCommandsTest {
     private static final Path DATA = Path.of("../validation/src/test/resources/data");
 
     /** Exit code, stdout and stderr of one in-process run (also used by the other tests of this package). */
-    record Run(int code, String out, String err) {
-    }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void diagnoseCitesEvidence() {
-        Run r = run("diagnose", "--fail-on-problem",
+        CliRun r = run("diagnose", "--fail-on-problem",
                 DATA.resolve("A-allreduce-4x8xV100-32GB-tcp-100GbE-problem-issue-nccl450.txt").toString());
         assertEquals(4, r.code(), r.err());
         assertTrue(r.out().contains("socket instead of ib"), r.out());
@@ -45,14 +34,14 @@ class ValidationCommandsTest {
                 #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
                            8             2     float     sum      -1    12.x5    0.00    0.00      0    12.00    0.00    0.00      0
                 """);
-        Run r = run("diagnose", f.toString());
+        CliRun r = run("diagnose", f.toString());
         assertEquals(3, r.code());
         assertTrue(r.err().contains("bad.txt:3:"), r.err());
     }
 
     @Test
     void compareReportsRegimesAndAssumptions() {
-        Run r = run("compare", "-m", DATA.resolve("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").toString());
+        CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("assumed: host type dgx-h100"), r.out());
         assertTrue(r.out().contains("> 64 MiB: n=7"), r.out());
@@ -62,12 +51,12 @@ class ValidationCommandsTest {
     @Test
     void calibrateWritesProfileThatCompareUses(@TempDir Path dir) {
         Path profile = dir.resolve("a100.yaml");
-        Run cal = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
+        CliRun cal = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
                 "-o", profile.toString(), "--fit", "LAUNCH_OVERHEAD_US,BW_EFFICIENCY_SIMPLE,LATENCY_SCALE");
         assertEquals(0, cal.code(), cal.out() + cal.err());
         assertTrue(Files.exists(profile));
         assertTrue(cal.out().contains("hold-out"), cal.out());
-        Run cmp = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(),
+        CliRun cmp = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(),
                 "--calibration", profile.toString());
         assertEquals(0, cmp.code(), cmp.err());
         assertTrue(cmp.out().contains("95% band"), cmp.out());
@@ -75,7 +64,7 @@ class ValidationCommandsTest {
 
     @Test
     void calibrateRefusesIllConditioned(@TempDir Path dir) {
-        Run r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-single-size.txt")
+        CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-single-size.txt")
                 .toString(), "-o", dir.resolve("x.yaml").toString());
         assertEquals(4, r.code(), r.out());
         assertTrue(r.err().contains("fit refused"), r.err());
@@ -85,7 +74,7 @@ class ValidationCommandsTest {
     /** compare reads -c as every command does: an unknown name is an input error (exit 3) listing what exists. */
     @Test
     void unknownClusterIsTheInputErrorOfEveryCommand() {
-        Run r = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(), "-c", "dgx-z9");
+        CliRun r = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(), "-c", "dgx-z9");
         assertEquals(3, r.code());
         assertTrue(r.err().contains("dgx-z9: -c/--cluster: no such file, config or catalog name"), r.err());
         assertTrue(r.err().contains("catalog host types: dgx1-v100"), r.err());
@@ -99,7 +88,7 @@ class ValidationCommandsTest {
     @Test
     void calibrateRefusesMixedHostCounts(@TempDir Path dir) {
         Path out = dir.resolve("p.yaml");
-        Run r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").toString(),
+        CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").toString(),
                 "-c", "dgx-h100:2", "-o", out.toString());
         assertEquals(3, r.code(), r.out() + r.err());
         assertTrue(r.err().contains("ran on 1 host(s) x 8 GPUs") && r.err().contains("-c dgx-h100:1"), r.err());
@@ -115,7 +104,7 @@ class ValidationCommandsTest {
     @Test
     void calibrateRefusesImpossibleEfficiency(@TempDir Path dir) {
         Path out = dir.resolve("p.yaml");
-        Run r = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
+        CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
                 "-o", out.toString(), "--fit", "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE,"
                 + "BW_EFFICIENCY_LL128,BW_EFFICIENCY_LL,PER_CHANNEL_CAP_SIMPLE");
         assertEquals(4, r.code(), r.out() + r.err());
@@ -135,10 +124,10 @@ class ValidationCommandsTest {
         String[] common = {"calibrate", "-c", d.resolve("nccl-topo-dump.xml").toString(),
             "-m", d.resolve("collsim-all_reduce.json").toString(), "-m", d.resolve("collsim-all_gather.json").toString(),
             "-m", d.resolve("collsim-sendrecv.json").toString(), "-o"};
-        Run explicit = run(concat(common, dir.resolve("explicit.yaml").toString(), "--fit",
+        CliRun explicit = run(concat(common, dir.resolve("explicit.yaml").toString(), "--fit",
                 "LAUNCH_OVERHEAD_US,LATENCY_SCALE"));
         assertEquals(0, explicit.code(), explicit.out() + explicit.err());
-        Run fallback = run(concat(common, dir.resolve("default.yaml").toString()));
+        CliRun fallback = run(concat(common, dir.resolve("default.yaml").toString()));
         assertEquals(0, fallback.code(), fallback.out() + fallback.err());
         assertTrue(fallback.out().contains("accepted fallback launch+latScale"), fallback.out());
         assertTrue(fallback.out().contains("fit 1 of up to 4 (all):"), fallback.out());

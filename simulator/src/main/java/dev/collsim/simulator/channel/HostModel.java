@@ -12,6 +12,7 @@ import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HopIndex;
+import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.util.Comparator;
 import java.util.List;
@@ -101,9 +102,8 @@ final class HostModel {
     }
 
     /**
-     * The NICs the GPUs taking part drive: for each used GPU its local NICs as NCCL 2.30.7 picks them
-     * ({@code ncclTopoGetLocal} in {@code src/graph/topo.cc}: the NICs whose path from the GPU has the highest
-     * bandwidth, and among those the best path type; a NIC path's bandwidth here also counts the NIC port), united
+     * The NICs the GPUs taking part drive: for each used GPU its local NICs by NCCL's rule ({@link HostPaths#local},
+     * {@code ncclTopoGetLocal}; a NIC path's bandwidth here is that of the hops' capacities capped by the port), united
      * over the GPUs. On a DGX H100 with 2 of its 8 GPUs as ranks these are the 2 NICs next to them, not all 8: the
      * other NICs are reachable only over worse paths (PXN through a peer GPU, or through the CPU) that NCCL's
      * collectives do not take while a local NIC is there.
@@ -114,25 +114,16 @@ final class HostModel {
         boolean[] local = new boolean[nics.size()];
         boolean any = false;
         for (int i = 0; i < gpus.size(); i++) {
-            double maxBw = 0;
-            int minType = Integer.MAX_VALUE;
+            double[] bw = new double[nics.size()];
+            PathType[] type = new PathType[nics.size()];
             for (int n = 0; n < nics.size(); n++) {
                 HostPath p = gpuToNic[i][n];
-                if (p == null) {
-                    continue;
-                }
-                double bw = Math.min(p.bandwidth(), nicSpeed[n]);
-                if (bw > maxBw || bw == maxBw && p.type().ordinal() < minType) {
-                    maxBw = bw;
-                    minType = p.type().ordinal();
-                }
+                type[n] = p == null ? PathType.DIS : p.type();
+                bw[n] = p == null ? 0 : Math.min(p.bandwidth(), nicSpeed[n]);
             }
-            for (int n = 0; n < nics.size(); n++) {
-                HostPath p = gpuToNic[i][n];
-                if (p != null && Math.min(p.bandwidth(), nicSpeed[n]) == maxBw && p.type().ordinal() == minType) {
-                    local[n] = true;
-                    any = true;
-                }
+            for (int n : HostPaths.local(bw, type)) {
+                local[n] = true;
+                any = true;
             }
         }
         final boolean found = any;

@@ -1,20 +1,25 @@
 package dev.collsim.simulator.network;
 
+import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.Hop;
+import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Routes a transfer between two GPUs on a {@link NetworkModel}. Inside a host: least-cost paths striped over
- * equal-cost links ({@link HostPaths}). Between hosts: GPU to its nearest working NIC (least cost; ties go to the
- * NIC on the GPU's own rail), NIC to NIC through the switches ({@link FabricPaths}: ECMP or spraying), then to
+ * equal-cost links ({@link InHostRoutes}). Between hosts: GPU to its nearest working NIC (NCCL's local-NIC rule,
+ * {@link HostPaths#nearestNic}, over the NICs that work and that working links reach; ties go to the NIC on the
+ * GPU's own rail), NIC to NIC through the switches ({@link FabricPaths}: ECMP or spraying), then to
  * the receiving GPU. With PXN ({@link RoutingOptions#pxn()}), when the receiver's NIC is on another rail, the
  * sender sends through that host's NIC on the receiver's rail, so the network part stays on one rail (NCCL 2.12+
  * PXN; rails as {@link Nic#rail()}); whether it first moves the data over NVLink to a relay GPU, and to which, is
@@ -29,7 +34,7 @@ public final class Router {
     static final int CACHE_LOG2_SLOTS = 14;
 
     private final NetworkModel m;
-    private final HostPaths host;
+    private final InHostRoutes host;
     private final FabricPaths fabric;
     private final RouteBuilder routeBuilder;
     private final RouteBuilder partBuilder;
@@ -54,7 +59,7 @@ public final class Router {
     /** @param model the indexed topology */
     public Router(NetworkModel model) {
         this.m = model;
-        this.host = new HostPaths(model);
+        this.host = new InHostRoutes(model);
         this.fabric = new FabricPaths(model);
         this.routeBuilder = new RouteBuilder(model);
         this.partBuilder = new RouteBuilder(model);
@@ -259,26 +264,19 @@ public final class Router {
     }
 
     private int computeNearestNic(int g) {
-        int best = -1;
-        double bestCost = Double.POSITIVE_INFINITY;
-        int ownRail = m.vertex(g) instanceof Gpu x ? x.index() : -1;
         int[] nics = Arrays.stream(m.hostVertices(m.vertex(g).host()))
                 .filter(v -> m.vertex(v) instanceof Nic && fabric.usable(v)).toArray();
         double[] cost = host.costs(g, nics);
+        Set<Device> working = new HashSet<>();
         for (int i = 0; i < nics.length; i++) {
-            double c = cost[i];
-            boolean better = c < bestCost - 1e-9 || (Math.abs(c - bestCost) < 1e-9
-                    && fabric.rail(nics[i]) == ownRail && fabric.rail(best) != ownRail);
-            if (Double.isFinite(c) && better) {
-                best = nics[i];
-                bestCost = c;
+            if (Double.isFinite(cost[i])) {
+                working.add(m.vertex(nics[i]));
             }
         }
-        if (best < 0) {
-            throw new UnroutableException("GPU " + m.vertex(g).id() + " has no working NIC (all failed or"
-                    + " unreachable)");
-        }
-        return best;
+        Gpu gpu = (Gpu) m.vertex(g);
+        return paths.host(gpu.host()).nearestNic(gpu, working::contains).map(m::indexOf)
+                .orElseThrow(() -> new UnroutableException("GPU " + gpu.id() + " has no working NIC (all failed or"
+                        + " unreachable)"));
     }
 
     /** @return {proxy GPU, NIC} on host h for rail r, or null when the host has no working NIC on that rail */

@@ -10,6 +10,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 /**
  * All NCCL paths between the GPUs, NICs and CPUs of one host, after NCCL's adjustments (P2P level, P2C, PXN, GPU
@@ -77,20 +80,88 @@ public final class HostPaths {
     }
 
     /**
-     * The NIC NCCL treats as nearest to a GPU: best path type, then highest NCCL bandwidth, then first in id order.
+     * The NICs a GPU uses, NCCL 2.30.7's {@code ncclTopoGetLocal} ({@code src/graph/topo.cc}): among the NICs, those
+     * whose path from the GPU has the highest bandwidth, and among those the best path type. A path's bandwidth is
+     * its NCCL bandwidth capped by the NIC's port speed (in NCCL the NIC's network link is the last link of a path
+     * to the NET node). NICs on a path of type DIS are never local.
      *
-     * @param gpu a GPU of this host
-     * @return the NIC, or empty when the host has none
+     * @param gpu      a GPU of this host
+     * @param eligible which NICs to consider (all, or the working ones of a what-if)
+     * @return the local NICs in id order, empty when no eligible NIC is reachable
      * @throws IllegalArgumentException if the GPU is not on this host
      */
-    public Optional<Nic> nearestNic(Gpu gpu) {
-        Nic best = null;
-        for (Nic n : nics) {
-            if (best == null || better(path(gpu, n), path(gpu, best))) {
-                best = n;
+    public List<Nic> localNics(Gpu gpu, Predicate<Nic> eligible) {
+        return local(nics.stream().filter(eligible).toList(), n -> path(gpu, n));
+    }
+
+    /**
+     * @param candidates NICs of one host
+     * @param path       a GPU's path to each candidate
+     * @return the local candidates by {@link #local(double[], PathType[])}, a path's bandwidth capped by the NIC's
+     *         port speed, in candidate order
+     */
+    static List<Nic> local(List<Nic> candidates, Function<Nic, DevicePath> path) {
+        double[] bw = new double[candidates.size()];
+        PathType[] type = new PathType[candidates.size()];
+        for (int i = 0; i < bw.length; i++) {
+            DevicePath p = path.apply(candidates.get(i));
+            type[i] = p.type();
+            bw[i] = Math.min(p.nccl().gbps(), candidates.get(i).speed().gbps());
+        }
+        List<Nic> out = new ArrayList<>();
+        for (int i : local(bw, type)) {
+            out.add(candidates.get(i));
+        }
+        return out;
+    }
+
+    /**
+     * NCCL's {@code ncclTopoGetLocal} rule on candidate paths (NCCL 2.30.7 {@code src/graph/topo.cc}): the highest
+     * bandwidth, then among those the best (lowest) path type. Candidates of type DIS or bandwidth 0 are never local.
+     *
+     * @param bw   bandwidth of each candidate's path, GB/s
+     * @param type type of each candidate's path, same length
+     * @return indices of the local candidates, ascending; empty when none is reachable
+     */
+    public static int[] local(double[] bw, PathType[] type) {
+        double maxBw = 0;
+        int minType = PathType.DIS.ordinal();
+        for (int i = 0; i < bw.length; i++) {
+            if (type[i] == PathType.DIS) {
+                continue;
+            }
+            if (bw[i] > maxBw || bw[i] == maxBw && type[i].ordinal() < minType) {
+                maxBw = bw[i];
+                minType = type[i].ordinal();
             }
         }
-        return Optional.ofNullable(best);
+        final double b = maxBw;
+        final int t = minType;
+        return IntStream.range(0, bw.length)
+                .filter(i -> b > 0 && bw[i] == b && type[i].ordinal() == t).toArray();
+    }
+
+    /**
+     * The NIC a GPU's network traffic leaves by: of its {@link #localNics local NICs}, the one on the GPU's own rail
+     * (NIC rail = GPU index, rail-optimized hosts), otherwise the first in id order.
+     *
+     * @param gpu      a GPU of this host
+     * @param eligible which NICs to consider
+     * @return the NIC, or empty when no eligible NIC is reachable
+     * @throws IllegalArgumentException if the GPU is not on this host
+     */
+    public Optional<Nic> nearestNic(Gpu gpu, Predicate<Nic> eligible) {
+        List<Nic> local = localNics(gpu, eligible);
+        return local.stream().filter(n -> n.rail() == gpu.index()).findFirst()
+                .or(() -> local.stream().findFirst());
+    }
+
+    /**
+     * @param gpu a GPU of this host
+     * @return {@link #nearestNic(Gpu, Predicate)} over all the host's NICs
+     */
+    public Optional<Nic> nearestNic(Gpu gpu) {
+        return nearestNic(gpu, n -> true);
     }
 
     /**

@@ -114,23 +114,9 @@ final class NcclPathRules {
         }
     }
 
+    /** @return the GPU's local NICs by NCCL's rule ({@link HostPaths#local}) on the paths as they stand */
     private List<Nic> localNics(Gpu g) {
-        List<Nic> out = new ArrayList<>();
-        PathType bestType = PathType.DIS;
-        double bestBw = 0;
-        for (Nic n : nics) {
-            DevicePath d = get(g, n);
-            if (d.type().ordinal() < bestType.ordinal()
-                    || d.type() == bestType && d.nccl().gbps() > bestBw) {
-                out.clear();
-                bestType = d.type();
-                bestBw = d.nccl().gbps();
-            }
-            if (d.type() == bestType && d.nccl().gbps() == bestBw && d.type() != PathType.DIS) {
-                out.add(n);
-            }
-        }
-        return out;
+        return HostPaths.local(nics, n -> get(g, n));
     }
 
     private Gpu localGpu(Nic n) {

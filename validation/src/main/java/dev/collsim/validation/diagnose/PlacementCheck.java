@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.RankInfo;
 import java.util.LinkedHashMap;
@@ -17,8 +18,8 @@ import java.util.regex.Pattern;
  */
 final class PlacementCheck implements Check {
 
-    private static final Pattern GPUS_PER_HOST = Pattern.compile(
-            "(\\d+)\\s*x\\s*(?:NVIDIA\\s+|Tesla\\s+)?(?:GeForce\\s+)?(?:A100|H100|H200|H20|B200|GB200|GB300|V100|L40S|RTX)",
+    /** A count before a name, {@code 8x ...}: the name runs to the next comma, semicolon, plus or parenthesis. */
+    private static final Pattern COUNT_X_NAME = Pattern.compile("(\\d+)\\s*x\\s*([^,;+()]+)",
             Pattern.CASE_INSENSITIVE);
 
     @Override
@@ -46,9 +47,8 @@ final class PlacementCheck implements Check {
                     "ranks are spread unevenly over hosts (%s): the host with %d ranks carries more traffic per NIC "
                             + "and slows every step", perHost, max), List.of(s.at(d.ranks().get(0).line()))));
         }
-        Matcher m = GPUS_PER_HOST.matcher(d.header().text("hardware"));
-        if (m.find() && perHost.size() > 1) {
-            int hw = Integer.parseInt(m.group(1));
+        int hw = gpusPerMachine(d.header().text("hardware"));
+        if (hw > 0 && perHost.size() > 1) {
             if (max < hw && perHost.size() > Math.max(1, d.nRanks() / hw)) {
                 return List.of(s.finding(Finding.Kind.SLOW_RANK_OR_HOST, Finding.Severity.INFO,
                         String.format(Locale.ROOT, "%d ranks run as %d groups of %d although each machine has %d "
@@ -58,5 +58,25 @@ final class PlacementCheck implements Check {
             }
         }
         return List.of();
+    }
+
+    /**
+     * @param hardware a header's hardware text, e.g. {@code "2 servers x 8x A100-SXM4-80GB"}; null allowed
+     * @return the count before the first GPU name the GPU database recognises ({@link GpuModels#find}), 0 when
+     *         none (or the count does not fit an int)
+     */
+    static int gpusPerMachine(String hardware) {
+        if (hardware == null) {
+            return 0;
+        }
+        Matcher m = COUNT_X_NAME.matcher(hardware);
+        int from = 0;
+        while (from < hardware.length() && m.find(from)) {
+            if (GpuModels.find(m.group(2)).isPresent() && m.group(1).length() < 10) {
+                return Integer.parseInt(m.group(1));
+            }
+            from = m.start(2);
+        }
+        return 0;
     }
 }

@@ -8,14 +8,16 @@ import dev.collsim.topology.PcieSwitch;
 import java.util.Arrays;
 
 /**
- * Least-cost paths inside one host, split over all equal-cost paths in proportion to link bandwidth (NVLink
+ * How a flow's bytes cross one host's links: least-cost paths inside the host, split over all equal-cost paths in proportion to link bandwidth (NVLink
  * traffic is striped over every link and NVSwitch). Only NVSwitches, PCIe switches and CPUs forward traffic; GPUs
  * and NICs are endpoints (PXN, which forwards through a GPU, is composed by {@link Router}). Link costs follow
  * NCCL's preference for better path types (NCCL 2.30 {@code src/graph/paths.cc}: type first, then bandwidth,
  * then hops): NVLink/C2C/LOC 1, PCIe 4, inter-CPU (SYS) 16, network 64 per link. Distances come from Dijkstra's
- * algorithm restricted to the host. Not thread-safe (scratch arrays).
+ * algorithm restricted to the host. Which NIC a GPU uses is not decided here but by NCCL's rule
+ * ({@link dev.collsim.topology.paths.HostPaths#nearestNic}); this class only spreads the bytes over the links to
+ * it. Not thread-safe (scratch arrays).
  */
-final class HostPaths {
+final class InHostRoutes {
 
     private final NetworkModel m;
     private final double[] dist;
@@ -25,7 +27,7 @@ final class HostPaths {
     private long[] heap = new long[64];
     private int heapSize;
 
-    HostPaths(NetworkModel m) {
+    InHostRoutes(NetworkModel m) {
         this.m = m;
         int n = m.vertexCount();
         this.dist = new double[n];

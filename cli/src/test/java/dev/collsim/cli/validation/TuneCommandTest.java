@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.validation.ValidationCommandsTest.Run;
+import dev.collsim.cli.CliRun;
 import dev.collsim.validation.tune.TunerConfigFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ class TuneCommandTest {
     @Test
     void defaultClusterWritesFilesThePluginReads(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("tune");
-        Run r = ValidationCommandsTest.run("tune", "-o", out.toString());
+        CliRun r = CliRun.run("tune", "-o", out.toString());
         assertEquals(0, r.code(), r.err());
         // the default cluster: 4 hosts x 8 GPUs (configs/default.yaml)
         assertTrue(r.out().contains("32 ranks on 4 NCCL node(s)"), r.out());
@@ -34,7 +34,7 @@ class TuneCommandTest {
 
     @Test
     void catalogHostWithTheShippedProfileUsesItsResidualBand() {
-        Run r = ValidationCommandsTest.run("tune", "-c", "dgx-h200", "--ranks", "2", "--calibration",
+        CliRun r = CliRun.run("tune", "-c", "dgx-h200", "--ranks", "2", "--calibration",
                 PROFILE.toString(), "--nccl-version", "2.28", "allreduce");
         assertEquals(0, r.code(), r.err());
         // residualsPercent.p90 of the profile: 22.2217...
@@ -45,7 +45,7 @@ class TuneCommandTest {
     @Test
     void measuredFilesAreFittedAndShownAsEvidence() {
         // the files the shipped profile was fitted on, plus the NCCL_ALGO sweep (Ring and Tree forced)
-        Run r = ValidationCommandsTest.run("tune", "-m", H200X2.resolve("collsim-all_reduce.json").toString(),
+        CliRun r = CliRun.run("tune", "-m", H200X2.resolve("collsim-all_reduce.json").toString(),
                 H200X2.resolve("collsim-all_gather.json").toString(), H200X2.resolve("collsim-sendrecv.json").toString(),
                 H200X2.resolve("collsim-sweep-NCCL_ALGO.json").toString(), "--nccl-version", "2.28", "allreduce");
         assertEquals(0, r.code(), r.err());
@@ -56,7 +56,7 @@ class TuneCommandTest {
 
     @Test
     void refusedFitFallsBackToTheUncalibratedBandAndSaysSo() {
-        Run r = ValidationCommandsTest.run("tune", "-m", H200X2.resolve("collsim-all_reduce.json").toString(),
+        CliRun r = CliRun.run("tune", "-m", H200X2.resolve("collsim-all_reduce.json").toString(),
                 H200X2.resolve("collsim-sweep-NCCL_ALGO.json").toString(), "--nccl-version", "2.28", "allreduce");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("no accepted fit of the measurements"), r.out());
@@ -65,17 +65,17 @@ class TuneCommandTest {
 
     @Test
     void refusesWhatThePluginCannotName() {
-        Run r = ValidationCommandsTest.run("tune", "alltoall");
+        CliRun r = CliRun.run("tune", "alltoall");
         assertEquals(2, r.code(), r.out());
         assertTrue(r.err().contains("cannot name AllToAll"), r.err());
-        Run one = ValidationCommandsTest.run("tune", "--ranks", "1");
+        CliRun one = CliRun.run("tune", "--ranks", "1");
         assertEquals(2, one.code());
         assertTrue(one.err().contains("--ranks must be in [2, 32]"), one.err());
     }
 
     @Test
     void missingProfileIsAnInputError(@TempDir Path dir) {
-        Run r = ValidationCommandsTest.run("tune", "--calibration", dir.resolve("none.yaml").toString());
+        CliRun r = CliRun.run("tune", "--calibration", dir.resolve("none.yaml").toString());
         assertEquals(3, r.code(), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
     }

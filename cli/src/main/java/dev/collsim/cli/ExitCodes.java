@@ -19,6 +19,8 @@ public final class ExitCodes {
     public static final int CHECK_FAILED = UserInputException.CHECK_FAILED;
     /** No GPU, NCCL/CUDA not loadable, or an NCCL failure. */
     public static final int DEVICE = UserInputException.DEVICE;
+    /** A batch command (accuracy, compare, calibrate, diagnose) finished but skipped files it could not read. */
+    public static final int SKIPPED = UserInputException.SKIPPED;
 
     private ExitCodes() {
     }

@@ -24,6 +24,12 @@ public final class GpuModels {
     private static final Map<String, Sku> BY_NAME = new HashMap<>();
     private static final Map<Integer, Sku> BY_PCI_ID = new HashMap<>();
     private static final List<Pattern> RULES = new ArrayList<>();
+    /**
+     * The name the NVIDIA driver prints for a GPU its name table lacks (seen for GB200 and RTX PRO 5000 Blackwell in
+     * nccl-tests rank lines): it names no model.
+     */
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\s*(nvidia\\s+)?graphics device\\s*",
+            Pattern.CASE_INSENSITIVE);
 
     static {
         for (GpuModel m : GpuModelTable.MODELS) {
@@ -54,7 +60,7 @@ public final class GpuModels {
     }
 
     private static String key(String name) {
-        return name.trim().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+        return name.replace('_', ' ').trim().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
     }
 
     /** @return every model, in lookup order */
@@ -64,7 +70,7 @@ public final class GpuModels {
 
     /**
      * @param name a model name, alias or SKU name, e.g. {@code NVIDIA H100 80GB HBM3} or {@code A100-SXM4-40GB}
-     *             (case and repeated spaces ignored)
+     *             (case, repeated spaces and underscores for spaces ignored)
      * @return the model and variant (the default variant for a model name or alias), empty when the name is unknown
      */
     public static Optional<Sku> sku(String name) {
@@ -79,12 +85,14 @@ public final class GpuModels {
     /**
      * Recognises a model in free text: first as an exact name, else by the first model (in database order) whose
      * {@link GpuModel#textRule()} is found in the text, e.g. {@code "8x H100 80GB HBM3 SXM per node"} gives H100 SXM.
+     * The driver's placeholder {@code NVIDIA Graphics Device} names no model (empty), so a caller falls back to other
+     * text such as the file's hardware header.
      *
      * @param text a GPU name as printed, or a header's hardware text; null gives empty
      * @return the model, empty when no rule matches
      */
     public static Optional<GpuModel> find(String text) {
-        if (text == null) {
+        if (text == null || PLACEHOLDER.matcher(text).matches()) {
             return Optional.empty();
         }
         Optional<GpuModel> exact = byName(text);

@@ -27,6 +27,8 @@ public class UserInputException extends RuntimeException {
     public static final int CHECK_FAILED = 4;
     /** No GPU, NCCL/CUDA not loadable, or an NCCL failure. */
     public static final int DEVICE = 5;
+    /** Exit code: a batch command finished, but skipped input files it could not read (each named on stderr). */
+    public static final int SKIPPED = 6;
 
     private static final long serialVersionUID = 1L;
 

@@ -60,7 +60,6 @@ class GpuModelsTest {
         "NVIDIA A100 80GB PCIe, A100 PCIe (NVLink bridge pairs)",
         "OCI BM.GPU4.8: 8x A100-SXM4-40GB, A100 SXM",
         "Tesla V100-SXM2-16GB, V100 SXM2",
-        "NVIDIA Graphics Device, GB200",
         "4x NVIDIA GB200 per host, GB200",
         "NVIDIA GB300, GB300",
         "NVIDIA B200, B200",
@@ -68,6 +67,30 @@ class GpuModelsTest {
         "NVIDIA GeForce RTX 2080 Ti, GeForce RTX 2080 Ti",
         "8x GeForce RTX 4090 server, GeForce RTX 4090",
         "NVIDIA L40S, L40S",
+        // spellings of nvidia-smi, nccl-tests rank lines, NCCL XML and cloud documentation
+        "H100-SXM5-80GB, H100 SXM",
+        "NVIDIA_H100_80GB_HBM3, H100 SXM",
+        "Tesla T4, T4",
+        "NVIDIA RTX PRO 6000 Blackwell Server Edition, RTX PRO 6000 Blackwell",
+        "NVIDIA RTX PRO 6000 Blackwell Workstation Edition, RTX PRO 6000 Blackwell",
+        "2x8xRTX6000D Spectrum-X, RTX PRO 6000D",
+        "NVIDIA RTX PRO 6000D, RTX PRO 6000D",
+        "'5K Pro' (GPUs print as 'NVIDIA Graphics Device'; presumably RTX PRO 5000-class), RTX PRO 5000 Blackwell",
+        "OCI BM.GPU.GB200.4: 4x NVIDIA GB200 per host (shown as 'NVIDIA Graphics Device'), GB200",
+        "NVIDIA H800 80GB HBM3, H800 SXM",
+        "NVIDIA A800-SXM4-80GB, A800 SXM",
+        "NVIDIA A10G, A10",
+        "AWS g5.48xlarge: 8x NVIDIA A10G, A10",
+        "Tesla V100-PCIE-32GB, V100 PCIe",
+        "Tesla V100-SXM2-32GB, V100 SXM2",
+        "NVIDIA L4, L4",
+        "NVIDIA L40, L40",
+        "NVIDIA H200 NVL, H200 NVL (NVLink bridge)",
+        "NVIDIA B300 SXM6 AC, B300",
+        "NVIDIA GB300 Grace Blackwell Ultra, GB300",
+        "NVIDIA RTX 6000 Ada Generation, RTX 6000 Ada",
+        "NVIDIA GeForce RTX 3090, GeForce RTX 3090",
+        "NVIDIA GeForce RTX 5090, GeForce RTX 5090",
     })
     void freeTextFindsTheModel(String text, String model) {
         assertEquals(model, GpuModels.find(text).orElseThrow().name());
@@ -78,6 +101,10 @@ class GpuModelsTest {
         assertTrue(GpuModels.find("AMD Instinct MI300X").isEmpty());
         assertTrue(GpuModels.find(null).isEmpty());
         assertTrue(GpuModels.byName("H100").isEmpty()); // a bare family name is not an exact alias
+        // the driver's placeholder for a GPU its name table lacks (GB200 and RTX PRO 5000 files print it)
+        assertTrue(GpuModels.find("NVIDIA Graphics Device").isEmpty());
+        assertTrue(GpuModels.find(" Graphics Device ").isEmpty());
+        assertTrue(GpuModels.find("NVIDIA A100 400W").map(GpuModel::name).filter("A10"::equals).isEmpty());
     }
 
     @ParameterizedTest
@@ -119,6 +146,16 @@ class GpuModelsTest {
         "B200, 900, 121.0, 8000",        // Blackwell: 1.8 TB/s NVLink, PCIe Gen6 (64 GT/s x 242/256 / 8 x 16)
         "H100 PCIe (NVLink bridge), 300, 63.015, 2000",
         "L40S, 0, 31.508, 864",
+        "H800 SXM, 200, 63.015, 3350",   // H800: NVLink 400 GB/s bidirectional (8 links)
+        "A800 SXM, 200, 31.508, 2039",   // A800: NVLink 400 GB/s bidirectional
+        "H200 NVL (NVLink bridge), 450, 63.015, 4800", // H200 NVL: bridge 900 GB/s per GPU
+        "B300, 900, 121.0, 8000",        // HGX B300: 1.8 TB/s NVLink, PCIe Gen6
+        "GeForce RTX 3090, 56.25, 31.508, 936", // GA102: NVLink bridge 112.5 GB/s bidirectional
+        "V100 PCIe, 0, 15.754, 900",     // V100 PCIe: no NVLink, PCIe Gen3 (8 GT/s x 128/130 / 8 x 16)
+        "T4, 0, 15.754, 320",
+        "A10, 0, 31.508, 600",
+        "L4, 0, 31.508, 300",
+        "GeForce RTX 5090, 0, 63.015, 1792",
     })
     void datasheetLinkAndMemoryFigures(String name, double nvlink, double pcie, double memory) {
         GpuModel m = GpuModels.byName(name).orElseThrow();
@@ -136,6 +173,10 @@ class GpuModelsTest {
         "B200, 2.25e15, 1.125e15, 75e12",      // HGX B200 per 8 GPUs: BF16 36 P, TF32 18 P sparse; FP32 600 T
         "GB200, 2.5e15, 1.25e15, 80e12",       // GB200 NVL72 per 72 GPUs: BF16 360 P, TF32 180 P sparse; 5,760 T
         "L40S, 362.05e12, 183e12, 91.6e12",    // L40S: BF16 733 T, TF32 366 T with sparsity
+        "A10, 125e12, 62.5e12, 31.2e12",       // A10: BF16 250 T, TF32 125 T with sparsity
+        "L4, 121e12, 60e12, 30.3e12",          // L4: BF16 242 T, TF32 120 T with sparsity
+        "B300, 2.25e15, 1.125e15, 75e12",      // HGX B300 per 8 GPUs: BF16 36 P, TF32 18 P sparse; FP32 600 T
+        "H800 SXM, 989e12, 494.5e12, 67e12",   // H800 SXM: same compute as H100 SXM
     })
     void peakFlops(String name, double half, double tf32, double fp32) {
         GpuModel m = GpuModels.byName(name).orElseThrow();
@@ -159,5 +200,7 @@ class GpuModelsTest {
         assertTrue(GpuModels.byName("H100 SXM").orElseThrow().nvls());
         assertFalse(GpuModels.byName("A100 SXM").orElseThrow().nvls()); // sm80
         assertFalse(GpuModels.byName("GH200").orElseThrow().nvls()); // no NVSwitch in one host
+        assertTrue(GpuModels.byName("H800 SXM").orElseThrow().nvls()); // HGX H800: NVSwitch
+        assertFalse(GpuModels.byName("H200 NVL (NVLink bridge)").orElseThrow().nvls()); // bridges, no NVSwitch
     }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.cli.validation;
 
+import dev.collsim.cli.ExitCodes;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.AccuracyRunner;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim accuracy DIR}: the accuracy table over every dataset of a folder. */
-@Command(name = "accuracy", mixinStandardHelpOptions = true,
+@Command(name = "accuracy", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "2:usage error", "3:no file could be read", "6:finished, but skipped files it could not read (each named on stderr with why)"},
         description = {"Compare every dataset of the given files or folders with the default model and with a "
                 + "calibration fitted on the other datasets of its hardware class (leave-one-out; runs diagnose "
                 + "finds a PROBLEM in are never used for fitting), and print one markdown table of the median "
@@ -30,8 +32,9 @@ public final class AccuracyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InputException {
-        var rows = new AccuracyRunner(NcclVersion.DEFAULT).run(MeasuredFiles.read(inputs));
+        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(inputs, spec.commandLine().getErr());
+        var rows = new AccuracyRunner(NcclVersion.DEFAULT).run(batch.datasets());
         spec.commandLine().getOut().print(AccuracyText.render(rows));
-        return 0;
+        return batch.exitCode(ExitCodes.OK);
     }
 }

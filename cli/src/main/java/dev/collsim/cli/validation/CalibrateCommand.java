@@ -44,7 +44,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "parameter falls back to fewer (see --fit), as collsim accuracy does. Writes a YAML profile for "
                 + "'compare --calibration'."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused: every parameter set tried was refused (reasons printed)"})
+        exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused: every parameter set tried was refused (reasons printed)",
+            "6:finished, but skipped files it could not read (each named on stderr with why)"})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -74,7 +75,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         List<Series> series = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         List<String> shapes = new ArrayList<>();
-        for (Dataset d : MeasuredFiles.read(measured)) {
+        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        for (Dataset d : batch.datasets()) {
             Optional<ClusterGuess> c = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
                     : Optional.empty();
             if (c.isPresent() && d.nHosts() > 0 && SeriesBuilder.of(d, c, comparer).isPresent()) {
@@ -136,7 +138,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
         }
         out.println("wrote " + output);
-        return ExitCodes.OK;
+        return batch.exitCode(ExitCodes.OK);
     }
 
     private static void print(PrintWriter out, int datasets, Calibration cal) {

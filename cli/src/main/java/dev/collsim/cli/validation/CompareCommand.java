@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                     + "catalog, and every assumption is printed."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "2:usage error", "3:invalid input file",
-            "4:a median error above --max-median-error"})
+            "4:a median error above --max-median-error", "6:finished, but skipped files it could not read (each named on stderr with why)"})
 public final class CompareCommand implements Callable<Integer> {
 
     @Spec
@@ -78,7 +78,8 @@ public final class CompareCommand implements Callable<Integer> {
         }
         Comparer comparer = new Comparer(v, params, cal == null ? null : cal::sigmaUs);
         List<DatasetComparison> out = new ArrayList<>();
-        for (Dataset d : MeasuredFiles.read(measured)) {
+        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        for (Dataset d : batch.datasets()) {
             Optional<ClusterGuess> c = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
                     : Optional.empty();
             out.add(comparer.compare(d, c));
@@ -91,7 +92,7 @@ public final class CompareCommand implements Callable<Integer> {
         if (maxMedian != null && out.stream().anyMatch(c -> c.atLeast1MiB().n() > 0 && c.atLeast1MiB().median() > maxMedian)) {
             return ExitCodes.CHECK_FAILED;
         }
-        return ExitCodes.OK;
+        return batch.exitCode(ExitCodes.OK);
     }
 
     /** The NCCL releases collsim models, as {@code --nccl-version} accepts them (2.28, 2.30, ...). */

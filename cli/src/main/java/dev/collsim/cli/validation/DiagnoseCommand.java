@@ -2,11 +2,9 @@ package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.io.InputException;
-import dev.collsim.io.InputProblem;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.DiagnosisText;
 import dev.collsim.validation.diagnose.Finding;
-import dev.collsim.validation.ingest.MeasurementReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +22,7 @@ import picocli.CommandLine.Spec;
                     + "collsim run JSON, and cites the evidence line of every finding."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done (also when a PROBLEM is found, unless --fail-on-problem)", "2:usage error", "3:invalid or missing input file",
-            "4:at least one PROBLEM finding (with --fail-on-problem)"})
+            "4:at least one PROBLEM finding (with --fail-on-problem)", "6:finished, but skipped files it could not read (each named on stderr with why)"})
 public final class DiagnoseCommand implements Callable<Integer> {
 
     @Spec
@@ -40,20 +38,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
     public Integer call() throws InputException {
         List<Diagnoser.Diagnosis> all = new ArrayList<>();
         Diagnoser d = new Diagnoser();
-        List<InputProblem> problems = new ArrayList<>();
-        for (Path f : MeasuredFiles.expand(files)) {
-            try {
-                all.addAll(d.diagnose(MeasurementReader.read(f), MeasuredFiles.lines(f)));
-            } catch (InputException e) {
-                problems.addAll(e.problems());
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new InputException(problems);
+        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(files, spec.commandLine().getErr());
+        for (MeasuredFiles.Read r : batch.reads()) {
+            all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file())));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));
         boolean problem = all.stream().flatMap(x -> x.findings().stream())
                 .anyMatch(x -> x.severity() == Finding.Severity.PROBLEM);
-        return failOnProblem && problem ? ExitCodes.CHECK_FAILED : ExitCodes.OK;
+        return batch.exitCode(failOnProblem && problem ? ExitCodes.CHECK_FAILED : ExitCodes.OK);
     }
 }

@@ -1,11 +1,13 @@
 package dev.collsim.cli.validation;
 
+import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,6 +18,62 @@ import java.util.stream.Stream;
 final class MeasuredFiles {
 
     private MeasuredFiles() {
+    }
+
+    /** One readable file and its datasets. */
+    record Read(Path file, List<Dataset> datasets) {
+    }
+
+    /**
+     * What a batch command reads: the readable files and how many were skipped.
+     *
+     * @param reads   the readable files, in order
+     * @param skipped files skipped because they could not be read
+     */
+    record Batch(List<Read> reads, int skipped) {
+        /** @return the datasets of every readable file, in order */
+        List<Dataset> datasets() {
+            return reads.stream().flatMap(r -> r.datasets().stream()).toList();
+        }
+
+        /** @param ok the exit code the command would give; @return it, or SKIPPED when it is OK and files were skipped */
+        int exitCode(int ok) {
+            return ok == ExitCodes.OK && skipped > 0 ? ExitCodes.SKIPPED : ok;
+        }
+    }
+
+    /**
+     * Reads files for a batch command: a file that cannot be read is skipped with one line on {@code err} naming it
+     * and its first problem, and the rest are read. A single file, or a batch where no file can be read, fails as
+     * {@link #read} does.
+     *
+     * @param files files and folders
+     * @param err   where the skip lines go
+     * @return the readable files and the number skipped
+     * @throws InputException when nothing can be read, or the one file given cannot
+     */
+    static Batch readSkipping(List<Path> files, PrintWriter err) throws InputException {
+        List<Path> all = expand(files);
+        List<Read> reads = new ArrayList<>();
+        List<InputProblem> problems = new ArrayList<>();
+        int skipped = 0;
+        for (Path f : all) {
+            try {
+                reads.add(new Read(f, MeasurementReader.read(f)));
+            } catch (InputException e) {
+                problems.addAll(e.problems());
+                skipped++;
+                if (all.size() > 1) {
+                    err.println("collsim: skipped " + f + ": " + (e.problems().isEmpty() ? e.getMessage()
+                            : e.problems().get(0)) + (e.problems().size() > 1 ? " (+" + (e.problems().size() - 1)
+                            + " more)" : ""));
+                }
+            }
+        }
+        if (reads.isEmpty() && !problems.isEmpty() || all.size() == 1 && !problems.isEmpty()) {
+            throw new InputException(problems);
+        }
+        return new Batch(reads, skipped);
     }
 
     /** @return datasets of all files, in order; a directory contributes its A-/D-style text and JSON files */

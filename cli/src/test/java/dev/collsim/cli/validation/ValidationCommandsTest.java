@@ -39,6 +39,27 @@ class ValidationCommandsTest {
         assertTrue(r.err().contains("bad.txt:3:"), r.err());
     }
 
+    /** A folder with one unreadable file: every batch command names it, finishes the rest and exits 6. */
+    @Test
+    void batchCommandsSkipUnreadableFiles(@TempDir Path dir) throws Exception {
+        String good = "A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt";
+        Files.copy(DATA.resolve(good), dir.resolve(good));
+        Files.writeString(dir.resolve("A-bad.txt"), """
+                # Collective test starting: all_reduce_perf
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                           8             2     float     sum      -1    12.x5    0.00    0.00      0    12.00    0.00    0.00      0
+                """);
+        for (String cmd : new String[] {"accuracy", "compare", "diagnose"}) {
+            Run r = cmd.equals("compare") ? run(cmd, "-m", dir.toString()) : run(cmd, dir.toString());
+            assertEquals(6, r.code(), cmd + ": " + r.err());
+            assertTrue(r.err().contains("skipped " + dir.resolve("A-bad.txt") + ": ") && r.err().contains(":3:"),
+                    cmd + ": " + r.err());
+            assertTrue(r.out().contains("azure-ndv4"), cmd + ": " + r.out());
+        }
+        // the bad file alone is still the input error it was
+        assertEquals(3, run("accuracy", dir.resolve("A-bad.txt").toString()).code());
+    }
+
     @Test
     void compareReportsRegimesAndAssumptions() {
         CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").toString());

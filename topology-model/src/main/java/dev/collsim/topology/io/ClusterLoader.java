@@ -132,9 +132,10 @@ public final class ClusterLoader {
     }
 
     /**
-     * N hosts of a catalog type, exactly as {@code -c NAMExN} builds them ({@link #shorthand}).
+     * N hosts of a host type, exactly as {@code -c NAMExN} builds them ({@link #shorthand}); the type may be one the
+     * catalog does not list (a host synthesized from the GPU database).
      *
-     * @param type  catalog host type
+     * @param type  host type
      * @param count hosts, >= 1
      * @return the cluster, origin {@link ClusterSource.Origin#HOSTS}, named {@code NAMExN}
      * @throws InputException when the hosts cannot be built
@@ -144,9 +145,8 @@ public final class ClusterLoader {
         if (count < 1) {
             throw new IllegalArgumentException("count must be >= 1, got " + count);
         }
-        String name = type.name() + "x" + count;
-        ClusterSpec spec = shorthand(name).orElseThrow(() -> new IllegalStateException(name + " is a catalog type"));
-        return new ClusterSource(name, ClusterSource.Origin.HOSTS, build(spec), spec);
+        ClusterSpec spec = spec(type, count);
+        return new ClusterSource(spec.name(), ClusterSource.Origin.HOSTS, build(spec), spec);
     }
 
     /**
@@ -191,7 +191,11 @@ public final class ClusterLoader {
         if (type.isEmpty() || count < 1) {
             return Optional.empty();
         }
-        HostType t = type.get();
+        return Optional.of(spec(type.get(), count));
+    }
+
+    /** N hosts of a type on a rail-optimized fabric, or with none when the type has no compute NIC. */
+    private static ClusterSpec spec(HostType t, int count) {
         String name = t.name() + "x" + count;
         if (count > 1) {
             ClusterSpec rail = new ClusterSpec(name, t.description(), t, count, FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
@@ -199,12 +203,12 @@ public final class ClusterLoader {
                 // one host on the fabric tells whether the type has a compute NIC; building all count hosts here
                 // only to throw them away doubled the time of every large -c NAMExN
                 new ClusterSpec(name, t.description(), t, 1, rail.fabric()).build();
-                return Optional.of(rail);
+                return rail;
             } catch (IllegalArgumentException noComputeNic) {
                 // hosts without compute NICs (an NVLink-only domain): no fabric
             }
         }
-        return Optional.of(new ClusterSpec(name, t.description(), t, count, null));
+        return new ClusterSpec(name, t.description(), t, count, null);
     }
 
     private static Topology build(ClusterSpec spec) throws InputException {

@@ -7,16 +7,20 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
- * Builds a cluster from what a dataset reveals: the GPU model picks a catalog host type, the rank lines (or
- * header) give hosts and GPUs per host; the hosts are built as {@code -c NAMExN} builds them
+ * Builds a cluster from what a dataset reveals: the GPU model picks a catalog host type, or, when the catalog has
+ * none, a host is synthesized from the GPU database ({@link SynthesizedHost}); the rank lines (or header) give hosts
+ * and GPUs per host; the hosts are built as {@code -c NAMExN} builds them
  * ({@link ClusterLoader#hosts}: a non-blocking rail-optimized fabric). Everything not read from the file is listed as
  * an assumption.
  */
@@ -55,7 +59,7 @@ public final class ClusterGuesser {
         }
         Optional<HostType> host = gpu.flatMap(Catalog::forGpu);
         if (host.isEmpty()) {
-            return Optional.empty();
+            return gpu.flatMap(g -> synthesized(d, g));
         }
         HostType type = host.get();
         List<String> assumptions = new ArrayList<>();
@@ -75,17 +79,49 @@ public final class ClusterGuesser {
             return Optional.empty();
         }
         Topology topo = build(type, hosts);
-        List<Gpu> ranks = new ArrayList<>();
-        for (int h = 0; h < hosts && ranks.size() < d.nRanks(); h++) {
-            List<Gpu> g = topo.gpusOf(h);
-            for (int i = 0; i < perHost && ranks.size() < d.nRanks(); i++) {
-                ranks.add(g.get(i));
-            }
-        }
+        List<Gpu> ranks = ranks(topo, hosts, perHost, d.nRanks());
         assumptions.add("host type " + type.name() + " from the GPU model '" + d.gpuModel() + "'"
                 + (hosts > 1 ? "; hosts joined as -c " + type.name() + "x" + hosts + " joins them (a non-blocking"
                 + " rail-optimized fabric), NICs as in the catalog" : ""));
         return Optional.of(new ClusterGuess(topo, ranks, "catalog:" + type.name(), assumptions));
+    }
+
+    private static List<Gpu> ranks(Topology topo, int hosts, int perHost, int nRanks) {
+        List<Gpu> ranks = new ArrayList<>();
+        for (int h = 0; h < hosts && ranks.size() < nRanks; h++) {
+            List<Gpu> g = topo.gpusOf(h);
+            for (int i = 0; i < perHost && ranks.size() < nRanks; i++) {
+                ranks.add(g.get(i));
+            }
+        }
+        return ranks;
+    }
+
+    /**
+     * Hosts synthesized from the GPU model when the catalog has no host type for it ({@link SynthesizedHost}): GPUs
+     * per host from the rank lines or header (else all ranks on one host, at most 8), NIC speed from the header's
+     * interconnect text (else {@link HeaderNicSpeed#ASSUMED_GBITS}).
+     */
+    private static Optional<ClusterGuess> synthesized(Dataset d, GpuModel gpu) {
+        List<String> assumptions = new ArrayList<>();
+        int hosts = d.nHosts() > 0 ? d.nHosts() : (int) Math.ceil(d.nRanks() / 8.0);
+        if (d.nHosts() == 0) {
+            assumptions.add(hosts + " host(s) assumed from " + d.nRanks() + " ranks (no host count in the file; at most"
+                    + " 8 GPUs per synthesized host)");
+        }
+        int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
+        OptionalDouble read = HeaderNicSpeed.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
+        double gbits = read.orElse(HeaderNicSpeed.ASSUMED_GBITS);
+        SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
+                Bandwidth.ofGbits(gbits));
+        assumptions.addAll(type.assumptions());
+        if (hosts > 1) {
+            assumptions.add("NIC speed " + Math.round(gbits) + " Gb/s " + (read.isPresent() ? "read from the header"
+                    : "assumed (no speed in the header)") + "; hosts joined by a non-blocking rail-optimized fabric");
+        }
+        Topology topo = build(type, hosts);
+        return Optional.of(new ClusterGuess(topo, ranks(topo, hosts, perHost, d.nRanks()), "synthesized:"
+                + type.name(), assumptions));
     }
 
     /** @return why {@link #guess} found nothing for this dataset */
@@ -100,7 +136,7 @@ public final class ClusterGuesser {
         try {
             return ClusterLoader.hosts(type, hosts).topology();
         } catch (InputException e) {
-            throw new IllegalStateException("catalog host type " + type.name() + " must build", e);
+            throw new IllegalStateException("host type " + type.name() + " must build", e);
         }
     }
 }

@@ -1,0 +1,76 @@
+package dev.collsim.topology.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.Topology;
+import dev.collsim.units.Bandwidth;
+import org.junit.jupiter.api.Test;
+
+/** Hosts synthesized from the GPU database: NVLink shape per model, one NIC per GPU, GDR off for GeForce. */
+class SynthesizedHostTest {
+
+    private static Topology host(String sku, int gpus) {
+        return Catalog.standalone(new SynthesizedHost(GpuModels.sku(sku).orElseThrow(), gpus, Bandwidth.ofGbits(200)),
+                1);
+    }
+
+    /** NVLinks between two GPUs (0 when none). */
+    private static int nvlinks(Topology t, Gpu a, Gpu b) {
+        return t.outgoing(a).stream().filter(l -> l.type() == LinkType.NVLINK && t.target(l).equals(b))
+                .mapToInt(l -> l.count()).sum();
+    }
+
+    @Test
+    void bridgedBoardsJoinPairs() {
+        // H100 NVL datasheet: NVLink bridge 600 GB/s = 12 NVLink4 links, joining two boards
+        Topology t = host("H100-NVL-94GB", 4);
+        var g = t.gpus();
+        assertEquals(12, nvlinks(t, g.get(0), g.get(1)));
+        assertEquals(12, nvlinks(t, g.get(2), g.get(3)));
+        assertEquals(0, nvlinks(t, g.get(1), g.get(2)));
+    }
+
+    @Test
+    void eighteenLinkModelsWithoutNvSwitchMeetAllToAll() {
+        // 4 GH200 (18 NVLink4 each) share links with 3 peers: 18 / 3 = 6 per pair (HPE Cray EX quad node)
+        Topology t = host("GH200 96GB", 4);
+        var g = t.gpus();
+        for (int a = 0; a < 4; a++) {
+            for (int b = 0; b < 4; b++) {
+                assertEquals(a == b ? 0 : 6, nvlinks(t, g.get(a), g.get(b)), a + "-" + b);
+            }
+        }
+    }
+
+    @Test
+    void nvSwitchModelsAndPcieOnlyModels() {
+        Topology h800 = host("H800-SXM5-80GB", 8);
+        assertEquals(1, h800.devices(NvSwitch.class).size());
+        Gpu g0 = h800.gpus().get(0);
+        // H800 datasheet: NVLink 400 GB/s bidirectional = 8 NVLink4 links, all to the NVSwitch
+        assertEquals(8, h800.outgoing(g0).stream().filter(l -> l.type() == LinkType.NVLINK).mapToInt(l -> l.count())
+                .sum());
+        Topology t4 = host("T4", 2);
+        assertEquals(0, nvlinks(t4, t4.gpus().get(0), t4.gpus().get(1)));
+        assertEquals(2, t4.devices(Nic.class).size());
+    }
+
+    @Test
+    void geforceBoardsHaveNoGpuDirectRdma() {
+        SynthesizedHost rtx = new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
+                Bandwidth.ofGbits(100));
+        assertFalse(rtx.gdr());
+        assertTrue(rtx.assumptions().stream().anyMatch(a -> a.contains("GPUDirect RDMA off")));
+        assertTrue(new SynthesizedHost(GpuModels.sku("L4").orElseThrow(), 1, Bandwidth.ofGbits(100)).gdr());
+        assertThrows(IllegalArgumentException.class,
+                () -> new SynthesizedHost(GpuModels.sku("L4").orElseThrow(), 0, Bandwidth.ofGbits(100)));
+    }
+}

@@ -1,0 +1,40 @@
+package dev.collsim.validation.compare;
+
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The NIC port speed a data file's header text states, e.g. {@code ConnectX-7 200GbE}, {@code 200 Gb/s per NIC},
+ * {@code Slingshot-200}, {@code 400G}: the largest such figure between 10 and 1,600 Gb/s. Stateless.
+ */
+final class HeaderNicSpeed {
+
+    /**
+     * Speed assumed when a header states none, Gb/s: 400, the ConnectX-7 port speed of current HGX systems (NVIDIA
+     * ConnectX-7 datasheet: up to 400 Gb/s per port).
+     */
+    static final double ASSUMED_GBITS = 400;
+
+    private static final Pattern SPEED = Pattern.compile(
+            "(?i)(?:(\\d{2,4})\\s?(?:gb/s|gbps|gbit|gbe|g\\b))|(?:slingshot[- ]?|roce|ndr|hdr)(\\d{3})\\b");
+
+    private HeaderNicSpeed() {
+    }
+
+    /**
+     * @param text header text (null parts allowed as the text "null")
+     * @return the largest stated speed in Gb/s, empty when none
+     */
+    static OptionalDouble gbits(String text) {
+        Matcher m = SPEED.matcher(text == null ? "" : text);
+        double best = -1;
+        while (m.find()) {
+            double v = Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
+            if (v >= 10 && v <= 1600 && v > best) {
+                best = v;
+            }
+        }
+        return best < 0 ? OptionalDouble.empty() : OptionalDouble.of(best);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.collsim.validation.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/** Clusters guessed from real public files whose GPU has no catalog host type: hosts synthesized, assumptions said. */
+class ClusterGuesserTest {
+
+    private static ClusterGuess guess(String file) throws Exception {
+        Dataset d = Corpus.read(file).get(0);
+        return ClusterGuesser.guess(d).orElseThrow(() -> new AssertionError(ClusterGuesser.why(d)));
+    }
+
+    private static boolean says(ClusterGuess g, String text) {
+        return g.assumptions().stream().anyMatch(a -> a.contains(text));
+    }
+
+    @Test
+    void gh200QuadNodesAreSynthesizedFromTheRankLines() throws Exception {
+        // header: "NRIS Olivia: 4x NVIDIA GH200 120GB per node", nodes_x_gpus 2x4; no NIC speed stated
+        ClusterGuess g = guess("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt");
+        assertTrue(g.source().startsWith("synthesized:"), g.source());
+        assertEquals(2, g.topology().hostCount());
+        assertEquals(8, g.ranks().size());
+        assertTrue(says(g, "all-to-all NVLink, 6 links per GPU pair"), g.assumptions().toString()); // 18 / 3 peers
+        assertTrue(says(g, "400 Gb/s assumed"), g.assumptions().toString());
+    }
+
+    @Test
+    void nicSpeedIsReadFromTheHeader() throws Exception {
+        // header: "HPE Slingshot-11 (CXI, libfabric + aws-ofi-nccl plugin), 200 Gb/s per NIC"; 2x1
+        ClusterGuess g = guess("A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt");
+        assertEquals(2, g.topology().hostCount());
+        assertTrue(says(g, "NIC speed 200 Gb/s read from the header"), g.assumptions().toString());
+    }
+
+    @Test
+    void geforceAndPlaceholderNamedGpus() throws Exception {
+        ClusterGuess rtx = guess("A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt");
+        assertEquals(1, rtx.topology().hostCount());
+        assertTrue(says(rtx, "2x GeForce RTX 2080 Ti host synthesized"), rtx.assumptions().toString());
+        assertTrue(says(rtx, "GPUDirect RDMA off"));
+        // rank lines print 'NVIDIA Graphics Device'; the header names RTX PRO 5000 (not a GB200)
+        ClusterGuess pro = guess("A-alltoall-2x8xRTXPRO5000-cx8-spectrumx-spcx-adaptive-routing-sweep-nccl2.30-problem"
+                + ".txt");
+        assertTrue(says(pro, "8x RTX PRO 5000 Blackwell host synthesized"), pro.assumptions().toString());
+        assertEquals(2, pro.topology().hostCount());
+    }
+
+    @Test
+    void catalogHostsStayForNamedSystems() throws Exception {
+        ClusterGuess g = guess("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt");
+        assertTrue(g.source().startsWith("catalog:dgx-a100"), g.source());
+    }
+
+    @Test
+    void headerNicSpeeds() {
+        assertEquals(200, HeaderNicSpeed.gbits("ConnectX-7 200GbE QSFP (RoCE)").orElseThrow(), 0);
+        assertEquals(200, HeaderNicSpeed.gbits("inter-node HPE Slingshot-200 (Cassini-2 NICs)").orElseThrow(), 0);
+        assertEquals(400, HeaderNicSpeed.gbits("8x 400 Gb/s NDR, 2x 200 Gb/s storage").orElseThrow(), 0);
+        assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits("NVLink4 intra-node (4 GH200 120GB)"));
+        assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits(null));
+    }
+}

@@ -50,7 +50,7 @@ class ValidationCommandsTest {
                            8             2     float     sum      -1    12.x5    0.00    0.00      0    12.00    0.00    0.00      0
                 """);
         for (String cmd : new String[] {"accuracy", "compare", "diagnose"}) {
-            Run r = cmd.equals("compare") ? run(cmd, "-m", dir.toString()) : run(cmd, dir.toString());
+            CliRun r = cmd.equals("compare") ? run(cmd, "-m", dir.toString()) : run(cmd, dir.toString());
             assertEquals(6, r.code(), cmd + ": " + r.err());
             assertTrue(r.err().contains("skipped " + dir.resolve("A-bad.txt") + ": ") && r.err().contains(":3:"),
                     cmd + ": " + r.err());

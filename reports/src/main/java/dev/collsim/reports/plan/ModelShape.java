@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * {@code N ~= 12 * L * h^2}, with the aspect ratio {@code h / L = 128} that Kaplan et al. found near-optimal
  * (their Fig. 5 spans 50-250). Published shapes: GPT-3 175B h=12288 L=96 and GPT-3 13B h=5140 L=40
  * (Brown et al. 2020, Table 2.1); Llama 2 70B h=8192 L=80, 13B h=5120 L=40, 7B h=4096 L=32 (Touvron et al.
- * 2023, and their released configs).
+ * 2023, and their released configs); Llama 3 405B h=16384 L=126 and 8B h=4096 L=32 (Dubey et al. 2024, "The
+ * Llama 3 Herd of Models", Table 3; Llama 3 70B has the Llama 2 70B shape, h=8192 L=80).
  *
  * @param params total parameter count (all experts included for a mixture-of-experts model), > 0
  * @param hidden hidden size h, > 0
@@ -25,9 +26,11 @@ public record ModelShape(long params, int hidden, int layers) {
 
     /** Published shapes: {params, hidden, layers}. Sources in the class javadoc. */
     private static final long[][] KNOWN = {
+        {405_000_000_000L, 16384, 126},
         {175_000_000_000L, 12288, 96},
         {70_000_000_000L, 8192, 80},
         {13_000_000_000L, 5120, 40},
+        {8_000_000_000L, 4096, 32},
         {7_000_000_000L, 4096, 32},
     };
 

@@ -50,6 +50,16 @@ class ValidationCommandsTest {
         assertTrue(r.err().contains("bad.txt:3:"), r.err());
     }
 
+    /** A folder with no measurement file is an input error (exit 3), not an empty report with exit 0. */
+    @Test
+    void diagnoseEmptyFolderExits3(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("notes.md"), "not a measurement");
+        Run r = run("diagnose", dir.toString());
+        assertEquals(3, r.code(), r.out());
+        assertTrue(r.err().contains(dir + ": a folder with no measurement files"), r.err());
+        assertEquals("", r.out());
+    }
+
     @Test
     void compareReportsRegimesAndAssumptions() {
         Run r = run("compare", "-m", DATA.resolve("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").toString());

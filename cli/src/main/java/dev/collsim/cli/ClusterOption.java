@@ -5,6 +5,8 @@ import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -30,6 +32,20 @@ public final class ClusterOption {
     private String cluster;
 
     private ClusterSource resolved;
+
+    /**
+     * nccl-tests' {@code -c N} is its data check; a pasted nccl-tests command line gives a bare number. When
+     * {@code -c} holds only digits and no file of that name exists, it is dropped (the default cluster is used).
+     *
+     * @return true when a bare number was dropped
+     */
+    public boolean dropNcclTestsCheck() {
+        if (cluster != null && resolved == null && cluster.matches("[0-9]+") && !Files.exists(Path.of(cluster))) {
+            cluster = null;
+            return true;
+        }
+        return false;
+    }
 
     /** @return true when the user gave {@code -c} */
     public boolean given() {

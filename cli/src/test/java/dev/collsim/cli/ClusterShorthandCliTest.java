@@ -46,4 +46,14 @@ class ClusterShorthandCliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("all_reduce, 4 ranks, cluster catalog:dgx-h100 (-c " + c + ")"), r.out());
     }
+
+    /** A known host type with a host count of 0 is named as such, not as an unknown name. */
+    @ParameterizedTest
+    @ValueSource(strings = {"dgx-h100x0", "dgx-h100:0"})
+    void zeroHostsIsNamed(String c) {
+        CliRun r = CliRun.run("predict", "all_reduce", "-c", c);
+        assertEquals(3, r.code(), r.err());
+        assertTrue(r.err().contains("host count 0 of catalog host type dgx-h100: must be at least 1 (dgx-h100x1 is"
+                + " one host)"), r.err());
+    }
 }

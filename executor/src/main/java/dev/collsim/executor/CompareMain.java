@@ -45,11 +45,23 @@ public final class CompareMain {
         List<String> b = sep < 0 ? (args.length == 2 ? List.of(args[1]) : List.of())
                 : Arrays.asList(args).subList(sep + 1, args.length);
         if (a.isEmpty() || b.isEmpty()) {
-            System.err.println("usage: CompareMain NCCL_TESTS_OUTPUT... -- COLLSIM_OUTPUT...");
+            System.err.println("usage: compare-tables NCCL_TESTS_OUTPUT... -- COLLSIM_OUTPUT...");
             System.exit(2);
+        }
+        for (String f : concat(a, b)) {
+            if (!Files.isRegularFile(Path.of(f))) {
+                System.err.println("compare-tables: no such file: " + f);
+                System.exit(2);
+            }
         }
         System.out.println("# median of " + a.size() + " nccl-tests run(s) vs median of " + b.size() + " collsim run(s)");
         System.exit(compare(medianOf(a), medianOf(b), System.out) == 0 ? 0 : 4);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private static List<PerfRow> medianOf(List<String> files) throws IOException {
@@ -104,9 +116,15 @@ public final class CompareMain {
      * @param ref  nccl-tests' rows
      * @param ours collsim's rows
      * @param out  where the side-by-side table goes
-     * @return the number of target violations
+     * @return the number of target violations; 1 when either side has no rows (nothing compared is not a pass:
+     *         a wrong nccl-tests folder or a failed run leaves a table with no rows)
      */
     public static int compare(List<PerfRow> ref, List<PerfRow> ours, PrintStream out) {
+        if (ref.isEmpty() || ours.isEmpty()) {
+            out.println("# nothing to compare: nccl-tests gave " + ref.size() + " row(s), collsim " + ours.size()
+                    + " (look at the run's output files: wrong nccl-tests folder, or a run that failed?)");
+            return 1;
+        }
         out.printf(Locale.ROOT, "%12s %6s | %9s %9s %8s | %9s %9s %7s | %9s %9s %8s | %s%n", "size", "half",
                 "nt_us", "cs_us", "d_us", "nt_GB/s", "cs_GB/s", "d_%", "nt_busbw", "cs_busbw", "wrong", "target");
         int bad = 0;

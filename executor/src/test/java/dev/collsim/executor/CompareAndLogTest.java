@@ -38,6 +38,19 @@ class CompareAndLogTest {
         assertEquals(1.5, CompareMain.med(new double[] {2, 1}));
     }
 
+    /** A wrong nccl-tests folder leaves files with no rows: that comparison fails, it does not "meet all targets". */
+    @Test
+    void anEmptySideIsAFailureNotAPass() throws IOException {
+        List<PerfRow> ref = NcclTestsRows.readAll(NcclTestsTableTest.lines("nccl-tests-all_reduce-1gpu.txt"));
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        assertEquals(1, CompareMain.compare(List.of(), ref, new PrintStream(b, true, StandardCharsets.UTF_8)));
+        String o = b.toString(StandardCharsets.UTF_8);
+        assertTrue(o.contains("nothing to compare: nccl-tests gave 0 row(s)"), o);
+        assertTrue(!o.contains("all targets met"), o);
+        b.reset();
+        assertEquals(1, CompareMain.compare(ref, List.of(), new PrintStream(b, true, StandardCharsets.UTF_8)));
+    }
+
     /** Lines as NCCL 2.28.3 logged them on the H200 (device run 2026-11-29). */
     @Test
     void logFilterKeepsChannelAndGraphLines() {

@@ -159,6 +159,11 @@ public final class PredictCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private FlowOptions flowOptions = new FlowOptions();
 
+    @CommandLine.Mixin
+    private NcclTestsTimingFlags ncclTestsFlags = new NcclTestsTimingFlags();
+
+    private List<String> ncclTestsNote = List.of();
+
     @Option(names = {"--params", "--calibration"}, paramLabel = "FILE", description = "performance parameters (JSON"
             + " or YAML with the field names of PerformanceParameters, or a 'collsim calibrate' profile);"
             + " default: the documented defaults")
@@ -170,6 +175,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private int run() throws IOException, InputException {
+        ncclTestsNote = ncclTestsFlags.note(cluster.dropNcclTestsCheck());
         checkBackendOptions();
         Collective c = UserError.usage(() -> Collective.parse(collective));
         DataType type = UserError.usage(() -> DataType.parse(dataType));
@@ -245,6 +251,7 @@ public final class PredictCommand implements Callable<Integer> {
                 + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), type.testName(),
                 redOp.testName())));
         header.addAll(fr.header());
+        header.addAll(ncclTestsNote);
         PrintWriter out = spec.commandLine().getOut();
         PredictWriter w = new PredictWriter(out, type.testName(), redOp.testName());
         switch (format) {
@@ -356,6 +363,7 @@ public final class PredictCommand implements Callable<Integer> {
         h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + " hosts, " + topo.gpus().size() + " GPUs); "
                 + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), " + comm.maxLocalRanks()
                 + " per node");
+        h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
         h.add("Channels: " + comm.describeChannels());

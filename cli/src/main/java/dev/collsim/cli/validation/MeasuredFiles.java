@@ -2,6 +2,7 @@ package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
+import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.validation.ingest.Dataset;
@@ -93,16 +94,24 @@ final class MeasuredFiles {
         return out;
     }
 
-    /** @return the files, with directories replaced by their measurement files (sorted by name) */
+    /**
+     * @return the files, with directories replaced by their measurement files (sorted by name)
+     * @throws UserError (exit 3) for a missing file, or a folder holding no measurement file
+     */
     static List<Path> expand(List<Path> files) {
         List<Path> out = new ArrayList<>();
         for (Path f : files) {
             InputFiles.require(f, "a measurement file");
             if (Files.isDirectory(f)) {
+                int before = out.size();
                 try (Stream<Path> s = Files.list(f)) {
                     s.filter(MeasuredFiles::isMeasurement).sorted().forEach(out::add);
                 } catch (IOException e) {
                     throw InputFiles.failed(f, e, "a measurement file");
+                }
+                if (out.size() == before) {
+                    throw new UserError(f + ": a folder with no measurement files (looked for *.txt, *.log, *.json,"
+                            + " A-* and D-*)", ExitCodes.INPUT);
                 }
             } else {
                 out.add(f);

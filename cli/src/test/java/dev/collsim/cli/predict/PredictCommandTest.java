@@ -132,4 +132,23 @@ class PredictCommandTest {
             assertTrue(r.out().contains(flag), flag);
         }
     }
+
+    /**
+     * A pasted nccl-tests command line works: its timing and check flags ({@code src/common.cu}: -n -w -m -N -z -a
+     * -G -T -C -t, and -c N the data check) change nothing in a prediction, are named in one note, and -c 1 is not
+     * read as a cluster file. A non-number for -n is refused as nccl-tests' atoi would not silently accept it.
+     */
+    @Test
+    void ncclTestsTimingAndCheckFlagsAreAcceptedAndNamed() {
+        CliRun plain = run("predict", "all_reduce_perf", "-b", "8", "-e", "128M", "-f", "2", "-g", "8");
+        CliRun pasted = run("predict", "all_reduce_perf", "-b", "8", "-e", "128M", "-f", "2", "-g", "8", "-n", "20",
+                "-w", "5", "-c", "1", "-z", "0", "-G", "0", "-a", "1", "-m", "1", "-N", "1", "-T", "0", "-C", "0",
+                "-t", "1");
+        assertEquals(0, pasted.code(), pasted.err());
+        assertEquals(dataLines(plain.out()), dataLines(pasted.out()));
+        assertTrue(pasted.out().contains("# nccl-tests flags -n -w -m -N -z -a -G -T -C -t -c read and ignored"),
+                pasted.out());
+        assertTrue(!plain.out().contains("read and ignored"), plain.out());
+        assertEquals(2, run("predict", "all_reduce", "-n", "x").code());
+    }
 }

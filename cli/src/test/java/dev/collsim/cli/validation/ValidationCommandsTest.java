@@ -60,6 +60,16 @@ class ValidationCommandsTest {
         assertEquals(3, run("accuracy", dir.resolve("A-bad.txt").toString()).code());
     }
 
+    /** A folder with no measurement file is an input error (exit 3), not an empty report with exit 0. */
+    @Test
+    void diagnoseEmptyFolderExits3(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("notes.md"), "not a measurement");
+        CliRun r = run("diagnose", dir.toString());
+        assertEquals(3, r.code(), r.out());
+        assertTrue(r.err().contains(dir + ": a folder with no measurement files"), r.err());
+        assertEquals("", r.out());
+    }
+
     @Test
     void compareReportsRegimesAndAssumptions() {
         CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").toString());

@@ -32,8 +32,23 @@ public final class GpuSelfTest {
         this.log = log;
     }
 
-    /** @param args ignored */
+    /**
+     * Usage text of {@code bundle/self-test}.
+     */
+    static final String USAGE = """
+            usage: self-test [--help]
+            Runs the executor's GPU tests on this host's first GPU (device 0; 15 s on one H200) and
+            prints one PASS/FAIL line per test.
+            Exit codes: 0 all passed; 1 a test failed; 2 usage error; 3 a hang (halted after 300 s);
+              5 no NVIDIA driver, no GPU, or CUDA 13 / NCCL (libnccl.so.2, 2.19+) not loadable: nothing was run.
+            Set COLLSIM_JAVA_OPTS=-Dcollsim.selftest.limit.ms=N to change the hang limit.""";
+
+    /** @param args {@code --help} or nothing */
     public static void main(String[] args) {
+        int pre = preflight(args, System.out, System.err);
+        if (pre >= 0) {
+            System.exit(pre);
+        }
         Thread watchdog = new Thread(() -> {
             try {
                 Thread.sleep(Long.getLong("collsim.selftest.limit.ms", 300_000L));
@@ -48,6 +63,43 @@ public final class GpuSelfTest {
         watchdog.start();
         int failed = new GpuSelfTest(System.out).runAll();
         System.exit(failed == 0 ? 0 : 1);
+    }
+
+    /**
+     * What happens before any test: {@code --help} (exit 0), an unknown argument (exit 2), and the check that
+     * the CUDA runtime and NCCL load and at least one GPU is visible (one line on {@code err}, exit 5).
+     *
+     * @param args the command line
+     * @param out  where the usage goes
+     * @param err  where the one-line reason goes
+     * @return the exit code to end with, or -1 when the tests should run
+     */
+    static int preflight(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println(USAGE);
+            return 0;
+        }
+        if (args.length > 0) {
+            err.println("self-test: unknown argument '" + args[0] + "' (self-test takes no arguments; see --help)");
+            return 2;
+        }
+        try {
+            Native.load();
+            if (GpuContext.deviceCount() < 1) {
+                throw new ExecutorException("no GPU is visible to CUDA (check nvidia-smi and CUDA_VISIBLE_DEVICES)",
+                        ExecutorException.DEVICE);
+            }
+        } catch (ExecutorException e) {
+            err.println("self-test: " + firstSentence(e.getMessage()) + "; no test was run");
+            return ExecutorException.DEVICE;
+        }
+        return -1;
+    }
+
+    /** The message up to the loader's own detail (its list of searched paths runs to thousands of characters). */
+    private static String firstSentence(String m) {
+        int colon = m.indexOf("): ");
+        return colon < 0 ? m : m.substring(0, colon + 1);
     }
 
     /** @return the number of failed tests */

@@ -123,6 +123,13 @@ public final class ClusterLoader {
                     : ClusterSource.Origin.HOSTS;
             return new ClusterSource(name, origin, build(catalog.get()), catalog.get());
         }
+        Matcher hosts = SHORTHAND.matcher(name.trim().toLowerCase(Locale.ROOT));
+        if (hosts.matches() && Catalog.hostType(hosts.group(1)).isPresent()) {
+            String n = hosts.group(2) != null ? hosts.group(2) : hosts.group(3);
+            String why = n.matches("0+") ? "at least 1 (" + hosts.group(1) + "x1 is one host)" : "a smaller number";
+            throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "host count " + n + " of catalog"
+                    + " host type " + hosts.group(1) + ": must be " + why));
+        }
         if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
             throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file"));
         }

@@ -58,6 +58,10 @@ class ClusterShorthandTest {
         assertTrue(ClusterLoader.shorthand("dgx-h100:0").isEmpty());
         assertTrue(ClusterLoader.shorthand("dgx-h100:").isEmpty());
         InputException e = assertThrows(InputException.class, () -> ClusterLoader.load("dgx-h100:0"));
-        assertTrue(e.getMessage().contains("NAMExN or NAME:N"), e.getMessage());
+        // a known host type with 0 hosts is named as such (not as an unknown name)
+        assertTrue(e.getMessage().contains("host count 0 of catalog host type dgx-h100: must be at least 1"),
+                e.getMessage());
+        InputException unknown = assertThrows(InputException.class, () -> ClusterLoader.load("no-such-hostx2"));
+        assertTrue(unknown.getMessage().contains("NAMExN or NAME:N"), unknown.getMessage());
     }
 }

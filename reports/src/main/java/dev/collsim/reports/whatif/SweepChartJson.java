@@ -93,16 +93,20 @@ final class SweepChartJson {
         List<String> same = names.stream().filter(n -> Math.abs(hardwareBound(rows, n) - b) <= SAME_BOUND * b)
                 .toList();
         ObjectNode s = ChartJson.JSON.createObjectNode().put("name", variant).put("type", "line")
-                .put("symbol", "none").put("z", 1);
+                .put("symbol", "circle").put("symbolSize", 1).put("z", 1);
+        s.putObject("labelLayout").put("moveOverlap", "shiftY");
         s.putObject("lineStyle").put("type", "dashed").put("width", 1.5);
         String label = String.format(Locale.ROOT, "bound %.1f GB/s", b);
         String who = same.size() > 1 ? String.join(" = ", same) : variant;
         ArrayNode data = s.putArray("data");
         for (long x : new long[] {minSize, maxSize}) {
             ObjectNode p = data.addObject();
-            if (x == maxSize && same.get(0).equals(variant)) {
-                p.putObject("label").put("show", true).put("position", "top").put("align", "right")
-                        .put("formatter", label + ": " + who).put("fontSize", 10);
+            boolean right = names.stream().map(n -> hardwareBound(rows, n)).filter(o -> o > b * (1 + SAME_BOUND))
+                    .distinct().count() % 2 == 0;
+            if (x == (right ? maxSize : minSize) && same.get(0).equals(variant)) {
+                p.putObject("label").put("show", true).put("position", "top").put("align", right ? "right" : "left")
+                        .put("formatter", label + ": " + who).put("fontSize", 10)
+                        .put("backgroundColor", "rgba(255,255,255,0.8)");
             }
             p.putArray("value").add(x).add(b);
             p.putObject("tip").put("hardware bound of", variant).put("busbw GB/s", b)

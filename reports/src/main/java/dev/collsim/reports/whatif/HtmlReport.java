@@ -1,24 +1,34 @@
 package dev.collsim.reports.whatif;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.units.DataSize;
+import dev.collsim.validation.compare.ErrorStats;
+import java.io.UncheckedIOException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
- * The report as one self-contained HTML page: styles inline, every chart embedded as a base64 PNG (with a link to
- * its SVG next to the page), tables of the key numbers, and what the model leaves out. Stateless.
+ * The report as one self-contained HTML page, viewable with no network: styles and the charting library (Apache
+ * ECharts, {@link EchartsLibrary}) inline, every chart interactive (zoom, tooltips with every number, legend toggles)
+ * from its JSON options ({@link InteractiveCharts}) with links to its PNG and SVG next to the page; the algorithm map
+ * as a base64 PNG; tables of the key numbers (scrolling sideways inside their box on a narrow window); and what the
+ * model leaves out. Stateless.
  */
 public final class HtmlReport {
 
     private static final String CSS = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;"
-            + "max-width:1100px;color:#222;padding:0 1em}h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;"
-            + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.9em;display:block;max-width:100%;overflow-x:auto}"
-            + "th,td{border:1px solid #ddd;padding:.3em .6em;text-align:right}th{background:#f3f3f3}"
+            + "max-width:1400px;color:#222;padding:0 1em}h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;"
+            + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.85em;display:block;max-width:100%;overflow-x:auto}"
+            + "th,td{border:1px solid #ddd;padding:.25em .5em;text-align:right}td.w{max-width:28em;min-width:14em}"
+            + "div.chart{width:100%;height:520px}th{background:#f3f3f3}"
             + "td.l,th.l{text-align:left}img{max-width:100%;border:1px solid #eee}.note{color:#555;font-style:italic;"
-            + "font-size:.9em}.meta{color:#666}figure{margin:1em 0}figcaption{color:#444;font-size:.9em}";
+            + "font-size:.9em}.meta{color:#666}figure{margin:1em 0}figcaption{color:#444;font-size:.9em}"
+            + "@media(max-width:1000px){div.chart{height:440px}}";
 
     private HtmlReport() {
     }
@@ -33,6 +43,7 @@ public final class HtmlReport {
      */
     public static String render(ReportData d, List<ReportCharts.Named> charts, Map<String, byte[]> pngs,
             List<String> files, String created) {
+        Map<String, ObjectNode> live = InteractiveCharts.build(d);
         StringBuilder h = new StringBuilder(64 * 1024);
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(esc(d.title()))
                 .append("</title><style>").append(CSS).append("</style></head><body>\n");
@@ -57,24 +68,26 @@ public final class HtmlReport {
         h.append("</table>\n");
         if (!d.sweeps().isEmpty()) {
             h.append("<h2>Collectives</h2>\n");
-            charts.stream().filter(c -> c.stem().startsWith("busbw-")).forEach(c -> figure(h, c, pngs));
+            charts.stream().filter(c -> c.stem().startsWith("busbw-")).forEach(c -> figure(h, c, pngs, live));
             sweepTable(h, d);
         }
         if (!d.measured().isEmpty()) {
             h.append("<h2>Predicted vs measured</h2>\n");
-            charts.stream().filter(c -> c.stem().equals("predicted-vs-measured")).forEach(c -> figure(h, c, pngs));
-            double[] err = d.measured().stream().mapToDouble(m -> Math.abs(m.errorPct())).sorted().toArray();
-            h.append(String.format(Locale.ROOT, "<p>%d points; absolute error median %.1f%%, max %.1f%%.</p>%n",
-                    err.length, err[err.length / 2], err[err.length - 1]));
+            charts.stream().filter(c -> c.stem().equals("predicted-vs-measured"))
+                    .forEach(c -> figure(h, c, pngs, live));
+            ErrorStats st = ErrorStats.of(d.measured().stream().map(m -> Math.abs(m.errorPct())).toList());
+            h.append(String.format(Locale.ROOT, "<p>%d points; absolute error of time median %.1f%%, p90 %.1f%%,"
+                    + " max %.1f%% (as <code>collsim compare</code> computes them).</p>%n", st.n(), st.median(),
+                    st.p90(), st.max()));
         }
         if (!d.algorithmMap().isEmpty()) {
             h.append("<h2>Algorithm choice</h2>\n");
-            charts.stream().filter(c -> c.stem().equals("algorithm-map")).forEach(c -> figure(h, c, pngs));
+            charts.stream().filter(c -> c.stem().equals("algorithm-map")).forEach(c -> figure(h, c, pngs, live));
         }
         d.tuning().html(h);
         if (!d.plans().isEmpty()) {
             h.append("<h2>Training step plans</h2>\n");
-            planSection(h, d, charts, pngs);
+            planSection(h, d, charts, pngs, live);
         }
         h.append("<h2>What the model leaves out</h2>\n<ul>");
         d.leavesOut().forEach(s -> h.append("<li>").append(esc(s)).append("</li>"));
@@ -83,12 +96,17 @@ public final class HtmlReport {
             h.append(i == 0 ? "" : ", ").append("<a href=\"").append(esc(files.get(i))).append("\">")
                     .append(esc(files.get(i))).append("</a>");
         }
-        h.append("; each chart is also in <code>charts/</code> as PNG and SVG.</p>\n</body></html>\n");
+        h.append("; each chart is also in <code>charts/</code> as PNG and SVG.</p>\n");
+        if (!live.isEmpty()) {
+            h.append("<script>").append(EchartsLibrary.script()).append("</script>\n<script>")
+                    .append(EchartsLibrary.pageScript()).append("</script>\n");
+        }
+        h.append("</body></html>\n");
         return h.toString();
     }
 
     private static void planSection(StringBuilder h, ReportData d, List<ReportCharts.Named> charts,
-            Map<String, byte[]> pngs) {
+            Map<String, byte[]> pngs, Map<String, ObjectNode> live) {
         List<String> plans = d.plans().stream().map(ReportData.PlanRow::plan).distinct().toList();
         for (int i = 0; i < plans.size(); i++) {
             String plan = plans.get(i);
@@ -109,7 +127,7 @@ public final class HtmlReport {
             h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource()))
                     .append(". Model leaves out: ").append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
             String stem = "step-" + (i + 1);
-            charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs));
+            charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs, live));
             String base = rows.get(0).variant();
             h.append("<p>Collectives of one step on <b>").append(esc(base)).append("</b>:</p>\n<table><tr>"
                     + "<th class=l>kind</th><th>group</th><th>ranks</th><th>hosts</th><th>bytes/call</th><th>calls</th>"
@@ -118,13 +136,13 @@ public final class HtmlReport {
             d.planComms().stream().filter(c -> c.plan().equals(plan) && c.variant().equals(base)).forEach(c ->
                     h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%s</td><td>%d</td><td>%d</td>"
                             + "<td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td><td>%,.2f</td><td>%.1f</td>"
-                            + "<td class=l>%s</td><td class=l>%s</td><td class=l>%s</td></tr>%n", esc(c.kind()),
+                            + "<td class=l>%s</td><td class=\"l w\">%s</td><td class=\"l w\">%s</td></tr>%n", esc(c.kind()),
                             c.group(), c.nRanks(), c.hosts(), ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(),
                             c.totalMs(), c.exposedMs(), c.busBw(), esc(c.choice()), esc(c.bottleneck()),
                             esc(c.formula()))));
             h.append("</table>\n");
             String sstem = "scaling-" + (i + 1);
-            charts.stream().filter(c -> c.stem().equals(sstem)).forEach(c -> figure(h, c, pngs));
+            charts.stream().filter(c -> c.stem().equals(sstem)).forEach(c -> figure(h, c, pngs, live));
             List<ReportData.TargetRow> targets = d.targets().stream().filter(t -> t.plan().equals(plan)).toList();
             if (!targets.isEmpty()) {
                 h.append("<table><tr><th class=l>variant</th><th>target tokens/s</th><th>smallest GPU count</th>"
@@ -140,6 +158,7 @@ public final class HtmlReport {
     }
 
     private static void sweepTable(StringBuilder h, ReportData d) {
+        TreeSet<Long> shown = new TreeSet<>();
         h.append("<table><tr><th class=l>variant</th><th class=l>collective</th><th>ranks</th><th>size</th>"
                 + "<th>time us</th><th>busbw GB/s</th><th>bound GB/s</th><th class=l>algorithm</th><th>channels</th>"
                 + "<th class=l>bottleneck</th><th class=l>backend</th></tr>\n");
@@ -148,13 +167,16 @@ public final class HtmlReport {
             if (Long.bitCount(r.sizeBytes()) != 1 || log2 % 6 != 3 && r.sizeBytes() != maxSize(d, r)) {
                 continue;
             }
+            shown.add(r.sizeBytes());
             h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td class=l>%s</td><td>%d</td><td>%s</td>"
                     + "<td>%,.1f</td><td>%.1f</td><td>%.1f</td><td class=l>%s/%s</td><td>%d</td><td class=l>%s</td><td class=l>%s</td></tr>%n",
                     esc(r.variant()), r.collective(), r.nRanks(), DataSize.format(r.sizeBytes()), r.timeUs(), r.busBw(),
                     r.boundBusBw(), r.algorithm(), r.protocol(), r.nChannels(), esc(r.bottleneck()), r.backend()));
         }
-        h.append("</table>\n<p class=note>Sizes 8, 512, 32K, 2M, 128M, 8G and the largest shown; every size is in"
-                + " sweeps.csv. Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(".</p>\n");
+        h.append("</table>\n<p class=note>Sizes shown: ").append(esc(String.join(", ", shown.stream()
+                .map(DataSize::format).toList()))).append(" (8 B times powers of 64, and each sweep's largest);"
+                + " every size is in data/sweeps.csv and in the chart's tooltips. Model leaves out: ")
+                .append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(".</p>\n");
     }
 
     private static long maxSize(ReportData d, ReportData.SweepRow r) {
@@ -162,7 +184,23 @@ public final class HtmlReport {
                 .mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(-1);
     }
 
-    private static void figure(StringBuilder h, ReportCharts.Named c, Map<String, byte[]> pngs) {
+    private static void figure(StringBuilder h, ReportCharts.Named c, Map<String, byte[]> pngs,
+            Map<String, ObjectNode> live) {
+        ObjectNode option = live.get(c.stem());
+        if (option != null) {
+            String id = "opt-" + c.stem();
+            h.append("<figure><div class=chart id=\"chart-").append(c.stem()).append("\" data-option-id=\"")
+                    .append(id).append("\" role=img aria-label=\"").append(esc(c.caption())).append("\"></div>")
+                    .append("<script type=\"application/json\" id=\"").append(id).append("\">")
+                    .append(json(option)).append("</script><figcaption>").append(esc(c.caption()));
+            if (option.hasNonNull("notes") && !option.get("notes").asText().isEmpty()) {
+                h.append(" Not drawn: ").append(esc(option.get("notes").asText())).append('.');
+            }
+            h.append(" Drag a box with the zoom tool or scroll to zoom; click a legend entry to hide a series. (<a"
+                    + " href=\"charts/").append(c.stem()).append(".png\">PNG</a>, <a href=\"charts/").append(c.stem())
+                    .append(".svg\">SVG</a>)</figcaption></figure>\n");
+            return;
+        }
         h.append("<figure><img alt=\"").append(esc(c.caption())).append("\" src=\"data:image/png;base64,")
                 .append(Base64.getEncoder().encodeToString(pngs.get(c.stem()))).append("\"><figcaption>")
                 .append(esc(c.caption())).append(" (<a href=\"charts/").append(c.stem()).append(".svg\">SVG</a>)")
@@ -181,6 +219,15 @@ public final class HtmlReport {
             h.append("</tr>\n");
         }
         h.append("</table>\n");
+    }
+
+    /** @return the option as JSON safe inside a script element ({@code </} written as {@code <\/}) */
+    private static String json(ObjectNode option) {
+        try {
+            return ChartJson.JSON.writeValueAsString(option).replace("</", "<\\/");
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** @return the text with HTML's special characters escaped */

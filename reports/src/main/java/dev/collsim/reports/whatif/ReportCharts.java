@@ -45,7 +45,8 @@ public final class ReportCharts {
             Map<String, Integer> ranks = new LinkedHashMap<>();
             for (ReportData.SweepRow r : e.getValue()) {
                 perVariant.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(new SweepSeries.Point(
-                        r.sizeBytes(), r.timeUs(), r.busBw(), r.boundBusBw(), r.algorithm(), r.protocol()));
+                        r.sizeBytes(), r.timeUs(), r.busBw(), SweepChartJson.hardwareBound(e.getValue(), r.variant()),
+                        r.algorithm(), r.protocol()));
                 ranks.put(r.variant(), r.nRanks());
             }
             String coll = e.getValue().get(0).collective();
@@ -61,7 +62,8 @@ public final class ReportCharts {
             }
             String stem = "busbw-" + e.getKey().toLowerCase(Locale.ROOT).replace(' ', '-');
             out.add(new Named(stem, "Predicted bus bandwidth of " + e.getKey() + " against size for every variant;"
-                    + " dashed lines: the physical bound of each variant's hardware.",
+                    + " dashed lines: each variant's hardware bound, independent of size (the highest bound of the algorithms"
+                    + " chosen in the sweep); variants sharing a bound are named together on its label.",
                     BusBwChart.create(e.getKey() + ": busbw by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
         }
         if (!d.measured().isEmpty()) {

@@ -1,0 +1,82 @@
+package dev.collsim.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.collsim.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The default what-if report opened in a real browser (headless Chromium, no network): the page logs nothing to the
+ * console (no script error), and every chart container holds a chart ECharts drew (a canvas). Skipped when no
+ * Chromium is installed, except under CI=true, where a missing browser fails the test ({@code .ci/run} installs it).
+ */
+class ReportBrowserTest {
+
+    private static final Pattern CHART = Pattern.compile("<div class=\"?chart\"? id=\"chart-([a-z0-9-]+)\"");
+
+    @Test
+    void defaultReportRendersEveryChartWithoutConsoleErrors(@TempDir Path tmp) throws Exception {
+        Path browser = chromium();
+        Path out = tmp.resolve("rep");
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = Main.run(new String[] {"report", "../examples/whatif-default.yaml", "-o", out.toString(),
+            "--no-progress"}, new PrintWriter(o), new PrintWriter(e));
+        assertEquals(0, code, e.toString());
+        String html = Files.readString(out.resolve("index.html"));
+        assertFalse(Pattern.compile("src=\"https?:").matcher(html).find(), "the page must load nothing from the web");
+        List<String> charts = CHART.matcher(html).results().map(m -> m.group(1)).toList();
+        // The spec has 2 sweeps (allreduce, alltoall) and 2 plans, each with a step chart; only the first plan sets
+        // scaling-max-gpus, so one scaling chart: 5 interactive charts.
+        assertEquals(List.of("busbw-allreduce-bfloat16", "busbw-alltoall-bfloat16", "step-1", "scaling-1", "step-2"),
+                charts);
+        Path log = tmp.resolve("chromium.log");
+        Path dom = tmp.resolve("dom.html");
+        Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + tmp.resolve("profile"), "--enable-logging=stderr", "--v=0",
+                "--virtual-time-budget=10000", "--window-size=1400,1000", "--dump-dom",
+                out.resolve("index.html").toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
+        String console = Files.readAllLines(log).stream().filter(l -> l.contains(":CONSOLE")).reduce("",
+                (a, b) -> a + b + "\n");
+        assertEquals("", console, "console messages while rendering the report");
+        String rendered = Files.readString(dom);
+        for (String c : charts) {
+            Matcher m = Pattern.compile("id=\"chart-" + c + "\"[^>]*data-rendered=\"true\"[^>]*>\\s*<div[^>]*>"
+                    + "\\s*<canvas").matcher(rendered);
+            assertTrue(m.find(), "chart " + c + " holds no drawn canvas");
+        }
+    }
+
+    /** @return the Chromium executable on PATH; aborts the test when missing, fails it under CI=true */
+    private static Path chromium() throws IOException {
+        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+                Path f = Path.of(dir, name);
+                if (!dir.isEmpty() && Files.isExecutable(f)) {
+                    return f;
+                }
+            }
+        }
+        if ("true".equals(System.getenv("CI"))) {
+            fail("CI=true but no chromium on PATH: .ci/run installs it with apt-get install chromium");
+        }
+        return Assumptions.abort("no chromium on PATH (apt-get install chromium); the browser check is skipped");
+    }
+}

@@ -1,0 +1,105 @@
+package dev.collsim.reports.whatif;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * ECharts options for the training plans: the step time of each variant as stacked horizontal bars (compute,
+ * pipeline bubble when any variant has one, exposed communication per kind), every variant listed, those that do not
+ * fit with the reason, each label giving the step time and its difference from the base; and scaling efficiency
+ * against GPU count. Stateless.
+ */
+final class PlanChartJson {
+
+    private PlanChartJson() {
+    }
+
+    /**
+     * @param title chart title
+     * @param d     the report's numbers
+     * @param plan  the plan's name
+     * @return the option
+     */
+    static ObjectNode stepBars(String title, ReportData d, String plan) {
+        List<ReportData.PlanRow> rows = d.plans().stream().filter(r -> r.plan().equals(plan)).toList();
+        Map<String, double[]> parts = new LinkedHashMap<>();
+        parts.put("compute", new double[rows.size()]);
+        parts.put("pipeline bubble", new double[rows.size()]);
+        for (int i = 0; i < rows.size(); i++) {
+            ReportData.PlanRow r = rows.get(i);
+            if (!r.fits()) {
+                continue;
+            }
+            parts.get("compute")[i] = r.computeMs();
+            parts.get("pipeline bubble")[i] = r.bubbleMs();
+            for (ReportData.PlanCommRow c : d.planComms()) {
+                if (c.plan().equals(plan) && c.variant().equals(r.variant())) {
+                    parts.computeIfAbsent(c.kind() + " (exposed)", k -> new double[rows.size()])[i] += c.exposedMs();
+                }
+            }
+        }
+        ObjectNode o = ChartJson.base(title, "ms", "none");
+        o.remove("dataZoom");
+        o.putObject("tooltip").put("trigger", "axis").put("confine", true).putObject("axisPointer")
+                .put("type", "shadow");
+        double max = rows.stream().mapToDouble(ReportData.PlanRow::stepMs).max().orElse(1);
+        o.set("xAxis", ChartJson.axis("step time (ms)", false, 10, 0, max * 1.02));
+        ArrayNode cats = o.putObject("yAxis").put("type", "category").put("inverse", true).putArray("data");
+        double baseStep = rows.isEmpty() ? 0 : rows.get(0).stepMs();
+        for (ReportData.PlanRow r : rows) {
+            cats.add(r.fits() ? String.format(Locale.ROOT, "%s: %.1f ms%s", r.variant(), r.stepMs(),
+                    r == rows.get(0) ? " (base)" : String.format(Locale.ROOT, " (%+.2f %%)",
+                    (r.stepMs() - baseStep) / baseStep * 100)) : r.variant() + ": does not fit");
+        }
+        o.withObject("/grid").put("left", 10);
+        ArrayNode series = o.putArray("series");
+        for (Map.Entry<String, double[]> p : parts.entrySet()) {
+            if (Arrays.stream(p.getValue()).allMatch(v -> v == 0)) {
+                continue;
+            }
+            ObjectNode s = series.addObject().put("name", p.getKey()).put("type", "bar").put("stack", "step")
+                    .put("barMaxWidth", 26);
+            ArrayNode data = s.putArray("data");
+            for (double v : p.getValue()) {
+                data.add(v);
+            }
+        }
+        List<String> notes = new ArrayList<>();
+        rows.stream().filter(r -> !r.fits()).forEach(r -> notes.add(r.variant() + ": " + r.computeSource()));
+        o.put("notes", String.join("; ", notes));
+        return o;
+    }
+
+    /**
+     * @param title  chart title
+     * @param d      the report's numbers
+     * @param plan   the plan's name
+     * @return scaling efficiency (percent) against GPU count (log 2 axis), one line per variant
+     */
+    static ObjectNode scaling(String title, ReportData d, String plan) {
+        List<ReportData.ScalingRow> rows = d.scaling().stream().filter(s -> s.plan().equals(plan)).toList();
+        double lo = rows.stream().mapToDouble(ReportData.ScalingRow::gpus).min().orElse(1);
+        double hi = rows.stream().mapToDouble(ReportData.ScalingRow::gpus).max().orElse(1);
+        ObjectNode o = ChartJson.base(title, "gpus", "pct");
+        o.set("xAxis", ChartJson.axis("GPUs", true, 2, lo, hi));
+        o.set("yAxis", ChartJson.axis("scaling efficiency (%)", false, 10, 0, 100).put("nameGap", 45));
+        ArrayNode series = o.putArray("series");
+        Map<String, ArrayNode> byVariant = new LinkedHashMap<>();
+        for (ReportData.ScalingRow r : rows) {
+            ArrayNode data = byVariant.computeIfAbsent(r.variant(), k -> series.addObject().put("name", k)
+                    .put("type", "line").put("symbolSize", 5).putArray("data"));
+            ObjectNode p = data.addObject();
+            p.putArray("value").add(r.gpus()).add(r.efficiency() * 100);
+            p.putObject("tip").put("variant", r.variant()).put("GPUs", r.gpus())
+                    .put("data-parallel degree", r.dp())
+                    .put("step ms", r.stepMs()).put("tokens/s", r.tokensPerS()).put("efficiency %", r.efficiency() * 100);
+        }
+        return o;
+    }
+}

@@ -1,0 +1,63 @@
+// collsim report: turns each <div class="chart" data-option-id=ID> into an Apache ECharts chart from the JSON in
+// <script type="application/json" id=ID>. Adds the axis and tooltip formatters JSON cannot carry.
+(function () {
+  'use strict';
+  function bytes(v) {
+    var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], i = 0;
+    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+    return (Math.round(v * 100) / 100) + ' ' + u[i];
+  }
+  function num(v) {
+    if (typeof v !== 'number') { return String(v); }
+    if (Number.isInteger(v)) { return v.toLocaleString('en-US'); }
+    var a = Math.abs(v);
+    return a >= 100 ? v.toLocaleString('en-US', {maximumFractionDigits: 1})
+      : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
+  }
+  var FMT = {
+    bytes: bytes,
+    gbps: function (v) { return num(v); },
+    us: function (v) { return num(v); },
+    ms: function (v) { return num(v); },
+    pct: function (v) { return num(v) + ' %'; },
+    gpus: function (v) { return num(v); }
+  };
+  function esc(s) {
+    return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  }
+  function tip(p) {
+    var d = p.data && p.data.tip;
+    if (!d) { return esc(p.seriesName) + '<br>' + esc(num(p.value[0])) + ', ' + esc(num(p.value[1])); }
+    var rows = [p.marker + '<b>' + esc(p.seriesName) + '</b>'];
+    Object.keys(d).forEach(function (k) {
+      var v = d[k];
+      var s = k === 'size' ? bytes(v) + ' (' + num(v) + ' B)' : num(v);
+      rows.push(esc(k) + ': <b>' + esc(s) + '</b>');
+    });
+    return rows.join('<br>');
+  }
+  function axisTip(ps) {
+    var rows = [esc(ps[0].axisValueLabel || ps[0].name)];
+    var total = 0;
+    ps.forEach(function (p) {
+      total += p.value || 0;
+      rows.push(p.marker + esc(p.seriesName) + ': <b>' + esc(num(p.value)) + ' ms</b>');
+    });
+    rows.push('step: <b>' + esc(num(total)) + ' ms</b>');
+    return rows.join('<br>');
+  }
+  function render(div) {
+    var opt = JSON.parse(document.getElementById(div.getAttribute('data-option-id')).textContent);
+    var c = opt.collsim || {};
+    if (opt.xAxis && FMT[c.x]) { opt.xAxis.axisLabel = {formatter: FMT[c.x], hideOverlap: true}; }
+    if (opt.yAxis && FMT[c.y]) { opt.yAxis.axisLabel = {formatter: FMT[c.y]}; }
+    opt.tooltip.formatter = opt.tooltip.trigger === 'axis' ? axisTip : tip;
+    delete opt.collsim;
+    delete opt.notes;
+    var chart = echarts.init(div, null, {renderer: 'canvas'});
+    chart.setOption(opt);
+    div.setAttribute('data-rendered', 'true');
+    window.addEventListener('resize', function () { chart.resize(); });
+  }
+  document.querySelectorAll('div.chart[data-option-id]').forEach(render);
+}());

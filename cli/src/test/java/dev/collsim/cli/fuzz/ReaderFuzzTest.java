@@ -78,7 +78,8 @@ class ReaderFuzzTest {
 
     @Provide
     Arbitrary<String> measurementSeeds() {
-        return seeds(ROOT.resolve("validation/src/test/resources/data"), ROOT.resolve("validation/src/test/resources/fuzz"));
+        return seeds(ROOT.resolve("validation/src/test/resources/data"),
+                ROOT.resolve("validation/src/test/resources/fuzz"));
     }
 
     @Provide

@@ -1,6 +1,8 @@
 package dev.collsim.io;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A user's input file could not be used: carries every problem found, so all can be reported at once.
@@ -36,13 +38,26 @@ public final class InputException extends UserInputException {
         return problems;
     }
 
+    /**
+     * Every problem, one a line, then a closing summary naming every file in first-seen order:
+     * {@code 2 problems in a.txt} for one file, {@code 3 problems: 2 in a.txt, 1 in b.txt} for several.
+     */
     private static String render(List<InputProblem> problems) {
         StringBuilder sb = new StringBuilder();
+        Map<String, Integer> perFile = new LinkedHashMap<>();
         for (InputProblem p : problems) {
             sb.append(p).append('\n');
+            perFile.merge(p.file(), 1, Integer::sum);
         }
-        String file = problems.isEmpty() ? "input" : problems.get(0).file();
-        sb.append(problems.size()).append(problems.size() == 1 ? " problem in " : " problems in ").append(file);
+        sb.append(problems.size()).append(problems.size() == 1 ? " problem" : " problems");
+        if (perFile.size() <= 1) {
+            return sb.append(" in ").append(perFile.isEmpty() ? "input" : perFile.keySet().iterator().next()).toString();
+        }
+        String sep = ": ";
+        for (Map.Entry<String, Integer> e : perFile.entrySet()) {
+            sb.append(sep).append(e.getValue()).append(" in ").append(e.getKey());
+            sep = ", ";
+        }
         return sb.toString();
     }
 }

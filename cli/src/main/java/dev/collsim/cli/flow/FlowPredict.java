@@ -81,6 +81,11 @@ public final class FlowPredict {
     public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, DataType type, RedOp op,
             List<Long> sizes, NcclSettings ncclEnv, CollectivePredictor chooser)
             throws InputException, IOException {
+        if (rankList.size() < 2) {
+            throw new UserError("--backend flow and links need at least 2 ranks; found " + rankList.size() + " (one"
+                    + " rank sends nothing between GPUs, so there is no transfer to simulate: use --backend analytical,"
+                    + " which times the local copy)", ExitCodes.USAGE);
+        }
         if (o.timeline != null) {
             OutputPaths.check(o.timeline, "--timeline");
         }

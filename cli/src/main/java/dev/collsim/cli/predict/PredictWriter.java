@@ -50,7 +50,7 @@ final class PredictWriter {
     /** The text table with the analytical backend's footer. */
     void text(List<String> header, List<PredictRow> rows, boolean all) {
         text(header, rows, all, "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
-                + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow. Not modelled:"
+                + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow (N/A: no link limits it, as with one rank). Not modelled:"
                 + " congestion from other jobs, clocks, CUDA graph launch.");
     }
 
@@ -82,8 +82,8 @@ final class PredictWriter {
                     p.sizeBytes(), r.count(), type, p.collective().isReduction() ? redop : "none",
                     p.collective().isRooted() ? 0 : -1, num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
                     "N/A", algo(p), p.protocol() == null ? "-" : p.protocol().ncclName(), p.nChannels(),
-                    p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), num(p.physicalBoundBusBw(), 9),
-                    links ? num(r.linksBusBw(), 9) : "");
+                    p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), bound(p.physicalBoundBusBw(), 9),
+                    links ? bound(r.linksBusBw(), 9) : "");
             if (all) {
                 for (Candidate c : r.candidates()) {
                     out.printf(Locale.ROOT, "#   %s %-9s %-6s  nccl_est %9s us  predicted %9s us  busbw %7s GB/s  %s%n",
@@ -118,14 +118,14 @@ final class PredictWriter {
             Prediction p = r.prediction();
             out.println(String.join(",", common(r), num(p.timeUs()), num(p.algBw()), num(p.busBw()), algo(p),
                     p.protocol() == null ? "" : p.protocol().ncclName(), String.valueOf(p.nChannels()),
-                    num(p.ncclEstimateUs()), num(p.physicalBoundBusBw()), "true", quote(p.bottleneck()))
-                    + (links ? "," + num(r.linksBusBw()) : ""));
+                    num(p.ncclEstimateUs()), bound(p.physicalBoundBusBw()), "true", quote(p.bottleneck()))
+                    + (links ? "," + bound(r.linksBusBw()) : ""));
             if (all) {
                 for (Candidate c : r.candidates()) {
                     out.println(String.join(",", common(r), num(c.predicted().timeUs()),
                             num(p.algBw() * p.timeUs() / c.predicted().timeUs()), num(busBw(p, c.predicted().timeUs())),
                             c.algorithm().ncclName(), c.protocol().ncclName(), String.valueOf(c.predicted().channels()),
-                            num(c.ncclTimeUs()), num(p.physicalBoundBusBw()), String.valueOf(c.chosen()),
+                            num(c.ncclTimeUs()), bound(p.physicalBoundBusBw()), String.valueOf(c.chosen()),
                             quote(c.predicted().bottleneck())));
                 }
             }
@@ -136,6 +136,18 @@ final class PredictWriter {
         Prediction p = r.prediction();
         return p.sizeBytes() + "," + r.count() + "," + type + "," + (p.collective().isReduction() ? redop : "none") + ","
                 + (p.collective().isRooted() ? 0 : -1);
+    }
+
+    /**
+     * A bound column (bound, links): N/A (empty in CSV) where no link limits the busbw, as with one rank, whose
+     * busbw is 0 by nccl-tests' definition (factor (nranks-1)/nranks or 2(nranks-1)/nranks), never {@code inf}.
+     */
+    static String bound(double v, int width) {
+        return Double.isInfinite(v) ? "N/A" : num(v, width);
+    }
+
+    private static String bound(double v) {
+        return Double.isInfinite(v) ? "" : num(v);
     }
 
     private static String num(double v) {

@@ -2,8 +2,8 @@ package dev.collsim.reports.spec;
 
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
-import dev.collsim.io.IoMessages;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.nccl.Collective;
@@ -18,7 +18,6 @@ import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.units.Bandwidth;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,13 +97,7 @@ public final class ReportSpecReader {
      * @throws InputException listing every problem
      */
     public static ReportSpec read(Path file) throws InputException {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException e) {
-            throw new InputException(new InputProblem(file.toString(), 0, 0, "",
-                    IoMessages.reason(e) + " (the report spec)"));
-        }
+        String text = InputLimits.readText(file, file.toString());
         Path folder = file.toAbsolutePath().getParent();
         return read(file.toString(), text, folder);
     }

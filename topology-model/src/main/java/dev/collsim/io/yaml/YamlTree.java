@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -38,15 +39,6 @@ public final class YamlTree {
     }
 
     /**
-     * Parses a document.
-     *
-     * @param file     file name to cite in problems
-     * @param content  the text
-     * @param problems receives one problem per duplicate key (at the repeated key)
-     * @return the root node; an empty mapping at 1:1 for an empty document
-     * @throws InputException on a YAML syntax error: {@code file:line:col: not valid YAML: <Jackson's message>}
-     */
-    /**
      * SnakeYAML's message in one line: its context and problem sentences (lines starting in column 1), with where
      * the context began, e.g. {@code while parsing a flow sequence (from 4:8); expected ',' or ']', but got ':'}.
      * The snippet and caret lines are left out (the problem's own line and column point there).
@@ -75,8 +67,19 @@ public final class YamlTree {
         return String.join("; ", sentences);
     }
 
+    /**
+     * Parses a document.
+     *
+     * @param file     file name to cite in problems
+     * @param content  the text
+     * @param problems receives one problem per duplicate key (at the repeated key)
+     * @return the root node; an empty mapping at 1:1 for an empty document
+     * @throws InputException on a YAML syntax error: {@code file:line:col: not valid YAML: <Jackson's message>};
+     *                        on a line longer than {@link InputLimits#maxLineChars()}, checked before parsing
+     */
     public static YamlNode parse(String file, String content, Consumer<InputProblem> problems)
             throws InputException {
+        InputLimits.checkYamlLines(file, content);
         try (JsonParser p = FACTORY.createParser(content)) {
             JsonToken t = p.nextToken();
             if (t == null) {

@@ -3,8 +3,8 @@ package dev.collsim.topology.io;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
-import dev.collsim.io.IoMessages;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
@@ -101,12 +101,7 @@ public final class ClusterLoader {
         String name = cluster == null || cluster.isBlank() ? DEFAULT : cluster.trim();
         Path path = folder != null && Files.isRegularFile(folder.resolve(name)) ? folder.resolve(name) : Path.of(name);
         if (Files.isRegularFile(path)) {
-            String content;
-            try {
-                content = Files.readString(path, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new InputException(new InputProblem(name, 0, 0, "", IoMessages.reason(e)));
-            }
+            String content = InputLimits.readText(path, name);
             return source(name, ClusterSource.Origin.FILE, name, content, hints);
         }
         if (Files.isDirectory(path)) {

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.topology.fabric.ClusterLimits;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Cluster files that crashed or were silently accepted when fuzzed (src/test/resources/fuzz): each is one located
@@ -50,5 +53,50 @@ class FuzzFindingsClusterTest {
         assertTrue(e.problems().get(0).message().contains("at most " + ClusterLimits.maxHosts()),
                 e.problems().toString());
         assertTrue(e.problems().get(0).message().contains(ClusterLimits.MAX_HOSTS_VARIABLE));
+    }
+
+    /**
+     * c12: 5,000 nested PCIe bridges (the text of the fuzz-findings generator c12-xml-deep-pci-gen.py) overflowed the
+     * stack. system is depth 1, cpu depth 2, the k-th pci depth k + 2, so with the default limit of 256 the 255th
+     * pci is the first element refused; its column is found here by counting tags in the generated text.
+     */
+    @Test
+    void deeplyNestedXmlIsRefusedAtTheFirstElementPastTheLimit(@TempDir Path dir) throws Exception {
+        int n = 5000;
+        StringBuilder sb = new StringBuilder("<system version=\"1\"><cpu numaid=\"0\" arch=\"x86_64\" affinity=\"ff\" "
+                + "vendor=\"GenuineIntel\" familyid=\"6\" modelid=\"143\">");
+        for (int i = 0; i < n; i++) {
+            sb.append(String.format("<pci busid=\"%04x:%02x:00.0\" class=\"0x060400\" link_speed=\"32.0 GT/s PCIe\" "
+                    + "link_width=\"16\">", i / 256, i % 256));
+        }
+        sb.append("<pci busid=\"ffff:ff:00.0\" class=\"0x030200\" vendor=\"0x10de\" device=\"0x2330\" "
+                + "link_speed=\"32.0 GT/s PCIe\" link_width=\"16\"><gpu dev=\"0\" sm=\"90\" rank=\"0\" gdr=\"1\"/></pci>");
+        sb.append("</pci>".repeat(n)).append("</cpu></system>\n");
+        String text = sb.toString();
+        int at = -1;
+        for (int k = 0; k < 255; k++) {
+            at = text.indexOf("<pci ", at + 1);
+        }
+        Path f = dir.resolve("c12-xml-deep-pci.xml");
+        Files.writeString(f, text);
+        InputException e = assertThrows(InputException.class, () -> ClusterLoader.load(f.toString()));
+        var p = e.problems().get(0);
+        assertEquals(1, p.line(), p.toString());
+        assertEquals(at + 1, p.column(), p.toString());
+        assertEquals("pci", p.field());
+        assertTrue(p.message().startsWith("element nested 257 deep; allowed: at most 256"), p.message());
+        assertTrue(p.message().contains(InputLimits.MAX_XML_DEPTH_VARIABLE), p.message());
+    }
+
+    /** A cluster YAML with one line past the YAML line limit is refused at that line before the YAML parser runs. */
+    @Test
+    void yamlLineBeyondTheLimitIsRefusedBeforeParsing(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("long.yaml");
+        Files.writeString(f, "schema: collsim/v1\n# " + "9".repeat(InputLimits.DEFAULT_MAX_LINE_CHARS) + "\n");
+        InputException e = assertThrows(InputException.class, () -> ClusterLoader.load(f.toString()));
+        var p = e.problems().get(0);
+        assertEquals(2, p.line(), p.toString());
+        assertEquals(InputLimits.DEFAULT_MAX_LINE_CHARS + 1, p.column(), p.toString());
+        assertTrue(p.message().startsWith("line of 65538 characters; allowed: at most 65536"), p.message());
     }
 }

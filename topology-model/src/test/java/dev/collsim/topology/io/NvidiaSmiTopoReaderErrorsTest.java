@@ -98,4 +98,17 @@ class NvidiaSmiTopoReaderErrorsTest {
         // line 10 is "        GPU0    GPU1    GPUx ...": GPUx starts at character 25
         assertTrue(p.get(0).startsWith("m.txt:10:25: header: found column 'GPUx'; allowed: GPU<index>"), p.toString());
     }
+
+    /**
+     * Fuzz finding s01: GPU0 to GPU1 NV6 while GPU1 to GPU0 is NV12 was read without a word. Line 12 is
+     * "GPU0<TAB> X <TAB>NV6...": the cell starts at character 10; line 13 is "GPU1<TAB>NV12...": character 6.
+     */
+    @Test
+    void asymmetricNvCountsAreAWarningInTheSource() throws Exception {
+        String text = Files.readString(Path.of("src/test/resources/fuzz/s01-smi-asymmetric-nv.txt"));
+        String source = reader.read("m.txt", text).source();
+        assertTrue(source.contains("warning: GPU0/GPU1 is NV6 at 12:10 but GPU1/GPU0 is NV12 at 13:6; NVLinks are"
+                + " bidirectional, the pair is read as NV12"), source);
+        assertEquals(1, source.split("warning: ", -1).length - 1, source);
+    }
 }

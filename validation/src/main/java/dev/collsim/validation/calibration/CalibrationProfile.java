@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.io.yaml.YamlTree;
@@ -98,16 +99,18 @@ public final class CalibrationProfile {
      */
     public static Calibration read(Path file) throws InputException {
         String name = file.toString();
+        String text = InputLimits.readText(file, name);
+        InputLimits.checkYamlLines(name, text);
         JsonNode root;
         try {
-            root = YAML.readTree(file.toFile());
+            root = YAML.readTree(text);
         } catch (IOException e) {
             throw new InputException(new InputProblem(name, 0, 0, "", "cannot read YAML: " + e.getMessage()));
         }
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
             throw new InputException(new InputProblem(name, 1, 0, "schema", "expected '" + SCHEMA + "'"));
         }
-        YamlNode located = locate(file);
+        YamlNode located = locate(name, text);
         if (!root.path("parameters").isObject()) {
             YamlNode at = located == null ? null : located.get("parameters");
             throw new InputException(new InputProblem(name, at == null ? 0 : at.keyLine(),
@@ -164,11 +167,11 @@ public final class CalibrationProfile {
     }
 
     /** @return the file as a located YAML tree (line and column of each node), or null when it does not parse */
-    private static YamlNode locate(Path file) {
+    private static YamlNode locate(String name, String text) {
         try {
             List<InputProblem> ignored = new ArrayList<>();
-            return YamlTree.parse(file.toString(), Files.readString(file), ignored::add);
-        } catch (IOException | RuntimeException e) {
+            return YamlTree.parse(name, text, ignored::add);
+        } catch (RuntimeException e) {
             return null;
         }
     }

@@ -9,10 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -41,12 +41,16 @@ public final class ParametersFile {
      * @throws IOException    when the file cannot be read
      */
     public static PerformanceParameters read(Path file) throws InputException, IOException {
-        String text = Files.readString(file);
+        String text = InputLimits.readText(file, file.toString());
         if (text.contains(CalibrationProfile.SCHEMA)) {
             return CalibrationProfile.read(file).parameters();
         }
         String lower = file.getFileName().toString().toLowerCase(Locale.ROOT);
-        JsonFactory factory = lower.endsWith(".yaml") || lower.endsWith(".yml") ? new YAMLFactory() : new JsonFactory();
+        boolean yaml = lower.endsWith(".yaml") || lower.endsWith(".yml");
+        if (yaml) {
+            InputLimits.checkYamlLines(file.toString(), text);
+        }
+        JsonFactory factory = yaml ? new YAMLFactory() : new JsonFactory();
         Map<String, JsonLocation> given = checkFields(file.toString(), text, factory);
         ObjectMapper m = new ObjectMapper(factory);
         try {

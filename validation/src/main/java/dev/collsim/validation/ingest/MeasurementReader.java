@@ -1,11 +1,7 @@
 package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
-import dev.collsim.io.InputProblem;
-import dev.collsim.io.IoMessages;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.collsim.io.InputLimits;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -25,12 +21,7 @@ public final class MeasurementReader {
      * @throws InputException when the file cannot be read or holds no measurement (problems name lines)
      */
     public static List<Dataset> read(Path file) throws InputException {
-        String content;
-        try {
-            content = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InputException(new InputProblem(file.toString(), 0, 0, "", IoMessages.reason(e)));
-        }
+        String content = InputLimits.readText(file, file.toString());
         return read(file.getFileName().toString(), content);
     }
 

@@ -4,10 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.simulator.perf.PerformanceParameters;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Calibration profiles that crashed when fuzzed: without {@code parameters:} (a NullPointerException in compare
@@ -40,8 +46,30 @@ class ProfileFuzzFindingsTest {
     }
 
     /**
+     * c20 (the text of the fuzz-findings generator c20-calib-4MB-line-gen.py): a profile whose third line is
+     * 4,000,000 digits was refused only after 9 s and 0.9 GB in the YAML parser. Both readers now refuse it at that
+     * line before parsing; the bound of 5 s is loose (the check is one pass over 4 MB) but far below the 9 s seen.
+     */
+    @Test
+    void fourMegabyteLineIsRefusedBeforeParsing(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("c20-calib-4MB-line.yaml");
+        Files.writeString(f, "schema: collsim-calibration/v1\ngeneration: HOPPER\n" + "9".repeat(4_000_000)
+                + "\nparameters: {}\n");
+        String expected = f + ":3:65537: line of 4000000 characters; allowed: at most 65536 per line in a YAML file";
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            InputException viaParams = assertThrows(InputException.class, () -> ParametersFile.read(f));
+            InputException viaProfile = assertThrows(InputException.class, () -> CalibrationProfile.read(f));
+            for (InputException e : new InputException[] {viaParams, viaProfile}) {
+                assertTrue(e.problems().get(0).toString().startsWith(expected), e.problems().toString());
+                assertTrue(e.problems().get(0).message().contains(InputLimits.MAX_LINE_CHARS_VARIABLE));
+            }
+        });
+    }
+
+    /**
      * The shipped profile was written before perChannelCapNvls, netStepUs and nvlsBwScale existed: it still reads,
-     * with those at their defaults and its own fitted values kept (its file says launchOverheadUs 11.0056, the default is 6.5).
+     * with those at their defaults and its own fitted values kept (its file says launchOverheadUs 11.0056, the
+     * default is 6.5).
      */
     @Test
     void profileWrittenBeforeNewParametersKeepsTheirDefaults() throws Exception {

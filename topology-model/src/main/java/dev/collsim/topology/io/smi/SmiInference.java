@@ -197,7 +197,28 @@ final class SmiInference {
                 }
             }
         }
+        asymmetry(nv);
         return nv;
+    }
+
+    /**
+     * Notes, as a warning, every GPU pair whose NV counts differ by direction (NV6 one way, NV12 the other): an
+     * NVLink is bidirectional, so a real matrix is symmetric and such a file was edited or damaged. The pair is
+     * then read with the larger count.
+     */
+    private void asymmetry(int[][] nv) {
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                Cell a = cell[i][j];
+                Cell z = cell[j][i];
+                if (nv[i][j] != nv[j][i] && a != null && z != null) {
+                    notes.add(String.format(Locale.ROOT, "warning: %s/%s is %s at %d:%d but %s/%s is %s at %d:%d;"
+                            + " NVLinks are bidirectional, the pair is read as NV%d", cols.get(i), cols.get(j),
+                            a.text(), a.line(), a.column(), cols.get(j), cols.get(i), z.text(), z.line(), z.column(),
+                            Math.max(nv[i][j], nv[j][i])));
+                }
+            }
+        }
     }
 
     /** True when GPU i has the same NV count to every NV peer and their sum exceeds one GPU's links. */

@@ -1,6 +1,7 @@
 package dev.collsim.topology.io.xml;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
 import java.io.StringReader;
 import java.util.ArrayDeque;
@@ -16,7 +17,8 @@ import javax.xml.stream.XMLStreamReader;
 /**
  * Parses an XML file with the JDK's StAX parser into {@link XmlNode}s that remember the line and column of every
  * element and attribute. Lines that start with {@code #} before the first {@code <} (the {@code #@} header lines
- * of collsim's data files) are blanked first, keeping line numbers. DTDs and external entities are refused.
+ * of collsim's data files) are blanked first, keeping line numbers. DTDs and external entities are refused, and so
+ * is an element nested deeper than {@link InputLimits#maxXmlDepth()} (the readers walk the tree recursively).
  */
 final class XmlTree {
 
@@ -56,7 +58,7 @@ final class XmlTree {
      * @param content  file text
      * @return the root element
      * @throws InputException when the text is not well-formed XML (truncated, two roots, bad syntax), naming the
-     *                        line, column and the elements still open
+     *                        line, column and the elements still open; or when elements nest deeper than the limit
      */
     static XmlNode parse(String fileName, String content) throws InputException {
         String text = stripHashHeader(content);
@@ -74,6 +76,11 @@ final class XmlTree {
                 int ev = r.next();
                 if (ev == XMLStreamConstants.START_ELEMENT) {
                     XmlNode node = element(r, text, lines);
+                    String deep = InputLimits.xmlDepthProblem(open.size() + 1);
+                    if (deep != null) {
+                        throw new InputException(new InputProblem(fileName, node.line(), node.column(), node.name(),
+                                deep));
+                    }
                     if (open.isEmpty()) {
                         root = node;
                     } else {

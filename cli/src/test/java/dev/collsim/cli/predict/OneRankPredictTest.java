@@ -1,0 +1,57 @@
+package dev.collsim.cli.predict;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One rank: a defined answer or a clear error, never {@code inf} or a time of 0.00. Found by fuzzing: the bound
+ * column printed inf, and the flow and links backends printed 0.00 us at 8 GiB.
+ */
+class OneRankPredictTest {
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /**
+     * busbw is algbw * 2(nranks-1)/nranks for allreduce (nccl-tests doc/PERFORMANCE.md), so 0 with one rank, and no
+     * link bounds it: bound is N/A. The time is the local copy's, not 0.
+     */
+    @Test
+    void analyticalOneRankHasNoInfiniteBound() {
+        Run r = run("predict", "allreduce", "-c", "dgx-h100", "--ranks", "1", "-b", "8G", "-e", "8G");
+        assertEquals(0, r.code(), r.err());
+        List<String> rows = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
+        assertEquals(1, rows.size(), r.out());
+        String[] f = rows.get(0).trim().split("\\s+");
+        assertEquals("8589934592", f[0]);
+        assertNotEquals("0.00", f[5], "time");
+        assertEquals("0.00", f[7], "busbw");
+        assertEquals("N/A", f[f.length - 1], "bound");
+        assertTrue(!r.out().contains("inf"), r.out());
+    }
+
+    @Test
+    void flowAndLinksBackendsRefuseOneRank() {
+        for (String backend : new String[] {"flow", "links"}) {
+            Run r = run("predict", "allreduce", "-c", "dgx-h100", "--ranks", "1", "-b", "8G", "-e", "8G",
+                    "--backend", backend);
+            assertEquals(2, r.code(), backend + ": " + r.out());
+            assertTrue(r.err().contains("--backend flow and links need at least 2 ranks; found 1"), r.err());
+            assertTrue(r.err().contains("use --backend analytical"), r.err());
+        }
+    }
+}

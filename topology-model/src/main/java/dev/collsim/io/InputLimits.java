@@ -1,0 +1,132 @@
+package dev.collsim.io;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Limits on input files that protect memory and time, checked before any parsing starts, with a message that names
+ * the limit and the environment variable that moves it:
+ * <ul>
+ *   <li>file size: {@value #DEFAULT_MAX_FILE_BYTES} bytes (512 MiB) by default, {@code COLLSIM_MAX_FILE_BYTES};
+ *       a file is read whole into memory as text, so the JVM needs about twice its size in heap;</li>
+ *   <li>YAML line length: {@value #DEFAULT_MAX_LINE_CHARS} characters by default, {@code COLLSIM_MAX_LINE_CHARS}.
+ *       The YAML parser's time and memory grow fast with one long line (measured with {@code collsim compare
+ *       --calibration} on a profile holding one long line: 65,536 characters 2.7 s and 79 MB resident in all,
+ *       1,048,576 characters 9.5 s and 624 MB, 4,000,000 characters 16 s and 842 MB), and no YAML file collsim
+ *       reads or writes has a line of more than a few hundred characters;</li>
+ *   <li>XML nesting depth: {@value #DEFAULT_MAX_XML_DEPTH} elements by default, {@code COLLSIM_MAX_XML_DEPTH}. An
+ *       NCCL topology file nests system, cpu, a few PCIe switches, pci, gpu/nic/net: under 16 levels on the machines
+ *       in the public data; 5,000 levels overflowed the stack of the readers that walk the tree.</li>
+ * </ul>
+ * Stateless; the limits are read from the environment at each call.
+ */
+public final class InputLimits {
+
+    /** Bytes per input file allowed when {@code COLLSIM_MAX_FILE_BYTES} is not set (512 MiB). */
+    public static final long DEFAULT_MAX_FILE_BYTES = 512L * 1024 * 1024;
+
+    /** Characters per YAML line allowed when {@code COLLSIM_MAX_LINE_CHARS} is not set. */
+    public static final int DEFAULT_MAX_LINE_CHARS = 65_536;
+
+    /** XML elements open at once allowed when {@code COLLSIM_MAX_XML_DEPTH} is not set. */
+    public static final int DEFAULT_MAX_XML_DEPTH = 256;
+
+    /** Environment variable that overrides {@link #DEFAULT_MAX_FILE_BYTES}. */
+    public static final String MAX_FILE_BYTES_VARIABLE = "COLLSIM_MAX_FILE_BYTES";
+
+    /** Environment variable that overrides {@link #DEFAULT_MAX_LINE_CHARS}. */
+    public static final String MAX_LINE_CHARS_VARIABLE = "COLLSIM_MAX_LINE_CHARS";
+
+    /** Environment variable that overrides {@link #DEFAULT_MAX_XML_DEPTH}. */
+    public static final String MAX_XML_DEPTH_VARIABLE = "COLLSIM_MAX_XML_DEPTH";
+
+    private InputLimits() {
+    }
+
+    /** @return the file size limit in force, bytes */
+    public static long maxFileBytes() {
+        return setting(MAX_FILE_BYTES_VARIABLE, DEFAULT_MAX_FILE_BYTES);
+    }
+
+    /** @return the YAML line length limit in force, characters */
+    public static int maxLineChars() {
+        return (int) Math.min(Integer.MAX_VALUE, setting(MAX_LINE_CHARS_VARIABLE, DEFAULT_MAX_LINE_CHARS));
+    }
+
+    /** @return the XML nesting depth limit in force, elements */
+    public static int maxXmlDepth() {
+        return (int) Math.min(Integer.MAX_VALUE, setting(MAX_XML_DEPTH_VARIABLE, DEFAULT_MAX_XML_DEPTH));
+    }
+
+    /**
+     * Reads a text file as UTF-8 after checking its size against {@link #maxFileBytes()}.
+     *
+     * @param file the file
+     * @param name the file as the user gave it, cited in problems
+     * @return the text
+     * @throws InputException when the file is larger than the limit (found, allowed, how to go past) or cannot be
+     *                        read (no such file, permission denied, ...)
+     */
+    public static String readText(Path file, String name) throws InputException {
+        try {
+            long size = Files.size(file);
+            long max = maxFileBytes();
+            if (size > max) {
+                throw new InputException(new InputProblem(name, 0, 0, "", "file of " + size + " bytes; allowed: at most "
+                        + max + " bytes (a limit that protects memory: the file is read whole; set "
+                        + MAX_FILE_BYTES_VARIABLE + "=N to go past it)"));
+            }
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InputException(new InputProblem(name, 0, 0, "", IoMessages.reason(e)));
+        }
+    }
+
+    /**
+     * Checks that no line of a YAML text is longer than {@link #maxLineChars()}; linear in the text's length.
+     *
+     * @param name    the file as the user gave it
+     * @param content the text
+     * @throws InputException at the first line that is too long, at the column just past the limit
+     */
+    public static void checkYamlLines(String name, String content) throws InputException {
+        int max = maxLineChars();
+        int line = 1;
+        int start = 0;
+        int n = content.length();
+        for (int i = 0; i <= n; i++) {
+            if (i == n || content.charAt(i) == '\n') {
+                if (i - start > max) {
+                    throw new InputException(new InputProblem(name, line, max + 1, "", "line of " + (i - start)
+                            + " characters; allowed: at most " + max + " per line in a YAML file (a limit that "
+                            + "protects time and memory; set " + MAX_LINE_CHARS_VARIABLE + "=N to go past it)"));
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+    }
+
+    /**
+     * @param depth the number of XML elements open, counting the one just opened
+     * @return null when within {@link #maxXmlDepth()}, else the message (found, allowed, how to go past)
+     */
+    public static String xmlDepthProblem(int depth) {
+        int max = maxXmlDepth();
+        if (depth <= max) {
+            return null;
+        }
+        return "element nested " + depth + " deep; allowed: at most " + max + " nested elements (a limit that "
+                + "protects the stack; set " + MAX_XML_DEPTH_VARIABLE + "=N to go past it)";
+    }
+
+    private static long setting(String variable, long fallback) {
+        String v = System.getenv(variable);
+        if (v != null && v.strip().matches("[1-9][0-9]{0,17}")) {
+            return Long.parseLong(v.strip());
+        }
+        return fallback;
+    }
+}

@@ -111,4 +111,30 @@ class NvidiaSmiTopoReaderErrorsTest {
                 + " bidirectional, the pair is read as NV12"), source);
         assertEquals(1, source.split("warning: ", -1).length - 1, source);
     }
+
+    /** Found by the longer fuzz run: a NIC column whose index overflows an int was a NumberFormatException. */
+    @Test
+    void nicColumnWithAnOverflowingIndexIsAHeaderProblem() {
+        List<String> p = problems("""
+                \tGPU0\tNIC99999999999\tCPU Affinity\tNUMA Affinity
+                GPU0\t X \tPIX\t0-7\t0
+                NIC99999999999\tPIX\t X \n\
+                """);
+        // header line 1: a tab, "GPU0", a tab, then the NIC column at character 7
+        assertTrue(p.get(0).startsWith("m.txt:1:7: header: found column 'NIC99999999999'; allowed: GPU<index> or"
+                + " NIC<index>"), p.toString());
+    }
+
+    /** Found by the longer fuzz run: a column named twice built two devices with one id (exit 1). */
+    @Test
+    void columnNamedTwiceIsAHeaderProblem() {
+        List<String> p = problems("""
+                \tGPU0\tGPU1\tGPU1\tCPU Affinity\tNUMA Affinity
+                GPU0\t X \tNV4\tNV4\t0-7\t0
+                GPU1\tNV4\t X \tNV4\t0-7\t0
+                """);
+        // header line 1: tab, GPU0 (2-5), tab, GPU1 (7-10), tab, the second GPU1 at character 12
+        assertTrue(p.contains("m.txt:1:12: header: found column 'GPU1' twice; allowed: each device once"),
+                p.toString());
+    }
 }

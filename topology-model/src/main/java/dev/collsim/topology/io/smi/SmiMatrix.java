@@ -28,6 +28,8 @@ final class SmiMatrix {
     private static final Pattern LABEL = Pattern.compile("X|NV([1-9]|[1-5][0-9]|6[0-4])|PIX|PXB|PHB|NODE|SYS");
     /** GPU columns as nvidia-smi writes them: GPU and the device index, at most four digits. */
     private static final Pattern GPU_COLUMN = Pattern.compile("GPU(0|[1-9][0-9]{0,3})");
+    /** NIC columns numbered by nvidia-smi (NIC and an index, at most four digits). */
+    private static final Pattern NIC_COLUMN = Pattern.compile("NIC(0|[1-9][0-9]{0,3})");
     private static final Set<String> P2P_STATUS = Set.of("X", "OK", "NS", "CNS", "GNS", "TNS", "U");
     private static final Pattern TOKEN = Pattern.compile("\\S+");
     private static final Pattern DEVICE = Pattern.compile("GPU\\d+|NIC\\d+|mlx5_\\w+|ib\\w+|eth\\w+|bnxt\\w+");
@@ -117,9 +119,15 @@ final class SmiMatrix {
         while (i < t.size() && !t.get(i).text().equals("CPU") && !t.get(i).text().equals("NUMA")
                 && !(t.get(i).text().equals("GPU") && i + 1 < t.size() && t.get(i + 1).text().equals("NUMA"))) {
             String name = t.get(i).text();
-            if (name.startsWith("GPU") && !GPU_COLUMN.matcher(name).matches()) {
+            boolean badGpu = name.startsWith("GPU") && !GPU_COLUMN.matcher(name).matches();
+            boolean badNic = name.matches("NIC\\d+") && !NIC_COLUMN.matcher(name).matches();
+            if (badGpu || badNic) {
                 problems.at(t.get(i).line(), t.get(i).column(), "header", "found column '" + name + "'; allowed: "
-                        + "GPU<index> with an index from 0 to 9999 (e.g. GPU3), NIC<index>, or a NIC's name");
+                        + "GPU<index> or NIC<index> with an index from 0 to 9999 (e.g. GPU3, NIC0), or a NIC's name");
+            }
+            if (columns.contains(name)) {
+                problems.at(t.get(i).line(), t.get(i).column(), "header", "found column '" + name + "' twice; "
+                        + "allowed: each device once");
             }
             columns.add(name);
             i++;

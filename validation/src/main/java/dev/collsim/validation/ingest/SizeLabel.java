@@ -16,6 +16,9 @@ public final class SizeLabel {
     private static final Pattern LABEL = Pattern.compile(
             "^([0-9]+(?:\\.[0-9]+)?)\\s*([kmgt]?)(i?b?)$", Pattern.CASE_INSENSITIVE);
 
+    /** Largest size read from a label, 2^62 bytes (4 EiB): twice it still fits a long, so rounding cannot wrap. */
+    private static final double MAX_BYTES = Math.pow(2, 62);
+
     private SizeLabel() {
     }
 
@@ -40,6 +43,10 @@ public final class SizeLabel {
             default -> 0;
         };
         double binary = v * Math.pow(1024, power);
+        if (!(binary <= MAX_BYTES)) {
+            throw new IllegalArgumentException("'" + label + "' is beyond the largest size a table may hold; allowed:"
+                    + " a size up to 4 EiB (2^62 bytes)");
+        }
         long b = Math.round(binary);
         if (Math.abs(binary - b) < 1e-6 && Long.bitCount(b) == 1) {
             return b;

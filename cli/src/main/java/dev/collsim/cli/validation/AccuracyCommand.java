@@ -27,7 +27,7 @@ public final class AccuracyCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "DIR", description = "data folders or files (e.g. /work/shared/data)")
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "data folders or files (e.g. validation/src/test/resources/data)")
     private List<Path> inputs;
 
     @Override

@@ -121,7 +121,7 @@ final class MeasuredFiles {
     }
 
     /**
-     * Files of a data folder that hold measurements: in /work/shared/data those are named A-* (nccl-tests tables)
+     * Files of a data folder that hold measurements: in the public data set those are named A-* (nccl-tests tables)
      * and D-* (logs with results); B- (topo -m) and C- (XML) files hold none. Other names: .txt, .log, .json.
      */
     private static boolean isMeasurement(Path p) {

@@ -47,8 +47,9 @@ public final class TopoCheckCommand implements Callable<Integer> {
         }
         List<InputProblem> problems = check(t, cluster.value());
         if (problems.isEmpty()) {
-            out.printf(Locale.ROOT, "OK: %s: %d hosts, %d GPUs; every GPU pair of a host has a path%s%n", t.name(),
-                    t.hostCount(), t.gpus().size(), t.hostCount() > 1 ? ", every host reaches host 0" : "");
+            out.printf(Locale.ROOT, "OK: %s: %d %s, %d GPUs; every GPU pair of a host has a path%s%n", t.name(),
+                    t.hostCount(), t.hostCount() == 1 ? "host" : "hosts", t.gpus().size(),
+                    t.hostCount() > 1 ? ", every host reaches host 0" : "");
             return ExitCodes.OK;
         }
         problems.forEach(out::println);

@@ -360,7 +360,7 @@ public final class PredictCommand implements Callable<Integer> {
                 rankList.size(), sweep.minBytes(), sweep.maxBytes(),
                 sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",
                 type.testName(), redOp.testName(), c.isRooted() ? root : -1));
-        h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + " hosts, " + topo.gpus().size() + " GPUs); "
+        h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + (topo.hostCount() == 1 ? " host, " : " hosts, ") + topo.gpus().size() + " GPUs); "
                 + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), " + comm.maxLocalRanks()
                 + " per node");
         h.addAll(ncclTestsNote);

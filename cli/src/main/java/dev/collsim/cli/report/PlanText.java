@@ -16,8 +16,9 @@ final class PlanText {
 
     static void print(PrintWriter out, StepPlan p, Topology t) {
         out.printf("# collsim plan: %s%n", p.job().describe());
-        out.printf("# cluster: %s (%d hosts, %d GPUs); %d micro-batches per step, %,d tokens per step%n", t.name(),
-                t.hostCount(), t.gpus().size(), p.job().microBatches(), p.job().tokensPerStep());
+        out.printf("# cluster: %s (%d %s, %d GPUs); %d micro-batches per step, %,d tokens per step%n", t.name(),
+                t.hostCount(), t.hostCount() == 1 ? "host" : "hosts", t.gpus().size(), p.job().microBatches(),
+                p.job().tokensPerStep());
         out.printf("#%n# %-28s %-5s %5s %5s %9s %7s %11s %10s %9s  %-16s %s%n", "collective", "group", "ranks", "hosts",
                 "bytes", "calls", "us/call", "ms/step", "busbw", "algorithm", "bottleneck");
         for (CommTiming c : p.comms()) {

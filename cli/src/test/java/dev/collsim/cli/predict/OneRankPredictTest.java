@@ -1,12 +1,11 @@
 package dev.collsim.cli.predict;
 
+import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.collsim.cli.CliRun;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,23 +15,13 @@ import org.junit.jupiter.api.Test;
  */
 class OneRankPredictTest {
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     /**
      * busbw is algbw * 2(nranks-1)/nranks for allreduce (nccl-tests doc/PERFORMANCE.md), so 0 with one rank, and no
      * link bounds it: bound is N/A. The time is the local copy's, not 0.
      */
     @Test
     void analyticalOneRankHasNoInfiniteBound() {
-        Run r = run("predict", "allreduce", "-c", "dgx-h100", "--ranks", "1", "-b", "8G", "-e", "8G");
+        CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "--ranks", "1", "-b", "8G", "-e", "8G");
         assertEquals(0, r.code(), r.err());
         List<String> rows = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
         assertEquals(1, rows.size(), r.out());
@@ -47,7 +36,7 @@ class OneRankPredictTest {
     @Test
     void flowAndLinksBackendsRefuseOneRank() {
         for (String backend : new String[] {"flow", "links"}) {
-            Run r = run("predict", "allreduce", "-c", "dgx-h100", "--ranks", "1", "-b", "8G", "-e", "8G",
+            CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "--ranks", "1", "-b", "8G", "-e", "8G",
                     "--backend", backend);
             assertEquals(2, r.code(), backend + ": " + r.out());
             assertTrue(r.err().contains("--backend flow and links need at least 2 ranks; found 1"), r.err());

@@ -29,7 +29,8 @@ import java.util.Locale;
  *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
- *               busBw per channel counted over at least NCCL's default channel count (#defaultEffectiveChannels)
+ *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
+ *               (#defaultEffectiveChannels), busCap / channels)
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw),
  *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency)
  * </pre>
@@ -92,8 +93,10 @@ public final class PerformanceModel {
                 : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
                         : a.ncclName() + " graph", linkAlgBw / ratio);
         // the proxy's per-send cost is a rate limit on the whole call, not on the first chunk: leave it out here
-        double busPerChannel = Math.min(netAlgBw, Math.min(linkAlgBw, capAlgBw)) / ratio
-                / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan));
+        // a channel moves its chunk at its share of the links (over at least NCCL's default channel count) but never
+        // faster than one channel can: the per-channel cap is a rate per channel, so it is not shared again
+        double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
+                / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
         double ncclLatency = choice.latencyUs();

@@ -20,7 +20,8 @@ public final class ComparisonText {
         for (DatasetComparison c : comparisons) {
             Dataset d = c.dataset();
             sb.append(d.id()).append('\n');
-            sb.append(String.format(Locale.ROOT, "  %s, %d ranks%s%n", d.collective().testName(), d.nRanks(),
+            sb.append(String.format(Locale.ROOT, "  %s, %d rank%s%s%n", d.collective().testName(), d.nRanks(),
+                    d.nRanks() == 1 ? "" : "s",
                     c.cluster() == null ? "" : ", cluster " + c.cluster().source()));
             if (!c.compared()) {
                 sb.append("  not compared: ").append(c.reason()).append("\n\n");
@@ -51,8 +52,11 @@ public final class ComparisonText {
                         ErrorStats.NONE)));
             }
             sb.append("\n  at >= 1 MiB: ").append(stats(c.atLeast1MiB()));
-            sb.append(String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw; algorithm check: ",
-                    c.physicalBoundBusBw()));
+            sb.append(Double.isFinite(c.physicalBoundBusBw())
+                    ? String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw; algorithm check: ",
+                    c.physicalBoundBusBw())
+                    : String.format(Locale.ROOT, "%n  predicted physical bound: N/A (one rank: no link is crossed); "
+                    + "algorithm check: "));
             sb.append(c.algorithmChecked() == 0 ? "the log does not name NCCL's choices (NCCL_DEBUG_SUBSYS=TUNING)"
                     : c.algorithmMatched() + " of " + c.algorithmChecked() + " points agree with the log");
             sb.append("\n\n");

@@ -6,6 +6,7 @@ import dev.collsim.topology.Link;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.topology.fabric.Bisection;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HostPaths;
@@ -43,6 +44,7 @@ public final class TopoShowCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "cluster    %s%n", t.name());
         out.printf(Locale.ROOT, "source     %s%n", t.source());
+        MissingNvlinks.warning(t).ifPresent(w -> out.printf(Locale.ROOT, "warning    %s%n", w));
         out.printf(Locale.ROOT, "hosts      %d%n", t.hostCount());
         Map<String, Long> kinds = t.gpus().stream().collect(Collectors.groupingBy(
                 g -> String.format(Locale.ROOT, "%s (sm%d, %s)", g.model(), g.sm(), memory(g.memoryBytes())),

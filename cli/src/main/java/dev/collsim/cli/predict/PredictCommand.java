@@ -23,6 +23,7 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.validation.calibration.ParametersFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -363,6 +364,7 @@ public final class PredictCommand implements Callable<Integer> {
         h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + (topo.hostCount() == 1 ? " host, " : " hosts, ") + topo.gpus().size() + " GPUs); "
                 + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), " + comm.maxLocalRanks()
                 + " per node");
+        MissingNvlinks.warning(topo).ifPresent(w -> h.add("warning: " + w));
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));

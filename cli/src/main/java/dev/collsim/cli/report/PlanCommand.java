@@ -16,6 +16,7 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.ClusterSource;
+import dev.collsim.topology.io.MissingNvlinks;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -173,6 +174,7 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (InvalidRequestException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
+        MissingNvlinks.warning(base.topology()).ifPresent(w -> out.println("# warning: " + w));
         PlanText.print(out, plan, base.topology());
         if (target != null) {
             if (base.spec() == null) {

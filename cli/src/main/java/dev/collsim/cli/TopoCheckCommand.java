@@ -7,6 +7,9 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricWarnings;
+import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.io.PrintWriter;
@@ -46,6 +49,7 @@ public final class TopoCheckCommand implements Callable<Integer> {
             return ExitCodes.INPUT;
         }
         List<InputProblem> problems = check(t, cluster.value());
+        warnings(t).forEach(w -> spec.commandLine().getErr().println("warning: " + w));
         if (problems.isEmpty()) {
             out.printf(Locale.ROOT, "OK: %s: %d %s, %d GPUs; every GPU pair of a host has a path%s%n", t.name(),
                     t.hostCount(), t.hostCount() == 1 ? "host" : "hosts", t.gpus().size(),
@@ -56,6 +60,21 @@ public final class TopoCheckCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "%d problem%s in %s%n", problems.size(), problems.size() == 1 ? "" : "s",
                 cluster.value());
         return ExitCodes.INPUT;
+    }
+
+    /** @return what the cluster's shape makes meaningless (fabric options) or leaves out (NVLinks) */
+    private List<String> warnings(Topology t) {
+        List<String> out = new ArrayList<>();
+        try {
+            ClusterSpec s = cluster.source().spec();
+            if (s != null) {
+                out.addAll(FabricWarnings.of(s, t));
+            }
+        } catch (InputException e) {
+            // already loaded once: a source that reads the first time reads again
+        }
+        MissingNvlinks.warning(t).ifPresent(out::add);
+        return out;
     }
 
     /**

@@ -180,18 +180,24 @@ public final class YamlFields {
         return v;
     }
 
-    /** @return true or false (a YAML boolean, or the text true/false in any case), or null */
+    /**
+     * @return true or false, or null. YAML 1.1 (which Jackson's YAML parser reads) also spells them yes/on and
+     *         no/off; the node keeps only the text, so the words are read here, quoted or not, in any case.
+     */
     public Boolean bool(YamlNode map, String key) {
         YamlNode n = node(map, key, false);
         if (n == null) {
             return null;
         }
         String t = n.isScalar() ? n.text().trim().toLowerCase(Locale.ROOT) : "";
-        if (!t.equals("true") && !t.equals("false")) {
-            add(n, "found " + scalar(n) + "; allowed: true, false");
-            return null;
-        }
-        return t.equals("true");
+        return switch (t) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> {
+                add(n, "found " + scalar(n) + "; allowed: true, false");
+                yield null;
+            }
+        };
     }
 
     /** @return the items of a list value, or an empty list (reported when the value is not a list) */

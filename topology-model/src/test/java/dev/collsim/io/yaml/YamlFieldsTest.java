@@ -39,6 +39,11 @@ class YamlFieldsTest {
         assertEquals(1e6, f.number(m, "e", true, 0, 1e9));
         assertEquals(Boolean.FALSE, f.bool(m, "b"));
         assertEquals(Boolean.TRUE, f.bool(m, "B"));
+        YamlNode words = parse("y: yes\nn: NO\non: On\noff: \"off\"\n");
+        assertEquals(Boolean.TRUE, f.bool(words, "y"), "YAML 1.1: yes is true (the node's text is 'yes')");
+        assertEquals(Boolean.FALSE, f.bool(words, "n"));
+        assertEquals(Boolean.TRUE, f.bool(words, "on"));
+        assertEquals(Boolean.FALSE, f.bool(words, "off"));
         assertNull(f.text(m, "empty", false), "an empty value counts as absent");
         assertNull(f.integer(m, "absent", false, 0, 1));
         assertTrue(problems.isEmpty(), messages().toString());

@@ -169,7 +169,7 @@ final class InlineHostParser {
             return out;
         }
         if (!n.isList()) {
-            problems.add(n, "hosts.nics", "found " + n.found() + "; expected a list of NICs or {count, speed}");
+            problems.add(n, "hosts.nics", "found " + n.found() + "; allowed: a list of NICs, or {count, speed}");
             return out;
         }
         for (int i = 0; i < n.items().size(); i++) {

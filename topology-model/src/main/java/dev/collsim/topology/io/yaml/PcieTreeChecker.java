@@ -55,13 +55,13 @@ final class PcieTreeChecker {
             String p = "hosts.pcie.switches[" + i + "]";
             YamlNode it = items.get(i);
             if (!it.isMap()) {
-                problems.add(it, p, "found " + it.found() + "; expected a switch {name, cpu | parent, gpus, nics}");
+                problems.add(it, p, "found " + it.found() + "; allowed: a switch {name, cpu | parent, gpus, nics}");
                 continue;
             }
             f.checkKeys(it, SWITCH_KEYS);
             String name = f.text(it, "name", false);
             String parent = f.text(it, "parent", false);
-            Integer cpu = it.get("cpu") == null ? null : f.integer(it, "cpu", false, 0, Integer.MAX_VALUE);
+            Integer cpu = it.get("cpu") == null ? null : declaredCpu(it, p, false);
             Integer hb = it.get("hostBridge") == null ? Integer.valueOf(-1)
                     : f.integer(it, "hostBridge", false, 0, Integer.MAX_VALUE);
             if ((parent == null) == (it.get("cpu") == null)) {
@@ -71,11 +71,6 @@ final class PcieTreeChecker {
                 problems.add(it.get("parent"), p + ".parent", "link to undeclared device '" + parent
                         + "'; declared switches: " + String.join(", ", declared.keySet()));
                 parent = null;
-            }
-            if (cpu != null && cpu >= nCpus) {
-                problems.add(it.get("cpu"), p + ".cpu", "link to undeclared CPU " + cpu + "; declared CPUs: 0.."
-                        + (nCpus - 1));
-                cpu = null;
             }
             List<Integer> gpus = devices(it, "gpus", p, nGpus, gpuAt, "GPU");
             List<Integer> nics = devices(it, "nics", p, nNics, nicAt, "NIC");
@@ -90,12 +85,7 @@ final class PcieTreeChecker {
             String p = "hosts.pcie.rootPorts[" + i + "]";
             YamlNode it = rootItems.get(i);
             f.checkKeys(it, ROOT_KEYS);
-            Integer cpu = f.integer(it, "cpu", true, 0, Integer.MAX_VALUE);
-            if (cpu != null && cpu >= nCpus) {
-                problems.add(it.get("cpu"), p + ".cpu", "link to undeclared CPU " + cpu + "; declared CPUs: 0.."
-                        + (nCpus - 1));
-                cpu = null;
-            }
+            Integer cpu = declaredCpu(it, p, true);
             List<Integer> gpus = devices(it, "gpus", p, nGpus, gpuAt, "GPU");
             List<Integer> nics = devices(it, "nics", p, nNics, nicAt, "NIC");
             if (cpu != null) {
@@ -107,6 +97,17 @@ final class PcieTreeChecker {
                 problems.add(pcie, "hosts.pcie", "NIC " + n + " is not attached to any PCIe switch or root port");
             }
         }
+    }
+
+    /** @return the {@code cpu} index of a switch or root port, or null when absent, refused or not declared */
+    private Integer declaredCpu(YamlNode it, String p, boolean required) {
+        Integer cpu = f.integer(it, "cpu", required, 0, Integer.MAX_VALUE);
+        if (cpu != null && cpu >= nCpus) {
+            problems.add(it.get("cpu"), p + ".cpu", "link to undeclared CPU " + cpu + "; declared CPUs: 0.."
+                    + (nCpus - 1));
+            return null;
+        }
+        return cpu;
     }
 
     private List<Integer> devices(YamlNode it, String key, String p, int declaredCount, Map<Integer, String> at,

@@ -91,8 +91,8 @@ public final class YamlClusterReader implements TopologyReader {
         Problems problems = new Problems(fileName);
         YamlNode root = YamlTree.parse(fileName, content, problems::add);
         if (!root.isMap()) {
-            problems.add(root, "", "found " + root.found() + "; expected a cluster spec starting with 'schema: "
-                    + SCHEMA + "'");
+            problems.add(root, "", "found " + root.found() + "; allowed: a cluster spec, a mapping starting with"
+                    + " 'schema: " + SCHEMA + "'");
             problems.throwIfAny();
         }
         ClusterSpec spec = spec(root, new YamlFields(problems.file(), problems::add), problems);

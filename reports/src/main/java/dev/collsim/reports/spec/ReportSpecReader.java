@@ -3,7 +3,6 @@ package dev.collsim.reports.spec;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputLimits;
-import dev.collsim.io.InputProblem;
 import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.io.yaml.YamlTree;

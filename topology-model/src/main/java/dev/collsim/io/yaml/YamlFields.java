@@ -256,44 +256,42 @@ public final class YamlFields {
 
     /** @return a bandwidth written with its unit ({@code 400 Gb/s}, {@code 25 GB/s}), > 0, or null */
     public Bandwidth bandwidth(YamlNode map, String key, boolean required) {
-        YamlNode n = node(map, key, required);
-        if (n == null) {
-            return null;
-        }
-        if (n.kind() == YamlNode.Kind.NUMBER) {
-            add(n, "found " + n.found() + " without a unit; write the unit, one of " + Bandwidth.ALLOWED_UNITS
-                    + ", e.g. '400 Gb/s' or '25 GB/s'");
-            return null;
-        }
-        String t = n.isScalar() ? n.text().trim() : "";
-        try {
-            Bandwidth b = t.startsWith("-") ? null : Bandwidth.parse(t);
-            if (b == null || b.gbps() <= 0) {
-                add(n, "found '" + t + "'; allowed: a number > 0 with one of " + Bandwidth.ALLOWED_UNITS);
-                return null;
-            }
-            return b;
-        } catch (IllegalArgumentException e) {
-            add(n, "found " + scalar(n) + "; allowed: a number > 0 with one of " + Bandwidth.ALLOWED_UNITS);
-            return null;
-        }
+        return withUnit(node(map, key, required), Bandwidth.ALLOWED_UNITS, "'400 Gb/s' or '25 GB/s'",
+                "a number > 0 with one of " + Bandwidth.ALLOWED_UNITS, t -> {
+                    Bandwidth b = t.startsWith("-") ? null : Bandwidth.parse(t);
+                    if (b == null || b.gbps() <= 0) {
+                        throw new IllegalArgumentException("not > 0");
+                    }
+                    return b;
+                });
     }
 
     /** @return a latency written with its unit ({@code 0.6 us}), >= 0, or null */
     public Latency latency(YamlNode map, String key) {
-        YamlNode n = node(map, key, false);
+        return withUnit(node(map, key, false), Latency.ALLOWED_UNITS, "'0.6 us'",
+                "a number >= 0 with one of " + Latency.ALLOWED_UNITS, Latency::parse);
+    }
+
+    /**
+     * @param n       the value, or null when absent
+     * @param units   the units allowed, for a bare number's message
+     * @param example an example value with its unit
+     * @param allowed what is allowed, for a value {@code parse} refuses
+     * @param parse   reads the trimmed text; throws IllegalArgumentException to refuse it
+     * @return the value, or null (absent, a bare number, or refused: reported)
+     */
+    private <T> T withUnit(YamlNode n, String units, String example, String allowed, Function<String, T> parse) {
         if (n == null) {
             return null;
         }
         if (n.kind() == YamlNode.Kind.NUMBER) {
-            add(n, "found " + n.found() + " without a unit; write the unit, one of " + Latency.ALLOWED_UNITS
-                    + ", e.g. '0.6 us'");
+            add(n, "found " + n.found() + " without a unit; write the unit, one of " + units + ", e.g. " + example);
             return null;
         }
         try {
-            return Latency.parse(n.isScalar() ? n.text() : "");
+            return parse.apply(n.isScalar() ? n.text().trim() : "");
         } catch (IllegalArgumentException e) {
-            add(n, "found " + scalar(n) + "; allowed: a number >= 0 with one of " + Latency.ALLOWED_UNITS);
+            add(n, "found " + scalar(n) + "; allowed: " + allowed);
             return null;
         }
     }

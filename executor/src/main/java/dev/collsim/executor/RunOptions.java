@@ -25,16 +25,16 @@ public final class RunOptions {
                     + "scatter (NCCL spellings such as AllReduce also accepted)")
     String collective;
 
-    @Option(names = {"-b", "--minbytes"}, defaultValue = "32M", description = "smallest size, K/M/G = 2^10.. (${DEFAULT-VALUE})")
+    @Option(names = {"-b", "--minbytes"}, defaultValue = SizeSweep.DEFAULT_MIN, description = "smallest size, K/M/G = 2^10.. (${DEFAULT-VALUE})")
     String minBytes;
 
-    @Option(names = {"-e", "--maxbytes"}, defaultValue = "32M", description = "largest size (${DEFAULT-VALUE}); reduced when GPU memory is short")
+    @Option(names = {"-e", "--maxbytes"}, defaultValue = SizeSweep.DEFAULT_MAX, description = "largest size (${DEFAULT-VALUE}); reduced when GPU memory is short")
     String maxBytes;
 
-    @Option(names = {"-i", "--stepbytes"}, defaultValue = "1M", description = "additive step (${DEFAULT-VALUE})")
+    @Option(names = {"-i", "--stepbytes"}, defaultValue = SizeSweep.DEFAULT_STEP, description = "additive step (${DEFAULT-VALUE})")
     String stepBytes;
 
-    @Option(names = {"-f", "--stepfactor"}, defaultValue = "1", description = "multiplicative step; 1 = off (${DEFAULT-VALUE})")
+    @Option(names = {"-f", "--stepfactor"}, defaultValue = SizeSweep.DEFAULT_FACTOR, description = "multiplicative step; 1 = off (${DEFAULT-VALUE})")
     long stepFactor;
 
     @Option(names = {"-n", "--iters"}, defaultValue = "20", description = "timed iterations (${DEFAULT-VALUE})")

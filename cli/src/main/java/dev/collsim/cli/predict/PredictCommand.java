@@ -78,19 +78,19 @@ public final class PredictCommand implements Callable<Integer> {
     @Mixin
     private ClusterOption cluster;
 
-    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = "32M",
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = SizeSweep.DEFAULT_MIN,
             description = "first size in bytes; K, M, G = 2^10, 2^20, 2^30 (default: ${DEFAULT-VALUE})")
     private String minBytes;
 
-    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", defaultValue = "32M",
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", defaultValue = SizeSweep.DEFAULT_MAX,
             description = "last size in bytes (default: ${DEFAULT-VALUE})")
     private String maxBytes;
 
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "FACTOR", defaultValue = "1",
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "FACTOR", defaultValue = SizeSweep.DEFAULT_FACTOR,
             description = "multiply the size by FACTOR each step; 1 = use -i (default: ${DEFAULT-VALUE})")
     private int stepFactor;
 
-    @Option(names = {"-i", "--stepbytes"}, paramLabel = "SIZE", defaultValue = "1M",
+    @Option(names = {"-i", "--stepbytes"}, paramLabel = "SIZE", defaultValue = SizeSweep.DEFAULT_STEP,
             description = "add SIZE each step when -f is 1 (default: ${DEFAULT-VALUE})")
     private String stepBytes;
 

@@ -108,7 +108,9 @@ public final class CalibrationProfile {
             throw new InputException(new InputProblem(name, 0, 0, "", "cannot read YAML: " + e.getMessage()));
         }
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
-            throw new InputException(new InputProblem(name, 1, 0, "schema", "expected '" + SCHEMA + "'"));
+            String found = root == null || !root.path("schema").isValueNode() ? "nothing"
+                    : "'" + root.path("schema").asText() + "'";
+            throw new InputException(new InputProblem(name, 1, 0, "schema", "found " + found + "; allowed: " + SCHEMA));
         }
         YamlNode located = locate(name, text);
         if (!root.path("parameters").isObject()) {

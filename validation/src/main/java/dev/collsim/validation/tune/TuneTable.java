@@ -1,5 +1,6 @@
 package dev.collsim.validation.tune;
 
+import dev.collsim.units.DataSize;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,7 +35,8 @@ public final class TuneTable {
             String gain = Math.abs(g.maxGainPercent() - g.minGainPercent()) < 0.05
                     ? String.format(Locale.ROOT, "%.1f %%", g.maxGainPercent())
                     : String.format(Locale.ROOT, "%.1f-%.1f %%", g.minGainPercent(), g.maxGainPercent());
-            out.add(List.of(g.collective().ncclName(), size(first.sizeBytes()) + ".." + size(last.sizeBytes()),
+            out.add(List.of(g.collective().ncclName(),
+                    DataSize.format(first.sizeBytes()) + ".." + DataSize.format(last.sizeBytes()),
                     g.ncclAlgorithm().ncclName() + "/" + g.ncclProtocol().ncclName(), best, gain,
                     String.format(Locale.ROOT, "%.1f %%", r.band().percent()),
                     g.recommended() ? "use " + g.algorithm().ncclName() + "/" + g.protocol().ncclName()
@@ -86,20 +88,5 @@ public final class TuneTable {
             out.add(b.toString().stripTrailing());
         }
         return out;
-    }
-
-    /**
-     * @param bytes a size, bytes
-     * @return {@code 8}, {@code 64K}, {@code 32M}, {@code 8G} (nccl-tests' 2^10 suffixes) where exact, else bytes
-     */
-    static String size(long bytes) {
-        String[] suffix = {"", "K", "M", "G", "T"};
-        long v = bytes;
-        int k = 0;
-        while (v >= 1024 && v % 1024 == 0 && k < suffix.length - 1) {
-            v /= 1024;
-            k++;
-        }
-        return v + suffix[k];
     }
 }

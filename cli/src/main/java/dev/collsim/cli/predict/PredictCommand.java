@@ -7,7 +7,6 @@ import dev.collsim.cli.UserError;
 import dev.collsim.cli.flow.FlowOptions;
 import dev.collsim.cli.flow.FlowPredict;
 import dev.collsim.io.InputException;
-import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
@@ -191,7 +190,7 @@ public final class PredictCommand implements Callable<Integer> {
             throw new UserError("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root,
                     ExitCodes.USAGE);
         }
-        refuseEmpty(c, type, sizes, rankList.size());
+        EmptyCollective.refuse(c, type, sizes, rankList.size());
         if (backend != Backend.analytical) {
             return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
         }
@@ -221,37 +220,6 @@ public final class PredictCommand implements Callable<Integer> {
      * Runs the simulator: a request it refuses ({@link InvalidRequestException}: a bad NCCL setting, nothing
      * eligible) stays a usage error; any other IllegalArgumentException from inside the model is a bug (exit 1).
      */
-    /**
-     * A size of 0 elements runs nothing for all_reduce, all_gather, reduce_scatter, broadcast and reduce: NCCL discards
-     * an empty collective (2.19-2.30 src/enqueue.cc taskAppend, "Empty collectives can be discarded"), and nccl-tests
-     * then times only its own timer (0.33 us for a 0-byte all_gather on 2 RTX 2080 Ti in the public data, against
-     * 10.5 us at 32 bytes). No model of a launch fits that, so such a size is refused (exit 2) instead of printed with
-     * a launch's time. The point-to-point collectives (alltoall, sendrecv, gather, scatter) still launch at 0 bytes.
-     */
-    /**
-     * @return the smallest size of at least one element per NCCL call: one element, or for all_gather and
-     *         reduce_scatter one 16-byte-aligned block per rank (nccl-tests rounds the per-rank count down to 16 bytes)
-     */
-    private static long smallest(Collective c, int elt, int n) {
-        return c == Collective.ALL_GATHER || c == Collective.REDUCE_SCATTER ? (long) n * Math.max(1, 16 / elt) * elt
-                : elt;
-    }
-
-    private static void refuseEmpty(Collective c, DataType type, List<Long> sizes, int n) {
-        if (c == Collective.ALL_TO_ALL || c == Collective.SEND_RECV || c == Collective.GATHER
-                || c == Collective.SCATTER) {
-            return;
-        }
-        for (long s : sizes) {
-            if (CollGeometry.ofSize(c, s, type.size(), n).paramCount() == 0) {
-                throw new UserError(String.format(Locale.ROOT, "-b %d: a size of %d bytes is 0 %s elements of %s on"
-                        + " %d ranks, and NCCL discards an empty collective (src/enqueue.cc), so nothing runs to"
-                        + " predict; use -b %d or more", s, s, type.testName(), c.testName(), n,
-                        smallest(c, type.size(), n)), ExitCodes.USAGE);
-            }
-        }
-    }
-
     private static <T> T model(Supplier<T> work) {
         try {
             return work.get();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,21 +73,28 @@ class ReaderWarningsCliTest {
     }
 
     /**
-     * A 0-byte all_reduce runs nothing (NCCL discards an empty collective): refused with the smallest size that runs
-     * (4 bytes: one float). all_gather on 8 ranks: nccl-tests rounds the per-rank count down to 16 bytes
-     * (src/common.cu), so the smallest size that runs is 8 ranks x 16 bytes = 128 bytes.
+     * A 0-byte all_reduce runs nothing (NCCL discards an empty collective): a sweep of only such sizes is refused with
+     * the smallest size that runs (4 bytes: one float); in a longer sweep they are left out with a header line.
+     * all_gather on 8 ranks: nccl-tests rounds the per-rank count down to 16 bytes (src/common.cu), so 8, 16, 32 and
+     * 64 bytes are 0 elements and the smallest size that runs is 8 ranks x 16 bytes = 128 bytes.
      */
     @Test
-    void zeroBytesIsRefusedWithTheSmallestSizeThatRuns() {
-        CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "-b", "0", "-e", "1K");
+    void zeroElementSizesAreLeftOutOrRefused() {
+        CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "-b", "0", "-e", "0");
         assertEquals(2, r.code(), r.out());
-        assertTrue(r.err().contains("-b 0: a size of 0 bytes is 0 float elements of all_reduce on 8 ranks, and NCCL"
-                + " discards an empty collective (src/enqueue.cc), so nothing runs to predict; use -b 4 or more"),
-                r.err());
-        CliRun g = run("predict", "allgather", "-c", "dgx-h100", "-b", "16", "-e", "1K", "--backend", "flow");
-        assertEquals(2, g.code(), g.out());
-        assertTrue(g.err().contains("-b 16: a size of 16 bytes is 0 float elements of all_gather on 8 ranks")
-                && g.err().contains("use -b 128 or more"), g.err());
+        assertTrue(r.err().contains("size 0 of all_reduce on 8 ranks is 0 float elements and NCCL discards an empty"
+                + " collective (src/enqueue.cc), so nothing runs; use -b 4 or more"), r.err());
+        for (String backend : new String[] {"analytical", "flow"}) {
+            CliRun g = run("predict", "allgather", "-c", "dgx-h100", "-b", "8", "-e", "256", "-f", "2",
+                    "--backend", backend);
+            assertEquals(0, g.code(), g.err());
+            assertTrue(g.out().contains("# sizes 8, 16, 32, 64 of all_gather on 8 ranks are 0 float elements and NCCL"
+                    + " discards an empty collective (src/enqueue.cc), so nothing runs: left out (the first size that"
+                    + " runs: 128 bytes)"), backend + ": " + g.out());
+            List<String> rows = g.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
+            assertEquals(2, rows.size(), backend + ": " + g.out());
+            assertTrue(rows.get(0).trim().startsWith("128 "), rows.get(0));
+        }
         CliRun a = run("predict", "alltoall", "-c", "dgx-h100", "-b", "0", "-e", "0");
         assertEquals(0, a.code(), a.err() + "alltoall's sends and receives still launch at 0 bytes");
     }

@@ -64,7 +64,14 @@ public final class GpuRunner {
         int nProcs = multiProc ? launch.get().worldSize() : 1;
         int localRank = multiProc ? launch.get().localRank() : 0;
         String dev0 = System.getenv("NCCL_TESTS_DEVICE");
-        int first = dev0 != null ? Integer.parseInt(dev0.trim()) : localRank * nGpus;
+        int first = localRank * nGpus;
+        if (dev0 != null) {
+            if (!dev0.trim().matches("[0-9]{1,4}")) {
+                throw new ExecutorException("environment variable NCCL_TESTS_DEVICE='" + dev0 + "' is not a device"
+                        + " index; allowed: a whole number from 0 to 9999", ExecutorException.USAGE);
+            }
+            first = Integer.parseInt(dev0.trim());
+        }
         int[] devices = new int[nGpus];
         for (int i = 0; i < nGpus; i++) {
             devices[i] = first + i;

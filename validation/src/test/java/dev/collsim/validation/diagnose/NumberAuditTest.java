@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.io.InputException;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
+import dev.collsim.validation.tune.TunerConfigFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,6 +52,20 @@ class NumberAuditTest {
     void headerNicCountBeyondFourDigitsIsNotACount() {
         assertTrue(HeaderNics.parse("99999999999x 400G", 3).map(n -> n.count() != 9999).orElse(true));
         assertEquals(8, HeaderNics.parse("8x 400G NDR", 3).orElseThrow().count());
+    }
+
+    /**
+     * A tuner-config line whose min_bytes has 19 digits beyond a long (NCCL reads them as unsigned 64-bit): the check
+     * compares min and max without overflow instead of throwing. 9999999999999999999 <= 9999999999999999999.
+     */
+    @Test
+    void tunerConfigSizesBeyondALongAreCompared() {
+        List<String> p = TunerConfigFile.problems(List.of(
+                "allreduce,9999999999999999999,9999999999999999999,ring,simple,-1,-1,-1,-1,-1"));
+        assertTrue(p.stream().noneMatch(x -> x.contains("max_bytes")), p.toString());
+        List<String> q = TunerConfigFile.problems(List.of(
+                "allreduce,9999999999999999999,9999999999999999998,ring,simple,-1,-1,-1,-1,-1"));
+        assertTrue(q.stream().anyMatch(x -> x.contains("max_bytes")), q.toString());
     }
 
     private static List<Finding> diagnose(String text) throws Exception {

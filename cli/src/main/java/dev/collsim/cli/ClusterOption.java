@@ -8,7 +8,9 @@ import dev.collsim.topology.io.HardwareHints;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The one {@code -c/--cluster} option of every command that needs a cluster (a picocli mixin: add
@@ -17,7 +19,8 @@ import picocli.CommandLine.Option;
  * XML, detected by content), a shipped config name (e.g. {@code dgx-h100-32x-rail}), a catalog host type name (e.g.
  * {@code dgx-h100}) or N hosts of one ({@code dgx-h100x2}, {@code dgx-h100:2}); without {@code -c} the built-in
  * {@code default} cluster (compare and calibrate instead build the cluster from each measurement file). The resolved
- * cluster is kept, so a command resolves it once.
+ * cluster is kept, so a command resolves it once. The reader's warnings ({@link Topology#warnings()}) are printed on
+ * the command's stderr when the cluster is resolved, one {@code collsim: warning: } line each.
  */
 public final class ClusterOption {
 
@@ -30,6 +33,9 @@ public final class ClusterOption {
                     + " dgx-h100:2; rail-optimized fabric). Default: " + ClusterLoader.DEFAULT + " (compare,"
                     + " calibrate: built from what each measurement file reveals).")
     private String cluster;
+
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec mixee;
 
     private ClusterSource resolved;
 
@@ -77,6 +83,10 @@ public final class ClusterOption {
                         + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
             }
             resolved = s;
+            if (mixee != null) {
+                s.topology().warnings().forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
+                mixee.commandLine().getErr().flush();
+            }
         }
         return resolved;
     }

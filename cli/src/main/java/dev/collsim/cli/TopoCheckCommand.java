@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code collsim topo check}: validates a cluster description (every input problem, with file, line, column and
  * field), then checks that NCCL could use it: every GPU pair of a host has a path, every GPU reaches a NIC when there
- * are several hosts, and every host reaches host 0. Exit code 3 when anything is wrong.
+ * are several hosts, and every host reaches host 0. Exit code 3 when anything is wrong. As in every other command,
+ * problems and warnings are diagnostics and go to stderr; the report of a successful check goes to stdout.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = "Validate a cluster description and its connectivity; exit 3 listing every problem.")
@@ -41,24 +42,28 @@ public final class TopoCheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         Topology t;
         try {
             t = cluster.load();
         } catch (InputException e) {
-            out.println(e.getMessage());
+            err.println(e.getMessage());
             return ExitCodes.INPUT;
         }
         List<InputProblem> problems = check(t, cluster.value());
-        warnings(t).forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+        List<String> shape = warnings(t);
+        shape.forEach(x -> err.println("collsim: warning: " + x));
+        int w = t.warnings().size() + shape.size();
+        String warnings = w == 0 ? "" : String.format(Locale.ROOT, "; %d warning%s (on stderr)", w, w == 1 ? "" : "s");
         if (problems.isEmpty()) {
-            out.printf(Locale.ROOT, "OK: %s: %d %s, %d GPUs; every GPU pair of a host has a path%s%n", t.name(),
+            out.printf(Locale.ROOT, "OK: %s: %d %s, %d GPUs; every GPU pair of a host has a path%s%s%n", t.name(),
                     t.hostCount(), t.hostCount() == 1 ? "host" : "hosts", t.gpus().size(),
-                    t.hostCount() > 1 ? ", every host reaches host 0" : "");
+                    t.hostCount() > 1 ? ", every host reaches host 0" : "", warnings);
             return ExitCodes.OK;
         }
-        problems.forEach(out::println);
-        out.printf(Locale.ROOT, "%d problem%s in %s%n", problems.size(), problems.size() == 1 ? "" : "s",
-                cluster.value());
+        problems.forEach(err::println);
+        err.printf(Locale.ROOT, "%d problem%s in %s%s%n", problems.size(), problems.size() == 1 ? "" : "s",
+                cluster.value(), warnings);
         return ExitCodes.INPUT;
     }
 

@@ -24,7 +24,7 @@ class TopoCheckWarningsTest {
                 + "  linkSpeed: 400 Gb/s\n  oversubscription: 2:1\n");
         CliRun r = run("topo", "check", "-c", f.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.err().contains("warning: oversubscription 2:1 has no effect: every NIC of the 2 hosts sits under"
+        assertTrue(r.err().contains("collsim: warning: oversubscription 2:1 has no effect: every NIC of the 2 hosts sits under"
                 + " one leaf switch"), r.err());
     }
 

@@ -182,7 +182,7 @@ public final class PredictCommand implements Callable<Integer> {
         DataType type = UserError.usage(() -> DataType.parse(dataType));
         RedOp redOp = UserError.usage(() -> RedOp.parse(op));
         SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor));
-        List<Long> sizes = sweep.sizes();
+        List<Long> all = sweep.sizes();
         NcclSettings nccl = ncclSettings();
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))
                 : null;
@@ -192,6 +192,9 @@ public final class PredictCommand implements Callable<Integer> {
             throw new UserError("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root,
                     ExitCodes.USAGE);
         }
+        List<String> notes = new ArrayList<>(ncclTestsNote);
+        List<Long> sizes = EmptyCollective.runnable(c, type, all, rankList.size(), notes);
+        ncclTestsNote = notes;
         if (backend != Backend.analytical) {
             return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
         }

@@ -108,7 +108,7 @@ public final class TuneCommand implements Callable<Integer> {
         SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, "1M", stepFactor));
         NcclVersion version = UserError.usage(() -> NcclVersion.parse(ncclVersion));
         PrintWriter out = spec.commandLine().getOut();
-        List<Dataset> data = measured == null ? List.of() : MeasuredFiles.read(measured);
+        List<Dataset> data = measured == null ? List.of() : MeasuredFiles.read(measured, spec.commandLine().getErr());
         Model model = model(data, out);
         Placed placed = placed(data);
         NcclPredictor predictor = new NcclPredictor(version, model.params());

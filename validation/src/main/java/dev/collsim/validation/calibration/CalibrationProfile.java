@@ -18,7 +18,6 @@ import dev.collsim.validation.compare.ErrorStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -74,13 +73,7 @@ public final class CalibrationProfile {
         c.notes().forEach(notes::add);
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path tmp = AtomicFiles.tempFile(dir, ".calibration");
-        try {
-            YAML.writeValue(tmp.toFile(), root);
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(target, out -> YAML.writeValue(out, root));
     }
 
     private static ObjectNode stats(ErrorStats s) {

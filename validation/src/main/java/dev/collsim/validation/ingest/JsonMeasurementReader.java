@@ -106,9 +106,20 @@ public final class JsonMeasurementReader {
                 problems.add(new InputProblem(file, 0, 0, path, "neither half has time, alg_bw and bus_bw"));
                 continue;
             }
+            if (!finite(oop) || !finite(ip)) {
+                problems.add(new InputProblem(file, 0, 0, path, "a time or bandwidth beyond a double (e.g. 1e999);"
+                        + " allowed: finite numbers"));
+                continue;
+            }
             PerfRow row = run != null ? run.rows().get(i) : new PerfRow("", r.path("type").asText(""),
                     r.path("redop").asText(null), r.path("root").asInt(-1), 0, r.path("size").asLong(),
                     r.path("count").asLong(-1), oop, ip, null);
+            String negative = PerfPoint.negative(row);
+            if (negative != null) {
+                notes.add(Note.warning(0, path + ": " + negative + ": no measured value is below zero; the result"
+                        + " is dropped"));
+                continue;
+            }
             points.add(new PerfPoint(row, 0));
             slowProcess(r.path("out_of_place_per_iter").path("per_process_max_times_us"), r.path("size").asLong())
                     .ifPresent(notes::add);
@@ -237,6 +248,10 @@ public final class JsonMeasurementReader {
                     d.path(collsim ? "name" : "device_info").asText(""), 0));
         }
         return out;
+    }
+
+    private static boolean finite(PerfResult r) {
+        return r == null || Double.isFinite(r.timeUs()) && Double.isFinite(r.algBw()) && Double.isFinite(r.busBw());
     }
 
     private static PerfResult timing(JsonNode n) {

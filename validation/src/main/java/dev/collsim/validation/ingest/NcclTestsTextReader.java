@@ -130,8 +130,11 @@ public final class NcclTestsTextReader {
             return i + 1;
         }
         if (ctx.log.accept(text, no)) {
-            if (t.startsWith("NCCL version") && layout == null) {
-                return i + 1;
+            int warn = t.indexOf("NCCL WARN");
+            if (warn >= 0 && layout != null) {
+                tableNotes.add(Note.warning(no, "NCCL WARN inside the results table ("
+                        + abbreviate(t.substring(warn + "NCCL WARN".length()).strip()) + "): the run hit an error"
+                        + " there; the rows around it may not be valid"));
             }
             return i + 1;
         }
@@ -284,6 +287,11 @@ public final class NcclTestsTextReader {
             InputProblem p = r.problem();
             problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),
                     p.message()) : p);
+            return;
+        }
+        String negative = PerfPoint.negative(r.row());
+        if (negative != null) {
+            tableNotes.add(Note.warning(no, negative + ": no measured value is below zero; the row is dropped"));
             return;
         }
         if (r.truncated()) {

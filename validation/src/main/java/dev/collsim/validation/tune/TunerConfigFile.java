@@ -3,6 +3,7 @@ package dev.collsim.validation.tune;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -103,7 +104,7 @@ public final class TunerConfigFile {
                     COLLECTIVES.values().toString());
             check(out, n, "min_bytes", f[1], f[1].matches("[0-9]{1,19}"), "an unsigned decimal");
             check(out, n, "max_bytes", f[2], f[2].matches("[0-9]{1,19}")
-                    && (!f[1].matches("[0-9]{1,19}") || Long.parseLong(f[1]) <= Long.parseLong(f[2])),
+                    && (!f[1].matches("[0-9]{1,19}") || new BigInteger(f[1]).compareTo(new BigInteger(f[2])) <= 0),
                     "an unsigned decimal >= min_bytes");
             check(out, n, "algorithm", f[3], Set.copyOf(ALGORITHMS.values()).contains(f[3]),
                     ALGORITHMS.values().toString());

@@ -53,7 +53,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "(--calibration, or a fit of -m measurements); with neither, the default model's median error "
                 + "over the public datasets (13.1%%)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file"})
+        exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file (with -m: no file could be read)",
+            "6:advice written, but -m files that could not be read were skipped (each named on stderr with why)"})
 public final class TuneCommand implements Callable<Integer> {
 
     @Spec
@@ -108,7 +109,9 @@ public final class TuneCommand implements Callable<Integer> {
         SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, "1M", stepFactor));
         NcclVersion version = UserError.usage(() -> NcclVersion.parse(ncclVersion));
         PrintWriter out = spec.commandLine().getOut();
-        List<Dataset> data = measured == null ? List.of() : MeasuredFiles.read(measured);
+        MeasuredFiles.Batch batch = measured == null ? new MeasuredFiles.Batch(List.of(), 0)
+                : MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        List<Dataset> data = batch.datasets();
         Model model = model(data, out);
         Placed placed = placed(data);
         NcclPredictor predictor = new NcclPredictor(version, model.params());
@@ -128,7 +131,7 @@ public final class TuneCommand implements Callable<Integer> {
             out.println("wrote " + output.resolve(TuneOutput.CONFIG) + ", " + output.resolve(TuneOutput.ENV) + ", "
                     + output.resolve(TuneOutput.TABLE));
         }
-        return ExitCodes.OK;
+        return batch.exitCode(ExitCodes.OK);
     }
 
     private record Model(PerformanceParameters params, TuningBand band, String label) {

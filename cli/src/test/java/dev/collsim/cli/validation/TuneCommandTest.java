@@ -79,4 +79,30 @@ class TuneCommandTest {
         assertEquals(3, r.code(), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
     }
+
+    @Test
+    void mixedFolderReadsWhatItCanAndSkipsTheRestWithOneLineEach(@TempDir Path dir) throws Exception {
+        // an nccl-tests log, an NCCL INFO log, a collsim run JSON and two files that are no measurement at all
+        Files.copy(H200X2.resolve("nccl-tests-all_reduce.txt"), dir.resolve("nccl-tests-all_reduce.txt"));
+        Files.copy(H200X2.resolve("nccl-info-allreduce.txt"), dir.resolve("nccl-info-allreduce.txt"));
+        Files.copy(H200X2.resolve("collsim-all_gather.json"), dir.resolve("collsim-all_gather.json"));
+        Files.writeString(dir.resolve("notes.txt"), "remember to re-run with NCCL 2.30\n");
+        Files.writeString(dir.resolve("settings.json"), "{\"editor\": \"vim\"}\n");
+        CliRun r = CliRun.run("tune", "-m", dir.toString(), "--nccl-version", "2.28", "allreduce");
+        assertEquals(6, r.code(), r.err());
+        assertTrue(r.err().contains("skipped " + dir.resolve("notes.txt")), r.err());
+        assertTrue(r.err().contains("skipped " + dir.resolve("settings.json")), r.err());
+        assertFalse(r.err().contains("skipped " + dir.resolve("collsim-all_gather.json")), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        assertTrue(r.out().contains("AllReduce"), r.out());
+    }
+
+    @Test
+    void folderWithNothingUsableIsRefused(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("notes.txt"), "no table here\n");
+        Files.writeString(dir.resolve("settings.json"), "{\"editor\": \"vim\"}\n");
+        CliRun r = CliRun.run("tune", "-m", dir.toString(), "allreduce");
+        assertEquals(3, r.code(), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
 }

@@ -115,6 +115,20 @@ public final class RuntimeChannels {
     }
 
     /**
+     * The most channels a tuner plugin's count gives a call: NCCL 2.30.7 {@code src/enqueue.cc
+     * scheduleCollTasksToPlan} caps the tasks' channels at comm.nChannels, or comm.nvlsChannels for NVLS and
+     * NVLSTree (which a plugin cannot raise; NCCL_MIN_NCHANNELS can raise comm.nChannels).
+     *
+     * @param a    algorithm
+     * @param plan the channel plan
+     * @return channels, >= 1
+     */
+    public static int tunerCap(Algorithm a, ChannelPlan plan) {
+        return Math.max(1, a == Algorithm.NVLS || a == Algorithm.NVLS_TREE ? plan.nvlsChannels()
+                : plan.runtimeChannels());
+    }
+
+    /**
      * Channels NCCL uses for one call: NVLS/NVLSTree use the NVLS channels (multi-node NVLS at most
      * comm.nChannels); CollNetDirect steps through 16, 8, 4, 2, 1; PAT keeps comm.nChannels (its maxThreads is
      * never set, so nothing is reduced); the others drop channels while

@@ -61,10 +61,30 @@ public final class PerformanceModel {
      */
     public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes) {
+        return estimate(plan, s, pp, table, func, choice, nBytes, 0);
+    }
+
+    /**
+     * As {@link #estimate(ChannelPlan, NcclSettings, PerformanceParameters, CostTable, Collective, AlgoChoice, long)}
+     * with the channel count a tuner plugin gives the call ({@code *nChannels} of {@code getCollInfo}; NCCL 2.30.7
+     * {@code src/enqueue.cc ncclGetAlgoInfo} uses it instead of its per-call count when non-zero, and
+     * {@code scheduleCollTasksToPlan} caps it at comm.nChannels, or the NVLS channels for NVLS/NVLSTree:
+     * {@link RuntimeChannels#tunerCap}). The per-channel throughput cap counts at most
+     * nBytes / (maxThreads x threshold) channels, as NCCL's own reduction does: a channel with less work than its
+     * threads' threshold does not reach its measured rate, so forcing more channels than NCCL's per-call count is
+     * never predicted faster, and forcing fewer is slower wherever the per-channel cap binds.
+     *
+     * @param forcedChannels the tuner's channel count, 0 for NCCL's own per-call count
+     * @return the estimate
+     */
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+            Collective func, AlgoChoice choice, long nBytes, int forcedChannels) {
         Algorithm a = choice.algorithm();
         Protocol p = choice.protocol();
-        int channels = RuntimeChannels.perCall(a, p, nBytes, plan, s);
-        double effChannels = effectiveChannels(a, p, nBytes, plan, s, channels);
+        int channels = forcedChannels > 0 ? Math.min(forcedChannels, RuntimeChannels.tunerCap(a, plan))
+                : RuntimeChannels.perCall(a, p, nBytes, plan, s);
+        double effChannels = forcedChannels > 0 ? Math.min(channels, effectiveChannels(a, p, nBytes, plan, s, channels))
+                : effectiveChannels(a, p, nBytes, plan, s, channels);
         double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())
                 ? IntraNodeChain.algBw(table.input(), p) : 0;
         boolean chain = chainAlgBw > 0;

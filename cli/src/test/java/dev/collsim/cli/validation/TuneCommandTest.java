@@ -28,6 +28,15 @@ class TuneCommandTest {
         assertTrue(r.out().contains("band 13.1 %"), r.out());
         List<String> conf = Files.readAllLines(out.resolve("nccl_tuner.conf"));
         assertEquals(List.of(), TunerConfigFile.problems(conf));
+        // every swept size of every collective has a line, since the example plugin gives an unmatched call one
+        // channel: the sweep is 8 B..8 GiB (8589934592 B); AllReduce selects on the size itself
+        assertTrue(conf.stream().anyMatch(l -> l.startsWith("allreduce,8,")), String.join("\n", conf));
+        assertTrue(conf.stream().anyMatch(l -> l.startsWith("allreduce,") && l.contains(",8589934592,")),
+                String.join("\n", conf));
+        for (String c : List.of("allgather,", "reducescatter,", "broadcast,", "reduce,")) {
+            assertTrue(conf.stream().anyMatch(l -> l.startsWith(c)), c + " has no line");
+        }
+        assertTrue(conf.stream().anyMatch(l -> l.contains("matches no line on ONE channel")), conf.get(2));
         assertTrue(Files.readString(out.resolve("nccl_env.sh")).contains("apply to every size"));
         assertTrue(Files.readString(out.resolve("tune.txt")).contains("keep NCCL's choice"));
     }

@@ -46,9 +46,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim tune [-c CLUSTER] [--calibration PROFILE | -m FILE...] [-o DIR] [COLLECTIVE...]}. */
 @Command(name = "tune", mixinStandardHelpOptions = true,
-        description = {"Find where collsim's fastest predicted (algorithm, protocol) differs from NCCL's choice by "
-                + "more than the model's band, and write it as the configuration of NCCL's example tuner plugin "
-                + "(nccl_tuner.conf), the NCCL_ALGO/NCCL_PROTO settings where one setting per collective suffices "
+        description = {"Find where collsim's fastest predicted (algorithm, protocol, channels) differs from NCCL's "
+                + "choice by more than the model's band, and write it as the configuration of NCCL's example tuner "
+                + "plugin (nccl_tuner.conf, covering every swept size: the plugin runs unmatched calls on one "
+                + "channel), the NCCL_ALGO/NCCL_PROTO/NCCL_MAX_NCHANNELS settings where one setting suffices "
                 + "(nccl_env.sh) and a table (tune.txt). The band is the p90 of the calibration fit's residuals "
                 + "(--calibration, or a fit of -m measurements); with neither, the default model's median error "
                 + "over the public datasets (13.1%%)."},

@@ -97,11 +97,9 @@ public final class Tuner {
                 }
             }
         }
-        // a forced channel count is advised only where it gains more than the band over the best NCCL-counted choice
-        if (channels > 0 && forced.predicted().timeUs() < best.predicted().timeUs() * (1 - band.percent() / 100)) {
+        channels = channelsToForce(best.predicted().timeUs(), forced.predicted().timeUs(), channels, band);
+        if (channels > 0) {
             best = forced;
-        } else {
-            channels = 0;
         }
         Collective c = call.collective();
         int n = call.communicator().nRanks();
@@ -110,6 +108,20 @@ public final class Tuner {
                 best.predicted().channels(), channels, best.predicted().timeUs(), band,
                 ev.ncclChoiceUs(c, n, call.sizeBytes()),
                 channels > 0 ? Double.NaN : ev.forcedUs(c, n, call.sizeBytes(), best.algorithm(), best.protocol()));
+    }
+
+    /**
+     * A forced channel count is advised only where it gains more than the band over the best candidate on NCCL's
+     * own count.
+     *
+     * @param bestUs   predicted time of the best candidate on NCCL's own count, microseconds
+     * @param forcedUs predicted time of the best candidate on a forced count, microseconds
+     * @param channels that count (0: none was faster)
+     * @param band     the band
+     * @return channels when (bestUs - forcedUs) / bestUs exceeds the band, else 0
+     */
+    static int channelsToForce(double bestUs, double forcedUs, int channels, TuningBand band) {
+        return channels > 0 && bestUs > 0 && 100 * (bestUs - forcedUs) / bestUs > band.percent() ? channels : 0;
     }
 
     /** @return the candidate predicted fastest, NCCL's choice unless another is strictly faster */

@@ -140,4 +140,16 @@ class TunerTest {
                 env.notes().toString());
         assertTrue(q.ncclUs() < 103_743 / 2.0, "NCCL's own count is much faster: " + q.ncclUs());
     }
+
+    @Test
+    void aForcedChannelCountMustBeatTheBandToBeAdvised() {
+        TuningBand band = new TuningBand(13.1, "test");
+        // by hand: 100 us on NCCL's own count; 86 us forced is a 14 % gain (> 13.1 %), 87 us 13 % and 86.9 us 13.1 %
+        // (not more than the band), 110 us a loss
+        assertEquals(4, Tuner.channelsToForce(100, 86, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 87, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 86.9, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 110, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 50, 0, band), "no faster forced count");
+    }
 }

@@ -28,7 +28,7 @@ public final class ClusterOption {
 
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
-                    + " (configs/NAME.yaml), a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
+                    + " shipped in configs/, a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
                     + " dgx-h100:2; rail-optimized fabric). Default: " + ClusterLoader.DEFAULT + " (compare,"
                     + " calibrate: built from what each measurement file reveals). predict also reads nccl-tests'"
                     + " data check, -c followed by a bare number (-c 1), next to a -c CLUSTER.")

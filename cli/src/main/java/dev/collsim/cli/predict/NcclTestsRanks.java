@@ -45,11 +45,6 @@ public final class NcclTestsRanks {
         return gpus != null || threads != null || procs != null || procsPerHost != null;
     }
 
-    /** @return true when {@code -t} was given (nccl-tests' threads, which only shape the rank count here) */
-    boolean threadsGiven() {
-        return threads != null;
-    }
-
     /**
      * @param topo the cluster
      * @return the GPU of each rank, in rank order
@@ -111,9 +106,9 @@ public final class NcclTestsRanks {
         long hosts = rankList.stream().mapToInt(Gpu::host).distinct().count();
         String where = " on " + hosts + (hosts == 1 ? " host" : " hosts");
         if (!layoutGiven()) {
-            return "Ranks: " + (ranks == null ? "" : "the first " + ranks + " (--ranks) of ") + "every GPU of the"
-                    + " cluster, one process per GPU (as mpirun -np N all_reduce_perf -g 1)" + where
-                    + "; nccl-tests without mpirun is 1 process: -g/-t/--nprocs set that";
+            String cut = ranks == null ? rankList.size() + " = " : "the first " + ranks + " (--ranks) of ";
+            return "Ranks: " + cut + "every GPU of the cluster, one process each (as mpirun -np <GPUs>"
+                    + " all_reduce_perf -g 1)" + where;
         }
         int p = procs == null ? 1 : procs;
         int t = threads == null ? 1 : threads;

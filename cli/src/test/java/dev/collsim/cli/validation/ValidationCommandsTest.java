@@ -135,6 +135,22 @@ class ValidationCommandsTest {
     }
 
     /**
+     * A table file with an 8-rank and a 16-rank run and no rank lines (no host count): a bare catalog -c dgx-h100
+     * compares each run on as many 8-GPU hosts as its ranks need (8 ranks: 1 host, 16: 2) instead of refusing the
+     * 16-rank run; no count was named, so nothing is said on stderr.
+     */
+    @Test
+    void bareCatalogClusterTakesEachRunsRankCount() {
+        CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt").toString(),
+                "-c", "dgx-h100", "--summary");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("", r.err());
+        assertTrue(r.out().contains("all_reduce, 8 ranks, cluster catalog:dgx-h100")
+                && r.out().contains("all_reduce, 16 ranks, cluster catalog:dgx-h100"), r.out());
+        assertEquals(2, r.out().lines().filter(l -> l.contains("|error| of time (%): all n=")).count(), r.out());
+    }
+
+    /**
      * The NCCL-tests issue 290 file holds a 1-host x 8 run and 2-host x 8 runs. Under one -c dgx-h100:2, compare and
      * calibrate place them the same way: each run on the host count it ran on (the 1-host run on one DGX H100, not
      * spread 4 + 4 over two), and one stderr line names the resize (2 hosts given, 1 used); the 2-host runs fit

@@ -7,6 +7,8 @@ import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,10 +31,11 @@ public final class ClusterOption {
 
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
-                    + " (configs/NAME.yaml), a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
+                    + " shipped in configs/, a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
                     + " dgx-h100:2; rail-optimized fabric). Default: " + ClusterLoader.DEFAULT + " (compare,"
-                    + " calibrate: built from what each measurement file reveals).")
-    private String cluster;
+                    + " calibrate: built from what each measurement file reveals). predict also reads nccl-tests'"
+                    + " data check, -c followed by a bare number (-c 1), next to a -c CLUSTER.")
+    private List<String> clusters = new ArrayList<>();
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
@@ -40,27 +43,36 @@ public final class ClusterOption {
     private ClusterSource resolved;
 
     /**
-     * nccl-tests' {@code -c N} is its data check; a pasted nccl-tests command line gives a bare number. When
-     * {@code -c} holds only digits and no file of that name exists, it is dropped (the default cluster is used).
+     * nccl-tests' {@code -c N} is its data check (number of check iterations, {@code src/common.cu}); a pasted
+     * nccl-tests command line gives a bare number, possibly next to a {@code -c CLUSTER}. Every {@code -c} value of
+     * only digits that is not a file is taken out of the cluster values.
      *
-     * @return true when a bare number was dropped
+     * @return true when such a check flag was taken out
      */
     public boolean dropNcclTestsCheck() {
-        if (cluster != null && resolved == null && cluster.matches("[0-9]+") && !Files.exists(Path.of(cluster))) {
-            cluster = null;
-            return true;
+        int before = clusters.size();
+        if (resolved == null) {
+            clusters.removeIf(v -> v.matches("[0-9]+") && !Files.exists(Path.of(v)));
         }
-        return false;
+        return clusters.size() < before;
     }
 
     /** @return true when the user gave {@code -c} */
     public boolean given() {
-        return cluster != null;
+        return !clusters.isEmpty();
     }
 
-    /** @return what the user passed (or {@code default}) */
+    /**
+     * @return what the user passed (or {@code default})
+     * @throws UserError (usage) when {@code -c} names two clusters
+     */
     public String value() {
-        return cluster == null ? ClusterLoader.DEFAULT : cluster;
+        if (clusters.size() > 1) {
+            throw new UserError("-c/--cluster names " + clusters.size() + " clusters (" + String.join(", ", clusters)
+                    + "); give one (only 'collsim predict' also reads nccl-tests' data check, -c with a bare number)",
+                    ExitCodes.USAGE);
+        }
+        return clusters.isEmpty() ? ClusterLoader.DEFAULT : clusters.get(0);
     }
 
     /**

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 public final class HardwareHintsOptions {
 
     @Option(names = "--gpu-model", paramLabel = "NAME",
-            description = "GPU model for machine files that do not name it, e.g. H100-SXM5-80GB.")
+            description = "GPU model for machine files that do not name it, such as H100-SXM5-80GB.")
     String gpuModel;
 
     @Option(names = "--gpu-sm", paramLabel = "SM",

@@ -29,7 +29,9 @@ import picocli.CommandLine.Spec;
  * are several hosts, and every host reaches host 0. Exit code 3 when anything is wrong. As in every other command,
  * problems and warnings are diagnostics and go to stderr; the report of a successful check goes to stdout.
  */
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(name = "check", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the cluster is valid", "1:internal error", "2:usage error (bad option or value)",
+            "3:problems found (every one is listed with file, line and column) or the cluster cannot be read"},
         description = "Validate a cluster description and its connectivity; exit 3 listing every problem.")
 public final class TopoCheckCommand implements Callable<Integer> {
 

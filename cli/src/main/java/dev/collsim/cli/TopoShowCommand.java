@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
  * NCCL's), NIC bandwidth per GPU, NCCL's GPU-GPU and GPU-NIC paths on the first host, and the fabric's switches and
  * bisection bandwidth.
  */
-@Command(name = "show", mixinStandardHelpOptions = true,
+@Command(name = "show", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option or value)",
+            "3:invalid or unreadable cluster (every problem is listed with file, line and column)"},
         description = "Summarize a cluster: hosts, GPUs, links by type, NIC bandwidth per GPU, NCCL paths, bisection.")
 public final class TopoShowCommand implements Callable<Integer> {
 

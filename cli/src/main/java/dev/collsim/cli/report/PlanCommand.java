@@ -6,6 +6,7 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.ModelShape;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
@@ -136,6 +137,8 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
         }
+        ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
+                "collsim plan: warning: --params " + w));
         TrainingJob job;
         RankOrder rankOrder;
         try {

@@ -47,9 +47,10 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code collsim tune [-c CLUSTER] [--calibration PROFILE | -m FILE...] [-o DIR] [COLLECTIVE...]}. */
 @Command(name = "tune", mixinStandardHelpOptions = true,
         description = {"Find where collsim's fastest predicted (algorithm, protocol, channels) differs from NCCL's "
-                + "choice by more than the model's band, and write it as the configuration of NCCL's example tuner "
-                + "plugin (nccl_tuner.conf, covering every swept size: the plugin runs unmatched calls on one "
-                + "channel), the NCCL_ALGO/NCCL_PROTO/NCCL_MAX_NCHANNELS settings where one setting suffices "
+                + "choice by more than the model's band, and write it as NCCL tuner settings.",
+            "Written: the configuration of NCCL's example tuner plugin (nccl_tuner.conf, covering every swept "
+                + "size: the plugin runs unmatched calls on one channel), the NCCL_ALGO/NCCL_PROTO/"
+                + "NCCL_MAX_NCHANNELS settings where one setting suffices "
                 + "(nccl_env.sh) and a table (tune.txt). The band is the p90 of the calibration fit's residuals "
                 + "(--calibration, or a fit of -m measurements); with neither, the default model's median error "
                 + "over the public datasets (13.1%%)."},
@@ -153,7 +154,8 @@ public final class TuneCommand implements Callable<Integer> {
         Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
         for (Dataset d : data) {
-            Optional<ClusterGuess> g = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+            Optional<ClusterGuess> g = cluster.given()
+                    ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
             SeriesBuilder.of(d, g, comparer).ifPresent(series::add);
         }

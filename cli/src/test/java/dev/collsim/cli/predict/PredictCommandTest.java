@@ -152,7 +152,7 @@ class PredictCommandTest {
                 "-t", "1");
         assertEquals(0, pasted.code(), pasted.err());
         assertEquals(dataLines(plain.out()), dataLines(pasted.out()));
-        assertTrue(pasted.out().contains("# nccl-tests flags -n -w -m -N -z -a -G -T -C -t -c read and ignored"),
+        assertTrue(pasted.out().contains("# nccl-tests flags -n -w -m -N -z -a -G -T -C -c read and ignored"),
                 pasted.out());
         assertTrue(!plain.out().contains("read and ignored"), plain.out());
         assertEquals(2, run("predict", "all_reduce", "-n", "x").code());

@@ -187,4 +187,21 @@ class PlanReportCommandTest {
             }
         }
     }
+
+    /**
+     * --params 70 (the B forgotten) is 70 parameters: plan still plans it but warns on stderr, naming the count and
+     * 70B; 70B and 1.3B, real model sizes, give no warning; 999,999 is below the 1e6 threshold, 1M is not.
+     */
+    @Test
+    void planWarnsOnAForgottenSuffix() {
+        CliRun r = run("plan", "--params", "70");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("--params 70 is 70 parameters") && r.err().contains("did you mean 70B?"), r.err());
+        for (String ok : List.of("70B", "1.3B", "1M")) {
+            CliRun fine = run("plan", "--params", ok);
+            assertEquals(0, fine.code(), fine.err());
+            assertFalse(fine.err().contains("did you mean"), ok + ": " + fine.err());
+        }
+        assertTrue(run("plan", "--params", "999999").err().contains("did you mean 999999B?"));
+    }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.InvalidRequestException;
@@ -121,11 +122,14 @@ public final class Comparer {
             PreparedCall call = pm.get(i);
             double predicted = call.timeUs(params);
             double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(call);
-            double ape = Math.abs(predicted - measured) / measured * 100;
+            double signed = (predicted - measured) / measured * 100;
+            double ape = Math.abs(signed);
             String algo = call.algorithm() == null ? "p2p" : call.algorithm().ncclName();
             String logged = loggedAlgorithm(d.log(), p.sizeBytes());
             PointComparison pc = new PointComparison(p.sizeBytes(), measured, predicted,
-                    Math.max(0, predicted - 2 * sigma), predicted + 2 * sigma, ape, Regime.of(p.sizeBytes()), algo,
+                    Math.max(0, predicted - 2 * sigma), predicted + 2 * sigma, ape, signed,
+                    BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), measured),
+                    BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), predicted), Regime.of(p.sizeBytes()), algo,
                     call.protocol().ncclName(), logged, p.line());
             if (!logged.isEmpty()) {
                 checked++;

@@ -4,7 +4,12 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Locale;
 
-/** Renders comparisons as plain text tables. */
+/**
+ * Renders comparisons as plain text tables. Per point: measured and predicted time (us), the signed error
+ * {@code err % = (predicted - measured) / measured x 100} on time (+ = collsim predicts slower than measured, i.e.
+ * pessimistic; - = faster, optimistic), and measured and predicted busbw in GB/s (nccl-tests' definition). The
+ * statistics (median, p90, max) are of the absolute error.
+ */
 public final class ComparisonText {
 
     private ComparisonText() {
@@ -42,11 +47,13 @@ public final class ComparisonText {
             }
             if (withPoints) {
                 boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
-                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s  %-16s%s%n", "size (B)", "measured(us)",
-                        "predicted(us)", "error %", "algo/proto", band ? "  95% band (us)" : ""));
+                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %10s %10s  %-16s%s%n", "size (B)",
+                        "measured(us)", "predicted(us)", "err %", "busbw meas", "busbw pred", "algo/proto",
+                        band ? "  95% band (us)" : ""));
                 for (PointComparison p : c.points()) {
-                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %8.1f  %-16s", p.sizeBytes(),
-                            p.measuredUs(), p.predictedUs(), p.apePercent(), p.algorithm() + "/" + p.protocol()));
+                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %10.2f %10.2f  %-16s",
+                            p.sizeBytes(), p.measuredUs(), p.predictedUs(), p.errorPercent(), p.measuredBusBw(),
+                            p.predictedBusBw(), p.algorithm() + "/" + p.protocol()));
                     if (band) {
                         sb.append(String.format(Locale.ROOT, "  [%.2f, %.2f]", p.lowUs(), p.highUs()));
                     }
@@ -56,7 +63,7 @@ public final class ComparisonText {
                     sb.append('\n');
                 }
             }
-            sb.append("  error of time (%): all ").append(stats(c.overall()));
+            sb.append("  |error| of time (%): all ").append(stats(c.overall()));
             for (Regime r : Regime.values()) {
                 sb.append(" | ").append(r.label()).append(": ").append(stats(c.byRegime().getOrDefault(r,
                         ErrorStats.NONE)));

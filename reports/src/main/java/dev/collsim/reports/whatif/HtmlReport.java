@@ -26,7 +26,7 @@ public final class HtmlReport {
             + "max-width:1400px;color:#222;padding:0 1em}h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;"
             + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.85em;"
             + "display:block;max-width:100%;overflow-x:auto}th,td{border:1px solid #ddd;padding:.25em .5em;"
-            + "text-align:right}td.w{max-width:28em;min-width:12em}div.chart{width:100%;height:520px}"
+            + "text-align:right}td:not(.l){white-space:nowrap}td.w{max-width:28em;min-width:12em}div.chart{width:100%;height:520px}"
             + "th{background:#f3f3f3}td.l,th.l{text-align:left}img{max-width:100%;border:1px solid #eee}"
             + ".note{color:#555;font-style:italic;font-size:.9em}.meta{color:#666}figure{margin:1em 0}"
             + "figcaption{color:#444;font-size:.9em}.keep{font-weight:bold}"
@@ -146,17 +146,18 @@ public final class HtmlReport {
             String stem = "step-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs, live));
             String base = rows.get(0).variant();
-            h.append("<p>Collectives of one step on <b>").append(esc(base)).append("</b>:</p>\n<table><tr>"
-                    + "<th class=l>kind</th><th>group</th><th>ranks</th><th>hosts</th><th>bytes/call</th><th>calls</th>"
-                    + "<th>us/call</th><th>ms/step</th><th>exposed ms</th><th>busbw GB/s</th><th class=l>algorithm</th>"
-                    + "<th class=l>bottleneck</th><th class=l>derivation</th></tr>\n");
+            h.append("<p>Collectives of one step on <b>").append(esc(base)).append("</b> (under each kind, how its"
+                    + " size and count are derived):</p>\n<table><tr><th class=l>kind</th><th>group</th><th>ranks</th>"
+                    + "<th>hosts</th><th>bytes/call</th><th>calls</th><th>us/call</th><th>ms/step</th>"
+                    + "<th>exposed ms</th><th>busbw GB/s</th><th class=l>algorithm</th><th class=l>bottleneck</th>"
+                    + "</tr>\n");
             d.planComms().stream().filter(c -> c.plan().equals(plan) && c.variant().equals(base)).forEach(c ->
-                    h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%s</td><td>%d</td><td>%d</td>"
-                            + "<td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td><td>%,.2f</td><td>%.1f</td>"
-                            + "<td class=l>%s</td><td class=\"l w\">%s</td><td class=\"l w\">%s</td></tr>%n", esc(c.kind()),
-                            c.group(), c.nRanks(), c.hosts(), ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(),
-                            c.totalMs(), c.exposedMs(), c.busBw(), esc(c.choice()), esc(c.bottleneck()),
-                            esc(c.formula()))));
+                    h.append(String.format(Locale.ROOT, "<tr><td class=\"l w\">%s<br><span class=note>%s</span></td>"
+                            + "<td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td>"
+                            + "<td>%,.2f</td><td>%.1f</td><td class=l>%s</td><td class=\"l w\">%s</td></tr>%n",
+                            esc(c.kind()), esc(c.formula()), c.group(), c.nRanks(), c.hosts(),
+                            ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(), c.totalMs(), c.exposedMs(),
+                            c.busBw(), esc(c.choice()), esc(c.bottleneck()))));
             h.append("</table>\n");
             String sstem = "scaling-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(sstem)).forEach(c -> figure(h, c, pngs, live));

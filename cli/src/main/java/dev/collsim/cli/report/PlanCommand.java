@@ -7,6 +7,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.RankOrder;
+import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
@@ -37,7 +38,7 @@ import picocli.CommandLine;
             + " really spans; exposed communication after overlap; step time; tokens/s; scaling efficiency.",
             "Formulas: Shoeybi et al. 2019 (TP), Korthikanti et al. 2022 (SP), Narayanan et al. 2021 (PP),"
             + " Rajbhandari et al. 2020 (ZeRO), Lepikhin et al. 2020 / Fedus et al. 2021 (MoE), Kaplan et al. 2020"
-            + " (6N FLOPs per token)."},
+            + " and PaLM App. B (6N + 12 L h s FLOPs per token; --mfu is end-to-end, --kernel-efficiency compute-only)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "2:usage error (bad option value or layout)", "3:invalid cluster file"})
 public final class PlanCommand implements Callable<Integer> {
@@ -101,9 +102,17 @@ public final class PlanCommand implements Callable<Integer> {
     private int globalBatch;
     @Option(names = "--step-compute-ms", paramLabel = "X", description = "compute time of one step per GPU, ms")
     private Double stepComputeMs;
-    @Option(names = "--mfu", paramLabel = "M", description = "model FLOPs utilisation in (0, 1] (default: 0.4 when"
-            + " --step-compute-ms is not given)")
+    @Option(names = "--mfu", paramLabel = "M", description = "end-to-end model FLOPs utilisation in (0, 1] (PaLM,"
+            + " Chowdhery et al. 2022, App. B): step = model FLOPs / (GPUs x peak x M); communication and bubble are"
+            + " inside it, not added")
     private Double mfu;
+    @Option(names = "--kernel-efficiency", paramLabel = "E", description = "compute-only efficiency in (0, 1]:"
+            + " compute = hardware FLOPs / (GPUs x peak x E), then bubble and exposed communication are added"
+            + " (default: 0.4 when neither --mfu nor --step-compute-ms is given)")
+    private Double kernelEfficiency;
+    @Option(names = "--recompute", paramLabel = "POLICY", defaultValue = "none", description = "activation"
+            + " recomputation: none, selective (attention core) or full (whole layer) (default: none)")
+    private String recompute;
     @Option(names = "--peak-tflops", paramLabel = "T", description = "peak dense TFLOP/s per GPU (default: from the"
             + " GPU model's datasheet)")
     private Double peakTflops;
@@ -160,6 +169,8 @@ public final class PlanCommand implements Callable<Integer> {
             b.globalBatch = globalBatch;
             b.stepComputeMs = stepComputeMs == null ? Double.NaN : stepComputeMs;
             b.mfu = mfu == null ? Double.NaN : mfu;
+            b.kernelEfficiency = kernelEfficiency == null ? Double.NaN : kernelEfficiency;
+            b.recompute = parseRecompute(recompute);
             b.overlap = overlap;
             job = b.build();
         } catch (IllegalArgumentException e) {
@@ -186,5 +197,13 @@ public final class PlanCommand implements Callable<Integer> {
             PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost());
         }
         return ExitCodes.OK;
+    }
+
+    private static Recompute parseRecompute(String text) {
+        try {
+            return Recompute.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--recompute: " + e.getMessage(), e);
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.collsim.cli.report;
 
 import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.reports.plan.CommTiming;
+import dev.collsim.reports.plan.ModelFlops;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.topology.Topology;
@@ -39,8 +40,20 @@ final class PlanText {
         out.printf("  tokens per second       %,12.0f%n", p.tokensPerS());
         out.printf("  scaling efficiency      %11.1f %%   (compute / step; 100%% = perfect scaling)%n",
                 p.efficiency() * 100);
-        out.println("# model leaves out: activation recomputation, optimizer step, gradient bucketing, embedding"
-                + " AllReduce, MoE load imbalance, other jobs' traffic");
+        out.printf("  model FLOPs per token   %12.4g      (6 x active matmul weights + 12 L h s attention; recompute"
+                + " %s: %.4g executed)%n", ModelFlops.modelPerToken(p.job()), p.job().recompute().label(),
+                ModelFlops.hardwarePerToken(p.job()));
+        if (!Double.isNaN(p.peakFlops())) {
+            out.printf("  end-to-end MFU          %12.3f      (model FLOPs / (GPUs x %.4g TFLOP/s x step))%n",
+                    p.endToEndMfu(), p.peakFlops() / 1e12);
+            out.printf("  kernel efficiency       %12.3f      (executed FLOPs / (GPUs x peak x compute time))%n",
+                    p.kernelEfficiency());
+        }
+        if (!p.warning().isEmpty()) {
+            out.printf("# warning: %s%n", p.warning());
+        }
+        out.println("# model leaves out: optimizer step, gradient bucketing, embedding AllReduce, MoE load imbalance,"
+                + " other jobs' traffic");
     }
 
     static void target(PrintWriter out, double target, Optional<StepPlan> hit, int maxGpus, TrainingJob job,

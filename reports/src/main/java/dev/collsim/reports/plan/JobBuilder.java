@@ -5,13 +5,17 @@ package dev.collsim.reports.plan;
  * thread-safe. Defaults: 2-byte gradients, parameters and activations (bf16 mixed precision), dp = tp = pp = 1,
  * no interleaving, dense (ep = 1), top-2 routing with capacity factor 1 on every layer when experts are given,
  * no ZeRO, no sequence parallelism, s = 2048, b = 1, G = dp x b x (pp > 1 ? 4 pp : 1) (enough micro-batches to keep
- * the 1F1B bubble at (pp-1)/(4 pp), Narayanan et al. 2021 section 2.2.1), MFU 0.4 when no compute time is given,
- * overlap 0.
+ * the 1F1B bubble at (pp-1)/(4 pp), Narayanan et al. 2021 section 2.2.1), no recomputation, kernel efficiency 0.4
+ * when none of step compute time, MFU and kernel efficiency is given, overlap 0.
  */
 public final class JobBuilder {
 
-    /** Default MFU when neither compute time nor MFU is given. */
-    public static final double DEFAULT_MFU = 0.4;
+    /**
+     * Default compute-only (kernel) efficiency when no compute rate is given: collsim's assumption, not a
+     * measurement. For scale: Narayanan et al. 2021, Table 1, reach 44 to 52 % of A100 peak end to end in
+     * hardware FLOPs (bubble and communication included), so their kernels alone ran faster than that.
+     */
+    public static final double DEFAULT_KERNEL_EFFICIENCY = 0.4;
 
     /** Parameter count, e.g. 70B. */
     public String params;
@@ -57,8 +61,12 @@ public final class JobBuilder {
     public int globalBatch;
     /** Compute ms per step, NaN = from MFU. */
     public double stepComputeMs = Double.NaN;
-    /** MFU, NaN = default. */
+    /** End-to-end MFU, NaN = not given. */
     public double mfu = Double.NaN;
+    /** Kernel (compute-only) efficiency, NaN = not given. */
+    public double kernelEfficiency = Double.NaN;
+    /** Activation recomputation. */
+    public Recompute recompute = Recompute.NONE;
     /** Overlap fraction. */
     public double overlap;
 
@@ -75,9 +83,25 @@ public final class JobBuilder {
         }
         ModelShape shape = ModelShape.of(ModelShape.parseParams(params), Math.max(0, hidden), Math.max(0, layers));
         int g = globalBatch > 0 ? globalBatch : dp * microBatch * (pp > 1 ? 4 * pp : 1);
-        double m = Double.isNaN(mfu) && Double.isNaN(stepComputeMs) ? DEFAULT_MFU : mfu;
         return new TrainingJob(shape, gradBytes, paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts,
                 experts > 0 ? topk : 0, moeEvery, capacityFactor, fsdp ? 3 : zero, sequenceParallel, seqLen,
-                microBatch, g, stepComputeMs, m, overlap);
+                microBatch, g, computeRate(), recompute, overlap);
+    }
+
+    private ComputeRate computeRate() {
+        int given = (Double.isNaN(stepComputeMs) ? 0 : 1) + (Double.isNaN(mfu) ? 0 : 1)
+                + (Double.isNaN(kernelEfficiency) ? 0 : 1);
+        if (given > 1) {
+            throw new IllegalArgumentException("give at most one of --step-compute-ms, --mfu (end-to-end model FLOPs"
+                    + " utilisation) and --kernel-efficiency (compute-only efficiency)");
+        }
+        if (!Double.isNaN(stepComputeMs)) {
+            return ComputeRate.stepComputeMs(stepComputeMs);
+        }
+        if (!Double.isNaN(mfu)) {
+            return ComputeRate.mfu(mfu);
+        }
+        return ComputeRate.kernelEfficiency(Double.isNaN(kernelEfficiency) ? DEFAULT_KERNEL_EFFICIENCY
+                : kernelEfficiency);
     }
 }

@@ -15,31 +15,51 @@ import java.util.regex.Pattern;
  * (Brown et al. 2020, Table 2.1); Llama 2 70B h=8192 L=80, 13B h=5120 L=40, 7B h=4096 L=32 (Touvron et al.
  * 2023, and their released configs); Llama 3 405B h=16384 L=126 and 8B h=4096 L=32 (Dubey et al. 2024, "The
  * Llama 3 Herd of Models", Table 3; Llama 3 70B has the Llama 2 70B shape, h=8192 L=80).
+ * Vocabularies: GPT-3 50,257 with the output layer tied to the input embedding (Brown et al. 2020 use GPT-2's BPE,
+ * Radford et al. 2019); Llama 3 128,256 and Llama 2 32,000, untied (the released configs' {@code vocab_size} and
+ * {@code tie_word_embeddings: false}).
  *
- * @param params total parameter count (all experts included for a mixture-of-experts model), > 0
- * @param hidden hidden size h, > 0
- * @param layers transformer layers L, > 0
+ * @param params         total parameter count (all experts included for a mixture-of-experts model), > 0
+ * @param hidden         hidden size h, > 0
+ * @param layers         transformer layers L, > 0
+ * @param vocab          vocabulary size V, >= 0; 0 = unknown (then every weight counts as a layer weight)
+ * @param tiedEmbeddings true when the output layer shares the input embedding's V x h matrix
  */
-public record ModelShape(long params, int hidden, int layers) {
+public record ModelShape(long params, int hidden, int layers, int vocab, boolean tiedEmbeddings) {
 
     private static final Pattern SIZE = Pattern.compile("\\s*([0-9]*\\.?[0-9]+(?:[eE][0-9]+)?)\\s*([KMBT]?)\\s*");
 
-    /** Published shapes: {params, hidden, layers}. Sources in the class javadoc. */
+    /** Published shapes: {params, hidden, layers, vocab, tied (1/0)}. Sources in the class javadoc. */
     private static final long[][] KNOWN = {
-        {405_000_000_000L, 16384, 126},
-        {175_000_000_000L, 12288, 96},
-        {70_000_000_000L, 8192, 80},
-        {13_000_000_000L, 5120, 40},
-        {8_000_000_000L, 4096, 32},
-        {7_000_000_000L, 4096, 32},
+        {405_000_000_000L, 16384, 126, 128_256, 0},
+        {175_000_000_000L, 12288, 96, 50_257, 1},
+        {70_000_000_000L, 8192, 80, 128_256, 0},
+        {13_000_000_000L, 5120, 40, 32_000, 0},
+        {8_000_000_000L, 4096, 32, 128_256, 0},
+        {7_000_000_000L, 4096, 32, 32_000, 0},
     };
 
-    /** @throws IllegalArgumentException when a value is not positive */
+    /** @throws IllegalArgumentException when a value is not positive, or the embeddings exceed the parameters */
     public ModelShape {
-        if (params <= 0 || hidden <= 0 || layers <= 0) {
-            throw new IllegalArgumentException("params, hidden and layers must be > 0, got " + params + ", "
-                    + hidden + ", " + layers);
+        if (params <= 0 || hidden <= 0 || layers <= 0 || vocab < 0) {
+            throw new IllegalArgumentException("params, hidden and layers must be > 0 and vocab >= 0, got " + params
+                    + ", " + hidden + ", " + layers + ", " + vocab);
         }
+        if ((double) vocab * hidden * (tiedEmbeddings ? 1 : 2) >= params) {
+            throw new IllegalArgumentException("the embeddings (vocab " + vocab + " x hidden " + hidden
+                    + (tiedEmbeddings ? "" : " x 2, untied") + ") exceed the parameter count " + params);
+        }
+    }
+
+    /**
+     * A shape with an unknown vocabulary.
+     *
+     * @param params parameter count
+     * @param hidden hidden size
+     * @param layers layers
+     */
+    public ModelShape(long params, int hidden, int layers) {
+        this(params, hidden, layers, 0, true);
     }
 
     /**
@@ -91,7 +111,7 @@ public record ModelShape(long params, int hidden, int layers) {
         }
         for (long[] k : KNOWN) {
             if (k[0] == params && (hidden == 0 || hidden == k[1]) && (layers == 0 || layers == k[2])) {
-                return new ModelShape(params, (int) k[1], (int) k[2]);
+                return new ModelShape(params, (int) k[1], (int) k[2], (int) k[3], k[4] == 1);
             }
         }
         if (hidden > 0) {
@@ -111,9 +131,9 @@ public record ModelShape(long params, int hidden, int layers) {
         return (int) Math.max(128, Math.round(h / 128.0) * 128);
     }
 
-    /** @return e.g. {@code 175B (h=12288, L=96)} */
+    /** @return e.g. {@code 175B (h=12288, L=96, V=50257)} */
     public String describe() {
-        return formatParams(params) + " (h=" + hidden + ", L=" + layers + ")";
+        return formatParams(params) + " (h=" + hidden + ", L=" + layers + (vocab > 0 ? ", V=" + vocab : "") + ")";
     }
 
     /**

@@ -26,10 +26,8 @@ import java.util.OptionalDouble;
  * group alone: then the per-call time is exactly what {@code collsim predict} gives for the same point), and adds
  * compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
  *
- * <p>Compute from {@code --mfu}: {@code 6 N_active tokens / (nGpus x peak x mfu)} seconds per step, 6 FLOPs per
- * parameter per token for forward plus backward (Kaplan et al. 2020 section 2.1), with {@code N_active} the weights
- * a token passes through (all dense weights plus topk experts per MoE layer); peak is the dense BF16 (FP16 where
- * there is no BF16) FLOP/s of the GPU-model database ({@link GpuModels}).
+ * <p>Compute time from the job's {@link ComputeRate} ({@link StepCompute}; FLOPs per token from {@link ModelFlops});
+ * peak is the dense BF16 (FP16 where there is no BF16) FLOP/s of the GPU-model database ({@link GpuModels}).
  * Instances are immutable and thread-safe when the predictor is.
  */
 public final class StepPlanner {
@@ -52,7 +50,7 @@ public final class StepPlanner {
     /**
      * @param topology  the cluster; needs at least {@code job.nGpus()} GPUs
      * @param job       the job
-     * @param peakFlops peak FLOP/s per GPU to use with the job's MFU, or NaN to look the GPU model up
+     * @param peakFlops peak FLOP/s per GPU, or NaN to look the GPU model up
      * @return the step breakdown
      * @throws IllegalArgumentException when the cluster is too small, or compute time cannot be derived (unknown
      *                                  GPU model and no peak given), or the predictor rejects a point
@@ -70,26 +68,20 @@ public final class StepPlanner {
                 overlappable += t.totalUs();
             }
         }
-        double computeUs;
-        String source;
-        if (!Double.isNaN(job.stepComputeMs())) {
-            computeUs = job.stepComputeMs() * 1000.0;
-            source = String.format(Locale.ROOT, "given: %.4g ms per step", job.stepComputeMs());
-        } else {
-            String model = topology.gpus().get(0).model();
-            double peak = Double.isNaN(peakFlops) ? GpuModels.find(model).map(GpuModel::halfPrecisionFlops)
-                    .filter(OptionalDouble::isPresent).map(OptionalDouble::getAsDouble)
-                    .orElseThrow(() -> new IllegalArgumentException("no peak FLOP/s known for GPU model '" + model
-                            + "'; give --step-compute-ms or --peak-tflops")) : peakFlops;
-            double flops = 6.0 * job.activeParams() * job.tokensPerStep();
-            computeUs = flops / (job.nGpus() * peak * job.mfu()) * 1e6;
-            source = String.format(Locale.ROOT, "6 x %s active params x %d tokens / (%d GPUs x %.4g TFLOP/s x MFU %.2f)",
-                    ModelShape.formatParams(job.activeParams()), job.tokensPerStep(), job.nGpus(), peak / 1e12,
-                    job.mfu());
+        double peak = Double.isNaN(peakFlops) ? peakOf(topology.gpus().get(0).model(), job) : peakFlops;
+        StepCompute c = StepCompute.of(job, peak, comm, overlappable);
+        return new StepPlan(job, topology.name(), timings, c.computeUs(), c.bubbleUs(), comm, overlappable,
+                c.hiddenUs(), c.source(), peak, c.warning());
+    }
+
+    /** @return the GPU model's dense BF16 (else FP16) peak, NaN when unknown and the job gives its compute time */
+    private static double peakOf(String model, TrainingJob job) {
+        OptionalDouble peak = GpuModels.find(model).map(GpuModel::halfPrecisionFlops).orElse(OptionalDouble.empty());
+        if (peak.isEmpty() && job.compute().needsPeak()) {
+            throw new IllegalArgumentException("no peak FLOP/s known for GPU model '" + model
+                    + "'; give --step-compute-ms or --peak-tflops");
         }
-        double bubble = (job.pp() - 1.0) / ((double) job.microBatches() * job.virtualStages()) * computeUs;
-        double hidden = Math.min(job.overlap() * overlappable, computeUs * 2.0 / 3.0);
-        return new StepPlan(job, topology.name(), timings, computeUs, bubble, comm, overlappable, hidden, source);
+        return peak.orElse(Double.NaN);
     }
 
     private CommTiming time(GroupPlacement placement, CommOp op, TrainingJob job) {

@@ -30,16 +30,15 @@ import java.util.List;
  * @param seqLen            tokens per sequence s, >= 1
  * @param microBatch        sequences per micro-batch b, >= 1
  * @param globalBatch       sequences per optimizer step G; a multiple of {@code microBatch * dp}
- * @param stepComputeMs     compute time of one step per GPU in ms (bubble and communication excluded), or NaN
- *                          to derive it from {@code mfu}
- * @param mfu               model FLOPs utilisation in (0, 1], used when {@code stepComputeMs} is NaN
+ * @param compute           how the compute time is obtained: given ms, end-to-end MFU or kernel efficiency
+ * @param recompute         activation recomputation policy (changes hardware FLOPs, not model FLOPs)
  * @param overlap           fraction in [0, 1] of overlappable communication (data-parallel gradient reduction,
  *                          ZeRO gathers) hidden behind backward compute
  */
 public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int actBytes, int dp, int tp, int pp,
         int virtualStages, int ep, int experts, int topk, int moeEvery, double capacityFactor, int zeroStage,
-        boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, double stepComputeMs, double mfu,
-        double overlap) {
+        boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, ComputeRate compute,
+        Recompute recompute, double overlap) {
 
     /** Weights of one transformer MLP block: two h x 4h matrices = 8 h^2 (Vaswani et al. 2017, d_ff = 4 h). */
     static final int MLP_WEIGHTS_PER_H2 = 8;
@@ -93,11 +92,8 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
             bad.add("--global-batch " + globalBatch + " must be a multiple of --micro-batch x --dp = "
                     + (long) microBatch * dp);
         }
-        if (!Double.isNaN(stepComputeMs) && !(stepComputeMs > 0)) {
-            bad.add("--step-compute-ms must be > 0, got " + stepComputeMs);
-        }
-        if (Double.isNaN(stepComputeMs) && !(mfu > 0 && mfu <= 1)) {
-            bad.add("--mfu must be in (0, 1], got " + mfu);
+        if (compute == null || recompute == null) {
+            bad.add("compute rate and recompute policy are required");
         }
         if (!(overlap >= 0 && overlap <= 1)) {
             bad.add("--overlap must be in [0, 1], got " + overlap);
@@ -191,7 +187,8 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
     public TrainingJob withDp(int newDp) {
         return new TrainingJob(shape, gradBytes, paramBytes, actBytes, newDp, tp, pp, virtualStages, ep, experts, topk,
                 moeEvery, capacityFactor, zeroStage, sequenceParallel, seqLen, microBatch, globalBatch,
-                Double.isNaN(stepComputeMs) ? stepComputeMs : stepComputeMs * dp / newDp, mfu, overlap);
+                compute.kind() == ComputeRate.Kind.STEP_COMPUTE_MS
+                        ? ComputeRate.stepComputeMs(compute.value() * dp / newDp) : compute, recompute, overlap);
     }
 
     /** @return a one-line description: model, layout, batch */
@@ -209,6 +206,9 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         }
         if (sequenceParallel) {
             sb.append(", sequence parallel");
+        }
+        if (recompute != Recompute.NONE) {
+            sb.append(", ").append(recompute.label()).append(" recompute");
         }
         sb.append(", ").append(nGpus()).append(" GPUs, s=").append(seqLen).append(" b=").append(microBatch)
                 .append(" G=").append(globalBatch);

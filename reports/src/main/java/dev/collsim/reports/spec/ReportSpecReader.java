@@ -13,6 +13,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.RankOrder;
+import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.edit.ClusterEdits;
@@ -82,7 +83,8 @@ public final class ReportSpecReader {
     private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-bytes",
             "param-bytes", "act-bytes", "dp", "tp", "pp", "virtual-stages", "ep", "experts", "topk", "moe-every",
             "capacity-factor", "zero", "fsdp", "sequence-parallel", "seq-len", "micro-batch", "global-batch",
-            "step-compute-ms", "mfu", "overlap", "order", "target-tokens-per-s", "scaling-max-gpus");
+            "step-compute-ms", "mfu", "kernel-efficiency", "recompute", "overlap", "order", "target-tokens-per-s",
+            "scaling-max-gpus");
 
     private ReportSpecReader() {
     }
@@ -362,6 +364,8 @@ public final class ReportSpecReader {
         b.globalBatch = f.integer(p, "global-batch", 0, 1, 1 << 28);
         b.stepComputeMs = f.number(p, "step-compute-ms", Double.NaN, 1e-6, 1e9);
         b.mfu = f.number(p, "mfu", Double.NaN, 1e-6, 1);
+        b.kernelEfficiency = f.number(p, "kernel-efficiency", Double.NaN, 1e-6, 1);
+        b.recompute = f.value(p, "recompute", Recompute.NONE, Recompute::parse);
         b.overlap = f.number(p, "overlap", 0.0, 0, 1);
         RankOrder order = f.value(p, "order", RankOrder.TP_PP_DP, RankOrder::parse);
         double target = f.number(p, "target-tokens-per-s", Double.NaN, 1e-9, 1e15);

@@ -110,8 +110,9 @@ public final class PlanCommand implements Callable<Integer> {
             + " compute = hardware FLOPs / (GPUs x peak x E), then bubble and exposed communication are added"
             + " (default: 0.4 when neither --mfu nor --step-compute-ms is given)")
     private Double kernelEfficiency;
-    @Option(names = "--recompute", paramLabel = "POLICY", defaultValue = "none", description = "activation"
-            + " recomputation: none, selective (attention core) or full (whole layer) (default: none)")
+    @Option(names = "--recompute", paramLabel = "POLICY", defaultValue = "selective", description = "activation"
+            + " recomputation: none, selective (attention scores; what FlashAttention does) or full (whole layer)"
+            + " (default: selective)")
     private String recompute;
     @Option(names = "--peak-tflops", paramLabel = "T", description = "peak dense TFLOP/s per GPU (default: from the"
             + " GPU model's datasheet)")

@@ -49,6 +49,12 @@ final class PlanText {
             out.printf("  kernel efficiency       %12.3f      (executed FLOPs / (GPUs x peak x compute time))%n",
                     p.kernelEfficiency());
         }
+        out.printf("  memory per GPU          %s%n", p.memory().summary());
+        if (!p.memory().fits()) {
+            out.printf("# DOES NOT FIT: %.1f GB per GPU short (first pipeline stage, %.3g micro-batches of"
+                    + " activations in flight); the step above assumes it would%n", p.memory().shortBytes() / 1e9,
+                    p.memory().inFlight());
+        }
         if (!p.warning().isEmpty()) {
             out.printf("# warning: %s%n", p.warning());
         }
@@ -65,7 +71,8 @@ final class PlanText {
                     / gpusPerHost, p.job().dp(), p.tokensPerS(), p.stepUs() / 1e3, p.efficiency() * 100);
         } else {
             out.printf("  target %,.0f tokens/s: not reached up to %d GPUs (dp is capped by --max-gpus and by the"
-                    + " global batch: G/b = %d)%n", target, maxGpus, job.globalBatch() / job.microBatch());
+                    + " global batch: G/b = %d; layouts that do not fit in GPU memory do not count)%n", target,
+                    maxGpus, job.globalBatch() / job.microBatch());
         }
     }
 }

@@ -41,6 +41,34 @@ class PlanReportCommandTest {
         assertTrue(r.out().contains("tokens per second"), r.out());
     }
 
+    /**
+     * --mfu is end-to-end (PaLM App. B): 70B preset (V=128256, untied, h=8192, L=80), s=4096: model FLOPs per token
+     * 6 x (70e9 - 128256 x 8192) + 12 x 80 x 8192 x 4096 = 413,695,961,088 + 32,212,254,720 = 445,908,215,808;
+     * 64 H100 x 989e12 x 0.4 / that = 56,779.4 tokens/s, whatever the communication. 70B on one host (tp=8, dp=1,
+     * no ZeRO) needs 16 bytes x 70e9/8 = 140 GB of model states alone on an 80 GB H100.
+     */
+    @Test
+    void planMfuIsEndToEndAndMemoryIsChecked() {
+        CliRun r = run("plan", "-c", "dgx-h100x8", "--params", "70B", "--tp", "8", "--pp", "2", "--sequence-parallel",
+                "--zero", "1", "--seq-len", "4096", "--global-batch", "128", "--mfu", "0.4");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("tokens per second             56,779"), r.out());
+        assertTrue(r.out().contains("end-to-end MFU                 0.400"), r.out());
+        assertTrue(r.out().contains("kernel efficiency"), r.out());
+        assertTrue(r.out().contains(": fits"), r.out());
+        CliRun both = run("plan", "--params", "7B", "--mfu", "0.4", "--kernel-efficiency", "0.5");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("at most one of --step-compute-ms, --mfu"), both.err());
+        CliRun big = run("plan", "--params", "70B", "--tp", "8", "--dp", "1", "--global-batch", "8");
+        assertEquals(0, big.code(), big.err());
+        assertTrue(big.out().contains("DOES NOT FIT"), big.out());
+        assertTrue(big.out().contains("fits with: "), big.out());
+        CliRun badRecompute = run("plan", "--params", "7B", "--recompute", "some");
+        assertEquals(2, badRecompute.code());
+        assertTrue(badRecompute.err().contains("--recompute: 'some' is not a recompute policy; allowed: none,"
+                + " selective, full"), badRecompute.err());
+    }
+
     @Test
     void planTargetSearchAndBadLayouts() {
         CliRun t = run("plan", "--params", "7B", "--tp", "8", "--global-batch", "64", "--target-tokens-per-s", "1e3");

@@ -5,7 +5,8 @@ package dev.collsim.reports.plan;
  * thread-safe. Defaults: 2-byte gradients, parameters and activations (bf16 mixed precision), dp = tp = pp = 1,
  * no interleaving, dense (ep = 1), top-2 routing with capacity factor 1 on every layer when experts are given,
  * no ZeRO, no sequence parallelism, s = 2048, b = 1, G = dp x b x (pp > 1 ? 4 pp : 1) (enough micro-batches to keep
- * the 1F1B bubble at (pp-1)/(4 pp), Narayanan et al. 2021 section 2.2.1), no recomputation, kernel efficiency 0.4
+ * the 1F1B bubble at (pp-1)/(4 pp), Narayanan et al. 2021 section 2.2.1), selective recomputation (what Megatron-Core with FlashAttention or Transformer Engine's fused attention
+ * does: the s x s attention scores are recomputed in backward, never stored), kernel efficiency 0.4
  * when none of step compute time, MFU and kernel efficiency is given, overlap 0.
  */
 public final class JobBuilder {
@@ -66,7 +67,7 @@ public final class JobBuilder {
     /** Kernel (compute-only) efficiency, NaN = not given. */
     public double kernelEfficiency = Double.NaN;
     /** Activation recomputation. */
-    public Recompute recompute = Recompute.NONE;
+    public Recompute recompute = Recompute.SELECTIVE;
     /** Overlap fraction. */
     public double overlap;
 

@@ -62,7 +62,8 @@ public final class ScalingSearch {
      * @param job    the job
      * @param target tokens per second to reach, > 0
      * @param maxGpus largest GPU count to try
-     * @return the plan with the fewest GPUs whose throughput reaches the target, empty when none up to maxGpus
+     * @return the plan with the fewest GPUs whose throughput reaches the target and whose memory fits, empty when
+     *         none up to maxGpus
      */
     public Optional<StepPlan> smallestReaching(TrainingJob job, double target, int maxGpus) {
         int maxDp = job.globalBatch() / job.microBatch();
@@ -71,7 +72,7 @@ public final class ScalingSearch {
                 continue;
             }
             StepPlan p = planAt(job, dp);
-            if (p.tokensPerS() >= target) {
+            if (p.tokensPerS() >= target && p.memory().fits()) {
                 return Optional.of(p);
             }
         }

@@ -23,10 +23,11 @@ import java.util.List;
  * @param computeSource   how compute time was obtained (given, kernel efficiency or MFU, with the peak used)
  * @param peakFlops       peak FLOP/s per GPU used (NaN when unknown and the compute time was given)
  * @param warning         empty, or why the requested MFU cannot be reached on this cluster
+ * @param memory          memory per GPU and whether it fits
  */
 public record StepPlan(TrainingJob job, String clusterName, List<CommTiming> comms, double computeUs,
         double bubbleUs, double commUs, double overlappableUs, double hiddenUs, String computeSource,
-        double peakFlops, String warning) {
+        double peakFlops, String warning, MemoryPlan memory) {
 
     /** Copies the list. */
     public StepPlan {

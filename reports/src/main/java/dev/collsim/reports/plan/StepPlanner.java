@@ -71,7 +71,15 @@ public final class StepPlanner {
         double peak = Double.isNaN(peakFlops) ? peakOf(topology.gpus().get(0).model(), job) : peakFlops;
         StepCompute c = StepCompute.of(job, peak, comm, overlappable);
         return new StepPlan(job, topology.name(), timings, c.computeUs(), c.bubbleUs(), comm, overlappable,
-                c.hiddenUs(), c.source(), peak, c.warning());
+                c.hiddenUs(), c.source(), peak, c.warning(), MemoryModel.of(job, memoryOf(topology.gpus().get(0))));
+    }
+
+    /** @return the GPU's memory in bytes: the topology's figure, else the GPU-model database's, else NaN */
+    static double memoryOf(Gpu gpu) {
+        if (gpu.memoryBytes() > 0) {
+            return gpu.memoryBytes();
+        }
+        return GpuModels.find(gpu.model()).map(m -> (double) m.memoryBytes()).orElse(Double.NaN);
     }
 
     /** @return the GPU model's dense BF16 (else FP16) peak, NaN when unknown and the job gives its compute time */

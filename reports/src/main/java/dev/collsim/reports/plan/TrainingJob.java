@@ -191,6 +191,20 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
                         ? ComputeRate.stepComputeMs(compute.value() * dp / newDp) : compute, recompute, overlap);
     }
 
+    /**
+     * @param newTp        tensor-parallel degree
+     * @param newPp        pipeline stages
+     * @param newZero      ZeRO stage
+     * @param newRecompute recomputation policy
+     * @return a copy with that layout, the same dp and global batch
+     * @throws IllegalArgumentException when the new layout breaks a rule
+     */
+    public TrainingJob withLayout(int newTp, int newPp, int newZero, Recompute newRecompute) {
+        return new TrainingJob(shape, gradBytes, paramBytes, actBytes, dp, newTp, newPp, virtualStages, ep, experts,
+                topk, moeEvery, capacityFactor, newZero, sequenceParallel, seqLen, microBatch, globalBatch, compute,
+                newRecompute, overlap);
+    }
+
     /** @return a one-line description: model, layout, batch */
     public String describe() {
         StringBuilder sb = new StringBuilder(shape.describe());

@@ -365,7 +365,7 @@ public final class ReportSpecReader {
         b.stepComputeMs = f.number(p, "step-compute-ms", Double.NaN, 1e-6, 1e9);
         b.mfu = f.number(p, "mfu", Double.NaN, 1e-6, 1);
         b.kernelEfficiency = f.number(p, "kernel-efficiency", Double.NaN, 1e-6, 1);
-        b.recompute = f.value(p, "recompute", Recompute.NONE, Recompute::parse);
+        b.recompute = f.value(p, "recompute", Recompute.SELECTIVE, Recompute::parse);
         b.overlap = f.number(p, "overlap", 0.0, 0, 1);
         RankOrder order = f.value(p, "order", RankOrder.TP_PP_DP, RankOrder::parse);
         double target = f.number(p, "target-tokens-per-s", Double.NaN, 1e-9, 1e15);

@@ -84,9 +84,12 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--sequence-parallel", description = "Megatron sequence parallelism (TP AllReduce becomes"
             + " ReduceScatter + AllGather)")
     private boolean sequenceParallel;
-    @Option(names = "--grad-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per gradient element"
-            + " (2 bf16, 4 fp32; default: 2)")
-    private int gradBytes;
+    @Option(names = "--grad-reduce-dtype", paramLabel = "TYPE", defaultValue = "fp32", description = "gradient"
+            + " reduction and buffer type: fp32 (default, Megatron-LM's accumulate_allreduce_grads_in_fp32), bf16, fp16")
+    private String gradReduceDtype;
+    @Option(names = "--compute-precision", paramLabel = "P", defaultValue = "bf16", description = "number format of"
+            + " the peak FLOP/s: bf16 (default) or fp8 (Transformer Engine FP8 GEMMs; the datasheet's dense FP8 peak)")
+    private String computePrecision;
     @Option(names = "--param-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per parameter"
             + " gathered by ZeRO/FSDP (default: 2)")
     private int paramBytes;
@@ -117,8 +120,9 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--peak-tflops", paramLabel = "T", description = "peak dense TFLOP/s per GPU (default: from the"
             + " GPU model's datasheet)")
     private Double peakTflops;
-    @Option(names = "--overlap", paramLabel = "F", defaultValue = "0", description = "fraction of the data-parallel"
-            + " gradient reduction / ZeRO gathers hidden behind backward (default: 0)")
+    @Option(names = "--overlap", paramLabel = "F", defaultValue = "1", description = "fraction of the data-parallel"
+            + " gradient reduction (behind backward) and ZeRO parameter gathers (behind the next forward) that may"
+            + " hide behind compute (default: 1, as Megatron-LM's --overlap-grad-reduce --overlap-param-gather)")
     private double overlap;
     @Option(names = "--order", paramLabel = "ORDER", defaultValue = "tp-pp-dp", description = "rank order: tp-pp-dp"
             + " (default) or tp-dp-pp")
@@ -150,7 +154,8 @@ public final class PlanCommand implements Callable<Integer> {
             b.params = params;
             b.hidden = hidden;
             b.layers = layers;
-            b.gradBytes = gradBytes;
+            b.gradReduceDtype = gradReduceDtype;
+            b.computePrecision = computePrecision;
             b.paramBytes = paramBytes;
             b.actBytes = actBytes;
             b.tp = tp;

@@ -33,7 +33,8 @@ final class PlanText {
         out.printf("#%n  compute                 %12.2f ms   (%s)%n", p.computeUs() / 1e3, p.computeSource());
         out.printf("  pipeline bubble         %12.2f ms   ((pp-1)/(m v) of compute)%n", p.bubbleUs() / 1e3);
         out.printf("  communication           %12.2f ms   (all kinds, if nothing overlapped)%n", p.commUs() / 1e3);
-        out.printf("  hidden behind backward  %12.2f ms   (overlap %.2f of %.2f ms overlappable)%n", p.hiddenUs() / 1e3,
+        out.printf("  hidden behind compute   %12.2f ms   (overlap %.2f of %.2f ms overlappable: gradient reduction"
+                + " behind backward, parameter gather behind the next forward)%n", p.hiddenUs() / 1e3,
                 p.job().overlap(), p.overlappableUs() / 1e3);
         out.printf("  exposed communication   %12.2f ms%n", p.exposedUs() / 1e3);
         out.printf("  step time               %12.2f ms%n", p.stepUs() / 1e3);
@@ -44,8 +45,8 @@ final class PlanText {
                 + " %s: %.4g executed)%n", ModelFlops.modelPerToken(p.job()), p.job().recompute().label(),
                 ModelFlops.hardwarePerToken(p.job()));
         if (!Double.isNaN(p.peakFlops())) {
-            out.printf("  end-to-end MFU          %12.3f      (model FLOPs / (GPUs x %.4g TFLOP/s x step))%n",
-                    p.endToEndMfu(), p.peakFlops() / 1e12);
+            out.printf("  end-to-end MFU          %12.3f      (model FLOPs / (GPUs x %.4g TFLOP/s %s dense peak x step))%n",
+                    p.endToEndMfu(), p.peakFlops() / 1e12, p.job().compute().precision());
             out.printf("  kernel efficiency       %12.3f      (executed FLOPs / (GPUs x peak x compute time))%n",
                     p.kernelEfficiency());
         }

@@ -28,7 +28,7 @@ class PlanReportCommandTest {
      */
     @Test
     void planPrintsEveryCollectiveAndTheStep() {
-        CliRun r = run("plan", "--params", "175B", "--grad-bytes", "4", "--tp", "8", "--dp", "4", "--global-batch", "16",
+        CliRun r = run("plan", "--params", "175B", "--grad-reduce-dtype", "fp32", "--tp", "8", "--dp", "4", "--global-batch", "16",
                 "--step-compute-ms", "1000", "--overlap", "0.5");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("TP activation AllReduce"), r.out());

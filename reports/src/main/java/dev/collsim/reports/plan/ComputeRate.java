@@ -1,5 +1,7 @@
 package dev.collsim.reports.plan;
 
+import dev.collsim.hardware.Precision;
+
 /**
  * How a plan obtains its compute time; exactly one of three. Immutable.
  *
@@ -14,10 +16,12 @@ package dev.collsim.reports.plan;
  *       (bottom-up); the plan reports the end-to-end MFU this gives.</li>
  * </ul>
  *
- * @param kind  which of the three
- * @param value milliseconds for STEP_COMPUTE_MS (> 0), a fraction in (0, 1] otherwise
+ * @param kind      which of the three
+ * @param value     milliseconds for STEP_COMPUTE_MS (> 0), a fraction in (0, 1] otherwise
+ * @param precision the number format whose dense peak FLOP/s the GPU-model database gives (BF16 by default; FP8
+ *                  for Transformer Engine FP8 training, whose GEMMs run at the FP8 peak)
  */
-public record ComputeRate(Kind kind, double value) {
+public record ComputeRate(Kind kind, double value, Precision precision) {
 
     /** The three ways; each names its command-line option. */
     public enum Kind {
@@ -42,8 +46,8 @@ public record ComputeRate(Kind kind, double value) {
 
     /** @throws IllegalArgumentException naming the option and its allowed range */
     public ComputeRate {
-        if (kind == null) {
-            throw new IllegalArgumentException("compute kind missing");
+        if (kind == null || precision == null) {
+            throw new IllegalArgumentException("compute kind and precision are required");
         }
         if (kind == Kind.STEP_COMPUTE_MS ? !(value > 0 && Double.isFinite(value)) : !(value > 0 && value <= 1)) {
             throw new IllegalArgumentException(kind.option() + " must be " + (kind == Kind.STEP_COMPUTE_MS
@@ -56,7 +60,7 @@ public record ComputeRate(Kind kind, double value) {
      * @return the rate
      */
     public static ComputeRate stepComputeMs(double ms) {
-        return new ComputeRate(Kind.STEP_COMPUTE_MS, ms);
+        return new ComputeRate(Kind.STEP_COMPUTE_MS, ms, Precision.BF16);
     }
 
     /**
@@ -64,7 +68,7 @@ public record ComputeRate(Kind kind, double value) {
      * @return the rate
      */
     public static ComputeRate mfu(double mfu) {
-        return new ComputeRate(Kind.MFU, mfu);
+        return new ComputeRate(Kind.MFU, mfu, Precision.BF16);
     }
 
     /**
@@ -72,7 +76,15 @@ public record ComputeRate(Kind kind, double value) {
      * @return the rate
      */
     public static ComputeRate kernelEfficiency(double efficiency) {
-        return new ComputeRate(Kind.KERNEL_EFFICIENCY, efficiency);
+        return new ComputeRate(Kind.KERNEL_EFFICIENCY, efficiency, Precision.BF16);
+    }
+
+    /**
+     * @param p number format of the peak
+     * @return a copy using that format's peak
+     */
+    public ComputeRate withPrecision(Precision p) {
+        return new ComputeRate(kind, value, p);
     }
 
     /** @return true when the step time needs the GPU's peak FLOP/s */

@@ -1,13 +1,17 @@
 package dev.collsim.reports.plan;
 
+import dev.collsim.hardware.Precision;
+import java.util.Locale;
+
 /**
  * Collects a job's settings with collsim's defaults, shared by {@code collsim plan} and report specs; not
- * thread-safe. Defaults: 2-byte gradients, parameters and activations (bf16 mixed precision), dp = tp = pp = 1,
+ * thread-safe. Defaults: fp32 gradient reduction (Megatron-LM), 2-byte parameters and activations (bf16 mixed precision), dp = tp = pp = 1,
  * no interleaving, dense (ep = 1), top-2 routing with capacity factor 1 on every layer when experts are given,
  * no ZeRO, no sequence parallelism, s = 2048, b = 1, G = dp x b x (pp > 1 ? 4 pp : 1) (enough micro-batches to keep
  * the 1F1B bubble at (pp-1)/(4 pp), Narayanan et al. 2021 section 2.2.1), selective recomputation (what Megatron-Core with FlashAttention or Transformer Engine's fused attention
  * does: the s x s attention scores are recomputed in backward, never stored), kernel efficiency 0.4
- * when none of step compute time, MFU and kernel efficiency is given, overlap 0.
+ * when none of step compute time, MFU and kernel efficiency is given, BF16 peak, overlap 1 (Megatron-LM's
+ * overlapped gradient reduction and parameter gather).
  */
 public final class JobBuilder {
 
@@ -24,8 +28,13 @@ public final class JobBuilder {
     public int hidden;
     /** Layers, 0 = derive. */
     public int layers;
-    /** Gradient element bytes. */
-    public int gradBytes = 2;
+    /**
+     * Gradient reduction and buffer type: fp32 by default, as Megatron-LM's {@code accumulate_allreduce_grads_in_fp32}
+     * (on by default for bf16 training); bf16 or fp16 for 2 bytes.
+     */
+    public String gradReduceDtype = "fp32";
+    /** Number format of the peak FLOP/s: bf16 (default) or fp8. */
+    public String computePrecision = "bf16";
     /** Parameter element bytes. */
     public int paramBytes = 2;
     /** Activation element bytes. */
@@ -68,8 +77,11 @@ public final class JobBuilder {
     public double kernelEfficiency = Double.NaN;
     /** Activation recomputation. */
     public Recompute recompute = Recompute.SELECTIVE;
-    /** Overlap fraction. */
-    public double overlap;
+    /**
+     * Overlap fraction: 1 by default, as Megatron-LM schedules it with {@code --overlap-grad-reduce} and
+     * {@code --overlap-param-gather} (gradient reduction behind backward, parameter gather behind the next forward).
+     */
+    public double overlap = 1.0;
 
     /**
      * @return the job
@@ -84,9 +96,32 @@ public final class JobBuilder {
         }
         ModelShape shape = ModelShape.of(ModelShape.parseParams(params), Math.max(0, hidden), Math.max(0, layers));
         int g = globalBatch > 0 ? globalBatch : dp * microBatch * (pp > 1 ? 4 * pp : 1);
-        return new TrainingJob(shape, gradBytes, paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts,
+        return new TrainingJob(shape, bytesOf(gradReduceDtype), paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts,
                 experts > 0 ? topk : 0, moeEvery, capacityFactor, fsdp ? 3 : zero, sequenceParallel, seqLen,
-                microBatch, g, computeRate(), recompute, overlap);
+                microBatch, g, computeRate().withPrecision(precisionOf(computePrecision)), recompute, overlap);
+    }
+
+    /**
+     * @param dtype fp32/float32/float, bf16/bfloat16, fp16/float16/half (case-insensitive)
+     * @return bytes per element
+     * @throws IllegalArgumentException naming the allowed values
+     */
+    static int bytesOf(String dtype) {
+        return switch (dtype == null ? "" : dtype.trim().toLowerCase(Locale.ROOT)) {
+            case "fp32", "float32", "float" -> 4;
+            case "bf16", "bfloat16", "fp16", "float16", "half" -> 2;
+            default -> throw new IllegalArgumentException("--grad-reduce-dtype: '" + dtype + "' is not allowed;"
+                    + " allowed: fp32, bf16, fp16");
+        };
+    }
+
+    private static Precision precisionOf(String text) {
+        return switch (text == null ? "" : text.trim().toLowerCase(Locale.ROOT)) {
+            case "bf16", "bfloat16" -> Precision.BF16;
+            case "fp8" -> Precision.FP8;
+            default -> throw new IllegalArgumentException("--compute-precision: '" + text + "' is not allowed;"
+                    + " allowed: bf16, fp8");
+        };
     }
 
     private ComputeRate computeRate() {

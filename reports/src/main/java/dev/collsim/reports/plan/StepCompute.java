@@ -6,12 +6,14 @@ import java.util.Locale;
  * Compute time, pipeline bubble and hidden communication of one step, from the job's {@link ComputeRate} and the
  * communication already timed. Definitions (all times per step, microseconds):
  * {@code step = compute + bubble + comm - hidden}, {@code bubble = (pp-1)/(m v) x compute} (Narayanan et al. 2021
- * section 2.2), {@code hidden = min(overlap x overlappable, 2/3 x compute)} (backward is 2/3 of compute: 4 of the
- * 6 FLOPs per weight per token, Kaplan et al. 2020 section 2.1).
+ * section 2.2), {@code hidden = min(overlap x behind-backward, 2/3 x compute) + min(overlap x behind-forward, 1/3 x
+ * compute)}: as Megatron-LM schedules them ({@code --overlap-grad-reduce}, {@code --overlap-param-gather}), gradient
+ * reductions run behind backward (2/3 of compute: 4 of the 6 FLOPs per weight per token, Kaplan et al. 2020
+ * section 2.1) and parameter gathers behind the next forward (1/3).
  *
  * <p>With an end-to-end MFU the step is fixed first, {@code model FLOPs / (GPUs x peak x MFU)} (PaLM, Chowdhery et
  * al. 2022, Appendix B), and the compute time is what is left once bubble and exposed communication are taken out:
- * the equation above solved for compute (it is piecewise linear and increasing in compute). When that leaves a
+ * the equation above solved for compute (non-decreasing in compute; solved by bisection). When that leaves a
  * compute time shorter than the hardware FLOPs need at peak, the MFU cannot be reached on this cluster: compute is
  * then set to the peak's time, the step is built bottom-up and the result says so.
  *
@@ -27,13 +29,15 @@ public record StepCompute(double computeUs, double bubbleUs, double hiddenUs, St
      * @param job            the job
      * @param peakFlops      peak FLOP/s per GPU (NaN: unknown, allowed only with a given compute time)
      * @param commUs         all communication per step
-     * @param overlappableUs the part frameworks overlap with backward
+     * @param backwardUs     communication that runs behind backward (gradient reductions)
+     * @param forwardUs      communication that runs behind forward (parameter gathers)
      * @return the compute figures
      */
-    public static StepCompute of(TrainingJob job, double peakFlops, double commUs, double overlappableUs) {
+    public static StepCompute of(TrainingJob job, double peakFlops, double commUs, double backwardUs,
+            double forwardUs) {
         ComputeRate rate = job.compute();
         double beta = (job.pp() - 1.0) / ((double) job.microBatches() * job.virtualStages());
-        double canHide = job.overlap() * overlappableUs;
+        double[] canHide = {job.overlap() * backwardUs, job.overlap() * forwardUs};
         double n = job.nGpus();
         double hw = ModelFlops.hardwarePerStep(job);
         double peakUs = hw / (n * peakFlops) * 1e6;
@@ -51,14 +55,11 @@ public record StepCompute(double computeUs, double bubbleUs, double hiddenUs, St
     }
 
     private static StepCompute fromMfu(TrainingJob job, double peakFlops, double commUs, double beta,
-            double canHide, double peakUs) {
+            double[] canHide, double peakUs) {
         double mfu = job.compute().value();
         double model = ModelFlops.modelPerStep(job);
         double stepUs = model / (job.nGpus() * peakFlops * mfu) * 1e6;
-        double c = (stepUs - commUs + canHide) / (1 + beta);
-        if (canHide > c * 2.0 / 3.0) {
-            c = (stepUs - commUs) / (1 + beta - 2.0 / 3.0);
-        }
+        double c = solve(stepUs, commUs, beta, canHide);
         String source = String.format(Locale.ROOT, "step = %.3g model FLOPs / (%d GPUs x %.4g TFLOP/s x MFU %.2f)"
                 + " = %.2f ms; compute is what bubble and exposed communication leave", model, job.nGpus(),
                 peakFlops / 1e12, mfu, stepUs / 1e3);
@@ -75,7 +76,29 @@ public record StepCompute(double computeUs, double bubbleUs, double hiddenUs, St
         return at(c, beta, canHide, source, "");
     }
 
-    private static StepCompute at(double computeUs, double beta, double canHide, String source, String warning) {
-        return new StepCompute(computeUs, beta * computeUs, Math.min(canHide, computeUs * 2.0 / 3.0), source, warning);
+    /** @return the compute time c with c (1 + beta) + comm - hidden(c) = step; NaN when comm alone reaches it */
+    private static double solve(double stepUs, double commUs, double beta, double[] canHide) {
+        if (commUs >= stepUs) {
+            return Double.NaN;
+        }
+        double lo = 0;
+        double hi = stepUs;
+        for (int i = 0; i < 200 && hi - lo > 1e-12 * stepUs; i++) {
+            double mid = (lo + hi) / 2;
+            if (mid * (1 + beta) + commUs - hidden(mid, canHide) >= stepUs) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
+    }
+
+    private static double hidden(double computeUs, double[] canHide) {
+        return Math.min(canHide[0], computeUs * 2.0 / 3.0) + Math.min(canHide[1], computeUs / 3.0);
+    }
+
+    private static StepCompute at(double computeUs, double beta, double[] canHide, String source, String warning) {
+        return new StepCompute(computeUs, beta * computeUs, hidden(computeUs, canHide), source, warning);
     }
 }

@@ -1,7 +1,7 @@
 package dev.collsim.reports.plan;
 
-import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.Precision;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
@@ -59,17 +59,24 @@ public final class StepPlanner {
         GroupPlacement placement = new GroupPlacement(topology, job, order);
         List<CommTiming> timings = new ArrayList<>();
         double comm = 0;
-        double overlappable = 0;
+        double behindBackward = 0;
+        double behindForward = 0;
         for (CommOp op : StepCollectives.derive(job)) {
             CommTiming t = time(placement, op, job);
             timings.add(t);
             comm += t.totalUs();
             if (op.kind().overlappable()) {
-                overlappable += t.totalUs();
+                boolean gather = op.kind() == CommKind.DP_ALLGATHER || op.kind() == CommKind.EDP_ALLGATHER;
+                // ZeRO-3 gathers half its calls in forward, half in backward; stages 1-2 gather once, before the
+                // next forward
+                double forward = gather ? (job.zero() >= 3 ? t.totalUs() / 2 : t.totalUs()) : 0;
+                behindForward += forward;
+                behindBackward += t.totalUs() - forward;
             }
         }
+        double overlappable = behindBackward + behindForward;
         double peak = Double.isNaN(peakFlops) ? peakOf(topology.gpus().get(0).model(), job) : peakFlops;
-        StepCompute c = StepCompute.of(job, peak, comm, overlappable);
+        StepCompute c = StepCompute.of(job, peak, comm, behindBackward, behindForward);
         return new StepPlan(job, topology.name(), timings, c.computeUs(), c.bubbleUs(), comm, overlappable,
                 c.hiddenUs(), c.source(), peak, c.warning(), MemoryModel.of(job, memoryOf(topology.gpus().get(0))));
     }
@@ -82,11 +89,16 @@ public final class StepPlanner {
         return GpuModels.find(gpu.model()).map(m -> (double) m.memoryBytes()).orElse(Double.NaN);
     }
 
-    /** @return the GPU model's dense BF16 (else FP16) peak, NaN when unknown and the job gives its compute time */
+    /**
+     * @return the GPU model's dense peak in the job's precision (BF16 falls back to FP16 where there is no BF16),
+     *         NaN when unknown and the job gives its compute time
+     */
     private static double peakOf(String model, TrainingJob job) {
-        OptionalDouble peak = GpuModels.find(model).map(GpuModel::halfPrecisionFlops).orElse(OptionalDouble.empty());
+        Precision p = job.compute().precision();
+        OptionalDouble peak = GpuModels.find(model).map(m -> p == Precision.BF16 ? m.halfPrecisionFlops()
+                : m.flops(p)).orElse(OptionalDouble.empty());
         if (peak.isEmpty() && job.compute().needsPeak()) {
-            throw new IllegalArgumentException("no peak FLOP/s known for GPU model '" + model
+            throw new IllegalArgumentException("no " + p + " peak FLOP/s known for GPU model '" + model
                     + "'; give --step-compute-ms or --peak-tflops");
         }
         return peak.orElse(Double.NaN);

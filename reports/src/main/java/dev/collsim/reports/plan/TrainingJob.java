@@ -12,7 +12,8 @@ import java.util.List;
  * inside the data-parallel dimension), so {@code ep} must divide {@code dp}.
  *
  * @param shape             parameter count, hidden size, layers
- * @param gradBytes         bytes per gradient element in the data-parallel reduction (2 bf16/fp16, 4 fp32)
+ * @param gradBytes         bytes per gradient element in the data-parallel reduction and the gradient buffer
+ *                          (4 fp32 as Megatron-LM's default {@code accumulate_allreduce_grads_in_fp32}; 2 bf16)
  * @param paramBytes        bytes per parameter element all-gathered by ZeRO/FSDP (2 for bf16 weights)
  * @param actBytes          bytes per activation element sent by tensor/pipeline/expert parallelism (2 for bf16)
  * @param dp                data-parallel degree, >= 1
@@ -46,7 +47,7 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
     /** @throws IllegalArgumentException listing every broken rule, each naming the option and allowed values */
     public TrainingJob {
         List<String> bad = new ArrayList<>();
-        positive(bad, "--grad-bytes", gradBytes);
+        positive(bad, "--grad-reduce-dtype bytes", gradBytes);
         positive(bad, "--param-bytes", paramBytes);
         positive(bad, "--act-bytes", actBytes);
         positive(bad, "--dp", dp);
@@ -188,7 +189,8 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         return new TrainingJob(shape, gradBytes, paramBytes, actBytes, newDp, tp, pp, virtualStages, ep, experts, topk,
                 moeEvery, capacityFactor, zeroStage, sequenceParallel, seqLen, microBatch, globalBatch,
                 compute.kind() == ComputeRate.Kind.STEP_COMPUTE_MS
-                        ? ComputeRate.stepComputeMs(compute.value() * dp / newDp) : compute, recompute, overlap);
+                        ? new ComputeRate(compute.kind(), compute.value() * dp / newDp, compute.precision()) : compute,
+                recompute, overlap);
     }
 
     /**
@@ -221,6 +223,8 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         if (sequenceParallel) {
             sb.append(", sequence parallel");
         }
+        sb.append(gradBytes == 4 ? ", fp32" : gradBytes == 2 ? ", 16-bit" : ", " + gradBytes + "-byte")
+                .append(" gradient reduction");
         if (recompute != Recompute.NONE) {
             sb.append(", ").append(recompute.label()).append(" recompute");
         }

@@ -80,10 +80,10 @@ public final class ReportSpecReader {
             "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration", "backend", "routing", "seed");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
-    private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-bytes",
+    private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-reduce-dtype",
             "param-bytes", "act-bytes", "dp", "tp", "pp", "virtual-stages", "ep", "experts", "topk", "moe-every",
             "capacity-factor", "zero", "fsdp", "sequence-parallel", "seq-len", "micro-batch", "global-batch",
-            "step-compute-ms", "mfu", "kernel-efficiency", "recompute", "overlap", "order", "target-tokens-per-s",
+            "step-compute-ms", "mfu", "kernel-efficiency", "compute-precision", "recompute", "overlap", "order", "target-tokens-per-s",
             "scaling-max-gpus");
 
     private ReportSpecReader() {
@@ -344,7 +344,7 @@ public final class ReportSpecReader {
         }
         b.hidden = f.integer(p, "hidden", 0, 1, 1 << 20);
         b.layers = f.integer(p, "layers", 0, 1, 100_000);
-        b.gradBytes = f.integer(p, "grad-bytes", 2, 1, 8);
+        b.gradReduceDtype = f.text(p, "grad-reduce-dtype", "fp32");
         b.paramBytes = f.integer(p, "param-bytes", 2, 1, 8);
         b.actBytes = f.integer(p, "act-bytes", 2, 1, 8);
         b.dp = f.integer(p, "dp", 1, 1, 1 << 24);
@@ -366,7 +366,8 @@ public final class ReportSpecReader {
         b.mfu = f.number(p, "mfu", Double.NaN, 1e-6, 1);
         b.kernelEfficiency = f.number(p, "kernel-efficiency", Double.NaN, 1e-6, 1);
         b.recompute = f.value(p, "recompute", Recompute.SELECTIVE, Recompute::parse);
-        b.overlap = f.number(p, "overlap", 0.0, 0, 1);
+        b.overlap = f.number(p, "overlap", 1.0, 0, 1);
+        b.computePrecision = f.text(p, "compute-precision", "bf16");
         RankOrder order = f.value(p, "order", RankOrder.TP_PP_DP, RankOrder::parse);
         double target = f.number(p, "target-tokens-per-s", Double.NaN, 1e-9, 1e15);
         int maxGpus = f.integer(p, "scaling-max-gpus", 0, 1, 1 << 24);

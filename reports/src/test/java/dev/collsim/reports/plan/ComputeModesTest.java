@@ -3,6 +3,7 @@ package dev.collsim.reports.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.hardware.Precision;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Topology;
 import org.junit.jupiter.api.Test;
@@ -82,5 +83,38 @@ class ComputeModesTest {
         assertEquals(55_378.36094, p.stepUs(), 1e-4);
         assertEquals(0.195735, p.endToEndMfu(), 1e-6);
         assertEquals(0.5, p.kernelEfficiency(), 1e-9);
+    }
+
+    /**
+     * Overlap as Megatron-LM schedules it: the gradient ReduceScatter hides behind backward (2/3 of compute), the
+     * ZeRO-1 parameter AllGather behind the next forward (1/3). One host of 8 (NVLink 450 GB/s), tp=2 pp=2 dp=2,
+     * fp32 gradient reduction, ZeRO-1, compute given as 1 ms, overlap 1:
+     * TP 3,026.0929 us and PP 114.5654 us as above; ReduceScatter of 201,326,592 params x 4 B = 805,306,368 B:
+     * 5 + (1/2) x 805,306,368/450,000 = 899.78485 us; AllGather of x 2 B = 402,653,184 B: 452.39242 us;
+     * comm = 4,492.83562 us. Hidden = min(899.78, 666.67) + min(452.39, 333.33) = 1,000 us (one cap for both would
+     * hide only 666.67); step = 1,000 + 250 + 4,492.83562 - 1,000 = 4,742.83562 us.
+     */
+    @Test
+    void gradientReduceHidesBehindBackwardAndGatherBehindForward() {
+        Topology oneHost = TestClusters.cluster(1, 8, 1, 400, 450, "H100-SXM5-80GB");
+        TrainingJob j = new TrainingJob(new ModelShape(805_306_368L, 2048, 16), 4, 2, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1.0, 1,
+                false, 1024, 2, 16, ComputeRate.stepComputeMs(1), Recompute.NONE, 1.0);
+        StepPlan p = PLANNER.plan(oneHost, j, Double.NaN);
+        assertEquals(4_492.83562, p.commUs(), 1e-4);
+        assertEquals(1_352.17727, p.overlappableUs(), 1e-4);
+        assertEquals(1_000, p.hiddenUs(), 1e-9);
+        assertEquals(4_742.83562, p.stepUs(), 1e-4);
+    }
+
+    /**
+     * FP8 GEMMs use the datasheet's dense FP8 peak (H100 SXM 1,979 TFLOP/s, half the sparse 3,958): compute =
+     * 85,761,906,966,528 / (8 x 1979e12 x 0.5) = 10,833.99 us, against 21,678.95 us at the BF16 peak.
+     */
+    @Test
+    void fp8UsesTheFp8Peak() {
+        TrainingJob j = job(ComputeRate.kernelEfficiency(0.5).withPrecision(Precision.FP8), Recompute.NONE);
+        StepPlan p = PLANNER.plan(CLUSTER, j, Double.NaN);
+        assertEquals(1979e12, p.peakFlops(), 0);
+        assertEquals(10_833.98976, p.computeUs(), 1e-4);
     }
 }

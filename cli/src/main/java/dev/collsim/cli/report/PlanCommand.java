@@ -64,6 +64,9 @@ public final class PlanCommand implements Callable<Integer> {
     private int tp;
     @Option(names = "--pp", paramLabel = "P", defaultValue = "1", description = "pipeline stages (default: 1)")
     private int pp;
+    @Option(names = "--cp", paramLabel = "C", defaultValue = "1", description = "context-parallel degree (ring"
+            + " attention; divides --seq-len; GPUs = dp x tp x pp x cp) (default: 1)")
+    private int cp;
     @Option(names = "--virtual-stages", paramLabel = "V", defaultValue = "1",
             description = "interleaved stages per GPU (default: 1)")
     private int virtualStages;
@@ -160,7 +163,8 @@ public final class PlanCommand implements Callable<Integer> {
             b.actBytes = actBytes;
             b.tp = tp;
             b.pp = pp;
-            b.dp = dp > 0 ? dp : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp));
+            b.cp = cp;
+            b.dp = dp > 0 ? dp : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp * Math.max(1, cp)));
             b.virtualStages = virtualStages;
             b.ep = ep;
             b.experts = experts;

@@ -45,6 +45,8 @@ public final class JobBuilder {
     public int tp = 1;
     /** Pipeline-parallel degree. */
     public int pp = 1;
+    /** Context-parallel degree. */
+    public int cp = 1;
     /** Virtual stages per GPU. */
     public int virtualStages = 1;
     /** Expert-parallel degree. */
@@ -98,7 +100,7 @@ public final class JobBuilder {
         int g = globalBatch > 0 ? globalBatch : dp * microBatch * (pp > 1 ? 4 * pp : 1);
         return new TrainingJob(shape, bytesOf(gradReduceDtype), paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts,
                 experts > 0 ? topk : 0, moeEvery, capacityFactor, fsdp ? 3 : zero, sequenceParallel, seqLen,
-                microBatch, g, computeRate().withPrecision(precisionOf(computePrecision)), recompute, overlap);
+                microBatch, g, computeRate().withPrecision(precisionOf(computePrecision)), recompute, overlap, cp);
     }
 
     /**

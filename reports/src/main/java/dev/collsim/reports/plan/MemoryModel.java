@@ -14,15 +14,15 @@ import java.util.function.Supplier;
  *       accumulation) and K = 12 bytes of optimizer state (fp32 master weights, momentum, variance; 8 when the
  *       weights are already fp32): the paper's 2 + 2 + 12 = 16 bytes. A GPU holds {@code Psi = dense params / (tp pp)
  *       + expert params / (tp pp ep)}. ZeRO stage 1 divides the optimizer state by the data-parallel degree, stage 2
- *       also the gradients, stage 3 (FSDP) also the weights (section 5.1); expert weights divide by their own
- *       data-parallel degree {@code dp / ep}.</li>
+ *       also the gradients, stage 3 (FSDP) also the weights (section 5.1), over the {@code dp x cp} ranks that hold
+ *       the same weights; expert weights divide by their own data-parallel degree {@code dp / ep}.</li>
  *   <li><b>Activations per layer and micro-batch</b> (Korthikanti et al. 2022, "Reducing Activation Recomputation
  *       in Large Transformer Models", Table 2), with a = h / 128 heads (head size 128, as GPT-3 175B, Llama 3 8B, 70B,
  *       405B): no parallelism {@code s b h (34 + 5 a s / h)}; tensor parallel {@code s b h (10 + 24/t + 5 a s/(h t))};
  *       with sequence parallelism {@code s b h (34/t + 5 a s/(h t))}; selective recomputation drops the
  *       {@code 5 a s / h} term (attention scores; FlashAttention keeps none either); full recomputation keeps only the
  *       layer input, {@code 2 s b h} (divided by t with sequence parallelism). The table counts 2-byte activations; it
- *       is scaled by {@code actBytes / 2}.</li>
+ *       is scaled by {@code actBytes / 2}. With context parallelism each rank holds s/cp tokens: s becomes s/cp.</li>
  *   <li><b>In flight</b> (Korthikanti et al. 2022 section 4.2.3): with 1F1B the first stage holds the activations of
  *       {@code min(pp, m)} micro-batches for its L/pp layers; the interleaved schedule multiplies that by
  *       {@code 1 + (pp - 1)/(pp v)}.</li>
@@ -56,11 +56,12 @@ public final class MemoryModel {
         double dense = (job.shape().params() - job.expertParams()) / shards;
         double expert = job.expertParams() / (shards * job.ep());
         int edp = job.dp() / job.ep();
+        int dp = job.dp() * job.cp();
         int z = job.zero();
         double optBytes = job.paramBytes() >= 4 ? 8 : 12;
-        double weights = job.paramBytes() * (dense / (z >= 3 ? job.dp() : 1) + expert / (z >= 3 ? edp : 1));
-        double grads = job.gradBytes() * (dense / (z >= 2 ? job.dp() : 1) + expert / (z >= 2 ? edp : 1));
-        double opt = optBytes * (dense / (z >= 1 ? job.dp() : 1) + expert / (z >= 1 ? edp : 1));
+        double weights = job.paramBytes() * (dense / (z >= 3 ? dp : 1) + expert / (z >= 3 ? edp : 1));
+        double grads = job.gradBytes() * (dense / (z >= 2 ? dp : 1) + expert / (z >= 2 ? edp : 1));
+        double opt = optBytes * (dense / (z >= 1 ? dp : 1) + expert / (z >= 1 ? edp : 1));
         double perLayer = activationsPerLayer(job);
         double inFlight = Math.min(job.pp(), job.microBatches());
         if (job.virtualStages() > 1) {
@@ -75,7 +76,7 @@ public final class MemoryModel {
      * @return activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, Table 2)
      */
     public static double activationsPerLayer(TrainingJob job) {
-        double s = job.seqLen();
+        double s = job.seqPerRank();
         double h = job.shape().hidden();
         double sbh = s * job.microBatch() * h;
         double t = job.tp();

@@ -24,26 +24,29 @@ import java.util.regex.Pattern;
  * @param layers         transformer layers L, > 0
  * @param vocab          vocabulary size V, >= 0; 0 = unknown (then every weight counts as a layer weight)
  * @param tiedEmbeddings true when the output layer shares the input embedding's V x h matrix
+ * @param kvHidden       width of K (and of V) per token, kv heads x head size; equals h without grouped-query
+ *                       attention. Llama 3 8B, 70B and 405B use 8 KV heads of 128 = 1024 (Dubey et al. 2024, Table 3);
+ *                       GPT-3 and Llama 2 7B/13B have none (kvHidden = h).
  */
-public record ModelShape(long params, int hidden, int layers, int vocab, boolean tiedEmbeddings) {
+public record ModelShape(long params, int hidden, int layers, int vocab, boolean tiedEmbeddings, int kvHidden) {
 
     private static final Pattern SIZE = Pattern.compile("\\s*([0-9]*\\.?[0-9]+(?:[eE][0-9]+)?)\\s*([KMBT]?)\\s*");
 
-    /** Published shapes: {params, hidden, layers, vocab, tied (1/0)}. Sources in the class javadoc. */
+    /** Published shapes: {params, hidden, layers, vocab, tied (1/0), kvHidden}. Sources in the class javadoc. */
     private static final long[][] KNOWN = {
-        {405_000_000_000L, 16384, 126, 128_256, 0},
-        {175_000_000_000L, 12288, 96, 50_257, 1},
-        {70_000_000_000L, 8192, 80, 128_256, 0},
-        {13_000_000_000L, 5120, 40, 32_000, 0},
-        {8_000_000_000L, 4096, 32, 128_256, 0},
-        {7_000_000_000L, 4096, 32, 32_000, 0},
+        {405_000_000_000L, 16384, 126, 128_256, 0, 1024},
+        {175_000_000_000L, 12288, 96, 50_257, 1, 12288},
+        {70_000_000_000L, 8192, 80, 128_256, 0, 1024},
+        {13_000_000_000L, 5120, 40, 32_000, 0, 5120},
+        {8_000_000_000L, 4096, 32, 128_256, 0, 1024},
+        {7_000_000_000L, 4096, 32, 32_000, 0, 4096},
     };
 
     /** @throws IllegalArgumentException when a value is not positive, or the embeddings exceed the parameters */
     public ModelShape {
-        if (params <= 0 || hidden <= 0 || layers <= 0 || vocab < 0) {
-            throw new IllegalArgumentException("params, hidden and layers must be > 0 and vocab >= 0, got " + params
-                    + ", " + hidden + ", " + layers + ", " + vocab);
+        if (params <= 0 || hidden <= 0 || layers <= 0 || vocab < 0 || kvHidden <= 0 || kvHidden > hidden) {
+            throw new IllegalArgumentException("params, hidden and layers must be > 0, vocab >= 0 and kvHidden in"
+                    + " [1, hidden], got " + params + ", " + hidden + ", " + layers + ", " + vocab + ", " + kvHidden);
         }
         if ((double) vocab * hidden * (tiedEmbeddings ? 1 : 2) >= params) {
             throw new IllegalArgumentException("the embeddings (vocab " + vocab + " x hidden " + hidden
@@ -59,7 +62,7 @@ public record ModelShape(long params, int hidden, int layers, int vocab, boolean
      * @param layers layers
      */
     public ModelShape(long params, int hidden, int layers) {
-        this(params, hidden, layers, 0, true);
+        this(params, hidden, layers, 0, true, hidden);
     }
 
     /**
@@ -111,7 +114,7 @@ public record ModelShape(long params, int hidden, int layers, int vocab, boolean
         }
         for (long[] k : KNOWN) {
             if (k[0] == params && (hidden == 0 || hidden == k[1]) && (layers == 0 || layers == k[2])) {
-                return new ModelShape(params, (int) k[1], (int) k[2], (int) k[3], k[4] == 1);
+                return new ModelShape(params, (int) k[1], (int) k[2], (int) k[3], k[4] == 1, (int) k[5]);
             }
         }
         if (hidden > 0) {

@@ -49,7 +49,7 @@ public final class ScalingSearch {
             if (job.globalBatch() % (job.microBatch() * dp) != 0 || dp % job.ep() != 0) {
                 continue;
             }
-            long gpus = (long) dp * job.tp() * job.pp();
+            long gpus = (long) dp * job.tp() * job.pp() * job.cp();
             if (gpus > maxGpus) {
                 break;
             }
@@ -67,7 +67,7 @@ public final class ScalingSearch {
      */
     public Optional<StepPlan> smallestReaching(TrainingJob job, double target, int maxGpus) {
         int maxDp = job.globalBatch() / job.microBatch();
-        for (int dp = 1; dp <= maxDp && (long) dp * job.tp() * job.pp() <= maxGpus; dp++) {
+        for (int dp = 1; dp <= maxDp && (long) dp * job.tp() * job.pp() * job.cp() <= maxGpus; dp++) {
             if (job.globalBatch() % (job.microBatch() * dp) != 0 || dp % job.ep() != 0) {
                 continue;
             }

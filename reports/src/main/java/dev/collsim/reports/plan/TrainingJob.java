@@ -35,11 +35,26 @@ import java.util.List;
  * @param recompute         activation recomputation policy (changes hardware FLOPs, not model FLOPs)
  * @param overlap           fraction in [0, 1] of overlappable communication (data-parallel gradient reduction,
  *                          ZeRO gathers) hidden behind backward compute
+ * @param cp                context-parallel degree (Megatron-Core context parallelism, ring attention): each
+ *                          sequence is split into cp chunks on cp ranks; divides the sequence length. GPUs are
+ *                          {@code dp x tp x pp x cp}, and gradients are reduced (and ZeRO shards) over dp x cp ranks.
  */
 public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int actBytes, int dp, int tp, int pp,
         int virtualStages, int ep, int experts, int topk, int moeEvery, double capacityFactor, int zeroStage,
         boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, ComputeRate compute,
-        Recompute recompute, double overlap) {
+        Recompute recompute, double overlap, int cp) {
+
+    /**
+     * A job without context parallelism (cp = 1); parameters as the record's.
+     */
+    public TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int actBytes, int dp, int tp, int pp,
+            int virtualStages, int ep, int experts, int topk, int moeEvery, double capacityFactor, int zeroStage,
+            boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, ComputeRate compute,
+            Recompute recompute, double overlap) {
+        this(shape, gradBytes, paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts, topk, moeEvery,
+                capacityFactor, zeroStage, sequenceParallel, seqLen, microBatch, globalBatch, compute, recompute,
+                overlap, 1);
+    }
 
     /** Weights of one transformer MLP block: two h x 4h matrices = 8 h^2 (Vaswani et al. 2017, d_ff = 4 h). */
     static final int MLP_WEIGHTS_PER_H2 = 8;
@@ -59,6 +74,10 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         positive(bad, "--micro-batch", microBatch);
         positive(bad, "--global-batch", globalBatch);
         positive(bad, "--moe-every", moeEvery);
+        positive(bad, "--cp", cp);
+        if (cp >= 1 && seqLen >= 1 && seqLen % cp != 0) {
+            bad.add("--cp " + cp + " must divide --seq-len " + seqLen + " (each rank holds s/cp tokens)");
+        }
         if (experts < 0) {
             bad.add("--experts must be >= 0 (0 = dense), got " + experts);
         }
@@ -133,9 +152,14 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         return (long) moeLayers(s, every) * experts * MLP_WEIGHTS_PER_H2 * (long) s.hidden() * s.hidden();
     }
 
-    /** @return GPUs used: dp x tp x pp */
+    /** @return GPUs used: dp x tp x pp x cp */
     public int nGpus() {
-        return dp * tp * pp;
+        return dp * tp * pp * cp;
+    }
+
+    /** @return tokens of a sequence one rank holds, s / cp */
+    public int seqPerRank() {
+        return seqLen / cp;
     }
 
     /** @return micro-batches per step per pipeline, m = G / (b x dp) */
@@ -190,7 +214,7 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
                 moeEvery, capacityFactor, zeroStage, sequenceParallel, seqLen, microBatch, globalBatch,
                 compute.kind() == ComputeRate.Kind.STEP_COMPUTE_MS
                         ? new ComputeRate(compute.kind(), compute.value() * dp / newDp, compute.precision()) : compute,
-                recompute, overlap);
+                recompute, overlap, cp);
     }
 
     /**
@@ -204,13 +228,16 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
     public TrainingJob withLayout(int newTp, int newPp, int newZero, Recompute newRecompute) {
         return new TrainingJob(shape, gradBytes, paramBytes, actBytes, dp, newTp, newPp, virtualStages, ep, experts,
                 topk, moeEvery, capacityFactor, newZero, sequenceParallel, seqLen, microBatch, globalBatch, compute,
-                newRecompute, overlap);
+                newRecompute, overlap, cp);
     }
 
     /** @return a one-line description: model, layout, batch */
     public String describe() {
         StringBuilder sb = new StringBuilder(shape.describe());
         sb.append(", dp=").append(dp).append(" tp=").append(tp).append(" pp=").append(pp);
+        if (cp > 1) {
+            sb.append(" cp=").append(cp);
+        }
         if (virtualStages > 1) {
             sb.append(" v=").append(virtualStages);
         }

@@ -81,7 +81,7 @@ public final class ReportSpecReader {
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
     private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-reduce-dtype",
-            "param-bytes", "act-bytes", "dp", "tp", "pp", "virtual-stages", "ep", "experts", "topk", "moe-every",
+            "param-bytes", "act-bytes", "dp", "tp", "pp", "cp", "virtual-stages", "ep", "experts", "topk", "moe-every",
             "capacity-factor", "zero", "fsdp", "sequence-parallel", "seq-len", "micro-batch", "global-batch",
             "step-compute-ms", "mfu", "kernel-efficiency", "compute-precision", "recompute", "overlap", "order", "target-tokens-per-s",
             "scaling-max-gpus");
@@ -350,6 +350,7 @@ public final class ReportSpecReader {
         b.dp = f.integer(p, "dp", 1, 1, 1 << 24);
         b.tp = f.integer(p, "tp", 1, 1, 1024);
         b.pp = f.integer(p, "pp", 1, 1, 1024);
+        b.cp = f.integer(p, "cp", 1, 1, 1024);
         b.virtualStages = f.integer(p, "virtual-stages", 1, 1, 1024);
         b.ep = f.integer(p, "ep", 1, 1, 1 << 20);
         b.experts = f.integer(p, "experts", 0, 0, 1 << 20);

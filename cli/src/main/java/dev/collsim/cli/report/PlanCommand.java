@@ -48,9 +48,22 @@ public final class PlanCommand implements Callable<Integer> {
     @Mixin
     private ClusterOption cluster;
 
-    @Option(names = "--params", required = true, paramLabel = "N", description = "parameter count, e.g. 70B, 1.3B,"
-            + " 350M (all experts included for MoE)")
+    @Option(names = "--model", paramLabel = "NAME", description = "a published model (shape and experts, with"
+            + " sources): gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b, mixtral-8x22b, deepseek-v3")
+    private String model;
+    @Option(names = "--params", paramLabel = "N", description = "parameter count, e.g. 70B, 1.3B,"
+            + " 350M (all experts included for MoE); needed unless --model is given")
     private String params;
+    @Option(names = "--ffn-hidden", paramLabel = "D", description = "MLP width d_ff (default: 4 x hidden)")
+    private int ffnHidden;
+    @Option(names = "--swiglu", description = "gated MLP (SwiGLU): three h x d_ff matrices instead of two")
+    private boolean swiglu;
+    @Option(names = "--moe-ffn-hidden", paramLabel = "D", description = "d_ff of one routed expert (default: the"
+            + " MLP width; smaller for fine-grained experts)")
+    private int moeFfnHidden;
+    @Option(names = "--first-dense-layers", paramLabel = "K", description = "leading dense layers before MoE layers"
+            + " (DeepSeek-V3: 3)")
+    private int firstDenseLayers;
     @Option(names = "--hidden", paramLabel = "H", description = "hidden size (default: published shape or"
             + " Kaplan's 12 L h^2 with h = 128 L)")
     private int hidden;
@@ -74,8 +87,8 @@ public final class PlanCommand implements Callable<Integer> {
     private int ep;
     @Option(names = "--experts", paramLabel = "N", defaultValue = "0", description = "experts per MoE layer (0 = dense)")
     private int experts;
-    @Option(names = "--topk", paramLabel = "K", defaultValue = "2", description = "experts per token (default: 2)")
-    private int topk;
+    @Option(names = "--topk", paramLabel = "K", description = "experts per token (default: the preset's, else 2)")
+    private Integer topk;
     @Option(names = "--moe-every", paramLabel = "K", defaultValue = "1", description = "one MoE layer every K layers")
     private int moeEvery;
     @Option(names = "--capacity-factor", paramLabel = "F", defaultValue = "1.0", description = "MoE capacity factor")
@@ -154,7 +167,12 @@ public final class PlanCommand implements Callable<Integer> {
         try {
             rankOrder = RankOrder.parse(order);
             JobBuilder b = new JobBuilder();
+            b.model = model;
             b.params = params;
+            b.ffnHidden = ffnHidden;
+            b.gated = swiglu;
+            b.moeFfnHidden = moeFfnHidden;
+            b.firstDenseLayers = firstDenseLayers;
             b.hidden = hidden;
             b.layers = layers;
             b.gradReduceDtype = gradReduceDtype;

@@ -22,8 +22,18 @@ public final class JobBuilder {
      */
     public static final double DEFAULT_KERNEL_EFFICIENCY = 0.4;
 
+    /** Model preset name ({@link ModelPreset}), or null. */
+    public String model;
     /** Parameter count, e.g. 70B. */
     public String params;
+    /** Dense MLP width d_ff, 0 = 4 h. */
+    public int ffnHidden;
+    /** Gated (SwiGLU) MLP. */
+    public boolean gated;
+    /** Routed expert width, 0 = the dense width. */
+    public int moeFfnHidden;
+    /** Leading dense layers before MoE layers begin. */
+    public int firstDenseLayers;
     /** Hidden size, 0 = derive. */
     public int hidden;
     /** Layers, 0 = derive. */
@@ -53,8 +63,8 @@ public final class JobBuilder {
     public int ep = 1;
     /** Experts per MoE layer. */
     public int experts;
-    /** Routing top-k. */
-    public int topk = 2;
+    /** Routing top-k, null = the preset's, else 2. */
+    public Integer topk;
     /** MoE layer period. */
     public int moeEvery = 1;
     /** Capacity factor. */
@@ -90,16 +100,37 @@ public final class JobBuilder {
      * @throws IllegalArgumentException when a setting is invalid (the message names the option and allowed values)
      */
     public TrainingJob build() {
-        if (params == null || params.isBlank()) {
-            throw new IllegalArgumentException("--params is required, e.g. --params 70B");
-        }
         if (fsdp && zero != 0 && zero != 3) {
             throw new IllegalArgumentException("--fsdp is ZeRO stage 3; it cannot be combined with --zero " + zero);
         }
-        ModelShape shape = ModelShape.of(ModelShape.parseParams(params), Math.max(0, hidden), Math.max(0, layers));
+        ModelShape shape;
+        int nExperts = experts;
+        int k = topk == null ? 2 : topk;
+        if (model != null) {
+            if (params != null || hidden > 0 || layers > 0 || experts > 0 || ffnHidden > 0 || moeFfnHidden > 0) {
+                throw new IllegalArgumentException("--model " + model + " sets the shape and the experts; drop"
+                        + " --params, --hidden, --layers, --experts, --ffn-hidden and --moe-ffn-hidden");
+            }
+            ModelPreset preset = ModelPreset.find(model).orElseThrow(() -> new IllegalArgumentException("--model: '"
+                    + model + "' is not a preset; allowed: " + ModelPreset.names()));
+            shape = preset.shape();
+            nExperts = preset.experts();
+            k = topk == null ? preset.topk() : topk;
+        } else {
+            if (params == null || params.isBlank()) {
+                throw new IllegalArgumentException("--params or --model is required, e.g. --params 70B or --model"
+                        + " llama3-70b");
+            }
+            shape = ModelShape.of(ModelShape.parseParams(params), Math.max(0, hidden), Math.max(0, layers));
+            if (ffnHidden > 0 || gated || moeFfnHidden > 0 || firstDenseLayers > 0) {
+                int dff = ffnHidden > 0 ? ffnHidden : 4 * shape.hidden();
+                shape = shape.withFfn(new ModelShape.Ffn(dff, gated, moeFfnHidden > 0 ? moeFfnHidden : dff,
+                        firstDenseLayers));
+            }
+        }
         int g = globalBatch > 0 ? globalBatch : dp * microBatch * (pp > 1 ? 4 * pp : 1);
-        return new TrainingJob(shape, bytesOf(gradReduceDtype), paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts,
-                experts > 0 ? topk : 0, moeEvery, capacityFactor, fsdp ? 3 : zero, sequenceParallel, seqLen,
+        return new TrainingJob(shape, bytesOf(gradReduceDtype), paramBytes, actBytes, dp, tp, pp, virtualStages, ep,
+                nExperts, nExperts > 0 ? k : 0, moeEvery, capacityFactor, fsdp ? 3 : zero, sequenceParallel, seqLen,
                 microBatch, g, computeRate().withPrecision(precisionOf(computePrecision)), recompute, overlap, cp);
     }
 

@@ -29,8 +29,8 @@ import java.util.List;
  *   <li><b>Expert parallel</b> (Lepikhin et al. 2020, "GShard", section 3.2; Fedus et al. 2021, "Switch
  *       Transformers", section 2.1): every MoE layer does one AllToAll to dispatch tokens to experts and one to
  *       combine them, in forward and again in backward: {@code 4 (L/moeEvery)/pp m} calls; each rank sends
- *       its tokens x topk x capacityFactor x h activations. Expert weights ({@code 8 h^2} per expert,
- *       d_ff = 4h) are reduced over the {@code dp / ep} expert-data-parallel group instead of the DP group.</li>
+ *       its tokens x topk x capacityFactor x h activations. Expert weights ({@code (gated ? 3 : 2) h d_ff} per expert,
+ *       d_ff = 4h by default) are reduced over the {@code dp / ep} expert-data-parallel group instead of the DP group.</li>
  *   <li><b>Context parallel</b> (ring attention, Liu et al. 2023; Megatron-Core context parallelism): each rank
  *       holds s/cp tokens, so every activation size above uses s/cp; per layer and micro-batch the K,V chunk
  *       ({@code 2 b (s/cp) h_kv actBytes / tp}, h_kv = KV heads x head size) goes cp-1 steps round the ring forward

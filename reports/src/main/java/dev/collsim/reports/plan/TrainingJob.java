@@ -56,9 +56,6 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
                 overlap, 1);
     }
 
-    /** Weights of one transformer MLP block: two h x 4h matrices = 8 h^2 (Vaswani et al. 2017, d_ff = 4 h). */
-    static final int MLP_WEIGHTS_PER_H2 = 8;
-
     /** @throws IllegalArgumentException listing every broken rule, each naming the option and allowed values */
     public TrainingJob {
         List<String> bad = new ArrayList<>();
@@ -119,7 +116,8 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
             bad.add("--overlap must be in [0, 1], got " + overlap);
         }
         if (bad.isEmpty() && experts > 0 && expertParams(shape, experts, moeEvery) >= shape.params()) {
-            bad.add("--experts " + experts + " x " + moeLayers(shape, moeEvery) + " MoE layers x 8 h^2 = "
+            bad.add("--experts " + experts + " x " + moeLayers(shape, moeEvery) + " MoE layers x "
+                    + shape.ffn().expertWeights(shape.hidden()) + " weights per expert = "
                     + expertParams(shape, experts, moeEvery) + " expert weights exceed --params " + shape.params());
         }
         if (!bad.isEmpty()) {
@@ -145,11 +143,11 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
     }
 
     private static int moeLayers(ModelShape s, int every) {
-        return s.layers() / every;
+        return Math.max(0, s.layers() - s.ffn().firstDenseLayers()) / every;
     }
 
     private static long expertParams(ModelShape s, int experts, int every) {
-        return (long) moeLayers(s, every) * experts * MLP_WEIGHTS_PER_H2 * (long) s.hidden() * s.hidden();
+        return (long) moeLayers(s, every) * experts * s.ffn().expertWeights(s.hidden());
     }
 
     /** @return GPUs used: dp x tp x pp x cp */
@@ -192,15 +190,17 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         return moeLayers() / pp;
     }
 
-    /** @return expert weights in the whole model: MoE layers x experts x 8 h^2 (0 for dense) */
+    /**
+     * @return routed-expert weights in the whole model: MoE layers x experts x (gated ? 3 : 2) h d_ff,expert (0 for
+     *         dense); shared experts (DeepSeek-V3) see every token and count as dense weights
+     */
     public long expertParams() {
         return isMoe() ? expertParams(shape, experts, moeEvery) : 0;
     }
 
-    /** @return weights every token goes through: dense weights + MoE layers x topk x 8 h^2 */
+    /** @return weights every token goes through: dense weights (shared experts included) + MoE layers x topk x one expert */
     public long activeParams() {
-        long perExpert = (long) MLP_WEIGHTS_PER_H2 * shape.hidden() * shape.hidden();
-        return shape.params() - expertParams() + (long) moeLayers() * topk * perExpert;
+        return shape.params() - expertParams() + (long) moeLayers() * topk * shape.ffn().expertWeights(shape.hidden());
     }
 
     /** @return ZeRO stage, 0 when none */

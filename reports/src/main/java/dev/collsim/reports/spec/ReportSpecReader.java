@@ -12,6 +12,7 @@ import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.ModelPreset;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.TrainingJob;
@@ -80,7 +81,8 @@ public final class ReportSpecReader {
             "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration", "backend", "routing", "seed");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
-    private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-reduce-dtype",
+    private static final Set<String> PLAN = ordered("name", "model", "params", "hidden", "layers", "ffn-hidden",
+            "swiglu", "moe-ffn-hidden", "first-dense-layers", "grad-reduce-dtype",
             "param-bytes", "act-bytes", "dp", "tp", "pp", "cp", "virtual-stages", "ep", "experts", "topk", "moe-every",
             "capacity-factor", "zero", "fsdp", "sequence-parallel", "seq-len", "micro-batch", "global-batch",
             "step-compute-ms", "mfu", "kernel-efficiency", "compute-precision", "recompute", "overlap", "order", "target-tokens-per-s",
@@ -338,10 +340,15 @@ public final class ReportSpecReader {
             f.add(p, "missing 'name'; every plan needs a name for tables and charts");
         }
         JobBuilder b = new JobBuilder();
+        b.model = f.text(p, "model", null);
         b.params = f.text(p, "params", null);
-        if (b.params == null) {
-            f.add(p, "missing 'params' (parameter count, e.g. 70B)");
+        if (b.params == null && b.model == null) {
+            f.add(p, "missing 'params' (parameter count, e.g. 70B) or 'model' (" + ModelPreset.names() + ")");
         }
+        b.ffnHidden = f.integer(p, "ffn-hidden", 0, 1, 1 << 24);
+        b.gated = f.bool(p, "swiglu", false);
+        b.moeFfnHidden = f.integer(p, "moe-ffn-hidden", 0, 1, 1 << 24);
+        b.firstDenseLayers = f.integer(p, "first-dense-layers", 0, 0, 100_000);
         b.hidden = f.integer(p, "hidden", 0, 1, 1 << 20);
         b.layers = f.integer(p, "layers", 0, 1, 100_000);
         b.gradReduceDtype = f.text(p, "grad-reduce-dtype", "fp32");
@@ -354,7 +361,8 @@ public final class ReportSpecReader {
         b.virtualStages = f.integer(p, "virtual-stages", 1, 1, 1024);
         b.ep = f.integer(p, "ep", 1, 1, 1 << 20);
         b.experts = f.integer(p, "experts", 0, 0, 1 << 20);
-        b.topk = f.integer(p, "topk", 2, 1, 1 << 20);
+        int topk = f.integer(p, "topk", 0, 1, 1 << 20);
+        b.topk = topk == 0 ? null : topk;
         b.moeEvery = f.integer(p, "moe-every", 1, 1, 1024);
         b.capacityFactor = f.number(p, "capacity-factor", 1.0, 1, 64);
         b.zero = f.integer(p, "zero", 0, 0, 3);

@@ -16,7 +16,7 @@ class ModelFlopsTest {
 
     private static TrainingJob gpt3(Recompute r) {
         // N = 12 L h^2 + V h = 173,946,175,488 + 629,145,600 = 174,575,321,088 (tied embeddings, biases left out)
-        ModelShape shape = new ModelShape(174_575_321_088L, H, L, V, true, H);
+        ModelShape shape = new ModelShape(174_575_321_088L, H, L, V, true, H, ModelShape.Ffn.standard(H));
         return new TrainingJob(shape, 2, 2, 2, 1536, 1, 1, 1, 1, 0, 0, 1, 1.0, 0, false, S, 1, B,
                 ComputeRate.kernelEfficiency(0.5), r, 0);
     }

@@ -106,10 +106,6 @@ public final class MemoryModel {
                 job.recompute()));
         tryChange(out, capacity, "--tp " + job.tp() * 2, () -> job.withLayout(job.tp() * 2, job.pp(), job.zero(),
                 job.recompute()));
-        if (out.isEmpty()) {
-            out.add("no single change among --recompute full, a higher --zero stage, twice the --pp or twice the"
-                    + " --tp fits; combine them or use GPUs with more memory");
-        }
         return out;
     }
 

@@ -15,7 +15,8 @@ import java.util.Locale;
  * @param inFlight          micro-batches whose activations the first stage holds at once (layer-equivalents:
  *                          the stage's layers x this = layers of activations kept)
  * @param capacityBytes     the GPU's memory (datasheet), or NaN when unknown
- * @param suggestions       when it does not fit: single changes that make it fit, each with its need; else empty
+ * @param suggestions       when it does not fit: single changes that make it fit, each with its need (empty when it
+ *                          fits, or when no single change does)
  */
 public record MemoryPlan(double weightsBytes, double gradsBytes, double optimizerBytes, double activationsBytes,
         double perLayerBytes, double inFlight, double capacityBytes, List<String> suggestions) {
@@ -49,8 +50,11 @@ public record MemoryPlan(double weightsBytes, double gradsBytes, double optimize
         if (fits()) {
             return need + String.format(Locale.ROOT, " of %.1f GB: fits", capacityBytes / 1e9);
         }
-        return need + String.format(Locale.ROOT, " of %.1f GB: %.1f GB short; fits with: %s", capacityBytes / 1e9,
-                shortBytes() / 1e9, String.join("; ", suggestions));
+        String fix = suggestions.isEmpty() ? "no single change (--recompute full, a higher --zero stage, twice --pp"
+                + " or twice --tp) fits; combine them or use GPUs with more memory" : "fits with: "
+                + String.join("; ", suggestions);
+        return need + String.format(Locale.ROOT, " of %.1f GB: %.1f GB short; %s", capacityBytes / 1e9,
+                shortBytes() / 1e9, fix);
     }
 
     /** @return bytes missing (0 when it fits) */

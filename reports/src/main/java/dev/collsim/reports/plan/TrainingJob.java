@@ -18,7 +18,8 @@ import java.util.List;
  * @param actBytes          bytes per activation element sent by tensor/pipeline/expert parallelism (2 for bf16)
  * @param dp                data-parallel degree, >= 1
  * @param tp                tensor-parallel degree, >= 1
- * @param pp                pipeline-parallel degree (stages), >= 1; must divide the layer count
+ * @param pp                pipeline-parallel degree (stages), >= 1; at most the layer count (an uneven split is
+ *                          timed by its most loaded stage)
  * @param virtualStages     interleaved stages per GPU (Narayanan et al. 2021 section 2.2.2), >= 1
  * @param ep                expert-parallel degree, >= 1, divides dp
  * @param experts           experts per MoE layer, 0 for a dense model
@@ -101,9 +102,9 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
                     + " rank holds h/tp columns, Shoeybi et al. 2019; the head count must divide too); allowed up to"
                     + " 64: " + divisors(shape.hidden(), 64));
         }
-        if (pp >= 1 && virtualStages >= 1 && shape.layers() % (pp * virtualStages) != 0) {
-            bad.add("--layers " + shape.layers() + " must be a multiple of --pp x --virtual-stages = "
-                    + pp * virtualStages);
+        if (pp >= 1 && virtualStages >= 1 && shape.layers() < pp * virtualStages) {
+            bad.add("--layers " + shape.layers() + " must be at least --pp x --virtual-stages = " + pp * virtualStages
+                    + " (one layer per stage)");
         }
         if (microBatch >= 1 && dp >= 1 && globalBatch >= 1 && globalBatch % (microBatch * dp) != 0) {
             bad.add("--global-batch " + globalBatch + " must be a multiple of --micro-batch x --dp = "
@@ -170,9 +171,13 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         return (long) globalBatch * seqLen;
     }
 
-    /** @return layers held by one pipeline stage, L / pp */
+    /**
+     * @return layers held by the most loaded pipeline stage, ceil(L / pp): the stage that sets the pipeline's pace
+     *         and holds the most activations (an uneven split is allowed, as Llama 3 405B's 126 layers on 16 stages,
+     *         Dubey et al. 2024 section 3.3.2)
+     */
     public int layersPerStage() {
-        return shape.layers() / pp;
+        return (shape.layers() + pp - 1) / pp;
     }
 
     /** @return true for a mixture-of-experts model */
@@ -187,7 +192,7 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
 
     /** @return MoE layers held by one pipeline stage */
     public int moeLayersPerStage() {
-        return moeLayers() / pp;
+        return (moeLayers() + pp - 1) / pp;
     }
 
     /**

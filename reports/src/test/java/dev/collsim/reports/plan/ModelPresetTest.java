@@ -74,4 +74,23 @@ class ModelPresetTest {
         e = assertThrows(IllegalArgumentException.class, unknown::build);
         assertTrue(e.getMessage().contains("allowed: gpt3-175b, llama3-8b"), e.getMessage());
     }
+
+    /**
+     * Llama 3 405B as Dubey et al. 2024 Table 4 ran it: 126 layers on pp = 16 stages (first and last stage one layer
+     * short) is allowed; the most loaded stage holds ceil(126/16) = 8 layers. 8,192 GPUs = 8 x 16 x 64.
+     */
+    @Test
+    void unevenPipelineSplitOfLlama3() {
+        JobBuilder b = new JobBuilder();
+        b.model = "llama3-405b";
+        b.tp = 8;
+        b.pp = 16;
+        b.dp = 64;
+        b.seqLen = 8192;
+        b.globalBatch = 64 * 32;
+        TrainingJob j = b.build();
+        assertEquals(8, j.layersPerStage());
+        assertEquals(8_192, j.nGpus());
+        assertEquals(16L * 1024 * 1024, j.tokensPerStep(), 0.01 * 16 * 1024 * 1024);
+    }
 }

@@ -28,7 +28,7 @@ class PlanReportCommandTest {
      */
     @Test
     void planPrintsEveryCollectiveAndTheStep() {
-        CliRun r = run("plan", "--params", "175B", "--grad-bytes", "4", "--tp", "8", "--dp", "4", "--global-batch", "16",
+        CliRun r = run("plan", "--params", "175B", "--grad-reduce-dtype", "fp32", "--tp", "8", "--dp", "4", "--global-batch", "16",
                 "--step-compute-ms", "1000", "--overlap", "0.5");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("TP activation AllReduce"), r.out());
@@ -42,8 +42,8 @@ class PlanReportCommandTest {
     }
 
     /**
-     * The option defaults come from the job defaults' one home (JobBuilder: bf16 gradients of 2 bytes, s = 2048,
-     * dp = tp = pp = 1) and the help prints them.
+     * The option defaults come from the job defaults' one home (JobBuilder: s = 2048, dp = tp = pp = 1, overlap 1)
+     * and the help prints them.
      */
     @Test
     void planHelpShowsTheJobDefaults() {
@@ -51,9 +51,37 @@ class PlanReportCommandTest {
         assertEquals(0, r.code(), r.err());
         String help = r.out().replaceAll("\\s+", " ");
         assertTrue(help.contains("sequence length (default: 2048)"), help);
-        assertTrue(help.contains("(2 bf16, 4 fp32; default: 2)"), help);
         assertTrue(help.contains("pipeline stages (default: 1)"), help);
-        assertTrue(help.contains("hidden behind backward (default: 0.0)"), help);
+        assertTrue(help.contains("compute (default: 1.0, as Megatron-LM's"), help);
+    }
+
+    /**
+     * --mfu is end-to-end (PaLM App. B): 70B preset (V=128256, untied, h=8192, L=80), s=4096: model FLOPs per token
+     * 6 x (70e9 - 128256 x 8192) + 12 x 80 x 8192 x 4096 = 413,695,961,088 + 32,212,254,720 = 445,908,215,808;
+     * 64 H100 x 989e12 x 0.4 / that = 56,779.4 tokens/s, whatever the communication. 70B on one host (tp=8, dp=1,
+     * no ZeRO) needs 16 bytes x 70e9/8 = 140 GB of model states alone on an 80 GB H100.
+     */
+    @Test
+    void planMfuIsEndToEndAndMemoryIsChecked() {
+        CliRun r = run("plan", "-c", "dgx-h100x8", "--params", "70B", "--tp", "8", "--pp", "2", "--sequence-parallel",
+                "--zero", "1", "--seq-len", "4096", "--global-batch", "128", "--mfu", "0.4");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("tokens per second             56,779"), r.out());
+        assertTrue(r.out().contains("end-to-end MFU                 0.400"), r.out());
+        assertTrue(r.out().contains("kernel efficiency"), r.out());
+        assertTrue(r.out().contains(": fits"), r.out());
+        CliRun both = run("plan", "--params", "7B", "--mfu", "0.4", "--kernel-efficiency", "0.5");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("at most one of --step-compute-ms, --mfu"), both.err());
+        CliRun big = run("plan", "--params", "70B", "--tp", "8", "--dp", "1", "--global-batch", "8");
+        assertEquals(0, big.code(), big.err());
+        assertTrue(big.out().contains("DOES NOT FIT"), big.out());
+        assertTrue(big.out().contains("fits with: --recompute full") || big.out().contains("no single change"),
+                big.out());
+        CliRun badRecompute = run("plan", "--params", "7B", "--recompute", "some");
+        assertEquals(2, badRecompute.code());
+        assertTrue(badRecompute.err().contains("--recompute: 'some' is not a recompute policy; allowed: none,"
+                + " selective, full"), badRecompute.err());
     }
 
     @Test

@@ -12,7 +12,9 @@ import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.ModelPreset;
 import dev.collsim.reports.plan.RankOrder;
+import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.edit.ClusterEdits;
@@ -79,10 +81,12 @@ public final class ReportSpecReader {
             "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration", "backend", "routing", "seed");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
-    private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-bytes",
-            "param-bytes", "act-bytes", "dp", "tp", "pp", "virtual-stages", "ep", "experts", "topk", "moe-every",
+    private static final Set<String> PLAN = ordered("name", "model", "params", "hidden", "layers", "ffn-hidden",
+            "swiglu", "moe-ffn-hidden", "first-dense-layers", "grad-reduce-dtype",
+            "param-bytes", "act-bytes", "dp", "tp", "pp", "cp", "virtual-stages", "ep", "experts", "topk", "moe-every",
             "capacity-factor", "zero", "fsdp", "sequence-parallel", "seq-len", "micro-batch", "global-batch",
-            "step-compute-ms", "mfu", "overlap", "order", "target-tokens-per-s", "scaling-max-gpus");
+            "step-compute-ms", "mfu", "kernel-efficiency", "compute-precision", "recompute", "overlap", "order", "target-tokens-per-s",
+            "scaling-max-gpus");
 
     private ReportSpecReader() {
     }
@@ -338,18 +342,24 @@ public final class ReportSpecReader {
             f.add(p, "missing 'name'; every plan needs a name for tables and charts");
         }
         JobBuilder b = new JobBuilder();
+        b.model = f.text(p, "model", false);
         b.params = f.text(p, "params", false);
-        if (b.params == null) {
-            f.add(p, "missing 'params' (parameter count, e.g. 70B)");
+        if (b.params == null && b.model == null) {
+            f.add(p, "missing 'params' (parameter count, e.g. 70B) or 'model' (" + ModelPreset.names() + ")");
         }
+        b.ffnHidden = or(f.integer(p, "ffn-hidden", false, 1, 1 << 24), b.ffnHidden);
+        b.gated = or(f.bool(p, "swiglu"), b.gated);
+        b.moeFfnHidden = or(f.integer(p, "moe-ffn-hidden", false, 1, 1 << 24), b.moeFfnHidden);
+        b.firstDenseLayers = or(f.integer(p, "first-dense-layers", false, 0, 100_000), b.firstDenseLayers);
         b.hidden = or(f.integer(p, "hidden", false, 1, 1 << 20), b.hidden);
         b.layers = or(f.integer(p, "layers", false, 1, 100_000), b.layers);
-        b.gradBytes = or(f.integer(p, "grad-bytes", false, 1, 8), b.gradBytes);
+        b.gradReduceDtype = or(f.text(p, "grad-reduce-dtype", false), b.gradReduceDtype);
         b.paramBytes = or(f.integer(p, "param-bytes", false, 1, 8), b.paramBytes);
         b.actBytes = or(f.integer(p, "act-bytes", false, 1, 8), b.actBytes);
         b.dp = or(f.integer(p, "dp", false, 1, 1 << 24), b.dp);
         b.tp = or(f.integer(p, "tp", false, 1, 1024), b.tp);
         b.pp = or(f.integer(p, "pp", false, 1, 1024), b.pp);
+        b.cp = or(f.integer(p, "cp", false, 1, 1024), b.cp);
         b.virtualStages = or(f.integer(p, "virtual-stages", false, 1, 1024), b.virtualStages);
         b.ep = or(f.integer(p, "ep", false, 1, 1 << 20), b.ep);
         b.experts = or(f.integer(p, "experts", false, 0, 1 << 20), b.experts);
@@ -364,7 +374,10 @@ public final class ReportSpecReader {
         b.globalBatch = or(f.integer(p, "global-batch", false, 1, 1 << 28), b.globalBatch);
         b.stepComputeMs = or(f.number(p, "step-compute-ms", false, 1e-6, 1e9), b.stepComputeMs);
         b.mfu = or(f.number(p, "mfu", false, 1e-6, 1), b.mfu);
+        b.kernelEfficiency = or(f.number(p, "kernel-efficiency", false, 1e-6, 1), b.kernelEfficiency);
+        b.recompute = or(f.value(p, "recompute", Recompute::parse), b.recompute);
         b.overlap = or(f.number(p, "overlap", false, 0, 1), b.overlap);
+        b.computePrecision = or(f.text(p, "compute-precision", false), b.computePrecision);
         RankOrder order = or(f.value(p, "order", RankOrder::parse), RankOrder.TP_PP_DP);
         double target = or(f.number(p, "target-tokens-per-s", false, 1e-9, 1e15), Double.NaN);
         int maxGpus = or(f.integer(p, "scaling-max-gpus", false, 1, 1 << 24), 0);

@@ -99,6 +99,21 @@ class ReaderWarningsCliTest {
         assertEquals(0, a.code(), a.err() + "alltoall's sends and receives still launch at 0 bytes");
     }
 
+    /**
+     * The public RTX 2080 Ti file has two all_gather rows of size 0 (lines 62-63, 0.33 us: the timer alone) and two
+     * alltoall rows of size 0 (lines 231-232): compare says it left them out and why, instead of dropping them silently.
+     */
+    @Test
+    void compareSaysWhichZeroByteRowsItLeftOut() {
+        CliRun r = run("compare", "-m", "../validation/src/test/resources/data/"
+                + "A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("  left out: 2 rows of size 0 (NCCL discards an empty collective, src/enqueue.cc;"
+                + " nccl-tests then times only its own timer)"), r.out());
+        assertTrue(r.out().contains("  left out: 2 rows of size 0 (0-byte sends and receives are not modelled)"),
+                r.out());
+    }
+
     /** Sizes beyond a long (2^63 and 99999999999G, about 1.07e20 bytes): a usage error, never a clamp. */
     @Test
     void sizesBeyondALongAreRefused() {

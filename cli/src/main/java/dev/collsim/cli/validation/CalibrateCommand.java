@@ -92,6 +92,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             Optional<Series> s = SeriesBuilder.of(d, c, comparer);
             if (s.isPresent()) {
                 series.add(s.get());
+                Comparer.zeroRows(d).ifPresent(z -> out.println("left out of " + d.id() + ": " + z));
             } else {
                 out.println("skipped " + d.id() + ": " + (c.isEmpty() && ClusterGuesser.guess(d).isEmpty()
                         ? ClusterGuesser.why(d) : "no per-size times"));

@@ -103,6 +103,24 @@ public final class Comparer {
         return List.copyOf(calls);
     }
 
+    /**
+     * @param d a dataset
+     * @return what {@link #usable} leaves out at size 0 and why ({@code 2 rows of size 0 (...)}), empty when none
+     */
+    public static Optional<String> zeroRows(Dataset d) {
+        long empty = d.points().stream().filter(p -> p.sizeBytes() == 0).count();
+        if (empty == 0) {
+            return Optional.empty();
+        }
+        boolean p2p = switch (d.collective()) {
+            case ALL_TO_ALL, SEND_RECV, GATHER, SCATTER -> true;
+            default -> false;
+        };
+        return Optional.of(empty + (empty == 1 ? " row" : " rows") + " of size 0 (" + (p2p
+                ? "0-byte sends and receives are not modelled"
+                : "NCCL discards an empty collective, src/enqueue.cc; nccl-tests then times only its own timer") + ")");
+    }
+
     /** @return the points that can be compared: size > 0 and a measured time > 0 */
     public static List<PerfPoint> usable(Dataset d) {
         return d.points().stream().filter(p -> p.sizeBytes() > 0 && p.primary().hasTime() && p.primary().timeUs() > 0)

@@ -35,16 +35,7 @@ public final class ComparisonText {
             for (String a : c.cluster().assumptions()) {
                 sb.append("  assumed: ").append(a).append('\n');
             }
-            long empty = d.points().stream().filter(p -> p.sizeBytes() == 0).count();
-            if (empty > 0) {
-                boolean p2p = switch (d.collective()) {
-                    case ALL_TO_ALL, SEND_RECV, GATHER, SCATTER -> true;
-                    default -> false;
-                };
-                sb.append("  left out: ").append(empty).append(empty == 1 ? " row" : " rows").append(" of size 0 (")
-                        .append(p2p ? "0-byte sends and receives are not modelled" : "NCCL discards an empty"
-                                + " collective, src/enqueue.cc; nccl-tests then times only its own timer").append(")\n");
-            }
+            Comparer.zeroRows(d).ifPresent(z -> sb.append("  left out: ").append(z).append('\n'));
             if (withPoints) {
                 boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
                 sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %10s %10s  %-16s%s%n", "size (B)",

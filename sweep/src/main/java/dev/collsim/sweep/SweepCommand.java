@@ -1,10 +1,10 @@
 package dev.collsim.sweep;
 
 import dev.collsim.sweep.out.TargetResult;
+import dev.collsim.sweep.run.ShipJars;
 import dev.collsim.sweep.run.SweepOptions;
 import dev.collsim.sweep.run.SweepOutput;
 import dev.collsim.sweep.run.SweepRun;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
@@ -97,27 +97,20 @@ public final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** @return the jars a cluster's executors need, from the launcher's list; none in local mode */
+    /** @return the jars a cluster's executors need (this module's, then its libraries); none in local mode */
     private static List<String> jars(String master) throws IOException {
         String file = System.getProperty(SHIP_CLASSPATH);
-        List<String> out = new ArrayList<>();
         if (master.startsWith("local") || file == null) {
-            return out;
+            return List.of();
         }
+        List<String> entries = new ArrayList<>();
         try {
-            // this module's own jar, then its libraries (Spark's are on the cluster already)
-            Path self = Path.of(SweepCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (self.toString().endsWith(".jar")) {
-                out.add(self.toString());
-            }
+            entries.add(Path.of(SweepCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                    .toString());
         } catch (URISyntaxException e) {
-            throw new IOException("cannot locate the collsim sweep jar: " + e.getMessage(), e);
+            throw new IOException("cannot locate the collsim sweep classes: " + e.getMessage(), e);
         }
-        for (String part : Files.readString(Path.of(file)).trim().split(File.pathSeparator)) {
-            if (part.endsWith(".jar")) {
-                out.add(part);
-            }
-        }
-        return out;
+        entries.addAll(ShipJars.read(Path.of(file)));
+        return ShipJars.of(entries, Files.createTempDirectory("collsim-sweep-jars-"));
     }
 }

@@ -6,7 +6,6 @@ import dev.collsim.sweep.spec.DesignSpace;
 import dev.collsim.sweep.spec.DesignSpaceReader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -111,6 +111,30 @@ public final class ReportRunner {
                 targets, cells, List.of("sweeps: " + SWEEP_LEAVES_OUT, "plans: " + PLAN_LEAVES_OUT), tuning);
     }
 
+    /**
+     * One collective sweep on one variant, each size exactly as {@link #run} times it (for callers that time single
+     * points, such as design sweeps).
+     *
+     * @throws InputException when the predictor rejects the variant's NCCL settings (located at the variant)
+     */
+    public static List<ReportData.SweepRow> sweepRows(ReportSpec spec, ResolvedVariant v, SweepSpec s)
+            throws InputException {
+        return sweep(spec, v, s);
+    }
+
+    /**
+     * One plan on one variant, exactly as {@link #run} plans it; the plan's target and scaling curve are not searched.
+     *
+     * @return the plan row (fits false with the reason when the job needs more GPUs than the variant has)
+     * @throws InputException when the planner rejects the variant's NCCL settings (located at the variant)
+     */
+    public static ReportData.PlanRow planRow(ReportSpec spec, ResolvedVariant v, PlanSpec p) throws InputException {
+        List<ReportData.PlanRow> rows = new ArrayList<>();
+        plan(spec, v, new PlanSpec(p.name(), p.job(), p.order(), Double.NaN, 0), rows, new ArrayList<>(),
+                new ArrayList<>(), new ArrayList<>());
+        return rows.get(0);
+    }
+
     private static List<Gpu> ranks(Topology t, int gpus) {
         List<Gpu> all = t.gpus();
         return gpus <= 0 || gpus >= all.size() ? all : all.subList(0, gpus);

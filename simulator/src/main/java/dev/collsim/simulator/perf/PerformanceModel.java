@@ -32,7 +32,7 @@ import java.util.Locale;
  *               busBw per channel counted over at least NCCL's default channel count (#defaultEffectiveChannels)
  *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
  *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction
- *   time_us   = max(max(launchOverheadUs, latencyScale x ncclLatency) + fill + netHop + nBytes / (1000 x algBw),
+ *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
  *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
  * </pre>
@@ -106,9 +106,7 @@ public final class PerformanceModel {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
         }
-        // NCCL's base latency (baseLat, 6.6-14 us) is measured end to end and already holds the kernel launch; the
-        // launch overhead (the 1-GPU floor) is the least any call costs, not a cost on top of NCCL's latency
-        double latency = Math.max(pp.launchOverheadUs(), pp.latencyScale() * ncclLatency) + fill
+        double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill
                 + net.hopLatencyUs() * NetHops.of(func, a, plan);
         // NCCL's latency already charges one network step per algorithm step, so the proxy's sends overlap it:
         // the call takes the latency plus its bandwidth time, or the proxy's time for all its sends if longer

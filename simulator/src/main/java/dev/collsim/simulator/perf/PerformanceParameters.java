@@ -19,18 +19,9 @@ import java.util.Objects;
  *
  * <p>Defaults and their sources:
  * <ul>
- *   <li>{@code launchOverheadUs} 6.5: the least a call costs (CPU launch, kernel start, stream sync), taken from
- *       the 6.1-6.9 us floor of nccl-tests AllReduce on one H200 where NCCL's model says 0
- *       (/work/shared/device/nccl-tests-all_reduce-1gpu.txt). For the collectives NCCL models it is a floor under
- *       NCCL's latency, not a cost on top: NCCL's base latencies (baseLat 6.6-14 us, NCCL 2.30.7
- *       {@code src/graph/tuning.cc}) are end-to-end figures that hold the launch. Public floors NCCL's own latency
- *       reproduces without an extra launch: 2x2 DGX H100 Ring/LL 16.0 us measured, NCCL 6.6 + 4 x 1.0 + 2 x 2.7 =
- *       16.0 (A-allreduce-2x2xH100-dgx-ib.txt); 2x8 H100 Tree/LL 24.9-25.7 us, NCCL 25.2
- *       (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt); 1x2 L40S PCIe Ring/LL 9.2 us, NCCL
- *       6.6 + 2 x 1.0 = 8.6 (A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt); 8x H100 NVLS
- *       25.6 us, NCCL 25 (A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt). Fitting an additive launch
- *       cost on the 24 healthy public datasets below 1 MiB with leave-one-out gives 2.0 us for every held-out
- *       dataset, not 6.5. Point-to-point collectives (no NCCL model) still add it ({@link P2pModel}).</li>
+ *   <li>{@code launchOverheadUs} 6.5: per-call cost NCCL's model leaves out (CPU launch, kernel start, stream
+ *       sync), taken from the 6.1-6.9 us floor of nccl-tests AllReduce on one H200 where NCCL's model says 0
+ *       (/work/shared/device/nccl-tests-all_reduce-1gpu.txt).</li>
  *   <li>{@code latencyScale} 1.0: multiplies NCCL's latency term (NCCL 2.30.7 {@code tuning.cc} tables as is).</li>
  *   <li>{@code bwEfficiencyLL/LL128/Simple} 1.0 / 0.96 / 0.98: achieved fraction of NCCL's link-limited
  *       bandwidth at large sizes. Simple: DGX A100 plateaus at 231.6 GB/s busbw against NCCL's 240
@@ -78,7 +69,7 @@ import java.util.Objects;
  *       others keep their defaults.</li>
  * </ul>
  *
- * @param launchOverheadUs    least time of a call (a floor under NCCL's latency), microseconds, >= 0
+ * @param launchOverheadUs    per-call fixed overhead, microseconds, >= 0
  * @param latencyScale        factor on NCCL's latency term, > 0
  * @param bwEfficiencyLL      achieved fraction of NCCL's LL bandwidth, in (0, 1.5]
  * @param bwEfficiencyLL128   achieved fraction of NCCL's LL128 bandwidth, in (0, 1.5]

@@ -7,6 +7,7 @@ import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.io.InputException;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
@@ -38,6 +39,7 @@ import java.util.regex.Pattern;
  *   planes: 1
  *   linkSpeed: 400 Gb/s      # default: the NICs' speed
  *   switchLatency: 0.6 us
+ *   network: infiniband      # transport between hosts: infiniband | roce | efa | tcpxo | socket (NetworkClass)
  * </pre>
  * Units are part of values; a bare number where a unit is needed is a problem. Jackson's YAML parser reads the syntax
  * (and stops at a syntax error); a validation pass then collects every other problem (unknown keys, with the allowed
@@ -52,7 +54,7 @@ public final class YamlClusterReader implements TopologyReader {
     private static final Pattern DETECT = Pattern.compile("(?m)^schema\\s*:");
     private static final Set<String> TOP_KEYS = Set.of("schema", "name", "source", "hosts", "count", "fabric");
     private static final Set<String> FABRIC_KEYS = Set.of("kind", "oversubscription", "leafRadix", "planes",
-            "linkSpeed", "switchLatency");
+            "linkSpeed", "switchLatency", "network");
 
     @Override
     public String format() {
@@ -96,13 +98,14 @@ public final class YamlClusterReader implements TopologyReader {
             problems.throwIfAny();
         }
         ClusterSpec spec = spec(root, new Fields(problems), problems);
+        NetworkClass network = network(root.get("fabric"), new Fields(problems), problems);
         problems.throwIfAny();
         if (spec == null) {
             throw new IllegalStateException("a spec with no reported problem must build");
         }
         Topology t;
         try {
-            t = spec.build();
+            t = spec.build().withNetworkClass(network);
         } catch (IllegalArgumentException e) {
             problems.add(root.get("fabric"), "fabric", e.getMessage());
             problems.throwIfAny();
@@ -200,6 +203,20 @@ public final class YamlClusterReader implements TopologyReader {
             return null;
         }
         return new FabricSpec(kind, speed, ratio, radix, planes, latency);
+    }
+
+    /** @return the fabric's {@code network} class (InfiniBand when absent), or InfiniBand after reporting a bad one */
+    private static NetworkClass network(YamlNode fab, Fields f, Problems problems) {
+        if (fab == null || !fab.isMap() || fab.get("network") == null) {
+            return NetworkClass.INFINIBAND;
+        }
+        String text = f.text(fab, "network", "fabric", false);
+        NetworkClass c = NetworkClass.parse(text);
+        if (text != null && c == null) {
+            problems.add(fab.get("network"), "fabric.network", "unknown value '" + text + "'; allowed: "
+                    + NetworkClass.allowed());
+        }
+        return c == null ? NetworkClass.INFINIBAND : c;
     }
 
     private static void checkGpuPaths(Topology t, YamlNode hosts, Problems problems) {

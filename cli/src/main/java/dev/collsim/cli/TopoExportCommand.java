@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
  * {@code collsim topo export}: writes the cluster as DOT, GraphML or NCCL topology XML, to standard output or, with
  * {@code -o}, to a file written atomically (nothing half-written on failure).
  */
-@Command(name = "export", mixinStandardHelpOptions = true,
+@Command(name = "export", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option or value)",
+            "3:invalid or unreadable cluster, or -o FILE cannot be written"},
         description = "Export a cluster as dot, graphml or nccl-xml (to stdout, or -o FILE written atomically).")
 public final class TopoExportCommand implements Callable<Integer> {
 

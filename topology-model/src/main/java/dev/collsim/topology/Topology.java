@@ -22,6 +22,7 @@ public final class Topology {
 
     private final String name;
     private final String source;
+    private final List<String> warnings;
     private final int hostCount;
     private final Graph<Device, Link> graph;
     private final Map<String, Device> byId;
@@ -32,6 +33,7 @@ public final class Topology {
         this.name = b.name;
         this.source = b.source;
         this.networkClass = b.networkClass;
+        this.warnings = List.copyOf(b.warnings);
         this.graph = new AsUnmodifiableGraph<>(b.graph);
         this.byId = Map.copyOf(b.byId);
         this.gpus = b.graph.vertexSet().stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
@@ -96,6 +98,16 @@ public final class Topology {
         this.byId = t.byId;
         this.gpus = t.gpus;
         this.networkClass = c;
+        this.warnings = t.warnings;
+    }
+
+    /**
+     * @return what the reader of the description warned about (each also in {@link #source()}): a fact it read in
+     *         a way the file does not state plainly, e.g. an NVLink count that differs by direction; empty when none.
+     *         Commands print these on stderr and count them.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** @return the read-only graph */
@@ -155,6 +167,7 @@ public final class Topology {
         private final String name;
         private String source = "";
         private NetworkClass networkClass = NetworkClass.INFINIBAND;
+        private final List<String> warnings = new ArrayList<>();
         private final PresizedMultigraph graph;
         private final Map<String, Device> byId;
         private final Map<String, Integer> edgeSerial;
@@ -175,6 +188,16 @@ public final class Topology {
         /** @param c network transport between hosts (null: InfiniBand); @return this */
         public Builder networkClass(NetworkClass c) {
             this.networkClass = c == null ? NetworkClass.INFINIBAND : c;
+            return this;
+        }
+
+        /**
+         * @param text a warning about the input (where, what was found, how it was read), without a
+         *             {@code warning:} prefix
+         * @return this
+         */
+        public Builder warning(String text) {
+            warnings.add(Objects.requireNonNull(text, "text"));
             return this;
         }
 

@@ -6,6 +6,7 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.ModelShape;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
@@ -16,6 +17,7 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.ClusterSource;
+import dev.collsim.topology.io.MissingNvlinks;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,6 +46,9 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Spec
     private CommandLine.Model.CommandSpec spec;
+    /** The job defaults, from their one home (also a report spec's plan defaults). */
+    private static final JobBuilder DEFAULTS = new JobBuilder();
+
     @Mixin
     private ClusterOption cluster;
 
@@ -58,44 +63,44 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--dp", paramLabel = "D", description = "data-parallel degree (default: fill the cluster,"
             + " GPUs / (tp x pp))")
     private int dp;
-    @Option(names = "--tp", paramLabel = "T", defaultValue = "1", description = "tensor-parallel degree: divides the"
-            + " hidden size, and divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: 1)")
-    private int tp;
-    @Option(names = "--pp", paramLabel = "P", defaultValue = "1", description = "pipeline stages (default: 1)")
-    private int pp;
-    @Option(names = "--virtual-stages", paramLabel = "V", defaultValue = "1",
-            description = "interleaved stages per GPU (default: 1)")
-    private int virtualStages;
-    @Option(names = "--ep", paramLabel = "E", defaultValue = "1", description = "expert-parallel degree, divides dp")
-    private int ep;
-    @Option(names = "--experts", paramLabel = "N", defaultValue = "0", description = "experts per MoE layer (0 = dense)")
-    private int experts;
-    @Option(names = "--topk", paramLabel = "K", defaultValue = "2", description = "experts per token (default: 2)")
-    private int topk;
-    @Option(names = "--moe-every", paramLabel = "K", defaultValue = "1", description = "one MoE layer every K layers")
-    private int moeEvery;
-    @Option(names = "--capacity-factor", paramLabel = "F", defaultValue = "1.0", description = "MoE capacity factor")
-    private double capacityFactor;
-    @Option(names = "--zero", paramLabel = "STAGE", defaultValue = "0", description = "ZeRO stage 0, 1, 2 or 3")
-    private int zero;
+    @Option(names = "--tp", paramLabel = "T", description = "tensor-parallel degree: divides the hidden size, and"
+            + " divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: ${DEFAULT-VALUE})")
+    private int tp = DEFAULTS.tp;
+    @Option(names = "--pp", paramLabel = "P", description = "pipeline stages (default: ${DEFAULT-VALUE})")
+    private int pp = DEFAULTS.pp;
+    @Option(names = "--virtual-stages", paramLabel = "V",
+            description = "interleaved stages per GPU (default: ${DEFAULT-VALUE})")
+    private int virtualStages = DEFAULTS.virtualStages;
+    @Option(names = "--ep", paramLabel = "E", description = "expert-parallel degree, divides dp")
+    private int ep = DEFAULTS.ep;
+    @Option(names = "--experts", paramLabel = "N", description = "experts per MoE layer (0 = dense)")
+    private int experts = DEFAULTS.experts;
+    @Option(names = "--topk", paramLabel = "K", description = "experts per token (default: ${DEFAULT-VALUE})")
+    private int topk = DEFAULTS.topk;
+    @Option(names = "--moe-every", paramLabel = "K", description = "one MoE layer every K layers")
+    private int moeEvery = DEFAULTS.moeEvery;
+    @Option(names = "--capacity-factor", paramLabel = "F", description = "MoE capacity factor")
+    private double capacityFactor = DEFAULTS.capacityFactor;
+    @Option(names = "--zero", paramLabel = "STAGE", description = "ZeRO stage 0, 1, 2 or 3")
+    private int zero = DEFAULTS.zero;
     @Option(names = "--fsdp", description = "FSDP full sharding (= ZeRO-3)")
     private boolean fsdp;
     @Option(names = "--sequence-parallel", description = "Megatron sequence parallelism (TP AllReduce becomes"
             + " ReduceScatter + AllGather)")
     private boolean sequenceParallel;
-    @Option(names = "--grad-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per gradient element"
-            + " (2 bf16, 4 fp32; default: 2)")
-    private int gradBytes;
-    @Option(names = "--param-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per parameter"
-            + " gathered by ZeRO/FSDP (default: 2)")
-    private int paramBytes;
-    @Option(names = "--act-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per activation"
-            + " element (default: 2)")
-    private int actBytes;
-    @Option(names = "--seq-len", paramLabel = "S", defaultValue = "2048", description = "sequence length (default: 2048)")
-    private int seqLen;
-    @Option(names = "--micro-batch", paramLabel = "B", defaultValue = "1", description = "micro-batch (default: 1)")
-    private int microBatch;
+    @Option(names = "--grad-bytes", paramLabel = "B", description = "bytes per gradient element"
+            + " (2 bf16, 4 fp32; default: ${DEFAULT-VALUE})")
+    private int gradBytes = DEFAULTS.gradBytes;
+    @Option(names = "--param-bytes", paramLabel = "B", description = "bytes per parameter"
+            + " gathered by ZeRO/FSDP (default: ${DEFAULT-VALUE})")
+    private int paramBytes = DEFAULTS.paramBytes;
+    @Option(names = "--act-bytes", paramLabel = "B", description = "bytes per activation"
+            + " element (default: ${DEFAULT-VALUE})")
+    private int actBytes = DEFAULTS.actBytes;
+    @Option(names = "--seq-len", paramLabel = "S", description = "sequence length (default: ${DEFAULT-VALUE})")
+    private int seqLen = DEFAULTS.seqLen;
+    @Option(names = "--micro-batch", paramLabel = "B", description = "micro-batch (default: ${DEFAULT-VALUE})")
+    private int microBatch = DEFAULTS.microBatch;
     @Option(names = "--global-batch", paramLabel = "G", description = "sequences per step (default: dp x b x"
             + " (pp > 1 ? 4 pp : 1))")
     private int globalBatch;
@@ -107,9 +112,9 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--peak-tflops", paramLabel = "T", description = "peak dense TFLOP/s per GPU (default: from the"
             + " GPU model's datasheet)")
     private Double peakTflops;
-    @Option(names = "--overlap", paramLabel = "F", defaultValue = "0", description = "fraction of the data-parallel"
-            + " gradient reduction / ZeRO gathers hidden behind backward (default: 0)")
-    private double overlap;
+    @Option(names = "--overlap", paramLabel = "F", description = "fraction of the data-parallel"
+            + " gradient reduction / ZeRO gathers hidden behind backward (default: ${DEFAULT-VALUE})")
+    private double overlap = DEFAULTS.overlap;
     @Option(names = "--order", paramLabel = "ORDER", defaultValue = "tp-pp-dp", description = "rank order: tp-pp-dp"
             + " (default) or tp-dp-pp")
     private String order;
@@ -132,6 +137,8 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
         }
+        ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
+                "collsim plan: warning: --params " + w));
         TrainingJob job;
         RankOrder rankOrder;
         try {
@@ -173,6 +180,7 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (InvalidRequestException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
+        MissingNvlinks.warning(base.topology()).ifPresent(w -> out.println("# warning: " + w));
         PlanText.print(out, plan, base.topology());
         if (target != null) {
             if (base.spec() == null) {

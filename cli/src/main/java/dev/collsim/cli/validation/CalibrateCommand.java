@@ -77,7 +77,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         List<String> shapes = new ArrayList<>();
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
         for (Dataset d : batch.datasets()) {
-            Optional<ClusterGuess> c = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+            Optional<ClusterGuess> c = cluster.given()
+                    ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
             if (c.isPresent() && d.nHosts() > 0 && SeriesBuilder.of(d, c, comparer).isPresent()) {
                 long used = c.get().ranks().stream().mapToInt(g -> g.host()).distinct().count();

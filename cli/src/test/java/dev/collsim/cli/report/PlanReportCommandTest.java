@@ -41,6 +41,21 @@ class PlanReportCommandTest {
         assertTrue(r.out().contains("tokens per second"), r.out());
     }
 
+    /**
+     * The option defaults come from the job defaults' one home (JobBuilder: bf16 gradients of 2 bytes, s = 2048,
+     * dp = tp = pp = 1) and the help prints them.
+     */
+    @Test
+    void planHelpShowsTheJobDefaults() {
+        CliRun r = run("plan", "--help");
+        assertEquals(0, r.code(), r.err());
+        String help = r.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("sequence length (default: 2048)"), help);
+        assertTrue(help.contains("(2 bf16, 4 fp32; default: 2)"), help);
+        assertTrue(help.contains("pipeline stages (default: 1)"), help);
+        assertTrue(help.contains("hidden behind backward (default: 0.0)"), help);
+    }
+
     @Test
     void planTargetSearchAndBadLayouts() {
         CliRun t = run("plan", "--params", "7B", "--tp", "8", "--global-batch", "64", "--target-tokens-per-s", "1e3");
@@ -81,7 +96,9 @@ class PlanReportCommandTest {
         Path out = tmp.resolve("out");
         CliRun r = run("report", spec.toString(), "-o", out.toString());
         assertEquals(3, r.code());
-        assertTrue(r.err().contains(spec + ":3:5: variants[0].nic-speed: 'fast' is not a bandwidth"), r.err());
+        // "    nic-speed: fast": the value starts in column 16
+        assertTrue(r.err().contains(spec + ":3:16: variants[0].nic-speed: found 'fast'; allowed: a number > 0 with"
+                + " one of GB/s, Gb/s"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(out));
     }
@@ -92,7 +109,8 @@ class PlanReportCommandTest {
         Files.writeString(spec, "variants:\n  - name: x\n    backend: ns3\nsweeps:\n  - collective: allreduce\n");
         CliRun r = run("report", spec.toString(), "-o", tmp.resolve("out").toString());
         assertEquals(3, r.code());
-        assertTrue(r.err().contains(spec + ":3:5: variants[0].backend: unknown backend 'ns3'; allowed: analytical,"
+        // "    backend: ns3": the value starts in column 14
+        assertTrue(r.err().contains(spec + ":3:14: variants[0].backend: unknown backend 'ns3'; allowed: analytical,"
                 + " flow"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
     }
@@ -168,5 +186,22 @@ class PlanReportCommandTest {
                 }
             }
         }
+    }
+
+    /**
+     * --params 70 (the B forgotten) is 70 parameters: plan still plans it but warns on stderr, naming the count and
+     * 70B; 70B and 1.3B, real model sizes, give no warning; 999,999 is below the 1e6 threshold, 1M is not.
+     */
+    @Test
+    void planWarnsOnAForgottenSuffix() {
+        CliRun r = run("plan", "--params", "70");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("--params 70 is 70 parameters") && r.err().contains("did you mean 70B?"), r.err());
+        for (String ok : List.of("70B", "1.3B", "1M")) {
+            CliRun fine = run("plan", "--params", ok);
+            assertEquals(0, fine.code(), fine.err());
+            assertFalse(fine.err().contains("did you mean"), ok + ": " + fine.err());
+        }
+        assertTrue(run("plan", "--params", "999999").err().contains("did you mean 999999B?"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.collsim.reports.plan;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -69,6 +70,35 @@ public record ModelShape(long params, int hidden, int layers) {
             throw new IllegalArgumentException("'" + text + "': parameter count must be in [1, 1e16]");
         }
         return Math.round(n);
+    }
+
+    /**
+     * Fewest parameters a model planned on a cluster plausibly has, 1e6 (collsim's threshold, not a published
+     * figure): the smallest GPT-2, 117M parameters (Radford et al. 2019, table 2), is over 100 times more, and a
+     * count below 1e6 is nearly always a forgotten suffix ({@code --params 70} for 70B).
+     */
+    public static final long MIN_PLAUSIBLE_PARAMS = 1_000_000L;
+
+    /**
+     * @param text a parameter count as the user wrote it
+     * @return a warning when it parses to fewer than {@link #MIN_PLAUSIBLE_PARAMS}, naming the count and the count
+     *         the user probably meant (the number with B, e.g. {@code did you mean 70B?}); empty otherwise or when
+     *         the text does not parse (parsing reports that)
+     */
+    public static Optional<String> implausiblySmall(String text) {
+        long n;
+        try {
+            n = parseParams(text);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        if (n >= MIN_PLAUSIBLE_PARAMS) {
+            return Optional.empty();
+        }
+        String number = text.trim().replaceAll("[kKmMbBtT]$", "");
+        return Optional.of(String.format(Locale.ROOT, "%s is %,d parameters, fewer than a model planned on a cluster"
+                + " plausibly has (1e6); did you mean %sB? (suffixes K, M, B, T = 1e3, 1e6, 1e9, 1e12)", text.trim(),
+                n, number));
     }
 
     /**

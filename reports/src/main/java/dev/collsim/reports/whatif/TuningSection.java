@@ -72,7 +72,8 @@ public record TuningSection(String note, List<List<String>> rows, List<String> c
                 + "collsim tune writes the same advice with measured evidence.", base.name(), base.topology().name(),
                 r.nRanks(), r.nNodes(), np.version().text(), band.percent(), band.source());
         return new TuningSection(note, TuneTable.rows(r), TunerConfigFile.lines(r, List.of("collsim report, variant "
-                + base.name())));
+                + base.name(), "channels 0 = NCCL's own count; NCCL's example plugin runs a call that matches no line "
+                + "(other sizes, collectives or communicators) on ONE channel (plugin.c, NCCL 2.27-2.30)")));
     }
 
     /** @return false when the variant's NCCL settings leave NCCL no algorithm for c (NCCL would fail the call) */

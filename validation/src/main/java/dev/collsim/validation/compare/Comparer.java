@@ -1,5 +1,6 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.InvalidRequestException;
@@ -126,11 +127,14 @@ public final class Comparer {
                     : Math.max(0, predicted - 2 * sigma);
             double high = bandSigmaUs == null ? predicted * (1 + PredictionBand.UNCALIBRATED.relative(p.sizeBytes()))
                     : predicted + 2 * sigma;
-            double ape = Math.abs(predicted - measured) / measured * 100;
+            double signed = (predicted - measured) / measured * 100;
+            double ape = Math.abs(signed);
             String algo = call.algorithm() == null ? "p2p" : call.algorithm().ncclName();
             String logged = loggedAlgorithm(d.log(), p.sizeBytes());
             PointComparison pc = new PointComparison(p.sizeBytes(), measured, predicted,
-                    low, high, ape, Regime.of(p.sizeBytes()), algo,
+                    low, high, ape, signed,
+                    BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), measured),
+                    BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), predicted), Regime.of(p.sizeBytes()), algo,
                     call.protocol().ncclName(), logged, p.line());
             if (!logged.isEmpty()) {
                 checked++;

@@ -1,6 +1,7 @@
 package dev.collsim.cli;
 
 import dev.collsim.io.InputException;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
@@ -39,6 +40,12 @@ public final class ClusterOption {
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
+
+    @Option(names = "--network", paramLabel = "CLASS",
+            description = "Network transport between the hosts: infiniband (default), roce, efa, tcpxo (GCP"
+                    + " GPUDirect-TCPX/TCPXO) or socket (NCCL's TCP sockets); sets the per-send cost, added latency"
+                    + " per network hop and NIC derating of PerformanceParameters.netClasses.")
+    private String network;
 
     private ClusterSource resolved;
 
@@ -94,13 +101,31 @@ public final class ClusterOption {
                         + " is a config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
                         + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
             }
-            resolved = s;
+            resolved = withNetwork(s);
             if (mixee != null) {
                 s.topology().warnings().forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
                 mixee.commandLine().getErr().flush();
             }
         }
         return resolved;
+    }
+
+    /** @return the cluster with the {@code --network} class, when given */
+    private ClusterSource withNetwork(ClusterSource s) {
+        if (network == null) {
+            return s;
+        }
+        NetworkClass c = NetworkClass.parse(network);
+        if (c == null) {
+            throw new UserError("--network: '" + network + "' is not a network class; allowed: "
+                    + NetworkClass.allowed(), ExitCodes.USAGE);
+        }
+        return new ClusterSource(s.name(), s.origin(), s.topology().withNetworkClass(c), s.spec());
+    }
+
+    /** @return true when the user gave {@code --network} */
+    public boolean networkGiven() {
+        return network != null;
     }
 
     /**

@@ -223,11 +223,14 @@ public final class PreparedCommunicator {
                 plan.runtimeChannels(), plan.nvlsChannels(), plan.p2pChannels());
     }
 
-    /** @return the hardware figures the model uses in words: scale-up per GPU, NICs per node, sm, CPU kind */
+    /**
+     * @return the hardware figures the model uses in words: scale-up per GPU, NICs per node and the network class
+     *         between nodes, sm, CPU kind
+     */
     public String describeHardware() {
         return String.format(Locale.ROOT, "%.1f GB/s scale-up per GPU, %s; sm%d, %s",
-                plan.gpuScaleUpBw(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node",
-                        plan.nodeNicBw()) : "one node", plan.minSm(), plan.cpu());
+                plan.gpuScaleUpBw(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node over %s",
+                        plan.nodeNicBw(), plan.netClass().label()) : "one node", plan.minSm(), plan.cpu());
     }
 
     private static String graph(GraphSummary g) {

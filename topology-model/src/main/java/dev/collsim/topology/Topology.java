@@ -27,10 +27,12 @@ public final class Topology {
     private final Graph<Device, Link> graph;
     private final Map<String, Device> byId;
     private final List<Gpu> gpus;
+    private final NetworkClass networkClass;
 
     private Topology(Builder b) {
         this.name = b.name;
         this.source = b.source;
+        this.networkClass = b.networkClass;
         this.warnings = List.copyOf(b.warnings);
         this.graph = new AsUnmodifiableGraph<>(b.graph);
         this.byId = Map.copyOf(b.byId);
@@ -70,6 +72,33 @@ public final class Topology {
     /** @return free text citing where the description came from (file, datasheet) */
     public String source() {
         return source;
+    }
+
+    /**
+     * @return the network transport between hosts; {@link NetworkClass#INFINIBAND} (the model's reference class)
+     *         unless the description or the caller named another
+     */
+    public NetworkClass networkClass() {
+        return networkClass;
+    }
+
+    /**
+     * @param c the network class
+     * @return this topology with another network transport between its hosts (same graph, shared, not copied)
+     */
+    public Topology withNetworkClass(NetworkClass c) {
+        return Objects.requireNonNull(c, "network class") == networkClass ? this : new Topology(this, c);
+    }
+
+    private Topology(Topology t, NetworkClass c) {
+        this.name = t.name;
+        this.source = t.source;
+        this.hostCount = t.hostCount;
+        this.graph = t.graph;
+        this.byId = t.byId;
+        this.gpus = t.gpus;
+        this.networkClass = c;
+        this.warnings = t.warnings;
     }
 
     /**
@@ -137,6 +166,7 @@ public final class Topology {
     public static final class Builder {
         private final String name;
         private String source = "";
+        private NetworkClass networkClass = NetworkClass.INFINIBAND;
         private final List<String> warnings = new ArrayList<>();
         private final PresizedMultigraph graph;
         private final Map<String, Device> byId;
@@ -152,6 +182,12 @@ public final class Topology {
         /** @param text where the description came from; @return this */
         public Builder source(String text) {
             this.source = text == null ? "" : text;
+            return this;
+        }
+
+        /** @param c network transport between hosts (null: InfiniBand); @return this */
+        public Builder networkClass(NetworkClass c) {
+            this.networkClass = c == null ? NetworkClass.INFINIBAND : c;
             return this;
         }
 

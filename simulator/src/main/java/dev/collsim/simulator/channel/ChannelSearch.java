@@ -100,7 +100,7 @@ public final class ChannelSearch {
         return new ChannelPlan(agreed.graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
-                agreed.gpuPathBw, agreed.nics);
+                agreed.gpuPathBw, agreed.nics, topo.networkClass());
     }
 
     /** Node signature: GPUs used (host offset, local index) and the hosts' digests. */

@@ -121,20 +121,21 @@ public final class NetTransport {
     }
 
     /**
-     * The most one network connection moves for this call, GB/s: min(message / netStepUs, window / (2 x
-     * netStepUs)). Infinite when netStepUs is 0.
+     * The most one network connection moves for this call, GB/s: min(message / stepUs, window / (2 x stepUs)).
+     * Infinite when stepUs is 0.
      *
      * @param message data bytes of one send ({@link #messageBytes})
      * @param p       protocol
      * @param s       settings
-     * @param pp      parameters (netStepUs)
+     * @param stepUs  cost of one network send of the network class, microseconds
+     *                ({@link PerformanceParameters#netProfile}, {@link NetClassProfile#stepUs})
      * @return GB/s
      */
-    public static double connectionGBps(double message, Protocol p, NcclSettings s, PerformanceParameters pp) {
-        if (pp.netStepUs() <= 0) {
+    public static double connectionGBps(double message, Protocol p, NcclSettings s, double stepUs) {
+        if (stepUs <= 0) {
             return Double.POSITIVE_INFINITY;
         }
-        double bytesPerUs = Math.min(message / pp.netStepUs(), windowBytes(p, s) / (2 * pp.netStepUs()));
+        double bytesPerUs = Math.min(message / stepUs, windowBytes(p, s) / (2 * stepUs));
         return bytesPerUs / 1000.0;
     }
 
@@ -142,7 +143,7 @@ public final class NetTransport {
      * The bus bandwidth the network proxy allows this call, GB/s: {@link PhysicalBound#nicBusBw} with channels x
      * the connection rate in place of the node's NIC bandwidth (a Ring's traffic as a Ring's, k = n).
      *
-     * @return GB/s; infinite where {@link #applies} is false or netStepUs is 0
+     * @return GB/s; infinite where {@link #applies} is false or the class's step cost is 0
      */
     public static double busBwCap(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double channels) {
@@ -150,7 +151,8 @@ public final class NetTransport {
             return Double.POSITIVE_INFINITY;
         }
         double message = messageBytes(a, p, func, s, nBytes, channels, plan);
-        double node = channels * connectionsPerChannel(a, plan) * connectionGBps(message, p, s, pp);
+        double node = channels * connectionsPerChannel(a, plan) * connectionGBps(message, p, s,
+                pp.netProfile(plan.netClass()).stepUs());
         double perNode = (double) plan.nRanks() / plan.nNodes();
         return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
     }

@@ -27,8 +27,10 @@ import java.util.Locale;
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
  *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
  *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
- *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x per-step latency (NCCL's
- *       Ring hwLat for the protocol on NVLink, PCI or NET).</li>
+ *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x (per-step latency (NCCL's
+ *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
+ *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
+ *       {@link NetClassProfile#bwFraction}.</li>
  * </ul>
  */
 public final class P2pModel {
@@ -84,7 +86,8 @@ public final class P2pModel {
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * plan.gpuPathBw() * eff) : 0;
         // each rank sends through one NIC of its node at best (its rail NIC), and the node's NICs are shared by
         // its q ranks: per-rank network bandwidth = N / max(q, nics per node)
-        double perRankNet = plan.nodeNicBw() / Math.max(q, Math.max(1, plan.nicsPerNode()));
+        NetClassProfile net = pp.netProfile(plan.netClass());
+        double perRankNet = plan.nodeNicBw() * net.bwFraction() / Math.max(q, Math.max(1, plan.nicsPerNode()));
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff) : 0;
         double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
@@ -101,11 +104,12 @@ public final class P2pModel {
                 : HardwareClass.PCI;
         double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
         int rounds = (peers + plan.p2pChannels() - 1) / plan.p2pChannels();
-        double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step;
+        double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step
+                + (multi ? rounds * net.hopLatencyUs() : 0);
         // the per-step latency already charges one network send per round: the proxy's sends overlap it
         if (tProxy > latency + tBw) {
             tBw = tProxy - latency;
-            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send", pp.netStepUs());
+            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send", net.stepUs());
         }
         double time = latency + tBw;
         if (latency > time / 2) {
@@ -140,7 +144,8 @@ public final class P2pModel {
         int perNetPeer = (int) Math.max(Math.max(1, Math.floor(nics / q)), Math.ceil(nicGBps / 14.0));
         int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - q));
         int connections = Math.min(plan.p2pChannels(), remotePeers * perNetPeer);
-        return connections * NetTransport.connectionGBps(message, Protocol.SIMPLE, s, pp);
+        return connections * NetTransport.connectionGBps(message, Protocol.SIMPLE, s,
+                pp.netProfile(plan.netClass()).stepUs());
     }
 
     /**

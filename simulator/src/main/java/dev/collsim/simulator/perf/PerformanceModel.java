@@ -31,8 +31,11 @@ import java.util.Locale;
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels)
- *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw),
- *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency)
+ *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
+ *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction
+ *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
+ *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency;
+ *                                                                    its step cost is the network class's)
  * </pre>
  *
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
@@ -101,7 +104,9 @@ public final class PerformanceModel {
                 : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel;
         double capAlgBw = capBus * ratio;
-        double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));
+        NetClassProfile net = pp.netProfile(plan.netClass());
+        double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func))
+                * net.bwFraction();
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
         double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
@@ -124,7 +129,8 @@ public final class PerformanceModel {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
         }
-        double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill;
+        double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill
+                + net.hopLatencyUs() * NetHops.of(func, a, plan);
         // NCCL's latency already charges one network step per algorithm step, so the proxy's sends overlap it:
         // the call takes the latency plus its bandwidth time, or the proxy's time for all its sends if longer
         double proxyUs = nBytes / (1000.0 * proxyAlgBw);
@@ -132,7 +138,7 @@ public final class PerformanceModel {
         double time = Math.max(latency + bwUs, proxyUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
         if (proxyUs > latency + bwUs) {
-            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send of %.0f B", pp.netStepUs(),
+            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send of %.0f B", net.stepUs(),
                     NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan));
         }
         if (latency > time / 2) {

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.topology.NetworkClass;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -59,6 +63,10 @@ import java.util.Objects;
  *       ({@code --fit NVLS_BW_SCALE}). Left at 1: on Blackwell the public figures point both ways (8x B200 830+
  *       GB/s measured vs about 704 from NCCL's model, NVIDIA/nccl#1807; 2 GB200 trays 895.5 vs 704; a full NVL72
  *       rack 835-847 vs 898), so no single default fits them.</li>
+ *   <li>{@code netClasses}: the cost of each network transport other than InfiniBand ({@link NetClassProfile};
+ *       InfiniBand is the reference: its step is {@code netStepUs}, no added hop latency, the full line rate).
+ *       Defaults and their sources are in {@link NetClassDefaults}. A profile file may give some classes only; the
+ *       others keep their defaults.</li>
  * </ul>
  *
  * @param launchOverheadUs    per-call fixed overhead, microseconds, >= 0
@@ -75,10 +83,11 @@ import java.util.Objects;
  * @param netStepUs           fixed cost of one network send of NCCL's proxy, microseconds, >= 0 (0: no limit)
  * @param perChannelCapNvls   NVLS/NVLSTree bus bandwidth per NVLS channel by generation, GB/s (4 values)
  * @param nvlsBwScale         collsim's correction factor on NCCL's NVLS/NVLSTree bandwidth by generation (4 values)
+ * @param netClasses          cost of each non-InfiniBand network transport class (missing classes: defaults)
  */
 @JsonPropertyOrder({"launchOverheadUs", "latencyScale", "bwEfficiencyLL", "bwEfficiencyLL128",
     "bwEfficiencySimple", "perChannelCapLL", "perChannelCapLL128", "perChannelCapSimple", "pipelineFillChunks",
-    "p2pBaseLatencyUs", "localCopyGBps", "netStepUs", "perChannelCapNvls", "nvlsBwScale"})
+    "p2pBaseLatencyUs", "localCopyGBps", "netStepUs", "perChannelCapNvls", "nvlsBwScale", "netClasses"})
 public record PerformanceParameters(
         @JsonProperty("launchOverheadUs") double launchOverheadUs,
         @JsonProperty("latencyScale") double latencyScale,
@@ -93,12 +102,14 @@ public record PerformanceParameters(
         @JsonProperty("localCopyGBps") double localCopyGBps,
         @JsonProperty("netStepUs") double netStepUs,
         @JsonProperty("perChannelCapNvls") List<Double> perChannelCapNvls,
-        @JsonProperty("nvlsBwScale") List<Double> nvlsBwScale) {
+        @JsonProperty("nvlsBwScale") List<Double> nvlsBwScale,
+        @JsonProperty("netClasses") Map<NetworkClass, NetClassProfile> netClasses) {
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
-            1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 29.93, 37.31), List.of(1.0, 1.0, 1.0, 1.0));
+            1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 29.93, 37.31), List.of(1.0, 1.0, 1.0, 1.0),
+            NetClassDefaults.PROFILES);
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */
     public PerformanceParameters {
@@ -116,6 +127,29 @@ public record PerformanceParameters(
         perChannelCapSimple = caps("perChannelCapSimple", perChannelCapSimple);
         perChannelCapNvls = caps("perChannelCapNvls", perChannelCapNvls);
         nvlsBwScale = caps("nvlsBwScale", nvlsBwScale);
+        netClasses = netClasses(netClasses);
+    }
+
+    private static Map<NetworkClass, NetClassProfile> netClasses(Map<NetworkClass, NetClassProfile> given) {
+        Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetClassDefaults.PROFILES);
+        if (given != null) {
+            given.forEach((k, v) -> {
+                if (k == null || k == NetworkClass.INFINIBAND || v == null) {
+                    throw new IllegalArgumentException("netClasses: " + k + " is not allowed; give profiles for "
+                            + "ROCE, EFA, TCPXO, SOCKET (InfiniBand is the reference: netStepUs)");
+                }
+                m.put(k, v);
+            });
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * @param c network class
+     * @return its profile; for InfiniBand (netStepUs, no added hop latency, the full line rate)
+     */
+    public NetClassProfile netProfile(NetworkClass c) {
+        return c == NetworkClass.INFINIBAND ? new NetClassProfile(netStepUs, 0, 1) : netClasses.get(c);
     }
 
     private static void check(String name, double v, double lo, double hi) {

@@ -44,8 +44,10 @@ class NetTransportTest {
     @Test
     void connectionRateFollowsTheMeasuredStepCost() {
         PerformanceParameters pp = PerformanceParameters.DEFAULTS;
-        assertEquals(13.1072, NetTransport.connectionGBps(131072, Protocol.SIMPLE, NcclSettings.DEFAULTS, pp), 1e-9);
-        assertEquals(104.8576, NetTransport.connectionGBps(1 << 20, Protocol.SIMPLE, NcclSettings.DEFAULTS, pp),
+        assertEquals(13.1072, NetTransport.connectionGBps(131072, Protocol.SIMPLE, NcclSettings.DEFAULTS,
+                pp.netStepUs()), 1e-9);
+        assertEquals(104.8576, NetTransport.connectionGBps(1 << 20, Protocol.SIMPLE, NcclSettings.DEFAULTS,
+                pp.netStepUs()),
                 1e-9);
         double at12 = (1 << 20) / 11.9 / 1000;
         assertEquals(88.0, at12, 0.2);

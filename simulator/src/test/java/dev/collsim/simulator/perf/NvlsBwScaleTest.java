@@ -47,6 +47,6 @@ class NvlsBwScaleTest {
         return new PerformanceParameters(d.launchOverheadUs(), d.latencyScale(), d.bwEfficiencyLL(),
                 d.bwEfficiencyLL128(), d.bwEfficiencySimple(), d.perChannelCapLL(), d.perChannelCapLL128(),
                 d.perChannelCapSimple(), d.pipelineFillChunks(), d.p2pBaseLatencyUs(), d.localCopyGBps(),
-                d.netStepUs(), d.perChannelCapNvls(), scale);
+                d.netStepUs(), d.perChannelCapNvls(), scale, d.netClasses());
     }
 }

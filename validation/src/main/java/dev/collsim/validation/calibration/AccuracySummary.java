@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.validation.compare.PredictionBand;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
@@ -45,6 +46,22 @@ public record AccuracySummary(int healthy, double medianOfMedians, int within3, 
         }
         double med = medians.getN() == 0 ? Double.NaN : medians.getPercentile(50);
         return new AccuracySummary((int) medians.getN(), med, w3, w10, small, small15);
+    }
+
+    /**
+     * The uncalibrated prediction band these rows support ({@link PredictionBand}): the median over the healthy
+     * datasets of their median error below 1 MiB, and {@link #medianOfMedians} at 1 MiB and more.
+     *
+     * @param rows the accuracy table's rows
+     * @return the band (0 where no healthy dataset has points in a regime)
+     */
+    public static PredictionBand band(List<AccuracyRow> rows) {
+        DescriptiveStatistics small = new DescriptiveStatistics();
+        rows.stream().filter(r -> healthy(r) && r.pointsSmall() > 0 && !Double.isNaN(r.uncalibratedSmall()))
+                .forEach(r -> small.addValue(r.uncalibratedSmall()));
+        AccuracySummary s = of(rows);
+        return new PredictionBand(small.getN() == 0 ? 0 : small.getPercentile(50),
+                Double.isNaN(s.medianOfMedians()) ? 0 : s.medianOfMedians());
     }
 
     /** @return true when the row was compared and its file's header does not call the run a problem */

@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.validation.compare.PredictionBand;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -60,6 +61,10 @@ public final class AccuracyText {
                 + "calibrated median <= 5%%: %d of %d with an accepted fit (%d with every fit refused, %d with no "
                 + "other dataset to fit on).%n", target, unc10, target, cal5, calN, refused, none));
         sb.append(System.lineSeparator()).append(AccuracySummary.of(rows).render());
+        PredictionBand band = AccuracySummary.band(rows);
+        sb.append(String.format(Locale.ROOT, "Uncalibrated band (median over the healthy datasets of their median error;"
+                + " PredictionBand.UNCALIBRATED): below 1 MiB %.1f %%, at >= 1 MiB %.1f %%.%n", band.belowMiBPercent(),
+                band.atLeastMiBPercent()));
         return sb.toString();
     }
 

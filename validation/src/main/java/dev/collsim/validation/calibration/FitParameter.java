@@ -115,6 +115,7 @@ public enum FitParameter {
                 this == BW_EFFICIENCY_LL128 ? x : p.bwEfficiencyLL128(),
                 this == BW_EFFICIENCY_SIMPLE ? x : p.bwEfficiencySimple(),
                 p.perChannelCapLL(), p.perChannelCapLL128(), caps, p.pipelineFillChunks(), p.p2pBaseLatencyUs(),
-                p.localCopyGBps(), this == NET_STEP_US ? x : p.netStepUs(), p.perChannelCapNvls(), nvls);
+                p.localCopyGBps(), this == NET_STEP_US ? x : p.netStepUs(), p.perChannelCapNvls(), nvls,
+                p.netClasses());
     }
 }

@@ -24,8 +24,9 @@ import java.util.function.ToDoubleFunction;
 /**
  * Compares datasets with collsim's predictions. Every point is timed through the simulator's facade: one
  * {@link PreparedCommunicator} per dataset (channel plan, NCCL's cost table and choices) and one {@link PreparedCall}
- * per size, so a compared point has exactly the time {@code collsim predict} prints for it. A prediction band, when
- * given (a calibration's uncertainty), is applied per point. Stateless apart from its settings and the predictor's
+ * per size, so a compared point has exactly the time {@code collsim predict} prints for it. Every point carries a
+ * band: a calibration's 95 % band when one is given, else the uncalibrated model's typical error
+ * ({@link PredictionBand#UNCALIBRATED}). Stateless apart from its settings and the predictor's
  * cache; thread-safe.
  */
 public final class Comparer {
@@ -140,12 +141,16 @@ public final class Comparer {
             PreparedCall call = pm.get(i);
             double predicted = call.timeUs(params);
             double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(call);
+            double low = bandSigmaUs == null ? predicted * (1 - PredictionBand.UNCALIBRATED.relative(p.sizeBytes()))
+                    : Math.max(0, predicted - 2 * sigma);
+            double high = bandSigmaUs == null ? predicted * (1 + PredictionBand.UNCALIBRATED.relative(p.sizeBytes()))
+                    : predicted + 2 * sigma;
             double signed = (predicted - measured) / measured * 100;
             double ape = Math.abs(signed);
             String algo = call.algorithm() == null ? "p2p" : call.algorithm().ncclName();
             String logged = loggedAlgorithm(d.log(), p.sizeBytes());
             PointComparison pc = new PointComparison(p.sizeBytes(), measured, predicted,
-                    Math.max(0, predicted - 2 * sigma), predicted + 2 * sigma, ape, signed,
+                    low, high, ape, signed,
                     BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), measured),
                     BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), predicted), Regime.of(p.sizeBytes()), algo,
                     call.protocol().ncclName(), logged, p.line());
@@ -163,7 +168,8 @@ public final class Comparer {
         Map<Regime, ErrorStats> stats = new EnumMap<>(Regime.class);
         byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));
         return new DatasetComparison(d, c, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
-                pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched);
+                pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
+                bandSigmaUs == null ? PredictionBand.UNCALIBRATED.describe() : "the calibration's 95 % band");
     }
 
     private static String loggedAlgorithm(NcclLog log, long bytes) {

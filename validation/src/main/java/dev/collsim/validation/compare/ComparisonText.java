@@ -38,9 +38,10 @@ public final class ComparisonText {
             Comparer.zeroRows(d).ifPresent(z -> sb.append("  left out: ").append(z).append('\n'));
             if (withPoints) {
                 boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
+                boolean calibrated = c.band().contains("95");
                 sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %10s %10s  %-16s%s%n", "size (B)",
                         "measured(us)", "predicted(us)", "err %", "busbw meas", "busbw pred", "algo/proto",
-                        band ? "  95% band (us)" : ""));
+                        !band ? "" : calibrated ? "  95% band (us)" : "  band (us)"));
                 for (PointComparison p : c.points()) {
                     sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %10.2f %10.2f  %-16s",
                             p.sizeBytes(), p.measuredUs(), p.predictedUs(), p.errorPercent(), p.measuredBusBw(),
@@ -60,6 +61,8 @@ public final class ComparisonText {
                         ErrorStats.NONE)));
             }
             sb.append("\n  at >= 1 MiB: ").append(stats(c.atLeast1MiB()));
+            sb.append(String.format(Locale.ROOT, "%n  inside the band: %d of %d points (%s)", c.insideBand(),
+                    c.points().size(), c.band()));
             sb.append(Double.isFinite(c.physicalBoundBusBw())
                     ? String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw; algorithm check: ",
                     c.physicalBoundBusBw())

@@ -1,5 +1,6 @@
 package dev.collsim.validation.compare;
 
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,7 +20,28 @@ final class HeaderNicSpeed {
     private static final Pattern SPEED = Pattern.compile(
             "(?i)(?:(\\d{2,4})\\s?(?:gb/s|gbps|gbit|gbe|g\\b))|(?:slingshot[- ]?|roce|ndr|hdr)(\\d{3})\\b");
 
+    private static final Pattern COUNT_SPEED = Pattern.compile(
+            "(?i)(\\d{1,2})\\s?x\\s?(\\d{2,4})\\s?(?:gb/s|gbps|gbit|gbe|g\\b)");
+
     private HeaderNicSpeed() {
+    }
+
+    /**
+     * A NIC count with its speed, e.g. {@code 8x 200 Gbps NICs}, {@code 16x100 Gb/s}: the first such figure.
+     *
+     * @param text header text (null allowed)
+     * @return {count, Gb/s}, empty when the text states none between 10 and 1,600 Gb/s
+     */
+    static Optional<double[]> countAndGbits(String text) {
+        Matcher m = COUNT_SPEED.matcher(text == null ? "" : text);
+        while (m.find()) {
+            double n = Double.parseDouble(m.group(1));
+            double v = Double.parseDouble(m.group(2));
+            if (n >= 1 && v >= 10 && v <= 1600) {
+                return Optional.of(new double[] {n, v});
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.collsim.validation.tune;
 
 import dev.collsim.validation.calibration.Calibration;
+import dev.collsim.validation.compare.PredictionBand;
 import java.util.Locale;
 
 /**
@@ -11,8 +12,8 @@ import java.util.Locale;
  * {@code residualsPercent.p90}): nine in ten fitted points were predicted closer than this, so a gain smaller than it
  * cannot be told from the model's own error. Without a calibration (the default parameters), the band is the
  * default model's recorded accuracy over the public datasets: the median over datasets of the median absolute
- * percentage error of time at sizes of at least 1 MiB, 13.1 % (the accuracy gate's {@code medianOfMedians},
- * validation/src/test/resources/accuracy-gate.properties, recorded 2026-12-04 over 48 healthy datasets). That is a
+ * percentage error of time at sizes of at least 1 MiB, {@link PredictionBand#UNCALIBRATED} (the accuracy gate's
+ * {@code medianOfMedians}, validation/src/test/resources/accuracy-gate.properties). That is a
  * median, not a p90, so uncalibrated advice is weaker than calibrated advice; the source says so.
  *
  * @param percent band, percent of the predicted time of NCCL's choice, > 0
@@ -20,8 +21,11 @@ import java.util.Locale;
  */
 public record TuningBand(double percent, String source) {
 
-    /** Median of per-dataset median errors of the default model, percent (accuracy-gate.properties, 2026-12-04). */
-    public static final double UNCALIBRATED_PERCENT = 13.1;
+    /**
+     * Median of per-dataset median errors of the default model at >= 1 MiB, percent: the uncalibrated prediction
+     * band's figure ({@link PredictionBand#UNCALIBRATED}, the accuracy gate's medianOfMedians).
+     */
+    public static final double UNCALIBRATED_PERCENT = PredictionBand.UNCALIBRATED.atLeastMiBPercent();
 
     /** The band of the default parameters (no calibration). */
     public static final TuningBand UNCALIBRATED = new TuningBand(UNCALIBRATED_PERCENT,

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
@@ -44,9 +45,14 @@ class AccuracyGateTest {
 
     @Test
     void defaultModelDoesNotRegressOnThePublicData() throws Exception {
-        AccuracySummary now = AccuracySummary.of(new AccuracyRunner(NcclVersion.DEFAULT).run(corpus()));
+        List<AccuracyRow> rows = new AccuracyRunner(NcclVersion.DEFAULT).run(corpus());
+        AccuracySummary now = AccuracySummary.of(rows);
         List<String> regressions = AccuracyGate.regressions(AccuracyGate.recorded(), now);
         assertTrue(regressions.isEmpty(), "accuracy regressed: " + regressions + "\nnow: " + now.render());
+        // the band every uncalibrated prediction carries must be the one this run supports (to 1 point)
+        PredictionBand band = AccuracySummary.band(rows);
+        assertEquals(band.belowMiBPercent(), PredictionBand.UNCALIBRATED.belowMiBPercent(), 1.0, band.toString());
+        assertEquals(band.atLeastMiBPercent(), PredictionBand.UNCALIBRATED.atLeastMiBPercent(), 1.0, band.toString());
     }
 
     @Test

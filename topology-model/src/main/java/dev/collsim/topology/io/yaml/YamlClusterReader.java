@@ -8,6 +8,7 @@ import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.io.InputException;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
@@ -38,6 +39,7 @@ import java.util.regex.Pattern;
  *   planes: 1
  *   linkSpeed: 400 Gb/s      # default: the NICs' speed
  *   switchLatency: 0.6 us
+ *   network: infiniband      # transport between hosts: infiniband | roce | efa | tcpxo | socket (NetworkClass)
  * </pre>
  * Units are part of values; a bare number where a unit is needed is a problem. Jackson's YAML parser reads the syntax
  * (and stops at a syntax error); a validation pass then collects every other problem (unknown keys, with the allowed
@@ -51,8 +53,8 @@ public final class YamlClusterReader implements TopologyReader {
 
     private static final Pattern DETECT = Pattern.compile("(?m)^schema\\s*:");
     private static final List<String> TOP_KEYS = List.of("count", "fabric", "hosts", "name", "schema", "source");
-    private static final List<String> FABRIC_KEYS = List.of("kind", "leafRadix", "linkSpeed", "oversubscription",
-            "planes", "switchLatency");
+    private static final List<String> FABRIC_KEYS = List.of("kind", "leafRadix", "linkSpeed", "network",
+            "oversubscription", "planes", "switchLatency");
 
     @Override
     public String format() {
@@ -96,13 +98,15 @@ public final class YamlClusterReader implements TopologyReader {
             problems.throwIfAny();
         }
         ClusterSpec spec = spec(root, new YamlFields(problems.file(), problems::add), problems);
+        NetworkClass network = network(root.get("fabric"), new YamlFields(problems.file(), problems::add),
+                problems);
         problems.throwIfAny();
         if (spec == null) {
             throw new IllegalStateException("a spec with no reported problem must build");
         }
         Topology t;
         try {
-            t = spec.build();
+            t = spec.build().withNetworkClass(network);
         } catch (IllegalArgumentException e) {
             problems.add(root.get("fabric"), "fabric", e.getMessage());
             problems.throwIfAny();
@@ -201,6 +205,20 @@ public final class YamlClusterReader implements TopologyReader {
             return null;
         }
         return new FabricSpec(kind, speed, ratio, radix, planes, latency);
+    }
+
+    /** @return the fabric's {@code network} class (InfiniBand when absent), or InfiniBand after reporting a bad one */
+    private static NetworkClass network(YamlNode fab, YamlFields f, Problems problems) {
+        if (fab == null || !fab.isMap() || fab.get("network") == null) {
+            return NetworkClass.INFINIBAND;
+        }
+        String text = f.text(fab, "network", false);
+        NetworkClass c = NetworkClass.parse(text);
+        if (text != null && c == null) {
+            problems.add(fab.get("network"), "fabric.network", "unknown value '" + text + "'; allowed: "
+                    + NetworkClass.allowed());
+        }
+        return c == null ? NetworkClass.INFINIBAND : c;
     }
 
     private static void checkGpuPaths(Topology t, YamlNode hosts, Problems problems) {

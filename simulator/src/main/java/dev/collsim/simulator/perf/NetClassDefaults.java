@@ -1,0 +1,58 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.topology.NetworkClass;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Default {@link NetClassProfile}s of the network transports other than InfiniBand, with their sources. InfiniBand is
+ * the reference ({@link PerformanceParameters#netProfile}: step {@code netStepUs}, no added hop latency, the full
+ * line rate). Public datasets are in {@code validation/src/test/resources/data}; a class with one usable dataset
+ * cannot be checked by leave-one-out, so its figures are marked as taken from that file and are the first thing to
+ * calibrate. Stateless.
+ *
+ * <ul>
+ *   <li><b>RoCE</b> (11 us, 3 us, 1.0): step 11 us, the middle of the "about 10-12 us per network step" measured on
+ *       400G RoCE in NVIDIA/nccl#2409; hop 3 us from the only healthy RoCE run with small sizes and an unambiguous
+ *       cluster, 2x8 A100 OCI OKE SR-IOV RoCE (A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt): 36.5-40.7 us
+ *       measured at 8-512 B against 31.7 us predicted for InfiniBand, (38.4 - 31.7) / 2 inter-node Tree hops = 3.3,
+ *       rounded down for the SR-IOV virtual function's share; RDMA NICs on Ethernet reach their line rate (that
+ *       run: 237.9 GB/s busbw at 8 GiB, within 1 % of the InfiniBand prediction), so 1.0. The GCP gIB runs are
+ *       not used: the GB300 one crosses NVLink domains collsim's cluster guess joins, and the B200 one has a
+ *       246-320 us floor from 1 KiB to 128 KiB with 1 MiB slower than 4 MiB, which no per-hop cost explains.</li>
+ *   <li><b>EFA</b> (10 us, 0 us, 1.0): the InfiniBand figures. The one public EFA run (2x8 H100 p5, NCCL 2.18,
+ *       A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt) has no row below 64 MiB, so no hop latency can be
+ *       read from it; at 2 GiB it is within 2.1 % of the InfiniBand prediction on the same 400 GB/s per node (32x
+ *       100 Gb/s), so no derating. Its 64 MiB-1 GiB rows are 1.4-2.9x slower than predicted, which a step cost
+ *       cannot explain (it would need about 500 us per send); left open.</li>
+ *   <li><b>TCPXO</b> (10 us, 45 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
+ *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor of 122.3-126.9 us from 8 B to
+ *       4 KiB against 31.7 us for InfiniBand over the 2 hops of a 2-node tree gives (123 - 31.7) / 2 = 45.6 us per
+ *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
+ *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
+ *       Gb/s NICs carry gives 0.9. Step cost: no figure in the run (its mid sizes jump between 4 and 32 MiB in a way
+ *       that looks like a change of algorithm), the InfiniBand value.</li>
+ *   <li><b>Socket</b> (10 us, 0 us, 1.0): the InfiniBand figures. The one public socket run (2x1 L40S,
+ *       NCCL_IB_DISABLE=1, A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt, health "problem")
+ *       measured 12-13 us at 8 B, below collsim's InfiniBand prediction for that shape, so no added hop latency is
+ *       supported by data; its 8.1 GB/s busbw is a reported problem, not a derating to copy.</li>
+ * </ul>
+ */
+public final class NetClassDefaults {
+
+    /** The defaults by class (no InfiniBand entry: it is the reference, {@link PerformanceParameters#netProfile}). */
+    public static final Map<NetworkClass, NetClassProfile> PROFILES;
+
+    static {
+        Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
+        m.put(NetworkClass.ROCE, new NetClassProfile(11, 3, 1));
+        m.put(NetworkClass.EFA, new NetClassProfile(10, 0, 1));
+        m.put(NetworkClass.TCPXO, new NetClassProfile(10, 45, 0.9));
+        m.put(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1));
+        PROFILES = Collections.unmodifiableMap(m);
+    }
+
+    private NetClassDefaults() {
+    }
+}

@@ -1,0 +1,105 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Network classes in the performance model, with values worked by hand. */
+class NetClassTest {
+
+    private static Prediction allReduce(Topology t, long bytes, PerformanceParameters pp, Map<String, String> env) {
+        return new NcclPredictor(NcclVersion.DEFAULT, pp).predict(new PredictionRequest(t, t.gpus(),
+                Collective.ALL_REDUCE, bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env)));
+    }
+
+    private static PerformanceParameters with(String cls, double step, double hop, double bw) throws Exception {
+        ObjectMapper m = new ObjectMapper();
+        ObjectNode tree = m.valueToTree(PerformanceParameters.DEFAULTS);
+        ObjectNode p = m.createObjectNode().put("stepUs", step).put("hopLatencyUs", hop).put("bwFraction", bw);
+        tree.set("netClasses", m.createObjectNode().set(cls, p));
+        return m.treeToValue(tree, PerformanceParameters.class);
+    }
+
+    /**
+     * 2 DGX H100, Tree/LL AllReduce of 8 B: NCCL's Tree latency charges 2 log2(2) = 2 network hops (fact sheet §2.4:
+     * 2 x ((ppn - 1) x intraLat + log2(nNodes) x interLat)); a class adding 45 us per hop adds 2 x 45 = 90 us, and
+     * nothing on one host.
+     */
+    @Test
+    void theHopLatencyIsPaidOncePerNetworkHopOfNcclsFormula() throws Exception {
+        Topology ib = ClusterLoader.load("dgx-h100x2");
+        Map<String, String> tree = Map.of("NCCL_ALGO", "Tree", "NCCL_PROTO", "LL");
+        PerformanceParameters pp = with("TCPXO", 10, 45, 1);
+        double base = allReduce(ib, 8, pp, tree).timeUs();
+        double tcpxo = allReduce(ib.withNetworkClass(NetworkClass.TCPXO), 8, pp, tree).timeUs();
+        assertEquals(90.0, tcpxo - base, 1e-9);
+        Topology one = ClusterLoader.load("dgx-h100");
+        assertEquals(allReduce(one, 8, pp, tree).timeUs(),
+                allReduce(one.withNetworkClass(NetworkClass.TCPXO), 8, pp, tree).timeUs(), 1e-12);
+    }
+
+    /** Hop counts of NCCL's latency formula (fact sheet §2.4), by hand for 4 nodes: Ring AR 2 x 3, AG 3, Tree 2 x 2. */
+    @Test
+    void hopCountsFollowNcclsInterNodeSteps() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x4");
+        var plan = ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(6, NetHops.of(Collective.ALL_REDUCE, Algorithm.RING, plan));
+        assertEquals(3, NetHops.of(Collective.ALL_GATHER, Algorithm.RING, plan));
+        assertEquals(4, NetHops.of(Collective.ALL_REDUCE, Algorithm.TREE, plan));
+        assertEquals(2, NetHops.of(Collective.ALL_GATHER, Algorithm.PAT, plan));
+        Topology one = ClusterLoader.load("dgx-h100");
+        assertEquals(0, NetHops.of(Collective.ALL_REDUCE, Algorithm.RING,
+                ChannelSearch.search(one, one.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT)));
+    }
+
+    /**
+     * Ring/Simple AllReduce on 2 DGX H100 (8 x 400 Gb/s = 400 GB/s of NICs per node) with the step cost off (0 us),
+     * no added hop latency and a quarter of the line rate: between two nodes a node's NICs carry S per AllReduce of S
+     * bytes each way (it sends the other node half of the reduce-scatter and half of the all-gather), so algbw <=
+     * 400 x 0.25 = 100 GB/s, below the Ring graph's 376.3 GB/s busbw x 16/30 = 200.7 algbw. From 4 to 8 GiB the time
+     * grows by 4294967296 B / (1000 x 100 GB/s) = 42949.67 us (latency and pipeline fill cancel).
+     */
+    @Test
+    void theBandwidthFractionDeratesTheNicBound() throws Exception {
+        Topology roce = ClusterLoader.load("dgx-h100x2").withNetworkClass(NetworkClass.ROCE);
+        Map<String, String> ring = Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple");
+        PerformanceParameters pp = with("ROCE", 0, 0, 0.25);
+        Prediction big = allReduce(roce, 8L << 30, pp, ring);
+        assertTrue(big.bottleneck().startsWith("NICs"), big.bottleneck());
+        assertEquals(42949.67296, big.timeUs() - allReduce(roce, 4L << 30, pp, ring).timeUs(), 1e-6);
+    }
+
+    @Test
+    void infinibandIsTheReferenceAndCannotBeGivenAProfile() {
+        PerformanceParameters d = PerformanceParameters.DEFAULTS;
+        assertEquals(new NetClassProfile(d.netStepUs(), 0, 1), d.netProfile(NetworkClass.INFINIBAND));
+        Exception e = assertThrows(Exception.class, () -> with("INFINIBAND", 10, 0, 1));
+        assertTrue(String.valueOf(e.getMessage()).contains("InfiniBand is the reference"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new NetClassProfile(10, 0, 1.2));
+    }
+
+    @Test
+    void aProfileFileGivingOneClassKeepsTheOthersDefaults() throws Exception {
+        PerformanceParameters pp = with("EFA", 25, 12, 0.8);
+        assertEquals(new NetClassProfile(25, 12, 0.8), pp.netProfile(NetworkClass.EFA));
+        assertEquals(NetClassDefaults.PROFILES.get(NetworkClass.TCPXO), pp.netProfile(NetworkClass.TCPXO));
+    }
+}

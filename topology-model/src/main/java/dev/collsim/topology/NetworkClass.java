@@ -1,0 +1,131 @@
+package dev.collsim.topology;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The network transport NCCL's proxy uses between nodes, as a class of behaviour: what it costs per network send,
+ * per network hop and in bandwidth is a model parameter of the simulator ({@code simulator.perf.NetClassProfile});
+ * this enum only names the classes and recognises them in text. Spelled in YAML and on the command line as
+ * {@link #yamlName()}.
+ *
+ * <p>Which NCCL network a class stands for (NCCL 2.30.7 {@code src/transport/net_ib.cc}, {@code net_socket.cc};
+ * the plugins' own names):
+ * <ul>
+ *   <li>{@link #INFINIBAND}: NCCL's internal {@code IB} network on an InfiniBand link layer; the reference class the
+ *       rest of collsim's model was fitted on.</li>
+ *   <li>{@link #ROCE}: the same {@code IB} verbs network on an Ethernet link layer (RoCE v2; NCCL prints
+ *       {@code /RoCE} next to the device), and Google's gIB plugin, which runs RDMA over GCP's RoCE network.</li>
+ *   <li>{@link #EFA}: AWS Elastic Fabric Adapter through the aws-ofi-nccl plugin (libfabric {@code efa} provider,
+ *       SRD transport).</li>
+ *   <li>{@link #TCPXO}: GCP GPUDirect-TCPX and GPUDirect-TCPXO ("FasTrak") plugins: GPU-direct TCP with a
+ *       receive-side data path manager, no RDMA.</li>
+ *   <li>{@link #SOCKET}: NCCL's internal {@code Socket} network (kernel TCP through host memory), used with
+ *       {@code NCCL_IB_DISABLE=1}, {@code NCCL_NET=Socket} or when no RDMA device exists.</li>
+ * </ul>
+ */
+public enum NetworkClass {
+    /** InfiniBand verbs (NCCL net "IB" on an InfiniBand port). */
+    INFINIBAND("infiniband", "InfiniBand"),
+    /** RDMA over Converged Ethernet (NCCL net "IB" on an Ethernet port, or the gIB plugin). */
+    ROCE("roce", "RoCE"),
+    /** AWS EFA through aws-ofi-nccl. */
+    EFA("efa", "AWS EFA (aws-ofi-nccl)"),
+    /** GCP GPUDirect-TCPX / TCPXO. */
+    TCPXO("tcpxo", "GCP GPUDirect-TCPX/TCPXO"),
+    /** NCCL's kernel-TCP socket transport. */
+    SOCKET("socket", "TCP sockets");
+
+    // order matters: the more specific transports are recognised before the generic words they contain
+    private static final Pattern TCPX = Pattern.compile("(?i)tcpxo?\\b|fastrak|gpudirect[- ]?tcp");
+    private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot|\\bcxi\\b|cassini");
+    private static final Pattern EFA_TEXT = Pattern.compile("(?i)\\befa\\b|aws[- ]ofi|libfabric");
+    private static final Pattern SOCKET_TEXT = Pattern.compile(
+            "(?i)nccl_ib_disable=1|nccl_net=socket|net/socket|tcp sockets?|\\btcp\\b(?![- ]?x)");
+    private static final Pattern ROCE_TEXT = Pattern.compile("(?i)roce|\\bgib\\b|spectrum[- ]?x|rdma over");
+    private static final Pattern IB_TEXT = Pattern.compile("(?i)infiniband|\\bib\\b|\\b(?:ndr|hdr|edr|xdr)\\b");
+
+    private final String yamlName;
+    private final String label;
+
+    NetworkClass(String yamlName, String label) {
+        this.yamlName = yamlName;
+        this.label = label;
+    }
+
+    /** @return the YAML and command-line spelling, e.g. {@code roce} */
+    public String yamlName() {
+        return yamlName;
+    }
+
+    /** @return the name for people, e.g. {@code AWS EFA (aws-ofi-nccl)} */
+    public String label() {
+        return label;
+    }
+
+    /**
+     * @param text YAML or command-line spelling (case-insensitive)
+     * @return the class, or null when unknown (see {@link #allowed()})
+     */
+    public static NetworkClass parse(String text) {
+        for (NetworkClass c : values()) {
+            if (c.yamlName.equals(text == null ? "" : text.trim().toLowerCase(Locale.ROOT))) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** @return the allowed spellings, comma-separated */
+    public static String allowed() {
+        StringBuilder sb = new StringBuilder();
+        for (NetworkClass c : values()) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(c.yamlName);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Recognises the transport a free text names (a data file's interconnect header, its NCCL settings, an NCCL log
+     * line). TCPX/TCPXO, EFA and sockets are checked before RoCE and InfiniBand, because their descriptions often
+     * also name the Ethernet or RDMA hardware underneath ("GPUDirect-TCPXO over 200 Gbps Ethernet", "SR-IOV VF of a
+     * Mellanox NIC, NCCL_IB_DISABLE=1"). HPE Slingshot (CXI NICs, reached through libfabric and aws-ofi-nccl like
+     * EFA, but with an RDMA NIC of InfiniBand-like latency) is none of these classes: empty, so the caller keeps the
+     * InfiniBand reference.
+     *
+     * @param text the text (null allowed)
+     * @return the class, empty when the text names none
+     */
+    public static Optional<NetworkClass> detect(String text) {
+        return detect(text, true);
+    }
+
+    /**
+     * As {@link #detect(String)}, optionally never answering {@link #SOCKET} (for a run known to use the IB verbs
+     * network, described in a text that also names another run's sockets).
+     *
+     * @param text          the text (null allowed)
+     * @param socketAllowed false to skip the socket class
+     * @return the class, empty when the text names none
+     */
+    public static Optional<NetworkClass> detect(String text, boolean socketAllowed) {
+        String t = text == null ? "" : text;
+        if (TCPX.matcher(t).find()) {
+            return Optional.of(TCPXO);
+        }
+        if (SLINGSHOT.matcher(t).find()) {
+            return Optional.empty();
+        }
+        if (EFA_TEXT.matcher(t).find()) {
+            return Optional.of(EFA);
+        }
+        if (socketAllowed && SOCKET_TEXT.matcher(t).find()) {
+            return Optional.of(SOCKET);
+        }
+        if (ROCE_TEXT.matcher(t).find()) {
+            return Optional.of(ROCE);
+        }
+        return IB_TEXT.matcher(t).find() ? Optional.of(INFINIBAND) : Optional.empty();
+    }
+}

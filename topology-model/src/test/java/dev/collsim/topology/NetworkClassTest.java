@@ -1,0 +1,64 @@
+package dev.collsim.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.collsim.topology.io.ClusterLoader;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Recognising the network transport in the texts the public data files carry (their {@code #@ interconnect}). */
+class NetworkClassTest {
+
+    @Test
+    void readsTheTransportsOfThePublicDataHeaders() {
+        // A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt: TCPXO although the text also says "TCP"
+        assertEquals(Optional.of(NetworkClass.TCPXO), NetworkClass.detect("NVLink4/NVSwitch intra-node; inter-node"
+                + " GPUDirect-TCPXO (8x 200 Gbps NICs per node, FasTrak plugin) per repo context; MPI bootstrap over"
+                + " TCP enp0s12"));
+        // A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt
+        assertEquals(Optional.of(NetworkClass.EFA), NetworkClass.detect("NVLink4/NVSwitch; EFA 32x100 Gb/s per node"));
+        // A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt
+        assertEquals(Optional.of(NetworkClass.ROCE), NetworkClass.detect("NVLink3/NVSwitch intra-node; RoCEv2 cluster"
+                + " network 16x100 Gb/s per node via SR-IOV VFs in Kubernetes"));
+        // A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt: Google's gIB plugin runs RDMA over RoCE
+        assertEquals(Optional.of(NetworkClass.ROCE), NetworkClass.detect("8x 400Gb RoCE (Google gIB NCCL plugin)"));
+        // A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt
+        assertEquals(Optional.of(NetworkClass.INFINIBAND), NetworkClass.detect("8x CX-7 400G IB"));
+        // A-allreduce-4x8xV100-32GB-tcp-100GbE-problem-issue-nccl450.txt
+        assertEquals(Optional.of(NetworkClass.SOCKET), NetworkClass.detect("100GbE TCP sockets"));
+    }
+
+    @Test
+    void slingshotIsNoneOfTheClassesEvenThroughAwsOfiNccl() {
+        // A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt: libfabric + aws-ofi-nccl like EFA, but not EFA
+        assertEquals(Optional.empty(), NetworkClass.detect("HPE Slingshot-11 (CXI, libfabric + aws-ofi-nccl plugin),"
+                + " 200 Gb/s per NIC"));
+    }
+
+    @Test
+    void aRunOnTheVerbsNetworkIsNotGivenTheSocketsOfAnotherRun() {
+        // A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt describes both runs in one line
+        String both = "run1: NCCL_IB_DISABLE=1 -> TCP sockets over SR-IOV net1; run2: IB verbs/RoCE enabled";
+        assertEquals(Optional.of(NetworkClass.SOCKET), NetworkClass.detect(both));
+        assertEquals(Optional.of(NetworkClass.ROCE), NetworkClass.detect(both, false));
+    }
+
+    @Test
+    void parsesTheYamlSpellingsAndNamesTheAllowedOnes() {
+        assertSame(NetworkClass.TCPXO, NetworkClass.parse(" TCPXO "));
+        assertNull(NetworkClass.parse("ethernet"));
+        assertEquals("infiniband, roce, efa, tcpxo, socket", NetworkClass.allowed());
+    }
+
+    @Test
+    void aTopologyKeepsItsGraphWithAnotherNetworkClass() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x2");
+        assertSame(NetworkClass.INFINIBAND, t.networkClass());
+        Topology r = t.withNetworkClass(NetworkClass.ROCE);
+        assertSame(NetworkClass.ROCE, r.networkClass());
+        assertSame(t.graph(), r.graph());
+        assertSame(t, t.withNetworkClass(NetworkClass.INFINIBAND));
+    }
+}

@@ -1,0 +1,33 @@
+package dev.collsim.topology.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.topology.NetworkClass;
+import org.junit.jupiter.api.Test;
+
+/** The network transport of a YAML cluster: {@code fabric.network}. */
+class YamlNetworkClassTest {
+
+    private static final String BASE = "schema: collsim/v1\nname: two\nhosts: dgx-h100\ncount: 2\nfabric:\n"
+            + "  kind: rail-optimized\n";
+
+    @Test
+    void theFabricNamesTheTransportAndInfinibandIsTheDefault() throws Exception {
+        assertSame(NetworkClass.ROCE, ClusterLoader.read("c.yaml", BASE + "  network: roce\n").networkClass());
+        assertSame(NetworkClass.INFINIBAND, ClusterLoader.read("c.yaml", BASE).networkClass());
+    }
+
+    @Test
+    void anUnknownTransportIsReportedAtItsLineWithTheAllowedValues() {
+        InputException e = assertThrows(InputException.class,
+                () -> ClusterLoader.read("c.yaml", BASE + "  network: ethernet\n"));
+        InputProblem p = e.problems().stream().filter(x -> x.field().equals("fabric.network")).findFirst()
+                .orElseThrow(() -> new AssertionError(e.problems().toString()));
+        assertEquals(7, p.line());
+        assertEquals("unknown value 'ethernet'; allowed: infiniband, roce, efa, tcpxo, socket", p.message());
+    }
+}

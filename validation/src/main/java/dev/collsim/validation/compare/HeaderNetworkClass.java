@@ -1,0 +1,48 @@
+package dev.collsim.validation.compare;
+
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The network transport a dataset's run used, as its file says it: first the run's NCCL settings
+ * ({@code NCCL_NET}, {@code NCCL_IB_DISABLE=1}: NCCL's socket transport), then the run's label, then the header's
+ * interconnect and hardware text ({@link NetworkClass#detect}). A run whose settings turn the IB verbs network on
+ * ({@code NCCL_IB_DISABLE=0} or an {@code NCCL_IB_HCA} list without {@code NCCL_IB_DISABLE=1}) is never given the
+ * socket class from a header that describes several runs. Stateless.
+ *
+ * @param networkClass the class
+ * @param from         where it was read, for the assumption line
+ */
+record HeaderNetworkClass(NetworkClass networkClass, String from) {
+
+    /**
+     * @param d the dataset
+     * @return the class the file names, empty when it names none
+     */
+    static Optional<HeaderNetworkClass> of(Dataset d) {
+        Map<String, String> env = d.env();
+        String net = env.getOrDefault("NCCL_NET", "");
+        String disable = env.getOrDefault("NCCL_IB_DISABLE", "").trim();
+        if (!net.isBlank()) {
+            Optional<NetworkClass> c = net.trim().equalsIgnoreCase("IB") ? Optional.of(NetworkClass.INFINIBAND)
+                    : NetworkClass.detect(net + (net.toLowerCase(Locale.ROOT).contains("socket") ? " tcp" : ""));
+            if (c.isPresent()) {
+                return Optional.of(new HeaderNetworkClass(c.get(), "NCCL_NET=" + net.trim()));
+            }
+        }
+        if ("1".equals(disable)) {
+            return Optional.of(new HeaderNetworkClass(NetworkClass.SOCKET, "NCCL_IB_DISABLE=1"));
+        }
+        boolean verbs = "0".equals(disable) || env.containsKey("NCCL_IB_HCA");
+        Optional<NetworkClass> fromLabel = NetworkClass.detect(d.label(), !verbs);
+        if (fromLabel.isPresent()) {
+            return Optional.of(new HeaderNetworkClass(fromLabel.get(), "the run's label"));
+        }
+        String text = d.header().text("interconnect") + " " + d.header().text("hardware");
+        Optional<NetworkClass> c = NetworkClass.detect(text, !verbs);
+        return c.map(x -> new HeaderNetworkClass(x, "the header's interconnect"));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.collsim.validation.compare;
+
+import java.util.Locale;
+
+/**
+ * The band an uncalibrated prediction carries: its typical relative error per size regime, so a reader sees how far
+ * to trust a number before any calibration. The figures are the accuracy command's over the healthy public datasets
+ * (the median over datasets of each dataset's median absolute percentage error of time, below 1 MiB and at 1 MiB and
+ * more): half the datasets do at least this well. A point's band is {@code [predicted x (1 - r), predicted x
+ * (1 + r)]}. A calibrated comparison uses the calibration's own 95 % band instead ({@link Comparer}). Immutable.
+ *
+ * @param belowMiBPercent   typical error below 1 MiB, percent, >= 0
+ * @param atLeastMiBPercent typical error at 1 MiB and more, percent, >= 0
+ */
+public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
+
+    /**
+     * The uncalibrated model's band: the last lines of {@code collsim accuracy validation/src/test/resources/data}
+     * (NCCL 2.30.7 model defaults, 2026-12-04; "uncalibrated band" line). AccuracyGateTest checks it against a
+     * fresh run.
+     */
+    public static final PredictionBand UNCALIBRATED = new PredictionBand(39.2, 13.0);
+
+    /** @throws IllegalArgumentException on a negative or non-finite percentage */
+    public PredictionBand {
+        if (!(belowMiBPercent >= 0 && belowMiBPercent < 1e6 && atLeastMiBPercent >= 0 && atLeastMiBPercent < 1e6)) {
+            throw new IllegalArgumentException("band percentages must be >= 0, got " + belowMiBPercent + ", "
+                    + atLeastMiBPercent);
+        }
+    }
+
+    /** @param sizeBytes nccl-tests size; @return the relative half-width for that size, as a fraction */
+    public double relative(long sizeBytes) {
+        return (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent) / 100;
+    }
+
+    /** @return the band in words, for tables */
+    public String describe() {
+        return String.format(Locale.ROOT, "uncalibrated typical error: +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB",
+                belowMiBPercent, atLeastMiBPercent);
+    }
+}

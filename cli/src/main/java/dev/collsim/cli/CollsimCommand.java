@@ -31,7 +31,8 @@ import picocli.CommandLine;
             PlanCommand.class, ReportCommand.class,
             MergeCommand.class},
         footer = {"%nWith no subcommand: the built-in what-if report on the default cluster, written to"
-            + " ./collsim-report/ (same as 'collsim report')."},
+            + " ./collsim-report/ (same as 'collsim report').",
+            "Design sweeps: './collsim sweep SPEC.yaml' (its own module on Apache Spark; './collsim sweep --help')."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error (a bug; a stack trace is printed)",
             "2:usage error", "3:invalid input file (every problem is listed)",

@@ -1,0 +1,103 @@
+package dev.collsim.topology.io;
+
+import dev.collsim.topology.io.export.InfraGraphWriter;
+import dev.collsim.topology.io.infragraph.InfraGraphReader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.paths.DevicePath;
+import dev.collsim.topology.paths.PathFinder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Writes clusters as InfraGraph YAML and reads them back: the same devices (ids and facts), the same links (type,
+ * lanes, physical and NCCL bandwidth, latency, detail, per direction) and, between every GPU pair and GPU-NIC pair,
+ * the same NCCL path type and bottleneck bandwidth. Hosts with an id the writer cannot express (a multi-host NVLink
+ * domain's {@code nvl0/nvs0}) are left out of the catalog list.
+ */
+class InfraGraphRoundTripTest {
+
+    static List<String> names() {
+        return Catalog.names().stream().filter(n -> {
+            Topology t = Catalog.standalone(Catalog.hostType(n).orElseThrow(), 1);
+            return t.devices(Device.class).stream().allMatch(d -> d.host() >= 0);
+        }).toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("names")
+    void catalogHostComesBackTheSame(String name) throws InputException {
+        same(Catalog.standalone(Catalog.hostType(name).orElseThrow(), 1));
+    }
+
+    @Test
+    void twoHostFatTreeComesBackTheSame() throws InputException {
+        Topology t = ClusterLoader.load("dgx-h100x2");
+        assertEquals(2, t.hostCount());
+        Topology back = same(t);
+        assertEquals(2, back.hostCount());
+        Gpu a = back.gpusOf(0).get(0);
+        Gpu b = back.gpusOf(1).get(0);
+        DevicePath p = PathFinder.of(back).path(a, b);
+        assertEquals(PathFinder.of(t).path(t.gpusOf(0).get(0), t.gpusOf(1).get(0)).nccl().gbps(), p.nccl().gbps(),
+                1e-9);
+    }
+
+    @Test
+    void theLoaderDetectsTheWrittenFileAsInfraGraph() throws InputException {
+        String yaml = new InfraGraphWriter().write(ClusterLoader.load("dgx-h100"));
+        assertTrue(new InfraGraphReader().accepts(yaml));
+        assertEquals(8, ClusterLoader.read("x.yaml", yaml).gpus().size());
+    }
+
+    private static Topology same(Topology original) throws InputException {
+        String yaml = new InfraGraphWriter().write(original);
+        Topology back = new InfraGraphReader().read(original.name() + ".yaml", yaml);
+        assertEquals(devices(original), devices(back), yaml);
+        assertEquals(links(original), links(back), yaml);
+        PathFinder a = PathFinder.of(original);
+        PathFinder b = PathFinder.of(back);
+        List<Device> ends = new ArrayList<>(original.gpus());
+        ends.addAll(original.devices(Nic.class));
+        for (Gpu g : original.gpus()) {
+            for (Device e : ends) {
+                if (e.host() != g.host() || e == g) {
+                    continue;
+                }
+                DevicePath p = a.path(g, e);
+                DevicePath q = b.path(back.device(g.id()).orElseThrow(), back.device(e.id()).orElseThrow());
+                String where = original.name() + " " + g.id() + " -> " + e.id();
+                assertEquals(p.type(), q.type(), where);
+                assertEquals(p.nccl().gbps(), q.nccl().gbps(), 1e-9, where);
+            }
+        }
+        return back;
+    }
+
+    private static List<String> devices(Topology t) {
+        return t.devices(Device.class).stream().map(Object::toString).sorted().toList();
+    }
+
+    private static List<String> links(Topology t) {
+        List<String> out = new ArrayList<>();
+        for (Link l : t.graph().edgeSet()) {
+            out.add(String.format(Locale.ROOT, "%s>%s %s x%d %.6f/%.6f GB/s %.6f us %s", t.source(l).id(),
+                    t.target(l).id(), l.type(), l.count(), l.bandwidth().gbps(), l.ncclBandwidth().gbps(),
+                    l.latency().micros(), l.detail()));
+        }
+        return out.stream().sorted().toList();
+    }
+}

@@ -63,7 +63,7 @@ public final class InfraGraphWriter {
         for (Link l : t.graph().edgeSet()) {
             Device a = t.source(l);
             Device b = t.target(l);
-            if (a.host() != b.host() && a.id().compareTo(b.id()) < 0) {
+            if ((a.host() != b.host() || a.host() < 0) && a.id().compareTo(b.id()) < 0) {
                 if (l.type() != LinkType.NET) {
                     throw new IllegalArgumentException("InfraGraph export: " + l.type().ncclName() + " link "
                             + a.id() + " - " + b.id() + " joins two hosts; only network links may");

@@ -27,13 +27,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Maps a parsed InfraGraph graph onto collsim devices. An instance whose device has an xpu or cpu component is a
+ * Maps a parsed InfraGraph graph onto collsim devices. An instance whose device has an xpu component is a
  * host (hosts numbered in instance order, then copy); every other instance copy is one network switch (all its
  * components, ports included, are that switch). In a host: xpu -> GPU (model from the node's {@code model}
  * annotation or the component description when {@link GpuModels#find} knows it, else assumed and noted), cpu -> CPU,
- * nic -> NIC (a port joined to a NIC is that NIC; speed = its network link's bandwidth), switch/custom -> NVSwitch
- * when its name, description or links say NVLink (all of a host's NVLink switches are one NVS node, as NCCL sees
- * them), PCIe switch when they say PCI; memory components are noted and left out. Node annotations written by
+ * nic -> NIC (a port joined to a NIC is that NIC; speed = its network link's bandwidth), switch -> NVSwitch when its
+ * name, description or links say NVLink (all of a host's NVLink switches are one NVS node, as NCCL sees them), PCIe
+ * switch when they say PCI (a custom component only by its own name or description, else it is noted and left
+ * out); memory components are noted and left out. Node annotations written by
  * collsim (rail, name, bus_id, ...) restore what the schema has no field for. Links: {@link InfraGraphLinks}.
  */
 final class InfraGraphMapper {
@@ -189,7 +190,9 @@ final class InfraGraphMapper {
                 links.append(' ').append(e.link().name()).append(' ').append(e.link().description());
             }
         }
-        for (String w : new String[] {words, links.toString().toLowerCase(Locale.ROOT)}) {
+        String[] texts = c.choice().equals("custom") ? new String[] {words}
+                : new String[] {words, links.toString().toLowerCase(Locale.ROOT)};
+        for (String w : texts) {
             if (w.matches("(?s).*(nvl|nvs|nvswitch|nvlink).*")) {
                 return "nvs";
             }
@@ -197,7 +200,9 @@ final class InfraGraphMapper {
                 return "pci";
             }
         }
-        if (n.index() == 0 && n.instanceIndex() == 0) {
+        if (c.choice().equals("custom")) {
+            notes.add("custom component '" + c.name() + "' is not modelled (left out)");
+        } else if (n.index() == 0 && n.instanceIndex() == 0) {
             problems.add(c.at(), "components", c.choice() + " component '" + c.name() + "': cannot tell an NVLink"
                     + " switch from a PCIe switch; allowed: a name, description or link mentioning NVLink/NVSwitch or"
                     + " PCIe");

@@ -49,7 +49,7 @@ final class InfraGraphModel {
     record DeviceDef(String name, List<Component> components, Map<String, LinkDef> links, YamlNode edges) {
 
         boolean isHost() {
-            return components.stream().anyMatch(c -> c.choice().equals("xpu") || c.choice().equals("cpu"));
+            return components.stream().anyMatch(c -> c.choice().equals("xpu"));
         }
 
         Component component(String n) {

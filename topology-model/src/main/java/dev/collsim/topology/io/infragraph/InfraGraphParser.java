@@ -28,7 +28,7 @@ final class InfraGraphParser {
     static final Set<String> CHOICES = Set.of("custom", "device", "cpu", "xpu", "nic", "memory", "port", "switch");
     private static final Pattern SLICE = Pattern.compile("([^\\[\\]]+)(?:\\[(-?\\d*)(?::(-?\\d*))?\\])?");
 
-    private final Problems problems;
+    private Problems problems;
 
     InfraGraphParser(Problems problems) {
         this.problems = problems;
@@ -63,13 +63,17 @@ final class InfraGraphParser {
             }
         }
         List<Edge> edges = new ArrayList<>();
+        Problems reported = problems;
         for (Instance inst : instances) {
             for (int k = 0; k < inst.count(); k++) {
+                // a device edge's problem is the same in every copy: reported once, from the first
+                problems = k == 0 ? reported : new Problems(reported.file());
                 for (YamlNode e : list(inst.device().edges())) {
                     deviceEdge(inst, k, e, edges);
                 }
             }
         }
+        problems = reported;
         Map<String, LinkDef> links = links(infra.get("links"));
         for (YamlNode e : list(infra, "edges")) {
             infraEdge(instances, links, e, edges);

@@ -49,6 +49,10 @@ public final class InfraGraphReader implements TopologyReader {
         Graph g = new InfraGraphParser(problems).parse(root);
         problems.throwIfAny();
         Topology t = new InfraGraphMapper(g, problems, fileName).map();
+        if (t.gpus().isEmpty()) {
+            problems.add(root, "instances", "no instance of a device with an xpu component: the file describes no"
+                    + " GPUs; allowed: at least one instance whose device has a component of choice xpu");
+        }
         problems.throwIfAny();
         return t;
     }

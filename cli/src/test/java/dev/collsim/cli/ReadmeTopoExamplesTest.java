@@ -60,6 +60,6 @@ class ReadmeTopoExamplesTest {
             }
             ran++;
         }
-        assertEquals(4, ran, "README topo examples");
+        assertEquals(6, ran, "README topo examples");
     }
 }

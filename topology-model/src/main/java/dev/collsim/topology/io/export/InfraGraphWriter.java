@@ -222,7 +222,9 @@ public final class InfraGraphWriter {
     private static String linkName(Map<String, Object> links, Link l) {
         String detail = l.detail();
         boolean pcieLanes = l.type() == LinkType.PCIE && detail.endsWith(" x" + l.count());
-        String description = pcieLanes ? detail : (detail + " x" + l.count()).trim();
+        // lanes as " xN" when there are several, or when the detail itself ends like that (the reader strips one)
+        boolean lanes = !pcieLanes && (l.count() > 1 || detail.matches("(?s).*\\sx\\d{1,4}"));
+        String description = lanes ? (detail + " x" + l.count()).trim() : detail;
         String key = l.type() + "|" + description + "|" + l.bandwidth().gbps() + "|" + l.latency().micros();
         Object known = links.get(key);
         if (known != null) {

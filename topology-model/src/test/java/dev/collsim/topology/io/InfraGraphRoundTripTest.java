@@ -43,6 +43,24 @@ class InfraGraphRoundTripTest {
         same(Catalog.standalone(Catalog.hostType(name).orElseThrow(), 1));
     }
 
+    static List<String> configs() {
+        return ClusterLoader.configNames();
+    }
+
+    /** Every shipped config the writer can express (hosts hH/NAMEi, switches NAMEi) comes back the same. */
+    @ParameterizedTest
+    @MethodSource("configs")
+    void shippedConfigComesBackTheSame(String name) throws InputException {
+        Topology t = ClusterLoader.load(name);
+        try {
+            new InfraGraphWriter().write(t);
+        } catch (IllegalArgumentException notExpressible) {
+            assertTrue(notExpressible.getMessage().startsWith("InfraGraph export: "), notExpressible.getMessage());
+            return;
+        }
+        same(t);
+    }
+
     @Test
     void twoHostFatTreeComesBackTheSame() throws InputException {
         Topology t = ClusterLoader.load("dgx-h100x2");

@@ -43,6 +43,7 @@ public final class InfraGraphWriter {
 
     private final Map<String, Map<String, Object>> hostLinks = new LinkedHashMap<>();
     private final List<Map<String, Object>> annotations = new ArrayList<>();
+    private final Map<Integer, String> hostSlot = new LinkedHashMap<>();
 
     /**
      * @param t the topology
@@ -108,7 +109,9 @@ public final class InfraGraphWriter {
                 instances.add(lastInstance);
                 last = dev;
             }
-            annotate(t, h, (String) lastInstance.get("name"), (Integer) lastInstance.get("count") - 1);
+            int copy = (Integer) lastInstance.get("count") - 1;
+            hostSlot.put(h, lastInstance.get("name") + "[" + copy + "]");
+            annotate(t, h, (String) lastInstance.get("name"), copy);
         }
     }
 
@@ -209,14 +212,14 @@ public final class InfraGraphWriter {
     }
 
     /** An infrastructure endpoint; a network switch's next free port. */
-    private static Map<String, Object> end(Device d, Map<String, int[]> ports) {
+    private Map<String, Object> end(Device d, Map<String, int[]> ports) {
         if (d instanceof NetSwitch s) {
             Matcher m = fabricId(s);
             int port = ports.computeIfAbsent(s.id(), k -> new int[1])[0]++;
             return Map.of("instance", m.group(1) + "[" + m.group(2) + "]", "component", "port[" + port + "]");
         }
         Matcher m = local(d);
-        return Map.of("instance", "host[" + m.group(1) + "]", "component", m.group(2) + "[" + m.group(3) + "]");
+        return Map.of("instance", hostSlot.get(d.host()), "component", m.group(2) + "[" + m.group(3) + "]");
     }
 
     private static String linkName(Map<String, Object> links, Link l) {

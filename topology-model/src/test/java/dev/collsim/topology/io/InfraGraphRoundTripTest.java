@@ -7,14 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.PathFinder;
+import dev.collsim.units.Bandwidth;
+import dev.collsim.units.Latency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -72,6 +77,29 @@ class InfraGraphRoundTripTest {
         DevicePath p = PathFinder.of(back).path(a, b);
         assertEquals(PathFinder.of(t).path(t.gpusOf(0).get(0), t.gpusOf(1).get(0)).nccl().gbps(), p.nccl().gbps(),
                 1e-9);
+    }
+
+    /** Hosts of two shapes (2 GPUs, then 1) become two devices and instances; the cables keep their hosts. */
+    @Test
+    void hostsOfTwoShapesComeBackTheSame() throws InputException {
+        Topology.Builder b = Topology.builder("mixed");
+        NetSwitch leaf = b.add(new NetSwitch("leaf0", NetSwitch.Tier.LEAF, 0));
+        for (int h = 0; h < 3; h++) {
+            int gpus = h == 0 ? 2 : 1;
+            Cpu cpu = b.add(new Cpu("h" + h + "/cpu0", h, 0, "x86_64", "GenuineIntel", "Xeon"));
+            Nic nic = b.add(new Nic("h" + h + "/nic0", h, "mlx5_0", Bandwidth.ofGbits(400), 1, true, 0, ""));
+            b.connect(cpu, nic, LinkType.PCIE, 16, Bandwidth.ofGBps(63.0), Latency.ZERO, "PCIe Gen5 x16");
+            b.connectOneWay(nic, leaf, LinkType.NET, 1, Bandwidth.ofGBps(50), Latency.ofMicros(0.6), "NIC-leaf");
+            b.connectOneWay(leaf, nic, LinkType.NET, 1, Bandwidth.ofGBps(50), Latency.ZERO, "NIC-leaf");
+            for (int i = 0; i < gpus; i++) {
+                Gpu g = b.add(new Gpu("h" + h + "/gpu" + i, h, i, "H100-SXM5-80GB", 90, 80L << 30, ""));
+                b.connect(cpu, g, LinkType.PCIE, 16, Bandwidth.ofGBps(63.0), Latency.ZERO, "PCIe Gen5 x16");
+            }
+        }
+        Topology t = b.build();
+        String yaml = new InfraGraphWriter().write(t);
+        assertTrue(yaml.contains("instance: \"host-1[1]\""), yaml);
+        same(t);
     }
 
     @Test

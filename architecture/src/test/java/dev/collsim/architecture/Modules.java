@@ -38,9 +38,11 @@ enum Modules {
     REPORTS("reports", List.of("dev.collsim.reports.."),
             List.of("dev.collsim.reports.whatif", "dev.collsim.reports.plan", "dev.collsim.reports.spec"),
             List.of("dev.collsim.reports.cluster.SimulatorResolver", "dev.collsim.reports.io.AtomicFolder",
-                    "dev.collsim.reports.chart.ChartStyle")),
+                    "dev.collsim.reports.io.CsvTable", "dev.collsim.reports.chart.ChartStyle")),
     /** The command line; nothing uses it. */
-    CLI("cli", List.of("dev.collsim.cli.."), List.of());
+    CLI("cli", List.of("dev.collsim.cli.."), List.of()),
+    /** Design-space sweeps on Apache Spark (its own launcher entry point); nothing uses it. */
+    SWEEP("sweep", List.of("dev.collsim.sweep.."), List.of());
 
     private final String artifact;
     private final List<String> packages;

@@ -7,8 +7,12 @@ import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The one {@code -c/--cluster} option of every command that needs a cluster (a picocli mixin: add
@@ -17,7 +21,8 @@ import picocli.CommandLine.Option;
  * XML, detected by content), a shipped config name (e.g. {@code dgx-h100-32x-rail}), a catalog host type name (e.g.
  * {@code dgx-h100}) or N hosts of one ({@code dgx-h100x2}, {@code dgx-h100:2}); without {@code -c} the built-in
  * {@code default} cluster (compare and calibrate instead build the cluster from each measurement file). The resolved
- * cluster is kept, so a command resolves it once.
+ * cluster is kept, so a command resolves it once. The reader's warnings ({@link Topology#warnings()}) are printed on
+ * the command's stderr when the cluster is resolved, one {@code collsim: warning: } line each.
  */
 public final class ClusterOption {
 
@@ -26,35 +31,48 @@ public final class ClusterOption {
 
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
-                    + " (configs/NAME.yaml), a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
+                    + " shipped in configs/, a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
                     + " dgx-h100:2; rail-optimized fabric). Default: " + ClusterLoader.DEFAULT + " (compare,"
-                    + " calibrate: built from what each measurement file reveals).")
-    private String cluster;
+                    + " calibrate: built from what each measurement file reveals). predict also reads nccl-tests'"
+                    + " data check, -c followed by a bare number (-c 1), next to a -c CLUSTER.")
+    private List<String> clusters = new ArrayList<>();
+
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec mixee;
 
     private ClusterSource resolved;
 
     /**
-     * nccl-tests' {@code -c N} is its data check; a pasted nccl-tests command line gives a bare number. When
-     * {@code -c} holds only digits and no file of that name exists, it is dropped (the default cluster is used).
+     * nccl-tests' {@code -c N} is its data check (number of check iterations, {@code src/common.cu}); a pasted
+     * nccl-tests command line gives a bare number, possibly next to a {@code -c CLUSTER}. Every {@code -c} value of
+     * only digits that is not a file is taken out of the cluster values.
      *
-     * @return true when a bare number was dropped
+     * @return true when such a check flag was taken out
      */
     public boolean dropNcclTestsCheck() {
-        if (cluster != null && resolved == null && cluster.matches("[0-9]+") && !Files.exists(Path.of(cluster))) {
-            cluster = null;
-            return true;
+        int before = clusters.size();
+        if (resolved == null) {
+            clusters.removeIf(v -> v.matches("[0-9]+") && !Files.exists(Path.of(v)));
         }
-        return false;
+        return clusters.size() < before;
     }
 
     /** @return true when the user gave {@code -c} */
     public boolean given() {
-        return cluster != null;
+        return !clusters.isEmpty();
     }
 
-    /** @return what the user passed (or {@code default}) */
+    /**
+     * @return what the user passed (or {@code default})
+     * @throws UserError (usage) when {@code -c} names two clusters
+     */
     public String value() {
-        return cluster == null ? ClusterLoader.DEFAULT : cluster;
+        if (clusters.size() > 1) {
+            throw new UserError("-c/--cluster names " + clusters.size() + " clusters (" + String.join(", ", clusters)
+                    + "); give one (only 'collsim predict' also reads nccl-tests' data check, -c with a bare number)",
+                    ExitCodes.USAGE);
+        }
+        return clusters.isEmpty() ? ClusterLoader.DEFAULT : clusters.get(0);
     }
 
     /**
@@ -71,12 +89,16 @@ public final class ClusterOption {
             if (!hints.equals(HardwareHints.NONE) && s.origin() != ClusterSource.Origin.FILE) {
                 // the hints fill in facts a machine file lacks; a config or catalog cluster has them all, so they
                 // would be silently ignored
-                throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen and --cpu-vendor only fill in"
+                throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen, --nvlink and --cpu-vendor only fill in"
                         + " facts a machine file (nvidia-smi topo -m text, NCCL topology XML) lacks; -c " + value()
                         + " is a config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
                         + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
             }
             resolved = s;
+            if (mixee != null) {
+                s.topology().warnings().forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
+                mixee.commandLine().getErr().flush();
+            }
         }
         return resolved;
     }

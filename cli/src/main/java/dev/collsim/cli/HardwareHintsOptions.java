@@ -2,6 +2,7 @@ package dev.collsim.cli;
 
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.units.Bandwidth;
+import java.util.Locale;
 import picocli.CommandLine.Option;
 
 /**
@@ -12,7 +13,7 @@ import picocli.CommandLine.Option;
 public final class HardwareHintsOptions {
 
     @Option(names = "--gpu-model", paramLabel = "NAME",
-            description = "GPU model for machine files that do not name it, e.g. H100-SXM5-80GB.")
+            description = "GPU model for machine files that do not name it, such as H100-SXM5-80GB.")
     String gpuModel;
 
     @Option(names = "--gpu-sm", paramLabel = "SM",
@@ -25,6 +26,12 @@ public final class HardwareHintsOptions {
 
     @Option(names = "--pcie-gen", paramLabel = "GEN", description = "PCIe generation (1-6) of GPU and NIC links.")
     int pcieGen;
+
+    @Option(names = "--nvlink", paramLabel = "SPEC",
+            description = "NVLinks a machine file leaves out (NCCL finds them at run time): 'nvswitch' joins every GPU"
+                    + " without NVLink to the host's NVSwitch with the GPU model's own link count, 'nvswitch:N' with N"
+                    + " links (1-64). NCCL topology XML only.")
+    String nvlink;
 
     @Option(names = "--cpu-vendor", paramLabel = "VENDOR",
             description = "CPU vendor (GenuineIntel, AuthenticAMD) for the SMP link bandwidth.")
@@ -44,9 +51,28 @@ public final class HardwareHintsOptions {
             }
         }
         try {
-            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, -1, -1);
+            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, -1, -1, nvswitchLinks());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
+    }
+
+    /** @return the NVLink hint: 0 none, -1 the model's count, else the count given */
+    private int nvswitchLinks() {
+        if (nvlink == null) {
+            return 0;
+        }
+        String v = nvlink.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("nvswitch")) {
+            return -1;
+        }
+        if (v.matches("nvswitch:\\d{1,2}")) {
+            int n = Integer.parseInt(v.substring("nvswitch:".length()));
+            if (n >= 1 && n <= 64) {
+                return n;
+            }
+        }
+        throw new UserError("--nvlink: found '" + nvlink + "'; allowed: nvswitch (the GPU model's own NVLink count) or"
+                + " nvswitch:N with N in 1..64", ExitCodes.USAGE);
     }
 }

@@ -7,6 +7,9 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricWarnings;
+import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.io.PrintWriter;
@@ -23,9 +26,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code collsim topo check}: validates a cluster description (every input problem, with file, line, column and
  * field), then checks that NCCL could use it: every GPU pair of a host has a path, every GPU reaches a NIC when there
- * are several hosts, and every host reaches host 0. Exit code 3 when anything is wrong.
+ * are several hosts, and every host reaches host 0. Exit code 3 when anything is wrong. As in every other command,
+ * problems and warnings are diagnostics and go to stderr; the report of a successful check goes to stdout.
  */
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(name = "check", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the cluster is valid", "1:internal error", "2:usage error (bad option or value)",
+            "3:problems found (every one is listed with file, line and column) or the cluster cannot be read"},
         description = "Validate a cluster description and its connectivity; exit 3 listing every problem.")
 public final class TopoCheckCommand implements Callable<Integer> {
 
@@ -38,24 +44,44 @@ public final class TopoCheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         Topology t;
         try {
             t = cluster.load();
         } catch (InputException e) {
-            out.println(e.getMessage());
+            err.println(e.getMessage());
             return ExitCodes.INPUT;
         }
         List<InputProblem> problems = check(t, cluster.value());
+        List<String> shape = warnings(t);
+        shape.forEach(x -> err.println("collsim: warning: " + x));
+        int w = t.warnings().size() + shape.size();
+        String warnings = w == 0 ? "" : String.format(Locale.ROOT, "; %d warning%s (on stderr)", w, w == 1 ? "" : "s");
         if (problems.isEmpty()) {
-            out.printf(Locale.ROOT, "OK: %s: %d %s, %d GPUs; every GPU pair of a host has a path%s%n", t.name(),
+            out.printf(Locale.ROOT, "OK: %s: %d %s, %d GPUs; every GPU pair of a host has a path%s%s%n", t.name(),
                     t.hostCount(), t.hostCount() == 1 ? "host" : "hosts", t.gpus().size(),
-                    t.hostCount() > 1 ? ", every host reaches host 0" : "");
+                    t.hostCount() > 1 ? ", every host reaches host 0" : "", warnings);
             return ExitCodes.OK;
         }
-        problems.forEach(out::println);
-        out.printf(Locale.ROOT, "%d problem%s in %s%n", problems.size(), problems.size() == 1 ? "" : "s",
-                cluster.value());
+        problems.forEach(err::println);
+        err.printf(Locale.ROOT, "%d problem%s in %s%s%n", problems.size(), problems.size() == 1 ? "" : "s",
+                cluster.value(), warnings);
         return ExitCodes.INPUT;
+    }
+
+    /** @return what the cluster's shape makes meaningless (fabric options) or leaves out (NVLinks) */
+    private List<String> warnings(Topology t) {
+        List<String> out = new ArrayList<>();
+        try {
+            ClusterSpec s = cluster.source().spec();
+            if (s != null) {
+                out.addAll(FabricWarnings.of(s, t));
+            }
+        } catch (InputException e) {
+            // already loaded once: a source that reads the first time reads again
+        }
+        MissingNvlinks.warning(t).ifPresent(out::add);
+        return out;
     }
 
     /**

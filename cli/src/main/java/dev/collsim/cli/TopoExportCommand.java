@@ -20,8 +20,11 @@ import picocli.CommandLine.Spec;
  * {@code collsim topo export}: writes the cluster as DOT, GraphML or NCCL topology XML, to standard output or, with
  * {@code -o}, to a file written atomically (nothing half-written on failure).
  */
-@Command(name = "export", mixinStandardHelpOptions = true,
-        description = "Export a cluster as dot, graphml, nccl-xml or infragraph (to stdout, or -o FILE written atomically).")
+@Command(name = "export", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option or value)",
+            "3:invalid or unreadable cluster, or -o FILE cannot be written"},
+        description = "Export a cluster as dot, graphml, nccl-xml or infragraph (to stdout, or -o FILE written"
+                + " atomically).")
 public final class TopoExportCommand implements Callable<Integer> {
 
     /** The export formats, as typed on the command line. */

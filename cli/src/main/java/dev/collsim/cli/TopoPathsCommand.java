@@ -29,7 +29,9 @@ import picocli.CommandLine;
  * path type and bottleneck bandwidth (GB/s per direction) from the row device to the column device; or, with
  * {@code --smi}, the {@code nvidia-smi topo -m} labels.
  */
-@Command(name = "paths", mixinStandardHelpOptions = true,
+@Command(name = "paths", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option or value)",
+            "3:invalid or unreadable cluster (every problem is listed with file, line and column)"},
         description = "Path matrix per host: NCCL path type and bottleneck bandwidth (GB/s) from row to column.")
 public final class TopoPathsCommand implements Callable<Integer> {
 

@@ -6,6 +6,7 @@ import dev.collsim.topology.Link;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.topology.fabric.Bisection;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HostPaths;
@@ -27,7 +28,9 @@ import picocli.CommandLine.Spec;
  * NCCL's), NIC bandwidth per GPU, NCCL's GPU-GPU and GPU-NIC paths on the first host, and the fabric's switches and
  * bisection bandwidth.
  */
-@Command(name = "show", mixinStandardHelpOptions = true,
+@Command(name = "show", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option or value)",
+            "3:invalid or unreadable cluster (every problem is listed with file, line and column)"},
         description = "Summarize a cluster: hosts, GPUs, links by type, NIC bandwidth per GPU, NCCL paths, bisection.")
 public final class TopoShowCommand implements Callable<Integer> {
 
@@ -43,6 +46,7 @@ public final class TopoShowCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "cluster    %s%n", t.name());
         out.printf(Locale.ROOT, "source     %s%n", t.source());
+        MissingNvlinks.warning(t).ifPresent(w -> out.printf(Locale.ROOT, "warning    %s%n", w));
         out.printf(Locale.ROOT, "hosts      %d%n", t.hostCount());
         Map<String, Long> kinds = t.gpus().stream().collect(Collectors.groupingBy(
                 g -> String.format(Locale.ROOT, "%s (sm%d, %s)", g.model(), g.sm(), memory(g.memoryBytes())),

@@ -28,7 +28,7 @@ class RunCommandTest {
         assertEquals(0, run(out, new StringWriter(), "run", "--help"));
         String h = out.toString();
         for (String flag : new String[] {"-b", "-e", "-f", "-n", "-w", "-m", "-c", "-o", "-d", "-r", "-z", "-a", "-G",
-            "-T", "-J", "-g", "--env", "--sweep-env"}) {
+            "-T", "-J", "-g", "-p", "-R", "--env", "--sweep-env"}) {
             assertTrue(h.contains(flag + ",") || h.contains(flag + "="), flag);
         }
         assertTrue(h.contains("Exit codes:") && h.contains("no GPU, CUDA/NCCL not loadable"), h);

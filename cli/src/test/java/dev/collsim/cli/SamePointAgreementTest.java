@@ -72,7 +72,7 @@ class SamePointAgreementTest {
 
     /** us/call of the DP gradient AllReduce of a pure data-parallel job with 4-byte gradients. */
     private static double planUs(String cluster, String params, int dp, String size) {
-        CliRun plan = run("plan", "-c", cluster, "--params", params, "--grad-bytes", "4", "--dp", String.valueOf(dp),
+        CliRun plan = run("plan", "-c", cluster, "--params", params, "--grad-reduce-dtype", "fp32", "--dp", String.valueOf(dp),
                 "--global-batch", String.valueOf(dp), "--step-compute-ms", "10");
         assertEquals(0, plan.code(), plan.err());
         String row = plan.out().lines().filter(l -> l.trim().startsWith("DP gradient AllReduce")).findFirst()

@@ -69,10 +69,12 @@ class TopoCommandTest {
                 + "linkSpeed: 400}\nextra: 1\n");
         CliRun r = run("topo", "check", "-c", f.toString());
         assertEquals(3, r.code());
-        assertTrue(r.out().contains(f + ":5:37: fabric.linkSpeed: found the bare number 400 without a unit"), r.out());
-        assertTrue(r.out().contains(f + ":6:1: extra: unknown key 'extra'"), r.out());
-        assertTrue(r.out().contains("2 problems in " + f), r.out());
-        assertFalse(r.out().contains("Exception") || r.err().contains("at dev."), r.err());
+        // problems are diagnostics: stderr, as in every other command; nothing on stdout
+        assertTrue(r.err().contains(f + ":5:37: fabric.linkSpeed: found the bare number 400 without a unit"), r.err());
+        assertTrue(r.err().contains(f + ":6:1: extra: unknown key 'extra'"), r.err());
+        assertTrue(r.err().contains("2 problems in " + f), r.err());
+        assertEquals("", r.out());
+        assertFalse(r.err().contains("Exception") || r.err().contains("at dev."), r.err());
         CliRun show = run("topo", "show", "-c", f.toString());
         assertEquals(3, show.code());
         assertTrue(show.err().contains("fabric.linkSpeed"), show.err());
@@ -87,8 +89,9 @@ class TopoCommandTest {
         Path f = dir.resolve("nofabric.yaml");
         Files.writeString(f, "schema: collsim/v1\nname: x\nhosts: dgx-h100\ncount: 2\n");
         CliRun bad = run("topo", "check", "-c", f.toString());
-        assertEquals(3, bad.code(), bad.out());
-        assertTrue(bad.out().contains("host 1 is not reachable from host 0"), bad.out());
+        assertEquals(3, bad.code(), bad.err());
+        assertTrue(bad.err().contains("host 1 is not reachable from host 0"), bad.err());
+        assertEquals("", bad.out());
     }
 
     /** Exports: GraphML to a file atomically; an unknown format is a usage error; nccl-xml for a catalog host. */

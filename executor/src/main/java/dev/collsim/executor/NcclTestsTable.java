@@ -46,6 +46,7 @@ public final class NcclTestsTable {
                     + "time excludes barrier \n");
             default -> { }
         }
+        spec.notes().forEach(n -> sb.append("# ").append(n).append('\n'));
         sb.append("#\n# Using devices\n");
         for (GpuInfo g : gpus) {
             sb.append(rankLine(g)).append('\n');

@@ -25,16 +25,16 @@ public final class RunOptions {
                     + "scatter (NCCL spellings such as AllReduce also accepted)")
     String collective;
 
-    @Option(names = {"-b", "--minbytes"}, defaultValue = "32M", description = "smallest size, K/M/G = 2^10.. (${DEFAULT-VALUE})")
+    @Option(names = {"-b", "--minbytes"}, defaultValue = SizeSweep.DEFAULT_MIN, description = "smallest size, K/M/G = 2^10.. (${DEFAULT-VALUE})")
     String minBytes;
 
-    @Option(names = {"-e", "--maxbytes"}, defaultValue = "32M", description = "largest size (${DEFAULT-VALUE}); reduced when GPU memory is short")
+    @Option(names = {"-e", "--maxbytes"}, defaultValue = SizeSweep.DEFAULT_MAX, description = "largest size (${DEFAULT-VALUE}); reduced when GPU memory is short")
     String maxBytes;
 
-    @Option(names = {"-i", "--stepbytes"}, defaultValue = "1M", description = "additive step (${DEFAULT-VALUE})")
+    @Option(names = {"-i", "--stepbytes"}, defaultValue = SizeSweep.DEFAULT_STEP, description = "additive step (${DEFAULT-VALUE})")
     String stepBytes;
 
-    @Option(names = {"-f", "--stepfactor"}, defaultValue = "1", description = "multiplicative step; 1 = off (${DEFAULT-VALUE})")
+    @Option(names = {"-f", "--stepfactor"}, defaultValue = SizeSweep.DEFAULT_FACTOR, description = "multiplicative step; 1 = off (${DEFAULT-VALUE})")
     long stepFactor;
 
     @Option(names = {"-n", "--iters"}, defaultValue = "20", description = "timed iterations (${DEFAULT-VALUE})")
@@ -99,6 +99,15 @@ public final class RunOptions {
                     + " 'all' = ncclCommInitAll (${DEFAULT-VALUE})")
     String commInit;
 
+    @Option(names = {"-p", "--parallel_init"}, defaultValue = "0", description = "nccl-tests: threads init NCCL in"
+            + " parallel (0/1); no effect here, one thread inits every communicator of a process (${DEFAULT-VALUE})")
+    int parallelInit;
+
+    @Option(names = {"-R", "--local_register"}, defaultValue = "0", description = "nccl-tests: register buffers with"
+            + " NCCL, 0 none, 1 local, 2 symmetric; accepted with no effect here, collsim does not register its"
+            + " buffers (${DEFAULT-VALUE})")
+    int register;
+
     @Option(names = "--rendezvous-timeout", defaultValue = "300", paramLabel = "SECONDS", description = "wait for all ranks at start-up (${DEFAULT-VALUE})")
     int rdzvTimeout;
 
@@ -132,6 +141,8 @@ public final class RunOptions {
         range("-z", blocking, 0, 3);
         range("-a", average, 0, 3);
         range("-C", cpuTime, 0, 1);
+        range("-p", parallelInit, 0, 1);
+        range("-R", register, 0, 2);
         if (nThreads != 1) {
             throw new ExecutorException("-t " + nThreads + ": collsim drives all GPUs of a process from one thread; "
                     + "use -g N for N GPUs, or one process per GPU", ExecutorException.USAGE);
@@ -165,7 +176,26 @@ public final class RunOptions {
         }
         return new RunSpec(coll, sweep, iters, warmup, agg, cycles, check, ops, types, r, blocking, average, graph,
                 timeout, cpuTime == 1, nGpus, json, EnvSettings.parseFixed(env), sweepEnv, !noCapture, rdzvTimeout,
-                commInit.equals("all"));
+                commInit.equals("all"), notes());
+    }
+
+    /**
+     * nccl-tests 2.19.6 flags ({@code src/common.cu}) the executor accepts without acting on them, so a pasted
+     * nccl-tests line runs and its output says what was not honoured.
+     *
+     * @return one header line per such flag given with a value other than its default
+     */
+    List<String> notes() {
+        List<String> n = new ArrayList<>();
+        if (parallelInit != 0) {
+            n.add("-p " + parallelInit + " (parallel init) has no effect here: one thread initialises every"
+                    + " communicator of the process (nccl-tests' parallel init only matters with -t > 1)");
+        }
+        if (register != 0) {
+            n.add("-R " + register + " (" + (register == 1 ? "local" : "symmetric") + " buffer registration) has no"
+                    + " effect here: collsim does not register its buffers with NCCL, so times are those of -R 0");
+        }
+        return n;
     }
 
     /** @return the raw arguments for re-running this request in a child process */
@@ -173,7 +203,7 @@ public final class RunOptions {
         List<String> a = new ArrayList<>(List.of(collective, "-b", minBytes, "-e", maxBytes, "-i", stepBytes,
                 "-f", "" + stepFactor, "-n", "" + iters, "-w", "" + warmup, "-m", "" + agg, "-N", "" + cycles,
                 "-c", "" + check, "-o", op, "-d", datatype, "-r", root, "-z", "" + blocking, "-a", "" + average,
-                "-G", "" + graph, "-T", "" + timeout, "-C", "" + cpuTime, "-g", "" + nGpus,
+                "-G", "" + graph, "-T", "" + timeout, "-C", "" + cpuTime, "-g", "" + nGpus, "-p", "" + parallelInit, "-R", "" + register,
                 "--rendezvous-timeout", "" + rdzvTimeout, "--comm-init", commInit));
         if (noCapture) {
             a.add("--no-nccl-capture");

@@ -33,11 +33,13 @@ import java.util.Map;
  * @param captureNccl capture NCCL's topology dump and INFO log
  * @param rdzvTimeoutSec seconds to wait for all ranks at rendezvous
  * @param useInitAll  one process, several GPUs: ncclCommInitAll instead of nccl-tests' ncclCommInitRankConfig
+ * @param notes       header lines ({@code # } added when printed) naming nccl-tests flags that were accepted but
+ *                    have no effect in collsim's executor ({@code -p}, {@code -R})
  */
 public record RunSpec(Collective collective, SizeSweep sweep, int iters, int warmupIters, int aggIters,
         int runCycles, int check, List<RedOp> ops, List<DataType> types, int root, int blocking, int average,
         int graphLaunches, int timeoutSec, boolean cpuTime, int nGpus, Path json, Map<String, String> env,
-        List<String> sweepEnv, boolean captureNccl, int rdzvTimeoutSec, boolean useInitAll) {
+        List<String> sweepEnv, boolean captureNccl, int rdzvTimeoutSec, boolean useInitAll, List<String> notes) {
 
     /** Copies collections. */
     public RunSpec {
@@ -45,6 +47,7 @@ public record RunSpec(Collective collective, SizeSweep sweep, int iters, int war
         types = List.copyOf(types);
         env = Map.copyOf(env);
         sweepEnv = List.copyOf(sweepEnv);
+        notes = List.copyOf(notes);
     }
 
     /** @return nccl-tests' program name, e.g. {@code all_reduce_perf} */
@@ -59,6 +62,6 @@ public record RunSpec(Collective collective, SizeSweep sweep, int iters, int war
     public RunSpec withSweep(SizeSweep s) {
         return new RunSpec(collective, s, iters, warmupIters, aggIters, runCycles, check, ops, types, root,
                 blocking, average, graphLaunches, timeoutSec, cpuTime, nGpus, json, env, sweepEnv, captureNccl,
-                rdzvTimeoutSec, useInitAll);
+                rdzvTimeoutSec, useInitAll, notes);
     }
 }

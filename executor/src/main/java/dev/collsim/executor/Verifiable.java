@@ -56,22 +56,21 @@ public final class Verifiable {
 
     /**
      * The largest integer L such that 0..L are exact in the type and sums up to L do not overflow it: int8 127,
-     * uint8 255, half 2048 (11 significant bits), bfloat16 256 (8), float 2^24, double 2^53, FP8 E4M3 16 (4),
-     * E5M2 8 (3); wider integers are capped at 2^31.
+     * uint8 255; a floating type with m mantissa bits ({@link NumberCodec#mantissaBits}) holds every integer up to
+     * 2^(m+1): half 2048 (11 significant bits), bfloat16 256 (8), float 2^24, double 2^53, FP8 E4M3 16 (4), E5M2 8
+     * (3); wider integers are capped at 2^31.
      *
      * @param t a type
      * @return L
      */
     public static long exactLimit(DataType t) {
+        int m = NumberCodec.mantissaBits(t);
+        if (m > 0) {
+            return 1L << (m + 1);
+        }
         return switch (t) {
             case INT8 -> 127;
             case UINT8 -> 255;
-            case HALF -> 2048;
-            case BFLOAT16 -> 256;
-            case FLOAT -> 1L << 24;
-            case DOUBLE -> 1L << 53;
-            case F8E4M3 -> 16;
-            case F8E5M2 -> 8;
             default -> 1L << 31;
         };
     }

@@ -13,6 +13,24 @@ import org.junit.jupiter.api.Test;
 class VerifiableTest {
 
     /**
+     * Exact-integer limits from the formats' definitions: a binary float with p significant bits (mantissa bits + 1)
+     * holds every integer up to 2^p, and 2^p + 1 is the first it cannot: IEEE 754 binary16 p = 11, bfloat16 8,
+     * binary32 24, binary64 53, OCP FP8 E4M3 4, E5M2 3. int8 and uint8 stop at their largest value.
+     */
+    @Test
+    void exactLimitsFollowTheFormats() {
+        assertEquals(2048, Verifiable.exactLimit(DataType.HALF));
+        assertEquals(256, Verifiable.exactLimit(DataType.BFLOAT16));
+        assertEquals(16_777_216L, Verifiable.exactLimit(DataType.FLOAT));
+        assertEquals(9_007_199_254_740_992L, Verifiable.exactLimit(DataType.DOUBLE));
+        assertEquals(16, Verifiable.exactLimit(DataType.F8E4M3));
+        assertEquals(8, Verifiable.exactLimit(DataType.F8E5M2));
+        assertEquals(127, Verifiable.exactLimit(DataType.INT8));
+        assertEquals(255, Verifiable.exactLimit(DataType.UINT8));
+        assertEquals(2_147_483_648L, Verifiable.exactLimit(DataType.INT32), "wider integers capped at 2^31");
+    }
+
+    /**
      * Exactness in any order: inputs are non-negative integers, so every partial sum of any subset is at most the
      * full sum; when the full sum is at most the type's exact-integer limit (every integer 0..limit is
      * representable, see NumberCodecTest.roundTripEveryExactSmallInteger), every partial sum in every order is

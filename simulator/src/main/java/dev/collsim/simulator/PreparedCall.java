@@ -103,6 +103,19 @@ public final class PreparedCall {
      *         NCCL's choice marked; empty for point-to-point collectives
      */
     public List<Candidate> candidates(PerformanceParameters pp) {
-        return comm.candidates(this, pp);
+        return comm.candidates(this, pp, 0);
+    }
+
+    /**
+     * @param pp       performance parameters
+     * @param channels the channel count a tuner plugin gives the call ({@code getCollInfo}'s {@code *nChannels}),
+     *                 capped at {@link PreparedCommunicator#tunerChannelCap}; 0 for NCCL's own per-call count
+     * @return as {@link #candidates(PerformanceParameters)}, each predicted on that many channels
+     */
+    public List<Candidate> candidates(PerformanceParameters pp, int channels) {
+        if (channels < 0) {
+            throw new IllegalArgumentException("channels must be >= 0 (0: NCCL's own count), got " + channels);
+        }
+        return comm.candidates(this, pp, channels);
     }
 }

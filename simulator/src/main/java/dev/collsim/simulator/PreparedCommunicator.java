@@ -1,5 +1,6 @@
 package dev.collsim.simulator;
 
+import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
@@ -8,6 +9,7 @@ import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
@@ -128,6 +130,10 @@ public final class PreparedCommunicator {
     }
 
     private PerfEstimate estimate(PreparedCall call, AlgoChoice choice, PerformanceParameters pp) {
+        return estimate(call, choice, pp, 0);
+    }
+
+    private PerfEstimate estimate(PreparedCall call, AlgoChoice choice, PerformanceParameters pp, int channels) {
         if (choice == null) {
             return P2pModel.estimate(plan, settings, pp, call.collective(), call.bytes(),
                     plan.graphs().ring().typeIntra());
@@ -136,7 +142,7 @@ public final class PreparedCommunicator {
             double t = pp.launchOverheadUs() + call.bytes() / (1000.0 * pp.localCopyGBps());
             return new PerfEstimate(t, 1, pp.launchOverheadUs(), pp.localCopyGBps(), "one rank: local copy");
         }
-        return PerformanceModel.estimate(plan, settings, pp, table, call.collective(), choice, call.bytes());
+        return PerformanceModel.estimate(plan, settings, pp, table, call.collective(), choice, call.bytes(), channels);
     }
 
     Protocol protocol(PreparedCall call) {
@@ -144,7 +150,7 @@ public final class PreparedCommunicator {
                 : call.choice().protocol();
     }
 
-    List<Candidate> candidates(PreparedCall call, PerformanceParameters pp) {
+    List<Candidate> candidates(PreparedCall call, PerformanceParameters pp, int channels) {
         if (call.choice() == null) {
             return List.of();
         }
@@ -154,7 +160,7 @@ public final class PreparedCommunicator {
         for (AlgoChoice a : all) {
             boolean chosen = best.isPresent() && best.get().algorithm() == a.algorithm()
                     && best.get().protocol() == a.protocol();
-            out.add(new Candidate(a.algorithm(), a.protocol(), a.timeUs(), estimate(call, a, pp), chosen));
+            out.add(new Candidate(a.algorithm(), a.protocol(), a.timeUs(), estimate(call, a, pp, channels), chosen));
         }
         return out;
     }
@@ -166,6 +172,15 @@ public final class PreparedCommunicator {
      */
     public double physicalBoundBusBw(Collective c) {
         return PhysicalBound.busBw(plan, c);
+    }
+
+    /**
+     * @param a an algorithm
+     * @return the most channels a tuner plugin's channel count gives a call of it on this communicator
+     *         ({@link RuntimeChannels#tunerCap}: comm.nChannels, or the NVLS channels for NVLS/NVLSTree)
+     */
+    public int tunerChannelCap(Algorithm a) {
+        return RuntimeChannels.tunerCap(a, plan);
     }
 
     /** @return the NCCL release modelled */

@@ -1,9 +1,15 @@
 package dev.collsim.io;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * Limits on input files that protect memory and time, checked before any parsing starts, with a message that names
@@ -78,10 +84,47 @@ public final class InputLimits {
                         + max + " bytes (a limit that protects memory: the file is read whole; set "
                         + MAX_FILE_BYTES_VARIABLE + "=N to go past it)"));
             }
-            return Files.readString(file, StandardCharsets.UTF_8);
+            return utf8(Files.readAllBytes(file), name);
         } catch (IOException e) {
             throw new InputException(new InputProblem(name, 0, 0, "", IoMessages.reason(e)));
         }
+    }
+
+    /**
+     * Decodes a file's bytes as UTF-8 (ASCII is a subset), refusing bytes that are not UTF-8 text with their place
+     * instead of the JDK's bare "Input length = 1".
+     *
+     * @param bytes the file's bytes
+     * @param name  the file as the user gave it
+     * @return the text
+     * @throws InputException at the first byte that is not part of UTF-8 text: its line, column (in bytes) and byte
+     *                        offset from the start of the file (0-based), and the byte's value
+     */
+    public static String utf8(byte[] bytes, String name) throws InputException {
+        CharsetDecoder d = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult r = d.decode(in, out, true);
+        if (!r.isError()) {
+            r = d.flush(out);
+        }
+        if (r.isError()) {
+            int at = in.position();
+            int line = 1;
+            int lineStart = 0;
+            for (int i = 0; i < at; i++) {
+                if (bytes[i] == '\n') {
+                    line++;
+                    lineStart = i + 1;
+                }
+            }
+            throw new InputException(new InputProblem(name, line, at - lineStart + 1, "", String.format(Locale.ROOT,
+                    "not UTF-8 text: byte 0x%02X at byte offset %d cannot start or continue a UTF-8 character;"
+                            + " allowed: a text file (UTF-8 or ASCII), e.g. nccl-tests output, YAML, NCCL XML,"
+                            + " nvidia-smi topo -m", bytes[at] & 0xFF, at)));
+        }
+        return out.flip().toString();
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  *       sweep. A sweep of more than {@link #MAX_POINTS} sizes is refused (a guard nccl-tests does not have).</li>
  * </ul>
  * How a size becomes an element count for a datatype and a number of ranks ({@code getCollByteCount}) is not this
- * type's job: the executor's {@code CollGeometry} and the simulator's {@link Collective#countFor} do that.
+ * type's job: {@link CollGeometry} does that.
  *
  * @param minBytes   first size, bytes, >= 0 (nccl-tests {@code -b}, default 32M)
  * @param maxBytes   last size, bytes, >= minBytes (nccl-tests {@code -e}, default 32M)
@@ -35,8 +35,17 @@ import java.util.regex.Pattern;
  */
 public record SizeSweep(long minBytes, long maxBytes, long stepBytes, long stepFactor) {
 
-    /** nccl-tests 2.19.6 defaults ({@code src/common.cu}): {@code -b 32M -e 32M -i 1M -f 1}. */
-    public static final SizeSweep DEFAULT = new SizeSweep(32L << 20, 32L << 20, 1L << 20, 1);
+    /** nccl-tests 2.19.6's default {@code -b} ({@code src/common.cu}), as the option's text: 32 MiB. */
+    public static final String DEFAULT_MIN = "32M";
+
+    /** nccl-tests 2.19.6's default {@code -e} ({@code src/common.cu}), as the option's text: 32 MiB. */
+    public static final String DEFAULT_MAX = "32M";
+
+    /** nccl-tests 2.19.6's default {@code -i} ({@code src/common.cu}), as the option's text: 1 MiB. */
+    public static final String DEFAULT_STEP = "1M";
+
+    /** nccl-tests 2.19.6's default {@code -f} ({@code src/common.cu}), as the option's text: 1 (off). */
+    public static final String DEFAULT_FACTOR = "1";
 
     /** Most sizes a sweep may have (a guard against {@code -i 1} over gigabytes). */
     public static final int MAX_POINTS = 100_000;
@@ -55,6 +64,14 @@ public record SizeSweep(long minBytes, long maxBytes, long stepBytes, long stepF
      */
     private static final Pattern SIZE = Pattern.compile("\\s*(\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE]([+-]?\\d+))?"
             + "\\s*(?:([KMGkmg])(?:[iI]?[bB])?)?\\s*");
+
+    /**
+     * nccl-tests 2.19.6's default sweep, {@code -b 32M -e 32M -i 1M -f 1}: the one home of those defaults, which
+     * {@code collsim predict} and {@code collsim run} take as their option defaults. Declared after {@link #SIZE},
+     * which it is parsed with.
+     */
+    public static final SizeSweep DEFAULT = parse(DEFAULT_MIN, DEFAULT_MAX, DEFAULT_STEP,
+            Long.parseLong(DEFAULT_FACTOR));
 
     /**
      * @throws IllegalArgumentException naming the nccl-tests option (-b, -e, -i, -f) when the sweep is empty,

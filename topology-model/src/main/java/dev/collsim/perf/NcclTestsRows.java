@@ -1,6 +1,7 @@
 package dev.collsim.perf;
 
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NumberField;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,15 +69,16 @@ public final class NcclTestsRows {
         int[] starts = starts(text, tok);
         int width = layout.width();
         try {
-            long size = Long.parseLong(tok[0]);
-            long count = Long.parseLong(tok[1]);
+            long size = NumberField.wholeNumber(tok[0], "size", starts[0], 0, Long.MAX_VALUE);
+            long count = NumberField.wholeNumber(tok[1], "count", starts[1], 0, Long.MAX_VALUE);
             String type = tok[2];
             int redopIdx = layout.index("redop");
             String redop = redopIdx >= 0 && redopIdx < tok.length ? tok[redopIdx] : null;
             int rootIdx = layout.index("root");
             int root = Integer.MIN_VALUE;
             if (rootIdx >= 0) {
-                root = Integer.parseInt(need(tok, rootIdx, "root"));
+                root = (int) NumberField.wholeNumber(need(tok, rootIdx, "root"), "root", starts[rootIdx],
+                        Integer.MIN_VALUE + 1, Integer.MAX_VALUE);
             }
             PerfResult oop = half(tok, layout, 0, starts, file, line);
             if (oop == null) {
@@ -94,6 +96,8 @@ public final class NcclTestsRows {
                         + "column (" + layout.columns().get(width - 1) + ")");
             }
             return new Result(new PerfRow("", type, redop, root, 0, size, count, oop, ip, null), truncated, null);
+        } catch (NumberField.Refused e) {
+            return new Result(null, false, e.at(file, line));
         } catch (NumberFormatException e) {
             for (int i = 0; i < Math.min(tok.length, width); i++) {
                 if (!numericOk(layout.columns().get(i), tok[i])) {

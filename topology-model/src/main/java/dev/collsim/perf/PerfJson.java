@@ -8,7 +8,6 @@ import dev.collsim.topology.io.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,13 +54,7 @@ public final class PerfJson {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         Files.createDirectories(dir);
-        Path tmp = AtomicFiles.tempFile(dir, abs.getFileName().toString());
-        try {
-            MAPPER.writeValue(tmp.toFile(), value);
-            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(abs, out -> MAPPER.writeValue(out, value));
     }
 
     /**

@@ -22,6 +22,7 @@ public final class Topology {
 
     private final String name;
     private final String source;
+    private final List<String> warnings;
     private final int hostCount;
     private final Graph<Device, Link> graph;
     private final Map<String, Device> byId;
@@ -30,6 +31,7 @@ public final class Topology {
     private Topology(Builder b) {
         this.name = b.name;
         this.source = b.source;
+        this.warnings = List.copyOf(b.warnings);
         this.graph = new AsUnmodifiableGraph<>(b.graph);
         this.byId = Map.copyOf(b.byId);
         this.gpus = b.graph.vertexSet().stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
@@ -68,6 +70,15 @@ public final class Topology {
     /** @return free text citing where the description came from (file, datasheet) */
     public String source() {
         return source;
+    }
+
+    /**
+     * @return what the reader of the description warned about (each also in {@link #source()}): a fact it read in
+     *         a way the file does not state plainly, e.g. an NVLink count that differs by direction; empty when none.
+     *         Commands print these on stderr and count them.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** @return the read-only graph */
@@ -126,6 +137,7 @@ public final class Topology {
     public static final class Builder {
         private final String name;
         private String source = "";
+        private final List<String> warnings = new ArrayList<>();
         private final PresizedMultigraph graph;
         private final Map<String, Device> byId;
         private final Map<String, Integer> edgeSerial;
@@ -140,6 +152,16 @@ public final class Topology {
         /** @param text where the description came from; @return this */
         public Builder source(String text) {
             this.source = text == null ? "" : text;
+            return this;
+        }
+
+        /**
+         * @param text a warning about the input (where, what was found, how it was read), without a
+         *             {@code warning:} prefix
+         * @return this
+         */
+        public Builder warning(String text) {
+            warnings.add(Objects.requireNonNull(text, "text"));
             return this;
         }
 

@@ -12,7 +12,7 @@ import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
-import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -29,12 +29,13 @@ final class FlowFabric {
 
     /**
      * @param o           options
-     * @param clusterText the -c value (NAME or NAMExN), or null for the default
+     * @param source      the -c cluster (default included); --fabric rebuilds its hosts, so it needs a spec (a
+     *                    catalog host type, NAMExN, a config or YAML file whose hosts are a catalog type)
      * @param given       the topology predict resolved from -c
      * @return the topology to simulate on
      * @throws IllegalArgumentException on an unknown fabric kind, ratio, speed or cluster
      */
-    static Topology topology(FlowOptions o, String clusterText, Topology given) {
+    static Topology topology(FlowOptions o, ClusterSource source, Topology given) {
         if (o.fabric == null) {
             if (o.oversubscription != null || o.leafRadix != null || o.planes != null || o.linkSpeed != null
                     || o.rails != null) {
@@ -54,15 +55,20 @@ final class FlowFabric {
         if (kind == null) {
             throw new IllegalArgumentException("unknown --fabric '" + o.fabric + "'; allowed: " + FabricKind.allowed());
         }
-        ClusterSpec base = ClusterLoader.catalogSpec(clusterText == null ? "dgx-h100" : clusterText)
-                .orElseThrow(() -> new IllegalArgumentException("--fabric needs -c NAME, NAMExN or NAME:N with a"
-                        + " catalog host type; got '" + clusterText + "'; catalog: " + String.join(", ",
-                        Catalog.names())));
+        if (!source.editable()) {
+            throw new IllegalArgumentException("--fabric rebuilds the hosts of -c from their catalog type; -c "
+                    + source.name() + " is a machine file or a YAML cluster without a catalog host type; use -c NAME,"
+                    + " NAMExN or NAME:N, a config, or YAML with 'hosts: <catalog name>'; catalog: "
+                    + String.join(", ", Catalog.names()));
+        }
+        ClusterSpec base = source.spec();
         HostType type = base.hostType();
         int count = base.count();
         double ratio = o.oversubscription == null ? 1.0 : named("--oversubscription",
                 () -> FabricSpec.parseRatio(o.oversubscription));
-        Bandwidth speed = o.linkSpeed == null ? null : named("--link-speed", () -> Bandwidth.parse(o.linkSpeed));
+        // a cluster built on a fabric keeps its cable speed unless --link-speed replaces it
+        Bandwidth speed = o.linkSpeed != null ? named("--link-speed", () -> Bandwidth.parse(o.linkSpeed))
+                : base.fabric() == null ? null : base.fabric().linkSpeed();
         FabricSpec spec = new FabricSpec(kind, speed, ratio, o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX
                 : o.leafRadix, o.planes == null ? 1 : o.planes, FabricSpec.DEFAULT_SWITCH_LATENCY);
         String name = type.name() + "x" + count + "-" + kind.yamlName()

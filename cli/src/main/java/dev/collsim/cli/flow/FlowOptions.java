@@ -108,7 +108,12 @@ public final class FlowOptions {
             + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll (default: ${DEFAULT-VALUE})")
     double completionWindow;
 
-    /** @return true when other jobs share the fabric ({@code --job} given) */
+    /** @return the {@code --timeline} file, or null */
+    public Path timeline() {
+        return timeline;
+    }
+
+    /** @return true when {@code --job} was given */
     public boolean hasJobs() {
         return !jobs.isEmpty();
     }

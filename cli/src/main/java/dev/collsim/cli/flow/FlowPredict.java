@@ -20,6 +20,7 @@ import dev.collsim.simulator.network.RankPlacement;
 import dev.collsim.simulator.network.RoutingOptions;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ public final class FlowPredict {
     }
 
     /**
-     * @param clusterText the -c value or null
+     * @param source      predict's -c cluster (its spec is the base --fabric rebuilds)
      * @param given       predict's topology
      * @param rankList    predict's ranks (their count is the job size; -g limits the GPUs used per host)
      * @param c           collective
@@ -78,7 +79,7 @@ public final class FlowPredict {
      * @throws InputException           on a bad hostfile
      * @throws IOException              when the timeline or hostfile cannot be read or written
      */
-    public Result run(String clusterText, Topology given, List<Gpu> rankList, Collective c, DataType type, RedOp op,
+    public Result run(ClusterSource source, Topology given, List<Gpu> rankList, Collective c, DataType type, RedOp op,
             List<Long> sizes, NcclSettings ncclEnv, CollectivePredictor chooser)
             throws InputException, IOException {
         if (rankList.size() < 2) {
@@ -94,7 +95,7 @@ public final class FlowPredict {
         List<JobSpec> specs = new ArrayList<>();
         FlowRequest request;
         try {
-            topo = FlowFabric.topology(o, clusterText, given);
+            topo = FlowFabric.topology(o, source, given);
             failed = FlowFabric.failures(o, topo);
             FlowChoice.Override override = override("--schedule " + o.schedule, o.schedule, o.channels, c);
             List<FlowJob> jobs = new ArrayList<>();

@@ -26,9 +26,13 @@ import picocli.CommandLine.Spec;
  * even with identical rows (shards never overlap, so an overlap means a file or a shard was given twice).
  */
 @Command(name = "merge", mixinStandardHelpOptions = true,
-        description = {"Join the CSV outputs of 'collsim predict ... --shard I/N --format csv' into one sweep,",
-            "sorted by size. Fails (exit 3) on differing headers, a size in two files (or twice in one, e.g.",
-            "a file given twice), or a non-numeric size."})
+        description = {"Join the CSV outputs of 'collsim predict ... --shard I/N --format csv' into one sweep, sorted"
+                + " by size.",
+            "Fails (exit 3) on differing headers, a size in two files (or twice in one, e.g. a file given twice), or"
+                + " a non-numeric size."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option)",
+            "3:a shard cannot be read, headers differ, a size is given twice, or a size is not a number"})
 public final class MergeCommand implements Callable<Integer> {
 
     @Spec

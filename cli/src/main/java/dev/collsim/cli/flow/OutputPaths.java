@@ -5,11 +5,11 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.IoMessages;
 import dev.collsim.topology.io.AtomicFiles;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Output files named on the command line ({@code --timeline}, {@code merge -o}): checked before any work is done, then
@@ -70,24 +70,15 @@ final class OutputPaths {
     static void write(Path target, String option, Content content) {
         check(target, option);
         Path abs = target.toAbsolutePath().normalize();
-        Path tmp = null;
         try {
-            tmp = AtomicFiles.tempFile(abs.getParent(), "." + abs.getFileName());
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            AtomicFiles.write(abs, out -> {
+                Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
                 content.write(w);
-            }
-            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                w.flush();
+            });
         } catch (IOException e) {
             throw new UserError(target + ": cannot write: " + IoMessages.reason(e) + " (given to " + option + ")",
                     ExitCodes.INPUT);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException e) {
-                    // best effort: the write itself already failed or succeeded and was reported
-                }
-            }
         }
     }
 }

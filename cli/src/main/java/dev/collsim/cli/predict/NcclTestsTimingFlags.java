@@ -6,11 +6,12 @@ import picocli.CommandLine.Option;
 
 /**
  * nccl-tests' flags that shape how a run is timed or checked, accepted by {@code collsim predict} so that a pasted
- * nccl-tests command line works: a prediction has no iterations, warm-up, blocking, graph replay, threads or data
+ * nccl-tests command line works: a prediction has no iterations, warm-up, blocking, graph replay or data
  * check, so each is read, checked as nccl-tests would (a whole number) and named in one note. Flag letters and
- * meanings as nccl-tests' {@code src/common.cu} (v2.13-v2.17): -n iters, -w warmup_iters, -m agg_iters,
- * -N run_cycles, -z blocking, -a average, -G cudagraph, -T timeout (seconds), -C report_cputime, -t nthreads.
+ * meanings as nccl-tests' {@code src/common.cu} (2.19.6): -n iters, -w warmup_iters, -m agg_iters,
+ * -N run_cycles, -z blocking, -a average, -G cudagraph, -T timeout (seconds), -C report_cputime.
  * nccl-tests' -c (data check) is {@code -c N} with a bare number: see {@code ClusterOption#dropNcclTestsCheck}.
+ * -t (threads) and -g (GPUs per thread) set the rank count: {@link NcclTestsRanks}.
  */
 public final class NcclTestsTimingFlags {
 
@@ -32,14 +33,12 @@ public final class NcclTestsTimingFlags {
     private Integer timeout;
     @Option(names = {"-C", "--report_cputime"}, paramLabel = "N", hidden = true)
     private Integer cpuTime;
-    @Option(names = {"-t", "--nthreads"}, paramLabel = "N", hidden = true)
-    private Integer threads;
 
     /** @return the nccl-tests flags the user gave, in nccl-tests' order, e.g. {@code [-n, -w]} */
     public List<String> given() {
         List<String> g = new ArrayList<>();
-        Object[] values = {iters, warmup, agg, cycles, blocking, average, graph, timeout, cpuTime, threads};
-        String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C", "-t"};
+        Object[] values = {iters, warmup, agg, cycles, blocking, average, graph, timeout, cpuTime};
+        String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C"};
         for (int i = 0; i < names.length; i++) {
             if (values[i] != null) {
                 g.add(names[i]);
@@ -58,6 +57,6 @@ public final class NcclTestsTimingFlags {
             g.add("-c");
         }
         return g.isEmpty() ? List.of() : List.of("nccl-tests flags " + String.join(" ", g) + " read and ignored:"
-                + " a prediction has no iterations, warm-up, blocking, graph replay, threads or data check");
+                + " a prediction has no iterations, warm-up, blocking, graph replay or data check");
     }
 }

@@ -7,10 +7,8 @@ import dev.collsim.cli.UserError;
 import dev.collsim.cli.flow.FlowOptions;
 import dev.collsim.cli.flow.FlowPredict;
 import dev.collsim.io.InputException;
-import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.Hierarchy;
@@ -23,6 +21,7 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.validation.calibration.ParametersFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -51,12 +50,15 @@ import picocli.CommandLine;
  */
 @Command(name = "predict", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Predict a collective over a size sweep the way NCCL would run it.",
-            "Prints an nccl-tests-shaped table: size, count, type, redop, root, time, algbw, busbw (collsim's",
-            "prediction), then NCCL's algorithm, protocol and channels, NCCL's own estimate (nccl_est, us;",
-            "-1 where NCCL has none) and the best busbw the hardware allows (bound)."},
+            "Prints an nccl-tests-shaped table: size, count, type, redop, root, time, algbw, busbw (collsim's"
+                + " prediction), then NCCL's algorithm, protocol and channels, NCCL's own estimate (nccl_est, us; -1"
+                + " where NCCL has none) and the best busbw the hardware allows (bound).",
+            "A pasted nccl-tests line works: ranks = --nprocs x -t x -g (one process, as without mpirun; without"
+                + " any of them every GPU of the cluster), -c N is the data check, timing flags are named and"
+                + " ignored."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option, NCCL variable or sweep)",
-            "3:invalid input file (--params)"})
+            "3:invalid input file (-c, --perf-params)"})
 public final class PredictCommand implements Callable<Integer> {
 
     /** Output formats. */
@@ -77,42 +79,39 @@ public final class PredictCommand implements Callable<Integer> {
     @Mixin
     private ClusterOption cluster;
 
-    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = "32M",
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = SizeSweep.DEFAULT_MIN,
             description = "first size in bytes; K, M, G = 2^10, 2^20, 2^30 (default: ${DEFAULT-VALUE})")
     private String minBytes;
 
-    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", defaultValue = "32M",
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", defaultValue = SizeSweep.DEFAULT_MAX,
             description = "last size in bytes (default: ${DEFAULT-VALUE})")
     private String maxBytes;
 
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "FACTOR", defaultValue = "1",
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "FACTOR", defaultValue = SizeSweep.DEFAULT_FACTOR,
             description = "multiply the size by FACTOR each step; 1 = use -i (default: ${DEFAULT-VALUE})")
     private int stepFactor;
 
-    @Option(names = {"-i", "--stepbytes"}, paramLabel = "SIZE", defaultValue = "1M",
+    @Option(names = {"-i", "--stepbytes"}, paramLabel = "SIZE", defaultValue = SizeSweep.DEFAULT_STEP,
             description = "add SIZE each step when -f is 1 (default: ${DEFAULT-VALUE})")
     private String stepBytes;
 
     @Option(names = {"-d", "--datatype"}, paramLabel = "TYPE", defaultValue = "float",
-            description = "element type: " + "int8, uint8, int32, uint32, int64, uint64, half, float, double,"
-                    + " bfloat16, f8e4m3, f8e5m2 (default: ${DEFAULT-VALUE})")
+            description = "element type: int8, uint8, int32, uint32, int64, uint64, half, float, double,"
+                    + " bfloat16, f8e4m3, f8e5m2, or all: one sweep per type, as nccl-tests (default: ${DEFAULT-VALUE})")
     private String dataType;
 
     @Option(names = {"-o", "--op"}, paramLabel = "OP", defaultValue = "sum",
-            description = "reduction: sum, prod, max, min, avg (default: ${DEFAULT-VALUE})")
+            description = "reduction: sum, prod, max, min, avg, or all: one sweep per op (reductions only)"
+                    + " (default: ${DEFAULT-VALUE})")
     private String op;
 
     @Option(names = {"-r", "--root"}, paramLabel = "ROOT", defaultValue = "0",
-            description = "root rank of rooted collectives; the prediction is the same for every root"
-                    + " (default: ${DEFAULT-VALUE})")
-    private int root;
+            description = "root rank of rooted collectives, or all: one sweep per root, as nccl-tests; the prediction"
+                    + " is the same for every root (default: ${DEFAULT-VALUE})")
+    private String root;
 
-    @Option(names = {"-g", "--ngpus"}, paramLabel = "NGPUS",
-            description = "GPUs used on each host, the first NGPUS by index (default: all)")
-    private Integer gpusPerHost;
-
-    @Option(names = "--ranks", paramLabel = "N", description = "use only the first N ranks (after -g)")
-    private Integer ranks;
+    @Mixin
+    private NcclTestsRanks rankOptions = new NcclTestsRanks();
 
     @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
             description = "NCCL release whose model to use: 2.28 (2.28.9) or 2.30 (2.30.7) (default: ${DEFAULT-VALUE})")
@@ -164,52 +163,51 @@ public final class PredictCommand implements Callable<Integer> {
 
     private List<String> ncclTestsNote = List.of();
 
-    @Option(names = {"--params", "--calibration"}, paramLabel = "FILE", description = "performance parameters (JSON"
-            + " or YAML with the field names of PerformanceParameters, or a 'collsim calibrate' profile);"
-            + " default: the documented defaults")
+    @Option(names = {"--perf-params", "--calibration", "--params"}, paramLabel = "FILE", description = "performance"
+            + " parameters: JSON or YAML with the field names of PerformanceParameters, or a 'collsim calibrate'"
+            + " profile; --params is the former name, kept (plan's --params is the model size); default: the"
+            + " documented defaults")
     private Path params;
 
     @Override
     public Integer call() throws IOException, InputException {
-        return run();
-    }
-
-    private int run() throws IOException, InputException {
         ncclTestsNote = ncclTestsFlags.note(cluster.dropNcclTestsCheck());
         checkBackendOptions();
         Collective c = UserError.usage(() -> Collective.parse(collective));
-        DataType type = UserError.usage(() -> DataType.parse(dataType));
-        RedOp redOp = UserError.usage(() -> RedOp.parse(op));
+        PredictGroups groups = PredictGroups.parse(c, dataType, op, root);
         SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor));
-        List<Long> sizes = sweep.sizes();
         NcclSettings nccl = ncclSettings();
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))
                 : null;
         Topology topo = cluster.load();
-        List<Gpu> rankList = ranks(topo);
-        if (c.isRooted() && (root < 0 || root >= rankList.size())) {
-            throw new UserError("-r (root) must be in [0, " + (rankList.size() - 1) + "], got " + root,
-                    ExitCodes.USAGE);
+        List<Gpu> rankList = rankOptions.place(topo);
+        groups.checkRoot(rankList.size());
+        List<String> notes = new ArrayList<>(ncclTestsNote);
+        Map<DataType, List<Long>> sizes = new LinkedHashMap<>();
+        for (PredictGroups.Group g : groups.groups(rankList.size())) {
+            sizes.computeIfAbsent(g.type(), t -> EmptyCollective.runnable(c, t, sweep.sizes(), rankList.size(), notes));
         }
-        if (backend != Backend.analytical) {
-            return runFlow(c, type, redOp, sizes, topo, rankList, nccl);
-        }
+        ncclTestsNote = notes;
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters());
+        if (backend != Backend.analytical) {
+            return runFlow(c, groups, sizes, topo, rankList, nccl, predictor);
+        }
         List<PredictRow> rows = new ArrayList<>();
-        for (long s : sizes) {
-            PredictionRequest r = new PredictionRequest(topo, rankList, c, s, type, redOp, nccl);
-            Prediction p = model(() -> hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r));
-            long count = CollGeometry.ofSize(c, s, type.size(), rankList.size()).paramCount();
-            rows.add(new PredictRow(p, count, allAlgorithms && hier == null ? model(() -> predictor.candidates(r))
-                    : List.of()));
+        for (PredictGroups.Group g : groups.groups(rankList.size())) {
+            for (long s : sizes.get(g.type())) {
+                PredictionRequest r = new PredictionRequest(topo, rankList, c, s, g.type(), g.op(), nccl);
+                Prediction p = model(() -> hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r));
+                rows.add(g.row(p, rankList.size(), allAlgorithms && hier == null ? model(() -> predictor.candidates(r))
+                        : List.of(), Double.NaN));
+            }
         }
         List<String> header = header(c, topo, rankList, nccl, predictor,
-                model(() -> predictor.prepare(topo, rankList, nccl)), sweep, type, redOp);
+                model(() -> predictor.prepare(topo, rankList, nccl)), sweep, groups);
         PrintWriter out = spec.commandLine().getOut();
-        PredictWriter w = new PredictWriter(out, type.testName(), redOp.testName());
+        PredictWriter w = new PredictWriter(out);
         switch (format) {
             case csv -> w.csv(rows, allAlgorithms);
-            case json -> w.json(header, rows, allAlgorithms);
+            case json -> w.json(header, nccl, rows, allAlgorithms);
             default -> w.text(header, rows, allAlgorithms);
         }
         out.flush();
@@ -231,35 +229,45 @@ public final class PredictCommand implements Callable<Integer> {
         }
     }
 
-    private int runFlow(Collective c, DataType type, RedOp redOp, List<Long> sizes, Topology topo, List<Gpu> rankList,
-            NcclSettings nccl) throws IOException {
-        NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters());
-        FlowPredict.Result fr;
-        try {
-            fr = new FlowPredict(flowOptions, backend == Backend.flow).run(cluster.value(), topo,
-                    rankList, c, type, redOp, sizes, nccl, predictor);
-        } catch (InputException e) {
-            throw new UserError(e.getMessage(), ExitCodes.INPUT);
+    private int runFlow(Collective c, PredictGroups groups, Map<DataType, List<Long>> sizes, Topology topo, List<Gpu> rankList,
+            NcclSettings nccl, NcclPredictor predictor) throws IOException, InputException {
+        if (flowOptions.timeline() != null && groups.distinctTypeOps() > 1) {
+            throw new UserError("--timeline writes one sweep; -d all or -o all gives " + groups.distinctTypeOps()
+                    + ": name one type and op", ExitCodes.USAGE);
         }
         List<PredictRow> rows = new ArrayList<>();
-        for (int i = 0; i < fr.predictions().size(); i++) {
-            Prediction p = fr.predictions().get(i);
-            rows.add(new PredictRow(p, CollGeometry.ofSize(c, p.sizeBytes(), type.size(), rankList.size()).paramCount(), List.of(),
-                    fr.linksBusBw().get(i)));
+        FlowPredict.Result first = null;
+        Map<String, FlowPredict.Result> byTypeOp = new HashMap<>();
+        for (PredictGroups.Group g : groups.groups(rankList.size())) {
+            FlowPredict.Result fr = byTypeOp.get(g.type() + "/" + g.op());
+            if (fr == null) {
+                try {
+                    fr = new FlowPredict(flowOptions, backend == Backend.flow).run(cluster.source(), topo, rankList, c,
+                            g.type(), g.op(), sizes.get(g.type()), nccl, predictor);
+                } catch (InputException e) {
+                    throw new UserError(e.getMessage(), ExitCodes.INPUT);
+                }
+                byTypeOp.put(g.type() + "/" + g.op(), fr);
+            }
+            first = first == null ? fr : first;
+            for (int i = 0; i < fr.predictions().size(); i++) {
+                rows.add(g.row(fr.predictions().get(i), rankList.size(), List.of(), fr.linksBusBw().get(i)));
+            }
         }
         List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
-                + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), type.testName(),
-                redOp.testName())));
-        header.addAll(fr.header());
+                + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), groups.typeText(),
+                groups.opText())));
+        header.add(rankOptions.describe(rankList));
+        header.addAll(first.header());
         header.addAll(ncclTestsNote);
         PrintWriter out = spec.commandLine().getOut();
-        PredictWriter w = new PredictWriter(out, type.testName(), redOp.testName());
+        PredictWriter w = new PredictWriter(out);
         switch (format) {
             case csv -> w.csv(rows, false);
-            case json -> w.json(header, rows, false);
+            case json -> w.json(header, nccl, rows, false);
             default -> {
                 w.text(header, rows, false, flowFooter());
-                fr.notes().forEach(n -> out.println("# " + n));
+                first.notes().forEach(n -> out.println("# " + n));
             }
         }
         out.flush();
@@ -316,29 +324,6 @@ public final class PredictCommand implements Callable<Integer> {
         return UserError.usage(() -> NcclSettings.parse(m));
     }
 
-    private List<Gpu> ranks(Topology topo) {
-        List<Gpu> all = new ArrayList<>();
-        Map<Integer, Integer> perHost = new HashMap<>();
-        for (Gpu g : topo.gpus()) {
-            int used = perHost.merge(g.host(), 1, Integer::sum);
-            if (gpusPerHost == null || used <= gpusPerHost) {
-                all.add(g);
-            }
-        }
-        if (gpusPerHost != null && (gpusPerHost < 1 || perHost.values().stream().anyMatch(n -> n < gpusPerHost))) {
-            throw new UserError("-g (ngpus) must be in [1, GPUs per host = "
-                    + perHost.values().stream().mapToInt(Integer::intValue).min().orElse(0) + "], got " + gpusPerHost,
-                    ExitCodes.USAGE);
-        }
-        if (ranks != null) {
-            if (ranks < 1 || ranks > all.size()) {
-                throw new UserError("--ranks must be in [1, " + all.size() + "], got " + ranks, ExitCodes.USAGE);
-            }
-            return List.copyOf(all.subList(0, ranks));
-        }
-        return List.copyOf(all);
-    }
-
     private PerformanceParameters parameters() {
         if (params == null) {
             return PerformanceParameters.DEFAULTS;
@@ -352,17 +337,19 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private List<String> header(Collective c, Topology topo, List<Gpu> rankList, NcclSettings nccl,
-            NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, DataType type, RedOp redOp) {
+            NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, PredictGroups groups) {
         List<String> h = new ArrayList<>();
         h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL " + predictor.version().text()
                 + " model (nothing was run)");
-        h.add(String.format(Locale.ROOT, "nGpus %d minBytes %d maxBytes %d step: %s datatype %s op %s root %d",
+        h.add(String.format(Locale.ROOT, "nGpus %d minBytes %d maxBytes %d step: %s datatype %s op %s root %s",
                 rankList.size(), sweep.minBytes(), sweep.maxBytes(),
                 sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",
-                type.testName(), redOp.testName(), c.isRooted() ? root : -1));
-        h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + (topo.hostCount() == 1 ? " host, " : " hosts, ") + topo.gpus().size() + " GPUs); "
-                + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), " + comm.maxLocalRanks()
-                + " per node");
+                groups.typeText(), groups.opText(), groups.rootText()));
+        h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + (topo.hostCount() == 1 ? " host, " : " hosts, ")
+                + topo.gpus().size() + " GPUs); " + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), "
+                + comm.maxLocalRanks() + " per node");
+        h.add(rankOptions.describe(rankList));
+        MissingNvlinks.warning(topo).ifPresent(w -> h.add("warning: " + w));
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));

@@ -6,17 +6,17 @@ import java.util.List;
 
 /**
  * One output line of {@code collsim predict}: the prediction, the per-rank element count nccl-tests would print,
- * and (with {@code --all-algorithms}) every eligible (algorithm, protocol).
+ * (with {@code --all-algorithms}) every eligible (algorithm, protocol), and the type, redop and root columns of its
+ * sweep ({@link PredictGroups}).
  *
  * @param prediction the prediction
  * @param count      nccl-tests' count column (elements per rank)
  * @param candidates eligible combinations (empty unless asked for)
  * @param linksBusBw the links backend's busBw for the flow backends' {@code links} column, GB/s; NaN for none
+ * @param type       the type column (nccl-tests' name, e.g. {@code float})
+ * @param redop      the redop column ({@code none} for a collective without a reduction)
+ * @param root       the root column (-1 for a collective without a root)
  */
-record PredictRow(Prediction prediction, long count, List<Candidate> candidates, double linksBusBw) {
-
-    /** A row without a {@code links} column. */
-    PredictRow(Prediction prediction, long count, List<Candidate> candidates) {
-        this(prediction, count, candidates, Double.NaN);
-    }
+record PredictRow(Prediction prediction, long count, List<Candidate> candidates, double linksBusBw, String type,
+        String redop, int root) {
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.simulator.Candidate;
 import dev.collsim.simulator.Prediction;
 import java.io.IOException;
@@ -19,13 +21,9 @@ import java.util.Locale;
 final class PredictWriter {
 
     private final PrintWriter out;
-    private final String type;
-    private final String redop;
 
-    PredictWriter(PrintWriter out, String type, String redop) {
+    PredictWriter(PrintWriter out) {
         this.out = out;
-        this.type = type;
-        this.redop = redop;
     }
 
     /** nccl-tests' number style: the widest of 2, 1, 0 decimals that fits the width. */
@@ -79,8 +77,7 @@ final class PredictWriter {
             sum += p.busBw();
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4d  %9s  %9s"
                     + extra + "%n",
-                    p.sizeBytes(), r.count(), type, p.collective().isReduction() ? redop : "none",
-                    p.collective().isRooted() ? 0 : -1, num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
+                    p.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
                     "N/A", algo(p), p.protocol() == null ? "-" : p.protocol().ncclName(), p.nChannels(),
                     p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), bound(p.physicalBoundBusBw(), 9),
                     links ? bound(r.linksBusBw(), 9) : "");
@@ -134,8 +131,7 @@ final class PredictWriter {
 
     private String common(PredictRow r) {
         Prediction p = r.prediction();
-        return p.sizeBytes() + "," + r.count() + "," + type + "," + (p.collective().isReduction() ? redop : "none") + ","
-                + (p.collective().isRooted() ? 0 : -1);
+        return p.sizeBytes() + "," + r.count() + "," + r.type() + "," + r.redop() + "," + r.root();
     }
 
     /**
@@ -158,18 +154,44 @@ final class PredictWriter {
         return "\"" + (s == null ? "" : s.replace("\"", "\"\"")) + "\"";
     }
 
-    void json(List<String> header, List<PredictRow> rows, boolean all) throws IOException {
+    /**
+     * @param header settings lines (the text table's header)
+     * @param nccl   the NCCL settings, written typed under {@code nccl_env}: name to {@code value} (a JSON number or
+     *               boolean where NCCL reads one), {@code parsed} (collsim's reading), {@code default} and
+     *               {@code source} (NCCL 2.30.7 file that reads it)
+     * @param rows   the rows
+     * @param all    write each row's candidates
+     */
+    void json(List<String> header, NcclSettings nccl, List<PredictRow> rows, boolean all) throws IOException {
         ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = m.createObjectNode();
         ArrayNode h = root.putArray("settings");
         header.forEach(h::add);
+        ObjectNode env = root.putObject("nccl_env");
+        nccl.asMap().forEach((name, value) -> {
+            NcclVariable v = NcclVariable.of(name);
+            Object parsed = v.parse(value);
+            ObjectNode e = env.putObject(name);
+            if (parsed instanceof Integer i) {
+                e.put("value", i);
+            } else if (parsed instanceof Long l) {
+                e.put("value", l);
+            } else if (parsed instanceof Double d) {
+                e.put("value", d);
+            } else if (parsed instanceof Boolean b) {
+                e.put("value", b);
+            } else {
+                e.put("value", value);
+            }
+            e.put("parsed", String.valueOf(parsed)).put("default", v.defaultText()).put("source", v.source());
+        });
         ArrayNode pts = root.putArray("points");
         for (PredictRow r : rows) {
             Prediction p = r.prediction();
             ObjectNode o = pts.addObject();
-            o.put("size", p.sizeBytes()).put("count", r.count()).put("type", type)
-                    .put("redop", p.collective().isReduction() ? redop : "none")
-                    .put("root", p.collective().isRooted() ? 0 : -1).put("time_us", p.timeUs())
+            o.put("size", p.sizeBytes()).put("count", r.count()).put("type", r.type())
+                    .put("redop", r.redop())
+                    .put("root", r.root()).put("time_us", p.timeUs())
                     .put("alg_bw", p.algBw()).put("bus_bw", p.busBw()).put("algorithm", algo(p))
                     .put("protocol", p.protocol() == null ? null : p.protocol().ncclName())
                     .put("channels", p.nChannels()).put("nccl_estimate_us", p.ncclEstimateUs())

@@ -6,7 +6,9 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.ModelShape;
 import dev.collsim.reports.plan.RankOrder;
+import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
@@ -16,6 +18,7 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.ClusterSource;
+import dev.collsim.topology.io.MissingNvlinks;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,19 +40,35 @@ import picocli.CommandLine;
             + " really spans; exposed communication after overlap; step time; tokens/s; scaling efficiency.",
             "Formulas: Shoeybi et al. 2019 (TP), Korthikanti et al. 2022 (SP), Narayanan et al. 2021 (PP),"
             + " Rajbhandari et al. 2020 (ZeRO), Lepikhin et al. 2020 / Fedus et al. 2021 (MoE), Kaplan et al. 2020"
-            + " (6N FLOPs per token)."},
+            + " and PaLM App. B (6N + 12 L h s FLOPs per token; --mfu is end-to-end, --kernel-efficiency compute-only)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "2:usage error (bad option value or layout)", "3:invalid cluster file"})
 public final class PlanCommand implements Callable<Integer> {
 
     @Spec
     private CommandLine.Model.CommandSpec spec;
+    /** The job defaults, from their one home (also a report spec's plan defaults). */
+    private static final JobBuilder DEFAULTS = new JobBuilder();
+
     @Mixin
     private ClusterOption cluster;
 
-    @Option(names = "--params", required = true, paramLabel = "N", description = "parameter count, e.g. 70B, 1.3B,"
-            + " 350M (all experts included for MoE)")
+    @Option(names = "--model", paramLabel = "NAME", description = "a published model (shape and experts, with"
+            + " sources): gpt3-175b, llama3-8b, llama3-70b, llama3-405b, mixtral-8x7b, mixtral-8x22b, deepseek-v3")
+    private String model;
+    @Option(names = "--params", paramLabel = "N", description = "parameter count, e.g. 70B, 1.3B,"
+            + " 350M (all experts included for MoE); needed unless --model is given")
     private String params;
+    @Option(names = "--ffn-hidden", paramLabel = "D", description = "MLP width d_ff (default: 4 x hidden)")
+    private int ffnHidden;
+    @Option(names = "--swiglu", description = "gated MLP (SwiGLU): three h x d_ff matrices instead of two")
+    private boolean swiglu;
+    @Option(names = "--moe-ffn-hidden", paramLabel = "D", description = "d_ff of one routed expert (default: the"
+            + " MLP width; smaller for fine-grained experts)")
+    private int moeFfnHidden;
+    @Option(names = "--first-dense-layers", paramLabel = "K", description = "leading dense layers before MoE layers"
+            + " (DeepSeek-V3: 3)")
+    private int firstDenseLayers;
     @Option(names = "--hidden", paramLabel = "H", description = "hidden size (default: published shape or"
             + " Kaplan's 12 L h^2 with h = 128 L)")
     private int hidden;
@@ -58,58 +77,74 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--dp", paramLabel = "D", description = "data-parallel degree (default: fill the cluster,"
             + " GPUs / (tp x pp))")
     private int dp;
-    @Option(names = "--tp", paramLabel = "T", defaultValue = "1", description = "tensor-parallel degree: divides the"
-            + " hidden size, and divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: 1)")
-    private int tp;
-    @Option(names = "--pp", paramLabel = "P", defaultValue = "1", description = "pipeline stages (default: 1)")
-    private int pp;
-    @Option(names = "--virtual-stages", paramLabel = "V", defaultValue = "1",
-            description = "interleaved stages per GPU (default: 1)")
-    private int virtualStages;
-    @Option(names = "--ep", paramLabel = "E", defaultValue = "1", description = "expert-parallel degree, divides dp")
-    private int ep;
-    @Option(names = "--experts", paramLabel = "N", defaultValue = "0", description = "experts per MoE layer (0 = dense)")
-    private int experts;
-    @Option(names = "--topk", paramLabel = "K", defaultValue = "2", description = "experts per token (default: 2)")
-    private int topk;
-    @Option(names = "--moe-every", paramLabel = "K", defaultValue = "1", description = "one MoE layer every K layers")
-    private int moeEvery;
-    @Option(names = "--capacity-factor", paramLabel = "F", defaultValue = "1.0", description = "MoE capacity factor")
-    private double capacityFactor;
-    @Option(names = "--zero", paramLabel = "STAGE", defaultValue = "0", description = "ZeRO stage 0, 1, 2 or 3")
-    private int zero;
+    @Option(names = "--tp", paramLabel = "T", description = "tensor-parallel degree: divides the hidden size, and"
+            + " divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: ${DEFAULT-VALUE})")
+    private int tp = DEFAULTS.tp;
+    @Option(names = "--pp", paramLabel = "P", description = "pipeline stages (default: ${DEFAULT-VALUE})")
+    private int pp = DEFAULTS.pp;
+    @Option(names = "--cp", paramLabel = "C", description = "context-parallel degree (ring attention; divides"
+            + " --seq-len; GPUs = dp x tp x pp x cp) (default: ${DEFAULT-VALUE})")
+    private int cp = DEFAULTS.cp;
+    @Option(names = "--virtual-stages", paramLabel = "V",
+            description = "interleaved stages per GPU (default: ${DEFAULT-VALUE})")
+    private int virtualStages = DEFAULTS.virtualStages;
+    @Option(names = "--ep", paramLabel = "E", description = "expert-parallel degree, divides dp")
+    private int ep = DEFAULTS.ep;
+    @Option(names = "--experts", paramLabel = "N", description = "experts per MoE layer (0 = dense)")
+    private int experts = DEFAULTS.experts;
+    @Option(names = "--topk", paramLabel = "K", description = "experts per token (default: the preset's, else 2)")
+    private Integer topk = DEFAULTS.topk;
+    @Option(names = "--moe-every", paramLabel = "K", description = "one MoE layer every K layers")
+    private int moeEvery = DEFAULTS.moeEvery;
+    @Option(names = "--capacity-factor", paramLabel = "F", description = "MoE capacity factor")
+    private double capacityFactor = DEFAULTS.capacityFactor;
+    @Option(names = "--zero", paramLabel = "STAGE", description = "ZeRO stage 0, 1, 2 or 3")
+    private int zero = DEFAULTS.zero;
     @Option(names = "--fsdp", description = "FSDP full sharding (= ZeRO-3)")
     private boolean fsdp;
     @Option(names = "--sequence-parallel", description = "Megatron sequence parallelism (TP AllReduce becomes"
             + " ReduceScatter + AllGather)")
     private boolean sequenceParallel;
-    @Option(names = "--grad-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per gradient element"
-            + " (2 bf16, 4 fp32; default: 2)")
-    private int gradBytes;
-    @Option(names = "--param-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per parameter"
-            + " gathered by ZeRO/FSDP (default: 2)")
-    private int paramBytes;
-    @Option(names = "--act-bytes", paramLabel = "B", defaultValue = "2", description = "bytes per activation"
-            + " element (default: 2)")
-    private int actBytes;
-    @Option(names = "--seq-len", paramLabel = "S", defaultValue = "2048", description = "sequence length (default: 2048)")
-    private int seqLen;
-    @Option(names = "--micro-batch", paramLabel = "B", defaultValue = "1", description = "micro-batch (default: 1)")
-    private int microBatch;
+    @Option(names = "--grad-reduce-dtype", paramLabel = "TYPE", description = "gradient reduction and buffer type:"
+            + " fp32 (default, Megatron-LM's accumulate_allreduce_grads_in_fp32), bf16, fp16")
+    private String gradReduceDtype = DEFAULTS.gradReduceDtype;
+    @Option(names = "--compute-precision", paramLabel = "P", description = "number format of the peak FLOP/s: bf16"
+            + " (default) or fp8 (Transformer Engine FP8 GEMMs; the datasheet's dense FP8 peak)")
+    private String computePrecision = DEFAULTS.computePrecision;
+    @Option(names = "--param-bytes", paramLabel = "B", description = "bytes per parameter"
+            + " gathered by ZeRO/FSDP (default: ${DEFAULT-VALUE})")
+    private int paramBytes = DEFAULTS.paramBytes;
+    @Option(names = "--act-bytes", paramLabel = "B", description = "bytes per activation"
+            + " element (default: ${DEFAULT-VALUE})")
+    private int actBytes = DEFAULTS.actBytes;
+    @Option(names = "--seq-len", paramLabel = "S", description = "sequence length (default: ${DEFAULT-VALUE})")
+    private int seqLen = DEFAULTS.seqLen;
+    @Option(names = "--micro-batch", paramLabel = "B", description = "micro-batch (default: ${DEFAULT-VALUE})")
+    private int microBatch = DEFAULTS.microBatch;
     @Option(names = "--global-batch", paramLabel = "G", description = "sequences per step (default: dp x b x"
             + " (pp > 1 ? 4 pp : 1))")
     private int globalBatch;
     @Option(names = "--step-compute-ms", paramLabel = "X", description = "compute time of one step per GPU, ms")
     private Double stepComputeMs;
-    @Option(names = "--mfu", paramLabel = "M", description = "model FLOPs utilisation in (0, 1] (default: 0.4 when"
-            + " --step-compute-ms is not given)")
+    @Option(names = "--mfu", paramLabel = "M", description = "end-to-end model FLOPs utilisation in (0, 1] (PaLM,"
+            + " Chowdhery et al. 2022, App. B): step = model FLOPs / (GPUs x peak x M); communication and bubble are"
+            + " inside it, not added")
     private Double mfu;
+    @Option(names = "--kernel-efficiency", paramLabel = "E", description = "compute-only efficiency in (0, 1]:"
+            + " compute = hardware FLOPs / (GPUs x peak x E), then bubble and exposed communication are added"
+            + " (default: 0.4 when neither --mfu nor --step-compute-ms is given)")
+    private Double kernelEfficiency;
+    @Option(names = "--recompute", paramLabel = "POLICY", defaultValue = "selective", description = "activation"
+            + " recomputation: none, selective (attention scores; what FlashAttention does) or full (whole layer)"
+            + " (default: selective)")
+    private String recompute;
     @Option(names = "--peak-tflops", paramLabel = "T", description = "peak dense TFLOP/s per GPU (default: from the"
             + " GPU model's datasheet)")
     private Double peakTflops;
-    @Option(names = "--overlap", paramLabel = "F", defaultValue = "0", description = "fraction of the data-parallel"
-            + " gradient reduction / ZeRO gathers hidden behind backward (default: 0)")
-    private double overlap;
+    @Option(names = "--overlap", paramLabel = "F", description = "fraction of the data-parallel gradient reduction"
+            + " (behind backward) and ZeRO parameter gathers (behind the next forward) that may hide behind compute"
+            + " (default: ${DEFAULT-VALUE}, as Megatron-LM's --overlap-grad-reduce --overlap-param-gather)")
+    private double overlap = DEFAULTS.overlap;
     @Option(names = "--order", paramLabel = "ORDER", defaultValue = "tp-pp-dp", description = "rank order: tp-pp-dp"
             + " (default) or tp-dp-pp")
     private String order;
@@ -132,20 +167,29 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
         }
+        ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
+                "collsim plan: warning: --params " + w));
         TrainingJob job;
         RankOrder rankOrder;
         try {
             rankOrder = RankOrder.parse(order);
             JobBuilder b = new JobBuilder();
+            b.model = model;
             b.params = params;
+            b.ffnHidden = ffnHidden;
+            b.gated = swiglu;
+            b.moeFfnHidden = moeFfnHidden;
+            b.firstDenseLayers = firstDenseLayers;
             b.hidden = hidden;
             b.layers = layers;
-            b.gradBytes = gradBytes;
+            b.gradReduceDtype = gradReduceDtype;
+            b.computePrecision = computePrecision;
             b.paramBytes = paramBytes;
             b.actBytes = actBytes;
             b.tp = tp;
             b.pp = pp;
-            b.dp = dp > 0 ? dp : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp));
+            b.cp = cp;
+            b.dp = dp > 0 ? dp : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp * Math.max(1, cp)));
             b.virtualStages = virtualStages;
             b.ep = ep;
             b.experts = experts;
@@ -160,6 +204,8 @@ public final class PlanCommand implements Callable<Integer> {
             b.globalBatch = globalBatch;
             b.stepComputeMs = stepComputeMs == null ? Double.NaN : stepComputeMs;
             b.mfu = mfu == null ? Double.NaN : mfu;
+            b.kernelEfficiency = kernelEfficiency == null ? Double.NaN : kernelEfficiency;
+            b.recompute = parseRecompute(recompute);
             b.overlap = overlap;
             job = b.build();
         } catch (IllegalArgumentException e) {
@@ -173,6 +219,7 @@ public final class PlanCommand implements Callable<Integer> {
         } catch (InvalidRequestException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
+        MissingNvlinks.warning(base.topology()).ifPresent(w -> out.println("# warning: " + w));
         PlanText.print(out, plan, base.topology());
         if (target != null) {
             if (base.spec() == null) {
@@ -186,5 +233,13 @@ public final class PlanCommand implements Callable<Integer> {
             PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost());
         }
         return ExitCodes.OK;
+    }
+
+    private static Recompute parseRecompute(String text) {
+        try {
+            return Recompute.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--recompute: " + e.getMessage(), e);
+        }
     }
 }

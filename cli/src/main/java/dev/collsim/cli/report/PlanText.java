@@ -2,6 +2,7 @@ package dev.collsim.cli.report;
 
 import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.reports.plan.CommTiming;
+import dev.collsim.reports.plan.ModelFlops;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.topology.Topology;
@@ -32,15 +33,34 @@ final class PlanText {
         out.printf("#%n  compute                 %12.2f ms   (%s)%n", p.computeUs() / 1e3, p.computeSource());
         out.printf("  pipeline bubble         %12.2f ms   ((pp-1)/(m v) of compute)%n", p.bubbleUs() / 1e3);
         out.printf("  communication           %12.2f ms   (all kinds, if nothing overlapped)%n", p.commUs() / 1e3);
-        out.printf("  hidden behind backward  %12.2f ms   (overlap %.2f of %.2f ms overlappable)%n", p.hiddenUs() / 1e3,
+        out.printf("  hidden behind compute   %12.2f ms   (overlap %.2f of %.2f ms overlappable: gradient reduction"
+                + " behind backward, parameter gather behind the next forward)%n", p.hiddenUs() / 1e3,
                 p.job().overlap(), p.overlappableUs() / 1e3);
         out.printf("  exposed communication   %12.2f ms%n", p.exposedUs() / 1e3);
         out.printf("  step time               %12.2f ms%n", p.stepUs() / 1e3);
         out.printf("  tokens per second       %,12.0f%n", p.tokensPerS());
         out.printf("  scaling efficiency      %11.1f %%   (compute / step; 100%% = perfect scaling)%n",
                 p.efficiency() * 100);
-        out.println("# model leaves out: activation recomputation, optimizer step, gradient bucketing, embedding"
-                + " AllReduce, MoE load imbalance, other jobs' traffic");
+        out.printf("  model FLOPs per token   %12.4g      (6 x active matmul weights + 12 L h s attention; recompute"
+                + " %s: %.4g executed)%n", ModelFlops.modelPerToken(p.job()), p.job().recompute().label(),
+                ModelFlops.hardwarePerToken(p.job()));
+        if (!Double.isNaN(p.peakFlops())) {
+            out.printf("  end-to-end MFU          %12.3f      (model FLOPs / (GPUs x %.4g TFLOP/s %s dense peak x step))%n",
+                    p.endToEndMfu(), p.peakFlops() / 1e12, p.job().compute().precision());
+            out.printf("  kernel efficiency       %12.3f      (executed FLOPs / (GPUs x peak x compute time))%n",
+                    p.kernelEfficiency());
+        }
+        out.printf("  memory per GPU          %s%n", p.memory().summary());
+        if (!p.memory().fits()) {
+            out.printf("# DOES NOT FIT: %.1f GB per GPU short (first pipeline stage, %.3g micro-batches of"
+                    + " activations in flight); the step above assumes it would%n", p.memory().shortBytes() / 1e9,
+                    p.memory().inFlight());
+        }
+        if (!p.warning().isEmpty()) {
+            out.printf("# warning: %s%n", p.warning());
+        }
+        out.println("# model leaves out: optimizer step, gradient bucketing, embedding AllReduce, MoE load imbalance,"
+                + " other jobs' traffic");
     }
 
     static void target(PrintWriter out, double target, Optional<StepPlan> hit, int maxGpus, TrainingJob job,
@@ -52,7 +72,8 @@ final class PlanText {
                     / gpusPerHost, p.job().dp(), p.tokensPerS(), p.stepUs() / 1e3, p.efficiency() * 100);
         } else {
             out.printf("  target %,.0f tokens/s: not reached up to %d GPUs (dp is capped by --max-gpus and by the"
-                    + " global batch: G/b = %d)%n", target, maxGpus, job.globalBatch() / job.microBatch());
+                    + " global batch: G/b = %d; layouts that do not fit in GPU memory do not count)%n", target,
+                    maxGpus, job.globalBatch() / job.microBatch());
         }
     }
 }

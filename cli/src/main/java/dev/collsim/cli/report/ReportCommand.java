@@ -23,7 +23,7 @@ import picocli.CommandLine;
         description = {"Write a what-if report: a base cluster and variants (NIC speed, rails, fabric and"
             + " oversubscription, NVLink bandwidth, host count, NCCL settings, calibration profile), each running the"
             + " spec's collective sweeps and training plans. Output folder: index.html (self-contained, charts"
-            + " embedded), charts/*.png and *.svg, data/*.csv, report.json, spec.yaml; written atomically.",
+            + " embedded), charts/ (PNG and SVG), data/ (CSV), report.json, spec.yaml; written atomically.",
             "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"
             + " base-name, backend (analytical|flow), routing (ecmp|spray), seed, variants[name, hosts, host-type,"
             + " nic-speed, nics-per-host, fabric, oversubscription, leaf-radix, nvlink, env, calibration, backend,"

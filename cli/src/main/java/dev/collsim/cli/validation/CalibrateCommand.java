@@ -77,7 +77,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         List<String> shapes = new ArrayList<>();
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
         for (Dataset d : batch.datasets()) {
-            Optional<ClusterGuess> c = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+            Optional<ClusterGuess> c = cluster.given()
+                    ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
             if (c.isPresent() && d.nHosts() > 0 && SeriesBuilder.of(d, c, comparer).isPresent()) {
                 long used = c.get().ranks().stream().mapToInt(g -> g.host()).distinct().count();
@@ -91,6 +92,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             Optional<Series> s = SeriesBuilder.of(d, c, comparer);
             if (s.isPresent()) {
                 series.add(s.get());
+                Comparer.zeroRows(d).ifPresent(z -> out.println("left out of " + d.id() + ": " + z));
             } else {
                 out.println("skipped " + d.id() + ": " + (c.isEmpty() && ClusterGuesser.guess(d).isEmpty()
                         ? ClusterGuesser.why(d) : "no per-size times"));

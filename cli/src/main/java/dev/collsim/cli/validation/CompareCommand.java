@@ -30,8 +30,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Line measured points up with collsim's predictions (same collective, size, ranks and NCCL "
                 + "settings) and report the error of time per point, per dataset and per regime.",
+            "Per point: measured and predicted time (us); err %% = (predicted - measured) / measured x 100 on time,"
+                    + " + when collsim predicts slower than measured (pessimistic), - when faster; measured and"
+                    + " predicted busbw (GB/s, nccl-tests' definition). Statistics are of |err %%|.",
             "Without -c the cluster is built from what the file reveals (GPU model, hosts) using the topology "
-                    + "catalog, and every assumption is printed."},
+                    + "catalog, and every assumption is printed. A catalog -c (dgx-h100, dgx-h100x2) is sized to each"
+                    + " run's host count, as calibrate does; a changed count is said on stderr."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "2:usage error", "3:invalid input file",
             "4:a median error above --max-median-error", "6:finished, but skipped files it could not read (each named on stderr with why)"})
@@ -80,7 +84,8 @@ public final class CompareCommand implements Callable<Integer> {
         List<DatasetComparison> out = new ArrayList<>();
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
         for (Dataset d : batch.datasets()) {
-            Optional<ClusterGuess> c = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+            Optional<ClusterGuess> c = cluster.given()
+                    ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
             out.add(comparer.compare(d, c));
         }

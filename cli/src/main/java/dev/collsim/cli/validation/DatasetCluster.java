@@ -11,15 +11,18 @@ import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.ingest.Dataset;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * A measured dataset's ranks on the cluster compare and calibrate were given with {@code -c} (resolved once by
- * {@link ClusterLoader#resolve}). A catalog host type named without a count ({@code -c dgx-h100}) takes the
- * dataset's host count; {@code NAMExN} / {@code NAME:N} fixes it (N hosts on a rail-optimized fabric, as every
- * command builds them); any other cluster is used as loaded. Ranks fill the first GPUs of each host.
+ * A measured dataset's ranks on the cluster compare, calibrate and tune were given with {@code -c} (resolved once by
+ * {@link ClusterLoader#resolve}); all three place datasets the same way. A catalog host type ({@code -c dgx-h100},
+ * {@code NAMExN}, {@code NAME:N}) takes the dataset's host count (from its rank lines, else its ranks over the
+ * type's GPUs per host), so a file with 8-rank and 16-rank runs is compared on 1 and 2 hosts; where {@code NAMExN}
+ * named another count, one stderr line says what was resized. Any other cluster (a machine file, a YAML cluster) is
+ * used as loaded. Ranks fill the first GPUs of each host.
  */
 final class DatasetCluster {
 
@@ -29,22 +32,32 @@ final class DatasetCluster {
     /**
      * @param source the {@code -c} cluster
      * @param d      the dataset
+     * @param err    where a resize is said, in one line ({@code collsim: -c dgx-h100x2 resized to 1 host for ...})
      * @return the cluster and the dataset's ranks on it
      * @throws InputException when the hosts cannot be built
      * @throws UserError      (exit 2) when the dataset's ranks or hosts do not fit the cluster
      */
-    static ClusterGuess place(ClusterSource source, Dataset d) throws InputException {
+    static ClusterGuess place(ClusterSource source, Dataset d, PrintWriter err) throws InputException {
         Optional<HostType> type = catalogType(source);
         if (type.isEmpty()) {
             return onLoaded(source.topology(), source.name(), d);
         }
-        int hosts = source.origin() == ClusterSource.Origin.HOSTS ? source.spec().count() : Math.max(1, d.nHosts());
-        Topology topo = source.origin() == ClusterSource.Origin.HOSTS ? source.topology()
+        int perHostMax = type.get().gpusPerHost();
+        int needed = d.nHosts() > 0 ? d.nHosts() : Math.max(1, (int) Math.ceil(d.nRanks() / (double) perHostMax));
+        boolean explicit = source.origin() == ClusterSource.Origin.HOSTS;
+        int hosts = needed;
+        if (explicit && source.spec().count() != needed) {
+            // the same rule as calibrate: a dataset is compared on the host count it ran on, never spread thinner
+            err.println("collsim: -c " + source.name() + " has " + source.spec().count() + " host(s); " + d.id()
+                    + " ran on " + needed + " (" + d.nRanks() + " ranks): resized to " + type.get().name() + ":"
+                    + needed + " for it");
+        }
+        Topology topo = explicit && source.spec().count() == needed ? source.topology()
                 : ClusterLoader.hosts(type.get(), hosts).topology();
         int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
-        if (perHost > type.get().gpusPerHost()) {
-            throw new UserError(d.id() + " has " + d.nRanks() + " ranks, more than " + hosts + " x "
-                    + type.get().gpusPerHost() + " GPUs of -c " + source.name(), ExitCodes.USAGE);
+        if (perHost > perHostMax) {
+            throw new UserError(d.id() + " has " + d.nRanks() + " ranks on " + hosts + " host(s), more than the "
+                    + hosts + " x " + perHostMax + " GPUs of -c " + source.name(), ExitCodes.USAGE);
         }
         List<Gpu> ranks = new ArrayList<>();
         for (int h = 0; h < hosts && ranks.size() < d.nRanks(); h++) {
@@ -53,8 +66,7 @@ final class DatasetCluster {
                 ranks.add(g.get(i));
             }
         }
-        return new ClusterGuess(topo, ranks, "catalog:" + type.get().name() + " (-c " + source.name() + ")",
-                List.of());
+        return new ClusterGuess(topo, ranks, "catalog:" + type.get().name() + " (-c " + source.name() + ")", List.of());
     }
 
     /**

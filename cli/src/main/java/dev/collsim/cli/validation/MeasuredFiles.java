@@ -7,6 +7,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
+import dev.collsim.validation.ingest.Note;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -60,7 +61,7 @@ final class MeasuredFiles {
         int skipped = 0;
         for (Path f : all) {
             try {
-                reads.add(new Read(f, MeasurementReader.read(f)));
+                reads.add(new Read(f, warned(f, MeasurementReader.read(f), err)));
             } catch (InputException e) {
                 problems.addAll(e.problems());
                 skipped++;
@@ -77,13 +78,35 @@ final class MeasuredFiles {
         return new Batch(reads, skipped);
     }
 
-    /** @return datasets of all files, in order; a directory contributes its A-/D-style text and JSON files */
-    static List<Dataset> read(List<Path> files) throws InputException {
+    /**
+     * Prints the readers' warnings about one file's datasets on {@code err}, one {@code collsim: warning: FILE:LINE:}
+     * line each (the file as the user gave it), then their count.
+     *
+     * @return the datasets
+     */
+    static List<Dataset> warned(Path f, List<Dataset> datasets, PrintWriter err) {
+        List<Note> warnings = datasets.stream().flatMap(d -> d.warnings().stream()).distinct().toList();
+        for (Note n : warnings) {
+            err.println("collsim: warning: " + f + (n.line() > 0 ? ":" + n.line() : "") + ": "
+                    + n.text().substring(Note.WARNING.length()));
+        }
+        if (!warnings.isEmpty()) {
+            err.println("collsim: " + warnings.size() + " warning" + (warnings.size() == 1 ? "" : "s") + " in " + f);
+        }
+        err.flush();
+        return datasets;
+    }
+
+    /**
+     * @param err where the readers' warnings go
+     * @return datasets of all files, in order; a directory contributes its A-/D-style text and JSON files
+     */
+    static List<Dataset> read(List<Path> files, PrintWriter err) throws InputException {
         List<Dataset> out = new ArrayList<>();
         List<InputProblem> problems = new ArrayList<>();
         for (Path f : expand(files)) {
             try {
-                out.addAll(MeasurementReader.read(f));
+                out.addAll(warned(f, MeasurementReader.read(f), err));
             } catch (InputException e) {
                 problems.addAll(e.problems());
             }

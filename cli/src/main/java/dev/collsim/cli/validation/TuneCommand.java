@@ -46,14 +46,17 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim tune [-c CLUSTER] [--calibration PROFILE | -m FILE...] [-o DIR] [COLLECTIVE...]}. */
 @Command(name = "tune", mixinStandardHelpOptions = true,
-        description = {"Find where collsim's fastest predicted (algorithm, protocol) differs from NCCL's choice by "
-                + "more than the model's band, and write it as the configuration of NCCL's example tuner plugin "
-                + "(nccl_tuner.conf), the NCCL_ALGO/NCCL_PROTO settings where one setting per collective suffices "
+        description = {"Find where collsim's fastest predicted (algorithm, protocol, channels) differs from NCCL's "
+                + "choice by more than the model's band, and write it as NCCL tuner settings.",
+            "Written: the configuration of NCCL's example tuner plugin (nccl_tuner.conf, covering every swept "
+                + "size: the plugin runs unmatched calls on one channel), the NCCL_ALGO/NCCL_PROTO/"
+                + "NCCL_MAX_NCHANNELS settings where one setting suffices "
                 + "(nccl_env.sh) and a table (tune.txt). The band is the p90 of the calibration fit's residuals "
                 + "(--calibration, or a fit of -m measurements); with neither, the default model's median error "
                 + "over the public datasets (13.1%%)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file"})
+        exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file (with -m: no file could be read)",
+            "6:advice written, but -m files that could not be read were skipped (each named on stderr with why)"})
 public final class TuneCommand implements Callable<Integer> {
 
     @Spec
@@ -108,7 +111,9 @@ public final class TuneCommand implements Callable<Integer> {
         SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, "1M", stepFactor));
         NcclVersion version = UserError.usage(() -> NcclVersion.parse(ncclVersion));
         PrintWriter out = spec.commandLine().getOut();
-        List<Dataset> data = measured == null ? List.of() : MeasuredFiles.read(measured);
+        MeasuredFiles.Batch batch = measured == null ? new MeasuredFiles.Batch(List.of(), 0)
+                : MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        List<Dataset> data = batch.datasets();
         Model model = model(data, out);
         Placed placed = placed(data);
         NcclPredictor predictor = new NcclPredictor(version, model.params());
@@ -128,7 +133,7 @@ public final class TuneCommand implements Callable<Integer> {
             out.println("wrote " + output.resolve(TuneOutput.CONFIG) + ", " + output.resolve(TuneOutput.ENV) + ", "
                     + output.resolve(TuneOutput.TABLE));
         }
-        return ExitCodes.OK;
+        return batch.exitCode(ExitCodes.OK);
     }
 
     private record Model(PerformanceParameters params, TuningBand band, String label) {
@@ -149,7 +154,8 @@ public final class TuneCommand implements Callable<Integer> {
         Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
         for (Dataset d : data) {
-            Optional<ClusterGuess> g = cluster.given() ? Optional.of(DatasetCluster.place(cluster.source(), d))
+            Optional<ClusterGuess> g = cluster.given()
+                    ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
             SeriesBuilder.of(d, g, comparer).ifPresent(series::add);
         }

@@ -85,8 +85,9 @@ final class TuneOutput {
         Map<String, List<String>> merged = new LinkedHashMap<>();
         List<String> out = new ArrayList<>();
         out.add("# collsim tune: NCCL settings where one setting per collective achieves the advice (" + cluster + ")");
-        out.add("# caveat: these apply to every size of the collective, unlike the tuner file's size ranges; channel");
-        out.add("# counts are not tuned (NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS are left to NCCL)");
+        out.add("# caveat: these apply to every size of the collective (NCCL_MAX_NCHANNELS to every collective), unlike");
+        out.add("# the tuner file's size ranges; each is written only where re-predicting every swept size under it");
+        out.add("# reproduces the advice");
         for (Part p : parts) {
             p.env().settings().forEach((k, v) -> merged.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
             p.env().notes().forEach(n -> out.add("# " + p.result().nRanks() + " ranks: " + n));
@@ -100,13 +101,35 @@ final class TuneOutput {
         return out;
     }
 
+    /** @return per rank count and collective, the byte range the file's lines cover, in words */
+    private List<String> covered() {
+        List<String> out = new ArrayList<>();
+        for (Part p : parts) {
+            TuneResult r = p.result();
+            Map<String, long[]> span = new LinkedHashMap<>();
+            r.lines().forEach(l -> span.merge(TunerConfigFile.COLLECTIVES.get(l.collective()),
+                    new long[] {l.minBytes(), l.maxBytes()},
+                    (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])}));
+            span.forEach((c, b) -> out.add(String.format(Locale.ROOT, "  %s %d..%d bytes, %d ranks on %d node(s)", c,
+                    b[0], b[1], r.nRanks(), r.nNodes())));
+        }
+        return out;
+    }
+
     List<String> config() {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
             TuneResult r = parts.get(i).result();
-            List<String> header = i > 0 ? List.of() : List.of("collsim tune for " + cluster + " (NCCL " + version
-                    + " model, " + model + ")", "use: NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> "
-                    + "NCCL_TUNER_CONFIG_FILE=<this file>; first matching line wins");
+            List<String> header = new ArrayList<>();
+            if (i == 0) {
+                header.addAll(List.of("collsim tune for " + cluster + " (NCCL " + version + " model, " + model + ")",
+                        "use: NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>;"
+                        + " first matching line wins; channels 0 = NCCL's own count",
+                        "WARNING: NCCL's example plugin runs a call that matches no line on ONE channel (plugin.c sets"
+                        + " *nChannels = 1, NCCL 2.27-2.30).", "The lines cover only these; other sizes, collectives "
+                        + "and communicators run on 1 channel:"));
+                header.addAll(covered());
+            }
             List<String> l = new ArrayList<>(TunerConfigFile.lines(r, header));
             if (i > 0) {
                 l.remove(0);

@@ -3,6 +3,7 @@ package dev.collsim.cli.fuzz;
 import dev.collsim.io.UserInputException;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.ingest.MeasurementReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,7 +35,8 @@ class ReaderFuzzTest {
     private static final Path ROOT = Path.of("..");
     private static final String[] TOKENS = {"99999999999", "9999999999G", "NaN", "Infinity", "-", "1e-320", "1e309",
         "-1", "0", "", "~", "null", "67.92.17", "\t", "\r\n", "GPUx", "NV99999999999", "<pci>", "</system>", ":", "{",
-        "[", "&a", "*a", "\u0000", "\uFFFD"};
+        "[", "&a", "*a", "\u0000", "\uFFFD", "nan", "-nan", "inf", "-207.5", "\r", "\nnode1:1:1 [0] NCCL WARN Cuda failure\n",
+        "LnkSta: Speed 99999999999GT/s, Width x99999999999", "Algo 99999999999 proto 99999999999"};
     private static Path work;
 
     @BeforeContainer
@@ -58,10 +60,35 @@ class ReaderFuzzTest {
         expectUserErrorOnly(() -> ClusterLoader.load(f.toString()));
     }
 
+    /** Read, then diagnosed: the diagnose checks read the file's lines too (lspci link lines, header NIC counts). */
     @Property
     void measurementFiles(@ForAll("measurementSeeds") String seed, @ForAll long random) {
         String text = Mutator.mutate(read(Path.of(seed)), new Random(random), TOKENS);
-        expectUserErrorOnly(() -> MeasurementReader.read("m.txt", text));
+        expectUserErrorOnly(() -> new Diagnoser().diagnose(MeasurementReader.read("m.txt", text),
+                List.of(text.split("\r\n|\r|\n", -1))));
+    }
+
+    /**
+     * Bytes that are not text (1 to 4 bytes of the file set to 0x80..0xFF, which cannot all be UTF-8): every file
+     * reader refuses them with a located problem ("not UTF-8 text", the byte offset), or reads the file when the
+     * bytes happen to form UTF-8 characters.
+     */
+    @Property
+    void bytesThatAreNotText(@ForAll("allSeeds") String seed, @ForAll long random) throws IOException {
+        byte[] b = Files.readAllBytes(Path.of(seed));
+        Random r = new Random(random);
+        for (int k = 1 + r.nextInt(4); k > 0 && b.length > 0; k--) {
+            b[r.nextInt(b.length)] = (byte) (0x80 + r.nextInt(0x80));
+        }
+        Path f = work.resolve(Path.of(seed).getFileName());
+        Files.write(f, b);
+        expectUserErrorOnly(() -> ClusterLoader.load(f.toString()));
+        expectUserErrorOnly(() -> MeasurementReader.read(f));
+    }
+
+    @Provide
+    Arbitrary<String> allSeeds() {
+        return Arbitraries.oneOf(clusterSeeds(), measurementSeeds());
     }
 
     @Property

@@ -131,6 +131,12 @@ class PredictCommandTest {
                 "--env", "--algo", "--proto", "--all-algorithms", "--format", "--params")) {
             assertTrue(r.out().contains(flag), flag);
         }
+        // nccl-tests 2.19.6 src/common.cu: -b 32M -e 32M -i 1M -f 1
+        String help = r.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("first size in bytes; K, M, G = 2^10, 2^20, 2^30 (default: 32M)"), help);
+        assertTrue(help.contains("last size in bytes (default: 32M)"), help);
+        assertTrue(help.contains("add SIZE each step when -f is 1 (default: 1M)"), help);
+        assertTrue(help.contains("1 = use -i (default: 1)"), help);
     }
 
     /**
@@ -146,7 +152,7 @@ class PredictCommandTest {
                 "-t", "1");
         assertEquals(0, pasted.code(), pasted.err());
         assertEquals(dataLines(plain.out()), dataLines(pasted.out()));
-        assertTrue(pasted.out().contains("# nccl-tests flags -n -w -m -N -z -a -G -T -C -t -c read and ignored"),
+        assertTrue(pasted.out().contains("# nccl-tests flags -n -w -m -N -z -a -G -T -C -c read and ignored"),
                 pasted.out());
         assertTrue(!plain.out().contains("read and ignored"), plain.out());
         assertEquals(2, run("predict", "all_reduce", "-n", "x").code());

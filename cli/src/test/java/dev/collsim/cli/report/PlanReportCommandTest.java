@@ -28,7 +28,7 @@ class PlanReportCommandTest {
      */
     @Test
     void planPrintsEveryCollectiveAndTheStep() {
-        CliRun r = run("plan", "--params", "175B", "--grad-bytes", "4", "--tp", "8", "--dp", "4", "--global-batch", "16",
+        CliRun r = run("plan", "--params", "175B", "--grad-reduce-dtype", "fp32", "--tp", "8", "--dp", "4", "--global-batch", "16",
                 "--step-compute-ms", "1000", "--overlap", "0.5");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("TP activation AllReduce"), r.out());
@@ -39,6 +39,49 @@ class PlanReportCommandTest {
         assertTrue(us >= 2.625e6 * 0.999 && us < 2.625e6 * 1.3, "DP AllReduce " + us + " us");
         assertTrue(r.out().contains("scaling efficiency"), r.out());
         assertTrue(r.out().contains("tokens per second"), r.out());
+    }
+
+    /**
+     * The option defaults come from the job defaults' one home (JobBuilder: s = 2048, dp = tp = pp = 1, overlap 1)
+     * and the help prints them.
+     */
+    @Test
+    void planHelpShowsTheJobDefaults() {
+        CliRun r = run("plan", "--help");
+        assertEquals(0, r.code(), r.err());
+        String help = r.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("sequence length (default: 2048)"), help);
+        assertTrue(help.contains("pipeline stages (default: 1)"), help);
+        assertTrue(help.contains("compute (default: 1.0, as Megatron-LM's"), help);
+    }
+
+    /**
+     * --mfu is end-to-end (PaLM App. B): 70B preset (V=128256, untied, h=8192, L=80), s=4096: model FLOPs per token
+     * 6 x (70e9 - 128256 x 8192) + 12 x 80 x 8192 x 4096 = 413,695,961,088 + 32,212,254,720 = 445,908,215,808;
+     * 64 H100 x 989e12 x 0.4 / that = 56,779.4 tokens/s, whatever the communication. 70B on one host (tp=8, dp=1,
+     * no ZeRO) needs 16 bytes x 70e9/8 = 140 GB of model states alone on an 80 GB H100.
+     */
+    @Test
+    void planMfuIsEndToEndAndMemoryIsChecked() {
+        CliRun r = run("plan", "-c", "dgx-h100x8", "--params", "70B", "--tp", "8", "--pp", "2", "--sequence-parallel",
+                "--zero", "1", "--seq-len", "4096", "--global-batch", "128", "--mfu", "0.4");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("tokens per second             56,779"), r.out());
+        assertTrue(r.out().contains("end-to-end MFU                 0.400"), r.out());
+        assertTrue(r.out().contains("kernel efficiency"), r.out());
+        assertTrue(r.out().contains(": fits"), r.out());
+        CliRun both = run("plan", "--params", "7B", "--mfu", "0.4", "--kernel-efficiency", "0.5");
+        assertEquals(2, both.code());
+        assertTrue(both.err().contains("at most one of --step-compute-ms, --mfu"), both.err());
+        CliRun big = run("plan", "--params", "70B", "--tp", "8", "--dp", "1", "--global-batch", "8");
+        assertEquals(0, big.code(), big.err());
+        assertTrue(big.out().contains("DOES NOT FIT"), big.out());
+        assertTrue(big.out().contains("fits with: --recompute full") || big.out().contains("no single change"),
+                big.out());
+        CliRun badRecompute = run("plan", "--params", "7B", "--recompute", "some");
+        assertEquals(2, badRecompute.code());
+        assertTrue(badRecompute.err().contains("--recompute: 'some' is not a recompute policy; allowed: none,"
+                + " selective, full"), badRecompute.err());
     }
 
     @Test
@@ -81,7 +124,9 @@ class PlanReportCommandTest {
         Path out = tmp.resolve("out");
         CliRun r = run("report", spec.toString(), "-o", out.toString());
         assertEquals(3, r.code());
-        assertTrue(r.err().contains(spec + ":3:5: variants[0].nic-speed: 'fast' is not a bandwidth"), r.err());
+        // "    nic-speed: fast": the value starts in column 16
+        assertTrue(r.err().contains(spec + ":3:16: variants[0].nic-speed: found 'fast'; allowed: a number > 0 with"
+                + " one of GB/s, Gb/s"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(out));
     }
@@ -92,7 +137,8 @@ class PlanReportCommandTest {
         Files.writeString(spec, "variants:\n  - name: x\n    backend: ns3\nsweeps:\n  - collective: allreduce\n");
         CliRun r = run("report", spec.toString(), "-o", tmp.resolve("out").toString());
         assertEquals(3, r.code());
-        assertTrue(r.err().contains(spec + ":3:5: variants[0].backend: unknown backend 'ns3'; allowed: analytical,"
+        // "    backend: ns3": the value starts in column 14
+        assertTrue(r.err().contains(spec + ":3:14: variants[0].backend: unknown backend 'ns3'; allowed: analytical,"
                 + " flow"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
     }
@@ -168,5 +214,22 @@ class PlanReportCommandTest {
                 }
             }
         }
+    }
+
+    /**
+     * --params 70 (the B forgotten) is 70 parameters: plan still plans it but warns on stderr, naming the count and
+     * 70B; 70B and 1.3B, real model sizes, give no warning; 999,999 is below the 1e6 threshold, 1M is not.
+     */
+    @Test
+    void planWarnsOnAForgottenSuffix() {
+        CliRun r = run("plan", "--params", "70");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("--params 70 is 70 parameters") && r.err().contains("did you mean 70B?"), r.err());
+        for (String ok : List.of("70B", "1.3B", "1M")) {
+            CliRun fine = run("plan", "--params", ok);
+            assertEquals(0, fine.code(), fine.err());
+            assertFalse(fine.err().contains("did you mean"), ok + ": " + fine.err());
+        }
+        assertTrue(run("plan", "--params", "999999").err().contains("did you mean 999999B?"));
     }
 }

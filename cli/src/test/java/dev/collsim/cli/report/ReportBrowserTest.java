@@ -64,6 +64,36 @@ class ReportBrowserTest {
         }
     }
 
+    /**
+     * The same report at a 900 px laptop window: every table fits its box (no column cut off behind a scroll bar).
+     * A script added to a copy of the page lists each table whose content is wider than its box.
+     */
+    @Test
+    void everyTableFitsANineHundredPixelWindow(@TempDir Path tmp) throws Exception {
+        Path browser = chromium();
+        Path out = tmp.resolve("rep");
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"report", "../examples/whatif-default.yaml", "-o", out.toString(),
+            "--no-progress"}, new PrintWriter(o), new PrintWriter(e)), e.toString());
+        Path page = out.resolve("fit.html");
+        Files.writeString(page, Files.readString(out.resolve("index.html")) + "<script>window.addEventListener("
+                + "'load',function(){var o=[];document.querySelectorAll('table').forEach(function(t){"
+                + "if(t.scrollWidth>t.clientWidth+1){o.push(t.rows[0].textContent+' '+t.scrollWidth+'>'"
+                + "+t.clientWidth);}});var p=document.createElement('pre');p.id='fit';p.textContent="
+                + "'WIDE['+o.join(' | ')+']';document.body.appendChild(p);});</script>\n");
+        Path dom = tmp.resolve("dom.html");
+        Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + tmp.resolve("profile"), "--virtual-time-budget=10000", "--window-size=900,1000",
+                "--dump-dom", page.toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(tmp.resolve("chromium.log").toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
+        Matcher m = Pattern.compile("<pre id=\"fit\">(WIDE\\[[^<]*)</pre>").matcher(Files.readString(dom));
+        assertTrue(m.find(), "the check script did not run");
+        assertEquals("WIDE[]", m.group(1), "tables wider than a 900 px window");
+    }
+
     /** @return the Chromium executable on PATH; aborts the test when missing, fails it under CI=true */
     private static Path chromium() throws IOException {
         for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {

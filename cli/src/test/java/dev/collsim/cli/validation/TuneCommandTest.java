@@ -28,6 +28,15 @@ class TuneCommandTest {
         assertTrue(r.out().contains("band 13.1 %"), r.out());
         List<String> conf = Files.readAllLines(out.resolve("nccl_tuner.conf"));
         assertEquals(List.of(), TunerConfigFile.problems(conf));
+        // every swept size of every collective has a line, since the example plugin gives an unmatched call one
+        // channel: the sweep is 8 B..8 GiB (8589934592 B); AllReduce selects on the size itself
+        assertTrue(conf.stream().anyMatch(l -> l.startsWith("allreduce,8,")), String.join("\n", conf));
+        assertTrue(conf.stream().anyMatch(l -> l.startsWith("allreduce,") && l.contains(",8589934592,")),
+                String.join("\n", conf));
+        for (String c : List.of("allgather,", "reducescatter,", "broadcast,", "reduce,")) {
+            assertTrue(conf.stream().anyMatch(l -> l.startsWith(c)), c + " has no line");
+        }
+        assertTrue(conf.stream().anyMatch(l -> l.contains("matches no line on ONE channel")), conf.get(2));
         assertTrue(Files.readString(out.resolve("nccl_env.sh")).contains("apply to every size"));
         assertTrue(Files.readString(out.resolve("tune.txt")).contains("keep NCCL's choice"));
     }
@@ -76,6 +85,32 @@ class TuneCommandTest {
     @Test
     void missingProfileIsAnInputError(@TempDir Path dir) {
         CliRun r = CliRun.run("tune", "--calibration", dir.resolve("none.yaml").toString());
+        assertEquals(3, r.code(), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
+    void mixedFolderReadsWhatItCanAndSkipsTheRestWithOneLineEach(@TempDir Path dir) throws Exception {
+        // an nccl-tests log, an NCCL INFO log, a collsim run JSON and two files that are no measurement at all
+        Files.copy(H200X2.resolve("nccl-tests-all_reduce.txt"), dir.resolve("nccl-tests-all_reduce.txt"));
+        Files.copy(H200X2.resolve("nccl-info-allreduce.txt"), dir.resolve("nccl-info-allreduce.txt"));
+        Files.copy(H200X2.resolve("collsim-all_gather.json"), dir.resolve("collsim-all_gather.json"));
+        Files.writeString(dir.resolve("notes.txt"), "remember to re-run with NCCL 2.30\n");
+        Files.writeString(dir.resolve("settings.json"), "{\"editor\": \"vim\"}\n");
+        CliRun r = CliRun.run("tune", "-m", dir.toString(), "--nccl-version", "2.28", "allreduce");
+        assertEquals(6, r.code(), r.err());
+        assertTrue(r.err().contains("skipped " + dir.resolve("notes.txt")), r.err());
+        assertTrue(r.err().contains("skipped " + dir.resolve("settings.json")), r.err());
+        assertFalse(r.err().contains("skipped " + dir.resolve("collsim-all_gather.json")), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        assertTrue(r.out().contains("AllReduce"), r.out());
+    }
+
+    @Test
+    void folderWithNothingUsableIsRefused(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("notes.txt"), "no table here\n");
+        Files.writeString(dir.resolve("settings.json"), "{\"editor\": \"vim\"}\n");
+        CliRun r = CliRun.run("tune", "-m", dir.toString(), "allreduce");
         assertEquals(3, r.code(), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
     }

@@ -8,6 +8,7 @@ import dev.collsim.cli.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,19 +113,62 @@ class ValidationCommandsTest {
     }
 
     /**
-     * The NCCL-tests issue 290 file holds a 1-host x 8 run and 2-host x 8 runs: under one -c dgx-h100:2 the 1-host
-     * run would be modelled on 2 hosts, so calibrate must refuse (exit 3), name that run and the cluster it needs,
-     * and write nothing.
+     * compare's point columns: measured busbw is the file's own nccl-tests busbw (1 GiB on 4 ranks in 10996 us:
+     * 1073741824 B / 10996 us = 97.65 GB/s algbw, x 2 (4-1)/4 = 146.47 GB/s, the file's out-of-place busbw column);
+     * err % is signed, (predicted - measured) / measured x 100, + when the prediction is slower; predicted busbw is
+     * the predicted time's, the same way.
      */
     @Test
-    void calibrateRefusesMixedHostCounts(@TempDir Path dir) {
-        Path out = dir.resolve("p.yaml");
-        CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").toString(),
-                "-c", "dgx-h100:2", "-o", out.toString());
-        assertEquals(3, r.code(), r.out() + r.err());
-        assertTrue(r.err().contains("ran on 1 host(s) x 8 GPUs") && r.err().contains("-c dgx-h100:1"), r.err());
-        assertTrue(!r.err().contains("ran on 2 host(s)"), "the 2-host runs fit -c dgx-h100:2: " + r.err());
-        assertTrue(!Files.exists(out));
+    void compareSignedErrorAndBusbw() {
+        CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt").toString(), "-c",
+                "dgx-h100");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("err % busbw meas busbw pred"), r.out());
+        String[] row = r.out().lines().filter(l -> l.trim().startsWith("1073741824 ")).findFirst().orElseThrow()
+                .trim().split("\\s+");
+        assertEquals(10996.0, Double.parseDouble(row[1]), 1e-9);
+        double predicted = Double.parseDouble(row[2]);
+        assertEquals((predicted - 10996) / 10996 * 100, Double.parseDouble(row[3]), 0.051);
+        assertEquals(row[3].startsWith("+"), predicted > 10996, row[3]);
+        assertEquals(146.47, Double.parseDouble(row[4]), 0.005);
+        assertEquals(1073741824 / predicted / 1e3 * 1.5, Double.parseDouble(row[5]), 0.005);
+    }
+
+    /**
+     * A table file with an 8-rank and a 16-rank run and no rank lines (no host count): a bare catalog -c dgx-h100
+     * compares each run on as many 8-GPU hosts as its ranks need (8 ranks: 1 host, 16: 2) instead of refusing the
+     * 16-rank run; no count was named, so nothing is said on stderr.
+     */
+    @Test
+    void bareCatalogClusterTakesEachRunsRankCount() {
+        CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt").toString(),
+                "-c", "dgx-h100", "--summary");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("", r.err());
+        assertTrue(r.out().contains("all_reduce, 8 ranks, cluster catalog:dgx-h100")
+                && r.out().contains("all_reduce, 16 ranks, cluster catalog:dgx-h100"), r.out());
+        assertEquals(2, r.out().lines().filter(l -> l.contains("|error| of time (%): all n=")).count(), r.out());
+    }
+
+    /**
+     * The NCCL-tests issue 290 file holds a 1-host x 8 run and 2-host x 8 runs. Under one -c dgx-h100:2, compare and
+     * calibrate place them the same way: each run on the host count it ran on (the 1-host run on one DGX H100, not
+     * spread 4 + 4 over two), and one stderr line names the resize (2 hosts given, 1 used); the 2-host runs fit
+     * -c dgx-h100:2 and are not named.
+     */
+    @Test
+    void compareAndCalibrateResizeTheSameWay(@TempDir Path dir) {
+        String file = DATA.resolve("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").toString();
+        String line = "-c dgx-h100:2 has 2 host(s); A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt:24";
+        CliRun cal = run("calibrate", "-m", file, "-c", "dgx-h100:2", "-o", dir.resolve("p.yaml").toString());
+        CliRun cmp = run("compare", "-m", file, "-c", "dgx-h100:2", "--summary");
+        assertEquals(0, cmp.code(), cmp.err());
+        for (CliRun r : List.of(cal, cmp)) {
+            assertTrue(r.err().contains(line) && r.err().contains("ran on 1 (8 ranks): resized to dgx-h100:1"),
+                    r.err());
+            assertEquals(1, r.err().lines().filter(l -> l.contains("resized")).count(), r.err());
+        }
+        assertTrue(!cmp.err().contains("mix cluster shapes") && !cal.err().contains("mix cluster shapes"), cal.err());
     }
 
     /**

@@ -63,8 +63,7 @@ public final class GpuRunner {
         int procRank = multiProc ? launch.get().rank() : 0;
         int nProcs = multiProc ? launch.get().worldSize() : 1;
         int localRank = multiProc ? launch.get().localRank() : 0;
-        String dev0 = System.getenv("NCCL_TESTS_DEVICE");
-        int first = dev0 != null ? Integer.parseInt(dev0.trim()) : localRank * nGpus;
+        int first = firstDevice(System.getenv("NCCL_TESTS_DEVICE"), localRank * nGpus);
         int[] devices = new int[nGpus];
         for (int i = 0; i < nGpus; i++) {
             devices[i] = first + i;
@@ -263,5 +262,22 @@ public final class GpuRunner {
         int[] v = new int[1];
         org.bytedeco.cuda.global.cudart.cudaDriverGetVersion(v);
         return v[0];
+    }
+
+    /**
+     * @param dev0     NCCL_TESTS_DEVICE (nccl-tests' first device of this process), or null
+     * @param fallback the first device when it is not set
+     * @return the first CUDA device index of this process
+     * @throws ExecutorException (usage) when the variable is not a device index
+     */
+    static int firstDevice(String dev0, int fallback) {
+        if (dev0 == null) {
+            return fallback;
+        }
+        if (!dev0.trim().matches("[0-9]{1,4}")) {
+            throw new ExecutorException("environment variable NCCL_TESTS_DEVICE='" + dev0 + "' is not a device index;"
+                    + " allowed: a whole number from 0 to 9999", ExecutorException.USAGE);
+        }
+        return Integer.parseInt(dev0.trim());
     }
 }

@@ -2,8 +2,8 @@ package dev.collsim.reports.chart;
 
 import java.awt.Color;
 import java.awt.Shape;
-import java.awt.geom.Ellipse2D;
 import java.awt.geom.Line2D;
+import java.awt.geom.Rectangle2D;
 import java.util.List;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
@@ -21,6 +21,9 @@ import org.jfree.data.xy.XYSeriesCollection;
  * with gapped long dashes and markers so that it stays visible on top of it, and its legend says which it equals. busbw as nccl-tests defines it (GB/s, 1e9 B/s).
  */
 public final class BusBwChart {
+
+    /** Marker of measured points, drawn unfilled: a 7 px square, in the plot and in the legend. */
+    static final Shape MEASURED_SHAPE = new Rectangle2D.Double(-3.5, -3.5, 7, 7);
 
     private BusBwChart() {
     }
@@ -86,6 +89,7 @@ public final class BusBwChart {
                 r.setSeriesPaint(k, ChartStyle.color(i));
                 r.setSeriesLinesVisible(k, false);
                 r.setSeriesShapesVisible(k, true);
+                r.setSeriesShape(k, MEASURED_SHAPE);
                 r.setSeriesShapesFilled(k, false);
                 anyMeasured = true;
                 k++;
@@ -110,8 +114,10 @@ public final class BusBwChart {
         legend.add(new LegendItem("dashed: physical bound (same colour)", null, null, null,
                 new Line2D.Double(-8, 0, 8, 0), ChartStyle.dashed(1.2f), Color.DARK_GRAY));
         if (anyMeasured) {
-            legend.add(new LegendItem("open markers: measured", null, null, null, new Ellipse2D.Double(-3, -3, 6, 6),
-                    Color.DARK_GRAY, ChartStyle.line(1f), Color.DARK_GRAY));
+            // the same open square the plot draws for measured points
+            legend.add(new LegendItem("open squares: measured", null, null, null, true, MEASURED_SHAPE, false,
+                    Color.DARK_GRAY, true, Color.DARK_GRAY, ChartStyle.line(1f), false, new Line2D.Double(-8, 0, 8, 0),
+                    ChartStyle.line(1f), Color.DARK_GRAY));
         }
         if (anyCoinciding) {
             legend.add(new LegendItem("A = B: A's numbers equal B's (drawn dashed with markers over it)", null, null,

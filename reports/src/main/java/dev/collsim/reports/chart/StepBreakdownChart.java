@@ -22,7 +22,8 @@ public final class StepBreakdownChart {
 
     /**
      * @param title     chart title
-     * @param bars      per bar label (variant), its parts in milliseconds in stacking order
+     * @param bars      per bar label (variant), its parts in milliseconds in stacking order; a bar with no parts is an
+     *                  empty row whose label says why (a variant that does not fit)
      * @param leavesOut footnote
      * @return the chart
      * @throws IllegalArgumentException on no bars
@@ -32,7 +33,12 @@ public final class StepBreakdownChart {
             throw new IllegalArgumentException("a step breakdown needs at least one bar");
         }
         Set<String> parts = new LinkedHashSet<>();
-        bars.values().forEach(m -> parts.addAll(m.keySet()));
+        // a part that is zero in every bar (no pipeline bubble at pp=1) is left out of the legend
+        bars.values().forEach(m -> m.forEach((k, v) -> {
+            if (v != 0) {
+                parts.add(k);
+            }
+        }));
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         for (Map.Entry<String, LinkedHashMap<String, Double>> bar : bars.entrySet()) {
             for (String part : parts) {

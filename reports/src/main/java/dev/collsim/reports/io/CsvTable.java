@@ -41,7 +41,12 @@ public final class CsvTable {
         return sb.toString();
     }
 
-    private static String cell(Object v) {
+    /**
+     * @param v a value
+     * @return it as one CSV cell: empty for null, NaN and infinity; a double to 9 significant digits; text quoted
+     *         when it holds a comma, quote or line break
+     */
+    public static String cell(Object v) {
         if (v == null) {
             return "";
         }

@@ -24,6 +24,11 @@ public enum CommKind {
     EDP_REDUCE_SCATTER("expert gradient ReduceScatter", Collective.REDUCE_SCATTER, GroupKind.EDP, true),
     /** Expert parameter AllGather (ZeRO) over the expert-data-parallel group. */
     EDP_ALLGATHER("expert parameter AllGather", Collective.ALL_GATHER, GroupKind.EDP, true),
+    /**
+     * Context-parallel K,V exchange (ring attention, Liu et al. 2023; Megatron-Core context parallelism): per layer
+     * and micro-batch cp-1 ring steps forward and 2 (cp-1) backward (K,V again, then their gradients).
+     */
+    CP_SENDRECV("CP K,V ring send/recv", Collective.SEND_RECV, GroupKind.CP, false),
     /** Tensor-parallel activation AllReduce, 2 forward + 2 backward per layer (Shoeybi et al. 2019). */
     TP_ALLREDUCE("TP activation AllReduce", Collective.ALL_REDUCE, GroupKind.TP, false),
     /** Sequence-parallel ReduceScatter, 2 forward + 2 backward per layer (Korthikanti et al. 2022). */

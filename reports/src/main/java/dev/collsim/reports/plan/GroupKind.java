@@ -4,6 +4,8 @@ package dev.collsim.reports.plan;
 public enum GroupKind {
     /** Tensor parallel: {@code tp} ranks that split every layer's weights (Shoeybi et al. 2019). */
     TP,
+    /** Context parallel: {@code cp} ranks holding chunks of the same sequences (ring attention). */
+    CP,
     /** Pipeline parallel: two adjacent stages exchanging activations (Narayanan et al. 2021). */
     PP,
     /** Data parallel: {@code dp} replicas of the same shard. */

@@ -6,17 +6,19 @@ import dev.collsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.function.IntUnaryOperator;
+import java.util.TreeMap;
 
 /**
  * Places a job's process groups on a cluster the way Megatron-LM and DeepSpeed do: global rank r runs on the r-th
  * GPU of the topology (hosts in order, local index within a host), and {@link RankOrder} maps ranks to
- * (tp, pp, dp) coordinates. Each group kind is represented by the group that contains rank 0; all groups of a kind
+ * (tp, cp, pp, dp) coordinates. Each group kind is represented by the group that contains rank 0; all groups of a kind
  * are translates of it, and all run at the same time.
  *
  * <p>Expert-parallel groups are {@code ep} consecutive members of a data-parallel group, and expert-data-parallel
- * groups the members {@code ep} apart (Megatron-Core's expert layout). This class is immutable.
+ * groups the members {@code ep} apart (Megatron-Core's expert layout); with context parallelism they stay within one
+ * context-parallel index (a simplification: Megatron-Core folds cp into the expert groups). This class is immutable.
  */
 public final class GroupPlacement {
 
@@ -34,7 +36,8 @@ public final class GroupPlacement {
      */
     public GroupPlacement(Topology topology, TrainingJob job, RankOrder order) {
         if (job.nGpus() > topology.gpus().size()) {
-            throw new InvalidRequestException("the job needs dp x tp x pp = " + job.nGpus() + " GPUs but cluster '"
+            throw new InvalidRequestException("the job needs dp x tp x pp" + (job.cp() > 1 ? " x cp" : "") + " = "
+                    + job.nGpus() + " GPUs but cluster '"
                     + topology.name() + "' has " + topology.gpus().size());
         }
         int perHost = topology.gpusOf(topology.gpus().get(0).host()).size();
@@ -58,63 +61,90 @@ public final class GroupPlacement {
      *         rank 0 first; PP groups are the pairs of the first two stages, as {@link #group} models send/recv
      */
     public List<List<Gpu>> groups(GroupKind kind) {
-        int tp = job.tp();
-        int pp = job.pp();
-        int dp = job.dp();
         int ep = Math.max(1, job.ep());
-        List<List<Integer>> out = new ArrayList<>();
-        switch (kind) {
-            case TP -> {
-                for (int p = 0; p < pp; p++) {
-                    for (int d = 0; d < dp; d++) {
-                        out.add(ranks(tp, t -> t, p, d, RankOrder.Axis.T));
-                    }
-                }
-            }
-            case PP -> {
-                for (int t = 0; t < tp; t++) {
-                    for (int d = 0; d < dp; d++) {
-                        out.add(ranks(Math.min(2, pp), s -> s, t, d, RankOrder.Axis.P));
-                    }
-                }
-            }
-            case DP, EP, EDP -> {
-                int size = kind == GroupKind.DP ? dp : kind == GroupKind.EP ? ep : dp / ep;
-                int perReplica = kind == GroupKind.DP ? 1 : kind == GroupKind.EP ? dp / ep : ep;
-                for (int p = 0; p < pp; p++) {
-                    for (int t = 0; t < tp; t++) {
-                        for (int j = 0; j < perReplica; j++) {
-                            final int first = j;
-                            out.add(ranks(size, k -> kind == GroupKind.EDP ? first + k * ep : first * ep + k, t, p,
-                                    RankOrder.Axis.D));
+        Map<List<Integer>, List<Integer>> byKey = new TreeMap<>(GroupPlacement::compareKeys);
+        for (int t = 0; t < job.tp(); t++) {
+            for (int c = 0; c < job.cp(); c++) {
+                for (int p = 0; p < job.pp(); p++) {
+                    for (int d = 0; d < job.dp(); d++) {
+                        List<Integer> g = groupAt(kind, t, c, p, d, ep);
+                        if (g != null) {
+                            byKey.put(listingKey(kind, t, c, p, d), g);
                         }
                     }
                 }
             }
-            default -> throw new IllegalStateException(kind.toString());
         }
-        return out.stream().map(g -> g.stream().map(r -> topology.gpus().get(r)).toList()).toList();
+        return byKey.values().stream().map(g -> g.stream().map(r -> topology.gpus().get(r)).toList()).toList();
     }
 
     /**
-     * @param n     group size
-     * @param index the varying coordinate of member k
-     * @param a     first fixed coordinate (in t, p, d order, skipping the varying axis)
-     * @param b     second fixed coordinate
-     * @param axis  the varying axis
-     * @return the global ranks
+     * @return the listing order of a kind's groups: TP by (p, d, c), CP by (t, p, d), PP by (t, d, c), DP, EP, EDP by
+     *         (p, t, c, d); the group holding rank 0 comes first in each
      */
-    private List<Integer> ranks(int n, IntUnaryOperator index, int a, int b, RankOrder.Axis axis) {
-        List<Integer> out = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) {
-            int v = index.applyAsInt(k);
-            out.add(switch (axis) {
-                case T -> order.rank(v, a, b, job);
-                case P -> order.rank(a, v, b, job);
-                case D -> order.rank(a, b, v, job);
-            });
+    private static List<Integer> listingKey(GroupKind kind, int t, int c, int p, int d) {
+        return switch (kind) {
+            case TP -> List.of(p, d, c);
+            case CP -> List.of(t, p, d);
+            case PP -> List.of(t, d, c);
+            default -> List.of(p, t, c, d);
+        };
+    }
+
+    private static int compareKeys(List<Integer> a, List<Integer> b) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            int x = Integer.compare(a.get(i), b.get(i));
+            if (x != 0) {
+                return x;
+            }
         }
-        return out;
+        return Integer.compare(a.size(), b.size());
+    }
+
+    /**
+     * @return the group of {@code kind} whose first member sits at (t, c, p, d), or null when that coordinate is not
+     *         a first member (so each group is listed once)
+     */
+    private List<Integer> groupAt(GroupKind kind, int t, int c, int p, int d, int ep) {
+        List<Integer> g = new ArrayList<>();
+        switch (kind) {
+            case TP -> {
+                for (int k = 0; t == 0 && k < job.tp(); k++) {
+                    g.add(order.rank(k, c, p, d, job));
+                }
+            }
+            case CP -> {
+                for (int k = 0; c == 0 && k < job.cp(); k++) {
+                    g.add(order.rank(t, k, p, d, job));
+                }
+            }
+            case PP -> {
+                for (int k = 0; p == 0 && k < Math.min(2, job.pp()); k++) {
+                    g.add(order.rank(t, c, k, d, job));
+                }
+            }
+            case DP -> {
+                // gradients are reduced over the data-parallel ranks of every context-parallel index (Megatron-Core's
+                // data-parallel group with context parallelism)
+                for (int k = 0; d == 0 && c == 0 && k < job.dp(); k++) {
+                    for (int j = 0; j < job.cp(); j++) {
+                        g.add(order.rank(t, j, p, k, job));
+                    }
+                }
+            }
+            case EP -> {
+                for (int k = 0; d % ep == 0 && k < ep; k++) {
+                    g.add(order.rank(t, c, p, d + k, job));
+                }
+            }
+            case EDP -> {
+                for (int k = d; d < ep && k < job.dp(); k += ep) {
+                    g.add(order.rank(t, c, p, k, job));
+                }
+            }
+            default -> throw new IllegalStateException(kind.toString());
+        }
+        return g.isEmpty() ? null : g;
     }
 
     /** @return the number of groups of {@code kind} running at the same time: job GPUs / group size */

@@ -1,6 +1,7 @@
 package dev.collsim.reports.plan;
 
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -15,31 +16,96 @@ import java.util.regex.Pattern;
  * (Brown et al. 2020, Table 2.1); Llama 2 70B h=8192 L=80, 13B h=5120 L=40, 7B h=4096 L=32 (Touvron et al.
  * 2023, and their released configs); Llama 3 405B h=16384 L=126 and 8B h=4096 L=32 (Dubey et al. 2024, "The
  * Llama 3 Herd of Models", Table 3; Llama 3 70B has the Llama 2 70B shape, h=8192 L=80).
+ * Vocabularies: GPT-3 50,257 with the output layer tied to the input embedding (Brown et al. 2020 use GPT-2's BPE,
+ * Radford et al. 2019); Llama 3 128,256 and Llama 2 32,000, untied (the released configs' {@code vocab_size} and
+ * {@code tie_word_embeddings: false}).
  *
- * @param params total parameter count (all experts included for a mixture-of-experts model), > 0
- * @param hidden hidden size h, > 0
- * @param layers transformer layers L, > 0
+ * @param params         total parameter count (all experts included for a mixture-of-experts model), > 0
+ * @param hidden         hidden size h, > 0
+ * @param layers         transformer layers L, > 0
+ * @param vocab          vocabulary size V, >= 0; 0 = unknown (then every weight counts as a layer weight)
+ * @param tiedEmbeddings true when the output layer shares the input embedding's V x h matrix
+ * @param kvHidden       width of K (and of V) per token, kv heads x head size; equals h without grouped-query
+ *                       attention. Llama 3 8B, 70B and 405B use 8 KV heads of 128 = 1024 (Dubey et al. 2024, Table 3);
+ *                       GPT-3 and Llama 2 7B/13B have none (kvHidden = h).
+ * @param ffn            feed-forward shape: widths, gating, MoE expert width, leading dense layers
  */
-public record ModelShape(long params, int hidden, int layers) {
+public record ModelShape(long params, int hidden, int layers, int vocab, boolean tiedEmbeddings, int kvHidden,
+        Ffn ffn) {
+
+    /**
+     * The feed-forward (MLP) blocks. Immutable.
+     *
+     * @param hidden           d_ff of the dense MLP, > 0 (4 h in GPT-3, Brown et al. 2020)
+     * @param gated            true for a gated MLP (SwiGLU, Shazeer 2020: three h x d_ff matrices instead of two)
+     * @param expertHidden     d_ff of one routed expert, > 0 (the dense width for Mixtral; 2048 for DeepSeek-V3's
+     *                         fine-grained experts)
+     * @param firstDenseLayers leading layers that stay dense before MoE layers begin (DeepSeek-V3: 3), >= 0
+     */
+    public record Ffn(int hidden, boolean gated, int expertHidden, int firstDenseLayers) {
+
+        /** @throws IllegalArgumentException when a width is not positive */
+        public Ffn {
+            if (hidden <= 0 || expertHidden <= 0 || firstDenseLayers < 0) {
+                throw new IllegalArgumentException("ffn widths must be > 0 and first dense layers >= 0, got "
+                        + hidden + ", " + expertHidden + ", " + firstDenseLayers);
+            }
+        }
+
+        /**
+         * @param h hidden size
+         * @return the GPT default: d_ff = 4 h, two matrices, experts as wide, no leading dense layers
+         */
+        public static Ffn standard(int h) {
+            return new Ffn(4 * h, false, 4 * h, 0);
+        }
+
+        /**
+         * @param h hidden size
+         * @return weights of one routed expert: (gated ? 3 : 2) x h x expertHidden
+         */
+        public long expertWeights(int h) {
+            return (gated ? 3L : 2L) * h * expertHidden;
+        }
+    }
 
     private static final Pattern SIZE = Pattern.compile("\\s*([0-9]*\\.?[0-9]+(?:[eE][0-9]+)?)\\s*([KMBT]?)\\s*");
 
-    /** Published shapes: {params, hidden, layers}. Sources in the class javadoc. */
+    /**
+     * Published shapes: {params, hidden, layers, vocab, tied (1/0), kvHidden, d_ff, gated (1/0)}. Sources in the
+     * class javadoc; d_ff: Llama 3 405B 53248, 70B 28672, 8B 14336 (Dubey et al. 2024, Table 3), Llama 2 13B 13824,
+     * 7B 11008 (released configs), GPT-3 4h.
+     */
     private static final long[][] KNOWN = {
-        {405_000_000_000L, 16384, 126},
-        {175_000_000_000L, 12288, 96},
-        {70_000_000_000L, 8192, 80},
-        {13_000_000_000L, 5120, 40},
-        {8_000_000_000L, 4096, 32},
-        {7_000_000_000L, 4096, 32},
+        {405_000_000_000L, 16384, 126, 128_256, 0, 1024, 53248, 1},
+        {175_000_000_000L, 12288, 96, 50_257, 1, 12288, 49152, 0},
+        {70_000_000_000L, 8192, 80, 128_256, 0, 1024, 28672, 1},
+        {13_000_000_000L, 5120, 40, 32_000, 0, 5120, 13824, 1},
+        {8_000_000_000L, 4096, 32, 128_256, 0, 1024, 14336, 1},
+        {7_000_000_000L, 4096, 32, 32_000, 0, 4096, 11008, 1},
     };
 
-    /** @throws IllegalArgumentException when a value is not positive */
+    /** @throws IllegalArgumentException when a value is not positive, or the embeddings exceed the parameters */
     public ModelShape {
-        if (params <= 0 || hidden <= 0 || layers <= 0) {
-            throw new IllegalArgumentException("params, hidden and layers must be > 0, got " + params + ", "
-                    + hidden + ", " + layers);
+        if (params <= 0 || hidden <= 0 || layers <= 0 || vocab < 0 || kvHidden <= 0 || kvHidden > hidden) {
+            throw new IllegalArgumentException("params, hidden and layers must be > 0, vocab >= 0 and kvHidden in"
+                    + " [1, hidden], got " + params + ", " + hidden + ", " + layers + ", " + vocab + ", " + kvHidden);
         }
+        if ((double) vocab * hidden * (tiedEmbeddings ? 1 : 2) >= params) {
+            throw new IllegalArgumentException("the embeddings (vocab " + vocab + " x hidden " + hidden
+                    + (tiedEmbeddings ? "" : " x 2, untied") + ") exceed the parameter count " + params);
+        }
+    }
+
+    /**
+     * A shape with an unknown vocabulary.
+     *
+     * @param params parameter count
+     * @param hidden hidden size
+     * @param layers layers
+     */
+    public ModelShape(long params, int hidden, int layers) {
+        this(params, hidden, layers, 0, true, hidden, Ffn.standard(hidden));
     }
 
     /**
@@ -72,6 +138,35 @@ public record ModelShape(long params, int hidden, int layers) {
     }
 
     /**
+     * Fewest parameters a model planned on a cluster plausibly has, 1e6 (collsim's threshold, not a published
+     * figure): the smallest GPT-2, 117M parameters (Radford et al. 2019, table 2), is over 100 times more, and a
+     * count below 1e6 is nearly always a forgotten suffix ({@code --params 70} for 70B).
+     */
+    public static final long MIN_PLAUSIBLE_PARAMS = 1_000_000L;
+
+    /**
+     * @param text a parameter count as the user wrote it
+     * @return a warning when it parses to fewer than {@link #MIN_PLAUSIBLE_PARAMS}, naming the count and the count
+     *         the user probably meant (the number with B, e.g. {@code did you mean 70B?}); empty otherwise or when
+     *         the text does not parse (parsing reports that)
+     */
+    public static Optional<String> implausiblySmall(String text) {
+        long n;
+        try {
+            n = parseParams(text);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        if (n >= MIN_PLAUSIBLE_PARAMS) {
+            return Optional.empty();
+        }
+        String number = text.trim().replaceAll("[kKmMbBtT]$", "");
+        return Optional.of(String.format(Locale.ROOT, "%s is %,d parameters, fewer than a model planned on a cluster"
+                + " plausibly has (1e6); did you mean %sB? (suffixes K, M, B, T = 1e3, 1e6, 1e9, 1e12)", text.trim(),
+                n, number));
+    }
+
+    /**
      * The shape of a model of {@code params} parameters: explicit {@code hidden}/{@code layers} win; otherwise a
      * published shape with the same parameter count; otherwise Kaplan's {@code 12 L h^2} with {@code h = 128 L},
      * h rounded to a multiple of 128.
@@ -91,7 +186,8 @@ public record ModelShape(long params, int hidden, int layers) {
         }
         for (long[] k : KNOWN) {
             if (k[0] == params && (hidden == 0 || hidden == k[1]) && (layers == 0 || layers == k[2])) {
-                return new ModelShape(params, (int) k[1], (int) k[2]);
+                return new ModelShape(params, (int) k[1], (int) k[2], (int) k[3], k[4] == 1, (int) k[5],
+                        new Ffn((int) k[6], k[7] == 1, (int) k[6], 0));
             }
         }
         if (hidden > 0) {
@@ -111,9 +207,17 @@ public record ModelShape(long params, int hidden, int layers) {
         return (int) Math.max(128, Math.round(h / 128.0) * 128);
     }
 
-    /** @return e.g. {@code 175B (h=12288, L=96)} */
+    /**
+     * @param f the feed-forward shape
+     * @return a copy with it
+     */
+    public ModelShape withFfn(Ffn f) {
+        return new ModelShape(params, hidden, layers, vocab, tiedEmbeddings, kvHidden, f);
+    }
+
+    /** @return e.g. {@code 175B (h=12288, L=96, V=50257)} */
     public String describe() {
-        return formatParams(params) + " (h=" + hidden + ", L=" + layers + ")";
+        return formatParams(params) + " (h=" + hidden + ", L=" + layers + (vocab > 0 ? ", V=" + vocab : "") + ")";
     }
 
     /**

@@ -1,18 +1,20 @@
 package dev.collsim.reports.plan;
 
 /**
- * How global ranks map to (tp, pp, dp) coordinates; the first named dimension varies fastest, so tensor-parallel
- * groups are consecutive ranks (one host when {@code tp <= GPUs per host}).
+ * How global ranks map to (tp, cp, pp, dp) coordinates; the first named dimension varies fastest, so tensor-parallel
+ * groups are consecutive ranks (one host when {@code tp <= GPUs per host}), and context-parallel ranks come next, as
+ * in Megatron-Core's order tp-cp-ep-dp-pp.
  */
 public enum RankOrder {
-    /** {@code rank = t + tp (p + pp d)}: TP inside a host, then PP, then DP across hosts (collsim's default). */
+    /** {@code rank = t + tp (c + cp (p + pp d))}: TP inside a host, then CP, PP, then DP (collsim's default). */
     TP_PP_DP("tp-pp-dp"),
-    /** {@code rank = t + tp (d + dp p)}: Megatron-Core's default order (tp-cp-ep-dp-pp without cp). */
+    /** {@code rank = t + tp (c + cp (d + dp p))}: Megatron-Core's default order tp-cp-ep-dp-pp. */
     TP_DP_PP("tp-dp-pp");
 
-    /** A coordinate axis: tensor-parallel index, pipeline stage, data-parallel index. */
+    /** A coordinate axis: tensor-parallel index, context-parallel index, pipeline stage, data-parallel index. */
     public enum Axis {
         /** Tensor-parallel index. */ T,
+        /** Context-parallel index. */ C,
         /** Pipeline stage. */ P,
         /** Data-parallel index. */ D
     }
@@ -30,13 +32,15 @@ public enum RankOrder {
 
     /**
      * @param t tensor-parallel index
+     * @param c context-parallel index
      * @param p pipeline stage
      * @param d data-parallel index
      * @param job the layout
      * @return the global rank
      */
-    public int rank(int t, int p, int d, TrainingJob job) {
-        return this == TP_PP_DP ? t + job.tp() * (p + job.pp() * d) : t + job.tp() * (d + job.dp() * p);
+    public int rank(int t, int c, int p, int d, TrainingJob job) {
+        int outer = this == TP_PP_DP ? p + job.pp() * d : d + job.dp() * p;
+        return t + job.tp() * (c + job.cp() * outer);
     }
 
     /** @throws IllegalArgumentException naming the allowed spellings */

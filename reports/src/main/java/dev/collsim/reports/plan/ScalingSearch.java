@@ -49,7 +49,7 @@ public final class ScalingSearch {
             if (job.globalBatch() % (job.microBatch() * dp) != 0 || dp % job.ep() != 0) {
                 continue;
             }
-            long gpus = (long) dp * job.tp() * job.pp();
+            long gpus = (long) dp * job.tp() * job.pp() * job.cp();
             if (gpus > maxGpus) {
                 break;
             }
@@ -62,16 +62,17 @@ public final class ScalingSearch {
      * @param job    the job
      * @param target tokens per second to reach, > 0
      * @param maxGpus largest GPU count to try
-     * @return the plan with the fewest GPUs whose throughput reaches the target, empty when none up to maxGpus
+     * @return the plan with the fewest GPUs whose throughput reaches the target and whose memory fits, empty when
+     *         none up to maxGpus
      */
     public Optional<StepPlan> smallestReaching(TrainingJob job, double target, int maxGpus) {
         int maxDp = job.globalBatch() / job.microBatch();
-        for (int dp = 1; dp <= maxDp && (long) dp * job.tp() * job.pp() <= maxGpus; dp++) {
+        for (int dp = 1; dp <= maxDp && (long) dp * job.tp() * job.pp() * job.cp() <= maxGpus; dp++) {
             if (job.globalBatch() % (job.microBatch() * dp) != 0 || dp % job.ep() != 0) {
                 continue;
             }
             StepPlan p = planAt(job, dp);
-            if (p.tokensPerS() >= target) {
+            if (p.tokensPerS() >= target && p.memory().fits()) {
                 return Optional.of(p);
             }
         }

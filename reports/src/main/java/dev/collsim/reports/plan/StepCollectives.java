@@ -29,8 +29,14 @@ import java.util.List;
  *   <li><b>Expert parallel</b> (Lepikhin et al. 2020, "GShard", section 3.2; Fedus et al. 2021, "Switch
  *       Transformers", section 2.1): every MoE layer does one AllToAll to dispatch tokens to experts and one to
  *       combine them, in forward and again in backward: {@code 4 (L/moeEvery)/pp m} calls; each rank sends
- *       its tokens x topk x capacityFactor x h activations. Expert weights ({@code 8 h^2} per expert,
- *       d_ff = 4h) are reduced over the {@code dp / ep} expert-data-parallel group instead of the DP group.</li>
+ *       its tokens x topk x capacityFactor x h activations. Expert weights ({@code (gated ? 3 : 2) h d_ff} per expert,
+ *       d_ff = 4h by default) are reduced over the {@code dp / ep} expert-data-parallel group instead of the DP group.</li>
+ *   <li><b>Context parallel</b> (ring attention, Liu et al. 2023; Megatron-Core context parallelism): each rank
+ *       holds s/cp tokens, so every activation size above uses s/cp; per layer and micro-batch the K,V chunk
+ *       ({@code 2 b (s/cp) h_kv actBytes / tp}, h_kv = KV heads x head size) goes cp-1 steps round the ring forward
+ *       and, in backward, K,V again and their gradients: {@code 3 (cp-1) L/pp m} send/recv calls; gradients are
+ *       reduced over the dp x cp ranks that hold the same weights. Counted as exposed (the overlap with the
+ *       attention of the previous chunk is left out).</li>
  * </ul>
  * Left out: activation recomputation's extra forward collectives, embedding-gradient AllReduce between first and
  * last stage, optimizer-state traffic, bucketing of the gradient reduction into several calls, and MoE
@@ -48,7 +54,7 @@ public final class StepCollectives {
     public static List<CommOp> derive(TrainingJob job) {
         List<CommOp> ops = new ArrayList<>();
         long b = job.microBatch();
-        long s = job.seqLen();
+        long s = job.seqPerRank();
         long h = job.shape().hidden();
         long m = job.microBatches();
         long lps = job.layersPerStage();
@@ -63,6 +69,12 @@ public final class StepCollectives {
             } else {
                 ops.add(new CommOp(CommKind.TP_ALLREDUCE, activation, calls, f));
             }
+        }
+        if (job.cp() > 1) {
+            long kv = 2L * b * s * job.shape().kvHidden() * job.actBytes() / job.tp();
+            long calls = 3L * (job.cp() - 1) * lps * m;
+            ops.add(new CommOp(CommKind.CP_SENDRECV, kv, calls, "3 (cp-1) ring steps per layer x " + lps + " layers x "
+                    + mText + "; K and V: 2*b*s/cp*h_kv*" + job.actBytes() + " B / tp"));
         }
         if (job.pp() > 1) {
             long calls = 2 * m * job.virtualStages();
@@ -80,7 +92,7 @@ public final class StepCollectives {
         }
         long shards = (long) job.tp() * job.pp();
         long denseParams = (job.shape().params() - job.expertParams()) / shards;
-        addDataParallel(ops, job, denseParams, job.dp(), false);
+        addDataParallel(ops, job, denseParams, job.dp() * job.cp(), false);
         if (job.isMoe()) {
             long expertParams = job.expertParams() / (shards * job.ep());
             addDataParallel(ops, job, expertParams, job.dp() / job.ep(), true);

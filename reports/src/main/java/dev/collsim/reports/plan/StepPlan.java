@@ -20,10 +20,14 @@ import java.util.List;
  * @param commUs          all communication, if nothing overlapped
  * @param overlappableUs  the part frameworks can overlap with backward
  * @param hiddenUs        the part hidden behind backward compute
- * @param computeSource   how compute time was obtained (given, or MFU with the peak used)
+ * @param computeSource   how compute time was obtained (given, kernel efficiency or MFU, with the peak used)
+ * @param peakFlops       peak FLOP/s per GPU used (NaN when unknown and the compute time was given)
+ * @param warning         empty, or why the requested MFU cannot be reached on this cluster
+ * @param memory          memory per GPU and whether it fits
  */
 public record StepPlan(TrainingJob job, String clusterName, List<CommTiming> comms, double computeUs,
-        double bubbleUs, double commUs, double overlappableUs, double hiddenUs, String computeSource) {
+        double bubbleUs, double commUs, double overlappableUs, double hiddenUs, String computeSource,
+        double peakFlops, String warning, MemoryPlan memory) {
 
     /** Copies the list. */
     public StepPlan {
@@ -43,6 +47,22 @@ public record StepPlan(TrainingJob job, String clusterName, List<CommTiming> com
     /** @return tokens per second: G s / step */
     public double tokensPerS() {
         return job.tokensPerStep() / (stepUs() * 1e-6);
+    }
+
+    /**
+     * @return end-to-end model FLOPs utilisation (PaLM, Chowdhery et al. 2022, Appendix B): model FLOPs per step /
+     *         (GPUs x peak x step time); NaN when the peak is unknown
+     */
+    public double endToEndMfu() {
+        return ModelFlops.modelPerStep(job) / (job.nGpus() * peakFlops * stepUs() * 1e-6);
+    }
+
+    /**
+     * @return compute-only (kernel) efficiency: hardware FLOPs per step (recomputation included) / (GPUs x peak x
+     *         compute time); NaN when the peak is unknown
+     */
+    public double kernelEfficiency() {
+        return ModelFlops.hardwarePerStep(job) / (job.nGpus() * peakFlops * computeUs * 1e-6);
     }
 
     /** @return scaling efficiency in (0, 1]: compute / step */

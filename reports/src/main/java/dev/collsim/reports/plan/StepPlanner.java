@@ -1,7 +1,7 @@
 package dev.collsim.reports.plan;
 
-import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.Precision;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
@@ -26,10 +26,8 @@ import java.util.OptionalDouble;
  * group alone: then the per-call time is exactly what {@code collsim predict} gives for the same point), and adds
  * compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
  *
- * <p>Compute from {@code --mfu}: {@code 6 N_active tokens / (nGpus x peak x mfu)} seconds per step, 6 FLOPs per
- * parameter per token for forward plus backward (Kaplan et al. 2020 section 2.1), with {@code N_active} the weights
- * a token passes through (all dense weights plus topk experts per MoE layer); peak is the dense BF16 (FP16 where
- * there is no BF16) FLOP/s of the GPU-model database ({@link GpuModels}).
+ * <p>Compute time from the job's {@link ComputeRate} ({@link StepCompute}; FLOPs per token from {@link ModelFlops});
+ * peak is the dense BF16 (FP16 where there is no BF16) FLOP/s of the GPU-model database ({@link GpuModels}).
  * Instances are immutable and thread-safe when the predictor is.
  */
 public final class StepPlanner {
@@ -52,7 +50,7 @@ public final class StepPlanner {
     /**
      * @param topology  the cluster; needs at least {@code job.nGpus()} GPUs
      * @param job       the job
-     * @param peakFlops peak FLOP/s per GPU to use with the job's MFU, or NaN to look the GPU model up
+     * @param peakFlops peak FLOP/s per GPU, or NaN to look the GPU model up
      * @return the step breakdown
      * @throws IllegalArgumentException when the cluster is too small, or compute time cannot be derived (unknown
      *                                  GPU model and no peak given), or the predictor rejects a point
@@ -61,35 +59,49 @@ public final class StepPlanner {
         GroupPlacement placement = new GroupPlacement(topology, job, order);
         List<CommTiming> timings = new ArrayList<>();
         double comm = 0;
-        double overlappable = 0;
+        double behindBackward = 0;
+        double behindForward = 0;
         for (CommOp op : StepCollectives.derive(job)) {
             CommTiming t = time(placement, op, job);
             timings.add(t);
             comm += t.totalUs();
             if (op.kind().overlappable()) {
-                overlappable += t.totalUs();
+                boolean gather = op.kind() == CommKind.DP_ALLGATHER || op.kind() == CommKind.EDP_ALLGATHER;
+                // ZeRO-3 gathers half its calls in forward, half in backward; stages 1-2 gather once, before the
+                // next forward
+                double forward = gather ? (job.zero() >= 3 ? t.totalUs() / 2 : t.totalUs()) : 0;
+                behindForward += forward;
+                behindBackward += t.totalUs() - forward;
             }
         }
-        double computeUs;
-        String source;
-        if (!Double.isNaN(job.stepComputeMs())) {
-            computeUs = job.stepComputeMs() * 1000.0;
-            source = String.format(Locale.ROOT, "given: %.4g ms per step", job.stepComputeMs());
-        } else {
-            String model = topology.gpus().get(0).model();
-            double peak = Double.isNaN(peakFlops) ? GpuModels.find(model).map(GpuModel::halfPrecisionFlops)
-                    .filter(OptionalDouble::isPresent).map(OptionalDouble::getAsDouble)
-                    .orElseThrow(() -> new IllegalArgumentException("no peak FLOP/s known for GPU model '" + model
-                            + "'; give --step-compute-ms or --peak-tflops")) : peakFlops;
-            double flops = 6.0 * job.activeParams() * job.tokensPerStep();
-            computeUs = flops / (job.nGpus() * peak * job.mfu()) * 1e6;
-            source = String.format(Locale.ROOT, "6 x %s active params x %d tokens / (%d GPUs x %.4g TFLOP/s x MFU %.2f)",
-                    ModelShape.formatParams(job.activeParams()), job.tokensPerStep(), job.nGpus(), peak / 1e12,
-                    job.mfu());
+        double overlappable = behindBackward + behindForward;
+        double peak = Double.isNaN(peakFlops) ? peakOf(topology.gpus().get(0).model(), job) : peakFlops;
+        StepCompute c = StepCompute.of(job, peak, comm, behindBackward, behindForward);
+        return new StepPlan(job, topology.name(), timings, c.computeUs(), c.bubbleUs(), comm, overlappable,
+                c.hiddenUs(), c.source(), peak, c.warning(), MemoryModel.of(job, memoryOf(topology.gpus().get(0))));
+    }
+
+    /** @return the GPU's memory in bytes: the topology's figure, else the GPU-model database's, else NaN */
+    static double memoryOf(Gpu gpu) {
+        if (gpu.memoryBytes() > 0) {
+            return gpu.memoryBytes();
         }
-        double bubble = (job.pp() - 1.0) / ((double) job.microBatches() * job.virtualStages()) * computeUs;
-        double hidden = Math.min(job.overlap() * overlappable, computeUs * 2.0 / 3.0);
-        return new StepPlan(job, topology.name(), timings, computeUs, bubble, comm, overlappable, hidden, source);
+        return GpuModels.find(gpu.model()).map(m -> (double) m.memoryBytes()).orElse(Double.NaN);
+    }
+
+    /**
+     * @return the GPU model's dense peak in the job's precision (BF16 falls back to FP16 where there is no BF16),
+     *         NaN when unknown and the job gives its compute time
+     */
+    private static double peakOf(String model, TrainingJob job) {
+        Precision p = job.compute().precision();
+        OptionalDouble peak = GpuModels.find(model).map(m -> p == Precision.BF16 ? m.halfPrecisionFlops()
+                : m.flops(p)).orElse(OptionalDouble.empty());
+        if (peak.isEmpty() && job.compute().needsPeak()) {
+            throw new IllegalArgumentException("no " + p + " peak FLOP/s known for GPU model '" + model
+                    + "'; give --step-compute-ms or --peak-tflops");
+        }
+        return peak.orElse(Double.NaN);
     }
 
     private CommTiming time(GroupPlacement placement, CommOp op, TrainingJob job) {

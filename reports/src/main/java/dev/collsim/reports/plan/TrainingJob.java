@@ -12,12 +12,14 @@ import java.util.List;
  * inside the data-parallel dimension), so {@code ep} must divide {@code dp}.
  *
  * @param shape             parameter count, hidden size, layers
- * @param gradBytes         bytes per gradient element in the data-parallel reduction (2 bf16/fp16, 4 fp32)
+ * @param gradBytes         bytes per gradient element in the data-parallel reduction and the gradient buffer
+ *                          (4 fp32 as Megatron-LM's default {@code accumulate_allreduce_grads_in_fp32}; 2 bf16)
  * @param paramBytes        bytes per parameter element all-gathered by ZeRO/FSDP (2 for bf16 weights)
  * @param actBytes          bytes per activation element sent by tensor/pipeline/expert parallelism (2 for bf16)
  * @param dp                data-parallel degree, >= 1
  * @param tp                tensor-parallel degree, >= 1
- * @param pp                pipeline-parallel degree (stages), >= 1; must divide the layer count
+ * @param pp                pipeline-parallel degree (stages), >= 1; at most the layer count (an uneven split is
+ *                          timed by its most loaded stage)
  * @param virtualStages     interleaved stages per GPU (Narayanan et al. 2021 section 2.2.2), >= 1
  * @param ep                expert-parallel degree, >= 1, divides dp
  * @param experts           experts per MoE layer, 0 for a dense model
@@ -30,24 +32,35 @@ import java.util.List;
  * @param seqLen            tokens per sequence s, >= 1
  * @param microBatch        sequences per micro-batch b, >= 1
  * @param globalBatch       sequences per optimizer step G; a multiple of {@code microBatch * dp}
- * @param stepComputeMs     compute time of one step per GPU in ms (bubble and communication excluded), or NaN
- *                          to derive it from {@code mfu}
- * @param mfu               model FLOPs utilisation in (0, 1], used when {@code stepComputeMs} is NaN
+ * @param compute           how the compute time is obtained: given ms, end-to-end MFU or kernel efficiency
+ * @param recompute         activation recomputation policy (changes hardware FLOPs, not model FLOPs)
  * @param overlap           fraction in [0, 1] of overlappable communication (data-parallel gradient reduction,
  *                          ZeRO gathers) hidden behind backward compute
+ * @param cp                context-parallel degree (Megatron-Core context parallelism, ring attention): each
+ *                          sequence is split into cp chunks on cp ranks; divides the sequence length. GPUs are
+ *                          {@code dp x tp x pp x cp}, and gradients are reduced (and ZeRO shards) over dp x cp ranks.
  */
 public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int actBytes, int dp, int tp, int pp,
         int virtualStages, int ep, int experts, int topk, int moeEvery, double capacityFactor, int zeroStage,
-        boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, double stepComputeMs, double mfu,
-        double overlap) {
+        boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, ComputeRate compute,
+        Recompute recompute, double overlap, int cp) {
 
-    /** Weights of one transformer MLP block: two h x 4h matrices = 8 h^2 (Vaswani et al. 2017, d_ff = 4 h). */
-    static final int MLP_WEIGHTS_PER_H2 = 8;
+    /**
+     * A job without context parallelism (cp = 1); parameters as the record's.
+     */
+    public TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int actBytes, int dp, int tp, int pp,
+            int virtualStages, int ep, int experts, int topk, int moeEvery, double capacityFactor, int zeroStage,
+            boolean sequenceParallel, int seqLen, int microBatch, int globalBatch, ComputeRate compute,
+            Recompute recompute, double overlap) {
+        this(shape, gradBytes, paramBytes, actBytes, dp, tp, pp, virtualStages, ep, experts, topk, moeEvery,
+                capacityFactor, zeroStage, sequenceParallel, seqLen, microBatch, globalBatch, compute, recompute,
+                overlap, 1);
+    }
 
     /** @throws IllegalArgumentException listing every broken rule, each naming the option and allowed values */
     public TrainingJob {
         List<String> bad = new ArrayList<>();
-        positive(bad, "--grad-bytes", gradBytes);
+        positive(bad, "--grad-reduce-dtype bytes", gradBytes);
         positive(bad, "--param-bytes", paramBytes);
         positive(bad, "--act-bytes", actBytes);
         positive(bad, "--dp", dp);
@@ -59,6 +72,10 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         positive(bad, "--micro-batch", microBatch);
         positive(bad, "--global-batch", globalBatch);
         positive(bad, "--moe-every", moeEvery);
+        positive(bad, "--cp", cp);
+        if (cp >= 1 && seqLen >= 1 && seqLen % cp != 0) {
+            bad.add("--cp " + cp + " must divide --seq-len " + seqLen + " (each rank holds s/cp tokens)");
+        }
         if (experts < 0) {
             bad.add("--experts must be >= 0 (0 = dense), got " + experts);
         }
@@ -85,25 +102,23 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
                     + " rank holds h/tp columns, Shoeybi et al. 2019; the head count must divide too); allowed up to"
                     + " 64: " + divisors(shape.hidden(), 64));
         }
-        if (pp >= 1 && virtualStages >= 1 && shape.layers() % (pp * virtualStages) != 0) {
-            bad.add("--layers " + shape.layers() + " must be a multiple of --pp x --virtual-stages = "
-                    + pp * virtualStages);
+        if (pp >= 1 && virtualStages >= 1 && shape.layers() < pp * virtualStages) {
+            bad.add("--layers " + shape.layers() + " must be at least --pp x --virtual-stages = " + pp * virtualStages
+                    + " (one layer per stage)");
         }
         if (microBatch >= 1 && dp >= 1 && globalBatch >= 1 && globalBatch % (microBatch * dp) != 0) {
             bad.add("--global-batch " + globalBatch + " must be a multiple of --micro-batch x --dp = "
                     + (long) microBatch * dp);
         }
-        if (!Double.isNaN(stepComputeMs) && !(stepComputeMs > 0)) {
-            bad.add("--step-compute-ms must be > 0, got " + stepComputeMs);
-        }
-        if (Double.isNaN(stepComputeMs) && !(mfu > 0 && mfu <= 1)) {
-            bad.add("--mfu must be in (0, 1], got " + mfu);
+        if (compute == null || recompute == null) {
+            bad.add("compute rate and recompute policy are required");
         }
         if (!(overlap >= 0 && overlap <= 1)) {
             bad.add("--overlap must be in [0, 1], got " + overlap);
         }
         if (bad.isEmpty() && experts > 0 && expertParams(shape, experts, moeEvery) >= shape.params()) {
-            bad.add("--experts " + experts + " x " + moeLayers(shape, moeEvery) + " MoE layers x 8 h^2 = "
+            bad.add("--experts " + experts + " x " + moeLayers(shape, moeEvery) + " MoE layers x "
+                    + shape.ffn().expertWeights(shape.hidden()) + " weights per expert = "
                     + expertParams(shape, experts, moeEvery) + " expert weights exceed --params " + shape.params());
         }
         if (!bad.isEmpty()) {
@@ -129,16 +144,21 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
     }
 
     private static int moeLayers(ModelShape s, int every) {
-        return s.layers() / every;
+        return Math.max(0, s.layers() - s.ffn().firstDenseLayers()) / every;
     }
 
     private static long expertParams(ModelShape s, int experts, int every) {
-        return (long) moeLayers(s, every) * experts * MLP_WEIGHTS_PER_H2 * (long) s.hidden() * s.hidden();
+        return (long) moeLayers(s, every) * experts * s.ffn().expertWeights(s.hidden());
     }
 
-    /** @return GPUs used: dp x tp x pp */
+    /** @return GPUs used: dp x tp x pp x cp */
     public int nGpus() {
-        return dp * tp * pp;
+        return dp * tp * pp * cp;
+    }
+
+    /** @return tokens of a sequence one rank holds, s / cp */
+    public int seqPerRank() {
+        return seqLen / cp;
     }
 
     /** @return micro-batches per step per pipeline, m = G / (b x dp) */
@@ -151,9 +171,13 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         return (long) globalBatch * seqLen;
     }
 
-    /** @return layers held by one pipeline stage, L / pp */
+    /**
+     * @return layers held by the most loaded pipeline stage, ceil(L / pp): the stage that sets the pipeline's pace
+     *         and holds the most activations (an uneven split is allowed, as Llama 3 405B's 126 layers on 16 stages,
+     *         Dubey et al. 2024 section 3.3.2)
+     */
     public int layersPerStage() {
-        return shape.layers() / pp;
+        return (shape.layers() + pp - 1) / pp;
     }
 
     /** @return true for a mixture-of-experts model */
@@ -168,18 +192,20 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
 
     /** @return MoE layers held by one pipeline stage */
     public int moeLayersPerStage() {
-        return moeLayers() / pp;
+        return (moeLayers() + pp - 1) / pp;
     }
 
-    /** @return expert weights in the whole model: MoE layers x experts x 8 h^2 (0 for dense) */
+    /**
+     * @return routed-expert weights in the whole model: MoE layers x experts x (gated ? 3 : 2) h d_ff,expert (0 for
+     *         dense); shared experts (DeepSeek-V3) see every token and count as dense weights
+     */
     public long expertParams() {
         return isMoe() ? expertParams(shape, experts, moeEvery) : 0;
     }
 
-    /** @return weights every token goes through: dense weights + MoE layers x topk x 8 h^2 */
+    /** @return weights every token goes through: dense weights (shared experts included) + MoE layers x topk x one expert */
     public long activeParams() {
-        long perExpert = (long) MLP_WEIGHTS_PER_H2 * shape.hidden() * shape.hidden();
-        return shape.params() - expertParams() + (long) moeLayers() * topk * perExpert;
+        return shape.params() - expertParams() + (long) moeLayers() * topk * shape.ffn().expertWeights(shape.hidden());
     }
 
     /** @return ZeRO stage, 0 when none */
@@ -191,13 +217,32 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
     public TrainingJob withDp(int newDp) {
         return new TrainingJob(shape, gradBytes, paramBytes, actBytes, newDp, tp, pp, virtualStages, ep, experts, topk,
                 moeEvery, capacityFactor, zeroStage, sequenceParallel, seqLen, microBatch, globalBatch,
-                Double.isNaN(stepComputeMs) ? stepComputeMs : stepComputeMs * dp / newDp, mfu, overlap);
+                compute.kind() == ComputeRate.Kind.STEP_COMPUTE_MS
+                        ? new ComputeRate(compute.kind(), compute.value() * dp / newDp, compute.precision()) : compute,
+                recompute, overlap, cp);
+    }
+
+    /**
+     * @param newTp        tensor-parallel degree
+     * @param newPp        pipeline stages
+     * @param newZero      ZeRO stage
+     * @param newRecompute recomputation policy
+     * @return a copy with that layout, the same dp and global batch
+     * @throws IllegalArgumentException when the new layout breaks a rule
+     */
+    public TrainingJob withLayout(int newTp, int newPp, int newZero, Recompute newRecompute) {
+        return new TrainingJob(shape, gradBytes, paramBytes, actBytes, dp, newTp, newPp, virtualStages, ep, experts,
+                topk, moeEvery, capacityFactor, newZero, sequenceParallel, seqLen, microBatch, globalBatch, compute,
+                newRecompute, overlap, cp);
     }
 
     /** @return a one-line description: model, layout, batch */
     public String describe() {
         StringBuilder sb = new StringBuilder(shape.describe());
         sb.append(", dp=").append(dp).append(" tp=").append(tp).append(" pp=").append(pp);
+        if (cp > 1) {
+            sb.append(" cp=").append(cp);
+        }
         if (virtualStages > 1) {
             sb.append(" v=").append(virtualStages);
         }
@@ -209,6 +254,11 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         }
         if (sequenceParallel) {
             sb.append(", sequence parallel");
+        }
+        sb.append(gradBytes == 4 ? ", fp32" : gradBytes == 2 ? ", 16-bit" : ", " + gradBytes + "-byte")
+                .append(" gradient reduction");
+        if (recompute != Recompute.NONE) {
+            sb.append(", ").append(recompute.label()).append(" recompute");
         }
         sb.append(", ").append(nGpus()).append(" GPUs, s=").append(seqLen).append(" b=").append(microBatch)
                 .append(" G=").append(globalBatch);

@@ -3,7 +3,7 @@ package dev.collsim.reports.spec;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputLimits;
-import dev.collsim.io.InputProblem;
+import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.nccl.Collective;
@@ -12,16 +12,18 @@ import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.reports.plan.JobBuilder;
+import dev.collsim.reports.plan.ModelPreset;
 import dev.collsim.reports.plan.RankOrder;
+import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.io.Problems;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.units.Bandwidth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -79,16 +81,23 @@ public final class ReportSpecReader {
             "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration", "backend", "routing", "seed");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
-    private static final Set<String> PLAN = ordered("name", "params", "hidden", "layers", "grad-bytes",
-            "param-bytes", "act-bytes", "dp", "tp", "pp", "virtual-stages", "ep", "experts", "topk", "moe-every",
+    private static final Set<String> PLAN = ordered("name", "model", "params", "hidden", "layers", "ffn-hidden",
+            "swiglu", "moe-ffn-hidden", "first-dense-layers", "grad-reduce-dtype",
+            "param-bytes", "act-bytes", "dp", "tp", "pp", "cp", "virtual-stages", "ep", "experts", "topk", "moe-every",
             "capacity-factor", "zero", "fsdp", "sequence-parallel", "seq-len", "micro-batch", "global-batch",
-            "step-compute-ms", "mfu", "overlap", "order", "target-tokens-per-s", "scaling-max-gpus");
+            "step-compute-ms", "mfu", "kernel-efficiency", "compute-precision", "recompute", "overlap", "order", "target-tokens-per-s",
+            "scaling-max-gpus");
 
     private ReportSpecReader() {
     }
 
     private static Set<String> ordered(String... keys) {
         return new LinkedHashSet<>(List.of(keys));
+    }
+
+    /** @return {@code value}, or {@code def} when it is null (absent or refused) */
+    private static <T> T or(T value, T def) {
+        return value == null ? def : value;
     }
 
     /**
@@ -110,14 +119,15 @@ public final class ReportSpecReader {
      * @throws InputException listing every problem
      */
     public static ReportSpec read(String fileName, String content, Path folder) throws InputException {
-        SpecFields f = new SpecFields(fileName);
-        YamlNode root = YamlTree.parse(fileName, content, f::add);
+        Problems problems = new Problems(fileName);
+        YamlFields f = new YamlFields(fileName, problems::add);
+        YamlNode root = YamlTree.parse(fileName, content, problems::add);
         if (!f.mapping(root, TOP)) {
-            throw new InputException(f.problems());
+            problems.throwIfAny();
         }
-        String title = f.text(root, "title", "collsim what-if report");
-        String cluster = f.text(root, "cluster", "default");
-        String baseName = f.text(root, "base-name", "base");
+        String title = or(f.text(root, "title", false), "collsim what-if report");
+        String cluster = or(f.text(root, "cluster", false), "default");
+        String baseName = or(f.text(root, "base-name", false), "base");
         BackendSpec top = backend(f, root, BackendSpec.ANALYTICAL);
         List<VariantSpec> variants = new ArrayList<>();
         variants.add(new VariantSpec(baseName, ClusterEdits.NONE, NcclSettings.DEFAULTS, null, top, 0));
@@ -141,7 +151,7 @@ public final class ReportSpecReader {
         }
         List<PlanSpec> plans = new ArrayList<>();
         for (YamlNode p : f.list(root, "plans")) {
-            PlanSpec spec = plan(f, p);
+            PlanSpec spec = plan(f, problems, p);
             if (spec != null) {
                 plans.add(spec);
             }
@@ -151,29 +161,25 @@ public final class ReportSpecReader {
         }
         SweepSpec map = root.get("algorithm-map") != null ? sweep(f, root.get("algorithm-map"), folder)
                 : null;
-        if (sweeps.isEmpty() && plans.isEmpty() && f.problems().isEmpty()) {
+        if (sweeps.isEmpty() && plans.isEmpty() && problems.isEmpty()) {
             f.add(root, "nothing to predict: give at least one entry under 'sweeps' or 'plans'");
         }
-        if (!f.problems().isEmpty()) {
-            List<InputProblem> sorted = new ArrayList<>(f.problems());
-            sorted.sort(Comparator.comparingInt(InputProblem::line).thenComparingInt(InputProblem::column));
-            throw new InputException(sorted);
-        }
+        problems.throwIfAny();
         return new ReportSpec(fileName, folder, title, cluster, baseName, variants, sweeps, plans, map);
     }
 
     /**
      * Reads {@code backend}, {@code routing} and {@code seed} of a mapping; absent keys keep the inherited values.
      */
-    private static BackendSpec backend(SpecFields f, YamlNode m, BackendSpec inherited) {
-        BackendSpec.Backend b = f.value(m, "backend", inherited.backend(), BackendSpec.Backend::parse);
-        Multipath r = f.value(m, "routing", inherited.routing(), Multipath::parse);
-        int seed = f.integer(m, "seed", (int) inherited.seed(), 0, Integer.MAX_VALUE);
+    private static BackendSpec backend(YamlFields f, YamlNode m, BackendSpec inherited) {
+        BackendSpec.Backend b = or(f.value(m, "backend", BackendSpec.Backend::parse), inherited.backend());
+        Multipath r = or(f.value(m, "routing", Multipath::parse), inherited.routing());
+        int seed = or(f.integer(m, "seed", false, 0, Integer.MAX_VALUE), (int) inherited.seed());
         return new BackendSpec(b, r, seed);
     }
 
     /** Reports {@code routing} and {@code seed} set where nothing is timed by the flow backend. */
-    private static void flowOnly(SpecFields f, YamlNode m, String what) {
+    private static void flowOnly(YamlFields f, YamlNode m, String what) {
         for (String key : List.of("routing", "seed")) {
             YamlNode n = m.get(key);
             if (n != null) {
@@ -184,24 +190,24 @@ public final class ReportSpecReader {
         }
     }
 
-    private static VariantSpec variant(SpecFields f, YamlNode v, Path folder, BackendSpec top) {
+    private static VariantSpec variant(YamlFields f, YamlNode v, Path folder, BackendSpec top) {
         if (!f.mapping(v, VARIANT)) {
             return null;
         }
-        String name = f.text(v, "name", null);
+        String name = f.text(v, "name", false);
         if (name == null) {
             f.add(v, "missing 'name'; every variant needs a name for tables and legends");
         }
-        Integer hosts = f.integer(v, "hosts", null, 1, 1_000_000);
-        String hostType = f.text(v, "host-type", null);
-        Bandwidth nic = f.value(v, "nic-speed", null, Bandwidth::parse);
-        Integer nics = f.integer(v, "nics-per-host", null, 1, 64);
-        FabricKind fabric = f.value(v, "fabric", null, ReportSpecReader::fabric);
-        Double over = f.number(v, "oversubscription", null, 1, 64);
-        Bandwidth nvlink = f.value(v, "nvlink", null, ReportSpecReader::nvlink);
-        Integer radix = f.integer(v, "leaf-radix", null, 1, 4096);
+        Integer hosts = f.integer(v, "hosts", false, 1, 1_000_000);
+        String hostType = f.text(v, "host-type", false);
+        Bandwidth nic = f.bandwidth(v, "nic-speed", false);
+        Integer nics = f.integer(v, "nics-per-host", false, 1, 64);
+        FabricKind fabric = f.value(v, "fabric", ReportSpecReader::fabric);
+        Double over = f.number(v, "oversubscription", false, 1, 64);
+        Bandwidth nvlink = f.value(v, "nvlink", ReportSpecReader::nvlink);
+        Integer radix = f.integer(v, "leaf-radix", false, 1, 4096);
         NcclSettings env = ncclSettings(f, v);
-        String calibration = f.text(v, "calibration", null);
+        String calibration = f.text(v, "calibration", false);
         if (calibration != null && !Files.isRegularFile(folder.resolve(calibration))) {
             f.add(v.get("calibration"), "calibration profile '" + calibration + "' not found (looked in "
                     + folder + ")");
@@ -221,7 +227,7 @@ public final class ReportSpecReader {
      *
      * @return the settings, or NCCL's defaults when absent or wrong (the problems are recorded in {@code f})
      */
-    private static NcclSettings ncclSettings(SpecFields f, YamlNode v) {
+    private static NcclSettings ncclSettings(YamlFields f, YamlNode v) {
         Map<String, String> env = f.stringMap(v, "env");
         try {
             return NcclSettings.parse(env);
@@ -286,25 +292,25 @@ public final class ReportSpecReader {
         }
     }
 
-    private static SweepSpec sweep(SpecFields f, YamlNode s, Path folder) {
+    private static SweepSpec sweep(YamlFields f, YamlNode s, Path folder) {
         if (!f.mapping(s, SWEEP)) {
             return null;
         }
-        Collective c = f.value(s, "collective", null, Collective::parse);
+        Collective c = f.value(s, "collective", Collective::parse);
         if (s.get("collective") == null) {
             f.add(s, "missing 'collective'; allowed: " + Collective.allowed());
         }
-        long min = f.value(s, "min", 8L, t -> SizeSweep.parseBytes("min", t));
-        long max = f.value(s, "max", 8L << 30, t -> SizeSweep.parseBytes("max", t));
-        int factor = f.integer(s, "factor", 2, 2, 1024);
+        long min = or(f.value(s, "min", t -> SizeSweep.parseBytes("min", t)), 8L);
+        long max = or(f.value(s, "max", t -> SizeSweep.parseBytes("max", t)), 8L << 30);
+        int factor = or(f.integer(s, "factor", false, 2, 1024), 2);
         SizeSweep sizes = null;
         try {
             sizes = SizeSweep.geometric(min, max, factor);
         } catch (IllegalArgumentException e) {
             f.add(s, e.getMessage().replace("-b", "min").replace("-e", "max").replace("-f", "factor"));
         }
-        DataType dt = f.value(s, "datatype", DataType.FLOAT, DataType::parse);
-        int gpus = f.value(s, "gpus", 0, t -> {
+        DataType dt = or(f.value(s, "datatype", DataType::parse), DataType.FLOAT);
+        int gpus = or(f.value(s, "gpus", t -> {
             if (t.equals("all")) {
                 return 0;
             }
@@ -316,9 +322,9 @@ public final class ReportSpecReader {
             } catch (NumberFormatException e) {
                 // reported below
             }
-            throw new IllegalArgumentException("'" + t + "' is not a GPU count; allowed: all, or a whole number >= 1");
-        });
-        String measured = f.text(s, "measured", null);
+            throw new IllegalArgumentException("found '" + t + "'; allowed: all, or a whole number >= 1");
+        }), 0);
+        String measured = f.text(s, "measured", false);
         if (measured != null && !Files.isRegularFile(folder.resolve(measured))) {
             f.add(s.get("measured"), "measurement file '" + measured + "' not found (looked in "
                     + folder + ")");
@@ -326,47 +332,56 @@ public final class ReportSpecReader {
         return c == null || sizes == null ? null : new SweepSpec(c, sizes, dt, gpus, measured);
     }
 
-    private static PlanSpec plan(SpecFields f, YamlNode p) {
+    private static PlanSpec plan(YamlFields f, Problems problems, YamlNode p) {
         if (!f.mapping(p, PLAN)) {
             return null;
         }
-        int before = f.problems().size();
-        String name = f.text(p, "name", null);
+        int before = problems.size();
+        String name = f.text(p, "name", false);
         if (name == null) {
             f.add(p, "missing 'name'; every plan needs a name for tables and charts");
         }
         JobBuilder b = new JobBuilder();
-        b.params = f.text(p, "params", null);
-        if (b.params == null) {
-            f.add(p, "missing 'params' (parameter count, e.g. 70B)");
+        b.model = f.text(p, "model", false);
+        b.params = f.text(p, "params", false);
+        if (b.params == null && b.model == null) {
+            f.add(p, "missing 'params' (parameter count, e.g. 70B) or 'model' (" + ModelPreset.names() + ")");
         }
-        b.hidden = f.integer(p, "hidden", 0, 1, 1 << 20);
-        b.layers = f.integer(p, "layers", 0, 1, 100_000);
-        b.gradBytes = f.integer(p, "grad-bytes", 2, 1, 8);
-        b.paramBytes = f.integer(p, "param-bytes", 2, 1, 8);
-        b.actBytes = f.integer(p, "act-bytes", 2, 1, 8);
-        b.dp = f.integer(p, "dp", 1, 1, 1 << 24);
-        b.tp = f.integer(p, "tp", 1, 1, 1024);
-        b.pp = f.integer(p, "pp", 1, 1, 1024);
-        b.virtualStages = f.integer(p, "virtual-stages", 1, 1, 1024);
-        b.ep = f.integer(p, "ep", 1, 1, 1 << 20);
-        b.experts = f.integer(p, "experts", 0, 0, 1 << 20);
-        b.topk = f.integer(p, "topk", 2, 1, 1 << 20);
-        b.moeEvery = f.integer(p, "moe-every", 1, 1, 1024);
-        b.capacityFactor = f.number(p, "capacity-factor", 1.0, 1, 64);
-        b.zero = f.integer(p, "zero", 0, 0, 3);
-        b.fsdp = f.bool(p, "fsdp", false);
-        b.sequenceParallel = f.bool(p, "sequence-parallel", false);
-        b.seqLen = f.integer(p, "seq-len", 2048, 1, 1 << 24);
-        b.microBatch = f.integer(p, "micro-batch", 1, 1, 1 << 20);
-        b.globalBatch = f.integer(p, "global-batch", 0, 1, 1 << 28);
-        b.stepComputeMs = f.number(p, "step-compute-ms", Double.NaN, 1e-6, 1e9);
-        b.mfu = f.number(p, "mfu", Double.NaN, 1e-6, 1);
-        b.overlap = f.number(p, "overlap", 0.0, 0, 1);
-        RankOrder order = f.value(p, "order", RankOrder.TP_PP_DP, RankOrder::parse);
-        double target = f.number(p, "target-tokens-per-s", Double.NaN, 1e-9, 1e15);
-        int maxGpus = f.integer(p, "scaling-max-gpus", 0, 1, 1 << 24);
-        if (f.problems().size() > before || name == null) {
+        b.ffnHidden = or(f.integer(p, "ffn-hidden", false, 1, 1 << 24), b.ffnHidden);
+        b.gated = or(f.bool(p, "swiglu"), b.gated);
+        b.moeFfnHidden = or(f.integer(p, "moe-ffn-hidden", false, 1, 1 << 24), b.moeFfnHidden);
+        b.firstDenseLayers = or(f.integer(p, "first-dense-layers", false, 0, 100_000), b.firstDenseLayers);
+        b.hidden = or(f.integer(p, "hidden", false, 1, 1 << 20), b.hidden);
+        b.layers = or(f.integer(p, "layers", false, 1, 100_000), b.layers);
+        b.gradReduceDtype = or(f.text(p, "grad-reduce-dtype", false), b.gradReduceDtype);
+        b.paramBytes = or(f.integer(p, "param-bytes", false, 1, 8), b.paramBytes);
+        b.actBytes = or(f.integer(p, "act-bytes", false, 1, 8), b.actBytes);
+        b.dp = or(f.integer(p, "dp", false, 1, 1 << 24), b.dp);
+        b.tp = or(f.integer(p, "tp", false, 1, 1024), b.tp);
+        b.pp = or(f.integer(p, "pp", false, 1, 1024), b.pp);
+        b.cp = or(f.integer(p, "cp", false, 1, 1024), b.cp);
+        b.virtualStages = or(f.integer(p, "virtual-stages", false, 1, 1024), b.virtualStages);
+        b.ep = or(f.integer(p, "ep", false, 1, 1 << 20), b.ep);
+        b.experts = or(f.integer(p, "experts", false, 0, 1 << 20), b.experts);
+        b.topk = or(f.integer(p, "topk", false, 1, 1 << 20), b.topk);
+        b.moeEvery = or(f.integer(p, "moe-every", false, 1, 1024), b.moeEvery);
+        b.capacityFactor = or(f.number(p, "capacity-factor", false, 1, 64), b.capacityFactor);
+        b.zero = or(f.integer(p, "zero", false, 0, 3), b.zero);
+        b.fsdp = or(f.bool(p, "fsdp"), b.fsdp);
+        b.sequenceParallel = or(f.bool(p, "sequence-parallel"), b.sequenceParallel);
+        b.seqLen = or(f.integer(p, "seq-len", false, 1, 1 << 24), b.seqLen);
+        b.microBatch = or(f.integer(p, "micro-batch", false, 1, 1 << 20), b.microBatch);
+        b.globalBatch = or(f.integer(p, "global-batch", false, 1, 1 << 28), b.globalBatch);
+        b.stepComputeMs = or(f.number(p, "step-compute-ms", false, 1e-6, 1e9), b.stepComputeMs);
+        b.mfu = or(f.number(p, "mfu", false, 1e-6, 1), b.mfu);
+        b.kernelEfficiency = or(f.number(p, "kernel-efficiency", false, 1e-6, 1), b.kernelEfficiency);
+        b.recompute = or(f.value(p, "recompute", Recompute::parse), b.recompute);
+        b.overlap = or(f.number(p, "overlap", false, 0, 1), b.overlap);
+        b.computePrecision = or(f.text(p, "compute-precision", false), b.computePrecision);
+        RankOrder order = or(f.value(p, "order", RankOrder::parse), RankOrder.TP_PP_DP);
+        double target = or(f.number(p, "target-tokens-per-s", false, 1e-9, 1e15), Double.NaN);
+        int maxGpus = or(f.integer(p, "scaling-max-gpus", false, 1, 1 << 24), 0);
+        if (problems.size() > before || name == null) {
             return null;
         }
         try {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The report as one self-contained HTML page, viewable with no network: styles and the charting library (Apache
@@ -23,12 +24,21 @@ public final class HtmlReport {
 
     private static final String CSS = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;"
             + "max-width:1400px;color:#222;padding:0 1em}h1{margin-bottom:.2em}h2{border-bottom:1px solid #ccc;"
-            + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.85em;display:block;max-width:100%;overflow-x:auto}"
-            + "th,td{border:1px solid #ddd;padding:.25em .5em;text-align:right}td.w{max-width:28em;min-width:14em}"
-            + "div.chart{width:100%;height:520px}th{background:#f3f3f3}"
-            + "td.l,th.l{text-align:left}img{max-width:100%;border:1px solid #eee}.note{color:#555;font-style:italic;"
-            + "font-size:.9em}.meta{color:#666}figure{margin:1em 0}figcaption{color:#444;font-size:.9em}"
-            + "@media(max-width:1000px){div.chart{height:440px}}";
+            + "padding-bottom:.2em;margin-top:2em}table{border-collapse:collapse;margin:.8em 0;font-size:.85em;"
+            + "display:block;max-width:100%;overflow-x:auto}th,td{border:1px solid #ddd;padding:.25em .5em;"
+            + "text-align:right}td:not(.l){white-space:nowrap}td.w{max-width:28em;min-width:12em}div.chart{width:100%;height:520px}"
+            + "th{background:#f3f3f3}td.l,th.l{text-align:left}img{max-width:100%;border:1px solid #eee}"
+            + ".note{color:#555;font-style:italic;font-size:.9em}.meta{color:#666}figure{margin:1em 0}"
+            + "figcaption{color:#444;font-size:.9em}.keep{font-weight:bold}"
+            + "@media(max-width:1000px){div.chart{height:460px}table{font-size:.75em}th,td{padding:.2em .3em}"
+            + "td.w{min-width:9em}}";
+
+    /**
+     * A cell that reads as a number (optionally signed, with a unit or a range: {@code 372.2 GB/s}, {@code 77.5%},
+     * {@code 0.0-1.1 %}, {@code 8..128K}, {@code -}); such cells are right-aligned, text is left-aligned.
+     */
+    private static final Pattern NUMERIC = Pattern.compile("-|[-+]?[0-9][0-9.,]*(\\.\\.[0-9][0-9.,]*|-[0-9.]+)?"
+            + "\\s*[KMGT]?(B|%|ms|us|GB/s)?");
 
     private HtmlReport() {
     }
@@ -68,8 +78,11 @@ public final class HtmlReport {
         h.append("</table>\n");
         if (!d.sweeps().isEmpty()) {
             h.append("<h2>Collectives</h2>\n");
-            charts.stream().filter(c -> c.stem().startsWith("busbw-")).forEach(c -> figure(h, c, pngs, live));
-            sweepTable(h, d);
+            charts.stream().filter(c -> c.stem().startsWith("busbw-")).forEach(c -> {
+                figure(h, c, pngs, live);
+                sweepTable(h, d.sweeps().stream().filter(r -> InteractiveCharts.busBwStem(r).equals(c.stem()))
+                        .toList());
+            });
         }
         if (!d.measured().isEmpty()) {
             h.append("<h2>Predicted vs measured</h2>\n");
@@ -113,33 +126,38 @@ public final class HtmlReport {
             List<ReportData.PlanRow> rows = d.plans().stream().filter(p -> p.plan().equals(plan)).toList();
             h.append("<h3>").append(esc(plan)).append("</h3>\n<p>").append(esc(rows.get(0).job())).append("</p>\n");
             h.append("<table><tr><th class=l>variant</th><th>compute ms</th><th>bubble ms</th><th>comm ms</th>"
-                    + "<th>exposed ms</th><th>step ms</th><th>tokens/s</th><th>efficiency</th></tr>\n");
+                    + "<th>exposed ms</th><th>step ms</th><th>vs base</th><th>tokens/s</th><th>efficiency</th>"
+                    + "</tr>\n");
+            double baseStep = rows.get(0).stepMs();
             for (ReportData.PlanRow r : rows) {
                 h.append("<tr><td class=l>").append(esc(r.variant())).append("</td>");
                 if (!r.fits()) {
-                    h.append("<td class=l colspan=7>").append(esc(r.computeSource())).append("</td></tr>\n");
+                    h.append("<td class=l colspan=8>").append(esc(r.computeSource())).append("</td></tr>\n");
                     continue;
                 }
+                String vs = r == rows.get(0) ? "base" : String.format(Locale.ROOT, "%+,.1f ms (%+.2f %%)",
+                        r.stepMs() - baseStep, (r.stepMs() - baseStep) / baseStep * 100);
                 h.append(String.format(Locale.ROOT, "<td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
-                        + "<td>%,.0f</td><td>%.1f%%</td></tr>%n", r.computeMs(), r.bubbleMs(), r.commMs(),
-                        r.exposedMs(), r.stepMs(), r.tokensPerS(), r.efficiency() * 100));
+                        + "<td>%s</td><td>%,.0f</td><td>%.1f%%</td></tr>%n", r.computeMs(), r.bubbleMs(), r.commMs(),
+                        r.exposedMs(), r.stepMs(), vs, r.tokensPerS(), r.efficiency() * 100));
             }
             h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource()))
                     .append(". Model leaves out: ").append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
             String stem = "step-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs, live));
             String base = rows.get(0).variant();
-            h.append("<p>Collectives of one step on <b>").append(esc(base)).append("</b>:</p>\n<table><tr>"
-                    + "<th class=l>kind</th><th>group</th><th>ranks</th><th>hosts</th><th>bytes/call</th><th>calls</th>"
-                    + "<th>us/call</th><th>ms/step</th><th>exposed ms</th><th>busbw GB/s</th><th class=l>algorithm</th>"
-                    + "<th class=l>bottleneck</th><th class=l>derivation</th></tr>\n");
+            h.append("<p>Collectives of one step on <b>").append(esc(base)).append("</b> (under each kind, how its"
+                    + " size and count are derived):</p>\n<table><tr><th class=l>kind</th><th>group</th><th>ranks</th>"
+                    + "<th>hosts</th><th>bytes/call</th><th>calls</th><th>us/call</th><th>ms/step</th>"
+                    + "<th>exposed ms</th><th>busbw GB/s</th><th class=l>algorithm</th><th class=l>bottleneck</th>"
+                    + "</tr>\n");
             d.planComms().stream().filter(c -> c.plan().equals(plan) && c.variant().equals(base)).forEach(c ->
-                    h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%s</td><td>%d</td><td>%d</td>"
-                            + "<td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td><td>%,.2f</td><td>%.1f</td>"
-                            + "<td class=l>%s</td><td class=\"l w\">%s</td><td class=\"l w\">%s</td></tr>%n", esc(c.kind()),
-                            c.group(), c.nRanks(), c.hosts(), ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(),
-                            c.totalMs(), c.exposedMs(), c.busBw(), esc(c.choice()), esc(c.bottleneck()),
-                            esc(c.formula()))));
+                    h.append(String.format(Locale.ROOT, "<tr><td class=\"l w\">%s<br><span class=note>%s</span></td>"
+                            + "<td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td>"
+                            + "<td>%,.2f</td><td>%.1f</td><td class=l>%s</td><td class=\"l w\">%s</td></tr>%n",
+                            esc(c.kind()), esc(c.formula()), c.group(), c.nRanks(), c.hosts(),
+                            ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(), c.totalMs(), c.exposedMs(),
+                            c.busBw(), esc(c.choice()), esc(c.bottleneck()))));
             h.append("</table>\n");
             String sstem = "scaling-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(sstem)).forEach(c -> figure(h, c, pngs, live));
@@ -157,31 +175,37 @@ public final class HtmlReport {
         }
     }
 
-    private static void sweepTable(StringBuilder h, ReportData d) {
+    /** One collective's rows at 8 B times powers of 64 and each variant's largest size; the note lists those sizes. */
+    private static void sweepTable(StringBuilder h, List<ReportData.SweepRow> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
         TreeSet<Long> shown = new TreeSet<>();
-        h.append("<table><tr><th class=l>variant</th><th class=l>collective</th><th>ranks</th><th>size</th>"
-                + "<th>time us</th><th>busbw GB/s</th><th>bound GB/s</th><th class=l>algorithm</th><th>channels</th>"
-                + "<th class=l>bottleneck</th><th class=l>backend</th></tr>\n");
-        for (ReportData.SweepRow r : d.sweeps()) {
+        h.append("<table><tr><th class=l>variant</th><th>ranks</th><th>size</th><th>time us</th><th>busbw GB/s</th>"
+                + "<th>bound GB/s</th><th class=l>algorithm</th><th>channels</th><th class=l>bottleneck</th>"
+                + "<th class=l>backend</th></tr>\n");
+        for (ReportData.SweepRow r : rows) {
             int log2 = 63 - Long.numberOfLeadingZeros(Math.max(1, r.sizeBytes()));
-            if (Long.bitCount(r.sizeBytes()) != 1 || log2 % 6 != 3 && r.sizeBytes() != maxSize(d, r)) {
+            if (Long.bitCount(r.sizeBytes()) != 1 || log2 % 6 != 3 && r.sizeBytes() != maxSize(rows, r)) {
                 continue;
             }
             shown.add(r.sizeBytes());
-            h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td class=l>%s</td><td>%d</td><td>%s</td>"
-                    + "<td>%,.1f</td><td>%.1f</td><td>%.1f</td><td class=l>%s/%s</td><td>%d</td><td class=l>%s</td><td class=l>%s</td></tr>%n",
-                    esc(r.variant()), r.collective(), r.nRanks(), DataSize.format(r.sizeBytes()), r.timeUs(), r.busBw(),
-                    r.boundBusBw(), r.algorithm(), r.protocol(), r.nChannels(), esc(r.bottleneck()), r.backend()));
+            h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%d</td><td>%s</td><td>%,.1f</td>"
+                    + "<td>%.1f</td><td>%.1f</td><td class=l>%s/%s</td><td>%d</td><td class=\"l w\">%s</td>"
+                    + "<td class=l>%s</td></tr>%n", esc(r.variant()), r.nRanks(), DataSize.format(r.sizeBytes()),
+                    r.timeUs(), r.busBw(), r.boundBusBw(), r.algorithm(), r.protocol(), r.nChannels(),
+                    esc(r.bottleneck()), r.backend()));
         }
-        h.append("</table>\n<p class=note>Sizes shown: ").append(esc(String.join(", ", shown.stream()
-                .map(DataSize::format).toList()))).append(" (8 B times powers of 64, and each sweep's largest);"
-                + " every size is in data/sweeps.csv and in the chart's tooltips. Model leaves out: ")
+        h.append("</table>\n<p class=note>").append(esc(rows.get(0).collective() + " " + rows.get(0).dataType()))
+                .append(", sizes shown: ").append(esc(String.join(", ", shown.stream().map(DataSize::format)
+                .toList()))).append(" (8 B times powers of 64, and each variant's largest); every size is in"
+                + " data/sweeps.csv and in the chart's tooltips. Model leaves out: ")
                 .append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(".</p>\n");
     }
 
-    private static long maxSize(ReportData d, ReportData.SweepRow r) {
-        return d.sweeps().stream().filter(s -> s.variant().equals(r.variant()) && s.collective().equals(r.collective()))
-                .mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(-1);
+    private static long maxSize(List<ReportData.SweepRow> rows, ReportData.SweepRow r) {
+        return rows.stream().filter(s -> s.variant().equals(r.variant())).mapToLong(ReportData.SweepRow::sizeBytes)
+                .max().orElse(-1);
     }
 
     private static void figure(StringBuilder h, ReportCharts.Named c, Map<String, byte[]> pngs,
@@ -207,18 +231,31 @@ public final class HtmlReport {
                 .append("</figcaption></figure>\n");
     }
 
+    /** A table whose text cells are left-aligned and number cells right-aligned ({@link #align}). */
     private static void table(StringBuilder h, List<List<String>> rows) {
         h.append("<table>");
         for (int k = 0; k < rows.size(); k++) {
             h.append("<tr>");
             for (int i = 0; i < rows.get(k).size(); i++) {
                 String tag = k == 0 ? "th" : "td";
-                h.append('<').append(tag).append(i == 0 || rows.get(0).get(i).equals("note") ? " class=l>" : ">").append(esc(rows.get(k).get(i)))
-                        .append("</").append(tag).append('>');
+                String cls = k == 0 ? headerAlign(rows, i) : align(rows.get(k).get(i));
+                h.append('<').append(tag).append(cls).append('>').append(esc(rows.get(k).get(i))).append("</")
+                        .append(tag).append('>');
             }
             h.append("</tr>\n");
         }
         h.append("</table>\n");
+    }
+
+    /** @return {@code ""} (right-aligned) for a cell that reads as a number, else {@code " class=l"} */
+    static String align(String cell) {
+        return NUMERIC.matcher(cell.trim()).matches() ? "" : " class=l";
+    }
+
+    /** @return the header's alignment: that of most of the column's body cells (numbers right, text left) */
+    static String headerAlign(List<List<String>> rows, int col) {
+        long text = rows.stream().skip(1).filter(r -> col < r.size() && !align(r.get(col)).isEmpty()).count();
+        return text * 2 > rows.size() - 1 ? " class=l" : "";
     }
 
     /** @return the option as JSON safe inside a script element ({@code </} written as {@code <\/}) */

@@ -32,8 +32,7 @@ public final class InteractiveCharts {
             String coll = e.getValue().get(0).collective();
             List<ReportData.MeasuredRow> meas = d.measured().stream()
                     .filter(m -> m.collective().equals(coll) && m.variant().equals(base)).toList();
-            out.put("busbw-" + e.getKey().toLowerCase(Locale.ROOT).replace(' ', '-'),
-                    SweepChartJson.busBw(e.getKey() + ": busbw by variant", e.getValue(), meas));
+            out.put(busBwStem(e.getValue().get(0)), SweepChartJson.busBw(e.getKey() + ": busbw by variant", e.getValue(), meas));
         }
         if (!d.measured().isEmpty()) {
             out.put("predicted-vs-measured", SweepChartJson.predictedVsMeasured("Predicted vs measured (" + base
@@ -50,5 +49,10 @@ public final class InteractiveCharts {
             }
         }
         return out;
+    }
+
+    /** @return the stem of the busbw chart of the row's collective and data type, e.g. busbw-allreduce-bfloat16 */
+    static String busBwStem(ReportData.SweepRow r) {
+        return ("busbw-" + r.collective() + " " + r.dataType()).toLowerCase(Locale.ROOT).replace(' ', '-');
     }
 }

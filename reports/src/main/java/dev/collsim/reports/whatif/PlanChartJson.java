@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * ECharts options for the training plans: the step time of each variant as stacked horizontal bars (compute,
- * pipeline bubble when any variant has one, exposed communication per kind), every variant listed, those that do not
- * fit with the reason, each label giving the step time and its difference from the base; and scaling efficiency
+ * pipeline bubble when any variant has one, exposed communication per kind) on an axis that starts near the shared
+ * compute time ({@link #stepAxis}) so differences of a fraction of a percent show, every variant listed, those that do
+ * not fit with the reason, each label giving the step time and its difference from the base; and scaling efficiency
  * against GPU count. Stateless.
  */
 final class PlanChartJson {
@@ -48,21 +49,25 @@ final class PlanChartJson {
         o.remove("dataZoom");
         o.putObject("tooltip").put("trigger", "axis").put("confine", true).putObject("axisPointer")
                 .put("type", "shadow");
-        double max = rows.stream().mapToDouble(ReportData.PlanRow::stepMs).max().orElse(1);
-        o.set("xAxis", ChartJson.axis("step time (ms)", false, 10, 0, max * 1.02));
+        double[] range = stepAxis(rows);
+        ObjectNode x = ChartJson.axis(range[0] > 0 ? String.format(Locale.ROOT, "step time (ms); the axis starts at"
+                + " %,.0f ms, so the compute bar is cut", range[0]) : "step time (ms)", false, 10, range[0], range[1]);
+        o.set("xAxis", x.put("interval", range[2]));
         ArrayNode cats = o.putObject("yAxis").put("type", "category").put("inverse", true).putArray("data");
         double baseStep = rows.isEmpty() ? 0 : rows.get(0).stepMs();
         for (ReportData.PlanRow r : rows) {
             cats.add(r.fits() ? String.format(Locale.ROOT, "%s: %.1f ms%s", r.variant(), r.stepMs(),
                     r == rows.get(0) ? " (base)" : String.format(Locale.ROOT, " (%+.2f %%)",
-                    (r.stepMs() - baseStep) / baseStep * 100)) : r.variant() + ": does not fit");
+                    (r.stepMs() - baseStep) / baseStep * 100)) : r.variant() + ": no bar, " + r.computeSource());
         }
         o.withObject("/grid").put("left", 10);
         ArrayNode series = o.putArray("series");
+        List<String> legend = new ArrayList<>();
         for (Map.Entry<String, double[]> p : parts.entrySet()) {
             if (Arrays.stream(p.getValue()).allMatch(v -> v == 0)) {
-                continue;
+                continue; // e.g. no pipeline bubble at pp=1: not a legend entry
             }
+            legend.add(p.getKey());
             ObjectNode s = series.addObject().put("name", p.getKey()).put("type", "bar").put("stack", "step")
                     .put("barMaxWidth", 26);
             ArrayNode data = s.putArray("data");
@@ -70,10 +75,41 @@ final class PlanChartJson {
                 data.add(v);
             }
         }
+        ChartJson.legend(o, legend, Map.of());
         List<String> notes = new ArrayList<>();
         rows.stream().filter(r -> !r.fits()).forEach(r -> notes.add(r.variant() + ": " + r.computeSource()));
         o.put("notes", String.join("; ", notes));
         return o;
+    }
+
+    /**
+     * The step-time axis: it starts at the largest multiple of the tick interval at or below the smallest compute
+     * time of the fitting variants (compute is the part every variant shares, so cutting it shows the differences in
+     * exposed communication at a readable scale) and ends at the multiple at or above the longest step; the interval
+     * is 1, 2 or 5 times a power of ten, the first giving at most 6 ticks over [smallest compute, longest step].
+     *
+     * @param rows the plan's rows (those that do not fit are ignored)
+     * @return {min, max, interval} in ms
+     */
+    static double[] stepAxis(List<ReportData.PlanRow> rows) {
+        double lo = rows.stream().filter(ReportData.PlanRow::fits).mapToDouble(ReportData.PlanRow::computeMs).min()
+                .orElse(0);
+        double hi = rows.stream().filter(ReportData.PlanRow::fits).mapToDouble(ReportData.PlanRow::stepMs).max()
+                .orElse(1);
+        double span = Math.max(hi - lo, hi * 1e-3);
+        double interval = niceInterval(span / 6);
+        return new double[] {Math.floor(lo / interval) * interval, Math.ceil(hi / interval) * interval, interval};
+    }
+
+    /** @return the smallest of 1, 2, 5 times a power of ten at or above v (v &gt; 0) */
+    static double niceInterval(double v) {
+        double p = ChartJson.floor10(v);
+        for (double m : new double[] {1, 2, 5}) {
+            if (m * p >= v * (1 - 1e-12)) {
+                return m * p;
+            }
+        }
+        return 10 * p;
     }
 
     /**
@@ -88,7 +124,7 @@ final class PlanChartJson {
         double hi = rows.stream().mapToDouble(ReportData.ScalingRow::gpus).max().orElse(1);
         ObjectNode o = ChartJson.base(title, "gpus", "pct");
         o.set("xAxis", ChartJson.axis("GPUs", true, 2, lo, hi));
-        o.set("yAxis", ChartJson.axis("scaling efficiency (%)", false, 10, 0, 100).put("nameGap", 45));
+        o.set("yAxis", ChartJson.nameOnTop(ChartJson.axis("scaling efficiency (%)", false, 10, 0, 100)));
         ArrayNode series = o.putArray("series");
         Map<String, ArrayNode> byVariant = new LinkedHashMap<>();
         for (ReportData.ScalingRow r : rows) {
@@ -100,6 +136,7 @@ final class PlanChartJson {
                     .put("data-parallel degree", r.dp())
                     .put("step ms", r.stepMs()).put("tokens/s", r.tokensPerS()).put("efficiency %", r.efficiency() * 100);
         }
+        ChartJson.legend(o, new ArrayList<>(byVariant.keySet()), Map.of());
         return o;
     }
 }

@@ -6,10 +6,10 @@ import dev.collsim.reports.chart.PredictedVsMeasuredChart;
 import dev.collsim.reports.chart.ScalingChart;
 import dev.collsim.reports.chart.StepBreakdownChart;
 import dev.collsim.reports.chart.SweepSeries;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jfree.chart.JFreeChart;
 
@@ -60,16 +60,16 @@ public final class ReportCharts {
                 series.add(new SweepSeries(v.getKey() + " (" + ranks.get(v.getKey()) + " ranks)", v.getValue(),
                         meas));
             }
-            String stem = "busbw-" + e.getKey().toLowerCase(Locale.ROOT).replace(' ', '-');
+            String stem = InteractiveCharts.busBwStem(e.getValue().get(0));
             out.add(new Named(stem, "Predicted bus bandwidth of " + e.getKey() + " against size for every variant;"
                     + " dashed lines: each variant's hardware bound, independent of size (the highest bound of the algorithms"
-                    + " chosen in the sweep); variants sharing a bound are named together on its label.",
+                    + " chosen in the sweep); variants sharing a bound are drawn once and named together in its legend entry.",
                     BusBwChart.create(e.getKey() + ": busbw by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
         }
         if (!d.measured().isEmpty()) {
             List<PredictedVsMeasuredChart.Pair> pairs = d.measured().stream().map(m ->
-                    new PredictedVsMeasuredChart.Pair(m.collective() + " " + m.source(), m.measuredUs(),
-                            m.predictedUs())).toList();
+                    new PredictedVsMeasuredChart.Pair(m.collective() + " " + Path.of(m.source()).getFileName(),
+                            m.measuredUs(), m.predictedUs())).toList();
             out.add(new Named("predicted-vs-measured", "Predicted against measured time on the base cluster;"
                     + " points between the dashed lines are within 20%.", PredictedVsMeasuredChart.create(
                     "Predicted vs measured (" + base + ")", pairs, 0.2, ReportRunner.SWEEP_LEAVES_OUT)));
@@ -86,7 +86,7 @@ public final class ReportCharts {
         for (int i = 0; i < plans.size(); i++) {
             String plan = plans.get(i);
             Map<String, LinkedHashMap<String, Double>> bars = stepBars(d, plan);
-            if (!bars.isEmpty()) {
+            if (bars.values().stream().anyMatch(b -> !b.isEmpty())) {
                 out.add(new Named("step-" + (i + 1), "Step time of plan '" + plan + "' split into compute, pipeline"
                         + " bubble and the communication left exposed after overlap, per variant.",
                         StepBreakdownChart.create("Step time: " + plan, bars, ReportRunner.PLAN_LEAVES_OUT)));
@@ -105,11 +105,18 @@ public final class ReportCharts {
         return out;
     }
 
-    /** @return per fitting variant of the plan, its step time split into compute, bubble and exposed comm (ms) */
+    /**
+     * @return per variant of the plan, its step time split into compute, bubble and exposed comm (ms); a variant that
+     *         does not fit has no parts and its reason in its label
+     */
     private static Map<String, LinkedHashMap<String, Double>> stepBars(ReportData d, String plan) {
         Map<String, LinkedHashMap<String, Double>> bars = new LinkedHashMap<>();
         for (ReportData.PlanRow r : d.plans()) {
-            if (!r.plan().equals(plan) || !r.fits()) {
+            if (!r.plan().equals(plan)) {
+                continue;
+            }
+            if (!r.fits()) {
+                bars.put(r.variant() + " (" + r.computeSource() + ")", new LinkedHashMap<>());
                 continue;
             }
             LinkedHashMap<String, Double> parts = new LinkedHashMap<>();

@@ -111,6 +111,30 @@ public final class ReportRunner {
                 targets, cells, List.of("sweeps: " + SWEEP_LEAVES_OUT, "plans: " + PLAN_LEAVES_OUT), tuning);
     }
 
+    /**
+     * One collective sweep on one variant, each size exactly as {@link #run} times it (for callers that time single
+     * points, such as design sweeps).
+     *
+     * @throws InputException when the predictor rejects the variant's NCCL settings (located at the variant)
+     */
+    public static List<ReportData.SweepRow> sweepRows(ReportSpec spec, ResolvedVariant v, SweepSpec s)
+            throws InputException {
+        return sweep(spec, v, s);
+    }
+
+    /**
+     * One plan on one variant, exactly as {@link #run} plans it; the plan's target and scaling curve are not searched.
+     *
+     * @return the plan row (fits false with the reason when the job needs more GPUs than the variant has)
+     * @throws InputException when the planner rejects the variant's NCCL settings (located at the variant)
+     */
+    public static ReportData.PlanRow planRow(ReportSpec spec, ResolvedVariant v, PlanSpec p) throws InputException {
+        List<ReportData.PlanRow> rows = new ArrayList<>();
+        plan(spec, v, new PlanSpec(p.name(), p.job(), p.order(), Double.NaN, 0), rows, new ArrayList<>(),
+                new ArrayList<>(), new ArrayList<>());
+        return rows.get(0);
+    }
+
     private static List<Gpu> ranks(Topology t, int gpus) {
         List<Gpu> all = t.gpus();
         return gpus <= 0 || gpus >= all.size() ? all : all.subList(0, gpus);
@@ -197,24 +221,22 @@ public final class ReportRunner {
                     0, 0, 0, 0, "does not fit: needs " + p.job().nGpus() + " GPUs, the cluster has " + have));
         } else {
             StepPlan sp = planWith(spec, v, () -> planner.plan(v.topology(), p.job(), Double.NaN));
-            plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), true,
-                    sp.computeUs() / 1e3, sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3,
-                    sp.stepUs() / 1e3, sp.tokensPerS(), sp.efficiency(), sp.computeSource()));
-            double hiddenShare = sp.overlappableUs() > 0 ? sp.hiddenUs() / sp.overlappableUs() : 0;
-            for (CommTiming c : sp.comms()) {
-                double exposed = c.totalUs() * (c.op().kind().overlappable() ? 1 - hiddenShare : 1);
-                comms.add(new ReportData.PlanCommRow(v.name(), p.name(), c.op().kind().label(),
-                        c.op().kind().collective().ncclName(), c.op().kind().group().name(), c.nRanks(), c.hosts(),
-                        c.op().sizeBytes(), c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, exposed / 1e3, c.busBw(),
-                        c.algoProto(), c.bottleneck(), c.op().formula()));
+            if (sp.memory().fits()) {
+                addPlan(v, p, sp, plans, comms);
+            } else {
+                plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), false, 0, 0,
+                        0, 0, 0, 0, 0, "does not fit in GPU memory: needs " + sp.memory().summary()));
             }
         }
         if (p.scalingMaxGpus() <= 0 && Double.isNaN(p.targetTokensPerS())) {
             return;
         }
+        // a variant that sets 'hosts' is a cluster of that size: the search may not grow it past its own GPUs
+        Integer fixedHosts = v.spec().edits().hosts();
         ScalingSearch search = new ScalingSearch(planner, v.withHosts(), v.gpusPerHost(), Double.NaN);
         int limit = p.scalingMaxGpus() > 0 ? p.scalingMaxGpus() : DEFAULT_SEARCH_GPUS;
-        List<StepPlan> curve = planWith(spec, v, () -> search.curve(p.job(), limit));
+        int searchLimit = fixedHosts == null ? limit : Math.min(limit, have);
+        List<StepPlan> curve = planWith(spec, v, () -> search.curve(p.job(), searchLimit));
         if (p.scalingMaxGpus() > 0) {
             for (StepPlan s : curve) {
                 scaling.add(new ReportData.ScalingRow(v.name(), p.name(), s.job().nGpus(), s.job().dp(),
@@ -222,13 +244,32 @@ public final class ReportRunner {
             }
         }
         if (!Double.isNaN(p.targetTokensPerS())) {
-            Optional<StepPlan> hit = curve.stream().filter(s -> s.tokensPerS() >= p.targetTokensPerS()).findFirst();
+            Optional<StepPlan> hit = curve.stream().filter(s -> s.tokensPerS() >= p.targetTokensPerS()
+                    && s.memory().fits()).findFirst();
             int tried = curve.isEmpty() ? 0 : curve.get(curve.size() - 1).job().nGpus();
+            String why = fixedHosts == null ? "not reached up to " + tried + " GPUs (limit " + limit
+                    + " GPUs, and the global batch caps dp at G/b; configurations that do not fit in GPU memory"
+                    + " do not count)" : "not reached on the variant's own " + have + " GPUs (it sets hosts: "
+                    + fixedHosts + ", so the search does not grow its cluster" + (p.job().nGpus() > have
+                    ? "; the plan needs " + p.job().nGpus() + " GPUs)" : ")");
             targets.add(hit.map(s -> new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(),
                     s.job().nGpus(), s.tokensPerS(), "dp=" + s.job().dp()))
-                    .orElse(new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(), 0, 0,
-                            "not reached up to " + tried + " GPUs (limit " + limit
-                                    + " GPUs, and the global batch caps dp at G/b)")));
+                    .orElse(new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(), 0, 0, why)));
+        }
+    }
+
+    private static void addPlan(ResolvedVariant v, PlanSpec p, StepPlan sp, List<ReportData.PlanRow> plans,
+            List<ReportData.PlanCommRow> comms) {
+        plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), true,
+                sp.computeUs() / 1e3, sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3,
+                sp.stepUs() / 1e3, sp.tokensPerS(), sp.efficiency(), sp.computeSource()));
+        double hiddenShare = sp.overlappableUs() > 0 ? sp.hiddenUs() / sp.overlappableUs() : 0;
+        for (CommTiming c : sp.comms()) {
+            double exposed = c.totalUs() * (c.op().kind().overlappable() ? 1 - hiddenShare : 1);
+            comms.add(new ReportData.PlanCommRow(v.name(), p.name(), c.op().kind().label(),
+                    c.op().kind().collective().ncclName(), c.op().kind().group().name(), c.nRanks(), c.hosts(),
+                    c.op().sizeBytes(), c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, exposed / 1e3,
+                    c.busBw(), c.algoProto(), c.bottleneck(), c.op().formula()));
         }
     }
 

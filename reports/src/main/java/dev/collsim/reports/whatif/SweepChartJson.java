@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,14 +12,18 @@ import java.util.Map;
 
 /**
  * ECharts options for the collective sweeps: busbw against size per variant (log size axis; log busbw axis when the
- * values span more than a factor 30), each variant's size-independent hardware bound as a dashed line (variants with
- * the same bound named together on one label), the measured points, and predicted against measured time. Every
+ * values span more than a factor 30), each variant's size-independent hardware bound as a dashed line in the variant's
+ * colour (variants with the same bound drawn once and named together in its legend entry, so no label can overlap
+ * another), the measured points, and predicted against measured time. Every
  * point carries its numbers for the tooltip. Stateless.
  */
 final class SweepChartJson {
 
     /** Bounds closer than this relative difference are drawn as one labelled line (0.05 %). */
     static final double SAME_BOUND = 5e-4;
+
+    /** Colour of measured points: black, no variant's (the palette has none), so they are not read as a variant. */
+    static final String MEASURED_COLOR = "#222222";
 
     private SweepChartJson() {
     }
@@ -44,25 +49,40 @@ final class SweepChartJson {
         boolean log = ChartJson.needsLog(lo, hi);
         ObjectNode o = ChartJson.base(title, "bytes", "gbps");
         o.set("xAxis", ChartJson.axis("message size (bytes)", true, 2, minSize, maxSize));
-        o.set("yAxis", ChartJson.axis("busbw (GB/s)" + (log ? ", log scale" : ""), log, 10,
-                log ? ChartJson.floor10(lo) : 0, log ? ChartJson.ceil10(hi * 1.05) : hi * 1.1).put("nameGap", 55));
-        ArrayNode series = o.putArray("series");
-        for (Map.Entry<String, List<ReportData.SweepRow>> v : byVariant.entrySet()) {
-            series.add(curve(v.getKey(), v.getValue()));
+        ObjectNode y = ChartJson.axis("busbw (GB/s)" + (log ? ", log scale" : ""), log, 10,
+                log ? ChartJson.floor10(lo) : 0, log ? ChartJson.ceil10(hi * 1.05) : hi);
+        if (!log) {
+            y.remove("max"); // ECharts rounds the top up to a tick; a fixed max would print an odd last label
         }
+        o.set("yAxis", ChartJson.nameOnTop(y));
+        ArrayNode series = o.putArray("series");
         List<String> names = new ArrayList<>(byVariant.keySet());
-        for (String name : names) {
-            series.add(boundLine(name, rows, names, minSize, maxSize));
+        List<String> legend = new ArrayList<>(names);
+        for (int i = 0; i < names.size(); i++) {
+            series.add(curve(names.get(i), byVariant.get(names.get(i)), color(i)));
+        }
+        Map<String, String> icons = new HashMap<>();
+        for (BoundGroup g : boundGroups(rows, names)) {
+            series.add(boundLine(g, minSize, maxSize));
+            legend.add(g.label());
+            icons.put(g.label(), ChartJson.DASHED_ICON);
         }
         if (!measured.isEmpty()) {
-            series.add(measuredPoints(measured));
+            ObjectNode m = measuredPoints(measured);
+            series.add(m);
+            legend.add(m.get("name").asText());
         }
+        ChartJson.legend(o, legend, icons);
         return o;
     }
 
-    private static ObjectNode curve(String variant, List<ReportData.SweepRow> rows) {
+    private static String color(int i) {
+        return ChartJson.PALETTE.get(i % ChartJson.PALETTE.size());
+    }
+
+    private static ObjectNode curve(String variant, List<ReportData.SweepRow> rows, String color) {
         ObjectNode s = ChartJson.JSON.createObjectNode().put("name", variant).put("type", "line")
-                .put("showSymbol", true).put("symbolSize", 5);
+                .put("showSymbol", true).put("symbolSize", 5).put("color", color);
         ArrayNode data = s.putArray("data");
         for (ReportData.SweepRow r : rows) {
             ObjectNode p = data.addObject();
@@ -87,31 +107,57 @@ final class SweepChartJson {
                 .mapToDouble(ReportData.SweepRow::boundBusBw).max().orElse(0);
     }
 
-    private static ObjectNode boundLine(String variant, List<ReportData.SweepRow> rows, List<String> names,
-            long minSize, long maxSize) {
-        double b = hardwareBound(rows, variant);
-        List<String> same = names.stream().filter(n -> Math.abs(hardwareBound(rows, n) - b) <= SAME_BOUND * b)
-                .toList();
-        ObjectNode s = ChartJson.JSON.createObjectNode().put("name", variant).put("type", "line")
-                .put("symbol", "circle").put("symbolSize", 1).put("z", 1);
-        s.putObject("labelLayout").put("moveOverlap", "shiftY");
+    /**
+     * Variants whose hardware bounds coincide (within {@link #SAME_BOUND} of the group's first), drawn as one line.
+     *
+     * @param busBw    the first member's bound, GB/s
+     * @param variants the members, in variant order
+     * @param color    line colour: that of the first member's curve
+     */
+    record BoundGroup(double busBw, List<String> variants, String color) {
+
+        /** @return the legend entry, e.g. {@code bound 516.7 GB/s: base = NCCL_ALGO=Ring} */
+        String label() {
+            return String.format(Locale.ROOT, "bound %.1f GB/s: %s", busBw, String.join(" = ", variants));
+        }
+    }
+
+    /**
+     * @param rows  the sweep rows
+     * @param names the variants in order
+     * @return one group per distinct bound, in order of the first variant having it; variants without a finite
+     *         bound (one rank) are in no group
+     */
+    static List<BoundGroup> boundGroups(List<ReportData.SweepRow> rows, List<String> names) {
+        List<BoundGroup> groups = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            double b = hardwareBound(rows, names.get(i));
+            if (b <= 0) {
+                continue;
+            }
+            BoundGroup g = groups.stream().filter(x -> Math.abs(x.busBw() - b) <= SAME_BOUND * x.busBw())
+                    .findFirst().orElse(null);
+            if (g == null) {
+                groups.add(new BoundGroup(b, new ArrayList<>(List.of(names.get(i))), color(i)));
+            } else {
+                g.variants().add(names.get(i));
+            }
+        }
+        return groups.stream().map(g -> new BoundGroup(g.busBw(), List.copyOf(g.variants()), g.color())).toList();
+    }
+
+    /** A dashed line across the sizes, named in the legend (no label on the plot, so labels never overlap). */
+    private static ObjectNode boundLine(BoundGroup g, long minSize, long maxSize) {
+        ObjectNode s = ChartJson.JSON.createObjectNode().put("name", g.label()).put("type", "line")
+                .put("symbol", "circle").put("symbolSize", 1).put("z", 1).put("color", g.color());
         s.putObject("lineStyle").put("type", "dashed").put("width", 1.5);
-        String label = String.format(Locale.ROOT, "bound %.1f GB/s", b);
-        String who = same.size() > 1 ? String.join(" = ", same) : variant;
+        String who = String.join(" = ", g.variants());
         ArrayNode data = s.putArray("data");
         for (long x : new long[] {minSize, maxSize}) {
             ObjectNode p = data.addObject();
-            boolean right = names.stream().map(n -> hardwareBound(rows, n)).filter(o -> o > b * (1 + SAME_BOUND))
-                    .distinct().count() % 2 == 0;
-            if (x == (right ? maxSize : minSize) && same.get(0).equals(variant)) {
-                p.putObject("label").put("show", true).put("position", "top").put("align", right ? "right" : "left")
-                        .put("formatter", label + ": " + who).put("fontSize", 10)
-                        .put("backgroundColor", "rgba(255,255,255,0.8)");
-            }
-            p.putArray("value").add(x).add(b);
-            p.putObject("tip").put("hardware bound of", variant).put("busbw GB/s", b)
-                    .put("independent of size", "highest bound over the algorithms chosen in the sweep")
-                    .put("coincides with", same.size() > 1 ? who : "no other variant");
+            p.putArray("value").add(x).add(g.busBw());
+            p.putObject("tip").put("hardware bound of", who).put("busbw GB/s", g.busBw())
+                    .put("independent of size", "highest bound over the algorithms chosen in the sweep");
         }
         return s;
     }
@@ -119,7 +165,7 @@ final class SweepChartJson {
     private static ObjectNode measuredPoints(List<ReportData.MeasuredRow> measured) {
         String file = Path.of(measured.get(0).source()).getFileName().toString();
         ObjectNode s = ChartJson.JSON.createObjectNode().put("name", "measured: " + file).put("type", "scatter")
-                .put("symbol", "emptyRect").put("symbolSize", 9).put("z", 5);
+                .put("symbol", "emptyRect").put("symbolSize", 9).put("z", 5).put("color", MEASURED_COLOR);
         ArrayNode data = s.putArray("data");
         for (ReportData.MeasuredRow m : measured) {
             ObjectNode p = data.addObject();
@@ -144,14 +190,14 @@ final class SweepChartJson {
         double z = ChartJson.ceil10(hi);
         ObjectNode o = ChartJson.base(title, "us", "us");
         o.set("xAxis", ChartJson.axis("measured time (us), log scale", true, 10, a, z));
-        o.set("yAxis", ChartJson.axis("predicted time (us), log scale", true, 10, a, z));
+        o.set("yAxis", ChartJson.nameOnTop(ChartJson.axis("predicted time (us), log scale", true, 10, a, z)));
         ArrayNode series = o.putArray("series");
         Map<String, ArrayNode> groups = new LinkedHashMap<>();
         for (ReportData.MeasuredRow m : measured) {
             String name = m.collective() + " (" + Path.of(m.source()).getFileName() + ")";
             ArrayNode data = groups.computeIfAbsent(name, k -> {
                 ObjectNode s = series.addObject().put("name", k).put("type", "scatter").put("symbol", "emptyRect")
-                        .put("symbolSize", 9);
+                        .put("symbolSize", 9).put("color", color(groups.size()));
                 return s.putArray("data");
             });
             ObjectNode p = data.addObject();
@@ -164,11 +210,17 @@ final class SweepChartJson {
         String[] names = {"predicted = measured", "-" + Math.round(band * 100) + " %", "+" + Math.round(band * 100)
                 + " %"};
         for (int i = 0; i < lines.length; i++) {
-            ObjectNode s = series.addObject().put("name", names[i]).put("type", "line").put("symbol", "none");
-            s.putObject("lineStyle").put("type", i == 0 ? "solid" : "dashed").put("color", "#888");
+            // the series colour (not only the line's) so the legend icon is the grey line the chart draws
+            ObjectNode s = series.addObject().put("name", names[i]).put("type", "line").put("symbol", "none")
+                    .put("color", "#888888");
+            s.putObject("lineStyle").put("type", i == 0 ? "solid" : "dashed");
             s.putArray("data").add(ChartJson.JSON.createArrayNode().add(a).add(a * lines[i][0]))
                     .add(ChartJson.JSON.createArrayNode().add(z).add(z * lines[i][1]));
         }
+        List<String> legend = new ArrayList<>();
+        series.forEach(x -> legend.add(x.get("name").asText()));
+        ChartJson.legend(o, legend, Map.of(names[0], ChartJson.SOLID_ICON, names[1], ChartJson.DASHED_ICON,
+                names[2], ChartJson.DASHED_ICON));
         return o;
     }
 }

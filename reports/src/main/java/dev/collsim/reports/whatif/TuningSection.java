@@ -72,7 +72,8 @@ public record TuningSection(String note, List<List<String>> rows, List<String> c
                 + "collsim tune writes the same advice with measured evidence.", base.name(), base.topology().name(),
                 r.nRanks(), r.nNodes(), np.version().text(), band.percent(), band.source());
         return new TuningSection(note, TuneTable.rows(r), TunerConfigFile.lines(r, List.of("collsim report, variant "
-                + base.name())));
+                + base.name(), "channels 0 = NCCL's own count; NCCL's example plugin runs a call that matches no line "
+                + "(other sizes, collectives or communicators) on ONE channel (plugin.c, NCCL 2.27-2.30)")));
     }
 
     /** @return false when the variant's NCCL settings leave NCCL no algorithm for c (NCCL would fail the call) */
@@ -85,23 +86,42 @@ public record TuningSection(String note, List<List<String>> rows, List<String> c
         }
     }
 
-    /** @param h the page, appended to: a heading, the note, the table and the tuner file (nothing when NONE) */
+    /**
+     * @param h the page, appended to: a heading, the note, the table and the tuner file, or, when no row advises a
+     *          change, a line saying to keep NCCL's choice (nothing at all when NONE)
+     */
     void html(StringBuilder h) {
         if (note.isEmpty()) {
             return;
         }
         h.append("<h2>What to change in NCCL's settings for this cluster</h2>\n<p>").append(esc(note)).append("</p>\n");
         h.append("<table><tr>");
-        TuneTable.COLUMNS.forEach(c -> h.append("<th class=l>").append(esc(c)).append("</th>"));
+        for (int i = 0; i < TuneTable.COLUMNS.size(); i++) {
+            h.append("<th").append(HtmlReport.headerAlign(headerAndRows(), i)).append('>')
+                    .append(esc(TuneTable.COLUMNS.get(i))).append("</th>");
+        }
         h.append("</tr>\n");
         for (List<String> row : rows) {
             h.append("<tr>");
-            row.forEach(c -> h.append("<td class=l>").append(esc(c)).append("</td>"));
+            row.forEach(c -> h.append("<td").append(HtmlReport.align(c)).append('>').append(esc(c)).append("</td>"));
             h.append("</tr>\n");
         }
-        h.append("</table>\n<p>NCCL example tuner plugin file (NCCL_TUNER_CONFIG_FILE):</p>\n<pre>");
+        h.append("</table>\n");
+        if (config.stream().allMatch(l -> l.isBlank() || l.startsWith("#"))) {
+            h.append("<p class=keep>Nothing to change: keep NCCL's choice for every collective and size above (no"
+                    + " predicted gain exceeds the band), so no tuner plugin file is needed.</p>\n");
+            return;
+        }
+        h.append("<p>NCCL example tuner plugin file (NCCL_TUNER_CONFIG_FILE), the changes above:</p>\n<pre>");
         config.forEach(l -> h.append(esc(l)).append('\n'));
         h.append("</pre>\n");
+    }
+
+    private List<List<String>> headerAndRows() {
+        List<List<String>> all = new ArrayList<>();
+        all.add(TuneTable.COLUMNS);
+        all.addAll(rows);
+        return all;
     }
 
     private static String esc(String s) {

@@ -14,13 +14,24 @@
     return a >= 100 ? v.toLocaleString('en-US', {maximumFractionDigits: 1})
       : a >= 1 ? v.toFixed(2) : v.toPrecision(3);
   }
+  // Axis ticks: one formatter per axis kind, the same precision rule on every tick of an axis.
+  // Sizes as the tables print them (powers of 1024: 8, 1K, 64K, 1M, 1G); numbers with at most 4 significant digits,
+  // trailing zeros dropped and thousands separated (0.0001, 0.01, 1, 100, 1,000, 17,500).
+  function sizeTick(v) {
+    var u = ['', 'K', 'M', 'G', 'T'], i = 0;
+    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+    return Number(v.toPrecision(3)) + u[i];
+  }
+  function numTick(v) {
+    return Number(v.toPrecision(4)).toLocaleString('en-US', {maximumFractionDigits: 20});
+  }
   var FMT = {
-    bytes: bytes,
-    gbps: function (v) { return num(v); },
-    us: function (v) { return num(v); },
-    ms: function (v) { return num(v); },
-    pct: function (v) { return num(v) + ' %'; },
-    gpus: function (v) { return num(v); }
+    bytes: sizeTick,
+    gbps: numTick,
+    us: numTick,
+    ms: numTick,
+    pct: function (v) { return numTick(v) + ' %'; },
+    gpus: numTick
   };
   function esc(s) {
     return String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -18,6 +18,9 @@ import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +69,31 @@ class ChartsTest {
         check("busbw", BusBwChart.create("AllReduce busbw, 4 hosts x 8 GPUs", series, "contention with other jobs"),
                 "AllReduce busbw");
         assertThrows(IllegalArgumentException.class, () -> BusBwChart.create("x", List.of(), ""));
+    }
+
+    /**
+     * The legend's key for measured points shows what the plot draws: the same unfilled square (before, a filled
+     * circle stood for open squares).
+     */
+    @Test
+    void measuredLegendSymbolIsTheDrawnMarker() {
+        List<SweepSeries.Point> pts = List.of(new SweepSeries.Point(1L << 20, 40, 50, 400, "Ring", "Simple"),
+                new SweepSeries.Point(1L << 30, 5000, 300, 400, "Ring", "Simple"));
+        JFreeChart chart = BusBwChart.create("t", List.of(new SweepSeries("base", pts,
+                List.of(new SweepSeries.Measured(1L << 30, 6500, 160)))), "x");
+        XYPlot plot = chart.getXYPlot();
+        XYLineAndShapeRenderer r = (XYLineAndShapeRenderer) plot.getRenderer();
+        // series 0 predicted, 1 its bound, 2 the measured points
+        assertEquals(BusBwChart.MEASURED_SHAPE, r.getSeriesShape(2));
+        assertEquals(Boolean.FALSE, r.getSeriesShapesFilled(2));
+        LegendItem key = null;
+        for (int i = 0; i < plot.getLegendItems().getItemCount(); i++) {
+            if (plot.getLegendItems().get(i).getLabel().contains("measured")) {
+                key = plot.getLegendItems().get(i);
+            }
+        }
+        assertTrue(key != null && key.isShapeVisible() && !key.isShapeFilled() && key.isShapeOutlineVisible());
+        assertEquals(BusBwChart.MEASURED_SHAPE, key.getShape());
     }
 
     /**

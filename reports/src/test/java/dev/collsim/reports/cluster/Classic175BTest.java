@@ -44,7 +44,7 @@ class Classic175BTest {
     private static double dpAllReduceSeconds(Topology t, int tp) {
         JobBuilder b = new JobBuilder();
         b.params = "175B";
-        b.gradBytes = 4;
+        b.gradReduceDtype = "fp32";
         b.tp = tp;
         b.dp = 256 / tp;
         b.stepComputeMs = 1000;

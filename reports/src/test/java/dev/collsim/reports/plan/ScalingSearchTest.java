@@ -20,7 +20,7 @@ class ScalingSearchTest {
     private final ScalingSearch search = new ScalingSearch(new StepPlanner(new FormulaPredictor(), NcclSettings.DEFAULTS,
             RankOrder.TP_PP_DP), h -> TestClusters.cluster(h, 4, 1, 100, 100, "H100"), 4, Double.NaN);
     private final TrainingJob job = new TrainingJob(new ModelShape(805_306_368L, 2048, 16), 2, 2, 2, 1, 4, 1, 1, 1,
-            0, 0, 1, 1.0, 0, false, 1024, 1, 8, 10_000, Double.NaN, 0);
+            0, 0, 1, 1.0, 0, false, 1024, 1, 8, ComputeRate.stepComputeMs(10_000), Recompute.NONE, 0);
 
     @Test
     void curveFollowsHandWorkedSteps() {

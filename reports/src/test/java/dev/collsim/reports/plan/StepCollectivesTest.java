@@ -13,8 +13,8 @@ class StepCollectivesTest {
     private static final ModelShape SHAPE = new ModelShape(805_306_368L, 2048, 16);
 
     private static TrainingJob job(int dp, int tp, int pp, int v, int zero, boolean sp, int b, int g) {
-        return new TrainingJob(SHAPE, 2, 2, 2, dp, tp, pp, v, 1, 0, 0, 1, 1.0, zero, sp, 1024, b, g, 10, Double.NaN,
-                0);
+        return new TrainingJob(SHAPE, 2, 2, 2, dp, tp, pp, v, 1, 0, 0, 1, 1.0, zero, sp, 1024, b, g,
+                ComputeRate.stepComputeMs(10), Recompute.NONE, 0);
     }
 
     private static CommOp op(List<CommOp> ops, CommKind k) {
@@ -74,13 +74,13 @@ class StepCollectivesTest {
     @Test
     void badLayoutListsEveryProblem() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new TrainingJob(SHAPE, 2, 2, 2, 3, 1, 3, 1, 2, 0, 0, 1, 1.0, 5, false, 1024, 1, 8, 10,
-                        Double.NaN, 1.5));
+                () -> new TrainingJob(SHAPE, 2, 2, 2, 3, 1, 3, 8, 2, 0, 0, 1, 1.0, 5, false, 1024, 1, 8,
+                        ComputeRate.stepComputeMs(10), Recompute.NONE, 1.5));
         String m = e.getMessage();
         assertTrue(m.contains("--ep 2 needs --experts"), m);
         assertTrue(m.contains("--ep 2 must divide --dp 3"), m);
         assertTrue(m.contains("--zero must be 0, 1, 2 or 3, got 5"), m);
-        assertTrue(m.contains("--layers 16 must be a multiple of --pp x --virtual-stages = 3"), m);
+        assertTrue(m.contains("--layers 16 must be at least --pp x --virtual-stages = 24"), m);
         assertTrue(m.contains("--global-batch 8 must be a multiple of --micro-batch x --dp = 3"), m);
         assertTrue(m.contains("--overlap must be in [0, 1], got 1.5"), m);
     }

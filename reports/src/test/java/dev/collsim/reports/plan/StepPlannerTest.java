@@ -16,7 +16,8 @@ class StepPlannerTest {
     static TrainingJob job(ModelShape shape, int gradBytes, int dp, int tp, int pp, int ep, int experts, int topk,
             int moeEvery, int zero, boolean sp, int seq, int b, int g, double computeMs, double mfu, double overlap) {
         return new TrainingJob(shape, gradBytes, 2, 2, dp, tp, pp, 1, ep, experts, topk, moeEvery, 1.0, zero, sp, seq,
-                b, g, computeMs, mfu, overlap);
+                b, g, Double.isNaN(computeMs) ? ComputeRate.kernelEfficiency(mfu) : ComputeRate.stepComputeMs(computeMs),
+                Recompute.NONE, overlap);
     }
 
     private static CommTiming row(StepPlan p, CommKind k) {
@@ -114,15 +115,16 @@ class StepPlannerTest {
     }
 
     /**
-     * Compute from MFU for the MoE job above on A100 (312 TFLOP/s dense BF16, NVIDIA datasheet):
-     * 6 * 198,673,408 active params * 4096 tokens / (4 GPUs * 312e12 * 0.5) = 7,824.6758 us.
+     * Compute from kernel efficiency 0.5 for the MoE job above on A100 (312 TFLOP/s dense BF16, NVIDIA datasheet):
+     * (6 * 198,673,408 active params + 12 L h s = 12 * 8 * 1024 * 512) = 1,242,372,096 FLOPs per token, * 4096
+     * tokens / (4 GPUs * 312e12 * 0.5) = 8,155.05786 us.
      */
     @Test
-    void computeFromMfu() {
+    void computeFromKernelEfficiency() {
         Topology c = TestClusters.cluster(2, 2, 1, 100, 100, "A100-SXM4-80GB");
         ModelShape shape = new ModelShape(400_000_000L, 1024, 8);
         TrainingJob j = job(shape, 2, 4, 1, 1, 2, 8, 2, 2, 0, false, 512, 1, 8, Double.NaN, 0.5, 1.0);
-        assertEquals(7_824.6758, PLANNER.plan(c, j, Double.NaN).computeUs(), 1e-3);
+        assertEquals(8_155.05786, PLANNER.plan(c, j, Double.NaN).computeUs(), 1e-4);
         Topology unknown = TestClusters.cluster(2, 2, 1, 100, 100, "Mystery-X");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> PLANNER.plan(unknown, j, Double.NaN));

@@ -73,13 +73,11 @@ class BackendFieldsTest {
         String all = ps.toString();
         assertEquals(3, ps.size(), all);
         InputProblem top = ps.get(0);
-        assertEquals("w.yaml:1:1: backend: unknown backend 'packet'; allowed: analytical, flow", top.toString());
-        assertEquals(5, ps.get(1).line());
-        assertEquals("variants[0].routing", ps.get(1).field());
-        assertTrue(ps.get(1).message().contains("'adaptive' is not a routing mode; allowed: ecmp, spray"), all);
-        assertEquals(8, ps.get(2).line());
-        assertEquals("variants[1].seed", ps.get(2).field());
-        assertTrue(ps.get(2).message().contains("out of range; allowed: 0 to 2147483647"), all);
+        // Columns counted by hand: each problem at the value's first character.
+        assertEquals("w.yaml:1:10: backend: unknown backend 'packet'; allowed: analytical, flow", top.toString());
+        assertEquals("w.yaml:5:14: variants[0].routing: 'adaptive' is not a routing mode; allowed: ecmp, spray",
+                ps.get(1).toString());
+        assertEquals("w.yaml:8:11: variants[1].seed: found -1; allowed: a whole number >= 0", ps.get(2).toString());
     }
 
     @Test
@@ -91,6 +89,7 @@ class BackendFieldsTest {
                 """ + SWEEP);
         assertEquals(1, ps.size(), ps.toString());
         assertEquals(3, ps.get(0).line());
+        assertEquals(14, ps.get(0).column(), "the value of \"    routing: spray\"");
         assertEquals("variants[0].routing", ps.get(0).field());
         assertTrue(ps.get(0).message().contains("applies only to the flow backend")
                 && ps.get(0).message().contains("allowed backends: analytical, flow"), ps.toString());
@@ -98,5 +97,6 @@ class BackendFieldsTest {
         assertEquals(1, top.size(), top.toString());
         assertEquals("seed", top.get(0).field());
         assertEquals(1, top.get(0).line());
+        assertEquals(7, top.get(0).column(), "the value of \"seed: 4\"");
     }
 }

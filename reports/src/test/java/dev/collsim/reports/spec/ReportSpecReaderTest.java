@@ -41,7 +41,8 @@ class ReportSpecReaderTest {
         assertEquals(FabricKind.SINGLE_SWITCH, s.variants().get(3).edits().fabric());
         InputProblem p = problems("variants:\n  - name: a\n    fabric: rails\nsweeps: [{collective: allreduce}]\n")
                 .get(0);
-        assertEquals("w.yaml:3:5: variants[0].fabric: unknown fabric 'rails'; allowed: single-switch, fat-tree,"
+        // the value 'rails' starts in column 13 of "    fabric: rails"
+        assertEquals("w.yaml:3:13: variants[0].fabric: unknown fabric 'rails'; allowed: single-switch, fat-tree,"
                 + " rail-optimized", p.toString());
     }
 
@@ -105,19 +106,23 @@ class ReportSpecReaderTest {
                   - collective: allsum
                     max: 1X
                 """);
-        String all = ps.toString();
-        assertTrue(ps.stream().anyMatch(p -> p.line() == 4 && p.field().equals("variants[0].nic-speed")
-                && p.message().contains("'200' is not a bandwidth") && p.message().contains("Gb/s")), all);
-        assertTrue(ps.stream().anyMatch(p -> p.line() == 5 && p.column() == 5 && p.message().contains("unknown fabric"
-                + " 'torus'; allowed: single-switch, fat-tree, rail")), all);
-        assertTrue(ps.stream().anyMatch(p -> p.line() == 6 && p.message().contains("unknown key 'colour'")
-                && p.message().contains("nic-speed")), all);
-        assertTrue(ps.stream().anyMatch(p -> p.line() == 7 && p.message().contains("out of range; allowed: 1 to")), all);
-        assertTrue(ps.stream().anyMatch(p -> p.message().contains("missing 'name'")), all);
-        assertTrue(ps.stream().anyMatch(p -> p.line() == 9 && p.message().contains("unknown collective 'allsum'")
-                && p.message().contains("all_reduce")), all);
-        assertTrue(ps.stream().anyMatch(p -> p.line() == 10 && p.message().contains("'1X' is not a size")), all);
-        assertTrue(ps.get(0).toString().startsWith("w.yaml:4:"), ps.get(0).toString());
+        // Columns counted by hand: a bad value at its first character, the unknown key at the key, the missing
+        // name at the list item ("  - " is 4 characters); sorted by line, then column.
+        assertEquals(List.of(
+                "w.yaml:4:16: variants[0].nic-speed: found the bare number 200 without a unit; write the unit, one of"
+                        + " GB/s, Gb/s, MB/s, Mb/s, TB/s, Tb/s (GB = 1e9 B, Gb = 1e9 bit), e.g. '400 Gb/s' or '25 GB/s'",
+                "w.yaml:5:13: variants[0].fabric: unknown fabric 'torus'; allowed: single-switch, fat-tree,"
+                        + " rail-optimized",
+                "w.yaml:6:5: variants[0].colour: unknown key 'colour'; allowed: name, hosts, host-type, nic-speed,"
+                        + " nics-per-host, fabric, oversubscription, leaf-radix, nvlink, env, calibration, backend,"
+                        + " routing, seed",
+                "w.yaml:7:5: variants[1]: missing 'name'; every variant needs a name for tables and legends",
+                "w.yaml:7:12: variants[1].hosts: found 0; allowed: a whole number from 1 to 1000000",
+                "w.yaml:9:17: sweeps[0].collective: unknown collective 'allsum'; allowed: all_reduce, all_gather,"
+                        + " reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter",
+                "w.yaml:10:10: sweeps[0].max: max '1X' is not a size; allowed: a number of bytes with an optional K,"
+                        + " M or G (powers of 1024, as nccl-tests reads them), e.g. 8, 1K, 32M, 8G, 1.5M"),
+                ps.stream().map(InputProblem::toString).toList());
     }
 
     @Test
@@ -130,9 +135,9 @@ class ReportSpecReaderTest {
                     dp: 6
                     zero: 4
                 """);
-        String all = ps.toString();
-        assertTrue(ps.stream().anyMatch(p -> p.line() == 6 && p.field().equals("plans[0].zero")
-                && p.message().contains("allowed: 0 to 3")), all);
+        // "    zero: 4": the value in column 11; ZeRO stages are 0 to 3
+        assertEquals(List.of("w.yaml:6:11: plans[0].zero: found 4; allowed: a whole number from 0 to 3"),
+                ps.stream().map(InputProblem::toString).toList());
         List<InputProblem> rule = problems("""
                 plans:
                   - name: moe

@@ -56,6 +56,14 @@ class BuiltinReportTest {
         assertFalse(d.plans().stream().filter(p -> p.variant().equals("1 host")).findFirst().orElseThrow().fits());
         assertTrue(d.plans().stream().filter(p -> !p.variant().equals("1 host")).allMatch(p -> p.fits()
                 && p.efficiency() > 0 && p.efficiency() <= 1));
+        // '1 host' is a cluster of 8 GPUs: its 32-GPU plan does not fit, and the target search may not grow it to
+        // more GPUs than it has (it once answered 'reached with 512 GPUs' after rebuilding the cluster)
+        ReportData.TargetRow oneHostTarget = d.targets().stream().filter(t -> t.variant().equals("1 host")).findFirst()
+                .orElseThrow();
+        assertEquals(0, oneHostTarget.gpus(), oneHostTarget.toString());
+        assertTrue(oneHostTarget.note().contains("hosts: 1"), oneHostTarget.note());
+        assertTrue(d.scaling().stream().filter(r -> r.variant().equals("1 host")).allMatch(r -> r.gpus() <= 8));
+        assertTrue(d.scaling().stream().anyMatch(r -> r.variant().equals("32 hosts") && r.gpus() == 256));
         assertFalse(ReportSummary.text(ReportSummary.table(d)).isBlank());
     }
 

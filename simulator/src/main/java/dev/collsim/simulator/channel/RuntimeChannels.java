@@ -115,6 +115,24 @@ public final class RuntimeChannels {
     }
 
     /**
+     * The most channels a tuner plugin's count gives a call: NCCL 2.30.7 {@code src/enqueue.cc
+     * scheduleCollTasksToPlan} caps the tasks' channels per kind: comm.nChannels, comm.nvlsChannels for NVLSTree and
+     * one-node NVLS, min(comm.nChannels, comm.nvlsChannels) for multi-node NVLS (a CollNet task there). A plugin
+     * cannot raise them; NCCL_MIN_NCHANNELS can raise comm.nChannels.
+     *
+     * @param a    algorithm
+     * @param plan the channel plan
+     * @return channels, >= 1
+     */
+    public static int tunerCap(Algorithm a, ChannelPlan plan) {
+        if (a == Algorithm.NVLS && plan.nNodes() > 1) {
+            return Math.max(1, Math.min(plan.nvlsChannels(), plan.runtimeChannels()));
+        }
+        return Math.max(1, a == Algorithm.NVLS || a == Algorithm.NVLS_TREE ? plan.nvlsChannels()
+                : plan.runtimeChannels());
+    }
+
+    /**
      * Channels NCCL uses for one call: NVLS/NVLSTree use the NVLS channels (multi-node NVLS at most
      * comm.nChannels); CollNetDirect steps through 16, 8, 4, 2, 1; PAT keeps comm.nChannels (its maxThreads is
      * never set, so nothing is reduced); the others drop channels while

@@ -152,7 +152,7 @@ public final class Placement {
             for (int p = 1; p < parts.length; p++) {
                 String kv = parts[p].toLowerCase(Locale.ROOT);
                 int pcol = lines[i].indexOf(parts[p]) + 1;
-                if (kv.matches("slots=\\d+") && Integer.parseInt(kv.substring(6)) >= 1
+                if (kv.matches("slots=\\d{1,9}") && Integer.parseInt(kv.substring(6)) >= 1
                         && Integer.parseInt(kv.substring(6)) <= gpus.size()) {
                     slots = Integer.parseInt(kv.substring(6));
                 } else {

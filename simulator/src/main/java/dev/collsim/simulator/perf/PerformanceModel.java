@@ -29,7 +29,8 @@ import java.util.Locale;
  *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
- *               busBw per channel counted over at least NCCL's default channel count (#defaultEffectiveChannels)
+ *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
+ *               (#defaultEffectiveChannels), busCap / channels)
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + nBytes / (1000 x algBw),
  *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency)
  * </pre>
@@ -61,10 +62,30 @@ public final class PerformanceModel {
      */
     public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes) {
+        return estimate(plan, s, pp, table, func, choice, nBytes, 0);
+    }
+
+    /**
+     * As {@link #estimate(ChannelPlan, NcclSettings, PerformanceParameters, CostTable, Collective, AlgoChoice, long)}
+     * with the channel count a tuner plugin gives the call ({@code *nChannels} of {@code getCollInfo}; NCCL 2.30.7
+     * {@code src/enqueue.cc ncclGetAlgoInfo} uses it instead of its per-call count when non-zero, and
+     * {@code scheduleCollTasksToPlan} caps it at comm.nChannels, or the NVLS channels for NVLS/NVLSTree:
+     * {@link RuntimeChannels#tunerCap}). The per-channel throughput cap counts at most
+     * nBytes / (maxThreads x threshold) channels, as NCCL's own reduction does: a channel with less work than its
+     * threads' threshold does not reach its measured rate, so forcing more channels than NCCL's per-call count is
+     * never predicted faster, and forcing fewer is slower wherever the per-channel cap binds.
+     *
+     * @param forcedChannels the tuner's channel count, 0 for NCCL's own per-call count
+     * @return the estimate
+     */
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+            Collective func, AlgoChoice choice, long nBytes, int forcedChannels) {
         Algorithm a = choice.algorithm();
         Protocol p = choice.protocol();
-        int channels = RuntimeChannels.perCall(a, p, nBytes, plan, s);
-        double effChannels = effectiveChannels(a, p, nBytes, plan, s, channels);
+        int channels = forcedChannels > 0 ? Math.min(forcedChannels, RuntimeChannels.tunerCap(a, plan))
+                : RuntimeChannels.perCall(a, p, nBytes, plan, s);
+        double effChannels = forcedChannels > 0 ? Math.min(channels, occupiedChannels(a, p, nBytes, plan, s))
+                : effectiveChannels(a, p, nBytes, plan, s, channels);
         double chainAlgBw = IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks())
                 ? IntraNodeChain.algBw(table.input(), p) : 0;
         boolean chain = chainAlgBw > 0;
@@ -92,8 +113,10 @@ public final class PerformanceModel {
                 : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
                         : a.ncclName() + " graph", linkAlgBw / ratio);
         // the proxy's per-send cost is a rate limit on the whole call, not on the first chunk: leave it out here
-        double busPerChannel = Math.min(netAlgBw, Math.min(linkAlgBw, capAlgBw)) / ratio
-                / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan));
+        // a channel moves its chunk at its share of the links (over at least NCCL's default channel count) but never
+        // faster than one channel can: the per-channel cap is a rate per channel, so it is not shared again
+        double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
+                / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
         double ncclLatency = choice.latencyUs();
@@ -170,6 +193,25 @@ public final class PerformanceModel {
         double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, Math.min(plan.runtimeChannels(), nBytes / perChannel));
+    }
+
+    /**
+     * The channels a call's data keeps busy, for a channel count a tuner plugin forces: nBytes / (maxThreads x
+     * threshold), at least 1, NCCL's own criterion for dropping channels (fact sheet §3.1; CollNetDirect: 640
+     * threads x 512 B, its threshold before the head count); unbounded for NVLS, NVLSTree and PAT, which NCCL never
+     * reduces. NCCL's own count is this rounded down (CollNetDirect: down to 16, 8, 4, 2 or 1), so a forced count
+     * above NCCL's gains only where NCCL's steps leave channels idle; measured, more channels than NCCL's per-call
+     * count are not faster at mid sizes (2x H200 AllReduce, data/device/h200x2-2026-11-29: 8 channels 14.38 us at
+     * 128 KiB against 15.64 us on 16 and 21.30 us on NCCL's default count).
+     */
+    private static double occupiedChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s) {
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.PAT) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double perChannel = a == Algorithm.COLLNET_DIRECT ? 640.0 * RuntimeChannels.threadThreshold(a, p,
+                plan.nRanks()) : (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
+                * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
+        return Math.max(1.0, nBytes / perChannel);
     }
 
     /**

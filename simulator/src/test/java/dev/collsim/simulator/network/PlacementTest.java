@@ -67,6 +67,16 @@ class PlacementTest {
         assertEquals(4, e.problems().get(1).column());
     }
 
+    /** Found by the parse audit: a slot count beyond an int was a NumberFormatException; now a located problem. */
+    @Test
+    void slotCountBeyondAnIntIsAProblem() {
+        InputException e = assertThrows(InputException.class,
+                () -> Placement.fromHostfile("hosts.txt", "h1 slots=99999999999\n", t.gpus()));
+        assertEquals(1, e.problems().size());
+        assertEquals("hosts.txt:1:4: slots: 'slots=99999999999' is not allowed; use slots=N with N in 1..4 (free GPUs"
+                + " on host 1)", e.problems().get(0).toString());
+    }
+
     /** Host 1 exists but another job holds all its GPUs: the problem says so instead of "unknown host". */
     @Test
     void hostWhoseGpusAreTakenIsReportedAsFull() {

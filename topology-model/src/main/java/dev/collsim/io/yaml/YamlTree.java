@@ -68,6 +68,26 @@ public final class YamlTree {
     }
 
     /**
+     * Where SnakeYAML found the problem: the last {@code line L, column C} mark of its message (1-based there; the
+     * first mark, when there are two, is where the broken construct began). Jackson's own location is that of the
+     * last token it read, which for a scanner error (a tab used for indentation) is the end of the line before.
+     *
+     * @return {line, column}, or null when the message has no mark
+     */
+    static int[] problemMark(String original) {
+        Matcher m = MARK.matcher(original == null ? "" : original);
+        int[] at = null;
+        while (m.find()) {
+            try {
+                at = new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+            } catch (NumberFormatException e) {
+                // a mark beyond an int cannot be a position in a file under InputLimits; keep the previous one
+            }
+        }
+        return at;
+    }
+
+    /**
      * Parses a document.
      *
      * @param file     file name to cite in problems
@@ -88,8 +108,12 @@ public final class YamlTree {
             return new YamlTree(file, problems).read(p, t, "");
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
-            throw new InputException(new InputProblem(file, l == null ? 0 : l.getLineNr(),
-                    l == null ? 0 : l.getColumnNr(), "", "not valid YAML: " + syntaxMessage(e.getOriginalMessage())));
+            int[] at = problemMark(e.getOriginalMessage());
+            if (at == null) {
+                at = l == null ? new int[] {0, 0} : new int[] {l.getLineNr(), l.getColumnNr()};
+            }
+            throw new InputException(new InputProblem(file, at[0], at[1], "", "not valid YAML: "
+                    + syntaxMessage(e.getOriginalMessage())));
         } catch (IOException e) {
             throw new IllegalStateException("reading a string cannot fail", e);
         }

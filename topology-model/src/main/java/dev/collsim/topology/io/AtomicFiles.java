@@ -1,6 +1,8 @@
 package dev.collsim.topology.io;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -24,18 +26,44 @@ public final class AtomicFiles {
     private AtomicFiles() {
     }
 
+    /** What an atomic write puts in the file: bytes written to a stream (closing it is allowed). */
+    @FunctionalInterface
+    public interface Content {
+        /**
+         * @param out the temporary file's stream
+         * @throws IOException when writing fails (the target is then untouched)
+         */
+        void writeTo(OutputStream out) throws IOException;
+    }
+
     /**
      * @param target  the file to (re)place
      * @param content UTF-8 text
      * @throws IOException if the directory is not writable or the move fails (the temporary file is removed)
      */
     public static void write(Path target, String content) throws IOException {
+        write(target, out -> out.write(content.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Every output file of collsim is written through here (CSV, JSON, YAML profiles, exports): first the leftovers of
+     * earlier killed writes of this target are deleted, then the content goes to a temporary file beside the target,
+     * which is moved into place atomically.
+     *
+     * @param target  the file to (re)place
+     * @param content what to write
+     * @throws IOException if the directory is not writable, writing fails or the move fails (the temporary file is
+     *                     removed and the target keeps its old content)
+     */
+    public static void write(Path target, Content content) throws IOException {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         removeLeftovers(abs);
         Path tmp = tempFile(dir, "." + abs.getFileName());
         try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp))) {
+                content.writeTo(out);
+            }
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(tmp);

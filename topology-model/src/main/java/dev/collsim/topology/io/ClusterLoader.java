@@ -172,7 +172,10 @@ public final class ClusterLoader {
     /**
      * The multi-host shorthand every command's {@code -c} accepts: {@code NAMExN} or {@code NAME:N}, N hosts of the
      * catalog host type NAME (case-insensitive) on a rail-optimized fabric (one leaf per NIC rail, non-blocking), or
-     * with no fabric when the host type has no compute NIC (an NVLink-only domain such as GB200 NVL72).
+     * with no fabric when the host type has no compute NIC (an NVLink-only domain such as GB200 NVL72). For a host
+     * type that is one tray of a multi-host NVLink domain (a rack such as GB200 NVL72: 18 trays of 4 GPUs), N counts
+     * racks, not trays: {@code gb200-nvl72x2} is 2 racks = 36 trays = 144 GPUs, as {@code -c gb200-nvl72} is one
+     * 72-GPU rack.
      *
      * @param text what the user gave to {@code -c}
      * @return the cluster, or empty when {@code text} is not NAMExN / NAME:N of a catalog host type with N &gt;= 1
@@ -195,7 +198,13 @@ public final class ClusterLoader {
         if (type.isEmpty() || count < 1) {
             return Optional.empty();
         }
-        return Optional.of(spec(type.get(), count));
+        long hosts = (long) count * type.get().hostsPerNvlinkDomain();
+        if (hosts > Integer.MAX_VALUE) {
+            return Optional.empty();
+        }
+        ClusterSpec s = spec(type.get(), (int) hosts);
+        return Optional.of(new ClusterSpec(type.get().name() + "x" + count, s.source(), s.hostType(), s.count(),
+                s.fabric()));
     }
 
     /** N hosts of a type on a rail-optimized fabric, or with none when the type has no compute NIC. */

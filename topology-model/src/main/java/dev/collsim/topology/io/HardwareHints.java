@@ -15,15 +15,24 @@ import dev.collsim.units.Bandwidth;
  * @param cpuVendor {@code GenuineIntel}, {@code AuthenticAMD}, or null when unknown
  * @param cpuFamily CPU family id (e.g. 6 for Intel Xeon), or -1 when unknown
  * @param cpuModel  CPU model id (e.g. 143 for Sapphire Rapids), or -1 when unknown
+ * @param nvswitchLinks NVLinks per GPU to the host's NVSwitch fabric for GPUs the file gives no NVLink (NCCL finds
+ *                  them at run time through NVML, so vendor topology files such as Azure's ND H100 v5 XML leave them
+ *                  out): 0 none declared, -1 the GPU model's own count ({@code GpuModel.nvlinks}), else 1..64
  */
 public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int pcieGen, String cpuVendor,
-        int cpuFamily, int cpuModel) {
+        int cpuFamily, int cpuModel, int nvswitchLinks) {
 
     /** Model text readers give a GPU whose model neither the file nor a hint names. */
     public static final String UNKNOWN_GPU_MODEL = "unknown";
 
     /** No hints: readers assume and say so. */
-    public static final HardwareHints NONE = new HardwareHints(null, 0, null, 0, null, -1, -1);
+    public static final HardwareHints NONE = new HardwareHints(null, 0, null, 0, null, -1, -1, 0);
+
+    /** Hints without declared NVLinks (the form every reader but the NVLink declaration uses). */
+    public HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int pcieGen, String cpuVendor, int cpuFamily,
+            int cpuModel) {
+        this(gpuModel, gpuSm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel, 0);
+    }
 
     /** @throws IllegalArgumentException on an sm outside [30, 200] (0 allowed) or a generation outside 0..6 */
     public HardwareHints {
@@ -34,25 +43,29 @@ public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int 
         if (pcieGen < 0 || pcieGen > 6) {
             throw new IllegalArgumentException("pcieGen must be 0 (unknown) or 1..6, got " + pcieGen);
         }
+        if (nvswitchLinks < -1 || nvswitchLinks > 64) {
+            throw new IllegalArgumentException("NVLinks per GPU must be 1..64 (or the model's own count), got "
+                    + nvswitchLinks);
+        }
     }
 
     /** @return a copy with the GPU model and sm set */
     public HardwareHints withGpu(String model, int sm) {
-        return new HardwareHints(model, sm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel);
+        return new HardwareHints(model, sm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks);
     }
 
     /** @return a copy with the NIC speed set */
     public HardwareHints withNicSpeed(Bandwidth speed) {
-        return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, cpuFamily, cpuModel);
+        return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks);
     }
 
     /** @return a copy with the PCIe generation set */
     public HardwareHints withPcieGen(int gen) {
-        return new HardwareHints(gpuModel, gpuSm, nicSpeed, gen, cpuVendor, cpuFamily, cpuModel);
+        return new HardwareHints(gpuModel, gpuSm, nicSpeed, gen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks);
     }
 
     /** @return a copy with the CPU vendor, family and model ids set */
     public HardwareHints withCpu(String vendor, int family, int model) {
-        return new HardwareHints(gpuModel, gpuSm, nicSpeed, pcieGen, vendor, family, model);
+        return new HardwareHints(gpuModel, gpuSm, nicSpeed, pcieGen, vendor, family, model, nvswitchLinks);
     }
 }

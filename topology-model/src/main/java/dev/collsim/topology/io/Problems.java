@@ -1,5 +1,6 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.xml.XmlNode;
 import dev.collsim.io.yaml.YamlNode;
 
@@ -57,6 +58,21 @@ public final class Problems {
     /** Records a problem at a line and column. */
     public void at(int line, int column, String field, String message) {
         list.add(new InputProblem(file, line, column, field, message));
+    }
+
+    /** What a reader's note starts with when it is a warning (printed on stderr and counted by the commands). */
+    public static final String WARNING = "warning: ";
+
+    /**
+     * Hands the warnings among a reader's notes to the topology being built, each prefixed with the file name.
+     *
+     * @param file  the file as the user gave it
+     * @param notes the reader's notes; those starting with {@link #WARNING} are warnings
+     * @param b     the topology being built
+     */
+    public static void warnings(String file, List<String> notes, Topology.Builder b) {
+        notes.stream().filter(n -> n.startsWith(WARNING))
+                .forEach(n -> b.warning(file + ": " + n.substring(WARNING.length())));
     }
 
     public boolean isEmpty() {

@@ -4,11 +4,13 @@ import dev.collsim.topology.io.yaml.YamlClusterReader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.fabric.Bisection;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.PathFinder;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,5 +82,17 @@ class InlineHostTest {
         assertEquals(PathType.NET, p.type());
         double latency = p.links().stream().mapToDouble(l -> l.latency().micros()).sum();
         assertEquals(0.6, latency, 1e-9, "one switch traversal");
+    }
+
+    /**
+     * YAML 1.1 spells booleans yes/no and on/off too (Jackson reads {@code yes} as true); {@code gdr: yes} was read
+     * as false when only the text "true" counted.
+     */
+    @Test
+    void gdrAcceptsYamlBooleanWords() throws Exception {
+        String yaml = YAML.replace("{name: mlx5_0, speed: 400 Gb/s}", "{name: mlx5_0, speed: 400 Gb/s, gdr: yes}")
+                .replace("{name: mlx5_1, speed: 400 Gb/s}", "{name: mlx5_1, speed: 400 Gb/s, gdr: off}");
+        List<Nic> nics = new YamlClusterReader().read("inline.yaml", yaml).devices(Nic.class);
+        assertEquals(List.of(true, false), nics.stream().filter(n -> n.host() == 0).map(Nic::gdr).toList());
     }
 }

@@ -19,9 +19,11 @@ class YamlErrorsTest {
         return e.problems();
     }
 
-    private static InputProblem find(List<InputProblem> list, String field) {
-        return list.stream().filter(p -> p.field().equals(field)).findFirst()
-                .orElseThrow(() -> new AssertionError("no problem for " + field + " in " + list));
+    /** The bandwidth units every bandwidth message lists ({@code Bandwidth.ALLOWED_UNITS}, spelled out here). */
+    private static final String UNITS = "GB/s, Gb/s, MB/s, Mb/s, TB/s, Tb/s (GB = 1e9 B, Gb = 1e9 bit)";
+
+    private static List<String> strings(List<InputProblem> list) {
+        return list.stream().map(InputProblem::toString).toList();
     }
 
     /** Unknown key, bare number, wrong unit, zero and negative bandwidth and a bad kind, all in one report. */
@@ -39,22 +41,18 @@ class YamlErrorsTest {
                 "  switchLatency: 0.6 parsecs",
                 "  oversubscription: 2",
                 "");
-        List<InputProblem> list = problems(yaml);
-        InputProblem unknown = find(list, "colour");
-        assertEquals(5, unknown.line());
-        assertEquals(1, unknown.column());
-        assertTrue(unknown.message().contains("allowed: count, fabric, hosts, name, schema, source"), unknown.message());
-        InputProblem kind = find(list, "fabric.kind");
-        assertEquals(7, kind.line());
-        assertEquals(9, kind.column());
-        assertTrue(kind.message().contains("'fattree'") && kind.message().contains("fat-tree"), kind.message());
-        InputProblem bare = find(list, "fabric.linkSpeed");
-        assertEquals(8, bare.line());
-        assertTrue(bare.message().contains("without a unit") && bare.message().contains("Gb/s"), bare.message());
-        assertEquals(9, find(list, "fabric.switchLatency").line());
-        assertEquals(10, find(list, "fabric.oversubscription").line());
-        assertEquals(5, list.size(), list.toString());
-        assertTrue(list.get(0).toString().startsWith("bad.yaml:5:1: colour: unknown key"), list.get(0).toString());
+        // An unknown key is reported at the key, a bad value at the value's first character (columns counted by
+        // hand in the lines above); each names the field, what was found and what is allowed.
+        assertEquals(List.of(
+                "bad.yaml:5:1: colour: unknown key 'colour'; allowed: count, fabric, hosts, name, schema, source",
+                "bad.yaml:7:9: fabric.kind: unknown value 'fattree'; allowed: single-switch, fat-tree, rail-optimized",
+                "bad.yaml:8:14: fabric.linkSpeed: found the bare number 400 without a unit; write the unit, one of "
+                        + UNITS + ", e.g. '400 Gb/s' or '25 GB/s'",
+                "bad.yaml:9:18: fabric.switchLatency: found '0.6 parsecs'; allowed: a number >= 0 with one of ns, us,"
+                        + " ms, s",
+                "bad.yaml:10:21: fabric.oversubscription: found '2'; allowed: down:up with down >= up > 0 and down/up"
+                        + " at most 64, e.g. \"1:1\" or \"2:1\" (quote it)"),
+                strings(problems(yaml)));
     }
 
     /** Inline host: zero and negative bandwidths, an undeclared parent switch, an undeclared GPU, a missing model. */
@@ -72,19 +70,45 @@ class YamlErrorsTest {
                 "    switches:",
                 "      - {name: sw0, parent: swX, gpus: [0, 7]}",
                 "");
-        List<InputProblem> list = problems(yaml);
-        assertEquals(4, find(list, "hosts.gpus.model").line(), "missing model");
-        assertEquals(4, find(list, "hosts.gpus.memory").line(), "bare number for memory");
-        InputProblem zero = find(list, "hosts.cpus.interconnect");
-        assertEquals(5, zero.line());
-        assertTrue(zero.message().contains("> 0"), zero.message());
-        assertTrue(find(list, "hosts.nvlink.bandwidthPerLink").message().contains("> 0"));
-        InputProblem parent = find(list, "hosts.pcie.switches[0].parent");
-        assertEquals(10, parent.line());
-        assertTrue(parent.message().contains("undeclared device 'swX'"), parent.message());
-        InputProblem gpu = find(list, "hosts.pcie.switches[0].gpus");
-        assertTrue(gpu.message().contains("undeclared GPU 7") && gpu.message().contains("0..1"), gpu.message());
-        assertEquals(6, list.size(), "GPU 0 is declared: " + list);
+        // A missing key is reported at the mapping that lacks it (the '{' in column 9); GPU 0 is declared, so only
+        // GPU 7 is refused. Columns counted by hand in the lines above.
+        assertEquals(List.of(
+                "bad.yaml:4:9: hosts.gpus.model: missing required key 'model'",
+                "bad.yaml:4:36: hosts.gpus.memory: found the bare number 80; allowed: a size with its unit, e.g."
+                        + " '80 GB', '141 GiB'",
+                "bad.yaml:5:69: hosts.cpus.interconnect: found '0 GB/s'; allowed: a number > 0 with one of " + UNITS,
+                "bad.yaml:6:60: hosts.nvlink.bandwidthPerLink: found '-25 GB/s'; allowed: a number > 0 with one of "
+                        + UNITS,
+                "bad.yaml:10:29: hosts.pcie.switches[0].parent: link to undeclared device 'swX'; declared switches:"
+                        + " sw0",
+                "bad.yaml:10:40: hosts.pcie.switches[0].gpus: link to undeclared GPU 7; declared GPUs: 0..1"),
+                strings(problems(yaml)));
+    }
+
+    /** Whole numbers, booleans and index lists: found and allowed, at the value. */
+    @Test
+    void numbersAndFlagsNameTheirRange() {
+        String yaml = String.join("\n",
+                "schema: collsim/v1",
+                "name: bad-numbers",
+                "hosts:",
+                "  gpus: {count: 0, model: X, sm: 90}",
+                "  cpus: {count: 1, vendor: GenuineIntel, model: Xeon}",
+                "  nvlink: {pairs: [{gpus: [0, x], links: 1}], bandwidthPerLink: 25 GB/s}",
+                "  pcie: {gen: 7}",
+                "  nics: {count: 1, speed: 400 Gb/s, gdr: maybe}",
+                "");
+        // count 0 at column 17 of line 4; the pair at column 20 and 'x' at column 31 of line 6; gen 7 at column 15
+        // and 'maybe' at column 42 of lines 7 and 8 (counted by hand). With 'x' refused the pair has one end left;
+        // the NIC has no PCIe switch to hang off (reported at hosts.pcie).
+        assertEquals(List.of(
+                "bad.yaml:4:17: hosts.gpus.count: found 0; allowed: a whole number >= 1",
+                "bad.yaml:6:20: hosts.nvlink.pairs[0].gpus: found [0]; allowed: two different GPU indices, e.g. [0, 1]",
+                "bad.yaml:6:31: hosts.nvlink.pairs[0].gpus[1]: found 'x'; allowed: a whole number >= 0",
+                "bad.yaml:7:9: hosts.pcie: NIC 0 is not attached to any PCIe switch or root port",
+                "bad.yaml:7:15: hosts.pcie.gen: found 7; allowed: a whole number from 1 to 6",
+                "bad.yaml:8:42: hosts.nics.gdr: found 'maybe'; allowed: true, false"),
+                strings(problems(yaml)));
     }
 
     /** Two GPUs with neither NVLink nor PCIe cannot talk: reported at the hosts key. */
@@ -97,10 +121,9 @@ class YamlErrorsTest {
                 "  gpus: {count: 2, model: X, sm: 90}",
                 "  cpus: {count: 1, vendor: GenuineIntel, model: Xeon}",
                 "");
-        List<InputProblem> list = problems(yaml);
-        InputProblem p = find(list, "hosts");
-        assertEquals(4, p.line());
-        assertTrue(p.message().contains("GPU 0 has no path to GPU 1"), p.message());
+        // the hosts mapping starts at its first key, line 4 column 3
+        assertEquals(List.of("bad.yaml:4:3: hosts: GPU 0 has no path to GPU 1 (no NVLink, PCIe or CPU route joins"
+                + " them); attach every GPU to nvlink or pcie"), strings(problems(yaml)));
     }
 
     /** A YAML syntax error stops at Jackson's first error, with its location, worded as every YAML input words it. */

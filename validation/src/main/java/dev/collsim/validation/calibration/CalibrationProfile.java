@@ -18,7 +18,6 @@ import dev.collsim.validation.compare.ErrorStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -74,13 +73,7 @@ public final class CalibrationProfile {
         c.notes().forEach(notes::add);
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        Path tmp = AtomicFiles.tempFile(dir, ".calibration");
-        try {
-            YAML.writeValue(tmp.toFile(), root);
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(target, out -> YAML.writeValue(out, root));
     }
 
     private static ObjectNode stats(ErrorStats s) {
@@ -108,7 +101,9 @@ public final class CalibrationProfile {
             throw new InputException(new InputProblem(name, 0, 0, "", "cannot read YAML: " + e.getMessage()));
         }
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
-            throw new InputException(new InputProblem(name, 1, 0, "schema", "expected '" + SCHEMA + "'"));
+            String found = root == null || !root.path("schema").isValueNode() ? "nothing"
+                    : "'" + root.path("schema").asText() + "'";
+            throw new InputException(new InputProblem(name, 1, 0, "schema", "found " + found + "; allowed: " + SCHEMA));
         }
         YamlNode located = locate(name, text);
         if (!root.path("parameters").isObject()) {

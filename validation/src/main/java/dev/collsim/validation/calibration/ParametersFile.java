@@ -74,6 +74,14 @@ public final class ParametersFile {
         }
     }
 
+    /** @return what the document starts with, worded as the located-YAML layer words it (a list, nothing, 'x') */
+    private static String found(JsonToken first, JsonParser p) throws IOException {
+        if (first == null || first == JsonToken.VALUE_NULL) {
+            return "nothing";
+        }
+        return first == JsonToken.START_ARRAY ? "a list" : "'" + p.getText() + "'";
+    }
+
     /** @return the field names {@link PerformanceParameters} reads, in its JSON order */
     public static List<String> allowedFields() {
         return Arrays.stream(PerformanceParameters.class.getRecordComponents()).map(c -> c.getName()).toList();
@@ -93,14 +101,14 @@ public final class ParametersFile {
             if (first != JsonToken.START_OBJECT) {
                 JsonLocation at = p.currentTokenLocation();
                 throw new InputException(new InputProblem(name, at.getLineNr(), at.getColumnNr(), "parameters",
-                        "expected a mapping of " + String.join(", ", allowed) + "; found " + first));
+                        "found " + found(first, p) + "; allowed: a mapping of " + String.join(", ", allowed)));
             }
             for (JsonToken t = p.nextToken(); t != null && t != JsonToken.END_OBJECT; t = p.nextToken()) {
                 String field = p.currentName();
                 if (!allowed.contains(field)) {
                     JsonLocation at = p.currentTokenLocation();
                     throw new InputException(new InputProblem(name, at.getLineNr(), at.getColumnNr(), field,
-                            "unknown field '" + field + "'; allowed: " + allowed.stream()
+                            "unknown key '" + field + "'; allowed: " + allowed.stream()
                                     .collect(Collectors.joining(", "))));
                 }
                 given.put(field, p.currentTokenLocation());

@@ -1,5 +1,6 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.InvalidRequestException;
@@ -102,6 +103,24 @@ public final class Comparer {
         return List.copyOf(calls);
     }
 
+    /**
+     * @param d a dataset
+     * @return what {@link #usable} leaves out at size 0 and why ({@code 2 rows of size 0 (...)}), empty when none
+     */
+    public static Optional<String> zeroRows(Dataset d) {
+        long empty = d.points().stream().filter(p -> p.sizeBytes() == 0).count();
+        if (empty == 0) {
+            return Optional.empty();
+        }
+        boolean p2p = switch (d.collective()) {
+            case ALL_TO_ALL, SEND_RECV, GATHER, SCATTER -> true;
+            default -> false;
+        };
+        return Optional.of(empty + (empty == 1 ? " row" : " rows") + " of size 0 (" + (p2p
+                ? "0-byte sends and receives are not modelled"
+                : "NCCL discards an empty collective, src/enqueue.cc; nccl-tests then times only its own timer") + ")");
+    }
+
     /** @return the points that can be compared: size > 0 and a measured time > 0 */
     public static List<PerfPoint> usable(Dataset d) {
         return d.points().stream().filter(p -> p.sizeBytes() > 0 && p.primary().hasTime() && p.primary().timeUs() > 0)
@@ -121,11 +140,14 @@ public final class Comparer {
             PreparedCall call = pm.get(i);
             double predicted = call.timeUs(params);
             double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(call);
-            double ape = Math.abs(predicted - measured) / measured * 100;
+            double signed = (predicted - measured) / measured * 100;
+            double ape = Math.abs(signed);
             String algo = call.algorithm() == null ? "p2p" : call.algorithm().ncclName();
             String logged = loggedAlgorithm(d.log(), p.sizeBytes());
             PointComparison pc = new PointComparison(p.sizeBytes(), measured, predicted,
-                    Math.max(0, predicted - 2 * sigma), predicted + 2 * sigma, ape, Regime.of(p.sizeBytes()), algo,
+                    Math.max(0, predicted - 2 * sigma), predicted + 2 * sigma, ape, signed,
+                    BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), measured),
+                    BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), predicted), Regime.of(p.sizeBytes()), algo,
                     call.protocol().ncclName(), logged, p.line());
             if (!logged.isEmpty()) {
                 checked++;

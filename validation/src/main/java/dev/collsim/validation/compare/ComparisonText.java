@@ -4,7 +4,12 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Locale;
 
-/** Renders comparisons as plain text tables. */
+/**
+ * Renders comparisons as plain text tables. Per point: measured and predicted time (us), the signed error
+ * {@code err % = (predicted - measured) / measured x 100} on time (+ = collsim predicts slower than measured, i.e.
+ * pessimistic; - = faster, optimistic), and measured and predicted busbw in GB/s (nccl-tests' definition). The
+ * statistics (median, p90, max) are of the absolute error.
+ */
 public final class ComparisonText {
 
     private ComparisonText() {
@@ -20,7 +25,8 @@ public final class ComparisonText {
         for (DatasetComparison c : comparisons) {
             Dataset d = c.dataset();
             sb.append(d.id()).append('\n');
-            sb.append(String.format(Locale.ROOT, "  %s, %d ranks%s%n", d.collective().testName(), d.nRanks(),
+            sb.append(String.format(Locale.ROOT, "  %s, %d rank%s%s%n", d.collective().testName(), d.nRanks(),
+                    d.nRanks() == 1 ? "" : "s",
                     c.cluster() == null ? "" : ", cluster " + c.cluster().source()));
             if (!c.compared()) {
                 sb.append("  not compared: ").append(c.reason()).append("\n\n");
@@ -29,13 +35,16 @@ public final class ComparisonText {
             for (String a : c.cluster().assumptions()) {
                 sb.append("  assumed: ").append(a).append('\n');
             }
+            Comparer.zeroRows(d).ifPresent(z -> sb.append("  left out: ").append(z).append('\n'));
             if (withPoints) {
                 boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
-                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s  %-16s%s%n", "size (B)", "measured(us)",
-                        "predicted(us)", "error %", "algo/proto", band ? "  95% band (us)" : ""));
+                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %10s %10s  %-16s%s%n", "size (B)",
+                        "measured(us)", "predicted(us)", "err %", "busbw meas", "busbw pred", "algo/proto",
+                        band ? "  95% band (us)" : ""));
                 for (PointComparison p : c.points()) {
-                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %8.1f  %-16s", p.sizeBytes(),
-                            p.measuredUs(), p.predictedUs(), p.apePercent(), p.algorithm() + "/" + p.protocol()));
+                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %10.2f %10.2f  %-16s",
+                            p.sizeBytes(), p.measuredUs(), p.predictedUs(), p.errorPercent(), p.measuredBusBw(),
+                            p.predictedBusBw(), p.algorithm() + "/" + p.protocol()));
                     if (band) {
                         sb.append(String.format(Locale.ROOT, "  [%.2f, %.2f]", p.lowUs(), p.highUs()));
                     }
@@ -45,14 +54,17 @@ public final class ComparisonText {
                     sb.append('\n');
                 }
             }
-            sb.append("  error of time (%): all ").append(stats(c.overall()));
+            sb.append("  |error| of time (%): all ").append(stats(c.overall()));
             for (Regime r : Regime.values()) {
                 sb.append(" | ").append(r.label()).append(": ").append(stats(c.byRegime().getOrDefault(r,
                         ErrorStats.NONE)));
             }
             sb.append("\n  at >= 1 MiB: ").append(stats(c.atLeast1MiB()));
-            sb.append(String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw; algorithm check: ",
-                    c.physicalBoundBusBw()));
+            sb.append(Double.isFinite(c.physicalBoundBusBw())
+                    ? String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw; algorithm check: ",
+                    c.physicalBoundBusBw())
+                    : String.format(Locale.ROOT, "%n  predicted physical bound: N/A (one rank: no link is crossed); "
+                    + "algorithm check: "));
             sb.append(c.algorithmChecked() == 0 ? "the log does not name NCCL's choices (NCCL_DEBUG_SUBSYS=TUNING)"
                     : c.algorithmMatched() + " of " + c.algorithmChecked() + " points agree with the log");
             sb.append("\n\n");

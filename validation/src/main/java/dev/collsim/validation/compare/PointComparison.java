@@ -9,6 +9,11 @@ package dev.collsim.validation.compare;
  * @param lowUs              lower end of the prediction's band (= predictedUs without a calibration)
  * @param highUs             upper end of the band, microseconds
  * @param apePercent         |predicted - measured| / measured x 100
+ * @param errorPercent       (predicted - measured) / measured x 100 on time: + when collsim predicts slower than
+ *                           measured (pessimistic), - when faster (optimistic)
+ * @param measuredBusBw      nccl-tests busbw of the measured time, GB/s (1e9 B/s; size / time x the busbw factor of
+ *                           {@code nccl.BusBandwidth})
+ * @param predictedBusBw     busbw of the predicted time, GB/s, the same way
  * @param regime             size regime
  * @param algorithm          predicted algorithm (NCCL spelling), or "p2p"
  * @param protocol           predicted protocol
@@ -16,7 +21,7 @@ package dev.collsim.validation.compare;
  * @param line               source line of the measured row
  */
 public record PointComparison(long sizeBytes, double measuredUs, double predictedUs, double lowUs, double highUs,
-        double apePercent, Regime regime, String algorithm, String protocol, String measuredAlgorithm, int line) {
+        double apePercent, double errorPercent, double measuredBusBw, double predictedBusBw, Regime regime, String algorithm, String protocol, String measuredAlgorithm, int line) {
 
     /** @return true when the log named the algorithm and it differs from the predicted one */
     public boolean algorithmMismatch() {

@@ -15,7 +15,7 @@ public final class Diagnoser {
 
     private static final List<Check> CHECKS = List.of(new DataConsistencyCheck(), new BoundCheck(),
             new TransportCheck(), new ChannelCheck(), new ProtocolCheck(), new PcieCheck(), new PlacementCheck(),
-            new RunsDisagreeCheck(), new SweepShapeCheck());
+            new RunsDisagreeCheck(), new SweepShapeCheck(), new ReaderWarningCheck());
 
     /**
      * One dataset's diagnosis.

@@ -54,6 +54,8 @@ public record Finding(Kind kind, Severity severity, String dataset, String messa
         BANDWIDTH_COLLAPSE,
         /** A single point far off its neighbours (noise, a hiccup). */
         OUTLIER,
+        /** NCCL printed a WARN line inside the results table: the run met an error (Cuda failure, timeout) there. */
+        NCCL_WARN,
         /** The numbers of the file contradict each other or its claims (busbw/algbw ratio, count, collective). */
         INCONSISTENT_DATA
     }

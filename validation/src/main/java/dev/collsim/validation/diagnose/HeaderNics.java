@@ -19,11 +19,11 @@ import java.util.regex.Pattern;
 public record HeaderNics(int count, double gbits, int line, String text) {
 
     private static final Pattern COUNT_X_SPEED = Pattern.compile(
-            "(\\d+)\\s*x\\s*(?:NDR\\s*|HDR\\s*|EDR\\s*)?(\\d{2,4})\\s*(?:G\\b|Gb|GbE|Gbps|G\\s)", Pattern.CASE_INSENSITIVE);
+            "(?<![0-9])([0-9]{1,4})\\s*x\\s*(?:NDR\\s*|HDR\\s*|EDR\\s*)?(\\d{2,4})\\s*(?:G\\b|Gb|GbE|Gbps|G\\s)", Pattern.CASE_INSENSITIVE);
     private static final Pattern SPEED = Pattern.compile("(\\d{2,4})\\s*(?:G\\b|Gb\\b|GbE|Gbps|Gb/s|G\\s|Gbit)",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern COUNT = Pattern.compile(
-            "(\\d+)\\s*x\\s*(?:CX-7|ConnectX|RDMA|RoCE|EFA|Slingshot|mlx|NIC|IB\\b)", Pattern.CASE_INSENSITIVE);
+            "(?<![0-9])([0-9]{1,4})\\s*x\\s*(?:CX-7|ConnectX|RDMA|RoCE|EFA|Slingshot|mlx|NIC|IB\\b)", Pattern.CASE_INSENSITIVE);
 
     /** @return bandwidth of all NICs of a host, GB/s per direction */
     public double hostGBps() {

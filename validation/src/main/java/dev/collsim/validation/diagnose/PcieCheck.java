@@ -13,9 +13,12 @@ import java.util.regex.Pattern;
  */
 final class PcieCheck implements Check {
 
-    private static final Pattern LNK = Pattern.compile("Lnk(Cap|Sta):.*?Speed\\s*([0-9.]+)\\s*GT/s.*?Width\\s*x(\\d+)",
+    // numbers bounded (at most 3 digits, as a PCIe speed in GT/s and a link width have) so every match parses
+    private static final Pattern LNK = Pattern.compile(
+            "Lnk(Cap|Sta):.*?Speed\\s*([0-9]{1,3}(?:\\.[0-9]{1,4})?)\\s*GT/s.*?Width\\s*x([0-9]{1,3})(?![0-9])",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern XML = Pattern.compile("link_speed=\"([0-9.]+) GT/s[^\"]*\"\\s+link_width=\"(\\d+)\"");
+    private static final Pattern XML = Pattern.compile(
+            "link_speed=\"([0-9]{1,3}(?:\\.[0-9]{1,4})?) GT/s[^\"]*\"\\s+link_width=\"([0-9]{1,3})\"");
 
     @Override
     public List<Finding> run(Subject s) {

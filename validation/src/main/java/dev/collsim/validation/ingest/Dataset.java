@@ -61,6 +61,11 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
         return file + ":" + line + (label.isEmpty() ? "" : " (" + label + ")");
     }
 
+    /** @return the readers' warnings about this dataset ({@link Note#isWarning()}), in file order */
+    public List<Note> warnings() {
+        return notes.stream().filter(Note::isWarning).toList();
+    }
+
     /** @return GPUs per host (nRanks / nHosts), or nRanks when hosts are unknown */
     public int gpusPerHost() {
         return nHosts > 0 ? Math.max(1, nRanks / nHosts) : nRanks;

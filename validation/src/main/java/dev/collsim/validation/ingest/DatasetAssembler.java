@@ -56,6 +56,7 @@ final class DatasetAssembler {
         List<PerfPoint> points = rows.stream()
                 .map(p -> new PerfPoint(p.row().withRun(collective.testName(), nRanks), p.line())).toList();
         countCheck(collective, nRanks, rows, notes);
+        elisionNote(ctx.ranks, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
                 hosts(ctx, log, header), gpuModel(ctx, header), version(ctx, log, header), env(header, ctx, log),
                 header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes);
@@ -83,7 +84,7 @@ final class DatasetAssembler {
 
     static int knownRanks(RunContext ctx, NcclLog log, FileHeader header) {
         if (!ctx.ranks.isEmpty()) {
-            return ctx.ranks.size();
+            return rankLineCount(ctx.ranks);
         }
         if (log.nRanks() > 0) {
             return log.nRanks();
@@ -106,9 +107,42 @@ final class DatasetAssembler {
         return 0;
     }
 
+    /**
+     * Ranks the rank lines stand for: their count, or the last rank index + 1 when a vendor elided the middle lines
+     * ({@code Rank 0}, {@code Rank 1}, ..., {@code Rank 127}); nccl-tests numbers ranks 0..n-1.
+     */
+    static int rankLineCount(List<RankInfo> ranks) {
+        int last = ranks.stream().mapToInt(RankInfo::rank).max().orElse(-1);
+        return Math.max(ranks.size(), last + 1);
+    }
+
+    /**
+     * Hosts the rank lines stand for: the distinct host names, or, when lines were elided, the ranks divided by the
+     * ranks a host runs. That is at least the most ranks listed on one host and at least the highest local
+     * {@code device} index + 1 (a host whose device 7 is listed runs 8 ranks unless each process sees one GPU).
+     */
+    static int rankLineHosts(List<RankInfo> ranks) {
+        Map<String, Long> perHost = ranks.stream().collect(Collectors.groupingBy(RankInfo::host, Collectors.counting()));
+        int n = rankLineCount(ranks);
+        if (n == ranks.size()) {
+            return perHost.size();
+        }
+        long most = Math.max(perHost.values().stream().mapToLong(Long::longValue).max().orElse(1),
+                ranks.stream().mapToInt(RankInfo::device).max().orElse(0) + 1L);
+        return (int) Math.max(perHost.size(), (n + most - 1) / most);
+    }
+
+    private static void elisionNote(List<RankInfo> ranks, List<Note> notes) {
+        int n = rankLineCount(ranks);
+        if (!ranks.isEmpty() && n > ranks.size()) {
+            notes.add(new Note(ranks.get(0).line(), "rank lines elided: " + ranks.size() + " listed, last rank index "
+                    + (n - 1) + "; read as " + n + " ranks on " + rankLineHosts(ranks) + " hosts"));
+        }
+    }
+
     private static int hosts(RunContext ctx, NcclLog log, FileHeader header) {
         if (!ctx.ranks.isEmpty()) {
-            return (int) ctx.ranks.stream().map(RankInfo::host).distinct().count();
+            return rankLineHosts(ctx.ranks);
         }
         if (log.nNodes() > 0) {
             return log.nNodes();
@@ -149,6 +183,7 @@ final class DatasetAssembler {
 
     static Map<String, String> env(FileHeader header, RunContext ctx, NcclLog log) {
         Map<String, String> env = new LinkedHashMap<>(RunEnv.forRun(header.text("env"), ctx.title));
+        env.putAll(ctx.settings);
         env.putAll(log.env());
         return env;
     }
@@ -238,6 +273,8 @@ final class DatasetAssembler {
         boolean rooted = hasRoot && majority(sized, r -> r.root() >= 0);
         long ratio = sizeOverCount(sized);
         boolean perRank = ratio > 1 || forcePerRank;
+        boolean inPlaceUnchecked = sized.stream().allMatch(r -> r.inPlace() == null || !r.inPlace().checked())
+                && sized.stream().anyMatch(r -> r.outOfPlace() != null && r.outOfPlace().checked());
         Set<Collective> out = new LinkedHashSet<>();
         if (reduction) {
             if (perRank) {
@@ -245,10 +282,16 @@ final class DatasetAssembler {
             } else if (rooted) {
                 out.add(Collective.REDUCE);
             } else {
+                // nccl-tests 2.19.6 prints redop 'sum' and root -1 for sendrecv too (as it printed on the lent H200:
+                // data/device/h200-nccl-tests-sendrecv.txt); its in-place #wrong is N/A, which all_reduce never prints
+                if (inPlaceUnchecked) {
+                    out.add(Collective.SEND_RECV);
+                }
                 out.add(Collective.ALL_REDUCE);
                 if (!hasRoot) {
                     out.add(Collective.REDUCE);
                 }
+                out.add(Collective.SEND_RECV);
             }
         } else if (rooted) {
             out.add(perRank ? Collective.SCATTER : Collective.BROADCAST);
@@ -256,10 +299,6 @@ final class DatasetAssembler {
                 out.add(Collective.GATHER);
             }
         } else if (perRank) {
-            boolean inPlaceUnchecked = sized.stream().allMatch(r -> r.inPlace() == null
-                    || !r.inPlace().checked())
-                    && sized.stream().anyMatch(r -> r.outOfPlace() != null
-                    && r.outOfPlace().checked());
             if (inPlaceUnchecked) {
                 out.add(Collective.ALL_TO_ALL);
                 out.add(Collective.ALL_GATHER);

@@ -28,6 +28,9 @@ import java.util.Optional;
  */
 public final class JsonMeasurementReader {
 
+    private static final String NO_HALF = "neither half has time, alg_bw and bus_bw";
+    private static final String NOT_FINITE = "a time or bandwidth beyond a double (e.g. 1e999); allowed: finite numbers";
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private JsonMeasurementReader() {
@@ -102,13 +105,16 @@ public final class JsonMeasurementReader {
             type = r.path("type").asText(type);
             PerfResult oop = timing(r.path("out_of_place"));
             PerfResult ip = timing(r.path("in_place"));
-            if (oop == null && ip == null) {
-                problems.add(new InputProblem(file, 0, 0, path, "neither half has time, alg_bw and bus_bw"));
+            if (oop == null && ip == null || !finite(oop) || !finite(ip)) {
+                problems.add(new InputProblem(file, 0, 0, path, oop == null && ip == null ? NO_HALF : NOT_FINITE));
                 continue;
             }
             PerfRow row = run != null ? run.rows().get(i) : new PerfRow("", r.path("type").asText(""),
                     r.path("redop").asText(null), r.path("root").asInt(-1), 0, r.path("size").asLong(),
                     r.path("count").asLong(-1), oop, ip, null);
+            if (dropped(row, path, notes)) {
+                continue;
+            }
             points.add(new PerfPoint(row, 0));
             slowProcess(r.path("out_of_place_per_iter").path("per_process_max_times_us"), r.path("size").asLong())
                     .ifPresent(notes::add);
@@ -237,6 +243,20 @@ public final class JsonMeasurementReader {
                     d.path(collsim ? "name" : "device_info").asText(""), 0));
         }
         return out;
+    }
+
+    /** @return true (after a warning note) when the row has a negative time or bandwidth, which no run measures */
+    private static boolean dropped(PerfRow row, String path, List<Note> notes) {
+        String negative = PerfPoint.negative(row);
+        if (negative != null) {
+            notes.add(Note.warning(0, path + ": " + negative + ": no measured value is below zero; the result is"
+                    + " dropped"));
+        }
+        return negative != null;
+    }
+
+    private static boolean finite(PerfResult r) {
+        return r == null || Double.isFinite(r.timeUs()) && Double.isFinite(r.algBw()) && Double.isFinite(r.busBw());
     }
 
     private static PerfResult timing(JsonNode n) {

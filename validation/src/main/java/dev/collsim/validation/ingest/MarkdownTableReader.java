@@ -2,6 +2,7 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NumberField;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.perf.PerfResult;
@@ -81,9 +82,9 @@ final class MarkdownTableReader {
                 }
                 double v;
                 try {
-                    v = number(cells.get(c));
-                } catch (NumberFormatException e) {
-                    problems.add(new InputProblem(file, line, 0, head.get(c), "'" + cells.get(c) + "' is not a number"));
+                    v = number(cells.get(c), head.get(c), block.get(r).indexOf(cells.get(c)) + 1);
+                } catch (NumberField.Refused e) {
+                    problems.add(e.at(file, line));
                     continue;
                 }
                 double[] vals = perSeries.computeIfAbsent(col.series(), k -> new double[] {size, Double.NaN,
@@ -234,9 +235,16 @@ final class MarkdownTableReader {
         return headerSaysMs ? v * 1e3 : v;
     }
 
-    static double number(String cell) {
+    /**
+     * @param cell   a table cell, bold marks and units ({@code GB/s}, {@code us}, {@code ms}, {@code %}) allowed
+     * @param field  the column's header, for the message
+     * @param column 1-based column of the cell in its line, 0 when unknown
+     * @return the number, finite ({@code NaN}, {@code nan}, {@code Infinity} and {@code inf} are refused alike)
+     * @throws NumberField.Refused when the cell is not one finite number
+     */
+    static double number(String cell, String field, int column) {
         String t = cell.replace("**", "").replaceAll("(?i)(gb/s|µs|us|ms|%)", "").replace("−", "-").strip();
-        return Double.parseDouble(t);
+        return NumberField.finite(t, field, column);
     }
 
     static List<String> cells(String line) {

@@ -2,6 +2,7 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputLimits;
+import dev.collsim.io.InputProblem;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -16,13 +17,21 @@ public final class MeasurementReader {
     }
 
     /**
-     * @param file the file
-     * @return its datasets, in file order
-     * @throws InputException when the file cannot be read or holds no measurement (problems name lines)
+     * @param file the file, as the user gave it
+     * @return its datasets, in file order; each dataset's {@link Dataset#file()} (part of its id) is the file's base
+     *         name
+     * @throws InputException when the file cannot be read or holds no measurement (problems name lines, and the
+     *                        file as the user gave it)
      */
     public static List<Dataset> read(Path file) throws InputException {
         String content = InputLimits.readText(file, file.toString());
-        return read(file.getFileName().toString(), content);
+        String base = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        try {
+            return read(base, content);
+        } catch (InputException e) {
+            throw new InputException(e.problems().stream().map(p -> p.file().equals(base) ? new InputProblem(
+                    file.toString(), p.line(), p.column(), p.field(), p.message()) : p).toList());
+        }
     }
 
     /**

@@ -225,7 +225,7 @@ public final class NcclLogParser {
     /** NCCL prints the algorithm as an index (NCCL order, {@link Algorithm}) or, in some builds, a name. */
     private static String algoName(String s) {
         if (s.chars().allMatch(Character::isDigit)) {
-            int i = Integer.parseInt(s);
+            int i = NumberField.count(s, "Algo", 0);
             return i < Algorithm.values().length ? Algorithm.values()[i].ncclName() : s;
         }
         return s;
@@ -233,7 +233,7 @@ public final class NcclLogParser {
 
     private static String protoName(String s) {
         if (s.chars().allMatch(Character::isDigit)) {
-            int i = Integer.parseInt(s);
+            int i = NumberField.count(s, "proto", 0);
             return i < Protocol.values().length ? Protocol.values()[i].ncclName() : s;
         }
         return s;

@@ -36,6 +36,8 @@ public final class NcclTestsTextReader {
     private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
     private static final Pattern LIBRARY = Pattern.compile("nccl-library=(\\d+)");
     private static final Pattern NGPUS = Pattern.compile("nGpus\\s+(\\d+)");
+    /** The line collsim's executor prints before each table of a settings sweep ({@code Supervisor}). */
+    private static final String SETTINGS = "# collsim settings:";
     private static final Pattern SEPARATOR = Pattern.compile("^\\s*\\|?\\s*:?-{2,}:?\\s*(\\|\\s*:?-{2,}:?\\s*)*\\|?\\s*$");
 
     private final String file;
@@ -128,8 +130,11 @@ public final class NcclTestsTextReader {
             return i + 1;
         }
         if (ctx.log.accept(text, no)) {
-            if (t.startsWith("NCCL version") && layout == null) {
-                return i + 1;
+            int warn = t.indexOf("NCCL WARN");
+            if (warn >= 0 && layout != null) {
+                tableNotes.add(Note.warning(no, "NCCL WARN inside the results table ("
+                        + abbreviate(t.substring(warn + "NCCL WARN".length()).strip()) + "): the run hit an error"
+                        + " there; the rows around it may not be valid"));
             }
             return i + 1;
         }
@@ -198,7 +203,10 @@ public final class NcclTestsTextReader {
 
     private void comment(String t, int no) throws InputException {
         Matcher m;
-        if (t.contains("nccl-tests version")) {
+        if (t.startsWith(SETTINGS)) {
+            newRunIfDone();
+            RunEnv.collect(t.substring(SETTINGS.length()), ctx.settings);
+        } else if (t.contains("nccl-tests version")) {
             newRunIfDone();
             if ((m = LIBRARY.matcher(t)).find()) {
                 ctx.libraryVersion = decodeVersion(NumberField.count(m, 1, "nccl-library"));
@@ -279,6 +287,11 @@ public final class NcclTestsTextReader {
             InputProblem p = r.problem();
             problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),
                     p.message()) : p);
+            return;
+        }
+        String negative = PerfPoint.negative(r.row());
+        if (negative != null) {
+            tableNotes.add(Note.warning(no, negative + ": no measured value is below zero; the row is dropped"));
             return;
         }
         if (r.truncated()) {
@@ -362,8 +375,7 @@ public final class NcclTestsTextReader {
         }
         NcclLog log = ctx.log.build();
         out.add(new Dataset(file, DatasetAssembler.label(ctx, avgLine), avgLine, DatasetKind.FOOTER_ONLY,
-                collective.get(), null, n, ctx.ranks.isEmpty() ? 0
-                : (int) ctx.ranks.stream().map(RankInfo::host).distinct().count(),
+                collective.get(), null, n, ctx.ranks.isEmpty() ? 0 : DatasetAssembler.rankLineHosts(ctx.ranks),
                 ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
                 DatasetAssembler.version(ctx, log, header), DatasetAssembler.env(header, ctx, log), header, ctx.ranks,
                 List.of(), avg, Double.NaN, log, ctx.notes));

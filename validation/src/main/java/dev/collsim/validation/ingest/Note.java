@@ -4,12 +4,32 @@ import java.util.Objects;
 
 /**
  * A remark a reader made about the input that did not stop it: an elided block, a truncated row, a claim in the
- * header that the table contradicts. Diagnose shows notes as evidence.
+ * header that the table contradicts. Diagnose shows notes as evidence. A note whose text starts with
+ * {@link #WARNING} is a warning: something the reader dropped or read with doubt (an NCCL WARN line inside a results
+ * table, a row with a negative time); the commands print warnings on stderr and count them, and diagnose reports
+ * each as a finding, so none is silent.
  *
  * @param line 1-based line in the source file, 0 when the note concerns the whole file
  * @param text plain-words remark
  */
 public record Note(int line, String text) {
+
+    /** What the text of a warning starts with (the same spelling as the topology readers' warnings). */
+    public static final String WARNING = "warning: ";
+
+    /**
+     * @param line 1-based line, 0 for the whole file
+     * @param text what was found and what the reader did about it
+     * @return a warning note
+     */
+    public static Note warning(int line, String text) {
+        return new Note(line, WARNING + text);
+    }
+
+    /** @return true when this note is a warning */
+    public boolean isWarning() {
+        return text.startsWith(WARNING);
+    }
 
     /** @throws NullPointerException when text is null */
     public Note {

@@ -71,4 +71,25 @@ public record PerfPoint(PerfRow row, int line) {
     public double bestTimeUs() {
         return row.bestTimeUs();
     }
+
+    /**
+     * @param row a parsed row
+     * @return the first negative time or bandwidth of the row ({@code out-of-place time -10.0 us}), or null
+     */
+    public static String negative(PerfRow row) {
+        String[] half = {"out-of-place", "in-place"};
+        PerfResult[] r = {row.outOfPlace(), row.inPlace()};
+        for (int h = 0; h < 2; h++) {
+            if (r[h] == null) {
+                continue;
+            }
+            if (r[h].timeUs() < 0) {
+                return half[h] + " time " + r[h].timeUs() + " us";
+            }
+            if (r[h].algBw() < 0 || r[h].busBw() < 0) {
+                return half[h] + " algbw/busbw " + r[h].algBw() + "/" + r[h].busBw() + " GB/s";
+            }
+        }
+        return null;
+    }
 }

@@ -3,7 +3,9 @@ package dev.collsim.validation.ingest;
 import dev.collsim.nccl.Collective;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,6 +27,8 @@ final class RunContext {
     String libraryVersion = "";
     int nGpusPerThread;
     final List<Note> notes = new ArrayList<>();
+    /** NCCL_* settings a {@code # collsim settings: K=V ...} line set for this run (collsim's sweep files). */
+    final Map<String, String> settings = new LinkedHashMap<>();
 
     /** Adds weak claims for every collective named in the text. */
     void weakClaims(Set<Collective> named, int line, String source) {
@@ -49,6 +53,7 @@ final class RunContext {
         c.weak.addAll(weak);
         c.ranks.addAll(ranks);
         c.libraryVersion = libraryVersion;
+        c.settings.putAll(settings);
         return c;
     }
 }

@@ -2,6 +2,7 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NumberField;
 import dev.collsim.nccl.Collective;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,9 +31,9 @@ final class SummaryTable {
             List<String> cells = MarkdownTableReader.cells(block.get(r));
             try {
                 Collective c = Collective.parse(cells.get(ci));
-                int nodes = ni >= 0 ? Integer.parseInt(cells.get(ni)) : 1;
-                double max = MarkdownTableReader.number(cells.get(mi));
-                double avg = ai >= 0 ? MarkdownTableReader.number(cells.get(ai)) : Double.NaN;
+                int nodes = ni >= 0 ? (int) NumberField.wholeNumber(cells.get(ni), "nodes", 0, 1, 1 << 20) : 1;
+                double max = MarkdownTableReader.number(cells.get(mi), "max busbw", 0);
+                double avg = ai >= 0 ? MarkdownTableReader.number(cells.get(ai), "avg busbw", 0) : Double.NaN;
                 List<Note> notes = new ArrayList<>(ctx.notes);
                 notes.add(new Note(line, "summary only: max and average busbw over the sweep, no per-size rows"));
                 NcclLog log = ctx.log.build();

@@ -57,6 +57,11 @@ public record TuneRange(Collective collective, List<TunePoint> points) {
         return recommended() ? points.get(0).bestProtocol() : ncclProtocol();
     }
 
+    /** @return the advised channel count for the tuner plugin, 0 for NCCL's own count */
+    public int channels() {
+        return recommended() ? points.get(0).forcedChannels() : 0;
+    }
+
     /** @return the smallest predicted gain over the points, percent */
     public double minGainPercent() {
         return points.stream().mapToDouble(TunePoint::gainPercent).min().orElse(0);
@@ -72,6 +77,7 @@ public record TuneRange(Collective collective, List<TunePoint> points) {
         TunePoint q = points.get(0);
         return p.collective() == collective && p.ncclAlgorithm() == q.ncclAlgorithm()
                 && p.ncclProtocol() == q.ncclProtocol() && p.recommended() == q.recommended()
-                && (!q.recommended() || p.bestAlgorithm() == q.bestAlgorithm() && p.bestProtocol() == q.bestProtocol());
+                && (!q.recommended() || p.bestAlgorithm() == q.bestAlgorithm() && p.bestProtocol() == q.bestProtocol()
+                && p.forcedChannels() == q.forcedChannels());
     }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.validation.tune;
 
+import dev.collsim.units.DataSize;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The table for people, one row per {@link TuneRange}: nccl-tests size range, NCCL's choice, collsim's choice,
+ * The table for people, one row per {@link TuneRange}: nccl-tests size range, NCCL's choice, collsim's choice
+ * (with {@code on k ch} where a channel count is forced through the tuner plugin),
  * predicted gain (smallest..largest over the range, percent of NCCL's choice's predicted time) against the band,
  * the advice, and measured evidence where some exists. Both the command and the report print it.
  */
@@ -29,15 +31,18 @@ public final class TuneTable {
         for (TuneRange g : r.ranges()) {
             TunePoint first = g.points().get(0);
             TunePoint last = g.points().get(g.points().size() - 1);
-            String best = g.points().stream().map(p -> p.bestAlgorithm().ncclName() + "/" + p.bestProtocol().ncclName())
-                    .distinct().collect(Collectors.joining(", "));
+            String best = g.points().stream().map(p -> p.bestAlgorithm().ncclName() + "/" + p.bestProtocol().ncclName()
+                    + (p.forcedChannels() > 0 ? " on " + p.forcedChannels() + " ch" : "")).distinct()
+                    .collect(Collectors.joining(", "));
             String gain = Math.abs(g.maxGainPercent() - g.minGainPercent()) < 0.05
                     ? String.format(Locale.ROOT, "%.1f %%", g.maxGainPercent())
                     : String.format(Locale.ROOT, "%.1f-%.1f %%", g.minGainPercent(), g.maxGainPercent());
-            out.add(List.of(g.collective().ncclName(), size(first.sizeBytes()) + ".." + size(last.sizeBytes()),
+            out.add(List.of(g.collective().ncclName(),
+                    DataSize.format(first.sizeBytes()) + ".." + DataSize.format(last.sizeBytes()),
                     g.ncclAlgorithm().ncclName() + "/" + g.ncclProtocol().ncclName(), best, gain,
                     String.format(Locale.ROOT, "%.1f %%", r.band().percent()),
                     g.recommended() ? "use " + g.algorithm().ncclName() + "/" + g.protocol().ncclName()
+                            + (g.channels() > 0 ? " on " + g.channels() + " channels" : "")
                             : "keep NCCL's choice", evidence(g)));
         }
         return out;
@@ -86,20 +91,5 @@ public final class TuneTable {
             out.add(b.toString().stripTrailing());
         }
         return out;
-    }
-
-    /**
-     * @param bytes a size, bytes
-     * @return {@code 8}, {@code 64K}, {@code 32M}, {@code 8G} (nccl-tests' 2^10 suffixes) where exact, else bytes
-     */
-    static String size(long bytes) {
-        String[] suffix = {"", "K", "M", "G", "T"};
-        long v = bytes;
-        int k = 0;
-        while (v >= 1024 && v % 1024 == 0 && k < suffix.length - 1) {
-            v /= 1024;
-            k++;
-        }
-        return v + suffix[k];
     }
 }

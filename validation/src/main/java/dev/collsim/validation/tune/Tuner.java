@@ -15,7 +15,14 @@ import java.util.List;
 /**
  * Sweeps collectives and sizes on one prepared communicator: per point, NCCL's choice (its cost table's argmin) and
  * the candidate collsim predicts fastest ({@link PreparedCall#candidates}), with the gain and the band; then joins
- * adjacent points into {@link TuneRange}s. Stateless.
+ * adjacent points into {@link TuneRange}s for the table and covers the swept sizes with the plugin file's
+ * {@link ConfigLine}s ({@link LineCover}).
+ *
+ * <p>Channels: besides NCCL's own per-call count, every count a tuner plugin can give (1 up to
+ * {@link PreparedCommunicator#tunerChannelCap}: comm.nChannels after NCCL_MIN/MAX_NCHANNELS, or the NVLS channels) is
+ * predicted for every eligible (algorithm, protocol) ({@link PreparedCall#candidates(PerformanceParameters, int)}).
+ * A forced count is kept only where it beats the best candidate on NCCL's own count by more than the band, so a
+ * channel count is never advised for a gain the model cannot tell from its own error. Stateless.
  */
 public final class Tuner {
 
@@ -42,6 +49,24 @@ public final class Tuner {
      */
     public static TuneResult sweep(PreparedCommunicator comm, PerformanceParameters pp, TuningBand band,
             List<Collective> collectives, List<Long> sizes, Evidence evidence) {
+        List<TunePoint> points = points(comm, pp, band, collectives, sizes, evidence);
+        List<ConfigLine> lines = new ArrayList<>();
+        for (Collective c : collectives) {
+            List<TunePoint> own = points.stream().filter(p -> p.collective() == c).toList();
+            if (!own.isEmpty()) {
+                lines.addAll(LineCover.of(own, s -> point(comm.call(c, s, DataType.FLOAT, RedOp.SUM), pp, band,
+                        Evidence.NONE)));
+            }
+        }
+        return new TuneResult(comm.nNodes(), comm.nRanks(), band, points, ranges(points), lines);
+    }
+
+    /**
+     * @return the points of {@link #sweep} alone (no ranges or lines), in collective then size order
+     * @throws IllegalArgumentException when a collective is not in {@link #TUNABLE}
+     */
+    static List<TunePoint> points(PreparedCommunicator comm, PerformanceParameters pp, TuningBand band,
+            List<Collective> collectives, List<Long> sizes, Evidence evidence) {
         List<TunePoint> points = new ArrayList<>();
         for (Collective c : collectives) {
             if (!TUNABLE.contains(c)) {
@@ -52,23 +77,57 @@ public final class Tuner {
                 points.add(point(comm.call(c, s, DataType.FLOAT, RedOp.SUM), pp, band, evidence));
             }
         }
-        return new TuneResult(comm.nNodes(), comm.nRanks(), band, points, ranges(points));
+        return points;
     }
 
     private static TunePoint point(PreparedCall call, PerformanceParameters pp, TuningBand band, Evidence ev) {
         List<Candidate> cands = call.candidates(pp);
         Candidate nccl = cands.stream().filter(Candidate::chosen).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no candidate marked as NCCL's choice"));
-        Candidate best = cands.stream().min(Comparator.comparingDouble(k -> k.predicted().timeUs())).orElse(nccl);
-        if (best.predicted().timeUs() >= nccl.predicted().timeUs()) {
-            best = nccl;
+        Candidate best = fastest(cands, nccl);
+        Candidate forced = best;
+        int channels = 0;
+        int most = cands.stream().mapToInt(k -> call.communicator().tunerChannelCap(k.algorithm())).max().orElse(1);
+        for (int k = 1; k <= most; k++) {
+            for (Candidate c : call.candidates(pp, k)) {
+                if (k <= call.communicator().tunerChannelCap(c.algorithm())
+                        && c.predicted().timeUs() < forced.predicted().timeUs()) {
+                    forced = c;
+                    channels = k;
+                }
+            }
         }
-        return new TunePoint(call.collective(), call.sizeBytes(), call.bytes(), nccl.algorithm(), nccl.protocol(),
+        channels = channelsToForce(best.predicted().timeUs(), forced.predicted().timeUs(), channels, band);
+        if (channels > 0) {
+            best = forced;
+        }
+        Collective c = call.collective();
+        int n = call.communicator().nRanks();
+        return new TunePoint(c, call.sizeBytes(), call.bytes(), nccl.algorithm(), nccl.protocol(),
                 nccl.predicted().channels(), nccl.predicted().timeUs(), best.algorithm(), best.protocol(),
-                best.predicted().channels(), best.predicted().timeUs(), band,
-                ev.ncclChoiceUs(call.collective(), call.communicator().nRanks(), call.sizeBytes()),
-                ev.forcedUs(call.collective(), call.communicator().nRanks(), call.sizeBytes(), best.algorithm(),
-                        best.protocol()));
+                best.predicted().channels(), channels, best.predicted().timeUs(), band,
+                ev.ncclChoiceUs(c, n, call.sizeBytes()),
+                channels > 0 ? Double.NaN : ev.forcedUs(c, n, call.sizeBytes(), best.algorithm(), best.protocol()));
+    }
+
+    /**
+     * A forced channel count is advised only where it gains more than the band over the best candidate on NCCL's
+     * own count.
+     *
+     * @param bestUs   predicted time of the best candidate on NCCL's own count, microseconds
+     * @param forcedUs predicted time of the best candidate on a forced count, microseconds
+     * @param channels that count (0: none was faster)
+     * @param band     the band
+     * @return channels when (bestUs - forcedUs) / bestUs exceeds the band, else 0
+     */
+    static int channelsToForce(double bestUs, double forcedUs, int channels, TuningBand band) {
+        return channels > 0 && bestUs > 0 && 100 * (bestUs - forcedUs) / bestUs > band.percent() ? channels : 0;
+    }
+
+    /** @return the candidate predicted fastest, NCCL's choice unless another is strictly faster */
+    private static Candidate fastest(List<Candidate> cands, Candidate nccl) {
+        Candidate best = cands.stream().min(Comparator.comparingDouble(k -> k.predicted().timeUs())).orElse(nccl);
+        return best.predicted().timeUs() < nccl.predicted().timeUs() ? best : nccl;
     }
 
     /**

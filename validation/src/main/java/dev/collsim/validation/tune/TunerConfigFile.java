@@ -3,6 +3,7 @@ package dev.collsim.validation.tune;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,13 +11,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The configuration file of NCCL's example tuner plugin ({@code plugins/tuner/example} in the NCCL repository,
- * {@code ext-tuner/example} before 2.24; read with {@code NCCL_TUNER_CONFIG_FILE}). One line per advised range:
- * {@code collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff}, with
- * {@code channels -1} (keep NCCL's channel count), the communicator's own nNodes and nRanks, and {@code -1} for
- * numPipeOps and regBuff (any).
+ * The configuration file of NCCL's example tuner plugin ({@code plugins/tuner/example} in the NCCL repository from
+ * 2.29, {@code ext-tuner/example} in 2.27 and 2.28, which first read a file; read with {@code NCCL_TUNER_CONFIG_FILE}).
+ * One line per {@link ConfigLine}:
+ * {@code collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff}, with the
+ * advised channel count or {@code 0} (NCCL's own count), the communicator's own nNodes and nRanks, and {@code -1}
+ * for numPipeOps and regBuff (any). Every swept size range of every collective swept gets a line, advice or NCCL's own
+ * choice, because a call that matches no line runs on one channel (below).
  *
- * <p>The plugin's rules, re-derived from its README.md and plugin.c (NCCL master, 2026; facts only), that
+ * <p>The plugin's rules, re-derived from its README.md and plugin.c (NCCL 2.30.7; facts only), that
  * {@link #problems} checks: a line is read into a 256-byte buffer (so at most 254 characters before the newline);
  * a line whose first character is {@code #} or that is empty is skipped ({@code #} after a space is not a comment);
  * fields are split on commas with empty fields collapsed (strtok) and spaces and tabs trimmed; a line with fewer than
@@ -25,6 +28,13 @@ import java.util.Set;
  * parsed as unsigned decimals and matched inclusively ({@code min_bytes <= nBytes <= max_bytes}); nNodes, nRanks,
  * numPipeOps and regBuff match when -1 or equal; the first matching line wins; the matched (algorithm, protocol) gets
  * cost 0 unless NCCL marked it ineligible, in which case the plugin logs it and tries the next line.
+ *
+ * <p>Channels: {@code pluginGetCollInfo} sets {@code *nChannels = 1} before it looks for a line and overwrites it
+ * only with a matching line's channels other than {@code -1}; NCCL ({@code src/enqueue.cc ncclGetAlgoInfo}) replaces
+ * its own per-call count with the plugin's whenever that is not 0, and {@code scheduleCollTasksToPlan} caps it at
+ * comm.nChannels (NVLS: the NVLS channels). So, against the plugin's README ("-1 keeps NCCL's default"), a line with
+ * {@code -1} and a call that matches no line both run on one channel, and {@code 0} is what keeps NCCL's own count
+ * (NCCL 2.30.7 {@code plugins/tuner/example/plugin.c}; the same in 2.27.5 and 2.28 {@code ext-tuner/example}).
  */
 public final class TunerConfigFile {
 
@@ -51,7 +61,8 @@ public final class TunerConfigFile {
     /**
      * @param r      the tuning result
      * @param header comment lines to put first (each written after {@code "# "})
-     * @return the file's lines (no line ends), advised ranges only, in collective then size order
+     * @return the file's lines (no line ends): every {@link ConfigLine}, advice and NCCL's own choice, in collective
+     *         then size order
      * @throws IllegalStateException when a line would break the plugin's rules (a bug)
      */
     public static List<String> lines(TuneResult r, List<String> header) {
@@ -61,10 +72,10 @@ public final class TunerConfigFile {
             out.add(c.length() > MAX_LINE ? c.substring(0, MAX_LINE) : c);
         }
         out.add("# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff");
-        for (TuneRange g : r.recommended()) {
-            out.add(String.format(Locale.ROOT, "%s,%d,%d,%s,%s,-1,%d,%d,-1,-1", COLLECTIVES.get(g.collective()),
-                    g.minBytes(), g.maxBytes(), ALGORITHMS.get(g.algorithm()), PROTOCOLS.get(g.protocol()),
-                    r.nNodes(), r.nRanks()));
+        for (ConfigLine g : r.lines()) {
+            out.add(String.format(Locale.ROOT, "%s,%d,%d,%s,%s,%d,%d,%d,-1,-1", COLLECTIVES.get(g.collective()),
+                    g.minBytes(), g.maxBytes(), ALGORITHMS.get(g.target().algorithm()),
+                    PROTOCOLS.get(g.target().protocol()), g.target().channels(), r.nNodes(), r.nRanks()));
         }
         List<String> bad = problems(out);
         if (!bad.isEmpty()) {
@@ -103,13 +114,14 @@ public final class TunerConfigFile {
                     COLLECTIVES.values().toString());
             check(out, n, "min_bytes", f[1], f[1].matches("[0-9]{1,19}"), "an unsigned decimal");
             check(out, n, "max_bytes", f[2], f[2].matches("[0-9]{1,19}")
-                    && (!f[1].matches("[0-9]{1,19}") || Long.parseLong(f[1]) <= Long.parseLong(f[2])),
+                    && (!f[1].matches("[0-9]{1,19}") || new BigInteger(f[1]).compareTo(new BigInteger(f[2])) <= 0),
                     "an unsigned decimal >= min_bytes");
             check(out, n, "algorithm", f[3], Set.copyOf(ALGORITHMS.values()).contains(f[3]),
                     ALGORITHMS.values().toString());
             check(out, n, "protocol", f[4], Set.copyOf(PROTOCOLS.values()).contains(f[4]),
                     PROTOCOLS.values().toString());
-            check(out, n, "channels", f[5], f[5].matches("-1|[1-9][0-9]{0,8}"), "-1 or a positive integer");
+            check(out, n, "channels", f[5], f[5].matches("0|[1-9][0-9]{0,8}"), "0 (NCCL's own count) or a positive "
+                    + "count; -1 leaves the plugin's default of 1 channel");
             check(out, n, "nNodes", f[6], f[6].matches("-1|[1-9][0-9]{0,8}"), "-1 or a positive integer");
             check(out, n, "nRanks", f[7], f[7].matches("-1|[1-9][0-9]{0,8}"), "-1 or a positive integer");
             check(out, n, "numPipeOps", f[8], f[8].matches("-1|[1-9][0-9]{0,8}"), "-1 or a positive integer");

@@ -24,7 +24,8 @@ class ParametersFileTest {
         assertEquals(3, p.line());
         assertEquals(1, p.column());
         assertEquals("FOO", p.field());
-        assertEquals(true, p.message().contains("allowed: launchOverheadUs, latencyScale"), p.message());
+        assertEquals(true, p.message().startsWith("unknown key 'FOO'; allowed: launchOverheadUs, latencyScale"),
+                p.message());
     }
 
     @Test
@@ -44,11 +45,22 @@ class ParametersFileTest {
         assertEquals(2, p.line());
     }
 
+    /** A file that names the profile schema only in passing is read as a profile and refused at its schema. */
+    @Test
+    void aProfileWithoutItsSchemaSaysWhatWasFound() throws Exception {
+        Path f = Files.writeString(dir.resolve("p.yaml"), "schema: v0\nnote: not a collsim-calibration/v1 file\n");
+        InputProblem p = assertThrows(InputException.class, () -> ParametersFile.read(f)).problems().get(0);
+        assertEquals(f + ":1: schema: found 'v0'; allowed: collsim-calibration/v1", p.toString());
+    }
+
     @Test
     void aListIsNotParameters() throws Exception {
         Path f = Files.writeString(dir.resolve("p.yaml"), "- 1\n- 2\n");
         InputProblem p = assertThrows(InputException.class, () -> ParametersFile.read(f)).problems().get(0);
         assertEquals(1, p.line());
+        assertEquals(1, p.column());
         assertEquals("parameters", p.field());
+        assertEquals(true, p.message().startsWith("found a list; allowed: a mapping of launchOverheadUs,"),
+                p.message());
     }
 }

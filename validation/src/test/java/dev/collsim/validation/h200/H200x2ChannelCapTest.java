@@ -3,21 +3,7 @@ package dev.collsim.validation.h200;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.RedOp;
-import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
-import dev.collsim.simulator.PredictionRequest;
-import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,49 +20,47 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class H200x2ChannelCapTest {
 
-    private static final Path DIR = Path.of("..", "data", "device", "h200x2-2026-11-29");
-    private static final long SIZE = 8589934592L;
-
-    private static Prediction predict(Map<String, String> extraEnv) throws Exception {
-        Topology topo = ClusterLoader.read("nccl-topo-dump.xml",
-                Files.readString(DIR.resolve("nccl-topo-dump.xml")));
-        Map<String, String> env = new HashMap<>(extraEnv);
-        env.put("NCCL_NVLS_ENABLE", "0");
-        NcclPredictor p = new NcclPredictor(NcclVersion.parse("2.28"), PerformanceParameters.DEFAULTS);
-        return p.predict(new PredictionRequest(topo, topo.gpus(), Collective.ALL_REDUCE, SIZE, DataType.FLOAT,
-                RedOp.SUM, NcclSettings.parse(env)));
-    }
-
-    /** Out-of-place busbw (column 8) of the 8 GiB row in the block headed "collsim settings: NCCL_MAX_NCHANNELS=n". */
-    private static double measuredBusBw(int n) throws Exception {
-        List<String> lines = Files.readAllLines(DIR.resolve("collsim-sweep-NCCL_MAX_NCHANNELS.txt"));
-        boolean inBlock = false;
-        for (String l : lines) {
-            if (l.startsWith("# collsim settings:")) {
-                inBlock = l.trim().equals("# collsim settings: NCCL_MAX_NCHANNELS=" + n);
-            } else if (inBlock && !l.startsWith("#")) {
-                String[] f = l.trim().split("\\s+");
-                if (f.length > 7 && f[0].equals(Long.toString(SIZE))) {
-                    return Double.parseDouble(f[7]);
-                }
-            }
-        }
-        throw new AssertionError("no 8 GiB row for NCCL_MAX_NCHANNELS=" + n);
-    }
-
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
     void perChannelLimitMatchesMeasuredBusBw(int n) throws Exception {
-        double measured = measuredBusBw(n);
+        double measured = H200x2Machine.measuredBusBw("collsim-sweep-NCCL_MAX_NCHANNELS.txt", "NCCL_MAX_NCHANNELS=" + n);
         assertTrue(measured > 15 * n && measured < 25 * n, "file read wrong: " + measured);
-        Prediction p = predict(Map.of("NCCL_MAX_NCHANNELS", Integer.toString(n)));
+        Prediction p = H200x2Machine.predict(Map.of("NCCL_MAX_NCHANNELS", Integer.toString(n)));
         assertEquals(measured, p.busBw(), 0.10 * measured, "NCCL_MAX_NCHANNELS=" + n + ": " + p);
     }
 
     @Test
     void defaultTwentyFourChannelsStaysAtMeasuredPlateau() throws Exception {
-        Prediction p = predict(Map.of());
+        Prediction p = H200x2Machine.predict(Map.of());
         assertEquals(24, p.nChannels(), p.toString());
         assertEquals(344, p.busBw(), 0.10 * 344, p.toString());
+    }
+
+    /**
+     * With the per-channel cap binding (NCCL_MAX_NCHANNELS=2), algbw cannot fall as the size grows: a bigger call
+     * only adds bytes at the same capped rate (checked from 4 MiB, where NCCL runs Ring/Simple at every size, so no
+     * protocol switch is inside the range).
+     */
+    @Test
+    void cappedChannelsNeverLoseBandwidthWithSize() throws Exception {
+        double last = 0;
+        for (long size = 4 << 20; size <= 1L << 30; size *= 4) {
+            Prediction p = H200x2Machine.predict(Map.of("NCCL_MAX_NCHANNELS", "2"), size);
+            assertEquals("SIMPLE", p.protocol().name(), p.toString());
+            assertTrue(p.algBw() >= last * 0.999, size + " B: algbw " + p.algBw() + " after " + last);
+            last = p.algBw();
+        }
+    }
+
+    /**
+     * 128 MiB under NCCL_MAX_NCHANNELS=2: measured 3230.87 us (out-of-place, the 134217728 B row of the sweep file);
+     * the bandwidth term alone is 134217728 B / 41.72 GB/s = 3217 us, so within 15 % leaves room only for a fill of
+     * about one 2 MiB chunk at the capped per-channel rate (2 MiB / 20.9 GB/s = 100 us). When the cap was divided
+     * again by NCCL's default channel count in the pipeline-fill term, this point came out at 4479 us (+38.6 %).
+     */
+    @Test
+    void cappedChannelsMidSizeNearMeasured() throws Exception {
+        Prediction p = H200x2Machine.predict(Map.of("NCCL_MAX_NCHANNELS", "2"), 134217728L);
+        assertEquals(3230.87, p.timeUs(), 0.15 * 3230.87, p.toString());
     }
 }

@@ -116,4 +116,40 @@ class TunerTest {
         assertTrue(Double.isNaN(ev.ncclChoiceUs(Collective.ALL_REDUCE, 4, 8)), "no 4-rank run");
         assertTrue(Double.isNaN(ev.ncclChoiceUs(Collective.BROADCAST, 2, 8)), "no broadcast in these files");
     }
+
+    @Test
+    void channelLimitInTheEnvIsWrittenOnlyWhereNoSizeSlowsDown() throws Exception {
+        Topology t = topo();
+        NcclPredictor p = new NcclPredictor(NcclVersion.parse("2.28"), PerformanceParameters.DEFAULTS);
+        PreparedCommunicator comm = p.prepare(t, t.gpus(), ENV);
+        TuneResult own = Tuner.sweep(comm, PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED,
+                List.of(Collective.ALL_REDUCE), List.of(8L << 30), Evidence.NONE);
+        TunePoint q = own.points().get(0);
+        // a point that says 4 channels would halve the time at 8 GiB (a pretend advice: the model gives no such gain)
+        TunePoint pretend = new TunePoint(q.collective(), q.sizeBytes(), q.bytes(), q.ncclAlgorithm(),
+                q.ncclProtocol(), q.ncclChannels(), q.ncclUs(), q.ncclAlgorithm(), q.ncclProtocol(), 4, 4,
+                q.ncclUs() / 2, q.band(), Double.NaN, Double.NaN);
+        TuneResult r = new TuneResult(own.nNodes(), own.nRanks(), own.band(), List.of(pretend), List.of(),
+                List.of());
+        TuneEnv env = TuneEnv.of(r, s -> p.prepare(t, t.gpus(), merged(s)), PerformanceParameters.DEFAULTS);
+        // re-predicted under NCCL_MAX_NCHANNELS=4 the 8 GiB call is cap-bound on 4 channels: about
+        // 8589934592 B / (1000 x 4 x 20.7 GB/s) = 103743 us (measured 104490 us,
+        // collsim-sweep-NCCL_MAX_NCHANNELS.txt), far slower than NCCL's own count, so nothing is written
+        assertFalse(env.settings().containsKey("NCCL_MAX_NCHANNELS"), env.settings().toString());
+        assertTrue(env.notes().stream().anyMatch(n -> n.contains("NCCL_MAX_NCHANNELS=4") && n.contains("8589934592 B")),
+                env.notes().toString());
+        assertTrue(q.ncclUs() < 103_743 / 2.0, "NCCL's own count is much faster: " + q.ncclUs());
+    }
+
+    @Test
+    void aForcedChannelCountMustBeatTheBandToBeAdvised() {
+        TuningBand band = new TuningBand(13.1, "test");
+        // by hand: 100 us on NCCL's own count; 86 us forced is a 14 % gain (> 13.1 %), 87 us 13 % and 86.9 us 13.1 %
+        // (not more than the band), 110 us a loss
+        assertEquals(4, Tuner.channelsToForce(100, 86, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 87, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 86.9, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 110, 4, band));
+        assertEquals(0, Tuner.channelsToForce(100, 50, 0, band), "no faster forced count");
+    }
 }

@@ -15,10 +15,7 @@ import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -65,14 +62,7 @@ public final class NcclTopoXmlWriter {
      * @throws IOException when the file cannot be written; the target is then untouched
      */
     public void write(Topology topology, Path file) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp = AtomicFiles.tempFile(dir, file.getFileName().toString());
-        try {
-            Files.writeString(tmp, write(topology), StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicFiles.write(file, write(topology));
     }
 
     /**

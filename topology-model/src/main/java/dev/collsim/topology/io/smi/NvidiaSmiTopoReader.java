@@ -115,6 +115,7 @@ public final class NvidiaSmiTopoReader implements TopologyReader {
             StringBuilder source = new StringBuilder("nvidia-smi topo -m text " + fileName + " (line " + m.headerLine
                     + ")");
             notes.forEach(x -> source.append("; ").append(x));
+            Problems.warnings(fileName, notes, b);
             out.add(b.source(source.toString()).build());
         }
         return out;

@@ -1,5 +1,7 @@
 package dev.collsim.topology.io.xml;
 
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.NcclBandwidths;
@@ -52,6 +54,7 @@ final class NcclTopoXmlCollector {
 
     private final List<String> bare = new ArrayList<>();
     private final List<String> bareNics = new ArrayList<>();
+    private final List<String> declared = new ArrayList<>();
 
     NcclTopoXmlCollector(Problems problems, HardwareHints hints, List<String> notes) {
         this.problems = problems;
@@ -83,7 +86,13 @@ final class NcclTopoXmlCollector {
         if (!bare.isEmpty()) {
             notes.add(bare.size() + " GPU(s) " + bare + " have no <gpu> element: model " + (hints.gpuModel() != null
                     ? hints.gpuModel() : "from the pci device id (else unknown)") + ", sm " + (hints.gpuSm() != 0 ? hints.gpuSm()
-                    + " (hint)" : "80 (assumed; pass a GPU hint)") + ", no NVLinks (NCCL detects those at run time)");
+                    + " (hint)" : GpuModels.find(hints.gpuModel() == null ? "" : hints.gpuModel()).map(m -> m.sm()
+                    + " (from the GPU model hint)").orElse("80 (assumed; pass a GPU hint)")) + (hints.nvswitchLinks() != 0
+                    ? "" : ", no NVLinks (NCCL detects those at run time)"));
+        }
+        if (!declared.isEmpty()) {
+            notes.add(declared.size() + " GPU(s) " + declared + " given NVLinks to an NVSwitch by the NVLink hint"
+                    + " (the file has none for them)");
         }
         if (!bareNics.isEmpty()) {
             double gbits = hints.nicSpeed() != null ? hints.nicSpeed().gbits()
@@ -197,9 +206,11 @@ final class NcclTopoXmlCollector {
         String model = pci.has("device") ? modelOf(pci)
                 : hints.gpuModel() != null ? hints.gpuModel() : HardwareHints.UNKNOWN_GPU_MODEL;
         if (g == null) {
-            int sm = hints.gpuSm() != 0 ? hints.gpuSm() : 80;
+            int sm = hints.gpuSm() != 0 ? hints.gpuSm()
+                    : GpuModels.find(model).map(GpuModel::sm).orElse(80);
             bare.add(busId);
-            gpus.add(new GpuElement(host, busId, -1, sm, model, parentId, cpuId, link, List.of(), List.of(), pci));
+            gpus.add(new GpuElement(host, busId, -1, sm, model, parentId, cpuId, link, declaredNvlinks(model, pci),
+                    List.of(), pci));
             return;
         }
         int dev = problems.integer(g, "dev", true, 0, 1023, -1);
@@ -239,8 +250,30 @@ final class NcclTopoXmlCollector {
             }
         }
         if (dev >= 0 && sm > 0) {
-            gpus.add(new GpuElement(host, busId, dev, sm, model, parentId, cpuId, link, nvlinks, c2c, pci));
+            gpus.add(new GpuElement(host, busId, dev, sm, model, parentId, cpuId, link,
+                    nvlinks.isEmpty() ? declaredNvlinks(model, pci) : nvlinks, c2c, pci));
         }
+    }
+
+    /**
+     * The NVLinks a hint declares for a GPU the file gives none: one {@code <nvlink>} to the host's NVSwitch hidden
+     * from the VM (target {@code fffffff:ffff:ff}, class 0x068000), as NCCL itself records NVSwitch links it finds
+     * through NVML, with the hint's count or the GPU model's ({@link GpuModel#nvlinks}).
+     */
+    private List<NvLinkElement> declaredNvlinks(String model, XmlNode at) {
+        if (hints.nvswitchLinks() == 0) {
+            return List.of();
+        }
+        int count = hints.nvswitchLinks() > 0 ? hints.nvswitchLinks()
+                : GpuModels.find(model).map(GpuModel::nvlinks).orElse(0);
+        if (count == 0) {
+            problems.at(at, "NVLinks were declared with the GPU model's own count, but the model ('" + model
+                    + "') has no NVLink or is unknown; allowed: a GPU model with NVLink (--gpu-model), or a count"
+                    + " (--nvlink nvswitch:N)");
+            return List.of();
+        }
+        declared.add(at.attr("busid") == null ? "?" : at.attr("busid").trim());
+        return List.of(new NvLinkElement("fffffff:ffff:ff", count, "0x068000", at));
     }
 
     private String modelOf(XmlNode pci) {

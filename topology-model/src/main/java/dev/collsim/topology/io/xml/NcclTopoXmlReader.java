@@ -126,6 +126,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
         for (String n : notes) {
             source.append("; ").append(n);
         }
+        Problems.warnings(fileName, notes, b);
         return b.source(source.toString()).build();
     }
 
@@ -316,14 +317,22 @@ public final class NcclTopoXmlReader implements TopologyReader {
                     return null;
                 }
                 if (remote == null || remote.host() != gpu.host()) {
-                    notes.add("nvlink target " + l.target() + " of " + gpu.id() + " is not a GPU of this host;"
-                            + " ignored, as NCCL does");
+                    notes.add(Problems.WARNING + "nvlink target " + l.target() + " of " + gpu.id() + " (line "
+                            + l.node().line() + ") has GPU class " + l.tclass() + " but is not a GPU of this host;"
+                            + " its " + l.count() + " NVLinks are ignored, as NCCL does");
                     return null;
                 }
                 return remote.id();
             }
             if (l.tclass().equals(PciSpecs.CLASS_CPU)) {
                 return spec.cpuId();
+            }
+            if (!l.tclass().equals(PciSpecs.CLASS_NVSWITCH) && !PciSpecs.isInvisible(l.target())) {
+                notes.add(Problems.WARNING + "nvlink target " + l.target() + " of " + gpu.id() + " (line "
+                        + l.node().line() + ") has class " + l.tclass() + ", which is neither a GPU (0x03...), a CPU ("
+                        + PciSpecs.CLASS_CPU + ") nor an NVSwitch (" + PciSpecs.CLASS_NVSWITCH + "); its " + l.count()
+                        + " NVLinks are taken to the NVSwitch, as NCCL 2.30 src/graph/topo.cc (ncclTopoAddNvLinks)"
+                        + " does for any class but GPU and CPU");
             }
             String id = "h" + gpu.host() + "/nvs0";
             if (!b.has(id)) {

@@ -1,5 +1,6 @@
 package dev.collsim.topology.io.yaml;
 
+import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
@@ -14,7 +15,6 @@ import dev.collsim.topology.io.yaml.InlineHostType.SwitchSpec;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Parses an inline host description (the {@code hosts:} mapping of a {@code collsim/v1} YAML file):
@@ -36,37 +36,37 @@ import java.util.Set;
  */
 final class InlineHostParser {
 
-    static final Set<String> HOST_KEYS = Set.of("name", "gpus", "cpus", "nvlink", "pcie", "nics");
-    private static final Set<String> GPU_KEYS = Set.of("count", "model", "sm", "memory");
-    private static final Set<String> CPU_KEYS = Set.of("count", "vendor", "model", "arch", "interconnect");
-    private static final Set<String> NVLINK_KEYS = Set.of("switches", "linksPerGpu", "bandwidthPerLink",
-            "generation", "pairs");
-    private static final Set<String> PAIR_KEYS = Set.of("gpus", "links");
-    private static final Set<String> PCIE_KEYS = Set.of("gen", "width", "switches", "rootPorts");
-    private static final Set<String> NIC_KEYS = Set.of("name", "speed", "rail", "gdr");
-    private static final Set<String> NIC_COUNT_KEYS = Set.of("count", "speed", "gdr");
+    static final List<String> HOST_KEYS = List.of("cpus", "gpus", "name", "nics", "nvlink", "pcie");
+    private static final List<String> GPU_KEYS = List.of("count", "memory", "model", "sm");
+    private static final List<String> CPU_KEYS = List.of("arch", "count", "interconnect", "model", "vendor");
+    private static final List<String> NVLINK_KEYS = List.of("bandwidthPerLink", "generation", "linksPerGpu", "pairs",
+            "switches");
+    private static final List<String> PAIR_KEYS = List.of("gpus", "links");
+    private static final List<String> PCIE_KEYS = List.of("gen", "rootPorts", "switches", "width");
+    private static final List<String> NIC_KEYS = List.of("gdr", "name", "rail", "speed");
+    private static final List<String> NIC_COUNT_KEYS = List.of("count", "gdr", "speed");
 
-    private final Fields f;
+    private final YamlFields f;
     private final Problems problems;
     private int declaredGpus;
     private int declaredCpus;
 
     InlineHostParser(Problems problems) {
         this.problems = problems;
-        this.f = new Fields(problems);
+        this.f = new YamlFields(problems.file(), problems::add);
     }
 
     InlineHostType parse(YamlNode host) {
         int before = problems.size();
-        f.checkKeys(host, "hosts", HOST_KEYS);
-        String name = f.text(host, "name", "hosts", false);
-        GpuSpec gpus = gpus(f.map(host, "gpus", "hosts", true));
-        CpuSpec cpus = cpus(f.map(host, "cpus", "hosts", true));
+        f.checkKeys(host, HOST_KEYS);
+        String name = f.text(host, "name", false);
+        GpuSpec gpus = gpus(f.map(host, "gpus", true));
+        CpuSpec cpus = cpus(f.map(host, "cpus", true));
         int nGpus = declaredGpus;
         int nCpus = declaredCpus;
-        NvlinkSpec nvlink = nvlink(f.map(host, "nvlink", "hosts", false), nGpus);
-        List<NicSpec> nics = nics(f.node(host, "nics", "hosts", false));
-        PcieSpec pcie = pcie(f.map(host, "pcie", "hosts", false), host, nGpus, nCpus, nics.size());
+        NvlinkSpec nvlink = nvlink(f.map(host, "nvlink", false), nGpus);
+        List<NicSpec> nics = nics(f.node(host, "nics", false));
+        PcieSpec pcie = pcie(f.map(host, "pcie", false), host, nGpus, nCpus, nics.size());
         if (problems.size() > before) {
             return null;
         }
@@ -79,12 +79,12 @@ final class InlineHostParser {
         if (g == null) {
             return null;
         }
-        f.checkKeys(g, "hosts.gpus", GPU_KEYS);
-        Integer count = f.integer(g, "count", "hosts.gpus", true, 1);
+        f.checkKeys(g, GPU_KEYS);
+        Integer count = f.integer(g, "count", true, 1, Integer.MAX_VALUE);
         declaredGpus = count == null ? 0 : count;
-        String model = f.text(g, "model", "hosts.gpus", true);
-        Integer sm = f.integer(g, "sm", "hosts.gpus", true, 30);
-        Long mem = f.size(g, "memory", "hosts.gpus");
+        String model = f.text(g, "model", true);
+        Integer sm = f.integer(g, "sm", true, 30, Integer.MAX_VALUE);
+        Long mem = f.size(g, "memory");
         if (sm != null && sm > 200) {
             problems.add(g.get("sm"), "hosts.gpus.sm", "found " + sm + "; allowed: compute capability x 10 in 30..200,"
                     + " e.g. 90 for Hopper");
@@ -98,13 +98,13 @@ final class InlineHostParser {
         if (c == null) {
             return null;
         }
-        f.checkKeys(c, "hosts.cpus", CPU_KEYS);
-        Integer count = f.integer(c, "count", "hosts.cpus", true, 1);
+        f.checkKeys(c, CPU_KEYS);
+        Integer count = f.integer(c, "count", true, 1, Integer.MAX_VALUE);
         declaredCpus = count == null ? 0 : count;
-        String vendor = f.text(c, "vendor", "hosts.cpus", true);
-        String model = f.text(c, "model", "hosts.cpus", true);
-        String arch = f.text(c, "arch", "hosts.cpus", false);
-        Bandwidth smp = f.bandwidth(c, "interconnect", "hosts.cpus", count != null && count > 1);
+        String vendor = f.text(c, "vendor", true);
+        String model = f.text(c, "model", true);
+        String arch = f.text(c, "arch", false);
+        Bandwidth smp = f.bandwidth(c, "interconnect", count != null && count > 1);
         if (count == null || vendor == null || model == null || count > 1 && smp == null) {
             return null;
         }
@@ -116,13 +116,13 @@ final class InlineHostParser {
             return null;
         }
         String p = "hosts.nvlink";
-        f.checkKeys(n, p, NVLINK_KEYS);
-        Bandwidth per = f.bandwidth(n, "bandwidthPerLink", p, true);
-        String gen = f.text(n, "generation", p, false);
-        Integer switches = f.integer(n, "switches", p, false, 1);
-        Integer links = f.integer(n, "linksPerGpu", p, switches != null, 1);
+        f.checkKeys(n, NVLINK_KEYS);
+        Bandwidth per = f.bandwidth(n, "bandwidthPerLink", true);
+        String gen = f.text(n, "generation", false);
+        Integer switches = f.integer(n, "switches", false, 1, Integer.MAX_VALUE);
+        Integer links = f.integer(n, "linksPerGpu", switches != null, 1, Integer.MAX_VALUE);
         List<int[]> pairs = new ArrayList<>();
-        List<YamlNode> items = f.list(n, "pairs", p);
+        List<YamlNode> items = f.list(n, "pairs");
         if (n.get("switches") != null && n.get("pairs") != null) {
             problems.add(n.get("pairs"), p + ".pairs", "give either switches (NVSwitch) or pairs (direct links), not both");
         }
@@ -132,9 +132,9 @@ final class InlineHostParser {
         for (int i = 0; i < items.size(); i++) {
             String ip = p + ".pairs[" + i + "]";
             YamlNode it = items.get(i);
-            f.checkKeys(it, ip, PAIR_KEYS);
-            List<Integer> ends = f.intList(it, "gpus", ip);
-            Integer count = f.integer(it, "links", ip, true, 1);
+            f.checkKeys(it, PAIR_KEYS);
+            List<Integer> ends = f.indices(it, "gpus");
+            Integer count = f.integer(it, "links", true, 1, Integer.MAX_VALUE);
             if (ends.size() != 2 || ends.get(0).equals(ends.get(1))) {
                 problems.add(it, ip + ".gpus", "found " + ends + "; allowed: two different GPU indices, e.g. [0, 1]");
                 continue;
@@ -159,27 +159,28 @@ final class InlineHostParser {
             return out;
         }
         if (n.isMap()) {
-            f.checkKeys(n, "hosts.nics", NIC_COUNT_KEYS);
-            Integer count = f.integer(n, "count", "hosts.nics", true, 1);
-            Bandwidth speed = f.bandwidth(n, "speed", "hosts.nics", true);
-            Boolean gdr = f.bool(n, "gdr", "hosts.nics");
+            f.checkKeys(n, NIC_COUNT_KEYS);
+            Integer count = f.integer(n, "count", true, 1, Integer.MAX_VALUE);
+            Bandwidth speed = f.bandwidth(n, "speed", true);
+            Boolean gdr = f.bool(n, "gdr");
             for (int i = 0; count != null && speed != null && i < count; i++) {
                 out.add(new NicSpec("nic" + i, speed, i, gdr == null || gdr));
             }
             return out;
         }
         if (!n.isList()) {
-            problems.add(n, "hosts.nics", "found " + n.found() + "; expected a list of NICs or {count, speed}");
+            problems.add(n, "hosts.nics", "found " + n.found() + "; allowed: a list of NICs, or {count, speed}");
             return out;
         }
         for (int i = 0; i < n.items().size(); i++) {
             String p = "hosts.nics[" + i + "]";
             YamlNode it = n.items().get(i);
-            f.checkKeys(it, p, NIC_KEYS);
-            String name = f.text(it, "name", p, false);
-            Bandwidth speed = f.bandwidth(it, "speed", p, true);
-            Integer rail = it.get("rail") == null ? Integer.valueOf(i) : f.integer(it, "rail", p, false, -1);
-            Boolean gdr = f.bool(it, "gdr", p);
+            f.checkKeys(it, NIC_KEYS);
+            String name = f.text(it, "name", false);
+            Bandwidth speed = f.bandwidth(it, "speed", true);
+            Integer rail = it.get("rail") == null ? Integer.valueOf(i)
+                    : f.integer(it, "rail", false, -1, Integer.MAX_VALUE);
+            Boolean gdr = f.bool(it, "gdr");
             out.add(new NicSpec(name == null ? "nic" + i : name, speed == null ? Bandwidth.ofGBps(1) : speed,
                     rail == null ? -1 : rail, gdr == null || gdr));
         }
@@ -187,19 +188,14 @@ final class InlineHostParser {
     }
 
     private PcieSpec pcie(YamlNode p, YamlNode host, int nGpus, int nCpus, int nNics) {
-        String path = "hosts.pcie";
         List<SwitchSpec> switches = new ArrayList<>();
         List<RootPortSpec> roots = new ArrayList<>();
         Integer gen = null;
         Integer width = 16;
         if (p != null) {
-            f.checkKeys(p, path, PCIE_KEYS);
-            gen = f.integer(p, "gen", path, true, 1);
-            if (gen != null && gen > 6) {
-                problems.add(p.get("gen"), path + ".gen", "found " + gen + "; allowed: 1, 2, 3, 4, 5, 6");
-                gen = null;
-            }
-            width = p.get("width") == null ? Integer.valueOf(16) : f.integer(p, "width", path, false, 1);
+            f.checkKeys(p, PCIE_KEYS);
+            gen = f.integer(p, "gen", true, 1, PcieGen.values().length);
+            width = p.get("width") == null ? Integer.valueOf(16) : f.integer(p, "width", false, 1, Integer.MAX_VALUE);
             new PcieTreeChecker(f, problems, nGpus, nCpus, nNics).check(p, switches, roots);
         }
         if (nNics > 0 && p == null) {

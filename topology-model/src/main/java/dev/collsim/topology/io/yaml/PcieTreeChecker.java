@@ -1,5 +1,6 @@
 package dev.collsim.topology.io.yaml;
 
+import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 import dev.collsim.topology.io.yaml.InlineHostType.RootPortSpec;
@@ -19,10 +20,10 @@ import java.util.Set;
  */
 final class PcieTreeChecker {
 
-    private static final Set<String> SWITCH_KEYS = Set.of("name", "parent", "cpu", "hostBridge", "gpus", "nics");
-    private static final Set<String> ROOT_KEYS = Set.of("cpu", "gpus", "nics");
+    private static final List<String> SWITCH_KEYS = List.of("cpu", "gpus", "hostBridge", "name", "nics", "parent");
+    private static final List<String> ROOT_KEYS = List.of("cpu", "gpus", "nics");
 
-    private final Fields f;
+    private final YamlFields f;
     private final Problems problems;
     private final int nGpus;
     private final int nCpus;
@@ -30,7 +31,7 @@ final class PcieTreeChecker {
     private final Map<Integer, String> gpuAt = new HashMap<>();
     private final Map<Integer, String> nicAt = new HashMap<>();
 
-    PcieTreeChecker(Fields f, Problems problems, int nGpus, int nCpus, int nNics) {
+    PcieTreeChecker(YamlFields f, Problems problems, int nGpus, int nCpus, int nNics) {
         this.f = f;
         this.problems = problems;
         this.nGpus = nGpus;
@@ -39,10 +40,10 @@ final class PcieTreeChecker {
     }
 
     void check(YamlNode pcie, List<SwitchSpec> switches, List<RootPortSpec> roots) {
-        List<YamlNode> items = f.list(pcie, "switches", "hosts.pcie");
+        List<YamlNode> items = f.list(pcie, "switches");
         Map<String, YamlNode> declared = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            String name = items.get(i).isMap() ? f.text(items.get(i), "name", "hosts.pcie.switches[" + i + "]", true)
+            String name = items.get(i).isMap() ? f.text(items.get(i), "name", true)
                     : null;
             if (name != null && declared.putIfAbsent(name, items.get(i)) != null) {
                 problems.add(items.get(i).get("name"), "hosts.pcie.switches[" + i + "].name",
@@ -54,14 +55,15 @@ final class PcieTreeChecker {
             String p = "hosts.pcie.switches[" + i + "]";
             YamlNode it = items.get(i);
             if (!it.isMap()) {
-                problems.add(it, p, "found " + it.found() + "; expected a switch {name, cpu | parent, gpus, nics}");
+                problems.add(it, p, "found " + it.found() + "; allowed: a switch {name, cpu | parent, gpus, nics}");
                 continue;
             }
-            f.checkKeys(it, p, SWITCH_KEYS);
-            String name = f.text(it, "name", p, false);
-            String parent = f.text(it, "parent", p, false);
-            Integer cpu = it.get("cpu") == null ? null : f.integer(it, "cpu", p, false, 0);
-            Integer hb = it.get("hostBridge") == null ? Integer.valueOf(-1) : f.integer(it, "hostBridge", p, false, 0);
+            f.checkKeys(it, SWITCH_KEYS);
+            String name = f.text(it, "name", false);
+            String parent = f.text(it, "parent", false);
+            Integer cpu = it.get("cpu") == null ? null : declaredCpu(it, p, false);
+            Integer hb = it.get("hostBridge") == null ? Integer.valueOf(-1)
+                    : f.integer(it, "hostBridge", false, 0, Integer.MAX_VALUE);
             if ((parent == null) == (it.get("cpu") == null)) {
                 problems.add(it, p, "give exactly one of 'parent' (a switch name) or 'cpu' (a CPU index)");
             }
@@ -69,11 +71,6 @@ final class PcieTreeChecker {
                 problems.add(it.get("parent"), p + ".parent", "link to undeclared device '" + parent
                         + "'; declared switches: " + String.join(", ", declared.keySet()));
                 parent = null;
-            }
-            if (cpu != null && cpu >= nCpus) {
-                problems.add(it.get("cpu"), p + ".cpu", "link to undeclared CPU " + cpu + "; declared CPUs: 0.."
-                        + (nCpus - 1));
-                cpu = null;
             }
             List<Integer> gpus = devices(it, "gpus", p, nGpus, gpuAt, "GPU");
             List<Integer> nics = devices(it, "nics", p, nNics, nicAt, "NIC");
@@ -83,17 +80,12 @@ final class PcieTreeChecker {
             }
         }
         checkCycles(parentOf, declared);
-        List<YamlNode> rootItems = f.list(pcie, "rootPorts", "hosts.pcie");
+        List<YamlNode> rootItems = f.list(pcie, "rootPorts");
         for (int i = 0; i < rootItems.size(); i++) {
             String p = "hosts.pcie.rootPorts[" + i + "]";
             YamlNode it = rootItems.get(i);
-            f.checkKeys(it, p, ROOT_KEYS);
-            Integer cpu = f.integer(it, "cpu", p, true, 0);
-            if (cpu != null && cpu >= nCpus) {
-                problems.add(it.get("cpu"), p + ".cpu", "link to undeclared CPU " + cpu + "; declared CPUs: 0.."
-                        + (nCpus - 1));
-                cpu = null;
-            }
+            f.checkKeys(it, ROOT_KEYS);
+            Integer cpu = declaredCpu(it, p, true);
             List<Integer> gpus = devices(it, "gpus", p, nGpus, gpuAt, "GPU");
             List<Integer> nics = devices(it, "nics", p, nNics, nicAt, "NIC");
             if (cpu != null) {
@@ -107,10 +99,21 @@ final class PcieTreeChecker {
         }
     }
 
+    /** @return the {@code cpu} index of a switch or root port, or null when absent, refused or not declared */
+    private Integer declaredCpu(YamlNode it, String p, boolean required) {
+        Integer cpu = f.integer(it, "cpu", required, 0, Integer.MAX_VALUE);
+        if (cpu != null && cpu >= nCpus) {
+            problems.add(it.get("cpu"), p + ".cpu", "link to undeclared CPU " + cpu + "; declared CPUs: 0.."
+                    + (nCpus - 1));
+            return null;
+        }
+        return cpu;
+    }
+
     private List<Integer> devices(YamlNode it, String key, String p, int declaredCount, Map<Integer, String> at,
             String kind) {
         List<Integer> out = new ArrayList<>();
-        for (int i : f.intList(it, key, p)) {
+        for (int i : f.indices(it, key)) {
             if (i >= declaredCount) {
                 problems.add(it.get(key), p + "." + key, "link to undeclared " + kind + " " + i + "; declared "
                         + kind + "s: " + (declaredCount == 0 ? "none" : "0.." + (declaredCount - 1)));

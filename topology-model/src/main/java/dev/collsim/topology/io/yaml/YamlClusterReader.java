@@ -3,6 +3,7 @@ package dev.collsim.topology.io.yaml;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
+import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.io.InputException;
 import dev.collsim.io.TopologyReader;
@@ -20,7 +21,6 @@ import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -50,9 +50,9 @@ public final class YamlClusterReader implements TopologyReader {
     public static final String SCHEMA = "collsim/v1";
 
     private static final Pattern DETECT = Pattern.compile("(?m)^schema\\s*:");
-    private static final Set<String> TOP_KEYS = Set.of("schema", "name", "source", "hosts", "count", "fabric");
-    private static final Set<String> FABRIC_KEYS = Set.of("kind", "oversubscription", "leafRadix", "planes",
-            "linkSpeed", "switchLatency");
+    private static final List<String> TOP_KEYS = List.of("count", "fabric", "hosts", "name", "schema", "source");
+    private static final List<String> FABRIC_KEYS = List.of("kind", "leafRadix", "linkSpeed", "oversubscription",
+            "planes", "switchLatency");
 
     @Override
     public String format() {
@@ -91,11 +91,11 @@ public final class YamlClusterReader implements TopologyReader {
         Problems problems = new Problems(fileName);
         YamlNode root = YamlTree.parse(fileName, content, problems::add);
         if (!root.isMap()) {
-            problems.add(root, "", "found " + root.found() + "; expected a cluster spec starting with 'schema: "
-                    + SCHEMA + "'");
+            problems.add(root, "", "found " + root.found() + "; allowed: a cluster spec, a mapping starting with"
+                    + " 'schema: " + SCHEMA + "'");
             problems.throwIfAny();
         }
-        ClusterSpec spec = spec(root, new Fields(problems), problems);
+        ClusterSpec spec = spec(root, new YamlFields(problems.file(), problems::add), problems);
         problems.throwIfAny();
         if (spec == null) {
             throw new IllegalStateException("a spec with no reported problem must build");
@@ -113,17 +113,17 @@ public final class YamlClusterReader implements TopologyReader {
         return new Cluster(t, root.get("hosts").kind() == YamlNode.Kind.STRING ? spec : null);
     }
 
-    private static ClusterSpec spec(YamlNode root, Fields f, Problems problems) {
-        f.checkKeys(root, "", TOP_KEYS);
-        String schema = f.text(root, "schema", "", true);
+    private static ClusterSpec spec(YamlNode root, YamlFields f, Problems problems) {
+        f.checkKeys(root, TOP_KEYS);
+        String schema = f.text(root, "schema", true);
         if (schema != null && !schema.equals(SCHEMA)) {
             problems.add(root.get("schema"), "schema", "found '" + schema + "'; allowed: " + SCHEMA);
         }
-        String name = f.text(root, "name", "", true);
-        String source = f.text(root, "source", "", false);
+        String name = f.text(root, "name", true);
+        String source = f.text(root, "source", false);
         Integer count = count(root, f, problems);
-        HostType type = hostType(f.node(root, "hosts", "", true), problems);
-        FabricSpec fabric = fabric(f.map(root, "fabric", "", false), f, problems);
+        HostType type = hostType(f.node(root, "hosts", true), problems);
+        FabricSpec fabric = fabric(f.map(root, "fabric", false), f, problems);
         if (name == null || count == null || type == null || !problems.isEmpty()) {
             return null;
         }
@@ -131,7 +131,7 @@ public final class YamlClusterReader implements TopologyReader {
     }
 
     /** @return the host count (1 when absent), or null after reporting a value that is not one */
-    private static Integer count(YamlNode root, Fields f, Problems problems) {
+    private static Integer count(YamlNode root, YamlFields f, Problems problems) {
         YamlNode n = root.get("count");
         if (n == null) {
             return 1;
@@ -141,7 +141,7 @@ public final class YamlClusterReader implements TopologyReader {
                     + " for one host");
             return null;
         }
-        Integer count = f.integer(root, "count", "", true, 1);
+        Integer count = f.integer(root, "count", true, 1, Integer.MAX_VALUE);
         String tooMany = count == null ? null : ClusterLimits.hostsProblem(count);
         if (tooMany != null) {
             problems.add(n, "count", tooMany);
@@ -169,19 +169,19 @@ public final class YamlClusterReader implements TopologyReader {
         return null;
     }
 
-    private static FabricSpec fabric(YamlNode fab, Fields f, Problems problems) {
+    private static FabricSpec fabric(YamlNode fab, YamlFields f, Problems problems) {
         if (fab == null) {
             return null;
         }
-        f.checkKeys(fab, "fabric", FABRIC_KEYS);
-        String kindText = f.text(fab, "kind", "fabric", true);
+        f.checkKeys(fab, FABRIC_KEYS);
+        String kindText = f.text(fab, "kind", true);
         FabricKind kind = FabricKind.parse(kindText);
         if (kindText != null && kind == null) {
             problems.add(fab.get("kind"), "fabric.kind", "unknown value '" + kindText + "'; allowed: "
                     + FabricKind.allowed());
         }
         double ratio = 1.0;
-        String ratioText = f.text(fab, "oversubscription", "fabric", false);
+        String ratioText = f.text(fab, "oversubscription", false);
         if (ratioText != null) {
             try {
                 ratio = FabricSpec.parseRatio(ratioText);
@@ -192,10 +192,11 @@ public final class YamlClusterReader implements TopologyReader {
             }
         }
         Integer radix = fab.get("leafRadix") == null ? Integer.valueOf(FabricSpec.DEFAULT_LEAF_RADIX)
-                : f.integer(fab, "leafRadix", "fabric", false, 1);
-        Integer planes = fab.get("planes") == null ? Integer.valueOf(1) : f.integer(fab, "planes", "fabric", false, 1);
-        Bandwidth speed = f.bandwidth(fab, "linkSpeed", "fabric", false);
-        Latency latency = f.latency(fab, "switchLatency", "fabric");
+                : f.integer(fab, "leafRadix", false, 1, Integer.MAX_VALUE);
+        Integer planes = fab.get("planes") == null ? Integer.valueOf(1)
+                : f.integer(fab, "planes", false, 1, Integer.MAX_VALUE);
+        Bandwidth speed = f.bandwidth(fab, "linkSpeed", false);
+        Latency latency = f.latency(fab, "switchLatency");
         if (kind == null || radix == null || planes == null) {
             return null;
         }

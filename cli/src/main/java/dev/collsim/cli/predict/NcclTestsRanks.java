@@ -1,0 +1,121 @@
+package dev.collsim.cli.predict;
+
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Option;
+
+/**
+ * Which GPUs {@code collsim predict} uses as ranks, the way nccl-tests 2.19.6 lays them out ({@code src/common.cu};
+ * /work/shared fact sheet section 7.6): every process runs nThreads ({@code -t}) threads of nGpus ({@code -g}) GPUs
+ * each, so ranks = nProcs x nThreads x nGpus; rank = proc x t x g + thread x g + i; a process sits on one host and
+ * its GPUs are {@code localRank x t x g + i}, localRank being the count of lower-numbered processes on the same host.
+ * A plain nccl-tests run is one process; under {@code mpirun -np P -N Q} there are P processes, Q per host
+ * ({@code --nprocs}, {@code --procs-per-host}). Without any of these options every GPU of the cluster is a rank
+ * (as {@code mpirun -np <GPUs> all_reduce_perf -g 1} would run), collsim's default.
+ */
+public final class NcclTestsRanks {
+
+    @Option(names = {"-g", "--ngpus"}, paramLabel = "NGPUS", description = "GPUs per thread, as nccl-tests: one"
+            + " process drives -t x -g GPUs of one host (default 1 when -t, --nprocs or --procs-per-host is given;"
+            + " without any of them every GPU of the cluster is a rank)")
+    private Integer gpus;
+
+    @Option(names = {"-t", "--nthreads"}, paramLabel = "N", description = "threads per process, as nccl-tests"
+            + " (default 1): ranks = nprocs x nthreads x ngpus")
+    private Integer threads;
+
+    @Option(names = {"--nprocs", "--np"}, paramLabel = "P", description = "processes, as mpirun -np P would start"
+            + " nccl-tests (default 1 when -g or -t is given)")
+    private Integer procs;
+
+    @Option(names = {"--procs-per-host", "--npernode"}, paramLabel = "Q", description = "processes per host, as"
+            + " mpirun -N Q (default: as many as the host's GPUs hold, filling host 0 first)")
+    private Integer procsPerHost;
+
+    @Option(names = "--ranks", paramLabel = "N", description = "use only the first N of those ranks")
+    private Integer ranks;
+
+    /** @return true when the layout follows nccl-tests' processes, threads and GPUs (any of -g -t --nprocs given) */
+    private boolean layoutGiven() {
+        return gpus != null || threads != null || procs != null || procsPerHost != null;
+    }
+
+    /**
+     * @param topo the cluster
+     * @return the GPU of each rank, in rank order
+     * @throws UserError (usage) when a count is below 1 or the processes do not fit the cluster, naming the counts
+     */
+    public List<Gpu> place(Topology topo) {
+        List<Gpu> all = layoutGiven() ? processes(topo) : topo.gpus();
+        if (ranks != null) {
+            if (ranks < 1 || ranks > all.size()) {
+                throw new UserError("--ranks must be in [1, " + all.size() + "], got " + ranks, ExitCodes.USAGE);
+            }
+            return List.copyOf(all.subList(0, ranks));
+        }
+        return List.copyOf(all);
+    }
+
+    private List<Gpu> processes(Topology topo) {
+        int g = atLeastOne("-g (ngpus)", gpus);
+        int t = atLeastOne("-t (nthreads)", threads);
+        int p = atLeastOne("--nprocs", procs);
+        int perProc = t * g;
+        List<Gpu> out = new ArrayList<>();
+        int placed = 0;
+        for (int h = 0; h < topo.hostCount() && placed < p; h++) {
+            List<Gpu> onHost = topo.gpusOf(h);
+            int fit = onHost.size() / perProc;
+            if (procsPerHost != null && (procsPerHost < 1 || procsPerHost > fit)) {
+                throw new UserError(String.format(Locale.ROOT, "--procs-per-host must be in [1, %d] (host %d has %d"
+                        + " GPUs, each process drives -t %d x -g %d = %d), got %d", fit, h, onHost.size(), t, g,
+                        perProc, procsPerHost), ExitCodes.USAGE);
+            }
+            int here = Math.min(p - placed, procsPerHost != null ? procsPerHost : fit);
+            out.addAll(onHost.subList(0, here * perProc));
+            placed += here;
+        }
+        if (placed < p) {
+            int maxPerHost = topo.hostCount() == 0 ? 0 : topo.gpusOf(0).size();
+            throw new UserError(String.format(Locale.ROOT, "%d process(es) x -t %d x -g %d GPUs do not fit cluster %s"
+                    + " (%d host(s), %d GPUs on host 0): one process drives at most %d GPUs of one host, and only %d"
+                    + " such process(es) fit", p, t, g, topo.name(), topo.hostCount(), maxPerHost, maxPerHost, placed),
+                    ExitCodes.USAGE);
+        }
+        return out;
+    }
+
+    private static int atLeastOne(String option, Integer value) {
+        if (value != null && value < 1) {
+            throw new UserError(option + " must be >= 1, got " + value, ExitCodes.USAGE);
+        }
+        return value == null ? 1 : value;
+    }
+
+    /**
+     * @param rankList the ranks {@link #place} gave
+     * @return the header line saying how the rank count follows from the options, e.g.
+     *         {@code Ranks: 8 = 1 process x 2 threads x 4 GPUs (nccl-tests -t 2 -g 4)}
+     */
+    public String describe(List<Gpu> rankList) {
+        long hosts = rankList.stream().mapToInt(Gpu::host).distinct().count();
+        String where = " on " + hosts + (hosts == 1 ? " host" : " hosts");
+        if (!layoutGiven()) {
+            String cut = ranks == null ? rankList.size() + " = " : "the first " + ranks + " (--ranks) of ";
+            return "Ranks: " + cut + "every GPU of the cluster, one process each (as mpirun -np <GPUs>"
+                    + " all_reduce_perf -g 1)" + where;
+        }
+        int p = procs == null ? 1 : procs;
+        int t = threads == null ? 1 : threads;
+        int g = gpus == null ? 1 : gpus;
+        String layout = String.format(Locale.ROOT, "%d = %d process%s x %d thread%s x %d GPU%s (nccl-tests -t %d -g %d,"
+                + " %s)", p * t * g, p, p == 1 ? "" : "es", t, t == 1 ? "" : "s", g, g == 1 ? "" : "s", t, g,
+                procs == null ? "one process as without mpirun; --nprocs P for mpirun -np P" : "--nprocs " + p);
+        return "Ranks: " + (ranks == null ? layout : "the first " + ranks + " (--ranks) of " + layout) + where;
+    }
+}

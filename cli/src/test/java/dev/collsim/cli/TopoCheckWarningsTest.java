@@ -1,0 +1,37 @@
+package dev.collsim.cli;
+
+import static dev.collsim.cli.CliRun.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's my-cluster.yaml with its two errors fixed: 2 DGX H100 (8 NICs each, 16 in all) under a 2:1 fat-tree
+ * with 32 NICs per leaf: one leaf, no spine, so the oversubscription cannot act; topo check passes (exit 0) and warns.
+ * The shipped 32-host 2:1 config (256 NICs, 8 leaves) gets no warning.
+ */
+class TopoCheckWarningsTest {
+
+    @Test
+    void oneLeafFatTreeIsWarned(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("my-cluster.yaml");
+        Files.writeString(f, "schema: collsim/v1\nname: my-cluster\nhosts: dgx-h100\ncount: 2\nfabric:\n  kind: fat-tree\n"
+                + "  linkSpeed: 400 Gb/s\n  oversubscription: 2:1\n");
+        CliRun r = run("topo", "check", "-c", f.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("collsim: warning: oversubscription 2:1 has no effect: every NIC of the 2 hosts sits under"
+                + " one leaf switch"), r.err());
+    }
+
+    @Test
+    void manyLeavesAreNotWarned() {
+        CliRun r = run("topo", "check", "-c", "dgx-h100-32x-fattree-2to1");
+        assertEquals(0, r.code(), r.err());
+        assertFalse(r.err().contains("warning"), r.err());
+    }
+}

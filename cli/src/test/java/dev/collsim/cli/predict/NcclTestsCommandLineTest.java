@@ -1,0 +1,141 @@
+package dev.collsim.cli.predict;
+
+import static dev.collsim.cli.CliRun.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.collsim.cli.CliRun;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pasted nccl-tests 2.19.6 command line means in {@code collsim predict} what it means to nccl-tests
+ * ({@code src/common.cu}; fact sheet section 7): -c N is the data check, ranks = nProcs x nThreads x nGpus with one
+ * process without mpirun, and -d/-o/-r all print one sweep per type, op or root in nccl-tests' loop order.
+ */
+class NcclTestsCommandLineTest {
+
+    private static List<String[]> rows(String out) {
+        return out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.trim().split("\\s+")).toList();
+    }
+
+    private static String headerLine(String out, String prefix) {
+        return out.lines().filter(l -> l.startsWith("# " + prefix)).findFirst().orElse("(none)");
+    }
+
+    /** The task's own line: a cluster with -c and nccl-tests' -c 1 check flag, in either order. */
+    @Test
+    void checkFlagNextToCluster() {
+        for (String[] args : List.of(new String[] {"-c", "dgx-h100", "allreduce", "-b", "8", "-e", "8G", "-f", "2",
+            "-g", "8", "-c", "1"}, new String[] {"allreduce", "-c", "1", "-b", "8", "-e", "8G", "-f", "2", "-g", "8",
+            "-c", "dgx-h100"})) {
+            String[] full = new String[args.length + 1];
+            full[0] = "predict";
+            System.arraycopy(args, 0, full, 1, args.length);
+            CliRun r = run(full);
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("# Cluster: dgx-h100 (1 host, 8 GPUs)"), r.out());
+            assertTrue(r.out().contains("# nccl-tests flags -c read and ignored"), r.out());
+            assertEquals(31, rows(r.out()).size(), "8 B .. 8 GiB by factor 2 = 2^3 .. 2^33");
+        }
+        CliRun two = run("predict", "allreduce", "-c", "dgx-h100", "-c", "dgx-a100");
+        assertEquals(2, two.code());
+        assertTrue(two.err().contains("dgx-h100, dgx-a100"), two.err());
+    }
+
+    /**
+     * nccl-tests: n = nProcs x nThreads x nGpus, and one process without mpirun. -t 2 -g 4: 1 x 2 x 4 = 8 ranks of
+     * one host; -g 8 on the 4-host default cluster: 8 ranks on host 0, not 32 (one process drives GPUs of one host).
+     */
+    @Test
+    void ranksAreProcessesTimesThreadsTimesGpus() {
+        CliRun tg = run("predict", "allreduce", "-t", "2", "-g", "4", "-b", "1G", "-e", "1G");
+        assertEquals(0, tg.code(), tg.err());
+        assertTrue(tg.out().contains("# nGpus 8 "), tg.out());
+        assertTrue(headerLine(tg.out(), "Ranks:").startsWith("# Ranks: 8 = 1 process x 2 threads x 4 GPUs"),
+                tg.out());
+        CliRun g8 = run("predict", "allreduce", "-g", "8", "-b", "1G", "-e", "1G");
+        assertTrue(g8.out().contains("# nGpus 8 "), g8.out());
+        assertTrue(g8.out().contains("8 ranks on 1 NCCL node(s)"), g8.out());
+        // mpirun -np 4 -N 1 all_reduce_perf -g 4: 4 processes, one per host, 4 GPUs each = 16 ranks, 4 per node
+        CliRun mpi = run("predict", "allreduce", "--nprocs", "4", "--procs-per-host", "1", "-g", "4", "-b", "1G",
+                "-e", "1G");
+        assertEquals(0, mpi.code(), mpi.err());
+        assertTrue(mpi.out().contains("16 ranks on 4 NCCL node(s), 4 per node"), mpi.out());
+        // mpirun -np 32 all_reduce_perf -g 1 is every GPU of the 4 x 8 cluster, as predict's default
+        CliRun all = run("predict", "allreduce", "--nprocs", "32", "-b", "1G", "-e", "1G");
+        CliRun dflt = run("predict", "allreduce", "-b", "1G", "-e", "1G");
+        assertTrue(all.out().contains("32 ranks on 4 NCCL node(s), 8 per node"), all.out());
+        assertEquals(rows(dflt.out()).get(0)[5], rows(all.out()).get(0)[5], "same time");
+        // 5 processes of 8 GPUs need 40 GPUs of the 32; 3 x 3 = 9 GPUs do not fit one 8-GPU host
+        assertEquals(2, run("predict", "allreduce", "--nprocs", "5", "-g", "8").code());
+        CliRun nine = run("predict", "allreduce", "-t", "3", "-g", "3");
+        assertEquals(2, nine.code());
+        assertTrue(nine.err().contains("-t 3 x -g 3"), nine.err());
+    }
+
+    /**
+     * -d all: nccl-tests' twelve types in its order, each its own sweep; the count column is 1 GiB over the type's
+     * size (int8 1073741824, float 268435456, double 134217728). -o all: sum, prod, max, min, avg; a collective
+     * without a reduction prints one sweep with redop none.
+     */
+    @Test
+    void allTypesAndOps() {
+        CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "-d", "all", "-b", "1G", "-e", "1G");
+        assertEquals(0, r.code(), r.err());
+        List<String[]> rows = rows(r.out());
+        List<String> types = rows.stream().map(x -> x[2]).toList();
+        assertEquals(List.of("int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double",
+                "bfloat16", "f8e4m3", "f8e5m2"), types);
+        assertEquals("1073741824", rows.get(0)[1]);
+        assertEquals("268435456", rows.get(7)[1]);
+        assertEquals("134217728", rows.get(8)[1]);
+        assertTrue(r.out().contains("datatype all op sum"), r.out());
+        CliRun ops = run("predict", "allreduce", "-c", "dgx-h100", "-o", "all", "-b", "1M", "-e", "2M", "-f", "2");
+        assertEquals(List.of("sum", "sum", "prod", "prod", "max", "max", "min", "min", "avg", "avg"),
+                rows(ops.out()).stream().map(x -> x[3]).toList());
+        CliRun ag = run("predict", "allgather", "-c", "dgx-h100", "-o", "all", "-b", "1M", "-e", "1M");
+        assertEquals(List.of("none"), rows(ag.out()).stream().map(x -> x[3]).toList());
+        assertEquals(2, run("predict", "allreduce", "-d", "float99").code());
+    }
+
+    /** -r all on 8 ranks: roots 0..7, the same time each; -r 3 prints root 3; a root outside the ranks is refused. */
+    @Test
+    void allRootsAndTheRootColumn() {
+        CliRun r = run("predict", "broadcast", "-c", "dgx-h100", "-r", "all", "-b", "64M", "-e", "64M");
+        assertEquals(0, r.code(), r.err());
+        List<String[]> rows = rows(r.out());
+        assertEquals(List.of("0", "1", "2", "3", "4", "5", "6", "7"), rows.stream().map(x -> x[4]).toList());
+        assertEquals(1, rows.stream().map(x -> x[5]).distinct().count(), "the same time for every root");
+        CliRun three = run("predict", "reduce", "-c", "dgx-h100", "-r", "3", "-b", "64M", "-e", "64M");
+        assertEquals("3", rows(three.out()).get(0)[4]);
+        assertEquals(2, run("predict", "reduce", "-c", "dgx-h100", "-r", "8").code());
+        assertEquals(2, run("predict", "reduce", "-r", "first").code());
+    }
+
+    /** --format json carries the NCCL settings typed: numbers as numbers, with collsim's reading and NCCL's default. */
+    @Test
+    void jsonNcclSettingsAreTyped() throws Exception {
+        CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "--env", "NCCL_MAX_NCHANNELS=8", "--env",
+                "NCCL_ALGO=Ring", "--format", "json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode env = new ObjectMapper().readTree(r.out()).get("nccl_env");
+        assertTrue(env.get("NCCL_MAX_NCHANNELS").get("value").isInt(), env.toString());
+        assertEquals(8, env.get("NCCL_MAX_NCHANNELS").get("value").asInt());
+        assertEquals("64", env.get("NCCL_MAX_NCHANNELS").get("default").asText());
+        assertEquals("Ring", env.get("NCCL_ALGO").get("value").asText());
+        assertTrue(env.get("NCCL_ALGO").get("source").asText().contains("tuning.cc"), env.toString());
+    }
+
+    /** --perf-params is the file of performance parameters; --params, its former name, still reads it. */
+    @Test
+    void perfParamsWithTheFormerNameKept() {
+        CliRun missing = run("predict", "allreduce", "--perf-params", "no-such-file.yaml");
+        CliRun former = run("predict", "allreduce", "--params", "no-such-file.yaml");
+        assertEquals(3, missing.code());
+        assertEquals(3, former.code());
+        assertTrue(missing.err().contains("no-such-file.yaml"), missing.err());
+    }
+}

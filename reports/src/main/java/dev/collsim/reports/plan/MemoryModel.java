@@ -1,0 +1,125 @@
+package dev.collsim.reports.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Memory per GPU of a training job: weights, gradients, optimizer state and activations. This class holds no state.
+ *
+ * <ul>
+ *   <li><b>Model states</b> (Rajbhandari et al. 2020, "ZeRO", section 3.1): mixed-precision Adam keeps per parameter
+ *       {@code paramBytes} weights (2, bf16), {@code gradBytes} gradients (2, or 4 with Megatron-LM's fp32 gradient
+ *       accumulation) and K = 12 bytes of optimizer state (fp32 master weights, momentum, variance; 8 when the
+ *       weights are already fp32): the paper's 2 + 2 + 12 = 16 bytes. A GPU holds {@code Psi = dense params / (tp pp)
+ *       + expert params / (tp pp ep)}. ZeRO stage 1 divides the optimizer state by the data-parallel degree, stage 2
+ *       also the gradients, stage 3 (FSDP) also the weights (section 5.1), over the {@code dp x cp} ranks that hold
+ *       the same weights; expert weights divide by their own data-parallel degree {@code dp / ep}.</li>
+ *   <li><b>Activations per layer and micro-batch</b> (Korthikanti et al. 2022, "Reducing Activation Recomputation
+ *       in Large Transformer Models", Table 2), with a = h / 128 heads (head size 128, as GPT-3 175B, Llama 3 8B, 70B,
+ *       405B): no parallelism {@code s b h (34 + 5 a s / h)}; tensor parallel {@code s b h (10 + 24/t + 5 a s/(h t))};
+ *       with sequence parallelism {@code s b h (34/t + 5 a s/(h t))}; selective recomputation drops the
+ *       {@code 5 a s / h} term (attention scores; FlashAttention keeps none either); full recomputation keeps only the
+ *       layer input, {@code 2 s b h} (divided by t with sequence parallelism). The table counts 2-byte activations; it
+ *       is scaled by {@code actBytes / 2}. With context parallelism each rank holds s/cp tokens: s becomes s/cp.</li>
+ *   <li><b>In flight</b> (Korthikanti et al. 2022 section 4.2.3): with 1F1B the first stage holds the activations of
+ *       {@code min(pp, m)} micro-batches for its L/pp layers; the interleaved schedule multiplies that by
+ *       {@code 1 + (pp - 1)/(pp v)}.</li>
+ * </ul>
+ * Left out: embedding and output-layer activations, CUDA context and NCCL buffers, allocator fragmentation, MoE
+ * routing buffers; MoE layers are sized as dense ones.
+ */
+public final class MemoryModel {
+
+    /** Head size assumed for the head count a = h / 128 (GPT-3 175B and Llama 3 configs). */
+    static final int HEAD_SIZE = 128;
+
+    private MemoryModel() {
+    }
+
+    /**
+     * @param job           the job
+     * @param capacityBytes the GPU's memory, or NaN when unknown
+     * @return the memory plan, with suggestions when it does not fit
+     */
+    public static MemoryPlan of(TrainingJob job, double capacityBytes) {
+        MemoryPlan plain = need(job, capacityBytes, List.of());
+        if (plain.fits()) {
+            return plain;
+        }
+        return need(job, capacityBytes, suggestions(job, capacityBytes));
+    }
+
+    private static MemoryPlan need(TrainingJob job, double capacity, List<String> suggestions) {
+        double shards = (double) job.tp() * job.pp();
+        double dense = (job.shape().params() - job.expertParams()) / shards;
+        double expert = job.expertParams() / (shards * job.ep());
+        int edp = job.dp() / job.ep();
+        int dp = job.dp() * job.cp();
+        int z = job.zero();
+        double optBytes = job.paramBytes() >= 4 ? 8 : 12;
+        double weights = job.paramBytes() * (dense / (z >= 3 ? dp : 1) + expert / (z >= 3 ? edp : 1));
+        double grads = job.gradBytes() * (dense / (z >= 2 ? dp : 1) + expert / (z >= 2 ? edp : 1));
+        double opt = optBytes * (dense / (z >= 1 ? dp : 1) + expert / (z >= 1 ? edp : 1));
+        double perLayer = activationsPerLayer(job);
+        double inFlight = Math.min(job.pp(), job.microBatches());
+        if (job.virtualStages() > 1) {
+            inFlight = job.pp() * (1 + (job.pp() - 1.0) / (job.pp() * job.virtualStages()));
+        }
+        double acts = perLayer * job.layersPerStage() * inFlight;
+        return new MemoryPlan(weights, grads, opt, acts, perLayer, inFlight, capacity, suggestions);
+    }
+
+    /**
+     * @param job the job
+     * @return activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, Table 2)
+     */
+    public static double activationsPerLayer(TrainingJob job) {
+        double s = job.seqPerRank();
+        double h = job.shape().hidden();
+        double sbh = s * job.microBatch() * h;
+        double t = job.tp();
+        double perElement;
+        if (job.recompute() == Recompute.FULL) {
+            perElement = job.sequenceParallel() ? 2 / t : 2;
+        } else {
+            double heads = Math.max(1, h / HEAD_SIZE);
+            double scores = job.recompute() == Recompute.SELECTIVE ? 0 : 5 * heads * s / (h * t);
+            perElement = (job.sequenceParallel() ? 10 / t : 10) + 24 / t + scores;
+        }
+        return sbh * perElement * job.actBytes() / 2.0;
+    }
+
+    private static List<String> suggestions(TrainingJob job, double capacity) {
+        List<String> out = new ArrayList<>();
+        if (job.recompute() != Recompute.FULL) {
+            tryChange(out, capacity, "--recompute full", () -> job.withLayout(job.tp(), job.pp(), job.zero(),
+                    Recompute.FULL));
+        }
+        for (int z = job.zero() + 1; z <= 3 && job.dp() > 1; z++) {
+            int stage = z;
+            tryChange(out, capacity, "--zero " + z, () -> job.withLayout(job.tp(), job.pp(), stage,
+                    job.recompute()));
+        }
+        tryChange(out, capacity, "--pp " + job.pp() * 2, () -> job.withLayout(job.tp(), job.pp() * 2, job.zero(),
+                job.recompute()));
+        tryChange(out, capacity, "--tp " + job.tp() * 2, () -> job.withLayout(job.tp() * 2, job.pp(), job.zero(),
+                job.recompute()));
+        return out;
+    }
+
+    private static void tryChange(List<String> out, double capacity, String change, Supplier<TrainingJob> job) {
+        TrainingJob j;
+        try {
+            j = job.get();
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        MemoryPlan m = need(j, capacity, List.of());
+        if (m.fits()) {
+            out.add(String.format(Locale.ROOT, "%s: %.1f GB per GPU on %d GPUs", change, m.totalBytes() / 1e9,
+                    j.nGpus()));
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package dev.collsim.sweep;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.IoMessages;
+import dev.collsim.io.UserInputException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * Entry point of {@code collsim sweep} (the launcher runs it with the sweep module's class path, Spark included).
+ * Exit codes as the rest of collsim ({@link UserInputException}): a spec problem is the user's (file, line, column,
+ * field; no stack trace), anything else a bug (exit 1). {@link #run} returns the code so tests never exit.
+ */
+public final class SweepMain {
+
+    private SweepMain() {
+    }
+
+    /** @param args command line */
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /**
+     * @param args command line (after {@code sweep})
+     * @param out  standard output
+     * @param err  standard error
+     * @return the exit code
+     */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new SweepCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> failure(ex, err));
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    private static int failure(Exception ex, PrintWriter err) {
+        String file = IoMessages.fileProblem(ex);
+        if (file != null) {
+            err.println("collsim sweep: " + file);
+            return UserInputException.INPUT;
+        }
+        if (ex instanceof InputException ie) {
+            err.println(ie.getMessage());
+            return ie.exitCode();
+        }
+        if (ex instanceof UserInputException ue) {
+            err.println("collsim sweep: " + ue.getMessage());
+            return ue.exitCode();
+        }
+        err.println("collsim sweep: internal error (please report): " + ex);
+        ex.printStackTrace(err);
+        return UserInputException.SOFTWARE;
+    }
+}

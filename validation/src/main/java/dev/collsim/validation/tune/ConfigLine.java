@@ -1,0 +1,26 @@
+package dev.collsim.validation.tune;
+
+import dev.collsim.nccl.Collective;
+
+/**
+ * One line of the tuner plugin's file: the (algorithm, protocol, channels) to set for calls of one collective whose
+ * selection bytes lie in {@code minBytes..maxBytes} (inclusive, as the plugin matches). Lines of one collective are
+ * contiguous and cover every byte count from the first swept size to the last ({@link LineCover}).
+ *
+ * @param collective the collective
+ * @param minBytes   first byte count, bytes NCCL selects on
+ * @param maxBytes   last byte count, inclusive, >= minBytes
+ * @param target     what the line sets: collsim's advice, or NCCL's own choice with its own channel count
+ * @param advised    true when the line carries advice, false when it restates NCCL's own choice
+ */
+public record ConfigLine(Collective collective, long minBytes, long maxBytes, TunePoint.Target target,
+        boolean advised) {
+
+    /** @throws IllegalArgumentException when the range is empty or negative */
+    public ConfigLine {
+        if (minBytes < 0 || maxBytes < minBytes) {
+            throw new IllegalArgumentException("a line needs 0 <= minBytes <= maxBytes, got " + minBytes + ".."
+                    + maxBytes);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.collsim.validation.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.validation.diagnose.Diagnoser;
+import dev.collsim.validation.diagnose.Finding;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What the measurement readers used to drop or accept without a word is now a warning naming its line (printed and
+ * counted by the commands, a finding in diagnose) or a located refusal. The reproducers in src/test/resources/fuzz
+ * are the public file A-allreduce-2x4xH100-16GB.txt (via s02) with one line changed; line numbers counted by hand.
+ */
+class ReaderWarningsTest {
+
+    private static final Path DIR = Path.of("src/test/resources/fuzz");
+
+    /** s04: an NCCL WARN line (line 45) between two rows of the table: a warning, and diagnose reports a problem. */
+    @Test
+    void ncclWarnInsideTheTableIsAWarningAndAFinding() throws Exception {
+        Path f = DIR.resolve("s04-ncclt-warn-in-table.txt");
+        List<Dataset> ds = MeasurementReader.read(f);
+        assertEquals(1, ds.size());
+        List<Note> w = ds.get(0).warnings();
+        assertEquals(1, w.size(), w.toString());
+        assertEquals(45, w.get(0).line());
+        assertTrue(w.get(0).text().startsWith("warning: NCCL WARN inside the results table (Cuda failure 'an illegal"
+                + " memory access was encountered')"), w.get(0).text());
+        assertEquals(32, ds.get(0).points().size(), "every row is kept (8 B .. 16 GiB, 32 sizes)");
+        var diagnosis = new Diagnoser().diagnose(ds, Files.readAllLines(f)).get(0);
+        Finding warn = diagnosis.findings().stream().filter(x -> x.kind() == Finding.Kind.NCCL_WARN).findFirst()
+                .orElseThrow(() -> new AssertionError(diagnosis.findings().toString()));
+        assertEquals(Finding.Severity.PROBLEM, warn.severity());
+        assertEquals(45, warn.evidence().get(0).line());
+    }
+
+    /** An NCCL WARN before the table is not inside it: no warning (the log keeps it for the transport checks). */
+    @Test
+    void ncclWarnBeforeTheTableIsNoWarning() throws Exception {
+        String text = Files.readString(DIR.resolve("s04-ncclt-warn-in-table.txt"));
+        String[] lines = text.split("\n", -1);
+        String warn = lines[44];
+        StringBuilder moved = new StringBuilder();
+        for (int i = 0; i < lines.length; i++) {
+            if (i == 21) {
+                moved.append(warn).append('\n');
+            }
+            if (i != 44) {
+                moved.append(lines[i]).append(i < lines.length - 1 ? "\n" : "");
+            }
+        }
+        List<Dataset> ds = MeasurementReader.read("moved.txt", moved.toString());
+        assertEquals(List.of(), ds.get(0).warnings());
+        assertEquals(1, ds.get(0).log().flagged().size());
+    }
+
+    /** s05: the 256 KiB row (line 40) has time -207.5: dropped with a warning naming the line; 31 rows remain. */
+    @Test
+    void negativeTimeDropsTheRowWithAWarning() throws Exception {
+        List<Dataset> ds = MeasurementReader.read(DIR.resolve("s05-ncclt-negative-time.txt"));
+        List<Note> w = ds.get(0).warnings();
+        assertEquals(1, w.size(), w.toString());
+        assertEquals(40, w.get(0).line());
+        assertEquals("warning: out-of-place time -207.5 us: no measured value is below zero; the row is dropped",
+                w.get(0).text());
+        assertEquals(31, ds.get(0).points().size());
+        assertFalse(ds.get(0).points().stream().anyMatch(p -> p.sizeBytes() == 262144));
+    }
+
+    /**
+     * nccl-tests prints a non-finite double with printf, as glibc spells it ({@code nan}, {@code -nan}, {@code inf});
+     * Java spells it {@code NaN}, {@code Infinity}. Every spelling is refused at its cell (line 45, column 57) with the
+     * same message, in the nccl-tests table reader and in a reduced markdown table.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"nan", "NaN", "-nan", "inf", "Infinity", "-inf"})
+    void everySpellingOfNotANumberIsRefusedAlike(String word) throws Exception {
+        String text = Files.readString(DIR.resolve("s06-ncclt-time-nan.txt")).replace("    nan   25.76",
+                "    " + word + "   25.76");
+        InputException e = assertThrows(InputException.class, () -> MeasurementReader.read("t.txt", text));
+        assertEquals("t.txt:45:57: row: time: '" + word + "' is not a number", e.problems().get(0).toString());
+        String md = "## all_reduce, 8 GPUs\n\n| size | busbw (GB/s) |\n|---|---|\n| 1 MiB | 10.5 |\n| 2 MiB | " + word
+                + " |\n";
+        InputException m = assertThrows(InputException.class, () -> MeasurementReader.read("m.md", md));
+        assertEquals("m.md:6:11: busbw (GB/s): found '" + word + "'; allowed: a finite decimal number, e.g. 12.5 or"
+                + " 1.2e3", m.problems().get(0).toString());
+    }
+
+    /** Every file of the corpus reads the same with CRLF line ends as with LF: same datasets, rows and notes. */
+    @Test
+    void crlfReadsAsLf() throws Exception {
+        List<Path> files;
+        try (var s = Files.list(Corpus.DIR)) {
+            files = s.filter(p -> p.getFileName().toString().startsWith("A-")
+                    || p.getFileName().toString().startsWith("D-")).sorted().toList();
+        }
+        assertTrue(files.size() >= 20, files.toString());
+        for (Path f : files) {
+            String lf = Files.readString(f).replace("\r\n", "\n");
+            List<Dataset> a = MeasurementReader.read("x", lf);
+            List<Dataset> b = MeasurementReader.read("x", lf.replace("\n", "\r\n"));
+            // FileHeader has no equals: compare everything else, and the header's text
+            assertEquals(a.toString().replaceAll("FileHeader@\\w+", ""),
+                    b.toString().replaceAll("FileHeader@\\w+", ""), f.toString());
+            for (int i = 0; i < a.size(); i++) {
+                assertEquals(a.get(i).header().text("source"), b.get(i).header().text("source"), f.toString());
+            }
+        }
+    }
+
+    /** Bytes that are not UTF-8: a located refusal naming the byte and its offset, not the JDK's "Input length = 1". */
+    @Test
+    void bytesThatAreNotTextAreRefusedWithTheirOffset(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("random.bin");
+        // line 1 "# ok\n" (5 bytes), line 2 "ab" then 0xFF (never valid in UTF-8) at byte offset 7, column 3
+        Files.write(f, new byte[] {'#', ' ', 'o', 'k', '\n', 'a', 'b', (byte) 0xFF, 'c'});
+        InputException e = assertThrows(InputException.class, () -> MeasurementReader.read(f));
+        assertEquals(f + ":2:3: not UTF-8 text: byte 0xFF at byte offset 7 cannot start or continue a UTF-8"
+                + " character; allowed: a text file (UTF-8 or ASCII), e.g. nccl-tests output, YAML, NCCL XML,"
+                + " nvidia-smi topo -m", e.problems().get(0).toString());
+    }
+
+    /** Problems name the file as the user gave it (a relative path); the dataset id keeps the base name. */
+    @Test
+    void problemsNameThePathAsGiven(@TempDir Path dir) throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("runs"));
+        Path f = sub.resolve("bad.txt");
+        Files.writeString(f, Files.readString(DIR.resolve("s06-ncclt-time-nan.txt")));
+        InputException e = assertThrows(InputException.class, () -> MeasurementReader.read(f));
+        assertEquals(f.toString(), e.problems().get(0).file());
+        Path ok = sub.resolve("ok.txt");
+        Files.writeString(ok, Files.readString(DIR.resolve("s05-ncclt-negative-time.txt")));
+        assertEquals("ok.txt", MeasurementReader.read(ok).get(0).file());
+    }
+
+    /**
+     * nccl-tests -J JSON and collsim JSON: a negative time is dropped with a warning like the text table; a time
+     * beyond a double (1e999, which Jackson reads as Infinity) is refused.
+     */
+    @Test
+    void jsonNegativeAndInfiniteTimes() throws Exception {
+        String json = "{\"config\": {\"devices\": [{\"rank\": 0, \"hostname\": \"h\", \"device\": 0},"
+                + " {\"rank\": 1, \"hostname\": \"h\", \"device\": 1}]},"
+                + " \"args\": [\"./build/all_reduce_perf\", \"-b\", \"8\"], \"results\": ["
+                + "{\"size\": 8, \"count\": 2, \"type\": \"float\", \"redop\": \"sum\", \"root\": -1,"
+                + " \"out_of_place\": {\"time\": TIME, \"alg_bw\": 0.0, \"bus_bw\": 0.0, \"nwrong\": 0}},"
+                + "{\"size\": 16, \"count\": 4, \"type\": \"float\", \"redop\": \"sum\", \"root\": -1,"
+                + " \"out_of_place\": {\"time\": 10.0, \"alg_bw\": 0.0, \"bus_bw\": 0.0, \"nwrong\": 0}}]}";
+        List<Dataset> ds = MeasurementReader.read("r.json", json.replace("TIME", "-10.0"));
+        assertEquals(1, ds.get(0).points().size());
+        assertEquals(List.of(Note.warning(0, "results[0]: out-of-place time -10.0 us: no measured value is below"
+                + " zero; the result is dropped")), ds.get(0).warnings());
+        InputException e = assertThrows(InputException.class,
+                () -> MeasurementReader.read("r.json", json.replace("TIME", "1e999")));
+        assertTrue(e.problems().get(0).toString().startsWith("r.json: results[0]: a time or bandwidth beyond a"
+                + " double"), e.problems().get(0).toString());
+    }
+}

@@ -1,0 +1,72 @@
+package dev.collsim.validation.tune;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PreparedCommunicator;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The tuner file's lines cover the swept sizes without gaps and switch where the advice switches. */
+class LineCoverTest {
+
+    private static final TuningBand BAND = new TuningBand(10, "test");
+
+    /** NCCL picks Ring/LL up to 1200 bytes, Ring/LL128 to 1500, Ring/Simple above; nothing is advised. */
+    private static TunePoint world(long bytes) {
+        Protocol p = bytes <= 1200 ? Protocol.LL : bytes <= 1500 ? Protocol.LL128 : Protocol.SIMPLE;
+        return new TunePoint(Collective.ALL_REDUCE, bytes, bytes, Algorithm.RING, p, 1, 10, Algorithm.RING, p, 1, 0,
+                10, BAND, Double.NaN, Double.NaN);
+    }
+
+    @Test
+    void twoSwitchesBetweenTwoSweptSizesAreBothFound() {
+        List<ConfigLine> lines = LineCover.of(List.of(world(1000), world(2000)), LineCoverTest::world);
+        // by hand from world(): [1000, 1200] LL, [1201, 1500] LL128, [1501, 2000] Simple
+        assertEquals(List.of(new ConfigLine(Collective.ALL_REDUCE, 1000, 1200,
+                        new TunePoint.Target(Algorithm.RING, Protocol.LL, 0), false),
+                new ConfigLine(Collective.ALL_REDUCE, 1201, 1500,
+                        new TunePoint.Target(Algorithm.RING, Protocol.LL128, 0), false),
+                new ConfigLine(Collective.ALL_REDUCE, 1501, 2000,
+                        new TunePoint.Target(Algorithm.RING, Protocol.SIMPLE, 0), false)), lines);
+    }
+
+    @Test
+    void everySizeBetweenTheSweptOnesGetsTheLineOfItsOwnChoice() {
+        // 2 DGX H100 (16 ranks, NVLS and Tree eligible): swept by factors of 4, checked at 120 sizes in between
+        Topology t = Catalog.standalone(Catalog.hostType("dgx-h100").orElseThrow(), 2);
+        PreparedCommunicator comm = new NcclPredictor().prepare(t, t.gpus(), NcclSettings.DEFAULTS);
+        PerformanceParameters pp = PerformanceParameters.DEFAULTS;
+        List<Long> sizes = new ArrayList<>();
+        for (long s = 64; s <= (1L << 32); s *= 4) {
+            sizes.add(s);
+        }
+        for (Collective c : List.of(Collective.ALL_REDUCE, Collective.ALL_GATHER)) {
+            TuneResult r = Tuner.sweep(comm, pp, BAND, List.of(c), sizes, Evidence.NONE);
+            List<ConfigLine> lines = r.lines();
+            for (int i = 1; i < lines.size(); i++) {
+                assertEquals(lines.get(i - 1).maxBytes() + 1, lines.get(i).minBytes(), "contiguous: " + lines);
+            }
+            Random rnd = new Random(18);
+            for (int k = 0; k < 120; k++) {
+                long s = (long) Math.exp(Math.log(64) + rnd.nextDouble() * (Math.log(1L << 32) - Math.log(64)));
+                long bytes = comm.call(c, s, DataType.FLOAT, RedOp.SUM).bytes();
+                TunePoint p = Tuner.points(comm, pp, BAND, List.of(c), List.of(s), Evidence.NONE).get(0);
+                ConfigLine l = lines.stream().filter(x -> x.minBytes() <= bytes && bytes <= x.maxBytes()).findFirst()
+                        .orElseThrow(() -> new AssertionError(c + " " + bytes + " B matches no line: " + lines));
+                assertEquals(p.target(), l.target(), c + " at " + s + " B (" + bytes + " B selected): " + lines);
+            }
+        }
+    }
+}

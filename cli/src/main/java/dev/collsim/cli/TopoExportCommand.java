@@ -3,6 +3,7 @@ package dev.collsim.cli;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.AtomicFiles;
+import dev.collsim.topology.io.export.InfraGraphWriter;
 import dev.collsim.topology.io.export.NcclTopoXmlWriter;
 import dev.collsim.topology.io.export.TopologyExporters;
 import java.io.IOException;
@@ -22,11 +23,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "export", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option or value)",
             "3:invalid or unreadable cluster, or -o FILE cannot be written"},
-        description = "Export a cluster as dot, graphml or nccl-xml (to stdout, or -o FILE written atomically).")
+        description = "Export a cluster as dot, graphml, nccl-xml or infragraph (to stdout, or -o FILE written"
+                + " atomically).")
 public final class TopoExportCommand implements Callable<Integer> {
 
     /** The export formats, as typed on the command line. */
-    static final String FORMATS = "dot, graphml, nccl-xml";
+    static final String FORMATS = "dot, graphml, nccl-xml, infragraph";
 
     @Mixin
     private ClusterOption cluster;
@@ -44,13 +46,14 @@ public final class TopoExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InputException {
         String f = format.toLowerCase(Locale.ROOT);
-        if (!f.equals("dot") && !f.equals("graphml") && !f.equals("nccl-xml")) {
+        if (!f.equals("dot") && !f.equals("graphml") && !f.equals("nccl-xml") && !f.equals("infragraph")) {
             throw new UserError("--format '" + format + "' is unknown; allowed: " + FORMATS, ExitCodes.USAGE);
         }
         Topology t = cluster.load();
         String text = switch (f) {
             case "dot" -> TopologyExporters.dot(t);
             case "graphml" -> TopologyExporters.graphml(t);
+            case "infragraph" -> infragraph(t);
             default -> ncclXml(t);
         };
         if (output == null) {
@@ -75,5 +78,14 @@ public final class TopoExportCommand implements Callable<Integer> {
      */
     static String ncclXml(Topology t) {
         return new NcclTopoXmlWriter().write(t);
+    }
+
+    /** The cluster as InfraGraph YAML ({@link InfraGraphWriter}); a cluster it cannot express is a user error. */
+    private static String infragraph(Topology t) {
+        try {
+            return new InfraGraphWriter().write(t);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage(), ExitCodes.INPUT);
+        }
     }
 }

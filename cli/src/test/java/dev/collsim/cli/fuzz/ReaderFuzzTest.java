@@ -100,6 +100,7 @@ class ReaderFuzzTest {
     @Provide
     Arbitrary<String> clusterSeeds() {
         return seeds(ROOT.resolve("configs"), ROOT.resolve("topology-model/src/test/resources/dev/collsim/topology/io"),
+                ROOT.resolve("topology-model/src/test/resources/dev/collsim/topology/io/infragraph"),
                 ROOT.resolve("topology-model/src/test/resources/fuzz"));
     }
 

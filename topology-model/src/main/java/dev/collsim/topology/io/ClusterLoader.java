@@ -1,5 +1,6 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.infragraph.InfraGraphReader;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
 
 import dev.collsim.io.InputException;
@@ -53,7 +54,7 @@ public final class ClusterLoader {
     }
 
     /**
-     * The readers tried, in order: YAML, then the machine files (NCCL topology XML, nvidia-smi topo -m text).
+     * The readers tried, in order: YAML, InfraGraph (YAML or JSON), then the machine files (NCCL topology XML, nvidia-smi topo -m text).
      *
      * @param hints GPU/NIC/CPU facts a machine file may lack (see {@link HardwareHints})
      * @return new reader instances
@@ -61,6 +62,7 @@ public final class ClusterLoader {
     public static List<TopologyReader> readers(HardwareHints hints) {
         List<TopologyReader> readers = new ArrayList<>();
         readers.add(new YamlClusterReader());
+        readers.add(new InfraGraphReader());
         readers.addAll(MachineFiles.readers(hints));
         return readers;
     }
@@ -263,6 +265,10 @@ public final class ClusterLoader {
             YamlClusterReader.Cluster c = yaml.readCluster(fileName, content);
             return new ClusterSource(name, origin, c.topology(), c.catalogSpec());
         }
+        InfraGraphReader infragraph = new InfraGraphReader();
+        if (infragraph.accepts(content)) {
+            return new ClusterSource(name, origin, infragraph.read(fileName, content), null);
+        }
         for (TopologyReader r : MachineFiles.readers(hints)) {
             if (r.accepts(content)) {
                 return new ClusterSource(name, origin, r.read(fileName, content), null);
@@ -273,7 +279,8 @@ public final class ClusterLoader {
             formats.append(formats.length() == 0 ? "" : ", ").append(r.format());
         }
         throw new InputException(new InputProblem(fileName, 1, 1, "", "unrecognized format; allowed: " + formats
-                + " (a YAML cluster spec starts with 'schema: " + YamlClusterReader.SCHEMA + "', NCCL topology XML"
+                + " (a YAML cluster spec starts with 'schema: " + YamlClusterReader.SCHEMA + "', an InfraGraph file has"
+                + " 'infrastructure:' or 'devices:' and 'instances:', NCCL topology XML"
                 + " with '<system', nvidia-smi topo -m text with a 'GPU0 ... CPU Affinity' header line)"));
     }
 

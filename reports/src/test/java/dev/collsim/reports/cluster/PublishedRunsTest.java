@@ -116,7 +116,6 @@ class PublishedRunsTest {
                 off.add(r.paramsB() + "B: " + got + " vs " + r.tflops());
             }
         }
-        System.out.print(table);
         assertEquals(fit.tflops(), tflops(plan(fit, e)), 1e-6, "the fitted row reproduces itself");
         assertTrue(off.isEmpty(), "rows off by more than 15 %: " + off + "\n" + table);
     }

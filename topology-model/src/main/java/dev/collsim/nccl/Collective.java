@@ -75,7 +75,9 @@ public enum Collective {
      * @throws IllegalArgumentException naming the allowed values
      */
     public static Collective parse(String text) {
-        String k = text.toLowerCase(Locale.ROOT).replace("_perf", "").replace("_", "").replace("-", "");
+        // a pasted nccl-tests command names its binary with a path (./build/all_reduce_perf): the file name counts
+        String base = text.substring(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+        String k = base.toLowerCase(Locale.ROOT).replace("_perf", "").replace("_", "").replace("-", "");
         for (Collective c : values()) {
             if (c.ncclName.toLowerCase(Locale.ROOT).equals(k)) {
                 return c;

@@ -17,4 +17,12 @@ class CollectiveTest {
         assertEquals(DataType.BFLOAT16, DataType.parse("bfloat16"));
         assertThrows(IllegalArgumentException.class, () -> Collective.parse("allreduc"));
     }
+
+    /** A pasted nccl-tests command names the binary with its path: ./build/all_reduce_perf is all_reduce. */
+    @Test
+    void binaryPathsCountByTheirFileName() {
+        assertEquals(Collective.ALL_REDUCE, Collective.parse("./build/all_reduce_perf"));
+        assertEquals(Collective.ALL_GATHER, Collective.parse("/opt/nccl-tests/build/all_gather_perf"));
+        assertThrows(IllegalArgumentException.class, () -> Collective.parse("./build/"));
+    }
 }

@@ -166,9 +166,11 @@ public final class HtmlReport {
                 h.append("<table><tr><th class=l>variant</th><th>target tokens/s</th><th>smallest GPU count</th>"
                         + "<th>tokens/s there</th><th class=l>note</th></tr>\n");
                 for (ReportData.TargetRow t : targets) {
-                    h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%,.0f</td><td>%s</td><td>%,.0f</td>"
+                    h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%,.0f</td><td>%s</td><td>%s</td>"
                             + "<td class=l>%s</td></tr>%n", esc(t.variant()), t.target(),
-                            t.gpus() == 0 ? "-" : String.valueOf(t.gpus()), t.tokensPerS(), esc(t.note())));
+                            t.gpus() == 0 ? "-" : String.valueOf(t.gpus()),
+                            t.gpus() == 0 || !(t.tokensPerS() > 0) ? "-" : String.format(Locale.ROOT, "%,.0f",
+                                    t.tokensPerS()), esc(t.note())));
                 }
                 h.append("</table>\n");
             }

@@ -19,9 +19,9 @@ import java.util.regex.Pattern;
 public record HeaderNics(int count, double gbits, int line, String text) {
 
     private static final Pattern COUNT_X_SPEED = Pattern.compile(
-            "(?<![0-9])([0-9]{1,4})\\s*x\\s*(?:NDR\\s*|HDR\\s*|EDR\\s*)?(\\d{2,4})\\s*(?:G\\b|Gb|GbE|Gbps|G\\s)", Pattern.CASE_INSENSITIVE);
-    private static final Pattern SPEED = Pattern.compile("(\\d{2,4})\\s*(?:G\\b|Gb\\b|GbE|Gbps|Gb/s|G\\s|Gbit)",
-            Pattern.CASE_INSENSITIVE);
+            "(?<![0-9])([0-9]{1,4})\\s*[xX]\\s*(?:(?i:NDR|HDR|EDR)\\s*)?(\\d{2,4})\\s*(?:[Gg]\\b|[Gg]b|[Gg]bE|[Gg]bps|[Gg]\\s)");
+    // bits only: "Gb", "G", "GbE", "Gbps"; a capital B is bytes ("900 GB/s per GPU" is NVLink, not a NIC)
+    private static final Pattern SPEED = Pattern.compile("(\\d{2,4})\\s*(?:[Gg]\\b|[Gg]b\\b|[Gg]bE|[Gg]bps|[Gg]b/s|[Gg]\\s|[Gg]bit)");
     private static final Pattern COUNT = Pattern.compile(
             "(?<![0-9])([0-9]{1,4})\\s*x\\s*(?:CX-7|ConnectX|RDMA|RoCE|EFA|Slingshot|mlx|NIC|IB\\b)", Pattern.CASE_INSENSITIVE);
 

@@ -16,8 +16,10 @@ import dev.collsim.topology.io.smi.SmiMatrix.Cell;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -68,13 +70,31 @@ final class SmiInference {
         Device[] dev = new Device[n];
         int nicOrdinal = 0;
         int rails = 0;
+        // NICn columns keep their n; a column named otherwise (mlx5_0, a damaged name) takes the lowest n no NICn
+        // column and no earlier such column has, so two columns never share an id
+        Set<Integer> taken = new HashSet<>();
+        for (String c : cols) {
+            if (c.matches("NIC\\d+")) {
+                taken.add(Integer.parseInt(c.substring(3)));
+            }
+        }
+        int free = 0;
         for (int i = 0; i < n; i++) {
             String c = cols.get(i);
             if (SmiMatrix.isGpu(c)) {
                 int idx = Integer.parseInt(c.substring(3));
                 dev[i] = b.add(new Gpu("h0/gpu" + idx, 0, idx, model, sm, 0, ""));
             } else {
-                int k = c.matches("NIC\\d+") ? Integer.parseInt(c.substring(3)) : nicOrdinal;
+                int k;
+                if (c.matches("NIC\\d+")) {
+                    k = Integer.parseInt(c.substring(3));
+                } else {
+                    while (taken.contains(free)) {
+                        free++;
+                    }
+                    k = free;
+                    taken.add(k);
+                }
                 nicOrdinal++;
                 String name = m.nicName(c);
                 int rail = nearGpu(i) ? rails++ : -1;

@@ -47,7 +47,8 @@ final class MarkdownTableReader {
             cols.add(classify(h, bareIsBusBw));
         }
         if (cols.stream().anyMatch(c -> c != null && c.kind() == Kind.COLLECTIVE) && cols.stream().anyMatch(c -> c != null && c.kind() == Kind.MAX_BUSBW)) {
-            return SummaryTable.read(file, header, ctx, block, firstLine, cols.stream().map(c -> c.kind().name()).toList());
+            return SummaryTable.read(file, header, ctx, block, firstLine, cols.stream()
+                    .map(c -> c == null ? "UNRECOGNISED" : c.kind().name()).toList());
         }
         if (cols.isEmpty() || cols.get(0) == null || cols.get(0).kind() != Kind.SIZE) {
             ctx.notes.add(new Note(firstLine, "table without a size column skipped: | " + String.join(" | ", head) + " |"));

@@ -22,6 +22,6 @@ class ReadmeTopoExamplesTest {
         int start = readme.indexOf("## Describing a cluster (collsim topo)");
         assertTrue(start >= 0, "README section missing");
         int ran = MarkdownExamples.run(readme.substring(start), dir);
-        assertEquals(6, ran, "README topo examples");
+        assertEquals(4, ran, "README topo examples");
     }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.cli;
 
+import dev.collsim.cli.predict.LauncherPrefix;
 import dev.collsim.io.InputException;
 import dev.collsim.io.IoMessages;
 import dev.collsim.io.UserInputException;
@@ -32,7 +33,16 @@ public final class Main {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(Main::badArguments);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> failure(ex, cmd.getErr()));
-        int code = cl.execute(args);
+        String[] line;
+        try {
+            line = LauncherPrefix.rewrite(args);
+        } catch (UserError e) {
+            err.println("collsim predict: " + e.getMessage());
+            err.println("Try 'collsim predict --help'.");
+            err.flush();
+            return e.exitCode();
+        }
+        int code = cl.execute(line);
         out.flush();
         err.flush();
         return code;

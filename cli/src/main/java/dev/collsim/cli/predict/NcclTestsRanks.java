@@ -29,16 +29,33 @@ public final class NcclTestsRanks {
             + " (default 1): ranks = nprocs x nthreads x ngpus")
     private Integer threads;
 
-    @Option(names = {"--nprocs", "--np"}, paramLabel = "P", description = "processes, as mpirun -np P would start"
-            + " nccl-tests (default 1 when -g or -t is given)")
+    @Option(names = "--nprocs", paramLabel = "P", description = "processes, as mpirun -np P would start nccl-tests"
+            + " (also -np, --np; default 1 when -g or -t is given). A pasted launcher prefix sets it too: mpirun -np"
+            + " N -N K, srun -N NODES --ntasks-per-node K, torchrun --nnodes N --nproc-per-node K")
     private Integer procs;
 
-    @Option(names = {"--procs-per-host", "--npernode"}, paramLabel = "Q", description = "processes per host, as"
-            + " mpirun -N Q (default: as many as the host's GPUs hold, filling host 0 first)")
+    @Option(names = "--procs-per-host", paramLabel = "Q", description = "processes per host, as mpirun -N Q (also"
+            + " -npernode, --npernode; default: as many as the host's GPUs hold, filling host 0 first)")
     private Integer procsPerHost;
+
+    @Option(names = LauncherPrefix.LAUNCHER_OPTION, hidden = true, paramLabel = "TEXT",
+            description = "the launcher prefix read from the command line (set by LauncherPrefix)")
+    private String launcher;
 
     @Option(names = "--ranks", paramLabel = "N", description = "use only the first N of those ranks")
     private Integer ranks;
+
+    /** @param p mpirun's spelling of {@code --nprocs} */
+    @Option(names = {"-np", "--np"}, hidden = true, paramLabel = "P")
+    private void np(int p) {
+        procs = p;
+    }
+
+    /** @param q mpirun's spelling of {@code --procs-per-host} */
+    @Option(names = {"-npernode", "--npernode"}, hidden = true, paramLabel = "Q")
+    private void npernode(int q) {
+        procsPerHost = q;
+    }
 
     /** @return true when the layout follows nccl-tests' processes, threads and GPUs (any of -g -t --nprocs given) */
     private boolean layoutGiven() {
@@ -97,6 +114,10 @@ public final class NcclTestsRanks {
         return value == null ? 1 : value;
     }
 
+    private String perHostText() {
+        return procsPerHost == null ? "" : " --procs-per-host " + procsPerHost;
+    }
+
     /**
      * @param rankList the ranks {@link #place} gave
      * @return the header line saying how the rank count follows from the options, e.g.
@@ -115,7 +136,8 @@ public final class NcclTestsRanks {
         int g = gpus == null ? 1 : gpus;
         String layout = String.format(Locale.ROOT, "%d = %d process%s x %d thread%s x %d GPU%s (nccl-tests -t %d -g %d,"
                 + " %s)", p * t * g, p, p == 1 ? "" : "es", t, t == 1 ? "" : "s", g, g == 1 ? "" : "s", t, g,
-                procs == null ? "one process as without mpirun; --nprocs P for mpirun -np P" : "--nprocs " + p);
+                procs == null ? "one process as without mpirun; --nprocs P for mpirun -np P"
+                        : launcher != null ? launcher : "--nprocs " + p + perHostText());
         return "Ranks: " + (ranks == null ? layout : "the first " + ranks + " (--ranks) of " + layout) + where;
     }
 }

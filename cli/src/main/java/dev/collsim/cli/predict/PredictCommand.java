@@ -53,9 +53,9 @@ import picocli.CommandLine;
             "Prints an nccl-tests-shaped table: size, count, type, redop, root, time, algbw, busbw (collsim's"
                 + " prediction), then NCCL's algorithm, protocol and channels, NCCL's own estimate (nccl_est, us; -1"
                 + " where NCCL has none) and the best busbw the hardware allows (bound).",
-            "A pasted nccl-tests line works: ranks = --nprocs x -t x -g (one process, as without mpirun; without"
-                + " any of them every GPU of the cluster), -c N is the data check, timing flags are named and"
-                + " ignored."},
+            "A pasted nccl-tests line works, with its mpirun, srun or torchrun prefix too: ranks = --nprocs x -t x"
+                + " -g (one process, as without mpirun; without any of them every GPU of the cluster), -c N is the"
+                + " data check, timing flags are named and ignored."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option, NCCL variable or sweep)",
             "3:invalid input file (-c, --perf-params)"})

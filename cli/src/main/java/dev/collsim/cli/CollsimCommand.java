@@ -32,11 +32,12 @@ import picocli.CommandLine;
             MergeCommand.class},
         footer = {"%nWith no subcommand: the built-in what-if report on the default cluster, written to"
             + " ./collsim-report/ (same as 'collsim report').",
-            "Design sweeps: './collsim sweep SPEC.yaml' (its own module on Apache Spark; './collsim sweep --help')."},
+            "Design sweeps: ./collsim sweep SPEC.yaml (Apache Spark; ./collsim sweep --help)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error (a bug; a stack trace is printed)",
             "2:usage error", "3:invalid input file (every problem is listed)",
-            "4:check failed (#wrong > 0, or error above tolerance)", "5:no GPU, or NCCL/CUDA failure"})
+            "4:check failed (#wrong > 0, or error above tolerance)", "5:no GPU, or NCCL/CUDA failure",
+            "6:a batch command skipped files it could not read (each named on stderr)"})
 public final class CollsimCommand implements Callable<Integer> {
 
     @Spec

@@ -16,7 +16,7 @@ import picocli.CommandLine.Mixin;
  * run as JSON ({@link dev.collsim.perf.PerfRun}). Each NCCL setting runs in its own worker process.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Measures an NCCL collective on this host's GPUs with nccl-tests' options, timing and table.",
+        description = {"Measure an NCCL collective on this host's GPUs with nccl-tests' options, timing and table.",
             "One process per GPU across hosts: start one 'collsim run' per GPU with torchrun, srun or mpirun; "
                 + "the rank comes from RANK/WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS or OMPI_COMM_WORLD_*."},
         exitCodeListHeading = "%nExit codes:%n",

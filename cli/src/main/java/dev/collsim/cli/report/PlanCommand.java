@@ -35,9 +35,11 @@ import picocli.CommandLine;
  * tokens per second, scaling efficiency, and the fewest GPUs reaching a target throughput.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Predict one training step of a model on a cluster: every collective it issues (tensor,"
-            + " sequence, pipeline, data and expert parallelism; ZeRO/FSDP), each predicted on the GPUs its group"
-            + " really spans; exposed communication after overlap; step time; tokens/s; scaling efficiency.",
+        description = {"Predict one training step of a model on a cluster: every collective, step time, tokens/s,"
+            + " memory per GPU.",
+            "Every collective the step issues (tensor, sequence, pipeline, data and expert parallelism; ZeRO/FSDP) is"
+            + " predicted on the GPUs its group really spans; then exposed communication after overlap, step time,"
+            + " tokens/s and scaling efficiency.",
             "Formulas: Shoeybi et al. 2019 (TP), Korthikanti et al. 2022 (SP), Narayanan et al. 2021 (PP),"
             + " Rajbhandari et al. 2020 (ZeRO), Lepikhin et al. 2020 / Fedus et al. 2021 (MoE), Kaplan et al. 2020"
             + " and PaLM App. B (6N + 12 L h s FLOPs per token; --mfu is end-to-end, --kernel-efficiency compute-only)."},

@@ -20,9 +20,10 @@ import picocli.CommandLine;
 
 /** {@code collsim report [SPEC.yaml] [-o DIR]}: a what-if report comparing a base cluster with its variants. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Write a what-if report: a base cluster and variants (NIC speed, rails, fabric and"
-            + " oversubscription, NVLink bandwidth, host count, NCCL settings, calibration profile), each running the"
-            + " spec's collective sweeps and training plans. Output folder: index.html (self-contained, charts"
+        description = {"Write a what-if report (HTML, charts, CSV, JSON) of a base cluster and its variants on"
+            + " collective sweeps and training plans.",
+            "Variants change NIC speed, rails, fabric and oversubscription, NVLink bandwidth, host count, NCCL settings"
+            + " or the calibration profile. Output folder: index.html (self-contained, charts"
             + " embedded), charts/ (PNG and SVG), data/ (CSV), report.json, spec.yaml; written atomically.",
             "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"
             + " base-name, backend (analytical|flow), routing (ecmp|spray), seed, variants[name, hosts, host-type,"

@@ -16,8 +16,9 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code collsim accuracy DIR}: the accuracy table over every dataset of a folder. */
 @Command(name = "accuracy", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "2:usage error", "3:no file could be read", "6:finished, but skipped files it could not read (each named on stderr with why)"},
-        description = {"Compare every dataset of the given files or folders with the default model and with a "
-                + "calibration fitted on the other datasets of its hardware class (leave-one-out; runs diagnose "
+        description = {"Print one markdown table of the model's error on every dataset of the given files or folders,"
+                + " uncalibrated and calibrated.",
+            "Compares every dataset with the default model and with a calibration fitted on the other datasets of its hardware class (leave-one-out; runs diagnose "
                 + "finds a PROBLEM in are never used for fitting), and print one markdown table of the median "
                 + "error of time at sizes of 1 MiB and more. The calibration is calibrate's (without --fit): "
                 + "every parameter, then its fallback sets, each judged by its acceptance rules; the table shows "

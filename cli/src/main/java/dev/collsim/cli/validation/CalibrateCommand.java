@@ -36,8 +36,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim calibrate --measured FILE... -c CLUSTER -o PROFILE.yaml}. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = {"Fit collsim's performance parameters to measurements by weighted least squares "
-                + "(Levenberg-Marquardt), with standard errors, residuals and a hold-out check; refuse fits that do "
+        description = {"Fit collsim's performance parameters to measurements and write a YAML profile for"
+                + " 'compare --calibration'.",
+            "Weighted least squares (Levenberg-Marquardt), with standard errors, residuals and a hold-out check; refuse fits that do "
                 + "not converge or are ill-conditioned, end at a bound, leave a parameter undetermined (relative standard "
                 + "error > 50%%), give an efficiency above 1, or miss the data by more than 20%% (median, all points or "
                 + "hold-out); refuse data that mixes host counts under one -c. Without --fit, a refused fit of every "

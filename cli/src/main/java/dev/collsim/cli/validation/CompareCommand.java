@@ -28,8 +28,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code collsim compare --measured FILE... [-c CLUSTER] [--calibration PROFILE.yaml]}. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Line measured points up with collsim's predictions (same collective, size, ranks and NCCL "
-                + "settings) and report the error of time per point, per dataset and per regime.",
+        description = {"Line measured points up with collsim's predictions and report the error of time per point,"
+                + " dataset and regime.",
+            "Points are matched by collective, size, ranks and NCCL settings.",
             "Per point: measured and predicted time (us); err %% = (predicted - measured) / measured x 100 on time,"
                     + " + when collsim predicts slower than measured (pessimistic), - when faster; measured and"
                     + " predicted busbw (GB/s, nccl-tests' definition). Statistics are of |err %%|.",

@@ -46,14 +46,16 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim tune [-c CLUSTER] [--calibration PROFILE | -m FILE...] [-o DIR] [COLLECTIVE...]}. */
 @Command(name = "tune", mixinStandardHelpOptions = true,
-        description = {"Find where collsim's fastest predicted (algorithm, protocol, channels) differs from NCCL's "
-                + "choice by more than the model's band, and write it as NCCL tuner settings.",
+        description = {"Advise NCCL settings (a tuner plugin file, NCCL_ALGO/NCCL_PROTO) where collsim predicts"
+                + " a faster choice than NCCL's.",
+            "A change is advised only where collsim's fastest (algorithm, protocol, channels) beats NCCL's choice"
+                + " by more than the model's band.",
             "Written: the configuration of NCCL's example tuner plugin (nccl_tuner.conf, covering every swept "
                 + "size: the plugin runs unmatched calls on one channel), the NCCL_ALGO/NCCL_PROTO/"
                 + "NCCL_MAX_NCHANNELS settings where one setting suffices "
                 + "(nccl_env.sh) and a table (tune.txt). The band is the p90 of the calibration fit's residuals "
                 + "(--calibration, or a fit of -m measurements); with neither, the default model's median error "
-                + "over the public datasets (13.1%%)."},
+                + "over the public datasets (collsim accuracy prints it)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file (with -m: no file could be read)",
             "6:advice written, but -m files that could not be read were skipped (each named on stderr with why)"})

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -137,5 +138,30 @@ class CliErrorMessagesTest {
         CliRun r = CliRun.run("topo", "show", "-c", nope.toString());
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
         assertEquals(nope + ": -c/--cluster: no such file", r.err().lines().findFirst().orElse(""), r.err());
+    }
+
+    /**
+     * A bandwidth unit written another way ({@code 400 Gbps}, {@code Gbit/s}, {@code GB}) is refused with the allowed
+     * spelling suggested, in a cluster file (file:line:col), on the command line and in a report spec.
+     */
+    @Test
+    void bandwidthUnitTyposSuggestTheAllowedSpelling() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("c.yaml"), "schema: collsim/v1\nname: c\nhosts: dgx-h100"
+                + "\ncount: 2\nfabric:\n  kind: fat-tree\n  linkSpeed: 400 Gbps\n");
+        CliRun topo = CliRun.run("topo", "check", "-c", yaml.toString());
+        assertEquals(ExitCodes.INPUT, topo.code(), topo.err());
+        assertTrue(topo.err().contains("c.yaml:7:14: fabric.linkSpeed: found '400 Gbps'; allowed: a number > 0 with"
+                + " one of GB/s, Gb/s") && topo.err().contains("; did you mean '400 Gb/s'?"), topo.out() + topo.err());
+        CliRun flow = CliRun.run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--fabric",
+                "fat-tree", "--link-speed", "400 Gbit/s", "-b", "1G", "-e", "1G");
+        assertEquals(ExitCodes.USAGE, flow.code(), flow.err());
+        assertTrue(flow.err().contains("--link-speed: '400 Gbit/s' is not a bandwidth")
+                && flow.err().contains("did you mean '400 Gb/s'?"), flow.err());
+        Path spec = Files.writeString(dir.resolve("s.yaml"), "variants:\n  - name: slow\n"
+                + "    nic-speed: 200 gbps\n");
+        CliRun report = CliRun.run("report", spec.toString(), "-o", dir.resolve("out").toString(), "--no-progress");
+        assertEquals(ExitCodes.INPUT, report.code(), report.err());
+        assertTrue(report.err().contains("s.yaml:3:16") && report.err().contains("did you mean '200 Gb/s'?"),
+                report.err());
     }
 }

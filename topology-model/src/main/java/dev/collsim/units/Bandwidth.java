@@ -19,6 +19,14 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
     private static final Pattern TEXT =
             Pattern.compile("\\s*([0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*([KMGT])([Bb])/s\\s*");
 
+    /**
+     * A number with a bandwidth unit written another way ({@code Gbps}, {@code Gbit/s}, {@code gb}): see
+     * {@link #suggestion}.
+     */
+    private static final Pattern GUESS = Pattern.compile(
+            "\\s*([0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*([KMGTkmgt])\\s*((?i:bits?|bytes?)|[bB])"
+                    + "\\s*(?:/\\s*(?i:s|sec)|(?i:ps))?\\s*");
+
     /** Zero bandwidth (no path). */
     public static final Bandwidth ZERO = new Bandwidth(0);
 
@@ -52,8 +60,9 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
     public static Bandwidth parse(String text) {
         Matcher m = TEXT.matcher(text == null ? "" : text);
         if (!m.matches()) {
+            String guess = suggestion(text);
             throw new IllegalArgumentException("'" + text + "' is not a bandwidth; use a number with one of "
-                    + ALLOWED_UNITS);
+                    + ALLOWED_UNITS + (guess == null ? "" : "; did you mean '" + guess + "'?"));
         }
         double v = Double.parseDouble(m.group(1));
         double scale = switch (m.group(2)) {
@@ -64,6 +73,30 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
         };
         double bytes = m.group(3).equals("b") ? v * scale / 8.0 : v * scale;
         return new Bandwidth(bytes);
+    }
+
+    /**
+     * The allowed spelling of a bandwidth written with a unit collsim does not take, for a "did you mean" hint:
+     * {@code 400 Gbps}, {@code 400 Gbit/s}, {@code 400 gbps}, {@code 400 Gb} give {@code 400 Gb/s} (a lower-case
+     * b or "bit" is bits); {@code 25 GBps}, {@code 25 GByte/s}, {@code 25 GB} give {@code 25 GB/s} (an upper-case B
+     * or "byte" is bytes); the prefix K, M, G or T in either case.
+     *
+     * @param text what was written
+     * @return the allowed spelling, or null when the text is not a number with such a unit
+     */
+    public static String suggestion(String text) {
+        Matcher m = GUESS.matcher(text == null ? "" : text);
+        if (!m.matches()) {
+            return null;
+        }
+        String unit = m.group(3).toLowerCase(Locale.ROOT);
+        boolean bits = unit.startsWith("bit") || !unit.startsWith("byte") && m.group(3).startsWith("b");
+        boolean bytes = unit.startsWith("byte") || !unit.startsWith("bit") && m.group(3).startsWith("B");
+        if (bits == bytes) {
+            return null;
+        }
+        String guess = m.group(1) + " " + m.group(2).toUpperCase(Locale.ROOT) + (bits ? "b" : "B") + "/s";
+        return TEXT.matcher(guess).matches() ? guess : null;
     }
 
     /** @return bandwidth in bytes per microsecond (= 1000 x GB/s), as NCCL's time formula uses */

@@ -1,7 +1,10 @@
 package dev.collsim.units;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +25,27 @@ class BandwidthTest {
         assertEquals(true, e.getMessage().contains("GB/s"));
         assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse("25 GBps"));
         assertThrows(IllegalArgumentException.class, () -> Bandwidth.ofGBps(-1));
+    }
+
+    /**
+     * Units written another way are still refused (one spelling per unit) but the message says which spelling was
+     * meant: a lower-case b or "bit" is bits, an upper-case B or "byte" is bytes, and a unit without "/s" is a rate.
+     */
+    @Test
+    void unitTyposGetTheAllowedSpelling() {
+        String[][] cases = {{"400 Gbps", "400 Gb/s"}, {"400 Gbit/s", "400 Gb/s"}, {"400 gbps", "400 Gb/s"},
+            {"400 Gb", "400 Gb/s"}, {"400Gbits/sec", "400 Gb/s"}, {"25 GB", "25 GB/s"}, {"25 GBps", "25 GB/s"},
+            {"25 GByte/s", "25 GB/s"}, {"1.6 tb/s", "1.6 Tb/s"}, {"100 mbps", "100 Mb/s"}};
+        for (String[] c : cases) {
+            assertEquals(c[1], Bandwidth.suggestion(c[0]), c[0]);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse(c[0]));
+            assertTrue(e.getMessage().endsWith("; did you mean '" + c[1] + "'?"), e.getMessage());
+        }
+        for (String none : new String[] {"400", "400 G", "400 GHz", "fast", "-400 Gbps"}) {
+            assertNull(Bandwidth.suggestion(none), none);
+        }
+        assertFalse(assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse("400"))
+                .getMessage().contains("did you mean"));
     }
 
     @Test

@@ -291,7 +291,9 @@ public final class YamlFields {
         try {
             return parse.apply(n.isScalar() ? n.text().trim() : "");
         } catch (IllegalArgumentException e) {
-            add(n, "found " + scalar(n) + "; allowed: " + allowed);
+            String m = e.getMessage() == null ? "" : e.getMessage();
+            int hint = m.indexOf("; did you mean");
+            add(n, "found " + scalar(n) + "; allowed: " + allowed + (hint < 0 ? "" : m.substring(hint)));
             return null;
         }
     }

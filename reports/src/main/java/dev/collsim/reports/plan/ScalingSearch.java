@@ -46,7 +46,7 @@ public final class ScalingSearch {
         List<StepPlan> out = new ArrayList<>();
         int maxDp = job.globalBatch() / job.microBatch();
         for (int dp = 1; dp <= maxDp; dp++) {
-            if (job.globalBatch() % (job.microBatch() * dp) != 0 || dp % job.ep() != 0) {
+            if (!allowed(job, dp)) {
                 continue;
             }
             long gpus = (long) dp * job.tp() * job.pp() * job.cp();
@@ -68,7 +68,7 @@ public final class ScalingSearch {
     public Optional<StepPlan> smallestReaching(TrainingJob job, double target, int maxGpus) {
         int maxDp = job.globalBatch() / job.microBatch();
         for (int dp = 1; dp <= maxDp && (long) dp * job.tp() * job.pp() * job.cp() <= maxGpus; dp++) {
-            if (job.globalBatch() % (job.microBatch() * dp) != 0 || dp % job.ep() != 0) {
+            if (!allowed(job, dp)) {
                 continue;
             }
             StepPlan p = planAt(job, dp);
@@ -77,6 +77,32 @@ public final class ScalingSearch {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The job on a cluster of another size, as a what-if variant that changes the host count runs it: the
+     * data-parallel degree follows the GPU count, {@code dp x gpus / baseGpus} rounded down to the nearest degree the
+     * job allows ({@code G % (b dp) == 0}, {@code ep | dp}); tp, pp, cp, micro-batch and global batch stay. Example:
+     * tp8 pp2 dp2 planned for 32 GPUs runs at dp16 on 256 GPUs (G 128, b 1: 128 % 16 = 0).
+     *
+     * @param job      the job as planned for the base cluster
+     * @param baseGpus the base cluster's GPUs, >= 1
+     * @param gpus     the other cluster's GPUs, >= 1
+     * @return the job at that degree, or empty when no allowed degree of at least 1 is left
+     */
+    public static Optional<TrainingJob> scaledTo(TrainingJob job, int baseGpus, int gpus) {
+        long target = (long) job.dp() * gpus / baseGpus;
+        for (long dp = Math.min(target, job.globalBatch() / job.microBatch()); dp >= 1; dp--) {
+            if (allowed(job, (int) dp)) {
+                return Optional.of(dp == job.dp() ? job : job.withDp((int) dp));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return whether the job may run at data-parallel degree dp: {@code G % (b dp) == 0} and {@code ep | dp} */
+    private static boolean allowed(TrainingJob job, int dp) {
+        return job.globalBatch() % (job.microBatch() * dp) == 0 && dp % job.ep() == 0;
     }
 
     private StepPlan planAt(TrainingJob job, int dp) {

@@ -9,6 +9,7 @@ import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.StepPlanner;
+import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.reports.spec.PlanSpec;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.SweepSpec;
@@ -97,7 +98,7 @@ public final class ReportRunner {
                 progress.step(v.name() + ": " + s.collective().ncclName() + " sweep");
             }
             for (PlanSpec p : spec.plans()) {
-                plan(spec, v, p, plans, comms, scaling, targets);
+                plan(spec, v, scaled(p, v, base), plans, comms, scaling, targets);
                 progress.step(v.name() + ": plan " + p.name());
             }
         }
@@ -123,7 +124,9 @@ public final class ReportRunner {
     }
 
     /**
-     * One plan on one variant, exactly as {@link #run} plans it; the plan's target and scaling curve are not searched.
+     * One plan on one variant as {@link #run} plans it on the base, with the plan's own dp (a report scales dp on a
+     * variant that sets {@code hosts}, {@link #scaled}; a design sweep's plans keep theirs); the plan's target and
+     * scaling curve are not searched.
      *
      * @return the plan row (fits false with the reason when the job needs more GPUs than the variant has)
      * @throws InputException when the planner rejects the variant's NCCL settings (located at the variant)
@@ -133,6 +136,22 @@ public final class ReportRunner {
         plan(spec, v, new PlanSpec(p.name(), p.job(), p.order(), Double.NaN, 0), rows, new ArrayList<>(),
                 new ArrayList<>(), new ArrayList<>());
         return rows.get(0);
+    }
+
+    /**
+     * The plan as a variant runs it: on a variant that sets {@code hosts} to a cluster of another GPU count, the
+     * plan's data parallelism follows the GPU count ({@link ScalingSearch#scaledTo}), so "32 hosts" runs the plan on
+     * all its GPUs, not on the base's 32 of them. A plan no degree of which fits is kept as it is (its row then says
+     * it does not fit, with the GPUs it needs).
+     */
+    private static PlanSpec scaled(PlanSpec p, ResolvedVariant v, ResolvedVariant base) {
+        int have = v.topology().gpus().size();
+        int baseGpus = base.topology().gpus().size();
+        if (v == base || v.spec().edits().hosts() == null || have == baseGpus) {
+            return p;
+        }
+        return ScalingSearch.scaledTo(p.job(), baseGpus, have)
+                .map(j -> new PlanSpec(p.name(), j, p.order(), p.targetTokensPerS(), p.scalingMaxGpus())).orElse(p);
     }
 
     private static List<Gpu> ranks(Topology t, int gpus) {
@@ -218,7 +237,7 @@ public final class ReportRunner {
         int have = v.topology().gpus().size();
         if (p.job().nGpus() > have) {
             plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), false, 0, 0, 0,
-                    0, 0, 0, 0, "does not fit: needs " + p.job().nGpus() + " GPUs, the cluster has " + have));
+                    0, 0, 0, 0, tooFew(p.job(), have)));
         } else {
             StepPlan sp = planWith(spec, v, () -> planner.plan(v.topology(), p.job(), Double.NaN));
             if (sp.memory().fits()) {
@@ -256,6 +275,16 @@ public final class ReportRunner {
                     s.job().nGpus(), s.tokensPerS(), "dp=" + s.job().dp()))
                     .orElse(new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(), 0, 0, why)));
         }
+    }
+
+    /** @return why a job does not fit a cluster of {@code have} GPUs, with the GPUs one replica needs */
+    private static String tooFew(TrainingJob job, int have) {
+        int replica = job.nGpus() / job.dp();
+        return "does not fit: needs " + job.nGpus() + " GPUs (dp=" + job.dp() + " x tp=" + job.tp() + " x pp="
+                + job.pp() + (job.cp() > 1 ? " x cp=" + job.cp() : "") + "), the cluster has " + have
+                + (replica > have ? "; even dp=1 needs " + replica : "; no dp of at most " + have / replica
+                + " (what fits) is allowed: global batch " + job.globalBatch() + " / (micro-batch " + job.microBatch()
+                + " x dp) must be whole" + (job.ep() > 1 ? ", dp a multiple of ep=" + job.ep() : ""));
     }
 
     private static void addPlan(ResolvedVariant v, PlanSpec p, StepPlan sp, List<ReportData.PlanRow> plans,

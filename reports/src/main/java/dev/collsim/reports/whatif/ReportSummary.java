@@ -4,6 +4,8 @@ import dev.collsim.units.DataSize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The short per-variant summary printed on the terminal and at the top of the HTML report: for the first sweep,
@@ -13,6 +15,9 @@ import java.util.Locale;
  * Stateless.
  */
 public final class ReportSummary {
+
+    /** The data-parallel degree in a job's description ({@code TrainingJob#describe}: {@code ", dp=16 tp=8"}). */
+    private static final Pattern DP = Pattern.compile("dp=[0-9]+");
 
     private ReportSummary() {
     }
@@ -60,7 +65,7 @@ public final class ReportSummary {
                 if (p == null || !p.fits()) {
                     row.addAll(List.of("does not fit", "-", "-"));
                 } else {
-                    row.add(String.format(Locale.ROOT, "%.1f ms", p.stepMs()));
+                    row.add(String.format(Locale.ROOT, "%.1f ms", p.stepMs()) + otherDp(d, p));
                     row.add(String.format(Locale.ROOT, "%,.0f", p.tokensPerS()));
                     row.add(String.format(Locale.ROOT, "%.1f%%", p.efficiency() * 100));
                 }
@@ -72,6 +77,18 @@ public final class ReportSummary {
             rows.add(row);
         }
         return rows;
+    }
+
+    /**
+     * @return {@code " at dp=16"} when the variant ran the plan at another data-parallel degree than the base (a
+     *         variant that sets {@code hosts} scales it), else empty
+     */
+    private static String otherDp(ReportData d, ReportData.PlanRow p) {
+        String base = d.plans().stream().filter(x -> x.plan().equals(p.plan())).findFirst().map(ReportData.PlanRow::job)
+                .orElse(p.job());
+        Matcher mine = DP.matcher(p.job());
+        Matcher theirs = DP.matcher(base);
+        return mine.find() && theirs.find() && !mine.group().equals(theirs.group()) ? " at " + mine.group() : "";
     }
 
     /**

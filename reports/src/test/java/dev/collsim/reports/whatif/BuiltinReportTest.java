@@ -10,6 +10,7 @@ import dev.collsim.reports.spec.ReportSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +24,10 @@ import org.junit.jupiter.api.Test;
  * <li>1 host: NVLink only (no NIC): busbw above the NIC-bound multi-host figure.</li>
  * <li>2:1 fat-tree with 8 ports per leaf (timed by flow): each host's leaf has 200 GB/s of uplinks and a ring
  *     AllReduce sends 2(n-1)/n of the data out of every host, so busbw <= 200 GB/s, below the analytical base.</li>
- * <li>The plans need 32 GPUs: they do not fit on 1 host (8 GPUs).</li>
+ * <li>The plans need 32 GPUs: they do not fit on 1 host (8 GPUs). A variant that sets hosts scales the plan's dp
+ *     with the GPU count: on 32 hosts (256 GPUs) the dense plan's dp2 becomes 2 x 256/32 = 16 (global batch 128 /
+ *     (b 1 x 16) whole) and the MoE plan's dp16 becomes 128 (256 / 128 whole, ep 8 | 128); on 1 host dp 2 x 8/32
+ *     rounds to 0 (one tp8 pp2 replica is 16 GPUs) and the MoE plan's 16 x 8/32 = 4 is not a multiple of ep 8.</li>
  * </ul>
  */
 class BuiltinReportTest {
@@ -63,6 +67,20 @@ class BuiltinReportTest {
         assertEquals(0, oneHostTarget.gpus(), oneHostTarget.toString());
         assertTrue(oneHostTarget.note().contains("hosts: 1"), oneHostTarget.note());
         assertTrue(d.scaling().stream().filter(r -> r.variant().equals("1 host")).allMatch(r -> r.gpus() <= 8));
+        List<ReportData.PlanRow> big = d.plans().stream().filter(p -> p.variant().equals("32 hosts")).toList();
+        assertEquals(List.of(256, 256), big.stream().map(ReportData.PlanRow::gpus).toList());
+        assertTrue(big.get(0).job().contains("dp=16 tp=8 pp=2") && big.get(1).job().contains("dp=128 tp=2"),
+                big.toString());
+        ReportData.PlanRow baseDense = d.plans().get(0);
+        assertTrue(big.get(0).stepMs() < baseDense.stepMs() && big.get(0).tokensPerS() > baseDense.tokensPerS());
+        List<ReportData.PlanRow> small = d.plans().stream().filter(p -> p.variant().equals("1 host")).toList();
+        assertEquals("does not fit: needs 32 GPUs (dp=2 x tp=8 x pp=2), the cluster has 8; even dp=1 needs 16",
+                small.get(0).computeSource());
+        assertTrue(small.get(1).computeSource().endsWith("the cluster has 8; no dp of at most 4 (what fits) is"
+                + " allowed: global batch 256 / (micro-batch 1 x dp) must be whole, dp a multiple of ep=8"),
+                small.get(1).computeSource());
+        assertTrue(ReportSummary.text(ReportSummary.table(d)).contains(" ms at dp=16 "),
+                ReportSummary.text(ReportSummary.table(d)));
         assertTrue(d.scaling().stream().anyMatch(r -> r.variant().equals("32 hosts") && r.gpus() == 256));
         assertFalse(ReportSummary.text(ReportSummary.table(d)).isBlank());
     }

@@ -3,11 +3,13 @@ package dev.collsim.reports.chart;
 import java.awt.Color;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.category.StackedBarRenderer;
@@ -25,10 +27,13 @@ public final class StepBreakdownChart {
      * @param bars      per bar label (variant), its parts in milliseconds in stacking order; a bar with no parts is an
      *                  empty row whose label says why (a variant that does not fit)
      * @param leavesOut footnote
+     * @param axis      the time axis in ms, {min, max, tick interval}, as the interactive chart draws it (a minimum
+     *                  above 0 cuts the compute bar every variant shares, and the axis title says so)
      * @return the chart
      * @throws IllegalArgumentException on no bars
      */
-    public static JFreeChart create(String title, Map<String, LinkedHashMap<String, Double>> bars, String leavesOut) {
+    public static JFreeChart create(String title, Map<String, LinkedHashMap<String, Double>> bars, String leavesOut,
+            double[] axis) {
         if (bars.isEmpty()) {
             throw new IllegalArgumentException("a step breakdown needs at least one bar");
         }
@@ -56,7 +61,10 @@ public final class StepBreakdownChart {
         }
         CategoryAxis x = new CategoryAxis(null);
         x.setMaximumCategoryLabelLines(3);
-        NumberAxis y = new NumberAxis("time per step (ms)");
+        NumberAxis y = new NumberAxis(axis[0] > 0 ? String.format(Locale.ROOT, "time per step (ms); the axis starts at"
+                + " %,.0f ms, so the compute bar is cut", axis[0]) : "time per step (ms)");
+        y.setRange(axis[0], axis[1]);
+        y.setTickUnit(new NumberTickUnit(axis[2]));
         CategoryPlot plot = new CategoryPlot(data, x, y, r);
         plot.setOrientation(PlotOrientation.HORIZONTAL);
         plot.setBackgroundPaint(Color.WHITE);

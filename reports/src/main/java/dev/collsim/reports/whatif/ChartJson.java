@@ -141,15 +141,6 @@ final class ChartJson {
         o.withObject("/grid").put("top", 28 + LEGEND_ROW_PX * legendRows(names) + 34);
     }
 
-    /**
-     * @param lo smallest positive value shown
-     * @param hi largest value shown
-     * @return true when the values span more than a factor 30, so a linear axis would flatten the small ones
-     */
-    static boolean needsLog(double lo, double hi) {
-        return lo > 0 && hi / lo > 30;
-    }
-
     /** @return the power of 10 at or below v (v &gt; 0) */
     static double floor10(double v) {
         return Math.pow(10, Math.floor(Math.log10(v)));

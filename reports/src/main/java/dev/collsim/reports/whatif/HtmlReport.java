@@ -130,7 +130,7 @@ public final class HtmlReport {
                     + "</tr>\n");
             double baseStep = rows.get(0).stepMs();
             for (ReportData.PlanRow r : rows) {
-                h.append("<tr><td class=l>").append(esc(r.variant())).append("</td>");
+                h.append("<tr><td class=l>").append(esc(r.variant() + ReportSummary.dpNote(d, r))).append("</td>");
                 if (!r.fits()) {
                     h.append("<td class=l colspan=8>").append(esc(r.computeSource())).append("</td></tr>\n");
                     continue;

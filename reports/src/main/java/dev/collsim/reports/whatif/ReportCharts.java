@@ -89,7 +89,8 @@ public final class ReportCharts {
             if (bars.values().stream().anyMatch(b -> !b.isEmpty())) {
                 out.add(new Named("step-" + (i + 1), "Step time of plan '" + plan + "' split into compute, pipeline"
                         + " bubble and the communication left exposed after overlap, per variant.",
-                        StepBreakdownChart.create("Step time: " + plan, bars, ReportRunner.PLAN_LEAVES_OUT)));
+                        StepBreakdownChart.create("Step time: " + plan, bars, ReportRunner.PLAN_LEAVES_OUT,
+                                PlanChartJson.stepAxis(d.plans().stream().filter(p -> p.plan().equals(plan)).toList()))));
             }
             Map<String, List<double[]>> curves = new LinkedHashMap<>();
             d.scaling().stream().filter(s -> s.plan().equals(plan)).forEach(s -> curves.computeIfAbsent(s.variant(),
@@ -111,12 +112,10 @@ public final class ReportCharts {
      */
     private static Map<String, LinkedHashMap<String, Double>> stepBars(ReportData d, String plan) {
         Map<String, LinkedHashMap<String, Double>> bars = new LinkedHashMap<>();
-        for (ReportData.PlanRow r : d.plans()) {
-            if (!r.plan().equals(plan)) {
-                continue;
-            }
+        List<ReportData.PlanRow> rows = d.plans().stream().filter(p -> p.plan().equals(plan)).toList();
+        for (ReportData.PlanRow r : rows) {
             if (!r.fits()) {
-                bars.put(r.variant() + " (" + r.computeSource() + ")", new LinkedHashMap<>());
+                bars.put(PlanChartJson.barLabel(d, r, rows.get(0)), new LinkedHashMap<>());
                 continue;
             }
             LinkedHashMap<String, Double> parts = new LinkedHashMap<>();
@@ -127,7 +126,7 @@ public final class ReportCharts {
                     parts.merge(c.kind() + " (exposed)", c.exposedMs(), Double::sum);
                 }
             }
-            bars.put(r.variant(), parts);
+            bars.put(PlanChartJson.barLabel(d, r, rows.get(0)), parts);
         }
         return bars;
     }

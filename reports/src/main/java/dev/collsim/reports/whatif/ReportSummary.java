@@ -65,7 +65,7 @@ public final class ReportSummary {
                 if (p == null || !p.fits()) {
                     row.addAll(List.of("does not fit", "-", "-"));
                 } else {
-                    row.add(String.format(Locale.ROOT, "%.1f ms", p.stepMs()) + otherDp(d, p));
+                    row.add(String.format(Locale.ROOT, "%.1f ms", p.stepMs()) + dpNote(d, p));
                     row.add(String.format(Locale.ROOT, "%,.0f", p.tokensPerS()));
                     row.add(String.format(Locale.ROOT, "%.1f%%", p.efficiency() * 100));
                 }
@@ -83,7 +83,7 @@ public final class ReportSummary {
      * @return {@code " at dp=16"} when the variant ran the plan at another data-parallel degree than the base (a
      *         variant that sets {@code hosts} scales it), else empty
      */
-    private static String otherDp(ReportData d, ReportData.PlanRow p) {
+    static String dpNote(ReportData d, ReportData.PlanRow p) {
         String base = d.plans().stream().filter(x -> x.plan().equals(p.plan())).findFirst().map(ReportData.PlanRow::job)
                 .orElse(p.job());
         Matcher mine = DP.matcher(p.job());

@@ -11,8 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * ECharts options for the collective sweeps: busbw against size per variant (log size axis; log busbw axis when the
- * values span more than a factor 30), each variant's size-independent hardware bound as a dashed line in the variant's
+ * ECharts options for the collective sweeps: busbw against size per variant (log size axis; linear busbw axis from 0,
+ * as the PNG draws it, so the bound lines stay apart: on a log busbw axis over 8 B .. 8 GiB, 7 decades, every bound
+ * fell in the top decade), each variant's size-independent hardware bound as a dashed line in the variant's
  * colour (variants with the same bound drawn once and named together in its legend entry, so no label can overlap
  * another), the measured points, and predicted against measured time. Every
  * point carries its numbers for the tooltip. Stateless.
@@ -39,21 +40,15 @@ final class SweepChartJson {
         rows.forEach(r -> byVariant.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(r));
         long minSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).min().orElse(1);
         long maxSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(1);
-        double lo = rows.stream().mapToDouble(ReportData.SweepRow::busBw).filter(v -> v > 0).min().orElse(1);
         double hi = rows.stream().mapToDouble(r -> Math.max(r.busBw(), hardwareBound(rows, r.variant()))).max()
                 .orElse(1);
         for (ReportData.MeasuredRow m : measured) {
-            lo = m.measuredBusBw() > 0 ? Math.min(lo, m.measuredBusBw()) : lo;
             hi = Math.max(hi, m.measuredBusBw());
         }
-        boolean log = ChartJson.needsLog(lo, hi);
         ObjectNode o = ChartJson.base(title, "bytes", "gbps");
         o.set("xAxis", ChartJson.axis("message size (bytes)", true, 2, minSize, maxSize));
-        ObjectNode y = ChartJson.axis("busbw (GB/s)" + (log ? ", log scale" : ""), log, 10,
-                log ? ChartJson.floor10(lo) : 0, log ? ChartJson.ceil10(hi * 1.05) : hi);
-        if (!log) {
-            y.remove("max"); // ECharts rounds the top up to a tick; a fixed max would print an odd last label
-        }
+        ObjectNode y = ChartJson.axis("busbw (GB/s)", false, 10, 0, hi);
+        y.remove("max"); // ECharts rounds the top up to a tick; a fixed max would print an odd last label
         o.set("yAxis", ChartJson.nameOnTop(y));
         ArrayNode series = o.putArray("series");
         List<String> names = new ArrayList<>(byVariant.keySet());

@@ -19,6 +19,8 @@ import java.util.Set;
 import javax.imageio.ImageIO;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.junit.jupiter.api.Test;
@@ -189,8 +191,18 @@ class ChartsTest {
             parts.put("DP gradient AllReduce", v.startsWith("NIC") ? 300.0 : 150.0);
             bars.put(v, parts);
         }
-        check("step-breakdown", StepBreakdownChart.create("Step time, 70B", bars, "activation recomputation"),
-                "Step time, 70B");
+        check("step-breakdown", StepBreakdownChart.create("Step time, 70B", bars, "activation recomputation",
+                new double[] {0, 1400, 200}), "Step time, 70B");
+        // the axis the interactive chart uses (PlanChartJson.stepAxis: compute 900 shared, longest step
+        // 900 + 120 + 80 + 300 = 1400, tick 100): the PNG starts there too, and says so
+        JFreeChart cut = StepBreakdownChart.create("Step time, 70B", bars, "activation recomputation",
+                new double[] {900, 1400, 100});
+        NumberAxis y = (NumberAxis) ((CategoryPlot) cut.getPlot()).getRangeAxis();
+        assertEquals(900, y.getLowerBound(), 0);
+        assertEquals(1400, y.getUpperBound(), 0);
+        assertEquals(100, y.getTickUnit().getSize(), 0);
+        assertTrue(y.getLabel().contains("the axis starts at 900 ms"), y.getLabel());
+        check("step-breakdown-cut", cut, "Step time, 70B");
     }
 
     @Test

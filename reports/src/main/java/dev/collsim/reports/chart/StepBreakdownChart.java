@@ -63,7 +63,7 @@ public final class StepBreakdownChart {
         x.setMaximumCategoryLabelLines(3);
         NumberAxis y = new NumberAxis(axis[0] > 0 ? String.format(Locale.ROOT, "time per step (ms); the axis starts at"
                 + " %,.0f ms, so the compute bar is cut", axis[0]) : "time per step (ms)");
-        y.setRange(axis[0], axis[1]);
+        y.setRange(axis[0], axis[1] + axis[2] / 4); // room for the last tick's label at the right edge
         y.setTickUnit(new NumberTickUnit(axis[2]));
         CategoryPlot plot = new CategoryPlot(data, x, y, r);
         plot.setOrientation(PlotOrientation.HORIZONTAL);

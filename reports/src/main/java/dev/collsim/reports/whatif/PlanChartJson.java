@@ -84,11 +84,13 @@ final class PlanChartJson {
      * @param r    a plan row
      * @param base the base variant's row of the same plan
      * @return the bar's label: variant (and its dp when it differs from the base's), step time and the difference
-     *         from the base, e.g. {@code 32 hosts at dp=16: 3458.4 ms (-85.61 %)}; for a row that does not fit, why
+     *         from the base, e.g. {@code 32 hosts at dp=16: 3458.4 ms (-85.61 %)}; for a row that does not fit,
+     *         {@code 1 host: does not fit} (the reason is in the table and the note under the chart: a long label
+     *         squeezed the bars to a third of a 900 px window)
      */
     static String barLabel(ReportData d, ReportData.PlanRow r, ReportData.PlanRow base) {
         if (!r.fits()) {
-            return r.variant() + ": no bar, " + r.computeSource();
+            return r.variant() + ": does not fit";
         }
         return String.format(Locale.ROOT, "%s%s: %.1f ms%s", r.variant(), ReportSummary.dpNote(d, r), r.stepMs(),
                 r == base ? " (base)" : String.format(Locale.ROOT, " (%+.2f %%)",

@@ -36,8 +36,8 @@ import java.util.List;
  */
 public record PointResult(long point, long design, String workload, String kind, String label, List<String> axes,
         String status, String reason, int gpus, int hosts, long sizeBytes, double timeUs, double busBw,
-        String algorithm, double stepMs, double tokensPerS, double memoryGib, String bottleneck, int nicPorts, int switchPorts,
-        int cables, double capital, double running, double cost, double powerKw) implements Serializable {
+        String algorithm, double stepMs, double tokensPerS, double memoryGib, String bottleneck, int nicPorts,
+        int switchPorts, int cables, double capital, double running, double cost, double powerKw) implements Serializable {
 
     private static final long serialVersionUID = 1L;
 

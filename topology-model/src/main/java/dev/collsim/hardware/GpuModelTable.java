@@ -9,7 +9,11 @@ import java.util.Map;
 /**
  * The records of the GPU-model database, in lookup order: a model whose free-text rule would also match a later one's
  * text comes first ("GB200" before "B200", "H100 PCIe" before "H100"). Figures are per GPU; FLOP/s are dense (the
- * datasheets' "with sparsity" tensor figures halved). Package-private: read it through {@link GpuModels}.
+ * datasheets' "with sparsity" tensor figures halved). Memory is in GiB (2^30 B) although the datasheets write "GB":
+ * that is what the parts hold; nvidia-smi reports an "80GB" A100 as 81,920 MiB = 80 GiB exactly, an "80GB HBM3" H100
+ * as 81,559 MiB (79.6 GiB, the rest reserved), and an "141GB" H200 as 143,771 MiB (140.4 GiB; measured on an H200,
+ * driver 580.159.04), more than 141 x 10^9 B = 134,465 MiB could be. Package-private: read it through {@link
+ * GpuModels}.
  */
 final class GpuModelTable {
 
@@ -18,50 +22,50 @@ final class GpuModelTable {
 
     /** The database, in lookup order. */
     static final List<GpuModel> MODELS = List.of(
-            new GpuModel("GB300", 103, List.of(new Variant("GB300", -1, 288_000_000_000L, 8000)),
+            new GpuModel("GB300", 103, List.of(new Variant("GB300", -1, 288 * GIB, 8000)),
                     List.of("NVIDIA GB300"), "gb300", NvlinkGen.NVLINK5, 18, true, PcieGen.GEN6, 16,
                     flops(5e15, 2.5e15, 2.5e15, 1.25e15, 6e15 / 72),
                     new Sources("NVIDIA GB300 NVL72 datasheet (NVLink5 1.8 TB/s per GPU, PCIe Gen6)",
                             "GB300 NVL72 datasheet: 288 GB HBM3e, 8 TB/s per GPU",
                             "GB300 NVL72 datasheet per 72-GPU rack with sparsity: FP8 720 P, BF16 360 P, TF32 180 P;"
                                     + " FP32 6 P dense")),
-            new GpuModel("GB200", 100, List.of(new Variant("B200 (GB200)", -1, 186_000_000_000L, 8000)),
+            new GpuModel("GB200", 100, List.of(new Variant("B200 (GB200)", -1, 186 * GIB, 8000)),
                     List.of("NVIDIA GB200", "GB200"), "gb200",
                     NvlinkGen.NVLINK5, 18, true, PcieGen.GEN6, 16, flops(5e15, 2.5e15, 2.5e15, 1.25e15, 80e12),
                     new Sources("NVIDIA GB200 NVL72 datasheet (NVLink5 1.8 TB/s per GPU; 130 TB/s per 72 GPUs)",
                             "GB200 NVL72 datasheet: 13.5 TB HBM3e per 72 GPUs (about 186 GB), 8 TB/s per GPU",
                             "GB200 NVL72 datasheet per 72-GPU rack with sparsity: FP8 720 P, BF16 360 P, TF32 180 P;"
                                     + " FP32 5,760 T dense")),
-            new GpuModel("GB10", 121, List.of(new Variant("GB10", -1, 128_000_000_000L, 273)),
+            new GpuModel("GB10", 121, List.of(new Variant("GB10", -1, 128 * GIB, 273)),
                     List.of("NVIDIA GB10"), "gb10\\b", null, 0, false, PcieGen.GEN5, 16, Map.of(),
                     new Sources("NVIDIA DGX Spark datasheet (no NVLink; ConnectX-7 on PCIe Gen5)",
                             "DGX Spark datasheet: 128 GB LPDDR5x, 273 GB/s", "datasheet gives FP4 only: none here")),
-            new GpuModel("B300", 103, List.of(new Variant("B300-SXM6-288GB", -1, 288_000_000_000L, 8000)),
+            new GpuModel("B300", 103, List.of(new Variant("B300-SXM6-288GB", -1, 288 * GIB, 8000)),
                     List.of("NVIDIA B300", "NVIDIA B300 SXM6 AC", "HGX B300"), "\\bb300", NvlinkGen.NVLINK5, 18, true,
                     PcieGen.GEN6, 16, flops(4.5e15, 2.25e15, 2.25e15, 1.125e15, 75e12),
                     new Sources("NVIDIA HGX B300 datasheet (NVLink5 1.8 TB/s per GPU, 18 links; PCIe Gen6)",
                             "HGX B300 datasheet: 2.3 TB HBM3e per 8 GPUs (288 GB each), 8 TB/s per GPU",
                             "HGX B300 datasheet per 8 GPUs with sparsity: FP8 72 P, BF16 36 P, TF32 18 P; FP32 600 T")),
-            new GpuModel("B200", 100, List.of(new Variant("B200-180GB", -1, 180_000_000_000L, 8000)),
+            new GpuModel("B200", 100, List.of(new Variant("B200-180GB", -1, 180 * GIB, 8000)),
                     List.of("NVIDIA B200", "HGX B200"), "b200", NvlinkGen.NVLINK5, 18, true, PcieGen.GEN6, 16,
                     flops(4.5e15, 2.25e15, 2.25e15, 1.125e15, 75e12),
                     new Sources("NVIDIA HGX B200 datasheet (NVLink5 1.8 TB/s per GPU, 18 links; PCIe Gen6)",
                             "DGX B200 datasheet: 1,440 GB per 8 GPUs; HGX B200: 8 TB/s per GPU",
                             "HGX B200 datasheet per 8 GPUs with sparsity: FP8 72 P, BF16 36 P, TF32 18 P; FP32 600 T")),
-            new GpuModel("GH200", 90, List.of(new Variant("GH200 96GB", -1, 96_000_000_000L, 4000),
-                    new Variant("GH200 144GB", -1, 144_000_000_000L, 4900)),
+            new GpuModel("GH200", 90, List.of(new Variant("GH200 96GB", -1, 96 * GIB, 4000),
+                    new Variant("GH200 144GB", -1, 144 * GIB, 4900)),
                     List.of("NVIDIA GH200 120GB", "NVIDIA GH200 480GB"), "gh200", NvlinkGen.NVLINK4, 18, false,
                     PcieGen.GEN5, 16, flops(1979e12, 989e12, 989e12, 494.5e12, 67e12),
                     new Sources("NVIDIA GH200 Grace Hopper datasheet (18 NVLink4, 900 GB/s; NVLink-C2C to Grace)",
                             "GH200 datasheet: 96 GB HBM3 4 TB/s, 144 GB HBM3e 4.9 TB/s",
                             "GH200 datasheet with sparsity: FP8 3,958 T, BF16 1,979 T, TF32 989 T; FP32 67 T")),
             new GpuModel("H200 NVL (NVLink bridge)", 90, List.of(new Variant("H200-NVL-141GB", -1,
-                    141_000_000_000L, 4800)), List.of("NVIDIA H200 NVL", "H200 NVL"), "h200 ?nvl", NvlinkGen.NVLINK4,
+                    141 * GIB, 4800)), List.of("NVIDIA H200 NVL", "H200 NVL"), "h200 ?nvl", NvlinkGen.NVLINK4,
                     18, false, PcieGen.GEN5, 16, flops(1670.5e12, 835.5e12, 835.5e12, 417.5e12, 60e12),
                     new Sources("NVIDIA H200 datasheet, H200 NVL column (2- or 4-way NVLink bridge 900 GB/s per GPU;"
                             + " PCIe Gen5 128 GB/s)", "H200 datasheet: H200 NVL 141 GB HBM3e, 4.8 TB/s",
                             "H200 NVL datasheet with sparsity: FP8 3,341 T, BF16 1,671 T, TF32 835 T; FP32 60 T")),
-            new GpuModel("H200", 90, List.of(new Variant("H200-SXM-141GB", 0x2335, 141_000_000_000L, 4800)),
+            new GpuModel("H200", 90, List.of(new Variant("H200-SXM-141GB", 0x2335, 141 * GIB, 4800)),
                     List.of("NVIDIA H200", "H200-SXM5-141GB", "H200 SXM"), "h200", NvlinkGen.NVLINK4, 18, true,
                     PcieGen.GEN5, 16, flops(1979e12, 989e12, 989e12, 494.5e12, 67e12),
                     new Sources("NVIDIA H200 datasheet (NVLink4 900 GB/s, PCIe Gen5 128 GB/s)",
@@ -73,7 +77,7 @@ final class GpuModelTable {
                     new Sources("NVIDIA H800 datasheet, SXM column (NVLink 400 GB/s bidirectional: 8 NVLink4; PCIe"
                             + " Gen5)", "H800 datasheet: 80 GB HBM3, 3.35 TB/s",
                             "H800 SXM datasheet with sparsity: FP8 3,958 T, BF16 1,979 T, TF32 989 T; FP32 67 T")),
-            new GpuModel("H20", 90, List.of(new Variant("H20", -1, 96_000_000_000L, 4000)),
+            new GpuModel("H20", 90, List.of(new Variant("H20", -1, 96 * GIB, 4000)),
                     List.of("NVIDIA H20", "NVIDIA H20-3e"), "h20\\b|h20-", NvlinkGen.NVLINK4, 18, true,
                     PcieGen.GEN5, 16, Map.of(),
                     new Sources("NVIDIA HGX H20 product brief (NVLink4 900 GB/s, PCIe Gen5)",
@@ -86,7 +90,7 @@ final class GpuModelTable {
                             "H100 datasheet: H100 PCIe 80 GB HBM2e, 2 TB/s",
                             "H100 PCIe datasheet with sparsity: FP8 3,026 T, BF16 1,513 T, TF32 756 T; FP32 51 T")),
             new GpuModel("H100 NVL (NVLink bridge)", 90,
-                    List.of(new Variant("H100-NVL-94GB", -1, 94_000_000_000L, 3900)),
+                    List.of(new Variant("H100-NVL-94GB", -1, 94 * GIB, 3900)),
                     List.of("NVIDIA H100 NVL", "H100 NVL"), "h100 ?nvl", NvlinkGen.NVLINK4, 12, false,
                     PcieGen.GEN5, 16, flops(1670.5e12, 835e12, 835e12, 417.5e12, 60e12),
                     new Sources("NVIDIA H100 NVL datasheet (NVLink bridge 600 GB/s: 12 NVLink4; PCIe Gen5 128 GB/s)",
@@ -141,19 +145,19 @@ final class GpuModelTable {
                     new Sources("NVIDIA Tesla V100 datasheet, SXM2 column (NVLink2 300 GB/s, 6 links; PCIe Gen3)",
                             "V100 datasheet: 16 or 32 GB HBM2, 900 GB/s; PCI ID database 10de:1db5, 10de:1db1",
                             "V100 datasheet SXM2: tensor (FP16) 125 T, FP32 15.7 T; no BF16, TF32 or FP8")),
-            new GpuModel("RTX PRO 6000D", 120, List.of(new Variant("RTX PRO 6000D", -1, 84_000_000_000L, 1398)),
+            new GpuModel("RTX PRO 6000D", 120, List.of(new Variant("RTX PRO 6000D", -1, 84 * GIB, 1398)),
                     List.of("NVIDIA RTX PRO 6000D", "NVIDIA RTX 6000D"), "rtx ?(pro ?)?6000d", null, 0, false,
                     PcieGen.GEN5, 16, Map.of(),
                     new Sources("no NVIDIA datasheet; press reports of the China-market RTX PRO 6000 Blackwell"
                             + " variant (PCIe Gen5 x16, no NVLink)", "press reports: 84 GB GDDR7, 1.398 TB/s",
                             "no datasheet figures: none here")),
             new GpuModel("RTX PRO 5000 Blackwell", 120,
-                    List.of(new Variant("RTX PRO 5000 Blackwell", -1, 48_000_000_000L, 1344)),
+                    List.of(new Variant("RTX PRO 5000 Blackwell", -1, 48 * GIB, 1344)),
                     List.of("NVIDIA RTX PRO 5000 Blackwell"), "rtx ?pro ?5000", null, 0, false, PcieGen.GEN5, 16,
                     Map.of(), new Sources("NVIDIA RTX PRO 5000 Blackwell datasheet (PCIe Gen5 x16, no NVLink)",
                             "datasheet: 48 GB GDDR7, 1,344 GB/s", "datasheet gives FP4 AI TOPS only: none here")),
             new GpuModel("RTX PRO 6000 Blackwell", 120,
-                    List.of(new Variant("RTX PRO 6000 Blackwell", -1, 96_000_000_000L, 1792)),
+                    List.of(new Variant("RTX PRO 6000 Blackwell", -1, 96 * GIB, 1792)),
                     List.of("NVIDIA RTX PRO 6000 Blackwell Server Edition"), "rtx pro 6000|rtxpro6000", null, 0,
                     false, PcieGen.GEN5, 16, flops(NONE, 500e12, 500e12, NONE, 125e12),
                     new Sources("NVIDIA RTX PRO 6000 Blackwell Server Edition datasheet (PCIe Gen5 x16, no NVLink)",

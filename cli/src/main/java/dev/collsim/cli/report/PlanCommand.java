@@ -90,7 +90,7 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--virtual-stages", paramLabel = "V",
             description = "interleaved stages per GPU (default: ${DEFAULT-VALUE})")
     private int virtualStages = DEFAULTS.virtualStages;
-    @Option(names = "--ep", paramLabel = "E", description = "expert-parallel degree, divides dp")
+    @Option(names = "--ep", paramLabel = "E", description = "expert-parallel degree, divides dp x cp")
     private int ep = DEFAULTS.ep;
     @Option(names = "--experts", paramLabel = "N", description = "experts per MoE layer (0 = dense)")
     private int experts = DEFAULTS.experts;

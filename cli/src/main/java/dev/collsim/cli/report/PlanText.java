@@ -2,6 +2,7 @@ package dev.collsim.cli.report;
 
 import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.reports.plan.CommTiming;
+import dev.collsim.reports.plan.MemoryPlan;
 import dev.collsim.reports.plan.ModelFlops;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
@@ -52,8 +53,8 @@ final class PlanText {
         }
         out.printf("  memory per GPU          %s%n", p.memory().summary());
         if (!p.memory().fits()) {
-            out.printf("# DOES NOT FIT: %.1f GB per GPU short (first pipeline stage, %.3g micro-batches of"
-                    + " activations in flight); the step above assumes it would%n", p.memory().shortBytes() / 1e9,
+            out.printf("# DOES NOT FIT: %.1f GiB per GPU short (first pipeline stage, %.3g micro-batches of"
+                    + " activations in flight); the step above assumes it would%n", p.memory().shortBytes() / MemoryPlan.GIB,
                     p.memory().inFlight());
         }
         if (!p.warning().isEmpty()) {

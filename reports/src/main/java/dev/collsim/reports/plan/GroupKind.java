@@ -12,6 +12,6 @@ public enum GroupKind {
     DP,
     /** Expert parallel: {@code ep} ranks that hold different experts (Lepikhin et al. 2020). */
     EP,
-    /** Expert-data parallel: {@code dp / ep} replicas of the same experts. */
+    /** Expert-data parallel: {@code dp cp / ep} replicas of the same experts. */
     EDP
 }

@@ -17,8 +17,11 @@ import java.util.TreeMap;
  * are translates of it, and all run at the same time.
  *
  * <p>Expert-parallel groups are {@code ep} consecutive members of a data-parallel group, and expert-data-parallel
- * groups the members {@code ep} apart (Megatron-Core's expert layout); with context parallelism they stay within one
- * context-parallel index (a simplification: Megatron-Core folds cp into the expert groups). This class is immutable.
+ * groups the members {@code ep} apart (Megatron-Core's expert layout). With context parallelism the experts see the
+ * tokens of every context-parallel rank as tokens of their own (MoE layers are not split by sequence), so, as in
+ * Megatron-Core's expert rank generator, the dp x cp ranks that hold the same dense weights are numbered
+ * {@code q = c + cp d} and cut into expert groups of {@code ep} consecutive q, expert-data-parallel groups of the q
+ * that are {@code ep} apart ({@code dp cp / ep} ranks). This class is immutable.
  */
 public final class GroupPlacement {
 
@@ -133,13 +136,15 @@ public final class GroupPlacement {
                 }
             }
             case EP -> {
-                for (int k = 0; d % ep == 0 && k < ep; k++) {
-                    g.add(order.rank(t, c, p, d + k, job));
+                int q = c + job.cp() * d;
+                for (int k = 0; q % ep == 0 && k < ep; k++) {
+                    g.add(order.rank(t, (q + k) % job.cp(), p, (q + k) / job.cp(), job));
                 }
             }
             case EDP -> {
-                for (int k = d; d < ep && k < job.dp(); k += ep) {
-                    g.add(order.rank(t, c, p, k, job));
+                int q = c + job.cp() * d;
+                for (int k = q; q < ep && k < job.dp() * job.cp(); k += ep) {
+                    g.add(order.rank(t, k % job.cp(), p, k / job.cp(), job));
                 }
             }
             default -> throw new IllegalStateException(kind.toString());

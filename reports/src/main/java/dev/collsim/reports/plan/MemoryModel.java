@@ -15,14 +15,11 @@ import java.util.function.Supplier;
  *       weights are already fp32): the paper's 2 + 2 + 12 = 16 bytes. A GPU holds {@code Psi = dense params / (tp pp)
  *       + expert params / (tp pp ep)}. ZeRO stage 1 divides the optimizer state by the data-parallel degree, stage 2
  *       also the gradients, stage 3 (FSDP) also the weights (section 5.1), over the {@code dp x cp} ranks that hold
- *       the same weights; expert weights divide by their own data-parallel degree {@code dp / ep}.</li>
- *   <li><b>Activations per layer and micro-batch</b> (Korthikanti et al. 2022, "Reducing Activation Recomputation
- *       in Large Transformer Models", Table 2), with a = h / 128 heads (head size 128, as GPT-3 175B, Llama 3 8B, 70B,
- *       405B): no parallelism {@code s b h (34 + 5 a s / h)}; tensor parallel {@code s b h (10 + 24/t + 5 a s/(h t))};
- *       with sequence parallelism {@code s b h (34/t + 5 a s/(h t))}; selective recomputation drops the
- *       {@code 5 a s / h} term (attention scores; FlashAttention keeps none either); full recomputation keeps only the
- *       layer input, {@code 2 s b h} (divided by t with sequence parallelism). The table counts 2-byte activations; it
- *       is scaled by {@code actBytes / 2}. With context parallelism each rank holds s/cp tokens: s becomes s/cp.</li>
+ *       the same weights; expert weights divide by their own data-parallel degree {@code dp cp / ep}.</li>
+ *   <li><b>Activations per layer and micro-batch</b> ({@link LayerActivations}): Korthikanti et al. 2022, Table 2 for
+ *       a GPT-style layer (GELU MLP of 4h, multi-head attention, dropout); for a Llama-style layer (SwiGLU MLP,
+ *       grouped-query attention, FlashAttention, no dropout) the tensors backward reads, counted one by one. With
+ *       context parallelism each rank holds s/cp tokens: s becomes s/cp.</li>
  *   <li><b>In flight</b> (Korthikanti et al. 2022 section 4.2.3): with 1F1B the first stage holds the activations of
  *       {@code min(pp, m)} micro-batches for its L/pp layers; the interleaved schedule multiplies that by
  *       {@code 1 + (pp - 1)/(pp v)}.</li>
@@ -31,9 +28,6 @@ import java.util.function.Supplier;
  * routing buffers; MoE layers are sized as dense ones.
  */
 public final class MemoryModel {
-
-    /** Head size assumed for the head count a = h / 128 (GPT-3 175B and Llama 3 configs). */
-    static final int HEAD_SIZE = 128;
 
     private MemoryModel() {
     }
@@ -55,7 +49,7 @@ public final class MemoryModel {
         double shards = (double) job.tp() * job.pp();
         double dense = (job.shape().params() - job.expertParams()) / shards;
         double expert = job.expertParams() / (shards * job.ep());
-        int edp = job.dp() / job.ep();
+        int edp = job.expertDp();
         int dp = job.dp() * job.cp();
         int z = job.zero();
         double optBytes = job.paramBytes() >= 4 ? 8 : 12;
@@ -73,22 +67,10 @@ public final class MemoryModel {
 
     /**
      * @param job the job
-     * @return activation bytes of one layer for one micro-batch (Korthikanti et al. 2022, Table 2)
+     * @return activation bytes of one layer for one micro-batch ({@link LayerActivations#bytes})
      */
     public static double activationsPerLayer(TrainingJob job) {
-        double s = job.seqPerRank();
-        double h = job.shape().hidden();
-        double sbh = s * job.microBatch() * h;
-        double t = job.tp();
-        double perElement;
-        if (job.recompute() == Recompute.FULL) {
-            perElement = job.sequenceParallel() ? 2 / t : 2;
-        } else {
-            double heads = Math.max(1, h / HEAD_SIZE);
-            double scores = job.recompute() == Recompute.SELECTIVE ? 0 : 5 * heads * s / (h * t);
-            perElement = (job.sequenceParallel() ? 10 / t : 10) + 24 / t + scores;
-        }
-        return sbh * perElement * job.actBytes() / 2.0;
+        return LayerActivations.bytes(job);
     }
 
     private static List<String> suggestions(TrainingJob job, double capacity) {
@@ -118,8 +100,8 @@ public final class MemoryModel {
         }
         MemoryPlan m = need(j, capacity, List.of());
         if (m.fits()) {
-            out.add(String.format(Locale.ROOT, "%s: %.1f GB per GPU on %d GPUs", change, m.totalBytes() / 1e9,
-                    j.nGpus()));
+            out.add(String.format(Locale.ROOT, "%s: %.1f GiB per GPU on %d GPUs", change,
+                    m.totalBytes() / MemoryPlan.GIB, j.nGpus()));
         }
     }
 }

@@ -21,6 +21,14 @@ import java.util.Locale;
 public record MemoryPlan(double weightsBytes, double gradsBytes, double optimizerBytes, double activationsBytes,
         double perLayerBytes, double inFlight, double capacityBytes, List<String> suggestions) {
 
+    /**
+     * Bytes in a GiB, 2^30: the unit of every memory figure printed. GPU memory is sold in these units although
+     * datasheets write "GB": an "80GB" A100 reports 81,920 MiB = 80 GiB in nvidia-smi, an "80GB HBM3" H100 81,559 MiB
+     * (79.6 GiB; the rest reserved by the driver), an "141GB" H200 143,771 MiB (140.4 GiB; 141 x 10^9 B would be
+     * only 134,465 MiB); see docs/planning-validation.md for the sources.
+     */
+    public static final double GIB = 1L << 30;
+
     /** Copies the list. */
     public MemoryPlan {
         suggestions = List.copyOf(suggestions);
@@ -37,24 +45,24 @@ public record MemoryPlan(double weightsBytes, double gradsBytes, double optimize
     }
 
     /**
-     * @return e.g. {@code 95.7 GB per GPU (weights 8.8, gradients 8.8, optimizer 13.1, activations 65.0 GB) of 80.0
-     *         GB: 15.7 GB short; fits with: --recompute full: 42.1 GB per GPU on 64 GPUs} (GB = 1e9 B)
+     * @return e.g. {@code 89.1 GiB per GPU (weights 8.1, gradients 8.1, optimizer 12.2, activations 60.6 GiB) of 80.0
+     *         GiB: 9.1 GiB short; fits with: --recompute full: 39.2 GiB per GPU on 64 GPUs} (GiB = 2^30 B)
      */
     public String summary() {
-        String need = String.format(Locale.ROOT, "%.1f GB per GPU (weights %.1f, gradients %.1f, optimizer %.1f,"
-                + " activations %.1f GB)", totalBytes() / 1e9, weightsBytes / 1e9, gradsBytes / 1e9,
-                optimizerBytes / 1e9, activationsBytes / 1e9);
+        String need = String.format(Locale.ROOT, "%.1f GiB per GPU (weights %.1f, gradients %.1f, optimizer %.1f,"
+                + " activations %.1f GiB)", totalBytes() / GIB, weightsBytes / GIB, gradsBytes / GIB,
+                optimizerBytes / GIB, activationsBytes / GIB);
         if (Double.isNaN(capacityBytes)) {
             return need + "; the GPU's memory is unknown: not checked";
         }
         if (fits()) {
-            return need + String.format(Locale.ROOT, " of %.1f GB: fits", capacityBytes / 1e9);
+            return need + String.format(Locale.ROOT, " of %.1f GiB: fits", capacityBytes / GIB);
         }
         String fix = suggestions.isEmpty() ? "no single change (--recompute full, a higher --zero stage, twice --pp"
                 + " or twice --tp) fits; combine them or use GPUs with more memory" : "fits with: "
                 + String.join("; ", suggestions);
-        return need + String.format(Locale.ROOT, " of %.1f GB: %.1f GB short; %s", capacityBytes / 1e9,
-                shortBytes() / 1e9, fix);
+        return need + String.format(Locale.ROOT, " of %.1f GiB: %.1f GiB short; %s", capacityBytes / GIB,
+                shortBytes() / GIB, fix);
     }
 
     /** @return bytes missing (0 when it fits) */

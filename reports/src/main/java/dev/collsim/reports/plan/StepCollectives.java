@@ -30,7 +30,8 @@ import java.util.List;
  *       Transformers", section 2.1): every MoE layer does one AllToAll to dispatch tokens to experts and one to
  *       combine them, in forward and again in backward: {@code 4 (L/moeEvery)/pp m} calls; each rank sends
  *       its tokens x topk x capacityFactor x h activations. Expert weights ({@code (gated ? 3 : 2) h d_ff} per expert,
- *       d_ff = 4h by default) are reduced over the {@code dp / ep} expert-data-parallel group instead of the DP group.</li>
+ *       d_ff = 4h by default) are reduced over the {@code dp cp / ep} expert-data-parallel group instead of the DP group.
+ *       Tokens per rank are {@code b s / cp} (and / tp with sequence parallelism).</li>
  *   <li><b>Context parallel</b> (ring attention, Liu et al. 2023; Megatron-Core context parallelism): each rank
  *       holds s/cp tokens, so every activation size above uses s/cp; per layer and micro-batch the K,V chunk
  *       ({@code 2 b (s/cp) h_kv actBytes / tp}, h_kv = KV heads x head size) goes cp-1 steps round the ring forward
@@ -95,7 +96,7 @@ public final class StepCollectives {
         addDataParallel(ops, job, denseParams, job.dp() * job.cp(), false);
         if (job.isMoe()) {
             long expertParams = job.expertParams() / (shards * job.ep());
-            addDataParallel(ops, job, expertParams, job.dp() / job.ep(), true);
+            addDataParallel(ops, job, expertParams, job.expertDp(), true);
         }
         return List.copyOf(ops);
     }

@@ -7,9 +7,10 @@ import java.util.List;
  * One training job: the model, its parallel layout and its batch, as {@code collsim plan} reads them.
  * This record is immutable; the compact constructor checks every rule below and lists every broken one.
  *
- * <p>Layout: {@code nGpus = dp * tp * pp}. Expert parallelism ({@code ep}) splits each data-parallel group into
- * {@code dp / ep} expert-data-parallel groups of {@code ep} ranks (Megatron-Core's "expert model parallel" sits
- * inside the data-parallel dimension), so {@code ep} must divide {@code dp}.
+ * <p>Layout: {@code nGpus = dp * tp * pp * cp}. Expert parallelism ({@code ep}) splits the {@code dp x cp} ranks that
+ * hold the same dense weights into {@code dp cp / ep} expert-data-parallel groups of {@code ep} ranks (Megatron-Core's
+ * "expert model parallel" sits inside the data- and context-parallel dimensions), so {@code ep} must divide
+ * {@code dp x cp}.
  *
  * @param shape             parameter count, hidden size, layers
  * @param gradBytes         bytes per gradient element in the data-parallel reduction and the gradient buffer
@@ -20,8 +21,10 @@ import java.util.List;
  * @param tp                tensor-parallel degree, >= 1
  * @param pp                pipeline-parallel degree (stages), >= 1; at most the layer count (an uneven split is
  *                          timed by its most loaded stage)
- * @param virtualStages     interleaved stages per GPU (Narayanan et al. 2021 section 2.2.2), >= 1
- * @param ep                expert-parallel degree, >= 1, divides dp
+ * @param virtualStages     interleaved stages per GPU (Narayanan et al. 2021 section 2.2.2), >= 1; pp x v chunks need
+ *                          at least pp x v - 2 layers (the first and last chunk may hold only the embedding and the
+ *                          output layer, as Llama 3 405B's 126 layers in 16 x 8 chunks, Dubey et al. 2024 section 3.3.2)
+ * @param ep                expert-parallel degree, >= 1, divides dp x cp
  * @param experts           experts per MoE layer, 0 for a dense model
  * @param topk              experts each token is routed to (1 Switch, 2 GShard), >= 1 when experts > 0
  * @param moeEvery          every how many layers one is an MoE layer (1 = all, 2 = every other as GShard/Switch)
@@ -85,8 +88,9 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
         if (experts == 0 && ep > 1) {
             bad.add("--ep " + ep + " needs --experts > 0");
         }
-        if (ep >= 1 && dp >= 1 && dp % ep != 0) {
-            bad.add("--ep " + ep + " must divide --dp " + dp + " (experts are sharded inside the data-parallel group)");
+        if (ep >= 1 && dp >= 1 && cp >= 1 && (dp * cp) % ep != 0) {
+            bad.add("--ep " + ep + " must divide --dp " + dp + (cp > 1 ? " x --cp " + cp + " = " + dp * cp : "")
+                    + " (experts are sharded over the ranks that hold the same dense weights)");
         }
         if (experts > 0 && ep >= 1 && experts % ep != 0) {
             bad.add("--ep " + ep + " must divide --experts " + experts);
@@ -102,9 +106,12 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
                     + " rank holds h/tp columns, Shoeybi et al. 2019; the head count must divide too); allowed up to"
                     + " 64: " + divisors(shape.hidden(), 64));
         }
-        if (pp >= 1 && virtualStages >= 1 && shape.layers() < pp * virtualStages) {
+        // interleaved: the first and the last chunk may hold only the embedding and the output layer (Llama 3 405B:
+        // 126 layers in 16 x 8 chunks, Dubey et al. 2024 section 3.3.2)
+        int spareChunks = virtualStages > 1 ? 2 : 0;
+        if (pp >= 1 && virtualStages >= 1 && shape.layers() + spareChunks < pp * virtualStages) {
             bad.add("--layers " + shape.layers() + " must be at least --pp x --virtual-stages = " + pp * virtualStages
-                    + " (one layer per stage)");
+                    + (spareChunks > 0 ? " less 2 (the embedding and output chunks)" : " (one layer per stage)"));
         }
         if (microBatch >= 1 && dp >= 1 && globalBatch >= 1 && globalBatch % (microBatch * dp) != 0) {
             bad.add("--global-batch " + globalBatch + " must be a multiple of --micro-batch x --dp = "
@@ -183,6 +190,11 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
     /** @return true for a mixture-of-experts model */
     public boolean isMoe() {
         return experts > 0;
+    }
+
+    /** @return ranks in an expert-data-parallel group, dp x cp / ep: the ranks that hold the same expert weights */
+    public int expertDp() {
+        return dp * cp / ep;
     }
 
     /** @return MoE layers in the model, L / moeEvery (0 for dense) */

@@ -1,6 +1,9 @@
 package dev.collsim.reports.whatif;
 
+import dev.collsim.reports.plan.MemoryPlan;
+import dev.collsim.reports.plan.StepPlan;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Every number of a what-if report, as flat rows (one CSV each, all in the JSON). Times in microseconds unless the
@@ -110,10 +113,60 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param tokensPerS   throughput
      * @param efficiency   compute / step
      * @param computeSource how compute was obtained
+     * @param mfu          end-to-end model FLOPs utilisation (model FLOPs / (GPUs x peak x step)); NaN when not planned
+     *                     or the peak is unknown
+     * @param memoryGib    memory one GPU needs (first pipeline stage), GiB = 2^30 B; NaN when not planned
+     * @param capacityGib  the GPU's memory, GiB; NaN when unknown
      */
     public record PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
             double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
-            String computeSource) {
+            String computeSource, double mfu, double memoryGib, double capacityGib) {
+
+        /** A row without MFU and memory (NaN); other parameters as the record's. */
+        public PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
+                double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
+                String computeSource) {
+            this(variant, plan, job, gpus, fits, computeMs, bubbleMs, commMs, exposedMs, stepMs, tokensPerS,
+                    efficiency, computeSource, Double.NaN, Double.NaN, Double.NaN);
+        }
+
+        /**
+         * @param variant variant
+         * @param plan    plan name
+         * @param sp      the planned step
+         * @return the row of a plan that fits the cluster's GPU count; {@code fits} false (and the times 0) when it
+         *         does not fit in GPU memory
+         */
+        public static PlanRow of(String variant, String plan, StepPlan sp) {
+            MemoryPlan m = sp.memory();
+            double need = m.totalBytes() / MemoryPlan.GIB;
+            double cap = m.capacityBytes() / MemoryPlan.GIB;
+            if (!m.fits()) {
+                return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), false, 0, 0, 0, 0, 0, 0, 0,
+                        "does not fit in GPU memory: needs " + m.summary(), Double.NaN, need, cap);
+            }
+            return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), true, sp.computeUs() / 1e3,
+                    sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3, sp.stepUs() / 1e3, sp.tokensPerS(),
+                    sp.efficiency(), sp.computeSource(), sp.endToEndMfu(), need, cap);
+        }
+
+        /**
+         * @return the memory cell: {@code 70.2 of 80.0 GiB}, {@code does not fit by 9.1 GiB (89.1 of 80.0)}, {@code
+         *         70.2 GiB (GPU memory unknown)}, or {@code -} when not planned
+         */
+        public String memoryText() {
+            if (Double.isNaN(memoryGib)) {
+                return "-";
+            }
+            if (Double.isNaN(capacityGib)) {
+                return String.format(Locale.ROOT, "%.1f GiB (GPU memory unknown)", memoryGib);
+            }
+            if (memoryGib <= capacityGib) {
+                return String.format(Locale.ROOT, "%.1f of %.1f GiB", memoryGib, capacityGib);
+            }
+            return String.format(Locale.ROOT, "does not fit by %.1f GiB (%.1f of %.1f)", memoryGib - capacityGib,
+                    memoryGib, capacityGib);
+        }
     }
 
     /**

@@ -243,8 +243,7 @@ public final class ReportRunner {
             if (sp.memory().fits()) {
                 addPlan(v, p, sp, plans, comms);
             } else {
-                plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), false, 0, 0,
-                        0, 0, 0, 0, 0, "does not fit in GPU memory: needs " + sp.memory().summary()));
+                plans.add(ReportData.PlanRow.of(v.name(), p.name(), sp));
             }
         }
         if (p.scalingMaxGpus() <= 0 && Double.isNaN(p.targetTokensPerS())) {
@@ -289,9 +288,7 @@ public final class ReportRunner {
 
     private static void addPlan(ResolvedVariant v, PlanSpec p, StepPlan sp, List<ReportData.PlanRow> plans,
             List<ReportData.PlanCommRow> comms) {
-        plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), true,
-                sp.computeUs() / 1e3, sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3,
-                sp.stepUs() / 1e3, sp.tokensPerS(), sp.efficiency(), sp.computeSource()));
+        plans.add(ReportData.PlanRow.of(v.name(), p.name(), sp));
         double hiddenShare = sp.overlappableUs() > 0 ? sp.hiddenUs() / sp.overlappableUs() : 0;
         for (CommTiming c : sp.comms()) {
             double exposed = c.totalUs() * (c.op().kind().overlappable() ? 1 - hiddenShare : 1);

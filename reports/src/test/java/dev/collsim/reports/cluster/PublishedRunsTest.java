@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.plan.ComputeRate;
 import dev.collsim.reports.plan.MemoryModel;
+import dev.collsim.reports.plan.MemoryPlan;
 import dev.collsim.reports.plan.ModelFlops;
 import dev.collsim.reports.plan.ModelShape;
 import dev.collsim.reports.plan.RankOrder;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.Test;
 class PublishedRunsTest {
 
     private static final double A100_PEAK = 312e12;
-    private static final double A100_80GB = 80e9;
+    /** An "80GB" A100 holds 80 GiB: nvidia-smi reports 81,920 MiB ({@link MemoryPlan#GIB}). */
+    private static final double A100_80GB = 80 * MemoryPlan.GIB;
     /** The row the kernel efficiency is fitted on: 39.1B, the first that uses tensor, pipeline and data parallelism. */
     private static final int FIT_ROW = 4;
     /**
@@ -121,9 +123,9 @@ class PublishedRunsTest {
     }
 
     /**
-     * Memory: each published layout fits in 80 GB (full recompute keeps 2 s b h per layer, L layers in flight on the
+     * Memory: each published layout fits in 80 GiB (full recompute keeps 2 s b h per layer, L layers in flight on the
      * first stage; model states 16 B per parameter over t p GPUs, no ZeRO). Without its model parallelism (t = p = 1)
-     * the model states alone are 16 x P bytes, over 80 GB from 5B parameters up: 7.5B needs 120 GB.
+     * the model states alone are 16 x P bytes, over 80 GiB (85.9 GB) from 5.4B parameters up: 7.5B needs 120 GB.
      */
     @Test
     void publishedLayoutsFitAndFailWithoutTheirParallelism() throws IOException {

@@ -67,4 +67,38 @@ class ContextParallelTest {
     void activationsUseTheSequenceChunk() {
         assertEquals(33_554_432.0, MemoryModel.activationsPerLayer(job()), 1e-6);
     }
+
+    /**
+     * Experts with context parallelism: h=1024, L=4 GPT layers, 8 experts of 2 x 1024 x 4096 weights on every layer
+     * (4 x 8 x 8,388,608 = 268,435,456 expert weights of 400,000,000), top-2, ep=4, dp=4, cp=2, tp=pp=1 on 8 GPUs,
+     * s=2048, b=1, G=4 (m=1), ZeRO-1. Ranks r = c + 2 d, the dense-replica index q = c + 2 d = r.
+     * <ul>
+     *   <li>AllToAll per rank: b s/cp = 1024 tokens x 2 x 1024 x 2 B = 4,194,304 B; 4 x 4 layers x 1 = 16 calls.</li>
+     *   <li>EP group: q 0..3 = ranks 0, 1, 2, 3 (both cp indices); expert-data-parallel: dp cp / ep = 2 ranks, q 0
+     *       and 4 = ranks 0 and 4, so the expert gradients are reduced across the cp ranks that share them:
+     *       268,435,456 / 4 = 67,108,864 params x 4 B = 268,435,456 B.</li>
+     *   <li>Optimizer state (ZeRO-1): dense 400,000,000 - 268,435,456 = 131,564,544 over dp cp = 8 -> 16,445,568;
+     *       experts 67,108,864 over 2 -> 33,554,432; 12 B x 50,000,000 = 600,000,000 B.</li>
+     * </ul>
+     * With ep limited to divide dp (before), ep=4 gave expert groups inside one cp index (ranks 0, 2, 4, 6) and
+     * expert-data-parallel groups of one rank: the expert gradients of the two cp halves were never reduced.
+     */
+    @Test
+    void expertGroupsSpanTheContextParallelRanks() {
+        ModelShape shape = new ModelShape(400_000_000L, 1024, 4);
+        TrainingJob j = new TrainingJob(shape, 4, 2, 2, 4, 1, 1, 1, 4, 8, 2, 1, 1.0, 1, false, 2048, 1, 4,
+                ComputeRate.stepComputeMs(100), Recompute.SELECTIVE, 0, 2);
+        assertEquals(268_435_456L, j.expertParams());
+        List<CommOp> ops = StepCollectives.derive(j);
+        CommOp a2a = ops.stream().filter(o -> o.kind() == CommKind.EP_ALLTOALL).findFirst().orElseThrow();
+        assertEquals(4_194_304L, a2a.sizeBytes());
+        assertEquals(16, a2a.callsPerStep());
+        CommOp edp = ops.stream().filter(o -> o.kind() == CommKind.EDP_REDUCE_SCATTER).findFirst().orElseThrow();
+        assertEquals(268_435_456L, edp.sizeBytes());
+        GroupPlacement g = new GroupPlacement(TestClusters.cluster(1, 8, 1, 400, 450, "H100-SXM5-80GB"), j,
+                RankOrder.TP_PP_DP);
+        assertEquals(List.of(0, 1, 2, 3), g.group(GroupKind.EP).stream().map(x -> x.index()).toList());
+        assertEquals(List.of(0, 4), g.group(GroupKind.EDP).stream().map(x -> x.index()).toList());
+        assertEquals(600_000_000.0, MemoryModel.of(j, Double.NaN).optimizerBytes(), 1);
+    }
 }

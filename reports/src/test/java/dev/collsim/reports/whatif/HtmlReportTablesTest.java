@@ -4,6 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.reports.io.CsvTable;
+import dev.collsim.reports.plan.ComputeRate;
+import dev.collsim.reports.plan.MemoryPlan;
+import dev.collsim.reports.plan.ModelShape;
+import dev.collsim.reports.plan.Recompute;
+import dev.collsim.reports.plan.StepPlan;
+import dev.collsim.reports.plan.TrainingJob;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -54,5 +61,39 @@ class HtmlReportTablesTest {
         StringBuilder change = new StringBuilder();
         new TuningSection("n", rows, List.of("# header", "broadcast,2097152,2097152,ring,ll,-1,1,8,-1,-1")).html(change);
         assertTrue(change.toString().contains("<pre>") && !change.toString().contains("Nothing to change"));
+    }
+
+    private static final double GIB = 1L << 30;
+
+    /**
+     * A plan of 1B parameters (h=2048, L=16, no vocabulary: all weights are layer weights) on one GPU, s=1024, G=8:
+     * model FLOPs per token 6 x 1e9 + 12 x 16 x 2048 x 1024 = 6,402,653,184; per step x 8192 tokens =
+     * 5.2450535e13; compute 100 ms, no bubble or communication, peak 1e15: MFU = 5.2450535e13 / (1e15 x 0.1) =
+     * 0.525. Memory 10 + 10 + 20 + 30 = 70 GiB of 80 GiB: "70.0 of 80.0 GiB"; 90 GiB of 80: "does not fit by 10.0 GiB".
+     */
+    private static StepPlan step(double memoryGib) {
+        TrainingJob j = new TrainingJob(new ModelShape(1_000_000_000L, 2048, 16), 4, 2, 2, 1, 1, 1, 1, 1, 0, 0, 1, 1.0,
+                0, false, 1024, 1, 8, ComputeRate.stepComputeMs(100), Recompute.NONE, 0);
+        MemoryPlan m = new MemoryPlan(10 * GIB, 10 * GIB, 20 * GIB, (memoryGib - 40) * GIB, 1, 1, 80 * GIB, List.of());
+        return new StepPlan(j, "one", List.of(), 100e3, 0, 0, 0, 0, "given", 1e15, "", m);
+    }
+
+    @Test
+    void thePlanTableShowsMfuAndMemory() {
+        ReportData.PlanRow fits = ReportData.PlanRow.of("base", "1B", step(70));
+        assertEquals(0.52450535, fits.mfu(), 1e-8);
+        assertEquals(70, fits.memoryGib(), 1e-12);
+        assertEquals("70.0 of 80.0 GiB", fits.memoryText());
+        ReportData.PlanRow big = ReportData.PlanRow.of("big", "1B", step(90));
+        assertFalse(big.fits());
+        assertEquals("does not fit by 10.0 GiB (90.0 of 80.0)", big.memoryText());
+        ReportData d = new ReportData("t", "s.yaml", List.of(), List.of(), List.of(), List.of(fits, big), List.of(),
+                List.of(), List.of(), List.of(), List.of());
+        String html = HtmlReport.render(d, List.of(), Map.of(), List.of(), "now");
+        assertTrue(html.contains("<th>MFU</th><th class=l>memory per GPU</th>"), html);
+        assertTrue(html.contains("<td>0.525</td><td class=l>70.0 of 80.0 GiB</td>"), html);
+        assertTrue(html.contains("<td class=l>does not fit by 10.0 GiB (90.0 of 80.0)</td>"), html);
+        String csv = CsvTable.of(ReportData.PlanRow.class, List.of(fits));
+        assertTrue(csv.lines().findFirst().orElseThrow().endsWith("mfu,memoryGib,capacityGib"), csv);
     }
 }

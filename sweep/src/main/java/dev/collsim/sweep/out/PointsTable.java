@@ -16,8 +16,8 @@ public final class PointsTable {
 
     /** Result columns after the axis columns, in order. */
     static final List<String> RESULT_COLUMNS = List.of("workload", "kind", "status", "reason", "gpus", "hosts",
-            "size_bytes", "time_us", "busbw_gbs", "algorithm", "step_ms", "tokens_per_s", "bottleneck", "nic_ports",
-            "switch_ports", "cables", "capital", "running", "cost", "power_kw");
+            "size_bytes", "time_us", "busbw_gbs", "algorithm", "step_ms", "tokens_per_s", "memory_gib", "bottleneck",
+            "nic_ports", "switch_ports", "cables", "capital", "running", "cost", "power_kw");
 
     private PointsTable() {
     }
@@ -40,8 +40,8 @@ public final class PointsTable {
         List<Object> v = new ArrayList<>(List.of(r.point(), r.design(), r.label()));
         v.addAll(r.axes());
         v.addAll(List.of(r.workload(), r.kind(), r.status(), r.reason(), r.gpus(), r.hosts(), r.sizeBytes(),
-                r.timeUs(), r.busBw(), r.algorithm(), r.stepMs(), r.tokensPerS(), r.bottleneck(), r.nicPorts(),
-                r.switchPorts(), r.cables(), r.capital(), r.running(), r.cost(), r.powerKw()));
+                r.timeUs(), r.busBw(), r.algorithm(), r.stepMs(), r.tokensPerS(), r.memoryGib(), r.bottleneck(),
+                r.nicPorts(), r.switchPorts(), r.cables(), r.capital(), r.running(), r.cost(), r.powerKw()));
         return v;
     }
 

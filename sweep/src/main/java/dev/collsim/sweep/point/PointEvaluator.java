@@ -97,8 +97,8 @@ public final class PointEvaluator {
         double running = c.running(lastBom.gpus(), c.runHours(Double.NaN));
         return new PointResult(p, d, w.name(), w.kind(), space.label(d), space.axisLabels(d), PointResult.OK, "",
                 lastBom.gpus(), hosts, r.sizeBytes(), r.timeUs(), r.busBw(), r.algorithm() + "/" + r.protocol(),
-                Double.NaN, Double.NaN, r.bottleneck(), lastBom.nicPorts(), lastBom.switchPorts(), lastBom.cables(),
-                capital, running, capital + running, c.powerKw(lastBom.gpus()));
+                Double.NaN, Double.NaN, Double.NaN, r.bottleneck(), lastBom.nicPorts(), lastBom.switchPorts(),
+                lastBom.cables(), capital, running, capital + running, c.powerKw(lastBom.gpus()));
     }
 
     private PointResult plan(long p, long d, Workload w, int hosts) throws InputException {
@@ -108,14 +108,14 @@ public final class PointEvaluator {
         if (!r.fits()) {
             return new PointResult(p, d, w.name(), w.kind(), space.label(d), space.axisLabels(d), PointResult.NO_FIT,
                     r.computeSource(), lastBom.gpus(), hosts, 0, Double.NaN, Double.NaN, "", Double.NaN, Double.NaN,
-                    "", lastBom.nicPorts(), lastBom.switchPorts(), lastBom.cables(), capital, Double.NaN, Double.NaN,
-                    c.powerKw(lastBom.gpus()));
+                    r.memoryGib(), "", lastBom.nicPorts(), lastBom.switchPorts(), lastBom.cables(), capital, Double.NaN,
+                    Double.NaN, c.powerKw(lastBom.gpus()));
         }
         double running = c.running(lastBom.gpus(), c.runHours(r.tokensPerS()));
         return new PointResult(p, d, w.name(), w.kind(), space.label(d), space.axisLabels(d), PointResult.OK,
                 r.computeSource(), lastBom.gpus(), hosts, 0, Double.NaN, Double.NaN, "", r.stepMs(), r.tokensPerS(),
-                stepShare(r), lastBom.nicPorts(), lastBom.switchPorts(), lastBom.cables(), capital, running,
-                capital + running, c.powerKw(lastBom.gpus()));
+                r.memoryGib(), stepShare(r), lastBom.nicPorts(), lastBom.switchPorts(), lastBom.cables(), capital,
+                running, capital + running, c.powerKw(lastBom.gpus()));
     }
 
     /** @return the largest part of a step (compute, exposed communication, pipeline bubble) and its share */
@@ -135,8 +135,8 @@ public final class PointEvaluator {
 
     private PointResult failed(long p, long d, Workload w, String reason, int gpus, int hosts, BillOfMaterials b) {
         return new PointResult(p, d, w.name(), w.kind(), space.label(d), space.axisLabels(d), PointResult.FAILED,
-                reason, gpus, hosts, 0, Double.NaN, Double.NaN, "", Double.NaN, Double.NaN, "", b.nicPorts(),
-                b.switchPorts(), b.cables(), Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+                reason, gpus, hosts, 0, Double.NaN, Double.NaN, "", Double.NaN, Double.NaN, Double.NaN, "",
+                b.nicPorts(), b.switchPorts(), b.cables(), Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     private static String reason(InputException e) {

@@ -12,7 +12,7 @@ class ParetoFrontTest {
 
     private static PointResult plan(long point, double cost, double stepMs, String status) {
         return new PointResult(point, point, "job", "plan", "d" + point, List.of(), status, "", 8, 1, 0, Double.NaN,
-                Double.NaN, "", stepMs, 1e6 / stepMs, "", 0, 0, 0, cost, 0, cost, 0);
+                Double.NaN, "", stepMs, 1e6 / stepMs, Double.NaN, "", 0, 0, 0, cost, 0, cost, 0);
     }
 
     @Test

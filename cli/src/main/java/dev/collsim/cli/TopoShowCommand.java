@@ -59,6 +59,9 @@ public final class TopoShowCommand implements Callable<Integer> {
         links(t, out);
         paths(t, out);
         fabric(t, out);
+        if (t.hostCount() > 1) {
+            out.printf(Locale.ROOT, "network    %s between hosts%n", t.networkClass().label());
+        }
         return ExitCodes.OK;
     }
 

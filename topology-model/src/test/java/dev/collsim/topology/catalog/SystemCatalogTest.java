@@ -12,7 +12,10 @@ import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -146,6 +149,26 @@ class SystemCatalogTest {
         assertTrue(Catalog.recognise("OCI BM.GPU3.8: 8x V100").isEmpty());
         assertTrue(Catalog.recognise("fp5 run on xp5e").isEmpty());
         assertTrue(Catalog.recognise(null).isEmpty());
+    }
+
+    /** docs/cloud-systems.md's table says what the data file says: one row per system, same GPUs, NICs, transport. */
+    @Test
+    void theDocsTableMatchesTheDataFile() throws Exception {
+        String doc = Files.readString(Path.of("..", "docs", "cloud-systems.md"));
+        Map<NetworkClass, String> words = Map.of(NetworkClass.EFA, "EFA", NetworkClass.TCPXO, "TCPX/TCPXO",
+                NetworkClass.ROCE, "RoCE", NetworkClass.INFINIBAND, "InfiniBand", NetworkClass.SOCKET, "TCP sockets");
+        for (SystemEntry e : Catalog.systems()) {
+            String row = doc.lines().filter(l -> l.startsWith("| `" + e.name() + "` |")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no docs row for " + e.name()));
+            String[] c = row.split("\\|");
+            assertEquals(e.provider(), c[3].strip(), row);
+            assertEquals(e.gpus() + "x " + e.gpu().variant().name(), c[4].strip(), row);
+            assertEquals(e.nics() + "x " + Math.round(e.nicGbits()) + " Gb/s", c[6].strip(), row);
+            assertEquals(words.get(e.network()), c[7].strip(), row);
+            assertEquals(e.gpuDirect() ? "yes" : "no", c[8].strip(), row);
+            assertTrue(c[9].contains(e.source().split(" ")[0]), row);
+        }
+        assertEquals(Catalog.systems().size(), doc.lines().filter(l -> l.startsWith("| `")).count());
     }
 
     @Test

@@ -29,17 +29,18 @@ public final class Catalog {
      * The host type that stands for a GPU model (database name): the catalog host built around it, or, for H20 and
      * GB300, the host with the same NVLink layout (18 NVLink4 behind NVSwitch; the NVL72 tray).
      */
-    private static final Map<String, String> HOST_BY_GPU = Map.of(
-            "A100 SXM", "dgx-a100",
-            "H100 SXM", "dgx-h100",
-            "H20", "dgx-h100",
-            "H200", "dgx-h200",
-            "B200", "hgx-b200",
-            "GB200", "gb200-nvl72",
-            "GB300", "gb200-nvl72",
-            "V100 SXM2", "dgx1-v100",
-            "L40S", "pcie-8x-l40s",
-            "GeForce RTX 4090", "pcie-8x-rtx4090");
+    private static final Map<String, String> HOST_BY_GPU = Map.ofEntries(
+            Map.entry("A100 SXM", "dgx-a100"),
+            Map.entry("H100 SXM", "dgx-h100"),
+            Map.entry("H20", "dgx-h100"),
+            Map.entry("H200", "dgx-h200"),
+            Map.entry("B200", "hgx-b200"),
+            Map.entry("B300", "dgx-b300"),
+            Map.entry("GB200", "gb200-nvl72"),
+            Map.entry("GB300", "gb200-nvl72"),
+            Map.entry("V100 SXM2", "dgx1-v100"),
+            Map.entry("L40S", "pcie-8x-l40s"),
+            Map.entry("GeForce RTX 4090", "pcie-8x-rtx4090"));
 
     static {
         register(new Dgx1V100());

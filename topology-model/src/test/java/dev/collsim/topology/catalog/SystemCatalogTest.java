@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetworkClass;
@@ -120,6 +121,9 @@ class SystemCatalogTest {
         assertEquals("hgx-b200", Catalog.hostType("dgx-b200").orElseThrow().name());
         assertEquals("gb200-nvl72", Catalog.hostType("DGX-GB200").orElseThrow().name());
         assertEquals("dgx-b300", Catalog.hostType("hgx-b300").orElseThrow().name());
+        // a B300 data file without a system name is modelled on DGX B300 (the catalog's only B300 board of its own)
+        assertEquals("dgx-b300", Catalog.forGpu(GpuModels.find("NVIDIA B300").orElseThrow())
+                .orElseThrow().name());
     }
 
     /** Names as the data files' headers write them (validation/src/test/resources/data). */

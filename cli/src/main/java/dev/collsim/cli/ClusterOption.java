@@ -3,6 +3,8 @@ package dev.collsim.cli;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.SystemHost;
+import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
@@ -10,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -121,6 +124,18 @@ public final class ClusterOption {
                     + NetworkClass.allowed(), ExitCodes.USAGE);
         }
         return new ClusterSource(s.name(), s.origin(), s.topology().withNetworkClass(c), s.spec());
+    }
+
+    /**
+     * @return for a cloud or vendor system of the catalog's data file ({@code -c p5.48xlarge}, {@code -c
+     *         a3-megagpu-8gx4}, or a YAML cluster whose hosts are one), the line {@code System: } with the instance,
+     *         its hardware and the provider's page; empty for other clusters
+     * @throws InputException as {@link #source()}
+     */
+    public Optional<String> systemLine() throws InputException {
+        ClusterSpec s = source().spec();
+        return s != null && s.hostType() instanceof SystemHost h ? Optional.of("System: " + h.description())
+                : Optional.empty();
     }
 
     /** @return true when the user gave {@code --network} */

@@ -46,6 +46,8 @@ public final class TopoShowCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf(Locale.ROOT, "cluster    %s%n", t.name());
         out.printf(Locale.ROOT, "source     %s%n", t.source());
+        cluster.systemLine().map(l -> l.substring("System: ".length())).filter(l -> !t.source().equals(l))
+                .ifPresent(l -> out.printf(Locale.ROOT, "system     %s%n", l));
         MissingNvlinks.warning(t).ifPresent(w -> out.printf(Locale.ROOT, "warning    %s%n", w));
         out.printf(Locale.ROOT, "hosts      %d%n", t.hostCount());
         Map<String, Long> kinds = t.gpus().stream().collect(Collectors.groupingBy(
@@ -57,6 +59,9 @@ public final class TopoShowCommand implements Callable<Integer> {
         links(t, out);
         paths(t, out);
         fabric(t, out);
+        if (t.hostCount() > 1) {
+            out.printf(Locale.ROOT, "network    %s between hosts%n", t.networkClass().label());
+        }
         return ExitCodes.OK;
     }
 

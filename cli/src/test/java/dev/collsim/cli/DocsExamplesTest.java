@@ -28,7 +28,8 @@ class DocsExamplesTest {
                 }
             }
         }
-        // today: the worked tune example on the 2x H200 measurements; the InfraGraph export and read-back
-        assertEquals(Map.of("tune.md", 1, "topology.md", 2), ran);
+        // today: the worked tune example on the 2x H200 measurements; the InfraGraph export and read-back; topo show,
+        // predict and compare on cloud systems
+        assertEquals(Map.of("tune.md", 1, "topology.md", 2, "cloud-systems.md", 3), ran);
     }
 }

@@ -203,6 +203,7 @@ public final class PredictCommand implements Callable<Integer> {
         }
         List<String> header = header(c, topo, rankList, nccl, predictor,
                 model(() -> predictor.prepare(topo, rankList, nccl)), sweep, groups);
+        cluster.systemLine().ifPresent(line -> header.add(3, line));
         PrintWriter out = spec.commandLine().getOut();
         PredictWriter w = new PredictWriter(out);
         switch (format) {

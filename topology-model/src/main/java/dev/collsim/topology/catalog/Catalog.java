@@ -18,21 +18,29 @@ public final class Catalog {
 
     private static final Map<String, HostType> TYPES = new LinkedHashMap<>();
 
+    /** Other names of host types, lower case: the DGX names of HGX hosts, and the data file's aliases. */
+    private static final Map<String, String> ALIASES = new LinkedHashMap<>(Map.of(
+            "dgx-b200", "hgx-b200", "dgx-gb200", "gb200-nvl72", "hgx-h100", "dgx-h100", "hgx-h200", "dgx-h200"));
+
+    /** The cloud and vendor systems of the data file ({@link SystemTable}), in file order. */
+    private static final List<SystemEntry> SYSTEMS = SystemTable.load();
+
     /**
      * The host type that stands for a GPU model (database name): the catalog host built around it, or, for H20 and
      * GB300, the host with the same NVLink layout (18 NVLink4 behind NVSwitch; the NVL72 tray).
      */
-    private static final Map<String, String> HOST_BY_GPU = Map.of(
-            "A100 SXM", "dgx-a100",
-            "H100 SXM", "dgx-h100",
-            "H20", "dgx-h100",
-            "H200", "dgx-h200",
-            "B200", "hgx-b200",
-            "GB200", "gb200-nvl72",
-            "GB300", "gb200-nvl72",
-            "V100 SXM2", "dgx1-v100",
-            "L40S", "pcie-8x-l40s",
-            "GeForce RTX 4090", "pcie-8x-rtx4090");
+    private static final Map<String, String> HOST_BY_GPU = Map.ofEntries(
+            Map.entry("A100 SXM", "dgx-a100"),
+            Map.entry("H100 SXM", "dgx-h100"),
+            Map.entry("H20", "dgx-h100"),
+            Map.entry("H200", "dgx-h200"),
+            Map.entry("B200", "hgx-b200"),
+            Map.entry("B300", "dgx-b300"),
+            Map.entry("GB200", "gb200-nvl72"),
+            Map.entry("GB300", "gb200-nvl72"),
+            Map.entry("V100 SXM2", "dgx1-v100"),
+            Map.entry("L40S", "pcie-8x-l40s"),
+            Map.entry("GeForce RTX 4090", "pcie-8x-rtx4090"));
 
     static {
         register(new Dgx1V100());
@@ -43,6 +51,13 @@ public final class Catalog {
         register(new Gb200Nvl72Tray());
         register(PcieEightGpu.l40s());
         register(PcieEightGpu.rtx4090());
+        for (SystemEntry e : SYSTEMS) {
+            if (TYPES.containsKey(e.key())) {
+                throw new IllegalStateException(SystemTable.RESOURCE + ": duplicate name " + e.name());
+            }
+            register(new SystemHost(e));
+            e.aliases().forEach(a -> ALIASES.put(a.toLowerCase(Locale.ROOT), e.key()));
+        }
     }
 
     private Catalog() {
@@ -57,9 +72,45 @@ public final class Catalog {
         return List.copyOf(TYPES.keySet());
     }
 
-    /** @param name catalog name (case-insensitive); @return the host type, if known */
+    /** @return the cloud and vendor systems of the catalog's data file, in file order */
+    public static List<SystemEntry> systems() {
+        return SYSTEMS;
+    }
+
+    /**
+     * @param name catalog name or alias (case-insensitive), e.g. {@code dgx-h100}, {@code p5.48xlarge}, {@code p5}
+     * @return the host type, if known
+     */
     public static Optional<HostType> hostType(String name) {
-        return Optional.ofNullable(TYPES.get(name == null ? "" : name.toLowerCase(Locale.ROOT)));
+        String key = name == null ? "" : name.toLowerCase(Locale.ROOT);
+        return Optional.ofNullable(TYPES.get(ALIASES.getOrDefault(key, key)));
+    }
+
+    /**
+     * The host type a free text names (a data file's hardware line, a run's label): the catalog name or alias found
+     * earliest in the text (the longest at one place), compared with spaces, hyphens and underscores as one separator
+     * and case ignored, and standing alone (no letter or digit right before or after it), e.g. {@code AWS
+     * p5.48xlarge}, {@code GCP A3 Mega}, {@code Azure ND96amsr_A100_v4}, {@code OCI BM.GPU4.8}, {@code DGX H100}.
+     *
+     * @param text the text (null allowed)
+     * @return the host type, empty when the text names none
+     */
+    public static Optional<HostType> recognise(String text) {
+        String t = SystemNames.normalise(text);
+        String best = null;
+        int bestAt = Integer.MAX_VALUE;
+        Map<String, String> names = new LinkedHashMap<>();
+        TYPES.keySet().forEach(n -> names.put(n, n));
+        names.putAll(ALIASES);
+        for (Map.Entry<String, String> n : names.entrySet()) {
+            String key = SystemNames.normalise(n.getKey());
+            int at = SystemNames.find(t, key);
+            if (at >= 0 && (at < bestAt || at == bestAt && key.length() > SystemNames.normalise(best).length())) {
+                bestAt = at;
+                best = n.getKey();
+            }
+        }
+        return best == null ? Optional.empty() : hostType(best);
     }
 
     /**
@@ -89,7 +140,7 @@ public final class Catalog {
             throw new IllegalArgumentException("count must be >= 1, got " + count);
         }
         Topology.Builder b = Topology.builder(count == 1 ? type.name() : type.name() + "-x" + count)
-                .source(type.description());
+                .source(type.description()).networkClass(type.networkClass());
         for (int h = 0; h < count; h++) {
             type.addHost(new HostContext(b, h));
         }

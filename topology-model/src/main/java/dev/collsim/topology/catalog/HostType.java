@@ -1,5 +1,7 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.topology.NetworkClass;
+
 /**
  * A kind of host (server, compute tray): the devices and links one host adds to a cluster. Implementations are
  * immutable.
@@ -21,6 +23,14 @@ public interface HostType {
      */
     default int hostsPerNvlinkDomain() {
         return 1;
+    }
+
+    /**
+     * @return the transport NCCL uses between hosts of this type: InfiniBand (the model's reference class) unless the
+     *         type says otherwise (a cloud instance's EFA, TCPX/TCPXO, RoCE or socket network)
+     */
+    default NetworkClass networkClass() {
+        return NetworkClass.INFINIBAND;
     }
 
     /**

@@ -49,7 +49,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         long links = probe.build().graph().edgeSet().size();
         Topology.Builder b = Topology.builder(name, (int) Math.min(Integer.MAX_VALUE, count * (hostDevices.size() + nics)),
                 (int) Math.min(Integer.MAX_VALUE, count * (links + 4 * nics)))
-                .source(source.isEmpty() ? hostType.description() : source);
+                .source(source.isEmpty() ? hostType.description() : source).networkClass(hostType.networkClass());
         for (int h = 0; h < count; h++) {
             hostType.addHost(new HostContext(b, h));
         }

@@ -62,16 +62,17 @@ public final class ClusterGuesser {
         if (gpu.isPresent() && CONFIG_BY_GPU.containsKey(gpu.get().name()) && d.nHosts() <= 1) {
             return fromConfig(d, CONFIG_BY_GPU.get(gpu.get().name()));
         }
-        Optional<HostType> host = gpu.flatMap(Catalog::forGpu);
+        List<String> assumptions = new ArrayList<>();
+        Optional<HostType> named = HeaderSystem.of(d, gpu, assumptions);
+        Optional<HostType> host = named.or(() -> gpu.flatMap(Catalog::forGpu));
         if (host.isEmpty()) {
             return gpu.flatMap(g -> synthesized(d, g));
         }
         HostType type = host.get();
-        List<String> assumptions = new ArrayList<>();
-        if (!gpu.get().name().equals("H100 SXM") && type.name().equals("dgx-h100")) {
+        if (named.isEmpty() && !gpu.get().name().equals("H100 SXM") && type.name().equals("dgx-h100")) {
             assumptions.add(gpu.get().name() + " modelled as a DGX H100 host (same NVLink4 count per GPU)");
         }
-        if (gpu.get().name().equals("GB300")) {
+        if (named.isEmpty() && gpu.get().name().equals("GB300")) {
             assumptions.add("GB300 modelled as a GB200 NVL72 tray");
         }
         int hosts = d.nHosts() > 0 ? d.nHosts() : (int) Math.ceil(d.nRanks() / (double) type.gpusPerHost());
@@ -83,9 +84,10 @@ public final class ClusterGuesser {
         if (perHost > type.gpusPerHost()) {
             return Optional.empty();
         }
-        Topology topo = network(d, headerNics(d, type, hosts, assumptions), assumptions);
+        Topology topo = network(d, headerNics(d, type, hosts, assumptions), type, assumptions);
         List<Gpu> ranks = ranks(topo, hosts, perHost, d.nRanks());
-        assumptions.add("host type " + type.name() + " from the GPU model '" + d.gpuModel() + "'"
+        assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
+                + d.gpuModel() + "'")
                 + (hosts > 1 ? "; hosts joined as -c " + type.name() + "x" + hosts + " joins them (a non-blocking"
                 + " rail-optimized fabric), NICs as in the catalog" : ""));
         return Optional.of(new ClusterGuess(topo, ranks, "catalog:" + type.name(), assumptions));
@@ -124,7 +126,7 @@ public final class ClusterGuesser {
             assumptions.add("NIC speed " + Math.round(gbits) + " Gb/s " + (read.isPresent() ? "read from the header"
                     : "assumed (no speed in the header)") + "; hosts joined by a non-blocking rail-optimized fabric");
         }
-        Topology topo = network(d, build(type, hosts), assumptions);
+        Topology topo = network(d, build(type, hosts), type, assumptions);
         return Optional.of(new ClusterGuess(topo, ranks(topo, hosts, perHost, d.nRanks()), "synthesized:"
                 + type.name(), assumptions));
     }
@@ -157,17 +159,19 @@ public final class ClusterGuesser {
     }
 
     /**
-     * The network transport between the hosts, as the file names it ({@link HeaderNetworkClass}), else InfiniBand
-     * (the model's reference class); one host has no network.
+     * The network transport between the hosts, as the file names it ({@link HeaderNetworkClass}), else the host type's
+     * (a cloud instance's own transport; InfiniBand, the model's reference class, for the others); one host has no
+     * network.
      */
-    private static Topology network(Dataset d, Topology topo, List<String> assumptions) {
+    private static Topology network(Dataset d, Topology topo, HostType type, List<String> assumptions) {
         if (topo.hostCount() < 2) {
             return topo;
         }
         Optional<HeaderNetworkClass> read = HeaderNetworkClass.of(d);
-        NetworkClass c = read.map(HeaderNetworkClass::networkClass).orElse(NetworkClass.INFINIBAND);
+        NetworkClass c = read.map(HeaderNetworkClass::networkClass).orElse(type.networkClass());
+        boolean own = type.networkClass() != NetworkClass.INFINIBAND;
         assumptions.add("network class " + c.yamlName() + " (" + c.label() + ") " + read.map(r -> "read from "
-                + r.from()).orElse("assumed (the file names no transport)"));
+                + r.from()).orElse(own ? "of the host type " + type.name() : "assumed (the file names no transport)"));
         return topo.withNetworkClass(c);
     }
 

@@ -106,7 +106,8 @@ public final class YamlClusterReader implements TopologyReader {
         }
         Topology t;
         try {
-            t = spec.build().withNetworkClass(network);
+            t = spec.build();
+            t = network == null ? t : t.withNetworkClass(network);
         } catch (IllegalArgumentException e) {
             problems.add(root.get("fabric"), "fabric", e.getMessage());
             problems.throwIfAny();
@@ -207,10 +208,13 @@ public final class YamlClusterReader implements TopologyReader {
         return new FabricSpec(kind, speed, ratio, radix, planes, latency);
     }
 
-    /** @return the fabric's {@code network} class (InfiniBand when absent), or InfiniBand after reporting a bad one */
+    /**
+     * @return the fabric's {@code network} class; null when absent (the host type's class: InfiniBand, or a cloud
+     *         instance's own transport); InfiniBand after reporting a bad one
+     */
     private static NetworkClass network(YamlNode fab, YamlFields f, Problems problems) {
         if (fab == null || !fab.isMap() || fab.get("network") == null) {
-            return NetworkClass.INFINIBAND;
+            return null;
         }
         String text = f.text(fab, "network", false);
         NetworkClass c = NetworkClass.parse(text);

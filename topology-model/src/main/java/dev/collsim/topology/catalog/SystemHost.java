@@ -1,0 +1,105 @@
+package dev.collsim.topology.catalog;
+
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.PcieGen;
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.PcieSwitch;
+import dev.collsim.units.Bandwidth;
+import java.util.Objects;
+
+/**
+ * Hosts of a cloud instance type or vendor system of the catalog's data file ({@link SystemEntry}). An NVL72 tray is
+ * built as {@link Gb200Nvl72Tray} builds it. An HGX board: two CPU sockets joined by their UPI/xGMI link; the GPUs on
+ * the board's NVSwitch chips (one NVS node) with the GPU model's NVLinks; with GPUDirect, the GPUs and NICs split into
+ * {@code min(GPUs, NICs)} equal groups, each group under one PCIe switch of the GPU's generation (every device on its
+ * own downstream bridge, so a GPU and a NIC of its group are PXB apart, as on the DGX boards), groups spread evenly
+ * over the two sockets, NIC i on rail i; without GPUDirect (a virtual NIC, NCCL's socket transport) each GPU has its
+ * own switch and the NICs hang off the CPUs. Immutable.
+ *
+ * @param entry the system's row
+ */
+public record SystemHost(SystemEntry entry) implements HostType {
+
+    /** Validates the field. */
+    public SystemHost {
+        Objects.requireNonNull(entry, "entry");
+    }
+
+    @Override
+    public String name() {
+        return entry.key();
+    }
+
+    @Override
+    public String description() {
+        return entry.describe();
+    }
+
+    @Override
+    public int gpusPerHost() {
+        return entry.gpus();
+    }
+
+    @Override
+    public int hostsPerNvlinkDomain() {
+        return entry.layout() == SystemEntry.Layout.NVL72 ? Gb200Nvl72Tray.DOMAIN_GPUS / entry.gpus() : 1;
+    }
+
+    @Override
+    public NetworkClass networkClass() {
+        return entry.network();
+    }
+
+    @Override
+    public void addHost(HostContext ctx) {
+        if (entry.layout() == SystemEntry.Layout.NVL72) {
+            new Gb200Nvl72Tray().addHost(ctx);
+            return;
+        }
+        GpuModel m = entry.gpu().model();
+        PcieGen gen = m.pcieGen();
+        String vendor = entry.cpuVendor();
+        Cpu[] cpus = {ctx.cpu(0, "x86_64", vendor, entry.cpu()), ctx.cpu(1, "x86_64", vendor, entry.cpu())};
+        ctx.smp(cpus[0], cpus[1], Bandwidth.ofGBps(entry.cpuLinkGBps()), vendor.equals("AuthenticAMD") ? "xGMI" : "UPI");
+        NvSwitch nvs = ctx.nvSwitch(0, entry.nvSwitchChips());
+        int groups = entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
+        int gpusPer = entry.gpus() / groups;
+        int nicsPer = entry.gpuDirect() ? entry.nics() / groups : 0;
+        int sw = 0;
+        for (int k = 0; k < groups; k++) {
+            PcieSwitch top = ctx.pcieSwitch(sw++, k);
+            ctx.pcie(cpus[k * 2 / groups], top, gen, 16);
+            for (int j = 0; j < gpusPer; j++) {
+                PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
+                ctx.pcie(top, bridge, gen, 16);
+                Gpu g = ctx.gpu(k * gpusPer + j, entry.gpu());
+                ctx.pcie(bridge, g, gen, m.pcieWidth());
+                ctx.nvlink(g, nvs, m.nvlinks(), m.nvlink());
+            }
+            for (int j = 0; j < nicsPer; j++) {
+                PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
+                ctx.pcie(top, bridge, gen, 16);
+                ctx.pcie(bridge, nic(ctx, k * nicsPer + j), gen, 16);
+            }
+        }
+        if (!entry.gpuDirect()) {
+            for (int i = 0; i < entry.nics(); i++) {
+                ctx.pcie(cpus[i % 2], nic(ctx, i), gen, 16);
+            }
+        }
+    }
+
+    private Nic nic(HostContext ctx, int i) {
+        String name = switch (entry.network()) {
+            case EFA -> "rdmap" + i;
+            case TCPXO -> "eth" + (i + 1);
+            case SOCKET -> "eth" + i;
+            default -> "mlx5_" + i;
+        };
+        return ctx.nic(i, name, Bandwidth.ofGbits(entry.nicGbits()), entry.gpuDirect(), i);
+    }
+}

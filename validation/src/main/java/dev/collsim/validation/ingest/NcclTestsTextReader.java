@@ -42,6 +42,9 @@ public final class NcclTestsTextReader {
 
     private final String file;
     private final String[] lines;
+    /** Each line's number in the file (differs from index + 1 after {@link InterleavedStreams} rebuilt the lines). */
+    private final int[] lineNos;
+    private final int interleaveCuts;
     private final FileHeader.Builder headerBuilder = new FileHeader.Builder();
     private FileHeader header;
     private final List<Dataset> out = new ArrayList<>();
@@ -58,7 +61,22 @@ public final class NcclTestsTextReader {
 
     private NcclTestsTextReader(String file, String content) {
         this.file = file;
-        this.lines = content.split("\\r\\n|\\r|\\n", -1);
+        String[] raw = content.split("\\r\\n|\\r|\\n", -1);
+        InterleavedStreams.Result split = InterleavedStreams.split(raw);
+        if (split == null) {
+            this.lines = raw;
+            this.lineNos = null;
+            this.interleaveCuts = 0;
+        } else {
+            this.lines = split.lines().stream().map(InterleavedStreams.Line::text).toArray(String[]::new);
+            this.lineNos = split.lines().stream().mapToInt(InterleavedStreams.Line::line).toArray();
+            this.interleaveCuts = split.cuts();
+        }
+    }
+
+    /** @return the file line of rebuilt line i */
+    private int no(int i) {
+        return lineNos == null ? i + 1 : lineNos[i];
     }
 
     /**
@@ -77,7 +95,7 @@ public final class NcclTestsTextReader {
     private List<Dataset> run() throws InputException {
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].strip().startsWith("#@")) {
-                headerBuilder.accept(lines[i], i + 1);
+                headerBuilder.accept(lines[i], no(i));
             }
         }
         header = headerBuilder.build();
@@ -117,13 +135,13 @@ public final class NcclTestsTextReader {
         } catch (NumberField.Refused e) {
             String raw = lines[i];
             String cleaned = clean(raw).strip();
-            problems.add(e.shifted(Math.max(0, raw.indexOf(cleaned))).at(file, i + 1));
+            problems.add(e.shifted(Math.max(0, raw.indexOf(cleaned))).at(file, no(i)));
             return i + 1;
         }
     }
 
     private int stepLine(int i) throws InputException {
-        int no = i + 1;
+        int no = no(i);
         String text = clean(lines[i]);
         String t = text.strip();
         if (t.isEmpty() || t.startsWith("#@")) {
@@ -312,7 +330,7 @@ public final class NcclTestsTextReader {
             block.add(clean(lines[k]));
         }
         flush(false);
-        List<Dataset> ds = MarkdownTableReader.read(file, header, ctx, block, start + 1, after);
+        List<Dataset> ds = MarkdownTableReader.read(file, header, ctx, block, no(start), after);
         out.addAll(ds);
         return end;
     }
@@ -329,6 +347,11 @@ public final class NcclTestsTextReader {
             partial = null;
         }
         if (!rows.isEmpty()) {
+            if (interleaveCuts > 0) {
+                tableNotes.add(new Note(tableLine, "NCCL's log and the table were written into one file at once: "
+                        + interleaveCuts + " NCCL line(s) broken by table pieces, both rebuilt (line numbers are "
+                        + "where each rebuilt line began)"));
+            }
             Map<String, List<PerfPoint>> groups = new LinkedHashMap<>();
             for (PerfPoint r : rows) {
                 groups.computeIfAbsent(r.type() + " " + r.redop() + " " + r.root(), k -> new ArrayList<>()).add(r);

@@ -36,6 +36,7 @@ public final class NcclTestsTextReader {
     private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
     private static final Pattern LIBRARY = Pattern.compile("nccl-library=(\\d+)");
     private static final Pattern NGPUS = Pattern.compile("nGpus\\s+(\\d+)");
+    private static final Pattern MAXBYTES = Pattern.compile("maxBytes\\s+(\\d+)");
     /** The line collsim's executor prints before each table of a settings sweep ({@code Supervisor}). */
     private static final String SETTINGS = "# collsim settings:";
     private static final Pattern SEPARATOR = Pattern.compile("^\\s*\\|?\\s*:?-{2,}:?\\s*(\\|\\s*:?-{2,}:?\\s*)*\\|?\\s*$");
@@ -238,6 +239,9 @@ public final class NcclTestsTextReader {
             if ((m = NGPUS.matcher(t)).find()) {
                 ctx.nGpusPerThread = NumberField.count(m, 1, "nGpus");
             }
+            if ((m = MAXBYTES.matcher(t)).find()) {
+                ctx.maxBytes = NumberField.longCount(m, 1, "maxBytes");
+            }
         } else if ((m = RANK.matcher(t)).matches()) {
             if (layout != null || !Double.isNaN(avg)) {
                 newRunIfDone();
@@ -341,11 +345,15 @@ public final class NcclTestsTextReader {
      * @param keepContext true when another table of the same run follows
      */
     private void flush(boolean keepContext) throws InputException {
+        String cutRow = "";
         if (partial != null) {
-            tableNotes.add(new Note(partial.line(), "last row cut short: in-place columns dropped"));
+            cutRow = "last row cut short (line " + partial.line() + "): in-place columns dropped";
             rows.add(partial);
             partial = null;
         }
+        Optional<Note> cut = CutShort.note(rows, cutRow, !keepContext && Double.isNaN(avg),
+                ctx.maxBytes > 0 ? ctx.maxBytes : CutShort.maxBytesOf(header.text("command")));
+        cut.ifPresent(tableNotes::add);
         if (!rows.isEmpty()) {
             if (interleaveCuts > 0) {
                 tableNotes.add(new Note(tableLine, "NCCL's log and the table were written into one file at once: "

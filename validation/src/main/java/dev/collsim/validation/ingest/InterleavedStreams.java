@@ -68,6 +68,15 @@ final class InterleavedStreams {
      * @param cuts  how many times a table piece broke into an NCCL line
      */
     record Result(List<Line> lines, int cuts) {
+        /** @return the lines' texts */
+        String[] texts() {
+            return lines.stream().map(Line::text).toArray(String[]::new);
+        }
+
+        /** @return the lines' numbers in the file */
+        int[] lineNumbers() {
+            return lines.stream().mapToInt(Line::line).toArray();
+        }
     }
 
     private void line(String s, int n) {

@@ -55,6 +55,7 @@ public final class NcclTestsTextReader {
     private NcclTestsLayout layout;
     private final List<PerfPoint> rows = new ArrayList<>();
     private final List<Note> tableNotes = new ArrayList<>();
+    private final List<IterationSpread.Sample> iters = new ArrayList<>();
     private int tableLine;
     private double avg = Double.NaN;
     private int avgLine;
@@ -64,15 +65,9 @@ public final class NcclTestsTextReader {
         this.file = file;
         String[] raw = content.split("\\r\\n|\\r|\\n", -1);
         InterleavedStreams.Result split = InterleavedStreams.split(raw);
-        if (split == null) {
-            this.lines = raw;
-            this.lineNos = null;
-            this.interleaveCuts = 0;
-        } else {
-            this.lines = split.lines().stream().map(InterleavedStreams.Line::text).toArray(String[]::new);
-            this.lineNos = split.lines().stream().mapToInt(InterleavedStreams.Line::line).toArray();
-            this.interleaveCuts = split.cuts();
-        }
+        this.lines = split == null ? raw : split.texts();
+        this.lineNos = split == null ? null : split.lineNumbers();
+        this.interleaveCuts = split == null ? 0 : split.cuts();
     }
 
     /** @return the file line of rebuilt line i */
@@ -321,6 +316,7 @@ public final class NcclTestsTextReader {
             return;
         }
         rows.add(new PerfPoint(r.row(), no));
+        IterationSpread.fromRow(layout, t, r.row().size(), no).ifPresent(iters::add);
     }
 
     private int markdown(int start) throws InputException {
@@ -354,6 +350,8 @@ public final class NcclTestsTextReader {
         Optional<Note> cut = CutShort.note(rows, cutRow, !keepContext && Double.isNaN(avg),
                 ctx.maxBytes > 0 ? ctx.maxBytes : CutShort.maxBytesOf(header.text("command")));
         cut.ifPresent(tableNotes::add);
+        IterationSpread.note(iters).ifPresent(tableNotes::add);
+        iters.clear();
         if (!rows.isEmpty()) {
             if (interleaveCuts > 0) {
                 tableNotes.add(new Note(tableLine, "NCCL's log and the table were written into one file at once: "
@@ -384,7 +382,7 @@ public final class NcclTestsTextReader {
                 }
             }
         } else if (!Double.isNaN(avg)) {
-            footerOnly();
+            DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresent(out::add);
         }
         RunContext keep = ctx.continuation();
         rows.clear();
@@ -394,21 +392,5 @@ public final class NcclTestsTextReader {
         if (keepContext) {
             ctx = keep;
         }
-    }
-
-    private void footerOnly() {
-        int n = DatasetAssembler.knownRanks(ctx, ctx.log.build(), header);
-        var collective = Claims.single(ctx.weakSet()).or(() -> Claims.single(Claims.perfBinaries(header.text("command"))))
-                .or(() -> ctx.strong == null ? Optional.empty() : Optional.of(ctx.strong.collective()));
-        if (n < 1 || collective.isEmpty()) {
-            ctx.notes.add(new Note(avgLine, "'Avg bus bandwidth' line without table, ranks or collective: ignored"));
-            return;
-        }
-        NcclLog log = ctx.log.build();
-        out.add(new Dataset(file, DatasetAssembler.label(ctx, avgLine), avgLine, DatasetKind.FOOTER_ONLY,
-                collective.get(), null, n, ctx.ranks.isEmpty() ? 0 : DatasetAssembler.rankLineHosts(ctx.ranks),
-                ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
-                DatasetAssembler.version(ctx, log, header), DatasetAssembler.env(header, ctx, log), header, ctx.ranks,
-                List.of(), avg, Double.NaN, log, ctx.notes));
     }
 }

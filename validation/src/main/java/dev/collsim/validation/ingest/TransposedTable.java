@@ -23,22 +23,34 @@ import java.util.Optional;
  */
 final class TransposedTable {
 
+    /**
+     * Largest header size below which the numbers are not taken for sizes, bytes: a table of node or GPU counts
+     * ({@code | AllReduce | 2 | 4 | 8 |}) never reaches 1 KiB, a size sweep does.
+     */
+    private static final long MIN_LARGEST = 1024;
+
     private TransposedTable() {
     }
 
     /**
      * @param head  the header cells
      * @param block the table's lines (header, separator, rows)
-     * @return true when every header cell after the first is a size (at least two) and every row names one collective
+     * @return true when every header cell after the first is a size (at least two, the largest at least 1 KiB) and
+     *         every row names one collective
      */
     static boolean looks(List<String> head, List<String> block) {
         if (head.size() < 3 || block.size() < 3) {
             return false;
         }
+        long largest = 0;
         for (int c = 1; c < head.size(); c++) {
             if (!isSize(head.get(c))) {
                 return false;
             }
+            largest = Math.max(largest, SizeLabel.parse(head.get(c)));
+        }
+        if (largest < MIN_LARGEST) {
+            return false;
         }
         for (int r = 2; r < block.size(); r++) {
             if (collective(MarkdownTableReader.cells(block.get(r)).get(0)).isEmpty()) {

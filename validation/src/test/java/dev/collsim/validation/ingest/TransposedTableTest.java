@@ -44,6 +44,13 @@ class TransposedTableTest {
         assertTrue(ag.points().stream().allMatch(p -> p.line() == 5));
     }
 
+    /** Columns of node counts (1, 2, 4: no size reaches 1 KiB) are not taken for sizes: the file has no table. */
+    @Test
+    void nodeCountsAreNotSizes() {
+        String t = "| Collective | 1 | 2 | 4 |\n|---|---|---|---|\n| AllReduce | 24.2 | 23.6 | 23.1 |\n";
+        assertThrows(InputException.class, () -> MeasurementReader.read("nodes.md", t));
+    }
+
     /** Values that say nothing of what they are (no busbw/algbw/time anywhere) are refused with the header cell. */
     @Test
     void unnamedValuesAreRefused() {

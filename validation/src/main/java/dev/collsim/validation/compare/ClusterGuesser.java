@@ -84,7 +84,8 @@ public final class ClusterGuesser {
         if (perHost > type.gpusPerHost()) {
             return Optional.empty();
         }
-        Topology topo = network(d, headerNics(d, type, hosts, assumptions), type, assumptions);
+        Topology topo = network(d, LogNics.apply(d, type, hosts, assumptions)
+                .orElseGet(() -> headerNics(d, type, hosts, assumptions)), type, assumptions);
         List<Gpu> ranks = ranks(topo, hosts, perHost, d.nRanks());
         assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
                 + d.gpuModel() + "'")
@@ -117,14 +118,18 @@ public final class ClusterGuesser {
                     + " 8 GPUs per synthesized host)");
         }
         int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
-        OptionalDouble read = HeaderNicSpeed.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
+        OptionalDouble logged = d.log().net().nicGbits();
+        OptionalDouble read = logged.isPresent() ? logged
+                : HeaderNicSpeed.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
         double gbits = read.orElse(HeaderNicSpeed.ASSUMED_GBITS);
         SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
                 Bandwidth.ofGbits(gbits));
         assumptions.addAll(type.assumptions());
         if (hosts > 1) {
-            assumptions.add("NIC speed " + Math.round(gbits) + " Gb/s " + (read.isPresent() ? "read from the header"
-                    : "assumed (no speed in the header)") + "; hosts joined by a non-blocking rail-optimized fabric");
+            String from = logged.isPresent() ? "read from the NCCL INFO log"
+                    : read.isPresent() ? "read from the header" : "assumed (no speed in the header)";
+            assumptions.add("NIC speed " + Math.round(gbits) + " Gb/s " + from
+                    + "; hosts joined by a non-blocking rail-optimized fabric");
         }
         Topology topo = network(d, build(type, hosts), type, assumptions);
         return Optional.of(new ClusterGuess(topo, ranks(topo, hosts, perHost, d.nRanks()), "synthesized:"

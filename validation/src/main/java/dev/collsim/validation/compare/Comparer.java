@@ -13,9 +13,11 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.NcclLog;
+import dev.collsim.validation.ingest.NetworkLog;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,8 +66,10 @@ public final class Comparer {
             return DatasetComparison.notComparable(d, "no point with size > 0 and a time");
         }
         NcclSettings env;
+        Map<String, String> settings = new LinkedHashMap<>(d.env());
+        Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
         try {
-            env = NcclSettings.modelled(d.env());
+            env = NcclSettings.modelled(settings);
         } catch (IllegalArgumentException e) {
             return DatasetComparison.notComparable(d, "the file's NCCL settings contradict each other: "
                     + e.getMessage());
@@ -74,6 +78,7 @@ public final class Comparer {
         List<PreparedCall> pm;
         try {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
+            gdrOff.ifPresent(assumptions::add);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
@@ -82,6 +87,23 @@ public final class Comparer {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
         }
         return build(d, used, pts, pm);
+    }
+
+    /**
+     * A run whose NCCL INFO log says GPU Direct RDMA was off is modelled with {@code NCCL_NET_GDR_LEVEL=LOC} (NCCL
+     * never uses GDR at that level, {@code src/graph/paths.cc}), unless the run set the variable itself; only between
+     * hosts does it matter.
+     *
+     * @return the assumption line when the setting was added to {@code settings}
+     */
+    private static Optional<String> gdrOffFromLog(Dataset d, ClusterGuess c, Map<String, String> settings) {
+        NetworkLog.State gdr = d.log().net().gdr();
+        if (!gdr.known() || gdr.on() || settings.containsKey("NCCL_NET_GDR_LEVEL") || c.topology().hostCount() < 2) {
+            return Optional.empty();
+        }
+        settings.put("NCCL_NET_GDR_LEVEL", "LOC");
+        return Optional.of("GPU Direct RDMA off as the NCCL INFO log says (line " + gdr.line()
+                + "): modelled as NCCL_NET_GDR_LEVEL=LOC");
     }
 
     /**
@@ -148,15 +170,16 @@ public final class Comparer {
             double signed = (predicted - measured) / measured * 100;
             double ape = Math.abs(signed);
             String algo = call.algorithm() == null ? "p2p" : call.algorithm().ncclName();
-            String logged = loggedAlgorithm(d.log(), p.sizeBytes());
+            Optional<NcclLog.AlgoChoice> logged = loggedChoice(d, p.sizeBytes());
             PointComparison pc = new PointComparison(p.sizeBytes(), measured, predicted,
                     low, high, ape, signed,
                     BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), measured),
                     BusBandwidth.busBw(d.collective(), d.nRanks(), p.sizeBytes(), predicted), Regime.of(p.sizeBytes()), algo,
-                    call.protocol().ncclName(), logged, p.line());
-            if (!logged.isEmpty()) {
+                    call.protocol().ncclName(), logged.map(NcclLog.AlgoChoice::algorithm).orElse(""),
+                    logged.map(NcclLog.AlgoChoice::protocol).orElse(""), p.line());
+            if (logged.isPresent()) {
                 checked++;
-                matched += pc.algorithmMismatch() ? 0 : 1;
+                matched += pc.choiceMismatch() ? 0 : 1;
             }
             out.add(pc);
             all.add(ape);
@@ -172,8 +195,12 @@ public final class Comparer {
                 bandSigmaUs == null ? PredictionBand.UNCALIBRATED.describe() : "the calibration's 95 % band");
     }
 
-    private static String loggedAlgorithm(NcclLog log, long bytes) {
-        return log.choices().stream().filter(a -> a.bytes() == bytes).map(NcclLog.AlgoChoice::algorithm)
-                .findFirst().orElse("");
+    /**
+     * NCCL's logged choice at a size (NCCL_DEBUG_SUBSYS=TUNING): the first line of the dataset's collective (or of no
+     * named function, as older NCCL prints) with exactly these bytes.
+     */
+    private static Optional<NcclLog.AlgoChoice> loggedChoice(Dataset d, long bytes) {
+        return d.log().choices().stream().filter(a -> a.bytes() == bytes && (a.function().isEmpty()
+                || a.function().equalsIgnoreCase(d.collective().ncclName()))).findFirst();
     }
 }

@@ -28,6 +28,10 @@ public final class ComparisonText {
             sb.append(String.format(Locale.ROOT, "  %s, %d rank%s%s%n", d.collective().testName(), d.nRanks(),
                     d.nRanks() == 1 ? "" : "s",
                     c.cluster() == null ? "" : ", cluster " + c.cluster().source()));
+            String net = logNetwork(d);
+            if (!net.isEmpty()) {
+                sb.append("  network from the INFO log: ").append(net).append('\n');
+            }
             if (!c.compared()) {
                 sb.append("  not compared: ").append(c.reason()).append("\n\n");
                 continue;
@@ -49,8 +53,8 @@ public final class ComparisonText {
                     if (band) {
                         sb.append(String.format(Locale.ROOT, "  [%.2f, %.2f]", p.lowUs(), p.highUs()));
                     }
-                    if (p.algorithmMismatch()) {
-                        sb.append("  log says ").append(p.measuredAlgorithm());
+                    if (p.choiceMismatch()) {
+                        sb.append("  log says ").append(p.measuredAlgorithm()).append('/').append(p.measuredProtocol());
                     }
                     sb.append('\n');
                 }
@@ -69,10 +73,20 @@ public final class ComparisonText {
                     : String.format(Locale.ROOT, "%n  predicted physical bound: N/A (one rank: no link is crossed); "
                     + "algorithm check: "));
             sb.append(c.algorithmChecked() == 0 ? "the log does not name NCCL's choices (NCCL_DEBUG_SUBSYS=TUNING)"
-                    : c.algorithmMatched() + " of " + c.algorithmChecked() + " points agree with the log");
+                    : c.algorithmMatched() + " of " + c.algorithmChecked()
+                    + " points agree with the log's algorithm and protocol");
             sb.append("\n\n");
         }
         return sb.toString();
+    }
+
+    /** @return what the run's NCCL INFO lines say about the network and channels, empty when nothing */
+    static String logNetwork(Dataset d) {
+        String net = d.log().net().describe();
+        String ch = d.log().lastChannelCounts().map(c -> "channels " + c.coll() + " coll, "
+                + (c.collnet() >= 0 ? c.collnet() + " collnet, " : "") + c.nvls() + " nvls, " + c.p2p() + " p2p (line "
+                + c.line() + ")").orElse("");
+        return net.isEmpty() ? ch : ch.isEmpty() ? net : net + "; " + ch;
     }
 
     private static String stats(ErrorStats s) {

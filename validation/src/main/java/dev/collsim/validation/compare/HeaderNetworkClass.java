@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The network transport a dataset's run used, as its file says it: first the run's NCCL settings
+ * The network transport a dataset's run used, as its file says it: first NCCL's own INFO lines of the run
+ * ({@code NetworkLog.networkClass}: what NCCL used, not what was asked), then the run's
+ * NCCL settings
  * ({@code NCCL_NET}, {@code NCCL_IB_DISABLE=1}: NCCL's socket transport), then the run's label, then the header's
  * interconnect and hardware text ({@link NetworkClass#detect}). A run whose settings turn the IB verbs network on
  * ({@code NCCL_IB_DISABLE=0} or an {@code NCCL_IB_HCA} list without {@code NCCL_IB_DISABLE=1}) is never given the
@@ -23,6 +25,10 @@ record HeaderNetworkClass(NetworkClass networkClass, String from) {
      * @return the class the file names, empty when it names none
      */
     static Optional<HeaderNetworkClass> of(Dataset d) {
+        Optional<NetworkClass> logged = d.log().net().networkClass();
+        if (logged.isPresent()) {
+            return Optional.of(new HeaderNetworkClass(logged.get(), "the NCCL INFO log"));
+        }
         Map<String, String> env = d.env();
         String net = env.getOrDefault("NCCL_NET", "");
         String disable = env.getOrDefault("NCCL_IB_DISABLE", "").trim();

@@ -18,13 +18,25 @@ package dev.collsim.validation.compare;
  * @param algorithm          predicted algorithm (NCCL spelling), or "p2p"
  * @param protocol           predicted protocol
  * @param measuredAlgorithm  algorithm the log says NCCL used at this size, or empty when the log does not say
+ * @param measuredProtocol   protocol the log says NCCL used at this size, or empty when the log does not say
  * @param line               source line of the measured row
  */
 public record PointComparison(long sizeBytes, double measuredUs, double predictedUs, double lowUs, double highUs,
-        double apePercent, double errorPercent, double measuredBusBw, double predictedBusBw, Regime regime, String algorithm, String protocol, String measuredAlgorithm, int line) {
+        double apePercent, double errorPercent, double measuredBusBw, double predictedBusBw, Regime regime, String algorithm, String protocol, String measuredAlgorithm,
+        String measuredProtocol, int line) {
 
     /** @return true when the log named the algorithm and it differs from the predicted one */
     public boolean algorithmMismatch() {
         return !measuredAlgorithm.isEmpty() && !measuredAlgorithm.equalsIgnoreCase(algorithm);
+    }
+
+    /** @return true when the log named the protocol and it differs from the predicted one */
+    public boolean protocolMismatch() {
+        return !measuredProtocol.isEmpty() && !measuredProtocol.equalsIgnoreCase(protocol);
+    }
+
+    /** @return true when the log named NCCL's choice and the prediction differs in algorithm or protocol */
+    public boolean choiceMismatch() {
+        return algorithmMismatch() || protocolMismatch();
     }
 }

@@ -15,6 +15,7 @@ public final class Diagnoser {
 
     private static final List<Check> CHECKS = List.of(new DataConsistencyCheck(), new BoundCheck(),
             new TransportCheck(), new ChannelCheck(), new ProtocolCheck(), new PcieCheck(), new PlacementCheck(),
+            new IterationSpreadCheck(),
             new RunsDisagreeCheck(), new SweepShapeCheck(), new ReaderWarningCheck());
 
     /**

@@ -38,6 +38,8 @@ public record Finding(Kind kind, Severity severity, String dataset, String messa
         PCIE_DOWNGRADED,
         /** One rank or host is slower than the others, or ranks are placed unevenly. */
         SLOW_RANK_OR_HOST,
+        /** Per-iteration times (nccl-tests -I) vary widely: the average hides jitter or interference. */
+        ITERATION_SPREAD,
         /** NVLS (NVLink SHARP) is off on hardware that supports it. */
         NVLS_OFF,
         /** LL128 forced with NCCL_PROTO on a path where NCCL would not enable it. */

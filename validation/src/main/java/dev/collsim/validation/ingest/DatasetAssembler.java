@@ -361,4 +361,23 @@ final class DatasetAssembler {
         }
         return BusBandwidth.ranksForFactor(c, t.get().busBw() / t.get().algBw());
     }
+
+    /**
+     * A run that printed only nccl-tests' footer: a dataset when the ranks and the collective are known, else a note.
+     */
+    static Optional<Dataset> footerOnly(String file, FileHeader header, RunContext ctx, double avg, int avgLine) {
+        int n = knownRanks(ctx, ctx.log.build(), header);
+        var collective = Claims.single(ctx.weakSet()).or(() -> Claims.single(Claims.perfBinaries(header.text("command"))))
+                .or(() -> ctx.strong == null ? Optional.empty() : Optional.of(ctx.strong.collective()));
+        if (n < 1 || collective.isEmpty()) {
+            ctx.notes.add(new Note(avgLine, "'Avg bus bandwidth' line without table, ranks or collective: ignored"));
+            return Optional.empty();
+        }
+        NcclLog log = ctx.log.build();
+        return Optional.of(new Dataset(file, label(ctx, avgLine), avgLine, DatasetKind.FOOTER_ONLY,
+                collective.get(), null, n, ctx.ranks.isEmpty() ? 0 : rankLineHosts(ctx.ranks),
+                ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
+                version(ctx, log, header), env(header, ctx, log), header, ctx.ranks,
+                List.of(), avg, Double.NaN, log, ctx.notes));
+    }
 }

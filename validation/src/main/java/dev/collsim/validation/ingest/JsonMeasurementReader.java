@@ -94,6 +94,7 @@ public final class JsonMeasurementReader {
         }
         List<PerfPoint> points = new ArrayList<>();
         List<Note> notes = new ArrayList<>();
+        List<IterationSpread.Sample> iters = new ArrayList<>();
         String type = null;
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
@@ -118,10 +119,12 @@ public final class JsonMeasurementReader {
             points.add(new PerfPoint(row, 0));
             slowProcess(r.path("out_of_place_per_iter").path("per_process_max_times_us"), r.path("size").asLong())
                     .ifPresent(notes::add);
+            iterSample(r).ifPresent(iters::add);
         }
         if (!problems.isEmpty()) {
             throw new InputException(problems);
         }
+        IterationSpread.note(iters).ifPresent(notes::add);
         int nRanks = collsim ? root.path("n_ranks").asInt(ranks.size()) : ranks.size();
         if (nRanks < 1) {
             throw new InputException(new InputProblem(file, 0, 0, collsim ? "n_ranks" : "config.devices",
@@ -180,6 +183,17 @@ public final class JsonMeasurementReader {
      *
      * @return a note naming the slow process, if any
      */
+    /** nccl-tests -I -J: the out-of-place per-iteration summary of one result, if printed. */
+    private static Optional<IterationSpread.Sample> iterSample(JsonNode r) {
+        JsonNode it = r.path("out_of_place_per_iter");
+        if (!it.has("cv_pct")) {
+            return Optional.empty();
+        }
+        return Optional.of(new IterationSpread.Sample(r.path("size").asLong(), it.path("min_us").asDouble(Double.NaN),
+                it.path("max_us").asDouble(Double.NaN), it.path("p99_us").asDouble(Double.NaN),
+                it.path("cv_pct").asDouble(Double.NaN), 0));
+    }
+
     static Optional<Note> slowProcess(JsonNode perProcess, long size) {
         if (!perProcess.isArray() || perProcess.size() < 2) {
             return Optional.empty();

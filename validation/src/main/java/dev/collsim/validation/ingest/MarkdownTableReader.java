@@ -24,7 +24,8 @@ import java.util.Optional;
  * algbw = busbw / factor(n), time = size / algbw. A column's meaning comes from its header ({@code algbw},
  * {@code busbw}, {@code time}, {@code ms}); a bare GB/s column is read as busbw only when the file's header or the
  * line after the table says the table holds bus bandwidth. Tables without a size or collective column (system
- * specification tables) are skipped.
+ * specification tables) are skipped. A table with sizes as columns and collectives as rows is read row by row
+ * ({@link TransposedTable}).
  */
 final class MarkdownTableReader {
 
@@ -42,6 +43,9 @@ final class MarkdownTableReader {
         String context = (header.text("format") + " " + header.text("health") + " " + header.text("command") + " "
                 + after).toLowerCase(Locale.ROOT);
         boolean bareIsBusBw = context.contains("busbw") || context.contains("bus bandwidth");
+        if (TransposedTable.looks(head, block)) {
+            return TransposedTable.read(file, header, ctx, block, firstLine, after, bareIsBusBw);
+        }
         List<Column> cols = new ArrayList<>();
         for (String h : head) {
             cols.add(classify(h, bareIsBusBw));

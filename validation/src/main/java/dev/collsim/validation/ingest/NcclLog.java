@@ -29,16 +29,17 @@ import java.util.Optional;
  * @param env           settings echoed by NCCL ("NCCL_P2P_LEVEL set by environment to NVL")
  * @param flagged       lines that a diagnosis may need verbatim: WARN lines, GPU Direct RDMA state, NVLS
  *                      support, P2P support, PCIe link state
+ * @param net           the network the lines describe (devices, speeds, GPU Direct RDMA, NVLS, CollNet)
  */
 public record NcclLog(String version, int versionLine, int nRanks, int nNodes, int localRanks,
         Map<Integer, String> busIds, String network, int networkLine, int ibNotFound,
         List<TransportEdge> transports, List<ChannelCounts> channelCounts, List<RingOrder> rings, int treeLines,
         List<GraphLine> graphs, List<TuningEntry> tuning, List<AlgoChoice> choices, Map<String, String> env,
-        List<Note> flagged) {
+        List<Note> flagged, NetworkLog net) {
 
     /** A run without any NCCL log line. */
     public static final NcclLog EMPTY = new NcclLog("", 0, 0, 0, 0, Map.of(), "", 0, 0, List.of(), List.of(),
-            List.of(), 0, List.of(), List.of(), List.of(), Map.of(), List.of());
+            List.of(), 0, List.of(), List.of(), List.of(), Map.of(), List.of(), NetworkLog.EMPTY);
 
     /** Defensive copies. */
     public NcclLog {
@@ -51,13 +52,14 @@ public record NcclLog(String version, int versionLine, int nRanks, int nNodes, i
         choices = List.copyOf(choices);
         env = Map.copyOf(env);
         flagged = List.copyOf(flagged);
+        net = net == null ? NetworkLog.EMPTY : net;
     }
 
     /** @return true when no NCCL line was seen */
     public boolean isEmpty() {
         return versionLine == 0 && nRanks == 0 && transports.isEmpty() && channelCounts.isEmpty()
                 && rings.isEmpty() && flagged.isEmpty() && network.isEmpty() && env.isEmpty() && graphs.isEmpty()
-                && tuning.isEmpty() && choices.isEmpty() && treeLines == 0;
+                && tuning.isEmpty() && choices.isEmpty() && treeLines == 0 && net.isEmpty();
     }
 
     /** @return the last channel-count line, if any */

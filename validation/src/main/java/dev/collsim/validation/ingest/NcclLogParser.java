@@ -56,6 +56,7 @@ public final class NcclLogParser {
     private final List<NcclLog.AlgoChoice> choices = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private final List<Note> flagged = new ArrayList<>();
+    private final NetworkLogCollector net = new NetworkLogCollector();
     private List<String[]> tuningColumns;
     private List<String> tuningAlgorithms;
 
@@ -97,6 +98,7 @@ public final class NcclLogParser {
     }
 
     private void info(String msg, int line) {
+        net.accept(msg, line);
         Matcher m;
         if ((m = VERSION.matcher(msg)).find() && msg.startsWith("NCCL version")) {
             setVersion(m.group(1), line);
@@ -247,6 +249,7 @@ public final class NcclLogParser {
     /** @return what was collected so far */
     public NcclLog build() {
         return new NcclLog(version, versionLine, nRanks, nNodes, localRanks, busIds, network, networkLine,
-                ibNotFound, transports, counts, rings, treeLines, graphs, tuning, choices, env, flagged);
+                ibNotFound, transports, counts, rings, treeLines, graphs, tuning, choices, env, flagged,
+                net.build(network, ibNotFound > 0, transports));
     }
 }

@@ -36,12 +36,16 @@ public final class NcclTestsTextReader {
     private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
     private static final Pattern LIBRARY = Pattern.compile("nccl-library=(\\d+)");
     private static final Pattern NGPUS = Pattern.compile("nGpus\\s+(\\d+)");
+    private static final Pattern MAXBYTES = Pattern.compile("maxBytes\\s+(\\d+)");
     /** The line collsim's executor prints before each table of a settings sweep ({@code Supervisor}). */
     private static final String SETTINGS = "# collsim settings:";
     private static final Pattern SEPARATOR = Pattern.compile("^\\s*\\|?\\s*:?-{2,}:?\\s*(\\|\\s*:?-{2,}:?\\s*)*\\|?\\s*$");
 
     private final String file;
     private final String[] lines;
+    /** Each line's number in the file (differs from index + 1 after {@link InterleavedStreams} rebuilt the lines). */
+    private final int[] lineNos;
+    private final int interleaveCuts;
     private final FileHeader.Builder headerBuilder = new FileHeader.Builder();
     private FileHeader header;
     private final List<Dataset> out = new ArrayList<>();
@@ -51,6 +55,7 @@ public final class NcclTestsTextReader {
     private NcclTestsLayout layout;
     private final List<PerfPoint> rows = new ArrayList<>();
     private final List<Note> tableNotes = new ArrayList<>();
+    private final List<IterationSpread.Sample> iters = new ArrayList<>();
     private int tableLine;
     private double avg = Double.NaN;
     private int avgLine;
@@ -58,7 +63,16 @@ public final class NcclTestsTextReader {
 
     private NcclTestsTextReader(String file, String content) {
         this.file = file;
-        this.lines = content.split("\\r\\n|\\r|\\n", -1);
+        String[] raw = content.split("\\r\\n|\\r|\\n", -1);
+        InterleavedStreams.Result split = InterleavedStreams.split(raw);
+        this.lines = split == null ? raw : split.texts();
+        this.lineNos = split == null ? null : split.lineNumbers();
+        this.interleaveCuts = split == null ? 0 : split.cuts();
+    }
+
+    /** @return the file line of rebuilt line i */
+    private int no(int i) {
+        return lineNos == null ? i + 1 : lineNos[i];
     }
 
     /**
@@ -77,7 +91,7 @@ public final class NcclTestsTextReader {
     private List<Dataset> run() throws InputException {
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].strip().startsWith("#@")) {
-                headerBuilder.accept(lines[i], i + 1);
+                headerBuilder.accept(lines[i], no(i));
             }
         }
         header = headerBuilder.build();
@@ -117,13 +131,13 @@ public final class NcclTestsTextReader {
         } catch (NumberField.Refused e) {
             String raw = lines[i];
             String cleaned = clean(raw).strip();
-            problems.add(e.shifted(Math.max(0, raw.indexOf(cleaned))).at(file, i + 1));
+            problems.add(e.shifted(Math.max(0, raw.indexOf(cleaned))).at(file, no(i)));
             return i + 1;
         }
     }
 
     private int stepLine(int i) throws InputException {
-        int no = i + 1;
+        int no = no(i);
         String text = clean(lines[i]);
         String t = text.strip();
         if (t.isEmpty() || t.startsWith("#@")) {
@@ -220,6 +234,9 @@ public final class NcclTestsTextReader {
             if ((m = NGPUS.matcher(t)).find()) {
                 ctx.nGpusPerThread = NumberField.count(m, 1, "nGpus");
             }
+            if ((m = MAXBYTES.matcher(t)).find()) {
+                ctx.maxBytes = NumberField.longCount(m, 1, "maxBytes");
+            }
         } else if ((m = RANK.matcher(t)).matches()) {
             if (layout != null || !Double.isNaN(avg)) {
                 newRunIfDone();
@@ -299,6 +316,7 @@ public final class NcclTestsTextReader {
             return;
         }
         rows.add(new PerfPoint(r.row(), no));
+        IterationSpread.fromRow(layout, t, r.row().size(), no).ifPresent(iters::add);
     }
 
     private int markdown(int start) throws InputException {
@@ -312,7 +330,7 @@ public final class NcclTestsTextReader {
             block.add(clean(lines[k]));
         }
         flush(false);
-        List<Dataset> ds = MarkdownTableReader.read(file, header, ctx, block, start + 1, after);
+        List<Dataset> ds = MarkdownTableReader.read(file, header, ctx, block, no(start), after);
         out.addAll(ds);
         return end;
     }
@@ -323,12 +341,23 @@ public final class NcclTestsTextReader {
      * @param keepContext true when another table of the same run follows
      */
     private void flush(boolean keepContext) throws InputException {
+        String cutRow = "";
         if (partial != null) {
-            tableNotes.add(new Note(partial.line(), "last row cut short: in-place columns dropped"));
+            cutRow = "last row cut short (line " + partial.line() + "): in-place columns dropped";
             rows.add(partial);
             partial = null;
         }
+        Optional<Note> cut = CutShort.note(rows, cutRow, !keepContext && Double.isNaN(avg),
+                ctx.maxBytes > 0 ? ctx.maxBytes : CutShort.maxBytesOf(header.text("command")));
+        cut.ifPresent(tableNotes::add);
+        IterationSpread.note(iters).ifPresent(tableNotes::add);
+        iters.clear();
         if (!rows.isEmpty()) {
+            if (interleaveCuts > 0) {
+                tableNotes.add(new Note(tableLine, "NCCL's log and the table were written into one file at once: "
+                        + interleaveCuts + " NCCL line(s) broken by table pieces, both rebuilt (line numbers are "
+                        + "where each rebuilt line began)"));
+            }
             Map<String, List<PerfPoint>> groups = new LinkedHashMap<>();
             for (PerfPoint r : rows) {
                 groups.computeIfAbsent(r.type() + " " + r.redop() + " " + r.root(), k -> new ArrayList<>()).add(r);
@@ -353,7 +382,7 @@ public final class NcclTestsTextReader {
                 }
             }
         } else if (!Double.isNaN(avg)) {
-            footerOnly();
+            DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresent(out::add);
         }
         RunContext keep = ctx.continuation();
         rows.clear();
@@ -363,21 +392,5 @@ public final class NcclTestsTextReader {
         if (keepContext) {
             ctx = keep;
         }
-    }
-
-    private void footerOnly() {
-        int n = DatasetAssembler.knownRanks(ctx, ctx.log.build(), header);
-        var collective = Claims.single(ctx.weakSet()).or(() -> Claims.single(Claims.perfBinaries(header.text("command"))))
-                .or(() -> ctx.strong == null ? Optional.empty() : Optional.of(ctx.strong.collective()));
-        if (n < 1 || collective.isEmpty()) {
-            ctx.notes.add(new Note(avgLine, "'Avg bus bandwidth' line without table, ranks or collective: ignored"));
-            return;
-        }
-        NcclLog log = ctx.log.build();
-        out.add(new Dataset(file, DatasetAssembler.label(ctx, avgLine), avgLine, DatasetKind.FOOTER_ONLY,
-                collective.get(), null, n, ctx.ranks.isEmpty() ? 0 : DatasetAssembler.rankLineHosts(ctx.ranks),
-                ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
-                DatasetAssembler.version(ctx, log, header), DatasetAssembler.env(header, ctx, log), header, ctx.ranks,
-                List.of(), avg, Double.NaN, log, ctx.notes));
     }
 }

@@ -26,6 +26,8 @@ final class RunContext {
     NcclLogParser log = new NcclLogParser();
     String libraryVersion = "";
     int nGpusPerThread;
+    /** maxBytes of nccl-tests' {@code # nThread ...} line, bytes; 0 when not seen. */
+    long maxBytes;
     final List<Note> notes = new ArrayList<>();
     /** NCCL_* settings a {@code # collsim settings: K=V ...} line set for this run (collsim's sweep files). */
     final Map<String, String> settings = new LinkedHashMap<>();
@@ -53,6 +55,7 @@ final class RunContext {
         c.weak.addAll(weak);
         c.ranks.addAll(ranks);
         c.libraryVersion = libraryVersion;
+        c.maxBytes = maxBytes;
         c.settings.putAll(settings);
         return c;
     }

@@ -1,0 +1,54 @@
+package dev.collsim.validation.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Logs cut short: the rows that are there are read, and one note says what was cut. Real files of the corpus. */
+class CutShortTest {
+
+    private static final Path DATA = Path.of("src/test/resources/data");
+
+    private static List<Note> cutNotes(Dataset d) {
+        return d.notes().stream().filter(n -> n.text().startsWith("output cut short")).toList();
+    }
+
+    /**
+     * H100 PCIe pair (#@ command {@code all_reduce_perf -b 1G -e 8G -f 2 -g 2}): rows 1, 2 and 4 GiB (lines 19-21);
+     * the 4 GiB row ends in {@code [truncated in source copy]} after the in-place algbw, the 8 GiB row and the footer
+     * are missing.
+     */
+    @Test
+    void truncatedRowAndMissingSizesInOneNote() throws Exception {
+        Dataset d = MeasurementReader.read(DATA.resolve(
+                "D-info-partial-allreduce-1x2xH100-pcie-nvlink-bridge-issue-nccltests194.txt")).get(0);
+        assertEquals(List.of(1073741824L, 2147483648L, 4294967296L),
+                d.points().stream().map(PerfPoint::sizeBytes).toList());
+        List<Note> cut = cutNotes(d);
+        assertEquals(1, cut.size(), d.notes().toString());
+        assertEquals(new Note(21, "output cut short: last row cut short (line 21): in-place columns dropped; the table"
+                + " stops at 4294967296 B (line 21) without nccl-tests' footer, the run asked for sizes up to"
+                + " 8589934592 B"), cut.get(0));
+    }
+
+    /** Tencent H20 alltoall (command {@code -b 1M -e 16G}): the table ends at 4 GiB without a footer. */
+    @Test
+    void tableStoppingBeforeItsLastSize() throws Exception {
+        Dataset d = MeasurementReader.read(DATA.resolve(
+                "D-info-alltoall-2x2xH20-tencent-vm-roce-bond-nccl2.26-issue-nccltests321.txt")).get(0);
+        List<Note> cut = cutNotes(d);
+        assertEquals(1, cut.size(), d.notes().toString());
+        assertEquals("output cut short: the table stops at 4294967296 B (line " + d.largest().orElseThrow().line()
+                + ") without nccl-tests' footer, the run asked for sizes up to 17179869184 B", cut.get(0).text());
+    }
+
+    /** A whole run (footer present, last size = maxBytes) gets no such note: collsim's own 2x H200 all_reduce. */
+    @Test
+    void wholeRunHasNoNote() throws Exception {
+        for (Dataset d : MeasurementReader.read(Path.of("../data/device/h200x2-2026-11-29/nccl-tests-all_reduce.txt"))) {
+            assertEquals(List.of(), cutNotes(d));
+        }
+    }
+}

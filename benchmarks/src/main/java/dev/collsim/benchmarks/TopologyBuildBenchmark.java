@@ -16,8 +16,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Building a large cluster the way every command's {@code -c NAMExN} does: {@link ClusterLoader#load(String)} of
- * {@code dgx-h100x2048} (2,048 DGX H100 hosts, 16,384 GPUs, rail-optimized fabric), devices, links and fabric.
+ * Building a large cluster in full the way every command's {@code -c NAMExN} does when it needs every device (topo,
+ * flow backend): {@link ClusterLoader#load(String)} of {@code dgx-h100x2048} (2,048 DGX H100 hosts, 16,384 GPUs,
+ * rail-optimized fabric), then its graph ({@link Topology#graph()}: hosts of one type are described once and built on
+ * first use), devices, links and fabric. {@code LargeClusterBenchmark} times the described cluster's prediction.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -37,6 +39,8 @@ public class TopologyBuildBenchmark {
      */
     @Benchmark
     public Topology load() throws InputException {
-        return ClusterLoader.load(cluster);
+        Topology t = ClusterLoader.load(cluster);
+        t.graph();
+        return t;
     }
 }

@@ -31,7 +31,8 @@ public record PredictionRequest(Topology topology, List<Gpu> ranks, Collective c
         Objects.requireNonNull(collective, "collective");
         Objects.requireNonNull(dataType, "dataType");
         op = op == null ? RedOp.SUM : op;
-        ranks = List.copyOf(ranks);
+        // the topology's own GPU list is immutable (and, for hosts described once, made on demand: not copied)
+        ranks = ranks == topology.gpus() ? ranks : List.copyOf(ranks);
         ncclSettings = ncclSettings == null ? NcclSettings.DEFAULTS : ncclSettings;
         if (ranks.isEmpty()) {
             throw new IllegalArgumentException("a prediction needs at least one rank");

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 
@@ -17,6 +18,12 @@ import org.jgrapht.graph.AsUnmodifiableGraph;
  * A cluster as a directed multigraph of {@link Device}s and {@link Link}s (JGraphT). Every physical link is two
  * directed edges, one per direction, each with its own bandwidth. This class is immutable: build it with
  * {@link #builder(String)}.
+ *
+ * <p><b>Hosts described once.</b> A cluster of identical hosts ({@link #described}) holds one small materialized
+ * template ({@link #hostTemplate()}) and a host count; its GPU list is made on demand from the template's host 0, and
+ * its graph is built in full only when something asks for it ({@link #graph()}, {@link #device}, {@link #devices},
+ * {@link #outgoing}, {@link #source(Link)}, {@link #target}), at most once. The analytical prediction answers from
+ * the template, so {@code -c dgx-h100x100000} is predicted without 100,000 hosts of vertices.
  */
 public final class Topology {
 
@@ -24,21 +31,71 @@ public final class Topology {
     private final String source;
     private final List<String> warnings;
     private final int hostCount;
-    private final Graph<Device, Link> graph;
-    private final Map<String, Device> byId;
+    private final GraphParts parts;
     private final List<Gpu> gpus;
     private final NetworkClass networkClass;
+    private final Topology template;
 
     private Topology(Builder b) {
         this.name = b.name;
         this.source = b.source;
         this.networkClass = b.networkClass;
         this.warnings = List.copyOf(b.warnings);
-        this.graph = new AsUnmodifiableGraph<>(b.graph);
-        this.byId = Map.copyOf(b.byId);
+        this.parts = GraphParts.of(new AsUnmodifiableGraph<>(b.graph), Map.copyOf(b.byId));
         this.gpus = b.graph.vertexSet().stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
                 .sorted(Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index)).toList();
         this.hostCount = b.graph.vertexSet().stream().mapToInt(Device::host).max().orElse(-1) + 1;
+        this.template = null;
+    }
+
+    private Topology(String name, String source, int hosts, Topology template, Supplier<Topology> full) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.source = source == null ? "" : source;
+        this.networkClass = template.networkClass;
+        this.warnings = template.warnings;
+        this.template = template;
+        this.hostCount = hosts;
+        this.gpus = new ReplicatedGpus(template.gpusOf(0), hosts);
+        this.parts = GraphParts.lazy(() -> Objects.requireNonNull(full.get(), "full topology").parts.get());
+    }
+
+    /**
+     * A cluster of identical hosts described once: {@code hosts} copies of the template's host 0, on the template's
+     * fabric (its kind, speeds and latencies; its size grows with the hosts). Only {@code full}, called at most once
+     * and only when the graph is asked for, builds every device.
+     *
+     * @param name     the cluster's name
+     * @param source   where the description came from
+     * @param hosts    hosts, >= 1
+     * @param template a small materialized cluster of the same host type and fabric, whose host 0 is, device for
+     *                 device and link for link (ids aside), every host of this one; its GPUs are named {@code h0/...}
+     * @param full     builds the whole cluster (same name, hosts h0..h{hosts-1}); may throw an
+     *                 {@link dev.collsim.io.UserInputException} when the cluster is too large to build in full
+     * @return the topology
+     * @throws IllegalArgumentException when hosts is below 1 or hosts x GPUs per host does not fit an int
+     */
+    public static Topology described(String name, String source, int hosts, Topology template,
+            Supplier<Topology> full) {
+        Objects.requireNonNull(template, "template");
+        Objects.requireNonNull(full, "full");
+        if (template.template != null) {
+            throw new IllegalArgumentException("the template of " + name + " must be materialized");
+        }
+        return new Topology(name, source, hosts, template, full);
+    }
+
+    /**
+     * @return for a cluster of identical hosts described once ({@link #described}), its materialized template (a
+     *         small cluster of the same host type and fabric; its host 0 stands for every host); empty for a topology
+     *         built device by device
+     */
+    public Optional<Topology> hostTemplate() {
+        return Optional.ofNullable(template);
+    }
+
+    /** @return true when the whole graph exists (always, unless {@link #described} and not asked for yet) */
+    public boolean graphBuilt() {
+        return parts.built();
     }
 
     /** @return a new builder for a topology named {@code name} */
@@ -94,9 +151,9 @@ public final class Topology {
         this.name = t.name;
         this.source = t.source;
         this.hostCount = t.hostCount;
-        this.graph = t.graph;
-        this.byId = t.byId;
+        this.parts = t.parts;
         this.gpus = t.gpus;
+        this.template = t.template;
         this.networkClass = c;
         this.warnings = t.warnings;
     }
@@ -112,7 +169,7 @@ public final class Topology {
 
     /** @return the read-only graph */
     public Graph<Device, Link> graph() {
-        return graph;
+        return parts.get().graph();
     }
 
     /** @return number of hosts (servers; NCCL "nodes"): highest host index + 1 */
@@ -127,39 +184,42 @@ public final class Topology {
 
     /** @return the GPUs of one host, by local index */
     public List<Gpu> gpusOf(int host) {
+        if (gpus instanceof ReplicatedGpus r) {
+            return r.ofHost(host);
+        }
         return gpus.stream().filter(g -> g.host() == host).toList();
     }
 
     /** @return all devices of a kind, in id order */
     public <T extends Device> List<T> devices(Class<T> kind) {
-        return graph.vertexSet().stream().filter(kind::isInstance).map(kind::cast)
+        return graph().vertexSet().stream().filter(kind::isInstance).map(kind::cast)
                 .sorted(Comparator.comparing(Device::id)).toList();
     }
 
     /** @return the device with that id, if any */
     public Optional<Device> device(String id) {
-        return Optional.ofNullable(byId.get(id));
+        return Optional.ofNullable(parts.get().byId().get(id));
     }
 
     /** @return the links leaving {@code d} */
     public List<Link> outgoing(Device d) {
-        return List.copyOf(graph.outgoingEdgesOf(d));
+        return List.copyOf(graph().outgoingEdgesOf(d));
     }
 
     /** @return the device at the far end of a link */
     public Device target(Link l) {
-        return graph.getEdgeTarget(l);
+        return graph().getEdgeTarget(l);
     }
 
     /** @return the device at the near end of a link */
     public Device source(Link l) {
-        return graph.getEdgeSource(l);
+        return graph().getEdgeSource(l);
     }
 
     @Override
     public String toString() {
-        return "Topology[" + name + ", " + hostCount + " hosts, " + gpus.size() + " GPUs, "
-                + graph.edgeSet().size() + " directed links]";
+        return "Topology[" + name + ", " + hostCount + " hosts, " + gpus.size() + " GPUs, " + (parts.built()
+                ? graph().edgeSet().size() + " directed links]" : "hosts described once, graph not built]");
     }
 
     /** Mutable builder; not thread-safe. */

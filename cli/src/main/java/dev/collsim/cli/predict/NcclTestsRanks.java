@@ -75,7 +75,8 @@ public final class NcclTestsRanks {
             }
             return List.copyOf(all.subList(0, ranks));
         }
-        return List.copyOf(all);
+        // the topology's own list is immutable; for hosts described once it is made on demand, so it is not copied
+        return all == topo.gpus() ? all : List.copyOf(all);
     }
 
     private List<Gpu> processes(Topology topo) {

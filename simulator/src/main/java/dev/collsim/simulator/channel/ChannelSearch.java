@@ -28,8 +28,9 @@ import java.util.TreeSet;
  * <p><b>Symmetry.</b> Nodes with the same structure give the same search result, so the search runs once per
  * distinct node signature (the GPUs used by local index, plus a digest of the node's devices and links) and
  * not once per node: a 1,024-host cluster of one host type costs one node search plus a linear scan of the
- * graph ({@link TopologyScan}, done once per topology and cached, since topologies are immutable). This class is
- * stateless and thread-safe.
+ * graph ({@link TopologyScan}, done once per topology and cached, since topologies are immutable). A cluster whose
+ * hosts are described once ({@link Topology#hostTemplate()}) needs no scan: its nodes are searched on the template's
+ * host 0, and its graph is never built. This class is stateless and thread-safe.
  */
 public final class ChannelSearch {
 
@@ -52,9 +53,12 @@ public final class ChannelSearch {
         if (ranks.isEmpty()) {
             throw new IllegalArgumentException("ranks must not be empty");
         }
-        TopologyScan scan = TopologyScan.of(topo);
-        Map<Integer, Integer> nodeOfHost = scan.nodeOfHost();
-        Map<Integer, long[]> digest = scan.digest();
+        // hosts described once: every host is the template's host 0, so no scan and no digest; nodes differ only in
+        // the GPUs they use, and each distinct set is searched on the template
+        Topology template = topo.hostTemplate().orElse(null);
+        TopologyScan scan = template == null ? TopologyScan.of(topo) : null;
+        Map<Integer, Integer> nodeOfHost = scan == null ? Map.of() : scan.nodeOfHost();
+        Map<Integer, long[]> digest = scan == null ? Map.of() : scan.digest();
         Map<Integer, List<Gpu>> byNode = new LinkedHashMap<>();
         for (Gpu g : ranks) {
             byNode.computeIfAbsent(nodeOfHost.getOrDefault(g.host(), g.host()), k -> new ArrayList<>()).add(g);
@@ -89,6 +93,10 @@ public final class ChannelSearch {
             }
             boolean single = oneHost;
             results.add(cache.computeIfAbsent(new Signature(sig), k -> {
+                if (template != null) {
+                    return searchNode(new HostModel(template, Set.of(0), onHostZero(template, gpus), settings), multi,
+                            settings, version);
+                }
                 Set<Integer> hosts = single ? Set.of(firstHost) : new TreeSet<>(gpus.stream().map(Gpu::host).toList());
                 return searchNode(new HostModel(topo, hosts, gpus, settings), multi, settings, version);
             }));
@@ -101,6 +109,13 @@ public final class ChannelSearch {
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass());
+    }
+
+    /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */
+    private static List<Gpu> onHostZero(Topology template, List<Gpu> gpus) {
+        Map<Integer, Gpu> byIndex = new HashMap<>();
+        template.gpusOf(0).forEach(g -> byIndex.put(g.index(), g));
+        return gpus.stream().map(g -> Objects.requireNonNull(byIndex.get(g.index()), g.id())).toList();
     }
 
     /** Node signature: GPUs used (host offset, local index) and the hosts' digests. */

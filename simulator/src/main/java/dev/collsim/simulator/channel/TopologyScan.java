@@ -40,12 +40,21 @@ public record TopologyScan(Map<Integer, Integer> nodeOfHost, Map<Integer, long[]
     }
 
     /**
-     * Scans without the cache (linear in devices plus links).
+     * Scans without the cache (linear in devices plus links; for hosts described once, in hosts, from the template).
      *
      * @param topo the topology
      * @return the scan
      */
     public static TopologyScan compute(Topology topo) {
+        if (topo.hostTemplate().isPresent()) {
+            // hosts described once (no multi-host NVLink domain): every host has the template host's digest
+            long[] one = compute(topo.hostTemplate().get()).digest().get(0);
+            Map<Integer, long[]> all = new HashMap<>();
+            for (int h = 0; h < topo.hostCount(); h++) {
+                all.put(h, one);
+            }
+            return new TopologyScan(Map.of(), Map.copyOf(all));
+        }
         Map<Integer, Integer> nodeOfHost = new HashMap<>();
         Map<Integer, long[]> d = new HashMap<>();
         var g = topo.graph();

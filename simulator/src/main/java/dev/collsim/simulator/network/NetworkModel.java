@@ -155,9 +155,17 @@ public final class NetworkModel {
         return i == null ? -1 : i;
     }
 
-    /** @param d a device of the topology; @return its index, or -1 */
+    /**
+     * @param d a device of the topology (the graph's own object, or an equal one: a described topology makes its GPU
+     *          list on demand)
+     * @return its index, or -1
+     */
     public int indexOf(Device d) {
         Integer i = vertexIndex.get(d);
+        if (i == null && d != null) {
+            Device own = topology.device(d.id()).orElse(null);
+            i = own != null && own.equals(d) ? vertexIndex.get(own) : null;
+        }
         return i == null ? -1 : i;
     }
 

@@ -3,9 +3,13 @@ package dev.collsim.topology.fabric;
 /**
  * Limits checked before a cluster is built, so that a typo such as {@code count: 2000000000} or
  * {@code -c dgx-h100x2147483647} is a clear error at once instead of minutes of work and an OutOfMemoryError.
- * Every host is built as graph vertices today: a DGX H100 host takes about 130 KB (10,000 hosts measured at 1.3 GB
- * resident by {@code collsim predict -c dgx-h100x10000}), so the default of 32,768 hosts (262,144 GPUs of 8-GPU hosts)
- * needs about 4.3 GB of heap. {@code COLLSIM_MAX_HOSTS} raises (or lowers) it for a machine with the memory.
+ * A cluster built in full holds every host as graph vertices: a DGX H100 host takes about 130 KB (10,000 hosts
+ * measured at 1.3 GB resident by {@code collsim predict -c dgx-h100x10000} when every host was built), so the default
+ * of 32,768 hosts (262,144 GPUs of 8-GPU hosts) needs about 4.3 GB of heap. {@code COLLSIM_MAX_HOSTS} raises (or
+ * lowers) it for a machine with the memory. Hosts of one type described once ({@code ClusterSpec.build}) are built in
+ * full only for commands that need every device (topo, the flow backend), and this limit is checked then; the
+ * analytical prediction of such a cluster needs memory for its rank list only, up to
+ * {@link #MAX_DESCRIBED_HOSTS} hosts.
  */
 public final class ClusterLimits {
 
@@ -14,6 +18,13 @@ public final class ClusterLimits {
 
     /** The environment variable that overrides {@link #DEFAULT_MAX_HOSTS}. */
     public static final String MAX_HOSTS_VARIABLE = "COLLSIM_MAX_HOSTS";
+
+    /**
+     * Hosts a cluster of identical hosts described once may have: 1,048,576 (2^20; 8,388,608 GPUs of 8-GPU hosts, a
+     * rank list well inside an int). Its GPUs are made on demand, so the limit guards the rank lists and per-node maps
+     * of a prediction (a few hundred bytes per host), not a graph.
+     */
+    public static final int MAX_DESCRIBED_HOSTS = 1 << 20;
 
     private ClusterLimits() {
     }
@@ -37,8 +48,20 @@ public final class ClusterLimits {
         if (hosts <= max) {
             return null;
         }
-        return "found " + hosts + " hosts; allowed: at most " + max + " (a limit that protects memory: each host is "
-                + "built in full, about 130 KB for an 8-GPU host; set " + MAX_HOSTS_VARIABLE + "=N to go past it on "
+        return "found " + hosts + " hosts; allowed: at most " + max + " (a limit that protects memory: this needs each "
+                + "host built in full, about 130 KB for an 8-GPU host; set " + MAX_HOSTS_VARIABLE + "=N to go past it on "
                 + "a machine with the memory)";
+    }
+
+    /**
+     * @param hosts       hosts of one type described once
+     * @param gpusPerHost GPUs per host
+     * @return null when within {@link #MAX_DESCRIBED_HOSTS} (and the GPUs fit an int), else the message to show
+     */
+    public static String describedProblem(long hosts, int gpusPerHost) {
+        if (hosts <= MAX_DESCRIBED_HOSTS && hosts * Math.max(1, gpusPerHost) <= Integer.MAX_VALUE) {
+            return null;
+        }
+        return "found " + hosts + " hosts; allowed: at most " + MAX_DESCRIBED_HOSTS + " hosts of one type";
     }
 }

@@ -1,5 +1,7 @@
 package dev.collsim.topology.fabric;
 
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
@@ -30,12 +32,42 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
     }
 
     /**
-     * Builds the topology: hosts {@code h0..h{count-1}}, then the fabric.
+     * The topology with its hosts described once ({@link Topology#described}) when there are several hosts of a type
+     * whose NVLink stays inside the host: a template of one host on the fabric, the count, and the full graph built
+     * only when something asks for every device ({@link #materialize()}; refused then, with the message of
+     * {@link ClusterLimits#hostsProblem}, past {@link ClusterLimits#maxHosts()}). Hosts sharing a multi-host NVLink
+     * domain (GB200 NVL72 trays) and single hosts are built in full at once.
      *
      * @return the immutable topology
-     * @throws IllegalArgumentException if a fabric is asked for but the hosts have no compute NIC
+     * @throws IllegalArgumentException if a fabric is asked for but the hosts have no compute NIC, or past
+     *                                  {@link ClusterLimits#MAX_DESCRIBED_HOSTS} hosts
      */
     public Topology build() {
+        if (count == 1 || hostType.hostsPerNvlinkDomain() > 1) {
+            return materialize();
+        }
+        String tooMany = ClusterLimits.describedProblem(count, hostType.gpusPerHost());
+        if (tooMany != null) {
+            throw new IllegalArgumentException(tooMany);
+        }
+        Topology template = new ClusterSpec(name, source, hostType, 1, fabric).materialize();
+        return Topology.described(name, source.isEmpty() ? hostType.description() : source, count, template, () -> {
+            try {
+                return materialize();
+            } catch (IllegalArgumentException e) {
+                throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", e.getMessage()));
+            }
+        });
+    }
+
+    /**
+     * Builds the whole topology now: hosts {@code h0..h{count-1}}, then the fabric.
+     *
+     * @return the immutable topology, every device and link in its graph
+     * @throws IllegalArgumentException if a fabric is asked for but the hosts have no compute NIC, or past
+     *                                  {@link ClusterLimits#maxHosts()} hosts
+     */
+    public Topology materialize() {
         String tooMany = ClusterLimits.hostsProblem(count);
         if (tooMany != null) {
             throw new IllegalArgumentException(tooMany);

@@ -27,7 +27,10 @@ public final class MissingNvlinks {
      */
     public static Optional<String> warning(Topology t) {
         List<Gpu> gpus = t.gpus();
-        if (gpus.isEmpty() || gpus.size() <= t.hostCount() || gpus.stream().anyMatch(g -> hasNvlink(t, g))) {
+        // hosts described once: the template's GPUs have the links of every host's (its graph is small)
+        Topology links = t.hostTemplate().orElse(t);
+        if (gpus.isEmpty() || gpus.size() <= t.hostCount()
+                || links.gpus().stream().anyMatch(g -> hasNvlink(links, g))) {
             return Optional.empty();
         }
         String modelName = gpus.get(0).model();

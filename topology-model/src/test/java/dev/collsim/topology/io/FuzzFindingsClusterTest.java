@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputLimits;
+import dev.collsim.topology.Topology;
 import dev.collsim.topology.fabric.ClusterLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,13 +47,23 @@ class FuzzFindingsClusterTest {
         assertTrue(p.message().startsWith(start), p.message());
     }
 
-    /** -c NAMExN with N beyond the host limit is refused before any host is built (was an OutOfMemoryError). */
+    /**
+     * -c NAMExN with N beyond the host limit is refused before any host is built (was an OutOfMemoryError): past
+     * 2^20 hosts even described once; past {@link ClusterLimits#maxHosts()} when something asks for every device.
+     */
     @Test
     void shorthandBeyondTheHostLimitIsRefused() {
         InputException e = assertThrows(InputException.class, () -> ClusterLoader.load("dgx-h100x2147483647"));
-        assertTrue(e.problems().get(0).message().contains("at most " + ClusterLimits.maxHosts()),
+        assertTrue(e.problems().get(0).message().contains("at most 1048576 hosts of one type"),
                 e.problems().toString());
-        assertTrue(e.problems().get(0).message().contains(ClusterLimits.MAX_HOSTS_VARIABLE));
+        int over = ClusterLimits.maxHosts() + 1;
+        Topology described = ClusterLoader.load("dgx-h100x" + over);
+        assertEquals(8L * over, described.gpus().size());
+        InputException full = assertThrows(InputException.class, described::graph);
+        assertTrue(full.problems().get(0).message().contains("at most " + ClusterLimits.maxHosts()),
+                full.problems().toString());
+        assertTrue(full.problems().get(0).message().contains(ClusterLimits.MAX_HOSTS_VARIABLE));
+        assertEquals("-c/--cluster", full.problems().get(0).field());
     }
 
     /**

@@ -31,8 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * each alone on the fabric, and the time is estimated from them with a stated sampling error bound
  * ({@link Timing#makespanBoundUs()}). Each step is simulated with the completion window {@code window} (0.05 by
  * default): exactly (window 0), one step of 131,072 ECMP flows has so many distinct finish times that it alone ran
- * over 6 minutes on the shared machine (load average about 20). Target: under 60 s on the 2-core development machine. The time includes routing (each sampled step's
- * 131,072 transfers) but not building the fabric. {@code -p stepSamples=N -p window=W} change them.
+ * over 6 minutes on the shared machine (load average about 20). Target: under 60 s on the 2-core development
+ * machine. The time includes routing (each sampled step's 131,072 transfers) but not building the fabric. {@code -p stepSamples=N -p window=W} change them.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

@@ -24,6 +24,7 @@ public final class FlowNetwork implements NetworkBackend {
     private final FlowObserver observer;
     private final double window;
     private final boolean incremental;
+    private final int stepSamples;
 
     /** No timeline, three busiest links. */
     public FlowNetwork() {
@@ -52,14 +53,38 @@ public final class FlowNetwork implements NetworkBackend {
      * @throws IllegalArgumentException when the window is outside [0, 1)
      */
     public FlowNetwork(boolean timeline, int topLinks, double window) {
+        this(timeline, topLinks, window, 0);
+    }
+
+    /**
+     * Step sampling, for a lone job with very many steps of very many flows (direct AllToAll on thousands of GPUs):
+     * when one job is timed, without a timeline, and its schedule has more than {@code stepSamples} steps, only
+     * {@code stepSamples} of its steps are simulated (each exactly, alone on the empty fabric, as it runs in the
+     * full simulation: a lone job's steps do not overlap) and its time is estimated from them by stratified random
+     * sampling ({@link StepSampling}); {@link Timing#makespanBoundUs()} states the error bound (3 estimated
+     * standard errors) and the busiest links are estimated the same way. Otherwise, and with {@code stepSamples =
+     * 0}, every step is simulated (exact).
+     *
+     * @param timeline    record a {@link FlowRecord} for every simulated flow (turns sampling off)
+     * @param topLinks    number of busiest links to report, {@code >= 0}
+     * @param window      relative completion window in [0, 1) (see {@link #FlowNetwork(boolean, int, double)})
+     * @param stepSamples steps to simulate when sampling: 0 (never sample) or {@code >= 6}
+     * @throws IllegalArgumentException when the window or the sample size is out of range
+     */
+    public FlowNetwork(boolean timeline, int topLinks, double window, int stepSamples) {
         if (!(window >= 0 && window < 1)) {
             throw new IllegalArgumentException("completion window must be in [0, 1), got " + window);
+        }
+        if (stepSamples != 0 && stepSamples < StepSampling.MIN_SAMPLES) {
+            throw new IllegalArgumentException("step samples must be 0 (every step) or >= "
+                    + StepSampling.MIN_SAMPLES + ", got " + stepSamples);
         }
         this.timeline = timeline;
         this.topLinks = topLinks;
         this.observer = null;
         this.window = window;
         this.incremental = true;
+        this.stepSamples = stepSamples;
     }
 
     /**
@@ -72,6 +97,7 @@ public final class FlowNetwork implements NetworkBackend {
         this.observer = null;
         this.window = window;
         this.incremental = incremental;
+        this.stepSamples = 0;
     }
 
     FlowNetwork(boolean timeline, int topLinks, FlowObserver observer) {
@@ -80,6 +106,7 @@ public final class FlowNetwork implements NetworkBackend {
         this.observer = observer;
         this.window = 0;
         this.incremental = true;
+        this.stepSamples = 0;
     }
 
     @Override
@@ -89,6 +116,15 @@ public final class FlowNetwork implements NetworkBackend {
 
     @Override
     public Timing time(List<Job> jobs, NetworkModel network) {
+        if (stepSamples > 0 && jobs.size() == 1 && !timeline && observer == null
+                && jobs.get(0).schedule().steps().size() > stepSamples) {
+            Job job = jobs.get(0);
+            StepSampling.Estimate e = StepSampling.estimate(job, network, stepSamples, window);
+            double end = job.startUs() + e.timeUs();
+            return new Timing(name(), List.of(new JobTiming(job.name(), job.startUs(), end,
+                    job.schedule().stepCount())), end, StepFlows.busiest(network, e.linkBytes(), end, topLinks),
+                    List.of(), e.events(), e.boundUs());
+        }
         FlowSimulation sim = new FlowSimulation(jobs, network, timeline, observer, window, incremental);
         sim.run();
         return new Timing(name(), sim.jobTimings(), sim.makespan(),

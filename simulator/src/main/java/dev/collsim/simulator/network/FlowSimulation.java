@@ -66,6 +66,16 @@ final class FlowSimulation {
      */
     FlowSimulation(List<Job> jobs, NetworkModel net, boolean timeline, FlowObserver observer, double window,
             boolean incremental) {
+        this(jobs, net, new Router(net), timeline, observer, window, incremental);
+    }
+
+    /** Incremental rates, no timeline, no observer; routed by {@code router} (reused across runs on one thread). */
+    FlowSimulation(List<Job> jobs, NetworkModel net, Router router, double window) {
+        this(jobs, net, router, false, null, window, true);
+    }
+
+    private FlowSimulation(List<Job> jobs, NetworkModel net, Router router, boolean timeline, FlowObserver observer,
+            double window, boolean incremental) {
         this.incremental = incremental;
         if (!(window >= 0 && window < 1)) {
             throw new IllegalArgumentException("completion window must be in [0, 1), got " + window);
@@ -73,7 +83,7 @@ final class FlowSimulation {
         this.window = window;
         this.jobs = List.copyOf(jobs);
         this.net = net;
-        this.router = new Router(net);
+        this.router = router;
         double[] cap = new double[net.linkCount()];
         for (int l = 0; l < cap.length; l++) {
             cap[l] = net.capacity(l);

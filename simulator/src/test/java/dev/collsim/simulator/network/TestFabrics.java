@@ -78,6 +78,35 @@ final class TestFabrics {
         return b.build();
     }
 
+    /**
+     * Rail-optimized: NIC r of every host goes to a leaf of rail r ({@code hostsPerLeaf} hosts per leaf, {@code
+     * r<r>/leaf<k>}); every leaf of rail r is joined to each of the rail's {@code spines} spines by one cable of the
+     * NIC's speed, so rails meet only inside hosts.
+     */
+    static Topology railOptimized(int hosts, int hostsPerLeaf, int spines, Spec s) {
+        Topology.Builder b = Topology.builder("rail-optimized-" + hosts);
+        List<List<Nic>> nics = new ArrayList<>();
+        for (int h = 0; h < hosts; h++) {
+            nics.add(addHost(b, h, s));
+        }
+        for (int r = 0; r < s.gpus(); r++) {
+            List<NetSwitch> spine = new ArrayList<>();
+            for (int k = 0; k < spines; k++) {
+                spine.add(b.add(new NetSwitch("r" + r + "/spine" + k, NetSwitch.Tier.SPINE, 0)));
+            }
+            for (int l = 0; l * hostsPerLeaf < hosts; l++) {
+                NetSwitch leaf = b.add(new NetSwitch("r" + r + "/leaf" + l, NetSwitch.Tier.LEAF, 0));
+                for (NetSwitch sp : spine) {
+                    net(b, leaf, sp, s.nic(), s.lat());
+                }
+                for (int h = l * hostsPerLeaf; h < Math.min(hosts, (l + 1) * hostsPerLeaf); h++) {
+                    net(b, nics.get(h).get(r), leaf, s.nic(), s.lat());
+                }
+            }
+        }
+        return b.build();
+    }
+
     static void net(Topology.Builder b, Device a, Device c, double gbps, double lat) {
         b.connect(a, c, LinkType.NET, 1, Bandwidth.ofGBps(gbps), Latency.ofMicros(lat), "IB");
     }

@@ -10,13 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
 
 /**
  * A cluster as a directed multigraph of {@link Device}s and {@link Link}s (JGraphT). Every physical link is two
  * directed edges, one per direction, each with its own bandwidth. This class is immutable: build it with
- * {@link #builder(String)}.
+ * {@link #builder(String)}. Values derived from it (e.g. NCCL's paths) may be kept with it, see {@link #derived}.
  */
 public final class Topology {
 
@@ -28,6 +30,8 @@ public final class Topology {
     private final Map<String, Device> byId;
     private final List<Gpu> gpus;
     private final NetworkClass networkClass;
+    /** Values computed from this immutable topology, kept for its lifetime ({@link #derived}). */
+    private final Map<Object, Object> derived = new ConcurrentHashMap<>();
 
     private Topology(Builder b) {
         this.name = b.name;
@@ -154,6 +158,25 @@ public final class Topology {
     /** @return the device at the near end of a link */
     public Device source(Link l) {
         return graph.getEdgeSource(l);
+    }
+
+    /**
+     * A value computed from this topology once and kept with it, so that every user of the same topology (channel
+     * searches of several predictors, flow routers of several simulations) shares it. The value must be a pure
+     * function of the topology and the key, and thread-safe; it lives as long as the topology.
+     *
+     * @param key     what is computed, with the inputs besides the topology (compared with equals)
+     * @param compute computes the value from this topology; must not call {@code derived} on this topology
+     * @param <T>     value type
+     * @return the value, computed on the first call with this key
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, Function<Topology, T> compute) {
+        Object v = derived.get(key);
+        if (v == null) {
+            v = derived.computeIfAbsent(key, k -> compute.apply(this));
+        }
+        return (T) v;
     }
 
     @Override

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.AsUnmodifiableGraph;
@@ -17,7 +19,7 @@ import org.jgrapht.graph.AsUnmodifiableGraph;
 /**
  * A cluster as a directed multigraph of {@link Device}s and {@link Link}s (JGraphT). Every physical link is two
  * directed edges, one per direction, each with its own bandwidth. This class is immutable: build it with
- * {@link #builder(String)}.
+ * {@link #builder(String)}. Values derived from it (e.g. NCCL's paths) may be kept with it, see {@link #derived}.
  *
  * <p><b>Hosts described once.</b> A cluster of identical hosts ({@link #described}) holds one small materialized
  * template ({@link #hostTemplate()}) and a host count; its GPU list is made on demand from the template's host 0, and
@@ -35,6 +37,8 @@ public final class Topology {
     private final List<Gpu> gpus;
     private final NetworkClass networkClass;
     private final Topology template;
+    /** Values computed from this immutable topology, kept for its lifetime ({@link #derived}). */
+    private final Map<Object, Object> derived = new ConcurrentHashMap<>();
 
     private Topology(Builder b) {
         this.name = b.name;
@@ -214,6 +218,25 @@ public final class Topology {
     /** @return the device at the near end of a link */
     public Device source(Link l) {
         return graph().getEdgeSource(l);
+    }
+
+    /**
+     * A value computed from this topology once and kept with it, so that every user of the same topology (channel
+     * searches of several predictors, flow routers of several simulations) shares it. The value must be a pure
+     * function of the topology and the key, and thread-safe; it lives as long as the topology.
+     *
+     * @param key     what is computed, with the inputs besides the topology (compared with equals)
+     * @param compute computes the value from this topology; must not call {@code derived} on this topology
+     * @param <T>     value type
+     * @return the value, computed on the first call with this key
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, Function<Topology, T> compute) {
+        Object v = derived.get(key);
+        if (v == null) {
+            v = derived.computeIfAbsent(key, k -> compute.apply(this));
+        }
+        return (T) v;
     }
 
     @Override

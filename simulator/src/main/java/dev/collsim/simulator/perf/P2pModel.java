@@ -1,5 +1,7 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.units.DecimalText.fixed;
+
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
@@ -10,7 +12,6 @@ import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.PathType;
-import java.util.Locale;
 
 /**
  * collsim's prediction for the point-to-point collectives NCCL has no model for (AllToAll, SendRecv, Gather,
@@ -97,9 +98,8 @@ public final class P2pModel {
                 : Double.POSITIVE_INFINITY;
         double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
-        String bottleneck = tBw == tCap ? String.format(Locale.ROOT, "per-channel throughput: %d p2p channels",
-                plan.p2pChannels()) : tBw == tInter ? "NICs: " + plan.nodeNicBw() + " GB/s per node"
-                : "GPU links: " + plan.gpuPathBw() + " GB/s";
+        boolean capBinds = tBw == tCap;
+        boolean nicBinds = tBw == tInter;
         HardwareClass hw = multi ? HardwareClass.NET : intraType == PathType.NVL ? HardwareClass.NVLINK
                 : HardwareClass.PCI;
         double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
@@ -107,14 +107,18 @@ public final class P2pModel {
         double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step
                 + (multi ? rounds * net.hopLatencyUs() : 0);
         // the per-step latency already charges one network send per round: the proxy's sends overlap it
-        if (tProxy > latency + tBw) {
+        boolean proxyBinds = tProxy > latency + tBw;
+        if (proxyBinds) {
             tBw = tProxy - latency;
-            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send", net.stepUs());
         }
         double time = latency + tBw;
-        if (latency > time / 2) {
-            bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
-        }
+        // only the text that stands is formatted
+        String bottleneck = latency > time / 2
+                ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
+                : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
+                : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
+                : nicBinds ? "NICs: " + plan.nodeNicBw() + " GB/s per node"
+                : "GPU links: " + plan.gpuPathBw() + " GB/s";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");

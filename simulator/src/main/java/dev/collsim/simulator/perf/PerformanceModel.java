@@ -1,5 +1,7 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.units.DecimalText.fixed;
+
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
@@ -12,7 +14,6 @@ import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.NcclTuningModel;
-import java.util.Locale;
 
 /**
  * collsim's prediction of the real time of a collective NCCL covers, for a given (algorithm, protocol), starting
@@ -110,13 +111,6 @@ public final class PerformanceModel {
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
         double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
-        String bottleneck = netAlgBw < Math.min(linkAlgBw, capAlgBw)
-                ? String.format(Locale.ROOT, "NICs: %.0f GB/s per node", plan.nodeNicBw())
-                : capAlgBw < linkAlgBw
-                ? String.format(Locale.ROOT, "per-channel throughput: %d channels x %.1f GB/s", channels,
-                        perChannel)
-                : String.format(Locale.ROOT, "links: %s %.1f GB/s busBw", chain ? "Tree chain on ring links"
-                        : a.ncclName() + " graph", linkAlgBw / ratio);
         // the proxy's per-send cost is a rate limit on the whole call, not on the first chunk: leave it out here
         // a channel moves its chunk at its share of the links (over at least NCCL's default channel count) but never
         // faster than one channel can: the per-channel cap is a rate per channel, so it is not shared again
@@ -137,12 +131,20 @@ public final class PerformanceModel {
         double bwUs = nBytes / (1000.0 * otherAlgBw);
         double time = Math.max(latency + bwUs, proxyUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
-        if (proxyUs > latency + bwUs) {
-            bottleneck = String.format(Locale.ROOT, "network steps: %.1f us per send of %.0f B", net.stepUs(),
-                    NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan));
-        }
+        // only the text that stands is formatted, as String.format(Locale.ROOT, ...) would (DecimalText)
+        String bottleneck;
         if (latency > time / 2) {
-            bottleneck = String.format(Locale.ROOT, "latency: %.1f us of %.1f us", latency, time);
+            bottleneck = "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
+        } else if (proxyUs > latency + bwUs) {
+            bottleneck = "network steps: " + fixed(net.stepUs(), 1) + " us per send of "
+                    + fixed(NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan), 0) + " B";
+        } else if (netAlgBw < Math.min(linkAlgBw, capAlgBw)) {
+            bottleneck = "NICs: " + fixed(plan.nodeNicBw(), 0) + " GB/s per node";
+        } else if (capAlgBw < linkAlgBw) {
+            bottleneck = "per-channel throughput: " + channels + " channels x " + fixed(perChannel, 1) + " GB/s";
+        } else {
+            bottleneck = "links: " + (chain ? "Tree chain on ring links" : a.ncclName() + " graph") + " "
+                    + fixed(linkAlgBw / ratio, 1) + " GB/s busBw";
         }
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
     }

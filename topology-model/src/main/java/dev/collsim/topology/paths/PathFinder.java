@@ -82,14 +82,29 @@ public final class PathFinder {
                 .filter(d -> d instanceof NvSwitch && d.host() < 0).map(NvSwitch.class::cast).toList();
     }
 
-    /** @param topology the cluster; @return a path finder with NCCL's default settings */
+    /**
+     * @param topology the cluster
+     * @return the path finder with NCCL's default settings, see {@link #of(Topology, Options)}
+     */
     public static PathFinder of(Topology topology) {
-        return new PathFinder(topology, Options.DEFAULTS);
+        return of(topology, Options.DEFAULTS);
     }
 
-    /** @param topology the cluster; @param options NCCL settings; @return a path finder */
+    /**
+     * @param topology the cluster
+     * @param options  NCCL settings
+     * @return the path finder of this topology and options: one per (topology, options), kept with the topology
+     *         ({@link Topology#derived}), so a host's paths are computed once however many channel searches and flow
+     *         routers ask for them
+     */
     public static PathFinder of(Topology topology, Options options) {
-        return new PathFinder(topology, options);
+        Objects.requireNonNull(topology, "topology");
+        Objects.requireNonNull(options, "options");
+        return topology.derived(new Shared(options), t -> new PathFinder(t, options));
+    }
+
+    /** Key of a topology's path finder among its derived values. */
+    private record Shared(Options options) {
     }
 
     /** @return the topology */

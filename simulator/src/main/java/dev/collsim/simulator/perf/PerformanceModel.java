@@ -124,7 +124,7 @@ public final class PerformanceModel {
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = NvlsLoop.applies(a, p, func)
                 ? NvlsLoop.costUs(NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes), nBytes,
-                        otherAlgBw, pp.nvlsLoopUs(), pp.pipelineFillChunks())
+                        otherAlgBw, pp.nvlsLoopUs(GpuGeneration.of(plan.minSm())), pp.pipelineFillChunks())
                 : pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
         double ncclLatency = choice.latencyUs();
         if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {

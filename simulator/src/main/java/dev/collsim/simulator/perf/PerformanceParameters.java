@@ -67,7 +67,7 @@ import java.util.Objects;
  *       466.5: 499.5 / 466.5 = 1.071 (fit below). Left at 1 on Blackwell: the public figures point both ways (8x
  *       B200 830+ GB/s measured vs about 704 from NCCL's model, NVIDIA/nccl#1807; 2 GB200 trays 895.5 vs 704; a
  *       full NVL72 rack 835-847 vs 898), so no single default fits them.</li>
- *   <li>{@code nvlsLoopUs} 3.2: the fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel
+ *   <li>{@code nvlsLoopUs} 3.2, 3.2, 3.2, 0: the fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel
  *       ({@link NvlsLoop}; every iteration waits for all ranks through the switch). Fitted, with the Hopper
  *       {@code nvlsBwScale} and {@code perChannelCapNvls}, on one dataset,
  *       A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt (14 points 1 MiB-8 GiB, latency fixed at
@@ -77,7 +77,11 @@ import java.util.Objects;
  *       MiB (512 MiB + the fill's 8 MiB more) = 289.0 GB/s; 1 GiB -> 8 GiB needs 2.4 us per added loop. Held
  *       out (median error at >= 1 MiB before -> after): 8x H100 DGX (A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-
  *       table.txt:13) 10.8 -> 2.0 %, 8x H100 (A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt:24) 3.8 ->
- *       0.9 %, p5 (D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt:16, 1 point) 0.9 -> 0.1 %.</li>
+ *       0.9 %, p5 (D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt:16, 1 point) 0.9 -> 0.1 %. Volta and Ampere
+ *       have no NVLS (Hopper's value, unused). Blackwell 0 until measured: no public Blackwell NVLS run has mid
+ *       sizes, and at 4-8 GiB NCCL's Blackwell NVLS bandwidth is already below the 2-tray GB200 run
+ *       (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt:29, predicted 10.4 % slow), which
+ *       the loop cost would widen to 16.5 % (see {@code nvlsBwScale}).</li>
  *   <li>{@code netClasses}: the cost of each network transport other than InfiniBand ({@link NetClassProfile};
  *       InfiniBand is the reference: its step is {@code netStepUs}, no added hop latency, the full line rate).
  *       Defaults and their sources are in {@link NetClassDefaults}. A profile file may give some classes only; the
@@ -99,8 +103,8 @@ import java.util.Objects;
  * @param perChannelCapNvls   NVLS/NVLSTree bus bandwidth per NVLS channel by generation, GB/s (4 values)
  * @param nvlsBwScale         collsim's correction factor on NCCL's NVLS/NVLSTree bandwidth by generation (4 values)
  * @param netClasses          cost of each non-InfiniBand network transport class (missing classes: defaults)
- * @param nvlsLoopUs          fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel, microseconds,
- *                            >= 0 ({@link NvlsLoop})
+ * @param nvlsLoopUs          fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel by generation,
+ *                            microseconds, in [0, 10000] (4 values; {@link NvlsLoop})
  */
 @JsonPropertyOrder({"launchOverheadUs", "latencyScale", "bwEfficiencyLL", "bwEfficiencyLL128",
     "bwEfficiencySimple", "perChannelCapLL", "perChannelCapLL128", "perChannelCapSimple", "pipelineFillChunks",
@@ -122,13 +126,13 @@ public record PerformanceParameters(
         @JsonProperty("perChannelCapNvls") List<Double> perChannelCapNvls,
         @JsonProperty("nvlsBwScale") List<Double> nvlsBwScale,
         @JsonProperty("netClasses") Map<NetworkClass, NetClassProfile> netClasses,
-        @JsonProperty("nvlsLoopUs") double nvlsLoopUs) {
+        @JsonProperty("nvlsLoopUs") List<Double> nvlsLoopUs) {
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
             1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 31.2, 37.31), List.of(1.0, 1.0, 1.071, 1.0),
-            NetClassDefaults.PROFILES, 3.2);
+            NetClassDefaults.PROFILES, List.of(3.2, 3.2, 3.2, 0.0));
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */
     public PerformanceParameters {
@@ -141,13 +145,13 @@ public record PerformanceParameters(
         check("p2pBaseLatencyUs", p2pBaseLatencyUs, 0, 1e6);
         check("localCopyGBps", localCopyGBps, 1e-3, 1e6);
         check("netStepUs", netStepUs, 0, 1e4);
-        check("nvlsLoopUs", nvlsLoopUs, 0, 1e4);
         perChannelCapLL = caps("perChannelCapLL", perChannelCapLL);
         perChannelCapLL128 = caps("perChannelCapLL128", perChannelCapLL128);
         perChannelCapSimple = caps("perChannelCapSimple", perChannelCapSimple);
         perChannelCapNvls = caps("perChannelCapNvls", perChannelCapNvls);
         nvlsBwScale = caps("nvlsBwScale", nvlsBwScale);
         netClasses = netClasses(netClasses);
+        nvlsLoopUs = loopCosts(nvlsLoopUs);
     }
 
     private static Map<NetworkClass, NetClassProfile> netClasses(Map<NetworkClass, NetClassProfile> given) {
@@ -185,6 +189,20 @@ public record PerformanceParameters(
                     + " for Volta, Ampere, Hopper, Blackwell");
         }
         return List.copyOf(v);
+    }
+
+    private static List<Double> loopCosts(List<Double> v) {
+        Objects.requireNonNull(v, "nvlsLoopUs");
+        if (v.size() != GpuGeneration.values().length || v.stream().anyMatch(x -> x == null || !(x >= 0 && x <= 1e4))) {
+            throw new IllegalArgumentException("nvlsLoopUs = " + v + " is invalid; allowed: 4 values in [0, 10000] us"
+                    + " for Volta, Ampere, Hopper, Blackwell");
+        }
+        return List.copyOf(v);
+    }
+
+    /** @return the cost of one NVLS/NVLSTree kernel loop iteration for a generation, microseconds */
+    public double nvlsLoopUs(GpuGeneration g) {
+        return nvlsLoopUs.get(g.ordinal());
     }
 
     /** @return the efficiency for a protocol */

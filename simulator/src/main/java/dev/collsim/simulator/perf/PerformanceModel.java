@@ -31,7 +31,9 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
- *               (#defaultEffectiveChannels), busCap / channels)
+ *               (#defaultEffectiveChannels), busCap / channels);
+ *               NVLS and NVLSTree AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's
+ *               data at algBw ({@link NvlsLoop})
  *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
  *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
@@ -47,9 +49,6 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  * This class is stateless and thread-safe.
  */
 public final class PerformanceModel {
-
-    /** Default NVLS chunk, bytes (NCCL_NVLS_CHUNKSIZE, NCCL 2.30.7 {@code src/enqueue.cc}). */
-    public static final long NVLS_CHUNK = 128 << 10;
 
     private PerformanceModel() {
     }
@@ -117,7 +116,10 @@ public final class PerformanceModel {
         double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
-        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
+        double fill = NvlsLoop.applies(a, p, func)
+                ? NvlsLoop.costUs(NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes), nBytes,
+                        otherAlgBw, pp.nvlsLoopUs(GpuGeneration.of(plan.minSm())), pp.pipelineFillChunks())
+                : pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
         double ncclLatency = choice.latencyUs();
         if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
             // a rooted ring pipelines through every rank whether or not its channels share one order
@@ -257,7 +259,7 @@ public final class PerformanceModel {
      */
     public static long chunk(Algorithm a, Protocol p, Collective func, NcclSettings s) {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            return NVLS_CHUNK;
+            return NvlsLoop.NVLS_CHUNK;
         }
         return switch (p) {
             case LL -> s.llBuffSize() / 8 / 2;

@@ -43,7 +43,8 @@ import java.util.Objects;
  *       here as CTA limits: a collsim assumption to be calibrated; no LL/LL128 channel sweep measured yet).</li>
  *   <li>{@code pipelineFillChunks} 1.0: pipeline fill charged as this many chunk transfers at the per-channel
  *       rate; the chunk is the protocol's chunk (NCCL 2.30.7 {@code enqueue.cc calcCollChunking}, §3.3) or the
- *       per-channel per-rank slice when smaller.</li>
+ *       per-channel per-rank slice when smaller. For NVLS and NVLSTree AllReduce it is the number of kernel loop
+ *       iterations of fill, one iteration's data at the call's algorithm bandwidth ({@link NvlsLoop}).</li>
  *   <li>{@code p2pBaseLatencyUs} 8.4: base latency of a point-to-point operation (NCCL has none; Ring/Simple
  *       base latency of NCCL 2.30.7 {@code tuning.cc} used as a stand-in).</li>
  *   <li>{@code localCopyGBps} 2100: one rank only copies its buffer; about 2.1 TB/s algbw at 512 MiB on one H200
@@ -53,16 +54,34 @@ import java.util.Objects;
  *       13 GB/s per connection, 1 MiB 88 GB/s). Not fitted to collsim's datasets.</li>
  *   <li>{@code perChannelCapNvls}: the most bus bandwidth one NVLS channel (one CTA driving NVLink SHARP) moves,
  *       GB/s, so that NCCL_NVLS_NCHANNELS and NCCL_MAX_CTAS matter for NVLS. Lower bounds from measured plateaus
- *       over NCCL's default NVLS channels: Hopper 478.9 GB/s busbw on 16 channels = 29.93
- *       (/work/shared/data/A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt), Blackwell 895.5 GB/s on
+ *       over NCCL's default NVLS channels: Hopper 31.2, the loop-corrected rate of 499.5 GB/s busbw on 16
+ *       channels (see {@code nvlsLoopUs}; the raw plateau, 478.9 GB/s at 8 GiB, holds 512 loop iterations and gave
+ *       29.93 before the loop was modelled), Blackwell 895.5 GB/s on
  *       24 channels = 37.31 (2 GB200 trays, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt,
  *       header); Volta and Ampere have no NVLS (Hopper's value, unused). At NCCL's default channel counts they do not
  *       bind; with fewer channels the NVLS rate falls in proportion (a collsim assumption, calibratable).</li>
- *   <li>{@code nvlsBwScale} 1.0 for every generation: a factor on NCCL's own NVLS/NVLSTree bandwidth (after
+ *   <li>{@code nvlsBwScale} 1.0, 1.0, 1.071, 1.0: a factor on NCCL's own NVLS/NVLSTree bandwidth (after
  *       {@code bwEfficiencySimple}), for what NCCL's model gets wrong on a platform and calibration can fit
- *       ({@code --fit NVLS_BW_SCALE}). Left at 1: on Blackwell the public figures point both ways (8x B200 830+
- *       GB/s measured vs about 704 from NCCL's model, NVIDIA/nccl#1807; 2 GB200 trays 895.5 vs 704; a full NVL72
- *       rack 835-847 vs 898), so no single default fits them.</li>
+ *       ({@code --fit NVLS_BW_SCALE}). Hopper 1.071: with the kernel loop modelled ({@code nvlsLoopUs}) the 8x H100
+ *       NVLS data rate is 285.4 GB/s algbw = 499.5 GB/s busbw (x 2(n-1)/n = 1.75), against NCCL's 476 x 0.98 =
+ *       466.5: 499.5 / 466.5 = 1.071 (fit below). Left at 1 on Blackwell: the public figures point both ways (8x
+ *       B200 830+ GB/s measured vs about 704 from NCCL's model, NVIDIA/nccl#1807; 2 GB200 trays 895.5 vs 704; a
+ *       full NVL72 rack 835-847 vs 898), so no single default fits them.</li>
+ *   <li>{@code nvlsLoopUs} 3.2, 3.2, 3.2, 0: the fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel
+ *       ({@link NvlsLoop}; every iteration waits for all ranks through the switch). Fitted, with the Hopper
+ *       {@code nvlsBwScale} and {@code perChannelCapNvls}, on one dataset,
+ *       A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt (14 points 1 MiB-8 GiB, latency fixed at
+ *       launchOverheadUs + NCCL's 25 us, one loop of fill): T = 31.5 + loops x 3.24 + (nBytes + min(nBytes,
+ *       loopBytes)) / 285.4 GB/s, every point within 6 % except 2 MiB (+10 %); its median error at >= 1 MiB goes
+ *       9.4 -> 1.0 %. Its increments alone agree: 512 MiB -> 1 GiB has 64 loops at both sizes, 1886.5 us for 520
+ *       MiB (512 MiB + the fill's 8 MiB more) = 289.0 GB/s; 1 GiB -> 8 GiB needs 2.4 us per added loop. Held
+ *       out (median error at >= 1 MiB before -> after): 8x H100 DGX (A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-
+ *       table.txt:13) 10.8 -> 2.0 %, 8x H100 (A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt:24) 3.8 ->
+ *       0.9 %, p5 (D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt:16, 1 point) 0.9 -> 0.1 %. Volta and Ampere
+ *       have no NVLS (Hopper's value, unused). Blackwell 0 until measured: no public Blackwell NVLS run has mid
+ *       sizes, and at 4-8 GiB NCCL's Blackwell NVLS bandwidth is already below the 2-tray GB200 run
+ *       (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt:29, predicted 10.4 % slow), which
+ *       the loop cost would widen to 16.5 % (see {@code nvlsBwScale}).</li>
  *   <li>{@code netClasses}: the cost of each network transport other than InfiniBand ({@link NetClassProfile};
  *       InfiniBand is the reference: its step is {@code netStepUs}, no added hop latency, the full line rate).
  *       Defaults and their sources are in {@link NetClassDefaults}. A profile file may give some classes only; the
@@ -84,10 +103,13 @@ import java.util.Objects;
  * @param perChannelCapNvls   NVLS/NVLSTree bus bandwidth per NVLS channel by generation, GB/s (4 values)
  * @param nvlsBwScale         collsim's correction factor on NCCL's NVLS/NVLSTree bandwidth by generation (4 values)
  * @param netClasses          cost of each non-InfiniBand network transport class (missing classes: defaults)
+ * @param nvlsLoopUs          fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel by generation,
+ *                            microseconds, in [0, 10000] (4 values; {@link NvlsLoop})
  */
 @JsonPropertyOrder({"launchOverheadUs", "latencyScale", "bwEfficiencyLL", "bwEfficiencyLL128",
     "bwEfficiencySimple", "perChannelCapLL", "perChannelCapLL128", "perChannelCapSimple", "pipelineFillChunks",
-    "p2pBaseLatencyUs", "localCopyGBps", "netStepUs", "perChannelCapNvls", "nvlsBwScale", "netClasses"})
+    "p2pBaseLatencyUs", "localCopyGBps", "netStepUs", "perChannelCapNvls", "nvlsBwScale", "netClasses",
+    "nvlsLoopUs"})
 public record PerformanceParameters(
         @JsonProperty("launchOverheadUs") double launchOverheadUs,
         @JsonProperty("latencyScale") double latencyScale,
@@ -103,13 +125,14 @@ public record PerformanceParameters(
         @JsonProperty("netStepUs") double netStepUs,
         @JsonProperty("perChannelCapNvls") List<Double> perChannelCapNvls,
         @JsonProperty("nvlsBwScale") List<Double> nvlsBwScale,
-        @JsonProperty("netClasses") Map<NetworkClass, NetClassProfile> netClasses) {
+        @JsonProperty("netClasses") Map<NetworkClass, NetClassProfile> netClasses,
+        @JsonProperty("nvlsLoopUs") List<Double> nvlsLoopUs) {
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
-            1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 29.93, 37.31), List.of(1.0, 1.0, 1.0, 1.0),
-            NetClassDefaults.PROFILES);
+            1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 31.2, 37.31), List.of(1.0, 1.0, 1.071, 1.0),
+            NetClassDefaults.PROFILES, List.of(3.2, 3.2, 3.2, 0.0));
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */
     public PerformanceParameters {
@@ -128,6 +151,7 @@ public record PerformanceParameters(
         perChannelCapNvls = caps("perChannelCapNvls", perChannelCapNvls);
         nvlsBwScale = caps("nvlsBwScale", nvlsBwScale);
         netClasses = netClasses(netClasses);
+        nvlsLoopUs = loopCosts(nvlsLoopUs);
     }
 
     private static Map<NetworkClass, NetClassProfile> netClasses(Map<NetworkClass, NetClassProfile> given) {
@@ -165,6 +189,20 @@ public record PerformanceParameters(
                     + " for Volta, Ampere, Hopper, Blackwell");
         }
         return List.copyOf(v);
+    }
+
+    private static List<Double> loopCosts(List<Double> v) {
+        Objects.requireNonNull(v, "nvlsLoopUs");
+        if (v.size() != GpuGeneration.values().length || v.stream().anyMatch(x -> x == null || !(x >= 0 && x <= 1e4))) {
+            throw new IllegalArgumentException("nvlsLoopUs = " + v + " is invalid; allowed: 4 values in [0, 10000] us"
+                    + " for Volta, Ampere, Hopper, Blackwell");
+        }
+        return List.copyOf(v);
+    }
+
+    /** @return the cost of one NVLS/NVLSTree kernel loop iteration for a generation, microseconds */
+    public double nvlsLoopUs(GpuGeneration g) {
+        return nvlsLoopUs.get(g.ordinal());
     }
 
     /** @return the efficiency for a protocol */

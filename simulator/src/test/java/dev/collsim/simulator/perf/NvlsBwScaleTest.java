@@ -30,7 +30,7 @@ class NvlsBwScaleTest {
     /**
      * One DGX H100: NCCL's NVLS AllReduce figure is 476 GB/s busbw (fact sheet §2 worked example, 272 GB/s algbw),
      * times the Simple efficiency 0.98 = 466.5; a Hopper scale of 0.5 halves it to 233.24 GB/s (8 GiB, latency
-     * under 0.1 %). The Blackwell entry leaves a Hopper prediction alone.
+     * under 0.1 %; no loop cost). The Blackwell entry leaves a Hopper prediction alone.
      */
     @Test
     void scaleMultipliesNcclsNvlsBandwidthOfItsGeneration() throws Exception {
@@ -40,13 +40,15 @@ class NvlsBwScaleTest {
         assertEquals(Algorithm.NVLS, p.algorithm());
         assertTrue(p.busBw() <= 476 * 0.98 * 0.5 && p.busBw() > 476 * 0.98 * 0.5 * 0.99, p.toString());
         Prediction other = nvls(withScale(d, List.of(1.0, 1.0, 1.0, 1.3)));
-        assertEquals(nvls(d).timeUs(), other.timeUs(), 1e-9);
+        assertEquals(nvls(withScale(d, List.of(1.0, 1.0, 1.0, 1.0))).timeUs(), other.timeUs(), 1e-9);
     }
 
+    /** The defaults with another NVLS scale and no NVLS loop cost (NvlsLoopTest covers it). */
     private static PerformanceParameters withScale(PerformanceParameters d, List<Double> scale) {
         return new PerformanceParameters(d.launchOverheadUs(), d.latencyScale(), d.bwEfficiencyLL(),
                 d.bwEfficiencyLL128(), d.bwEfficiencySimple(), d.perChannelCapLL(), d.perChannelCapLL128(),
                 d.perChannelCapSimple(), d.pipelineFillChunks(), d.p2pBaseLatencyUs(), d.localCopyGBps(),
-                d.netStepUs(), d.perChannelCapNvls(), scale, d.netClasses());
+                d.netStepUs(), d.perChannelCapNvls(), scale, d.netClasses(),
+                List.of(0.0, 0.0, 0.0, 0.0));
     }
 }

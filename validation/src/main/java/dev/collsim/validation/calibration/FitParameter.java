@@ -116,6 +116,6 @@ public enum FitParameter {
                 this == BW_EFFICIENCY_SIMPLE ? x : p.bwEfficiencySimple(),
                 p.perChannelCapLL(), p.perChannelCapLL128(), caps, p.pipelineFillChunks(), p.p2pBaseLatencyUs(),
                 p.localCopyGBps(), this == NET_STEP_US ? x : p.netStepUs(), p.perChannelCapNvls(), nvls,
-                p.netClasses());
+                p.netClasses(), p.nvlsLoopUs());
     }
 }

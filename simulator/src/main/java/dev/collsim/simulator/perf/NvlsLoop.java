@@ -1,0 +1,129 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.CostTable;
+
+/**
+ * The loop of NCCL's NVLS and NVLSTree AllReduce kernels, for collsim's time prediction: what NCCL's model (one
+ * latency term, one bandwidth term) leaves out between small and large sizes.
+ *
+ * <p>NCCL 2.30.7 {@code src/device/all_reduce.h} ({@code RunWorkColl<..., NCCL_ALGO_NVLS, NCCL_PROTO_SIMPLE>} and
+ * the NVLSTree one) runs each channel as a loop over its data in steps of {@code nHeads x chunkSize}; every
+ * iteration passes through a scatter (copy into the NVLS buffer), a reduce-and-multicast through the NVSwitch
+ * ({@code directRecvDirectSend}, which waits for every rank's data) and a gather (copy out) stage, each a
+ * {@code ProtoSimple<1, 1>} step of one slice. The chunk is the one {@code src/enqueue.cc calcCollChunking} picks:
+ *
+ * <pre>
+ *   NVLS:     min(NCCL_BUFFSIZE / 8, NCCL_NVLS_CHUNKSIZE = 128 KiB), 32 KiB on several nodes when NCCL's NVLS
+ *             AllReduce bandwidth is below 150 GB/s; then 64 KiB if nBytes &lt; 64 x ops x chunk,
+ *             32 KiB if nBytes &lt; 8 x ops x chunk, 16 KiB if nBytes &lt; 2 x ops x chunk
+ *   NVLSTree: min(128 KiB, treeMax) (treeMax 64 KiB on 4 or more nodes, src/transport/nvls.cc); then 256 KiB /
+ *             128 KiB / 64 KiB / 32 KiB when nBytes &lt; 32 / 16 / 4 / 1 x ops x chunk
+ *   ops = channels x nHeads, nHeads = the NVLS graph's channels (one per head GPU); aligned down to 512 B
+ * </pre>
+ *
+ * <p>The cost collsim adds (replacing the generic pipeline fill of {@link PerformanceModel}):
+ * <pre>
+ *   loopBytes = channels x nHeads x chunk            (bytes of the buffer one iteration of all channels covers)
+ *   loops     = ceil(nBytes / loopBytes)
+ *   cost_us   = loops x nvlsLoopUs + pipelineFillChunks x min(nBytes, loopBytes) / (1000 x algBw)
+ * </pre>
+ * The first term is the per-iteration synchronisation of every rank through the switch; the second the pipeline
+ * fill: one iteration's data passes the copy stages before and after the reduce stage without overlap. Both grow
+ * with size through the chunk steps, which is why NCCL's single latency term is too small at 1-512 MiB. Stateless.
+ */
+public final class NvlsLoop {
+
+    /** NCCL_NVLS_CHUNKSIZE default, bytes (NCCL 2.30.7 {@code src/transport/nvls.cc}). */
+    public static final long NVLS_CHUNK = 128 << 10;
+    /** Simple grain, bytes: chunks are aligned down to it (NCCL 2.30.7 {@code ncclProtoGrainSize}). */
+    private static final long GRAIN = 512;
+
+    private NvlsLoop() {
+    }
+
+    /**
+     * @param a algorithm
+     * @param p protocol
+     * @param func collective
+     * @return true for NVLS and NVLSTree AllReduce with Simple (the kernels this class models)
+     */
+    public static boolean applies(Algorithm a, Protocol p, Collective func) {
+        return (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) && p == Protocol.SIMPLE
+                && func == Collective.ALL_REDUCE;
+    }
+
+    /**
+     * NCCL's chunk for this call (class comment).
+     *
+     * @param a        NVLS or NVLS_TREE
+     * @param plan     channel plan (nodes, NVLS heads)
+     * @param table    NCCL's cost table (NVLS AllReduce bandwidth, for the several-node 32 KiB cap)
+     * @param buffSize NCCL_BUFFSIZE, bytes
+     * @param channels channels of the call
+     * @param nBytes   bytes of the call
+     * @return bytes
+     */
+    public static long chunk(Algorithm a, ChannelPlan plan, CostTable table, long buffSize, int channels,
+            long nBytes) {
+        long ops = (long) channels * heads(plan);
+        long c;
+        if (a == Algorithm.NVLS) {
+            c = Math.min(buffSize / NetTransport.NCCL_STEPS, NVLS_CHUNK);
+            if (plan.nNodes() > 1 && table.bandwidth(Collective.ALL_REDUCE, Algorithm.NVLS, Protocol.SIMPLE) < 150) {
+                c = Math.min(c, 32 << 10);
+            }
+            c = shrink(c, nBytes, ops, 64, 64 << 10);
+            c = shrink(c, nBytes, ops, 8, 32 << 10);
+            c = shrink(c, nBytes, ops, 2, 16 << 10);
+        } else {
+            c = Math.min(NVLS_CHUNK, plan.nNodes() >= 4 ? 64 << 10 : NVLS_CHUNK);
+            c = shrink(c, nBytes, ops, 32, 256 << 10);
+            c = shrink(c, nBytes, ops, 16, 128 << 10);
+            c = shrink(c, nBytes, ops, 4, 64 << 10);
+            c = shrink(c, nBytes, ops, 1, 32 << 10);
+        }
+        return Math.max(GRAIN, c / GRAIN * GRAIN);
+    }
+
+    private static long shrink(long c, long nBytes, long ops, long times, long to) {
+        return nBytes < times * ops * c && c > to ? to : c;
+    }
+
+    /** @return NVLS heads: the NVLS graph's channels (one per head GPU), at least 1 */
+    static int heads(ChannelPlan plan) {
+        return Math.max(1, plan.graphs().nvls().nChannels());
+    }
+
+    /**
+     * @param a        NVLS or NVLS_TREE
+     * @param plan     channel plan
+     * @param table    NCCL's cost table
+     * @param buffSize NCCL_BUFFSIZE, bytes
+     * @param channels channels of the call, >= 1
+     * @param nBytes   bytes of the call
+     * @return bytes one loop iteration of all channels covers
+     */
+    public static long loopBytes(Algorithm a, ChannelPlan plan, CostTable table, long buffSize, int channels,
+            long nBytes) {
+        return (long) Math.max(1, channels) * heads(plan) * chunk(a, plan, table, buffSize, channels, nBytes);
+    }
+
+    /**
+     * The time the loop adds to NCCL's latency and bandwidth terms (class comment).
+     *
+     * @param loopBytes  {@link #loopBytes}
+     * @param nBytes     bytes of the call
+     * @param algBw      the call's algorithm bandwidth, GB/s
+     * @param loopUs     cost of one iteration, microseconds ({@link PerformanceParameters#nvlsLoopUs})
+     * @param fillLoops  iterations of pipeline fill ({@link PerformanceParameters#pipelineFillChunks})
+     * @return microseconds
+     */
+    public static double costUs(long loopBytes, long nBytes, double algBw, double loopUs, double fillLoops) {
+        long loops = Math.max(1, (nBytes + loopBytes - 1) / loopBytes);
+        return loops * loopUs + fillLoops * Math.min(nBytes, loopBytes) / (1000.0 * algBw);
+    }
+}

@@ -21,7 +21,6 @@ import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The loop of NCCL's NVLS kernels: NCCL's chunk steps, the loop count and the mid-size time they give. */

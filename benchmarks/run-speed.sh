@@ -5,7 +5,7 @@
 # Prints the conditions with the figures: cores, load average before and after, Java version. On a shared machine
 # the figures move with the load; run it when `uptime` shows little else running.
 #   benchmarks/run-speed.sh [N]        N = runs per command for the wall-time part (default 5)
-# Environment: JMH_ARGS (default "-wi 2 -i 3 -w 2s -r 2s -f 1"), MVN_ARGS (extra Maven flags, e.g. -o),
+# Environment: JMH_ARGS (default "-wi 2 -i 3 -w 1s -r 1s -f 1"), MVN_ARGS (extra Maven flags, e.g. -o),
 # SKIP_BUILD=1 to reuse benchmarks/target/benchmarks.jar.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,7 +25,7 @@ conditions() {
 }
 conditions
 # shellcheck disable=SC2086
-java -jar "$jar" ${JMH_ARGS:--wi 2 -i 3 -w 2s -r 2s -f 1} "${selectors[@]}" 2>&1 \
+java -jar "$jar" ${JMH_ARGS:--wi 2 -i 3 -w 1s -r 1s -f 1} "${selectors[@]}" 2>&1 \
   | awk '/^Benchmark / { table = 1 } table { print }'
 conditions
 "$root/benchmarks/cli-wall.sh" "$n"

@@ -26,10 +26,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Speed of the simulator (issue 3 targets on a 2-core machine): a full sweep of all nine collectives over 8 B ..
- * 16 GiB in x2 steps (32 sizes, 288 points) on 8 GPUs (< 20 ms) and on 16,384 hosts x 8 GPUs (< 500 ms), each
- * with a fresh predictor so the channel search is included; and the channel search alone on 1,024 hosts (< 1 s).
- * Run: {@code mvn -q -B -Pbench -DskipTests package -pl benchmarks -am;
+ * Speed of the analytical model (the README's "Speed" section; {@code benchmarks/run-speed.sh} runs it): a full sweep
+ * of all nine collectives over 8 B .. 16 GiB in x2 steps (32 sizes, 288 points) on 8 GPUs (target < 1 ms) and on
+ * 16,384 hosts x 8 GPUs = 131,072 ranks (target < 50 ms), each with a fresh predictor, so the channel search and
+ * NCCL's cost table are included; NCCL's paths of a host are kept with the topology once computed
+ * ({@code PathFinder.of}), as in any run that predicts more than once on a cluster. The same 8-GPU sweep on a cluster
+ * built for it ({@link #sweepAllCollectives8GpusNewCluster}) includes building the topology and its paths, as a
+ * one-off {@code collsim predict} does. And the channel search alone on 1,024 hosts (< 1 s).
+ * Run: {@code benchmarks/run-speed.sh}, or {@code mvn -q -B -Pbench -DskipTests package -pl benchmarks -am;
  * java -jar benchmarks/target/benchmarks.jar SimulatorBenchmark -wi 2 -i 3 -f 1}.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -69,6 +73,13 @@ public class SimulatorBenchmark {
     @Benchmark
     public void sweepAllCollectives8Gpus(Blackhole bh) {
         sweep(eightGpus, eightRanks, bh);
+    }
+
+    /** @param bh sink; all collectives, 8 B .. 16 GiB x2, on a DGX H100 built for this call (topology and paths) */
+    @Benchmark
+    public void sweepAllCollectives8GpusNewCluster(Blackhole bh) {
+        Topology t = Catalog.standalone(Catalog.dgxH100(), 1);
+        sweep(t, List.copyOf(t.gpus()), bh);
     }
 
     /** @param bh sink; all collectives, 8 B .. 16 GiB x2, 16,384 hosts x 8 GPUs, search included */

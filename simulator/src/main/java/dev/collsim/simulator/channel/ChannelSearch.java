@@ -57,11 +57,20 @@ public final class ChannelSearch {
         // the GPUs they use, and each distinct set is searched on the template
         Topology template = topo.hostTemplate().orElse(null);
         TopologyScan scan = template == null ? TopologyScan.of(topo) : null;
-        Map<Integer, Integer> nodeOfHost = scan == null ? Map.of() : scan.nodeOfHost();
-        Map<Integer, long[]> digest = scan == null ? Map.of() : scan.digest();
+        int[] nodeKey = scan == null ? new int[0] : scan.nodeKey();
+        long[][] digest = scan == null ? new long[0][] : scan.digestOf();
         Map<Integer, List<Gpu>> byNode = new LinkedHashMap<>();
+        // ranks of one node are usually consecutive: look the node up only when it changes
+        int lastKey = 0;
+        List<Gpu> last = null;
         for (Gpu g : ranks) {
-            byNode.computeIfAbsent(nodeOfHost.getOrDefault(g.host(), g.host()), k -> new ArrayList<>()).add(g);
+            int h = g.host();
+            int key = h >= 0 && h < nodeKey.length ? nodeKey[h] : h;
+            if (last == null || key != lastKey) {
+                last = byNode.computeIfAbsent(key, k -> new ArrayList<>());
+                lastKey = key;
+            }
+            last.add(g);
         }
         int nNodes = byNode.size();
         boolean multi = nNodes > 1;
@@ -83,7 +92,7 @@ public final class ChannelSearch {
                 maxSm = Math.max(maxSm, g.sm());
                 sig[i] = ((long) (g.host() - firstHost) << 32) | g.index();
                 if (g.host() != prevHost) {
-                    long[] dg = digest.get(g.host());
+                    long[] dg = g.host() >= 0 && g.host() < digest.length ? digest[g.host()] : null;
                     for (int k = 0; dg != null && k < 5; k++) {
                         sig[gpus.size() + k] = sig[gpus.size() + k] * 31 + dg[k];
                     }

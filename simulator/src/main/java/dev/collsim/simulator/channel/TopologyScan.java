@@ -21,8 +21,12 @@ import java.util.WeakHashMap;
  *
  * @param nodeOfHost host index to NCCL node key, for hosts in a multi-node NVLink domain (others: their own)
  * @param digest     host index to digest
+ * @param nodeKey    the same node keys as an array by host index, 0 to the topology's host count - 1 (a host not in
+ *                   a domain has its own index), so a search over 100k ranks does no map look-up per rank
+ * @param digestOf   the same digests as an array by host index (null for a host index with no device)
  */
-public record TopologyScan(Map<Integer, Integer> nodeOfHost, Map<Integer, long[]> digest) {
+public record TopologyScan(Map<Integer, Integer> nodeOfHost, Map<Integer, long[]> digest, int[] nodeKey,
+        long[][] digestOf) {
 
     private static final Map<Topology, TopologyScan> CACHE = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -81,6 +85,13 @@ public record TopologyScan(Map<Integer, Integer> nodeOfHost, Map<Integer, long[]
                 x[4] += l.detail().hashCode();
             }
         }
-        return new TopologyScan(Map.copyOf(nodeOfHost), Map.copyOf(d));
+        int hosts = Math.max(topo.hostCount(), 0);
+        int[] key = new int[hosts];
+        long[][] digestOf = new long[hosts][];
+        for (int h = 0; h < hosts; h++) {
+            key[h] = nodeOfHost.getOrDefault(h, h);
+            digestOf[h] = d.get(h);
+        }
+        return new TopologyScan(Map.copyOf(nodeOfHost), Map.copyOf(d), key, digestOf);
     }
 }

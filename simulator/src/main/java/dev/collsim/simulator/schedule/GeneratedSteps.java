@@ -7,7 +7,8 @@ import java.util.function.IntFunction;
 /**
  * An immutable list of steps made on demand from their index, so a schedule whose transfers grow as
  * {@code nRanks^2} (direct AllToAll) keeps only one step in memory at a time. Each {@link #get(int)} builds the
- * step afresh; the generator must be a pure function of the index.
+ * step afresh; the generator must be a pure function of the index, and every step it makes has repeat 1 (checked on
+ * {@link #get(int)}), so the schedule's step count is known without generating a step ({@link Schedule#stepCount()}).
  */
 public final class GeneratedSteps extends AbstractList<Step> {
 
@@ -32,7 +33,11 @@ public final class GeneratedSteps extends AbstractList<Step> {
         if (index < 0 || index >= size) {
             throw new IndexOutOfBoundsException("step " + index + " of " + size);
         }
-        return generator.apply(index);
+        Step step = generator.apply(index);
+        if (step.repeat() != 1) {
+            throw new IllegalStateException("generated step " + index + " has repeat " + step.repeat() + ", not 1");
+        }
+        return step;
     }
 
     @Override

@@ -43,8 +43,11 @@ public record Schedule(String algorithm, Collective collective, int nRanks, int 
         return sum;
     }
 
-    /** @return number of synchronous steps, counting repeats */
+    /** @return number of synchronous steps, counting repeats (generated steps each have repeat 1: not generated) */
     public long stepCount() {
+        if (steps instanceof GeneratedSteps) {
+            return steps.size();
+        }
         long n = 0;
         for (Step s : steps) {
             n += s.repeat();

@@ -53,11 +53,16 @@ public record TopologyScan(Map<Integer, Integer> nodeOfHost, Map<Integer, long[]
         if (topo.hostTemplate().isPresent()) {
             // hosts described once (no multi-host NVLink domain): every host has the template host's digest
             long[] one = compute(topo.hostTemplate().get()).digest().get(0);
+            int n = topo.hostCount();
             Map<Integer, long[]> all = new HashMap<>();
-            for (int h = 0; h < topo.hostCount(); h++) {
+            int[] keys = new int[n];
+            long[][] digests = new long[n][];
+            for (int h = 0; h < n; h++) {
                 all.put(h, one);
+                keys[h] = h;
+                digests[h] = one;
             }
-            return new TopologyScan(Map.of(), Map.copyOf(all));
+            return new TopologyScan(Map.of(), Map.copyOf(all), keys, digests);
         }
         Map<Integer, Integer> nodeOfHost = new HashMap<>();
         Map<Integer, long[]> d = new HashMap<>();

@@ -32,7 +32,10 @@ import dev.collsim.simulator.tuning.CostTable;
  *   cost_us   = loops x nvlsLoopUs + pipelineFillChunks x min(nBytes, loopBytes) / (1000 x algBw)
  * </pre>
  * The first term is the per-iteration synchronisation of every rank through the switch; the second the pipeline
- * fill: one iteration's data passes the copy stages before and after the reduce stage without overlap. Both grow
+ * fill: one iteration's data passes the copy stages before and after the reduce stage without overlap. NVLSTree
+ * pays the loop term only and keeps {@link PerformanceModel}'s generic fill (one chunk per channel): with this fill,
+ * whose size doubles at each chunk step, collsim's best choice on 2 DGX H100 flipped between NVLSTree and
+ * Tree/LL128 several times within a factor of 4 in size, which no measurement supports. Both grow
  * with size through the chunk steps, which is why NCCL's single latency term is too small at 1-512 MiB. Stateless.
  */
 public final class NvlsLoop {
@@ -123,7 +126,15 @@ public final class NvlsLoop {
      * @return microseconds
      */
     public static double costUs(long loopBytes, long nBytes, double algBw, double loopUs, double fillLoops) {
-        long loops = Math.max(1, (nBytes + loopBytes - 1) / loopBytes);
-        return loops * loopUs + fillLoops * Math.min(nBytes, loopBytes) / (1000.0 * algBw);
+        return loops(loopBytes, nBytes) * loopUs + fillLoops * Math.min(nBytes, loopBytes) / (1000.0 * algBw);
+    }
+
+    /**
+     * @param loopBytes {@link #loopBytes}
+     * @param nBytes    bytes of the call
+     * @return iterations of the loop, ceil(nBytes / loopBytes), at least 1
+     */
+    public static long loops(long loopBytes, long nBytes) {
+        return Math.max(1, (nBytes + loopBytes - 1) / loopBytes);
     }
 }

@@ -32,8 +32,8 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels);
- *               NVLS and NVLSTree AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's
- *               data at algBw ({@link NvlsLoop})
+ *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
+ *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop})
  *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
  *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
@@ -116,10 +116,13 @@ public final class PerformanceModel {
         double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
-        double fill = NvlsLoop.applies(a, p, func)
-                ? NvlsLoop.costUs(NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes), nBytes,
-                        otherAlgBw, pp.nvlsLoopUs(GpuGeneration.of(plan.minSm())), pp.pipelineFillChunks())
-                : pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
+        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
+        if (NvlsLoop.applies(a, p, func)) {
+            long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
+            double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
+            fill = a == Algorithm.NVLS ? NvlsLoop.costUs(loopBytes, nBytes, otherAlgBw, loopUs, pp.pipelineFillChunks())
+                    : fill + NvlsLoop.loops(loopBytes, nBytes) * loopUs;
+        }
         double ncclLatency = choice.latencyUs();
         if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
             // a rooted ring pipelines through every rank whether or not its channels share one order

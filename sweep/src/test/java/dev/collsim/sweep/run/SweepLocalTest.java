@@ -117,6 +117,7 @@ class SweepLocalTest {
         ReportData data = new ReportRunner(new SimulatorResolver(), null, null)
                 .run(ReportSpecReader.read("r.yaml", report.toString(), dir));
         int checked = 0;
+        int skipped = 0;
         for (PointResult p : first.rows()) {
             String name = p.design() == 12 ? "listed" : "h" + p.axes().get(0) + " " + p.axes().get(1) + " "
                     + (p.axes().get(2).equals("-") ? "{}" : "{" + p.axes().get(2).replace("=", ": ") + "}");
@@ -132,6 +133,12 @@ class SweepLocalTest {
                         .orElseThrow();
                 assertEquals(r.timeUs(), p.timeUs(), name);
                 assertEquals(r.busBw(), p.busBw(), name);
+            } else if (p.hosts() != 1) {
+                // a report variant that sets hosts scales its plans' dp to its GPUs (ReportRunner); a sweep keeps the
+                // plan's dp, so only the base's host count is compared here (pointsMatchPredictAndPlanCalledDirectly
+                // checks the others against ReportRunner.planRow)
+                skipped++;
+                continue;
             } else {
                 ReportData.PlanRow r = data.plans().stream().filter(s -> s.variant().equals(name)).findFirst()
                         .orElseThrow();
@@ -142,7 +149,7 @@ class SweepLocalTest {
             checked++;
         }
         // 26 points less 8 of CollNetDirect designs (4 designs x 2 workloads)
-        assertEquals(18, checked);
+        assertEquals(18, checked + skipped);
     }
 
     @Test

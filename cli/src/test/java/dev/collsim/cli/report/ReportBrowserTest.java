@@ -94,6 +94,44 @@ class ReportBrowserTest {
         assertEquals("WIDE[]", m.group(1), "tables wider than a 900 px window");
     }
 
+    /**
+     * The busbw charts open on a linear axis (bound lines apart) and carry a button that switches them to a log busbw
+     * axis and back: a script added to a copy of the page clicks each button once and records the axis type ECharts
+     * then reports, and the page logs no console message.
+     */
+    @Test
+    void busbwChartsSwitchToALogAxis(@TempDir Path tmp) throws Exception {
+        Path browser = chromium();
+        Path out = tmp.resolve("rep");
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"report", "../examples/whatif-default.yaml", "-o", out.toString(),
+            "--no-progress"}, new PrintWriter(o), new PrintWriter(e)), e.toString());
+        Path page = out.resolve("toggle.html");
+        Files.writeString(page, Files.readString(out.resolve("index.html")) + "<script>window.addEventListener("
+                + "'load',function(){var before=[];document.querySelectorAll('div.chart[data-y-axis]').forEach("
+                + "function(d){before.push(d.getAttribute('data-y-axis'));});document.querySelectorAll("
+                + "'button.axis-toggle').forEach(function(b){b.click();});var after=[];document.querySelectorAll("
+                + "'div.chart[data-y-axis]').forEach(function(d){after.push(d.getAttribute('data-y-axis'));});"
+                + "var p=document.createElement('pre');p.id='axes';p.textContent='AXES['+before.join(',')+' to '"
+                + "+after.join(',')+']';document.body.appendChild(p);});</script>\n");
+        Path dom = tmp.resolve("dom.html");
+        Path log = tmp.resolve("chromium.log");
+        Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + tmp.resolve("profile"), "--enable-logging=stderr", "--v=0",
+                "--virtual-time-budget=10000", "--window-size=1400,1000", "--dump-dom", page.toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
+        Matcher m = Pattern.compile("<pre id=\"axes\">(AXES\\[[^<]*)</pre>").matcher(Files.readString(dom));
+        assertTrue(m.find(), "the check script did not run");
+        // the default report has two busbw charts (AllReduce, AllToAll): both linear, both log after one click
+        assertEquals("AXES[value,value to log,log]", m.group(1));
+        String console = Files.readAllLines(log).stream().filter(l -> l.contains(":CONSOLE")).reduce("",
+                (a, b) -> a + b + "\n");
+        assertEquals("", console, "console messages while switching the axes");
+    }
+
     /** @return the Chromium executable on PATH; aborts the test when missing, fails it under CI=true */
     private static Path chromium() throws IOException {
         for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {

@@ -57,6 +57,32 @@
     rows.push('step: <b>' + esc(num(total)) + ' ms</b>');
     return rows.join('<br>');
   }
+  // busbw charts open on a linear axis from 0 (the bound lines stay apart); a button switches to a log busbw axis from
+  // the power of 10 at or below the smallest positive value drawn, so the small sizes can be read, and back.
+  function scaleToggle(div, chart, opt) {
+    var lo = Infinity;
+    (opt.series || []).forEach(function (s) {
+      (s.data || []).forEach(function (d) {
+        var v = Array.isArray(d) ? d[1] : d && Array.isArray(d.value) ? d.value[1] : NaN;
+        if (v > 0 && v < lo) { lo = v; }
+      });
+    });
+    if (!isFinite(lo)) { return; }
+    var linear = {type: 'value', min: opt.yAxis.min, max: opt.yAxis.max};
+    var log = {type: 'log', logBase: 10, min: Math.pow(10, Math.floor(Math.log10(lo))), max: opt.yAxis.max};
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'axis-toggle';
+    b.textContent = 'busbw axis: log';
+    div.setAttribute('data-y-axis', 'value');
+    b.addEventListener('click', function () {
+      var toLog = div.getAttribute('data-y-axis') !== 'log';
+      chart.setOption({yAxis: toLog ? log : linear});
+      div.setAttribute('data-y-axis', chart.getOption().yAxis[0].type);
+      b.textContent = 'busbw axis: ' + (toLog ? 'linear' : 'log');
+    });
+    div.parentNode.insertBefore(b, div);
+  }
   function render(div) {
     var opt = JSON.parse(document.getElementById(div.getAttribute('data-option-id')).textContent);
     var c = opt.collsim || {};
@@ -67,6 +93,7 @@
     delete opt.notes;
     var chart = echarts.init(div, null, {renderer: 'canvas'});
     chart.setOption(opt);
+    if (c.x === 'bytes' && c.y === 'gbps' && opt.yAxis && opt.yAxis.type === 'value') { scaleToggle(div, chart, opt); }
     div.setAttribute('data-rendered', 'true');
     window.addEventListener('resize', function () { chart.resize(); });
   }

@@ -44,19 +44,7 @@ class ReportBrowserTest {
         // scaling-max-gpus, so one scaling chart: 5 interactive charts.
         assertEquals(List.of("busbw-allreduce-bfloat16", "busbw-alltoall-bfloat16", "step-1", "scaling-1", "step-2"),
                 charts);
-        Path log = tmp.resolve("chromium.log");
-        Path dom = tmp.resolve("dom.html");
-        Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + tmp.resolve("profile"), "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=10000", "--window-size=1400,1000", "--dump-dom",
-                out.resolve("index.html").toUri().toString())
-                .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
-        String console = Files.readAllLines(log).stream().filter(l -> l.contains(":CONSOLE")).reduce("",
-                (a, b) -> a + b + "\n");
-        assertEquals("", console, "console messages while rendering the report");
-        String rendered = Files.readString(dom);
+        String rendered = dumpDom(browser, out.resolve("index.html"), tmp, 1400, "rendering the report");
         for (String c : charts) {
             Matcher m = Pattern.compile("id=\"chart-" + c + "\"[^>]*data-rendered=\"true\"[^>]*>\\s*<div[^>]*>"
                     + "\\s*<canvas").matcher(rendered);
@@ -72,24 +60,15 @@ class ReportBrowserTest {
     void everyTableFitsANineHundredPixelWindow(@TempDir Path tmp) throws Exception {
         Path browser = chromium();
         Path out = tmp.resolve("rep");
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        assertEquals(0, Main.run(new String[] {"report", "../examples/whatif-default.yaml", "-o", out.toString(),
-            "--no-progress"}, new PrintWriter(o), new PrintWriter(e)), e.toString());
+        writeDefaultReport(out);
         Path page = out.resolve("fit.html");
         Files.writeString(page, Files.readString(out.resolve("index.html")) + "<script>window.addEventListener("
                 + "'load',function(){var o=[];document.querySelectorAll('table').forEach(function(t){"
                 + "if(t.scrollWidth>t.clientWidth+1){o.push(t.rows[0].textContent+' '+t.scrollWidth+'>'"
                 + "+t.clientWidth);}});var p=document.createElement('pre');p.id='fit';p.textContent="
                 + "'WIDE['+o.join(' | ')+']';document.body.appendChild(p);});</script>\n");
-        Path dom = tmp.resolve("dom.html");
-        Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + tmp.resolve("profile"), "--virtual-time-budget=10000", "--window-size=900,1000",
-                "--dump-dom", page.toUri().toString())
-                .redirectOutput(dom.toFile()).redirectError(tmp.resolve("chromium.log").toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
-        Matcher m = Pattern.compile("<pre id=\"fit\">(WIDE\\[[^<]*)</pre>").matcher(Files.readString(dom));
+        Matcher m = Pattern.compile("<pre id=\"fit\">(WIDE\\[[^<]*)</pre>").matcher(dumpDom(browser, page, tmp, 900,
+                "checking the table widths"));
         assertTrue(m.find(), "the check script did not run");
         assertEquals("WIDE[]", m.group(1), "tables wider than a 900 px window");
     }
@@ -103,10 +82,7 @@ class ReportBrowserTest {
     void busbwChartsSwitchToALogAxis(@TempDir Path tmp) throws Exception {
         Path browser = chromium();
         Path out = tmp.resolve("rep");
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        assertEquals(0, Main.run(new String[] {"report", "../examples/whatif-default.yaml", "-o", out.toString(),
-            "--no-progress"}, new PrintWriter(o), new PrintWriter(e)), e.toString());
+        writeDefaultReport(out);
         Path page = out.resolve("toggle.html");
         Files.writeString(page, Files.readString(out.resolve("index.html")) + "<script>window.addEventListener("
                 + "'load',function(){var before=[];document.querySelectorAll('div.chart[data-y-axis]').forEach("
@@ -115,21 +91,41 @@ class ReportBrowserTest {
                 + "'div.chart[data-y-axis]').forEach(function(d){after.push(d.getAttribute('data-y-axis'));});"
                 + "var p=document.createElement('pre');p.id='axes';p.textContent='AXES['+before.join(',')+' to '"
                 + "+after.join(',')+']';document.body.appendChild(p);});</script>\n");
+        Matcher m = Pattern.compile("<pre id=\"axes\">(AXES\\[[^<]*)</pre>").matcher(dumpDom(browser, page, tmp, 1400,
+                "switching the axes"));
+        assertTrue(m.find(), "the check script did not run");
+        // the default report has two busbw charts (AllReduce, AllToAll): both linear, both log after one click
+        assertEquals("AXES[value,value to log,log]", m.group(1));
+    }
+
+    /** Writes the built-in report's example spec to {@code out}. */
+    private static void writeDefaultReport(Path out) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        assertEquals(0, Main.run(new String[] {"report", "../examples/whatif-default.yaml", "-o", out.toString(),
+            "--no-progress"}, new PrintWriter(o), new PrintWriter(e)), e.toString());
+    }
+
+    /**
+     * Loads a page in headless Chromium and returns its DOM after the scripts ran; fails on any console message.
+     *
+     * @param width window width in pixels
+     * @param doing what the page does, for the failure message
+     */
+    private static String dumpDom(Path browser, Path page, Path tmp, int width, String doing) throws Exception {
         Path dom = tmp.resolve("dom.html");
         Path log = tmp.resolve("chromium.log");
         Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + tmp.resolve("profile"), "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=10000", "--window-size=1400,1000", "--dump-dom", page.toUri().toString())
+                "--virtual-time-budget=10000", "--window-size=" + width + ",1000", "--dump-dom",
+                page.toUri().toString())
                 .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
-        Matcher m = Pattern.compile("<pre id=\"axes\">(AXES\\[[^<]*)</pre>").matcher(Files.readString(dom));
-        assertTrue(m.find(), "the check script did not run");
-        // the default report has two busbw charts (AllReduce, AllToAll): both linear, both log after one click
-        assertEquals("AXES[value,value to log,log]", m.group(1));
         String console = Files.readAllLines(log).stream().filter(l -> l.contains(":CONSOLE")).reduce("",
                 (a, b) -> a + b + "\n");
-        assertEquals("", console, "console messages while switching the axes");
+        assertEquals("", console, "console messages while " + doing);
+        return Files.readString(dom);
     }
 
     /** @return the Chromium executable on PATH; aborts the test when missing, fails it under CI=true */

@@ -65,12 +65,13 @@ class ReportBrowserTest {
         Files.writeString(page, Files.readString(out.resolve("index.html")) + "<script>window.addEventListener("
                 + "'load',function(){var o=[];document.querySelectorAll('table').forEach(function(t){"
                 + "if(t.scrollWidth>t.clientWidth+1){o.push(t.rows[0].textContent+' '+t.scrollWidth+'>'"
-                + "+t.clientWidth);}});var p=document.createElement('pre');p.id='fit';p.textContent="
+                + "+t.clientWidth);}});var r=document.documentElement;if(r.scrollWidth>r.clientWidth+1){o.push('the page '"
+                + "+r.scrollWidth+'>'+r.clientWidth);}var p=document.createElement('pre');p.id='fit';p.textContent="
                 + "'WIDE['+o.join(' | ')+']';document.body.appendChild(p);});</script>\n");
         Matcher m = Pattern.compile("<pre id=\"fit\">(WIDE\\[[^<]*)</pre>").matcher(dumpDom(browser, page, tmp, 900,
                 "checking the table widths"));
         assertTrue(m.find(), "the check script did not run");
-        assertEquals("WIDE[]", m.group(1), "tables wider than a 900 px window");
+        assertEquals("WIDE[]", m.group(1), "tables (or the page) wider than a 900 px window");
     }
 
     /**

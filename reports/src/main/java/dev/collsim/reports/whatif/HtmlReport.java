@@ -29,7 +29,8 @@ public final class HtmlReport {
             + "text-align:right}td:not(.l){white-space:nowrap}td.w{max-width:28em;min-width:12em}div.chart{width:100%;height:520px}"
             + "th{background:#f3f3f3}td.l,th.l{text-align:left}img{max-width:100%;border:1px solid #eee}"
             + ".note{color:#555;font-style:italic;font-size:.9em}.meta{color:#666}figure{margin:1em 0}"
-            + "figcaption{color:#444;font-size:.9em}.keep{font-weight:bold}"
+            + "figcaption{color:#444;font-size:.9em}.keep{font-weight:bold}pre{white-space:pre-wrap;"
+            + "overflow-wrap:anywhere;max-width:100%}"
             + "@media(max-width:1000px){div.chart{height:460px}table{font-size:.75em}th,td{padding:.2em .3em}"
             + "td.w{min-width:9em}}";
 

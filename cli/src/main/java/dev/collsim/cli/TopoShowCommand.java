@@ -152,7 +152,12 @@ public final class TopoShowCommand implements Callable<Integer> {
                 + e.getKey().name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")), planes,
                 planes == 1 ? "" : "s");
         int half = t.hostCount() / 2;
-        out.printf(Locale.ROOT, "bisection  %.1f GB/s per direction (hosts 0..%d vs %d..%d, max-flow min-cut)%n",
-                Bisection.of(t).gbps(), half - 1, half, t.hostCount() - 1);
+        out.printf(Locale.ROOT, "bisection  %.1f GB/s per direction (hosts %s vs %s, max-flow min-cut)%n",
+                Bisection.of(t).gbps(), hostRange(0, half - 1), hostRange(half, t.hostCount() - 1));
+    }
+
+    /** @return "3" for one host, "0..3" for several */
+    private static String hostRange(int first, int last) {
+        return first == last ? Integer.toString(first) : first + ".." + last;
     }
 }

@@ -1,5 +1,7 @@
 package dev.collsim.simulator;
 
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
@@ -47,16 +49,36 @@ import java.util.Optional;
  */
 public final class PreparedCommunicator {
 
+    /** H200 SXM memory bandwidth, GB/s (NVIDIA H200 datasheet: 4.8 TB/s), the GPU {@code localCopyGBps} is from. */
+    private static final double COPY_REFERENCE_MEMORY_GBPS = 4800;
+
     private final NcclVersion version;
     private final NcclSettings settings;
     private final ChannelPlan plan;
     private final CostTable table;
+    /** One-rank copy rate over {@code localCopyGBps}: this GPU's memory bandwidth over the H200's. */
+    private final double copyScale;
 
-    private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table) {
+    private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table,
+            double copyScale) {
         this.version = version;
         this.settings = settings;
         this.plan = plan;
         this.table = table;
+        this.copyScale = copyScale;
+    }
+
+    /**
+     * The one-rank copy rate relative to the H200 that {@code localCopyGBps} was measured on: a copy reads and writes
+     * device memory, so it scales with the GPU's memory bandwidth (datasheet figure in {@link GpuModels}).
+     *
+     * @param g the rank's GPU
+     * @return its memory bandwidth over the H200's 4,800 GB/s; 1 for a GPU the database does not know
+     */
+    static double copyScale(Gpu g) {
+        return GpuModels.sku(g.model()).map(k -> k.variant().memoryGBps())
+                .or(() -> GpuModels.find(g.model()).map(GpuModel::memoryGBps))
+                .filter(bw -> bw > 0).map(bw -> bw / COPY_REFERENCE_MEMORY_GBPS).orElse(1.0);
     }
 
     /**
@@ -79,7 +101,7 @@ public final class PreparedCommunicator {
         TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
                 plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
                 plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
-        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in));
+        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), copyScale(ranks.get(0)));
     }
 
     /**
@@ -139,8 +161,9 @@ public final class PreparedCommunicator {
                     plan.graphs().ring().typeIntra());
         }
         if (plan.nRanks() == 1) {
-            double t = pp.launchOverheadUs() + call.bytes() / (1000.0 * pp.localCopyGBps());
-            return new PerfEstimate(t, 1, pp.launchOverheadUs(), pp.localCopyGBps(), "one rank: local copy");
+            double copyGBps = pp.localCopyGBps() * copyScale;
+            double t = pp.launchOverheadUs() + call.bytes() / (1000.0 * copyGBps);
+            return new PerfEstimate(t, 1, pp.launchOverheadUs(), copyGBps, "one rank: local copy");
         }
         return PerformanceModel.estimate(plan, settings, pp, table, call.collective(), choice, call.bytes(), channels);
     }

@@ -33,6 +33,24 @@ class OneRankPredictTest {
         assertTrue(!r.out().contains("inf"), r.out());
     }
 
+    /**
+     * A one-rank copy reads and writes device memory, so it scales with the GPU's memory bandwidth: the default
+     * 2,100 GB/s was measured on one H200 (4.8 TB/s HBM3e), so a DGX H100 (3.35 TB/s HBM3, NVIDIA H100 SXM datasheet)
+     * copies at 2100 x 3350 / 4800 = 1465.625 GB/s, 8 GiB in 8589934592 / 1465.625e3 = 5860.91 us, plus the default
+     * launch overhead 6.5 us; a DGX H200 keeps 8589934592 / 2100e3 + 6.5 = 4096.94 us.
+     */
+    @Test
+    void oneRankCopyScalesWithMemoryBandwidth() {
+        double[] expected = {5860.91 + 6.5, 4090.44 + 6.5};
+        String[] hosts = {"dgx-h100", "dgx-h200"};
+        for (int i = 0; i < hosts.length; i++) {
+            CliRun r = run("predict", "allreduce", "-c", hosts[i], "--ranks", "1", "-b", "8G", "-e", "8G");
+            assertEquals(0, r.code(), r.err());
+            String row = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).findFirst().orElseThrow();
+            assertEquals(expected[i], Double.parseDouble(row.trim().split("\\s+")[5]), 0.05, hosts[i] + ": " + row);
+        }
+    }
+
     @Test
     void flowAndLinksBackendsRefuseOneRank() {
         for (String backend : new String[] {"flow", "links"}) {

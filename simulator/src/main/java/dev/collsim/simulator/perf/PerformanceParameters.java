@@ -48,7 +48,9 @@ import java.util.Objects;
  *   <li>{@code p2pBaseLatencyUs} 8.4: base latency of a point-to-point operation (NCCL has none; Ring/Simple
  *       base latency of NCCL 2.30.7 {@code tuning.cc} used as a stand-in).</li>
  *   <li>{@code localCopyGBps} 2100: one rank only copies its buffer; about 2.1 TB/s algbw at 512 MiB on one H200
- *       (/work/shared/DESIGN.md §5, nccl-tests AllReduce 255.7 us at 512 MiB).</li>
+ *       (the project's design notes §5, nccl-tests AllReduce 255.7 us at 512 MiB). The copy reads and writes device
+ *       memory, so for another GPU the rate is scaled by its memory bandwidth over the H200's 4.8 TB/s
+ *       ({@code PreparedCommunicator.copyScale}).</li>
  *   <li>{@code netStepUs} 10: fixed cost per network send of NCCL's proxy ({@link NetTransport}), the low end of
  *       the "about 10-12 us per network step" measured on 400G RoCE in NVIDIA/nccl#2409 (128 KiB chunks give
  *       13 GB/s per connection, 1 MiB 88 GB/s). Not fitted to collsim's datasets.</li>

@@ -139,7 +139,11 @@ public final class PerformanceModel {
         // only the text that stands is formatted, as String.format(Locale.ROOT, ...) would (DecimalText)
         String bottleneck;
         if (latency > time / 2) {
-            bottleneck = "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
+            // the fixed part grows with size only through the pipeline fill: name it when it is most of it
+            bottleneck = fill > latency / 2
+                    ? "pipeline fill: " + fixed(fill, 1) + " us (of " + fixed(latency, 1) + " us latency) of "
+                            + fixed(time, 1) + " us"
+                    : "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
         } else if (proxyUs > latency + bwUs) {
             bottleneck = "network steps: " + fixed(net.stepUs(), 1) + " us per send of "
                     + fixed(NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan), 0) + " B";

@@ -32,6 +32,24 @@ class DgxH100NicsAndOutlierTest {
         assertEquals(5, nic.line());
     }
 
+    /**
+     * Had the header said one NIC per host, 147.98 GB/s busbw (the file's peak) could not be true: an AllReduce host
+     * sends and receives at least S over its NICs even with in-network reduction, so algbw <= 400/8 = 50 GB/s and
+     * busbw <= 2(4-1)/4 x 50 = 75 GB/s (78.75 with 5% slack). With the header's 2 NICs the bound is 157.5: no warning.
+     */
+    @Test
+    void oneNicPerHostCannotCarryThePeak() throws Exception {
+        Path p = Path.of("src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt");
+        String text = Files.readString(p).replace("one NIC per GPU", "one NIC per node");
+        Diagnoser.Diagnosis d = new Diagnoser().diagnose(MeasurementReader.read(p.getFileName().toString(), text),
+                List.of(text.split("\n"))).get(0);
+        assertEquals(1, d.nic().orElseThrow().count());
+        Finding f = d.findings().stream().filter(x -> x.kind() == Finding.Kind.ABOVE_PHYSICAL_BOUND).findFirst()
+                .orElseThrow(() -> new AssertionError(d.findings().toString()));
+        assertTrue(f.message().contains("147.98") && f.message().contains("78.8"), f.message());
+        assertTrue(diagnose().findings().stream().noneMatch(x -> x.kind() == Finding.Kind.ABOVE_PHYSICAL_BOUND));
+    }
+
     @Test
     void sixteenKibRowIsAnOutlier() throws Exception {
         Finding f = diagnose().findings().stream().filter(x -> x.kind() == Finding.Kind.OUTLIER).findFirst()

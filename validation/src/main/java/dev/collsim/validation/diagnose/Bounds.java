@@ -6,7 +6,9 @@ import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.validation.ingest.Dataset;
+import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.regex.Pattern;
 
 /**
  * Bus-bandwidth bounds of a dataset's hardware, GB/s.
@@ -25,6 +27,8 @@ import java.util.OptionalDouble;
  * (n-1)/(n-g); Gather/Scatter: only the (n-g)/n S addressed off the root's host crosses its NICs).
  */
 final class Bounds {
+
+    private static final Pattern MNNVL = Pattern.compile("mnnvl|multi-node nvlink|nvl(36|72)");
 
     private Bounds() {
     }
@@ -50,12 +54,15 @@ final class Bounds {
      *         least a host must move over its NICs for any algorithm ({@link PhysicalBound#nicBusBw} with the hosts
      *         spanned, not the ring); for AllReduce in-network reduction (SHARP/CollNet) lets a host send and receive
      *         only S, so busbw there is at most busBwFactor x the host's NICs. 5% slack, as for the link bound.
+     *         None when the header names multi-node NVLink (MNNVL, NVL72): there hosts share one NVLink domain and
+     *         traffic between them need not cross the NICs.
      */
     static OptionalDouble impossibleAboveNics(Subject s) {
         Dataset d = s.dataset();
         int n = d.nRanks();
         int perHost = d.gpusPerHost();
-        if (s.nic().isEmpty() || d.nHosts() < 2 || n <= perHost) {
+        String hw = (d.header().text("interconnect") + " " + d.header().text("hardware")).toLowerCase(Locale.ROOT);
+        if (s.nic().isEmpty() || d.nHosts() < 2 || n <= perHost || MNNVL.matcher(hw).find()) {
             return OptionalDouble.empty();
         }
         double host = s.nic().get().hostGBps();

@@ -35,6 +35,7 @@ public record HeaderNics(int count, double gbits, int line, String text) {
     private static final Pattern N_PER_HOST = Pattern.compile(
             "(?<![0-9.])([0-9]{1,4}|one|two|four|eight)\\s+(?:[\\w-]+\\s+)?NICs?\\s+(?:per|/)\\s*(?:node|host)\\b",
             Pattern.CASE_INSENSITIVE);
+    private static final Pattern PER_PORT = Pattern.compile("per\\s+port\\b", Pattern.CASE_INSENSITIVE);
     private static final Map<String, Integer> WORDS = Map.of("one", 1, "two", 2, "four", 4, "eight", 8);
 
     /** @return bandwidth of all NICs of a host, GB/s per direction */
@@ -55,8 +56,8 @@ public record HeaderNics(int count, double gbits, int line, String text) {
      * @param text        header text
      * @param line        its line
      * @param gpusPerHost GPUs per host of the run (from its rank lines or nodes_x_gpus), 0 when unknown
-     * @return the NICs it states per host, or empty when it names no speed, or counts NICs per GPU and the GPUs per
-     *         host are unknown
+     * @return the NICs it states per host, or empty when it names no speed, gives a speed per port without a count,
+     *         or counts NICs per GPU and the GPUs per host are unknown
      */
     public static Optional<HeaderNics> parse(String text, int line, int gpusPerHost) {
         if (text == null) {
@@ -84,6 +85,7 @@ public record HeaderNics(int count, double gbits, int line, String text) {
         if (ONE_PER_GPU.matcher(text).find()) {
             return gpusPerHost > 0 ? Optional.of(new HeaderNics(gpusPerHost, gbits, line, text)) : Optional.empty();
         }
-        return Optional.of(new HeaderNics(1, gbits, line, text));
+        // "~98 Gb/s per port" states a port's speed, not how many ports a host has
+        return PER_PORT.matcher(text).find() ? Optional.empty() : Optional.of(new HeaderNics(1, gbits, line, text));
     }
 }

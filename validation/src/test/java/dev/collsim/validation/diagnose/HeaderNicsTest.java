@@ -36,6 +36,9 @@ class HeaderNicsTest {
         // a count before the speed wins over the per-GPU note (the 2x8 H100 NVLS file's line)
         assertEquals(8, HeaderNics.parse("8x NDR 400Gb/s IB per node, one NIC per GPU", 1, 8).orElseThrow().count());
         assertEquals(1, HeaderNics.parse("HPE Slingshot-11, 200 Gb/s per NIC", 1, 4).orElseThrow().count());
+        // the 4-node DGX Spark file: a speed per port, ports per host not on the line (its hardware line says 2 x
+        // dual-port ConnectX-7): the NIC count is unknown, not 1
+        assertTrue(HeaderNics.parse("RoCEv2, MTU 9216; ib_write_bw ~98 Gb/s per port", 5, 1).isEmpty());
     }
 
     @Test

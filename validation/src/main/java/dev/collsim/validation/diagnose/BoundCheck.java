@@ -12,7 +12,7 @@ import java.util.OptionalDouble;
 
 /**
  * Compares the best busbw a dataset reached with the bounds of {@link Bounds}: above the physical bound (cannot be
- * true), below one PCIe link on an NVLink GPU (NVLink unused), below half of the achievable bound (far below).
+ * true; also above what the header's NICs carry across hosts), below one PCIe link on an NVLink GPU (NVLink unused), below half of the achievable bound (far below).
  * Also flags an algbw above the GPU's memory bandwidth, which no collective can reach (e.g. an in-place reduce on
  * one rank, which moves nothing).
  */
@@ -45,6 +45,18 @@ final class BoundCheck implements Check {
                             + "busbw for %s on %d ranks): the number cannot be a real measurement of this setup",
                     peak, s.gpu().get().name(), s.gpu().get().intraHostPhysical().gbps(), upper.getAsDouble(),
                     d.collective().testName(), d.nRanks()), at));
+            return out;
+        }
+        OptionalDouble nics = Bounds.impossibleAboveNics(s);
+        if (nics.isPresent() && peak > nics.getAsDouble()) {
+            HeaderNics n = s.nic().get();
+            List<Finding.Evidence> ev = new ArrayList<>(at);
+            ev.add(s.at(n.line()));
+            out.add(s.finding(Finding.Kind.ABOVE_PHYSICAL_BOUND, Finding.Severity.WARNING, String.format(Locale.ROOT,
+                    "busbw %.2f GB/s is above what %d x %.0f Gb/s NICs per host (%.1f GB/s) can carry for %s on %d "
+                            + "ranks over %d hosts (bound %.1f GB/s busbw): the number cannot be true, or the header "
+                            + "understates the NICs", peak, n.count(), n.gbits(), n.hostGBps(),
+                    d.collective().testName(), d.nRanks(), d.nHosts(), nics.getAsDouble()), ev));
             return out;
         }
         if (d.kind() != DatasetKind.SUMMARY && d.largest().map(p -> p.sizeBytes() < BANDWIDTH_BOUND_BYTES).orElse(false)) {

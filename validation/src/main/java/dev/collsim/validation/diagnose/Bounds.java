@@ -6,7 +6,9 @@ import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.validation.ingest.Dataset;
+import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.regex.Pattern;
 
 /**
  * Bus-bandwidth bounds of a dataset's hardware, GB/s.
@@ -15,7 +17,8 @@ import java.util.OptionalDouble;
  * bytes-per-rank-factor cannot exceed it. With in-switch reduction (NVLS) an AllReduce moves each byte once per
  * GPU, so its busbw can reach 2(n-1)/n x the link (that is how H100 NVLS reports 476 GB/s busbw on 450 GB/s links);
  * every other case is bounded by the link itself (nccl-tests 2.19.6 {@code doc/PERFORMANCE.md}: busbw is the
- * per-rank link traffic of the ring algorithm). The datasheet peak is used, with 5% slack.
+ * per-rank link traffic of the ring algorithm). The datasheet peak is used, with 5% slack. Across hosts the host's
+ * NICs as the header states them bound it too ({@link #impossibleAboveNics}).
  *
  * <p>Achievable bound: the smaller of the intra-host figure in NCCL's model (NVLink links x per-link bw, or the
  * PCIe x16 figure) and, across hosts, the host's NICs as the simulator bounds them for NCCL's algorithms
@@ -24,6 +27,8 @@ import java.util.OptionalDouble;
  * (n-1)/(n-g); Gather/Scatter: only the (n-g)/n S addressed off the root's host crosses its NICs).
  */
 final class Bounds {
+
+    private static final Pattern MNNVL = Pattern.compile("mnnvl|multi-node nvlink|nvl(36|72)");
 
     private Bounds() {
     }
@@ -42,6 +47,28 @@ final class Bounds {
         double factor = d.collective() == Collective.ALL_REDUCE && (g.nvls() || !s.singleHost())
                 ? BusBandwidth.factor(d.collective(), d.nRanks()) : 1.0;
         return OptionalDouble.of(1.05 * link * factor);
+    }
+
+    /**
+     * @return busbw above which a run over several hosts cannot be true with the NICs its header states, GB/s: the
+     *         least a host must move over its NICs for any algorithm ({@link PhysicalBound#nicBusBw} with the hosts
+     *         spanned, not the ring); for AllReduce in-network reduction (SHARP/CollNet) lets a host send and receive
+     *         only S, so busbw there is at most busBwFactor x the host's NICs. 5% slack, as for the link bound.
+     *         None when the header names multi-node NVLink (MNNVL, NVL72): there hosts share one NVLink domain and
+     *         traffic between them need not cross the NICs.
+     */
+    static OptionalDouble impossibleAboveNics(Subject s) {
+        Dataset d = s.dataset();
+        int n = d.nRanks();
+        int perHost = d.gpusPerHost();
+        String hw = (d.header().text("interconnect") + " " + d.header().text("hardware")).toLowerCase(Locale.ROOT);
+        if (s.nic().isEmpty() || d.nHosts() < 2 || n <= perHost || MNNVL.matcher(hw).find()) {
+            return OptionalDouble.empty();
+        }
+        double host = s.nic().get().hostGBps();
+        double bound = d.collective() == Collective.ALL_REDUCE ? BusBandwidth.factor(d.collective(), n) * host
+                : PhysicalBound.nicBusBw(d.collective(), false, n, d.nHosts(), perHost, host);
+        return OptionalDouble.of(1.05 * bound);
     }
 
     /** @return the busbw the hardware should allow for this dataset, GB/s, if enough is known */

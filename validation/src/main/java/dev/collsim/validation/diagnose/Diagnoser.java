@@ -44,7 +44,7 @@ public final class Diagnoser {
             List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
             Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
             Optional<HeaderNics> nic = HeaderNics.parse(RunEnv.textForRun(d.header().text("interconnect"), d.label()),
-                    d.header().line("interconnect"));
+                    d.header().line("interconnect"), gpusPerHost(d));
             Subject s = new Subject(d, siblings, lines, gpu, nic);
             List<Finding> f = new ArrayList<>();
             for (Check c : CHECKS) {
@@ -54,5 +54,13 @@ public final class Diagnoser {
             out.add(new Diagnosis(d, gpu, nic, f));
         }
         return out;
+    }
+
+    /** @return GPUs per host from the rank lines, else from the header's nodes_x_gpus, else 0 (unknown) */
+    private static int gpusPerHost(Dataset d) {
+        if (d.nHosts() > 0) {
+            return d.gpusPerHost();
+        }
+        return d.header().hasSeveralShapes() ? 0 : d.header().nodesXGpus().map(x -> x[1]).orElse(0);
     }
 }

@@ -9,13 +9,21 @@ import java.util.Locale;
 /**
  * The shape of a size sweep: time that drops as size grows (NCCL switched algorithm or protocol, and the earlier
  * choice was slower: its cost model picked wrongly or a threshold is misplaced), single points far off their
- * neighbours (noise), and bus bandwidth that collapses at large sizes (congestion, drops, retransmits).
+ * neighbours (noise), an out-of-place and in-place time of one size far apart (noise), and bus bandwidth that
+ * collapses at large sizes (congestion, drops, retransmits).
  */
 final class SweepShapeCheck implements Check {
 
     private static final long MIB = 1 << 20;
     /** Times below this (microseconds) are launch noise, not algorithm choices (one kernel launch is ~5 us). */
     private static final double MIN_US = 5.0;
+    /**
+     * Ratio of the out-of-place and in-place times of one size above which one half is an outlier. nccl-tests runs
+     * both halves with the same collective, algorithm, protocol and channels (in-place only aliases the buffers), so
+     * they agree within noise: within 1.17x on every row of the DGX H100 2x2 file but its 16 KiB row (291.4 against
+     * 24.76 us, 11.8x).
+     */
+    private static final double HALVES_RATIO = 2.0;
 
     @Override
     public List<Finding> run(Subject s) {
@@ -54,8 +62,37 @@ final class SweepShapeCheck implements Check {
                         List.of(s.at(pts.get(i).line()), s.at(pts.get(i + 1).line()))));
             }
         }
+        halves(s, pts, out);
         collapse(s, pts, out);
         return out;
+    }
+
+    /** Adds the size whose two halves differ most, if by more than {@link #HALVES_RATIO}. */
+    private static void halves(Subject s, List<PerfPoint> pts, List<Finding> out) {
+        PerfPoint worst = null;
+        double worstRatio = HALVES_RATIO;
+        for (PerfPoint p : pts) {
+            if (p.outOfPlace() == null || p.inPlace() == null || !p.outOfPlace().hasTime() || !p.inPlace().hasTime()) {
+                continue;
+            }
+            double a = p.outOfPlace().timeUs();
+            double b = p.inPlace().timeUs();
+            if (Math.min(a, b) >= MIN_US && Math.max(a, b) / Math.min(a, b) > worstRatio) {
+                worst = p;
+                worstRatio = Math.max(a, b) / Math.min(a, b);
+            }
+        }
+        int line = worst == null ? -1 : worst.line();
+        if (worst != null && out.stream().noneMatch(f -> f.kind() == Finding.Kind.OUTLIER
+                && f.evidence().get(0).line() == line)) {
+            boolean outSlow = worst.outOfPlace().timeUs() > worst.inPlace().timeUs();
+            out.add(s.finding(Finding.Kind.OUTLIER, Finding.Severity.INFO, String.format(Locale.ROOT,
+                    "%s %.1f us at %d bytes is %.1fx the %s %.1f us of the same size: both halves run the same "
+                            + "algorithm, so one is a hiccup; rerun with more iterations (-n) before trusting this point",
+                    outSlow ? "out-of-place" : "in-place", Math.max(worst.outOfPlace().timeUs(), worst.inPlace().timeUs()),
+                    worst.sizeBytes(), worstRatio, outSlow ? "in-place" : "out-of-place",
+                    Math.min(worst.outOfPlace().timeUs(), worst.inPlace().timeUs())), List.of(s.at(worst.line()))));
+        }
     }
 
     private static void collapse(Subject s, List<PerfPoint> pts, List<Finding> out) {

@@ -24,6 +24,23 @@ class HeaderNicsTest {
         assertEquals(100, HeaderNics.parse("100 Gbps TCP", 1).orElseThrow().gbits());
     }
 
+    /** Counts stated per GPU are multiplied by the GPUs per host; counts per node are taken as they stand. */
+    @Test
+    void countsPerGpuAndPerNode() {
+        String perGpu = "NVLink4 intra-node; inter-node presumably NDR 400Gb IB, one NIC per GPU";
+        assertEquals(2, HeaderNics.parse(perGpu, 5, 2).orElseThrow().count());
+        assertEquals(8, HeaderNics.parse("400 Gb/s IB, a NIC per GPU", 5, 8).orElseThrow().count());
+        assertTrue(HeaderNics.parse(perGpu, 5, 0).isEmpty(), "GPUs per host unknown: NIC count unknown");
+        assertEquals(4, HeaderNics.parse("200 Gb/s RoCE, 4 NICs per node", 1, 8).orElseThrow().count());
+        assertEquals(2, HeaderNics.parse("NDR 400G, two IB NICs per host", 1, 8).orElseThrow().count());
+        // a count before the speed wins over the per-GPU note (the 2x8 H100 NVLS file's line)
+        assertEquals(8, HeaderNics.parse("8x NDR 400Gb/s IB per node, one NIC per GPU", 1, 8).orElseThrow().count());
+        assertEquals(1, HeaderNics.parse("HPE Slingshot-11, 200 Gb/s per NIC", 1, 4).orElseThrow().count());
+        // the 4-node DGX Spark file: a speed per port, ports per host not on the line (its hardware line says 2 x
+        // dual-port ConnectX-7): the NIC count is unknown, not 1
+        assertTrue(HeaderNics.parse("RoCEv2, MTU 9216; ib_write_bw ~98 Gb/s per port", 5, 1).isEmpty());
+    }
+
     @Test
     void bytesPerSecondAreNotANic() {
         assertTrue(HeaderNics.parse("NVLink4 + NVSwitch gen3 (900 GB/s per GPU)", 1).isEmpty());

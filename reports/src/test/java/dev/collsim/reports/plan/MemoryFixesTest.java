@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.topology.io.ClusterLoader;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -72,5 +73,17 @@ class MemoryFixesTest {
         assertTrue(sp.suggestions().stream().allMatch(s -> s.contains(" on 8192 GPUs") && !s.startsWith("--tp")),
                 sp.suggestions().toString());
         assertTrue(sp.suggestions().stream().noneMatch(s -> s.startsWith("--sequence-parallel")));
+    }
+
+    /**
+     * The NVLink domain a suggested tp must divide: a DGX H100 keeps NVLink inside its 8 GPUs, also in a cluster of
+     * 1024 of them described once; a GB200 NVL72 rack joins 18 trays of 4 GPUs on its NVLink switches: 72
+     * (configs/gb200-nvl72.yaml).
+     */
+    @Test
+    void nvlinkDomainIsTheHostOrTheRack() throws Exception {
+        assertEquals(8, StepPlanner.nvlinkDomainGpus(ClusterLoader.shorthand("dgx-h100x1024").orElseThrow().build()));
+        assertEquals(8, StepPlanner.nvlinkDomainGpus(ClusterLoader.load("dgx-h100")));
+        assertEquals(72, StepPlanner.nvlinkDomainGpus(ClusterLoader.load("gb200-nvl72")));
     }
 }

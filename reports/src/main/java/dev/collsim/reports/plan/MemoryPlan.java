@@ -46,8 +46,9 @@ public record MemoryPlan(double weightsBytes, double gradsBytes, double optimize
     }
 
     /**
-     * @return e.g. {@code 89.1 GiB per GPU (weights 8.1, gradients 8.1, optimizer 12.2, activations 60.6 GiB) of 80.0
-     *         GiB: 9.1 GiB short; fits with: --pp 4: 74.9 GiB per GPU on 64 GPUs (dp 2)} (GiB = 2^30 B)
+     * @return e.g. (Llama 3 8B, dp 8 on one DGX H100) {@code 142.6 GiB per GPU (weights 14.9, gradients 29.8, optimizer
+     *         89.4, activations 8.5 GiB) of 80.0 GiB: 62.6 GiB short; fits with: --zero 1: 64.4 GiB per GPU on 8 GPUs;
+     *         ...; --pp 2: 75.6 GiB per GPU on 8 GPUs (dp 4)} (GiB = 2^30 B)
      */
     public String summary() {
         String need = String.format(Locale.ROOT, "%.1f GiB per GPU (weights %.1f, gradients %.1f, optimizer %.1f,"

@@ -1,9 +1,6 @@
 package dev.collsim.reports.plan;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.function.Supplier;
 
 /**
  * Memory per GPU of a training job: weights, gradients, optimizer state and activations. This class holds no state.
@@ -33,19 +30,32 @@ public final class MemoryModel {
     }
 
     /**
+     * The plan without knowing the NVLink domain: suggestions never grow tp ({@link #of(TrainingJob, double, int)}).
+     *
      * @param job           the job
      * @param capacityBytes the GPU's memory, or NaN when unknown
      * @return the memory plan, with suggestions when it does not fit
      */
     public static MemoryPlan of(TrainingJob job, double capacityBytes) {
+        return of(job, capacityBytes, job.tp());
+    }
+
+    /**
+     * @param job              the job
+     * @param capacityBytes    the GPU's memory, or NaN when unknown
+     * @param nvlinkDomainGpus GPUs of one NVLink domain (GPUs per host unless hosts share NVLink switches): a
+     *                         suggested tp divides it
+     * @return the memory plan, with suggestions ({@link MemoryFixes}: same GPU count) when it does not fit
+     */
+    public static MemoryPlan of(TrainingJob job, double capacityBytes, int nvlinkDomainGpus) {
         MemoryPlan plain = need(job, capacityBytes, List.of());
         if (plain.fits()) {
             return plain;
         }
-        return need(job, capacityBytes, suggestions(job, capacityBytes));
+        return need(job, capacityBytes, MemoryFixes.of(job, capacityBytes, nvlinkDomainGpus));
     }
 
-    private static MemoryPlan need(TrainingJob job, double capacity, List<String> suggestions) {
+    static MemoryPlan need(TrainingJob job, double capacity, List<String> suggestions) {
         double shards = (double) job.tp() * job.pp();
         double dense = (job.shape().params() - job.expertParams()) / shards;
         double expert = job.expertParams() / (shards * job.ep());
@@ -71,37 +81,5 @@ public final class MemoryModel {
      */
     public static double activationsPerLayer(TrainingJob job) {
         return LayerActivations.bytes(job);
-    }
-
-    private static List<String> suggestions(TrainingJob job, double capacity) {
-        List<String> out = new ArrayList<>();
-        if (job.recompute() != Recompute.FULL) {
-            tryChange(out, capacity, "--recompute full", () -> job.withLayout(job.tp(), job.pp(), job.zero(),
-                    Recompute.FULL));
-        }
-        for (int z = job.zero() + 1; z <= 3 && job.dp() > 1; z++) {
-            int stage = z;
-            tryChange(out, capacity, "--zero " + z, () -> job.withLayout(job.tp(), job.pp(), stage,
-                    job.recompute()));
-        }
-        tryChange(out, capacity, "--pp " + job.pp() * 2, () -> job.withLayout(job.tp(), job.pp() * 2, job.zero(),
-                job.recompute()));
-        tryChange(out, capacity, "--tp " + job.tp() * 2, () -> job.withLayout(job.tp() * 2, job.pp(), job.zero(),
-                job.recompute()));
-        return out;
-    }
-
-    private static void tryChange(List<String> out, double capacity, String change, Supplier<TrainingJob> job) {
-        TrainingJob j;
-        try {
-            j = job.get();
-        } catch (IllegalArgumentException e) {
-            return;
-        }
-        MemoryPlan m = need(j, capacity, List.of());
-        if (m.fits()) {
-            out.add(String.format(Locale.ROOT, "%s: %.1f GiB per GPU on %d GPUs", change,
-                    m.totalBytes() / MemoryPlan.GIB, j.nGpus()));
-        }
     }
 }

@@ -15,8 +15,9 @@ import java.util.Locale;
  * @param inFlight          micro-batches whose activations the first stage holds at once (layer-equivalents:
  *                          the stage's layers x this = layers of activations kept)
  * @param capacityBytes     the GPU's memory (datasheet), or NaN when unknown
- * @param suggestions       when it does not fit: single changes that make it fit, each with its need (empty when it
- *                          fits, or when no single change does)
+ * @param suggestions       when it does not fit: the single changes that make it fit on the same GPUs, each with its
+ *                          need; when none does, at most one pair of changes ({@link MemoryFixes}); empty when it
+ *                          fits, or when no single change or pair does
  */
 public record MemoryPlan(double weightsBytes, double gradsBytes, double optimizerBytes, double activationsBytes,
         double perLayerBytes, double inFlight, double capacityBytes, List<String> suggestions) {
@@ -45,8 +46,9 @@ public record MemoryPlan(double weightsBytes, double gradsBytes, double optimize
     }
 
     /**
-     * @return e.g. {@code 89.1 GiB per GPU (weights 8.1, gradients 8.1, optimizer 12.2, activations 60.6 GiB) of 80.0
-     *         GiB: 9.1 GiB short; fits with: --recompute full: 39.2 GiB per GPU on 64 GPUs} (GiB = 2^30 B)
+     * @return e.g. (Llama 3 8B, dp 8 on one DGX H100) {@code 142.6 GiB per GPU (weights 14.9, gradients 29.8, optimizer
+     *         89.4, activations 8.5 GiB) of 80.0 GiB: 62.6 GiB short; fits with: --zero 1: 64.4 GiB per GPU on 8 GPUs;
+     *         ...; --pp 2: 75.6 GiB per GPU on 8 GPUs (dp 4)} (GiB = 2^30 B)
      */
     public String summary() {
         String need = String.format(Locale.ROOT, "%.1f GiB per GPU (weights %.1f, gradients %.1f, optimizer %.1f,"
@@ -58,9 +60,9 @@ public record MemoryPlan(double weightsBytes, double gradsBytes, double optimize
         if (fits()) {
             return need + String.format(Locale.ROOT, " of %.1f GiB: fits", capacityBytes / GIB);
         }
-        String fix = suggestions.isEmpty() ? "no single change (--recompute full, a higher --zero stage, twice --pp"
-                + " or twice --tp) fits; combine them or use GPUs with more memory" : "fits with: "
-                + String.join("; ", suggestions);
+        String fix = suggestions.isEmpty() ? "on these GPUs no single change or pair of them (--sequence-parallel,"
+                + " a higher --zero stage, twice --pp or --tp at half the dp, --recompute full) fits; use more GPUs"
+                + " or GPUs with more memory" : "fits with: " + String.join("; ", suggestions);
         return need + String.format(Locale.ROOT, " of %.1f GiB: %.1f GiB short; %s", capacityBytes / GIB,
                 shortBytes() / GIB, fix);
     }

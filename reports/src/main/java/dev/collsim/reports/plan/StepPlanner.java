@@ -9,13 +9,18 @@ import dev.collsim.simulator.CollectivePredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.bound.HostNicShare;
+import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /**
  * Times one training step of a job on a cluster: derives its collectives ({@link StepCollectives}), places the
@@ -78,7 +83,29 @@ public final class StepPlanner {
         double peak = Double.isNaN(peakFlops) ? peakOf(topology.gpus().get(0).model(), job) : peakFlops;
         StepCompute c = StepCompute.of(job, peak, comm, behindBackward, behindForward);
         return new StepPlan(job, topology.name(), timings, c.computeUs(), c.bubbleUs(), comm, overlappable,
-                c.hiddenUs(), c.source(), peak, c.warning(), MemoryModel.of(job, memoryOf(topology.gpus().get(0))));
+                c.hiddenUs(), c.source(), peak, c.warning(), MemoryModel.of(job, memoryOf(topology.gpus().get(0)),
+                nvlinkDomainGpus(topology)));
+    }
+
+    /**
+     * @return GPUs in the NVLink domain of the first GPU: its host's GPUs, and every GPU on a multi-host NVLink
+     *         switch it is cabled to (a GB200 NVL72 rack: 72); a cluster described once by one host (whose NVLink
+     *         stays inside the host) is answered from that host
+     */
+    static int nvlinkDomainGpus(Topology topology) {
+        Topology t = topology.hostTemplate().orElse(topology);
+        Gpu first = t.gpus().get(0);
+        Set<Device> domain = new HashSet<>(t.gpusOf(first.host()));
+        for (Link l : t.outgoing(first)) {
+            if (t.target(l) instanceof NvSwitch s && s.host() < 0) {
+                for (Link back : t.outgoing(s)) {
+                    if (t.target(back) instanceof Gpu g) {
+                        domain.add(g);
+                    }
+                }
+            }
+        }
+        return domain.size();
     }
 
     /** @return the GPU's memory in bytes: the topology's figure, else the GPU-model database's, else NaN */

@@ -243,8 +243,23 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
      * @throws IllegalArgumentException when the new layout breaks a rule
      */
     public TrainingJob withLayout(int newTp, int newPp, int newZero, Recompute newRecompute) {
-        return new TrainingJob(shape, gradBytes, paramBytes, actBytes, dp, newTp, newPp, virtualStages, ep, experts,
-                topk, moeEvery, capacityFactor, newZero, sequenceParallel, seqLen, microBatch, globalBatch, compute,
+        return withLayout(dp, newTp, newPp, newZero, sequenceParallel, newRecompute);
+    }
+
+    /**
+     * @param newDp        data-parallel degree
+     * @param newTp        tensor-parallel degree
+     * @param newPp        pipeline stages
+     * @param newZero      ZeRO stage
+     * @param newSp        sequence parallelism on or off
+     * @param newRecompute recomputation policy
+     * @return a copy with that layout and the same global batch and compute rate
+     * @throws IllegalArgumentException when the new layout breaks a rule
+     */
+    public TrainingJob withLayout(int newDp, int newTp, int newPp, int newZero, boolean newSp,
+            Recompute newRecompute) {
+        return new TrainingJob(shape, gradBytes, paramBytes, actBytes, newDp, newTp, newPp, virtualStages, ep,
+                experts, topk, moeEvery, capacityFactor, newZero, newSp, seqLen, microBatch, globalBatch, compute,
                 newRecompute, overlap, cp);
     }
 

@@ -60,8 +60,11 @@ class MemoryModelTest {
      * 9.82125218 GB = 9.15 GiB short. With selective
      * recompute: 2 x 40 x 142,606,336 = 11.4085 GB, total 42.0335 GB: fits. Twice the pipeline stages keeps the
      * activations (with 1F1B the first stage holds pp micro-batches of L/pp layers, L layers' worth whatever pp is)
-     * but halves the model states: Psi = 2.1875e9, 4.375 + 4.375 + 6.5625 + 4 x 20 x 813,694,976 = 80.408098 GB =
-     * 74.9 GiB: fits in 80 GiB.
+     * but on the same 64 GPUs dp halves to 2, so ZeRO-1 shards the optimizer over 2: Psi = 2.1875e9, 4.375 + 4.375 +
+     * 13.125 + 4 x 20 x 813,694,976 = 86.9705981 GB = 81.0 GiB: does not fit. ZeRO-3 at dp 4: 2.1875 + 2.1875 +
+     * 13.125 + 65.0955981 = 82.5955981 GB = 76.9 GiB: fits. Twice tp at dp 2 (only where the NVLink domain holds 16
+     * GPUs): Psi = 2.1875e9, 4.375 + 4.375 + 13.125 GB, activations 2 x 40 x 33,554,432 x (34/16 + 160/16) =
+     * 32.5477990 GB; 54.4227990 GB = 50.7 GiB.
      */
     @Test
     void seventyBillionNeedsRecomputeOnEightyGibibytes() {
@@ -73,8 +76,12 @@ class MemoryModelTest {
         assertEquals(9.82125218e9, m.shortBytes(), 1e3);
         assertTrue(m.summary().contains("of 80.0 GiB: 9.1 GiB short"), m.summary());
         assertTrue(m.suggestions().stream().anyMatch(x -> x.startsWith("--recompute full")), m.suggestions().toString());
-        assertTrue(m.suggestions().stream().anyMatch(x -> x.startsWith("--tp 16")), m.suggestions().toString());
-        assertTrue(m.suggestions().contains("--pp 4: 74.9 GiB per GPU on 128 GPUs"), m.suggestions().toString());
+        assertTrue(m.suggestions().contains("--zero 3: 76.9 GiB per GPU on 64 GPUs"), m.suggestions().toString());
+        assertFalse(m.suggestions().stream().anyMatch(x -> x.startsWith("--pp") || x.startsWith("--tp")),
+                m.suggestions().toString());
+        MemoryPlan wide = MemoryModel.of(llama70b(4, 8, 2, 1, true, Recompute.NONE), H100_BYTES, 16);
+        assertTrue(wide.suggestions().contains("--tp 16: 50.7 GiB per GPU on 64 GPUs (dp 2)"),
+                wide.suggestions().toString());
         MemoryPlan sel = MemoryModel.of(llama70b(4, 8, 2, 1, true, Recompute.SELECTIVE), H100_BYTES);
         assertEquals(42.0335069e9, sel.totalBytes(), 1e3);
         assertTrue(sel.fits());

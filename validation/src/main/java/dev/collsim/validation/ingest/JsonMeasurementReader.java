@@ -1,6 +1,7 @@
 package dev.collsim.validation.ingest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.collsim.io.InputException;
@@ -44,28 +45,71 @@ public final class JsonMeasurementReader {
      */
     public static List<Dataset> read(String file, String content) throws InputException {
         JsonNode root;
+        Optional<JsonCut.Mended> cut = Optional.empty();
         try {
             root = MAPPER.readTree(content);
         } catch (JsonProcessingException e) {
+            if (!(e instanceof JsonEOFException) && !e.getOriginalMessage().contains("end-of-input")) {
+                throw notJson(file, e);
+            }
+            cut = JsonCut.mend(content);
+            root = mended(file, cut, e);
+        }
+        List<Dataset> out = new ArrayList<>();
+        for (int i = 0; i < (root.isArray() ? root.size() : 1); i++) {
+            boolean last = !root.isArray() || i == root.size() - 1;
+            out.add(readRun(file, root.isArray() ? root.get(i) : root, i + 1, last ? cut : Optional.empty()));
+        }
+        if (out.isEmpty()) {
+            throw new InputException(new InputProblem(file, 1, 1, "", "empty JSON array: no run"));
+        }
+        return out;
+    }
+
+    /** @return the tree of a file cut short, read up to its last complete result */
+    private static JsonNode mended(String file, Optional<JsonCut.Mended> cut, JsonProcessingException e)
+            throws InputException {
+        if (cut.isEmpty()) {
             var loc = e.getLocation();
             throw new InputException(new InputProblem(file, loc == null ? 0 : loc.getLineNr(),
-                    loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: " + e.getOriginalMessage()));
+                    loc == null ? 0 : loc.getColumnNr(), "", "the JSON ends before its first complete result (cut "
+                    + "short?): " + e.getOriginalMessage()));
         }
-        if (root.isArray()) {
-            List<Dataset> out = new ArrayList<>();
-            for (int i = 0; i < root.size(); i++) {
-                out.add(readRun(file, root.get(i), i + 1));
-            }
-            if (out.isEmpty()) {
-                throw new InputException(new InputProblem(file, 1, 1, "", "empty JSON array: no run"));
-            }
-            return out;
+        try {
+            return MAPPER.readTree(cut.get().json());
+        } catch (JsonProcessingException again) {
+            throw notJson(file, e);
         }
-        return List.of(readRun(file, root, 1));
+    }
+
+    private static InputException notJson(String file, JsonProcessingException e) {
+        var loc = e.getLocation();
+        return new InputException(new InputProblem(file, loc == null ? 0 : loc.getLineNr(),
+                loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: " + e.getOriginalMessage()));
+    }
+
+    /**
+     * @return the note of a file cut short: where it stopped, the complete results kept, the last size and the
+     *         largest size the run asked for (collsim's {@code config.maximum_bytes}, nccl-tests' {@code -e})
+     */
+    private static Note cutNote(JsonCut.Mended cut, JsonNode root, List<PerfPoint> points) {
+        long max = root.path("config").path("maximum_bytes").asLong(0);
+        if (max == 0) {
+            List<String> args = new ArrayList<>();
+            root.path("args").forEach(a -> args.add(a.asText()));
+            max = CutShort.maxBytesOf(String.join(" ", args));
+        }
+        long lastSize = points.isEmpty() ? 0 : points.get(points.size() - 1).sizeBytes();
+        String asked = max > lastSize && lastSize > 0 ? "; the last complete result is " + lastSize
+                + " B, the run asked for sizes up to " + max + " B" : "";
+        return new Note(cut.line(), "output cut short: the JSON ends at line " + cut.line() + " inside "
+                + (cut.where().isEmpty() ? "its top level" : cut.where()) + "; the " + cut.complete()
+                + " complete results before it are read, the rest of the file is missing" + asked);
     }
 
     /** Reads one run object ({@code index}: 1-based position in a file holding an array of runs). */
-    private static Dataset readRun(String file, JsonNode root, int index) throws InputException {
+    private static Dataset readRun(String file, JsonNode root, int index, Optional<JsonCut.Mended> cut)
+            throws InputException {
         List<InputProblem> problems = new ArrayList<>();
         boolean collsim = root.has("tool");
         PerfRun run = collsim ? perfRun(file, root) : null;
@@ -125,6 +169,7 @@ public final class JsonMeasurementReader {
             throw new InputException(problems);
         }
         IterationSpread.note(iters).ifPresent(notes::add);
+        cut.ifPresent(m -> notes.add(cutNote(m, root, points)));
         int nRanks = collsim ? root.path("n_ranks").asInt(ranks.size()) : ranks.size();
         if (nRanks < 1) {
             throw new InputException(new InputProblem(file, 0, 0, collsim ? "n_ranks" : "config.devices",

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * holds no broken NCCL line, the lines come back unchanged. Because stderr is unbuffered and stdout is not, NCCL's
  * per-call choice lines ({@code AllReduce: 4096 Bytes -> Algo ...}) of a run's last sizes come after the table's
  * footer; the footer's {@code # Collective test concluded} line is therefore put after the choice lines that directly
- * follow it (only in a file where lines were broken). Not thread-safe; one per file.
+ * follow it (only in a file where lines were broken). With nccl-tests' {@code -S} a row has a fourth piece, its
+ * timestamp ({@link TablePieces#timestamp}). Not thread-safe; one per file.
  */
 final class InterleavedStreams {
 
@@ -44,6 +45,8 @@ final class InterleavedStreams {
     /** Pieces of the current table line: 0 none, 1 preamble, 2 and 3 the halves; -1 a whole comment or other line. */
     private int pieces;
     private boolean perIter;
+    /** True after a header with nccl-tests' -S {@code timestamp} column: a row then has a fourth piece. */
+    private boolean stamped;
     private int cuts;
     private Line held;
 
@@ -129,7 +132,7 @@ final class InterleavedStreams {
     }
 
     private void endOfLine(boolean inNccl, int n) {
-        boolean tableLineDone = pieces < 0 || pieces == 3 || pieces == 0 && !inNccl;
+        boolean tableLineDone = pieces < 0 || pieces == last() || pieces >= 3 && !inNccl || pieces == 0 && !inNccl;
         if (!inNccl && tableLineDone) {
             if (pieces == 0) {
                 tableLine = n;
@@ -141,7 +144,7 @@ final class InterleavedStreams {
             emit(new Line(nccl.toString(), ncclLine), true);
             nccl = null;
         }
-        if (pieces == 3 || pieces > 0 && !inNccl) {
+        if (pieces == last() || pieces > 0 && !inNccl) {
             emitTable();
         }
     }
@@ -164,11 +167,14 @@ final class InterleavedStreams {
             }
             return TablePieces.preamble(s, pos);
         }
+        if (pieces == 3 && stamped) {
+            return TablePieces.timestamp(s, pos);
+        }
         return pieces == 1 || pieces == 2 ? TablePieces.body(s, pos, perIter) : -1;
     }
 
     private int findCut(String s, int from) {
-        if (pieces < 0 || pieces == 3) {
+        if (pieces < 0 || pieces == last()) {
             return -1;
         }
         for (int c = from; c < s.length(); c++) {
@@ -190,6 +196,9 @@ final class InterleavedStreams {
         String t = table.toString();
         if (t.contains("i_min")) {
             perIter = true;
+        }
+        if (t.startsWith("#") && t.contains("timestamp")) {
+            stamped = true;
         }
         emit(new Line(t, tableLine), false);
         table.setLength(0);
@@ -220,6 +229,11 @@ final class InterleavedStreams {
         if (held != null) {
             out.add(held);
         }
+    }
+
+    /** @return the number of pieces of a whole row: preamble, two halves, and the -S timestamp when printed */
+    private int last() {
+        return stamped ? 4 : 3;
     }
 
     private static boolean startsNccl(String s, int pos) {

@@ -1,14 +1,19 @@
 package dev.collsim.validation.ingest;
 
+import java.util.regex.Pattern;
+
 /**
  * The fixed-width pieces nccl-tests writes a result row in, each with its own {@code printf} (nccl-tests 2.19.6
  * {@code src/util.cu}): the preamble {@code "%12li  %12li  %8s  %6s  %6s"} (size, count, type, redop, root; 52
  * characters), then per half the body {@code "  %7s  %6s  %6s  %6g"} (time, algbw, busbw, #wrong; 33 characters) or
  * {@code "  %7s  %6s  %6s    N/A"} (32), with {@code -I} followed by {@code "  %7s  %7s  %7s  %7s"} (i_min, i_max,
- * i_p99, i_cv%; 36), then the newline. Numbers are right-aligned in their widths ({@code getFloatStr} keeps a
+ * i_p99, i_cv%; 36), with {@code -S} the timestamp {@code "%21s"} of {@code "%Y-%m-%d %H:%M:%S"} ({@code writeTimestamp};
+ * 21 characters), then the newline. Numbers are right-aligned in their widths ({@code getFloatStr} keeps a
  * number inside its width). Used to find where another writer's text broke into a row. Stateless.
  */
 final class TablePieces {
+
+    private static final Pattern STAMP = Pattern.compile("  \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}");
 
     private TablePieces() {
     }
@@ -58,6 +63,16 @@ final class TablePieces {
             p = field(s, p, 7, Kind.NUM);
         }
         return p < 0 ? -1 : p - pos;
+    }
+
+    /**
+     * @param s   text
+     * @param pos start
+     * @return the length of nccl-tests' -S timestamp piece at pos ({@code "%21s"} of a 19-character
+     *         {@code YYYY-MM-DD HH:MM:SS}), or -1
+     */
+    static int timestamp(String s, int pos) {
+        return pos + 21 <= s.length() && STAMP.matcher(s.substring(pos, pos + 21)).matches() ? 21 : -1;
     }
 
     private static int sep(String s, int p) {

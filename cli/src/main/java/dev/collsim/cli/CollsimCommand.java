@@ -29,10 +29,9 @@ import picocli.CommandLine;
             DiagnoseCommand.class, CompareCommand.class,
             CalibrateCommand.class, AccuracyCommand.class, TuneCommand.class,
             PlanCommand.class, ReportCommand.class,
-            MergeCommand.class},
+            MergeCommand.class, SweepLauncherCommand.class},
         footer = {"%nWith no subcommand: the built-in what-if report on the default cluster, written to"
-            + " ./collsim-report/ (same as 'collsim report').",
-            "Design sweeps: ./collsim sweep SPEC.yaml (Apache Spark; ./collsim sweep --help)."},
+            + " ./collsim-report/ (same as 'collsim report')."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error (a bug; a stack trace is printed)",
             "2:usage error", "3:invalid input file (every problem is listed)",

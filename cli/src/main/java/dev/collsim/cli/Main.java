@@ -5,6 +5,8 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.IoMessages;
 import dev.collsim.io.UserInputException;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 
 /** Entry point. {@link #run} returns the exit code so tests never call {@code System.exit}. */
@@ -86,10 +88,36 @@ public final class Main {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
         String name = cmd.getCommandSpec().qualifiedName(" ");
+        if (unknownCommand(ex, cmd, err)) {
+            return ExitCodes.USAGE;
+        }
         err.println(name + ": " + ex.getMessage());
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Try '" + name + " --help'.");
         err.flush();
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * {@code collsim foo}: a first word that is no command and no option is an unknown command, named with the list
+     * of commands and picocli's near misses ({@code UnmatchedArgumentException.getSuggestions}).
+     *
+     * @return true when it was one (and was reported)
+     */
+    private static boolean unknownCommand(CommandLine.ParameterException ex, CommandLine cmd, PrintWriter err) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u) || cmd.getParent() != null
+                || u.getUnmatched().isEmpty() || u.getUnmatched().get(0).startsWith("-")) {
+            return false;
+        }
+        err.println("collsim: unknown command '" + u.getUnmatched().get(0) + "'; commands: "
+                + String.join(", ", cmd.getSubcommands().keySet()));
+        List<String> near = u.getSuggestions();
+        if (!near.isEmpty()) {
+            err.println("Did you mean " + near.stream().map(n -> "'collsim " + n + "'")
+                    .collect(Collectors.joining(" or ")) + "?");
+        }
+        err.println("Try 'collsim --help'.");
+        err.flush();
+        return true;
     }
 }

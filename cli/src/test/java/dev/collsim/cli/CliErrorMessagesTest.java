@@ -164,4 +164,39 @@ class CliErrorMessagesTest {
         assertTrue(report.err().contains("s.yaml:3:16") && report.err().contains("did you mean '200 Gb/s'?"),
                 report.err());
     }
+
+    /** A first word that is no command: named, with the commands and picocli's near misses; exit 2 (usage). */
+    @Test
+    void unknownCommandListsTheCommands() {
+        CliRun r = CliRun.run("foo");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        String[] lines = r.err().strip().split("\\R");
+        assertTrue(lines[0].startsWith("collsim: unknown command 'foo'; commands: topo, predict, run, "), lines[0]);
+        assertTrue(lines[0].endsWith(", merge, sweep"), lines[0]);
+        assertEquals("Try 'collsim --help'.", lines[lines.length - 1]);
+        assertFalse(r.err().contains("Unmatched argument"), r.err());
+        CliRun typo = CliRun.run("prdict", "allreduce");
+        assertEquals(ExitCodes.USAGE, typo.code(), typo.err());
+        assertTrue(typo.err().contains("Did you mean 'collsim predict'"), typo.err());
+        // an unknown option of the root command stays picocli's message
+        assertTrue(CliRun.run("--nope").err().contains("Unknown option: '--nope'"));
+    }
+
+    /** sweep is listed with the commands; started from the cli jar (not the launcher) it says how it runs. */
+    @Test
+    void sweepIsACommandRunByTheLauncher() {
+        CliRun help = CliRun.run("--help");
+        assertTrue(help.out().lines().anyMatch(l -> l.startsWith("  sweep ")), help.out());
+        CliRun r = CliRun.run("sweep", "spec.yaml");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        assertTrue(r.err().contains("./collsim sweep SPEC.yaml"), r.err());
+    }
+
+    /** topo show prints a cloud system's name as the provider spells it (systems.tsv: Standard_ND96isr_H100_v5). */
+    @Test
+    void systemNamesKeepTheProvidersSpelling() {
+        CliRun r = CliRun.run("topo", "show", "-c", "standard_nd96isr_h100_v5x2");
+        assertEquals(ExitCodes.OK, r.code(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.equals("cluster    Standard_ND96isr_H100_v5x2")), r.out());
+    }
 }

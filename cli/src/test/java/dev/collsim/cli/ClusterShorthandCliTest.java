@@ -47,13 +47,14 @@ class ClusterShorthandCliTest {
         assertTrue(r.out().contains("all_reduce, 4 ranks, cluster catalog:dgx-h100 (-c " + c + ")"), r.out());
     }
 
-    /** A known host type with a host count of 0 is named as such, not as an unknown name. */
+    /** A known host type with a host count of 0 is named as such, not as an unknown name; exit 2 (usage). */
     @ParameterizedTest
     @ValueSource(strings = {"dgx-h100x0", "dgx-h100:0"})
     void zeroHostsIsNamed(String c) {
         CliRun r = CliRun.run("predict", "all_reduce", "-c", c);
-        assertEquals(3, r.code(), r.err());
-        assertTrue(r.err().contains("host count 0 of catalog host type dgx-h100: must be at least 1 (dgx-h100x1 is"
-                + " one host)"), r.err());
+        // a bad option value is a usage error (README, Exit codes: 2), not an invalid input file (3)
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-c/--cluster " + c + ": hosts must be >= 1, found 0 (dgx-h100x1 is one host)"),
+                r.err());
     }
 }

@@ -8,8 +8,16 @@ import dev.collsim.topology.NetworkClass;
  */
 public interface HostType {
 
-    /** @return the catalog name, e.g. {@code dgx-h100} */
+    /** @return the catalog name, e.g. {@code dgx-h100}; lower case, the key names are looked up by */
     String name();
+
+    /**
+     * @return the name as its maker spells it (a cloud instance type such as {@code Standard_ND96isr_H100_v5}), for
+     *         what collsim prints; {@link #name()} unless the type says otherwise
+     */
+    default String displayName() {
+        return name();
+    }
 
     /** @return one line describing the host and citing its main source */
     String description();

@@ -34,6 +34,12 @@ public record SystemHost(SystemEntry entry) implements HostType {
         return entry.key();
     }
 
+    /** @return the name as the provider spells it (the data file's {@code name} column) */
+    @Override
+    public String displayName() {
+        return entry.name();
+    }
+
     @Override
     public String description() {
         return entry.describe();

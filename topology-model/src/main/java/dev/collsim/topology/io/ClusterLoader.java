@@ -7,6 +7,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.TopologyReader;
+import dev.collsim.io.UserInputException;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
@@ -98,6 +99,7 @@ public final class ClusterLoader {
      * @return the topology with its spec and origin
      * @throws InputException when the name resolves to nothing (listing configs and catalog names), the file cannot
      *                        be read, its format is not recognized, or it has problems (all listed)
+     * @throws UserInputException (usage, exit 2) when a catalog name's host count is 0 or too large
      */
     public static ClusterSource resolve(String cluster, HardwareHints hints, Path folder) throws InputException {
         String name = cluster == null || cluster.isBlank() ? DEFAULT : cluster.trim();
@@ -123,9 +125,10 @@ public final class ClusterLoader {
         Matcher hosts = SHORTHAND.matcher(name.trim().toLowerCase(Locale.ROOT));
         if (hosts.matches() && Catalog.hostType(hosts.group(1)).isPresent()) {
             String n = hosts.group(2) != null ? hosts.group(2) : hosts.group(3);
-            String why = n.matches("0+") ? "at least 1 (" + hosts.group(1) + "x1 is one host)" : "a smaller number";
-            throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "host count " + n + " of catalog"
-                    + " host type " + hosts.group(1) + ": must be " + why));
+            // a bad value of the option, not of a file: a usage error (exit 2), as the README's exit codes say
+            String why = n.matches("0+") ? "hosts must be >= 1, found " + n + " (" + hosts.group(1) + "x1 is one host)"
+                    : "host count " + n + " of catalog host type " + hosts.group(1) + " is too large";
+            throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
         if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
             throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file"));
@@ -164,7 +167,7 @@ public final class ClusterLoader {
         Optional<HostType> type = text == null ? Optional.empty() : Catalog.hostType(text.trim());
         if (type.isPresent()) {
             HostType t = type.get();
-            return Optional.of(new ClusterSpec(t.name(), t.description(), t, 1, null));
+            return Optional.of(new ClusterSpec(t.displayName(), t.description(), t, 1, null));
         }
         return shorthand(text);
     }
@@ -203,13 +206,13 @@ public final class ClusterLoader {
             return Optional.empty();
         }
         ClusterSpec s = spec(type.get(), (int) hosts);
-        return Optional.of(new ClusterSpec(type.get().name() + "x" + count, s.source(), s.hostType(), s.count(),
+        return Optional.of(new ClusterSpec(type.get().displayName() + "x" + count, s.source(), s.hostType(), s.count(),
                 s.fabric()));
     }
 
     /** N hosts of a type on a rail-optimized fabric, or with none when the type has no compute NIC. */
     private static ClusterSpec spec(HostType t, int count) {
-        String name = t.name() + "x" + count;
+        String name = t.displayName() + "x" + count;
         if (count > 1) {
             ClusterSpec rail = new ClusterSpec(name, t.description(), t, count, FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
             try {

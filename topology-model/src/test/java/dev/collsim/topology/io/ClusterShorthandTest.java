@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.UserInputException;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.fabric.Bisection;
@@ -57,10 +58,10 @@ class ClusterShorthandTest {
         assertTrue(ClusterLoader.shorthand("no-such-hostx2").isEmpty());
         assertTrue(ClusterLoader.shorthand("dgx-h100:0").isEmpty());
         assertTrue(ClusterLoader.shorthand("dgx-h100:").isEmpty());
-        InputException e = assertThrows(InputException.class, () -> ClusterLoader.load("dgx-h100:0"));
-        // a known host type with 0 hosts is named as such (not as an unknown name)
-        assertTrue(e.getMessage().contains("host count 0 of catalog host type dgx-h100: must be at least 1"),
-                e.getMessage());
+        UserInputException e = assertThrows(UserInputException.class, () -> ClusterLoader.load("dgx-h100:0"));
+        // a known host type with 0 hosts is named as such (not as an unknown name), a bad option value: usage (2)
+        assertTrue(e.getMessage().contains("hosts must be >= 1, found 0 (dgx-h100x1 is one host)"), e.getMessage());
+        assertEquals(UserInputException.USAGE, e.exitCode());
         InputException unknown = assertThrows(InputException.class, () -> ClusterLoader.load("no-such-hostx2"));
         assertTrue(unknown.getMessage().contains("NAMExN or NAME:N"), unknown.getMessage());
     }

@@ -33,10 +33,11 @@ class SystemCatalogTest {
     // it fails.
     @ParameterizedTest
     @CsvSource({
-        // aws.amazon.com/ec2/instance-types/p4/: 8x A100 40 GB / 80 GB, 400 Gbps EFA, GPUDirect RDMA; 4 network cards
+        // AWS compute blog (P4d deep dive) and aws.amazon.com/ec2/instance-types/p4/: 8x A100 40 GB / 80 GB, 400 Gbps
+        // EFA, GPUDirect RDMA; 4 network cards
         "p4d.24xlarge, A100-SXM4-40GB, 8, 12, 4, 100, 400, efa, true",
         "p4de.24xlarge, A100-SXM4-80GB, 8, 12, 4, 100, 400, efa, true",
-        // aws.amazon.com/ec2/instance-types/p5/: 3200 Gbps EFA; EFA user guide: 32 network cards on P5 and P5e
+        // EC2 user guide (p5-efa): P5 and P5e up to 32 network cards, 3,200 Gbps
         "p5.48xlarge, H100-SXM5-80GB, 8, 18, 32, 100, 3200, efa, true",
         "p5e.48xlarge, H200-SXM-141GB, 8, 18, 32, 100, 3200, efa, true",
         // p5 page: p5en 3200 Gbps EFAv3 over 16 network cards

@@ -34,8 +34,9 @@ public final class AccuracyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InputException {
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(inputs, spec.commandLine().getErr());
-        var rows = new AccuracyRunner(NcclVersion.DEFAULT).run(batch.datasets());
-        spec.commandLine().getOut().print(AccuracyText.render(rows));
+        AccuracyRunner runner = new AccuracyRunner(NcclVersion.DEFAULT);
+        var rows = runner.run(batch.datasets());
+        spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows)));
         return batch.exitCode(ExitCodes.OK);
     }
 }

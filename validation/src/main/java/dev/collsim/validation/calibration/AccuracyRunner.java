@@ -104,6 +104,27 @@ public final class AccuracyRunner {
     }
 
     /**
+     * The datasets {@link #run} gives no row: those with nothing per size to compare (a summary-only table, a run
+     * whose table the author cut to its footer), so that the table's reader sees every dataset accounted for.
+     *
+     * @param datasets the datasets given to {@link #run}
+     * @param rows     its rows
+     * @return one entry per dataset without a row: {@code file:line (label): why}
+     */
+    public List<String> withoutRows(List<Dataset> datasets, List<AccuracyRow> rows) {
+        Set<Dataset> shown = new HashSet<>();
+        rows.forEach(r -> shown.add(r.dataset()));
+        List<String> out = new ArrayList<>();
+        for (Dataset d : datasets) {
+            if (!shown.contains(d)) {
+                String why = defaults.compare(d, Optional.empty()).reason();
+                out.add(d.file() + ":" + d.line() + " (" + d.label() + "): " + (why.isEmpty() ? "not compared" : why));
+            }
+        }
+        return out;
+    }
+
+    /**
      * Datasets diagnose finds a PROBLEM in (a misconfigured or broken run): they are compared, but never used to
      * calibrate others, since a fit to a broken run would teach the model the breakage.
      */

@@ -24,6 +24,16 @@ public final class AccuracyText {
      *         the {@link AccuracySummary} of the healthy datasets
      */
     public static String render(List<AccuracyRow> rows) {
+        return render(rows, List.of());
+    }
+
+    /**
+     * @param rows       the rows
+     * @param withoutRow the datasets without a row and why ({@link AccuracyRunner#withoutRows}), listed under the
+     *                   table
+     * @return as {@link #render(List)}, with a line naming the datasets without a row when there are any
+     */
+    public static String render(List<AccuracyRow> rows, List<String> withoutRow) {
         StringBuilder sb = new StringBuilder();
         sb.append("| dataset | hardware class | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % "
                 + "| fitted (LOO) | refused fits | note |\n");
@@ -51,6 +61,10 @@ public final class AccuracyText {
                     cal5 += r.calibrated() <= 5 ? 1 : 0;
                 }
             }
+        }
+        if (!withoutRow.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "%nNot in the table (nothing per size to compare), %d dataset(s): %s.%n",
+                    withoutRow.size(), String.join("; ", withoutRow).replace("|", "/")));
         }
         sb.append(String.format(Locale.ROOT, "%n%s calibrated value is the uncalibrated one: every fit on the other "
                 + "datasets was refused. Fitted: launch = launchOverheadUs (us), latScale = latencyScale, effSimple/"

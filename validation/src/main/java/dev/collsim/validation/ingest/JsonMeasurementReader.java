@@ -72,8 +72,8 @@ public final class JsonMeasurementReader {
         if (cut.isEmpty()) {
             var loc = e.getLocation();
             throw new InputException(new InputProblem(file, loc == null ? 0 : loc.getLineNr(),
-                    loc == null ? 0 : loc.getColumnNr(), "", "the JSON ends before its first complete result (cut "
-                    + "short?): " + e.getOriginalMessage()));
+                    loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: it ends before its first complete "
+                    + "result (cut short?): " + e.getOriginalMessage()));
         }
         try {
             return MAPPER.readTree(cut.get().json());

@@ -180,7 +180,7 @@ public final class NcclTestsTextReader {
             return i + 1;
         }
         if (ROW.matcher(t).find()) {
-            row(text, no, lines[i].length() - text.length());
+            row(text, no, lines[i].length() - text.length(), i == lines.length - 1);
             return i + 1;
         }
         Matcher a = AVG.matcher(t);
@@ -288,22 +288,26 @@ public final class NcclTestsTextReader {
         }
     }
 
-    private void row(String t, int no, int prefix) {
+    private void row(String t, int no, int prefix, boolean endsFile) {
         if (layout == null) {
             problems.add(new InputProblem(file, no, 1, "row", "a data row before any nccl-tests table header "
                     + "('#  size  count  type  redop  root  time  algbw  busbw  #wrong ...')"));
             return;
         }
         if (partial != null) {
-            problems.add(new InputProblem(file, partial.line(), 0, "row",
-                    "row is cut short but is not the last row of its table"));
+            problems.add(new InputProblem(file, partial.line(), 0, "row", "row is cut short but is not the last row of its table"));
             partial = null;
         }
         NcclTestsRows.Result r = NcclTestsRows.parse(file, layout, t, no);
-        if (r.problem() != null) {
-            InputProblem p = r.problem();
-            problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),
-                    p.message()) : p);
+        InputProblem p = r.problem();
+        if (p != null) {
+            if (endsFile) { // the file's last line, no newline after it: a file cut short (a killed job)
+                tableNotes.add(new Note(no, "output cut short: the file ends inside the row at line " + no + " ("
+                        + p.message() + "); the row is dropped"));
+            } else {
+                problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),
+                        p.message()) : p);
+            }
             return;
         }
         String negative = PerfPoint.negative(r.row());

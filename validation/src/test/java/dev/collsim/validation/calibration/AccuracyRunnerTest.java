@@ -38,4 +38,25 @@ class AccuracyRunnerTest {
         String md = AccuracyText.render(rows);
         assertTrue(md.contains("Single-host NVLink datasets: 7"), md);
     }
+
+    /**
+     * A summary-only file (max/avg busbw per collective and host count, 8 table rows) and a run cut to its footer by
+     * its author have no row; they are named under the table with why, none left out silently.
+     */
+    @Test
+    void datasetsWithoutRowsAreNamed() throws Exception {
+        List<Dataset> in = new ArrayList<>(Corpus.read(
+                "A-summary-allgather-allreduce-alltoall-reducescatter-2x1-4x1xGB10-dgxspark-roce-multiswitch.txt"));
+        in.addAll(Corpus.read("A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt"));
+        AccuracyRunner runner = new AccuracyRunner(NcclVersion.DEFAULT);
+        List<AccuracyRow> rows = runner.run(in);
+        List<String> without = runner.withoutRows(in, rows);
+        // the summary's 8 rows (AllGather .. ReduceScatter x 2 and 4 hosts) and the B200 file's runs 2 and 3
+        assertEquals(10, without.size(), without.toString());
+        assertEquals(in.size(), rows.size() + without.size());
+        assertTrue(without.get(0).endsWith(":14 (AllGather 2 hosts): no per-size times (SUMMARY)"), without.get(0));
+        assertTrue(without.stream().anyMatch(w -> w.contains("(FOOTER_ONLY)")), without.toString());
+        String md = AccuracyText.render(rows, without);
+        assertTrue(md.contains("Not in the table (nothing per size to compare), 10 dataset(s): "), md);
+    }
 }

@@ -1,7 +1,11 @@
 package dev.collsim.validation.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.io.InputException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -50,5 +54,30 @@ class CutShortTest {
         for (Dataset d : MeasurementReader.read(Path.of("../data/device/h200x2-2026-11-29/nccl-tests-all_reduce.txt"))) {
             assertEquals(List.of(), cutNotes(d));
         }
+    }
+
+    /**
+     * A file that ends inside a row's out-of-place half (a job killed mid-write): the DGX H100 2x2 file (command
+     * {@code -b 8 -e 8192M}) cut after the 16384 B row's "291.4" (its out-of-place time; algbw, busbw and #wrong
+     * missing). The 11 rows before it (8 B .. 8192 B by x2: 2^3 .. 2^13) are read; the cut row is dropped, and the
+     * notes say so and that the run asked for sizes up to 8192 MiB = 8589934592 B.
+     */
+    @Test
+    void aFileEndingInsideARowDropsThatRow() throws Exception {
+        String text = Files.readString(DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt"));
+        String cut = text.substring(0, text.indexOf("291.4") + "291.4".length());
+        Dataset d = MeasurementReader.read("cut.txt", cut).get(0);
+        assertEquals(11, d.points().size());
+        assertEquals(8192, d.points().get(10).sizeBytes());
+        List<String> notes = cutNotes(d).stream().map(Note::text).toList();
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith("output cut short: the file ends inside the row at line 32 ")
+                && n.endsWith("; the row is dropped")), notes.toString());
+        assertTrue(notes.stream().anyMatch(n -> n.contains("the table stops at 8192 B")
+                && n.contains("up to 8589934592 B")), notes.toString());
+        // the same row followed by a newline and more text is a broken row, not a cut: still an error with its line
+        String broken = cut + "\n       32768          8192     float     sum      -1    29.22    1.12    1.68      0"
+                + "    29.55    1.11    1.66      0\n";
+        InputException e = assertThrows(InputException.class, () -> MeasurementReader.read("broken.txt", broken));
+        assertTrue(e.getMessage().contains("broken.txt:32"), e.getMessage());
     }
 }

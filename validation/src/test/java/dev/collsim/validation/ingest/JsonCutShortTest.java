@@ -68,7 +68,7 @@ class JsonCutShortTest {
     void aFileCutBeforeItsFirstResultOrBrokenInItsMiddleIsNotRead() throws Exception {
         String early = upTo(run(), "\"in_place\"", 1);
         InputException e = assertThrows(InputException.class, () -> MeasurementReader.read("cut.json", early));
-        assertTrue(e.getMessage().contains("ends before its first complete result"), e.getMessage());
+        assertTrue(e.getMessage().contains("not valid JSON: it ends before its first complete result"), e.getMessage());
         // a broken middle is no cut: still "not valid JSON"
         String broken = run().replaceFirst("\"size\" : 64,", "\"size\" : 64,,");
         InputException b = assertThrows(InputException.class, () -> MeasurementReader.read("bad.json", broken));

@@ -108,8 +108,7 @@ public final class JsonMeasurementReader {
     }
 
     /** Reads one run object ({@code index}: 1-based position in a file holding an array of runs). */
-    private static Dataset readRun(String file, JsonNode root, int index, Optional<JsonCut.Mended> cut)
-            throws InputException {
+    private static Dataset readRun(String file, JsonNode root, int index, Optional<JsonCut.Mended> cut) throws InputException {
         List<InputProblem> problems = new ArrayList<>();
         boolean collsim = root.has("tool");
         PerfRun run = collsim ? perfRun(file, root) : null;

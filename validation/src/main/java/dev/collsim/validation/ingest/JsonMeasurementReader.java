@@ -114,8 +114,7 @@ public final class JsonMeasurementReader {
         PerfRun run = collsim ? perfRun(file, root) : null;
         JsonNode results = root.path("results");
         if (!results.isArray() || results.isEmpty()) {
-            throw new InputException(new InputProblem(file, 0, 0, "results",
-                    "missing or empty; expected the list of result rows"));
+            throw new InputException(new InputProblem(file, 0, 0, "results", "missing or empty; expected the list of result rows"));
         }
         Collective c = collective(file, root, collsim);
         List<RankInfo> ranks = ranks(root, collsim);
@@ -171,8 +170,7 @@ public final class JsonMeasurementReader {
         cut.ifPresent(m -> notes.add(cutNote(m, root, points)));
         int nRanks = collsim ? root.path("n_ranks").asInt(ranks.size()) : ranks.size();
         if (nRanks < 1) {
-            throw new InputException(new InputProblem(file, 0, 0, collsim ? "n_ranks" : "config.devices",
-                    "no ranks listed"));
+            throw new InputException(new InputProblem(file, 0, 0, collsim ? "n_ranks" : "config.devices", "no ranks listed"));
         }
         List<PerfPoint> located = points.stream()
                 .map(p -> new PerfPoint(p.row().withRun(c.testName(), nRanks), p.line())).toList();

@@ -95,7 +95,8 @@ public final class FlowSweep {
         }
         Topology fabric = fabric(r, placed, others);
         NetworkModel model = NetworkModel.of(fabric, r.failed(), r.routing());
-        NetworkBackend backend = r.congestionAware() ? new FlowNetwork(r.timeline(), 3, r.completionWindow())
+        NetworkBackend backend = r.congestionAware() ? new FlowNetwork(r.timeline(), 3, r.completionWindow(),
+                r.stepSamples())
                 : new LinksNetwork(r.timeline(), 3);
         Collective c = r.collective();
         List<Prediction> out = new ArrayList<>();
@@ -126,6 +127,11 @@ public final class FlowSweep {
                     time, -1, nccl.physicalBoundBusBw(), ch.phasesPrefix() + backend.name() + ": " + busiest));
             choices.add(ch);
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
+            if (t.makespanBoundUs() > 0) {
+                notes.add(String.format(Locale.ROOT, "size %d: step sampling: time %.2f us +- %.2f us (3 estimated"
+                        + " standard errors) from %d of %d steps, each simulated exactly (--step-samples)", size, time,
+                        t.makespanBoundUs(), r.stepSamples(), jobs.get(0).schedule().steps().size()));
+            }
             for (int j = 0; j < jobs.size() && jobs.size() > 1; j++) {
                 final int jj = j;
                 double alone = aloneCache.computeIfAbsent(j == 0 ? -1 - k : j, x -> backend.time(

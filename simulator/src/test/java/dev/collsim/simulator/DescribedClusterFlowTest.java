@@ -89,7 +89,7 @@ class DescribedClusterFlowTest {
         FlowRequest r = new FlowRequest(t, t.gpus().subList(0, ranks), c, DataType.FLOAT, RedOp.SUM, List.of(size),
                 NcclSettings.DEFAULTS, new RankPlacement(policy, null, null), FlowChoice.Override.NONE, false, 0,
                 new RoutingOptions(Multipath.ECMP, true, 7), Set.of(), List.of(), true,
-                false, 0, 0, 1);
+                false, 0, 0, 0, 1);
         return new FlowSweep(new NcclPredictor()).run(r);
     }
 }

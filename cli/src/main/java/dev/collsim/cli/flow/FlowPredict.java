@@ -110,7 +110,7 @@ public final class FlowPredict {
             request = new FlowRequest(topo, rankList, c, type, op, sizes, ncclEnv, placement(o.placementText(),
                     "--placement"), override, o.ringOrderByRank(), o.rails == null ? 0 : o.rails,
                     new RoutingOptions(o.routing, !o.noPxn, o.seed), failed.links(), jobs, congestionAware,
-                    o.timeline != null, o.completionWindow, shard[0], shard[1]);
+                    o.timeline != null, o.completionWindow, o.stepSamples, shard[0], shard[1]);
         } catch (IllegalArgumentException e) {
             // every flow option (--fabric, --fail-*, --job, --placement, --schedule, --shard) names itself
             throw new UserError(e.getMessage(), ExitCodes.USAGE);

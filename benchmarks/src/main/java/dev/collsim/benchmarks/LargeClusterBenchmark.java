@@ -5,14 +5,21 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.FlowChoice;
+import dev.collsim.simulator.FlowRequest;
+import dev.collsim.simulator.FlowSweep;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.network.RankPlacement;
+import dev.collsim.simulator.network.RoutingOptions;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -67,6 +74,25 @@ public class LargeClusterBenchmark {
                 1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
         keep = new Object[] {t, p};
         return p;
+    }
+
+    /**
+     * The flow backend on the same cluster, as {@code collsim predict -c dgx-h100xN --backend flow --nprocs 64
+     * allreduce -b 1G -e 1G}: 64 ranks on hosts 0..7; only those hosts, their rail leaves and the spines are built
+     * ({@link Topology#withHostsOnly}), so this too must fit the 256 MiB heap at 100,000 hosts.
+     *
+     * @return the sweep's result (JMH consumes it)
+     * @throws InputException never for the catalog shorthand
+     */
+    @Benchmark
+    public FlowSweep.Result buildAndFlow64Ranks() throws InputException {
+        Topology t = ClusterLoader.load("dgx-h100x" + hosts);
+        FlowRequest r = new FlowRequest(t, t.gpus().subList(0, 64), Collective.ALL_REDUCE, DataType.FLOAT, RedOp.SUM,
+                List.of(1L << 30), NcclSettings.DEFAULTS, RankPlacement.CONTIGUOUS, FlowChoice.Override.NONE, false, 0,
+                RoutingOptions.DEFAULT, Set.of(), List.of(), true, false, 0, 0, 0, 1);
+        FlowSweep.Result res = new FlowSweep(new NcclPredictor()).run(r);
+        keep = new Object[] {t, res};
+        return res;
     }
 
     /** Prints the heap in use after a full GC, with the last cluster and its prediction still reachable. */

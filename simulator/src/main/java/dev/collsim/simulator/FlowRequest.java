@@ -4,6 +4,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.network.FlowNetwork;
 import dev.collsim.simulator.network.RankPlacement;
 import dev.collsim.simulator.network.RoutingOptions;
 import dev.collsim.topology.Gpu;
@@ -37,13 +38,17 @@ import java.util.Set;
  * @param timeline         record every flow for a timeline
  * @param completionWindow flow backend: finish together flows that end within this fraction of the step's elapsed
  *                         time, in [0, 1)
+ * @param stepSamples      flow backend: time a lone job of more steps from this many of them, with a stated error
+ *                         bound ({@link FlowNetwork#FlowNetwork(boolean, int, double, int)}); 0 simulates every
+ *                         step
  * @param shardIndex       simulate only sizes k with {@code k mod shardCount == shardIndex}
  * @param shardCount       {@code >= 1}
  */
 public record FlowRequest(Topology topology, List<Gpu> ranks, Collective collective, DataType dataType, RedOp op,
         List<Long> sizes, NcclSettings ncclEnv, RankPlacement placement, FlowChoice.Override override,
         boolean rankOrder, int rails, RoutingOptions routing, Set<Link> failed, List<FlowJob> jobs,
-        boolean congestionAware, boolean timeline, double completionWindow, int shardIndex, int shardCount) {
+        boolean congestionAware, boolean timeline, double completionWindow, int stepSamples, int shardIndex,
+        int shardCount) {
 
     /** @throws IllegalArgumentException on a completion window outside [0, 1) or a bad shard */
     public FlowRequest {
@@ -60,6 +65,10 @@ public record FlowRequest(Topology topology, List<Gpu> ranks, Collective collect
         jobs = List.copyOf(jobs);
         if (!(completionWindow >= 0 && completionWindow < 1)) {
             throw new IllegalArgumentException("--completion-window must be in [0, 1), got " + completionWindow);
+        }
+        if (stepSamples != 0 && stepSamples < FlowNetwork.MIN_STEP_SAMPLES) {
+            throw new IllegalArgumentException("--step-samples must be 0 (every step) or >= "
+                    + FlowNetwork.MIN_STEP_SAMPLES + ", got " + stepSamples);
         }
         if (shardCount < 1 || shardIndex < 0 || shardIndex >= shardCount) {
             throw new IllegalArgumentException("shard " + shardIndex + "/" + shardCount + ": need 0 <= I < N");

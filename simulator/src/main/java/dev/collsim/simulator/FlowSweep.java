@@ -16,9 +16,12 @@ import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
 import dev.collsim.simulator.network.UnroutableException;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,9 +48,11 @@ public final class FlowSweep {
      * @param choices     per prediction: what was simulated
      * @param notes       per-size lines: busiest links, every job's start, end, time alone and slowdown
      * @param timeline    per prediction: every flow's record (empty unless the request asks for a timeline)
+     * @param fabric      the topology simulated: the request's, or for a cluster described once only the hosts the
+     *                    ranks are on ({@link Topology#withHostsOnly})
      */
     public record Result(List<Prediction> predictions, List<Double> linksBusBw, List<FlowChoice> choices,
-            List<String> notes, List<List<FlowRecord>> timeline) {
+            List<String> notes, List<List<FlowRecord>> timeline, Topology fabric) {
     }
 
     private final CollectivePredictor chooser;
@@ -80,16 +85,18 @@ public final class FlowSweep {
         int maxLocal = r.ranks().stream().mapToInt(Gpu::index).max().orElse(0);
         List<Gpu> pool = new ArrayList<>(r.topology().gpus().stream().filter(g -> g.index() <= maxLocal).toList());
         List<Gpu> placed = placed(() -> r.placement().place(pool, r.ranks().size(), seed, hostCount));
-        pool.removeAll(placed);
+        pool.removeAll(new HashSet<>(placed)); // a set: removeAll asks contains per GPU
         List<Job> others = new ArrayList<>();
         for (FlowJob j : r.jobs()) {
             List<Gpu> g = placed(() -> j.placement().place(pool, j.nRanks(), seed, hostCount));
-            pool.removeAll(g);
+            pool.removeAll(new HashSet<>(g));
             FlowChoice ch = choose(r, j.collective(), j.sizeBytes(), RedOp.SUM, j.override(), g);
             others.add(new Job(j.name(), ch.build(j.collective(), j.sizeBytes()), ch.order(), j.startUs()));
         }
-        NetworkModel model = NetworkModel.of(r.topology(), r.failed(), r.routing());
-        NetworkBackend backend = r.congestionAware() ? new FlowNetwork(r.timeline(), 3, r.completionWindow())
+        Topology fabric = fabric(r, placed, others);
+        NetworkModel model = NetworkModel.of(fabric, r.failed(), r.routing());
+        NetworkBackend backend = r.congestionAware() ? new FlowNetwork(r.timeline(), 3, r.completionWindow(),
+                r.stepSamples())
                 : new LinksNetwork(r.timeline(), 3);
         Collective c = r.collective();
         List<Prediction> out = new ArrayList<>();
@@ -120,6 +127,11 @@ public final class FlowSweep {
                     time, -1, nccl.physicalBoundBusBw(), ch.phasesPrefix() + backend.name() + ": " + busiest));
             choices.add(ch);
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
+            if (t.makespanBoundUs() > 0) {
+                notes.add(String.format(Locale.ROOT, "size %d: step sampling: time %.2f us +- %.2f us (3 estimated"
+                        + " standard errors) from %d of %d steps, each simulated exactly (--step-samples)", size, time,
+                        t.makespanBoundUs(), r.stepSamples(), jobs.get(0).schedule().steps().size()));
+            }
             for (int j = 0; j < jobs.size() && jobs.size() > 1; j++) {
                 final int jj = j;
                 double alone = aloneCache.computeIfAbsent(j == 0 ? -1 - k : j, x -> backend.time(
@@ -131,7 +143,24 @@ public final class FlowSweep {
             }
             timeline.add(t.timeline());
         }
-        return new Result(out, linksBusBw, choices, notes, timeline);
+        return new Result(out, linksBusBw, choices, notes, timeline, fabric);
+    }
+
+    /**
+     * The fabric to simulate on: for a cluster of identical hosts described once (and nothing failed, named on the
+     * whole cluster), only the hosts the jobs' ranks are on, with their leaves and every spine
+     * ({@link Topology#withHostsOnly}): every transfer of the jobs stays on those hosts and the routes between them
+     * are the whole cluster's, so the times are the same and a ring over k ranks builds k ranks' hosts. Otherwise the
+     * request's topology.
+     */
+    private static Topology fabric(FlowRequest r, List<Gpu> placed, List<Job> others) {
+        if (!r.failed().isEmpty() || r.topology().hostTemplate().isEmpty()) {
+            return r.topology();
+        }
+        BitSet hosts = new BitSet();
+        placed.forEach(g -> hosts.set(g.host()));
+        others.forEach(j -> j.ranks().forEach(g -> hosts.set(g.host())));
+        return r.topology().withHostsOnly(hosts.stream().toArray());
     }
 
     /** NCCL's choice for another job (asked only when the override leaves something to NCCL). */

@@ -2,6 +2,7 @@ package dev.collsim.topology;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jgrapht.Graph;
 
@@ -17,20 +18,33 @@ final class GraphParts {
 
     private Supplier<Built> builder;
     private volatile Built built;
+    /** Builds some hosts only (a described cluster), or null. */
+    private final Function<int[], Topology> partial;
 
-    private GraphParts(Built built, Supplier<Built> builder) {
+    private GraphParts(Built built, Supplier<Built> builder, Function<int[], Topology> partial) {
         this.built = built;
         this.builder = builder;
+        this.partial = partial;
     }
 
     /** @return parts that exist already */
     static GraphParts of(Graph<Device, Link> graph, Map<String, Device> byId) {
-        return new GraphParts(new Built(graph, byId), null);
+        return new GraphParts(new Built(graph, byId), null, null);
     }
 
-    /** @param builder builds the parts on first {@link #get()}; @return lazy parts */
-    static GraphParts lazy(Supplier<Built> builder) {
-        return new GraphParts(null, Objects.requireNonNull(builder, "builder"));
+    /**
+     * @param builder builds the parts on first {@link #get()}
+     * @param partial builds only the given hosts ({@link #hostsOnly})
+     * @return lazy parts
+     */
+    static GraphParts lazy(Supplier<Built> builder, Function<int[], Topology> partial) {
+        return new GraphParts(null, Objects.requireNonNull(builder, "builder"), Objects.requireNonNull(partial,
+                "partial"));
+    }
+
+    /** @param hosts host indices; @return a topology of those hosts only, or null when the parts are built */
+    Topology hostsOnly(int[] hosts) {
+        return partial == null || built() ? null : partial.apply(hosts);
     }
 
     /** @return true when the parts exist */

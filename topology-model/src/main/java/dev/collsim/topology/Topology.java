@@ -52,7 +52,8 @@ public final class Topology {
         this.template = null;
     }
 
-    private Topology(String name, String source, int hosts, Topology template, Supplier<Topology> full) {
+    private Topology(String name, String source, int hosts, Topology template, Supplier<Topology> full,
+            Function<int[], Topology> partial) {
         this.name = Objects.requireNonNull(name, "name");
         this.source = source == null ? "" : source;
         this.networkClass = template.networkClass;
@@ -60,7 +61,7 @@ public final class Topology {
         this.template = template;
         this.hostCount = hosts;
         this.gpus = new ReplicatedGpus(template.gpusOf(0), hosts);
-        this.parts = GraphParts.lazy(() -> Objects.requireNonNull(full.get(), "full topology").parts.get());
+        this.parts = GraphParts.lazy(() -> Objects.requireNonNull(full.get(), "full topology").parts.get(), partial);
     }
 
     /**
@@ -75,17 +76,30 @@ public final class Topology {
      *                 device and link for link (ids aside), every host of this one; its GPUs are named {@code h0/...}
      * @param full     builds the whole cluster (same name, hosts h0..h{hosts-1}); may throw an
      *                 {@link dev.collsim.io.UserInputException} when the cluster is too large to build in full
+     * @param partial  given host indices, builds those hosts (indices and ids as in the whole cluster) and the part
+     *                 of the network they reach, every route between them kept ({@link #withHostsOnly})
      * @return the topology
      * @throws IllegalArgumentException when hosts is below 1 or hosts x GPUs per host does not fit an int
      */
     public static Topology described(String name, String source, int hosts, Topology template,
-            Supplier<Topology> full) {
+            Supplier<Topology> full, Function<int[], Topology> partial) {
         Objects.requireNonNull(template, "template");
         Objects.requireNonNull(full, "full");
+        Objects.requireNonNull(partial, "partial");
         if (template.template != null) {
             throw new IllegalArgumentException("the template of " + name + " must be materialized");
         }
-        return new Topology(name, source, hosts, template, full);
+        return new Topology(name, source, hosts, template, full, partial);
+    }
+
+    /**
+     * @param hosts host indices in [0, {@link #hostCount()}), at least one
+     * @return for a cluster described once whose graph is not built: only those hosts (indices and ids as here) and
+     *         the network part they reach (their leaves, every spine; routes between them unchanged); else this
+     */
+    public Topology withHostsOnly(int[] hosts) {
+        Topology t = parts.hostsOnly(hosts);
+        return t == null ? this : t.withNetworkClass(networkClass);
     }
 
     /**
@@ -274,21 +288,13 @@ public final class Topology {
             return this;
         }
 
-        /**
-         * @param text a warning about the input (where, what was found, how it was read), without a
-         *             {@code warning:} prefix
-         * @return this
-         */
+        /** @param text an input warning (where, what was found, how read), no {@code warning:} prefix; @return this */
         public Builder warning(String text) {
             warnings.add(Objects.requireNonNull(text, "text"));
             return this;
         }
 
-        /**
-         * Adds a device.
-         *
-         * @throws IllegalArgumentException if another device has the same id
-         */
+        /** Adds a device. @throws IllegalArgumentException if another device has the same id */
         public <T extends Device> T add(T device) {
             if (byId.putIfAbsent(device.id(), device) != null) {
                 throw new IllegalArgumentException("duplicate device id '" + device.id() + "'");

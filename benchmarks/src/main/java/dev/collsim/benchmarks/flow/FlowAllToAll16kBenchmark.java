@@ -1,15 +1,7 @@
 package dev.collsim.benchmarks.flow;
 
-import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.network.FlowNetwork;
-import dev.collsim.simulator.network.Job;
-import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
-import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
-import dev.collsim.simulator.schedule.Schedule;
-import dev.collsim.simulator.schedule.ScheduleRequest;
-import dev.collsim.topology.Topology;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,35 +42,29 @@ public class FlowAllToAll16kBenchmark {
     @Param({"0.05"})
     public double window;
 
-    private NetworkModel rail16k;
-    private NetworkModel fat16k;
-    private Topology railTopo;
-    private Topology fatTopo;
+    private FlowBench rail16k;
+    private FlowBench fat16k;
 
     /** Builds the fabrics once. */
     @Setup(Level.Trial)
     public void setup() {
-        railTopo = BenchFabrics.railOptimized(2048);
-        fatTopo = BenchFabrics.fatTree2to1(2048);
-        rail16k = NetworkModel.of(railTopo);
-        fat16k = NetworkModel.of(fatTopo);
+        rail16k = FlowBench.of(FlowBench.Fabric.RAIL_OPTIMIZED, 2048);
+        fat16k = FlowBench.of(FlowBench.Fabric.FAT_TREE_2TO1, 2048);
     }
 
-    private Timing allToAll(NetworkModel m, Topology t) {
-        Schedule s = new DirectAllToAllSchedule().schedule(new ScheduleRequest(Collective.ALL_TO_ALL, 1L << 30,
-                t.gpus().size(), 8, 8));
-        return new FlowNetwork(false, 3, window, stepSamples).time(List.of(new Job("a2a", s, t.gpus(), 0)), m);
+    private Timing allToAll(FlowBench f) {
+        return new FlowNetwork(false, 3, window, stepSamples).time(FlowBench.alone(f.directAllToAll()), f.model());
     }
 
     /** @return timing of the AllToAll on the rail-optimized fabric (rail leaves, per-rail spines) */
     @Benchmark
     public Timing allToAll16kRailOptimized() {
-        return allToAll(rail16k, railTopo);
+        return allToAll(rail16k);
     }
 
     /** @return timing of the AllToAll on the 2:1 fat-tree (512 leaves, 16 spines) */
     @Benchmark
     public Timing allToAll16kFatTree() {
-        return allToAll(fat16k, fatTopo);
+        return allToAll(fat16k);
     }
 }

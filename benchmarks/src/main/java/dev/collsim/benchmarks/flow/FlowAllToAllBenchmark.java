@@ -1,15 +1,7 @@
 package dev.collsim.benchmarks.flow;
 
-import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.network.FlowNetwork;
-import dev.collsim.simulator.network.Job;
-import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
-import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
-import dev.collsim.simulator.schedule.Schedule;
-import dev.collsim.simulator.schedule.ScheduleRequest;
-import dev.collsim.topology.Topology;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -46,21 +38,17 @@ public class FlowAllToAllBenchmark {
     @Param({"0"})
     public double window;
 
-    private NetworkModel model;
-    private Topology topo;
+    private FlowBench fabric;
 
     /** Builds the fabric once. */
     @Setup(Level.Trial)
     public void setup() {
-        topo = BenchFabrics.fatTree2to1(hosts);
-        model = NetworkModel.of(topo);
+        fabric = FlowBench.of(FlowBench.Fabric.FAT_TREE_2TO1, hosts);
     }
 
     /** @return the timing of the AllToAll */
     @Benchmark
     public Timing allToAll() {
-        Schedule s = new DirectAllToAllSchedule().schedule(new ScheduleRequest(Collective.ALL_TO_ALL, 1L << 30,
-                topo.gpus().size(), 8, 8));
-        return new FlowNetwork(false, 3, window).time(List.of(new Job("a2a", s, topo.gpus(), 0)), model);
+        return new FlowNetwork(false, 3, window).time(FlowBench.alone(fabric.directAllToAll()), fabric.model());
     }
 }

@@ -1,15 +1,7 @@
 package dev.collsim.benchmarks.flow;
 
-import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.network.FlowNetwork;
-import dev.collsim.simulator.network.Job;
-import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
-import dev.collsim.simulator.schedule.RingSchedule;
-import dev.collsim.simulator.schedule.Schedule;
-import dev.collsim.simulator.schedule.ScheduleRequest;
-import dev.collsim.topology.Topology;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,35 +29,25 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgs = {"-Xmx6g"})
 public class FlowScaleBenchmark {
 
-    private NetworkModel rail16k;
-    private NetworkModel fat16k;
-    private Topology railTopo;
-    private Topology fatTopo;
+    private FlowBench rail16k;
+    private FlowBench fat16k;
 
     /** Builds the fabrics once. */
     @Setup(Level.Trial)
     public void setup() {
-        railTopo = BenchFabrics.railOptimized(2048);
-        fatTopo = BenchFabrics.fatTree2to1(2048);
-        rail16k = NetworkModel.of(railTopo);
-        fat16k = NetworkModel.of(fatTopo);
-    }
-
-    private static Timing ring(NetworkModel m, Topology t) {
-        Schedule s = new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_REDUCE, 1L << 30, 16384, 8, 8));
-        return new FlowNetwork().time(List.of(new Job("ar", s, t.gpus(), 0)), m);
+        rail16k = FlowBench.of(FlowBench.Fabric.RAIL_OPTIMIZED, 2048);
+        fat16k = FlowBench.of(FlowBench.Fabric.FAT_TREE_2TO1, 2048);
     }
 
     /** @return timing of a 1 GiB ring AllReduce, 8 channels, on 16,384 GPUs, rail-optimized */
     @Benchmark
     public Timing ringAllReduce16kRailOptimized() {
-        return ring(rail16k, railTopo);
+        return new FlowNetwork().time(FlowBench.alone(rail16k.ringAllReduce()), rail16k.model());
     }
 
     /** @return timing of a 1 GiB ring AllReduce, 8 channels, on 16,384 GPUs, 2:1 fat-tree */
     @Benchmark
     public Timing ringAllReduce16kFatTree() {
-        return ring(fat16k, fatTopo);
+        return new FlowNetwork().time(FlowBench.alone(fat16k.ringAllReduce()), fat16k.model());
     }
-
 }

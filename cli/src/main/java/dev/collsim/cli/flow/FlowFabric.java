@@ -155,6 +155,9 @@ final class FlowFabric {
     }
 
     private static List<String> drawn(String option, int count, Supplier<List<String>> draw) {
+        if (count == 0) {
+            return List.of(); // nothing to draw: a cluster described once stays unbuilt
+        }
         try {
             return draw.get();
         } catch (IllegalArgumentException e) {

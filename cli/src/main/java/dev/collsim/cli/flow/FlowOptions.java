@@ -108,6 +108,12 @@ public final class FlowOptions {
             + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll (default: ${DEFAULT-VALUE})")
     double completionWindow;
 
+    @Option(names = "--step-samples", paramLabel = "N", defaultValue = "32", description = "flow backend: a job"
+            + " alone on the fabric with more than N steps (direct AllToAll on more than 8N ranks) is timed from N of"
+            + " its steps, each simulated exactly, by stratified sampling; the notes print the error bound (3"
+            + " standard errors); 0 simulates every step (default: ${DEFAULT-VALUE})")
+    int stepSamples;
+
     /** @return the {@code --timeline} file, or null */
     public Path timeline() {
         return timeline;

@@ -110,7 +110,7 @@ public final class FlowPredict {
             request = new FlowRequest(topo, rankList, c, type, op, sizes, ncclEnv, placement(o.placementText(),
                     "--placement"), override, o.ringOrderByRank(), o.rails == null ? 0 : o.rails,
                     new RoutingOptions(o.routing, !o.noPxn, o.seed), failed.links(), jobs, congestionAware,
-                    o.timeline != null, o.completionWindow, shard[0], shard[1]);
+                    o.timeline != null, o.completionWindow, o.stepSamples, shard[0], shard[1]);
         } catch (IllegalArgumentException e) {
             // every flow option (--fabric, --fail-*, --job, --placement, --schedule, --shard) names itself
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
@@ -197,10 +197,15 @@ public final class FlowPredict {
         h.add("Backend: " + (congestionAware ? "flow (routes every transfer, max-min fair link sharing, event-driven)"
                 : "links (congestion-unaware: each transfer at its route's bottleneck bandwidth)")
                 + "; nothing was run");
-        h.add(String.format(Locale.ROOT, "Fabric: %s (%d hosts, %d GPUs, %d directed links), %d failed directed"
-                + " links", topo.name(), topo.hostCount(), topo.gpus().size(), topo.graph().edgeSet().size(),
+        Topology sim = r.fabric();
+        long built = sim.gpus().stream().mapToInt(Gpu::host).distinct().count();
+        // a cluster described once is simulated on the ranks' hosts only (their leaves, every spine)
+        String part = built == topo.hostCount() ? "" : String.format(Locale.ROOT, " in the %d hosts of the ranks"
+                + " (their leaves and every spine; the other hosts are not built)", built);
+        h.add(String.format(Locale.ROOT, "Fabric: %s (%d hosts, %d GPUs, %d directed links%s), %d failed directed"
+                + " links", topo.name(), topo.hostCount(), topo.gpus().size(), sim.graph().edgeSet().size(), part,
                 failed.links().size()));
-        FlowFabric.oversubscriptionWarning(o, topo).ifPresent(h::add);
+        FlowFabric.oversubscriptionWarning(o, sim).ifPresent(h::add);
         if (!failed.names().isEmpty()) {
             h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0
                     ? " (random draws with seed " + o.seed + ")" : ""));

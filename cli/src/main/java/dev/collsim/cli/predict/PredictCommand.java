@@ -299,7 +299,8 @@ public final class PredictCommand implements Callable<Integer> {
             if (!pr.hasMatchedOption(opt)) {
                 continue;
             }
-            boolean flowOnly = opt.longestName().equals("--job") || opt.longestName().equals("--completion-window");
+            boolean flowOnly = opt.longestName().equals("--job") || opt.longestName().equals("--completion-window")
+                    || opt.longestName().equals("--step-samples");
             if (backend == Backend.analytical || (flowOnly && backend != Backend.flow)) {
                 throw new UserError(opt.longestName() + " needs --backend flow" + (flowOnly ? "" : " or --backend links")
                         + "; the " + backend + " backend does not use it", ExitCodes.USAGE);

@@ -15,6 +15,8 @@ final class FinishHeap {
     private SimFlow[] heap = new SimFlow[64];
     private double[] key = new double[64];
     private int size;
+    /** Work stack of {@link #latestAtMost}. */
+    private int[] scratch = new int[64];
 
     /** @return number of flows held */
     int size() {
@@ -24,6 +26,41 @@ final class FinishHeap {
     /** @return the flow that finishes first, or null when empty */
     SimFlow peek() {
         return size == 0 ? null : heap[0];
+    }
+
+    /**
+     * The latest finish time among the flows that finish by {@code cutoff}, visiting only those flows (a subtree
+     * whose root finishes after the cutoff is skipped whole: every flow in it finishes later still), so a completion
+     * window costs O(flows in it), not O(flows in flight).
+     *
+     * @param cutoff   time, microseconds
+     * @param earliest returned when no flow finishes by the cutoff
+     * @return the latest finish time {@code <= cutoff}, or {@code earliest} when larger or none
+     */
+    double latestAtMost(double cutoff, double earliest) {
+        double best = earliest;
+        if (size == 0 || key[0] > cutoff) {
+            return best;
+        }
+        int[] stack = scratch;
+        int top = 0;
+        stack[top++] = 0;
+        while (top > 0) {
+            int i = stack[--top];
+            best = Math.max(best, key[i]);
+            int first = ARITY * i + 1;
+            int last = Math.min(first + ARITY, size);
+            for (int c = first; c < last; c++) {
+                if (key[c] <= cutoff) {
+                    if (top == stack.length) {
+                        stack = Arrays.copyOf(stack, stack.length * 2);
+                        scratch = stack;
+                    }
+                    stack[top++] = c;
+                }
+            }
+        }
+        return best;
     }
 
     /** @param f a flow not held yet */

@@ -19,6 +19,9 @@ import java.util.List;
  */
 public final class FlowNetwork implements NetworkBackend {
 
+    /** Smallest number of steps step sampling simulates: the first, the last and two strata of two. */
+    public static final int MIN_STEP_SAMPLES = StepSampling.MIN_SAMPLES;
+
     private final boolean timeline;
     private final int topLinks;
     private final FlowObserver observer;

@@ -167,14 +167,7 @@ final class FlowSimulation {
             }
         }
         double cutoff = Math.min(limit, earliest + window * (earliest - stepBegin));
-        double end = earliest;
-        for (int i = 0; i < nActive; i++) {
-            double fin = active[i].finishAt;
-            if (fin <= cutoff) {
-                end = Math.max(end, fin);
-            }
-        }
-        return end;
+        return finishing.latestAtMost(cutoff, earliest);
     }
 
     /**

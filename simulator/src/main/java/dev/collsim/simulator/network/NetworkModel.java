@@ -36,6 +36,8 @@ public final class NetworkModel {
     private final int[][] in;
     private final int[][] hostVertices;
     private final int[] switchIndex;
+    /** Per vertex: its id's hash, the ECMP hash's input (the same in any topology holding the device). */
+    private final int[] hashKey;
     private final int switchCount;
 
     private NetworkModel(Topology topology, Collection<Link> failedLinks, RoutingOptions routing) {
@@ -77,8 +79,10 @@ public final class NetworkModel {
             byHost.add(new ArrayList<>());
         }
         switchIndex = new int[vertices.length];
+        hashKey = new int[vertices.length];
         int sw = 0;
         for (int v = 0; v < vertices.length; v++) {
+            hashKey[v] = vertices[v].id().hashCode();
             int h = vertices[v].host();
             if (h >= 0) {
                 byHost.get(h).add(v);
@@ -227,6 +231,15 @@ public final class NetworkModel {
     /** @param v vertex; @return dense switch number, or -1 when not a network switch */
     int switchIndex(int v) {
         return switchIndex[v];
+    }
+
+    /**
+     * @param v vertex
+     * @return the ECMP hash's input for it: its id's {@link String#hashCode} (not its dense index, so that a
+     *         topology holding only some hosts of a cluster hashes every flow as the whole cluster does)
+     */
+    int hashKey(int v) {
+        return hashKey[v];
     }
 
     /** @return number of network switches */

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The flow backend's own data structures against plain references on seeded random operations: the finish-time
- * heap against a linear scan for the minimum, the exact long map against {@link HashMap}, and the fixed-size cache
+ * heap against a linear scan for the minimum and for the latest finish by a cutoff (the completion window), the exact long map against {@link HashMap}, and the fixed-size cache
  * for the two properties it promises (never a wrong value; the last four keys of one set all stay cached).
  */
 class EventStructuresTest {
@@ -63,6 +63,16 @@ class EventStructuresTest {
                 double min = held.stream().mapToDouble(f -> f.finishAt).min().orElseThrow();
                 assertEquals(min, heap.peek().finishAt, 0, "op " + op);
             }
+            // the completion window's scan: latest finish at or before a cutoff, against a linear scan
+            double cutoff = rnd.nextInt(1100) / 10.0;
+            double floor = rnd.nextInt(300) / 10.0;
+            double latest = floor;
+            for (SimFlow f : held) {
+                if (f.finishAt <= cutoff) {
+                    latest = Math.max(latest, f.finishAt);
+                }
+            }
+            assertEquals(latest, heap.latestAtMost(cutoff, floor), 0, "op " + op);
         }
         FinishHeap empty = new FinishHeap();
         empty.rebuild();

@@ -9,6 +9,7 @@ import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * A cluster: {@code count} hosts of one type, joined by a fabric (or by none). This record is immutable.
@@ -57,7 +58,55 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
             } catch (IllegalArgumentException e) {
                 throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", e.getMessage()));
             }
+        }, hosts -> {
+            try {
+                return materializeHosts(hosts);
+            } catch (IllegalArgumentException e) {
+                throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "the ranks' hosts: "
+                        + e.getMessage()));
+            }
         });
+    }
+
+    /**
+     * Builds only some hosts (with their indices and ids in the whole cluster) and the part of the fabric they
+     * reach: their leaves and every spine, switch ids, cable speeds and latencies as in {@link #materialize()}
+     * ({@code SubsetFabric}). Every device and link of the result is in the whole cluster, equal by id and figures,
+     * and every fabric route between two built hosts is kept. Hosts sharing a multi-host NVLink domain bring their
+     * whole domain. Memory and time grow with the hosts built, not with {@link #count}.
+     *
+     * @param hosts host indices in [0, count), at least one
+     * @return the immutable topology of those hosts ({@link Topology#hostCount()} is the highest index + 1)
+     * @throws IllegalArgumentException on an index out of range, no host, past {@link ClusterLimits#maxHosts()}
+     *                                  hosts, or a fabric without a compute NIC
+     */
+    public Topology materializeHosts(int[] hosts) {
+        TreeSet<Integer> built = new TreeSet<>();
+        int domain = Math.max(1, hostType.hostsPerNvlinkDomain());
+        for (int h : hosts) {
+            if (h < 0 || h >= count) {
+                throw new IllegalArgumentException("host " + h + " is not in " + name + " (0.." + (count - 1) + ")");
+            }
+            int first = h / domain * domain;
+            for (int k = first; k < Math.min(count, first + domain); k++) {
+                built.add(k);
+            }
+        }
+        if (built.isEmpty()) {
+            throw new IllegalArgumentException("no host to build of " + name);
+        }
+        String tooMany = ClusterLimits.hostsProblem(built.size());
+        if (tooMany != null) {
+            throw new IllegalArgumentException(tooMany);
+        }
+        Topology.Builder b = sizedBuilder(built.size());
+        for (int h : built) {
+            hostType.addHost(new HostContext(b, h));
+        }
+        if (fabric != null) {
+            SubsetFabric.build(b, fabric, count);
+        }
+        return b.build();
     }
 
     /**
@@ -72,16 +121,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         if (tooMany != null) {
             throw new IllegalArgumentException(tooMany);
         }
-        // size the graph from one probe host: its devices and links times count, plus for the fabric at most one
-        // switch and four directed links (NIC-leaf both ways, leaf-spine both ways) per compute NIC
-        Topology.Builder probe = Topology.builder(name);
-        hostType.addHost(new HostContext(probe, 0));
-        List<Device> hostDevices = probe.devices();
-        long nics = fabric == null ? 0 : hostDevices.stream().filter(d -> d instanceof Nic n && n.rail() >= 0).count();
-        long links = probe.build().graph().edgeSet().size();
-        Topology.Builder b = Topology.builder(name, (int) Math.min(Integer.MAX_VALUE, count * (hostDevices.size() + nics)),
-                (int) Math.min(Integer.MAX_VALUE, count * (links + 4 * nics)))
-                .source(source.isEmpty() ? hostType.description() : source).networkClass(hostType.networkClass());
+        Topology.Builder b = sizedBuilder(count);
         for (int h = 0; h < count; h++) {
             hostType.addHost(new HostContext(b, h));
         }
@@ -89,5 +129,20 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
             FabricBuilder.build(b, fabric);
         }
         return b.build();
+    }
+
+    /**
+     * A builder sized from one probe host: its devices and links times {@code hosts}, plus for the fabric at most one
+     * switch and four directed links (NIC-leaf both ways, leaf-spine both ways) per compute NIC.
+     */
+    private Topology.Builder sizedBuilder(long hosts) {
+        Topology.Builder probe = Topology.builder(name);
+        hostType.addHost(new HostContext(probe, 0));
+        List<Device> hostDevices = probe.devices();
+        long nics = fabric == null ? 0 : hostDevices.stream().filter(d -> d instanceof Nic n && n.rail() >= 0).count();
+        long links = probe.build().graph().edgeSet().size();
+        return Topology.builder(name, (int) Math.min(Integer.MAX_VALUE, hosts * (hostDevices.size() + nics)),
+                (int) Math.min(Integer.MAX_VALUE, hosts * (links + 4 * nics)))
+                .source(source.isEmpty() ? hostType.description() : source).networkClass(hostType.networkClass());
     }
 }

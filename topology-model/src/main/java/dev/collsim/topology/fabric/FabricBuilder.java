@@ -52,7 +52,7 @@ public final class FabricBuilder {
         }
     }
 
-    private static String prefix(FabricSpec spec, int plane) {
+    static String prefix(FabricSpec spec, int plane) {
         return spec.planes() == 1 ? "" : "p" + plane + "/";
     }
 
@@ -90,11 +90,11 @@ public final class FabricBuilder {
         }
     }
 
-    private static Bandwidth speed(FabricSpec spec, Nic n) {
+    static Bandwidth speed(FabricSpec spec, Nic n) {
         return spec.linkSpeed() == null ? n.speed() : spec.linkSpeed().min(n.speed());
     }
 
-    private static void cable(Topology.Builder b, Device a, Device s, Bandwidth bw, Latency switchLatency,
+    static void cable(Topology.Builder b, Device a, Device s, Bandwidth bw, Latency switchLatency,
             String detail) {
         b.connectOneWay(a, s, LinkType.NET, 1, bw, switchLatency, detail);
         b.connectOneWay(s, a, LinkType.NET, 1, bw, s instanceof NetSwitch && a instanceof NetSwitch

@@ -12,6 +12,7 @@ import dev.collsim.cli.validation.CompareCommand;
 import dev.collsim.cli.validation.DiagnoseCommand;
 import dev.collsim.io.InputException;
 import dev.collsim.reports.whatif.BuiltinSpec;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -45,9 +46,22 @@ public final class CollsimCommand implements Callable<Integer> {
     /** Runs the built-in what-if report (the main job). */
     @Override
     public Integer call() throws InputException {
+        return mainJob(spec.commandLine().getOut());
+    }
+
+    /**
+     * The built-in what-if report on the default cluster into {@code ./collsim-report/}, its summary on {@code out}
+     * (what {@code collsim} with no arguments runs; {@link Main} calls it without parsing a command line).
+     *
+     * @param out standard output
+     * @return {@link ExitCodes#OK}
+     * @throws InputException never for the built-in spec (declared by the report runner)
+     * @throws UserError      when the report folder cannot be written (exit {@link ExitCodes#USAGE})
+     */
+    static int mainJob(PrintWriter out) throws InputException {
         try {
-            WhatIfRun.run(BuiltinSpec.read(), BuiltinSpec.text(), Path.of(WhatIfRun.DEFAULT_OUTPUT),
-                    spec.commandLine().getOut(), WhatIfRun.terminal());
+            WhatIfRun.run(BuiltinSpec.read(), BuiltinSpec.text(), Path.of(WhatIfRun.DEFAULT_OUTPUT), out,
+                    WhatIfRun.terminal());
             return ExitCodes.OK;
         } catch (UncheckedIOException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);

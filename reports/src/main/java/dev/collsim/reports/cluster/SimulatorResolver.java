@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
@@ -30,13 +31,14 @@ import java.util.function.IntFunction;
  * files next to the spec), changes applied by {@link ClusterEditor}, NCCL settings as the spec reader parsed them ({@link NcclSettings}), one {@link NcclPredictor}
  * per calibration profile, wrapped for variants whose backend is flow in a {@link FlowPredictor} that takes the slower
  * of that prediction and NCCL's choice simulated on the fabric. Built clusters are cached per (changes, host count), so scaling curves of several
- * variants share them. Not thread-safe.
+ * variants share them. {@link #resolve} is called from one thread; the variants' {@code withHosts} functions may be
+ * called from several at once (the cache is concurrent and builds each cluster once).
  */
 public final class SimulatorResolver implements VariantResolver {
 
     private final Function<String, CollectivePredictor> calibrated;
     private final Map<String, ClusterSource> bases = new HashMap<>();
-    private final Map<ClusterEdits, Topology> built = new HashMap<>();
+    private final Map<ClusterEdits, Topology> built = new ConcurrentHashMap<>();
     private final CollectivePredictor plain = new NcclPredictor();
 
     /** A resolver that reads calibration profiles as {@link #profilePredictor} does. */

@@ -14,6 +14,29 @@ public interface ProgressListener {
         }
     };
 
+    /**
+     * @param listener a listener that need not be thread-safe
+     * @return the same listener called by one thread at a time (for pieces of a report computed on several threads)
+     */
+    static ProgressListener serialized(ProgressListener listener) {
+        Object lock = new Object();
+        return new ProgressListener() {
+            @Override
+            public void start(long total) {
+                synchronized (lock) {
+                    listener.start(total);
+                }
+            }
+
+            @Override
+            public void step(String what) {
+                synchronized (lock) {
+                    listener.step(what);
+                }
+            }
+        };
+    }
+
     /** @param total number of steps to come */
     void start(long total);
 

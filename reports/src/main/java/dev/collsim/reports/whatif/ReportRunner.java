@@ -31,7 +31,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs a what-if report: every sweep and plan of the spec on every variant, the algorithm map on the base, and
- * the comparison with measurements when the spec names them. Produces {@link ReportData}; draws nothing.
+ * the comparison with measurements when the spec names them. Produces {@link ReportData}; draws nothing. The pieces
+ * run on a few threads ({@link OrderedTasks}) and are gathered in spec order: the same report on any thread count.
  */
 public final class ReportRunner {
 
@@ -46,70 +47,121 @@ public final class ReportRunner {
     /** GPU count up to which a target throughput is searched when the plan gives no scaling-max-gpus. */
     public static final int DEFAULT_SEARCH_GPUS = 1024;
 
+    /** Most threads a runner uses by default (the report has a few dozen pieces of very different sizes). */
+    public static final int MAX_THREADS = 4;
+
     private final VariantResolver resolver;
     private final MeasuredSeriesReader measurements;
     private final ProgressListener progress;
+    private final int threads;
 
-    /**
-     * @param resolver     builds variants
-     * @param measurements reads measurement files, or null when none can be read (a spec naming one then fails)
-     * @param progress     progress listener
-     */
+    /** A runner on as many threads as the machine has processors, at most {@link #MAX_THREADS}; see below. */
     public ReportRunner(VariantResolver resolver, MeasuredSeriesReader measurements, ProgressListener progress) {
-        this.resolver = resolver;
-        this.measurements = measurements;
-        this.progress = progress == null ? ProgressListener.NONE : progress;
+        this(resolver, measurements, progress, Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()));
     }
 
     /**
+     * @param resolver     builds variants; the {@link ResolvedVariant#withHosts} functions it returns and its
+     *                     variants' predictors are called from {@code threads} threads at once
+     * @param measurements reads measurement files, or null when none can be read (a spec naming one then fails)
+     * @param progress     progress listener (called from one thread at a time)
+     * @param threads      threads computing the report's pieces (each sweep and plan of each variant, the algorithm
+     *                     map, the tuning section), >= 1; the report is the same for every count
+     */
+    public ReportRunner(VariantResolver resolver, MeasuredSeriesReader measurements, ProgressListener progress,
+            int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        }
+        this.resolver = resolver;
+        this.measurements = measurements;
+        this.progress = progress == null ? ProgressListener.NONE : progress;
+        this.threads = threads;
+    }
+
+    /**
+     * Resolves the variants one after the other on the calling thread and computes their sweeps and plans, the
+     * algorithm map and the tuning section as independent pieces on the runner's threads, gathered in spec order.
+     *
      * @param spec the spec
      * @return every number of the report
      * @throws InputException when a variant cannot be built, a measurement file cannot be read, or the predictor
-     *                        rejects a variant's NCCL setting (located at the variant)
+     *                        rejects a variant's NCCL setting (located at the variant; the first in spec order)
      */
     public ReportData run(ReportSpec spec) throws InputException {
         long total = (long) spec.variants().size() * (spec.sweeps().size() + spec.plans().size())
                 + (spec.algorithmMap() == null ? 0 : 1);
         progress.start(total);
+        ProgressListener step = ProgressListener.serialized(progress);
         List<ReportData.VariantRow> variantRows = new ArrayList<>();
-        List<ReportData.SweepRow> sweeps = new ArrayList<>();
-        List<ReportData.MeasuredRow> measured = new ArrayList<>();
-        List<ReportData.PlanRow> plans = new ArrayList<>();
-        List<ReportData.PlanCommRow> comms = new ArrayList<>();
-        List<ReportData.ScalingRow> scaling = new ArrayList<>();
-        List<ReportData.TargetRow> targets = new ArrayList<>();
-        List<ReportData.AlgoCellRow> cells = new ArrayList<>();
+        ReportPart all = new ReportPart();
         ResolvedVariant base = null;
-        for (VariantSpec vs : spec.variants()) {
-            ResolvedVariant v = resolver.resolve(spec, vs);
-            if (base == null) {
-                base = v;
-            }
-            variantRows.add(new ReportData.VariantRow(v.name(), v.topology().name(), v.topology().hostCount(),
-                    v.topology().gpus().size(), vs.edits().isEmpty() ? "-" : vs.edits().describe(),
-                    vs.ncclSettings().label(),
-                    vs.calibration() == null ? "" : vs.calibration(), vs.backend().label()));
-            for (SweepSpec s : spec.sweeps()) {
-                List<ReportData.SweepRow> rows = sweep(spec, v, s);
-                sweeps.addAll(rows);
-                if (v == base && s.measured() != null) {
-                    measured.addAll(compare(spec, v, s, rows));
+        try (OrderedTasks<ReportPart> tasks = new OrderedTasks<>(threads)) {
+            for (VariantSpec vs : spec.variants()) {
+                ResolvedVariant v;
+                try {
+                    v = resolver.resolve(spec, vs);
+                } catch (InputException e) {
+                    tasks.submit(() -> {
+                        throw e;
+                    });
+                    break;
                 }
-                progress.step(v.name() + ": " + s.collective().ncclName() + " sweep");
+                if (base == null) {
+                    base = v;
+                }
+                variantRows.add(new ReportData.VariantRow(v.name(), v.topology().name(), v.topology().hostCount(),
+                        v.topology().gpus().size(), vs.edits().isEmpty() ? "-" : vs.edits().describe(),
+                        vs.ncclSettings().label(),
+                        vs.calibration() == null ? "" : vs.calibration(), vs.backend().label()));
+                submitVariant(spec, v, base, tasks, step);
             }
-            for (PlanSpec p : spec.plans()) {
-                plan(spec, v, scaled(p, v, base), plans, comms, scaling, targets);
-                progress.step(v.name() + ": plan " + p.name());
+            ResolvedVariant b = base;
+            if (spec.algorithmMap() != null && b != null) {
+                tasks.submit(() -> {
+                    ReportPart part = new ReportPart();
+                    part.cells.addAll(algorithmMap(spec, b, spec.algorithmMap()));
+                    step.step("algorithm map");
+                    return part;
+                });
             }
+            if (b != null) {
+                tasks.submit(() -> {
+                    ReportPart part = new ReportPart();
+                    part.tuning = TuningSection.of(b, b.spec().ncclSettings(), b.spec().calibration());
+                    return part;
+                });
+            }
+            tasks.results(InputException.class).forEach(all::add);
         }
-        if (spec.algorithmMap() != null && base != null) {
-            cells.addAll(algorithmMap(spec, base, spec.algorithmMap()));
-            progress.step("algorithm map");
+        return new ReportData(spec.title(), spec.file(), variantRows, all.sweeps, all.measured, all.plans,
+                all.comms, all.scaling, all.targets, all.cells, List.of("sweeps: " + SWEEP_LEAVES_OUT,
+                "plans: " + PLAN_LEAVES_OUT), all.tuning);
+    }
+
+    /** Submits each sweep and each plan of a variant as its own piece. */
+    private void submitVariant(ReportSpec spec, ResolvedVariant v, ResolvedVariant base,
+            OrderedTasks<ReportPart> tasks, ProgressListener step) {
+        for (SweepSpec s : spec.sweeps()) {
+            tasks.submit(() -> {
+                ReportPart part = new ReportPart();
+                part.sweeps.addAll(sweep(spec, v, s));
+                if (v == base && s.measured() != null) {
+                    part.measured.addAll(compare(spec, v, s, part.sweeps));
+                }
+                step.step(v.name() + ": " + s.collective().ncclName() + " sweep");
+                return part;
+            });
         }
-        TuningSection tuning = base == null ? TuningSection.NONE
-                : TuningSection.of(base, base.spec().ncclSettings(), base.spec().calibration());
-        return new ReportData(spec.title(), spec.file(), variantRows, sweeps, measured, plans, comms, scaling,
-                targets, cells, List.of("sweeps: " + SWEEP_LEAVES_OUT, "plans: " + PLAN_LEAVES_OUT), tuning);
+        for (PlanSpec p : spec.plans()) {
+            PlanSpec scaled = scaled(p, v, base);
+            tasks.submit(() -> {
+                ReportPart part = new ReportPart();
+                plan(spec, v, scaled, part.plans, part.comms, part.scaling, part.targets);
+                step.step(v.name() + ": plan " + p.name());
+                return part;
+            });
+        }
     }
 
     /**

@@ -52,12 +52,13 @@ public final class ReportWriter {
         List<String> files = new ArrayList<>();
         try (AtomicFolder out = new AtomicFolder(target)) {
             List<ReportCharts.Named> charts = ReportCharts.build(data);
+            List<byte[][]> drawn = draw(charts);
             Map<String, byte[]> pngs = new LinkedHashMap<>();
-            for (ReportCharts.Named c : charts) {
-                byte[] png = ChartFiles.png(c.chart(), WIDTH, HEIGHT);
-                pngs.put(c.stem(), png);
-                out.write("charts/" + c.stem() + ".png", png);
-                out.write("charts/" + c.stem() + ".svg", utf8(ChartFiles.svg(c.chart(), WIDTH, HEIGHT)));
+            for (int i = 0; i < charts.size(); i++) {
+                ReportCharts.Named c = charts.get(i);
+                pngs.put(c.stem(), drawn.get(i)[0]);
+                out.write("charts/" + c.stem() + ".png", drawn.get(i)[0]);
+                out.write("charts/" + c.stem() + ".svg", drawn.get(i)[1]);
                 files.add("charts/" + c.stem() + ".png");
                 files.add("charts/" + c.stem() + ".svg");
             }
@@ -83,6 +84,21 @@ public final class ReportWriter {
             files.add(0, "index.html");
             out.commit();
             return new Written(index.getParent(), index, files);
+        }
+    }
+
+    /**
+     * @return each chart's PNG bytes and SVG text (UTF-8), in order; the charts are drawn on a few threads (each chart
+     *         by one thread, its PNG then its SVG), as many as {@link ReportRunner} uses
+     */
+    private static List<byte[][]> draw(List<ReportCharts.Named> charts) {
+        int threads = Math.min(ReportRunner.MAX_THREADS, Runtime.getRuntime().availableProcessors());
+        try (OrderedTasks<byte[][]> tasks = new OrderedTasks<>(threads)) {
+            for (ReportCharts.Named c : charts) {
+                tasks.submit(() -> new byte[][] {ChartFiles.png(c.chart(), WIDTH, HEIGHT),
+                    utf8(ChartFiles.svg(c.chart(), WIDTH, HEIGHT))});
+            }
+            return tasks.results(RuntimeException.class);
         }
     }
 

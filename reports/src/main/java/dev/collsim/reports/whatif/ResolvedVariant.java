@@ -13,7 +13,8 @@ import java.util.function.IntFunction;
  * @param topology    the cluster
  * @param predictor   the predictor to use for this variant
  * @param withHosts   builds the same cluster with another host count (for scaling curves); may throw
- *                    IllegalArgumentException
+ *                    IllegalArgumentException; called from several threads at once by {@link ReportRunner}, so it
+ *                    must be thread-safe, as the predictor must
  * @param gpusPerHost GPUs per host
  */
 public record ResolvedVariant(VariantSpec spec, Topology topology, CollectivePredictor predictor,

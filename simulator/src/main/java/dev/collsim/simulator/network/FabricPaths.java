@@ -122,7 +122,8 @@ final class FabricPaths {
                     throw new UnroutableException("no working network path from " + m.vertex(a).id() + " to "
                             + m.vertex(b).id());
                 }
-                int l = cand[(int) Math.floorMod(mix(m.routing().seed(), m.hashKey(a), m.hashKey(b), key, hop), (long) n)];
+                long h = mix(m.routing().seed(), m.hashKey(a), m.hashKey(b), key, hop);
+                int l = cand[(int) Math.floorMod(h, (long) n)];
                 route.add(l, 1.0);
                 if (m.target(l) == b) {
                     return;
@@ -143,7 +144,8 @@ final class FabricPaths {
                             + m.vertex(b).id());
                 }
                 if (m.routing().multipath() == Multipath.ECMP) {
-                    int pick = (int) Math.floorMod(mix(m.routing().seed(), m.hashKey(a), m.hashKey(b), key, hop), (long) cand.size());
+                    long h = mix(m.routing().seed(), m.hashKey(a), m.hashKey(b), key, hop);
+                    int pick = (int) Math.floorMod(h, (long) cand.size());
                     int l = cand.get(pick);
                     route.add(l, e.getValue());
                     if (m.target(l) != b) {

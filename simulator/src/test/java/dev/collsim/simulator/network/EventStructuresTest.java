@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The flow backend's own data structures against plain references on seeded random operations: the finish-time
- * heap against a linear scan for the minimum and for the latest finish by a cutoff (the completion window), the exact long map against {@link HashMap}, and the fixed-size cache
+ * heap against a linear scan for the minimum and for the latest finish by a cutoff (the completion window), the
+ * exact long map against {@link HashMap}, and the fixed-size cache
  * for the two properties it promises (never a wrong value; the last four keys of one set all stay cached).
  */
 class EventStructuresTest {

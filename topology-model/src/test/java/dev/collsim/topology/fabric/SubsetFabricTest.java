@@ -78,7 +78,8 @@ class SubsetFabricTest {
         // NICs, every spine; and every link of the whole cluster between two of those
         Set<String> keep = new TreeSet<>();
         for (Device d : full.graph().vertexSet()) {
-            if (d.host() == 1 || d.host() == hosts - 1 || d instanceof NetSwitch s && s.tier() == NetSwitch.Tier.SPINE) {
+            boolean spine = d instanceof NetSwitch s && s.tier() == NetSwitch.Tier.SPINE;
+            if (d.host() == 1 || d.host() == hosts - 1 || spine) {
                 keep.add(d.id());
             }
         }

@@ -1,0 +1,56 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.Topology;
+import java.util.Locale;
+
+/**
+ * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (NCCL's
+ * compute-capability index, {@link GpuGeneration}), and then what carries the data between GPUs:
+ * <ul>
+ *   <li>one host: NVSwitch, direct NVLink or PCIe only ({@code hopper-1host-nvswitch});</li>
+ *   <li>several hosts sharing one NVLink domain (multi-node NVLink, MNNVL, e.g. GB200 NVL72): {@code
+ *       blackwell-mnnvl};</li>
+ *   <li>several hosts otherwise: the network class between them ({@link NetworkClass}, e.g. {@code
+ *       hopper-infiniband}, {@code hopper-efa}, {@code hopper-tcpxo}, {@code ampere-roce}).</li>
+ * </ul>
+ * The key is the file name of the shipped profile ({@code configs/calibration/auto/KEY.yaml}). Immutable.
+ *
+ * @param key   file-name spelling, lower case, e.g. {@code hopper-infiniband}
+ * @param label in words, e.g. {@code Hopper, several hosts over InfiniBand}
+ */
+public record ProfileClass(String key, String label) {
+
+    /**
+     * @param t a cluster
+     * @return its class (generation of the oldest GPU, as NCCL indexes its tables by the minimum compute capability)
+     */
+    public static ProfileClass of(Topology t) {
+        int sm = t.gpus().stream().mapToInt(Gpu::sm).min().orElse(0);
+        GpuGeneration gen = GpuGeneration.of(sm);
+        String g = gen.name().toLowerCase(Locale.ROOT);
+        String gl = g.substring(0, 1).toUpperCase(Locale.ROOT) + g.substring(1);
+        if (t.hostCount() <= 1) {
+            String fabric = hasNvSwitch(t) ? "nvswitch" : hasNvlink(t) ? "nvlink" : "pcie";
+            return new ProfileClass(g + "-1host-" + fabric, gl + ", one host, GPUs joined by "
+                    + (fabric.equals("pcie") ? "PCIe" : fabric.equals("nvlink") ? "direct NVLink" : "NVSwitch"));
+        }
+        if (t.devices(NvSwitch.class).stream().anyMatch(s -> s.host() < 0)) {
+            return new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)");
+        }
+        NetworkClass n = t.networkClass();
+        return new ProfileClass(g + "-" + n.yamlName(), gl + ", several hosts over " + n.label());
+    }
+
+    private static boolean hasNvSwitch(Topology t) {
+        return !t.devices(NvSwitch.class).isEmpty();
+    }
+
+    private static boolean hasNvlink(Topology t) {
+        return t.gpus().stream().anyMatch(g -> t.outgoing(g).stream().anyMatch(l -> l.type() == LinkType.NVLINK));
+    }
+}

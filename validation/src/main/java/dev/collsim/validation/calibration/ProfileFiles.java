@@ -1,0 +1,135 @@
+package dev.collsim.validation.calibration;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.collsim.topology.io.AtomicFiles;
+import dev.collsim.validation.compare.PredictionBand;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
+
+/**
+ * Writes the shipped profiles of {@link ProfileBuilder}: one {@code KEY.yaml} per class with an accepted fit (the
+ * {@link CalibrationProfile} fields, then {@code profileClass}, {@code band} and {@code provenance}: every dataset
+ * with its bare, leave-one-out and in-sample median error, and the refused fits), and {@code INDEX.md} listing every
+ * class, with or without a profile, and why not. Profiles of classes that no longer get one are deleted, so the
+ * folder is exactly the command's output. Stateless.
+ */
+public final class ProfileFiles {
+
+    /** The one command that writes the shipped profiles (repeated in every file it writes). */
+    public static final String COMMAND = "collsim calibrate --profiles configs/calibration/auto -m "
+            + "validation/src/test/resources/data";
+
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private ProfileFiles() {
+    }
+
+    /**
+     * @param fits the classes
+     * @param dir  output folder (created)
+     * @return the files written, in order
+     * @throws IOException when a file cannot be written or a stale one deleted
+     */
+    public static List<Path> write(List<ProfileBuilder.ClassFit> fits, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        for (ProfileBuilder.ClassFit f : fits) {
+            if (f.profile().isPresent()) {
+                Path p = dir.resolve(f.profileClass().key() + ".yaml");
+                CalibrationProfile.write(f.profile().get(), extra(f), p);
+                written.add(p);
+            }
+        }
+        try (Stream<Path> old = Files.list(dir)) {
+            for (Path p : old.filter(p -> p.toString().endsWith(".yaml") && !written.contains(p)).toList()) {
+                Files.delete(p);
+            }
+        }
+        Path index = dir.resolve("INDEX.md");
+        AtomicFiles.write(index, out -> out.write(index(fits).getBytes(StandardCharsets.UTF_8)));
+        written.add(index);
+        return written;
+    }
+
+    private static ObjectNode extra(ProfileBuilder.ClassFit f) {
+        ObjectNode o = F.objectNode();
+        o.put("profileClass", f.profileClass().key());
+        o.put("profileLabel", f.profileClass().label());
+        o.put("generatedBy", COMMAND);
+        PredictionBand b = f.band().orElseThrow();
+        ObjectNode band = o.putObject("band");
+        band.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the leave-one-file-out "
+                + "residuals |predicted - measured| / predicted, per regime", ProfileBuilder.BAND_PERCENTILE));
+        band.put("belowMiBPercent", round(b.belowMiBPercent()));
+        band.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
+        band.put("leaveOneOutInsidePercent", round(100 * f.looInside()));
+        band.put("inSampleInsidePercent", round(100 * f.inInside()));
+        ObjectNode prov = o.putObject("provenance");
+        prov.put("files", f.files().size());
+        ObjectNode med = prov.putObject("medianOfDatasetMediansPercent");
+        med.put("bare", round(medianOf(f, ProfileBuilder.Score::bare)));
+        med.put("leaveOneOut", round(medianOf(f, ProfileBuilder.Score::loo)));
+        med.put("inSample", round(medianOf(f, ProfileBuilder.Score::inSample)));
+        ArrayNode ds = prov.putArray("datasets");
+        for (ProfileBuilder.Score s : f.scores()) {
+            ObjectNode d = ds.addObject();
+            d.put("dataset", s.series().dataset().file() + ":" + s.series().dataset().line() + " ("
+                    + s.series().dataset().label() + ")");
+            d.put("points", s.series().calls().size());
+            d.put("bareMedianPercent", round(s.bare()));
+            d.put("leaveOneOutMedianPercent", round(s.loo()));
+            d.put("inSampleMedianPercent", round(s.inSample()));
+            d.put("leaveOneOut", s.looNote());
+        }
+        ArrayNode refused = prov.putArray("refusedFits");
+        f.fit().ifPresent(x -> x.refused().forEach(a -> refused.add(a.reasons())));
+        return o;
+    }
+
+    /** @return the median over the class's datasets of a per-dataset figure (NaN ones left out), NaN when none */
+    static double medianOf(ProfileBuilder.ClassFit f, ToDoubleFunction<ProfileBuilder.Score> g) {
+        DescriptiveStatistics st = new DescriptiveStatistics();
+        f.scores().stream().mapToDouble(g).filter(v -> !Double.isNaN(v)).forEach(st::addValue);
+        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+    }
+
+    private static double round(double v) {
+        return Double.isNaN(v) ? Double.NaN : Math.round(v * 100) / 100.0;
+    }
+
+    /** @return the index: one row per class */
+    public static String index(List<ProfileBuilder.ClassFit> fits) {
+        StringBuilder sb = new StringBuilder("# Shipped calibration profiles\n\nWritten by `" + COMMAND + "` (do not "
+                + "edit; re-run it after a model change). Errors: median over the class's datasets of each dataset's"
+                + " median error of time at >= 1 MiB, percent; leave-one-out refits the profile without the scored "
+                + "dataset's file. Band: per-regime half-width from the leave-one-out residuals.\n\n"
+                + "| class | files | datasets | profile | bare % | leave-one-out % | in-sample % | band < 1 MiB / >= 1 "
+                + "MiB % | inside band (LOO / in-sample) |\n|---|---:|---:|---|---:|---:|---:|---|---|\n");
+        for (ProfileBuilder.ClassFit f : fits) {
+            String band = f.band().map(b -> String.format(Locale.ROOT, "%.1f / %.1f", b.belowMiBPercent(),
+                    b.atLeastMiBPercent())).orElse("-");
+            String inside = f.band().isPresent() ? String.format(Locale.ROOT, "%.0f %% / %.0f %%", 100 * f.looInside(),
+                    100 * f.inInside()) : "-";
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s | %s |%n",
+                    f.profileClass().key(), f.files().size(), f.scores().size(),
+                    f.profile().isPresent() ? f.profileClass().key() + ".yaml" : "none: " + f.why().replace("|", "/"),
+                    num(medianOf(f, ProfileBuilder.Score::bare)), num(medianOf(f, ProfileBuilder.Score::loo)),
+                    num(medianOf(f, ProfileBuilder.Score::inSample)), band, inside));
+        }
+        return sb.toString();
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f", v);
+    }
+}

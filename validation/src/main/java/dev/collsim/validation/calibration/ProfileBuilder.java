@@ -26,7 +26,10 @@ import java.util.TreeMap;
  * regime, the {@value #BAND_PERCENTILE}th percentile (nearest rank) of the leave-one-out residuals
  * |predicted - measured| / predicted, so the band [predicted x (1 - r), predicted x (1 + r)] holds that share of
  * the points of files the fit did not see. Healthy: diagnose finds no PROBLEM and the header does not say
- * {@code health: problem} ({@link AccuracySummary#healthy}). Deterministic; stateless apart from the model.
+ * {@code health: problem} ({@link AccuracySummary#healthy}). A profile is shipped only when its leave-one-out median
+ * of dataset medians over every size (the fit is made on every size, so it is judged on every size) is no worse than
+ * the bare model's: a fit that does not help on files it did not see is not shipped (collsim's rule, on top of {@link FitAcceptance}). Deterministic; stateless apart from the
+ * model.
  */
 public final class ProfileBuilder {
 
@@ -51,8 +54,29 @@ public final class ProfileBuilder {
      *                 refused or impossible)
      * @param inSample with the class profile (NaN when the class has none)
      * @param looNote  how the leave-one-out value was made
+     * @param all      the same three figures over every size (bare, leave-one-out, in-sample), percent
      */
-    public record Score(Series series, double bare, double loo, double inSample, String looNote) {
+    public record Score(Series series, double bare, double loo, double inSample, String looNote, double[] all) {
+
+        /** Copies. */
+        public Score {
+            all = all.clone();
+        }
+
+        /** @return bare model's median error over every size, percent */
+        public double bareAll() {
+            return all[0];
+        }
+
+        /** @return leave-one-out median error over every size, percent (NaN: no profile) */
+        public double looAll() {
+            return all[1];
+        }
+
+        /** @return in-sample median error over every size, percent (NaN: no profile) */
+        public double inSampleAll() {
+            return all[2];
+        }
     }
 
     /**
@@ -69,9 +93,9 @@ public final class ProfileBuilder {
     public record ClassFit(ProfileClass profileClass, List<Score> scores, Optional<FitLadder.Outcome> fit,
             Optional<PredictionBand> band, double looInside, double inInside, String why) {
 
-        /** @return the accepted calibration, empty when none */
+        /** @return the calibration shipped for the class, empty when none (see {@link #why}) */
         public Optional<Calibration> profile() {
-            return fit.flatMap(FitLadder.Outcome::accepted);
+            return why.isEmpty() ? fit.flatMap(FitLadder.Outcome::accepted) : Optional.empty();
         }
 
         /** @return the distinct files of the class, in order */
@@ -100,7 +124,8 @@ public final class ProfileBuilder {
             if (guess.isEmpty() || s.isEmpty()) {
                 continue;
             }
-            ProfileClass c = ProfileClass.of(guess.get().topology());
+            ProfileClass c = ProfileClass.of(guess.get().topology(), d.label() + " " + d.header().text("interconnect")
+                    + " " + d.header().text("hardware"));
             classes.putIfAbsent(c.key(), c);
             byClass.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(s.get());
         }
@@ -117,13 +142,13 @@ public final class ProfileBuilder {
         PerformanceParameters base = PerformanceParameters.DEFAULTS;
         if (files < MIN_FILES) {
             return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
-                    Double.NaN, "-")).toList(), Optional.empty(), Optional.empty(), 0, 0, files
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN})).toList(), Optional.empty(), Optional.empty(), 0, 0, files
                     + " healthy file(s): a profile needs " + MIN_FILES + "; the bare model is used");
         }
         FitLadder.Outcome full = FitLadder.everyParameter().fit(all, base);
         if (full.accepted().isEmpty()) {
             return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
-                    Double.NaN, "-")).toList(), Optional.of(full), Optional.empty(), 0, 0,
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN})).toList(), Optional.of(full), Optional.empty(), 0, 0,
                     "every fit refused: " + full.refused().stream().map(FitLadder.Attempt::reasons).toList());
         }
         PerformanceParameters in = full.accepted().get().parameters();
@@ -138,7 +163,8 @@ public final class ProfileBuilder {
             all.stream().filter(s -> s.dataset().file().equals(file)).forEach(s -> {
                 looParams.put(s, p);
                 scores.add(new Score(s, Residuals.median(s, base), Residuals.median(s, p), Residuals.median(s, in),
-                        note));
+                        note, new double[] {Residuals.median(s, base, 0), Residuals.median(s, p, 0),
+                            Residuals.median(s, in, 0)}));
             });
         }
         List<Double> small = new ArrayList<>();
@@ -148,6 +174,14 @@ public final class ProfileBuilder {
                 Residuals.nearestRank(large, BAND_PERCENTILE));
         double looIn = Residuals.inside(all, looParams::get, band);
         double inIn = Residuals.inside(all, s -> in, band);
-        return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "");
+        ClassFit fit = new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "");
+        double loo = ProfileFiles.medianOf(fit, Score::looAll);
+        double bare = ProfileFiles.medianOf(fit, Score::bareAll);
+        if (!(loo <= bare)) {
+            return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, String.format(
+                    Locale.ROOT, "leave-one-out %.1f %% > bare %.1f %% (every size): the fit predicts files it did "
+                    + "not see worse than the bare model, which is used", loo, bare));
+        }
+        return fit;
     }
 }

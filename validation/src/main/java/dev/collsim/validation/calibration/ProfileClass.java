@@ -7,6 +7,7 @@ import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (NCCL's
@@ -25,11 +26,27 @@ import java.util.Locale;
  */
 public record ProfileClass(String key, String label) {
 
+    /** HPE Slingshot in free text (the words {@link NetworkClass#detect} also recognises it by). */
+    private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot|\\bcxi\\b|cassini");
+
     /**
      * @param t a cluster
      * @return its class (generation of the oldest GPU, as NCCL indexes its tables by the minimum compute capability)
      */
     public static ProfileClass of(Topology t) {
+        return of(t, t.name() + " " + t.source());
+    }
+
+    /**
+     * As {@link #of(Topology)}, with a text describing the network (a data file's label, interconnect and hardware
+     * lines): HPE Slingshot, which {@link NetworkClass} leaves at the InfiniBand reference, is a class of its own
+     * here ({@code hopper-slingshot}), so that runs on it neither train nor use the InfiniBand profile.
+     *
+     * @param t           a cluster
+     * @param networkText text naming the network (null allowed)
+     * @return its class
+     */
+    public static ProfileClass of(Topology t, String networkText) {
         int sm = t.gpus().stream().mapToInt(Gpu::sm).min().orElse(0);
         GpuGeneration gen = GpuGeneration.of(sm);
         String g = gen.name().toLowerCase(Locale.ROOT);
@@ -41,6 +58,9 @@ public record ProfileClass(String key, String label) {
         }
         if (t.devices(NvSwitch.class).stream().anyMatch(s -> s.host() < 0)) {
             return new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)");
+        }
+        if (networkText != null && SLINGSHOT.matcher(networkText).find()) {
+            return new ProfileClass(g + "-slingshot", gl + ", several hosts over HPE Slingshot");
         }
         NetworkClass n = t.networkClass();
         return new ProfileClass(g + "-" + n.yamlName(), gl + ", several hosts over " + n.label());

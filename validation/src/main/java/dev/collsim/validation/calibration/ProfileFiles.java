@@ -80,6 +80,10 @@ public final class ProfileFiles {
         med.put("bare", round(medianOf(f, ProfileBuilder.Score::bare)));
         med.put("leaveOneOut", round(medianOf(f, ProfileBuilder.Score::loo)));
         med.put("inSample", round(medianOf(f, ProfileBuilder.Score::inSample)));
+        ObjectNode every = prov.putObject("everySizeMedianOfDatasetMediansPercent");
+        every.put("bare", round(medianOf(f, ProfileBuilder.Score::bareAll)));
+        every.put("leaveOneOut", round(medianOf(f, ProfileBuilder.Score::looAll)));
+        every.put("inSample", round(medianOf(f, ProfileBuilder.Score::inSampleAll)));
         ArrayNode ds = prov.putArray("datasets");
         for (ProfileBuilder.Score s : f.scores()) {
             ObjectNode d = ds.addObject();
@@ -89,6 +93,8 @@ public final class ProfileFiles {
             d.put("bareMedianPercent", round(s.bare()));
             d.put("leaveOneOutMedianPercent", round(s.loo()));
             d.put("inSampleMedianPercent", round(s.inSample()));
+            d.put("everySizeMedianPercent", String.format(Locale.ROOT, "bare %.2f, leave-one-out %.2f, in-sample "
+                    + "%.2f", s.bareAll(), s.looAll(), s.inSampleAll()));
             d.put("leaveOneOut", s.looNote());
         }
         ArrayNode refused = prov.putArray("refusedFits");
@@ -113,18 +119,22 @@ public final class ProfileFiles {
                 + "edit; re-run it after a model change). Errors: median over the class's datasets of each dataset's"
                 + " median error of time at >= 1 MiB, percent; leave-one-out refits the profile without the scored "
                 + "dataset's file. Band: per-regime half-width from the leave-one-out residuals.\n\n"
-                + "| class | files | datasets | profile | bare % | leave-one-out % | in-sample % | band < 1 MiB / >= 1 "
-                + "MiB % | inside band (LOO / in-sample) |\n|---|---:|---:|---|---:|---:|---:|---|---|\n");
+                + "| class | files | datasets | profile | bare % | leave-one-out % | in-sample % | every size: bare / LOO / "
+                + "in-sample % | band < 1 MiB / >= 1 MiB % | inside band (LOO / in-sample) |\n"
+                + "|---|---:|---:|---|---:|---:|---:|---|---|---|\n");
         for (ProfileBuilder.ClassFit f : fits) {
             String band = f.band().map(b -> String.format(Locale.ROOT, "%.1f / %.1f", b.belowMiBPercent(),
                     b.atLeastMiBPercent())).orElse("-");
             String inside = f.band().isPresent() ? String.format(Locale.ROOT, "%.0f %% / %.0f %%", 100 * f.looInside(),
                     100 * f.inInside()) : "-";
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s | %s |%n",
+            String every = num(medianOf(f, ProfileBuilder.Score::bareAll)) + " / "
+                    + num(medianOf(f, ProfileBuilder.Score::looAll)) + " / "
+                    + num(medianOf(f, ProfileBuilder.Score::inSampleAll));
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |%n",
                     f.profileClass().key(), f.files().size(), f.scores().size(),
                     f.profile().isPresent() ? f.profileClass().key() + ".yaml" : "none: " + f.why().replace("|", "/"),
                     num(medianOf(f, ProfileBuilder.Score::bare)), num(medianOf(f, ProfileBuilder.Score::loo)),
-                    num(medianOf(f, ProfileBuilder.Score::inSample)), band, inside));
+                    num(medianOf(f, ProfileBuilder.Score::inSample)), every, band, inside));
         }
         return sb.toString();
     }

@@ -24,9 +24,19 @@ public final class Residuals {
      *         1 MiB and more, NaN when there is none
      */
     public static double median(Series s, PerformanceParameters p) {
+        return median(s, p, AccuracyRunner.ONE_MIB);
+    }
+
+    /**
+     * @param s    a series
+     * @param p    parameters
+     * @param from smallest size included, bytes (0: every size)
+     * @return median absolute percentage error of time over the sizes from {@code from} on, NaN when there is none
+     */
+    public static double median(Series s, PerformanceParameters p, long from) {
         DescriptiveStatistics st = new DescriptiveStatistics();
         for (int i = 0; i < s.calls().size(); i++) {
-            if (s.sizes()[i] >= AccuracyRunner.ONE_MIB) {
+            if (s.sizes()[i] >= from) {
                 st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }

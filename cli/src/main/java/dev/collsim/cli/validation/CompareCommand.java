@@ -88,13 +88,12 @@ public final class CompareCommand implements Callable<Integer> {
         Comparer fixed = null;
         Set<String> lines = new LinkedHashSet<>();
         if (bare) {
-            fixed = new Comparer(v, PerformanceParameters.DEFAULTS, null);
             lines.add("calibration: none (bare model)");
         } else if (calibration != null) {
             InputFiles.require(calibration, "--calibration");
             CalibrationProfile.Loaded l = CalibrationProfile.load(calibration);
             Calibration cal = l.calibration();
-            fixed = l.band().map(b -> Comparer.withBand(v, cal.parameters(), b))
+            fixed = l.band().map(b -> Comparer.withBand(v, cal.parameters(), b, AutoProfile.PROFILE_BAND))
                     .orElseGet(() -> new Comparer(v, cal.parameters(), cal::sigmaUs));
             lines.add("calibration " + calibration + " (fitted on " + cal.sources().size() + " dataset(s), "
                     + cal.nPoints() + " points)");
@@ -111,9 +110,10 @@ public final class CompareCommand implements Callable<Integer> {
                 Optional<ClusterGuess> g = c.isPresent() ? c : ClusterGuesser.guess(d);
                 ProfileSelector.Choice choice = g.map(x -> ProfileSelector.select(x.topology())).orElse(null);
                 comparer = choice == null ? auto.computeIfAbsent("", k -> new Comparer(v,
-                        PerformanceParameters.DEFAULTS, null)) : auto.computeIfAbsent(choice.profileClass().key(),
+                        PerformanceParameters.DEFAULTS, null)) : bare ? auto.computeIfAbsent(choice.profileClass()
+                        .key(), k -> AutoProfile.bare(v, choice)) : auto.computeIfAbsent(choice.profileClass().key(),
                         k -> AutoProfile.comparer(v, choice));
-                if (choice != null) {
+                if (choice != null && !bare) {
                     lines.add(choice.line());
                 }
             }

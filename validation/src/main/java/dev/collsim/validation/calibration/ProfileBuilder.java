@@ -27,8 +27,9 @@ import java.util.TreeMap;
  * |predicted - measured| / predicted, so the band [predicted x (1 - r), predicted x (1 + r)] holds that share of
  * the points of files the fit did not see. Healthy: diagnose finds no PROBLEM and the header does not say
  * {@code health: problem} ({@link AccuracySummary#healthy}). A profile is shipped only when its leave-one-out median
- * of dataset medians over every size (the fit is made on every size, so it is judged on every size) is no worse than
- * the bare model's: a fit that does not help on files it did not see is not shipped (collsim's rule, on top of {@link FitAcceptance}). Deterministic; stateless apart from the
+ * of dataset medians is no worse than the bare model's both over every size (the fit is made on every size) and at
+ * 1 MiB and more (the accuracy table's headline figure): a fit that does not help on files it did not see is not
+ * shipped (collsim's rule, on top of {@link FitAcceptance}). Deterministic; stateless apart from the
  * model.
  */
 public final class ProfileBuilder {
@@ -98,6 +99,14 @@ public final class ProfileBuilder {
             return why.isEmpty() ? fit.flatMap(FitLadder.Outcome::accepted) : Optional.empty();
         }
 
+        /**
+         * @return the bare model's band on this class: per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile
+         *         (nearest rank) of its residuals |predicted - measured| / predicted on the class's datasets
+         */
+        public PredictionBand bareBand() {
+            return bandOf(scores.stream().map(Score::series).toList());
+        }
+
         /** @return the distinct files of the class, in order */
         public List<String> files() {
             Set<String> f = new LinkedHashSet<>();
@@ -135,6 +144,18 @@ public final class ProfileBuilder {
             out.add(fitClass(classes.get(k), list));
         });
         return out;
+    }
+
+    /**
+     * @param series points
+     * @return the bare model's band on them ({@link ClassFit#bareBand()})
+     */
+    public static PredictionBand bandOf(List<Series> series) {
+        List<Double> small = new ArrayList<>();
+        List<Double> large = new ArrayList<>();
+        series.forEach(s -> Residuals.relativeToPredicted(s, PerformanceParameters.DEFAULTS, small, large));
+        return new PredictionBand(Residuals.nearestRank(small, BAND_PERCENTILE),
+                Residuals.nearestRank(large, BAND_PERCENTILE));
     }
 
     private ClassFit fitClass(ProfileClass c, List<Series> all) {
@@ -177,10 +198,13 @@ public final class ProfileBuilder {
         ClassFit fit = new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "");
         double loo = ProfileFiles.medianOf(fit, Score::looAll);
         double bare = ProfileFiles.medianOf(fit, Score::bareAll);
-        if (!(loo <= bare)) {
+        double looBig = ProfileFiles.medianOf(fit, Score::loo);
+        double bareBig = ProfileFiles.medianOf(fit, Score::bare);
+        if (!(loo <= bare && looBig <= bareBig)) {
             return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, String.format(
-                    Locale.ROOT, "leave-one-out %.1f %% > bare %.1f %% (every size): the fit predicts files it did "
-                    + "not see worse than the bare model, which is used", loo, bare));
+                    Locale.ROOT, "leave-one-out %.1f %% (every size) / %.1f %% (>= 1 MiB) vs bare %.1f %% / %.1f %%:"
+                    + " the fit predicts files it did not see worse than the bare model, which is used", loo, looBig,
+                    bare, bareBig));
         }
         return fit;
     }

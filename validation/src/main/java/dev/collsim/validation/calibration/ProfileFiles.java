@@ -1,8 +1,11 @@
 package dev.collsim.validation.calibration;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.collsim.topology.io.AtomicFiles;
 import dev.collsim.validation.compare.PredictionBand;
 import java.io.IOException;
@@ -10,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -20,7 +24,7 @@ import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
  * Writes the shipped profiles of {@link ProfileBuilder}: one {@code KEY.yaml} per class with an accepted fit (the
  * {@link CalibrationProfile} fields, then {@code profileClass}, {@code band} and {@code provenance}: every dataset
  * with its bare, leave-one-out and in-sample median error, and the refused fits), and {@code INDEX.md} listing every
- * class, with or without a profile, and why not. Profiles of classes that no longer get one are deleted, so the
+ * class, with or without a profile, and why not, and {@value #BANDS} with the bare model's band per class. Profiles of classes that no longer get one are deleted, so the
  * folder is exactly the command's output. Stateless.
  */
 public final class ProfileFiles {
@@ -29,7 +33,12 @@ public final class ProfileFiles {
     public static final String COMMAND = "collsim calibrate --profiles configs/calibration/auto -m "
             + "validation/src/test/resources/data";
 
+    /** File of the bare model's bands per class, next to the profiles. */
+    public static final String BANDS = "bare-model-bands.yaml";
+
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
 
     private ProfileFiles() {
     }
@@ -51,14 +60,59 @@ public final class ProfileFiles {
             }
         }
         try (Stream<Path> old = Files.list(dir)) {
-            for (Path p : old.filter(p -> p.toString().endsWith(".yaml") && !written.contains(p)).toList()) {
+            for (Path p : old.filter(p -> p.toString().endsWith(".yaml") && !written.contains(p)
+                    && !p.endsWith(BANDS)).toList()) {
                 Files.delete(p);
             }
         }
+        Path bands = dir.resolve(BANDS);
+        AtomicFiles.write(bands, out -> YAML.writeValue(out, bands(fits)));
         Path index = dir.resolve("INDEX.md");
         AtomicFiles.write(index, out -> out.write(index(fits).getBytes(StandardCharsets.UTF_8)));
+        written.add(bands);
         written.add(index);
         return written;
+    }
+
+    /**
+     * The bare model's band per class and over every class ({@code all}), for clusters whose class has no profile:
+     * per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile of the bare model's residuals. A class
+     * gets its own entry only with {@value ProfileBuilder#MIN_FILES} files or more, and takes {@code all}'s value in a
+     * regime where it has no point.
+     */
+    private static ObjectNode bands(List<ProfileBuilder.ClassFit> fits) {
+        ObjectNode o = F.objectNode();
+        o.put("generatedBy", COMMAND);
+        o.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the bare model's residuals "
+                + "|predicted - measured| / predicted on the healthy datasets, per regime", ProfileBuilder.BAND_PERCENTILE));
+        List<Series> all = new ArrayList<>();
+        fits.forEach(f -> f.scores().forEach(s -> all.add(s.series())));
+        PredictionBand every = ProfileBuilder.bandOf(all);
+        o.set("all", band(every, all));
+        ObjectNode classes = o.putObject("classes");
+        for (ProfileBuilder.ClassFit f : fits) {
+            List<Series> s = f.scores().stream().map(ProfileBuilder.Score::series).toList();
+            if (f.files().size() < ProfileBuilder.MIN_FILES) {
+                continue;
+            }
+            PredictionBand b = f.bareBand();
+            boolean small = s.stream().anyMatch(x -> Arrays.stream(x.sizes())
+                    .anyMatch(z -> z < AccuracyRunner.ONE_MIB));
+            boolean large = s.stream().anyMatch(x -> Arrays.stream(x.sizes())
+                    .anyMatch(z -> z >= AccuracyRunner.ONE_MIB));
+            classes.set(f.profileClass().key(), band(new PredictionBand(small ? b.belowMiBPercent()
+                    : every.belowMiBPercent(), large ? b.atLeastMiBPercent() : every.atLeastMiBPercent()), s));
+        }
+        return o;
+    }
+
+    private static ObjectNode band(PredictionBand b, List<Series> s) {
+        ObjectNode o = F.objectNode();
+        o.put("belowMiBPercent", round(b.belowMiBPercent()));
+        o.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
+        o.put("datasets", s.size());
+        o.put("points", s.stream().mapToInt(x -> x.calls().size()).sum());
+        return o;
     }
 
     private static ObjectNode extra(ProfileBuilder.ClassFit f) {

@@ -1,5 +1,8 @@
 package dev.collsim.validation.calibration;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Topology;
 import dev.collsim.validation.compare.PredictionBand;
@@ -21,6 +24,8 @@ public final class ProfileSelector {
 
     /** Class-path folder of the shipped profiles (the repository's {@code configs/calibration/auto}). */
     public static final String DIR = "configs/calibration/auto";
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private ProfileSelector() {
     }
@@ -44,19 +49,23 @@ public final class ProfileSelector {
      */
     public static Choice select(Topology t) {
         ProfileClass c = ProfileClass.of(t);
-        return select(c, resource(DIR + "/" + c.key() + ".yaml"));
+        return select(c, resource(DIR + "/" + c.key() + ".yaml"), resource(DIR + "/" + ProfileFiles.BANDS));
     }
 
     /**
      * @param c    the class
-     * @param text the shipped file's text, empty when there is none
+     * @param text  the shipped file's text, empty when there is none
+     * @param bands the shipped bare-model bands ({@link ProfileFiles#BANDS}), empty when there are none
      * @return the choice
      */
-    static Choice select(ProfileClass c, Optional<String> text) {
+    static Choice select(ProfileClass c, Optional<String> text, Optional<String> bands) {
         String file = DIR + "/" + c.key() + ".yaml";
         if (text.isEmpty()) {
-            return new Choice(c, Optional.empty(), Optional.empty(), "calibration: none shipped for " + c.key()
-                    + " (" + c.label() + "): too few healthy public datasets; bare model");
+            Optional<PredictionBand> band = bands.flatMap(b -> bareBand(b, c.key()));
+            return new Choice(c, Optional.empty(), band, "calibration: none shipped for " + c.key() + " ("
+                    + c.label() + "; see " + DIR + "/INDEX.md); bare model" + band.map(b -> String.format(Locale.ROOT,
+                    ", band +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", b.belowMiBPercent(),
+                    b.atLeastMiBPercent())).orElse(""));
         }
         CalibrationProfile.Loaded l;
         try {
@@ -70,6 +79,31 @@ public final class ProfileSelector {
         return new Choice(c, Optional.of(cal), l.band(), "calibration: " + file + " (" + c.label() + "; fitted on "
                 + cal.sources().size() + " dataset(s), " + cal.nPoints() + " points" + band
                 + "); --calibration none for the bare model");
+    }
+
+    /**
+     * @param c a class
+     * @return the bare model's choice for it (its shipped bare band, no profile), as when no profile is shipped
+     */
+    public static Choice bare(ProfileClass c) {
+        return select(c, Optional.empty(), resource(DIR + "/" + ProfileFiles.BANDS));
+    }
+
+    /** @return the class's bare band from the bands file, else its {@code all} band, else empty */
+    static Optional<PredictionBand> bareBand(String yaml, String key) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (IOException e) {
+            throw new IllegalStateException("shipped " + ProfileFiles.BANDS + " is broken: " + e.getMessage(), e);
+        }
+        JsonNode b = root.path("classes").path(key);
+        b = b.isObject() ? b : root.path("all");
+        if (!b.isObject()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PredictionBand(b.path("belowMiBPercent").asDouble(), b.path("atLeastMiBPercent")
+                .asDouble()));
     }
 
     private static Optional<String> resource(String path) {

@@ -38,6 +38,7 @@ public final class Comparer {
     private final PerformanceParameters params;
     private final ToDoubleFunction<PreparedCall> bandSigmaUs;
     private final PredictionBand band;
+    private final String bandSource;
 
     /**
      * @param version     NCCL release to model
@@ -45,25 +46,29 @@ public final class Comparer {
      * @param bandSigmaUs standard deviation of the predicted time of a point, microseconds; null for no band
      */
     public Comparer(NcclVersion version, PerformanceParameters params, ToDoubleFunction<PreparedCall> bandSigmaUs) {
-        this(version, params, bandSigmaUs, null);
+        this(version, params, bandSigmaUs, null, "");
     }
 
     private Comparer(NcclVersion version, PerformanceParameters params, ToDoubleFunction<PreparedCall> bandSigmaUs,
-            PredictionBand band) {
+            PredictionBand band, String bandSource) {
         this.predictor = new NcclPredictor(version, params);
         this.params = params;
         this.bandSigmaUs = bandSigmaUs;
         this.band = band;
+        this.bandSource = bandSource;
     }
 
     /**
      * @param version NCCL release to model
      * @param params  performance parameters of a shipped profile
-     * @param band    the profile's band (relative half-widths per size regime, from its leave-one-out residuals)
+     * @param band    the band of these parameters (relative half-widths per size regime, from the residuals of the
+     *                fit that produced them, or of the bare model)
+     * @param source  where the band comes from, in words, for the comparison's text
      * @return a comparer whose points carry that band
      */
-    public static Comparer withBand(NcclVersion version, PerformanceParameters params, PredictionBand band) {
-        return new Comparer(version, params, null, band);
+    public static Comparer withBand(NcclVersion version, PerformanceParameters params, PredictionBand band,
+            String source) {
+        return new Comparer(version, params, null, band, source);
     }
 
     /**
@@ -211,7 +216,7 @@ public final class Comparer {
         byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));
         return new DatasetComparison(d, c, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
                 pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
-                bandSigmaUs != null ? "the calibration's 95 % band" : band != null ? band.describeProfile()
+                bandSigmaUs != null ? "the calibration's 95 % band" : band != null ? band.describeAs(bandSource)
                 : PredictionBand.UNCALIBRATED.describe());
     }
 

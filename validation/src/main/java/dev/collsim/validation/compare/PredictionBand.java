@@ -35,10 +35,10 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
         return (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent) / 100;
     }
 
-    /** @return a shipped profile's band in words, for tables */
-    public String describeProfile() {
-        return String.format(Locale.ROOT, "the profile's band (95th percentile of its leave-one-out residuals): "
-                + "+/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", belowMiBPercent, atLeastMiBPercent);
+    /** @param source where the band comes from, in words; @return the band in words, for tables */
+    public String describeAs(String source) {
+        return String.format(Locale.ROOT, "%s: +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", source,
+                belowMiBPercent, atLeastMiBPercent);
     }
 
     /** @return the band in words, for tables */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.io.AtomicFiles;
 import dev.collsim.validation.compare.PredictionBand;
 import java.io.IOException;
@@ -91,19 +92,57 @@ public final class ProfileFiles {
         o.set("all", band(every, all));
         ObjectNode classes = o.putObject("classes");
         for (ProfileBuilder.ClassFit f : fits) {
-            List<Series> s = f.scores().stream().map(ProfileBuilder.Score::series).toList();
-            if (f.files().size() < ProfileBuilder.MIN_FILES) {
-                continue;
+            if (f.files().size() >= ProfileBuilder.MIN_FILES) {
+                classes.set(f.profileClass().key(), band(bareBand(f, every), f.scores().stream()
+                        .map(ProfileBuilder.Score::series).toList()));
             }
-            PredictionBand b = f.bareBand();
-            boolean small = s.stream().anyMatch(x -> Arrays.stream(x.sizes())
-                    .anyMatch(z -> z < AccuracyRunner.ONE_MIB));
-            boolean large = s.stream().anyMatch(x -> Arrays.stream(x.sizes())
-                    .anyMatch(z -> z >= AccuracyRunner.ONE_MIB));
-            classes.set(f.profileClass().key(), band(new PredictionBand(small ? b.belowMiBPercent()
-                    : every.belowMiBPercent(), large ? b.atLeastMiBPercent() : every.atLeastMiBPercent()), s));
         }
         return o;
+    }
+
+    /**
+     * @param f     a class
+     * @param every the bare band over every class
+     * @return the bare band shipped for the class: its own with {@value ProfileBuilder#MIN_FILES} files or more (in
+     *         a regime where it has no point, {@code every}'s), else {@code every}
+     */
+    static PredictionBand bareBand(ProfileBuilder.ClassFit f, PredictionBand every) {
+        if (f.files().size() < ProfileBuilder.MIN_FILES) {
+            return every;
+        }
+        List<Series> s = f.scores().stream().map(ProfileBuilder.Score::series).toList();
+        PredictionBand b = f.bareBand();
+        boolean small = s.stream().anyMatch(x -> Arrays.stream(x.sizes()).anyMatch(z -> z < AccuracyRunner.ONE_MIB));
+        boolean large = s.stream().anyMatch(x -> Arrays.stream(x.sizes()).anyMatch(z -> z >= AccuracyRunner.ONE_MIB));
+        return new PredictionBand(small ? b.belowMiBPercent() : every.belowMiBPercent(),
+                large ? b.atLeastMiBPercent() : every.atLeastMiBPercent());
+    }
+
+    /**
+     * The share of the healthy points inside the band of what the shipped files give their cluster: a class with a
+     * profile counts its leave-one-out predictions in the profile's band (points of files the fit did not see); a
+     * class without one counts the bare model in its shipped bare band (those bands are percentiles of the same
+     * points, so that share is in-sample).
+     *
+     * @param fits the classes
+     * @return one line
+     */
+    public static String coverage(List<ProfileBuilder.ClassFit> fits) {
+        List<Series> all = new ArrayList<>();
+        fits.forEach(f -> f.scores().forEach(s -> all.add(s.series())));
+        PredictionBand every = ProfileBuilder.bandOf(all);
+        double in = 0;
+        int n = 0;
+        for (ProfileBuilder.ClassFit f : fits) {
+            List<Series> s = f.scores().stream().map(ProfileBuilder.Score::series).toList();
+            int pts = s.stream().mapToInt(x -> x.calls().size()).sum();
+            n += pts;
+            in += pts * (f.profile().isPresent() ? f.looInside()
+                    : Residuals.inside(s, x -> PerformanceParameters.DEFAULTS, bareBand(f, every)));
+        }
+        return String.format(Locale.ROOT, "Inside the band of the shipped choice (profile: leave-one-out predictions "
+                + "in its band; no profile: bare model in its class band, in-sample): %d of %d points (%.1f %%).%n",
+                Math.round(in), n, n == 0 ? 0 : 100 * in / n);
     }
 
     private static ObjectNode band(PredictionBand b, List<Series> s) {
@@ -190,7 +229,7 @@ public final class ProfileFiles {
                     num(medianOf(f, ProfileBuilder.Score::bare)), num(medianOf(f, ProfileBuilder.Score::loo)),
                     num(medianOf(f, ProfileBuilder.Score::inSample)), every, band, inside));
         }
-        return sb.toString();
+        return sb.append(System.lineSeparator()).append(coverage(fits)).toString();
     }
 
     private static String num(double v) {

@@ -33,11 +33,12 @@ public final class CalibrationOption {
 
     /**
      * @param option  the option's value, null when not given
+     * @param name    the option's name, for messages
      * @param cluster the cluster the prediction is for
      * @return the parameters and what to print
      * @throws InputException when the file is not a parameters file or profile
      */
-    public static Resolved resolve(Path option, Topology cluster) throws InputException {
+    public static Resolved resolve(Path option, String name, Topology cluster) throws InputException {
         if (option != null && NONE.equals(option.toString())) {
             return new Resolved(PerformanceParameters.DEFAULTS, Optional.empty(),
                     "defaults (PerformanceParameters.DEFAULTS; --calibration none)");
@@ -48,11 +49,11 @@ public final class CalibrationOption {
                     .orElseGet(() -> new Resolved(PerformanceParameters.DEFAULTS, Optional.empty(),
                             "defaults (PerformanceParameters.DEFAULTS)"));
         }
-        InputFiles.require(option, "--calibration");
+        InputFiles.require(option, name);
         try {
             return new Resolved(ParametersFile.read(option), Optional.empty(), option.toString());
         } catch (IOException e) {
-            throw InputFiles.failed(option, e, "--calibration");
+            throw InputFiles.failed(option, e, name);
         }
     }
 }

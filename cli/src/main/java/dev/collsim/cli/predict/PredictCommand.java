@@ -3,7 +3,6 @@ package dev.collsim.cli.predict;
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
-import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.cli.flow.FlowOptions;
 import dev.collsim.cli.flow.FlowPredict;
@@ -331,7 +330,7 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private PerformanceParameters parameters(Topology topo) throws InputException {
-        CalibrationOption.Resolved r = CalibrationOption.resolve(params, topo);
+        CalibrationOption.Resolved r = CalibrationOption.resolve(params, "--params", topo);
         paramsLine = r.label();
         return r.parameters();
     }

@@ -222,7 +222,7 @@ public final class PlanCommand implements Callable<Integer> {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
-        CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, base.topology());
+        CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology());
         perf.line().ifPresent(l -> out.println("# " + l));
         StepPlanner planner = new StepPlanner(new NcclPredictor(NcclVersion.DEFAULT, perf.parameters()), nccl,
                 rankOrder);

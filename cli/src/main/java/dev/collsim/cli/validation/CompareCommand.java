@@ -60,7 +60,8 @@ public final class CompareCommand implements Callable<Integer> {
     private ClusterOption cluster;
 
     @Option(names = "--calibration", paramLabel = "PROFILE.yaml|none",
-            description = "calibration profile from 'collsim calibrate' (predictions then carry its band), or none for "
+            description = "calibration profile from 'collsim calibrate' (predictions then carry its band: the 95%% band"
+                    + " of its fit, or of its leave-one-out residuals for a shipped one), or none for "
                     + "the bare model; default: the shipped profile of each run's cluster class "
                     + "(configs/calibration/auto), named on the first lines")
     private Path calibration;

@@ -47,16 +47,18 @@ public record ProfileClass(String key, String label) {
      * @return its class
      */
     public static ProfileClass of(Topology t, String networkText) {
-        int sm = t.gpus().stream().mapToInt(Gpu::sm).min().orElse(0);
+        // a cluster of identical hosts described once is asked through its template, never built in full
+        Topology probe = t.hostTemplate().orElse(t);
+        int sm = probe.gpus().stream().mapToInt(Gpu::sm).min().orElse(0);
         GpuGeneration gen = GpuGeneration.of(sm);
         String g = gen.name().toLowerCase(Locale.ROOT);
         String gl = g.substring(0, 1).toUpperCase(Locale.ROOT) + g.substring(1);
         if (t.hostCount() <= 1) {
-            String fabric = hasNvSwitch(t) ? "nvswitch" : hasNvlink(t) ? "nvlink" : "pcie";
+            String fabric = hasNvSwitch(probe) ? "nvswitch" : hasNvlink(probe) ? "nvlink" : "pcie";
             return new ProfileClass(g + "-1host-" + fabric, gl + ", one host, GPUs joined by "
                     + (fabric.equals("pcie") ? "PCIe" : fabric.equals("nvlink") ? "direct NVLink" : "NVSwitch"));
         }
-        if (t.devices(NvSwitch.class).stream().anyMatch(s -> s.host() < 0)) {
+        if (probe.devices(NvSwitch.class).stream().anyMatch(s -> s.host() < 0)) {
             return new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)");
         }
         if (networkText != null && SLINGSHOT.matcher(networkText).find()) {

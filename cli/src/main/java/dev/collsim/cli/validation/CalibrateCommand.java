@@ -82,13 +82,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new UserError("give exactly one of -o PROFILE.yaml and --profiles DIR", ExitCodes.USAGE);
         }
         if (profiles != null) {
-            if (cluster.given() || fit != null) {
-                throw new UserError("--profiles guesses each dataset's cluster and fits calibrate's default sets: "
-                        + "leave out -c and --fit", ExitCodes.USAGE);
-            }
-            MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
-            ProfilesWriter.run(batch.datasets(), profiles, spec.commandLine().getOut());
-            return batch.exitCode(ExitCodes.OK);
+            return writeProfiles();
         }
         Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
@@ -159,6 +153,17 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
         }
         out.println("wrote " + output);
+        return batch.exitCode(ExitCodes.OK);
+    }
+
+    /** @return the exit code of {@code --profiles DIR}: every class's profile, bands and index written */
+    private int writeProfiles() throws InputException {
+        if (cluster.given() || fit != null) {
+            throw new UserError("--profiles guesses each dataset's cluster and fits calibrate's default sets: "
+                    + "leave out -c and --fit", ExitCodes.USAGE);
+        }
+        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        ProfilesWriter.run(batch.datasets(), profiles, spec.commandLine().getOut());
         return batch.exitCode(ExitCodes.OK);
     }
 

@@ -1,8 +1,8 @@
 package dev.collsim.cli.predict;
 
+import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
-import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.cli.flow.FlowOptions;
 import dev.collsim.cli.flow.FlowPredict;
@@ -22,7 +22,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.MissingNvlinks;
-import dev.collsim.validation.calibration.ParametersFile;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -165,9 +165,13 @@ public final class PredictCommand implements Callable<Integer> {
 
     @Option(names = {"--perf-params", "--calibration", "--params"}, paramLabel = "FILE", description = "performance"
             + " parameters: JSON or YAML with the field names of PerformanceParameters, or a 'collsim calibrate'"
-            + " profile; --params is the former name, kept (plan's --params is the model size); default: the"
-            + " documented defaults")
+            + " profile, or none for the bare model (the documented defaults); --params is the former name, kept"
+            + " (plan's --params is the model size); default: the shipped profile of the cluster's class"
+            + " (configs/calibration/auto), else the defaults")
     private Path params;
+
+    /** What {@link #parameters} chose, for the header. */
+    private String paramsLine = "defaults (PerformanceParameters.DEFAULTS)";
 
     @Override
     public Integer call() throws IOException, InputException {
@@ -188,7 +192,7 @@ public final class PredictCommand implements Callable<Integer> {
             sizes.computeIfAbsent(g.type(), t -> EmptyCollective.runnable(c, t, sweep.sizes(), rankList.size(), notes));
         }
         ncclTestsNote = notes;
-        NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters());
+        NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));
         if (backend != Backend.analytical) {
             return runFlow(c, groups, sizes, topo, rankList, nccl, predictor);
         }
@@ -326,16 +330,10 @@ public final class PredictCommand implements Callable<Integer> {
         return UserError.usage(() -> NcclSettings.parse(m));
     }
 
-    private PerformanceParameters parameters() {
-        if (params == null) {
-            return PerformanceParameters.DEFAULTS;
-        }
-        InputFiles.require(params, "--params");
-        try {
-            return ParametersFile.read(params);
-        } catch (IOException e) {
-            throw InputFiles.failed(params, e, "--params");
-        }
+    private PerformanceParameters parameters(Topology topo) throws InputException {
+        CalibrationOption.Resolved r = CalibrationOption.resolve(params, "--params", topo);
+        paramsLine = r.label();
+        return r.parameters();
     }
 
     private List<String> header(Collective c, Topology topo, List<Gpu> rankList, NcclSettings nccl,
@@ -357,7 +355,7 @@ public final class PredictCommand implements Callable<Integer> {
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
         h.add("Channels: " + comm.describeChannels());
         h.add("Hardware: " + comm.describeHardware());
-        h.add("Performance parameters: " + (params == null ? "defaults (PerformanceParameters.DEFAULTS)" : params));
+        h.add("Performance parameters: " + paramsLine);
         return h;
     }
 }

@@ -1,5 +1,6 @@
 package dev.collsim.cli.report;
 
+import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
@@ -15,11 +16,13 @@ import dev.collsim.reports.plan.StepPlanner;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.MissingNvlinks;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -150,6 +153,11 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--order", paramLabel = "ORDER", defaultValue = "tp-pp-dp", description = "rank order: tp-pp-dp"
             + " (default) or tp-dp-pp")
     private String order;
+    @Option(names = "--calibration", paramLabel = "PROFILE.yaml|none", description = "performance parameters: a "
+            + "'collsim calibrate' profile or parameters file, or none for the bare model; default: the shipped "
+            + "profile of the cluster's class (configs/calibration/auto), else the defaults")
+    private Path calibration;
+
     @Option(names = "--env", paramLabel = "NCCL_X=V", description = "NCCL setting for every collective (repeatable)")
     private Map<String, String> env = new LinkedHashMap<>();
     @Option(names = "--target-tokens-per-s", paramLabel = "T", description = "find the fewest GPUs (growing dp,"
@@ -214,7 +222,10 @@ public final class PlanCommand implements Callable<Integer> {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
-        StepPlanner planner = new StepPlanner(new NcclPredictor(), nccl, rankOrder);
+        CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology());
+        perf.line().ifPresent(l -> out.println("# " + l));
+        StepPlanner planner = new StepPlanner(new NcclPredictor(NcclVersion.DEFAULT, perf.parameters()), nccl,
+                rankOrder);
         StepPlan plan;
         try {
             plan = planner.plan(base.topology(), job, peak);

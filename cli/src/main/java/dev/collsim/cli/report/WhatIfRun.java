@@ -53,7 +53,8 @@ public final class WhatIfRun {
         ReportData data;
         try (Bar bar = progressOn ? new Bar(System.err) : null) {
             ProgressListener listener = bar == null ? ProgressListener.NONE : bar;
-            data = new ReportRunner(new SimulatorResolver(), new IngestMeasurements(), listener).run(spec);
+            SimulatorResolver resolver = new SimulatorResolver();
+            data = new ReportRunner(resolver, new IngestMeasurements(), listener).run(spec);
             if (bar != null) {
                 bar.step("writing charts and HTML");
             }
@@ -67,6 +68,7 @@ public final class WhatIfRun {
                 bar.close();
             }
             out.println(data.title());
+            resolver.selections().forEach(l -> out.println("calibration of " + l));
             out.println();
             out.print(ReportSummary.text(ReportSummary.table(data)));
             out.println();

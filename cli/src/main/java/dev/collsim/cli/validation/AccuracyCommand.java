@@ -5,6 +5,8 @@ import dev.collsim.io.InputException;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.AccuracyRunner;
 import dev.collsim.validation.calibration.AccuracyText;
+import dev.collsim.validation.calibration.ProfileBuilder;
+import dev.collsim.validation.calibration.ProfileFiles;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -22,7 +24,10 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "finds a PROBLEM in are never used for fitting), and print one markdown table of the median "
                 + "error of time at sizes of 1 MiB and more. The calibration is calibrate's (without --fit): "
                 + "every parameter, then its fallback sets, each judged by its acceptance rules; the table shows "
-                + "the accepted set and why the others were refused."})
+                + "the accepted set and why the others were refused.",
+            "Then the shipped-profile table (as 'calibrate --profiles' writes INDEX.md): per cluster class the bare "
+                + "model, the class profile refitted without the scored file (leave-one-out) and in-sample, its "
+                + "band, and the share of points inside the band of the choice compare makes."})
 public final class AccuracyCommand implements Callable<Integer> {
 
     @Spec
@@ -37,6 +42,10 @@ public final class AccuracyCommand implements Callable<Integer> {
         AccuracyRunner runner = new AccuracyRunner(NcclVersion.DEFAULT);
         var rows = runner.run(batch.datasets());
         spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows)));
+        spec.commandLine().getOut().println();
+        spec.commandLine().getOut().print(ProfileFiles.index(new ProfileBuilder(NcclVersion.DEFAULT)
+                .build(batch.datasets())).replaceFirst("^# Shipped calibration profiles", "## Shipped calibration "
+                + "profiles (auto choice per cluster class)"));
         return batch.exitCode(ExitCodes.OK);
     }
 }

@@ -59,8 +59,14 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Mixin
     private ClusterOption cluster;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "PROFILE.yaml", description = "profile to write")
+    @Option(names = {"-o", "--output"}, paramLabel = "PROFILE.yaml", description = "profile to write")
     private Path output;
+
+    @Option(names = "--profiles", paramLabel = "DIR", description = "instead of -o: fit one profile per cluster class"
+            + " (GPU generation and host count, NVLink or network class) on the healthy datasets of -m, with "
+            + "leave-one-out figures and bands, and write DIR/CLASS.yaml and DIR/INDEX.md (the shipped profiles: "
+            + "--profiles configs/calibration/auto -m validation/src/test/resources/data)")
+    private Path profiles;
 
     @Option(names = "--fit", split = ",", paramLabel = "PARAM",
             description = {"parameters to fit, exactly these: ${COMPLETION-CANDIDATES}",
@@ -72,6 +78,12 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InputException {
+        if ((output == null) == (profiles == null)) {
+            throw new UserError("give exactly one of -o PROFILE.yaml and --profiles DIR", ExitCodes.USAGE);
+        }
+        if (profiles != null) {
+            return writeProfiles();
+        }
         Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
@@ -141,6 +153,17 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
         }
         out.println("wrote " + output);
+        return batch.exitCode(ExitCodes.OK);
+    }
+
+    /** @return the exit code of {@code --profiles DIR}: every class's profile, bands and index written */
+    private int writeProfiles() throws InputException {
+        if (cluster.given() || fit != null) {
+            throw new UserError("--profiles guesses each dataset's cluster and fits calibrate's default sets: "
+                    + "leave out -c and --fit", ExitCodes.USAGE);
+        }
+        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        ProfilesWriter.run(batch.datasets(), profiles, spec.commandLine().getOut());
         return batch.exitCode(ExitCodes.OK);
     }
 

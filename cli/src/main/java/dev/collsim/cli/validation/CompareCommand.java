@@ -2,13 +2,16 @@ package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.calibration.ProfileSelector;
 import dev.collsim.validation.compare.ClusterGuess;
+import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.ComparisonText;
 import dev.collsim.validation.compare.DatasetComparison;
@@ -16,9 +19,13 @@ import dev.collsim.validation.ingest.Dataset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,8 +59,11 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     private ClusterOption cluster;
 
-    @Option(names = "--calibration", paramLabel = "PROFILE.yaml",
-            description = "calibration profile from 'collsim calibrate'; predictions then carry a 95%% band")
+    @Option(names = "--calibration", paramLabel = "PROFILE.yaml|none",
+            description = "calibration profile from 'collsim calibrate' (predictions then carry its band: the 95%% band"
+                    + " of its fit, or of its leave-one-out residuals for a shipped one), or none for "
+                    + "the bare model; default: the shipped profile of each run's cluster class "
+                    + "(configs/calibration/auto), named on the first lines")
     private Path calibration;
 
     @Option(names = "--nccl-version", paramLabel = "VERSION", completionCandidates = Versions.class,
@@ -75,24 +85,44 @@ public final class CompareCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--nccl-version: " + e.getMessage(), ExitCodes.USAGE);
         }
-        PerformanceParameters params = PerformanceParameters.DEFAULTS;
-        Calibration cal = null;
-        if (calibration != null) {
-            cal = CalibrationProfile.read(calibration);
-            params = cal.parameters();
+        boolean bare = calibration != null && "none".equals(calibration.toString());
+        Comparer fixed = null;
+        Set<String> lines = new LinkedHashSet<>();
+        if (bare) {
+            lines.add("calibration: none (bare model)");
+        } else if (calibration != null) {
+            InputFiles.require(calibration, "--calibration");
+            CalibrationProfile.Loaded l = CalibrationProfile.load(calibration);
+            Calibration cal = l.calibration();
+            fixed = l.band().map(b -> Comparer.withBand(v, cal.parameters(), b, AutoProfile.PROFILE_BAND))
+                    .orElseGet(() -> new Comparer(v, cal.parameters(), cal::sigmaUs));
+            lines.add("calibration " + calibration + " (fitted on " + cal.sources().size() + " dataset(s), "
+                    + cal.nPoints() + " points)");
         }
-        Comparer comparer = new Comparer(v, params, cal == null ? null : cal::sigmaUs);
+        Map<String, Comparer> auto = new HashMap<>();
         List<DatasetComparison> out = new ArrayList<>();
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
         for (Dataset d : batch.datasets()) {
             Optional<ClusterGuess> c = cluster.given()
                     ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
+            Comparer comparer = fixed;
+            if (comparer == null) {
+                Optional<ClusterGuess> g = c.isPresent() ? c : ClusterGuesser.guess(d);
+                ProfileSelector.Choice choice = g.map(x -> ProfileSelector.select(x.topology())).orElse(null);
+                comparer = choice == null ? auto.computeIfAbsent("", k -> new Comparer(v,
+                        PerformanceParameters.DEFAULTS, null)) : bare ? auto.computeIfAbsent(choice.profileClass()
+                        .key(), k -> AutoProfile.bare(v, choice)) : auto.computeIfAbsent(choice.profileClass().key(),
+                        k -> AutoProfile.comparer(v, choice));
+                if (choice != null && !bare) {
+                    lines.add(choice.line());
+                }
+            }
             out.add(comparer.compare(d, c));
         }
-        if (cal != null) {
-            spec.commandLine().getOut().println("calibration " + calibration + " (fitted on " + cal.sources().size()
-                    + " dataset(s), " + cal.nPoints() + " points)\n");
+        lines.forEach(spec.commandLine().getOut()::println);
+        if (!lines.isEmpty()) {
+            spec.commandLine().getOut().println();
         }
         spec.commandLine().getOut().print(ComparisonText.render(out, !summary));
         if (maxMedian != null && out.stream().anyMatch(c -> c.atLeast1MiB().n() > 0 && c.atLeast1MiB().median() > maxMedian)) {

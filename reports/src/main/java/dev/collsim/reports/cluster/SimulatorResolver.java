@@ -18,10 +18,14 @@ import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.validation.calibration.ParametersFile;
+import dev.collsim.validation.calibration.ProfileSelector;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -40,6 +44,8 @@ public final class SimulatorResolver implements VariantResolver {
     private final Map<String, ClusterSource> bases = new HashMap<>();
     private final Map<ClusterEdits, Topology> built = new ConcurrentHashMap<>();
     private final CollectivePredictor plain = new NcclPredictor();
+    private final Set<String> selections = new LinkedHashSet<>();
+    private final Map<String, CollectivePredictor> auto = new HashMap<>();
 
     /** A resolver that reads calibration profiles as {@link #profilePredictor} does. */
     public SimulatorResolver() {
@@ -71,6 +77,15 @@ public final class SimulatorResolver implements VariantResolver {
         this.calibrated = calibrated;
     }
 
+    /**
+     * @return one line per variant that got a shipped calibration profile (a variant without {@code calibration}
+     *         gets the profile of its cluster's class, {@link ProfileSelector}; {@code calibration: none} the bare
+     *         model), in resolution order
+     */
+    public List<String> selections() {
+        return List.copyOf(selections);
+    }
+
     @Override
     public ResolvedVariant resolve(ReportSpec spec, VariantSpec v) throws InputException {
         ClusterSource base = bases.get(spec.cluster());
@@ -79,8 +94,27 @@ public final class SimulatorResolver implements VariantResolver {
             bases.put(spec.cluster(), base);
         }
         String field = v.line() == 0 ? "cluster" : "variants." + v.name();
+        ClusterSource b = base;
+        if (!v.edits().isEmpty() && b.spec() == null) {
+            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, "the base cluster '"
+                    + b.name() + "' is not built from a catalog host type, so only 'env' and 'calibration' can"
+                    + " vary; use a collsim YAML cluster with 'hosts: <catalog name>' as the base"));
+        }
+        Topology t;
+        try {
+            t = v.edits().isEmpty() ? b.topology() : cluster(b, v.edits());
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, e.getMessage()));
+        }
         CollectivePredictor predictor = plain;
-        if (v.calibration() != null) {
+        if (v.calibration() == null) {
+            ProfileSelector.Choice choice = ProfileSelector.select(t);
+            if (choice.calibration().isPresent()) {
+                predictor = auto.computeIfAbsent(choice.profileClass().key(), k -> new NcclPredictor(
+                        NcclVersion.DEFAULT, choice.calibration().get().parameters()));
+                selections.add(v.name() + ": " + choice.line());
+            }
+        } else if (!"none".equals(v.calibration())) {
             if (calibrated == null) {
                 throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
                         "this build cannot read calibration profiles yet; remove 'calibration'"));
@@ -95,18 +129,6 @@ public final class SimulatorResolver implements VariantResolver {
         if (v.backend().flow()) {
             predictor = new FlowPredictor(predictor, FlowPredictor.Mode.SLOWER, v.backend().routing(),
                     v.backend().seed());
-        }
-        ClusterSource b = base;
-        if (!v.edits().isEmpty() && b.spec() == null) {
-            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, "the base cluster '"
-                    + b.name() + "' is not built from a catalog host type, so only 'env' and 'calibration' can"
-                    + " vary; use a collsim YAML cluster with 'hosts: <catalog name>' as the base"));
-        }
-        Topology t;
-        try {
-            t = v.edits().isEmpty() ? b.topology() : cluster(b, v.edits());
-        } catch (IllegalArgumentException e) {
-            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, e.getMessage()));
         }
         IntFunction<Topology> withHosts = h -> {
             if (b.spec() == null) {

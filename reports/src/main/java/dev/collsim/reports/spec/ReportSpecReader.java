@@ -52,7 +52,8 @@ import java.util.Set;
  *     leaf-radix: 8                # host-facing ports per leaf switch
  *     nvlink: NVLink3              # NVLink2..5 or a bandwidth per GPU and direction, e.g. 300 GB/s
  *     env: {NCCL_ALGO: Ring, NCCL_MAX_NCHANNELS: 8}
- *     calibration: profile.yaml    # a calibration profile (collsim calibrate)
+ *     calibration: profile.yaml    # a calibration profile (collsim calibrate); none: the bare model; left out:
+ *                                  # the shipped profile of the cluster's class (configs/calibration/auto)
  *     backend: flow                # this variant's backend (default: the top-level one); routing, seed likewise
  * sweeps:
  *   - collective: allreduce        # required; nccl-tests names
@@ -208,7 +209,7 @@ public final class ReportSpecReader {
         Integer radix = f.integer(v, "leaf-radix", false, 1, 4096);
         NcclSettings env = ncclSettings(f, v);
         String calibration = f.text(v, "calibration", false);
-        if (calibration != null && !Files.isRegularFile(folder.resolve(calibration))) {
+        if (calibration != null && !"none".equals(calibration) && !Files.isRegularFile(folder.resolve(calibration))) {
             f.add(v.get("calibration"), "calibration profile '" + calibration + "' not found (looked in "
                     + folder + ")");
         }

@@ -128,7 +128,7 @@ public final class AccuracyRunner {
      * Datasets diagnose finds a PROBLEM in (a misconfigured or broken run): they are compared, but never used to
      * calibrate others, since a fit to a broken run would teach the model the breakage.
      */
-    private static Set<Dataset> problemDatasets(List<Dataset> datasets) {
+    static Set<Dataset> problemDatasets(List<Dataset> datasets) {
         Set<Dataset> out = new HashSet<>();
         Map<String, List<Dataset>> byFile = new LinkedHashMap<>();
         datasets.forEach(d -> byFile.computeIfAbsent(d.file(), f -> new ArrayList<>()).add(d));

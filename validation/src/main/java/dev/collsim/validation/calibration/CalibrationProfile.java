@@ -15,11 +15,13 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.topology.io.AtomicFiles;
 import dev.collsim.validation.compare.ErrorStats;
+import dev.collsim.validation.compare.PredictionBand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Calibration profiles as YAML: {@code schema: collsim-calibration/v1}, the data fitted on, the full
@@ -42,6 +44,17 @@ public final class CalibrationProfile {
      * @throws IOException when the file cannot be written (nothing half-written is left)
      */
     public static void write(Calibration c, Path target) throws IOException {
+        write(c, null, target);
+    }
+
+    /**
+     * @param c      the calibration
+     * @param extra  fields appended after the calibration's (a shipped profile's class, band and provenance), or
+     *               null
+     * @param target file to write
+     * @throws IOException when the file cannot be written (nothing half-written is left)
+     */
+    public static void write(Calibration c, ObjectNode extra, Path target) throws IOException {
         ObjectNode root = YAML.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("generation", c.generation().name());
@@ -71,6 +84,9 @@ public final class CalibrationProfile {
         hold.set("test", stats(c.holdTest()));
         ArrayNode notes = root.putArray("notes");
         c.notes().forEach(notes::add);
+        if (extra != null) {
+            root.setAll(extra);
+        }
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         AtomicFiles.write(target, out -> YAML.writeValue(out, root));
@@ -91,8 +107,36 @@ public final class CalibrationProfile {
      * @throws InputException when the file is not a profile, naming the field
      */
     public static Calibration read(Path file) throws InputException {
+        return load(file).calibration();
+    }
+
+    /**
+     * A profile with its prediction band, when the file has one ({@code band.belowMiBPercent} and {@code
+     * band.atLeastMiBPercent}, as {@link ProfileBuilder} writes them).
+     *
+     * @param calibration the calibration
+     * @param band        relative half-widths per size regime, empty when the file has none
+     */
+    public record Loaded(Calibration calibration, Optional<PredictionBand> band) {
+    }
+
+    /**
+     * @param file the profile
+     * @return the calibration and its band
+     * @throws InputException when the file is not a profile, naming the field
+     */
+    public static Loaded load(Path file) throws InputException {
         String name = file.toString();
-        String text = InputLimits.readText(file, name);
+        return load(name, InputLimits.readText(file, name));
+    }
+
+    /**
+     * @param name file name for messages
+     * @param text the profile's text
+     * @return the calibration and its band
+     * @throws InputException when the text is not a profile, naming the field
+     */
+    public static Loaded load(String name, String text) throws InputException {
         InputLimits.checkYamlLines(name, text);
         JsonNode root;
         try {
@@ -157,8 +201,22 @@ public final class CalibrationProfile {
         ErrorStats residuals = r.path("n").asInt(0) > 0 ? new ErrorStats(r.path("n").asInt(), r.path("median")
                 .asDouble(Double.NaN), r.path("p90").asDouble(Double.NaN), r.path("max").asDouble(Double.NaN))
                 : ErrorStats.NONE;
-        return new Calibration(p, g, fitted, cov, List.of(), residuals, ErrorStats.NONE, ErrorStats.NONE,
-                sources, root.path("points").asInt(), 0);
+        Calibration cal = new Calibration(p, g, fitted, cov, List.of(), residuals, ErrorStats.NONE,
+                ErrorStats.NONE, sources, root.path("points").asInt(), 0);
+        return new Loaded(cal, band(name, root.path("band")));
+    }
+
+    private static Optional<PredictionBand> band(String name, JsonNode b) throws InputException {
+        if (b.isMissingNode()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new PredictionBand(b.path("belowMiBPercent").asDouble(Double.NaN),
+                    b.path("atLeastMiBPercent").asDouble(Double.NaN)));
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(name, 0, 0, "band", e.getMessage()
+                    + "; allowed: belowMiBPercent and atLeastMiBPercent, finite percentages >= 0"));
+        }
     }
 
     /** @return the file as a located YAML tree (line and column of each node), or null when it does not parse */

@@ -27,7 +27,8 @@ import java.util.function.ToDoubleFunction;
  * Compares datasets with collsim's predictions. Every point is timed through the simulator's facade: one
  * {@link PreparedCommunicator} per dataset (channel plan, NCCL's cost table and choices) and one {@link PreparedCall}
  * per size, so a compared point has exactly the time {@code collsim predict} prints for it. Every point carries a
- * band: a calibration's 95 % band when one is given, else the uncalibrated model's typical error
+ * band: a shipped profile's band (from its leave-one-out residuals) or a calibration's 95 % band when one is given,
+ * else the uncalibrated model's typical error
  * ({@link PredictionBand#UNCALIBRATED}). Stateless apart from its settings and the predictor's
  * cache; thread-safe.
  */
@@ -36,6 +37,8 @@ public final class Comparer {
     private final NcclPredictor predictor;
     private final PerformanceParameters params;
     private final ToDoubleFunction<PreparedCall> bandSigmaUs;
+    private final PredictionBand band;
+    private final String bandSource;
 
     /**
      * @param version     NCCL release to model
@@ -43,9 +46,29 @@ public final class Comparer {
      * @param bandSigmaUs standard deviation of the predicted time of a point, microseconds; null for no band
      */
     public Comparer(NcclVersion version, PerformanceParameters params, ToDoubleFunction<PreparedCall> bandSigmaUs) {
+        this(version, params, bandSigmaUs, null, "");
+    }
+
+    private Comparer(NcclVersion version, PerformanceParameters params, ToDoubleFunction<PreparedCall> bandSigmaUs,
+            PredictionBand band, String bandSource) {
         this.predictor = new NcclPredictor(version, params);
         this.params = params;
         this.bandSigmaUs = bandSigmaUs;
+        this.band = band;
+        this.bandSource = bandSource;
+    }
+
+    /**
+     * @param version NCCL release to model
+     * @param params  performance parameters of a shipped profile
+     * @param band    the band of these parameters (relative half-widths per size regime, from the residuals of the
+     *                fit that produced them, or of the bare model)
+     * @param source  where the band comes from, in words, for the comparison's text
+     * @return a comparer whose points carry that band
+     */
+    public static Comparer withBand(NcclVersion version, PerformanceParameters params, PredictionBand band,
+            String source) {
+        return new Comparer(version, params, null, band, source);
     }
 
     /**
@@ -163,9 +186,10 @@ public final class Comparer {
             PreparedCall call = pm.get(i);
             double predicted = call.timeUs(params);
             double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(call);
-            double low = bandSigmaUs == null ? predicted * (1 - PredictionBand.UNCALIBRATED.relative(p.sizeBytes()))
+            PredictionBand rel = band == null ? PredictionBand.UNCALIBRATED : band;
+            double low = bandSigmaUs == null ? Math.max(0, predicted * (1 - rel.relative(p.sizeBytes())))
                     : Math.max(0, predicted - 2 * sigma);
-            double high = bandSigmaUs == null ? predicted * (1 + PredictionBand.UNCALIBRATED.relative(p.sizeBytes()))
+            double high = bandSigmaUs == null ? predicted * (1 + rel.relative(p.sizeBytes()))
                     : predicted + 2 * sigma;
             double signed = (predicted - measured) / measured * 100;
             double ape = Math.abs(signed);
@@ -192,7 +216,8 @@ public final class Comparer {
         byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));
         return new DatasetComparison(d, c, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
                 pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
-                bandSigmaUs == null ? PredictionBand.UNCALIBRATED.describe() : "the calibration's 95 % band");
+                bandSigmaUs != null ? "the calibration's 95 % band" : band != null ? band.describeAs(bandSource)
+                : PredictionBand.UNCALIBRATED.describe());
     }
 
     /**

@@ -7,7 +7,8 @@ import java.util.Locale;
  * to trust a number before any calibration. The figures are the accuracy command's over the healthy public datasets
  * (the median over datasets of each dataset's median absolute percentage error of time, below 1 MiB and at 1 MiB and
  * more): half the datasets do at least this well. A point's band is {@code [predicted x (1 - r), predicted x
- * (1 + r)]}. A calibrated comparison uses the calibration's own 95 % band instead ({@link Comparer}). Immutable.
+ * (1 + r)]}. A shipped calibration profile carries its own band of this form (calibration {@code ProfileBuilder}:
+ * the 95th percentile of its leave-one-out residuals per regime). A calibrated comparison uses the calibration's own 95 % band instead ({@link Comparer}). Immutable.
  *
  * @param belowMiBPercent   typical error below 1 MiB, percent, >= 0
  * @param atLeastMiBPercent typical error at 1 MiB and more, percent, >= 0
@@ -32,6 +33,12 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
     /** @param sizeBytes nccl-tests size; @return the relative half-width for that size, as a fraction */
     public double relative(long sizeBytes) {
         return (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent) / 100;
+    }
+
+    /** @param source where the band comes from, in words; @return the band in words, for tables */
+    public String describeAs(String source) {
+        return String.format(Locale.ROOT, "%s: +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", source,
+                belowMiBPercent, atLeastMiBPercent);
     }
 
     /** @return the band in words, for tables */

@@ -1,0 +1,211 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.compare.ClusterGuesser;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Fits the shipped network-class profiles: groups the healthy datasets by {@link ProfileClass} (their guessed
+ * cluster), fits each class with at least {@value #MIN_FILES} files on all of them ({@link FitLadder#everyParameter()},
+ * judged by {@link FitAcceptance}), and scores every dataset three ways: the bare model, the class profile refitted
+ * without the dataset's file (leave-one-file-out: the other datasets of a file are runs on the same machine, so
+ * leaving out one of them alone would leak), and the profile itself (in-sample). The band of a profile is, per size
+ * regime, the {@value #BAND_PERCENTILE}th percentile (nearest rank) of the leave-one-out residuals
+ * |predicted - measured| / predicted, so the band [predicted x (1 - r), predicted x (1 + r)] holds that share of
+ * the points of files the fit did not see. Healthy: diagnose finds no PROBLEM and the header does not say
+ * {@code health: problem} ({@link AccuracySummary#healthy}). A profile is shipped only when its leave-one-out median
+ * of dataset medians is no worse than the bare model's both over every size (the fit is made on every size) and at
+ * 1 MiB and more (the accuracy table's headline figure): a fit that does not help on files it did not see is not
+ * shipped (collsim's rule, on top of {@link FitAcceptance}). Deterministic; stateless apart from the
+ * model.
+ */
+public final class ProfileBuilder {
+
+    /** Fewest distinct files a class needs for a profile: a fit on one file is refused (collsim's rule). */
+    public static final int MIN_FILES = 2;
+    /** Percentile of the leave-one-out residuals that sets a profile's band (collsim's choice: 90-95 asked). */
+    public static final double BAND_PERCENTILE = 95;
+
+    private final Comparer defaults;
+
+    /** @param version NCCL release to model (with the model's default parameters as the bare model) */
+    public ProfileBuilder(NcclVersion version) {
+        this.defaults = new Comparer(version, PerformanceParameters.DEFAULTS, null);
+    }
+
+    /**
+     * One dataset's scores (median absolute percentage error of time at sizes of 1 MiB and more, percent).
+     *
+     * @param series   the dataset's points and model
+     * @param bare     with the default parameters
+     * @param loo      with the class profile refitted without the dataset's file (the bare value when that fit was
+     *                 refused or impossible)
+     * @param inSample with the class profile (NaN when the class has none)
+     * @param looNote  how the leave-one-out value was made
+     * @param all      the same three figures over every size (bare, leave-one-out, in-sample), percent
+     */
+    public record Score(Series series, double bare, double loo, double inSample, String looNote, double[] all) {
+
+        /** Copies. */
+        public Score {
+            all = all.clone();
+        }
+
+        /** @return bare model's median error over every size, percent */
+        public double bareAll() {
+            return all[0];
+        }
+
+        /** @return leave-one-out median error over every size, percent (NaN: no profile) */
+        public double looAll() {
+            return all[1];
+        }
+
+        /** @return in-sample median error over every size, percent (NaN: no profile) */
+        public double inSampleAll() {
+            return all[2];
+        }
+    }
+
+    /**
+     * One class.
+     *
+     * @param profileClass the class
+     * @param scores       its healthy datasets, by file and line
+     * @param fit          the fit on all of them, empty when the class has too few files
+     * @param band         the band from the leave-one-out residuals (empty when no profile)
+     * @param looInside    share of the points whose leave-one-out prediction's band holds the measured time, 0..1
+     * @param inInside     share of the points whose in-sample prediction's band holds the measured time, 0..1
+     * @param why          why there is no profile, empty when there is one
+     */
+    public record ClassFit(ProfileClass profileClass, List<Score> scores, Optional<FitLadder.Outcome> fit,
+            Optional<PredictionBand> band, double looInside, double inInside, String why) {
+
+        /** @return the calibration shipped for the class, empty when none (see {@link #why}) */
+        public Optional<Calibration> profile() {
+            return why.isEmpty() ? fit.flatMap(FitLadder.Outcome::accepted) : Optional.empty();
+        }
+
+        /**
+         * @return the bare model's band on this class: per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile
+         *         (nearest rank) of its residuals |predicted - measured| / predicted on the class's datasets
+         */
+        public PredictionBand bareBand() {
+            return bandOf(scores.stream().map(Score::series).toList());
+        }
+
+        /** @return the distinct files of the class, in order */
+        public List<String> files() {
+            Set<String> f = new LinkedHashSet<>();
+            scores.forEach(s -> f.add(s.series().dataset().file()));
+            return List.copyOf(f);
+        }
+    }
+
+    /**
+     * @param datasets the datasets (unhealthy ones and those no model can time are left out)
+     * @return one entry per class, by key
+     */
+    public List<ClassFit> build(List<Dataset> datasets) {
+        Set<Dataset> problems = AccuracyRunner.problemDatasets(datasets);
+        Map<String, List<Series>> byClass = new TreeMap<>();
+        Map<String, ProfileClass> classes = new TreeMap<>();
+        for (Dataset d : datasets) {
+            if (problems.contains(d) || d.header().text("health").trim().toLowerCase(Locale.ROOT)
+                    .startsWith("problem")) {
+                continue;
+            }
+            var guess = ClusterGuesser.guess(d);
+            var s = SeriesBuilder.of(d, guess, defaults);
+            if (guess.isEmpty() || s.isEmpty()) {
+                continue;
+            }
+            ProfileClass c = ProfileClass.of(guess.get().topology(), d.label() + " " + d.header().text("interconnect")
+                    + " " + d.header().text("hardware"));
+            classes.putIfAbsent(c.key(), c);
+            byClass.computeIfAbsent(c.key(), k -> new ArrayList<>()).add(s.get());
+        }
+        List<ClassFit> out = new ArrayList<>();
+        byClass.forEach((k, list) -> {
+            list.sort(Comparator.comparing((Series s) -> s.dataset().file()).thenComparingInt(s -> s.dataset().line()));
+            out.add(fitClass(classes.get(k), list));
+        });
+        return out;
+    }
+
+    /**
+     * @param series points
+     * @return the bare model's band on them ({@link ClassFit#bareBand()})
+     */
+    public static PredictionBand bandOf(List<Series> series) {
+        List<Double> small = new ArrayList<>();
+        List<Double> large = new ArrayList<>();
+        series.forEach(s -> Residuals.relativeToPredicted(s, PerformanceParameters.DEFAULTS, small, large));
+        return new PredictionBand(Residuals.nearestRank(small, BAND_PERCENTILE),
+                Residuals.nearestRank(large, BAND_PERCENTILE));
+    }
+
+    private ClassFit fitClass(ProfileClass c, List<Series> all) {
+        long files = all.stream().map(s -> s.dataset().file()).distinct().count();
+        PerformanceParameters base = PerformanceParameters.DEFAULTS;
+        if (files < MIN_FILES) {
+            return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN})).toList(), Optional.empty(), Optional.empty(), 0, 0, files
+                    + " healthy file(s): a profile needs " + MIN_FILES + "; the bare model is used");
+        }
+        FitLadder.Outcome full = FitLadder.everyParameter().fit(all, base);
+        if (full.accepted().isEmpty()) {
+            return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN})).toList(), Optional.of(full), Optional.empty(), 0, 0,
+                    "every fit refused: " + full.refused().stream().map(FitLadder.Attempt::reasons).toList());
+        }
+        PerformanceParameters in = full.accepted().get().parameters();
+        List<Score> scores = new ArrayList<>();
+        Map<Series, PerformanceParameters> looParams = new IdentityHashMap<>();
+        for (String file : all.stream().map(s -> s.dataset().file()).distinct().toList()) {
+            List<Series> others = all.stream().filter(s -> !s.dataset().file().equals(file)).toList();
+            FitLadder.Outcome o = FitLadder.everyParameter().fit(others, base);
+            PerformanceParameters p = o.accepted().map(Calibration::parameters).orElse(base);
+            String note = o.accepted().map(x -> "refitted on " + others.size() + " dataset(s) of other files")
+                    .orElse("every fit on the other files refused: bare model");
+            all.stream().filter(s -> s.dataset().file().equals(file)).forEach(s -> {
+                looParams.put(s, p);
+                scores.add(new Score(s, Residuals.median(s, base), Residuals.median(s, p), Residuals.median(s, in),
+                        note, new double[] {Residuals.median(s, base, 0), Residuals.median(s, p, 0),
+                            Residuals.median(s, in, 0)}));
+            });
+        }
+        List<Double> small = new ArrayList<>();
+        List<Double> large = new ArrayList<>();
+        all.forEach(s -> Residuals.relativeToPredicted(s, looParams.get(s), small, large));
+        PredictionBand band = new PredictionBand(Residuals.nearestRank(small, BAND_PERCENTILE),
+                Residuals.nearestRank(large, BAND_PERCENTILE));
+        double looIn = Residuals.inside(all, looParams::get, band);
+        double inIn = Residuals.inside(all, s -> in, band);
+        ClassFit fit = new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "");
+        double loo = ProfileFiles.medianOf(fit, Score::looAll);
+        double bare = ProfileFiles.medianOf(fit, Score::bareAll);
+        double looBig = ProfileFiles.medianOf(fit, Score::loo);
+        double bareBig = ProfileFiles.medianOf(fit, Score::bare);
+        if (!(loo <= bare && looBig <= bareBig)) {
+            return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, String.format(
+                    Locale.ROOT, "leave-one-out %.1f %% (every size) / %.1f %% (>= 1 MiB) vs bare %.1f %% / %.1f %%:"
+                    + " the fit predicts files it did not see worse than the bare model, which is used", loo, looBig,
+                    bare, bareBig));
+        }
+        return fit;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.Topology;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (NCCL's
+ * compute-capability index, {@link GpuGeneration}), and then what carries the data between GPUs:
+ * <ul>
+ *   <li>one host: NVSwitch, direct NVLink or PCIe only ({@code hopper-1host-nvswitch});</li>
+ *   <li>several hosts sharing one NVLink domain (multi-node NVLink, MNNVL, e.g. GB200 NVL72): {@code
+ *       blackwell-mnnvl};</li>
+ *   <li>several hosts otherwise: the network class between them ({@link NetworkClass}, e.g. {@code
+ *       hopper-infiniband}, {@code hopper-efa}, {@code hopper-tcpxo}, {@code ampere-roce}).</li>
+ * </ul>
+ * The key is the file name of the shipped profile ({@code configs/calibration/auto/KEY.yaml}). Immutable.
+ *
+ * @param key   file-name spelling, lower case, e.g. {@code hopper-infiniband}
+ * @param label in words, e.g. {@code Hopper, several hosts over InfiniBand}
+ */
+public record ProfileClass(String key, String label) {
+
+    /** HPE Slingshot in free text (the words {@link NetworkClass#detect} also recognises it by). */
+    private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot|\\bcxi\\b|cassini");
+
+    /**
+     * @param t a cluster
+     * @return its class (generation of the oldest GPU, as NCCL indexes its tables by the minimum compute capability)
+     */
+    public static ProfileClass of(Topology t) {
+        return of(t, t.name() + " " + t.source());
+    }
+
+    /**
+     * As {@link #of(Topology)}, with a text describing the network (a data file's label, interconnect and hardware
+     * lines): HPE Slingshot, which {@link NetworkClass} leaves at the InfiniBand reference, is a class of its own
+     * here ({@code hopper-slingshot}), so that runs on it neither train nor use the InfiniBand profile.
+     *
+     * @param t           a cluster
+     * @param networkText text naming the network (null allowed)
+     * @return its class
+     */
+    public static ProfileClass of(Topology t, String networkText) {
+        // a cluster of identical hosts described once is asked through its template, never built in full
+        Topology probe = t.hostTemplate().orElse(t);
+        int sm = probe.gpus().stream().mapToInt(Gpu::sm).min().orElse(0);
+        GpuGeneration gen = GpuGeneration.of(sm);
+        String g = gen.name().toLowerCase(Locale.ROOT);
+        String gl = g.substring(0, 1).toUpperCase(Locale.ROOT) + g.substring(1);
+        if (t.hostCount() <= 1) {
+            String fabric = hasNvSwitch(probe) ? "nvswitch" : hasNvlink(probe) ? "nvlink" : "pcie";
+            return new ProfileClass(g + "-1host-" + fabric, gl + ", one host, GPUs joined by "
+                    + (fabric.equals("pcie") ? "PCIe" : fabric.equals("nvlink") ? "direct NVLink" : "NVSwitch"));
+        }
+        if (probe.devices(NvSwitch.class).stream().anyMatch(s -> s.host() < 0)) {
+            return new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)");
+        }
+        if (networkText != null && SLINGSHOT.matcher(networkText).find()) {
+            return new ProfileClass(g + "-slingshot", gl + ", several hosts over HPE Slingshot");
+        }
+        NetworkClass n = t.networkClass();
+        return new ProfileClass(g + "-" + n.yamlName(), gl + ", several hosts over " + n.label());
+    }
+
+    private static boolean hasNvSwitch(Topology t) {
+        return !t.devices(NvSwitch.class).isEmpty();
+    }
+
+    private static boolean hasNvlink(Topology t) {
+        return t.gpus().stream().anyMatch(g -> t.outgoing(g).stream().anyMatch(l -> l.type() == LinkType.NVLINK));
+    }
+}

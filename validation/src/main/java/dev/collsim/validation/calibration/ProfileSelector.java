@@ -1,0 +1,116 @@
+package dev.collsim.validation.calibration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.collsim.io.InputException;
+import dev.collsim.topology.Topology;
+import dev.collsim.validation.compare.PredictionBand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Picks the shipped calibration profile of a cluster: {@code configs/calibration/auto/KEY.yaml} on the class path
+ * (the repository's {@code configs} folder is packaged as resources), KEY being the cluster's {@link ProfileClass}.
+ * The files are written by {@code collsim calibrate --profiles configs/calibration/auto -m DATA} ({@link
+ * ProfileBuilder}); a class without a file (too few healthy public datasets, or every fit refused) gets the bare
+ * model. Stateless.
+ */
+public final class ProfileSelector {
+
+    /** Class-path folder of the shipped profiles (the repository's {@code configs/calibration/auto}). */
+    public static final String DIR = "configs/calibration/auto";
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private ProfileSelector() {
+    }
+
+    /**
+     * The choice for one cluster.
+     *
+     * @param profileClass the cluster's class
+     * @param calibration  the shipped profile, empty for the bare model
+     * @param band         the profile's band (empty with the bare model or a profile without one)
+     * @param line         one line for the user: the file used and what it was fitted on, or why the bare model
+     */
+    public record Choice(ProfileClass profileClass, Optional<Calibration> calibration, Optional<PredictionBand> band,
+            String line) {
+    }
+
+    /**
+     * @param t the cluster
+     * @return the shipped profile of its class, or the bare model with the reason
+     * @throws IllegalStateException when a shipped file is broken (a build defect, not user input)
+     */
+    public static Choice select(Topology t) {
+        ProfileClass c = ProfileClass.of(t);
+        return select(c, resource(DIR + "/" + c.key() + ".yaml"), resource(DIR + "/" + ProfileFiles.BANDS));
+    }
+
+    /**
+     * @param c    the class
+     * @param text  the shipped file's text, empty when there is none
+     * @param bands the shipped bare-model bands ({@link ProfileFiles#BANDS}), empty when there are none
+     * @return the choice
+     */
+    static Choice select(ProfileClass c, Optional<String> text, Optional<String> bands) {
+        String file = DIR + "/" + c.key() + ".yaml";
+        if (text.isEmpty()) {
+            Optional<PredictionBand> band = bands.flatMap(b -> bareBand(b, c.key()));
+            return new Choice(c, Optional.empty(), band, "calibration: none shipped for " + c.key() + " ("
+                    + c.label() + "; see " + DIR + "/INDEX.md); bare model" + band.map(b -> String.format(Locale.ROOT,
+                    ", band +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", b.belowMiBPercent(),
+                    b.atLeastMiBPercent())).orElse(""));
+        }
+        CalibrationProfile.Loaded l;
+        try {
+            l = CalibrationProfile.load(file, text.get());
+        } catch (InputException e) {
+            throw new IllegalStateException("shipped profile " + file + " is broken: " + e.getMessage(), e);
+        }
+        Calibration cal = l.calibration();
+        String band = l.band().map(b -> String.format(Locale.ROOT, "; band +/-%.1f %% below 1 MiB, +/-%.1f %% at"
+                + " >= 1 MiB", b.belowMiBPercent(), b.atLeastMiBPercent())).orElse("");
+        return new Choice(c, Optional.of(cal), l.band(), "calibration: " + file + " (" + c.label() + "; fitted on "
+                + cal.sources().size() + " dataset(s), " + cal.nPoints() + " points" + band
+                + "); --calibration none for the bare model");
+    }
+
+    /**
+     * @param c a class
+     * @return the bare model's choice for it (its shipped bare band, no profile), as when no profile is shipped
+     */
+    public static Choice bare(ProfileClass c) {
+        return select(c, Optional.empty(), resource(DIR + "/" + ProfileFiles.BANDS));
+    }
+
+    /** @return the class's bare band from the bands file, else its {@code all} band, else empty */
+    static Optional<PredictionBand> bareBand(String yaml, String key) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (IOException e) {
+            throw new IllegalStateException("shipped " + ProfileFiles.BANDS + " is broken: " + e.getMessage(), e);
+        }
+        JsonNode b = root.path("classes").path(key);
+        b = b.isObject() ? b : root.path("all");
+        if (!b.isObject()) {
+            return Optional.empty();
+        }
+        return Optional.of(new PredictionBand(b.path("belowMiBPercent").asDouble(), b.path("atLeastMiBPercent")
+                .asDouble()));
+    }
+
+    private static Optional<String> resource(String path) {
+        try (InputStream in = ProfileSelector.class.getClassLoader().getResourceAsStream(path)) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

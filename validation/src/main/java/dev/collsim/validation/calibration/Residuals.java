@@ -1,0 +1,102 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.validation.compare.PredictionBand;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
+
+/**
+ * Residual arithmetic of the shipped profiles: per-dataset median error, band residuals, the nearest-rank
+ * percentile and the share of points inside a band. Stateless.
+ */
+public final class Residuals {
+
+    private Residuals() {
+    }
+
+    /**
+     * @param s a series
+     * @param p parameters
+     * @return median absolute percentage error of time (|predicted - measured| / measured x 100) over the sizes of
+     *         1 MiB and more, NaN when there is none
+     */
+    public static double median(Series s, PerformanceParameters p) {
+        return median(s, p, AccuracyRunner.ONE_MIB);
+    }
+
+    /**
+     * @param s    a series
+     * @param p    parameters
+     * @param from smallest size included, bytes (0: every size)
+     * @return median absolute percentage error of time over the sizes from {@code from} on, NaN when there is none
+     */
+    public static double median(Series s, PerformanceParameters p, long from) {
+        DescriptiveStatistics st = new DescriptiveStatistics();
+        for (int i = 0; i < s.calls().size(); i++) {
+            if (s.sizes()[i] >= from) {
+                st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
+            }
+        }
+        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+    }
+
+    /**
+     * Adds each point's band residual |predicted - measured| / predicted x 100 (percent of the prediction, so that a
+     * band of half-width r around the prediction holds the point exactly when its residual is at most r).
+     *
+     * @param s     a series
+     * @param p     parameters
+     * @param small receives the residuals below 1 MiB
+     * @param large receives the residuals at 1 MiB and more
+     */
+    public static void relativeToPredicted(Series s, PerformanceParameters p, List<Double> small, List<Double> large) {
+        for (int i = 0; i < s.calls().size(); i++) {
+            double pred = s.calls().get(i).timeUs(p);
+            double r = Math.abs(pred - s.measuredUs()[i]) / pred * 100;
+            (s.sizes()[i] >= AccuracyRunner.ONE_MIB ? large : small).add(r);
+        }
+    }
+
+    /**
+     * The nearest-rank percentile: the smallest value with at least {@code pct} % of the values at or below it, i.e.
+     * the value of rank ceil(pct / 100 x n) in ascending order (rank 1 when that is 0).
+     *
+     * @param values the values (not changed)
+     * @param pct    percentile, 0 to 100
+     * @return the percentile, 0 when there is no value
+     */
+    public static double nearestRank(List<Double> values, double pct) {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int rank = (int) Math.ceil(pct / 100 * sorted.size());
+        return sorted.get(Math.max(1, rank) - 1);
+    }
+
+    /**
+     * @param series the points
+     * @param params the parameters each series is predicted with
+     * @param band   the band
+     * @return share of the points whose measured time lies in [predicted x (1 - r), predicted x (1 + r)], 0..1 (0
+     *         when there is no point)
+     */
+    public static double inside(List<Series> series, Function<Series, PerformanceParameters> params,
+            PredictionBand band) {
+        int n = 0;
+        int in = 0;
+        for (Series s : series) {
+            PerformanceParameters p = params.apply(s);
+            for (int i = 0; i < s.calls().size(); i++) {
+                double pred = s.calls().get(i).timeUs(p);
+                n++;
+                in += Math.abs(pred - s.measuredUs()[i]) <= band.relative(s.sizes()[i]) * pred * (1 + 1e-12) ? 1 : 0;
+            }
+        }
+        return n == 0 ? 0 : (double) in / n;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.collsim.validation.calibration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.topology.io.ClusterLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The profile selector's class for named clusters: the expected keys follow from the catalog's hardware (DGX H100:
+ * H100 sm90 = Hopper, ConnectX-7 InfiniBand; AWS p5.48xlarge: H100 with EFA; GCP a3-megagpu-8g: H100 with
+ * GPUDirect-TCPXO; GB200 NVL72: Blackwell trays sharing one NVLink domain), not from the code's output.
+ */
+class ProfileClassTest {
+
+    private static String key(String cluster) throws Exception {
+        return ProfileClass.of(ClusterLoader.load(cluster)).key();
+    }
+
+    @Test
+    void namedClustersMapToTheirNetworkClass() throws Exception {
+        assertEquals("hopper-infiniband", key("dgx-h100x2"));
+        assertEquals("hopper-efa", key("p5.48xlargex2"));
+        assertEquals("hopper-tcpxo", key("a3-megagpu-8gx2"));
+        assertEquals("ampere-efa", key("p4d.24xlargex2"));
+    }
+
+    @Test
+    void singleHostIsItsOwnClassAndNvl72IsMnnvl() throws Exception {
+        assertEquals("hopper-1host-nvswitch", key("dgx-h100"));
+        assertEquals("blackwell-mnnvl", key("gb200-nvl72"));
+    }
+
+    @Test
+    void slingshotNamedInTheDataIsNotInfiniBand() throws Exception {
+        assertEquals("hopper-slingshot", ProfileClass.of(ClusterLoader.load("dgx-h100x2"),
+                "2x GH200, HPE Slingshot 11").key());
+    }
+
+    /** No shipped file for the class: the bare model, with the class's bare band or else the 'all' band. */
+    @Test
+    void withoutAFileTheBareModelIsChosen() {
+        String bands = """
+                all: {belowMiBPercent: 40.0, atLeastMiBPercent: 20.0}
+                classes:
+                  hopper-efa: {belowMiBPercent: 30.0, atLeastMiBPercent: 25.0}
+                """;
+        ProfileSelector.Choice efa = ProfileSelector.select(new ProfileClass("hopper-efa", "Hopper, EFA"),
+                Optional.empty(), Optional.of(bands));
+        assertTrue(efa.calibration().isEmpty());
+        assertEquals(25.0, efa.band().orElseThrow().atLeastMiBPercent());
+        assertTrue(efa.line().contains("bare model"), efa.line());
+        ProfileSelector.Choice other = ProfileSelector.select(new ProfileClass("volta-roce", "Volta, RoCE"),
+                Optional.empty(), Optional.of(bands));
+        assertEquals(40.0, other.band().orElseThrow().belowMiBPercent());
+    }
+
+    /** A shipped profile with a band: its parameters, its band, and a line naming the file and its data. */
+    @Test
+    void aShippedFileIsUsedAndNamed() throws Exception {
+        String text = Files.readString(Path.of(
+                "../configs/calibration/h200x2-nv18-nccl2.28.yaml"))
+                + "band:\n  belowMiBPercent: 12.5\n  atLeastMiBPercent: 7.5\n";
+        ProfileSelector.Choice c = ProfileSelector.select(new ProfileClass("hopper-1host-nvlink", "Hopper, NVLink"),
+                Optional.of(text), Optional.empty());
+        assertTrue(c.calibration().isPresent());
+        assertEquals(0.6813657671622748, c.calibration().get().parameters().latencyScale());
+        assertEquals(7.5, c.band().orElseThrow().atLeastMiBPercent());
+        assertTrue(c.line().contains("configs/calibration/auto/hopper-1host-nvlink.yaml")
+                && c.line().contains("3 dataset(s), 91 points"), c.line());
+        assertFalse(c.line().contains("none shipped"), c.line());
+    }
+}

@@ -10,9 +10,8 @@ import picocli.CommandLine.Unmatched;
  * own jar and class path): the {@code ./collsim} launcher runs it before this jar is started, so this entry only
  * answers when the cli jar is started directly with {@code sweep}, saying how to run it.
  */
-@Command(name = "sweep", description = "Time every design of a grid (hosts, NICs, fabric, NCCL settings, ...) on"
-        + " Apache Spark and find the cheapest one meeting each target. Run by the ./collsim launcher with its own"
-        + " jar: ./collsim sweep SPEC.yaml (./collsim sweep --help).")
+@Command(name = "sweep", description = "Find the cheapest design of a grid on Apache Spark; run by the ./collsim"
+        + " launcher: ./collsim sweep SPEC.yaml.")
 public final class SweepLauncherCommand implements Callable<Integer> {
 
     @Unmatched

@@ -35,7 +35,7 @@ class TopLevelHelpTest {
             }
         }
         assertEquals(List.of("topo", "predict", "run", "diagnose", "compare", "calibrate", "accuracy", "tune", "plan",
-                "report", "merge"), List.copyOf(entries.keySet()), r.out());
+                "report", "merge", "sweep"), List.copyOf(entries.keySet()), r.out());
         entries.forEach((command, n) -> assertTrue(n <= 2, command + " takes " + n + " lines:\n" + r.out()));
         for (int code = 0; code <= 6; code++) {
             assertTrue(r.out().contains("\n  " + code + "   "), "exit code " + code + " missing:\n" + r.out());

@@ -33,7 +33,8 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels);
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
- *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop})
+ *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
+ *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
  *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
  *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
@@ -120,6 +121,10 @@ public final class PerformanceModel {
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
+            if (NvlsTreePipeline.applies(a, p, func, plan)) {
+                fill = NvlsTreePipeline.fillUs(plan, table, s.buffSize(), channels, nBytes, pp.pipelineFillChunks(),
+                        busPerChannel);
+            }
             fill = a == Algorithm.NVLS ? NvlsLoop.costUs(loopBytes, nBytes, otherAlgBw, loopUs, pp.pipelineFillChunks())
                     : fill + NvlsLoop.loops(loopBytes, nBytes) * loopUs;
         }

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * as in every run there). NCCL picks Ring/LL for AllReduce up to 1 MiB on it (its LL table entry, not collsim's
  * parameters, decides), so a model told that LL runs at 1 % of its bandwidth must advise away from LL where the
  * bandwidth term matters (1 MiB) and not where latency dominates (8 B: 8 B at 1 % of LL's tens of GB/s adds well under
- * a microsecond, far below the 12.8 % band of a ~10 us call).
+ * a microsecond, far below the 11.9 % band of a ~10 us call).
  */
 class TunerTest {
 

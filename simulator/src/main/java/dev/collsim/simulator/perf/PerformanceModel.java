@@ -29,7 +29,9 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
- *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
+ *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) x ringFillShare
+ *               / (1000 x busBw per channel) (ringFillShare: (S - 1) / S of a Ring's S steps per loop, see
+ *               {@link #ringFillShare}; 1 otherwise),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels);
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -116,7 +118,8 @@ public final class PerformanceModel {
         double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
-        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
+        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * ringFillShare(a, func,
+                plan.nRanks()) / (1000.0 * busPerChannel);
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
@@ -256,6 +259,30 @@ public final class PerformanceModel {
         double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), d)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, Math.min(runtime, nBytes / perChannel));
+    }
+
+    /**
+     * The share of one step's data a Ring AllReduce, ReduceScatter or AllGather pays as pipeline fill:
+     * (S - 1) / S for S steps per loop (NCCL 2.30.7 {@code src/device/all_reduce.h}, {@code reduce_scatter.h},
+     * {@code all_gather.h} {@code runRing}: AllReduce 2 x (nranks - 1) steps, ReduceScatter and AllGather nranks - 1).
+     * Every rank sends its own chunk at step 0, so the ring's links start together; only the S - 1 steps that
+     * forward a chunk received in the step before wait for data. With one step (2 ranks, ReduceScatter or
+     * AllGather) a rank streams its data straight to its peer and nothing is forwarded: no fill, where charging a
+     * whole step had doubled the time at 64 MiB (NCCL 2.30.7's own model, ~105 us, no fill term). Other algorithms
+     * and the rooted Ring (Broadcast, Reduce: a chain from the root) keep the whole step.
+     *
+     * @return factor in [0, 1]
+     */
+    static double ringFillShare(Algorithm a, Collective func, int nRanks) {
+        if (a != Algorithm.RING || nRanks < 2) {
+            return 1;
+        }
+        int steps = switch (func) {
+            case ALL_REDUCE -> 2 * (nRanks - 1);
+            case REDUCE_SCATTER, ALL_GATHER -> nRanks - 1;
+            default -> 0;
+        };
+        return steps == 0 ? 1 : (steps - 1.0) / steps;
     }
 
     /**

@@ -30,8 +30,8 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) x ringFillShare
- *               / (1000 x busBw per channel) (ringFillShare: (S - 1) / S of a Ring's S steps per loop, see
- *               {@link #ringFillShare}; 1 otherwise),
+ *               / (1000 x busBw per channel) (ringFillShare: 0 for a Ring of one step per loop, 2-rank
+ *               ReduceScatter/AllGather, see {@link #ringFillShare}; 1 otherwise),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels);
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -262,27 +262,22 @@ public final class PerformanceModel {
     }
 
     /**
-     * The share of one step's data a Ring AllReduce, ReduceScatter or AllGather pays as pipeline fill:
-     * (S - 1) / S for S steps per loop (NCCL 2.30.7 {@code src/device/all_reduce.h}, {@code reduce_scatter.h},
-     * {@code all_gather.h} {@code runRing}: AllReduce 2 x (nranks - 1) steps, ReduceScatter and AllGather nranks - 1).
-     * Every rank sends its own chunk at step 0, so the ring's links start together; only the S - 1 steps that
-     * forward a chunk received in the step before wait for data. With one step (2 ranks, ReduceScatter or
-     * AllGather) a rank streams its data straight to its peer and nothing is forwarded: no fill, where charging a
-     * whole step had doubled the time at 64 MiB (NCCL 2.30.7's own model, ~105 us, no fill term). Other algorithms
-     * and the rooted Ring (Broadcast, Reduce: a chain from the root) keep the whole step.
+     * The share of one step's data a Ring AllReduce, ReduceScatter or AllGather pays as pipeline fill: 1 when a loop
+     * of S steps forwards data (S >= 2), 0 when it has one step (NCCL 2.30.7 {@code src/device/all_reduce.h},
+     * {@code reduce_scatter.h}, {@code all_gather.h} {@code runRing}: AllReduce 2 x (nranks - 1) steps per loop,
+     * ReduceScatter and AllGather nranks - 1). Every rank sends its own chunk at step 0, so the ring's links start
+     * together; the first step that forwards a chunk received in the step before waits for one step's data, and
+     * the forwards after it are pipelined behind it. With one step (2 ranks, ReduceScatter or AllGather) a rank
+     * streams its data straight to its peer and nothing is forwarded: no fill, where charging a whole step had
+     * doubled the time at 64 MiB (NCCL 2.30.7's own model, ~105 us, has no fill term). Other algorithms and the
+     * rooted Ring (Broadcast, Reduce: a chain from the root) keep the whole step.
      *
-     * @return factor in [0, 1]
+     * @return 0 or 1
      */
     static double ringFillShare(Algorithm a, Collective func, int nRanks) {
-        if (a != Algorithm.RING || nRanks < 2) {
-            return 1;
-        }
-        int steps = switch (func) {
-            case ALL_REDUCE -> 2 * (nRanks - 1);
-            case REDUCE_SCATTER, ALL_GATHER -> nRanks - 1;
-            default -> 0;
-        };
-        return steps == 0 ? 1 : (steps - 1.0) / steps;
+        boolean oneStep = a == Algorithm.RING && nRanks == 2
+                && (func == Collective.REDUCE_SCATTER || func == Collective.ALL_GATHER);
+        return oneStep ? 0 : 1;
     }
 
     /**

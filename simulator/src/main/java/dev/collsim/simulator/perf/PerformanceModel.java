@@ -29,9 +29,7 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
- *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) x ringFillShare
- *               / (1000 x busBw per channel) (ringFillShare: 0 for a Ring of one step per loop, 2-rank
- *               ReduceScatter/AllGather, see {@link #ringFillShare}; 1 otherwise),
+ *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels);
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -118,8 +116,7 @@ public final class PerformanceModel {
         double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
-        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * ringFillShare(a, func,
-                plan.nRanks()) / (1000.0 * busPerChannel);
+        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel);
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
@@ -259,25 +256,6 @@ public final class PerformanceModel {
         double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), d)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, Math.min(runtime, nBytes / perChannel));
-    }
-
-    /**
-     * The share of one step's data a Ring AllReduce, ReduceScatter or AllGather pays as pipeline fill: 1 when a loop
-     * of S steps forwards data (S >= 2), 0 when it has one step (NCCL 2.30.7 {@code src/device/all_reduce.h},
-     * {@code reduce_scatter.h}, {@code all_gather.h} {@code runRing}: AllReduce 2 x (nranks - 1) steps per loop,
-     * ReduceScatter and AllGather nranks - 1). Every rank sends its own chunk at step 0, so the ring's links start
-     * together; the first step that forwards a chunk received in the step before waits for one step's data, and
-     * the forwards after it are pipelined behind it. With one step (2 ranks, ReduceScatter or AllGather) a rank
-     * streams its data straight to its peer and nothing is forwarded: no fill, where charging a whole step had
-     * doubled the time at 64 MiB (NCCL 2.30.7's own model, ~105 us, has no fill term). Other algorithms and the
-     * rooted Ring (Broadcast, Reduce: a chain from the root) keep the whole step.
-     *
-     * @return 0 or 1
-     */
-    static double ringFillShare(Algorithm a, Collective func, int nRanks) {
-        boolean oneStep = a == Algorithm.RING && nRanks == 2
-                && (func == Collective.REDUCE_SCATTER || func == Collective.ALL_GATHER);
-        return oneStep ? 0 : 1;
     }
 
     /**

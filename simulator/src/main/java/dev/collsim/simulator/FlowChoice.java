@@ -145,11 +145,23 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
                 nicRanks, hostGroups));
     }
 
-    /** @return e.g. {@code Ring, 16 channels (NCCL's choice: Ring/Simple)} or {@code Tree, 16 channels (--schedule)} */
+    /**
+     * NCCL's algorithm names the run when it is NCCL's choice, as the table's algo column does; where collsim moves
+     * its data with a schedule of another name (NVLS, NVLSTree and CollNet as the hierarchical one) that is added.
+     *
+     * @return e.g. {@code Ring, 16 channels (NCCL's choice: Ring/Simple)}, {@code NVLSTree, 16 channels (NCCL's
+     *         choice: NVLSTree/Simple; simulated as the Hierarchical schedule)} or {@code Tree, 16 channels (schedule
+     *         given)}
+     */
     public String describe() {
         String nccl = algorithm == null ? "p2p" : algorithm.ncclName();
-        return String.format(Locale.ROOT, "%s, %d channels (%s)", schedule.name(), nChannels, ncclChoice
-                ? "NCCL's choice: " + nccl + (protocol == null ? "" : "/" + protocol.ncclName()) : "schedule given");
+        if (!ncclChoice) {
+            return String.format(Locale.ROOT, "%s, %d channels (schedule given)", schedule.name(), nChannels);
+        }
+        String as = algorithm == null || nccl.equals(schedule.name()) ? ""
+                : "; simulated as the " + schedule.name() + " schedule";
+        return String.format(Locale.ROOT, "%s, %d channels (NCCL's choice: %s%s%s)", algorithm == null
+                ? schedule.name() : nccl, nChannels, nccl, protocol == null ? "" : "/" + protocol.ncclName(), as);
     }
 
     /**

@@ -117,9 +117,11 @@ public final class FlowSweep {
             jobs.addAll(others);
             Timing t = backend.time(jobs, model);
             double time = t.jobs().get(0).timeUs();
-            double aloneUs = r.congestionAware() ? new LinksNetwork().time(jobs.subList(0, 1), model).jobs().get(0)
-                    .timeUs() : time;
-            // each transfer alone never beats the links themselves: the column stops at the physical bound
+            Timing solo = !r.congestionAware() && jobs.size() == 1 ? t
+                    : new LinksNetwork().time(jobs.subList(0, 1), model);
+            // each transfer alone never beats the links themselves: no link carries its bytes faster than its
+            // capacity (a Ring's 16 channels share each host's NICs), and the column stops at the physical bound
+            double aloneUs = Math.max(solo.jobs().get(0).timeUs(), busiestLinkUs(solo));
             linksBusBw.add(Math.min(nccl.physicalBoundBusBw(), aloneUs > 0
                     ? BusBandwidth.busBw(c, placed.size(), size, aloneUs) : Double.POSITIVE_INFINITY));
             String busiest = LinkUsage.describe(t.bottlenecks());
@@ -161,6 +163,15 @@ public final class FlowSweep {
         placed.forEach(g -> hosts.set(g.host()));
         others.forEach(j -> j.ranks().forEach(g -> hosts.set(g.host())));
         return r.topology().withHostsOnly(hosts.stream().toArray());
+    }
+
+    /**
+     * The least time the busiest link needs for the bytes routed over it, us: bytes / capacity of the most loaded
+     * link ({@link Timing#bottlenecks} are most utilized first, all over the same time).
+     */
+    static double busiestLinkUs(Timing t) {
+        return t.bottlenecks().isEmpty() ? 0 : t.bottlenecks().get(0).bytes()
+                / (1000.0 * t.bottlenecks().get(0).capacityGBps());
     }
 
     /** NCCL's choice for another job (asked only when the override leaves something to NCCL). */

@@ -286,9 +286,8 @@ public final class PredictCommand implements Callable<Integer> {
         return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
                 + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links allow (the analytical"
                 + " backend's physical bound, non-blocking fabric, nothing failed); links is the links backend's busbw"
-                + " (each transfer alone on its route), at most the bound. Not modelled: " + others + ", NCCL protocol"
-                + " overheads, clocks,"
-                + " CUDA graph launch.";
+                + " (each transfer alone on its route, no link over its capacity), at most the bound. Not modelled: "
+                + others + ", NCCL protocol overheads, clocks, CUDA graph launch.";
     }
 
     /**

@@ -42,8 +42,8 @@ class FlowTableColumnsTest {
         assertEquals("64.58", row(flow.out()).get(14), "links column stops at the bound");
         assertTrue(flow.out().contains("  bound      links"), flow.out());
         assertTrue(Double.parseDouble(row(flow.out()).get(7)) <= 64.58, "flow busbw within the bound");
-        assertTrue(footer(flow.out()).contains("links is the links backend's busbw (each transfer alone on its route),"
-                + " at most the bound"), flow.out());
+        assertTrue(footer(flow.out()).contains("links is the links backend's busbw (each transfer alone on its route,"
+                + " no link over its capacity), at most the bound"), flow.out());
         assertTrue(footer(flow.out()).contains("Not modelled: congestion from other jobs (add --job)"), flow.out());
     }
 
@@ -72,6 +72,24 @@ class FlowTableColumnsTest {
         assertTrue(ring.out().contains("# Schedule: Ring, 8 channels (schedule given)"), ring.out());
         assertTrue(ring.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank())
                 .allMatch(l -> l.contains(" Ring      -         8 ")), ring.out());
+    }
+
+    /**
+     * Ring AllReduce on 4 DGX H100 (n = 32 ranks, 8 per host, N = 8 x 400 Gb/s = 400 GB/s of NICs per host): a ring
+     * enters and leaves every host once per channel, so each host sends 2 (n-1)/n S over its NICs and busbw =
+     * 2 (n-1)/n S / t <= N = 400 GB/s (nccl-tests 2.19.6 doc/PERFORMANCE.md's busbw; PhysicalBound#nodeNicBytes
+     * with k = n). Alone on its route each of a NIC's channels would see the whole NIC (the links backend alone
+     * said 516.67, the all-algorithm bound N m/(m-1) (n-1)/n = 400 x 4/3 x 31/32); the links column must not.
+     */
+    @Test
+    void ringLinksColumnStaysWithinTheHostsNics() {
+        CliRun flow = CliRun.run("predict", "allreduce", "-c", "dgx-h100x4", "-b", "1G", "-e", "1G", "--backend",
+                "flow", "--schedule", "ring");
+        assertEquals(0, flow.code(), flow.err());
+        List<String> r = row(flow.out());
+        assertEquals("516.67", r.get(13));
+        assertTrue(Double.parseDouble(r.get(14)) <= 400.0, "links column within the ring's NIC bound: " + r);
+        assertTrue(Double.parseDouble(r.get(7)) <= Double.parseDouble(r.get(14)) * (1 + 1e-3), r.toString());
     }
 
     @Test

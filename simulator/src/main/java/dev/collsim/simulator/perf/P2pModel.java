@@ -117,7 +117,8 @@ public final class P2pModel {
                 ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
                 : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
                 : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
-                : nicBinds ? "NICs: " + plan.nodeNicBw() + " GB/s per node"
+                : nicBinds ? "NICs: " + fixed(perRankNet, 1) + " GB/s per rank of " + fixed(plan.nodeNicBw(), 1)
+                        + " GB/s per node"
                 : "GPU links: " + plan.gpuPathBw() + " GB/s";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer

@@ -11,12 +11,14 @@ import java.util.List;
  * its last, as NCCL uses different GPUs/NICs for the two trees; each channel's chain is rotated inside the host so
  * channels use different NICs). Even channels run tree 0, odd channels tree 1
  * (one channel: both on channel 0). Each tree's share is cut into chunks of {@value #CHUNK_BYTES} bytes (NCCL
- * Simple: 4 MiB buffer / NCCL_STEPS 8, chunkSteps 1 for trees; nccl-model.md section 3.3) and pipelined: first a
- * reduce up the tree, then a broadcast down. In pipeline step s, the edge from a node at depth d up to its
- * parent carries chunk {@code s - (D - d)} (D the tree's depth), and the edge down to a child at depth d carries
- * chunk {@code s - (d - 1)}. Consecutive identical steps (the steady state, every edge busy) are one
- * {@link Step} with a repeat count. Simplification: NCCL overlaps the broadcast of early chunks with the reduce
- * of later ones; here the broadcast starts after the reduce has drained.
+ * Simple: 4 MiB buffer / NCCL_STEPS 8, chunkSteps 1 for trees; nccl-model.md section 3.3), smaller for small calls
+ * as NCCL halves them ({@link #chunkBytes}), and pipelined: a reduce up the tree and a broadcast down. In pipeline
+ * step s, the edge from a node at depth d up to its parent carries chunk {@code s - (D - d)} (D the tree's depth),
+ * and the edge down to a child at depth d carries chunk {@code s - D - (d - 1)}. Consecutive identical steps (the steady state, every edge busy) are one
+ * {@link Step} with a repeat count. As in NCCL's TreeUpDown pattern the broadcast of a chunk leaves the root as soon
+ * as its reduce has arrived, overlapping the reduce of later chunks (edges carry the reduce up and the broadcast
+ * down at once, one direction each): chunks + 2 x depth - 1 steps. Before, the broadcast started only after the
+ * whole reduce had drained, which doubled a bandwidth-bound Tree's time.
  */
 public final class TreeSchedule implements ScheduleAlgorithm {
 
@@ -54,50 +56,79 @@ public final class TreeSchedule implements ScheduleAlgorithm {
             }
             double[] perChannel = new double[2];
             long[] chunks = new long[2];
+            long chunk = chunkBytes(r.sizeBytes(), r.nChannels(), Math.max(maxDepth[0], maxDepth[1]));
             for (int t = 0; t < 2; t++) {
                 perChannel[t] = r.sizeBytes() / 2.0 / channels[t].length;
-                chunks[t] = Math.max(1, (long) Math.ceil(perChannel[t] / CHUNK_BYTES));
+                chunks[t] = Math.max(1, (long) Math.ceil(perChannel[t] / chunk));
             }
-            for (boolean up : new boolean[] {true, false}) {
-                long total = Math.max(chunks[0] + maxDepth[0] - 1, chunks[1] + maxDepth[1] - 1);
-                long s = 0;
-                while (s < total) {
-                    int[][] active = {activeDepths(up, s, chunks[0], maxDepth[0]), activeDepths(up, s, chunks[1],
-                            maxDepth[1])};
-                    long run = 1;
-                    while (s + run < total && sameActive(active, up, s + run, chunks, maxDepth)) {
-                        run++;
-                    }
-                    List<Transfer> ts = new ArrayList<>();
-                    for (int t = 0; t < 2; t++) {
-                        double bytes = perChannel[t] / chunks[t];
-                        for (int i = 0; i < channels[t].length; i++) {
-                            int[] p = parent[t][i];
-                            for (int rank = 0; rank < n; rank++) {
-                                int d = depth[t][i][rank];
-                                if (p[rank] >= 0 && d >= active[t][0] && d <= active[t][1]) {
-                                    int c = channels[t][i];
-                                    ts.add(up ? new Transfer(rank, p[rank], bytes, c) : new Transfer(p[rank], rank,
-                                            bytes, c));
-                                }
+            long total = Math.max(chunks[0] + 2L * maxDepth[0] - 1, chunks[1] + 2L * maxDepth[1] - 1);
+            long s = 0;
+            while (s < total) {
+                int[][] active = {active(s, chunks[0], maxDepth[0]), active(s, chunks[1], maxDepth[1])};
+                long run = 1;
+                while (s + run < total && Arrays.equals(active[0], active(s + run, chunks[0], maxDepth[0]))
+                        && Arrays.equals(active[1], active(s + run, chunks[1], maxDepth[1]))) {
+                    run++;
+                }
+                List<Transfer> ts = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    double bytes = perChannel[t] / chunks[t];
+                    for (int i = 0; i < channels[t].length; i++) {
+                        int[] p = parent[t][i];
+                        for (int rank = 0; rank < n; rank++) {
+                            int d = depth[t][i][rank];
+                            int c = channels[t][i];
+                            if (p[rank] >= 0 && d >= active[t][0] && d <= active[t][1]) {
+                                ts.add(new Transfer(rank, p[rank], bytes, c));
+                            }
+                            if (p[rank] >= 0 && d >= active[t][2] && d <= active[t][3]) {
+                                ts.add(new Transfer(p[rank], rank, bytes, c));
                             }
                         }
                     }
-                    steps.add(new Step((up ? "reduce" : "broadcast") + " pipeline step " + s, ts, run));
-                    s += run;
                 }
+                steps.add(new Step("tree pipeline step " + s, ts, run));
+                s += run;
             }
         }
         return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(), steps);
     }
 
-    private static boolean sameActive(int[][] active, boolean up, long s, long[] chunks, int[] maxDepth) {
-        for (int t = 0; t < 2; t++) {
-            if (!Arrays.equals(active[t], activeDepths(up, s, chunks[t], maxDepth[t]))) {
-                return false;
-            }
+    /**
+     * NCCL's Tree/Simple chunk for a call: {@value #CHUNK_BYTES} bytes, halved while the call has fewer chunks per
+     * channel than 8 x the tree depth (down to 128 KiB), 4 x the depth (down to 64 KiB) and the depth (down to
+     * 32 KiB), so that a small call still fills the tree's pipeline (NCCL 2.30.7 {@code src/enqueue.cc}
+     * {@code calcCollChunking}, "Optimize chunkSize / nSteps", pattern TreeUpDown; integer division as there).
+     * Without it an 8 MiB AllReduce over 32 hosts moved one 512 KiB chunk per channel hop by hop, unpipelined.
+     *
+     * @param nBytes    call size, bytes
+     * @param nChannels channels, >= 1
+     * @param depth     tree depth in ranks (chain inside the host plus tree across hosts)
+     * @return chunk, bytes
+     */
+    static long chunkBytes(long nBytes, int nChannels, int depth) {
+        long chunk = CHUNK_BYTES;
+        long nc = Math.max(1, nChannels);
+        while (nBytes / (nc * chunk) < depth * 8L && chunk > 131072) {
+            chunk /= 2;
         }
-        return true;
+        while (nBytes / (nc * chunk) < depth * 4L && chunk > 65536) {
+            chunk /= 2;
+        }
+        while (nBytes / (nc * chunk) < depth && chunk > 32768) {
+            chunk /= 2;
+        }
+        return chunk;
+    }
+
+    /**
+     * @return [upLo, upHi, downLo, downHi]: child depths whose edge up (reduce) and down (broadcast) is busy in
+     *         step s; the broadcast of chunk j leaves the root in step j + depth, right after its reduce arrived
+     */
+    private static int[] active(long s, long k, int depth) {
+        int[] up = activeDepths(true, s, k, depth);
+        int[] down = s >= depth ? activeDepths(false, s - depth, k, depth) : new int[] {1, 0};
+        return new int[] {up[0], up[1], down[0], down[1]};
     }
 
     /** @return [lo, hi] of child depths whose edge is busy in step s (empty when lo > hi) */

@@ -48,6 +48,9 @@ class FlowChoiceTest {
                 false);
         assertTrue(nvls.schedule() instanceof HierarchicalSchedule, "NVLSTree moves data as the hierarchical one");
         assertEquals(Algorithm.NVLS_TREE, nvls.algorithm());
+        // NCCL's name leads, as in the algo column; the schedule that moves the data follows
+        assertEquals("NVLSTree, 16 channels (NCCL's choice: NVLSTree/Simple; simulated as the Hierarchical schedule)",
+                nvls.describe());
     }
 
     /**

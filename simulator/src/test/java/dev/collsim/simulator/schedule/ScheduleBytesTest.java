@@ -92,17 +92,16 @@ class ScheduleBytesTest {
     @Test
     void treeChannelsCrossHostsThroughDifferentRanks() {
         Schedule t = new TreeSchedule().schedule(req(Collective.ALL_REDUCE, 1 << 20, 8, 4, 4));
-        Set<String> up = new HashSet<>();
+        Set<String> crossing = new HashSet<>();
         for (Step st : t.steps()) {
-            if (st.label().startsWith("reduce")) {
-                for (Transfer x : st.transfers()) {
-                    if (x.src() / 4 != x.dst() / 4) {
-                        up.add(x.channel() + ":" + x.src() + ">" + x.dst());
-                    }
+            for (Transfer x : st.transfers()) {
+                if (x.src() / 4 != x.dst() / 4) {
+                    crossing.add(x.channel() + ":" + x.src() + ">" + x.dst());
                 }
             }
         }
-        assertEquals(Set.of("0:4>0", "2:6>2", "1:0>4", "3:2>6"), up);
+        // the reduce goes up these edges and the broadcast down them (reversed), in overlapping steps
+        assertEquals(Set.of("0:4>0", "2:6>2", "1:0>4", "3:2>6", "0:0>4", "2:2>6", "1:4>0", "3:6>2"), crossing);
     }
 
     /**
@@ -114,22 +113,23 @@ class ScheduleBytesTest {
     @Test
     void treePairsShareOneNicAndTheyCoverEveryNic() {
         Schedule t = new TreeSchedule().schedule(req(Collective.ALL_REDUCE, 1 << 24, 16, 16, 8));
-        Set<String> up = new HashSet<>();
+        Set<String> crossing = new HashSet<>();
         for (Step st : t.steps()) {
-            if (st.label().startsWith("reduce")) {
-                for (Transfer x : st.transfers()) {
-                    if (x.src() / 8 != x.dst() / 8) {
-                        up.add(x.channel() + ":" + x.src() + ">" + x.dst());
-                    }
+            for (Transfer x : st.transfers()) {
+                if (x.src() / 8 != x.dst() / 8) {
+                    crossing.add(x.channel() + ":" + x.src() + ">" + x.dst());
                 }
             }
         }
         Set<String> expected = new HashSet<>();
         for (int i = 0; i < 8; i++) {
+            // up (reduce) and down (broadcast, reversed) on the same host pair and channel
             expected.add(2 * i + ":" + (8 + i) + ">" + i);
+            expected.add(2 * i + ":" + i + ">" + (8 + i));
             expected.add((2 * i + 1) + ":" + i + ">" + (8 + i));
+            expected.add((2 * i + 1) + ":" + (8 + i) + ">" + i);
         }
-        assertEquals(expected, up);
+        assertEquals(expected, crossing);
     }
 
     /**

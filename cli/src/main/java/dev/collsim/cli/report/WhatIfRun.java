@@ -68,7 +68,7 @@ public final class WhatIfRun {
                 bar.close();
             }
             out.println(data.title());
-            resolver.selections().forEach(l -> out.println("calibration of " + l));
+            CalibrationLines.group(resolver.selections()).forEach(out::println);
             out.println();
             out.print(ReportSummary.text(ReportSummary.table(data)));
             out.println();

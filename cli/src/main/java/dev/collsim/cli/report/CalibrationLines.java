@@ -1,0 +1,39 @@
+package dev.collsim.cli.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report summary's calibration lines: one line per shipped profile, naming the variants that use it, instead of
+ * one line per variant (five variants of one cluster class all get the same profile). Stateless.
+ */
+final class CalibrationLines {
+
+    private static final String MARK = ": calibration: ";
+
+    private CalibrationLines() {
+    }
+
+    /**
+     * @param selections the resolver's lines, each {@code VARIANT: calibration: WHAT} in resolution order
+     *                   ({@code SimulatorResolver#selections})
+     * @return lines {@code calibration of VARIANT; VARIANT: WHAT}, one per distinct WHAT, in first-use order; a line
+     *         without the mark is kept as {@code calibration of LINE}
+     */
+    static List<String> group(List<String> selections) {
+        Map<String, List<String>> byProfile = new LinkedHashMap<>();
+        List<String> out = new ArrayList<>();
+        for (String s : selections) {
+            int i = s.indexOf(MARK);
+            if (i < 0) {
+                out.add("calibration of " + s);
+                continue;
+            }
+            byProfile.computeIfAbsent(s.substring(i + MARK.length()), k -> new ArrayList<>()).add(s.substring(0, i));
+        }
+        byProfile.forEach((what, variants) -> out.add("calibration of " + String.join("; ", variants) + ": " + what));
+        return out;
+    }
+}

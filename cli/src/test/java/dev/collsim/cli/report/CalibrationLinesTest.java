@@ -1,0 +1,22 @@
+package dev.collsim.cli.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CalibrationLinesTest {
+
+    @Test
+    void variantsOfOneProfileShareOneLine() {
+        List<String> in = List.of("base: 4x DGX H100: calibration: a.yaml (x)", "NIC 200 Gb/s: calibration: a.yaml (x)",
+                "GB200: calibration: b.yaml (y)", "32 hosts: calibration: a.yaml (x)");
+        assertEquals(List.of("calibration of base: 4x DGX H100; NIC 200 Gb/s; 32 hosts: a.yaml (x)",
+                "calibration of GB200: b.yaml (y)"), CalibrationLines.group(in));
+    }
+
+    @Test
+    void aLineWithoutTheMarkIsKept() {
+        assertEquals(List.of("calibration of odd"), CalibrationLines.group(List.of("odd")));
+    }
+}

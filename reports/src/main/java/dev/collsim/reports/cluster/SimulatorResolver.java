@@ -46,6 +46,7 @@ public final class SimulatorResolver implements VariantResolver {
     private final CollectivePredictor plain = new NcclPredictor();
     private final Set<String> selections = new LinkedHashSet<>();
     private final Map<String, CollectivePredictor> auto = new HashMap<>();
+    private final Map<String, String> autoLabels = new HashMap<>();
 
     /** A resolver that reads calibration profiles as {@link #profilePredictor} does. */
     public SimulatorResolver() {
@@ -87,6 +88,11 @@ public final class SimulatorResolver implements VariantResolver {
     }
 
     @Override
+    public String calibrationLabel(VariantSpec variant) {
+        return variant.calibration() != null ? variant.calibration() : autoLabels.getOrDefault(variant.name(), "");
+    }
+
+    @Override
     public ResolvedVariant resolve(ReportSpec spec, VariantSpec v) throws InputException {
         ClusterSource base = bases.get(spec.cluster());
         if (base == null) {
@@ -113,6 +119,7 @@ public final class SimulatorResolver implements VariantResolver {
                 predictor = auto.computeIfAbsent(choice.profileClass().key(), k -> new NcclPredictor(
                         NcclVersion.DEFAULT, choice.calibration().get().parameters()));
                 selections.add(v.name() + ": " + choice.line());
+                autoLabels.put(v.name(), "auto: " + choice.profileClass().key() + ".yaml");
             }
         } else if (!"none".equals(v.calibration())) {
             if (calibrated == null) {

@@ -113,7 +113,7 @@ public final class ReportRunner {
                 variantRows.add(new ReportData.VariantRow(v.name(), v.topology().name(), v.topology().hostCount(),
                         v.topology().gpus().size(), vs.edits().isEmpty() ? "-" : vs.edits().describe(),
                         vs.ncclSettings().label(),
-                        vs.calibration() == null ? "" : vs.calibration(), vs.backend().label()));
+                        resolver.calibrationLabel(vs), vs.backend().label()));
                 submitVariant(spec, v, base, tasks, step);
             }
             ResolvedVariant b = base;

@@ -16,4 +16,13 @@ public interface VariantResolver {
      *                        variant in the spec)
      */
     ResolvedVariant resolve(ReportSpec spec, VariantSpec variant) throws InputException;
+
+    /**
+     * @param variant a variant already {@link #resolve resolved}
+     * @return the calibration the variant's predictor uses, for the report's variants table: the spec's
+     *         {@code calibration} value, a shipped profile chosen for it, or "" for the bare model
+     */
+    default String calibrationLabel(VariantSpec variant) {
+        return variant.calibration() == null ? "" : variant.calibration();
+    }
 }

@@ -38,18 +38,31 @@ public final class FabricBuilder {
      * @throws IllegalArgumentException if no NIC has a rail (nothing to connect)
      */
     public static void build(Topology.Builder b, FabricSpec spec) {
+        List<List<Nic>> planes = nicsByPlane(b, spec);
+        for (int plane = 0; plane < planes.size(); plane++) {
+            if (!planes.get(plane).isEmpty()) {
+                buildPlane(b, spec, plane, planes.get(plane));
+            }
+        }
+    }
+
+    /**
+     * @return the compute NICs (rail >= 0) of the hosts in {@code b}, by host then rail, split by plane (rail mod
+     *         planes); one list per plane, possibly empty
+     * @throws IllegalArgumentException if no NIC has a rail (nothing to connect)
+     */
+    static List<List<Nic>> nicsByPlane(Topology.Builder b, FabricSpec spec) {
         List<Nic> nics = b.devices().stream().filter(d -> d instanceof Nic n && n.rail() >= 0).map(Nic.class::cast)
                 .sorted(Comparator.comparingInt(Nic::host).thenComparingInt(Nic::rail)).toList();
         if (nics.isEmpty()) {
             throw new IllegalArgumentException("the hosts have no compute NIC (rail >= 0) to connect a fabric to");
         }
+        List<List<Nic>> planes = new ArrayList<>();
         for (int plane = 0; plane < spec.planes(); plane++) {
             int p = plane;
-            List<Nic> mine = nics.stream().filter(n -> n.rail() % spec.planes() == p).toList();
-            if (!mine.isEmpty()) {
-                buildPlane(b, spec, plane, mine);
-            }
+            planes.add(nics.stream().filter(n -> n.rail() % spec.planes() == p).toList());
         }
+        return planes;
     }
 
     static String prefix(FabricSpec spec, int plane) {

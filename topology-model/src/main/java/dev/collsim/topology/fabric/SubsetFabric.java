@@ -5,7 +5,6 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,16 +34,10 @@ final class SubsetFabric {
      * @throws IllegalArgumentException if no NIC has a rail (nothing to connect)
      */
     static void build(Topology.Builder b, FabricSpec spec, int hosts) {
-        List<Nic> nics = b.devices().stream().filter(d -> d instanceof Nic n && n.rail() >= 0).map(Nic.class::cast)
-                .sorted(Comparator.comparingInt(Nic::host).thenComparingInt(Nic::rail)).toList();
-        if (nics.isEmpty()) {
-            throw new IllegalArgumentException("the hosts have no compute NIC (rail >= 0) to connect a fabric to");
-        }
-        for (int plane = 0; plane < spec.planes(); plane++) {
-            int p = plane;
-            List<Nic> mine = nics.stream().filter(n -> n.rail() % spec.planes() == p).toList();
-            if (!mine.isEmpty()) {
-                buildPlane(b, spec, plane, mine, hosts);
+        List<List<Nic>> planes = FabricBuilder.nicsByPlane(b, spec);
+        for (int plane = 0; plane < planes.size(); plane++) {
+            if (!planes.get(plane).isEmpty()) {
+                buildPlane(b, spec, plane, planes.get(plane), hosts);
             }
         }
     }

@@ -90,8 +90,24 @@ public final class FabricBuilder {
         if (!spines) {
             return;
         }
-        double s = speed(spec, nics.get(0)).gbps();
-        int d = Math.min(spec.leafRadix(), maxDown);
+        addSpines(b, spec, nics.get(0), maxDown, leaves, pre, plane);
+    }
+
+    /**
+     * Adds a plane's spines and cables every leaf to each: d = min(leaf radix, NICs per leaf) downlinks per leaf,
+     * d / oversubscription spines (at least 1), each leaf-spine cable carrying d x NIC speed / oversubscription /
+     * spines GB/s.
+     *
+     * @param nic     a NIC of the plane (its speed, capped by the fabric's link speed)
+     * @param maxDown NICs on the fullest leaf
+     * @param leaves  the plane's leaves
+     * @param pre     the plane's switch-name prefix
+     * @param plane   the plane index
+     */
+    static void addSpines(Topology.Builder b, FabricSpec spec, Nic nic, long maxDown, List<NetSwitch> leaves,
+            String pre, int plane) {
+        double s = speed(spec, nic).gbps();
+        long d = Math.min(spec.leafRadix(), maxDown);
         double uplink = d * s / spec.oversubscription();
         int nSpines = Math.max(1, (int) Math.round(d / spec.oversubscription()));
         Bandwidth perCable = Bandwidth.ofGBps(uplink / nSpines);

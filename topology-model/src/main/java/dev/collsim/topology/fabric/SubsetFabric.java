@@ -3,7 +3,6 @@ package dev.collsim.topology.fabric;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
-import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -96,17 +95,7 @@ final class SubsetFabric {
         if (spec.kind() == FabricKind.SINGLE_SWITCH || leafCount <= 1) {
             return;
         }
-        double s = FabricBuilder.speed(spec, nics.get(0)).gbps();
-        long d = Math.min(spec.leafRadix(), maxDown);
-        double uplink = d * s / spec.oversubscription();
-        int nSpines = Math.max(1, (int) Math.round(d / spec.oversubscription()));
-        Bandwidth perCable = Bandwidth.ofGBps(uplink / nSpines);
-        for (int k = 0; k < nSpines; k++) {
-            NetSwitch spine = b.add(new NetSwitch(pre + "spine" + k, NetSwitch.Tier.SPINE, plane));
-            for (NetSwitch leaf : leaves) {
-                FabricBuilder.cable(b, leaf, spine, perCable, spec.switchLatency(), "leaf-spine");
-            }
-        }
+        FabricBuilder.addSpines(b, spec, nics.get(0), maxDown, leaves, pre, plane);
     }
 
     /** @return the NIC's id without its host prefix ({@code h12/nic3} -> {@code nic3}) */

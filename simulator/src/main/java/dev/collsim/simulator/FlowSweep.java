@@ -129,10 +129,16 @@ public final class FlowSweep {
                     time, -1, nccl.physicalBoundBusBw(), ch.phasesPrefix() + backend.name() + ": " + busiest));
             choices.add(ch);
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
-            if (t.makespanBoundUs() > 0) {
-                notes.add(String.format(Locale.ROOT, "size %d: step sampling: time %.2f us +- %.2f us (3 estimated"
-                        + " standard errors) from %d of %d steps, each simulated exactly (--step-samples)", size, time,
-                        t.makespanBoundUs(), r.stepSamples(), jobs.get(0).schedule().steps().size()));
+            if (t.samplingBoundUs() > 0) {
+                notes.add(String.format(Locale.ROOT, "size %d: step sampling: time %.2f us +- %.2f us (sampling %.2f"
+                        + " us: 3 estimated standard errors, from %d of %d steps (--step-samples); completion window"
+                        + " %.2f us: w / (1 - w) x the time, each step simulated with window %s)", size, time,
+                        t.makespanBoundUs(), t.samplingBoundUs(), r.stepSamples(),
+                        jobs.get(0).schedule().steps().size(), t.windowBoundUs(), r.completionWindow()));
+            } else if (t.windowBoundUs() > 0) {
+                notes.add(String.format(Locale.ROOT, "size %d: completion window %s: last job ends at %.2f us +-"
+                        + " %.2f us (w / (1 - w) x the time from the first start, a tested bound)", size,
+                        r.completionWindow(), t.makespanUs(), t.windowBoundUs()));
             }
             for (int j = 0; j < jobs.size() && jobs.size() > 1; j++) {
                 final int jj = j;

@@ -47,8 +47,10 @@ public final class FlowNetwork implements NetworkBackend {
      * the next flow finishes at time t, every flow that would finish (at the current rates) before
      * {@code t + window x (t - step start)} finishes in the same event, at the latest of those times, and rates
      * are recomputed once. Freed bandwidth is handed to the other flows up to that much later than in the exact
-     * simulation, so times are slightly pessimistic; rates are still max-min fair allocations, so no link is ever
-     * over capacity. {@code window = 0} is the exact simulation.
+     * simulation; as max-min fair sharing is not monotone, times can come out later or (less often) earlier than
+     * the exact ones; {@link Timing#windowBoundUs()} states the bound, w / (1 - w) x the time, a tested bound, not a
+     * theorem ({@link CompletionWindow}). Rates are still max-min fair allocations, so no link is ever over
+     * capacity. {@code window = 0} is the exact simulation.
      *
      * @param timeline record a {@link FlowRecord} for every simulated flow
      * @param topLinks number of busiest links to report, {@code >= 0}
@@ -62,10 +64,12 @@ public final class FlowNetwork implements NetworkBackend {
     /**
      * Step sampling, for a lone job with very many steps of very many flows (direct AllToAll on thousands of GPUs):
      * when one job is timed, without a timeline, and its schedule has more than {@code stepSamples} steps, only
-     * {@code stepSamples} of its steps are simulated (each exactly, alone on the empty fabric, as it runs in the
-     * full simulation: a lone job's steps do not overlap) and its time is estimated from them by stratified random
-     * sampling ({@link StepSampling}); {@link Timing#makespanBoundUs()} states the error bound (3 estimated
-     * standard errors) and the busiest links are estimated the same way. Otherwise, and with {@code stepSamples =
+     * {@code stepSamples} of its steps are simulated (each with the completion window, exactly with window 0,
+     * alone on the empty fabric, as it runs in the full simulation: a lone job's steps do not overlap) and its time
+     * is estimated from them by stratified random sampling ({@link StepSampling}); {@link Timing#samplingBoundUs()}
+     * states the sampling's error bound (3 estimated standard errors), {@link Timing#windowBoundUs()} the window's
+     * (0 with window 0) and {@link Timing#makespanBoundUs()} their sum; the busiest links are estimated the same
+     * way. Otherwise, and with {@code stepSamples =
      * 0}, every step is simulated (exact).
      *
      * @param timeline    record a {@link FlowRecord} for every simulated flow (turns sampling off)
@@ -126,11 +130,17 @@ public final class FlowNetwork implements NetworkBackend {
             double end = job.startUs() + e.timeUs();
             return new Timing(name(), List.of(new JobTiming(job.name(), job.startUs(), end,
                     job.schedule().stepCount())), end, StepFlows.busiest(network, e.linkBytes(), end, topLinks),
-                    List.of(), e.events(), e.boundUs());
+                    List.of(), e.events(), e.boundUs(), CompletionWindow.boundUs(window, e.timeUs()));
         }
         FlowSimulation sim = new FlowSimulation(jobs, network, timeline, observer, window, incremental);
         sim.run();
+        double first = Double.POSITIVE_INFINITY;
+        for (Job j : jobs) {
+            first = Math.min(first, j.startUs());
+        }
+        double elapsed = jobs.isEmpty() ? 0 : Math.max(0, sim.makespan() - first);
         return new Timing(name(), sim.jobTimings(), sim.makespan(),
-                StepFlows.busiest(network, sim.linkBytes(), sim.makespan(), topLinks), sim.records(), sim.events());
+                StepFlows.busiest(network, sim.linkBytes(), sim.makespan(), topLinks), sim.records(), sim.events(),
+                0, CompletionWindow.boundUs(window, elapsed));
     }
 }

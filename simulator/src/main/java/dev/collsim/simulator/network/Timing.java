@@ -11,17 +11,20 @@ import java.util.List;
  * @param bottlenecks the busiest links, most utilized first (at most a few)
  * @param timeline    per-flow records when asked for, else empty
  * @param events      rate recomputations the flow backend made (0 for analytical), a cost measure
- * @param makespanBoundUs stated error bound of {@code makespanUs} (and of the job's end), microseconds: 0 when
- *                    every step was simulated; with step sampling, 3 estimated standard errors (see
- *                    {@link FlowNetwork#FlowNetwork(boolean, int, double, int)})
+ * @param samplingBoundUs stated error bound of step sampling on {@code makespanUs} (and on the job's end),
+ *                    microseconds: 0 when every step was simulated; with step sampling, 3 estimated standard errors
+ *                    (see {@link FlowNetwork#FlowNetwork(boolean, int, double, int)})
+ * @param windowBoundUs stated error bound of the completion window on {@code makespanUs}, microseconds: 0 with
+ *                    window 0 (exact), else w / (1 - w) x (makespan - first job's start), a tested bound
+ *                    ({@link CompletionWindow})
  */
 public record Timing(String backend, List<JobTiming> jobs, double makespanUs, List<LinkUsage> bottlenecks,
-        List<FlowRecord> timeline, long events, double makespanBoundUs) {
+        List<FlowRecord> timeline, long events, double samplingBoundUs, double windowBoundUs) {
 
-    /** Exact timing (error bound 0). */
+    /** Exact timing (error bounds 0). */
     public Timing(String backend, List<JobTiming> jobs, double makespanUs, List<LinkUsage> bottlenecks,
             List<FlowRecord> timeline, long events) {
-        this(backend, jobs, makespanUs, bottlenecks, timeline, events, 0);
+        this(backend, jobs, makespanUs, bottlenecks, timeline, events, 0, 0);
     }
 
     /** Copies the lists. */
@@ -29,5 +32,13 @@ public record Timing(String backend, List<JobTiming> jobs, double makespanUs, Li
         jobs = List.copyOf(jobs);
         bottlenecks = List.copyOf(bottlenecks);
         timeline = List.copyOf(timeline);
+    }
+
+    /**
+     * @return the stated error bound of {@code makespanUs} against the exact simulation of every step,
+     *         microseconds: the sampling bound plus the completion window's bound (0 when exact)
+     */
+    public double makespanBoundUs() {
+        return samplingBoundUs + windowBoundUs;
     }
 }

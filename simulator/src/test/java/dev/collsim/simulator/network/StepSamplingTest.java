@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
  * Step sampling ({@link StepSampling}) against the exact flow backend: the decomposition of a lone job into steps
  * simulated alone is exact, the plan and the estimator follow their formulas (worked by hand), and on direct
  * AllToAll over 256 and 1,024 GPUs (DGX-like hosts of 8 GPUs, 1 GiB per rank, 8 channels, ECMP, PXN), on a 2:1
- * fat-tree and on a rail-optimized fabric, the estimate lies within its stated bound of the exact time, and the
- * bound is below 10% of it.
+ * fat-tree and on a rail-optimized fabric, the estimate lies within its stated bound of the exact time, with exact
+ * sampled steps and with the completion window on (sampling bound + window bound), and the sampling bound is below
+ * 10% of it.
  */
 class StepSamplingTest {
 
@@ -99,17 +100,27 @@ class StepSamplingTest {
         }
     }
 
+    /**
+     * Against the exact time (every step, window 0): the estimate with exact steps, and the estimate with every
+     * sampled step simulated with the 0.05 completion window, each within its stated bound; the sampling bound below
+     * 10% of the time, the window's w / (1 - w) x the estimate (0 with window 0).
+     */
     private static void withinBound(Topology t, int samples) {
         Schedule s = a2a(t.gpus().size());
         Timing exact = time(t, s, new FlowNetwork());
-        Timing est = time(t, s, new FlowNetwork(false, 3, 0, samples));
-        double err = Math.abs(est.makespanUs() - exact.makespanUs());
-        String msg = t.name() + ": exact " + exact.makespanUs() + " us, estimate " + est.makespanUs() + " +- "
-                + est.makespanBoundUs();
-        assertTrue(est.makespanBoundUs() > 0, msg);
-        assertTrue(err <= est.makespanBoundUs(), msg);
-        assertTrue(est.makespanBoundUs() <= 0.10 * exact.makespanUs(), msg);
         assertEquals(0, exact.makespanBoundUs());
+        for (double w : new double[] {0, 0.05}) {
+            Timing est = time(t, s, new FlowNetwork(false, 3, w, samples));
+            double err = Math.abs(est.makespanUs() - exact.makespanUs());
+            String msg = t.name() + " window " + w + ": exact " + exact.makespanUs() + " us, estimate "
+                    + est.makespanUs() + " +- " + est.samplingBoundUs() + " (sampling) + " + est.windowBoundUs()
+                    + " (window)";
+            assertTrue(est.samplingBoundUs() > 0, msg);
+            assertTrue(err <= est.makespanBoundUs(), msg);
+            assertTrue(est.samplingBoundUs() <= 0.10 * exact.makespanUs(), msg);
+            assertEquals(w / (1 - w) * est.makespanUs(), est.windowBoundUs(), 1e-9 * est.makespanUs(), msg);
+            assertEquals(est.samplingBoundUs() + est.windowBoundUs(), est.makespanBoundUs(), 1e-9, msg);
+        }
     }
 
     @Test

@@ -20,8 +20,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * Direct AllToAll (1 GiB per rank, 8 channels, NCCL's p2p rounds 8 in flight) on 16,384 GPUs (2,048 DGX H100
  * hosts, {@link BenchFabrics}), ECMP, PXN: 2,048 steps of 131,072 transfers, 268 M flows. Timed by the flow backend
  * with step sampling ({@code FlowNetwork(false, 3, window, stepSamples)}): {@code stepSamples} steps are simulated,
- * each alone on the fabric, and the time is estimated from them with a stated sampling error bound
- * ({@link Timing#makespanBoundUs()}). Each step is simulated with the completion window {@code window} (0.05 by
+ * each alone on the fabric, and the time is estimated from them with a stated error bound
+ * ({@link Timing#makespanBoundUs()}: the sampling's, {@link Timing#samplingBoundUs()}, plus the window's,
+ * {@link Timing#windowBoundUs()}). Each step is simulated with the completion window {@code window} (0.05 by
  * default): exactly (window 0), one step of 131,072 ECMP flows has so many distinct finish times that it alone ran
  * over 6 minutes on the shared machine (load average about 20). Target: under 60 s on the 2-core development
  * machine. The time includes routing (each sampled step's 131,072 transfers) but not building the fabric. {@code -p stepSamples=N -p window=W} change them.

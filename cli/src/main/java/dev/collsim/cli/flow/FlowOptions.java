@@ -105,13 +105,15 @@ public final class FlowOptions {
 
     @Option(names = "--completion-window", paramLabel = "W", defaultValue = "0", description = "flow backend:"
             + " finish together the flows that end within W x (elapsed step time) of each other; 0 is exact,"
-            + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll (default: ${DEFAULT-VALUE})")
+            + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll; the notes print its stated"
+            + " error bound, W / (1 - W) x the time (tested, not proven) (default: ${DEFAULT-VALUE})")
     double completionWindow;
 
     @Option(names = "--step-samples", paramLabel = "N", defaultValue = "32", description = "flow backend: a job"
             + " alone on the fabric with more than N steps (direct AllToAll on more than 8N ranks) is timed from N of"
-            + " its steps, each simulated exactly, by stratified sampling; the notes print the error bound (3"
-            + " standard errors); 0 simulates every step (default: ${DEFAULT-VALUE})")
+            + " its steps, each simulated alone (with --completion-window, if given), by stratified sampling; the"
+            + " notes print the error bound (3 standard errors, plus the window's bound); 0 simulates every step"
+            + " (default: ${DEFAULT-VALUE})")
     int stepSamples;
 
     /** @return the {@code --timeline} file, or null */

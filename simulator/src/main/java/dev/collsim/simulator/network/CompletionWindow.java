@@ -28,7 +28,7 @@ package dev.collsim.simulator.network;
  * <p>What is stated and tested: |windowed - exact| &lt;= w x (exact time), hence, since the exact time is then at
  * most windowed / (1 - w), the stated bound {@link #boundUs} = w / (1 - w) x (windowed time). Tests: random small
  * fat-trees and rail-optimized fabrics, direct AllToAll and ring AllReduce, one job or two overlapping jobs,
- * w in (0, 0.3] ({@code CompletionWindowPropertiesTest}; in 600 such cases explored during development the error
+ * w in (0, 0.3] ({@code CompletionWindowPropertiesTest}; in a development run of 600 seeded cases the error
  * ranged from -0.16 w to +0.60 w of the exact time, and from 0 to +0.41 w for one job), and step sampling with
  * the window on 256 and 1,024 GPUs against the exact time ({@code StepSamplingTest}). It is a tested bound, not a
  * theorem: a fabric built against it could break it.

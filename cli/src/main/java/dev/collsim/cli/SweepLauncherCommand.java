@@ -10,8 +10,8 @@ import picocli.CommandLine.Unmatched;
  * own jar and class path): the {@code ./collsim} launcher runs it before this jar is started, so this entry only
  * answers when the cli jar is started directly with {@code sweep}, saying how to run it.
  */
-@Command(name = "sweep", description = "Find the cheapest design of a grid on Apache Spark; run by the ./collsim"
-        + " launcher: ./collsim sweep SPEC.yaml.")
+@Command(name = "sweep", description = "Find the cheapest design of a grid on Apache Spark (its own jar, started"
+        + " by the collsim launcher: collsim sweep SPEC.yaml).")
 public final class SweepLauncherCommand implements Callable<Integer> {
 
     @Unmatched

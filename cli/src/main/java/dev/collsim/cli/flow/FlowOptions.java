@@ -1,6 +1,7 @@
 package dev.collsim.cli.flow;
 
 import dev.collsim.simulator.network.Multipath;
+import dev.collsim.units.Bandwidth;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -115,6 +116,22 @@ public final class FlowOptions {
             + " notes print the error bound (3 standard errors, plus the window's bound); 0 simulates every step"
             + " (default: ${DEFAULT-VALUE})")
     int stepSamples;
+
+    /**
+     * Checks the values that have a syntax of their own before any rule about which options go together, so a typo
+     * such as {@code --link-speed 400Gbps} is named first.
+     *
+     * @throws IllegalArgumentException naming the option, the value found and what is allowed
+     */
+    public void checkValues() {
+        if (linkSpeed != null) {
+            try {
+                Bandwidth.parse(linkSpeed);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--link-speed: " + e.getMessage(), e);
+            }
+        }
+    }
 
     /** @return the {@code --timeline} file, or null */
     public Path timeline() {

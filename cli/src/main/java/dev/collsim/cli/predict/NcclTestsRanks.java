@@ -121,16 +121,18 @@ public final class NcclTestsRanks {
 
     /**
      * @param rankList the ranks {@link #place} gave
+     * @param testName nccl-tests' name of the collective (e.g. {@code all_reduce}, {@code alltoall}): the binary
+     *                 {@code <testName>_perf} the text names
      * @return the header line saying how the rank count follows from the options, e.g.
      *         {@code Ranks: 8 = 1 process x 2 threads x 4 GPUs (nccl-tests -t 2 -g 4)}
      */
-    public String describe(List<Gpu> rankList) {
+    public String describe(List<Gpu> rankList, String testName) {
         long hosts = rankList.stream().mapToInt(Gpu::host).distinct().count();
         String where = " on " + hosts + (hosts == 1 ? " host" : " hosts");
         if (!layoutGiven()) {
             String cut = ranks == null ? rankList.size() + " = " : "the first " + ranks + " (--ranks) of ";
             return "Ranks: " + cut + "every GPU of the cluster, one process each (as mpirun -np <GPUs>"
-                    + " all_reduce_perf -g 1)" + where;
+                    + " " + testName + "_perf -g 1)" + where;
         }
         int p = procs == null ? 1 : procs;
         int t = threads == null ? 1 : threads;

@@ -262,7 +262,7 @@ public final class PredictCommand implements Callable<Integer> {
         List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
                 + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), groups.typeText(),
                 groups.opText())));
-        header.add(rankOptions.describe(rankList));
+        header.add(rankOptions.describe(rankList, c.testName()));
         header.addAll(first.header());
         header.addAll(ncclTestsNote);
         PrintWriter out = spec.commandLine().getOut();
@@ -297,6 +297,11 @@ public final class PredictCommand implements Callable<Integer> {
      * @throws UserError (usage) naming the first such option and the backend it needs
      */
     private void checkBackendOptions() {
+        try {
+            flowOptions.checkValues();
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
         CommandLine.ParseResult pr = spec.commandLine().getParseResult();
         for (CommandLine.Model.OptionSpec opt : spec.mixins().get("flowOptions").options()) {
             if (!pr.hasMatchedOption(opt)) {
@@ -346,8 +351,8 @@ public final class PredictCommand implements Callable<Integer> {
                 groups.typeText(), groups.opText(), groups.rootText()));
         h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + (topo.hostCount() == 1 ? " host, " : " hosts, ")
                 + topo.gpus().size() + " GPUs); " + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), "
-                + comm.maxLocalRanks() + " per node");
-        h.add(rankOptions.describe(rankList));
+                + RanksPerNode.text(rankList, comm.nNodes(), comm.maxLocalRanks()));
+        h.add(rankOptions.describe(rankList, c.testName()));
         MissingNvlinks.warning(topo).ifPresent(w -> h.add("warning: " + w));
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())

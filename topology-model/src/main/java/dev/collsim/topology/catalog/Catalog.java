@@ -5,11 +5,13 @@ import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.Bandwidth;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * The host types collsim knows by name. Each entry cites its sources in its javadoc.
@@ -70,6 +72,44 @@ public final class Catalog {
     /** @return the catalog names, in catalog order */
     public static List<String> names() {
         return List.copyOf(TYPES.keySet());
+    }
+
+    /** @return the catalog's host types as their makers spell them ({@link HostType#displayName()}), in catalog order */
+    public static List<String> displayNames() {
+        return TYPES.values().stream().map(HostType::displayName).toList();
+    }
+
+    /**
+     * The catalog name or alias closest to a name that is none, for a "did you mean" hint: the smallest Levenshtein
+     * distance (Apache Commons Text), case ignored, accepted when at most a third of the longer name's characters
+     * differ (so {@code dgx-h1000} suggests {@code dgx-h100}, while an unrelated word suggests nothing).
+     *
+     * @param name the name as the user wrote it
+     * @return the suggestion as the maker spells it, e.g. {@code dgx-h100}, or empty
+     */
+    public static Optional<String> suggest(String name) {
+        if (name == null || name.isBlank()) {
+            return Optional.empty();
+        }
+        String key = name.trim().toLowerCase(Locale.ROOT);
+        LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        List<String> candidates = new ArrayList<>(TYPES.keySet());
+        candidates.addAll(ALIASES.keySet());
+        for (String c : candidates) {
+            int d = distance.apply(key, c.toLowerCase(Locale.ROOT));
+            if (d < bestD) {
+                bestD = d;
+                best = c;
+            }
+        }
+        if (best == null || bestD * 3 > Math.max(key.length(), best.length())) {
+            return Optional.empty();
+        }
+        String found = best;
+        return hostType(found).map(t -> ALIASES.containsKey(found.toLowerCase(Locale.ROOT))
+                ? found + " (= " + t.displayName() + ")" : t.displayName());
     }
 
     /** @return the cloud and vendor systems of the catalog's data file, in file order */

@@ -135,7 +135,9 @@ public final class ClusterLoader {
         }
         throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file, config or catalog"
                 + " name (a catalog name takes a host count as NAMExN or NAME:N, e.g. dgx-h100x2); configs: "
-                + String.join(", ", configNames()) + "; catalog host types: " + String.join(", ", Catalog.names())));
+                + String.join(", ", configNames()) + "; catalog host types: " + String.join(", ", Catalog.displayNames())
+                + Catalog.suggest(name.trim().replaceAll("(?i)(x|:)\\d+$", ""))
+                        .map(n -> "; did you mean '" + n + "'?").orElse("")));
     }
 
     /**

@@ -53,9 +53,9 @@ final class BoundCheck implements Check {
             List<Finding.Evidence> ev = new ArrayList<>(at);
             ev.add(s.at(n.line()));
             out.add(s.finding(Finding.Kind.ABOVE_PHYSICAL_BOUND, Finding.Severity.WARNING, String.format(Locale.ROOT,
-                    "busbw %.2f GB/s is above what %d x %.0f Gb/s NICs per host (%.1f GB/s) can carry for %s on %d "
+                    "busbw %.2f GB/s is above what %s of NICs per host (%.1f GB/s) can carry for %s on %d "
                             + "ranks over %d hosts (bound %.1f GB/s busbw): the number cannot be true, or the header "
-                            + "understates the NICs", peak, n.count(), n.gbits(), n.hostGBps(),
+                            + "understates the NICs", peak, n.describe(), n.hostGBps(),
                     d.collective().testName(), d.nRanks(), d.nHosts(), nics.getAsDouble()), ev));
             return out;
         }
@@ -80,8 +80,8 @@ final class BoundCheck implements Check {
             }
             String what = s.singleHost() ? String.format(Locale.ROOT, "%s intra-host links (%.0f GB/s per GPU in "
                     + "NCCL's model)", s.gpu().get().name(), NcclBandwidths.gpuIntraHost(s.gpu().get()).gbps())
-                    : String.format(Locale.ROOT, "%d x %.0f Gb/s NICs per host (%.1f GB/s)", s.nic().get().count(),
-                    s.nic().get().gbits(), s.nic().get().hostGBps());
+                    : String.format(Locale.ROOT, "%s of NICs per host (%.1f GB/s)", s.nic().get().describe(),
+                    s.nic().get().hostGBps());
             out.add(s.finding(Finding.Kind.FAR_BELOW_BOUND, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
                     "busbw peaks at %.2f GB/s, %.0f%% of the %.1f GB/s the hardware allows (%s)", peak,
                     100 * peak / bound.getAsDouble(), bound.getAsDouble(), what), ev));

@@ -26,8 +26,7 @@ public final class DiagnosisText {
                     d.ncclVersion().isEmpty() ? "" : ", NCCL " + d.ncclVersion()));
             if (d.peakBusBw().isPresent()) {
                 sb.append(String.format(Locale.ROOT, "  peak busbw %.2f GB/s", d.peakBusBw().getAsDouble()));
-                g.nic().ifPresent(n -> sb.append(String.format(Locale.ROOT, "; network %d x %.0f Gb/s per host",
-                        n.count(), n.gbits())));
+                g.nic().ifPresent(n -> sb.append("; network ").append(n.describe()).append(" per host"));
                 sb.append('\n');
             }
             if (g.findings().isEmpty()) {

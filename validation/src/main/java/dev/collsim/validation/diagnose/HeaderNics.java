@@ -38,6 +38,15 @@ public record HeaderNics(int count, double gbits, int line, String text) {
     private static final Pattern PER_PORT = Pattern.compile("per\\s+port\\b", Pattern.CASE_INSENSITIVE);
     private static final Map<String, Integer> WORDS = Map.of("one", 1, "two", 2, "four", 4, "eight", 8);
 
+    /**
+     * @return the NICs in words: {@code 8 x 400 Gb/s} for a count, {@code 3200 Gb/s} when the header gives one figure
+     *         for the host (a total such as "EFA v2 3200 Gbps per node", or a single NIC)
+     */
+    public String describe() {
+        return count == 1 ? String.format(Locale.ROOT, "%.0f Gb/s", gbits)
+                : String.format(Locale.ROOT, "%d x %.0f Gb/s", count, gbits);
+    }
+
     /** @return bandwidth of all NICs of a host, GB/s per direction */
     public double hostGBps() {
         return count * NcclBandwidths.net(Bandwidth.ofGbits(gbits)).gbps();

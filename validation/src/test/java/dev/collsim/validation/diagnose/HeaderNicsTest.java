@@ -45,4 +45,12 @@ class HeaderNicsTest {
     void bytesPerSecondAreNotANic() {
         assertTrue(HeaderNics.parse("NVLink4 + NVSwitch gen3 (900 GB/s per GPU)", 1).isEmpty());
     }
+
+    /** The AWS p5 file's header gives the host's total ("EFA v2 3200 Gbps per node"), not one 3200 Gb/s NIC. */
+    @Test
+    void describesATotalWithoutACount() {
+        assertEquals("3200 Gb/s", HeaderNics.parse("NVLink4/NVSwitch (NVLS); EFA v2 3200 Gbps per node", 5)
+                .orElseThrow().describe());
+        assertEquals("8 x 400 Gb/s", HeaderNics.parse("8x NDR 400Gb/s IB", 1).orElseThrow().describe());
+    }
 }

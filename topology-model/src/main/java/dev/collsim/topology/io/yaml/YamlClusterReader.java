@@ -165,7 +165,8 @@ public final class YamlClusterReader implements TopologyReader {
         if (hosts.kind() == YamlNode.Kind.STRING) {
             return Catalog.hostType(hosts.text()).orElseGet(() -> {
                 problems.add(hosts, "hosts", "unknown host type '" + hosts.text() + "'; allowed: "
-                        + String.join(", ", Catalog.names()) + ", or an inline host description");
+                        + String.join(", ", Catalog.displayNames()) + ", or an inline host description"
+                        + Catalog.suggest(hosts.text()).map(n -> "; did you mean '" + n + "'?").orElse(""));
                 return null;
             });
         }

@@ -1,0 +1,30 @@
+package dev.collsim.topology.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The "did you mean" of an unknown host type: one edit away is suggested, an unrelated word is not. */
+class CatalogSuggestTest {
+
+    @Test
+    void oneTypoAwaySuggestsTheCatalogName() {
+        assertEquals(Optional.of("dgx-h100"), Catalog.suggest("dgx-h1000")); // one inserted character
+        assertEquals(Optional.of("dgx-a100"), Catalog.suggest("DGX-A10O")); // case ignored, one substitution
+    }
+
+    @Test
+    void unrelatedWordSuggestsNothing() {
+        assertTrue(Catalog.suggest("banana").isEmpty());
+        assertTrue(Catalog.suggest("").isEmpty());
+    }
+
+    /** The allowed list spells names as their makers do (Azure's mixed case), not lower-cased keys. */
+    @Test
+    void displayNamesKeepTheMakersSpelling() {
+        assertTrue(Catalog.displayNames().stream().anyMatch(n -> n.startsWith("Standard_ND")), Catalog.displayNames()
+                .toString());
+    }
+}

@@ -29,6 +29,16 @@ import dev.collsim.nccl.Algorithm;
  * datasets 12.8 -> 11.9 %, within 10 %: 21 -> 23. Multi-node calls keep the whole fill (their steps cross the
  * network proxy, {@link NetTransport}); NVLS and NVLSTree have their own loop model ({@link NvlsLoop}).
  *
+ * <p>Checked against NCCL's kernels (docs/intra-node-pipeline.md): Simple posts data to the next rank a whole slice
+ * at a time (NCCL 2.30.7 {@code src/device/prims_simple.h genericOp}; slice = buffSize / NCCL_STEPS x SLICESTEPS, 1
+ * MiB for Ring AllReduce, {@code src/include/collectives.h}), LL and LL128 a line at a time ({@code prims_ll.h},
+ * {@code prims_ll128.h}), and in a symmetric ring every slice's wait for its predecessor is hidden behind the
+ * rank's previous slice, so the kernels alone leave no fill beyond NCCL's per-step latency. Measured against the
+ * datasets, no fill (median of medians 15.4 %), one slice on every host (14.2 %), no fill for LL/LL128 (11.5 %) and
+ * one slice on NVLink rings only (11.9 %; 2x H200 AllReduce and 8x A100 better, nothing else moving more than 0.4
+ * points) all read worse than this form's 11.1 %: on PCIe hosts the fill also stands in for a steady-state rate
+ * collsim over-predicts (1x2 L40S: 15.7 GB/s measured, 23.4 modelled), so this form stays until that rate is fixed.
+ *
  * <p>Stateless and thread-safe.
  */
 public final class IntraNodeFill {

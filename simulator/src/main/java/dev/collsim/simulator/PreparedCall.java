@@ -25,9 +25,16 @@ public final class PreparedCall {
     private final RedOp op;
     private final long bytes;
     private final AlgoChoice choice;
+    private final HostLaunch launch;
 
     PreparedCall(PreparedCommunicator comm, Collective collective, long sizeBytes, DataType dataType, RedOp op,
             long bytes, AlgoChoice choice) {
+        this(comm, collective, sizeBytes, dataType, op, bytes, choice, HostLaunch.ONE_GPU_PER_PROCESS);
+    }
+
+    private PreparedCall(PreparedCommunicator comm, Collective collective, long sizeBytes, DataType dataType,
+            RedOp op, long bytes, AlgoChoice choice, HostLaunch launch) {
+        this.launch = Objects.requireNonNull(launch, "launch");
         this.comm = Objects.requireNonNull(comm, "comm");
         this.collective = collective;
         this.sizeBytes = sizeBytes;
@@ -79,6 +86,19 @@ public final class PreparedCall {
 
     AlgoChoice choice() {
         return choice;
+    }
+
+    /** @return how the benchmark's host drives the ranks ({@link HostLaunch#ONE_GPU_PER_PROCESS} unless set) */
+    public HostLaunch launch() {
+        return launch;
+    }
+
+    /**
+     * @param l how the benchmark's host drives the ranks (nccl-tests -t, -g, -G)
+     * @return this call, timed as one iteration of that benchmark ({@link HostLaunch#apply})
+     */
+    public PreparedCall drivenBy(HostLaunch l) {
+        return new PreparedCall(comm, collective, sizeBytes, dataType, op, bytes, choice, l);
     }
 
     /**

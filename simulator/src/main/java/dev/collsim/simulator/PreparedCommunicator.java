@@ -143,7 +143,7 @@ public final class PreparedCommunicator {
     Prediction predict(PreparedCall call, PerformanceParameters pp) {
         Collective c = call.collective();
         double bound = PhysicalBound.busBw(plan, c);
-        PerfEstimate e = estimate(call, call.choice(), pp);
+        PerfEstimate e = call.launch().apply(estimate(call, call.choice(), pp));
         double algBw = e.timeUs() > 0 ? BusBandwidth.algBw(call.bytes(), e.timeUs()) : 0;
         double busBw = BusBandwidth.busBw(c, plan.nRanks(), algBw);
         double ncclUs = call.choice() == null ? -1 : call.choice().timeUs();
@@ -183,7 +183,8 @@ public final class PreparedCommunicator {
         for (AlgoChoice a : all) {
             boolean chosen = best.isPresent() && best.get().algorithm() == a.algorithm()
                     && best.get().protocol() == a.protocol();
-            out.add(new Candidate(a.algorithm(), a.protocol(), a.timeUs(), estimate(call, a, pp, channels), chosen));
+            out.add(new Candidate(a.algorithm(), a.protocol(), a.timeUs(),
+                    call.launch().apply(estimate(call, a, pp, channels)), chosen));
         }
         return out;
     }

@@ -2,6 +2,7 @@ package dev.collsim.cli.predict;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
+import dev.collsim.simulator.HostLaunch;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -55,6 +56,14 @@ public final class NcclTestsRanks {
     @Option(names = {"-npernode", "--npernode"}, hidden = true, paramLabel = "Q")
     private void npernode(int q) {
         procsPerHost = q;
+    }
+
+    /**
+     * @param cudaGraph whether nccl-tests' {@code -G} replays CUDA graphs
+     * @return how one process drives its GPUs: {@code -g} GPUs on each of {@code -t} threads (1 and 1 when not given)
+     */
+    public HostLaunch launch(boolean cudaGraph) {
+        return new HostLaunch(atLeastOne("-g (ngpus)", gpus), atLeastOne("-t (nthreads)", threads), cudaGraph);
     }
 
     /** @return true when the layout follows nccl-tests' processes, threads and GPUs (any of -g -t --nprocs given) */

@@ -34,10 +34,21 @@ public final class NcclTestsTimingFlags {
     @Option(names = {"-C", "--report_cputime"}, paramLabel = "N", hidden = true)
     private Integer cpuTime;
 
-    /** @return the nccl-tests flags the user gave, in nccl-tests' order, e.g. {@code [-n, -w]} */
+    /**
+     * @return true when {@code -G} asks for CUDA graph replay (a value above 0): the iterations are launched as one
+     *         graph per GPU, so the host's per-iteration launches drop out ({@code HostLaunch})
+     */
+    public boolean cudaGraph() {
+        return graph != null && graph > 0;
+    }
+
+    /**
+     * @return the nccl-tests flags the user gave that the prediction ignores, in nccl-tests' order, e.g.
+     *         {@code [-n, -w]} ({@code -G} above 0 is used: {@link #cudaGraph})
+     */
     public List<String> given() {
         List<String> g = new ArrayList<>();
-        Object[] values = {iters, warmup, agg, cycles, blocking, average, graph, timeout, cpuTime};
+        Object[] values = {iters, warmup, agg, cycles, blocking, average, cudaGraph() ? null : graph, timeout, cpuTime};
         String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C"};
         for (int i = 0; i < names.length; i++) {
             if (values[i] != null) {

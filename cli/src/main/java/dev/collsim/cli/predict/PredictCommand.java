@@ -12,6 +12,7 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.Hierarchy;
+import dev.collsim.simulator.HostLaunch;
 import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
@@ -191,6 +192,10 @@ public final class PredictCommand implements Callable<Integer> {
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
             sizes.computeIfAbsent(g.type(), t -> EmptyCollective.runnable(c, t, sweep.sizes(), rankList.size(), notes));
         }
+        HostLaunch launch = rankOptions.launch(ncclTestsFlags.cudaGraph());
+        if (hier == null && backend == Backend.analytical && (launch.gpusPerThread() > 1 || launch.cudaGraph())) {
+            notes.add(launch.describe());
+        }
         ncclTestsNote = notes;
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));
         if (backend != Backend.analytical) {
@@ -200,9 +205,10 @@ public final class PredictCommand implements Callable<Integer> {
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
             for (long s : sizes.get(g.type())) {
                 PredictionRequest r = new PredictionRequest(topo, rankList, c, s, g.type(), g.op(), nccl);
-                Prediction p = model(() -> hier != null ? predictor.predictHierarchical(r, hier) : predictor.predict(r));
-                rows.add(g.row(p, rankList.size(), allAlgorithms && hier == null ? model(() -> predictor.candidates(r))
-                        : List.of(), Double.NaN));
+                Prediction p = model(() -> hier != null ? predictor.predictHierarchical(r, hier)
+                        : predictor.prepare(r).call(r).drivenBy(launch).predict(predictor.parameters()));
+                rows.add(g.row(p, rankList.size(), allAlgorithms && hier == null ? model(() -> predictor.prepare(r)
+                        .call(r).drivenBy(launch).candidates(predictor.parameters())) : List.of(), Double.NaN));
             }
         }
         List<String> header = header(c, topo, rankList, nccl, predictor,

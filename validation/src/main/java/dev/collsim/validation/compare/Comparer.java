@@ -4,6 +4,7 @@ import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.simulator.InvalidRequestException;
+import dev.collsim.simulator.HostLaunch;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.PreparedCommunicator;
@@ -102,6 +103,7 @@ public final class Comparer {
         try {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             gdrOff.ifPresent(assumptions::add);
+            DatasetLaunch.assumption(d).ifPresent(assumptions::add);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
@@ -136,15 +138,17 @@ public final class Comparer {
      * @param c   the cluster and ranks
      * @param env NCCL settings the model applies
      * @param pts the points, in order
-     * @return one prepared call per point, all on one communicator
+     * @return one prepared call per point, all on one communicator, each timed as one iteration of the file's
+     *         benchmark ({@link DatasetLaunch})
      * @throws InvalidRequestException on an invalid setting or when NCCL would have no algorithm
      */
     public List<PreparedCall> model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
         PreparedCommunicator comm = predictor.prepare(c.topology(), c.ranks(), env);
+        HostLaunch launch = DatasetLaunch.of(d);
         List<PreparedCall> calls = new ArrayList<>();
         for (PerfPoint p : pts) {
-            calls.add(comm.call(d.collective(), p.sizeBytes(), type, RedOp.SUM));
+            calls.add(comm.call(d.collective(), p.sizeBytes(), type, RedOp.SUM).drivenBy(launch));
         }
         return List.copyOf(calls);
     }

@@ -31,11 +31,22 @@ import java.util.OptionalDouble;
  * @param summaryMaxBusBw for {@link DatasetKind#SUMMARY}: the maximum busbw stated, GB/s; NaN otherwise
  * @param log         what the NCCL_DEBUG=INFO lines of this run said ({@link NcclLog#EMPTY} when none)
  * @param notes       readers' remarks
+ * @param launch      how the benchmark process drove its GPUs ({@link LaunchShape#UNKNOWN} when the file does not
+ *                    say)
  */
 public record Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
         DataType dataType, int nRanks, int nHosts, String gpuModel, String ncclVersion, Map<String, String> env,
         FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
-        NcclLog log, List<Note> notes) {
+        NcclLog log, List<Note> notes, LaunchShape launch) {
+
+    /** As the canonical constructor, the launch shape unknown. */
+    public Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
+            DataType dataType, int nRanks, int nHosts, String gpuModel, String ncclVersion, Map<String, String> env,
+            FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
+            NcclLog log, List<Note> notes) {
+        this(file, label, line, kind, collective, dataType, nRanks, nHosts, gpuModel, ncclVersion, env, header, ranks,
+                points, avgBusBw, summaryMaxBusBw, log, notes, LaunchShape.UNKNOWN);
+    }
 
     /** @throws IllegalArgumentException when nRanks is below 1 */
     public Dataset {
@@ -51,6 +62,7 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
         points = List.copyOf(points);
         log = log == null ? NcclLog.EMPTY : log;
         notes = List.copyOf(notes);
+        launch = launch == null ? LaunchShape.UNKNOWN : launch;
         if (nRanks < 1) {
             throw new IllegalArgumentException(file + ":" + line + ": nRanks must be >= 1, got " + nRanks);
         }

@@ -59,7 +59,7 @@ final class DatasetAssembler {
         elisionNote(ctx.ranks, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
                 hosts(ctx, log, header), gpuModel(ctx, header), version(ctx, log, header), env(header, ctx, log),
-                header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes);
+                header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes, ctx.launch(header));
     }
 
     /** Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). */

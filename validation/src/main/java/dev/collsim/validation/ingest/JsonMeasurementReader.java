@@ -185,7 +185,19 @@ public final class JsonMeasurementReader {
                 version, env, FileHeader.EMPTY, ranks, located,
                 collsim ? root.path("average_bus_bandwidth").asDouble(Double.NaN)
                         : root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN),
-                Double.NaN, logParser.build(), notes);
+                Double.NaN, logParser.build(), notes, launch(root.path("config")));
+    }
+
+    /**
+     * @param config the result's {@code config} object (nccl-tests {@code -J}, collsim run: {@code nthreads},
+     *               {@code ngpus}, {@code graph}, as collsim's {@code RunConfig})
+     * @return the launch shape it gives, {@link LaunchShape#UNKNOWN} without {@code ngpus}
+     */
+    private static LaunchShape launch(JsonNode config) {
+        int g = config.path("ngpus").asInt(0);
+        int t = config.path("nthreads").asInt(0);
+        int graph = config.path("graph").asInt(0);
+        return g < 1 || t < 0 || graph < 0 ? LaunchShape.UNKNOWN : new LaunchShape(t, g, graph);
     }
 
     /** @return the collsim run bound as a PerfRun; a mapping failure is reported as not a collsim run */

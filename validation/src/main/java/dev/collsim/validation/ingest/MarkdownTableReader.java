@@ -168,7 +168,7 @@ final class MarkdownTableReader {
         return new Dataset(file, label.isEmpty() ? "table at line " + firstLine : label, firstLine,
                 DatasetKind.REDUCED_TABLE, c, null, n, hosts, header.text("hardware"),
                 DatasetAssembler.version(ctx, log, header), env, header, List.of(), points, Double.NaN, Double.NaN,
-                log, notes);
+                log, notes, ctx.launch(header));
     }
 
     static Collective collective(String file, FileHeader header, RunContext ctx, int line) throws InputException {

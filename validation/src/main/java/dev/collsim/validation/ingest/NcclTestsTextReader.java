@@ -35,7 +35,6 @@ public final class NcclTestsTextReader {
     private static final Pattern AVG = Pattern.compile("Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
     private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
     private static final Pattern LIBRARY = Pattern.compile("nccl-library=(\\d+)");
-    private static final Pattern NGPUS = Pattern.compile("nGpus\\s+(\\d+)");
     private static final Pattern MAXBYTES = Pattern.compile("maxBytes\\s+(\\d+)");
     /** The line collsim's executor prints before each table of a settings sweep ({@code Supervisor}). */
     private static final String SETTINGS = "# collsim settings:";
@@ -231,9 +230,7 @@ public final class NcclTestsTextReader {
                     c -> ctx.strong = new RunContext.Claim(c, no, "'Collective test starting'"));
         } else if (t.startsWith("# nThread")) {
             newRunIfDone();
-            if ((m = NGPUS.matcher(t)).find()) {
-                ctx.nGpusPerThread = NumberField.count(m, 1, "nGpus");
-            }
+            ctx.nThreadLine(t);
             if ((m = MAXBYTES.matcher(t)).find()) {
                 ctx.maxBytes = NumberField.longCount(m, 1, "maxBytes");
             }

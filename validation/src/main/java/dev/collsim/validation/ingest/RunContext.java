@@ -1,5 +1,6 @@
 package dev.collsim.validation.ingest;
 
+import dev.collsim.io.NumberField;
 import dev.collsim.nccl.Collective;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -7,12 +8,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a reader knows about the run it is inside: section title, collective claims, rank lines, NCCL log lines.
  * Mutable; one per run; package-private.
  */
 final class RunContext {
+
+    private static final Pattern NGPUS = Pattern.compile("nGpus\\s+(\\d+)");
+    private static final Pattern NTHREAD = Pattern.compile("nThread\\s+(\\d+)");
+    private static final Pattern GRAPH = Pattern.compile("graph:\\s*(\\d+)");
 
     /** A claim about the collective with the line that made it. */
     record Claim(Collective collective, int line, String source) {
@@ -26,6 +33,10 @@ final class RunContext {
     NcclLogParser log = new NcclLogParser();
     String libraryVersion = "";
     int nGpusPerThread;
+    /** nThread of nccl-tests' {@code # nThread ...} line; 0 when not seen. */
+    int nThreads;
+    /** graph of nccl-tests' {@code # nThread ...} line (CUDA graph launches); 0 when not seen. */
+    int graphLaunches;
     /** maxBytes of nccl-tests' {@code # nThread ...} line, bytes; 0 when not seen. */
     long maxBytes;
     final List<Note> notes = new ArrayList<>();
@@ -46,6 +57,37 @@ final class RunContext {
         return s;
     }
 
+    /**
+     * Keeps nThread, nGpus and graph of nccl-tests' {@code # nThread T nGpus G ... graph: N} line.
+     *
+     * @param t the line
+     * @throws NumberField.Refused when a count does not fit
+     */
+    void nThreadLine(String t) {
+        Matcher m;
+        if ((m = NGPUS.matcher(t)).find()) {
+            nGpusPerThread = NumberField.count(m, 1, "nGpus");
+        }
+        if ((m = NTHREAD.matcher(t)).find()) {
+            nThreads = NumberField.count(m, 1, "nThread");
+        }
+        if ((m = GRAPH.matcher(t)).find()) {
+            graphLaunches = NumberField.count(m, 1, "graph");
+        }
+    }
+
+    /**
+     * @param header the file's provenance header
+     * @return the launch shape nccl-tests' {@code # nThread} line gave, else the one of the header's
+     *         {@code command}, else {@link LaunchShape#UNKNOWN}
+     */
+    LaunchShape launch(FileHeader header) {
+        if (nGpusPerThread > 0) {
+            return new LaunchShape(nThreads, nGpusPerThread, graphLaunches);
+        }
+        return LaunchShape.fromCommand(header.text("command"));
+    }
+
     /** @return a fresh context that keeps nothing but the title (for a second table in the same section) */
     RunContext continuation() {
         RunContext c = new RunContext();
@@ -56,6 +98,9 @@ final class RunContext {
         c.ranks.addAll(ranks);
         c.libraryVersion = libraryVersion;
         c.maxBytes = maxBytes;
+        c.nGpusPerThread = nGpusPerThread;
+        c.nThreads = nThreads;
+        c.graphLaunches = graphLaunches;
         c.settings.putAll(settings);
         return c;
     }

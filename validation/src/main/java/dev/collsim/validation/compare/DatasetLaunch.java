@@ -1,0 +1,40 @@
+package dev.collsim.validation.compare;
+
+import dev.collsim.simulator.HostLaunch;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.LaunchShape;
+import java.util.Optional;
+
+/**
+ * The host launch a compared run had ({@link HostLaunch}), from what its file says ({@link Dataset#launch()}):
+ * nccl-tests' {@code # nThread T nGpus G ... graph: N} line, a JSON result's config, or the {@code #@ command:}
+ * header. A file that says nothing is read as one GPU per process (nccl-tests {@code -g 1}), and the comparison's
+ * assumptions say so. Stateless.
+ */
+final class DatasetLaunch {
+
+    private DatasetLaunch() {
+    }
+
+    /**
+     * @param d a dataset
+     * @return how its benchmark drove the GPUs; {@link HostLaunch#ONE_GPU_PER_PROCESS} when the file does not say
+     */
+    static HostLaunch of(Dataset d) {
+        LaunchShape s = d.launch();
+        if (!s.known()) {
+            return HostLaunch.ONE_GPU_PER_PROCESS;
+        }
+        return new HostLaunch(s.gpusPerThread(), Math.max(1, s.threads()), s.graphLaunches() > 0);
+    }
+
+    /**
+     * @param d a dataset
+     * @return the assumption line when the file does not give its GPUs per process, else empty
+     */
+    static Optional<String> assumption(Dataset d) {
+        return d.launch().known() ? Optional.empty() : Optional.of("GPUs per process not given by the file"
+                + " (no nccl-tests '# nThread' line or -g on the command line): 1 assumed, as mpirun -np <ranks>"
+                + " ... -g 1; with -g G one thread launches G kernels per iteration");
+    }
+}

@@ -1,0 +1,63 @@
+package dev.collsim.validation.ingest;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How the benchmark process drove its GPUs, as the file says: nccl-tests' {@code # nThread T nGpus G ... graph: N}
+ * line (nccl-tests 2.19.6 {@code src/common.cu}), the {@code config} of a JSON result ({@code nthreads},
+ * {@code ngpus}, {@code graph}), or {@code -t}/{@code -g}/{@code -G} on the {@code #@ command:} header line.
+ *
+ * @param threads        threads per process ({@code -t}), 0 when the file does not say
+ * @param gpusPerThread  GPUs per thread ({@code -g}), 0 when the file does not say
+ * @param graphLaunches  CUDA graph launches ({@code -G}; 0 = no graph, also when the file does not say)
+ */
+public record LaunchShape(int threads, int gpusPerThread, int graphLaunches) {
+
+    private static final Pattern PERF_BINARY = Pattern.compile("_perf\\b(.*)$");
+    private static final Pattern FLAG = Pattern.compile("(?:^|\\s)(-[gtG]|--ngpus|--nthreads|--cudagraph)[\\s=]+(\\d{1,6})\\b");
+
+    /** Nothing known. */
+    public static final LaunchShape UNKNOWN = new LaunchShape(0, 0, 0);
+
+    /** @throws IllegalArgumentException on a negative count */
+    public LaunchShape {
+        if (threads < 0 || gpusPerThread < 0 || graphLaunches < 0) {
+            throw new IllegalArgumentException("counts must be >= 0, got -t " + threads + " -g " + gpusPerThread
+                    + " -G " + graphLaunches);
+        }
+    }
+
+    /**
+     * The shape a nccl-tests command line gives: {@code -g}, {@code -t}, {@code -G} (and their long names) after the
+     * {@code *_perf} binary, as nccl-tests 2.19.6 {@code src/common.cu} reads them; a flag left out has nccl-tests'
+     * default (1 thread, 1 GPU, no graph). A text without a {@code *_perf} binary says nothing.
+     *
+     * @param command the command line, e.g. {@code NCCL_ALGO=Ring ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 8}
+     * @return the shape, or {@link #UNKNOWN}
+     */
+    public static LaunchShape fromCommand(String command) {
+        Matcher b = PERF_BINARY.matcher(command == null ? "" : command);
+        if (!b.find()) {
+            return UNKNOWN;
+        }
+        int threads = 1;
+        int gpus = 1;
+        int graph = 0;
+        Matcher m = FLAG.matcher(b.group(1));
+        while (m.find()) {
+            int v = Integer.parseInt(m.group(2));
+            switch (m.group(1)) {
+                case "-g", "--ngpus" -> gpus = v;
+                case "-t", "--nthreads" -> threads = v;
+                default -> graph = v;
+            }
+        }
+        return gpus < 1 || threads < 1 ? UNKNOWN : new LaunchShape(threads, gpus, graph);
+    }
+
+    /** @return true when the file gave the GPUs per thread */
+    public boolean known() {
+        return gpusPerThread > 0;
+    }
+}

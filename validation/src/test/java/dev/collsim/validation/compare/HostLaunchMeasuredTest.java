@@ -1,0 +1,108 @@
+package dev.collsim.validation.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PreparedCall;
+import dev.collsim.simulator.PreparedCommunicator;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.LaunchShape;
+import dev.collsim.validation.ingest.PerfPoint;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The host launch of nccl-tests -g G in compare: read from the file, applied to its points, nothing else moved. */
+class HostLaunchMeasuredTest {
+
+    private final Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+
+    /**
+     * Azure ND A100 v4, {@code #@ command: ... all_reduce_perf -b 8 -e 8G -f 2 -g 8 -n 40} (line 8): one thread
+     * launches 8 kernels per iteration. Line 27, 1K at 0.04 GB/s busbw: time = 1024 B x 2 x 7/8 / 0.04 GB/s = 44.8 us;
+     * collsim: 8 x 4.7 = 37.6 us (by hand), 16 % below; line 29, 4K at 0.17 GB/s: 4096 x 1.75 / 0.17 = 42.2 us,
+     * 10.8 % above 37.6. Without the host launch collsim predicted about 22 us there (half the measurement).
+     */
+    @Test
+    void azureA100EightGpusPerThreadFloor() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
+        assertEquals(new LaunchShape(1, 8, 0), d.launch());
+        DatasetComparison c = comparer.compare(d, Optional.empty());
+        PointComparison p = c.points().get(0);
+        assertEquals(1024, p.sizeBytes());
+        assertEquals(27, p.line());
+        assertEquals(44.8, p.measuredUs(), 0.01);
+        assertEquals(37.6, p.predictedUs(), 1e-9);
+        PointComparison k4 = c.points().get(2);
+        assertEquals(29, k4.line());
+        assertEquals(42.165, k4.measuredUs(), 0.01);
+        assertEquals(37.6, k4.predictedUs(), 1e-9);
+        assertTrue(k4.apePercent() < 11, "" + k4.apePercent());
+        assertTrue(c.cluster().assumptions().stream().noneMatch(a -> a.startsWith("GPUs per process")));
+    }
+
+    /** nccl-tests' own line, {@code # nThread 1 nGpus 4 ... graph: 0} (line 22 of the file). */
+    @Test
+    void nThreadLineGivesTheShape() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt").get(0);
+        assertEquals(new LaunchShape(1, 4, 0), d.launch());
+        Dataset g1 = Corpus.read("A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt").get(0);
+        assertEquals(new LaunchShape(1, 1, 0), g1.launch(), "line 12: # nThread 1 nGpus 1 ... graph: 0");
+    }
+
+    @Test
+    void commandLineFlags() {
+        assertEquals(new LaunchShape(1, 8, 0), LaunchShape.fromCommand(
+                "NCCL_ALGO=Ring ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 8 -n 40 (in-place busbw column extracted)"));
+        assertEquals(new LaunchShape(2, 4, 10), LaunchShape.fromCommand("mpirun -np 2 all_gather_perf -t 2 -g 4 -G 10"));
+        assertEquals(new LaunchShape(1, 1, 0), LaunchShape.fromCommand("srun -N 2 ./build/all_reduce_perf -b 8 -e 1G"));
+        // mpirun's -n before the binary is not nccl-tests'; a text without a *_perf binary says nothing
+        assertEquals(new LaunchShape(1, 2, 0), LaunchShape.fromCommand("mpirun -n 8 -g 7 x all_reduce_perf -g 2"));
+        assertFalse(LaunchShape.fromCommand("torchrun --nproc-per-node 8 bench.py").known());
+        assertFalse(LaunchShape.fromCommand("").known());
+    }
+
+    /**
+     * Every corpus dataset whose file says {@code -g 1} or nothing is predicted exactly as the simulator predicts a
+     * plain call (no host launch), so the change moves only runs with several GPUs per thread.
+     */
+    @Test
+    void oneGpuPerProcessLeavesEveryPredictionUnchanged() throws Exception {
+        NcclPredictor plain = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
+        List<String> checked = new ArrayList<>();
+        try (Stream<Path> files = Files.list(Corpus.DIR)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".txt")).sorted().toList()) {
+                for (Dataset d : Corpus.read(f.getFileName().toString())) {
+                    List<PerfPoint> pts = Comparer.usable(d);
+                    Optional<ClusterGuess> c = ClusterGuesser.guess(d);
+                    if (d.launch().gpusPerThread() > 1 || pts.isEmpty() || c.isEmpty()) {
+                        continue;
+                    }
+                    NcclSettings env = NcclSettings.modelled(d.env());
+                    List<PreparedCall> model = comparer.model(d, c.get(), env, pts);
+                    PreparedCommunicator comm = plain.prepare(c.get().topology(), c.get().ranks(), env);
+                    DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
+                    for (int i = 0; i < pts.size(); i++) {
+                        double expected = comm.call(d.collective(), pts.get(i).sizeBytes(), type, RedOp.SUM)
+                                .timeUs(PerformanceParameters.DEFAULTS);
+                        assertEquals(expected, model.get(i).timeUs(PerformanceParameters.DEFAULTS), 0, d.id());
+                    }
+                    checked.add(d.id());
+                }
+            }
+        }
+        assertTrue(checked.size() >= 30, checked.toString());
+    }
+}

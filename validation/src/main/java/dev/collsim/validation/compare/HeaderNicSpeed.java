@@ -25,6 +25,14 @@ final class HeaderNicSpeed {
     private static final Pattern COUNT_SPEED = Pattern.compile(
             "(?i)(\\d{1,2})\\s?x\\s?(\\d{2,4})\\s?(?:gb/s|gbps|gbit|gbe|g\\b)");
 
+    /**
+     * Port speed of an HPE Slingshot-11 NIC (Cassini), Gb/s, for a header that names Slingshot without a speed: HPE
+     * Slingshot NIC datasheet, 200 Gb/s per port; Slingshot-10 used 100 Gb/s ConnectX-5 NICs.
+     */
+    static final double SLINGSHOT_GBITS = 200;
+
+    private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot(?:[- ]?(10)\\b)?");
+
     private static final Pattern COUNT_DEVICES = Pattern.compile("(?i)\\b(\\d{1,2})\\s?x\\s?(?:ConnectX|CX)-?\\d");
 
     private HeaderNicSpeed() {
@@ -68,7 +76,8 @@ final class HeaderNicSpeed {
 
     /**
      * @param text header text (null parts allowed as the text "null")
-     * @return the largest stated speed in Gb/s, empty when none
+     * @return the largest stated speed in Gb/s; with none, a named HPE Slingshot's NIC speed
+     *         ({@link #SLINGSHOT_GBITS}); empty otherwise
      */
     static OptionalDouble gbits(String text) {
         Matcher m = SPEED.matcher(text == null ? "" : text);
@@ -77,6 +86,12 @@ final class HeaderNicSpeed {
             double v = Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
             if (v >= 10 && v <= 1600 && v > best) {
                 best = v;
+            }
+        }
+        if (best < 0) {
+            Matcher s = SLINGSHOT.matcher(text == null ? "" : text);
+            if (s.find()) {
+                return OptionalDouble.of(s.group(1) != null ? 100 : SLINGSHOT_GBITS);
             }
         }
         return best < 0 ? OptionalDouble.empty() : OptionalDouble.of(best);

@@ -49,4 +49,18 @@ class HeaderNicsTest {
         assertEquals(OptionalInt.empty(), HeaderNicSpeed.deviceCount("8x H200 SXM per server"));
         assertEquals(OptionalInt.empty(), HeaderNicSpeed.deviceCount(null));
     }
+
+    @Test
+    void slingshotWithoutASpeedIsASlingshot11Nic() throws Exception {
+        // HPE Slingshot NIC datasheet: Slingshot-11 (Cassini) 200 Gb/s; Slingshot-10 ran 100 Gb/s ConnectX-5
+        assertEquals(200, HeaderNicSpeed.gbits("HPE Slingshot via libfabric + aws-ofi-nccl").orElseThrow(), 0);
+        assertEquals(200, HeaderNicSpeed.gbits("HPE Slingshot-11 (CXI)").orElseThrow(), 0);
+        assertEquals(100, HeaderNicSpeed.gbits("Slingshot-10").orElseThrow(), 0);
+        assertEquals(400, HeaderNicSpeed.gbits("Slingshot, 400 Gb/s per NIC").orElseThrow(), 0); // a stated speed wins
+        // header line 5: "HPE Slingshot via libfabric + aws-ofi-nccl (host libraries bound into apptainer)", no speed
+        Dataset d = Corpus.read("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt").get(0);
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        assertTrue(g.assumptions().stream().anyMatch(a -> a.contains("NIC speed 200 Gb/s read from the header")),
+                g.assumptions().toString());
+    }
 }

@@ -5,14 +5,10 @@ import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NetworkClass;
-import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.catalog.SynthesizedHost;
-import dev.collsim.topology.edit.ClusterEditor;
-import dev.collsim.topology.edit.ClusterEdits;
-import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.ingest.Dataset;
@@ -85,7 +81,7 @@ public final class ClusterGuesser {
             return Optional.empty();
         }
         Topology topo = network(d, LogNics.apply(d, type, hosts, assumptions)
-                .orElseGet(() -> headerNics(d, type, hosts, assumptions)), type, assumptions);
+                .orElseGet(() -> HeaderNics.apply(d, type, hosts, assumptions)), type, assumptions);
         List<Gpu> ranks = ranks(topo, hosts, perHost, d.nRanks());
         assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
                 + d.gpuModel() + "'")
@@ -134,33 +130,6 @@ public final class ClusterGuesser {
         Topology topo = network(d, build(type, hosts), type, assumptions);
         return Optional.of(new ClusterGuess(topo, ranks(topo, hosts, perHost, d.nRanks()), "synthesized:"
                 + type.name(), assumptions));
-    }
-
-    /**
-     * N hosts of a catalog type, with the NIC speed the header states where it gives the same NIC count per host as
-     * the catalog type has (e.g. GCP A3 Mega "8x 200 Gbps NICs" on the DGX H100 layout of 8 compute NICs at
-     * 400 Gb/s); a different count leaves the catalog's NICs (the header's figure may count ports or VFs).
-     */
-    private static Topology headerNics(Dataset d, HostType type, int hosts, List<String> assumptions) {
-        Topology topo = build(type, hosts);
-        Optional<double[]> stated = HeaderNicSpeed.countAndGbits(d.header().text("interconnect"));
-        if (hosts < 2 || stated.isEmpty()) {
-            return topo;
-        }
-        List<Nic> nics = topo.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).toList();
-        double gbits = stated.get()[1];
-        if (nics.size() != (int) stated.get()[0] || nics.stream().allMatch(n -> Math.abs(n.speed().gbits() - gbits) < 1e-6)) {
-            return topo;
-        }
-        assumptions.add("NIC speed " + Math.round(gbits) + " Gb/s read from the header (" + nics.size()
-                + " NICs per host, as in the catalog)");
-        try {
-            ClusterSpec spec = ClusterLoader.hosts(type, hosts).spec();
-            return ClusterEditor.build(spec, new ClusterEdits(null, null, Bandwidth.ofGbits(gbits), null, null, null,
-                    null, null));
-        } catch (InputException e) {
-            throw new IllegalStateException("host type " + type.name() + " must build", e);
-        }
     }
 
     /**

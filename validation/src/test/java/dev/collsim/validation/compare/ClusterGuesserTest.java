@@ -22,13 +22,14 @@ class ClusterGuesserTest {
 
     @Test
     void gh200QuadNodesAreSynthesizedFromTheRankLines() throws Exception {
-        // header: "NRIS Olivia: 4x NVIDIA GH200 120GB per node", nodes_x_gpus 2x4; no NIC speed stated
+        // header: "NRIS Olivia: 4x NVIDIA GH200 120GB per node", nodes_x_gpus 2x4; no NIC speed stated, but "HPE
+        // Slingshot" named: a Slingshot-11 NIC's 200 Gb/s (HeaderNicSpeed.SLINGSHOT_GBITS)
         ClusterGuess g = guess("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt");
         assertTrue(g.source().startsWith("synthesized:"), g.source());
         assertEquals(2, g.topology().hostCount());
         assertEquals(8, g.ranks().size());
         assertTrue(says(g, "all-to-all NVLink, 6 links per GPU pair"), g.assumptions().toString()); // 18 / 3 peers
-        assertTrue(says(g, "400 Gb/s assumed"), g.assumptions().toString());
+        assertTrue(says(g, "200 Gb/s read from the header"), g.assumptions().toString());
     }
 
     @Test

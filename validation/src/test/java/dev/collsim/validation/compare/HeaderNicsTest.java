@@ -1,0 +1,66 @@
+package dev.collsim.validation.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+/** The compute NIC count a header states, applied to catalog hosts (real public files). */
+class HeaderNicsTest {
+
+    private static long nicsOfHost0(Topology t) {
+        return t.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).count();
+    }
+
+    @Test
+    void fourNicH200HostsGetFourNics() throws Exception {
+        // header line 3: "8x H200 SXM per server + 4x ConnectX-7 InfiniBand (one NIC per GPU pair)"; line 5:
+        // "4x CX-7 InfiniBand per node (NDR 400G presumed)"; the catalog's dgx-h200 has 8 compute NICs
+        Dataset d = Corpus.read("A-allreduce-2x8xH200-4nic-baremetal-vs-kvm-vm-issue-nccltests380.txt").get(0);
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        assertEquals("catalog:dgx-h200", g.source());
+        assertEquals(4, nicsOfHost0(g.topology()));
+        assertTrue(g.assumptions().stream().anyMatch(a -> a.contains("4 of the 8 NICs per host read from the header")),
+                g.assumptions().toString());
+    }
+
+    @Test
+    void sameCountAsTheCatalogChangesNothing() throws Exception {
+        // header: "8x ConnectX-7 400Gb IB per node" on an 8-NIC HGX H100 host
+        Dataset d = Corpus.read("A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt").get(0);
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        assertEquals(8, nicsOfHost0(g.topology()));
+        assertTrue(g.assumptions().stream().noneMatch(a -> a.contains("read from the header (")
+                || a.contains("NICs per host read")), g.assumptions().toString());
+    }
+
+    @Test
+    void deviceCountByHand() {
+        assertEquals(OptionalInt.of(4), HeaderNicSpeed.deviceCount("4x CX-7 InfiniBand per node"));
+        assertEquals(OptionalInt.of(4), HeaderNicSpeed.deviceCount("+ 4x ConnectX-7 InfiniBand"));
+        assertEquals(OptionalInt.of(8), HeaderNicSpeed.deviceCount("8 x ConnectX7 400Gb"));
+        // a dual-port card's port count is not in the figure; GPU counts are not NIC counts
+        assertEquals(OptionalInt.empty(), HeaderNicSpeed.deviceCount("2x dual-port ConnectX-7 per node"));
+        assertEquals(OptionalInt.empty(), HeaderNicSpeed.deviceCount("8x H200 SXM per server"));
+        assertEquals(OptionalInt.empty(), HeaderNicSpeed.deviceCount(null));
+    }
+
+    @Test
+    void slingshotWithoutASpeedIsASlingshot11Nic() throws Exception {
+        // HPE Slingshot NIC datasheet: Slingshot-11 (Cassini) 200 Gb/s; Slingshot-10 ran 100 Gb/s ConnectX-5
+        assertEquals(200, HeaderNicSpeed.gbits("HPE Slingshot via libfabric + aws-ofi-nccl").orElseThrow(), 0);
+        assertEquals(200, HeaderNicSpeed.gbits("HPE Slingshot-11 (CXI)").orElseThrow(), 0);
+        assertEquals(100, HeaderNicSpeed.gbits("Slingshot-10").orElseThrow(), 0);
+        assertEquals(400, HeaderNicSpeed.gbits("Slingshot, 400 Gb/s per NIC").orElseThrow(), 0); // a stated speed wins
+        // header line 5: "HPE Slingshot via libfabric + aws-ofi-nccl (host libraries bound into apptainer)", no speed
+        Dataset d = Corpus.read("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt").get(0);
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        assertTrue(g.assumptions().stream().anyMatch(a -> a.contains("NIC speed 200 Gb/s read from the header")),
+                g.assumptions().toString());
+    }
+}

@@ -110,14 +110,6 @@ public final class ProfileBuilder {
         }
 
         /**
-         * @return the bare model's band on this class: per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile
-         *         (nearest rank) of its residuals |predicted - measured| / predicted on the class's datasets
-         */
-        public PredictionBand bareBand() {
-            return bandOf(scores.stream().map(Score::series).toList());
-        }
-
-        /**
          * @return the issue's leave-one-out rule figure: the leave-one-out minus the in-sample median of dataset
          *         medians at >= 1 MiB, percentage points (NaN without a fit); the rule holds at or below
          *         {@value ProfileBuilder#LOO_GAP_POINTS}
@@ -176,7 +168,8 @@ public final class ProfileBuilder {
 
     /**
      * @param series points
-     * @return the bare model's band on them ({@link ClassFit#bareBand()})
+     * @return the bare model's band on them: per regime the {@value #BAND_PERCENTILE}th percentile (nearest rank) of
+     *         its residuals |predicted - measured| / predicted (0 in a regime without a point)
      */
     public static PredictionBand bandOf(List<Series> series) {
         return Residuals.band(series, s -> PerformanceParameters.DEFAULTS, BAND_PERCENTILE, new PredictionBand(0, 0));

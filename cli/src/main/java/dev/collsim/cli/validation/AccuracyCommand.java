@@ -27,7 +27,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "the accepted set and why the others were refused.",
             "Then the shipped-profile table (as 'calibrate --profiles' writes INDEX.md): per cluster class the bare "
                 + "model, the class profile refitted without the scored file (leave-one-out) and in-sample, its "
-                + "band, and the share of points inside the band of the choice compare makes."})
+                + "leave-one-out rule, its band, and the share of points inside the band of the choice compare makes, "
+                + "out of sample (each file against the band made without it) and in sample."})
 public final class AccuracyCommand implements Callable<Integer> {
 
     @Spec

@@ -22,7 +22,8 @@ import dev.collsim.topology.PathType;
  *       {@code src/sendrecv.cu} shifts by one, rank r sends to r+1, and ranks are placed node by node, so q-1 of a
  *       node's q ranks send to a node peer), else 0; AllToAll S (q-1)/n; Gather/Scatter root S (q-1)/n; across
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
- *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff), inter bytes / (nodeNicBw / max(q, NICs per node) x eff),
+ *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency), inter bytes /
+ *       (nodeNicBw / max(q, NICs per node) x eff x bwEfficiencyNet) ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
  *       NCCL-view GPU-GPU path; the whole call takes at least inter bytes / the network proxy's limit for Simple
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
@@ -84,12 +85,15 @@ public final class P2pModel {
             interBytes = sizeBytes * (n - q) / n;
         }
         double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
-        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * plan.gpuPathBw() * eff) : 0;
+        HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
+        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * plan.gpuPathBw() * eff * pp.bwEfficiency(intraHw))
+                : 0;
         // each rank sends through one NIC of its node at best (its rail NIC), and the node's NICs are shared by
         // its q ranks: per-rank network bandwidth = N / max(q, nics per node)
         NetClassProfile net = pp.netProfile(plan.netClass());
         double perRankNet = plan.nodeNicBw() * net.bwFraction() / Math.max(q, Math.max(1, plan.nicsPerNode()));
-        double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff) : 0;
+        double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
+                * pp.bwEfficiency(HardwareClass.NET)) : 0;
         double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
@@ -100,8 +104,7 @@ public final class P2pModel {
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
         boolean capBinds = tBw == tCap;
         boolean nicBinds = tBw == tInter;
-        HardwareClass hw = multi ? HardwareClass.NET : intraType == PathType.NVL ? HardwareClass.NVLINK
-                : HardwareClass.PCI;
+        HardwareClass hw = multi ? HardwareClass.NET : intraHw;
         double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
         int rounds = (peers + plan.p2pChannels() - 1) / plan.p2pChannels();
         double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step

@@ -13,7 +13,9 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.NcclTuningModel;
+import dev.collsim.topology.PathType;
 
 /**
  * collsim's prediction of the real time of a collective NCCL covers, for a given (algorithm, protocol), starting
@@ -25,9 +27,10 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
- *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] (x nvlsBwScale[generation] for NVLS/NVLSTree),
+ *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
+ *                       (x nvlsBwScale[generation] for NVLS/NVLSTree),           (link class: #linkClass)
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
- *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
+ *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
@@ -97,7 +100,7 @@ public final class PerformanceModel {
         double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
-                nBytes)) * pp.bwEfficiency(p);
+                nBytes)) * pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
         }
@@ -108,7 +111,7 @@ public final class PerformanceModel {
         double capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func))
-                * net.bwFraction();
+                * net.bwFraction() * pp.bwEfficiency(HardwareClass.NET);
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
         double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
@@ -163,6 +166,20 @@ public final class PerformanceModel {
                     + fixed(linkAlgBw / ratio, 1) + " GB/s busBw";
         }
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * The link class whose efficiency ({@link PerformanceParameters#bwEfficiency(HardwareClass)}) a call's
+     * link-limited bandwidth carries, NCCL's own classification (NCCL 2.30.7 {@code src/graph/tuning.cc}, as
+     * {@code NcclTuningModel} picks the per-step latency): NET between NCCL nodes, on one node NVLINK when the ring
+     * graph's intra-host path type is NVL, else PCI.
+     *
+     * @param plan the channel plan
+     * @return the class
+     */
+    public static HardwareClass linkClass(ChannelPlan plan) {
+        return plan.nNodes() > 1 ? HardwareClass.NET
+                : plan.graphs().ring().typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
     }
 
     /**

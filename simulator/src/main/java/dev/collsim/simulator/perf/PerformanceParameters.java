@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.topology.NetworkClass;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -88,6 +89,15 @@ import java.util.Objects;
  *       InfiniBand is the reference: its step is {@code netStepUs}, no added hop latency, the full line rate).
  *       Defaults and their sources are in {@link NetClassDefaults}. A profile file may give some classes only; the
  *       others keep their defaults.</li>
+ *   <li>{@code bwEfficiencyNet}, {@code bwEfficiencyNvlink}, {@code bwEfficiencyPcie} 1.0: achieved fraction of
+ *       the link-limited bandwidth per link class, on top of the protocol's efficiency, so that a calibration
+ *       fitted on one kind of cluster moves only the traffic of its links. The class is NCCL's
+ *       ({@link HardwareClass}, NCCL 2.30.7 {@code src/graph/tuning.cc}): a call between NCCL nodes is NET (its
+ *       links' bandwidth is NCCL's inter-node figure, and the node NIC bound), a call on one node NVLINK when its
+ *       ring graph's intra-host path is NVL (NVSwitch or direct NVLink), PCI otherwise. Point-to-point calls apply
+ *       NET to their bytes between nodes and the intra-node class to the rest ({@link P2pModel}). 1 is the bare
+ *       model: collsim has no measurement that sets them apart from the protocol efficiencies; the shipped
+ *       network-class profiles fit {@code bwEfficiencyNet} (calibration {@code FitLadder}).</li>
  * </ul>
  *
  * @param launchOverheadUs    per-call fixed overhead, microseconds, >= 0
@@ -107,11 +117,14 @@ import java.util.Objects;
  * @param netClasses          cost of each non-InfiniBand network transport class (missing classes: defaults)
  * @param nvlsLoopUs          fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel by generation,
  *                            microseconds, in [0, 10000] (4 values; {@link NvlsLoop})
+ * @param bwEfficiencyNet     achieved fraction of the link-limited bandwidth of calls between nodes, in (0, 1.5]
+ * @param bwEfficiencyNvlink  achieved fraction of the link-limited bandwidth of one-node NVLink calls, in (0, 1.5]
+ * @param bwEfficiencyPcie    achieved fraction of the link-limited bandwidth of one-node PCIe calls, in (0, 1.5]
  */
 @JsonPropertyOrder({"launchOverheadUs", "latencyScale", "bwEfficiencyLL", "bwEfficiencyLL128",
     "bwEfficiencySimple", "perChannelCapLL", "perChannelCapLL128", "perChannelCapSimple", "pipelineFillChunks",
     "p2pBaseLatencyUs", "localCopyGBps", "netStepUs", "perChannelCapNvls", "nvlsBwScale", "netClasses",
-    "nvlsLoopUs"})
+    "nvlsLoopUs", "bwEfficiencyNet", "bwEfficiencyNvlink", "bwEfficiencyPcie"})
 public record PerformanceParameters(
         @JsonProperty("launchOverheadUs") double launchOverheadUs,
         @JsonProperty("latencyScale") double latencyScale,
@@ -128,13 +141,16 @@ public record PerformanceParameters(
         @JsonProperty("perChannelCapNvls") List<Double> perChannelCapNvls,
         @JsonProperty("nvlsBwScale") List<Double> nvlsBwScale,
         @JsonProperty("netClasses") Map<NetworkClass, NetClassProfile> netClasses,
-        @JsonProperty("nvlsLoopUs") List<Double> nvlsLoopUs) {
+        @JsonProperty("nvlsLoopUs") List<Double> nvlsLoopUs,
+        @JsonProperty("bwEfficiencyNet") double bwEfficiencyNet,
+        @JsonProperty("bwEfficiencyNvlink") double bwEfficiencyNvlink,
+        @JsonProperty("bwEfficiencyPcie") double bwEfficiencyPcie) {
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
             1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 31.2, 37.31), List.of(1.0, 1.0, 1.071, 1.0),
-            NetClassDefaults.PROFILES, List.of(3.2, 3.2, 3.2, 0.0));
+            NetClassDefaults.PROFILES, List.of(3.2, 3.2, 3.2, 0.0), 1.0, 1.0, 1.0);
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */
     public PerformanceParameters {
@@ -147,6 +163,9 @@ public record PerformanceParameters(
         check("p2pBaseLatencyUs", p2pBaseLatencyUs, 0, 1e6);
         check("localCopyGBps", localCopyGBps, 1e-3, 1e6);
         check("netStepUs", netStepUs, 0, 1e4);
+        check("bwEfficiencyNet", bwEfficiencyNet, 1e-6, 1.5);
+        check("bwEfficiencyNvlink", bwEfficiencyNvlink, 1e-6, 1.5);
+        check("bwEfficiencyPcie", bwEfficiencyPcie, 1e-6, 1.5);
         perChannelCapLL = caps("perChannelCapLL", perChannelCapLL);
         perChannelCapLL128 = caps("perChannelCapLL128", perChannelCapLL128);
         perChannelCapSimple = caps("perChannelCapSimple", perChannelCapSimple);
@@ -213,6 +232,15 @@ public record PerformanceParameters(
             case LL -> bwEfficiencyLL;
             case LL128 -> bwEfficiencyLL128;
             case SIMPLE -> bwEfficiencySimple;
+        };
+    }
+
+    /** @return the efficiency of a link class (NET: between nodes; NVLINK, PCI: on one node) */
+    public double bwEfficiency(HardwareClass c) {
+        return switch (c) {
+            case NET -> bwEfficiencyNet;
+            case NVLINK -> bwEfficiencyNvlink;
+            case PCI -> bwEfficiencyPcie;
         };
     }
 

@@ -49,6 +49,6 @@ class NvlsBwScaleTest {
                 d.bwEfficiencyLL128(), d.bwEfficiencySimple(), d.perChannelCapLL(), d.perChannelCapLL128(),
                 d.perChannelCapSimple(), d.pipelineFillChunks(), d.p2pBaseLatencyUs(), d.localCopyGBps(),
                 d.netStepUs(), d.perChannelCapNvls(), scale, d.netClasses(),
-                List.of(0.0, 0.0, 0.0, 0.0));
+                List.of(0.0, 0.0, 0.0, 0.0), 1.0, 1.0, 1.0);
     }
 }

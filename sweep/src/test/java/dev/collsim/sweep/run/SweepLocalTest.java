@@ -15,6 +15,7 @@ import dev.collsim.reports.whatif.ReportData;
 import dev.collsim.reports.whatif.ReportRunner;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.sweep.point.PointResult;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.edit.ClusterEditor;
@@ -22,6 +23,7 @@ import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.validation.calibration.ProfileSelector;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -158,7 +160,11 @@ class SweepLocalTest {
         Topology t = ClusterEditor.build(ClusterLoader.resolve("default", HardwareHints.NONE, null).spec(),
                 new ClusterEdits(2, null, null, null, FabricKind.FAT_TREE, null, null, null));
         NcclSettings ring = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring"));
-        double predict = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE,
+        // a sweep point, as predict and plan, uses the profile shipped for the cluster's class (2 DGX H100:
+        // hopper-infiniband, whose network efficiency moves this NIC-bound Ring)
+        NcclPredictor direct = ProfileSelector.select(t).calibration().map(x -> new NcclPredictor(NcclVersion.DEFAULT,
+                x.parameters())).orElseGet(NcclPredictor::new);
+        double predict = direct.predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE,
                 64L << 20, DataType.BFLOAT16, null, ring)).timeUs();
         PointResult c = first.rows().get(14);
         assertEquals("hosts=2 fabric=fat-tree env=NCCL_ALGO=Ring", c.label());
@@ -169,7 +175,7 @@ class SweepLocalTest {
         b.dp = 2;
         b.mfu = 0.4;
         b.globalBatch = 64;
-        double step = new StepPlanner(new NcclPredictor(), ring, RankOrder.TP_PP_DP).plan(t, b.build(), Double.NaN)
+        double step = new StepPlanner(direct, ring, RankOrder.TP_PP_DP).plan(t, b.build(), Double.NaN)
                 .stepUs() / 1e3;
         assertEquals(step, first.rows().get(15).stepMs());
         // 2 DGX H100, 16 NICs on one leaf (radix 32): 16 x 25000 + 16 x 1500 + 16 x 1000 + 16 x 300 USD

@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  *       (e.g. one algorithm, protocol and rank count on one host: NCCL's latency is then the same at every size,
  *       so launch overhead and latency scale move the time alike).</li>
  * </ol>
- * A fallback set is tried only when it is a proper subset of the requested set, so an explicit selection is never
+ * Classes of several hosts over a network use {@link #network()}: the same ladder with the network efficiency in
+ * the Simple efficiency's place. A fallback set is tried only when it is a proper subset of the requested set, so an explicit selection is never
  * widened. Parameters in a set that the data does not constrain are kept at their start value by the
  * {@link Fitter} (noted in the calibration), as in every fit.
  */
@@ -36,6 +37,14 @@ public final class FitLadder {
             EnumSet.of(FitParameter.LAUNCH_OVERHEAD_US, FitParameter.LATENCY_SCALE, FitParameter.BW_EFFICIENCY_SIMPLE),
             EnumSet.of(FitParameter.LAUNCH_OVERHEAD_US, FitParameter.LATENCY_SCALE),
             EnumSet.of(FitParameter.BW_EFFICIENCY_SIMPLE));
+
+    /**
+     * The network classes' sets: {@link #FALLBACKS} with {@link FitParameter#BW_EFFICIENCY_NET} in place of
+     * {@link FitParameter#BW_EFFICIENCY_SIMPLE}, so that a profile fitted between nodes leaves one-node traffic
+     * (NVLink, PCIe) at the bare model's bandwidth.
+     */
+    public static final List<Set<FitParameter>> NETWORK_FALLBACKS = FALLBACKS.stream().map(FitLadder::netForSimple)
+            .toList();
 
     private final List<Set<FitParameter>> steps;
 
@@ -51,28 +60,57 @@ public final class FitLadder {
      * @throws IllegalArgumentException when {@code requested} is empty
      */
     public static FitLadder of(Set<FitParameter> requested, boolean fallback) {
+        return of(requested, fallback ? FALLBACKS : List.of());
+    }
+
+    private static FitLadder of(Set<FitParameter> requested, List<Set<FitParameter>> fallbacks) {
         if (requested.isEmpty()) {
             throw new IllegalArgumentException("no parameter to fit");
         }
         List<Set<FitParameter>> steps = new ArrayList<>();
         steps.add(Set.copyOf(EnumSet.copyOf(requested)));
-        if (fallback) {
-            for (Set<FitParameter> f : FALLBACKS) {
-                if (requested.containsAll(f) && !f.containsAll(requested)) {
-                    steps.add(Set.copyOf(f));
-                }
+        for (Set<FitParameter> f : fallbacks) {
+            if (requested.containsAll(f) && !f.containsAll(requested)) {
+                steps.add(Set.copyOf(f));
             }
         }
         return new FitLadder(List.copyOf(steps));
     }
 
-    /** Calibrate's default set: every {@link FitParameter} but {@link FitParameter#NVLS_BW_SCALE} (named only). */
+    /**
+     * Calibrate's default set: every {@link FitParameter} but {@link FitParameter#NVLS_BW_SCALE} and
+     * {@link FitParameter#BW_EFFICIENCY_NET} (named only).
+     */
     public static final Set<FitParameter> DEFAULT_SET = Set.copyOf(EnumSet.complementOf(
-            EnumSet.of(FitParameter.NVLS_BW_SCALE)));
+            EnumSet.of(FitParameter.NVLS_BW_SCALE, FitParameter.BW_EFFICIENCY_NET)));
+
+    /** The network classes' first set: {@link #DEFAULT_SET} with the network efficiency for the Simple one. */
+    public static final Set<FitParameter> NETWORK_SET = netForSimple(DEFAULT_SET);
 
     /** @return calibrate's default: {@link #DEFAULT_SET}, then the fallbacks */
     public static FitLadder everyParameter() {
         return of(DEFAULT_SET, true);
+    }
+
+    /**
+     * The ladder of a class of several hosts over a network (calibration {@code ProfileClass#network()}):
+     * {@link #NETWORK_SET}, then {@link #NETWORK_FALLBACKS}. Its bandwidth factor is
+     * {@link FitParameter#BW_EFFICIENCY_NET}, which moves calls between nodes only, so the profile predicts
+     * one-host calls (e.g. a plan's tensor-parallel groups on NVLink) as the bare model does unless a latency term
+     * is fitted too.
+     *
+     * @return the ladder
+     */
+    public static FitLadder network() {
+        return of(NETWORK_SET, NETWORK_FALLBACKS);
+    }
+
+    private static Set<FitParameter> netForSimple(Set<FitParameter> set) {
+        EnumSet<FitParameter> s = EnumSet.copyOf(set);
+        if (s.remove(FitParameter.BW_EFFICIENCY_SIMPLE)) {
+            s.add(FitParameter.BW_EFFICIENCY_NET);
+        }
+        return Set.copyOf(s);
     }
 
     /** @return the parameter sets in the order they are tried */
@@ -127,10 +165,16 @@ public final class FitLadder {
             return calibration.isPresent() && refusals.isEmpty();
         }
 
-        /** @return the set's short labels joined by '+' in {@link FitParameter} order, or "all" for the default set */
+        /**
+         * @return the set's short labels joined by '+' in {@link FitParameter} order, or "all" for the default set,
+         *         "all-net" for the network set
+         */
         public String label() {
             if (parameters.equals(DEFAULT_SET) || parameters.size() == FitParameter.values().length) {
                 return "all";
+            }
+            if (parameters.equals(NETWORK_SET)) {
+                return "all-net";
             }
             return EnumSet.copyOf(parameters).stream().map(FitParameter::label).collect(Collectors.joining("+"));
         }

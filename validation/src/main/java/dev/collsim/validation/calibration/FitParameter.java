@@ -30,7 +30,14 @@ public enum FitParameter {
      * ({@code --fit}), not in calibrate's default set: on NVLS-only data it moves the time as the Simple efficiency
      * does.
      */
-    NVLS_BW_SCALE("nvlsBwScale", "nvlsScale", 0.5, 2);
+    NVLS_BW_SCALE("nvlsBwScale", "nvlsScale", 0.5, 2),
+    /**
+     * bwEfficiencyNet, fraction of the link-limited bandwidth of calls between nodes, [0.05, 1.5]; not in
+     * calibrate's default set (on data between nodes only it moves the time as the Simple efficiency does): the
+     * shipped network-class profiles fit it in the Simple efficiency's place ({@link FitLadder#network()}), so that
+     * their fit leaves one-node (NVLink, PCIe) traffic alone.
+     */
+    BW_EFFICIENCY_NET("bwEfficiencyNet", "effNet", 0.05, 1.5);
 
     private final String field;
     private final String label;
@@ -49,7 +56,8 @@ public enum FitParameter {
         return field;
     }
 
-    /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple, netStep, nvlsScale) */
+    /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple, netStep, nvlsScale,
+     *         effNet) */
     public String label() {
         return label;
     }
@@ -89,6 +97,7 @@ public enum FitParameter {
             case PER_CHANNEL_CAP_SIMPLE -> p.perChannelCapSimple().get(g.ordinal());
             case NET_STEP_US -> p.netStepUs();
             case NVLS_BW_SCALE -> p.nvlsBwScale().get(g.ordinal());
+            case BW_EFFICIENCY_NET -> p.bwEfficiencyNet();
         };
     }
 
@@ -116,6 +125,7 @@ public enum FitParameter {
                 this == BW_EFFICIENCY_SIMPLE ? x : p.bwEfficiencySimple(),
                 p.perChannelCapLL(), p.perChannelCapLL128(), caps, p.pipelineFillChunks(), p.p2pBaseLatencyUs(),
                 p.localCopyGBps(), this == NET_STEP_US ? x : p.netStepUs(), p.perChannelCapNvls(), nvls,
-                p.netClasses(), p.nvlsLoopUs());
+                p.netClasses(), p.nvlsLoopUs(), this == BW_EFFICIENCY_NET ? x : p.bwEfficiencyNet(),
+                p.bwEfficiencyNvlink(), p.bwEfficiencyPcie());
     }
 }

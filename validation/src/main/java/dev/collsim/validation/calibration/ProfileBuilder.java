@@ -19,13 +19,18 @@ import java.util.TreeMap;
 
 /**
  * Fits the shipped network-class profiles: groups the healthy datasets by {@link ProfileClass} (their guessed
- * cluster), fits each class with at least {@value #MIN_FILES} files on all of them ({@link FitLadder#everyParameter()},
- * judged by {@link FitAcceptance}), and scores every dataset three ways: the bare model, the class profile refitted
+ * cluster), fits each class with at least {@value #MIN_FILES} files on all of them ({@link FitLadder#everyParameter()};
+ * for a class of several hosts over a network {@link FitLadder#network()}, which fits the network efficiency in the
+ * Simple efficiency's place so one-host traffic keeps the bare model's bandwidth; each judged by
+ * {@link FitAcceptance}), and scores every dataset three ways: the bare model, the class profile refitted
  * without the dataset's file (leave-one-file-out: the other datasets of a file are runs on the same machine, so
  * leaving out one of them alone would leak), and the profile itself (in-sample). The band of a profile is, per size
  * regime, the {@value #BAND_PERCENTILE}th percentile (nearest rank) of the leave-one-out residuals
- * |predicted - measured| / predicted, so the band [predicted x (1 - r), predicted x (1 + r)] holds that share of
- * the points of files the fit did not see. Healthy: diagnose finds no PROBLEM and the header does not say
+ * |predicted - measured| / predicted, meant to hold that share of the points of files the fit did not see; the share
+ * it holds is checked out of sample ({@link Residuals#insideLeaveOneFileOut}: each file's leave-one-out predictions
+ * against the band made from the other files' residuals). The issue's rule that the leave-one-out error stay within
+ * {@value #LOO_GAP_POINTS} points of the in-sample error is reported per class ({@link ClassFit#looGap()}), not
+ * enforced. Healthy: diagnose finds no PROBLEM and the header does not say
  * {@code health: problem} ({@link AccuracySummary#healthy}). A profile is shipped only when its leave-one-out median
  * of dataset medians is no worse than the bare model's both over every size (the fit is made on every size) and at
  * 1 MiB and more (the accuracy table's headline figure): a fit that does not help on files it did not see is not
@@ -38,6 +43,8 @@ public final class ProfileBuilder {
     public static final int MIN_FILES = 2;
     /** Percentile of the leave-one-out residuals that sets a profile's band (collsim's choice: 90-95 asked). */
     public static final double BAND_PERCENTILE = 95;
+    /** Largest leave-one-out minus in-sample error (>= 1 MiB, percentage points) the rule allows. */
+    public static final double LOO_GAP_POINTS = 2;
 
     private final Comparer defaults;
 
@@ -56,8 +63,10 @@ public final class ProfileBuilder {
      * @param inSample with the class profile (NaN when the class has none)
      * @param looNote  how the leave-one-out value was made
      * @param all      the same three figures over every size (bare, leave-one-out, in-sample), percent
+     * @param looParameters the parameters of the leave-one-out value (the defaults when there is no fit)
      */
-    public record Score(Series series, double bare, double loo, double inSample, String looNote, double[] all) {
+    public record Score(Series series, double bare, double loo, double inSample, String looNote, double[] all,
+            PerformanceParameters looParameters) {
 
         /** Copies. */
         public Score {
@@ -87,8 +96,9 @@ public final class ProfileBuilder {
      * @param scores       its healthy datasets, by file and line
      * @param fit          the fit on all of them, empty when the class has too few files
      * @param band         the band from the leave-one-out residuals (empty when no profile)
-     * @param looInside    share of the points whose leave-one-out prediction's band holds the measured time, 0..1
-     * @param inInside     share of the points whose in-sample prediction's band holds the measured time, 0..1
+     * @param looInside    out of sample: share of the points whose leave-one-out prediction lies within the band
+     *                     made from the other files' leave-one-out residuals, 0..1
+     * @param inInside     in sample: share of the points whose in-sample prediction lies within the band, 0..1
      * @param why          why there is no profile, empty when there is one
      */
     public record ClassFit(ProfileClass profileClass, List<Score> scores, Optional<FitLadder.Outcome> fit,
@@ -100,11 +110,21 @@ public final class ProfileBuilder {
         }
 
         /**
-         * @return the bare model's band on this class: per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile
-         *         (nearest rank) of its residuals |predicted - measured| / predicted on the class's datasets
+         * @return the issue's leave-one-out rule figure: the leave-one-out minus the in-sample median of dataset
+         *         medians at >= 1 MiB, percentage points (NaN without a fit); the rule holds at or below
+         *         {@value ProfileBuilder#LOO_GAP_POINTS}
          */
-        public PredictionBand bareBand() {
-            return bandOf(scores.stream().map(Score::series).toList());
+        public double looGap() {
+            return ProfileFiles.medianOf(this, Score::loo) - ProfileFiles.medianOf(this, Score::inSample);
+        }
+
+        /**
+         * @param s one of the class's series
+         * @return the parameters its leave-one-out prediction uses (the defaults without a fit)
+         */
+        public PerformanceParameters looParameters(Series s) {
+            return scores.stream().filter(x -> x.series() == s).findFirst().map(Score::looParameters)
+                    .orElse(PerformanceParameters.DEFAULTS);
         }
 
         /** @return the distinct files of the class, in order */
@@ -148,14 +168,11 @@ public final class ProfileBuilder {
 
     /**
      * @param series points
-     * @return the bare model's band on them ({@link ClassFit#bareBand()})
+     * @return the bare model's band on them: per regime the {@value #BAND_PERCENTILE}th percentile (nearest rank) of
+     *         its residuals |predicted - measured| / predicted (0 in a regime without a point)
      */
     public static PredictionBand bandOf(List<Series> series) {
-        List<Double> small = new ArrayList<>();
-        List<Double> large = new ArrayList<>();
-        series.forEach(s -> Residuals.relativeToPredicted(s, PerformanceParameters.DEFAULTS, small, large));
-        return new PredictionBand(Residuals.nearestRank(small, BAND_PERCENTILE),
-                Residuals.nearestRank(large, BAND_PERCENTILE));
+        return Residuals.band(series, s -> PerformanceParameters.DEFAULTS, BAND_PERCENTILE, new PredictionBand(0, 0));
     }
 
     private ClassFit fitClass(ProfileClass c, List<Series> all) {
@@ -163,13 +180,14 @@ public final class ProfileBuilder {
         PerformanceParameters base = PerformanceParameters.DEFAULTS;
         if (files < MIN_FILES) {
             return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
-                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN})).toList(), Optional.empty(), Optional.empty(), 0, 0, files
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN}, base)).toList(), Optional.empty(), Optional.empty(), 0, 0, files
                     + " healthy file(s): a profile needs " + MIN_FILES + "; the bare model is used");
         }
-        FitLadder.Outcome full = FitLadder.everyParameter().fit(all, base);
+        FitLadder ladder = c.network() ? FitLadder.network() : FitLadder.everyParameter();
+        FitLadder.Outcome full = ladder.fit(all, base);
         if (full.accepted().isEmpty()) {
             return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
-                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN})).toList(), Optional.of(full), Optional.empty(), 0, 0,
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN}, base)).toList(), Optional.of(full), Optional.empty(), 0, 0,
                     "every fit refused: " + full.refused().stream().map(FitLadder.Attempt::reasons).toList());
         }
         PerformanceParameters in = full.accepted().get().parameters();
@@ -177,7 +195,7 @@ public final class ProfileBuilder {
         Map<Series, PerformanceParameters> looParams = new IdentityHashMap<>();
         for (String file : all.stream().map(s -> s.dataset().file()).distinct().toList()) {
             List<Series> others = all.stream().filter(s -> !s.dataset().file().equals(file)).toList();
-            FitLadder.Outcome o = FitLadder.everyParameter().fit(others, base);
+            FitLadder.Outcome o = ladder.fit(others, base);
             PerformanceParameters p = o.accepted().map(Calibration::parameters).orElse(base);
             String note = o.accepted().map(x -> "refitted on " + others.size() + " dataset(s) of other files")
                     .orElse("every fit on the other files refused: bare model");
@@ -185,15 +203,13 @@ public final class ProfileBuilder {
                 looParams.put(s, p);
                 scores.add(new Score(s, Residuals.median(s, base), Residuals.median(s, p), Residuals.median(s, in),
                         note, new double[] {Residuals.median(s, base, 0), Residuals.median(s, p, 0),
-                            Residuals.median(s, in, 0)}));
+                            Residuals.median(s, in, 0)}, p));
             });
         }
-        List<Double> small = new ArrayList<>();
-        List<Double> large = new ArrayList<>();
-        all.forEach(s -> Residuals.relativeToPredicted(s, looParams.get(s), small, large));
-        PredictionBand band = new PredictionBand(Residuals.nearestRank(small, BAND_PERCENTILE),
-                Residuals.nearestRank(large, BAND_PERCENTILE));
-        double looIn = Residuals.inside(all, looParams::get, band);
+        PredictionBand band = Residuals.band(all, looParams::get, BAND_PERCENTILE, new PredictionBand(0, 0));
+        // out of sample; a regime the other files have no point in gets no band (its points count as outside)
+        double looIn = (double) Residuals.insideLeaveOneFileOut(all, looParams::get, BAND_PERCENTILE,
+                f -> new PredictionBand(0, 0), f -> new PredictionBand(0, 0)) / Residuals.points(all);
         double inIn = Residuals.inside(all, s -> in, band);
         ClassFit fit = new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "");
         double loo = ProfileFiles.medianOf(fit, Score::looAll);

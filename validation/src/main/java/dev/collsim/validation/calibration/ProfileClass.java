@@ -68,6 +68,14 @@ public record ProfileClass(String key, String label) {
         return new ProfileClass(g + "-" + n.yamlName(), gl + ", several hosts over " + n.label());
     }
 
+    /**
+     * @return true for a class of several hosts joined by a network (not one host, not MNNVL), whose profile is
+     *         fitted with {@link FitLadder#network()}
+     */
+    public boolean network() {
+        return !key.contains("-1host-") && !key.endsWith("-mnnvl");
+    }
+
     private static boolean hasNvSwitch(Topology t) {
         return !t.devices(NvSwitch.class).isEmpty();
     }

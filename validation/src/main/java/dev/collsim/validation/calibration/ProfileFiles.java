@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.io.AtomicFiles;
 import dev.collsim.validation.compare.PredictionBand;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -53,10 +51,11 @@ public final class ProfileFiles {
     public static List<Path> write(List<ProfileBuilder.ClassFit> fits, Path dir) throws IOException {
         Files.createDirectories(dir);
         List<Path> written = new ArrayList<>();
+        List<Series> all = ClassBands.series(fits);
         for (ProfileBuilder.ClassFit f : fits) {
             if (f.profile().isPresent()) {
                 Path p = dir.resolve(f.profileClass().key() + ".yaml");
-                CalibrationProfile.write(f.profile().get(), extra(f), p);
+                CalibrationProfile.write(f.profile().get(), extra(f, ClassBands.of(f, all)), p);
                 written.add(p);
             }
         }
@@ -76,97 +75,96 @@ public final class ProfileFiles {
     }
 
     /**
-     * The bare model's band per class and over every class ({@code all}), for clusters whose class has no profile:
-     * per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile of the bare model's residuals. A class
-     * gets its own entry only with {@value ProfileBuilder#MIN_FILES} files or more, and takes {@code all}'s value in a
-     * regime where it has no point.
+     * The bare model's band per class and over every class ({@code all}), for clusters whose class has no profile
+     * ({@link ClassBands}): per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile of the bare model's
+     * residuals, widened to {@code all}'s where the class's own band does not hold out of sample. A class gets its
+     * own entry only with {@value ProfileBuilder#MIN_FILES} files or more.
      */
     private static ObjectNode bands(List<ProfileBuilder.ClassFit> fits) {
         ObjectNode o = F.objectNode();
         o.put("generatedBy", COMMAND);
         o.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the bare model's residuals "
-                + "|predicted - measured| / predicted on the healthy datasets, per regime", ProfileBuilder.BAND_PERCENTILE));
-        List<Series> all = new ArrayList<>();
-        fits.forEach(f -> f.scores().forEach(s -> all.add(s.series())));
+                + "|predicted - measured| / predicted on the healthy datasets, per regime; a class whose own band holds "
+                + "fewer than %.0f %% of its points out of sample (each file against the band made without it) gets, "
+                + "per regime, the wider of its own and all's", ProfileBuilder.BAND_PERCENTILE,
+                ClassBands.MIN_OUT_OF_SAMPLE_PERCENT));
+        List<Series> all = ClassBands.series(fits);
         PredictionBand every = ProfileBuilder.bandOf(all);
         o.set("all", band(every, all));
         ObjectNode classes = o.putObject("classes");
         for (ProfileBuilder.ClassFit f : fits) {
-            if (f.files().size() >= ProfileBuilder.MIN_FILES) {
-                classes.set(f.profileClass().key(), band(bareBand(f, every), f.scores().stream()
-                        .map(ProfileBuilder.Score::series).toList()));
+            if (f.files().size() >= ProfileBuilder.MIN_FILES && f.profile().isPresent()) {
+                // the bare model's own band of a class with a profile (--calibration none); its profile has its own
+                classes.set(f.profileClass().key(), band(ClassBands.bareBand(f, every), ClassBands.series(List.of(f))));
+            } else if (f.files().size() >= ProfileBuilder.MIN_FILES) {
+                ClassBands.Entry e = ClassBands.of(f, all);
+                ObjectNode c = band(e.band(), ClassBands.series(List.of(f)));
+                c.put("widened", e.widened());
+                c.put("outOfSampleInsidePercent", round(100 * e.outOfSample()));
+                classes.set(f.profileClass().key(), c);
             }
         }
         return o;
     }
 
     /**
-     * @param f     a class
-     * @param every the bare band over every class
-     * @return the bare band shipped for the class: its own with {@value ProfileBuilder#MIN_FILES} files or more (in
-     *         a regime where it has no point, {@code every}'s), else {@code every}
-     */
-    static PredictionBand bareBand(ProfileBuilder.ClassFit f, PredictionBand every) {
-        if (f.files().size() < ProfileBuilder.MIN_FILES) {
-            return every;
-        }
-        List<Series> s = f.scores().stream().map(ProfileBuilder.Score::series).toList();
-        PredictionBand b = f.bareBand();
-        boolean small = s.stream().anyMatch(x -> Arrays.stream(x.sizes()).anyMatch(z -> z < AccuracyRunner.ONE_MIB));
-        boolean large = s.stream().anyMatch(x -> Arrays.stream(x.sizes()).anyMatch(z -> z >= AccuracyRunner.ONE_MIB));
-        return new PredictionBand(small ? b.belowMiBPercent() : every.belowMiBPercent(),
-                large ? b.atLeastMiBPercent() : every.atLeastMiBPercent());
-    }
-
-    /**
-     * The share of the healthy points inside the band of what the shipped files give their cluster: a class with a
-     * profile counts its leave-one-out predictions in the profile's band (points of files the fit did not see); a
-     * class without one counts the bare model in its shipped bare band (those bands are percentiles of the same
-     * points, so that share is in-sample).
+     * The share of the healthy points inside the band shipped with their class's choice ({@link ClassBands}), out of
+     * sample (each file against the band the rule makes without it) and in sample.
      *
      * @param fits the classes
      * @return one line
      */
     public static String coverage(List<ProfileBuilder.ClassFit> fits) {
-        List<Series> all = new ArrayList<>();
-        fits.forEach(f -> f.scores().forEach(s -> all.add(s.series())));
-        PredictionBand every = ProfileBuilder.bandOf(all);
+        List<Series> all = ClassBands.series(fits);
+        double out = 0;
         double in = 0;
         int n = 0;
         for (ProfileBuilder.ClassFit f : fits) {
-            List<Series> s = f.scores().stream().map(ProfileBuilder.Score::series).toList();
-            int pts = s.stream().mapToInt(x -> x.calls().size()).sum();
+            int pts = Residuals.points(ClassBands.series(List.of(f)));
+            ClassBands.Entry e = ClassBands.of(f, all);
             n += pts;
-            in += pts * (f.profile().isPresent() ? f.looInside()
-                    : Residuals.inside(s, x -> PerformanceParameters.DEFAULTS, bareBand(f, every)));
+            out += pts * e.outOfSample();
+            in += pts * e.inSample();
         }
-        return String.format(Locale.ROOT, "Inside the band of the shipped choice (profile: leave-one-out predictions "
-                + "in its band; no profile: bare model in its class band, in-sample): %d of %d points (%.1f %%).%n",
-                Math.round(in), n, n == 0 ? 0 : 100 * in / n);
+        return String.format(Locale.ROOT, "Inside the band of the shipped choice, out of sample (each file against "
+                + "the band made without it; profile: leave-one-out predictions; no profile: the bare model): %d of %d "
+                + "points (%.1f %%); in sample (the bands as shipped, made with every file): %d (%.1f %%).%n",
+                Math.round(out), n, n == 0 ? 0 : 100 * out / n, Math.round(in), n == 0 ? 0 : 100 * in / n);
     }
 
     private static ObjectNode band(PredictionBand b, List<Series> s) {
         ObjectNode o = F.objectNode();
         o.put("belowMiBPercent", round(b.belowMiBPercent()));
         o.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
+        if (b.wide()) {
+            o.put("note", b.wideNote().trim());
+        }
         o.put("datasets", s.size());
         o.put("points", s.stream().mapToInt(x -> x.calls().size()).sum());
         return o;
     }
 
-    private static ObjectNode extra(ProfileBuilder.ClassFit f) {
+    private static ObjectNode extra(ProfileBuilder.ClassFit f, ClassBands.Entry e) {
         ObjectNode o = F.objectNode();
         o.put("profileClass", f.profileClass().key());
         o.put("profileLabel", f.profileClass().label());
         o.put("generatedBy", COMMAND);
-        PredictionBand b = f.band().orElseThrow();
+        PredictionBand b = e.band();
         ObjectNode band = o.putObject("band");
         band.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the leave-one-file-out "
-                + "residuals |predicted - measured| / predicted, per regime", ProfileBuilder.BAND_PERCENTILE));
+                + "residuals |predicted - measured| / predicted, per regime%s", ProfileBuilder.BAND_PERCENTILE,
+                e.widened() ? String.format(Locale.ROOT, "; widened to the bare model's band over every class (it held"
+                + " %.0f %% of the points out of sample, below %.0f %%)", 100 * e.ownInside(),
+                ClassBands.MIN_OUT_OF_SAMPLE_PERCENT) : ""));
         band.put("belowMiBPercent", round(b.belowMiBPercent()));
         band.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
-        band.put("leaveOneOutInsidePercent", round(100 * f.looInside()));
-        band.put("inSampleInsidePercent", round(100 * f.inInside()));
+        band.put("leaveOneOutInsidePercent", round(100 * e.outOfSample()));
+        band.put("leaveOneOutInsideRule", "out of sample: each file's leave-one-out predictions against the band made "
+                + "without the file");
+        band.put("inSampleInsidePercent", round(100 * e.inSample()));
+        if (b.wide()) {
+            band.put("note", b.wideNote().trim());
+        }
         ObjectNode prov = o.putObject("provenance");
         prov.put("files", f.files().size());
         ObjectNode med = prov.putObject("medianOfDatasetMediansPercent");
@@ -177,6 +175,8 @@ public final class ProfileFiles {
         every.put("bare", round(medianOf(f, ProfileBuilder.Score::bareAll)));
         every.put("leaveOneOut", round(medianOf(f, ProfileBuilder.Score::looAll)));
         every.put("inSample", round(medianOf(f, ProfileBuilder.Score::inSampleAll)));
+        prov.put("leaveOneOutMinusInSamplePoints", round(f.looGap()));
+        prov.put("leaveOneOutRule", looRule(f));
         ArrayNode ds = prov.putArray("datasets");
         for (ProfileBuilder.Score s : f.scores()) {
             ObjectNode d = ds.addObject();
@@ -211,25 +211,45 @@ public final class ProfileFiles {
         StringBuilder sb = new StringBuilder("# Shipped calibration profiles\n\nWritten by `" + COMMAND + "` (do not "
                 + "edit; re-run it after a model change). Errors: median over the class's datasets of each dataset's"
                 + " median error of time at >= 1 MiB, percent; leave-one-out refits the profile without the scored "
-                + "dataset's file. Band: per-regime half-width from the leave-one-out residuals.\n\n"
-                + "| class | files | datasets | profile | bare % | leave-one-out % | in-sample % | every size: bare / LOO / "
-                + "in-sample % | band < 1 MiB / >= 1 MiB % | inside band (LOO / in-sample) |\n"
-                + "|---|---:|---:|---|---:|---:|---:|---|---|---|\n");
+                + "dataset's file; LOO rule: leave-one-out within " + num(ProfileBuilder.LOO_GAP_POINTS) + " points of "
+                + "in-sample (reported, not enforced). Band: per-regime half-width, from the leave-one-out residuals "
+                + "(profile) or the bare model's residuals (bare); inside band: out of sample (each file against the "
+                + "band made without it) / in sample; wide: a regime wider than +/-"
+                + num(PredictionBand.WIDE_PERCENT) + " %.\n\n"
+                + "| class | files | datasets | profile | bare % | leave-one-out % | in-sample % | LOO rule | every size: "
+                + "bare / LOO / in-sample % | band < 1 MiB / >= 1 MiB % | inside band (out of sample / in sample) |\n"
+                + "|---|---:|---:|---|---:|---:|---:|---|---|---|---|\n");
+        List<Series> all = ClassBands.series(fits);
         for (ProfileBuilder.ClassFit f : fits) {
-            String band = f.band().map(b -> String.format(Locale.ROOT, "%.1f / %.1f", b.belowMiBPercent(),
-                    b.atLeastMiBPercent())).orElse("-");
-            String inside = f.band().isPresent() ? String.format(Locale.ROOT, "%.0f %% / %.0f %%", 100 * f.looInside(),
-                    100 * f.inInside()) : "-";
+            ClassBands.Entry e = ClassBands.of(f, all);
+            PredictionBand b = e.band();
+            String band = (f.profile().isPresent() ? "" : "bare: ") + String.format(Locale.ROOT, "%.1f / %.1f",
+                    b.belowMiBPercent(), b.atLeastMiBPercent()) + (e.widened() ? String.format(Locale.ROOT,
+                    ", widened (own band %.0f %% out of sample)", 100 * e.ownInside()) : "") + (b.wide() ? " (wide)" : "");
+            String inside = String.format(Locale.ROOT, "%.0f %% / %.0f %%", 100 * e.outOfSample(), 100 * e.inSample());
             String every = num(medianOf(f, ProfileBuilder.Score::bareAll)) + " / "
                     + num(medianOf(f, ProfileBuilder.Score::looAll)) + " / "
                     + num(medianOf(f, ProfileBuilder.Score::inSampleAll));
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     f.profileClass().key(), f.files().size(), f.scores().size(),
                     f.profile().isPresent() ? f.profileClass().key() + ".yaml" : "none: " + f.why().replace("|", "/"),
                     num(medianOf(f, ProfileBuilder.Score::bare)), num(medianOf(f, ProfileBuilder.Score::loo)),
-                    num(medianOf(f, ProfileBuilder.Score::inSample)), every, band, inside));
+                    num(medianOf(f, ProfileBuilder.Score::inSample)), looRule(f), every, band, inside));
         }
         return sb.append(System.lineSeparator()).append(coverage(fits)).toString();
+    }
+
+    /**
+     * @param f a class
+     * @return the issue's leave-one-out rule for it in words: "-" without a leave-one-out figure, else the gap and
+     *         whether it is within {@value ProfileBuilder#LOO_GAP_POINTS} points
+     */
+    static String looRule(ProfileBuilder.ClassFit f) {
+        double gap = f.looGap();
+        if (Double.isNaN(gap)) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%+.1f: %s", gap, gap <= ProfileBuilder.LOO_GAP_POINTS ? "holds" : "fails");
     }
 
     private static String num(double v) {

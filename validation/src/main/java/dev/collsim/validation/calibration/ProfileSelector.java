@@ -65,7 +65,7 @@ public final class ProfileSelector {
             return new Choice(c, Optional.empty(), band, "calibration: none shipped for " + c.key() + " ("
                     + c.label() + "; see " + DIR + "/INDEX.md); bare model" + band.map(b -> String.format(Locale.ROOT,
                     ", band +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", b.belowMiBPercent(),
-                    b.atLeastMiBPercent())).orElse(""));
+                    b.atLeastMiBPercent()) + b.wideNote()).orElse(""));
         }
         CalibrationProfile.Loaded l;
         try {
@@ -75,7 +75,7 @@ public final class ProfileSelector {
         }
         Calibration cal = l.calibration();
         String band = l.band().map(b -> String.format(Locale.ROOT, "; band +/-%.1f %% below 1 MiB, +/-%.1f %% at"
-                + " >= 1 MiB", b.belowMiBPercent(), b.atLeastMiBPercent())).orElse("");
+                + " >= 1 MiB", b.belowMiBPercent(), b.atLeastMiBPercent()) + b.wideNote()).orElse("");
         return new Choice(c, Optional.of(cal), l.band(), "calibration: " + file + " (" + c.label() + "; fitted on "
                 + cal.sources().size() + " dataset(s), " + cal.nPoints() + " points" + band
                 + "); --calibration none for the bare model");

@@ -87,16 +87,70 @@ public final class Residuals {
      */
     public static double inside(List<Series> series, Function<Series, PerformanceParameters> params,
             PredictionBand band) {
-        int n = 0;
+        int n = points(series);
+        return n == 0 ? 0 : (double) countInside(series, params, band) / n;
+    }
+
+    /** @return the points of the series */
+    public static int points(List<Series> series) {
+        return series.stream().mapToInt(s -> s.calls().size()).sum();
+    }
+
+    private static int countInside(List<Series> series, Function<Series, PerformanceParameters> params,
+            PredictionBand band) {
         int in = 0;
         for (Series s : series) {
             PerformanceParameters p = params.apply(s);
             for (int i = 0; i < s.calls().size(); i++) {
                 double pred = s.calls().get(i).timeUs(p);
-                n++;
                 in += Math.abs(pred - s.measuredUs()[i]) <= band.relative(s.sizes()[i]) * pred * (1 + 1e-12) ? 1 : 0;
             }
         }
-        return n == 0 ? 0 : (double) in / n;
+        return in;
+    }
+
+    /**
+     * A band made from residuals: per regime the {@code pct}th percentile (nearest rank) of
+     * {@link #relativeToPredicted}; a regime without a residual takes {@code empty}'s half-width.
+     *
+     * @param series the points
+     * @param params the parameters each series is predicted with
+     * @param pct    percentile, 0 to 100
+     * @param empty  the band for a regime the series have no point in
+     * @return the band
+     */
+    public static PredictionBand band(List<Series> series, Function<Series, PerformanceParameters> params, double pct,
+            PredictionBand empty) {
+        List<Double> small = new ArrayList<>();
+        List<Double> large = new ArrayList<>();
+        series.forEach(s -> relativeToPredicted(s, params.apply(s), small, large));
+        return new PredictionBand(small.isEmpty() ? empty.belowMiBPercent() : nearestRank(small, pct),
+                large.isEmpty() ? empty.atLeastMiBPercent() : nearestRank(large, pct));
+    }
+
+    /**
+     * The out-of-sample check of a percentile band: each file's points against the band {@link #band} makes from the
+     * series of the other files (leave-one-file-out: a file's datasets are runs on one machine), so a point never
+     * sets the band it is checked against.
+     *
+     * @param series the points (their {@code dataset().file()} groups them)
+     * @param params the parameters each series is predicted with (for a profile: the fit without its file)
+     * @param pct    percentile, 0 to 100
+     * @param empty  per left-out file, the band for a regime the other files have no point in
+     * @param floor  per left-out file, a band the check uses where it is wider (per regime)
+     * @return the number of points inside the band made without their file
+     */
+    public static int insideLeaveOneFileOut(List<Series> series, Function<Series, PerformanceParameters> params,
+            double pct, Function<String, PredictionBand> empty, Function<String, PredictionBand> floor) {
+        int in = 0;
+        for (String file : series.stream().map(s -> s.dataset().file()).distinct().toList()) {
+            List<Series> mine = series.stream().filter(s -> s.dataset().file().equals(file)).toList();
+            List<Series> others = series.stream().filter(s -> !s.dataset().file().equals(file)).toList();
+            PredictionBand b = band(others, params, pct, empty.apply(file));
+            PredictionBand f = floor.apply(file);
+            in += countInside(mine, params, new PredictionBand(Math.max(b.belowMiBPercent(), f.belowMiBPercent()),
+                    Math.max(b.atLeastMiBPercent(), f.atLeastMiBPercent())));
+        }
+        return in;
     }
 }

@@ -55,7 +55,8 @@ class FitLadderTest {
     /** The documented order, and fallbacks only where they are proper subsets of the requested set. */
     @Test
     void stepsFollowTheDocumentedOrder() {
-        Set<FitParameter> all = EnumSet.complementOf(EnumSet.of(FitParameter.NVLS_BW_SCALE));
+        Set<FitParameter> all = EnumSet.complementOf(EnumSet.of(FitParameter.NVLS_BW_SCALE,
+                FitParameter.BW_EFFICIENCY_NET));
         assertEquals(List.of(all, Set.of(LAUNCH, LAT, SIMPLE), Set.of(LAUNCH, LAT), Set.of(SIMPLE)),
                 FitLadder.everyParameter().steps());
         assertEquals(List.of(Set.of(LAUNCH, LAT, SIMPLE), Set.of(LAUNCH, LAT), Set.of(SIMPLE)),
@@ -64,6 +65,22 @@ class FitLadderTest {
         assertEquals(List.of(Set.of(LAUNCH, SIMPLE), Set.of(SIMPLE)),
                 FitLadder.of(EnumSet.of(LAUNCH, SIMPLE), true).steps());
         assertEquals(List.of(all), FitLadder.of(all, false).steps(), "an explicit --fit is fitted as given");
+    }
+
+    /**
+     * The network classes' ladder: the same order with the network efficiency where the Simple one was (the first
+     * set: launch, latScale, effLL128, effLL, capSimple, netStep, effNet), so no step of it moves one-host bandwidth.
+     */
+    @Test
+    void networkLadderFitsTheNetworkEfficiencyInsteadOfSimple() {
+        FitParameter net = FitParameter.BW_EFFICIENCY_NET;
+        Set<FitParameter> first = EnumSet.of(LAUNCH, LAT, FitParameter.BW_EFFICIENCY_LL128,
+                FitParameter.BW_EFFICIENCY_LL, FitParameter.PER_CHANNEL_CAP_SIMPLE, FitParameter.NET_STEP_US, net);
+        assertEquals(List.of(first, Set.of(LAUNCH, LAT, net), Set.of(LAUNCH, LAT), Set.of(net)),
+                FitLadder.network().steps());
+        assertEquals("all-net", new FitLadder.Attempt(first, Optional.empty(), List.of()).label());
+        assertEquals("launch+latScale+effNet", new FitLadder.Attempt(Set.of(LAUNCH, LAT, net), Optional.empty(),
+                List.of()).label());
     }
 
     /**

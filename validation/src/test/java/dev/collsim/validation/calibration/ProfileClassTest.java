@@ -29,6 +29,16 @@ class ProfileClassTest {
         assertEquals("ampere-efa", key("p4d.24xlargex2"));
     }
 
+    /** Only classes of several hosts joined by a network fit the network efficiency (FitLadder#network). */
+    @Test
+    void networkClassesAreThoseOfSeveralHostsOverANetwork() throws Exception {
+        assertTrue(ProfileClass.of(ClusterLoader.load("dgx-h100x2")).network());
+        assertTrue(ProfileClass.of(ClusterLoader.load("p5.48xlargex2")).network());
+        assertFalse(ProfileClass.of(ClusterLoader.load("dgx-h100")).network());
+        assertFalse(ProfileClass.of(ClusterLoader.load("gb200-nvl72")).network());
+        assertFalse(ProfileClass.of(ClusterLoader.load("pcie-8x-l40s")).network());
+    }
+
     @Test
     void singleHostIsItsOwnClassAndNvl72IsMnnvl() throws Exception {
         assertEquals("hopper-1host-nvswitch", key("dgx-h100"));

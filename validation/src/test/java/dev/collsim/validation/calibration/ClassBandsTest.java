@@ -1,0 +1,151 @@
+package dev.collsim.validation.calibration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The out-of-sample band check ({@link Residuals#insideLeaveOneFileOut}), the shipped band rule ({@link ClassBands})
+ * and the leave-one-out rule, on synthetic residual sets worked out by hand. Each "file" is the Azure ND A100 v4
+ * dataset's 24 sizes (1 KiB..8 GiB doubling: 10 below 1 MiB, 14 at 1 MiB and more) with measured times set to the
+ * bare model's prediction x (1 + r / 100), so every point's residual |predicted - measured| / predicted is r %.
+ */
+class ClassBandsTest {
+
+    private static final Function<Series, PerformanceParameters> BARE = s -> PerformanceParameters.DEFAULTS;
+    private static final PredictionBand NONE = new PredictionBand(0, 0);
+    private static Series a;
+    private static Series b;
+    private static Series c;
+
+    @BeforeAll
+    static void files() throws Exception {
+        a = withResiduals("A.txt", 10, 20);
+        b = withResiduals("B.txt", 30, 5);
+        c = withResiduals("C.txt", 100, 50);
+    }
+
+    private static Series withResiduals(String file, double small, double large) throws Exception {
+        Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
+        Dataset r = new Dataset(file, d.label(), d.line(), d.kind(), d.collective(), d.dataType(), d.nRanks(),
+                d.nHosts(), d.gpuModel(), d.ncclVersion(), d.env(), d.header(), d.ranks(), d.points(), d.avgBusBw(),
+                d.summaryMaxBusBw(), d.log(), d.notes());
+        Series s = SeriesBuilder.of(r, Optional.empty(), new Comparer(NcclVersion.DEFAULT,
+                PerformanceParameters.DEFAULTS, null)).orElseThrow();
+        double[] t = new double[s.calls().size()];
+        for (int i = 0; i < t.length; i++) {
+            double pct = s.sizes()[i] >= AccuracyRunner.ONE_MIB ? large : small;
+            t[i] = s.calls().get(i).timeUs(PerformanceParameters.DEFAULTS) * (1 + pct / 100);
+        }
+        return new Series(r, s.calls(), t, s.sizes());
+    }
+
+    @Test
+    void theFilesHaveTenSmallAndFourteenLargePoints() {
+        assertEquals(10, Arrays.stream(a.sizes()).filter(x -> x < AccuracyRunner.ONE_MIB).count());
+        assertEquals(14, Arrays.stream(a.sizes()).filter(x -> x >= AccuracyRunner.ONE_MIB).count());
+    }
+
+    /**
+     * A and B pooled: below 1 MiB ten 10s and ten 30s, p95 rank ceil(19) = 19: 30; at >= 1 MiB fourteen 20s and
+     * fourteen 5s, rank ceil(26.6) = 27: 20. A regime without points takes the given band's half-width.
+     */
+    @Test
+    void bandIsThePercentilePerRegime() {
+        PredictionBand p = Residuals.band(List.of(a, b), BARE, 95, NONE);
+        assertEquals(30, p.belowMiBPercent(), 1e-9);
+        assertEquals(20, p.atLeastMiBPercent(), 1e-9);
+        PredictionBand e = Residuals.band(List.of(), BARE, 95, new PredictionBand(7, 8));
+        assertEquals(7, e.belowMiBPercent());
+        assertEquals(8, e.atLeastMiBPercent());
+    }
+
+    /**
+     * Leaving A out, the band is B's (30, 5): A's 10 small points (10 <= 30) are in, its 14 large (20 > 5) out.
+     * Leaving B out, the band is A's (10, 20): B's small (30 > 10) out, its 14 large (5 <= 20) in. 24 of 48, where
+     * the in-sample band (30, 20) holds all 48. With a floor of (25, 25): A is checked against (30, 25), all 24 in;
+     * B against (25, 25), its 10 small out: 38.
+     */
+    @Test
+    void leaveOneFileOutChecksEachFileAgainstTheOthersBand() {
+        assertEquals(24, Residuals.insideLeaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE, f -> NONE));
+        assertEquals(1.0, Residuals.inside(List.of(a, b), BARE, new PredictionBand(30, 20)), 1e-12);
+        assertEquals(38, Residuals.insideLeaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE,
+                f -> new PredictionBand(25, 25)));
+    }
+
+    /**
+     * Class X = files A and B (bare model), another class Y = file C. X's own band (30, 20) holds 24 of 48 out of
+     * sample (above): 50 % < 90 %, so it is widened to the band over every class. Over A, B, C: below 1 MiB 30 values
+     * (10, 30, 100 ten each), rank ceil(28.5) = 29: 100; at >= 1 MiB 42 values (20, 5, 50 fourteen each), rank
+     * ceil(39.9) = 40: 50; shipped (max(30, 100), max(20, 50)) = (100, 50). Out of sample: A against the wider of
+     * B's (30, 5) and the band over B and C (100, 50) (below: 20 values, rank 19 = 100; above: 28 values, rank 27 =
+     * 50): all in; B likewise against (100, 50): all in, 48 of 48.
+     */
+    @Test
+    void aClassWhoseOwnBandFailsOutOfSampleIsWidened() {
+        ProfileBuilder.ClassFit x = bare("x", a, b);
+        ClassBands.Entry e = ClassBands.of(x, List.of(a, b, c));
+        assertTrue(e.widened());
+        assertEquals(0.5, e.ownInside(), 1e-12);
+        assertEquals(100, e.band().belowMiBPercent(), 1e-9);
+        assertEquals(50, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(1.0, e.outOfSample(), 1e-12);
+        assertEquals(1.0, e.inSample(), 1e-12);
+    }
+
+    /**
+     * Class X = A and a copy of A under another file name: each file's band from the other is (10, 20), which holds
+     * every point: 100 % >= 90 %, the own band (10, 20) is kept.
+     */
+    @Test
+    void aClassWhoseOwnBandHoldsKeepsIt() throws Exception {
+        Series a2 = withResiduals("A2.txt", 10, 20);
+        ClassBands.Entry e = ClassBands.of(bare("x", a, a2), List.of(a, a2, c));
+        assertFalse(e.widened());
+        assertEquals(10, e.band().belowMiBPercent(), 1e-9);
+        assertEquals(20, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(1.0, e.outOfSample(), 1e-12);
+    }
+
+    /**
+     * The leave-one-out rule: leave-one-out medians 12 and 14 (median 13) against in-sample 9 and 11 (median 10):
+     * +3.0 points, more than 2: fails; 10 and 12 (11) against 9 and 11 (10): +1.0, holds.
+     */
+    @Test
+    void leaveOneOutRuleIsTheGapOfTheMedians() {
+        assertEquals("+3.0: fails", ProfileFiles.looRule(scored(12, 14, 9, 11)));
+        assertEquals("+1.0: holds", ProfileFiles.looRule(scored(10, 12, 9, 11)));
+        assertEquals("-", ProfileFiles.looRule(bare("x", a, b)));
+    }
+
+    private static ProfileBuilder.ClassFit scored(double loo1, double loo2, double in1, double in2) {
+        List<ProfileBuilder.Score> s = List.of(score(a, loo1, in1), score(b, loo2, in2));
+        return new ProfileBuilder.ClassFit(new ProfileClass("x", "x"), s, Optional.empty(), Optional.empty(), 0, 0,
+                "test");
+    }
+
+    private static ProfileBuilder.Score score(Series s, double loo, double in) {
+        return new ProfileBuilder.Score(s, 0, loo, in, "-", new double[] {0, loo, in}, PerformanceParameters.DEFAULTS);
+    }
+
+    private static ProfileBuilder.ClassFit bare(String key, Series... series) {
+        List<ProfileBuilder.Score> s = Arrays.stream(series).map(x -> new ProfileBuilder.Score(x, 0, Double.NaN,
+                Double.NaN, "-", new double[] {0, Double.NaN, Double.NaN}, PerformanceParameters.DEFAULTS)).toList();
+        return new ProfileBuilder.ClassFit(new ProfileClass(key, key), s, Optional.empty(), Optional.empty(), 0, 0,
+                "bare model");
+    }
+}

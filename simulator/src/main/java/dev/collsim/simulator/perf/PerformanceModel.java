@@ -25,7 +25,8 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
- *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] (x nvlsBwScale[generation] for NVLS/NVLSTree),
+ *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] (x nvlsBwScale[generation] for NVLS/NVLSTree;
+ *                       a 2-rank Ring Broadcast/Reduce through the CPU: its one hop's path, {@link OneWayPair}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound / nccl-tests bus factor)                (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
@@ -102,6 +103,7 @@ public final class PerformanceModel {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
         }
+        linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, linkAlgBw, pp.bwEfficiency(p));
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);

@@ -98,13 +98,12 @@ public final class PerformanceModel {
         boolean chain = chainAlgBw > 0;
         double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
-        double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
-                nBytes)) * pp.bwEfficiency(p);
-        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : table.bandwidth(func, a, p)
+                * table.smoothCorrection(func, a, p, nBytes)) * pp.bwEfficiency(p), pp.bwEfficiency(p));
+        boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+        if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
         }
-        linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, linkAlgBw, pp.bwEfficiency(p));
-        boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel;

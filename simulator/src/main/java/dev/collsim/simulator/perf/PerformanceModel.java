@@ -28,14 +28,16 @@ import dev.collsim.topology.PathType;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
- *                       (x nvlsBwScale[generation] for NVLS/NVLSTree),           (link class: #linkClass)
+ *                       (x nvlsBwScale[generation] for NVLS/NVLSTree;           (link class: #linkClass)
+ *                       a 2-rank Ring Broadcast/Reduce through the CPU: its one hop's path, {@link OneWayPair}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill});
+ *               ({@link IntraNodeFill}); x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather
+ *               ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
  *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
  *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
@@ -99,12 +101,13 @@ public final class PerformanceModel {
         boolean chain = chainAlgBw > 0;
         double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
-        double linkAlgBw = (chain ? chainAlgBw : table.bandwidth(func, a, p) * table.smoothCorrection(func, a, p,
-                nBytes)) * pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
-        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+        double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : table.bandwidth(func, a, p)
+                * table.smoothCorrection(func, a, p, nBytes)) * eff, eff);
+        boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+        if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
         }
-        boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel;
@@ -122,7 +125,7 @@ public final class PerformanceModel {
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
         double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel)
-                * IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks());
+                * IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));

@@ -21,11 +21,27 @@ import java.util.Objects;
  * peers all-to-all with its links shared equally (at least one per pair), a model of fewer links (bridged boards) joins
  * GPU pairs (0-1, 2-3, ...) with all its links; none without NVLink. Every choice not read from a file is listed by {@link #assumptions()}. Immutable.
  *
- * @param gpu      the GPU SKU (sm, memory, NVLink generation and links, PCIe generation from the database)
- * @param gpus     GPUs per host, >= 1
- * @param nicSpeed compute NIC port speed (one NIC per GPU)
+ * <p>With {@code sharedSwitch} (a data file saying its GPUs sit behind one PCIe switch, as {@code nvidia-smi topo -m}
+ * prints PIX between them), every GPU and NIC hangs off one PCIe switch with one x16 uplink to the CPU instead.
+ *
+ * @param gpu          the GPU SKU (sm, memory, NVLink generation and links, PCIe generation from the database)
+ * @param gpus         GPUs per host, >= 1
+ * @param nicSpeed     compute NIC port speed (one NIC per GPU)
+ * @param sharedSwitch all GPUs behind one PCIe switch (else one switch per GPU)
  */
-public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed) implements HostType {
+public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, boolean sharedSwitch)
+        implements HostType {
+
+    /**
+     * One PCIe switch per GPU.
+     *
+     * @param gpu      the GPU SKU
+     * @param gpus     GPUs per host, >= 1
+     * @param nicSpeed compute NIC port speed
+     */
+    public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed) {
+        this(gpu, gpus, nicSpeed, false);
+    }
 
     /**
      * Validates the fields.
@@ -43,7 +59,7 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed) i
     @Override
     public String name() {
         return "synth-" + gpus + "x-" + gpu.model().name().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase(Locale.ROOT)
-                .replaceAll("-+$", "");
+                .replaceAll("-+$", "") + (sharedSwitch ? "-one-switch" : "");
     }
 
     @Override
@@ -86,8 +102,11 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed) i
     public List<String> assumptions() {
         List<String> a = new ArrayList<>();
         a.add("host synthesized: " + description() + "; GPU figures from the GPU database");
-        a.add("one CPU socket; each GPU on its own " + gpu.model().pcieGen().detail(16) + " switch with one "
-                + Math.round(nicSpeed.gbits()) + " Gb/s NIC (GPU-NIC path PIX, GPUDirect RDMA " + (gdr() ? "on" : "off") + ")");
+        String where = sharedSwitch ? "all GPUs behind one " + gpu.model().pcieGen().detail(16) + " switch (GPU-GPU path"
+                + " PIX, read from the header), one " : "each GPU on its own " + gpu.model().pcieGen().detail(16)
+                + " switch with one ";
+        a.add("one CPU socket; " + where + Math.round(nicSpeed.gbits()) + " Gb/s NIC" + (sharedSwitch ? " per GPU on it"
+                : "") + " (GPU-NIC path PIX, GPUDirect RDMA " + (gdr() ? "on" : "off") + ")");
         return a;
     }
 
@@ -97,10 +116,14 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed) i
         Cpu cpu = ctx.cpu(0, "x86_64", "GenuineIntel", "synthesized");
         NvSwitch nvs = m.hasNvlink() && m.nvSwitch() ? ctx.nvSwitch(0, 1) : null;
         List<Gpu> all = new ArrayList<>();
+        PcieSwitch shared = null;
         for (int i = 0; i < gpus; i++) {
             Gpu g = ctx.gpu(i, gpu);
-            PcieSwitch sw = ctx.pcieSwitch(i, i);
-            ctx.pcie(cpu, sw, m.pcieGen(), 16);
+            PcieSwitch sw = sharedSwitch && i > 0 ? shared : ctx.pcieSwitch(i, i);
+            if (sw != shared) {
+                ctx.pcie(cpu, sw, m.pcieGen(), 16);
+            }
+            shared = i == 0 ? sw : shared;
             ctx.pcie(sw, g, m.pcieGen(), m.pcieWidth());
             Nic nic = ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i);
             ctx.pcie(sw, nic, m.pcieGen(), 16);

@@ -10,7 +10,10 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.units.Bandwidth;
 import org.junit.jupiter.api.Test;
 
@@ -72,5 +75,22 @@ class SynthesizedHostTest {
         assertTrue(new SynthesizedHost(GpuModels.sku("L4").orElseThrow(), 1, Bandwidth.ofGbits(100)).gdr());
         assertThrows(IllegalArgumentException.class,
                 () -> new SynthesizedHost(GpuModels.sku("L4").orElseThrow(), 0, Bandwidth.ofGbits(100)));
+    }
+
+    /**
+     * GPUs behind one PCIe switch (the 2x RTX 2080 Ti file's header, "both GPUs behind one PCIe switch (PIX)"):
+     * the GPU pair path is PIX (one switch, no host bridge; NCCL 2.30.7 src/graph/paths.cc), where one switch per GPU
+     * gives PHB (through the CPU).
+     */
+    @Test
+    void sharedSwitchGivesPixBetweenGpus() {
+        GpuModels.Sku sku = GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow();
+        Topology one = Catalog.standalone(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100), true), 1);
+        Topology own = Catalog.standalone(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100)), 1);
+        assertEquals(PathType.PIX, PathFinder.of(one).path("h0/gpu0", "h0/gpu1").type());
+        assertEquals(PathType.PHB, PathFinder.of(own).path("h0/gpu0", "h0/gpu1").type());
+        assertEquals(1, one.devices(PcieSwitch.class).size());
+        assertTrue(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100), true).assumptions().stream()
+                .anyMatch(a -> a.contains("all GPUs behind one")));
     }
 }

@@ -6,10 +6,13 @@ import dev.collsim.simulator.PreparedCall;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.HeaderPcie;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Prepares datasets for fitting: cluster (given or guessed), the simulator's prepared calls, measured times. */
@@ -34,7 +37,9 @@ public final class SeriesBuilder {
             return Optional.empty();
         }
         try {
-            List<PreparedCall> pm = comparer.model(d, c.get(), NcclSettings.modelled(d.env()), pts);
+            Map<String, String> settings = new LinkedHashMap<>(d.env());
+            HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
+            List<PreparedCall> pm = comparer.model(d, c.get(), NcclSettings.modelled(settings), pts);
             double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();
             long[] s = pts.stream().mapToLong(PerfPoint::sizeBytes).toArray();
             return Optional.of(new Series(d, pm, t, s));

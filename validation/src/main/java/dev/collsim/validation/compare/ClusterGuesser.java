@@ -119,7 +119,7 @@ public final class ClusterGuesser {
                 : HeaderNicSpeed.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
         double gbits = read.orElse(HeaderNicSpeed.ASSUMED_GBITS);
         SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
-                Bandwidth.ofGbits(gbits));
+                Bandwidth.ofGbits(gbits), HeaderPcie.oneSwitch(d));
         assumptions.addAll(type.assumptions());
         if (hosts > 1) {
             String from = logged.isPresent() ? "read from the NCCL INFO log"

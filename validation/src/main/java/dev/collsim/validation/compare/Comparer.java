@@ -92,6 +92,7 @@ public final class Comparer {
         NcclSettings env;
         Map<String, String> settings = new LinkedHashMap<>(d.env());
         Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
+        Optional<String> p2pOff = HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
         try {
             env = NcclSettings.modelled(settings);
         } catch (IllegalArgumentException e) {
@@ -104,6 +105,7 @@ public final class Comparer {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             gdrOff.ifPresent(assumptions::add);
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
+            p2pOff.ifPresent(assumptions::add);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);

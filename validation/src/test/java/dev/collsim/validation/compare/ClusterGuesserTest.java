@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
@@ -67,5 +69,27 @@ class ClusterGuesserTest {
         assertEquals(400, HeaderNicSpeed.gbits("8x 400 Gb/s NDR, 2x 200 Gb/s storage").orElseThrow(), 0);
         assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits("NVLink4 intra-node (4 GH200 120GB)"));
         assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits(null));
+    }
+
+    /**
+     * The 2x RTX 2080 Ti header: "both GPUs behind one PCIe switch (PIX) ... P2P not supported (topo -p2p = NS)":
+     * the synthesized host puts both GPUs on one switch, and the run is modelled with NCCL_P2P_DISABLE=1 (NVML P2P
+     * not OK: NCCL 2.30.7 paths.cc ncclTopoCheckP2p sets p2p = 0, as at level LOC); the RTX PRO 6000 file ("no PCIe
+     * switch", P2P not said to be unsupported) gets neither.
+     */
+    @Test
+    void headerPcieSwitchAndMissingP2p() throws Exception {
+        String file = "A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt";
+        Dataset d = Corpus.read(file).get(0);
+        ClusterGuess rtx = guess(file);
+        assertTrue(says(rtx, "all GPUs behind one"), rtx.assumptions().toString());
+        Map<String, String> settings = new HashMap<>(d.env());
+        assertTrue(HeaderPcie.p2pOff(d, 1, settings).isPresent());
+        assertEquals("1", settings.get("NCCL_P2P_DISABLE"));
+        assertTrue(HeaderPcie.p2pOff(d, 1, new HashMap<>(Map.of("NCCL_P2P_LEVEL", "SYS"))).isEmpty(),
+                "a run's own P2P setting wins");
+        Dataset pro = Corpus.read("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt").get(0);
+        assertTrue(HeaderPcie.p2pOff(pro, 1, new HashMap<>()).isEmpty());
+        assertTrue(!HeaderPcie.oneSwitch(pro));
     }
 }

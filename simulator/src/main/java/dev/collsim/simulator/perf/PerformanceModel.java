@@ -110,8 +110,7 @@ public final class PerformanceModel {
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
-        double capBus = effChannels * perChannel;
-        double capAlgBw = capBus * ratio;
+        double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func))
                 * net.bwFraction() * pp.bwEfficiency(HardwareClass.NET);

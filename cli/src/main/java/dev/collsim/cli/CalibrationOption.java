@@ -47,7 +47,7 @@ public final class CalibrationOption {
             ProfileSelector.Choice c = ProfileSelector.select(cluster);
             return c.calibration().map(cal -> new Resolved(cal.parameters(), Optional.of(c.line()), c.line()))
                     .orElseGet(() -> new Resolved(PerformanceParameters.DEFAULTS, Optional.empty(),
-                            "defaults (PerformanceParameters.DEFAULTS)"));
+                            "defaults (PerformanceParameters.DEFAULTS); " + c.line()));
         }
         InputFiles.require(option, name);
         try {

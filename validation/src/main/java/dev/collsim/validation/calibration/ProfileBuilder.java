@@ -31,10 +31,11 @@ import java.util.TreeMap;
  * against the band made from the other files' residuals). The issue's rule that the leave-one-out error stay within
  * {@value #LOO_GAP_POINTS} points of the in-sample error is reported per class ({@link ClassFit#looGap()}), not
  * enforced. Healthy: diagnose finds no PROBLEM and the header does not say
- * {@code health: problem} ({@link AccuracySummary#healthy}). A profile is shipped only when its leave-one-out median
- * of dataset medians is no worse than the bare model's both over every size (the fit is made on every size) and at
- * 1 MiB and more (the accuracy table's headline figure): a fit that does not help on files it did not see is not
- * shipped (collsim's rule, on top of {@link FitAcceptance}). Deterministic; stateless apart from the
+ * {@code health: problem} ({@link AccuracySummary#healthy}). A profile is shipped only when a fit is accepted without
+ * each file in turn (otherwise the profile stands on that file, and the file's leave-one-out score would be the bare
+ * model's, not the profile's) and its leave-one-out median of dataset medians is below the bare model's both over
+ * every size (the fit is made on every size) and at 1 MiB and more (the accuracy table's headline figure): a fit
+ * that does not help on files it did not see is not shipped (collsim's rule, on top of {@link FitAcceptance}). Deterministic; stateless apart from the
  * model.
  */
 public final class ProfileBuilder {
@@ -193,12 +194,16 @@ public final class ProfileBuilder {
         PerformanceParameters in = full.accepted().get().parameters();
         List<Score> scores = new ArrayList<>();
         Map<Series, PerformanceParameters> looParams = new IdentityHashMap<>();
+        List<String> unstable = new ArrayList<>();
         for (String file : all.stream().map(s -> s.dataset().file()).distinct().toList()) {
             List<Series> others = all.stream().filter(s -> !s.dataset().file().equals(file)).toList();
             FitLadder.Outcome o = ladder.fit(others, base);
             PerformanceParameters p = o.accepted().map(Calibration::parameters).orElse(base);
             String note = o.accepted().map(x -> "refitted on " + others.size() + " dataset(s) of other files")
                     .orElse("every fit on the other files refused: bare model");
+            if (o.accepted().isEmpty()) {
+                unstable.add(file);
+            }
             all.stream().filter(s -> s.dataset().file().equals(file)).forEach(s -> {
                 looParams.put(s, p);
                 scores.add(new Score(s, Residuals.median(s, base), Residuals.median(s, p), Residuals.median(s, in),
@@ -216,10 +221,17 @@ public final class ProfileBuilder {
         double bare = ProfileFiles.medianOf(fit, Score::bareAll);
         double looBig = ProfileFiles.medianOf(fit, Score::loo);
         double bareBig = ProfileFiles.medianOf(fit, Score::bare);
-        if (!(loo <= bare && looBig <= bareBig)) {
+        if (!unstable.isEmpty()) {
+            // the shipped fit would stand on that file alone: without it no fit is accepted, so the file's
+            // leave-one-out score is the bare model's and says nothing about the profile that would be applied to it
+            return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "every fit without "
+                    + String.join(", ", unstable) + " is refused: the profile stands on that file, so it is not"
+                    + " shipped and the bare model is used");
+        }
+        if (!(loo < bare && looBig < bareBig)) {
             return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, String.format(
                     Locale.ROOT, "leave-one-out %.1f %% (every size) / %.1f %% (>= 1 MiB) vs bare %.1f %% / %.1f %%:"
-                    + " the fit predicts files it did not see worse than the bare model, which is used", loo, looBig,
+                    + " the fit does not predict files it did not see better than the bare model, which is used", loo, looBig,
                     bare, bareBig));
         }
         return fit;

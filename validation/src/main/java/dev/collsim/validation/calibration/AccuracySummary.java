@@ -1,14 +1,15 @@
 package dev.collsim.validation.calibration;
 
 import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.ingest.RunHealth;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
 /**
  * The headline figures of the accuracy table over the healthy datasets: those compared (a model time exists) whose
- * file header does not report the run as broken ({@code #@ health: problem ...}). Errors are the rows' uncalibrated
- * per-dataset medians (absolute percentage error of time), so a summary says how the bare model does.
+ * file header does not report the run as broken ({@code #@ health: problem ...}, or per run: {@link RunHealth}).
+ * Errors are the rows' uncalibrated per-dataset medians (absolute percentage error of time), so a summary says how the bare model does.
  *
  * @param healthy          healthy datasets with points of 1 MiB and more
  * @param medianOfMedians  median over those datasets of their median error at >= 1 MiB, percent (NaN: none)
@@ -64,16 +65,16 @@ public record AccuracySummary(int healthy, double medianOfMedians, int within3, 
                 Double.isNaN(s.medianOfMedians()) ? 0 : s.medianOfMedians());
     }
 
-    /** @return true when the row was compared and its file's header does not call the run a problem */
+    /** @return true when the row was compared and its file's header does not call its run a problem (RunHealth) */
     public static boolean healthy(AccuracyRow r) {
-        String health = r.dataset().header().text("health").trim().toLowerCase(Locale.ROOT);
-        return !health.startsWith("problem") && !"-".equals(r.hardwareClass());
+        return !RunHealth.problem(r.dataset().header().text("health"), r.dataset().label())
+                && !"-".equals(r.hardwareClass());
     }
 
     /** @return one line per figure, as the accuracy command prints them under the table */
     public String render() {
-        return String.format(Locale.ROOT, "Healthy datasets (header not 'health: problem'), uncalibrated: %d compared "
-                + "at >= 1 MiB; median of per-dataset medians %.1f %%; within 3 %%: %d of %d; within 10 %%: %d of %d; "
+        return String.format(Locale.ROOT, "Healthy datasets (header does not call the run a problem), uncalibrated: %d "
+                + "compared at >= 1 MiB; median of per-dataset medians %.1f %%; within 3 %%: %d of %d; within 10 %%: %d of %d; "
                 + "below 1 MiB within 15 %%: %d of %d.%n", healthy, medianOfMedians, within3, healthy, within10,
                 healthy, smallWithin15, healthySmall);
     }

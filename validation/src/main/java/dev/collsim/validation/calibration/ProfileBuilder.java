@@ -6,6 +6,7 @@ import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.RunHealth;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -145,8 +146,7 @@ public final class ProfileBuilder {
         Map<String, List<Series>> byClass = new TreeMap<>();
         Map<String, ProfileClass> classes = new TreeMap<>();
         for (Dataset d : datasets) {
-            if (problems.contains(d) || d.header().text("health").trim().toLowerCase(Locale.ROOT)
-                    .startsWith("problem")) {
+            if (problems.contains(d) || RunHealth.problem(d.header().text("health"), d.label())) {
                 continue;
             }
             var guess = ClusterGuesser.guess(d);

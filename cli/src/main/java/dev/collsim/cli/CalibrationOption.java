@@ -3,6 +3,7 @@ package dev.collsim.cli;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.Topology;
+import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.ParametersFile;
 import dev.collsim.validation.calibration.ProfileSelector;
 import java.io.IOException;
@@ -10,25 +11,60 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The {@code --calibration} option of predict and plan: a file (a {@code collsim calibrate} profile or a parameters
- * file, {@link ParametersFile}), {@code none} for the bare model, or absent for the shipped profile of the cluster's
- * class ({@link ProfileSelector}).
+ * The {@code --calibration none|auto|FILE} option of predict, compare, plan, report, tune and the main job: a file (a
+ * {@code collsim calibrate} profile or a parameters file, {@link ParametersFile}), {@code none} for the bare model, or
+ * {@code auto} (the same as leaving it out) for the shipped profile of the cluster's class ({@link ProfileSelector}).
+ * Every command prints what was used as one line starting {@code calibration: }.
  */
 public final class CalibrationOption {
 
     /** The option value that asks for the bare model. */
     public static final String NONE = "none";
 
+    /** The option value that asks for the shipped profile of the cluster's class (the default). */
+    public static final String AUTO = "auto";
+
+    /** The line every command prints for {@code --calibration none} ({@link ProfileSelector#NONE_LINE}). */
+    public static final String NONE_LINE = ProfileSelector.NONE_LINE;
+
+    /** The option's description for the report and the main job (their variants may name their own). */
+    public static final String REPORT_DESCRIPTION = "performance parameters of every variant that names no"
+            + " 'calibration' of its own: a 'collsim calibrate' profile or parameters file, none for the bare model,"
+            + " or auto (default): the shipped profile of each variant's cluster class (configs/calibration/auto),"
+            + " else the bare model";
+
     private CalibrationOption() {
     }
 
     /**
      * @param parameters the parameters to model with
-     * @param line       the line naming a shipped profile that was applied, empty otherwise (a file the user named
-     *                   or the bare model need no line)
-     * @param label      what was used, in a few words (file, profile or "defaults")
+     * @param line       what was used, as one line {@code calibration: ...} (the file, the shipped profile, or the
+     *                   bare model and why)
+     * @param shipped    the shipped profile that was applied, empty otherwise
      */
-    public record Resolved(PerformanceParameters parameters, Optional<String> line, String label) {
+    public record Resolved(PerformanceParameters parameters, String line, Optional<Calibration> shipped) {
+
+        /** @return what predict's header names: the calibration line, after "defaults" for the bare model */
+        public String label() {
+            return parameters.equals(PerformanceParameters.DEFAULTS) ? "defaults (PerformanceParameters.DEFAULTS); "
+                    + line : line;
+        }
+    }
+
+    /**
+     * @param option the option's value, null when not given
+     * @return true for {@code none}
+     */
+    public static boolean none(Path option) {
+        return option != null && NONE.equals(option.toString());
+    }
+
+    /**
+     * @param option the option's value, null when not given
+     * @return true when the shipped profile of the cluster's class is asked for (not given, or {@code auto})
+     */
+    public static boolean auto(Path option) {
+        return option == null || AUTO.equals(option.toString());
     }
 
     /**
@@ -39,19 +75,50 @@ public final class CalibrationOption {
      * @throws InputException when the file is not a parameters file or profile
      */
     public static Resolved resolve(Path option, String name, Topology cluster) throws InputException {
-        if (option != null && NONE.equals(option.toString())) {
-            return new Resolved(PerformanceParameters.DEFAULTS, Optional.empty(),
-                    "defaults (PerformanceParameters.DEFAULTS; --calibration none)");
+        if (none(option)) {
+            return new Resolved(PerformanceParameters.DEFAULTS, NONE_LINE, Optional.empty());
         }
-        if (option == null) {
+        if (auto(option)) {
             ProfileSelector.Choice c = ProfileSelector.select(cluster);
-            return c.calibration().map(cal -> new Resolved(cal.parameters(), Optional.of(c.line()), c.line()))
-                    .orElseGet(() -> new Resolved(PerformanceParameters.DEFAULTS, Optional.empty(),
-                            "defaults (PerformanceParameters.DEFAULTS); " + c.line()));
+            return new Resolved(c.calibration().map(Calibration::parameters).orElse(PerformanceParameters.DEFAULTS),
+                    c.line(), c.calibration());
         }
+        return new Resolved(read(option, name), fileLine(option), Optional.empty());
+    }
+
+    /**
+     * The value a what-if report's resolver takes as the calibration of variants without their own: null for the
+     * shipped profiles, {@code none}, or the file as an absolute path (read here once, so a bad file is reported as
+     * the option's, not as a variant's).
+     *
+     * @param option the option's value, null when not given
+     * @param name   the option's name, for messages
+     * @return null, {@code none} or an absolute path
+     * @throws InputException when the file is not a parameters file or profile
+     */
+    public static String forReport(Path option, String name) throws InputException {
+        if (auto(option)) {
+            return null;
+        }
+        if (none(option)) {
+            return NONE;
+        }
+        read(option, name);
+        return option.toAbsolutePath().normalize().toString();
+    }
+
+    /**
+     * @param file a calibration file the user named
+     * @return the line naming it
+     */
+    public static String fileLine(Path file) {
+        return "calibration: " + file;
+    }
+
+    private static PerformanceParameters read(Path option, String name) throws InputException {
         InputFiles.require(option, name);
         try {
-            return new Resolved(ParametersFile.read(option), Optional.empty(), option.toString());
+            return ParametersFile.read(option);
         } catch (IOException e) {
             throw InputFiles.failed(option, e, name);
         }

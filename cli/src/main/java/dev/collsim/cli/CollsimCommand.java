@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
@@ -43,25 +44,30 @@ public final class CollsimCommand implements Callable<Integer> {
     @Spec
     private CommandLine.Model.CommandSpec spec;
 
+    @Option(names = "--calibration", paramLabel = "FILE|none|auto", description = "with no subcommand: "
+            + CalibrationOption.REPORT_DESCRIPTION)
+    private Path calibration;
+
     /** Runs the built-in what-if report (the main job). */
     @Override
     public Integer call() throws InputException {
-        return mainJob(spec.commandLine().getOut());
+        return mainJob(spec.commandLine().getOut(), calibration);
     }
 
     /**
      * The built-in what-if report on the default cluster into {@code ./collsim-report/}, its summary on {@code out}
      * (what {@code collsim} with no arguments runs; {@link Main} calls it without parsing a command line).
      *
-     * @param out standard output
+     * @param out         standard output
+     * @param calibration the {@code --calibration} value, null when not given ({@link CalibrationOption})
      * @return {@link ExitCodes#OK}
-     * @throws InputException never for the built-in spec (declared by the report runner)
+     * @throws InputException when the calibration file is invalid (never for the built-in spec itself)
      * @throws UserError      when the report folder cannot be written (exit {@link ExitCodes#USAGE})
      */
-    static int mainJob(PrintWriter out) throws InputException {
+    static int mainJob(PrintWriter out, Path calibration) throws InputException {
         try {
             WhatIfRun.run(BuiltinSpec.read(), BuiltinSpec.text(), Path.of(WhatIfRun.DEFAULT_OUTPUT), out,
-                    WhatIfRun.terminal());
+                    WhatIfRun.terminal(), calibration);
             return ExitCodes.OK;
         } catch (UncheckedIOException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);

@@ -34,7 +34,7 @@ public final class Main {
             // a tenth of a second of start-up); its failures are mapped exactly as picocli's handler below maps them
             int code;
             try {
-                code = CollsimCommand.mainJob(out);
+                code = CollsimCommand.mainJob(out, null);
             } catch (Exception e) {
                 code = failure(e, err);
             }
@@ -48,6 +48,7 @@ public final class Main {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(Main::badArguments);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> failure(ex, cmd.getErr()));
+        cl.setExecutionStrategy(Main::rootOptionsOnlyAlone);
         String[] line;
         try {
             line = LauncherPrefix.rewrite(args);
@@ -89,6 +90,21 @@ public final class Main {
         err.println("collsim: internal error (please report): " + ex);
         ex.printStackTrace(err);
         return ExitCodes.SOFTWARE;
+    }
+
+    /**
+     * Runs the last command named, as picocli does by default, after refusing the root's {@code --calibration} (an
+     * option of the main job) before a subcommand, where it would change nothing: {@code collsim --calibration none
+     * predict ...} is a usage error that says where the option goes.
+     */
+    private static int rootOptionsOnlyAlone(CommandLine.ParseResult pr) {
+        if (pr.hasSubcommand() && pr.hasMatchedOption("--calibration")) {
+            String sub = pr.subcommand().commandSpec().name();
+            throw new CommandLine.ParameterException(pr.commandSpec().commandLine(), "--calibration before '" + sub
+                    + "' applies to the main job only; give it after the subcommand: collsim " + sub
+                    + " --calibration ...");
+        }
+        return new CommandLine.RunLast().execute(pr);
     }
 
     /**

@@ -36,7 +36,7 @@ class CalibrationOptionTest {
         assertEquals(0, none.code(), none.err());
         assertEquals(0, bare.code(), bare.err());
         assertEquals(rows(bare.out()), rows(none.out()));
-        assertTrue(none.out().contains("--calibration none"), none.out());
+        assertTrue(none.out().contains("; calibration: none (bare model)"), none.out());
     }
 
     /** compare names the choice on its first line: none, or the class's shipped profile or bare model. */
@@ -51,6 +51,49 @@ class CalibrationOptionTest {
         String first = auto.out().lines().findFirst().orElse("");
         assertTrue(first.startsWith("calibration: ") && first.contains("hopper-infiniband"), first);
         assertFalse(first.contains("none (bare model)"), first);
+    }
+
+    /**
+     * report and tune take the option as predict does. A parameters file that raises launchOverheadUs from the
+     * default 6.5 us to 106.5 us adds 100 us to every call (the per-call fixed overhead), so the report's 1 MiB
+     * AllReduce on one DGX H100 takes the bare model's time + 100 us, the time predict prints with the same file;
+     * the report names the file on its calibration line and in the variants table; none and auto print the line
+     * the other commands print.
+     */
+    @Test
+    void reportAndTuneTakeTheOptionAsPredictDoes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("slow-launch.yaml");
+        Files.writeString(file, "launchOverheadUs: 106.5\n");
+        Path spec = dir.resolve("one.yaml");
+        Files.writeString(spec, "cluster: dgx-h100\nsweeps:\n  - {collective: allreduce, min: 1M, max: 1M, datatype: "
+                + "float}\n");
+        CliRun rep = run("report", spec.toString(), "-o", dir.resolve("r").toString(), "--no-progress",
+                "--calibration", file.toString());
+        assertEquals(0, rep.code(), rep.err());
+        assertTrue(rep.out().contains("\ncalibration: " + file.toAbsolutePath() + "\n"), rep.out());
+        String csv = Files.readAllLines(dir.resolve("r/data/sweeps.csv")).get(1);
+        double reportUs = Double.parseDouble(csv.split(",")[5]);
+        String[] p = {"predict", "allreduce", "-c", "dgx-h100", "-b", "1M", "-e", "1M"};
+        double withFile = time(run(concat(p, "--calibration", file.toString())));
+        double bare = time(run(concat(p, "--calibration", "none")));
+        assertEquals(withFile, reportUs, 0.005, csv);
+        assertEquals(bare + 100, reportUs, 0.01, csv);
+        assertTrue(Files.readString(dir.resolve("r/index.html")).contains("<td class=l>slow-launch.yaml</td>"));
+        CliRun none = run("report", spec.toString(), "-o", dir.resolve("n").toString(), "--no-progress",
+                "--calibration", "none");
+        assertTrue(none.out().contains("\ncalibration: none (bare model)\n"), none.out());
+        CliRun tune = run("tune", "-c", "dgx-h100", "-e", "1M", "--calibration", "none", "allreduce");
+        assertEquals(0, tune.code(), tune.err());
+        assertTrue(tune.out().startsWith("calibration: none (bare model)\n"), tune.out());
+        CliRun auto = run("tune", "-c", "dgx-h100", "-e", "1M", "--calibration", "auto", "allreduce");
+        assertEquals(0, auto.code(), auto.err());
+        assertTrue(auto.out().startsWith("calibration: none shipped for hopper-1host-nvswitch"), auto.out());
+    }
+
+    /** @return the time (us) of the one size predict printed */
+    private static double time(CliRun r) {
+        assertEquals(0, r.code(), r.err());
+        return Double.parseDouble(rows(r.out()).get(0).trim().split(" +")[5]);
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -167,7 +167,7 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(names = {"--perf-params", "--calibration", "--params"}, paramLabel = "FILE", description = "performance"
             + " parameters: JSON or YAML with the field names of PerformanceParameters, or a 'collsim calibrate'"
             + " profile, or none for the bare model (the documented defaults); --params is the former name, kept"
-            + " (plan's --params is the model size); default: the shipped profile of the cluster's class"
+            + " (plan's --params is the model size); auto (default): the shipped profile of the cluster's class"
             + " (configs/calibration/auto), else the defaults")
     private Path params;
 

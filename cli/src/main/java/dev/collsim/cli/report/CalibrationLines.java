@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The report summary's calibration lines: one line per shipped profile, naming the variants that use it, instead of
- * one line per variant (five variants of one cluster class all get the same profile). Stateless.
+ * The report summary's calibration lines: one line per calibration used, naming the variants that use it, instead of
+ * one line per variant (five variants of one cluster class all get the same profile); a calibration every variant
+ * uses is the one {@code calibration: ...} line predict, compare, plan and tune print. Stateless.
  */
 final class CalibrationLines {
 
@@ -19,8 +20,9 @@ final class CalibrationLines {
     /**
      * @param selections the resolver's lines, each {@code VARIANT: calibration: WHAT} in resolution order
      *                   ({@code SimulatorResolver#selections})
-     * @return lines {@code calibration of VARIANT; VARIANT: WHAT}, one per distinct WHAT, in first-use order; a line
-     *         without the mark is kept as {@code calibration of LINE}
+     * @return {@code calibration: WHAT} when every variant uses the same WHAT, else lines
+     *         {@code calibration of VARIANT; VARIANT: WHAT}, one per distinct WHAT, in first-use order; a line without
+     *         the mark is kept as {@code calibration of LINE}
      */
     static List<String> group(List<String> selections) {
         Map<String, List<String>> byProfile = new LinkedHashMap<>();
@@ -32,6 +34,9 @@ final class CalibrationLines {
                 continue;
             }
             byProfile.computeIfAbsent(s.substring(i + MARK.length()), k -> new ArrayList<>()).add(s.substring(0, i));
+        }
+        if (out.isEmpty() && byProfile.size() == 1) {
+            return List.of("calibration: " + byProfile.keySet().iterator().next());
         }
         byProfile.forEach((what, variants) -> out.add("calibration of " + String.join("; ", variants) + ": " + what));
         return out;

@@ -153,8 +153,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--order", paramLabel = "ORDER", defaultValue = "tp-pp-dp", description = "rank order: tp-pp-dp"
             + " (default) or tp-dp-pp")
     private String order;
-    @Option(names = "--calibration", paramLabel = "PROFILE.yaml|none", description = "performance parameters: a "
-            + "'collsim calibrate' profile or parameters file, or none for the bare model; default: the shipped "
+    @Option(names = "--calibration", paramLabel = "FILE|none|auto", description = "performance parameters: a "
+            + "'collsim calibrate' profile or parameters file, or none for the bare model; auto (default): the shipped "
             + "profile of the cluster's class (configs/calibration/auto), else the defaults")
     private Path calibration;
 
@@ -223,7 +223,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
         CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology());
-        perf.line().ifPresent(l -> out.println("# " + l));
+        out.println("# " + perf.line());
         StepPlanner planner = new StepPlanner(new NcclPredictor(NcclVersion.DEFAULT, perf.parameters()), nccl,
                 rankOrder);
         StepPlan plan;

@@ -1,5 +1,6 @@
 package dev.collsim.cli.report;
 
+import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** {@code collsim report [SPEC.yaml] [-o DIR]}: a what-if report comparing a base cluster with its variants. */
+/** {@code collsim report [SPEC.yaml] [-o DIR] [--calibration FILE|none|auto]}: a what-if report comparing a base cluster with its variants. */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write a what-if report (HTML, charts, CSV, JSON) of a base cluster and its variants on"
             + " collective sweeps and training plans.",
@@ -48,6 +49,9 @@ public final class ReportCommand implements Callable<Integer> {
                     + " replaced (default: ${DEFAULT-VALUE})")
     private Path output;
 
+    @Option(names = "--calibration", paramLabel = "FILE|none|auto", description = CalibrationOption.REPORT_DESCRIPTION)
+    private Path calibration;
+
     @Option(names = "--no-progress", description = "do not draw a progress bar")
     private boolean noProgress;
 
@@ -72,7 +76,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     int runOrFail(ReportSpec s, String text, Path out, boolean progress) throws InputException {
         try {
-            WhatIfRun.run(s, text, out, spec.commandLine().getOut(), progress);
+            WhatIfRun.run(s, text, out, spec.commandLine().getOut(), progress, calibration);
             return ExitCodes.OK;
         } catch (UncheckedIOException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);

@@ -1,5 +1,6 @@
 package dev.collsim.cli.report;
 
+import dev.collsim.cli.CalibrationOption;
 import dev.collsim.io.InputException;
 import dev.collsim.reports.cluster.SimulatorResolver;
 import dev.collsim.reports.io.AtomicFolder;
@@ -39,12 +40,14 @@ public final class WhatIfRun {
      * @param output   the folder to write
      * @param out      where the summary goes
      * @param progressOn whether to draw a progress bar on stderr
+     * @param calibration the {@code --calibration} value, null when not given ({@link CalibrationOption})
      * @return the written report
-     * @throws InputException when a variant or a file named in the spec is invalid
+     * @throws InputException when a variant, a file named in the spec or the calibration file is invalid
      * @throws UncheckedIOException when the folder cannot be written (nothing is left half-written)
      */
     public static ReportWriter.Written run(ReportSpec spec, String specText, Path output, PrintWriter out,
-            boolean progressOn) throws InputException {
+            boolean progressOn, Path calibration) throws InputException {
+        String fallback = CalibrationOption.forReport(calibration, "--calibration");
         try {
             AtomicFolder.checkReplaceable(output.toAbsolutePath().normalize());
         } catch (IOException e) {
@@ -53,7 +56,7 @@ public final class WhatIfRun {
         ReportData data;
         try (Bar bar = progressOn ? new Bar(System.err) : null) {
             ProgressListener listener = bar == null ? ProgressListener.NONE : bar;
-            SimulatorResolver resolver = new SimulatorResolver();
+            SimulatorResolver resolver = SimulatorResolver.withFallback(fallback);
             data = new ReportRunner(resolver, new IngestMeasurements(), listener).run(spec);
             if (bar != null) {
                 bar.step("writing charts and HTML");

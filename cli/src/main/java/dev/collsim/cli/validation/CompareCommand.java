@@ -1,5 +1,6 @@
 package dev.collsim.cli.validation;
 
+import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
@@ -59,10 +60,10 @@ public final class CompareCommand implements Callable<Integer> {
     @Mixin
     private ClusterOption cluster;
 
-    @Option(names = "--calibration", paramLabel = "PROFILE.yaml|none",
+    @Option(names = "--calibration", paramLabel = "PROFILE.yaml|none|auto",
             description = "calibration profile from 'collsim calibrate' (predictions then carry its band: the 95%% band"
                     + " of its fit, or of its leave-one-out residuals for a shipped one), or none for "
-                    + "the bare model; default: the shipped profile of each run's cluster class "
+                    + "the bare model; auto (default): the shipped profile of each run's cluster class "
                     + "(configs/calibration/auto), named on the first lines")
     private Path calibration;
 
@@ -85,19 +86,19 @@ public final class CompareCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--nccl-version: " + e.getMessage(), ExitCodes.USAGE);
         }
-        boolean bare = calibration != null && "none".equals(calibration.toString());
+        boolean bare = CalibrationOption.none(calibration);
         Comparer fixed = null;
         Set<String> lines = new LinkedHashSet<>();
         if (bare) {
-            lines.add("calibration: none (bare model)");
-        } else if (calibration != null) {
+            lines.add(CalibrationOption.NONE_LINE);
+        } else if (!CalibrationOption.auto(calibration)) {
             InputFiles.require(calibration, "--calibration");
             CalibrationProfile.Loaded l = CalibrationProfile.load(calibration);
             Calibration cal = l.calibration();
             fixed = l.band().map(b -> Comparer.withBand(v, cal.parameters(), b, AutoProfile.PROFILE_BAND))
                     .orElseGet(() -> new Comparer(v, cal.parameters(), cal::sigmaUs));
-            lines.add("calibration " + calibration + " (fitted on " + cal.sources().size() + " dataset(s), "
-                    + cal.nPoints() + " points)");
+            lines.add(CalibrationOption.fileLine(calibration) + " (fitted on " + cal.sources().size()
+                    + " dataset(s), " + cal.nPoints() + " points)");
         }
         Map<String, Comparer> auto = new HashMap<>();
         List<DatasetComparison> out = new ArrayList<>();

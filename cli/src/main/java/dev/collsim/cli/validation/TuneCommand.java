@@ -1,5 +1,6 @@
 package dev.collsim.cli.validation;
 
+import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
@@ -44,7 +45,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code collsim tune [-c CLUSTER] [--calibration PROFILE | -m FILE...] [-o DIR] [COLLECTIVE...]}. */
+/** {@code collsim tune [-c CLUSTER] [--calibration PROFILE|none|auto | -m FILE...] [-o DIR] [COLLECTIVE...]}. */
 @Command(name = "tune", mixinStandardHelpOptions = true,
         description = {"Advise NCCL settings (a tuner plugin file, NCCL_ALGO/NCCL_PROTO) where collsim predicts"
                 + " a faster choice than NCCL's.",
@@ -71,8 +72,10 @@ public final class TuneCommand implements Callable<Integer> {
             + " reducescatter, broadcast, reduce; nccl-tests names also work); default: all five")
     private List<String> collectives;
 
-    @Option(names = "--calibration", paramLabel = "PROFILE", description = "a 'collsim calibrate' profile: its "
-            + "parameters and the p90 of its fit residuals as the band")
+    @Option(names = "--calibration", paramLabel = "PROFILE|none|auto", description = "a 'collsim calibrate' profile:"
+            + " its parameters and the p90 of its fit residuals as the band; none: the bare model and its band; auto"
+            + " (default without -m): the shipped profile of the cluster's class (configs/calibration/auto), else the"
+            + " bare model")
     private Path calibration;
 
     @Option(names = {"-m", "--measured"}, arity = "1..*", paramLabel = "FILE", description = "measurement files or "
@@ -116,8 +119,9 @@ public final class TuneCommand implements Callable<Integer> {
         MeasuredFiles.Batch batch = measured == null ? new MeasuredFiles.Batch(List.of(), 0)
                 : MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
         List<Dataset> data = batch.datasets();
-        Model model = model(data, out);
         Placed placed = placed(data);
+        Model model = model(data, placed.topology(), out);
+        out.println(model.line());
         NcclPredictor predictor = new NcclPredictor(version, model.params());
         List<TuneOutput.Part> parts = new ArrayList<>();
         for (List<Gpu> r : placed.rankSets()) {
@@ -138,20 +142,28 @@ public final class TuneCommand implements Callable<Integer> {
         return batch.exitCode(ExitCodes.OK);
     }
 
-    private record Model(PerformanceParameters params, TuningBand band, String label) {
+    /**
+     * @param line what was used, as the one {@code calibration: ...} line every command prints
+     *             ({@link CalibrationOption})
+     */
+    private record Model(PerformanceParameters params, TuningBand band, String label, String line) {
     }
 
     private record Placed(Topology topology, List<List<Gpu>> rankSets) {
     }
 
-    private Model model(List<Dataset> data, PrintWriter out) throws InputException {
-        if (calibration != null) {
+    private Model model(List<Dataset> data, Topology topo, PrintWriter out) throws InputException {
+        if (!CalibrationOption.none(calibration) && !CalibrationOption.auto(calibration)) {
             InputFiles.require(calibration, "--calibration");
             Calibration c = CalibrationProfile.read(calibration);
-            return new Model(c.parameters(), band(c), "calibration profile " + calibration.getFileName());
+            return new Model(c.parameters(), band(c), "calibration profile " + calibration.getFileName(),
+                    CalibrationOption.fileLine(calibration));
         }
         if (data.isEmpty()) {
-            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED, "default parameters");
+            CalibrationOption.Resolved r = CalibrationOption.resolve(calibration, "--calibration", topo);
+            return r.shipped().map(c -> new Model(c.parameters(), band(c), "shipped calibration profile", r.line()))
+                    .orElseGet(() -> new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED,
+                            "default parameters", r.line()));
         }
         Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
@@ -166,11 +178,12 @@ public final class TuneCommand implements Callable<Integer> {
         if (fit.isEmpty()) {
             out.println("note: no accepted fit of the measurements (see collsim calibrate); default parameters and "
                     + "the uncalibrated band are used");
-            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED, "default parameters (fit refused)");
+            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED, "default parameters (fit refused)",
+                    CalibrationOption.NONE_LINE);
         }
-        return new Model(fit.get().parameters(), band(fit.get()), "fitted on " + fit.get().nPoints()
-                + " measured points (" + String.join(", ", fit.get().fitted().stream().map(v -> v.name()).toList())
-                + ")");
+        String fitted = "fitted on " + fit.get().nPoints() + " measured points (" + String.join(", ",
+                fit.get().fitted().stream().map(v -> v.name()).toList()) + ")";
+        return new Model(fit.get().parameters(), band(fit.get()), fitted, "calibration: " + fitted + " (-m)");
     }
 
     private static TuningBand band(Calibration c) {

@@ -15,6 +15,13 @@ class CalibrationLinesTest {
                 "calibration of GB200: b.yaml (y)"), CalibrationLines.group(in));
     }
 
+    /** One calibration for every variant is the single line predict, compare, plan and tune print. */
+    @Test
+    void oneCalibrationForEveryVariantIsTheCommandsLine() {
+        List<String> in = List.of("base: calibration: none (bare model)", "1 host: calibration: none (bare model)");
+        assertEquals(List.of("calibration: none (bare model)"), CalibrationLines.group(in));
+    }
+
     @Test
     void aLineWithoutTheMarkIsKept() {
         assertEquals(List.of("calibration of odd"), CalibrationLines.group(List.of("odd")));

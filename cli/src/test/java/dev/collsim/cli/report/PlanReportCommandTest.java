@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.cli.CliRun;
-import dev.collsim.reports.io.AtomicFolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -191,29 +189,6 @@ class PlanReportCommandTest {
         assertEquals(0, r.code());
         assertTrue(r.out().contains("built-in what-if report"), r.out());
         assertTrue(r.out().contains("plan") && r.out().contains("report"), r.out());
-    }
-
-    /**
-     * The main job: {@code collsim} with no arguments writes ./collsim-report/ (here: the module folder, removed
-     * afterwards) and prints the summary, one row per variant of the built-in spec (base and five variants).
-     */
-    @Test
-    void noArgumentsRunsTheBuiltinReport() throws IOException {
-        Path out = Path.of(WhatIfRun.DEFAULT_OUTPUT).toAbsolutePath();
-        try {
-            CliRun r = run();
-            assertEquals(0, r.code(), r.err());
-            assertTrue(r.out().contains("NIC 200 Gb/s") && r.out().contains("32 hosts"), r.out());
-            assertTrue(r.out().contains("Report: " + out.resolve("index.html")), r.out());
-            assertTrue(Files.isRegularFile(out.resolve("index.html")));
-            assertTrue(Files.isRegularFile(out.resolve("charts/algorithm-map.png")));
-        } finally {
-            if (Files.isRegularFile(out.resolve(AtomicFolder.MARKER))) {
-                try (Stream<Path> s = Files.walk(out)) {
-                    s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
-            }
-        }
     }
 
     /**

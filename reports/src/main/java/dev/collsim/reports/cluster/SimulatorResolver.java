@@ -47,10 +47,23 @@ public final class SimulatorResolver implements VariantResolver {
     private final Set<String> selections = new LinkedHashSet<>();
     private final Map<String, CollectivePredictor> auto = new HashMap<>();
     private final Map<String, String> autoLabels = new HashMap<>();
+    private final String fallback;
 
     /** A resolver that reads calibration profiles as {@link #profilePredictor} does. */
     public SimulatorResolver() {
-        this(SimulatorResolver::profilePredictor);
+        this(SimulatorResolver::profilePredictor, null);
+    }
+
+    /**
+     * A resolver that reads calibration profiles as {@link #profilePredictor} does, with a calibration for the
+     * variants that name none ({@code collsim report --calibration}).
+     *
+     * @param fallback for variants without {@code calibration}: null for the shipped profile of their cluster's class,
+     *                 {@code none} for the bare model, or an absolute path of a profile or parameters file
+     * @return the resolver
+     */
+    public static SimulatorResolver withFallback(String fallback) {
+        return new SimulatorResolver(SimulatorResolver::profilePredictor, fallback);
     }
 
     /**
@@ -75,13 +88,19 @@ public final class SimulatorResolver implements VariantResolver {
      *                   read profiles (a variant naming one is then an input error)
      */
     public SimulatorResolver(Function<String, CollectivePredictor> calibrated) {
+        this(calibrated, null);
+    }
+
+    private SimulatorResolver(Function<String, CollectivePredictor> calibrated, String fallback) {
         this.calibrated = calibrated;
+        this.fallback = fallback;
     }
 
     /**
-     * @return one line per variant that got a shipped calibration profile (a variant without {@code calibration}
-     *         gets the profile of its cluster's class, {@link ProfileSelector}; {@code calibration: none} the bare
-     *         model), in resolution order
+     * @return one line per variant, {@code VARIANT: calibration: WHAT}, in resolution order: a variant without
+     *         {@code calibration} gets the resolver's fallback, by default the profile of its cluster's class
+     *         ({@link ProfileSelector}, whose line says when none ships and the bare model is used);
+     *         {@code calibration: none} the bare model; a file that file
      */
     public List<String> selections() {
         return List.copyOf(selections);
@@ -89,7 +108,11 @@ public final class SimulatorResolver implements VariantResolver {
 
     @Override
     public String calibrationLabel(VariantSpec variant) {
-        return variant.calibration() != null ? variant.calibration() : autoLabels.getOrDefault(variant.name(), "");
+        if (variant.calibration() != null) {
+            return variant.calibration();
+        }
+        return fallback != null ? Path.of(fallback).getFileName().toString()
+                : autoLabels.getOrDefault(variant.name(), "");
     }
 
     @Override
@@ -112,27 +135,7 @@ public final class SimulatorResolver implements VariantResolver {
         } catch (IllegalArgumentException e) {
             throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, e.getMessage()));
         }
-        CollectivePredictor predictor = plain;
-        if (v.calibration() == null) {
-            ProfileSelector.Choice choice = ProfileSelector.select(t);
-            if (choice.calibration().isPresent()) {
-                predictor = auto.computeIfAbsent(choice.profileClass().key(), k -> new NcclPredictor(
-                        NcclVersion.DEFAULT, choice.calibration().get().parameters()));
-                selections.add(v.name() + ": " + choice.line());
-                autoLabels.put(v.name(), "auto: " + choice.profileClass().key() + ".yaml");
-            }
-        } else if (!"none".equals(v.calibration())) {
-            if (calibrated == null) {
-                throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
-                        "this build cannot read calibration profiles yet; remove 'calibration'"));
-            }
-            try {
-                predictor = calibrated.apply(spec.folder().resolve(v.calibration()).toString());
-            } catch (IllegalArgumentException e) {
-                throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
-                        e.getMessage()));
-            }
-        }
+        CollectivePredictor predictor = predictor(spec, v, field, t);
         if (v.backend().flow()) {
             predictor = new FlowPredictor(predictor, FlowPredictor.Mode.SLOWER, v.backend().routing(),
                     v.backend().seed());
@@ -146,6 +149,39 @@ public final class SimulatorResolver implements VariantResolver {
         };
         int perHost = v.edits().hostType() == null ? b.gpusPerHost() : t.gpusOf(0).size();
         return new ResolvedVariant(v, t, predictor, withHosts, perHost);
+    }
+
+    /** The variant's predictor by its calibration (its own, else the fallback, else its class's shipped profile). */
+    private CollectivePredictor predictor(ReportSpec spec, VariantSpec v, String field, Topology t)
+            throws InputException {
+        String cal = v.calibration() != null ? v.calibration() : fallback;
+        if (cal == null) {
+            ProfileSelector.Choice choice = ProfileSelector.select(t);
+            selections.add(v.name() + ": " + choice.line());
+            if (choice.calibration().isEmpty()) {
+                return plain;
+            }
+            autoLabels.put(v.name(), "auto: " + choice.profileClass().key() + ".yaml");
+            return auto.computeIfAbsent(choice.profileClass().key(), k -> new NcclPredictor(
+                    NcclVersion.DEFAULT, choice.calibration().get().parameters()));
+        }
+        if ("none".equals(cal)) {
+            selections.add(v.name() + ": " + ProfileSelector.NONE_LINE);
+            return plain;
+        }
+        if (calibrated == null) {
+            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
+                    "this build cannot read calibration profiles yet; remove 'calibration'"));
+        }
+        String file = v.calibration() != null ? spec.folder().resolve(cal).toString() : cal;
+        try {
+            CollectivePredictor p = calibrated.apply(file);
+            selections.add(v.name() + ": calibration: " + (v.calibration() != null ? cal : file));
+            return p;
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
+                    e.getMessage()));
+        }
     }
 
     private Topology cluster(ClusterSource b, ClusterEdits edits) {

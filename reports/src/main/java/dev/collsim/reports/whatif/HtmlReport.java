@@ -41,6 +41,13 @@ public final class HtmlReport {
     private static final Pattern NUMERIC = Pattern.compile("-|[-+]?[0-9][0-9.,]*(\\.\\.[0-9][0-9.,]*|-[0-9.]+)?"
             + "\\s*[KMGT]?(B|%|ms|us|GB/s)?");
 
+    /** The note under the variants table: what its calibration column means. */
+    static final String CALIBRATION_LEGEND = "calibration: the performance parameters a variant is predicted with."
+            + " \"-\": no calibration profile ships for the variant's cluster class (configs/calibration/auto), so the"
+            + " bare model (PerformanceParameters.DEFAULTS) and its band are used; \"auto: KEY.yaml\": the profile"
+            + " shipped for class KEY; \"none\": the bare model, asked for (--calibration none or the variant's"
+            + " 'calibration: none'); a file name: the profile or parameters file the spec or --calibration names.";
+
     private HtmlReport() {
     }
 
@@ -76,11 +83,13 @@ public final class HtmlReport {
                     : v.ncclEnv())).append("</td><td class=l>").append(esc(v.calibration().isEmpty() ? "-"
                     : v.calibration())).append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
         }
-        h.append("</table>\n");
+        h.append("</table>\n<p class=note>").append(esc(CALIBRATION_LEGEND)).append("</p>\n");
         if (!d.sweeps().isEmpty()) {
             h.append("<h2>Collectives</h2>\n");
             charts.stream().filter(c -> c.stem().startsWith("busbw-")).forEach(c -> {
                 figure(h, c, pngs, live);
+                String time = "time-" + c.stem().substring("busbw-".length());
+                charts.stream().filter(t -> t.stem().equals(time)).forEach(t -> figure(h, t, pngs, live));
                 sweepTable(h, d.sweeps().stream().filter(r -> InteractiveCharts.busBwStem(r).equals(c.stem()))
                         .toList());
             });

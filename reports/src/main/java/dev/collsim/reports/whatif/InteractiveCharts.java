@@ -33,6 +33,8 @@ public final class InteractiveCharts {
             List<ReportData.MeasuredRow> meas = d.measured().stream()
                     .filter(m -> m.collective().equals(coll) && m.variant().equals(base)).toList();
             out.put(busBwStem(e.getValue().get(0)), SweepChartJson.busBw(e.getKey() + ": busbw by variant", e.getValue(), meas));
+            out.put(timeStem(e.getValue().get(0)), SweepChartJson.time(e.getKey() + ": time by variant", e.getValue(),
+                    meas));
         }
         if (!d.measured().isEmpty()) {
             out.put("predicted-vs-measured", SweepChartJson.predictedVsMeasured("Predicted vs measured (" + base
@@ -54,5 +56,10 @@ public final class InteractiveCharts {
     /** @return the stem of the busbw chart of the row's collective and data type, e.g. busbw-allreduce-bfloat16 */
     static String busBwStem(ReportData.SweepRow r) {
         return ("busbw-" + r.collective() + " " + r.dataType()).toLowerCase(Locale.ROOT).replace(' ', '-');
+    }
+
+    /** @return the stem of the time chart of the row's collective and data type, e.g. time-allreduce-bfloat16 */
+    static String timeStem(ReportData.SweepRow r) {
+        return "time-" + busBwStem(r).substring("busbw-".length());
     }
 }

@@ -6,6 +6,7 @@ import dev.collsim.reports.chart.PredictedVsMeasuredChart;
 import dev.collsim.reports.chart.ScalingChart;
 import dev.collsim.reports.chart.StepBreakdownChart;
 import dev.collsim.reports.chart.SweepSeries;
+import dev.collsim.reports.chart.TimeChart;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,6 +66,10 @@ public final class ReportCharts {
                     + " dashed lines: each variant's hardware bound, independent of size (the highest bound of the algorithms"
                     + " chosen in the sweep); variants sharing a bound are drawn once and named together in its legend entry.",
                     BusBwChart.create(e.getKey() + ": busbw by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
+            out.add(new Named(InteractiveCharts.timeStem(e.getValue().get(0)), "Predicted time of one " + e.getKey()
+                    + " call against size for every variant, both axes logarithmic, as nccl-tests users read the"
+                    + " latency regime (small sizes, where busbw is near 0); open squares: measured times.",
+                    TimeChart.create(e.getKey() + ": time by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
         }
         if (!d.measured().isEmpty()) {
             List<PredictedVsMeasuredChart.Pair> pairs = d.measured().stream().map(m ->

@@ -16,7 +16,8 @@ import java.util.Map;
  * fell in the top decade), each variant's size-independent hardware bound as a dashed line in the variant's
  * colour (variants with the same bound drawn once and named together in its legend entry, so no label can overlap
  * another), the measured points, and predicted against measured time. Every
- * point carries its numbers for the tooltip. Stateless.
+ * point carries its numbers for the tooltip; and the same sweeps as time against size on log-log axes ({@link #time}),
+ * where the small sizes can be read. Stateless.
  */
 final class SweepChartJson {
 
@@ -68,6 +69,47 @@ final class SweepChartJson {
             legend.add(m.get("name").asText());
         }
         ChartJson.legend(o, legend, icons);
+        return o;
+    }
+
+    /**
+     * @param title    chart title
+     * @param rows     the sweep rows of one collective and data type, every variant
+     * @param measured measured points of the base variant for that collective (may be empty)
+     * @return time (us) against size per variant, both axes logarithmic (size log2, time log10 from the power of 10
+     *         at or below the shortest time to the one at or above the longest), measured times as open squares:
+     *         the latency regime a linear busbw axis flattens to 0 stays readable
+     */
+    static ObjectNode time(String title, List<ReportData.SweepRow> rows, List<ReportData.MeasuredRow> measured) {
+        Map<String, List<ReportData.SweepRow>> byVariant = new LinkedHashMap<>();
+        rows.forEach(r -> byVariant.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(r));
+        long minSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).min().orElse(1);
+        long maxSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(1);
+        double lo = rows.stream().mapToDouble(ReportData.SweepRow::timeUs).filter(t -> t > 0).min().orElse(1);
+        double hi = rows.stream().mapToDouble(ReportData.SweepRow::timeUs).max().orElse(1);
+        for (ReportData.MeasuredRow m : measured) {
+            lo = m.measuredUs() > 0 ? Math.min(lo, m.measuredUs()) : lo;
+            hi = Math.max(hi, m.measuredUs());
+        }
+        ObjectNode o = ChartJson.base(title, "bytes", "us");
+        o.set("xAxis", ChartJson.axis("message size (bytes)", true, 2, minSize, maxSize));
+        o.set("yAxis", ChartJson.nameOnTop(ChartJson.axis("time (us), log scale", true, 10, ChartJson.floor10(lo),
+                ChartJson.ceil10(hi))));
+        ArrayNode series = o.putArray("series");
+        List<String> names = new ArrayList<>(byVariant.keySet());
+        List<String> legend = new ArrayList<>(names);
+        for (int i = 0; i < names.size(); i++) {
+            ObjectNode s = curve(names.get(i), byVariant.get(names.get(i)), color(i));
+            s.get("data").forEach(p -> ((ArrayNode) p.get("value")).set(1, p.get("tip").get("time us")));
+            series.add(s);
+        }
+        if (!measured.isEmpty()) {
+            ObjectNode m = measuredPoints(measured);
+            m.get("data").forEach(p -> ((ArrayNode) p.get("value")).set(1, p.get("tip").get("measured time us")));
+            series.add(m);
+            legend.add(m.get("name").asText());
+        }
+        ChartJson.legend(o, legend, Map.of());
         return o;
     }
 

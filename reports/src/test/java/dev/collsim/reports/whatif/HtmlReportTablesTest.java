@@ -35,6 +35,18 @@ class HtmlReportTablesTest {
         assertTrue(html.contains("5 points; absolute error of time median 10.0%, p90 50.0%, max 50.0%"), html);
     }
 
+    /** The variants table is followed by the legend of its calibration column, which says what "-" means. */
+    @Test
+    void theCalibrationColumnHasALegendUnderTheTable() {
+        String html = HtmlReport.render(measured(List.of()), List.of(), Map.of(), List.of(), "now");
+        int table = html.indexOf("<th class=l>calibration</th>");
+        int legend = html.indexOf("<p class=note>calibration: ");
+        assertTrue(table >= 0 && legend > table && html.indexOf("</table>", table) < legend, html);
+        String note = html.substring(legend, html.indexOf("</p>", legend));
+        assertTrue(note.contains("&quot;-&quot;: no calibration profile ships for the variant's cluster class"), note);
+        assertTrue(note.contains("bare model") && note.contains("band"), note);
+    }
+
     @Test
     void numbersAreRightAlignedAndTextLeftAligned() {
         for (String n : List.of("372.2 GB/s", "77.5%", "23,349", "22454.8 ms", "0.0-1.1 %", "8..128K", "-", "256")) {

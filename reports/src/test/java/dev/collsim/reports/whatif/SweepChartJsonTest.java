@@ -163,4 +163,37 @@ class SweepChartJsonTest {
         ChartJson.legend(o, names, Map.of());
         assertEquals(172, o.at("/grid/top").asInt());
     }
+
+    /**
+     * The time chart draws each row's time, not its busbw, on log axes: sizes 1 KiB .. 1 MiB (log2), times from
+     * {@link #timed}: 12.5 us at 1 KiB and 2,000 us at 1 MiB for A, 20 us and 1,500 us for B, measured 40 us at
+     * 1 MiB (below both: the y axis still spans it). y spans the powers of 10 around them: floor10(12.5) = 10 and
+     * ceil10(2000) = 10,000.
+     */
+    @Test
+    void timeChartIsLogLogAndDrawsTheTimes() {
+        List<ReportData.SweepRow> rows = List.of(timed("A", 1024, 12.5, 0.08), timed("A", 1 << 20, 2000, 0.5),
+                timed("B", 1024, 20, 0.05), timed("B", 1 << 20, 1500, 0.7));
+        ReportData.MeasuredRow m = new ReportData.MeasuredRow("A", "AllReduce", "/x/meas.txt", 1 << 20, 40, 2000, 26,
+                4900);
+        ObjectNode o = SweepChartJson.time("t", rows, List.of(m));
+        assertEquals("log", o.get("xAxis").get("type").asText());
+        assertEquals(2, o.get("xAxis").get("logBase").asInt());
+        assertEquals("log", o.get("yAxis").get("type").asText());
+        assertEquals(10, o.get("yAxis").get("logBase").asInt());
+        assertEquals(10.0, o.get("yAxis").get("min").asDouble(), 1e-12);
+        assertEquals(10_000.0, o.get("yAxis").get("max").asDouble(), 1e-12);
+        assertEquals("us", o.get("collsim").get("y").asText());
+        JsonNode a = series(o, "A").get("data");
+        assertEquals(12.5, a.get(0).get("value").get(1).asDouble(), 0.0);
+        assertEquals(2000.0, a.get(1).get("value").get(1).asDouble(), 0.0);
+        assertEquals(1500.0, series(o, "B").get("data").get(1).get("value").get(1).asDouble(), 0.0);
+        assertEquals(40.0, series(o, "measured: meas.txt").get("data").get(0).get("value").get(1).asDouble(), 0.0);
+    }
+
+    /** A row with its time and a busbw unlike it, so a chart drawing busbw instead of time is caught. */
+    private static ReportData.SweepRow timed(String variant, long size, double timeUs, double busBw) {
+        return new ReportData.SweepRow(variant, "AllReduce", "float", 8, size, timeUs, busBw, busBw, 500, "Ring",
+                "Simple", 16, -1, "links", "analytical");
+    }
 }

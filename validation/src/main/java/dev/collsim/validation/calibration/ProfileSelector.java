@@ -25,6 +25,9 @@ public final class ProfileSelector {
     /** Class-path folder of the shipped profiles (the repository's {@code configs/calibration/auto}). */
     public static final String DIR = "configs/calibration/auto";
 
+    /** The line every command prints when the bare model is asked for ({@code --calibration none}). */
+    public static final String NONE_LINE = "calibration: none (bare model)";
+
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private ProfileSelector() {

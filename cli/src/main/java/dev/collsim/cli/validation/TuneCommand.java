@@ -55,8 +55,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "size: the plugin runs unmatched calls on one channel), the NCCL_ALGO/NCCL_PROTO/"
                 + "NCCL_MAX_NCHANNELS settings where one setting suffices "
                 + "(nccl_env.sh) and a table (tune.txt). The band is the p90 of the calibration fit's residuals "
-                + "(--calibration, or a fit of -m measurements); with neither, the default model's median error "
-                + "over the public datasets (collsim accuracy prints it)."},
+                + "(--calibration, or a fit of -m measurements); with neither (or --calibration auto), that of the "
+                + "profile shipped for the cluster's class, else (and with --calibration none) the default model's "
+                + "median error over the public datasets (collsim accuracy prints it)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file (with -m: no file could be read)",
             "6:advice written, but -m files that could not be read were skipped (each named on stderr with why)"})

@@ -19,7 +19,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
-/** {@code collsim report [SPEC.yaml] [-o DIR] [--calibration FILE|none|auto]}: a what-if report comparing a base cluster with its variants. */
+/**
+ * {@code collsim report [SPEC.yaml] [-o DIR] [--calibration FILE|none|auto]}: a what-if report comparing a base
+ * cluster with its variants.
+ */
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write a what-if report (HTML, charts, CSV, JSON) of a base cluster and its variants on"
             + " collective sweeps and training plans.",

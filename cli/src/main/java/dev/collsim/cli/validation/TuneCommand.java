@@ -179,8 +179,8 @@ public final class TuneCommand implements Callable<Integer> {
         if (fit.isEmpty()) {
             out.println("note: no accepted fit of the measurements (see collsim calibrate); default parameters and "
                     + "the uncalibrated band are used");
-            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED, "default parameters (fit refused)",
-                    CalibrationOption.NONE_LINE);
+            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED,
+                    "default parameters (fit refused)", CalibrationOption.NONE_LINE);
         }
         String fitted = "fitted on " + fit.get().nPoints() + " measured points (" + String.join(", ",
                 fit.get().fitted().stream().map(v -> v.name()).toList()) + ")";

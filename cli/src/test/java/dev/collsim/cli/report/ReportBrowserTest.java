@@ -40,8 +40,8 @@ class ReportBrowserTest {
         String html = Files.readString(out.resolve("index.html"));
         assertFalse(Pattern.compile("src=\"https?:").matcher(html).find(), "the page must load nothing from the web");
         List<String> charts = CHART.matcher(html).results().map(m -> m.group(1)).toList();
-        // The spec has 2 sweeps (allreduce, alltoall), each with a busbw chart and a time chart under it, and 2 plans,
-        // each with a step chart; only the first plan sets scaling-max-gpus, so one scaling chart: 7 interactive charts.
+        // The spec has 2 sweeps (allreduce, alltoall), each with a busbw chart and a time chart under it, and 2
+        // plans, each with a step chart; only the first plan sets scaling-max-gpus, so one scaling chart: 7 charts.
         assertEquals(List.of("busbw-allreduce-bfloat16", "time-allreduce-bfloat16", "busbw-alltoall-bfloat16",
                 "time-alltoall-bfloat16", "step-1", "scaling-1", "step-2"), charts);
         String rendered = dumpDom(browser, out.resolve("index.html"), tmp, 1400, "rendering the report");

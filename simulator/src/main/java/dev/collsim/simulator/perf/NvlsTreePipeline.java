@@ -77,20 +77,34 @@ public final class NvlsTreePipeline {
             double fillChunks, double busPerChannel) {
         long chunk = NvlsLoop.chunk(Algorithm.NVLS_TREE, plan, table, buffSize, channels, nBytes);
         double channelChunk = channelChunkBytes(chunk, NvlsLoop.heads(plan), nBytes, channels);
-        return fillUs(NetHops.of(Collective.ALL_REDUCE, Algorithm.NVLS_TREE, plan), fillChunks, channelChunk,
-                busPerChannel);
+        int stagesAhead = Math.min(iterations(nBytes, channels, channelChunk),
+                NetHops.of(Collective.ALL_REDUCE, Algorithm.NVLS_TREE, plan) + 1);
+        return fillUs(stagesAhead, fillChunks, channelChunk, busPerChannel);
+    }
+
+    /**
+     * Iterations of one channel's loop: ceil((nBytes / channels) / channelChunk), at least 1.
+     *
+     * @param nBytes       bytes of the call
+     * @param channels     channels of the call, >= 1
+     * @param channelChunk {@link #channelChunkBytes}, bytes, > 0
+     * @return iterations, >= 1
+     */
+    static int iterations(long nBytes, int channels, double channelChunk) {
+        double perChannel = (double) nBytes / Math.max(1, channels);
+        return (int) Math.max(1, Math.ceil(perChannel / channelChunk - 1e-9));
     }
 
     /**
      * The fill (class comment).
      *
-     * @param hops          network steps of the tree ({@link NetHops#of}), >= 0
+     * @param stagesAhead   stage times before the pipe delivers at its rate: min(iterations, hops + 1), >= 1
      * @param fillChunks    {@link PerformanceParameters#pipelineFillChunks}
      * @param channelChunk  {@link #channelChunkBytes}, bytes
      * @param busPerChannel bus bandwidth of one channel, GB/s (1e9 B/s), > 0
      * @return microseconds
      */
-    static double fillUs(int hops, double fillChunks, double channelChunk, double busPerChannel) {
-        return fillChunks * (hops + 1) * channelChunk / (1000.0 * busPerChannel);
+    static double fillUs(int stagesAhead, double fillChunks, double channelChunk, double busPerChannel) {
+        return fillChunks * stagesAhead * channelChunk / (1000.0 * busPerChannel);
     }
 }

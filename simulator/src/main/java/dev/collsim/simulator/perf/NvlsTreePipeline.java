@@ -21,13 +21,14 @@ import dev.collsim.simulator.tuning.CostTable;
  * and the NVLS multicast. The kernel runs each stage in its own warps (scatter, reduce-and-send-up, receive-down-and-
  * multicast, gather), so the stages of different iterations overlap; a stage passes one iteration on only when the
  * whole of it has arrived (Simple protocol, one step per chunk: {@code ProtoSimple<1, 1>}). A channel has
- * {@code iterations = ceil((nBytes / channels) / channelChunk)} of them ({@code elemOffset += loopCount}), and the
+ * {@code iterations = (nBytes / channels) / channelChunk} of them ({@code elemOffset += loopCount}; a last partial
+ * one counts as its fraction, as its stage times are that fraction of a whole one's), and the
  * fill counts one stage time per iteration ahead of the pipe's output, up to the hops + 1 stages a full pipe holds
  * ahead of its last one:
  *
  * <pre>
  *   channelChunk = min(heads x chunk, nBytes / channels)                     (bytes, one iteration of a channel)
- *   iterations   = ceil(nBytes / channels / channelChunk)
+ *   iterations   = max(1, nBytes / channels / channelChunk)                 (continuous)
  *   fill_us      = pipelineFillChunks x min(iterations, hops + 1) x channelChunk / (1000 x busPerChannel)
  * </pre>
  *
@@ -89,22 +90,23 @@ public final class NvlsTreePipeline {
             double fillChunks, double busPerChannel) {
         long chunk = NvlsLoop.chunk(Algorithm.NVLS_TREE, plan, table, buffSize, channels, nBytes);
         double channelChunk = channelChunkBytes(chunk, NvlsLoop.heads(plan), nBytes, channels);
-        int stagesAhead = Math.min(iterations(nBytes, channels, channelChunk),
+        double stagesAhead = Math.min(iterations(nBytes, channels, channelChunk),
                 NetHops.of(Collective.ALL_REDUCE, Algorithm.NVLS_TREE, plan) + 1);
         return fillUs(stagesAhead, fillChunks, channelChunk, busPerChannel);
     }
 
     /**
-     * Iterations of one channel's loop: ceil((nBytes / channels) / channelChunk), at least 1.
+     * Iterations of one channel's loop, as a continuous count: (nBytes / channels) / channelChunk, at least 1. A last
+     * iteration of a fraction of channelChunk passes each stage in that fraction of a stage time, so counting it
+     * whole would add a full stage time for a few bytes more than a whole number of iterations.
      *
      * @param nBytes       bytes of the call
      * @param channels     channels of the call, >= 1
      * @param channelChunk {@link #channelChunkBytes}, bytes, > 0
      * @return iterations, >= 1
      */
-    static int iterations(long nBytes, int channels, double channelChunk) {
-        double perChannel = (double) nBytes / Math.max(1, channels);
-        return (int) Math.max(1, Math.ceil(perChannel / channelChunk - 1e-9));
+    static double iterations(long nBytes, int channels, double channelChunk) {
+        return Math.max(1.0, (double) nBytes / Math.max(1, channels) / channelChunk);
     }
 
     /**
@@ -116,7 +118,7 @@ public final class NvlsTreePipeline {
      * @param busPerChannel bus bandwidth of one channel, GB/s (1e9 B/s), > 0
      * @return microseconds
      */
-    static double fillUs(int stagesAhead, double fillChunks, double channelChunk, double busPerChannel) {
+    static double fillUs(double stagesAhead, double fillChunks, double channelChunk, double busPerChannel) {
         return fillChunks * stagesAhead * channelChunk / (1000.0 * busPerChannel);
     }
 }

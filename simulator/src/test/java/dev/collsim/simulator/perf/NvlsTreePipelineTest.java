@@ -21,15 +21,17 @@ class NvlsTreePipelineTest {
     /**
      * Iterations of one channel: 2 x 8 H100, 16 channels, 8 heads. 4 MiB: 32 KiB chunk, 262144 B per channel =
      * one iteration of 8 x 32 KiB. 16 MiB: 64 KiB chunk, 1 MiB per channel / 524288 = 2. 64 MiB on 4 nodes (64 KiB
-     * chunk, src/transport/nvls.cc treeMax): 4 MiB per channel / 524288 = 8. 1 MiB + 1 B over 16 channels of
-     * 32768 B: 65536.06 B per channel -> 3 (ceil).
+     * chunk, src/transport/nvls.cc treeMax): 4 MiB per channel / 524288 = 8. 8558603 B over 16 channels (64 KiB
+     * chunk): 534912.6875 B per channel / 524288 = 1.020265 (a last iteration of 10624.7 B counts as its fraction).
+     * 1 MiB over 16 channels of 131072 B: 65536 B per channel, below one iteration -> 1.
      */
     @Test
     void iterationsArePerChannelBytesOverTheChannelChunk() {
-        assertEquals(1, NvlsTreePipeline.iterations(4L << 20, 16, 262144));
-        assertEquals(2, NvlsTreePipeline.iterations(16L << 20, 16, 524288));
-        assertEquals(8, NvlsTreePipeline.iterations(64L << 20, 16, 524288));
-        assertEquals(3, NvlsTreePipeline.iterations((1L << 20) + 1, 16, 32768));
+        assertEquals(1.0, NvlsTreePipeline.iterations(4L << 20, 16, 262144), 1e-12);
+        assertEquals(2.0, NvlsTreePipeline.iterations(16L << 20, 16, 524288), 1e-12);
+        assertEquals(8.0, NvlsTreePipeline.iterations(64L << 20, 16, 524288), 1e-12);
+        assertEquals(1.020265, NvlsTreePipeline.iterations(8558603, 16, 524288), 1e-6);
+        assertEquals(1.0, NvlsTreePipeline.iterations(1L << 20, 16, 131072), 1e-12);
     }
 
     /**

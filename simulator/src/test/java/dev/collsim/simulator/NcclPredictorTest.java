@@ -76,22 +76,40 @@ class NcclPredictorTest {
 
     /**
      * 2 x 8 H100 (8x NDR) NVLSTree AllReduce at mid sizes, where the NVLS + tree pipeline fill
-     * ({@code NvlsTreePipeline}) is most of the time. Measured, NCCL AllReduce out-of-place: xe9680 NCCL 2.26.2
-     * (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt run 1) 64 MiB 466.1 us, 8 MiB 132.6 us;
-     * DGX H100 talos NCCL 2.22 (A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt, inter-node table) 8 MiB
-     * 227.09 us. Tolerance: 64 MiB within 10 % of the xe9680 row (without the fill the model gave 350 us, -25 %);
-     * 8 MiB between the two measured runs (the model without the fill gave 110 us, below both).
+     * ({@code NvlsTreePipeline}) is a large part of the time. Measured, NCCL AllReduce out-of-place: xe9680 NCCL 2.26.2
+     * (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt run 1, lines 55-59) 4 MiB 94.38 us,
+     * 8 MiB 132.6, 16 MiB 185.4, 32 MiB 267.9, 64 MiB 466.1. Tolerance 10 % of each row (a fill of hops + 1 stages
+     * at every size gave 118.7 us at 4 MiB, +26 %, and 160.9 at 8 MiB, +21 %; without a fill 64 MiB was -25 %).
      */
     @Test
     void twoH100HostsNvlsTreeMidSizesNearMeasured() {
-        Prediction p64 = predict(TestClusters.cluster(TestClusters.DGX_H100, 2), Collective.ALL_REDUCE, 64L << 20,
-                Map.of());
-        assertEquals(Algorithm.NVLS_TREE, p64.algorithm());
-        assertEquals(466.1, p64.timeUs(), 466.1 * 0.10);
-        Prediction p8 = predict(TestClusters.cluster(TestClusters.DGX_H100, 2), Collective.ALL_REDUCE, 8L << 20,
-                Map.of());
-        assertEquals(Algorithm.NVLS_TREE, p8.algorithm());
-        assertTrue(p8.timeUs() > 132.6 && p8.timeUs() < 227.09, "8 MiB: " + p8.timeUs());
+        long[] sizes = {4L << 20, 8L << 20, 16L << 20, 32L << 20, 64L << 20};
+        double[] measured = {94.38, 132.6, 185.4, 267.9, 466.1};
+        for (int i = 0; i < sizes.length; i++) {
+            Prediction p = predict(TestClusters.cluster(TestClusters.DGX_H100, 2), Collective.ALL_REDUCE, sizes[i],
+                    Map.of());
+            assertEquals(Algorithm.NVLS_TREE, p.algorithm(), "size " + sizes[i]);
+            assertEquals(measured[i], p.timeUs(), measured[i] * 0.10, "size " + sizes[i]);
+        }
+    }
+
+    /**
+     * 4 x 8 H100 (8x NDR) AllReduce around the size where NCCL's tuning moves to NVLSTree. Measured, out-of-place:
+     * xe9680 NCCL 2.26.2 (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt run 2, lines 132-134)
+     * 8 MiB 74.78 GB/s busbw, 16 MiB 259.6 us (125.23 GB/s), 32 MiB 376.0 us: busbw rises with size. With a fill of
+     * hops + 1 = 5 stages at every size collsim gave 316.4 us at 16 MiB (+22 %) and a busbw below the 8 MiB one.
+     * Tolerance 10 % of the 16 and 32 MiB rows; the busbw must not fall from 8 to 16 MiB, as measured.
+     */
+    @Test
+    void fourH100HostsNvlsTreeHasNoBusBwDipWhereNcclSwitches() {
+        Topology t = TestClusters.cluster(TestClusters.DGX_H100, 4);
+        Prediction p8 = predict(t, Collective.ALL_REDUCE, 8L << 20, Map.of());
+        Prediction p16 = predict(t, Collective.ALL_REDUCE, 16L << 20, Map.of());
+        Prediction p32 = predict(t, Collective.ALL_REDUCE, 32L << 20, Map.of());
+        assertEquals(Algorithm.NVLS_TREE, p16.algorithm());
+        assertEquals(259.6, p16.timeUs(), 259.6 * 0.10);
+        assertEquals(376.0, p32.timeUs(), 376.0 * 0.10);
+        assertTrue(p16.busBw() > p8.busBw(), "8 MiB " + p8.busBw() + " GB/s, 16 MiB " + p16.busBw() + " GB/s");
     }
 
     /**

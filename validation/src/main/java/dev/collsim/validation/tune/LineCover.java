@@ -15,13 +15,20 @@ import java.util.function.LongFunction;
  * ({@code ext-tuner/example/plugin.c}). Where no change is advised a line restates NCCL's own choice with channels
  * {@code 0}, which NCCL reads as its own count.
  *
- * <p>Between two swept sizes whose lines differ, the first size with the next line's target is found by bisection
- * on the nccl-tests size ({@code probe}); a size in between whose target is neither is split again, so every switch
- * between the two sizes whose target differs from its neighbours' is found. NCCL's costs are linear in bytes between
- * the tree correction's power-of-two steps, so a choice cannot leave and come back between two sizes a factor of 2
- * apart on those steps (the default sweep); a coarser sweep can miss such a detour. Stateless.
+ * <p>Between two swept sizes the choice is read again at {@link #PROBES_PER_OCTAVE} nccl-tests sizes per octave
+ * (geometric, between the two), and between two neighbouring sizes whose lines differ the first size with the next
+ * line's target is found by bisection on the nccl-tests size ({@code probe}); a size in between whose target is
+ * neither is split again, so every switch between them whose target differs from its neighbours' is found. The
+ * scan is there because collsim's choice can leave a line and come back between two swept sizes of the same choice:
+ * its costs are not linear in bytes between NCCL's power-of-two steps, as its model steps at NCCL's own loop
+ * boundaries (e.g. one more NVLSTree kernel iteration, {@code simulator.perf.NvlsLoop}, just above 4 MiB on 2 DGX
+ * H100, where Tree/LL128 is then quicker up to about 4.56 MB). A detour narrower than the scan's step (a factor of
+ * 2^(1/16), 4.4 %) between two probed sizes can still be missed. Stateless.
  */
 final class LineCover {
+
+    /** nccl-tests sizes read between two swept sizes, per factor of 2 (a step of 2^(1/16), 4.4 %). */
+    static final int PROBES_PER_OCTAVE = 16;
 
     private LineCover() {
     }
@@ -41,7 +48,11 @@ final class LineCover {
             TunePoint lo = points.get(i - 1);
             TunePoint hi = points.get(i);
             List<TunePoint> switches = new ArrayList<>();
-            bisect(lo, hi, probe, switches);
+            TunePoint from = lo;
+            for (TunePoint at : scan(lo, hi, probe)) {
+                bisect(from, at, probe, switches);
+                from = at;
+            }
             for (TunePoint s : switches) {
                 out.add(new ConfigLine(c, start, s.bytes() - 1, lo.target(), advised));
                 start = s.bytes();
@@ -53,6 +64,24 @@ final class LineCover {
         TunePoint last = points.get(points.size() - 1);
         out.add(new ConfigLine(c, start, last.bytes(), last.target(), advised));
         return List.copyOf(out);
+    }
+
+    /**
+     * @return the points at {@link #PROBES_PER_OCTAVE} sizes per octave strictly between lo and hi, then hi
+     */
+    private static List<TunePoint> scan(TunePoint lo, TunePoint hi, LongFunction<TunePoint> probe) {
+        List<TunePoint> out = new ArrayList<>();
+        double step = Math.pow(2, 1.0 / PROBES_PER_OCTAVE);
+        long last = lo.sizeBytes();
+        for (double s = Math.max(1, lo.sizeBytes()) * step; s < hi.sizeBytes(); s *= step) {
+            long size = (long) s;
+            if (size > last && size < hi.sizeBytes()) {
+                out.add(probe.apply(size));
+                last = size;
+            }
+        }
+        out.add(hi);
+        return out;
     }
 
     /** Adds, in order, the first point of each new target strictly after lo up to hi (hi's target differs). */

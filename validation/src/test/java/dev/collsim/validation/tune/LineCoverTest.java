@@ -42,6 +42,26 @@ class LineCoverTest {
                         new TunePoint.Target(Algorithm.RING, Protocol.SIMPLE, 0), false)), lines);
     }
 
+    /** Ring/Simple except Ring/LL128 at 1301-1400 bytes: a detour between two swept sizes of the same choice. */
+    private static TunePoint detour(long bytes) {
+        Protocol p = bytes > 1300 && bytes <= 1400 ? Protocol.LL128 : Protocol.SIMPLE;
+        return new TunePoint(Collective.ALL_REDUCE, bytes, bytes, Algorithm.RING, p, 1, 10, Algorithm.RING, p, 1, 0,
+                10, BAND, Double.NaN, Double.NaN);
+    }
+
+    @Test
+    void aDetourBetweenTwoSweptSizesOfOneChoiceIsFound() {
+        // 1000 and 2000 are both Simple; the scan reads 1000 x 2^(k/16), of which 1354 (k = 7) is in the detour, and
+        // bisection finds its ends. By hand from detour(): [1000, 1300] Simple, [1301, 1400] LL128, [1401, 2000] Simple
+        List<ConfigLine> lines = LineCover.of(List.of(detour(1000), detour(2000)), LineCoverTest::detour);
+        assertEquals(List.of(new ConfigLine(Collective.ALL_REDUCE, 1000, 1300,
+                        new TunePoint.Target(Algorithm.RING, Protocol.SIMPLE, 0), false),
+                new ConfigLine(Collective.ALL_REDUCE, 1301, 1400,
+                        new TunePoint.Target(Algorithm.RING, Protocol.LL128, 0), false),
+                new ConfigLine(Collective.ALL_REDUCE, 1401, 2000,
+                        new TunePoint.Target(Algorithm.RING, Protocol.SIMPLE, 0), false)), lines);
+    }
+
     @Test
     void everySizeBetweenTheSweptOnesGetsTheLineOfItsOwnChoice() {
         // 2 DGX H100 (16 ranks, NVLS and Tree eligible): swept by factors of 4, checked at 120 sizes in between

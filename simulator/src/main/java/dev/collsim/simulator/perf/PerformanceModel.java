@@ -102,14 +102,17 @@ public final class PerformanceModel {
         double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
-        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : table.bandwidth(func, a, p)
+        double tableAlgBw = TwoNodeTree.applies(func, a, p, plan.nNodes(), plan.nRanks())
+                && TwoNodeTree.algBw(table.input()) > 0 ? TwoNodeTree.algBw(table.input())
+                : table.bandwidth(func, a, p);
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : tableAlgBw
                 * table.smoothCorrection(func, a, p, nBytes)) * eff, eff);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
-                : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
+                : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func))
@@ -193,17 +196,29 @@ public final class PerformanceModel {
      * 2.26.2) AllReduce 365.8 GB/s busbw at 16 GiB, /work/shared/data/A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-
      * issue-nccltests309.txt, on 16 runtime channels (the channel count the 2-node H100 log
      * D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt prints, "16 coll channels"): 22.9 GB/s per channel, above
-     * the one-node 20.7 and close to NCCL's 8 graph channels x 48 GB/s / 16 = 24.
+     * the one-node 20.7 and close to NCCL's 8 graph channels x 48 GB/s / 16 = 24. Where collsim's link figure is
+     * above NCCL's entry (the two-node Tree, {@link TwoNodeTree}), that figure up to the NICs' takes NCCL's place:
+     * 2x2 DGX H100 moved 98.65 GB/s algbw at 8 GiB on NCCL's 8 runtime channels (A-allreduce-2x2xH100-dgx-ib.txt:51),
+     * 2 x 98.65 / 8 = 24.7 GB/s of Tree bus bandwidth per channel, above the one-node 20.7.
+     *
+     * @param linkAlgBw the algorithm bandwidth collsim's links allow before efficiencies (NCCL's entry or
+     *                  {@link TwoNodeTree}'s), GB/s
      */
     private static double perChannelCap(ChannelPlan plan, PerformanceParameters pp, CostTable table,
-            Collective func, Algorithm a, Protocol p) {
+            Collective func, Algorithm a, Protocol p, double linkAlgBw) {
         double measured = pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         if (plan.nNodes() == 1) {
             return measured;
         }
         int defaultChannels = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(),
                 NcclSettings.DEFAULTS);
-        double ncclBusBw = table.bandwidth(func, a, p) / NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
+        double ratio = NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
+        double ncclBusBw = table.bandwidth(func, a, p) / ratio;
+        if (linkAlgBw > table.bandwidth(func, a, p)) {
+            // the two-node tree's links carry more than NCCL's entry: NCCL's channels carry it, up to the NICs
+            double nicAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));
+            ncclBusBw = Math.max(ncclBusBw, Math.min(linkAlgBw, nicAlgBw) / ratio);
+        }
         return Math.max(measured, ncclBusBw / defaultChannels);
     }
 

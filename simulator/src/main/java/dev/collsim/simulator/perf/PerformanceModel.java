@@ -103,11 +103,8 @@ public final class PerformanceModel {
         double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
-        double tableAlgBw = TwoNodeTree.applies(func, a, p, plan.nNodes(), plan.nRanks())
-                && TwoNodeTree.algBw(table.input()) > 0 ? TwoNodeTree.algBw(table.input())
-                : table.bandwidth(func, a, p);
-        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : tableAlgBw
-                * table.smoothCorrection(func, a, p, nBytes)) * eff, eff);
+        double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff, eff);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
@@ -172,6 +169,18 @@ public final class PerformanceModel {
                     + fixed(linkAlgBw / ratio, 1) + " GB/s busBw";
         }
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * NCCL's table entry, or for Tree AllReduce Simple on two nodes the links' bandwidth from its data movement
+     * ({@link TwoNodeTree}) where the communicator has a tree graph.
+     *
+     * @return algorithm bandwidth before efficiencies, GB/s
+     */
+    private static double tableAlgBw(ChannelPlan plan, CostTable table, Collective func, Algorithm a, Protocol p) {
+        double twoNode = TwoNodeTree.applies(func, a, p, plan.nNodes(), plan.nRanks())
+                ? TwoNodeTree.algBw(table.input()) : 0;
+        return twoNode > 0 ? twoNode : table.bandwidth(func, a, p);
     }
 
     /**

@@ -89,7 +89,9 @@ class TwoNodeTreeTest {
     /**
      * Measured, A-allreduce-2x2xH100-dgx-ib.txt:51 (validation data): 2 DGX H100, GPUs 0 and 1 of each, 8589934592 B
      * out-of-place 87072 us (147.98 GB/s busbw, 98.65 GB/s algbw on the two GPU-local 400 Gb/s NICs). Before this
-     * model collsim predicted 105937 us (NCCL's 82.8 GB/s Tree entry x 0.98). Tolerance 3 %.
+     * model collsim predicted 105937 us (NCCL's 82.8 GB/s Tree entry x 0.98); with the links alone and the one-node
+     * per-channel cap, 8 runtime channels x 20.7 GB/s x 1/2 would still hold it at 82.8 GB/s algbw (103.7 ms), so
+     * this also checks that the multi-node per-channel floor follows the links up to the NICs. Tolerance 3 %.
      */
     @Test
     void twoByTwoDgxH100ReachesItsNics() throws Exception {

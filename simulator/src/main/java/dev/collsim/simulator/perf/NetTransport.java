@@ -30,7 +30,13 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * RDMA flush and hands it to the GPU through the connection's head/tail counters, while LL and LL128 data carries its
  * own flags that the receiving GPU polls directly (NCCL 2.30.7 {@code src/transport/net.cc}: {@code ncclNetIflush}
  * only for {@code NCCL_PROTO_SIMPLE}). Measured on 2 x 2 DGX H100 (public dataset A-allreduce-2x2xH100-dgx-ib.txt):
- * Ring/LL AllReduce at 8 B takes 16 us for its 6 ring steps, which leaves no room for 10 us per LL step.
+ * Ring/LL AllReduce at 8 B takes 16 us for its 6 ring steps, which leaves no room for 10 us per LL step. From
+ * Hopper on, NCCL skips that flush (NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoNeedFlush}: none for compute
+ * capability >= 9.0 unless NCCL_NET_FORCE_FLUSH, the plugin asks, or the NIC sits behind a C2C-attached CPU), and
+ * the 10-12 us of NVIDIA/nccl#2409 come from a run its reporter calls degraded (231 GB/s busbw on 2 x 8 H100 with
+ * 8 x 400G RoCE where about 470 is expected); so {@code netStepUs} is an upper figure. On the public InfiniBand
+ * and RoCE files (2x2 and 2x8 DGX H100, 2x8 XE9680, 2x8 A100 RoCE) it never binds at NCCL's default NCCL_BUFFSIZE:
+ * {@code collsim compare} gives the same error per point with netStepUs 0.
  *
  * <p>Every channel has one network connection leaving each node (a ring enters and leaves a node once per channel;
  * a tree's up and down links are counted as one), so a node sends at most {@code channels x connection rate}; that

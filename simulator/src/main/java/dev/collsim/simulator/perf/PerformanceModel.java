@@ -49,7 +49,8 @@ import dev.collsim.topology.PathType;
  * </pre>
  *
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
- * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain})
+ * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain}; for Tree AllReduce Simple
+ * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
  * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule, busCap uses the
  * channel count as a continuous quantity (see {@link #effectiveChannels}), and chunk is the protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/
  * ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
@@ -102,14 +103,14 @@ public final class PerformanceModel {
         double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
-        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : table.bandwidth(func, a, p)
-                * table.smoothCorrection(func, a, p, nBytes)) * eff, eff);
+        double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff, eff);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
-                : perChannelCap(plan, pp, table, func, a, p) * threadShare(a, p, plan, s);
+                : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func))
@@ -171,6 +172,18 @@ public final class PerformanceModel {
     }
 
     /**
+     * NCCL's table entry, or for Tree AllReduce Simple on two nodes the links' bandwidth from its data movement
+     * ({@link TwoNodeTree}) where the communicator has a tree graph.
+     *
+     * @return algorithm bandwidth before efficiencies, GB/s
+     */
+    private static double tableAlgBw(ChannelPlan plan, CostTable table, Collective func, Algorithm a, Protocol p) {
+        double twoNode = TwoNodeTree.applies(func, a, p, plan.nNodes(), plan.nRanks())
+                ? TwoNodeTree.algBw(table.input()) : 0;
+        return twoNode > 0 ? twoNode : table.bandwidth(func, a, p);
+    }
+
+    /**
      * The link class whose efficiency ({@link PerformanceParameters#bwEfficiency(HardwareClass)}) a call's
      * link-limited bandwidth carries, NCCL's own classification (NCCL 2.30.7 {@code src/graph/tuning.cc}, as
      * {@code NcclTuningModel} picks the per-step latency): NET between NCCL nodes, on one node NVLINK when the ring
@@ -193,17 +206,29 @@ public final class PerformanceModel {
      * 2.26.2) AllReduce 365.8 GB/s busbw at 16 GiB, /work/shared/data/A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-
      * issue-nccltests309.txt, on 16 runtime channels (the channel count the 2-node H100 log
      * D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt prints, "16 coll channels"): 22.9 GB/s per channel, above
-     * the one-node 20.7 and close to NCCL's 8 graph channels x 48 GB/s / 16 = 24.
+     * the one-node 20.7 and close to NCCL's 8 graph channels x 48 GB/s / 16 = 24. Where collsim's link figure is
+     * above NCCL's entry (the two-node Tree, {@link TwoNodeTree}), that figure up to the NICs' takes NCCL's place:
+     * 2x2 DGX H100 moved 98.65 GB/s algbw at 8 GiB on NCCL's 8 runtime channels (A-allreduce-2x2xH100-dgx-ib.txt:51),
+     * 2 x 98.65 / 8 = 24.7 GB/s of Tree bus bandwidth per channel, above the one-node 20.7.
+     *
+     * @param linkAlgBw the algorithm bandwidth collsim's links allow before efficiencies (NCCL's entry or
+     *                  {@link TwoNodeTree}'s), GB/s
      */
     private static double perChannelCap(ChannelPlan plan, PerformanceParameters pp, CostTable table,
-            Collective func, Algorithm a, Protocol p) {
+            Collective func, Algorithm a, Protocol p, double linkAlgBw) {
         double measured = pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         if (plan.nNodes() == 1) {
             return measured;
         }
         int defaultChannels = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(),
                 NcclSettings.DEFAULTS);
-        double ncclBusBw = table.bandwidth(func, a, p) / NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
+        double ratio = NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
+        double ncclBusBw = table.bandwidth(func, a, p) / ratio;
+        if (linkAlgBw > table.bandwidth(func, a, p)) {
+            // the two-node tree's links carry more than NCCL's entry: NCCL's channels carry it, up to the NICs
+            double nicAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func));
+            ncclBusBw = Math.max(ncclBusBw, Math.min(linkAlgBw, nicAlgBw) / ratio);
+        }
         return Math.max(measured, ncclBusBw / defaultChannels);
     }
 

@@ -54,7 +54,9 @@ import java.util.Objects;
  *       ({@code PreparedCommunicator.copyScale}).</li>
  *   <li>{@code netStepUs} 10: fixed cost per network send of NCCL's proxy ({@link NetTransport}), the low end of
  *       the "about 10-12 us per network step" measured on 400G RoCE in NVIDIA/nccl#2409 (128 KiB chunks give
- *       13 GB/s per connection, 1 MiB 88 GB/s). Not fitted to collsim's datasets.</li>
+ *       13 GB/s per connection, 1 MiB 88 GB/s). Not fitted to collsim's datasets. That run is one its reporter calls
+ *       degraded, so this is an upper figure; it does not bind on the public InfiniBand/RoCE files at NCCL's default
+ *       NCCL_BUFFSIZE ({@link NetTransport}).</li>
  *   <li>{@code perChannelCapNvls}: the most bus bandwidth one NVLS channel (one CTA driving NVLink SHARP) moves,
  *       GB/s, so that NCCL_NVLS_NCHANNELS and NCCL_MAX_CTAS matter for NVLS. Lower bounds from measured plateaus
  *       over NCCL's default NVLS channels: Hopper 31.2, the loop-corrected rate of 499.5 GB/s busbw on 16

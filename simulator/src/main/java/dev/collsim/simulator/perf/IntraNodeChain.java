@@ -65,6 +65,30 @@ public final class IntraNodeChain {
     }
 
     /**
+     * Slices a Simple chain's pipeline takes to fill: the first slice of a channel crosses nRanks - 1 hops up to the
+     * root and nRanks - 1 down, and every hop forwards a whole slice before posting it (NCCL 2.30.7
+     * {@code src/device/all_reduce.h runTreeSplit}: the leaf {@code directSend}s, a middle rank
+     * {@code directRecvReduceDirectSend}s up and {@code directRecvCopyDirectSend}s down, the root
+     * {@code directRecvReduceCopyDirectSend}s, one chunk per call; Tree/Simple is {@code ProtoSimple<1, 1>}, one
+     * slice per chunk of buffSize / NCCL_STEPS = 512 KiB by default, {@code src/enqueue.cc calcCollChunking}), so a
+     * channel holding k slices takes k + 2(nRanks - 1) - 1 slice times: 2 nRanks - 3 more than its data alone. The
+     * slice is the channel's whole share when that is smaller than a chunk (a chain does not cut it by rank as a ring
+     * does). For 2 ranks that is one slice: the root cannot send a slice down before the leaf's whole slice is up.
+     * Measured on 2x L40S (PCIe, NCCL 2.29.2, NCCL_ALGO=tree,
+     * validation/src/test/resources/data/A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt): 1 MiB
+     * takes 152.2 us (line 128) against the ring's 89.4 us (line 84). At the tree's own 128 MiB rate, 14.8 GB/s
+     * (line 135), 1 MiB is 70.8 us of data; with the 9.4 us of an 8-byte call (line 111) that leaves 72 us, and the
+     * fill of one slice per channel, each channel's whole share below 512 KiB a channel, is the whole 1 MiB at the
+     * same rate: 70.8 us.
+     *
+     * @param nRanks ranks of the chain, >= 2
+     * @return 2 nRanks - 3
+     */
+    public static double fillSlices(int nRanks) {
+        return 2.0 * nRanks - 3;
+    }
+
+    /**
      * The chain's algorithm bandwidth before collsim's efficiency and per-channel limits.
      *
      * @param in the communicator's tuning input (its ring graph)

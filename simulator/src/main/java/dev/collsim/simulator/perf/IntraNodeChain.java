@@ -66,23 +66,23 @@ public final class IntraNodeChain {
     }
 
     /**
-     * Whether a chain pays {@link #fillSlices}: Simple over GPU pairs whose path goes through the CPU (ring graph
+     * Whether a chain ({@link #applies}) pays {@link #fillSlices}: Simple over GPU pairs whose path goes through the CPU (ring graph
      * intra type PHB or SYS). Beyond NCCL's P2P level that is the SHM transport (NCCL 2.30.7
      * {@code src/graph/paths.cc ncclTopoCheckP2p}, default level PXB; {@code src/transport/shm.cc}), which stages every
      * slice in a host buffer: the sender copies it in, the receiver copies it out, and only then can it be reduced and
      * forwarded. Over NVLink or a PCIe switch NCCL connects the pair peer to peer, and within one process through
      * direct pointers (nccl-tests -g N: "via P2P/direct pointer"), so the root of a 2-rank chain reads the leaf's
      * buffer and writes the result into the leaf's in one pass and the hops overlap: 2x H200 (NV18, one process,
-     * NCCL_ALGO=Tree, data/device/h200x2-2026-11-29/collsim-sweep-NCCL_ALGO.txt) is predicted 8 % too slow at 8 MiB
-     * with the full slice and 8 % too fast with the generic fill ({@link IntraNodeFill}), which those paths keep.
+     * NCCL_ALGO=Tree, data/device/h200x2-2026-11-29/collsim-sweep-NCCL_ALGO.txt) is predicted 21 % and 10 % too
+     * slow at 2 and 8 MiB with the full slice, +11 % and -8 % with the generic fill ({@link IntraNodeFill}), which
+     * those paths keep.
      *
-     * @param chain    Tree AllReduce on one node ({@link #applies})
-     * @param p        protocol
+     * @param p         protocol
      * @param intraType the ring graph's intra-node path type
      * @return true for a Simple chain through the CPU
      */
-    public static boolean staged(boolean chain, Protocol p, PathType intraType) {
-        return chain && p == Protocol.SIMPLE && intraType.ordinal() >= PathType.PHB.ordinal()
+    public static boolean staged(Protocol p, PathType intraType) {
+        return p == Protocol.SIMPLE && intraType.ordinal() >= PathType.PHB.ordinal()
                 && intraType != PathType.NET && intraType != PathType.DIS;
     }
 

@@ -37,8 +37,8 @@ import dev.collsim.topology.PathType;
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
  *               ({@link IntraNodeFill}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
- *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather
- *               ({@link RingLoopFill});
+ *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
+ *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
  *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
  *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
@@ -125,7 +125,7 @@ public final class PerformanceModel {
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
         // a Simple chain through the CPU forwards each channel's whole share slice by slice through staging buffers;
         // a ring moves 1/nRanks of it per step
-        boolean chainSimple = IntraNodeChain.staged(chain, p, plan.graphs().ring().typeIntra());
+        boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
         double fillScale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
                 : IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());

@@ -58,12 +58,11 @@ class IntraNodeChainTest {
         assertEquals(1.0, IntraNodeChain.fillSlices(2));
         assertEquals(5.0, IntraNodeChain.fillSlices(4));
         assertEquals(13.0, IntraNodeChain.fillSlices(8));
-        assertTrue(IntraNodeChain.staged(true, Protocol.SIMPLE, PathType.PHB));
-        assertTrue(IntraNodeChain.staged(true, Protocol.SIMPLE, PathType.SYS));
-        assertFalse(IntraNodeChain.staged(true, Protocol.SIMPLE, PathType.PIX));
-        assertFalse(IntraNodeChain.staged(true, Protocol.SIMPLE, PathType.NVL));
-        assertFalse(IntraNodeChain.staged(true, Protocol.LL, PathType.PHB));
-        assertFalse(IntraNodeChain.staged(false, Protocol.SIMPLE, PathType.PHB));
+        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, PathType.PHB));
+        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, PathType.SYS));
+        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, PathType.PIX));
+        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, PathType.NVL));
+        assertFalse(IntraNodeChain.staged(Protocol.LL, PathType.PHB));
     }
 
     /**

@@ -123,14 +123,7 @@ public final class PerformanceModel {
         // faster than one channel can: the per-channel cap is a rate per channel, so it is not shared again
         double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
-        // a Simple chain through the CPU forwards each channel's whole share slice by slice through staging buffers;
-        // a ring moves 1/nRanks of it per step
-        boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
-        double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
-        double fillScale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
-                : IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());
-        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel)
-                * fillScale;
+        double fill = fill(plan, s, pp, func, a, p, nBytes, effChannels, chain) / (1000.0 * busPerChannel);
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
@@ -174,6 +167,22 @@ public final class PerformanceModel {
                     + fixed(linkAlgBw / ratio, 1) + " GB/s busBw";
         }
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
+     * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
+     * through the CPU ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
+     * staging buffers, (2 nRanks - 3) slices ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
+     * per step.
+     */
+    private static double fill(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
+        boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
+        double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
+        double scale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
+                : IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());
+        return pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * scale;
     }
 
     /**

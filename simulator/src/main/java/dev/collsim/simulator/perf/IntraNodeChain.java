@@ -5,6 +5,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.TuningInput;
+import dev.collsim.topology.PathType;
 
 /**
  * The real data movement of NCCL's Tree AllReduce on one node, where the tree is a chain (fact sheet §5.4: "a tree
@@ -62,6 +63,53 @@ public final class IntraNodeChain {
             throw new IllegalArgumentException("a chain needs at least 2 ranks, got " + nRanks);
         }
         return nRanks == 2 ? 1.0 : 0.5;
+    }
+
+    /**
+     * Whether a chain ({@link #applies}) pays {@link #fillSlices}: Simple over GPU pairs whose path goes through the CPU (ring graph
+     * intra type PHB or SYS). Beyond NCCL's P2P level that is the SHM transport (NCCL 2.30.7
+     * {@code src/graph/paths.cc ncclTopoCheckP2p}, default level PXB; {@code src/transport/shm.cc}), which stages every
+     * slice in a host buffer: the sender copies it in, the receiver copies it out, and only then can it be reduced and
+     * forwarded. Over NVLink or a PCIe switch NCCL connects the pair peer to peer, and within one process through
+     * direct pointers (nccl-tests -g N: "via P2P/direct pointer"), so the root of a 2-rank chain reads the leaf's
+     * buffer and writes the result into the leaf's in one pass and the hops overlap: 2x H200 (NV18, one process,
+     * NCCL_ALGO=Tree, data/device/h200x2-2026-11-29/collsim-sweep-NCCL_ALGO.txt) is predicted 21 % and 10 % too
+     * slow at 2 and 8 MiB with the full slice, +11 % and -8 % with the generic fill ({@link IntraNodeFill}), which
+     * those paths keep.
+     *
+     * @param p         protocol
+     * @param intraType the ring graph's intra-node path type
+     * @return true for a Simple chain through the CPU
+     */
+    public static boolean staged(Protocol p, PathType intraType) {
+        return p == Protocol.SIMPLE && intraType.ordinal() >= PathType.PHB.ordinal()
+                && intraType != PathType.NET && intraType != PathType.DIS;
+    }
+
+    /**
+     * Slices a Simple chain's pipeline takes to fill: the first slice of a channel crosses nRanks - 1 hops up to the
+     * root and nRanks - 1 down, and every hop forwards a whole slice before posting it (NCCL 2.30.7
+     * {@code src/device/all_reduce.h runTreeSplit}: the leaf {@code directSend}s, a middle rank
+     * {@code directRecvReduceDirectSend}s up and {@code directRecvCopyDirectSend}s down, the root
+     * {@code directRecvReduceCopyDirectSend}s, one chunk per call; Tree/Simple is {@code ProtoSimple<1, 1>}, one
+     * slice per chunk of buffSize / NCCL_STEPS = 512 KiB by default, {@code src/enqueue.cc calcCollChunking}), so a
+     * channel holding k slices takes k + 2(nRanks - 1) - 1 slice times: 2 nRanks - 3 more than its data alone. The
+     * slice is the channel's whole share when that is smaller than a chunk (a chain does not cut it by rank as a ring
+     * does). For 2 ranks that is one slice: the root cannot send a slice down before the leaf's whole slice is up.
+     * Measured on 2x L40S (PCIe, NCCL 2.29.2, NCCL_ALGO=tree,
+     * validation/src/test/resources/data/A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt): 1 MiB
+     * takes 152.2 us (line 128) against the ring's 89.4 us (line 84). At the tree's own 128 MiB rate, 14.8 GB/s
+     * (line 135), 1 MiB is 70.8 us of data; with the 9.4 us of an 8-byte call (line 111) that leaves 72 us, and the
+     * fill of one slice per channel, each channel's whole share below 512 KiB a channel, is the whole 1 MiB at the
+     * same rate: 70.8 us. (Its bus ids, 4a:00 and ca:00, put the pair on two sockets, SHM by NCCL's default P2P
+     * level; collsim's guess for that file, the catalog L40S host's first two GPUs, is one PCIe switch, so the
+     * accuracy run does not see this rule.)
+     *
+     * @param nRanks ranks of the chain, >= 2
+     * @return 2 nRanks - 3
+     */
+    public static double fillSlices(int nRanks) {
+        return 2.0 * nRanks - 3;
     }
 
     /**

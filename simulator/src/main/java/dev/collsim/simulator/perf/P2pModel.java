@@ -9,6 +9,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.PathType;
@@ -25,7 +26,8 @@ import dev.collsim.topology.PathType;
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency), inter bytes /
  *       (nodeNicBw / max(q, NICs per node) x eff x bwEfficiencyNet) ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
- *       NCCL-view GPU-GPU path; the whole call takes at least inter bytes / the network proxy's limit for Simple
+ *       NCCL-view GPU-GPU path, on one node through the CPU at most the ring graph's bandwidth
+ *       ({@link #concurrentIntraBw}); the whole call takes at least inter bytes / the network proxy's limit for Simple
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
  *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
  *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
@@ -86,8 +88,8 @@ public final class P2pModel {
         }
         double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
-        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * plan.gpuPathBw() * eff * pp.bwEfficiency(intraHw))
-                : 0;
+        double intraBw = concurrentIntraBw(plan, intraType);
+        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
         // each rank sends through one NIC of its node at best (its rail NIC), and the node's NICs are shared by
         // its q ranks: per-rank network bandwidth = N / max(q, nics per node)
         NetClassProfile net = pp.netProfile(plan.netClass());
@@ -122,10 +124,36 @@ public final class P2pModel {
                 : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
                 : nicBinds ? "NICs: " + fixed(perRankNet, 1) + " GB/s per rank of " + fixed(plan.nodeNicBw(), 1)
                         + " GB/s per node"
-                : "GPU links: " + plan.gpuPathBw() + " GB/s";
+                : "GPU links: " + fixed(intraBw, 1) + " GB/s per rank";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
+    }
+
+    /**
+     * The bandwidth one rank sends to its node peers at while every rank of the node sends at once, GB/s. A path
+     * through the CPU (PHB or SYS: P2P beyond NCCL's P2P level or unsupported, the SHM transport) crosses links
+     * every rank's path crosses too: two GPUs behind one PCIe switch both send up and receive down the switch's
+     * uplink. NCCL's ring search charges every hop of a ring on the links it crosses (NCCL 2.30.7
+     * {@code src/graph/search.cc}), so the ring graph's bandwidth (search channels x bwIntra) is the rate at which
+     * every rank can send to a peer at the same time; an AllToAll or SendRecv of one node on such paths moves each
+     * rank's bytes over the same shared links, so it gets no more. The pair path alone ({@link ChannelPlan#gpuPathBw})
+     * is what one rank gets when it sends alone, as a Broadcast does ({@link OneWayPair}). Paths that stay below the
+     * CPU (NVLink, PIX, PXB) and calls across nodes, whose ring graph is paced by the NICs, keep gpuPathBw.
+     * Measured: 2x RTX 2080 Ti behind one PCIe Gen3 switch, SHM, AllToAll 4.6 GB/s busbw from 16 MiB to 1 GiB against
+     * Broadcast 11.1 (/work/shared/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-
+     * autodl.txt lines 131 and 258): the exchange runs well under half the one-way rate.
+     *
+     * @param plan      channel plan
+     * @param intraType NCCL path type between GPUs of a node
+     * @return GB/s per rank
+     */
+    static double concurrentIntraBw(ChannelPlan plan, PathType intraType) {
+        GraphSummary ring = plan.graphs().ring();
+        if (plan.nNodes() > 1 || intraType.ordinal() < PathType.PHB.ordinal() || ring == null || !ring.present()) {
+            return plan.gpuPathBw();
+        }
+        return Math.min(plan.gpuPathBw(), ring.totalIntra());
     }
 
     /**

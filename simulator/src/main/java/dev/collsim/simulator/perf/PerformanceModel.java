@@ -36,8 +36,9 @@ import dev.collsim.topology.PathType;
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill}); x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather
- *               ({@link RingLoopFill});
+ *               ({@link IntraNodeFill}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
+ *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
+ *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
  *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
  *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
@@ -123,9 +124,7 @@ public final class PerformanceModel {
         // faster than one channel can: the per-channel cap is a rate per channel, so it is not shared again
         double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
-        double slice = Math.max(1, nBytes / (effChannels * plan.nRanks()));
-        double fill = pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) / (1000.0 * busPerChannel)
-                * IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());
+        double fill = fill(plan, s, pp, func, a, p, nBytes, effChannels, chain) / (1000.0 * busPerChannel);
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
@@ -181,6 +180,22 @@ public final class PerformanceModel {
         double twoNode = TwoNodeTree.applies(func, a, p, plan.nNodes(), plan.nRanks())
                 ? TwoNodeTree.algBw(table.input()) : 0;
         return twoNode > 0 ? twoNode : table.bandwidth(func, a, p);
+    }
+
+    /**
+     * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
+     * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
+     * through the CPU ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
+     * staging buffers, (2 nRanks - 3) slices ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
+     * per step.
+     */
+    private static double fill(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
+        boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
+        double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
+        double scale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
+                : IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());
+        return pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * scale;
     }
 
     /**

@@ -5,8 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Which calls the one-node chain covers and its algBw/busBw ratio, from the data movement of a chain by hand. */
@@ -32,5 +46,44 @@ class IntraNodeChainTest {
         assertFalse(IntraNodeChain.applies(Collective.ALL_REDUCE, Algorithm.RING, 1, 2));
         assertFalse(IntraNodeChain.applies(Collective.BROADCAST, Algorithm.TREE, 1, 2));
         assertFalse(IntraNodeChain.applies(Collective.ALL_REDUCE, Algorithm.TREE, 1, 1));
+    }
+
+    /**
+     * A chain's first slice crosses nRanks - 1 hops up and nRanks - 1 down, each forwarding a whole slice
+     * (runTreeSplit): k slices take k + 2(nRanks - 1) - 1 slice times, so the fill is 1 slice for 2 ranks, 5 for 4
+     * and 13 for 8. Only Simple chains through the CPU (SHM staging) pay it.
+     */
+    @Test
+    void fillIsTwoHopsPerRankLessOneSliceForStagedSimpleChains() {
+        assertEquals(1.0, IntraNodeChain.fillSlices(2));
+        assertEquals(5.0, IntraNodeChain.fillSlices(4));
+        assertEquals(13.0, IntraNodeChain.fillSlices(8));
+        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, PathType.PHB));
+        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, PathType.SYS));
+        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, PathType.PIX));
+        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, PathType.NVL));
+        assertFalse(IntraNodeChain.staged(Protocol.LL, PathType.PHB));
+    }
+
+    /**
+     * 2x RTX 2080 Ti behind one PCIe Gen3 switch with P2P off (SHM through the CPU): the ring graph is one channel of
+     * 12 / 2 = 6 GB/s (both hops on the 12 GB/s uplink, OneWayPairTest), so the 2-rank chain runs at 6 x 0.98 = 5.88
+     * GB/s. 1 MiB fits in one 512 KiB slice per channel, so the fill is the whole 1 MiB at the chain's rate too:
+     * T(1 MiB) - T(8 B) = 2 x 1048576 B / 5880 B/us = 356.7 us (the data term alone would be 178.3 us).
+     */
+    @Test
+    void twoRankShmChainWaitsForTheWholeSliceBeforeSendingItDown() throws Exception {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
+                Bandwidth.ofGbits(100), true), 1);
+        double small = treeSimple(t, 8).timeUs();
+        Prediction big = treeSimple(t, 1 << 20);
+        assertEquals(Algorithm.TREE, big.algorithm());
+        assertEquals(356.7, big.timeUs() - small, 356.7 * 0.01, big.toString());
+    }
+
+    private static Prediction treeSimple(Topology t, long bytes) throws Exception {
+        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, bytes,
+                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1", "NCCL_ALGO", "Tree",
+                        "NCCL_PROTO", "Simple"))));
     }
 }

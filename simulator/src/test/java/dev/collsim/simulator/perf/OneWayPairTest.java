@@ -46,4 +46,19 @@ class OneWayPairTest {
         Prediction ar = predict(t, Collective.ALL_REDUCE, bytes);
         assertTrue(ar.busBw() <= 6.0 * 0.98 * 1.001, ar.toString());
     }
+
+    /**
+     * The same pair exchanging (AllToAll: both ranks send at once) shares the switch uplink in each direction as the
+     * ring does: NCCL's ring search charges both hops on the 12 GB/s uplink, one channel of 12 / 2 = 6 GB/s, so each
+     * rank sends its S/2 at 6 x 0.98 = 5.88 GB/s and the busbw (algbw x (n-1)/n = per-rank bytes / time) is 5.88 at
+     * 1 GiB, not the one-way 11.76. Measured 4.61 (the data file above, line 258); the ring AllReduce measured 4.00.
+     */
+    @Test
+    void allToAllThroughTheCpuSharesTheUplinkAsTheRingDoes() throws Exception {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
+                Bandwidth.ofGbits(100), true), 1);
+        Prediction a2a = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_TO_ALL,
+                1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1"))));
+        assertEquals(5.88, a2a.busBw(), 5.88 * 0.002, a2a.toString());
+    }
 }

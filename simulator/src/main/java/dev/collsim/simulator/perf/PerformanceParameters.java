@@ -90,7 +90,7 @@ import java.util.Objects;
  *       have no NVLS (Hopper's value, unused). Blackwell 0 until measured: of the public Blackwell NVLS runs only
  *       the 72-GPU CoreWeave rack (coreweave/nccl-tests#43) has sizes below 4 GiB, 512 MiB - 8 GiB, where collsim
  *       is 27 % fast at 512 MiB and 5 % at 8 GiB: a cost of about 500 us that does not grow with the loop count
- *       (5 loops at 512 MiB, 85 at 8 GiB), so not this per-loop cost; one file cannot separate it.</li>
+ *       (about 11 loops at 512 MiB, 85 at 8 GiB), so not this per-loop cost; one file cannot separate it.</li>
  *   <li>{@code netClasses}: the cost of each network transport other than InfiniBand ({@link NetClassProfile};
  *       InfiniBand is the reference: its step is {@code netStepUs}, no added hop latency, the full line rate).
  *       Defaults and their sources are in {@link NetClassDefaults}. A profile file may give some classes only; the

@@ -28,7 +28,8 @@ import dev.collsim.topology.PathType;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
- *                       (x nvlsBwScale[generation] for NVLS/NVLSTree;           (link class: #linkClass)
+ *                       (x nvlsBwScale[generation] for NVLS/NVLSTree,           (link class: #linkClass)
+ *                       x NCCL's one-node NVLS figure without its search ceiling, {@link NvlsSpeedCeiling};
  *                       a 2-rank Ring Broadcast/Reduce through the CPU: its one hop's path, {@link OneWayPair}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
@@ -108,7 +109,7 @@ public final class PerformanceModel {
         double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff, eff);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
-            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()));
+            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);

@@ -62,16 +62,22 @@ import java.util.Objects;
  *       over NCCL's default NVLS channels: Hopper 31.2, the loop-corrected rate of 499.5 GB/s busbw on 16
  *       channels (see {@code nvlsLoopUs}; the raw plateau, 478.9 GB/s at 8 GiB, holds 512 loop iterations and gave
  *       29.93 before the loop was modelled), Blackwell 895.5 GB/s on
- *       24 channels = 37.31 (2 GB200 trays, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt,
- *       header); Volta and Ampere have no NVLS (Hopper's value, unused). At NCCL's default channel counts they do not
+ *       24 channels = 37.31 (64 GB200 GPUs of one NVL72 clique, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-
+ *       mnnvl-nccl2.27.txt:33, titled "2 hosts" but run on 64 ranks: its busbw/algbw is 2 x 63 / 64); Volta and Ampere have no NVLS (Hopper's value, unused). At NCCL's default channel counts they do not
  *       bind; with fewer channels the NVLS rate falls in proportion (a collsim assumption, calibratable).</li>
  *   <li>{@code nvlsBwScale} 1.0, 1.0, 1.071, 1.0: a factor on NCCL's own NVLS/NVLSTree bandwidth (after
  *       {@code bwEfficiencySimple}), for what NCCL's model gets wrong on a platform and calibration can fit
  *       ({@code --fit NVLS_BW_SCALE}). Hopper 1.071: with the kernel loop modelled ({@code nvlsLoopUs}) the 8x H100
  *       NVLS data rate is 285.4 GB/s algbw = 499.5 GB/s busbw (x 2(n-1)/n = 1.75), against NCCL's 476 x 0.98 =
- *       466.5: 499.5 / 466.5 = 1.071 (fit below). Left at 1 on Blackwell: the public figures point both ways (8x
- *       B200 830+ GB/s measured vs about 704 from NCCL's model, NVIDIA/nccl#1807; 2 GB200 trays 895.5 vs 704; a
- *       full NVL72 rack 835-847 vs 898), so no single default fits them.</li>
+ *       466.5: 499.5 / 466.5 = 1.071 (fit below). Blackwell 1, checked against every public Blackwell NVLS
+ *       plateau (AllReduce busbw at 8 GiB, measured / collsim at scale 1): 8x B200 830+ / 808.5 = 1.027
+ *       (NVIDIA/nccl#1807), 8x B300 845 / 808.5 = 1.045 (NVIDIA/nccl#2140), 64 GPUs of a GB200 NVL72 891.6 / 883.6 =
+ *       1.009 (OCI, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt:33), a full NVL72 rack of 72
+ *       GPUs 834.6 / 883.6 = 0.945 (CoreWeave, coreweave/nccl-tests#43). A scale fitted on three of them (their mean
+ *       ratio) predicts the fourth with 2.7, 5.2, 0.4 and 8.0 % error (mean 4.1 %) against 2.7, 4.5, 0.9 and 5.5 %
+ *       (mean 3.4 %) at 1: left out in turn, no fitted scale beats 1. The 8-GPU figures were 15-17 % above NCCL's model
+ *       because NCCL's search caps one-node NVLS at its speed array's ceiling ({@link NvlsSpeedCeiling}), not
+ *       because of a Blackwell rate; the former "2 trays 895.5 vs 704" was a 64-rank run read as 8 ranks.</li>
  *   <li>{@code nvlsLoopUs} 3.2, 3.2, 3.2, 0: the fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce kernel
  *       ({@link NvlsLoop}; every iteration waits for all ranks through the switch). Fitted, with the Hopper
  *       {@code nvlsBwScale} and {@code perChannelCapNvls}, on one dataset,
@@ -83,10 +89,10 @@ import java.util.Objects;
  *       out (median error at >= 1 MiB before -> after): 8x H100 DGX (A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-
  *       table.txt:13) 10.8 -> 2.0 %, 8x H100 (A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt:24) 3.8 ->
  *       0.9 %, p5 (D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt:16, 1 point) 0.9 -> 0.1 %. Volta and Ampere
- *       have no NVLS (Hopper's value, unused). Blackwell 0 until measured: no public Blackwell NVLS run has mid
- *       sizes, and at 4-8 GiB NCCL's Blackwell NVLS bandwidth is already below the 2-tray GB200 run
- *       (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt:29, predicted 10.4 % slow), which
- *       the loop cost would widen to 16.5 % (see {@code nvlsBwScale}).</li>
+ *       have no NVLS (Hopper's value, unused). Blackwell 0 until measured: of the public Blackwell NVLS runs only
+ *       the 72-GPU CoreWeave rack (coreweave/nccl-tests#43) has sizes below 4 GiB, 512 MiB - 8 GiB, where collsim
+ *       is 27 % fast at 512 MiB and 5 % at 8 GiB: a cost of about 500 us that does not grow with the loop count
+ *       (about 11 loops at 512 MiB, 85 at 8 GiB), so not this per-loop cost; one file cannot separate it.</li>
  *   <li>{@code netClasses}: the cost of each network transport other than InfiniBand ({@link NetClassProfile};
  *       InfiniBand is the reference: its step is {@code netStepUs}, no added hop latency, the full line rate).
  *       Defaults and their sources are in {@link NetClassDefaults}. A profile file may give some classes only; the

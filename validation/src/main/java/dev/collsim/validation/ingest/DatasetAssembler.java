@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -47,18 +48,24 @@ final class DatasetAssembler {
         NcclLog log = ctx.log.build();
         int knownRanks = knownRanks(ctx, log, header);
         Collective collective = decide(file, header, ctx, rows, line, notes);
-        int nRanks = knownRanks > 0 ? knownRanks : ratioRanks(collective, rows);
-        if (nRanks < 1) {
+        int claimed = knownRanks > 0 ? knownRanks : ratioRanks(collective, rows);
+        if (claimed < 1) {
             throw new InputException(new InputProblem(file, line, 0, "nRanks",
                     "cannot tell how many ranks ran this table: no '#  Rank' lines, no NCCL log, no 'N GPUs' in the "
                             + "title and no single NxM in the #@ nodes_x_gpus header"));
         }
+        // a count from prose (title, header) yields to the count nccl-tests computed its busbw with
+        OptionalInt table = knownRanks > 0 && ctx.ranks.isEmpty() && log.nRanks() <= 0
+                ? FactorRanks.contradicted(collective, claimed, rows) : OptionalInt.empty();
+        int nRanks = table.orElse(claimed);
+        int hosts = FactorRanks.hosts(claimed, hosts(ctx, log, header), nRanks);
+        table.ifPresent(n -> notes.add(FactorRanks.warning(line, claimed, n, hosts)));
         List<PerfPoint> points = rows.stream()
                 .map(p -> new PerfPoint(p.row().withRun(collective.testName(), nRanks), p.line())).toList();
         countCheck(collective, nRanks, rows, notes);
         elisionNote(ctx.ranks, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
-                hosts(ctx, log, header), gpuModel(ctx, header), version(ctx, log, header), env(header, ctx, log),
+                hosts, gpuModel(ctx, header), version(ctx, log, header), env(header, ctx, log),
                 header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes, ctx.launch(header));
     }
 

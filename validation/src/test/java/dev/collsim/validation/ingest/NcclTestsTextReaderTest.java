@@ -138,7 +138,9 @@ class NcclTestsTextReaderTest {
         List<Dataset> ds = Corpus.read("A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt");
         assertEquals(9, ds.size());
         assertEquals(Collective.ALL_REDUCE, ds.get(1).collective());
-        assertEquals(8, ds.get(1).nRanks(), "title says 8 GPUs");
+        assertEquals(64, ds.get(1).nRanks(),
+                "title says 8 GPUs, nccl-tests' busbw/algbw 1.96875 = 2 x 63 / 64 (FactorRanks)");
+        assertEquals(4, ds.get(0).nRanks(), "title says 4 GPUs, busbw/algbw 1.5 = 2 x 3 / 4");
         assertEquals(Collective.ALL_TO_ALL, ds.get(5).collective());
         assertTrue(ds.get(0).notes().stream().anyMatch(n -> n.line() == 24 && n.text().contains("107374124")));
     }

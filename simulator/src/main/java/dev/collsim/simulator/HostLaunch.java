@@ -22,8 +22,10 @@ import dev.collsim.simulator.perf.PerfEstimate;
  * <p>The launches are asynchronous, so host and GPUs overlap: iteration k+1's launches run while iteration k's
  * kernels do. In steady state an iteration takes the longer of the two, {@code max(kernelUs, G x hostPerGpuUs)}
  * (the once-per-run fill of the other, at most kernelUs / iters, is left out: 2.5 % at nccl-tests' default 20
- * iterations). With one GPU per process the host's launch is inside collsim's calibrated {@code launchOverheadUs},
- * so G = 1 leaves every prediction as it is. With CUDA graphs ({@code -G}) nccl-tests replays the captured
+ * iterations). This holds for one GPU per thread too (G = 1): its host time, 4.7 us, overlaps the kernel, so it
+ * sets the time only where the GPUs finish sooner (one rank, whose call is a local copy: measured 6.1-6.9 us on one
+ * H200 alone, /work/shared/device/nccl-tests-all_reduce-1gpu.txt, that host's own rate); the GPU-side cost NCCL's
+ * latency leaves out is {@code PerformanceParameters.launchOverheadUs}. With CUDA graphs ({@code -G}) nccl-tests replays the captured
  * iterations with one {@code cudaGraphLaunch} per GPU for all of them, so the per-iteration host time vanishes.
  */
 public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaGraph) {
@@ -66,9 +68,9 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
         return new HostLaunch(gpusPerThread, 1, false);
     }
 
-    /** @return host time per iteration one thread needs for its launches, microseconds; 0 when it is not modelled */
+    /** @return host time per iteration one thread needs for its launches, microseconds; 0 with a CUDA graph */
     public double hostUs() {
-        return cudaGraph || gpusPerThread == 1 ? 0 : gpusPerThread * HOST_PER_GPU_US;
+        return cudaGraph ? 0 : gpusPerThread * HOST_PER_GPU_US;
     }
 
     /**
@@ -81,8 +83,8 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
         if (host <= kernel.timeUs()) {
             return kernel;
         }
-        return new PerfEstimate(host, kernel.channels(), host, kernel.algBw(), "host launch: " + gpusPerThread
-                + " GPUs per thread x " + fixed(HOST_PER_GPU_US, 2) + " us (nccl-tests -g " + gpusPerThread
+        return new PerfEstimate(host, kernel.channels(), host, kernel.algBw(), "host launch: " + gpus()
+                + " per thread x " + fixed(HOST_PER_GPU_US, 2) + " us (nccl-tests -g " + gpusPerThread
                 + ") of " + fixed(kernel.timeUs(), 1) + " us on the GPUs");
     }
 
@@ -91,8 +93,11 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
         if (cudaGraph) {
             return "host launch: CUDA graph replay (nccl-tests -G), no per-iteration launch cost";
         }
-        return gpusPerThread == 1 ? "host launch: 1 GPU per thread (nccl-tests -g 1), inside the launch overhead"
-                : "host launch: " + gpusPerThread + " GPUs per thread (nccl-tests -g " + gpusPerThread + "), "
-                        + fixed(hostUs(), 1) + " us per iteration on the host, overlapping the GPUs";
+        return "host launch: " + gpus() + " per thread (nccl-tests -g " + gpusPerThread + "), "
+                + fixed(hostUs(), 1) + " us per iteration on the host, overlapping the GPUs";
+    }
+
+    private String gpus() {
+        return gpusPerThread == 1 ? "1 GPU" : gpusPerThread + " GPUs";
     }
 }

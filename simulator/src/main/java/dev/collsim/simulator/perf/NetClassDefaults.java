@@ -13,11 +13,11 @@ import java.util.Map;
  * calibrate. Stateless.
  *
  * <ul>
- *   <li><b>RoCE</b> (11 us, 3 us, 1.0): step 11 us, the middle of the "about 10-12 us per network step" measured on
- *       400G RoCE in NVIDIA/nccl#2409; hop 3 us from the only healthy RoCE run with small sizes and an unambiguous
+ *   <li><b>RoCE</b> (11 us, 5 us, 1.0): step 11 us, the middle of the "about 10-12 us per network step" measured on
+ *       400G RoCE in NVIDIA/nccl#2409; hop 5 us from the only healthy RoCE run with small sizes and an unambiguous
  *       cluster, 2x8 A100 OCI OKE SR-IOV RoCE (A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt): 36.5-40.7 us
- *       measured at 8-512 B against 31.7 us predicted for InfiniBand, (38.4 - 31.7) / 2 inter-node Tree hops = 3.3,
- *       rounded down for the SR-IOV virtual function's share; RDMA NICs on Ethernet reach their line rate (that
+ *       measured at 8-512 B against 27.5 us predicted for InfiniBand (NCCL's 25.2 + launchOverheadUs 2.3),
+ *       (38.4 - 27.5) / 2 inter-node Tree hops = 5.45, rounded down for the SR-IOV virtual function's share; RDMA NICs on Ethernet reach their line rate (that
  *       run: 237.9 GB/s busbw at 8 GiB, within 1 % of the InfiniBand prediction), so 1.0. The GCP gIB runs are
  *       not used: the GB300 one crosses NVLink domains collsim's cluster guess joins, and the B200 one has a
  *       246-320 us floor from 1 KiB to 128 KiB with 1 MiB slower than 4 MiB, which no per-hop cost explains.</li>
@@ -26,9 +26,9 @@ import java.util.Map;
  *       read from it; at 2 GiB it is within 2.1 % of the InfiniBand prediction on the same 400 GB/s per node (32x
  *       100 Gb/s), so no derating. Its 64 MiB-1 GiB rows are 1.4-2.9x slower than predicted, which a step cost
  *       cannot explain (it would need about 500 us per send); left open.</li>
- *   <li><b>TCPXO</b> (10 us, 45 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
+ *   <li><b>TCPXO</b> (10 us, 47 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor of 122.3-126.9 us from 8 B to
- *       4 KiB against 31.7 us for InfiniBand over the 2 hops of a 2-node tree gives (123 - 31.7) / 2 = 45.6 us per
+ *       4 KiB against 27.5 us for InfiniBand over the 2 hops of a 2-node tree gives (123 - 27.5) / 2 = 47.75 us per
  *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
  *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
  *       Gb/s NICs carry gives 0.9. Step cost: no figure in the run (its mid sizes jump between 4 and 32 MiB in a way
@@ -46,9 +46,9 @@ public final class NetClassDefaults {
 
     static {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
-        m.put(NetworkClass.ROCE, new NetClassProfile(11, 3, 1));
+        m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, 1));
         m.put(NetworkClass.EFA, new NetClassProfile(10, 0, 1));
-        m.put(NetworkClass.TCPXO, new NetClassProfile(10, 45, 0.9));
+        m.put(NetworkClass.TCPXO, new NetClassProfile(10, 47, 0.9));
         m.put(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1));
         PROFILES = Collections.unmodifiableMap(m);
     }

@@ -20,9 +20,23 @@ import java.util.Objects;
  *
  * <p>Defaults and their sources:
  * <ul>
- *   <li>{@code launchOverheadUs} 6.5: per-call cost NCCL's model leaves out (CPU launch, kernel start, stream
- *       sync), taken from the 6.1-6.9 us floor of nccl-tests AllReduce on one H200 where NCCL's model says 0
- *       (/work/shared/device/nccl-tests-all_reduce-1gpu.txt).</li>
+ *   <li>{@code launchOverheadUs} 2.3: per-call cost on the GPUs' critical path that NCCL's latency table leaves
+ *       out. The host's launch is not in it: nccl-tests does not wait between iterations, so the host's per-call
+ *       work overlaps the GPUs' ({@code simulator.HostLaunch}, an iteration takes at least G x 4.7 us on the host).
+ *       Measured as the floor (the median time at the sizes up to 1 KiB, or a file's three smallest sizes) less
+ *       collsim's prediction without it (NCCL 2.30.7 {@code tuning.cc} latency, plus the fill, nearly nothing
+ *       there), median per file, over the files whose floor the host does not set and whose cluster collsim
+ *       models: 1x8 RTX PRO 6000 PCIe -3.3 us (A-allreduce-1x8xRTXPRO6000-wrx90-...-nccl2.27.txt:20), 2x2 H100
+ *       InfiniBand +0.1 (A-allreduce-2x2xH100-dgx-ib.txt:19), 1x2 L40S PCIe +1.3 (A-allreduce-1x2xL40S-...-
+ *       nccl2.29.txt, the forced LL128 and Simple runs), 2x H200 NVLink one process per GPU +2.2 (9.34-10.43 us at
+ *       8-512 B against NCCL's 6.6 + 2 x 0.6 = 7.8, data/device/h200x2-2proc-2026-11-29/run4/
+ *       2proc-all_reduce.rank0.txt), 2x8 and 4x8 H100 InfiniBand +2.5 (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-
+ *       issue-nccltests309.txt), 4x GB200 NVLink +5.1 (A-allreduce-4xGB200-azure-ndgb200v6-ring-nccl2.25-busbw-
+ *       table.txt), 2x4 GH200 Slingshot +6.6 (A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt),
+ *       2x4 H100 -g 4 +12.5 (A-allreduce-2x4xH100-16GB.txt): median (2.2 + 2.5) / 2 = 2.3; leaving out any one
+ *       file gives 2.2 or 2.5. The former 6.5, the 6.1-6.9 us floor of one H200 alone
+ *       (/work/shared/device/nccl-tests-all_reduce-1gpu.txt), is the host's rate with no GPU work to hide it
+ *       under: a one-rank call copies its buffer in well under a microsecond, so that floor is the host's.</li>
  *   <li>{@code latencyScale} 1.0: multiplies NCCL's latency term (NCCL 2.30.7 {@code tuning.cc} tables as is).</li>
  *   <li>{@code bwEfficiencyLL/LL128/Simple} 1.0 / 0.96 / 0.98: achieved fraction of NCCL's link-limited
  *       bandwidth at large sizes. Simple: DGX A100 plateaus at 231.6 GB/s busbw against NCCL's 240
@@ -155,7 +169,7 @@ public record PerformanceParameters(
         @JsonProperty("bwEfficiencyPcie") double bwEfficiencyPcie) {
 
     /** The documented defaults. */
-    public static final PerformanceParameters DEFAULTS = new PerformanceParameters(6.5, 1.0, 1.0, 0.96, 0.98,
+    public static final PerformanceParameters DEFAULTS = new PerformanceParameters(2.3, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
             1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 31.2, 37.31), List.of(1.0, 1.0, 1.071, 1.0),
             NetClassDefaults.PROFILES, List.of(3.2, 3.2, 3.2, 0.0), 1.0, 1.0, 1.0);

@@ -21,11 +21,7 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
      * (NCCL 2.30.7 model defaults, 2026-12-04; "uncalibrated band" line). AccuracyGateTest checks it against a
      * fresh run.
      */
-<<<<<<< ours
-    public static final PredictionBand UNCALIBRATED = new PredictionBand(39.3, 10.7);
-=======
     public static final PredictionBand UNCALIBRATED = new PredictionBand(18.9, 11.1);
->>>>>>> theirs
 
     /** @throws IllegalArgumentException on a negative or non-finite percentage */
     public PredictionBand {

@@ -25,7 +25,7 @@ class TuneCommandTest {
         assertEquals(0, r.code(), r.err());
         // the default cluster: 4 hosts x 8 GPUs (configs/default.yaml)
         assertTrue(r.out().contains("32 ranks on 4 NCCL node(s)"), r.out());
-        assertTrue(r.out().contains("band 10.7 %"), r.out());
+        assertTrue(r.out().contains("band 10.1 %"), r.out());
         List<String> conf = Files.readAllLines(out.resolve("nccl_tuner.conf"));
         assertEquals(List.of(), TunerConfigFile.problems(conf));
         // every swept size of every collective has a line, since the example plugin gives an unmatched call one
@@ -69,7 +69,7 @@ class TuneCommandTest {
                 H200X2.resolve("collsim-sweep-NCCL_ALGO.json").toString(), "--nccl-version", "2.28", "allreduce");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("no accepted fit of the measurements"), r.out());
-        assertTrue(r.out().contains("band 10.7 %"), r.out());
+        assertTrue(r.out().contains("band 10.1 %"), r.out());
     }
 
     @Test

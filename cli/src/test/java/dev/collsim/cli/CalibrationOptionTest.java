@@ -54,8 +54,8 @@ class CalibrationOptionTest {
     }
 
     /**
-     * report and tune take the option as predict does. A parameters file that raises launchOverheadUs from the
-     * default 6.5 us to 106.5 us adds 100 us to every call (the per-call fixed overhead), so the report's 1 MiB
+     * report and tune take the option as predict does. A parameters file that raises launchOverheadUs by 100 us
+     * over the default adds 100 us to every call (the per-call fixed overhead), so the report's 1 MiB
      * AllReduce on one DGX H100 takes the bare model's time + 100 us, the time predict prints with the same file;
      * the report names the file on its calibration line and in the variants table; none and auto print the line
      * the other commands print.
@@ -63,7 +63,8 @@ class CalibrationOptionTest {
     @Test
     void reportAndTuneTakeTheOptionAsPredictDoes(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("slow-launch.yaml");
-        Files.writeString(file, "launchOverheadUs: 106.5\n");
+        double slow = PerformanceParameters.DEFAULTS.launchOverheadUs() + 100;
+        Files.writeString(file, "launchOverheadUs: " + slow + "\n");
         Path spec = dir.resolve("one.yaml");
         Files.writeString(spec, "cluster: dgx-h100\nsweeps:\n  - {collective: allreduce, min: 1M, max: 1M, datatype: "
                 + "float}\n");

@@ -13,7 +13,12 @@ import java.util.regex.Pattern;
  * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (NCCL's
  * compute-capability index, {@link GpuGeneration}), and then what carries the data between GPUs:
  * <ul>
- *   <li>one host: NVSwitch, direct NVLink or PCIe only ({@code hopper-1host-nvswitch});</li>
+ *   <li>one host: NVSwitch, direct NVLink or PCIe only ({@code hopper-1host-nvswitch}); a superchip tray of a
+ *       rack-scale NVLink domain (GPUs on a Grace CPU by NVLink-C2C, the NVSwitch chips in the rack's switch trays,
+ *       e.g. one GB200 NVL72 compute tray) is a class of its own ({@code blackwell-1host-nvltray}), apart from a
+ *       baseboard of GPUs and NVSwitch chips (HGX/DGX B200): a profile fitted on trays is not applied to baseboards,
+ *       whose NVLink rate differs (GB200 in-tray runs reach 0.85-0.92 of NCCL's 18 x 40.1 GB/s NVLink figure,
+ *       8x B300 Ring 0.96, NVIDIA/nccl#2140);</li>
  *   <li>several hosts sharing one NVLink domain (multi-node NVLink, MNNVL, e.g. GB200 NVL72): {@code
  *       blackwell-mnnvl};</li>
  *   <li>several hosts otherwise: the network class between them ({@link NetworkClass}, e.g. {@code
@@ -54,6 +59,10 @@ public record ProfileClass(String key, String label) {
         String g = gen.name().toLowerCase(Locale.ROOT);
         String gl = g.substring(0, 1).toUpperCase(Locale.ROOT) + g.substring(1);
         if (t.hostCount() <= 1) {
+            if (hasNvSwitch(probe) && hasC2c(probe)) {
+                return new ProfileClass(g + "-1host-nvltray", gl + ", one superchip tray of a rack-scale NVLink "
+                        + "domain, GPUs joined by the rack's NVSwitch trays");
+            }
             String fabric = hasNvSwitch(probe) ? "nvswitch" : hasNvlink(probe) ? "nvlink" : "pcie";
             return new ProfileClass(g + "-1host-" + fabric, gl + ", one host, GPUs joined by "
                     + (fabric.equals("pcie") ? "PCIe" : fabric.equals("nvlink") ? "direct NVLink" : "NVSwitch"));
@@ -78,6 +87,11 @@ public record ProfileClass(String key, String label) {
 
     private static boolean hasNvSwitch(Topology t) {
         return !t.devices(NvSwitch.class).isEmpty();
+    }
+
+    /** @return true when a GPU reaches a CPU over NVLink-C2C (a Grace superchip) */
+    private static boolean hasC2c(Topology t) {
+        return t.gpus().stream().anyMatch(g -> t.outgoing(g).stream().anyMatch(l -> l.type() == LinkType.C2C));
     }
 
     private static boolean hasNvlink(Topology t) {

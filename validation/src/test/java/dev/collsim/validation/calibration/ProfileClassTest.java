@@ -45,6 +45,17 @@ class ProfileClassTest {
         assertEquals("blackwell-mnnvl", key("gb200-nvl72"));
     }
 
+    /**
+     * One GB200 compute tray (4 GPUs on 2 Grace CPUs by NVLink-C2C, NVSwitch chips in the rack's switch trays, Azure
+     * ND GB200 v6 sizes page) and an HGX/DGX B200 baseboard (8 GPUs and 2 NVSwitch chips on one board, DGX B200
+     * user guide) are different classes: a profile fitted on trays is not applied to baseboards.
+     */
+    @Test
+    void aGraceTrayIsNotABaseboard() throws Exception {
+        assertEquals("blackwell-1host-nvltray", key("Standard_ND128isr_NDR_GB200_v6"));
+        assertEquals("blackwell-1host-nvswitch", key("dgx-b200"));
+    }
+
     @Test
     void slingshotNamedInTheDataIsNotInfiniBand() throws Exception {
         assertEquals("hopper-slingshot", ProfileClass.of(ClusterLoader.load("dgx-h100x2"),

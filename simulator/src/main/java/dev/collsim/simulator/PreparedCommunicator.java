@@ -169,7 +169,8 @@ public final class PreparedCommunicator {
     }
 
     Protocol protocol(PreparedCall call) {
-        return call.choice() == null ? P2pModel.protocol(plan, call.collective(), call.bytes())
+        return call.choice() == null ? P2pModel.protocol(plan, settings, call.collective(), call.bytes(),
+                plan.graphs().ring().typeIntra())
                 : call.choice().protocol();
     }
 

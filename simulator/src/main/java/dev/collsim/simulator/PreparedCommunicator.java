@@ -142,7 +142,7 @@ public final class PreparedCommunicator {
 
     Prediction predict(PreparedCall call, PerformanceParameters pp) {
         Collective c = call.collective();
-        double bound = PhysicalBound.busBw(plan, c);
+        double bound = PhysicalBound.busBw(plan, c, settings.algo());
         PerfEstimate e = call.launch().apply(estimate(call, call.choice(), pp));
         double algBw = e.timeUs() > 0 ? BusBandwidth.algBw(call.bytes(), e.timeUs()) : 0;
         double busBw = BusBandwidth.busBw(c, plan.nRanks(), algBw);
@@ -192,11 +192,11 @@ public final class PreparedCommunicator {
 
     /**
      * @param c the collective
-     * @return the best busbw the links allow for it on this communicator, GB/s ({@link PhysicalBound}; infinity for
-     *         one rank)
+     * @return the best busbw the links allow for it on this communicator with the algorithms NCCL_ALGO allows, GB/s
+     *         ({@link PhysicalBound}; infinity for one rank)
      */
     public double physicalBoundBusBw(Collective c) {
-        return PhysicalBound.busBw(plan, c);
+        return PhysicalBound.busBw(plan, c, settings.algo());
     }
 
     /**

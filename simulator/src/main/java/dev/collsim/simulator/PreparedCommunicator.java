@@ -12,6 +12,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.channel.RuntimeChannels;
+import dev.collsim.simulator.perf.NetClassDefaults;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
@@ -188,6 +189,16 @@ public final class PreparedCommunicator {
                     call.launch().apply(estimate(call, a, pp, channels)), chosen));
         }
         return out;
+    }
+
+    /**
+     * @param pp the performance parameters of the prediction
+     * @return the note that the network class between the nodes runs on another class's figures
+     *         ({@link NetClassDefaults#borrowedNote}); empty on one node or when the class has its own figures
+     */
+    public Optional<String> networkNote(PerformanceParameters pp) {
+        return plan.nNodes() < 2 ? Optional.empty()
+                : NetClassDefaults.borrowedNote(plan.netClass(), pp.netProfile(plan.netClass()));
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.perf.NetClassDefaults;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -68,6 +70,16 @@ public final class NcclPredictor implements CollectivePredictor {
     /** @return the performance parameters in use */
     public PerformanceParameters parameters() {
         return params;
+    }
+
+    /**
+     * @param t a topology
+     * @return the note that its network class runs on another class's figures under these parameters
+     *         ({@link NetClassDefaults#borrowedNote}); empty on one host or when the class has its own figures
+     */
+    public Optional<String> networkNote(Topology t) {
+        return t.hostCount() < 2 ? Optional.empty()
+                : NetClassDefaults.borrowedNote(t.networkClass(), params.netProfile(t.networkClass()));
     }
 
     private record Key(Topology topology, List<?> ranks, NcclSettings env) {

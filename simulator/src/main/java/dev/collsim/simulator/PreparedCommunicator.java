@@ -12,6 +12,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.channel.RuntimeChannels;
+import dev.collsim.simulator.perf.NetClassDefaults;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
@@ -142,7 +143,7 @@ public final class PreparedCommunicator {
 
     Prediction predict(PreparedCall call, PerformanceParameters pp) {
         Collective c = call.collective();
-        double bound = PhysicalBound.busBw(plan, c);
+        double bound = PhysicalBound.busBw(plan, c, settings.algo());
         PerfEstimate e = call.launch().apply(estimate(call, call.choice(), pp));
         double algBw = e.timeUs() > 0 ? BusBandwidth.algBw(call.bytes(), e.timeUs()) : 0;
         double busBw = BusBandwidth.busBw(c, plan.nRanks(), algBw);
@@ -169,7 +170,8 @@ public final class PreparedCommunicator {
     }
 
     Protocol protocol(PreparedCall call) {
-        return call.choice() == null ? P2pModel.protocol(plan, call.collective(), call.bytes())
+        return call.choice() == null ? P2pModel.protocol(plan, settings, call.collective(), call.bytes(),
+                plan.graphs().ring().typeIntra())
                 : call.choice().protocol();
     }
 
@@ -190,12 +192,22 @@ public final class PreparedCommunicator {
     }
 
     /**
+     * @param pp the performance parameters of the prediction
+     * @return the note that the network class between the nodes runs on another class's figures
+     *         ({@link NetClassDefaults#borrowedNote}); empty on one node or when the class has its own figures
+     */
+    public Optional<String> networkNote(PerformanceParameters pp) {
+        return plan.nNodes() < 2 ? Optional.empty()
+                : NetClassDefaults.borrowedNote(plan.netClass(), pp.netProfile(plan.netClass()));
+    }
+
+    /**
      * @param c the collective
-     * @return the best busbw the links allow for it on this communicator, GB/s ({@link PhysicalBound}; infinity for
-     *         one rank)
+     * @return the best busbw the links allow for it on this communicator with the algorithms NCCL_ALGO allows, GB/s
+     *         ({@link PhysicalBound}; infinity for one rank)
      */
     public double physicalBoundBusBw(Collective c) {
-        return PhysicalBound.busBw(plan, c);
+        return PhysicalBound.busBw(plan, c, settings.algo());
     }
 
     /**

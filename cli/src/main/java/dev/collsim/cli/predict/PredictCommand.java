@@ -366,6 +366,7 @@ public final class PredictCommand implements Callable<Integer> {
         h.add("Channels: " + comm.describeChannels());
         h.add("Hardware: " + comm.describeHardware());
         h.add("Performance parameters: " + paramsLine);
+        comm.networkNote(predictor.parameters()).ifPresent(n -> h.add("Network: " + n));
         return h;
     }
 }

@@ -224,8 +224,9 @@ public final class PlanCommand implements Callable<Integer> {
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
         CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology());
         out.println("# " + perf.line());
-        StepPlanner planner = new StepPlanner(new NcclPredictor(NcclVersion.DEFAULT, perf.parameters()), nccl,
-                rankOrder);
+        NcclPredictor predictor = new NcclPredictor(NcclVersion.DEFAULT, perf.parameters());
+        predictor.networkNote(base.topology()).ifPresent(n -> out.println("# network: " + n));
+        StepPlanner planner = new StepPlanner(predictor, nccl, rankOrder);
         StepPlan plan;
         try {
             plan = planner.plan(base.topology(), job, peak);

@@ -1,7 +1,9 @@
 package dev.collsim.simulator.bound;
 
+import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.env.AlgoProtoFilter;
 import dev.collsim.simulator.channel.ChannelPlan;
 
 /**
@@ -30,6 +32,11 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * </ul>
  * Fabric oversubscription is not included (the fabric is assumed non-blocking). One rank: no bound (infinity).
  *
+ * <p>Under NCCL_ALGO ({@link #busBw(ChannelPlan, Collective, AlgoProtoFilter)}) the bound is that of the algorithms
+ * allowed: the NVLS figure B x 2(n-1)/n only while NVLS or NVLSTree is allowed, and for AllReduce, AllGather,
+ * ReduceScatter with Ring alone the NIC part of a ring ({@link #nicBusBw} with k = n: every rank's ring neighbour
+ * on the next node, a node sends 2(n-1)/n S for AllReduce, (n-1)/n S for AllGather/ReduceScatter).
+ *
  * <p>The inter-node part is applied inside the prediction (collsim's performance model caps algBw at
  * {@code interBusBw / busBwFactor}), so a prediction of one communicator alone never beats its NCCL nodes' NICs and
  * no caller needs a NIC floor of its own; what the prediction cannot see is other groups sharing the same NICs at
@@ -51,6 +58,31 @@ public final class PhysicalBound {
      */
     public static double busBw(ChannelPlan plan, Collective c) {
         return Math.min(intraBusBw(plan, c), interBusBw(plan, c));
+    }
+
+    /**
+     * The bound over the algorithms NCCL_ALGO allows (the class comment says how they differ).
+     *
+     * @param plan  the channel plan
+     * @param c     the collective
+     * @param algos NCCL_ALGO as parsed
+     * @return the bound, GB/s of bus bandwidth; {@code Double.POSITIVE_INFINITY} for one rank
+     */
+    public static double busBw(ChannelPlan plan, Collective c, AlgoProtoFilter<Algorithm> algos) {
+        if (c != Collective.ALL_REDUCE && c != Collective.ALL_GATHER && c != Collective.REDUCE_SCATTER) {
+            return busBw(plan, c);
+        }
+        boolean ringOnly = true;
+        for (Algorithm a : Algorithm.values()) {
+            ringOnly &= a == Algorithm.RING || !algos.allows(c, a);
+        }
+        boolean nvls = plan.nvlsSupport()
+                && (algos.allows(c, Algorithm.NVLS) || algos.allows(c, Algorithm.NVLS_TREE));
+        double intra = intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), nvls);
+        double inter = ringOnly && plan.nNodes() > 1 && plan.nRanks() > 1
+                ? nicBusBw(c, true, plan.nRanks(), plan.nNodes(), plan.ppn(), plan.nodeNicBw())
+                : interBusBw(plan, c);
+        return Math.min(intra, inter);
     }
 
     /**

@@ -3,7 +3,9 @@ package dev.collsim.simulator.perf;
 import dev.collsim.topology.NetworkClass;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Default {@link NetClassProfile}s of the network transports other than InfiniBand, with their sources. InfiniBand is
@@ -54,5 +56,34 @@ public final class NetClassDefaults {
     }
 
     private NetClassDefaults() {
+    }
+
+    /**
+     * The one-line note predict, compare and plan print when a network class runs on figures borrowed from another
+     * class (the list above): EFA and socket on InfiniBand's, TCPXO on InfiniBand's step cost. None once the class's
+     * figures differ from these defaults (calibrated or set in a parameters file), nor for InfiniBand and RoCE.
+     *
+     * @param c     the network class between the nodes
+     * @param inUse the figures the prediction uses for it
+     * @return the note, or empty
+     */
+    public static Optional<String> borrowedNote(NetworkClass c, NetClassProfile inUse) {
+        NetClassProfile d = PROFILES.get(c);
+        if (d == null || !d.equals(inUse)) {
+            return Optional.empty();
+        }
+        String figures = String.format(Locale.ROOT, "(%.0f us per network send, %.0f us added per hop, %.0f %% of"
+                + " the line rate)", d.stepUs(), d.hopLatencyUs(), 100 * d.bwFraction());
+        return switch (c) {
+            case EFA -> Optional.of(c.label() + " runs on InfiniBand's figures " + figures + ": an assumption (the one"
+                    + " public EFA run has no size below 64 MiB to set its own)");
+            case SOCKET -> Optional.of(c.label() + " runs on InfiniBand's figures " + figures + ": an assumption, likely"
+                    + " optimistic (NCCL's socket transport has no GPUDirect RDMA: it stages through host memory over"
+                    + " NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD TCP streams, not modelled)");
+            case TCPXO -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
+                    "%.0f us per network send", d.stepUs()) + ": an assumption (its hop latency and line-rate"
+                    + " fraction come from one public run)");
+            default -> Optional.empty();
+        };
     }
 }

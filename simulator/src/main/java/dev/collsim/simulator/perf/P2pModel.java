@@ -29,8 +29,9 @@ import dev.collsim.topology.PathType;
  *       NCCL-view GPU-GPU path, on one node through the CPU at most the ring graph's bandwidth
  *       ({@link #concurrentIntraBw}); the whole call takes at least inter bytes / the network proxy's limit for Simple
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
- *   <li>protocol LL when the bytes per peer are at most p2pChannels x 16384 (NCCL_P2P_LL_THRESHOLD, NCCL 2.30.7
- *       {@code src/enqueue.cc}), else Simple; LL moves half the bandwidth;</li>
+ *   <li>protocol as NCCL 2.30.7 {@code src/enqueue.cc} {@code addP2pToPlan} picks it for one peer's send: LL when
+ *       the bytes per peer are at most that send's own channels x 16384 (NCCL_P2P_LL_THRESHOLD), else Simple
+ *       ({@link P2pPeerChannels}); LL moves half the bandwidth;</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x (per-step latency (NCCL's
  *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
@@ -38,9 +39,6 @@ import dev.collsim.topology.PathType;
  * </ul>
  */
 public final class P2pModel {
-
-    /** NCCL_P2P_LL_THRESHOLD default, bytes per channel (NCCL 2.30.7 {@code src/enqueue.cc}). */
-    public static final long P2P_LL_THRESHOLD = 16384;
 
     private P2pModel() {
     }
@@ -76,7 +74,7 @@ public final class P2pModel {
         }
         int peers = c == Collective.SEND_RECV ? 1 : n - 1;
         double perPeer = c == Collective.SEND_RECV ? sizeBytes : (double) sizeBytes / n;
-        Protocol p = protocol(plan, c, sizeBytes);
+        Protocol p = protocol(plan, s, c, sizeBytes, intraType);
         double intraBytes;
         double interBytes;
         if (c == Collective.SEND_RECV) {
@@ -185,10 +183,18 @@ public final class P2pModel {
     }
 
     /**
-     * @return LL when the bytes per peer are at most p2pChannels x 16384, else Simple
+     * The protocol of one peer's send ({@link P2pPeerChannels#protocol}); SendRecv sends S, the others S / nranks.
+     *
+     * @param plan      channel plan
+     * @param s         settings
+     * @param c         the collective
+     * @param sizeBytes nccl-tests size S, bytes
+     * @param intraType NCCL path type between GPUs of a node
+     * @return LL or Simple
      */
-    public static Protocol protocol(ChannelPlan plan, Collective c, long sizeBytes) {
-        double perPeer = c == Collective.SEND_RECV ? sizeBytes : (double) sizeBytes / plan.nRanks();
-        return perPeer <= plan.p2pChannels() * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
+    public static Protocol protocol(ChannelPlan plan, NcclSettings s, Collective c, long sizeBytes,
+            PathType intraType) {
+        long perPeer = c == Collective.SEND_RECV ? sizeBytes : sizeBytes / plan.nRanks();
+        return P2pPeerChannels.protocol(plan, s, intraType, perPeer);
     }
 }

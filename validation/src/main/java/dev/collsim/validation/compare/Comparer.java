@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * Compares datasets with collsim's predictions. Every point is timed through the simulator's facade: one
@@ -220,7 +221,10 @@ public final class Comparer {
         }
         Map<Regime, ErrorStats> stats = new EnumMap<>(Regime.class);
         byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));
-        return new DatasetComparison(d, c, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
+        Optional<String> net = pm.get(0).communicator().networkNote(params);
+        ClusterGuess cluster = net.isEmpty() ? c : new ClusterGuess(c.topology(), c.ranks(), c.source(),
+                Stream.concat(c.assumptions().stream(), net.stream()).toList());
+        return new DatasetComparison(d, cluster, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
                 pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
                 bandSigmaUs != null ? "the calibration's 95 % band" : band != null ? band.describeAs(bandSource)
                 : PredictionBand.UNCALIBRATED.describe());

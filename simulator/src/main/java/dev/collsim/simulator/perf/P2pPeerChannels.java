@@ -1,0 +1,141 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.CpuKind;
+import dev.collsim.topology.NcclBandwidths;
+import dev.collsim.topology.PathType;
+
+/**
+ * How many channels NCCL gives one peer of a point-to-point operation and which protocol it then picks (NCCL
+ * 2.30.7). Three steps:
+ * <ol>
+ *   <li>channels per peer ({@code src/graph/paths.cc} {@code ncclTopoComputeP2pChannelsPerPeer} and
+ *       {@code ncclTopoGetNchannels}): the fewest over the rank's peers, a node peer on NVLink getting
+ *       2 x max(1, path GB/s / one NVLink's GB/s), on PCI 2, a peer on another node max(local NICs,
+ *       ceil(local NIC GB/s / NCCL_P2P_PER_CHANNEL_NET_BW = 14)); then ({@code ncclTopoComputeP2pChannels})
+ *       rounded up to a power of two and, across nodes, halved while it x ceil(nranks / 8) (8:
+ *       NCCL_MAX_DEV_WORK_P2P_PER_BATCH, {@code src/include/device.h}) exceeds the p2p channels, on one node
+ *       at most the p2p channels;</li>
+ *   <li>channels for one operation ({@code src/enqueue.cc} {@code addP2pToPlan}, with nChannelsMin from
+ *       {@code scheduleP2pTasksToPlan}): nChannelsMin = channels per peer halved while it x nranks exceeds the p2p
+ *       channels; an operation of B bytes takes min(nChannelsMin, ceil(B / minPart)) channels, doubled while
+ *       B / channels exceeds maxPart and channels &lt;= channels per peer / 2; minPart and maxPart are the p2p
+ *       chunk / 2 and the chunk across nodes, chunk / 8 and chunk x 32 on one node;</li>
+ *   <li>protocol: LL when B &lt;= channels x NCCL_P2P_LL_THRESHOLD (16384 B), else Simple.</li>
+ * </ol>
+ * The p2p chunk ({@code src/init.cc} {@code computeBuffSizes}): across nodes NCCL_P2P_NET_CHUNKSIZE (128 KiB; twice
+ * that on Arm with sm100 and newer), on one node of NVLink paths NCCL_P2P_NVL_CHUNKSIZE (512 KiB), else
+ * NCCL_P2P_PCI_CHUNKSIZE (128 KiB), at most NCCL_BUFFSIZE / 8. Local NICs of a GPU: collsim takes the node's NICs
+ * split evenly over its ranks, at least one (NCCL walks the GPU's local NICs, {@code src/graph/topo.cc}
+ * {@code ncclTopoGetLocalNetCountByBw}).
+ */
+public final class P2pPeerChannels {
+
+    /** NCCL_P2P_LL_THRESHOLD default, bytes per channel (NCCL 2.30.7 {@code src/enqueue.cc}). */
+    public static final long P2P_LL_THRESHOLD = 16384;
+    /** NCCL_P2P_NVL_CHUNKSIZE default, bytes (NCCL 2.30.7 {@code src/init.cc}). */
+    public static final long P2P_NVL_CHUNKSIZE = 1L << 19;
+    /** NCCL_P2P_PCI_CHUNKSIZE default, bytes (NCCL 2.30.7 {@code src/init.cc}). */
+    public static final long P2P_PCI_CHUNKSIZE = 1L << 17;
+    /** NCCL_P2P_PER_CHANNEL_NET_BW default, GB/s (NCCL 2.30.7 {@code src/graph/paths.cc}). */
+    public static final double P2P_PER_CHANNEL_NET_BW = 14;
+    /** NCCL_MAX_DEV_WORK_P2P_PER_BATCH (NCCL 2.30.7 {@code src/include/device.h}). */
+    public static final int MAX_P2P_PER_BATCH = 8;
+
+    private P2pPeerChannels() {
+    }
+
+    /**
+     * @param plan      channel plan
+     * @param intraType NCCL path type between GPUs of a node
+     * @return comm.p2pnChannelsPerPeer
+     */
+    public static int perPeer(ChannelPlan plan, PathType intraType) {
+        int min = Integer.MAX_VALUE;
+        if (plan.maxLocalRanks() > 1) {
+            boolean nvl = intraType == PathType.NVL || intraType == PathType.NVB;
+            min = nvl ? 2 * Math.max(1, (int) (plan.gpuPathBw() / NcclBandwidths.nvlinkPerLink(plan.minSm()))) : 2;
+        }
+        if (plan.nNodes() > 1) {
+            int nics = Math.max(1, plan.nicsPerNode());
+            int local = Math.max(1, nics / Math.max(1, plan.maxLocalRanks()));
+            double localBw = plan.nodeNicBw() / nics * local;
+            min = Math.min(min, Math.max(local, (int) Math.ceil((int) localBw / P2P_PER_CHANNEL_NET_BW)));
+        }
+        int perPeer = pow2Up(min == Integer.MAX_VALUE ? 1 : min);
+        if (plan.nNodes() > 1) {
+            int batches = (plan.nRanks() + MAX_P2P_PER_BATCH - 1) / MAX_P2P_PER_BATCH;
+            while (perPeer * batches > plan.p2pChannels() && perPeer > 1) {
+                perPeer /= 2;
+            }
+            return perPeer;
+        }
+        return Math.min(plan.p2pChannels(), perPeer);
+    }
+
+    /**
+     * @param plan      channel plan
+     * @param s         settings (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE)
+     * @param intraType NCCL path type between GPUs of a node
+     * @return comm.p2pChunkSize, bytes
+     */
+    public static long chunkBytes(ChannelPlan plan, NcclSettings s, PathType intraType) {
+        long chunk;
+        if (plan.nNodes() > 1) {
+            chunk = (plan.cpu() == CpuKind.ARM && plan.minSm() >= 100 ? 2 : 1) * s.p2pNetChunkSize();
+        } else {
+            chunk = intraType == PathType.NVL ? P2P_NVL_CHUNKSIZE : P2P_PCI_CHUNKSIZE;
+        }
+        return Math.min(chunk, s.buffSize() / NetTransport.NCCL_STEPS);
+    }
+
+    /**
+     * @param plan      channel plan
+     * @param s         settings
+     * @param intraType NCCL path type between GPUs of a node
+     * @param bytes     bytes of the one send (or receive), B
+     * @return channels NCCL splits it over
+     */
+    public static int forOperation(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes) {
+        if (bytes <= 0) {
+            return 1;
+        }
+        int max = perPeer(plan, intraType);
+        int min = max;
+        while ((long) min * plan.nRanks() > plan.p2pChannels() && min > 1) {
+            min /= 2;
+        }
+        long chunk = chunkBytes(plan, s, intraType);
+        boolean multi = plan.nNodes() > 1;
+        long minPart = multi ? chunk / 2 : chunk / 8;
+        long maxPart = multi ? chunk : chunk * 32;
+        int n = (int) Math.min(min, ceilDiv(bytes, minPart));
+        long part = Math.max(minPart, ceilDiv(bytes, n));
+        while (part > maxPart && n <= max / 2) {
+            n *= 2;
+            part = ceilDiv(bytes, n);
+        }
+        return n;
+    }
+
+    /**
+     * @param plan      channel plan
+     * @param s         settings
+     * @param intraType NCCL path type between GPUs of a node
+     * @param bytes     bytes of the one send to a peer, B
+     * @return LL when bytes &lt;= channels x 16384, else Simple
+     */
+    public static Protocol protocol(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes) {
+        return bytes <= forOperation(plan, s, intraType, bytes) * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+
+    private static int pow2Up(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+}

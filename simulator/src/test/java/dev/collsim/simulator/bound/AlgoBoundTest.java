@@ -1,0 +1,48 @@
+package dev.collsim.simulator.bound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The bound column follows NCCL_ALGO: with Ring alone it is the bound of a ring, not that of NVLS/NVLSTree. */
+class AlgoBoundTest {
+
+    private static double bound(String cluster, Map<String, String> env) throws Exception {
+        Topology t = ClusterLoader.load(cluster);
+        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 8L << 30,
+                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env))).physicalBoundBusBw();
+    }
+
+    /**
+     * 4 DGX H100, 32 ranks, 8 x 400 Gb/s NICs = 400 GB/s per node and direction. Any algorithm: a node sends at
+     * least 2 (m-1)/m S over its NICs, busbw &lt;= 400 x 4/3 x 31/32 = 516.67. Ring alone: every rank's ring crosses
+     * a node boundary, a node sends 2 (n-1)/n S, busbw &lt;= 2 (n-1)/n x S / (2 (n-1)/n S / 400) = 400 (nccl-tests
+     * doc/PERFORMANCE.md: a ring's busbw is the link bandwidth). The NVLink side without NVLS, 18 NVLinks of 25 GB/s
+     * (450 GB/s per direction, H100 SXM datasheet 900 GB/s both ways): 450 x 8/7 x 31/32 = 498.2, above 400.
+     */
+    @Test
+    void ringAloneIsBoundByTheRingNicTraffic() throws Exception {
+        assertEquals(400 * 4.0 / 3 * 31 / 32, bound("dgx-h100x4", Map.of()), 0.01);
+        assertEquals(400.0, bound("dgx-h100x4", Map.of("NCCL_ALGO", "Ring")), 0.01);
+    }
+
+    /**
+     * One DGX H100, 8 ranks: with NVLS a GPU sends and receives S once, busbw &lt;= 450 x 2 x 7/8 = 787.5; without
+     * it a reduce-scatter plus all-gather over 8 GPUs, busbw &lt;= 450 x 8/7 x 7/8 = 450.
+     */
+    @Test
+    void nvlsOnlyWhenAllowed() throws Exception {
+        assertEquals(787.5, bound("dgx-h100", Map.of()), 0.01);
+        assertEquals(450.0, bound("dgx-h100", Map.of("NCCL_ALGO", "Ring,Tree")), 0.01);
+        assertEquals(787.5, bound("dgx-h100", Map.of("NCCL_ALGO", "NVLS")), 0.01);
+    }
+}

@@ -6,7 +6,10 @@ import dev.collsim.topology.Topology;
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.ParametersFile;
 import dev.collsim.validation.calibration.ProfileSelector;
+import dev.collsim.validation.compare.PredictionBand;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -41,8 +44,10 @@ public final class CalibrationOption {
      * @param line       what was used, as one line {@code calibration: ...} (the file, the shipped profile, or the
      *                   bare model and why)
      * @param shipped    the shipped profile that was applied, empty otherwise
+     * @param band       the class band the line prints (auto: {@link ProfileSelector.Choice#band()}), else empty
      */
-    public record Resolved(PerformanceParameters parameters, String line, Optional<Calibration> shipped) {
+    public record Resolved(PerformanceParameters parameters, String line, Optional<Calibration> shipped,
+            Optional<PredictionBand> band) {
 
         /** @return what predict's header names: the calibration line, after "defaults" for the bare model */
         public String label() {
@@ -76,14 +81,50 @@ public final class CalibrationOption {
      */
     public static Resolved resolve(Path option, String name, Topology cluster) throws InputException {
         if (none(option)) {
-            return new Resolved(PerformanceParameters.DEFAULTS, NONE_LINE, Optional.empty());
+            return new Resolved(PerformanceParameters.DEFAULTS, NONE_LINE, Optional.empty(), Optional.empty());
         }
         if (auto(option)) {
             ProfileSelector.Choice c = ProfileSelector.select(cluster);
             return new Resolved(c.calibration().map(Calibration::parameters).orElse(PerformanceParameters.DEFAULTS),
-                    c.line(), c.calibration());
+                    c.line(), c.calibration(), c.band());
         }
-        return new Resolved(read(option, name), fileLine(option), Optional.empty());
+        return new Resolved(read(option, name), fileLine(option), Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * As {@link #resolve(Path, String, Topology)}, and a one-line warning on {@code err} when a profile file names a
+     * class (or GPU generation) other than the cluster's ({@link ProfileSelector#mismatch}): applied, not refused.
+     *
+     * @param option  the option's value, null when not given
+     * @param name    the option's name, for messages
+     * @param cluster the cluster the prediction is for
+     * @param err     where the warning goes
+     * @return the parameters and what to print
+     * @throws InputException when the file is not a parameters file or profile
+     */
+    public static Resolved resolve(Path option, String name, Topology cluster, PrintWriter err)
+            throws InputException {
+        Resolved r = resolve(option, name, cluster);
+        if (!none(option) && !auto(option)) {
+            warnClass(option, name, cluster, err);
+        }
+        return r;
+    }
+
+    /**
+     * @param file    a profile file that was read
+     * @param name    the option's name
+     * @param cluster the cluster it is applied to
+     * @param err     where the warning goes, one line {@code collsim: warning: ...}
+     */
+    public static void warnClass(Path file, String name, Topology cluster, PrintWriter err) {
+        try {
+            ProfileSelector.mismatch(Files.readString(file), cluster).ifPresent(m -> err.println("collsim: warning: "
+                    + name + " " + file + " was " + m + "; applied anyway"));
+        } catch (IOException e) {
+            return; // read before, so its reader reported any problem
+        }
+        err.flush();
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.collsim.io.IoMessages;
 import dev.collsim.io.UserInputException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 
@@ -120,11 +121,29 @@ public final class Main {
         if (unknownCommand(ex, cmd, err)) {
             return ExitCodes.USAGE;
         }
-        err.println(name + ": " + ex.getMessage());
+        err.println(name + ": " + unknownOptions(ex).orElse(ex.getMessage()));
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Try '" + name + " --help'.");
         err.flush();
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * {@code predict --calibraton none allreduce}: picocli lists every word after a mistyped option as unmatched, the
+     * collective too; only the words that look like options are the user's mistake.
+     *
+     * @return {@code Unknown option: '--calibraton'} when some unmatched word starts with '-', else empty
+     */
+    private static Optional<String> unknownOptions(CommandLine.ParameterException ex) {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException u)) {
+            return Optional.empty();
+        }
+        List<String> flags = u.getUnmatched().stream().filter(a -> a.startsWith("-") && a.length() > 1).toList();
+        if (flags.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("Unknown option" + (flags.size() > 1 ? "s" : "") + ": "
+                + flags.stream().map(f -> "'" + f + "'").collect(Collectors.joining(", ")));
     }
 
     /**

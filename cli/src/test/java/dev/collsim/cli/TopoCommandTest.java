@@ -109,11 +109,11 @@ class TopoCommandTest {
         assertTrue(xml.out().startsWith("<system version=\"1\">"), xml.out());
     }
 
-    /** An unknown cluster name lists the shipped configs and catalog names; exit 3. */
+    /** An unknown cluster name lists the shipped configs and catalog names; a usage error, exit 2. */
     @Test
     void unknownCluster() {
         CliRun r = run("topo", "show", "-c", "dgx-z9000");
-        assertEquals(3, r.code());
+        assertEquals(2, r.code());
         assertTrue(r.err().contains("dgx-h100-32x-rail") && r.err().contains("pcie-8x-rtx4090"), r.err());
     }
 }

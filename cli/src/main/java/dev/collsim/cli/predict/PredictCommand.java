@@ -3,6 +3,7 @@ package dev.collsim.cli.predict;
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.TypedOption;
 import dev.collsim.cli.UserError;
 import dev.collsim.cli.flow.FlowOptions;
 import dev.collsim.cli.flow.FlowPredict;
@@ -341,7 +342,8 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private PerformanceParameters parameters(Topology topo) throws InputException {
-        CalibrationOption.Resolved r = CalibrationOption.resolve(params, "--params", topo);
+        CalibrationOption.Resolved r = CalibrationOption.resolve(params, TypedOption.of(spec, "--params"), topo,
+                spec.commandLine().getErr());
         paramsLine = r.label();
         return r.parameters();
     }
@@ -355,8 +357,7 @@ public final class PredictCommand implements Callable<Integer> {
                 rankList.size(), sweep.minBytes(), sweep.maxBytes(),
                 sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",
                 groups.typeText(), groups.opText(), groups.rootText()));
-        h.add("Cluster: " + topo.name() + " (" + topo.hostCount() + (topo.hostCount() == 1 ? " host, " : " hosts, ")
-                + topo.gpus().size() + " GPUs); " + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), "
+        h.add("Cluster: " + topo.name() + " (" + cluster.sizeText(topo) + "); " + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), "
                 + RanksPerNode.text(rankList, comm.nNodes(), comm.maxLocalRanks()));
         h.add(rankOptions.describe(rankList, c.testName()));
         MissingNvlinks.warning(topo).ifPresent(w -> h.add("warning: " + w));

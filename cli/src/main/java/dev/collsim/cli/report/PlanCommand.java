@@ -222,7 +222,8 @@ public final class PlanCommand implements Callable<Integer> {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
-        CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology());
+        CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology(),
+                spec.commandLine().getErr());
         out.println("# " + perf.line());
         NcclPredictor predictor = new NcclPredictor(NcclVersion.DEFAULT, perf.parameters());
         predictor.networkNote(base.topology()).ifPresent(n -> out.println("# network: " + n));

@@ -55,9 +55,10 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "size: the plugin runs unmatched calls on one channel), the NCCL_ALGO/NCCL_PROTO/"
                 + "NCCL_MAX_NCHANNELS settings where one setting suffices "
                 + "(nccl_env.sh) and a table (tune.txt). The band is the p90 of the calibration fit's residuals "
-                + "(--calibration, or a fit of -m measurements); with neither (or --calibration auto), that of the "
-                + "profile shipped for the cluster's class, else (and with --calibration none) the default model's "
-                + "median error over the public datasets (collsim accuracy prints it)."},
+                + "(--calibration, or a fit of -m measurements); with neither (or --calibration auto), the band of the"
+                + " cluster's class that the calibration line prints (below and at >= 1 MiB), else (and with "
+                + "--calibration none) the default model's median error over the public datasets (collsim accuracy"
+                + " prints it)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:advice written", "2:usage error", "3:invalid input file (with -m: no file could be read)",
             "6:advice written, but -m files that could not be read were skipped (each named on stderr with why)"})
@@ -157,14 +158,18 @@ public final class TuneCommand implements Callable<Integer> {
         if (!CalibrationOption.none(calibration) && !CalibrationOption.auto(calibration)) {
             InputFiles.require(calibration, "--calibration");
             Calibration c = CalibrationProfile.read(calibration);
+            CalibrationOption.warnClass(calibration, "--calibration", topo, spec.commandLine().getErr());
             return new Model(c.parameters(), band(c), "calibration profile " + calibration.getFileName(),
                     CalibrationOption.fileLine(calibration));
         }
         if (data.isEmpty()) {
             CalibrationOption.Resolved r = CalibrationOption.resolve(calibration, "--calibration", topo);
-            return r.shipped().map(c -> new Model(c.parameters(), band(c), "shipped calibration profile", r.line()))
-                    .orElseGet(() -> new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED,
-                            "default parameters", r.line()));
+            // one band: the class band the calibration line prints, where there is one
+            Optional<TuningBand> printed = r.band().filter(b -> b.belowMiBPercent() > 0 && b.atLeastMiBPercent() > 0)
+                    .map(b -> TuningBand.ofClass(b, "the class band printed on the calibration line"));
+            return r.shipped().map(c -> new Model(c.parameters(), printed.orElse(band(c)), "shipped calibration "
+                    + "profile", r.line())).orElseGet(() -> new Model(PerformanceParameters.DEFAULTS,
+                    printed.orElse(TuningBand.UNCALIBRATED), "default parameters", r.line()));
         }
         Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();

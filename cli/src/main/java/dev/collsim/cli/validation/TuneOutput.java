@@ -71,7 +71,7 @@ final class TuneOutput {
         for (Part p : parts) {
             TuneResult r = p.result();
             out.add(String.format(Locale.ROOT, "# collsim tune: %s, %d ranks on %d NCCL node(s), NCCL %s model; %s; "
-                    + "band %.1f %% (%s)", cluster, r.nRanks(), r.nNodes(), version, model, r.band().percent(),
+                    + "band %s (%s)", cluster, r.nRanks(), r.nNodes(), version, model, r.band().text(),
                     r.band().source()));
             out.add("# predicted gain = (time of NCCL's choice - time of collsim's choice) / time of NCCL's choice, "
                     + "both collsim's prediction; a change is advised only where the gain exceeds the band");

@@ -9,6 +9,9 @@ import dev.collsim.validation.tune.TunerConfigFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +28,8 @@ class TuneCommandTest {
         assertEquals(0, r.code(), r.err());
         // the default cluster: 4 hosts x 8 GPUs (configs/default.yaml)
         assertTrue(r.out().contains("32 ranks on 4 NCCL node(s)"), r.out());
-        assertTrue(r.out().contains("band 10.1 %"), r.out());
+        // 4 DGX H100 over InfiniBand: no profile shipped, so the class's bare band printed on the calibration line
+        assertTrue(r.out().contains("(the class band printed on the calibration line)"), r.out());
         List<String> conf = Files.readAllLines(out.resolve("nccl_tuner.conf"));
         assertEquals(List.of(), TunerConfigFile.problems(conf));
         // every swept size of every collective has a line, since the example plugin gives an unmatched call one
@@ -70,6 +74,62 @@ class TuneCommandTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("no accepted fit of the measurements"), r.out());
         assertTrue(r.out().contains("band 10.1 %"), r.out());
+    }
+
+    @Test
+    void judgesWithTheClassBandTheCalibrationLinePrints() {
+        CliRun r = CliRun.run("tune", "-c", "dgx-h100", "broadcast");
+        assertEquals(0, r.code(), r.err());
+        // the band is read back from the calibration line (ProfileSelector's class band), not from the code
+        Matcher m = Pattern.compile("band \\+/-([0-9.]+) % below 1 MiB, \\+/-([0-9.]+)"
+                + " % at >= 1 MiB").matcher(r.out());
+        assertTrue(m.find(), r.out());
+        double below = Double.parseDouble(m.group(1));
+        double above = Double.parseDouble(m.group(2));
+        assertTrue(r.out().contains(String.format(Locale.ROOT, "band %.1f %% below 1 MiB, %.1f %% at >= 1 MiB"
+                + " (the class band printed on the calibration line)", below, above)), r.out());
+        // every row: advised exactly where its smallest predicted gain exceeds the band of its sizes
+        for (String row : r.out().lines().filter(l -> l.startsWith("Broadcast ")).toList()) {
+            String[] cells = row.split("\\s{2,}");
+            String gain = cells[5].replace(" %", "");
+            double minGain = Double.parseDouble(gain.contains("-") ? gain.substring(0, gain.indexOf('-')) : gain);
+            double band = Double.parseDouble(cells[6].split(" ")[0]);
+            assertTrue(band == below || band == above, row);
+            assertEquals(minGain > band, cells[7].startsWith("use "), row);
+        }
+    }
+
+    @Test
+    void theTunerFileHoldsExactlyTheTablesRows(@TempDir Path dir) throws Exception {
+        // the default cluster (4 DGX H100): NCCL's own choice changes between two swept sizes (4M and 8M: Tree/LL128,
+        // NVLSTree/Simple just below 8 MiB, Tree/LL128 again); the file restates it, so the table must show it too
+        Path out = dir.resolve("tune");
+        CliRun r = CliRun.run("tune", "allreduce", "-o", out.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String[]> table = Files.readAllLines(out.resolve("tune.txt")).stream()
+                .filter(l -> l.startsWith("AllReduce ")).map(l -> l.split("\\s{2,}")).toList();
+        List<String[]> file = Files.readAllLines(out.resolve("nccl_tuner.conf")).stream()
+                .filter(l -> !l.startsWith("#")).map(l -> l.split(",")).toList();
+        assertEquals(file.size(), table.size(), r.out());
+        for (int i = 0; i < file.size(); i++) {
+            String[] f = file.get(i);
+            String[] t = table.get(i);
+            assertEquals(f[0], norm(t[0]));
+            assertEquals(f[1] + ".." + f[2], t[1]);
+            String set = t[7].startsWith("use ") ? t[7].substring(4).split(" ")[0] : t[3];
+            assertEquals(norm(f[3]) + "/" + norm(f[4]), norm(set.split("/")[0]) + "/" + norm(set.split("/")[1]),
+                    String.join("  ", t));
+            if (!t[7].startsWith("use ")) {
+                assertEquals("keep NCCL's choice", t[7]);
+                assertEquals("0", f[5], "a kept line leaves NCCL its own channel count");
+            }
+        }
+        assertTrue(table.stream().anyMatch(t -> t[2].endsWith("(read between swept sizes)")), r.out());
+    }
+
+    /** @return lower case letters and digits only: {@code NVLSTree} and {@code nvls_tree} both {@code nvlstree} */
+    private static String norm(String s) {
+        return s.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
     }
 
     @Test

@@ -104,12 +104,12 @@ class ValidationCommandsTest {
         assertTrue(!Files.exists(dir.resolve("x.yaml")));
     }
 
-    /** compare reads -c as every command does: an unknown name is an input error (exit 3) listing what exists. */
+    /** compare reads -c as every command does: an unknown name is a usage error (exit 2) listing what exists. */
     @Test
     void unknownClusterIsTheInputErrorOfEveryCommand() {
         CliRun r = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(), "-c", "dgx-z9");
-        assertEquals(3, r.code());
-        assertTrue(r.err().contains("dgx-z9: -c/--cluster: no such file, config or catalog name"), r.err());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("-c/--cluster dgx-z9: no such file, config or catalog name"), r.err());
         assertTrue(r.err().contains("catalog host types: dgx1-v100"), r.err());
     }
 

@@ -24,6 +24,9 @@ public final class Catalog {
     private static final Map<String, String> ALIASES = new LinkedHashMap<>(Map.of(
             "dgx-b200", "hgx-b200", "dgx-gb200", "gb200-nvl72", "hgx-h100", "dgx-h100", "hgx-h200", "dgx-h200"));
 
+    /** The DGX/HGX names of {@link #ALIASES}, in the order {@link #dgxNames()} lists them. */
+    private static final List<String> DGX_NAMES = List.of("dgx-b200", "dgx-gb200", "hgx-h100", "hgx-h200");
+
     /** The cloud and vendor systems of the data file ({@link SystemTable}), in file order. */
     private static final List<SystemEntry> SYSTEMS = SystemTable.load();
 
@@ -77,6 +80,14 @@ public final class Catalog {
     /** @return the catalog's host types as their makers spell them ({@link HostType#displayName()}), in catalog order */
     public static List<String> displayNames() {
         return TYPES.values().stream().map(HostType::displayName).toList();
+    }
+
+    /**
+     * @return the DGX/HGX names that stand for a catalog host type, each with the type, e.g.
+     *         {@code dgx-gb200 (= gb200-nvl72)}
+     */
+    public static List<String> dgxNames() {
+        return DGX_NAMES.stream().map(a -> a + " (= " + ALIASES.get(a) + ")").toList();
     }
 
     /**

@@ -99,7 +99,8 @@ public final class ClusterLoader {
      * @return the topology with its spec and origin
      * @throws InputException when the name resolves to nothing (listing configs and catalog names), the file cannot
      *                        be read, its format is not recognized, or it has problems (all listed)
-     * @throws UserInputException (usage, exit 2) when a catalog name's host count is 0 or too large
+     * @throws UserInputException (usage, exit 2) when a catalog name's host count is 0 or too large, or (without a
+     *                            folder, i.e. typed after -c) a name that is no file, config or catalog name
      */
     public static ClusterSource resolve(String cluster, HardwareHints hints, Path folder) throws InputException {
         String name = cluster == null || cluster.isBlank() ? DEFAULT : cluster.trim();
@@ -133,11 +134,16 @@ public final class ClusterLoader {
         if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
             throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file"));
         }
-        throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file, config or catalog"
-                + " name (a catalog name takes a host count as NAMExN or NAME:N, e.g. dgx-h100x2); configs: "
-                + String.join(", ", configNames()) + "; catalog host types: " + String.join(", ", Catalog.displayNames())
+        String why = "no such file, config or catalog name (a catalog name takes a host count as NAMExN or NAME:N,"
+                + " e.g. dgx-h100x2); configs: " + String.join(", ", configNames()) + "; catalog host types: "
+                + String.join(", ", Catalog.displayNames()) + "; other names: " + String.join(", ", Catalog.dgxNames())
                 + Catalog.suggest(name.trim().replaceAll("(?i)(x|:)\\d+$", ""))
-                        .map(n -> "; did you mean '" + n + "'?").orElse("")));
+                        .map(n -> "; did you mean '" + n + "'?").orElse("");
+        if (folder == null) {
+            // a word typed after -c that names nothing: a bad option value (usage, exit 2), as NAMEx0 above
+            throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
+        }
+        throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", why));
     }
 
     /**

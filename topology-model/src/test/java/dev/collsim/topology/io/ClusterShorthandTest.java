@@ -62,7 +62,9 @@ class ClusterShorthandTest {
         // a known host type with 0 hosts is named as such (not as an unknown name), a bad option value: usage (2)
         assertTrue(e.getMessage().contains("hosts must be >= 1, found 0 (dgx-h100x1 is one host)"), e.getMessage());
         assertEquals(UserInputException.USAGE, e.exitCode());
-        InputException unknown = assertThrows(InputException.class, () -> ClusterLoader.load("no-such-hostx2"));
+        // a name that is no file, config or catalog name, typed after -c: a bad option value too (usage, 2)
+        UserInputException unknown = assertThrows(UserInputException.class, () -> ClusterLoader.load("no-such-hostx2"));
         assertTrue(unknown.getMessage().contains("NAMExN or NAME:N"), unknown.getMessage());
+        assertEquals(UserInputException.USAGE, unknown.exitCode());
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.UserInputException;
 import dev.collsim.io.InputProblem;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -138,7 +139,7 @@ class YamlErrorsTest {
     /** Unknown names and formats list what is allowed. */
     @Test
     void loaderListsAllowedNamesAndFormats() {
-        InputException e = assertThrows(InputException.class, () -> ClusterLoader.load("dgx-h1000"));
+        UserInputException e = assertThrows(UserInputException.class, () -> ClusterLoader.load("dgx-h1000"));
         assertTrue(e.getMessage().contains("dgx-h100") && e.getMessage().contains("default"), e.getMessage());
         InputException f = assertThrows(InputException.class, () -> ClusterLoader.read("x.txt", "hello"));
         assertTrue(f.getMessage().contains("unrecognized format"), f.getMessage());

@@ -92,6 +92,37 @@ public final class ProfileSelector {
         return select(c, Optional.empty(), resource(DIR + "/" + ProfileFiles.BANDS));
     }
 
+    /**
+     * A profile the user names for a cluster of another class: its {@code profileClass} (a shipped profile) or else
+     * its {@code generation} (every {@code collsim calibrate} profile) differs from the cluster's
+     * ({@link ProfileClass#of(Topology)}). A parameters file names neither and is never flagged.
+     *
+     * @param file    the profile's text
+     * @param cluster the cluster it is applied to
+     * @return the mismatch in words ({@code fitted for CLASS (LABEL); this cluster is CLASS (LABEL)}), else empty
+     */
+    public static Optional<String> mismatch(String file, Topology cluster) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(file);
+        } catch (IOException e) {
+            return Optional.empty(); // the reader of the parameters reports a broken file
+        }
+        if (root == null || !root.isObject()) {
+            return Optional.empty();
+        }
+        ProfileClass c = ProfileClass.of(cluster);
+        String own = c.key() + " (" + c.label() + ")";
+        String cls = root.path("profileClass").asText("");
+        if (!cls.isEmpty()) {
+            return cls.equals(c.key()) ? Optional.empty() : Optional.of("fitted for " + cls + " ("
+                    + root.path("profileLabel").asText("") + "); this cluster is " + own);
+        }
+        String gen = root.path("generation").asText("").toLowerCase(Locale.ROOT);
+        return gen.isEmpty() || c.key().startsWith(gen + "-") ? Optional.empty()
+                : Optional.of("fitted on " + root.path("generation").asText() + " GPUs; this cluster is " + own);
+    }
+
     /** @return the class's bare band from the bands file, else its {@code all} band, else empty */
     static Optional<PredictionBand> bareBand(String yaml, String key) {
         JsonNode root;

@@ -12,9 +12,11 @@ import dev.collsim.nccl.Collective;
  * @param maxBytes   last byte count, inclusive, >= minBytes
  * @param target     what the line sets: collsim's advice, or NCCL's own choice with its own channel count
  * @param advised    true when the line carries advice, false when it restates NCCL's own choice
+ * @param at         the point whose target the line writes (a swept size, or one read between two swept sizes,
+ *                   {@link LineCover}): what the table shows for a line that holds no swept size
  */
 public record ConfigLine(Collective collective, long minBytes, long maxBytes, TunePoint.Target target,
-        boolean advised) {
+        boolean advised, TunePoint at) {
 
     /** @throws IllegalArgumentException when the range is empty or negative */
     public ConfigLine {

@@ -54,7 +54,7 @@ final class LineCover {
                 from = at;
             }
             for (TunePoint s : switches) {
-                out.add(new ConfigLine(c, start, s.bytes() - 1, lo.target(), advised));
+                out.add(new ConfigLine(c, start, s.bytes() - 1, lo.target(), advised, lo));
                 start = s.bytes();
                 advised = s.recommended();
                 lo = s;
@@ -62,7 +62,7 @@ final class LineCover {
             advised |= hi.recommended();
         }
         TunePoint last = points.get(points.size() - 1);
-        out.add(new ConfigLine(c, start, last.bytes(), last.target(), advised));
+        out.add(new ConfigLine(c, start, last.bytes(), last.target(), advised, last));
         return List.copyOf(out);
     }
 

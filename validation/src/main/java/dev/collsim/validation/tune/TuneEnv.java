@@ -109,8 +109,8 @@ public record TuneEnv(Map<String, String> settings, List<String> notes) {
         Map<String, String> env = new LinkedHashMap<>(out);
         env.put("NCCL_MAX_NCHANNELS", Integer.toString(counts.get(0)));
         PreparedCommunicator comm = prepare.apply(NcclSettings.parse(env));
-        double band = r.band().percent() / 100;
         for (TunePoint p : r.points()) {
+            double band = r.band().percentAt(p.sizeBytes()) / 100;
             double t = comm.call(p.collective(), p.sizeBytes(), DataType.FLOAT, RedOp.SUM).timeUs(pp);
             boolean wanted = p.recommended() && p.forcedChannels() > 0;
             if (t > p.ncclUs() * (1 + 1e-9) || wanted && !(t < p.ncclUs() * (1 - band))) {

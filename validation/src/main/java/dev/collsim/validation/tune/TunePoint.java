@@ -72,8 +72,8 @@ public record TunePoint(Collective collective, long sizeBytes, long bytes, Algor
                 ? 100.0 * (measuredNcclUs - measuredBestUs) / measuredNcclUs : Double.NaN;
     }
 
-    /** @return true when the best candidate differs and its predicted gain exceeds the band */
+    /** @return true when the best candidate differs and its predicted gain exceeds the band at this size */
     public boolean recommended() {
-        return differs() && gainPercent() > band.percent();
+        return differs() && gainPercent() > band.percentAt(sizeBytes);
     }
 }

@@ -8,42 +8,53 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The table for people, one row per {@link TuneRange}: nccl-tests size range, NCCL's choice, collsim's choice
- * (with {@code on k ch} where a channel count is forced through the tuner plugin),
- * predicted gain (smallest..largest over the range, percent of NCCL's choice's predicted time) against the band,
- * the advice, and measured evidence where some exists. Both the command and the report print it.
+ * The table for people, one row per line of the tuner plugin's file ({@link TuneResult#lines()}, {@link LineCover}),
+ * so the table and the file cannot disagree: the line's selection bytes (as the file's {@code min_bytes..max_bytes}),
+ * the swept nccl-tests sizes inside it (a line between two swept sizes shows the size it was read at), NCCL's choice,
+ * collsim's choice (with {@code on k ch} where a channel count is forced through the tuner plugin), predicted gain
+ * (smallest..largest over the line's points, percent of NCCL's choice's predicted time) against the band, the advice
+ * (what the file's line sets), and measured evidence where some exists. Both the command and the report print it.
  */
 public final class TuneTable {
 
     /** Column names, in order. */
-    public static final List<String> COLUMNS = List.of("collective", "sizes", "NCCL's choice", "collsim's choice",
-            "predicted gain", "band", "advice", "measured");
+    public static final List<String> COLUMNS = List.of("collective", "bytes", "sizes", "NCCL's choice",
+            "collsim's choice", "predicted gain", "band", "advice", "measured");
+
+    /** The advice cell of a line that restates NCCL's own choice. */
+    public static final String KEEP = "keep NCCL's choice";
 
     private TuneTable() {
     }
 
     /**
      * @param r the tuning result
-     * @return one row per range, cells in {@link #COLUMNS} order
+     * @return one row per line of the tuner plugin's file, in its order, cells in {@link #COLUMNS} order
      */
     public static List<List<String>> rows(TuneResult r) {
         List<List<String>> out = new ArrayList<>();
-        for (TuneRange g : r.ranges()) {
+        for (ConfigLine line : r.lines()) {
+            List<TunePoint> swept = r.points().stream().filter(p -> p.collective() == line.collective()
+                    && p.bytes() >= line.minBytes() && p.bytes() <= line.maxBytes()).toList();
+            TuneRange g = new TuneRange(line.collective(), swept.isEmpty() ? List.of(line.at()) : swept);
             TunePoint first = g.points().get(0);
             TunePoint last = g.points().get(g.points().size() - 1);
+            String sizes = swept.isEmpty() ? DataSize.format(first.sizeBytes()) + " (read between swept sizes)"
+                    : DataSize.format(first.sizeBytes()) + ".." + DataSize.format(last.sizeBytes());
             String best = g.points().stream().map(p -> p.bestAlgorithm().ncclName() + "/" + p.bestProtocol().ncclName()
                     + (p.forcedChannels() > 0 ? " on " + p.forcedChannels() + " ch" : "")).distinct()
                     .collect(Collectors.joining(", "));
+            String nccl = g.points().stream().map(p -> p.ncclAlgorithm().ncclName() + "/" + p.ncclProtocol().ncclName())
+                    .distinct().collect(Collectors.joining(", "));
             String gain = Math.abs(g.maxGainPercent() - g.minGainPercent()) < 0.05
                     ? String.format(Locale.ROOT, "%.1f %%", g.maxGainPercent())
                     : String.format(Locale.ROOT, "%.1f-%.1f %%", g.minGainPercent(), g.maxGainPercent());
-            out.add(List.of(g.collective().ncclName(),
-                    DataSize.format(first.sizeBytes()) + ".." + DataSize.format(last.sizeBytes()),
-                    g.ncclAlgorithm().ncclName() + "/" + g.ncclProtocol().ncclName(), best, gain,
-                    String.format(Locale.ROOT, "%.1f %%", r.band().percent()),
-                    g.recommended() ? "use " + g.algorithm().ncclName() + "/" + g.protocol().ncclName()
-                            + (g.channels() > 0 ? " on " + g.channels() + " channels" : "")
-                            : "keep NCCL's choice", evidence(g)));
+            TunePoint.Target t = line.target();
+            out.add(List.of(line.collective().ncclName(), line.minBytes() + ".." + line.maxBytes(), sizes, nccl, best,
+                    gain, g.points().stream().map(p -> String.format(Locale.ROOT, "%.1f %%",
+                            r.band().percentAt(p.sizeBytes()))).distinct().collect(Collectors.joining(", ")),
+                    line.advised() ? "use " + t.algorithm().ncclName() + "/" + t.protocol().ncclName()
+                            + (t.channels() > 0 ? " on " + t.channels() + " channels" : "") : KEEP, evidence(g)));
         }
         return out;
     }

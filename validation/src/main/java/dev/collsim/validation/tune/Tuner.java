@@ -97,7 +97,8 @@ public final class Tuner {
                 }
             }
         }
-        channels = channelsToForce(best.predicted().timeUs(), forced.predicted().timeUs(), channels, band);
+        channels = channelsToForce(best.predicted().timeUs(), forced.predicted().timeUs(), channels,
+                band.percentAt(call.sizeBytes()));
         if (channels > 0) {
             best = forced;
         }
@@ -117,11 +118,11 @@ public final class Tuner {
      * @param bestUs   predicted time of the best candidate on NCCL's own count, microseconds
      * @param forcedUs predicted time of the best candidate on a forced count, microseconds
      * @param channels that count (0: none was faster)
-     * @param band     the band
+     * @param bandPercent the band at the call's size, percent
      * @return channels when (bestUs - forcedUs) / bestUs exceeds the band, else 0
      */
-    static int channelsToForce(double bestUs, double forcedUs, int channels, TuningBand band) {
-        return channels > 0 && bestUs > 0 && 100 * (bestUs - forcedUs) / bestUs > band.percent() ? channels : 0;
+    static int channelsToForce(double bestUs, double forcedUs, int channels, double bandPercent) {
+        return channels > 0 && bestUs > 0 && 100 * (bestUs - forcedUs) / bestUs > bandPercent ? channels : 0;
     }
 
     /** @return the candidate predicted fastest, NCCL's choice unless another is strictly faster */

@@ -14,12 +14,16 @@ import java.util.Locale;
  * default model's recorded accuracy over the public datasets: the median over datasets of the median absolute
  * percentage error of time at sizes of at least 1 MiB, {@link PredictionBand#UNCALIBRATED} (the accuracy gate's
  * {@code medianOfMedians}, validation/src/test/resources/accuracy-gate.properties). That is a
- * median, not a p90, so uncalibrated advice is weaker than calibrated advice; the source says so.
+ * median, not a p90, so uncalibrated advice is weaker than calibrated advice; the source says so. Where the cluster's
+ * class has a shipped band ({@code ProfileSelector}, printed on the {@code calibration:} line), that band is used
+ * ({@link #ofClass}), one figure per regime (nccl-tests size below 1 MiB and at 1 MiB and more, as
+ * {@link PredictionBand#relative}), so the band printed and the band judged with are the same.
  *
- * @param percent band, percent of the predicted time of NCCL's choice, > 0
- * @param source  where the figure comes from, in words
+ * @param belowMiBPercent   band at nccl-tests sizes below 1 MiB (1048576 B), percent of NCCL's choice's time, > 0
+ * @param atLeastMiBPercent band at sizes of 1 MiB and more, percent, > 0
+ * @param source            where the figures come from, in words
  */
-public record TuningBand(double percent, String source) {
+public record TuningBand(double belowMiBPercent, double atLeastMiBPercent, String source) {
 
     /**
      * Median of per-dataset median errors of the default model at >= 1 MiB, percent: the uncalibrated prediction
@@ -32,11 +36,45 @@ public record TuningBand(double percent, String source) {
             "default parameters: median error of the default model over the public datasets (sizes >= 1 MiB), "
             + "a median, not a p90");
 
-    /** @throws IllegalArgumentException when percent is not a positive finite number */
+    /** @throws IllegalArgumentException when a percent is not a positive finite number */
     public TuningBand {
-        if (!(percent > 0) || Double.isInfinite(percent)) {
-            throw new IllegalArgumentException("band percent must be > 0 and finite, got " + percent);
+        for (double percent : new double[] {belowMiBPercent, atLeastMiBPercent}) {
+            if (!(percent > 0) || Double.isInfinite(percent)) {
+                throw new IllegalArgumentException("band percent must be > 0 and finite, got " + percent);
+            }
         }
+    }
+
+    /**
+     * @param percent the band at every size, percent, > 0
+     * @param source  where the figure comes from, in words
+     */
+    public TuningBand(double percent, String source) {
+        this(percent, percent, source);
+    }
+
+    /**
+     * @param band   a class's shipped band (ProfileSelector), both regimes > 0
+     * @param source where it comes from, in words
+     * @return the band judged with per regime
+     */
+    public static TuningBand ofClass(PredictionBand band, String source) {
+        return new TuningBand(band.belowMiBPercent(), band.atLeastMiBPercent(), source);
+    }
+
+    /**
+     * @param sizeBytes nccl-tests size, bytes
+     * @return the band at that size, percent
+     */
+    public double percentAt(long sizeBytes) {
+        return sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent;
+    }
+
+    /** @return the band in words: {@code 10.1 %}, or {@code 31.9 % below 1 MiB, 50.1 % at >= 1 MiB} */
+    public String text() {
+        return belowMiBPercent == atLeastMiBPercent ? String.format(Locale.ROOT, "%.1f %%", atLeastMiBPercent)
+                : String.format(Locale.ROOT, "%.1f %% below 1 MiB, %.1f %% at >= 1 MiB", belowMiBPercent,
+                atLeastMiBPercent);
     }
 
     /**

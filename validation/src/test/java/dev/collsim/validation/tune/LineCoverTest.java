@@ -30,16 +30,19 @@ class LineCoverTest {
                 10, BAND, Double.NaN, Double.NaN);
     }
 
+    /** @return each line as {@code min..max ALGORITHM/PROTOCOL advised} */
+    private static List<String> text(List<ConfigLine> lines) {
+        return lines.stream().map(l -> l.minBytes() + ".." + l.maxBytes() + " " + l.target().algorithm().name() + "/"
+                + l.target().protocol().name() + " " + l.advised()).toList();
+    }
+
     @Test
     void twoSwitchesBetweenTwoSweptSizesAreBothFound() {
         List<ConfigLine> lines = LineCover.of(List.of(world(1000), world(2000)), LineCoverTest::world);
         // by hand from world(): [1000, 1200] LL, [1201, 1500] LL128, [1501, 2000] Simple
-        assertEquals(List.of(new ConfigLine(Collective.ALL_REDUCE, 1000, 1200,
-                        new TunePoint.Target(Algorithm.RING, Protocol.LL, 0), false),
-                new ConfigLine(Collective.ALL_REDUCE, 1201, 1500,
-                        new TunePoint.Target(Algorithm.RING, Protocol.LL128, 0), false),
-                new ConfigLine(Collective.ALL_REDUCE, 1501, 2000,
-                        new TunePoint.Target(Algorithm.RING, Protocol.SIMPLE, 0), false)), lines);
+        assertEquals(List.of("1000..1200 RING/LL false",
+                "1201..1500 RING/LL128 false",
+                "1501..2000 RING/SIMPLE false"), text(lines));
     }
 
     /** Ring/Simple except Ring/LL128 at 1301-1400 bytes: a detour between two swept sizes of the same choice. */
@@ -54,12 +57,9 @@ class LineCoverTest {
         // 1000 and 2000 are both Simple; the scan reads 1000 x 2^(k/16), of which 1354 (k = 7) is in the detour, and
         // bisection finds its ends. By hand from detour(): [1000, 1300] Simple, [1301, 1400] LL128, [1401, 2000] Simple
         List<ConfigLine> lines = LineCover.of(List.of(detour(1000), detour(2000)), LineCoverTest::detour);
-        assertEquals(List.of(new ConfigLine(Collective.ALL_REDUCE, 1000, 1300,
-                        new TunePoint.Target(Algorithm.RING, Protocol.SIMPLE, 0), false),
-                new ConfigLine(Collective.ALL_REDUCE, 1301, 1400,
-                        new TunePoint.Target(Algorithm.RING, Protocol.LL128, 0), false),
-                new ConfigLine(Collective.ALL_REDUCE, 1401, 2000,
-                        new TunePoint.Target(Algorithm.RING, Protocol.SIMPLE, 0), false)), lines);
+        assertEquals(List.of("1000..1300 RING/SIMPLE false",
+                "1301..1400 RING/LL128 false",
+                "1401..2000 RING/SIMPLE false"), text(lines));
     }
 
     @Test

@@ -146,10 +146,10 @@ class TunerTest {
         TuningBand band = new TuningBand(13.1, "test");
         // by hand: 100 us on NCCL's own count; 86 us forced is a 14 % gain (> 13.1 %), 87 us 13 % and 86.9 us 13.1 %
         // (not more than the band), 110 us a loss
-        assertEquals(4, Tuner.channelsToForce(100, 86, 4, band));
-        assertEquals(0, Tuner.channelsToForce(100, 87, 4, band));
-        assertEquals(0, Tuner.channelsToForce(100, 86.9, 4, band));
-        assertEquals(0, Tuner.channelsToForce(100, 110, 4, band));
-        assertEquals(0, Tuner.channelsToForce(100, 50, 0, band), "no faster forced count");
+        assertEquals(4, Tuner.channelsToForce(100, 86, 4, band.percentAt(8)));
+        assertEquals(0, Tuner.channelsToForce(100, 87, 4, band.percentAt(8)));
+        assertEquals(0, Tuner.channelsToForce(100, 86.9, 4, band.percentAt(8)));
+        assertEquals(0, Tuner.channelsToForce(100, 110, 4, band.percentAt(8)));
+        assertEquals(0, Tuner.channelsToForce(100, 50, 0, band.percentAt(8)), "no faster forced count");
     }
 }

@@ -1,0 +1,89 @@
+package dev.collsim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Messages that name what the user typed: the spelling of an option with several names, only the mistyped flag of a
+ * command line, an unknown -c name as a usage error with its near miss, what a catalog name built, and a profile of
+ * another class applied with a warning.
+ */
+class OptionValueMessagesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMissingCalibrationFileNamesTheFlagTyped() {
+        Path nope = dir.resolve("nonexist.yaml");
+        for (String flag : List.of("--calibration", "--perf-params", "--params")) {
+            CliRun r = CliRun.run("predict", flag, nope.toString(), "allreduce");
+            assertEquals(ExitCodes.INPUT, r.code(), r.err());
+            assertEquals("collsim: " + nope + ": no such file (given to " + flag + ")", r.err().strip());
+        }
+        CliRun eq = CliRun.run("predict", "--perf-params=" + nope, "allreduce");
+        assertEquals("collsim: " + nope + ": no such file (given to --perf-params)", eq.err().strip());
+        CliRun bogus = CliRun.run("predict", "--calibration", "bogus", "allreduce");
+        assertEquals("collsim: bogus: no such file (given to --calibration)", bogus.err().strip());
+    }
+
+    @Test
+    void aMistypedFlagIsReportedAloneWithItsNearMiss() {
+        CliRun r = CliRun.run("predict", "--calibraton", "none", "allreduce");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        List<String> lines = r.err().lines().toList();
+        assertEquals("collsim predict: Unknown option: '--calibraton'", lines.get(0), r.err());
+        assertFalse(r.err().contains("'allreduce'"), r.err());
+        assertTrue(r.err().contains("--calibration"), r.err());
+    }
+
+    @Test
+    void anUnknownCatalogNameIsAUsageErrorWithItsNearMissAndTheDgxNames() {
+        CliRun r = CliRun.run("predict", "-c", "dgx-h10x4", "allreduce");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        String err = r.err().strip();
+        assertTrue(err.startsWith("collsim: -c/--cluster dgx-h10x4: no such file, config or catalog name"), err);
+        assertTrue(err.endsWith("; did you mean 'dgx-h100'?"), err);
+        assertTrue(err.contains("dgx-b200 (= hgx-b200)") && err.contains("dgx-gb200 (= gb200-nvl72)"), err);
+        assertFalse(err.contains("problem"), err);
+        // a name with a path or file ending stays a missing file (exit 3)
+        assertEquals(ExitCodes.INPUT, CliRun.run("predict", "-c", dir.resolve("c.yaml").toString(), "allreduce").code());
+    }
+
+    @Test
+    void aGb200NameSaysItBuiltOneTrayOfTheRack() {
+        CliRun r = CliRun.run("predict", "-c", "dgx-gb200", "allreduce", "-b", "1M", "-e", "1M");
+        assertEquals(0, r.code(), r.err());
+        // one GB200 NVL72 compute tray: 4 GPUs of a 72-GPU NVLink domain (Gb200Nvl72Tray)
+        assertTrue(r.out().contains("Cluster: gb200-nvl72 (1 tray of a 72-GPU NVLink domain, 4 GPUs); "), r.out());
+        CliRun h = CliRun.run("predict", "-c", "dgx-h100x2", "allreduce", "-b", "1M", "-e", "1M");
+        assertTrue(h.out().contains("Cluster: dgx-h100x2 (2 hosts, 16 GPUs); "), h.out());
+    }
+
+    @Test
+    void aProfileOfAnotherClassIsAppliedWithOneWarningLine() {
+        String blackwell = "../configs/calibration/auto/blackwell-1host-nvswitch.yaml";
+        CliRun r = CliRun.run("predict", "-c", "dgx-h100x4", "--calibration", blackwell, "allreduce", "-b", "1M",
+                "-e", "1M");
+        assertEquals(0, r.code(), r.err());
+        // the file's profileClass is blackwell-1host-nvswitch; 4 DGX H100 over InfiniBand are hopper-infiniband
+        assertEquals(List.of("collsim: warning: --calibration " + blackwell + " was fitted for blackwell-1host-nvswitch"
+                + " (Blackwell, one host, GPUs joined by NVSwitch); this cluster is hopper-infiniband (Hopper, several"
+                + " hosts over InfiniBand); applied anyway"), r.err().lines().toList());
+        // the same class: no warning
+        CliRun same = CliRun.run("predict", "-c", "dgx-b200", "--calibration", blackwell, "allreduce", "-b", "1M",
+                "-e", "1M");
+        assertEquals("", same.err().strip());
+        // a profile of another generation without a class (collsim calibrate of H200 files) on a Blackwell host
+        CliRun gen = CliRun.run("predict", "-c", "dgx-b200", "--calibration",
+                "../configs/calibration/h200x2-nv18-nccl2.28.yaml", "allreduce", "-b", "1M", "-e", "1M");
+        assertTrue(gen.err().startsWith("collsim: warning: --calibration ../configs/calibration/h200x2-nv18-nccl2.28.yaml"
+                + " was fitted on HOPPER GPUs; this cluster is blackwell-1host-nvswitch"), gen.err());
+    }
+}

@@ -18,6 +18,7 @@ import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.validation.calibration.ParametersFile;
+import dev.collsim.validation.calibration.ProfileClass;
 import dev.collsim.validation.calibration.ProfileSelector;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -108,6 +109,9 @@ public final class SimulatorResolver implements VariantResolver {
 
     @Override
     public String calibrationLabel(VariantSpec variant) {
+        if (autoLabels.containsKey(variant.name())) {
+            return autoLabels.get(variant.name());
+        }
         if (variant.calibration() != null) {
             return variant.calibration();
         }
@@ -158,15 +162,19 @@ public final class SimulatorResolver implements VariantResolver {
         if (cal == null) {
             ProfileSelector.Choice choice = ProfileSelector.select(t);
             selections.add(v.name() + ": " + choice.line());
+            String band = choice.band().map(x -> "; band " + x.regimes()).orElse("");
             if (choice.calibration().isEmpty()) {
+                autoLabels.put(v.name(), "- (bare model" + band + ")");
                 return plain;
             }
-            autoLabels.put(v.name(), "auto: " + choice.profileClass().key() + ".yaml");
+            autoLabels.put(v.name(), "auto: " + choice.profileClass().key() + ".yaml" + band);
             return auto.computeIfAbsent(choice.profileClass().key(), k -> new NcclPredictor(
                     NcclVersion.DEFAULT, choice.calibration().get().parameters()));
         }
         if ("none".equals(cal)) {
             selections.add(v.name() + ": " + ProfileSelector.NONE_LINE);
+            ProfileSelector.bare(ProfileClass.of(t)).band().ifPresent(x -> autoLabels.put(v.name(), "none; band "
+                    + x.regimes()));
             return plain;
         }
         if (calibrated == null) {

@@ -44,9 +44,11 @@ public final class HtmlReport {
     /** The note under the variants table: what its calibration column means. */
     static final String CALIBRATION_LEGEND = "calibration: the performance parameters a variant is predicted with."
             + " \"-\": no calibration profile ships for the variant's cluster class (configs/calibration/auto), so the"
-            + " bare model (PerformanceParameters.DEFAULTS) and its band are used; \"auto: KEY.yaml\": the profile"
-            + " shipped for class KEY; \"none\": the bare model, asked for (--calibration none or the variant's"
-            + " 'calibration: none'); a file name: the profile or parameters file the spec or --calibration names.";
+            + " bare model (PerformanceParameters.DEFAULTS) and its class's band are used; \"auto: KEY.yaml\": the"
+            + " profile shipped for class KEY; \"none\": the bare model, asked for (--calibration none or the variant's"
+            + " 'calibration: none'); a file name: the profile or parameters file the spec or --calibration names."
+            + " Band (shipped choices): 95 % of measured times fell within [predicted / factor, predicted x factor]"
+            + " per size regime (configs/calibration/auto/INDEX.md).";
 
     private HtmlReport() {
     }

@@ -66,9 +66,11 @@ public final class ReportCharts {
                     + " dashed lines: each variant's hardware bound, independent of size (the highest bound of the algorithms"
                     + " chosen in the sweep); variants sharing a bound are drawn once and named together in its legend entry.",
                     BusBwChart.create(e.getKey() + ": busbw by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
+            boolean measured = series.stream().anyMatch(x -> !x.measured().isEmpty());
             out.add(new Named(InteractiveCharts.timeStem(e.getValue().get(0)), "Predicted time of one " + e.getKey()
                     + " call against size for every variant, both axes logarithmic, as nccl-tests users read the"
-                    + " latency regime (small sizes, where busbw is near 0); open squares: measured times.",
+                    + " latency regime (small sizes, where busbw is near 0)" + (measured ? "; open squares: measured"
+                    + " times." : "."),
                     TimeChart.create(e.getKey() + ": time by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
         }
         if (!d.measured().isEmpty()) {

@@ -4,14 +4,17 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.compare.PredictionBand;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The band shipped with each class's choice (its profile, or the bare model) and the share of the class's points it
  * holds, out of sample and in sample. Stateless.
  *
  * <p>The rule (collsim's; the {@value ProfileBuilder#BAND_PERCENTILE}th percentile, nearest rank, per regime below
- * 1 MiB and at 1 MiB and more, of residuals |predicted - measured| / predicted):
+ * 1 MiB and at 1 MiB and more, of residuals |ln(measured / predicted)|, the band being [predicted x e^-r, predicted x
+ * e^r], see {@link PredictionBand}):
  * <ul>
  *   <li>the class's own band: with a profile, the percentile of its leave-one-file-out residuals
  *       ({@link ProfileBuilder.ClassFit#band()}); without one, of the bare model's residuals on the class, in a regime
@@ -19,13 +22,16 @@ import java.util.function.Function;
  *       files has no own band and takes the band over every class;</li>
  *   <li>the own band is shipped only when it holds out of sample: at least {@value #MIN_OUT_OF_SAMPLE_PERCENT} % of
  *       the class's points lie inside the band the same rule makes without their file
- *       ({@link Residuals#insideLeaveOneFileOut}). Otherwise (a class whose few files disagree) the shipped band is,
- *       per regime, the wider of the own band and the band over every class.</li>
+ *       ({@link Residuals#insideLeaveOneFileOut}). Otherwise (a class whose few files disagree) the band is widened:
+ *       per regime the wider of the own band and a floor, the floor being the smallest upper reach k (taken from
+ *       the class's own point residuals, per regime at most the band over every class) that brings the class's
+ *       out-of-sample share to {@value #MIN_OUT_OF_SAMPLE_PERCENT} %; when no such k does, the floor is the band
+ *       over every class (as made without each point's file).</li>
  * </ul>
- * Out of sample, a point is always checked against the band its rule makes without the point's file: the own band
- * from the class's other files, the band over every class from every other file, and the wider of the two for a
- * widened class. Which of the two rules a class gets is decided on the class's own out-of-sample share (the one step
- * that sees every file).
+ * Out of sample, a point is checked against the band its rule makes without the point's file: the own band from the
+ * class's other files, the band over every class from every other file, and for a widened class the wider of the own
+ * band and the floor. Which rule a class gets, and a widened class's floor k, are decided on the class's own
+ * out-of-sample share (the steps that see every file).
  */
 public final class ClassBands {
 
@@ -41,12 +47,27 @@ public final class ClassBands {
      * One class's shipped band.
      *
      * @param band        the band shipped with the class's choice
-     * @param widened     true when the own band failed out of sample and was widened to the band over every class
+     * @param widened     true when the own band failed out of sample and was widened
      * @param ownInside   out-of-sample share of the own band alone, 0..1
      * @param outOfSample share of the class's points inside the shipped rule's band made without their file, 0..1
      * @param inSample    share of the class's points inside the shipped band (made with every file), 0..1
+     * @param floor       a widened class's floor: the smallest upper reach, percent, that brings its out-of-sample
+     *                    share to {@value #MIN_OUT_OF_SAMPLE_PERCENT} %; NaN when not widened or widened to the band
+     *                    over every class
      */
-    public record Entry(PredictionBand band, boolean widened, double ownInside, double outOfSample, double inSample) {
+    public record Entry(PredictionBand band, boolean widened, double ownInside, double outOfSample, double inSample,
+            double floor) {
+
+        /** @return how the band was widened, in words ("" when it was not) */
+        public String widening() {
+            if (!widened) {
+                return "";
+            }
+            return String.format(Locale.ROOT, "widened (own band %.0f %% out of sample, below %.0f %%) ", 100 * ownInside,
+                    MIN_OUT_OF_SAMPLE_PERCENT) + (Double.isNaN(floor) ? "to the band over every class"
+                    : "to the smallest floor that holds " + String.format(Locale.ROOT, "%.0f %%: ",
+                    MIN_OUT_OF_SAMPLE_PERCENT) + PredictionBand.words(floor));
+        }
     }
 
     /**
@@ -65,24 +86,59 @@ public final class ClassBands {
         Function<Series, PerformanceParameters> shipped = f.profile().isPresent()
                 ? x -> f.profile().get().parameters() : params;
         if (pts == 0) {
-            return new Entry(every, false, 0, 0, 0);
+            return new Entry(every, false, 0, 0, 0, Double.NaN);
         }
         if (f.files().size() < ProfileBuilder.MIN_FILES) {
             double out = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
                     everyWithout, everyWithout) / pts;
-            return new Entry(every, false, out, out, Residuals.inside(s, shipped, every));
+            return new Entry(every, false, out, out, Residuals.inside(s, shipped, every), Double.NaN);
         }
         PredictionBand own = f.profile().isPresent() ? f.band().orElseThrow() : bareBand(f, every);
         Function<String, PredictionBand> emptyRegime = f.profile().isPresent() ? x -> NONE : everyWithout;
         double ownOut = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
                 emptyRegime, x -> NONE) / pts;
         if (100 * ownOut >= MIN_OUT_OF_SAMPLE_PERCENT) {
-            return new Entry(own, false, ownOut, ownOut, Residuals.inside(s, shipped, own));
+            return new Entry(own, false, ownOut, ownOut, Residuals.inside(s, shipped, own), Double.NaN);
+        }
+        ToDoubleFunction<Double> outWith = k -> (double) Residuals.insideLeaveOneFileOut(s, params,
+                ProfileBuilder.BAND_PERCENTILE, emptyRegime, x -> capped(k, every)) / pts;
+        List<Double> ks = candidates(s, params, every);
+        int lo = 0;
+        int hi = ks.size();
+        while (lo < hi) {   // the share grows with k: the first candidate that holds
+            int mid = (lo + hi) >>> 1;
+            if (100 * outWith.applyAsDouble(ks.get(mid)) >= MIN_OUT_OF_SAMPLE_PERCENT) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        if (lo < ks.size()) {
+            double k = ks.get(lo);
+            PredictionBand b = wider(own, capped(k, every));
+            return new Entry(b, true, ownOut, outWith.applyAsDouble(k), Residuals.inside(s, shipped, b), k);
         }
         PredictionBand wide = wider(own, every);
         double out = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
                 emptyRegime, everyWithout) / pts;
-        return new Entry(wide, true, ownOut, out, Residuals.inside(s, shipped, wide));
+        return new Entry(wide, true, ownOut, out, Residuals.inside(s, shipped, wide), Double.NaN);
+    }
+
+    /** @return the floor k per regime, at most the band over every class */
+    static PredictionBand capped(double k, PredictionBand every) {
+        return new PredictionBand(Math.min(k, every.belowMiBPercent()), Math.min(k, every.atLeastMiBPercent()));
+    }
+
+    /**
+     * @return the candidate floors, ascending: the class's own point residuals (upper reach, percent) up to the
+     *         wider regime of the band over every class
+     */
+    static List<Double> candidates(List<Series> s, Function<Series, PerformanceParameters> params,
+            PredictionBand every) {
+        List<Double> r = new ArrayList<>();
+        s.forEach(x -> Residuals.relativeToPredicted(x, params.apply(x), r, r));
+        double cap = Math.max(every.belowMiBPercent(), every.atLeastMiBPercent());
+        return r.stream().filter(x -> x <= cap).distinct().sorted().toList();
     }
 
     /** @return per regime the wider half-width of a and b */

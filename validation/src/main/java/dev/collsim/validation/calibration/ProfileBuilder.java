@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * without the dataset's file (leave-one-file-out: the other datasets of a file are runs on the same machine, so
  * leaving out one of them alone would leak), and the profile itself (in-sample). The band of a profile is, per size
  * regime, the {@value #BAND_PERCENTILE}th percentile (nearest rank) of the leave-one-out residuals
- * |predicted - measured| / predicted, meant to hold that share of the points of files the fit did not see; the share
+ * |ln(measured / predicted)|, meant to hold that share of the points of files the fit did not see; the share
  * it holds is checked out of sample ({@link Residuals#insideLeaveOneFileOut}: each file's leave-one-out predictions
  * against the band made from the other files' residuals). The issue's rule that the leave-one-out error stay within
  * {@value #LOO_GAP_POINTS} points of the in-sample error is reported per class ({@link ClassFit#looGap()}), not
@@ -170,7 +170,7 @@ public final class ProfileBuilder {
     /**
      * @param series points
      * @return the bare model's band on them: per regime the {@value #BAND_PERCENTILE}th percentile (nearest rank) of
-     *         its residuals |predicted - measured| / predicted (0 in a regime without a point)
+     *         its residuals |ln(measured / predicted)| (0 in a regime without a point)
      */
     public static PredictionBand bandOf(List<Series> series) {
         return Residuals.band(series, s -> PerformanceParameters.DEFAULTS, BAND_PERCENTILE, new PredictionBand(0, 0));

@@ -84,9 +84,11 @@ public final class ProfileFiles {
         ObjectNode o = F.objectNode();
         o.put("generatedBy", COMMAND);
         o.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the bare model's residuals "
-                + "|predicted - measured| / predicted on the healthy datasets, per regime; a class whose own band holds "
-                + "fewer than %.0f %% of its points out of sample (each file against the band made without it) gets, "
-                + "per regime, the wider of its own and all's", ProfileBuilder.BAND_PERCENTILE,
+                + "|ln(measured / predicted)| on the healthy datasets, per regime; band [predicted / factor, predicted x "
+                + "factor], factor = 1 + percent / 100; a class whose own band holds fewer than %.0f %% of its points "
+                + "out of sample (each file against the band made without it) gets, per regime, the wider of its own "
+                + "and the smallest floor (at most all's) that brings it to %.0f %%, else all's",
+                ProfileBuilder.BAND_PERCENTILE, ClassBands.MIN_OUT_OF_SAMPLE_PERCENT,
                 ClassBands.MIN_OUT_OF_SAMPLE_PERCENT));
         List<Series> all = ClassBands.series(fits);
         PredictionBand every = ProfileBuilder.bandOf(all);
@@ -100,6 +102,9 @@ public final class ProfileFiles {
                 ClassBands.Entry e = ClassBands.of(f, all);
                 ObjectNode c = band(e.band(), ClassBands.series(List.of(f)));
                 c.put("widened", e.widened());
+                if (e.widened()) {
+                    c.put("widening", e.widening());
+                }
                 c.put("outOfSampleInsidePercent", round(100 * e.outOfSample()));
                 classes.set(f.profileClass().key(), c);
             }
@@ -152,10 +157,9 @@ public final class ProfileFiles {
         PredictionBand b = e.band();
         ObjectNode band = o.putObject("band");
         band.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the leave-one-file-out "
-                + "residuals |predicted - measured| / predicted, per regime%s", ProfileBuilder.BAND_PERCENTILE,
-                e.widened() ? String.format(Locale.ROOT, "; widened to the bare model's band over every class (it held"
-                + " %.0f %% of the points out of sample, below %.0f %%)", 100 * e.ownInside(),
-                ClassBands.MIN_OUT_OF_SAMPLE_PERCENT) : ""));
+                + "residuals |ln(measured / predicted)|, per regime; band [predicted / factor, predicted x factor], "
+                + "factor = 1 + percent / 100%s", ProfileBuilder.BAND_PERCENTILE,
+                e.widened() ? "; " + e.widening() : ""));
         band.put("belowMiBPercent", round(b.belowMiBPercent()));
         band.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
         band.put("leaveOneOutInsidePercent", round(100 * e.outOfSample()));
@@ -212,20 +216,21 @@ public final class ProfileFiles {
                 + "edit; re-run it after a model change). Errors: median over the class's datasets of each dataset's"
                 + " median error of time at >= 1 MiB, percent; leave-one-out refits the profile without the scored "
                 + "dataset's file; LOO rule: leave-one-out within " + num(ProfileBuilder.LOO_GAP_POINTS) + " points of "
-                + "in-sample (reported, not enforced). Band: per-regime half-width, from the leave-one-out residuals "
-                + "(profile) or the bare model's residuals (bare); inside band: out of sample (each file against the "
-                + "band made without it) / in sample; wide: a regime wider than +/-"
-                + num(PredictionBand.WIDE_PERCENT) + " %.\n\n"
+                + "in-sample (reported, not enforced). Band: per regime below 1 MiB / at >= 1 MiB, [predicted / factor, "
+                + "predicted x factor], from the leave-one-out residuals |ln(measured / predicted)| (profile) or the "
+                + "bare model's (bare); inside band: out of sample (each file against the "
+                + "band made without it) / in sample; wide: a regime's factor above "
+                + num(1 + PredictionBand.WIDE_PERCENT / 100) + ".\n\n"
                 + "| class | files | datasets | profile | bare % | leave-one-out % | in-sample % | LOO rule | every size: "
-                + "bare / LOO / in-sample % | band < 1 MiB / >= 1 MiB % | inside band (out of sample / in sample) |\n"
+                + "bare / LOO / in-sample % | band < 1 MiB / >= 1 MiB | inside band (out of sample / in sample) |\n"
                 + "|---|---:|---:|---|---:|---:|---:|---|---|---|---|\n");
         List<Series> all = ClassBands.series(fits);
         for (ProfileBuilder.ClassFit f : fits) {
             ClassBands.Entry e = ClassBands.of(f, all);
             PredictionBand b = e.band();
-            String band = (f.profile().isPresent() ? "" : "bare: ") + String.format(Locale.ROOT, "%.1f / %.1f",
-                    b.belowMiBPercent(), b.atLeastMiBPercent()) + (e.widened() ? String.format(Locale.ROOT,
-                    ", widened (own band %.0f %% out of sample)", 100 * e.ownInside()) : "") + (b.wide() ? " (wide)" : "");
+            String band = (f.profile().isPresent() ? "" : "bare: ") + PredictionBand.words(b.belowMiBPercent())
+                    + " / " + PredictionBand.words(b.atLeastMiBPercent()) + (e.widened() ? ", " + e.widening() : "")
+                    + (b.wide() ? " (wide)" : "");
             String inside = String.format(Locale.ROOT, "%.0f %% / %.0f %%", 100 * e.outOfSample(), 100 * e.inSample());
             String every = num(medianOf(f, ProfileBuilder.Score::bareAll)) + " / "
                     + num(medianOf(f, ProfileBuilder.Score::looAll)) + " / "

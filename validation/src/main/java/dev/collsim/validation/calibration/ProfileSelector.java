@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -66,9 +65,8 @@ public final class ProfileSelector {
         if (text.isEmpty()) {
             Optional<PredictionBand> band = bands.flatMap(b -> bareBand(b, c.key()));
             return new Choice(c, Optional.empty(), band, "calibration: none shipped for " + c.key() + " ("
-                    + c.label() + "; see " + DIR + "/INDEX.md); bare model" + band.map(b -> String.format(Locale.ROOT,
-                    ", band +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", b.belowMiBPercent(),
-                    b.atLeastMiBPercent()) + b.wideNote()).orElse(""));
+                    + c.label() + "; see " + DIR + "/INDEX.md); bare model" + band.map(b -> ", band " + b.regimes()
+                    + b.wideNote()).orElse(""));
         }
         CalibrationProfile.Loaded l;
         try {
@@ -77,8 +75,7 @@ public final class ProfileSelector {
             throw new IllegalStateException("shipped profile " + file + " is broken: " + e.getMessage(), e);
         }
         Calibration cal = l.calibration();
-        String band = l.band().map(b -> String.format(Locale.ROOT, "; band +/-%.1f %% below 1 MiB, +/-%.1f %% at"
-                + " >= 1 MiB", b.belowMiBPercent(), b.atLeastMiBPercent()) + b.wideNote()).orElse("");
+        String band = l.band().map(b -> "; band " + b.regimes() + b.wideNote()).orElse("");
         return new Choice(c, Optional.of(cal), l.band(), "calibration: " + file + " (" + c.label() + "; fitted on "
                 + cal.sources().size() + " dataset(s), " + cal.nPoints() + " points" + band
                 + "); --calibration none for the bare model");

@@ -44,8 +44,9 @@ public final class Residuals {
     }
 
     /**
-     * Adds each point's band residual |predicted - measured| / predicted x 100 (percent of the prediction, so that a
-     * band of half-width r around the prediction holds the point exactly when its residual is at most r).
+     * Adds each point's band residual (e^|ln(measured / predicted)| - 1) x 100 ({@link PredictionBand#residualPercent}:
+     * a monotone function of |ln(measured / predicted)|, so its nearest-rank percentile is that of the log residuals,
+     * and a band of that upper reach holds the point exactly when its residual is at most the reach).
      *
      * @param s     a series
      * @param p     parameters
@@ -55,7 +56,7 @@ public final class Residuals {
     public static void relativeToPredicted(Series s, PerformanceParameters p, List<Double> small, List<Double> large) {
         for (int i = 0; i < s.calls().size(); i++) {
             double pred = s.calls().get(i).timeUs(p);
-            double r = Math.abs(pred - s.measuredUs()[i]) / pred * 100;
+            double r = PredictionBand.residualPercent(pred, s.measuredUs()[i]);
             (s.sizes()[i] >= AccuracyRunner.ONE_MIB ? large : small).add(r);
         }
     }
@@ -82,7 +83,7 @@ public final class Residuals {
      * @param series the points
      * @param params the parameters each series is predicted with
      * @param band   the band
-     * @return share of the points whose measured time lies in [predicted x (1 - r), predicted x (1 + r)], 0..1 (0
+     * @return share of the points whose measured time lies in [predicted / f, predicted x f], 0..1 (0
      *         when there is no point)
      */
     public static double inside(List<Series> series, Function<Series, PerformanceParameters> params,
@@ -103,7 +104,7 @@ public final class Residuals {
             PerformanceParameters p = params.apply(s);
             for (int i = 0; i < s.calls().size(); i++) {
                 double pred = s.calls().get(i).timeUs(p);
-                in += Math.abs(pred - s.measuredUs()[i]) <= band.relative(s.sizes()[i]) * pred * (1 + 1e-12) ? 1 : 0;
+                in += band.holds(pred, s.measuredUs()[i], s.sizes()[i]) ? 1 : 0;
             }
         }
         return in;

@@ -194,9 +194,9 @@ public final class Comparer {
             double predicted = call.timeUs(params);
             double sigma = bandSigmaUs == null ? 0 : bandSigmaUs.applyAsDouble(call);
             PredictionBand rel = band == null ? PredictionBand.UNCALIBRATED : band;
-            double low = bandSigmaUs == null ? Math.max(0, predicted * (1 - rel.relative(p.sizeBytes())))
+            double low = bandSigmaUs == null ? rel.low(predicted, p.sizeBytes())
                     : Math.max(0, predicted - 2 * sigma);
-            double high = bandSigmaUs == null ? predicted * (1 + rel.relative(p.sizeBytes()))
+            double high = bandSigmaUs == null ? rel.high(predicted, p.sizeBytes())
                     : predicted + 2 * sigma;
             double signed = (predicted - measured) / measured * 100;
             double ape = Math.abs(signed);

@@ -3,16 +3,22 @@ package dev.collsim.validation.compare;
 import java.util.Locale;
 
 /**
- * The band an uncalibrated prediction carries: its typical relative error per size regime, so a reader sees how far
- * to trust a number before any calibration. The figures are the accuracy command's over the healthy public datasets
- * (the median over datasets of each dataset's median absolute percentage error of time, below 1 MiB and at 1 MiB and
- * more): half the datasets do at least this well. A point's band is {@code [predicted x (1 - r), predicted x
- * (1 + r)]}. A shipped calibration profile carries its own band of this form (calibration {@code ProfileBuilder}:
- * the 95th percentile of its leave-one-out residuals per regime; its share of points inside is checked leaving
- * one file out: each file against the band made from the other files). A calibrated comparison uses the calibration's own 95 % band instead ({@link Comparer}). Immutable.
+ * A multiplicative prediction band per size regime: a point predicted at {@code p} microseconds has the band
+ * {@code [p / f, p x f]} with the factor {@code f = 1 + percent / 100 = e^r}, r the band's half-width in log space
+ * (|ln(measured / predicted)|). It is symmetric in the ratio (a measured time 3x the prediction and one a third of it
+ * are equally far) and its low end is never 0 or negative. Printed as {@code factor 1.25 (-20 % .. +25 %)}: the factor,
+ * then how far below and above the prediction the band reaches.
  *
- * @param belowMiBPercent   typical error below 1 MiB, percent, >= 0
- * @param atLeastMiBPercent typical error at 1 MiB and more, percent, >= 0
+ * <p>The uncalibrated band ({@link #UNCALIBRATED}) is the accuracy command's typical error over the healthy public
+ * datasets (the median over datasets of each dataset's median absolute percentage error of time): half the datasets do
+ * at least this well. A shipped calibration profile and the shipped bare-model bands carry a 95 % band of this form
+ * (calibration {@code ProfileBuilder} / {@code ClassBands}: the 95th percentile, nearest rank, of |ln(measured /
+ * predicted)| per regime, checked out of sample leaving one file out). A calibrated comparison uses the calibration's
+ * own 95 % band instead ({@link Comparer}). Immutable.
+ *
+ * @param belowMiBPercent   below 1 MiB: how far above the prediction the band reaches, percent, >= 0 (factor
+ *                          1 + percent / 100)
+ * @param atLeastMiBPercent at 1 MiB and more: the same, percent, >= 0
  */
 public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
 
@@ -23,6 +29,13 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
      */
     public static final PredictionBand UNCALIBRATED = new PredictionBand(18.9, 10.1);
 
+    /**
+     * Upper reach, percent, above which a band is flagged in the output as wide: factor 2, the measured time may then
+     * be more than twice or less than half the prediction (collsim's choice, the "say so" threshold of the accuracy
+     * report).
+     */
+    public static final double WIDE_PERCENT = 100;
+
     /** @throws IllegalArgumentException on a negative or non-finite percentage */
     public PredictionBand {
         if (!(belowMiBPercent >= 0 && belowMiBPercent < 1e6 && atLeastMiBPercent >= 0 && atLeastMiBPercent < 1e6)) {
@@ -32,20 +45,33 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
     }
 
     /**
-     * Half-width, percent, above which a band is flagged in the output as wide: the measured time may then be more
-     * than twice the prediction (collsim's choice, the "say so" threshold of the accuracy report).
+     * @param belowMiB  half-width below 1 MiB in log space, r = |ln(measured / predicted)|, >= 0
+     * @param atLeastMiB the same at 1 MiB and more
+     * @return the band [predicted x e^-r, predicted x e^r] per regime
      */
-    public static final double WIDE_PERCENT = 100;
+    public static PredictionBand ofLog(double belowMiB, double atLeastMiB) {
+        return new PredictionBand(100 * Math.expm1(belowMiB), 100 * Math.expm1(atLeastMiB));
+    }
 
-    /** @return true when a regime's half-width exceeds {@link #WIDE_PERCENT} */
+    /**
+     * @param predictedUs a prediction, microseconds, > 0
+     * @param measuredUs  a measured time, microseconds, > 0
+     * @return the point's band residual as an upper reach in percent: (max(m / p, p / m) - 1) x 100, i.e.
+     *         (e^|ln(m / p)| - 1) x 100; a band holds the point exactly when its percent is at least this
+     */
+    public static double residualPercent(double predictedUs, double measuredUs) {
+        return 100 * (Math.max(measuredUs / predictedUs, predictedUs / measuredUs) - 1);
+    }
+
+    /** @return true when a regime's factor exceeds 1 + {@link #WIDE_PERCENT} / 100 */
     public boolean wide() {
         return belowMiBPercent > WIDE_PERCENT || atLeastMiBPercent > WIDE_PERCENT;
     }
 
     /**
      * @return "" for a band within {@link #WIDE_PERCENT}, else a note naming the wide regime(s), starting with a
-     *         space, e.g. {@code " (wide: > +/-100 % below 1 MiB; the measured time can be more than twice the
-     *         prediction)"}
+     *         space, e.g. {@code " (wide below 1 MiB: the measured time can be more than twice or less than half
+     *         the prediction)"}
      */
     public String wideNote() {
         if (!wide()) {
@@ -53,24 +79,57 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
         }
         String where = belowMiBPercent > WIDE_PERCENT && atLeastMiBPercent > WIDE_PERCENT ? "at every size"
                 : belowMiBPercent > WIDE_PERCENT ? "below 1 MiB" : "at >= 1 MiB";
-        return String.format(Locale.ROOT, " (wide: > +/-%.0f %% %s; the measured time can be more than twice the "
-                + "prediction)", WIDE_PERCENT, where);
+        return String.format(Locale.ROOT, " (wide %s: the measured time can be more than %.0fx or less than 1/%.0f of"
+                + " the prediction)", where, 1 + WIDE_PERCENT / 100, 1 + WIDE_PERCENT / 100);
     }
 
-    /** @param sizeBytes nccl-tests size; @return the relative half-width for that size, as a fraction */
-    public double relative(long sizeBytes) {
-        return (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent) / 100;
+    /** @param sizeBytes nccl-tests size; @return the band's factor for that size, >= 1 */
+    public double factor(long sizeBytes) {
+        return 1 + (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent) / 100;
+    }
+
+    /** @param predictedUs prediction, microseconds; @param sizeBytes size; @return the band's low end, > 0 */
+    public double low(double predictedUs, long sizeBytes) {
+        return predictedUs / factor(sizeBytes);
+    }
+
+    /** @param predictedUs prediction, microseconds; @param sizeBytes size; @return the band's high end */
+    public double high(double predictedUs, long sizeBytes) {
+        return predictedUs * factor(sizeBytes);
+    }
+
+    /**
+     * @param predictedUs prediction, microseconds, > 0
+     * @param measuredUs  measured time, microseconds, > 0
+     * @param sizeBytes   size
+     * @return true when the measured time lies in [low, high] (with a relative slack of 1e-12 for rounding)
+     */
+    public boolean holds(double predictedUs, double measuredUs, long sizeBytes) {
+        double reach = (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent);
+        return residualPercent(predictedUs, measuredUs) <= reach * (1 + 1e-12) + 1e-10;
+    }
+
+    /**
+     * @param percent upper reach, percent, >= 0
+     * @return one regime in words, e.g. {@code "factor 1.25 (-20.0 % .. +25.0 %)"}
+     */
+    public static String words(double percent) {
+        double f = 1 + percent / 100;
+        return String.format(Locale.ROOT, "factor %.2f (-%.1f %% .. +%.1f %%)", f, 100 * (1 - 1 / f), percent);
+    }
+
+    /** @return both regimes in words, e.g. {@code "factor 1.25 (-20.0 % .. +25.0 %) below 1 MiB, factor ... at >= 1 MiB"} */
+    public String regimes() {
+        return words(belowMiBPercent) + " below 1 MiB, " + words(atLeastMiBPercent) + " at >= 1 MiB";
     }
 
     /** @param source where the band comes from, in words; @return the band in words, for tables */
     public String describeAs(String source) {
-        return String.format(Locale.ROOT, "%s: +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB", source,
-                belowMiBPercent, atLeastMiBPercent) + wideNote();
+        return source + ": " + regimes() + wideNote();
     }
 
     /** @return the band in words, for tables */
     public String describe() {
-        return String.format(Locale.ROOT, "uncalibrated typical error: +/-%.1f %% below 1 MiB, +/-%.1f %% at >= 1 MiB",
-                belowMiBPercent, atLeastMiBPercent);
+        return "uncalibrated typical error: " + regimes();
     }
 }

@@ -10,6 +10,7 @@ import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * The out-of-sample band check ({@link Residuals#insideLeaveOneFileOut}), the shipped band rule ({@link ClassBands})
  * and the leave-one-out rule, on synthetic residual sets worked out by hand. Each "file" is the Azure ND A100 v4
  * dataset's 24 sizes (1 KiB..8 GiB doubling: 10 below 1 MiB, 14 at 1 MiB and more) with measured times set to the
- * bare model's prediction x (1 + r / 100), so every point's residual |predicted - measured| / predicted is r %.
+ * bare model's prediction x (1 + r / 100), so every point's band residual (e^|ln(measured / predicted)| - 1) x 100 is
+ * r % (measured above the prediction: e^|ln(1 + r / 100)| - 1 = r / 100).
  */
 class ClassBandsTest {
 
@@ -89,22 +91,82 @@ class ClassBandsTest {
 
     /**
      * Class X = files A and B (bare model), another class Y = file C. X's own band (30, 20) holds 24 of 48 out of
-     * sample (above): 50 % < 90 %, so it is widened to the band over every class. Over A, B, C: below 1 MiB 30 values
-     * (10, 30, 100 ten each), rank ceil(28.5) = 29: 100; at >= 1 MiB 42 values (20, 5, 50 fourteen each), rank
-     * ceil(39.9) = 40: 50; shipped (max(30, 100), max(20, 50)) = (100, 50). Out of sample: A against the wider of
-     * B's (30, 5) and the band over B and C (100, 50) (below: 20 values, rank 19 = 100; above: 28 values, rank 27 =
-     * 50): all in; B likewise against (100, 50): all in, 48 of 48.
+     * sample (above): 50 % < 90 %, so it is widened. The band over every class (A, B, C): below 1 MiB 30 values (10,
+     * 30, 100 ten each), rank ceil(28.5) = 29: 100; at >= 1 MiB 42 values (20, 5, 50 fourteen each), rank ceil(39.9)
+     * = 40: 50; the floor cap is max(100, 50) = 100. Candidate floors, X's residuals: 5, 10, 20, 30. Out of sample
+     * with floor k (per regime min(k, every)), A against the wider of B's (30, 5) and it, B against the wider of A's
+     * (10, 20) and it: k = 5 or 10: A's 10 small in, 14 large (20) out; B's small (30) out, large in: 24 (50 %); k =
+     * 20: A all in, B's small out: 38 (79 %); k = 30: all 48 in (100 %). So k = 30, band (max(30, 30), max(20, 30)) =
+     * (30, 30), factor 1.30: narrower than the band over every class (100, 50) the old rule took.
      */
     @Test
-    void aClassWhoseOwnBandFailsOutOfSampleIsWidened() {
+    void aClassWhoseOwnBandFailsOutOfSampleTakesTheSmallestFloorThatHolds() {
         ProfileBuilder.ClassFit x = bare("x", a, b);
         ClassBands.Entry e = ClassBands.of(x, List.of(a, b, c));
         assertTrue(e.widened());
         assertEquals(0.5, e.ownInside(), 1e-12);
-        assertEquals(100, e.band().belowMiBPercent(), 1e-9);
-        assertEquals(50, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(30, e.floor(), 1e-9);
+        assertEquals(30, e.band().belowMiBPercent(), 1e-9);
+        assertEquals(30, e.band().atLeastMiBPercent(), 1e-9);
         assertEquals(1.0, e.outOfSample(), 1e-12);
         assertEquals(1.0, e.inSample(), 1e-12);
+        assertTrue(e.widening().contains("smallest floor"), e.widening());
+    }
+
+    /**
+     * Class X = A and C among 20 files like B (30, 5): the files outside X do not cover C. Every class (22 files):
+     * below 1 MiB 220 values (10 x10, 30 x200, 100 x10), rank ceil(209) = 209: 30; at >= 1 MiB 308 values (5 x280,
+     * 20 x14, 50 x14), rank ceil(292.6) = 293: 20; cap 30. X's own band (A, C pooled) is (100, 50); out of sample A
+     * against C's (100, 50): 24 in, C against A's (10, 20): 0 in, 50 %. Candidate floors <= 30: 10, 20; with either,
+     * C is checked against at most (20, 20) and its 100 / 50 stay out: 50 %. No floor holds, so the band over every
+     * class: (max(100, 30), max(50, 20)) = (100, 50), and out of sample C against the wider of A's (10, 20) and every
+     * class without C (below 210 values, rank 200: 30; at >= 1 MiB 294 values, rank 280: 5), (30, 20): 0 in. The
+     * check fails: 24 of 48.
+     */
+    @Test
+    void aClassTheOtherFilesDoNotCoverFailsTheCheck() {
+        List<Series> all = new ArrayList<>(List.of(a, c));
+        for (int i = 0; i < 20; i++) {
+            all.add(renamed(b, "B" + i + ".txt"));
+        }
+        ClassBands.Entry e = ClassBands.of(bare("x", a, c), all);
+        assertTrue(e.widened());
+        assertEquals(0.5, e.ownInside(), 1e-12);
+        assertTrue(Double.isNaN(e.floor()));
+        assertEquals(100, e.band().belowMiBPercent(), 1e-9);
+        assertEquals(50, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(0.5, e.outOfSample(), 1e-12);
+        assertTrue(e.widening().contains("band over every class"), e.widening());
+    }
+
+    /** A point measured at a third of the prediction and one at three times it have the same band residual, 200 %. */
+    @Test
+    void aThirdAndThreeTimesAreEquallyFar() {
+        Series third = scaled(a, "T.txt", 1.0 / 3);
+        Series triple = scaled(a, "U.txt", 3);
+        PredictionBand p = Residuals.band(List.of(third), BARE, 95, NONE);
+        PredictionBand q = Residuals.band(List.of(triple), BARE, 95, NONE);
+        assertEquals(200, p.belowMiBPercent(), 1e-9);
+        assertEquals(200, q.atLeastMiBPercent(), 1e-9);
+        assertEquals(1.0, Residuals.inside(List.of(third, triple), BARE, new PredictionBand(200, 200)), 1e-12);
+        assertEquals(0.0, Residuals.inside(List.of(third, triple), BARE, new PredictionBand(199, 199)), 1e-12);
+    }
+
+    private static Series renamed(Series s, String file) {
+        Dataset d = s.dataset();
+        Dataset r = new Dataset(file, d.label(), d.line(), d.kind(), d.collective(), d.dataType(), d.nRanks(),
+                d.nHosts(), d.gpuModel(), d.ncclVersion(), d.env(), d.header(), d.ranks(), d.points(), d.avgBusBw(),
+                d.summaryMaxBusBw(), d.log(), d.notes());
+        return new Series(r, s.calls(), s.measuredUs(), s.sizes());
+    }
+
+    private static Series scaled(Series s, String file, double ratio) {
+        double[] t = new double[s.calls().size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = s.calls().get(i).timeUs(PerformanceParameters.DEFAULTS) * ratio;
+        }
+        Series r = renamed(s, file);
+        return new Series(r.dataset(), r.calls(), t, r.sizes());
     }
 
     /**

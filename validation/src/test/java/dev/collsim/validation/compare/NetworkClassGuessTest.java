@@ -58,7 +58,7 @@ class NetworkClassGuessTest {
     }
 
     /**
-     * Without a calibration every point carries the uncalibrated band: [p (1 - r), p (1 + r)] with r the typical
+     * Without a calibration every point carries the uncalibrated band: [p / (1 + r), p (1 + r)] with r the typical
      * error of its size regime, and the comparison counts the measured points inside it.
      */
     @Test
@@ -70,7 +70,7 @@ class NetworkClassGuessTest {
         for (PointComparison p : c.points()) {
             double r = (p.sizeBytes() >= 1 << 20 ? PredictionBand.UNCALIBRATED.atLeastMiBPercent()
                     : PredictionBand.UNCALIBRATED.belowMiBPercent()) / 100;
-            assertEquals(p.predictedUs() * (1 - r), p.lowUs(), 1e-9);
+            assertEquals(p.predictedUs() / (1 + r), p.lowUs(), 1e-9);
             assertEquals(p.predictedUs() * (1 + r), p.highUs(), 1e-9);
             inside += p.measuredUs() >= p.lowUs() && p.measuredUs() <= p.highUs() ? 1 : 0;
         }

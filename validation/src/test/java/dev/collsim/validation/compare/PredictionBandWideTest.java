@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** A band wider than +/-100 % says so wherever it is printed. */
+/** The band is multiplicative: [p / f, p x f], f = 1 + percent / 100; a band wider than factor 2 says so. */
 class PredictionBandWideTest {
 
     @Test
@@ -14,12 +14,29 @@ class PredictionBandWideTest {
         assertFalse(new PredictionBand(100, 40).wide());
         assertEquals("", new PredictionBand(100, 40).wideNote());
         assertTrue(new PredictionBand(381.4, 170.1).wide());
-        assertEquals(" (wide: > +/-100 % at every size; the measured time can be more than twice the prediction)",
+        assertEquals(" (wide at every size: the measured time can be more than 2x or less than 1/2 of the prediction)",
                 new PredictionBand(381.4, 170.1).wideNote());
-        assertEquals(" (wide: > +/-100 % below 1 MiB; the measured time can be more than twice the prediction)",
+        assertEquals(" (wide below 1 MiB: the measured time can be more than 2x or less than 1/2 of the prediction)",
                 new PredictionBand(106.9, 38.7).wideNote());
-        assertEquals("the profile's band: +/-24.2 % below 1 MiB, +/-136.6 % at >= 1 MiB (wide: > +/-100 % at >= 1 MiB;"
-                + " the measured time can be more than twice the prediction)",
-                new PredictionBand(24.2, 136.6).describeAs("the profile's band"));
+        // factor 1.242: low 1 - 1 / 1.242 = 19.48 %; factor 2.366: low 1 - 1 / 2.366 = 57.73 %
+        assertEquals("the profile's band: factor 1.24 (-19.5 % .. +24.2 %) below 1 MiB, factor 2.37 (-57.7 % .. "
+                + "+136.6 %) at >= 1 MiB (wide at >= 1 MiB: the measured time can be more than 2x or less than 1/2 of "
+                + "the prediction)", new PredictionBand(24.2, 136.6).describeAs("the profile's band"));
+    }
+
+    /** +25 %: factor 1.25, 100 us spans 80..125 us; +200 %: factor 3, 90 us spans 30..270 us, never 0. */
+    @Test
+    void theBandIsAFactorEachWay() {
+        PredictionBand b = new PredictionBand(25, 200);
+        assertEquals(80, b.low(100, 1024), 1e-9);
+        assertEquals(125, b.high(100, 1024), 1e-9);
+        assertEquals(30, b.low(90, 1 << 20), 1e-9);
+        assertEquals(270, b.high(90, 1 << 20), 1e-9);
+        assertTrue(b.holds(100, 80, 1024));
+        assertFalse(b.holds(100, 79.9, 1024));
+        assertEquals(200, PredictionBand.residualPercent(100, 300), 1e-9);
+        assertEquals(200, PredictionBand.residualPercent(300, 100), 1e-9);
+        // r = ln 1.25: e^r - 1 = 0.25
+        assertEquals(25, PredictionBand.ofLog(Math.log(1.25), 0).belowMiBPercent(), 1e-9);
     }
 }

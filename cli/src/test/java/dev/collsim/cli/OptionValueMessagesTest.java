@@ -68,17 +68,18 @@ class OptionValueMessagesTest {
 
     @Test
     void aProfileOfAnotherClassIsAppliedWithOneWarningLine() {
-        String blackwell = "../configs/calibration/auto/blackwell-1host-nvswitch.yaml";
+        String blackwell = "../configs/calibration/auto/blackwell-1host-nvltray.yaml";
         CliRun r = CliRun.run("predict", "-c", "dgx-h100x4", "--calibration", blackwell, "allreduce", "-b", "1M",
                 "-e", "1M");
         assertEquals(0, r.code(), r.err());
-        // the file's profileClass is blackwell-1host-nvswitch; 4 DGX H100 over InfiniBand are hopper-infiniband
-        assertEquals(List.of("collsim: warning: --calibration " + blackwell + " was fitted for blackwell-1host-nvswitch"
-                + " (Blackwell, one host, GPUs joined by NVSwitch); this cluster is hopper-infiniband (Hopper, several"
-                + " hosts over InfiniBand); applied anyway"), r.err().lines().toList());
-        // the same class: no warning
-        CliRun same = CliRun.run("predict", "-c", "dgx-b200", "--calibration", blackwell, "allreduce", "-b", "1M",
-                "-e", "1M");
+        // the file's profileClass is blackwell-1host-nvltray; 4 DGX H100 over InfiniBand are hopper-infiniband
+        assertEquals(List.of("collsim: warning: --calibration " + blackwell + " was fitted for blackwell-1host-nvltray"
+                + " (Blackwell, one superchip tray of a rack-scale NVLink domain, GPUs joined by the rack's NVSwitch"
+                + " trays); this cluster is hopper-infiniband (Hopper, several hosts over InfiniBand); applied anyway"),
+                r.err().lines().toList());
+        // the same class (one GB200 tray): no warning
+        CliRun same = CliRun.run("predict", "-c", "Standard_ND128isr_NDR_GB200_v6", "--calibration", blackwell,
+                "allreduce", "-b", "1M", "-e", "1M");
         assertEquals("", same.err().strip());
         // a profile of another generation without a class (collsim calibrate of H200 files) on a Blackwell host
         CliRun gen = CliRun.run("predict", "-c", "dgx-b200", "--calibration",

@@ -81,8 +81,9 @@ class TuneCommandTest {
         CliRun r = CliRun.run("tune", "-c", "dgx-h100", "broadcast");
         assertEquals(0, r.code(), r.err());
         // the band is read back from the calibration line (ProfileSelector's class band), not from the code
-        Matcher m = Pattern.compile("band \\+/-([0-9.]+) % below 1 MiB, \\+/-([0-9.]+)"
-                + " % at >= 1 MiB").matcher(r.out());
+        // the band reaches above the prediction by the "+" percentage of each factor (PredictionBand.words)
+        Matcher m = Pattern.compile("band factor [0-9.]+ \\(-[0-9.]+ % \\.\\. \\+([0-9.]+) %\\) below 1 MiB, "
+                + "factor [0-9.]+ \\(-[0-9.]+ % \\.\\. \\+([0-9.]+) %\\) at >= 1 MiB").matcher(r.out());
         assertTrue(m.find(), r.out());
         double below = Double.parseDouble(m.group(1));
         double above = Double.parseDouble(m.group(2));

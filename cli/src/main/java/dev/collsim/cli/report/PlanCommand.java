@@ -171,12 +171,7 @@ public final class PlanCommand implements Callable<Integer> {
     public Integer call() throws InputException {
         PrintWriter out = spec.commandLine().getOut();
         ClusterSource base = cluster.source();
-        NcclSettings nccl;
-        try {
-            nccl = NcclSettings.parse(env);
-        } catch (IllegalArgumentException e) {
-            throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
-        }
+        NcclSettings nccl = ncclSettings(env);
         ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
                 "collsim plan: warning: --params " + w));
         TrainingJob job;
@@ -248,6 +243,14 @@ public final class PlanCommand implements Callable<Integer> {
             PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost());
         }
         return ExitCodes.OK;
+    }
+
+    private static NcclSettings ncclSettings(Map<String, String> env) {
+        try {
+            return NcclSettings.parse(env);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--env: " + e.getMessage(), ExitCodes.USAGE);
+        }
     }
 
     private static Recompute parseRecompute(String text) {

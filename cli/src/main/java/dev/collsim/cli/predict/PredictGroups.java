@@ -35,11 +35,12 @@ final class PredictGroups {
          * @param nRanks     ranks
          * @param candidates eligible combinations (empty unless asked for)
          * @param linksBusBw the links column, GB/s; NaN for none
-         * @return the output row, with nccl-tests' count column
+         * @return the output row, with nccl-tests' size and count columns
          */
         PredictRow row(Prediction p, int nRanks, List<Candidate> candidates, double linksBusBw) {
-            long count = CollGeometry.ofSize(p.collective(), p.sizeBytes(), type.size(), nRanks).paramCount();
-            return new PredictRow(p, count, candidates, linksBusBw, type.testName(), redop, root);
+            CollGeometry g = CollGeometry.ofSize(p.collective(), p.sizeBytes(), type.size(), nRanks);
+            return new PredictRow(p, g.sizeBytes(type.size()), g.paramCount(), candidates, linksBusBw, type.testName(),
+                    redop, root);
         }
     }
 

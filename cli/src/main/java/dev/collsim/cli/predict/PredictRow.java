@@ -10,6 +10,8 @@ import java.util.List;
  * sweep ({@link PredictGroups}).
  *
  * @param prediction the prediction
+ * @param sizeBytes  nccl-tests' size column, bytes: max(send, recv) elements x element size of the requested size's
+ *                   geometry ({@link dev.collsim.nccl.CollGeometry#sizeBytes}; -b 7 with float prints 4)
  * @param count      nccl-tests' count column (elements per rank)
  * @param candidates eligible combinations (empty unless asked for)
  * @param linksBusBw the links backend's busBw for the flow backends' {@code links} column, GB/s; NaN for none
@@ -17,6 +19,6 @@ import java.util.List;
  * @param redop      the redop column ({@code none} for a collective without a reduction)
  * @param root       the root column (-1 for a collective without a root)
  */
-record PredictRow(Prediction prediction, long count, List<Candidate> candidates, double linksBusBw, String type,
+record PredictRow(Prediction prediction, long sizeBytes, long count, List<Candidate> candidates, double linksBusBw, String type,
         String redop, int root) {
 }

@@ -77,7 +77,7 @@ final class PredictWriter {
             sum += p.busBw();
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4d  %9s  %9s"
                     + extra + "%n",
-                    p.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
+                    r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
                     "N/A", algo(p), p.protocol() == null ? "-" : p.protocol().ncclName(), p.nChannels(),
                     p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), bound(p.physicalBoundBusBw(), 9),
                     links ? bound(r.linksBusBw(), 9) : "");
@@ -130,8 +130,7 @@ final class PredictWriter {
     }
 
     private String common(PredictRow r) {
-        Prediction p = r.prediction();
-        return p.sizeBytes() + "," + r.count() + "," + r.type() + "," + r.redop() + "," + r.root();
+        return r.sizeBytes() + "," + r.count() + "," + r.type() + "," + r.redop() + "," + r.root();
     }
 
     /**
@@ -189,7 +188,7 @@ final class PredictWriter {
         for (PredictRow r : rows) {
             Prediction p = r.prediction();
             ObjectNode o = pts.addObject();
-            o.put("size", p.sizeBytes()).put("count", r.count()).put("type", r.type())
+            o.put("size", r.sizeBytes()).put("count", r.count()).put("type", r.type())
                     .put("redop", r.redop())
                     .put("root", r.root()).put("time_us", p.timeUs())
                     .put("alg_bw", p.algBw()).put("bus_bw", p.busBw()).put("algorithm", algo(p))

@@ -53,6 +53,26 @@ class PredictCommandTest {
         assertTrue(zero.err().contains("-b > 0"), zero.err());
     }
 
+    /**
+     * The size column is nccl-tests' max(send, recv) bytes of the count it ran, not the requested size (nccl-tests
+     * 2.19.6 {@code src/common.cu setupArgs}: count = size / wordSize; {@code src/all_gather.cu GetCollByteCount}:
+     * per-rank count rounded down to a multiple of 16 bytes). By hand: all_reduce -b 7 float: count 7/4 = 1, size 4;
+     * all_gather -b 1000 on 8 ranks: 250 elements / 8 = 31, down to a multiple of 4 floats = 28 per rank, size
+     * 28 x 8 x 4 = 896, count column 28.
+     */
+    @Test
+    void sizeColumnIsTheSizeNcclTestsRan() {
+        CliRun ar = run("predict", "all_reduce", "-c", "dgx-h100", "-b", "7", "-e", "7");
+        assertEquals(0, ar.code(), ar.err());
+        String[] row = dataLines(ar.out()).get(0).trim().split("\\s+");
+        assertEquals("4", row[0], ar.out());
+        assertEquals("1", row[1]);
+        CliRun ag = run("predict", "all_gather", "-c", "dgx-h100", "-b", "1000", "-e", "1000", "--format", "csv");
+        assertEquals(0, ag.code(), ag.err());
+        String data = ag.out().lines().filter(l -> l.matches("^[0-9].*")).findFirst().orElseThrow();
+        assertTrue(data.startsWith("896,28,float,"), data);
+    }
+
     /** -i: additive steps 1M, 2M, 3M. */
     @Test
     void additiveStep() {

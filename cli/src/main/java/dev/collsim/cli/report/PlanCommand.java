@@ -238,7 +238,7 @@ public final class PlanCommand implements Callable<Integer> {
                         + "' is not", ExitCodes.USAGE);
             }
             ScalingSearch search = new ScalingSearch(planner, h -> ClusterEditor.build(base.spec(),
-                    ClusterEdits.NONE.withHosts(h)), base.gpusPerHost(), peak);
+                    ClusterEdits.NONE.withHosts(h)).withNetworkClass(base.topology().networkClass()), base.gpusPerHost(), peak);
             Optional<StepPlan> hit = search.smallestReaching(job, target, maxGpus);
             PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost());
         }

@@ -26,12 +26,12 @@ import picocli.CommandLine;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write a what-if report (HTML, charts, CSV, JSON) of a base cluster and its variants on"
             + " collective sweeps and training plans.",
-            "Variants change NIC speed, rails, fabric and oversubscription, NVLink bandwidth, host count, NCCL settings"
+            "Variants change NIC speed, rails, fabric and oversubscription, NVLink bandwidth, host count, the network (InfiniBand, RoCE, EFA, TCPXO, sockets), NCCL settings"
             + " or the calibration profile. Output folder: index.html (self-contained, charts"
             + " embedded), charts/ (PNG and SVG), data/ (CSV), report.json, spec.yaml; written atomically.",
             "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"
             + " base-name, backend (analytical|flow), routing (ecmp|spray), seed, variants[name, hosts, host-type,"
-            + " nic-speed, nics-per-host, fabric, oversubscription, leaf-radix, nvlink, env, calibration, backend,"
+            + " nic-speed, nics-per-host, fabric, oversubscription, leaf-radix, nvlink, network, env, calibration, backend,"
             + " routing, seed], sweeps[collective, min, max, factor, datatype, gpus, measured],"
             + " plans[name, params and every 'collsim plan' option without --, target-tokens-per-s,"
             + " scaling-max-gpus], algorithm-map[collective, min, max, factor]."},

@@ -192,7 +192,14 @@ public final class SimulatorResolver implements VariantResolver {
         }
     }
 
+    /**
+     * The variant's cluster: the base's network class (a YAML {@code fabric.network}) stays unless the variant sets
+     * its own {@code network} or another host type (which brings its own class, e.g. EFA for p5.48xlarge).
+     */
     private Topology cluster(ClusterSource b, ClusterEdits edits) {
-        return built.computeIfAbsent(edits, e -> ClusterEditor.build(b.spec(), e));
+        return built.computeIfAbsent(edits, e -> {
+            Topology t = ClusterEditor.build(b.spec(), e);
+            return e.network() == null && e.hostType() == null ? t.withNetworkClass(b.topology().networkClass()) : t;
+        });
     }
 }

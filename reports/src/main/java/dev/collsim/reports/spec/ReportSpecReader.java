@@ -17,6 +17,7 @@ import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.network.Multipath;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.Problems;
 import dev.collsim.topology.fabric.FabricKind;
@@ -29,6 +30,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -51,6 +53,7 @@ import java.util.Set;
  *     oversubscription: 2          # fat-tree leaf down:up ratio, >= 1
  *     leaf-radix: 8                # host-facing ports per leaf switch
  *     nvlink: NVLink3              # NVLink2..5 or a bandwidth per GPU and direction, e.g. 300 GB/s
+ *     network: roce                # transport between hosts: infiniband | roce | efa | tcpxo | socket
  *     env: {NCCL_ALGO: Ring, NCCL_MAX_NCHANNELS: 8}
  *     calibration: profile.yaml    # a calibration profile (collsim calibrate); none: the bare model; left out:
  *                                  # the shipped profile of the cluster's class (configs/calibration/auto)
@@ -79,7 +82,7 @@ public final class ReportSpecReader {
     private static final Set<String> TOP = ordered("title", "cluster", "base-name", "backend", "routing", "seed",
             "variants", "sweeps", "plans", "algorithm-map");
     private static final Set<String> VARIANT = ordered("name", "hosts", "host-type", "nic-speed", "nics-per-host",
-            "fabric", "oversubscription", "leaf-radix", "nvlink", "env", "calibration", "backend", "routing", "seed");
+            "fabric", "oversubscription", "leaf-radix", "nvlink", "network", "env", "calibration", "backend", "routing", "seed");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
     private static final Set<String> PLAN = ordered("name", "model", "params", "hidden", "layers", "ffn-hidden",
@@ -207,18 +210,19 @@ public final class ReportSpecReader {
         Double over = f.number(v, "oversubscription", false, 1, 64);
         Bandwidth nvlink = f.value(v, "nvlink", ReportSpecReader::nvlink);
         Integer radix = f.integer(v, "leaf-radix", false, 1, 4096);
+        NetworkClass network = f.value(v, "network", t -> Optional.ofNullable(NetworkClass.parse(t)).orElseThrow(
+                () -> new IllegalArgumentException("unknown network '" + t + "'; allowed: " + NetworkClass.allowed())));
         NcclSettings env = ncclSettings(f, v);
         String calibration = f.text(v, "calibration", false);
         if (calibration != null && !"none".equals(calibration) && !Files.isRegularFile(folder.resolve(calibration))) {
-            f.add(v.get("calibration"), "calibration profile '" + calibration + "' not found (looked in "
-                    + folder + ")");
+            f.add(v.get("calibration"), "calibration profile '" + calibration + "' not found (looked in " + folder + ")");
         }
         BackendSpec backend = backend(f, v, top);
         if (!backend.flow()) {
             flowOnly(f, v, "this variant");
         }
         return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
-                nvlink == null ? null : nvlink.gbps(), radix), env, calibration, backend, v.line());
+                nvlink == null ? null : nvlink.gbps(), radix, network), env, calibration, backend, v.line());
     }
 
     /**

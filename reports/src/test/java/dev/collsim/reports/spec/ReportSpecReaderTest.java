@@ -114,7 +114,7 @@ class ReportSpecReaderTest {
                 "w.yaml:5:13: variants[0].fabric: unknown fabric 'torus'; allowed: single-switch, fat-tree,"
                         + " rail-optimized",
                 "w.yaml:6:5: variants[0].colour: unknown key 'colour'; allowed: name, hosts, host-type, nic-speed,"
-                        + " nics-per-host, fabric, oversubscription, leaf-radix, nvlink, env, calibration, backend,"
+                        + " nics-per-host, fabric, oversubscription, leaf-radix, nvlink, network, env, calibration, backend,"
                         + " routing, seed",
                 "w.yaml:7:5: variants[1]: missing 'name'; every variant needs a name for tables and legends",
                 "w.yaml:7:12: variants[1].hosts: found 0; allowed: a whole number from 1 to 1000000",

@@ -29,7 +29,7 @@ final class GridReader {
 
     /** The report variant keys a grid may vary (all but the name). */
     static final List<String> KEYS = List.of("hosts", "host-type", "nic-speed", "nics-per-host", "fabric",
-            "oversubscription", "leaf-radix", "nvlink", "env", "calibration", "backend", "routing", "seed");
+            "oversubscription", "leaf-radix", "nvlink", "network", "env", "calibration", "backend", "routing", "seed");
 
     private GridReader() {
     }

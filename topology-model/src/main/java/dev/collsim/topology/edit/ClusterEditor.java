@@ -19,8 +19,9 @@ import java.util.Map;
 /**
  * Applies {@link ClusterEdits} to a base {@link ClusterSpec}: host type and count, fabric shape, oversubscription and
  * leaf radix change the spec; NIC speed, compute NICs per host (rails) and NVLink bandwidth per GPU are applied to the
- * hosts' devices before the fabric is cabled (so fabric cables follow the new NIC speed). A multi-host cluster without
- * a fabric gets a rail-optimized one. Stateless.
+ * hosts' devices before the fabric is cabled (so fabric cables follow the new NIC speed); the network class, when
+ * edited, replaces the host type's ({@link Topology#withNetworkClass}). A multi-host cluster without a fabric gets a
+ * rail-optimized one. Stateless.
  */
 public final class ClusterEditor {
 
@@ -73,6 +74,11 @@ public final class ClusterEditor {
      *                                  compute NIC)
      */
     public static Topology build(ClusterSpec base, ClusterEdits edits) {
+        Topology t = devices(base, edits);
+        return edits.network() == null ? t : t.withNetworkClass(edits.network());
+    }
+
+    private static Topology devices(ClusterSpec base, ClusterEdits edits) {
         ClusterSpec spec = spec(base, edits);
         boolean deviceEdits = edits.nicSpeed() != null || edits.nicsPerHost() != null || edits.nvlinkGBps() != null;
         if (!deviceEdits) {

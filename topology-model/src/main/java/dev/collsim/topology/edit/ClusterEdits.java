@@ -1,5 +1,6 @@
 package dev.collsim.topology.edit;
 
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
@@ -17,9 +18,28 @@ import java.util.List;
  * @param oversubscription leaf down-link over up-link bandwidth, >= 1
  * @param nvlinkGBps       NVLink bandwidth per GPU per direction, GB/s (1e9 B/s; an NVLink generation what-if)
  * @param leafRadix        host-facing ports per leaf switch (fewer ports spread hosts over more leaves)
+ * @param network          the transport between hosts ({@link NetworkClass}: InfiniBand, RoCE, EFA, TCPXO,
+ *                         sockets): which network figures the performance model uses; the graph is unchanged
  */
 public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, Integer nicsPerHost, FabricKind fabric,
-        Double oversubscription, Double nvlinkGBps, Integer leafRadix) {
+        Double oversubscription, Double nvlinkGBps, Integer leafRadix, NetworkClass network) {
+
+    /**
+     * The edits without a network change.
+     *
+     * @param hosts            host count
+     * @param hostType         catalog host type name
+     * @param nicSpeed         speed of every compute NIC
+     * @param nicsPerHost      compute NICs per host
+     * @param fabric           the fabric shape
+     * @param oversubscription leaf oversubscription
+     * @param nvlinkGBps       NVLink bandwidth per GPU per direction, GB/s
+     * @param leafRadix        host-facing ports per leaf switch
+     */
+    public ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, Integer nicsPerHost, FabricKind fabric,
+            Double oversubscription, Double nvlinkGBps, Integer leafRadix) {
+        this(hosts, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix, null);
+    }
 
     /** No change. */
     public static final ClusterEdits NONE = new ClusterEdits(null, null, null, null, null, null, null, null);
@@ -41,7 +61,9 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
         /** NVLink bandwidth per GPU. */
         NVLINK("nvlink"),
         /** Host-facing ports per leaf. */
-        LEAF_RADIX("leaf-radix");
+        LEAF_RADIX("leaf-radix"),
+        /** Transport between hosts. */
+        NETWORK("network");
 
         private final String key;
 
@@ -62,12 +84,13 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
 
     /** @param n host count; @return a copy with another host count */
     public ClusterEdits withHosts(int n) {
-        return new ClusterEdits(n, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix);
+        return new ClusterEdits(n, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix,
+                network);
     }
 
     /** @param n compute NICs per host; @return a copy cabling only the first {@code n} compute NICs of each host */
     public ClusterEdits withNicsPerHost(int n) {
-        return new ClusterEdits(hosts, hostType, nicSpeed, n, fabric, oversubscription, nvlinkGBps, leafRadix);
+        return new ClusterEdits(hosts, hostType, nicSpeed, n, fabric, oversubscription, nvlinkGBps, leafRadix, network);
     }
 
     /** @return the changes in words, e.g. {@code 4 hosts, NIC 200 Gb/s}; empty when none */
@@ -96,6 +119,9 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
         }
         if (leafRadix != null) {
             parts.add(leafRadix + " ports per leaf");
+        }
+        if (network != null) {
+            parts.add("over " + network.label());
         }
         return String.join(", ", parts);
     }

@@ -9,7 +9,10 @@ import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.topology.Topology;
 import dev.collsim.validation.calibration.CalibrationProfile;
+import dev.collsim.validation.calibration.ProfileClass;
+import dev.collsim.validation.calibration.ProfileSelector;
 import dev.collsim.validation.tune.Evidence;
 import dev.collsim.validation.tune.TuneResult;
 import dev.collsim.validation.tune.TuneTable;
@@ -20,11 +23,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The report's "What to change in NCCL's settings for this cluster" section: {@code collsim tune}'s table and tuner
  * file ({@link Tuner}, {@link TuneTable}, {@link TunerConfigFile}) for the base variant, every GPU, sizes 8 B..8 GiB
- * by factors of 2, with the variant's parameters and the band of its calibration ({@link TuningBand#forCalibration}).
+ * by factors of 2, with the variant's parameters and the band its calibration legend prints: the class band of the
+ * shipped profile or bare model ({@link ProfileSelector}), or a named profile's p90 ({@link TuningBand#forCalibration}).
  *
  * @param note   what was tuned and the band, in words; empty when the section was not computed
  * @param rows   the table, cells in {@link TuneTable#COLUMNS} order
@@ -52,8 +57,9 @@ public record TuningSection(String note, List<List<String>> rows, List<String> c
             return NONE;
         }
         PerformanceParameters pp = np.parameters();
-        TuningBand band = TuningBand.UNCALIBRATED;
-        if (calibrationFile != null) {
+        // one band: the class band the report's calibration legend prints (shipped profile or bare model), as tune
+        TuningBand band = classBand(base.topology(), calibrationFile).orElse(TuningBand.UNCALIBRATED);
+        if (calibrationFile != null && !"none".equals(calibrationFile)) {
             try {
                 band = TuningBand.forCalibration(CalibrationProfile.read(Path.of(calibrationFile)));
             } catch (InputException e) {
@@ -74,6 +80,18 @@ public record TuningSection(String note, List<List<String>> rows, List<String> c
         return new TuningSection(note, TuneTable.rows(r), TunerConfigFile.lines(r, List.of("collsim report, variant "
                 + base.name(), "channels 0 = NCCL's own count; NCCL's example plugin runs a call that matches no line "
                 + "(other sizes, collectives or communicators) on ONE channel (plugin.c, NCCL 2.27-2.30)")));
+    }
+
+    /**
+     * @return the band of the cluster's class ({@link ProfileSelector}): the shipped profile's, or with {@code none}
+     *         the bare model's; empty where the class has none (the uncalibrated band is used)
+     */
+    private static Optional<TuningBand> classBand(Topology t, String calibration) {
+        ProfileSelector.Choice c = "none".equals(calibration) ? ProfileSelector.bare(ProfileClass.of(t))
+                : ProfileSelector.select(t);
+        return c.band().filter(b -> b.belowMiBPercent() > 0 && b.atLeastMiBPercent() > 0)
+                .map(b -> TuningBand.ofClass(b, "the class band of " + c.profileClass().key()
+                        + ", as the calibration legend prints it"));
     }
 
     /** @return false when the variant's NCCL settings leave NCCL no algorithm for c (NCCL would fail the call) */

@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
-import dev.collsim.reports.cluster.SimulatorResolver;
-import dev.collsim.reports.spec.ReportSpec;
-import dev.collsim.reports.spec.ReportSpecReader;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,15 +16,7 @@ class MeasuredComparisonTest {
 
     @Test
     void comparesWithTheEightGpuTable() throws InputException {
-        ReportSpec spec = ReportSpecReader.read("m.yaml", """
-                cluster: dgx-h100
-                sweeps:
-                  - collective: allreduce
-                    min: 1M
-                    max: 8G
-                    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt
-                """, Path.of("src", "test", "resources", "measured").toAbsolutePath());
-        ReportData d = new ReportRunner(new SimulatorResolver(), new IngestMeasurements(), null).run(spec);
+        ReportData d = DgxH100Sweep.run("    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt\n");
         assertEquals(14, d.measured().size());
         ReportData.MeasuredRow big = d.measured().stream().filter(m -> m.sizeBytes() == 8L << 30).findFirst()
                 .orElseThrow();

@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
-import dev.collsim.reports.cluster.SimulatorResolver;
-import dev.collsim.reports.spec.ReportSpec;
-import dev.collsim.reports.spec.ReportSpecReader;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,17 +15,6 @@ import org.junit.jupiter.api.Test;
  */
 class ReportBandTest {
 
-    private static ReportData run(String measured) throws InputException {
-        ReportSpec spec = ReportSpecReader.read("m.yaml", """
-                cluster: dgx-h100
-                sweeps:
-                  - collective: allreduce
-                    min: 1M
-                    max: 8G
-                """ + measured, Path.of("src", "test", "resources", "measured").toAbsolutePath());
-        return new ReportRunner(new SimulatorResolver(), new IngestMeasurements(), null).run(spec);
-    }
-
     private static String timeCaption(ReportData d) {
         return ReportCharts.build(d).stream().filter(c -> c.caption().startsWith("Predicted time of one"))
                 .findFirst().orElseThrow().caption();
@@ -37,15 +22,17 @@ class ReportBandTest {
 
     @Test
     void eachVariantNamesItsBand() throws InputException {
-        ReportData d = run("");
+        ReportData d = DgxH100Sweep.run("");
         assertEquals("- (bare model; band factor 1.47 (-31.9 % .. +46.9 %) below 1 MiB, factor 1.50 (-33.4 % .. "
                 + "+50.1 %) at >= 1 MiB)", d.variants().get(0).calibration());
     }
 
     @Test
     void openSquaresOnlyWithMeasuredTimes() throws InputException {
-        assertFalse(timeCaption(run("")).contains("open squares"), timeCaption(run("")));
-        String with = timeCaption(run("    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt\n"));
+        String without = timeCaption(DgxH100Sweep.run(""));
+        assertFalse(without.contains("open squares"), without);
+        String with = timeCaption(DgxH100Sweep.run(
+                "    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt\n"));
         assertTrue(with.contains("open squares: measured times"), with);
     }
 }

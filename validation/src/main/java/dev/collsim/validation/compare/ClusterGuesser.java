@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Builds a cluster from what a dataset reveals: the GPU model picks a catalog host type, or, when the catalog has
@@ -80,20 +81,28 @@ public final class ClusterGuesser {
         if (perHost > type.gpusPerHost()) {
             return Optional.empty();
         }
-        Topology topo = network(d, LogNics.apply(d, type, hosts, assumptions)
-                .orElseGet(() -> HeaderNics.apply(d, type, hosts, assumptions)), type, assumptions);
-        List<Gpu> ranks = ranks(topo, hosts, perHost, d.nRanks());
+        int perDomain = HeaderRacks.hostsPerDomain(d, type, hosts, assumptions);
+        int built = HeaderRacks.builtHost(hosts - 1, perDomain, type.hostsPerNvlinkDomain()) + 1;
+        Topology topo = network(d, LogNics.apply(d, type, built, assumptions)
+                .orElseGet(() -> HeaderNics.apply(d, type, built, assumptions)), type, assumptions);
+        List<Gpu> ranks = ranks(topo, hosts, perHost, d.nRanks(),
+                h -> HeaderRacks.builtHost(h, perDomain, type.hostsPerNvlinkDomain()));
         assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
                 + d.gpuModel() + "'")
-                + (hosts > 1 ? "; hosts joined as -c " + type.name() + "x" + hosts + " joins them (a non-blocking"
+                + (hosts > 1 ? "; hosts joined as -c " + type.name() + "x" + built + " joins them (a non-blocking"
                 + " rail-optimized fabric), NICs as in the catalog" : ""));
         return Optional.of(new ClusterGuess(topo, ranks, "catalog:" + type.name(), assumptions));
     }
 
     private static List<Gpu> ranks(Topology topo, int hosts, int perHost, int nRanks) {
+        return ranks(topo, hosts, perHost, nRanks, h -> h);
+    }
+
+    /** The first perHost GPUs of each of the run's hosts, the run's host h being the built host {@code place(h)}. */
+    private static List<Gpu> ranks(Topology topo, int hosts, int perHost, int nRanks, IntUnaryOperator place) {
         List<Gpu> ranks = new ArrayList<>();
         for (int h = 0; h < hosts && ranks.size() < nRanks; h++) {
-            List<Gpu> g = topo.gpusOf(h);
+            List<Gpu> g = topo.gpusOf(place.applyAsInt(h));
             for (int i = 0; i < perHost && ranks.size() < nRanks; i++) {
                 ranks.add(g.get(i));
             }

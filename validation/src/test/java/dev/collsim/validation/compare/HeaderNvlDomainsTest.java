@@ -62,7 +62,7 @@ class HeaderNvlDomainsTest {
     }
 
     /**
-     * The bandwidth end of run 1: 16 GiB all_gather on 2 trays x 4 GB300 took 42,091.7 us (file line 49, busbw
+     * The bandwidth end of run 1: 16 GiB all_gather on 2 trays x 4 GB300 took 42,091.7 us (file line 51, busbw
      * 357 GB/s). Two NCCL nodes over 4 x 800 Gb/s (100 GB/s) NICs per tray bound the ring's busbw at 4 x 100 =
      * 400 GB/s, i.e. 16 GiB x 7/8 / 400 GB/s = 37,580 us; the model must land within 10 % of the measured time (the
      * single-domain guess predicted 21,363 us: NVLink speed, -49 %; P2C NICs capped by NCCL's Gen5 x16 48 GB/s gave

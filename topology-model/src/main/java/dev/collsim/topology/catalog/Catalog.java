@@ -31,8 +31,8 @@ public final class Catalog {
     private static final List<SystemEntry> SYSTEMS = SystemTable.load();
 
     /**
-     * The host type that stands for a GPU model (database name): the catalog host built around it, or, for H20 and
-     * GB300, the host with the same NVLink layout (18 NVLink4 behind NVSwitch; the NVL72 tray).
+     * The host type that stands for a GPU model (database name): the catalog host built around it, or, for H20, the
+     * host with the same NVLink layout (18 NVLink4 behind NVSwitch).
      */
     private static final Map<String, String> HOST_BY_GPU = Map.ofEntries(
             Map.entry("A100 SXM", "dgx-a100"),
@@ -42,7 +42,7 @@ public final class Catalog {
             Map.entry("B200", "hgx-b200"),
             Map.entry("B300", "dgx-b300"),
             Map.entry("GB200", "gb200-nvl72"),
-            Map.entry("GB300", "gb200-nvl72"),
+            Map.entry("GB300", "gb300-nvl72"),
             Map.entry("V100 SXM2", "dgx1-v100"),
             Map.entry("L40S", "pcie-8x-l40s"),
             Map.entry("GeForce RTX 4090", "pcie-8x-rtx4090"));
@@ -193,7 +193,7 @@ public final class Catalog {
         Topology.Builder b = Topology.builder(count == 1 ? type.name() : type.name() + "-x" + count)
                 .source(type.description()).networkClass(type.networkClass());
         for (int h = 0; h < count; h++) {
-            type.addHost(new HostContext(b, h));
+            type.addHost(new HostContext(b, h, Math.max(1, type.hostsPerNvlinkDomain())));
         }
         return b.build();
     }

@@ -5,6 +5,7 @@ import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.PcieSwitch;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.units.Bandwidth;
 
@@ -51,16 +52,41 @@ public final class Gb200Nvl72Tray implements HostType {
 
     @Override
     public void addHost(HostContext ctx) {
-        NvSwitch domainSwitch = ctx.sharedNvSwitch(ctx.host() / hostsPerNvlinkDomain(), 18);
+        addTray(ctx, GpuModels.sku("B200 (GB200)").orElseThrow(), Bandwidth.ofGbits(400));
+    }
+
+    /**
+     * Adds one NVL72 compute tray as this class describes it, with the given GPUs and compute NICs. A GB300 NVL72
+     * tray has the same layout (2 Grace, 4 GPUs on the rack's NVLink switch trays, one compute NIC per GPU) with one
+     * change: its NICs are ConnectX-8 SuperNICs, whose built-in PCIe Gen6 switch joins the GPU (Gen6 x16), the Grace
+     * (Gen5 x16) and the NIC, so a GPU reaches its NIC through that switch (PIX in NCCL) instead of through its Grace
+     * (P2C, capped by the Grace's Gen5 x16 at NCCL's 48 GB/s, below an 800 Gb/s port's 100 GB/s). Sources: NVIDIA at
+     * Hot Chips 2025 (ConnectX-8: 48 PCIe Gen6 lanes with a built-in switch; on GB300 NVL72 a Gen5 x16 link to Grace
+     * and a Gen6 x16 link to the B300 GPU), NVIDIA GB300 NVL72 Enterprise RA (4 ConnectX-8 per compute tray). The
+     * NVLink switch is the one of the context's NVLink domain ({@link HostContext#domainNvSwitch}).
+     *
+     * @param ctx      where to add the tray
+     * @param sku      the GPUs
+     * @param nicSpeed port speed of each of the 4 compute NICs
+     */
+    static void addTray(HostContext ctx, GpuModels.Sku sku, Bandwidth nicSpeed) {
+        NvSwitch domainSwitch = ctx.domainNvSwitch(18);
         Cpu[] graces = {ctx.cpu(0, "arm64", "NVIDIA", "Grace"), ctx.cpu(1, "arm64", "NVIDIA", "Grace")};
         ctx.smp(graces[0], graces[1], Bandwidth.ofGBps(6.0), "inter-Grace (NCCL ARM_BW)");
-        GpuModels.Sku gb200 = GpuModels.sku("B200 (GB200)").orElseThrow();
+        boolean superNic = sku.model().name().equals("GB300");
         for (int i = 0; i < 4; i++) {
-            Gpu gpu = ctx.gpu(i, gb200);
+            Gpu gpu = ctx.gpu(i, sku);
             ctx.c2c(gpu, graces[i / 2], Bandwidth.ofGBps(225.0));
-            ctx.nvlink(gpu, domainSwitch, gb200.model().nvlinks(), gb200.model().nvlink());
-            Nic nic = ctx.nic(i, "mlx5_" + i, Bandwidth.ofGbits(400), true, i);
-            ctx.pcie(graces[i / 2], nic, PcieGen.GEN5, 16);
+            ctx.nvlink(gpu, domainSwitch, sku.model().nvlinks(), sku.model().nvlink());
+            Nic nic = ctx.nic(i, "mlx5_" + i, nicSpeed, true, i);
+            if (superNic) {
+                PcieSwitch cx8 = ctx.pcieSwitch(i, i);
+                ctx.pcie(graces[i / 2], cx8, PcieGen.GEN5, 16);
+                ctx.pcie(cx8, gpu, PcieGen.GEN6, 16);
+                ctx.pcie(cx8, nic, PcieGen.GEN6, 16);
+            } else {
+                ctx.pcie(graces[i / 2], nic, PcieGen.GEN5, 16);
+            }
         }
     }
 }

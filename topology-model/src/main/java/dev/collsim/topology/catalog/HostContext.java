@@ -24,18 +24,34 @@ public final class HostContext {
 
     private final Topology.Builder builder;
     private final int host;
+    private final int domainHosts;
 
     /**
+     * A host whose NVLink stays inside it (an NVLink domain of one host).
+     *
      * @param builder the cluster being built
      * @param host    host index, >= 0
      * @throws IllegalArgumentException on a negative host
      */
     public HostContext(Topology.Builder builder, int host) {
+        this(builder, host, 1);
+    }
+
+    /**
+     * @param builder     the cluster being built
+     * @param host        host index, >= 0
+     * @param domainHosts hosts per NVLink domain in the cluster being built ({@link HostType#hostsPerNvlinkDomain()}
+     *                    of its host type), >= 1
+     * @throws IllegalArgumentException on a negative host or a domain of no host
+     */
+    public HostContext(Topology.Builder builder, int host, int domainHosts) {
         this.builder = Objects.requireNonNull(builder, "builder");
-        if (host < 0) {
-            throw new IllegalArgumentException("host must be >= 0, got " + host);
+        if (host < 0 || domainHosts < 1) {
+            throw new IllegalArgumentException("host must be >= 0 and hosts per NVLink domain >= 1, got " + host
+                    + " and " + domainHosts);
         }
         this.host = host;
+        this.domainHosts = domainHosts;
     }
 
     /** @return the host index */
@@ -118,6 +134,19 @@ public final class HostContext {
     public NvSwitch sharedNvSwitch(int domain, int chips) {
         String sid = "nvl" + domain + "/nvs0";
         return (NvSwitch) builder.device(sid).orElseGet(() -> builder.add(new NvSwitch(sid, -1, domain, chips)));
+    }
+
+    /**
+     * The NVLink switch of this host's NVLink domain: the shared {@code nvl{host / domainHosts}/nvs0} when several
+     * hosts share a domain (a rack's NVLink switch trays), the host's own {@code h{host}/nvs0} when its domain holds
+     * only this host (a tray whose rack mates are not in the cluster: NCCL then sees its GPUs as one node, joined to
+     * the others by the network).
+     *
+     * @param chips NVSwitch chips it stands for
+     * @return the switch
+     */
+    public NvSwitch domainNvSwitch(int chips) {
+        return domainHosts > 1 ? sharedNvSwitch(host / domainHosts, chips) : nvSwitch(0, chips);
     }
 
     /** Connects two devices with PCIe of the given generation and width (physical and NCCL bandwidth derived). */

@@ -13,7 +13,7 @@ import java.util.Objects;
 
 /**
  * Hosts of a cloud instance type or vendor system of the catalog's data file ({@link SystemEntry}). An NVL72 tray is
- * built as {@link Gb200Nvl72Tray} builds it. An HGX board: two CPU sockets joined by their UPI/xGMI link; the GPUs on
+ * built as {@link Gb200Nvl72Tray} builds it, with the row's GPU SKU and NIC speed (a GB300 tray: ConnectX-8). An HGX board: two CPU sockets joined by their UPI/xGMI link; the GPUs on
  * the board's NVSwitch chips (one NVS node) with the GPU model's NVLinks; with GPUDirect, the GPUs and NICs split into
  * {@code min(GPUs, NICs)} equal groups, each group under one PCIe switch of the GPU's generation (every device on its
  * own downstream bridge, so a GPU and a NIC of its group are PXB apart, as on the DGX boards), groups spread evenly
@@ -63,7 +63,7 @@ public record SystemHost(SystemEntry entry) implements HostType {
     @Override
     public void addHost(HostContext ctx) {
         if (entry.layout() == SystemEntry.Layout.NVL72) {
-            new Gb200Nvl72Tray().addHost(ctx);
+            Gb200Nvl72Tray.addTray(ctx, entry.gpu(), Bandwidth.ofGbits(entry.nicGbits()));
             return;
         }
         GpuModel m = entry.gpu().model();

@@ -78,8 +78,8 @@ final class SystemTable {
                 layout, Integer.parseInt(c[6].strip()), Integer.parseInt(c[7].strip()),
                 Double.parseDouble(c[8].strip()), net, c[10].equals("yes"), c[11].strip(),
                 Double.parseDouble(c[12].strip()), c[13].strip(), c[14].strip());
-        if (layout == SystemEntry.Layout.NVL72 && (e.gpus() != 4 || e.nics() != 4 || e.nicGbits() != 400)) {
-            throw new IllegalArgumentException("an NVL72 tray is modelled with 4 GPUs and 4 NICs of 400 Gb/s");
+        if (layout == SystemEntry.Layout.NVL72 && (e.gpus() != 4 || e.nics() != 4)) {
+            throw new IllegalArgumentException("an NVL72 tray is modelled with 4 GPUs and 4 compute NICs");
         }
         if (layout == SystemEntry.Layout.HGX && (e.nics() % e.gpus() != 0 && e.gpus() % e.nics() != 0)) {
             throw new IllegalArgumentException("NICs (" + e.nics() + ") must divide or be a multiple of GPUs ("

@@ -101,7 +101,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         }
         Topology.Builder b = sizedBuilder(built.size());
         for (int h : built) {
-            hostType.addHost(new HostContext(b, h));
+            hostType.addHost(context(b, h));
         }
         if (fabric != null) {
             SubsetFabric.build(b, fabric, count);
@@ -123,12 +123,17 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         }
         Topology.Builder b = sizedBuilder(count);
         for (int h = 0; h < count; h++) {
-            hostType.addHost(new HostContext(b, h));
+            hostType.addHost(context(b, h));
         }
         if (fabric != null) {
             FabricBuilder.build(b, fabric);
         }
         return b.build();
+    }
+
+    /** @return where host {@code h} of this cluster adds its devices (its NVLink domain as the host type's) */
+    private HostContext context(Topology.Builder b, int h) {
+        return new HostContext(b, h, Math.max(1, hostType.hostsPerNvlinkDomain()));
     }
 
     /**
@@ -137,7 +142,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
      */
     private Topology.Builder sizedBuilder(long hosts) {
         Topology.Builder probe = Topology.builder(name);
-        hostType.addHost(new HostContext(probe, 0));
+        hostType.addHost(context(probe, 0));
         List<Device> hostDevices = probe.devices();
         long nics = fabric == null ? 0 : hostDevices.stream().filter(d -> d instanceof Nic n && n.rail() >= 0).count();
         long links = probe.build().graph().edgeSet().size();

@@ -59,7 +59,7 @@ class CatalogHardwareTest {
         assertEquals("dgx-h100", Catalog.forGpu(GpuModels.find("NVIDIA H100 80GB HBM3").orElseThrow()).orElseThrow()
                 .name());
         assertEquals("dgx-h100", Catalog.forGpu(GpuModels.find("NVIDIA H20").orElseThrow()).orElseThrow().name());
-        assertEquals("gb200-nvl72", Catalog.forGpu(GpuModels.find("NVIDIA GB300").orElseThrow()).orElseThrow().name());
+        assertEquals("gb300-nvl72", Catalog.forGpu(GpuModels.find("NVIDIA GB300").orElseThrow()).orElseThrow().name());
         assertTrue(Catalog.forGpu(GpuModels.find("NVIDIA GH200 120GB").orElseThrow()).isEmpty());
     }
 

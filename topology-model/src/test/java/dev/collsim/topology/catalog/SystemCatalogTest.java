@@ -55,6 +55,8 @@ class SystemCatalogTest {
         "a3-ultragpu-8g, H200-SXM-141GB, 8, 18, 8, 400, 3200, roce, true",
         "a4-highgpu-8g, B200-180GB, 8, 18, 8, 400, 3200, roce, true",
         "a4x-highgpu-4g, B200 (GB200), 4, 18, 4, 400, 1600, roce, true",
+        // same page: A4X Max four ConnectX-8 SuperNICs, 3,200 Gbps GPU-to-GPU networking (GB300)
+        "a4x-maxgpu-4g-metal, GB300, 4, 18, 4, 800, 3200, roce, true",
         // learn.microsoft.com ND A100 v4 / NDm A100 v4: 8x 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)
         "Standard_ND96asr_v4, A100-SXM4-40GB, 8, 12, 8, 200, 1600, infiniband, true",
         "Standard_ND96amsr_A100_v4, A100-SXM4-80GB, 8, 12, 8, 200, 1600, infiniband, true",
@@ -73,6 +75,9 @@ class SystemCatalogTest {
         "BM.GPU.GB200.4, B200 (GB200), 4, 18, 4, 400, 1600, roce, true",
         // nvidia.com DGX B300: 8x B300, 8x ConnectX-8 800 Gb/s
         "dgx-b300, B300-SXM6-288GB, 8, 18, 8, 800, 6400, infiniband, true",
+        // docs.nvidia.com GB300 NVL72 Enterprise RA (components): 4 ConnectX-8 HCAs per 4-GPU compute tray; ConnectX-8
+        // firmware release notes: 800 Gb/s XDR InfiniBand
+        "gb300-nvl72, GB300, 4, 18, 4, 800, 3200, infiniband, true",
     })
     void systemsMatchTheirPages(String name, String sku, int gpus, int nvlinks, int nics, double gbits, double total,
             String network, boolean gdr) {
@@ -95,10 +100,10 @@ class SystemCatalogTest {
         assertTrue(type.description().contains("(source: https://"), type.description());
     }
 
-    /** Every row of the data file is in the test above (26 systems), and each names an https page. */
+    /** Every row of the data file is in the test above (28 systems), and each names an https page. */
     @Test
     void everyRowIsChecked() {
-        assertEquals(26, Catalog.systems().size());
+        assertEquals(28, Catalog.systems().size());
         Catalog.systems().forEach(e -> assertTrue(e.source().startsWith("https://"), e.name()));
     }
 
@@ -139,6 +144,7 @@ class SystemCatalogTest {
                 + "standard_nd128isr_ndr_gb200_v6",
         "OCI BM.GPU4.8: 8x A100-SXM4-40GB, 2x AMD EPYC (Rome), 16x 100Gb RoCE ports|bm.gpu4.8",
         "OCI BM.GPU.GB200.4: 4x NVIDIA GB200 per host, Grace CPUs, GB200 NVL72 racks|bm.gpu.gb200.4",
+        "GCP A4X Max (NVIDIA GB300 Grace Blackwell Ultra, 4 GPUs per VM/node)|a4x-maxgpu-4g-metal",
         "NVIDIA DGX H100 with 8x ConnectX-7|dgx-h100",
         "a GCP A3 Ultra cluster|a3-ultragpu-8g",
         "p5en.48xlarge and p5.48xlarge|p5en.48xlarge",
@@ -149,8 +155,9 @@ class SystemCatalogTest {
 
     @Test
     void namesOnlyCountWhenTheyStandAlone() {
-        // A4X Max (GB300) is not A4X; BM.GPU3.8 (V100) is not in the catalog; "p5" inside a word is no name
-        assertTrue(Catalog.recognise("GCP A4X Max (NVIDIA GB300 Grace Blackwell Ultra)").isEmpty());
+        // A4X (GB200) is not A4X Max and names no system alone; BM.GPU3.8 (V100) is not in the catalog; "p5" inside a
+        // word is no name
+        assertTrue(Catalog.recognise("GCP A4X (NVIDIA GB200)").isEmpty());
         assertTrue(Catalog.recognise("OCI BM.GPU3.8: 8x V100").isEmpty());
         assertTrue(Catalog.recognise("fp5 run on xp5e").isEmpty());
         assertTrue(Catalog.recognise(null).isEmpty());

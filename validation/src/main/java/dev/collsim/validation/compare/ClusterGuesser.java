@@ -8,6 +8,7 @@ import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.topology.io.ClusterLoader;
@@ -65,14 +66,15 @@ public final class ClusterGuesser {
         if (host.isEmpty()) {
             return gpu.flatMap(g -> synthesized(d, g));
         }
-        HostType type = host.get();
+        int hosts = d.nHosts() > 0 ? d.nHosts() : (int) Math.ceil(d.nRanks() / (double) host.get().gpusPerHost());
+        Optional<String> apart = hosts > 1 && host.get().hostsPerNvlinkDomain() > 1 ? HeaderNvlDomains.apart(d)
+                : Optional.empty();
+        HostType type = apart.isPresent() ? new OwnNvlinkDomain(host.get()) : host.get();
+        apart.ifPresent(from -> assumptions.add("each host in an NVLink domain of its own (read from " + from + "): "
+                + hosts + " NCCL nodes joined by the network"));
         if (named.isEmpty() && !gpu.get().name().equals("H100 SXM") && type.name().equals("dgx-h100")) {
             assumptions.add(gpu.get().name() + " modelled as a DGX H100 host (same NVLink4 count per GPU)");
         }
-        if (named.isEmpty() && gpu.get().name().equals("GB300")) {
-            assumptions.add("GB300 modelled as a GB200 NVL72 tray");
-        }
-        int hosts = d.nHosts() > 0 ? d.nHosts() : (int) Math.ceil(d.nRanks() / (double) type.gpusPerHost());
         if (d.nHosts() == 0) {
             assumptions.add(hosts + " host(s) assumed from " + d.nRanks() + " ranks and " + type.gpusPerHost()
                     + " GPUs per " + type.name() + " host");
@@ -89,8 +91,9 @@ public final class ClusterGuesser {
                 h -> HeaderRacks.builtHost(h, perDomain, type.hostsPerNvlinkDomain()));
         assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
                 + d.gpuModel() + "'")
-                + (hosts > 1 ? "; hosts joined as -c " + type.name() + "x" + built + " joins them (a non-blocking"
-                + " rail-optimized fabric), NICs as in the catalog" : ""));
+                + (hosts > 1 && apart.isEmpty() ? "; hosts joined as -c " + type.name() + "x" + built + " joins them (a"
+                + " non-blocking rail-optimized fabric), NICs as in the catalog" : hosts > 1 ? "; hosts joined by a"
+                + " non-blocking rail-optimized fabric, NICs as in the catalog" : ""));
         return Optional.of(new ClusterGuess(topo, ranks, "catalog:" + type.name(), assumptions));
     }
 

@@ -205,7 +205,7 @@ public record PerformanceParameters(
                     throw new IllegalArgumentException("netClasses: " + k + " is not allowed; give profiles for "
                             + "ROCE, EFA, TCPXO, SOCKET (InfiniBand is the reference: netStepUs)");
                 }
-                m.put(k, v);
+                m.put(k, v.orStreamOf(NetClassDefaults.PROFILES.get(k)));
             });
         }
         return Collections.unmodifiableMap(m);

@@ -27,7 +27,13 @@ import java.util.Optional;
  *       A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt) has no row below 64 MiB, so no hop latency can be
  *       read from it; at 2 GiB it is within 2.1 % of the InfiniBand prediction on the same 400 GB/s per node (32x
  *       100 Gb/s), so no derating. Its 64 MiB-1 GiB rows are 1.4-2.9x slower than predicted, which a step cost
- *       cannot explain (it would need about 500 us per send); left open.</li>
+ *       cannot explain (it would need about 500 us per send); left open. Not modelled, with sources (aws-ofi-nccl,
+ *       {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}): on p5/p5e the plugin
+ *       defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the device's rails only
+ *       above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE and the NVLS and
+ *       NVLSTree chunks 512 KiB, and reports a NIC latency of 75 us (35 us on p5en and p6-b200), which NCCL adds to
+ *       its inter-node latency, twice for Simple (NCCL 2.30.7 {@code src/graph/tuning.cc}: {@code interLat +=
+ *       graphs[a]->latencyInter}); it forces NCCL_PROTO=Simple when the EFA device cannot order writes.</li>
  *   <li><b>TCPXO</b> (10 us, 47 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor of 122.3-126.9 us from 8 B to
  *       4 KiB against 27.5 us for InfiniBand over the 2 hops of a 2-node tree gives (123 - 27.5) / 2 = 47.75 us per

@@ -40,7 +40,13 @@ import java.util.Optional;
  *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
  *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
  *       Gb/s NICs carry gives 0.9. Step cost: no figure in the run (its mid sizes jump between 4 and 32 MiB in a way
- *       that looks like a change of algorithm), the InfiniBand value.</li>
+ *       that looks like a change of algorithm), the InfiniBand value. Not modelled, with its source: the run's
+ *       settings are "GCP A3 Mega TCPXO defaults", which Google publishes with the plugin
+ *       (google/nccl-plugin-gpudirect-tcpxo {@code tcpxo_scripts/nccl-env-profile.sh}: NCCL_PROTO=Simple,LL128 (no
+ *       LL), NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB, NCCL_NVLSTREE_MAX_CHUNKSIZE 128 KiB, NCCL_P2P_NET_CHUNKSIZE
+ *       512 KiB, NCCL_FASTRAK_NUM_FLOWS=2, and a tuner plugin whose configuration, a3plus_tuner_config.textproto, is
+ *       not public), so NCCL's choices in that run are the tuner's; the plugin reports a NIC latency of 0 (its
+ *       {@code nccl_shim.cc GetProperties}), so NCCL's own latency model sees InfiniBand's.</li>
  *   <li><b>Socket</b> (10 us, 0 us, 1.0, 2.225 GB/s per TCP stream): NCCL's socket transport moves each send over
  *       TCP streams ({@link SocketStreams}: by default one per connection, 16 on AWS, 4 on GCP gVNIC), at most a
  *       stream's rate each. Stream rate 17.8 Gb/s = 2.225 GB/s, a measured public figure: iperf3 between the 100 GbE

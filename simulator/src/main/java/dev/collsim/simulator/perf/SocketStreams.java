@@ -110,6 +110,28 @@ public final class SocketStreams {
     }
 
     /**
+     * The most one rank sends across nodes over the socket streams in a point-to-point call, GB/s of wire bytes (the
+     * caller's protocol efficiency takes LL's flags off): connections x streams per send x the stream rate. A p2p
+     * send is one chunk (at most NCCL_P2P_NET_CHUNKSIZE, 128 KiB by default), so on AWS it uses 2 of its 16 sockets.
+     *
+     * @param plan        the channel plan (network class, NIC vendor, nodes)
+     * @param s           settings
+     * @param pp          parameters (the class's {@link NetClassProfile#streamGBps})
+     * @param connections network connections the rank keeps busy
+     * @param message     data bytes of one send
+     * @param p           protocol of the sends
+     * @return GB/s; infinite on one node and for a class without a stream rate
+     */
+    public static double rankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int connections,
+            double message, Protocol p) {
+        double stream = pp.netProfile(plan.netClass()).streamGBps();
+        if (plan.nNodes() < 2 || stream <= 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return connections * streamsPerSend(setup(plan.nicVendor(), s), message * wirePerData(p)) * stream;
+    }
+
+    /**
      * The bus bandwidth the socket streams allow this call, GB/s: {@link PhysicalBound#nicBusBw} with channels x
      * connections per channel x streams per send x the stream rate (data bytes) as the node's bandwidth.
      *

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
@@ -112,6 +113,28 @@ class SocketStreamsTest {
         NcclSettings threads = env("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_SOCKET_NTHREADS", "2");
         assertEquals(8.9, twoByOne(threads).busBw(), 8.9 * 0.01);
         assertTrue(twoByOne(ring).bottleneck().startsWith("TCP streams"));
+    }
+
+    /**
+     * Point-to-point over sockets: SendRecv of 1 GiB between the two L40S hosts. A p2p send is one 128 KiB chunk
+     * (NCCL_P2P_NET_CHUNKSIZE), one stream on a generic NIC; the rank keeps 2 connections busy to its one remote peer
+     * (channels per net peer ceil(25 GB/s / 14) = 2), so 2 x 2.225 = 4.45 GB/s of wire; on AWS the chunk is cut in two 64 KiB
+     * tasks: 2 streams per connection.
+     */
+    @Test
+    void pointToPointSendsUseTheStreamsOfOneChunk() {
+        Topology t = ClusterLoader.load("pcie-8x-l40sx2").withNetworkClass(NetworkClass.SOCKET);
+        List<Gpu> ranks = List.of(t.gpusOf(0).get(0), t.gpusOf(1).get(0));
+        var plan = ChannelSearch.search(t, ranks, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(2, P2pModel.connections(plan, 1));
+        Prediction sr = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS).predict(
+                new PredictionRequest(t, ranks, Collective.SEND_RECV, 1L << 30, DataType.FLOAT, RedOp.SUM,
+                        NcclSettings.DEFAULTS));
+        // the p2p model applies the protocol's efficiency to every rate it uses (Simple's default 0.98)
+        double expected = 4.45 * PerformanceParameters.DEFAULTS.bwEfficiency(Protocol.SIMPLE);
+        assertEquals(expected, sr.algBw(), expected * 0.01);
+        assertEquals(2, SocketStreams.streamsPerSend(SocketStreams.setup(NicVendor.AWS, NcclSettings.DEFAULTS),
+                128 << 10));
     }
 
     /**

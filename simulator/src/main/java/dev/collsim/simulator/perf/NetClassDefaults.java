@@ -33,7 +33,11 @@ import java.util.Optional;
  *       above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE and the NVLS and
  *       NVLSTree chunks 512 KiB, and reports a NIC latency of 75 us (35 us on p5en and p6-b200), which NCCL adds to
  *       its inter-node latency, twice for Simple (NCCL 2.30.7 {@code src/graph/tuning.cc}: {@code interLat +=
- *       graphs[a]->latencyInter}); it forces NCCL_PROTO=Simple when the EFA device cannot order writes.</li>
+ *       graphs[a]->latencyInter}); it forces NCCL_PROTO=Simple when the EFA device cannot order writes. What NCCL sees
+ *       as a NIC: with SENDRECV (and in the run's v1.7.3-aws, which loads its p5.48xl-topo.xml: 4 EFA NICs behind
+ *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA
+ *       the plugin groups the NICs local to a GPU into one device of several rails ({@code src/nccl_ofi_topo.cpp}),
+ *       8 of 400 Gb/s: the same 400 GB/s per node.</li>
  *   <li><b>TCPXO</b> (10 us, 47 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor of 122.3-126.9 us from 8 B to
  *       4 KiB against 27.5 us for InfiniBand over the 2 hops of a 2-node tree gives (123 - 27.5) / 2 = 47.75 us per

@@ -36,6 +36,7 @@ public final class Topology {
     private final GraphParts parts;
     private final List<Gpu> gpus;
     private final NetworkClass networkClass;
+    private final NicVendor nicVendor;
     private final Topology template;
     /** Values computed from this immutable topology, kept for its lifetime ({@link #derived}). */
     private final Map<Object, Object> derived = new ConcurrentHashMap<>();
@@ -44,6 +45,7 @@ public final class Topology {
         this.name = b.name;
         this.source = b.source;
         this.networkClass = b.networkClass;
+        this.nicVendor = b.nicVendor;
         this.warnings = List.copyOf(b.warnings);
         this.parts = GraphParts.of(new AsUnmodifiableGraph<>(b.graph), Map.copyOf(b.byId));
         this.gpus = b.graph.vertexSet().stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
@@ -57,6 +59,7 @@ public final class Topology {
         this.name = Objects.requireNonNull(name, "name");
         this.source = source == null ? "" : source;
         this.networkClass = template.networkClass;
+        this.nicVendor = template.nicVendor;
         this.warnings = template.warnings;
         this.template = template;
         this.hostCount = hosts;
@@ -157,6 +160,11 @@ public final class Topology {
         return networkClass;
     }
 
+    /** @return the PCI vendor of the hosts' network interfaces ({@link NicVendor#OTHER} unless the host type says) */
+    public NicVendor nicVendor() {
+        return nicVendor;
+    }
+
     /**
      * @param c the network class
      * @return this topology with another network transport between its hosts (same graph, shared, not copied)
@@ -173,14 +181,12 @@ public final class Topology {
         this.gpus = t.gpus;
         this.template = t.template;
         this.networkClass = c;
+        this.nicVendor = t.nicVendor;
         this.warnings = t.warnings;
     }
 
-    /**
-     * @return what the reader of the description warned about (each also in {@link #source()}): a fact it read in
-     *         a way the file does not state plainly, e.g. an NVLink count that differs by direction; empty when none.
-     *         Commands print these on stderr and count them.
-     */
+    /** @return the reader's warnings (each also in {@link #source()}): facts read in a way the file does not state
+     *  plainly, e.g. an NVLink count that differs by direction; empty when none. Commands print and count them. */
     public List<String> warnings() {
         return warnings;
     }
@@ -264,6 +270,7 @@ public final class Topology {
         private final String name;
         private String source = "";
         private NetworkClass networkClass = NetworkClass.INFINIBAND;
+        private NicVendor nicVendor = NicVendor.OTHER;
         private final List<String> warnings = new ArrayList<>();
         private final PresizedMultigraph graph;
         private final Map<String, Device> byId;
@@ -285,6 +292,12 @@ public final class Topology {
         /** @param c network transport between hosts (null: InfiniBand); @return this */
         public Builder networkClass(NetworkClass c) {
             this.networkClass = c == null ? NetworkClass.INFINIBAND : c;
+            return this;
+        }
+
+        /** @param v PCI vendor of the hosts' network interfaces (null: OTHER); @return this */
+        public Builder nicVendor(NicVendor v) {
+            this.nicVendor = v == null ? NicVendor.OTHER : v;
             return this;
         }
 
@@ -339,17 +352,9 @@ public final class Topology {
         }
 
         /**
-         * Connects two devices with a bidirectional link whose NCCL bandwidth is given explicitly (a reader of NCCL's
-         * own XML knows it exactly).
+         * As {@link #connect(Device, Device, LinkType, int, Bandwidth, Latency, String)}, with NCCL's bandwidth of
+         * each direction, {@code ncclPerDir}, given explicitly (a reader of NCCL's own XML knows it exactly).
          *
-         * @param a         one end (must have been added)
-         * @param b         other end (must have been added)
-         * @param type      link type
-         * @param count     lanes bundled, >= 1
-         * @param perDir    physical bandwidth of each direction
-         * @param ncclPerDir NCCL's bandwidth of each direction
-         * @param latency   one-way latency
-         * @param detail    generation text
          * @return this
          * @throws IllegalArgumentException if an end was not added
          */

@@ -70,7 +70,8 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--fit", split = ",", paramLabel = "PARAM",
             description = {"parameters to fit, exactly these: ${COMPLETION-CANDIDATES}",
-                "default: every parameter the data constrains but NVLS_BW_SCALE and BW_EFFICIENCY_NET; when that fit is "
+                "default: every parameter the data constrains but NVLS_BW_SCALE, BW_EFFICIENCY_NET and"
+                + " SOCKET_STREAM_GBPS; when that fit is "
                 + "refused, the "
                 + "fallbacks "
                 + "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE then LAUNCH_OVERHEAD_US,LATENCY_SCALE then "

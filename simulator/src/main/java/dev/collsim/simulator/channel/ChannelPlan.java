@@ -3,6 +3,7 @@ package dev.collsim.simulator.channel;
 import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.simulator.tuning.GraphSet;
 import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.NicVendor;
 import java.util.Objects;
 
 /**
@@ -30,16 +31,20 @@ import java.util.Objects;
  * @param gpuPathBw          best NCCL-view path bandwidth between two GPUs of a node (per-peer p2p limit), GB/s
  * @param nicsPerNode        NICs local to the ranks of the weakest node
  * @param netClass           network transport between the nodes (the topology's; null: InfiniBand)
+ * @param nicVendor          PCI vendor of the nodes' network interfaces (the topology's; null: OTHER), which sets
+ *                           NCCL's socket defaults ({@code perf.SocketStreams})
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minSm, int maxSm,
         CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
-        int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass) {
+        int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
+        NicVendor nicVendor) {
 
     /** Validates. */
     public ChannelPlan {
         Objects.requireNonNull(graphs, "graphs");
         Objects.requireNonNull(cpu, "cpu");
         netClass = netClass == null ? NetworkClass.INFINIBAND : netClass;
+        nicVendor = nicVendor == null ? NicVendor.OTHER : nicVendor;
         if (nRanks < 1 || nNodes < 1 || runtimeChannels < 1) {
             throw new IllegalArgumentException("nRanks, nNodes and runtimeChannels must be >= 1");
         }

@@ -117,7 +117,7 @@ public final class ChannelSearch {
         return new ChannelPlan(agreed.graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
-                agreed.gpuPathBw, agreed.nics, topo.networkClass());
+                agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor());
     }
 
     /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */

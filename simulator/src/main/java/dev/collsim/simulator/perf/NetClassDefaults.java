@@ -27,18 +27,43 @@ import java.util.Optional;
  *       A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt) has no row below 64 MiB, so no hop latency can be
  *       read from it; at 2 GiB it is within 2.1 % of the InfiniBand prediction on the same 400 GB/s per node (32x
  *       100 Gb/s), so no derating. Its 64 MiB-1 GiB rows are 1.4-2.9x slower than predicted, which a step cost
- *       cannot explain (it would need about 500 us per send); left open.</li>
+ *       cannot explain (it would need about 500 us per send); left open. Not modelled, with sources (aws-ofi-nccl,
+ *       {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}): on p5/p5e the plugin
+ *       defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the device's rails only
+ *       above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE and the NVLS and
+ *       NVLSTree chunks 512 KiB, and reports a NIC latency of 75 us (35 us on p5en and p6-b200), which NCCL adds to
+ *       its inter-node latency, twice for Simple (NCCL 2.30.7 {@code src/graph/tuning.cc}: {@code interLat +=
+ *       graphs[a]->latencyInter}); it forces NCCL_PROTO=Simple when the EFA device cannot order writes. What NCCL sees
+ *       as a NIC: with SENDRECV (and in the run's v1.7.3-aws, which loads its p5.48xl-topo.xml: 4 EFA NICs behind
+ *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA
+ *       the plugin groups the NICs local to a GPU into one device of several rails ({@code src/nccl_ofi_topo.cpp}),
+ *       8 of 400 Gb/s: the same 400 GB/s per node.</li>
  *   <li><b>TCPXO</b> (10 us, 47 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor of 122.3-126.9 us from 8 B to
  *       4 KiB against 27.5 us for InfiniBand over the 2 hops of a 2-node tree gives (123 - 27.5) / 2 = 47.75 us per
  *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
  *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
  *       Gb/s NICs carry gives 0.9. Step cost: no figure in the run (its mid sizes jump between 4 and 32 MiB in a way
- *       that looks like a change of algorithm), the InfiniBand value.</li>
- *   <li><b>Socket</b> (10 us, 0 us, 1.0): the InfiniBand figures. The one public socket run (2x1 L40S,
- *       NCCL_IB_DISABLE=1, A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt, health "problem")
- *       measured 12-13 us at 8 B, below collsim's InfiniBand prediction for that shape, so no added hop latency is
- *       supported by data; its 8.1 GB/s busbw is a reported problem, not a derating to copy.</li>
+ *       that looks like a change of algorithm), the InfiniBand value. Not modelled, with its source: the run's
+ *       settings are "GCP A3 Mega TCPXO defaults", which Google publishes with the plugin
+ *       (google/nccl-plugin-gpudirect-tcpxo {@code tcpxo_scripts/nccl-env-profile.sh}: NCCL_PROTO=Simple,LL128 (no
+ *       LL), NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB, NCCL_NVLSTREE_MAX_CHUNKSIZE 128 KiB, NCCL_P2P_NET_CHUNKSIZE
+ *       512 KiB, NCCL_FASTRAK_NUM_FLOWS=2, and a tuner plugin whose configuration, a3plus_tuner_config.textproto, is
+ *       not public), so NCCL's choices in that run are the tuner's; the plugin reports a NIC latency of 0 (its
+ *       {@code nccl_shim.cc GetProperties}), so NCCL's own latency model sees InfiniBand's.</li>
+ *   <li><b>Socket</b> (10 us, 0 us, 1.0, 2.225 GB/s per TCP stream): NCCL's socket transport moves each send over
+ *       TCP streams ({@link SocketStreams}: by default one per connection, 16 on AWS, 4 on GCP gVNIC), at most a
+ *       stream's rate each. Stream rate 17.8 Gb/s = 2.225 GB/s, a measured public figure: iperf3 between the 100 GbE
+ *       GPU hosts of NVIDIA/nccl#450 (the reporter's comment of 2021-01-10), two concurrent flows, the slower one
+ *       17.8 Gb/s (42.1 Gb/s together); NCCL splits a send equally over its streams and so runs at the slowest
+ *       stream times their number (NVIDIA/nccl-tests#83, NCCL's maintainer; the #450 reporter found min x flows to
+ *       match nccl-tests at 2, 4 and 8 flows). A host property (CPU, kernel, MTU): newer hosts run faster streams
+ *       (the 2x1 L40S run of A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt, 2025, reaches
+ *       8.1 GB/s busbw on NCCL's 2 channels, 4.05 GB/s per stream), so it is the first figure to calibrate. On AWS the
+ *       network caps one flow at 10 Gb/s in a cluster placement group (AWS EC2 User Guide, "Amazon EC2 instance
+ *       network bandwidth": 5 Gb/s outside one), below this figure; not applied (one rate per class). Step cost and
+ *       hop latency: InfiniBand's; the L40S run's 12-13 us at 8 B is below collsim's InfiniBand prediction for that
+ *       shape, so no added hop latency is supported by data.</li>
  * </ul>
  */
 public final class NetClassDefaults {
@@ -51,7 +76,7 @@ public final class NetClassDefaults {
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, 1));
         m.put(NetworkClass.EFA, new NetClassProfile(10, 0, 1));
         m.put(NetworkClass.TCPXO, new NetClassProfile(10, 47, 0.9));
-        m.put(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1));
+        m.put(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1, 2.225));
         PROFILES = Collections.unmodifiableMap(m);
     }
 
@@ -60,7 +85,8 @@ public final class NetClassDefaults {
 
     /**
      * The one-line note predict, compare and plan print when a network class runs on figures borrowed from another
-     * class (the list above): EFA and socket on InfiniBand's, TCPXO on InfiniBand's step cost. None once the class's
+     * class or read on other hosts (the list above): EFA on InfiniBand's, TCPXO on InfiniBand's step cost, socket on
+     * a stream rate measured on other hosts. None once the class's
      * figures differ from these defaults (calibrated or set in a parameters file), nor for InfiniBand and RoCE.
      *
      * @param c     the network class between the nodes
@@ -77,9 +103,9 @@ public final class NetClassDefaults {
         return switch (c) {
             case EFA -> Optional.of(c.label() + " runs on InfiniBand's figures " + figures + ": an assumption (the one"
                     + " public EFA run has no size below 64 MiB to set its own)");
-            case SOCKET -> Optional.of(c.label() + " runs on InfiniBand's figures " + figures + ": an assumption, likely"
-                    + " optimistic (NCCL's socket transport has no GPUDirect RDMA: it stages through host memory over"
-                    + " NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD TCP streams, not modelled)");
+            case SOCKET -> Optional.of(c.label() + " runs its TCP streams at " + String.format(Locale.ROOT,
+                    "%.3f GB/s each", d.streamGBps()) + " (2021 100 GbE hosts, NVIDIA/nccl#450; newer hosts are faster:"
+                    + " calibrate streamGBps) and on InfiniBand's step cost and hop latency " + figures);
             case TCPXO -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
                     "%.0f us per network send", d.stepUs()) + ": an assumption (its hop latency and line-rate"
                     + " fraction come from one public run)");

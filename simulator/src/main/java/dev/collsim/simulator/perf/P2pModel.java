@@ -89,9 +89,11 @@ public final class P2pModel {
         double intraBw = concurrentIntraBw(plan, intraType);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
         // each rank sends through one NIC of its node at best (its rail NIC), and the node's NICs are shared by
-        // its q ranks: per-rank network bandwidth = N / max(q, nics per node)
+        // its q ranks: per-rank network bandwidth = N / max(q, nics per node); over sockets at most its streams'
         NetClassProfile net = pp.netProfile(plan.netClass());
-        double perRankNet = plan.nodeNicBw() * net.bwFraction() / Math.max(q, Math.max(1, plan.nicsPerNode()));
+        double perRankNet = Math.min(plan.nodeNicBw() * net.bwFraction() / Math.max(q, Math.max(1,
+                plan.nicsPerNode())), SocketStreams.rankGBps(plan, s, pp, connections(plan, peers),
+                message(s, perPeer), p));
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
         double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
@@ -170,16 +172,24 @@ public final class P2pModel {
      */
     static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int peers,
             double perPeer) {
+        return connections(plan, peers) * NetTransport.connectionGBps(message(s, perPeer), Protocol.SIMPLE, s,
+                pp.netProfile(plan.netClass()).stepUs());
+    }
+
+    /** @return data bytes of one p2p network send: per-peer bytes, at most min(NCCL_P2P_NET_CHUNKSIZE, buffer / 8) */
+    static double message(NcclSettings s, double perPeer) {
         double chunk = Math.min(s.p2pNetChunkSize(), s.buffSize() / (double) NetTransport.NCCL_STEPS);
-        double message = Math.max(1, Math.min(chunk, perPeer));
+        return Math.max(1, Math.min(chunk, perPeer));
+    }
+
+    /** @return network connections a rank keeps busy: min(p2p channels, remote peers x channels per net peer) */
+    static int connections(ChannelPlan plan, int peers) {
         double q = plan.ppn();
         int nics = Math.max(1, plan.nicsPerNode());
         double nicGBps = plan.nodeNicBw() / nics;
         int perNetPeer = (int) Math.max(Math.max(1, Math.floor(nics / q)), Math.ceil(nicGBps / 14.0));
         int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - q));
-        int connections = Math.min(plan.p2pChannels(), remotePeers * perNetPeer);
-        return connections * NetTransport.connectionGBps(message, Protocol.SIMPLE, s,
-                pp.netProfile(plan.netClass()).stepUs());
+        return Math.min(plan.p2pChannels(), remotePeers * perNetPeer);
     }
 
     /**

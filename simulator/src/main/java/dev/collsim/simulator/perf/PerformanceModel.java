@@ -44,7 +44,8 @@ import dev.collsim.topology.PathType;
  *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
  *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
  *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
- *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction
+ *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction, and for
+ *               NCCL's socket transport is at most its TCP streams' rate ({@link SocketStreams})
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
  *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
@@ -115,8 +116,8 @@ public final class PerformanceModel {
                 : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
-        double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.interBusBw(plan, func))
-                * net.bwFraction() * pp.bwEfficiency(HardwareClass.NET);
+        double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,
+                effChannels)) * pp.bwEfficiency(HardwareClass.NET);
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
         double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
@@ -161,7 +162,7 @@ public final class PerformanceModel {
             bottleneck = "network steps: " + fixed(net.stepUs(), 1) + " us per send of "
                     + fixed(NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan), 0) + " B";
         } else if (netAlgBw < Math.min(linkAlgBw, capAlgBw)) {
-            bottleneck = "NICs: " + fixed(plan.nodeNicBw(), 0) + " GB/s per node";
+            bottleneck = netBottleneck(plan, s, pp, func, a, p, nBytes, effChannels);
         } else if (capAlgBw < linkAlgBw) {
             bottleneck = "per-channel throughput: " + channels + " channels x " + fixed(perChannel, 1) + " GB/s";
         } else {
@@ -169,6 +170,28 @@ public final class PerformanceModel {
                     + fixed(linkAlgBw / ratio, 1) + " GB/s busBw";
         }
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * The network's bus bandwidth bound between nodes: the NICs' ({@link PhysicalBound#interBusBw}) at the class's
+     * line-rate share, or NCCL's socket streams' ({@link SocketStreams#busBwCap}) where lower.
+     *
+     * @return GB/s; infinite on one node
+     */
+    private static double netBusBw(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double channels) {
+        return Math.min(PhysicalBound.interBusBw(plan, func) * pp.netProfile(plan.netClass()).bwFraction(),
+                SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels));
+    }
+
+    /** @return the bottleneck text when the network bound binds: the socket streams, or the NICs */
+    private static String netBottleneck(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double channels) {
+        double socket = SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels);
+        return socket < PhysicalBound.interBusBw(plan, func) * pp.netProfile(plan.netClass()).bwFraction()
+                ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (socket transport, "
+                        + SocketStreams.setup(plan.nicVendor(), s).streams() + " per connection)"
+                : "NICs: " + fixed(plan.nodeNicBw(), 0) + " GB/s per node";
     }
 
     /**

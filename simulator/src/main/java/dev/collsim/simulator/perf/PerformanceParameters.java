@@ -205,7 +205,7 @@ public record PerformanceParameters(
                     throw new IllegalArgumentException("netClasses: " + k + " is not allowed; give profiles for "
                             + "ROCE, EFA, TCPXO, SOCKET (InfiniBand is the reference: netStepUs)");
                 }
-                m.put(k, v);
+                m.put(k, v.orStreamOf(NetClassDefaults.PROFILES.get(k)));
             });
         }
         return Collections.unmodifiableMap(m);
@@ -217,6 +217,34 @@ public record PerformanceParameters(
      */
     public NetClassProfile netProfile(NetworkClass c) {
         return c == NetworkClass.INFINIBAND ? new NetClassProfile(netStepUs, 0, 1) : netClasses.get(c);
+    }
+
+    /**
+     * @param c network class
+     * @return its TCP stream rate, GB/s ({@link NetClassProfile#streamGBps}); 0 for a class without one
+     */
+    public double streamGBps(NetworkClass c) {
+        return netProfile(c).streamGBps();
+    }
+
+    /**
+     * @param c          a network class other than InfiniBand
+     * @param streamGBps its TCP stream rate, GB/s, in (0, 10000]
+     * @return a copy with that class's stream rate (calibration fits the socket class's)
+     * @throws IllegalArgumentException for InfiniBand or a rate out of range
+     */
+    public PerformanceParameters withStreamGBps(NetworkClass c, double streamGBps) {
+        NetClassProfile o = netProfile(c);
+        if (c == NetworkClass.INFINIBAND || !(streamGBps > 0)) {
+            throw new IllegalArgumentException("streamGBps = " + streamGBps + " for " + c + "; allowed: a class other"
+                    + " than InfiniBand, a rate > 0");
+        }
+        Map<NetworkClass, NetClassProfile> m = new EnumMap<>(netClasses);
+        m.put(c, new NetClassProfile(o.stepUs(), o.hopLatencyUs(), o.bwFraction(), streamGBps));
+        return new PerformanceParameters(launchOverheadUs, latencyScale, bwEfficiencyLL, bwEfficiencyLL128,
+                bwEfficiencySimple, perChannelCapLL, perChannelCapLL128, perChannelCapSimple, pipelineFillChunks,
+                p2pBaseLatencyUs, localCopyGBps, netStepUs, perChannelCapNvls, nvlsBwScale, m, nvlsLoopUs,
+                bwEfficiencyNet, bwEfficiencyNvlink, bwEfficiencyPcie);
     }
 
     private static void check(String name, double v, double lo, double hi) {

@@ -17,16 +17,26 @@ class BorrowedNetFiguresTest {
     private static final PerformanceParameters PP = PerformanceParameters.DEFAULTS;
 
     @Test
-    void efaAndSocketCarryInfiniBandsFiguresAndSaySo() {
+    void efaCarriesInfiniBandsFiguresAndSaysSo() {
         NetClassProfile ib = PP.netProfile(NetworkClass.INFINIBAND);
-        for (NetworkClass c : new NetworkClass[] {NetworkClass.EFA, NetworkClass.SOCKET}) {
-            assertEquals(ib, PP.netProfile(c), c + " no longer uses InfiniBand's figures: the note would be wrong");
-            Optional<String> note = NetClassDefaults.borrowedNote(c, PP.netProfile(c));
-            assertTrue(note.isPresent() && note.get().contains("InfiniBand's figures")
-                    && note.get().contains("an assumption"), String.valueOf(note));
-        }
-        assertTrue(NetClassDefaults.borrowedNote(NetworkClass.SOCKET, PP.netProfile(NetworkClass.SOCKET)).get()
-                .contains("no GPUDirect RDMA"));
+        assertEquals(ib, PP.netProfile(NetworkClass.EFA), "EFA no longer uses InfiniBand's figures: the note is wrong");
+        Optional<String> note = NetClassDefaults.borrowedNote(NetworkClass.EFA, PP.netProfile(NetworkClass.EFA));
+        assertTrue(note.isPresent() && note.get().contains("InfiniBand's figures") && note.get().contains("an assumption"),
+                String.valueOf(note));
+    }
+
+    /** Socket: InfiniBand's step and hop, its own stream rate (17.8 Gb/s of NVIDIA/nccl#450), and the note says so. */
+    @Test
+    void socketHasItsOwnStreamRateAndInfiniBandsStepAndHop() {
+        NetClassProfile ib = PP.netProfile(NetworkClass.INFINIBAND);
+        NetClassProfile socket = PP.netProfile(NetworkClass.SOCKET);
+        assertEquals(ib.stepUs(), socket.stepUs());
+        assertEquals(ib.hopLatencyUs(), socket.hopLatencyUs());
+        assertEquals(17.8 / 8, socket.streamGBps(), 1e-12);
+        assertEquals(0, ib.streamGBps());
+        String note = NetClassDefaults.borrowedNote(NetworkClass.SOCKET, socket).orElseThrow();
+        assertTrue(note.contains("2.225 GB/s each") && note.contains("InfiniBand's step cost"), note);
+        assertTrue(NetClassDefaults.borrowedNote(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1, 4)).isEmpty());
     }
 
     @Test

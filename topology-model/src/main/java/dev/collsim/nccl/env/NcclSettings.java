@@ -274,6 +274,19 @@ public final class NcclSettings {
         return intOr(NcclVariable.NCCL_MAX_P2P_NCHANNELS, 64);
     }
 
+    /**
+     * @return NCCL_SOCKET_NTHREADS if set; unset, NCCL picks by the NIC's PCI vendor ({@code src/transport/net_socket.cc}
+     *         {@code ncclNetSocketGetNsockNthread}: AWS 2, GCP 4, others 0)
+     */
+    public Optional<Integer> socketNThreads() {
+        return Optional.ofNullable((Integer) values.get(NcclVariable.NCCL_SOCKET_NTHREADS));
+    }
+
+    /** @return NCCL_NSOCKS_PERTHREAD if set; unset, NCCL picks by the NIC's PCI vendor (AWS 8, others 1), same file */
+    public Optional<Integer> nSocksPerThread() {
+        return Optional.ofNullable((Integer) values.get(NcclVariable.NCCL_NSOCKS_PERTHREAD));
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof NcclSettings other && other.raw.equals(raw);

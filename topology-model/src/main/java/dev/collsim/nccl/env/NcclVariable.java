@@ -79,6 +79,13 @@ public enum NcclVariable {
     NCCL_MIN_P2P_NCHANNELS("an integer in [1, 64]", "1", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Maximum peer-to-peer channels. */
     NCCL_MAX_P2P_NCHANNELS("an integer in [1, 64]", "64", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, 64)),
+    /** Helper threads per connection of NCCL's socket transport (0: the proxy thread itself, one socket). */
+    NCCL_SOCKET_NTHREADS("an integer in [0, 16] (0: no helper thread, the proxy thread moves the data on one socket)",
+            "1 stream: AWS 2, GCP gVNIC 4, others 0 (the proxy thread)", "src/transport/net_socket.cc",
+            (n, v) -> intIn(n, v, 0, 16)),
+    /** Sockets per helper thread of NCCL's socket transport. */
+    NCCL_NSOCKS_PERTHREAD("an integer in [1, 64] (NCCL lowers it to 64 / NCCL_SOCKET_NTHREADS when the product"
+            + " exceeds 64)", "AWS 8, others 1", "src/transport/net_socket.cc", (n, v) -> intIn(n, v, 1, 64)),
     /** Logging level: accepted, no effect on a prediction. */
     NCCL_DEBUG("VERSION, WARN, INFO, TRACE or ABORT (no effect on a prediction)", "unset", "src/debug.cc",
             (n, v) -> oneOf(n, v, "VERSION", "WARN", "INFO", "TRACE", "ABORT", "NONE")),

@@ -191,7 +191,8 @@ public final class Catalog {
             throw new IllegalArgumentException("count must be >= 1, got " + count);
         }
         Topology.Builder b = Topology.builder(count == 1 ? type.name() : type.name() + "-x" + count)
-                .source(type.description()).networkClass(type.networkClass());
+                .source(type.description()).networkClass(type.networkClass())
+                .nicVendor(type.nicVendor());
         for (int h = 0; h < count; h++) {
             type.addHost(new HostContext(b, h, Math.max(1, type.hostsPerNvlinkDomain())));
         }

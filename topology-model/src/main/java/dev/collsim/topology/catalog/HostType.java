@@ -1,6 +1,7 @@
 package dev.collsim.topology.catalog;
 
 import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.NicVendor;
 
 /**
  * A kind of host (server, compute tray): the devices and links one host adds to a cluster. Implementations are
@@ -39,6 +40,14 @@ public interface HostType {
      */
     default NetworkClass networkClass() {
         return NetworkClass.INFINIBAND;
+    }
+
+    /**
+     * @return the PCI vendor of this type's network interfaces, which sets NCCL's socket defaults: {@link
+     *         NicVendor#OTHER} unless the type is a cloud instance ({@link SystemHost})
+     */
+    default NicVendor nicVendor() {
+        return NicVendor.OTHER;
     }
 
     /**

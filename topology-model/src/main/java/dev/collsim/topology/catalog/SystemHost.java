@@ -6,6 +6,7 @@ import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Nic;
+import dev.collsim.topology.NicVendor;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.units.Bandwidth;
@@ -58,6 +59,12 @@ public record SystemHost(SystemEntry entry) implements HostType {
     @Override
     public NetworkClass networkClass() {
         return entry.network();
+    }
+
+    /** @return the provider's NIC vendor ({@link NicVendor#ofProvider}: AWS, GCP, else OTHER) */
+    @Override
+    public NicVendor nicVendor() {
+        return NicVendor.ofProvider(entry.provider());
     }
 
     @Override

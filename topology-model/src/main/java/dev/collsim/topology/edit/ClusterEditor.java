@@ -86,7 +86,8 @@ public final class ClusterEditor {
         }
         Topology hosts = new ClusterSpec(spec.name(), spec.source(), spec.hostType(), spec.count(), null).build();
         Topology.Builder b = Topology.builder(spec.name()).source(spec.source())
-                .networkClass(spec.hostType().networkClass());
+                .networkClass(spec.hostType().networkClass())
+                .nicVendor(spec.hostType().nicVendor());
         Map<Device, Device> mapped = new HashMap<>();
         long computeNics = hosts.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).count();
         if (edits.nicsPerHost() != null && edits.nicsPerHost() > computeNics) {

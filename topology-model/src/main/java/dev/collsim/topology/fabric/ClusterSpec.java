@@ -148,6 +148,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         long links = probe.build().graph().edgeSet().size();
         return Topology.builder(name, (int) Math.min(Integer.MAX_VALUE, hosts * (hostDevices.size() + nics)),
                 (int) Math.min(Integer.MAX_VALUE, hosts * (links + 4 * nics)))
-                .source(source.isEmpty() ? hostType.description() : source).networkClass(hostType.networkClass());
+                .source(source.isEmpty() ? hostType.description() : source).networkClass(hostType.networkClass())
+                .nicVendor(hostType.nicVendor());
     }
 }

@@ -64,6 +64,24 @@ class NcclSettingsTest {
         assertTrue(e.getMessage().contains(hint), e.getMessage());
     }
 
+    /**
+     * The socket transport's variables (NCCL 2.30.7 src/transport/net_socket.cc): unset by default (NCCL picks by
+     * the NIC's vendor); NCCL_SOCKET_NTHREADS 0..16 (MAX_THREADS), NCCL_NSOCKS_PERTHREAD 1..64 (MAX_SOCKETS).
+     */
+    @Test
+    void socketThreadsAndSocketsAreReadWithNcclsLimits() {
+        assertTrue(NcclSettings.DEFAULTS.socketNThreads().isEmpty());
+        assertTrue(NcclSettings.DEFAULTS.nSocksPerThread().isEmpty());
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_SOCKET_NTHREADS", "4", "NCCL_NSOCKS_PERTHREAD", "8"));
+        assertEquals(4, s.socketNThreads().orElseThrow());
+        assertEquals(8, s.nSocksPerThread().orElseThrow());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_SOCKET_NTHREADS", "17")));
+        assertTrue(e.getMessage().contains("NCCL_SOCKET_NTHREADS") && e.getMessage().contains("[0, 16]"),
+                e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_NSOCKS_PERTHREAD", "0")));
+    }
+
     @Test
     void unknownVariableIsRejectedWithTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -9,6 +9,7 @@ import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
+import dev.collsim.topology.NicVendor;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.fabric.ClusterSpec;
@@ -29,6 +30,18 @@ class ClusterEditorTest {
     private static ClusterEdits edits(Integer hosts, Bandwidth nic, Integer nics, FabricKind fabric, Double over,
             Double nvlink, Integer radix) {
         return new ClusterEdits(hosts, null, nic, nics, fabric, over, nvlink, radix);
+    }
+
+    /** A cloud host keeps its provider's NIC vendor (NCCL's socket defaults) through device edits. */
+    @Test
+    void editedCloudHostsKeepTheirNicVendor() {
+        ClusterSpec p5 = new ClusterSpec("p", "", Catalog.hostType("p5.48xlarge").orElseThrow(), 2,
+                FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
+        assertEquals(NicVendor.AWS, ClusterEditor.build(p5, ClusterEdits.NONE).nicVendor());
+        assertEquals(NicVendor.AWS, ClusterEditor.build(p5, edits(null, Bandwidth.ofGbits(200), null, null, null,
+                null, null)).nicVendor());
+        assertEquals(NicVendor.OTHER, ClusterEditor.build(BASE, edits(null, Bandwidth.ofGbits(200), null, null, null,
+                null, null)).nicVendor());
     }
 
     @Test

@@ -69,8 +69,8 @@ public final class AccuracyText {
         sb.append(String.format(Locale.ROOT, "%n%s calibrated value is the uncalibrated one: every fit on the other "
                 + "datasets was refused. Fitted: launch = launchOverheadUs (us), latScale = latencyScale, effSimple/"
                 + "effLL128/effLL = bwEfficiency*, capSimple = perChannelCapSimple (GB/s), netStep = netStepUs "
-                + "(us), effNet = bwEfficiencyNet; all = every parameter but nvlsBwScale and bwEfficiencyNet (fitted "
-                + "only when named); all-net = all with effNet for effSimple (the profiles of network classes).%n",
+                + "(us), effNet = bwEfficiencyNet, stream = the socket class's streamGBps (GB/s); all = every "
+                + "parameter but nvlsBwScale, bwEfficiencyNet and stream (fitted only when named); all-net = all with effNet for effSimple (the profiles of network classes).%n",
                 REFUSED_MARK));
         sb.append(String.format(Locale.ROOT, "%nSingle-host NVLink datasets: %d; uncalibrated median <= 10%%: %d of %d; "
                 + "calibrated median <= 5%%: %d of %d with an accepted fit (%d with every fit refused, %d with no "

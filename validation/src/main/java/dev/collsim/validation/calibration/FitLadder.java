@@ -78,11 +78,11 @@ public final class FitLadder {
     }
 
     /**
-     * Calibrate's default set: every {@link FitParameter} but {@link FitParameter#NVLS_BW_SCALE} and
-     * {@link FitParameter#BW_EFFICIENCY_NET} (named only).
+     * Calibrate's default set: every {@link FitParameter} but {@link FitParameter#NVLS_BW_SCALE},
+     * {@link FitParameter#BW_EFFICIENCY_NET} and {@link FitParameter#SOCKET_STREAM_GBPS} (named only).
      */
     public static final Set<FitParameter> DEFAULT_SET = Set.copyOf(EnumSet.complementOf(
-            EnumSet.of(FitParameter.NVLS_BW_SCALE, FitParameter.BW_EFFICIENCY_NET)));
+            EnumSet.of(FitParameter.NVLS_BW_SCALE, FitParameter.BW_EFFICIENCY_NET, FitParameter.SOCKET_STREAM_GBPS)));
 
     /** The network classes' first set: {@link #DEFAULT_SET} with the network efficiency for the Simple one. */
     public static final Set<FitParameter> NETWORK_SET = netForSimple(DEFAULT_SET);

@@ -2,6 +2,7 @@ package dev.collsim.validation.calibration;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.topology.NetworkClass;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +38,13 @@ public enum FitParameter {
      * shipped network-class profiles fit it in the Simple efficiency's place ({@link FitLadder#network()}), so that
      * their fit leaves one-node (NVLink, PCIe) traffic alone.
      */
-    BW_EFFICIENCY_NET("bwEfficiencyNet", "effNet", 0.05, 1.5);
+    BW_EFFICIENCY_NET("bwEfficiencyNet", "effNet", 0.05, 1.5),
+    /**
+     * The socket class's TCP stream rate (netClasses SOCKET streamGBps), GB/s, [0.1, 100]; fitted only when named
+     * ({@code --fit}): it moves calls over NCCL's socket transport only (simulator {@code perf.SocketStreams}), and
+     * is a property of the hosts (CPU, kernel), so a socket cluster's own run sets it.
+     */
+    SOCKET_STREAM_GBPS("socketStreamGBps", "stream", 0.1, 100);
 
     private final String field;
     private final String label;
@@ -57,7 +64,7 @@ public enum FitParameter {
     }
 
     /** @return a short name for tables (launch, latScale, effSimple, effLL128, effLL, capSimple, netStep, nvlsScale,
-     *         effNet) */
+     *         effNet, stream) */
     public String label() {
         return label;
     }
@@ -98,6 +105,7 @@ public enum FitParameter {
             case NET_STEP_US -> p.netStepUs();
             case NVLS_BW_SCALE -> p.nvlsBwScale().get(g.ordinal());
             case BW_EFFICIENCY_NET -> p.bwEfficiencyNet();
+            case SOCKET_STREAM_GBPS -> p.streamGBps(NetworkClass.SOCKET);
         };
     }
 
@@ -116,6 +124,9 @@ public enum FitParameter {
         List<Double> nvls = new ArrayList<>(p.nvlsBwScale());
         if (this == NVLS_BW_SCALE) {
             nvls.set(g.ordinal(), x);
+        }
+        if (this == SOCKET_STREAM_GBPS) {
+            return p.withStreamGBps(NetworkClass.SOCKET, x);
         }
         return new PerformanceParameters(
                 this == LAUNCH_OVERHEAD_US ? x : p.launchOverheadUs(),

@@ -56,7 +56,7 @@ class FitLadderTest {
     @Test
     void stepsFollowTheDocumentedOrder() {
         Set<FitParameter> all = EnumSet.complementOf(EnumSet.of(FitParameter.NVLS_BW_SCALE,
-                FitParameter.BW_EFFICIENCY_NET));
+                FitParameter.BW_EFFICIENCY_NET, FitParameter.SOCKET_STREAM_GBPS));
         assertEquals(List.of(all, Set.of(LAUNCH, LAT, SIMPLE), Set.of(LAUNCH, LAT), Set.of(SIMPLE)),
                 FitLadder.everyParameter().steps());
         assertEquals(List.of(Set.of(LAUNCH, LAT, SIMPLE), Set.of(LAUNCH, LAT), Set.of(SIMPLE)),
@@ -137,5 +137,24 @@ class FitLadderTest {
             assertEquals(f.get(truth, GpuGeneration.AMPERE), f.get(c.parameters(), GpuGeneration.AMPERE),
                     1e-4 * f.get(truth, GpuGeneration.AMPERE), f.field());
         }
+    }
+
+    /**
+     * The socket class's stream rate is calibratable: the real L40S socket run (2 hosts x 1 GPU, NCCL_IB_DISABLE=1)
+     * with times made by the model under a stream rate of 4 GB/s gives back 4 when only that rate is fitted, and
+     * leaves every other parameter as it was.
+     */
+    @Test
+    void theSocketStreamRateIsFittedFromASocketRun() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt").get(0);
+        FitParameter stream = FitParameter.SOCKET_STREAM_GBPS;
+        PerformanceParameters truth = with(PerformanceParameters.DEFAULTS, stream, 4.0);
+        assertEquals(4.0, stream.get(truth, GpuGeneration.AMPERE), 1e-12);
+        FitLadder.Outcome o = FitLadder.of(EnumSet.of(stream), false).fit(List.of(exact(d, truth)),
+                PerformanceParameters.DEFAULTS);
+        Calibration c = o.accepted().orElseThrow(() -> new AssertionError(o.refused().stream()
+                .map(FitLadder.Attempt::reasons).toList().toString()));
+        assertEquals(4.0, stream.get(c.parameters(), GpuGeneration.AMPERE), 1e-3);
+        assertEquals(PerformanceParameters.DEFAULTS.bwEfficiencySimple(), c.parameters().bwEfficiencySimple());
     }
 }

@@ -1,0 +1,163 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.bound.PhysicalBound;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.topology.NicVendor;
+
+/**
+ * NCCL's internal socket transport (NCCL 2.30.7 {@code src/transport/net_socket.cc}) as it limits the network rate:
+ * data crosses kernel TCP streams from host memory (the transport offers {@code NCCL_PTR_HOST} only, no GPUDirect
+ * RDMA), and a send moves no faster than its slowest stream times the number of streams it is split over. Stateless.
+ *
+ * <ul>
+ *   <li><b>Streams per connection</b> ({@code ncclNetSocketGetNsockNthread}): NCCL_SOCKET_NTHREADS helper threads,
+ *       each with NCCL_NSOCKS_PERTHREAD sockets, per connection (one connection per channel and peer, each with its
+ *       own threads and sockets). Unset, they follow the PCI vendor of the interface
+ *       ({@link NicVendor}): AWS (0x1d0f) 2 threads x 8 sockets, GCP gVNIC (0x1ae0) 4 x 1, any other vendor 0
+ *       threads: the proxy thread itself moves the data over the connection's one control socket. At most
+ *       {@value #MAX_THREADS} threads ({@code MAX_THREADS}) and {@value #MAX_SOCKETS} sockets ({@code MAX_SOCKETS});
+ *       above that NCCL lowers the sockets per thread to {@code 64 / threads}.</li>
+ *   <li><b>Streams per send</b> ({@code ncclNetSocketTest}): a send of {@code size} bytes is cut into tasks of
+ *       {@code max(NCCL_SOCKET_MIN_TASKSIZE, ceil(size / sockets))} bytes, NCCL_SOCKET_MIN_TASKSIZE 64 KiB, one per
+ *       socket; so a send of at most 64 KiB uses one stream whatever the settings (at NCCL's default buffers an LL
+ *       send is 64 KiB on the wire: one stream; LL128 600 KiB: up to 10; a Ring Simple send 1 MiB: up to 16).</li>
+ *   <li><b>Rate</b>: each stream at most {@link NetClassProfile#streamGBps}; the streams of a send share its bytes
+ *       equally, so the send takes as long as its slowest stream (NVIDIA/nccl-tests#83, NCCL's maintainer: "the
+ *       NCCL bandwidth will be the minimum speed of the sockets multiplied by the number of sockets"). A node sends
+ *       at most channels x connections per channel x streams per send x the stream rate, in wire bytes (LL carries
+ *       8 data bytes per 16, LL128 120 per 128); that rate takes the place of the NIC bandwidth in
+ *       {@link PhysicalBound#nicBusBw}.</li>
+ * </ul>
+ *
+ * <p>Not modelled: the CPU time of the helper threads (a thread serves its sockets in turn), the copy between GPU
+ * and host memory (over the GPU's PCIe link, which the NIC bound does not see), and NCCL_SOCKET_MIN_TASKSIZE as a
+ * setting (its default only).
+ */
+public final class SocketStreams {
+
+    /** Most helper threads per connection ({@code MAX_THREADS}, {@code net_socket.cc}). */
+    public static final int MAX_THREADS = 16;
+    /** Most sockets per connection ({@code MAX_SOCKETS}, {@code net_socket.cc}). */
+    public static final int MAX_SOCKETS = 64;
+    /** NCCL_SOCKET_MIN_TASKSIZE default: the smallest piece of a send given to one socket, bytes. */
+    public static final long MIN_TASK_BYTES = 64L << 10;
+
+    private static final int AUTO = -2;
+
+    private SocketStreams() {
+    }
+
+    /**
+     * The helper threads and sockets of one connection.
+     *
+     * @param threads helper threads, 0..16 (0: the proxy thread moves the data)
+     * @param sockets data sockets, 0..64 (0: the connection's control socket carries the data, one stream)
+     */
+    public record Setup(int threads, int sockets) {
+
+        /** @return TCP streams one connection can use at once: its sockets, or 1 with none */
+        public int streams() {
+            return Math.max(1, sockets);
+        }
+    }
+
+    /**
+     * NCCL's choice, {@code ncclNetSocketGetNsockNthread}: settings first, the vendor's defaults for the unset ones.
+     *
+     * @param v the PCI vendor of the socket interface
+     * @param s the settings (NCCL_SOCKET_NTHREADS, NCCL_NSOCKS_PERTHREAD)
+     * @return threads and sockets per connection
+     */
+    public static Setup setup(NicVendor v, NcclSettings s) {
+        int threads = Math.min(MAX_THREADS, s.socketNThreads().orElse(AUTO));
+        int perThread = s.nSocksPerThread().orElse(AUTO);
+        if (threads == AUTO) {
+            threads = v == NicVendor.AWS ? 2 : v == NicVendor.GCP ? 4 : 0;
+        }
+        if (perThread == AUTO) {
+            perThread = v == NicVendor.AWS ? 8 : 1;
+        }
+        if (perThread * threads > MAX_SOCKETS) {
+            perThread = MAX_SOCKETS / threads;
+        }
+        return new Setup(threads, perThread * threads);
+    }
+
+    /**
+     * @param setup     the connection's threads and sockets
+     * @param wireBytes bytes of one send on the wire
+     * @return the streams that send is cut over: ceil(size / max(64 KiB, ceil(size / sockets))), 1 without sockets
+     */
+    public static int streamsPerSend(Setup setup, double wireBytes) {
+        if (setup.sockets() == 0) {
+            return 1;
+        }
+        double task = Math.max(MIN_TASK_BYTES, Math.ceil(wireBytes / setup.sockets()));
+        return (int) Math.max(1, Math.min(setup.sockets(), Math.ceil(wireBytes / task)));
+    }
+
+    /** @return wire bytes per data byte of a protocol: LL 2 (8-byte flag per 8 data), LL128 16/15, Simple 1 */
+    static double wirePerData(Protocol p) {
+        return switch (p) {
+            case LL -> 2.0;
+            case LL128 -> 16.0 / 15;
+            case SIMPLE -> 1.0;
+        };
+    }
+
+    /**
+     * The most one rank sends across nodes over the socket streams in a point-to-point call, GB/s of wire bytes (the
+     * caller's protocol efficiency takes LL's flags off): connections x streams per send x the stream rate. A p2p
+     * send is one chunk (at most NCCL_P2P_NET_CHUNKSIZE, 128 KiB by default), so on AWS it uses 2 of its 16 sockets.
+     *
+     * @param plan        the channel plan (network class, NIC vendor, nodes)
+     * @param s           settings
+     * @param pp          parameters (the class's {@link NetClassProfile#streamGBps})
+     * @param connections network connections the rank keeps busy
+     * @param message     data bytes of one send
+     * @param p           protocol of the sends
+     * @return GB/s; infinite on one node and for a class without a stream rate
+     */
+    public static double rankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int connections,
+            double message, Protocol p) {
+        double stream = pp.netProfile(plan.netClass()).streamGBps();
+        if (plan.nNodes() < 2 || stream <= 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return connections * streamsPerSend(setup(plan.nicVendor(), s), message * wirePerData(p)) * stream;
+    }
+
+    /**
+     * The bus bandwidth the socket streams allow this call, GB/s: {@link PhysicalBound#nicBusBw} with channels x
+     * connections per channel x streams per send x the stream rate (data bytes) as the node's bandwidth.
+     *
+     * @param plan     the channel plan (network class, NIC vendor, ranks, nodes)
+     * @param s        settings
+     * @param pp       parameters (the class's {@link NetClassProfile#streamGBps})
+     * @param func     collective
+     * @param a        algorithm
+     * @param p        protocol
+     * @param nBytes   bytes NCCL selects on
+     * @param channels channels of the call (may be fractional, >= 1)
+     * @return GB/s; infinite on one node, for a class without a stream rate, and for NVLS and CollNet (their
+     *         network part is switch-side)
+     */
+    public static double busBwCap(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double channels) {
+        double stream = pp.netProfile(plan.netClass()).streamGBps();
+        boolean viaProxy = a == Algorithm.RING || a == Algorithm.TREE || a == Algorithm.PAT
+                || a == Algorithm.NVLS_TREE;
+        if (plan.nNodes() < 2 || stream <= 0 || !viaProxy) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double wire = NetTransport.messageBytes(a, p, func, s, nBytes, channels, plan) * wirePerData(p);
+        int streams = streamsPerSend(setup(plan.nicVendor(), s), wire);
+        double node = channels * NetTransport.connectionsPerChannel(a, plan) * streams * stream / wirePerData(p);
+        double perNode = (double) plan.nRanks() / plan.nNodes();
+        return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
+    }
+}

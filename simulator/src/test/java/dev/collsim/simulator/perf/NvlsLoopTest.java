@@ -98,9 +98,9 @@ class NvlsLoopTest {
      * validation/src/test/resources/data/A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt lines 18-20, algbw
      * 105.99 / 137.47 / 166.04 GB/s at 8 / 16 / 32 MiB, i.e. 79.15 / 122.04 / 202.09 us. Without the loop (one
      * 128 KiB chunk of fill per channel) collsim predicted 65.2 / 98.9 / 161.9 us, 18-20 % too fast; the loop brought
-     * every point within 8 % with the former 6.5 us launch overhead, and within 9 % with today's 2.3 us (4.2 us less
-     * on every call: 32 MiB 189.4 -> 185.2 us, -8.3 %; launchOverheadUs was measured at small sizes, nvlsLoopUs
-     * fitted with 6.5 and left as it is).
+     * every point within 8 % with the former 6.5 us launch overhead, and within 9 % with 2.3 us (4.2 us less
+     * on every call: 32 MiB 189.4 -> 185.2 us, -8.3 %) and with today's 1.0 us (1.3 us less again);
+     * launchOverheadUs is measured at small sizes, nvlsLoopUs was fitted with 6.5 and left as it is.
      */
     @Test
     void midSizeNvlsMatchesAHeldOutMeasurement() throws Exception {

@@ -18,8 +18,9 @@ import java.util.Optional;
  *   <li><b>RoCE</b> (11 us, 5 us, 1.0): step 11 us, the middle of the "about 10-12 us per network step" measured on
  *       400G RoCE in NVIDIA/nccl#2409; hop 5 us from the only healthy RoCE run with small sizes and an unambiguous
  *       cluster, 2x8 A100 OCI OKE SR-IOV RoCE (A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt): 36.5-40.7 us
- *       measured at 8-512 B against 27.5 us predicted for InfiniBand (NCCL's 25.2 + launchOverheadUs 2.3),
- *       (38.4 - 27.5) / 2 inter-node Tree hops = 5.45, rounded down for the SR-IOV virtual function's share; RDMA NICs on Ethernet reach their line rate (that
+ *       measured at 8-512 B, floor (their minimum, as launchOverheadUs is read: a slow iteration only adds time)
+ *       36.47 us against 26.2 us predicted for InfiniBand (NCCL's 25.2 + launchOverheadUs 1.0), (36.47 - 26.2) / 2
+ *       inter-node Tree hops = 5.1, rounded down to 5; RDMA NICs on Ethernet reach their line rate (that
  *       run: 237.9 GB/s busbw at 8 GiB, within 1 % of the InfiniBand prediction), so 1.0. The GCP gIB runs are
  *       not used: the GB300 one crosses NVLink domains collsim's cluster guess joins, and the B200 one has a
  *       246-320 us floor from 1 KiB to 128 KiB with 1 MiB slower than 4 MiB, which no per-hop cost explains.</li>
@@ -38,9 +39,10 @@ import java.util.Optional;
  *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA
  *       the plugin groups the NICs local to a GPU into one device of several rails ({@code src/nccl_ofi_topo.cpp}),
  *       8 of 400 Gb/s: the same 400 GB/s per node.</li>
- *   <li><b>TCPXO</b> (10 us, 47 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
- *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor of 122.3-126.9 us from 8 B to
- *       4 KiB against 27.5 us for InfiniBand over the 2 hops of a 2-node tree gives (123 - 27.5) / 2 = 47.75 us per
+ *   <li><b>TCPXO</b> (10 us, 48 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
+ *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor (the minimum from 8 B to 1 KiB,
+ *       as for RoCE) 123.0 us against 26.2 us for InfiniBand over the 2 hops of a 2-node tree gives (123.0 - 26.2) / 2
+ *       = 48.4, rounded down to 48 us per
  *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
  *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
  *       Gb/s NICs carry gives 0.9. Step cost: no figure in the run (its mid sizes jump between 4 and 32 MiB in a way
@@ -75,7 +77,7 @@ public final class NetClassDefaults {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, 1));
         m.put(NetworkClass.EFA, new NetClassProfile(10, 0, 1));
-        m.put(NetworkClass.TCPXO, new NetClassProfile(10, 47, 0.9));
+        m.put(NetworkClass.TCPXO, new NetClassProfile(10, 48, 0.9));
         m.put(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1, 2.225));
         PROFILES = Collections.unmodifiableMap(m);
     }

@@ -156,7 +156,8 @@ public final class P2pModel {
 
     /**
      * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks (data per peer,
-     * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), each costing
+     * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), one step each, NCCL_STEPS
+     * of them in flight per connection, each slot back after two network steps of
      * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps at most
      * min(p2p channels, remote peers x channels per net peer) connections busy, with channels per net peer =
      * max(NICs per rank, ceil(NIC GB/s / 14)) (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s, fact sheet §3.4).
@@ -178,7 +179,7 @@ public final class P2pModel {
         int perNetPeer = (int) Math.max(Math.max(1, Math.floor(nics / q)), Math.ceil(nicGBps / 14.0));
         int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - q));
         int connections = Math.min(plan.p2pChannels(), remotePeers * perNetPeer);
-        return connections * NetTransport.connectionGBps(message, Protocol.SIMPLE, s,
+        return connections * NetTransport.connectionGBps(message, NetTransport.NCCL_STEPS, Protocol.SIMPLE, s,
                 pp.netProfile(plan.netClass()).stepUs());
     }
 

@@ -8,35 +8,43 @@ import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
 
 /**
- * The network transport as NCCL's proxy runs it, reduced to the two limits that NCCL's own model leaves out and that
- * make NCCL_BUFFSIZE and the message size matter between nodes (NCCL 2.30.7 {@code src/transport/net.cc} proxy
- * progress; fact sheet §3.3):
+ * The network transport as NCCL's proxy runs it, reduced to the limit that NCCL's own model leaves out and that
+ * makes NCCL_BUFFSIZE and the message size matter between nodes: the bytes a connection keeps in flight (NCCL
+ * 2.30.7 {@code src/transport/net.cc} {@code sendProxyProgress}, {@code recvProxyProgress}; fact sheet §3.3).
  *
- * <ul>
- *   <li><b>Fixed cost per network step.</b> The proxy posts one network send per slice (sliceSteps x stepSize,
- *       stepSize = buffer / NCCL_STEPS with NCCL_STEPS = 8; Ring AllReduce/AllGather/ReduceScatter Simple slices
- *       are 2 steps, everything else 1 step) or per smaller piece when the call has less data per channel: a Ring
- *       moves nBytes / (channels x nRanks) per step and channel, the other algorithms nBytes / channels. Each send
- *       costs {@link PerformanceParameters#netStepUs} whatever its size, so one connection moves at most
- *       {@code message / netStepUs}. (NVIDIA/nccl#2409: about 10-12 us per network step on 400G RoCE, so a 128 KiB
- *       chunk gives 13 GB/s and 1 MiB 88 GB/s.)</li>
- *   <li><b>Bytes in flight.</b> A connection has NCCL_STEPS slots of stepSize, i.e. its whole buffer, in flight; a
- *       slot is free again only after the receiving proxy has completed it and the sender's proxy has seen the
- *       credit, two proxy steps, so one connection moves at most {@code buffer data / (2 x netStepUs)}.
- *       (NVIDIA/nccl#387: larger buffers are faster, up to the point where the NIC is the limit.)</li>
- * </ul>
+ * <p><b>What overlaps.</b> The sending proxy posts a network send for each slice as soon as the GPU has filled it,
+ * without waiting for earlier sends to complete: it keeps up to NCCL_STEPS = 8 steps outstanding per connection
+ * ({@code transmitted < done + NCCL_STEPS}), i.e. NCCL_STEPS / sliceSteps sends, each of one slice (Ring
+ * AllReduce/AllGather/ReduceScatter Simple: sliceSteps 2 and two slices per ring step, chunkSteps 4, so 4 sends = 2
+ * ring steps in flight; every other algorithm: 1 step per slice, 8 sends in flight). A slot is used again only
+ * after the receiving proxy has completed it, the receiving GPU has consumed it and the sender has the credit back
+ * ({@code recvProxyProgress} posts a receive only for slots the GPU has released), two network steps of
+ * {@link PerformanceParameters#netStepUs} (the class's {@link NetClassProfile#stepUs}) each. So one connection moves
+ * at most {@code bytes in flight / (2 x stepUs)}, bytes in flight = min(NCCL_BUFFSIZE, sends in flight x bytes per
+ * send): each send's fixed cost overlaps with the other sends in flight and with the other channels (every
+ * channel has its own connection and its own slots).
  *
- * <p>Only the Simple protocol pays the fixed step cost: its receiving proxy completes each step with a GPU Direct
- * RDMA flush and hands it to the GPU through the connection's head/tail counters, while LL and LL128 data carries its
- * own flags that the receiving GPU polls directly (NCCL 2.30.7 {@code src/transport/net.cc}: {@code ncclNetIflush}
- * only for {@code NCCL_PROTO_SIMPLE}). Measured on 2 x 2 DGX H100 (public dataset A-allreduce-2x2xH100-dgx-ib.txt):
- * Ring/LL AllReduce at 8 B takes 16 us for its 6 ring steps, which leaves no room for 10 us per LL step. From
- * Hopper on, NCCL skips that flush (NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoNeedFlush}: none for compute
- * capability >= 9.0 unless NCCL_NET_FORCE_FLUSH, the plugin asks, or the NIC sits behind a C2C-attached CPU), and
- * the 10-12 us of NVIDIA/nccl#2409 come from a run its reporter calls degraded (231 GB/s busbw on 2 x 8 H100 with
- * 8 x 400G RoCE where about 470 is expected); so {@code netStepUs} is an upper figure. On the public InfiniBand
- * and RoCE files (2x2 and 2x8 DGX H100, 2x8 XE9680, 2x8 A100 RoCE) it never binds at NCCL's default NCCL_BUFFSIZE:
- * {@code collsim compare} gives the same error per point with netStepUs 0.
+ * <p><b>What is serial.</b> The slot cycle above; and the proxy's cost of posting one send, which NCCL charges as a
+ * floor per ring step, "network post overhead" 1 us on Intel, 2 us on AMD, x3 for Simple (NCCL 2.30.7
+ * {@code src/graph/tuning.cc getNetOverhead}: "Inter-node rings still have to launch nsteps * net overhead").
+ * That floor is already in NCCL's latency ({@code max(intraLat, netOverhead)} per ring step), which collsim adds,
+ * so it is not charged again here.
+ *
+ * <p>A small Ring AllReduce sends each ring step's data, nBytes / (channels x nRanks), in its 2 slices, so its 2
+ * (nRanks - 1) steps pass the node boundary 2 at a time per slot cycle: at least 2 (nRanks - 1) x stepUs (2 x 8
+ * DGX H100, 10 us: 300 us), where NCCL's own estimate (131 us + bandwidth time) charges the network step latency
+ * (14 us for Simple, hwLat[NET][Ring][Simple]) only on its 2 (nNodes - 1) crossings of the ring and 3.4 us on every
+ * other step. That floor does not bind on any public dataset: none runs Simple between nodes below 32 MiB.
+ * From Hopper on NCCL skips the receive-side GPU Direct RDMA flush (NCCL 2.30.7 {@code src/graph/paths.cc
+ * ncclTopoNeedFlush}); collsim charges no flush. The {@code stepUs} of 10 us is consistent with NCCL's own network
+ * step latency (14 us for the data pass, of which the credit's return is a part); NVIDIA/nccl#2409 measured a
+ * connection at chunk / (10-12 us) with 8 sends in flight (post-to-poll 110 us) on a run its reporter calls
+ * degraded, a slot cycle of about 80 us, so degraded fabrics are calibrated through {@code stepUs}.
+ *
+ * <p>Only the Simple protocol pays: its receiving proxy hands each step to the GPU through the connection's
+ * head/tail counters, while LL and LL128 data carries its own flags that the receiving GPU polls directly.
+ * Measured on 2 x 2 DGX H100 (public dataset A-allreduce-2x2xH100-dgx-ib.txt): Ring/LL AllReduce at 8 B takes
+ * 16 us for its 6 ring steps, which leaves no room for a 10 us step per LL step.
  *
  * <p>Every channel has one network connection leaving each node (a ring enters and leaves a node once per channel;
  * a tree's up and down links are counted as one), so a node sends at most {@code channels x connection rate}; that
@@ -75,11 +83,13 @@ public final class NetTransport {
     }
 
     /**
-     * Data bytes of one network send for this call: the protocol's largest send ({@link #protocolMessage}), or less
-     * when the call has less data per connection: a Ring moves nBytes / (channels x nRanks) per step and channel,
-     * the other algorithms nBytes / (channels x connections per channel). NCCL also shrinks NVLSTree chunks in
-     * steps for mid-size calls (256K/128K/64K/32K, {@code calcCollChunking}); collsim keeps this continuous bound
-     * instead, so that the predicted time never drops as the size grows.
+     * Data bytes of one network send for this call: one slice of the protocol ({@link #protocolMessage}), or less
+     * when the call has less data per connection. A Ring moves nBytes / (channels x nRanks) per ring step and
+     * channel, the other algorithms nBytes / (channels x connections per channel); a Ring AllReduce, AllGather or
+     * ReduceScatter Simple step is split into its 2 slices (NCCL 2.30.7 {@code src/device/prims_simple.h}: a chunk
+     * of chunkSteps 4 is SlicePerChunk = 2 slices of sliceSteps 2, sized to split the step's data evenly). NCCL
+     * also shrinks NVLSTree chunks in steps for mid-size calls (256K/128K/64K/32K, {@code calcCollChunking});
+     * collsim keeps this continuous bound instead, so that the predicted time never drops as the size grows.
      *
      * @param a        algorithm
      * @param p        protocol
@@ -94,13 +104,14 @@ public final class NetTransport {
             double channels, ChannelPlan plan) {
         int conns = connectionsPerChannel(a, plan);
         double perStep = a == Algorithm.RING ? nBytes / (channels * plan.nRanks()) : nBytes / (channels * conns);
-        return Math.max(1, Math.min(protocolMessage(a, p, func, s), perStep));
+        double perSend = perStep / slicesPerStep(a, p, func);
+        return Math.max(1, Math.min(protocolMessage(a, p, func, s), perSend));
     }
 
     /**
-     * The largest network send of a protocol, data bytes: Simple sliceSteps x buffSize / 8 (sliceSteps 2 for Ring
-     * AllReduce, AllGather, ReduceScatter, else 1); LL one step of
-     * LL_BUFFSIZE / 8 lines, half data; LL128 one step of LL128_BUFFSIZE / 8, 15/16 data (fact sheet §3.3).
+     * The largest network send of a protocol, data bytes: Simple sliceSteps x buffSize / 8 ({@link #sliceSteps});
+     * LL one step of LL_BUFFSIZE / 8 lines, half data; LL128 one step of LL128_BUFFSIZE / 8, 15/16 data (fact
+     * sheet §3.3).
      *
      * @return bytes
      */
@@ -108,13 +119,29 @@ public final class NetTransport {
         return switch (p) {
             case LL -> s.llBuffSize() / (double) NCCL_STEPS / 2;
             case LL128 -> s.ll128BuffSize() / (double) NCCL_STEPS * 15 / 16;
-            case SIMPLE -> {
-                double step = s.buffSize() / (double) NCCL_STEPS;
-                boolean twoSteps = a == Algorithm.RING && (func == Collective.ALL_REDUCE
-                        || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER);
-                yield twoSteps ? 2 * step : step;
-            }
+            case SIMPLE -> sliceSteps(a, p, func) * s.buffSize() / (double) NCCL_STEPS;
         };
+    }
+
+    /**
+     * NCCL's sliceSteps: 2 for Ring AllReduce, AllGather and ReduceScatter with Simple (NCCL_STEPS / 4,
+     * {@code src/include/collectives.h ALLREDUCE_SLICESTEPS}), 1 otherwise (fact sheet §3.3).
+     *
+     * @return steps of the buffer one send occupies
+     */
+    static int sliceSteps(Algorithm a, Protocol p, Collective func) {
+        return p == Protocol.SIMPLE && a == Algorithm.RING && (func == Collective.ALL_REDUCE
+                || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER) ? 2 : 1;
+    }
+
+    /** @return slices (network sends) per algorithm step: chunkSteps / sliceSteps, 2 where sliceSteps is 2, else 1 */
+    static int slicesPerStep(Algorithm a, Protocol p, Collective func) {
+        return sliceSteps(a, p, func) == 2 ? 2 : 1;
+    }
+
+    /** @return sends one connection keeps in flight: NCCL_STEPS / sliceSteps ({@code sendProxyProgress}) */
+    static int sendsInFlight(Algorithm a, Protocol p, Collective func) {
+        return NCCL_STEPS / sliceSteps(a, p, func);
     }
 
     /** @return the data bytes a connection's NCCL_STEPS slots hold for a protocol (its whole buffer) */
@@ -127,21 +154,22 @@ public final class NetTransport {
     }
 
     /**
-     * The most one network connection moves for this call, GB/s: min(message / stepUs, window / (2 x stepUs)).
-     * Infinite when stepUs is 0.
+     * The most one network connection moves, GB/s: min(buffer, sends in flight x message) / (2 x stepUs), the
+     * bytes in flight over one slot cycle. Infinite when stepUs is 0.
      *
-     * @param message data bytes of one send ({@link #messageBytes})
-     * @param p       protocol
-     * @param s       settings
-     * @param stepUs  cost of one network send of the network class, microseconds
-     *                ({@link PerformanceParameters#netProfile}, {@link NetClassProfile#stepUs})
+     * @param message  data bytes of one send ({@link #messageBytes}, or a p2p chunk)
+     * @param inFlight sends the connection keeps in flight (NCCL_STEPS / sliceSteps)
+     * @param p        protocol
+     * @param s        settings
+     * @param stepUs   cost of one network step of the network class, microseconds
+     *                 ({@link PerformanceParameters#netProfile}, {@link NetClassProfile#stepUs})
      * @return GB/s
      */
-    public static double connectionGBps(double message, Protocol p, NcclSettings s, double stepUs) {
+    public static double connectionGBps(double message, int inFlight, Protocol p, NcclSettings s, double stepUs) {
         if (stepUs <= 0) {
             return Double.POSITIVE_INFINITY;
         }
-        double bytesPerUs = Math.min(message / stepUs, windowBytes(p, s) / (2 * stepUs));
+        double bytesPerUs = Math.min(windowBytes(p, s), inFlight * message) / (2 * stepUs);
         return bytesPerUs / 1000.0;
     }
 
@@ -157,8 +185,8 @@ public final class NetTransport {
             return Double.POSITIVE_INFINITY;
         }
         double message = messageBytes(a, p, func, s, nBytes, channels, plan);
-        double node = channels * connectionsPerChannel(a, plan) * connectionGBps(message, p, s,
-                pp.netProfile(plan.netClass()).stepUs());
+        double node = channels * connectionsPerChannel(a, plan) * connectionGBps(message,
+                sendsInFlight(a, p, func), p, s, pp.netProfile(plan.netClass()).stepUs());
         double perNode = (double) plan.nRanks() / plan.nNodes();
         return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
     }

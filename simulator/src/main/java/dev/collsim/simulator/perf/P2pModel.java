@@ -158,7 +158,8 @@ public final class P2pModel {
 
     /**
      * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks (data per peer,
-     * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), each costing
+     * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), one step each, NCCL_STEPS
+     * of them in flight per connection, each slot back after two network steps of
      * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps at most
      * min(p2p channels, remote peers x channels per net peer) connections busy, with channels per net peer =
      * max(NICs per rank, ceil(NIC GB/s / 14)) (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s, fact sheet §3.4).
@@ -172,8 +173,8 @@ public final class P2pModel {
      */
     static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int peers,
             double perPeer) {
-        return connections(plan, peers) * NetTransport.connectionGBps(message(s, perPeer), Protocol.SIMPLE, s,
-                pp.netProfile(plan.netClass()).stepUs());
+        return connections(plan, peers) * NetTransport.connectionGBps(message(s, perPeer), NetTransport.NCCL_STEPS,
+                Protocol.SIMPLE, s, pp.netProfile(plan.netClass()).stepUs());
     }
 
     /** @return data bytes of one p2p network send: per-peer bytes, at most min(NCCL_P2P_NET_CHUNKSIZE, buffer / 8) */

@@ -77,11 +77,12 @@ import java.util.Objects;
  *       (the project's design notes §5, nccl-tests AllReduce 255.7 us at 512 MiB). The copy reads and writes device
  *       memory, so for another GPU the rate is scaled by its memory bandwidth over the H200's 4.8 TB/s
  *       ({@code PreparedCommunicator.copyScale}).</li>
- *   <li>{@code netStepUs} 10: fixed cost per network send of NCCL's proxy ({@link NetTransport}), the low end of
- *       the "about 10-12 us per network step" measured on 400G RoCE in NVIDIA/nccl#2409 (128 KiB chunks give
- *       13 GB/s per connection, 1 MiB 88 GB/s). Not fitted to collsim's datasets. That run is one its reporter calls
- *       degraded, so this is an upper figure; it does not bind on the public InfiniBand/RoCE files at NCCL's default
- *       NCCL_BUFFSIZE ({@link NetTransport}).</li>
+ *   <li>{@code netStepUs} 10: one network step of NCCL's proxy ({@link NetTransport}); a slot of a connection comes
+ *       back after two, and the connection's NCCL_STEPS slots overlap, so it binds through the bytes in flight.
+ *       Consistent with NCCL's own network step latency for Simple (14 us, NCCL 2.30.7 {@code tuning.cc}
+ *       hwLat[NET]) for the data pass and the credit's return; NVIDIA/nccl#2409 measured a degraded 400G RoCE run
+ *       at 128 KiB sends / 10-12 us with 8 in flight, a slot cycle of about 80 us. Not fitted to collsim's datasets;
+ *       it does not bind on the public InfiniBand/RoCE files at NCCL's default NCCL_BUFFSIZE.</li>
  *   <li>{@code perChannelCapNvls}: the most bus bandwidth one NVLS channel (one CTA driving NVLink SHARP) moves,
  *       GB/s, so that NCCL_NVLS_NCHANNELS and NCCL_MAX_CTAS matter for NVLS. Lower bounds from measured plateaus
  *       over NCCL's default NVLS channels: Hopper 31.2, the loop-corrected rate of 499.5 GB/s busbw on 16
@@ -144,7 +145,7 @@ import java.util.Objects;
  * @param pipelineFillChunks  pipeline fill in chunks, >= 0
  * @param p2pBaseLatencyUs    point-to-point base latency, microseconds, >= 0
  * @param localCopyGBps       device-local copy rate for one rank, GB/s (> 0)
- * @param netStepUs           fixed cost of one network send of NCCL's proxy, microseconds, >= 0 (0: no limit)
+ * @param netStepUs           one network step of NCCL's proxy, microseconds, >= 0 (0: no limit)
  * @param perChannelCapNvls   NVLS/NVLSTree bus bandwidth per NVLS channel by generation, GB/s (4 values)
  * @param nvlsBwScale         collsim's correction factor on NCCL's NVLS/NVLSTree bandwidth by generation (4 values)
  * @param netClasses          cost of each non-InfiniBand network transport class (missing classes: defaults)

@@ -119,21 +119,19 @@ public final class CostTable {
      * ({@link TuningConstants#treeCorrection}) interpolated linearly in log2(nBytes / 64) between table points,
      * and towards 1.0 (NCCL's "no correction") after the last column, so predicted time stays monotone in size.
      * NCCL's own estimate keeps the steps (which make Tree's modelled time drop at some power-of-two boundaries).
+     * Tree AllReduce only: NCCL 2.30.7 ({@code src/graph/tuning.cc ncclTopoGetAlgoTime}) also applies the factors to
+     * NVLSTree AllReduce on sm100+ x86 hosts, which NCCL's choice keeps ({@link #choice}), but collsim's NVLSTree
+     * time carries its mid-size shortfall itself, the pipeline fill of {@code perf.NvlsTreePipeline} (checked without
+     * any correction on 4 x 8 H100, where NCCL applies none); both would count it twice, and the Simple row's steps
+     * (0.8 at 8 MiB, 0.7 at 16-32 MiB, 0.8 at 64 MiB) would make a Blackwell NVLSTree busbw fall from 8 to 16 MiB
+     * and rise from 32 to 64 MiB, which nothing physical does.
      *
-     * @return the factor in (0, 1] (1 when NCCL applies no correction)
+     * @return the factor in (0, 1] (1 when NCCL applies no correction, and for NVLSTree)
      */
     public double smoothCorrection(Collective func, Algorithm a, Protocol p, long nBytes) {
         TuningConstants c = in.constants();
-        int limit;
-        if (a == Algorithm.TREE && func == Collective.ALL_REDUCE) {
-            limit = 23;
-        } else if (a == Algorithm.NVLS_TREE && func == Collective.ALL_REDUCE && c.nvlsTreeCorrection()
-                && in.minSm() >= 100 && in.cpu().isX86()) {
-            limit = c.treeCorrectionColumns();
-        } else {
-            return 1.0;
-        }
-        if (nBytes < 64) {
+        int limit = 23;
+        if (a != Algorithm.TREE || func != Collective.ALL_REDUCE || nBytes < 64) {
             return 1.0;
         }
         double x = Math.log(nBytes / 64.0) / Math.log(2);

@@ -1,15 +1,19 @@
 package dev.collsim.simulator.channel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,5 +76,58 @@ class HostModelTest {
         assertEquals(PathType.PHB, h.gpuToGpu[0][2].type(), "through CPU0 (beyond P2P level PXB)");
         assertEquals(PathType.SYS, h.gpuToGpu[0][4].type());
         assertEquals(22.0, h.gpuToGpu[0][4].bandwidth(), EPS);
+    }
+    /**
+     * DGX H100 (catalog: GPU0 and NIC0 on separate bridges of one PCIe Gen5 switch, one x16 uplink to CPU0, NCCL 48
+     * GB/s per direction, {@code src/graph/topo.h}). Default (GDR on, NCCL 2.30 {@code src/graph/paths.cc}
+     * {@code ncclTopoCheckGdr}): GPU0 to NIC0 and back stay inside the switch, 4 hops each, sharing no hop. At
+     * NCCL_NET_GDR_LEVEL=LOC both go through CPU0 (6 hops each) and share exactly the uplink's two directed hops
+     * (switch to CPU0, CPU0 to switch), 48 each: the send and the receive flow of the NIC now load both directions of
+     * the one uplink.
+     */
+    @Test
+    void gdrOffPutsBothNicFlowsOnTheSwitchUplink() {
+        Topology t = Catalog.standalone(Catalog.hostType("dgx-h100").orElseThrow(), 1);
+        HostModel on = model(t, Map.of());
+        assertEquals("h0/nic0", on.nics.get(0).id());
+        assertEquals(4, on.gpuToNic[0][0].hops());
+        assertEquals(0, shared(on.gpuToNic[0][0].links(), on.nicToGpu[0][0].links()).length);
+        HostModel off = model(t, Map.of("NCCL_NET_GDR_LEVEL", "LOC"));
+        assertEquals(PathType.PHB, off.gpuToNic[0][0].type());
+        assertEquals(6, off.gpuToNic[0][0].hops());
+        assertEquals(6, off.nicToGpu[0][0].hops());
+        int[] uplink = shared(off.gpuToNic[0][0].links(), off.nicToGpu[0][0].links());
+        assertEquals(2, uplink.length);
+        for (int hop : uplink) {
+            assertEquals(48.0, off.capacity[hop], EPS);
+        }
+    }
+
+    /**
+     * Two DGX H100 hosts, NCCL's ring search. With GDR, a GPU's NIC flows stay inside its PCIe switch and the ring runs
+     * 8 channels of 48 GB/s (NCCL's Gen5 x16 figure), through NICs at PXB. At NCCL_NET_GDR_LEVEL=LOC each channel's
+     * entry (NIC to GPU) and exit (GPU to NIC) each cross their switch's uplink once in each direction, so per
+     * direction the 8 uplinks of a host (8 x 48 = 384 GB/s) carry 2 x nChannels x bwInter: at most 384, and the ring
+     * is reported PHB. NCCL_NET_GDR_LEVEL=PXB is the default on this host: the same ring.
+     */
+    @Test
+    void gdrOffRingFitsTheSwitchUplinks() {
+        Topology t = Catalog.standalone(Catalog.hostType("dgx-h100").orElseThrow(), 2);
+        GraphSummary on = ChannelSearch.search(t, t.gpus(), NcclSettings.parse(Map.of()), NcclVersion.V2_30_7)
+                .graphs().ring();
+        assertEquals(8, on.nChannels());
+        assertEquals(48.0, on.bwInter(), EPS);
+        assertEquals(PathType.PXB, on.typeInter());
+        GraphSummary off = ChannelSearch.search(t, t.gpus(), NcclSettings.parse(Map.of("NCCL_NET_GDR_LEVEL", "LOC")),
+                NcclVersion.V2_30_7).graphs().ring();
+        assertEquals(PathType.PHB, off.typeInter());
+        assertTrue(2 * off.nChannels() * off.bwInter() <= 8 * 48.0 + EPS, off.toString());
+        assertEquals(on, ChannelSearch.search(t, t.gpus(), NcclSettings.parse(Map.of("NCCL_NET_GDR_LEVEL", "PXB")),
+                NcclVersion.V2_30_7).graphs().ring());
+    }
+
+    private static int[] shared(int[] a, int[] b) {
+        Set<Integer> inB = Arrays.stream(b).boxed().collect(Collectors.toSet());
+        return Arrays.stream(a).filter(inB::contains).toArray();
     }
 }

@@ -215,9 +215,26 @@ public final class NcclSettings {
         return intOr(NcclVariable.NCCL_P2P_DISABLE, 0) == 1;
     }
 
-    /** @return NCCL_NET_GDR_LEVEL if set; NCCL's default PXB, P2C with C2C ({@code src/graph/paths.cc}) */
+    /**
+     * @return NCCL_NET_GDR_LEVEL if set; NCCL's default P2C, PXB with NCCL_NET_GDR_C2C=0 ({@code src/graph/paths.cc}
+     *         {@code ncclTopoCheckGdr})
+     */
     public Optional<PathType> netGdrLevel() {
         return Optional.ofNullable((PathType) values.get(NcclVariable.NCCL_NET_GDR_LEVEL));
+    }
+
+    /** @return false when NCCL_NET_GDR_C2C=0; default 1 ({@code src/graph/paths.cc}) */
+    public boolean netGdrC2c() {
+        return intOr(NcclVariable.NCCL_NET_GDR_C2C, 1) == 1;
+    }
+
+    /**
+     * @return NCCL_NET_GDR_READ as a boolean if set; unset, NCCL's -2 decides per GPU (on for sm80 and newer, before
+     *         sm80 only with an NVLink peer; {@code src/graph/paths.cc} {@code ncclTopoCheckGdr})
+     */
+    public Optional<Boolean> netGdrRead() {
+        Object o = values.get(NcclVariable.NCCL_NET_GDR_READ);
+        return o == null ? Optional.empty() : Optional.of((Integer) o == 1);
     }
 
     /** @return NCCL_CROSS_NIC: 0, 1 or 2; default 2 ({@code src/graph/search.cc}) */

@@ -57,7 +57,13 @@ public enum NcclVariable {
     /** 1 disables peer-to-peer between GPUs. */
     NCCL_P2P_DISABLE("0 or 1", "0", "src/graph/paths.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** Farthest NIC-GPU path type for GPUDirect RDMA. */
-    NCCL_NET_GDR_LEVEL(PathLevel.ALLOWED, "PXB (P2C with C2C)", "src/graph/paths.cc", PathLevel::parse),
+    NCCL_NET_GDR_LEVEL(PathLevel.ALLOWED, "P2C (PXB with NCCL_NET_GDR_C2C=0)", "src/graph/paths.cc",
+            PathLevel::parse),
+    /** 1 (default) lets a NIC hanging off the CPU of a C2C-attached GPU use GPU Direct RDMA (default level P2C). */
+    NCCL_NET_GDR_C2C("0 or 1", "1", "src/graph/paths.cc", (n, v) -> intIn(n, v, 0, 1)),
+    /** GPU Direct RDMA for sends: 0 stages sends in host memory, 1 reads GPU memory directly. */
+    NCCL_NET_GDR_READ("0 or 1", "1 on sm80 and newer; before sm80 1 only with an NVLink peer", "src/graph/paths.cc",
+            (n, v) -> intIn(n, v, 0, 1)),
     /** Rings may use different NICs on different hosts: 0, 1 or 2 (auto). */
     NCCL_CROSS_NIC("0, 1 or 2 (auto)", "2", "src/graph/search.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** 1 disables PXN (sending through a peer GPU's NIC). */

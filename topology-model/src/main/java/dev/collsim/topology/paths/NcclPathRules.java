@@ -21,10 +21,13 @@ import java.util.Map;
  *       through the CPU nearest the destination GPU ({@code addInterStep});</li>
  *   <li><b>P2C</b>: a GPU reaching its CPU over C2C and a nearest NIC hanging off that CPU's PCIe gives P2C;</li>
  *   <li><b>PXN</b>: a GPU whose NIC path is worse than PXN, or slower than that of the NIC's nearest GPU, sends through
- *       that GPU when it is NVLink-connected (type NVL) and reaches the NIC at P2C or better with GPU Direct RDMA;
- *       only in the GPU to NIC direction;</li>
- *   <li><b>GPU Direct RDMA</b>: a GPU-NIC path better than PHB whose NIC lacks GDR (or is farther than P2C) is routed
- *       through the GPU's nearest CPU, in both directions.</li>
+ *       that GPU when it is NVLink-connected (type NVL) and reaches the NIC at P2C or better with GPU Direct RDMA for
+ *       sends ({@code ncclTopoCheckGdr} with {@code read=1}: NCCL_NET_GDR_READ and NCCL_NET_GDR_LEVEL); only in the
+ *       GPU to NIC direction;</li>
+ *   <li><b>GPU Direct RDMA</b>: a GPU-NIC path better than PHB whose NIC lacks GDR, or whose distance (the relay GPU's
+ *       for a PXN path) is farther than the GDR level (NCCL_NET_GDR_LEVEL; default P2C, PXB with NCCL_NET_GDR_C2C=0),
+ *       is routed through the GPU's nearest CPU, in both directions ({@code ncclTopoCheckGdr} with {@code read=0},
+ *       so NCCL_NET_GDR_READ does not act here).</li>
  * </ol>
  * Merged types follow {@code mergePathType}: the maximum, except C2C with PHB gives P2C.
  */
@@ -53,7 +56,7 @@ final class NcclPathRules {
     void apply(PathFinder.Options options) {
         p2pLevel(options.p2pLevel());
         p2c();
-        pxnAndGdr(options.pxn());
+        pxnAndGdr(options);
     }
 
     private DevicePath get(Device a, Device b) {
@@ -129,18 +132,35 @@ final class NcclPathRules {
         return best != null && get(best, n).type() != PathType.DIS ? best : null;
     }
 
-    private static boolean gdr(Nic n, DevicePath gpuToNic) {
-        return n.gdr() && gpuToNic.type().ordinal() <= PathType.P2C.ordinal();
+    /** NCCL's distance and NIC checks of {@code ncclTopoCheckGdr}: GDR-capable NIC, path at most the GDR level. */
+    private static boolean gdr(Nic n, DevicePath gpuToNic, PathType level) {
+        return n.gdr() && gpuToNic.type().ordinal() <= level.ordinal();
     }
 
-    private void pxnAndGdr(boolean pxnEnabled) {
+    /**
+     * The read (send) condition of {@code ncclTopoCheckGdr}: NCCL_NET_GDR_READ when set; by default (-2) on for sm80
+     * and newer, before sm80 only when the GPU has an NVL path to another GPU or is the host's only GPU.
+     */
+    private boolean gdrRead(Gpu g, Boolean userRead) {
+        if (userRead != null) {
+            return userRead;
+        }
+        if (g.sm() >= 80 || gpus.size() == 1) {
+            return true;
+        }
+        return gpus.stream().anyMatch(o -> o != g && get(g, o).type() == PathType.NVL);
+    }
+
+    private void pxnAndGdr(PathFinder.Options options) {
+        PathType level = options.gdrLevelOrDefault();
         for (Nic n : nics) {
             Gpu peer = localGpu(n);
             for (Gpu g : gpus) {
-                if (pxnEnabled && peer != null && peer != g) {
+                if (options.pxn() && peer != null && peer != g) {
                     DevicePath peerNic = get(peer, n);
                     DevicePath mine = get(g, n);
-                    if (peerNic.type().ordinal() <= PathType.P2C.ordinal() && gdr(n, peerNic)
+                    if (peerNic.type().ordinal() <= PathType.P2C.ordinal() && gdr(n, peerNic, level)
+                            && gdrRead(peer, options.gdrRead())
                             && get(peer, g).type().ordinal() <= PathType.NVL.ordinal()
                             && (peerNic.nccl().gbps() > mine.nccl().gbps()
                                 || mine.type().ordinal() > PathType.PXN.ordinal())) {
@@ -150,7 +170,7 @@ final class NcclPathRules {
                 DevicePath now = get(g, n);
                 if (now.type().ordinal() < PathType.PHB.ordinal()) {
                     DevicePath distance = now.type() == PathType.PXN && peer != null ? get(peer, n) : now;
-                    if (!gdr(n, distance)) {
+                    if (!gdr(n, distance, level)) {
                         Cpu c = localCpu(g);
                         if (c != null) {
                             DevicePath nc = get(n, c);

@@ -44,9 +44,15 @@ public final class PathFinder {
      * @param p2pLevel the farthest GPU-GPU path type still used directly (NCCL_P2P_LEVEL; LOC for
      *                 NCCL_P2P_DISABLE=1), or null for NCCL's default (PXB; SYS on AMD x86 hosts with at most two
      *                 GPUs; NCCL 2.30 {@code src/graph/paths.cc} {@code ncclTopoCheckP2p})
+     * @param gdrLevel the farthest GPU-NIC path type still using GPU Direct RDMA (NCCL_NET_GDR_LEVEL), or null for
+     *                 NCCL's default: P2C, or PXB with NCCL_NET_GDR_C2C=0 ({@code ncclTopoCheckGdr})
+     * @param gdrRead  GPU Direct RDMA for sends (NCCL_NET_GDR_READ: true 1, false 0), or null for NCCL's default
+     *                 (-2: on for sm80 and newer; before sm80 only for a GPU with an NVLink peer or alone on its host,
+     *                 {@code ncclTopoCheckGdr} with {@code read=1}); in the path table it decides only whether a
+     *                 NIC's local GPU may relay PXN sends
      */
-    public record Options(boolean nvb, boolean pxn, PathType p2pLevel) {
-        /** NCCL's defaults: NVB and PXN enabled, default P2P level. */
+    public record Options(boolean nvb, boolean pxn, PathType p2pLevel, PathType gdrLevel, Boolean gdrRead) {
+        /** NCCL's defaults: NVB and PXN enabled, default P2P and GDR levels, default GDR read. */
         public static final Options DEFAULTS = new Options(true, true, null);
 
         /** @param nvb see above; @param pxn see above; with NCCL's default P2P level */
@@ -54,14 +60,28 @@ public final class PathFinder {
             this(nvb, pxn, null);
         }
 
+        /** @param nvb see above; @param pxn see above; @param p2pLevel see above; with NCCL's GDR defaults */
+        public Options(boolean nvb, boolean pxn, PathType p2pLevel) {
+            this(nvb, pxn, p2pLevel, null, null);
+        }
+
         /**
          * @param settings parsed NCCL_* settings
-         * @return the options NCCL_NVB_DISABLE, NCCL_PXN_DISABLE, NCCL_P2P_DISABLE and NCCL_P2P_LEVEL give (NCCL reads
-         *         NCCL_P2P_DISABLE before NCCL_P2P_LEVEL, {@code ncclGetUserP2pLevel}; disabled means level LOC)
+         * @return the options NCCL_NVB_DISABLE, NCCL_PXN_DISABLE, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL,
+         *         NCCL_NET_GDR_LEVEL, NCCL_NET_GDR_C2C and NCCL_NET_GDR_READ give (NCCL reads NCCL_P2P_DISABLE before
+         *         NCCL_P2P_LEVEL, {@code ncclGetUserP2pLevel}; disabled means level LOC; NCCL_NET_GDR_LEVEL overrides
+         *         the NCCL_NET_GDR_C2C default, {@code ncclTopoCheckGdr})
          */
         public static Options of(NcclSettings settings) {
             PathType level = settings.p2pDisable() ? PathType.LOC : settings.p2pLevel().orElse(null);
-            return new Options(!settings.nvbDisable(), !settings.pxnDisable(), level);
+            PathType gdr = settings.netGdrLevel().orElse(settings.netGdrC2c() ? null : PathType.PXB);
+            return new Options(!settings.nvbDisable(), !settings.pxnDisable(), level, gdr,
+                    settings.netGdrRead().orElse(null));
+        }
+
+        /** @return the GDR level in force: {@link #gdrLevel} or NCCL's default P2C */
+        public PathType gdrLevelOrDefault() {
+            return gdrLevel == null ? PathType.P2C : gdrLevel;
         }
     }
 

@@ -101,6 +101,22 @@ class NcclSettingsTest {
         assertEquals(1.5, s.netOverheadUs().orElseThrow(), 1e-12);
     }
 
+    /** NCCL 2.30 {@code src/graph/paths.cc}: NCCL_NET_GDR_C2C default 1, NCCL_NET_GDR_READ default -2 (per GPU). */
+    @Test
+    void gdrSettingsParseWithNcclDefaults() {
+        NcclSettings none = NcclSettings.parse(Map.of());
+        assertTrue(none.netGdrC2c());
+        assertTrue(none.netGdrRead().isEmpty());
+        assertTrue(none.netGdrLevel().isEmpty());
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_NET_GDR_C2C", "0", "NCCL_NET_GDR_READ", "0"));
+        assertFalse(s.netGdrC2c());
+        assertFalse(s.netGdrRead().orElseThrow());
+        assertTrue(NcclSettings.parse(Map.of("NCCL_NET_GDR_READ", "1")).netGdrRead().orElseThrow());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_NET_GDR_READ", "yes")));
+        assertTrue(e.getMessage().contains("NCCL_NET_GDR_READ='yes'"), e.getMessage());
+    }
+
     /** NCCL 2.30.7 reads NCCL_IB_HCA ({@code src/transport/net_ib}) and NCCL_SOCKET_IFNAME; collsim models neither. */
     @Test
     void ncclVariablesCollsimDoesNotModelAreToldApartFromTypos() {

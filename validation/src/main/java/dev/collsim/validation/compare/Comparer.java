@@ -107,7 +107,8 @@ public final class Comparer {
             gdrOff.ifPresent(assumptions::add);
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
             p2pOff.ifPresent(assumptions::add);
-            d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)).forEach(k ->
+            d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
+                    && settings.containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
             pm = model(d, used, env, pts);
@@ -118,15 +119,25 @@ public final class Comparer {
     }
 
     /**
-     * A run whose NCCL INFO log says GPU Direct RDMA was off is modelled with {@code NCCL_NET_GDR_LEVEL=LOC} (NCCL
-     * never uses GDR at that level, {@code src/graph/paths.cc}), unless the run set the variable itself; only between
-     * hosts does it matter.
+     * The NCCL INFO log's word on GPU Direct RDMA between hosts wins over the guessed topology. A run whose log says GDR
+     * was off is modelled with {@code NCCL_NET_GDR_LEVEL=LOC} (NCCL never uses GDR at that level, NCCL 2.30
+     * {@code src/graph/paths.cc} {@code ncclTopoCheckGdr}), unless the run set the variable itself. A run whose log
+     * says GDR was on drops its own NCCL_NET_GDR_LEVEL: the real GPU-NIC paths were within that level, which the
+     * guessed host's paths need not be. Only between hosts does it matter.
      *
-     * @return the assumption line when the setting was added to {@code settings}
+     * @return the assumption line when {@code settings} was changed
      */
     private static Optional<String> gdrOffFromLog(Dataset d, ClusterGuess c, Map<String, String> settings) {
         NetworkLog.State gdr = d.log().net().gdr();
-        if (!gdr.known() || gdr.on() || settings.containsKey("NCCL_NET_GDR_LEVEL") || c.topology().hostCount() < 2) {
+        if (!gdr.known() || c.topology().hostCount() < 2) {
+            return Optional.empty();
+        }
+        if (gdr.on()) {
+            String level = settings.remove("NCCL_NET_GDR_LEVEL");
+            return level == null ? Optional.empty() : Optional.of("GPU Direct RDMA on as the NCCL INFO log says (line "
+                    + gdr.line() + "): NCCL_NET_GDR_LEVEL=" + level + " not applied to the guessed GPU-NIC paths");
+        }
+        if (settings.containsKey("NCCL_NET_GDR_LEVEL")) {
             return Optional.empty();
         }
         settings.put("NCCL_NET_GDR_LEVEL", "LOC");

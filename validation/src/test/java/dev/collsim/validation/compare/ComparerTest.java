@@ -72,6 +72,23 @@ class ComparerTest {
         assertTrue(comparer.compare(summary, Optional.empty()).reason().contains("no per-size times"));
     }
 
+    /**
+     * The Tencent H20 VM run sets NCCL_NET_GDR_LEVEL=1 (its log: "set by environment to PIX") and its INFO log
+     * shows {@code GDRDMA} on every NET connection (line 65): the real GPU-NIC paths were within PIX. The guessed
+     * DGX-like host puts GPU and NIC at PXB, where PIX would turn GDR off (NCCL 2.30 {@code src/graph/paths.cc}
+     * {@code ncclTopoCheckGdr}), so the log wins and the level is not applied; it is not listed as ignored either.
+     */
+    @Test
+    void gdrOnInTheLogOverridesTheGdrLevel() throws Exception {
+        Dataset d = Corpus.read("D-info-alltoall-2x2xH20-tencent-vm-roce-bond-nccl2.26-issue-nccltests321.txt").get(0);
+        DatasetComparison c = comparer.compare(d, Optional.empty());
+        assertTrue(c.compared(), c.reason());
+        List<String> a = c.cluster().assumptions();
+        assertTrue(a.stream().anyMatch(x -> x.contains("GPU Direct RDMA on as the NCCL INFO log says (line 65)")
+                && x.contains("NCCL_NET_GDR_LEVEL=PIX not applied")), a.toString());
+        assertTrue(a.stream().noneMatch(x -> x.startsWith("NCCL_NET_GDR_LEVEL ignored")), a.toString());
+    }
+
     /** A log with NCCL's TUNING choice lines: the predicted algorithm is checked against them. */
     @Test
     void algorithmCheckedAgainstLog() throws Exception {

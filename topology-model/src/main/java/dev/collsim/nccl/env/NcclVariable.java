@@ -159,7 +159,12 @@ public enum NcclVariable {
         String why = isNcclName(name) ? "NCCL variable '" + name + "' is not modelled by collsim, so a prediction"
                 + " cannot honour it" : "unknown NCCL variable '" + name + "' (NCCL 2.30.7 reads no variable of"
                 + " that name)";
-        throw new IllegalArgumentException(why + "; collsim models: " + known);
+        // the transport NCCL uses between hosts is the cluster's network class, not a setting (NCCL 2.30.7
+        // src/transport/net.cc: NCCL_IB_DISABLE=1 or NCCL_NET=Socket leaves NCCL its socket transport)
+        String hint = "NCCL_IB_DISABLE".equals(name) || "NCCL_NET".equals(name) ? "; to predict NCCL's socket"
+                + " transport give the cluster's network instead: --network socket (a report variant: network: socket)"
+                : "";
+        throw new IllegalArgumentException(why + hint + "; collsim models: " + known);
     }
 
     /**

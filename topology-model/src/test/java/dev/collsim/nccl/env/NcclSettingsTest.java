@@ -130,6 +130,19 @@ class NcclSettingsTest {
         assertFalse(NcclVariable.isNcclName("NCCL_ALOG"));
     }
 
+    /** The usual ways to make NCCL use sockets are the cluster's network in collsim: the refusal says how. */
+    @Test
+    void socketSwitchesPointToTheNetworkOption() {
+        for (String name : new String[] {"NCCL_IB_DISABLE", "NCCL_NET"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> NcclSettings.parse(Map.of(name, "1")));
+            assertTrue(e.getMessage().contains("--network socket"), e.getMessage());
+        }
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_IB_HCA", "mlx5_0")));
+        assertFalse(other.getMessage().contains("--network socket"), other.getMessage());
+    }
+
     @Test
     void everyModelledVariableIsOneNcclReads() {
         for (NcclVariable v : NcclVariable.values()) {

@@ -17,6 +17,7 @@ import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.perf.SocketStreams;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
@@ -194,11 +195,15 @@ public final class PreparedCommunicator {
     /**
      * @param pp the performance parameters of the prediction
      * @return the note that the network class between the nodes runs on another class's figures
-     *         ({@link NetClassDefaults#borrowedNote}); empty on one node or when the class has its own figures
+     *         ({@link NetClassDefaults#borrowedNote}), with what the socket settings do ({@link SocketStreams#note});
+     *         empty on one node, or when the class has its own figures and no socket note applies
      */
     public Optional<String> networkNote(PerformanceParameters pp) {
-        return plan.nNodes() < 2 ? Optional.empty()
+        Optional<String> borrowed = plan.nNodes() < 2 ? Optional.empty()
                 : NetClassDefaults.borrowedNote(plan.netClass(), pp.netProfile(plan.netClass()));
+        Optional<String> sockets = SocketStreams.note(plan, settings);
+        return borrowed.isPresent() && sockets.isPresent() ? Optional.of(borrowed.get() + "; " + sockets.get())
+                : borrowed.or(() -> sockets);
     }
 
     /**

@@ -6,7 +6,9 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.NicVendor;
+import java.util.Optional;
 
 /**
  * NCCL's internal socket transport (NCCL 2.30.7 {@code src/transport/net_socket.cc}) as it limits the network rate:
@@ -159,5 +161,29 @@ public final class SocketStreams {
         double node = channels * NetTransport.connectionsPerChannel(a, plan) * streams * stream / wirePerData(p);
         double perNode = (double) plan.nRanks() / plan.nNodes();
         return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
+    }
+
+    /**
+     * What the socket settings do on this communicator, for the header: on the socket transport the streams per
+     * connection ({@link #setup}); elsewhere, when NCCL_SOCKET_NTHREADS or NCCL_NSOCKS_PERTHREAD is set, that NCCL
+     * ignores them (they act only in {@code src/transport/net_socket.cc}).
+     *
+     * @param plan the channel plan (network class, NIC vendor, nodes)
+     * @param s    the settings
+     * @return the note; empty on one node, or off the socket transport without socket settings
+     */
+    public static Optional<String> note(ChannelPlan plan, NcclSettings s) {
+        boolean set = s.socketNThreads().isPresent() || s.nSocksPerThread().isPresent();
+        if (plan.nNodes() < 2 || plan.netClass() != NetworkClass.SOCKET && !set) {
+            return Optional.empty();
+        }
+        if (plan.netClass() != NetworkClass.SOCKET) {
+            return Optional.of("NCCL_SOCKET_NTHREADS/NCCL_NSOCKS_PERTHREAD act only on NCCL's socket transport"
+                    + " (--network socket); this cluster runs " + plan.netClass().label() + ", so they change nothing");
+        }
+        Setup st = setup(plan.nicVendor(), s);
+        return Optional.of(st.streams() + " TCP stream(s) per connection (" + st.threads() + " helper thread(s), "
+                + st.sockets() + " data socket(s): NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD, NCCL's default for"
+                + " this NIC's vendor where unset)");
     }
 }

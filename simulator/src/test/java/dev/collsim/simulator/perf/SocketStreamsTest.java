@@ -159,4 +159,28 @@ class SocketStreamsTest {
         assertEquals(2.225, m.treeToValue(tree, PerformanceParameters.class).netProfile(NetworkClass.SOCKET)
                 .streamGBps(), 1e-12);
     }
+
+    /**
+     * The header says what the socket settings do: on sockets the streams per connection (generic NIC: the proxy
+     * thread, 0 helper threads, 0 data sockets, 1 stream; NCCL_SOCKET_NTHREADS=4 with NCCL_NSOCKS_PERTHREAD=2: 8
+     * sockets), on InfiniBand that NCCL ignores them, on one host nothing.
+     */
+    @Test
+    void theNetworkNoteNamesTheStreamsOrThatTheSettingsDoNothing() {
+        Topology ib = ClusterLoader.load("pcie-8x-l40sx2");
+        Topology sock = ib.withNetworkClass(NetworkClass.SOCKET);
+        NcclPredictor p = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
+        String one = p.prepare(sock, sock.gpus(), NcclSettings.DEFAULTS).networkNote(PerformanceParameters.DEFAULTS)
+                .orElseThrow();
+        assertTrue(one.contains("1 TCP stream(s) per connection (0 helper thread(s), 0 data socket(s)"), one);
+        NcclSettings eight = env("NCCL_SOCKET_NTHREADS", "4", "NCCL_NSOCKS_PERTHREAD", "2");
+        String many = p.prepare(sock, sock.gpus(), eight).networkNote(PerformanceParameters.DEFAULTS).orElseThrow();
+        assertTrue(many.contains("8 TCP stream(s) per connection (4 helper thread(s), 8 data socket(s)"), many);
+        String onIb = p.prepare(ib, ib.gpus(), eight).networkNote(PerformanceParameters.DEFAULTS).orElseThrow();
+        assertTrue(onIb.contains("change nothing"), onIb);
+        assertTrue(p.prepare(ib, ib.gpus(), NcclSettings.DEFAULTS).networkNote(PerformanceParameters.DEFAULTS)
+                .isEmpty());
+        Topology oneHost = ClusterLoader.load("pcie-8x-l40s");
+        assertTrue(p.prepare(oneHost, oneHost.gpus(), eight).networkNote(PerformanceParameters.DEFAULTS).isEmpty());
+    }
 }

@@ -12,6 +12,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.channel.RuntimeChannels;
+import dev.collsim.simulator.perf.GdrNote;
 import dev.collsim.simulator.perf.NetClassDefaults;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerfEstimate;
@@ -195,15 +196,18 @@ public final class PreparedCommunicator {
     /**
      * @param pp the performance parameters of the prediction
      * @return the note that the network class between the nodes runs on another class's figures
-     *         ({@link NetClassDefaults#borrowedNote}), with what the socket settings do ({@link SocketStreams#note});
+     *         ({@link NetClassDefaults#borrowedNote}), with what the socket and GDR settings do ({@link SocketStreams#note},
+     *         {@link GdrNote#note});
      *         empty on one node, or when the class has its own figures and no socket note applies
      */
     public Optional<String> networkNote(PerformanceParameters pp) {
         Optional<String> borrowed = plan.nNodes() < 2 ? Optional.empty()
                 : NetClassDefaults.borrowedNote(plan.netClass(), pp.netProfile(plan.netClass()));
-        Optional<String> sockets = SocketStreams.note(plan, settings);
-        return borrowed.isPresent() && sockets.isPresent() ? Optional.of(borrowed.get() + "; " + sockets.get())
-                : borrowed.or(() -> sockets);
+        List<String> parts = new ArrayList<>();
+        borrowed.ifPresent(parts::add);
+        SocketStreams.note(plan, settings).ifPresent(parts::add);
+        GdrNote.note(plan, settings).ifPresent(parts::add);
+        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
     }
 
     /**

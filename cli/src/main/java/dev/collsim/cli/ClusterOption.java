@@ -141,14 +141,17 @@ public final class ClusterOption {
     /**
      * @param topo the cluster's topology (as built from {@link #source()})
      * @return its size in words, {@code 2 hosts, 16 GPUs}; a host type that is one tray of a larger NVLink domain
-     *         (gb200-nvl72) is named so: {@code 1 tray of a 72-GPU NVLink domain, 4 GPUs}, not to be read as the rack
+     *         (gb200-nvl72) is named so: {@code 1 tray of a 72-GPU NVLink domain, 4 GPUs}, not to be read as the rack;
+     *         trays of several domains: {@code 36 trays in 2 NVLink domains of 72 GPUs, 144 GPUs}
      */
     public String sizeText(Topology topo) {
         int hosts = topo.hostCount();
         ClusterSpec s = resolved == null ? null : resolved.spec();
         int perDomain = s == null ? 1 : s.hostType().hostsPerNvlinkDomain();
-        String what = perDomain > 1 ? (hosts == 1 ? " tray" : " trays") + " of a " + perDomain
-                * s.hostType().gpusPerHost() + "-GPU NVLink domain, " : hosts == 1 ? " host, " : " hosts, ";
+        int domains = perDomain > 1 ? (hosts + perDomain - 1) / perDomain : 1;
+        String what = perDomain > 1 ? (hosts == 1 ? " tray" : " trays") + (domains > 1 ? " in " + domains
+                + " NVLink domains of " : " of a ") + perDomain * s.hostType().gpusPerHost()
+                + (domains > 1 ? " GPUs, " : "-GPU NVLink domain, ") : hosts == 1 ? " host, " : " hosts, ";
         return hosts + what + topo.gpus().size() + " GPUs";
     }
 

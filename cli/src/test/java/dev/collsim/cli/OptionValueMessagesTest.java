@@ -64,6 +64,9 @@ class OptionValueMessagesTest {
         assertTrue(r.out().contains("Cluster: gb200-nvl72 (1 tray of a 72-GPU NVLink domain, 4 GPUs); "), r.out());
         CliRun h = CliRun.run("predict", "-c", "dgx-h100x2", "allreduce", "-b", "1M", "-e", "1M");
         assertTrue(h.out().contains("Cluster: dgx-h100x2 (2 hosts, 16 GPUs); "), h.out());
+        // two racks: 2 x 18 trays of 4 GPUs (ClusterLoader: N counts racks for a tray type of a rack-scale domain)
+        CliRun two = CliRun.run("predict", "-c", "gb200-nvl72x2", "allreduce", "-b", "1M", "-e", "1M");
+        assertTrue(two.out().contains("(36 trays in 2 NVLink domains of 72 GPUs, 144 GPUs)"), two.out());
     }
 
     @Test

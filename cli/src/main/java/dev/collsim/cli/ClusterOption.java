@@ -107,6 +107,10 @@ public final class ClusterOption {
             resolved = withNetwork(s);
             if (mixee != null) {
                 s.topology().warnings().forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
+                if (network != null && s.topology().hostCount() < 2) {
+                    mixee.commandLine().getErr().println("collsim: warning: --network " + network + " changes nothing"
+                            + " on one host (no traffic leaves it); give a cluster of several hosts, e.g. -c NAMEx2");
+                }
                 mixee.commandLine().getErr().flush();
             }
         }

@@ -69,6 +69,18 @@ class OptionValueMessagesTest {
         assertTrue(two.out().contains("(36 trays in 2 NVLink domains of 72 GPUs, 144 GPUs)"), two.out());
     }
 
+    /** --network on one host is accepted but cannot act (no traffic leaves the host): one warning line says so. */
+    @Test
+    void aNetworkOnOneHostIsAWarning() {
+        CliRun one = CliRun.run("predict", "-c", "dgx-h100", "--network", "roce", "allreduce", "-b", "1M", "-e", "1M");
+        assertEquals(0, one.code(), one.err());
+        assertTrue(one.err().contains("--network roce changes nothing on one host"), one.err());
+        CliRun two = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "roce", "allreduce", "-b", "1M", "-e",
+                "1M");
+        assertEquals(0, two.code(), two.err());
+        assertTrue(!two.err().contains("changes nothing"), two.err());
+    }
+
     @Test
     void aProfileOfAnotherClassIsAppliedWithOneWarningLine() {
         String blackwell = "../configs/calibration/auto/blackwell-1host-nvltray.yaml";

@@ -111,7 +111,7 @@ public final class ReportRunner {
                     base = v;
                 }
                 variantRows.add(new ReportData.VariantRow(v.name(), v.topology().name(), v.topology().hostCount(),
-                        v.topology().gpus().size(), vs.edits().isEmpty() ? "-" : vs.edits().describe(),
+                        v.topology().gpus().size(), VariantChanges.text(vs, v, base),
                         vs.ncclSettings().label(),
                         resolver.calibrationLabel(vs), vs.backend().label()));
                 submitVariant(spec, v, base, tasks, step);

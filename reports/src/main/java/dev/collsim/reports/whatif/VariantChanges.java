@@ -1,0 +1,34 @@
+package dev.collsim.reports.whatif;
+
+import dev.collsim.reports.spec.VariantSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The "changes from the base" cell of a variant: its edits in words, and the network between hosts when it changed
+ * without a {@code network} key (another host type brings its own class, e.g. EFA for p5.48xlarge), so no change of
+ * transport goes unsaid. Stateless.
+ */
+final class VariantChanges {
+
+    private VariantChanges() {
+    }
+
+    /**
+     * @param spec the variant as written
+     * @param v    the variant resolved
+     * @param base the base resolved (null or {@code v} itself for the base)
+     * @return the cell text; {@code -} for no change
+     */
+    static String text(VariantSpec spec, ResolvedVariant v, ResolvedVariant base) {
+        List<String> parts = new ArrayList<>();
+        if (!spec.edits().isEmpty()) {
+            parts.add(spec.edits().describe());
+        }
+        if (base != null && base != v && spec.edits().network() == null && v.topology().hostCount() > 1
+                && v.topology().networkClass() != base.topology().networkClass()) {
+            parts.add("over " + v.topology().networkClass().label() + " (the host type's network)");
+        }
+        return parts.isEmpty() ? "-" : String.join(", ", parts);
+    }
+}

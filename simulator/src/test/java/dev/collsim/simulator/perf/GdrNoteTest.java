@@ -34,12 +34,11 @@ class GdrNoteTest {
     void noteOnlyWithASettingOnSeveralNodesAndItsClaimsHold() {
         Topology two = ClusterLoader.load("dgx-h100x2");
         NcclSettings loc = NcclSettings.parse(Map.of("NCCL_NET_GDR_LEVEL", "LOC"));
-        String note = P.prepare(two, two.gpus(), loc).networkNote(PerformanceParameters.DEFAULTS).orElseThrow();
+        String note = NetworkNotes.of(two, loc).orElseThrow();
         assertTrue(note.contains("Tree and NVLSTree times"), note);
-        assertTrue(P.prepare(two, two.gpus(), NcclSettings.DEFAULTS).networkNote(PerformanceParameters.DEFAULTS)
-                .isEmpty());
+        assertTrue(NetworkNotes.of(two, NcclSettings.DEFAULTS).isEmpty());
         Topology one = ClusterLoader.load("dgx-h100");
-        assertTrue(P.prepare(one, one.gpus(), loc).networkNote(PerformanceParameters.DEFAULTS).isEmpty());
+        assertTrue(NetworkNotes.of(one, loc).isEmpty());
         NcclSettings ring = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring"));
         NcclSettings ringLoc = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_NET_GDR_LEVEL", "LOC"));
         assertTrue(busBw(two, ringLoc) < 0.6 * busBw(two, ring), busBw(two, ringLoc) + " vs " + busBw(two, ring));

@@ -169,18 +169,15 @@ class SocketStreamsTest {
     void theNetworkNoteNamesTheStreamsOrThatTheSettingsDoNothing() {
         Topology ib = ClusterLoader.load("pcie-8x-l40sx2");
         Topology sock = ib.withNetworkClass(NetworkClass.SOCKET);
-        NcclPredictor p = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
-        String one = p.prepare(sock, sock.gpus(), NcclSettings.DEFAULTS).networkNote(PerformanceParameters.DEFAULTS)
-                .orElseThrow();
+        String one = NetworkNotes.of(sock, NcclSettings.DEFAULTS).orElseThrow();
         assertTrue(one.contains("1 TCP stream(s) per connection (0 helper thread(s), 0 data socket(s)"), one);
         NcclSettings eight = env("NCCL_SOCKET_NTHREADS", "4", "NCCL_NSOCKS_PERTHREAD", "2");
-        String many = p.prepare(sock, sock.gpus(), eight).networkNote(PerformanceParameters.DEFAULTS).orElseThrow();
+        String many = NetworkNotes.of(sock, eight).orElseThrow();
         assertTrue(many.contains("8 TCP stream(s) per connection (4 helper thread(s), 8 data socket(s)"), many);
-        String onIb = p.prepare(ib, ib.gpus(), eight).networkNote(PerformanceParameters.DEFAULTS).orElseThrow();
+        String onIb = NetworkNotes.of(ib, eight).orElseThrow();
         assertTrue(onIb.contains("change nothing"), onIb);
-        assertTrue(p.prepare(ib, ib.gpus(), NcclSettings.DEFAULTS).networkNote(PerformanceParameters.DEFAULTS)
-                .isEmpty());
+        assertTrue(NetworkNotes.of(ib, NcclSettings.DEFAULTS).isEmpty());
         Topology oneHost = ClusterLoader.load("pcie-8x-l40s");
-        assertTrue(p.prepare(oneHost, oneHost.gpus(), eight).networkNote(PerformanceParameters.DEFAULTS).isEmpty());
+        assertTrue(NetworkNotes.of(oneHost, eight).isEmpty());
     }
 }

@@ -22,7 +22,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 + " uncalibrated and calibrated.",
             "Compares every dataset with the default model and with a calibration fitted on the other datasets of its hardware class (leave-one-out; runs diagnose "
                 + "finds a PROBLEM in are never used for fitting), and print one markdown table of the median "
-                + "error of time at sizes of 1 MiB and more. The calibration is calibrate's (without --fit): "
+                + "error of time at sizes of 1 MiB and more (its last two columns: the points below 1 MiB and their "
+                + "uncalibrated median error, with the signed median in brackets, + where the model is slow). The calibration is calibrate's (without --fit): "
                 + "every parameter, then its fallback sets, each judged by its acceptance rules; the table shows "
                 + "the accepted set and why the others were refused.",
             "Then the shipped-profile table (as 'calibrate --profiles' writes INDEX.md): per cluster class the bare "

@@ -17,10 +17,12 @@ import java.util.Optional;
  * @param note          why a column is empty, or what the calibration used
  * @param pointsSmall   points below 1 MiB (the latency and mid-size regime)
  * @param uncalibratedSmall median APE of time below 1 MiB with the default parameters, percent (NaN: none)
+ * @param signedSmall   median signed error of time below 1 MiB with the default parameters, percent: positive where
+ *                      the model predicts the call slower than measured, negative where faster (NaN: none)
  */
 public record AccuracyRow(Dataset dataset, String hardwareClass, int points1MiB, double uncalibrated,
         double calibrated, Optional<FitLadder.Outcome> fit, String note, int pointsSmall,
-        double uncalibratedSmall) {
+        double uncalibratedSmall, double signedSmall) {
 
     /** @return true for single-host NVLink datasets (the accuracy target's set) */
     public boolean targetSet() {

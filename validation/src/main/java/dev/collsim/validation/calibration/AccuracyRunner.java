@@ -73,7 +73,7 @@ public final class AccuracyRunner {
                 DatasetComparison dc = defaults.compare(d, Optional.empty());
                 if (!dc.reason().isEmpty() && !d.points().isEmpty()) {
                     rows.add(new AccuracyRow(d, "-", count(d), Double.NaN, Double.NaN, Optional.empty(),
-                            dc.reason(), 0, Double.NaN));
+                            dc.reason(), 0, Double.NaN, Double.NaN));
                 }
                 continue;
             }
@@ -98,7 +98,7 @@ public final class AccuracyRunner {
                 cal = o.accepted().map(c -> median(s, c.parameters(), true)).orElse(uncal);
             }
             rows.add(new AccuracyRow(d, classes.get(d), count(d), uncal, cal, fit, note, countSmall(s),
-                    median(s, base, false)));
+                    median(s, base, false), signedMedian(s, base)));
         }
         return rows;
     }
@@ -173,6 +173,20 @@ public final class AccuracyRunner {
         for (int i = 0; i < s.calls().size(); i++) {
             if ((s.sizes()[i] >= ONE_MIB) == large) {
                 st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
+            }
+        }
+        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+    }
+
+    /**
+     * @return median signed error of time below 1 MiB, percent ((predicted - measured) / measured: positive where the
+     *         model is slow), NaN when the series has no such size
+     */
+    private static double signedMedian(Series s, PerformanceParameters p) {
+        DescriptiveStatistics st = new DescriptiveStatistics();
+        for (int i = 0; i < s.calls().size(); i++) {
+            if (s.sizes()[i] < ONE_MIB) {
+                st.addValue((s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }
         return st.getN() == 0 ? Double.NaN : st.getPercentile(50);

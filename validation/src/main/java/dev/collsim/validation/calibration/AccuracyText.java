@@ -36,8 +36,8 @@ public final class AccuracyText {
     public static String render(List<AccuracyRow> rows, List<String> withoutRow) {
         StringBuilder sb = new StringBuilder();
         sb.append("| dataset | hardware class | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % "
-                + "| fitted (LOO) | refused fits | note |\n");
-        sb.append("|---|---|---:|---:|---:|---|---|---|\n");
+                + "| fitted (LOO) | refused fits | note | pts < 1 MiB | uncalibrated < 1 MiB median % (signed) |\n");
+        sb.append("|---|---|---:|---:|---:|---|---|---|---:|---:|\n");
         int target = 0;
         int unc10 = 0;
         int cal5 = 0;
@@ -45,10 +45,10 @@ public final class AccuracyText {
         int refused = 0;
         int none = 0;
         for (AccuracyRow r : rows) {
-            sb.append(String.format(Locale.ROOT, "| %s:%d %s | %s | %d | %s | %s | %s | %s | %s |%n",
+            sb.append(String.format(Locale.ROOT, "| %s:%d %s | %s | %d | %s | %s | %s | %s | %s | %d | %s |%n",
                     r.dataset().file(), r.dataset().line(), shorten(r.dataset().label()), r.hardwareClass(),
                     r.points1MiB(), num(r.uncalibrated()), num(r.calibrated()) + (r.refused() ? " " + REFUSED_MARK
-                    : ""), fitted(r), refusedFits(r), r.note().replace("|", "/")));
+                    : ""), fitted(r), refusedFits(r), r.note().replace("|", "/"), r.pointsSmall(), small(r)));
             if (r.targetSet() && !Double.isNaN(r.uncalibrated()) && r.points1MiB() > 0) {
                 target++;
                 unc10 += r.uncalibrated() <= 10 ? 1 : 0;
@@ -103,6 +103,15 @@ public final class AccuracyText {
     private static String shorten(String s) {
         String t = s.replace("|", "/");
         return t.length() > 40 ? "(" + t.substring(0, 40) + "...)" : "(" + t + ")";
+    }
+
+    /**
+     * @return the median error below 1 MiB with its signed median in brackets ({@code 27.2 (-27.2)}: the model is
+     *         fast there), or "-" without such points
+     */
+    static String small(AccuracyRow r) {
+        return Double.isNaN(r.uncalibratedSmall()) ? "-" : num(r.uncalibratedSmall()) + " ("
+                + String.format(Locale.ROOT, "%+.1f", r.signedSmall()) + ")";
     }
 
     private static String num(double v) {

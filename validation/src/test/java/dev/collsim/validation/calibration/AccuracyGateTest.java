@@ -89,6 +89,6 @@ class AccuracyGateTest {
 
     private static AccuracyRow row(Dataset d, double large, double small) {
         return new AccuracyRow(d, "all_reduce / A100 SXM / 1 host", 5, large, Double.NaN,
-                Optional.empty(), "", Double.isNaN(small) ? 0 : 4, small);
+                Optional.empty(), "", Double.isNaN(small) ? 0 : 4, small, small);
     }
 }

@@ -51,6 +51,9 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      * lowest at 4.40 us, and leaving one file out gives 4.40-4.85 (4.85 without the GB200 file or the 8x H100
      * file). 4.7 lies in that range and is kept: the three files that constrain it disagree by host CPU (Xeon
      * 8480C at most 3.2, Grace at most 4.05, EPYC 7V12 5.2-6.0 us per GPU), a spread ten times the refit's move.
+     * No public source gives the launch cost per CPU (searched: NVIDIA's CUDA and NCCL documents, the NCCL issues;
+     * none gives a per-processor figure), and each CPU is seen in one file only, so a per-CPU value would be a
+     * constant fitted to one file: not made.
      */
     public static final double HOST_PER_GPU_US = 4.7;
 

@@ -65,13 +65,13 @@ import java.util.Objects;
  *       (8589934592 B) where the per-channel limit binds: NCCL_MAX_NCHANNELS=2 41.72 GB/s / 2 = 20.86,
  *       NCCL_MAX_NCHANNELS=4 82.21 / 4 = 20.55, mean (20.86 + 20.55) / 2 = 20.7 GB/s (NCCL's 38.7 predicted
  *       77.3/154.6 GB/s there, 46-49% too fast). Blackwell takes the Hopper figure, not NCCL's Tree cap 70 (which
- *       bound nothing): a channel is one CTA running the same Simple copy loop (NCCL_MAX_NTHREADS 640 threads, NCCL
- *       2.27.3 and 2.30.7 {@code src/include/device.h}), whose rate is set by the bytes its threads keep in flight
- *       over the memory round trip, not by the link, and the SMs run at about the H200's clock (boost B200 1.98 GHz,
- *       GB200 2.11 GHz: hmc-tech.com/gpus/nvidia-b200-vs-nvidia-gb200, a third-party listing; H200 1980 MHz measured,
- *       {@code data/device/h200-nvidia-smi-clocks.txt}). The Blackwell NVLink plateaus on NCCL's 32 runtime
- *       channels agree with 32 x 20.7 = 662.4 GB/s busbw, where NCCL's NVLink figure x 0.98 gives 707: GB200 tray
- *       Ring AllReduce 663.3 (OCI, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt line 25) and
+ *       bound nothing): a channel is one CTA (at most NCCL_MAX_NTHREADS = 640 threads, NCCL 2.27.3 and 2.30.7
+ *       {@code src/include/device.h}) running the same Simple copy loop, whose rate is set by the bytes its threads
+ *       keep in flight over the memory round trip, not by the link, and the SMs run at about the H200's clock (boost
+ *       B200 1.98 GHz, GB200 2.11 GHz: hmc-tech.com/gpus/nvidia-b200-vs-nvidia-gb200, a third-party listing; H200
+ *       1980 MHz measured, {@code data/device/h200-nvidia-smi-clocks.txt}). The Blackwell NVLink plateaus on NCCL's
+ *       32 runtime channels agree with 32 x 20.7 = 662.4 GB/s busbw, where NCCL's NVLink figure x 0.98 gives 707:
+ *       GB200 tray Ring AllReduce 663.3 (OCI, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt line 25) and
  *       679.6 (Azure, A-allreduce-4xGB200-azure-ndgb200v6-ring-nccl2.25-busbw-table.txt), GB200 AllToAll 662.3 on 8
  *       ranks (OCI line 65) and 667.3 on 4 ranks in place (line 56; out of place 615.3 carries the self copy NCCL
  *       skips in place, NCCL 2.27.3 {@code enqueue.cc scheduleP2pTasksToPlan}); 8x B300 Ring 695 (NVIDIA/nccl#2140,

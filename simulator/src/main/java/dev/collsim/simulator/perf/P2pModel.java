@@ -37,6 +37,12 @@ import dev.collsim.topology.PathType;
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
  *       {@link NetClassProfile#bwFraction}.</li>
  * </ul>
+ * Not charged: an AllToAll rank's chunk to itself. NCCL skips it in place and out of place copies it in the same p2p
+ * batch as the peers' sends, on its own warps of each channel (NCCL 2.27.3 and 2.30.7 {@code src/enqueue.cc}
+ * {@code scheduleP2pTasksToPlan}, {@code src/device/sendrecv.h} {@code isCopy}). Measured out of place against in
+ * place at 8 GiB: 7.8 % slower on 2x H200 {@code -g 2} (12697.1 / 11781.0 us, {@code data/device/h200x2-2026-11-29/
+ * collsim-alltoall.txt}), 8.5 % on 4 GB200 {@code -g 4} (10470 / 9654.2 us, OCI file line 56), but 0.1 % on 8 and 64
+ * GB200 ranks of one process each (lines 64 and 74): no one cost of the copy explains both, so none is charged.
  */
 public final class P2pModel {
 

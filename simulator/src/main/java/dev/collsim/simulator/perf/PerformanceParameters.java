@@ -58,13 +58,24 @@ import java.util.Objects;
  *       This is what makes NCCL_MAX_CTAS and the per-call channel reduction matter. It applies to Ring, Tree,
  *       CollNet and PAT (and point-to-point) channels, not to NVLS/NVLSTree; on several nodes collsim raises it to
  *       NCCL's own bus bandwidth over the default runtime channel count where that is higher (4x8 H100 measured
- *       22.9 GB/s per channel; {@link PerformanceModel}). Simple, Volta/Ampere/Blackwell: NCCL's
- *       own per-channel Tree caps for one host (26.5, 24.0, 70.0; NCCL 2.30.7 {@code tuning.cc}); Hopper: 20.7,
+ *       22.9 GB/s per channel; {@link PerformanceModel}). Simple, Volta/Ampere: NCCL's own per-channel Tree
+ *       caps for one host (26.5, 24.0; NCCL 2.30.7 {@code tuning.cc}); Hopper and Blackwell: 20.7,
  *       measured on 2x H200 (NV18, NCCL 2.28.3, NCCL_NVLS_ENABLE=0, AllReduce Ring/Simple) in
  *       {@code data/device/h200x2-2026-11-29/collsim-sweep-NCCL_MAX_NCHANNELS.txt}, out-of-place busbw at 8 GiB
  *       (8589934592 B) where the per-channel limit binds: NCCL_MAX_NCHANNELS=2 41.72 GB/s / 2 = 20.86,
  *       NCCL_MAX_NCHANNELS=4 82.21 / 4 = 20.55, mean (20.86 + 20.55) / 2 = 20.7 GB/s (NCCL's 38.7 predicted
- *       77.3/154.6 GB/s there, 46-49% too fast). LL128 NCCL's Ring/LL128 caps (20, 20, 36.7, 40), LL half of
+ *       77.3/154.6 GB/s there, 46-49% too fast). Blackwell takes the Hopper figure, not NCCL's Tree cap 70 (which
+ *       bound nothing): a channel is one CTA (at most NCCL_MAX_NTHREADS = 640 threads, NCCL 2.27.3 and 2.30.7
+ *       {@code src/include/device.h}) running the same Simple copy loop, whose rate is set by the bytes its threads
+ *       keep in flight over the memory round trip, not by the link, and the SMs run at about the H200's clock (boost
+ *       B200 1.98 GHz, GB200 2.11 GHz: hmc-tech.com/gpus/nvidia-b200-vs-nvidia-gb200, a third-party listing; H200
+ *       1980 MHz measured, {@code data/device/h200-nvidia-smi-clocks.txt}). The Blackwell NVLink plateaus on NCCL's
+ *       32 runtime channels agree with 32 x 20.7 = 662.4 GB/s busbw, where NCCL's NVLink figure x 0.98 gives 707:
+ *       GB200 tray Ring AllReduce 663.3 (OCI, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt line 25) and
+ *       679.6 (Azure, A-allreduce-4xGB200-azure-ndgb200v6-ring-nccl2.25-busbw-table.txt), GB200 AllToAll 662.3 on 8
+ *       ranks (OCI line 65) and 667.3 on 4 ranks in place (line 56; out of place 615.3 carries the self copy NCCL
+ *       skips in place, NCCL 2.27.3 {@code enqueue.cc scheduleP2pTasksToPlan}); 8x B300 Ring 695 (NVIDIA/nccl#2140,
+ *       channels not stated) is 4.9 % above. LL128 NCCL's Ring/LL128 caps (20, 20, 36.7, 40), LL half of
  *       NCCL's Tree caps (13.25, 12.0, 19.35, 35.0) (NCCL 2.30.7 {@code tuning.cc} per-channel tables, reused
  *       here as CTA limits: a collsim assumption to be calibrated; no LL/LL128 channel sweep measured yet).</li>
  *   <li>{@code pipelineFillChunks} 1.0: pipeline fill charged as this many chunk transfers at the per-channel
@@ -188,7 +199,7 @@ public record PerformanceParameters(
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(1.0, 1.0, 1.0, 0.96, 0.98,
-            List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 70.0),
+            List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 20.7),
             1.0, 8.4, 2100.0, 10.0, List.of(29.93, 29.93, 31.2, 37.31), List.of(1.0, 1.0, 1.071, 1.0),
             NetClassDefaults.PROFILES, List.of(3.2, 3.2, 3.2, 0.0), 1.0, 1.0, 1.0);
 

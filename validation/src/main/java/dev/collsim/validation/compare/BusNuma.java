@@ -39,15 +39,19 @@ final class BusNuma {
     /** First bus number of the second socket's half of segment 0 (256 / 2). */
     static final int SPLIT_BUS = 0x80;
 
-    private static final Pattern TWO = Pattern.compile(
-            "\\b(2|two|dual)[ -](cpu[ -])?(sockets?|numa[ -](nodes?|domains?))\\b|\\bdual[ -]socket\\b");
+    static final Pattern TWO = Pattern.compile(
+            "\\b(2|two|dual)[ -](cpu[ -])?(sockets?|numa[ -](nodes?|domains?))\\b|\\bdual[ -]socket\\b"
+            + "|\\b(2 ?x|dual) (intel |amd )?(xeon|epyc)\\b");
     private static final Pattern BUS = Pattern.compile("^(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}):[0-9a-fA-F]{2}"
             + "(?:\\.[0-7])?$|^0x([0-9a-fA-F]{1,2})$");
 
     private BusNuma() {
     }
 
-    /** @return true when the header's hardware or interconnect line says two CPU sockets or two NUMA nodes */
+    /**
+     * @return true when the header's hardware or interconnect line says two CPU sockets or two NUMA nodes ({@code 2
+     *     sockets}, {@code dual-socket}, {@code 2 NUMA nodes}, {@code 2x Xeon}, {@code dual EPYC})
+     */
     static boolean twoNodes(Dataset d) {
         String text = (d.header().text("hardware") + " " + d.header().text("interconnect")).toLowerCase(Locale.ROOT);
         return TWO.matcher(text).find();
@@ -120,13 +124,13 @@ final class BusNuma {
     }
 
     private static String text(List<RankInfo> lines, int[] node) {
-        StringBuilder s = new StringBuilder("ranks placed by PCI bus (the header says 2 sockets/NUMA nodes; buses"
-                + " 00-7f on NUMA node 0, 80-ff on node 1, a 2-socket BIOS's even split):");
+        StringBuilder s = new StringBuilder("ranks placed by PCI bus (the header says 2 sockets or NUMA nodes; buses"
+                + " 00-7f on CPU 0, 80-ff on CPU 1, a 2-socket BIOS's even split):");
         for (RankInfo r : lines) {
-            s.append(' ').append("rank ").append(r.rank()).append(" [").append(r.busId()).append("] node ")
+            s.append(' ').append("rank ").append(r.rank()).append(" [").append(r.busId()).append("] CPU ")
                     .append(node[r.rank()]).append(',');
         }
         s.setLength(s.length() - 1);
-        return s.append("; GPUs on 2 NUMA nodes are a SYS pair to NCCL").toString();
+        return s.append("; GPUs on 2 CPU nodes are a SYS pair to NCCL").toString();
     }
 }

@@ -10,8 +10,11 @@ import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Ranks placed on NUMA nodes by the PCI bus of nccl-tests' rank lines, when the header says two of them. */
 class BusNumaTest {
@@ -28,6 +31,19 @@ class BusNumaTest {
         assertEquals(OptionalInt.empty(), BusNuma.bus("NVIDIA"));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"2 NUMA nodes", "dual-socket server", "two sockets", "2x Xeon Platinum 8462Y+",
+        "dual AMD EPYC 9654", "2 CPU sockets"})
+    void headersThatSayTwoNodes(String text) {
+        assertTrue(BusNuma.TWO.matcher(text.toLowerCase(Locale.ROOT)).find(), text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1x AMD EPYC 9654", "both CPU sockets", "2x NVIDIA L40S", "NUMA node 0", "4 sockets"})
+    void headersThatDoNot(String text) {
+        assertFalse(BusNuma.TWO.matcher(text.toLowerCase(Locale.ROOT)).find(), text);
+    }
+
     /**
      * L40S file, runs 2-6 (lines 45-46: [0000:4a:00], [0000:ca:00]); the header states 2 NUMA nodes. Bus 0x4a is below
      * 0x80 (node 0), 0xca above (node 1). The catalog host pcie-8x-l40s puts switches 0, 1 (GPUs 0-3) on CPU 0 and
@@ -42,8 +58,8 @@ class BusNumaTest {
         List<Gpu> r = g.ranks();
         assertEquals(List.of(0, 4), List.of(r.get(0).index(), r.get(1).index()));
         assertEquals(PathType.SYS, PathFinder.of(g.topology()).path(r.get(0), r.get(1)).type());
-        assertTrue(g.assumptions().stream().anyMatch(a -> a.contains("rank 0 [0000:4a:00] node 0, rank 1 [0000:ca:00]"
-                + " node 1")), g.assumptions().toString());
+        assertTrue(g.assumptions().stream().anyMatch(a -> a.contains("rank 0 [0000:4a:00] CPU 0, rank 1 [0000:ca:00]"
+                + " CPU 1")), g.assumptions().toString());
     }
 
     /** Run 1 ran on another node (oat-02) with buses 61 and e1: the same split. */

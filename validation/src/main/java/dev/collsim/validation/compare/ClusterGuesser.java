@@ -87,8 +87,8 @@ public final class ClusterGuesser {
         int built = HeaderRacks.builtHost(hosts - 1, perDomain, type.hostsPerNvlinkDomain()) + 1;
         Topology topo = network(d, LogNics.apply(d, type, built, assumptions)
                 .orElseGet(() -> HeaderNics.apply(d, type, built, assumptions)), type, assumptions);
-        List<Gpu> ranks = ranks(topo, hosts, perHost, d.nRanks(),
-                h -> HeaderRacks.builtHost(h, perDomain, type.hostsPerNvlinkDomain()));
+        List<Gpu> ranks = BusNuma.place(d, topo, assumptions).orElseGet(() -> ranks(topo, hosts, perHost, d.nRanks(),
+                h -> HeaderRacks.builtHost(h, perDomain, type.hostsPerNvlinkDomain())));
         assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
                 + d.gpuModel() + "'")
                 + (hosts > 1 && apart.isEmpty() ? "; hosts joined as -c " + type.name() + "x" + built + " joins them (a"

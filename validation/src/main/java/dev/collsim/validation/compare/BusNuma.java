@@ -1,0 +1,136 @@
+package dev.collsim.validation.compare;
+
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.paths.PathFinder;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.RankInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The NUMA node of each rank's GPU on a one-host run whose header says the host has two CPU sockets or two NUMA
+ * nodes, read from the PCI bus of nccl-tests' rank lines ({@code #  Rank 0 Group 0 Pid ... device 0 [0000:4a:00]
+ * NVIDIA L40S}: domain, bus, device of {@code cudaDeviceProp.pciDomainID/pciBusID/pciDeviceID}).
+ *
+ * <p>The assumption: a two-socket x86 BIOS gives each socket half of PCI segment 0's 256 bus numbers, socket 0
+ * buses {@code 0x00-0x7f} and socket 1 {@code 0x80-0xff} (the even split of the MMCONFIG bus range; two NUMA nodes of
+ * one socket split it the same way on the host this rule was checked on, the L40S FarmShare node whose
+ * {@code nvidia-smi topo -m} puts buses 4a, 61 on NUMA node 0 and ca, e1 on node 1). Bus numbers alone prove
+ * nothing (one AMD socket also spans {@code 0x00-0xff}), so the rule needs the header's two sockets or NUMA nodes.
+ *
+ * <p>Why it matters: NCCL makes one CPU node per NUMA node (NCCL 2.30.7 {@code src/graph/xml.cc}: every PCI device's
+ * {@code numa_node} picks its {@code <cpu numaid>} parent; {@code src/graph/topo.cc ncclTopoConnectCpus} joins the
+ * CPU nodes by SYS links), so two GPUs on two NUMA nodes are a SYS pair, with NCCL's inter-CPU bandwidth and its
+ * P2P level rule ({@code src/graph/paths.cc ncclTopoCheckP2p}), whatever the catalog host's first two GPUs share.
+ */
+final class BusNuma {
+
+    /** First bus number of the second socket's half of segment 0 (256 / 2). */
+    static final int SPLIT_BUS = 0x80;
+
+    static final Pattern TWO = Pattern.compile(
+            "\\b(2|two|dual)[ -](cpu[ -])?(sockets?|numa[ -](nodes?|domains?))\\b|\\bdual[ -]socket\\b"
+            + "|\\b(2 ?x|dual) (intel |amd )?(xeon|epyc)\\b");
+    private static final Pattern BUS = Pattern.compile("^(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}):[0-9a-fA-F]{2}"
+            + "(?:\\.[0-7])?$|^0x([0-9a-fA-F]{1,2})$");
+
+    private BusNuma() {
+    }
+
+    /**
+     * @return true when the header's hardware or interconnect line says two CPU sockets or two NUMA nodes ({@code 2
+     *     sockets}, {@code dual-socket}, {@code 2 NUMA nodes}, {@code 2x Xeon}, {@code dual EPYC})
+     */
+    static boolean twoNodes(Dataset d) {
+        String text = (d.header().text("hardware") + " " + d.header().text("interconnect")).toLowerCase(Locale.ROOT);
+        return TWO.matcher(text).find();
+    }
+
+    /**
+     * @param busId the id inside the brackets of a rank line ({@code 0000:4a:00} or {@code 0x4a})
+     * @return the PCI bus number, empty when the id is not in either form or not in PCI segment 0
+     */
+    static OptionalInt bus(String busId) {
+        Matcher m = BUS.matcher(busId == null ? "" : busId.trim());
+        if (!m.matches()) {
+            return OptionalInt.empty();
+        }
+        if (m.group(3) != null) {
+            return OptionalInt.of(Integer.parseInt(m.group(3), 16));
+        }
+        if (m.group(1) != null && Integer.parseInt(m.group(1), 16) != 0) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(Integer.parseInt(m.group(2), 16));
+    }
+
+    /**
+     * The ranks' GPUs on host 0 of {@code topo}, each on the NUMA node its bus says (the first unused GPU local to
+     * that node), with one assumption line; empty unless the run is on one host, the header says two sockets or NUMA
+     * nodes, every rank line gives a bus of segment 0, the ranks' buses fall on both halves, and host 0 has exactly
+     * two CPU nodes with enough GPUs local to each.
+     */
+    static Optional<List<Gpu>> place(Dataset d, Topology topo, List<String> assumptions) {
+        List<RankInfo> lines = d.ranks();
+        if (topo.hostCount() != 1 || lines.size() != d.nRanks() || d.nRanks() < 2 || !twoNodes(d)) {
+            return Optional.empty();
+        }
+        int[] node = new int[lines.size()];
+        for (RankInfo r : lines) {
+            OptionalInt b = bus(r.busId());
+            if (b.isEmpty() || r.rank() < 0 || r.rank() >= node.length) {
+                return Optional.empty();
+            }
+            node[r.rank()] = b.getAsInt() >= SPLIT_BUS ? 1 : 0;
+        }
+        if (Arrays.stream(node).distinct().count() < 2) {
+            return Optional.empty();
+        }
+        List<Cpu> cpus = new ArrayList<>(topo.devices(Cpu.class));
+        if (cpus.size() != 2) {
+            return Optional.empty();
+        }
+        cpus.sort(Comparator.comparingInt(Cpu::numaId));
+        PathFinder paths = PathFinder.of(topo);
+        List<Gpu> placed = new ArrayList<>();
+        Set<Gpu> used = new HashSet<>();
+        for (int r = 0; r < node.length; r++) {
+            Cpu want = cpus.get(node[r]);
+            Optional<Gpu> g = topo.gpusOf(0).stream().filter(x -> !used.contains(x))
+                    .filter(x -> local(paths, x, cpus) == want).findFirst();
+            if (g.isEmpty()) {
+                return Optional.empty();
+            }
+            used.add(g.get());
+            placed.add(g.get());
+        }
+        assumptions.add(text(lines, node));
+        return Optional.of(placed);
+    }
+
+    private static Cpu local(PathFinder paths, Gpu g, List<Cpu> cpus) {
+        return cpus.stream().min(Comparator.comparingInt(c -> paths.path(g, c).hopCount())).orElseThrow();
+    }
+
+    private static String text(List<RankInfo> lines, int[] node) {
+        StringBuilder s = new StringBuilder("ranks placed by PCI bus (the header says 2 sockets or NUMA nodes; buses"
+                + " 00-7f on CPU 0, 80-ff on CPU 1, a 2-socket BIOS's even split):");
+        for (RankInfo r : lines) {
+            s.append(' ').append("rank ").append(r.rank()).append(" [").append(r.busId()).append("] CPU ")
+                    .append(node[r.rank()]).append(',');
+        }
+        s.setLength(s.length() - 1);
+        return s.append("; GPUs on 2 CPU nodes are a SYS pair to NCCL").toString();
+    }
+}

@@ -26,8 +26,8 @@ import java.util.Optional;
  *       246-320 us floor from 1 KiB to 128 KiB with 1 MiB slower than 4 MiB, which no per-hop cost explains.</li>
  *   <li><b>EFA</b> (10 us, 0 us, 1.0): the InfiniBand figures. The one public EFA run (2x8 H100 p5, NCCL 2.18,
  *       A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt) has no row below 64 MiB, so no hop latency can be
- *       read from it; at 2 GiB it is within 2.1 % of the InfiniBand prediction on the same 400 GB/s per node (32x
- *       100 Gb/s), so no derating. The plugin reports a NIC latency of 75 us on p4d and p5 (35 us on p5en and
+ *       read from it; at 2 GiB it is within 0.1 % of the prediction on the same 400 GB/s per node (32x 100 Gb/s),
+ *       so no derating. The plugin reports a NIC latency of 75 us on p4d and p5 (35 us on p5en and
  *       p6), which NCCL adds to its inter-node latency, twice for Simple: modelled as NCCL does it
  *       ({@code simulator.channel.NetPluginLatency}); its 64 MiB-1 GiB rows are still 1.3-1.9x slower than
  *       predicted, which a step cost cannot explain (it would need about 500 us per send); left open. Not modelled,

@@ -102,6 +102,15 @@ public enum NetworkClass {
     }
 
     /**
+     * @param text free text (null allowed)
+     * @return true when it names HPE Slingshot (Slingshot, CXI or Cassini NICs), which {@link #detect} answers with no
+     *         class (the caller keeps InfiniBand's figures)
+     */
+    public static boolean namesSlingshot(String text) {
+        return text != null && SLINGSHOT.matcher(text).find();
+    }
+
+    /**
      * As {@link #detect(String)}, optionally never answering {@link #SOCKET} (for a run known to use the IB verbs
      * network, described in a text that also names another run's sockets).
      *

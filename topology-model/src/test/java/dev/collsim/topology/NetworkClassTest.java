@@ -1,8 +1,10 @@
 package dev.collsim.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.Optional;
@@ -35,6 +37,10 @@ class NetworkClassTest {
         // A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt: libfabric + aws-ofi-nccl like EFA, but not EFA
         assertEquals(Optional.empty(), NetworkClass.detect("HPE Slingshot-11 (CXI, libfabric + aws-ofi-nccl plugin),"
                 + " 200 Gb/s per NIC"));
+        assertTrue(NetworkClass.namesSlingshot("inter-node HPE Slingshot-200 (Cassini-2 NICs)"));
+        assertTrue(NetworkClass.namesSlingshot("libfabric cxi provider"));
+        assertFalse(NetworkClass.namesSlingshot("AWS EFA via aws-ofi-nccl"));
+        assertFalse(NetworkClass.namesSlingshot(null));
     }
 
     @Test

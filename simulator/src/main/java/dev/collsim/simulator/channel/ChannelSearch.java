@@ -111,10 +111,12 @@ public final class ChannelSearch {
             }));
         }
         NodeResult agreed = agree(results);
+        GraphSet graphs = multi ? agreed.graphs.withLatencyInter(NetPluginLatency.reportedUs(topo.networkClass()))
+                : agreed.graphs;
         int runtime = RuntimeChannels.collectiveChannels(agreed.graphs, minSm, nNodes, settings);
         boolean nvlsSupport = agreed.hasNvSwitch && minSm >= 90 && settings.nvlsEnable() != 0
                 && agreed.graphs.nvls().present();
-        return new ChannelPlan(agreed.graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
+        return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor());

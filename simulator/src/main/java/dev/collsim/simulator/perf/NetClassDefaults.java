@@ -26,15 +26,16 @@ import java.util.Optional;
  *       246-320 us floor from 1 KiB to 128 KiB with 1 MiB slower than 4 MiB, which no per-hop cost explains.</li>
  *   <li><b>EFA</b> (10 us, 0 us, 1.0): the InfiniBand figures. The one public EFA run (2x8 H100 p5, NCCL 2.18,
  *       A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt) has no row below 64 MiB, so no hop latency can be
- *       read from it; at 2 GiB it is within 2.1 % of the InfiniBand prediction on the same 400 GB/s per node (32x
- *       100 Gb/s), so no derating. Its 64 MiB-1 GiB rows are 1.4-2.9x slower than predicted, which a step cost
- *       cannot explain (it would need about 500 us per send); left open. Not modelled, with sources (aws-ofi-nccl,
- *       {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}): on p5/p5e the plugin
- *       defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the device's rails only
- *       above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE and the NVLS and
- *       NVLSTree chunks 512 KiB, and reports a NIC latency of 75 us (35 us on p5en and p6-b200), which NCCL adds to
- *       its inter-node latency, twice for Simple (NCCL 2.30.7 {@code src/graph/tuning.cc}: {@code interLat +=
- *       graphs[a]->latencyInter}); it forces NCCL_PROTO=Simple when the EFA device cannot order writes. What NCCL sees
+ *       read from it; at 2 GiB it is within 0.1 % of the prediction on the same 400 GB/s per node (32x 100 Gb/s),
+ *       so no derating. The plugin reports a NIC latency of 75 us on p4d and p5 (35 us on p5en and
+ *       p6), which NCCL adds to its inter-node latency, twice for Simple: modelled as NCCL does it
+ *       ({@code simulator.channel.NetPluginLatency}); its 64 MiB-1 GiB rows are still 1.3-1.9x slower than
+ *       predicted, which a step cost cannot explain (it would need about 500 us per send); left open. Not modelled,
+ *       with sources (aws-ofi-nccl, {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}):
+ *       on p5/p5e the plugin defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the
+ *       device's rails only above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE
+ *       and the NVLS and NVLSTree chunks 512 KiB; it forces NCCL_PROTO=Simple when the EFA device cannot order
+ *       writes. What NCCL sees
  *       as a NIC: with SENDRECV (and in the run's v1.7.3-aws, which loads its p5.48xl-topo.xml: 4 EFA NICs behind
  *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA
  *       the plugin groups the NICs local to a GPU into one device of several rails ({@code src/nccl_ofi_topo.cpp}),

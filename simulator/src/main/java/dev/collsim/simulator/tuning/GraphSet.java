@@ -28,6 +28,15 @@ public record GraphSet(GraphSummary ring, GraphSummary tree, GraphSummary nvls, 
     }
 
     /**
+     * @param us the net plugin's reported latency, microseconds ({@link GraphSummary#withLatencyInter})
+     * @return every graph with that {@code latencyInter}
+     */
+    public GraphSet withLatencyInter(double us) {
+        return new GraphSet(ring.withLatencyInter(us), tree.withLatencyInter(us), nvls.withLatencyInter(us),
+                collnetDirect.withLatencyInter(us), collnetChain.withLatencyInter(us));
+    }
+
+    /**
      * @param a an algorithm
      * @return the graph NCCL's tuning reads for it
      */

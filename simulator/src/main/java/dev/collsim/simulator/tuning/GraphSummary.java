@@ -14,7 +14,9 @@ import java.util.Objects;
  * @param bwInter      per-channel bandwidth across hosts, GB/s (equal to bwIntra on one host)
  * @param typeIntra    worst path type inside a host
  * @param typeInter    worst path type to the network (PIX on a single host, NCCL's default)
- * @param latencyInter network latency attribute, microseconds (normally 0)
+ * @param latencyInter the network latency the net plugin reports ({@code ncclNetProperties.latency}), which NCCL's
+ *                     search copies from the NET node into the graph (NCCL 2.30.7 {@code src/graph/search.cc}),
+ *                     microseconds; 0 on one host and for NCCL's own IB and socket networks
  * @param sameChannels true when all channels use the same GPU order
  */
 public record GraphSummary(GraphPattern pattern, int nChannels, double bwIntra, double bwInter, PathType typeIntra,
@@ -55,6 +57,15 @@ public record GraphSummary(GraphPattern pattern, int nChannels, double bwIntra, 
     /** @return true when the graph has at least one channel */
     public boolean present() {
         return nChannels > 0;
+    }
+
+    /**
+     * @param us the net plugin's reported latency, microseconds, >= 0
+     * @return this graph with that {@code latencyInter}; an absent graph stays absent
+     */
+    public GraphSummary withLatencyInter(double us) {
+        return present() ? new GraphSummary(pattern, nChannels, bwIntra, bwInter, typeIntra, typeInter, us,
+                sameChannels) : this;
     }
 
     /** @return nChannels x bwIntra, GB/s */

@@ -1,0 +1,49 @@
+package dev.collsim.simulator.channel;
+
+import dev.collsim.topology.NetworkClass;
+
+/**
+ * The network latency a transport reports to NCCL in its device properties ({@code ncclNetProperties.latency},
+ * microseconds). NCCL's graph search copies it from the NET node into every graph that crosses the network
+ * ({@code graph->latencyInter = net->net.latency}, NCCL 2.30.7 {@code src/graph/search.cc}; the same in 2.18.5), and
+ * its tuning adds it to the inter-node step latency once per protocol and once more for Simple, "the flush"
+ * ({@code interLat += graphs[a]->latencyInter}, {@code src/graph/tuning.cc ncclTopoTuneModel}; 2.18.5 the same).
+ * So a reported latency changes NCCL's algorithm and protocol choice, and, since collsim's time starts from NCCL's
+ * latency ({@code dev.collsim.simulator.perf.PerformanceModel}), the predicted time. Not a fitted figure: what each
+ * transport reports.
+ *
+ * <ul>
+ *   <li>InfiniBand and RoCE (NCCL's internal IB network): 0, "not set" (NCCL 2.30.7
+ *       {@code src/transport/net_ib/init.cc}).</li>
+ *   <li>Socket (NCCL's internal socket network): 0 ({@code src/transport/net_socket.cc}).</li>
+ *   <li>EFA (aws-ofi-nccl): 75 us. The plugin takes it from its platform table unless OFI_NCCL_NET_LATENCY is set:
+ *       75 us for p4d.24xlarge, p4de.24xlarge, p5.48xlarge (v1.7.3-aws {@code src/platform-aws.c}; at HEAD
+ *       {@code src/platform-aws.cpp}: also p5e and p5.4xlarge, and 75 us for a platform the table does not list,
+ *       "empirical testing on P5 had shown that NCCL's internal tuner choices work better with this value"),
+ *       35 us for p5en, p6-b200 and p6-b300 (HEAD), 150 us for p3dn (both). collsim has one figure per network
+ *       class, the p4d/p5 one, so a p5en or p6 cluster is modelled with 40 us more per network step than its
+ *       NCCL sees.</li>
+ *   <li>TCPX/TCPXO (Google's plugin): 0 (its {@code nccl_shim.cc GetProperties}, read for
+ *       {@code dev.collsim.simulator.perf.NetClassDefaults}).</li>
+ *   <li>HPE Slingshot reaches NCCL through aws-ofi-nccl too, but off AWS the plugin keeps its parameter default,
+ *       0 (aws-ofi-nccl {@code include/nccl_ofi_param.h} NET_LATENCY 0.0, {@code src/nccl_ofi_net.cpp}
+ *       {@code props->latency}); collsim runs Slingshot as InfiniBand ({@link NetworkClass#detect}), also 0.</li>
+ * </ul>
+ * Stateless.
+ */
+public final class NetPluginLatency {
+
+    /** aws-ofi-nccl's reported latency on p4d, p4de, p5 and p5e and for unlisted platforms, microseconds. */
+    public static final double EFA_US = 75.0;
+
+    private NetPluginLatency() {
+    }
+
+    /**
+     * @param c the network class between the nodes
+     * @return the latency its transport reports to NCCL, microseconds
+     */
+    public static double reportedUs(NetworkClass c) {
+        return c == NetworkClass.EFA ? EFA_US : 0;
+    }
+}

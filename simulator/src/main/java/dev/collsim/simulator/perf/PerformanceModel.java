@@ -39,7 +39,7 @@ import dev.collsim.topology.PathType;
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
+ *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmRingPhases}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
  *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
  *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -218,6 +218,9 @@ public final class PerformanceModel {
      */
     private static double fill(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
+        if (ShmRingPhases.factor(plan, s, func, a) < 1) {
+            return 0; // the ring's unoverlapped first send and last receive are in the SHM phase factor
+        }
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
         double scale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())

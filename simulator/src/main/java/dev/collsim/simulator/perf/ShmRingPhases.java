@@ -41,6 +41,13 @@ import dev.collsim.topology.paths.PathFinder;
  * p2p (send and receive warps run side by side, {@code sendrecv.h}). The factor assumes the channels stay in step:
  * they start together with equal work and nothing ties one channel to another, so drift can only bring it closer to 1.
  *
+ * <p>The extra phase is the ring's unoverlapped start and end, paid in every loop; such a ring pays no generic
+ * pipeline fill on top ({@link IntraNodeFill}, whose own note says the kernels leave none beyond NCCL's per-step
+ * latency and that on PCIe hosts it stood in for an over-predicted rate). Measured intercepts (time minus bytes at
+ * the measured plateau rate) agree: 2x RTX 2080 Ti AllReduce 15-17 us from 1 to 4 MiB, NCCL's latency 8.4 + 2 x 5.7
+ * = 19.8 us; 4x RTX PRO 6000 SHM 38-46 us from 1 to 4 MiB, NCCL's 8.4 + 6 x 5.7 = 42.6 us (NCCL 2.29.7
+ * {@code src/graph/tuning.cc}: Ring Simple base 8.4, PCI 5.7 per step).
+ *
  * <p>Measured, 2x RTX 2080 Ti behind one PCIe Gen3 switch, P2P unsupported
  * (validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt,
  * 1 GiB rows): Broadcast 11.09 GB/s busbw, AllReduce 4.00 (factor 2/3 of half the uplink: 11.09 / 2 x 2/3 = 3.70),

@@ -38,6 +38,7 @@ public final class SeriesBuilder {
         }
         try {
             Map<String, String> settings = new LinkedHashMap<>(d.env());
+            HeaderPcie.runTransport(d, c.get().topology().hostCount(), settings);
             HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
             List<PreparedCall> pm = comparer.model(d, c.get(), NcclSettings.modelled(settings), pts);
             double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();

@@ -93,6 +93,7 @@ public final class Comparer {
         NcclSettings env;
         Map<String, String> settings = new LinkedHashMap<>(d.env());
         Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
+        Optional<String> transport = HeaderPcie.runTransport(d, c.get().topology().hostCount(), settings);
         Optional<String> p2pOff = HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
         try {
             env = NcclSettings.modelled(settings);
@@ -106,6 +107,7 @@ public final class Comparer {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             gdrOff.ifPresent(assumptions::add);
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
+            transport.ifPresent(assumptions::add);
             p2pOff.ifPresent(assumptions::add);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).forEach(k ->

@@ -95,6 +95,7 @@ public final class Comparer {
         Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
         Optional<String> transport = HeaderPcie.runTransport(d, c.get().topology().hostCount(), settings);
         Optional<String> p2pOff = HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
+        Optional<String> olderAmd = OlderAmdP2p.apply(d, c.get().topology(), settings);
         try {
             env = NcclSettings.modelled(settings);
         } catch (IllegalArgumentException e) {
@@ -109,6 +110,7 @@ public final class Comparer {
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
             transport.ifPresent(assumptions::add);
             p2pOff.ifPresent(assumptions::add);
+            olderAmd.ifPresent(assumptions::add);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));

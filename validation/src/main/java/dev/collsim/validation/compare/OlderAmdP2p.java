@@ -18,13 +18,16 @@ import java.util.regex.Pattern;
  * with an older NCCL on an AMD host is modelled with NCCL_P2P_LEVEL=SYS, the level its NCCL used: its GPU pairs
  * through the CPU used P2P, not SHM. Older means the file's NCCL version is below 2.23, or, when the file does not
  * give the version, its {@code #@ date} (year and month) is before 2024-09, the month NCCL 2.23.4 was tagged
- * (2024-09-16). A date without a month, or a range, that does not settle it leaves the run on collsim's NCCL.
- * Stateless.
+ * (2024-09-16). When neither settles it (no version; a date without a month, or a range), the header's word decides:
+ * a header naming P2P as the way the GPUs reach each other ("P2P enabled", "P2P via ...") is read as the run's
+ * transport, which on an AMD host of more than two GPUs only an NCCL before 2.23 (or NCCL_P2P_LEVEL) gives; without
+ * it the run stays on collsim's NCCL. Stateless.
  */
 public final class OlderAmdP2p {
 
     private static final Pattern VERSION = Pattern.compile("^2\\.(\\d+)");
     private static final Pattern DATE = Pattern.compile("^\\s*(\\d{4})-(\\d{2})(?:-\\d{2})?\\s*$");
+    private static final Pattern HEADER_P2P = Pattern.compile("\\bp2p (enabled|via)\\b");
     /** First NCCL minor release with the PXB default on AMD hosts of more than two GPUs. */
     private static final int FIRST_PXB_MINOR = 23;
     /** Year and month NCCL 2.23.4 was tagged (v2.23.4-1, 2024-09-16), as yyyymm. */
@@ -63,6 +66,11 @@ public final class OlderAmdP2p {
         Matcher m = DATE.matcher(date == null ? "" : date);
         if (m.find() && Integer.parseInt(m.group(1)) * 100 + Integer.parseInt(m.group(2)) < FIRST_PXB_MONTH) {
             return Optional.of("version not given, run dated " + date.trim());
+        }
+        String pcie = (d.header().text("interconnect") + " " + d.header().text("hardware")).toLowerCase(Locale.ROOT);
+        if (!m.find(0) && HEADER_P2P.matcher(pcie).find()) {
+            return Optional.of("version not given, date '" + (date == null ? "" : date.trim())
+                    + "' not placing it, header naming P2P between the GPUs");
         }
         return Optional.empty();
     }

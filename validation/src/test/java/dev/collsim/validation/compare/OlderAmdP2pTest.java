@@ -29,8 +29,11 @@ class OlderAmdP2pTest {
         assertEquals(Optional.of("version not given, run dated 2024-04"),
                 OlderAmdP2p.older(first("A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt")),
                 "no version, dated 2024-04: before 2.23.4 (2024-09-16)");
-        assertTrue(OlderAmdP2p.older(first("A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt")).isEmpty(),
-                "dated 2024-2025: does not settle it");
+        assertEquals(Optional.of("version not given, date '2024-2025' not placing it, header naming P2P between the"
+                + " GPUs"), OlderAmdP2p.older(first("A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt")),
+                "dated 2024-2025, which does not settle it; the header says 'P2P enabled via patched open driver'");
+        assertTrue(OlderAmdP2p.older(first("A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt")).isEmpty(),
+                "dated 2024, no P2P named: collsim's NCCL");
         assertTrue(OlderAmdP2p.older(first("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt"))
                 .isEmpty(), "NCCL 2.29.7");
     }

@@ -54,7 +54,9 @@ final class NcclPathRules {
     }
 
     void apply(PathFinder.Options options) {
-        p2pLevel(options.p2pLevel());
+        boolean amd = !cpus.isEmpty() && cpus.stream().allMatch(
+                c -> c.vendor().toLowerCase(Locale.ROOT).contains("amd") && c.arch().startsWith("x86"));
+        p2pLevel(options.p2pLevelInForce(amd, gpus.size()));
         p2c();
         pxnAndGdr(options);
     }
@@ -80,16 +82,7 @@ final class NcclPathRules {
         return best;
     }
 
-    private void p2pLevel(PathType userLevel) {
-        PathType level = PathType.PXB;
-        boolean amd = !cpus.isEmpty() && cpus.stream().allMatch(
-                c -> c.vendor().toLowerCase(Locale.ROOT).contains("amd") && c.arch().startsWith("x86"));
-        if (amd && gpus.size() <= 2) {
-            level = PathType.SYS;
-        }
-        if (userLevel != null) {
-            level = userLevel;
-        }
+    private void p2pLevel(PathType level) {
         for (Gpu g : gpus) {
             Cpu c = localCpu(g);
             for (Gpu src : gpus) {

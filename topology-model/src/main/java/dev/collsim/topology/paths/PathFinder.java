@@ -79,6 +79,23 @@ public final class PathFinder {
                     settings.netGdrRead().orElse(null));
         }
 
+        /**
+         * The P2P level in force ({@code ncclTopoCheckP2p}, NCCL 2.30 {@code src/graph/paths.cc}): {@link #p2pLevel}
+         * when set, else NCCL's default PXB, or SYS on an x86 host whose CPUs are all AMD with at most two GPUs. A GPU
+         * pair farther apart than this level does not use P2P: NCCL routes it through the CPU and connects it with the
+         * SHM transport.
+         *
+         * @param amdX86 every CPU of the host is an AMD x86 CPU
+         * @param gpus   GPUs of the host
+         * @return the farthest GPU-GPU path type still used peer to peer
+         */
+        public PathType p2pLevelInForce(boolean amdX86, int gpus) {
+            if (p2pLevel != null) {
+                return p2pLevel;
+            }
+            return amdX86 && gpus <= 2 ? PathType.SYS : PathType.PXB;
+        }
+
         /** @return the GDR level in force: {@link #gdrLevel} or NCCL's default P2C */
         public PathType gdrLevelOrDefault() {
             return gdrLevel == null ? PathType.P2C : gdrLevel;

@@ -93,7 +93,9 @@ public final class Comparer {
         NcclSettings env;
         Map<String, String> settings = new LinkedHashMap<>(d.env());
         Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
+        Optional<String> transport = HeaderPcie.runTransport(d, c.get().topology().hostCount(), settings);
         Optional<String> p2pOff = HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
+        Optional<String> olderAmd = OlderAmdP2p.apply(d, c.get().topology(), settings);
         try {
             env = NcclSettings.modelled(settings);
         } catch (IllegalArgumentException e) {
@@ -106,7 +108,9 @@ public final class Comparer {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             gdrOff.ifPresent(assumptions::add);
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
+            transport.ifPresent(assumptions::add);
             p2pOff.ifPresent(assumptions::add);
+            olderAmd.ifPresent(assumptions::add);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));

@@ -4,19 +4,21 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * What a data file's header says about the PCIe side of a host without NVLink that a synthesized host cannot guess:
  * GPUs behind one PCIe switch ({@code nvidia-smi topo -m} PIX between them), and peer-to-peer access unsupported
  * ({@code nvidia-smi topo -p2p} NS, "P2P not supported"). Read from the {@code #@ interconnect} and
- * {@code #@ hardware} lines.
+ * {@code #@ hardware} lines; the transport a run used, from its title ({@link #runTransport}).
  */
 public final class HeaderPcie {
 
     private static final Pattern ONE_SWITCH = Pattern.compile(
             "\\b(behind|under|on) (one|a single|the same) pcie switch\\b");
     private static final Pattern NO_P2P = Pattern.compile("\\bp2p (not supported|unavailable)\\b");
+    private static final Pattern RUN_TRANSPORT = Pattern.compile("\\((SHM|P2P)\\)");
 
     private HeaderPcie() {
     }
@@ -28,6 +30,32 @@ public final class HeaderPcie {
     /** @return true when the header puts the host's GPUs behind one PCIe switch */
     static boolean oneSwitch(Dataset d) {
         return ONE_SWITCH.matcher(text(d)).find();
+    }
+
+    /**
+     * A run whose title names the transport NCCL used between its GPUs, in parentheses as NCCL's INFO log prints it
+     * ("Channel 00 : 0[0] -> 1[1] via SHM/direct/direct", "via P2P/direct pointer"; e.g. a table column "Stock (SHM)"),
+     * is modelled with it: {@code (SHM)} as NCCL_P2P_DISABLE=1 (every pair routed through the CPU and connected by SHM,
+     * NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoCheckP2p}, {@code src/transport/shm.cc}), {@code (P2P)} as
+     * NCCL_P2P_LEVEL=SYS (P2P at every distance). Only on one host with 2 or more ranks, and only where the run set
+     * neither NCCL_P2P_DISABLE nor NCCL_P2P_LEVEL.
+     *
+     * @param d        the dataset
+     * @param hosts    hosts of the guessed cluster
+     * @param settings the run's settings; the setting is added to it when the rule applies
+     * @return the assumption line when a setting was added
+     */
+    public static Optional<String> runTransport(Dataset d, int hosts, Map<String, String> settings) {
+        Matcher m = RUN_TRANSPORT.matcher(d.label() == null ? "" : d.label());
+        if (hosts != 1 || d.nRanks() < 2 || settings.containsKey("NCCL_P2P_DISABLE")
+                || settings.containsKey("NCCL_P2P_LEVEL") || !m.find()) {
+            return Optional.empty();
+        }
+        boolean shm = m.group(1).equals("SHM");
+        settings.put(shm ? "NCCL_P2P_DISABLE" : "NCCL_P2P_LEVEL", shm ? "1" : "SYS");
+        return Optional.of("transport " + m.group(1) + " (read from the run's title): modelled as "
+                + (shm ? "NCCL_P2P_DISABLE=1 (GPU pairs through the CPU, SHM transport)"
+                        : "NCCL_P2P_LEVEL=SYS (P2P between every GPU pair)"));
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
@@ -91,5 +92,29 @@ class ClusterGuesserTest {
         Dataset pro = Corpus.read("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt").get(0);
         assertTrue(HeaderPcie.p2pOff(pro, 1, new HashMap<>()).isEmpty());
         assertTrue(!HeaderPcie.oneSwitch(pro));
+    }
+
+    /**
+     * The RTX PRO 6000 file's two runs name their transport in their titles, "Stock (SHM)" and "Patched (P2P)"
+     * (NCCL 2.29.7 connected the PHB pairs with SHM; the patched build with P2P): the first is modelled with
+     * NCCL_P2P_DISABLE=1, the second with NCCL_P2P_LEVEL=SYS; the header sets neither for both runs. A run that sets a
+     * P2P variable itself keeps it, and the 2080 Ti runs (no transport in their titles) get nothing from this rule.
+     */
+    @Test
+    void transportNamedInTheRunTitle() throws Exception {
+        List<Dataset> pro = Corpus.read("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt");
+        assertEquals(List.of("Stock (SHM)", "Patched (P2P)"), pro.stream().map(Dataset::label).toList());
+        Map<String, String> shm = new HashMap<>(pro.get(0).env());
+        assertTrue(HeaderPcie.runTransport(pro.get(0), 1, shm).isPresent());
+        assertEquals(Map.of("NCCL_P2P_DISABLE", "1"), shm);
+        Map<String, String> p2p = new HashMap<>(pro.get(1).env());
+        assertTrue(HeaderPcie.runTransport(pro.get(1), 1, p2p).isPresent());
+        assertEquals(Map.of("NCCL_P2P_LEVEL", "SYS"), p2p);
+        assertTrue(HeaderPcie.runTransport(pro.get(0), 1, new HashMap<>(Map.of("NCCL_P2P_LEVEL", "PHB"))).isEmpty(),
+                "a run's own P2P setting wins");
+        assertTrue(HeaderPcie.runTransport(pro.get(0), 2, new HashMap<>()).isEmpty(), "one host only");
+        Dataset rtx = Corpus.read("A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt")
+                .get(0);
+        assertTrue(HeaderPcie.runTransport(rtx, 1, new HashMap<>()).isEmpty());
     }
 }

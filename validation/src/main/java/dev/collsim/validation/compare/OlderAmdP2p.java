@@ -1,0 +1,83 @@
+package dev.collsim.validation.compare;
+
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Topology;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * NCCL's default P2P level on AMD hosts changed in NCCL 2.23: up to 2.22 {@code ncclTopoCheckP2p} started from SYS
+ * ("In general, use P2P whenever we can") and lowered it to PXB only on Intel, ARM and Zhaoxin CPUs, so GPUs of an AMD
+ * x86 host used P2P at every distance; from 2.23 it starts from PXB and keeps SYS only for at most two GPUs on AMD
+ * (NCCL {@code src/graph/paths.cc} at tags v2.22.3-1 and v2.23.4-1). collsim models NCCL 2.28/2.30, so a run made
+ * with an older NCCL on an AMD host is modelled with NCCL_P2P_LEVEL=SYS, the level its NCCL used: its GPU pairs
+ * through the CPU used P2P, not SHM. Older means the file's NCCL version is below 2.23, or, when the file does not
+ * give the version, its {@code #@ date} (year and month) is before 2024-09, the month NCCL 2.23.4 was tagged
+ * (2024-09-16). When neither settles it (no version; a date without a month, or a range), the header's word decides:
+ * a header naming P2P as the way the GPUs reach each other ("P2P enabled", "P2P via ...") is read as the run's
+ * transport, which on an AMD host of more than two GPUs only an NCCL before 2.23 (or NCCL_P2P_LEVEL) gives; without
+ * it the run stays on collsim's NCCL. Stateless.
+ */
+public final class OlderAmdP2p {
+
+    private static final Pattern VERSION = Pattern.compile("^2\\.(\\d+)");
+    private static final Pattern DATE = Pattern.compile("^\\s*(\\d{4})-(\\d{2})(?:-\\d{2})?\\s*$");
+    private static final Pattern HEADER_P2P = Pattern.compile("\\bp2p (enabled|via)\\b");
+    /** First NCCL minor release with the PXB default on AMD hosts of more than two GPUs. */
+    private static final int FIRST_PXB_MINOR = 23;
+    /** Year and month NCCL 2.23.4 was tagged (v2.23.4-1, 2024-09-16), as yyyymm. */
+    private static final int FIRST_PXB_MONTH = 202409;
+
+    private OlderAmdP2p() {
+    }
+
+    /**
+     * @param d        the dataset
+     * @param topo     the guessed cluster
+     * @param settings the run's settings; NCCL_P2P_LEVEL=SYS is added to it when the rule applies
+     * @return the assumption line when the setting was added
+     */
+    public static Optional<String> apply(Dataset d, Topology topo, Map<String, String> settings) {
+        if (settings.containsKey("NCCL_P2P_DISABLE") || settings.containsKey("NCCL_P2P_LEVEL") || !amd(topo)) {
+            return Optional.empty();
+        }
+        Optional<String> why = older(d);
+        if (why.isEmpty()) {
+            return Optional.empty();
+        }
+        settings.put("NCCL_P2P_LEVEL", "SYS");
+        return Optional.of("NCCL before 2.23 (" + why.get() + ") on AMD CPUs: modelled as NCCL_P2P_LEVEL=SYS, its"
+                + " default there (P2P between every GPU pair, not SHM)");
+    }
+
+    /** @return why the run's NCCL is older than 2.23 (its version, or its date), or empty when that is not known */
+    static Optional<String> older(Dataset d) {
+        Matcher v = VERSION.matcher(d.ncclVersion() == null ? "" : d.ncclVersion().trim());
+        if (v.find()) {
+            return Integer.parseInt(v.group(1)) < FIRST_PXB_MINOR ? Optional.of("NCCL " + d.ncclVersion())
+                    : Optional.empty();
+        }
+        String date = d.header().text("date");
+        Matcher m = DATE.matcher(date == null ? "" : date);
+        if (m.find() && Integer.parseInt(m.group(1)) * 100 + Integer.parseInt(m.group(2)) < FIRST_PXB_MONTH) {
+            return Optional.of("version not given, run dated " + date.trim());
+        }
+        String pcie = (d.header().text("interconnect") + " " + d.header().text("hardware")).toLowerCase(Locale.ROOT);
+        if (!m.find(0) && HEADER_P2P.matcher(pcie).find()) {
+            return Optional.of("version not given, date '" + (date == null ? "" : date.trim())
+                    + "' not placing it, header naming P2P between the GPUs");
+        }
+        return Optional.empty();
+    }
+
+    private static boolean amd(Topology topo) {
+        List<Cpu> cpus = topo.graph().vertexSet().stream().filter(Cpu.class::isInstance).map(Cpu.class::cast).toList();
+        return !cpus.isEmpty() && cpus.stream().allMatch(c -> c.vendor().toLowerCase(Locale.ROOT).contains("amd")
+                && c.arch().startsWith("x86"));
+    }
+}

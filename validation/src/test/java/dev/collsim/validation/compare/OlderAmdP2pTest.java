@@ -1,0 +1,56 @@
+package dev.collsim.validation.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NCCL up to 2.22 used P2P at every distance on AMD hosts, from 2.23 only up to PXB (NCCL src/graph/paths.cc
+ * ncclTopoCheckP2p at v2.22.3-1: "int p2pLevel = PATH_SYS", PXB only for Intel, ARM, Zhaoxin; at v2.23.4-1:
+ * "int p2pLevel = PATH_PXB", SYS for AMD with at most 2 GPUs). Which runs are older is read from the file.
+ */
+class OlderAmdP2pTest {
+
+    private static Dataset first(String file) throws Exception {
+        return Corpus.read(file).get(0);
+    }
+
+    @Test
+    void olderByVersionOrByDate() throws Exception {
+        assertEquals(Optional.of("NCCL 2.18.5"),
+                OlderAmdP2p.older(first("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt")),
+                "version 2.18.5 in the header");
+        assertEquals(Optional.of("version not given, run dated 2024-04"),
+                OlderAmdP2p.older(first("A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt")),
+                "no version, dated 2024-04: before 2.23.4 (2024-09-16)");
+        assertEquals(Optional.of("version not given, date '2024-2025' not placing it, header naming P2P between the"
+                + " GPUs"), OlderAmdP2p.older(first("A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt")),
+                "dated 2024-2025, which does not settle it; the header says 'P2P enabled via patched open driver'");
+        assertTrue(OlderAmdP2p.older(first("A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt")).isEmpty(),
+                "dated 2024, no P2P named: collsim's NCCL");
+        assertTrue(OlderAmdP2p.older(first("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt"))
+                .isEmpty(), "NCCL 2.29.7");
+    }
+
+    /** The tinybox run (6x RTX 4090 on AMD root ports, 2024-04) is modelled with P2P; a run's own setting wins. */
+    @Test
+    void addsTheLevelOnlyOnAmdHostsWithoutAP2pSetting() throws Exception {
+        String file = "A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt";
+        Dataset d = first(file);
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        Map<String, String> settings = new HashMap<>();
+        assertTrue(OlderAmdP2p.apply(d, g.topology(), settings).isPresent());
+        assertEquals(Map.of("NCCL_P2P_LEVEL", "SYS"), settings);
+        assertTrue(OlderAmdP2p.apply(d, g.topology(), new HashMap<>(Map.of("NCCL_P2P_DISABLE", "1"))).isEmpty());
+        Dataset intel = first("A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt");
+        ClusterGuess synth = ClusterGuesser.guess(intel).orElseThrow();
+        assertTrue(OlderAmdP2p.apply(intel, synth.topology(), new HashMap<>()).isEmpty(),
+                "the synthesized host's CPU is not AMD");
+    }
+}

@@ -179,7 +179,8 @@ public final class Topology {
         this.hostCount = t.hostCount;
         this.parts = t.parts;
         this.gpus = t.gpus;
-        this.template = t.template;
+        // the template carries the class too: NCCL's path rules on its host 0 depend on it (socket: no GDR)
+        this.template = t.template == null ? null : t.template.withNetworkClass(c);
         this.networkClass = c;
         this.nicVendor = t.nicVendor;
         this.warnings = t.warnings;

@@ -164,6 +164,45 @@ public final class SocketStreams {
     }
 
     /**
+     * The most bus bandwidth the socket streams allow a collective whatever its size, GB/s, for the bound column: over
+     * the algorithms that can run it between nodes and NCCL_ALGO allows (Ring; Tree and, with NVLS, NVLSTree for
+     * AllReduce; PAT for AllGather and ReduceScatter), {@link PhysicalBound#nicBusBw} with the node's streams at their
+     * most: runtime channels (NVLS channels for NVLSTree) x connections per channel x every socket of a connection
+     * ({@link Setup#streams}) x the stream rate, Simple's wire bytes (1 per data byte).
+     *
+     * @param plan  the channel plan
+     * @param s     settings (socket threads and sockets, NCCL_ALGO)
+     * @param pp    parameters (the class's stream rate)
+     * @param func  collective
+     * @return GB/s; infinite on one node, off the socket transport, and for the other collectives
+     */
+    public static double boundBusBw(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func) {
+        double stream = pp.netProfile(plan.netClass()).streamGBps();
+        if (plan.nNodes() < 2 || stream <= 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        boolean reduce = func == Collective.ALL_REDUCE;
+        boolean gather = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
+        if (!reduce && !gather && func != Collective.BROADCAST && func != Collective.REDUCE) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double best = 0;
+        int streams = setup(plan.nicVendor(), s).streams();
+        for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE, Algorithm.PAT, Algorithm.NVLS_TREE}) {
+            boolean runs = a == Algorithm.RING || a == Algorithm.TREE && reduce || a == Algorithm.PAT && gather
+                    || a == Algorithm.NVLS_TREE && reduce && plan.nvlsSupport();
+            if (!runs || !s.algo().allows(func, a)) {
+                continue;
+            }
+            int channels = a == Algorithm.NVLS_TREE ? plan.nvlsChannels() : plan.runtimeChannels();
+            double node = channels * NetTransport.connectionsPerChannel(a, plan) * streams * stream;
+            best = Math.max(best, PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(),
+                    plan.ppn(), node));
+        }
+        return best > 0 ? best : Double.POSITIVE_INFINITY;
+    }
+
+    /**
      * What the socket settings do on this communicator, for the header: on the socket transport the streams per
      * connection ({@link #setup}); elsewhere, when NCCL_SOCKET_NTHREADS or NCCL_NSOCKS_PERTHREAD is set, that NCCL
      * ignores them (they act only in {@code src/transport/net_socket.cc}).

@@ -35,9 +35,19 @@ import java.util.Optional;
  *       {@link PhysicalBound#nicBusBw}.</li>
  * </ul>
  *
- * <p>Not modelled: the CPU time of the helper threads (a thread serves its sockets in turn), the copy between GPU
- * and host memory (over the GPU's PCIe link, which the NIC bound does not see), and NCCL_SOCKET_MIN_TASKSIZE as a
- * setting (its default only).
+ * <p>The copy between GPU and host memory: the transport offers host memory only, so NCCL gives its NICs no GPU
+ * Direct RDMA (NCCL 2.28.9 {@code src/graph/topo.cc}: a NIC's {@code gdr} is {@code ptrSupport & NCCL_PTR_CUDA}) and
+ * routes every GPU-NIC path through the CPU; the node's network part is then at most what those paths carry
+ * ({@code ChannelPlan#nodeNetBw}, in {@link PhysicalBound#interBusBw}). NCCL's NVLS and NVLSTree do not depend on the
+ * network transport ({@code src/transport/nvls.cc ncclNvlsInit}: CUDA multicast support only), so NVLSTree runs over
+ * sockets: every NVLS head opens its tree connections on every NVLS channel ({@code ncclNvlsTreeConnect}), 16
+ * channels x 8 heads = 128 connections per DGX H100 node, each head over its own NIC.
+ *
+ * <p>Not modelled: the CPU time of the threads. Without helper threads (every vendor but AWS and GCP) the one proxy
+ * thread of a rank (one per rank and communicator, NVIDIA/nccl#374) moves the data of all its connections, 16 per
+ * GPU for NVLSTree on a DGX H100; no public figure gives one thread's rate over many sockets (in the one public
+ * socket run here, 2x1 L40S, one proxy thread moves its rank's 2 connections at 8.1 GB/s), so no bound is charged for
+ * it. Also NCCL_SOCKET_MIN_TASKSIZE as a setting (its default only).
  */
 public final class SocketStreams {
 

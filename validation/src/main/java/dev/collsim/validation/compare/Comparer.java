@@ -93,6 +93,9 @@ public final class Comparer {
         NcclSettings env;
         Map<String, String> settings = new LinkedHashMap<>(d.env());
         Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
+        if (gdrOff.isEmpty() && cluster.isEmpty()) {
+            gdrOff = gdrLevelOnGuessedPaths(d, c.get(), settings);
+        }
         Optional<String> p2pOff = HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
         try {
             env = NcclSettings.modelled(settings);
@@ -143,6 +146,25 @@ public final class Comparer {
         settings.put("NCCL_NET_GDR_LEVEL", "LOC");
         return Optional.of("GPU Direct RDMA off as the NCCL INFO log says (line " + gdr.line()
                 + "): modelled as NCCL_NET_GDR_LEVEL=LOC");
+    }
+
+    /**
+     * A GPU Direct RDMA level the run sets (PIX, PXB, PHB, SYS or a number above 0) names a distance on the run's own
+     * GPU-NIC paths; a guessed host's paths need not be those (a catalog DGX H100 standing in for another H100
+     * server), so without the NCCL INFO log's word ({@link #gdrOffFromLog}) collsim does not judge the level on them
+     * and keeps NCCL's default. LOC (never GDR, whatever the distance) is kept. Only between hosts does it matter.
+     *
+     * @return the assumption line when {@code settings} was changed
+     */
+    private static Optional<String> gdrLevelOnGuessedPaths(Dataset d, ClusterGuess c, Map<String, String> settings) {
+        String level = settings.get("NCCL_NET_GDR_LEVEL");
+        if (level == null || c.topology().hostCount() < 2 || d.log().net().gdr().known()
+                || level.trim().equalsIgnoreCase("LOC") || level.trim().equals("0")) {
+            return Optional.empty();
+        }
+        settings.remove("NCCL_NET_GDR_LEVEL");
+        return Optional.of("NCCL_NET_GDR_LEVEL=" + level + " not applied: it names a distance on the run's own GPU-NIC"
+                + " paths, which the guessed host's need not be, and no NCCL INFO log says whether GDR was on");
     }
 
     /**

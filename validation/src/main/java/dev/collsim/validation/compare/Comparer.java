@@ -92,11 +92,7 @@ public final class Comparer {
         }
         NcclSettings env;
         Map<String, String> settings = new LinkedHashMap<>(d.env());
-        Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
-        if (gdrOff.isEmpty() && cluster.isEmpty()) {
-            gdrOff = gdrLevelOnGuessedPaths(d, c.get(), settings);
-        }
-        Optional<String> p2pOff = HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
+        List<String> settingNotes = modelSettings(d, c.get(), cluster.isEmpty(), settings);
         try {
             env = NcclSettings.modelled(settings);
         } catch (IllegalArgumentException e) {
@@ -107,9 +103,10 @@ public final class Comparer {
         List<PreparedCall> pm;
         try {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
-            gdrOff.ifPresent(assumptions::add);
+            assumptions.add(settingNotes.get(0));
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
-            p2pOff.ifPresent(assumptions::add);
+            assumptions.add(settingNotes.get(1));
+            assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
@@ -119,6 +116,26 @@ public final class Comparer {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
         }
         return build(d, used, pts, pm);
+    }
+
+    /**
+     * A dataset's NCCL settings as the model takes them on a cluster (compare, and the accuracy and calibration series
+     * through {@code calibration.SeriesBuilder}): the log's word on GPU Direct RDMA ({@link #gdrOffFromLog}), a GDR
+     * level on guessed paths ({@link #gdrLevelOnGuessedPaths}), P2P off from the header ({@link HeaderPcie#p2pOff}).
+     *
+     * @param d        the dataset
+     * @param c        the cluster
+     * @param guessed  true when the cluster was guessed from the dataset, not given
+     * @param settings the dataset's settings, changed in place
+     * @return the assumption lines: the GDR line, then the P2P line, each "" when nothing changed
+     */
+    public static List<String> modelSettings(Dataset d, ClusterGuess c, boolean guessed, Map<String, String> settings) {
+        Optional<String> gdr = gdrOffFromLog(d, c, settings);
+        if (gdr.isEmpty() && guessed) {
+            gdr = gdrLevelOnGuessedPaths(d, c, settings);
+        }
+        Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
+        return List.of(gdr.orElse(""), p2p.orElse(""));
     }
 
     /**

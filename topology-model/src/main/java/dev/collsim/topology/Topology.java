@@ -179,8 +179,11 @@ public final class Topology {
         this.hostCount = t.hostCount;
         this.parts = t.parts;
         this.gpus = t.gpus;
-        // the template carries the class too: NCCL's path rules on its host 0 depend on it (socket: no GDR)
-        this.template = t.template == null ? null : t.template.withNetworkClass(c);
+        // NCCL's path rules on the template's host 0 depend on the class only through the socket transport (no GDR on
+        // its NICs): the template is shared, with its derived paths, unless that changes
+        boolean socketChanged = t.template != null
+                && (c == NetworkClass.SOCKET) != (t.template.networkClass == NetworkClass.SOCKET);
+        this.template = socketChanged ? t.template.withNetworkClass(c) : t.template;
         this.networkClass = c;
         this.nicVendor = t.nicVendor;
         this.warnings = t.warnings;

@@ -14,8 +14,10 @@ package dev.collsim.simulator.channel;
  * <p>Each GPU taking part sends and receives at one rate over the path to its NIC (its local NIC on its own rail,
  * else its first local NIC; {@code HostModel#localNics(int)}); a link's per-direction physical bandwidth is shared
  * equally by the staged path traversals that cross it in that direction, so a GPU moves at most min over its links
- * of bandwidth / traversals, and at most its share of its NIC's port. The node's figure is the sum over its GPUs,
- * never more than its NICs. Worked example, DGX H100 under NCCL_NET_GDR_LEVEL=LOC: 8 GPUs, each with its own 400
+ * of bandwidth / traversals. A NIC that some GPU of the node reaches without crossing the CPU (both directions) is
+ * not staged: NCCL's channel search takes the network through that GPU (others relay over NVLink, PXN), so it keeps
+ * its port speed. The node's figure is the sum over its NICs (a staged NIC: its GPUs' rates, at most its port), never
+ * more than its NICs. Worked example, DGX H100 under NCCL_NET_GDR_LEVEL=LOC: 8 GPUs, each with its own 400
  * Gb/s NIC behind one PCIe Gen5 x16 switch uplink (63.0 GB/s per direction, {@code hardware.PcieGen}); each uplink
  * direction carries 2 traversals, so 31.5 GB/s per GPU and 252 GB/s per node, below the NICs' 400 GB/s. A node with
  * no path through the CPU keeps its NICs' bandwidth. Physical figures, not NCCL's path bandwidths: this is a bound
@@ -35,41 +37,41 @@ final class StagedNetPaths {
     static double nodeBw(HostModel h, double nicBw) {
         int g = h.gpus.size();
         int[] nic = new int[g];
-        boolean[] staged = new boolean[g];
-        int[] users = new int[h.nics.size()];
+        boolean[] direct = new boolean[h.nics.size()];
+        for (int i = 0; i < g; i++) {
+            nic[i] = ownNic(h, i);
+            for (int n = 0; n < h.nics.size(); n++) {
+                HostPath out = h.gpuToNic[i][n];
+                HostPath in = h.nicToGpu[n][i];
+                direct[n] |= out != null && in != null && !h.viaCpu(out) && !h.viaCpu(in);
+            }
+        }
         double[] load = new double[h.capacity.length];
         boolean any = false;
         for (int i = 0; i < g; i++) {
-            nic[i] = ownNic(h, i);
-            if (nic[i] < 0) {
-                continue;
-            }
-            users[nic[i]]++;
-            HostPath out = h.gpuToNic[i][nic[i]];
-            HostPath in = h.nicToGpu[nic[i]][i];
-            staged[i] = out != null && in != null && (h.viaCpu(out) || h.viaCpu(in));
-            if (staged[i]) {
+            if (nic[i] >= 0 && !direct[nic[i]]) {
                 any = true;
-                count(load, out);
-                count(load, in);
+                count(load, h.gpuToNic[i][nic[i]]);
+                count(load, h.nicToGpu[nic[i]][i]);
             }
         }
         if (!any) {
             return nicBw;
         }
-        double feed = 0;
+        double[] feed = new double[h.nics.size()];
+        boolean[] used = new boolean[h.nics.size()];
         for (int i = 0; i < g; i++) {
-            if (nic[i] < 0) {
-                continue;
+            if (nic[i] >= 0) {
+                used[nic[i]] = true;
+                feed[nic[i]] += direct[nic[i]] ? 0 : Math.min(rate(h, load, h.gpuToNic[i][nic[i]]),
+                        rate(h, load, h.nicToGpu[nic[i]][i]));
             }
-            double share = h.nicSpeed[nic[i]] / users[nic[i]];
-            if (staged[i]) {
-                share = Math.min(share, Math.min(rate(h, load, h.gpuToNic[i][nic[i]]),
-                        rate(h, load, h.nicToGpu[nic[i]][i])));
-            }
-            feed += share;
         }
-        return Math.min(nicBw, feed);
+        double sum = 0;
+        for (int n = 0; n < feed.length; n++) {
+            sum += !used[n] ? 0 : direct[n] ? h.nicSpeed[n] : Math.min(h.nicSpeed[n], feed[n]);
+        }
+        return Math.min(nicBw, sum);
     }
 
     /** @return the GPU's NIC: of its local NICs the one on its own rail, else the first; -1 when it has none */

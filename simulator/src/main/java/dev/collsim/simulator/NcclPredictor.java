@@ -208,7 +208,7 @@ public final class NcclPredictor implements CollectivePredictor {
         Prediction ar = predict(interReq);
         int m = inter.size();
         // the q rails share each node's NICs: the inter-node AllReduce gets N/q per node
-        double capAlgBw = PhysicalBound.interBusBw(Collective.ALL_REDUCE, m, m, plan.nodeNicBw() / q)
+        double capAlgBw = PhysicalBound.interBusBw(Collective.ALL_REDUCE, m, m, plan.nodeNetBw() / q)
                 / BusBandwidth.factor(Collective.ALL_REDUCE, m);
         double arTime = Math.max(ar.timeUs(), interReq.sizeBytes() / (1000.0 * capAlgBw) + params.launchOverheadUs());
         double time = rs.timeUs() + arTime + ag.timeUs();

@@ -145,7 +145,8 @@ public final class PreparedCommunicator {
 
     Prediction predict(PreparedCall call, PerformanceParameters pp) {
         Collective c = call.collective();
-        double bound = PhysicalBound.busBw(plan, c, settings.algo());
+        double bound = Math.min(PhysicalBound.busBw(plan, c, settings.algo()),
+                SocketStreams.boundBusBw(plan, settings, pp, c));
         PerfEstimate e = call.launch().apply(estimate(call, call.choice(), pp));
         double algBw = e.timeUs() > 0 ? BusBandwidth.algBw(call.bytes(), e.timeUs()) : 0;
         double busBw = BusBandwidth.busBw(c, plan.nRanks(), algBw);

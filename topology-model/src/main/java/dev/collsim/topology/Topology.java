@@ -165,10 +165,7 @@ public final class Topology {
         return nicVendor;
     }
 
-    /**
-     * @param c the network class
-     * @return this topology with another network transport between its hosts (same graph, shared, not copied)
-     */
+    /** @param c the network class; @return this topology with another network transport (same graph, not copied) */
     public Topology withNetworkClass(NetworkClass c) {
         return Objects.requireNonNull(c, "network class") == networkClass ? this : new Topology(this, c);
     }
@@ -179,7 +176,8 @@ public final class Topology {
         this.hostCount = t.hostCount;
         this.parts = t.parts;
         this.gpus = t.gpus;
-        this.template = t.template;
+        this.template = t.template == null || (c == NetworkClass.SOCKET) == (t.template.networkClass == NetworkClass.SOCKET)
+                ? t.template : t.template.withNetworkClass(c); // shared unless its paths change (sockets: no GDR)
         this.networkClass = c;
         this.nicVendor = t.nicVendor;
         this.warnings = t.warnings;

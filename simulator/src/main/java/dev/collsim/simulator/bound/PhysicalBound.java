@@ -80,7 +80,7 @@ public final class PhysicalBound {
                 && (algos.allows(c, Algorithm.NVLS) || algos.allows(c, Algorithm.NVLS_TREE));
         double intra = intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), nvls);
         double inter = ringOnly && plan.nNodes() > 1 && plan.nRanks() > 1
-                ? nicBusBw(c, true, plan.nRanks(), plan.nNodes(), plan.ppn(), plan.nodeNicBw())
+                ? nicBusBw(c, true, plan.nRanks(), plan.nNodes(), plan.ppn(), plan.nodeNetBw())
                 : interBusBw(plan, c);
         return Math.min(intra, inter);
     }
@@ -96,7 +96,7 @@ public final class PhysicalBound {
      * @return the inter-node (NIC) part of the bound, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
      */
     public static double interBusBw(ChannelPlan plan, Collective c) {
-        return interBusBw(c, plan.nRanks(), plan.nNodes(), plan.nodeNicBw());
+        return interBusBw(c, plan.nRanks(), plan.nNodes(), plan.nodeNetBw());
     }
 
     /**

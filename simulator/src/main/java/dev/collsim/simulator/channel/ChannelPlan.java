@@ -33,11 +33,14 @@ import java.util.Objects;
  * @param netClass           network transport between the nodes (the topology's; null: InfiniBand)
  * @param nicVendor          PCI vendor of the nodes' network interfaces (the topology's; null: OTHER), which sets
  *                           NCCL's socket defaults ({@code perf.SocketStreams})
+ * @param nodeNetBw          per-direction network bandwidth the weakest node's GPUs can feed, GB/s: nodeNicBw, or
+ *                           less where their GPU-NIC paths cross the CPU (GPU Direct RDMA off, the socket transport;
+ *                           {@link StagedNetPaths}); 0 on one node
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minSm, int maxSm,
         CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
-        NicVendor nicVendor) {
+        NicVendor nicVendor, double nodeNetBw) {
 
     /** Validates. */
     public ChannelPlan {

@@ -119,7 +119,7 @@ public final class ChannelSearch {
         return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
-                agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor());
+                agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0);
     }
 
     /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */
@@ -143,7 +143,7 @@ public final class ChannelSearch {
     }
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
-            double nodeNicBw, double gpuPathBw, int nics) {
+            double nodeNicBw, double gpuPathBw, int nics, double netBw) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
@@ -172,7 +172,7 @@ public final class ChannelSearch {
         int[] local = h.localNics();
         double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
-                h.physicalScaleUpBw(), nicBw, pathBw, local.length);
+                h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw));
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -185,7 +185,8 @@ public final class ChannelSearch {
                     min(a.graphs.nvls(), r.graphs.nvls()), min(a.graphs.collnetDirect(), r.graphs.collnetDirect()),
                     min(a.graphs.collnetChain(), r.graphs.collnetChain()));
             a = new NodeResult(g, a.cpu, a.hasNvSwitch && r.hasNvSwitch, Math.min(a.gpuScaleUpBw, r.gpuScaleUpBw),
-                    Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics));
+                    Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics),
+                    Math.min(a.netBw, r.netBw));
         }
         return a;
     }

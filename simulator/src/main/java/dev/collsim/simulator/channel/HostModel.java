@@ -10,6 +10,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.paths.BandwidthView;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HopIndex;
 import dev.collsim.topology.paths.HostPaths;
@@ -114,20 +115,40 @@ final class HostModel {
         boolean[] local = new boolean[nics.size()];
         boolean any = false;
         for (int i = 0; i < gpus.size(); i++) {
-            double[] bw = new double[nics.size()];
-            PathType[] type = new PathType[nics.size()];
-            for (int n = 0; n < nics.size(); n++) {
-                HostPath p = gpuToNic[i][n];
-                type[n] = p == null ? PathType.DIS : p.type();
-                bw[n] = p == null ? 0 : Math.min(p.bandwidth(), nicSpeed[n]);
-            }
-            for (int n : HostPaths.local(bw, type)) {
+            for (int n : localNics(i)) {
                 local[n] = true;
                 any = true;
             }
         }
         final boolean found = any;
         return IntStream.range(0, nics.size()).filter(n -> !found || local[n]).toArray();
+    }
+
+    /** @return the local NICs of one used GPU ({@link HostPaths#local}), indices into {@link #nics}; may be empty */
+    int[] localNics(int gpu) {
+        double[] bw = new double[nics.size()];
+        PathType[] type = new PathType[nics.size()];
+        for (int n = 0; n < nics.size(); n++) {
+            HostPath p = gpuToNic[gpu][n];
+            type[n] = p == null ? PathType.DIS : p.type();
+            bw[n] = p == null ? 0 : Math.min(p.bandwidth(), nicSpeed[n]);
+        }
+        return HostPaths.local(bw, type);
+    }
+
+    /** @return the hop's physical bandwidth per direction (sum of its parallel links), GB/s */
+    double physicalBw(int hop) {
+        return hops.hop(hop).bandwidth(BandwidthView.PHYSICAL).gbps();
+    }
+
+    /** @return true when the path passes a CPU between its ends (a GPU-NIC path NCCL routes through host memory) */
+    boolean viaCpu(HostPath p) {
+        for (int i = 0; i + 1 < p.links().length; i++) {
+            if (hops.hop(p.links()[i]).to() instanceof Cpu) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return most NVLink + PCIe bandwidth out of any GPU, NCCL's {@code totalBw} (max of PCI, sum of NVLink) */

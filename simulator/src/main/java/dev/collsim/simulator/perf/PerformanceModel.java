@@ -187,14 +187,17 @@ public final class PerformanceModel {
                 SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels));
     }
 
-    /** @return the bottleneck text when the network bound binds: the socket streams, or the NICs */
+    /** @return the bottleneck text when the network bound binds: the socket streams, the staged paths, or the NICs */
     private static String netBottleneck(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double channels) {
         double socket = SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels);
         return socket < PhysicalBound.interBusBw(plan, func) * pp.netProfile(plan.netClass()).bwFraction()
                 ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (socket transport, "
                         + SocketStreams.setup(plan.nicVendor(), s).streams() + " per connection)"
-                : "NICs: " + fixed(plan.nodeNicBw(), 0) + " GB/s per node";
+                : plan.nodeNetBw() < plan.nodeNicBw()
+                        ? "GPU-NIC paths through the CPU: " + fixed(plan.nodeNetBw(), 0) + " GB/s per node (NICs "
+                                + fixed(plan.nodeNicBw(), 0) + ")"
+                        : "NICs: " + fixed(plan.nodeNicBw(), 0) + " GB/s per node";
     }
 
     /**

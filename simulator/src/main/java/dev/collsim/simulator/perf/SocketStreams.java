@@ -35,9 +35,19 @@ import java.util.Optional;
  *       {@link PhysicalBound#nicBusBw}.</li>
  * </ul>
  *
- * <p>Not modelled: the CPU time of the helper threads (a thread serves its sockets in turn), the copy between GPU
- * and host memory (over the GPU's PCIe link, which the NIC bound does not see), and NCCL_SOCKET_MIN_TASKSIZE as a
- * setting (its default only).
+ * <p>The copy between GPU and host memory: the transport offers host memory only, so NCCL gives its NICs no GPU
+ * Direct RDMA (NCCL 2.28.9 {@code src/graph/topo.cc}: a NIC's {@code gdr} is {@code ptrSupport & NCCL_PTR_CUDA}) and
+ * routes every GPU-NIC path through the CPU; the node's network part is then at most what those paths carry
+ * ({@code ChannelPlan#nodeNetBw}, in {@link PhysicalBound#interBusBw}). NCCL's NVLS and NVLSTree do not depend on the
+ * network transport ({@code src/transport/nvls.cc ncclNvlsInit}: CUDA multicast support only), so NVLSTree runs over
+ * sockets: every NVLS head opens its tree connections on every NVLS channel ({@code ncclNvlsTreeConnect}), 16
+ * channels x 8 heads = 128 connections per DGX H100 node, each head over its own NIC.
+ *
+ * <p>Not modelled: the CPU time of the threads. Without helper threads (every vendor but AWS and GCP) the one proxy
+ * thread of a rank (one per rank and communicator, NVIDIA/nccl#374) moves the data of all its connections, 16 per
+ * GPU for NVLSTree on a DGX H100; no public figure gives one thread's rate over many sockets (in the one public
+ * socket run here, 2x1 L40S, one proxy thread moves its rank's 2 connections at 8.1 GB/s), so no bound is charged for
+ * it. Also NCCL_SOCKET_MIN_TASKSIZE as a setting (its default only).
  */
 public final class SocketStreams {
 
@@ -161,6 +171,45 @@ public final class SocketStreams {
         double node = channels * NetTransport.connectionsPerChannel(a, plan) * streams * stream / wirePerData(p);
         double perNode = (double) plan.nRanks() / plan.nNodes();
         return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
+    }
+
+    /**
+     * The most bus bandwidth the socket streams allow a collective whatever its size, GB/s, for the bound column: over
+     * the algorithms that can run it between nodes and NCCL_ALGO allows (Ring; Tree and, with NVLS, NVLSTree for
+     * AllReduce; PAT for AllGather and ReduceScatter), {@link PhysicalBound#nicBusBw} with the node's streams at their
+     * most: runtime channels (NVLS channels for NVLSTree) x connections per channel x every socket of a connection
+     * ({@link Setup#streams}) x the stream rate, Simple's wire bytes (1 per data byte).
+     *
+     * @param plan  the channel plan
+     * @param s     settings (socket threads and sockets, NCCL_ALGO)
+     * @param pp    parameters (the class's stream rate)
+     * @param func  collective
+     * @return GB/s; infinite on one node, off the socket transport, and for the other collectives
+     */
+    public static double boundBusBw(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func) {
+        double stream = pp.netProfile(plan.netClass()).streamGBps();
+        if (plan.nNodes() < 2 || stream <= 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        boolean reduce = func == Collective.ALL_REDUCE;
+        boolean gather = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
+        if (!reduce && !gather && func != Collective.BROADCAST && func != Collective.REDUCE) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double best = 0;
+        int streams = setup(plan.nicVendor(), s).streams();
+        for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE, Algorithm.PAT, Algorithm.NVLS_TREE}) {
+            boolean runs = a == Algorithm.RING || a == Algorithm.TREE && reduce || a == Algorithm.PAT && gather
+                    || a == Algorithm.NVLS_TREE && reduce && plan.nvlsSupport();
+            if (!runs || !s.algo().allows(func, a)) {
+                continue;
+            }
+            int channels = a == Algorithm.NVLS_TREE ? plan.nvlsChannels() : plan.runtimeChannels();
+            double node = channels * NetTransport.connectionsPerChannel(a, plan) * streams * stream;
+            best = Math.max(best, PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(),
+                    plan.ppn(), node));
+        }
+        return best > 0 ? best : Double.POSITIVE_INFINITY;
     }
 
     /**

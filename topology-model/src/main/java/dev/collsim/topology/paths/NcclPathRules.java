@@ -27,7 +27,9 @@ import java.util.Map;
  *   <li><b>GPU Direct RDMA</b>: a GPU-NIC path better than PHB whose NIC lacks GDR, or whose distance (the relay GPU's
  *       for a PXN path) is farther than the GDR level (NCCL_NET_GDR_LEVEL; default P2C, PXB with NCCL_NET_GDR_C2C=0),
  *       is routed through the GPU's nearest CPU, in both directions ({@code ncclTopoCheckGdr} with {@code read=0},
- *       so NCCL_NET_GDR_READ does not act here).</li>
+ *       so NCCL_NET_GDR_READ does not act here). On NCCL's socket transport no NIC has GDR: NCCL 2.28.9
+ *       {@code src/graph/topo.cc} sets a NIC's {@code gdr} from {@code ptrSupport & NCCL_PTR_CUDA}, and
+ *       {@code src/transport/net_socket.cc} offers {@code NCCL_PTR_HOST} only.</li>
  * </ol>
  * Merged types follow {@code mergePathType}: the maximum, except C2C with PHB gives P2C.
  */
@@ -39,9 +41,15 @@ final class NcclPathRules {
     private final List<Gpu> gpus;
     private final List<Nic> nics;
     private final List<Cpu> cpus;
+    private final boolean hostMemoryNet;
 
-    NcclPathRules(List<Gpu> gpus, List<Nic> nics, List<Cpu> cpus, DevicePath[][] p) {
+    /**
+     * @param hostMemoryNet true when the network transport reads and writes host memory only (NCCL's socket
+     *                      transport): no NIC has GPU Direct RDMA
+     */
+    NcclPathRules(List<Gpu> gpus, List<Nic> nics, List<Cpu> cpus, DevicePath[][] p, boolean hostMemoryNet) {
         this.gpus = gpus;
+        this.hostMemoryNet = hostMemoryNet;
         this.nics = nics;
         this.cpus = cpus;
         this.endpoints = new ArrayList<>(gpus);
@@ -126,8 +134,8 @@ final class NcclPathRules {
     }
 
     /** NCCL's distance and NIC checks of {@code ncclTopoCheckGdr}: GDR-capable NIC, path at most the GDR level. */
-    private static boolean gdr(Nic n, DevicePath gpuToNic, PathType level) {
-        return n.gdr() && gpuToNic.type().ordinal() <= level.ordinal();
+    private boolean gdr(Nic n, DevicePath gpuToNic, PathType level) {
+        return n.gdr() && !hostMemoryNet && gpuToNic.type().ordinal() <= level.ordinal();
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PathType;
@@ -252,7 +253,7 @@ public final class PathFinder {
                 table[i][j] = fromTree(g, tree, ends.get(i), ends.get(j));
             }
         }
-        new NcclPathRules(gpus, nics, cpus, table).apply(options);
+        new NcclPathRules(gpus, nics, cpus, table, topology.networkClass() == NetworkClass.SOCKET).apply(options);
         for (int i = 0; i < ends.size(); i++) {
             String[] labels = SmiLabels.labels(g, ends.get(i), ends);
             for (int j = 0; j < ends.size(); j++) {

@@ -6,8 +6,6 @@ import dev.collsim.simulator.PreparedCall;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
-import dev.collsim.validation.compare.HeaderPcie;
-import dev.collsim.validation.compare.OlderAmdP2p;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
@@ -39,9 +37,7 @@ public final class SeriesBuilder {
         }
         try {
             Map<String, String> settings = new LinkedHashMap<>(d.env());
-            HeaderPcie.runTransport(d, c.get().topology().hostCount(), settings);
-            HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
-            OlderAmdP2p.apply(d, c.get().topology(), settings);
+            Comparer.modelSettings(d, c.get(), cluster.isEmpty(), settings);
             List<PreparedCall> pm = comparer.model(d, c.get(), NcclSettings.modelled(settings), pts);
             double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();
             long[] s = pts.stream().mapToLong(PerfPoint::sizeBytes).toArray();

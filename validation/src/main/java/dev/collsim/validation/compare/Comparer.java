@@ -92,10 +92,7 @@ public final class Comparer {
         }
         NcclSettings env;
         Map<String, String> settings = new LinkedHashMap<>(d.env());
-        Optional<String> gdrOff = gdrOffFromLog(d, c.get(), settings);
-        Optional<String> transport = HeaderPcie.runTransport(d, c.get().topology().hostCount(), settings);
-        Optional<String> p2pOff = HeaderPcie.p2pOff(d, c.get().topology().hostCount(), settings);
-        Optional<String> olderAmd = OlderAmdP2p.apply(d, c.get().topology(), settings);
+        List<String> settingNotes = modelSettings(d, c.get(), cluster.isEmpty(), settings);
         try {
             env = NcclSettings.modelled(settings);
         } catch (IllegalArgumentException e) {
@@ -106,11 +103,10 @@ public final class Comparer {
         List<PreparedCall> pm;
         try {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
-            gdrOff.ifPresent(assumptions::add);
+            assumptions.add(settingNotes.get(0));
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
-            transport.ifPresent(assumptions::add);
-            p2pOff.ifPresent(assumptions::add);
-            olderAmd.ifPresent(assumptions::add);
+            settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
+            assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).forEach(k ->
                     assumptions.add(k + " ignored (not part of the model)"));
@@ -120,6 +116,29 @@ public final class Comparer {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
         }
         return build(d, used, pts, pm);
+    }
+
+    /**
+     * A dataset's NCCL settings as the model takes them on a cluster (compare, and the accuracy and calibration series
+     * through {@code calibration.SeriesBuilder}): the log's word on GPU Direct RDMA ({@link #gdrOffFromLog}), a GDR
+     * level on guessed paths ({@link #gdrLevelOnGuessedPaths}), P2P off from the header ({@link HeaderPcie#p2pOff}).
+     *
+     * @param d        the dataset
+     * @param c        the cluster
+     * @param guessed  true when the cluster was guessed from the dataset, not given
+     * @param settings the dataset's settings, changed in place
+     * @return the assumption lines: the GDR line, the run-title transport line, the P2P-off line and the older-NCCL-on-AMD
+     *         line, each "" when nothing changed
+     */
+    public static List<String> modelSettings(Dataset d, ClusterGuess c, boolean guessed, Map<String, String> settings) {
+        Optional<String> gdr = gdrOffFromLog(d, c, settings);
+        if (gdr.isEmpty() && guessed) {
+            gdr = gdrLevelOnGuessedPaths(d, c, settings);
+        }
+        Optional<String> transport = HeaderPcie.runTransport(d, c.topology().hostCount(), settings);
+        Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
+        Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
+        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""));
     }
 
     /**
@@ -147,6 +166,25 @@ public final class Comparer {
         settings.put("NCCL_NET_GDR_LEVEL", "LOC");
         return Optional.of("GPU Direct RDMA off as the NCCL INFO log says (line " + gdr.line()
                 + "): modelled as NCCL_NET_GDR_LEVEL=LOC");
+    }
+
+    /**
+     * A GPU Direct RDMA level the run sets (PIX, PXB, PHB, SYS or a number above 0) names a distance on the run's own
+     * GPU-NIC paths; a guessed host's paths need not be those (a catalog DGX H100 standing in for another H100
+     * server), so without the NCCL INFO log's word ({@link #gdrOffFromLog}) collsim does not judge the level on them
+     * and keeps NCCL's default. LOC (never GDR, whatever the distance) is kept. Only between hosts does it matter.
+     *
+     * @return the assumption line when {@code settings} was changed
+     */
+    private static Optional<String> gdrLevelOnGuessedPaths(Dataset d, ClusterGuess c, Map<String, String> settings) {
+        String level = settings.get("NCCL_NET_GDR_LEVEL");
+        if (level == null || c.topology().hostCount() < 2 || d.log().net().gdr().known()
+                || level.trim().equalsIgnoreCase("LOC") || level.trim().equals("0")) {
+            return Optional.empty();
+        }
+        settings.remove("NCCL_NET_GDR_LEVEL");
+        return Optional.of("NCCL_NET_GDR_LEVEL=" + level + " not applied: it names a distance on the run's own GPU-NIC"
+                + " paths, which the guessed host's need not be, and no NCCL INFO log says whether GDR was on");
     }
 
     /**

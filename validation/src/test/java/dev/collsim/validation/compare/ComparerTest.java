@@ -89,6 +89,23 @@ class ComparerTest {
         assertTrue(a.stream().noneMatch(x -> x.startsWith("NCCL_NET_GDR_LEVEL ignored")), a.toString());
     }
 
+    /**
+     * The Dell XE9680 run sets NCCL_NET_GDR_LEVEL=1 (PIX) and has no NCCL INFO log; collsim guesses a catalog DGX H100,
+     * whose GPU and NIC are PXB apart, where PIX would turn GDR off and stage every network byte through the CPU. The
+     * level names a distance on the run's own paths, so on the guessed host it is not applied (and not listed as
+     * ignored).
+     */
+    @Test
+    void aGdrLevelIsNotJudgedOnGuessedPathsWithoutALog() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt").get(0);
+        DatasetComparison c = comparer.compare(d, Optional.empty());
+        assertTrue(c.compared(), c.reason());
+        List<String> a = c.cluster().assumptions();
+        assertTrue(a.stream().anyMatch(x -> x.startsWith("NCCL_NET_GDR_LEVEL=1 not applied: it names a distance")),
+                a.toString());
+        assertTrue(a.stream().noneMatch(x -> x.startsWith("NCCL_NET_GDR_LEVEL ignored")), a.toString());
+    }
+
     /** A log with NCCL's TUNING choice lines: the predicted algorithm is checked against them. */
     @Test
     void algorithmCheckedAgainstLog() throws Exception {

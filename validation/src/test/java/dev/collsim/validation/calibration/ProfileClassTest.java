@@ -60,6 +60,18 @@ class ProfileClassTest {
         assertEquals("blackwell-1host-nvswitch", key("dgx-b200"));
     }
 
+    /**
+     * L40S and RTX 4090 are sm89, Ada Lovelace (CUDA C++ Programming Guide, compute capabilities), not Ampere, although
+     * NCCL's tables share one row for sm80-89; A100 stays Ampere.
+     */
+    @Test
+    void adaIsItsOwnGeneration() throws Exception {
+        assertEquals("ada-1host-pcie", key("pcie-8x-l40s"));
+        assertEquals("Ada, one host, GPUs joined by PCIe", ProfileClass.of(ClusterLoader.load("pcie-8x-l40s")).label());
+        assertEquals("ada-1host-pcie", key("pcie-8x-rtx4090"));
+        assertEquals("ampere-1host-nvswitch", key("dgx-a100"));
+    }
+
     @Test
     void slingshotNamedInTheDataIsNotInfiniBand() throws Exception {
         assertEquals("hopper-slingshot", ProfileClass.of(ClusterLoader.load("dgx-h100x2"),

@@ -1,8 +1,11 @@
 package dev.collsim.cli;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import dev.collsim.topology.catalog.SystemHost;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.io.ClusterLoader;
@@ -49,6 +52,13 @@ public final class ClusterOption {
                     + " GPUDirect-TCPX/TCPXO) or socket (NCCL's TCP sockets); sets the per-send cost, added latency"
                     + " per network hop and NIC derating of PerformanceParameters.netClasses.")
     private String network;
+
+    @Option(names = "--trays-per-domain", paramLabel = "N",
+            description = "Trays of a rack-scale host type (NVL72: 18 trays of 4 GPUs per rack) per NVLink domain,"
+                    + " 1 to 18: 1 puts every tray in an NVLink domain of its own (trays of different racks, joined"
+                    + " only by their NICs), so NCCL sees one node per tray. Default: the rack's 18. As a YAML"
+                    + " cluster's traysPerDomain.")
+    private Integer traysPerDomain;
 
     private ClusterSource resolved;
 
@@ -104,7 +114,7 @@ public final class ClusterOption {
                         + " is a config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
                         + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
             }
-            resolved = withNetwork(s);
+            resolved = withNetwork(withTrays(s));
             if (mixee != null) {
                 s.topology().warnings().forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
                 if (network != null && s.topology().hostCount() < 2) {
@@ -115,6 +125,33 @@ public final class ClusterOption {
             }
         }
         return resolved;
+    }
+
+    /** @return the cluster with {@code --trays-per-domain} trays in each NVLink domain, when given */
+    private ClusterSource withTrays(ClusterSource s) throws InputException {
+        if (traysPerDomain == null) {
+            return s;
+        }
+        ClusterSpec spec = s.spec();
+        HostType type = spec == null ? null : spec.hostType() instanceof OwnNvlinkDomain o ? o.tray() : spec.hostType();
+        if (type == null || type.hostsPerNvlinkDomain() < 2) {
+            throw new UserError("--trays-per-domain " + traysPerDomain + ": -c " + value() + " is not built of trays"
+                    + " of a multi-host NVLink domain; allowed only with a rack-scale catalog type (an NVL72 type"
+                    + " such as gb300-nvl72, a4x-maxgpu-4g-metal) or a YAML cluster of one", ExitCodes.USAGE);
+        }
+        if (traysPerDomain < 1 || traysPerDomain > type.hostsPerNvlinkDomain()) {
+            throw new UserError("--trays-per-domain: found " + traysPerDomain + "; allowed: 1 to "
+                    + type.hostsPerNvlinkDomain() + " (the trays of one " + type.name() + " rack)", ExitCodes.USAGE);
+        }
+        ClusterSpec split = new ClusterSpec(spec.name(), spec.source(), new OwnNvlinkDomain(type, traysPerDomain),
+                spec.count(), spec.fabric());
+        Topology t;
+        try {
+            t = split.build().withNetworkClass(s.topology().networkClass());
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(value(), 0, 0, "--trays-per-domain", e.getMessage()));
+        }
+        return new ClusterSource(s.name(), s.origin(), t, split);
     }
 
     /** @return the cluster with the {@code --network} class, when given */
@@ -138,25 +175,23 @@ public final class ClusterOption {
      */
     public Optional<String> systemLine() throws InputException {
         ClusterSpec s = source().spec();
-        return s != null && s.hostType() instanceof SystemHost h ? Optional.of("System: " + h.description())
-                : Optional.empty();
+        HostType type = s == null ? null : s.hostType() instanceof OwnNvlinkDomain o ? o.tray() : s.hostType();
+        return type instanceof SystemHost h ? Optional.of("System: " + h.description()) : Optional.empty();
     }
 
     /**
      * @param topo the cluster's topology (as built from {@link #source()})
-     * @return its size in words, {@code 2 hosts, 16 GPUs}; a host type that is one tray of a larger NVLink domain
-     *         (gb200-nvl72) is named so: {@code 1 tray of a 72-GPU NVLink domain, 4 GPUs}, not to be read as the rack;
-     *         trays of several domains: {@code 36 trays in 2 NVLink domains of 72 GPUs, 144 GPUs}
+     * @return its size in words ({@link ClusterSpec#sizeText()}: {@code 2 hosts, 16 GPUs}; trays of NVLink domains
+     *         name the domains: {@code 36 trays in 2 NVLink domains (up to 18 trays per domain), 144 GPUs}); a
+     *         cluster read from a machine file: its hosts and GPUs
      */
     public String sizeText(Topology topo) {
-        int hosts = topo.hostCount();
         ClusterSpec s = resolved == null ? null : resolved.spec();
-        int perDomain = s == null ? 1 : s.hostType().hostsPerNvlinkDomain();
-        int domains = perDomain > 1 ? (hosts + perDomain - 1) / perDomain : 1;
-        String what = perDomain > 1 ? (hosts == 1 ? " tray" : " trays") + (domains > 1 ? " in " + domains
-                + " NVLink domains of " : " of a ") + perDomain * s.hostType().gpusPerHost()
-                + (domains > 1 ? " GPUs, " : "-GPU NVLink domain, ") : hosts == 1 ? " host, " : " hosts, ";
-        return hosts + what + topo.gpus().size() + " GPUs";
+        if (s != null && s.count() == topo.hostCount()) {
+            return s.sizeText();
+        }
+        int hosts = topo.hostCount();
+        return hosts + (hosts == 1 ? " host, " : " hosts, ") + topo.gpus().size() + " GPUs";
     }
 
     /** @return true when the user gave {@code --network} */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -57,16 +58,21 @@ class OptionValueMessagesTest {
     }
 
     @Test
-    void aGb200NameSaysItBuiltOneTrayOfTheRack() {
+    void aRackNameIsOneRackAndSaysItsDomains() {
+        // a rack-scale name alone is one rack, as NAMEx1: 18 GB200 trays of 4 GPUs in one 72-GPU NVLink domain (NVIDIA
+        // GB200 NVL72 datasheet: 72 GPUs, 36 Grace CPUs = 18 trays x 2)
         CliRun r = CliRun.run("predict", "-c", "dgx-gb200", "allreduce", "-b", "1M", "-e", "1M");
         assertEquals(0, r.code(), r.err());
-        // one GB200 NVL72 compute tray: 4 GPUs of a 72-GPU NVLink domain (Gb200Nvl72Tray)
-        assertTrue(r.out().contains("Cluster: gb200-nvl72 (1 tray of a 72-GPU NVLink domain, 4 GPUs); "), r.out());
+        assertTrue(r.out().contains("Cluster: gb200-nvl72 (18 trays in 1 NVLink domain (up to 18 trays per domain),"
+                + " 72 GPUs); "), r.out());
+        CliRun x1 = CliRun.run("predict", "-c", "gb300-nvl72x1", "allreduce", "-b", "1M", "-e", "1M");
+        assertTrue(x1.out().contains("(18 trays in 1 NVLink domain (up to 18 trays per domain), 72 GPUs)"), x1.out());
         CliRun h = CliRun.run("predict", "-c", "dgx-h100x2", "allreduce", "-b", "1M", "-e", "1M");
         assertTrue(h.out().contains("Cluster: dgx-h100x2 (2 hosts, 16 GPUs); "), h.out());
         // two racks: 2 x 18 trays of 4 GPUs (ClusterLoader: N counts racks for a tray type of a rack-scale domain)
         CliRun two = CliRun.run("predict", "-c", "gb200-nvl72x2", "allreduce", "-b", "1M", "-e", "1M");
-        assertTrue(two.out().contains("(36 trays in 2 NVLink domains of 72 GPUs, 144 GPUs)"), two.out());
+        assertTrue(two.out().contains("(36 trays in 2 NVLink domains (up to 18 trays per domain), 144 GPUs)"),
+                two.out());
     }
 
     /** --network on one host is accepted but cannot act (no traffic leaves the host): one warning line says so. */
@@ -82,7 +88,7 @@ class OptionValueMessagesTest {
     }
 
     @Test
-    void aProfileOfAnotherClassIsAppliedWithOneWarningLine() {
+    void aProfileOfAnotherClassIsAppliedWithOneWarningLine() throws Exception {
         String blackwell = "../configs/calibration/auto/blackwell-1host-nvltray.yaml";
         CliRun r = CliRun.run("predict", "-c", "dgx-h100x4", "--calibration", blackwell, "allreduce", "-b", "1M",
                 "-e", "1M");
@@ -92,8 +98,10 @@ class OptionValueMessagesTest {
                 + " (Blackwell, one superchip tray of a rack-scale NVLink domain, GPUs joined by the rack's NVSwitch"
                 + " trays); this cluster is hopper-infiniband (Hopper, several hosts over InfiniBand); applied anyway"),
                 r.err().lines().toList());
-        // the same class (one GB200 tray): no warning
-        CliRun same = CliRun.run("predict", "-c", "Standard_ND128isr_NDR_GB200_v6", "--calibration", blackwell,
+        // the same class (one GB200 tray; the bare name is a rack, so one tray is a YAML count of 1): no warning
+        Path tray = dir.resolve("tray.yaml");
+        Files.writeString(tray, "schema: collsim/v1\nname: one-tray\nhosts: Standard_ND128isr_NDR_GB200_v6\n");
+        CliRun same = CliRun.run("predict", "-c", tray.toString(), "--calibration", blackwell,
                 "allreduce", "-b", "1M", "-e", "1M");
         assertEquals("", same.err().strip());
         // a profile of another generation without a class (collsim calibrate of H200 files) on a Blackwell host

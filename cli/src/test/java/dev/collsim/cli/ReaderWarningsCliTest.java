@@ -82,14 +82,14 @@ class ReaderWarningsCliTest {
     void zeroElementSizesAreLeftOutOrRefused() {
         CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "-b", "0", "-e", "0");
         assertEquals(2, r.code(), r.out());
-        assertTrue(r.err().contains("size 0 of all_reduce on 8 ranks is 0 float elements and NCCL discards an empty"
-                + " collective (src/enqueue.cc), so nothing runs; use -b 4 or more"), r.err());
+        assertTrue(r.err().contains("size 0 of all_reduce on 8 ranks is 0 float elements per rank and NCCL discards an"
+                + " empty collective (src/enqueue.cc), so nothing runs; use -b 4 or more"), r.err());
         for (String backend : new String[] {"analytical", "flow"}) {
             CliRun g = run("predict", "allgather", "-c", "dgx-h100", "-b", "8", "-e", "256", "-f", "2",
                     "--backend", backend);
             assertEquals(0, g.code(), g.err());
-            assertTrue(g.out().contains("# sizes 8, 16, 32, 64 of all_gather on 8 ranks are 0 float elements and NCCL"
-                    + " discards an empty collective (src/enqueue.cc), so nothing runs: left out (the first size that"
+            assertTrue(g.out().contains("# sizes 8, 16, 32, 64 of all_gather on 8 ranks are 0 float elements per"
+                    + " rank and NCCL discards an empty collective (src/enqueue.cc), so nothing runs: left out (the first size that"
                     + " runs: 128 bytes)"), backend + ": " + g.out());
             List<String> rows = g.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
             assertEquals(2, rows.size(), backend + ": " + g.out());

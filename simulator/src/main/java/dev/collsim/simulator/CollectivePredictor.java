@@ -2,6 +2,7 @@ package dev.collsim.simulator;
 
 import dev.collsim.topology.Gpu;
 import java.util.List;
+import java.util.Optional;
 
 /** Predicts collective performance. Implementations are pure functions of their input and thread-safe. */
 public interface CollectivePredictor {
@@ -27,5 +28,17 @@ public interface CollectivePredictor {
      */
     default Prediction predictConcurrent(PredictionRequest request, List<List<Gpu>> groups) {
         return predict(request);
+    }
+
+    /**
+     * The note {@code collsim predict} prints as its {@code Network:} header line for the request's communicator
+     * ({@link PreparedCommunicator#networkNote}: a network class run on another class's figures, NCCL's socket
+     * streams and their rate, GPUDirect RDMA off), so every output that times a cluster can say it.
+     *
+     * @param request the communicator's ranks and NCCL settings (collective and size do not matter)
+     * @return the note, empty when there is none or the predictor cannot tell
+     */
+    default Optional<String> networkNote(PredictionRequest request) {
+        return Optional.empty();
     }
 }

@@ -96,6 +96,12 @@ public final class FlowPredictor implements CollectivePredictor {
         return predictConcurrent(r, List.of(r.ranks()));
     }
 
+    /** @return the chooser's note: the flow backend times the same network class and transport */
+    @Override
+    public Optional<String> networkNote(PredictionRequest r) {
+        return chooser.networkNote(r);
+    }
+
     /**
      * Times every group at once on the fabric (one flow-backend job per group, all starting together, each with the
      * schedule of NCCL's choice for the first group); the time is the slowest group's.

@@ -82,6 +82,12 @@ public final class NcclPredictor implements CollectivePredictor {
                 : NetClassDefaults.borrowedNote(t.networkClass(), params.netProfile(t.networkClass()));
     }
 
+    /** @return the note of the request's prepared communicator under these parameters */
+    @Override
+    public Optional<String> networkNote(PredictionRequest r) {
+        return prepare(r).networkNote(params);
+    }
+
     private record Key(Topology topology, List<?> ranks, NcclSettings env) {
         @Override
         public boolean equals(Object o) {

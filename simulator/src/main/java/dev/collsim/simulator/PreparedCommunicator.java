@@ -145,7 +145,8 @@ public final class PreparedCommunicator {
 
     Prediction predict(PreparedCall call, PerformanceParameters pp) {
         Collective c = call.collective();
-        double bound = Math.min(PhysicalBound.busBw(plan, c, settings.algo()),
+        double bound = Math.min(PhysicalBound.busBw(plan, c, settings.algo(),
+                settings.collnetEnable() || settings.patEnable() == 1),
                 SocketStreams.boundBusBw(plan, settings, pp, c));
         PerfEstimate e = call.launch().apply(estimate(call, call.choice(), pp));
         double algBw = e.timeUs() > 0 ? BusBandwidth.algBw(call.bytes(), e.timeUs()) : 0;
@@ -217,7 +218,8 @@ public final class PreparedCommunicator {
      *         ({@link PhysicalBound}; infinity for one rank)
      */
     public double physicalBoundBusBw(Collective c) {
-        return PhysicalBound.busBw(plan, c, settings.algo());
+        return PhysicalBound.busBw(plan, c, settings.algo(),
+                settings.collnetEnable() || settings.patEnable() == 1);
     }
 
     /**

@@ -79,6 +79,11 @@ public record GpuModel(String name, int sm, List<Variant> variants, List<String>
         return variants.get(0);
     }
 
+    /** @return the model's architecture from its compute capability ({@link GpuArchitecture#of}), e.g. Ada for L40S */
+    public GpuArchitecture architecture() {
+        return GpuArchitecture.of(sm);
+    }
+
     /** @return memory of the default variant, bytes */
     public long memoryBytes() {
         return defaultVariant().memoryBytes();

@@ -51,7 +51,7 @@ final class EmptyCollective {
         if (empty.isEmpty()) {
             return sizes;
         }
-        String what = String.format(Locale.ROOT, "%s %s of %s on %d ranks %s 0 %s elements and NCCL discards an"
+        String what = String.format(Locale.ROOT, "%s %s of %s on %d ranks %s 0 %s elements per rank and NCCL discards an"
                 + " empty collective (src/enqueue.cc), so nothing runs", empty.size() == 1 ? "size" : "sizes",
                 empty.stream().map(String::valueOf).collect(Collectors.joining(", ")), c.testName(), n,
                 empty.size() == 1 ? "is" : "are", type.testName());

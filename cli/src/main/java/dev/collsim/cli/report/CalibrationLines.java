@@ -21,7 +21,8 @@ final class CalibrationLines {
      * @param selections the resolver's lines, each {@code VARIANT: calibration: WHAT} in resolution order
      *                   ({@code SimulatorResolver#selections})
      * @return {@code calibration: WHAT} when every variant uses the same WHAT, else lines
-     *         {@code calibration of VARIANT; VARIANT: WHAT}, one per distinct WHAT, in first-use order; a line without
+     *         {@code calibration of "VARIANT", "VARIANT": WHAT} (names quoted: they may hold ':', ',' and ';'), one
+     *         per distinct WHAT, in first-use order; a line without
      *         the mark is kept as {@code calibration of LINE}
      */
     static List<String> group(List<String> selections) {
@@ -38,7 +39,16 @@ final class CalibrationLines {
         if (out.isEmpty() && byProfile.size() == 1) {
             return List.of("calibration: " + byProfile.keySet().iterator().next());
         }
-        byProfile.forEach((what, variants) -> out.add("calibration of " + String.join("; ", variants) + ": " + what));
+        byProfile.forEach((what, variants) -> out.add("calibration of "
+                + String.join(", ", variants.stream().map(CalibrationLines::quote).toList()) + ": " + what));
         return out;
+    }
+
+    /**
+     * @return the variant name in double quotes, a quote or backslash in it escaped with a backslash (as in JSON), so
+     *         a list of names stays readable whatever they hold: {@code "2:1 fat-tree, 8 ports/leaf"}
+     */
+    static String quote(String name) {
+        return '"' + name.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
 }

@@ -72,6 +72,8 @@ public final class WhatIfRun {
             }
             out.println(data.title());
             CalibrationLines.group(resolver.selections()).forEach(out::println);
+            data.variants().stream().filter(v -> !v.network().isEmpty())
+                    .forEach(v -> out.println("network of " + v.variant() + ": " + v.network()));
             out.println();
             out.print(ReportSummary.text(ReportSummary.table(data)));
             out.println();

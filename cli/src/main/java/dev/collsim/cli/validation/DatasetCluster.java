@@ -49,8 +49,9 @@ final class DatasetCluster {
         if (explicit && source.spec().count() != needed) {
             // the same rule as calibrate: a dataset is compared on the host count it ran on, never spread thinner
             err.println("collsim: -c " + source.name() + " has " + source.spec().count() + " host(s); " + d.id()
-                    + " ran on " + needed + " (" + d.nRanks() + " ranks): resized to " + type.get().name() + ":"
-                    + needed + " for it");
+                    + " ran on " + needed + " (" + d.nRanks() + " ranks): resized to "
+                    + (type.get().hostsPerNvlinkDomain() > 1 ? needed + " tray(s) of " + type.get().name()
+                    : type.get().name() + ":" + needed) + " for it");
         }
         Topology topo = explicit && source.spec().count() == needed ? source.topology()
                 : ClusterLoader.hosts(type.get(), hosts).topology();

@@ -11,8 +11,17 @@ class CalibrationLinesTest {
     void variantsOfOneProfileShareOneLine() {
         List<String> in = List.of("base: 4x DGX H100: calibration: a.yaml (x)", "NIC 200 Gb/s: calibration: a.yaml (x)",
                 "GB200: calibration: b.yaml (y)", "32 hosts: calibration: a.yaml (x)");
-        assertEquals(List.of("calibration of base: 4x DGX H100; NIC 200 Gb/s; 32 hosts: a.yaml (x)",
-                "calibration of GB200: b.yaml (y)"), CalibrationLines.group(in));
+        assertEquals(List.of("calibration of \"base: 4x DGX H100\", \"NIC 200 Gb/s\", \"32 hosts\": a.yaml (x)",
+                "calibration of \"GB200\": b.yaml (y)"), CalibrationLines.group(in));
+    }
+
+    /** Names holding the list's own marks (',', ':', ';', quotes) stay apart: each is quoted, quotes escaped. */
+    @Test
+    void namesWithSeparatorsStayApart() {
+        List<String> in = List.of("2:1 fat-tree, 8 ports/leaf: calibration: a.yaml",
+                "say \"hi\"; bye: calibration: a.yaml", "x: calibration: b.yaml");
+        assertEquals(List.of("calibration of \"2:1 fat-tree, 8 ports/leaf\", \"say \\\"hi\\\"; bye\": a.yaml",
+                "calibration of \"x\": b.yaml"), CalibrationLines.group(in));
     }
 
     /** One calibration for every variant is the single line predict, compare, plan and tune print. */

@@ -13,6 +13,7 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.edit.ClusterEditor;
+import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
@@ -152,7 +153,10 @@ public final class SimulatorResolver implements VariantResolver {
             return cluster(b, v.edits().withHosts(h));
         };
         int perHost = v.edits().hostType() == null ? b.gpusPerHost() : t.gpusOf(0).size();
-        return new ResolvedVariant(v, t, predictor, withHosts, perHost);
+        ClusterSpec built = b.spec() == null ? null : v.edits().isEmpty() ? b.spec()
+                : ClusterEditor.spec(b.spec(), v.edits());
+        return new ResolvedVariant(v, t, predictor, withHosts, perHost,
+                built != null && built.ofTrays() ? built.sizeText() : null);
     }
 
     /** The variant's predictor by its calibration (its own, else the fallback, else its class's shipped profile). */

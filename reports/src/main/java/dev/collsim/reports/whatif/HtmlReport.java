@@ -86,6 +86,12 @@ public final class HtmlReport {
                     : v.calibration())).append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
         }
         h.append("</table>\n<p class=note>").append(esc(CALIBRATION_LEGEND)).append("</p>\n");
+        for (ReportData.VariantRow v : d.variants()) {
+            if (!v.network().isEmpty()) {
+                h.append("<p class=note>Network of ").append(esc(v.variant())).append(": ").append(esc(v.network()))
+                        .append("</p>\n");
+            }
+        }
         if (!d.sweeps().isEmpty()) {
             h.append("<h2>Collectives</h2>\n");
             charts.stream().filter(c -> c.stem().startsWith("busbw-")).forEach(c -> {

@@ -57,9 +57,17 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param ncclEnv  NCCL settings, {@code K=V} joined by spaces
      * @param calibration calibration profile, or empty
      * @param backend  what timed its collectives: {@code analytical}, or {@code flow (ROUTING[, seed N])}
+     * @param network  the note predict prints as its {@code Network:} line for this cluster ({@code VariantNetwork}),
+     *                 or empty
      */
     public record VariantRow(String variant, String cluster, int hosts, int gpus, String changes, String ncclEnv,
-            String calibration, String backend) {
+            String calibration, String backend, String network) {
+
+        /** A row without a network note. */
+        public VariantRow(String variant, String cluster, int hosts, int gpus, String changes, String ncclEnv,
+                String calibration, String backend) {
+            this(variant, cluster, hosts, gpus, changes, ncclEnv, calibration, backend, "");
+        }
     }
 
     /**

@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The "changes from the base" cell of a variant: its edits in words, and the network between hosts when it changed
+ * The "changes from the base" cell of a variant: its edits in words, the network between hosts when it changed
  * without a {@code network} key (another host type brings its own class, e.g. EFA for p5.48xlarge), so no change of
- * transport goes unsaid. Stateless.
+ * transport goes unsaid, and for trays of a rack-scale type (NVL72) the trays and NVLink domains they fill (a
+ * {@code host-type: a4x-maxgpu-4g-metal} on 4 hosts is 4 trays in one domain). Stateless.
  */
 final class VariantChanges {
 
@@ -28,6 +29,10 @@ final class VariantChanges {
         if (base != null && base != v && spec.edits().network() == null && v.topology().hostCount() > 1
                 && v.topology().networkClass() != base.topology().networkClass()) {
             parts.add("over " + v.topology().networkClass().label() + " (the host type's network)");
+        }
+        if (v.trays() != null && (base == null || base == v || !v.trays().equals(base.trays()))) {
+            // trays of a rack-scale type: how many NVLink domains they fill, which a host count alone hides
+            parts.add(v.trays());
         }
         return parts.isEmpty() ? "-" : String.join(", ", parts);
     }

@@ -36,4 +36,29 @@ class VariantChangesTest {
                 VariantChanges.text(spec.variants().get(1), p5, base));
         assertEquals("over RoCE", VariantChanges.text(spec.variants().get(2), roce, base));
     }
+
+    /**
+     * NVL72 trays on the 4-host default: 4 trays of 4 GB300 share one NVLink domain of up to 18 trays (GB300 NVL72: 72
+     * GPUs in 18 trays), which the hosts column alone hides; 36 hosts are two such domains.
+     */
+    @Test
+    void traysSayWhichNvlinkDomainsTheyFill() throws InputException {
+        ReportSpec spec = ReportSpecReader.read("w.yaml", """
+                cluster: default
+                variants:
+                  - name: a4x
+                    host-type: a4x-maxgpu-4g-metal
+                  - name: a4x 36
+                    host-type: a4x-maxgpu-4g-metal
+                    hosts: 36
+                sweeps: [{collective: allreduce, min: 1M, max: 1M}]
+                """, Path.of("."));
+        SimulatorResolver r = new SimulatorResolver();
+        ResolvedVariant base = r.resolve(spec, spec.variants().get(0));
+        ResolvedVariant a4x = r.resolve(spec, spec.variants().get(1));
+        assertEquals("a4x-maxgpu-4g-metal, over RoCE (the host type's network), 4 trays in 1 NVLink domain (up to 18"
+                + " trays per domain), 16 GPUs", VariantChanges.text(spec.variants().get(1), a4x, base));
+        ResolvedVariant big = r.resolve(spec, spec.variants().get(2));
+        assertEquals("36 trays in 2 NVLink domains (up to 18 trays per domain), 144 GPUs", big.trays());
+    }
 }

@@ -69,13 +69,37 @@ public final class PhysicalBound {
      * @return the bound, GB/s of bus bandwidth; {@code Double.POSITIVE_INFINITY} for one rank
      */
     public static double busBw(ChannelPlan plan, Collective c, AlgoProtoFilter<Algorithm> algos) {
+        return busBw(plan, c, algos, true);
+    }
+
+    /**
+     * The bound over the algorithms NCCL_ALGO allows and NCCL can run on this communicator: without CollNet
+     * (NCCL_COLLNET_ENABLE off, the default) and with PAT not forced (NCCL_PAT_ENABLE not 1) an AllGather or
+     * ReduceScatter across NCCL nodes runs as Ring, so its
+     * NIC part is a ring's ({@link #nicBusBw} with k = n). NCCL 2.30.7 {@code src/graph/tuning.cc}
+     * ({@code ncclTopoTuneModel}) and {@code src/enqueue.cc} ({@code updateCollCostTable}): NVLS with nNodes &gt; 1
+     * and CollNetDirect need CollNet support; PAT runs only with one GPU per node, where a ring's node sends the same
+     * (n-1)/n S (fact sheet §1.2). Two GB300 trays in distinct NVLink domains, 4 x 800 Gb/s NICs each: 400 GB/s,
+     * not the 700 GB/s an algorithm that sends each byte over the network once would allow.
+     *
+     * @param plan       the channel plan
+     * @param c          the collective
+     * @param algos      NCCL_ALGO as parsed
+     * @param beyondRing NCCL_COLLNET_ENABLE=1 or NCCL_PAT_ENABLE=1: algorithms other than Ring may run AllGather and
+     *                   ReduceScatter between nodes
+     * @return the bound, GB/s of bus bandwidth; {@code Double.POSITIVE_INFINITY} for one rank
+     */
+    public static double busBw(ChannelPlan plan, Collective c, AlgoProtoFilter<Algorithm> algos,
+            boolean beyondRing) {
         if (c != Collective.ALL_REDUCE && c != Collective.ALL_GATHER && c != Collective.REDUCE_SCATTER) {
             return busBw(plan, c);
         }
-        boolean ringOnly = true;
+        boolean ringOnly = c != Collective.ALL_REDUCE && plan.nNodes() > 1 && !beyondRing;
+        boolean allowedRing = true;
         for (Algorithm a : Algorithm.values()) {
-            ringOnly &= a == Algorithm.RING || !algos.allows(c, a);
+            allowedRing &= a == Algorithm.RING || !algos.allows(c, a);
         }
+        ringOnly |= allowedRing;
         boolean nvls = plan.nvlsSupport()
                 && (algos.allows(c, Algorithm.NVLS) || algos.allows(c, Algorithm.NVLS_TREE));
         double intra = intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), nvls);

@@ -9,6 +9,8 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,9 +19,28 @@ import org.junit.jupiter.api.Test;
 class AlgoBoundTest {
 
     private static double bound(String cluster, Map<String, String> env) throws Exception {
-        Topology t = ClusterLoader.load(cluster);
-        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 8L << 30,
+        return bound(ClusterLoader.load(cluster), Collective.ALL_REDUCE, env);
+    }
+
+    private static double bound(Topology t, Collective c, Map<String, String> env) {
+        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, 8L << 30,
                 DataType.FLOAT, RedOp.SUM, NcclSettings.parse(env))).physicalBoundBusBw();
+    }
+
+    /**
+     * Two GB300 trays in distinct NVLink domains (2 NCCL nodes of 4 ranks), 4 x 800 Gb/s = 400 GB/s of NICs per tray
+     * and direction. An AllGather across nodes without CollNet can only run as Ring (NCCL 2.30.7 tuning.cc: multi-node
+     * NVLS and CollNetDirect need CollNet, PAT one GPU per node): a node sends (n-1)/n S, busbw &lt;= 400. With
+     * CollNet allowed, an algorithm could send each byte over the network once: (m-1)/m S = S/2, busbw &lt;= 400 x
+     * 2 x 7/8 = 700.
+     */
+    @Test
+    void allGatherAcrossNodesIsARingWithoutCollNet() throws Exception {
+        Topology two = ClusterLoader.hosts(new OwnNvlinkDomain(Catalog.hostType("a4x-maxgpu-4g-metal").orElseThrow()),
+                2).topology();
+        assertEquals(400.0, bound(two, Collective.ALL_GATHER, Map.of()), 0.01);
+        assertEquals(400.0, bound(two, Collective.REDUCE_SCATTER, Map.of()), 0.01);
+        assertEquals(700.0, bound(two, Collective.ALL_GATHER, Map.of("NCCL_COLLNET_ENABLE", "1")), 0.01);
     }
 
     /**

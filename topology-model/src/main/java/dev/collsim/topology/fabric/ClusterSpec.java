@@ -7,6 +7,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -129,6 +130,36 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
             FabricBuilder.build(b, fabric);
         }
         return b.build();
+    }
+
+    /**
+     * The cluster's size in words, as every command's header and a report's variant table print it: {@code 2 hosts,
+     * 16 GPUs}; trays of a multi-host NVLink domain type (NVL72) say how many domains they fill and how many trays a
+     * domain holds, so neither a lone tray nor several racks read as one: {@code 18 trays in 1 NVLink domain (up to 18
+     * trays per domain), 72 GPUs}, {@code 36 trays in 2 NVLink domains (up to 18 trays per domain), 144 GPUs},
+     * {@code 2 trays in 2 NVLink domains (1 tray per domain), 8 GPUs} ({@link OwnNvlinkDomain}). Domains fill in host
+     * order, as {@link #materialize()} builds them.
+     *
+     * @return the text
+     */
+    public String sizeText() {
+        int gpus = count * hostType.gpusPerHost();
+        int perDomain = Math.max(1, hostType.hostsPerNvlinkDomain());
+        if (!ofTrays()) {
+            return count + (count == 1 ? " host, " : " hosts, ") + gpus + " GPUs";
+        }
+        int domains = (count + perDomain - 1) / perDomain;
+        String per = perDomain == 1 ? "1 tray per domain" : "up to " + perDomain + " trays per domain";
+        return count + (count == 1 ? " tray" : " trays") + " in " + domains
+                + (domains == 1 ? " NVLink domain (" : " NVLink domains (") + per + "), " + gpus + " GPUs";
+    }
+
+    /**
+     * @return true when the hosts are trays of a multi-host NVLink domain type (NVL72), in its racks or in smaller
+     *         domains ({@link OwnNvlinkDomain}); false for hosts whose NVLink stays inside them
+     */
+    public boolean ofTrays() {
+        return hostType.hostsPerNvlinkDomain() > 1 || hostType instanceof OwnNvlinkDomain;
     }
 
     /** @return where host {@code h} of this cluster adds its devices (its NVLink domain as the host type's) */

@@ -127,7 +127,10 @@ public final class ClusterLoader {
         if (hosts.matches() && Catalog.hostType(hosts.group(1)).isPresent()) {
             String n = hosts.group(2) != null ? hosts.group(2) : hosts.group(3);
             // a bad value of the option, not of a file: a usage error (exit 2), as the README's exit codes say
-            String why = n.matches("0+") ? "hosts must be >= 1, found " + n + " (" + hosts.group(1) + "x1 is one host)"
+            HostType t = Catalog.hostType(hosts.group(1)).get();
+            String one = t.hostsPerNvlinkDomain() > 1 ? "x1 is one rack of " + t.hostsPerNvlinkDomain() + " trays"
+                    : "x1 is one host";
+            String why = n.matches("0+") ? "hosts must be >= 1, found " + n + " (" + hosts.group(1) + one + ")"
                     : "host count " + n + " of catalog host type " + hosts.group(1) + " is too large";
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
@@ -166,7 +169,8 @@ public final class ClusterLoader {
 
     /**
      * The spec of a cluster named by the catalog alone, without building it: a catalog host type name (one host, no
-     * fabric) or N hosts of one ({@link #shorthand}).
+     * fabric; for a tray of a multi-host NVLink domain type one rack, as {@code NAMEx1}: {@code gb300-nvl72} is 18
+     * trays of 4 GPUs in one 72-GPU NVLink domain) or N hosts of one ({@link #shorthand}).
      *
      * @param text what the user gave to {@code -c}
      * @return the spec, or empty when {@code text} is neither
@@ -175,6 +179,10 @@ public final class ClusterLoader {
         Optional<HostType> type = text == null ? Optional.empty() : Catalog.hostType(text.trim());
         if (type.isPresent()) {
             HostType t = type.get();
+            if (t.hostsPerNvlinkDomain() > 1) {
+                ClusterSpec rack = spec(t, t.hostsPerNvlinkDomain());
+                return Optional.of(new ClusterSpec(t.displayName(), rack.source(), t, rack.count(), rack.fabric()));
+            }
             return Optional.of(new ClusterSpec(t.displayName(), t.description(), t, 1, null));
         }
         return shorthand(text);
@@ -185,8 +193,9 @@ public final class ClusterLoader {
      * catalog host type NAME (case-insensitive) on a rail-optimized fabric (one leaf per NIC rail, non-blocking), or
      * with no fabric when the host type has no compute NIC (an NVLink-only domain such as GB200 NVL72). For a host
      * type that is one tray of a multi-host NVLink domain (a rack such as GB200 NVL72: 18 trays of 4 GPUs), N counts
-     * racks, not trays: {@code gb200-nvl72x2} is 2 racks = 36 trays = 144 GPUs, as {@code -c gb200-nvl72} is one
-     * 72-GPU rack.
+     * racks, not trays: {@code gb200-nvl72x2} is 2 racks = 36 trays = 144 GPUs, as {@code -c gb200-nvl72} (the bare
+     * name, {@link #catalogSpec}) is one 72-GPU rack; fewer trays, or trays in smaller NVLink domains, are a YAML
+     * cluster's {@code count} and {@code traysPerDomain}, or the {@code --trays-per-domain} option.
      *
      * @param text what the user gave to {@code -c}
      * @return the cluster, or empty when {@code text} is not NAMExN / NAME:N of a catalog host type with N &gt;= 1

@@ -1,17 +1,17 @@
 package dev.collsim.validation.calibration;
 
-import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.hardware.GpuArchitecture;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (NCCL's
- * compute-capability index, {@link GpuGeneration}), and then what carries the data between GPUs:
+ * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (the architecture
+ * of the oldest GPU's compute capability, {@link GpuArchitecture}: Ada's sm89 is {@code ada}, not Ampere, although
+ * NCCL's tables share one row for sm80-89), and then what carries the data between GPUs:
  * <ul>
  *   <li>one host: NVSwitch, direct NVLink or PCIe only ({@code hopper-1host-nvswitch}); a superchip tray of a
  *       rack-scale NVLink domain (GPUs on a Grace CPU by NVLink-C2C, the NVSwitch chips in the rack's switch trays,
@@ -55,9 +55,9 @@ public record ProfileClass(String key, String label) {
         // a cluster of identical hosts described once is asked through its template, never built in full
         Topology probe = t.hostTemplate().orElse(t);
         int sm = probe.gpus().stream().mapToInt(Gpu::sm).min().orElse(0);
-        GpuGeneration gen = GpuGeneration.of(sm);
-        String g = gen.name().toLowerCase(Locale.ROOT);
-        String gl = g.substring(0, 1).toUpperCase(Locale.ROOT) + g.substring(1);
+        GpuArchitecture arch = GpuArchitecture.of(sm);
+        String g = arch.key();
+        String gl = arch.label();
         if (t.hostCount() <= 1) {
             if (hasNvSwitch(probe) && hasC2c(probe)) {
                 return new ProfileClass(g + "-1host-nvltray", gl + ", one superchip tray of a rack-scale NVLink "

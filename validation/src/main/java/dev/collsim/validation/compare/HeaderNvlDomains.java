@@ -3,6 +3,7 @@ package dev.collsim.validation.compare;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -22,20 +23,49 @@ final class HeaderNvlDomains {
     private HeaderNvlDomains() {
     }
 
+    /** A run number: "run 1", "Run 2:". */
+    private static final Pattern RUN = Pattern.compile("(?i)\\brun\\s*(\\d+)");
+
     /**
      * @param d the dataset
-     * @return where the file says its hosts are in different NVLink domains (e.g. {@code the run's label}), empty when
-     *         it does not
+     * @return where the file says its hosts are in different NVLink domains, with the words quoted: {@code the run's
+     *         label}, or {@code the header's nodes_x_gpus line ("run 1: pods in distinct NVLink domains")}; when those
+     *         words are said of another run than this one (a header line naming run 1 read for the file's run 2), the
+     *         text says so; empty when the file does not say it
      */
     static Optional<String> apart(Dataset d) {
         if (APART.matcher(d.label()).find()) {
             return Optional.of("the run's label");
         }
         for (String key : List.of("nodes_x_gpus", "interconnect", "hardware")) {
-            if (APART.matcher(d.header().text(key)).find()) {
-                return Optional.of("the header's " + key + " line");
+            String text = d.header().text(key);
+            Matcher m = APART.matcher(text);
+            if (m.find()) {
+                return Optional.of("the header's " + key + " line (\"" + phrase(text, m) + "\")" + otherRun(d, text, m));
             }
         }
         return Optional.empty();
+    }
+
+    /** @return the words from the start of the phrase's clause (after "(", ";" or ",") to its end */
+    private static String phrase(String text, Matcher m) {
+        int from = Math.max(text.lastIndexOf('(', m.start()), Math.max(text.lastIndexOf(';', m.start()),
+                text.lastIndexOf(',', m.start()))) + 1;
+        return text.substring(from, m.end()).trim();
+    }
+
+    /**
+     * @return {@code , said there of run 1, not of this run (Run 2): nothing in the file places this run's hosts,
+     *         so they are taken to sit as run 1's did} when the phrase's clause names a run other than the one the
+     *         dataset's label names; empty otherwise
+     */
+    private static String otherRun(Dataset d, String text, Matcher m) {
+        Matcher said = RUN.matcher(phrase(text, m));
+        Matcher mine = RUN.matcher(d.label());
+        if (!said.find() || !mine.find() || said.group(1).equals(mine.group(1))) {
+            return "";
+        }
+        return ", said there of run " + said.group(1) + ", not of this run (run " + mine.group(1) + "): nothing in"
+                + " the file places this run's hosts, so they are taken to sit as run " + said.group(1) + "'s did";
     }
 }

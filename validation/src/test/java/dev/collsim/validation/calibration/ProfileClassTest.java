@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.io.ClusterLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,8 +53,23 @@ class ProfileClassTest {
      */
     @Test
     void aGraceTrayIsNotABaseboard() throws Exception {
-        assertEquals("blackwell-1host-nvltray", key("Standard_ND128isr_NDR_GB200_v6"));
+        // one VM: the bare name is a whole rack (ClusterLoader.catalogSpec), so one tray is built as NAME hosts x 1
+        assertEquals("blackwell-1host-nvltray", ProfileClass.of(ClusterLoader.hosts(
+                Catalog.hostType("Standard_ND128isr_NDR_GB200_v6").orElseThrow(), 1).topology()).key());
+        assertEquals("blackwell-mnnvl", key("Standard_ND128isr_NDR_GB200_v6"));
         assertEquals("blackwell-1host-nvswitch", key("dgx-b200"));
+    }
+
+    /**
+     * L40S and RTX 4090 are sm89, Ada Lovelace (CUDA C++ Programming Guide, compute capabilities), not Ampere, although
+     * NCCL's tables share one row for sm80-89; A100 stays Ampere.
+     */
+    @Test
+    void adaIsItsOwnGeneration() throws Exception {
+        assertEquals("ada-1host-pcie", key("pcie-8x-l40s"));
+        assertEquals("Ada, one host, GPUs joined by PCIe", ProfileClass.of(ClusterLoader.load("pcie-8x-l40s")).label());
+        assertEquals("ada-1host-pcie", key("pcie-8x-rtx4090"));
+        assertEquals("ampere-1host-nvswitch", key("dgx-a100"));
     }
 
     @Test

@@ -49,11 +49,14 @@ class HeaderNvlDomainsTest {
     @Test
     void gb300TraysOfDifferentDomainsAreTwoNodes() throws Exception {
         List<Dataset> runs = Corpus.read(GB300);
-        List<String> from = List.of("the run's label", "the header's nodes_x_gpus line");
+        // run 2's label says nothing of domains; header line 4 says it of run 1: "2x4 (run 1: pods in distinct NVLink
+        // domains); run 2: JobSet NUM_NODES=2 (rank list elided)", and the text must say so
+        List<String> from = List.of("the run's label", "the header's nodes_x_gpus line (\"run 1: pods in distinct"
+                + " NVLink domains\"), said there of run 1, not of this run (run 2)");
         for (int i = 0; i < 2; i++) {
             ClusterGuess g = ClusterGuesser.guess(runs.get(i)).orElseThrow();
             assertEquals("catalog:a4x-maxgpu-4g-metal", g.source());
-            String expected = "each host in an NVLink domain of its own (read from " + from.get(i) + ")";
+            String expected = "each host in an NVLink domain of its own (read from " + from.get(i);
             assertTrue(g.assumptions().stream().anyMatch(a -> a.startsWith(expected)), g.assumptions().toString());
             var probe = g.topology().hostTemplate().orElse(g.topology());
             assertTrue(probe.devices(NvSwitch.class).stream().allMatch(s -> s.host() >= 0), "no rack-wide switch");

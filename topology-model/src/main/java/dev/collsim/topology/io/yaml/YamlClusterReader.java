@@ -13,6 +13,7 @@ import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import dev.collsim.topology.fabric.ClusterLimits;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
@@ -32,6 +33,7 @@ import java.util.regex.Pattern;
  * source: "DGX H100 User Guide; DGX SuperPOD H100 reference architecture"
  * hosts: dgx-h100            # a catalog name, or an inline host description (see InlineHostParser)
  * count: 32
+ * traysPerDomain: 1         # optional, trays of a rack-scale type (NVL72) per NVLink domain: 1 to its rack's 18
  * fabric:                    # optional
  *   kind: rail-optimized     # single-switch | fat-tree | rail-optimized
  *   oversubscription: "1:1"  # leaf downlink : uplink bandwidth
@@ -52,7 +54,8 @@ public final class YamlClusterReader implements TopologyReader {
     public static final String SCHEMA = "collsim/v1";
 
     private static final Pattern DETECT = Pattern.compile("(?m)^schema\\s*:");
-    private static final List<String> TOP_KEYS = List.of("count", "fabric", "hosts", "name", "schema", "source");
+    private static final List<String> TOP_KEYS = List.of("count", "fabric", "hosts", "name", "schema", "source",
+            "traysPerDomain");
     private static final List<String> FABRIC_KEYS = List.of("kind", "leafRadix", "linkSpeed", "network",
             "oversubscription", "planes", "switchLatency");
 
@@ -131,6 +134,17 @@ public final class YamlClusterReader implements TopologyReader {
         FabricSpec fabric = fabric(f.map(root, "fabric", false), f, problems);
         if (name == null || count == null || type == null || !problems.isEmpty()) {
             return null;
+        }
+        YamlNode trays = root.get("traysPerDomain");
+        if (trays != null) {
+            if (type.hostsPerNvlinkDomain() < 2) {
+                problems.add(trays, "traysPerDomain", "found " + trays.text() + " for hosts " + type.name() + ", whose"
+                        + " NVLink stays inside the host; allowed only for a tray of a multi-host NVLink domain"
+                        + " (an NVL72 type such as gb300-nvl72)");
+                return null;
+            }
+            Integer n = f.integer(root, "traysPerDomain", true, 1, type.hostsPerNvlinkDomain());
+            return n == null ? null : new ClusterSpec(name, source, new OwnNvlinkDomain(type, n), count, fabric);
         }
         return new ClusterSpec(name, source, type, count, fabric);
     }

@@ -27,7 +27,7 @@ import net.jqwik.api.constraints.IntRange;
  * simulation's, never the windowed run's.
  *
  * <p>The seed is fixed so that a build is reproducible: the bound is a tested one, not a theorem, and a build must
- * not fail on a draw. The draws stay random over the space; a development search of 16,000 further cases of it is
+ * not fail on a draw. The draws stay random over the space; a development search of 56,000 further cases of it is
  * reported in {@link CompletionWindow} (change the seed, or raise the tries, to search again). The counterexample
  * that the former rule (window on while jobs overlap) gave is {@code CompletionWindowOverlapTest}.
  */

@@ -105,8 +105,8 @@ public final class FlowOptions {
     String shard;
 
     @Option(names = "--completion-window", paramLabel = "W", defaultValue = "0", description = "flow backend:"
-            + " finish together the flows that end within W x (elapsed step time) of each other; 0 is exact,"
-            + " 0.05 trades a little accuracy for far fewer events on ECMP AllToAll; the notes print its stated"
+            + " finish together the flows that end within W x (elapsed step time) of each other, while one job"
+            + " alone is in flight (exact while --job runs overlap); 0 is exact, 0.05 trades a little accuracy for far fewer events on ECMP AllToAll; the notes print its stated"
             + " error bound, W / (1 - W) x the time (tested, not proven) (default: ${DEFAULT-VALUE})")
     double completionWindow;
 

@@ -43,10 +43,11 @@ public final class FlowNetwork implements NetworkBackend {
     }
 
     /**
-     * A faster, approximate variant for runs with very many distinct finish times (AllToAll over ECMP). When
-     * the next flow finishes at time t, every flow that would finish (at the current rates) before
-     * {@code t + window x (t - step start)} finishes in the same event, at the latest of those times, and rates
-     * are recomputed once. Freed bandwidth is handed to the other flows up to that much later than in the exact
+     * A faster, approximate variant for runs with very many distinct finish times (AllToAll over ECMP). While one
+     * job alone is in flight (every job has started and the others have ended; with overlapping jobs the run is
+     * exact until then), when the next flow finishes at time t, every flow that would finish (at the current
+     * rates) before {@code t + window x (t - step start)} finishes in the same event, at the latest of those
+     * times, and rates are recomputed once. Freed bandwidth is handed to the other flows up to that much later than in the exact
      * simulation; as max-min fair sharing is not monotone, times can come out later or (less often) earlier than
      * the exact ones; {@link Timing#windowBoundUs()} states the bound, w / (1 - w) x the time, a tested bound, not a
      * theorem ({@link CompletionWindow}). Rates are still max-min fair allocations, so no link is ever over

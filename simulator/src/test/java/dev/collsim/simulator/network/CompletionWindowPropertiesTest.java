@@ -25,11 +25,16 @@ import net.jqwik.api.constraints.IntRange;
  * latency, direct AllToAll or ring AllReduce, one job or two overlapping jobs (the second on the GPUs in reverse
  * order, starting up to 50 us later), ECMP with a drawn seed, windows 0.01 to 0.3. The expected time is the exact
  * simulation's, never the windowed run's.
+ *
+ * <p>The seed is fixed so that a build is reproducible: the bound is a tested one, not a theorem, and a build must
+ * not fail on a draw. The draws stay random over the space; a development search of 56,000 further cases of it is
+ * reported in {@link CompletionWindow} (change the seed, or raise the tries, to search again). The counterexample
+ * that the former rule (window on while jobs overlap) gave is {@code CompletionWindowOverlapTest}.
  */
 class CompletionWindowPropertiesTest {
 
     /** The windowed end of the last job lies within the stated window bound of the exact one. */
-    @Property(tries = 60)
+    @Property(tries = 60, seed = "20261204")
     void windowedTimeWithinItsStatedBoundOfTheExactTime(@ForAll @IntRange(min = 1, max = 4) int gpusPerHost,
             @ForAll @IntRange(min = 2, max = 8) int hosts, @ForAll boolean fatTree,
             @ForAll @IntRange(min = 1, max = 3) int hostsPerLeaf, @ForAll @IntRange(min = 1, max = 4) int spines,

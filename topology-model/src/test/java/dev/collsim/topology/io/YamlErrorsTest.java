@@ -45,7 +45,8 @@ class YamlErrorsTest {
         // An unknown key is reported at the key, a bad value at the value's first character (columns counted by
         // hand in the lines above); each names the field, what was found and what is allowed.
         assertEquals(List.of(
-                "bad.yaml:5:1: colour: unknown key 'colour'; allowed: count, fabric, hosts, name, schema, source",
+                "bad.yaml:5:1: colour: unknown key 'colour'; allowed: count, fabric, hosts, name, schema, source,"
+                        + " traysPerDomain",
                 "bad.yaml:7:9: fabric.kind: unknown value 'fattree'; allowed: single-switch, fat-tree, rail-optimized",
                 "bad.yaml:8:14: fabric.linkSpeed: found the bare number 400 without a unit; write the unit, one of "
                         + UNITS + ", e.g. '400 Gb/s' or '25 GB/s'",

@@ -89,7 +89,7 @@ class OptionValueMessagesTest {
 
     @Test
     void aProfileOfAnotherClassIsAppliedWithOneWarningLine() throws Exception {
-        String blackwell = "../configs/calibration/auto/blackwell-1host-nvltray.yaml";
+        String blackwell = "src/test/resources/profiles/blackwell-1host-nvltray.yaml";
         CliRun r = CliRun.run("predict", "-c", "dgx-h100x4", "--calibration", blackwell, "allreduce", "-b", "1M",
                 "-e", "1M");
         assertEquals(0, r.code(), r.err());

@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
  *       rack-scale NVLink domain (GPUs on a Grace CPU by NVLink-C2C, the NVSwitch chips in the rack's switch trays,
  *       e.g. one GB200 NVL72 compute tray) is a class of its own ({@code blackwell-1host-nvltray}), apart from a
  *       baseboard of GPUs and NVSwitch chips (HGX/DGX B200): a profile fitted on trays is not applied to baseboards,
- *       whose NVLink rate differs (GB200 in-tray runs reach 0.85-0.92 of NCCL's 18 x 40.1 GB/s NVLink figure,
- *       8x B300 Ring 0.96, NVIDIA/nccl#2140);</li>
+ *       whose measured NVLink rate differs (GB200 in-tray runs reach 0.85-0.92 of NCCL's 18 x 40.1 GB/s NVLink
+ *       figure, which the bare model now meets with its per-channel Simple rate, 32 x 20.7 GB/s; 8x B300 Ring 0.96,
+ *       NVIDIA/nccl#2140);</li>
  *   <li>several hosts sharing one NVLink domain (multi-node NVLink, MNNVL, e.g. GB200 NVL72): {@code
  *       blackwell-mnnvl};</li>
  *   <li>several hosts otherwise: the network class between them ({@link NetworkClass}, e.g. {@code

@@ -143,6 +143,11 @@ public final class ClusterOption {
             throw new UserError("--trays-per-domain: found " + traysPerDomain + "; allowed: 1 to "
                     + type.hostsPerNvlinkDomain() + " (the trays of one " + type.name() + " rack)", ExitCodes.USAGE);
         }
+        if (spec.count() % traysPerDomain != 0) {
+            throw new UserError("--trays-per-domain: found " + traysPerDomain + " for " + spec.count() + " trays; allowed:"
+                    + " a divisor of the tray count (" + divisors(spec.count()) + "), so every NVLink domain holds as"
+                    + " many trays", ExitCodes.USAGE);
+        }
         ClusterSpec split = new ClusterSpec(spec.name(), spec.source(), new OwnNvlinkDomain(type, traysPerDomain),
                 spec.count(), spec.fabric());
         Topology t;
@@ -205,5 +210,15 @@ public final class ClusterOption {
      */
     public Topology load() throws InputException {
         return source().topology();
+    }
+
+    private static String divisors(int n) {
+        StringBuilder b = new StringBuilder();
+        for (int d = 1; d <= n; d++) {
+            if (n % d == 0) {
+                b.append(b.length() == 0 ? "" : ", ").append(d);
+            }
+        }
+        return b.toString();
     }
 }

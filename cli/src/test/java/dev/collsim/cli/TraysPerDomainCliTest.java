@@ -61,6 +61,21 @@ class TraysPerDomainCliTest {
         assertTrue(big.err().contains("--trays-per-domain: found 19; allowed: 1 to 18"), big.err());
     }
 
+    /** Domains of unequal size are refused: the divisors of 18 trays are 1, 2, 3, 6, 9 and 18 (by hand). */
+    @Test
+    void aTrayCountThatDoesNotDivideTheTraysIsRefused() throws Exception {
+        CliRun five = CliRun.run("predict", "-c", "gb300-nvl72", "--trays-per-domain", "5", "allreduce");
+        assertEquals(ExitCodes.USAGE, five.code(), five.err());
+        assertTrue(five.err().contains("--trays-per-domain: found 5 for 18 trays; allowed: a divisor of the tray count"
+                + " (1, 2, 3, 6, 9, 18)"), five.err());
+        Path yaml = dir.resolve("uneven.yaml");
+        Files.writeString(yaml, "schema: collsim/v1\nname: uneven\nhosts: gb300-nvl72\ncount: 4\ntraysPerDomain: 3\n");
+        CliRun y = CliRun.run("predict", "-c", yaml.toString(), "allreduce");
+        assertEquals(ExitCodes.INPUT, y.code(), y.err());
+        assertTrue(y.err().contains("traysPerDomain") && y.err().contains("found 3 for count 4 trays; allowed: a"
+                + " divisor of the count"), y.err());
+    }
+
     private static CliRun predict(String... cluster) {
         String[] args = new String[1 + cluster.length + TWO_TRAYS.length];
         args[0] = "predict";

@@ -144,6 +144,11 @@ public final class YamlClusterReader implements TopologyReader {
                 return null;
             }
             Integer n = f.integer(root, "traysPerDomain", true, 1, type.hostsPerNvlinkDomain());
+            if (n != null && count % n != 0) {
+                problems.add(trays, "traysPerDomain", "found " + n + " for count " + count + " trays; allowed: a"
+                        + " divisor of the count, so every NVLink domain holds as many trays");
+                return null;
+            }
             return n == null ? null : new ClusterSpec(name, source, new OwnNvlinkDomain(type, n), count, fabric);
         }
         return new ClusterSpec(name, source, type, count, fabric);

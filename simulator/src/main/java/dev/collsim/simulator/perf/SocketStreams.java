@@ -231,6 +231,11 @@ public final class SocketStreams {
                     + " (--network socket); this cluster runs " + plan.netClass().label() + ", so they change nothing");
         }
         Setup st = setup(plan.nicVendor(), s);
+        if (st.threads() == 0) {
+            return Optional.of("1 TCP stream per connection (no helper threads: the proxy thread sends on the"
+                    + " connection's own socket; NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD is 0 x 0, NCCL's default"
+                    + " for this NIC's vendor where unset)");
+        }
         return Optional.of(st.streams() + " TCP stream(s) per connection (" + st.threads() + " helper thread(s), "
                 + st.sockets() + " data socket(s): NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD, NCCL's default for"
                 + " this NIC's vendor where unset)");

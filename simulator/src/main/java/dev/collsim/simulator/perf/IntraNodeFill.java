@@ -1,6 +1,8 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.tuning.HardwareClass;
 
 /**
  * How much of {@link PerformanceModel}'s generic pipeline fill (one chunk, or the per-channel per-rank slice when
@@ -40,6 +42,20 @@ import dev.collsim.nccl.Algorithm;
  * collsim over-predicts (1x2 L40S: 15.7 GB/s measured, 23.4 modelled), so this form stays until that rate is fixed.
  * For a Ring over SHM that rate is fixed by {@link ShmRingPhases}, and such a ring pays no generic fill.
  *
+ * <p>A Ring AllReduce, AllGather or ReduceScatter on one host whose ring runs over PCIe with P2P (link class PCI,
+ * {@link PerformanceModel#linkClass}) pays none either ({@link #scale(Algorithm, Collective, int, int,
+ * HardwareClass)}): its rate is not over-predicted, so nothing is left for the fill to stand in for, and the kernels
+ * leave none (above). Measured, the time minus the bytes at the plateau rate stays flat in size instead of growing
+ * with the slice: 4x RTX PRO 6000, patched P2P on separate root ports, NCCL 2.29.7
+ * (A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt): 22.5, 22.9, 23.8, 20.6 us at 1, 2, 4,
+ * 16 MiB against a 46.65 GB/s plateau that collsim predicts within 2.2 %; 4x RTX 4090 P2P
+ * (A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt): 27, 24, 25 us at 16, 32, 64 MiB, with collsim's rate 7 % below
+ * the measured one. Rooted rings (Broadcast, Reduce) are chains whose last rank waits for the first slice, and NVLink
+ * rings keep the form (the 2x A100 intercept above; 8x A100 Azure ND A100 v4 is predicted too fast at 1-128 MiB, see
+ * docs/single-host-guesses.md). Before -> after (collsim accuracy, median error at >= 1 MiB): 1x4 RTX PRO 6000 (P2P)
+ * 18.8 -> 11.8 %, 1x6 RTX 4090 10.9 -> 7.4 %, 1x4 RTX 4090 8.9 -> 7.7 %, 1x8 RTX PRO 6000 (four runs) 5.6 / 6.3 /
+ * 29.3 / 30.1 -> 4.4 / 4.8 / 27.7 / 28.5 %; nothing else moves.
+ *
  * <p>Stateless and thread-safe.
  */
 public final class IntraNodeFill {
@@ -57,5 +73,22 @@ public final class IntraNodeFill {
     public static double scale(Algorithm a, int nNodes, int nRanks) {
         boolean applies = (a == Algorithm.RING || a == Algorithm.TREE) && nNodes == 1 && nRanks >= 2;
         return applies ? 2.0 / nRanks : 1.0;
+    }
+
+    /**
+     * As {@link #scale(Algorithm, int, int)}, with no fill for a Ring AllReduce, AllGather or ReduceScatter on one
+     * host whose ring runs over PCIe (see the class note).
+     *
+     * @param a      algorithm
+     * @param func   collective
+     * @param nNodes NCCL nodes of the communicator
+     * @param nRanks ranks
+     * @param link   the call's link class ({@link PerformanceModel#linkClass})
+     * @return 0 for such a ring, else {@link #scale(Algorithm, int, int)}
+     */
+    public static double scale(Algorithm a, Collective func, int nNodes, int nRanks, HardwareClass link) {
+        boolean symmetricRing = a == Algorithm.RING && (func == Collective.ALL_REDUCE
+                || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER);
+        return symmetricRing && nNodes == 1 && link == HardwareClass.PCI ? 0 : scale(a, nNodes, nRanks);
     }
 }

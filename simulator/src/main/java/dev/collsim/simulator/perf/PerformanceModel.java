@@ -39,7 +39,8 @@ import dev.collsim.topology.PathType;
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmRingPhases}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
+ *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmRingPhases}) or a Ring AllReduce/
+ *               AllGather/ReduceScatter over PCIe on one host ({@link IntraNodeFill}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
  *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
  *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -227,7 +228,8 @@ public final class PerformanceModel {
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
         double scale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
-                : IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());
+                : IntraNodeFill.scale(a, func, plan.nNodes(), plan.nRanks(), linkClass(plan))
+                        * RingLoopFill.share(a, func, plan.nRanks());
         return pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * scale;
     }
 

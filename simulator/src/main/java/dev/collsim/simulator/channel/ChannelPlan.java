@@ -22,7 +22,8 @@ import java.util.Objects;
  * @param hasNvSwitch        every node has an NVSwitch
  * @param nvlsSupport        NVLink SHARP usable (NVSwitch, sm90+, NCCL_NVLS_ENABLE not 0)
  * @param runtimeChannels    comm.nChannels for collectives (after NCCL_MIN/MAX_CTAS)
- * @param nvlsChannels       runtime NVLS channels (16 on sm90, 24/32 on sm100; NCCL_NVLS_NCHANNELS)
+ * @param nvlsChannels       runtime NVLS channels of NVLS and NVLSTree ({@link NvlsTuning}, then NCCL_NVLS_NCHANNELS
+ *                           and the CTA limits)
  * @param p2pChannels        runtime point-to-point channels
  * @param gpuScaleUpBw       physical per-direction NVLink bandwidth of the weakest GPU (sum of its NVLinks; its
  *                           PCIe link when it has none), GB/s
@@ -36,16 +37,19 @@ import java.util.Objects;
  * @param nodeNetBw          per-direction network bandwidth the weakest node's GPUs can feed, GB/s: nodeNicBw, or
  *                           less where their GPU-NIC paths cross the CPU (GPU Direct RDMA off, the socket transport;
  *                           {@link StagedNetPaths}); 0 on one node
+ * @param nvlsTuning         NCCL's NVLS tuning of the communicator before NCCL_NVLS_NCHANNELS and the CTA limits
+ *                           (channels, NVLS and NVLSTree chunks; {@link NvlsTuning})
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minSm, int maxSm,
         CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
-        NicVendor nicVendor, double nodeNetBw) {
+        NicVendor nicVendor, double nodeNetBw, NvlsTuning nvlsTuning) {
 
     /** Validates. */
     public ChannelPlan {
         Objects.requireNonNull(graphs, "graphs");
         Objects.requireNonNull(cpu, "cpu");
+        Objects.requireNonNull(nvlsTuning, "nvlsTuning");
         netClass = netClass == null ? NetworkClass.INFINIBAND : netClass;
         nicVendor = nicVendor == null ? NicVendor.OTHER : nicVendor;
         if (nRanks < 1 || nNodes < 1 || runtimeChannels < 1) {

@@ -79,9 +79,11 @@ public final class ChannelSearch {
         int minSm = Integer.MAX_VALUE;
         int maxSm = 0;
         int maxLocal = 0;
+        int minLocal = Integer.MAX_VALUE;
         for (Map.Entry<Integer, List<Gpu>> e : byNode.entrySet()) {
             List<Gpu> gpus = e.getValue();
             maxLocal = Math.max(maxLocal, gpus.size());
+            minLocal = Math.min(minLocal, gpus.size());
             int firstHost = gpus.get(0).host();
             long[] sig = new long[gpus.size() + 5];
             int prevHost = Integer.MIN_VALUE;
@@ -116,10 +118,12 @@ public final class ChannelSearch {
         int runtime = RuntimeChannels.collectiveChannels(agreed.graphs, minSm, nNodes, settings);
         boolean nvlsSupport = agreed.hasNvSwitch && minSm >= 90 && settings.nvlsEnable() != 0
                 && agreed.graphs.nvls().present();
+        NvlsTuning nvls = NvlsTuning.of(version, minSm, nNodes, minLocal, agreed.minNetBw,
+                agreed.graphs.nvls().typeInter());
         return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
-                agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(minSm, nNodes, settings),
+                agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
-                agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0);
+                agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0, nvls);
     }
 
     /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */
@@ -143,7 +147,7 @@ public final class ChannelSearch {
     }
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
-            double nodeNicBw, double gpuPathBw, int nics, double netBw) {
+            double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
@@ -172,7 +176,7 @@ public final class ChannelSearch {
         int[] local = h.localNics();
         double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
-                h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw));
+                h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw());
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -186,7 +190,7 @@ public final class ChannelSearch {
                     min(a.graphs.collnetChain(), r.graphs.collnetChain()));
             a = new NodeResult(g, a.cpu, a.hasNvSwitch && r.hasNvSwitch, Math.min(a.gpuScaleUpBw, r.gpuScaleUpBw),
                     Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics),
-                    Math.min(a.netBw, r.netBw));
+                    Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw));
         }
         return a;
     }

@@ -124,6 +124,22 @@ final class HostModel {
         return IntStream.range(0, nics.size()).filter(n -> !found || local[n]).toArray();
     }
 
+    /**
+     * NCCL's {@code comm->minNetBw} on this node ({@code src/graph/topo.cc ncclTopoGetMinNetBw}, NCCL 2.30.7): the
+     * smallest GPU-NIC path bandwidth (hops' capacities capped by the port) over the used GPUs' local NICs.
+     *
+     * @return GB/s; 0 when no used GPU has a local NIC
+     */
+    double minLocalNetBw() {
+        double min = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < gpus.size(); i++) {
+            for (int n : localNics(i)) {
+                min = Math.min(min, Math.min(gpuToNic[i][n].bandwidth(), nicSpeed[n]));
+            }
+        }
+        return Double.isInfinite(min) ? 0 : min;
+    }
+
     /** @return the local NICs of one used GPU ({@link HostPaths#local}), indices into {@link #nics}; may be empty */
     int[] localNics(int gpu) {
         double[] bw = new double[nics.size()];

@@ -35,32 +35,17 @@ public final class RuntimeChannels {
     }
 
     /**
-     * Runtime NVLS channels: NCCL_NVLS_NCHANNELS, else 16 on sm90 and 24 (one node) or 32 (several) on sm100+, then
-     * clamped by the CTA limits only: NCCL 2.30.7 {@code src/transport/nvls.cc} takes {@code max(config.minCTAs,
-     * min(config.maxCTAs, nvlsChannels))}; NCCL_MAX_NCHANNELS does not apply.
+     * Runtime NVLS channels of NVLS and NVLSTree: NCCL_NVLS_NCHANNELS, else NCCL's tuned count ({@link NvlsTuning}:
+     * 16 on sm90, 24 (one node) or 32 (several) on sm100+, on several sm100 nodes by NIC bandwidth and ranks per node
+     * in NCCL 2.30.7), then clamped by the CTA limits only: NCCL 2.30.7 {@code src/transport/nvls.cc ncclNvlsTuning}
+     * takes {@code max(config.minCTAs, min(config.maxCTAs, nChannels))}; NCCL_MAX_NCHANNELS does not apply.
      *
+     * @param tuning the communicator's NVLS tuning
+     * @param s      settings
      * @return channels
      */
-    public static int nvlsChannels(int minSm, int nNodes, NcclSettings s) {
-        int def = minSm >= 100 ? nNodes > 1 ? 32 : 24 : 16;
-        return Math.max(s.minCtas(), Math.min(s.maxCtas(), s.nvlsNChannels().orElse(def)));
-    }
-
-    /**
-     * NVLS channels an NVLSTree call uses: the NVLS channels, except on sm100+ with 3 or more nodes and no
-     * NCCL_NVLS_NCHANNELS, where NCCL 2.30.7 ({@code ncclNvlsTreeSm100Tuning}, {@code src/transport/nvls.cc}) uses
-     * 24 (still within the CTA limits). The dependence of that tuning on NIC bandwidth and ranks per node at 2 nodes
-     * is not modelled (2 nodes keep 32).
-     *
-     * @param plan the channel plan
-     * @param s    settings
-     * @return channels
-     */
-    public static int nvlsTreeChannels(ChannelPlan plan, NcclSettings s) {
-        if (plan.minSm() >= 100 && plan.nNodes() >= 3 && s.nvlsNChannels().isEmpty()) {
-            return Math.max(s.minCtas(), Math.min(plan.nvlsChannels(), 24));
-        }
-        return plan.nvlsChannels();
+    public static int nvlsChannels(NvlsTuning tuning, NcclSettings s) {
+        return Math.max(s.minCtas(), Math.min(s.maxCtas(), s.nvlsNChannels().orElse(tuning.channels())));
     }
 
     /**
@@ -147,7 +132,7 @@ public final class RuntimeChannels {
      */
     public static int perCall(Algorithm a, Protocol p, long nBytes, ChannelPlan plan, NcclSettings s) {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            return a == Algorithm.NVLS_TREE ? nvlsTreeChannels(plan, s) : plan.nNodes() > 1
+            return a == Algorithm.NVLS_TREE ? plan.nvlsChannels() : plan.nNodes() > 1
                     ? Math.min(plan.nvlsChannels(), plan.runtimeChannels()) : plan.nvlsChannels();
         }
         int nc = plan.runtimeChannels();

@@ -17,11 +17,13 @@ import dev.collsim.simulator.tuning.CostTable;
  * {@code ProtoSimple<1, 1>} step of one slice. The chunk is the one {@code src/enqueue.cc calcCollChunking} picks:
  *
  * <pre>
- *   NVLS:     min(NCCL_BUFFSIZE / 8, NCCL_NVLS_CHUNKSIZE = 128 KiB), 32 KiB on several nodes when NCCL's NVLS
+ *   NVLS:     min(NCCL_BUFFSIZE / 8, NVLS chunk), 32 KiB on several nodes when NCCL's NVLS
  *             AllReduce bandwidth is below 150 GB/s; then 64 KiB if nBytes &lt; 64 x ops x chunk,
  *             32 KiB if nBytes &lt; 8 x ops x chunk, 16 KiB if nBytes &lt; 2 x ops x chunk
- *   NVLSTree: min(128 KiB, treeMax) (treeMax 64 KiB on 4 or more nodes, src/transport/nvls.cc); then 256 KiB /
- *             128 KiB / 64 KiB / 32 KiB when nBytes &lt; 32 / 16 / 4 / 1 x ops x chunk
+ *   NVLSTree: min(NVLS chunk, treeMax); then 256 KiB / 128 KiB / 64 KiB / 32 KiB when nBytes &lt; 32 / 16 / 4 / 1
+ *             x ops x chunk
+ *   NVLS chunk NCCL_NVLS_CHUNKSIZE = 128 KiB and treeMax 64 KiB on 4 or more nodes, else the chunk; NCCL 2.30.7
+ *             tunes both on several sm100 nodes ({@link NvlsTuning}, src/transport/nvls.cc)
  *   ops = channels x nHeads, nHeads = the NVLS graph's channels (one per head GPU); aligned down to 512 B
  * </pre>
  *
@@ -40,8 +42,6 @@ import dev.collsim.simulator.tuning.CostTable;
  */
 public final class NvlsLoop {
 
-    /** NCCL_NVLS_CHUNKSIZE default, bytes (NCCL 2.30.7 {@code src/transport/nvls.cc}). */
-    public static final long NVLS_CHUNK = 128 << 10;
     /** Simple grain, bytes: chunks are aligned down to it (NCCL 2.30.7 {@code ncclProtoGrainSize}). */
     private static final long GRAIN = 512;
 
@@ -75,7 +75,7 @@ public final class NvlsLoop {
         long ops = (long) channels * heads(plan);
         long c;
         if (a == Algorithm.NVLS) {
-            c = Math.min(buffSize / NetTransport.NCCL_STEPS, NVLS_CHUNK);
+            c = Math.min(buffSize / NetTransport.NCCL_STEPS, plan.nvlsTuning().chunk());
             if (plan.nNodes() > 1 && table.bandwidth(Collective.ALL_REDUCE, Algorithm.NVLS, Protocol.SIMPLE) < 150) {
                 c = Math.min(c, 32 << 10);
             }
@@ -83,7 +83,7 @@ public final class NvlsLoop {
             c = shrink(c, nBytes, ops, 8, 32 << 10);
             c = shrink(c, nBytes, ops, 2, 16 << 10);
         } else {
-            c = Math.min(NVLS_CHUNK, plan.nNodes() >= 4 ? 64 << 10 : NVLS_CHUNK);
+            c = plan.nvlsTuning().treeChunk();
             c = shrink(c, nBytes, ops, 32, 256 << 10);
             c = shrink(c, nBytes, ops, 16, 128 << 10);
             c = shrink(c, nBytes, ops, 4, 64 << 10);

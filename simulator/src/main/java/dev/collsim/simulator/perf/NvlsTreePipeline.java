@@ -20,7 +20,8 @@ import dev.collsim.simulator.tuning.CostTable;
  *       ({@code elemOffset += loopCount}); each head GPU (one per NIC) takes one chunk per iteration. So one
  *       iteration of a channel carries channelChunk = heads x chunk bytes and a channel has
  *       (nBytes / channels) / channelChunk iterations. The chunk ({@link NvlsLoop#chunk}) is {@code src/enqueue.cc
- *       calcCollChunking}'s NVLS_TREE branch: 128 KiB (64 KiB on 4 or more nodes), 64 KiB below 4 x ops x 128 KiB,
+ *       calcCollChunking}'s NVLS_TREE branch: 128 KiB (64 KiB on 4 or more nodes; NCCL 2.30.7 tunes both on several
+ *       sm100 nodes, {@code channel.NvlsTuning}), 64 KiB below 4 x ops x 128 KiB,
  *       32 KiB below ops x 64 KiB, ops = channels x heads; it keeps mid sizes at 1 to 4 iterations per channel
  *       (2 x 8 H100, 16 channels x 8 heads: 1 at 4 and 8 MiB, 2 at 16 MiB, 4 at 32 and 64 MiB).</li>
  *   <li>Stages. The same function gives each stage its own warps looping over the same iterations: scatter (into

@@ -8,6 +8,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.NvlsTuning;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.AlgoChoice;
@@ -343,7 +344,7 @@ public final class PerformanceModel {
     private static double defaultEffectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan) {
         NcclSettings d = NcclSettings.DEFAULTS;
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            int nvls = RuntimeChannels.nvlsChannels(plan.minSm(), plan.nNodes(), d);
+            int nvls = RuntimeChannels.nvlsChannels(plan.nvlsTuning(), d);
             int runtime = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(), d);
             return a == Algorithm.NVLS && plan.nNodes() > 1 ? Math.min(nvls, runtime) : nvls;
         }
@@ -367,7 +368,7 @@ public final class PerformanceModel {
      */
     public static long chunk(Algorithm a, Protocol p, Collective func, NcclSettings s) {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            return NvlsLoop.NVLS_CHUNK;
+            return NvlsTuning.DEFAULT_CHUNK;
         }
         return switch (p) {
             case LL -> s.llBuffSize() / 8 / 2;

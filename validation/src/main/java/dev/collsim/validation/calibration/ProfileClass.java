@@ -6,6 +6,8 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -22,6 +24,10 @@ import java.util.regex.Pattern;
  *       NVIDIA/nccl#2140);</li>
  *   <li>several hosts sharing one NVLink domain (multi-node NVLink, MNNVL, e.g. GB200 NVL72): {@code
  *       blackwell-mnnvl};</li>
+ *   <li>several NVLink domains (or a domain and hosts outside it) joined by a network, e.g. two GB200 NVL72 racks
+ *       over RoCE: {@code blackwell-mnnvl-roce}. NCCL makes each domain one node, so such a run crosses the network
+ *       as a several-host run does, but each node is a rack of NVLink-joined GPUs: neither the one-domain class nor
+ *       the plain network class describes it;</li>
  *   <li>several hosts otherwise: the network class between them ({@link NetworkClass}, e.g. {@code
  *       hopper-infiniband}, {@code hopper-efa}, {@code hopper-tcpxo}, {@code ampere-roce}).</li>
  * </ul>
@@ -68,14 +74,37 @@ public record ProfileClass(String key, String label) {
             return new ProfileClass(g + "-1host-" + fabric, gl + ", one host, GPUs joined by "
                     + (fabric.equals("pcie") ? "PCIe" : fabric.equals("nvlink") ? "direct NVLink" : "NVSwitch"));
         }
-        if (probe.devices(NvSwitch.class).stream().anyMatch(s -> s.host() < 0)) {
-            return new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)");
+        int[] nodes = ncclNodes(probe);
+        boolean slingshot = networkText != null && SLINGSHOT.matcher(networkText).find();
+        String net = slingshot ? "slingshot" : t.networkClass().yamlName();
+        String netLabel = slingshot ? "HPE Slingshot" : t.networkClass().label();
+        if (nodes[1] > 0) {
+            return nodes[0] == 1
+                    ? new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)")
+                    : new ProfileClass(g + "-mnnvl-" + net, gl + ", several NVLink domains (MNNVL racks) joined over "
+                            + netLabel);
         }
-        if (networkText != null && SLINGSHOT.matcher(networkText).find()) {
-            return new ProfileClass(g + "-slingshot", gl + ", several hosts over HPE Slingshot");
+        return new ProfileClass(g + "-" + net, gl + ", several hosts over " + netLabel);
+    }
+
+    /**
+     * NCCL's nodes of a cluster: each multi-node NVLink domain (the hosts one rack-wide NVLink switch, host index
+     * below 0, reaches) is one node (NCCL 2.27.3 {@code src/graph/topo.cc}: the MNNVL clique's ranks are one node),
+     * every other host one of its own.
+     *
+     * @param t a cluster built device by device (one with rack-wide switches always is)
+     * @return {NCCL nodes, multi-node NVLink domains}
+     */
+    private static int[] ncclNodes(Topology t) {
+        Set<Integer> inDomain = new HashSet<>();
+        Set<Integer> domains = new HashSet<>();
+        for (NvSwitch s : t.devices(NvSwitch.class)) {
+            if (s.host() < 0) {
+                domains.add(s.domain());
+                t.outgoing(s).stream().mapToInt(l -> t.target(l).host()).filter(h -> h >= 0).forEach(inDomain::add);
+            }
         }
-        NetworkClass n = t.networkClass();
-        return new ProfileClass(g + "-" + n.yamlName(), gl + ", several hosts over " + n.label());
+        return new int[] {domains.size() + Math.max(0, t.hostCount() - inDomain.size()), domains.size()};
     }
 
     /**

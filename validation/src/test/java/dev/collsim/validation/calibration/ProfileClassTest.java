@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.yaml.YamlClusterReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -44,6 +46,27 @@ class ProfileClassTest {
     void singleHostIsItsOwnClassAndNvl72IsMnnvl() throws Exception {
         assertEquals("hopper-1host-nvswitch", key("dgx-h100"));
         assertEquals("blackwell-mnnvl", key("gb200-nvl72"));
+    }
+
+    /**
+     * Two GB200 NVL72 racks ({@code gb200-nvl72x2}: 2 racks of 18 trays, each rack one NVLink domain, catalog from the
+     * NVIDIA GB200 NVL72 datasheet) are two NCCL nodes joined by the trays' NICs (4 x 400 Gb/s ConnectX-7 per tray, on
+     * collsim's default network class, InfiniBand, as the cluster names none), not one NVLink domain: the class names
+     * both. One rack stays {@code blackwell-mnnvl};
+     * a YAML cluster of 6 trays in 3 domains of 2 ({@code traysPerDomain: 2}) is multi-domain too, and a network class
+     * of several NCCL nodes (its profile fits the network efficiency).
+     */
+    @Test
+    void severalNvlinkDomainsAreNotOneDomain() throws Exception {
+        assertEquals("blackwell-mnnvl-infiniband", key("gb200-nvl72x2"));
+        assertEquals("Blackwell, several NVLink domains (MNNVL racks) joined over InfiniBand",
+                ProfileClass.of(ClusterLoader.load("gb200-nvl72x2")).label());
+        assertTrue(ProfileClass.of(ClusterLoader.load("gb200-nvl72x2")).network());
+        assertEquals("blackwell-mnnvl", key("gb200-nvl72"));
+        String yaml = "schema: collsim/v1\nname: t\nhosts: gb200-nvl72\ncount: 6\ntraysPerDomain: 2\n";
+        Topology three = new YamlClusterReader().readCluster("t.yaml", yaml).topology();
+        assertEquals("blackwell-mnnvl-infiniband", ProfileClass.of(three).key());
+        assertEquals("blackwell-mnnvl-slingshot", ProfileClass.of(three, "HPE Slingshot 11").key());
     }
 
     /**

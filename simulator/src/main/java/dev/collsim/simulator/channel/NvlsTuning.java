@@ -1,0 +1,82 @@
+package dev.collsim.simulator.channel;
+
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.PathType;
+
+/**
+ * NCCL's NVLS tuning of a communicator, before NCCL_NVLS_NCHANNELS and the CTA limits: the NVLS channel count
+ * (NVLS and NVLSTree), the NVLS chunk and the largest NVLSTree chunk.
+ *
+ * <p>NCCL 2.30.7 ({@code src/transport/nvls.cc ncclNvlsTuning}, first in 2.30.3): channels 16 on sm90, on sm100 24 on
+ * one node and 32 on several; chunk NCCL_NVLS_CHUNKSIZE = 128 KiB; then, on sm100 (the communicator's minimum) with
+ * several nodes, {@code ncclNvlsTreeSm100Tuning} by nNodes, the smallest ranks per node (ppn) and the smallest
+ * GPU-NIC path bandwidth of the ranks' local NICs ({@code comm->minNetBw}, {@code ncclTopoGetMinNetBw}):
+ * <pre>
+ *   2 nodes, NIC &gt;= 48 GB/s:     32 channels, tree max 128 KiB; ppn &lt;= 4: chunk and tree max 256 KiB;
+ *                                 else ppn &gt;= 16, or ppn &lt;= 8 with a GPU-NIC path of PXB or better and NIC &lt; 96:
+ *                                 tree max 64 KiB
+ *   else NIC &gt;= 96 GB/s:         ppn &lt;= 8: 24 channels, chunk and tree max 256 KiB;
+ *                                 else 32 channels, tree max 128 KiB (ppn &lt; 32) or 64 KiB
+ *   else NIC &gt;= 48 GB/s:         24 channels, tree max 128 KiB (64 KiB on a GPU-NIC path of PXB or better)
+ *   else:                         nothing changes
+ * </pre>
+ * A tree max left unset is 64 KiB on 4 or more nodes, else the chunk. NCCL 2.28.9 has no such tuning
+ * ({@code ncclNvlsInit}: 16, or 24 / 32 on sm100; {@code src/enqueue.cc calcCollChunking}: NVLSTree max 64 KiB on 4 or
+ * more nodes, else the chunk), nor has 2.27.3, the release of the OCI GB200 NVL72 runs. The GPU-NIC path is the NVLS
+ * graph's {@code typeInter} (PIX and PXB: a PCIe switch; P2C on a Grace superchip, through the CPU). Immutable.
+ *
+ * @param channels     NVLS channels, >= 1
+ * @param chunk        NVLS chunk, bytes
+ * @param treeMaxChunk largest NVLSTree chunk, bytes
+ */
+public record NvlsTuning(int channels, long chunk, long treeMaxChunk) {
+
+    /** NCCL_NVLS_CHUNKSIZE default, bytes (NCCL 2.30.7 {@code src/transport/nvls.cc}). */
+    public static final long DEFAULT_CHUNK = 128 << 10;
+
+    private static final long K64 = 64 << 10;
+    private static final long K128 = 128 << 10;
+    private static final long K256 = 256 << 10;
+    /** NCCL compares its float GB/s with 48.0f and 96.0f; collsim's path bandwidths are sums of doubles. */
+    private static final double EPS = 1e-9;
+
+    /**
+     * @param version  NCCL release
+     * @param minSm    smallest compute capability x 10
+     * @param nNodes   NCCL nodes
+     * @param ppn      fewest ranks on one node ({@code comm->minLocalRanks})
+     * @param nicBw    smallest GPU-NIC path bandwidth of the ranks' local NICs, GB/s (0: none)
+     * @param nicPath  NVLS graph's path type to the network
+     * @return the tuning
+     */
+    public static NvlsTuning of(NcclVersion version, int minSm, int nNodes, int ppn, double nicBw, PathType nicPath) {
+        int channels = minSm >= 100 ? nNodes > 1 ? 32 : 24 : 16;
+        long fallbackTree = nNodes >= 4 ? K64 : DEFAULT_CHUNK;
+        if (version == NcclVersion.V2_28_9 || minSm < 100 || nNodes < 2) {
+            return new NvlsTuning(channels, DEFAULT_CHUNK, fallbackTree);
+        }
+        boolean pxb = nicPath.ordinal() <= PathType.PXB.ordinal();
+        boolean nic48 = nicBw >= 48 - EPS;
+        boolean nic96 = nicBw >= 96 - EPS;
+        if (nNodes == 2 && nic48) {
+            if (ppn <= 4) {
+                return new NvlsTuning(32, K256, K256);
+            }
+            boolean small = ppn >= 16 || ppn <= 8 && pxb && !nic96;
+            return new NvlsTuning(32, DEFAULT_CHUNK, small ? K64 : K128);
+        }
+        if (nic96) {
+            return ppn <= 8 ? new NvlsTuning(24, K256, K256)
+                    : new NvlsTuning(32, DEFAULT_CHUNK, ppn < 32 ? K128 : K64);
+        }
+        if (nic48) {
+            return new NvlsTuning(24, DEFAULT_CHUNK, pxb ? K64 : K128);
+        }
+        return new NvlsTuning(channels, DEFAULT_CHUNK, fallbackTree);
+    }
+
+    /** @return the NVLSTree chunk before its size steps: min(chunk, treeMaxChunk), bytes */
+    public long treeChunk() {
+        return Math.min(chunk, treeMaxChunk);
+    }
+}

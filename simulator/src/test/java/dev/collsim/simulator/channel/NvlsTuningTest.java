@@ -1,0 +1,101 @@
+package dev.collsim.simulator.channel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.yaml.YamlClusterReader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NCCL's NVLS tuning, each case read by hand from NCCL 2.30.7 {@code src/transport/nvls.cc} ({@code ncclNvlsTuning},
+ * {@code ncclNvlsTreeSm100Tuning}) and NCCL 2.28.9 ({@code ncclNvlsInit}; {@code src/enqueue.cc calcCollChunking}
+ * for the NVLSTree max: 64 KiB on 4 or more nodes, else the chunk).
+ */
+class NvlsTuningTest {
+
+    private static final long K = 1 << 10;
+    private static final NcclVersion V30 = NcclVersion.V2_30_7;
+
+    private static void check(NvlsTuning t, int channels, long chunk, long treeMax) {
+        assertEquals(new NvlsTuning(channels, chunk, treeMax), t);
+    }
+
+    /** Defaults: 16 on sm90, 24 on one sm100 node, 32 on several; 128 KiB; tree max 64 KiB from 4 nodes. */
+    @Test
+    void defaultsOutsideTheSm100MultiNodeTuning() {
+        check(NvlsTuning.of(V30, 90, 2, 8, 50, PathType.PIX), 16, 128 * K, 128 * K);
+        check(NvlsTuning.of(V30, 90, 4, 8, 50, PathType.PIX), 16, 128 * K, 64 * K);
+        check(NvlsTuning.of(V30, 100, 1, 72, 0, PathType.PIX), 24, 128 * K, 128 * K);
+    }
+
+    /**
+     * Two GB200 NVL72 racks as OCI ran them: 2 NCCL nodes of 64 ranks, GPU-NIC path through the Grace (P2C) capped by
+     * NCCL's PCIe Gen5 x16 figure, 48 GB/s (under the 400 Gb/s = 50 GB/s port): "nNodes == 2 && nicBw >= 48" gives 32
+     * channels, and ppn 64 >= 16 a tree max of 64 KiB, so the NVLSTree chunk is 64 KiB (128 KiB before 2.30.3).
+     */
+    @Test
+    void twoRacksOfGb200() {
+        NvlsTuning t = NvlsTuning.of(V30, 100, 2, 64, 48, PathType.P2C);
+        check(t, 32, 128 * K, 64 * K);
+        assertEquals(64 * K, t.treeChunk());
+        check(NvlsTuning.of(NcclVersion.V2_28_9, 100, 2, 64, 48, PathType.P2C), 32, 128 * K, 128 * K);
+    }
+
+    /** Two nodes: ppn <= 4 takes 256 KiB for both; ppn 8 on a PXB path with NIC < 96 takes a 64 KiB tree max. */
+    @Test
+    void twoNodesByRanksPerNode() {
+        check(NvlsTuning.of(V30, 100, 2, 4, 100, PathType.P2C), 32, 256 * K, 256 * K);
+        check(NvlsTuning.of(V30, 100, 2, 8, 50, PathType.PXB), 32, 128 * K, 64 * K);
+        check(NvlsTuning.of(V30, 100, 2, 8, 50, PathType.P2C), 32, 128 * K, 128 * K);
+        check(NvlsTuning.of(V30, 100, 2, 8, 100, PathType.PXB), 32, 128 * K, 128 * K);
+    }
+
+    /**
+     * Three or more nodes: NIC >= 96 GB/s gives 24 channels and 256 KiB at ppn <= 8, else 32 channels and a tree max
+     * of 128 KiB (ppn < 32) or 64 KiB; NIC in [48, 96) gives 24 channels, tree max 128 KiB (64 KiB on PXB or better);
+     * below 48 GB/s nothing changes (32 channels; tree max the chunk on 3 nodes, 64 KiB on 4).
+     */
+    @Test
+    void threeOrMoreNodesByNicBandwidth() {
+        check(NvlsTuning.of(V30, 100, 3, 64, 48, PathType.P2C), 24, 128 * K, 128 * K);
+        check(NvlsTuning.of(V30, 100, 3, 8, 50, PathType.PXB), 24, 128 * K, 64 * K);
+        check(NvlsTuning.of(V30, 100, 3, 8, 100, PathType.PIX), 24, 256 * K, 256 * K);
+        check(NvlsTuning.of(V30, 100, 3, 16, 100, PathType.P2C), 32, 128 * K, 128 * K);
+        check(NvlsTuning.of(V30, 100, 3, 64, 100, PathType.P2C), 32, 128 * K, 64 * K);
+        check(NvlsTuning.of(V30, 100, 3, 8, 25, PathType.PIX), 32, 128 * K, 128 * K);
+        check(NvlsTuning.of(V30, 100, 4, 8, 25, PathType.PIX), 32, 128 * K, 64 * K);
+        check(NvlsTuning.of(V30, 100, 2, 8, 25, PathType.PIX), 32, 128 * K, 128 * K);
+        // NCCL 2.28.9 has no tuning: 32 channels on several sm100 nodes
+        check(NvlsTuning.of(NcclVersion.V2_28_9, 100, 3, 64, 48, PathType.P2C), 32, 128 * K, 128 * K);
+    }
+
+    private static ChannelPlan racks(int trays, NcclVersion v) throws Exception {
+        String yaml = "schema: collsim/v1\nname: t\nhosts: gb200-nvl72\ncount: " + trays + "\ntraysPerDomain: 16\n";
+        Topology t = new YamlClusterReader().readCluster("t.yaml", yaml).topology();
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, v);
+    }
+
+    /**
+     * The OCI GB200 NVL72 layouts, 16 trays per rack, each rack one NCCL node: the search must find NCCL's inputs (2
+     * or 3 nodes of 64 ranks, GPU-NIC path P2C at 48 GB/s) so that 2 racks take 32 channels and a 64 KiB NVLSTree
+     * chunk, 3 racks 24 channels and 128 KiB (NCCL 2.30.7, as above), and NCCL 2.28.9 keeps 32 and 128 KiB on both.
+     */
+    @Test
+    void gb200RacksAsTheSearchSeesThem() throws Exception {
+        ChannelPlan two = racks(32, V30);
+        assertEquals(2, two.nNodes());
+        check(two.nvlsTuning(), 32, 128 * K, 64 * K);
+        assertEquals(32, two.nvlsChannels());
+        ChannelPlan three = racks(48, V30);
+        assertEquals(3, three.nNodes());
+        check(three.nvlsTuning(), 24, 128 * K, 128 * K);
+        assertEquals(24, RuntimeChannels.perCall(Algorithm.NVLS_TREE, Protocol.SIMPLE, 8L << 30, three,
+                NcclSettings.DEFAULTS));
+        check(racks(48, NcclVersion.V2_28_9).nvlsTuning(), 32, 128 * K, 128 * K);
+    }
+}

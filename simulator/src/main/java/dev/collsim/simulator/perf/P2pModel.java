@@ -137,7 +137,8 @@ public final class P2pModel {
      * The network bandwidth one rank can use, GB/s per direction: it sends through one NIC of its node at best (its
      * rail NIC), and the node's NICs are shared by its q ranks, N / max(q, NICs per node); where the GPU-NIC paths
      * cross the CPU (GPU Direct RDMA off, the socket transport: NCCL 2.30.7 {@code src/transport/net.cc} keeps a
-     * connection's buffers in host memory unless {@code useGdr}, the same for p2p connections as for collectives) at
+     * connection's buffers in host memory unless {@code useGdr}, which {@code sendSetup} and {@code recvSetup} take
+     * from {@code ncclTopoCheckGdr} for every connection, the p2p ones as the collectives') at
      * most the rank's share of what those paths carry, {@link ChannelPlan#nodeNetBw} / q, the figure the bound
      * column's NIC part uses ({@code PhysicalBound#interBusBw}).
      *

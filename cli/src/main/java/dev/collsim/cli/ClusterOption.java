@@ -117,14 +117,37 @@ public final class ClusterOption {
             resolved = withNetwork(withTrays(s));
             if (mixee != null) {
                 s.topology().warnings().forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
-                if (network != null && s.topology().hostCount() < 2) {
-                    mixee.commandLine().getErr().println("collsim: warning: --network " + network + " changes nothing"
-                            + " on one host (no traffic leaves it); give a cluster of several hosts, e.g. -c NAMEx2");
-                }
+                oneNodeWarning(resolved).ifPresent(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
                 mixee.commandLine().getErr().flush();
             }
         }
         return resolved;
+    }
+
+    /**
+     * The warning that {@code --network} changes nothing: NCCL runs one host, or the trays of one NVLink domain (an NVL72
+     * rack, or a --trays-per-domain domain), as one node, so no traffic crosses the network.
+     *
+     * @param s the resolved cluster
+     * @return the warning, empty without --network or on several NCCL nodes
+     */
+    private Optional<String> oneNodeWarning(ClusterSource s) {
+        if (network == null) {
+            return Optional.empty();
+        }
+        int hosts = s.topology().hostCount();
+        if (hosts < 2) {
+            return Optional.of("--network " + network + " changes nothing on one host (no traffic leaves it); give a"
+                    + " cluster of several hosts, e.g. -c NAMEx2");
+        }
+        ClusterSpec spec = s.spec();
+        int perDomain = spec == null ? 1 : Math.max(1, spec.hostType().hostsPerNvlinkDomain());
+        if (spec == null || perDomain < 2 || spec.count() > perDomain) {
+            return Optional.empty();
+        }
+        return Optional.of("--network " + network + " changes nothing in one NVLink domain (NCCL runs its " + hosts
+                + " trays as one node: no traffic leaves it); give several domains, e.g. -c NAMEx2 or"
+                + " --trays-per-domain");
     }
 
     /** @return the cluster with {@code --trays-per-domain} trays in each NVLink domain, when given */
@@ -175,13 +198,20 @@ public final class ClusterOption {
     /**
      * @return for a cloud or vendor system of the catalog's data file ({@code -c p5.48xlarge}, {@code -c
      *         a3-megagpu-8gx4}, or a YAML cluster whose hosts are one), the line {@code System: } with the instance,
-     *         its hardware and the provider's page; empty for other clusters
+     *         its hardware and the provider's page, and with {@code --network} of another class the network in force;
+     *         empty for other clusters
      * @throws InputException as {@link #source()}
      */
     public Optional<String> systemLine() throws InputException {
         ClusterSpec s = source().spec();
         HostType type = s == null ? null : s.hostType() instanceof OwnNvlinkDomain o ? o.tray() : s.hostType();
-        return type instanceof SystemHost h ? Optional.of("System: " + h.description()) : Optional.empty();
+        if (!(type instanceof SystemHost h)) {
+            return Optional.empty();
+        }
+        NetworkClass inForce = source().topology().networkClass();
+        return Optional.of("System: " + h.description() + (network == null || inForce == h.networkClass() ? ""
+                : "; network in force: " + inForce.label() + " (--network " + network + "), not the system's "
+                        + h.networkClass().label()));
     }
 
     /**

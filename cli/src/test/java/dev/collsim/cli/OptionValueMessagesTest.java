@@ -85,6 +85,30 @@ class OptionValueMessagesTest {
                 "1M");
         assertEquals(0, two.code(), two.err());
         assertTrue(!two.err().contains("changes nothing"), two.err());
+        for (String net : List.of("socket", "efa", "infiniband", "tcpxo")) {
+            CliRun r = CliRun.run("predict", "-c", "dgx-h100", "--network", net, "allreduce", "-b", "1M", "-e", "1M");
+            assertTrue(r.err().contains("--network " + net + " changes nothing on one host"), r.err());
+        }
+    }
+
+    /**
+     * One GB300 NVL72 rack is 18 trays but one NCCL node (one NVLink domain): --network warns as on one host, and the
+     * header's System line, which describes the catalog system (InfiniBand), names the network in force.
+     */
+    @Test
+    void aNetworkInOneNvlinkDomainIsAWarningAndTheHeaderNamesIt() {
+        CliRun r = CliRun.run("predict", "-c", "gb300-nvl72", "--network", "efa", "allreduce", "-b", "1M", "-e", "1M");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("--network efa changes nothing in one NVLink domain (NCCL runs its 18 trays as one"
+                + " node"), r.err());
+        String system = r.out().lines().filter(l -> l.startsWith("# System: ")).findFirst().orElseThrow();
+        assertTrue(system.endsWith("; network in force: AWS EFA (aws-ofi-nccl) (--network efa), not the system's"
+                + " InfiniBand"), system);
+        CliRun two = CliRun.run("predict", "-c", "gb300-nvl72x2", "--network", "efa", "allreduce", "-b", "1M", "-e",
+                "1M");
+        assertTrue(!two.err().contains("changes nothing"), two.err());
+        CliRun plain = CliRun.run("predict", "-c", "gb300-nvl72", "allreduce", "-b", "1M", "-e", "1M");
+        assertTrue(!plain.out().contains("network in force"), plain.out());
     }
 
     @Test

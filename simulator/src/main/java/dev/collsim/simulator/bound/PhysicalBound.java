@@ -103,9 +103,7 @@ public final class PhysicalBound {
         boolean nvls = plan.nvlsSupport()
                 && (algos.allows(c, Algorithm.NVLS) || algos.allows(c, Algorithm.NVLS_TREE));
         double intra = intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), nvls);
-        double inter = ringOnly && plan.nNodes() > 1 && plan.nRanks() > 1
-                ? nicBusBw(c, true, plan.nRanks(), plan.nNodes(), plan.ppn(), plan.nodeNetBw())
-                : interBusBw(plan, c);
+        double inter = interBusBw(plan, c, ringOnly);
         return Math.min(intra, inter);
     }
 
@@ -121,6 +119,24 @@ public final class PhysicalBound {
      */
     public static double interBusBw(ChannelPlan plan, Collective c) {
         return interBusBw(c, plan.nRanks(), plan.nNodes(), plan.nodeNetBw());
+    }
+
+    /**
+     * The inter-node part for calls of one algorithm: a Ring's ({@link #nicBusBw} with k = n: its rings enter and
+     * leave every node once per channel, so a Ring AllGather's node sends (n-1)/n S, not (m-1)/m S), any other
+     * algorithm's as {@link #interBusBw(ChannelPlan, Collective)}; both on the network bandwidth the node's GPUs can
+     * feed ({@link ChannelPlan#nodeNetBw}). The prediction's network limit and the bound column use this one rule.
+     *
+     * @param plan the channel plan
+     * @param c    the collective
+     * @param ring true for NCCL's Ring algorithm
+     * @return GB/s of bus bandwidth ({@code Double.POSITIVE_INFINITY} on one node)
+     */
+    public static double interBusBw(ChannelPlan plan, Collective c, boolean ring) {
+        if (!ring || plan.nNodes() < 2 || plan.nRanks() < 2) {
+            return interBusBw(plan, c);
+        }
+        return nicBusBw(c, true, plan.nRanks(), plan.nNodes(), plan.ppn(), plan.nodeNetBw());
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.collsim.simulator.channel;
 
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.paths.HostPaths;
+
 /**
  * The network bandwidth a node's GPUs can feed when their GPU-NIC paths cross the CPU, GB/s per direction. NCCL routes
  * a GPU-NIC path through the GPU's CPU when it does not use GPU Direct RDMA there (NCCL 2.28.9 {@code
@@ -11,17 +14,22 @@ package dev.collsim.simulator.channel;
  * direction's data twice (a send goes up from the GPU and down to the NIC; a receive up from the NIC and down to the
  * GPU).
  *
- * <p>Each GPU taking part sends and receives at one rate over the path to its NIC (its local NIC on its own rail,
- * else its first local NIC; {@code HostModel#localNics(int)}); a link's per-direction physical bandwidth is shared
- * equally by the staged path traversals that cross it in that direction, so a GPU moves at most min over its links
- * of bandwidth / traversals. A NIC that some GPU of the node reaches without crossing the CPU (both directions) is
- * not staged: NCCL's channel search takes the network through that GPU (others relay over NVLink, PXN), so it keeps
- * its port speed. The node's figure is the sum over its NICs (a staged NIC: its GPUs' rates, at most its port), never
- * more than its NICs. Worked example, DGX H100 under NCCL_NET_GDR_LEVEL=LOC: 8 GPUs, each with its own 400
- * Gb/s NIC behind one PCIe Gen5 x16 switch uplink (63.0 GB/s per direction, {@code hardware.PcieGen}); each uplink
- * direction carries 2 traversals, so 31.5 GB/s per GPU and 252 GB/s per node, below the NICs' 400 GB/s. A node with
- * no path through the CPU keeps its NICs' bandwidth. Physical figures, not NCCL's path bandwidths: this is a bound
- * on what the hardware can move, which NCCL's search (whose figures set Ring's time) never exceeds. Not modelled:
+ * <p>Each GPU taking part sends and receives at one rate, split equally over the NICs its channels use (NCCL's
+ * choice among its local NICs, {@link #gpuNets}); a link's per-direction physical bandwidth is shared equally by the
+ * staged path traversals that cross it in that direction (a GPU on k NICs counts 1/k per path), so a GPU moves at
+ * most min over its links of bandwidth / traversals. A NIC that some GPU of the node reaches without crossing the
+ * CPU (both directions) is not staged: NCCL's channel search takes the network through that GPU (others relay over
+ * NVLink, PXN), so it keeps its port speed. The node's figure is the sum over its NICs (a staged NIC: its GPUs'
+ * rates, at most its port), never more than its NICs. Worked example, DGX H100 under NCCL_NET_GDR_LEVEL=LOC: 8
+ * GPUs, each with its own 400 Gb/s NIC behind one PCIe Gen5 x16 switch uplink (63.0 GB/s per direction,
+ * {@code hardware.PcieGen}); each uplink direction carries 2 traversals, so 31.5 GB/s per GPU and 252 GB/s per
+ * node, below the NICs' 400 GB/s. AWS p5 over sockets (4 EFA ports of 100 Gb/s behind each GPU's switch): once
+ * staged, each GPU's local NICs are the 16 ports of its CPU (all PHB), shared by that CPU's 4 GPUs, so each GPU
+ * uses 4 of them from the start dev % 4 mirrored within 16 (GPU 1 starts at NIC 8, behind GPU 2's switch); every
+ * switch uplink still carries 2 traversals per direction, 31.5 GB/s per GPU against its 4 x 12.5 GB/s of ports:
+ * 252 GB/s per node. A node with no path through the CPU keeps its NICs' bandwidth. Physical figures, not NCCL's
+ * path bandwidths: this is a bound on what the hardware can move, which NCCL's search (whose figures set Ring's
+ * time) never exceeds. Not modelled:
  * host memory bandwidth and the CPU time of the copies. Stateless.
  */
 final class StagedNetPaths {
@@ -36,10 +44,10 @@ final class StagedNetPaths {
      */
     static double nodeBw(HostModel h, double nicBw) {
         int g = h.gpus.size();
-        int[] nic = new int[g];
+        int[][] nets = new int[g][];
         boolean[] direct = new boolean[h.nics.size()];
         for (int i = 0; i < g; i++) {
-            nic[i] = ownNic(h, i);
+            nets[i] = gpuNets(h, i);
             for (int n = 0; n < h.nics.size(); n++) {
                 HostPath out = h.gpuToNic[i][n];
                 HostPath in = h.nicToGpu[n][i];
@@ -49,10 +57,12 @@ final class StagedNetPaths {
         double[] load = new double[h.capacity.length];
         boolean any = false;
         for (int i = 0; i < g; i++) {
-            if (nic[i] >= 0 && !direct[nic[i]]) {
-                any = true;
-                count(load, h.gpuToNic[i][nic[i]]);
-                count(load, h.nicToGpu[nic[i]][i]);
+            for (int n : nets[i]) {
+                if (!direct[n]) {
+                    any = true;
+                    count(load, h.gpuToNic[i][n], 1.0 / nets[i].length);
+                    count(load, h.nicToGpu[n][i], 1.0 / nets[i].length);
+                }
             }
         }
         if (!any) {
@@ -61,10 +71,15 @@ final class StagedNetPaths {
         double[] feed = new double[h.nics.size()];
         boolean[] used = new boolean[h.nics.size()];
         for (int i = 0; i < g; i++) {
-            if (nic[i] >= 0) {
-                used[nic[i]] = true;
-                feed[nic[i]] += direct[nic[i]] ? 0 : Math.min(rate(h, load, h.gpuToNic[i][nic[i]]),
-                        rate(h, load, h.nicToGpu[nic[i]][i]));
+            double rate = Double.POSITIVE_INFINITY;
+            for (int n : nets[i]) {
+                used[n] = true;
+                if (!direct[n]) {
+                    rate = Math.min(rate, Math.min(rate(h, load, h.gpuToNic[i][n]), rate(h, load, h.nicToGpu[n][i])));
+                }
+            }
+            for (int n : nets[i]) {
+                feed[n] += direct[n] ? 0 : rate / nets[i].length;
             }
         }
         double sum = 0;
@@ -74,20 +89,60 @@ final class StagedNetPaths {
         return Math.min(nicBw, sum);
     }
 
-    /** @return the GPU's NIC: of its local NICs the one on its own rail, else the first; -1 when it has none */
-    private static int ownNic(HostModel h, int gpu) {
+    /**
+     * The NICs a GPU's channels use, NCCL 2.30.7 {@code src/graph/topo.cc ncclTopoGetLocalNetType} under the default
+     * NCCL_NETDEVS_POLICY (AUTO): of the GPU's L local NICs ({@link HostModel#localNics(int)}, {@code
+     * ncclTopoGetLocal}), shared by the G GPUs local to the first of them, each GPU uses ceil(L / G) consecutive ones
+     * starting at {@code dev % G}, bit-mirrored within L when L is a power of two ({@code mirrorBits},
+     * {@code src/graph/topo.h}), so that GPUs spread over the NICs. Channel c takes the start + c % ceil(L / G).
+     *
+     * @return indices into {@link HostModel#nics}; empty when the GPU has no local NIC
+     */
+    static int[] gpuNets(HostModel h, int gpu) {
         int[] local = h.localNics(gpu);
-        for (int n : local) {
-            if (h.nics.get(n).rail() == h.gpus.get(gpu).index()) {
-                return n;
-            }
+        if (local.length == 0) {
+            return local;
         }
-        return local.length == 0 ? -1 : local[0];
+        int localGpus = Math.max(1, localGpus(h, local[0]));
+        int perGpu = (local.length + localGpus - 1) / localGpus;
+        int start = h.gpus.get(gpu).index() % localGpus;
+        if (Integer.bitCount(local.length) == 1) {
+            start = mirrorBits(start, local.length);
+        }
+        int[] out = new int[perGpu];
+        for (int c = 0; c < perGpu; c++) {
+            out[c] = local[(start + c) % local.length];
+        }
+        return out;
     }
 
-    private static void count(double[] load, HostPath p) {
+    /** @return GPUs taking part that are local to the NIC, NCCL's {@code ncclTopoGetLocal(NET, net, GPU)} */
+    private static int localGpus(HostModel h, int nic) {
+        int g = h.gpus.size();
+        double[] bw = new double[g];
+        PathType[] type = new PathType[g];
+        for (int i = 0; i < g; i++) {
+            HostPath p = h.nicToGpu[nic][i];
+            type[i] = p == null ? PathType.DIS : p.type();
+            bw[i] = p == null ? 0 : Math.min(p.bandwidth(), h.nicSpeed[nic]);
+        }
+        return HostPaths.local(bw, type).length;
+    }
+
+    /** @return {@code val}'s bits reversed within log2(pow2) bits, NCCL's {@code mirrorBits} */
+    static int mirrorBits(int val, int pow2) {
+        int mirror = 0;
+        for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1) {
+            if ((val & b) != 0) {
+                mirror |= mb;
+            }
+        }
+        return mirror;
+    }
+
+    private static void count(double[] load, HostPath p, double share) {
         for (int l : p.links()) {
-            load[l]++;
+            load[l] += share;
         }
     }
 

@@ -24,7 +24,8 @@ import dev.collsim.topology.PathType;
  *       node's q ranks send to a node peer), else 0; AllToAll S (q-1)/n; Gather/Scatter root S (q-1)/n; across
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency), inter bytes /
- *       (nodeNicBw / max(q, NICs per node) x eff x bwEfficiencyNet) ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
+ *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}) x eff x bwEfficiencyNet)
+ *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
  *       NCCL-view GPU-GPU path, on one node through the CPU at most the ring graph's bandwidth
  *       ({@link #concurrentIntraBw}); the whole call takes at least inter bytes / the network proxy's limit for Simple
@@ -94,12 +95,9 @@ public final class P2pModel {
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         double intraBw = concurrentIntraBw(plan, intraType);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
-        // each rank sends through one NIC of its node at best (its rail NIC), and the node's NICs are shared by
-        // its q ranks: per-rank network bandwidth = N / max(q, nics per node); over sockets at most its streams'
         NetClassProfile net = pp.netProfile(plan.netClass());
-        double perRankNet = Math.min(plan.nodeNicBw() * net.bwFraction() / Math.max(q, Math.max(1,
-                plan.nicsPerNode())), SocketStreams.rankGBps(plan, s, pp, connections(plan, peers),
-                message(s, perPeer), p));
+        double socket = SocketStreams.rankGBps(plan, s, pp, connections(plan, peers), message(s, perPeer), p);
+        double perRankNet = Math.min(rankNetGBps(plan) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
         double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
@@ -128,12 +126,40 @@ public final class P2pModel {
                 ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
                 : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
                 : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
-                : nicBinds ? "NICs: " + fixed(perRankNet, 1) + " GB/s per rank of " + fixed(plan.nodeNicBw(), 1)
-                        + " GB/s per node"
+                : nicBinds ? netText(plan, perRankNet, socket == perRankNet)
                 : "GPU links: " + fixed(intraBw, 1) + " GB/s per rank";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
+    }
+
+    /**
+     * The network bandwidth one rank can use, GB/s per direction: it sends through one NIC of its node at best (its
+     * rail NIC), and the node's NICs are shared by its q ranks, N / max(q, NICs per node); where the GPU-NIC paths
+     * cross the CPU (GPU Direct RDMA off, the socket transport: NCCL 2.30.7 {@code src/transport/net.cc} keeps a
+     * connection's buffers in host memory unless {@code useGdr}, which {@code sendSetup} and {@code recvSetup} take
+     * from {@code ncclTopoCheckGdr} for every connection, the p2p ones as the collectives') at
+     * most the rank's share of what those paths carry, {@link ChannelPlan#nodeNetBw} / q, the figure the bound
+     * column's NIC part uses ({@code PhysicalBound#interBusBw}).
+     *
+     * @param plan channel plan
+     * @return GB/s
+     */
+    static double rankNetGBps(ChannelPlan plan) {
+        double q = plan.ppn();
+        return Math.min(plan.nodeNicBw() / Math.max(q, Math.max(1, plan.nicsPerNode())), plan.nodeNetBw() / q);
+    }
+
+    /** @return the bottleneck text when the network binds: the socket streams, the staged paths, or the NICs */
+    private static String netText(ChannelPlan plan, double perRankNet, boolean streams) {
+        String perRank = fixed(perRankNet, 1) + " GB/s per rank of ";
+        if (streams) {
+            return "TCP streams: " + fixed(perRankNet, 1) + " GB/s per rank (socket transport)";
+        }
+        return plan.nodeNetBw() < plan.nodeNicBw()
+                ? "GPU-NIC paths through the CPU: " + perRank + fixed(plan.nodeNetBw(), 1) + " GB/s per node (NICs "
+                        + fixed(plan.nodeNicBw(), 1) + ")"
+                : "NICs: " + perRank + fixed(plan.nodeNicBw(), 1) + " GB/s per node";
     }
 
     /**

@@ -178,22 +178,28 @@ public final class PerformanceModel {
     }
 
     /**
-     * The network's bus bandwidth bound between nodes: the NICs' ({@link PhysicalBound#interBusBw}) at the class's
-     * line-rate share, or NCCL's socket streams' ({@link SocketStreams#busBwCap}) where lower.
+     * The network's bus bandwidth bound between nodes: the NICs' for this algorithm ({@link
+     * PhysicalBound#interBusBw(ChannelPlan, Collective, boolean)}, a Ring's traffic as a Ring's, on the bandwidth the
+     * GPU-NIC paths carry) at the class's line-rate share, or NCCL's socket streams' ({@link SocketStreams#busBwCap})
+     * where lower.
      *
      * @return GB/s; infinite on one node
      */
     private static double netBusBw(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double channels) {
-        return Math.min(PhysicalBound.interBusBw(plan, func) * pp.netProfile(plan.netClass()).bwFraction(),
-                SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels));
+        return Math.min(nicBusBw(plan, pp, func, a), SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels));
+    }
+
+    /** @return the NIC part of {@link #netBusBw}: {@link PhysicalBound#interBusBw} x the class's bwFraction */
+    private static double nicBusBw(ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a) {
+        return PhysicalBound.interBusBw(plan, func, a == Algorithm.RING) * pp.netProfile(plan.netClass()).bwFraction();
     }
 
     /** @return the bottleneck text when the network bound binds: the socket streams, the staged paths, or the NICs */
     private static String netBottleneck(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double channels) {
         double socket = SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels);
-        return socket < PhysicalBound.interBusBw(plan, func) * pp.netProfile(plan.netClass()).bwFraction()
+        return socket < nicBusBw(plan, pp, func, a)
                 ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (socket transport, "
                         + SocketStreams.setup(plan.nicVendor(), s).streams() + " per connection)"
                 : plan.nodeNetBw() < plan.nodeNicBw()

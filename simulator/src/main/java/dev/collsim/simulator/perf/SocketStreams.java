@@ -178,13 +178,15 @@ public final class SocketStreams {
      * the algorithms that can run it between nodes and NCCL_ALGO allows (Ring; Tree and, with NVLS, NVLSTree for
      * AllReduce; PAT for AllGather and ReduceScatter), {@link PhysicalBound#nicBusBw} with the node's streams at their
      * most: runtime channels (NVLS channels for NVLSTree) x connections per channel x every socket of a connection
-     * ({@link Setup#streams}) x the stream rate, Simple's wire bytes (1 per data byte).
+     * ({@link Setup#streams}) x the stream rate, Simple's wire bytes (1 per data byte). For AllToAll, SendRecv, Gather
+     * and Scatter, {@link PhysicalBound#interBusBw} with q ranks per node each at p2p channels x every socket x the
+     * stream rate, the most {@link #rankGBps} gives a rank.
      *
      * @param plan  the channel plan
      * @param s     settings (socket threads and sockets, NCCL_ALGO)
      * @param pp    parameters (the class's stream rate)
      * @param func  collective
-     * @return GB/s; infinite on one node, off the socket transport, and for the other collectives
+     * @return GB/s; infinite on one node and off the socket transport
      */
     public static double boundBusBw(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func) {
         double stream = pp.netProfile(plan.netClass()).streamGBps();
@@ -193,11 +195,16 @@ public final class SocketStreams {
         }
         boolean reduce = func == Collective.ALL_REDUCE;
         boolean gather = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
+        int streams = setup(plan.nicVendor(), s).streams();
+        if (!func.hasNcclTuningModel()) {
+            // p2p: a rank keeps at most its p2p channels' connections busy ({@link #rankGBps}), q ranks per node
+            double node = plan.ppn() * plan.p2pChannels() * streams * stream;
+            return PhysicalBound.interBusBw(func, plan.nRanks(), plan.nNodes(), node);
+        }
         if (!reduce && !gather && func != Collective.BROADCAST && func != Collective.REDUCE) {
             return Double.POSITIVE_INFINITY;
         }
         double best = 0;
-        int streams = setup(plan.nicVendor(), s).streams();
         for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE, Algorithm.PAT, Algorithm.NVLS_TREE}) {
             boolean runs = a == Algorithm.RING || a == Algorithm.TREE && reduce || a == Algorithm.PAT && gather
                     || a == Algorithm.NVLS_TREE && reduce && plan.nvlsSupport();

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
@@ -11,6 +12,7 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.Map;
@@ -68,5 +70,26 @@ class GdrNoteTest {
         Prediction nvlsTree = allReduce(two, env("NCCL_ALGO", "NVLSTree"));
         Prediction nvlsTreeLoc = allReduce(two, env("NCCL_ALGO", "NVLSTree", "NCCL_NET_GDR_LEVEL", "LOC"));
         assertTrue(nvlsTreeLoc.busBw() < nvlsTree.busBw(), nvlsTreeLoc.busBw() + " vs " + nvlsTree.busBw());
+    }
+
+    /**
+     * Over sockets there is no GDR to set (NCCL 2.30.7 src/transport/net_socket.cc: ptrSupport = NCCL_PTR_HOST): the
+     * note says the level changes nothing instead of naming it as the cause, and gives the staged figure (the same
+     * 252.1 GB/s as under LOC on InfiniBand: the same paths through the CPU) with or without a GDR setting.
+     */
+    @Test
+    void socketsHaveNoGdrToSet() {
+        Topology sock = ClusterLoader.load("dgx-h100x2").withNetworkClass(NetworkClass.SOCKET);
+        String sys = NetworkNotes.of(sock, env("NCCL_NET_GDR_LEVEL", "SYS")).orElseThrow();
+        assertTrue(sys.contains("socket NICs have no GPUDirect RDMA (NCCL's socket transport offers host memory only),"
+                + " so NCCL_NET_GDR_LEVEL, NCCL_NET_GDR_READ and NCCL_NET_GDR_C2C change nothing"), sys);
+        assertFalse(sys.contains("the GPUDirect RDMA settings route"), sys);
+        assertTrue(sys.contains("252.1 GB/s per node each way, of the NICs' 400.0"), sys);
+        String plain = NetworkNotes.of(sock, NcclSettings.DEFAULTS).orElseThrow();
+        assertTrue(plain.contains("socket NICs have no GPUDirect RDMA (NCCL's socket transport offers host memory"
+                + " only), every GPU-NIC path goes through the CPU"), plain);
+        assertFalse(plain.contains("change nothing"), plain);
+        assertTrue(NetworkNotes.of(ClusterLoader.load("dgx-h100").withNetworkClass(NetworkClass.SOCKET),
+                NcclSettings.DEFAULTS).isEmpty());
     }
 }

@@ -72,10 +72,12 @@ class NetClassTest {
 
     /**
      * Ring/Simple AllReduce on 2 DGX H100 (8 x 400 Gb/s = 400 GB/s of NICs per node) with the step cost off (0 us),
-     * no added hop latency and a quarter of the line rate: between two nodes a node's NICs carry S per AllReduce of S
-     * bytes each way (it sends the other node half of the reduce-scatter and half of the all-gather), so algbw <=
-     * 400 x 0.25 = 100 GB/s, below the Ring graph's 376.3 GB/s busbw x 16/30 = 200.7 algbw. From 4 to 8 GiB the time
-     * grows by 4294967296 B / (1000 x 100 GB/s) = 42949.67 us (latency and pipeline fill cancel).
+     * no added hop latency and a quarter of the line rate: every ring leaves a node once per channel, and each ring
+     * edge carries 2 (n-1)/n S over the 2 (n-1) steps (nccl-tests doc/PERFORMANCE.md: a ring's bus bandwidth is what
+     * each link carries), so a node's NICs send 2 x 15/16 S = 1.875 S each way (an algorithm that sends the other node
+     * only half of the reduce-scatter and of the all-gather, S, is not a Ring), and algbw <= 400 x 0.25 / 1.875 =
+     * 53.33 GB/s, below the Ring graph's 376.3 GB/s busbw x 16/30 = 200.7 algbw. From 4 to 8 GiB the time grows by
+     * 4294967296 B x 1.875 / (1000 x 100 GB/s) = 80530.6368 us (latency and pipeline fill cancel).
      */
     @Test
     void theBandwidthFractionDeratesTheNicBound() throws Exception {
@@ -84,7 +86,7 @@ class NetClassTest {
         PerformanceParameters pp = with("ROCE", 0, 0, 0.25);
         Prediction big = allReduce(roce, 8L << 30, pp, ring);
         assertTrue(big.bottleneck().startsWith("NICs"), big.bottleneck());
-        assertEquals(42949.67296, big.timeUs() - allReduce(roce, 4L << 30, pp, ring).timeUs(), 1e-6);
+        assertEquals(80530.6368, big.timeUs() - allReduce(roce, 4L << 30, pp, ring).timeUs(), 1e-6);
     }
 
     @Test

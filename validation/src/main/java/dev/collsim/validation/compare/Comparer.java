@@ -108,14 +108,32 @@ public final class Comparer {
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
             assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
-                    && settings.containsKey(k)).forEach(k ->
-                    assumptions.add(k + " ignored (not part of the model)"));
+                    && settings.containsKey(k)).forEach(k -> ignored(k, cluster.isEmpty()).ifPresent(assumptions::add));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
             pm = model(d, used, env, pts);
         } catch (InvalidRequestException e) {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
         }
         return build(d, used, pts, pm);
+    }
+
+    /**
+     * The assumption line for a setting of the file the model does not take as an NCCL setting. NCCL_NET and
+     * NCCL_IB_DISABLE choose NCCL's network transport, which the model takes as the cluster's network class: on a
+     * cluster guessed from the file that class was read from them ({@link HeaderNetworkClass}), so they are part of
+     * the model and get no line; on a cluster the user gave, its own class stands.
+     *
+     * @param key     the NCCL_* name
+     * @param guessed true when the cluster was guessed from the dataset
+     * @return the line, empty when the setting is part of the model
+     */
+    static Optional<String> ignored(String key, boolean guessed) {
+        if (!HeaderNetworkClass.SETTINGS.contains(key)) {
+            return Optional.of(key + " ignored (not part of the model)");
+        }
+        return guessed ? Optional.empty()
+                : Optional.of(key + " ignored (it chooses NCCL's network transport; the given cluster's network class"
+                        + " stands)");
     }
 
     /**

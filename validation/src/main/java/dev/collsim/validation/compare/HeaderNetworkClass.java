@@ -5,6 +5,7 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The network transport a dataset's run used, as its file says it: first NCCL's own INFO lines of the run
@@ -19,6 +20,9 @@ import java.util.Optional;
  * @param from         where it was read, for the assumption line
  */
 record HeaderNetworkClass(NetworkClass networkClass, String from) {
+
+    /** The NCCL settings that choose NCCL's network transport, read here as the class. */
+    static final Set<String> SETTINGS = Set.of("NCCL_NET", "NCCL_IB_DISABLE");
 
     /**
      * @param d the dataset

@@ -29,6 +29,23 @@ class NetworkClassGuessTest {
                 + " NCCL_IB_DISABLE=1"), guess(f, 0).assumptions().toString());
     }
 
+    /**
+     * NCCL_IB_DISABLE=1 chose the socket class of run 1, so compare does not also call it ignored; NCCL_IB_HCA (which
+     * HCAs NCCL may use) is not modelled and still is. With a cluster the user gives, that cluster's class stands.
+     */
+    @Test
+    void theSettingThatChoseTheTransportIsNotCalledIgnored() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt").get(0);
+        List<String> a = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)
+                .compare(d, Optional.empty()).cluster().assumptions();
+        assertTrue(a.contains("network class socket (TCP sockets) read from NCCL_IB_DISABLE=1"), a.toString());
+        assertTrue(a.stream().noneMatch(x -> x.startsWith("NCCL_IB_DISABLE ignored")), a.toString());
+        assertTrue(a.contains("NCCL_IB_HCA ignored (not part of the model)"), a.toString());
+        assertEquals(Optional.of("NCCL_IB_DISABLE ignored (it chooses NCCL's network transport; the given cluster's"
+                + " network class stands)"), Comparer.ignored("NCCL_IB_DISABLE", false));
+        assertEquals(Optional.empty(), Comparer.ignored("NCCL_NET", true));
+    }
+
     @Test
     void tcpxoHostsGetTheirTwoHundredGigabitNicsAndTheirClass() throws Exception {
         ClusterGuess g = guess("A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt", 0);

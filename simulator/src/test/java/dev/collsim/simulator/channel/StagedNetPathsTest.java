@@ -1,0 +1,76 @@
+package dev.collsim.simulator.channel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The network bandwidth a node's GPUs feed when their NIC paths cross the CPU, with the NICs NCCL 2.30.7 gives each
+ * GPU ({@code src/graph/topo.cc ncclTopoGetLocalNetType}, {@code src/graph/topo.h mirrorBits}). PCIe Gen5 x16: 32 GT/s
+ * x 16 lanes x 128/130 / 8 = 63.0154 GB/s per direction (hardware.PcieGen).
+ */
+class StagedNetPathsTest {
+
+    private static final double EPS = 1e-3;
+
+    private static Topology p5(int hosts) {
+        return Catalog.standalone(Catalog.hostType("p5.48xlarge").orElseThrow(), hosts);
+    }
+
+    private static double nodeNetBw(Topology t, Map<String, String> env) {
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.parse(env), NcclVersion.DEFAULT).nodeNetBw();
+    }
+
+    /** mirrorBits(v, 16) reverses v's 4 bits: 1 = 0001 -> 1000 = 8, 2 -> 4, 3 = 0011 -> 1100 = 12, 5 = 0101 -> 10. */
+    @Test
+    void mirrorBitsAsNccl() {
+        assertEquals(0, StagedNetPaths.mirrorBits(0, 16));
+        assertEquals(8, StagedNetPaths.mirrorBits(1, 16));
+        assertEquals(4, StagedNetPaths.mirrorBits(2, 16));
+        assertEquals(12, StagedNetPaths.mirrorBits(3, 16));
+        assertEquals(10, StagedNetPaths.mirrorBits(5, 16));
+        assertEquals(1, StagedNetPaths.mirrorBits(1, 2));
+    }
+
+    /**
+     * AWS p5 (catalog: 4 EFA ports of 100 Gb/s behind each GPU's PCIe switch, GPU i's ports are rails 4i..4i+3, GPUs
+     * 0-3 on CPU 0). Over sockets every GPU-NIC path goes through the CPU, so all 16 ports of a GPU's CPU are its local
+     * NICs (PHB, same bandwidth), and each of those ports is local to that CPU's 4 GPUs: each GPU uses ceil(16 / 4) = 4
+     * ports from dev % 4 mirrored within 16. GPU 0: ports 0-3 (its own switch); GPU 1: start 8, ports 8-11 (GPU 2's
+     * switch); GPU 2: start 4, ports 4-7; GPU 3: start 12; GPU 5 (dev 5 % 4 = 1): start 8 of CPU 1's list, ports 24-27.
+     */
+    @Test
+    void p5SocketGpusSpreadOverTheirCpusPorts() {
+        Topology t = p5(2).withNetworkClass(NetworkClass.SOCKET);
+        HostModel h = new HostModel(t, Set.of(0), t.gpusOf(0), NcclSettings.DEFAULTS);
+        assertEquals(16, h.localNics(0).length);
+        assertArrayEquals(new int[] {0, 1, 2, 3}, StagedNetPaths.gpuNets(h, 0));
+        assertArrayEquals(new int[] {8, 9, 10, 11}, StagedNetPaths.gpuNets(h, 1));
+        assertArrayEquals(new int[] {4, 5, 6, 7}, StagedNetPaths.gpuNets(h, 2));
+        assertArrayEquals(new int[] {12, 13, 14, 15}, StagedNetPaths.gpuNets(h, 3));
+        assertArrayEquals(new int[] {24, 25, 26, 27}, StagedNetPaths.gpuNets(h, 5));
+    }
+
+    /**
+     * p5 over sockets: each switch uplink (Gen5 x16, 63.0154 GB/s) carries, per direction, one send or receive of its
+     * own GPU and one of the GPU using its ports (GPU 1's traffic to ports 8-11 crosses GPU 2's uplink down and up):
+     * 2 traversals, 31.5077 GB/s per GPU, below its 4 x 12.5 = 50 GB/s of ports; 8 x 31.5077 = 252.062 GB/s per node.
+     * Before NCCL's choice was followed, GPUs 1-3 were put on ports 1-3 (rail = GPU index, all behind GPU 0's switch:
+     * 5 traversals) and GPUs 4-7 on port 16: 62.5 GB/s. With EFA's GPU Direct RDMA (the default) no path crosses the
+     * CPU: the 32 ports' 400 GB/s. NCCL_NET_GDR_LEVEL=LOC on EFA is the same staging as sockets: 252.06.
+     */
+    @Test
+    void p5StagedThroughTheCpuIsLimitedByTheSwitchUplinks() {
+        assertEquals(252.062, nodeNetBw(p5(2).withNetworkClass(NetworkClass.SOCKET), Map.of()), EPS);
+        assertEquals(400.0, nodeNetBw(p5(2), Map.of()), EPS);
+        assertEquals(252.062, nodeNetBw(p5(2), Map.of("NCCL_NET_GDR_LEVEL", "LOC")), EPS);
+    }
+}

@@ -32,8 +32,12 @@ import org.junit.jupiter.api.Test;
  * <li>Eight 400 Gb/s (50 GB/s) NICs per host: 400 GB/s per host, a quarter: 3.390625 s at best.</li>
  * </ul>
  * Pure data parallelism (tp=1, 256 ranks on n = 32 hosts, one 700 GB AllReduce): whatever the algorithm, each host
- * must send 2(n-1)/n of the data (host-level reduce-scatter plus all-gather), so 2*31/32 x 700e9 / 100e9 = 13.5625 s
- * with one 800 Gb/s NIC per host, 3.390625 s with eight 400 Gb/s.
+ * must send 2(n-1)/n of the data (host-level reduce-scatter plus all-gather), so 3.390625 s with eight 400 Gb/s NICs.
+ * With one 800 Gb/s NIC per host NCCL cannot use that host-level bound: its multi-node NVLS graph has one head per
+ * NIC, and an NVLS graph of one channel leaves NVLSTree off (NCCL 2.30.7 {@code src/graph/search.cc
+ * ncclTopoSearchRecNet}; {@code src/graph/tuning.cc}: {@code if (graphs[a]->nChannels < 2) continue;}), so NCCL runs
+ * Ring, whose 256 ranks cross each host boundary once per channel, and whose graph reaches the NIC through one GPU's
+ * PCIe Gen5 x16 path, 48 GB/s in NCCL's view: a host sends 2 x 255/256 x 700e9 B at 48 GB/s at best, 29.0527 s.
  * Upper bounds allow 30% for what the simulator adds (protocol efficiency, per-channel limits, latency).
  */
 class Classic175BTest {
@@ -76,7 +80,7 @@ class Classic175BTest {
                 null, null, null, null));
         double tOne = dpAllReduceSeconds(one, 1);
         double tEight = dpAllReduceSeconds(eight, 1);
-        assertTrue(tOne >= 13.5625 * 0.999 && tOne <= 13.5625 * 1.3, "one 800G NIC: " + tOne + " s");
+        assertTrue(tOne >= 29.0527 * 0.999 && tOne <= 29.0527 * 1.3, "one 800G NIC: " + tOne + " s");
         assertTrue(tEight >= 3.390625 * 0.999 && tEight <= 3.390625 * 1.3, "eight 400G NICs: " + tEight + " s");
     }
 }

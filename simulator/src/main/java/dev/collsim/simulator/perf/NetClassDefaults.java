@@ -34,7 +34,8 @@ import java.util.Optional;
  *       with sources (aws-ofi-nccl, {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}):
  *       on p5/p5e the plugin defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the
  *       device's rails only above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE
- *       and the NVLS and NVLSTree chunks 512 KiB; it forces NCCL_PROTO=Simple when the EFA device cannot order
+ *       and the NVLS and NVLSTree chunks 512 KiB (from v1.16; the p5 run's v1.7.3-aws sets on p5 only NCCL_TOPO_FILE,
+ *       {@code src/platform-aws.c}, and has no tuner, first in v1.8.0); it forces NCCL_PROTO=Simple when the EFA device cannot order
  *       writes. What NCCL sees
  *       as a NIC: with SENDRECV (and in the run's v1.7.3-aws, which loads its p5.48xl-topo.xml: 4 EFA NICs behind
  *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA

@@ -106,6 +106,7 @@ public final class Comparer {
             assumptions.add(settingNotes.get(0));
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
+            HeaderNcclVersion.note(d, predictor.version()).ifPresent(assumptions::add);
             assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).forEach(k -> ignored(k, cluster.isEmpty()).ifPresent(assumptions::add));

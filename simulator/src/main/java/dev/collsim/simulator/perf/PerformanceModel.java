@@ -30,7 +30,9 @@ import dev.collsim.topology.PathType;
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
  *                       (x nvlsBwScale[generation] for NVLS/NVLSTree,           (link class: #linkClass)
  *                       x NCCL's one-node NVLS figure without its search ceiling, {@link NvlsSpeedCeiling};
- *                       a 2-rank Ring Broadcast/Reduce through the CPU: its one hop's path, {@link OneWayPair};
+ *                       one host through the CPU (Ring, the Tree chain): x the links' rate / NCCL's ring
+ *                       graph, {@link CpuRouteRate};
+ *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
  *                       a Ring AllReduce/AllGather/ReduceScatter over SHM: x steps / (steps + 1),
  *                       {@link ShmRingPhases}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
@@ -109,8 +111,8 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
-        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff, eff)
-                * ShmRingPhases.factor(plan, s, func, a);
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
+                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmRingPhases.factor(plan, s, func, a);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
@@ -224,7 +226,7 @@ public final class PerformanceModel {
         if (ShmRingPhases.factor(plan, s, func, a) < 1) {
             return 0; // the ring's unoverlapped first send and last receive are in the SHM phase factor
         }
-        boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
+        boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
         double scale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
                 : IntraNodeFill.scale(a, plan.nNodes(), plan.nRanks()) * RingLoopFill.share(a, func, plan.nRanks());

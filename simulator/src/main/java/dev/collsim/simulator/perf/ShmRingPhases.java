@@ -70,17 +70,28 @@ public final class ShmRingPhases {
      * @return true for SHM on one node
      */
     public static boolean shm(ChannelPlan plan, NcclSettings s) {
+        if (!throughCpu(plan)) {
+            return false;
+        }
+        PathType level = PathFinder.Options.of(s).p2pLevelInForce(plan.cpu() == CpuKind.AMD_X86,
+                plan.maxLocalRanks());
+        return plan.graphs().ring().typeIntra().ordinal() > level.ordinal();
+    }
+
+    /**
+     * Whether the ring graph of a one-node communicator goes through the CPU: its intra-node path type is PHB or SYS
+     * (over SHM, or P2P where the P2P level allows it).
+     *
+     * @param plan the channel plan
+     * @return true for a one-node ring through the CPU
+     */
+    public static boolean throughCpu(ChannelPlan plan) {
         GraphSummary ring = plan.graphs().ring();
         if (plan.nNodes() != 1 || ring == null || !ring.present()) {
             return false;
         }
         PathType t = ring.typeIntra();
-        if (t != PathType.PHB && t != PathType.SYS) {
-            return false;
-        }
-        PathType level = PathFinder.Options.of(s).p2pLevelInForce(plan.cpu() == CpuKind.AMD_X86,
-                plan.maxLocalRanks());
-        return t.ordinal() > level.ordinal();
+        return t == PathType.PHB || t == PathType.SYS;
     }
 
     /**

@@ -41,7 +41,7 @@ import dev.collsim.topology.PathType;
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmRingPhases}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
+ *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmRingPhases}); Tree/Simple AllReduce on one node over SHM: (2 nRanks - 3) x
  *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
  *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -217,7 +217,7 @@ public final class PerformanceModel {
     /**
      * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
      * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
-     * through the CPU ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
+     * over SHM ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
      * staging buffers, (2 nRanks - 3) slices ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
      * per step.
      */

@@ -15,10 +15,10 @@ import java.util.List;
  * faster: Xeon Platinum 8462Y+ 3 UPI links at 16 GT/s, 96 GB/s per direction (Intel ARK); EPYC xGMI 4 x16, 128 GB/s
  * (the catalog's figures, topology-model {@code topology.catalog}); on one socket the on-die mesh or Infinity Fabric.
  * A GPU's every byte over SHM crosses its own PCIe link (the sender's kernel stores into host memory, the receiver's
- * loads from it: {@code perf.ShmRingPhases}), so that link, not the inter-CPU one, sets the rate: 2x L40S on two NUMA
+ * loads from it: {@code perf.ShmLinkShare}), so that link, not the inter-CPU one, sets the rate: 2x L40S on two NUMA
  * nodes moved 15.67 GB/s busbw at 128 MiB (validation/src/test/resources/data/
  * A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt line 47) = 23.5 GB/s per direction over the
- * SHM phase factor 2/3, 0.98 of the Gen4 x16 link's 24 GB/s; NCCL's graph for that pair is 1 channel x 20 GB/s (the
+ * SHM duplex share 0.666, 0.98 of the Gen4 x16 link's 24 GB/s; NCCL's graph for that pair is 1 channel x 20 GB/s (the
  * fastest speed of its sm89 array, 40, 30, 20, ..., below the 22 GB/s inter-CPU figure).
  *
  * <p>How. Every hop of a path counts at NCCL's figure ({@link HostModel#capacity}: PCIe width x speed code / 80,

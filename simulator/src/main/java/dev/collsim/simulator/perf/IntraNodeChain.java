@@ -68,7 +68,7 @@ public final class IntraNodeChain {
 
     /**
      * Whether a chain ({@link #applies}) pays {@link #fillSlices}: Simple over GPU pairs NCCL connects with the SHM
-     * transport ({@link ShmRingPhases#shm}: the ring's path goes through the CPU beyond the P2P level in force, NCCL
+     * transport ({@link ShmLinkShare#shm}: the ring's path goes through the CPU beyond the P2P level in force, NCCL
      * 2.30.7 {@code src/graph/paths.cc ncclTopoCheckP2p}, default level PXB; {@code src/transport/shm.cc}), which
      * stages every slice in a host buffer: the sender copies it in, the receiver copies it out, and only then can it
      * be reduced and forwarded. Over NVLink or a PCIe switch NCCL connects the pair peer to peer, and within one
@@ -84,7 +84,7 @@ public final class IntraNodeChain {
      * @return true for a Simple chain over SHM
      */
     public static boolean staged(Protocol p, ChannelPlan plan, NcclSettings s) {
-        return p == Protocol.SIMPLE && ShmRingPhases.shm(plan, s);
+        return p == Protocol.SIMPLE && ShmLinkShare.shm(plan, s);
     }
 
     /**

@@ -7,7 +7,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
 
 /**
  * The link-limited bandwidth of a 2-rank Ring Broadcast or Reduce on one host whose GPU pair NCCL connects with the
- * SHM transport ({@link ShmRingPhases#shm}: the path goes through the CPU, beyond the P2P level in force or P2P
+ * SHM transport ({@link ShmLinkShare#shm}: the path goes through the CPU, beyond the P2P level in force or P2P
  * unsupported): only one of the ring's two hops carries data. NCCL's ring graph search (NCCL 2.30.7
  * {@code src/graph/search.cc}) charges every hop of the ring on the links it crosses, so two GPUs behind one PCIe
  * switch whose traffic is diverted through the CPU ({@code src/graph/paths.cc addInterStep}) load the switch's uplink
@@ -38,7 +38,7 @@ public final class OneWayPair {
     public static double linkAlgBw(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, double linkAlgBw,
             double efficiency) {
         boolean rooted = func == Collective.BROADCAST || func == Collective.REDUCE;
-        if (a != Algorithm.RING || !rooted || plan.nRanks() != 2 || !ShmRingPhases.shm(plan, s)) {
+        if (a != Algorithm.RING || !rooted || plan.nRanks() != 2 || !ShmLinkShare.shm(plan, s)) {
             return linkAlgBw;
         }
         return Math.max(linkAlgBw, CpuRouteRate.pairBw(plan) * efficiency);

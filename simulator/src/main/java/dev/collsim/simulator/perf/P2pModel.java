@@ -137,7 +137,7 @@ public final class P2pModel {
 
     /**
      * The bandwidth one rank sends to its node peers at while every rank of the node sends at once, GB/s. Over NCCL's
-     * SHM transport ({@link ShmRingPhases#shm}: paths through the CPU beyond the P2P level in force or P2P unsupported)
+     * SHM transport ({@link ShmLinkShare#shm}: paths through the CPU beyond the P2P level in force or P2P unsupported)
      * the paths cross links every rank's path crosses too: two GPUs behind one PCIe switch both send up and receive
      * down the switch's uplink. The ring's path rate counts every rank's hop on those shared links, so an AllToAll or
      * SendRecv of one node on such paths gets no more than it ({@link CpuRouteRate#concurrentBw}); the pair path alone

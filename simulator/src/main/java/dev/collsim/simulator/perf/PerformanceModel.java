@@ -33,15 +33,15 @@ import dev.collsim.topology.PathType;
  *                       one host through the CPU (Ring, the Tree chain): x the links' rate / NCCL's ring
  *                       graph, {@link CpuRouteRate};
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
- *                       a Ring AllReduce/AllGather/ReduceScatter over SHM: x steps / (steps + 1),
- *                       {@link ShmRingPhases}),
+ *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
+ *                       in one step: x the duplex share of its link, {@link ShmLinkShare}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmRingPhases}); Tree/Simple AllReduce on one node over SHM: (2 nRanks - 3) x
+ *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmLinkShare}); Tree/Simple AllReduce on one node over SHM: (2 nRanks - 3) x
  *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
  *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -112,7 +112,7 @@ public final class PerformanceModel {
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
         double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
-                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmRingPhases.factor(plan, s, func, a);
+                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, chain);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
@@ -223,8 +223,8 @@ public final class PerformanceModel {
      */
     private static double fill(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
-        if (ShmRingPhases.factor(plan, s, func, a) < 1) {
-            return 0; // the ring's unoverlapped first send and last receive are in the SHM phase factor
+        if (ShmLinkShare.ringWithoutFill(plan, s, func, a)) {
+            return 0; // measured intercepts of such rings are NCCL's latency alone (ShmLinkShare)
         }
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));

@@ -56,7 +56,7 @@ class IntraNodeChainTest {
      * and 13 for 8. Only Simple chains over SHM (staged in host memory) pay it: the 2080 Ti pair behind one switch with
      * P2P off goes through the CPU (PHB, beyond NCCL's default level PXB); with P2P on it is PIX; 4 GPUs on their own
      * switches under one CPU are PHB, SHM by default but P2P under NCCL_P2P_LEVEL=SYS (the same check as
-     * ShmRingPhases.shm, so a P2P-level what-if moves the chain's fill with the ring's phases).
+     * ShmLinkShare.shm, so a P2P-level what-if moves the chain's fill with the ring's SHM share).
      */
     @Test
     void fillIsTwoHopsPerRankLessOneSliceForStagedSimpleChains() {
@@ -82,9 +82,10 @@ class IntraNodeChainTest {
 
     /**
      * 2x RTX 2080 Ti behind one PCIe Gen3 switch with P2P off (SHM through the CPU): the ring graph is one channel of
-     * 12 / 2 = 6 GB/s (both hops on the 12 GB/s uplink, OneWayPairTest), so the 2-rank chain runs at 6 x 0.98 = 5.88
-     * GB/s. 1 MiB fits in one 512 KiB slice per channel, so the fill is the whole 1 MiB at the chain's rate too:
-     * T(1 MiB) - T(8 B) = 2 x 1048576 B / 5880 B/us = 356.7 us (the data term alone would be 178.3 us).
+     * 12 / 2 = 6 GB/s (both hops on the 12 GB/s uplink, OneWayPairTest), and each rank stores to and loads from host
+     * memory at once (ShmLinkShare, 0.666), so the 2-rank chain runs at 6 x 0.98 x 0.666 = 3.916 GB/s. 1 MiB fits in
+     * one 512 KiB slice per channel, so the fill is the whole 1 MiB at the chain's rate too:
+     * T(1 MiB) - T(8 B) = 2 x 1048576 B / 3916 B/us = 535.5 us (the data term alone would be 267.8 us).
      */
     @Test
     void twoRankShmChainWaitsForTheWholeSliceBeforeSendingItDown() throws Exception {
@@ -93,7 +94,7 @@ class IntraNodeChainTest {
         double small = treeSimple(t, 8).timeUs();
         Prediction big = treeSimple(t, 1 << 20);
         assertEquals(Algorithm.TREE, big.algorithm());
-        assertEquals(356.7, big.timeUs() - small, 356.7 * 0.01, big.toString());
+        assertEquals(535.5, big.timeUs() - small, 535.5 * 0.01, big.toString());
     }
 
     private static Prediction treeSimple(Topology t, long bytes) throws Exception {

@@ -86,7 +86,8 @@ final class ChannelFill {
         if (g == 1) {
             ti = PathType.LOC;
         }
-        return new GraphSolution(channels.size(), bwIntra, bwInter, ti, te, hops, same);
+        List<int[]> orders = channels.stream().map(c -> Arrays.copyOf(c, g)).toList();
+        return new GraphSolution(channels.size(), bwIntra, bwInter, ti, te, hops, same, orders);
     }
 
     /** Adds one channel: c[0..g-1] GPU order, then (multi-node) entry NIC and exit NIC. */

@@ -37,13 +37,18 @@ import java.util.Objects;
  * @param nodeNetBw          per-direction network bandwidth the weakest node's GPUs can feed, GB/s: nodeNicBw, or
  *                           less where their GPU-NIC paths cross the CPU (GPU Direct RDMA off, the socket transport;
  *                           {@link StagedNetPaths}); 0 on one node
+ * @param ringPathBw         GB/s per direction each GPU of the weakest node moves over the ring graph's GPU orders
+ *                           with the hops between CPUs at their physical rate, the others at NCCL's figure
+ *                           ({@link CpuPathRates#ring}); what a ring over SHM is timed with; 0 when unknown
+ * @param pairPathBw         GB/s per direction of the best GPU pair path alone, counted the same way
+ *                           ({@link CpuPathRates#pair}); 0 when unknown
  * @param nvlsTuning         NCCL's NVLS tuning of the communicator before NCCL_NVLS_NCHANNELS and the CTA limits
  *                           (channels, NVLS and NVLSTree chunks; {@link NvlsTuning})
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minSm, int maxSm,
         CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
-        NicVendor nicVendor, double nodeNetBw, NvlsTuning nvlsTuning) {
+        NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, NvlsTuning nvlsTuning) {
 
     /** Validates. */
     public ChannelPlan {

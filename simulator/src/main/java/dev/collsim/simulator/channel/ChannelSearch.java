@@ -123,7 +123,8 @@ public final class ChannelSearch {
         return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
-                agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0, nvls);
+                agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
+                agreed.ringPathBw, agreed.pairPathBw, nvls);
     }
 
     /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */
@@ -147,12 +148,14 @@ public final class ChannelSearch {
     }
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
-            double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw) {
+            double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw, double ringPathBw,
+            double pairPathBw) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
         double[] speeds = SearchSpeeds.of(h.minSm, multi, v);
-        GraphSummary ring = new GraphSearch(h, multi, speeds, s).search(GraphPattern.RING, 1, 32);
+        GraphSearch ringSearch = new GraphSearch(h, multi, speeds, s);
+        GraphSummary ring = ringSearch.search(GraphPattern.RING, 1, 32);
         GraphSummary tree = new GraphSearch(h, multi, speeds, s)
                 .search(GraphPattern.BALANCED_TREE, ring.nChannels(), ring.nChannels());
         GraphSummary nvls = s.nvlsEnable() == 0 ? GraphSummary.none(GraphPattern.NVLS)
@@ -176,7 +179,8 @@ public final class ChannelSearch {
         int[] local = h.localNics();
         double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
-                h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw());
+                h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
+                CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h));
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -190,7 +194,8 @@ public final class ChannelSearch {
                     min(a.graphs.collnetChain(), r.graphs.collnetChain()));
             a = new NodeResult(g, a.cpu, a.hasNvSwitch && r.hasNvSwitch, Math.min(a.gpuScaleUpBw, r.gpuScaleUpBw),
                     Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics),
-                    Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw));
+                    Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw), Math.min(a.ringPathBw, r.ringPathBw),
+                    Math.min(a.pairPathBw, r.pairPathBw));
         }
         return a;
     }

@@ -40,6 +40,7 @@ final class GraphSearch {
     private final double[] speeds;
     private final int g;
     private final ChannelFill fill;
+    private GraphSolution found;
 
     GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings) {
         this.h = h;
@@ -51,6 +52,7 @@ final class GraphSearch {
 
     /** Ring or tree graph with min..max channels. */
     GraphSummary search(GraphPattern pattern, int minCh, int maxCh) {
+        found = null;
         if (multiNode && h.nics.isEmpty()) {
             return fallback(pattern);
         }
@@ -87,7 +89,16 @@ final class GraphSearch {
             return fallback(pattern);
         }
         best = dup(best, maxCh);
-        return pass2(pattern, best, multiNode ? best.typeInter() : PathType.SYS).summary(pattern);
+        found = pass2(pattern, best, multiNode ? best.typeInter() : PathType.SYS);
+        return found.summary(pattern);
+    }
+
+    /**
+     * @return the GPU orders of the channels the last {@link #search} kept (local GPU indices); empty when it fell
+     *         back to NCCL's one-channel default or has not run
+     */
+    List<int[]> orders() {
+        return found == null ? List.of() : found.orders();
     }
 
     private GraphSummary fallback(GraphPattern pattern) {
@@ -115,7 +126,7 @@ final class GraphSearch {
         int dup = Math.min(s.nCh() * 2, maxCh);
         int factor = (dup + s.nCh() - 1) / s.nCh();
         return new GraphSolution(dup, s.bwIntra() / factor, s.bwInter() / factor, s.typeIntra(), s.typeInter(),
-                s.hops(), s.same());
+                s.hops(), s.same(), s.orders());
     }
 
     private GraphSolution pass2(GraphPattern pattern, GraphSolution s, PathType interLimit) {

@@ -3,6 +3,7 @@ package dev.collsim.simulator.channel;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;
+import java.util.List;
 
 /**
  * One result of the channel search at one speed: the channels found and what NCCL keeps of them (NCCL 2.30.7
@@ -16,9 +17,17 @@ import dev.collsim.topology.PathType;
  * @param typeInter worst NIC-GPU path type used (PIX on one node)
  * @param hops      GPU-GPU hops over all channels
  * @param same      whether every channel has the first channel's GPU order
+ * @param orders    the GPU order of every channel (local GPU indices of {@link HostModel#gpus}, first g entries of
+ *                  the fill's channel arrays); after duplication the original channels' orders, each standing for
+ *                  its copies
  */
 record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra, PathType typeInter, int hops,
-        boolean same) {
+        boolean same, List<int[]> orders) {
+
+    /** Copies the order list (the arrays are the search's own and never changed after the fill). */
+    GraphSolution {
+        orders = List.copyOf(orders);
+    }
 
     private static final double EPS = 1e-6;
 

@@ -157,6 +157,11 @@ final class HostModel {
         return hops.hop(hop).bandwidth(BandwidthView.PHYSICAL).gbps();
     }
 
+    /** @return true when the hop joins two CPUs (NCCL's SYS link: QPI, UPI, xGMI, or two NUMA nodes of one socket) */
+    boolean interCpu(int hop) {
+        return hops.hop(hop).type() == LinkType.SMP;
+    }
+
     /** @return true when the path passes a CPU between its ends (a GPU-NIC path NCCL routes through host memory) */
     boolean viaCpu(HostPath p) {
         for (int i = 0; i + 1 < p.links().length; i++) {

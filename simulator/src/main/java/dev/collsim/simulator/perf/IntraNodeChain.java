@@ -3,9 +3,10 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.TuningInput;
-import dev.collsim.topology.PathType;
 
 /**
  * The real data movement of NCCL's Tree AllReduce on one node, where the tree is a chain (fact sheet §5.4: "a tree
@@ -66,24 +67,24 @@ public final class IntraNodeChain {
     }
 
     /**
-     * Whether a chain ({@link #applies}) pays {@link #fillSlices}: Simple over GPU pairs whose path goes through the CPU (ring graph
-     * intra type PHB or SYS). Beyond NCCL's P2P level that is the SHM transport (NCCL 2.30.7
-     * {@code src/graph/paths.cc ncclTopoCheckP2p}, default level PXB; {@code src/transport/shm.cc}), which stages every
-     * slice in a host buffer: the sender copies it in, the receiver copies it out, and only then can it be reduced and
-     * forwarded. Over NVLink or a PCIe switch NCCL connects the pair peer to peer, and within one process through
-     * direct pointers (nccl-tests -g N: "via P2P/direct pointer"), so the root of a 2-rank chain reads the leaf's
-     * buffer and writes the result into the leaf's in one pass and the hops overlap: 2x H200 (NV18, one process,
-     * NCCL_ALGO=Tree, data/device/h200x2-2026-11-29/collsim-sweep-NCCL_ALGO.txt) is predicted 21 % and 10 % too
-     * slow at 2 and 8 MiB with the full slice, +11 % and -8 % with the generic fill ({@link IntraNodeFill}), which
+     * Whether a chain ({@link #applies}) pays {@link #fillSlices}: Simple over GPU pairs NCCL connects with the SHM
+     * transport ({@link ShmLinkShare#shm}: the ring's path goes through the CPU beyond the P2P level in force, NCCL
+     * 2.30.7 {@code src/graph/paths.cc ncclTopoCheckP2p}, default level PXB; {@code src/transport/shm.cc}), which
+     * stages every slice in a host buffer: the sender copies it in, the receiver copies it out, and only then can it
+     * be reduced and forwarded. Over NVLink or a PCIe switch NCCL connects the pair peer to peer, and within one
+     * process through direct pointers (nccl-tests -g N: "via P2P/direct pointer"), so the root of a 2-rank chain reads
+     * the leaf's buffer and writes the result into the leaf's in one pass and the hops overlap: 2x H200 (NV18, one
+     * process, NCCL_ALGO=Tree, data/device/h200x2-2026-11-29/collsim-sweep-NCCL_ALGO.txt) is predicted 21 % and 10 %
+     * too slow at 2 and 8 MiB with the full slice, +11 % and -8 % with the generic fill ({@link IntraNodeFill}), which
      * those paths keep.
      *
-     * @param p         protocol
-     * @param intraType the ring graph's intra-node path type
-     * @return true for a Simple chain through the CPU
+     * @param p    protocol
+     * @param plan the channel plan
+     * @param s    settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)
+     * @return true for a Simple chain over SHM
      */
-    public static boolean staged(Protocol p, PathType intraType) {
-        return p == Protocol.SIMPLE && intraType.ordinal() >= PathType.PHB.ordinal()
-                && intraType != PathType.NET && intraType != PathType.DIS;
+    public static boolean staged(Protocol p, ChannelPlan plan, NcclSettings s) {
+        return p == Protocol.SIMPLE && ShmLinkShare.shm(plan, s);
     }
 
     /**

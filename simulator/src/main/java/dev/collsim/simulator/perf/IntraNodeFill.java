@@ -40,7 +40,7 @@ import dev.collsim.simulator.tuning.HardwareClass;
  * one slice on NVLink rings only (11.9 %; 2x H200 AllReduce and 8x A100 better, nothing else moving more than 0.4
  * points) all read worse than this form's 11.1 %: on PCIe hosts the fill also stands in for a steady-state rate
  * collsim over-predicts (1x2 L40S: 15.7 GB/s measured, 23.4 modelled), so this form stays until that rate is fixed.
- * For a Ring over SHM that rate is fixed by {@link ShmRingPhases}, and such a ring pays no generic fill.
+ * For a Ring over SHM that rate is fixed by {@link ShmLinkShare}, and such a ring pays no generic fill.
  *
  * <p>A Ring AllReduce, AllGather or ReduceScatter on one host whose ring runs over PCIe with P2P (link class PCI,
  * {@link PerformanceModel#linkClass}) pays none either ({@link #scale(Algorithm, Collective, int, int,

@@ -9,7 +9,6 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GpuGeneration;
-import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.PathType;
@@ -93,7 +92,7 @@ public final class P2pModel {
         }
         double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
-        double intraBw = concurrentIntraBw(plan, intraType);
+        double intraBw = concurrentIntraBw(plan, s);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double socket = SocketStreams.rankGBps(plan, s, pp, connections(plan, peers), message(s, perPeer), p);
@@ -163,29 +162,24 @@ public final class P2pModel {
     }
 
     /**
-     * The bandwidth one rank sends to its node peers at while every rank of the node sends at once, GB/s. A path
-     * through the CPU (PHB or SYS: P2P beyond NCCL's P2P level or unsupported, the SHM transport) crosses links
-     * every rank's path crosses too: two GPUs behind one PCIe switch both send up and receive down the switch's
-     * uplink. NCCL's ring search charges every hop of a ring on the links it crosses (NCCL 2.30.7
-     * {@code src/graph/search.cc}), so the ring graph's bandwidth (search channels x bwIntra) is the rate at which
-     * every rank can send to a peer at the same time; an AllToAll or SendRecv of one node on such paths moves each
-     * rank's bytes over the same shared links, so it gets no more. The pair path alone ({@link ChannelPlan#gpuPathBw})
-     * is what one rank gets when it sends alone, as a Broadcast does ({@link OneWayPair}). Paths that stay below the
-     * CPU (NVLink, PIX, PXB) and calls across nodes, whose ring graph is paced by the NICs, keep gpuPathBw.
-     * Measured: 2x RTX 2080 Ti behind one PCIe Gen3 switch, SHM, AllToAll 4.6 GB/s busbw from 16 MiB to 1 GiB against
-     * Broadcast 11.1 (/work/shared/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-
-     * autodl.txt lines 131 and 258): the exchange runs well under half the one-way rate.
+     * The bandwidth one rank sends to its node peers at while every rank of the node sends at once, GB/s. Over NCCL's
+     * SHM transport ({@link ShmLinkShare#shm}: paths through the CPU beyond the P2P level in force or P2P unsupported)
+     * the paths cross links every rank's path crosses too: two GPUs behind one PCIe switch both send up and receive
+     * down the switch's uplink. The ring's path rate counts every rank's hop on those shared links, so an AllToAll or
+     * SendRecv of one node on such paths gets no more than it ({@link CpuRouteRate#concurrentBw}); the pair path alone
+     * is what one rank gets when it sends alone, as a Broadcast does ({@link OneWayPair}). Paths NCCL connects peer
+     * to peer (NVLink, PIX, PXB, or through the CPU where the P2P level allows it) and calls across nodes, whose ring
+     * graph is paced by the NICs, keep gpuPathBw. Measured: 2x RTX 2080 Ti behind one PCIe Gen3 switch, SHM, AllToAll
+     * 4.6 GB/s busbw from 16 MiB to 1 GiB against Broadcast 11.1 (/work/shared/data/A-allreduce-allgather-bcast-
+     * reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt lines 131 and 258): the exchange runs well under half the
+     * one-way rate.
      *
-     * @param plan      channel plan
-     * @param intraType NCCL path type between GPUs of a node
+     * @param plan channel plan
+     * @param s    settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)
      * @return GB/s per rank
      */
-    static double concurrentIntraBw(ChannelPlan plan, PathType intraType) {
-        GraphSummary ring = plan.graphs().ring();
-        if (plan.nNodes() > 1 || intraType.ordinal() < PathType.PHB.ordinal() || ring == null || !ring.present()) {
-            return plan.gpuPathBw();
-        }
-        return Math.min(plan.gpuPathBw(), ring.totalIntra());
+    static double concurrentIntraBw(ChannelPlan plan, NcclSettings s) {
+        return CpuRouteRate.concurrentBw(plan, s);
     }
 
     /**

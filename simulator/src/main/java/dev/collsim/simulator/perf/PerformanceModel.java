@@ -31,17 +31,19 @@ import dev.collsim.topology.PathType;
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
  *                       (x nvlsBwScale[generation] for NVLS/NVLSTree,           (link class: #linkClass)
  *                       x NCCL's one-node NVLS figure without its search ceiling, {@link NvlsSpeedCeiling};
- *                       a 2-rank Ring Broadcast/Reduce through the CPU: its one hop's path, {@link OneWayPair};
- *                       a Ring AllReduce/AllGather/ReduceScatter over SHM: x steps / (steps + 1),
- *                       {@link ShmRingPhases}),
+ *                       one host through the CPU (Ring, the Tree chain): x the links' rate / NCCL's ring
+ *                       graph, {@link CpuRouteRate};
+ *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
+ *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
+ *                       in one step: x the duplex share of its link, {@link ShmLinkShare}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmRingPhases}) or a Ring AllReduce/
- *               AllGather/ReduceScatter over PCIe on one host ({@link IntraNodeFill}); Tree/Simple AllReduce on one node through the CPU: (2 nRanks - 3) x
+ *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmLinkShare}) or a Ring AllReduce/
+ *               AllGather/ReduceScatter over PCIe on one host ({@link IntraNodeFill}); Tree/Simple AllReduce on one node over SHM: (2 nRanks - 3) x
  *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
  *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
@@ -111,8 +113,8 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
-        double linkAlgBw = OneWayPair.linkAlgBw(plan, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff, eff)
-                * ShmRingPhases.factor(plan, s, func, a);
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
+                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, chain);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
@@ -223,16 +225,16 @@ public final class PerformanceModel {
     /**
      * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
      * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
-     * through the CPU ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
+     * over SHM ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
      * staging buffers, (2 nRanks - 3) slices ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
      * per step.
      */
     private static double fill(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
-        if (ShmRingPhases.factor(plan, s, func, a) < 1) {
-            return 0; // the ring's unoverlapped first send and last receive are in the SHM phase factor
+        if (ShmLinkShare.ringWithoutFill(plan, s, func, a)) {
+            return 0; // measured intercepts of such rings are NCCL's latency alone (ShmLinkShare)
         }
-        boolean chainSimple = chain && IntraNodeChain.staged(p, plan.graphs().ring().typeIntra());
+        boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
         double scale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
                 : IntraNodeFill.scale(a, func, plan.nNodes(), plan.nRanks(), linkClass(plan))

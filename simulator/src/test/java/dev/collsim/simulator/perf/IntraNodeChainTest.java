@@ -15,7 +15,9 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
-import dev.collsim.topology.PathType;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.SynthesizedHost;
@@ -51,25 +53,39 @@ class IntraNodeChainTest {
     /**
      * A chain's first slice crosses nRanks - 1 hops up and nRanks - 1 down, each forwarding a whole slice
      * (runTreeSplit): k slices take k + 2(nRanks - 1) - 1 slice times, so the fill is 1 slice for 2 ranks, 5 for 4
-     * and 13 for 8. Only Simple chains through the CPU (SHM staging) pay it.
+     * and 13 for 8. Only Simple chains over SHM (staged in host memory) pay it: the 2080 Ti pair behind one switch with
+     * P2P off goes through the CPU (PHB, beyond NCCL's default level PXB); with P2P on it is PIX; 4 GPUs on their own
+     * switches under one CPU are PHB, SHM by default but P2P under NCCL_P2P_LEVEL=SYS (the same check as
+     * ShmLinkShare.shm, so a P2P-level what-if moves the chain's fill with the ring's SHM share).
      */
     @Test
     void fillIsTwoHopsPerRankLessOneSliceForStagedSimpleChains() {
         assertEquals(1.0, IntraNodeChain.fillSlices(2));
         assertEquals(5.0, IntraNodeChain.fillSlices(4));
         assertEquals(13.0, IntraNodeChain.fillSlices(8));
-        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, PathType.PHB));
-        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, PathType.SYS));
-        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, PathType.PIX));
-        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, PathType.NVL));
-        assertFalse(IntraNodeChain.staged(Protocol.LL, PathType.PHB));
+        Topology pair = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
+                Bandwidth.ofGbits(100), true), 1);
+        NcclSettings off = NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1"));
+        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, plan(pair, off), off));
+        assertFalse(IntraNodeChain.staged(Protocol.LL, plan(pair, off), off));
+        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, plan(pair, NcclSettings.DEFAULTS), NcclSettings.DEFAULTS));
+        Topology four = Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow(),
+                4, Bandwidth.ofGbits(400)), 1);
+        NcclSettings sys = NcclSettings.parse(Map.of("NCCL_P2P_LEVEL", "SYS"));
+        assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, plan(four, NcclSettings.DEFAULTS), NcclSettings.DEFAULTS));
+        assertFalse(IntraNodeChain.staged(Protocol.SIMPLE, plan(four, sys), sys));
+    }
+
+    private static ChannelPlan plan(Topology t, NcclSettings s) {
+        return ChannelSearch.search(t, t.gpus(), s, NcclVersion.V2_30_7);
     }
 
     /**
      * 2x RTX 2080 Ti behind one PCIe Gen3 switch with P2P off (SHM through the CPU): the ring graph is one channel of
-     * 12 / 2 = 6 GB/s (both hops on the 12 GB/s uplink, OneWayPairTest), so the 2-rank chain runs at 6 x 0.98 = 5.88
-     * GB/s. 1 MiB fits in one 512 KiB slice per channel, so the fill is the whole 1 MiB at the chain's rate too:
-     * T(1 MiB) - T(8 B) = 2 x 1048576 B / 5880 B/us = 356.7 us (the data term alone would be 178.3 us).
+     * 12 / 2 = 6 GB/s (both hops on the 12 GB/s uplink, OneWayPairTest), and each rank stores to and loads from host
+     * memory at once (ShmLinkShare, 0.666), so the 2-rank chain runs at 6 x 0.98 x 0.666 = 3.916 GB/s. 1 MiB fits in
+     * one 512 KiB slice per channel, so the fill is the whole 1 MiB at the chain's rate too:
+     * T(1 MiB) - T(8 B) = 2 x 1048576 B / 3916 B/us = 535.5 us (the data term alone would be 267.8 us).
      */
     @Test
     void twoRankShmChainWaitsForTheWholeSliceBeforeSendingItDown() throws Exception {
@@ -78,7 +94,7 @@ class IntraNodeChainTest {
         double small = treeSimple(t, 8).timeUs();
         Prediction big = treeSimple(t, 1 << 20);
         assertEquals(Algorithm.TREE, big.algorithm());
-        assertEquals(356.7, big.timeUs() - small, 356.7 * 0.01, big.toString());
+        assertEquals(535.5, big.timeUs() - small, 535.5 * 0.01, big.toString());
     }
 
     private static Prediction treeSimple(Topology t, long bytes) throws Exception {

@@ -21,6 +21,7 @@ class CorpusPeakTest {
         "A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt, 378.9, 2",
         "A-allgather-2x8xA100-80GB-roce-bond-ring-inconsistent-paste.txt, 38.0, 1",
         "A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt, 268.6, 3",
+        "A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt, 15.5, 8",
         "A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt, 25.3, 1",
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",
         "A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt, 7.2, 1",

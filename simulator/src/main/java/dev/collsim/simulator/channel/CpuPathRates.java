@@ -1,0 +1,96 @@
+package dev.collsim.simulator.channel;
+
+import java.util.List;
+
+/**
+ * The rates at which a node's GPUs move data over GPU-GPU paths through the CPU, from the links the bytes cross rather
+ * than from NCCL's inter-CPU figure: what collsim times a call over NCCL's SHM transport with, while NCCL's own search
+ * and tuning, and so NCCL's choices, keep NCCL's figure ({@link GraphSearch} on {@link HostModel#capacity}).
+ *
+ * <p>Why. NCCL gives the link between two CPU nodes a constant by CPU family (NCCL 2.29.2 and 2.30.7
+ * {@code src/graph/topo.cc ncclTopoGetInterCpuBw}: Sapphire Rapids 22, AMD 16 GB/s; {@code topo.h}), and makes one CPU
+ * node per NUMA node ({@code src/graph/xml.cc}: a PCI device's {@code numa_node} picks its {@code cpu} element;
+ * {@code topo.cc ncclTopoConnectCpus} joins every pair of CPU nodes with that constant), so two NUMA nodes of one
+ * socket (sub-NUMA clustering, AMD NPS2/NPS4) are joined by the same figure as two sockets. The link itself is far
+ * faster: Xeon Platinum 8462Y+ 3 UPI links at 16 GT/s, 96 GB/s per direction (Intel ARK); EPYC xGMI 4 x16, 128 GB/s
+ * (the catalog's figures, topology-model {@code topology.catalog}); on one socket the on-die mesh or Infinity Fabric.
+ * A GPU's every byte over SHM crosses its own PCIe link (the sender's kernel stores into host memory, the receiver's
+ * loads from it: {@code perf.ShmLinkShare}), so that link, not the inter-CPU one, sets the rate: 2x L40S on two NUMA
+ * nodes moved 15.67 GB/s busbw at 128 MiB (validation/src/test/resources/data/
+ * A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt line 47) = 23.5 GB/s per direction over the
+ * SHM duplex share 0.666, 0.98 of the Gen4 x16 link's 24 GB/s; NCCL's graph for that pair is 1 channel x 20 GB/s (the
+ * fastest speed of its sm89 array, 40, 30, 20, ..., below the 22 GB/s inter-CPU figure).
+ *
+ * <p>How. Every hop of a path counts at NCCL's figure ({@link HostModel#capacity}: PCIe width x speed code / 80,
+ * 24 GB/s for Gen4 x16, the figure {@code bwEfficiencyPcie} was measured against and about what a GPU moves over the
+ * link: a one-way chain on a Gen3 x16 uplink moved 11.09 of NCCL's 12 GB/s, {@code perf.OneWayPair}), except a hop
+ * between two CPUs, which counts at its physical rate ({@link HostModel#physicalBw}, from the datasheet in the
+ * topology). A ring's rate is that of its busiest hop: every channel's GPU order as NCCL's search kept it, closed
+ * (the last GPU sends to the first), each hop's path loading its links once per channel, and the rate min over loaded
+ * links of figure x channels / traversals. Two GPUs behind one PCIe switch whose pair goes through the CPU load the
+ * switch's uplink twice per direction (0 to 1 and 1 to 0): half the uplink, as NCCL's own graph has it. Host memory
+ * bandwidth is not counted: a ring over SHM writes and reads each GPU's bytes in host memory once each, 2 x 24 GB/s
+ * per Gen4 GPU, far below a socket's DDR5 (8 channels of DDR5-4800, 307 GB/s, Intel ARK 8462Y+). Stateless.
+ */
+final class CpuPathRates {
+
+    private CpuPathRates() {
+    }
+
+    /**
+     * @param h      the node
+     * @param orders the GPU orders of the ring graph's channels (local indices), as {@link GraphSearch#orders}
+     * @return GB/s per direction each GPU of the ring moves; 0 without orders, a path or two GPUs
+     */
+    static double ring(HostModel h, List<int[]> orders) {
+        int g = h.gpus.size();
+        if (orders.isEmpty() || g < 2) {
+            return 0;
+        }
+        double[] load = new double[h.capacity.length];
+        for (int[] order : orders) {
+            for (int k = 0; k < g; k++) {
+                HostPath p = h.gpuToGpu[order[k]][order[(k + 1) % g]];
+                if (p == null) {
+                    return 0;
+                }
+                for (int l : p.links()) {
+                    load[l] += 1.0 / orders.size();
+                }
+            }
+        }
+        double rate = Double.POSITIVE_INFINITY;
+        for (int l = 0; l < load.length; l++) {
+            if (load[l] > 0) {
+                rate = Math.min(rate, hopRate(h, l) / load[l]);
+            }
+        }
+        return rate;
+    }
+
+    /**
+     * @param h the node
+     * @return GB/s per direction of the best GPU pair path alone (min over its hops), 0 with fewer than two GPUs
+     */
+    static double pair(HostModel h) {
+        double best = 0;
+        for (int i = 0; i < h.gpus.size(); i++) {
+            for (int j = 0; j < h.gpus.size(); j++) {
+                HostPath p = i == j ? null : h.gpuToGpu[i][j];
+                if (p != null) {
+                    double r = Double.POSITIVE_INFINITY;
+                    for (int l : p.links()) {
+                        r = Math.min(r, hopRate(h, l));
+                    }
+                    best = Math.max(best, r);
+                }
+            }
+        }
+        return best;
+    }
+
+    /** @return the hop's rate: physical between two CPUs, NCCL's figure otherwise, GB/s per direction */
+    private static double hopRate(HostModel h, int hop) {
+        return h.interCpu(hop) ? h.physicalBw(hop) : h.capacity[hop];
+    }
+}

@@ -1,0 +1,136 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.CpuKind;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.paths.PathFinder;
+
+/**
+ * The share of a GPU's PCIe link that NCCL's SHM transport moves per direction on one host, by the direction pattern
+ * of each GPU's traffic: a GPU whose kernel stores to host memory and loads from host memory in the same step
+ * (duplex) moves {@link #DUPLEX_SHARE} of the link's rate each way; one that only stores or only loads (one-way) moves
+ * the whole rate. The call runs at its busiest GPU's pattern.
+ *
+ * <p>What NCCL does. A pair farther apart than the P2P level ({@link #shm}) is routed through the CPU and connected
+ * by SHM (NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoComputePaths}, {@code addInterStep}). SHM puts every
+ * protocol's FIFO in host memory on the receiver's side (NCCL 2.29.7 and 2.30.7 {@code src/transport/shm.cc}:
+ * NCCL_SHM_LOCALITY default 2) and, by default, lets the GPUs' kernels move the data themselves
+ * (NCCL_SHM_USE_CUDA_MEMCPY default 0 in 2.29.7; the copy engine path is gone in 2.30): the sender's kernel stores
+ * into host memory (its PCIe link, upstream) and the receiver's kernel loads from host memory (downstream, PCIe
+ * non-posted reads). Patterns (NCCL 2.29.7 {@code src/device}): a Ring AllReduce / AllGather / ReduceScatter rank
+ * receives and sends in every step but its first and last ({@code all_reduce.h runRing}, {@code all_gather.h},
+ * {@code reduce_scatter.h}): duplex; the one-node Tree chain's ranks send up and receive down at once on separate
+ * warps ({@code all_reduce.h runTreeSplit}): duplex; p2p (AllToAll, SendRecv) runs send and receive warps side by
+ * side ({@code sendrecv.h}): duplex; a Ring Broadcast / Reduce is a chain ({@code broadcast.h}, {@code reduce.h}):
+ * the root only stores and the last rank only loads, so a 2-rank one is one-way ({@link OneWayPair}), and with more
+ * ranks the middle ranks are duplex.
+ *
+ * <p>The share: no source found (searched NVIDIA's NCCL and CUDA documentation, PCIe read-completion and posted-write
+ * overheads, published GPU zero-copy host-memory figures; TLP and DLLP overheads alone cost a few percent, not a
+ * third). So it is a measured default: busbw at the plateau over 0.98 (bwEfficiencySimple) of NCCL's PCIe figure
+ * per GPU and direction (NCCL 2.30.7 {@code src/graph/topo.h}: Gen3 x16 12 GB/s, Gen4 24, Gen5 48; for two GPUs
+ * behind one switch the uplink's half, as NCCL's ring graph charges it), in every duplex SHM run the project held
+ * before this rule (files under validation/src/test/resources/data):
+ * <pre>
+ *   2x L40S Ring/Simple AllReduce, 128 MiB        15.67 / (24 x 0.98)  = 0.666  (A-allreduce-1x2xL40S-..., line 47)
+ *   2x L40S Tree/Simple AllReduce, 128 MiB        14.81 / 23.52        = 0.630  (same file, run 3)
+ *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-bcast-...,
+ *   2x RTX 2080 Ti Ring AllGather, 1 GiB           3.79 / 5.88         = 0.645   lines 47 and 89)
+ *   4x RTX PRO 6000 Ring AllReduce (SHM), 128 MiB 37.60 / (48 x 0.98)  = 0.799  (A-allreduce-1x4xRTXPRO6000-...)
+ *   median 0.666; leaving each file out: 0.6625, 0.673, 0.6555, 0.673, 0.6555 (each within 0.011 of it)
+ * </pre>
+ * against the one-way 2x RTX 2080 Ti Broadcast, 11.09 / 11.76 = 0.943. Checked out of sample on the 4-GPU run of
+ * the same FarmShare host (A-allreduce-1x4xL40S-..., not used for the figure): Ring AllReduce 14.61-15.41 / 23.52 =
+ * 0.62-0.655, near it; its Tree chain's middle ranks moved 2 x 14.05 / 1.5 / 23.52 = 0.797, like the RTX PRO run,
+ * which says the share is not the direction pattern alone (see docs/single-host-guesses.md section 1).
+ * It replaces a phase factor steps / (steps + 1) (the ring's unoverlapped first send and last receive), which fit
+ * the 2-rank AllReduces but said 6/7 for the 4-rank L40S ring (measured 0.62) and 1 for the 2-rank Tree (0.63).
+ *
+ * <p>A Ring AllReduce / AllGather / ReduceScatter over SHM pays no generic pipeline fill ({@link IntraNodeFill},
+ * whose own note says the kernels leave none beyond NCCL's per-step latency): measured intercepts (time minus bytes
+ * at the measured plateau rate) agree with NCCL's latency alone: 2x RTX 2080 Ti AllReduce 15-17 us from 1 to 4 MiB,
+ * NCCL's 8.4 + 2 x 5.7 = 19.8 us; 4x RTX PRO 6000 SHM 38-46 us from 1 to 4 MiB, NCCL's 8.4 + 6 x 5.7 = 42.6 us
+ * (NCCL 2.29.7 {@code src/graph/tuning.cc}: Ring Simple base 8.4, PCI 5.7 per step). Stateless and thread-safe.
+ */
+public final class ShmLinkShare {
+
+    /**
+     * Share of a GPU's PCIe link per direction when its kernel stores to and loads from host memory in the same
+     * step over SHM: the median of the five measured duplex SHM runs in the class note (no source found).
+     */
+    public static final double DUPLEX_SHARE = 0.666;
+
+    private ShmLinkShare() {
+    }
+
+    /**
+     * Whether NCCL connects the ring's GPU pairs on one host with SHM: the ring graph's intra-node path goes through
+     * the CPU (PHB or SYS) and is farther than the P2P level in force ({@link PathFinder.Options#p2pLevelInForce}, the
+     * host's GPUs taken as the node's ranks).
+     *
+     * @param plan the channel plan
+     * @param s    settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)
+     * @return true for SHM on one node
+     */
+    public static boolean shm(ChannelPlan plan, NcclSettings s) {
+        if (!throughCpu(plan)) {
+            return false;
+        }
+        PathType level = PathFinder.Options.of(s).p2pLevelInForce(plan.cpu() == CpuKind.AMD_X86,
+                plan.maxLocalRanks());
+        return plan.graphs().ring().typeIntra().ordinal() > level.ordinal();
+    }
+
+    /**
+     * Whether the ring graph of a one-node communicator goes through the CPU: its intra-node path type is PHB or SYS
+     * (over SHM, or P2P where the P2P level allows it).
+     *
+     * @param plan the channel plan
+     * @return true for a one-node ring through the CPU
+     */
+    public static boolean throughCpu(ChannelPlan plan) {
+        GraphSummary ring = plan.graphs().ring();
+        if (plan.nNodes() != 1 || ring == null || !ring.present()) {
+            return false;
+        }
+        PathType t = ring.typeIntra();
+        return t == PathType.PHB || t == PathType.SYS;
+    }
+
+    /**
+     * The share of the link a call over SHM moves per direction.
+     *
+     * @param plan  the channel plan
+     * @param s     settings
+     * @param func  collective
+     * @param a     algorithm
+     * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
+     * @return {@link #DUPLEX_SHARE} for a Ring (but a 2-rank Broadcast or Reduce, one-way) or the Tree chain over SHM
+     *         on one host of at least 2 ranks; 1 otherwise
+     */
+    public static double factor(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, boolean chain) {
+        boolean rooted = func == Collective.BROADCAST || func == Collective.REDUCE;
+        boolean duplex = chain || a == Algorithm.RING && !(rooted && plan.nRanks() == 2);
+        return duplex && plan.nRanks() >= 2 && shm(plan, s) ? DUPLEX_SHARE : 1.0;
+    }
+
+    /**
+     * Whether the call is a Ring AllReduce, AllGather or ReduceScatter over SHM, which pays no generic pipeline fill
+     * (see the class note).
+     *
+     * @param plan the channel plan
+     * @param s    settings
+     * @param func collective
+     * @param a    algorithm
+     * @return true for such a ring of at least 2 ranks
+     */
+    public static boolean ringWithoutFill(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a) {
+        boolean loop = func == Collective.ALL_REDUCE || func == Collective.ALL_GATHER
+                || func == Collective.REDUCE_SCATTER;
+        return a == Algorithm.RING && loop && plan.nRanks() >= 2 && shm(plan, s);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.collsim.simulator.channel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.PcieGen;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.HostContext;
+import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.catalog.PcieEightGpu;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The path rates of rings and pairs through the CPU, by hand: hops at NCCL's figure (PCIe Gen4 x16 24, Gen3 x16 12
+ * GB/s; NCCL 2.30.7 {@code src/graph/topo.cc}: width x speed code / 80) except the link between two CPUs, at its
+ * physical rate from the topology; NCCL's own graph (its inter-CPU constant, its search speeds) is unchanged.
+ */
+class CpuPathRatesTest {
+
+    private static final double EPS = 1e-9;
+
+    private static ChannelPlan plan(Topology t, List<Gpu> gpus, Map<String, String> env) {
+        return ChannelSearch.search(t, gpus, NcclSettings.parse(env), NcclVersion.V2_30_7);
+    }
+
+    /**
+     * GPU0 and GPU4 of the 8x L40S host: GPU0 - switch 0 - CPU0 - UPI - CPU1 - switch 2 - GPU4, four Gen4 x16 hops
+     * (24) and the UPI (NCCL's Sapphire Rapids figure 22; physical 3 links x 16 GT/s, 96). NCCL's pair path is 22 and
+     * its ring graph the first sm89 speed at most 22: 1 x 20 (40, 30, 20, ...). The ring 0 -> 4 -> 0 loads every hop
+     * once per direction: min(24, 96) = 24; the pair alone 24.
+     */
+    @Test
+    void sysPairMovesAtItsPcieLinksNotNcclsInterCpuFigure() {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        ChannelPlan p = plan(t, List.of(t.gpus().get(0), t.gpus().get(4)), Map.of());
+        GraphSummary ring = p.graphs().ring();
+        assertEquals(PathType.SYS, ring.typeIntra());
+        assertEquals(1, ring.nChannels(), "NCCL's decision keeps NCCL's figures");
+        assertEquals(20.0, ring.bwIntra(), EPS);
+        assertEquals(22.0, p.gpuPathBw(), EPS);
+        assertEquals(24.0, p.ringPathBw(), EPS);
+        assertEquals(24.0, p.pairPathBw(), EPS);
+    }
+
+    /**
+     * All 8 L40S: NCCL's ring 1 x 20 (HostModelTest#pcieOnlyHostSearch). Ring 0..7: within a switch the hop is PIX
+     * (each GPU link once per direction); 1 -> 2 and 5 -> 6 cross CPU0 / CPU1 (each switch uplink once per direction);
+     * 3 -> 4 and 7 -> 0 cross the UPI once per direction. Busiest hop: any GPU link, 24.
+     */
+    @Test
+    void eightGpuRingAcrossSocketsMovesAtTheGpuLink() {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        ChannelPlan p = plan(t, t.gpus(), Map.of());
+        assertEquals(20.0, p.graphs().ring().totalIntra(), EPS);
+        assertEquals(24.0, p.ringPathBw(), EPS);
+    }
+
+    /**
+     * 2x RTX 2080 Ti behind one Gen3 x16 switch with P2P off: both hops (0 -> 1, 1 -> 0) go up and down the one 12
+     * GB/s uplink, so each direction carries 2 traversals: ring 12 / 2 = 6 (NCCL's graph says the same, 1 x 6); the
+     * pair alone 12.
+     */
+    @Test
+    void sharedSwitchUplinkHalvesTheRingNotThePair() {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
+                Bandwidth.ofGbits(100), true), 1);
+        ChannelPlan p = plan(t, t.gpus(), Map.of("NCCL_P2P_DISABLE", "1"));
+        assertEquals(6.0, p.graphs().ring().totalIntra(), EPS);
+        assertEquals(6.0, p.ringPathBw(), EPS);
+        assertEquals(12.0, p.pairPathBw(), EPS);
+    }
+
+    /**
+     * A what-if host whose inter-CPU link is slower than a GPU's PCIe link: 2 Skylake sockets (NCCL SKL_QPI_BW 10)
+     * joined by 16 GB/s, 2 L40S on root ports of each. Any ring of the 4 crosses the link once per direction, so its
+     * rate is min(24, 16 / 1) = 16: the physical link binds, at its own figure, not NCCL's 10. GPU0 and GPU2 (one per
+     * socket): NCCL's pair path 10, the ring 0 -> 2 -> 0 and the pair alone min(24, 16) = 16.
+     */
+    @Test
+    void aSlowInterCpuLinkStillBinds() {
+        Topology t = Catalog.standalone(new SlowLinkHost(), 1);
+        ChannelPlan all = plan(t, t.gpus(), Map.of());
+        assertEquals(PathType.SYS, all.graphs().ring().typeIntra());
+        assertEquals(16.0, all.ringPathBw(), EPS);
+        ChannelPlan pair = plan(t, List.of(t.gpus().get(0), t.gpus().get(2)), Map.of());
+        assertEquals(10.0, pair.gpuPathBw(), EPS, "NCCL's Skylake figure");
+        assertEquals(16.0, pair.ringPathBw(), EPS);
+        assertEquals(16.0, pair.pairPathBw(), EPS);
+    }
+
+    /** 2 Skylake CPUs joined by a 16 GB/s link (hypothetical), 2 L40S on Gen4 x16 root ports of each. */
+    private record SlowLinkHost() implements HostType {
+        @Override
+        public String name() {
+            return "what-if-slow-smp";
+        }
+
+        @Override
+        public String description() {
+            return "what-if: 2 Skylake sockets joined by 16 GB/s, 4 L40S on root ports";
+        }
+
+        @Override
+        public int gpusPerHost() {
+            return 4;
+        }
+
+        @Override
+        public void addHost(HostContext ctx) {
+            Cpu[] cpus = {ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Gold 6148"),
+                ctx.cpu(1, "x86_64", "GenuineIntel", "Xeon Gold 6148")};
+            ctx.smp(cpus[0], cpus[1], Bandwidth.ofGBps(16), "what-if");
+            for (int i = 0; i < 4; i++) {
+                ctx.pcie(cpus[i / 2], ctx.gpu(i, GpuModels.sku("L40S").orElseThrow()), PcieGen.GEN4, 16);
+            }
+        }
+    }
+}

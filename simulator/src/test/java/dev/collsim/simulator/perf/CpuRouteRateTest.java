@@ -1,0 +1,68 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.PcieEightGpu;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A ring through the CPU is timed at its links' rate (channel.CpuPathRates), NCCL's choice and NCCL's own estimate at
+ * NCCL's figures. The pair: GPU0 and GPU4 of the 8x L40S host, on two CPU nodes (SYS; NCCL's ring graph 1 x 20 GB/s,
+ * below its 22 GB/s Sapphire Rapids inter-CPU figure; the links' rate 24, each GPU's Gen4 x16 link once per
+ * direction). bwEfficiencySimple 0.98, bwEfficiencyPcie 1.0 (PerformanceParameters defaults).
+ */
+class CpuRouteRateTest {
+
+    /** 8 GiB: latency and pipeline fill below 0.1 % of the time. */
+    private static final long BIG = 8L << 30;
+
+    private static Prediction ringSimple(Collective c, String... env) throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        Map<String, String> m = new LinkedHashMap<>(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"));
+        for (int i = 0; i < env.length; i += 2) {
+            m.put(env[i], env[i + 1]);
+        }
+        return new NcclPredictor().predict(new PredictionRequest(t, List.of(t.gpus().get(0), t.gpus().get(4)), c,
+                BIG, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+    }
+
+    /**
+     * SHM (SYS beyond NCCL's default P2P level PXB): 24 x 0.98 x 0.666 (ShmLinkShare's duplex share) = 15.66 GB/s
+     * busbw; measured on such a pair 15.67 at 128 MiB (validation/src/test/resources/data/
+     * A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt line 47), where NCCL's graph gave 20 x 0.98 x
+     * 0.666 = 13.05. NCCL's own estimate keeps its 20 GB/s: a 2-rank AllReduce's algBw is its busBw, 8 GiB / 20 GB/s =
+     * 429,496.7 us plus its latency (tens of us).
+     */
+    @Test
+    void shmRingRunsAtTheGpuLinksWhileNcclsEstimateKeepsItsFigure() throws Exception {
+        Prediction p = ringSimple(Collective.ALL_REDUCE);
+        assertEquals(Algorithm.RING, p.algorithm());
+        assertEquals(Protocol.SIMPLE, p.protocol());
+        assertEquals(15.66, p.busBw(), 15.66 * 0.002, p.toString());
+        assertEquals(429_496.7, p.ncclEstimateUs(), 429_496.7 * 0.001, p.toString());
+    }
+
+    /**
+     * NCCL_P2P_LEVEL=SYS: the same links carry P2P, no SHM share: 24 x 0.98 = 23.52 GB/s busbw (NCCL's graph: 19.6).
+     * A 2-rank Broadcast over SHM is one hop of the pair's path (OneWayPair): 24 x 0.98 = 23.52 as well.
+     */
+    @Test
+    void p2pOverTheSamePathsGetsTheSameLinkRate() throws Exception {
+        assertEquals(23.52, ringSimple(Collective.ALL_REDUCE, "NCCL_P2P_LEVEL", "SYS").busBw(), 23.52 * 0.002);
+        assertEquals(23.52, ringSimple(Collective.BROADCAST).busBw(), 23.52 * 0.002);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.PcieEightGpu;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Over SHM a GPU that stores to and loads from host memory in the same step moves 0.666 of its link per direction
+ * (the median of five measured runs, ShmLinkShare's note); one that only stores or only loads moves all of it.
+ */
+class ShmLinkShareTest {
+
+    private static final long GIB = 1L << 30;
+    /** 8 GiB: latency and pipeline fill below 0.1 % of the time. */
+    private static final long BIG = 8L << 30;
+
+    private static Prediction predict(Topology t, List<Integer> gpus, Collective c, long bytes, String... env)
+            throws Exception {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < env.length; i += 2) {
+            m.put(env[i], env[i + 1]);
+        }
+        return new NcclPredictor().predict(new PredictionRequest(t, gpus.stream().map(t.gpus()::get).toList(), c,
+                bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+    }
+
+    private static Topology rtx2080TiPair() {
+        return Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
+                Bandwidth.ofGbits(100), true), 1);
+    }
+
+    /**
+     * 2x RTX 2080 Ti behind one PCIe Gen3 x16 switch, P2P off: NCCL's ring charges both hops on the 12 GB/s uplink,
+     * 6 GB/s, x bwEfficiencySimple 0.98 = 5.88 GB/s per direction (OneWayPairTest). AllReduce and AllGather ranks
+     * store and load in the same steps: 5.88 x 0.666 = 3.916 GB/s busbw. Broadcast of 2 ranks is one-way (the root
+     * stores, the other loads): the pair path's 12 x 0.98 = 11.76. Measured on that machine at 1 GiB
+     * (validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt
+     * lines 47, 89, 131): AllReduce 4.00, AllGather 3.79, Broadcast 11.09.
+     */
+    @Test
+    void twoRankRingOverShmOnASharedSwitch() throws Exception {
+        Topology t = rtx2080TiPair();
+        List<Integer> g = List.of(0, 1);
+        String[] ring = {"NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_P2P_DISABLE", "1"};
+        assertEquals(3.916, predict(t, g, Collective.ALL_REDUCE, BIG, ring).busBw(), 3.916 * 0.002);
+        assertEquals(3.916, predict(t, g, Collective.ALL_GATHER, BIG, ring).busBw(), 3.916 * 0.002);
+        assertEquals(11.76, predict(t, g, Collective.BROADCAST, BIG, ring).busBw(), 11.76 * 0.002);
+        assertEquals(4.00, predict(t, g, Collective.ALL_REDUCE, GIB, ring).busBw(), 4.00 * 0.03,
+                "measured AllReduce busbw at 1 GiB");
+    }
+
+    /**
+     * 4 GPUs each on its own PCIe switch under one Intel CPU: every pair is PHB, beyond NCCL's default P2P level PXB,
+     * so NCCL uses SHM; with NCCL_P2P_LEVEL=SYS the same paths carry P2P at the same links' rate. SHM over P2P: 0.666
+     * for every ring collective, Broadcast included (its two middle ranks store and load at once).
+     */
+    @Test
+    void fourRankRingShmAgainstP2pOnTheSamePaths() throws Exception {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow(), 4,
+                Bandwidth.ofGbits(400)), 1);
+        for (Collective c : List.of(Collective.ALL_REDUCE, Collective.ALL_GATHER, Collective.REDUCE_SCATTER,
+                Collective.BROADCAST)) {
+            assertEquals(0.666, ratio(t, c), 0.002, c.toString());
+        }
+    }
+
+    private static double ratio(Topology t, Collective c) throws Exception {
+        List<Integer> g = List.of(0, 1, 2, 3);
+        return predict(t, g, c, BIG, "NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple").busBw()
+                / predict(t, g, c, BIG, "NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_P2P_LEVEL", "SYS").busBw();
+    }
+
+    /**
+     * The 2-rank Tree chain over SHM (GPUs 0 and 4 of the 8x L40S host, two CPU nodes: SYS): its leaf sends up while
+     * it receives down, so 24 (the GPU's Gen4 x16 link, CpuRouteRateTest) x 0.98 x 0.666 = 15.66 GB/s; a chain of 2
+     * moves what a ring of 2 moves (IntraNodeChain), so busbw = algbw. Measured on such a pair 14.81 at 128 MiB
+     * (A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt run 3); at 8 GiB the chain's one-slice fill
+     * (2 channels x 512 KiB at 7.8 GB/s a channel, 134 us of 548,000) is below 0.1 %.
+     */
+    @Test
+    void twoRankTreeChainOverShmIsDuplex() throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        Prediction p = predict(t, List.of(0, 4), Collective.ALL_REDUCE, BIG, "NCCL_ALGO", "Tree", "NCCL_PROTO",
+                "Simple");
+        assertEquals(15.66, p.busBw(), 15.66 * 0.003, p.toString());
+    }
+
+    /**
+     * The same pair with P2P on is PIX (never through the CPU): P2P write mode loads each GPU link both ways in every
+     * step, so AllReduce runs at the pair's link rate, 12 x 0.98 = 11.76 GB/s, as the one-way Broadcast does.
+     */
+    @Test
+    void p2pUnderOneSwitchIsNotShm() throws Exception {
+        Topology t = rtx2080TiPair();
+        assertEquals(11.76, predict(t, List.of(0, 1), Collective.ALL_REDUCE, BIG, "NCCL_ALGO", "Ring", "NCCL_PROTO",
+                "Simple").busBw(), 11.76 * 0.002);
+    }
+}

@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The links backend ({@code collsim predict --backend links}), congestion-unaware: each transfer takes its route's latency plus its bytes over the route's
- * bottleneck bandwidth ({@link Route#aloneRate()}), as if it were alone on the fabric; a step lasts as long as
- * its slowest transfer; a repeated step is charged {@code repeat} times; jobs do not see each other. Uses the
- * same {@link Router} and the same flows as {@link FlowNetwork}, so the two agree exactly (to floating-point
- * rounding) whenever no link is shared by two flows at once. This class is immutable and thread-safe.
+ * The links backend ({@code collsim predict --backend links}), without sharing: each transfer takes its route's latency plus its bytes over the route's bottleneck bandwidth
+ * ({@link Route#aloneRate()}), as if it were alone on the fabric; a step lasts as long as its slowest transfer, and
+ * at least its busiest link's bytes over that link's capacity, so no link carries more than its capacity (the
+ * transfers that one weighted flow stands for, e.g. one per channel on the same route, share their links); a
+ * repeated step is charged {@code repeat} times; jobs do not see each other. Uses the same {@link Router} and the
+ * same flows as {@link FlowNetwork}, so the two agree exactly (to floating-point rounding) whenever no link is
+ * shared by two flows at once. This class is immutable and thread-safe.
  */
 public final class LinksNetwork implements NetworkBackend {
 
@@ -44,7 +46,7 @@ public final class LinksNetwork implements NetworkBackend {
         double makespan = 0;
         try (StepSource source = new StepSource(jobs, network, router, true)) {
             for (int j = 0; j < jobs.size(); j++) {
-                makespan = Math.max(makespan, timeJob(j, jobs.get(j), source, linkBytes, records, out));
+                makespan = Math.max(makespan, timeJob(j, jobs.get(j), source, network, linkBytes, records, out));
             }
         }
         return new Timing(name(), out, makespan, StepFlows.busiest(network, linkBytes, makespan, topLinks), records,
@@ -52,8 +54,8 @@ public final class LinksNetwork implements NetworkBackend {
     }
 
     /** Times one job's steps (routed ahead by the step source), adding its link bytes and records. */
-    private double timeJob(int j, Job job, StepSource source, double[] linkBytes, List<FlowRecord> records,
-            List<JobTiming> out) {
+    private double timeJob(int j, Job job, StepSource source, NetworkModel network, double[] linkBytes,
+            List<FlowRecord> records, List<JobTiming> out) {
         double now = job.startUs();
         List<Step> steps = job.schedule().steps();
         for (int s = 0; s < steps.size(); s++) {
@@ -70,6 +72,7 @@ public final class LinksNetwork implements NetworkBackend {
                 }
             }
             StepFlows.addLinkBytes(flows, step.repeat(), linkBytes);
+            end = Math.max(end, now + linkBound(flows, network));
             double duration = end - now;
             if (timeline) {
                 for (int i = records.size() - flows.size(); i < records.size(); i++) {
@@ -82,5 +85,23 @@ public final class LinksNetwork implements NetworkBackend {
         }
         out.add(new JobTiming(job.name(), job.startUs(), now, job.schedule().stepCount()));
         return now;
+    }
+
+    /**
+     * Least time, microseconds, one copy of a step can take: the flows' bytes on their busiest link over its
+     * capacity (bytes per microsecond). Flows merged by route carry {@code weight} identical transfers (e.g. one
+     * per channel), which all cross that link; timing each alone at the route's full rate would serve them faster
+     * than the link can.
+     */
+    private static double linkBound(List<SimFlow> flows, NetworkModel network) {
+        double[] bytes = new double[network.linkCount()];
+        StepFlows.addLinkBytes(flows, 1, bytes);
+        double worst = 0;
+        for (int l = 0; l < bytes.length; l++) {
+            if (bytes[l] > 0) {
+                worst = Math.max(worst, bytes[l] / network.capacity(l));
+            }
+        }
+        return worst;
     }
 }

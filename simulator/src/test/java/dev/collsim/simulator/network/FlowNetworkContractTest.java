@@ -9,7 +9,7 @@ class FlowNetworkContractTest extends NetworkBackendContract {
     }
 
     @Override
-    double sharedLinkTime() {
+    double sharedLinkTimeAcrossJobs() {
         return 1e6 / 25_000;
     }
 }

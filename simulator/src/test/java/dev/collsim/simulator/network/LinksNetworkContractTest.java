@@ -1,6 +1,9 @@
 package dev.collsim.simulator.network;
 
-/** The links backend times each transfer alone on its route: two flows on one 50 GB/s link take 20 us each. */
+/**
+ * The links backend times each transfer alone on its route, bounded by the busiest link of its job's step: two flows
+ * of one job on one 50 GB/s link take 40 us, two flows of two jobs (jobs do not see each other) 20 us each.
+ */
 class LinksNetworkContractTest extends NetworkBackendContract {
 
     @Override
@@ -9,7 +12,7 @@ class LinksNetworkContractTest extends NetworkBackendContract {
     }
 
     @Override
-    double sharedLinkTime() {
+    double sharedLinkTimeAcrossJobs() {
         return 1e6 / 50_000;
     }
 }

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
  *     50 GB/s NIC, 1,000,000 B / 50,000 B/us = 20 us; with 1 us per link, plus the 6 links of its route
  *     (GPU-PCIe, PCIe-NIC, NIC-switch, switch-NIC, NIC-PCIe, PCIe-GPU): 26 us;</li>
  * <li>two equal transfers on one 50 GB/s uplink (4 one-GPU hosts, 2 per leaf, one spine, h0 to h2 and h1 to h3):
- *     {@link #sharedLinkTime} (a backend that shares links: each gets 25 GB/s, both end at 40 us; one that does
- *     not: 20 us), and both end at the same time (fair: equal flows get equal shares);</li>
+ *     in one job 40 us, since no backend may serve a link above its capacity (2,000,000 B / 50,000 B/us); in two jobs
+ *     {@link #sharedLinkTimeAcrossJobs} (a backend that shares links between jobs: each gets 25 GB/s, both end at
+ *     40 us; one whose jobs do not see each other: 20 us), and both end at the same time (equal flows, equal
+ *     shares);</li>
  * <li>a step repeated r times takes r times one copy on an idle fabric; a job starting at t ends at t plus its time
  *     alone; two jobs on disjoint links do not slow each other; nothing to move takes 0 us; no time is negative;</li>
  * <li>a transfer to a rank outside the job (rank 2 of a 2-rank job) is refused.</li>
@@ -35,8 +37,11 @@ abstract class NetworkBackendContract {
     /** @return the backend under test */
     abstract NetworkBackend backend();
 
-    /** @return the time of two 1,000,000 B transfers that share one idle 50 GB/s link, microseconds */
-    abstract double sharedLinkTime();
+    /**
+     * @return the time of two 1,000,000 B transfers of two different jobs that share one idle 50 GB/s link,
+     *         microseconds
+     */
+    abstract double sharedLinkTimeAcrossJobs();
 
     private static Schedule schedule(int nRanks, long repeat, Transfer... transfers) {
         return new Schedule("test", Collective.SEND_RECV, nRanks, 1, 0, List.of(new Step("step", List.of(transfers),
@@ -63,11 +68,22 @@ abstract class NetworkBackendContract {
         List<Gpu> ranks = TestFabrics.gpus(t, "h0/gpu0", "h1/gpu0", "h2/gpu0", "h3/gpu0");
         Schedule s = schedule(4, 1, new Transfer(0, 2, 1e6, 0), new Transfer(1, 3, 1e6, 0));
         Timing tm = time(t, List.of(new Job("j", s, ranks, 0)));
-        assertEquals(sharedLinkTime(), tm.jobs().get(0).timeUs(), 1e-9);
+        assertEquals(2e6 / 50_000, tm.jobs().get(0).timeUs(), 1e-9, "one job: the link's capacity binds");
         Timing split = time(t, List.of(new Job("a", schedule(4, 1, new Transfer(0, 2, 1e6, 0)), ranks, 0),
                 new Job("b", schedule(4, 1, new Transfer(1, 3, 1e6, 0)), ranks, 0)));
-        assertEquals(sharedLinkTime(), split.jobs().get(0).timeUs(), 1e-9);
-        assertEquals(sharedLinkTime(), split.jobs().get(1).timeUs(), 1e-9, "equal flows, equal shares");
+        assertEquals(sharedLinkTimeAcrossJobs(), split.jobs().get(0).timeUs(), 1e-9);
+        assertEquals(sharedLinkTimeAcrossJobs(), split.jobs().get(1).timeUs(), 1e-9, "equal flows, equal shares");
+    }
+
+    /**
+     * Two 1,000,000 B transfers of one step on the same route (two channels from GPU 0 to GPU 1, which the backends
+     * merge into one flow of weight 2) cross the 50 GB/s NIC together: 2,000,000 B / 50,000 B/us = 40 us, never 20.
+     */
+    @Test
+    void transfersOnOneRouteShareItsLinks() {
+        Topology t = TestFabrics.singleSwitch(2, ONE_GPU);
+        Schedule s = schedule(2, 1, new Transfer(0, 1, 1e6, 0), new Transfer(0, 1, 1e6, 1));
+        assertEquals(40, time(t, List.of(new Job("j", s, t.gpus(), 0))).jobs().get(0).timeUs(), 1e-9);
     }
 
     @Test

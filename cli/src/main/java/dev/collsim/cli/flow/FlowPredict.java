@@ -195,7 +195,8 @@ public final class FlowPredict {
             List<JobSpec> specs) {
         List<String> h = new ArrayList<>();
         h.add("Backend: " + (congestionAware ? "flow (routes every transfer, max-min fair link sharing, event-driven)"
-                : "links (congestion-unaware: each transfer at its route's bottleneck bandwidth)")
+                : "links (no sharing: each transfer at its route's bottleneck bandwidth; a step at least its"
+                        + " busiest link's bytes over its capacity)")
                 + "; nothing was run");
         Topology sim = r.fabric();
         long built = sim.gpus().stream().mapToInt(Gpu::host).distinct().count();

@@ -128,12 +128,23 @@ public final class P2pModel {
                 ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
                 : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
                 : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
-                : nicBinds ? "NICs: " + fixed(perRankNet, 1) + " GB/s per rank of " + fixed(plan.nodeNicBw(), 1)
-                        + " GB/s per node"
+                : nicBinds ? nicText(perRankNet, plan, q)
                 : "GPU links: " + fixed(intraBw, 1) + " GB/s per rank";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
+    }
+
+    /**
+     * @return the NIC bottleneck in words: per rank, and the NICs it shares with the node's other ranks of the call,
+     *         e.g. {@code NICs: 50.0 GB/s per rank of 50.0 GB/s on the 1 NIC local to the node's 1 rank} (a 2-rank
+     *         call between two 8-NIC hosts uses one NIC of each, not the host's 400 GB/s: {@link ChannelPlan#nodeNicBw})
+     */
+    private static String nicText(double perRankNet, ChannelPlan plan, double q) {
+        int nics = Math.max(1, plan.nicsPerNode());
+        String ranks = q == Math.rint(q) ? Long.toString((long) q) : fixed(q, 1);
+        return "NICs: " + fixed(perRankNet, 1) + " GB/s per rank of " + fixed(plan.nodeNicBw(), 1) + " GB/s on the "
+                + nics + (nics == 1 ? " NIC" : " NICs") + " local to the node's " + ranks + (q == 1 ? " rank" : " ranks");
     }
 
     /**

@@ -65,4 +65,17 @@ class RackWordsCliTest {
                 + " domain), 144 GPUs);"), r.out());
         assertTrue(r.out().contains(" ranks trays "), r.out());
     }
+
+    /**
+     * The --target search on trays in NVLink domains of 2 trays skips a size the domains do not hold evenly: dp=1 on
+     * tp4 is 4 GPUs = 1 tray (not a multiple of 2), so the first size tried that can be built is dp=2, 8 GPUs = 2
+     * trays, and a target of 1 token/s is met there.
+     */
+    @Test
+    void theTargetSearchSkipsSizesTheDomainsDoNotHold() {
+        CliRun r = CliRun.run("plan", "-c", "gb300-nvl72", "--trays-per-domain", "2", "--params", "8B", "--tp", "4",
+                "--dp", "2", "--global-batch", "64", "--target-tokens-per-s", "1");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("target 1 tokens/s: reached with 8 GPUs (2 trays, dp=2)"), r.out());
+    }
 }

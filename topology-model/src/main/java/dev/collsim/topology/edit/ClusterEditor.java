@@ -80,8 +80,7 @@ public final class ClusterEditor {
         }
         if (spec.hostType() instanceof OwnNvlinkDomain o && spec.count() % o.trays() != 0) {
             throw new ClusterEditException(ClusterEdits.Field.HOSTS, "found " + spec.count() + " trays for NVLink"
-                    + " domains of " + o.trays() + " trays each; allowed: a multiple of " + o.trays() + ", or give"
-                    + " trays-per-domain too");
+                    + " domains of " + o.trays() + " trays each; allowed: a multiple of " + o.trays() + " trays");
         }
         return spec;
     }

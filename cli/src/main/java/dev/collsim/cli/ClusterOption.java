@@ -39,7 +39,8 @@ public final class ClusterOption {
     @Option(names = {"-c", "--cluster"}, paramLabel = "CLUSTER",
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
                     + " shipped in configs/, a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
-                    + " dgx-h100:2; rail-optimized fabric). Default: " + ClusterLoader.DEFAULT + " (compare,"
+                    + " dgx-h100:2; rail-optimized fabric); for a rack-scale type N counts racks (gb300-nvl72x2: 2"
+                    + " racks, 36 trays). Default: " + ClusterLoader.DEFAULT + " (compare,"
                     + " calibrate: built from what each measurement file reveals). predict also reads nccl-tests'"
                     + " data check, -c followed by a bare number (-c 1), next to a -c CLUSTER.")
     private List<String> clusters = new ArrayList<>();
@@ -162,17 +163,12 @@ public final class ClusterOption {
                     + " of a multi-host NVLink domain; allowed only with a rack-scale catalog type (an NVL72 type"
                     + " such as gb300-nvl72, a4x-maxgpu-4g-metal) or a YAML cluster of one", ExitCodes.USAGE);
         }
-        if (traysPerDomain < 1 || traysPerDomain > type.hostsPerNvlinkDomain()) {
-            throw new UserError("--trays-per-domain: found " + traysPerDomain + "; allowed: 1 to "
-                    + type.hostsPerNvlinkDomain() + " (the trays of one " + type.name() + " rack)", ExitCodes.USAGE);
+        ClusterSpec split;
+        try {
+            split = spec.withTraysPerDomain(traysPerDomain);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--trays-per-domain: " + e.getMessage(), ExitCodes.USAGE);
         }
-        if (spec.count() % traysPerDomain != 0) {
-            throw new UserError("--trays-per-domain: found " + traysPerDomain + " for " + spec.count() + " trays; allowed:"
-                    + " a divisor of the tray count (" + divisors(spec.count()) + "), so every NVLink domain holds as"
-                    + " many trays", ExitCodes.USAGE);
-        }
-        ClusterSpec split = new ClusterSpec(spec.name(), spec.source(), new OwnNvlinkDomain(type, traysPerDomain),
-                spec.count(), spec.fabric());
         Topology t;
         try {
             t = split.build().withNetworkClass(s.topology().networkClass());
@@ -204,12 +200,14 @@ public final class ClusterOption {
      */
     public Optional<String> systemLine() throws InputException {
         ClusterSpec s = source().spec();
-        HostType type = s == null ? null : s.hostType() instanceof OwnNvlinkDomain o ? o.tray() : s.hostType();
+        HostType type = s == null ? null : OwnNvlinkDomain.trayOf(s.hostType());
         if (!(type instanceof SystemHost h)) {
             return Optional.empty();
         }
+        // trays in NVLink domains smaller than their rack: the System line names the cluster's domain, not the rack's
+        String described = s.hostType() instanceof OwnNvlinkDomain o ? h.description(o.trays()) : h.description();
         NetworkClass inForce = source().topology().networkClass();
-        return Optional.of("System: " + h.description() + (network == null || inForce == h.networkClass() ? ""
+        return Optional.of("System: " + described + (network == null || inForce == h.networkClass() ? ""
                 : "; network in force: " + inForce.label() + " (--network " + network + "), not the system's "
                         + h.networkClass().label()));
     }
@@ -229,6 +227,15 @@ public final class ClusterOption {
         return hosts + (hosts == 1 ? " host, " : " hosts, ") + topo.gpus().size() + " GPUs";
     }
 
+    /**
+     * @return true when the resolved cluster's hosts are trays of a rack-scale NVLink domain type (NVL72,
+     *         {@link ClusterSpec#ofTrays()}), so a count of its hosts is said in trays
+     */
+    public boolean ofTrays() {
+        ClusterSpec s = resolved == null ? null : resolved.spec();
+        return s != null && s.ofTrays();
+    }
+
     /** @return true when the user gave {@code --network} */
     public boolean networkGiven() {
         return network != null;
@@ -240,15 +247,5 @@ public final class ClusterOption {
      */
     public Topology load() throws InputException {
         return source().topology();
-    }
-
-    private static String divisors(int n) {
-        StringBuilder b = new StringBuilder();
-        for (int d = 1; d <= n; d++) {
-            if (n % d == 0) {
-                b.append(b.length() == 0 ? "" : ", ").append(d);
-            }
-        }
-        return b.toString();
     }
 }

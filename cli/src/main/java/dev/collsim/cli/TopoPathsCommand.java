@@ -66,6 +66,12 @@ public final class TopoPathsCommand implements Callable<Integer> {
         }
         PathFinder pf = PathFinder.of(t);
         PrintWriter out = spec.commandLine().getOut();
+        if (cluster.ofTrays()) {
+            // the matrix is one tray's; which trays share its NVLink domain (--trays-per-domain) is said here
+            out.printf(Locale.ROOT, "cluster: %s; GPUs of one NVLink domain reach each other over NVLink (NVL, through"
+                    + " the domain's NVSwitch), GPUs of other domains only through the NICs (NET)%n%n",
+                    cluster.sizeText(t));
+        }
         int from = allHosts ? 0 : host;
         int to = allHosts ? t.hostCount() - 1 : host;
         for (int h = from; h <= to; h++) {

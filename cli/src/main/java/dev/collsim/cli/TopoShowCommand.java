@@ -49,13 +49,17 @@ public final class TopoShowCommand implements Callable<Integer> {
         cluster.systemLine().map(l -> l.substring("System: ".length())).filter(l -> !t.source().equals(l))
                 .ifPresent(l -> out.printf(Locale.ROOT, "system     %s%n", l));
         MissingNvlinks.warning(t).ifPresent(w -> out.printf(Locale.ROOT, "warning    %s%n", w));
-        out.printf(Locale.ROOT, "hosts      %d%n", t.hostCount());
+        // trays of a rack-scale type (NVL72): the count in trays and the NVLink domains they fill
+        // (--trays-per-domain / YAML traysPerDomain), as predict's Cluster line says it
+        boolean trays = cluster.ofTrays();
+        String host = trays ? "tray" : "host";
+        out.printf(Locale.ROOT, "hosts      %s%n", trays ? cluster.sizeText(t) : Integer.toString(t.hostCount()));
         Map<String, Long> kinds = t.gpus().stream().collect(Collectors.groupingBy(
                 g -> String.format(Locale.ROOT, "%s (sm%d, %s)", g.model(), g.sm(), memory(g.memoryBytes())),
                 TreeMap::new, Collectors.counting()));
-        out.printf(Locale.ROOT, "GPUs       %d: %s; %d per host%n", t.gpus().size(), kinds.entrySet().stream()
-                .map(e -> e.getValue() + "x " + e.getKey()).collect(Collectors.joining(", ")), t.gpusOf(0).size());
-        nics(t, out);
+        out.printf(Locale.ROOT, "GPUs       %d: %s; %d per %s%n", t.gpus().size(), kinds.entrySet().stream()
+                .map(e -> e.getValue() + "x " + e.getKey()).collect(Collectors.joining(", ")), t.gpusOf(0).size(), host);
+        nics(t, out, host);
         links(t, out);
         paths(t, out);
         fabric(t, out);
@@ -72,15 +76,15 @@ public final class TopoShowCommand implements Callable<Integer> {
         return bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB" : String.format(Locale.ROOT, "%.0f GB", bytes / 1e9);
     }
 
-    private static void nics(Topology t, PrintWriter out) {
+    private static void nics(Topology t, PrintWriter out, String host) {
         var hostNics = t.devices(Nic.class).stream().filter(n -> n.host() == 0).toList();
         var compute = hostNics.stream().filter(n -> n.rail() >= 0).toList();
         double gbits = compute.stream().mapToDouble(n -> n.speed().gbits()).sum();
         int gpus = Math.max(1, t.gpusOf(0).size());
         Map<String, Long> speeds = compute.stream().collect(Collectors.groupingBy(
                 n -> String.format(Locale.ROOT, "%.0f Gb/s", n.speed().gbits()), TreeMap::new, Collectors.counting()));
-        out.printf(Locale.ROOT, "NICs       per host: %d compute (%s), %d other; NIC bandwidth per GPU %.0f Gb/s"
-                + " = %.1f GB/s%n", compute.size(), speeds.entrySet().stream().map(e -> e.getValue() + "x "
+        out.printf(Locale.ROOT, "NICs       per %s: %d compute (%s), %d other; NIC bandwidth per GPU %.0f Gb/s"
+                + " = %.1f GB/s%n", host, compute.size(), speeds.entrySet().stream().map(e -> e.getValue() + "x "
                 + e.getKey()).collect(Collectors.joining(", ")), hostNics.size() - compute.size(), gbits / gpus,
                 gbits / gpus / 8);
     }

@@ -132,12 +132,14 @@ public final class NcclTestsRanks {
      * @param rankList the ranks {@link #place} gave
      * @param testName nccl-tests' name of the collective (e.g. {@code all_reduce}, {@code alltoall}): the binary
      *                 {@code <testName>_perf} the text names
+     * @param trays    true when the hosts are trays of a rack-scale NVLink domain (NVL72): the ranks' hosts are
+     *                 counted as trays, as the {@code Cluster:} line counts them
      * @return the header line saying how the rank count follows from the options, e.g.
      *         {@code Ranks: 8 = 1 process x 2 threads x 4 GPUs (nccl-tests -t 2 -g 4)}
      */
-    public String describe(List<Gpu> rankList, String testName) {
+    public String describe(List<Gpu> rankList, String testName, boolean trays) {
         long hosts = rankList.stream().mapToInt(Gpu::host).distinct().count();
-        String where = " on " + hosts + (hosts == 1 ? " host" : " hosts");
+        String where = " on " + hosts + (trays ? " tray" : " host") + (hosts == 1 ? "" : "s");
         if (!layoutGiven()) {
             String cut = ranks == null ? rankList.size() + " = " : "the first " + ranks + " (--ranks) of ";
             return "Ranks: " + cut + "every GPU of the cluster, one process each (as mpirun -np <GPUs>"

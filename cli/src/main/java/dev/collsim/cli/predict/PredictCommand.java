@@ -270,7 +270,7 @@ public final class PredictCommand implements Callable<Integer> {
         List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
                 + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), groups.typeText(),
                 groups.opText())));
-        header.add(rankOptions.describe(rankList, c.testName()));
+        header.add(rankOptions.describe(rankList, c.testName(), cluster.ofTrays()));
         header.addAll(first.header());
         header.addAll(ncclTestsNote);
         PrintWriter out = spec.commandLine().getOut();
@@ -360,7 +360,7 @@ public final class PredictCommand implements Callable<Integer> {
                 groups.typeText(), groups.opText(), groups.rootText()));
         h.add("Cluster: " + topo.name() + " (" + cluster.sizeText(topo) + "); " + rankList.size() + " ranks on " + comm.nNodes() + " NCCL node(s), "
                 + RanksPerNode.text(rankList, comm.nNodes(), comm.maxLocalRanks()));
-        h.add(rankOptions.describe(rankList, c.testName()));
+        h.add(rankOptions.describe(rankList, c.testName(), cluster.ofTrays()));
         MissingNvlinks.warning(topo).ifPresent(w -> h.add("warning: " + w));
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())

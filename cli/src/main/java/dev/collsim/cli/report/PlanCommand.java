@@ -230,7 +230,7 @@ public final class PlanCommand implements Callable<Integer> {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
         MissingNvlinks.warning(base.topology()).ifPresent(w -> out.println("# warning: " + w));
-        PlanText.print(out, plan, base.topology());
+        PlanText.print(out, plan, base.topology(), cluster.sizeText(base.topology()), cluster.ofTrays());
         if (target != null) {
             if (base.spec() == null) {
                 throw new UserError("--target-tokens-per-s needs a cluster built from a catalog host type (a collsim"
@@ -240,7 +240,7 @@ public final class PlanCommand implements Callable<Integer> {
             ScalingSearch search = new ScalingSearch(planner, h -> ClusterEditor.build(base.spec(),
                     ClusterEdits.NONE.withHosts(h)).withNetworkClass(base.topology().networkClass()), base.gpusPerHost(), peak);
             Optional<StepPlan> hit = search.smallestReaching(job, target, maxGpus);
-            PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost());
+            PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost(), cluster.ofTrays());
         }
         return ExitCodes.OK;
     }

@@ -16,12 +16,17 @@ final class PlanText {
     private PlanText() {
     }
 
-    static void print(PrintWriter out, StepPlan p, Topology t) {
+    /**
+     * @param size  the cluster's size in words ({@code ClusterOption.sizeText}: {@code 4 hosts, 32 GPUs}; trays of a
+     *              rack-scale type name trays and NVLink domains)
+     * @param trays true when the hosts are trays of a rack-scale NVLink domain (NVL72): the group column counts trays
+     */
+    static void print(PrintWriter out, StepPlan p, Topology t, String size, boolean trays) {
         out.printf("# collsim plan: %s%n", p.job().describe());
-        out.printf("# cluster: %s (%d %s, %d GPUs); %d micro-batches per step, %,d tokens per step%n", t.name(),
-                t.hostCount(), t.hostCount() == 1 ? "host" : "hosts", t.gpus().size(), p.job().microBatches(),
-                p.job().tokensPerStep());
-        out.printf("#%n# %-28s %-5s %5s %5s %9s %7s %11s %10s %9s  %-16s %s%n", "collective", "group", "ranks", "hosts",
+        out.printf("# cluster: %s (%s); %d micro-batches per step, %,d tokens per step%n", t.name(), size,
+                p.job().microBatches(), p.job().tokensPerStep());
+        out.printf("#%n# %-28s %-5s %5s %5s %9s %7s %11s %10s %9s  %-16s %s%n", "collective", "group", "ranks",
+                trays ? "trays" : "hosts",
                 "bytes", "calls", "us/call", "ms/step", "busbw", "algorithm", "bottleneck");
         for (CommTiming c : p.comms()) {
             out.printf("  %-28s %-5s %5d %5d %9s %7d %11.1f %10.2f %9.1f  %-16s %s%n", c.op().kind().label(),
@@ -65,12 +70,13 @@ final class PlanText {
     }
 
     static void target(PrintWriter out, double target, Optional<StepPlan> hit, int maxGpus, TrainingJob job,
-            int gpusPerHost) {
+            int gpusPerHost, boolean trays) {
         if (hit.isPresent()) {
             StepPlan p = hit.get();
-            out.printf("  target %,.0f tokens/s: reached with %d GPUs (%d hosts, dp=%d): %,.0f tokens/s, step %.2f ms,"
+            out.printf("  target %,.0f tokens/s: reached with %d GPUs (%d %s, dp=%d): %,.0f tokens/s, step %.2f ms,"
                     + " efficiency %.1f %%%n", target, p.job().nGpus(), (p.job().nGpus() + gpusPerHost - 1)
-                    / gpusPerHost, p.job().dp(), p.tokensPerS(), p.stepUs() / 1e3, p.efficiency() * 100);
+                    / gpusPerHost, trays ? "trays" : "hosts", p.job().dp(), p.tokensPerS(), p.stepUs() / 1e3,
+                    p.efficiency() * 100);
         } else {
             out.printf("  target %,.0f tokens/s: not reached up to %d GPUs (dp is capped by --max-gpus and by the"
                     + " global batch: G/b = %d; layouts that do not fit in GPU memory do not count)%n", target,

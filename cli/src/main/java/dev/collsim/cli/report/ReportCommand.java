@@ -30,7 +30,8 @@ import picocli.CommandLine;
             + " or the calibration profile. Output folder: index.html (self-contained, charts"
             + " embedded), charts/ (PNG and SVG), data/ (CSV), report.json, spec.yaml; written atomically.",
             "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"
-            + " base-name, backend (analytical|flow), routing (ecmp|spray), seed, variants[name, hosts, host-type,"
+            + " base-name, backend (analytical|flow), routing (ecmp|spray), seed, variants[name, hosts (trays of a"
+            + " rack-scale type such as gb300-nvl72; its NAMExN base counts racks), trays-per-domain, host-type,"
             + " nic-speed, nics-per-host, fabric, oversubscription, leaf-radix, nvlink, network, env, calibration, backend,"
             + " routing, seed], sweeps[collective, min, max, factor, datatype, gpus, measured],"
             + " plans[name, params and every 'collsim plan' option without --, target-tokens-per-s,"

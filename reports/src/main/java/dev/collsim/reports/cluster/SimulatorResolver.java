@@ -12,6 +12,7 @@ import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.edit.ClusterEditException;
 import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.edit.ClusterEdits;
@@ -137,6 +138,10 @@ public final class SimulatorResolver implements VariantResolver {
         Topology t;
         try {
             t = v.edits().isEmpty() ? b.topology() : cluster(b, v.edits());
+        } catch (ClusterEditException e) {
+            // at the key that cannot be applied, e.g. a trays-per-domain that does not divide the trays
+            throw new InputException(v.problem(spec.file(), field + "." + e.field().key(), e.field().key(),
+                    e.detail()));
         } catch (IllegalArgumentException e) {
             throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, e.getMessage()));
         }
@@ -166,7 +171,7 @@ public final class SimulatorResolver implements VariantResolver {
         if (cal == null) {
             ProfileSelector.Choice choice = ProfileSelector.select(t);
             selections.add(v.name() + ": " + choice.line());
-            String band = choice.band().map(x -> "; band " + x.regimes()).orElse("");
+            String band = choice.band().map(x -> "; band " + x.regimes() + (x.wide() ? " (wide)" : "")).orElse("");
             if (choice.calibration().isEmpty()) {
                 autoLabels.put(v.name(), "- (bare model" + band + ")");
                 return plain;
@@ -178,7 +183,7 @@ public final class SimulatorResolver implements VariantResolver {
         if ("none".equals(cal)) {
             selections.add(v.name() + ": " + ProfileSelector.NONE_LINE);
             ProfileSelector.bare(ProfileClass.of(t)).band().ifPresent(x -> autoLabels.put(v.name(), "none; band "
-                    + x.regimes()));
+                    + x.regimes() + (x.wide() ? " (wide)" : "")));
             return plain;
         }
         if (calibrated == null) {

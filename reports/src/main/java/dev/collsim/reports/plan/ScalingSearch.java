@@ -1,6 +1,7 @@
 package dev.collsim.reports.plan;
 
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.edit.ClusterEditException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +54,7 @@ public final class ScalingSearch {
             if (gpus > maxGpus) {
                 break;
             }
-            out.add(planAt(job, dp));
+            buildable(job, dp).ifPresent(out::add);
         }
         return out;
     }
@@ -71,9 +72,9 @@ public final class ScalingSearch {
             if (!allowed(job, dp)) {
                 continue;
             }
-            StepPlan p = planAt(job, dp);
-            if (p.tokensPerS() >= target && p.memory().fits()) {
-                return Optional.of(p);
+            Optional<StepPlan> p = buildable(job, dp);
+            if (p.isPresent() && p.get().tokensPerS() >= target && p.get().memory().fits()) {
+                return p;
             }
         }
         return Optional.empty();
@@ -103,6 +104,18 @@ public final class ScalingSearch {
     /** @return whether the job may run at data-parallel degree dp: {@code G % (b dp) == 0} and {@code ep | dp} */
     private static boolean allowed(TrainingJob job, int dp) {
         return job.globalBatch() % (job.microBatch() * dp) == 0 && dp % job.ep() == 0;
+    }
+
+    /**
+     * @return the plan at {@code dp}, empty when the cluster cannot be built at that size (trays that NVLink domains
+     *         of several trays do not hold evenly, {@code --trays-per-domain}: that size is skipped)
+     */
+    private Optional<StepPlan> buildable(TrainingJob job, int dp) {
+        try {
+            return Optional.of(planAt(job, dp));
+        } catch (ClusterEditException e) {
+            return Optional.empty();
+        }
     }
 
     private StepPlan planAt(TrainingJob job, int dp) {

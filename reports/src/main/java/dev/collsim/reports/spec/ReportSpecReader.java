@@ -1,6 +1,5 @@
 package dev.collsim.reports.spec;
 
-import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputLimits;
 import dev.collsim.io.yaml.YamlFields;
@@ -10,27 +9,20 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.ModelPreset;
 import dev.collsim.reports.plan.RankOrder;
 import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.network.Multipath;
-import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.io.Problems;
-import dev.collsim.topology.fabric.FabricKind;
-import dev.collsim.units.Bandwidth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -45,7 +37,8 @@ import java.util.Set;
  * seed: 0                          # flow backend: ECMP hash seed (default 0)
  * variants:                        # each changes the base; the base itself is always included first
  *   - name: NIC 200 Gb/s           # required
- *     hosts: 4                     # host count
+ *     hosts: 4                     # host count (trays for a rack-scale type such as gb300-nvl72)
+ *     trays-per-domain: 1          # trays of a rack-scale type per NVLink domain, as --trays-per-domain
  *     host-type: dgx-a100          # catalog host type
  *     nic-speed: 200 Gb/s          # every compute NIC
  *     nics-per-host: 4             # compute NICs (rails) per host
@@ -81,8 +74,6 @@ public final class ReportSpecReader {
 
     private static final Set<String> TOP = ordered("title", "cluster", "base-name", "backend", "routing", "seed",
             "variants", "sweeps", "plans", "algorithm-map");
-    private static final Set<String> VARIANT = ordered("name", "hosts", "host-type", "nic-speed", "nics-per-host",
-            "fabric", "oversubscription", "leaf-radix", "nvlink", "network", "env", "calibration", "backend", "routing", "seed");
     private static final Set<String> SWEEP = ordered("collective", "min", "max", "factor", "datatype", "gpus",
             "measured");
     private static final Set<String> PLAN = ordered("name", "model", "params", "hidden", "layers", "ffn-hidden",
@@ -95,12 +86,12 @@ public final class ReportSpecReader {
     private ReportSpecReader() {
     }
 
-    private static Set<String> ordered(String... keys) {
+    static Set<String> ordered(String... keys) {
         return new LinkedHashSet<>(List.of(keys));
     }
 
     /** @return {@code value}, or {@code def} when it is null (absent or refused) */
-    private static <T> T or(T value, T def) {
+    static <T> T or(T value, T def) {
         return value == null ? def : value;
     }
 
@@ -138,7 +129,7 @@ public final class ReportSpecReader {
         Set<String> names = new HashSet<>();
         names.add(baseName);
         for (YamlNode v : f.list(root, "variants")) {
-            VariantSpec spec = variant(f, v, folder, top);
+            VariantSpec spec = VariantReader.variant(f, v, folder, top);
             if (spec != null && !names.add(spec.name())) {
                 f.add(v, "duplicate variant name '" + spec.name() + "'; names must be unique (the base is '"
                         + baseName + "')");
@@ -175,7 +166,7 @@ public final class ReportSpecReader {
     /**
      * Reads {@code backend}, {@code routing} and {@code seed} of a mapping; absent keys keep the inherited values.
      */
-    private static BackendSpec backend(YamlFields f, YamlNode m, BackendSpec inherited) {
+    static BackendSpec backend(YamlFields f, YamlNode m, BackendSpec inherited) {
         BackendSpec.Backend b = or(f.value(m, "backend", BackendSpec.Backend::parse), inherited.backend());
         Multipath r = or(f.value(m, "routing", Multipath::parse), inherited.routing());
         int seed = or(f.integer(m, "seed", false, 0, Integer.MAX_VALUE), (int) inherited.seed());
@@ -183,7 +174,7 @@ public final class ReportSpecReader {
     }
 
     /** Reports {@code routing} and {@code seed} set where nothing is timed by the flow backend. */
-    private static void flowOnly(YamlFields f, YamlNode m, String what) {
+    static void flowOnly(YamlFields f, YamlNode m, String what) {
         for (String key : List.of("routing", "seed")) {
             YamlNode n = m.get(key);
             if (n != null) {
@@ -191,109 +182,6 @@ public final class ReportSpecReader {
                         + " analytical one; add 'backend: flow' (allowed backends: " + String.join(", ",
                         BackendSpec.NAMES) + ") or remove '" + key + "'");
             }
-        }
-    }
-
-    private static VariantSpec variant(YamlFields f, YamlNode v, Path folder, BackendSpec top) {
-        if (!f.mapping(v, VARIANT)) {
-            return null;
-        }
-        String name = f.text(v, "name", false);
-        if (name == null) {
-            f.add(v, "missing 'name'; every variant needs a name for tables and legends");
-        }
-        Integer hosts = f.integer(v, "hosts", false, 1, 1_000_000);
-        String hostType = f.text(v, "host-type", false);
-        Bandwidth nic = f.bandwidth(v, "nic-speed", false);
-        Integer nics = f.integer(v, "nics-per-host", false, 1, 64);
-        FabricKind fabric = f.value(v, "fabric", ReportSpecReader::fabric);
-        Double over = f.number(v, "oversubscription", false, 1, 64);
-        Bandwidth nvlink = f.value(v, "nvlink", ReportSpecReader::nvlink);
-        Integer radix = f.integer(v, "leaf-radix", false, 1, 4096);
-        NetworkClass network = f.value(v, "network", t -> Optional.ofNullable(NetworkClass.parse(t)).orElseThrow(
-                () -> new IllegalArgumentException("unknown network '" + t + "'; allowed: " + NetworkClass.allowed())));
-        NcclSettings env = ncclSettings(f, v);
-        String calibration = f.text(v, "calibration", false);
-        if (calibration != null && !"none".equals(calibration) && !Files.isRegularFile(folder.resolve(calibration))) {
-            f.add(v.get("calibration"), "calibration profile '" + calibration + "' not found (looked in " + folder + ")");
-        }
-        BackendSpec backend = backend(f, v, top);
-        if (!backend.flow()) {
-            flowOnly(f, v, "this variant");
-        }
-        return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
-                nvlink == null ? null : nvlink.gbps(), radix, network), env, calibration, backend, v.line());
-    }
-
-    /**
-     * A variant's {@code env:}, parsed once here into the {@link NcclSettings} its predictions carry. A problem is
-     * located at the variable it is about (unknown name or bad value), or at {@code env} for settings that
-     * contradict each other.
-     *
-     * @return the settings, or NCCL's defaults when absent or wrong (the problems are recorded in {@code f})
-     */
-    private static NcclSettings ncclSettings(YamlFields f, YamlNode v) {
-        Map<String, String> env = f.stringMap(v, "env");
-        try {
-            return NcclSettings.parse(env);
-        } catch (IllegalArgumentException whole) {
-            YamlNode envNode = v.get("env");
-            boolean located = false;
-            for (Map.Entry<String, String> e : env.entrySet()) {
-                YamlNode at = envNode.get(e.getKey());
-                if (!e.getKey().startsWith("NCCL_")) {
-                    f.add(at, "'" + e.getKey() + "' is not an NCCL setting; allowed: NCCL_* variables"
-                            + " such as NCCL_ALGO, NCCL_PROTO, NCCL_MAX_NCHANNELS");
-                    located = true;
-                    continue;
-                }
-                try {
-                    NcclVariable.of(e.getKey()).parse(e.getValue());
-                } catch (IllegalArgumentException one) {
-                    f.add(at, one.getMessage());
-                    located = true;
-                }
-            }
-            if (!located) {
-                f.add(envNode, whole.getMessage());
-            }
-            return NcclSettings.DEFAULTS;
-        }
-    }
-
-    /**
-     * A variant's fabric, spelled as in cluster YAML and {@code --fabric}; {@code rail} is read as an alias of
-     * {@code rail-optimized}.
-     */
-    static FabricKind fabric(String text) {
-        FabricKind k = text.equals("rail") ? FabricKind.RAIL_OPTIMIZED : FabricKind.parse(text);
-        if (k == null) {
-            throw new IllegalArgumentException("unknown fabric '" + text + "'; allowed: " + FabricKind.allowed());
-        }
-        return k;
-    }
-
-    /**
-     * NVLink bandwidth per GPU and direction: a bandwidth ({@code 300 GB/s}) or a generation, read as the datasheet
-     * figure of that generation's SXM GPU in the GPU database ({@link GpuModels}): NVLink2 = V100 SXM2 (6 links),
-     * NVLink3 = A100 SXM (12), NVLink4 = H100 SXM (18), NVLink5 = B200 (18), each link at {@code NvlinkGen}'s rate.
-     */
-    static Bandwidth nvlink(String text) {
-        String gpu = switch (text.trim().toLowerCase(Locale.ROOT).replace(" ", "")) {
-            case "nvlink2" -> "V100 SXM2";
-            case "nvlink3" -> "A100 SXM";
-            case "nvlink4" -> "H100 SXM";
-            case "nvlink5" -> "B200";
-            default -> null;
-        };
-        if (gpu != null) {
-            return GpuModels.byName(gpu).orElseThrow().nvlinkPhysical();
-        }
-        try {
-            return Bandwidth.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + text + "' is not an NVLink bandwidth; allowed: NVLink2,"
-                    + " NVLink3, NVLink4, NVLink5, or a bandwidth per GPU such as 300 GB/s");
         }
     }
 

@@ -1,7 +1,9 @@
 package dev.collsim.reports.spec;
 
+import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.edit.ClusterEdits;
+import java.util.Map;
 
 /**
  * One what-if variant of the base cluster. Immutable.
@@ -14,13 +16,43 @@ import dev.collsim.topology.edit.ClusterEdits;
  *                    null for the shipped profile of the cluster's class ({@code configs/calibration/auto})
  * @param backend     how its collectives are timed (the spec's top-level backend unless the variant sets its own)
  * @param line        line of the variant in the spec (0 for the base)
+ * @param places      where each key of the variant sits in the spec (empty for the base)
  */
 public record VariantSpec(String name, ClusterEdits edits, NcclSettings ncclSettings, String calibration,
-        BackendSpec backend, int line) {
+        BackendSpec backend, int line, Map<String, SpecPlace> places) {
 
     /** Null settings are NCCL's defaults; a null backend is {@link BackendSpec#ANALYTICAL}. */
     public VariantSpec {
         ncclSettings = ncclSettings == null ? NcclSettings.DEFAULTS : ncclSettings;
         backend = backend == null ? BackendSpec.ANALYTICAL : backend;
+        places = places == null ? Map.of() : Map.copyOf(places);
+    }
+
+    /**
+     * A variant whose keys' places are not known (built in code, or the base).
+     *
+     * @param name         legend and table name
+     * @param edits        cluster changes
+     * @param ncclSettings NCCL_* settings
+     * @param calibration  calibration profile file, {@code none}, or null
+     * @param backend      how its collectives are timed
+     * @param line         line of the variant in the spec (0 for the base)
+     */
+    public VariantSpec(String name, ClusterEdits edits, NcclSettings ncclSettings, String calibration,
+            BackendSpec backend, int line) {
+        this(name, edits, ncclSettings, calibration, backend, line, Map.of());
+    }
+
+    /**
+     * @param file    the spec file
+     * @param field   the field path to name, e.g. {@code variants.NAME.trays-per-domain}
+     * @param key     the variant's key the problem is about
+     * @param message what was found and what is allowed
+     * @return the problem at the key's value when the spec gives it, else at the variant's line
+     */
+    public InputProblem problem(String file, String field, String key, String message) {
+        SpecPlace p = places.get(key);
+        return p == null ? new InputProblem(file, line, 0, field, message)
+                : new InputProblem(file, p.line(), p.column(), field, message);
     }
 }

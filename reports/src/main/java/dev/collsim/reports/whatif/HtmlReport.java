@@ -48,7 +48,8 @@ public final class HtmlReport {
             + " profile shipped for class KEY; \"none\": the bare model, asked for (--calibration none or the variant's"
             + " 'calibration: none'); a file name: the profile or parameters file the spec or --calibration names."
             + " Band (shipped choices): 95 % of measured times fell within [predicted / factor, predicted x factor]"
-            + " per size regime (configs/calibration/auto/INDEX.md).";
+            + " per size regime (configs/calibration/auto/INDEX.md); \"(wide)\": a factor above 2, where a measured"
+            + " time inside the band says little of the prediction.";
 
     private HtmlReport() {
     }

@@ -1,6 +1,7 @@
 package dev.collsim.reports.whatif;
 
 import dev.collsim.reports.spec.VariantSpec;
+import dev.collsim.topology.edit.ClusterEdits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,14 +24,17 @@ final class VariantChanges {
      */
     static String text(VariantSpec spec, ResolvedVariant v, ResolvedVariant base) {
         List<String> parts = new ArrayList<>();
-        if (!spec.edits().isEmpty()) {
-            parts.add(spec.edits().describe());
+        // trays of a rack-scale type: the count is said with the NVLink domains below, in trays
+        ClusterEdits edits = v.trays() != null ? spec.edits().withoutHosts() : spec.edits();
+        if (!edits.isEmpty()) {
+            parts.add(edits.describe(v.trays() != null));
         }
         if (base != null && base != v && spec.edits().network() == null && v.topology().hostCount() > 1
                 && v.topology().networkClass() != base.topology().networkClass()) {
             parts.add("over " + v.topology().networkClass().label() + " (the host type's network)");
         }
-        if (v.trays() != null && (base == null || base == v || !v.trays().equals(base.trays()))) {
+        if (v.trays() != null && (base == null || base == v || !v.trays().equals(base.trays())
+                || spec.edits().hosts() != null)) {
             // trays of a rack-scale type: how many NVLink domains they fill, which a host count alone hides
             parts.add(v.trays());
         }

@@ -113,9 +113,9 @@ class ReportSpecReaderTest {
                         + " GB/s, Gb/s, MB/s, Mb/s, TB/s, Tb/s (GB = 1e9 B, Gb = 1e9 bit), e.g. '400 Gb/s' or '25 GB/s'",
                 "w.yaml:5:13: variants[0].fabric: unknown fabric 'torus'; allowed: single-switch, fat-tree,"
                         + " rail-optimized",
-                "w.yaml:6:5: variants[0].colour: unknown key 'colour'; allowed: name, hosts, host-type, nic-speed,"
-                        + " nics-per-host, fabric, oversubscription, leaf-radix, nvlink, network, env, calibration, backend,"
-                        + " routing, seed",
+                "w.yaml:6:5: variants[0].colour: unknown key 'colour'; allowed: name, hosts, trays-per-domain,"
+                        + " host-type, nic-speed, nics-per-host, fabric, oversubscription, leaf-radix, nvlink, network,"
+                        + " env, calibration, backend, routing, seed",
                 "w.yaml:7:5: variants[1]: missing 'name'; every variant needs a name for tables and legends",
                 "w.yaml:7:12: variants[1].hosts: found 0; allowed: a whole number from 1 to 1000000",
                 "w.yaml:9:17: sweeps[0].collective: unknown collective 'allsum'; allowed: all_reduce, all_gather,"

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.reports.cluster.SimulatorResolver;
+import dev.collsim.reports.spec.ReportSpec;
+import dev.collsim.reports.spec.ReportSpecReader;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,5 +38,22 @@ class ReportBandTest {
         String with = timeCaption(DgxH100Sweep.run(
                 "    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt\n"));
         assertTrue(with.contains("open squares: measured times"), with);
+    }
+
+    /**
+     * One GB300 NVL72 rack is class blackwell-mnnvl, of one healthy file: it takes the band over every class, factor
+     * 5.24 below 1 MiB and 2.47 at >= 1 MiB (configs/calibration/auto/INDEX.md), above the factor 2 that marks a band
+     * wide, and the variant's calibration cell says so.
+     */
+    @Test
+    void aWideBandSaysSo() throws InputException {
+        ReportSpec spec = ReportSpecReader.read("w.yaml", "cluster: gb300-nvl72\nsweeps: [{collective: allreduce,"
+                + " min: 1M, max: 1M}]\n", Path.of("."));
+        SimulatorResolver r = new SimulatorResolver();
+        r.resolve(spec, spec.variants().get(0));
+        String label = r.calibrationLabel(spec.variants().get(0));
+        assertTrue(label.startsWith("- (bare model; band factor 5.24 (-80.9 % .. +423.8 %) below 1 MiB"), label);
+        assertTrue(label.endsWith("at >= 1 MiB (wide))"), label);
+        assertTrue(HtmlReport.CALIBRATION_LEGEND.contains("\"(wide)\": a factor above 2"), HtmlReport.CALIBRATION_LEGEND);
     }
 }

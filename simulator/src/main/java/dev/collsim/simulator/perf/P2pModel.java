@@ -125,7 +125,7 @@ public final class P2pModel {
                 ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
                 : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
                 : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
-                : nicBinds ? netText(plan, perRankNet, socket == perRankNet)
+                : nicBinds ? netText(plan, perRankNet, socket == perRankNet, q)
                 : "GPU links: " + fixed(intraBw, 1) + " GB/s per rank";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
@@ -149,16 +149,25 @@ public final class P2pModel {
         return Math.min(plan.nodeNicBw() / Math.max(q, Math.max(1, plan.nicsPerNode())), plan.nodeNetBw() / q);
     }
 
-    /** @return the bottleneck text when the network binds: the socket streams, the staged paths, or the NICs */
-    private static String netText(ChannelPlan plan, double perRankNet, boolean streams) {
+    /**
+     * @return the bottleneck text when the network binds: the socket streams, the staged paths, or the NICs, per rank
+     *         and the NICs it shares with the node's other ranks of the call, e.g. {@code NICs: 50.0 GB/s per rank of
+     *         50.0 GB/s on the 1 NIC local to the node's 1 rank} (a 2-rank call between two 8-NIC hosts uses one NIC
+     *         of each, not the host's 400 GB/s: {@link ChannelPlan#nodeNicBw})
+     */
+    private static String netText(ChannelPlan plan, double perRankNet, boolean streams, double q) {
         String perRank = fixed(perRankNet, 1) + " GB/s per rank of ";
         if (streams) {
             return "TCP streams: " + fixed(perRankNet, 1) + " GB/s per rank (socket transport)";
         }
-        return plan.nodeNetBw() < plan.nodeNicBw()
-                ? "GPU-NIC paths through the CPU: " + perRank + fixed(plan.nodeNetBw(), 1) + " GB/s per node (NICs "
-                        + fixed(plan.nodeNicBw(), 1) + ")"
-                : "NICs: " + perRank + fixed(plan.nodeNicBw(), 1) + " GB/s per node";
+        if (plan.nodeNetBw() < plan.nodeNicBw()) {
+            return "GPU-NIC paths through the CPU: " + perRank + fixed(plan.nodeNetBw(), 1) + " GB/s per node (NICs "
+                    + fixed(plan.nodeNicBw(), 1) + ")";
+        }
+        int nics = Math.max(1, plan.nicsPerNode());
+        String ranks = q == Math.rint(q) ? Long.toString((long) q) : fixed(q, 1);
+        return "NICs: " + perRank + fixed(plan.nodeNicBw(), 1) + " GB/s on the " + nics + (nics == 1 ? " NIC" : " NICs")
+                + " local to the node's " + ranks + (q == 1 ? " rank" : " ranks");
     }
 
     /**

@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The point-to-point bottleneck names the NIC bandwidth per rank and per node, whatever the ranks per node. */
+/**
+ * The point-to-point bottleneck names the NIC bandwidth per rank and the NICs local to the node's ranks of the call,
+ * whatever the ranks per node.
+ */
 class P2pNicTextTest {
 
     private static Prediction sendRecv(List<Gpu> ranks, Topology t) {
@@ -35,7 +38,10 @@ class P2pNicTextTest {
         Topology t = ClusterLoader.load("dgx-h100x2");
         String all = sendRecv(t.gpus(), t).bottleneck();
         String two = sendRecv(List.of(t.gpus().get(0), t.gpus().get(8)), t).bottleneck();
-        assertTrue(all.startsWith("NICs: 50.0 GB/s per rank of 400.0 GB/s per node"), all);
-        assertTrue(two.startsWith("NICs: 50.0 GB/s per rank of 50.0 GB/s per node"), two);
+        assertTrue(all.startsWith("NICs: 50.0 GB/s per rank of 400.0 GB/s on the 8 NICs local to the node's 8 ranks"),
+                all);
+        // not "of 50.0 GB/s per node": the node has 400 GB/s of NICs, the call's one rank per node uses one of them
+        assertTrue(two.startsWith("NICs: 50.0 GB/s per rank of 50.0 GB/s on the 1 NIC local to the node's 1 rank"),
+                two);
     }
 }

@@ -28,8 +28,8 @@ import java.util.stream.Collectors;
 final class GridReader {
 
     /** The report variant keys a grid may vary (all but the name). */
-    static final List<String> KEYS = List.of("hosts", "host-type", "nic-speed", "nics-per-host", "fabric",
-            "oversubscription", "leaf-radix", "nvlink", "network", "env", "calibration", "backend", "routing", "seed");
+    static final List<String> KEYS = List.of("hosts", "trays-per-domain", "host-type", "nic-speed", "nics-per-host",
+            "fabric", "oversubscription", "leaf-radix", "nvlink", "network", "env", "calibration", "backend", "routing", "seed");
 
     private GridReader() {
     }

@@ -3,6 +3,7 @@ package dev.collsim.topology.catalog;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.NicVendor;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Hosts of a multi-host NVLink-domain type (a GB200/GB300 NVL72 compute tray) in NVLink domains smaller than the
@@ -50,10 +51,62 @@ public record OwnNvlinkDomain(HostType tray, int trays) implements HostType {
         return tray.displayName();
     }
 
+    /**
+     * @return the tray's description with the NVLink domains of this cluster in place of the rack's: a catalog system
+     *         ({@link SystemHost}) names its domain of {@code trays} trays where the data file names the rack's 72-GPU
+     *         domain; another tray type adds the trays per domain
+     */
     @Override
     public String description() {
-        return tray.description() + (trays == 1 ? "; each host in an NVLink domain of its own"
-                : "; " + trays + " hosts per NVLink domain");
+        if (tray instanceof SystemHost s) {
+            return s.description(trays);
+        }
+        return tray.description() + (trays == 1 ? "; each tray in an NVLink domain of its own"
+                : "; " + trays + " trays per NVLink domain");
+    }
+
+    /**
+     * The one check of a trays-per-domain value, shared by {@code --trays-per-domain}, a YAML cluster's
+     * {@code traysPerDomain} and a what-if variant's {@code trays-per-domain}: the hosts must be trays of a multi-host
+     * NVLink domain, the value 1 to the rack's trays, and a divisor of the tray count (domains of equal size: NCCL
+     * makes one node per NVLink domain, and collsim's node model assumes nodes of equal size).
+     *
+     * @param type  the hosts' type (a type already split into domains is read as its tray)
+     * @param count trays in the cluster
+     * @param n     the trays per NVLink domain asked for
+     * @return empty when {@code n} is allowed, else what was found and what is allowed
+     */
+    public static Optional<String> problem(HostType type, int count, int n) {
+        HostType t = trayOf(type);
+        if (t.hostsPerNvlinkDomain() < 2) {
+            return Optional.of("found " + n + " for hosts " + t.name() + ", whose NVLink stays inside the"
+                    + " host; allowed only for a tray of a multi-host NVLink domain (an NVL72 type such as"
+                    + " gb300-nvl72, a4x-maxgpu-4g-metal)");
+        }
+        if (n < 1 || n > t.hostsPerNvlinkDomain()) {
+            return Optional.of("found " + n + "; allowed: 1 to " + t.hostsPerNvlinkDomain()
+                    + " (the trays of one " + t.name() + " rack)");
+        }
+        if (count % n != 0) {
+            return Optional.of("found " + n + " for " + count + " trays; allowed: a divisor of the tray"
+                    + " count (" + divisors(count) + "), so every NVLink domain holds as many trays");
+        }
+        return Optional.empty();
+    }
+
+    /** @return the tray type of {@code type}: its {@link #tray()} when split into domains, else itself */
+    public static HostType trayOf(HostType type) {
+        return type instanceof OwnNvlinkDomain o ? o.tray() : type;
+    }
+
+    private static String divisors(int n) {
+        StringBuilder b = new StringBuilder();
+        for (int d = 1; d <= n; d++) {
+            if (n % d == 0) {
+                b.append(b.length() == 0 ? "" : ", ").append(d);
+            }
+        }
+        return b.toString();
     }
 
     @Override

@@ -98,13 +98,29 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, b
         return Math.max(1, gpu.model().nvlinks() / (gpus - 1));
     }
 
-    /** @return one line per choice the synthesis made without a file saying so */
+    /** @return one line per choice the synthesis made without a file saying so, for hosts of a multi-host run */
     public List<String> assumptions() {
+        return assumptions(2);
+    }
+
+    /**
+     * @param hosts the run's hosts
+     * @return one line per choice the synthesis made without a file saying so; on one host no NIC is assumed in
+     *         words (no traffic leaves the host: NCCL joins its GPUs by P2P or SHM, so the NICs the host is built
+     *         with time nothing)
+     */
+    public List<String> assumptions(int hosts) {
         List<String> a = new ArrayList<>();
         a.add("host synthesized: " + description() + "; GPU figures from the GPU database");
-        String where = sharedSwitch ? "all GPUs behind one " + gpu.model().pcieGen().detail(16) + " switch (GPU-GPU path"
-                + " PIX, read from the header), one " : "each GPU on its own " + gpu.model().pcieGen().detail(16)
-                + " switch with one ";
+        String pcie = gpu.model().pcieGen().detail(16);
+        if (hosts == 1) {
+            a.add("one CPU socket; " + (sharedSwitch ? "all GPUs behind one " + pcie + " switch (GPU-GPU path PIX, read"
+                    + " from the header)" : "each GPU on its own " + pcie + " switch") + "; no NIC: one host, so no"
+                    + " traffic leaves it");
+            return a;
+        }
+        String where = sharedSwitch ? "all GPUs behind one " + pcie + " switch (GPU-GPU path PIX, read from the"
+                + " header), one " : "each GPU on its own " + pcie + " switch with one ";
         a.add("one CPU socket; " + where + Math.round(nicSpeed.gbits()) + " Gb/s NIC" + (sharedSwitch ? " per GPU on it"
                 : "") + " (GPU-NIC path PIX, GPUDirect RDMA " + (gdr() ? "on" : "off") + ")");
         return a;

@@ -73,9 +73,23 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
      * @return one line: provider and name, GPUs, NVLink, NICs, transport, GPUDirect, and the source page
      */
     public String describe() {
+        return describe(layout == Layout.NVL72 ? Gb200Nvl72Tray.DOMAIN_GPUS / gpus : 1);
+    }
+
+    /**
+     * @param traysPerDomain for an NVL72 tray, the trays that share one NVLink domain in the cluster (the rack's
+     *                       72 / GPUs per tray when whole; fewer with {@code --trays-per-domain}); ignored otherwise
+     * @return {@link #describe()} with that NVLink domain: {@code NVL72 tray (72-GPU NVLink domain)} for a whole rack,
+     *         {@code NVL72 tray, in an NVLink domain of 1 tray (4 GPUs; the rack's is 72)} for a smaller one
+     */
+    public String describe(int traysPerDomain) {
+        int domainGpus = traysPerDomain * gpus;
+        String nvlink = layout != Layout.NVL72 ? nvSwitchChips + " NVSwitch (NV" + gpu.model().nvlinks() + ")"
+                : domainGpus >= Gb200Nvl72Tray.DOMAIN_GPUS ? "NVL72 tray (72-GPU NVLink domain)"
+                : "NVL72 tray, in an NVLink domain of " + traysPerDomain + (traysPerDomain == 1 ? " tray (" : " trays (")
+                + domainGpus + " GPUs; the rack's is " + Gb200Nvl72Tray.DOMAIN_GPUS + ")";
         return String.format(Locale.ROOT, "%s: %dx %s, %s, %dx %.0f Gb/s %s%s (source: %s)", label(), gpus,
-                gpu.variant().name(), layout == Layout.NVL72 ? "NVL72 tray (72-GPU NVLink domain)"
-                        : nvSwitchChips + " NVSwitch (NV" + gpu.model().nvlinks() + ")",
-                nics, nicGbits, network.label(), gpuDirect ? ", GPUDirect" : ", no GPUDirect", source);
+                gpu.variant().name(), nvlink, nics, nicGbits, network.label(), gpuDirect ? ", GPUDirect"
+                : ", no GPUDirect", source);
     }
 }

@@ -46,6 +46,14 @@ public record SystemHost(SystemEntry entry) implements HostType {
         return entry.describe();
     }
 
+    /**
+     * @param traysPerDomain trays per NVLink domain in the cluster ({@link SystemEntry#describe(int)})
+     * @return the description with that NVLink domain (for an NVL72 tray; other hosts as {@link #description()})
+     */
+    public String description(int traysPerDomain) {
+        return entry.describe(traysPerDomain);
+    }
+
     @Override
     public int gpusPerHost() {
         return entry.gpus();

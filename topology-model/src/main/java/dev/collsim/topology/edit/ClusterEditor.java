@@ -8,6 +8,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricBuilder;
 import dev.collsim.topology.fabric.FabricKind;
@@ -17,8 +18,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Applies {@link ClusterEdits} to a base {@link ClusterSpec}: host type and count, fabric shape, oversubscription and
- * leaf radix change the spec; NIC speed, compute NICs per host (rails) and NVLink bandwidth per GPU are applied to the
+ * Applies {@link ClusterEdits} to a base {@link ClusterSpec}: host type and count, trays per NVLink domain, fabric
+ * shape, oversubscription and leaf radix change the spec; NIC speed, compute NICs per host (rails) and NVLink bandwidth per GPU are applied to the
  * hosts' devices before the fabric is cabled (so fabric cables follow the new NIC speed); the network class, when
  * edited, replaces the host type's ({@link Topology#withNetworkClass}). A multi-host cluster without a fabric gets a
  * rail-optimized one. Stateless.
@@ -59,8 +60,29 @@ public final class ClusterEditor {
             int radix = edits.leafRadix() != null ? edits.leafRadix() : f.leafRadix();
             fabric = new FabricSpec(kind, f.linkSpeed(), over, radix, f.planes(), f.switchLatency());
         }
-        String name = edits.isEmpty() ? base.name() : base.name() + " (" + edits.describe() + ")";
-        return new ClusterSpec(name, base.source(), type, count, count > 1 ? fabric : null);
+        ClusterSpec built = new ClusterSpec(base.name(), base.source(), type, count, count > 1 ? fabric : null);
+        built = trays(built, edits);
+        String name = edits.isEmpty() ? base.name() : base.name() + " (" + edits.describe(built.ofTrays()) + ")";
+        return new ClusterSpec(name, built.source(), built.hostType(), count, built.fabric());
+    }
+
+    /**
+     * A {@code trays-per-domain} edit, or a tray count that no longer fills the base's NVLink domains evenly, checked
+     * as {@code --trays-per-domain} checks it ({@link ClusterSpec#withTraysPerDomain}).
+     */
+    private static ClusterSpec trays(ClusterSpec spec, ClusterEdits edits) {
+        if (edits.traysPerDomain() != null) {
+            try {
+                return spec.withTraysPerDomain(edits.traysPerDomain());
+            } catch (IllegalArgumentException e) {
+                throw new ClusterEditException(ClusterEdits.Field.TRAYS_PER_DOMAIN, e.getMessage());
+            }
+        }
+        if (spec.hostType() instanceof OwnNvlinkDomain o && spec.count() % o.trays() != 0) {
+            throw new ClusterEditException(ClusterEdits.Field.HOSTS, "found " + spec.count() + " trays for NVLink"
+                    + " domains of " + o.trays() + " trays each; allowed: a multiple of " + o.trays() + " trays");
+        }
+        return spec;
     }
 
     /**

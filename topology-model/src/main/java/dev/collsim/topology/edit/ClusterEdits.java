@@ -20,9 +20,29 @@ import java.util.List;
  * @param leafRadix        host-facing ports per leaf switch (fewer ports spread hosts over more leaves)
  * @param network          the transport between hosts ({@link NetworkClass}: InfiniBand, RoCE, EFA, TCPXO,
  *                         sockets): which network figures the performance model uses; the graph is unchanged
+ * @param traysPerDomain   trays of a rack-scale type (NVL72) per NVLink domain, as {@code --trays-per-domain}
+ *                         ({@link dev.collsim.topology.fabric.ClusterSpec#withTraysPerDomain}; checked when applied)
  */
 public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, Integer nicsPerHost, FabricKind fabric,
-        Double oversubscription, Double nvlinkGBps, Integer leafRadix, NetworkClass network) {
+        Double oversubscription, Double nvlinkGBps, Integer leafRadix, NetworkClass network, Integer traysPerDomain) {
+
+    /**
+     * The edits without a trays-per-domain change.
+     *
+     * @param hosts            host count
+     * @param hostType         catalog host type name
+     * @param nicSpeed         speed of every compute NIC
+     * @param nicsPerHost      compute NICs per host
+     * @param fabric           the fabric shape
+     * @param oversubscription leaf oversubscription
+     * @param nvlinkGBps       NVLink bandwidth per GPU per direction, GB/s
+     * @param leafRadix        host-facing ports per leaf switch
+     * @param network          the transport between hosts
+     */
+    public ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, Integer nicsPerHost, FabricKind fabric,
+            Double oversubscription, Double nvlinkGBps, Integer leafRadix, NetworkClass network) {
+        this(hosts, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix, network, null);
+    }
 
     /**
      * The edits without a network change.
@@ -38,7 +58,7 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
      */
     public ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, Integer nicsPerHost, FabricKind fabric,
             Double oversubscription, Double nvlinkGBps, Integer leafRadix) {
-        this(hosts, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix, null);
+        this(hosts, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix, null, null);
     }
 
     /** No change. */
@@ -63,7 +83,9 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
         /** Host-facing ports per leaf. */
         LEAF_RADIX("leaf-radix"),
         /** Transport between hosts. */
-        NETWORK("network");
+        NETWORK("network"),
+        /** Trays of a rack-scale type per NVLink domain. */
+        TRAYS_PER_DOMAIN("trays-per-domain");
 
         private final String key;
 
@@ -85,25 +107,45 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
     /** @param n host count; @return a copy with another host count */
     public ClusterEdits withHosts(int n) {
         return new ClusterEdits(n, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix,
-                network);
+                network, traysPerDomain);
+    }
+
+    /** @return a copy that keeps the base's host count (for a text that says the count in its own words) */
+    public ClusterEdits withoutHosts() {
+        return new ClusterEdits(null, hostType, nicSpeed, nicsPerHost, fabric, oversubscription, nvlinkGBps, leafRadix,
+                network, traysPerDomain);
     }
 
     /** @param n compute NICs per host; @return a copy cabling only the first {@code n} compute NICs of each host */
     public ClusterEdits withNicsPerHost(int n) {
-        return new ClusterEdits(hosts, hostType, nicSpeed, n, fabric, oversubscription, nvlinkGBps, leafRadix, network);
+        return new ClusterEdits(hosts, hostType, nicSpeed, n, fabric, oversubscription, nvlinkGBps, leafRadix, network,
+                traysPerDomain);
     }
 
     /** @return the changes in words, e.g. {@code 4 hosts, NIC 200 Gb/s}; empty when none */
     public String describe() {
+        return describe(false);
+    }
+
+    /**
+     * @param trays true when the hosts are trays of a rack-scale type (NVL72), whose host count is a tray count
+     * @return the changes in words, e.g. {@code 4 hosts, NIC 200 Gb/s}, or for trays {@code 8 trays, 2 trays per
+     *         NVLink domain}; empty when none
+     */
+    public String describe(boolean trays) {
         List<String> parts = new ArrayList<>();
+        String host = trays ? "tray" : "host";
         if (hostType != null) {
             parts.add(hostType);
         }
         if (hosts != null) {
-            parts.add(hosts + (hosts == 1 ? " host" : " hosts"));
+            parts.add(hosts + " " + host + (hosts == 1 ? "" : "s"));
+        }
+        if (traysPerDomain != null) {
+            parts.add(traysPerDomain + (traysPerDomain == 1 ? " tray" : " trays") + " per NVLink domain");
         }
         if (nicsPerHost != null) {
-            parts.add(nicsPerHost + " NICs/host");
+            parts.add(nicsPerHost + " NICs/" + host);
         }
         if (nicSpeed != null) {
             parts.add("NIC " + Math.round(nicSpeed.gbits()) + " Gb/s");

@@ -155,6 +155,25 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
     }
 
     /**
+     * The trays of this cluster in NVLink domains of {@code n} trays ({@link OwnNvlinkDomain}), as
+     * {@code --trays-per-domain}, a YAML cluster's {@code traysPerDomain} and a what-if variant's
+     * {@code trays-per-domain} ask; a source that is the tray type's own description names the new domains.
+     *
+     * @param n trays per NVLink domain
+     * @return the split cluster (same name, count and fabric)
+     * @throws IllegalArgumentException with {@link OwnNvlinkDomain#problem}'s text when {@code n} is not allowed
+     */
+    public ClusterSpec withTraysPerDomain(int n) {
+        OwnNvlinkDomain.problem(hostType, count, n).ifPresent(p -> {
+            throw new IllegalArgumentException(p);
+        });
+        HostType tray = OwnNvlinkDomain.trayOf(hostType);
+        OwnNvlinkDomain split = new OwnNvlinkDomain(tray, n);
+        boolean own = source.equals(tray.description()) || source.equals(hostType.description());
+        return new ClusterSpec(name, own ? split.description() : source, split, count, fabric);
+    }
+
+    /**
      * @return true when the hosts are trays of a multi-host NVLink domain type (NVL72), in its racks or in smaller
      *         domains ({@link OwnNvlinkDomain}); false for hosts whose NVLink stays inside them
      */

@@ -35,7 +35,7 @@ public final class AccuracyText {
      */
     public static String render(List<AccuracyRow> rows, List<String> withoutRow) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| dataset | hardware class | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % "
+        sb.append("| dataset | collective / GPU / hosts | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % "
                 + "| fitted (LOO) | refused fits | note | pts < 1 MiB | uncalibrated < 1 MiB median % (signed) |\n");
         sb.append("|---|---|---:|---:|---:|---|---|---|---:|---:|\n");
         int target = 0;
@@ -100,9 +100,23 @@ public final class AccuracyText {
                 .collect(Collectors.joining("; ")).replace("|", "/");
     }
 
-    private static String shorten(String s) {
+    /**
+     * @return the dataset's label in brackets, cut to 40 characters; a label that ends in a series name (a table of
+     *         several series, {@code TITLE / SERIES} as the markdown reader names them) keeps the series whole (up to
+     *         40 characters), so the rows of one table's series differ
+     */
+    static String shorten(String s) {
         String t = s.replace("|", "/");
-        return t.length() > 40 ? "(" + t.substring(0, 40) + "...)" : "(" + t + ")";
+        if (t.length() <= 40) {
+            return "(" + t + ")";
+        }
+        int cut = t.lastIndexOf(" / ");
+        String series = cut < 0 ? "" : t.substring(cut + 3);
+        if (series.isEmpty() || series.length() > 40) {
+            return "(" + t.substring(0, 40) + "...)";
+        }
+        String head = t.substring(0, cut);
+        return "(" + (head.length() > 40 ? head.substring(0, 40) + "..." : head) + " / " + series + ")";
     }
 
     /**

@@ -43,30 +43,62 @@ public final class ClassBands {
     private ClassBands() {
     }
 
+    /** Which rule set a class's shipped band. */
+    public enum Rule {
+        /** The class's own band holds out of sample. */
+        OWN,
+        /** Fewer than {@value ProfileBuilder#MIN_FILES} files (or no point): the band over every class. */
+        EVERY_CLASS,
+        /** The own band failed out of sample and was widened to the smallest floor that holds. */
+        FLOOR,
+        /** No floor holds; the band over every class is wider than the own band in a regime and widens it there. */
+        WIDENED_TO_EVERY_CLASS,
+        /**
+         * No floor holds, and the own band is already at least as wide as the band over every class in both regimes:
+         * it is shipped as it is, and fails the out-of-sample check (its files disagree more than any band collsim
+         * widens to).
+         */
+        OWN_FAILS
+    }
+
     /**
      * One class's shipped band.
      *
      * @param band        the band shipped with the class's choice
-     * @param widened     true when the own band failed out of sample and was widened
+     * @param rule        which rule set it
      * @param ownInside   out-of-sample share of the own band alone, 0..1
      * @param outOfSample share of the class's points inside the shipped rule's band made without their file, 0..1
      * @param inSample    share of the class's points inside the shipped band (made with every file), 0..1
      * @param floor       a widened class's floor: the smallest upper reach, percent, that brings its out-of-sample
      *                    share to {@value #MIN_OUT_OF_SAMPLE_PERCENT} %; NaN when not widened or widened to the band
      *                    over every class
+     * @param every       the band over every class (made from every file)
      */
-    public record Entry(PredictionBand band, boolean widened, double ownInside, double outOfSample, double inSample,
-            double floor) {
+    public record Entry(PredictionBand band, Rule rule, double ownInside, double outOfSample, double inSample,
+            double floor, PredictionBand every) {
 
-        /** @return how the band was widened, in words ("" when it was not) */
+        /** @return true when the own band failed out of sample and the shipped band is wider in some regime */
+        public boolean widened() {
+            return rule == Rule.FLOOR || rule == Rule.WIDENED_TO_EVERY_CLASS;
+        }
+
+        /**
+         * @return how the band was widened, or why a failing own band was not, in words ("" when the own band holds
+         *         or the class takes the band over every class)
+         */
         public String widening() {
-            if (!widened) {
-                return "";
-            }
-            return String.format(Locale.ROOT, "widened (own band %.0f %% out of sample, below %.0f %%) ", 100 * ownInside,
-                    MIN_OUT_OF_SAMPLE_PERCENT) + (Double.isNaN(floor) ? "to the band over every class"
-                    : "to the smallest floor that holds " + String.format(Locale.ROOT, "%.0f %%: ",
-                    MIN_OUT_OF_SAMPLE_PERCENT) + PredictionBand.words(floor));
+            String failed = String.format(Locale.ROOT, "(own band %.0f %% out of sample, below %.0f %%) ",
+                    100 * ownInside, MIN_OUT_OF_SAMPLE_PERCENT);
+            return switch (rule) {
+                case OWN, EVERY_CLASS -> "";
+                case FLOOR -> "widened " + failed + "to the smallest floor that holds " + String.format(Locale.ROOT,
+                        "%.0f %%: ", MIN_OUT_OF_SAMPLE_PERCENT) + PredictionBand.words(floor);
+                case WIDENED_TO_EVERY_CLASS -> "widened " + failed + "to the band over every class ("
+                        + every.regimes() + ") where that is wider";
+                case OWN_FAILS -> "not widened " + failed.trim() + ": no floor up to the band over every class ("
+                        + every.regimes() + ", narrower than the own band) holds, so the own band ships and fails the"
+                        + " check";
+            };
         }
     }
 
@@ -86,19 +118,20 @@ public final class ClassBands {
         Function<Series, PerformanceParameters> shipped = f.profile().isPresent()
                 ? x -> f.profile().get().parameters() : params;
         if (pts == 0) {
-            return new Entry(every, false, 0, 0, 0, Double.NaN);
+            return new Entry(every, Rule.EVERY_CLASS, 0, 0, 0, Double.NaN, every);
         }
         if (f.files().size() < ProfileBuilder.MIN_FILES) {
             double out = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
                     everyWithout, everyWithout) / pts;
-            return new Entry(every, false, out, out, Residuals.inside(s, shipped, every), Double.NaN);
+            return new Entry(every, Rule.EVERY_CLASS, out, out, Residuals.inside(s, shipped, every), Double.NaN,
+                    every);
         }
         PredictionBand own = f.profile().isPresent() ? f.band().orElseThrow() : bareBand(f, every);
         Function<String, PredictionBand> emptyRegime = f.profile().isPresent() ? x -> NONE : everyWithout;
         double ownOut = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
                 emptyRegime, x -> NONE) / pts;
         if (100 * ownOut >= MIN_OUT_OF_SAMPLE_PERCENT) {
-            return new Entry(own, false, ownOut, ownOut, Residuals.inside(s, shipped, own), Double.NaN);
+            return new Entry(own, Rule.OWN, ownOut, ownOut, Residuals.inside(s, shipped, own), Double.NaN, every);
         }
         ToDoubleFunction<Double> outWith = k -> (double) Residuals.insideLeaveOneFileOut(s, params,
                 ProfileBuilder.BAND_PERCENTILE, emptyRegime, x -> capped(k, every)) / pts;
@@ -116,12 +149,16 @@ public final class ClassBands {
         if (lo < ks.size()) {
             double k = ks.get(lo);
             PredictionBand b = wider(own, capped(k, every));
-            return new Entry(b, true, ownOut, outWith.applyAsDouble(k), Residuals.inside(s, shipped, b), k);
+            return new Entry(b, Rule.FLOOR, ownOut, outWith.applyAsDouble(k), Residuals.inside(s, shipped, b), k,
+                    every);
         }
         PredictionBand wide = wider(own, every);
         double out = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
                 emptyRegime, everyWithout) / pts;
-        return new Entry(wide, true, ownOut, out, Residuals.inside(s, shipped, wide), Double.NaN);
+        // the band over every class widens the own band only where it is wider: where the own band is wider in both
+        // regimes nothing is widened (saying "widened to the band over every class" there named a narrower band)
+        Rule rule = wide.equals(own) ? Rule.OWN_FAILS : Rule.WIDENED_TO_EVERY_CLASS;
+        return new Entry(wide, rule, ownOut, out, Residuals.inside(s, shipped, wide), Double.NaN, every);
     }
 
     /** @return the floor k per regime, at most the band over every class */

@@ -102,7 +102,7 @@ public final class ProfileFiles {
                 ClassBands.Entry e = ClassBands.of(f, all);
                 ObjectNode c = band(e.band(), ClassBands.series(List.of(f)));
                 c.put("widened", e.widened());
-                if (e.widened()) {
+                if (!e.widening().isEmpty()) {
                     c.put("widening", e.widening());
                 }
                 c.put("outOfSampleInsidePercent", round(100 * e.outOfSample()));
@@ -124,17 +124,22 @@ public final class ProfileFiles {
         double out = 0;
         double in = 0;
         int n = 0;
+        int wide = 0;
         for (ProfileBuilder.ClassFit f : fits) {
             int pts = Residuals.points(ClassBands.series(List.of(f)));
             ClassBands.Entry e = ClassBands.of(f, all);
             n += pts;
             out += pts * e.outOfSample();
             in += pts * e.inSample();
+            wide += e.band().wide() ? pts : 0;
         }
+        // a point inside a band of factor 14 is no sign of an accurate prediction: the share in wide bands is said
         return String.format(Locale.ROOT, "Inside the band of the shipped choice, out of sample (each file against "
                 + "the band made without it; profile: leave-one-out predictions; no profile: the bare model): %d of %d "
-                + "points (%.1f %%); in sample (the bands as shipped, made with every file): %d (%.1f %%).%n",
-                Math.round(out), n, n == 0 ? 0 : 100 * out / n, Math.round(in), n == 0 ? 0 : 100 * in / n);
+                + "points (%.1f %%); in sample (the bands as shipped, made with every file): %d (%.1f %%). %d of the %d"
+                + " points are of classes whose band is wide (a factor above %s): inside such a band says little of"
+                + " the prediction.%n", Math.round(out), n, n == 0 ? 0 : 100 * out / n, Math.round(in),
+                n == 0 ? 0 : 100 * in / n, wide, n, num(1 + PredictionBand.WIDE_PERCENT / 100));
     }
 
     private static ObjectNode band(PredictionBand b, List<Series> s) {
@@ -159,7 +164,7 @@ public final class ProfileFiles {
         band.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the leave-one-file-out "
                 + "residuals |ln(measured / predicted)|, per regime; band [predicted / factor, predicted x factor], "
                 + "factor = 1 + percent / 100%s", ProfileBuilder.BAND_PERCENTILE,
-                e.widened() ? "; " + e.widening() : ""));
+                e.widening().isEmpty() ? "" : "; " + e.widening()));
         band.put("belowMiBPercent", round(b.belowMiBPercent()));
         band.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
         band.put("leaveOneOutInsidePercent", round(100 * e.outOfSample()));
@@ -229,9 +234,11 @@ public final class ProfileFiles {
             ClassBands.Entry e = ClassBands.of(f, all);
             PredictionBand b = e.band();
             String band = (f.profile().isPresent() ? "" : "bare: ") + PredictionBand.words(b.belowMiBPercent())
-                    + " / " + PredictionBand.words(b.atLeastMiBPercent()) + (e.widened() ? ", " + e.widening() : "")
+                    + " / " + PredictionBand.words(b.atLeastMiBPercent()) + (e.widening().isEmpty() ? ""
+                    : ", " + e.widening())
                     + (b.wide() ? " (wide)" : "");
-            String inside = String.format(Locale.ROOT, "%.0f %% / %.0f %%", 100 * e.outOfSample(), 100 * e.inSample());
+            String inside = String.format(Locale.ROOT, "%.0f %% / %.0f %%%s", 100 * e.outOfSample(), 100 * e.inSample(),
+                    b.wide() ? " of a wide band" : "");
             String every = num(medianOf(f, ProfileBuilder.Score::bareAll)) + " / "
                     + num(medianOf(f, ProfileBuilder.Score::looAll)) + " / "
                     + num(medianOf(f, ProfileBuilder.Score::inSampleAll));

@@ -132,7 +132,7 @@ public final class ClusterGuesser {
         double gbits = read.orElse(HeaderNicSpeed.ASSUMED_GBITS);
         SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
                 Bandwidth.ofGbits(gbits), HeaderPcie.oneSwitch(d));
-        assumptions.addAll(type.assumptions());
+        assumptions.addAll(type.assumptions(hosts));
         if (hosts > 1) {
             String from = logged.isPresent() ? "read from the NCCL INFO log"
                     : read.isPresent() ? "read from the header" : "assumed (no speed in the header)";

@@ -121,7 +121,10 @@ class ClassBandsTest {
      * C is checked against at most (20, 20) and its 100 / 50 stay out: 50 %. No floor holds, so the band over every
      * class: (max(100, 30), max(50, 20)) = (100, 50), and out of sample C against the wider of A's (10, 20) and every
      * class without C (below 210 values, rank 200: 30; at >= 1 MiB 294 values, rank 280: 5), (30, 20): 0 in. The
-     * check fails: 24 of 48.
+     * check fails: 24 of 48. The band shipped, (100, 50), is X's own band: the band over every class (30, 20) is
+     * narrower in both regimes, so nothing was widened, and the entry must not say it was widened to that band (it
+     * did, naming a band of factor 2.00 / 1.50 beside a shipped 2.00 / 1.50 own band of the class, as the blackwell-roce
+     * row read "widened ... to the band over every class" at factor 10.83 / 14.53 beside an all-class 5.24 / 2.47).
      */
     @Test
     void aClassTheOtherFilesDoNotCoverFailsTheCheck() {
@@ -130,13 +133,17 @@ class ClassBandsTest {
             all.add(renamed(b, "B" + i + ".txt"));
         }
         ClassBands.Entry e = ClassBands.of(bare("x", a, c), all);
-        assertTrue(e.widened());
+        assertFalse(e.widened());
+        assertEquals(ClassBands.Rule.OWN_FAILS, e.rule());
         assertEquals(0.5, e.ownInside(), 1e-12);
         assertTrue(Double.isNaN(e.floor()));
         assertEquals(100, e.band().belowMiBPercent(), 1e-9);
         assertEquals(50, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(30, e.every().belowMiBPercent(), 1e-9);
+        assertEquals(20, e.every().atLeastMiBPercent(), 1e-9);
         assertEquals(0.5, e.outOfSample(), 1e-12);
-        assertTrue(e.widening().contains("band over every class"), e.widening());
+        assertTrue(e.widening().startsWith("not widened (own band 50 % out of sample, below 90 %): no floor"),
+                e.widening());
     }
 
     /** A point measured at a third of the prediction and one at three times it have the same band residual, 200 %. */

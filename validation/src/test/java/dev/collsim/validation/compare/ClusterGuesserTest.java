@@ -48,12 +48,18 @@ class ClusterGuesserTest {
         ClusterGuess rtx = guess("A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt");
         assertEquals(1, rtx.topology().hostCount());
         assertTrue(says(rtx, "2x GeForce RTX 2080 Ti host synthesized"), rtx.assumptions().toString());
-        assertTrue(says(rtx, "GPUDirect RDMA off"));
+        // one consumer box: no traffic leaves it, so no NIC is assumed in words (not "one 400 Gb/s NIC per GPU")
+        assertTrue(says(rtx, "no NIC: one host, so no traffic leaves it"), rtx.assumptions().toString());
+        assertTrue(!says(rtx, "Gb/s NIC"), rtx.assumptions().toString());
+        assertTrue(says(pro(), "Gb/s NIC per GPU on it") || says(pro(), "Gb/s NIC ("), pro().assumptions().toString());
         // rank lines print 'NVIDIA Graphics Device'; the header names RTX PRO 5000 (not a GB200)
-        ClusterGuess pro = guess("A-alltoall-2x8xRTXPRO5000-cx8-spectrumx-spcx-adaptive-routing-sweep-nccl2.30-problem"
-                + ".txt");
+        ClusterGuess pro = pro();
         assertTrue(says(pro, "8x RTX PRO 5000 Blackwell host synthesized"), pro.assumptions().toString());
         assertEquals(2, pro.topology().hostCount());
+    }
+
+    private static ClusterGuess pro() throws Exception {
+        return guess("A-alltoall-2x8xRTXPRO5000-cx8-spectrumx-spcx-adaptive-routing-sweep-nccl2.30-problem.txt");
     }
 
     @Test

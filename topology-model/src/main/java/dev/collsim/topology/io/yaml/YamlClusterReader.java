@@ -23,6 +23,7 @@ import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -137,19 +138,18 @@ public final class YamlClusterReader implements TopologyReader {
         }
         YamlNode trays = root.get("traysPerDomain");
         if (trays != null) {
+            // the one check --trays-per-domain and a what-if variant's trays-per-domain make (OwnNvlinkDomain.problem)
             if (type.hostsPerNvlinkDomain() < 2) {
                 problems.add(trays, "traysPerDomain", "found " + trays.text() + " for hosts " + type.name() + ", whose"
                         + " NVLink stays inside the host; allowed only for a tray of a multi-host NVLink domain"
-                        + " (an NVL72 type such as gb300-nvl72)");
+                        + " (an NVL72 type such as gb300-nvl72, a4x-maxgpu-4g-metal)");
                 return null;
             }
             Integer n = f.integer(root, "traysPerDomain", true, 1, type.hostsPerNvlinkDomain());
-            if (n != null && count % n != 0) {
-                problems.add(trays, "traysPerDomain", "found " + n + " for count " + count + " trays; allowed: a"
-                        + " divisor of the count, so every NVLink domain holds as many trays");
-                return null;
-            }
-            return n == null ? null : new ClusterSpec(name, source, new OwnNvlinkDomain(type, n), count, fabric);
+            Optional<String> p = n == null ? Optional.empty() : OwnNvlinkDomain.problem(type, count, n);
+            p.ifPresent(m -> problems.add(trays, "traysPerDomain", m));
+            return n == null || p.isPresent() ? null
+                    : new ClusterSpec(name, source, type, count, fabric).withTraysPerDomain(n);
         }
         return new ClusterSpec(name, source, type, count, fabric);
     }

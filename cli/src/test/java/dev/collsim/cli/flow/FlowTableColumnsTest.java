@@ -26,8 +26,9 @@ class FlowTableColumnsTest {
      * AllToAll on 4 DGX H100 (n = 32 ranks, q = 8 per node, N = 8 x 400 Gb/s = 400 GB/s of NICs per node): the
      * physical bound is N (n-1) / (q (n-q)) = 400 x 31 / (8 x 24) = 64.58 GB/s (PhysicalBound's javadoc). The flow
      * table's bound is that number, the analytical table's too; the links column is the links backend's busbw but
-     * never above the bound: alone on its route each transfer would reach far more (the links backend's own table
-     * says more than 64.58), which the 8 NICs of a host cannot carry for all its 8 GPUs at once.
+     * never above the bound: alone on its route each transfer would reach far more, which the 8 NICs of a host cannot
+     * carry for all its 8 GPUs at once, so the links backend bounds each step by its busiest link and stays within it
+     * (its step-by-step schedule leaves the NICs idle part of the time: about 50 GB/s, not the bound).
      */
     @Test
     void boundIsThePhysicalBoundAndLinksTheLinksBackendsBusBw() {
@@ -38,8 +39,8 @@ class FlowTableColumnsTest {
         assertEquals(0, flow.code(), flow.err());
         assertEquals("64.58", row(flow.out()).get(13));
         assertEquals("64.58", row(analytical.out()).get(13));
-        assertTrue(Double.parseDouble(row(links.out()).get(7)) > 64.58, "alone, above the bound: " + links.out());
-        assertEquals("64.58", row(flow.out()).get(14), "links column stops at the bound");
+        assertTrue(Double.parseDouble(row(links.out()).get(7)) <= 64.58, "busiest links bound it: " + links.out());
+        assertEquals(row(links.out()).get(7), row(flow.out()).get(14), "links column = the links backend's busbw");
         assertTrue(flow.out().contains("  bound      links"), flow.out());
         assertTrue(Double.parseDouble(row(flow.out()).get(7)) <= 64.58, "flow busbw within the bound");
         assertTrue(footer(flow.out()).contains("links is the links backend's busbw (each transfer alone on its route,"

@@ -1,8 +1,5 @@
 package dev.collsim.simulator.channel;
 
-import dev.collsim.topology.PathType;
-import dev.collsim.topology.paths.HostPaths;
-
 /**
  * The network bandwidth a node's GPUs can feed when their GPU-NIC paths cross the CPU, GB/s per direction. NCCL routes
  * a GPU-NIC path through the GPU's CPU when it does not use GPU Direct RDMA there (NCCL 2.28.9 {@code
@@ -94,50 +91,22 @@ final class StagedNetPaths {
      * NCCL_NETDEVS_POLICY (AUTO): of the GPU's L local NICs ({@link HostModel#localNics(int)}, {@code
      * ncclTopoGetLocal}), shared by the G GPUs local to the first of them, each GPU uses ceil(L / G) consecutive ones
      * starting at {@code dev % G}, bit-mirrored within L when L is a power of two ({@code mirrorBits},
-     * {@code src/graph/topo.h}), so that GPUs spread over the NICs. Channel c takes the start + c % ceil(L / G).
+     * {@code src/graph/topo.h}), so that GPUs spread over the NICs. Channel c takes the start + c % ceil(L / G): the
+     * NIC of channels 0 .. ceil(L / G) - 1 as {@link LocalNet#ofGpu} (the one home of that rule) gives it.
      *
      * @return indices into {@link HostModel#nics}; empty when the GPU has no local NIC
      */
     static int[] gpuNets(HostModel h, int gpu) {
         int[] local = h.localNics(gpu);
-        if (local.length == 0) {
-            return local;
+        int localGpus = local.length == 0 ? 0 : LocalNet.localGpus(h, local[0]).length;
+        if (localGpus == 0) {
+            return new int[0];
         }
-        int localGpus = Math.max(1, localGpus(h, local[0]));
-        int perGpu = (local.length + localGpus - 1) / localGpus;
-        int start = h.gpus.get(gpu).index() % localGpus;
-        if (Integer.bitCount(local.length) == 1) {
-            start = mirrorBits(start, local.length);
-        }
-        int[] out = new int[perGpu];
-        for (int c = 0; c < perGpu; c++) {
-            out[c] = local[(start + c) % local.length];
+        int[] out = new int[(local.length + localGpus - 1) / localGpus];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = LocalNet.ofGpu(h, gpu, c);
         }
         return out;
-    }
-
-    /** @return GPUs taking part that are local to the NIC, NCCL's {@code ncclTopoGetLocal(NET, net, GPU)} */
-    private static int localGpus(HostModel h, int nic) {
-        int g = h.gpus.size();
-        double[] bw = new double[g];
-        PathType[] type = new PathType[g];
-        for (int i = 0; i < g; i++) {
-            HostPath p = h.nicToGpu[nic][i];
-            type[i] = p == null ? PathType.DIS : p.type();
-            bw[i] = p == null ? 0 : Math.min(p.bandwidth(), h.nicSpeed[nic]);
-        }
-        return HostPaths.local(bw, type).length;
-    }
-
-    /** @return {@code val}'s bits reversed within log2(pow2) bits, NCCL's {@code mirrorBits} */
-    static int mirrorBits(int val, int pow2) {
-        int mirror = 0;
-        for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1) {
-            if ((val & b) != 0) {
-                mirror |= mb;
-            }
-        }
-        return mirror;
     }
 
     private static void count(double[] load, HostPath p, double share) {

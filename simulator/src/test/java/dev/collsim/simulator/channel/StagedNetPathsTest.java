@@ -32,12 +32,12 @@ class StagedNetPathsTest {
     /** mirrorBits(v, 16) reverses v's 4 bits: 1 = 0001 -> 1000 = 8, 2 -> 4, 3 = 0011 -> 1100 = 12, 5 = 0101 -> 10. */
     @Test
     void mirrorBitsAsNccl() {
-        assertEquals(0, StagedNetPaths.mirrorBits(0, 16));
-        assertEquals(8, StagedNetPaths.mirrorBits(1, 16));
-        assertEquals(4, StagedNetPaths.mirrorBits(2, 16));
-        assertEquals(12, StagedNetPaths.mirrorBits(3, 16));
-        assertEquals(10, StagedNetPaths.mirrorBits(5, 16));
-        assertEquals(1, StagedNetPaths.mirrorBits(1, 2));
+        assertEquals(0, LocalNet.mirrorBits(0, 16));
+        assertEquals(8, LocalNet.mirrorBits(1, 16));
+        assertEquals(4, LocalNet.mirrorBits(2, 16));
+        assertEquals(12, LocalNet.mirrorBits(3, 16));
+        assertEquals(10, LocalNet.mirrorBits(5, 16));
+        assertEquals(1, LocalNet.mirrorBits(1, 2));
     }
 
     /**

@@ -112,7 +112,7 @@ class CliErrorMessagesTest {
         assertEquals(0, r.code(), r.err());
         assertFalse(r.err().contains("WARN"), r.err());
         assertTrue(r.out().contains("95% band"), r.out());
-        assertTrue(r.out().contains("NCCL release to model: 2.28, 2.30"), r.out());
+        assertTrue(r.out().contains("NCCL release to model every file with: 2.28, 2.30"), r.out());
     }
 
     /** A hierarchical algorithm name is wider than the algo column was: the column widens, proto stays aligned. */

@@ -2,13 +2,13 @@ package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.io.InputException;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.AccuracyRunner;
 import dev.collsim.validation.calibration.AccuracyText;
 import dev.collsim.validation.calibration.ProfileBuilder;
 import dev.collsim.validation.calibration.ProfileFiles;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -41,11 +41,11 @@ public final class AccuracyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InputException {
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(inputs, spec.commandLine().getErr());
-        AccuracyRunner runner = new AccuracyRunner(NcclVersion.DEFAULT);
+        AccuracyRunner runner = new AccuracyRunner(Optional.empty());
         var rows = runner.run(batch.datasets());
         spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows)));
         spec.commandLine().getOut().println();
-        spec.commandLine().getOut().print(ProfileFiles.index(new ProfileBuilder(NcclVersion.DEFAULT)
+        spec.commandLine().getOut().print(ProfileFiles.index(new ProfileBuilder(Optional.empty())
                 .build(batch.datasets())).replaceFirst("^# Shipped calibration profiles", "## Shipped calibration "
                 + "profiles (auto choice per cluster class)"));
         return batch.exitCode(ExitCodes.OK);

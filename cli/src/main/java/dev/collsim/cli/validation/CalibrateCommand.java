@@ -5,7 +5,6 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.CalibrationProfile;
@@ -86,7 +85,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (profiles != null) {
             return writeProfiles();
         }
-        Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+        Comparer comparer = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         List<String> shapes = new ArrayList<>();

@@ -68,8 +68,10 @@ public final class CompareCommand implements Callable<Integer> {
     private Path calibration;
 
     @Option(names = "--nccl-version", paramLabel = "VERSION", completionCandidates = Versions.class,
-            description = "NCCL release to model: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
-    private String ncclVersion = NcclVersion.DEFAULT.text();
+            description = "NCCL release to model every file with: ${COMPLETION-CANDIDATES} (default: the release each"
+                    + " file states, as the nearest one collsim carries that is not newer; "
+                    + "a file that states none: the newest)")
+    private String ncclVersion;
 
     @Option(names = "--summary", description = "print only the statistics, not every point")
     private boolean summary;
@@ -80,9 +82,9 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InputException {
-        NcclVersion v;
+        Optional<NcclVersion> v;
         try {
-            v = NcclVersion.parse(ncclVersion);
+            v = ncclVersion == null ? Optional.empty() : Optional.of(NcclVersion.parse(ncclVersion));
         } catch (IllegalArgumentException e) {
             throw new UserError("--nccl-version: " + e.getMessage(), ExitCodes.USAGE);
         }

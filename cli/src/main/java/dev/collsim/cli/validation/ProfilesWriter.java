@@ -2,7 +2,6 @@ package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.ProfileBuilder;
 import dev.collsim.validation.calibration.ProfileFiles;
 import dev.collsim.validation.ingest.Dataset;
@@ -10,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /** {@code collsim calibrate --profiles DIR -m DATA}: fits and writes the shipped network-class profiles. */
 final class ProfilesWriter {
@@ -23,7 +23,7 @@ final class ProfilesWriter {
      * @param out      where the index and the files written are printed
      */
     static void run(List<Dataset> datasets, Path dir, PrintWriter out) {
-        List<ProfileBuilder.ClassFit> fits = new ProfileBuilder(NcclVersion.DEFAULT).build(datasets);
+        List<ProfileBuilder.ClassFit> fits = new ProfileBuilder(Optional.empty()).build(datasets);
         List<Path> written;
         try {
             written = ProfileFiles.write(fits, dir);

@@ -171,7 +171,7 @@ public final class TuneCommand implements Callable<Integer> {
                     + "profile", r.line())).orElseGet(() -> new Model(PerformanceParameters.DEFAULTS,
                     printed.orElse(TuningBand.UNCALIBRATED), "default parameters", r.line()));
         }
-        Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+        Comparer comparer = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
         for (Dataset d : data) {
             Optional<ClusterGuess> g = cluster.given()

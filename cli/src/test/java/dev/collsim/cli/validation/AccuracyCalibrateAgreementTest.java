@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.cli.CliRun;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.FitParameter;
 import dev.collsim.validation.calibration.Series;
 import dev.collsim.validation.calibration.SeriesBuilder;
@@ -66,7 +65,7 @@ class AccuracyCalibrateAgreementTest {
      */
     private static List<Path> write(Path dir, int[] gpus, String env, PerformanceParameters truth)
             throws Exception {
-        Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+        Comparer comparer = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
         List<Path> files = new ArrayList<>();
         for (int k = 0; k < gpus.length; k++) {
             int g = gpus[k];

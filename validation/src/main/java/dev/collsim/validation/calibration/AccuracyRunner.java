@@ -33,23 +33,26 @@ public final class AccuracyRunner {
     public static final long ONE_MIB = 1L << 20;
 
     private final Comparer defaults;
-    private final NcclVersion version;
+    private final Optional<NcclVersion> given;
     private final PerformanceParameters base;
 
-    /** @param version NCCL release to model, with the model's default parameters */
-    public AccuracyRunner(NcclVersion version) {
-        this(version, PerformanceParameters.DEFAULTS);
+    /**
+     * @param given NCCL release to model every dataset with, or empty for the one each file states
+     *              ({@link Comparer#modelled}); with the model's default parameters
+     */
+    public AccuracyRunner(Optional<NcclVersion> given) {
+        this(given, PerformanceParameters.DEFAULTS);
     }
 
     /**
-     * @param version NCCL release to model
+     * @param given   NCCL release to model every dataset with, or empty for the one each file states
      * @param base    the parameters the "uncalibrated" column uses and fits start from (the defaults, except when
      *                a test asks what a different model would score)
      */
-    public AccuracyRunner(NcclVersion version, PerformanceParameters base) {
-        this.version = version;
+    public AccuracyRunner(Optional<NcclVersion> given, PerformanceParameters base) {
+        this.given = given;
         this.base = base;
-        this.defaults = new Comparer(version, base, null);
+        this.defaults = new Comparer(given, base, null);
     }
 
     /**
@@ -192,9 +195,9 @@ public final class AccuracyRunner {
         return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
     }
 
-    /** @return the NCCL release modelled */
-    public NcclVersion version() {
-        return version;
+    /** @return the NCCL release every dataset is modelled with, or empty when each file's own */
+    public Optional<NcclVersion> given() {
+        return given;
     }
 
 }

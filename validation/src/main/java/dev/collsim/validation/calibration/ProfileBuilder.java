@@ -50,9 +50,12 @@ public final class ProfileBuilder {
 
     private final Comparer defaults;
 
-    /** @param version NCCL release to model (with the model's default parameters as the bare model) */
-    public ProfileBuilder(NcclVersion version) {
-        this.defaults = new Comparer(version, PerformanceParameters.DEFAULTS, null);
+    /**
+     * @param given NCCL release to model every dataset with, or empty for the one each file states (with the model's
+     *              default parameters as the bare model)
+     */
+    public ProfileBuilder(Optional<NcclVersion> given) {
+        this.defaults = new Comparer(given, PerformanceParameters.DEFAULTS, null);
     }
 
     /**

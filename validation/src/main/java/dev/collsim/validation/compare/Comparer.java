@@ -31,29 +31,36 @@ import java.util.stream.Stream;
  * per size, so a compared point has exactly the time {@code collsim predict} prints for it. Every point carries a
  * band: a shipped profile's band (from its leave-one-out residuals) or a calibration's 95 % band when one is given,
  * else the uncalibrated model's typical error
- * ({@link PredictionBand#UNCALIBRATED}). Stateless apart from its settings and the predictor's
- * cache; thread-safe.
+ * ({@link PredictionBand#UNCALIBRATED}). Each dataset is modelled with the NCCL release its file states, or the one
+ * the user gave ({@link HeaderNcclVersion}). Stateless apart from its settings and the predictors' caches;
+ * thread-safe.
  */
 public final class Comparer {
 
-    private final NcclPredictor predictor;
+    private final Optional<NcclVersion> given;
+    private final Map<NcclVersion, NcclPredictor> predictors = new EnumMap<>(NcclVersion.class);
     private final PerformanceParameters params;
     private final ToDoubleFunction<PreparedCall> bandSigmaUs;
     private final PredictionBand band;
     private final String bandSource;
 
     /**
-     * @param version     NCCL release to model
+     * @param given       NCCL release to model every dataset with (the user's {@code --nccl-version}), or empty for
+     *                    each dataset's own ({@link HeaderNcclVersion})
      * @param params      performance parameters (defaults or a calibration)
      * @param bandSigmaUs standard deviation of the predicted time of a point, microseconds; null for no band
      */
-    public Comparer(NcclVersion version, PerformanceParameters params, ToDoubleFunction<PreparedCall> bandSigmaUs) {
-        this(version, params, bandSigmaUs, null, "");
+    public Comparer(Optional<NcclVersion> given, PerformanceParameters params,
+            ToDoubleFunction<PreparedCall> bandSigmaUs) {
+        this(given, params, bandSigmaUs, null, "");
     }
 
-    private Comparer(NcclVersion version, PerformanceParameters params, ToDoubleFunction<PreparedCall> bandSigmaUs,
-            PredictionBand band, String bandSource) {
-        this.predictor = new NcclPredictor(version, params);
+    private Comparer(Optional<NcclVersion> given, PerformanceParameters params,
+            ToDoubleFunction<PreparedCall> bandSigmaUs, PredictionBand band, String bandSource) {
+        this.given = given;
+        for (NcclVersion v : NcclVersion.values()) {
+            predictors.put(v, new NcclPredictor(v, params));
+        }
         this.params = params;
         this.bandSigmaUs = bandSigmaUs;
         this.band = band;
@@ -61,16 +68,25 @@ public final class Comparer {
     }
 
     /**
-     * @param version NCCL release to model
+     * @param given   NCCL release to model every dataset with, or empty for each dataset's own
      * @param params  performance parameters of a shipped profile
      * @param band    the band of these parameters (relative half-widths per size regime, from the residuals of the
      *                fit that produced them, or of the bare model)
      * @param source  where the band comes from, in words, for the comparison's text
      * @return a comparer whose points carry that band
      */
-    public static Comparer withBand(NcclVersion version, PerformanceParameters params, PredictionBand band,
+    public static Comparer withBand(Optional<NcclVersion> given, PerformanceParameters params, PredictionBand band,
             String source) {
-        return new Comparer(version, params, null, band, source);
+        return new Comparer(given, params, null, band, source);
+    }
+
+    /**
+     * @param d a dataset
+     * @return the NCCL release its points are modelled with: the given one, else the one its file states
+     *         ({@link HeaderNcclVersion#modelled})
+     */
+    public NcclVersion modelled(Dataset d) {
+        return HeaderNcclVersion.modelled(d, given);
     }
 
     /**
@@ -106,7 +122,7 @@ public final class Comparer {
             assumptions.add(settingNotes.get(0));
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
-            HeaderNcclVersion.note(d, predictor.version()).ifPresent(assumptions::add);
+            assumptions.add(HeaderNcclVersion.line(d, given));
             assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).forEach(k -> ignored(k, cluster.isEmpty()).ifPresent(assumptions::add));
@@ -219,7 +235,7 @@ public final class Comparer {
      */
     public List<PreparedCall> model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
-        PreparedCommunicator comm = predictor.prepare(c.topology(), c.ranks(), env);
+        PreparedCommunicator comm = predictors.get(modelled(d)).prepare(c.topology(), c.ranks(), env);
         HostLaunch launch = DatasetLaunch.of(d);
         List<PreparedCall> calls = new ArrayList<>();
         for (PerfPoint p : pts) {

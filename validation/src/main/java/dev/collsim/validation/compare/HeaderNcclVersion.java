@@ -2,38 +2,40 @@ package dev.collsim.validation.compare;
 
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.NcclRelease;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The line compare prints when a data file names an NCCL release other than the one modelled: collsim carries the
- * tuning tables and rules of two releases only ({@link NcclVersion}, chosen with {@code --nccl-version}), so a run of
- * NCCL 2.22.3 is predicted with the choices of the modelled release, not its own. Releases of the same major.minor
- * (2.30.4 against 2.30.7) share their tables and print nothing. Stateless.
+ * Which NCCL release compare models for a dataset, and the line that says so. collsim carries the tuning tables and
+ * rules of a few releases ({@link NcclVersion}); a file that states its release ({@link Dataset#ncclRelease}) is
+ * modelled with the carried release nearest to it that is not newer ({@link NcclVersion#modelling}): 2.18.5, 2.27.3
+ * and 2.29.7 as 2.28.9, 2.30.4 as 2.30.7. A file that states none takes {@link NcclVersion#DEFAULT}. A release the
+ * user names ({@code --nccl-version}) wins over the file. Stateless.
  */
-final class HeaderNcclVersion {
-
-    private static final Pattern RELEASE = Pattern.compile("\\b(\\d+)\\.(\\d+)(?:\\.\\d+)?");
+public final class HeaderNcclVersion {
 
     private HeaderNcclVersion() {
     }
 
     /**
-     * @param d        the dataset ({@link Dataset#ncclVersion}: from its header or log, empty when unknown)
-     * @param modelled the release predicted with
-     * @return the assumption line, or empty when the file names no release or one of the modelled major.minor
+     * @param d     the dataset
+     * @param given the release the user named, or empty to follow the file
+     * @return the release to model the dataset with
      */
-    static Optional<String> note(Dataset d, NcclVersion modelled) {
-        Matcher named = RELEASE.matcher(d.ncclVersion());
-        Matcher model = RELEASE.matcher(modelled.text());
-        if (!named.find() || !model.find()) {
-            return Optional.empty();
-        }
-        if (named.group(1).equals(model.group(1)) && named.group(2).equals(model.group(2))) {
-            return Optional.empty();
-        }
-        return Optional.of("NCCL " + named.group() + " named in the file: predicted with the NCCL " + modelled.text()
-                + " model (collsim carries " + NcclVersion.allowed() + "; --nccl-version)");
+    public static NcclVersion modelled(Dataset d, Optional<NcclVersion> given) {
+        NcclRelease stated = d.ncclRelease();
+        return given.orElseGet(() -> stated.known() ? NcclVersion.modelling(stated.minor()) : NcclVersion.DEFAULT);
+    }
+
+    /**
+     * @param d     the dataset
+     * @param given the release the user named, or empty to follow the file
+     * @return the line naming the release modelled and why, e.g. {@code NCCL 2.28.9 modelled (file states 2.27.3)}
+     */
+    public static String line(Dataset d, Optional<NcclVersion> given) {
+        NcclRelease stated = d.ncclRelease();
+        String file = stated.known() ? "file states " + stated : "file states no release";
+        String why = given.isPresent() ? "--nccl-version; " + file : stated.known() ? file : file + ": the default";
+        return "NCCL " + modelled(d, given).text() + " modelled (" + why + ")";
     }
 }

@@ -14,18 +14,17 @@ import java.util.regex.Pattern;
  * NCCL's default P2P level on AMD hosts changed in NCCL 2.23: up to 2.22 {@code ncclTopoCheckP2p} started from SYS
  * ("In general, use P2P whenever we can") and lowered it to PXB only on Intel, ARM and Zhaoxin CPUs, so GPUs of an AMD
  * x86 host used P2P at every distance; from 2.23 it starts from PXB and keeps SYS only for at most two GPUs on AMD
- * (NCCL {@code src/graph/paths.cc} at tags v2.22.3-1 and v2.23.4-1). collsim models NCCL 2.28/2.30, so a run made
- * with an older NCCL on an AMD host is modelled with NCCL_P2P_LEVEL=SYS, the level its NCCL used: its GPU pairs
- * through the CPU used P2P, not SHM. Older means the file's NCCL version is below 2.23, or, when the file does not
- * give the version, its {@code #@ date} (year and month) is before 2024-09, the month NCCL 2.23.4 was tagged
- * (2024-09-16). When neither settles it (no version; a date without a month, or a range), the header's word decides:
- * a header naming P2P as the way the GPUs reach each other ("P2P enabled", "P2P via ...") is read as the run's
- * transport, which on an AMD host of more than two GPUs only an NCCL before 2.23 (or NCCL_P2P_LEVEL) gives; without
- * it the run stays on collsim's NCCL. Stateless.
+ * (NCCL {@code src/graph/paths.cc} at tags v2.22.3-1 and v2.23.4-1). collsim models NCCL 2.28/2.30, so a run made with
+ * an older NCCL on an AMD host is modelled with NCCL_P2P_LEVEL=SYS, the level its NCCL used: its GPU pairs through the
+ * CPU used P2P, not SHM. Older means the release the file states ({@link Dataset#ncclRelease}) is below 2.23, or, when
+ * the file does not give the version, its {@code #@ date} (year and month) is before 2024-09, the month NCCL 2.23.4
+ * was tagged (2024-09-16). When neither settles it (no version; a date without a month, or a range), the header's word
+ * decides: a header naming P2P as the way the GPUs reach each other ("P2P enabled", "P2P via ...") is read as the
+ * run's transport, which on an AMD host of more than two GPUs only an NCCL before 2.23 (or NCCL_P2P_LEVEL) gives;
+ * without it the run stays on collsim's NCCL. Stateless.
  */
 public final class OlderAmdP2p {
 
-    private static final Pattern VERSION = Pattern.compile("^2\\.(\\d+)");
     private static final Pattern DATE = Pattern.compile("^\\s*(\\d{4})-(\\d{2})(?:-\\d{2})?\\s*$");
     private static final Pattern HEADER_P2P = Pattern.compile("\\bp2p (enabled|via)\\b");
     /** First NCCL minor release with the PXB default on AMD hosts of more than two GPUs. */
@@ -57,9 +56,8 @@ public final class OlderAmdP2p {
 
     /** @return why the run's NCCL is older than 2.23 (its version, or its date), or empty when that is not known */
     static Optional<String> older(Dataset d) {
-        Matcher v = VERSION.matcher(d.ncclVersion() == null ? "" : d.ncclVersion().trim());
-        if (v.find()) {
-            return Integer.parseInt(v.group(1)) < FIRST_PXB_MINOR ? Optional.of("NCCL " + d.ncclVersion())
+        if (d.ncclRelease().known()) {
+            return d.ncclRelease().before(FIRST_PXB_MINOR) ? Optional.of("NCCL " + d.ncclRelease())
                     : Optional.empty();
         }
         String date = d.header().text("date");

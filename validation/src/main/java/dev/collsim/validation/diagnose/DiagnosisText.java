@@ -23,7 +23,7 @@ public final class DiagnosisText {
             sb.append(String.format(Locale.ROOT, "  %s, %d ranks%s, %s%s%n", d.collective().testName(), d.nRanks(),
                     d.nHosts() > 0 ? " on " + d.nHosts() + " host" + (d.nHosts() > 1 ? "s" : "") : "",
                     g.gpu().map(GpuModel::name).orElse(d.gpuModel().isEmpty() ? "unknown GPU" : d.gpuModel()),
-                    d.ncclVersion().isEmpty() ? "" : ", NCCL " + d.ncclVersion()));
+                    !d.ncclRelease().known() ? "" : ", NCCL " + d.ncclRelease()));
             if (d.peakBusBw().isPresent()) {
                 sb.append(String.format(Locale.ROOT, "  peak busbw %.2f GB/s", d.peakBusBw().getAsDouble()));
                 g.nic().ifPresent(n -> sb.append("; network ").append(n.describe()).append(" per host"));

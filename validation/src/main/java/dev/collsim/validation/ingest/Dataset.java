@@ -22,7 +22,7 @@ import java.util.OptionalDouble;
  * @param nRanks      ranks (GPUs), >= 1
  * @param nHosts      hosts (NCCL nodes), 0 when unknown
  * @param gpuModel    GPU name as printed (e.g. {@code NVIDIA H100 80GB HBM3}), or empty when unknown
- * @param ncclVersion NCCL version, e.g. {@code 2.26.2}, or empty when unknown
+ * @param ncclRelease the NCCL release the run states it ran ({@link NcclRelease#UNKNOWN} when it states none)
  * @param env         NCCL_* (and related) settings that applied to this run
  * @param header      the file's {@code #@} provenance header
  * @param ranks       the nccl-tests rank lines (may be empty)
@@ -35,16 +35,16 @@ import java.util.OptionalDouble;
  *                    say)
  */
 public record Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
-        DataType dataType, int nRanks, int nHosts, String gpuModel, String ncclVersion, Map<String, String> env,
+        DataType dataType, int nRanks, int nHosts, String gpuModel, NcclRelease ncclRelease, Map<String, String> env,
         FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
         NcclLog log, List<Note> notes, LaunchShape launch) {
 
     /** As the canonical constructor, the launch shape unknown. */
     public Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
-            DataType dataType, int nRanks, int nHosts, String gpuModel, String ncclVersion, Map<String, String> env,
+            DataType dataType, int nRanks, int nHosts, String gpuModel, NcclRelease ncclRelease, Map<String, String> env,
             FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
             NcclLog log, List<Note> notes) {
-        this(file, label, line, kind, collective, dataType, nRanks, nHosts, gpuModel, ncclVersion, env, header, ranks,
+        this(file, label, line, kind, collective, dataType, nRanks, nHosts, gpuModel, ncclRelease, env, header, ranks,
                 points, avgBusBw, summaryMaxBusBw, log, notes, LaunchShape.UNKNOWN);
     }
 
@@ -55,7 +55,7 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
         Objects.requireNonNull(kind, "kind");
         label = label == null ? "" : label;
         gpuModel = gpuModel == null ? "" : gpuModel;
-        ncclVersion = ncclVersion == null ? "" : ncclVersion;
+        ncclRelease = ncclRelease == null ? NcclRelease.UNKNOWN : ncclRelease;
         env = Map.copyOf(env);
         header = header == null ? FileHeader.EMPTY : header;
         ranks = List.copyOf(ranks);

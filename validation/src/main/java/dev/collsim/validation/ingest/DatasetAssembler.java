@@ -36,7 +36,6 @@ final class DatasetAssembler {
             "(?:(\\d+)\\s*(?:pods?|hosts?|nodes?|servers?|VMs?)\\s*x\\s*)?(\\d+)\\s*GPUs?\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern HOSTS_IN_TITLE = Pattern.compile("(\\d+)\\s*(?:hosts?|nodes?)\\b",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern VERSION = Pattern.compile("\\b(2\\.\\d+(?:\\.\\d+)?)");
 
     private DatasetAssembler() {
     }
@@ -65,7 +64,7 @@ final class DatasetAssembler {
         countCheck(collective, nRanks, rows, notes);
         elisionNote(ctx.ranks, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
-                hosts, gpuModel(ctx, header), version(ctx, log, header), env(header, ctx, log),
+                hosts, gpuModel(ctx, header), release(ctx, log, header), env(header, ctx, log),
                 header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes, ctx.launch(header));
     }
 
@@ -177,15 +176,16 @@ final class DatasetAssembler {
         return common.orElse(header.text("hardware"));
     }
 
-    static String version(RunContext ctx, NcclLog log, FileHeader header) {
-        if (!log.version().isEmpty()) {
-            return log.version().replaceAll("\\+.*", "");
+    /**
+     * The release the run states: its NCCL INFO log's {@code NCCL version} line, else nccl-tests'
+     * {@code nccl-library=} code, else the {@code #@ nccl_version} header.
+     */
+    static NcclRelease release(RunContext ctx, NcclLog log, FileHeader header) {
+        NcclRelease fromLog = NcclRelease.parse(log.version());
+        if (fromLog.known()) {
+            return fromLog;
         }
-        if (!ctx.libraryVersion.isEmpty()) {
-            return ctx.libraryVersion;
-        }
-        Matcher m = VERSION.matcher(header.text("nccl_version"));
-        return m.find() ? m.group(1) : "";
+        return ctx.library.known() ? ctx.library : NcclRelease.parse(header.text("nccl_version"));
     }
 
     static Map<String, String> env(FileHeader header, RunContext ctx, NcclLog log) {
@@ -384,7 +384,7 @@ final class DatasetAssembler {
         return Optional.of(new Dataset(file, label(ctx, avgLine), avgLine, DatasetKind.FOOTER_ONLY,
                 collective.get(), null, n, ctx.ranks.isEmpty() ? 0 : rankLineHosts(ctx.ranks),
                 ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
-                version(ctx, log, header), env(header, ctx, log), header, ctx.ranks,
+                release(ctx, log, header), env(header, ctx, log), header, ctx.ranks,
                 List.of(), avg, Double.NaN, log, ctx.notes));
     }
 }

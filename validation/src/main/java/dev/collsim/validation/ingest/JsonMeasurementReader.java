@@ -121,18 +121,17 @@ public final class JsonMeasurementReader {
         Map<String, String> env = new LinkedHashMap<>();
         String settings = root.path("metadata").path("settings").asText("");
         NcclLogParser logParser = new NcclLogParser();
-        String version = "";
+        NcclRelease release;
         if (collsim) {
             root.path("metadata").path("nccl_env").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
-            version = root.path("metadata").path("nccl_version").asText("");
+            release = NcclRelease.parse(root.path("metadata").path("nccl_version").asText(""));
             int ln = 1;
             for (JsonNode l : root.path("metadata").path("nccl_log")) {
                 logParser.accept(l.asText(), ln++);
             }
         } else {
             ncclTestsEnv(root, env);
-            int code = root.path("nccl_version").asInt(0);
-            version = code > 0 ? NcclTestsTextReader.decodeVersion(code) : "";
+            release = NcclRelease.fromCode(root.path("nccl_version").asInt(0));
         }
         List<PerfPoint> points = new ArrayList<>();
         List<Note> notes = new ArrayList<>();
@@ -182,7 +181,7 @@ public final class JsonMeasurementReader {
                 ? " " + index : "") + (settings.isEmpty() ? "" : " (" + settings + ")");
         return new Dataset(file, label, index,
                 collsim ? DatasetKind.COLLSIM_RUN_JSON : DatasetKind.NCCL_TESTS_JSON, c, dt, nRanks, hosts, gpu,
-                version, env, FileHeader.EMPTY, ranks, located,
+                release, env, FileHeader.EMPTY, ranks, located,
                 collsim ? root.path("average_bus_bandwidth").asDouble(Double.NaN)
                         : root.path("average_bus_bandwidth").path("bandwidth").asDouble(Double.NaN),
                 Double.NaN, logParser.build(), notes, launch(root.path("config")));

@@ -167,7 +167,7 @@ final class MarkdownTableReader {
         RunEnv.collect(seriesName, env);
         return new Dataset(file, label.isEmpty() ? "table at line " + firstLine : label, firstLine,
                 DatasetKind.REDUCED_TABLE, c, null, n, hosts, header.text("hardware"),
-                DatasetAssembler.version(ctx, log, header), env, header, List.of(), points, Double.NaN, Double.NaN,
+                DatasetAssembler.release(ctx, log, header), env, header, List.of(), points, Double.NaN, Double.NaN,
                 log, notes, ctx.launch(header));
     }
 

@@ -222,7 +222,7 @@ public final class NcclTestsTextReader {
         } else if (t.contains("nccl-tests version")) {
             newRunIfDone();
             if ((m = LIBRARY.matcher(t)).find()) {
-                ctx.libraryVersion = decodeVersion(NumberField.count(m, 1, "nccl-library"));
+                ctx.library = NcclRelease.fromCode(NumberField.count(m, 1, "nccl-library"));
             }
         } else if ((m = STARTING.matcher(t)).find()) {
             newRunIfDone();
@@ -262,14 +262,6 @@ public final class NcclTestsTextReader {
                 (layout != null ? tableNotes : ctx.notes).add(new Note(no, "author's elision: " + abbreviate(t)));
             }
         }
-    }
-
-    /** NCCL_VERSION_CODE: major*10000 + minor*100 + patch for 2.9 and later, else major*1000 + minor*100 + patch. */
-    static String decodeVersion(int code) {
-        if (code >= 10000) {
-            return (code / 10000) + "." + (code / 100 % 100) + "." + (code % 100);
-        }
-        return (code / 1000) + "." + (code / 100 % 10) + "." + (code % 100);
     }
 
     private void footer(Matcher m, int no) throws InputException {

@@ -31,7 +31,8 @@ final class RunContext {
     final List<Claim> weak = new ArrayList<>();
     final List<RankInfo> ranks = new ArrayList<>();
     NcclLogParser log = new NcclLogParser();
-    String libraryVersion = "";
+    /** The release of nccl-tests' {@code nccl-library=} code; unknown when not seen. */
+    NcclRelease library = NcclRelease.UNKNOWN;
     int nGpusPerThread;
     /** nThread of nccl-tests' {@code # nThread ...} line; 0 when not seen. */
     int nThreads;
@@ -96,7 +97,7 @@ final class RunContext {
         c.strong = strong;
         c.weak.addAll(weak);
         c.ranks.addAll(ranks);
-        c.libraryVersion = libraryVersion;
+        c.library = library;
         c.maxBytes = maxBytes;
         c.nGpusPerThread = nGpusPerThread;
         c.nThreads = nThreads;

@@ -38,7 +38,7 @@ final class SummaryTable {
                 notes.add(new Note(line, "summary only: max and average busbw over the sweep, no per-size rows"));
                 NcclLog log = ctx.log.build();
                 out.add(new Dataset(file, c.ncclName() + " " + nodes + " hosts", line, DatasetKind.SUMMARY, c, null,
-                        nodes * perHost, nodes, header.text("hardware"), DatasetAssembler.version(ctx, log, header),
+                        nodes * perHost, nodes, header.text("hardware"), DatasetAssembler.release(ctx, log, header),
                         DatasetAssembler.env(header, ctx, log), header, List.of(), List.of(), avg, max, log, notes));
             } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
                 problems.add(new InputProblem(file, line, 0, "summary row", "cannot read '" + block.get(r).strip()

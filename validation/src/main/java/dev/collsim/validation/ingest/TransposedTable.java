@@ -130,7 +130,7 @@ final class TransposedTable {
         notes.add(new Note(line, "table with sizes as columns: this row (" + d.collective().testName()
                 + ") read as its own table"));
         return new Dataset(d.file(), d.label(), line, d.kind(), d.collective(), d.dataType(), d.nRanks(), d.nHosts(),
-                d.gpuModel(), d.ncclVersion(), d.env(), d.header(), d.ranks(), pts, d.avgBusBw(), d.summaryMaxBusBw(),
+                d.gpuModel(), d.ncclRelease(), d.env(), d.header(), d.ranks(), pts, d.avgBusBw(), d.summaryMaxBusBw(),
                 d.log(), notes, d.launch());
     }
 }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
@@ -45,7 +44,7 @@ class AccuracyGateTest {
 
     @Test
     void defaultModelDoesNotRegressOnThePublicData() throws Exception {
-        List<AccuracyRow> rows = new AccuracyRunner(NcclVersion.DEFAULT).run(corpus());
+        List<AccuracyRow> rows = new AccuracyRunner(Optional.empty()).run(corpus());
         AccuracySummary now = AccuracySummary.of(rows);
         List<String> regressions = AccuracyGate.regressions(AccuracyGate.recorded(), now);
         assertTrue(regressions.isEmpty(), "accuracy regressed: " + regressions + "\nnow: " + now.render());
@@ -65,7 +64,7 @@ class AccuracyGateTest {
             tree.put(f, tree.get(f).asDouble() / 2);
         }
         PerformanceParameters half = m.treeToValue(tree, PerformanceParameters.class);
-        AccuracySummary worse = AccuracySummary.of(new AccuracyRunner(NcclVersion.DEFAULT, half).run(corpus()));
+        AccuracySummary worse = AccuracySummary.of(new AccuracyRunner(Optional.empty(), half).run(corpus()));
         assertFalse(AccuracyGate.regressions(AccuracyGate.recorded(), worse).isEmpty(), worse.render());
     }
 

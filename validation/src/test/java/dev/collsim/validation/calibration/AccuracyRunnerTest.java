@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
@@ -23,7 +22,7 @@ class AccuracyRunnerTest {
         in.addAll(Corpus.read("A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-single-size.txt"));
         in.addAll(Corpus.read("A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt"));
         in.addAll(Corpus.read("A-allreduce-1x8-2x8xA100-40GB-oci-bmgpu48-roce-10GiB.txt"));
-        List<AccuracyRow> rows = new AccuracyRunner(NcclVersion.DEFAULT).run(in);
+        List<AccuracyRow> rows = new AccuracyRunner(Optional.empty()).run(in);
         assertEquals(9, rows.size());
         AccuracyRow azure = rows.get(0);
         assertEquals("all_reduce / A100 SXM / 1 host", azure.hardwareClass());
@@ -49,7 +48,7 @@ class AccuracyRunnerTest {
         List<Dataset> in = new ArrayList<>(Corpus.read(
                 "A-summary-allgather-allreduce-alltoall-reducescatter-2x1-4x1xGB10-dgxspark-roce-multiswitch.txt"));
         in.addAll(Corpus.read("A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt"));
-        AccuracyRunner runner = new AccuracyRunner(NcclVersion.DEFAULT);
+        AccuracyRunner runner = new AccuracyRunner(Optional.empty());
         List<AccuracyRow> rows = runner.run(in);
         List<String> without = runner.withoutRows(in, rows);
         // the summary's 8 rows (AllGather .. ReduceScatter x 2 and 4 hosts) and the B200 file's runs 2 and 3
@@ -72,7 +71,7 @@ class AccuracyRunnerTest {
      */
     @Test
     void belowOneMiBColumnsCarryTheSignedMedian() throws Exception {
-        List<AccuracyRow> rows = new AccuracyRunner(NcclVersion.DEFAULT)
+        List<AccuracyRow> rows = new AccuracyRunner(Optional.empty())
                 .run(Corpus.read("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt"));
         AccuracyRow r = rows.get(0);
         assertEquals(10, r.pointsSmall(), "1 KiB .. 512 KiB");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Corpus;
@@ -43,9 +42,9 @@ class ClassBandsTest {
     private static Series withResiduals(String file, double small, double large) throws Exception {
         Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
         Dataset r = new Dataset(file, d.label(), d.line(), d.kind(), d.collective(), d.dataType(), d.nRanks(),
-                d.nHosts(), d.gpuModel(), d.ncclVersion(), d.env(), d.header(), d.ranks(), d.points(), d.avgBusBw(),
+                d.nHosts(), d.gpuModel(), d.ncclRelease(), d.env(), d.header(), d.ranks(), d.points(), d.avgBusBw(),
                 d.summaryMaxBusBw(), d.log(), d.notes());
-        Series s = SeriesBuilder.of(r, Optional.empty(), new Comparer(NcclVersion.DEFAULT,
+        Series s = SeriesBuilder.of(r, Optional.empty(), new Comparer(Optional.empty(),
                 PerformanceParameters.DEFAULTS, null)).orElseThrow();
         double[] t = new double[s.calls().size()];
         for (int i = 0; i < t.length; i++) {
@@ -162,7 +161,7 @@ class ClassBandsTest {
     private static Series renamed(Series s, String file) {
         Dataset d = s.dataset();
         Dataset r = new Dataset(file, d.label(), d.line(), d.kind(), d.collective(), d.dataType(), d.nRanks(),
-                d.nHosts(), d.gpuModel(), d.ncclVersion(), d.env(), d.header(), d.ranks(), d.points(), d.avgBusBw(),
+                d.nHosts(), d.gpuModel(), d.ncclRelease(), d.env(), d.header(), d.ranks(), d.points(), d.avgBusBw(),
                 d.summaryMaxBusBw(), d.log(), d.notes());
         return new Series(r, s.calls(), s.measuredUs(), s.sizes());
     }

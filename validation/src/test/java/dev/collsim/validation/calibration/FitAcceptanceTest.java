@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.ingest.Corpus;
@@ -29,7 +28,7 @@ class FitAcceptanceTest {
     private static Series real() throws Exception {
         Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
         return SeriesBuilder.of(d, Optional.empty(),
-                new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)).orElseThrow();
+                new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)).orElseThrow();
     }
 
     /** Times: f(i) applied to the model's time of point i under {@code truth}. */

@@ -7,7 +7,6 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
@@ -33,14 +32,14 @@ class FitLadderTest {
     private static Dataset azure(Map<String, String> env) throws Exception {
         Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
         return new Dataset(d.file(), d.label(), d.line(), d.kind(), d.collective(), d.dataType(), d.nRanks(),
-                d.nHosts(), d.gpuModel(), d.ncclVersion(), env, d.header(), d.ranks(), d.points(), d.avgBusBw(),
+                d.nHosts(), d.gpuModel(), d.ncclRelease(), env, d.header(), d.ranks(), d.points(), d.avgBusBw(),
                 d.summaryMaxBusBw(), d.log(), d.notes());
     }
 
     /** A series of d whose measured times are the model's under {@code truth}: exact data. */
     private static Series exact(Dataset d, PerformanceParameters truth) {
         Series s = SeriesBuilder.of(d, Optional.empty(),
-                new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)).orElseThrow();
+                new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)).orElseThrow();
         double[] t = new double[s.calls().size()];
         for (int i = 0; i < t.length; i++) {
             t[i] = s.calls().get(i).timeUs(truth);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.ingest.Corpus;
@@ -28,7 +27,7 @@ class FitterTest {
     /** Azure ND A100 v4 (24 sizes, 1 KiB..8 GiB) on a DGX A100 host: sizes span both regimes. */
     private static Series azureA100() throws Exception {
         Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
-        Comparer c = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+        Comparer c = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
         return SeriesBuilder.of(d, Optional.empty(), c).orElseThrow();
     }
 
@@ -59,9 +58,9 @@ class FitterTest {
     @Test
     void refusesTooFewPoints() throws Exception {
         Series real = azureA100();
-        Series two = new Series(real.dataset(), new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS,
+        Series two = new Series(real.dataset(), new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS,
                 null).model(real.dataset(), SeriesBuilder.of(real.dataset(), Optional.empty(),
-                new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)).isPresent()
+                new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)).isPresent()
                 ? ClusterGuesser.guess(real.dataset()).orElseThrow() : null,
                 NcclSettings.modelled(real.dataset().env()), Comparer.usable(real.dataset()).subList(20, 22)),
                 new double[] {real.measuredUs()[20], real.measuredUs()[21]},
@@ -81,7 +80,7 @@ class FitterTest {
         Series real = azureA100();
         var ds = real.dataset();
         var pts = Comparer.usable(ds).subList(18, 24);
-        var model = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null).model(ds,
+        var model = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null).model(ds,
                 ClusterGuesser.guess(ds).orElseThrow(), NcclSettings.modelled(ds.env()), pts);
         double[] t = new double[6];
         long[] s = new long[6];

@@ -16,6 +16,7 @@ import dev.collsim.topology.io.ClusterLoader;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class ShippedBandsTest {
 
     @BeforeAll
     static void build() throws Exception {
-        fits = new ProfileBuilder(NcclVersion.DEFAULT).build(AccuracyGateTest.corpus());
+        fits = new ProfileBuilder(Optional.empty()).build(AccuracyGateTest.corpus());
     }
 
     private static ProfileBuilder.ClassFit cls(String key) {

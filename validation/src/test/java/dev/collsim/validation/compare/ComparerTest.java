@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** compare's bookkeeping: regimes, error arithmetic, cluster assumptions, agreement with the simulator facade. */
 class ComparerTest {
 
-    private final Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+    private final Comparer comparer = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
 
     /**
      * Azure ND A100 v4 has 24 sizes 1K..8G (powers of two): 6 below 64 KiB (1K-32K), 11 from 64 KiB to 64 MiB
@@ -43,7 +43,10 @@ class ComparerTest {
         assertTrue(c.cluster().assumptions().stream().anyMatch(a -> a.contains("standard_nd96amsr_a100_v4")));
     }
 
-    /** The compared points' prepared calls give exactly what the simulator's own facade predicts. */
+    /**
+     * The compared points' prepared calls give exactly what the simulator's own facade predicts (the file states no
+     * NCCL release: the default is modelled).
+     */
     @Test
     void preparedCallsMatchPredictor() throws Exception {
         Dataset d = Corpus.read("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt").get(1);
@@ -51,6 +54,7 @@ class ComparerTest {
         assertEquals(2, g.topology().hostCount());
         var pts = Comparer.usable(d);
         List<PreparedCall> pm = comparer.model(d, g, NcclSettings.modelled(d.env()), pts);
+        assertEquals(NcclVersion.DEFAULT, comparer.modelled(d));
         NcclPredictor facade = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
         for (int i = 0; i < pts.size(); i += 3) {
             PredictionRequest r = new PredictionRequest(g.topology(), g.ranks(), d.collective(), pts.get(i).sizeBytes(),

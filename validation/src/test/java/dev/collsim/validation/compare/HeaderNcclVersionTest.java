@@ -3,32 +3,85 @@ package dev.collsim.validation.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The line naming the file's NCCL release when collsim models another. */
+/** The NCCL release compare models for a file: the one the file states (nearest carried, not newer), or the user's. */
 class HeaderNcclVersionTest {
 
-    /** The talos header says "2.22.3+cuda12.6": 2.22 is neither 2.28 nor 2.30, so the line says what is modelled. */
+    private static final Optional<NcclVersion> PER_FILE = Optional.empty();
+    private static final String OCI = "A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt";
+
+    /** The talos header says "2.22.3+cuda12.6" (file line 6): older than 2.28, so 2.28.9, the oldest carried. */
     @Test
-    void olderReleaseIsNamedWithTheModelledOne() {
+    void anOlderReleaseIsModelledWithTheOldestCarried() {
         Dataset d = Corpus.read("A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt").get(1);
-        assertEquals(Optional.of("NCCL 2.22.3 named in the file: predicted with the NCCL 2.30.7 model (collsim carries"
-                + " 2.28 (2.28.9), 2.30 (2.30.7); --nccl-version)"), HeaderNcclVersion.note(d, NcclVersion.V2_30_7));
-        assertTrue(new Comparer(NcclVersion.V2_30_7, PerformanceParameters.DEFAULTS,
-                c -> 0).compare(d, Optional.empty()).cluster().assumptions().stream()
-                .anyMatch(a -> a.startsWith("NCCL 2.22.3 named in the file")));
+        assertEquals(NcclVersion.V2_28_9, HeaderNcclVersion.modelled(d, PER_FILE));
+        assertEquals("NCCL 2.28.9 modelled (file states 2.22.3)", HeaderNcclVersion.line(d, PER_FILE));
+        assertEquals("NCCL 2.30.7 modelled (--nccl-version; file states 2.22.3)",
+                HeaderNcclVersion.line(d, Optional.of(NcclVersion.V2_30_7)));
     }
 
-    /** Olivia's 2.30.4 shares 2.30.7's tables: no line; under --nccl-version 2.28 it gets one. */
+    /**
+     * Olivia's nccl-tests line says nccl-library=23004 (file line 10): 2.30.4 is the 2.30 series, so 2.30.7. The
+     * farmshare L40S runs log "NCCL version 2.29.2+cuda13.1" (file line 62): 2.29 lies between the carried 2.28 and
+     * 2.30 and takes the older.
+     */
     @Test
-    void sameMajorMinorPrintsNothing() {
-        Dataset d = Corpus.read("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt").get(0);
-        assertEquals(Optional.empty(), HeaderNcclVersion.note(d, NcclVersion.V2_30_7));
-        assertTrue(HeaderNcclVersion.note(d, NcclVersion.V2_28_9).orElseThrow().startsWith("NCCL 2.30.4 named"));
+    void aReleaseTakesTheNearestCarriedThatIsNotNewer() {
+        Dataset olivia = Corpus.read("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt").get(0);
+        assertEquals("NCCL 2.30.7 modelled (file states 2.30.4)", HeaderNcclVersion.line(olivia, PER_FILE));
+        Dataset farmshare = Corpus.read("A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt").get(1);
+        assertEquals("NCCL 2.28.9 modelled (file states 2.29.2)", HeaderNcclVersion.line(farmshare, PER_FILE));
+    }
+
+    /** "#@ nccl_version: unknown" (file line 6) states no release: the default, 2.30.7, and the line says so. */
+    @Test
+    void aFileThatStatesNoReleaseTakesTheDefault() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-2x2xH100-dgx-ib.txt").get(0);
+        assertEquals(NcclVersion.V2_30_7, HeaderNcclVersion.modelled(d, PER_FILE));
+        DatasetComparison c = new Comparer(PER_FILE, PerformanceParameters.DEFAULTS, null).compare(d, Optional.empty());
+        assertTrue(c.cluster().assumptions().contains("NCCL 2.30.7 modelled (file states no release: the default)"),
+                c.cluster().assumptions().toString());
+        assertEquals("NCCL 2.28.9 modelled (--nccl-version; file states no release)",
+                HeaderNcclVersion.line(d, Optional.of(NcclVersion.V2_28_9)));
+    }
+
+    /**
+     * OCI's three GB200 NVL72 racks (file line 42; "NCCL version 2.27.3+cuda12.8", line 43): 3 NCCL nodes of 64 ranks,
+     * each GPU's NIC reached through the Grace (P2C) at 48 GB/s. NCCL 2.28.9 {@code src/transport/nvls.cc
+     * ncclNvlsInit} gives sm100 on several nodes 32 NVLS channels and has no {@code ncclNvlsTuning}; NCCL 2.30.7's
+     * {@code ncclNvlsTuning} (first in 2.30.3) takes 3 nodes with a NIC of [48, 96) GB/s to 24. A 2.27.3 run is
+     * modelled with 2.28.9, so 32; {@code --nccl-version 2.30} gives 24.
+     */
+    @Test
+    void ociGb200ThreeRacksOfNccl2273TakeNccl2289sNvlsChannels() throws Exception {
+        Dataset d = Corpus.read(OCI).stream().filter(x -> x.label().startsWith("AllReduce 48 hosts")).findFirst()
+                .orElseThrow();
+        Comparer perFile = new Comparer(PER_FILE, PerformanceParameters.DEFAULTS, null);
+        Comparer given = new Comparer(Optional.of(NcclVersion.V2_30_7), PerformanceParameters.DEFAULTS, null);
+        PreparedCommunicator own = comm(perFile, d);
+        assertEquals(NcclVersion.V2_28_9, own.version());
+        assertEquals(32, own.tunerChannelCap(Algorithm.NVLS));
+        PreparedCommunicator newest = comm(given, d);
+        assertEquals(NcclVersion.V2_30_7, newest.version());
+        assertEquals(24, newest.tunerChannelCap(Algorithm.NVLS));
+        List<String> a = perFile.compare(d, Optional.empty()).cluster().assumptions();
+        assertTrue(a.contains("NCCL 2.28.9 modelled (file states 2.27.3)"), a.toString());
+        List<String> b = given.compare(d, Optional.empty()).cluster().assumptions();
+        assertTrue(b.contains("NCCL 2.30.7 modelled (--nccl-version; file states 2.27.3)"), b.toString());
+    }
+
+    private static PreparedCommunicator comm(Comparer c, Dataset d) {
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        return c.model(d, g, NcclSettings.modelled(d.env()), Comparer.usable(d)).get(0).communicator();
     }
 }

@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.validation.calibration.ProfileClass;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -79,7 +79,7 @@ class HeaderNvlDomainsTest {
         PerfPoint last = pts.get(pts.size() - 1);
         assertEquals(17179869184L, last.sizeBytes());
         assertEquals(42091.7, last.primary().timeUs(), 1e-6);
-        Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+        Comparer comparer = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
         double predicted = comparer.model(d, g, NcclSettings.modelled(d.env()), List.of(last)).get(0)
                 .timeUs(PerformanceParameters.DEFAULTS);
         assertTrue(predicted > 37580 * 0.999, "no faster than the NIC bound: " + predicted);

@@ -61,7 +61,7 @@ class HeaderRacksTest {
         assertEquals(2, HeaderRacks.statedDomains(d, 32));
         // the header's nodes_x_gpus entry "48x4 (3 racks)" for a run whose title gives none
         Dataset untitled = new Dataset(d.file(), "AllReduce", d.line(), d.kind(), d.collective(), d.dataType(),
-                d.nRanks(), d.nHosts(), d.gpuModel(), d.ncclVersion(), d.env(), d.header(), d.ranks(), d.points(),
+                d.nRanks(), d.nHosts(), d.gpuModel(), d.ncclRelease(), d.env(), d.header(), d.ranks(), d.points(),
                 d.avgBusBw(), d.summaryMaxBusBw(), d.log(), d.notes(), d.launch());
         assertEquals(3, HeaderRacks.statedDomains(untitled, 48));
         assertEquals(0, HeaderRacks.statedDomains(untitled, 2));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class HeaderSystemTest {
 
-    private static final Comparer COMPARER = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+    private static final Comparer COMPARER = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
 
     private static List<Nic> computeNics(Topology t) {
         return t.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).toList();

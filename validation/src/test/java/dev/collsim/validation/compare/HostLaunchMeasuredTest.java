@@ -11,7 +11,6 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.LaunchShape;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /** The host launch of nccl-tests -g G in compare: read from the file, applied to its points, nothing else moved. */
 class HostLaunchMeasuredTest {
 
-    private final Comparer comparer = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null);
+    private final Comparer comparer = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
 
     /**
      * Azure ND A100 v4, {@code #@ command: ... all_reduce_perf -b 8 -e 8G -f 2 -g 8 -n 40} (line 8): one thread
@@ -76,11 +75,11 @@ class HostLaunchMeasuredTest {
 
     /**
      * Every corpus dataset whose file says {@code -g 1} or nothing is predicted exactly as the simulator predicts a
-     * plain call (no host launch), so the change moves only runs with several GPUs per thread.
+     * plain call (no host launch) of the release its file is modelled with, so the change moves only runs with several
+     * GPUs per thread.
      */
     @Test
     void oneGpuPerProcessLeavesEveryPredictionUnchanged() throws Exception {
-        NcclPredictor plain = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
         List<String> checked = new ArrayList<>();
         try (Stream<Path> files = Files.list(Corpus.DIR)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".txt")).sorted().toList()) {
@@ -92,6 +91,7 @@ class HostLaunchMeasuredTest {
                     }
                     NcclSettings env = NcclSettings.modelled(d.env());
                     List<PreparedCall> model = comparer.model(d, c.get(), env, pts);
+                    NcclPredictor plain = new NcclPredictor(comparer.modelled(d), PerformanceParameters.DEFAULTS);
                     PreparedCommunicator comm = plain.prepare(c.get().topology(), c.get().ranks(), env);
                     DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
                     for (int i = 0; i < pts.size(); i++) {

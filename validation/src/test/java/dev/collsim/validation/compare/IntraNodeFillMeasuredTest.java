@@ -3,7 +3,6 @@ package dev.collsim.validation.compare;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.Optional;
@@ -18,7 +17,7 @@ class IntraNodeFillMeasuredTest {
 
     private static PointComparison point(String file, int run, long size) throws Exception {
         Dataset d = Corpus.read(file).get(run);
-        DatasetComparison c = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)
+        DatasetComparison c = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)
                 .compare(d, Optional.empty());
         return c.points().stream().filter(p -> p.sizeBytes() == size).findFirst().orElseThrow();
     }

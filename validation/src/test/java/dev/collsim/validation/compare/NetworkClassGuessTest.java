@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
@@ -36,7 +35,7 @@ class NetworkClassGuessTest {
     @Test
     void theSettingThatChoseTheTransportIsNotCalledIgnored() throws Exception {
         Dataset d = Corpus.read("A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt").get(0);
-        List<String> a = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)
+        List<String> a = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)
                 .compare(d, Optional.empty()).cluster().assumptions();
         assertTrue(a.contains("network class socket (TCP sockets) read from NCCL_IB_DISABLE=1"), a.toString());
         assertTrue(a.stream().noneMatch(x -> x.startsWith("NCCL_IB_DISABLE ignored")), a.toString());
@@ -55,7 +54,7 @@ class NetworkClassGuessTest {
         assertTrue(g.assumptions().stream().noneMatch(a -> a.startsWith("NIC speed")), g.assumptions().toString());
         // 8 x 200 Gb/s = 200 GB/s per node: the 2-node Ring AllReduce NIC bound is 200 x 30/16 = 375 GB/s busbw
         Dataset d = Corpus.read("A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt").get(0);
-        DatasetComparison c = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)
+        DatasetComparison c = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)
                 .compare(d, Optional.empty());
         assertEquals(375.0, c.physicalBoundBusBw(), 1e-9);
     }
@@ -82,7 +81,7 @@ class NetworkClassGuessTest {
     @Test
     void uncalibratedPointsCarryTheTypicalErrorBand() throws Exception {
         Dataset d = Corpus.read("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").get(0);
-        DatasetComparison c = new Comparer(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS, null)
+        DatasetComparison c = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)
                 .compare(d, Optional.empty());
         int inside = 0;
         for (PointComparison p : c.points()) {

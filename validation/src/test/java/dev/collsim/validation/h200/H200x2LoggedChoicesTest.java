@@ -33,7 +33,7 @@ class H200x2LoggedChoicesTest {
         Dataset d = MeasurementReader.read(H200x2Machine.DIR.resolve("nccl-info-allreduce.txt")).get(0);
         Topology topo = ClusterLoader.read("nccl-topo-dump.xml",
                 Files.readString(H200x2Machine.DIR.resolve("nccl-topo-dump.xml")));
-        DatasetComparison c = new Comparer(NcclVersion.parse("2.28"), PerformanceParameters.DEFAULTS, null)
+        DatasetComparison c = new Comparer(Optional.of(NcclVersion.parse("2.28")), PerformanceParameters.DEFAULTS, null)
                 .compare(d, Optional.of(new ClusterGuess(topo, topo.gpus(), "nccl-topo-dump.xml", List.of())));
         assertEquals(6, c.algorithmChecked());
         for (PointComparison p : c.points()) {

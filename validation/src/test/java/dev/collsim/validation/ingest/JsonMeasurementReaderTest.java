@@ -26,7 +26,7 @@ class JsonMeasurementReaderTest {
         Dataset d = MeasurementReader.read("r.json", json).get(0);
         assertEquals(Collective.ALL_GATHER, d.collective());
         assertEquals(2, d.nRanks());
-        assertEquals("2.28.3", d.ncclVersion());
+        assertEquals("2.28.3", d.ncclRelease().text());
         assertEquals("Ring", d.env().get("NCCL_ALGO"));
         assertEquals(10.5, d.points().get(0).outOfPlace().timeUs(), 0);
         assertNull(d.points().get(0).inPlace().wrong());

@@ -30,7 +30,7 @@ class NcclLogParserTest {
         assertEquals(32, c.p2pPerPeer());
         assertEquals("a4000", log.busIds().get(0));
         assertEquals(2, log.treeLines());
-        assertEquals("2.20.5", d.ncclVersion());
+        assertEquals("2.20.5", d.ncclRelease().text());
         assertEquals(192.43, d.peakBusBw().getAsDouble(), 0);
     }
 

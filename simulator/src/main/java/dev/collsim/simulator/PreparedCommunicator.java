@@ -92,7 +92,7 @@ public final class PreparedCommunicator {
      * @param ncclEnv  NCCL_* settings, parsed once where the user gave them (null: NCCL defaults)
      * @param version  NCCL release modelled
      * @return the prepared communicator
-     * @throws InvalidRequestException when there are no ranks
+     * @throws InvalidRequestException when there are no ranks, or a rank is not a GPU of the topology
      */
     static PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv,
             NcclVersion version) {
@@ -100,11 +100,38 @@ public final class PreparedCommunicator {
         if (ranks.isEmpty()) {
             throw new InvalidRequestException("a prediction needs at least one rank");
         }
+        checkRanks(topology, ranks);
         ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
         TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
                 plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
                 plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
         return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), copyScale(ranks.get(0)));
+    }
+
+    /**
+     * Every rank must be one of the topology's GPUs, compared by value (devices are records): a GPU of a separately
+     * built copy of the same cluster is one, and the channel search treats it as the topology's own; a GPU of another
+     * cluster, or one that differs in any field, would be searched with no links and is refused.
+     *
+     * @throws InvalidRequestException naming the first rank that is not a GPU of the topology
+     */
+    private static void checkRanks(Topology topology, List<Gpu> ranks) {
+        if (ranks == topology.gpus()) {
+            return;
+        }
+        boolean described = topology.hostTemplate().isPresent();
+        for (int i = 0; i < ranks.size(); i++) {
+            Gpu g = ranks.get(i);
+            boolean own = described ? g.host() >= 0 && g.host() < topology.hostCount()
+                    && topology.gpusOf(g.host()).contains(g) : topology.device(g.id()).filter(g::equals).isPresent();
+            if (!own) {
+                List<Gpu> all = topology.gpus();
+                throw new InvalidRequestException(String.format(Locale.ROOT, "rank %d: GPU %s (host %d, index %d,"
+                        + " %s) is not a GPU of cluster %s; allowed: the cluster's own GPUs (%s)", i, g.id(),
+                        g.host(), g.index(), g.model(), topology.name(), all.isEmpty() ? "it has none"
+                        : all.get(0).id() + " to " + all.get(all.size() - 1).id()));
+            }
+        }
     }
 
     /**

@@ -22,10 +22,13 @@ import java.util.Map;
 final class ScopeGraph {
 
     final Device[] nodes;
+    /** The topology viewed, to find a device's own object by id ({@link #indexOf}). */
+    private final Topology topology;
     final Map<Device, Integer> index;
     final List<List<Hop>> out;
 
     ScopeGraph(Topology topology, Collection<? extends Device> scope) {
+        this.topology = topology;
         Map<Device, Device> rep = representatives(scope);
         List<Device> kept = new ArrayList<>();
         for (Device d : scope) {
@@ -86,9 +89,18 @@ final class ScopeGraph {
         return nodes.length;
     }
 
-    /** @return the index of a device's node (an NVSwitch chip gives its domain's node), -1 outside the scope */
+    /**
+     * @param d a device of the topology: the graph's own object, or one equal to it by value (devices are records; a
+     *          separately built copy of the same cluster has equal, not identical, devices)
+     * @return the index of the device's node (an NVSwitch chip gives its domain's node), -1 outside the scope
+     */
     int indexOf(Device d) {
         Integer i = index.get(d);
+        if (i == null && d != null) {
+            // the index is by identity (fast); an equal device of another copy of the cluster maps to the graph's own
+            Device own = topology.device(d.id()).orElse(null);
+            i = own != null && own != d && own.equals(d) ? index.get(own) : null;
+        }
         return i == null ? -1 : i;
     }
 }

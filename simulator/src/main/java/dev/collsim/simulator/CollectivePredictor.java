@@ -31,6 +31,19 @@ public interface CollectivePredictor {
     }
 
     /**
+     * The best busbw the links allow for the request's collective whatever the algorithm or schedule, GB/s: the
+     * bound of a schedule the caller forces ({@code --schedule}), which NCCL may not run there (a PAT AllGather
+     * with several GPUs per node sends (m-1)/m S over each node's NICs where NCCL's Ring sends (n-1)/n S). The
+     * default is the prediction's bound (for the algorithms NCCL can run).
+     *
+     * @param request the point
+     * @return GB/s of bus bandwidth; infinity for one rank
+     */
+    default double anyScheduleBoundBusBw(PredictionRequest request) {
+        return predict(request).physicalBoundBusBw();
+    }
+
+    /**
      * The note {@code collsim predict} prints as its {@code Network:} header line for the request's communicator
      * ({@link PreparedCommunicator#networkNote}: a network class run on another class's figures, NCCL's socket
      * streams and their rate, GPUDirect RDMA off), so every output that times a cluster can say it.

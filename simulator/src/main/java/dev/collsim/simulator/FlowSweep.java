@@ -41,7 +41,8 @@ public final class FlowSweep {
      * The outcome of a sweep.
      *
      * @param predictions one per simulated size: the backend's time, NCCL's (or the given) algorithm, protocol and
-     *                    channels, nccl_est -1, the chooser's physical bound (GB/s)
+     *                    channels, nccl_est -1, the chooser's physical bound (GB/s; for a schedule given by the
+     *                    request, the bound whatever the algorithm, {@link CollectivePredictor#anyScheduleBoundBusBw})
      * @param linksBusBw  per prediction: the links backend's busbw for the same schedule (each transfer alone on its
      *                    route), at most the physical bound (transfers that share a link cannot each have it alone
      *                    beyond what the GPU and NIC links allow), GB/s
@@ -110,8 +111,13 @@ public final class FlowSweep {
                 continue;
             }
             long size = r.sizes().get(k);
-            Prediction nccl = chooser.predict(ncclRequest(r, c, size, r.op(), placed));
+            PredictionRequest point = ncclRequest(r, c, size, r.op(), placed);
+            Prediction nccl = chooser.predict(point);
             FlowChoice ch = decide(r, c, nccl, r.override(), placed);
+            // a forced schedule may be one NCCL would not run here (PAT across nodes of several GPUs): its bound is
+            // the links' whatever the algorithm
+            double bound = r.override().schedule() == null ? nccl.physicalBoundBusBw()
+                    : chooser.anyScheduleBoundBusBw(point);
             List<Job> jobs = new ArrayList<>();
             jobs.add(new Job(c.testName(), ch.build(c, size), ch.order(), 0));
             jobs.addAll(others);
@@ -122,11 +128,11 @@ public final class FlowSweep {
             // each transfer alone never beats the links themselves: no link carries its bytes faster than its
             // capacity (a Ring's 16 channels share each host's NICs), and the column stops at the physical bound
             double aloneUs = Math.max(solo.jobs().get(0).timeUs(), busiestLinkUs(solo));
-            linksBusBw.add(Math.min(nccl.physicalBoundBusBw(), aloneUs > 0
+            linksBusBw.add(Math.min(bound, aloneUs > 0
                     ? BusBandwidth.busBw(c, placed.size(), size, aloneUs) : Double.POSITIVE_INFINITY));
             String busiest = LinkUsage.describe(t.bottlenecks());
             out.add(FlowPredictor.fromTime(c, size, placed.size(), ch.algorithm(), ch.protocol(), ch.nChannels(),
-                    time, -1, nccl.physicalBoundBusBw(), ch.phasesPrefix() + backend.name() + ": " + busiest));
+                    time, -1, bound, ch.phasesPrefix() + backend.name() + ": " + busiest));
             choices.add(ch);
             notes.add(String.format(Locale.ROOT, "size %d: busiest links %s", size, busiest));
             if (t.samplingBoundUs() > 0) {

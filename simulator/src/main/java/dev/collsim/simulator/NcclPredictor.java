@@ -170,6 +170,12 @@ public final class NcclPredictor implements CollectivePredictor {
         return prepare(r).call(r).predict(params);
     }
 
+    /** @return the physical bound, every algorithm allowed ({@link PhysicalBound#busBw(ChannelPlan, Collective)}) */
+    @Override
+    public double anyScheduleBoundBusBw(PredictionRequest r) {
+        return PhysicalBound.busBw(prepare(r).plan(), r.collective());
+    }
+
     /**
      * Every eligible (algorithm, protocol) for the point, in NCCL's scan order, with NCCL's time and collsim's
      * prediction; empty for point-to-point collectives.

@@ -25,9 +25,11 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *   <li><b>AllToAll</b>: each GPU sends S/n to each of its q-1 node peers, (q-1)/n S over its own links:
  *       busBw <= B (n-1)/(q-1) (B on one node, where q = n; no limit for q = 1); the (n-q)/n S for other nodes
  *       leaves through the NIC path, not through B. Each node sends q S (n-q)/n to other nodes:
- *       busBw <= N (n-1) / (q (n-q)).</li>
+ *       busBw <= N (n-1) / (q (n-q)); with nodes of different rank counts, the least of g (n-g) over the fewest
+ *       and most ranks on a node replaces q (n-q).</li>
  *   <li><b>Gather, Scatter</b>: the root receives or sends (q-1)/n S from or to its node peers:
- *       busBw <= B (n-1)/(q-1) (B on one node); and (n-q)/n S crosses its node's NICs: busBw <= N (n-1)/(n-q).</li>
+ *       busBw <= B (n-1)/(q-1) (B on one node); and (n-q)/n S crosses its node's NICs: busBw <= N (n-1)/(n-q)
+ *       (n-q with the most ranks on a node in place of q when nodes differ).</li>
  *   <li><b>SendRecv</b>: each GPU sends S: busBw <= B; across nodes the pair shares N/q per GPU, busBw <= N/q.</li>
  * </ul>
  * Fabric oversubscription is not included (the fabric is assumed non-blocking). One rank: no bound (infinity).
@@ -118,7 +120,8 @@ public final class PhysicalBound {
      * @return the inter-node (NIC) part of the bound, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
      */
     public static double interBusBw(ChannelPlan plan, Collective c) {
-        return interBusBw(c, plan.nRanks(), plan.nNodes(), plan.nodeNetBw());
+        return interBusBw(c, plan.nRanks(), plan.nNodes(), plan.nodeNetBw(), plan.minLocalRanks(),
+                plan.maxLocalRanks());
     }
 
     /**
@@ -172,6 +175,27 @@ public final class PhysicalBound {
      * @return busbw limit, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
      */
     public static double interBusBw(Collective c, int n, int m, double nic) {
+        double q = (double) n / m;
+        return interBusBw(c, n, m, nic, q, q);
+    }
+
+    /**
+     * The inter-node part when nodes hold different numbers of ranks, from {@code gMin} to {@code gMax}. A node of g
+     * ranks sends g S (n-g)/n over its NICs for AllToAll: the weakest node (NIC bandwidth {@code nic}) holds some g
+     * in [gMin, gMax], and g (n-g) is concave in g, so it sends at least min(gMin (n-gMin), gMax (n-gMax)) S/n; the
+     * mean n/m can overstate it (5 ranks as 3 + 2: each node sends 6/5 S, the mean 2.5 gives 5/4 S). Gather and
+     * Scatter: the root's node moves at least (n-gMax)/n S. Equal to {@link #interBusBw(Collective, int, int, double)}
+     * when gMin = gMax = n/m.
+     *
+     * @param c    the collective
+     * @param n    ranks, >= 1
+     * @param m    NCCL nodes, 1..n
+     * @param nic  per-direction NIC bandwidth of the weakest node, GB/s
+     * @param gMin fewest ranks on a node
+     * @param gMax most ranks on a node
+     * @return busbw limit, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
+     */
+    public static double interBusBw(Collective c, int n, int m, double nic, double gMin, double gMax) {
         if (n == 1 || m < 2) {
             return Double.POSITIVE_INFINITY;
         }
@@ -179,8 +203,8 @@ public final class PhysicalBound {
         return switch (c) {
             case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER -> nic * ((double) m / (m - 1)) * ((n - 1.0) / n);
             case BROADCAST, REDUCE -> nic;
-            case ALL_TO_ALL -> nic * (n - 1.0) / (q * (n - q));
-            case GATHER, SCATTER -> nic * (n - 1.0) / (n - q);
+            case ALL_TO_ALL -> nic * (n - 1.0) / Math.min(gMin * (n - gMin), gMax * (n - gMax));
+            case GATHER, SCATTER -> nic * (n - 1.0) / (n - gMax);
             default -> nic / q;
         };
     }

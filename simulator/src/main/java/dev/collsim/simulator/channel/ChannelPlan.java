@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param nRanks             ranks
  * @param nNodes             NCCL nodes: hosts, or multi-node NVLink domains
  * @param maxLocalRanks      most ranks on one node
+ * @param minLocalRanks      fewest ranks on one node (maxLocalRanks unless the nodes hold different numbers)
  * @param minSm              minimum compute capability x 10
  * @param maxSm              maximum compute capability x 10
  * @param cpu                CPU kind of the nodes
@@ -45,8 +46,8 @@ import java.util.Objects;
  * @param nvlsTuning         NCCL's NVLS tuning of the communicator before NCCL_NVLS_NCHANNELS and the CTA limits
  *                           (channels, NVLS and NVLSTree chunks; {@link NvlsTuning})
  */
-public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minSm, int maxSm,
-        CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
+public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
+        int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
         NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, NvlsTuning nvlsTuning) {
 

@@ -120,7 +120,7 @@ public final class ChannelSearch {
                 && agreed.graphs.nvls().present();
         NvlsTuning nvls = NvlsTuning.of(version, minSm, nNodes, minLocal, agreed.minNetBw,
                 agreed.graphs.nvls().typeInter());
-        return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minSm, maxSm, agreed.cpu,
+        return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,

@@ -120,4 +120,20 @@ class PhysicalBoundTest {
         assertTrue(e.algBw() <= PhysicalBound.busBw(plan, Collective.SEND_RECV), e.toString());
         assertEquals(25.0, PhysicalBound.busBw(plan, Collective.SEND_RECV), 1e-9);
     }
+
+    /**
+     * Nodes of different rank counts, figures by hand. AllToAll, n = 5 ranks as 3 + 2 on m = 2 nodes of N = 50 GB/s:
+     * a node of g ranks sends g (n-g)/n S = 6/5 S either way, busBw <= N (n-1) / (g (n-g)) = 50 x 4/6 = 33.33 GB/s
+     * (the mean g = 2.5 would give 50 x 4/6.25 = 32). n = 6 as 5 + 1: the node of 5 sends 5/6 S and the node of 1
+     * 5/6 S too: 50 x 5/5 = 50. Gather at a root on the node of 3: (n-3)/n S = 2/5 S crosses its NICs, so busBw <= 50
+     * x 4/2 = 100. Equal nodes (16 = 8 + 8, N = 400): 400 x 15/64 = 93.75, the even formula.
+     */
+    @Test
+    void unevenNodesUseTheirRankCounts() {
+        assertEquals(100.0 / 3, PhysicalBound.interBusBw(Collective.ALL_TO_ALL, 5, 2, 50, 2, 3), 1e-9);
+        assertEquals(50.0, PhysicalBound.interBusBw(Collective.ALL_TO_ALL, 6, 2, 50, 1, 5), 1e-9);
+        assertEquals(100.0, PhysicalBound.interBusBw(Collective.GATHER, 5, 2, 50, 2, 3), 1e-9);
+        assertEquals(93.75, PhysicalBound.interBusBw(Collective.ALL_TO_ALL, 16, 2, 400, 8, 8), 1e-9);
+        assertEquals(93.75, PhysicalBound.interBusBw(Collective.ALL_TO_ALL, 16, 2, 400), 1e-9);
+    }
 }

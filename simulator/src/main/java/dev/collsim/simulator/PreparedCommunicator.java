@@ -122,8 +122,8 @@ public final class PreparedCommunicator {
         boolean described = topology.hostTemplate().isPresent();
         for (int i = 0; i < ranks.size(); i++) {
             Gpu g = ranks.get(i);
-            boolean own = described ? g.host() >= 0 && g.host() < topology.hostCount()
-                    && topology.gpusOf(g.host()).contains(g) : topology.device(g.id()).filter(g::equals).isPresent();
+            boolean own = described ? g.host() >= 0 && g.host() < topology.hostCount() && ownLocal(topology, g)
+                    : topology.device(g.id()).filter(g::equals).isPresent();
             if (!own) {
                 List<Gpu> all = topology.gpus();
                 throw new InvalidRequestException(String.format(Locale.ROOT, "rank %d: GPU %s (host %d, index %d,"
@@ -132,6 +132,12 @@ public final class PreparedCommunicator {
                         : all.get(0).id() + " to " + all.get(all.size() - 1).id()));
             }
         }
+    }
+
+    /** A described cluster's GPUs of a host are made on demand: look at the one of the same local index first. */
+    private static boolean ownLocal(Topology topology, Gpu g) {
+        List<Gpu> host = topology.gpusOf(g.host());
+        return g.index() >= 0 && g.index() < host.size() && host.get(g.index()).equals(g) || host.contains(g);
     }
 
     /**

@@ -54,12 +54,13 @@ public final class CpuModels {
             rule("epyc 7\\w\\w2(?!\\d)|\\brome\\b", new CpuModel("AMD EPYC 7002 (Rome)", AMD, PcieGen.GEN4, 128, "xGMI", 4,
                     16, 32, "AMD EPYC 7002 product pages (7742, 7542): 128 lanes of PCIe 4.0. xGMI: 4 x16 links"
                     + " between two sockets (64 lanes per socket: ServeTheHome, AMD EPYC Rome 2P 128-160 PCIe Gen4"
-                    + " lanes, 2019); AMD's pages give no xGMI rate: 16 GT/s, the PCIe 4.0 rate of the SerDes the"
-                    + " links share, is assumed (third-party reports give up to 18 GT/s, 144 GB/s for 4 links)")),
+                    + " lanes, 2019). AMD's pages give no xGMI rate; HPE's iLO 5 BIOS registry (AmdXGMILinkSpeed)"
+                    + " offers 16 or 18 Gb/s per lane on these platforms (25 and 32 on later ones), the default being"
+                    + " the platform's: the lower, 16 GT/s, is taken (18 would give 144 GB/s for 4 links)")),
             rule("epyc 7\\w\\w3(?!\\d)|\\bmilan\\b", new CpuModel("AMD EPYC 7003 (Milan)", AMD, PcieGen.GEN4, 128, "xGMI", 4,
                     16, 32, "AMD EPYC 7003 product pages and datasheet (7763, 7713; AWS 7R13 and OCI 7J13 are custom"
-                    + " parts): 128 lanes of PCIe 4.0. xGMI as EPYC 7002 (same socket SP3): 4 x16 links at an assumed"
-                    + " 16 GT/s, no AMD figure")),
+                    + " parts): 128 lanes of PCIe 4.0. xGMI as EPYC 7002 (same socket SP3): 4 x16 links at 16 GT/s,"
+                    + " the lower of the 16 and 18 Gb/s a BIOS offers (no AMD figure)")),
             rule("epyc 9\\w\\w4(?!\\d)|\\bgenoa\\b", new CpuModel("AMD EPYC 9004 (Genoa)", AMD, PcieGen.GEN5, 128, "xGMI",
                     4, 32, 64, "AMD 4th Gen EPYC processor architecture white paper: 128 lanes of PCIe 5.0, up to 4"
                     + " xGMI3 links of x16 at up to 32 Gb/s per lane")),

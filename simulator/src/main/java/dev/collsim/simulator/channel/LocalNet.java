@@ -66,14 +66,25 @@ final class LocalNet {
         return -1;
     }
 
-    /** @return the GPUs local to a NIC ({@code ncclTopoGetLocal} from the NIC), indices into {@link HostModel#gpus} */
+    /**
+     * The GPUs local to a NIC ({@code ncclTopoGetLocal} from the NIC). NCCL's path from a NET node starts on the NET
+     * link, whose bandwidth is the port speed ({@code ncclTopoAddNet}, NCCL 2.30.7 {@code src/graph/topo.cc}: {@code
+     * ncclTopoConnectNodes(net, nic, LINK_NET, net->net.bw)}), and a path's bandwidth is the least over its links
+     * ({@code ncclTopoComputePaths}, {@code src/graph/paths.cc}); so each GPU's path bandwidth is capped by the NIC's
+     * speed, as {@link HostModel#localNics(int)} caps it in the other direction. A NIC slower than every PCIe path
+     * makes its GPUs tie on bandwidth and the closest path type decides.
+     *
+     * @param h   the node
+     * @param nic index into {@link HostModel#nics}
+     * @return indices into {@link HostModel#gpus}
+     */
     static int[] localGpus(HostModel h, int nic) {
         double[] bw = new double[h.gpus.size()];
         PathType[] type = new PathType[h.gpus.size()];
         for (int g = 0; g < bw.length; g++) {
             HostPath p = h.nicToGpu[nic][g];
             type[g] = p == null ? PathType.DIS : p.type();
-            bw[g] = p == null ? 0 : p.bandwidth();
+            bw[g] = p == null ? 0 : Math.min(p.bandwidth(), h.nicSpeed[nic]);
         }
         return HostPaths.local(bw, type);
     }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The network bandwidth a node's GPUs feed when their NIC paths cross the CPU, with the NICs NCCL 2.30.7 gives each
- * GPU ({@code src/graph/topo.cc ncclTopoGetLocalNetType}, {@code src/graph/topo.h mirrorBits}). PCIe Gen5 x16: 32 GT/s
- * x 16 lanes x 128/130 / 8 = 63.0154 GB/s per direction (hardware.PcieGen).
+ * GPU ({@code src/graph/topo.cc ncclTopoGetLocalNetType}, {@code src/graph/topo.h mirrorBits}). PCIe Gen4 x16: 16 GT/s
+ * x 16 lanes x 128/130 / 8 = 31.5077 GB/s per direction (hardware.PcieGen).
  */
 class StagedNetPathsTest {
 
@@ -60,17 +60,18 @@ class StagedNetPathsTest {
     }
 
     /**
-     * p5 over sockets: each switch uplink (Gen5 x16, 63.0154 GB/s) carries, per direction, one send or receive of its
-     * own GPU and one of the GPU using its ports (GPU 1's traffic to ports 8-11 crosses GPU 2's uplink down and up):
-     * 2 traversals, 31.5077 GB/s per GPU, below its 4 x 12.5 = 50 GB/s of ports; 8 x 31.5077 = 252.062 GB/s per node.
-     * Before NCCL's choice was followed, GPUs 1-3 were put on ports 1-3 (rail = GPU index, all behind GPU 0's switch:
-     * 5 traversals) and GPUs 4-7 on port 16: 62.5 GB/s. With EFA's GPU Direct RDMA (the default) no path crosses the
-     * CPU: the 32 ports' 400 GB/s. NCCL_NET_GDR_LEVEL=LOC on EFA is the same staging as sockets: 252.06.
+     * p5 over sockets: each switch uplink ends on an EPYC 7R13 (Milan) root port, PCIe Gen4 (AMD EPYC 7003 product
+     * pages), so it runs at Gen4 x16, 31.5077 GB/s, although the H100 and the switch are Gen5. Per direction it carries
+     * one send or receive of its own GPU and one of the GPU using its ports (GPU 1's traffic to ports 8-11 crosses GPU
+     * 2's uplink down and up): 2 traversals, 15.7538 GB/s per GPU, below its 4 x 12.5 = 50 GB/s of ports; 8 x 15.7538
+     * = 126.031 GB/s per node (252.062 when the uplinks were taken at the GPU's Gen5). With EFA's GPU Direct RDMA (the
+     * default) no path crosses the CPU: the 32 ports' 400 GB/s. NCCL_NET_GDR_LEVEL=LOC on EFA is the same staging as
+     * sockets: 126.03.
      */
     @Test
     void p5StagedThroughTheCpuIsLimitedByTheSwitchUplinks() {
-        assertEquals(252.062, nodeNetBw(p5(2).withNetworkClass(NetworkClass.SOCKET), Map.of()), EPS);
+        assertEquals(126.031, nodeNetBw(p5(2).withNetworkClass(NetworkClass.SOCKET), Map.of()), EPS);
         assertEquals(400.0, nodeNetBw(p5(2), Map.of()), EPS);
-        assertEquals(252.062, nodeNetBw(p5(2), Map.of("NCCL_NET_GDR_LEVEL", "LOC")), EPS);
+        assertEquals(126.031, nodeNetBw(p5(2), Map.of("NCCL_NET_GDR_LEVEL", "LOC")), EPS);
     }
 }

@@ -215,8 +215,7 @@ public final class Catalog {
     public static HostType dgxH100() {
         return new HgxEightGpu("dgx-h100", "NVIDIA DGX H100: 8x H100-SXM5-80GB, 4 NVSwitch (NV18, 450 GB/s per GPU),"
                 + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H100 User Guide)", sku("H100-SXM5-80GB"), 4,
-                "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
-                Bandwidth.ofGbits(400), PcieGen.GEN5, true);
+                "Xeon Platinum 8480C", Bandwidth.ofGbits(400), PcieGen.GEN5, true);
     }
 
     /**
@@ -230,8 +229,7 @@ public final class Catalog {
     public static HostType dgxH200() {
         return new HgxEightGpu("dgx-h200", "NVIDIA DGX H200: 8x H200-SXM-141GB, 4 NVSwitch (NV18, 450 GB/s per GPU),"
                 + " 8x CX-7 400G + 2 dual-port storage, 2x Xeon 8480C (DGX H200 datasheet)", sku("H200-SXM-141GB"), 4,
-                "Xeon Platinum 8480C", Bandwidth.ofGBps(128),
-                Bandwidth.ofGbits(400), PcieGen.GEN5, true);
+                "Xeon Platinum 8480C", Bandwidth.ofGbits(400), PcieGen.GEN5, true);
     }
 
     /**
@@ -248,6 +246,6 @@ public final class Catalog {
     public static HostType hgxB200() {
         return new HgxEightGpu("hgx-b200", "HGX B200: 8x B200-180GB, 2 NVSwitch (NV18 NVLink5, 900 GB/s per GPU),"
                 + " 8x CX-7 400G, 2x Xeon 8570 (DGX B200 datasheet)", sku("B200-180GB"), 2, "Xeon Platinum 8570",
-                Bandwidth.ofGBps(160), Bandwidth.ofGbits(400), PcieGen.GEN5, false);
+                Bandwidth.ofGbits(400), PcieGen.GEN5, false);
     }
 }

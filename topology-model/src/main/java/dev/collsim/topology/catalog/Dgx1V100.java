@@ -1,5 +1,7 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.NvlinkGen;
 import dev.collsim.topology.Cpu;
@@ -46,18 +48,19 @@ public final class Dgx1V100 implements HostType {
 
     @Override
     public void addHost(HostContext ctx) {
+        CpuModel xeon = CpuModels.find("Xeon E5-2698 v4").orElseThrow();
         Cpu[] cpus = new Cpu[2];
         for (int s = 0; s < 2; s++) {
             cpus[s] = ctx.cpu(s, "x86_64", "GenuineIntel", "Xeon E5-2698 v4");
         }
-        ctx.smp(cpus[0], cpus[1], Bandwidth.ofGBps(2 * 19.2), "QPI 2x 9.6 GT/s");
+        ctx.smp(cpus[0], cpus[1], xeon.interSocket().orElseThrow(), "QPI 2x 9.6 GT/s");
         Gpu[] gpus = new Gpu[8];
         for (int i = 0; i < 8; i++) {
             gpus[i] = ctx.gpu(i, GpuModels.sku("V100-SXM2-32GB").orElseThrow());
         }
         for (int sw = 0; sw < 4; sw++) {
             PcieSwitch ps = ctx.pcieSwitch(sw, 0);
-            ctx.pcie(cpus[sw / 2], ps, PcieGen.GEN3, 16);
+            ctx.pcie(cpus[sw / 2], ps, xeon.rootPort(PcieGen.GEN3), 16);
             ctx.pcie(ps, gpus[2 * sw], PcieGen.GEN3, 16);
             ctx.pcie(ps, gpus[2 * sw + 1], PcieGen.GEN3, 16);
             Nic nic = ctx.nic(sw, "mlx5_" + sw, Bandwidth.ofGbits(100), true, sw);

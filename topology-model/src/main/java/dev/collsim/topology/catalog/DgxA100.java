@@ -1,5 +1,7 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
@@ -21,9 +23,9 @@ import dev.collsim.units.Bandwidth;
  * bidirectional over 12 links); {@code /work/shared/data/B-topo-dgx-a100.txt} ({@code nvidia-smi topo -m}: NV12 for
  * every GPU pair; GPU0,1 with mlx5_0,1 on NUMA 3; GPU2,3 with mlx5_2,3 on NUMA 1; GPU4,5 with mlx5_6,7 on NUMA 7;
  * GPU6,7 with mlx5_8,9 on NUMA 5; mlx5_4/5 and mlx5_10/11 PIX pairs, SYS to every GPU). The storage NICs' NUMA nodes
- * (2 and 6) are not in that file; any GPU-less node gives its SYS labels. xGMI physical bandwidth: 4 links x16 at
- * 16 GT/s = 128 GB/s per direction (AMD EPYC 7002 2P platform, 4 xGMI links), also used for NUMA nodes of one socket
- * (no public per-quadrant figure). NCCL bandwidths: sm80 NVLink 20 GB/s per link (12 x 20 = 240), Gen4 x16 24 GB/s,
+ * (2 and 6) are not in that file; any GPU-less node gives its SYS labels. xGMI physical bandwidth: the CPU database's
+ * EPYC 7002 figure ({@code hardware.CpuModels}: 4 x16 links at an assumed 16 GT/s, 128 GB/s per direction; AMD gives
+ * no rate), also used for NUMA nodes of one socket (no public per-quadrant figure). NCCL bandwidths: sm80 NVLink 20 GB/s per link (12 x 20 = 240), Gen4 x16 24 GB/s,
  * AMD 16 GB/s, 200 Gb/s NIC 25 GB/s (NCCL 2.30 {@code src/graph/topo.h}).
  */
 public final class DgxA100 implements HostType {
@@ -56,6 +58,7 @@ public final class DgxA100 implements HostType {
 
     @Override
     public void addHost(HostContext ctx) {
+        CpuModel epyc = CpuModels.find("EPYC 7742").orElseThrow();
         Cpu[] cpus = new Cpu[8];
         for (int n = 0; n < 8; n++) {
             cpus[n] = ctx.cpu(n, "x86_64", "AuthenticAMD", "EPYC 7742");
@@ -63,7 +66,8 @@ public final class DgxA100 implements HostType {
         for (int a = 0; a < 8; a++) {
             for (int b = a + 1; b < 8; b++) {
                 boolean sameSocket = a / 4 == b / 4;
-                ctx.smp(cpus[a], cpus[b], Bandwidth.ofGBps(128), sameSocket ? "Infinity Fabric" : "xGMI 4x16");
+                ctx.smp(cpus[a], cpus[b], epyc.interSocket().orElseThrow(), sameSocket ? "Infinity Fabric"
+                        : "xGMI 4x16");
             }
         }
         NvSwitch nvs = ctx.nvSwitch(0, 6);
@@ -76,7 +80,7 @@ public final class DgxA100 implements HostType {
         int sw = 0;
         for (int pair = 0; pair < 4; pair++) {
             PcieSwitch top = ctx.pcieSwitch(sw++, pair);
-            ctx.pcie(cpus[PAIR_NUMA[pair]], top, PcieGen.GEN4, 16);
+            ctx.pcie(cpus[PAIR_NUMA[pair]], top, epyc.rootPort(PcieGen.GEN4), 16);
             for (int k = 0; k < 2; k++) {
                 PcieSwitch gsw = ctx.pcieSwitch(sw++, -1);
                 ctx.pcie(top, gsw, PcieGen.GEN4, 16);
@@ -93,7 +97,7 @@ public final class DgxA100 implements HostType {
             int[] numa = {2, 6};
             for (int card = 0; card < 2; card++) {
                 PcieSwitch cardSw = ctx.pcieSwitch(sw++, 4 + card);
-                ctx.pcie(cpus[numa[card]], cardSw, PcieGen.GEN4, 16);
+                ctx.pcie(cpus[numa[card]], cardSw, epyc.rootPort(PcieGen.GEN4), 16);
                 for (int port = 0; port < 2; port++) {
                     Nic nic = ctx.nic(8 + 2 * card + port, names[card][port], Bandwidth.ofGbits(200), true, -1);
                     ctx.pcie(cardSw, nic, PcieGen.GEN4, 16);

@@ -1,5 +1,6 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
@@ -71,6 +72,7 @@ public final class Gb200Nvl72Tray implements HostType {
      */
     static void addTray(HostContext ctx, GpuModels.Sku sku, Bandwidth nicSpeed) {
         NvSwitch domainSwitch = ctx.domainNvSwitch(18);
+        PcieGen rootGen = CpuModels.find("Grace").orElseThrow().rootPort(PcieGen.GEN6);
         Cpu[] graces = {ctx.cpu(0, "arm64", "NVIDIA", "Grace"), ctx.cpu(1, "arm64", "NVIDIA", "Grace")};
         ctx.smp(graces[0], graces[1], Bandwidth.ofGBps(6.0), "inter-Grace (NCCL ARM_BW)");
         boolean superNic = sku.model().name().equals("GB300");
@@ -81,11 +83,11 @@ public final class Gb200Nvl72Tray implements HostType {
             Nic nic = ctx.nic(i, "mlx5_" + i, nicSpeed, true, i);
             if (superNic) {
                 PcieSwitch cx8 = ctx.pcieSwitch(i, i);
-                ctx.pcie(graces[i / 2], cx8, PcieGen.GEN5, 16);
+                ctx.pcie(graces[i / 2], cx8, rootGen, 16);
                 ctx.pcie(cx8, gpu, PcieGen.GEN6, 16);
                 ctx.pcie(cx8, nic, PcieGen.GEN6, 16);
             } else {
-                ctx.pcie(graces[i / 2], nic, PcieGen.GEN5, 16);
+                ctx.pcie(graces[i / 2], nic, rootGen, 16);
             }
         }
     }

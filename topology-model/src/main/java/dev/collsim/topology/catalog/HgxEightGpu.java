@@ -1,5 +1,7 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
@@ -23,14 +25,15 @@ import java.util.Objects;
  * @param description   one line with the main source
  * @param gpu           the GPU SKU (name, sm, memory, NVLink generation and links per GPU from the database)
  * @param nvSwitchChips NVSwitch chips on the board
- * @param cpuModel      CPU model text (decides NCCL's UPI bandwidth)
- * @param upi           physical UPI bandwidth per direction, all links together
+ * @param cpuModel      CPU model text (decides NCCL's UPI bandwidth; the physical UPI bandwidth and the root ports'
+ *                      PCIe generation are its family's in the CPU database, {@link CpuModels})
  * @param nicSpeed      compute NIC port speed
- * @param pcieGen       PCIe generation of the switches, GPUs and NICs
+ * @param pcieGen       PCIe generation of the switches, GPUs and NICs (a switch's uplink to its CPU runs at the lower
+ *                      of this and the CPU's root ports, {@link CpuModel#rootPort})
  * @param storageNics   true to add two dual-port storage NICs (not on the compute fabric)
  */
 public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, int nvSwitchChips, String cpuModel,
-        Bandwidth upi, Bandwidth nicSpeed, PcieGen pcieGen, boolean storageNics) implements HostType {
+        Bandwidth nicSpeed, PcieGen pcieGen, boolean storageNics) implements HostType {
 
     /** NIC names of the 8 compute NICs in GPU order, and of the storage ports, as the DGX H100 file lists them. */
     private static final int[] COMPUTE_NIC_MLX = {0, 3, 4, 5, 6, 9, 10, 11};
@@ -40,7 +43,9 @@ public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, in
     public HgxEightGpu {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(gpu, "gpu");
-        Objects.requireNonNull(upi, "upi");
+        if (CpuModels.find(cpuModel).flatMap(CpuModel::interSocket).isEmpty()) {
+            throw new IllegalArgumentException(name + ": CPU '" + cpuModel + "' has no socket link in the CPU database");
+        }
         Objects.requireNonNull(nicSpeed, "nicSpeed");
         Objects.requireNonNull(pcieGen, "pcieGen");
     }
@@ -52,15 +57,17 @@ public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, in
 
     @Override
     public void addHost(HostContext ctx) {
-        Cpu[] cpus = {ctx.cpu(0, "x86_64", "GenuineIntel", cpuModel), ctx.cpu(1, "x86_64", "GenuineIntel", cpuModel)};
-        ctx.smp(cpus[0], cpus[1], upi, "UPI");
+        CpuModel cpu = CpuModels.find(cpuModel).orElseThrow();
+        PcieGen rootGen = cpu.rootPort(pcieGen);
+        Cpu[] cpus = {ctx.cpu(0, "x86_64", cpu.vendor(), cpuModel), ctx.cpu(1, "x86_64", cpu.vendor(), cpuModel)};
+        ctx.smp(cpus[0], cpus[1], cpu.interSocket().orElseThrow(), cpu.socketLink());
         NvSwitch nvs = ctx.nvSwitch(0, nvSwitchChips);
         int sw = 0;
         for (int i = 0; i < 8; i++) {
             Gpu g = ctx.gpu(i, gpu);
             ctx.nvlink(g, nvs, gpu.model().nvlinks(), gpu.model().nvlink());
             PcieSwitch top = ctx.pcieSwitch(sw++, i);
-            ctx.pcie(cpus[i / 4], top, pcieGen, 16);
+            ctx.pcie(cpus[i / 4], top, rootGen, 16);
             PcieSwitch gpuBridge = ctx.pcieSwitch(sw++, -1);
             ctx.pcie(top, gpuBridge, pcieGen, 16);
             ctx.pcie(gpuBridge, g, pcieGen, 16);
@@ -72,7 +79,7 @@ public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, in
         if (storageNics) {
             for (int s = 0; s < 2; s++) {
                 PcieSwitch card = ctx.pcieSwitch(sw++, 8 + s);
-                ctx.pcie(cpus[s], card, pcieGen, 16);
+                ctx.pcie(cpus[s], card, rootGen, 16);
                 for (int port = 0; port < 2; port++) {
                     Nic nic = ctx.nic(8 + 2 * s + port, "mlx5_" + STORAGE_NIC_MLX[s][port], nicSpeed, true, -1);
                     ctx.pcie(card, nic, pcieGen, 16);

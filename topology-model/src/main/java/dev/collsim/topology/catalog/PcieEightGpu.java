@@ -1,5 +1,7 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
@@ -59,12 +61,13 @@ public record PcieEightGpu(String name, String description, boolean switched) im
     }
 
     private static void addL40s(HostContext ctx) {
+        CpuModel xeon = CpuModels.find("Xeon Platinum 8462Y+").orElseThrow();
         Cpu[] cpus = {ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Platinum 8462Y+"),
             ctx.cpu(1, "x86_64", "GenuineIntel", "Xeon Platinum 8462Y+")};
-        ctx.smp(cpus[0], cpus[1], Bandwidth.ofGBps(96), "UPI 3x 16 GT/s");
+        ctx.smp(cpus[0], cpus[1], xeon.interSocket().orElseThrow(), "UPI 3x 16 GT/s");
         for (int sw = 0; sw < 4; sw++) {
             PcieSwitch ps = ctx.pcieSwitch(sw, sw);
-            ctx.pcie(cpus[sw / 2], ps, PcieGen.GEN4, 16);
+            ctx.pcie(cpus[sw / 2], ps, xeon.rootPort(PcieGen.GEN4), 16);
             for (int k = 0; k < 2; k++) {
                 Gpu g = ctx.gpu(2 * sw + k, GpuModels.sku("L40S").orElseThrow());
                 ctx.pcie(ps, g, PcieGen.GEN4, 16);
@@ -75,22 +78,24 @@ public record PcieEightGpu(String name, String description, boolean switched) im
     }
 
     private static void addRtx(HostContext ctx) {
+        CpuModel epyc = CpuModels.find("EPYC 7542").orElseThrow();
         Cpu[] cpus = new Cpu[8];
         for (int n = 0; n < 8; n++) {
             cpus[n] = ctx.cpu(n, "x86_64", "AuthenticAMD", "EPYC 7542");
         }
         for (int a = 0; a < 8; a++) {
             for (int b = a + 1; b < 8; b++) {
-                ctx.smp(cpus[a], cpus[b], Bandwidth.ofGBps(128), a / 4 == b / 4 ? "Infinity Fabric" : "xGMI 4x16");
+                ctx.smp(cpus[a], cpus[b], epyc.interSocket().orElseThrow(), a / 4 == b / 4 ? "Infinity Fabric"
+                        : "xGMI 4x16");
             }
         }
         for (int i = 0; i < 8; i++) {
             Gpu g = ctx.gpu(i, GpuModels.sku("GeForce RTX 4090").orElseThrow());
-            ctx.pcie(cpus[RTX_GPU_NUMA[i]], g, PcieGen.GEN4, 16);
+            ctx.pcie(cpus[RTX_GPU_NUMA[i]], g, epyc.rootPort(PcieGen.GEN4), 16);
         }
         for (int card = 0; card < 2; card++) {
             PcieSwitch cardSw = ctx.pcieSwitch(card, -1);
-            ctx.pcie(cpus[5], cardSw, PcieGen.GEN4, 16);
+            ctx.pcie(cpus[5], cardSw, epyc.rootPort(PcieGen.GEN4), 16);
             for (int port = 0; port < 2; port++) {
                 int k = 2 * card + port;
                 Nic nic = ctx.nic(k, "mlx5_" + k, Bandwidth.ofGbits(100), false, k);

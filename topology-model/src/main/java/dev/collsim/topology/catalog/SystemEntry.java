@@ -1,5 +1,6 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.NetworkClass;
 import java.util.List;
@@ -24,13 +25,14 @@ import java.util.Objects;
  * @param network      the transport NCCL uses between hosts
  * @param gpuDirect    true when the NIC reads and writes GPU memory directly (GPUDirect RDMA, or GPUDirect-TCPX/TCPXO)
  * @param cpu          CPU model text
- * @param cpuLinkGBps  CPU-to-CPU link (UPI, xGMI) bandwidth per direction, GB/s (1e9 B/s)
+ * @param cpuModel     the CPU's family from the CPU database ({@code hardware.CpuModels}): root-port PCIe generation
+ *                     and the socket-to-socket (UPI, xGMI) links
  * @param source       the provider's page(s) and the figures read there
  * @param note         what the model assumes beyond the page
  */
 public record SystemEntry(String name, List<String> aliases, String provider, GpuModels.Sku gpu, int gpus,
         Layout layout, int nvSwitchChips, int nics, double nicGbits, NetworkClass network, boolean gpuDirect,
-        String cpu, double cpuLinkGBps, String source, String note) {
+        String cpu, CpuModel cpuModel, String source, String note) {
 
     /** How a system's GPUs are joined. */
     public enum Layout {
@@ -46,10 +48,14 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
         Objects.requireNonNull(gpu, "gpu");
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(cpuModel, "cpuModel");
         aliases = List.copyOf(aliases);
-        if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < 1 || cpuLinkGBps <= 0) {
-            throw new IllegalArgumentException(name + ": GPUs, NICs, NIC speed, NVSwitch chips and CPU link must be"
-                    + " positive");
+        if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < 1) {
+            throw new IllegalArgumentException(name + ": GPUs, NICs, NIC speed and NVSwitch chips must be positive");
+        }
+        if (layout == Layout.HGX && cpuModel.interSocket().isEmpty()) {
+            throw new IllegalArgumentException(name + ": CPU '" + cpu + "' (" + cpuModel.family() + ") has no"
+                    + " socket-to-socket link in the CPU database; an HGX host has two sockets");
         }
     }
 
@@ -63,10 +69,9 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
         return provider + " " + name;
     }
 
-    /** @return CPU vendor string as NCCL's topology names it */
+    /** @return CPU vendor string as NCCL's topology names it (the CPU database's) */
     public String cpuVendor() {
-        String c = cpu.toLowerCase(Locale.ROOT);
-        return c.contains("amd") || c.contains("epyc") ? "AuthenticAMD" : c.contains("grace") ? "NVIDIA" : "GenuineIntel";
+        return cpuModel.vendor();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.Cpu;
@@ -14,12 +15,15 @@ import java.util.Objects;
 
 /**
  * Hosts of a cloud instance type or vendor system of the catalog's data file ({@link SystemEntry}). An NVL72 tray is
- * built as {@link Gb200Nvl72Tray} builds it, with the row's GPU SKU and NIC speed (a GB300 tray: ConnectX-8). An HGX board: two CPU sockets joined by their UPI/xGMI link; the GPUs on
- * the board's NVSwitch chips (one NVS node) with the GPU model's NVLinks; with GPUDirect, the GPUs and NICs split into
- * {@code min(GPUs, NICs)} equal groups, each group under one PCIe switch of the GPU's generation (every device on its
- * own downstream bridge, so a GPU and a NIC of its group are PXB apart, as on the DGX boards), groups spread evenly
- * over the two sockets, NIC i on rail i; without GPUDirect (a virtual NIC, NCCL's socket transport) each GPU has its
- * own switch and the NICs hang off the CPUs. Immutable.
+ * built as {@link Gb200Nvl72Tray} builds it, with the row's GPU SKU and NIC speed (a GB300 tray: ConnectX-8). An HGX
+ * board: two CPU sockets joined by their UPI/xGMI links (the CPU database's figure, {@link CpuModel#interSocket()});
+ * the GPUs on the board's NVSwitch chips (one NVS node) with the GPU model's NVLinks; with GPUDirect, the GPUs and NICs
+ * split into {@code min(GPUs, NICs)} equal groups, each group under one PCIe switch of the GPU's generation (every
+ * device on its own downstream bridge, so a GPU and a NIC of its group are PXB apart, as on the DGX boards), groups
+ * spread evenly over the two sockets, NIC i on rail i; without GPUDirect (a virtual NIC, NCCL's socket transport) each
+ * GPU has its own switch and the NICs hang off the CPUs. A link on a CPU root port (a switch's uplink, a NIC on the
+ * CPU) runs at the lower of the device's and the CPU's PCIe generation ({@link CpuModel#rootPort}): a p5's H100 and
+ * its switches are Gen5, its EPYC 7R13 (Milan) root ports Gen4, so its uplinks are Gen4 x16. Immutable.
  *
  * @param entry the system's row
  */
@@ -83,9 +87,11 @@ public record SystemHost(SystemEntry entry) implements HostType {
         }
         GpuModel m = entry.gpu().model();
         PcieGen gen = m.pcieGen();
+        CpuModel cpu = entry.cpuModel();
+        PcieGen rootGen = cpu.rootPort(gen);
         String vendor = entry.cpuVendor();
         Cpu[] cpus = {ctx.cpu(0, "x86_64", vendor, entry.cpu()), ctx.cpu(1, "x86_64", vendor, entry.cpu())};
-        ctx.smp(cpus[0], cpus[1], Bandwidth.ofGBps(entry.cpuLinkGBps()), vendor.equals("AuthenticAMD") ? "xGMI" : "UPI");
+        ctx.smp(cpus[0], cpus[1], cpu.interSocket().orElseThrow(), cpu.socketLink());
         NvSwitch nvs = ctx.nvSwitch(0, entry.nvSwitchChips());
         int groups = entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
         int gpusPer = entry.gpus() / groups;
@@ -93,7 +99,7 @@ public record SystemHost(SystemEntry entry) implements HostType {
         int sw = 0;
         for (int k = 0; k < groups; k++) {
             PcieSwitch top = ctx.pcieSwitch(sw++, k);
-            ctx.pcie(cpus[k * 2 / groups], top, gen, 16);
+            ctx.pcie(cpus[k * 2 / groups], top, rootGen, 16);
             for (int j = 0; j < gpusPer; j++) {
                 PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
                 ctx.pcie(top, bridge, gen, 16);
@@ -109,7 +115,7 @@ public record SystemHost(SystemEntry entry) implements HostType {
         }
         if (!entry.gpuDirect()) {
             for (int i = 0; i < entry.nics(); i++) {
-                ctx.pcie(cpus[i % 2], nic(ctx, i), gen, 16);
+                ctx.pcie(cpus[i % 2], nic(ctx, i), rootGen, 16);
             }
         }
     }

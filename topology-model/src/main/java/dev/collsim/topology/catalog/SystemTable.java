@@ -1,5 +1,7 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.NetworkClass;
 import java.io.IOException;
@@ -20,7 +22,7 @@ final class SystemTable {
     /** Class-path resource of the table. */
     static final String RESOURCE = "dev/collsim/topology/catalog/systems.tsv";
 
-    private static final int COLUMNS = 15;
+    private static final int COLUMNS = 14;
 
     private SystemTable() {
     }
@@ -72,12 +74,15 @@ final class SystemTable {
         if (!c[10].equals("yes") && !c[10].equals("no")) {
             throw new IllegalArgumentException("gpudirect '" + c[10] + "'; allowed: yes, no");
         }
+        CpuModel cpu = CpuModels.find(c[11]).orElseThrow(() -> new IllegalArgumentException("CPU '" + c[11].strip()
+                + "' names no family of the CPU database; allowed: " + CpuModels.all().stream().map(CpuModel::family)
+                .toList()));
         List<String> aliases = c[1].isBlank() ? List.of() : Arrays.stream(c[1].split(",")).map(String::strip).toList();
         SystemEntry.Layout layout = SystemEntry.Layout.valueOf(c[5].strip().toUpperCase(Locale.ROOT));
         SystemEntry e = new SystemEntry(c[0].strip(), aliases, c[2].strip(), sku, Integer.parseInt(c[4].strip()),
                 layout, Integer.parseInt(c[6].strip()), Integer.parseInt(c[7].strip()),
-                Double.parseDouble(c[8].strip()), net, c[10].equals("yes"), c[11].strip(),
-                Double.parseDouble(c[12].strip()), c[13].strip(), c[14].strip());
+                Double.parseDouble(c[8].strip()), net, c[10].equals("yes"), c[11].strip(), cpu, c[12].strip(),
+                c[13].strip());
         if (layout == SystemEntry.Layout.NVL72 && (e.gpus() != 4 || e.nics() != 4)) {
             throw new IllegalArgumentException("an NVL72 tray is modelled with 4 GPUs and 4 compute NICs");
         }

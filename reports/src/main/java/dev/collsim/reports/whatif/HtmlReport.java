@@ -76,12 +76,14 @@ public final class HtmlReport {
         h.append("<p class=note>Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append("; ")
                 .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
         h.append("<h2>Variants</h2>\n");
-        h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>hosts</th><th>GPUs</th>"
-                + "<th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th>"
+        String hostsWord = ReportData.VariantRow.hostsWord(d.variants());
+        boolean mixed = hostsWord.contains("/");
+        h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>").append(hostsWord)
+                .append("</th><th>GPUs</th><th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th>"
                 + "<th class=l>backend</th></tr>\n");
         for (ReportData.VariantRow v : d.variants()) {
             h.append("<tr><td class=l>").append(esc(v.variant())).append("</td><td class=l>").append(esc(v.cluster()))
-                    .append("</td><td>").append(v.hosts()).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
+                    .append("</td><td>").append(v.hostsText(mixed)).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
                     .append(esc(v.changes())).append("</td><td class=l>").append(esc(v.ncclEnv().isEmpty() ? "defaults"
                     : v.ncclEnv())).append("</td><td class=l>").append(esc(v.calibration().isEmpty() ? "-"
                     : v.calibration())).append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
@@ -170,9 +172,12 @@ public final class HtmlReport {
             String stem = "step-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs, live));
             String base = rows.get(0).variant();
+            // the group's host count in the base variant's words (trays of a rack-scale type, as plan prints it)
+            boolean baseTrays = d.variants().stream().filter(v -> v.variant().equals(base))
+                    .anyMatch(ReportData.VariantRow::trays);
             h.append("<p>Collectives of one step on <b>").append(esc(base)).append("</b> (under each kind, how its"
                     + " size and count are derived):</p>\n<table><tr><th class=l>kind</th><th>group</th><th>ranks</th>"
-                    + "<th>hosts</th><th>bytes/call</th><th>calls</th><th>us/call</th><th>ms/step</th>"
+                    + "<th>" + (baseTrays ? "trays" : "hosts") + "</th><th>bytes/call</th><th>calls</th><th>us/call</th><th>ms/step</th>"
                     + "<th>exposed ms</th><th>busbw GB/s</th><th class=l>algorithm</th><th class=l>bottleneck</th>"
                     + "</tr>\n");
             d.planComms().stream().filter(c -> c.plan().equals(plan) && c.variant().equals(base)).forEach(c ->

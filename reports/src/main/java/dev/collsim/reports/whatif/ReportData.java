@@ -59,14 +59,41 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param backend  what timed its collectives: {@code analytical}, or {@code flow (ROUTING[, seed N])}
      * @param network  the note predict prints as its {@code Network:} line for this cluster ({@code VariantNetwork}),
      *                 or empty
+     * @param trays    true when the hosts are trays of a rack-scale NVLink domain type (NVL72, {@code
+     *                 ClusterSpec.ofTrays}): {@code hosts} counts trays, and tables say so as the CLI's Ranks line does
      */
     public record VariantRow(String variant, String cluster, int hosts, int gpus, String changes, String ncclEnv,
-            String calibration, String backend, String network) {
+            String calibration, String backend, String network, boolean trays) {
 
-        /** A row without a network note. */
+        /** A row of hosts that are no trays. */
+        public VariantRow(String variant, String cluster, int hosts, int gpus, String changes, String ncclEnv,
+                String calibration, String backend, String network) {
+            this(variant, cluster, hosts, gpus, changes, ncclEnv, calibration, backend, network, false);
+        }
+
+        /** A row of hosts that are no trays, without a network note. */
         public VariantRow(String variant, String cluster, int hosts, int gpus, String changes, String ncclEnv,
                 String calibration, String backend) {
             this(variant, cluster, hosts, gpus, changes, ncclEnv, calibration, backend, "");
+        }
+
+        /**
+         * @param rows variant rows
+         * @return the word for their host counts, as the CLI's Ranks line says it: {@code trays} when every row's
+         *         hosts are trays of a rack-scale NVLink domain, {@code hosts} when none are, {@code hosts / trays}
+         *         for a mix (each cell then names its own unit, {@link #hostsText})
+         */
+        public static String hostsWord(List<VariantRow> rows) {
+            boolean any = rows.stream().anyMatch(VariantRow::trays);
+            return !any ? "hosts" : rows.stream().allMatch(VariantRow::trays) ? "trays" : "hosts / trays";
+        }
+
+        /**
+         * @param mixed true when the table holds trays and other hosts ({@link #hostsWord} says {@code hosts / trays})
+         * @return the host count, with its unit ({@code 36 trays}, {@code 1 host}) when mixed
+         */
+        public String hostsText(boolean mixed) {
+            return !mixed ? Integer.toString(hosts) : hosts + (trays ? " tray" : " host") + (hosts == 1 ? "" : "s");
         }
     }
 

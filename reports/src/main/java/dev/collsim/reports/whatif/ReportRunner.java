@@ -113,7 +113,7 @@ public final class ReportRunner {
                 variantRows.add(new ReportData.VariantRow(v.name(), v.topology().name(), v.topology().hostCount(),
                         v.topology().gpus().size(), VariantChanges.text(vs, v, base),
                         vs.ncclSettings().label(),
-                        resolver.calibrationLabel(vs), vs.backend().label(), VariantNetwork.note(v)));
+                        resolver.calibrationLabel(vs), vs.backend().label(), VariantNetwork.note(v), v.trays() != null));
                 submitVariant(spec, v, base, tasks, step);
             }
             ResolvedVariant b = base;

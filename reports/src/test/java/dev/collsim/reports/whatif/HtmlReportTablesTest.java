@@ -35,6 +35,32 @@ class HtmlReportTablesTest {
         assertTrue(html.contains("5 points; absolute error of time median 10.0%, p90 50.0%, max 50.0%"), html);
     }
 
+    /**
+     * The variants table counts trays of a rack-scale type as trays, as the CLI's Ranks line does: gb300-nvl72x2 is
+     * 2 racks of 18 trays = 36 trays, 144 GPUs (4 per tray); 4 DGX H100 hosts are 4 hosts, 32 GPUs.
+     */
+    @Test
+    void theVariantTableSaysTraysForRackScaleTrays() {
+        ReportData.VariantRow nvl = new ReportData.VariantRow("base", "gb300-nvl72x2", 36, 144, "-", "", "",
+                "analytical", "", true);
+        ReportData.VariantRow dgx = new ReportData.VariantRow("dgx", "dgx-h100x4", 4, 32, "host type dgx-h100", "",
+                "", "analytical", "", false);
+        String trays = HtmlReport.render(variants(List.of(nvl)), List.of(), Map.of(), List.of(), "now");
+        assertTrue(trays.contains("<th class=l>cluster</th><th>trays</th><th>GPUs</th>"), trays);
+        assertTrue(trays.contains("<td class=l>gb300-nvl72x2</td><td>36</td><td>144</td>"), trays);
+        String hosts = HtmlReport.render(variants(List.of(dgx)), List.of(), Map.of(), List.of(), "now");
+        assertTrue(hosts.contains("<th class=l>cluster</th><th>hosts</th><th>GPUs</th>"), hosts);
+        String mixed = HtmlReport.render(variants(List.of(nvl, dgx)), List.of(), Map.of(), List.of(), "now");
+        assertTrue(mixed.contains("<th>hosts / trays</th>"), mixed);
+        assertTrue(mixed.contains("<td>36 trays</td><td>144</td>") && mixed.contains("<td>4 hosts</td><td>32</td>"),
+                mixed);
+    }
+
+    private static ReportData variants(List<ReportData.VariantRow> v) {
+        return new ReportData("t", "s.yaml", v, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of());
+    }
+
     /** The variants table is followed by the legend of its calibration column, which says what "-" means. */
     @Test
     void theCalibrationColumnHasALegendUnderTheTable() {

@@ -9,7 +9,10 @@ import java.util.regex.Pattern;
 /**
  * The NIC port speed a data file's header text states, e.g. {@code ConnectX-7 200GbE}, {@code 200 Gb/s per NIC},
  * {@code Slingshot-200}, {@code 400G}: the largest such figure between 10 and 1,600 Gb/s; and the NIC count it
- * states ({@code 8x 200 Gbps NICs}, {@code 4x ConnectX-7}). Stateless.
+ * states ({@code 8x 200 Gbps NICs}, {@code 4x ConnectX-7}). Only a NIC or network phrase sets a speed: the figure
+ * must be in bits (a capital B is bytes: {@code 600 GB/s bidirectional} of an NVLink bridge is not a NIC) and stand
+ * in a clause (text between {@code ; , ( )}) that names a NIC or network ({@link #NETWORK_WORDS}); a figure in a
+ * clause about NVLink, a bridge or a BAR ({@code large BAR (32G BAR1)}) sets none. Stateless.
  */
 final class HeaderNicSpeed {
 
@@ -19,11 +22,24 @@ final class HeaderNicSpeed {
      */
     static final double ASSUMED_GBITS = 400;
 
-    private static final Pattern SPEED = Pattern.compile(
-            "(?i)(?:(\\d{2,4})\\s?(?:gb/s|gbps|gbit|gbe|g\\b))|(?:slingshot[- ]?|roce|ndr|hdr)(\\d{3})\\b");
+    /** A speed in bits: {@code Gb/s}, {@code Gbps}, {@code Gbit}, {@code GbE}, {@code G}; never {@code GB} (bytes). */
+    private static final String BITS = "\\s?(?:[Gg]b/s|[Gg]bps|[Gg]bit|[Gg]bE|[Gg]\\b)";
 
-    private static final Pattern COUNT_SPEED = Pattern.compile(
-            "(?i)(\\d{1,2})\\s?x\\s?(\\d{2,4})\\s?(?:gb/s|gbps|gbit|gbe|g\\b)");
+    private static final Pattern SPEED = Pattern.compile(
+            "(?:(\\d{2,4})" + BITS + ")|(?i:slingshot[- ]?|roce|ndr|hdr)(\\d{3})\\b");
+
+    private static final Pattern COUNT_SPEED = Pattern.compile("(\\d{1,2})\\s?[xX]\\s?(\\d{2,4})" + BITS);
+
+    /**
+     * Words of a NIC or network phrase: NIC, port, network, inter-node, between nodes, the transports (InfiniBand and
+     * its rates NDR/HDR/EDR/XDR, RoCE, RDMA, Ethernet/GbE, TCP, socket, EFA, Slingshot, gIB, TCPX/TCPXO) and NIC
+     * makes (ConnectX/CX-n, mlx, QSFP). A clause without one (an NVLink bridge's figure, a BAR size) sets no speed.
+     */
+    static final Pattern NETWORK_WORDS = Pattern.compile("(?i)\\b(?:nics?|ports?|network|inter-node|internode"
+            + "|between (?:nodes|hosts)|ib|infiniband|ndr|hdr|edr|xdr|roce\\w*|rdma|ethernet|\\d*gbe|tcp\\w*|socket"
+            + "|efa\\w*|slingshot\\S*|gib|connectx\\S*|cx-?\\d|mlx\\w*|qsfp\\w*)\\b");
+
+    private static final Pattern CLAUSE = Pattern.compile("[^;,()]+");
 
     /**
      * Port speed of an HPE Slingshot-11 NIC (Cassini), Gb/s, for a header that names Slingshot without a speed: HPE
@@ -60,10 +76,10 @@ final class HeaderNicSpeed {
      * A NIC count with its speed, e.g. {@code 8x 200 Gbps NICs}, {@code 16x100 Gb/s}: the first such figure.
      *
      * @param text header text (null allowed)
-     * @return {count, Gb/s}, empty when the text states none between 10 and 1,600 Gb/s
+     * @return {count, Gb/s}, empty when no NIC or network clause of the text states one between 10 and 1,600 Gb/s
      */
     static Optional<double[]> countAndGbits(String text) {
-        Matcher m = COUNT_SPEED.matcher(text == null ? "" : text);
+        Matcher m = COUNT_SPEED.matcher(networkClauses(text));
         while (m.find()) {
             double n = Double.parseDouble(m.group(1));
             double v = Double.parseDouble(m.group(2));
@@ -76,11 +92,11 @@ final class HeaderNicSpeed {
 
     /**
      * @param text header text (null parts allowed as the text "null")
-     * @return the largest stated speed in Gb/s; with none, a named HPE Slingshot's NIC speed
+     * @return the largest speed in Gb/s that a NIC or network clause states; with none, a named HPE Slingshot's NIC speed
      *         ({@link #SLINGSHOT_GBITS}); empty otherwise
      */
     static OptionalDouble gbits(String text) {
-        Matcher m = SPEED.matcher(text == null ? "" : text);
+        Matcher m = SPEED.matcher(networkClauses(text));
         double best = -1;
         while (m.find()) {
             double v = Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
@@ -95,5 +111,21 @@ final class HeaderNicSpeed {
             }
         }
         return best < 0 ? OptionalDouble.empty() : OptionalDouble.of(best);
+    }
+
+    /**
+     * @param text header text (null allowed)
+     * @return the clauses of the text (split at {@code ; , ( )}) that name a NIC or network ({@link #NETWORK_WORDS}),
+     *         joined by {@code ;}
+     */
+    static String networkClauses(String text) {
+        StringBuilder out = new StringBuilder();
+        Matcher c = CLAUSE.matcher(text == null ? "" : text);
+        while (c.find()) {
+            if (NETWORK_WORDS.matcher(c.group()).find()) {
+                out.append(c.group()).append(';');
+            }
+        }
+        return out.toString();
     }
 }

@@ -13,6 +13,7 @@ import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +87,7 @@ public final class ClusterGuesser {
         int perDomain = HeaderRacks.hostsPerDomain(d, type, hosts, assumptions);
         int built = HeaderRacks.builtHost(hosts - 1, perDomain, type.hostsPerNvlinkDomain()) + 1;
         Topology topo = network(d, LogNics.apply(d, type, built, assumptions)
-                .orElseGet(() -> HeaderNics.apply(d, type, built, assumptions)), type, assumptions);
+                .orElseGet(() -> CatalogNics.apply(d, type, built, assumptions)), type, assumptions);
         List<Gpu> ranks = BusNuma.place(d, topo, assumptions).orElseGet(() -> ranks(topo, hosts, perHost, d.nRanks(),
                 h -> HeaderRacks.builtHost(h, perDomain, type.hostsPerNvlinkDomain())));
         assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
@@ -116,7 +117,7 @@ public final class ClusterGuesser {
     /**
      * Hosts synthesized from the GPU model when the catalog has no host type for it ({@link SynthesizedHost}): GPUs
      * per host from the rank lines or header (else all ranks on one host, at most 8), NIC speed from the header's
-     * interconnect text (else {@link HeaderNicSpeed#ASSUMED_GBITS}).
+     * interconnect text (else {@link HeaderNics#ASSUMED_GBITS}).
      */
     private static Optional<ClusterGuess> synthesized(Dataset d, GpuModel gpu) {
         List<String> assumptions = new ArrayList<>();
@@ -128,8 +129,8 @@ public final class ClusterGuesser {
         int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
         OptionalDouble logged = d.log().net().nicGbits();
         OptionalDouble read = logged.isPresent() ? logged
-                : HeaderNicSpeed.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
-        double gbits = read.orElse(HeaderNicSpeed.ASSUMED_GBITS);
+                : HeaderNics.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
+        double gbits = read.orElse(HeaderNics.ASSUMED_GBITS);
         SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
                 Bandwidth.ofGbits(gbits), HeaderPcie.oneSwitch(d));
         assumptions.addAll(type.assumptions(hosts));

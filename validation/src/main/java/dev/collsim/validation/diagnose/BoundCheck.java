@@ -3,6 +3,7 @@ package dev.collsim.validation.diagnose;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.perf.PerfResult;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;

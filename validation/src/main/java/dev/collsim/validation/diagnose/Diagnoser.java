@@ -3,6 +3,7 @@ package dev.collsim.validation.diagnose;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import dev.collsim.validation.ingest.RunEnv;
 import java.util.ArrayList;
 import java.util.List;

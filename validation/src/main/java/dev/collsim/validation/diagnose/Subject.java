@@ -3,6 +3,7 @@ package dev.collsim.validation.diagnose;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.List;
 import java.util.Locale;

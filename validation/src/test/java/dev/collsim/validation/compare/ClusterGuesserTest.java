@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.topology.Nic;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ class ClusterGuesserTest {
     @Test
     void gh200QuadNodesAreSynthesizedFromTheRankLines() throws Exception {
         // header: "NRIS Olivia: 4x NVIDIA GH200 120GB per node", nodes_x_gpus 2x4; no NIC speed stated, but "HPE
-        // Slingshot" named: a Slingshot-11 NIC's 200 Gb/s (HeaderNicSpeed.SLINGSHOT_GBITS)
+        // Slingshot" named: a Slingshot-11 NIC's 200 Gb/s (HeaderNics.SLINGSHOT_GBITS)
         ClusterGuess g = guess("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt");
         assertTrue(g.source().startsWith("synthesized:"), g.source());
         assertEquals(2, g.topology().hostCount());
@@ -74,11 +75,11 @@ class ClusterGuesserTest {
 
     @Test
     void headerNicSpeeds() {
-        assertEquals(200, HeaderNicSpeed.gbits("ConnectX-7 200GbE QSFP (RoCE)").orElseThrow(), 0);
-        assertEquals(200, HeaderNicSpeed.gbits("inter-node HPE Slingshot-200 (Cassini-2 NICs)").orElseThrow(), 0);
-        assertEquals(400, HeaderNicSpeed.gbits("8x 400 Gb/s NDR, 2x 200 Gb/s storage").orElseThrow(), 0);
-        assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits("NVLink4 intra-node (4 GH200 120GB)"));
-        assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits(null));
+        assertEquals(200, HeaderNics.gbits("ConnectX-7 200GbE QSFP (RoCE)").orElseThrow(), 0);
+        assertEquals(200, HeaderNics.gbits("inter-node HPE Slingshot-200 (Cassini-2 NICs)").orElseThrow(), 0);
+        assertEquals(400, HeaderNics.gbits("8x 400 Gb/s NDR, 2x 200 Gb/s storage").orElseThrow(), 0);
+        assertEquals(OptionalDouble.empty(), HeaderNics.gbits("NVLink4 intra-node (4 GH200 120GB)"));
+        assertEquals(OptionalDouble.empty(), HeaderNics.gbits(null));
     }
 
     @Test
@@ -87,15 +88,15 @@ class ClusterGuesserTest {
         // "600 GB/s bidirectional" is bytes, in a clause naming no NIC: no speed (it was read as a 600 Gb/s NIC)
         String bridge = "NVLink bridge (H100 PCIe: 3 bridges / 12 NVLink4 links, 600 GB/s bidirectional) - NCCL uses"
                 + " P2P/direct pointer, 24 channels";
-        assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits(bridge));
-        assertEquals(Optional.empty(), HeaderNicSpeed.countAndGbits(bridge));
+        assertEquals(OptionalDouble.empty(), HeaderNics.gbits(bridge));
+        assertEquals(Optional.empty(), HeaderNics.countAndGbits(bridge));
         // a size in bits outside a NIC clause: tinybox header "large BAR (32G BAR1)" is no 32 Gb/s NIC
-        assertEquals(OptionalDouble.empty(), HeaderNicSpeed.gbits("6x GeForce RTX 4090 (MSI), large BAR (32G BAR1)"));
+        assertEquals(OptionalDouble.empty(), HeaderNics.gbits("6x GeForce RTX 4090 (MSI), large BAR (32G BAR1)"));
         // a real NIC line: A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt interconnect, "8x 200 Gbps NICs per node"
         String nics = "NVLink4/NVSwitch intra-node; inter-node GPUDirect-TCPXO (8x 200 Gbps NICs per node, FasTrak"
                 + " plugin) per repo context; MPI bootstrap over TCP enp0s12";
-        assertEquals(200, HeaderNicSpeed.gbits(nics).orElseThrow(), 0);
-        assertArrayEquals(new double[] {8, 200}, HeaderNicSpeed.countAndGbits(nics).orElseThrow(), 0);
+        assertEquals(200, HeaderNics.gbits(nics).orElseThrow(), 0);
+        assertArrayEquals(new double[] {8, 200}, HeaderNics.countAndGbits(nics).orElseThrow(), 0);
         // the synthesized 2x H100 PCIe host: no speed read, so its (unused, one host) NICs are the assumed 400 Gb/s
         ClusterGuess g = guess("D-info-partial-allreduce-1x2xH100-pcie-nvlink-bridge-issue-nccltests194.txt");
         assertTrue(g.topology().devices(Nic.class).stream().allMatch(n -> n.speed().gbits() == 400),

@@ -3,6 +3,7 @@ package dev.collsim.validation.diagnose;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.validation.ingest.HeaderNics;
 import dev.collsim.validation.ingest.MeasurementReader;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import dev.collsim.validation.ingest.MeasurementReader;
 import dev.collsim.validation.tune.TunerConfigFile;
 import java.nio.file.Files;

@@ -10,12 +10,13 @@ import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The compute NICs a data file's header states, applied to catalog hosts ({@link HeaderNicSpeed}):
+ * The compute NICs a data file's header states, applied to catalog hosts ({@link HeaderNics}):
  * <ul>
  *   <li>a count with a speed equal to the catalog host's compute NIC count ({@code 8x 200 Gbps NICs} on the DGX H100
  *       layout of 8 NICs at 400 Gb/s, GCP A3 Mega): the stated speed;</li>
@@ -28,9 +29,9 @@ import java.util.OptionalInt;
  * </ul>
  * Stateless.
  */
-final class HeaderNics {
+final class CatalogNics {
 
-    private HeaderNics() {
+    private CatalogNics() {
     }
 
     /**
@@ -48,9 +49,9 @@ final class HeaderNics {
             throw new IllegalStateException("host type " + type.name() + " must build", e);
         }
         String interconnect = d.header().text("interconnect");
-        Optional<double[]> stated = HeaderNicSpeed.countAndGbits(interconnect);
+        Optional<double[]> stated = HeaderNics.countAndGbits(interconnect);
         OptionalInt count = stated.map(s -> OptionalInt.of((int) s[0]))
-                .orElseGet(() -> HeaderNicSpeed.deviceCount(interconnect + " " + d.header().text("hardware")));
+                .orElseGet(() -> HeaderNics.deviceCount(interconnect + " " + d.header().text("hardware")));
         if (hosts < 2 || count.isEmpty()) {
             return built.topology();
         }

@@ -1,0 +1,237 @@
+package dev.collsim.validation.ingest;
+
+import dev.collsim.topology.NcclBandwidths;
+import dev.collsim.units.Bandwidth;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The NICs of one host as a data file's {@code #@ interconnect} (or hardware) header states them: the one reader of
+ * NIC facts in header text, e.g. "8x NDR 400Gb/s IB", "16x100 Gb/s", "ConnectX-7 200GbE", "100 Gbps TCP",
+ * "400Gb IB, one NIC per GPU", "200 Gb/s, 4 NICs per node", "4x ConnectX-7", "Slingshot-200": a reading of header
+ * text, not a table of NIC figures. A speed is in bits ({@code Gb/s}, {@code Gbps}, {@code Gbit}, {@code GbE},
+ * {@code Gb}, {@code G}); a capital B is bytes ({@code 900 GB/s per GPU} is NVLink, not a NIC).
+ * <p>
+ * Two readings serve two callers: {@link #parse} (diagnose's bound: the first speed in the text with the count that
+ * goes with it, a count per GPU multiplied by the run's GPUs per host) and the network-clause readers
+ * {@link #gbits}, {@link #countAndGbits}, {@link #deviceCount} (compare's catalog hosts: only a clause that names a
+ * NIC or network sets a speed). Bandwidth per NIC is NCCL's {@code speed / 8} ({@link NcclBandwidths#net}).
+ *
+ * @param count NICs per host
+ * @param gbits speed of one NIC, Gb/s
+ * @param line  header line the figures come from
+ * @param text  the header text
+ */
+public record HeaderNics(int count, double gbits, int line, String text) {
+
+    /**
+     * Speed assumed when a header states none, Gb/s: 400, the ConnectX-7 port speed of current HGX systems (NVIDIA
+     * ConnectX-7 datasheet: up to 400 Gb/s per port).
+     */
+    public static final double ASSUMED_GBITS = 400;
+
+    /**
+     * Port speed of an HPE Slingshot-11 NIC (Cassini), Gb/s, for a header that names Slingshot without a speed: HPE
+     * Slingshot NIC datasheet, 200 Gb/s per port; Slingshot-10 used 100 Gb/s ConnectX-5 NICs.
+     */
+    public static final double SLINGSHOT_GBITS = 200;
+
+    /** A speed unit in bits after a figure: {@code Gb/s}, {@code Gbps}, {@code Gbit}, {@code GbE}, {@code G}. */
+    private static final String BITS = "\\s*(?:[Gg]b/s|[Gg]bps|[Gg]bit|[Gg]bE|[Gg]b\\b|[Gg]\\b)";
+
+    /** The first speed {@link #parse} reads: a 2-4 digit figure in bits. */
+    private static final Pattern SPEED = Pattern.compile("(\\d{2,4})" + BITS);
+
+    /**
+     * The narrower unit the network-clause readers ({@link #gbits}, {@link #countAndGbits}) accept: at most one space,
+     * no bare {@code Gb}. Widening it to {@link #BITS} would move what compare reads for 8 public files (e.g.
+     * {@code 8x 400Gb RoCE}, {@code 16x 100Gb RoCE ports}, {@code 8x NDR 400Gb/s}); kept as it was when the two
+     * readers were joined, so that no dataset's comparison changed.
+     */
+    private static final String NETWORK_BITS = "\\s?(?:[Gg]b/s|[Gg]bps|[Gg]bit|[Gg]bE|[Gg]\\b)";
+
+    /** Any speed {@link #gbits} reads: a figure in bits, or a rate named after Slingshot, RoCE, NDR or HDR. */
+    private static final Pattern NETWORK_SPEED = Pattern.compile(
+            "(?:(\\d{2,4})" + NETWORK_BITS + ")|(?i:slingshot[- ]?|roce|ndr|hdr)(\\d{3})\\b");
+
+    /** A count with its speed in a network clause ({@link #countAndGbits}): {@code 8x 200 Gbps}. */
+    private static final Pattern NETWORK_COUNT_X_SPEED = Pattern.compile(
+            "(\\d{1,2})\\s?[xX]\\s?(\\d{2,4})" + NETWORK_BITS);
+
+    /** A count with its speed: {@code 8x 200 Gbps}, {@code 16x100 Gb/s}, {@code 8x NDR 400Gb/s}. */
+    private static final Pattern COUNT_X_SPEED = Pattern.compile(
+            "(?<![0-9])([0-9]{1,4})\\s*[xX]\\s*(?:(?i:NDR|HDR|EDR)\\s*)?(\\d{2,4})" + BITS);
+
+    /** A count of NICs named by transport or make: {@code 8x EFA}, {@code 4x CX-7}, {@code 2x NIC}. */
+    private static final Pattern COUNT = Pattern.compile(
+            "(?<![0-9])([0-9]{1,4})\\s*x\\s*(?:CX-7|ConnectX|RDMA|RoCE|EFA|Slingshot|mlx|NIC|IB\\b)",
+            Pattern.CASE_INSENSITIVE);
+
+    /** A count of ConnectX devices: {@code 4x ConnectX-7}, {@code 4x CX-7}; a dual-port card does not match. */
+    private static final Pattern COUNT_DEVICES = Pattern.compile("(?i)\\b(\\d{1,2})\\s?x\\s?(?:ConnectX|CX)-?\\d");
+
+    /** "one NIC per GPU", "a NIC per GPU", "1 IB NIC per GPU". */
+    private static final Pattern ONE_PER_GPU = Pattern.compile(
+            "\\b(?:one|an?|1)\\s+(?:[\\w-]+\\s+)?NIC\\s+(?:per|for each|/)\\s*GPU\\b", Pattern.CASE_INSENSITIVE);
+
+    /** "4 NICs per node", "two IB NICs per host". */
+    private static final Pattern N_PER_HOST = Pattern.compile(
+            "(?<![0-9.])([0-9]{1,4}|one|two|four|eight)\\s+(?:[\\w-]+\\s+)?NICs?\\s+(?:per|/)\\s*(?:node|host)\\b",
+            Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern PER_PORT = Pattern.compile("per\\s+port\\b", Pattern.CASE_INSENSITIVE);
+    private static final Map<String, Integer> WORDS = Map.of("one", 1, "two", 2, "four", 4, "eight", 8);
+
+    /**
+     * Words of a NIC or network phrase: NIC, port, network, inter-node, between nodes, the transports (InfiniBand and
+     * its rates NDR/HDR/EDR/XDR, RoCE, RDMA, Ethernet/GbE, TCP, socket, EFA, Slingshot, gIB, TCPX/TCPXO) and NIC
+     * makes (ConnectX/CX-n, mlx, QSFP). A clause without one (an NVLink bridge's figure, a BAR size) sets no speed.
+     */
+    public static final Pattern NETWORK_WORDS = Pattern.compile("(?i)\\b(?:nics?|ports?|network|inter-node|internode"
+            + "|between (?:nodes|hosts)|ib|infiniband|ndr|hdr|edr|xdr|roce\\w*|rdma|ethernet|\\d*gbe|tcp\\w*|socket"
+            + "|efa\\w*|slingshot\\S*|gib|connectx\\S*|cx-?\\d|mlx\\w*|qsfp\\w*)\\b");
+
+    private static final Pattern CLAUSE = Pattern.compile("[^;,()]+");
+    private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot(?:[- ]?(10)\\b)?");
+
+    /**
+     * @return the NICs in words: {@code 8 x 400 Gb/s} for a count, {@code 3200 Gb/s} when the header gives one figure
+     *         for the host (a total such as "EFA v2 3200 Gbps per node", or a single NIC)
+     */
+    public String describe() {
+        return count == 1 ? String.format(Locale.ROOT, "%.0f Gb/s", gbits)
+                : String.format(Locale.ROOT, "%d x %.0f Gb/s", count, gbits);
+    }
+
+    /** @return bandwidth of all NICs of a host, GB/s per direction */
+    public double hostGBps() {
+        return count * NcclBandwidths.net(Bandwidth.ofGbits(gbits)).gbps();
+    }
+
+    /**
+     * @param text header text
+     * @param line its line
+     * @return the NICs it states, or empty when it names no speed or counts NICs per GPU (see the overload)
+     */
+    public static Optional<HeaderNics> parse(String text, int line) {
+        return parse(text, line, 0);
+    }
+
+    /**
+     * @param text        header text
+     * @param line        its line
+     * @param gpusPerHost GPUs per host of the run (from its rank lines or nodes_x_gpus), 0 when unknown
+     * @return the NICs it states per host, or empty when it names no speed, gives a speed per port without a count,
+     *         or counts NICs per GPU and the GPUs per host are unknown
+     */
+    public static Optional<HeaderNics> parse(String text, int line, int gpusPerHost) {
+        if (text == null) {
+            return Optional.empty();
+        }
+        Matcher m = COUNT_X_SPEED.matcher(text);
+        if (m.find()) {
+            return Optional.of(new HeaderNics(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)), line, text));
+        }
+        Matcher s = SPEED.matcher(text);
+        if (!s.find()) {
+            return Optional.empty();
+        }
+        double gbits = Double.parseDouble(s.group(1));
+        Matcher c = COUNT.matcher(text);
+        if (c.find()) {
+            return Optional.of(new HeaderNics(Integer.parseInt(c.group(1)), gbits, line, text));
+        }
+        Matcher h = N_PER_HOST.matcher(text);
+        if (h.find()) {
+            String n = h.group(1).toLowerCase(Locale.ROOT);
+            int count = WORDS.containsKey(n) ? WORDS.get(n) : Integer.parseInt(n);
+            return Optional.of(new HeaderNics(count, gbits, line, text));
+        }
+        if (ONE_PER_GPU.matcher(text).find()) {
+            return gpusPerHost > 0 ? Optional.of(new HeaderNics(gpusPerHost, gbits, line, text)) : Optional.empty();
+        }
+        // "~98 Gb/s per port" states a port's speed, not how many ports a host has
+        return PER_PORT.matcher(text).find() ? Optional.empty() : Optional.of(new HeaderNics(1, gbits, line, text));
+    }
+
+    /**
+     * A count of NIC devices, e.g. {@code 4x ConnectX-7}, {@code 4x CX-7}: the first such figure. A dual-port card
+     * ({@code 2x dual-port ConnectX-7}) does not match: its port count is not stated in the same figure.
+     *
+     * @param text header text (null allowed)
+     * @return the count (1 or more), empty when the text states none
+     */
+    public static OptionalInt deviceCount(String text) {
+        Matcher m = COUNT_DEVICES.matcher(text == null ? "" : text);
+        while (m.find()) {
+            int n = Integer.parseInt(m.group(1));
+            if (n >= 1) {
+                return OptionalInt.of(n);
+            }
+        }
+        return OptionalInt.empty();
+    }
+
+    /**
+     * A NIC count with its speed, e.g. {@code 8x 200 Gbps NICs}, {@code 16x100 Gb/s}: the first such figure in a NIC
+     * or network clause ({@link #networkClauses}).
+     *
+     * @param text header text (null allowed)
+     * @return {count, Gb/s}, empty when no NIC or network clause of the text states one between 10 and 1,600 Gb/s
+     */
+    public static Optional<double[]> countAndGbits(String text) {
+        Matcher m = NETWORK_COUNT_X_SPEED.matcher(networkClauses(text));
+        while (m.find()) {
+            double n = Double.parseDouble(m.group(1));
+            double v = Double.parseDouble(m.group(2));
+            if (n >= 1 && v >= 10 && v <= 1600) {
+                return Optional.of(new double[] {n, v});
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * @param text header text (null parts allowed as the text "null")
+     * @return the largest speed in Gb/s (10 to 1,600) that a NIC or network clause states; with none, a named HPE
+     *         Slingshot's NIC speed ({@link #SLINGSHOT_GBITS}); empty otherwise
+     */
+    public static OptionalDouble gbits(String text) {
+        Matcher m = NETWORK_SPEED.matcher(networkClauses(text));
+        double best = -1;
+        while (m.find()) {
+            double v = Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
+            if (v >= 10 && v <= 1600 && v > best) {
+                best = v;
+            }
+        }
+        if (best < 0) {
+            Matcher s = SLINGSHOT.matcher(text == null ? "" : text);
+            if (s.find()) {
+                return OptionalDouble.of(s.group(1) != null ? 100 : SLINGSHOT_GBITS);
+            }
+        }
+        return best < 0 ? OptionalDouble.empty() : OptionalDouble.of(best);
+    }
+
+    /**
+     * @param text header text (null allowed)
+     * @return the clauses of the text (split at {@code ; , ( )}) that name a NIC or network ({@link #NETWORK_WORDS}),
+     *         joined by {@code ;}
+     */
+    public static String networkClauses(String text) {
+        StringBuilder out = new StringBuilder();
+        Matcher c = CLAUSE.matcher(text == null ? "" : text);
+        while (c.find()) {
+            if (NETWORK_WORDS.matcher(c.group()).find()) {
+                out.append(c.group()).append(';');
+            }
+        }
+        return out.toString();
+    }
+}

@@ -52,7 +52,7 @@ class ClusterShorthandCliTest {
     @ValueSource(strings = {"dgx-h100x0", "dgx-h100:0"})
     void zeroHostsIsNamed(String c) {
         CliRun r = CliRun.run("predict", "all_reduce", "-c", c);
-        // a bad option value is a usage error (README, Exit codes: 2), not an invalid input file (3)
+        // a bad option value is a usage error (docs/input-limits.md, Exit codes: 2), not an invalid input file (3)
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("-c/--cluster " + c + ": hosts must be >= 1, found 0 (dgx-h100x1 is one host)"),
                 r.err());

@@ -13,7 +13,7 @@ import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
 /**
- * Only a user-input failure exits with a user code (README "Exit codes": 2 usage, 3 invalid input file, 4 check
+ * Only a user-input failure exits with a user code (docs/input-limits.md "Exit codes": 2 usage, 3 invalid input file, 4 check
  * failed, 5 no GPU / NCCL failure); anything else is a bug: exit 1 with "internal error (please report)" and the
  * stack trace.
  */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code collsim --help} fits a screen: each command's line in the list is at most two lines (the details are in the
- * command's own help), every command is listed, and the exit codes are the README's table (0 to 6).
+ * command's own help), every command is listed, and the exit codes are docs/input-limits.md's table (0 to 6).
  */
 class TopLevelHelpTest {
 

@@ -11,7 +11,7 @@ package dev.collsim.io;
  * values catches the parser's {@link IllegalArgumentException} at that boundary and rethrows one of these; an
  * {@code IllegalArgumentException} that escapes is a bug.
  *
- * <p>The exit codes are documented in the README ("Exit codes") and in every command's help.
+ * <p>The exit codes are documented in docs/input-limits.md ("Exit codes") and in every command's help.
  */
 public class UserInputException extends RuntimeException {
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * User errors of {@code collsim predict --backend flow|links} and {@code collsim merge}: each is one line naming the
- * option and what is wrong, with the exit code of the README's table (2 usage, 3 bad file), never a stack trace.
+ * option and what is wrong, with the exit code of docs/input-limits.md's table (2 usage, 3 bad file), never a stack trace.
  */
 class FlowCliErrorsTest {
 

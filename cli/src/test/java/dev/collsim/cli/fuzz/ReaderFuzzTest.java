@@ -28,7 +28,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * the text or refuse it with a {@link UserInputException}; any other exception or error (NumberFormatException,
  * StackOverflowError, ...) fails the property, and jqwik prints the seed that reproduces it. Each target runs
  * jqwik's default number of tries (1,000) in {@code mvn verify}; a longer run sets
- * {@code -Djqwik.tries.default=N} (README, "Input limits").
+ * {@code -Djqwik.tries.default=N} (docs/input-limits.md).
  */
 class ReaderFuzzTest {
 

@@ -30,7 +30,13 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *   <li><b>Gather, Scatter</b>: the root receives or sends (q-1)/n S from or to its node peers:
  *       busBw <= B (n-1)/(q-1) (B on one node); and (n-q)/n S crosses its node's NICs: busBw <= N (n-1)/(n-q)
  *       (n-q with the most ranks on a node in place of q when nodes differ).</li>
- *   <li><b>SendRecv</b>: each GPU sends S: busBw <= B; across nodes the pair shares N/q per GPU, busBw <= N/q.</li>
+ *   <li><b>SendRecv</b>: each GPU sends S: busBw <= B. Across nodes only one rank of each node sends: nccl-tests
+ *       2.19.6 {@code src/sendrecv.cu} has rank r send S to r+1, and ranks are placed node by node, so the node's
+ *       last rank sends S over the network, whatever the node's rank count ({@link #nodeNicBytes}: S). It sends
+ *       through its GPU's own NICs: NCCL 2.30.7 {@code src/graph/topo.cc ncclTopoGetLocalNetType} gives a GPU
+ *       ceil(NICs / GPUs) of the NICs local to it (channel c takes the c-th of them), collsim's
+ *       {@code channel.LocalNet}. On the weakest node (N over its NICs, at least gMin ranks) that is at most
+ *       N ceil(NICs / gMin) / NICs, so busBw <= that ({@link #sendRecvInterBusBw}).</li>
  * </ul>
  * Fabric oversubscription is not included (the fabric is assumed non-blocking). One rank: no bound (infinity).
  *
@@ -120,8 +126,31 @@ public final class PhysicalBound {
      * @return the inter-node (NIC) part of the bound, GB/s ({@code Double.POSITIVE_INFINITY} on one node)
      */
     public static double interBusBw(ChannelPlan plan, Collective c) {
+        if (c == Collective.SEND_RECV) {
+            return plan.nNodes() < 2 || plan.nRanks() < 2 ? Double.POSITIVE_INFINITY
+                    : sendRecvInterBusBw(plan.nodeNetBw(), plan.minLocalRanks(), plan.nicsPerNode());
+        }
         return interBusBw(c, plan.nRanks(), plan.nNodes(), plan.nodeNetBw(), plan.minLocalRanks(),
                 plan.maxLocalRanks());
+    }
+
+    /**
+     * SendRecv's network part (class comment): each node's last rank sends S to the next node's first (nccl-tests
+     * 2.19.6 {@code src/sendrecv.cu}, rank r to r+1) through its GPU's ceil(NICs / GPUs) local NICs (NCCL 2.30.7
+     * {@code ncclTopoGetLocalNetType}); the weakest node's ranks, at least gMin, share its NICs, so one of them has at
+     * most ceil(NICs / gMin) of them. NICs of one speed assumed (N / NICs each). With 3 + 2 ranks on hosts of two
+     * GPUs and two 50 GB/s NICs per PCIe switch (the weakest node: 2 ranks, 2 NICs, N = 100): 50, where the mean
+     * n/m = 2.5 gave 40; 4 ranks behind one NIC: the whole NIC; 3 NICs for 2 GPUs: 2 NICs each.
+     *
+     * @param nic  per-direction NIC bandwidth of the weakest node (its ranks' local NICs), GB/s
+     * @param gMin fewest ranks on a node, >= 1
+     * @param nics NICs local to the weakest node's ranks (0 or less: taken as 1)
+     * @return busbw limit, GB/s (factor 1)
+     */
+    public static double sendRecvInterBusBw(double nic, int gMin, int nics) {
+        int k = Math.max(1, nics);
+        int g = Math.max(1, gMin);
+        return nic * ((k + g - 1) / g) / k;
     }
 
     /**
@@ -184,7 +213,9 @@ public final class PhysicalBound {
      * ranks sends g S (n-g)/n over its NICs for AllToAll: the weakest node (NIC bandwidth {@code nic}) holds some g
      * in [gMin, gMax], and g (n-g) is concave in g, so it sends at least min(gMin (n-gMin), gMax (n-gMax)) S/n; the
      * mean n/m can overstate it (5 ranks as 3 + 2: each node sends 6/5 S, the mean 2.5 gives 5/4 S). Gather and
-     * Scatter: the root's node moves at least (n-gMax)/n S. Equal to {@link #interBusBw(Collective, int, int, double)}
+     * Scatter: the root's node moves at least (n-gMax)/n S. SendRecv: a node's one crossing rank gets at most its
+     * share nic / gMin (every rank with a NIC of its own or more; {@link #sendRecvInterBusBw} when the NIC count is
+     * known). Equal to {@link #interBusBw(Collective, int, int, double)}
      * when gMin = gMax = n/m.
      *
      * @param c    the collective
@@ -199,13 +230,12 @@ public final class PhysicalBound {
         if (n == 1 || m < 2) {
             return Double.POSITIVE_INFINITY;
         }
-        double q = (double) n / m;
         return switch (c) {
             case ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER -> nic * ((double) m / (m - 1)) * ((n - 1.0) / n);
             case BROADCAST, REDUCE -> nic;
             case ALL_TO_ALL -> nic * (n - 1.0) / Math.min(gMin * (n - gMin), gMax * (n - gMax));
             case GATHER, SCATTER -> nic * (n - 1.0) / (n - gMax);
-            default -> nic / q;
+            case SEND_RECV -> nic / gMin;
         };
     }
 

@@ -136,4 +136,33 @@ class PhysicalBoundTest {
         assertEquals(93.75, PhysicalBound.interBusBw(Collective.ALL_TO_ALL, 16, 2, 400, 8, 8), 1e-9);
         assertEquals(93.75, PhysicalBound.interBusBw(Collective.ALL_TO_ALL, 16, 2, 400), 1e-9);
     }
+
+    /**
+     * SendRecv across hosts of uneven rank counts, by hand. Two 8-GPU hosts, 2 GPUs and two 400 Gb/s NICs (50 GB/s,
+     * NCCL's speed / 8) per PCIe switch; ranks 0-2 on host 0 (GPUs 0-2) and 3-4 on host 1 (GPUs 0-1). nccl-tests
+     * 2.19.6 {@code src/sendrecv.cu}: rank r sends S to r+1, so rank 2 (host 0 to host 1) and rank 4 (host 1 back to
+     * host 0) are the only sends between the hosts, each through its GPU's ceil(2 NICs / 2 GPUs) = 1 NIC (NCCL 2.30.7
+     * {@code ncclTopoGetLocalNetType}): busBw (factor 1) <= 50 GB/s. The weakest host is host 1 (its 2 ranks' NICs,
+     * N = 100); the mean 2.5 ranks per host made the bound 100 / 2.5 = 40 GB/s, below what one NIC carries.
+     * 5 + 1 ranks: host 1's one rank has the 2 NICs of its switch local (N = 100, 1 rank): 100 >= NCCL's 50, where
+     * 100 / 3 = 33.3 came before. By figures: 4 ranks behind one 50 GB/s NIC: 50 (a lone sender has the whole NIC);
+     * 3 NICs of 50 GB/s for 2 ranks: ceil(3/2) = 2 NICs, 100.
+     */
+    @Test
+    void sendRecvAcrossUnevenHostsIsOneRanksNics() {
+        Topology t = TestClusters.cluster(new TestClusters.Shape("H100-SXM5-80GB", 90, 18, 4, 5, 8, 400, true), 2);
+        List<Gpu> ranks = List.of(t.gpusOf(0).get(0), t.gpusOf(0).get(1), t.gpusOf(0).get(2), t.gpusOf(1).get(0),
+                t.gpusOf(1).get(1));
+        ChannelPlan plan = ChannelSearch.search(t, ranks, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(List.of(2, 3, 2, 100.0), List.of(plan.minLocalRanks(), plan.maxLocalRanks(), plan.nicsPerNode(),
+                plan.nodeNicBw()));
+        assertEquals(50.0, PhysicalBound.interBusBw(plan, Collective.SEND_RECV), 1e-9);
+        List<Gpu> fivePlusOne = List.of(t.gpusOf(0).get(0), t.gpusOf(0).get(1), t.gpusOf(0).get(2),
+                t.gpusOf(0).get(3), t.gpusOf(0).get(4), t.gpusOf(1).get(0));
+        ChannelPlan p51 = ChannelSearch.search(t, fivePlusOne, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(100.0, PhysicalBound.interBusBw(p51, Collective.SEND_RECV), 1e-9);
+        assertEquals(50.0, PhysicalBound.sendRecvInterBusBw(50, 4, 1), 1e-9);
+        assertEquals(100.0, PhysicalBound.sendRecvInterBusBw(150, 2, 3), 1e-9);
+        assertEquals(50.0, PhysicalBound.interBusBw(Collective.SEND_RECV, 5, 2, 100, 2, 3), 1e-9);
+    }
 }

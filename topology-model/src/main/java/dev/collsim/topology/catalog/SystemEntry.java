@@ -2,10 +2,12 @@ package dev.collsim.topology.catalog;
 
 import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NicModel;
 import dev.collsim.topology.NetworkClass;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One cloud instance type, bare-metal shape or vendor system as the provider's public page describes it: a row of the
@@ -22,6 +24,8 @@ import java.util.Objects;
  * @param nvSwitchChips NVSwitch chips per host (18 NVLink switch chips of the rack for an NVL72 tray)
  * @param nics         compute NICs (network cards used by NCCL) per host
  * @param nicGbits     port speed per compute NIC, Gb/s (1e9 bit/s)
+ * @param nicModel     the compute NICs' family from the NIC database ({@code hardware.NicModels}: PCIe generation and
+ *                     lanes of its host interface); empty where the provider's page names none
  * @param network      the transport NCCL uses between hosts
  * @param gpuDirect    true when the NIC reads and writes GPU memory directly (GPUDirect RDMA, or GPUDirect-TCPX/TCPXO)
  * @param cpu          CPU model text
@@ -31,7 +35,7 @@ import java.util.Objects;
  * @param note         what the model assumes beyond the page
  */
 public record SystemEntry(String name, List<String> aliases, String provider, GpuModels.Sku gpu, int gpus,
-        Layout layout, int nvSwitchChips, int nics, double nicGbits, NetworkClass network, boolean gpuDirect,
+        Layout layout, int nvSwitchChips, int nics, double nicGbits, Optional<NicModel> nicModel, NetworkClass network, boolean gpuDirect,
         String cpu, CpuModel cpuModel, String source, String note) {
 
     /** How a system's GPUs are joined. */
@@ -49,6 +53,7 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(cpuModel, "cpuModel");
+        Objects.requireNonNull(nicModel, "nicModel");
         aliases = List.copyOf(aliases);
         if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < 1) {
             throw new IllegalArgumentException(name + ": GPUs, NICs, NIC speed and NVSwitch chips must be positive");

@@ -23,7 +23,10 @@ import java.util.Objects;
  * spread evenly over the two sockets, NIC i on rail i; without GPUDirect (a virtual NIC, NCCL's socket transport) each
  * GPU has its own switch and the NICs hang off the CPUs. A link on a CPU root port (a switch's uplink, a NIC on the
  * CPU) runs at the lower of the device's and the CPU's PCIe generation ({@link CpuModel#rootPort}): a p5's H100 and
- * its switches are Gen5, its EPYC 7R13 (Milan) root ports Gen4, so its uplinks are Gen4 x16. Immutable.
+ * its switches are Gen5, its EPYC 7R13 (Milan) root ports Gen4, so its uplinks are Gen4 x16. A NIC's own link runs at
+ * the lower of its port's and its model's generation ({@code hardware.NicModel#link}, the row's NIC column): an
+ * a4-highgpu-8g's ConnectX-7 (Gen5 x16) sits on its B200's Gen6 switch at Gen5, NCCL's 48 GB/s, below its 400 Gb/s
+ * port's 50 GB/s; a row that names no NIC model keeps the switch's generation. Immutable.
  *
  * @param entry the system's row
  */
@@ -110,14 +113,24 @@ public record SystemHost(SystemEntry entry) implements HostType {
             for (int j = 0; j < nicsPer; j++) {
                 PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
                 ctx.pcie(top, bridge, gen, 16);
-                ctx.pcie(bridge, nic(ctx, k * nicsPer + j), gen, 16);
+                ctx.pcie(bridge, nic(ctx, k * nicsPer + j), nicGen(gen), nicWidth());
             }
         }
         if (!entry.gpuDirect()) {
             for (int i = 0; i < entry.nics(); i++) {
-                ctx.pcie(cpus[i % 2], nic(ctx, i), rootGen, 16);
+                ctx.pcie(cpus[i % 2], nic(ctx, i), nicGen(rootGen), nicWidth());
             }
         }
+    }
+
+    /** @return the generation of a NIC's link to a port of generation {@code port}: the lower of the two */
+    private PcieGen nicGen(PcieGen port) {
+        return entry.nicModel().map(n -> n.link(port)).orElse(port);
+    }
+
+    /** @return lanes of a NIC's link to an x16 port: the NIC's own, at most 16 */
+    private int nicWidth() {
+        return entry.nicModel().map(n -> n.linkWidth(16)).orElse(16);
     }
 
     private Nic nic(HostContext ctx, int i) {

@@ -3,6 +3,8 @@ package dev.collsim.topology.catalog;
 import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NicModel;
+import dev.collsim.hardware.NicModels;
 import dev.collsim.topology.NetworkClass;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Reads the catalog's data file of cloud and vendor systems, {@code dev/collsim/topology/catalog/systems.tsv} (on the
@@ -22,7 +25,7 @@ final class SystemTable {
     /** Class-path resource of the table. */
     static final String RESOURCE = "dev/collsim/topology/catalog/systems.tsv";
 
-    private static final int COLUMNS = 14;
+    private static final int COLUMNS = 15;
 
     private SystemTable() {
     }
@@ -67,22 +70,25 @@ final class SystemTable {
         }
         GpuModels.Sku sku = GpuModels.sku(c[3]).orElseThrow(() -> new IllegalArgumentException("no GPU SKU '" + c[3]
                 + "' in the GPU database"));
-        NetworkClass net = NetworkClass.parse(c[9]);
+        NicModel nic = c[9].strip().equals("-") ? null : NicModels.find(c[9]).orElseThrow(() ->
+                new IllegalArgumentException("NIC '" + c[9].strip() + "' names no family of the NIC database; allowed: "
+                        + NicModels.all().stream().map(NicModel::family).toList() + " or -"));
+        NetworkClass net = NetworkClass.parse(c[10]);
         if (net == null) {
-            throw new IllegalArgumentException("network '" + c[9] + "'; allowed: " + NetworkClass.allowed());
+            throw new IllegalArgumentException("network '" + c[10] + "'; allowed: " + NetworkClass.allowed());
         }
-        if (!c[10].equals("yes") && !c[10].equals("no")) {
-            throw new IllegalArgumentException("gpudirect '" + c[10] + "'; allowed: yes, no");
+        if (!c[11].equals("yes") && !c[11].equals("no")) {
+            throw new IllegalArgumentException("gpudirect '" + c[11] + "'; allowed: yes, no");
         }
-        CpuModel cpu = CpuModels.find(c[11]).orElseThrow(() -> new IllegalArgumentException("CPU '" + c[11].strip()
+        CpuModel cpu = CpuModels.find(c[12]).orElseThrow(() -> new IllegalArgumentException("CPU '" + c[12].strip()
                 + "' names no family of the CPU database; allowed: " + CpuModels.all().stream().map(CpuModel::family)
                 .toList()));
         List<String> aliases = c[1].isBlank() ? List.of() : Arrays.stream(c[1].split(",")).map(String::strip).toList();
         SystemEntry.Layout layout = SystemEntry.Layout.valueOf(c[5].strip().toUpperCase(Locale.ROOT));
         SystemEntry e = new SystemEntry(c[0].strip(), aliases, c[2].strip(), sku, Integer.parseInt(c[4].strip()),
                 layout, Integer.parseInt(c[6].strip()), Integer.parseInt(c[7].strip()),
-                Double.parseDouble(c[8].strip()), net, c[10].equals("yes"), c[11].strip(), cpu, c[12].strip(),
-                c[13].strip());
+                Double.parseDouble(c[8].strip()), Optional.ofNullable(nic), net, c[11].equals("yes"), c[12].strip(),
+                cpu, c[13].strip(), c[14].strip());
         if (layout == SystemEntry.Layout.NVL72 && (e.gpus() != 4 || e.nics() != 4)) {
             throw new IllegalArgumentException("an NVL72 tray is modelled with 4 GPUs and 4 compute NICs");
         }

@@ -188,6 +188,28 @@ class SystemCatalogTest {
     void aMalformedRowNamesItsLine() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> SystemTable.parse(
                 "# comment\nname\taliases\nx\ty\tz\n"));
-        assertTrue(e.getMessage().startsWith(SystemTable.RESOURCE + ":3: found 3 columns; allowed: 14"), e.getMessage());
+        assertTrue(e.getMessage().startsWith(SystemTable.RESOURCE + ":3: found 3 columns; allowed: 15"), e.getMessage());
+    }
+
+    /**
+     * A B200 host's GPU-NIC path (a4-highgpu-8g: B200, PCIe Gen6, one ConnectX-7 per GPU, GCP's page). NCCL 2.30.7
+     * {@code src/graph/topo.cc}: a PCI link is {@code width x speed code / 80} GB/s, Gen5 (32 GT/s) code 240, Gen6
+     * (64 GT/s) 480. The GPU and the switch are Gen6 x16, 16 x 480 / 80 = 96; the ConnectX-7's own link is Gen5 x16
+     * (NVIDIA ConnectX-7 datasheet), 16 x 240 / 80 = 48, and a path is its slowest link or the NIC's port (400 Gb/s,
+     * NCCL's 50 GB/s): 48 GB/s, where the Gen6 link gave min(96, 50) = 50. The physical path counts the port too: min(Gen5 x16 16 x 32 x 128/130 / 8 = 63.015, 400 / 8 =
+     * 50) = 50 GB/s, as with Gen6 (121.0), so only NCCL's view moves. BM.GPU.B200.8's page names no NIC
+     * model, so its NIC keeps the switch's Gen6: min(96, 50) = 50.
+     */
+    @Test
+    void aB200HostsConnectX7RunsAtItsOwnGen5() {
+        HostPaths a4 = PathFinder.of(Catalog.standalone(Catalog.hostType("a4-highgpu-8g").orElseThrow(), 1)).host(0);
+        Gpu g0 = a4.gpus().get(0);
+        Nic nic = a4.nics().stream().filter(n -> a4.path(g0, n).type() == PathType.PXB).findFirst().orElseThrow();
+        assertEquals(48.0, a4.path(g0, nic).nccl().gbps(), 1e-9);
+        assertEquals(50.0, a4.path(g0, nic).physical().gbps(), 1e-9);
+        HostPaths oci = PathFinder.of(Catalog.standalone(Catalog.hostType("BM.GPU.B200.8").orElseThrow(), 1)).host(0);
+        Gpu o0 = oci.gpus().get(0);
+        assertTrue(oci.nics().stream().anyMatch(n -> oci.path(o0, n).type() == PathType.PXB
+                && Math.abs(oci.path(o0, n).nccl().gbps() - 50.0) < 1e-9));
     }
 }

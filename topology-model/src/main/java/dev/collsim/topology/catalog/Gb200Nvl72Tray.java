@@ -2,6 +2,8 @@ package dev.collsim.topology.catalog;
 
 import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NicModel;
+import dev.collsim.hardware.NicModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
@@ -76,6 +78,7 @@ public final class Gb200Nvl72Tray implements HostType {
         Cpu[] graces = {ctx.cpu(0, "arm64", "NVIDIA", "Grace"), ctx.cpu(1, "arm64", "NVIDIA", "Grace")};
         ctx.smp(graces[0], graces[1], Bandwidth.ofGBps(6.0), "inter-Grace (NCCL ARM_BW)");
         boolean superNic = sku.model().name().equals("GB300");
+        NicModel model = NicModels.find(superNic ? "ConnectX-8" : "ConnectX-7").orElseThrow();
         for (int i = 0; i < 4; i++) {
             Gpu gpu = ctx.gpu(i, sku);
             ctx.c2c(gpu, graces[i / 2], Bandwidth.ofGBps(225.0));
@@ -85,9 +88,9 @@ public final class Gb200Nvl72Tray implements HostType {
                 PcieSwitch cx8 = ctx.pcieSwitch(i, i);
                 ctx.pcie(graces[i / 2], cx8, rootGen, 16);
                 ctx.pcie(cx8, gpu, PcieGen.GEN6, 16);
-                ctx.pcie(cx8, nic, PcieGen.GEN6, 16);
+                ctx.pcie(cx8, nic, model.link(PcieGen.GEN6), model.linkWidth(16));
             } else {
-                ctx.pcie(graces[i / 2], nic, rootGen, 16);
+                ctx.pcie(graces[i / 2], nic, model.link(rootGen), model.linkWidth(16));
             }
         }
     }

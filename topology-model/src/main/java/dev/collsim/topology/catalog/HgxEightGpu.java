@@ -3,6 +3,8 @@ package dev.collsim.topology.catalog;
 import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NicModel;
+import dev.collsim.hardware.NicModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
@@ -39,6 +41,12 @@ public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, in
     private static final int[] COMPUTE_NIC_MLX = {0, 3, 4, 5, 6, 9, 10, 11};
     private static final int[][] STORAGE_NIC_MLX = {{1, 2}, {7, 8}};
 
+    /**
+     * The boards' compute and storage NICs: ConnectX-7 (NVIDIA DGX H100, DGX H200 and DGX B200 datasheets), whose
+     * own link is Gen5 x16 ({@link NicModels}): a NIC's link runs at the lower of that and its switch's generation.
+     */
+    private static final NicModel NIC = NicModels.find("ConnectX-7").orElseThrow();
+
     /** Validates the fields. */
     public HgxEightGpu {
         Objects.requireNonNull(name, "name");
@@ -74,7 +82,7 @@ public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, in
             PcieSwitch nicBridge = ctx.pcieSwitch(sw++, -1);
             ctx.pcie(top, nicBridge, pcieGen, 16);
             Nic nic = ctx.nic(i, "mlx5_" + COMPUTE_NIC_MLX[i], nicSpeed, true, i);
-            ctx.pcie(nicBridge, nic, pcieGen, 16);
+            ctx.pcie(nicBridge, nic, NIC.link(pcieGen), NIC.linkWidth(16));
         }
         if (storageNics) {
             for (int s = 0; s < 2; s++) {
@@ -82,7 +90,7 @@ public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, in
                 ctx.pcie(cpus[s], card, rootGen, 16);
                 for (int port = 0; port < 2; port++) {
                     Nic nic = ctx.nic(8 + 2 * s + port, "mlx5_" + STORAGE_NIC_MLX[s][port], nicSpeed, true, -1);
-                    ctx.pcie(card, nic, pcieGen, 16);
+                    ctx.pcie(card, nic, NIC.link(pcieGen), NIC.linkWidth(16));
                 }
             }
         }

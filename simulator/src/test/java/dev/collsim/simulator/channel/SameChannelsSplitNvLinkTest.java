@@ -9,6 +9,8 @@ import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -74,6 +76,24 @@ class SameChannelsSplitNvLinkTest {
         assertEquals(4, p.graphs().tree().nChannels());
         assertEquals(8, p.runtimeChannels());
         assertEquals(24.0, p.ringPathBw(), EPS);
+    }
+
+    /**
+     * The catalog's 8x RTX 4090 host (sm89; 2 EPYC 7542 in NPS4, one GPU per NUMA node, every pair SYS, no NVLink):
+     * every hop crosses a 16 GB/s CPU pair link and, with one order, c channels put c x speed on it. sm89 uses the
+     * sm80 speeds: 15 gives 1 channel (2 x 15 > 16), 12, 10, 9 one each, 7 two (14, not better than 15), 6 two (12);
+     * 5 / 15 < 0.49 stops: ring 1 x 15 on 4 or 8 GPUs, 2 channels at run time. Mixing orders (Intel's way) would give
+     * 2 x 12, the GPU's 24 GB/s PCIe link shared by two orders.
+     */
+    @ParameterizedTest
+    @EnumSource(NcclVersion.class)
+    void amdHostWithoutNvLinkKeepsOneOrder(NcclVersion v) {
+        Topology t = Catalog.standalone(PcieEightGpu.rtx4090(), 1);
+        for (int n : new int[] {4, 8}) {
+            ChannelPlan p = ChannelSearch.search(t, t.gpus().subList(0, n), NcclSettings.DEFAULTS, v);
+            ring(p, 1, 15.0, true);
+            assertEquals(2, p.runtimeChannels());
+        }
     }
 
     /**

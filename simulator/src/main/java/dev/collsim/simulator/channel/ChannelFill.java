@@ -5,6 +5,7 @@ import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.topology.PathType;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -13,13 +14,16 @@ import java.util.List;
  * then the previous index; otherwise nearer GPUs first) that subtracts the channel bandwidth from every hop of every
  * path crossed ({@link HostModel#capacity}) and accepts a step only if every hop still has it; NIC ports are charged
  * per channel in each direction. A channel first tries to replay the previous one's order. The step budget is
- * NCCL's: 2^14 per channel, 2^18 over the whole search (NCCL's global timeout is 2^19 steps). Not thread-safe; one
- * per {@link GraphSearch}.
+ * NCCL's: 2^14 per channel, 2^18 over the whole search (NCCL's global timeout is 2^19 steps). {@link #sameChannels}
+ * is NCCL's search with sameChannels 1 (every channel on the first one's GPU order). Not thread-safe; one per
+ * {@link GraphSearch}.
  */
 final class ChannelFill {
 
     private static final int BUDGET = 1 << 14;
     private static final int GLOBAL_BUDGET = 1 << 18;
+    /** NCCL's {@code NCCL_SEARCH_TIMEOUT_SAMECHANNELS} (NCCL 2.30.7 {@code src/graph/search.cc}), steps. */
+    private static final int SAME_CHANNELS_BUDGET = 1 << 8;
     private static final double EPS = 1e-6;
 
     private final HostModel h;
@@ -33,6 +37,10 @@ final class ChannelFill {
     private int budget;
     private int globalBudget = GLOBAL_BUDGET;
     private PathType interLimit = PathType.SYS;
+    private PathType intraLimit = PathType.SYS;
+    /** Most channels of the sameChannels search under way; 0 in the ordinary fill. */
+    private int sameMax;
+    private GraphSolution sameBest;
 
     ChannelFill(HostModel h, boolean multiNode, NcclSettings settings) {
         this.h = h;
@@ -57,37 +65,104 @@ final class ChannelFill {
      * @return the solution (0 channels when none fits)
      */
     GraphSolution at(GraphPattern pattern, double bwIntra, double bwInter, int maxCh, PathType interLimit) {
-        this.interLimit = interLimit;
+        return at(pattern, bwIntra, bwInter, maxCh, interLimit, PathType.SYS);
+    }
+
+    /**
+     * As {@link #at(GraphPattern, double, double, int, PathType)}, with GPU-GPU paths no worse than {@code intraLimit}
+     * (NCCL's {@code typeIntra} of one search).
+     *
+     * @param intraLimit worst GPU-GPU path type allowed
+     * @return the solution (0 channels when none fits)
+     */
+    GraphSolution at(GraphPattern pattern, double bwIntra, double bwInter, int maxCh, PathType interLimit,
+            PathType intraLimit) {
+        reset(interLimit, intraLimit, 0);
+        while (channels.size() < maxCh && addChannel(pattern, bwIntra, bwInter)) {
+            // keep adding
+        }
+        return GraphSolution.of(h, multiNode, pattern, bwIntra, bwInter, channels);
+    }
+
+    /**
+     * NCCL's search with sameChannels 1 on one node ({@code ncclTopoSearchRec}, NCCL 2.30.7
+     * {@code src/graph/search.cc}): the first channel tries the PCI order (GPU 0, 1, ..., g-1), then every GPU order
+     * from every first GPU; each later channel only replays the previous one, so all channels share one order. Every
+     * first order is kept with as many replays as fit (at most {@code maxCh} channels) and the best (most channels,
+     * then fewest hops) wins, within NCCL's {@code NCCL_SEARCH_TIMEOUT_SAMECHANNELS} of 256 steps (a step per GPU
+     * visited, g + 1 per replayed channel); the search stops at {@code maxCh} channels, as NCCL's does.
+     *
+     * @param pattern ring or tree
+     * @param bwIntra bandwidth per channel, GB/s
+     * @param bwInter bandwidth per channel through the NICs, GB/s (unused on one node)
+     * @param maxCh   most channels
+     * @return the best solution (0 channels when no order fits once)
+     */
+    GraphSolution sameChannels(GraphPattern pattern, double bwIntra, double bwInter, int maxCh) {
+        reset(PathType.SYS, PathType.SYS, maxCh);
+        budget = SAME_CHANNELS_BUDGET;
+        sameBest = null;
+        int[] pci = new int[g + 2];
+        for (int k = 0; k < g; k++) {
+            pci[k] = k;
+        }
+        budget -= g + 1;
+        if (follow(pattern, pci, 1, bwIntra, bwInter)) {
+            keepReplays(pattern, pci, bwIntra, bwInter);
+            unchargeChannel(pattern, pci, bwIntra);
+        }
+        for (int first = 0; first < g && budget > 0; first++) {
+            int[] order = new int[g + 2];
+            order[0] = first;
+            boolean[] seen = new boolean[g];
+            seen[first] = true;
+            dfs(pattern, order, 1, seen, bwIntra, bwInter);
+        }
+        sameMax = 0;
+        return sameBest != null ? sameBest : GraphSolution.of(h, false, pattern, bwIntra, bwInter, List.of());
+    }
+
+    private void reset(PathType inter, PathType intra, int same) {
+        this.interLimit = inter;
+        this.intraLimit = intra;
+        this.sameMax = same;
         rem = h.capacity.clone();
         nicIn = h.nicSpeed.clone();
         nicOut = h.nicSpeed.clone();
         channels.clear();
-        while (channels.size() < maxCh && addChannel(pattern, bwIntra, bwInter)) {
-            // keep adding
-        }
-        PathType ti = PathType.LOC;
-        PathType te = multiNode ? PathType.LOC : PathType.PIX;
-        int hops = 0;
-        boolean same = true;
-        for (int[] c : channels) {
-            same &= Arrays.equals(Arrays.copyOf(c, g), Arrays.copyOf(channels.get(0), g));
-            for (int k = 0; k + 1 < g; k++) {
-                ti = ti.max(h.gpuToGpu[c[k]][c[k + 1]].type());
-                hops += h.gpuToGpu[c[k]][c[k + 1]].hops();
+    }
+
+    /** Replays a complete first channel as often as it fits, keeps the result if best, and takes the replays off. */
+    private void keepReplays(GraphPattern pattern, int[] order, double bwIntra, double bwInter) {
+        int[] first = order.clone();
+        int n = 1;
+        while (n < sameMax && budget > 0) {
+            budget -= g + 1;
+            if (!follow(pattern, first, 1, bwIntra, bwInter)) {
+                break;
             }
-            if (!multiNode && pattern == GraphPattern.RING && g > 1) {
-                ti = ti.max(h.gpuToGpu[c[g - 1]][c[0]].type());
-            }
-            if (multiNode) {
-                int exitGpu = pattern == GraphPattern.RING ? c[g - 1] : c[0];
-                te = te.max(h.nicToGpu[c[g]][c[0]].type()).max(h.gpuToNic[exitGpu][c[g + 1]].type());
-            }
+            n++;
         }
-        if (g == 1) {
-            ti = PathType.LOC;
+        GraphSolution s = GraphSolution.of(h, false, pattern, bwIntra, bwInter, Collections.nCopies(n, first));
+        if (s.betterThan(sameBest)) {
+            sameBest = s;
         }
-        List<int[]> orders = channels.stream().map(c -> Arrays.copyOf(c, g)).toList();
-        return new GraphSolution(channels.size(), bwIntra, bwInter, ti, te, hops, same, orders);
+        for (int k = 1; k < n; k++) {
+            unchargeChannel(pattern, first, bwIntra);
+        }
+        if (n >= sameMax) {
+            budget = -1;
+        }
+    }
+
+    /** Takes off one complete single-node channel charged by {@link #follow}. */
+    private void unchargeChannel(GraphPattern pattern, int[] order, double bwIntra) {
+        for (int k = 0; k + 1 < g; k++) {
+            uncharge(h.gpuToGpu[order[k]][order[k + 1]], bwIntra);
+        }
+        if (pattern == GraphPattern.RING && g > 1) {
+            uncharge(h.gpuToGpu[order[g - 1]][order[0]], bwIntra);
+        }
     }
 
     /** Adds one channel: c[0..g-1] GPU order, then (multi-node) entry NIC and exit NIC. */
@@ -189,7 +264,7 @@ final class ChannelFill {
             return finish(pattern, order, bwIntra, bwInter, true);
         }
         HostPath p = h.gpuToGpu[order[depth - 1]][order[depth]];
-        if (p == null || !charge(p, bwIntra)) {
+        if (!intraAllowed(p) || !charge(p, bwIntra)) {
             return false;
         }
         if (follow(pattern, order, depth + 1, bwIntra, bwInter)) {
@@ -205,12 +280,23 @@ final class ChannelFill {
             return false;
         }
         if (depth == g) {
-            return finish(pattern, order, bwIntra, bwInter, false);
+            if (!finish(pattern, order, bwIntra, bwInter, false)) {
+                return false;
+            }
+            if (sameMax == 0) {
+                return true;
+            }
+            // sameChannels: keep this first order with its replays, then look on (NCCL's search backtracks)
+            keepReplays(pattern, order, bwIntra, bwInter);
+            if (pattern == GraphPattern.RING && g > 1) {
+                uncharge(h.gpuToGpu[order[g - 1]][order[0]], bwIntra);
+            }
+            return false;
         }
         int cur = order[depth - 1];
         for (int next : candidates(cur, seen)) {
             HostPath p = h.gpuToGpu[cur][next];
-            if (p == null || !charge(p, bwIntra)) {
+            if (!intraAllowed(p) || !charge(p, bwIntra)) {
                 continue;
             }
             seen[next] = true;
@@ -260,7 +346,7 @@ final class ChannelFill {
                 return true;
             }
             HostPath back = h.gpuToGpu[last][order[0]];
-            return back != null && charge(back, bwIntra);
+            return intraAllowed(back) && charge(back, bwIntra);
         }
         int entryNic = order[g];
         int from = pattern == GraphPattern.RING ? last : order[0];
@@ -281,6 +367,11 @@ final class ChannelFill {
             return true;
         }
         return false;
+    }
+
+    /** @return whether a GPU-GPU path exists and is no worse than this fill's typeIntra */
+    private boolean intraAllowed(HostPath p) {
+        return p != null && p.type().ordinal() <= intraLimit.ordinal();
     }
 
     private boolean charge(HostPath p, double bw) {

@@ -167,7 +167,7 @@ public final class ChannelSearch {
                 ? new GraphSummary(GraphPattern.COLLNET_DIRECT, Math.min(8, h.gpus.size()), tree.bwIntra(),
                         tree.bwInter(), tree.typeIntra(), tree.typeInter(), 0, true)
                 : GraphSummary.none(GraphPattern.COLLNET_DIRECT);
-        CpuKind cpu = h.cpus.isEmpty() ? CpuKind.INTEL_X86 : CpuKind.of(h.cpus.get(0).arch(), h.cpus.get(0).vendor());
+        CpuKind cpu = h.cpuKind();
         double pathBw = 0;
         for (int i = 0; i < h.gpus.size(); i++) {
             for (int j = 0; j < h.gpus.size(); j++) {

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.channel;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;
@@ -25,6 +26,19 @@ import java.util.TreeSet;
  *       channels (never for NVLS); then pass 2 raises the speed at the same channel count (ring: both; tree:
  *       bwIntra up to below 2 x bwInter).</li>
  * </ol>
+ * Two rules of {@code ncclTopoCompute} act on one node's CPUs and NVLink (both in every release collsim carries:
+ * the first since NCCL 2.19.1, the second since 2.26.2; read in 2.28.9 and 2.30.7):
+ * <ul>
+ *   <li><b>Same channels through AMD CPUs</b> ("Try having different channels (except when going through AMD
+ *       CPUs)"): NCCL searches each path-type limit typeIntra with sameChannels 1, then 0, but with an x86 AMD CPU
+ *       ({@link HostModel#cpuKind}, NCCL's {@code ncclTopoCpuType}) and typeIntra SYS it keeps sameChannels 1. So on
+ *       such a host a graph with a SYS hop has every channel on one GPU order ({@link ChannelFill#sameChannels});
+ *       graphs on better paths may still mix orders. Modelled on one node; on several nodes the NIC choice of
+ *       NCCL's replay ({@code ncclTopoSearchRecNet}) is not, and the rule is not applied there.</li>
+ *   <li><b>Split NVLink</b> ({@code ncclTopoSplitNvLink}, {@link HostModel#splitNvLink}): with exactly 2 NVLink
+ *       domains a ring needs at least 2 channels (when maxChannels >= 2 and minChannels is 1), so that the tree,
+ *       which takes the ring's channel count, has 2.</li>
+ * </ul>
  * Multi-node rings are NET -> GPUs -> NET (same NIC on the way out unless NCCL_CROSS_NIC allows another);
  * trees enter and leave through one GPU's NIC. Not modelled: the type relaxation order (better path types are
  * tried first within a speed instead), the balanced-tree NIC split, the Intel PCIe overhead factor and the
@@ -40,6 +54,8 @@ final class GraphSearch {
     private final double[] speeds;
     private final int g;
     private final ChannelFill fill;
+    /** NCCL's AMD rule: SYS graphs only from the sameChannels search (one node, x86 AMD CPU). */
+    private final boolean sameChannelsOnSys;
     private GraphSolution found;
 
     GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings) {
@@ -48,10 +64,11 @@ final class GraphSearch {
         this.speeds = speeds;
         this.g = h.gpus.size();
         this.fill = new ChannelFill(h, multiNode, settings);
+        this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86;
     }
 
     /** Ring or tree graph with min..max channels. */
-    GraphSummary search(GraphPattern pattern, int minCh, int maxCh) {
+    GraphSummary search(GraphPattern pattern, int minChannels, int maxCh) {
         found = null;
         if (multiNode && h.nics.isEmpty()) {
             return fallback(pattern);
@@ -60,6 +77,9 @@ final class GraphSearch {
         if (pattern != GraphPattern.RING && g > 1) {
             totalBw *= g / (g - 1.0);
         }
+        // ncclTopoCompute: with split NVLink "also force Ring to use 2 channels"
+        int minCh = pattern == GraphPattern.RING && h.splitNvLink() && maxCh >= 2 && minChannels == 1 ? 2
+                : minChannels;
         double maxBw = maxBw();
         int i = 0;
         while (i < speeds.length - 1 && (speeds[i] > maxBw + EPS || speeds[i] * minCh > totalBw + EPS)) {
@@ -70,10 +90,7 @@ final class GraphSearch {
         search:
         while (true) {
             for (PathType limit : limits) {
-                GraphSolution s = fill.at(pattern, speeds[i], speeds[i], maxCh, limit);
-                if (s.nCh() >= minCh && s.betterThan(best)) {
-                    best = s;
-                }
+                best = fillAt(pattern, speeds[i], maxCh, limit, minCh, best);
                 if (best != null && best.nCh() * best.bwInter() >= totalBw - EPS) {
                     break search;
                 }
@@ -119,6 +136,39 @@ final class GraphSearch {
         return t.isEmpty() ? List.of(PathType.SYS) : List.copyOf(t);
     }
 
+    /**
+     * The fills NCCL's loop over typeIntra and sameChannels amounts to at one speed: one fill on every path type; or,
+     * under the AMD rule, one on paths better than SYS with channels of any order, then, only while the best graph so
+     * far is none or a SYS one (NCCL raises typeIntra only while {@code tmpGraph.typeIntra < graph->typeIntra}), one
+     * with every channel on one order through SYS ({@link ChannelFill#sameChannels}).
+     *
+     * @return the better of {@code best} and what these fills found with at least {@code minCh} channels
+     */
+    private GraphSolution fillAt(GraphPattern pattern, double speed, int maxCh, PathType interLimit, int minCh,
+            GraphSolution best) {
+        GraphSolution b = keep(best, sameChannelsOnSys
+                ? fill.at(pattern, speed, speed, maxCh, interLimit, PathType.PHB)
+                : fill.at(pattern, speed, speed, maxCh, interLimit), minCh);
+        if (sameChannelsOnSys && (b == null || b.typeIntra() == PathType.SYS)) {
+            b = keep(b, fill.sameChannels(pattern, speed, speed, maxCh), minCh);
+        }
+        return b;
+    }
+
+    private static GraphSolution keep(GraphSolution best, GraphSolution s, int minCh) {
+        return s.nCh() >= minCh && s.betterThan(best) ? s : best;
+    }
+
+    /** Pass 2's fill: the kind of search that found {@code like} (NCCL copies its typeIntra and sameChannels). */
+    private GraphSolution refill(GraphPattern pattern, double bwIntra, double bwInter, int nCh, PathType interLimit,
+            GraphSolution like) {
+        if (!sameChannelsOnSys) {
+            return fill.at(pattern, bwIntra, bwInter, nCh, interLimit);
+        }
+        return like.typeIntra() == PathType.SYS ? fill.sameChannels(pattern, bwIntra, bwInter, nCh)
+                : fill.at(pattern, bwIntra, bwInter, nCh, interLimit, PathType.PHB);
+    }
+
     private GraphSolution dup(GraphSolution s, int maxCh) {
         if (s.bwIntra() < 25 || h.minSm > 80 && s.bwIntra() < 50 && s.nCh() > 4) {
             return s;
@@ -137,7 +187,7 @@ final class GraphSearch {
         GraphSolution cur = s;
         for (int j = idx - 1; j >= 0; j--) {
             if (pattern == GraphPattern.RING) {
-                GraphSolution t = fill.at(pattern, speeds[j], speeds[j], cur.nCh(), interLimit);
+                GraphSolution t = refill(pattern, speeds[j], speeds[j], cur.nCh(), interLimit, cur);
                 if (t.nCh() < cur.nCh()) {
                     break;
                 }
@@ -146,7 +196,7 @@ final class GraphSearch {
                 if (!(cur.bwIntra() < 2 * cur.bwInter()) || speeds[j] <= cur.bwIntra()) {
                     continue;
                 }
-                GraphSolution t = fill.at(pattern, speeds[j], cur.bwInter(), cur.nCh(), interLimit);
+                GraphSolution t = refill(pattern, speeds[j], cur.bwInter(), cur.nCh(), interLimit, cur);
                 if (t.nCh() < cur.nCh()) {
                     break;
                 }

@@ -3,6 +3,7 @@ package dev.collsim.simulator.channel;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -30,6 +31,46 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
     }
 
     private static final double EPS = 1e-6;
+
+    /**
+     * The solution of a fill's channels: worst path types (a one-node ring includes its closing hop), GPU-GPU hops
+     * (the g - 1 hops of each channel's order), and whether they share one order.
+     *
+     * @param h         the node
+     * @param multiNode whether the channels enter and leave through NICs (entries g and g + 1 of each array)
+     * @param pattern   ring or tree
+     * @param bwIntra   GB/s per channel inside the node
+     * @param bwInter   GB/s per channel through the NICs
+     * @param chans     each channel's GPU order, then (multi-node) entry and exit NIC
+     * @return the solution
+     */
+    static GraphSolution of(HostModel h, boolean multiNode, GraphPattern pattern, double bwIntra, double bwInter,
+            List<int[]> chans) {
+        int g = h.gpus.size();
+        PathType ti = PathType.LOC;
+        PathType te = multiNode ? PathType.LOC : PathType.PIX;
+        int hops = 0;
+        boolean same = true;
+        for (int[] c : chans) {
+            same &= Arrays.equals(Arrays.copyOf(c, g), Arrays.copyOf(chans.get(0), g));
+            for (int k = 0; k + 1 < g; k++) {
+                ti = ti.max(h.gpuToGpu[c[k]][c[k + 1]].type());
+                hops += h.gpuToGpu[c[k]][c[k + 1]].hops();
+            }
+            if (!multiNode && pattern == GraphPattern.RING && g > 1) {
+                ti = ti.max(h.gpuToGpu[c[g - 1]][c[0]].type());
+            }
+            if (multiNode) {
+                int exitGpu = pattern == GraphPattern.RING ? c[g - 1] : c[0];
+                te = te.max(h.nicToGpu[c[g]][c[0]].type()).max(h.gpuToNic[exitGpu][c[g + 1]].type());
+            }
+        }
+        if (g == 1) {
+            ti = PathType.LOC;
+        }
+        List<int[]> orders = chans.stream().map(c -> Arrays.copyOf(c, g)).toList();
+        return new GraphSolution(chans.size(), bwIntra, bwInter, ti, te, hops, same, orders);
+    }
 
     /** @param o the best so far, or null; @return whether this one is better (larger nCh x bwIntra, then fewer hops) */
     boolean betterThan(GraphSolution o) {

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.channel;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
@@ -15,6 +16,7 @@ import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HopIndex;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -170,6 +172,40 @@ final class HostModel {
             }
         }
         return false;
+    }
+
+    /**
+     * NCCL's {@code ncclTopoCpuType} (NCCL 2.30.7 {@code src/graph/topo.cc}): the architecture and vendor of the node's
+     * first CPU node.
+     *
+     * @return the CPU kind; Intel x86 when the node lists no CPU
+     */
+    CpuKind cpuKind() {
+        return cpus.isEmpty() ? CpuKind.INTEL_X86 : CpuKind.of(cpus.get(0).arch(), cpus.get(0).vendor());
+    }
+
+    /**
+     * NCCL's {@code ncclTopoSplitNvLink} (NCCL 2.26.2 and later, {@code src/graph/paths.cc}; the same in 2.28.9 and
+     * 2.30.7): each GPU g in turn gives its domain to every later GPU p with an NVL path from g (NCCL's own pass, not a
+     * full union-find), then the domains holding more than one GPU are counted.
+     *
+     * @return true when there are exactly 2 such NVLink domains (two sockets each with its NVLink island)
+     */
+    boolean splitNvLink() {
+        int g = gpus.size();
+        int[] domain = IntStream.range(0, g).toArray();
+        for (int i = 0; i < g; i++) {
+            for (int p = i + 1; p < g; p++) {
+                if (gpuToGpu[i][p] != null && gpuToGpu[i][p].type() == PathType.NVL) {
+                    domain[p] = domain[i];
+                }
+            }
+        }
+        int[] count = new int[g];
+        for (int d : domain) {
+            count[d]++;
+        }
+        return Arrays.stream(count).filter(c -> c > 1).count() == 2;
     }
 
     /** @return most NVLink + PCIe bandwidth out of any GPU, NCCL's {@code totalBw} (max of PCI, sum of NVLink) */

@@ -9,7 +9,9 @@ import java.util.Optional;
  * Which NCCL release compare models for a dataset, and the line that says so. collsim carries the tuning tables and
  * rules of a few releases ({@link NcclVersion}); a file that states its release ({@link Dataset#ncclRelease}) is
  * modelled with the carried release nearest to it that is not newer ({@link NcclVersion#modelling}): 2.18.5, 2.27.3
- * and 2.29.7 as 2.28.9, 2.30.4 as 2.30.7. A file that states none takes {@link NcclVersion#DEFAULT}. A release the
+ * and 2.29.7 as 2.28.9, 2.30.4 as 2.30.7. A file that states none but whose {@code #@ date} is one date is attributed
+ * the release current then ({@link NcclRelease#currentAt}: the newest tagged by that day, month's end, or for a year
+ * alone 30 June) and modelled the same way; a file with neither takes {@link NcclVersion#DEFAULT}. A release the
  * user names ({@code --nccl-version}) wins over the file. Stateless.
  */
 public final class HeaderNcclVersion {
@@ -23,8 +25,17 @@ public final class HeaderNcclVersion {
      * @return the release to model the dataset with
      */
     public static NcclVersion modelled(Dataset d, Optional<NcclVersion> given) {
-        NcclRelease stated = d.ncclRelease();
-        return given.orElseGet(() -> stated.known() ? NcclVersion.modelling(stated.minor()) : NcclVersion.DEFAULT);
+        NcclRelease run = release(d);
+        return given.orElseGet(() -> run.known() ? NcclVersion.modelling(run.minor()) : NcclVersion.DEFAULT);
+    }
+
+    /**
+     * @param d the dataset
+     * @return the release the run is taken to have used: the one it states, else the one current at its date
+     *         ({@link NcclRelease#currentAt}), else {@link NcclRelease#UNKNOWN}
+     */
+    public static NcclRelease release(Dataset d) {
+        return d.ncclRelease().known() ? d.ncclRelease() : NcclRelease.currentAt(d.header().text("date"));
     }
 
     /**
@@ -34,8 +45,12 @@ public final class HeaderNcclVersion {
      */
     public static String line(Dataset d, Optional<NcclVersion> given) {
         NcclRelease stated = d.ncclRelease();
-        String file = stated.known() ? "file states " + stated : "file states no release";
-        String why = given.isPresent() ? "--nccl-version; " + file : stated.known() ? file : file + ": the default";
+        NcclRelease run = release(d);
+        String date = d.header().text("date").trim();
+        String file = stated.known() ? "file states " + stated : !run.known() ? "file states no release"
+                : "file states no release; " + run + " assumed, the newest out by its date " + date
+                        + (date.length() == 4 ? " (a year alone: by 30 June)" : "");
+        String why = given.isPresent() ? "--nccl-version; " + file : run.known() ? file : file + ": the default";
         return "NCCL " + modelled(d, given).text() + " modelled (" + why + ")";
     }
 }

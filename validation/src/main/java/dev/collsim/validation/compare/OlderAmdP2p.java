@@ -3,11 +3,11 @@ package dev.collsim.validation.compare;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.NcclRelease;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -16,21 +16,18 @@ import java.util.regex.Pattern;
  * x86 host used P2P at every distance; from 2.23 it starts from PXB and keeps SYS only for at most two GPUs on AMD
  * (NCCL {@code src/graph/paths.cc} at tags v2.22.3-1 and v2.23.4-1). collsim models NCCL 2.28/2.30, so a run made with
  * an older NCCL on an AMD host is modelled with NCCL_P2P_LEVEL=SYS, the level its NCCL used: its GPU pairs through the
- * CPU used P2P, not SHM. Older means the release the file states ({@link Dataset#ncclRelease}) is below 2.23, or, when
- * the file does not give the version, its {@code #@ date} (year and month) is before 2024-09, the month NCCL 2.23.4
- * was tagged (2024-09-16). When neither settles it (no version; a date without a month, or a range), the header's word
- * decides: a header naming P2P as the way the GPUs reach each other ("P2P enabled", "P2P via ...") is read as the
+ * CPU used P2P, not SHM. Older means the release the run is taken to have used ({@link HeaderNcclVersion#release}:
+ * the one the file states, else the one current at its {@code #@ date}, {@code NcclRelease.currentAt}) is below 2.23
+ * (tagged 2024-09-16: a date up to 2024-08, or a year alone up to 2024, read as its 30 June, is older). When neither
+ * settles it (no version; no date, a range or words), the header's word decides: a header naming P2P as the way the GPUs reach each other ("P2P enabled", "P2P via ...") is read as the
  * run's transport, which on an AMD host of more than two GPUs only an NCCL before 2.23 (or NCCL_P2P_LEVEL) gives;
  * without it the run stays on collsim's NCCL. Stateless.
  */
 public final class OlderAmdP2p {
 
-    private static final Pattern DATE = Pattern.compile("^\\s*(\\d{4})-(\\d{2})(?:-\\d{2})?\\s*$");
     private static final Pattern HEADER_P2P = Pattern.compile("\\bp2p (enabled|via)\\b");
     /** First NCCL minor release with the PXB default on AMD hosts of more than two GPUs. */
     private static final int FIRST_PXB_MINOR = 23;
-    /** Year and month NCCL 2.23.4 was tagged (v2.23.4-1, 2024-09-16), as yyyymm. */
-    private static final int FIRST_PXB_MONTH = 202409;
 
     private OlderAmdP2p() {
     }
@@ -61,12 +58,14 @@ public final class OlderAmdP2p {
                     : Optional.empty();
         }
         String date = d.header().text("date");
-        Matcher m = DATE.matcher(date == null ? "" : date);
-        if (m.find() && Integer.parseInt(m.group(1)) * 100 + Integer.parseInt(m.group(2)) < FIRST_PXB_MONTH) {
-            return Optional.of("version not given, run dated " + date.trim());
+        NcclRelease dated = HeaderNcclVersion.release(d);
+        if (dated.known()) {
+            return dated.before(FIRST_PXB_MINOR)
+                    ? Optional.of("version not given, run dated " + date.trim() + ": NCCL " + dated + " then")
+                    : Optional.empty();
         }
         String pcie = (d.header().text("interconnect") + " " + d.header().text("hardware")).toLowerCase(Locale.ROOT);
-        if (!m.find(0) && HEADER_P2P.matcher(pcie).find()) {
+        if (HEADER_P2P.matcher(pcie).find()) {
             return Optional.of("version not given, date '" + (date == null ? "" : date.trim())
                     + "' not placing it, header naming P2P between the GPUs");
         }

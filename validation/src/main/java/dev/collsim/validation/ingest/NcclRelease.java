@@ -1,5 +1,8 @@
 package dev.collsim.validation.ingest;
 
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.YearMonth;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -7,7 +10,8 @@ import java.util.regex.Pattern;
  * The NCCL release a measured run states it ran: read once by the readers from the run's NCCL INFO log
  * ({@code NCCL version 2.27.3+cuda12.8}), nccl-tests' {@code nccl-library=22809} code, a JSON file's
  * {@code nccl_version}, or the {@code #@ nccl_version} provenance header, in that order
- * ({@code DatasetAssembler.release}). Only the release matters here, not the build ({@code +cuda12.8}). Immutable.
+ * ({@code DatasetAssembler.release}). Only the release matters here, not the build ({@code +cuda12.8}). A run that
+ * states none but is dated is attributed the release current at its date ({@link #currentAt}). Immutable.
  *
  * @param minor NCCL 2 minor release, e.g. 27; -1 when the file states none ({@link #UNKNOWN})
  * @param patch patch release, e.g. 3; -1 when the file states only the minor release ({@code 2.26})
@@ -21,6 +25,26 @@ public record NcclRelease(int minor, int patch) {
      * An NCCL 2 release in text: the first {@code 2.minor[.patch]} that is not part of a longer number (so
      * {@code cuda12.8} or a container's {@code 24.06} are not taken for a release).
      */
+    /** A {@code #@ date} that is one date: {@code yyyy}, {@code yyyy-mm} or {@code yyyy-mm-dd}, nothing else. */
+    private static final Pattern DATE = Pattern.compile("^\\s*(\\d{4})(?:-(\\d{2})(?:-(\\d{2}))?)?\\s*$");
+
+    /**
+     * NCCL 2 releases from 2.3.7 on and the day each was tagged: the commit dates of the tags {@code v2.x.y-1} of
+     * github.com/NVIDIA/nccl (read with {@code git for-each-ref refs/tags}). Each entry is release@yyyy-mm-dd.
+     */
+    private static final String[] TAGGED = ("2.3.7@2018-10-24 2.4.2@2019-01-29 2.4.6@2019-04-05 2.4.7@2019-05-10"
+            + " 2.4.8@2019-06-25 2.5.6@2019-11-19 2.5.7@2020-01-16 2.6.4@2020-03-20 2.7.3@2020-06-08 2.7.5@2020-06-26"
+            + " 2.7.6@2020-06-26 2.7.8@2020-07-27 2.8.3@2020-11-17 2.8.4@2021-02-09 2.9.6@2021-04-12 2.9.8@2021-05-10"
+            + " 2.9.9@2021-05-12 2.10.3@2021-07-08 2.11.4@2021-09-08 2.12.7@2022-03-02 2.12.10@2022-03-30"
+            + " 2.12.12@2022-05-13 2.13.4@2022-07-11 2.14.3@2022-08-18 2.15.1@2022-09-27 2.15.5@2022-10-25"
+            + " 2.16.2@2022-11-30 2.16.5@2023-02-02 2.17.1@2023-03-01 2.18.1@2023-04-18 2.18.3@2023-06-14"
+            + " 2.18.5@2023-08-23 2.19.1@2023-09-26 2.19.3@2023-09-26 2.18.6@2023-10-10 2.19.4@2023-11-13"
+            + " 2.20.3@2024-02-13 2.20.5@2024-02-26 2.21.5@2024-04-02 2.22.3@2024-06-19 2.23.4@2024-09-16"
+            + " 2.24.3@2025-01-07 2.25.1@2025-01-27 2.26.2@2025-03-12 2.26.3@2025-04-22 2.26.5@2025-04-22"
+            + " 2.26.6@2025-05-20 2.27.3@2025-05-29 2.27.5@2025-06-18 2.27.6@2025-07-11 2.27.7@2025-07-24"
+            + " 2.28.3@2025-09-02 2.28.7@2025-10-17 2.28.9@2025-11-10 2.29.2@2025-12-24 2.29.3@2026-02-03"
+            + " 2.29.7@2026-02-27 2.30.3@2026-04-14 2.30.4@2026-04-22 2.30.7@2026-06-04").split(" ");
+
     private static final Pattern RELEASE = Pattern.compile("(?<![\\d.])2\\.(\\d{1,3})(?:\\.(\\d{1,3}))?(?![\\d])");
 
     /** @throws IllegalArgumentException when the minor release is negative but the patch is not */
@@ -57,6 +81,45 @@ public record NcclRelease(int minor, int patch) {
             return new NcclRelease(code / 100 % 10, code % 100);
         }
         return UNKNOWN;
+    }
+
+    /**
+     * The release current at a run's date, for a run that states none: the newest (highest) NCCL release tagged on or
+     * before the date's last day ({@link #TAGGED}). A day is its own last day; a month ({@code 2024-04}) ends on its
+     * last day; a year alone ({@code 2024}) is read as its middle, 30 June, the day that splits the year's possible
+     * run days in half (so {@code 2024} gives 2.22.3, tagged 2024-06-19). The rule assumes the run used the newest
+     * release out at its date; a run that used an older one (a container pinned earlier) is misplaced by it, which is
+     * why a stated release always wins. A date before 2.3.7 gives 2.3 (older than every release collsim knows).
+     *
+     * @param date the {@code #@ date} text, e.g. {@code 2024}, {@code 2025-06} or {@code 2024-09-24}; null allowed
+     * @return the release, or {@link #UNKNOWN} when the text is not one date (empty, a range, words)
+     */
+    public static NcclRelease currentAt(String date) {
+        Matcher m = DATE.matcher(date == null ? "" : date);
+        if (!m.find()) {
+            return UNKNOWN;
+        }
+        int year = Integer.parseInt(m.group(1));
+        LocalDate day;
+        try {
+            day = m.group(2) == null ? LocalDate.of(year, 6, 30)
+                    : m.group(3) == null ? YearMonth.of(year, Integer.parseInt(m.group(2))).atEndOfMonth()
+                    : LocalDate.of(year, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
+        } catch (DateTimeException e) {
+            return UNKNOWN;
+        }
+        NcclRelease best = new NcclRelease(3, -1);
+        for (String t : TAGGED) {
+            NcclRelease r = parse(t.substring(0, t.indexOf('@')));
+            if (!LocalDate.parse(t.substring(t.indexOf('@') + 1)).isAfter(day) && r.newerThan(best)) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    private boolean newerThan(NcclRelease o) {
+        return minor != o.minor ? minor > o.minor : patch > o.patch;
     }
 
     /** @return true when the run states a release */

@@ -43,7 +43,10 @@ class HeaderNcclVersionTest {
         assertEquals("NCCL 2.28.9 modelled (file states 2.29.2)", HeaderNcclVersion.line(farmshare, PER_FILE));
     }
 
-    /** "#@ nccl_version: unknown" (file line 6) states no release: the default, 2.30.7, and the line says so. */
+    /**
+     * "#@ nccl_version: unknown" (file line 6) states no release and "#@ date: unknown (2023-2024)" (line 2) is not
+     * one date: the default, 2.30.7, and the line says so.
+     */
     @Test
     void aFileThatStatesNoReleaseTakesTheDefault() throws Exception {
         Dataset d = Corpus.read("A-allreduce-2x2xH100-dgx-ib.txt").get(0);
@@ -53,6 +56,23 @@ class HeaderNcclVersionTest {
                 c.cluster().assumptions().toString());
         assertEquals("NCCL 2.28.9 modelled (--nccl-version; file states no release)",
                 HeaderNcclVersion.line(d, Optional.of(NcclVersion.V2_28_9)));
+    }
+
+    /**
+     * The NC A100 v4 file states no release ("#@ nccl_version: unknown", line 6) and is dated "2024" (line 2): read as
+     * 2024-06-30, the newest release tagged by then is 2.22.3 (v2.22.3-1, 2024-06-19; v2.23.4-1 came 2024-09-16),
+     * older than 2.28, so 2.28.9 models it. The tinybox file (2024-04, line 2): 2.21.5 (tagged 2024-04-02).
+     */
+    @Test
+    void aDatedFileThatStatesNoReleaseTakesTheReleaseCurrentAtItsDate() {
+        Dataset d = Corpus.read("A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt").get(0);
+        assertEquals("2.22.3", HeaderNcclVersion.release(d).text());
+        assertEquals(NcclVersion.V2_28_9, HeaderNcclVersion.modelled(d, PER_FILE));
+        assertEquals("NCCL 2.28.9 modelled (file states no release; 2.22.3 assumed, the newest out by its date 2024"
+                + " (a year alone: by 30 June))", HeaderNcclVersion.line(d, PER_FILE));
+        Dataset tinybox = Corpus.read("A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt").get(0);
+        assertEquals("NCCL 2.28.9 modelled (file states no release; 2.21.5 assumed, the newest out by its date"
+                + " 2024-04)", HeaderNcclVersion.line(tinybox, PER_FILE));
     }
 
     /**

@@ -26,14 +26,16 @@ class OlderAmdP2pTest {
         assertEquals(Optional.of("NCCL 2.18.5"),
                 OlderAmdP2p.older(first("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt")),
                 "version 2.18.5 in the header");
-        assertEquals(Optional.of("version not given, run dated 2024-04"),
+        assertEquals(Optional.of("version not given, run dated 2024-04: NCCL 2.21.5 then"),
                 OlderAmdP2p.older(first("A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt")),
-                "no version, dated 2024-04: before 2.23.4 (2024-09-16)");
+                "no version, dated 2024-04 (file line 2): v2.21.5-1 tagged 2024-04-02, before v2.23.4-1 (2024-09-16)");
         assertEquals(Optional.of("version not given, date '2024-2025' not placing it, header naming P2P between the"
                 + " GPUs"), OlderAmdP2p.older(first("A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt")),
                 "dated 2024-2025, which does not settle it; the header says 'P2P enabled via patched open driver'");
-        assertTrue(OlderAmdP2p.older(first("A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt")).isEmpty(),
-                "dated 2024, no P2P named: collsim's NCCL");
+        assertEquals(Optional.of("version not given, run dated 2024: NCCL 2.22.3 then"),
+                OlderAmdP2p.older(first("A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt")),
+                "dated 2024 alone (file line 2), read as 2024-06-30: v2.22.3-1 was tagged 2024-06-19, v2.23.4-1 only"
+                        + " 2024-09-16");
         assertTrue(OlderAmdP2p.older(first("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt"))
                 .isEmpty(), "NCCL 2.29.7");
     }

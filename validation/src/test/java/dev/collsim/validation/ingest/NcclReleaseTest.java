@@ -25,6 +25,30 @@ class NcclReleaseTest {
         assertEquals("", NcclRelease.UNKNOWN.text());
     }
 
+    /**
+     * The release current at a date: tag commit dates read from github.com/NVIDIA/nccl ({@code git for-each-ref
+     * refs/tags}): v2.21.5-1 2024-04-02, v2.22.3-1 2024-06-19, v2.23.4-1 2024-09-16, v2.24.3-1 2025-01-07,
+     * v2.26.6-1 2025-05-20, v2.27.3-1 2025-05-29, v2.27.5-1 2025-06-18, v2.19.3-1 2023-09-26, v2.18.6-1 2023-10-10.
+     */
+    @Test
+    void theReleaseCurrentAtADate() {
+        assertEquals("2.22.3", NcclRelease.currentAt("2024").text(), "a year alone is read as 30 June: 2.22.3 (06-19)");
+        assertEquals("2.27.5", NcclRelease.currentAt("2025").text(), "2025-06-30: 2.27.5 (06-18), 2.27.6 is 07-11");
+        assertEquals("2.21.5", NcclRelease.currentAt("2024-04").text(), "April 2024 ends after 2.21.5 (04-02)");
+        assertEquals("2.22.3", NcclRelease.currentAt("2024-08").text(), "August 2024: still 2.22.3");
+        assertEquals("2.23.4", NcclRelease.currentAt("2024-09").text(), "2.23.4 was tagged on 2024-09-16");
+        assertEquals("2.22.3", NcclRelease.currentAt("2024-09-15").text(), "the day before 2.23.4");
+        assertEquals("2.23.4", NcclRelease.currentAt(" 2024-09-16 ").text(), "the day itself");
+        assertEquals("2.26.6", NcclRelease.currentAt("2025-05-28").text(), "2.26.6 (05-20), 2.27.3 is 05-29");
+        assertEquals("2.19.3", NcclRelease.currentAt("2023-10-10").text(), "2.18.6 (10-10) is older than 2.19.3");
+        assertEquals("2.3", NcclRelease.currentAt("2017").text(), "before 2.3.7 (2018-10-24)");
+        assertEquals(NcclRelease.UNKNOWN, NcclRelease.currentAt("2024-2025"), "a range is not one date");
+        assertEquals(NcclRelease.UNKNOWN, NcclRelease.currentAt("unknown (2024?)"));
+        assertEquals(NcclRelease.UNKNOWN, NcclRelease.currentAt("2025-06 (ResourceClaims created 2025-06-12)"));
+        assertEquals(NcclRelease.UNKNOWN, NcclRelease.currentAt("2024-13"), "no 13th month");
+        assertEquals(NcclRelease.UNKNOWN, NcclRelease.currentAt(null));
+    }
+
     /** NCCL_VERSION_CODE (NCCL src/nccl.h.in): 2.9 on, major*10000 + minor*100 + patch; before, major*1000 + .... */
     @Test
     void versionCodes() {

@@ -39,7 +39,7 @@ import dev.collsim.topology.paths.PathFinder;
  * <pre>
  *   2x L40S Ring/Simple AllReduce, 128 MiB        15.67 / (24 x 0.98)  = 0.666  (A-allreduce-1x2xL40S-..., line 47)
  *   2x L40S Tree/Simple AllReduce, 128 MiB        14.81 / 23.52        = 0.630  (same file, run 3)
- *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-bcast-..., line 47)
+ *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-..., line 47)
  *   4x RTX PRO 6000 Ring AllReduce (SHM), 128 MiB 37.60 / (48 x 0.98)  = 0.799  (A-allreduce-1x4xRTXPRO6000-...)
  *   median (0.666 + 0.680) / 2 = 0.673; leaving each file out: 0.680, 0.680, 0.666, 0.666 (each within 0.007 of it)
  * </pre>

@@ -76,7 +76,7 @@ public final class ShmLinkShare {
      * threads, and both ranks store at the same time and load at the same time. So each direction of a GPU's link is
      * busy one phase in two, at the one-way rate (the whole link, {@link OneWayPair}): 1/2. Measured (2x RTX 2080 Ti,
      * Gen3 switch, SHM: validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-
-     * pcie3-nop2p-autodl.txt lines 77-89): 3.14-3.39 GB/s busbw from 4 MiB to 512 MiB and 3.79 at 1 GiB against
+     * pcie3-nop2p-autodl.txt lines 81-89): 3.14-3.39 GB/s busbw from 4 MiB to 512 MiB and 3.79 at 1 GiB against
      * 5.88 x 0.5 = 2.94, so some overlap of the phases that the kernel's order leaves to the hardware (posted writes
      * still draining while the loads start) is not modelled.
      */

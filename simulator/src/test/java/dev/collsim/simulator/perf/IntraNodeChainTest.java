@@ -112,8 +112,8 @@ class IntraNodeChainTest {
      * 512 KiB), so the time grows by the data, 524288 B / 7914 B/us = 66.25 us, plus the fill's growth,
      * 2.711 x 262144 B / 7914 B/us = 89.80 us (IntraNodeChain.fillSlices(4, 0.673)): 156.05 us (5 x 33.12 = 165.6 us of
      * fill before). Measured 199.5 -> 358.6 us, +159.1 us
-     * (validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt lines 222
-     * and 223, NCCL_ALGO=tree).
+     * (validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt lines 223
+     * and 224, NCCL_ALGO=tree).
      */
     @Test
     void fourRankShmChainFillsAtTheLinkRate() throws Exception {

@@ -67,7 +67,8 @@ public final class IntraNodeChain {
     }
 
     /**
-     * Whether a chain ({@link #applies}) pays {@link #fillSlices}: Simple over GPU pairs NCCL connects with the SHM
+     * Whether a chain ({@link #applies}) pays {@link #fillSlices} in place of the generic fill: Simple over GPU
+     * pairs NCCL connects with the SHM
      * transport ({@link ShmLinkShare#shm}: the ring's path goes through the CPU beyond the P2P level in force, NCCL
      * 2.30.7 {@code src/graph/paths.cc ncclTopoCheckP2p}, default level PXB; {@code src/transport/shm.cc}), which
      * stages every slice in a host buffer: the sender copies it in, the receiver copies it out, and only then can it
@@ -88,29 +89,45 @@ public final class IntraNodeChain {
     }
 
     /**
-     * Slices a Simple chain's pipeline takes to fill: the first slice of a channel crosses nRanks - 1 hops up to the
-     * root and nRanks - 1 down, and every hop forwards a whole slice before posting it (NCCL 2.30.7
-     * {@code src/device/all_reduce.h runTreeSplit}: the leaf {@code directSend}s, a middle rank
-     * {@code directRecvReduceDirectSend}s up and {@code directRecvCopyDirectSend}s down, the root
-     * {@code directRecvReduceCopyDirectSend}s, one chunk per call; Tree/Simple is {@code ProtoSimple<1, 1>}, one
-     * slice per chunk of buffSize / NCCL_STEPS = 512 KiB by default, {@code src/enqueue.cc calcCollChunking}), so a
-     * channel holding k slices takes k + 2(nRanks - 1) - 1 slice times: 2 nRanks - 3 more than its data alone. The
-     * slice is the channel's whole share when that is smaller than a chunk (a chain does not cut it by rank as a ring
-     * does). For 2 ranks that is one slice: the root cannot send a slice down before the leaf's whole slice is up.
-     * Measured on 2x L40S (PCIe, NCCL 2.29.2, NCCL_ALGO=tree,
-     * validation/src/test/resources/data/A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt): 1 MiB
-     * takes 152.2 us (line 128) against the ring's 89.4 us (line 84). At the tree's own 128 MiB rate, 14.8 GB/s
-     * (line 135), 1 MiB is 70.8 us of data; with the 9.4 us of an 8-byte call (line 111) that leaves 72 us, and the
-     * fill of one slice per channel, each channel's whole share below 512 KiB a channel, is the whole 1 MiB at the
-     * same rate: 70.8 us. (Its bus ids, 4a:00 and ca:00, put the pair on two sockets, SHM by NCCL's default P2P
-     * level; collsim's guess for that file, the catalog L40S host's first two GPUs, is one PCIe switch, so the
-     * accuracy run does not see this rule.)
+     * A Simple chain's pipeline fill over SHM, in slice times at the chain's steady per-channel rate (the SHM share
+     * included): what the first slice of a channel takes to cross the chain, less what the data term already counts
+     * for it.
      *
-     * @param nRanks ranks of the chain, >= 2
-     * @return 2 nRanks - 3
+     * <p>What NCCL runs (NCCL 2.29.2 and 2.30.7 {@code src/device/all_reduce.h runTreeSplit}): the leaf
+     * {@code directSend}s, each middle rank {@code directRecvReduceDirectSend}s up, the root
+     * {@code directRecvReduceCopyDirectSend}s, each middle rank {@code directRecvCopyDirectSend}s down and the leaf
+     * {@code directRecv}s, one chunk per call; Tree/Simple is {@code ProtoSimple<1, 1>}, one slice per chunk of
+     * buffSize / NCCL_STEPS = 512 KiB by default ({@code src/enqueue.cc calcCollChunking}: no Tree/Simple chunk
+     * reduction in 2.28.9 to 2.30.7), and a receiver may start only once the whole slice is posted
+     * ({@code src/device/prims_simple.h}). Over SHM every one of these calls is a stage of its own: the sender's kernel
+     * stores the slice into host memory, the receiver's kernel loads it from there ({@code src/transport/shm.cc}). So a
+     * channel's first slice crosses 1 + (nRanks - 2) + 1 + (nRanks - 2) + 1 = 2 nRanks - 1 stages one after another,
+     * each rank running one call for it at a time, at the link's rate without the SHM share ({@link ShmLinkShare} is
+     * measured on steady states, every rank storing and loading at once); every later slice follows one steady slice
+     * time apart at the busiest rank, e = 1 / {@link #busToAlgRatio} steady slice times (a middle rank carries the
+     * slice up and down). In steady slice times T:
+     *
+     * <pre>
+     *   time = (2 nRanks - 1) x share x T + (k - 1) x e x T,  the data term counts k x e x T,
+     *   fill = (2 nRanks - 1) x share - e
+     * </pre>
+     *
+     * with k a channel's slices (the channel's whole share as one slice when smaller than a chunk). Worked examples
+     * (share 0.673): 2 ranks (e = 1) 3 x 0.673 - 1 = 1.019; 4 ranks (e = 2) 7 x 0.673 - 2 = 2.711 (where 2 nRanks - 3
+     * = 5 slice times charged every stage at the steady rate). Checked on 4x L40S over SHM (NCCL 2.29.2,
+     * NCCL_ALGO=tree, validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-
+     * nccl2.29.txt run 5, lines 220-224): from 64 KiB to 1 MiB a channel holds one slice, and the time grows by 318 us
+     * per 512 KiB of slice (58.7 us at 64 KiB to 358.6 us at 1 MiB, a straight line through 40 us): 7 stages of
+     * 45.4 us, 11.5 GB/s per channel, 0.98 of the GPU link's 24 GB/s over the 2 channels, the link's rate without a
+     * share; the steady rate from 2 MiB is 0.84 of it per middle rank. On 2x L40S (the same file's 2-GPU companion,
+     * A-allreduce-1x2xL40S-..., line 128) 1 MiB takes 152.2 us: 9.4 us + 3 x 512 KiB / 11.76 GB/s = 143 us.
+     *
+     * @param nRanks   ranks of the chain, >= 2
+     * @param shmShare the steady SHM share of the chain's links ({@link ShmLinkShare#factor}), in (0, 1]
+     * @return (2 nRanks - 1) x shmShare - 1 / busToAlgRatio(nRanks)
      */
-    public static double fillSlices(int nRanks) {
-        return 2.0 * nRanks - 3;
+    public static double fillSlices(int nRanks, double shmShare) {
+        return (2.0 * nRanks - 1) * shmShare - 1.0 / busToAlgRatio(nRanks);
     }
 
     /**

@@ -43,8 +43,8 @@ import dev.collsim.topology.PathType;
  *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
  *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
  *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmLinkShare}) or a Ring AllReduce/
- *               AllGather/ReduceScatter over PCIe on one host ({@link IntraNodeFill}); Tree/Simple AllReduce on one node over SHM: (2 nRanks - 3) x
- *               min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
+ *               AllGather/ReduceScatter over PCIe on one host ({@link IntraNodeFill}); Tree/Simple AllReduce on
+ *               one node over SHM: ((2 nRanks - 1) x share - e) x min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
  *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
  *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
@@ -226,7 +226,8 @@ public final class PerformanceModel {
      * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
      * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
      * over SHM ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
-     * staging buffers, (2 nRanks - 3) slices ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
+     * staging buffers, 2 nRanks - 1 stages at the links' unshared rate less the data term's first slice
+     * ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
      * per step.
      */
     private static double fill(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
@@ -236,7 +237,8 @@ public final class PerformanceModel {
         }
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
-        double scale = chainSimple ? IntraNodeChain.fillSlices(plan.nRanks())
+        double scale = chainSimple
+                ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, true))
                 : IntraNodeFill.scale(a, func, plan.nNodes(), plan.nRanks(), linkClass(plan))
                         * RingLoopFill.share(a, func, plan.nRanks());
         return pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * scale;

@@ -23,7 +23,8 @@ import dev.collsim.topology.paths.PathFinder;
  * into host memory (its PCIe link, upstream) and the receiver's kernel loads from host memory (downstream, PCIe
  * non-posted reads). Patterns (NCCL 2.29.7 {@code src/device}): a Ring AllReduce / AllGather / ReduceScatter rank
  * receives and sends in every step but its first and last ({@code all_reduce.h runRing}, {@code all_gather.h},
- * {@code reduce_scatter.h}): duplex; the one-node Tree chain's ranks send up and receive down at once on separate
+ * {@code reduce_scatter.h}): duplex, but for a 2-rank AllGather or ReduceScatter, which has no such middle step
+ * ({@link #ALTERNATING_SHARE}); the one-node Tree chain's ranks send up and receive down at once on separate
  * warps ({@code all_reduce.h runTreeSplit}): duplex; p2p (AllToAll, SendRecv) runs send and receive warps side by
  * side ({@code sendrecv.h}): duplex; a Ring Broadcast / Reduce is a chain ({@code broadcast.h}, {@code reduce.h}):
  * the root only stores and the last rank only loads, so a 2-rank one is one-way ({@link OneWayPair}), and with more
@@ -33,16 +34,17 @@ import dev.collsim.topology.paths.PathFinder;
  * overheads, published GPU zero-copy host-memory figures; TLP and DLLP overheads alone cost a few percent, not a
  * third). So it is a measured default: busbw at the plateau over 0.98 (bwEfficiencySimple) of NCCL's PCIe figure
  * per GPU and direction (NCCL 2.30.7 {@code src/graph/topo.h}: Gen3 x16 12 GB/s, Gen4 24, Gen5 48; for two GPUs
- * behind one switch the uplink's half, as NCCL's ring graph charges it), in every duplex SHM run the project held
- * before this rule (files under validation/src/test/resources/data):
+ * behind one switch the uplink's half, as NCCL's ring graph charges it), in every duplex SHM run the project holds
+ * (files under validation/src/test/resources/data):
  * <pre>
  *   2x L40S Ring/Simple AllReduce, 128 MiB        15.67 / (24 x 0.98)  = 0.666  (A-allreduce-1x2xL40S-..., line 47)
  *   2x L40S Tree/Simple AllReduce, 128 MiB        14.81 / 23.52        = 0.630  (same file, run 3)
- *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-bcast-...,
- *   2x RTX 2080 Ti Ring AllGather, 1 GiB           3.79 / 5.88         = 0.645   lines 47 and 89)
+ *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-..., line 47)
  *   4x RTX PRO 6000 Ring AllReduce (SHM), 128 MiB 37.60 / (48 x 0.98)  = 0.799  (A-allreduce-1x4xRTXPRO6000-...)
- *   median 0.666; leaving each file out: 0.6625, 0.673, 0.6555, 0.673, 0.6555 (each within 0.011 of it)
+ *   median (0.666 + 0.680) / 2 = 0.673; leaving each file out: 0.680, 0.680, 0.666, 0.666 (each within 0.007 of it)
  * </pre>
+ * (An earlier median of five, 0.666, counted the 2x RTX 2080 Ti AllGather, 3.79 / 5.88 = 0.645 at 1 GiB, as duplex;
+ * NCCL's kernel says it is not: {@link #ALTERNATING_SHARE}.)
  * against the one-way 2x RTX 2080 Ti Broadcast, 11.09 / 11.76 = 0.943. Checked out of sample on the 4-GPU run of
  * the same FarmShare host (A-allreduce-1x4xL40S-..., not used for the figure): Ring AllReduce 14.61-15.41 / 23.52 =
  * 0.62-0.655, near it; its Tree chain's middle ranks moved 2 x 14.05 / 1.5 / 23.52 = 0.797, like the RTX PRO run,
@@ -62,7 +64,23 @@ public final class ShmLinkShare {
      * Share of a GPU's PCIe link per direction when its kernel stores to and loads from host memory in the same
      * step over SHM: the median of the five measured duplex SHM runs in the class note (no source found).
      */
-    public static final double DUPLEX_SHARE = 0.666;
+    public static final double DUPLEX_SHARE = 0.673;
+
+    /**
+     * Share of a GPU's PCIe link per direction in a 2-rank Ring AllGather or ReduceScatter over SHM, derived from
+     * NCCL's kernels (2.28.9 to 2.30.7 {@code src/device/all_gather.h runRing}: {@code directSend} (or
+     * {@code directCopySend}), the {@code j = 1 .. nranks - 2} loop of {@code directRecvCopyDirectSend}, then
+     * {@code directRecv}; {@code reduce_scatter.h runRing}: {@code send}, the {@code j = 2 .. nranks - 1} loop of
+     * {@code recvReduceSend}, then {@code recvReduceCopy}). With 2 ranks the loop is empty: each chunk is one primitive
+     * that only stores to host memory, then one that only loads from it, run one after the other by the same
+     * threads, and both ranks store at the same time and load at the same time. So each direction of a GPU's link is
+     * busy one phase in two, at the one-way rate (the whole link, {@link OneWayPair}): 1/2. Measured (2x RTX 2080 Ti,
+     * Gen3 switch, SHM: validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-
+     * pcie3-nop2p-autodl.txt lines 81-89): 3.14-3.39 GB/s busbw from 4 MiB to 512 MiB and 3.79 at 1 GiB against
+     * 5.88 x 0.5 = 2.94, so some overlap of the phases that the kernel's order leaves to the hardware (posted writes
+     * still draining while the loads start) is not modelled.
+     */
+    public static final double ALTERNATING_SHARE = 0.5;
 
     private ShmLinkShare() {
     }
@@ -109,13 +127,22 @@ public final class ShmLinkShare {
      * @param func  collective
      * @param a     algorithm
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
-     * @return {@link #DUPLEX_SHARE} for a Ring (but a 2-rank Broadcast or Reduce, one-way) or the Tree chain over SHM
-     *         on one host of at least 2 ranks; 1 otherwise
+     * @return {@link #DUPLEX_SHARE} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
+     *         ReduceScatter, {@link #ALTERNATING_SHARE}) or the Tree chain over SHM on one host of at least 2 ranks;
+     *         1 otherwise
      */
     public static double factor(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, boolean chain) {
-        boolean rooted = func == Collective.BROADCAST || func == Collective.REDUCE;
-        boolean duplex = chain || a == Algorithm.RING && !(rooted && plan.nRanks() == 2);
-        return duplex && plan.nRanks() >= 2 && shm(plan, s) ? DUPLEX_SHARE : 1.0;
+        if (plan.nRanks() < 2 || !(chain || a == Algorithm.RING) || !shm(plan, s)) {
+            return 1.0;
+        }
+        boolean pair = plan.nRanks() == 2 && !chain;
+        if (pair && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
+            return 1.0;
+        }
+        if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
+            return ALTERNATING_SHARE;
+        }
+        return DUPLEX_SHARE;
     }
 
     /**

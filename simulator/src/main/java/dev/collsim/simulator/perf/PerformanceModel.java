@@ -27,7 +27,8 @@ import dev.collsim.topology.PathType;
  *   busCap    = channels x perChannelCap[protocol][generation] x threads / default threads (GB/s, bus bandwidth;
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
- *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
+ *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap;
+ *               a Ring with LL or LL128 over SHM: at most its host-memory reads' rate, {@link ShmHostReads})
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
  *                       (x nvlsBwScale[generation] for NVLS/NVLSTree,           (link class: #linkClass)
  *                       x NCCL's one-node NVLS figure without its search ceiling, {@link NvlsSpeedCeiling};
@@ -120,7 +121,8 @@ public final class PerformanceModel {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
-                : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
+                : Math.min(perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s),
+                        ShmHostReads.perChannelBusBw(plan, s, a, p));
         double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,

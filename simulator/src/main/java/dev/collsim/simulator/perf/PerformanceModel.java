@@ -27,8 +27,7 @@ import dev.collsim.topology.PathType;
  *   busCap    = channels x perChannelCap[protocol][generation] x threads / default threads (GB/s, bus bandwidth;
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
- *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap;
- *               a Ring with LL or LL128 over SHM: at most its host-memory reads' rate, {@link ShmHostReads})
+ *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
  *                       (x nvlsBwScale[generation] for NVLS/NVLSTree,           (link class: #linkClass)
  *                       x NCCL's one-node NVLS figure without its search ceiling, {@link NvlsSpeedCeiling};
@@ -54,8 +53,9 @@ import dev.collsim.topology.PathType;
  *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction, and for
  *               NCCL's socket transport is at most its TCP streams' rate ({@link SocketStreams})
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
- *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency;
+ *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
+ *                   launchOverheadUs + a Ring LL/LL128 over SHM's host-memory reads, {@link ShmHostReads#timeUs})
  * </pre>
  *
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
@@ -121,8 +121,7 @@ public final class PerformanceModel {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
-                : Math.min(perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s),
-                        ShmHostReads.perChannelBusBw(plan, s, a, p));
+                : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
         double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,
@@ -153,11 +152,11 @@ public final class PerformanceModel {
         }
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill
                 + net.hopLatencyUs() * NetHops.of(func, a, plan);
-        // NCCL's latency already charges one network step per algorithm step, so the proxy's sends overlap it:
-        // the call takes the latency plus its bandwidth time, or the proxy's time for all its sends if longer
+        // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         double proxyUs = nBytes / (1000.0 * proxyAlgBw);
         double bwUs = nBytes / (1000.0 * otherAlgBw);
-        double time = Math.max(latency + bwUs, proxyUs);
+        double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);
+        double time = Math.max(Math.max(latency + bwUs, proxyUs), readsUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
         // only the text that stands is formatted, as String.format(Locale.ROOT, ...) would (DecimalText)
         String bottleneck;
@@ -167,8 +166,9 @@ public final class PerformanceModel {
                     ? "pipeline fill: " + fixed(fill, 1) + " us (of " + fixed(latency, 1) + " us latency) of "
                             + fixed(time, 1) + " us"
                     : "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
-        } else if (proxyUs > latency + bwUs) {
-            bottleneck = "network steps: " + fixed(net.stepUs(), 1) + " us per send of "
+        } else if (Math.max(proxyUs, readsUs) > latency + bwUs) {
+            bottleneck = readsUs > proxyUs ? ShmHostReads.bottleneck(plan, s, a, p, channels) : "network steps: "
+                    + fixed(net.stepUs(), 1) + " us per send of "
                     + fixed(NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan), 0) + " B";
         } else if (netAlgBw < Math.min(linkAlgBw, capAlgBw)) {
             bottleneck = netBottleneck(plan, s, pp, func, a, p, nBytes, effChannels);

@@ -1,5 +1,7 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.units.DecimalText.fixed;
+
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -9,7 +11,8 @@ import dev.collsim.simulator.channel.RuntimeChannels;
 /**
  * The rate at which a receiving GPU's LL and LL128 loads fetch its FIFO from host memory over NCCL's SHM transport:
  * a per-channel bus-bandwidth cap of (payload bytes a channel's threads have in flight) / (round trips per batch x
- * {@link #READ_ROUND_TRIP_US}), the receive side being latency-bound, not link-bound.
+ * {@link #READ_ROUND_TRIP_US}), the receive side being latency-bound, not link-bound. {@link PerformanceModel} takes
+ * the call's bytes at that rate as a lower bound on its time ({@link #timeUs}).
  *
  * <p>Where the loads go. Over SHM every protocol's FIFO is in host memory on the receiver's side (NCCL 2.29.7 and
  * 2.30.7 {@code src/transport/shm.cc}, NCCL_SHM_LOCALITY default 2; {@link ShmLinkShare}), pinned by the receiver's
@@ -99,5 +102,32 @@ public final class ShmHostReads {
         }
         int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
         return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+    }
+
+    /**
+     * The time the receive's host-memory reads take for the whole call, a lower bound on the call's time that
+     * overlaps NCCL's latency term (as the network proxy's sends do in {@link PerformanceModel}): NCCL's per-step
+     * latency on PCIe already holds one round trip per step (its Ring/LL step, 1.0 us, is this class's round trip),
+     * so adding the reads' time to it would count each step's first round trip twice; at small sizes, where a thread
+     * reads about one line per step, the latency term covers the reads, and at large sizes the reads' rate sets the
+     * time.
+     *
+     * @param nBytes         bytes of the call (as NCCL selects on)
+     * @param algPerBusChannels the channels the call keeps busy times NCCL's bus-to-algorithm bandwidth ratio
+     * @return microseconds; 0 where no cap applies ({@link #perChannelBusBw} infinite)
+     */
+    public static double timeUs(ChannelPlan plan, NcclSettings s, Algorithm a, Protocol p, long nBytes,
+            double algPerBusChannels) {
+        double perChannel = perChannelBusBw(plan, s, a, p);
+        return Double.isInfinite(perChannel) ? 0 : nBytes / (1000.0 * perChannel * algPerBusChannels);
+    }
+
+    /**
+     * @param channels the call's channels
+     * @return the bottleneck text when the reads bind
+     */
+    public static String bottleneck(ChannelPlan plan, NcclSettings s, Algorithm a, Protocol p, int channels) {
+        return "SHM host-memory reads: " + channels + " channels x " + fixed(perChannelBusBw(plan, s, a, p), 1)
+                + " GB/s busBw (" + fixed(READ_ROUND_TRIP_US, 2) + " us round trip)";
     }
 }

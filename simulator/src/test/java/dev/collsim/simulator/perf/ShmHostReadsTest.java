@@ -1,6 +1,8 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
@@ -78,6 +80,24 @@ class ShmHostReadsTest {
         double few = Math.min(24 * 0.92 * 0.96 * 0.666, 2 * 4800 / (1000 * RTT));
         assertEquals(few, predict(List.of(0, 4), "NCCL_PROTO", "LL128", "NCCL_LL128_NTHREADS", "160").busBw(),
                 0.003 * few);
+    }
+
+    /**
+     * The reads overlap NCCL's latency, which already holds one round trip per step: at 8 KiB (2 ranks, 1 channel
+     * kept busy, 8192 / (512 x 16) = 1) the reads take 8192 B / 4.096 GB/s = 2.0 us + 1.0 us launch, below NCCL's
+     * Ring/LL latency on PCIe alone, 6.6 + 2 steps x 1.0 = 8.6 us (NCCL 2.30.7 {@code tuning.cc} baseLat and
+     * hwLatencies), so they do not bind there; at 8 GiB with NCCL_NTHREADS=256 they do, and the bottleneck says so.
+     */
+    @Test
+    void readsOverlapNcclsLatencyAtSmallSizes() throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        Prediction small = new NcclPredictor().predict(new PredictionRequest(t, List.of(t.gpus().get(0),
+                t.gpus().get(4)), Collective.ALL_REDUCE, 8192, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_PROTO", "LL"))));
+        assertTrue(small.timeUs() > 1.0 + 8.6, small.toString());
+        assertFalse(small.bottleneck().contains("SHM host-memory reads"), small.toString());
+        Prediction big = predict(List.of(0, 4), "NCCL_PROTO", "LL", "NCCL_NTHREADS", "256");
+        assertTrue(big.bottleneck().startsWith("SHM host-memory reads: 2 channels x 2.0 GB/s"), big.toString());
     }
 
     /** Simple over SHM keeps the links' 24 x 0.98 x 0.666 = 15.66 GB/s: its loads are not latency-bound. */

@@ -53,8 +53,9 @@ import dev.collsim.topology.PathType;
  *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction, and for
  *               NCCL's socket transport is at most its TCP streams' rate ({@link SocketStreams})
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
- *                   nBytes / (1000 x network proxy limit))         (the proxy's sends overlap NCCL's latency;
+ *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
+ *                   launchOverheadUs + a Ring LL/LL128 over SHM's host-memory reads, {@link ShmHostReads#timeUs})
  * </pre>
  *
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
@@ -151,11 +152,11 @@ public final class PerformanceModel {
         }
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill
                 + net.hopLatencyUs() * NetHops.of(func, a, plan);
-        // NCCL's latency already charges one network step per algorithm step, so the proxy's sends overlap it:
-        // the call takes the latency plus its bandwidth time, or the proxy's time for all its sends if longer
+        // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         double proxyUs = nBytes / (1000.0 * proxyAlgBw);
         double bwUs = nBytes / (1000.0 * otherAlgBw);
-        double time = Math.max(latency + bwUs, proxyUs);
+        double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);
+        double time = Math.max(Math.max(latency + bwUs, proxyUs), readsUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
         // only the text that stands is formatted, as String.format(Locale.ROOT, ...) would (DecimalText)
         String bottleneck;
@@ -165,8 +166,9 @@ public final class PerformanceModel {
                     ? "pipeline fill: " + fixed(fill, 1) + " us (of " + fixed(latency, 1) + " us latency) of "
                             + fixed(time, 1) + " us"
                     : "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
-        } else if (proxyUs > latency + bwUs) {
-            bottleneck = "network steps: " + fixed(net.stepUs(), 1) + " us per send of "
+        } else if (Math.max(proxyUs, readsUs) > latency + bwUs) {
+            bottleneck = readsUs > proxyUs ? ShmHostReads.bottleneck(plan, s, a, p, channels) : "network steps: "
+                    + fixed(net.stepUs(), 1) + " us per send of "
                     + fixed(NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan), 0) + " B";
         } else if (netAlgBw < Math.min(linkAlgBw, capAlgBw)) {
             bottleneck = netBottleneck(plan, s, pp, func, a, p, nBytes, effChannels);

@@ -106,6 +106,15 @@ public final class NcclTuningModel {
         };
     }
 
+    /**
+     * NCCL's protocol enable rule ({@code ncclTopoTuneModel}, the {@code pEnable == 2 && p == NCCL_PROTO_LL128}
+     * block: NCCL 2.28.9 {@code src/graph/tuning.cc} lines 480-494, 2.30.7 lines 518-536). NCCL_PROTO naming LL128
+     * (state ON) skips the rule. By default LL128 runs only up to PXB between nodes (PXN on sm90+ with
+     * NCCL_LL128_C2C), up to NVB inside a node, from sm70, and with one compute capability across the ranks; NCCL
+     * 2.30.7 also allows mixed compute capabilities from sm90 ({@code minCompCap == maxCompCap || minCompCap >= 90}),
+     * NCCL 2.28.9 (and 2.29.7) does not. Not modelled: the sm90 2-rank Ring AllReduce exclusion under CUDA 11.8
+     * ({@code CUDART_VERSION == 11080}; collsim does not know the CUDA runtime).
+     */
     static boolean protocolEnabled(TuningInput in, Collective func, Algorithm a, Protocol p) {
         AlgoProtoFilter.State st = in.settings().proto().state(func, p);
         if (st == AlgoProtoFilter.State.OFF) {
@@ -117,7 +126,8 @@ public final class NcclTuningModel {
         GraphSummary g = in.graphs().graphFor(a);
         PathType interLimit = in.minSm() >= 90 && in.settings().ll128C2c() ? PathType.PXN : PathType.PXB;
         return g.typeInter().atMost(interLimit) && g.typeIntra().atMost(PathType.NVB)
-                && (in.minSm() == in.maxSm() || in.minSm() >= 90) && in.minSm() >= 70;
+                && (in.minSm() == in.maxSm() || in.minSm() >= 90 && in.constants().version() != NcclVersion.V2_28_9)
+                && in.minSm() >= 70;
     }
 
     static double algBandwidth(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {

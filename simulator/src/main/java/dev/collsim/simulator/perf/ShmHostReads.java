@@ -1,0 +1,133 @@
+package dev.collsim.simulator.perf;
+
+import static dev.collsim.units.DecimalText.fixed;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.RuntimeChannels;
+
+/**
+ * The rate at which a receiving GPU's LL and LL128 loads fetch its FIFO from host memory over NCCL's SHM transport:
+ * a per-channel bus-bandwidth cap of (payload bytes a channel's threads have in flight) / (round trips per batch x
+ * {@link #READ_ROUND_TRIP_US}), the receive side being latency-bound, not link-bound. {@link PerformanceModel} takes
+ * the call's bytes at that rate as a lower bound on its time ({@link #timeUs}).
+ *
+ * <p>Where the loads go. Over SHM every protocol's FIFO is in host memory on the receiver's side (NCCL 2.29.7 and
+ * 2.30.7 {@code src/transport/shm.cc}, NCCL_SHM_LOCALITY default 2; {@link ShmLinkShare}), pinned by the receiver's
+ * proxy thread on its own NUMA node: the sender's stores are posted PCIe writes, the receiver's loads non-posted PCIe
+ * reads of memory local to its CPU, each a full round trip. The round trip taken is therefore the local one whatever
+ * the pair's path type (PHB or SYS: the socket crossing is on the sender's posted writes).
+ *
+ * <p>Loads in flight (NCCL 2.28.9 and 2.30.7, {@code src/device}):
+ * <ul>
+ *   <li>LL ({@code prims_ll.h LLGenericOp}, {@code readLL}: 2.30.7 lines 108-119 and 272, 2.28.9 lines 89-97 and
+ *       252): each thread spins on one 16-byte {@code ld.volatile.global.v4.u32} until both flags match, then stores
+ *       the line onward and moves on; one load in flight per thread, 8 payload bytes per load (two 4-byte data words,
+ *       two 4-byte flags). A Ring/LL channel runs NCCL_LL_MAX_NTHREADS = 512 threads ({@code src/include/device.h};
+ *       {@code src/graph/tuning.cc}, NCCL_NTHREADS overrides): 4096 payload bytes per round trip.</li>
+ *   <li>LL128 ({@code prims_ll128.h recvReduceSendCopy}, 2.30.7 lines 189-206, 2.28.9 lines 182-200): each thread
+ *       issues NCCL_LL128_SHMEM_ELEMS_PER_THREAD / 2 = 4 {@code load128} (16 bytes each), the warp then waits for the
+ *       flag words ({@code __any_sync} on {@code needReload}) and loads the same 4 x 16 bytes again before using them:
+ *       two round trips per batch. One 8-byte word in every 128-byte line is the flag, so a batch carries
+ *       64 x 15/16 = 60 payload bytes per thread; NCCL_LL128_MAX_NTHREADS = 640 threads (NCCL_LL128_NTHREADS
+ *       overrides): 38,400 payload bytes per batch, 19,200 per round trip. The reload reaches host memory again: the loads are volatile
+ *       (system scope), the kind NCCL's own flag polling relies on to see the sender's stores, so no GPU cache holds
+ *       the line between them.</li>
+ *   <li>Simple moves whole slices with many loads in flight per thread ({@code prims_simple.h}): bandwidth-bound, no
+ *       cap here.</li>
+ * </ul>
+ * The steady state is assumed to find the sender ahead (NCCL_STEPS = 8 slots of FIFO), so the first load of a line
+ * returns it; polling beyond that only lowers the rate. Applied to a Ring on one host over SHM ({@link
+ * ShmLinkShare#shm}); the one-host Tree chain and p2p over SHM are not covered (no measurement to check them), nor the
+ * halving of threads at small sizes ({@code src/enqueue.cc topoGetAlgoInfo}), which collsim's channel reduction
+ * stands in for. Stateless and thread-safe.
+ */
+public final class ShmHostReads {
+
+    /**
+     * Round trip of one GPU load from pinned host memory on the GPU's own NUMA node, microseconds. No measured or
+     * published figure was in hand (a pointer-chase probe on the lent H200 host could not be started; no literature
+     * figure for a GPU's volatile load from host memory was found), so this is a stand-in: NCCL's own per-step
+     * latency of Ring/LL over PCIe, 1.0 us (NCCL 2.30.7 {@code src/graph/tuning.cc} hwLatencies, PCI row, Ring LL;
+     * the same in 2.28.9), the time NCCL allows one LL line to cross a PCIe hop and be seen by its poller. A
+     * non-posted read is at least that (a request and a completion where a posted write is one way), so the cap it
+     * gives is an upper bound on the real one. Not fitted: the forced LL runs of the 2x / 4x L40S SHM files would need
+     * 1.38 / 1.30 us.
+     */
+    public static final double READ_ROUND_TRIP_US = 1.0;
+
+    /** Payload bytes per LL load: a 16-byte {@code ncclLLFifoLine} holds two 4-byte data words and two flags. */
+    static final double LL_PAYLOAD_PER_LOAD = 8;
+    /** LL128 loads per thread per batch: NCCL_LL128_SHMEM_ELEMS_PER_THREAD (8 words) / 2 words per load128. */
+    static final int LL128_LOADS_PER_THREAD = 4;
+    /** Payload bytes per 16-byte LL128 load: 120 of every 128 bytes (NCCL_LL128_DATAELEMS / NCCL_LL128_LINEELEMS). */
+    static final double LL128_PAYLOAD_PER_LOAD = 16.0 * 15 / 16;
+    /** Round trips per LL128 batch: the flag poll and the unconditional reload. */
+    static final int LL128_ROUND_TRIPS = 2;
+
+    private ShmHostReads() {
+    }
+
+    /**
+     * Payload bytes one channel's receiving threads fetch per round trip.
+     *
+     * @param p       protocol
+     * @param threads threads of the channel's CTA (NCCL's maxThreads for the algorithm and protocol)
+     * @return bytes; infinite for Simple (not latency-bound)
+     */
+    public static double payloadPerRoundTrip(Protocol p, int threads) {
+        return switch (p) {
+            case LL -> threads * LL_PAYLOAD_PER_LOAD;
+            case LL128 -> threads * LL128_LOADS_PER_THREAD * LL128_PAYLOAD_PER_LOAD / LL128_ROUND_TRIPS;
+            case SIMPLE -> Double.POSITIVE_INFINITY;
+        };
+    }
+
+    /**
+     * The most bus bandwidth one channel's receive moves when it reads its FIFO from host memory: a ring rank
+     * receives busBw bytes per second (nccl-tests' bus bandwidth is the per-rank receive rate of a ring), so the cap
+     * is the channel's payload per round trip over the round trip.
+     *
+     * @param plan the channel plan
+     * @param s    settings (NCCL_NTHREADS, NCCL_LL128_NTHREADS, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)
+     * @param a    algorithm
+     * @param p    protocol
+     * @return GB/s per channel; infinite unless a Ring over SHM on one host with LL or LL128
+     */
+    public static double perChannelBusBw(ChannelPlan plan, NcclSettings s, Algorithm a, Protocol p) {
+        if (a != Algorithm.RING || p == Protocol.SIMPLE || plan.nRanks() < 2 || !ShmLinkShare.shm(plan, s)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
+        return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+    }
+
+    /**
+     * The time the receive's host-memory reads take for the whole call, a lower bound on the call's time that
+     * overlaps NCCL's latency term (as the network proxy's sends do in {@link PerformanceModel}): NCCL's per-step
+     * latency on PCIe already holds one round trip per step (its Ring/LL step, 1.0 us, is this class's round trip),
+     * so adding the reads' time to it would count each step's first round trip twice; at small sizes, where a thread
+     * reads about one line per step, the latency term covers the reads, and at large sizes the reads' rate sets the
+     * time.
+     *
+     * @param nBytes         bytes of the call (as NCCL selects on)
+     * @param algPerBusChannels the channels the call keeps busy times NCCL's bus-to-algorithm bandwidth ratio
+     * @return microseconds; 0 where no cap applies ({@link #perChannelBusBw} infinite)
+     */
+    public static double timeUs(ChannelPlan plan, NcclSettings s, Algorithm a, Protocol p, long nBytes,
+            double algPerBusChannels) {
+        double perChannel = perChannelBusBw(plan, s, a, p);
+        return Double.isInfinite(perChannel) ? 0 : nBytes / (1000.0 * perChannel * algPerBusChannels);
+    }
+
+    /**
+     * @param channels the call's channels
+     * @return the bottleneck text when the reads bind
+     */
+    public static String bottleneck(ChannelPlan plan, NcclSettings s, Algorithm a, Protocol p, int channels) {
+        return "SHM host-memory reads: " + channels + " channels x " + fixed(perChannelBusBw(plan, s, a, p), 1)
+                + " GB/s busBw (" + fixed(READ_ROUND_TRIP_US, 2) + " us round trip)";
+    }
+}

@@ -1,0 +1,120 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.PcieEightGpu;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Over SHM the receiver's LL and LL128 loads fetch host memory one round trip at a time ({@link ShmHostReads}).
+ * Expected values are worked by hand from NCCL's thread and load counts (NCCL 2.30.7 {@code src/include/device.h},
+ * {@code src/device/prims_ll.h}, {@code prims_ll128.h}) and the round trip {@link ShmHostReads#READ_ROUND_TRIP_US}.
+ */
+class ShmHostReadsTest {
+
+    /** 8 GiB: latency and fill below 0.1 % of the time. */
+    private static final long BIG = 8L << 30;
+    private static final double RTT = ShmHostReads.READ_ROUND_TRIP_US;
+
+    private static Prediction predict(List<Integer> gpus, String... env) throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < env.length; i += 2) {
+            m.put(env[i], env[i + 1]);
+        }
+        return new NcclPredictor().predict(new PredictionRequest(t, gpus.stream().map(t.gpus()::get).toList(),
+                Collective.ALL_REDUCE, BIG, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+    }
+
+    /** LL: 512 threads x 8 payload bytes = 4096 B per round trip; LL128: 640 x 4 loads x 15 B / 2 trips = 19,200. */
+    @Test
+    void payloadPerRoundTripFromNcclsCounts() {
+        assertEquals(4096.0, ShmHostReads.payloadPerRoundTrip(Protocol.LL, 512), 1e-9);
+        assertEquals(19200.0, ShmHostReads.payloadPerRoundTrip(Protocol.LL128, 640), 1e-9);
+        assertEquals(Double.POSITIVE_INFINITY, ShmHostReads.payloadPerRoundTrip(Protocol.SIMPLE, 512));
+    }
+
+    /**
+     * GPUs 0 and 4 of the 8x L40S host: two CPU nodes, SYS, so SHM (ShmLinkShareTest); NCCL's ring graph 1 channel,
+     * 2 runtime channels. Ring/LL: the links give 24 (Gen4 x16) x 0.5 (NCCL's LL rule) x 1.0 x 0.666 (SHM duplex
+     * share) = 7.992 GB/s busbw; the host reads give 2 channels x 4096 B / RTT (8.19 GB/s at 1.0 us). The model
+     * takes the lower. NCCL_NTHREADS=256 halves the reads' rate (2 x 2048 B / RTT, 4.10 GB/s at 1.0 us), not the
+     * links'.
+     */
+    @Test
+    void ringLlOnTheL40sSysPair() throws Exception {
+        double reads = 2 * 4096 / (1000 * RTT);
+        Prediction p = predict(List.of(0, 4), "NCCL_PROTO", "LL");
+        assertEquals(2, p.nChannels());
+        assertEquals(Math.min(7.992, reads), p.busBw(), 0.003 * 7.992, p.toString());
+        double half = Math.min(7.992, 2 * 2048 / (1000 * RTT));
+        assertEquals(half, predict(List.of(0, 4), "NCCL_PROTO", "LL", "NCCL_NTHREADS", "256").busBw(), 0.003 * half);
+    }
+
+    /**
+     * Ring/LL128 on the same pair: links 24 x 0.92 (NCCL's LL128 factor) x 0.96 (bwEfficiencyLL128) x 0.666 =
+     * 14.117 GB/s; host reads 2 channels x 19,200 B / RTT (38.4 GB/s at 1.0 us: the links bind). With
+     * NCCL_LL128_NTHREADS=160 (NCCL's least, NCCL_LL128_MAX_NTHREADS / 4) the reads give 2 channels x (160 x 4 x
+     * 15 / 2 = 4800 B) / RTT (9.6 GB/s at 1.0 us), below the links.
+     */
+    @Test
+    void ringLl128OnTheL40sSysPair() throws Exception {
+        double expected = Math.min(24 * 0.92 * 0.96 * 0.666, 2 * 19200 / (1000 * RTT));
+        Prediction p = predict(List.of(0, 4), "NCCL_PROTO", "LL128");
+        assertEquals(expected, p.busBw(), 0.003 * expected, p.toString());
+        double few = Math.min(24 * 0.92 * 0.96 * 0.666, 2 * 4800 / (1000 * RTT));
+        assertEquals(few, predict(List.of(0, 4), "NCCL_PROTO", "LL128", "NCCL_LL128_NTHREADS", "160").busBw(),
+                0.003 * few);
+    }
+
+    /**
+     * The reads overlap NCCL's latency, which already holds one round trip per step: at 8 KiB (2 ranks, 1 channel
+     * kept busy, 8192 / (512 x 16) = 1) the reads take 8192 B / 4.096 GB/s = 2.0 us + 1.0 us launch, below NCCL's
+     * Ring/LL latency on PCIe alone, 6.6 + 2 steps x 1.0 = 8.6 us (NCCL 2.30.7 {@code tuning.cc} baseLat and
+     * hwLatencies), so they do not bind there; at 8 GiB with NCCL_NTHREADS=256 they do, and the bottleneck says so.
+     */
+    @Test
+    void readsOverlapNcclsLatencyAtSmallSizes() throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        Prediction small = new NcclPredictor().predict(new PredictionRequest(t, List.of(t.gpus().get(0),
+                t.gpus().get(4)), Collective.ALL_REDUCE, 8192, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_PROTO", "LL"))));
+        assertTrue(small.timeUs() > 1.0 + 8.6, small.toString());
+        assertFalse(small.bottleneck().contains("SHM host-memory reads"), small.toString());
+        Prediction big = predict(List.of(0, 4), "NCCL_PROTO", "LL", "NCCL_NTHREADS", "256");
+        assertTrue(big.bottleneck().startsWith("SHM host-memory reads: 2 channels x 2.0 GB/s"), big.toString());
+    }
+
+    /** Simple over SHM keeps the links' 24 x 0.98 x 0.666 = 15.66 GB/s: its loads are not latency-bound. */
+    @Test
+    void simpleIsUnchanged() throws Exception {
+        assertEquals(15.66, predict(List.of(0, 4), "NCCL_PROTO", "Simple").busBw(), 15.66 * 0.003);
+    }
+
+    /**
+     * GPUs 0 and 1 share a PCIe switch (PIX): P2P, the FIFO in the receiver's GPU memory, no host reads. Ring/LL runs
+     * at NCCL's rule alone: NCCL's Gen4 x16 figure 24 GB/s for the ring graph, x 0.5 = 12.0 GB/s busbw on 4 runtime
+     * channels. Were the host-read cap applied it would be 4 x 4096 B / RTT, below 12 for a round trip above 1.37 us.
+     */
+    @Test
+    void p2pPairIsUnchanged() throws Exception {
+        Prediction p = predict(List.of(0, 1), "NCCL_PROTO", "LL");
+        assertEquals(4, p.nChannels());
+        assertEquals(12.0, p.busBw(), 12.0 * 0.003, p.toString());
+    }
+}

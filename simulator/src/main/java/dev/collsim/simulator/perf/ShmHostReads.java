@@ -47,16 +47,17 @@ import dev.collsim.simulator.channel.RuntimeChannels;
 public final class ShmHostReads {
 
     /**
-     * Round trip of one GPU load from pinned host memory on the GPU's own NUMA node, microseconds. No measured or
-     * published figure was in hand (a pointer-chase probe on the lent H200 host could not be started; no literature
-     * figure for a GPU's volatile load from host memory was found), so this is a stand-in: NCCL's own per-step
-     * latency of Ring/LL over PCIe, 1.0 us (NCCL 2.30.7 {@code src/graph/tuning.cc} hwLatencies, PCI row, Ring LL;
-     * the same in 2.28.9), the time NCCL allows one LL line to cross a PCIe hop and be seen by its poller. A
-     * non-posted read is at least that (a request and a completion where a posted write is one way), so the cap it
-     * gives is an upper bound on the real one. Not fitted: the forced LL runs of the 2x / 4x L40S SHM files would need
-     * 1.38 / 1.30 us.
+     * Round trip of one GPU load from pinned host memory on the GPU's own NUMA node, microseconds, measured with
+     * NCCL LL's own access pattern: {@code data/device/h200-hostread.txt} (this repository's probe
+     * {@code executor/probes/hostread}, 2026-12-05, one H200 on PCIe Gen5 x16 in a KVM guest of an Intel Xeon): one
+     * block of 512 threads, each spinning on one 16-byte line until both flags match, moves 6.006 GB/s of lines =
+     * 512 x 16 B every 1.364 us; 256 threads 3.007 GB/s = 1.362 us; a single dependent load 1.265 us. The rate grows
+     * linearly with loads in flight up to the link (~51 GB/s), so the cap is latency-bound as modelled. One host was
+     * measured: a PCIe Gen4 host or one with another root complex may differ (no figure for one was in hand). Not
+     * fitted to any data file (the forced LL runs of the 2x / 4x L40S SHM files, a Gen4 host, would need 1.38 /
+     * 1.30 us).
      */
-    public static final double READ_ROUND_TRIP_US = 1.0;
+    public static final double READ_ROUND_TRIP_US = 1.364;
 
     /** Payload bytes per LL load: a 16-byte {@code ncclLLFifoLine} holds two 4-byte data words and two flags. */
     static final double LL_PAYLOAD_PER_LOAD = 8;

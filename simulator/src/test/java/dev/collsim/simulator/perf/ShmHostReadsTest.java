@@ -51,40 +51,40 @@ class ShmHostReadsTest {
 
     /**
      * GPUs 0 and 4 of the 8x L40S host: two CPU nodes, SYS, so SHM (ShmLinkShareTest); NCCL's ring graph 1 channel,
-     * 2 runtime channels. Ring/LL: the links give 24 (Gen4 x16) x 0.5 (NCCL's LL rule) x 1.0 x 0.666 (SHM duplex
-     * share) = 7.992 GB/s busbw; the host reads give 2 channels x 4096 B / RTT (8.19 GB/s at 1.0 us). The model
-     * takes the lower. NCCL_NTHREADS=256 halves the reads' rate (2 x 2048 B / RTT, 4.10 GB/s at 1.0 us), not the
-     * links'.
+     * 2 runtime channels. Ring/LL: the links give 24 (Gen4 x16) x 0.5 (NCCL's LL rule) x 1.0 x 0.673 (SHM duplex
+     * share) = 8.076 GB/s busbw; the host reads give 2 channels x 4096 B / RTT (6.01 GB/s at 1.364 us: the reads
+     * bind). The model takes the lower. NCCL_NTHREADS=256 halves the reads' rate (2 x 2048 B / RTT, 3.00 GB/s at
+     * 1.364 us), not the links'.
      */
     @Test
     void ringLlOnTheL40sSysPair() throws Exception {
         double reads = 2 * 4096 / (1000 * RTT);
         Prediction p = predict(List.of(0, 4), "NCCL_PROTO", "LL");
         assertEquals(2, p.nChannels());
-        assertEquals(Math.min(7.992, reads), p.busBw(), 0.003 * 7.992, p.toString());
-        double half = Math.min(7.992, 2 * 2048 / (1000 * RTT));
+        assertEquals(Math.min(8.076, reads), p.busBw(), 0.003 * 8.076, p.toString());
+        double half = Math.min(8.076, 2 * 2048 / (1000 * RTT));
         assertEquals(half, predict(List.of(0, 4), "NCCL_PROTO", "LL", "NCCL_NTHREADS", "256").busBw(), 0.003 * half);
     }
 
     /**
-     * Ring/LL128 on the same pair: links 24 x 0.92 (NCCL's LL128 factor) x 0.96 (bwEfficiencyLL128) x 0.666 =
-     * 14.117 GB/s; host reads 2 channels x 19,200 B / RTT (38.4 GB/s at 1.0 us: the links bind). With
+     * Ring/LL128 on the same pair: links 24 x 0.92 (NCCL's LL128 factor) x 0.96 (bwEfficiencyLL128) x 0.673 =
+     * 14.265 GB/s; host reads 2 channels x 19,200 B / RTT (28.2 GB/s at 1.364 us: the links bind). With
      * NCCL_LL128_NTHREADS=160 (NCCL's least, NCCL_LL128_MAX_NTHREADS / 4) the reads give 2 channels x (160 x 4 x
-     * 15 / 2 = 4800 B) / RTT (9.6 GB/s at 1.0 us), below the links.
+     * 15 / 2 = 4800 B) / RTT (7.04 GB/s at 1.364 us), below the links.
      */
     @Test
     void ringLl128OnTheL40sSysPair() throws Exception {
-        double expected = Math.min(24 * 0.92 * 0.96 * 0.666, 2 * 19200 / (1000 * RTT));
+        double expected = Math.min(24 * 0.92 * 0.96 * 0.673, 2 * 19200 / (1000 * RTT));
         Prediction p = predict(List.of(0, 4), "NCCL_PROTO", "LL128");
         assertEquals(expected, p.busBw(), 0.003 * expected, p.toString());
-        double few = Math.min(24 * 0.92 * 0.96 * 0.666, 2 * 4800 / (1000 * RTT));
+        double few = Math.min(24 * 0.92 * 0.96 * 0.673, 2 * 4800 / (1000 * RTT));
         assertEquals(few, predict(List.of(0, 4), "NCCL_PROTO", "LL128", "NCCL_LL128_NTHREADS", "160").busBw(),
                 0.003 * few);
     }
 
     /**
      * The reads overlap NCCL's latency, which already holds one round trip per step: at 8 KiB (2 ranks, 1 channel
-     * kept busy, 8192 / (512 x 16) = 1) the reads take 8192 B / 4.096 GB/s = 2.0 us + 1.0 us launch, below NCCL's
+     * kept busy, 8192 / (512 x 16) = 1) the reads take 8192 B / 3.003 GB/s = 2.73 us + 1.0 us launch, below NCCL's
      * Ring/LL latency on PCIe alone, 6.6 + 2 steps x 1.0 = 8.6 us (NCCL 2.30.7 {@code tuning.cc} baseLat and
      * hwLatencies), so they do not bind there; at 8 GiB with NCCL_NTHREADS=256 they do, and the bottleneck says so.
      */
@@ -97,13 +97,13 @@ class ShmHostReadsTest {
         assertTrue(small.timeUs() > 1.0 + 8.6, small.toString());
         assertFalse(small.bottleneck().contains("SHM host-memory reads"), small.toString());
         Prediction big = predict(List.of(0, 4), "NCCL_PROTO", "LL", "NCCL_NTHREADS", "256");
-        assertTrue(big.bottleneck().startsWith("SHM host-memory reads: 2 channels x 2.0 GB/s"), big.toString());
+        assertTrue(big.bottleneck().startsWith("SHM host-memory reads: 2 channels x 1.5 GB/s"), big.toString());
     }
 
-    /** Simple over SHM keeps the links' 24 x 0.98 x 0.666 = 15.66 GB/s: its loads are not latency-bound. */
+    /** Simple over SHM keeps the links' 24 x 0.98 x 0.673 = 15.83 GB/s: its loads are not latency-bound. */
     @Test
     void simpleIsUnchanged() throws Exception {
-        assertEquals(15.66, predict(List.of(0, 4), "NCCL_PROTO", "Simple").busBw(), 15.66 * 0.003);
+        assertEquals(15.83, predict(List.of(0, 4), "NCCL_PROTO", "Simple").busBw(), 15.83 * 0.003);
     }
 
     /**

@@ -125,7 +125,8 @@ public final class Comparer {
             assumptions.add(HeaderNcclVersion.line(d, given));
             assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
-                    && settings.containsKey(k)).forEach(k -> ignored(k, cluster.isEmpty()).ifPresent(assumptions::add));
+                    && settings.containsKey(k)).sorted()
+                    .forEach(k -> ignored(k, cluster.isEmpty()).ifPresent(assumptions::add));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
             pm = model(d, used, env, pts);
         } catch (InvalidRequestException e) {

@@ -21,10 +21,6 @@ public record NcclRelease(int minor, int patch) {
     /** A run that states no release. */
     public static final NcclRelease UNKNOWN = new NcclRelease(-1, -1);
 
-    /**
-     * An NCCL 2 release in text: the first {@code 2.minor[.patch]} that is not part of a longer number (so
-     * {@code cuda12.8} or a container's {@code 24.06} are not taken for a release).
-     */
     /** A {@code #@ date} that is one date: {@code yyyy}, {@code yyyy-mm} or {@code yyyy-mm-dd}, nothing else. */
     private static final Pattern DATE = Pattern.compile("^\\s*(\\d{4})(?:-(\\d{2})(?:-(\\d{2}))?)?\\s*$");
 
@@ -45,6 +41,10 @@ public record NcclRelease(int minor, int patch) {
             + " 2.28.3@2025-09-02 2.28.7@2025-10-17 2.28.9@2025-11-10 2.29.2@2025-12-24 2.29.3@2026-02-03"
             + " 2.29.7@2026-02-27 2.30.3@2026-04-14 2.30.4@2026-04-22 2.30.7@2026-06-04").split(" ");
 
+    /**
+     * An NCCL 2 release in text: the first {@code 2.minor[.patch]} that is not part of a longer number (so
+     * {@code cuda12.8} or a container's {@code 24.06} are not taken for a release).
+     */
     private static final Pattern RELEASE = Pattern.compile("(?<![\\d.])2\\.(\\d{1,3})(?:\\.(\\d{1,3}))?(?![\\d])");
 
     /** @throws IllegalArgumentException when the minor release is negative but the patch is not */

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * Two readings serve two callers: {@link #parse} (diagnose's bound: the first speed in the text with the count that
  * goes with it, a count per GPU multiplied by the run's GPUs per host) and the network-clause readers
  * {@link #gbits}, {@link #countAndGbits}, {@link #deviceCount} (compare's catalog hosts: only a clause that names a
- * NIC or network sets a speed). Bandwidth per NIC is NCCL's {@code speed / 8} ({@link NcclBandwidths#net}).
+ * NIC or network sets a speed). Both read speeds and counts with the same patterns; they differ only in which part
+ * of the text they look at. Bandwidth per NIC is NCCL's {@code speed / 8} ({@link NcclBandwidths#net}).
  *
  * @param count NICs per host
  * @param gbits speed of one NIC, Gb/s
@@ -47,21 +48,9 @@ public record HeaderNics(int count, double gbits, int line, String text) {
     /** The first speed {@link #parse} reads: a 2-4 digit figure in bits. */
     private static final Pattern SPEED = Pattern.compile("(\\d{2,4})" + BITS);
 
-    /**
-     * The narrower unit the network-clause readers ({@link #gbits}, {@link #countAndGbits}) accept: at most one space,
-     * no bare {@code Gb}. Widening it to {@link #BITS} would move what compare reads for 8 public files (e.g.
-     * {@code 8x 400Gb RoCE}, {@code 16x 100Gb RoCE ports}, {@code 8x NDR 400Gb/s}); kept as it was when the two
-     * readers were joined, so that no dataset's comparison changed.
-     */
-    private static final String NETWORK_BITS = "\\s?(?:[Gg]b/s|[Gg]bps|[Gg]bit|[Gg]bE|[Gg]\\b)";
-
     /** Any speed {@link #gbits} reads: a figure in bits, or a rate named after Slingshot, RoCE, NDR or HDR. */
     private static final Pattern NETWORK_SPEED = Pattern.compile(
-            "(?:(\\d{2,4})" + NETWORK_BITS + ")|(?i:slingshot[- ]?|roce|ndr|hdr)(\\d{3})\\b");
-
-    /** A count with its speed in a network clause ({@link #countAndGbits}): {@code 8x 200 Gbps}. */
-    private static final Pattern NETWORK_COUNT_X_SPEED = Pattern.compile(
-            "(\\d{1,2})\\s?[xX]\\s?(\\d{2,4})" + NETWORK_BITS);
+            "(?:(\\d{2,4})" + BITS + ")|(?i:slingshot[- ]?|roce|ndr|hdr)(\\d{3})\\b");
 
     /** A count with its speed: {@code 8x 200 Gbps}, {@code 16x100 Gb/s}, {@code 8x NDR 400Gb/s}. */
     private static final Pattern COUNT_X_SPEED = Pattern.compile(
@@ -185,7 +174,7 @@ public record HeaderNics(int count, double gbits, int line, String text) {
      * @return {count, Gb/s}, empty when no NIC or network clause of the text states one between 10 and 1,600 Gb/s
      */
     public static Optional<double[]> countAndGbits(String text) {
-        Matcher m = NETWORK_COUNT_X_SPEED.matcher(networkClauses(text));
+        Matcher m = COUNT_X_SPEED.matcher(networkClauses(text));
         while (m.find()) {
             double n = Double.parseDouble(m.group(1));
             double v = Double.parseDouble(m.group(2));

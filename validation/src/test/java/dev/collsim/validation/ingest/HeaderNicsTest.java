@@ -3,7 +3,6 @@ package dev.collsim.validation.ingest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
@@ -77,15 +76,21 @@ class HeaderNicsTest {
     }
 
     /**
-     * The two readings' units differ on a bare "Gb": the GKE A4 file's line "8x 400Gb RoCE (Google gIB NCCL plugin)
-     * per node" gives diagnose 8 x 400 Gb/s, while the network-clause reader compare uses takes no speed from it
-     * (compare then assumes 400 Gb/s, ASSUMED_GBITS). Kept so that joining the readers moved no comparison.
+     * Both readings take the same units: the GKE A4 file's line "8x 400Gb RoCE (Google gIB NCCL plugin) per node" is
+     * 8 NICs of 400 Gb/s for diagnose and for compare alike, and the nccl-tests#290 file's "8x NDR 400Gb/s IB
+     * ConnectX-7 per node" is 8 x 400 for compare too (the figures as written in the two files' interconnect lines).
      */
     @Test
-    void bareGbIsReadByParseOnly() {
+    void bothReadingsTakeTheSameUnits() {
         String a4 = "NVLink5/NVSwitch intra-node; 8x 400Gb RoCE (Google gIB NCCL plugin) per node";
         assertEquals("8 x 400 Gb/s", HeaderNics.parse(a4, 1).orElseThrow().describe());
-        assertEquals(OptionalDouble.empty(), HeaderNics.gbits(a4));
-        assertTrue(HeaderNics.countAndGbits(a4).isEmpty());
+        assertEquals(400, HeaderNics.gbits(a4).orElseThrow(), 0);
+        double[] cs = HeaderNics.countAndGbits(a4).orElseThrow();
+        assertEquals(8, cs[0], 0);
+        assertEquals(400, cs[1], 0);
+        double[] ndr = HeaderNics.countAndGbits("NVLink4/NVSwitch intra-node; 8x NDR 400Gb/s IB ConnectX-7 per node, "
+                + "Quantum-2 switches").orElseThrow();
+        assertEquals(8, ndr[0], 0);
+        assertEquals(400, ndr[1], 0);
     }
 }

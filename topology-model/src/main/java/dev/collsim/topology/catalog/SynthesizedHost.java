@@ -21,15 +21,18 @@ import java.util.Objects;
  * peers all-to-all with its links shared equally (at least one per pair), a model of fewer links (bridged boards) joins
  * GPU pairs (0-1, 2-3, ...) with all its links; none without NVLink. Every choice not read from a file is listed by {@link #assumptions()}. Immutable.
  *
- * <p>With {@code sharedSwitch} (a data file saying its GPUs sit behind one PCIe switch, as {@code nvidia-smi topo -m}
- * prints PIX between them), every GPU and NIC hangs off one PCIe switch with one x16 uplink to the CPU instead.
+ * <p>With {@code gpusPerSwitch} above 1 (a data file saying how many GPUs share a PCIe switch: all of them, as
+ * {@code nvidia-smi topo -m} prints PIX between them, or "4 GPUs each"), GPUs 0 to k-1 and their NICs hang off the
+ * first switch, k to 2k-1 off the second, and so on, each switch with one x16 uplink to the CPU on a host bridge of
+ * its own (GPU pairs inside a switch PIX, across switches PHB, as NCCL 2.30.7 {@code src/graph/paths.cc} types a
+ * path through the CPU).
  *
- * @param gpu          the GPU SKU (sm, memory, NVLink generation and links, PCIe generation from the database)
- * @param gpus         GPUs per host, >= 1
- * @param nicSpeed     compute NIC port speed (one NIC per GPU)
- * @param sharedSwitch all GPUs behind one PCIe switch (else one switch per GPU)
+ * @param gpu           the GPU SKU (sm, memory, NVLink generation and links, PCIe generation from the database)
+ * @param gpus          GPUs per host, >= 1
+ * @param nicSpeed      compute NIC port speed (one NIC per GPU)
+ * @param gpusPerSwitch GPUs behind each PCIe switch, 1 to gpus (1: one switch per GPU; gpus: all behind one)
  */
-public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, boolean sharedSwitch)
+public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch)
         implements HostType {
 
     /**
@@ -40,13 +43,23 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, b
      * @param nicSpeed compute NIC port speed
      */
     public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed) {
-        this(gpu, gpus, nicSpeed, false);
+        this(gpu, gpus, nicSpeed, 1);
+    }
+
+    /**
+     * @param gpu          the GPU SKU
+     * @param gpus         GPUs per host, >= 1
+     * @param nicSpeed     compute NIC port speed
+     * @param sharedSwitch all GPUs behind one PCIe switch (else one switch per GPU)
+     */
+    public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, boolean sharedSwitch) {
+        this(gpu, gpus, nicSpeed, sharedSwitch ? gpus : 1);
     }
 
     /**
      * Validates the fields.
      *
-     * @throws IllegalArgumentException when gpus is below 1
+     * @throws IllegalArgumentException when gpus is below 1 or gpusPerSwitch outside 1 to gpus
      */
     public SynthesizedHost {
         Objects.requireNonNull(gpu, "gpu");
@@ -54,12 +67,26 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, b
         if (gpus < 1) {
             throw new IllegalArgumentException("gpus must be >= 1, got " + gpus);
         }
+        if (gpusPerSwitch < 1 || gpusPerSwitch > gpus) {
+            throw new IllegalArgumentException("GPUs per PCIe switch must be 1 to " + gpus + ", got " + gpusPerSwitch);
+        }
+    }
+
+    /** @return true when every GPU of the host is behind one PCIe switch (and there are 2 or more) */
+    public boolean sharedSwitch() {
+        return gpus > 1 && gpusPerSwitch == gpus;
+    }
+
+    /** @return true when 2 or more GPUs share each switch but not all of them one */
+    private boolean switchGroups() {
+        return gpusPerSwitch > 1 && gpusPerSwitch < gpus;
     }
 
     @Override
     public String name() {
         return "synth-" + gpus + "x-" + gpu.model().name().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase(Locale.ROOT)
-                .replaceAll("-+$", "") + (sharedSwitch ? "-one-switch" : "");
+                .replaceAll("-+$", "") + (sharedSwitch() ? "-one-switch" : switchGroups() ? "-" + gpusPerSwitch
+                        + "-per-switch" : "");
     }
 
     @Override
@@ -114,16 +141,25 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, b
         a.add("host synthesized: " + description() + "; GPU figures from the GPU database");
         String pcie = gpu.model().pcieGen().detail(16);
         if (hosts == 1) {
-            a.add("one CPU socket; " + (sharedSwitch ? "all GPUs behind one " + pcie + " switch (GPU-GPU path PIX, read"
-                    + " from the header)" : "each GPU on its own " + pcie + " switch") + "; no NIC: one host, so no"
-                    + " traffic leaves it");
+            a.add("one CPU socket; " + switches(pcie) + "; no NIC: one host, so no traffic leaves it");
             return a;
         }
-        String where = sharedSwitch ? "all GPUs behind one " + pcie + " switch (GPU-GPU path PIX, read from the"
-                + " header), one " : "each GPU on its own " + pcie + " switch with one ";
-        a.add("one CPU socket; " + where + Math.round(nicSpeed.gbits()) + " Gb/s NIC" + (sharedSwitch ? " per GPU on it"
-                : "") + " (GPU-NIC path PIX, GPUDirect RDMA " + (gdr() ? "on" : "off") + ")");
+        String where = switches(pcie) + (gpusPerSwitch > 1 ? ", one " : " with one ");
+        a.add("one CPU socket; " + where + Math.round(nicSpeed.gbits()) + " Gb/s NIC" + (gpusPerSwitch > 1
+                ? " per GPU on them" : "") + " (GPU-NIC path PIX, GPUDirect RDMA " + (gdr() ? "on" : "off") + ")");
         return a;
+    }
+
+    private String switches(String pcie) {
+        if (sharedSwitch()) {
+            return "all GPUs behind one " + pcie + " switch (GPU-GPU path PIX, read from the header)";
+        }
+        if (switchGroups()) {
+            int n = (gpus + gpusPerSwitch - 1) / gpusPerSwitch;
+            return gpusPerSwitch + " GPUs behind each of " + n + " " + pcie + " switches, each switch on its own x16"
+                    + " uplink to the CPU (GPU-GPU path PIX inside a switch, PHB across; read from the header)";
+        }
+        return "each GPU on its own " + pcie + " switch";
     }
 
     @Override
@@ -135,11 +171,12 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, b
         PcieSwitch shared = null;
         for (int i = 0; i < gpus; i++) {
             Gpu g = ctx.gpu(i, gpu);
-            PcieSwitch sw = sharedSwitch && i > 0 ? shared : ctx.pcieSwitch(i, i);
+            int s = i / gpusPerSwitch;
+            PcieSwitch sw = i % gpusPerSwitch == 0 ? ctx.pcieSwitch(s, s) : shared;
             if (sw != shared) {
                 ctx.pcie(cpu, sw, m.pcieGen(), 16);
             }
-            shared = i == 0 ? sw : shared;
+            shared = sw;
             ctx.pcie(sw, g, m.pcieGen(), m.pcieWidth());
             Nic nic = ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i);
             ctx.pcie(sw, nic, m.pcieGen(), 16);

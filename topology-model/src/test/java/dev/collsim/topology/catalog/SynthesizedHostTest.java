@@ -93,4 +93,31 @@ class SynthesizedHostTest {
         assertTrue(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100), true).assumptions().stream()
                 .anyMatch(a -> a.contains("all GPUs behind one")));
     }
+    /**
+     * Switches of 4 (the 8x RTX PRO 6000 file's header: "4x c-payne PCIe Gen5 switches (4 GPUs each)", 8 of its GPUs
+     * used): GPUs 0-3 behind the first switch, 4-7 behind the second, so 2 switches; a pair inside a switch is PIX,
+     * a pair across switches goes through the CPU, PHB (NCCL 2.30.7 src/graph/paths.cc: a PCI link touching the CPU
+     * makes the path PHB). Each switch hangs off the CPU by one x16 link of the GPU's generation (Gen5: 63.02 GB/s,
+     * 32 GT/s x 16 lanes x 128/130 / 8 bits). A count outside 1 to gpus is refused.
+     */
+    @Test
+    void switchesOfFourSplitEightGpus() {
+        GpuModels.Sku sku = GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow();
+        SynthesizedHost type = new SynthesizedHost(sku, 8, Bandwidth.ofGbits(400), 4);
+        Topology t = Catalog.standalone(type, 1);
+        assertEquals(2, t.devices(PcieSwitch.class).size());
+        PathFinder paths = PathFinder.of(t);
+        assertEquals(PathType.PIX, paths.path("h0/gpu0", "h0/gpu3").type());
+        assertEquals(PathType.PIX, paths.path("h0/gpu4", "h0/gpu7").type());
+        assertEquals(PathType.PHB, paths.path("h0/gpu3", "h0/gpu4").type());
+        assertEquals(PathType.PHB, paths.path("h0/gpu0", "h0/gpu7").type());
+        assertEquals(63.02, paths.path("h0/gpu3", "h0/gpu4").physical().gbps(), 0.01);
+        // NCCL's figure for the same links: width x speed code / 80 = 16 x 240 / 80 (NCCL 2.27.5 src/graph/topo.cc)
+        assertEquals(48.0, paths.path("h0/gpu3", "h0/gpu4").nccl().gbps(), 1e-9);
+        assertTrue(type.name().endsWith("-4-per-switch"), type.name());
+        assertTrue(type.assumptions(1).stream().anyMatch(a -> a.contains("4 GPUs behind each of 2")),
+                type.assumptions(1).toString());
+        assertThrows(IllegalArgumentException.class, () -> new SynthesizedHost(sku, 8, Bandwidth.ofGbits(400), 9));
+        assertThrows(IllegalArgumentException.class, () -> new SynthesizedHost(sku, 8, Bandwidth.ofGbits(400), 0));
+    }
 }

@@ -132,7 +132,7 @@ public final class ClusterGuesser {
                 : HeaderNics.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
         double gbits = read.orElse(HeaderNics.ASSUMED_GBITS);
         SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
-                Bandwidth.ofGbits(gbits), HeaderPcie.oneSwitch(d));
+                Bandwidth.ofGbits(gbits), HeaderPcie.gpusPerSwitch(d, perHost));
         assumptions.addAll(type.assumptions(hosts));
         if (hosts > 1) {
             String from = logged.isPresent() ? "read from the NCCL INFO log"

@@ -17,6 +17,13 @@ public final class HeaderPcie {
 
     private static final Pattern ONE_SWITCH = Pattern.compile(
             "\\b(behind|under|on) (one|a single|the same) pcie switch\\b");
+    /**
+     * "N PCIe switches (K GPUs each)" or "K GPUs per (PCIe) switch": K GPUs behind each switch (the 8x RTX PRO 6000
+     * file's "4x c-payne PCIe Gen5 switches (4 GPUs each)"). The parenthesis must follow the word "switches" in the
+     * same clause, so a count of another device is not read as one.
+     */
+    private static final Pattern GPUS_PER_SWITCH = Pattern.compile(
+            "\\bswitch(?:es)? \\(([0-9]{1,4}) gpus each\\)|\\b([0-9]{1,4}) gpus (?:each )?per (?:pcie )?switch\\b");
     private static final Pattern NO_P2P = Pattern.compile("\\bp2p (not supported|unavailable)\\b");
     private static final Pattern RUN_TRANSPORT = Pattern.compile("\\((SHM|P2P)\\)");
 
@@ -30,6 +37,25 @@ public final class HeaderPcie {
     /** @return true when the header puts the host's GPUs behind one PCIe switch */
     static boolean oneSwitch(Dataset d) {
         return ONE_SWITCH.matcher(text(d)).find();
+    }
+
+    /**
+     * @param d     the dataset
+     * @param gpus  GPUs per host of the guessed cluster
+     * @return GPUs behind each PCIe switch as the header states it: all of them for "behind one PCIe switch"
+     *         ({@link #oneSwitch}), K for "switches (K GPUs each)" or "K GPUs per switch" (capped at gpus), else 1
+     *         (one switch per GPU, the synthesized host's default)
+     */
+    static int gpusPerSwitch(Dataset d, int gpus) {
+        if (oneSwitch(d)) {
+            return gpus;
+        }
+        Matcher m = GPUS_PER_SWITCH.matcher(text(d));
+        if (!m.find()) {
+            return 1;
+        }
+        int k = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+        return Math.max(1, Math.min(k, gpus));
     }
 
     /**

@@ -126,6 +126,27 @@ class ClusterGuesserTest {
     }
 
     /**
+     * The 8x RTX PRO 6000 file's header: "16x RTX PRO 6000 ..., 4x c-payne PCIe Gen5 switches (4 GPUs each); test uses
+     * 8-GPU groups": its 8-rank runs get a synthesized host of 8 GPUs in 2 switches of 4, not one switch per GPU;
+     * the 4x RTX PRO 6000 file ("direct-attach to CPU, no PCIe switch") keeps one per GPU and the 2x RTX 2080 Ti file
+     * ("behind one PCIe switch") all behind one.
+     */
+    @Test
+    void headerGpusPerSwitch() throws Exception {
+        String file = "A-allreduce-1x8xRTXPRO6000-wrx90-cpayne-pcie-switches-torchdist-ring-nccl2.27.txt";
+        Dataset d = Corpus.read(file).get(0);
+        assertEquals(4, HeaderPcie.gpusPerSwitch(d, 8));
+        assertEquals(2, HeaderPcie.gpusPerSwitch(d, 2), "at most the host's GPUs");
+        ClusterGuess g = guess(file);
+        assertTrue(says(g, "4 GPUs behind each of 2"), g.assumptions().toString());
+        Dataset direct = Corpus.read("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt").get(0);
+        assertEquals(1, HeaderPcie.gpusPerSwitch(direct, 4));
+        Dataset one = Corpus.read("A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt")
+                .get(0);
+        assertEquals(2, HeaderPcie.gpusPerSwitch(one, 2));
+    }
+
+    /**
      * The RTX PRO 6000 file's two runs name their transport in their titles, "Stock (SHM)" and "Patched (P2P)"
      * (NCCL 2.29.7 connected the PHB pairs with SHM; the patched build with P2P): the first is modelled with
      * NCCL_P2P_DISABLE=1, the second with NCCL_P2P_LEVEL=SYS; the header sets neither for both runs. A run that sets a

@@ -49,10 +49,12 @@ import dev.collsim.topology.PathType;
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
  *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
  *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
+ *   shmSimple = a Simple Ring or Tree chain over SHM: one more host-read round trip per hop, the data loads after
+ *               the flag's ({@link ShmHostReads#simpleDataReadsUs})
  *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
  *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction, and for
  *               NCCL's socket transport is at most its TCP streams' rate ({@link SocketStreams})
- *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + nBytes / (1000 x algBw),
+ *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + shmSimple + nBytes / (1000 x algBw),
  *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
  *                   launchOverheadUs + a Ring LL/LL128 over SHM's host-memory reads, {@link ShmHostReads#timeUs})
@@ -150,8 +152,8 @@ public final class PerformanceModel {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
         }
-        double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill
-                + net.hopLatencyUs() * NetHops.of(func, a, plan);
+        double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
+                plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         double proxyUs = nBytes / (1000.0 * proxyAlgBw);
         double bwUs = nBytes / (1000.0 * otherAlgBw);

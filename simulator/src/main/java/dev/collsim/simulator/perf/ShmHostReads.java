@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import static dev.collsim.units.DecimalText.fixed;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -36,7 +37,8 @@ import dev.collsim.simulator.channel.RuntimeChannels;
  *       (system scope), the kind NCCL's own flag polling relies on to see the sender's stores, so no GPU cache holds
  *       the line between them.</li>
  *   <li>Simple moves whole slices with many loads in flight per thread ({@code prims_simple.h}): bandwidth-bound, no
- *       cap here.</li>
+ *       cap here; but each hop's loads wait for its tail poll, one more round trip per hop
+ *       ({@link #simpleDataReadsUs}).</li>
  * </ul>
  * The steady state is assumed to find the sender ahead (NCCL_STEPS = 8 slots of FIFO), so the first load of a line
  * returns it; polling beyond that only lowers the rate. Applied to a Ring on one host over SHM ({@link
@@ -121,6 +123,49 @@ public final class ShmHostReads {
             double algPerBusChannels) {
         double perChannel = perChannelBusBw(plan, s, a, p);
         return Double.isInfinite(perChannel) ? 0 : nBytes / (1000.0 * perChannel * algPerBusChannels);
+    }
+
+    /**
+     * The second dependent host-memory round trip each hop of a Simple call over SHM waits for, microseconds for the
+     * whole call; {@link PerformanceModel} adds it to the latency term.
+     *
+     * <p>What a Simple hop does (NCCL 2.29.2 {@code src/device/prims_simple.h}: {@code waitPeer} lines 109-120, the
+     * workers' {@code subBarrier} line 237 and {@code reduceCopy} from {@code connEltsFifo} lines 246-264; 2.30.7 the
+     * same, {@code waitPeer} line 101): one thread spins on the connection's tail word with a volatile load until the
+     * sender's step arrives, then the workers load the slice from the FIFO. Over SHM both the tail and the FIFO are in
+     * the receiver's host memory ({@code src/transport/shm.cc shmSendConnect}: {@code conn.tail} and
+     * {@code conn.buffs} in the receiver's host buffer, NCCL_SHM_LOCALITY default 2, NCCL_SHM_USE_CUDA_MEMCPY default
+     * 0 in 2.29; the copy-engine path is gone in 2.30), so the data loads are a second PCIe round trip that can only
+     * start once the flag load has returned. LL and LL128 carry their flags in the data lines (one load sees both),
+     * and NCCL's PCI step cost holds one round trip per step (the Ring/LL step, 1.0 us, is {@link
+     * #READ_ROUND_TRIP_US}: see {@link #timeUs}); over P2P the FIFO is the receiver's own GPU memory, a local load.
+     * So Simple over SHM pays {@link #READ_ROUND_TRIP_US} more per hop than NCCL's table holds.
+     *
+     * <p>Hops on the critical path: a Ring AllReduce 2 (nRanks - 1), AllGather and ReduceScatter nRanks - 1 (NCCL's
+     * own step counts, {@code src/graph/tuning.cc}), a rooted Ring Broadcast/Reduce nRanks - 1 (the chain from the
+     * root); the one-host Tree AllReduce chain 2 (nRanks - 1) (up and down, {@link IntraNodeChain}). Not fitted to
+     * any data file; the forced Simple runs of the 2x / 4x L40S SHM files (NCCL 2.29.2) check it
+     * (ShmHostReadsTest).
+     *
+     * @param plan the channel plan
+     * @param s    settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)
+     * @param func collective
+     * @param a    algorithm
+     * @param p    protocol
+     * @return microseconds; 0 unless Simple, a Ring or the Tree chain, over SHM on one host
+     */
+    public static double simpleDataReadsUs(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a,
+            Protocol p) {
+        int n = plan.nRanks();
+        if (p != Protocol.SIMPLE || n < 2 || !ShmLinkShare.shm(plan, s)) {
+            return 0;
+        }
+        int hops = switch (a) {
+            case RING -> func == Collective.ALL_REDUCE ? 2 * (n - 1) : n - 1;
+            case TREE -> func == Collective.ALL_REDUCE ? 2 * (n - 1) : 0;
+            default -> 0;
+        };
+        return hops * READ_ROUND_TRIP_US;
     }
 
     /**

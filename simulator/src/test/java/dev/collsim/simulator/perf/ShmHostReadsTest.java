@@ -117,4 +117,46 @@ class ShmHostReadsTest {
         assertEquals(4, p.nChannels());
         assertEquals(12.0, p.busBw(), 12.0 * 0.003, p.toString());
     }
+
+    private static Prediction predictSmall(List<Integer> gpus, long bytes, String proto) throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        return new NcclPredictor().predict(new PredictionRequest(t, gpus.stream().map(t.gpus()::get).toList(),
+                Collective.ALL_REDUCE, bytes, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_PROTO", proto))));
+    }
+
+    /**
+     * Simple over SHM pays a second host round trip per hop, the FIFO loads after the tail poll. At 8 B NCCL's
+     * forced-Simple choice on one PCI node is Tree (NCCL 2.28.9 / 2.30.7 {@code tuning.cc}: Tree lat0 8.4 + 2 (n - 1)
+     * x hwLat[PCI][Tree][Simple] 4.0, below Ring's 8.4 + 2 (n - 1) x 5.7). By hand, with the 1.0 us launch overhead:
+     * <ul>
+     *   <li>2 ranks, GPUs 0 and 4 (SYS, SHM): 1.0 + 8.4 + 2 x 4.0 + 2 x 1.364 = 20.128 us. Measured (a check, not a
+     *       fit): 21.12 us, {@code A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt} line 243 (run 6,
+     *       NCCL_PROTO=simple, 8 B, a SYS pair); NCCL's table alone gives 17.4 us, 17.6 % fast.</li>
+     *   <li>4 ranks, GPUs 0, 2, 4, 6 (each pair through a CPU, SHM): 1.0 + 8.4 + 6 x 4.0 + 6 x 1.364 = 41.584 us.
+     *       Measured 39.42 us, {@code A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt} line 345
+     *       (run 8, 8 B); NCCL's table alone gives 33.4 us, 15 % fast.</li>
+     * </ul>
+     * The data term at 8 B is below 0.01 us.
+     */
+    @Test
+    void simpleOverShmPaysTheDataLoadsRoundTrip() throws Exception {
+        Prediction two = predictSmall(List.of(0, 4), 8, "Simple");
+        assertEquals(20.128, two.timeUs(), 0.02, two.toString());
+        assertTrue(Math.abs(two.timeUs() - 21.12) / 21.12 < 0.05, two.toString());
+        Prediction four = predictSmall(List.of(0, 2, 4, 6), 8, "Simple");
+        assertEquals(41.584, four.timeUs(), 0.02, four.toString());
+        assertTrue(Math.abs(four.timeUs() - 39.42) / 39.42 < 0.06, four.toString());
+    }
+
+    /**
+     * No second round trip where the flag travels with the data or the FIFO is GPU memory: LL on the SYS pair,
+     * 1.0 + NCCL's Ring/LL 6.6 + 2 x 1.0 = 9.6 us (Ring/LL is NCCL's pick: Tree/LL is 6.8 + 2 x 1.0); Simple on
+     * GPUs 0 and 1 (one PCIe switch, P2P): 1.0 + 8.4 + 2 x 4.0 = 17.4 us.
+     */
+    @Test
+    void llAndP2pSimplePayNoSecondRoundTrip() throws Exception {
+        assertEquals(9.6, predictSmall(List.of(0, 4), 8, "LL").timeUs(), 0.02);
+        assertEquals(17.4, predictSmall(List.of(0, 1), 8, "Simple").timeUs(), 0.02);
+    }
 }

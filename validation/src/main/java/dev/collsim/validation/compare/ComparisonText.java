@@ -1,6 +1,7 @@
 package dev.collsim.validation.compare;
 
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.PrintedRounding;
 import java.util.List;
 import java.util.Locale;
 
@@ -40,6 +41,7 @@ public final class ComparisonText {
                 sb.append("  assumed: ").append(a).append('\n');
             }
             Comparer.zeroRows(d).ifPresent(z -> sb.append("  left out: ").append(z).append('\n'));
+            PrintedRounding.fromNotes(d).ifPresent(r -> sb.append("  rounding: ").append(r).append('\n'));
             if (withPoints) {
                 boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
                 boolean calibrated = c.band().contains("95");

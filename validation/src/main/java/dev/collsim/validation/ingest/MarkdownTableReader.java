@@ -92,11 +92,10 @@ final class MarkdownTableReader {
                     problems.add(e.at(file, line));
                     continue;
                 }
-                double[] vals = perSeries.computeIfAbsent(col.series(), k -> new double[] {size, Double.NaN,
-                        Double.NaN, Double.NaN});
+                double[] vals = perSeries.computeIfAbsent(col.series(), k -> row(size));
                 switch (col.kind()) {
-                    case ALGBW -> vals[1] = v;
-                    case BUSBW -> vals[2] = v;
+                    case ALGBW -> bandwidth(vals, 1, v, cells.get(c));
+                    case BUSBW -> bandwidth(vals, 2, v, cells.get(c));
                     case TIME_US -> vals[3] = unitTime(cells.get(c), v, false);
                     case TIME_MS -> vals[3] = unitTime(cells.get(c), v, true);
                     default -> { }
@@ -118,6 +117,17 @@ final class MarkdownTableReader {
         return out;
     }
 
+    /** @return a row's values: size, algbw, busbw, time, then half a printed unit of algbw and of busbw */
+    private static double[] row(long size) {
+        return new double[] {size, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
+    }
+
+    /** Sets algbw (at 1) or busbw (at 2) and, three places on, half a unit of its last printed decimal. */
+    private static void bandwidth(double[] row, int at, double v, String cell) {
+        row[at] = v;
+        row[at + 3] = PrintedRounding.halfUnit(cell);
+    }
+
     private static Dataset build(String file, FileHeader header, RunContext ctx, int firstLine, Collective c,
             String seriesName, List<double[]> vals, List<Integer> lines) throws InputException {
         int n = DatasetAssembler.knownRanks(ctx, ctx.log.build(), header);
@@ -134,12 +144,17 @@ final class MarkdownTableReader {
         }
         double factor = BusBandwidth.factor(c, n);
         List<PerfPoint> points = new ArrayList<>();
+        double[] bounds = new double[vals.size()];
+        long[] sizes = new long[vals.size()];
         for (int i = 0; i < vals.size(); i++) {
             double[] v = vals.get(i);
             long size = (long) v[0];
             double alg = v[1];
             double bus = v[2];
             double time = v[3];
+            sizes[i] = size;
+            bounds[i] = !Double.isNaN(time) ? Double.NaN : !Double.isNaN(alg) ? PrintedRounding.timeBound(alg, v[4])
+                    : PrintedRounding.timeBound(bus, v[5]);
             if (Double.isNaN(alg) && !Double.isNaN(bus) && factor > 0) {
                 alg = BusBandwidth.algBwFromBusBw(c, n, bus);
             }
@@ -160,7 +175,8 @@ final class MarkdownTableReader {
         }
         String label = ctx.title.isEmpty() ? seriesName : ctx.title + (seriesName.isEmpty() ? "" : " / " + seriesName);
         List<Note> notes = new ArrayList<>(ctx.notes);
-        notes.add(new Note(firstLine, "reduced table: times derived from algbw (or busbw) with nccl-tests' definitions"));
+        notes.add(new Note(firstLine, "reduced table: times derived from algbw (or busbw) with nccl-tests' definitions"
+                + PrintedRounding.describe(bounds, sizes, lines.stream().mapToInt(Integer::intValue).toArray())));
         NcclLog log = ctx.log.build();
         int hosts = header.nodesXGpus().isPresent() && !header.hasSeveralShapes() ? header.nodesXGpus().get()[0] : 0;
         Map<String, String> env = DatasetAssembler.env(header, ctx, log);

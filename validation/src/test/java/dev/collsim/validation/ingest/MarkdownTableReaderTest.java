@@ -1,6 +1,7 @@
 package dev.collsim.validation.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import java.util.List;
@@ -37,6 +38,25 @@ class MarkdownTableReaderTest {
         assertEquals(231.58, d.peakBusBw().getAsDouble(), 0);
         // algbw = busbw / (2*7/8), time = size / algbw: 8 GiB at 231.58 GB/s busbw
         assertEquals(8589934592.0 / (231.58 / 1.75) / 1e3, d.points().get(23).primary().timeUs(), 1e-6);
+    }
+
+    /**
+     * Azure ND H100 v5 busbw table: times come from 2-decimal busbw, so the rounding alone bounds each time's error.
+     * By hand: line 27 "0.07" stands for [0.065, 0.075), the time up to 0.005 / 0.065 = 7.7 % longer; line 29 "0.27"
+     * 0.005 / 0.265 = 1.9 %; line 30 "0.53" 0.005 / 0.525 = 0.95 %, and every later value is larger: under 1 % from
+     * 8K = 8192 B.
+     */
+    @Test
+    void printedDecimalsBoundTheDerivedTimes() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").get(0);
+        String note = d.notes().stream().map(Note::text).filter(s -> s.startsWith("reduced table")).findFirst()
+                .orElseThrow();
+        assertTrue(note.endsWith("; the printed decimals alone leave the time up to 7.7 % long at 1024 B (line 27), "
+                + "under 1 % from 8192 B"), note);
+        assertEquals(0.005, PrintedRounding.halfUnit("**3.44 GB/s**"), 1e-12);
+        assertEquals(0.5, PrintedRounding.halfUnit("12"), 0);
+        assertTrue(Double.isNaN(PrintedRounding.halfUnit("1.5e3")));
+        assertTrue(Double.isNaN(PrintedRounding.timeBound(0.00, 0.005)), "0.00 bounds nothing");
     }
 
     /** NCCL PR 2080: two series side by side, SHM and P2P. */

@@ -25,7 +25,9 @@ import dev.collsim.topology.PathType;
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency), inter bytes /
  *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
- *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
+ *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
+ *       min(p2p channels, peers x the channels NCCL splits one peer's send over by its size)
+ *       ({@link P2pPeerChannels#busy}), with gpuPathBw the best
  *       NCCL-view GPU-GPU path, on one node through the CPU at most the ring graph's bandwidth
  *       ({@link #concurrentIntraBw}); the whole call takes at least inter bytes / the network proxy's limit for Simple
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
@@ -99,7 +101,8 @@ public final class P2pModel {
         double perRankNet = Math.min(rankNetGBps(plan) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
-        double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
+        int channels = P2pPeerChannels.busy(plan, s, intraType, peers, (long) perPeer);
+        double cap = channels * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
         double tCap = rankBytes / (1000.0 * cap);
@@ -124,11 +127,11 @@ public final class P2pModel {
         String bottleneck = latency > time / 2
                 ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
                 : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
-                : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
+                : capBinds ? "per-channel throughput: " + channels + " p2p channels"
                 : nicBinds ? netText(plan, perRankNet, socket == perRankNet, q)
                 : "GPU links: " + fixed(intraBw, 1) + " GB/s per rank";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
-        return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
+        return new PerfEstimate(time, channels, latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
     }
 

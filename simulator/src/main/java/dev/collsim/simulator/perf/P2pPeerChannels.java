@@ -121,6 +121,27 @@ public final class P2pPeerChannels {
     }
 
     /**
+     * The channels a rank's sends of one call keep busy: each peer's send runs on its own channels
+     * ({@link #forOperation}), round r's from channel base(r) on (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan},
+     * {@code ncclP2pChannelForPart(p2pnChannels, base, part)} = (base + part) mod p2pnChannels, {@code
+     * src/include/device.h}; base on one node the round's bits reversed over log2(p2pnChannels), {@code
+     * src/include/channel.h ncclP2pChannelBaseForRound}), so the peers' channels spread over the p2p channels:
+     * min(p2p channels, peers x the channels of one send). Exact where both are powers of two on one node; across
+     * nodes the bases step by groups of 8 rounds, which the same count approximates.
+     *
+     * @param plan      channel plan
+     * @param s         settings
+     * @param intraType NCCL path type between GPUs of a node
+     * @param peers     peers the rank sends to in the call (AllToAll n - 1, SendRecv 1)
+     * @param bytes     bytes of one send to a peer, B
+     * @return channels, at least 1
+     */
+    public static int busy(ChannelPlan plan, NcclSettings s, PathType intraType, int peers, long bytes) {
+        long n = (long) Math.max(1, peers) * forOperation(plan, s, intraType, bytes);
+        return (int) Math.max(1, Math.min(plan.p2pChannels(), n));
+    }
+
+    /**
      * @param plan      channel plan
      * @param s         settings
      * @param intraType NCCL path type between GPUs of a node

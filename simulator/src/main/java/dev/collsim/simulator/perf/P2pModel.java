@@ -97,7 +97,8 @@ public final class P2pModel {
         double intraBw = concurrentIntraBw(plan, s);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
-        double socket = SocketStreams.rankGBps(plan, s, pp, connections(plan, peers), message(s, perPeer), p);
+        int netConnections = connections(plan, s, intraType, peers, perPeer);
+        double socket = SocketStreams.rankGBps(plan, s, pp, netConnections, message(s, perPeer), p);
         double perRankNet = Math.min(rankNetGBps(plan) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
@@ -106,7 +107,7 @@ public final class P2pModel {
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
         double tCap = rankBytes / (1000.0 * cap);
-        double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, peers, perPeer)
+        double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, netConnections, perPeer)
                 : Double.POSITIVE_INFINITY;
         double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
@@ -198,20 +199,19 @@ public final class P2pModel {
      * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks (data per peer,
      * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), one step each, NCCL_STEPS
      * of them in flight per connection, each slot back after two network steps of
-     * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps at most
-     * min(p2p channels, remote peers x channels per net peer) connections busy, with channels per net peer =
-     * max(NICs per rank, ceil(NIC GB/s / 14)) (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s, fact sheet §3.4).
+     * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps
+     * {@link #connections} of them busy.
      *
-     * @param plan    channel plan (p2p channels, NICs)
-     * @param s       settings
-     * @param pp      parameters
-     * @param peers   peers of the rank
-     * @param perPeer bytes per peer
+     * @param plan        channel plan (p2p channels, NICs)
+     * @param s           settings
+     * @param pp          parameters
+     * @param connections network connections the rank keeps busy ({@link #connections})
+     * @param perPeer     bytes per peer
      * @return GB/s; infinite when netStepUs is 0
      */
-    static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int peers,
+    static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int connections,
             double perPeer) {
-        return connections(plan, peers) * NetTransport.connectionGBps(message(s, perPeer), NetTransport.NCCL_STEPS,
+        return connections * NetTransport.connectionGBps(message(s, perPeer), NetTransport.NCCL_STEPS,
                 Protocol.SIMPLE, s, pp.netProfile(plan.netClass()).stepUs());
     }
 
@@ -221,14 +221,22 @@ public final class P2pModel {
         return Math.max(1, Math.min(chunk, perPeer));
     }
 
-    /** @return network connections a rank keeps busy: min(p2p channels, remote peers x channels per net peer) */
-    static int connections(ChannelPlan plan, int peers) {
-        double q = plan.ppn();
-        int nics = Math.max(1, plan.nicsPerNode());
-        double nicGBps = plan.nodeNicBw() / nics;
-        int perNetPeer = (int) Math.max(Math.max(1, Math.floor(nics / q)), Math.ceil(nicGBps / 14.0));
-        int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - q));
-        return Math.min(plan.p2pChannels(), remotePeers * perNetPeer);
+    /**
+     * The network connections a rank keeps busy: its sends to peers on other nodes on the channels NCCL splits each
+     * over by its size, min(p2p channels, remote peers x channels of one send) ({@link P2pPeerChannels#busy}; the
+     * channels per peer are the fewest over all the rank's peers, a node peer's included, NCCL 2.30.7
+     * {@code src/graph/paths.cc ncclTopoComputeP2pChannelsPerPeer}).
+     *
+     * @param plan      channel plan
+     * @param s         settings
+     * @param intraType NCCL path type between GPUs of a node
+     * @param peers     peers of the rank
+     * @param perPeer   bytes per peer
+     * @return connections, at least 1
+     */
+    static int connections(ChannelPlan plan, NcclSettings s, PathType intraType, int peers, double perPeer) {
+        int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - plan.ppn()));
+        return P2pPeerChannels.busy(plan, s, intraType, remotePeers, (long) perPeer);
     }
 
     /**

@@ -18,6 +18,7 @@ import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.io.ClusterLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,10 +37,14 @@ class P2pChannelsBySizeTest {
 
     private static final Path H200X2 = Path.of("..", "data", "device", "h200x2-2026-11-29");
 
-    private static Prediction h200SendRecv(long bytes) throws Exception {
+    private static Prediction h200SendRecv(long bytes, String... env) throws Exception {
         Topology t = ClusterLoader.read("nccl-topo-dump.xml", Files.readString(H200X2.resolve("nccl-topo-dump.xml")));
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < env.length; i += 2) {
+            m.put(env[i], env[i + 1]);
+        }
         return new NcclPredictor(NcclVersion.V2_28_9, PerformanceParameters.DEFAULTS).predict(new PredictionRequest(t,
-                t.gpus(), Collective.SEND_RECV, bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
+                t.gpus(), Collective.SEND_RECV, bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
     }
 
     private static Prediction l40sSysPair(Collective c, long bytes) {
@@ -67,6 +72,22 @@ class P2pChannelsBySizeTest {
         // 1 MiB: min(16, ceil(1 MiB / 64 KiB) = 16) = 16; 512 KiB: min(16, 8) = 8
         assertEquals(16, h200SendRecv(1L << 20).nChannels());
         assertEquals(8, h200SendRecv(512L << 10).nChannels());
+    }
+
+    /**
+     * The knobs that set the split, on the same 2x H200. NCCL_MAX_P2P_NCHANNELS=16 ({@code src/graph/paths.cc
+     * ncclTopoComputeP2pChannels}): 16 p2p channels, channels per peer min(16, pow2Up(2 x 18)) = 16, nChannelsMin
+     * 16 x 2 &gt; 16, so 8; 128 MiB: parts of 16 MiB, 8 channels; 256 MiB: parts of 32 MiB &gt; 16 MiB and 8 &lt;= 16
+     * / 2, so 16. NCCL_BUFFSIZE=1048576 ({@code src/init.cc computeBuffSizes}: the p2p chunk at most the Simple
+     * buffer / NCCL_STEPS = 128 KiB): maxPart 4 MiB, so 64 MiB stays on 16 channels (parts of 4 MiB) and 128 MiB
+     * takes 32 (parts of 8 MiB &gt; 4 MiB).
+     */
+    @Test
+    void p2pChannelLimitAndBufferSizeMoveTheSplit() throws Exception {
+        assertEquals(8, h200SendRecv(128L << 20, "NCCL_MAX_P2P_NCHANNELS", "16").nChannels());
+        assertEquals(16, h200SendRecv(256L << 20, "NCCL_MAX_P2P_NCHANNELS", "16").nChannels());
+        assertEquals(16, h200SendRecv(64L << 20, "NCCL_BUFFSIZE", "1048576").nChannels());
+        assertEquals(32, h200SendRecv(128L << 20, "NCCL_BUFFSIZE", "1048576").nChannels());
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.PathType;
 
@@ -33,7 +34,8 @@ import dev.collsim.topology.PathType;
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
  *   <li>protocol as NCCL 2.30.7 {@code src/enqueue.cc} {@code addP2pToPlan} picks it for one peer's send: LL when
  *       the bytes per peer are at most that send's own channels x 16384 (NCCL_P2P_LL_THRESHOLD), else Simple
- *       ({@link P2pPeerChannels}); LL moves half the bandwidth;</li>
+ *       (NCCL 2.28.9: at most the channels per peer x 16384; {@link P2pPeerChannels}); LL moves half the
+ *       bandwidth;</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x (per-step latency (NCCL's
  *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
@@ -61,7 +63,7 @@ public final class P2pModel {
      */
     public static PerfEstimate estimate(ChannelPlan plan, PerformanceParameters pp, Collective c, long sizeBytes,
             PathType intraType) {
-        return estimate(plan, NcclSettings.DEFAULTS, pp, c, sizeBytes, intraType);
+        return estimate(plan, NcclSettings.DEFAULTS, NcclVersion.DEFAULT, pp, c, sizeBytes, intraType);
     }
 
     /**
@@ -69,10 +71,11 @@ public final class P2pModel {
      * (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE act on the network proxy's limit, {@link #proxyRankGBps}).
      *
      * @param s NCCL settings
+     * @param v NCCL release modelled (its p2p channel and protocol rules, {@link P2pPeerChannels})
      * @return the estimate
      */
-    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective c,
-            long sizeBytes, PathType intraType) {
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, NcclVersion v, PerformanceParameters pp,
+            Collective c, long sizeBytes, PathType intraType) {
         int n = plan.nRanks();
         double q = plan.ppn();
         boolean multi = plan.nNodes() > 1;
@@ -82,7 +85,7 @@ public final class P2pModel {
         }
         int peers = c == Collective.SEND_RECV ? 1 : n - 1;
         double perPeer = c == Collective.SEND_RECV ? sizeBytes : (double) sizeBytes / n;
-        Protocol p = protocol(plan, s, c, sizeBytes, intraType);
+        Protocol p = protocol(plan, s, v, c, sizeBytes, intraType);
         double intraBytes;
         double interBytes;
         if (c == Collective.SEND_RECV) {
@@ -97,12 +100,12 @@ public final class P2pModel {
         double intraBw = concurrentIntraBw(plan, s);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
-        int netConnections = connections(plan, s, intraType, peers, perPeer);
+        int netConnections = connections(plan, s, v, intraType, peers, perPeer);
         double socket = SocketStreams.rankGBps(plan, s, pp, netConnections, message(s, perPeer), p);
         double perRankNet = Math.min(rankNetGBps(plan) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
-        int channels = P2pPeerChannels.busy(plan, s, intraType, peers, (long) perPeer);
+        int channels = P2pPeerChannels.busy(plan, s, intraType, peers, (long) perPeer, v);
         double cap = channels * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
@@ -229,14 +232,16 @@ public final class P2pModel {
      *
      * @param plan      channel plan
      * @param s         settings
+     * @param v         NCCL release modelled
      * @param intraType NCCL path type between GPUs of a node
      * @param peers     peers of the rank
      * @param perPeer   bytes per peer
      * @return connections, at least 1
      */
-    static int connections(ChannelPlan plan, NcclSettings s, PathType intraType, int peers, double perPeer) {
+    static int connections(ChannelPlan plan, NcclSettings s, NcclVersion v, PathType intraType, int peers,
+            double perPeer) {
         int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - plan.ppn()));
-        return P2pPeerChannels.busy(plan, s, intraType, remotePeers, (long) perPeer);
+        return P2pPeerChannels.busy(plan, s, intraType, remotePeers, (long) perPeer, v);
     }
 
     /**
@@ -244,14 +249,15 @@ public final class P2pModel {
      *
      * @param plan      channel plan
      * @param s         settings
+     * @param v         NCCL release modelled
      * @param c         the collective
      * @param sizeBytes nccl-tests size S, bytes
      * @param intraType NCCL path type between GPUs of a node
      * @return LL or Simple
      */
-    public static Protocol protocol(ChannelPlan plan, NcclSettings s, Collective c, long sizeBytes,
+    public static Protocol protocol(ChannelPlan plan, NcclSettings s, NcclVersion v, Collective c, long sizeBytes,
             PathType intraType) {
         long perPeer = c == Collective.SEND_RECV ? sizeBytes : sizeBytes / plan.nRanks();
-        return P2pPeerChannels.protocol(plan, s, intraType, perPeer);
+        return P2pPeerChannels.protocol(plan, s, intraType, perPeer, v);
     }
 }

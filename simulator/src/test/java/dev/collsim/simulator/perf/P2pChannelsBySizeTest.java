@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
@@ -38,12 +39,16 @@ class P2pChannelsBySizeTest {
     private static final Path H200X2 = Path.of("..", "data", "device", "h200x2-2026-11-29");
 
     private static Prediction h200SendRecv(long bytes, String... env) throws Exception {
+        return h200SendRecv(NcclVersion.V2_28_9, bytes, env);
+    }
+
+    private static Prediction h200SendRecv(NcclVersion v, long bytes, String... env) throws Exception {
         Topology t = ClusterLoader.read("nccl-topo-dump.xml", Files.readString(H200X2.resolve("nccl-topo-dump.xml")));
         Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i < env.length; i += 2) {
             m.put(env[i], env[i + 1]);
         }
-        return new NcclPredictor(NcclVersion.V2_28_9, PerformanceParameters.DEFAULTS).predict(new PredictionRequest(t,
+        return new NcclPredictor(v, PerformanceParameters.DEFAULTS).predict(new PredictionRequest(t,
                 t.gpus(), Collective.SEND_RECV, bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
     }
 
@@ -69,9 +74,29 @@ class P2pChannelsBySizeTest {
         assertEquals(16, at256.nChannels(), at256.toString());
         assertTrue(at256.bottleneck().startsWith("per-channel throughput: 16 p2p channels"), at256.bottleneck());
         assertEquals(32, h200SendRecv(512L << 20).nChannels());
-        // 1 MiB: min(16, ceil(1 MiB / 64 KiB) = 16) = 16; 512 KiB: min(16, 8) = 8
+        // 1 MiB: min(16, ceil(1 MiB / 64 KiB) = 16) = 16
         assertEquals(16, h200SendRecv(1L << 20).nChannels());
-        assertEquals(8, h200SendRecv(512L << 10).nChannels());
+    }
+
+    /**
+     * Where the releases part, on the same 2x H200 (2 x 18 NVLinks: 32 channels per peer in both). NCCL 2.30.7 splits
+     * first: 512 KiB on min(16, ceil(512 KiB / 64 KiB)) = 8 channels, more than 8 x 16384, so Simple; a send of B
+     * &lt;= 64 KiB takes one channel, so LL ends at 16 KiB (32 KiB: 1 channel, Simple).
+     * NCCL 2.28.9 picks the protocol first ({@code src/enqueue.cc} lines 821-835): LL up to 32 x 16384 = 512 KiB,
+     * then splits with LL's step, NCCL_LL_BUFFSIZE 512 KiB / 8 = 64 KiB: minPart 8 KiB, maxPart 2 MiB, so
+     * min(16, 64) = 16 channels; 1 MiB is Simple on min(16, 16) = 16.
+     */
+    @Test
+    void ncclReleasesPickTheProtocolInTheirOwnOrder() throws Exception {
+        Prediction new512 = h200SendRecv(NcclVersion.V2_30_7, 512L << 10);
+        assertEquals(Protocol.SIMPLE, new512.protocol());
+        assertEquals(8, new512.nChannels());
+        assertEquals(Protocol.LL, h200SendRecv(NcclVersion.V2_30_7, 16L << 10).protocol());
+        assertEquals(Protocol.SIMPLE, h200SendRecv(NcclVersion.V2_30_7, 32L << 10).protocol());
+        Prediction old512 = h200SendRecv(NcclVersion.V2_28_9, 512L << 10);
+        assertEquals(Protocol.LL, old512.protocol());
+        assertEquals(16, old512.nChannels());
+        assertEquals(Protocol.SIMPLE, h200SendRecv(NcclVersion.V2_28_9, 1L << 20).protocol());
     }
 
     /**

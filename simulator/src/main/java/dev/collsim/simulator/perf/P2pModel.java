@@ -101,7 +101,8 @@ public final class P2pModel {
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
         int netConnections = connections(plan, s, v, intraType, peers, perPeer);
-        double socket = SocketStreams.rankGBps(plan, s, pp, netConnections, message(s, perPeer), p);
+        double message = P2pPeerChannels.netSendBytes(plan, s, intraType, (long) perPeer, v);
+        double socket = SocketStreams.rankGBps(plan, s, pp, netConnections, message, p);
         double perRankNet = Math.min(rankNetGBps(plan) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
@@ -110,7 +111,7 @@ public final class P2pModel {
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
         double tCap = rankBytes / (1000.0 * cap);
-        double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, netConnections, perPeer)
+        double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, netConnections, message)
                 : Double.POSITIVE_INFINITY;
         double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
@@ -199,8 +200,9 @@ public final class P2pModel {
     }
 
     /**
-     * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks (data per peer,
-     * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), one step each, NCCL_STEPS
+     * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks
+     * ({@link P2pPeerChannels#netSendBytes}: NCCL_P2P_NET_CHUNKSIZE at most NCCL_BUFFSIZE / 8, cut to a half or a
+     * quarter for small operations, at most a channel's part of the data per peer), one step each, NCCL_STEPS
      * of them in flight per connection, each slot back after two network steps of
      * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps
      * {@link #connections} of them busy.
@@ -209,19 +211,13 @@ public final class P2pModel {
      * @param s           settings
      * @param pp          parameters
      * @param connections network connections the rank keeps busy ({@link #connections})
-     * @param perPeer     bytes per peer
+     * @param message     data bytes of one network send ({@link P2pPeerChannels#netSendBytes})
      * @return GB/s; infinite when netStepUs is 0
      */
     static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int connections,
-            double perPeer) {
-        return connections * NetTransport.connectionGBps(message(s, perPeer), NetTransport.NCCL_STEPS,
+            double message) {
+        return connections * NetTransport.connectionGBps(message, NetTransport.NCCL_STEPS,
                 Protocol.SIMPLE, s, pp.netProfile(plan.netClass()).stepUs());
-    }
-
-    /** @return data bytes of one p2p network send: per-peer bytes, at most min(NCCL_P2P_NET_CHUNKSIZE, buffer / 8) */
-    static double message(NcclSettings s, double perPeer) {
-        double chunk = Math.min(s.p2pNetChunkSize(), s.buffSize() / (double) NetTransport.NCCL_STEPS);
-        return Math.max(1, Math.min(chunk, perPeer));
     }
 
     /**

@@ -163,6 +163,29 @@ public final class P2pPeerChannels {
     }
 
     /**
+     * Data bytes of one network send of a p2p operation of B bytes (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan}
+     * lines 935-944, the same at v2.28.9-1 lines 836-845): the protocol's step (Simple: the p2p chunk; LL:
+     * NCCL_LL_BUFFSIZE / 8, half of it data), which NCCL cuts for the network to a quarter for a Simple operation
+     * below one step and to a half below 8 steps; no more than the part of B one channel carries. (NCCL rounds the
+     * data size to its 8-bit u32fp8 code; the powers of two the defaults give are exact.)
+     *
+     * @param plan      channel plan
+     * @param s         settings (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE, NCCL_LL_BUFFSIZE)
+     * @param intraType NCCL path type between GPUs of a node
+     * @param bytes     bytes of one send to a peer on another node, B
+     * @param v         NCCL release modelled
+     * @return bytes, at least 1
+     */
+    public static long netSendBytes(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
+        boolean ll = protocol(plan, s, intraType, bytes, v) == Protocol.LL;
+        long step = ll ? s.llBuffSize() / NetTransport.NCCL_STEPS : chunkBytes(plan, s, intraType, v);
+        long chunk = !ll && bytes < step ? step / 4 : bytes < 8 * step ? step / 2 : step;
+        long data = ll ? chunk / 2 : chunk;
+        long part = ceilDiv(Math.max(1, bytes), forOperation(plan, s, intraType, bytes, v));
+        return Math.max(1, Math.min(data, part));
+    }
+
+    /**
      * The channels a rank's sends of one call keep busy: each peer's send runs on its own channels
      * ({@link #forOperation}), round r's from channel base(r) on (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan},
      * {@code ncclP2pChannelForPart(p2pnChannels, base, part)} = (base + part) mod p2pnChannels, {@code

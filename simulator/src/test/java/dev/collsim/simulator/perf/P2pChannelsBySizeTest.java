@@ -11,8 +11,11 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
@@ -128,5 +131,26 @@ class P2pChannelsBySizeTest {
         assertEquals(2, l40sSysPair(Collective.ALL_TO_ALL, 16L << 20).nChannels());
         assertEquals(1, l40sSysPair(Collective.SEND_RECV, 4L << 20).nChannels());
         assertEquals(2, l40sSysPair(Collective.SEND_RECV, 8L << 20).nChannels());
+    }
+
+    /**
+     * One network send's data (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan} lines 935-950), between 2 hosts x 1
+     * L40S (x86, one 200 Gb/s NIC each: 2 channels per peer, pow2Up(ceil(25 / 14)); 2 p2p channels; nChannelsMin 1).
+     * The p2p chunk is NCCL_P2P_NET_CHUNKSIZE 128 KiB; minPart 64 KiB, maxPart 128 KiB. 64 KiB: 1 channel, Simple
+     * (above 1 x 16384), below one step, so 128 KiB / 4 = 32 KiB. 512 KiB: 2 channels (parts of 512 KiB &gt; 128 KiB
+     * double once), below 8 steps, so 64 KiB. 1 GiB: 128 KiB. 8 KiB: LL (1 channel x 16384), step NCCL_LL_BUFFSIZE
+     * 512 KiB / 8 = 64 KiB, below 8 steps so 32 KiB, half of it data, 16 KiB, more than the 8 KiB part: 8 KiB.
+     */
+    @Test
+    void networkSendsShrinkForSmallOperations() {
+        Topology t = ClusterLoader.load("pcie-8x-l40sx2");
+        List<Gpu> ranks = List.of(t.gpusOf(0).get(0), t.gpusOf(1).get(0));
+        ChannelPlan plan = ChannelSearch.search(t, ranks, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        PathType type = plan.graphs().ring().typeIntra();
+        NcclVersion v = NcclVersion.V2_30_7;
+        assertEquals(32L << 10, P2pPeerChannels.netSendBytes(plan, NcclSettings.DEFAULTS, type, 64L << 10, v));
+        assertEquals(64L << 10, P2pPeerChannels.netSendBytes(plan, NcclSettings.DEFAULTS, type, 512L << 10, v));
+        assertEquals(128L << 10, P2pPeerChannels.netSendBytes(plan, NcclSettings.DEFAULTS, type, 1L << 30, v));
+        assertEquals(8L << 10, P2pPeerChannels.netSendBytes(plan, NcclSettings.DEFAULTS, type, 8L << 10, v));
     }
 }

@@ -195,7 +195,7 @@ public final class PreparedCommunicator {
 
     private PerfEstimate estimate(PreparedCall call, AlgoChoice choice, PerformanceParameters pp, int channels) {
         if (choice == null) {
-            return P2pModel.estimate(plan, settings, pp, call.collective(), call.bytes(),
+            return P2pModel.estimate(plan, settings, version, pp, call.collective(), call.bytes(),
                     plan.graphs().ring().typeIntra());
         }
         if (plan.nRanks() == 1) {
@@ -207,7 +207,7 @@ public final class PreparedCommunicator {
     }
 
     Protocol protocol(PreparedCall call) {
-        return call.choice() == null ? P2pModel.protocol(plan, settings, call.collective(), call.bytes(),
+        return call.choice() == null ? P2pModel.protocol(plan, settings, version, call.collective(), call.bytes(),
                 plan.graphs().ring().typeIntra())
                 : call.choice().protocol();
     }

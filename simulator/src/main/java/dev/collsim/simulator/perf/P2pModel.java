@@ -10,6 +10,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.PathType;
 
@@ -25,13 +26,16 @@ import dev.collsim.topology.PathType;
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency), inter bytes /
  *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
- *       a rank's bytes (intra + inter; S for SendRecv) / (p2pChannels x perChannelCap)), with gpuPathBw the best
+ *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
+ *       min(p2p channels, peers x the channels NCCL splits one peer's send over by its size)
+ *       ({@link P2pPeerChannels#busy}), with gpuPathBw the best
  *       NCCL-view GPU-GPU path, on one node through the CPU at most the ring graph's bandwidth
  *       ({@link #concurrentIntraBw}); the whole call takes at least inter bytes / the network proxy's limit for Simple
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
  *   <li>protocol as NCCL 2.30.7 {@code src/enqueue.cc} {@code addP2pToPlan} picks it for one peer's send: LL when
  *       the bytes per peer are at most that send's own channels x 16384 (NCCL_P2P_LL_THRESHOLD), else Simple
- *       ({@link P2pPeerChannels}); LL moves half the bandwidth;</li>
+ *       (NCCL 2.28.9: at most the channels per peer x 16384; {@link P2pPeerChannels}); LL moves half the
+ *       bandwidth;</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x (per-step latency (NCCL's
  *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
@@ -59,7 +63,7 @@ public final class P2pModel {
      */
     public static PerfEstimate estimate(ChannelPlan plan, PerformanceParameters pp, Collective c, long sizeBytes,
             PathType intraType) {
-        return estimate(plan, NcclSettings.DEFAULTS, pp, c, sizeBytes, intraType);
+        return estimate(plan, NcclSettings.DEFAULTS, NcclVersion.DEFAULT, pp, c, sizeBytes, intraType);
     }
 
     /**
@@ -67,10 +71,11 @@ public final class P2pModel {
      * (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE act on the network proxy's limit, {@link #proxyRankGBps}).
      *
      * @param s NCCL settings
+     * @param v NCCL release modelled (its p2p channel and protocol rules, {@link P2pPeerChannels})
      * @return the estimate
      */
-    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective c,
-            long sizeBytes, PathType intraType) {
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, NcclVersion v, PerformanceParameters pp,
+            Collective c, long sizeBytes, PathType intraType) {
         int n = plan.nRanks();
         double q = plan.ppn();
         boolean multi = plan.nNodes() > 1;
@@ -80,7 +85,7 @@ public final class P2pModel {
         }
         int peers = c == Collective.SEND_RECV ? 1 : n - 1;
         double perPeer = c == Collective.SEND_RECV ? sizeBytes : (double) sizeBytes / n;
-        Protocol p = protocol(plan, s, c, sizeBytes, intraType);
+        Protocol p = protocol(plan, s, v, c, sizeBytes, intraType);
         double intraBytes;
         double interBytes;
         if (c == Collective.SEND_RECV) {
@@ -95,15 +100,18 @@ public final class P2pModel {
         double intraBw = concurrentIntraBw(plan, s);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
-        double socket = SocketStreams.rankGBps(plan, s, pp, connections(plan, peers), message(s, perPeer), p);
+        int netConnections = connections(plan, s, v, intraType, peers, perPeer);
+        double message = P2pPeerChannels.netSendBytes(plan, s, intraType, (long) perPeer, v);
+        double socket = SocketStreams.rankGBps(plan, s, pp, netConnections, message, p);
         double perRankNet = Math.min(rankNetGBps(plan) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
-        double cap = plan.p2pChannels() * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
+        int channels = P2pPeerChannels.busy(plan, s, intraType, peers, (long) perPeer, v);
+        double cap = channels * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
         double tCap = rankBytes / (1000.0 * cap);
-        double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, peers, perPeer)
+        double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, netConnections, message)
                 : Double.POSITIVE_INFINITY;
         double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
@@ -124,11 +132,11 @@ public final class P2pModel {
         String bottleneck = latency > time / 2
                 ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
                 : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
-                : capBinds ? "per-channel throughput: " + plan.p2pChannels() + " p2p channels"
+                : capBinds ? "per-channel throughput: " + channels + " p2p channels"
                 : nicBinds ? netText(plan, perRankNet, socket == perRankNet, q)
                 : "GPU links: " + fixed(intraBw, 1) + " GB/s per rank";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
-        return new PerfEstimate(time, plan.p2pChannels(), latency, algBw, bottleneck + " (" + (long) perPeer
+        return new PerfEstimate(time, channels, latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
     }
 
@@ -192,40 +200,44 @@ public final class P2pModel {
     }
 
     /**
-     * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks (data per peer,
-     * at most NCCL_P2P_NET_CHUNKSIZE, itself at most NCCL_BUFFSIZE / 8; fact sheet §3.3), one step each, NCCL_STEPS
+     * The most a rank sends across nodes through NCCL's proxy, GB/s: its network sends are p2p chunks
+     * ({@link P2pPeerChannels#netSendBytes}: NCCL_P2P_NET_CHUNKSIZE at most NCCL_BUFFSIZE / 8, cut to a half or a
+     * quarter for small operations, at most a channel's part of the data per peer), one step each, NCCL_STEPS
      * of them in flight per connection, each slot back after two network steps of
-     * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps at most
-     * min(p2p channels, remote peers x channels per net peer) connections busy, with channels per net peer =
-     * max(NICs per rank, ceil(NIC GB/s / 14)) (NCCL_P2P_PER_CHANNEL_NET_BW = 14 GB/s, fact sheet §3.4).
+     * {@link PerformanceParameters#netStepUs} ({@link NetTransport#connectionGBps}); the rank keeps
+     * {@link #connections} of them busy.
      *
-     * @param plan    channel plan (p2p channels, NICs)
-     * @param s       settings
-     * @param pp      parameters
-     * @param peers   peers of the rank
-     * @param perPeer bytes per peer
+     * @param plan        channel plan (p2p channels, NICs)
+     * @param s           settings
+     * @param pp          parameters
+     * @param connections network connections the rank keeps busy ({@link #connections})
+     * @param message     data bytes of one network send ({@link P2pPeerChannels#netSendBytes})
      * @return GB/s; infinite when netStepUs is 0
      */
-    static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int peers,
-            double perPeer) {
-        return connections(plan, peers) * NetTransport.connectionGBps(message(s, perPeer), NetTransport.NCCL_STEPS,
+    static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int connections,
+            double message) {
+        return connections * NetTransport.connectionGBps(message, NetTransport.NCCL_STEPS,
                 Protocol.SIMPLE, s, pp.netProfile(plan.netClass()).stepUs());
     }
 
-    /** @return data bytes of one p2p network send: per-peer bytes, at most min(NCCL_P2P_NET_CHUNKSIZE, buffer / 8) */
-    static double message(NcclSettings s, double perPeer) {
-        double chunk = Math.min(s.p2pNetChunkSize(), s.buffSize() / (double) NetTransport.NCCL_STEPS);
-        return Math.max(1, Math.min(chunk, perPeer));
-    }
-
-    /** @return network connections a rank keeps busy: min(p2p channels, remote peers x channels per net peer) */
-    static int connections(ChannelPlan plan, int peers) {
-        double q = plan.ppn();
-        int nics = Math.max(1, plan.nicsPerNode());
-        double nicGBps = plan.nodeNicBw() / nics;
-        int perNetPeer = (int) Math.max(Math.max(1, Math.floor(nics / q)), Math.ceil(nicGBps / 14.0));
-        int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - q));
-        return Math.min(plan.p2pChannels(), remotePeers * perNetPeer);
+    /**
+     * The network connections a rank keeps busy: its sends to peers on other nodes on the channels NCCL splits each
+     * over by its size, min(p2p channels, remote peers x channels of one send) ({@link P2pPeerChannels#busy}; the
+     * channels per peer are the fewest over all the rank's peers, a node peer's included, NCCL 2.30.7
+     * {@code src/graph/paths.cc ncclTopoComputeP2pChannelsPerPeer}).
+     *
+     * @param plan      channel plan
+     * @param s         settings
+     * @param v         NCCL release modelled
+     * @param intraType NCCL path type between GPUs of a node
+     * @param peers     peers of the rank
+     * @param perPeer   bytes per peer
+     * @return connections, at least 1
+     */
+    static int connections(ChannelPlan plan, NcclSettings s, NcclVersion v, PathType intraType, int peers,
+            double perPeer) {
+        int remotePeers = (int) Math.max(1, Math.min(peers, plan.nRanks() - plan.ppn()));
+        return P2pPeerChannels.busy(plan, s, intraType, remotePeers, (long) perPeer, v);
     }
 
     /**
@@ -233,14 +245,15 @@ public final class P2pModel {
      *
      * @param plan      channel plan
      * @param s         settings
+     * @param v         NCCL release modelled
      * @param c         the collective
      * @param sizeBytes nccl-tests size S, bytes
      * @param intraType NCCL path type between GPUs of a node
      * @return LL or Simple
      */
-    public static Protocol protocol(ChannelPlan plan, NcclSettings s, Collective c, long sizeBytes,
+    public static Protocol protocol(ChannelPlan plan, NcclSettings s, NcclVersion v, Collective c, long sizeBytes,
             PathType intraType) {
         long perPeer = c == Collective.SEND_RECV ? sizeBytes : sizeBytes / plan.nRanks();
-        return P2pPeerChannels.protocol(plan, s, intraType, perPeer);
+        return P2pPeerChannels.protocol(plan, s, intraType, perPeer, v);
     }
 }

@@ -4,6 +4,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.CpuKind;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.PathType;
 
@@ -30,6 +31,21 @@ import dev.collsim.topology.PathType;
  * NCCL_P2P_PCI_CHUNKSIZE (128 KiB), at most NCCL_BUFFSIZE / 8. Local NICs of a GPU: collsim takes the node's NICs
  * split evenly over its ranks, at least one (NCCL walks the GPU's local NICs, {@code src/graph/topo.cc}
  * {@code ncclTopoGetLocalNetCountByBw}).
+ *
+ * <p>NCCL 2.28.9 (and the releases before 2.29 it models) differs in three places, read at tag v2.28.9-1:
+ * <ul>
+ *   <li>channels per peer ({@code src/graph/paths.cc ncclTopoGetNchannels} lines 817-855,
+ *       {@code ncclTopoComputeP2pChannels} lines 860-892): a node peer gets 2 x max(1, path GB/s / one NVLink's GB/s)
+ *       on an NVL path only (NVB: 2), a peer on another node max(local NICs counted until they reach the GPU's PCIe
+ *       link ({@code src/graph/topo.cc getLocalNetCountByBw}; collsim: the GPU's local NICs), 2 halved while it x
+ *       nranks exceeds 4 x the p2p channels); rounded up to a power of two and at most the p2p channels, on any
+ *       number of nodes (no halving by batches of 8);</li>
+ *   <li>the protocol comes first ({@code src/enqueue.cc addP2pToPlan} lines 821-835): LL when B &lt;= channels
+ *       per peer x 16384, whatever the send's own channels;</li>
+ *   <li>the split then uses that protocol's step: an LL send's minPart and maxPart come from NCCL_LL_BUFFSIZE / 8
+ *       (64 KiB by default) in place of the p2p chunk (lines 836-838 and 893-901); the p2p chunk across nodes is
+ *       NCCL_P2P_NET_CHUNKSIZE on every CPU ({@code src/init.cc computeBuffSizes} line 716).</li>
+ * </ul>
  */
 public final class P2pPeerChannels {
 
@@ -50,9 +66,13 @@ public final class P2pPeerChannels {
     /**
      * @param plan      channel plan
      * @param intraType NCCL path type between GPUs of a node
+     * @param v         NCCL release modelled
      * @return comm.p2pnChannelsPerPeer
      */
-    public static int perPeer(ChannelPlan plan, PathType intraType) {
+    public static int perPeer(ChannelPlan plan, PathType intraType, NcclVersion v) {
+        if (v == NcclVersion.V2_28_9) {
+            return perPeer2289(plan, intraType);
+        }
         int min = Integer.MAX_VALUE;
         if (plan.maxLocalRanks() > 1) {
             boolean nvl = intraType == PathType.NVL || intraType == PathType.NVB;
@@ -75,16 +95,36 @@ public final class P2pPeerChannels {
         return Math.min(plan.p2pChannels(), perPeer);
     }
 
+    /** NCCL 2.28.9's channels per peer (class note); minChannels starts at the p2p channels. */
+    private static int perPeer2289(ChannelPlan plan, PathType intraType) {
+        int min = plan.p2pChannels();
+        if (plan.maxLocalRanks() > 1) {
+            min = Math.min(min, intraType == PathType.NVL
+                    ? 2 * Math.max(1, (int) (plan.gpuPathBw() / NcclBandwidths.nvlinkPerLink(plan.minSm()))) : 2);
+        }
+        if (plan.nNodes() > 1) {
+            int net = 2;
+            while ((long) net * plan.nRanks() > plan.p2pChannels() * 4L && net > 1) {
+                net /= 2;
+            }
+            int local = Math.max(1, Math.max(1, plan.nicsPerNode()) / Math.max(1, plan.maxLocalRanks()));
+            min = Math.min(min, Math.max(local, net));
+        }
+        return Math.min(plan.p2pChannels(), pow2Up(min));
+    }
+
     /**
      * @param plan      channel plan
      * @param s         settings (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE)
      * @param intraType NCCL path type between GPUs of a node
+     * @param v         NCCL release modelled (2.28.9: no x2 on Arm)
      * @return comm.p2pChunkSize, bytes
      */
-    public static long chunkBytes(ChannelPlan plan, NcclSettings s, PathType intraType) {
+    public static long chunkBytes(ChannelPlan plan, NcclSettings s, PathType intraType, NcclVersion v) {
         long chunk;
         if (plan.nNodes() > 1) {
-            chunk = (plan.cpu() == CpuKind.ARM && plan.minSm() >= 100 ? 2 : 1) * s.p2pNetChunkSize();
+            boolean twice = v != NcclVersion.V2_28_9 && plan.cpu() == CpuKind.ARM && plan.minSm() >= 100;
+            chunk = (twice ? 2 : 1) * s.p2pNetChunkSize();
         } else {
             chunk = intraType == PathType.NVL ? P2P_NVL_CHUNKSIZE : P2P_PCI_CHUNKSIZE;
         }
@@ -96,18 +136,20 @@ public final class P2pPeerChannels {
      * @param s         settings
      * @param intraType NCCL path type between GPUs of a node
      * @param bytes     bytes of the one send (or receive), B
+     * @param v         NCCL release modelled
      * @return channels NCCL splits it over
      */
-    public static int forOperation(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes) {
+    public static int forOperation(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
         if (bytes <= 0) {
             return 1;
         }
-        int max = perPeer(plan, intraType);
+        int max = perPeer(plan, intraType, v);
         int min = max;
         while ((long) min * plan.nRanks() > plan.p2pChannels() && min > 1) {
             min /= 2;
         }
-        long chunk = chunkBytes(plan, s, intraType);
+        boolean ll2289 = v == NcclVersion.V2_28_9 && bytes <= max * P2P_LL_THRESHOLD;
+        long chunk = ll2289 ? s.llBuffSize() / NetTransport.NCCL_STEPS : chunkBytes(plan, s, intraType, v);
         boolean multi = plan.nNodes() > 1;
         long minPart = multi ? chunk / 2 : chunk / 8;
         long maxPart = multi ? chunk : chunk * 32;
@@ -121,14 +163,63 @@ public final class P2pPeerChannels {
     }
 
     /**
+     * Data bytes of one network send of a p2p operation of B bytes (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan}
+     * lines 935-944, the same at v2.28.9-1 lines 836-845): the protocol's step (Simple: the p2p chunk; LL:
+     * NCCL_LL_BUFFSIZE / 8, half of it data), which NCCL cuts for the network to a quarter for a Simple operation
+     * below one step and to a half below 8 steps; no more than the part of B one channel carries. (NCCL rounds the
+     * data size to its 8-bit u32fp8 code; the powers of two the defaults give are exact.)
+     *
+     * @param plan      channel plan
+     * @param s         settings (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE, NCCL_LL_BUFFSIZE)
+     * @param intraType NCCL path type between GPUs of a node
+     * @param bytes     bytes of one send to a peer on another node, B
+     * @param v         NCCL release modelled
+     * @return bytes, at least 1
+     */
+    public static long netSendBytes(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
+        boolean ll = protocol(plan, s, intraType, bytes, v) == Protocol.LL;
+        long step = ll ? s.llBuffSize() / NetTransport.NCCL_STEPS : chunkBytes(plan, s, intraType, v);
+        long chunk = !ll && bytes < step ? step / 4 : bytes < 8 * step ? step / 2 : step;
+        long data = ll ? chunk / 2 : chunk;
+        long part = ceilDiv(Math.max(1, bytes), forOperation(plan, s, intraType, bytes, v));
+        return Math.max(1, Math.min(data, part));
+    }
+
+    /**
+     * The channels a rank's sends of one call keep busy: each peer's send runs on its own channels
+     * ({@link #forOperation}), round r's from channel base(r) on (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan},
+     * {@code ncclP2pChannelForPart(p2pnChannels, base, part)} = (base + part) mod p2pnChannels, {@code
+     * src/include/device.h}; base on one node the round's bits reversed over log2(p2pnChannels), {@code
+     * src/include/channel.h ncclP2pChannelBaseForRound}), so the peers' channels spread over the p2p channels:
+     * min(p2p channels, peers x the channels of one send). Exact where both are powers of two on one node; across
+     * nodes the bases step by groups of 8 rounds, which the same count approximates.
+     *
+     * @param plan      channel plan
+     * @param s         settings
+     * @param intraType NCCL path type between GPUs of a node
+     * @param peers     peers the rank sends to in the call (AllToAll n - 1, SendRecv 1)
+     * @param bytes     bytes of one send to a peer, B
+     * @param v         NCCL release modelled
+     * @return channels, at least 1
+     */
+    public static int busy(ChannelPlan plan, NcclSettings s, PathType intraType, int peers, long bytes,
+            NcclVersion v) {
+        long n = (long) Math.max(1, peers) * forOperation(plan, s, intraType, bytes, v);
+        return (int) Math.max(1, Math.min(plan.p2pChannels(), n));
+    }
+
+    /**
      * @param plan      channel plan
      * @param s         settings
      * @param intraType NCCL path type between GPUs of a node
      * @param bytes     bytes of the one send to a peer, B
-     * @return LL when bytes &lt;= channels x 16384, else Simple
+     * @param v         NCCL release modelled
+     * @return LL when bytes &lt;= the send's own channels x 16384 (2.28.9: channels per peer x 16384), else Simple
      */
-    public static Protocol protocol(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes) {
-        return bytes <= forOperation(plan, s, intraType, bytes) * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
+    public static Protocol protocol(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
+        int channels = v == NcclVersion.V2_28_9 ? perPeer(plan, intraType, v) : forOperation(plan, s, intraType,
+                bytes, v);
+        return bytes <= channels * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
     }
 
     private static long ceilDiv(long a, long b) {

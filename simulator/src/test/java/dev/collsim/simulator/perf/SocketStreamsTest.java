@@ -126,7 +126,15 @@ class SocketStreamsTest {
         Topology t = ClusterLoader.load("pcie-8x-l40sx2").withNetworkClass(NetworkClass.SOCKET);
         List<Gpu> ranks = List.of(t.gpusOf(0).get(0), t.gpusOf(1).get(0));
         var plan = ChannelSearch.search(t, ranks, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
-        assertEquals(2, P2pModel.connections(plan, 1));
+        // 2 channels per net peer (pow2Up(ceil(25 / 14))); nChannelsMin 1 (2 x 2 ranks > 2 p2p channels), doubled
+        // to 2 for a 1 GiB send (parts above the 128 KiB chunk): one remote peer x 2
+        assertEquals(2, P2pModel.connections(plan, NcclSettings.DEFAULTS, NcclVersion.DEFAULT,
+                plan.graphs().ring().typeIntra(), 1,
+                1L << 30));
+        // a 64 KiB send: min(1, ceil(64 KiB / (128 KiB / 2))) = 1 channel, its part not above 128 KiB: 1 connection
+        assertEquals(1, P2pModel.connections(plan, NcclSettings.DEFAULTS, NcclVersion.DEFAULT,
+                plan.graphs().ring().typeIntra(), 1,
+                64L << 10));
         Prediction sr = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS).predict(
                 new PredictionRequest(t, ranks, Collective.SEND_RECV, 1L << 30, DataType.FLOAT, RedOp.SUM,
                         NcclSettings.DEFAULTS));

@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.perf.PerfResult;
 import dev.collsim.validation.ingest.Dataset;
@@ -7,6 +8,7 @@ import dev.collsim.validation.ingest.HeaderNics;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
@@ -15,7 +17,8 @@ import java.util.OptionalDouble;
  * Compares the best busbw a dataset reached with the bounds of {@link Bounds}: above the physical bound (cannot be
  * true; also above what the header's NICs carry across hosts), below one PCIe link on an NVLink GPU (NVLink unused), below half of the achievable bound (far below).
  * Also flags an algbw above the GPU's memory bandwidth, which no collective can reach (e.g. an in-place reduce on
- * one rank, which moves nothing).
+ * one rank, which moves nothing), and a step between two sizes whose added bytes move faster than the NICs allow
+ * ({@link #marginal}).
  */
 final class BoundCheck implements Check {
 
@@ -25,6 +28,13 @@ final class BoundCheck implements Check {
      * stops at 1 MiB or less is bound by latency on any link.
      */
     static final long BANDWIDTH_BOUND_BYTES = 8L << 20;
+
+    /**
+     * Smallest size of the added-bytes check, bytes (1 MiB): the size from which the accuracy figures are taken;
+     * below it a step's added time is of the order of NCCL's launch and per-step latencies (10-30 us), so its rate
+     * says nothing about bandwidth.
+     */
+    static final long MARGINAL_FROM_BYTES = 1L << 20;
 
     @Override
     public List<Finding> run(Subject s) {
@@ -38,6 +48,7 @@ final class BoundCheck implements Check {
         if (Double.isNaN(peak) || d.nRanks() < 2) {
             return out;
         }
+        marginal(s, out);
         List<Finding.Evidence> at = evidenceOfPeak(s);
         OptionalDouble upper = Bounds.impossibleAbove(s);
         if (upper.isPresent() && peak > upper.getAsDouble()) {
@@ -88,6 +99,48 @@ final class BoundCheck implements Check {
                     100 * peak / bound.getAsDouble(), bound.getAsDouble(), what), ev));
         }
         return out;
+    }
+
+    /**
+     * Between two consecutive sizes the added bytes take the added time: (s2 - s1) / (t2 - t1) is the rate of the
+     * added bytes, as algbw, and with nccl-tests' bus factor a busbw. A steady collective cannot move them faster
+     * than the hosts' NICs carry ({@link Bounds#impossibleAboveNics}, with its 5 % slack), so a step above that bound
+     * says the smaller size's time is not on the steady line: it is inflated (noise, or a slower algorithm or
+     * protocol there). Across hosts only, from 1 MiB (below, the step is inside the launch and step latencies). One
+     * finding, at the largest excess.
+     */
+    static void marginal(Subject s, List<Finding> out) {
+        Dataset d = s.dataset();
+        OptionalDouble nics = Bounds.impossibleAboveNics(s);
+        if (nics.isEmpty()) {
+            return;
+        }
+        List<PerfPoint> pts = new ArrayList<>(d.points());
+        pts.removeIf(p -> Double.isNaN(p.bestTimeUs()) || p.sizeBytes() < MARGINAL_FROM_BYTES);
+        pts.sort(Comparator.comparingLong(PerfPoint::sizeBytes));
+        double factor = BusBandwidth.factor(d.collective(), d.nRanks());
+        PerfPoint worstAt = null;
+        PerfPoint worstNext = null;
+        double worst = nics.getAsDouble();
+        for (int i = 0; i + 1 < pts.size(); i++) {
+            PerfPoint a = pts.get(i);
+            PerfPoint b = pts.get(i + 1);
+            double dt = b.bestTimeUs() - a.bestTimeUs();
+            double busBw = dt > 0 ? (b.sizeBytes() - a.sizeBytes()) / (dt * 1e3) * factor : 0;
+            if (b.sizeBytes() > a.sizeBytes() && busBw > worst) {
+                worst = busBw;
+                worstAt = a;
+                worstNext = b;
+            }
+        }
+        if (worstAt != null) {
+            out.add(s.finding(Finding.Kind.STEP_ABOVE_NIC_BOUND, Finding.Severity.INFO, String.format(Locale.ROOT,
+                    "going from %d to %d bytes adds %.1f us: the added bytes move at %.1f GB/s busbw, above the "
+                            + "%.1f GB/s the hosts' NICs allow: the time at %d bytes is off the steady line (noise, "
+                            + "or a slower algorithm or protocol there), so the model's miss there is not a rate",
+                    worstAt.sizeBytes(), worstNext.sizeBytes(), worstNext.bestTimeUs() - worstAt.bestTimeUs(), worst,
+                    nics.getAsDouble(), worstAt.sizeBytes()), List.of(s.at(worstAt.line()), s.at(worstNext.line()))));
+        }
     }
 
     private static void memory(Subject s, List<Finding> out) {

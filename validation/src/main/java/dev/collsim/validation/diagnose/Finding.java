@@ -56,6 +56,11 @@ public record Finding(Kind kind, Severity severity, String dataset, String messa
         BANDWIDTH_COLLAPSE,
         /** A single point far off its neighbours (noise, a hiccup). */
         OUTLIER,
+        /**
+         * Across hosts, the bytes added between two sizes move faster than the hosts' NICs allow: the smaller size's
+         * time is off the steady line (noise, or a slower algorithm or protocol there).
+         */
+        STEP_ABOVE_NIC_BOUND,
         /** NCCL printed a WARN line inside the results table: the run met an error (Cuda failure, timeout) there. */
         NCCL_WARN,
         /** The numbers of the file contradict each other or its claims (busbw/algbw ratio, count, collective). */

@@ -178,7 +178,7 @@ public final class NcclTuningModel {
             busBw *= 0.85;
         }
         if (a == Algorithm.PAT) {
-            busBw *= 0.75;
+            busBw *= c.patFactor();
         }
         if (collnet && p != Protocol.SIMPLE) {
             busBw = 0;

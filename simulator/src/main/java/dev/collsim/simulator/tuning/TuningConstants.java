@@ -291,6 +291,14 @@ public final class TuningConstants {
         return minor() <= 26 || ll128C2c;
     }
 
+    /**
+     * @return PAT's share of the graph's bandwidth: 0.85 in 2.23, the release that brought PAT (v2.23.4-1 line 193,
+     *         {@code busBw *= .85}); 0.75 from 2.24 (v2.24.3-1 line 256, v2.28.9-1 line 310)
+     */
+    public double patFactor() {
+        return minor() == 23 ? 0.85 : 0.75;
+    }
+
     private double treeSimpleBaseLatency(double newer) {
         return minor() <= 22 ? 0 : newer;
     }

@@ -112,6 +112,20 @@ class OlderReleaseRulesTest {
                 Protocol.LL128), EPS);
     }
 
+    /**
+     * PAT AllGather, 4 hosts x 1 rank (PAT's default needs nNodes == nRanks), tree graph 2 ch x 12 GB/s, 3+ hosts take
+     * bwInter: busBw 24, not converted for a non-Ring AllGather. v2.23.4-1 line 193 {@code busBw *= .85}: 20.4 GB/s;
+     * v2.24.3-1 line 256 and v2.28.9-1 line 310 {@code busBw *= .75}: 18.0 GB/s.
+     */
+    @Test
+    void patIsEightyFivePercentIn223() {
+        Collective ag = Collective.ALL_GATHER;
+        assertEquals(20.4, NcclTuningModel.tune(hosts(4, 1, 90, 2, 12, PathType.PXB, NcclVersion.V2_23_4, Map.of()))
+                .bandwidth(ag, Algorithm.PAT, Protocol.SIMPLE), 1e-6);
+        assertEquals(18.0, NcclTuningModel.tune(hosts(4, 1, 90, 2, 12, PathType.PXB, NcclVersion.V2_25_1, Map.of()))
+                .bandwidth(ag, Algorithm.PAT, Protocol.SIMPLE), 1e-6);
+    }
+
     private static boolean ll128(TuningInput in) {
         return NcclTuningModel.protocolEnabled(in, AR, Algorithm.RING, Protocol.LL128);
     }

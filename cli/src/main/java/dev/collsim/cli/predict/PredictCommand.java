@@ -116,7 +116,8 @@ public final class PredictCommand implements Callable<Integer> {
     private NcclTestsRanks rankOptions = new NcclTestsRanks();
 
     @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
-            description = "NCCL release whose model to use: 2.28 (2.28.9) or 2.30 (2.30.7) (default: ${DEFAULT-VALUE})")
+            description = "NCCL release whose model to use: 2.28 (2.28.9) or 2.30 (2.30.7); 2.18, 2.19, 2.21, 2.23, 2.25"
+                    + " or 2.27: 2.28.9's tables under that release's tuning rules (default: ${DEFAULT-VALUE})")
     private String ncclVersion;
 
     @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = "",
@@ -352,8 +353,8 @@ public final class PredictCommand implements Callable<Integer> {
     private List<String> header(Collective c, Topology topo, List<Gpu> rankList, NcclSettings nccl,
             NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, PredictGroups groups) {
         List<String> h = new ArrayList<>();
-        h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL " + predictor.version().text()
-                + " model (nothing was run)");
+        h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL "
+                + predictor.version().tables().text() + " model" + predictor.version().rulesNote() + " (nothing was run)");
         h.add(String.format(Locale.ROOT, "nGpus %d minBytes %d maxBytes %d step: %s datatype %s op %s root %s",
                 rankList.size(), sweep.minBytes(), sweep.maxBytes(),
                 sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",

@@ -52,7 +52,7 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk) {
     public static NvlsTuning of(NcclVersion version, int minSm, int nNodes, int ppn, double nicBw, PathType nicPath) {
         int channels = minSm >= 100 ? nNodes > 1 ? 32 : 24 : 16;
         long fallbackTree = nNodes >= 4 ? K64 : DEFAULT_CHUNK;
-        if (version == NcclVersion.V2_28_9 || minSm < 100 || nNodes < 2) {
+        if (version.tables() == NcclVersion.V2_28_9 || minSm < 100 || nNodes < 2) {
             return new NvlsTuning(channels, DEFAULT_CHUNK, fallbackTree);
         }
         boolean pxb = nicPath.ordinal() <= PathType.PXB.ordinal();

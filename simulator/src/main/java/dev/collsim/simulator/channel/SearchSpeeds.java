@@ -33,7 +33,7 @@ public final class SearchSpeeds {
      * @return a fresh copy of the speed array, GB/s, high to low
      */
     public static double[] of(int minSm, boolean multiNode, NcclVersion version) {
-        boolean old = version == NcclVersion.V2_28_9;
+        boolean old = version.tables() == NcclVersion.V2_28_9;
         double[] a;
         if (minSm >= 100) {
             a = multiNode ? old ? INTER_SM100_228 : INTER_SM100 : old ? INTRA_SM100_228 : INTRA_SM100;

@@ -70,7 +70,7 @@ public final class P2pPeerChannels {
      * @return comm.p2pnChannelsPerPeer
      */
     public static int perPeer(ChannelPlan plan, PathType intraType, NcclVersion v) {
-        if (v == NcclVersion.V2_28_9) {
+        if (v.tables() == NcclVersion.V2_28_9) {
             return perPeer2289(plan, intraType);
         }
         int min = Integer.MAX_VALUE;
@@ -123,7 +123,7 @@ public final class P2pPeerChannels {
     public static long chunkBytes(ChannelPlan plan, NcclSettings s, PathType intraType, NcclVersion v) {
         long chunk;
         if (plan.nNodes() > 1) {
-            boolean twice = v != NcclVersion.V2_28_9 && plan.cpu() == CpuKind.ARM && plan.minSm() >= 100;
+            boolean twice = v.tables() != NcclVersion.V2_28_9 && plan.cpu() == CpuKind.ARM && plan.minSm() >= 100;
             chunk = (twice ? 2 : 1) * s.p2pNetChunkSize();
         } else {
             chunk = intraType == PathType.NVL ? P2P_NVL_CHUNKSIZE : P2P_PCI_CHUNKSIZE;
@@ -148,7 +148,7 @@ public final class P2pPeerChannels {
         while ((long) min * plan.nRanks() > plan.p2pChannels() && min > 1) {
             min /= 2;
         }
-        boolean ll2289 = v == NcclVersion.V2_28_9 && bytes <= max * P2P_LL_THRESHOLD;
+        boolean ll2289 = v.tables() == NcclVersion.V2_28_9 && bytes <= max * P2P_LL_THRESHOLD;
         long chunk = ll2289 ? s.llBuffSize() / NetTransport.NCCL_STEPS : chunkBytes(plan, s, intraType, v);
         boolean multi = plan.nNodes() > 1;
         long minPart = multi ? chunk / 2 : chunk / 8;
@@ -217,7 +217,7 @@ public final class P2pPeerChannels {
      * @return LL when bytes &lt;= the send's own channels x 16384 (2.28.9: channels per peer x 16384), else Simple
      */
     public static Protocol protocol(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
-        int channels = v == NcclVersion.V2_28_9 ? perPeer(plan, intraType, v) : forOperation(plan, s, intraType,
+        int channels = v.tables() == NcclVersion.V2_28_9 ? perPeer(plan, intraType, v) : forOperation(plan, s, intraType,
                 bytes, v);
         return bytes <= channels * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
     }

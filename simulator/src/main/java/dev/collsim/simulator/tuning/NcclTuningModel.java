@@ -24,6 +24,10 @@ import java.util.List;
  * Tree {@code lat0 + 2((ppn-1) intraLat + floor(log2 nNodes) interLat)}; NVLS {@code intraLat (+ interLat)};
  * and the CollNet, NVLSTree and PAT forms of the fact sheet.
  *
+ * <p>Releases before 2.28 ({@link NcclVersion}'s older entries) change a few of these rules: the Ring/LL and
+ * Ring/LL128 factors, llMaxBw, the LL128 default, the ring's inter-host steps and Tree/Simple latencies; each is a
+ * method of {@link TuningConstants} citing the tags it was read at (docs/nccl-releases.md).
+ *
  * <p>This class is stateless and thread-safe.
  */
 public final class NcclTuningModel {
@@ -112,7 +116,9 @@ public final class NcclTuningModel {
      * (state ON) skips the rule. By default LL128 runs only up to PXB between nodes (PXN on sm90+ with
      * NCCL_LL128_C2C), up to NVB inside a node, from sm70, and with one compute capability across the ranks; NCCL
      * 2.30.7 also allows mixed compute capabilities from sm90 ({@code minCompCap == maxCompCap || minCompCap >= 90}),
-     * NCCL 2.28.9 (and 2.29.7) does not. Not modelled: the sm90 2-rank Ring AllReduce exclusion under CUDA 11.8
+     * NCCL 2.28.9 (and 2.29.7) does not. Releases before 2.27 enable it on listed compute capabilities only, and
+     * let sm90 reach PXN without NCCL_LL128_C2C ({@link TuningConstants#ll128DefaultSm},
+     * {@link TuningConstants#ll128PxnOnSm90}). Not modelled: the sm90 2-rank Ring AllReduce exclusion under CUDA 11.8
      * ({@code CUDART_VERSION == 11080}; collsim does not know the CUDA runtime).
      */
     static boolean protocolEnabled(TuningInput in, Collective func, Algorithm a, Protocol p) {
@@ -124,10 +130,11 @@ public final class NcclTuningModel {
             return true;
         }
         GraphSummary g = in.graphs().graphFor(a);
-        PathType interLimit = in.minSm() >= 90 && in.settings().ll128C2c() ? PathType.PXN : PathType.PXB;
-        return g.typeInter().atMost(interLimit) && g.typeIntra().atMost(PathType.NVB)
-                && (in.minSm() == in.maxSm() || in.minSm() >= 90 && in.constants().version() != NcclVersion.V2_28_9)
-                && in.minSm() >= 70;
+        TuningConstants c = in.constants();
+        boolean pxn = in.minSm() >= 90 && c.ll128PxnOnSm90(in.settings().ll128C2c());
+        return g.typeInter().atMost(pxn ? PathType.PXN : PathType.PXB) && g.typeIntra().atMost(PathType.NVB)
+                && (in.minSm() == in.maxSm() || in.minSm() >= 90 && c.version() == NcclVersion.V2_30_7)
+                && c.ll128DefaultSm(in.minSm());
     }
 
     static double algBandwidth(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {
@@ -151,10 +158,11 @@ public final class NcclTuningModel {
         int llRow = in.nNodes() == 1 ? gen.ordinal() : in.cpu() == CpuKind.AMD_X86 ? 1 : 0;
         double llMaxBw = c.llMaxBw(llRow, idx2);
         if (a == Algorithm.RING && p == Protocol.LL) {
-            busBw = Math.min(llMaxBw, 0.5 * busBw);
+            boolean arOrReduce = func == Collective.ALL_REDUCE || func == Collective.REDUCE;
+            busBw = Math.min(llMaxBw, c.ringLlFactor(arOrReduce, in.nNodes()) * busBw);
         }
         if (a == Algorithm.RING && p == Protocol.LL128) {
-            busBw = Math.min(TuningConstants.LL128_EFFICIENCY * busBw, nCh * c.perChMaxRingLl128Bw(gen, idx2));
+            busBw = Math.min(c.ringLl128Factor(in.ppn()) * busBw, nCh * c.perChMaxRingLl128Bw(gen, idx2));
         }
         if (a == Algorithm.TREE && func == Collective.ALL_REDUCE) {
             busBw = Math.min(TuningConstants.LL128_EFFICIENCY * busBw, nCh * c.perChMaxTreeBw(gen, idx2));
@@ -170,7 +178,7 @@ public final class NcclTuningModel {
             busBw *= 0.85;
         }
         if (a == Algorithm.PAT) {
-            busBw *= 0.75;
+            busBw *= c.patFactor();
         }
         if (collnet && p != Protocol.SIMPLE) {
             busBw = 0;
@@ -253,7 +261,8 @@ public final class NcclTuningModel {
                 && p == Protocol.SIMPLE) {
             intraLat = c.hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.SIMPLE);
         }
-        double interLat = in.ppn() == 1 ? c.hwLatency(HardwareClass.NET, Algorithm.TREE, p)
+        double interLat = in.ppn() == 1 && c.treeNetLatencyAtOneRankPerHost()
+                ? c.hwLatency(HardwareClass.NET, Algorithm.TREE, p)
                 : c.hwLatency(HardwareClass.NET, a, p);
         interLat += g.latencyInter() * (p == Protocol.SIMPLE ? 2 : 1);
         int nNodes = in.nNodes();
@@ -303,7 +312,7 @@ public final class NcclTuningModel {
             return lat0 + nRanks * step;
         }
         int nsteps = nSteps(func, nRanks);
-        int nInter = nNodes == 1 ? 0 : func == Collective.ALL_REDUCE ? 2 * (nNodes - 1) : nNodes - 1;
+        int nInter = c.ringInterSteps(func == Collective.ALL_REDUCE, nNodes);
         double netOverhead = 0;
         if (nNodes > 1) {
             netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()));

@@ -5,23 +5,67 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The NCCL releases whose constants collsim carries. Constants differ between them in a few tables (marked
- * "[2.28 diff]" in the project's NCCL fact sheet, read from NCCL {@code src/graph/tuning.cc} and
- * {@code src/graph/search.cc} at tags {@code v2.28.9-1} and {@code v2.30.7-1}).
+ * The NCCL releases whose tuning collsim models. Two are carried whole, tables, search speeds and rules: 2.28.9 and
+ * 2.30.7 (constants differ between them in a few tables, marked "[2.28 diff]" in the project's NCCL fact sheet, read
+ * from NCCL {@code src/graph/tuning.cc} and {@code src/graph/search.cc} at tags {@code v2.28.9-1} and
+ * {@code v2.30.7-1}). The older entries, 2.18.5 to 2.27.3, each stand for a range of releases whose
+ * {@code ncclTopoTuneModel} applies release-conditional rules that differ from 2.28.9's (Ring LL and LL128 factors,
+ * llMaxBw, the LL128 default, latencies; {@link TuningConstants}, docs/nccl-releases.md); everything else of theirs
+ * (search, NVLS, P2P, the other tables) is modelled with 2.28.9's ({@link #tables}). Each older entry is named by the
+ * first release tag of its range, read with {@code git show v2.x.y-1:src/graph/tuning.cc}.
  */
 public enum NcclVersion {
+    /** NCCL 2.18.5 (2.18.x): Ring LL at 1/4 (1/3), Tree/Simple hwLat 4/6/14 us; 2.28.9's tables otherwise. */
+    V2_18_5("2.18.5", 18),
+    /** NCCL 2.19.4 (2.19-2.20): as 2.18.5 but Tree/Simple hwLat 28 us on every link. */
+    V2_19_4("2.19.4", 19),
+    /** NCCL 2.21.5 (2.21-2.22): Ring LL at 1/2 and Hopper llMaxBw 141; LL128 0.7 at ppn below 2 remains. */
+    V2_21_5("2.21.5", 21),
+    /** NCCL 2.23.4 (2.23-2.24): 2.28.9's factors and latencies; LL128 by default on sm70, sm80, sm90 only. */
+    V2_23_4("2.23.4", 23),
+    /** NCCL 2.25.1 (2.25-2.26): Blackwell tables of twice Hopper's; LL128 also on sm100, sm120. */
+    V2_25_1("2.25.1", 25),
+    /** NCCL 2.27.3 (2.27.x): LL128 by default from sm70; Blackwell tables still twice Hopper's. */
+    V2_27_3("2.27.3", 27),
     /** NCCL 2.28.9. */
-    V2_28_9("2.28.9"),
+    V2_28_9("2.28.9", 28),
     /** NCCL 2.30.7 (the default: the newest release read). */
-    V2_30_7("2.30.7");
+    V2_30_7("2.30.7", 30);
 
     /** The version used when none is given: the newest. */
     public static final NcclVersion DEFAULT = V2_30_7;
 
     private final String text;
+    private final int minor;
 
-    NcclVersion(String text) {
+    NcclVersion(String text, int minor) {
         this.text = text;
+        this.minor = minor;
+    }
+
+    /**
+     * @return the carried release whose tables, search speeds and code outside {@code ncclTopoTuneModel}'s
+     *         release-conditional rules model this one: itself for 2.28.9 and 2.30.7, 2.28.9 for the older entries
+     */
+    public NcclVersion tables() {
+        return minor >= V2_28_9.minor ? this : V2_28_9;
+    }
+
+    /** @return true for 2.28.9 and 2.30.7, the releases carried whole */
+    public boolean carriedWhole() {
+        return tables() == this;
+    }
+
+    /**
+     * @return the releases this entry stands for, e.g. {@code 2.19-2.20}, {@code 2.27} or {@code 2.30.7} (a release
+     *         carried whole is named exactly)
+     */
+    public String range() {
+        if (carriedWhole()) {
+            return text;
+        }
+        int last = values()[ordinal() + 1].minor - 1;
+        return last == minor ? "2." + minor : "2." + minor + "-2." + last;
     }
 
     /** @return the release, e.g. {@code 2.30.7} */
@@ -29,24 +73,33 @@ public enum NcclVersion {
         return text;
     }
 
-    /** @return the NCCL 2 minor release, e.g. 30 for 2.30.7 */
+    /**
+     * @return for an older entry the words that follow the name of the release whose tables model it, e.g.
+     *         {@code  under NCCL 2.19-2.20's tuning rules where they differ} (with a leading space); empty for a
+     *         release carried whole
+     */
+    public String rulesNote() {
+        return carriedWhole() ? "" : " under NCCL " + range() + "'s tuning rules where they differ";
+    }
+
+    /** @return the NCCL 2 minor release, e.g. 30 for 2.30.7 (the first of its range for an older entry) */
     public int minor() {
-        return Integer.parseInt(text.substring(2, text.lastIndexOf('.')));
+        return minor;
     }
 
     /**
-     * The carried release that models a run of NCCL 2.{@code minor}: the newest carried release whose minor release is
-     * not above it, else (a run older than every carried release) the oldest carried. The patch releases of 2.30 share
+     * The entry that models a run of NCCL 2.{@code minor}: the newest entry whose minor release is not above it, else
+     * (a run older than every entry) the oldest. The patch releases of 2.30 share
      * what collsim models (read at tags v2.30.3-1, v2.30.4-1, v2.30.7-1: {@code src/graph/tuning.cc} per-channel caps
      * and tree correction, {@code src/graph/search.cc} sm100 speed arrays, {@code src/transport/nvls.cc
      * ncclNvlsTuning}, first in 2.30.3); 2.28.3 differs from 2.28.9 only in two Blackwell caps (Ring/LL128 73.4 GB/s
      * on two nodes, 2.28.9: 34.6; NVLSTree N4 43.1, 2.28.9: 43.8). A release between two carried ones takes the older:
      * the newer model would apply code the run's NCCL did not have (2.29.x has no {@code ncclNvlsTuning} and keeps
      * 2.28's NVLSTree N4 cap of 43.8 GB/s, NCCL 2.29.7 {@code src/graph/tuning.cc}), while the older model misses only
-     * what the run's release added. A run older than every carried release is only approximated by the oldest: NCCL
-     * 2.27.3's sm100 inter-node search speeds start at 47.9, 45.0 GB/s (2.28.9: 96, 48, 45.1; {@code
-     * src/graph/search.cc}) and its Blackwell Ring/LL128 per-channel cap is 73.4 GB/s on two nodes too (2.28.9: 34.6;
-     * {@code src/graph/tuning.cc}).
+     * what the run's release added. A run of 2.18-2.27 takes the older entry of its range, whose tuning rules are
+     * its own but whose search and other tables are 2.28.9's ({@link #tables}): NCCL 2.27.3's sm100 inter-node search
+     * speeds, for one, start at 47.9, 45.0 GB/s (2.28.9: 96, 48, 45.1; {@code src/graph/search.cc}). A run older than
+     * 2.18 is only approximated by 2.18.5.
      *
      * @param minor NCCL 2 minor release the run states, e.g. 27 for 2.27.3
      * @return the release collsim models it with

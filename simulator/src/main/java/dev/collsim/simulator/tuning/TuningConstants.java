@@ -93,7 +93,12 @@ public final class TuningConstants {
      * @return that release's constants
      */
     public static TuningConstants of(NcclVersion version) {
-        return Objects.requireNonNull(version, "version") == NcclVersion.V2_28_9 ? NCCL_2_28_9 : NCCL_2_30_7;
+        Objects.requireNonNull(version, "version");
+        if (version.carriedWhole()) {
+            return version == NcclVersion.V2_28_9 ? NCCL_2_28_9 : NCCL_2_30_7;
+        }
+        TuningConstants t = NCCL_2_28_9;
+        return new TuningConstants(version, t.ringLl128Cap, t.treeCap, t.nvlsTreeCap, t.treeCorrection, false);
     }
 
     /** @return the NCCL release these constants come from */
@@ -101,13 +106,25 @@ public final class TuningConstants {
         return version;
     }
 
-    /** @return base latency of an algorithm and protocol, microseconds ({@code baseLat}) */
+    /**
+     * @return base latency of an algorithm and protocol, microseconds ({@code baseLat}); Tree/Simple is 0 up to
+     *         2.22 (see {@link #treeSimpleBaseLatency})
+     */
     public double baseLatency(Algorithm a, Protocol p) {
+        if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
+            return treeSimpleBaseLatency(BASE_LAT[a.ordinal()][p.ordinal()]);
+        }
         return BASE_LAT[a.ordinal()][p.ordinal()];
     }
 
-    /** @return per-step hardware latency, microseconds ({@code hwLat}) */
+    /**
+     * @return per-step hardware latency, microseconds ({@code hwLat}); Tree/Simple per release up to 2.22
+     *         (see {@link #treeSimpleHwLatency})
+     */
     public double hwLatency(HardwareClass hw, Algorithm a, Protocol p) {
+        if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
+            return treeSimpleHwLatency(hw, HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()]);
+        }
         return HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()];
     }
 
@@ -119,22 +136,22 @@ public final class TuningConstants {
      * @return the bandwidth, GB/s
      */
     public double llMaxBw(int row, int nodesIndex) {
-        return LL_MAX_BW[row][nodesIndex];
+        return olderLlMaxBw(row, nodesIndex);
     }
 
     /** @return Ring/LL128 per-channel cap ({@code perChMaxRingLL128Bws}), GB/s */
     public double perChMaxRingLl128Bw(GpuGeneration g, int nodesIndex) {
-        return ringLl128Cap[g.ordinal()][nodesIndex];
+        return blackwellCap(g, nodesIndex, ringLl128Cap);
     }
 
     /** @return Tree/LL128 per-channel cap ({@code perChMaxTreeLL128Bws}), GB/s */
     public double perChMaxTreeLl128Bw(GpuGeneration g, int nodesIndex) {
-        return TREE_LL128_CAP[g.ordinal()][nodesIndex];
+        return blackwellCap(g, nodesIndex, TREE_LL128_CAP);
     }
 
     /** @return Tree per-channel cap ({@code perChMaxTreeBws}), GB/s */
     public double perChMaxTreeBw(GpuGeneration g, int nodesIndex) {
-        return treeCap[g.ordinal()][nodesIndex];
+        return blackwellCap(g, nodesIndex, treeCap);
     }
 
     /** @return NVLSTree per-channel cap ({@code perChMaxNVLSTreeBws}), GB/s */
@@ -187,6 +204,140 @@ public final class TuningConstants {
 
     /** Aggregation batch for non-ring latency counts, {@code NCCL_MAX_DEV_WORK_BATCH_COLLS} (1024 B / 128 B). */
     public static final int MAX_DEV_WORK_BATCH_COLLS = 8;
+
+    // ---- ncclTopoTuneModel rules of releases before 2.28 (docs/nccl-releases.md; NcclVersion's older entries) ----
+
+    private int minor() {
+        return version.minor();
+    }
+
+    /**
+     * Ring/LL share of the graph's bandwidth, before the llMaxBw cap ({@code ncclTopoTuneModel}, src/graph/tuning.cc):
+     * up to 2.20 {@code busBw * ((nNodes > 1 || coll == ncclFuncAllReduce || coll == ncclFuncReduce) ? 1.0/4.0 :
+     * 1.0/3.0)} (v2.18.5-1 line 178, v2.20.5-1 line 181); {@code busBw * .5} from 2.21 (v2.21.5-1 line 180, v2.28.9-1
+     * line 304).
+     *
+     * @param allReduceOrReduce the function is AllReduce or Reduce
+     * @param nNodes            hosts
+     * @return the factor, dimensionless
+     */
+    public double ringLlFactor(boolean allReduceOrReduce, int nNodes) {
+        if (minor() > 20) {
+            return 0.5;
+        }
+        return nNodes > 1 || allReduceOrReduce ? 1.0 / 4.0 : 1.0 / 3.0;
+    }
+
+    /**
+     * Ring/LL128 share of the graph's bandwidth, before the per-channel cap: up to 2.22 {@code ppn < 2 ? 0.7 : 0.92}
+     * (v2.18.5-1 line 179, v2.22.3-1 line 179); 0.92 from 2.23 (v2.23.4-1 line 188, v2.28.9-1 line 305).
+     *
+     * @param ppn ranks per host, NCCL's float {@code nRanks / nNodes}
+     * @return the factor, dimensionless
+     */
+    public double ringLl128Factor(double ppn) {
+        return minor() <= 22 && ppn < 2 ? 0.7 : LL128_EFFICIENCY;
+    }
+
+    /**
+     * The ring AllReduce's inter-host steps in its latency: {@code 2*nNodes} up to 2.22 (v2.18.5-1 line 161,
+     * v2.22.3-1 line 159, {@code nInterSteps}); {@code 2*(nNodes-1)} from 2.23 (v2.23.4-1 line 258,
+     * v2.28.9-1 line 378). Other functions: nNodes - 1.
+     *
+     * @param allReduce the function is AllReduce
+     * @param nNodes    hosts
+     * @return steps
+     */
+    public int ringInterSteps(boolean allReduce, int nNodes) {
+        if (nNodes == 1) {
+            return 0;
+        }
+        return allReduce ? 2 * (minor() <= 22 ? nNodes : nNodes - 1) : nNodes - 1;
+    }
+
+    /**
+     * @return true when one rank per host takes Tree's network latency for every algorithm ({@code ppn == 1 ?
+     *         hwLat[NET][TREE][p] : hwLat[NET][a][p]}), from 2.23 (v2.23.4-1 line 236, v2.28.9-1 line 356); before, the
+     *         algorithm's own
+     */
+    public boolean treeNetLatencyAtOneRankPerHost() {
+        return minor() > 22;
+    }
+
+    /**
+     * The LL128 default's compute capability test: up to 2.24 {@code switch (minCompCap)} enables sm70, sm80, sm90
+     * only (v2.18.5-1 lines 288-293, v2.24.3-1 line 427 on), 2.25-2.26 also sm100 and sm120 (v2.25.1-1 lines
+     * 432-436, v2.26.2-1 lines 433-437); from 2.27
+     * {@code !(minCompCap < 70 || ...)} (v2.27.3-1 line 463, v2.28.9-1 line 493).
+     *
+     * @param minSm minimum compute capability x 10
+     * @return true when LL128 may be on by default
+     */
+    public boolean ll128DefaultSm(int minSm) {
+        if (minor() >= 27) {
+            return minSm >= 70;
+        }
+        boolean blackwell = minor() >= 25 && (minSm == 100 || minSm == 120);
+        return minSm == 70 || minSm == 80 || minSm == 90 || blackwell;
+    }
+
+    /**
+     * @param ll128C2c NCCL_LL128_C2C (default on)
+     * @return true when sm90+ runs LL128 by default up to PXN between hosts: up to 2.26 always
+     *         ({@code typeInter <= PATH_PXB || (minCompCap >= 90 && typeInter <= PATH_PXN)}, v2.18.5-1 line 285);
+     *         from 2.28 with NCCL_LL128_C2C (v2.28.9-1 line 484). 2.27's {@code P2C : PXN} is taken as 2.28's
+     */
+    public boolean ll128PxnOnSm90(boolean ll128C2c) {
+        return minor() <= 26 || ll128C2c;
+    }
+
+    /**
+     * @return PAT's share of the graph's bandwidth: 0.85 in 2.23, the release that brought PAT (v2.23.4-1 line 193,
+     *         {@code busBw *= .85}); 0.75 from 2.24 (v2.24.3-1 line 256, v2.28.9-1 line 310)
+     */
+    public double patFactor() {
+        return minor() == 23 ? 0.85 : 0.75;
+    }
+
+    private double treeSimpleBaseLatency(double newer) {
+        return minor() <= 22 ? 0 : newer;
+    }
+
+    /**
+     * Tree/Simple hwLat: 2.18 NVLink 4, PCI 6, NET 14 us (v2.18.5-1 lines 67, 71, 75); 2.19-2.22 28 us on each
+     * (v2.19.4-1, v2.22.3-1 lines 67, 71, 75); from 2.23 4, 4, 14 (v2.23.4-1 same lines, v2.28.9-1 lines 151-163).
+     * Base latency 0 up to 2.22 (v2.22.3-1 line 57), 8.4 from 2.23 (v2.23.4-1 line 57, {@code baseLat[Tree][Simple]}).
+     */
+    private double treeSimpleHwLatency(HardwareClass hw, double newer) {
+        if (minor() > 22) {
+            return newer;
+        }
+        return minor() >= 19 ? 28 : hw == HardwareClass.PCI ? 6 : newer;
+    }
+
+    /**
+     * llMaxBws rows of older releases (one host only; more hosts use the CPU rows, unchanged): Hopper {87.7, 22.5,
+     * 19.0} up to 2.20 (v2.18.5-1, v2.20.5-1 line 89), 141 from 2.21 (v2.21.5-1 line 89); no Blackwell row before
+     * 2.25, where Blackwell takes Hopper's ({@code compCapIndex} stops at HOPPER_COMPCAP_IDX, v2.24.3-1).
+     */
+    private double olderLlMaxBw(int row, int nodesIndex) {
+        int r = row == GpuGeneration.BLACKWELL.ordinal() && minor() <= 24 ? GpuGeneration.HOPPER.ordinal() : row;
+        r = r == GpuGeneration.HOPPER.ordinal() && minor() <= 20 ? GpuGeneration.AMPERE.ordinal() : r;
+        return LL_MAX_BW[r][nodesIndex];
+    }
+
+    /**
+     * Blackwell per-channel caps of older releases: Hopper's up to 2.24 (no Blackwell row, v2.24.3-1); twice Hopper's
+     * from 2.25 to 2.27 ({@code 2*36.7}, {@code 2*29.0}, {@code 2*38.7} ..., v2.25.1-1, v2.27.3-1); 2.28.9's own
+     * after. Hopper's rows are the same in every release read.
+     */
+    private double blackwellCap(GpuGeneration g, int nodesIndex, double[][] table) {
+        if (g != GpuGeneration.BLACKWELL || version.carriedWhole()) {
+            return table[g.ordinal()][nodesIndex];
+        }
+        double hopper = table[GpuGeneration.HOPPER.ordinal()][nodesIndex];
+        return minor() <= 24 ? hopper : 2 * hopper;
+    }
 
     @Override
     public String toString() {

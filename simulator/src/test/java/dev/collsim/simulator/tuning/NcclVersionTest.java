@@ -4,27 +4,46 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** The carried release that models a run of another NCCL release. */
+/** The entry that models a run of another NCCL release. */
 class NcclVersionTest {
 
     /**
-     * collsim carries 2.28.9 and 2.30.7. A run's minor release takes the newest carried one not above it: 2.30 for
-     * 2.30 and later, 2.28 for 2.28 and 2.29 (no ncclNvlsTuning before 2.30.3); older runs (2.18, 2.27) take the
-     * oldest carried, 2.28.9.
+     * collsim carries 2.28.9 and 2.30.7 whole and the tuning rules of 2.18-2.27 in ranges (NCCL {@code
+     * src/graph/tuning.cc} read at each tag from v2.18.5-1 to v2.27.3-1). A run's minor release takes the newest entry
+     * not above it: 2.30 for 2.30 and later, 2.28 for 2.28 and 2.29 (no ncclNvlsTuning before 2.30.3), 2.19.4 for
+     * 2.20 (its rules first differ again at 2.21.5: Ring/LL .5, line 180), 2.25.1 for 2.26; a run older than 2.18
+     * (2.12) takes the oldest, 2.18.5.
      */
     @Test
-    void nearestCarriedReleaseThatIsNotNewer() {
-        assertEquals(NcclVersion.V2_28_9, NcclVersion.modelling(18));
-        assertEquals(NcclVersion.V2_28_9, NcclVersion.modelling(27));
+    void nearestEntryThatIsNotNewer() {
+        assertEquals(NcclVersion.V2_18_5, NcclVersion.modelling(12));
+        assertEquals(NcclVersion.V2_18_5, NcclVersion.modelling(18));
+        assertEquals(NcclVersion.V2_19_4, NcclVersion.modelling(20));
+        assertEquals(NcclVersion.V2_21_5, NcclVersion.modelling(22));
+        assertEquals(NcclVersion.V2_23_4, NcclVersion.modelling(24));
+        assertEquals(NcclVersion.V2_25_1, NcclVersion.modelling(26));
+        assertEquals(NcclVersion.V2_27_3, NcclVersion.modelling(27));
         assertEquals(NcclVersion.V2_28_9, NcclVersion.modelling(28));
         assertEquals(NcclVersion.V2_28_9, NcclVersion.modelling(29));
         assertEquals(NcclVersion.V2_30_7, NcclVersion.modelling(30));
         assertEquals(NcclVersion.V2_30_7, NcclVersion.modelling(31));
     }
 
+    /** The older entries use 2.28.9's tables and name the range of releases whose rules they carry. */
+    @Test
+    void olderEntriesUse2289TablesAndNameTheirRange() {
+        assertEquals(NcclVersion.V2_28_9, NcclVersion.V2_19_4.tables());
+        assertEquals(NcclVersion.V2_30_7, NcclVersion.V2_30_7.tables());
+        assertEquals("2.19-2.20", NcclVersion.V2_19_4.range());
+        assertEquals("2.27", NcclVersion.V2_27_3.range());
+        assertEquals(" under NCCL 2.21-2.22's tuning rules where they differ", NcclVersion.V2_21_5.rulesNote());
+        assertEquals("", NcclVersion.V2_28_9.rulesNote());
+    }
+
     @Test
     void minorRelease() {
         assertEquals(28, NcclVersion.V2_28_9.minor());
         assertEquals(30, NcclVersion.V2_30_7.minor());
+        assertEquals(21, NcclVersion.V2_21_5.minor());
     }
 }

@@ -8,8 +8,10 @@ import java.util.Optional;
 /**
  * Which NCCL release compare models for a dataset, and the line that says so. collsim carries the tuning tables and
  * rules of a few releases ({@link NcclVersion}); a file that states its release ({@link Dataset#ncclRelease}) is
- * modelled with the carried release nearest to it that is not newer ({@link NcclVersion#modelling}): 2.18.5, 2.27.3
- * and 2.29.7 as 2.28.9, 2.30.4 as 2.30.7. A file that states none but whose {@code #@ date} is one date is attributed
+ * modelled with the entry nearest to it that is not newer ({@link NcclVersion#modelling}): 2.29.7 as 2.28.9, 2.30.4
+ * as 2.30.7, and 2.18 to 2.27 with 2.28.9's tables under their own release's tuning rules where those differ (the line
+ * then says so: {@code NCCL 2.28.9 modelled under NCCL 2.19-2.20's tuning rules where they differ (file states
+ * 2.20.5)}). A file that states none but whose {@code #@ date} is one date is attributed
  * the release current then ({@link NcclRelease#currentAt}: the newest tagged by that day, month's end, or for a year
  * alone 30 June) and modelled the same way; a file with neither takes {@link NcclVersion#DEFAULT}. A release the
  * user names ({@code --nccl-version}) wins over the file. Stateless.
@@ -41,7 +43,8 @@ public final class HeaderNcclVersion {
     /**
      * @param d     the dataset
      * @param given the release the user named, or empty to follow the file
-     * @return the line naming the release modelled and why, e.g. {@code NCCL 2.28.9 modelled (file states 2.27.3)}
+     * @return the line naming the release modelled and why, e.g. {@code NCCL 2.28.9 modelled (file states 2.29.2)} or
+     *         {@code NCCL 2.28.9 modelled under NCCL 2.27's tuning rules where they differ (file states 2.27.3)}
      */
     public static String line(Dataset d, Optional<NcclVersion> given) {
         NcclRelease stated = d.ncclRelease();
@@ -51,6 +54,7 @@ public final class HeaderNcclVersion {
                 : "file states no release; " + run + " assumed, the newest out by its date " + date
                         + (date.length() == 4 ? " (a year alone: by 30 June)" : "");
         String why = given.isPresent() ? "--nccl-version; " + file : run.known() ? file : file + ": the default";
-        return "NCCL " + modelled(d, given).text() + " modelled (" + why + ")";
+        NcclVersion v = modelled(d, given);
+        return "NCCL " + v.tables().text() + " modelled" + v.rulesNote() + " (" + why + ")";
     }
 }

@@ -20,12 +20,16 @@ class HeaderNcclVersionTest {
     private static final Optional<NcclVersion> PER_FILE = Optional.empty();
     private static final String OCI = "A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt";
 
-    /** The talos header says "2.22.3+cuda12.6" (file line 6): older than 2.28, so 2.28.9, the oldest carried. */
+    /**
+     * The talos header says "2.22.3+cuda12.6" (file line 6): older than 2.28, so 2.28.9's tables under the rules of
+     * 2.21-2.22 (NCCL v2.21.5-1 and v2.22.3-1 {@code src/graph/tuning.cc}), and the line says so.
+     */
     @Test
-    void anOlderReleaseIsModelledWithTheOldestCarried() {
+    void anOlderReleaseIsModelledWith2289sTablesUnderItsOwnRules() {
         Dataset d = Corpus.read("A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt").get(1);
-        assertEquals(NcclVersion.V2_28_9, HeaderNcclVersion.modelled(d, PER_FILE));
-        assertEquals("NCCL 2.28.9 modelled (file states 2.22.3)", HeaderNcclVersion.line(d, PER_FILE));
+        assertEquals(NcclVersion.V2_21_5, HeaderNcclVersion.modelled(d, PER_FILE));
+        assertEquals("NCCL 2.28.9 modelled under NCCL 2.21-2.22's tuning rules where they differ (file states 2.22.3)",
+                HeaderNcclVersion.line(d, PER_FILE));
         assertEquals("NCCL 2.30.7 modelled (--nccl-version; file states 2.22.3)",
                 HeaderNcclVersion.line(d, Optional.of(NcclVersion.V2_30_7)));
     }
@@ -61,17 +65,18 @@ class HeaderNcclVersionTest {
     /**
      * The NC A100 v4 file states no release ("#@ nccl_version: unknown", line 6) and is dated "2024" (line 2): read as
      * 2024-06-30, the newest release tagged by then is 2.22.3 (v2.22.3-1, 2024-06-19; v2.23.4-1 came 2024-09-16),
-     * older than 2.28, so 2.28.9 models it. The tinybox file (2024-04, line 2): 2.21.5 (tagged 2024-04-02).
+     * older than 2.28, so 2.28.9's tables under 2.21-2.22's rules model it. The tinybox file (2024-04, line 2): 2.21.5
+     * (tagged 2024-04-02).
      */
     @Test
     void aDatedFileThatStatesNoReleaseTakesTheReleaseCurrentAtItsDate() {
         Dataset d = Corpus.read("A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt").get(0);
         assertEquals("2.22.3", HeaderNcclVersion.release(d).text());
-        assertEquals(NcclVersion.V2_28_9, HeaderNcclVersion.modelled(d, PER_FILE));
-        assertEquals("NCCL 2.28.9 modelled (file states no release; 2.22.3 assumed, the newest out by its date 2024"
+        assertEquals(NcclVersion.V2_21_5, HeaderNcclVersion.modelled(d, PER_FILE));
+        assertEquals("NCCL 2.28.9 modelled under NCCL 2.21-2.22's tuning rules where they differ (file states no release; 2.22.3 assumed, the newest out by its date 2024"
                 + " (a year alone: by 30 June))", HeaderNcclVersion.line(d, PER_FILE));
         Dataset tinybox = Corpus.read("A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt").get(0);
-        assertEquals("NCCL 2.28.9 modelled (file states no release; 2.21.5 assumed, the newest out by its date"
+        assertEquals("NCCL 2.28.9 modelled under NCCL 2.21-2.22's tuning rules where they differ (file states no release; 2.21.5 assumed, the newest out by its date"
                 + " 2024-04)", HeaderNcclVersion.line(tinybox, PER_FILE));
     }
 
@@ -80,7 +85,7 @@ class HeaderNcclVersionTest {
      * each GPU's NIC reached through the Grace (P2C) at 48 GB/s. NCCL 2.28.9 {@code src/transport/nvls.cc
      * ncclNvlsInit} gives sm100 on several nodes 32 NVLS channels and has no {@code ncclNvlsTuning}; NCCL 2.30.7's
      * {@code ncclNvlsTuning} (first in 2.30.3) takes 3 nodes with a NIC of [48, 96) GB/s to 24. A 2.27.3 run is
-     * modelled with 2.28.9, so 32; {@code --nccl-version 2.30} gives 24.
+     * modelled with 2.28.9's NVLS code under 2.27's tuning rules, so 32; {@code --nccl-version 2.30} gives 24.
      */
     @Test
     void ociGb200ThreeRacksOfNccl2273TakeNccl2289sNvlsChannels() throws Exception {
@@ -89,13 +94,14 @@ class HeaderNcclVersionTest {
         Comparer perFile = new Comparer(PER_FILE, PerformanceParameters.DEFAULTS, null);
         Comparer given = new Comparer(Optional.of(NcclVersion.V2_30_7), PerformanceParameters.DEFAULTS, null);
         PreparedCommunicator own = comm(perFile, d);
-        assertEquals(NcclVersion.V2_28_9, own.version());
+        assertEquals(NcclVersion.V2_27_3, own.version());
         assertEquals(32, own.tunerChannelCap(Algorithm.NVLS));
         PreparedCommunicator newest = comm(given, d);
         assertEquals(NcclVersion.V2_30_7, newest.version());
         assertEquals(24, newest.tunerChannelCap(Algorithm.NVLS));
         List<String> a = perFile.compare(d, Optional.empty()).cluster().assumptions();
-        assertTrue(a.contains("NCCL 2.28.9 modelled (file states 2.27.3)"), a.toString());
+        assertTrue(a.contains("NCCL 2.28.9 modelled under NCCL 2.27's tuning rules where they differ (file states"
+                + " 2.27.3)"), a.toString());
         List<String> b = given.compare(d, Optional.empty()).cluster().assumptions();
         assertTrue(b.contains("NCCL 2.30.7 modelled (--nccl-version; file states 2.27.3)"), b.toString());
     }

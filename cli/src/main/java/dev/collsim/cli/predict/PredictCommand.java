@@ -116,8 +116,9 @@ public final class PredictCommand implements Callable<Integer> {
     private NcclTestsRanks rankOptions = new NcclTestsRanks();
 
     @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
-            description = "NCCL release whose model to use: 2.28 (2.28.9) or 2.30 (2.30.7); 2.18, 2.19, 2.21, 2.23, 2.25"
-                    + " or 2.27: 2.28.9's tables under that release's tuning rules (default: ${DEFAULT-VALUE})")
+            description = "NCCL release whose model to use, 2.18 to 2.30 as 2.M or 2.M.P: 2.28 (2.28.9) and 2.30"
+                    + " (2.30.7) are carried whole, 2.29 takes 2.28.9, a release of 2.18-2.27 2.28.9's tables under"
+                    + " its range's tuning rules (default: ${DEFAULT-VALUE})")
     private String ncclVersion;
 
     @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = "",

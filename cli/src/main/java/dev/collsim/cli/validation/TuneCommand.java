@@ -101,8 +101,8 @@ public final class TuneCommand implements Callable<Integer> {
             + "of the cluster each); default: every GPU (with -m and no -c: the measured ranks)")
     private List<Integer> ranks;
 
-    @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30", description = "NCCL release modelled "
-            + "(default ${DEFAULT-VALUE})")
+    @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30", description = "NCCL release modelled, "
+            + "2.18 to 2.30 as 2.M or 2.M.P (default ${DEFAULT-VALUE})")
     private String ncclVersion;
 
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "folder to write nccl_tuner.conf, "

@@ -2,6 +2,8 @@ package dev.collsim.simulator.tuning;
 
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -34,6 +36,9 @@ public enum NcclVersion {
 
     /** The version used when none is given: the newest. */
     public static final NcclVersion DEFAULT = V2_30_7;
+
+    /** An NCCL 2 release as {@code 2.M} or {@code 2.M.P}. */
+    private static final Pattern RELEASE = Pattern.compile("2\\.(\\d{1,2})(?:\\.\\d{1,2})?");
 
     private final String text;
     private final int minor;
@@ -119,8 +124,10 @@ public enum NcclVersion {
     }
 
     /**
-     * Parses {@code 2.28}, {@code 2.28.9}, {@code 2.30} or {@code 2.30.7} (a major.minor picks the patch
-     * release collsim carries).
+     * Parses an NCCL 2 release from 2.18 up to the newest carried one, as {@code 2.M} or {@code 2.M.P} (e.g.
+     * {@code 2.28}, {@code 2.28.9}, {@code 2.20.5}, {@code 2.29}): an entry's own name picks it, any other release of
+     * that span the entry that models it ({@link #modelling}: 2.20.5 takes 2.19.4's rules, 2.29 takes 2.28.9). Older
+     * or newer releases are refused: collsim carries no rules for them.
      *
      * @param value the text
      * @return the version
@@ -133,7 +140,17 @@ public enum NcclVersion {
                 return n;
             }
         }
-        throw new IllegalArgumentException("unknown NCCL version '" + value + "'; allowed: " + allowed());
+        int oldest = Arrays.stream(values()).mapToInt(NcclVersion::minor).min().orElseThrow();
+        int newest = Arrays.stream(values()).mapToInt(NcclVersion::minor).max().orElseThrow();
+        Matcher m = RELEASE.matcher(v);
+        if (m.matches()) {
+            int minor = Integer.parseInt(m.group(1));
+            if (minor >= oldest && minor <= newest) {
+                return modelling(minor);
+            }
+        }
+        throw new IllegalArgumentException("unknown NCCL version '" + value + "'; allowed: a release 2." + oldest
+                + " to 2." + newest + " as 2.M or 2.M.P; carried entries: " + allowed());
     }
 
     /** @return the allowed spellings, comma separated */

@@ -1,6 +1,8 @@
 package dev.collsim.simulator.tuning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -45,5 +47,22 @@ class NcclVersionTest {
         assertEquals(28, NcclVersion.V2_28_9.minor());
         assertEquals(30, NcclVersion.V2_30_7.minor());
         assertEquals(21, NcclVersion.V2_21_5.minor());
+    }
+
+    /**
+     * A user's --nccl-version may name any release in the carried span, not only an entry: 2.20.5 is modelled with
+     * 2.19.4's rules (NCCL's Ring/LL factor changes next at v2.21.5-1, tuning.cc line 180), 2.22 with 2.21.5's, 2.29
+     * with 2.28.9; 2.17 and 2.31 are outside the span and refused with the allowed range named.
+     */
+    @Test
+    void anyReleaseOfTheSpanParses() {
+        assertEquals(NcclVersion.V2_19_4, NcclVersion.parse("2.20.5"));
+        assertEquals(NcclVersion.V2_21_5, NcclVersion.parse("2.22"));
+        assertEquals(NcclVersion.V2_28_9, NcclVersion.parse("2.29"));
+        assertEquals(NcclVersion.V2_30_7, NcclVersion.parse("2.30.7"));
+        IllegalArgumentException old = assertThrows(IllegalArgumentException.class, () -> NcclVersion.parse("2.17"));
+        assertTrue(old.getMessage().contains("2.18 to 2.30"), old.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> NcclVersion.parse("2.31.0"));
+        assertThrows(IllegalArgumentException.class, () -> NcclVersion.parse("3.0"));
     }
 }

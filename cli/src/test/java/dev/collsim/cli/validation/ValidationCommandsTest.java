@@ -124,7 +124,7 @@ class ValidationCommandsTest {
         CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt").toString(), "-c",
                 "dgx-h100");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("err % busbw meas busbw pred"), r.out());
+        assertTrue(r.out().contains("err % meas busbw(GB/s) pred busbw(GB/s)"), r.out());
         String[] row = r.out().lines().filter(l -> l.trim().startsWith("1073741824 ")).findFirst().orElseThrow()
                 .trim().split("\\s+");
         assertEquals(10996.0, Double.parseDouble(row[1]), 1e-9);

@@ -5,6 +5,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.IoMessages;
 import dev.collsim.io.UserInputException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -121,11 +122,48 @@ public final class Main {
         if (unknownCommand(ex, cmd, err)) {
             return ExitCodes.USAGE;
         }
-        err.println(name + ": " + unknownOptions(ex).orElse(ex.getMessage()));
-        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        CommandLine.ParameterException shown = mistypedRequired(ex, cmd, args);
+        err.println(name + ": " + unknownOptions(shown).orElse(shown.getMessage()));
+        CommandLine.UnmatchedArgumentException.printSuggestions(shown, err);
         err.println("Try '" + name + " --help'.");
         err.flush();
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * {@code compare --mesured FILE}: picocli checks the required options before it reports unmatched words, so a
+     * mistyped required option reads as {@code Missing required option: '--measured=FILE'}, which hides the typo.
+     * Long options ({@code --x}, {@code --x=v}) that neither the command nor a parent knows are reported instead, as
+     * an unknown option with picocli's near misses.
+     *
+     * @return the unmatched-argument exception for those words, else {@code ex} unchanged
+     */
+    private static CommandLine.ParameterException mistypedRequired(CommandLine.ParameterException ex,
+            CommandLine cmd, String[] args) {
+        if (!(ex instanceof CommandLine.MissingParameterException)) {
+            return ex;
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String a : args) {
+            if ("--".equals(a)) {
+                break;
+            }
+            String flag = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+            if (flag.startsWith("--") && flag.length() > 2 && !knownOption(cmd, flag)) {
+                unknown.add(a);
+            }
+        }
+        return unknown.isEmpty() ? ex : new CommandLine.UnmatchedArgumentException(cmd, unknown);
+    }
+
+    /** @return true when {@code cmd} or one of its parents has an option of that name */
+    private static boolean knownOption(CommandLine cmd, String flag) {
+        for (CommandLine c = cmd; c != null; c = c.getParent()) {
+            if (c.getCommandSpec().findOption(flag) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

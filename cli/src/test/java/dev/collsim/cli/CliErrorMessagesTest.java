@@ -87,6 +87,25 @@ class CliErrorMessagesTest {
         assertFalse(r.err().contains("Usage:"), r.err());
     }
 
+    /**
+     * A mistyped required option is named as the typo, not as the required option missing: compare's one required
+     * option is -m/--measured (CompareCommand), so {@code --mesured} is one letter from it and picocli suggests it;
+     * a missing required option with no unknown word stays picocli's message.
+     */
+    @Test
+    void mistypedRequiredOptionIsNamedAsUnknown() {
+        CliRun r = CliRun.run("compare", "--mesured", "x.txt", "-c", "dgx-h100:2");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        String[] lines = r.err().strip().split("\\R");
+        assertEquals("collsim compare: Unknown option: '--mesured'", lines[0], r.err());
+        assertTrue(r.err().contains("--measured"), r.err());
+        assertEquals("Try 'collsim compare --help'.", lines[lines.length - 1]);
+        assertFalse(r.err().contains("Missing required"), r.err());
+        CliRun none = CliRun.run("compare", "-c", "dgx-h100:2");
+        assertEquals(ExitCodes.USAGE, none.code(), none.err());
+        assertTrue(none.err().startsWith("collsim compare: Missing required option: '--measured=FILE'"), none.err());
+    }
+
     /** A PROBLEM finding exits 0 unless --fail-on-problem: the help must not say 0 means "no problem". */
     @Test
     void diagnoseHelpTellsTheExitCodesAsTheyAre() {

@@ -83,7 +83,8 @@ public enum Collective {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown collective '" + text + "'; allowed: " + allowed());
+        throw new IllegalArgumentException("unknown collective '" + text + "'; allowed: " + allowed() + " (any case,"
+                + " with or without '_' or '-': allreduce, AllReduce, all_reduce_perf)");
     }
 
     /** @return the allowed spellings, comma separated */

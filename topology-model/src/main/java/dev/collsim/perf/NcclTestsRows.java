@@ -101,8 +101,9 @@ public final class NcclTestsRows {
         } catch (NumberFormatException e) {
             for (int i = 0; i < Math.min(tok.length, width); i++) {
                 if (!numericOk(layout.columns().get(i), tok[i])) {
-                    return problem(file, line, starts[i], layout.columns().get(i) + ": '" + tok[i]
-                            + "' is not a number");
+                    String column = layout.columns().get(i);
+                    return problem(file, line, starts[i], column + ": found '" + tok[i] + "'; allowed: a finite"
+                            + " number" + (column.equals("#wrong") ? " or N/A" : ""));
                 }
             }
             return problem(file, line, 0, "not a number: " + e.getMessage());

@@ -145,7 +145,9 @@ public final class PredictCommand implements Callable<Integer> {
     private boolean allAlgorithms;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+            description = "output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}); csv and json name"
+                    + " their units as the text table does: time_us and nccl_estimate_us in us, alg_bw, bus_bw and"
+                    + " physical_bound_bus_bw in GB/s (1e9 B/s, nccl-tests' -J names)")
     private Format format;
 
     /** Backends: NCCL's model with collsim's corrections, or the schedule timed on the fabric (flow helper). */

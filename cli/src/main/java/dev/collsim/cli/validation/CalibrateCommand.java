@@ -172,8 +172,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "fitted on %d dataset(s), %d points, %d model evaluations%n", datasets,
                 cal.nPoints(), cal.evaluations());
         for (FittedValue v : cal.fitted()) {
-            out.printf(Locale.ROOT, "  %-22s %12.5g +- %-10.3g (start %g)%s%n", v.name(), v.value(), v.sigma(),
-                    v.initial(), v.atBound() ? "  at its bound" : "");
+            out.printf(Locale.ROOT, "  %-22s %12.5g +- %-10.3g %-8s (start %g)%s%n", v.name(), v.value(), v.sigma(),
+                    FitParameter.ofField(v.name()).unit(), v.initial(), v.atBound() ? "  at its bound" : "");
         }
         cal.notes().forEach(n -> out.println("  note: " + n));
         out.println("  residuals (% of time): " + stats(cal.residuals()));

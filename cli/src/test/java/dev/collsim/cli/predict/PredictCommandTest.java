@@ -106,6 +106,26 @@ class PredictCommandTest {
         assertTrue(lines.get(1).contains(",-1.00000,"), "NCCL has no estimate for AllToAll: " + lines.get(1));
     }
 
+    /**
+     * The csv's bandwidth columns are GB/s, as --help says: nccl-tests' algbw = size / time, so 1048576 B over
+     * time_us us is 1048576 / time_us / 1e3 GB/s (1 B/us = 1e6 B/s = 1e-3 GB/s); AllReduce busbw = algbw x 2 (8-1)/8
+     * on the 8 GPUs of a DGX H100.
+     */
+    @Test
+    void csvBandwidthsAreGigabytesPerSecond() {
+        CliRun r = run("predict", "allreduce", "-b", "1M", "-e", "1M", "--format", "csv", "-c", "dgx-h100");
+        assertEquals(0, r.code(), r.err());
+        List<String> head = List.of(r.out().lines().findFirst().orElseThrow().split(","));
+        String[] row = r.out().lines().skip(1).findFirst().orElseThrow().split(",");
+        double us = Double.parseDouble(row[head.indexOf("time_us")]);
+        double alg = Double.parseDouble(row[head.indexOf("alg_bw")]);
+        assertEquals(1048576 / us / 1e3, alg, 1e-3 * alg);
+        assertEquals(alg * 2 * 7 / 8, Double.parseDouble(row[head.indexOf("bus_bw")]), 1e-3 * alg);
+        CliRun help = run("predict", "--help");
+        assertTrue(help.out().replaceAll("\\s+", " ").contains("alg_bw, bus_bw and physical_bound_bus_bw in GB/s"),
+                help.out());
+    }
+
     @Test
     void badNcclValueIsAUsageErrorNamingTheVariable() {
         CliRun r = run("predict", "allreduce", "--env", "NCCL_NTHREADS=100");

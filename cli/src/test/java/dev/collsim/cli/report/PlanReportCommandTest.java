@@ -22,7 +22,7 @@ class PlanReportCommandTest {
     /**
      * 175B with fp32 gradients, tp=8 inside the default cluster's 4 DGX H100 hosts (eight 400 Gb/s NICs each),
      * dp=4: each DP AllReduce carries 175e9/8 x 4 B = 87.5 GB and the 8 DP groups of a host share its 400 GB/s, so
-     * one call takes at least 8 x 2*3/4 x 87.5e9 / 400e9 = 2.625 s.
+     * one call takes at least 8 x 2*3/4 x 87.5e9 / 400e9 = 2.625 s; its busbw column is nccl-tests' busbw in GB/s.
      */
     @Test
     void planPrintsEveryCollectiveAndTheStep() {
@@ -30,11 +30,14 @@ class PlanReportCommandTest {
                 "--step-compute-ms", "1000", "--overlap", "0.5");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("TP activation AllReduce"), r.out());
-        Matcher m = Pattern.compile("DP gradient AllReduce\\s+DP\\s+4\\s+4\\s+81.5G\\s+1\\s+([0-9.]+)")
-                .matcher(r.out());
+        Matcher m = Pattern.compile("DP gradient AllReduce\\s+DP\\s+4\\s+4\\s+81.5G\\s+1\\s+([0-9.]+)\\s+[0-9.]+"
+                + "\\s+([0-9.]+)").matcher(r.out());
         assertTrue(m.find(), r.out());
         double us = Double.parseDouble(m.group(1));
         assertTrue(us >= 2.625e6 * 0.999 && us < 2.625e6 * 1.3, "DP AllReduce " + us + " us");
+        // the busbw column is in GB/s (1e9 B/s), nccl-tests' definition: 87.5e9 B / us x 2 (4-1)/4, B/us = MB/s
+        assertTrue(r.out().contains("ms/step busbw(GB/s)  algorithm"), r.out());
+        assertEquals(87.5e9 / us / 1e3 * 2 * 3 / 4, Double.parseDouble(m.group(2)), 0.051);
         assertTrue(r.out().contains("scaling efficiency"), r.out());
         assertTrue(r.out().contains("tokens per second"), r.out());
     }

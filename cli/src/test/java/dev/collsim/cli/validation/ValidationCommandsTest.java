@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +90,14 @@ class ValidationCommandsTest {
         assertEquals(0, cal.code(), cal.out() + cal.err());
         assertTrue(Files.exists(profile));
         assertTrue(cal.out().contains("hold-out"), cal.out());
+        // each fitted value names its unit, as PerformanceParameters' javadoc gives it: launch overhead in us,
+        // latency scale a factor on NCCL's latency, Simple efficiency a fraction of the link bandwidth
+        String num = "\\s+[-+0-9.e]+ \\+- [-+0-9.e]+\\s+";
+        for (String unit : List.of("launchOverheadUs" + num + "us", "latencyScale" + num + "factor",
+                "bwEfficiencySimple" + num + "fraction")) {
+            assertTrue(Pattern.compile("(?m)^  " + unit + " +\\(start ").matcher(cal.out()).find(), unit + "\n"
+                    + cal.out());
+        }
         CliRun cmp = run("compare", "-m", DATA.resolve("D-info-1x2xA100-sxm4-80gb-nccl2.20.txt").toString(),
                 "--calibration", profile.toString());
         assertEquals(0, cmp.code(), cmp.err());
@@ -124,7 +133,7 @@ class ValidationCommandsTest {
         CliRun r = run("compare", "-m", DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt").toString(), "-c",
                 "dgx-h100");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("err % busbw meas busbw pred"), r.out());
+        assertTrue(r.out().contains("err % meas busbw(GB/s) pred busbw(GB/s)"), r.out());
         String[] row = r.out().lines().filter(l -> l.trim().startsWith("1073741824 ")).findFirst().orElseThrow()
                 .trim().split("\\s+");
         assertEquals(10996.0, Double.parseDouble(row[1]), 1e-9);

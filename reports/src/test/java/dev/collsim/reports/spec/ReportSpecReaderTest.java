@@ -119,7 +119,8 @@ class ReportSpecReaderTest {
                 "w.yaml:7:5: variants[1]: missing 'name'; every variant needs a name for tables and legends",
                 "w.yaml:7:12: variants[1].hosts: found 0; allowed: a whole number from 1 to 1000000",
                 "w.yaml:9:17: sweeps[0].collective: unknown collective 'allsum'; allowed: all_reduce, all_gather,"
-                        + " reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter",
+                        + " reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter (any case, with or"
+                        + " without '_' or '-': allreduce, AllReduce, all_reduce_perf)",
                 "w.yaml:10:10: sweeps[0].max: max '1X' is not a size; allowed: a number of bytes with an optional K,"
                         + " M or G (powers of 1024, as nccl-tests reads them), e.g. 8, 1K, 32M, 8G, 1.5M"),
                 ps.stream().map(InputProblem::toString).toList());

@@ -13,47 +13,49 @@ import java.util.List;
  */
 public enum FitParameter {
     /** launchOverheadUs, microseconds, [0, 100]. */
-    LAUNCH_OVERHEAD_US("launchOverheadUs", "launch", 0, 100),
+    LAUNCH_OVERHEAD_US("launchOverheadUs", "launch", "us", 0, 100),
     /** latencyScale, factor on NCCL's latency, [0.05, 20]. */
-    LATENCY_SCALE("latencyScale", "latScale", 0.05, 20),
+    LATENCY_SCALE("latencyScale", "latScale", "factor", 0.05, 20),
     /** bwEfficiencySimple, fraction, [0.05, 1.5]. */
-    BW_EFFICIENCY_SIMPLE("bwEfficiencySimple", "effSimple", 0.05, 1.5),
+    BW_EFFICIENCY_SIMPLE("bwEfficiencySimple", "effSimple", "fraction", 0.05, 1.5),
     /** bwEfficiencyLL128, fraction, [0.05, 1.5]. */
-    BW_EFFICIENCY_LL128("bwEfficiencyLL128", "effLL128", 0.05, 1.5),
+    BW_EFFICIENCY_LL128("bwEfficiencyLL128", "effLL128", "fraction", 0.05, 1.5),
     /** bwEfficiencyLL, fraction, [0.05, 1.5]. */
-    BW_EFFICIENCY_LL("bwEfficiencyLL", "effLL", 0.05, 1.5),
+    BW_EFFICIENCY_LL("bwEfficiencyLL", "effLL", "fraction", 0.05, 1.5),
     /** perChannelCapSimple of the data's generation, GB/s, [1, 500]. */
-    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", "capSimple", 1, 500),
+    PER_CHANNEL_CAP_SIMPLE("perChannelCapSimple", "capSimple", "GB/s", 1, 500),
     /** netStepUs, microseconds per network send of NCCL's proxy, [0, 100]. */
-    NET_STEP_US("netStepUs", "netStep", 0, 100),
+    NET_STEP_US("netStepUs", "netStep", "us", 0, 100),
     /**
      * nvlsBwScale of the data's generation, factor on NCCL's NVLS bandwidth, [0.5, 2]; fitted only when named
      * ({@code --fit}), not in calibrate's default set: on NVLS-only data it moves the time as the Simple efficiency
      * does.
      */
-    NVLS_BW_SCALE("nvlsBwScale", "nvlsScale", 0.5, 2),
+    NVLS_BW_SCALE("nvlsBwScale", "nvlsScale", "factor", 0.5, 2),
     /**
      * bwEfficiencyNet, fraction of the link-limited bandwidth of calls between nodes, [0.05, 1.5]; not in
      * calibrate's default set (on data between nodes only it moves the time as the Simple efficiency does): the
      * shipped network-class profiles fit it in the Simple efficiency's place ({@link FitLadder#network()}), so that
      * their fit leaves one-node (NVLink, PCIe) traffic alone.
      */
-    BW_EFFICIENCY_NET("bwEfficiencyNet", "effNet", 0.05, 1.5),
+    BW_EFFICIENCY_NET("bwEfficiencyNet", "effNet", "fraction", 0.05, 1.5),
     /**
      * The socket class's TCP stream rate (netClasses SOCKET streamGBps), GB/s, [0.1, 100]; fitted only when named
      * ({@code --fit}): it moves calls over NCCL's socket transport only (simulator {@code perf.SocketStreams}), and
      * is a property of the hosts (CPU, kernel), so a socket cluster's own run sets it.
      */
-    SOCKET_STREAM_GBPS("socketStreamGBps", "stream", 0.1, 100);
+    SOCKET_STREAM_GBPS("socketStreamGBps", "stream", "GB/s", 0.1, 100);
 
     private final String field;
     private final String label;
+    private final String unit;
     private final double lo;
     private final double hi;
 
-    FitParameter(String field, String label, double lo, double hi) {
+    FitParameter(String field, String label, String unit, double lo, double hi) {
         this.field = field;
         this.label = label;
+        this.unit = unit;
         this.lo = lo;
         this.hi = hi;
     }
@@ -67,6 +69,14 @@ public enum FitParameter {
      *         effNet, stream) */
     public String label() {
         return label;
+    }
+
+    /**
+     * @return the value's unit, as each constant's javadoc gives it: us, GB/s (1e9 B/s), factor (a multiplier) or
+     *         fraction (of a bandwidth)
+     */
+    public String unit() {
+        return unit;
     }
 
     /**

@@ -94,7 +94,8 @@ public final class Fitter {
                 if (!dropIllConditioned || free.size() == 1) {
                     throw new CalibrationException("ill-conditioned", e.getMessage());
                 }
-                notes.add(e.weakest.field() + " kept at " + e.weakest.get(start, gen) + ": " + e.getMessage());
+                notes.add(e.weakest.field() + " kept at " + e.weakest.get(start, gen) + " " + e.weakest.unit() + ": "
+                        + e.getMessage());
                 free.remove(e.weakest);
             }
         }
@@ -170,7 +171,8 @@ public final class Fitter {
         }
         for (FitParameter f : candidates) {
             if (norms.get(f) < 1e-6 || norms.get(f) < 1e-3 * largest) {
-                notes.add(f.field() + " kept at " + f.get(p.start(), p.gen()) + ": the data hardly depends on it "
+                notes.add(f.field() + " kept at " + f.get(p.start(), p.gen()) + " " + f.unit() + ": the data hardly"
+                        + " depends on it "
                         + "(sensitivity below 1/1000 of the strongest parameter)");
             } else {
                 free.add(f);

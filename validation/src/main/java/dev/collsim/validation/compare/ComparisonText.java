@@ -45,11 +45,11 @@ public final class ComparisonText {
             if (withPoints) {
                 boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
                 boolean calibrated = c.band().contains("95");
-                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %10s %10s  %-16s%s%n", "size (B)",
-                        "measured(us)", "predicted(us)", "err %", "busbw meas", "busbw pred", "algo/proto",
+                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %16s %16s  %-16s%s%n", "size (B)",
+                        "measured(us)", "predicted(us)", "err %", "meas busbw(GB/s)", "pred busbw(GB/s)", "algo/proto",
                         !band ? "" : calibrated ? "  95% band (us)" : "  band (us)"));
                 for (PointComparison p : c.points()) {
-                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %10.2f %10.2f  %-16s",
+                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %16.2f %16.2f  %-16s",
                             p.sizeBytes(), p.measuredUs(), p.predictedUs(), p.errorPercent(), p.measuredBusBw(),
                             p.predictedBusBw(), p.algorithm() + "/" + p.protocol()));
                     if (band) {

@@ -31,7 +31,7 @@ class BadInputTest {
                 + "          16             4     float     sum      -1    11.77    0.00    0.00      0    11.69    0.00    0.00      0\n");
         assertEquals(6, p.line());
         assertEquals(57, p.column());
-        assertTrue(p.message().contains("'1x.25' is not a number"), p.message());
+        assertTrue(p.message().contains("found '1x.25'; allowed: a finite number"), p.message());
     }
 
     @Test

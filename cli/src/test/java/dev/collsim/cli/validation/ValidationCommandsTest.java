@@ -86,15 +86,15 @@ class ValidationCommandsTest {
     void calibrateWritesProfileThatCompareUses(@TempDir Path dir) {
         Path profile = dir.resolve("a100.yaml");
         CliRun cal = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
-                "-o", profile.toString(), "--fit", "LAUNCH_OVERHEAD_US,BW_EFFICIENCY_SIMPLE,LATENCY_SCALE");
+                "-o", profile.toString(), "--fit", "LAUNCH_OVERHEAD_US,BW_EFFICIENCY_SIMPLE");
         assertEquals(0, cal.code(), cal.out() + cal.err());
         assertTrue(Files.exists(profile));
         assertTrue(cal.out().contains("hold-out"), cal.out());
         // each fitted value names its unit, as PerformanceParameters' javadoc gives it: launch overhead in us,
-        // latency scale a factor on NCCL's latency, Simple efficiency a fraction of the link bandwidth
+        // Simple efficiency a fraction of the link bandwidth (launch and latency scale together are not determined by
+        // this file once its 1-2 MiB points run under NCCL 2.18's Ring LL rule: two parameters, one fixed cost)
         String num = "\\s+[-+0-9.e]+ \\+- [-+0-9.e]+\\s+";
-        for (String unit : List.of("launchOverheadUs" + num + "us", "latencyScale" + num + "factor",
-                "bwEfficiencySimple" + num + "fraction")) {
+        for (String unit : List.of("launchOverheadUs" + num + "us", "bwEfficiencySimple" + num + "fraction")) {
             assertTrue(Pattern.compile("(?m)^  " + unit + " +\\(start ").matcher(cal.out()).find(), unit + "\n"
                     + cal.out());
         }
@@ -182,19 +182,20 @@ class ValidationCommandsTest {
     }
 
     /**
-     * All parameters, asked for explicitly (--fit: exactly that set, no fallback), on the Azure A100 file: the LL
-     * efficiency has to go to its upper bound 1.5 (LL points run faster than NCCL's LL bandwidth allows), which is
-     * both a bound and an efficiency above 1: refused, exit 4, one line per cause, nothing written.
+     * All parameters, asked for explicitly (--fit: exactly that set, no fallback), on the 4x RTX 4090 P2P file: its
+     * Simple plateau moves more than NCCL's 24 GB/s PCIe Gen4 figure (busbw 25.27-25.31 GB/s from 128 MiB, lines 50-53,
+     * against NCCL 2.28.9 src/graph/topo.h PCI_BW 24 GB/s for the ring's PCIe hops), so the Simple efficiency has to go above
+     * 1: refused as faster than the link, exit 4, nothing written.
      */
     @Test
     void calibrateRefusesImpossibleEfficiency(@TempDir Path dir) {
         Path out = dir.resolve("p.yaml");
-        CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
+        CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt").toString(),
                 "-o", out.toString(), "--fit", "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE,"
                 + "BW_EFFICIENCY_LL128,BW_EFFICIENCY_LL,PER_CHANNEL_CAP_SIMPLE");
         assertEquals(4, r.code(), r.out() + r.err());
-        assertTrue(r.err().contains("fit refused: bwEfficiencyLL ended at a bound"), r.err());
-        assertTrue(r.err().contains("fit refused: bwEfficiencyLL = 1.500 > 1: faster than the link"), r.err());
+        assertTrue(Pattern.compile("fit refused: bwEfficiencySimple = 1\\.0\\d\\d > 1: faster than the link")
+                .matcher(r.err()).find(), r.err());
         assertTrue(!Files.exists(out));
     }
 

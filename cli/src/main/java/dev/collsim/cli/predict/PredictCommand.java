@@ -188,6 +188,7 @@ public final class PredictCommand implements Callable<Integer> {
         PredictGroups groups = PredictGroups.parse(c, dataType, op, root);
         SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor));
         NcclSettings nccl = ncclSettings();
+        ShellNcclEnv.note(System.getenv(), nccl.asMap()).ifPresent(spec.commandLine().getErr()::println);
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))
                 : null;
         Topology topo = cluster.load();

@@ -47,16 +47,6 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
     }
 
     /**
-     * @param gpu          the GPU SKU
-     * @param gpus         GPUs per host, >= 1
-     * @param nicSpeed     compute NIC port speed
-     * @param sharedSwitch all GPUs behind one PCIe switch (else one switch per GPU)
-     */
-    public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, boolean sharedSwitch) {
-        this(gpu, gpus, nicSpeed, sharedSwitch ? gpus : 1);
-    }
-
-    /**
      * Validates the fields.
      *
      * @throws IllegalArgumentException when gpus is below 1 or gpusPerSwitch outside 1 to gpus

@@ -85,12 +85,12 @@ class SynthesizedHostTest {
     @Test
     void sharedSwitchGivesPixBetweenGpus() {
         GpuModels.Sku sku = GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow();
-        Topology one = Catalog.standalone(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100), true), 1);
+        Topology one = Catalog.standalone(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100), 2), 1);
         Topology own = Catalog.standalone(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100)), 1);
         assertEquals(PathType.PIX, PathFinder.of(one).path("h0/gpu0", "h0/gpu1").type());
         assertEquals(PathType.PHB, PathFinder.of(own).path("h0/gpu0", "h0/gpu1").type());
         assertEquals(1, one.devices(PcieSwitch.class).size());
-        assertTrue(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100), true).assumptions().stream()
+        assertTrue(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(100), 2).assumptions().stream()
                 .anyMatch(a -> a.contains("all GPUs behind one")));
     }
     /**

@@ -74,7 +74,7 @@ class CpuPathRatesTest {
     @Test
     void sharedSwitchUplinkHalvesTheRingNotThePair() {
         Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
-                Bandwidth.ofGbits(100), true), 1);
+                Bandwidth.ofGbits(100), 2), 1);
         ChannelPlan p = plan(t, t.gpus(), Map.of("NCCL_P2P_DISABLE", "1"));
         assertEquals(6.0, p.graphs().ring().totalIntra(), EPS);
         assertEquals(6.0, p.ringPathBw(), EPS);

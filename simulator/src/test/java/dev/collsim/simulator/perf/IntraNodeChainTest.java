@@ -72,7 +72,7 @@ class IntraNodeChainTest {
         assertEquals(8.095, IntraNodeChain.fillSlices(8, 0.673), 1e-9);
         assertEquals(5.0, IntraNodeChain.fillSlices(4, 1.0), 1e-9);
         Topology pair = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
-                Bandwidth.ofGbits(100), true), 1);
+                Bandwidth.ofGbits(100), 2), 1);
         NcclSettings off = NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1"));
         assertTrue(IntraNodeChain.staged(Protocol.SIMPLE, plan(pair, off), off));
         assertFalse(IntraNodeChain.staged(Protocol.LL, plan(pair, off), off));
@@ -98,7 +98,7 @@ class IntraNodeChainTest {
     @Test
     void twoRankShmChainWaitsForTheWholeSliceBeforeSendingItDown() throws Exception {
         Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
-                Bandwidth.ofGbits(100), true), 1);
+                Bandwidth.ofGbits(100), 2), 1);
         double small = treeSimple(t, 8).timeUs();
         Prediction big = treeSimple(t, 1 << 20);
         assertEquals(Algorithm.TREE, big.algorithm());

@@ -38,7 +38,7 @@ class OneWayPairTest {
     @Test
     void broadcastUsesTheWholePathAllReduceHalfOfIt() throws Exception {
         Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
-                Bandwidth.ofGbits(100), true), 1);
+                Bandwidth.ofGbits(100), 2), 1);
         long bytes = 1L << 30;
         Prediction b = predict(t, Collective.BROADCAST, bytes);
         assertEquals(Algorithm.RING, b.algorithm());
@@ -58,7 +58,7 @@ class OneWayPairTest {
     @Test
     void allToAllThroughTheCpuSharesTheUplinkAsTheRingDoes() throws Exception {
         Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
-                Bandwidth.ofGbits(100), true), 1);
+                Bandwidth.ofGbits(100), 2), 1);
         Prediction a2a = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_TO_ALL,
                 1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1"))));
         assertEquals(3.957, a2a.busBw(), 3.957 * 0.002, a2a.toString());

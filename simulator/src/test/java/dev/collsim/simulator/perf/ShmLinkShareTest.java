@@ -43,7 +43,7 @@ class ShmLinkShareTest {
 
     private static Topology rtx2080TiPair() {
         return Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
-                Bandwidth.ofGbits(100), true), 1);
+                Bandwidth.ofGbits(100), 2), 1);
     }
 
     /**

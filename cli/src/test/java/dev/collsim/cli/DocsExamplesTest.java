@@ -30,7 +30,8 @@ class DocsExamplesTest {
         }
         // today: the worked tune example on the 2x H200 measurements; the InfraGraph export and read-back; topo show,
         // predict and compare on cloud systems (with p5 over sockets, bound by its Gen4 root ports); compare's
-        // synthesized hosts and their assumptions
-        assertEquals(Map.of("tune.md", 1, "topology.md", 2, "cloud-systems.md", 4, "validation.md", 1), ran);
+        // synthesized hosts and their assumptions; topo paths (both views); the printed 70B plan
+        assertEquals(Map.of("tune.md", 1, "topology.md", 4, "cloud-systems.md", 4, "validation.md", 1,
+                "planning-validation.md", 1), ran);
     }
 }

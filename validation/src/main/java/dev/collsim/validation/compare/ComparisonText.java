@@ -1,7 +1,6 @@
 package dev.collsim.validation.compare;
 
 import dev.collsim.validation.ingest.Dataset;
-import dev.collsim.validation.ingest.PrintedRounding;
 import java.util.List;
 import java.util.Locale;
 
@@ -41,7 +40,9 @@ public final class ComparisonText {
                 sb.append("  assumed: ").append(a).append('\n');
             }
             Comparer.zeroRows(d).ifPresent(z -> sb.append("  left out: ").append(z).append('\n'));
-            PrintedRounding.fromNotes(d).ifPresent(r -> sb.append("  rounding: ").append(r).append('\n'));
+            if (d.rounding().present()) {
+                sb.append("  rounding: ").append(d.rounding().text()).append('\n');
+            }
             if (withPoints) {
                 boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
                 boolean calibrated = c.band().contains("95");

@@ -149,7 +149,8 @@ public final class CalibrateCommand implements Callable<Integer> {
                     .map(FitLadder.Attempt::reasons).toList()));
         }
         try {
-            CalibrationProfile.write(cal, output);
+            CalibrationProfile.writeWithCommand(cal, "collsim " + String.join(" ",
+                    spec.commandLine().getParseResult().originalArgs()), output);
         } catch (IOException e) {
             throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
         }

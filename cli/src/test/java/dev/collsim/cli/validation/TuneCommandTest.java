@@ -47,12 +47,17 @@ class TuneCommandTest {
     }
 
     @Test
-    void catalogHostWithTheShippedProfileUsesItsResidualBand() {
+    void catalogHostWithTheShippedProfileUsesItsResidualBand() throws Exception {
         CliRun r = CliRun.run("tune", "-c", "dgx-h200", "--ranks", "2", "--calibration",
                 PROFILE.toString(), "--nccl-version", "2.28", "allreduce");
         assertEquals(0, r.code(), r.err());
-        // residualsPercent.p90 of the profile: 22.2217...
-        assertTrue(r.out().contains("band 22.2 % (p90 of the calibration fit's residuals (91 points))"), r.out());
+        // the band is the residualsPercent p90 and n that the profile file states
+        Matcher m = Pattern.compile("(?m)^residualsPercent:\\n  \"n\": (\\d+)\\n  median: \\S+\\n  p90: (\\S+)\\n")
+                .matcher(Files.readString(PROFILE));
+        assertTrue(m.find(), "the profile states its residuals");
+        String band = String.format(Locale.ROOT, "band %.1f %% (p90 of the calibration fit's residuals (%s points))",
+                Double.parseDouble(m.group(2)), m.group(1));
+        assertTrue(r.out().contains(band), band + "\n" + r.out());
         assertTrue(r.out().contains("2 ranks on 1 NCCL node(s)"), r.out());
     }
 

@@ -3,6 +3,9 @@ package dev.collsim.simulator.tuning;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -62,6 +65,9 @@ public final class TuningConstants {
             new double[][] {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0, 57.7, 45.5}, {0, 96.0, 43.8}},
             treeCorrection(23), false);
 
+    /** Every release's constants, made once at class initialization ({@link #of}); after the two above. */
+    private static final Map<NcclVersion, TuningConstants> BY_VERSION = byVersion();
+
     private final NcclVersion version;
     private final double[][] ringLl128Cap;
     private final double[][] treeCap;
@@ -93,12 +99,21 @@ public final class TuningConstants {
      * @return that release's constants
      */
     public static TuningConstants of(NcclVersion version) {
-        Objects.requireNonNull(version, "version");
-        if (version.carriedWhole()) {
-            return version == NcclVersion.V2_28_9 ? NCCL_2_28_9 : NCCL_2_30_7;
+        return BY_VERSION.get(Objects.requireNonNull(version, "version"));
+    }
+
+    /**
+     * @return one instance per release, made once: 2.28.9 and 2.30.7 their own constants, every older entry 2.28.9's
+     *         tables under its own version (its release-conditional rules are the rules' methods, keyed on it)
+     */
+    private static Map<NcclVersion, TuningConstants> byVersion() {
+        Map<NcclVersion, TuningConstants> m = new EnumMap<>(NcclVersion.class);
+        for (NcclVersion v : NcclVersion.values()) {
+            TuningConstants t = NCCL_2_28_9;
+            m.put(v, v == NcclVersion.V2_28_9 ? NCCL_2_28_9 : v.carriedWhole() ? NCCL_2_30_7
+                    : new TuningConstants(v, t.ringLl128Cap, t.treeCap, t.nvlsTreeCap, t.treeCorrection, false));
         }
-        TuningConstants t = NCCL_2_28_9;
-        return new TuningConstants(version, t.ringLl128Cap, t.treeCap, t.nvlsTreeCap, t.treeCorrection, false);
+        return Collections.unmodifiableMap(m);
     }
 
     /** @return the NCCL release these constants come from */

@@ -2,6 +2,7 @@ package dev.collsim.simulator.tuning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
@@ -78,6 +79,24 @@ class OlderReleaseRulesTest {
                 Map.of()), Protocol.LL), EPS);
         assertEquals(141.0, TuningConstants.of(NcclVersion.V2_23_4).llMaxBw(3, 0), EPS);
         assertEquals(282.0, TuningConstants.of(NcclVersion.V2_25_1).llMaxBw(3, 0), EPS);
+    }
+
+    /**
+     * One object per release: {@code of} returns the same instance on every call (made once, not per call), carrying
+     * the release asked for; the older entries share 2.28.9's tables (NcclVersion's javadoc: "2.28.9's tables
+     * otherwise"), so their Hopper Ring/LL128 N1 cap is 2.28.9's 36.7 (v2.28.9-1 src/graph/tuning.cc
+     * perChMaxRingLL128Bws).
+     */
+    @Test
+    void ofMakesOneInstancePerRelease() {
+        for (NcclVersion v : NcclVersion.values()) {
+            TuningConstants c = TuningConstants.of(v);
+            assertSame(c, TuningConstants.of(v), v.text());
+            assertEquals(v, c.version());
+            assertEquals(36.7, c.perChMaxRingLl128Bw(GpuGeneration.HOPPER, 0), EPS, v.text());
+        }
+        assertSame(TuningConstants.NCCL_2_28_9, TuningConstants.of(NcclVersion.V2_28_9));
+        assertSame(TuningConstants.NCCL_2_30_7, TuningConstants.of(NcclVersion.V2_30_7));
     }
 
     /**

@@ -48,6 +48,21 @@ public final class CalibrationProfile {
     }
 
     /**
+     * A profile of {@code collsim calibrate -o}: the calibration's fields with {@code generatedBy}, the command that
+     * wrote it, after {@code generation} (as the shipped profiles name theirs), so the file says how to remake it.
+     *
+     * @param c           the calibration
+     * @param generatedBy the command line, e.g. {@code collsim calibrate -c ... -o ... -m ...}
+     * @param target      file to write
+     * @throws IOException when the file cannot be written (nothing half-written is left)
+     */
+    public static void writeWithCommand(Calibration c, String generatedBy, Path target) throws IOException {
+        ObjectNode head = YAML.createObjectNode();
+        head.put("generatedBy", generatedBy);
+        write(c, head, null, target);
+    }
+
+    /**
      * @param c      the calibration
      * @param extra  fields appended after the calibration's (a shipped profile's class, band and provenance), or
      *               null
@@ -55,9 +70,16 @@ public final class CalibrationProfile {
      * @throws IOException when the file cannot be written (nothing half-written is left)
      */
     public static void write(Calibration c, ObjectNode extra, Path target) throws IOException {
+        write(c, null, extra, target);
+    }
+
+    private static void write(Calibration c, ObjectNode head, ObjectNode extra, Path target) throws IOException {
         ObjectNode root = YAML.createObjectNode();
         root.put("schema", SCHEMA);
         root.put("generation", c.generation().name());
+        if (head != null) {
+            root.setAll(head);
+        }
         ArrayNode src = root.putArray("fittedOn");
         c.sources().forEach(src::add);
         root.put("points", c.nPoints());

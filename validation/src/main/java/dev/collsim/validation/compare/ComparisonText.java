@@ -1,15 +1,20 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.validation.diagnose.Diagnoser;
+import dev.collsim.validation.diagnose.Finding;
 import dev.collsim.validation.ingest.Dataset;
-import dev.collsim.validation.ingest.PrintedRounding;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Renders comparisons as plain text tables. Per point: measured and predicted time (us), the signed error
  * {@code err % = (predicted - measured) / measured x 100} on time (+ = collsim predicts slower than measured, i.e.
  * pessimistic; - = faster, optimistic), and measured and predicted busbw in GB/s (nccl-tests' definition). The
- * statistics (median, p90, max) are of the absolute error.
+ * statistics (median, p90, max) are of the absolute error. A point that diagnose calls a one-off hiccup
+ * ({@link Diagnoser#hiccups}) is named under the dataset ({@code hiccup (diagnose, line N): ...}) and its row ends
+ * with {@code hiccup}: its error is the run's, not the model's.
  */
 public final class ComparisonText {
 
@@ -41,25 +46,16 @@ public final class ComparisonText {
                 sb.append("  assumed: ").append(a).append('\n');
             }
             Comparer.zeroRows(d).ifPresent(z -> sb.append("  left out: ").append(z).append('\n'));
-            PrintedRounding.fromNotes(d).ifPresent(r -> sb.append("  rounding: ").append(r).append('\n'));
+            if (d.rounding().present()) {
+                sb.append("  rounding: ").append(d.rounding().text()).append('\n');
+            }
+            List<Finding> hiccups = Diagnoser.hiccups(d);
+            for (Finding f : hiccups) {
+                sb.append("  hiccup (diagnose, line ").append(f.evidence().get(0).line()).append("): ")
+                        .append(f.message()).append('\n');
+            }
             if (withPoints) {
-                boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
-                boolean calibrated = c.band().contains("95");
-                sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %16s %16s  %-16s%s%n", "size (B)",
-                        "measured(us)", "predicted(us)", "err %", "meas busbw(GB/s)", "pred busbw(GB/s)", "algo/proto",
-                        !band ? "" : calibrated ? "  95% band (us)" : "  band (us)"));
-                for (PointComparison p : c.points()) {
-                    sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %16.2f %16.2f  %-16s",
-                            p.sizeBytes(), p.measuredUs(), p.predictedUs(), p.errorPercent(), p.measuredBusBw(),
-                            p.predictedBusBw(), p.algorithm() + "/" + p.protocol()));
-                    if (band) {
-                        sb.append(String.format(Locale.ROOT, "  [%.2f, %.2f]", p.lowUs(), p.highUs()));
-                    }
-                    if (p.choiceMismatch()) {
-                        sb.append("  log says ").append(p.measuredAlgorithm()).append('/').append(p.measuredProtocol());
-                    }
-                    sb.append('\n');
-                }
+                points(sb, c, hiccups.stream().map(f -> f.evidence().get(0).line()).collect(Collectors.toSet()));
             }
             sb.append("  |error| of time (%): all ").append(stats(c.overall()));
             for (Regime r : Regime.values()) {
@@ -84,6 +80,30 @@ public final class ComparisonText {
             sb.append("\n\n");
         }
         return sb.toString();
+    }
+
+    /** Appends the per-point table; a point diagnose calls a hiccup ends with "hiccup". */
+    private static void points(StringBuilder sb, DatasetComparison c, Set<Integer> hiccupLines) {
+        boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
+        boolean calibrated = c.band().contains("95");
+        sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %16s %16s  %-16s%s%n", "size (B)",
+                "measured(us)", "predicted(us)", "err %", "meas busbw(GB/s)", "pred busbw(GB/s)", "algo/proto",
+                !band ? "" : calibrated ? "  95% band (us)" : "  band (us)"));
+        for (PointComparison p : c.points()) {
+            sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %16.2f %16.2f  %-16s",
+                    p.sizeBytes(), p.measuredUs(), p.predictedUs(), p.errorPercent(), p.measuredBusBw(),
+                    p.predictedBusBw(), p.algorithm() + "/" + p.protocol()));
+            if (band) {
+                sb.append(String.format(Locale.ROOT, "  [%.2f, %.2f]", p.lowUs(), p.highUs()));
+            }
+            if (p.choiceMismatch()) {
+                sb.append("  log says ").append(p.measuredAlgorithm()).append('/').append(p.measuredProtocol());
+            }
+            if (hiccupLines.contains(p.line())) {
+                sb.append("  hiccup");
+            }
+            sb.append('\n');
+        }
     }
 
     /** @return what the run's NCCL INFO lines say about the network and channels, empty when nothing */

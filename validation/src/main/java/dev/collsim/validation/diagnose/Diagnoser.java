@@ -57,6 +57,19 @@ public final class Diagnoser {
         return out;
     }
 
+    /**
+     * The single points of a sweep that diagnose calls one-off hiccups ({@link Finding.Kind#OUTLIER} of the sweep
+     * shape check: a time more than 1.6x both neighbours, or the two halves of one size more than 2x apart), for
+     * compare to mark. Looks at the dataset alone (no file lines: the evidence's text is empty).
+     *
+     * @param d a dataset
+     * @return its OUTLIER findings, each with the point's line as its first evidence; empty when none
+     */
+    public static List<Finding> hiccups(Dataset d) {
+        Subject s = new Subject(d, List.of(), List.of(), Optional.empty(), Optional.empty());
+        return new SweepShapeCheck().run(s).stream().filter(f -> f.kind() == Finding.Kind.OUTLIER).toList();
+    }
+
     /** @return GPUs per host from the rank lines, else from the header's nodes_x_gpus, else 0 (unknown) */
     private static int gpusPerHost(Dataset d) {
         if (d.nHosts() > 0) {

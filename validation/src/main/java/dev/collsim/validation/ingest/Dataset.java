@@ -33,19 +33,30 @@ import java.util.OptionalDouble;
  * @param notes       readers' remarks
  * @param launch      how the benchmark process drove its GPUs ({@link LaunchShape#UNKNOWN} when the file does not
  *                    say)
+ * @param rounding    how far a reduced table's printed bandwidth decimals alone can lengthen its derived times
+ *                    ({@link PrintedRounding#NONE} when no point is bound by 1 % or more, or no time was derived)
  */
 public record Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
         DataType dataType, int nRanks, int nHosts, String gpuModel, NcclRelease ncclRelease, Map<String, String> env,
         FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
-        NcclLog log, List<Note> notes, LaunchShape launch) {
+        NcclLog log, List<Note> notes, LaunchShape launch, PrintedRounding rounding) {
 
-    /** As the canonical constructor, the launch shape unknown. */
+    /** As the canonical constructor, no printed rounding to report. */
+    public Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
+            DataType dataType, int nRanks, int nHosts, String gpuModel, NcclRelease ncclRelease, Map<String, String> env,
+            FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
+            NcclLog log, List<Note> notes, LaunchShape launch) {
+        this(file, label, line, kind, collective, dataType, nRanks, nHosts, gpuModel, ncclRelease, env, header, ranks,
+                points, avgBusBw, summaryMaxBusBw, log, notes, launch, PrintedRounding.NONE);
+    }
+
+    /** As the canonical constructor, the launch shape unknown and no printed rounding to report. */
     public Dataset(String file, String label, int line, DatasetKind kind, Collective collective,
             DataType dataType, int nRanks, int nHosts, String gpuModel, NcclRelease ncclRelease, Map<String, String> env,
             FileHeader header, List<RankInfo> ranks, List<PerfPoint> points, double avgBusBw, double summaryMaxBusBw,
             NcclLog log, List<Note> notes) {
         this(file, label, line, kind, collective, dataType, nRanks, nHosts, gpuModel, ncclRelease, env, header, ranks,
-                points, avgBusBw, summaryMaxBusBw, log, notes, LaunchShape.UNKNOWN);
+                points, avgBusBw, summaryMaxBusBw, log, notes, LaunchShape.UNKNOWN, PrintedRounding.NONE);
     }
 
     /** @throws IllegalArgumentException when nRanks is below 1 */
@@ -63,6 +74,7 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
         log = log == null ? NcclLog.EMPTY : log;
         notes = List.copyOf(notes);
         launch = launch == null ? LaunchShape.UNKNOWN : launch;
+        rounding = rounding == null ? PrintedRounding.NONE : rounding;
         if (nRanks < 1) {
             throw new IllegalArgumentException(file + ":" + line + ": nRanks must be >= 1, got " + nRanks);
         }

@@ -175,8 +175,10 @@ final class MarkdownTableReader {
         }
         String label = ctx.title.isEmpty() ? seriesName : ctx.title + (seriesName.isEmpty() ? "" : " / " + seriesName);
         List<Note> notes = new ArrayList<>(ctx.notes);
+        PrintedRounding rounding = PrintedRounding.of(bounds, sizes, lines.stream().mapToInt(Integer::intValue)
+                .toArray());
         notes.add(new Note(firstLine, "reduced table: times derived from algbw (or busbw) with nccl-tests' definitions"
-                + PrintedRounding.describe(bounds, sizes, lines.stream().mapToInt(Integer::intValue).toArray())));
+                + (rounding.present() ? "; " + rounding.text() : "")));
         NcclLog log = ctx.log.build();
         int hosts = header.nodesXGpus().isPresent() && !header.hasSeveralShapes() ? header.nodesXGpus().get()[0] : 0;
         Map<String, String> env = DatasetAssembler.env(header, ctx, log);
@@ -184,7 +186,7 @@ final class MarkdownTableReader {
         return new Dataset(file, label.isEmpty() ? "table at line " + firstLine : label, firstLine,
                 DatasetKind.REDUCED_TABLE, c, null, n, hosts, header.text("hardware"),
                 DatasetAssembler.release(ctx, log, header), env, header, List.of(), points, Double.NaN, Double.NaN,
-                log, notes, ctx.launch(header));
+                log, notes, ctx.launch(header), rounding);
     }
 
     static Collective collective(String file, FileHeader header, RunContext ctx, int line) throws InputException {

@@ -131,6 +131,6 @@ final class TransposedTable {
                 + ") read as its own table"));
         return new Dataset(d.file(), d.label(), line, d.kind(), d.collective(), d.dataType(), d.nRanks(), d.nHosts(),
                 d.gpuModel(), d.ncclRelease(), d.env(), d.header(), d.ranks(), pts, d.avgBusBw(), d.summaryMaxBusBw(),
-                d.log(), notes, d.launch());
+                d.log(), notes, d.launch(), d.rounding());
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
@@ -122,15 +123,19 @@ class ProfileClassTest {
     /** A shipped profile with a band: its parameters, its band, and a line naming the file and its data. */
     @Test
     void aShippedFileIsUsedAndNamed() throws Exception {
-        String text = Files.readString(Path.of(
-                "../configs/calibration/h200x2-nv18-nccl2.28.yaml"))
-                + "band:\n  belowMiBPercent: 12.5\n  atLeastMiBPercent: 7.5\n";
+        Path file = Path.of("../configs/calibration/h200x2-nv18-nccl2.28.yaml");
+        String text = Files.readString(file) + "band:\n  belowMiBPercent: 12.5\n  atLeastMiBPercent: 7.5\n";
         ProfileSelector.Choice c = ProfileSelector.select(new ProfileClass("hopper-1host-nvlink", "Hopper, NVLink"),
                 Optional.of(text), Optional.empty());
         assertTrue(c.calibration().isPresent());
-        assertEquals(0.6813657671622748, c.calibration().get().parameters().latencyScale());
+        // the file's own fitted parameters, not the defaults
+        var own = CalibrationProfile.read(file).parameters();
+        assertEquals(own.latencyScale(), c.calibration().get().parameters().latencyScale());
+        assertEquals(own.launchOverheadUs(), c.calibration().get().parameters().launchOverheadUs());
+        assertTrue(c.calibration().get().parameters().latencyScale() != PerformanceParameters.DEFAULTS.latencyScale());
         assertEquals(7.5, c.band().orElseThrow().atLeastMiBPercent());
         assertTrue(c.line().contains("configs/calibration/auto/hopper-1host-nvlink.yaml")
+                // 91 = the fitted files' rows: all_reduce 31 + all_gather 31 less its 2 rows of size 0 + sendrecv 31
                 && c.line().contains("3 dataset(s), 91 points"), c.line());
         assertFalse(c.line().contains("none shipped"), c.line());
     }

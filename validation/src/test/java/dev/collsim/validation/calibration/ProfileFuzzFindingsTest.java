@@ -67,16 +67,20 @@ class ProfileFuzzFindingsTest {
     }
 
     /**
-     * The shipped profile was written before perChannelCapNvls, netStepUs and nvlsBwScale existed: it still reads,
-     * with those at their defaults and its own fitted values kept (its file says launchOverheadUs 11.0056, the
-     * default is 6.5).
+     * A profile written before perChannelCapNvls, netStepUs and nvlsBwScale existed (the 2x H200 profile as it was
+     * shipped before its refit, kept as a test resource) still reads, with those at their defaults and its own
+     * values kept: its file says launchOverheadUs 11.005645598034027 and perChannelCapSimple[3] 70.0.
      */
     @Test
     void profileWrittenBeforeNewParametersKeepsTheirDefaults() throws Exception {
-        var c = CalibrationProfile.read(Path.of("../configs/calibration/h200x2-nv18-nccl2.28.yaml"));
+        Path old = Path.of("src/test/resources/calibration/h200x2-profile-before-nvls-parameters.yaml");
+        assertTrue(!Files.readString(old).contains("netStepUs"), "the file predates netStepUs");
+        var c = CalibrationProfile.read(old);
         var d = PerformanceParameters.DEFAULTS;
         assertEquals(d.perChannelCapNvls(), c.parameters().perChannelCapNvls());
         assertEquals(d.netStepUs(), c.parameters().netStepUs());
-        assertTrue(c.parameters().launchOverheadUs() != d.launchOverheadUs(), "the profile's own value is kept");
+        assertEquals(d.nvlsBwScale(), c.parameters().nvlsBwScale());
+        assertEquals(11.005645598034027, c.parameters().launchOverheadUs());
+        assertEquals(70.0, c.parameters().perChannelCapSimple().get(3));
     }
 }

@@ -1,10 +1,15 @@
 package dev.collsim.validation.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.ComparisonText;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Reduced tables and summaries of the corpus, with values read from the cited lines. */
@@ -53,10 +58,35 @@ class MarkdownTableReaderTest {
                 .orElseThrow();
         assertTrue(note.endsWith("; the printed decimals alone leave the time up to 7.7 % long at 1024 B (line 27), "
                 + "under 1 % from 8192 B"), note);
+        // the same figures as a field of the dataset: line 27 "0.07" at 1K, quiet from 8K
+        assertEquals(0.005 / 0.065, d.rounding().worstFraction(), 1e-12);
+        assertEquals(1024L, d.rounding().worstBytes());
+        assertEquals(27, d.rounding().worstLine());
+        assertEquals(8192L, d.rounding().quietFromBytes());
         assertEquals(0.005, PrintedRounding.halfUnit("**3.44 GB/s**"), 1e-12);
         assertEquals(0.5, PrintedRounding.halfUnit("12"), 0);
         assertTrue(Double.isNaN(PrintedRounding.halfUnit("1.5e3")));
         assertTrue(Double.isNaN(PrintedRounding.timeBound(0.00, 0.005)), "0.00 bounds nothing");
+    }
+
+    /**
+     * compare prints the rounding from the dataset's field, not from its note: with the notes taken away the line is
+     * still there, word for word as the note says it (figures by hand in {@link #printedDecimalsBoundTheDerivedTimes});
+     * a table whose times are printed (the Talos report's algbw and time columns) has none.
+     */
+    @Test
+    void compareReadsTheRoundingField() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt").get(0);
+        Dataset noNotes = new Dataset(d.file(), d.label(), d.line(), d.kind(), d.collective(), d.dataType(),
+                d.nRanks(), d.nHosts(), d.gpuModel(), d.ncclRelease(), d.env(), d.header(), d.ranks(), d.points(),
+                d.avgBusBw(), d.summaryMaxBusBw(), d.log(), List.of(), d.launch(), d.rounding());
+        Comparer c = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
+        String text = ComparisonText.render(List.of(c.compare(noNotes, Optional.empty())), false);
+        assertTrue(text.contains("\n  rounding: the printed decimals alone leave the time up to 7.7 % long at 1024 B "
+                + "(line 27), under 1 % from 8192 B\n"), text);
+        Dataset talos = Corpus.read("A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt").get(0);
+        assertFalse(talos.rounding().present());
+        assertFalse(ComparisonText.render(List.of(c.compare(talos, Optional.empty())), false).contains("rounding:"));
     }
 
     /** NCCL PR 2080: two series side by side, SHM and P2P. */

@@ -51,7 +51,7 @@ class ClusterGuesserTest {
 
     /**
      * The H100 NVL hosts of NVIDIA/nccl#2441 (header lines 3 and 5: "2x AMD EPYC 9534 (Zen 4, 8 NUMA nodes) + 2x
-     * NVIDIA H100 NVL (GPUs on different NUMA domains from NIC)", "Slingshot-200"; rank lines 15-18: buses 0000:61
+     * NVIDIA H100 NVL (GPUs on different NUMA domains from NIC)", "Slingshot-200"; rank lines 16-19: buses 0000:61
      * and 0000:81 on each host). Two sockets and buses on both halves of 0x80 put the GPUs on two NUMA nodes
      * (BusNuma's rule), the NIC ("NIC", singular: one) on a third; NCCL joins every two CPU nodes by a SYS link (NCCL
      * 2.30.7 src/graph/topo.cc ncclTopoConnectCpus), so each GPU reaches the NIC over SYS, which is farther than the

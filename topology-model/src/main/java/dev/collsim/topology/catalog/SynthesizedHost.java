@@ -30,17 +30,16 @@ import java.util.Objects;
  *
  * <p>With {@code nicNuma} set (a data file saying its GPUs sit on other NUMA nodes than the NIC), the NICs leave
  * the GPUs' switches: the GPUs' switches hang off {@link NicNuma#gpuNodes} CPU nodes (consecutive GPUs split evenly),
- * its {@link NicNuma#nics} NICs off one more CPU node, each on a root port of its own, every two CPU nodes joined by
- * an SMP link. NCCL makes
- * one CPU node per NUMA node and joins every pair by a SYS link at its inter-CPU bandwidth ({@code
- * ncclTopoConnectCpus}, NCCL 2.30.7 {@code src/graph/topo.cc}), so the GPU-NIC path is SYS, farther than NCCL's
- * default GPUDirect RDMA level (P2C, {@code ncclTopoCheckGdr} in {@code src/graph/paths.cc}): the path rules route the
- * data through the GPU's CPU and host memory, at NCCL's inter-CPU bandwidth for the vendor ({@link
- * NcclBandwidths#smp}).
+ * the host's {@link NicNuma#nics} NICs off one more CPU node, each on a root port of its own, every two CPU nodes
+ * joined by an SMP link at the CPU model's socket-link bandwidth. NCCL makes one CPU node per NUMA node and joins
+ * every pair by a SYS link at its inter-CPU bandwidth ({@code ncclTopoConnectCpus}, NCCL 2.30.7
+ * {@code src/graph/topo.cc}), so the GPU-NIC path is SYS, farther than NCCL's default GPUDirect RDMA level (P2C,
+ * {@code ncclTopoCheckGdr} in {@code src/graph/paths.cc}): the path rules route the data through the GPU's CPU and
+ * host memory, at NCCL's inter-CPU bandwidth for the vendor in its tuning ({@link NcclBandwidths#smp}).
  *
  * @param gpu           the GPU SKU (sm, memory, NVLink generation and links, PCIe generation from the database)
  * @param gpus          GPUs per host, >= 1
- * @param nicSpeed      compute NIC port speed (one NIC per GPU)
+ * @param nicSpeed      compute NIC port speed (one NIC per GPU, or {@link NicNuma#nics})
  * @param gpusPerSwitch GPUs behind each PCIe switch, 1 to gpus (1: one switch per GPU; gpus: all behind one)
  * @param nicNuma       NICs on a NUMA node of their own, or null for NICs on their GPU's PCIe switch (GPU-NIC path
  *                      PIX) and one synthesized Intel CPU

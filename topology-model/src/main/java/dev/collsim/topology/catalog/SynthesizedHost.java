@@ -1,10 +1,11 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Nic;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.units.Bandwidth;
@@ -27,13 +28,46 @@ import java.util.Objects;
  * its own (GPU pairs inside a switch PIX, across switches PHB, as NCCL 2.30.7 {@code src/graph/paths.cc} types a
  * path through the CPU).
  *
+ * <p>With {@code nicNuma} set (a data file saying its GPUs sit on other NUMA nodes than the NIC), the NICs leave
+ * the GPUs' switches: the GPUs' switches hang off {@link NicNuma#gpuNodes} CPU nodes (consecutive GPUs split evenly),
+ * the host's {@link NicNuma#nics} NICs off one more CPU node, each on a root port of its own, every two CPU nodes
+ * joined by an SMP link at the CPU model's socket-link bandwidth. NCCL makes one CPU node per NUMA node and joins
+ * every pair by a SYS link at its inter-CPU bandwidth ({@code ncclTopoConnectCpus}, NCCL 2.30.7
+ * {@code src/graph/topo.cc}), so the GPU-NIC path is SYS, farther than NCCL's default GPUDirect RDMA level (P2C,
+ * {@code ncclTopoCheckGdr} in {@code src/graph/paths.cc}): the path rules route the data through the GPU's CPU and
+ * host memory, at NCCL's inter-CPU bandwidth for the vendor in its tuning ({@link NcclBandwidths#smp}).
+ *
  * @param gpu           the GPU SKU (sm, memory, NVLink generation and links, PCIe generation from the database)
  * @param gpus          GPUs per host, >= 1
- * @param nicSpeed      compute NIC port speed (one NIC per GPU)
+ * @param nicSpeed      compute NIC port speed (one NIC per GPU, or {@link NicNuma#nics})
  * @param gpusPerSwitch GPUs behind each PCIe switch, 1 to gpus (1: one switch per GPU; gpus: all behind one)
+ * @param nicNuma       NICs on a NUMA node of their own, or null for NICs on their GPU's PCIe switch (GPU-NIC path
+ *                      PIX) and one synthesized Intel CPU
  */
-public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch)
+public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch, NicNuma nicNuma)
         implements HostType {
+
+    /**
+     * A host whose NICs sit on another NUMA node than its GPUs.
+     *
+     * @param cpu      the host's CPU model (vendor for NCCL's inter-CPU bandwidth, socket link for the physical one)
+     * @param gpuNodes NUMA nodes the GPUs are spread over, 1 or 2 (2: the first half of the GPUs on node 0, the rest
+     *                 on node 1); the NICs are on node {@code gpuNodes}
+     * @param nics     compute NICs of the host, >= 1 (at most one per GPU)
+     */
+    public record NicNuma(CpuModel cpu, int gpuNodes, int nics) {
+
+        /** Validates the fields. */
+        public NicNuma {
+            Objects.requireNonNull(cpu, "cpu");
+            if (gpuNodes < 1 || gpuNodes > 2) {
+                throw new IllegalArgumentException("GPU NUMA nodes must be 1 or 2, got " + gpuNodes);
+            }
+            if (nics < 1) {
+                throw new IllegalArgumentException("NICs must be >= 1, got " + nics);
+            }
+        }
+    }
 
     /**
      * One PCIe switch per GPU.
@@ -44,6 +78,18 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
      */
     public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed) {
         this(gpu, gpus, nicSpeed, 1);
+    }
+
+    /**
+     * Each NIC on its GPU's PCIe switch.
+     *
+     * @param gpu           the GPU SKU
+     * @param gpus          GPUs per host, >= 1
+     * @param nicSpeed      compute NIC port speed
+     * @param gpusPerSwitch GPUs behind each PCIe switch, 1 to gpus
+     */
+    public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch) {
+        this(gpu, gpus, nicSpeed, gpusPerSwitch, null);
     }
 
     /**
@@ -76,7 +122,7 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
     public String name() {
         return "synth-" + gpus + "x-" + gpu.model().name().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase(Locale.ROOT)
                 .replaceAll("-+$", "") + (sharedSwitch() ? "-one-switch" : switchGroups() ? "-" + gpusPerSwitch
-                        + "-per-switch" : "");
+                        + "-per-switch" : "") + (nicNuma != null ? "-nic-numa-apart" : "");
     }
 
     @Override
@@ -134,6 +180,14 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
             a.add("one CPU socket; " + switches(pcie) + "; no NIC: one host, so no traffic leaves it");
             return a;
         }
+        if (nicNuma != null) {
+            int n = Math.min(nicNuma.nics(), gpus);
+            a.add(nicNumaText() + "; " + switches(pcie) + "; " + (n == 1 ? "one " : n + " x ")
+                    + Math.round(nicSpeed.gbits()) + " Gb/s NIC" + (n == 1 ? "" : "s") + " on NUMA node "
+                    + nicNuma.gpuNodes() + ", read from the header (GPU-NIC path SYS, GPUDirect RDMA off: data"
+                    + " through host memory)");
+            return a;
+        }
         String where = switches(pcie) + (gpusPerSwitch > 1 ? ", one " : " with one ");
         a.add("one CPU socket; " + where + Math.round(nicSpeed.gbits()) + " Gb/s NIC" + (gpusPerSwitch > 1
                 ? " per GPU on them" : "") + " (GPU-NIC path PIX, GPUDirect RDMA " + (gdr() ? "on" : "off") + ")");
@@ -152,10 +206,39 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
         return "each GPU on its own " + pcie + " switch";
     }
 
+    private String nicNumaText() {
+        CpuModel c = nicNuma.cpu();
+        String link = c.interSocket().map(b -> c.socketLink() + " (" + b + " per direction)")
+                .orElse("SMP links at NCCL's inter-CPU bandwidth (no socket link figure for the family)");
+        return (nicNuma.gpuNodes() == 1 ? "GPUs on NUMA node 0" : "GPUs split over NUMA nodes 0 and 1 (read from"
+                + " their PCI buses)") + ", NICs on NUMA node " + nicNuma.gpuNodes() + " of " + c.family()
+                + ", every two joined by " + link;
+    }
+
+    /** @return the host's CPU nodes: one synthesized Intel CPU, or the GPUs' and the NICs' NUMA nodes */
+    private List<Cpu> cpus(HostContext ctx) {
+        if (nicNuma == null) {
+            return List.of(ctx.cpu(0, "x86_64", "GenuineIntel", "synthesized"));
+        }
+        CpuModel c = nicNuma.cpu();
+        List<Cpu> cpus = new ArrayList<>();
+        for (int n = 0; n <= nicNuma.gpuNodes(); n++) {
+            cpus.add(ctx.cpu(n, "x86_64", c.vendor(), c.family()));
+        }
+        for (int a = 0; a < cpus.size(); a++) {
+            for (int b = a + 1; b < cpus.size(); b++) {
+                ctx.smp(cpus.get(a), cpus.get(b), c.interSocket().orElse(NcclBandwidths.smp(cpus.get(a))),
+                        c.socketLink().isEmpty() ? "SMP" : c.socketLink());
+            }
+        }
+        return cpus;
+    }
+
     @Override
     public void addHost(HostContext ctx) {
         GpuModel m = gpu.model();
-        Cpu cpu = ctx.cpu(0, "x86_64", "GenuineIntel", "synthesized");
+        List<Cpu> cpus = cpus(ctx);
+        Cpu nicNode = nicNuma == null ? null : cpus.get(nicNuma.gpuNodes());
         NvSwitch nvs = m.hasNvlink() && m.nvSwitch() ? ctx.nvSwitch(0, 1) : null;
         List<Gpu> all = new ArrayList<>();
         PcieSwitch shared = null;
@@ -164,12 +247,15 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
             int s = i / gpusPerSwitch;
             PcieSwitch sw = i % gpusPerSwitch == 0 ? ctx.pcieSwitch(s, s) : shared;
             if (sw != shared) {
-                ctx.pcie(cpu, sw, m.pcieGen(), 16);
+                ctx.pcie(cpus.get(nicNuma == null ? 0 : i * nicNuma.gpuNodes() / gpus), sw, m.pcieGen(), 16);
             }
             shared = sw;
             ctx.pcie(sw, g, m.pcieGen(), m.pcieWidth());
-            Nic nic = ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i);
-            ctx.pcie(sw, nic, m.pcieGen(), 16);
+            if (nicNode == null) {
+                ctx.pcie(sw, ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i), m.pcieGen(), 16);
+            } else if (i < nicNuma.nics()) {
+                ctx.pcie(nicNode, ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i), nicNuma.cpu().rootPort(m.pcieGen()), 16);
+            }
             if (nvs != null) {
                 ctx.nvlink(g, nvs, m.nvlinks(), m.nvlink());
             } else if (m.hasNvlink() && mesh()) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
@@ -119,5 +121,38 @@ class SynthesizedHostTest {
                 type.assumptions(1).toString());
         assertThrows(IllegalArgumentException.class, () -> new SynthesizedHost(sku, 8, Bandwidth.ofGbits(400), 9));
         assertThrows(IllegalArgumentException.class, () -> new SynthesizedHost(sku, 8, Bandwidth.ofGbits(400), 0));
+    }
+
+    /**
+     * NICs on another NUMA node than the GPUs (the header of NVIDIA/nccl#2441's H100 NVL hosts: 2x AMD EPYC 9534,
+     * "GPUs on different NUMA domains from NIC"): NCCL makes one CPU node per NUMA node, joined by a SYS link
+     * (NCCL 2.30.7 src/graph/topo.cc ncclTopoConnectCpus), so GPU to NIC crosses it: PCIe to CPU 0, SYS to CPU 1,
+     * PCIe to the NIC, type SYS (src/graph/topo.h: PATH_SYS "traversing PCIe as well as the SMP interconnect"). SYS is
+     * farther than NCCL's default GPUDirect RDMA level P2C (src/graph/paths.cc ncclTopoCheckGdr), so GDR is off and
+     * the path goes through the GPU's CPU; its NCCL bandwidth is the SYS link's, AMD_BW = 16 GB/s (src/graph/topo.h),
+     * below the Gen5 x16 PCIe links' 48 GB/s. Physically the link is xGMI, 4 x16 links at 32 GT/s = 4 x 64 GB/s
+     * (AMD 4th Gen EPYC architecture white paper), above PCIe Gen5 x16 (63.02 GB/s), so the NIC's own port binds:
+     * 200 Gb/s = 25 GB/s.
+     */
+    @Test
+    void nicOnAnotherNumaNodeGivesSysPathThroughTheCpus() {
+        GpuModels.Sku sku = GpuModels.sku("H100-NVL-94GB").orElseThrow();
+        CpuModel genoa = CpuModels.find("2x AMD EPYC 9534").orElseThrow();
+        SynthesizedHost type = new SynthesizedHost(sku, 2, Bandwidth.ofGbits(200), 1,
+                new SynthesizedHost.NicNuma(genoa, 2, 2));
+        Topology t = Catalog.standalone(type, 1);
+        PathFinder paths = PathFinder.of(t);
+        for (int g = 0; g < 2; g++) {
+            var p = paths.path("h0/gpu" + g, "h0/nic" + g);
+            assertEquals(PathType.SYS, p.type(), p.toString());
+            assertEquals(16.0, p.nccl().gbps(), 1e-9);
+            assertEquals(25.0, p.physical().gbps(), 1e-9);
+        }
+        assertEquals(12, nvlinks(t, t.gpus().get(0), t.gpus().get(1)));
+        assertTrue(type.name().endsWith("-nic-numa-apart"), type.name());
+        assertTrue(type.assumptions(2).stream().anyMatch(a -> a.contains("GPU-NIC path SYS, GPUDirect RDMA off")),
+                type.assumptions(2).toString());
+        Topology near = Catalog.standalone(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(200)), 1);
+        assertEquals(PathType.PIX, PathFinder.of(near).path("h0/gpu0", "h0/nic0").type());
     }
 }

@@ -76,6 +76,31 @@ final class BusNuma {
     }
 
     /**
+     * @param d the dataset
+     * @return true when the header says two sockets or NUMA nodes ({@link #twoNodes}) and the rank lines of the first
+     *         host named give buses of segment 0 on both halves ({@link #SPLIT_BUS}): that host's GPUs sit on two CPU
+     *         nodes (used for a multi-host run's synthesized host, {@code HeaderPcie#nicNuma})
+     */
+    static boolean firstHostSpansBoth(Dataset d) {
+        List<RankInfo> lines = d.ranks();
+        if (lines.isEmpty() || !twoNodes(d)) {
+            return false;
+        }
+        String host = lines.get(0).host();
+        Set<Integer> halves = new HashSet<>();
+        for (RankInfo r : lines) {
+            if (host != null && host.equals(r.host())) {
+                OptionalInt b = bus(r.busId());
+                if (b.isEmpty()) {
+                    return false;
+                }
+                halves.add(b.getAsInt() >= SPLIT_BUS ? 1 : 0);
+            }
+        }
+        return halves.size() == 2;
+    }
+
+    /**
      * The ranks' GPUs on host 0 of {@code topo}, each on the NUMA node its bus says (the first unused GPU local to
      * that node), with one assumption line; empty unless the run is on one host, the header says two sockets or NUMA
      * nodes, every rank line gives a bus of segment 0, the ranks' buses fall on both halves, and host 0 has exactly

@@ -117,7 +117,8 @@ public final class ClusterGuesser {
     /**
      * Hosts synthesized from the GPU model when the catalog has no host type for it ({@link SynthesizedHost}): GPUs
      * per host from the rank lines or header (else all ranks on one host, at most 8), NIC speed from the header's
-     * interconnect text (else {@link HeaderNics#ASSUMED_GBITS}).
+     * interconnect text (else {@link HeaderNics#ASSUMED_GBITS}); on several hosts, the NICs on a NUMA node of their
+     * own when the header says the GPUs sit on other NUMA nodes than the NIC ({@link HeaderPcie#nicNuma}).
      */
     private static Optional<ClusterGuess> synthesized(Dataset d, GpuModel gpu) {
         List<String> assumptions = new ArrayList<>();
@@ -132,7 +133,8 @@ public final class ClusterGuesser {
                 : HeaderNics.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
         double gbits = read.orElse(HeaderNics.ASSUMED_GBITS);
         SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
-                Bandwidth.ofGbits(gbits), HeaderPcie.gpusPerSwitch(d, perHost));
+                Bandwidth.ofGbits(gbits), HeaderPcie.gpusPerSwitch(d, perHost),
+                hosts > 1 ? HeaderPcie.nicNuma(d, perHost).orElse(null) : null);
         assumptions.addAll(type.assumptions(hosts));
         if (hosts > 1) {
             String from = logged.isPresent() ? "read from the NCCL INFO log"

@@ -1,5 +1,7 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.hardware.CpuModels;
+import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.Locale;
 import java.util.Map;
@@ -8,10 +10,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a data file's header says about the PCIe side of a host without NVLink that a synthesized host cannot guess:
- * GPUs behind one PCIe switch ({@code nvidia-smi topo -m} PIX between them), and peer-to-peer access unsupported
- * ({@code nvidia-smi topo -p2p} NS, "P2P not supported"). Read from the {@code #@ interconnect} and
- * {@code #@ hardware} lines; the transport a run used, from its title ({@link #runTransport}).
+ * What a data file's header says about the PCIe side of a host that a synthesized host cannot guess: GPUs behind one
+ * PCIe switch ({@code nvidia-smi topo -m} PIX between them), peer-to-peer access unsupported ({@code nvidia-smi topo
+ * -p2p} NS, "P2P not supported"), and GPUs on other NUMA nodes than the NIC ({@link #nicNuma}). Read from the
+ * {@code #@ interconnect} and {@code #@ hardware} lines; the transport a run used, from its title
+ * ({@link #runTransport}).
  */
 public final class HeaderPcie {
 
@@ -24,6 +27,12 @@ public final class HeaderPcie {
      */
     private static final Pattern GPUS_PER_SWITCH = Pattern.compile(
             "\\bswitch(?:es)? \\(([0-9]{1,4}) gpus each\\)|\\b([0-9]{1,4}) gpus (?:each )?per (?:pcie )?switch\\b");
+    /**
+     * "GPUs on different NUMA domains from NIC", "GPUs on another NUMA node than the NICs" (the H100 NVL file of
+     * NVIDIA/nccl#2441); group 1 is the plural s of NICs.
+     */
+    private static final Pattern NIC_NUMA_APART = Pattern.compile("\\bgpus? (?:are |sit )?on (?:a |an )?(?:different|"
+            + "other|another) numa (?:domains?|nodes?) (?:from|than) (?:the |its |their )?nic(s?)\\b");
     private static final Pattern NO_P2P = Pattern.compile("\\bp2p (not supported|unavailable)\\b");
     private static final Pattern RUN_TRANSPORT = Pattern.compile("\\((SHM|P2P)\\)");
 
@@ -56,6 +65,29 @@ public final class HeaderPcie {
         }
         int k = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
         return Math.max(1, Math.min(k, gpus));
+    }
+
+    /**
+     * The NUMA layout of a host whose header puts the GPUs on other NUMA nodes than the NIC ({@link #NIC_NUMA_APART}),
+     * for {@link SynthesizedHost}'s NICs on a NUMA node of their own. The CPU model is read from the same header lines
+     * ({@link CpuModels#find}, e.g. "2x AMD EPYC 9534"); the GPUs are spread over two NUMA nodes when the header says
+     * two sockets and the first host's rank lines put their PCI buses on both halves ({@link BusNuma}), else one; one
+     * NIC per host when the header says "NIC" in the singular, else one per GPU (the synthesized host's default).
+     *
+     * @param d    the dataset
+     * @param gpus GPUs per host of the guessed cluster
+     * @return the layout, empty when the header does not say the NIC is on another NUMA node or names no CPU the
+     *         database knows
+     */
+    static Optional<SynthesizedHost.NicNuma> nicNuma(Dataset d, int gpus) {
+        String t = text(d);
+        Matcher m = NIC_NUMA_APART.matcher(t);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        int nodes = gpus >= 2 && BusNuma.firstHostSpansBoth(d) ? 2 : 1;
+        int nics = m.group(1).isEmpty() ? 1 : gpus;
+        return CpuModels.find(t).map(c -> new SynthesizedHost.NicNuma(c, nodes, nics));
     }
 
     /**

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.topology.Nic;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
@@ -45,6 +47,36 @@ class ClusterGuesserTest {
         ClusterGuess g = guess("A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt");
         assertEquals(2, g.topology().hostCount());
         assertTrue(says(g, "NIC speed 200 Gb/s read from the header"), g.assumptions().toString());
+    }
+
+    /**
+     * The H100 NVL hosts of NVIDIA/nccl#2441 (header lines 3 and 5: "2x AMD EPYC 9534 (Zen 4, 8 NUMA nodes) + 2x
+     * NVIDIA H100 NVL (GPUs on different NUMA domains from NIC)", "Slingshot-200"; rank lines 16-19: buses 0000:61
+     * and 0000:81 on each host). Two sockets and buses on both halves of 0x80 put the GPUs on two NUMA nodes
+     * (BusNuma's rule), the NIC ("NIC", singular: one) on a third; NCCL joins every two CPU nodes by a SYS link (NCCL
+     * 2.30.7 src/graph/topo.cc ncclTopoConnectCpus), so each GPU reaches the NIC over SYS, which is farther than the
+     * default GDR level P2C (src/graph/paths.cc ncclTopoCheckGdr, line 511: netGdrLevel = PATH_P2C): no GPUDirect
+     * RDMA, and the path's NCCL bandwidth is AMD_BW = 16 GB/s (src/graph/topo.h line 26). One NIC of 200 Gb/s per host.
+     */
+    @Test
+    void nicOnOtherNumaNodeGivesSysPathWithoutGdr() throws Exception {
+        ClusterGuess g = guess("A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt");
+        assertEquals(2, g.topology().hostCount());
+        assertTrue(g.source().endsWith("-nic-numa-apart"), g.source());
+        List<Nic> nics = g.topology().devices(Nic.class);
+        assertEquals(2, nics.size()); // one per host
+        PathFinder paths = PathFinder.of(g.topology());
+        for (var gpu : g.ranks()) {
+            Nic nic = nics.stream().filter(n -> n.host() == gpu.host()).findFirst().orElseThrow();
+            var p = paths.path(gpu, nic);
+            assertEquals(PathType.SYS, p.type(), p.toString());
+            assertEquals(16.0, p.nccl().gbps(), 1e-9);
+        }
+        assertTrue(says(g, "GPUs split over NUMA nodes 0 and 1"), g.assumptions().toString());
+        assertTrue(says(g, "GPUDirect RDMA off"), g.assumptions().toString());
+        // the same GPU model without the header's words keeps its NIC beside the GPU (PIX): the GH200 files
+        ClusterGuess gh = guess("A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt");
+        assertTrue(!gh.source().endsWith("-nic-numa-apart"), gh.source());
     }
 
     @Test

@@ -9,9 +9,10 @@ import java.util.Map;
  * {@code #  Rank r Group g Pid p on HOST device d} lines. nccl-tests (2.19.6 {@code src/common.cu run}, device report
  * of {@code src/util.cu writeDeviceReport}) prints one Rank line for each GPU of each thread of each process, with the
  * process's pid, so every process lists exactly T x G lines. Where every process lists the same count K above
- * T x G (a list cut short has fewer lines, never more), the lines that name the processes win (a pasted {@code # nThread} line can come from another run of
- * the same page: OCI's GB200 single-host AllReduce lists 4 ranks under one pid below "nThread 1 nGpus 1"), the shape
- * becomes T threads of K / T GPUs, and a warning says so. Stateless.
+ * T x G (a list cut short has fewer lines, never more), the lines that name the processes win (a pasted
+ * {@code # nThread} line can come from another run of the same page: OCI's GB200 single-host AllReduce lists 4 ranks
+ * under one pid below "nThread 1 nGpus 1"), the shape becomes T threads of K / T GPUs, and a warning says so.
+ * Stateless.
  */
 final class RanksPerProcess {
 
@@ -38,9 +39,9 @@ final class RanksPerProcess {
             return given;
         }
         String process = perProcess.keySet().iterator().next();
-        notes.add(Note.warning(ranks.get(0).line(), "the launch line says nThread " + threads + " nGpus "
-                + given.gpusPerThread() + " (" + threads * given.gpusPerThread() + " rank(s) per process), but the '#"
-                + "  Rank' lines list " + k + " under each process (" + process + "): read as " + threads
+        notes.add(Note.warning(ranks.get(0).line(), "the launch ('# nThread' line or command) says nThread "
+                + threads + " nGpus " + given.gpusPerThread() + " (" + threads * given.gpusPerThread()
+                + " rank(s) per process), but the '#  Rank' lines list " + k + " under each process (" + process + "): read as " + threads
                 + " thread(s) of " + k / threads + " GPUs (-g " + k / threads + ")"));
         return new LaunchShape(threads, k / threads, given.graphLaunches());
     }

@@ -28,7 +28,8 @@ class SingleHostLaunchTest {
 
     @Test
     void headerCommandLines() throws Exception {
-        // line 8 of each: "... all_reduce_perf -b 8 -e 8G -f 2 -g 8 -n 40", "... -g 4 -n 40", "all_reduce_perf -g 4 -n 500"
+        // line 8 of each: "... all_reduce_perf -b 8 -e 8G -f 2 -g 8 -n 40", "... -g 4 -n 40",
+        // "all_reduce_perf -g 4 -n 500"
         assertEquals(List.of(G8), shapes("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt"));
         assertEquals(List.of(G4), shapes("A-allreduce-4xGB200-azure-ndgb200v6-ring-nccl2.25-busbw-table.txt"));
         assertEquals(List.of(G4, G4), shapes("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt"));

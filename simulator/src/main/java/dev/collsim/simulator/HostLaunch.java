@@ -20,7 +20,7 @@ import dev.collsim.simulator.perf.PerfEstimate;
  * thread does only the group's bookkeeping (NCCL 2.18.5 {@code groupLaunch} adds a {@code cudaGetDevice} and the
  * closing {@code cudaSetDevice(savedDev)}); no thread starts after the first call and no barrier runs between the
  * communicators unless NCCL_LAUNCH_MODE=GROUP. So one iteration costs the thread {@code G x hostPerGpuUs}, with no
- * per-call term (one host, FarmShare L40S: -g 2 and -g 4 floors 8.85 and 16.91 us leave at most 0.81 us for one,
+ * per-call term (one host, FarmShare L40S: -g 2 and -g 4 floors 8.85 and 16.91 us leave at most 0.81 us per call,
  * docs/single-host-guesses.md section 7); threads ({@code -t}) and processes run their launches side by side, so T
  * does not add.
  *

@@ -16,8 +16,13 @@ import dev.collsim.simulator.perf.PerfEstimate;
  * {@code ncclLaunchPrepare} (events and stream waits ordering the user stream with NCCL's streams,
  * {@code src/enqueue.cc}), {@code ncclLaunchKernel} ({@code cuLaunchKernelEx}) and {@code ncclLaunchFinish}; the
  * group's {@code ncclPrepareTasks} runs per communicator on the same thread before that ({@code
- * ncclPrepareTasksAndCollPreconnect}, unless NCCL_SINGLE_PROC_MEM_REG_ENABLE). So one iteration costs the thread
- * {@code G x hostPerGpuUs}; threads ({@code -t}) and processes run their launches side by side, so T does not add.
+ * ncclPrepareTasksAndCollPreconnect}, unless NCCL_SINGLE_PROC_MEM_REG_ENABLE). Per call rather than per GPU the
+ * thread does only the group's bookkeeping (NCCL 2.18.5 {@code groupLaunch} adds a {@code cudaGetDevice} and the
+ * closing {@code cudaSetDevice(savedDev)}); no thread starts after the first call and no barrier runs between the
+ * communicators unless NCCL_LAUNCH_MODE=GROUP. So one iteration costs the thread {@code G x hostPerGpuUs}, with no
+ * per-call term (one host, FarmShare L40S: -g 2 and -g 4 floors 8.85 and 16.91 us leave at most 0.81 us per call,
+ * docs/single-host-guesses.md section 7); threads ({@code -t}) and processes run their launches side by side, so T
+ * does not add.
  *
  * <p>The launches are asynchronous, so host and GPUs overlap: iteration k+1's launches run while iteration k's
  * kernels do. In steady state an iteration takes the longer of the two, {@code max(kernelUs, G x hostPerGpuUs)}
@@ -53,7 +58,10 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      * 8480C at most 3.2, Grace at most 4.05, EPYC 7V12 5.2-6.0 us per GPU), a spread ten times the refit's move.
      * No public source gives the launch cost per CPU (searched: NVIDIA's CUDA and NCCL documents, the NCCL issues;
      * none gives a per-processor figure), and each CPU is seen in one file only, so a per-CPU value would be a
-     * constant fitted to one file: not made.
+     * constant fitted to one file: not made. Re-checked over the 12 files with {@code -g} above 1 and sizes below
+     * 1 MiB (the FarmShare L40S runs included), median of |error| below 1 MiB: best at 4.4 summed over datasets, 4.7
+     * over files, 4.4 over healthy files; leaving one file out gives 4.4-4.7 (docs/single-host-guesses.md section 7
+     * has the per-host bounds: Xeon 8480C at most 3.2, EPYC 7V12 5.2-5.6 us per GPU with the same NCCL 2.18.5).
      */
     public static final double HOST_PER_GPU_US = 4.7;
 

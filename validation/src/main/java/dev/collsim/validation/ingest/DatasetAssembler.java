@@ -65,7 +65,8 @@ final class DatasetAssembler {
         elisionNote(ctx.ranks, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
                 hosts, gpuModel(ctx, header), release(ctx, log, header), env(header, ctx, log),
-                header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes, ctx.launch(header));
+                header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes,
+                RanksPerProcess.check(ctx.launch(header), ctx.ranks, notes));
     }
 
     /** Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). */

@@ -79,14 +79,17 @@ final class RunContext {
 
     /**
      * @param header the file's provenance header
-     * @return the launch shape nccl-tests' {@code # nThread} line gave, else the one of the header's
-     *         {@code command}, else {@link LaunchShape#UNKNOWN}
+     * @return the launch shape nccl-tests' {@code # nThread} line gave, else the one of a command in the run's
+     *         section title (a page of several runs titles each with its own command line, while the header's
+     *         {@code command} lists them all), else the one of the header's {@code command}, else
+     *         {@link LaunchShape#UNKNOWN}
      */
     LaunchShape launch(FileHeader header) {
         if (nGpusPerThread > 0) {
             return new LaunchShape(nThreads, nGpusPerThread, graphLaunches);
         }
-        return LaunchShape.fromCommand(header.text("command"));
+        LaunchShape titled = LaunchShape.fromCommand(title);
+        return titled.known() ? titled : LaunchShape.fromCommand(header.text("command"));
     }
 
     /** @return a fresh context that keeps nothing but the title (for a second table in the same section) */

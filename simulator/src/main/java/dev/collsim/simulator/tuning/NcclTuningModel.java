@@ -92,7 +92,8 @@ public final class NcclTuningModel {
     static boolean algorithmEnabled(TuningInput in, Collective func, Algorithm a) {
         NcclSettings s = in.settings();
         ReleaseRules r = in.constants().rules();
-        if (s.algo().state(func, a) == AlgoProtoFilter.State.OFF) {
+        if (s.algo().state(func, a) == AlgoProtoFilter.State.OFF
+                && !(a == Algorithm.RING && func != Collective.ALL_REDUCE && r.keepsRingBesidesAllReduce())) {
             return false;
         }
         GraphSummary g = in.graphs().graphFor(a);

@@ -267,6 +267,16 @@ public final class ReleaseRules {
         return minor() <= 18;
     }
 
+    /**
+     * @return true in 2.18, which never lets NCCL_ALGO turn Ring off for a function other than AllReduce ({@code if (a
+     *         == NCCL_ALGO_RING && c != ncclFuncAllReduce) continue;} before the algorithm filter, "That allows to run
+     *         real apps with NCCL_ALGO=TREE", v2.18.5-1 lines 296-297); from 2.19 the filter applies to Ring too
+     *         (v2.19.4-1 lines 300-301)
+     */
+    public boolean keepsRingBesidesAllReduce() {
+        return minor() <= 18;
+    }
+
     /** @return NVLS channels NCCL needs: 2 from 2.28 (v2.28.9-1 line 288, {@code nChannels < 2 -> continue}), else 1 */
     public int minNvlsChannels() {
         return minor() >= 28 ? 2 : 1;

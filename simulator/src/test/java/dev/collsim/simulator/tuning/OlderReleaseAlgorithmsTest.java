@@ -107,6 +107,21 @@ class OlderReleaseAlgorithmsTest {
     }
 
     /**
+     * NCCL_ALGO=Tree on 8x H100 (ring 12 ch x 30 GB/s): 2.18.5 keeps Ring for AllGather ({@code if (a ==
+     * NCCL_ALGO_RING && c != ncclFuncAllReduce) continue;}, v2.18.5-1 line 297), 12 x 30 = 360 GB/s busBw x 8/7 =
+     * 411.43 algBw; AllReduce Ring is off. From 2.19.4 the filter takes Ring off AllGather too (v2.19.4-1 line 301).
+     */
+    @Test
+    void ncclAlgoTreeKeepsRingForAllGatherIn218() {
+        Map<String, String> tree = Map.of("NCCL_ALGO", "Tree");
+        CostTable old = NcclTuningModel.tune(TuningFixtures.h100(tree, NcclVersion.V2_18_5));
+        assertEquals(360.0 * 8 / 7, old.bandwidth(AG, Algorithm.RING, Protocol.SIMPLE), 1e-4);
+        assertEquals(0.0, old.bandwidth(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE), EPS);
+        CostTable newer = NcclTuningModel.tune(TuningFixtures.h100(tree, NcclVersion.V2_19_4));
+        assertEquals(0.0, newer.bandwidth(AG, Algorithm.RING, Protocol.SIMPLE), EPS);
+    }
+
+    /**
      * NVLS AllGather at the call ({@code topoGetAlgoInfo}): one node only up to 2.26 (v2.24.3-1 line 1600), and in
      * 2.25-2.26 at most 32 ranks (v2.25.1-1 line 1610): a 64-rank NVLink domain of one node may run it in 2.24,
      * not in 2.25; from 2.27 at most 32 local ranks, several nodes allowed (through CollNet; v2.27.3-1 line 1771).

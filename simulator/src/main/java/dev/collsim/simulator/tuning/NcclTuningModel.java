@@ -186,7 +186,7 @@ public final class NcclTuningModel {
         }
         if (a == Algorithm.COLLNET_DIRECT && p == Protocol.SIMPLE) {
             if (agrs) {
-                busBw = in.ppn() * Math.min(g.bwIntra(), 0.9 * g.bwInter());
+                busBw = r.collNetDirectAllGatherBw(in.ppn(), g.bwIntra(), g.bwInter());
             } else {
                 double factor = in.ppn() / nCh;
                 factor -= (factor - 1) / 2;
@@ -331,7 +331,7 @@ public final class NcclTuningModel {
             case RING -> ringLatency(in, func, p, lat0, intraLat, interLat, hw);
             case TREE -> lat0 + 2 * ((ppn - 1) * intraLat + log2Nodes * interLat);
             case COLLNET_DIRECT -> lat0 + 2 * (Math.min(1, ppn - 1) * intraLat
-                    + (ppn - 1) * TuningConstants.COLLNET_ARITY_SERIAL_US) + interLat;
+                    + (ppn - 1) * c.collNetArityUs()) + interLat;
             case COLLNET_CHAIN -> lat0 + 2 * (ppn - 1) * intraLat + interLat;
             case NVLS -> r.nvlsLatencyWithoutGraph()
                     ? lat0 + (nNodes > 1 ? c.hwLatency(HardwareClass.NET, a, p) : 0)

@@ -277,6 +277,25 @@ public final class ReleaseRules {
         return minor() <= 18;
     }
 
+    /**
+     * CollNetDirect AllGather/ReduceScatter bus bandwidth: 2.20-2.26 {@code ppn * bw} (bw = bwIntra for CollNet)
+     * times a measured correction between 0.95 at one rank per node and 0.85 at eight, {@code w*0.85 + (1-w)*0.95},
+     * w = (ppn-1)/(8-1) (v2.20.5-1 lines 190-203, v2.26.2-1 lines 266-279); from 2.27 {@code ppn * min(bwIntra,
+     * bwInter * 0.9)} (v2.27.3-1 line 290, v2.28.9-1 line 315). 2.18-2.19 have none ({@link #offers}).
+     *
+     * @param ppn     NCCL's float nRanks / nNodes
+     * @param bwIntra the CollNetDirect graph's bwIntra, GB/s
+     * @param bwInter its bwInter, GB/s
+     * @return GB/s of bus bandwidth
+     */
+    public double collNetDirectAllGatherBw(double ppn, double bwIntra, double bwInter) {
+        if (minor() >= 27) {
+            return ppn * Math.min(bwIntra, bwInter * 0.9);
+        }
+        double w = (ppn - 1) / (8 - 1);
+        return ppn * bwIntra * (w * 0.85 + (1 - w) * 0.95);
+    }
+
     /** @return NVLS channels NCCL needs: 2 from 2.28 (v2.28.9-1 line 288, {@code nChannels < 2 -> continue}), else 1 */
     public int minNvlsChannels() {
         return minor() >= 28 ? 2 : 1;

@@ -126,11 +126,16 @@ public final class TuningConstants {
 
     /**
      * @return per-step hardware latency, microseconds ({@code hwLat}); Tree/Simple per release up to 2.22
-     *         (see {@link #treeSimpleHwLatency}), NVLS and NVLSTree up to 2.27 ({@link #olderNvlsHwLatency})
+     *         (see {@link #treeSimpleHwLatency}), NVLS and NVLSTree up to 2.27 ({@link #olderNvlsHwLatency}),
+     *         CollNetDirect and CollNetChain in 2.18 (NVLink 8.0 / 4.75, PCI 8 / 8, NET 10.7 / 14; 3.7 / 2.8,
+     *         3.7 / 2.8, 31 / 30 from 2.19, v2.19.4-1 lines 68, 72, 76)
      */
     public double hwLatency(HardwareClass hw, Algorithm a, Protocol p) {
         if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
             return treeSimpleHwLatency(hw, HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()]);
+        }
+        if ((a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) && p == Protocol.SIMPLE && minor() <= 18) {
+            return COLLNET_HW_LAT_2_18[hw.ordinal()][a == Algorithm.COLLNET_DIRECT ? 0 : 1];
         }
         if ((a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) && p == Protocol.SIMPLE && !version.carriedWhole()) {
             return olderNvlsHwLatency(hw, a, HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()]);
@@ -205,6 +210,17 @@ public final class TuningConstants {
 
     /** Per-arity serialization latency of CollNetDirect, microseconds (NCCL 2.30.7 {@code tuning.cc}). */
     public static final double COLLNET_ARITY_SERIAL_US = 0.4;
+
+    // CollNetDirect, CollNetChain hwLat (Simple) of 2.18, us, [NVLink, PCI, NET] (v2.18.5-1 lines 68, 72, 76)
+    private static final double[][] COLLNET_HW_LAT_2_18 = {{8.0, 4.75}, {8.0, 8.0}, {10.7, 14}};
+
+    /**
+     * @return CollNetDirect's per-arity serialization latency, microseconds: 0.5 in 2.18 (v2.18.5-1 line 232), 0.4
+     *         from 2.19 (v2.19.4-1 line 236, {@link #COLLNET_ARITY_SERIAL_US})
+     */
+    public double collNetArityUs() {
+        return minor() <= 18 ? 0.5 : COLLNET_ARITY_SERIAL_US;
+    }
 
     /** Ring LL128 efficiency factor, standing for 120/128 (NCCL 2.30.7 {@code tuning.cc}). */
     public static final double LL128_EFFICIENCY = 0.92;

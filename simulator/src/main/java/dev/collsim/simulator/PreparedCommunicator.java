@@ -26,14 +26,17 @@ import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.ReleaseRules;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The prediction pipeline of one communicator (a topology, its ranks in rank order, NCCL settings, an NCCL
@@ -59,6 +62,8 @@ public final class PreparedCommunicator {
     private final NcclSettings settings;
     private final ChannelPlan plan;
     private final CostTable table;
+    /** The table the time reads ({@link NcclTuningModel#timeTable}): {@code table} but an older release's NVLS. */
+    private final CostTable timeTable;
     /** One-rank copy rate over {@code localCopyGBps}: this GPU's memory bandwidth over the H200's. */
     private final double copyScale;
 
@@ -68,6 +73,7 @@ public final class PreparedCommunicator {
         this.settings = settings;
         this.plan = plan;
         this.table = table;
+        this.timeTable = NcclTuningModel.timeTable(table);
         this.copyScale = copyScale;
     }
 
@@ -161,10 +167,17 @@ public final class PreparedCommunicator {
             choice = table.select(c, bytes, dataType, o).orElseThrow(() -> new InvalidRequestException(
                     "No algorithm/protocol available for " + c.ncclName() + " on " + plan.nRanks() + " ranks with "
                     + settings + "; NCCL would fail the same way. Allowed algorithms for it: "
-                    + (c == Collective.ALL_REDUCE ? "Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree"
-                    : c == Collective.BROADCAST || c == Collective.REDUCE ? "Ring" : "Ring, CollNetDirect, NVLS, PAT")));
+                    + offered(c)));
         }
         return new PreparedCall(this, c, sizeBytes, dataType, o, bytes, choice);
+    }
+
+    /** @return the algorithms NCCL of this release has for the function, comma separated, in NCCL's order */
+    private String offered(Collective c) {
+        ReleaseRules rules = table.input().constants().rules();
+        return Arrays.stream(Algorithm.values()).filter(a -> rules.offers(c, a)
+                && Arrays.stream(Protocol.values()).anyMatch(p -> NcclTuningModel.supports(c, a, p)))
+                .map(Algorithm::ncclName).collect(Collectors.joining(", "));
     }
 
     /**
@@ -203,7 +216,10 @@ public final class PreparedCommunicator {
             double t = pp.launchOverheadUs() + call.bytes() / (1000.0 * copyGBps);
             return new PerfEstimate(t, 1, pp.launchOverheadUs(), copyGBps, "one rank: local copy");
         }
-        return PerformanceModel.estimate(plan, settings, pp, table, call.collective(), choice, call.bytes(), channels);
+        AlgoChoice timed = timeTable == table ? choice : timeTable.time(call.collective(), choice.algorithm(),
+                choice.protocol(), call.bytes(), call.dataType(), call.op()).orElse(choice);
+        return PerformanceModel.estimate(plan, settings, pp, timeTable, call.collective(), timed, call.bytes(),
+                channels);
     }
 
     Protocol protocol(PreparedCall call) {

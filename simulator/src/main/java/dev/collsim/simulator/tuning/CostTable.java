@@ -146,13 +146,25 @@ public final class CostTable {
 
     private static boolean callSupported(Collective func, Algorithm a, DataType type, RedOp op) {
         boolean reduces = func == Collective.ALL_REDUCE || func == Collective.REDUCE_SCATTER;
-        boolean nvlsType = type.size() >= 2;
-        boolean nvlsOp = op == RedOp.SUM || op == RedOp.MIN || op == RedOp.MAX;
         return switch (a) {
-            case NVLS, NVLS_TREE -> !reduces || nvlsType && nvlsOp;
+            case NVLS, NVLS_TREE -> !reduces || ncclNvlsSupported(op, type);
             case COLLNET_DIRECT, COLLNET_CHAIN -> !reduces || op != RedOp.AVG && type.size() >= 2;
             case PAT -> func != Collective.REDUCE_SCATTER || op != RedOp.AVG;
             default -> true;
+        };
+    }
+
+    /**
+     * {@code ncclNvlsSupported} (NCCL 2.28.9 {@code src/include/device.h} line 544, the same set in 2.30.7 and at
+     * 2.19.4 line 392; 2.18.5's {@code NCCL_NVLS_SUPPORTS}, {@code src/include/collectives.h} line 128): 32- and 64-bit
+     * integers, half and bfloat16 with sum, min or max; float and double with sum only; no 8-bit type. AVG and PROD
+     * (NCCL's PreMulSum, SumPostDiv and Prod) never.
+     */
+    static boolean ncclNvlsSupported(RedOp op, DataType type) {
+        return switch (type) {
+            case INT32, UINT32, INT64, UINT64, HALF, BFLOAT16 -> op == RedOp.SUM || op == RedOp.MIN || op == RedOp.MAX;
+            case FLOAT, DOUBLE -> op == RedOp.SUM;
+            default -> false;
         };
     }
 

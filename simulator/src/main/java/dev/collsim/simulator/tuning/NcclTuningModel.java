@@ -25,8 +25,9 @@ import java.util.List;
  * and the CollNet, NVLSTree and PAT forms of the fact sheet.
  *
  * <p>Releases before 2.28 ({@link NcclVersion}'s older entries) change a few of these rules: the Ring/LL and
- * Ring/LL128 factors, llMaxBw, the LL128 default, the ring's inter-host steps and Tree/Simple latencies; each is a
- * method of {@link TuningConstants} citing the tags it was read at (docs/nccl-releases.md).
+ * Ring/LL128 factors, llMaxBw, the LL128 default, the ring's inter-host steps, Tree/Simple latencies, which
+ * algorithms each function may use, PAT's enable rule, and NVLS/NVLSTree bandwidth and latency; each is a method of
+ * {@link ReleaseRules} or a table of {@link TuningConstants} citing the tags it was read at (docs/nccl-releases.md).
  *
  * <p>This class is stateless and thread-safe.
  */
@@ -55,7 +56,8 @@ public final class NcclTuningModel {
             Collective func = FUNCTIONS.get(f);
             for (Algorithm a : Algorithm.values()) {
                 for (Protocol p : Protocol.values()) {
-                    if (!supports(func, a, p) || !algorithmEnabled(in, func, a) || !protocolEnabled(in, func, a, p)) {
+                    if (!supports(func, a, p) || !in.constants().rules().offers(func, a)
+                            || !algorithmEnabled(in, func, a) || !protocolEnabled(in, func, a, p)) {
                         continue;
                     }
                     GraphSummary g = in.graphs().graphFor(a);
@@ -71,7 +73,8 @@ public final class NcclTuningModel {
     }
 
     /**
-     * Which (function, algorithm, protocol) combinations NCCL implements at all (fact sheet §1.2).
+     * Which (function, algorithm, protocol) combinations NCCL implements at all (fact sheet §1.2); a release before
+     * 2.23 offers fewer ({@link ReleaseRules#offers}).
      *
      * @return true when the combination exists in NCCL
      */
@@ -88,7 +91,9 @@ public final class NcclTuningModel {
 
     static boolean algorithmEnabled(TuningInput in, Collective func, Algorithm a) {
         NcclSettings s = in.settings();
-        if (s.algo().state(func, a) == AlgoProtoFilter.State.OFF) {
+        ReleaseRules r = in.constants().rules();
+        if (s.algo().state(func, a) == AlgoProtoFilter.State.OFF
+                && !(a == Algorithm.RING && func != Collective.ALL_REDUCE && r.keepsRingBesidesAllReduce())) {
             return false;
         }
         GraphSummary g = in.graphs().graphFor(a);
@@ -98,14 +103,14 @@ public final class NcclTuningModel {
         boolean collnet = s.collnetEnable() && in.collNetSupport() && in.nNodes() >= s.collnetNodeThreshold()
                 && in.maxLocalRanks() <= 8;
         return switch (a) {
-            case NVLS -> in.nvlsSupport() && s.nvlsEnable() != 0 && g.nChannels() >= 2
-                    && (in.nNodes() == 1 || collnet)
-                    && (func == Collective.ALL_REDUCE || in.maxLocalRanks() <= 32);
-            case NVLS_TREE -> in.nvlsSupport() && s.nvlsEnable() != 0 && g.nChannels() >= 2 && in.nNodes() > 1;
+            case NVLS -> in.nvlsSupport() && s.nvlsEnable() != 0 && g.nChannels() >= r.minNvlsChannels()
+                    && (in.nNodes() == 1 || collnet) && (func == Collective.ALL_REDUCE
+                    || r.nvlsAllGatherReduceScatter(in.nNodes(), in.nRanks(), in.maxLocalRanks()));
+            case NVLS_TREE -> in.nvlsSupport() && s.nvlsEnable() != 0 && g.nChannels() >= r.minNvlsChannels()
+                    && in.nNodes() > 1;
             case COLLNET_DIRECT -> collnet && in.hasNvSwitch();
             case COLLNET_CHAIN -> collnet;
-            case PAT -> s.patEnable() == 1
-                    || s.patEnable() == 2 && in.nNodes() == in.nRanks() && in.minSm() >= 60;
+            case PAT -> r.ncclPatEnable(s.patEnable(), in.nNodes(), in.nRanks(), in.minSm());
             case TREE, RING -> true;
         };
     }
@@ -131,14 +136,15 @@ public final class NcclTuningModel {
         }
         GraphSummary g = in.graphs().graphFor(a);
         TuningConstants c = in.constants();
-        boolean pxn = in.minSm() >= 90 && c.ll128PxnOnSm90(in.settings().ll128C2c());
+        boolean pxn = in.minSm() >= 90 && c.rules().ll128PxnOnSm90(in.settings().ll128C2c());
         return g.typeInter().atMost(pxn ? PathType.PXN : PathType.PXB) && g.typeIntra().atMost(PathType.NVB)
                 && (in.minSm() == in.maxSm() || in.minSm() >= 90 && c.version() == NcclVersion.V2_30_7)
-                && c.ll128DefaultSm(in.minSm());
+                && c.rules().ll128DefaultSm(in.minSm());
     }
 
     static double algBandwidth(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {
         TuningConstants c = in.constants();
+        ReleaseRules r = c.rules();
         GpuGeneration gen = in.generation();
         int idx2 = in.nodesIndex();
         int nCh = g.nChannels();
@@ -146,23 +152,18 @@ public final class NcclTuningModel {
         boolean collnet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
         double bw = in.nNodes() <= 2 || collnet ? g.bwIntra() : g.bwInter();
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            double intraBw = g.bwIntra() * c.nvlsEfficiency(gen) * (nCh - 1) / nCh;
-            intraBw *= func == Collective.ALL_REDUCE ? 2.0 : (in.ppn() - 1) / in.ppn();
-            double interBw = g.bwInter() * (a == Algorithm.NVLS_TREE && in.nNodes() <= 2 ? 2.0 : 1.0);
-            bw = Math.min(intraBw, interBw);
-            if (a == Algorithm.NVLS_TREE) {
-                bw = Math.min(bw, c.perChMaxNvlsTreeBw(gen, idx2));
-            }
+            bw = r.nvlsEfficiencyForm() ? nvlsBw(in, func, a, g)
+                    : r.olderNvlsBw(func, a, in.nNodes(), in.ppn(), g.bwIntra(), g.bwInter());
         }
         double busBw = nCh * bw;
         int llRow = in.nNodes() == 1 ? gen.ordinal() : in.cpu() == CpuKind.AMD_X86 ? 1 : 0;
         double llMaxBw = c.llMaxBw(llRow, idx2);
         if (a == Algorithm.RING && p == Protocol.LL) {
             boolean arOrReduce = func == Collective.ALL_REDUCE || func == Collective.REDUCE;
-            busBw = Math.min(llMaxBw, c.ringLlFactor(arOrReduce, in.nNodes()) * busBw);
+            busBw = Math.min(llMaxBw, r.ringLlFactor(arOrReduce, in.nNodes()) * busBw);
         }
         if (a == Algorithm.RING && p == Protocol.LL128) {
-            busBw = Math.min(c.ringLl128Factor(in.ppn()) * busBw, nCh * c.perChMaxRingLl128Bw(gen, idx2));
+            busBw = Math.min(r.ringLl128Factor(in.ppn()) * busBw, nCh * c.perChMaxRingLl128Bw(gen, idx2));
         }
         if (a == Algorithm.TREE && func == Collective.ALL_REDUCE) {
             busBw = Math.min(TuningConstants.LL128_EFFICIENCY * busBw, nCh * c.perChMaxTreeBw(gen, idx2));
@@ -178,14 +179,14 @@ public final class NcclTuningModel {
             busBw *= 0.85;
         }
         if (a == Algorithm.PAT) {
-            busBw *= c.patFactor();
+            busBw *= r.patFactor();
         }
         if (collnet && p != Protocol.SIMPLE) {
             busBw = 0;
         }
         if (a == Algorithm.COLLNET_DIRECT && p == Protocol.SIMPLE) {
             if (agrs) {
-                busBw = in.ppn() * Math.min(g.bwIntra(), 0.9 * g.bwInter());
+                busBw = r.collNetDirectAllGatherBw(in.ppn(), g.bwIntra(), g.bwInter());
             } else {
                 double factor = in.ppn() / nCh;
                 factor -= (factor - 1) / 2;
@@ -195,14 +196,71 @@ public final class NcclTuningModel {
                 }
             }
         }
-        if (agrs && a != Algorithm.RING) {
+        if (agrs && a != Algorithm.RING && !r.convertsAllGatherBusBw(a)) {
             return busBw;
+        }
+        boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+        if (nvls && !r.nvlsEfficiencyForm()) {
+            return busBw * r.olderNvlsRatio(a, in.nNodes());
         }
         double ratio = switch (a) {
             case RING, NVLS, NVLS_TREE -> (double) in.nRanks() / nSteps(func, in.nRanks());
             default -> 0.5;
         };
         return busBw * ratio;
+    }
+
+    /**
+     * NVLS and NVLSTree bandwidth per channel from 2.28 (NCCL 2.28.9 {@code src/graph/tuning.cc} lines 285-300):
+     * min(bwIntra x nvlsEfficiency x (nCh-1)/nCh x (2 for AllReduce, else (ppn-1)/ppn), bwInter (x2 for NVLSTree on
+     * at most 2 nodes), the NVLSTree per-channel cap).
+     *
+     * @return GB/s per channel
+     */
+    private static double nvlsBw(TuningInput in, Collective func, Algorithm a, GraphSummary g) {
+        TuningConstants c = in.constants();
+        int nCh = g.nChannels();
+        double intraBw = g.bwIntra() * c.nvlsEfficiency(in.generation()) * (nCh - 1) / nCh;
+        intraBw *= func == Collective.ALL_REDUCE ? 2.0 : (in.ppn() - 1) / in.ppn();
+        double interBw = g.bwInter() * (a == Algorithm.NVLS_TREE && in.nNodes() <= 2 ? 2.0 : 1.0);
+        double bw = Math.min(intraBw, interBw);
+        return a == Algorithm.NVLS_TREE ? Math.min(bw, c.perChMaxNvlsTreeBw(in.generation(), in.nodesIndex())) : bw;
+    }
+
+    /**
+     * The table collsim's <em>time</em> reads: NCCL's own ({@code table}, which NCCL's choice reads), except that a
+     * release older than 2.28 has for NVLS and NVLSTree, where it has the entry, 2.28.9's latency and bandwidth on the
+     * same graphs ({@link NcclVersion#tables}). collsim's NVLS terms ({@code nvlsBwScale}, {@code perChannelCapNvls},
+     * {@code nvlsLoopUs}) were fitted against 2.28.9's figures, and an older release's coarser estimate (5/6 of the
+     * graph's bandwidth; 2.18's NVLSTree latency without the network's) says what its NCCL chose, not how fast the
+     * switch moves data. Every other entry is the release's own, as the time has always read it.
+     *
+     * @param table NCCL's table of a communicator
+     * @return {@code table} itself for 2.28.9 and 2.30.7, else a table with those NVLS entries replaced
+     */
+    public static CostTable timeTable(CostTable table) {
+        TuningInput in = table.input();
+        if (in.constants().version().carriedWhole()) {
+            return table;
+        }
+        TuningInput m = in.withConstants(TuningConstants.of(in.constants().version().tables()));
+        double[][][] lat = new double[FUNCTIONS.size()][Algorithm.values().length][Protocol.values().length];
+        double[][][] bw = new double[FUNCTIONS.size()][Algorithm.values().length][Protocol.values().length];
+        for (int f = 0; f < FUNCTIONS.size(); f++) {
+            Collective func = FUNCTIONS.get(f);
+            for (Algorithm a : Algorithm.values()) {
+                for (Protocol p : Protocol.values()) {
+                    double b = table.bandwidth(func, a, p);
+                    GraphSummary g = m.graphs().graphFor(a);
+                    double newer = b > 0 && (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE)
+                            ? algBandwidth(m, func, a, p, g) : 0;
+                    bw[f][a.ordinal()][p.ordinal()] = newer > 0 ? newer : b;
+                    lat[f][a.ordinal()][p.ordinal()] = newer > 0 ? latency(m, func, a, p, g)
+                            : table.latency(func, a, p);
+                }
+            }
+        }
+        return new CostTable(in, lat, bw);
     }
 
     /**
@@ -261,7 +319,8 @@ public final class NcclTuningModel {
                 && p == Protocol.SIMPLE) {
             intraLat = c.hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.SIMPLE);
         }
-        double interLat = in.ppn() == 1 && c.treeNetLatencyAtOneRankPerHost()
+        ReleaseRules r = c.rules();
+        double interLat = in.ppn() == 1 && r.treeNetLatencyAtOneRankPerHost()
                 ? c.hwLatency(HardwareClass.NET, Algorithm.TREE, p)
                 : c.hwLatency(HardwareClass.NET, a, p);
         interLat += g.latencyInter() * (p == Protocol.SIMPLE ? 2 : 1);
@@ -272,10 +331,14 @@ public final class NcclTuningModel {
             case RING -> ringLatency(in, func, p, lat0, intraLat, interLat, hw);
             case TREE -> lat0 + 2 * ((ppn - 1) * intraLat + log2Nodes * interLat);
             case COLLNET_DIRECT -> lat0 + 2 * (Math.min(1, ppn - 1) * intraLat
-                    + (ppn - 1) * TuningConstants.COLLNET_ARITY_SERIAL_US) + interLat;
+                    + (ppn - 1) * c.collNetArityUs()) + interLat;
             case COLLNET_CHAIN -> lat0 + 2 * (ppn - 1) * intraLat + interLat;
-            case NVLS -> intraLat + (nNodes > 1 ? interLat : 0);
-            case NVLS_TREE -> lat0 + intraLat + 2 * log2Nodes * interLat;
+            case NVLS -> r.nvlsLatencyWithoutGraph()
+                    ? lat0 + (nNodes > 1 ? c.hwLatency(HardwareClass.NET, a, p) : 0)
+                    : intraLat + (nNodes > 1 ? interLat : 0);
+            case NVLS_TREE -> r.nvlsLatencyWithoutGraph()
+                    ? lat0 + 2 * (nNodes - 1) * c.hwLatency(HardwareClass.NET, a, p)
+                    : lat0 + intraLat + 2 * log2Nodes * interLat;
             case PAT -> lat0 + log2Nodes * interLat / 3.5 + 2.8 * in.nRanks();
         };
     }
@@ -312,7 +375,7 @@ public final class NcclTuningModel {
             return lat0 + nRanks * step;
         }
         int nsteps = nSteps(func, nRanks);
-        int nInter = c.ringInterSteps(func == Collective.ALL_REDUCE, nNodes);
+        int nInter = c.rules().ringInterSteps(func == Collective.ALL_REDUCE, nNodes);
         double netOverhead = 0;
         if (nNodes > 1) {
             netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()));

@@ -10,18 +10,19 @@ import java.util.stream.Collectors;
  * The NCCL releases whose tuning collsim models. Two are carried whole, tables, search speeds and rules: 2.28.9 and
  * 2.30.7 (constants differ between them in a few tables, marked "[2.28 diff]" in the project's NCCL fact sheet, read
  * from NCCL {@code src/graph/tuning.cc} and {@code src/graph/search.cc} at tags {@code v2.28.9-1} and
- * {@code v2.30.7-1}). The older entries, 2.18.5 to 2.27.3, each stand for a range of releases whose
- * {@code ncclTopoTuneModel} applies release-conditional rules that differ from 2.28.9's (Ring LL and LL128 factors,
- * llMaxBw, the LL128 default, latencies; {@link TuningConstants}, docs/nccl-releases.md); everything else of theirs
- * (search, NVLS, P2P, the other tables) is modelled with 2.28.9's ({@link #tables}). Each older entry is named by the
+ * {@code v2.30.7-1}). The older entries, 2.18.5 to 2.27.3, each stand for a range of releases whose tuning applies
+ * rules that differ from 2.28.9's (Ring LL and LL128 factors, llMaxBw, the LL128 default, latencies, NVLS and
+ * NVLSTree figures, the algorithms each function may use, PAT's enable; {@link ReleaseRules}, {@link TuningConstants},
+ * docs/nccl-releases.md); everything else of theirs (search, NVLS channels and the NVLS time, P2P, the other tables)
+ * is modelled with 2.28.9's ({@link #tables}). Each older entry is named by the
  * first release tag of its range, read with {@code git show v2.x.y-1:src/graph/tuning.cc}.
  */
 public enum NcclVersion {
-    /** NCCL 2.18.5 (2.18.x): Ring LL at 1/4 (1/3), Tree/Simple hwLat 4/6/14 us; 2.28.9's tables otherwise. */
+    /** NCCL 2.18.5 (2.18.x): Ring LL at 1/4 (1/3), Tree/Simple hwLat 4/6/14 us, AllGather Ring only. */
     V2_18_5("2.18.5", 18),
     /** NCCL 2.19.4 (2.19-2.20): as 2.18.5 but Tree/Simple hwLat 28 us on every link. */
     V2_19_4("2.19.4", 19),
-    /** NCCL 2.21.5 (2.21-2.22): Ring LL at 1/2 and Hopper llMaxBw 141; LL128 0.7 at ppn below 2 remains. */
+    /** NCCL 2.21.5 (2.21-2.22): Ring LL at 1/2 and Hopper llMaxBw 141; LL128 0.7 at ppn below 2; no PAT. */
     V2_21_5("2.21.5", 21),
     /** NCCL 2.23.4 (2.23-2.24): 2.28.9's factors and latencies; LL128 by default on sm70, sm80, sm90 only. */
     V2_23_4("2.23.4", 23),

@@ -12,7 +12,9 @@ import java.util.Objects;
  * The constant tables of NCCL's tuning model for one NCCL release ({@code ncclTunerConstantsDefaults}, NCCL 2.30.7
  * {@code src/graph/tuning.cc}; the 2.28.9 differences read from the same file at tag {@code v2.28.9-1}).
  * Latencies are in microseconds, bandwidths in GB/s (1e9 B/s). Tables indexed by node count use NCCL's
- * {@code index2}: 0 for one host ("N1"), 1 for two ("N2"), 2 for three or more ("N4").
+ * {@code index2}: 0 for one host ("N1"), 1 for two ("N2"), 2 for three or more ("N4"). An older release
+ * ({@link NcclVersion}) has 2.28.9's tables except the entries its own {@code tuning.cc} gives otherwise (methods
+ * below); its rules that are not tables are {@link #rules()}.
  *
  * <p>This class is immutable: accessors return values, never the arrays.
  */
@@ -74,6 +76,7 @@ public final class TuningConstants {
     private final double[][] nvlsTreeCap;
     private final double[][] treeCorrection;
     private final boolean nvlsTreeCorrection;
+    private final ReleaseRules rules;
 
     // tables are [generation: Volta, Ampere, Hopper, Blackwell][index2: N1, N2, N4]
     private TuningConstants(NcclVersion version, double[][] ringLl128Cap, double[][] treeCap,
@@ -84,6 +87,7 @@ public final class TuningConstants {
         this.nvlsTreeCap = nvlsTreeCap;
         this.treeCorrection = treeCorrection;
         this.nvlsTreeCorrection = nvlsTreeCorrection;
+        this.rules = new ReleaseRules(version);
     }
 
     private static double[][] treeCorrection(int columns) {
@@ -123,22 +127,33 @@ public final class TuningConstants {
 
     /**
      * @return base latency of an algorithm and protocol, microseconds ({@code baseLat}); Tree/Simple is 0 up to
-     *         2.22 (see {@link #treeSimpleBaseLatency})
+     *         2.22 (see {@link #treeSimpleBaseLatency}); NVLS and NVLSTree 23 in 2.18 (v2.18.5-1 line 59), 0 after
      */
     public double baseLatency(Algorithm a, Protocol p) {
         if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
             return treeSimpleBaseLatency(BASE_LAT[a.ordinal()][p.ordinal()]);
+        }
+        if ((a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) && p == Protocol.SIMPLE && minor() <= 18) {
+            return 23.0; // v2.18.5-1 line 59; 0 from v2.19.4-1 line 59
         }
         return BASE_LAT[a.ordinal()][p.ordinal()];
     }
 
     /**
      * @return per-step hardware latency, microseconds ({@code hwLat}); Tree/Simple per release up to 2.22
-     *         (see {@link #treeSimpleHwLatency})
+     *         (see {@link #treeSimpleHwLatency}), NVLS and NVLSTree up to 2.27 ({@link #olderNvlsHwLatency}),
+     *         CollNetDirect and CollNetChain in 2.18 (NVLink 8.0 / 4.75, PCI 8 / 8, NET 10.7 / 14; 3.7 / 2.8,
+     *         3.7 / 2.8, 31 / 30 from 2.19, v2.19.4-1 lines 68, 72, 76)
      */
     public double hwLatency(HardwareClass hw, Algorithm a, Protocol p) {
         if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
             return treeSimpleHwLatency(hw, HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()]);
+        }
+        if ((a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) && p == Protocol.SIMPLE && minor() <= 18) {
+            return COLLNET_HW_LAT_2_18[hw.ordinal()][a == Algorithm.COLLNET_DIRECT ? 0 : 1];
+        }
+        if ((a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) && p == Protocol.SIMPLE && !version.carriedWhole()) {
+            return olderNvlsHwLatency(hw, a, HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()]);
         }
         return HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()];
     }
@@ -211,6 +226,17 @@ public final class TuningConstants {
     /** Per-arity serialization latency of CollNetDirect, microseconds (NCCL 2.30.7 {@code tuning.cc}). */
     public static final double COLLNET_ARITY_SERIAL_US = 0.4;
 
+    // CollNetDirect, CollNetChain hwLat (Simple) of 2.18, us, [NVLink, PCI, NET] (v2.18.5-1 lines 68, 72, 76)
+    private static final double[][] COLLNET_HW_LAT_2_18 = {{8.0, 4.75}, {8.0, 8.0}, {10.7, 14}};
+
+    /**
+     * @return CollNetDirect's per-arity serialization latency, microseconds: 0.5 in 2.18 (v2.18.5-1 line 232), 0.4
+     *         from 2.19 (v2.19.4-1 line 236, {@link #COLLNET_ARITY_SERIAL_US})
+     */
+    public double collNetArityUs() {
+        return minor() <= 18 ? 0.5 : COLLNET_ARITY_SERIAL_US;
+    }
+
     /** Ring LL128 efficiency factor, standing for 120/128 (NCCL 2.30.7 {@code tuning.cc}). */
     public static final double LL128_EFFICIENCY = 0.92;
 
@@ -220,98 +246,31 @@ public final class TuningConstants {
     /** Aggregation batch for non-ring latency counts, {@code NCCL_MAX_DEV_WORK_BATCH_COLLS} (1024 B / 128 B). */
     public static final int MAX_DEV_WORK_BATCH_COLLS = 8;
 
-    // ---- ncclTopoTuneModel rules of releases before 2.28 (docs/nccl-releases.md; NcclVersion's older entries) ----
+    // ---- tables of releases before 2.28 (docs/nccl-releases.md; the other rules are ReleaseRules') ----
 
     private int minor() {
         return version.minor();
     }
 
+    /** @return the release's rules that are not tables ({@link ReleaseRules}) */
+    public ReleaseRules rules() {
+        return rules;
+    }
+
     /**
-     * Ring/LL share of the graph's bandwidth, before the llMaxBw cap ({@code ncclTopoTuneModel}, src/graph/tuning.cc):
-     * up to 2.20 {@code busBw * ((nNodes > 1 || coll == ncclFuncAllReduce || coll == ncclFuncReduce) ? 1.0/4.0 :
-     * 1.0/3.0)} (v2.18.5-1 line 178, v2.20.5-1 line 181); {@code busBw * .5} from 2.21 (v2.21.5-1 line 180, v2.28.9-1
-     * line 304).
-     *
-     * @param allReduceOrReduce the function is AllReduce or Reduce
-     * @param nNodes            hosts
-     * @return the factor, dimensionless
+     * NVLS and NVLSTree hwLat (Simple) before 2.28. NVLink: 0 in 2.18, whose NVLS latency is its baseLat of 23
+     * (v2.18.5-1 line 69); 23 in 2.19-2.20 (v2.19.4-1, v2.20.5-1 line 69); 25 from 2.21 (v2.21.5-1 line 69, v2.27.3-1
+     * line 147). NET NVLSTree: 19 in 2.18 (v2.18.5-1 line 77); 14 in 2.19-2.27 (v2.19.4-1 line 77, v2.27.3-1 line
+     * 155); 20.9 from 2.28 (v2.28.9-1 line 165). NET NVLS 18 and PCI 0 at every tag read.
      */
-    public double ringLlFactor(boolean allReduceOrReduce, int nNodes) {
-        if (minor() > 20) {
-            return 0.5;
+    private double olderNvlsHwLatency(HardwareClass hw, Algorithm a, double newer) {
+        if (hw == HardwareClass.NVLINK) {
+            return minor() <= 18 ? 0 : minor() <= 20 ? 23 : newer;
         }
-        return nNodes > 1 || allReduceOrReduce ? 1.0 / 4.0 : 1.0 / 3.0;
-    }
-
-    /**
-     * Ring/LL128 share of the graph's bandwidth, before the per-channel cap: up to 2.22 {@code ppn < 2 ? 0.7 : 0.92}
-     * (v2.18.5-1 line 179, v2.22.3-1 line 179); 0.92 from 2.23 (v2.23.4-1 line 188, v2.28.9-1 line 305).
-     *
-     * @param ppn ranks per host, NCCL's float {@code nRanks / nNodes}
-     * @return the factor, dimensionless
-     */
-    public double ringLl128Factor(double ppn) {
-        return minor() <= 22 && ppn < 2 ? 0.7 : LL128_EFFICIENCY;
-    }
-
-    /**
-     * The ring AllReduce's inter-host steps in its latency: {@code 2*nNodes} up to 2.22 (v2.18.5-1 line 161,
-     * v2.22.3-1 line 159, {@code nInterSteps}); {@code 2*(nNodes-1)} from 2.23 (v2.23.4-1 line 258,
-     * v2.28.9-1 line 378). Other functions: nNodes - 1.
-     *
-     * @param allReduce the function is AllReduce
-     * @param nNodes    hosts
-     * @return steps
-     */
-    public int ringInterSteps(boolean allReduce, int nNodes) {
-        if (nNodes == 1) {
-            return 0;
+        if (hw == HardwareClass.NET && a == Algorithm.NVLS_TREE) {
+            return minor() <= 18 ? 19 : 14;
         }
-        return allReduce ? 2 * (minor() <= 22 ? nNodes : nNodes - 1) : nNodes - 1;
-    }
-
-    /**
-     * @return true when one rank per host takes Tree's network latency for every algorithm ({@code ppn == 1 ?
-     *         hwLat[NET][TREE][p] : hwLat[NET][a][p]}), from 2.23 (v2.23.4-1 line 236, v2.28.9-1 line 356); before, the
-     *         algorithm's own
-     */
-    public boolean treeNetLatencyAtOneRankPerHost() {
-        return minor() > 22;
-    }
-
-    /**
-     * The LL128 default's compute capability test: up to 2.24 {@code switch (minCompCap)} enables sm70, sm80, sm90
-     * only (v2.18.5-1 lines 288-293, v2.24.3-1 line 427 on), 2.25-2.26 also sm100 and sm120 (v2.25.1-1 lines
-     * 432-436, v2.26.2-1 lines 433-437); from 2.27
-     * {@code !(minCompCap < 70 || ...)} (v2.27.3-1 line 463, v2.28.9-1 line 493).
-     *
-     * @param minSm minimum compute capability x 10
-     * @return true when LL128 may be on by default
-     */
-    public boolean ll128DefaultSm(int minSm) {
-        if (minor() >= 27) {
-            return minSm >= 70;
-        }
-        boolean blackwell = minor() >= 25 && (minSm == 100 || minSm == 120);
-        return minSm == 70 || minSm == 80 || minSm == 90 || blackwell;
-    }
-
-    /**
-     * @param ll128C2c NCCL_LL128_C2C (default on)
-     * @return true when sm90+ runs LL128 by default up to PXN between hosts: up to 2.26 always
-     *         ({@code typeInter <= PATH_PXB || (minCompCap >= 90 && typeInter <= PATH_PXN)}, v2.18.5-1 line 285);
-     *         from 2.28 with NCCL_LL128_C2C (v2.28.9-1 line 484). 2.27's {@code P2C : PXN} is taken as 2.28's
-     */
-    public boolean ll128PxnOnSm90(boolean ll128C2c) {
-        return minor() <= 26 || ll128C2c;
-    }
-
-    /**
-     * @return PAT's share of the graph's bandwidth: 0.85 in 2.23, the release that brought PAT (v2.23.4-1 line 193,
-     *         {@code busBw *= .85}); 0.75 from 2.24 (v2.24.3-1 line 256, v2.28.9-1 line 310)
-     */
-    public double patFactor() {
-        return minor() == 23 ? 0.85 : 0.75;
+        return newer;
     }
 
     private double treeSimpleBaseLatency(double newer) {

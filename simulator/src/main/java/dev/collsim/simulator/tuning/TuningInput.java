@@ -45,6 +45,15 @@ public record TuningInput(GraphSet graphs, int nRanks, int nNodes, int minSm, in
         }
     }
 
+    /**
+     * @param other constant tables of another release
+     * @return this input with those constants
+     */
+    public TuningInput withConstants(TuningConstants other) {
+        return new TuningInput(graphs, nRanks, nNodes, minSm, maxSm, cpu, nvlsSupport, collNetSupport, hasNvSwitch,
+                maxLocalRanks, maxTreePattern, runtimeChannels, settings, other);
+    }
+
     /** @return ranks per host, as NCCL's float {@code ppn = nRanks / nNodes} */
     public double ppn() {
         return (double) nRanks / nNodes;

@@ -7,6 +7,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.PathType;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,5 +69,38 @@ class OlderReleaseLatencyTest {
         assertEquals(392.0, table(1, 8, PathType.NVL, NcclVersion.V2_19_4).latency(AR, t, s), EPS);
         assertEquals(392.0, table(1, 8, PathType.NVL, NcclVersion.V2_21_5).latency(AR, t, s), EPS);
         assertEquals(64.4, table(1, 8, PathType.NVL, NcclVersion.V2_23_4).latency(AR, t, s), EPS);
+    }
+
+    /** 2 hosts x 8 sm90 ranks on NVSwitch, a CollNet and NCCL_COLLNET_ENABLE=1; graphs 8 ch, 20 / 12.5 GB/s. */
+    private static CostTable collNet(NcclVersion v) {
+        GraphSummary ring = new GraphSummary(GraphPattern.RING, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
+        GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0,
+                true);
+        GraphSummary direct = new GraphSummary(GraphPattern.COLLNET_DIRECT, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0,
+                true);
+        GraphSummary chain = new GraphSummary(GraphPattern.TREE, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
+        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS), direct, chain);
+        return NcclTuningModel.tune(new TuningInput(g, 16, 2, 90, 90, CpuKind.INTEL_X86, false, true, true, 8,
+                GraphPattern.BALANCED_TREE, 16, NcclSettings.parse(Map.of("NCCL_COLLNET_ENABLE", "1")),
+                TuningConstants.of(v)));
+    }
+
+    /**
+     * CollNet AllReduce latency on 2 hosts x 8 (NVLink inside, latencyInter 0; baseLat 0). 2.18.5: CollNetDirect
+     * 2 x (min(1, 7) x 8.0 + 7 x 0.5) + 10.7 = 33.7 us, CollNetChain 2 x 7 x 4.75 + 14 = 80.5 (v2.18.5-1 lines 68, 76,
+     * 232, 234). 2.19.4 on: 2 x (3.7 + 7 x 0.4) + 31 = 44.0 and 2 x 7 x 2.8 + 30 = 69.2 (v2.19.4-1 lines 68, 76, 236).
+     * CollNetDirect AllGather, ppn 8 so w = 1: 2.21.5 8 x 20 x 0.85 = 136 (v2.20.5-1 lines 190-203, not converted,
+     * line 214); 2.28.9 8 x min(20, 0.9 x 12.5) = 90 (v2.28.9-1 line 315).
+     */
+    @Test
+    void collNetPerRelease() {
+        Protocol s = Protocol.SIMPLE;
+        assertEquals(33.7, collNet(NcclVersion.V2_18_5).latency(AR, Algorithm.COLLNET_DIRECT, s), 1e-6);
+        assertEquals(80.5, collNet(NcclVersion.V2_18_5).latency(AR, Algorithm.COLLNET_CHAIN, s), 1e-6);
+        assertEquals(44.0, collNet(NcclVersion.V2_19_4).latency(AR, Algorithm.COLLNET_DIRECT, s), 1e-6);
+        assertEquals(69.2, collNet(NcclVersion.V2_28_9).latency(AR, Algorithm.COLLNET_CHAIN, s), 1e-6);
+        Collective ag = Collective.ALL_GATHER;
+        assertEquals(136.0, collNet(NcclVersion.V2_21_5).bandwidth(ag, Algorithm.COLLNET_DIRECT, s), 1e-6);
+        assertEquals(90.0, collNet(NcclVersion.V2_28_9).bandwidth(ag, Algorithm.COLLNET_DIRECT, s), 1e-6);
     }
 }

@@ -64,6 +64,21 @@ class CliErrorMessagesTest {
         assertEquals("", r.out());
     }
 
+    /**
+     * An NCCL_ALGO that leaves a collective nothing to run is the user's setting, not a bug: NCCL has no Tree
+     * AllGather (NCCL 2.30.7 src/enqueue.cc: Tree runs AllReduce only; topoGetAlgoInfo then fails "no algorithm"), so
+     * {@code --algo Tree} on allgather is one line and exit 2, never "internal error" with a stack trace.
+     */
+    @Test
+    void algorithmNcclCannotRunIsAUsageError() {
+        CliRun r = CliRun.run("predict", "allgather", "--algo", "Tree", "-b", "1M", "-e", "1M");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        String[] lines = r.err().strip().split("\\R");
+        assertEquals(1, lines.length, r.err());
+        assertTrue(lines[0].startsWith("collsim: No algorithm/protocol available for AllGather")
+                && lines[0].contains("NCCL_ALGO=Tree") && !lines[0].contains("internal error"), lines[0]);
+    }
+
     /** The README writes {@code --bw nccl|physical}: the allowed values are listed that way. */
     @Test
     void bandwidthViewsAreLowerCase() {

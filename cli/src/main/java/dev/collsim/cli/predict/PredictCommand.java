@@ -240,7 +240,7 @@ public final class PredictCommand implements Callable<Integer> {
         try {
             return work.get();
         } catch (InvalidRequestException e) {
-            throw e;
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("simulator error (a bug in collsim, not in the input): " + e.getMessage(),
                     e);

@@ -117,7 +117,7 @@ public final class PerformanceModel {
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
         double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
-                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, chain);
+                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
@@ -242,7 +242,7 @@ public final class PerformanceModel {
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
         double scale = chainSimple
-                ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, true))
+                ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true))
                 : IntraNodeFill.scale(a, func, plan.nNodes(), plan.nRanks(), linkClass(plan))
                         * RingLoopFill.share(a, func, plan.nRanks());
         return pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * scale;

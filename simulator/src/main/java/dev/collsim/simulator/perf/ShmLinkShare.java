@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.CpuKind;
@@ -82,6 +83,31 @@ public final class ShmLinkShare {
      */
     public static final double ALTERNATING_SHARE = 0.5;
 
+    /**
+     * LL128's share of the link relative to Simple's when a GPU stores and loads over SHM in the same step (duplex):
+     * 2/3, reading {@link #DUPLEX_SHARE} as one budget for both directions of the GPU's traffic through the host (a
+     * line stored plus a line loaded per payload line for Simple, one stored plus two loaded for LL128: 2 / 3). No
+     * source decides between this and a per-direction reading (the loads' direction alone at the duplex share: 1/2):
+     * both reproduce every measured Simple pattern (duplex 0.673, one-way 0.943 of the link). The probe
+     * {@code executor/probes/ll128read} (loads, stores and both at once from one GPU, and NCCL's LL128 loop) measures
+     * which holds; it had not run when this was set. Checked, not fitted: the forced LL128 runs of the 2x / 4x L40S
+     * SHM files measure 8.89 / 9.93 GB/s busbw at 128 MiB against 9.51 with 2/3 and 7.13 with 1/2.
+     */
+    static final double DUPLEX_LL128 = 2.0 / (1 + ShmLinkShare.LL128_READS_PER_LINE);
+
+    /**
+     * Times the receiving GPU's loads fetch each LL128 line from host memory over SHM: NCCL 2.29.2 and 2.30.7
+     * {@code src/device/prims_ll128.h recvReduceSendCopy} loads the warp's 4 x 16 bytes per thread in the flag-polling
+     * loop ({@code __any_sync} on {@code needReload}) and then loads the same 4 x 16 bytes again before using them;
+     * both are {@code ld.volatile.global} ({@code op128.h load128}), which the GPU does not serve from a cache, so both
+     * cross the receiver's PCIe link downstream (the FIFO is in the receiver's host memory, {@code shm.cc}), while the
+     * sender's {@code store128} writes each line once, upstream. Simple and LL read each byte once.
+     */
+    static final int LL128_READS_PER_LINE = 2;
+
+    /** A GPU's traffic pattern over SHM within one step (class note). */
+    enum Pattern { ONE_WAY, ALTERNATING, DUPLEX }
+
     private ShmLinkShare() {
     }
 
@@ -120,29 +146,31 @@ public final class ShmLinkShare {
     }
 
     /**
-     * The share of the link a call over SHM moves per direction.
+     * The share of the link a call over SHM moves per direction, in payload (wire) bytes of the protocol.
      *
      * @param plan  the channel plan
      * @param s     settings
      * @param func  collective
      * @param a     algorithm
+     * @param p     protocol (LL128 reads every line twice: {@link #LL128_READS_PER_LINE})
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
      * @return {@link #DUPLEX_SHARE} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
-     *         ReduceScatter, {@link #ALTERNATING_SHARE}) or the Tree chain over SHM on one host of at least 2 ranks;
-     *         1 otherwise
+     *         ReduceScatter, {@link #ALTERNATING_SHARE}) or the Tree chain over SHM on one host of at least 2 ranks,
+     *         each times {@link #ll128Reload} for LL128; 1 otherwise
      */
-    public static double factor(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, boolean chain) {
+    public static double factor(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
+            boolean chain) {
         if (plan.nRanks() < 2 || !(chain || a == Algorithm.RING) || !shm(plan, s)) {
             return 1.0;
         }
         boolean pair = plan.nRanks() == 2 && !chain;
         if (pair && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
-            return 1.0;
+            return ll128Reload(p, Pattern.ONE_WAY);
         }
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
-            return ALTERNATING_SHARE;
+            return ALTERNATING_SHARE * ll128Reload(p, Pattern.ALTERNATING);
         }
-        return DUPLEX_SHARE;
+        return DUPLEX_SHARE * ll128Reload(p, Pattern.DUPLEX);
     }
 
     /**
@@ -159,5 +187,27 @@ public final class ShmLinkShare {
         boolean loop = func == Collective.ALL_REDUCE || func == Collective.ALL_GATHER
                 || func == Collective.REDUCE_SCATTER;
         return a == Algorithm.RING && loop && plan.nRanks() >= 2 && shm(plan, s);
+    }
+
+    /**
+     * LL128's share of the link over SHM relative to Simple's in the same pattern: the bytes Simple moves across the
+     * busiest resource per payload byte over those LL128 moves per wire byte ({@link #LL128_READS_PER_LINE}; the
+     * 120/128 line efficiency is NCCL's own LL128 factor, already in the table's rate). One-way: the receiver's
+     * downstream carries 2 reads per line against Simple's 1: 1/2. Alternating: a store phase (1) then a load phase
+     * (2) against Simple's 1 + 1: 2/3. Duplex: {@link #DUPLEX_LL128}.
+     *
+     * @param p       protocol
+     * @param pattern the GPU's pattern over SHM
+     * @return the factor, 1 unless LL128
+     */
+    static double ll128Reload(Protocol p, Pattern pattern) {
+        if (p != Protocol.LL128) {
+            return 1.0;
+        }
+        return switch (pattern) {
+            case ONE_WAY -> 1.0 / LL128_READS_PER_LINE;
+            case ALTERNATING -> 2.0 / (1 + LL128_READS_PER_LINE);
+            case DUPLEX -> DUPLEX_LL128;
+        };
     }
 }

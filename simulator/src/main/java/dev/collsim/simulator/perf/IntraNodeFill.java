@@ -50,7 +50,8 @@ import dev.collsim.simulator.tuning.HardwareClass;
  * (A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt): 22.5, 22.9, 23.8, 20.6 us at 1, 2, 4,
  * 16 MiB against a 46.65 GB/s plateau that collsim predicts within 2.2 %; 4x RTX 4090 P2P
  * (A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt): 27, 24, 25 us at 16, 32, 64 MiB, with collsim's rate 7 % below
- * the measured one. Rooted rings (Broadcast, Reduce) are chains whose last rank waits for the first slice, and NVLink
+ * the measured one. Rooted rings (Broadcast, Reduce) over P2P are chains whose last rank waits for the first slice
+ * (over SHM the root's next call hides it: {@link ShmLinkShare#ringWithoutFill}), and NVLink
  * rings keep the form (the 2x A100 intercept above; 8x A100 Azure ND A100 v4 is predicted too fast at 1-128 MiB, see
  * docs/single-host-guesses.md). Before -> after (collsim accuracy, median error at >= 1 MiB): 1x4 RTX PRO 6000 (P2P)
  * 18.8 -> 11.8 %, 1x6 RTX 4090 10.9 -> 7.4 %, 1x4 RTX 4090 8.9 -> 7.7 %, 1x8 RTX PRO 6000 (four runs) 5.6 / 6.3 /

@@ -57,7 +57,9 @@ import dev.collsim.topology.paths.PathFinder;
  * whose own note says the kernels leave none beyond NCCL's per-step latency): measured intercepts (time minus bytes
  * at the measured plateau rate) agree with NCCL's latency alone: 2x RTX 2080 Ti AllReduce 15-17 us from 1 to 4 MiB,
  * NCCL's 8.4 + 2 x 5.7 = 19.8 us; 4x RTX PRO 6000 SHM 38-46 us from 1 to 4 MiB, NCCL's 8.4 + 6 x 5.7 = 42.6 us
- * (NCCL 2.29.7 {@code src/graph/tuning.cc}: Ring Simple base 8.4, PCI 5.7 per step). Stateless and thread-safe.
+ * (NCCL 2.29.7 {@code src/graph/tuning.cc}: Ring Simple base 8.4, PCI 5.7 per step). Neither does a rooted Ring
+ * Broadcast / Reduce over SHM: its root runs ahead into the next call ({@link #ringWithoutFill}).
+ * Stateless and thread-safe.
  */
 public final class ShmLinkShare {
 
@@ -178,8 +180,26 @@ public final class ShmLinkShare {
     }
 
     /**
-     * Whether the call is a Ring AllReduce, AllGather or ReduceScatter over SHM, which pays no generic pipeline fill
-     * (see the class note).
+     * Whether the call is a Ring over SHM, which pays no generic pipeline fill: a Ring AllReduce, AllGather or
+     * ReduceScatter (see the class note), and a rooted Ring Broadcast or Reduce (a chain from or to the root).
+     *
+     * <p>Why a rooted chain pays none in nccl-tests' timing. Each of its channels moves a slice only after the previous
+     * hop posted it: Broadcast and Reduce take one step per chunk and one slice per chunk (NCCL 2.27.3 to 2.30.7
+     * {@code src/include/collectives.h}: BROADCAST_CHUNKSTEPS = BROADCAST_SLICESTEPS = REDUCE_CHUNKSTEPS =
+     * REDUCE_SLICESTEPS = 1; {@code src/device/prims_simple.h genericOp} posts the tail once per slice), so within one
+     * call the last rank's first load waits for the root's first store of a whole slice (up to buffSize / NCCL_STEPS
+     * = 512 KiB). But a sender waits only for a free FIFO slot ({@code waitPeer}: {@code connStepCache + NCCL_STEPS <
+     * step + StepPerSlice}, 2.30.7 line 107), and the step counters outlive the kernel ({@code ~Primitives}: "Save
+     * steps for the next operation", {@code conn->step = step}, 2.30.7 line 714), so the root's next call stores into
+     * the slots the last rank is still loading; nccl-tests launches its timed iterations back to back (2.19.6
+     * {@code src/common.cu BenchTime}, docs/single-host-guesses.md section 7). The one-slice wait is paid once per
+     * timed loop, not per call (1/20 of it with nccl-tests' 20 iterations). Measured (2x RTX 2080 Ti, SHM, one-way:
+     * validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-
+     * autodl.txt lines 118-123 and 161-166): Broadcast and Reduce times minus the bytes at the measured 11.09 GB/s
+     * are 15-22 us from 128 KiB to 4 MiB, 6 us more over 32 times the bytes, where a wait of one slice per channel
+     * and call would grow with the slice to about 95 us at 1 MiB (512 KiB on each of 2 channels at half the link).
+     * Applied over SHM only, where it is measured; a rooted chain over P2P or NVLink follows the same source, but no
+     * file in hand checks it.
      *
      * @param plan the channel plan
      * @param s    settings
@@ -190,7 +210,8 @@ public final class ShmLinkShare {
     public static boolean ringWithoutFill(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a) {
         boolean loop = func == Collective.ALL_REDUCE || func == Collective.ALL_GATHER
                 || func == Collective.REDUCE_SCATTER;
-        return a == Algorithm.RING && loop && plan.nRanks() >= 2 && shm(plan, s);
+        boolean rooted = func == Collective.BROADCAST || func == Collective.REDUCE;
+        return a == Algorithm.RING && (loop || rooted) && plan.nRanks() >= 2 && shm(plan, s);
     }
 
     /**

@@ -63,4 +63,25 @@ class OneWayPairTest {
                 1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1"))));
         assertEquals(3.957, a2a.busBw(), 3.957 * 0.002, a2a.toString());
     }
+
+    /**
+     * The root of a rooted chain over SHM runs into its next call while the last rank still loads (a sender waits
+     * only for a free slot of NCCL_STEPS, and the step counters outlive the kernel: NCCL 2.30.7
+     * src/device/prims_simple.h waitPeer line 107, ~Primitives line 714), so nccl-tests' back-to-back calls pay no
+     * per-call wait for the first slice: the time is a fixed part plus the bytes at the one hop's rate, and from 1 MiB
+     * to 4 MiB it grows by exactly 3 MiB at 12 x 0.98 = 11.76 GB/s: 3 x 1048576 / 11760 = 267.49 us. Measured on
+     * that machine (the data file above, lines 121 and 123): Broadcast 113.8 -> 400.5 us (+286.7, at its 11.09 GB/s
+     * 283.7), Reduce (lines 164 and 166) 112.5 -> 400.1 us (+287.6). A fill of one slice per call would add the slice's growth
+     * (256 KiB to 1 MiB of collsim's per-rank slice, capped at the 512 KiB chunk) on top.
+     */
+    @Test
+    void rootedChainOverShmPaysNoFillPerCall() throws Exception {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2,
+                Bandwidth.ofGbits(100), 2), 1);
+        for (Collective c : new Collective[] {Collective.BROADCAST, Collective.REDUCE}) {
+            double small = predict(t, c, 1L << 20).timeUs();
+            double large = predict(t, c, 4L << 20).timeUs();
+            assertEquals(267.49, large - small, 0.05, c + ": " + small + " -> " + large);
+        }
+    }
 }

@@ -71,8 +71,8 @@ class OneWayPairTest {
      * per-call wait for the first slice: the time is a fixed part plus the bytes at the one hop's rate, and from 1 MiB
      * to 4 MiB it grows by exactly 3 MiB at 12 x 0.98 = 11.76 GB/s: 3 x 1048576 / 11760 = 267.49 us. Measured on
      * that machine (the data file above, lines 121 and 123): Broadcast 113.8 -> 400.5 us (+286.7, at its 11.09 GB/s
-     * 283.7), Reduce (lines 164 and 166) 112.5 -> 400.1 us (+287.6). A fill of one slice per call would add the slice's growth
-     * (256 KiB to 1 MiB of collsim's per-rank slice, capped at the 512 KiB chunk) on top.
+     * 283.7), Reduce (lines 164 and 166) 112.5 -> 400.1 us (+287.6). A fill of one slice per call would add the
+     * slice's growth on top (collsim's per-rank slice: 256 KiB at 1 MiB, the 512 KiB chunk at 4 MiB).
      */
     @Test
     void rootedChainOverShmPaysNoFillPerCall() throws Exception {

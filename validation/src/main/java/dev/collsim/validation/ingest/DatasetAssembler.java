@@ -245,13 +245,18 @@ final class DatasetAssembler {
                             + "*_perf command and no collective named in the title; allowed: " + Collective.allowed()));
         }
         Collective pick = content.iterator().next();
+        String rowsText = "the rows (redop, root, size = " + sizeOverCount(rows) + " x count x type size) are those of "
+                + names(content) + "; read as " + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place "
+                + "#wrong is N/A on every row, which nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "");
+        if (weak.isEmpty() && fromHeader.isEmpty()) {
+            // nccl-tests before 2.16.7 print no 'Collective test starting' line (src/common.cu), so a pasted table
+            // often names nothing: a reading, not a contradiction
+            notes.add(new Note(rows.get(0).line(), Note.NAMES_NO_COLLECTIVE + rowsText));
+            return pick;
+        }
         String claimed = !weak.isEmpty() ? names(weak) + " (title)"
-                : !fromHeader.isEmpty() ? names(fromHeader) + " (#@ command, line " + header.line("command") + ")"
-                : "nothing";
-        notes.add(new Note(rows.get(0).line(), "the file claims " + claimed + " but the rows (redop, root, "
-                + "count = size/" + sizeOverCount(rows) + ") are those of " + names(content) + "; read as "
-                + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place #wrong is N/A on every row, which "
-                + "nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "")));
+                : names(fromHeader) + " (#@ command, line " + header.line("command") + ")";
+        notes.add(new Note(rows.get(0).line(), "the file claims " + claimed + " but " + rowsText));
         return pick;
     }
 

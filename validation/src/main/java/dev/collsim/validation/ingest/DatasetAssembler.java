@@ -278,10 +278,12 @@ final class DatasetAssembler {
 
     private static Set<Collective> fromContent(List<PerfPoint> rows, boolean forcePerRank) {
         List<PerfPoint> sized = rows.stream().filter(r -> r.sizeBytes() > 0 && r.count() > 0).toList();
-        if (sized.isEmpty() || sized.get(0).redop() == null) {
+        if (sized.isEmpty()) {
             return EnumSet.noneOf(Collective.class);
         }
-        boolean reduction = majority(sized, r -> !r.redop().equalsIgnoreCase("none"));
+        // no redop column: nccl-tests before 2.13 print none for all_gather and sendrecv ("size count type") and
+        // broadcast ("size count type root"; v2.0.0-v2.11.0 src/all_gather.cu, sendrecv.cu, broadcast.cu)
+        boolean reduction = sized.get(0).redop() != null && majority(sized, r -> !r.redop().equalsIgnoreCase("none"));
         boolean hasRoot = sized.get(0).root() != Integer.MIN_VALUE;
         boolean rooted = hasRoot && majority(sized, r -> r.root() >= 0);
         long ratio = sizeOverCount(sized);

@@ -73,6 +73,32 @@ class RealFormatsTest {
         assertTrue(d.notes().stream().noneMatch(n -> n.text().contains("the file claims")), d.notes().toString());
     }
 
+    /**
+     * nccl-tests v2.10.0's all_gather prints no redop or root column ({@code src/all_gather.cu}: "size count type",
+     * the count per rank, the size the whole buffer) and its broadcast a root instead of a redop ({@code
+     * src/broadcast.cu}: "size count type root"); with no line naming the collective, the columns decide: 8 ranks,
+     * size = 8 x count x 4 B is all_gather; root 0 with size = count x 4 B is broadcast.
+     */
+    @Test
+    void oldTablesWithoutRedopColumns() throws Exception {
+        StringBuilder ranks = new StringBuilder("# nThread 1 nGpus 8 minBytes 8 maxBytes 134217728 step: 2(factor)"
+                + " warmup iters: 5 iters: 20 validation: 1 \n#\n# Using devices\n");
+        for (int r = 0; r < 8; r++) {
+            ranks.append(String.format("#   Rank %2d Pid %6d on %10s device %2d [0x%02x] %s%n", r, 77, "dgx1", r,
+                    0x1a + r, "Tesla V100-SXM2-32GB"));
+        }
+        String ag = ranks + "#\n#       size         count      type     time   algbw   busbw  error     time   algbw"
+                + "   busbw  error\n     1048576         32768     float    60.12   17.44   15.26  0e+00    58.10   18.05"
+                + "   15.79  0e+00\n     4194304        131072     float   120.30   34.87   30.51  0e+00   119.80   35.01"
+                + "   30.63  0e+00\n# Avg bus bandwidth    : 23.0\n";
+        String bc = ranks + "#\n#       size         count      type   root     time   algbw   busbw  error     time"
+                + "   algbw   busbw  error\n     1048576        262144     float      0    60.12   17.44   17.44  0e+00"
+                + "    58.10   18.05   18.05  0e+00\n     4194304       1048576     float      0   120.30   34.87   34.87"
+                + "  0e+00   119.80   35.01   35.01  0e+00\n# Avg bus bandwidth    : 26.0\n";
+        assertEquals(Collective.ALL_GATHER, MeasurementReader.read("ag.txt", ag).get(0).collective());
+        assertEquals(Collective.BROADCAST, MeasurementReader.read("bc.txt", bc).get(0).collective());
+    }
+
     /** An all_reduce table (in-place #wrong checked) with the same columns stays all_reduce. */
     @Test
     void allReduceWithTheSameColumnsStaysAllReduce() throws Exception {

@@ -170,8 +170,11 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     private static void print(PrintWriter out, int datasets, Calibration cal) {
-        out.printf(Locale.ROOT, "fitted on %d dataset(s), %d points, %d model evaluations%n", datasets,
-                cal.nPoints(), cal.evaluations());
+        // each Levenberg-Marquardt step evaluates the residuals and their Jacobian by central differences:
+        // 1 + 2 x (fitted parameters) passes of the model over every point (Problem.column)
+        out.printf(Locale.ROOT, "fitted on %d dataset(s), %d points, %d Levenberg-Marquardt steps (%d passes of the"
+                + " model over the points)%n", datasets, cal.nPoints(), cal.evaluations(),
+                cal.evaluations() * (1 + 2 * cal.fitted().size()));
         for (FittedValue v : cal.fitted()) {
             out.printf(Locale.ROOT, "  %-22s %12.5g +- %-10.3g %-8s (start %g)%s%n", v.name(), v.value(), v.sigma(),
                     FitParameter.ofField(v.name()).unit(), v.initial(), v.atBound() ? "  at its bound" : "");

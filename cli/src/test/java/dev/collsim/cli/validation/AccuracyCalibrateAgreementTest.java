@@ -137,6 +137,12 @@ class AccuracyCalibrateAgreementTest {
         assertEquals(0, cal.code(), cal.out() + cal.err());
         assertTrue(cal.out().contains("accepted fallback effSimple"), cal.out());
         assertEquals(List.of(cells[5]), calibrateFit(cal));
+        // one fitted parameter: each Levenberg-Marquardt step is the residuals plus a central difference, 3 passes
+        Matcher steps = Pattern.compile("(\\d+) Levenberg-Marquardt steps \\((\\d+) passes of the model over the"
+                + " points\\)").matcher(cal.out().substring(cal.out().lastIndexOf("fitted on ")));
+        assertTrue(steps.find(), cal.out());
+        assertTrue(Integer.parseInt(steps.group(1)) >= 1, cal.out());
+        assertEquals(3 * Integer.parseInt(steps.group(1)), Integer.parseInt(steps.group(2)), cal.out());
         assertTrue(Files.readString(profile).contains("bwEfficiencySimple"), Files.readString(profile));
     }
 

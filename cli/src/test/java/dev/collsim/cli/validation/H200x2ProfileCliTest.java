@@ -3,6 +3,7 @@ package dev.collsim.cli.validation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.cli.CliRun;
@@ -79,6 +80,54 @@ class H200x2ProfileCliTest {
         double floor = 20.17;
         assertTrue(Math.abs(predicted8(cal.out()) / floor - 1) < 0.20, cal.out());
         assertTrue(Math.abs(predicted8(bare.out()) / floor - 1) > 0.20, bare.out());
+    }
+
+    /**
+     * The shipped profile is what its own command writes with today's model: {@code generatedBy} is run again (its
+     * repository paths taken from this module) and every parameter, fitted or carried from the defaults, must come
+     * out as the file has it (fitted values to 1e-6 relative: the fit is deterministic). A model change that moves
+     * the fit, or a changed default the profile still carries, fails here: re-run the command of
+     * docs/calibration-h200x2.md and regenerate its tables ({@code docs/calibration-h200x2-table.sh}).
+     */
+    @Test
+    void shippedProfileIsWhatItsCommandWritesToday(@TempDir Path tmp) throws Exception {
+        String[] words = generatedBy(PROFILE).split(" ");
+        assertEquals("collsim", words[0]);
+        Path out = tmp.resolve("again.yaml");
+        String[] args = new String[words.length - 1];
+        for (int i = 1; i < words.length; i++) {
+            String w = words[i];
+            args[i - 1] = "-o".equals(words[i - 1]) ? out.toString()
+                    : w.startsWith("data/") || w.startsWith("configs/") ? "../" + w : w;
+        }
+        CliRun r = CliRun.run(args);
+        assertEquals(0, r.code(), r.out() + r.err());
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode shipped = yaml.readTree(PROFILE.toFile());
+        JsonNode again = yaml.readTree(out.toFile());
+        assertEquals(shipped.path("points"), again.path("points"));
+        assertEquals(shipped.path("fittedOn"), again.path("fittedOn"));
+        assertSame(shipped.path("parameters"), again.path("parameters"), "parameters");
+    }
+
+    /** Asserts two YAML trees equal, numbers to 1e-6 relative. */
+    private static void assertSame(JsonNode want, JsonNode got, String where) {
+        if (want.isNumber()) {
+            assertTrue(got.isNumber() && Math.abs(got.asDouble() - want.asDouble())
+                    <= 1e-6 * Math.max(1, Math.abs(want.asDouble())), where + ": shipped " + want + ", now " + got
+                    + " (re-run the profile's generatedBy command: the model moved)");
+            return;
+        }
+        assertEquals(want.size(), got.size(), where);
+        if (want.isArray()) {
+            for (int i = 0; i < want.size(); i++) {
+                assertSame(want.get(i), got.get(i), where + "[" + i + "]");
+            }
+        } else if (want.isObject()) {
+            want.fieldNames().forEachRemaining(f -> assertSame(want.get(f), got.path(f), where + "." + f));
+        } else {
+            assertEquals(want, got, where);
+        }
     }
 
     /** predict reads the profile on the machine it was fitted for (same GPU generation): no warning, named. */

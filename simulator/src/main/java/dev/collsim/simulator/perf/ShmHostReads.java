@@ -54,8 +54,10 @@ public final class ShmHostReads {
      * {@code executor/probes/hostread}, 2026-12-05, one H200 on PCIe Gen5 x16 in a KVM guest of an Intel Xeon): one
      * block of 512 threads, each spinning on one 16-byte line until both flags match, moves 6.006 GB/s of lines =
      * 512 x 16 B every 1.364 us; 256 threads 3.007 GB/s = 1.362 us; a single dependent load 1.265 us. The rate grows
-     * linearly with loads in flight up to the link (~51 GB/s), so the cap is latency-bound as modelled. One host was
-     * measured: a PCIe Gen4 host or one with another root complex may differ (no figure for one was in hand). Not
+     * linearly with loads in flight up to the link (~51 GB/s), so the cap is latency-bound as modelled. A second lent
+     * machine, one H100 SXM on PCIe Gen5 x16 in a VM of an Intel Xeon ({@code data/device/h100-hostread.txt}, same
+     * probe), gives 6.018 GB/s = 1.361 us. Both are Gen5 guests of Intel hosts: a PCIe Gen4 host or one with another
+     * root complex may differ (no figure for one was in hand). Not
      * fitted to any data file (the forced LL runs of the 2x / 4x L40S SHM files, a Gen4 host, would need 1.38 /
      * 1.30 us).
      */

@@ -20,7 +20,8 @@ import java.util.List;
  * @param holdTest    errors on the held-out half (percent)
  * @param sources     data fitted on ({@code file:line (label)}, points)
  * @param nPoints     number of points fitted
- * @param evaluations model evaluations the optimizer used
+ * @param evaluations Levenberg-Marquardt steps of the accepted fit (each evaluates the residuals and, by central
+ *                    differences, their Jacobian: 1 + 2 x fitted parameters passes of the model over the points)
  */
 public record Calibration(PerformanceParameters parameters, GpuGeneration generation, List<FittedValue> fitted,
         double[][] covariance, List<String> notes, ErrorStats residuals, ErrorStats holdTrain, ErrorStats holdTest,

@@ -15,6 +15,7 @@ import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.NcclLog;
 import dev.collsim.validation.ingest.NetworkLog;
+import dev.collsim.validation.ingest.Note;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -121,6 +122,8 @@ public final class Comparer {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             assumptions.add(settingNotes.get(0));
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
+            d.notes().stream().map(Note::text).filter(t -> t.startsWith(Note.NAMES_NO_COLLECTIVE))
+                    .forEach(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
             assumptions.add(HeaderNcclVersion.line(d, given));
             assumptions.removeIf(String::isEmpty);

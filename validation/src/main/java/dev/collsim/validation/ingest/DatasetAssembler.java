@@ -245,13 +245,18 @@ final class DatasetAssembler {
                             + "*_perf command and no collective named in the title; allowed: " + Collective.allowed()));
         }
         Collective pick = content.iterator().next();
+        String rowsText = "the rows (redop, root, size = " + sizeOverCount(rows) + " x count x type size) are those of "
+                + names(content) + "; read as " + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place "
+                + "#wrong is N/A on every row, which nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "");
+        if (weak.isEmpty() && fromHeader.isEmpty()) {
+            // nccl-tests before 2.16.7 print no 'Collective test starting' line (src/common.cu), so a pasted table
+            // often names nothing: a reading, not a contradiction
+            notes.add(new Note(rows.get(0).line(), Note.NAMES_NO_COLLECTIVE + rowsText));
+            return pick;
+        }
         String claimed = !weak.isEmpty() ? names(weak) + " (title)"
-                : !fromHeader.isEmpty() ? names(fromHeader) + " (#@ command, line " + header.line("command") + ")"
-                : "nothing";
-        notes.add(new Note(rows.get(0).line(), "the file claims " + claimed + " but the rows (redop, root, "
-                + "count = size/" + sizeOverCount(rows) + ") are those of " + names(content) + "; read as "
-                + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place #wrong is N/A on every row, which "
-                + "nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "")));
+                : names(fromHeader) + " (#@ command, line " + header.line("command") + ")";
+        notes.add(new Note(rows.get(0).line(), "the file claims " + claimed + " but " + rowsText));
         return pick;
     }
 
@@ -273,10 +278,12 @@ final class DatasetAssembler {
 
     private static Set<Collective> fromContent(List<PerfPoint> rows, boolean forcePerRank) {
         List<PerfPoint> sized = rows.stream().filter(r -> r.sizeBytes() > 0 && r.count() > 0).toList();
-        if (sized.isEmpty() || sized.get(0).redop() == null) {
+        if (sized.isEmpty()) {
             return EnumSet.noneOf(Collective.class);
         }
-        boolean reduction = majority(sized, r -> !r.redop().equalsIgnoreCase("none"));
+        // no redop column: nccl-tests before 2.13 print none for all_gather and sendrecv ("size count type") and
+        // broadcast ("size count type root"; v2.0.0-v2.11.0 src/all_gather.cu, sendrecv.cu, broadcast.cu)
+        boolean reduction = sized.get(0).redop() != null && majority(sized, r -> !r.redop().equalsIgnoreCase("none"));
         boolean hasRoot = sized.get(0).root() != Integer.MIN_VALUE;
         boolean rooted = hasRoot && majority(sized, r -> r.root() >= 0);
         long ratio = sizeOverCount(sized);

@@ -78,8 +78,14 @@ public record NcclLog(String version, int versionLine, int nRanks, int nNodes, i
      * @param line      source line
      */
     public record TransportEdge(int channel, int fromRank, int toRank, String transport, int line) {
-        /** @return the transport family: P2P, SHM, NET or COLLNET (the text before the first '/') */
+        /**
+         * @return the transport family: P2P, SHM, NET or COLLNET (the text before the first '/'; NCCL 2.4 to 2.12
+         *         print SHM as "direct shared memory", {@code src/transport/shm.cc})
+         */
         public String family() {
+            if (transport.startsWith("direct shared memory")) {
+                return "SHM";
+            }
             int i = transport.indexOf('/');
             return (i < 0 ? transport : transport.substring(0, i)).trim();
         }
@@ -107,7 +113,7 @@ public record NcclLog(String version, int versionLine, int nRanks, int nNodes, i
      * One ring: "Channel cc/NN : r0 r1 ...".
      *
      * @param channel   channel index
-     * @param nChannels total printed after the slash
+     * @param nChannels total printed after the slash, -1 when the line has none (NCCL 2.4)
      * @param order     ranks in ring order
      * @param line      source line
      */

@@ -25,9 +25,15 @@ public final class NcclLogParser {
             "nRanks (\\d+) nNodes (\\d+) localRanks (\\d+)");
     private static final Pattern INIT = Pattern.compile("rank (\\d+) nranks (\\d+) .*?busId ([0-9a-fA-F]+)");
     private static final Pattern NETWORK = Pattern.compile("Using network (.+?)\\s*$");
-    private static final Pattern TRANSPORT = Pattern.compile(
-            "Channel (\\d+)/\\d+ : (\\d+)\\[[^\\]]*\\] -> (\\d+)\\[[^\\]]*\\](?: \\[(?:send|receive)\\])? via (.+?)\\s*$");
-    private static final Pattern RING = Pattern.compile("^Channel (\\d+)/(\\d+) :((?:\\s+\\d+)+)\\s*$");
+    /**
+     * A connection line of any release: "Channel cc/i : r[bus] -> p[bus] [send] via T" (2.12 on), "Channel cc : ..."
+     * (2.7 to 2.11, and SHM to 2.12), "Ring cc : r[dev] -> p[dev] via T" or "Ring cc : r -> p via T" (2.4 to 2.6;
+     * NCCL {@code src/transport/net.cc}, {@code p2p.cc}, {@code shm.cc} of those tags).
+     */
+    private static final Pattern TRANSPORT = Pattern.compile("(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[[^\\]]*\\])?"
+            + " -> (\\d+)(?:\\[[^\\]]*\\])?(?: \\[(?:send|receive)\\])? via (.+?)\\s*$");
+    /** A ring order: "Channel cc/NN : r0 r1 ..." (2.5 on), "Channel cc : r0 r1 ..." (2.4 {@code src/init.cc}). */
+    private static final Pattern RING = Pattern.compile("^Channel (\\d+)(?:/(\\d+))? :((?:\\s+\\d+)+)\\s*$");
     private static final Pattern COUNTS = Pattern.compile("(\\d+) coll channels, (?:(\\d+) collnet channels, )?"
             + "(?:(\\d+) nvls channels, )?(\\d+) p2p channels, (\\d+) p2p channels per peer");
     private static final Pattern GRAPH = Pattern.compile("Pattern (\\d+), crossNic (\\d+), nChannels (\\d+), "
@@ -123,8 +129,8 @@ public final class NcclLogParser {
             while (rank.find()) {
                 order.add(NumberField.count(rank.group(), "ring order", m.start(3) + rank.start() + 1));
             }
-            rings.add(new NcclLog.RingOrder(NumberField.count(m, 1, "channel"), NumberField.count(m, 2, "nChannels"), order,
-                    line));
+            rings.add(new NcclLog.RingOrder(NumberField.count(m, 1, "channel"),
+                    m.group(2) == null ? -1 : NumberField.count(m, 2, "nChannels"), order, line));
         } else if (msg.startsWith("Trees")) {
             treeLines++;
         } else if ((m = COUNTS.matcher(msg)).find()) {

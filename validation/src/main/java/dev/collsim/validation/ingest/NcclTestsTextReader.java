@@ -30,7 +30,7 @@ public final class NcclTestsTextReader {
     private static final Pattern SRUN_PREFIX = Pattern.compile("^\\s{0,3}\\d{1,5}: ");
     private static final Pattern MPI_PREFIX = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:");
     private static final Pattern RANK = Pattern.compile(
-            "^#\\s*Rank\\s+(\\d+)\\s+Group\\s+(\\d+)\\s+Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s+(.*?)\\s*$");
+            "^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s+(.*?)\\s*$");
     private static final Pattern ROW = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+\\S+");
     private static final Pattern AVG = Pattern.compile("Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
     private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
@@ -238,7 +238,10 @@ public final class NcclTestsTextReader {
             if (layout != null || !Double.isNaN(avg)) {
                 newRunIfDone();
             }
-            ctx.ranks.add(new RankInfo(NumberField.count(m, 1, "Rank"), NumberField.count(m, 2, "Group"),
+            // nccl-tests before 2.13.4 print no Group (src/common.cu: "#   Rank %2d Pid %6d on %10s device %2d
+            // [0x%02x] %s"); NCCL_TESTS_SPLIT did not exist then, so every rank is in group 0
+            ctx.ranks.add(new RankInfo(NumberField.count(m, 1, "Rank"),
+                    m.group(2) == null ? 0 : NumberField.count(m, 2, "Group"),
                     NumberField.longCount(m, 3, "Pid"), m.group(4), NumberField.count(m, 5, "device"), m.group(6),
                     m.group(7), no));
         } else if (t.startsWith("# Using devices")) {

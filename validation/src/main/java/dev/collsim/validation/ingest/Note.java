@@ -14,6 +14,13 @@ import java.util.Objects;
  */
 public record Note(int line, String text) {
 
+    /**
+     * What the text of the note starts with when the file names no collective and the reader took it from the table's
+     * columns (compare prints it among its assumptions).
+     */
+    public static final String NAMES_NO_COLLECTIVE = "the file names no collective (no 'Collective test starting'"
+            + " line, *_perf command or title): ";
+
     /** What the text of a warning starts with (the same spelling as the topology readers' warnings). */
     public static final String WARNING = "warning: ";
 

@@ -108,6 +108,30 @@ class NcclLogParserTest {
         assertTrue(Double.isNaN(c.timeUs()));
     }
 
+    /**
+     * Connection and ring lines as older releases print them, each built from the release's format string: 2.4.8
+     * {@code src/transport/p2p.cc} "Ring %02d : %d[%d] -> %d[%d] via P2P/IPC", {@code net.cc} "Ring %02d : %d -> %d
+     * [send] via NET/%s/%d%s" (with "/GDRDMA" when used), {@code shm.cc} "... via direct shared memory", {@code
+     * init.cc} "Channel %02d : " + ranks; 2.7.8 "Channel %02d : %d[%lx] -> %d[%lx] [receive] via NET/%s/%d%s".
+     */
+    @Test
+    void olderReleasesConnectionAndRingLines() {
+        NcclLogParser p = new NcclLogParser();
+        p.accept("h:1:1 [0] NCCL INFO Channel 00 :    0   1   2   3", 1);
+        p.accept("h:1:1 [0] NCCL INFO Ring 00 : 0[0] -> 1[1] via P2P/IPC", 2);
+        p.accept("h:1:1 [1] NCCL INFO Ring 01 : 1[1] -> 2[0] via direct shared memory", 3);
+        p.accept("h:1:1 [3] NCCL INFO Ring 00 : 3 -> 4 [send] via NET/IB/0", 4);
+        p.accept("h:1:1 [0] NCCL INFO Channel 02 : 7[c7000] -> 0[7000] [receive] via NET/IB/1/GDRDMA", 5);
+        p.accept("h:1:1 [0] NCCL INFO Ring 00 : 3 -> 0 -> 1", 6); // 2.10's graph line: no connection
+        NcclLog log = p.build();
+        assertEquals(List.of(0, 1, 2, 3), log.rings().get(0).order());
+        assertEquals(-1, log.rings().get(0).nChannels());
+        assertEquals(4, log.transports().size());
+        List<String> got = log.transports().stream().map(t -> t.channel() + ":" + t.fromRank() + ">" + t.toRank()
+                + " " + t.family() + (t.gdr() ? " gdr" : "")).toList();
+        assertEquals(List.of("0:0>1 P2P", "1:1>2 SHM", "0:3>4 NET", "2:7>0 NET gdr"), got);
+    }
+
     @Test
     void warnAndTransportFamilies() {
         NcclLogParser p = new NcclLogParser();

@@ -34,6 +34,71 @@ class RealFormatsTest {
         }
     }
 
+    /**
+     * nccl-tests before 2.13.4 print rank lines without a Group and with the PCI bus number alone
+     * ({@code src/common.cu} of v2.0.0 to v2.13.3: {@code "#   Rank %2d Pid %6d on %10s device %2d [0x%02x] %s"}),
+     * a float {@code error} column instead of {@code #wrong}, and (before 2.16.7) no 'Collective test starting'
+     * line; the table header below is v2.0.0 {@code src/all_reduce.cu}'s. Every rank line is read (rank, group 0, pid,
+     * host, device, bus, GPU name as printed), and the collective read from the columns is said as a reading, not
+     * as a contradiction (no claim to contradict).
+     */
+    @Test
+    void ncclTestsBeforeGroupsAndWrongCounts() throws Exception {
+        StringBuilder t = new StringBuilder("# nThread 1 nGpus 4 minBytes 8 maxBytes 1048576 step: 2(factor) warmup"
+                + " iters: 5 iters: 20 validation: 1 \n#\n# Using devices\n");
+        int[] bus = {0x06, 0x07, 0x0a, 0x0b};
+        for (int r = 0; r < 4; r++) {
+            t.append(String.format("#   Rank %2d Pid %6d on %10s device %2d [0x%02x] %s%n", r, 4242, "dgx1", r, bus[r],
+                    "Tesla V100-SXM2-32GB"));
+        }
+        t.append("#\n#                                                     out-of-place                       in-place\n")
+                .append("#       size         count    type   redop     time   algbw   busbw  error     time   algbw"
+                        + "   busbw  error\n")
+                .append("#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)"
+                        + "  (GB/s)\n")
+                .append("           8             2   float     sum    39.04    0.00    0.00  1e-07    38.72    0.00"
+                        + "    0.00  1e-07\n")
+                .append("     1048576        262144   float     sum    62.38   16.81   25.22  2e-07    61.73   16.99"
+                        + "   25.48  2e-07\n")
+                .append("# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 12.675 \n#\n");
+        Dataset d = MeasurementReader.read("old.txt", t.toString()).get(0);
+        assertEquals(4, d.ranks().size());
+        RankInfo r2 = d.ranks().get(2);
+        assertEquals(List.of(2, 0, 4242L, "dgx1", 2, "0x0a", "Tesla V100-SXM2-32GB"),
+                List.of(r2.rank(), r2.group(), r2.pid(), r2.host(), r2.device(), r2.busId(), r2.gpuModel()));
+        assertEquals(Collective.ALL_REDUCE, d.collective());
+        assertEquals(2, d.points().size());
+        assertTrue(d.notes().stream().anyMatch(n -> n.text().startsWith(Note.NAMES_NO_COLLECTIVE)), d.notes()
+                .toString());
+        assertTrue(d.notes().stream().noneMatch(n -> n.text().contains("the file claims")), d.notes().toString());
+    }
+
+    /**
+     * nccl-tests v2.10.0's all_gather prints no redop or root column ({@code src/all_gather.cu}: "size count type",
+     * the count per rank, the size the whole buffer) and its broadcast a root instead of a redop ({@code
+     * src/broadcast.cu}: "size count type root"); with no line naming the collective, the columns decide: 8 ranks,
+     * size = 8 x count x 4 B is all_gather; root 0 with size = count x 4 B is broadcast.
+     */
+    @Test
+    void oldTablesWithoutRedopColumns() throws Exception {
+        StringBuilder ranks = new StringBuilder("# nThread 1 nGpus 8 minBytes 8 maxBytes 134217728 step: 2(factor)"
+                + " warmup iters: 5 iters: 20 validation: 1 \n#\n# Using devices\n");
+        for (int r = 0; r < 8; r++) {
+            ranks.append(String.format("#   Rank %2d Pid %6d on %10s device %2d [0x%02x] %s%n", r, 77, "dgx1", r,
+                    0x1a + r, "Tesla V100-SXM2-32GB"));
+        }
+        String ag = ranks + "#\n#       size         count      type     time   algbw   busbw  error     time   algbw"
+                + "   busbw  error\n     1048576         32768     float    60.12   17.44   15.26  0e+00    58.10   18.05"
+                + "   15.79  0e+00\n     4194304        131072     float   120.30   34.87   30.51  0e+00   119.80   35.01"
+                + "   30.63  0e+00\n# Avg bus bandwidth    : 23.0\n";
+        String bc = ranks + "#\n#       size         count      type   root     time   algbw   busbw  error     time"
+                + "   algbw   busbw  error\n     1048576        262144     float      0    60.12   17.44   17.44  0e+00"
+                + "    58.10   18.05   18.05  0e+00\n     4194304       1048576     float      0   120.30   34.87   34.87"
+                + "  0e+00   119.80   35.01   35.01  0e+00\n# Avg bus bandwidth    : 26.0\n";
+        assertEquals(Collective.ALL_GATHER, MeasurementReader.read("ag.txt", ag).get(0).collective());
+        assertEquals(Collective.BROADCAST, MeasurementReader.read("bc.txt", bc).get(0).collective());
+    }
+
     /** An all_reduce table (in-place #wrong checked) with the same columns stays all_reduce. */
     @Test
     void allReduceWithTheSameColumnsStaysAllReduce() throws Exception {

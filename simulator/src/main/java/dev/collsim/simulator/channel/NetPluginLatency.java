@@ -23,8 +23,26 @@ import dev.collsim.topology.NetworkClass;
  *       35 us for p5en, p6-b200 and p6-b300 (HEAD), 150 us for p3dn (both). collsim has one figure per network
  *       class, the p4d/p5 one, so a p5en or p6 cluster is modelled with 40 us more per network step than its
  *       NCCL sees.</li>
- *   <li>TCPX/TCPXO (Google's plugin): 0 (its {@code nccl_shim.cc GetProperties}, read for
- *       {@code dev.collsim.simulator.perf.NetClassDefaults}).</li>
+ *   <li>TCPX/TCPXO (Google's plugin): 0. google/nccl-plugin-gpudirect-tcpxo v1.0.17 (qualified with NCCL 2.28.7)
+ *       {@code tcpdirect_plugin/fastrak_offload/nccl_shim.cc NcclShim::GetProperties}: latency 0, maxRecvs 1,
+ *       maxComms 65536, netDeviceType NCCL_NET_DEVICE_HOST (no device-side unpack), speed read from the netdev's
+ *       {@code /sys/class/net/DEV/speed} ({@code common.cc GetSpeed}, 10 Gb/s when unreadable). Its latency term in
+ *       collsim is therefore none; its measured extra cost per hop is a class figure
+ *       ({@code dev.collsim.simulator.perf.NetClassDefaults}, TCPXO).</li>
+ *   <li>gIB (Google's RDMA plugin on A3 Ultra, A4, A4X and A4X Max): 0, as NCCL's internal IB network, by
+ *       assumption. The plugin ships only as a binary in Google's containers (us-docker.pkg.dev/gce-ai-infra/
+ *       gpudirect-gib), so its {@code getProperties} is not public. What is public is the environment its
+ *       {@code /usr/local/gib/scripts/set_nccl_env.sh} exports (the A4 list as third-party GKE A4 training scripts
+ *       copy it; Google's own manifests only source the script, GoogleCloudPlatform/container-engine-accelerators
+ *       {@code gpudirect-rdma/nccl-test-a4.yaml}:
+ *       NCCL_NET=gIB, NCCL_CROSS_NIC=0, NCCL_NET_GDR_LEVEL=PIX, NCCL_P2P_NET_CHUNKSIZE and NCCL_P2P_PCI_CHUNKSIZE
+ *       131072, NCCL_P2P_NVL_CHUNKSIZE and NCCL_NVLS_CHUNKSIZE 524288, NCCL_IB_GID_INDEX=3,
+ *       NCCL_IB_ADAPTIVE_ROUTING=1, NCCL_IB_QPS_PER_CONNECTION=4, NCCL_IB_TC=52, NCCL_IB_FIFO_TC=84 and a tuner
+ *       configuration, {@code /usr/local/gib/configs/tuner_config_a4.txtpb}, not public; GoogleCloudPlatform/
+ *       kubernetes-engine-samples {@code ai-ml/nemo-rl-on-gke} names {@code tuner_config_a3u.txtpb} for H200):
+ *       NCCL's own IB transport parameters and no latency setting, unlike aws-ofi-nccl's OFI_NCCL_NET_LATENCY. None
+ *       of those settings is a latency, and the tuner's choices cannot be modelled without its configuration;
+ *       collsim runs gIB as RoCE ({@link NetworkClass#detect}).</li>
  *   <li>HPE Slingshot reaches NCCL through aws-ofi-nccl too, but off AWS the plugin keeps its parameter default,
  *       0 (aws-ofi-nccl {@code include/nccl_ofi_param.h} NET_LATENCY 0.0, {@code src/nccl_ofi_net.cpp}
  *       {@code props->latency}); collsim runs Slingshot as InfiniBand ({@link NetworkClass#detect}), also 0.</li>

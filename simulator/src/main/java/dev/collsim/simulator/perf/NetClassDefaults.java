@@ -54,7 +54,12 @@ import java.util.Optional;
  *       LL), NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB, NCCL_NVLSTREE_MAX_CHUNKSIZE 128 KiB, NCCL_P2P_NET_CHUNKSIZE
  *       512 KiB, NCCL_FASTRAK_NUM_FLOWS=2, and a tuner plugin whose configuration, a3plus_tuner_config.textproto, is
  *       not public), so NCCL's choices in that run are the tuner's; the plugin reports a NIC latency of 0 (its
- *       {@code nccl_shim.cc GetProperties}), so NCCL's own latency model sees InfiniBand's.</li>
+ *       {@code nccl_shim.cc GetProperties}), so NCCL's own latency model sees InfiniBand's. The 48 us rests on
+ *       collsim's Tree/LL at 8 B-1 KiB, a protocol no published profile allows: the repository's profile (v1.0.12
+ *       to v1.0.17) sets NCCL_PROTO=Simple,LL128, its {@code nccl-env-profile-simple.sh} Simple with
+ *       NCCL_ALGO=Ring,Tree and NCCL_NVLS_ENABLE=0; the same floor read under those gives 36 us (Tree/LL128, 49.5 us
+ *       without the hop) or 14 us (Tree/Simple, 93.4 us). The run does not say which profile it sourced, so the
+ *       figure is kept; it is the class's first figure to calibrate.</li>
  *   <li><b>Socket</b> (10 us, 0 us, 1.0, 2.225 GB/s per TCP stream): NCCL's socket transport moves each send over
  *       TCP streams ({@link SocketStreams}: by default one per connection, 16 on AWS, 4 on GCP gVNIC), at most a
  *       stream's rate each. Stream rate 17.8 Gb/s = 2.225 GB/s, a measured public figure: iperf3 between the 100 GbE

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Reads any supported measurement file, choosing the reader by content: JSON (starts with '{') goes to
- * {@link JsonMeasurementReader}, everything else to {@link NcclTestsTextReader} (which also handles reduced
+ * Reads any supported measurement file, choosing the reader by content: JSON (starts with '{', or '[' then '{')
+ * goes to {@link JsonMeasurementReader}, everything else to {@link NcclTestsTextReader} (which also handles reduced
  * markdown tables and NCCL_DEBUG=INFO lines).
  */
 public final class MeasurementReader {
@@ -42,7 +42,9 @@ public final class MeasurementReader {
      */
     public static List<Dataset> read(String name, String content) throws InputException {
         String t = content.stripLeading();
-        if (t.startsWith("{") || t.startsWith("[")) {
+        // a JSON array of runs opens with '[' then '{' (or is empty); a text line may open with '[' too: mpirun
+        // --tag-output's "[1,0]<stdout>:", a bracketed time stamp
+        if (t.startsWith("{") || t.startsWith("[") && t.substring(1).stripLeading().matches("(?s)[{\\]].*")) {
             return JsonMeasurementReader.read(name, content);
         }
         return NcclTestsTextReader.read(name, content);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,6 +98,28 @@ class RealFormatsTest {
                 + "  0e+00   119.80   35.01   35.01  0e+00\n# Avg bus bandwidth    : 26.0\n";
         assertEquals(Collective.ALL_GATHER, MeasurementReader.read("ag.txt", ag).get(0).collective());
         assertEquals(Collective.BROADCAST, MeasurementReader.read("bc.txt", bc).get(0).collective());
+    }
+
+    /**
+     * The 2x2 DGX H100 file read as {@code kubectl logs --timestamps} (RFC 3339 with nanoseconds and Z), a
+     * bracketed local time stamp and {@code mpirun --tag-output} print it, one prefix before every line (so the file
+     * opens with '[' in two cases, and is still not JSON): the same ranks, sizes and times as the file itself (its 31
+     * rows, 8 B .. 8 GiB).
+     */
+    @Test
+    void timeStampedLinesReadAsTheFileItself() throws Exception {
+        Path src = Path.of("src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt");
+        List<String> lines = Files.readAllLines(src).stream().filter(l -> !l.startsWith("#@")).toList();
+        Dataset plain = MeasurementReader.read("plain.txt", String.join("\n", lines)).get(0);
+        assertEquals(31, plain.points().size());
+        for (String stamp : List.of("2024-05-01T12:00:00.123456789Z ", "[2024-05-01 12:00:00,042] ",
+                "[1,0]<stdout>:")) {
+            String text = lines.stream().map(l -> stamp + l).collect(Collectors.joining("\n"));
+            Dataset d = MeasurementReader.read("stamped.txt", text).get(0);
+            assertEquals(plain.nRanks(), d.nRanks(), stamp);
+            assertEquals(plain.points().stream().map(p -> p.sizeBytes() + "=" + p.primary().timeUs()).toList(),
+                    d.points().stream().map(p -> p.sizeBytes() + "=" + p.primary().timeUs()).toList(), stamp);
+        }
     }
 
     /** An all_reduce table (in-place #wrong checked) with the same columns stays all_reduce. */

@@ -112,15 +112,16 @@ public final class IntraNodeChain {
      *   fill = (2 nRanks - 1) x share - e
      * </pre>
      *
-     * with k a channel's slices (the channel's whole share as one slice when smaller than a chunk). Worked examples
-     * (share 0.673): 2 ranks (e = 1) 3 x 0.673 - 1 = 1.019; 4 ranks (e = 2) 7 x 0.673 - 2 = 2.711 (where 2 nRanks - 3
-     * = 5 slice times charged every stage at the steady rate). Checked on 4x L40S over SHM (NCCL 2.29.2,
+     * with k a channel's slices (the channel's whole share as one slice when smaller than a chunk) and share the
+     * chain's steady share ({@link ShmLinkShare#chainShare}). Worked examples: 2 ranks (e = 1, share 0.673) 3 x 0.673
+     * - 1 = 1.019; 4 ranks (e = 2, share 0.815) 7 x 0.815 - 2 = 3.705 (where 2 nRanks - 3 = 5 slice times charged
+     * every stage at the steady rate). Checked on 4x L40S over SHM (NCCL 2.29.2,
      * NCCL_ALGO=tree, validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-
      * nccl2.29.txt run 5, lines 220-224): from 64 KiB to 1 MiB a channel holds one slice, and the time grows by 318 us
      * per 512 KiB of slice (58.7 us at 64 KiB to 358.6 us at 1 MiB, a straight line through 40 us): 7 stages of
      * 45.4 us, 11.5 GB/s per channel, 0.98 of the GPU link's 24 GB/s over the 2 channels, the link's rate without a
-     * share; the steady rate from 2 MiB is 0.84 of it per middle rank. On 2x L40S (the same file's 2-GPU companion,
-     * A-allreduce-1x2xL40S-..., line 128) 1 MiB takes 152.2 us: 9.4 us + 3 x 512 KiB / 11.76 GB/s = 143 us.
+     * share; the steady rate from 2 MiB is 0.80-0.87 of it per middle rank ({@link ShmLinkShare#DUPLEX_LINK_CEILING}).
+     * On 2x L40S (the same file's 2-GPU companion, A-allreduce-1x2xL40S-..., line 128) 1 MiB takes 152.2 us: 9.4 us + 3 x 512 KiB / 11.76 GB/s = 143 us.
      *
      * @param nRanks   ranks of the chain, >= 2
      * @param shmShare the steady SHM share of the chain's links ({@link ShmLinkShare#factor}), in (0, 1]

@@ -35,7 +35,8 @@ import dev.collsim.topology.PathType;
  *                       graph, {@link CpuRouteRate};
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
  *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
- *                       in one step: x the duplex share of its link, {@link ShmLinkShare}),
+ *                       in one step: x the duplex share of its link, {@link ShmLinkShare}; the chain's
+ *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)

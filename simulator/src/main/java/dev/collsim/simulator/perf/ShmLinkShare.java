@@ -49,7 +49,8 @@ import dev.collsim.topology.paths.PathFinder;
  * against the one-way 2x RTX 2080 Ti Broadcast, 11.09 / 11.76 = 0.943. Checked out of sample on the 4-GPU run of
  * the same FarmShare host (A-allreduce-1x4xL40S-..., not used for the figure): Ring AllReduce 14.61-15.41 / 23.52 =
  * 0.62-0.655, near it; its Tree chain's middle ranks moved 2 x 14.05 / 1.5 / 23.52 = 0.797, like the RTX PRO run,
- * which says the share is not the direction pattern alone (see docs/single-host-guesses.md section 1).
+ * which says the share is not the direction pattern alone (see docs/single-host-guesses.md section 1; the chain now
+ * takes the link's duplex ceiling, {@link #chainShare}).
  * It replaces a phase factor steps / (steps + 1) (the ring's unoverlapped first send and last receive), which fit
  * the 2-rank AllReduces but said 6/7 for the 4-rank L40S ring (measured 0.62) and 1 for the 2-rank Tree (0.63).
  *
@@ -68,6 +69,23 @@ public final class ShmLinkShare {
      * step over SHM: the median of the five measured duplex SHM runs in the class note (no source found).
      */
     public static final double DUPLEX_SHARE = 0.673;
+
+    /**
+     * Share of a GPU's PCIe link per direction, all its connections together, when its kernel stores to host memory
+     * and loads from host memory at once: the link's own duplex ceiling, which binds the one-host Tree chain's middle
+     * ranks ({@link #chainShare}). Measured by the project's probe {@code executor/probes/ll128read} (test
+     * {@code simplerw}: 512-thread blocks loading 16-byte words from one pinned host buffer and storing them to
+     * another, 8 per thread in flight, as a Simple rank over SHM does) on a lent H100 (PCIe Gen5 x16, one NUMA node,
+     * {@code data/device/h100-ll128read.txt}, lines {@code test=simple}), over 0.98 x 48 GB/s (bwEfficiencySimple x
+     * NCCL's Gen5 x16 figure, the normalisation of {@link #DUPLEX_SHARE}): rw_GBps_each_way at 2, 4, 8, 16, 32 and
+     * 132 blocks 37.82, 38.20, 37.29, 40.00, 38.50, 40.39 = 0.804, 0.812, 0.793, 0.850, 0.818, 0.859; median 0.815
+     * (one block, 26.0 GB/s, is one channel's read latency, not the link; NCCL runs at least 2 channels here).
+     * Leaving each block count out: 0.812-0.818. Checked, not fitted: the 4x RTX PRO 6000 SHM ring on one NUMA node
+     * (A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, Gen5) moved 37.60 / 47.04 = 0.799; the
+     * 4x L40S chain's middle ranks (A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt line 231,
+     * NCCL_ALGO=tree, 128 MiB) 2 x 9.37 / 23.52 = 0.797.
+     */
+    public static final double DUPLEX_LINK_CEILING = 0.815;
 
     /**
      * Share of a GPU's PCIe link per direction in a 2-rank Ring AllGather or ReduceScatter over SHM, derived from
@@ -161,8 +179,8 @@ public final class ShmLinkShare {
      * @param p     protocol (LL128 reads every line twice: {@link #LL128_READS_PER_LINE})
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
      * @return {@link #DUPLEX_SHARE} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
-     *         ReduceScatter, {@link #ALTERNATING_SHARE}) or the Tree chain over SHM on one host of at least 2 ranks,
-     *         each times {@link #ll128Reload} for LL128; 1 otherwise
+     *         ReduceScatter, {@link #ALTERNATING_SHARE}), {@link #chainShare} for the Tree chain over SHM on one host
+     *         of at least 2 ranks, each times {@link #ll128Reload} for LL128; 1 otherwise
      */
     public static double factor(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
             boolean chain) {
@@ -176,7 +194,32 @@ public final class ShmLinkShare {
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
             return ALTERNATING_SHARE * ll128Reload(p, Pattern.ALTERNATING);
         }
-        return DUPLEX_SHARE * ll128Reload(p, Pattern.DUPLEX);
+        return (chain ? chainShare(plan.nRanks()) : DUPLEX_SHARE) * ll128Reload(p, Pattern.DUPLEX);
+    }
+
+    /**
+     * The one-host Tree chain's share over SHM, on the bus bandwidth of its links (the chain's algBw is link x this x
+     * {@link IntraNodeChain#busToAlgRatio}): the lower of two limits. Each hop carries S per direction per buffer of
+     * S (NCCL 2.29.2 {@code src/device/all_reduce.h runTreeSplit}: up and down at once), one SHM connection each way
+     * per channel as a ring's hop has, so a hop moves at most what a ring's hop moves, {@link #DUPLEX_SHARE} of the
+     * link: algBw at most link x DUPLEX_SHARE, that is this share at most DUPLEX_SHARE / ratio. A middle rank's one
+     * link carries two connections each way (S to its parent and S to its child, S from each), so together at most
+     * the link's duplex ceiling, {@link #DUPLEX_LINK_CEILING}: algBw at most link x ceiling x ratio. A chain of 2 has
+     * no middle rank: DUPLEX_SHARE, as before. A chain of 3 or more ranks: min(0.815, 2 x 0.673) = 0.815, where the
+     * ring's figure alone said 0.673: on 4x L40S over SHM (GPUs on 2 NUMA nodes, the chain's middle hop between them,
+     * NCCL 2.29.2 {@code src/graph/connect.cc}: {@code tree.up = treeIntra[i-1]}, {@code tree.down[0] =
+     * treeIntra[i+1]}) 24 x 0.98 x 0.815 / 2 = 9.58 GB/s algBw, measured 9.37 at 128 MiB and 9.9-10.2 from the
+     * time's growth between 2 and 16 MiB (A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt lines
+     * 225-231); 0.673 said 7.91.
+     * Why a ring's hop moves less than its GPU's link allows is not settled (docs/single-host-guesses.md section 1:
+     * every measured ring at 0.62-0.68 but the one-NUMA-node RTX PRO 6000 ring at 0.80); this rule only takes the
+     * measured ring hop as the hop's limit.
+     *
+     * @param nRanks ranks of the chain, >= 2
+     * @return min({@link #DUPLEX_LINK_CEILING}, {@link #DUPLEX_SHARE} / ratio)
+     */
+    static double chainShare(int nRanks) {
+        return Math.min(DUPLEX_LINK_CEILING, DUPLEX_SHARE / IntraNodeChain.busToAlgRatio(nRanks));
     }
 
     /**

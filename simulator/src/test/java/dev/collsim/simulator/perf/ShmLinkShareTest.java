@@ -108,6 +108,26 @@ class ShmLinkShareTest {
     }
 
     /**
+     * The 4-rank Tree chain over SHM (GPUs 0, 1, 4, 5 of the 8x L40S host: two per CPU node, every pair beyond NCCL's
+     * P2P level). A middle rank sends S up and S down and receives S from each side at once (NCCL 2.29.2
+     * src/device/all_reduce.h runTreeSplit), all on its one Gen4 x16 link (24 GB/s, CpuRouteRateTest): the link
+     * moves its duplex ceiling, 0.815 (data/device/h100-ll128read.txt, test=simple, median over 2-132 blocks of
+     * rw_GBps_each_way / 47.04), so algBw = 24 x 0.98 x 0.815 / 2 = 9.584 GB/s. Each hop carries S each way, at most
+     * a ring hop's 24 x 0.98 x 0.673 = 15.83 GB/s: not the bound. nccl-tests' busbw = algbw x 2 x 3 / 4 = 14.376.
+     * Measured 14.05 at 128 MiB (A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt line 231,
+     * NCCL_ALGO=tree), where the ring hop's share alone (7.91 algBw, 11.86 busbw) was 16 % low.
+     */
+    @Test
+    void fourRankTreeChainOverShmRunsAtTheMiddleRanksLink() throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        Prediction p = predict(t, List.of(0, 1, 4, 5), Collective.ALL_REDUCE, BIG, "NCCL_ALGO", "Tree",
+                "NCCL_PROTO", "Simple");
+        assertEquals(14.376, p.busBw(), 14.376 * 0.003, p.toString());
+        assertEquals(14.05, p.busBw(), 14.05 * 0.03, "measured busbw at 128 MiB");
+        assertEquals(ShmLinkShare.DUPLEX_SHARE, ShmLinkShare.chainShare(2), 1e-12, "a chain of 2 has no middle rank");
+    }
+
+    /**
      * The same pair with P2P on is PIX (never through the CPU): P2P write mode loads each GPU link both ways in every
      * step, so AllReduce runs at the pair's link rate, 12 x 0.98 = 11.76 GB/s, as the one-way Broadcast does.
      */

@@ -10,10 +10,15 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.perf.P2pKernelSplit.Kernel;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -65,6 +70,31 @@ class P2pKernelSplitTest {
     void twoRacksWithoutWorkFifoTakeTwoKernels() {
         assertEquals(List.of(new Kernel(63, 17, 8), new Kernel(0, 47, 8)), P2pKernelSplit.kernels(2, 64, 32, 1, 1, 0));
         assertEquals(List.of(new Kernel(63, 64, 8)), P2pKernelSplit.kernels(2, 64, 32, 1, 1, 1L << 20));
+    }
+
+    /**
+     * Two GB200 racks as NCCL 2.27.3 sees them: a GB200 GPU reaches its Grace over NVLink-C2C (225 GB/s a GPU in the
+     * catalog) and both NICs of that Grace through it (P2C, 48 GB/s each as NCCL rates the Grace's Gen5 x16), so
+     * getLocalNetCountByBw ({@code src/graph/topo.cc}) adds 48 + 48 = 96 &lt; 225: 2 NICs; a remote peer then gets
+     * max(2, 1) = 2 channels ({@code ncclTopoGetNchannels}), the fewest over all peers, so 2 per peer. A DGX H100 GPU
+     * sits behind a PCIe switch, with no link to a CPU: 0. The kernels with 2 channels per peer and no FIFO: round r on
+     * channels base(r) and base(r) + 16, 2 batches per 8 rounds; the test before work k is 16 x (2 ceil(k / 8) + 2) +
+     * 48 x (k + 1) &lt;= 4064: k = 76 gives 352 + 3696 = 4048, k = 77 gives 352 + 3744 = 4096: rounds 0-76 (63 node
+     * peers, 13 remote) and 77-127 (51 remote).
+     */
+    @Test
+    void gb200GpusCountTwoLocalNicsAsNcclDoes() {
+        Topology racks = ClusterLoader.load("bm.gpu.gb200.4x2");
+        List<Gpu> ranks = new ArrayList<>(racks.gpus().subList(0, 64));
+        ranks.addAll(racks.gpus().subList(72, 136));
+        ChannelPlan plan = ChannelSearch.search(racks, ranks, NcclSettings.DEFAULTS, NcclVersion.V2_27_3);
+        assertEquals(2, plan.nNodes(), plan.toString());
+        assertEquals(2, plan.localNetsPerGpu());
+        assertEquals(2, P2pPeerChannels.perPeer(plan, PathType.NVL, NcclVersion.V2_27_3));
+        Topology dgx = ClusterLoader.load("dgx-h100x2");
+        assertEquals(0, ChannelSearch.search(dgx, dgx.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_27_3)
+                .localNetsPerGpu());
+        assertEquals(List.of(new Kernel(63, 13, 8), new Kernel(0, 51, 8)), P2pKernelSplit.kernels(2, 64, 32, 2, 2, 0));
     }
 
     /**

@@ -128,7 +128,7 @@ public final class PredictCommand implements Callable<Integer> {
                     + " NCCL_P2P_LEVEL, NCCL_P2P_DISABLE, NCCL_NET_GDR_LEVEL, NCCL_CROSS_NIC, NCCL_PXN_DISABLE,"
                     + " NCCL_PAT_ENABLE, NCCL_COLLNET_ENABLE, NCCL_COLLNET_NODE_THRESHOLD, NCCL_NET_OVERHEAD,"
                     + " NCCL_LL128_C2C, NCCL_NVB_DISABLE, NCCL_MIN/MAX_P2P_NCHANNELS, NCCL_SOCKET_NTHREADS,"
-                    + " NCCL_NSOCKS_PERTHREAD, NCCL_DEBUG(_SUBSYS)."
+                    + " NCCL_NSOCKS_PERTHREAD, NCCL_WORK_FIFO_BYTES, NCCL_DEBUG(_SUBSYS)."
                     + " The caller's own environment is never read.")
     private Map<String, String> env = new LinkedHashMap<>();
 

@@ -45,11 +45,14 @@ import java.util.Objects;
  *                           ({@link CpuPathRates#pair}); 0 when unknown
  * @param nvlsTuning         NCCL's NVLS tuning of the communicator before NCCL_NVLS_NCHANNELS and the CTA limits
  *                           (channels, NVLS and NVLSTree chunks; {@link NvlsTuning})
+ * @param localNetsPerGpu    NCCL's {@code getLocalNetCountByBw} of the GPUs, the fewest over the ranks
+ *                           ({@code HostModel.localNetCountByBw}): NICs, 0 for GPUs behind a PCIe switch
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
-        NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, NvlsTuning nvlsTuning) {
+        NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, NvlsTuning nvlsTuning,
+        int localNetsPerGpu) {
 
     /** Validates. */
     public ChannelPlan {

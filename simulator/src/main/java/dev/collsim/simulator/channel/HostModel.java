@@ -142,6 +142,40 @@ final class HostModel {
         return Double.isInfinite(min) ? 0 : min;
     }
 
+    /**
+     * NCCL's {@code getLocalNetCountByBw} (NCCL 2.27.3 {@code src/graph/topo.cc}, used by {@code ncclTopoGetNchannels}
+     * for the channels per network peer), the fewest over the used GPUs: a GPU's local NICs counted, path bandwidth
+     * added up, until they reach the bandwidth of the GPU's link to a CPU; a GPU with no direct link to a CPU (one
+     * behind a PCIe switch) counts 0. A GB200 GPU reaches its Grace over NVLink-C2C and both NICs of that Grace over
+     * it (P2C): 2.
+     *
+     * @return NICs, >= 0
+     */
+    int localNetCountByBw() {
+        int min = Integer.MAX_VALUE;
+        for (int i = 0; i < gpus.size(); i++) {
+            double gpuBw = 0;
+            for (int n = 0; n < nics.size() && gpuBw == 0; n++) {
+                HostPath p = gpuToNic[i][n];
+                if (p != null && p.links().length > 0 && (hops.hop(p.links()[0]).to() instanceof Cpu
+                        || hops.hop(p.links()[0]).from() instanceof Cpu)) {
+                    gpuBw = capacity[p.links()[0]];
+                }
+            }
+            int count = 0;
+            double total = 0;
+            for (int n : localNics(i)) {
+                if (total >= gpuBw) {
+                    break;
+                }
+                total += Math.min(gpuToNic[i][n].bandwidth(), nicSpeed[n]);
+                count++;
+            }
+            min = Math.min(min, count);
+        }
+        return min == Integer.MAX_VALUE ? 0 : min;
+    }
+
     /** @return the local NICs of one used GPU ({@link HostPaths#local}), indices into {@link #nics}; may be empty */
     int[] localNics(int gpu) {
         double[] bw = new double[nics.size()];

@@ -13,6 +13,7 @@ import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.PathType;
+import java.util.List;
 
 /**
  * collsim's prediction for the point-to-point collectives NCCL has no model for (AllToAll, SendRecv, Gather,
@@ -40,6 +41,9 @@ import dev.collsim.topology.PathType;
  *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
  *       {@link NetClassProfile#bwFraction}.</li>
+ *   <li>an AllToAll that NCCL (up to 2.28.9) cuts into several kernels ({@link P2pKernelSplit}: the work budget of
+ *       {@code scheduleP2pTasksToPlan}) takes the sum over its kernels of each kernel's longest term: its peers'
+ *       share of the NVLink and network times above, or its most loaded channel's parts at the per-channel cap.</li>
  * </ul>
  * Not charged: an AllToAll rank's chunk to itself. NCCL skips it in place and out of place copies it in the same p2p
  * batch as the peers' sends, on its own warps of each channel (NCCL 2.27.3 and 2.30.7 {@code src/enqueue.cc}
@@ -115,6 +119,14 @@ public final class P2pModel {
                 : Double.POSITIVE_INFINITY;
         double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
+        List<P2pKernelSplit.Kernel> split = kernels(plan, s, v, c, intraType, perPeer);
+        int kernels = split.size();
+        if (kernels > 1) {
+            tCap = P2pKernelSplit.bandwidthUs(split, tIntra, tInter,
+                    perPeer / P2pPeerChannels.forOperation(plan, s, intraType, (long) perPeer, v),
+                    pp.perChannelCap(p, GpuGeneration.of(plan.minSm())));
+            tBw = Math.max(tBw, tCap);
+        }
         boolean capBinds = tBw == tCap;
         boolean nicBinds = tBw == tInter;
         HardwareClass hw = multi ? HardwareClass.NET : intraHw;
@@ -133,11 +145,30 @@ public final class P2pModel {
                 ? "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us"
                 : proxyBinds ? "network steps: " + fixed(net.stepUs(), 1) + " us per send"
                 : capBinds ? "per-channel throughput: " + channels + " p2p channels"
+                        + (kernels > 1 ? " in " + kernels + " kernels" : "")
                 : nicBinds ? netText(plan, perRankNet, socket == perRankNet, q)
                 : "GPU links: " + fixed(intraBw, 1) + " GB/s per rank";
         double algBw = tBw > 0 ? BusBandwidth.algBw(sizeBytes, tBw) : Double.POSITIVE_INFINITY;
         return new PerfEstimate(time, channels, latency, algBw, bottleneck + " (" + (long) perPeer
                 + " B per peer)");
+    }
+
+    /**
+     * The kernels NCCL cuts an AllToAll into ({@link P2pKernelSplit}): modelled for the releases up to 2.28.9 on
+     * nodes of equal size; one kernel otherwise, and for the other collectives (SendRecv has one peer; Gather and
+     * Scatter load the root alone).
+     *
+     * @return the kernels, at least one
+     */
+    static List<P2pKernelSplit.Kernel> kernels(ChannelPlan plan, NcclSettings s, NcclVersion v, Collective c,
+            PathType intraType, double perPeer) {
+        if (c != Collective.ALL_TO_ALL || v.tables() != NcclVersion.V2_28_9
+                || !P2pKernelSplit.applies(plan.nNodes(), plan.nRanks(), plan.maxLocalRanks())) {
+            return List.of(new P2pKernelSplit.Kernel(0, 0, 0));
+        }
+        return P2pKernelSplit.kernels(plan.nNodes(), plan.maxLocalRanks(), plan.p2pChannels(),
+                P2pPeerChannels.perPeer(plan, intraType, v),
+                P2pPeerChannels.forOperation(plan, s, intraType, (long) perPeer, v), s.workFifoBytes());
     }
 
     /**

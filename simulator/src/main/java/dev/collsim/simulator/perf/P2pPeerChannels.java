@@ -36,9 +36,10 @@ import dev.collsim.topology.PathType;
  * <ul>
  *   <li>channels per peer ({@code src/graph/paths.cc ncclTopoGetNchannels} lines 817-855,
  *       {@code ncclTopoComputeP2pChannels} lines 860-892): a node peer gets 2 x max(1, path GB/s / one NVLink's GB/s)
- *       on an NVL path only (NVB: 2), a peer on another node max(local NICs counted until they reach the GPU's PCIe
- *       link ({@code src/graph/topo.cc getLocalNetCountByBw}; collsim: the GPU's local NICs), 2 halved while it x
- *       nranks exceeds 4 x the p2p channels); rounded up to a power of two and at most the p2p channels, on any
+ *       on an NVL path only (NVB: 2), a peer on another node max(local NICs counted until they reach the GPU's link
+ *       to its CPU, 0 behind a PCIe switch ({@code src/graph/topo.cc getLocalNetCountByBw};
+ *       {@link ChannelPlan#localNetsPerGpu}), 2 halved while it x nranks exceeds 4 x the p2p channels); rounded up
+ *       to a power of two and at most the p2p channels, on any
  *       number of nodes (no halving by batches of 8);</li>
  *   <li>the protocol comes first ({@code src/enqueue.cc addP2pToPlan} lines 821-835): LL when B &lt;= channels
  *       per peer x 16384, whatever the send's own channels;</li>
@@ -107,8 +108,7 @@ public final class P2pPeerChannels {
             while ((long) net * plan.nRanks() > plan.p2pChannels() * 4L && net > 1) {
                 net /= 2;
             }
-            int local = Math.max(1, Math.max(1, plan.nicsPerNode()) / Math.max(1, plan.maxLocalRanks()));
-            min = Math.min(min, Math.max(local, net));
+            min = Math.min(min, Math.max(plan.localNetsPerGpu(), net));
         }
         return Math.min(plan.p2pChannels(), pow2Up(min));
     }

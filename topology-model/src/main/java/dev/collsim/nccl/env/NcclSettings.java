@@ -195,6 +195,17 @@ public final class NcclSettings {
         return o == null ? 128L << 10 : (Long) o;
     }
 
+    /**
+     * @return the work FIFO NCCL allocates, bytes: NCCL_WORK_FIFO_BYTES when 0 or a power of two (NCCL 2.27.3
+     *         {@code src/init.cc}: 0 passes its power-of-two test), NCCL's default 1 MiB for any other value (it warns
+     *         and ignores it) or when unset, at most 1 GiB
+     */
+    public long workFifoBytes() {
+        Object o = values.get(NcclVariable.NCCL_WORK_FIFO_BYTES);
+        long b = o == null ? 1L << 20 : (Long) o;
+        return (b & (b - 1)) != 0 ? 1L << 20 : Math.min(b, 1L << 30);
+    }
+
     /** @return NCCL_NVLS_ENABLE: 0, 1 or 2; default 2 = auto ({@code src/transport/nvls.cc}) */
     public int nvlsEnable() {
         return intOr(NcclVariable.NCCL_NVLS_ENABLE, 2);

@@ -47,6 +47,13 @@ public enum NcclVariable {
     /** Point-to-point chunk over the network, bytes (one network send of a p2p operation). */
     NCCL_P2P_NET_CHUNKSIZE("a size in bytes >= 512 (the Simple grain), a whole number, decimal or 0x hex",
             "131072 (128 KiB)", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 512)),
+    /**
+     * Host FIFO of kernel work, bytes; 0 puts every kernel's work in its 4 KiB kernel arguments, so a large group of
+     * point-to-point operations is cut into several kernels (NCCL 2.27.3 {@code src/enqueue.cc testBudget}).
+     */
+    NCCL_WORK_FIFO_BYTES("a size in bytes >= 0, a whole number, decimal or 0x hex; 0 or a power of two (NCCL ignores"
+            + " any other value with a warning and keeps the default)", "1048576 (1 MiB)", "src/init.cc",
+            (n, v) -> bytesAtLeast(n, v, 0)),
     /** NVLink SHARP: 0 off, 1 on, 2 auto. */
     NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", "src/transport/nvls.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** NVLS runtime channels. */

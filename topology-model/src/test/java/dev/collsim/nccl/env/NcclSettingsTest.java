@@ -82,6 +82,19 @@ class NcclSettingsTest {
         assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_NSOCKS_PERTHREAD", "0")));
     }
 
+    /**
+     * NCCL_WORK_FIFO_BYTES as NCCL 2.27.3 src/init.cc keeps it: default 1 << 20; 0 passes the power-of-two test
+     * (0 &amp; -1 = 0) and is kept; 3000 is not a power of two, so NCCL warns and keeps 1 MiB; at most 1 << 30.
+     */
+    @Test
+    void workFifoBytesFollowsNcclsChecks() {
+        assertEquals(1L << 20, NcclSettings.DEFAULTS.workFifoBytes());
+        assertEquals(0, NcclSettings.parse(Map.of("NCCL_WORK_FIFO_BYTES", "0")).workFifoBytes());
+        assertEquals(1L << 20, NcclSettings.parse(Map.of("NCCL_WORK_FIFO_BYTES", "3000")).workFifoBytes());
+        assertEquals(1L << 30, NcclSettings.parse(Map.of("NCCL_WORK_FIFO_BYTES", "4294967296")).workFifoBytes());
+        assertThrows(IllegalArgumentException.class, () -> NcclSettings.parse(Map.of("NCCL_WORK_FIFO_BYTES", "-1")));
+    }
+
     @Test
     void unknownVariableIsRejectedWithTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

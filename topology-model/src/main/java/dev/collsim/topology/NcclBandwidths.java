@@ -127,6 +127,36 @@ public final class NcclBandwidths {
     }
 
     /**
+     * Detail note of a PCIe link whose {@code link_speed} NCCL cannot read (absent, empty or {@code Unknown}, as in a
+     * Hyper-V guest): NCCL's {@code kvDictPciGen} fallback {@code { NULL, 60 }}, 8 GT/s per lane (NCCL 2.22.3, 2.28.9
+     * and 2.30.7 {@code src/graph/topo.cc ncclTopoAddPci}). The link's generation in its detail is the real one.
+     */
+    public static final String PCIE_SPEED_FALLBACK = "link_speed unset: NCCL assumes 8 GT/s";
+    /**
+     * Detail note of a PCIe link whose {@code link_width} is 0: NCCL takes 16 lanes ({@code if (width == 0) width =
+     * 16;}, same versions and function). The link's width in its detail is the real one.
+     */
+    public static final String PCIE_WIDTH_FALLBACK = "link_width 0: NCCL assumes 16";
+
+    /**
+     * NCCL's PCIe formula ({@link #pcie(PcieGen, int)}) on a link as it is built, its generation and width read from
+     * its detail ({@code PCIe GenN xW}) instead of NCCL's fallbacks: the rate collsim times bytes over a GPU's PCIe
+     * link with (a GPU moves about NCCL's figure of a link whose speed NCCL read: the channel package's {@code
+     * CpuPathRates}). Equal to {@link Link#ncclBandwidth()} wherever NCCL read the link's speed and width; it differs
+     * only on a link whose detail carries {@link #PCIE_SPEED_FALLBACK} or {@link #PCIE_WIDTH_FALLBACK}: an NC A100
+     * v4 VM's Gen4 x16 GPU link is 24 GB/s here and NCCL's fallback 12 GB/s in {@code ncclBandwidth}.
+     *
+     * @param link a link
+     * @return GB/s per direction: the formula on the real generation and width for a PCIe link NCCL read with a
+     *         fallback, else the link's NCCL bandwidth
+     */
+    public static Bandwidth asBuilt(Link link) {
+        boolean fallback = link.detail().contains(PCIE_SPEED_FALLBACK) || link.detail().contains(PCIE_WIDTH_FALLBACK);
+        int[] gw = link.type() == LinkType.PCIE && fallback ? PcieGen.parseDetail(link.detail()) : null;
+        return gw == null ? link.ncclBandwidth() : pcie(PcieGen.of(gw[0]), gw[1]);
+    }
+
+    /**
      * NCCL's NIC bandwidth {@code speed_Mbps / 8000} GB/s, which equals the port speed in GB/s.
      *
      * @param portSpeed the port speed per direction
@@ -227,8 +257,9 @@ public final class NcclBandwidths {
     /**
      * Derives the NCCL bandwidth of a link from its type, lane count and physical bandwidth, using the devices at its
      * ends: NVLink from the GPU's sm; PCIe from the generation in {@code detail} (or the nearest generation to the
-     * physical per-lane rate); SMP from the CPU; NET equals the port speed; C2C and LOC as given (NCCL reads C2C
-     * bandwidth from NVML, which reports the physical rate).
+     * physical per-lane rate), with NCCL's 8 GT/s and x16 where the detail notes NCCL's fallback ({@link
+     * #PCIE_SPEED_FALLBACK}, {@link #PCIE_WIDTH_FALLBACK}); SMP from the CPU; NET equals the port speed; C2C and LOC
+     * as given (NCCL reads C2C bandwidth from NVML, which reports the physical rate).
      *
      * @param type     link type
      * @param count    lanes or links, >= 1
@@ -245,11 +276,12 @@ public final class NcclBandwidths {
                 return sm == null ? physical : nvlink(sm, count);
             }
             case PCIE: {
-                PcieGen gen = PcieGen.fromDetail(detail);
+                String d = detail == null ? "" : detail;
+                PcieGen gen = d.contains(PCIE_SPEED_FALLBACK) ? PcieGen.GEN3 : PcieGen.fromDetail(d);
                 if (gen == null) {
                     gen = PcieGen.nearest(physical.gbps() / count);
                 }
-                return pcie(gen, count);
+                return pcie(gen, d.contains(PCIE_WIDTH_FALLBACK) ? 16 : count);
             }
             case SMP:
                 return a instanceof Cpu ca ? smp(ca) : b instanceof Cpu cb ? smp(cb) : physical;

@@ -25,7 +25,9 @@ import java.util.List;
  * 24 GB/s for Gen4 x16, the figure {@code bwEfficiencyPcie} was measured against and about what a GPU moves over the
  * link: a one-way chain on a Gen3 x16 uplink moved 11.09 of NCCL's 12 GB/s, {@code perf.OneWayPair}), except a hop
  * between two CPUs, which counts at its physical rate ({@link HostModel#physicalBw}, from the datasheet in the
- * topology). A ring's rate is that of its busiest hop: every channel's GPU order as NCCL's search kept it, closed
+ * topology), and a PCIe link whose speed NCCL could not read (a VM guest: NCCL's 8 GT/s x16 fallback, 12 GB/s, stays
+ * in {@link HostModel#capacity} for the search), which counts at NCCL's formula on its real generation and width
+ * ({@link HostModel#asBuiltBw}: 24 GB/s for an NC A100 v4 VM's Gen4 x16 GPU link). A ring's rate is that of its busiest hop: every channel's GPU order as NCCL's search kept it, closed
  * (the last GPU sends to the first), each hop's path loading its links once per channel, and the rate min over loaded
  * links of figure x channels / traversals. Two GPUs behind one PCIe switch whose pair goes through the CPU load the
  * switch's uplink twice per direction (0 to 1 and 1 to 0): half the uplink, as NCCL's own graph has it. Host memory
@@ -89,8 +91,12 @@ final class CpuPathRates {
         return best;
     }
 
-    /** @return the hop's rate: physical between two CPUs, NCCL's figure otherwise, GB/s per direction */
+    /**
+     * @return the hop's rate: physical between two CPUs, NCCL's figure of the link as built otherwise ({@link
+     *         HostModel#asBuiltBw}: on a PCIe link NCCL read with its 8 GT/s x16 fallback, its formula on the real
+     *         generation and width), GB/s per direction
+     */
     private static double hopRate(HostModel h, int hop) {
-        return h.interCpu(hop) ? h.physicalBw(hop) : h.capacity[hop];
+        return h.interCpu(hop) ? h.physicalBw(hop) : h.asBuiltBw(hop);
     }
 }

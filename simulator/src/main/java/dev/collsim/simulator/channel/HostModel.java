@@ -7,6 +7,7 @@ import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PathType;
@@ -191,6 +192,18 @@ final class HostModel {
     /** @return the hop's physical bandwidth per direction (sum of its parallel links), GB/s */
     double physicalBw(int hop) {
         return hops.hop(hop).bandwidth(BandwidthView.PHYSICAL).gbps();
+    }
+
+    /**
+     * @return the hop's rate as built, GB/s per direction: the sum of {@link NcclBandwidths#asBuilt} over its links,
+     *         NCCL's figure except on a PCIe link NCCL read with its fallback (a VM that hides the link speed)
+     */
+    double asBuiltBw(int hop) {
+        double sum = 0;
+        for (Link l : hops.hop(hop).links()) {
+            sum += NcclBandwidths.asBuilt(l).gbps();
+        }
+        return sum;
     }
 
     /** @return true when the hop joins two CPUs (NCCL's SYS link: QPI, UPI, xGMI, or two NUMA nodes of one socket) */

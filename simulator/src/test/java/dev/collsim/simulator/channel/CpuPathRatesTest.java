@@ -1,6 +1,7 @@
 package dev.collsim.simulator.channel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.PcieGen;
@@ -16,9 +17,13 @@ import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.units.Bandwidth;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,6 +102,36 @@ class CpuPathRatesTest {
         assertEquals(10.0, pair.gpuPathBw(), EPS, "NCCL's Skylake figure");
         assertEquals(16.0, pair.ringPathBw(), EPS);
         assertEquals(16.0, pair.pairPathBw(), EPS);
+    }
+
+    /**
+     * Azure NC A100 v4 from Azure's own NCCL XML (topology-model test resource {@code
+     * C-topo-azure-ncv4-4xA100pcie-2023-nvlink-pairs.xml}): GPUs 0-1 and 2-3 joined by 12 NVLink3 (NCCL sm80 20 GB/s
+     * each, 240), each GPU alone on its AMD CPU node, every GPU link hidden ({@code link_speed=""}, {@code
+     * link_width="0"}). Path GPU1 -> GPU2: GPU1-CPU1, CPU1-CPU2, CPU2-GPU2. The GPU link: NCCL's fallback 16 x 60 / 80
+     * = 12 GB/s for the search (NCCL 2.30.7 {@code src/graph/topo.cc ncclTopoAddPci}, {@code kvDictPciGen} NULL 60),
+     * NCCL's formula on the real Gen4 x16 link (A100 datasheet) 16 x 120 / 80 = 24 for the time, physical 16 x 128/130
+     * x 16 / 8 = 31.5. CPU1-CPU2: NCCL's AMD_BW 16, which the XML also gives as the physical figure. The ring 0 -> 1
+     * -> 2 -> 3 -> 0 loads each hop once: min(240, 24, 16) = 16, the inter-CPU link binds (the fallback bound it at 12
+     * before). collsim's search keeps one GPU order for its 2 channels (2 x 6 GB/s, each GPU link's 12 shared), so the
+     * plan's ring rate is the same 16.
+     */
+    @Test
+    void aVmGpuLinkHiddenFromNcclKeepsNcclsFallbackForTheSearchAndItsRealRateForTheTime() throws Exception {
+        Path f = Path.of("../topology-model/src/test/resources/dev/collsim/topology/io",
+                "C-topo-azure-ncv4-4xA100pcie-2023-nvlink-pairs.xml");
+        Topology t = new NcclTopoXmlReader().read(f.getFileName().toString(), Files.readString(f));
+        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()));
+        int[] path = h.gpuToGpu[1][2].links();
+        assertEquals(3, path.length);
+        assertEquals(12.0, h.capacity[path[0]], EPS);
+        assertEquals(24.0, h.asBuiltBw(path[0]), EPS);
+        assertEquals(16.0 * 128 / 130 * 16 / 8, h.physicalBw(path[0]), EPS);
+        assertTrue(h.interCpu(path[1]));
+        assertEquals(16.0, h.physicalBw(path[1]), EPS);
+        assertEquals(12.0, h.gpuToGpu[1][2].bandwidth(), EPS, "NCCL's path: min(12, 16, 12)");
+        assertEquals(16.0, CpuPathRates.ring(h, List.<int[]>of(new int[] {0, 1, 2, 3})), EPS);
+        assertEquals(16.0, plan(t, t.gpus(), Map.of()).ringPathBw(), EPS);
     }
 
     /** 2 Skylake CPUs joined by a 16 GB/s link (hypothetical), 2 L40S on Gen4 x16 root ports of each. */

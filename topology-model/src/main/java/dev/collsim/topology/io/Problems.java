@@ -8,6 +8,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Collects the problems of one input file, so a reader can report all of them at once, sorted by line then column.
@@ -64,16 +65,20 @@ public final class Problems {
     public static final String WARNING = "warning: ";
 
     /**
-     * Hands the warnings among a reader's notes to the topology being built, each prefixed with the file name.
+     * Hands the warnings among a reader's notes to the topology being built, each prefixed with the file name (as
+     * {@code file:line:column: ...} when the warning starts with its line and column).
      *
      * @param file  the file as the user gave it
      * @param notes the reader's notes; those starting with {@link #WARNING} are warnings
      * @param b     the topology being built
      */
     public static void warnings(String file, List<String> notes, Topology.Builder b) {
-        notes.stream().filter(n -> n.startsWith(WARNING))
-                .forEach(n -> b.warning(file + ": " + n.substring(WARNING.length())));
+        notes.stream().filter(n -> n.startsWith(WARNING)).map(n -> n.substring(WARNING.length()))
+                .forEach(n -> b.warning(file + (AT_LINE.matcher(n).lookingAt() ? ":" : ": ") + n));
     }
+
+    /** A warning that starts with {@code line:column: } is joined to the file name as a problem is. */
+    private static final Pattern AT_LINE = Pattern.compile("\\d+:\\d+: ");
 
     public boolean isEmpty() {
         return list.isEmpty();

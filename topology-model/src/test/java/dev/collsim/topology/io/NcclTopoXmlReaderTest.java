@@ -35,7 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NcclTopoXmlReaderTest {
 
     /** PCIe x16 per direction: GT/s x 128/130 (Gen3-5 encoding) x 16 lanes / 8 bits. */
-    private static final double GEN3_X16 = 8.0 * 128 / 130 * 16 / 8;
     private static final double GEN4_X16 = 16.0 * 128 / 130 * 16 / 8;
     private static final double GEN5_X16 = 32.0 * 128 / 130 * 16 / 8;
 
@@ -50,11 +49,13 @@ class NcclTopoXmlReaderTest {
         assertEquals("0001:00:00.0", g0.busId());
         assertEquals(80, g0.sm());
         assertEquals("A100-PCIE-80GB", g0.model()); // device 0x20b5, the header says A100 80GB PCIe
-        // link_speed="" and link_width="0": NCCL assumes 8 GT/s x16 -> Gen3 x16
+        // link_speed="" and link_width="0": NCCL assumes 8 GT/s x16 (12 GB/s) for its paths; the physical link is the
+        // A100 PCIe's own, Gen4 x16 (A100 datasheet, PCIe column)
         Link up = link(t, "h0/gpu0", "h0/cpu0", LinkType.PCIE);
-        assertEquals(GEN3_X16, up.bandwidth().gbps(), 1e-9);
+        assertEquals(GEN4_X16, up.bandwidth().gbps(), 1e-9);
+        assertEquals(16 * 60 / 80.0, up.ncclBandwidth().gbps(), 1e-9);
         assertEquals(16, up.count());
-        assertTrue(up.detail().startsWith("PCIe Gen3 x16"));
+        assertTrue(up.detail().startsWith("PCIe Gen4 x16 (link_speed unset: NCCL assumes 8 GT/s"), up.detail());
         // the file's nvlink targets each GPU's own bus id: no NVLink edge can represent that
         assertEquals(0, count(t, LinkType.NVLINK));
         assertTrue(t.source().contains("NVLinks to itself"));

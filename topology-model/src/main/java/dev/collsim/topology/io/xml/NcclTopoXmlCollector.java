@@ -19,8 +19,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * First pass of {@link NcclTopoXmlReader}: walks the {@code system/cpu/pci/...} tree, checks every attribute the
@@ -55,6 +57,8 @@ final class NcclTopoXmlCollector {
     private final List<String> bare = new ArrayList<>();
     private final List<String> bareNics = new ArrayList<>();
     private final List<String> declared = new ArrayList<>();
+    /** GPU {@code pci} elements whose link the file hides, by the warning text (after line and column). */
+    private final Map<String, List<XmlNode>> hidden = new LinkedHashMap<>();
 
     NcclTopoXmlCollector(Problems problems, HardwareHints hints, List<String> notes) {
         this.problems = problems;
@@ -90,6 +94,9 @@ final class NcclTopoXmlCollector {
                     + " (from the GPU model hint)").orElse("80 (assumed; pass a GPU hint)")) + (hints.nvswitchLinks() != 0
                     ? "" : ", no NVLinks (NCCL detects those at run time)"));
         }
+        hidden.forEach((text, at) -> notes.add(Problems.WARNING + at.get(0).line() + ":" + at.get(0).column() + text
+                + (at.size() == 1 ? "" : " (" + at.size() + " GPUs alike, lines " + at.stream()
+                        .map(x -> String.valueOf(x.line())).collect(Collectors.joining(", ")) + ")")));
         if (!declared.isEmpty()) {
             notes.add(declared.size() + " GPU(s) " + declared + " given NVLinks to an NVSwitch by the NVLink hint"
                     + " (the file has none for them)");
@@ -202,9 +209,10 @@ final class NcclTopoXmlCollector {
         return new PcieLink(gen, widthZero ? 16 : width, speedUnset, widthZero);
     }
 
-    private void gpu(XmlNode pci, XmlNode g, int host, String busId, String parentId, String cpuId, PcieLink link) {
+    private void gpu(XmlNode pci, XmlNode g, int host, String busId, String parentId, String cpuId, PcieLink ncclLink) {
         String model = pci.has("device") ? modelOf(pci)
                 : hints.gpuModel() != null ? hints.gpuModel() : HardwareHints.UNKNOWN_GPU_MODEL;
+        PcieLink link = realGpuLink(pci, model, ncclLink);
         if (g == null) {
             int sm = hints.gpuSm() != 0 ? hints.gpuSm()
                     : GpuModels.find(model).map(GpuModel::sm).orElse(80);
@@ -253,6 +261,44 @@ final class NcclTopoXmlCollector {
             gpus.add(new GpuElement(host, busId, dev, sm, model, parentId, cpuId, link,
                     nvlinks.isEmpty() ? declaredNvlinks(model, pci) : nvlinks, c2c, pci));
         }
+    }
+
+    /**
+     * The real generation and width of a GPU's PCIe link that the file hides (empty {@code link_speed}, {@code
+     * link_width} 0: a Hyper-V guest), where NCCL takes its fallback, 8 GT/s x16 = 12 GB/s (NCCL 2.22.3 and 2.30.7
+     * {@code src/graph/topo.cc ncclTopoAddPci}), for its own paths: the generation of {@code --pcie-gen}, else of the
+     * GPU's model in the GPU database ({@link GpuModel#pcieGen}, {@link GpuModel#pcieWidth}: the A100 PCIe is Gen4
+     * x16 by its datasheet), else NCCL's. GPUs alike share one warning: file, line, field, what was found and what
+     * was assumed, and the lines of the others.
+     */
+    private PcieLink realGpuLink(XmlNode pci, String model, PcieLink link) {
+        if (!link.speedUnset() && !link.widthZero()) {
+            return link;
+        }
+        Optional<GpuModel> m = GpuModels.find(model);
+        int gen = !link.speedUnset() ? link.gen() : hints.pcieGen() != 0 ? hints.pcieGen()
+                : m.map(x -> x.pcieGen().number()).orElse(link.gen());
+        int width = !link.widthZero() ? link.width() : m.map(GpuModel::pcieWidth).orElse(link.width());
+        String from = m.isPresent() ? "the " + model + "'s in the GPU database" : "NCCL's: " + model
+                + " is not in the GPU database; pass --gpu-model or --pcie-gen";
+        if (link.speedUnset() && hints.pcieGen() != 0) {
+            from = "--pcie-gen " + hints.pcieGen() + (link.widthZero() ? ", width " + from : "");
+        }
+        List<String> names = new ArrayList<>();
+        if (link.speedUnset()) {
+            names.add("link_speed");
+        }
+        if (link.widthZero()) {
+            names.add("link_width");
+        }
+        String found = names.stream().map(a -> pci.attr(a) == null ? "nothing" : "'" + pci.attr(a).trim() + "'")
+                .collect(Collectors.joining(" and "));
+        hidden.computeIfAbsent(": pci." + String.join(", ", names) + ": found " + found + "; NCCL's paths take "
+                + Decimals.plain(PcieGen.of(link.gen()).gtPerSecond()) + " GT/s x" + link.width() + " = "
+                + Decimals.plain(link.nccl().gbps()) + " GB/s (its fallback, NCCL src/graph/topo.cc ncclTopoAddPci),"
+                + " the physical link is taken as " + PcieGen.of(gen).detail(width) + " (" + from + ")",
+                k -> new ArrayList<>()).add(pci);
+        return link.withReal(gen, width);
     }
 
     /**

@@ -49,8 +49,12 @@ import java.util.stream.Collectors;
  * ignored, as NCCL does.
  *
  * <p>Links (physical bandwidth per direction): each {@code pci} to its parent, PCIe from {@code link_speed} and
- * {@code link_width} ({@link PcieGen#physical}), count = width, detail {@code PCIe GenN xW}; an empty speed or a
- * width of 0 take NCCL's defaults (8 GT/s, x16) and the detail says so. A {@code nic} directly under a {@code cpu}
+ * {@code link_width} ({@link PcieGen#physical}), count = width, detail {@code PCIe GenN xW}, NCCL bandwidth
+ * {@link NcclBandwidths#pcie}. An empty speed or a width of 0 (a VM guest such as Azure's NC A100 v4) gives NCCL's
+ * fallback (8 GT/s, x16: 12 GB/s) as the NCCL bandwidth, as NCCL's {@code ncclTopoAddPci} takes it, while the
+ * physical link of a GPU takes the generation and width of its model in the GPU database (or {@code --pcie-gen}); the
+ * detail names the real link and notes NCCL's fallback ({@link NcclBandwidths#asBuilt}), and a warning names the
+ * file, line and field. A {@code nic} directly under a {@code cpu}
  * gets a virtual PCIe link of NCCL's LOC_BW (5000 GB/s), as NCCL connects it. Every pair of CPUs of a host gets
  * an SMP link ({@link NcclBandwidths#interCpu}, NCCL's own value, so physical and NCCL bandwidth are equal), as NCCL's
  * {@code ncclTopoConnectCpus}. {@code nvlink} elements: to a
@@ -171,8 +175,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
         private void pcie(String childId, String parentId, PciSpecs.PcieLink l) {
             Device child = b.device(childId).orElseThrow();
             Device parent = b.device(parentId).orElseThrow();
-            b.connect(child, parent, LinkType.PCIE, l.width(), PcieGen.of(l.gen()).physical(l.width()), Latency.ZERO,
-                    l.detail());
+            b.connect(child, parent, LinkType.PCIE, l.realWidth(), l.physical(), l.nccl(), Latency.ZERO, l.detail());
         }
 
         private List<Gpu> gpus() {

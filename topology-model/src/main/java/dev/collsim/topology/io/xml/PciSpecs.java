@@ -3,7 +3,9 @@ package dev.collsim.topology.io.xml;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.Link;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.io.Decimals;
+import dev.collsim.units.Bandwidth;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -95,21 +97,36 @@ public final class PciSpecs {
     }
 
     /**
-     * The PCIe link of a {@code pci} element to its parent.
+     * The PCIe link of a {@code pci} element to its parent: what NCCL reads from the file and what the link is. They
+     * differ only where the file hides the link (empty {@code link_speed} or {@code link_width} 0, as a Hyper-V guest
+     * shows): NCCL then takes its fallback for its own paths, and the link's real generation and width come from
+     * elsewhere (the GPU database for a GPU, {@code NcclTopoXmlCollector}).
      *
-     * @param gen        generation used (3 when the file gives none, as NCCL)
-     * @param width      lanes used (16 when the file gives 0, as NCCL)
+     * @param gen        generation NCCL uses (3 when the file gives none, NCCL's fallback)
+     * @param width      lanes NCCL uses (16 when the file gives 0, NCCL's fallback)
      * @param speedUnset true when link_speed was absent, empty or {@code Unknown}
      * @param widthZero  true when link_width was absent or 0
+     * @param realGen    the link's generation: the file's, else the one found elsewhere, else NCCL's
+     * @param realWidth  the link's lanes: the file's, else the ones found elsewhere, else NCCL's
      */
-    public record PcieLink(int gen, int width, boolean speedUnset, boolean widthZero) {
+    public record PcieLink(int gen, int width, boolean speedUnset, boolean widthZero, int realGen, int realWidth) {
 
         /** Detail suffix marking NCCL's default link speed. */
-        static final String SPEED_UNSET = "link_speed unset: NCCL assumes 8 GT/s";
+        static final String SPEED_UNSET = NcclBandwidths.PCIE_SPEED_FALLBACK;
         /** Detail suffix marking NCCL's default link width. */
-        public static final String WIDTH_ZERO = "link_width 0: NCCL assumes 16";
+        public static final String WIDTH_ZERO = NcclBandwidths.PCIE_WIDTH_FALLBACK;
 
-        /** @return the link detail, e.g. {@code PCIe Gen4 x16} plus the NCCL default notes */
+        /** A link whose real generation and width are what NCCL uses. */
+        PcieLink(int gen, int width, boolean speedUnset, boolean widthZero) {
+            this(gen, width, speedUnset, widthZero, gen, width);
+        }
+
+        /** @return this link with its real generation and width */
+        PcieLink withReal(int generation, int lanes) {
+            return new PcieLink(gen, width, speedUnset, widthZero, generation, lanes);
+        }
+
+        /** @return the link detail, e.g. {@code PCIe Gen4 x16} (the real link) plus the NCCL fallback notes */
         String detail() {
             List<String> notes = new ArrayList<>();
             if (speedUnset) {
@@ -118,7 +135,17 @@ public final class PciSpecs {
             if (widthZero) {
                 notes.add(WIDTH_ZERO);
             }
-            return PcieGen.of(gen).detail(width) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
+            return PcieGen.of(realGen).detail(realWidth) + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
+        }
+
+        /** @return the real link's physical bandwidth per direction ({@link PcieGen#physical}) */
+        Bandwidth physical() {
+            return PcieGen.of(realGen).physical(realWidth);
+        }
+
+        /** @return NCCL's bandwidth of the link as NCCL reads it ({@link NcclBandwidths#pcie}), per direction */
+        Bandwidth nccl() {
+            return NcclBandwidths.pcie(PcieGen.of(gen), width);
         }
     }
 

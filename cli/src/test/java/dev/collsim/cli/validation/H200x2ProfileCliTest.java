@@ -84,8 +84,8 @@ class H200x2ProfileCliTest {
 
     /**
      * The shipped profile is what its own command writes with today's model: {@code generatedBy} is run again (its
-     * repository paths taken from this module) and every parameter, fitted or carried from the defaults, must come
-     * out as the file has it (fitted values to 1e-6 relative: the fit is deterministic). A model change that moves
+     * repository paths taken from this module) and every parameter, fitted or carried from the defaults, and the
+     * band must come out as the file has it (fitted values to 1e-6 relative: the fit is deterministic). A model change that moves
      * the fit, or a changed default the profile still carries, fails here: re-run the command of
      * docs/calibration-h200x2.md and regenerate its tables ({@code docs/calibration-h200x2-table.sh}).
      */
@@ -108,6 +108,9 @@ class H200x2ProfileCliTest {
         assertEquals(shipped.path("points"), again.path("points"));
         assertEquals(shipped.path("fittedOn"), again.path("fittedOn"));
         assertSame(shipped.path("parameters"), again.path("parameters"), "parameters");
+        assertSame(shipped.path("band").path("belowMiBPercent"), again.path("band").path("belowMiBPercent"), "band");
+        assertSame(shipped.path("band").path("atLeastMiBPercent"), again.path("band").path("atLeastMiBPercent"),
+                "band");
     }
 
     /** Asserts two YAML trees equal, numbers to 1e-6 relative. */

@@ -4,6 +4,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.Topology;
 import dev.collsim.validation.calibration.Calibration;
+import dev.collsim.validation.calibration.CalibrationProfile;
 import dev.collsim.validation.calibration.ParametersFile;
 import dev.collsim.validation.calibration.ProfileSelector;
 import dev.collsim.validation.compare.PredictionBand;
@@ -44,7 +45,8 @@ public final class CalibrationOption {
      * @param line       what was used, as one line {@code calibration: ...} (the file, the shipped profile, or the
      *                   bare model and why)
      * @param shipped    the shipped profile that was applied, empty otherwise
-     * @param band       the class band the line prints (auto: {@link ProfileSelector.Choice#band()}), else empty
+     * @param band       the band the line prints (auto: {@link ProfileSelector.Choice#band()}; a {@code calibrate -o} profile:
+     *                   its own), else empty
      */
     public record Resolved(PerformanceParameters parameters, String line, Optional<Calibration> shipped,
             Optional<PredictionBand> band) {
@@ -88,7 +90,19 @@ public final class CalibrationOption {
             return new Resolved(c.calibration().map(Calibration::parameters).orElse(PerformanceParameters.DEFAULTS),
                     c.line(), c.calibration(), c.band());
         }
-        return new Resolved(read(option, name), fileLine(option), Optional.empty(), Optional.empty());
+        PerformanceParameters p = read(option, name);
+        Optional<PredictionBand> band = profileBand(option);
+        return new Resolved(p, fileLine(option) + band.map(b -> "; band " + b.regimes() + b.wideNote()).orElse(""),
+                Optional.empty(), band);
+    }
+
+    /** @return the band a {@code collsim calibrate} profile carries; empty for a parameters file or none written */
+    private static Optional<PredictionBand> profileBand(Path file) {
+        try {
+            return CalibrationProfile.load(file).band();
+        } catch (InputException e) {
+            return Optional.empty(); // a parameters file, read above
+        }
     }
 
     /**

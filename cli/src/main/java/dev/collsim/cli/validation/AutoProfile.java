@@ -38,6 +38,8 @@ final class AutoProfile {
 
     /** Where a shipped profile's band comes from. */
     static final String PROFILE_BAND = "the profile's band (95th percentile of its leave-one-out residuals)";
+    /** Where a {@code calibrate -o} profile's band comes from ({@link CalibrateCommand#BAND_RULE}). */
+    static final String FIT_BAND = "the profile's band (95th percentile of its own fit's residuals)";
     /** Where the bare model's band comes from. */
     static final String BARE_BAND = "the bare model's band (95th percentile of its residuals on the cluster class's"
             + " public datasets)";

@@ -11,12 +11,16 @@ import dev.collsim.validation.calibration.CalibrationProfile;
 import dev.collsim.validation.calibration.FitLadder;
 import dev.collsim.validation.calibration.FitParameter;
 import dev.collsim.validation.calibration.FittedValue;
+import dev.collsim.validation.calibration.ProfileBuilder;
+import dev.collsim.validation.calibration.ProfileSelector;
+import dev.collsim.validation.calibration.Residuals;
 import dev.collsim.validation.calibration.Series;
 import dev.collsim.validation.calibration.SeriesBuilder;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.ErrorStats;
+import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Dataset;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,6 +61,12 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     @Mixin
     private ClusterOption cluster;
+
+    /** How a {@code calibrate -o} profile's band is made, written into the profile. */
+    static final String BAND_RULE = "95th percentile (nearest rank) of this fit's residuals |ln(measured /"
+            + " predicted)| over its points, per regime (below 1 MiB, at >= 1 MiB); band [predicted / factor,"
+            + " predicted x factor], factor = 1 + percent / 100; a regime without a fitted point: the bare model's"
+            + " band over every class";
 
     @Option(names = {"-o", "--output"}, paramLabel = "PROFILE.yaml", description = "profile to write")
     private Path output;
@@ -148,14 +158,31 @@ public final class CalibrateCommand implements Callable<Integer> {
                     .toList()) + "); refused before it: " + String.join("; ", outcome.refused().stream()
                     .map(FitLadder.Attempt::reasons).toList()));
         }
+        PredictionBand band = band(series, cal, out);
         try {
             CalibrationProfile.writeWithCommand(cal, "collsim " + String.join(" ",
-                    spec.commandLine().getParseResult().originalArgs()), output);
+                    spec.commandLine().getParseResult().originalArgs()), band, BAND_RULE, output);
         } catch (IOException e) {
             throw new UserError("cannot write " + output + ": " + e.getMessage(), ExitCodes.INPUT);
         }
         out.println("wrote " + output);
         return batch.exitCode(ExitCodes.OK);
+    }
+
+    /**
+     * The band of a {@code -o} profile ({@link #BAND_RULE}): per regime, the 95th percentile of the accepted fit's
+     * own residuals |ln(measured / predicted)|; a regime the data has no point in takes the bare model's band over
+     * every class. Prints it with the fitted points inside it.
+     */
+    private static PredictionBand band(List<Series> series, Calibration cal, PrintWriter out) {
+        PredictionBand empty = ProfileSelector.bareBandOverEveryClass().orElseThrow(() -> new IllegalStateException(
+                "shipped bare-model bands missing"));
+        PredictionBand band = Residuals.band(series, s -> cal.parameters(), ProfileBuilder.BAND_PERCENTILE, empty);
+        int n = Residuals.points(series);
+        long inside = Math.round(Residuals.inside(series, s -> cal.parameters(), band) * n);
+        out.println("band (95th percentile of this fit's residuals, per regime): " + band.regimes() + band.wideNote()
+                + "; " + inside + " of " + n + " fitted points inside");
+        return band;
     }
 
     /** @return the exit code of {@code --profiles DIR}: every class's profile, bands and index written */

@@ -98,7 +98,8 @@ public final class CompareCommand implements Callable<Integer> {
             InputFiles.require(calibration, "--calibration");
             CalibrationProfile.Loaded l = CalibrationProfile.load(calibration);
             Calibration cal = l.calibration();
-            fixed = l.band().map(b -> Comparer.withBand(v, cal.parameters(), b, AutoProfile.PROFILE_BAND))
+            fixed = l.band().map(b -> Comparer.withBand(v, cal.parameters(), b, l.shipped() ? AutoProfile.PROFILE_BAND
+                    : AutoProfile.FIT_BAND))
                     .orElseGet(() -> new Comparer(v, cal.parameters(), cal::sigmaUs));
             lines.add(CalibrationOption.fileLine(calibration) + " (fitted on " + cal.sources().size()
                     + " dataset(s), " + cal.nPoints() + " points)");

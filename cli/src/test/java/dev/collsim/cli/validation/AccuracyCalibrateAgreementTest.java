@@ -4,6 +4,9 @@ import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.cli.CliRun;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
@@ -144,6 +147,37 @@ class AccuracyCalibrateAgreementTest {
         assertTrue(Integer.parseInt(steps.group(1)) >= 1, cal.out());
         assertEquals(3 * Integer.parseInt(steps.group(1)), Integer.parseInt(steps.group(2)), cal.out());
         assertTrue(Files.readString(profile).contains("bwEfficiencySimple"), Files.readString(profile));
+        // the profile's band is its own fit's residuals: exact data refitted exactly leaves none in either regime
+        // (the times are printed to 0.001 us), where the bare model's band over every class is wide
+        JsonNode band = new ObjectMapper(new YAMLFactory()).readTree(profile.toFile()).path("band");
+        assertTrue(band.path("belowMiBPercent").asDouble(-1) >= 0 && band.path("belowMiBPercent").asDouble() < 0.05,
+                band.toString());
+        assertTrue(band.path("atLeastMiBPercent").asDouble(-1) >= 0 && band.path("atLeastMiBPercent").asDouble()
+                < 0.05, band.toString());
+        assertTrue(cal.out().contains("; 44 of 44 fitted points inside"), cal.out()); // 2 files x 22 sizes
+    }
+
+    /**
+     * A fit on sizes of 1 MiB and more only has no residual below 1 MiB: the profile takes the bare model's band over
+     * every class there (configs/calibration/auto/bare-model-bands.yaml, {@code all}), and its own fit's (0, exact
+     * data) at >= 1 MiB.
+     */
+    @Test
+    void aRegimeWithoutFittedPointsTakesTheBareBandOverEveryClass(@TempDir Path dir) throws Exception {
+        List<Path> files = write(dir, EIGHT_RANKS, "NCCL_ALGO=Ring NCCL_PROTO=Simple",
+                with(PerformanceParameters.DEFAULTS, FitParameter.BW_EFFICIENCY_SIMPLE, 0.8));
+        Path big = dir.resolve("big-only.txt");
+        List<String> keep = Files.readAllLines(files.get(0)).stream().filter(l -> !l.matches("^\\s+\\d+ .*")
+                || Long.parseLong(l.strip().split("\\s+")[0]) >= 1 << 20).toList();
+        Files.write(big, keep);
+        Path profile = dir.resolve("p.yaml");
+        CliRun cal = run("calibrate", "-m", big.toString(), "-o", profile.toString(), "--fit", "BW_EFFICIENCY_SIMPLE");
+        assertEquals(0, cal.code(), cal.out() + cal.err());
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode band = yaml.readTree(profile.toFile()).path("band");
+        JsonNode all = yaml.readTree(Path.of("../configs/calibration/auto/bare-model-bands.yaml").toFile()).path("all");
+        assertEquals(all.path("belowMiBPercent").asDouble(), band.path("belowMiBPercent").asDouble(), 1e-9);
+        assertTrue(band.path("atLeastMiBPercent").asDouble() < 0.05, band.toString());
     }
 
     /**

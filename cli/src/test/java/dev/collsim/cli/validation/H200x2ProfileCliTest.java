@@ -13,6 +13,7 @@ import dev.collsim.validation.calibration.FittedValue;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -84,8 +85,8 @@ class H200x2ProfileCliTest {
 
     /**
      * The shipped profile is what its own command writes with today's model: {@code generatedBy} is run again (its
-     * repository paths taken from this module) and every parameter, fitted or carried from the defaults, must come
-     * out as the file has it (fitted values to 1e-6 relative: the fit is deterministic). A model change that moves
+     * repository paths taken from this module) and every parameter, fitted or carried from the defaults, and the
+     * band must come out as the file has it (fitted values to 1e-6 relative: the fit is deterministic). A model change that moves
      * the fit, or a changed default the profile still carries, fails here: re-run the command of
      * docs/calibration-h200x2.md and regenerate its tables ({@code docs/calibration-h200x2-table.sh}).
      */
@@ -108,6 +109,9 @@ class H200x2ProfileCliTest {
         assertEquals(shipped.path("points"), again.path("points"));
         assertEquals(shipped.path("fittedOn"), again.path("fittedOn"));
         assertSame(shipped.path("parameters"), again.path("parameters"), "parameters");
+        assertSame(shipped.path("band").path("belowMiBPercent"), again.path("band").path("belowMiBPercent"), "band");
+        assertSame(shipped.path("band").path("atLeastMiBPercent"), again.path("band").path("atLeastMiBPercent"),
+                "band");
     }
 
     /** Asserts two YAML trees equal, numbers to 1e-6 relative. */
@@ -132,12 +136,16 @@ class H200x2ProfileCliTest {
 
     /** predict reads the profile on the machine it was fitted for (same GPU generation): no warning, named. */
     @Test
-    void predictUsesTheProfile() {
+    void predictUsesTheProfile() throws Exception {
         CliRun r = CliRun.run("predict", "-c", DIR.resolve("nccl-topo-dump.xml").toString(), "--calibration",
                 PROFILE.toString(), "--nccl-version", "2.28", "allreduce", "-b", "8", "-e", "8");
         assertEquals(0, r.code(), r.err());
         assertEquals("", r.err().strip());
         assertTrue(r.out().contains("# Performance parameters: calibration: " + PROFILE), r.out());
+        // and its band, as the profile's band fields give it (factor = 1 + percent / 100, two decimals)
+        var band = new ObjectMapper(new YAMLFactory()).readTree(PROFILE.toFile()).path("band");
+        assertTrue(r.out().contains(String.format(Locale.ROOT, "; band factor %.2f", 1 + band.path(
+                "belowMiBPercent").asDouble() / 100)), r.out());
     }
 
     /** @return the predicted time of the 8 B row of compare's table, us */

@@ -63,6 +63,26 @@ public final class CalibrationProfile {
     }
 
     /**
+     * As {@link #writeWithCommand(Calibration, String, Path)} with the profile's prediction band ({@code band:
+     * belowMiBPercent, atLeastMiBPercent, rule}), which {@link #load} reads back and compare then prints for every
+     * point.
+     *
+     * @param band the band
+     * @param rule how the band was made, in words
+     */
+    public static void writeWithCommand(Calibration c, String generatedBy, PredictionBand band, String rule,
+            Path target) throws IOException {
+        ObjectNode head = YAML.createObjectNode();
+        head.put("generatedBy", generatedBy);
+        ObjectNode extra = YAML.createObjectNode();
+        ObjectNode b = extra.putObject("band");
+        b.put("belowMiBPercent", band.belowMiBPercent());
+        b.put("atLeastMiBPercent", band.atLeastMiBPercent());
+        b.put("rule", rule);
+        write(c, head, extra, target);
+    }
+
+    /**
      * @param c      the calibration
      * @param extra  fields appended after the calibration's (a shipped profile's class, band and provenance), or
      *               null
@@ -138,8 +158,11 @@ public final class CalibrationProfile {
      *
      * @param calibration the calibration
      * @param band        relative half-widths per size regime, empty when the file has none
+     * @param shipped     true for a profile {@code calibrate --profiles} wrote (it names its {@code profileClass}; its
+     *                    band is from leave-one-out residuals), false for a {@code calibrate -o} profile (its band,
+     *                    when it has one, from its own fit's residuals)
      */
-    public record Loaded(Calibration calibration, Optional<PredictionBand> band) {
+    public record Loaded(Calibration calibration, Optional<PredictionBand> band, boolean shipped) {
     }
 
     /**
@@ -225,7 +248,7 @@ public final class CalibrationProfile {
                 : ErrorStats.NONE;
         Calibration cal = new Calibration(p, g, fitted, cov, List.of(), residuals, ErrorStats.NONE,
                 ErrorStats.NONE, sources, root.path("points").asInt(), 0);
-        return new Loaded(cal, band(name, root.path("band")));
+        return new Loaded(cal, band(name, root.path("band")), root.path("profileClass").isTextual());
     }
 
     private static Optional<PredictionBand> band(String name, JsonNode b) throws InputException {

@@ -121,6 +121,14 @@ public final class ProfileSelector {
                 : Optional.of("fitted on " + root.path("generation").asText() + " GPUs; this cluster is " + own);
     }
 
+    /**
+     * @return the bare model's shipped band over every class ({@code all} of {@link ProfileFiles#BANDS}), empty when
+     *         none is shipped
+     */
+    public static Optional<PredictionBand> bareBandOverEveryClass() {
+        return resource(DIR + "/" + ProfileFiles.BANDS).flatMap(b -> bareBand(b, ""));
+    }
+
     /** @return the class's bare band from the bands file, else its {@code all} band, else empty */
     static Optional<PredictionBand> bareBand(String yaml, String key) {
         JsonNode root;

@@ -279,6 +279,9 @@ final class NcclTopoXmlCollector {
         int gen = !link.speedUnset() ? link.gen() : hints.pcieGen() != 0 ? hints.pcieGen()
                 : m.map(x -> x.pcieGen().number()).orElse(link.gen());
         int width = !link.widthZero() ? link.width() : m.map(GpuModel::pcieWidth).orElse(link.width());
+        if (gen == link.gen() && width == link.width() && (m.isPresent() || hints.pcieGen() != 0)) {
+            return link; // NCCL's fallback is the known link itself (width 0 read as x16 on an x16 GPU): no warning
+        }
         String from = m.isPresent() ? "the " + model + "'s in the GPU database" : "NCCL's: " + model
                 + " is not in the GPU database; pass --gpu-model or --pcie-gen";
         if (link.speedUnset() && hints.pcieGen() != 0) {

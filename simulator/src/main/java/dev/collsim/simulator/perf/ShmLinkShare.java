@@ -13,7 +13,7 @@ import dev.collsim.topology.paths.PathFinder;
 /**
  * The share of a GPU's PCIe link that NCCL's SHM transport moves per direction on one host, by the direction pattern
  * of each GPU's traffic: a GPU whose kernel stores to host memory and loads from host memory in the same step
- * (duplex) moves {@link #DUPLEX_SHARE} of the link's rate each way; one that only stores or only loads (one-way) moves
+ * (duplex) moves {@link #duplexShare} of the link's rate each way; one that only stores or only loads (one-way) moves
  * the whole rate. The call runs at its busiest GPU's pattern.
  *
  * <p>What NCCL does. A pair farther apart than the P2P level ({@link #shm}) is routed through the CPU and connected
@@ -31,27 +31,37 @@ import dev.collsim.topology.paths.PathFinder;
  * the root only stores and the last rank only loads, so a 2-rank one is one-way ({@link OneWayPair}), and with more
  * ranks the middle ranks are duplex.
  *
- * <p>The share: no source found (searched NVIDIA's NCCL and CUDA documentation, PCIe read-completion and posted-write
- * overheads, published GPU zero-copy host-memory figures; TLP and DLLP overheads alone cost a few percent, not a
- * third). So it is a measured default: busbw at the plateau over 0.98 (bwEfficiencySimple) of NCCL's PCIe figure
- * per GPU and direction (NCCL 2.30.7 {@code src/graph/topo.h}: Gen3 x16 12 GB/s, Gen4 24, Gen5 48; for two GPUs
- * behind one switch the uplink's half, as NCCL's ring graph charges it), in every duplex SHM run the project holds
- * (files under validation/src/test/resources/data):
+ * <p>The share: no source found for its size (searched NVIDIA's NCCL and CUDA documentation, PCIe read-completion
+ * and posted-write overheads, published GPU zero-copy host-memory figures; TLP and DLLP overheads alone cost a few
+ * percent, not a third). One mechanism the PCIe specification does give (PCI-SIG base specification, ordering
+ * rules: a non-posted request may not pass a posted write in the same direction) is that a GPU's read requests queue
+ * upstream behind its own posted writes, so its reads wait longer while it stores; how much that costs depends on
+ * the GPU's reads in flight and the host's latency, which no document gives. So the share is measured, by the PCIe
+ * generation of the GPUs' links ({@link #duplexShare}), as busbw (or the probe's rate each way) over 0.98
+ * (bwEfficiencySimple) of NCCL's PCIe figure per GPU and direction (NCCL 2.30.7 {@code src/graph/topo.h}: Gen3 x16
+ * 12 GB/s, Gen4 24, Gen5 48; for two GPUs behind one switch the uplink's half, as NCCL's ring graph charges it).
+ * Gen3 and Gen4: every duplex SHM run the project holds (files under validation/src/test/resources/data):
  * <pre>
  *   2x L40S Ring/Simple AllReduce, 128 MiB        15.67 / (24 x 0.98)  = 0.666  (A-allreduce-1x2xL40S-..., line 47)
  *   2x L40S Tree/Simple AllReduce, 128 MiB        14.81 / 23.52        = 0.630  (same file, run 3)
  *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-..., line 47)
- *   4x RTX PRO 6000 Ring AllReduce (SHM), 128 MiB 37.60 / (48 x 0.98)  = 0.799  (A-allreduce-1x4xRTXPRO6000-...)
- *   median (0.666 + 0.680) / 2 = 0.673; leaving each file out: 0.680, 0.680, 0.666, 0.666 (each within 0.007 of it)
+ *   median 0.666; leaving each file out: 0.680 (L40S file out), 0.648 (RTX 2080 Ti file out)
  * </pre>
+ * Gen5 ({@link #GEN5_DUPLEX_SHARE}): this project's probe on a lent H100 (Simple's loads from and stores to pinned
+ * host memory at once), no data file; the one Gen5 SHM file checks it,
+ * 4x RTX PRO 6000 Ring AllReduce (SHM) at 128 MiB: 37.60 / (48 x 0.98) = 0.799, 2 % below the probe's 0.815.
+ * Whether the link generation or the GPU generation (Turing and Ada against Hopper and Blackwell) sets the
+ * difference is not known: both split the runs in hand the same way.
  * (An earlier median of five, 0.666, counted the 2x RTX 2080 Ti AllGather, 3.79 / 5.88 = 0.645 at 1 GiB, as duplex;
- * NCCL's kernel says it is not: {@link #ALTERNATING_SHARE}.)
+ * NCCL's kernel says it is not: {@link #ALTERNATING_SHARE}. A later median of four, 0.673, counted the Gen5 run with
+ * the others.)
  * against the one-way 2x RTX 2080 Ti Broadcast, 11.09 / 11.76 = 0.943. Checked out of sample on the 4-GPU run of
  * the same FarmShare host (A-allreduce-1x4xL40S-..., not used for the figure): Ring AllReduce 14.61-15.41 / 23.52 =
- * 0.62-0.655, near it; its Tree chain's middle ranks moved 2 x 14.05 / 1.5 / 23.52 = 0.797, like the RTX PRO run,
- * which says the share is not the direction pattern alone (see docs/single-host-guesses.md section 1).
- * It replaces a phase factor steps / (steps + 1) (the ring's unoverlapped first send and last receive), which fit
- * the 2-rank AllReduces but said 6/7 for the 4-rank L40S ring (measured 0.62) and 1 for the 2-rank Tree (0.63).
+ * 0.62-0.655, near it; its Tree chain's middle ranks moved 2 x 14.05 / 1.5 / 23.52 = 0.797, like the Gen5 figure,
+ * which says the share is not the direction pattern and the generation alone (see docs/single-host-guesses.md
+ * section 1). It replaces a phase factor steps / (steps + 1) (the ring's unoverlapped first send and last receive),
+ * which fit the 2-rank AllReduces but said 6/7 for the 4-rank L40S ring (measured 0.62) and 1 for the 2-rank Tree
+ * (0.63).
  *
  * <p>A Ring AllReduce / AllGather / ReduceScatter over SHM pays no generic pipeline fill ({@link IntraNodeFill},
  * whose own note says the kernels leave none beyond NCCL's per-step latency): measured intercepts (time minus bytes
@@ -63,9 +73,23 @@ public final class ShmLinkShare {
 
     /**
      * Share of a GPU's PCIe link per direction when its kernel stores to and loads from host memory in the same
-     * step over SHM: the median of the five measured duplex SHM runs in the class note (no source found).
+     * step over SHM, on a PCIe Gen3 or Gen4 link (or one of unknown generation): the median of the three measured
+     * duplex SHM runs of such links in the class note (no source found for its size).
      */
-    public static final double DUPLEX_SHARE = 0.673;
+    public static final double DUPLEX_SHARE = 0.666;
+
+    /**
+     * The same share on a PCIe Gen5 (or later) link, measured by this project's probe {@code executor/probes/ll128read}
+     * on a lent H100 80GB HBM3 (PCIe Gen5 x16, one NUMA node, Intel Xeon; {@code data/device/h100-ll128read.txt},
+     * the {@code test=simple} lines): 512-thread CTAs loading 16-byte words from one pinned host buffer and storing
+     * them to another, 8 loads in flight per thread (a Simple ring rank over SHM, both directions), moved 37.819,
+     * 38.195, 37.285, 40.003, 38.498 and 40.386 GB/s each way at 2, 4, 8, 16, 32 and 132 CTAs (one CTA, 26.0, is
+     * bound by its own loads in flight); median 38.35 GB/s over NCCL's Gen5 x16 figure x 0.98, 47.04 GB/s: 0.815.
+     * The same probe's loads alone moved 49.5-50.6 GB/s and stores alone 51.9-52.8 (1.05-1.12 of 47.04), so the
+     * drop is the mix, not either direction. Not fitted to any data file; the one Gen5 SHM file (4x RTX PRO 6000,
+     * AMD Turin, 0.799) checks it. A Gen5 host with another root complex may differ.
+     */
+    public static final double GEN5_DUPLEX_SHARE = 0.815;
 
     /**
      * Share of a GPU's PCIe link per direction in a 2-rank Ring AllGather or ReduceScatter over SHM, derived from
@@ -158,7 +182,7 @@ public final class ShmLinkShare {
      * @param a     algorithm
      * @param p     protocol (LL128 reads every line twice: {@link #LL128_READS_PER_LINE})
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
-     * @return {@link #DUPLEX_SHARE} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
+     * @return {@link #duplexShare} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
      *         ReduceScatter, {@link #ALTERNATING_SHARE}) or the Tree chain over SHM on one host of at least 2 ranks,
      *         each times {@link #ll128Reload} for LL128; 1 otherwise
      */
@@ -174,7 +198,17 @@ public final class ShmLinkShare {
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
             return ALTERNATING_SHARE * ll128Reload(p, Pattern.ALTERNATING);
         }
-        return DUPLEX_SHARE * ll128Reload(p, Pattern.DUPLEX);
+        return duplexShare(plan) * ll128Reload(p, Pattern.DUPLEX);
+    }
+
+    /**
+     * The duplex share of the plan's GPU links by their PCIe generation ({@link ChannelPlan#gpuPcieGen}).
+     *
+     * @param plan the channel plan
+     * @return {@link #GEN5_DUPLEX_SHARE} for Gen5 and later, {@link #DUPLEX_SHARE} otherwise (also when unknown)
+     */
+    public static double duplexShare(ChannelPlan plan) {
+        return plan.gpuPcieGen() >= 5 ? GEN5_DUPLEX_SHARE : DUPLEX_SHARE;
     }
 
     /**

@@ -113,7 +113,7 @@ public final class IntraNodeChain {
      * </pre>
      *
      * with k a channel's slices (the channel's whole share as one slice when smaller than a chunk). Worked examples
-     * (share 0.673): 2 ranks (e = 1) 3 x 0.673 - 1 = 1.019; 4 ranks (e = 2) 7 x 0.673 - 2 = 2.711 (where 2 nRanks - 3
+     * (share 0.666, Gen4): 2 ranks (e = 1) 3 x 0.666 - 1 = 0.998; 4 ranks (e = 2) 7 x 0.666 - 2 = 2.662 (where 2 nRanks - 3
      * = 5 slice times charged every stage at the steady rate). Checked on 4x L40S over SHM (NCCL 2.29.2,
      * NCCL_ALGO=tree, validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-
      * nccl2.29.txt run 5, lines 220-224): from 64 KiB to 1 MiB a channel holds one slice, and the time grows by 318 us

@@ -112,14 +112,14 @@ public final class ShmLinkShare {
      * 2/3, reading {@link #DUPLEX_SHARE} as one budget for both directions of the GPU's traffic through the host (a
      * line stored plus a line loaded per payload line for Simple, one stored plus two loaded for LL128: 2 / 3). No
      * source decides between this and a per-direction reading (the loads' direction alone at the duplex share: 1/2):
-     * both reproduce every measured Simple pattern (duplex 0.673, one-way 0.943 of the link). The probe
+     * both reproduce every measured Simple pattern (duplex 0.666 on Gen3/Gen4, one-way 0.943 of the link). The probe
      * {@code executor/probes/ll128read} ran once on a lent H100 (PCIe Gen5, {@code data/device/h100-ll128read.txt}):
      * the reload halves LL128's read rate (reload1 25.0 vs reload0 50.0 GB/s of lines at 8-16 CTAs), adding the
      * sender's stores costs little (send_data 22.2-22.6 GB/s), and Simple's loads and stores at once move 37.3-40.4
      * GB/s each way: LL128 with its stores gives 0.56-0.60 of Simple's duplex rate, where this rule gives 2/3 x 0.92 x
      * 0.96 = 0.59 and the per-direction 1/2 gives 0.44, so 2/3 stands (neither reading holds literally: Simple's
      * duplex each way is 0.78 of its loads alone on that host). Checked, not fitted: the forced LL128 runs of the
-     * 2x / 4x L40S SHM files measure 8.89 / 9.93 GB/s busbw at 128 MiB against 9.51 with 2/3 and 7.13 with 1/2.
+     * 2x / 4x L40S SHM files measure 8.89 / 9.93 GB/s busbw at 128 MiB against 9.41 with 2/3 and 7.06 with 1/2.
      */
     static final double DUPLEX_LL128 = 2.0 / (1 + ShmLinkShare.LL128_READS_PER_LINE);
 

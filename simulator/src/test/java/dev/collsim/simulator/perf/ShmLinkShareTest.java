@@ -10,6 +10,8 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
@@ -89,6 +91,25 @@ class ShmLinkShareTest {
             assertEquals(38.35 / (48 * 0.98), ratio(gen5, c), 0.002, "Gen5 " + c);
             assertEquals(0.666, ratio(gen4, c), 0.002, "Gen4 " + c);
         }
+    }
+
+    /**
+     * The generation the share is keyed on is that of the GPUs' own PCIe links as the GPU database gives them
+     * (NVIDIA datasheets: RTX 2080 Ti PCIe 3.0 x16, L40S PCIe 4.0 x16, RTX PRO 6000 Blackwell PCIe 5.0 x16), read from
+     * the topology's GPU links, not from the switch uplinks or NCCL's figure.
+     */
+    @Test
+    void generationIsTheGpusOwnLinks() {
+        assertEquals(3, gen(rtx2080TiPair()));
+        assertEquals(4, gen(Catalog.standalone(new SynthesizedHost(GpuModels.sku("L40S").orElseThrow(), 4,
+                Bandwidth.ofGbits(400)), 1)));
+        assertEquals(5, gen(Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell")
+                .orElseThrow(), 4, Bandwidth.ofGbits(400)), 1)));
+        assertEquals(4, gen(Catalog.standalone(PcieEightGpu.l40s(), 1)));
+    }
+
+    private static int gen(Topology t) {
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7).gpuPcieGen();
     }
 
     private static double ratio(Topology t, Collective c) throws Exception {

@@ -87,7 +87,9 @@ public final class ShmLinkShare {
      * bound by its own loads in flight); median 38.35 GB/s over NCCL's Gen5 x16 figure x 0.98, 47.04 GB/s: 0.815.
      * The same probe's loads alone moved 49.5-50.6 GB/s and stores alone 51.9-52.8 (1.05-1.12 of 47.04), so the
      * drop is the mix, not either direction. Not fitted to any data file; the one Gen5 SHM file (4x RTX PRO 6000,
-     * AMD Turin, 0.799) checks it. A Gen5 host with another root complex may differ.
+     * AMD Turin, 0.799) checks it, and so do the same run's LL128 lines, not used for it: with the reload
+     * ({@link #ll128Reload}) a Gen5 ring's LL128 moves 48 x 0.92 x 0.96 x 0.815 x 2/3 = 23.0 GB/s each way, the probe's
+     * duplex LL128 loop 22.2-22.6. A Gen5 host with another root complex may differ.
      */
     public static final double GEN5_DUPLEX_SHARE = 0.815;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
@@ -15,6 +16,8 @@ import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +102,27 @@ class ShmHostReadsTest {
         Prediction p = predict(List.of(0, 2, 4, 6), "NCCL_PROTO", "LL128");
         assertEquals(9.411, p.busBw(), 0.003 * 9.411, p.toString());
         assertTrue(Math.abs(p.busBw() - 9.93) / 9.93 < 0.08, p.toString());
+    }
+
+    /**
+     * A Gen5 host (4x RTX PRO 6000 Blackwell, each GPU on its own root port under one CPU: PHB, SHM by default), forced
+     * Ring/LL128: 48 (NCCL's Gen5 x16 figure) x 0.92 (NCCL's LL128 factor) x 0.96 (bwEfficiencyLL128) x 0.815 (the
+     * Gen5 duplex share) x 2/3 (the reload) = 23.03 GB/s busbw, a ring rank's payload rate each way. The ll128read
+     * probe's duplex LL128 loop (the receive loop with the reload, each line also stored to a second host buffer) moved
+     * 22.61 and 22.25 GB/s of payload at 8 and 16 CTAs of 640 threads on a lent H100, PCIe Gen5
+     * (data/device/h100-ll128read.txt, send_data_GBps): within 4 % of the rule; the figure's own source, the Simple lines
+     * of the same run, says nothing of LL128.
+     */
+    @Test
+    void ringLl128OnAGen5HostMatchesTheProbe() throws Exception {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow(), 4,
+                Bandwidth.ofGbits(400)), 1);
+        double rule = 48 * 0.92 * 0.96 * 0.815 * 2 / 3;
+        assertEquals(23.03, rule, 0.01);
+        Prediction p = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, BIG,
+                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL128"))));
+        assertEquals(rule, p.busBw(), 0.003 * rule, p.toString());
+        assertTrue(Math.abs(p.busBw() - 22.43) / 22.43 < 0.04, p.toString());
     }
 
     /**

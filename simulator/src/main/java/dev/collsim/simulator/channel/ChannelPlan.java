@@ -43,6 +43,9 @@ import java.util.Objects;
  *                           ({@link CpuPathRates#ring}); what a ring over SHM is timed with; 0 when unknown
  * @param pairPathBw         GB/s per direction of the best GPU pair path alone, counted the same way
  *                           ({@link CpuPathRates#pair}); 0 when unknown
+ * @param gpuPcieGen         PCIe generation (1 to 6) of the weakest node's GPUs' own links, the lowest of them
+ *                           ({@link HostModel#gpuPcieGen}); 0 when unknown. Sets the SHM share of the link
+ *                           ({@code perf.ShmLinkShare})
  * @param nvlsTuning         NCCL's NVLS tuning of the communicator before NCCL_NVLS_NCHANNELS and the CTA limits
  *                           (channels, NVLS and NVLSTree chunks; {@link NvlsTuning})
  * @param localNetsPerGpu    NCCL's {@code getLocalNetCountByBw} of the GPUs, the fewest over the ranks
@@ -51,8 +54,8 @@ import java.util.Objects;
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
-        NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, NvlsTuning nvlsTuning,
-        int localNetsPerGpu) {
+        NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, int gpuPcieGen,
+        NvlsTuning nvlsTuning, int localNetsPerGpu) {
 
     /** Validates. */
     public ChannelPlan {

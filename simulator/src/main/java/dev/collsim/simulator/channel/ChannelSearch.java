@@ -124,7 +124,7 @@ public final class ChannelSearch {
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
-                agreed.ringPathBw, agreed.pairPathBw, nvls, agreed.localNets);
+                agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets);
     }
 
     /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */
@@ -149,7 +149,7 @@ public final class ChannelSearch {
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
             double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw, double ringPathBw,
-            double pairPathBw, int localNets) {
+            double pairPathBw, int gpuPcieGen, int localNets) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
@@ -180,7 +180,7 @@ public final class ChannelSearch {
         double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
                 h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
-                CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.localNetCountByBw());
+                CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw());
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -195,7 +195,8 @@ public final class ChannelSearch {
             a = new NodeResult(g, a.cpu, a.hasNvSwitch && r.hasNvSwitch, Math.min(a.gpuScaleUpBw, r.gpuScaleUpBw),
                     Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics),
                     Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw), Math.min(a.ringPathBw, r.ringPathBw),
-                    Math.min(a.pairPathBw, r.pairPathBw), Math.min(a.localNets, r.localNets));
+                    Math.min(a.pairPathBw, r.pairPathBw), Math.min(a.gpuPcieGen, r.gpuPcieGen),
+                    Math.min(a.localNets, r.localNets));
         }
         return a;
     }

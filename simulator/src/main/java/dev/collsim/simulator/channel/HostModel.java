@@ -1,5 +1,6 @@
 package dev.collsim.simulator.channel;
 
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.topology.Cpu;
@@ -304,6 +305,29 @@ final class HostModel {
             min = Math.min(min, nvl > 0 ? nvl : other);
         }
         return min == Double.MAX_VALUE ? 0 : min;
+    }
+
+    /**
+     * The PCIe generation of the used GPUs' own links (the link from each GPU to its PCIe switch or CPU; the
+     * generation its detail text names, else the one nearest its per-lane rate, {@link PcieGen#nearest}), the lowest
+     * over the GPUs: what sets the share of the link NCCL's SHM transport moves ({@code perf.ShmLinkShare}).
+     *
+     * @return the generation number, 1 to 6; 0 when a used GPU has no PCIe link in the topology
+     */
+    int gpuPcieGen() {
+        int min = Integer.MAX_VALUE;
+        for (Gpu g : gpus) {
+            int gen = 0;
+            for (Link l : topo.outgoing(g)) {
+                if (l.type() == LinkType.PCIE) {
+                    PcieGen named = PcieGen.fromDetail(l.detail());
+                    PcieGen pg = named != null ? named : PcieGen.nearest(l.bandwidth().gbps() / l.count());
+                    gen = Math.max(gen, pg.number());
+                }
+            }
+            min = Math.min(min, gen);
+        }
+        return min == Integer.MAX_VALUE ? 0 : min;
     }
 
     private static boolean isCabled(Topology topo, Nic n) {

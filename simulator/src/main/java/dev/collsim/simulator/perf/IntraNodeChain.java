@@ -113,9 +113,9 @@ public final class IntraNodeChain {
      * </pre>
      *
      * with k a channel's slices (the channel's whole share as one slice when smaller than a chunk) and share the
-     * chain's steady share ({@link ShmLinkShare#chainShare}). Worked examples: 2 ranks (e = 1, share 0.673) 3 x 0.673
-     * - 1 = 1.019; 4 ranks (e = 2, share 0.815) 7 x 0.815 - 2 = 3.705 (where 2 nRanks - 3 = 5 slice times charged
-     * every stage at the steady rate). Checked on 4x L40S over SHM (NCCL 2.29.2,
+     * chain's steady share ({@link ShmLinkShare#chainShare}). Worked examples (Gen4): 2 ranks (e = 1, share 0.666)
+     * 3 x 0.666 - 1 = 0.998; 4 ranks (e = 2, share 0.815) 7 x 0.815 - 2 = 3.705 (where 2 nRanks - 3 = 5 slice times
+     * charged every stage at the steady rate). Checked on 4x L40S over SHM (NCCL 2.29.2,
      * NCCL_ALGO=tree, validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-
      * nccl2.29.txt run 5, lines 220-224): from 64 KiB to 1 MiB a channel holds one slice, and the time grows by 318 us
      * per 512 KiB of slice (58.7 us at 64 KiB to 358.6 us at 1 MiB, a straight line through 40 us): 7 stages of

@@ -13,7 +13,7 @@ import dev.collsim.topology.paths.PathFinder;
 /**
  * The share of a GPU's PCIe link that NCCL's SHM transport moves per direction on one host, by the direction pattern
  * of each GPU's traffic: a GPU whose kernel stores to host memory and loads from host memory in the same step
- * (duplex) moves {@link #DUPLEX_SHARE} of the link's rate each way; one that only stores or only loads (one-way) moves
+ * (duplex) moves {@link #duplexShare} of the link's rate each way; one that only stores or only loads (one-way) moves
  * the whole rate. The call runs at its busiest GPU's pattern.
  *
  * <p>What NCCL does. A pair farther apart than the P2P level ({@link #shm}) is routed through the CPU and connected
@@ -31,28 +31,37 @@ import dev.collsim.topology.paths.PathFinder;
  * the root only stores and the last rank only loads, so a 2-rank one is one-way ({@link OneWayPair}), and with more
  * ranks the middle ranks are duplex.
  *
- * <p>The share: no source found (searched NVIDIA's NCCL and CUDA documentation, PCIe read-completion and posted-write
- * overheads, published GPU zero-copy host-memory figures; TLP and DLLP overheads alone cost a few percent, not a
- * third). So it is a measured default: busbw at the plateau over 0.98 (bwEfficiencySimple) of NCCL's PCIe figure
- * per GPU and direction (NCCL 2.30.7 {@code src/graph/topo.h}: Gen3 x16 12 GB/s, Gen4 24, Gen5 48; for two GPUs
- * behind one switch the uplink's half, as NCCL's ring graph charges it), in every duplex SHM run the project holds
- * (files under validation/src/test/resources/data):
+ * <p>The share: no source found for its size (searched NVIDIA's NCCL and CUDA documentation, PCIe read-completion
+ * and posted-write overheads, published GPU zero-copy host-memory figures; TLP and DLLP overheads alone cost a few
+ * percent, not a third). One mechanism the PCIe specification does give (PCI-SIG base specification, ordering
+ * rules: a non-posted request may not pass a posted write in the same direction) is that a GPU's read requests queue
+ * upstream behind its own posted writes, so its reads wait longer while it stores; how much that costs depends on
+ * the GPU's reads in flight and the host's latency, which no document gives. So the share is measured, by the PCIe
+ * generation of the GPUs' links ({@link #duplexShare}), as busbw (or the probe's rate each way) over 0.98
+ * (bwEfficiencySimple) of NCCL's PCIe figure per GPU and direction (NCCL 2.30.7 {@code src/graph/topo.h}: Gen3 x16
+ * 12 GB/s, Gen4 24, Gen5 48; for two GPUs behind one switch the uplink's half, as NCCL's ring graph charges it).
+ * Gen3 and Gen4: every duplex SHM run the project holds (files under validation/src/test/resources/data):
  * <pre>
  *   2x L40S Ring/Simple AllReduce, 128 MiB        15.67 / (24 x 0.98)  = 0.666  (A-allreduce-1x2xL40S-..., line 47)
  *   2x L40S Tree/Simple AllReduce, 128 MiB        14.81 / 23.52        = 0.630  (same file, run 3)
  *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-..., line 47)
- *   4x RTX PRO 6000 Ring AllReduce (SHM), 128 MiB 37.60 / (48 x 0.98)  = 0.799  (A-allreduce-1x4xRTXPRO6000-...)
- *   median (0.666 + 0.680) / 2 = 0.673; leaving each file out: 0.680, 0.680, 0.666, 0.666 (each within 0.007 of it)
+ *   median 0.666; leaving each file out: 0.680 (L40S file out), 0.648 (RTX 2080 Ti file out)
  * </pre>
+ * Gen5 ({@link #DUPLEX_LINK_CEILING}): this project's probe on a lent H100 (Simple's loads from and stores to pinned
+ * host memory at once), no data file; the one Gen5 SHM file checks it,
+ * 4x RTX PRO 6000 Ring AllReduce (SHM) at 128 MiB: 37.60 / (48 x 0.98) = 0.799, 2 % below the probe's 0.815.
+ * Whether the link generation or the GPU generation (Turing and Ada against Hopper and Blackwell) sets the
+ * difference is not known: both split the runs in hand the same way.
  * (An earlier median of five, 0.666, counted the 2x RTX 2080 Ti AllGather, 3.79 / 5.88 = 0.645 at 1 GiB, as duplex;
- * NCCL's kernel says it is not: {@link #ALTERNATING_SHARE}.)
+ * NCCL's kernel says it is not: {@link #ALTERNATING_SHARE}. A later median of four, 0.673, counted the Gen5 run with
+ * the others.)
  * against the one-way 2x RTX 2080 Ti Broadcast, 11.09 / 11.76 = 0.943. Checked out of sample on the 4-GPU run of
  * the same FarmShare host (A-allreduce-1x4xL40S-..., not used for the figure): Ring AllReduce 14.61-15.41 / 23.52 =
- * 0.62-0.655, near it; its Tree chain's middle ranks moved 2 x 14.05 / 1.5 / 23.52 = 0.797, like the RTX PRO run,
- * which says the share is not the direction pattern alone (see docs/single-host-guesses.md section 1; the chain now
- * takes the link's duplex ceiling, {@link #chainShare}).
- * It replaces a phase factor steps / (steps + 1) (the ring's unoverlapped first send and last receive), which fit
- * the 2-rank AllReduces but said 6/7 for the 4-rank L40S ring (measured 0.62) and 1 for the 2-rank Tree (0.63).
+ * 0.62-0.655, near it; its Tree chain's middle ranks moved 2 x 14.05 / 1.5 / 23.52 = 0.797, like the Gen5 figure,
+ * which says the share is not the direction pattern and the generation alone (see docs/single-host-guesses.md
+ * section 1). It replaces a phase factor steps / (steps + 1) (the ring's unoverlapped first send and last receive),
+ * which fit the 2-rank AllReduces but said 6/7 for the 4-rank L40S ring (measured 0.62) and 1 for the 2-rank Tree
+ * (0.63).
  *
  * <p>A Ring AllReduce / AllGather / ReduceScatter over SHM pays no generic pipeline fill ({@link IntraNodeFill},
  * whose own note says the kernels leave none beyond NCCL's per-step latency): measured intercepts (time minus bytes
@@ -66,14 +75,19 @@ public final class ShmLinkShare {
 
     /**
      * Share of a GPU's PCIe link per direction when its kernel stores to and loads from host memory in the same
-     * step over SHM: the median of the five measured duplex SHM runs in the class note (no source found).
+     * step over SHM, on a PCIe Gen3 or Gen4 link (or one of unknown generation): the median of the three measured
+     * duplex SHM runs of such links in the class note (no source found for its size).
      */
-    public static final double DUPLEX_SHARE = 0.673;
+    public static final double DUPLEX_SHARE = 0.666;
 
     /**
      * Share of a GPU's PCIe link per direction, all its connections together, when its kernel stores to host memory
      * and loads from host memory at once: the link's own duplex ceiling, which binds the one-host Tree chain's middle
-     * ranks ({@link #chainShare}). Measured by the project's probe {@code executor/probes/ll128read} (test
+     * ranks ({@link #chainShare}) and, on a PCIe Gen5 link, a ring's hop too ({@link #duplexShare}: there the measured
+     * ring moves it, where Gen3/Gen4 rings move {@link #DUPLEX_SHARE}). The probe's loads alone moved 49.5-50.6 GB/s
+     * and its stores alone 51.9-52.8 (1.05-1.12 of 47.04), so the drop is the mix, not either direction; the probe's
+     * LL128 lines, not used for it, check it with the reload ({@link #ll128Reload}): a Gen5 ring's LL128 moves
+     * 48 x 0.92 x 0.96 x 0.815 x 2/3 = 23.0 GB/s each way, the probe's duplex LL128 loop 22.2-22.6. Measured by the project's probe {@code executor/probes/ll128read} (test
      * {@code simplerw}: 512-thread blocks loading 16-byte words from one pinned host buffer and storing them to
      * another, 8 per thread in flight, as a Simple rank over SHM does) on a lent H100 (PCIe Gen5 x16, one NUMA node,
      * {@code data/device/h100-ll128read.txt}, lines {@code test=simple}), over 0.98 x 48 GB/s (bwEfficiencySimple x
@@ -108,14 +122,14 @@ public final class ShmLinkShare {
      * 2/3, reading {@link #DUPLEX_SHARE} as one budget for both directions of the GPU's traffic through the host (a
      * line stored plus a line loaded per payload line for Simple, one stored plus two loaded for LL128: 2 / 3). No
      * source decides between this and a per-direction reading (the loads' direction alone at the duplex share: 1/2):
-     * both reproduce every measured Simple pattern (duplex 0.673, one-way 0.943 of the link). The probe
+     * both reproduce every measured Simple pattern (duplex 0.666 on Gen3/Gen4, one-way 0.943 of the link). The probe
      * {@code executor/probes/ll128read} ran once on a lent H100 (PCIe Gen5, {@code data/device/h100-ll128read.txt}):
      * the reload halves LL128's read rate (reload1 25.0 vs reload0 50.0 GB/s of lines at 8-16 CTAs), adding the
      * sender's stores costs little (send_data 22.2-22.6 GB/s), and Simple's loads and stores at once move 37.3-40.4
      * GB/s each way: LL128 with its stores gives 0.56-0.60 of Simple's duplex rate, where this rule gives 2/3 x 0.92 x
      * 0.96 = 0.59 and the per-direction 1/2 gives 0.44, so 2/3 stands (neither reading holds literally: Simple's
      * duplex each way is 0.78 of its loads alone on that host). Checked, not fitted: the forced LL128 runs of the
-     * 2x / 4x L40S SHM files measure 8.89 / 9.93 GB/s busbw at 128 MiB against 9.51 with 2/3 and 7.13 with 1/2.
+     * 2x / 4x L40S SHM files measure 8.89 / 9.93 GB/s busbw at 128 MiB against 9.41 with 2/3 and 7.06 with 1/2.
      */
     static final double DUPLEX_LL128 = 2.0 / (1 + ShmLinkShare.LL128_READS_PER_LINE);
 
@@ -178,7 +192,7 @@ public final class ShmLinkShare {
      * @param a     algorithm
      * @param p     protocol (LL128 reads every line twice: {@link #LL128_READS_PER_LINE})
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
-     * @return {@link #DUPLEX_SHARE} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
+     * @return {@link #duplexShare} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
      *         ReduceScatter, {@link #ALTERNATING_SHARE}), {@link #chainShare} for the Tree chain over SHM on one host
      *         of at least 2 ranks, each times {@link #ll128Reload} for LL128; 1 otherwise
      */
@@ -194,7 +208,20 @@ public final class ShmLinkShare {
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
             return ALTERNATING_SHARE * ll128Reload(p, Pattern.ALTERNATING);
         }
-        return (chain ? chainShare(plan.nRanks()) : DUPLEX_SHARE) * ll128Reload(p, Pattern.DUPLEX);
+        return (chain ? chainShare(plan.nRanks(), duplexShare(plan)) : duplexShare(plan))
+                * ll128Reload(p, Pattern.DUPLEX);
+    }
+
+    /**
+     * The duplex share of a ring hop on the plan's GPU links, by their PCIe generation ({@link ChannelPlan#gpuPcieGen}):
+     * on Gen5 and later the probe's figure, which is the link's own duplex ceiling ({@link #DUPLEX_LINK_CEILING}); on
+     * Gen3 and Gen4 (and when unknown) the measured ring hop, {@link #DUPLEX_SHARE}.
+     *
+     * @param plan the channel plan
+     * @return {@link #DUPLEX_LINK_CEILING} for Gen5 and later, {@link #DUPLEX_SHARE} otherwise
+     */
+    public static double duplexShare(ChannelPlan plan) {
+        return plan.gpuPcieGen() >= 5 ? DUPLEX_LINK_CEILING : DUPLEX_SHARE;
     }
 
     /**
@@ -215,11 +242,12 @@ public final class ShmLinkShare {
      * every measured ring at 0.62-0.68 but the one-NUMA-node RTX PRO 6000 ring at 0.80); this rule only takes the
      * measured ring hop as the hop's limit.
      *
-     * @param nRanks ranks of the chain, >= 2
-     * @return min({@link #DUPLEX_LINK_CEILING}, {@link #DUPLEX_SHARE} / ratio)
+     * @param nRanks   ranks of the chain, >= 2
+     * @param hopShare a ring hop's share on these links ({@link #duplexShare})
+     * @return min({@link #DUPLEX_LINK_CEILING}, hopShare / ratio)
      */
-    static double chainShare(int nRanks) {
-        return Math.min(DUPLEX_LINK_CEILING, DUPLEX_SHARE / IntraNodeChain.busToAlgRatio(nRanks));
+    static double chainShare(int nRanks, double hopShare) {
+        return Math.min(DUPLEX_LINK_CEILING, hopShare / IntraNodeChain.busToAlgRatio(nRanks));
     }
 
     /**

@@ -10,6 +10,8 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
@@ -21,9 +23,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Over SHM a GPU that stores to and loads from host memory in the same step moves 0.673 of its link per direction
- * (the median of four measured runs, ShmLinkShare's note); one that only stores or only loads moves all of it; one that
- * stores, then loads (a 2-rank AllGather or ReduceScatter) half of it each way.
+ * Over SHM a GPU that stores to and loads from host memory in the same step moves 0.666 of its link per direction on
+ * PCIe Gen3 and Gen4 (the median of three measured runs, ShmLinkShare's note) and 0.815 on Gen5 (the ll128read probe
+ * on a lent H100, data/device/h100-ll128read.txt: median 38.35 GB/s each way over 48 x 0.98); one that only stores or
+ * only loads moves all of it; one that stores, then loads (a 2-rank AllGather or ReduceScatter) half of it each way.
  */
 class ShmLinkShareTest {
 
@@ -49,8 +52,8 @@ class ShmLinkShareTest {
     /**
      * 2x RTX 2080 Ti behind one PCIe Gen3 x16 switch, P2P off: NCCL's ring charges both hops on the 12 GB/s uplink,
      * 6 GB/s, x bwEfficiencySimple 0.98 = 5.88 GB/s per direction (OneWayPairTest). An AllReduce rank stores and loads
-     * in its middle step (NCCL 2.30.7 src/device/all_reduce.h runRing, directRecvReduceCopyDirectSend): 5.88 x 0.673 =
-     * 3.957 GB/s busbw. A 2-rank AllGather or ReduceScatter has no middle step (all_gather.h runRing: directSend, then
+     * in its middle step (NCCL 2.30.7 src/device/all_reduce.h runRing, directRecvReduceCopyDirectSend): 5.88 x 0.666 =
+     * 3.916 GB/s busbw (Gen3). A 2-rank AllGather or ReduceScatter has no middle step (all_gather.h runRing: directSend, then
      * directRecv; reduce_scatter.h: send, then recvReduceCopy), so each direction is busy half the time: 5.88 x 0.5 =
      * 2.94. Broadcast of 2 ranks is one-way (the root stores, the other loads): the pair path's 12 x 0.98 = 11.76.
      * Measured on that machine at 1 GiB
@@ -62,7 +65,7 @@ class ShmLinkShareTest {
         Topology t = rtx2080TiPair();
         List<Integer> g = List.of(0, 1);
         String[] ring = {"NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_P2P_DISABLE", "1"};
-        assertEquals(3.957, predict(t, g, Collective.ALL_REDUCE, BIG, ring).busBw(), 3.957 * 0.002);
+        assertEquals(3.916, predict(t, g, Collective.ALL_REDUCE, BIG, ring).busBw(), 3.916 * 0.002);
         assertEquals(2.94, predict(t, g, Collective.ALL_GATHER, BIG, ring).busBw(), 2.94 * 0.002);
         assertEquals(2.94, predict(t, g, Collective.REDUCE_SCATTER, BIG, ring).busBw(), 2.94 * 0.002);
         assertEquals(11.76, predict(t, g, Collective.BROADCAST, BIG, ring).busBw(), 11.76 * 0.002);
@@ -72,18 +75,41 @@ class ShmLinkShareTest {
 
     /**
      * 4 GPUs each on its own PCIe switch under one Intel CPU: every pair is PHB, beyond NCCL's default P2P level PXB,
-     * so NCCL uses SHM; with NCCL_P2P_LEVEL=SYS the same paths carry P2P at the same links' rate. SHM over P2P: 0.673
-     * for every ring collective of 4 ranks, AllGather, ReduceScatter and Broadcast included (their middle steps, or
-     * middle ranks, store and load at once).
+     * so NCCL uses SHM; with NCCL_P2P_LEVEL=SYS the same paths carry P2P at the same links' rate. SHM over P2P, for
+     * every ring collective of 4 ranks, AllGather, ReduceScatter and Broadcast included (their middle steps, or middle
+     * ranks, store and load at once): the duplex share of the GPUs' link generation, 0.815 for the RTX PRO 6000
+     * Blackwell (PCIe Gen5 x16, GPU database; the probe's 38.35 / 47.04) and 0.666 for the L40S (Gen4 x16).
      */
     @Test
     void fourRankRingShmAgainstP2pOnTheSamePaths() throws Exception {
-        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow(), 4,
+        Topology gen5 = Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow(),
+                4, Bandwidth.ofGbits(400)), 1);
+        Topology gen4 = Catalog.standalone(new SynthesizedHost(GpuModels.sku("L40S").orElseThrow(), 4,
                 Bandwidth.ofGbits(400)), 1);
         for (Collective c : List.of(Collective.ALL_REDUCE, Collective.ALL_GATHER, Collective.REDUCE_SCATTER,
                 Collective.BROADCAST)) {
-            assertEquals(0.673, ratio(t, c), 0.002, c.toString());
+            assertEquals(38.35 / (48 * 0.98), ratio(gen5, c), 0.002, "Gen5 " + c);
+            assertEquals(0.666, ratio(gen4, c), 0.002, "Gen4 " + c);
         }
+    }
+
+    /**
+     * The generation the share is keyed on is that of the GPUs' own PCIe links as the GPU database gives them
+     * (NVIDIA datasheets: RTX 2080 Ti PCIe 3.0 x16, L40S PCIe 4.0 x16, RTX PRO 6000 Blackwell PCIe 5.0 x16), read from
+     * the topology's GPU links, not from the switch uplinks or NCCL's figure.
+     */
+    @Test
+    void generationIsTheGpusOwnLinks() {
+        assertEquals(3, gen(rtx2080TiPair()));
+        assertEquals(4, gen(Catalog.standalone(new SynthesizedHost(GpuModels.sku("L40S").orElseThrow(), 4,
+                Bandwidth.ofGbits(400)), 1)));
+        assertEquals(5, gen(Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell")
+                .orElseThrow(), 4, Bandwidth.ofGbits(400)), 1)));
+        assertEquals(4, gen(Catalog.standalone(PcieEightGpu.l40s(), 1)));
+    }
+
+    private static int gen(Topology t) {
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7).gpuPcieGen();
     }
 
     private static double ratio(Topology t, Collective c) throws Exception {
@@ -94,7 +120,7 @@ class ShmLinkShareTest {
 
     /**
      * The 2-rank Tree chain over SHM (GPUs 0 and 4 of the 8x L40S host, two CPU nodes: SYS): its leaf sends up while
-     * it receives down, so 24 (the GPU's Gen4 x16 link, CpuRouteRateTest) x 0.98 x 0.673 = 15.83 GB/s; a chain of 2
+     * it receives down, so 24 (the GPU's Gen4 x16 link, CpuRouteRateTest) x 0.98 x 0.666 = 15.66 GB/s; a chain of 2
      * moves what a ring of 2 moves (IntraNodeChain), so busbw = algbw. Measured on such a pair 14.81 at 128 MiB
      * (A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt run 3); at 8 GiB the chain's one-slice fill
      * (2 channels x 512 KiB at 7.8 GB/s a channel, 134 us of 548,000) is below 0.1 %.
@@ -104,7 +130,7 @@ class ShmLinkShareTest {
         Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
         Prediction p = predict(t, List.of(0, 4), Collective.ALL_REDUCE, BIG, "NCCL_ALGO", "Tree", "NCCL_PROTO",
                 "Simple");
-        assertEquals(15.83, p.busBw(), 15.83 * 0.003, p.toString());
+        assertEquals(15.66, p.busBw(), 15.66 * 0.003, p.toString());
     }
 
     /**
@@ -113,7 +139,7 @@ class ShmLinkShareTest {
      * src/device/all_reduce.h runTreeSplit), all on its one Gen4 x16 link (24 GB/s, CpuRouteRateTest): the link
      * moves its duplex ceiling, 0.815 (data/device/h100-ll128read.txt, test=simple, median over 2-132 blocks of
      * rw_GBps_each_way / 47.04), so algBw = 24 x 0.98 x 0.815 / 2 = 9.584 GB/s. Each hop carries S each way, at most
-     * a ring hop's 24 x 0.98 x 0.673 = 15.83 GB/s: not the bound. nccl-tests' busbw = algbw x 2 x 3 / 4 = 14.376.
+     * a ring hop's 24 x 0.98 x 0.666 = 15.66 GB/s: not the bound. nccl-tests' busbw = algbw x 2 x 3 / 4 = 14.376.
      * Measured 14.05 at 128 MiB (A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt line 231,
      * NCCL_ALGO=tree), where the ring hop's share alone (7.91 algBw, 11.86 busbw) was 16 % low.
      */
@@ -124,7 +150,8 @@ class ShmLinkShareTest {
                 "NCCL_PROTO", "Simple");
         assertEquals(14.376, p.busBw(), 14.376 * 0.003, p.toString());
         assertEquals(14.05, p.busBw(), 14.05 * 0.03, "measured busbw at 128 MiB");
-        assertEquals(ShmLinkShare.DUPLEX_SHARE, ShmLinkShare.chainShare(2), 1e-12, "a chain of 2 has no middle rank");
+        assertEquals(ShmLinkShare.DUPLEX_SHARE, ShmLinkShare.chainShare(2, ShmLinkShare.DUPLEX_SHARE), 1e-12,
+                "a chain of 2 has no middle rank");
     }
 
     /**

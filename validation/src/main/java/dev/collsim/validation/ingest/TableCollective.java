@@ -45,16 +45,25 @@ final class TableCollective {
      * Rows under 1 GB/s, fewer than 3 ranks or a ratio no candidate has leave the candidates as they were.
      */
     private static Set<Collective> byBusFactor(Set<Collective> candidates, List<PerfPoint> rows, int n) {
-        Optional<PerfResult> t = rows.stream().map(PerfPoint::primary).filter(x -> x.algBw() >= 1 && x.busBw() > 0)
-                .max(Comparator.comparingDouble(PerfResult::algBw));
-        if (candidates.size() < 2 || n < 3 || t.isEmpty()) {
+        if (candidates.size() < 2 || n < 3 || widest(rows).isEmpty()) {
             return candidates;
         }
-        double ratio = t.get().busBw() / t.get().algBw();
-        double tolerance = ratio * (0.005 / t.get().algBw() + 0.005 / t.get().busBw()) + 1e-9;
-        Set<Collective> kept = candidates.stream().filter(c -> Math.abs(BusBandwidth.factor(c, n) - ratio) <= tolerance)
+        Set<Collective> kept = candidates.stream().filter(c -> busFactorFits(c, n, widest(rows).get()))
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         return kept.isEmpty() ? candidates : kept;
+    }
+
+    /** @return the half with the largest algbw of at least 1 GB/s (its printed 2 decimals tell the factor) */
+    private static Optional<PerfResult> widest(List<PerfPoint> rows) {
+        return rows.stream().map(PerfPoint::primary).filter(x -> x.algBw() >= 1 && x.busBw() > 0)
+                .max(Comparator.comparingDouble(PerfResult::algBw));
+    }
+
+    /** @return true when busbw / algbw is the factor of c on n ranks within the printed 2 decimals (+-0.005 each) */
+    private static boolean busFactorFits(Collective c, int n, PerfResult r) {
+        double ratio = r.busBw() / r.algBw();
+        double tolerance = ratio * (0.005 / r.algBw() + 0.005 / r.busBw()) + 1e-9;
+        return Math.abs(BusBandwidth.factor(c, n) - ratio) <= tolerance;
     }
 
     private static Set<Collective> fromContent(List<PerfPoint> rows, boolean forcePerRank) {

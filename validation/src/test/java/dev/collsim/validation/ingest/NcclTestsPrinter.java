@@ -112,8 +112,7 @@ final class NcclTestsPrinter {
         return switch (coll) {
             case "all_reduce" -> 2.0 * (n - 1) / n;
             case "all_gather", "reduce_scatter", "alltoall", "gather", "scatter" -> (double) (n - 1) / n;
-            case "hypercube" -> (double) (n - 1) / n; // baseBw counts (n - 1) of n blocks, factor 1
-            default -> 1.0;
+            default -> 1.0; // broadcast, reduce, sendrecv; hypercube: factor 1 (its algbw is reduced instead)
         };
     }
 
@@ -258,7 +257,9 @@ final class NcclTestsPrinter {
                     String.format("%6d", r.rooted() ? 0 : -1)));
         }
         double time = timeUs(sc[0]);
-        double alg = sc[0] / 1e3 / time;
+        // GetBw: algbw = count x typesize (x n for the per-rank tests) / time = size / time; hypercube.cu:40-45
+        // counts (n - 1) blocks of base: algbw = size x (n - 1) / n / time
+        double alg = sc[0] / 1e3 / time * (r.coll().equals("hypercube") ? (n - 1.0) / n : 1.0);
         double bus = alg * busFactor(r.coll(), n);
         // v2.13.1+ alltoall.cu and sendrecv.cu: args->reportErrors = in_place ? 0 : 1 (in-place #wrong is N/A)
         boolean ownCheck = f.atLeast(Family.V2_13_4) && List.of("alltoall", "sendrecv").contains(r.coll());

@@ -13,6 +13,7 @@ import dev.collsim.validation.ingest.NcclTestsPrinter.Run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -133,6 +134,19 @@ class NcclTestsFormatsTest {
         assertEquals(2, ds.size(), () -> names(ds));
         check(r, ds.get(0), "float");
         check(r, ds.get(1), "double");
+    }
+
+    /**
+     * -C 1 (report_cputime, v2.19.6 util.cu:743): both halves' time columns are headed {@code %7s} of "cputime";
+     * the times are read as the time columns.
+     */
+    @Test
+    void cputimeHeader() throws Exception {
+        Run r = new Run(Family.V2_19_6, "all_reduce", 2, 8, false, List.of("float"), List.of("sum"), true, false, 0,
+                false);
+        String text = NcclTestsPrinter.print(r).replace("     time   algbw", "  cputime   algbw");
+        assertEquals(2, text.split("cputime", -1).length - 1, "both halves renamed");
+        check(r, NcclTestsTextReader.read("c.txt", text).get(0), "float");
     }
 
     /**

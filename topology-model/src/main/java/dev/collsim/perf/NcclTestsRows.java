@@ -13,8 +13,9 @@ import java.util.List;
  * executor's {@code compare-nccl-tests} reads tables with {@link #readAll}.
  *
  * <p>A parsed row has collective {@code ""} and nRanks 0 (a table row does not say them), redop {@code null}
- * when the table has no {@code redop} column and root {@link Integer#MIN_VALUE} when it has no {@code root}
- * column (before nccl-tests 2.11). {@code N/A} in {@code #wrong}, and the old {@code error} column (a maximum
+ * when the table has no {@code redop} column, {@code ""} when the column is printed blank (see
+ * {@code blankRedop}), and root {@link Integer#MIN_VALUE} when it has no {@code root} column (before nccl-tests
+ * 2.11). {@code N/A} in {@code #wrong}, and the old {@code error} column (a maximum
  * error, not a count), read as not checked ({@code wrong == null}).
  */
 public final class NcclTestsRows {
@@ -26,6 +27,9 @@ public final class NcclTestsRows {
      */
     public record Result(PerfRow row, boolean truncated, InputProblem problem) {
     }
+
+    /** Stands for a blank {@code redop} cell while the row is read (see {@link #blankRedop}). */
+    private static final String BLANK = "";
 
     private NcclTestsRows() {
     }
@@ -67,6 +71,15 @@ public final class NcclTestsRows {
     public static Result parse(String file, NcclTestsLayout layout, String text, int line) {
         String[] tok = text.strip().split("\\s+");
         int[] starts = starts(text, tok);
+        int blankOp = blankRedop(layout, tok);
+        if (blankOp >= 0) {
+            tok = insert(tok, blankOp, BLANK);
+            int[] s = new int[starts.length + 1];
+            System.arraycopy(starts, 0, s, 0, blankOp);
+            s[blankOp] = starts[blankOp];
+            System.arraycopy(starts, blankOp, s, blankOp + 1, starts.length - blankOp);
+            starts = s;
+        }
         int width = layout.width();
         try {
             long size = NumberField.wholeNumber(tok[0], "size", starts[0], 0, Long.MAX_VALUE);
@@ -173,6 +186,34 @@ public final class NcclTestsRows {
             }
             return null;
         }
+    }
+
+    /**
+     * The index of a {@code redop} cell printed blank, or -1. nccl-tests print the op name with {@code %6s}, and
+     * the tests without an op pass {@code ""}: alltoall under a redop header in v2.10.0-v2.11.0 (src/alltoall.cu:19),
+     * all_gather, alltoall, broadcast, gather, scatter in v2.13.0-v2.13.3 (src/common.cu:577) and hypercube in
+     * every release to v2.19.6 (src/hypercube.cu:108). The blank leaves one token fewer; an op name is never a
+     * number (src/common.cu test_opnames: sum, prod, max, min, avg, mulsum), so a number there is the next column.
+     */
+    private static int blankRedop(NcclTestsLayout layout, String[] tok) {
+        int i = layout.index("redop");
+        if (i < 0 || i >= tok.length) {
+            return -1;
+        }
+        try {
+            Double.parseDouble(tok[i]);
+            return i;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static String[] insert(String[] tok, int at, String value) {
+        String[] out = new String[tok.length + 1];
+        System.arraycopy(tok, 0, out, 0, at);
+        out[at] = value;
+        System.arraycopy(tok, at, out, at + 1, tok.length - at);
+        return out;
     }
 
     private static int[] starts(String text, String[] tok) {

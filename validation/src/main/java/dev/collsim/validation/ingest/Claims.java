@@ -29,6 +29,23 @@ final class Claims {
         return out;
     }
 
+    /**
+     * nccl-tests binaries whose pattern is no collective collsim models: hypercube_perf (send/recv to the peer
+     * across each of log2(n) dimensions, v2.10.0-v2.19.6 src/hypercube.cu) and alltoallv_perf (per-peer counts,
+     * v2.19.6 src/alltoallv.cu).
+     *
+     * @return the first such binary the text names, as written ({@code hypercube_perf}), or empty
+     */
+    static Optional<String> unmodelledBinary(String text) {
+        Matcher m = PERF.matcher(text.toLowerCase(Locale.ROOT));
+        while (m.find()) {
+            if (m.group(1).equals("hypercube") || m.group(1).equals("alltoallv")) {
+                return Optional.of(m.group(1) + "_perf");
+            }
+        }
+        return Optional.empty();
+    }
+
     /** @return the collectives named by words in the text (binaries included) */
     static Set<Collective> words(String text) {
         Set<Collective> out = new LinkedHashSet<>(perfBinaries(text));

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -42,6 +41,11 @@ final class DatasetAssembler {
 
     static Dataset assemble(String file, FileHeader header, RunContext ctx, List<PerfPoint> rows, int line,
             DatasetKind kind, double avgBusBw, List<Note> tableNotes) throws InputException {
+        if (!ctx.unmodelled.isEmpty()) {
+            throw new InputException(new InputProblem(file, ctx.unmodelledLine, 0, "collective", "found "
+                    + ctx.unmodelled + " (its table at line " + line + "), a pattern collsim does not model; allowed: "
+                    + Collective.allowed()));
+        }
         List<Note> notes = new ArrayList<>(ctx.notes);
         notes.addAll(tableNotes);
         NcclLog log = ctx.log.build();
@@ -73,7 +77,7 @@ final class DatasetAssembler {
     private static void countCheck(Collective c, int n, List<PerfPoint> rows, List<Note> notes) {
         for (PerfPoint r : rows) {
             PerfPoint p = r;
-            int elt = eltSize(r.type());
+            int elt = TableCollective.eltSize(r.type());
             if (p.count() < 0 || p.sizeBytes() == 0) {
                 continue;
             }
@@ -214,10 +218,10 @@ final class DatasetAssembler {
     private static Collective decide(String file, FileHeader header, RunContext ctx, List<PerfPoint> rows, int line,
             List<Note> notes) throws InputException {
         int n = knownRanks(ctx, ctx.log.build(), header);
-        Set<Collective> content = fromContent(rows, n);
+        Set<Collective> content = TableCollective.fromContent(rows, n);
         Set<Collective> anyRow = EnumSet.noneOf(Collective.class);
         for (PerfPoint r : rows) {
-            anyRow.addAll(fromContent(List.of(r), n));
+            anyRow.addAll(TableCollective.fromContent(List.of(r), n));
         }
         if (ctx.strong != null && !anyRow.isEmpty() && !anyRow.contains(ctx.strong.collective())) {
             throw new InputException(new InputProblem(file, rows.get(0).line(), 0, "collective",
@@ -245,7 +249,8 @@ final class DatasetAssembler {
                             + "*_perf command and no collective named in the title; allowed: " + Collective.allowed()));
         }
         Collective pick = content.iterator().next();
-        String rowsText = "the rows (redop, root, size = " + sizeOverCount(rows) + " x count x type size) are those of "
+        String rowsText = "the rows (redop, root, size = " + TableCollective.sizeOverCount(rows)
+                + " x count x type size) are those of "
                 + names(content) + "; read as " + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place "
                 + "#wrong is N/A on every row, which nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "");
         if (weak.isEmpty() && fromHeader.isEmpty()) {
@@ -262,104 +267,6 @@ final class DatasetAssembler {
 
     private static String names(Set<Collective> set) {
         return set.stream().map(Collective::testName).collect(Collectors.joining(" or "));
-    }
-
-    /**
-     * Candidate collectives compatible with the columns (ordered by preference). With one rank, count = size for
-     * every collective, so per-rank and whole-buffer collectives cannot be told apart and both are candidates.
-     */
-    static Set<Collective> fromContent(List<PerfPoint> rows, int knownRanks) {
-        Set<Collective> out = fromContent(rows, false);
-        if (knownRanks == 1) {
-            out.addAll(fromContent(rows, true));
-        }
-        return out;
-    }
-
-    private static Set<Collective> fromContent(List<PerfPoint> rows, boolean forcePerRank) {
-        List<PerfPoint> sized = rows.stream().filter(r -> r.sizeBytes() > 0 && r.count() > 0).toList();
-        if (sized.isEmpty()) {
-            return EnumSet.noneOf(Collective.class);
-        }
-        // no redop column: nccl-tests before 2.13 print none for all_gather and sendrecv ("size count type") and
-        // broadcast ("size count type root"; v2.0.0-v2.11.0 src/all_gather.cu, sendrecv.cu, broadcast.cu)
-        boolean reduction = sized.get(0).redop() != null && majority(sized, r -> !r.redop().equalsIgnoreCase("none"));
-        boolean hasRoot = sized.get(0).root() != Integer.MIN_VALUE;
-        boolean rooted = hasRoot && majority(sized, r -> r.root() >= 0);
-        long ratio = sizeOverCount(sized);
-        boolean perRank = ratio > 1 || forcePerRank;
-        boolean inPlaceUnchecked = sized.stream().allMatch(r -> r.inPlace() == null || !r.inPlace().checked())
-                && sized.stream().anyMatch(r -> r.outOfPlace() != null && r.outOfPlace().checked());
-        Set<Collective> out = new LinkedHashSet<>();
-        if (reduction) {
-            if (perRank) {
-                out.add(Collective.REDUCE_SCATTER);
-            } else if (rooted) {
-                out.add(Collective.REDUCE);
-            } else {
-                // nccl-tests 2.19.6 prints redop 'sum' and root -1 for sendrecv too (as it printed on the lent H200:
-                // data/device/h200-nccl-tests-sendrecv.txt); its in-place #wrong is N/A, which all_reduce never prints
-                if (inPlaceUnchecked) {
-                    out.add(Collective.SEND_RECV);
-                }
-                out.add(Collective.ALL_REDUCE);
-                if (!hasRoot) {
-                    out.add(Collective.REDUCE);
-                }
-                out.add(Collective.SEND_RECV);
-            }
-        } else if (rooted) {
-            out.add(perRank ? Collective.SCATTER : Collective.BROADCAST);
-            if (perRank) {
-                out.add(Collective.GATHER);
-            }
-        } else if (perRank) {
-            if (inPlaceUnchecked) {
-                out.add(Collective.ALL_TO_ALL);
-                out.add(Collective.ALL_GATHER);
-            } else {
-                out.add(Collective.ALL_GATHER);
-                out.add(Collective.ALL_TO_ALL);
-            }
-        } else {
-            out.add(Collective.SEND_RECV);
-            if (!hasRoot) {
-                out.add(Collective.BROADCAST);
-            }
-        }
-        return out;
-    }
-
-    private static boolean majority(List<PerfPoint> rows, Function<PerfPoint, Boolean> test) {
-        long yes = rows.stream().filter(test::apply).count();
-        return yes * 2 > rows.size();
-    }
-
-    /** @return the most common size/(count x element size), 1 when count equals size in elements */
-    static long sizeOverCount(List<PerfPoint> rows) {
-        Map<Long, Long> votes = new LinkedHashMap<>();
-        for (PerfPoint r : rows) {
-            PerfPoint p = r;
-            if (p.count() <= 0 || p.sizeBytes() <= 0) {
-                continue;
-            }
-            int elt = eltSize(r.type());
-            long bytesPerRank = p.count() * elt;
-            if (bytesPerRank > 0 && p.sizeBytes() % bytesPerRank == 0) {
-                votes.merge(p.sizeBytes() / bytesPerRank, 1L, Long::sum);
-            } else if (bytesPerRank > 0) {
-                votes.merge(Math.round((double) p.sizeBytes() / bytesPerRank), 1L, Long::sum);
-            }
-        }
-        return votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(1L);
-    }
-
-    private static int eltSize(String type) {
-        try {
-            return DataType.parse(type).size();
-        } catch (IllegalArgumentException e) {
-            return 1;
-        }
     }
 
     /**

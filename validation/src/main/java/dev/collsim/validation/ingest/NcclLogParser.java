@@ -23,7 +23,13 @@ public final class NcclLogParser {
     private static final Pattern VERSION = Pattern.compile("NCCL version (\\S+)");
     private static final Pattern RANKS = Pattern.compile(
             "nRanks (\\d+) nNodes (\\d+) localRanks (\\d+)");
-    private static final Pattern INIT = Pattern.compile("rank (\\d+) nranks (\\d+) .*?busId ([0-9a-fA-F]+)");
+    /**
+     * "comm %p rank %d nranks %d cudaDev %d [nvmlDev %d] [busId %x] ... - Init START|COMPLETE": no busId in 2.4
+     * (v2.4.8-1 src/init.cc:957), busId from 2.5 (v2.7.8-1 src/init.cc:843), Init START only from 2.18
+     * (v2.18.6-1 src/init.cc:1375), a function name or "[Rank %d]" before "comm" later (v2.30.7-1 init.cc:1945).
+     */
+    private static final Pattern INIT = Pattern.compile(
+            "rank (\\d+) nranks (\\d+) cudaDev \\d+(?: nvmlDev \\d+)?(?: busId ([0-9a-fA-F]+))?");
     private static final Pattern NETWORK = Pattern.compile("Using network (.+?)\\s*$");
     /**
      * A connection line of any release: "Channel cc/i : r[bus] -> p[bus] [send] via T" (2.12 on), "Channel cc : ..."
@@ -36,8 +42,9 @@ public final class NcclLogParser {
     private static final Pattern RING = Pattern.compile("^Channel (\\d+)(?:/(\\d+))? :((?:\\s+\\d+)+)\\s*$");
     private static final Pattern COUNTS = Pattern.compile("(\\d+) coll channels, (?:(\\d+) collnet channels, )?"
             + "(?:(\\d+) nvls channels, )?(\\d+) p2p channels, (\\d+) p2p channels per peer");
+    /** The search graph: "speed %f/%f" to 2.13 (v2.12.12-1 src/graph/search.cc:905), "bw %f/%f" from 2.14. */
     private static final Pattern GRAPH = Pattern.compile("Pattern (\\d+), crossNic (\\d+), nChannels (\\d+), "
-            + "bw ([0-9.]+)/([0-9.]+), type (\\w+)/(\\w+), sameChannels (\\d+)");
+            + "(?:bw|speed) ([0-9.]+)/([0-9.]+), type (\\w+)/(\\w+), sameChannels (\\d+)");
     private static final Pattern ENV = Pattern.compile("^(\\w+) set by environment to (.*?)\\.?\\s*$");
     private static final Pattern CHOICE = Pattern.compile(
             "(?:(?<!\\w)(\\w+): )?(?<![\\w.])(\\d+) Bytes -> Algo (\\w+) proto (\\w+)(?: time ([0-9.]+))?");
@@ -112,8 +119,10 @@ public final class NcclLogParser {
             nRanks = NumberField.count(m, 1, "nRanks");
             nNodes = NumberField.count(m, 2, "nNodes");
             localRanks = NumberField.count(m, 3, "localRanks");
-        } else if (msg.contains("Init START") && (m = INIT.matcher(msg)).find()) {
-            busIds.put(NumberField.count(m, 1, "rank"), m.group(3));
+        } else if ((msg.contains("Init START") || msg.contains("Init COMPLETE")) && (m = INIT.matcher(msg)).find()) {
+            if (m.group(3) != null) {
+                busIds.put(NumberField.count(m, 1, "rank"), m.group(3));
+            }
             nRanks = Math.max(nRanks, NumberField.count(m, 2, "nranks"));
         } else if ((m = NETWORK.matcher(msg)).find()) {
             network = m.group(1);

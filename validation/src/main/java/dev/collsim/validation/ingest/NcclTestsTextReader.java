@@ -168,6 +168,7 @@ public final class NcclTestsTextReader {
         if (!t.startsWith("#") && t.contains("_perf") && !ROW.matcher(t).find()) {
             newRunIfDone();
             var named = Claims.perfBinaries(t);
+            ctx.unmodelledClaim(t, no);
             if (named.size() == 1) {
                 ctx.strong = new RunContext.Claim(named.iterator().next(), no, "command line");
             }
@@ -229,6 +230,7 @@ public final class NcclTestsTextReader {
             }
         } else if ((m = STARTING.matcher(t)).find()) {
             newRunIfDone();
+            ctx.unmodelledClaim(m.group(1), no);
             Claims.single(Claims.perfBinaries(m.group(1))).ifPresent(
                     c -> ctx.strong = new RunContext.Claim(c, no, "'Collective test starting'"));
         } else if (t.startsWith("# nThread")) {
@@ -370,7 +372,7 @@ public final class NcclTestsTextReader {
                     c.notes.addAll(ctx.notes);
                     PerfPoint first = g.getValue().get(0);
                     c.title = (ctx.title.isEmpty() ? "table at line " + tableLine : ctx.title) + " [" + first.type()
-                            + (first.redop() == null ? "" : " " + first.redop())
+                            + (first.redop() == null || first.redop().isEmpty() ? "" : " " + first.redop())
                             + (first.root() == Integer.MIN_VALUE || first.root() < 0 ? "" : " root " + first.root()) + "]";
                 }
                 try {

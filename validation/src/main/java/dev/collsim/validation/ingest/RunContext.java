@@ -28,6 +28,10 @@ final class RunContext {
     String title = "";
     int titleLine;
     Claim strong;
+    /** An nccl-tests binary the run names that collsim does not model ({@link Claims#unmodelledBinary}), or "". */
+    String unmodelled = "";
+    /** The line that names {@link #unmodelled}. */
+    int unmodelledLine;
     final List<Claim> weak = new ArrayList<>();
     final List<RankInfo> ranks = new ArrayList<>();
     NcclLogParser log = new NcclLogParser();
@@ -43,6 +47,14 @@ final class RunContext {
     final List<Note> notes = new ArrayList<>();
     /** NCCL_* settings a {@code # collsim settings: K=V ...} line set for this run (collsim's sweep files). */
     final Map<String, String> settings = new LinkedHashMap<>();
+
+    /** Keeps the nccl-tests binary collsim does not model that the text at this line names, if any. */
+    void unmodelledClaim(String text, int line) {
+        Claims.unmodelledBinary(text).ifPresent(b -> {
+            unmodelled = b;
+            unmodelledLine = line;
+        });
+    }
 
     /** Adds weak claims for every collective named in the text. */
     void weakClaims(Set<Collective> named, int line, String source) {
@@ -98,6 +110,8 @@ final class RunContext {
         c.title = title;
         c.titleLine = titleLine;
         c.strong = strong;
+        c.unmodelled = unmodelled;
+        c.unmodelledLine = unmodelledLine;
         c.weak.addAll(weak);
         c.ranks.addAll(ranks);
         c.library = library;

@@ -228,16 +228,16 @@ public final class ShmLinkShare {
      * The one-host Tree chain's share over SHM, on the bus bandwidth of its links (the chain's algBw is link x this x
      * {@link IntraNodeChain#busToAlgRatio}): the lower of two limits. Each hop carries S per direction per buffer of
      * S (NCCL 2.29.2 {@code src/device/all_reduce.h runTreeSplit}: up and down at once), one SHM connection each way
-     * per channel as a ring's hop has, so a hop moves at most what a ring's hop moves, {@link #DUPLEX_SHARE} of the
-     * link: algBw at most link x DUPLEX_SHARE, that is this share at most DUPLEX_SHARE / ratio. A middle rank's one
+     * per channel as a ring's hop has, so a hop moves at most what a ring's hop moves ({@link #duplexShare} of the
+     * link, the hop share): algBw at most link x hop share, that is this share at most hop share / ratio. A middle rank's one
      * link carries two connections each way (S to its parent and S to its child, S from each), so together at most
      * the link's duplex ceiling, {@link #DUPLEX_LINK_CEILING}: algBw at most link x ceiling x ratio. A chain of 2 has
-     * no middle rank: DUPLEX_SHARE, as before. A chain of 3 or more ranks: min(0.815, 2 x 0.673) = 0.815, where the
-     * ring's figure alone said 0.673: on 4x L40S over SHM (GPUs on 2 NUMA nodes, the chain's middle hop between them,
+     * no middle rank: the hop share, as before. A chain of 3 or more ranks on Gen4: min(0.815, 2 x 0.666) = 0.815, where
+     * the ring's figure alone said 0.666: on 4x L40S over SHM (GPUs on 2 NUMA nodes, the chain's middle hop between them,
      * NCCL 2.29.2 {@code src/graph/connect.cc}: {@code tree.up = treeIntra[i-1]}, {@code tree.down[0] =
      * treeIntra[i+1]}) 24 x 0.98 x 0.815 / 2 = 9.58 GB/s algBw, measured 9.37 at 128 MiB and 9.9-10.2 from the
      * time's growth between 2 and 16 MiB (A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt lines
-     * 225-231); 0.673 said 7.91.
+     * 225-231); 0.666 said 7.83.
      * Why a ring's hop moves less than its GPU's link allows is not settled (docs/single-host-guesses.md section 1:
      * every measured ring at 0.62-0.68 but the one-NUMA-node RTX PRO 6000 ring at 0.80); this rule only takes the
      * measured ring hop as the hop's limit.

@@ -90,7 +90,7 @@ public final class SweepCommand implements Callable<Integer> {
         }
         for (TargetResult t : TargetResult.of(r.space().targets(), r.rows())) {
             out.printf(Locale.ROOT, "target %s (%s): %s%n", t.target(), t.bounds(), t.point() < 0
-                    ? "no design meets it" : String.format(Locale.ROOT, "cheapest %s, %.6g %s, %s (%d designs meet"
+                    ? "no design meets it" : String.format(Locale.ROOT, "cheapest %s, %.0f %s, %s (%d designs meet"
                     + " it)", t.design(), t.cost(), r.space().cost().currency(), t.workload(), t.meeting()));
         }
         out.println("wrote " + dir + "/ (points.csv, points.parquet, front.csv, targets.csv, index.html)");

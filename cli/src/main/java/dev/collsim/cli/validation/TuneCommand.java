@@ -19,11 +19,14 @@ import dev.collsim.topology.Topology;
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.CalibrationProfile;
 import dev.collsim.validation.calibration.FitLadder;
+import dev.collsim.validation.calibration.ProfileClass;
+import dev.collsim.validation.calibration.ProfileSelector;
 import dev.collsim.validation.calibration.Series;
 import dev.collsim.validation.calibration.SeriesBuilder;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.tune.Evidence;
 import dev.collsim.validation.tune.TuneEnv;
@@ -165,8 +168,13 @@ public final class TuneCommand implements Callable<Integer> {
         if (data.isEmpty()) {
             CalibrationOption.Resolved r = CalibrationOption.resolve(calibration, "--calibration", topo);
             // one band: the class band the calibration line prints, where there is one
-            Optional<TuningBand> printed = r.band().filter(b -> b.belowMiBPercent() > 0 && b.atLeastMiBPercent() > 0)
-                    .map(b -> TuningBand.ofClass(b, "the class band printed on the calibration line"));
+            // --calibration none is the bare model: judged with its band on this cluster's class, as auto without a
+            // shipped profile is
+            Optional<PredictionBand> shown = CalibrationOption.none(calibration)
+                    ? ProfileSelector.bare(ProfileClass.of(topo)).band() : r.band();
+            Optional<TuningBand> printed = shown.filter(b -> b.belowMiBPercent() > 0 && b.atLeastMiBPercent() > 0)
+                    .map(b -> TuningBand.ofClass(b, CalibrationOption.none(calibration) ? "the bare model's band on"
+                            + " this cluster's class" : "the class band printed on the calibration line"));
             return r.shipped().map(c -> new Model(c.parameters(), printed.orElse(band(c)), "shipped calibration "
                     + "profile", r.line())).orElseGet(() -> new Model(PerformanceParameters.DEFAULTS,
                     printed.orElse(TuningBand.UNCALIBRATED), "default parameters", r.line()));
@@ -182,10 +190,15 @@ public final class TuneCommand implements Callable<Integer> {
         Optional<Calibration> fit = series.isEmpty() ? Optional.empty()
                 : FitLadder.everyParameter().fit(series, PerformanceParameters.DEFAULTS).accepted();
         if (fit.isEmpty()) {
+            // the bare model then, judged with the band it has on this cluster's class (as without -m): a refused fit
+            // says nothing about the model's error here, so it must not narrow the band
+            CalibrationOption.Resolved bare = CalibrationOption.resolve(null, "--calibration", topo);
+            Optional<TuningBand> classBand = bare.band().map(b -> TuningBand.ofClass(b, "the class band printed on"
+                    + " the calibration line"));
             out.println("note: no accepted fit of the measurements (see collsim calibrate); default parameters and "
-                    + "the uncalibrated band are used");
-            return new Model(PerformanceParameters.DEFAULTS, TuningBand.UNCALIBRATED,
-                    "default parameters (fit refused)", CalibrationOption.NONE_LINE);
+                    + (classBand.isPresent() ? "the bare model's class band are used" : "the uncalibrated band are used"));
+            return new Model(PerformanceParameters.DEFAULTS, classBand.orElse(TuningBand.UNCALIBRATED),
+                    "default parameters (fit refused)", bare.line());
         }
         String fitted = "fitted on " + fit.get().nPoints() + " measured points (" + String.join(", ",
                 fit.get().fitted().stream().map(v -> v.name()).toList()) + ")";

@@ -21,6 +21,7 @@ import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.ingest.Dataset;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -30,7 +31,9 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -113,7 +116,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                             hostCount(cluster.source(), d.nHosts())));
                 }
             }
-            Optional<Series> s = SeriesBuilder.of(d, c, comparer);
+            Optional<Series> s = fitted(d, c, comparer, out);
             if (s.isPresent()) {
                 series.add(s.get());
                 Comparer.zeroRows(d).ifPresent(z -> out.println("left out of " + d.id() + ": " + z));
@@ -167,6 +170,20 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         out.println("wrote " + output);
         return batch.exitCode(ExitCodes.OK);
+    }
+
+    /**
+     * The dataset's points to fit: without the one-off hiccups diagnose finds ({@link Diagnoser#hiccups}; compare
+     * marks the same points), which a fit would otherwise chase and its band take in; says which were left out.
+     */
+    private static Optional<Series> fitted(Dataset d, Optional<ClusterGuess> c, Comparer comparer, PrintWriter out) {
+        List<Integer> lines = Diagnoser.hiccups(d).stream().map(f -> f.evidence().get(0).line()).sorted().toList();
+        Optional<Series> s = SeriesBuilder.of(d, c, comparer, Set.copyOf(lines));
+        if (s.isPresent() && !lines.isEmpty()) {
+            out.println("left out of " + d.id() + ": " + lines.size() + " point(s) diagnose calls one-off hiccups"
+                    + " (line(s) " + lines.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")");
+        }
+        return s;
     }
 
     /**

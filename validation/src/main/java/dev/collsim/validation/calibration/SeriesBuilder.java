@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Prepares datasets for fitting: cluster (given or guessed), the simulator's prepared calls, measured times. */
 public final class SeriesBuilder {
@@ -27,11 +28,23 @@ public final class SeriesBuilder {
      * @return the series, or empty when the dataset has no per-size times or no cluster can be built
      */
     public static Optional<Series> of(Dataset d, Optional<ClusterGuess> cluster, Comparer comparer) {
+        return of(d, cluster, comparer, Set.of());
+    }
+
+    /**
+     * As {@link #of(Dataset, Optional, Comparer)} without the points of the given source lines (calibrate leaves out
+     * the one-off hiccups diagnose finds).
+     *
+     * @param leaveOut source lines of points to leave out
+     * @return the series, or empty when no point is left
+     */
+    public static Optional<Series> of(Dataset d, Optional<ClusterGuess> cluster, Comparer comparer,
+            Set<Integer> leaveOut) {
         if (d.kind() == DatasetKind.SUMMARY || d.kind() == DatasetKind.FOOTER_ONLY) {
             return Optional.empty();
         }
         Optional<ClusterGuess> c = cluster.isPresent() ? cluster : ClusterGuesser.guess(d);
-        List<PerfPoint> pts = Comparer.usable(d);
+        List<PerfPoint> pts = Comparer.usable(d).stream().filter(p -> !leaveOut.contains(p.line())).toList();
         if (c.isEmpty() || pts.isEmpty()) {
             return Optional.empty();
         }

@@ -299,7 +299,8 @@ public final class NcclTestsTextReader {
         InputProblem p = r.problem();
         if (p != null) {
             if (endsFile) { // the file's last line, no newline after it: a file cut short (a killed job)
-                tableNotes.add(new Note(no, "output cut short: the file ends inside the row at line " + no + " ("
+                // a warning: the run's last size is lost and nothing after it (footer, later tables) was written
+                tableNotes.add(Note.warning(no, "output cut short: the file ends inside the row at line " + no + " ("
                         + p.message() + "); the row is dropped"));
             } else {
                 problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),

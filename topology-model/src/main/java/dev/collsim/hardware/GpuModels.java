@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
 /**
@@ -61,6 +62,17 @@ public final class GpuModels {
 
     private static String key(String name) {
         return name.replace('_', ' ').trim().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The lowest compute capability among the database's GPUs whose host link is of a PCIe generation: what a GPU known
+     * only by its link speed is at least (a Gen5 GPU link means Hopper or later: H100 PCIe, the first Gen5 GPU).
+     *
+     * @param gen PCIe generation number
+     * @return sm x 10, empty when no GPU of the database has that generation
+     */
+    public static OptionalInt lowestSmOnPcieGen(int gen) {
+        return all().stream().filter(m -> m.pcieGen().number() == gen).mapToInt(GpuModel::sm).min();
     }
 
     /** @return every model, in lookup order */

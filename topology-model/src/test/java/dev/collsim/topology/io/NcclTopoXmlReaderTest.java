@@ -111,7 +111,10 @@ class NcclTopoXmlReaderTest {
         assertEquals(GEN5_X16, link(t, "h0/gpu7", TestFiles.pcieParent(t, "h0/gpu7", "pcisw"), LinkType.PCIE)
                 .bandwidth().gbps(), 1e-9);
         assertEquals(8 * 2 * 3 + 2, t.graph().edgeSet().size());
-        assertTrue(t.source().contains("sm 80 (assumed"), t.source());
+        // no <gpu> element and no device id: the GPUs' 32 GT/s links say PCIe Gen5, whose first GPU is Hopper (H100
+        // PCIe, the GPU database's lowest Gen5 sm), so sm 90, not the A100's 80 (a new user's trial caught sm80)
+        assertTrue(t.source().contains("sm 90 (assumed: the lowest of the GPU database's PCIe Gen5 GPUs"), t.source());
+        assertEquals(90, t.gpus().get(0).sm());
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -55,6 +56,9 @@ final class NcclTopoXmlCollector {
     static final int NO_RAIL = -2;
 
     private final List<String> bare = new ArrayList<>();
+    /** The link generation a bare GPU's sm was read from ({@link GpuModels#lowestSmOnPcieGen}), null when none. */
+    private String smFromLink;
+    private int bareSm;
     private final List<String> bareNics = new ArrayList<>();
     private final List<String> declared = new ArrayList<>();
     /** GPU {@code pci} elements whose link the file hides, by the warning text (after line and column). */
@@ -91,7 +95,9 @@ final class NcclTopoXmlCollector {
             notes.add(bare.size() + " GPU(s) " + bare + " have no <gpu> element: model " + (hints.gpuModel() != null
                     ? hints.gpuModel() : "from the pci device id (else unknown)") + ", sm " + (hints.gpuSm() != 0 ? hints.gpuSm()
                     + " (hint)" : GpuModels.find(hints.gpuModel() == null ? "" : hints.gpuModel()).map(m -> m.sm()
-                    + " (from the GPU model hint)").orElse("80 (assumed; pass a GPU hint)")) + (hints.nvswitchLinks() != 0
+                    + " (from the GPU model hint)").orElse(smFromLink != null ? bareSm + " (assumed: the lowest of the GPU"
+                    + " database's " + smFromLink + " GPUs, from the link speed; pass a GPU hint)"
+                    : "80 (assumed; pass a GPU hint)")) + (hints.nvswitchLinks() != 0
                     ? "" : ", no NVLinks (NCCL detects those at run time)"));
         }
         hidden.forEach((text, at) -> notes.add(Problems.WARNING + at.get(0).line() + ":" + at.get(0).column() + text
@@ -214,9 +220,14 @@ final class NcclTopoXmlCollector {
                 : hints.gpuModel() != null ? hints.gpuModel() : HardwareHints.UNKNOWN_GPU_MODEL;
         PcieLink link = realGpuLink(pci, model, ncclLink);
         if (g == null) {
+            OptionalInt byLink = link.speedUnset() ? OptionalInt.empty() : GpuModels.lowestSmOnPcieGen(link.gen());
             int sm = hints.gpuSm() != 0 ? hints.gpuSm()
-                    : GpuModels.find(model).map(GpuModel::sm).orElse(80);
+                    : GpuModels.find(model).map(GpuModel::sm).orElse(byLink.orElse(80));
+            if (hints.gpuSm() == 0 && GpuModels.find(model).isEmpty() && byLink.isPresent()) {
+                smFromLink = "PCIe Gen" + link.gen();
+            }
             bare.add(busId);
+            bareSm = sm;
             gpus.add(new GpuElement(host, busId, -1, sm, model, parentId, cpuId, link, declaredNvlinks(model, pci),
                     List.of(), pci));
             return;

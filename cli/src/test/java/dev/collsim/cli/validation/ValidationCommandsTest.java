@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.io.TempDir;
 
 /** diagnose, compare, calibrate and accuracy run in-process on corpus files (validation's test resources). */
 class ValidationCommandsTest {

@@ -52,9 +52,9 @@ import dev.collsim.topology.PathType;
  *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
  *   shmSimple = a Simple Ring or Tree chain over SHM: one more host-read round trip per hop, the data loads after
  *               the flag's ({@link ShmHostReads#simpleDataReadsUs})
- *   netHop    = the network class's added latency per hop x NCCL's inter-node steps ({@link NetHops}; 0 on one node
- *               and on InfiniBand); the inter-node NIC bound is multiplied by the class's bwFraction, and for
- *               NCCL's socket transport is at most its TCP streams' rate ({@link SocketStreams})
+ *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
+ *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}); the inter-node
+ *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams' ({@link SocketStreams})
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + shmSimple + nBytes / (1000 x algBw),
  *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
@@ -154,10 +154,10 @@ public final class PerformanceModel {
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
         }
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
-                plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan);
+                plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan)
+                + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
-        double proxyUs = nBytes / (1000.0 * proxyAlgBw);
-        double bwUs = nBytes / (1000.0 * otherAlgBw);
+        double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw);
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);
         double time = Math.max(Math.max(latency + bwUs, proxyUs), readsUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;

@@ -140,9 +140,11 @@ class PredictionPropertiesTest {
      * collsim's drops; (b) NCCL's estimate for its choice does not
      * drop; (c) collsim's prediction for NCCL's choice with fewer links is not below the fastest collsim
      * prediction of any candidate with more links. Point-to-point collectives (no NCCL model, no choice) must not
-     * get faster at all. The tolerance, 1e-9 relative, covers floating-point rounding only.
+     * get faster at all. The tolerance, 1e-9 relative, covers floating-point rounding only. Most random pairs change
+     * the structure (about 9 in 10 on some seeds) and are discarded, so the property draws 200 pairs and allows up to
+     * 30 discards per check (jqwik's default, 5, exhausted a fresh seed at 60 tries with 6 checks).
      */
-    @Property(tries = 60)
+    @Property(tries = 200, maxDiscardRatio = 30)
     void removingLinksNeverSpeedsUpAFixedAlgorithmWhileNcclsStructureHolds(
             @ForAll @IntRange(min = 4, max = 18) int nvlinks, @ForAll @IntRange(min = 0, max = 6) int removed,
             @ForAll @IntRange(min = 0, max = 3) int nicsLog2, @ForAll("any") Collective c,

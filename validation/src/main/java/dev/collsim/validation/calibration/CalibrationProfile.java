@@ -67,8 +67,12 @@ public final class CalibrationProfile {
      * belowMiBPercent, atLeastMiBPercent, rule}), which {@link #load} reads back and compare then prints for every
      * point.
      *
-     * @param band the band
-     * @param rule how the band was made, in words
+     * @param c           the calibration
+     * @param generatedBy the command line that wrote it
+     * @param band        the band, percent above the prediction per size regime (below 1 MiB, at >= 1 MiB)
+     * @param rule        how the band was made, in words
+     * @param target      file to write
+     * @throws IOException when the file cannot be written (nothing half-written is left)
      */
     public static void writeWithCommand(Calibration c, String generatedBy, PredictionBand band, String rule,
             Path target) throws IOException {

@@ -147,7 +147,10 @@ public final class ShmHostReads {
      * own step counts, {@code src/graph/tuning.cc}), a rooted Ring Broadcast/Reduce nRanks - 1 (the chain from the
      * root); the one-host Tree AllReduce chain 2 (nRanks - 1) (up and down, {@link IntraNodeChain}). Not fitted to
      * any data file; the forced Simple runs of the 2x / 4x L40S SHM files (NCCL 2.29.2) check it
-     * (ShmHostReadsTest).
+     * (ShmHostReadsTest). Open: the 4-rank L40S Ring/Simple where it is latency-bound (128-256 KiB, NCCL_PROTO=simple)
+     * has an intercept of 42-44 us, NCCL's 42.6 + 1.0 without these trips, while the 2-rank ring (24.6 us at 32-128
+     * KiB) and both Tree chains (8 B) fit them; no source separates the two rings (docs/single-host-guesses.md
+     * section 1, "Below 1 MiB on the FarmShare L40S", part (c)).
      *
      * @param plan the channel plan
      * @param s    settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)

@@ -358,7 +358,7 @@ public final class PredictCommand implements Callable<Integer> {
             NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, PredictGroups groups) {
         List<String> h = new ArrayList<>();
         h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL "
-                + predictor.version().tables().text() + " model" + predictor.version().rulesNote() + " (nothing was run)");
+                + predictor.version().tables().text() + " model (nothing was run)" + predictor.version().rulesNote());
         h.add(String.format(Locale.ROOT, "nGpus %d minBytes %d maxBytes %d step: %s datatype %s op %s root %s",
                 rankList.size(), sweep.minBytes(), sweep.maxBytes(),
                 sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",

@@ -86,7 +86,7 @@ class ReaderWarningsCliTest {
         CliRun r = run("predict", "allreduce", "-c", "dgx-h100", "-b", "0", "-e", "0", "--calibration", "none");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("# size 0 of all_reduce on 8 ranks is 0 float elements per rank and NCCL discards"
-                + " an empty collective (src/enqueue.cc), so nothing runs: nccl-tests prints them with algbw and busbw"
+                + " an empty collective (src/enqueue.cc), so nothing runs: nccl-tests prints a row with algbw and busbw"
                 + " 0"), r.out());
         List<String> rows = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
         assertEquals(1, rows.size(), r.out());

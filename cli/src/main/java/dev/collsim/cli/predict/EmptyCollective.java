@@ -84,8 +84,9 @@ final class EmptyCollective {
     static List<Long> noted(Collective c, DataType type, List<Long> sizes, int n, List<String> notes) {
         List<Long> empty = sizes.stream().filter(s -> empty(c, type, s, n)).toList();
         if (!empty.isEmpty()) {
-            notes.add(what(c, type, n, empty) + ": nccl-tests prints them with algbw and busbw 0 and the time of its"
-                    + " own loop (0.3-0.7 us measured); collsim prints its per-call overhead (launchOverheadUs)");
+            notes.add(what(c, type, n, empty) + ": nccl-tests prints a row with algbw and busbw 0 and the time of its"
+                    + " own host loop (0.33-0.64 us in public runs); collsim's row shows its per-call overhead"
+                    + " (launchOverheadUs)");
         }
         return sizes;
     }

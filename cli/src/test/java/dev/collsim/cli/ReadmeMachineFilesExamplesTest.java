@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,14 +66,16 @@ class ReadmeMachineFilesExamplesTest {
             outs.add(r.out());
         }
         // the README's sentence after the examples, kept in step with the commands: over PCIe (SHM: the 8 GPUs meet
-        // through the CPUs) with the warning, now read as sm90 (the XML names no GPU; its 32 GT/s links say PCIe Gen5,
-        // Hopper or later), where NCCL's search at sm90 finds 2 x 11 GB/s rings and its table picks Tree/Simple: 15.21
-        // (read as sm80 it was Ring at 17.55), NVLS at 463.54
-        assertTrue(outs.get(3).contains("PCIe-only prediction") && outs.get(3).contains(" 15.21 ")
-                && outs.get(3).contains("Tree      Simple"), outs.get(3));
+        // through the CPUs) with the warning, read as sm90 (the XML names no GPU; its 32 GT/s links say PCIe Gen5,
+        // Hopper or later), where NCCL's table picks Tree/Simple; the figure is worked out by hand (treeOverShmBusBw)
+        assertTrue(outs.get(3).contains("PCIe-only prediction") && outs.get(3).contains("Tree      Simple"),
+                outs.get(3));
+        double tree = busBw(outs.get(3));
+        assertEquals(treeOverShmBusBw(), tree, 0.01 * treeOverShmBusBw(), outs.get(3));
         assertTrue(outs.get(4).contains(" NVLS ") && outs.get(4).contains(" 463.54 "), outs.get(4));
         assertTrue(readme.replaceAll("\\s+", " ").contains("predicts NVLS at 463.54 GB/s busbw for 1 GiB, where the one"
-                + " before gave Tree over PCIe at 15.21"), "README sentence changed: update this test");
+                + " before gave Tree over PCIe at " + String.format(Locale.ROOT, "%.2f.", tree)),
+                "README sentence changed or out of step with the output: update this test");
         assertTrue(Files.readString(dir.resolve("dgx-h100-topo.xml")).startsWith("<system version=\"1\">"));
         List<String> actual = List.of(first.split("\n"));
         int at = 0;
@@ -82,5 +86,45 @@ class ReadmeMachineFilesExamplesTest {
             }
             assertTrue(at < actual.size(), "line not in output, in order: '" + e + "'\n" + first);
         }
+    }
+
+    /** @return the busbw column of the 1 GiB row of a predict table, GB/s */
+    private static double busBw(String out) {
+        String row = Stream.of(out.split("\n")).filter(l -> l.trim().startsWith("1073741824 ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no 1 GiB row: " + out));
+        return Double.parseDouble(row.trim().split("\\s+")[7]);
+    }
+
+    /**
+     * AllReduce of 1 GiB on the Azure ND v5 XML read without hints: 8 GPUs (sm90) on PCIe Gen5 x16 links, 4 per
+     * Sapphire Rapids socket, no NVLink, so every GPU pair meets through the CPUs (SHM transport), worked out by hand.
+     * <ul>
+     *   <li>Link rate: NCCL's ring graph, 2 channels x 11 GB/s = 22 GB/s per direction (the output's Channels line;
+     *       NCCL's sm90 intra speed steps under the 22 GB/s NCCL gives the link between two Sapphire Rapids sockets,
+     *       NCCL 2.30.7 {@code src/graph/topo.h} SRP_QPI_BW). The ring crosses that link once each way; each GPU's
+     *       own Gen5 x16 link (NCCL: 16 x 240 / 80 = 48 GB/s) carries its hop once each way, so the inter-CPU link
+     *       binds: 22 GB/s (the XML names no CPU model, so no faster datasheet figure replaces NCCL's 22).</li>
+     *   <li>x bwEfficiencySimple 0.98 (PerformanceParameters defaults) x the SHM share of a Gen5 link, 0.815 (a GPU
+     *       storing to and loading from host memory at once, the project's probe on an H100, ShmLinkShare): the busiest
+     *       rank's link moves 22 x 0.98 x 0.815 = 17.571 GB/s per direction.</li>
+     *   <li>Ratio: NCCL's Tree on one node is a chain; a middle rank sends each byte up and down (NCCL 2.30.7
+     *       {@code src/device/all_reduce.h runTreeSplit}), so algbw = 17.571 / 2 = 8.786 GB/s, and 1 GiB takes
+     *       1073741824 / 8786 = 122 215 us.</li>
+     *   <li>Fixed part: NCCL 2.30.7 {@code tuning.cc} Tree/Simple latency baseLat 8.4 + 2 x (8 - 1) x hwLat PCI 4 =
+     *       64.4 us; the chain's first 512 KiB slice (buffSize 4 MiB / NCCL_STEPS 8) crosses 2 x 8 - 1 = 15 staging
+     *       steps, less the 2 slice times the data term counts: (15 x 0.815 - 2) x 524288 B at 17.571 / 4 runtime
+     *       channels = 4.393 GB/s = 1220 us. Left out: the launch (1 us) and SHM flag round trips (about 20 us), under
+     *       0.02 %.</li>
+     *   <li>busbw = 1073741824 / (64.4 + 1220 + 122 215 us) x 2 x 7 / 8 (nccl-tests' AllReduce factor) = 15.22 GB/s.
+     *       </li>
+     * </ul>
+     * The model printed 15.21, within 0.1 % of this.
+     */
+    private static double treeOverShmBusBw() {
+        double link = 2 * 11.0 * 0.98 * 0.815;
+        double dataUs = (1L << 30) / (link / 2 * 1000);
+        double latencyUs = 8.4 + 2 * 7 * 4.0;
+        double fillUs = (15 * 0.815 - 2) * 524288 / (link / 4 * 1000);
+        return (1L << 30) / ((latencyUs + fillUs + dataUs) * 1000) * 2 * 7 / 8;
     }
 }

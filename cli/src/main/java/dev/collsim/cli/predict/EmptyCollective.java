@@ -5,12 +5,29 @@ import dev.collsim.cli.UserError;
 import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.simulator.Prediction;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Sizes that run nothing in NCCL, refused by predict before any model runs. */
+/**
+ * Sizes that run nothing in NCCL: 0 elements per rank for all_reduce, all_gather, reduce_scatter, broadcast and
+ * reduce. NCCL discards an empty collective (2.19-2.30 src/enqueue.cc taskAppend, "Empty collectives can be
+ * discarded"): no kernel, no choice of algorithm. nccl-tests still prints a row for such a size (src/common.cu
+ * TimeTest: size and count 0 where its {@code GetCollByteCount} rounds the per-rank count to 0, e.g. -b 0, or an
+ * all_gather below 16 bytes per rank) with algbw and busbw 0 and the time of its own host loop around the call. The
+ * analytical backend prints that row with the time collsim charges every call outside NCCL's latency table,
+ * {@code launchOverheadUs} (1.0 us by default), and says so in a header line; public runs measured 0.33 us
+ * (validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt
+ * lines 62-63), 0.47 us (executor/src/test/resources/nccl-tests/nccl-tests-all_gather-1gpu.txt, 1 H200) and 0.58-0.64
+ * us (data/device/h200x2-2026-11-29/nccl-tests-all_gather.txt, 2 H200): a host figure collsim does not model. The flow
+ * backends simulate data movement and leave such sizes out (a sweep of only such sizes is refused there). The
+ * point-to-point collectives (alltoall, sendrecv, gather, scatter) still launch at 0 bytes and are predicted.
+ */
 final class EmptyCollective {
+
+    /** The bottleneck text of an empty call's row. */
+    static final String NOTHING_RUNS = "empty call: NCCL discards it (src/enqueue.cc), nothing runs";
 
     private EmptyCollective() {
     }
@@ -25,13 +42,64 @@ final class EmptyCollective {
     }
 
     /**
-     * A size of 0 elements runs nothing for all_reduce, all_gather, reduce_scatter, broadcast and reduce: NCCL discards
-     * an empty collective (2.19-2.30 src/enqueue.cc taskAppend, "Empty collectives can be discarded"), and nccl-tests
-     * then times only its own timer (0.33 us for a 0-byte all_gather on 2 RTX 2080 Ti in the public data, against
-     * 10.5 us at 32 bytes). No model of a launch fits that, so such sizes are left out of the prediction with a
-     * header line naming them (nccl-tests' own -b 8 starts an all_gather sweep with such sizes), and a sweep of only
-     * such sizes is refused (exit 2). The point-to-point collectives (alltoall, sendrecv, gather, scatter) still
-     * launch at 0 bytes and are kept.
+     * @param c    the collective
+     * @param type the element type
+     * @param size the requested size, bytes
+     * @param n    ranks
+     * @return true when NCCL runs nothing at this size (0 elements per rank, not a point-to-point collective)
+     */
+    static boolean empty(Collective c, DataType type, long size, int n) {
+        return !(c == Collective.ALL_TO_ALL || c == Collective.SEND_RECV || c == Collective.GATHER
+                || c == Collective.SCATTER) && CollGeometry.ofSize(c, size, type.size(), n).paramCount() == 0;
+    }
+
+    /**
+     * @param c          the collective
+     * @param size       the requested size, bytes
+     * @param n          ranks
+     * @param overheadUs collsim's per-call overhead, microseconds ({@code launchOverheadUs})
+     * @return the row of an empty call: that time, algbw and busbw 0, no algorithm, protocol or channel, no NCCL
+     *         estimate (-1) and no link bound
+     */
+    static Prediction prediction(Collective c, long size, int n, double overheadUs) {
+        return new Prediction(c, size, n, null, null, 0, overheadUs, 0, 0, -1, Double.POSITIVE_INFINITY,
+                NOTHING_RUNS);
+    }
+
+    /** @return true for a row made by {@link #prediction} */
+    static boolean isEmptyRow(Prediction p) {
+        return NOTHING_RUNS.equals(p.bottleneck());
+    }
+
+    /**
+     * The analytical backend's sizes: all of them, with one header line naming those that run nothing.
+     *
+     * @param c     the collective
+     * @param type  the element type
+     * @param sizes the sweep's sizes, bytes
+     * @param n     ranks
+     * @param notes receives one header line when some size runs nothing
+     * @return the sizes
+     */
+    static List<Long> noted(Collective c, DataType type, List<Long> sizes, int n, List<String> notes) {
+        List<Long> empty = sizes.stream().filter(s -> empty(c, type, s, n)).toList();
+        if (!empty.isEmpty()) {
+            notes.add(what(c, type, n, empty) + ": nccl-tests prints a row with algbw and busbw 0 and the time of its"
+                    + " own host loop (0.33-0.64 us in public runs); collsim's row shows its per-call overhead"
+                    + " (launchOverheadUs)");
+        }
+        return sizes;
+    }
+
+    private static String what(Collective c, DataType type, int n, List<Long> empty) {
+        return String.format(Locale.ROOT, "%s %s of %s on %d ranks %s 0 %s elements per rank and NCCL discards an"
+                + " empty collective (src/enqueue.cc), so nothing runs", empty.size() == 1 ? "size" : "sizes",
+                empty.stream().map(String::valueOf).collect(Collectors.joining(", ")), c.testName(), n,
+                empty.size() == 1 ? "is" : "are", type.testName());
+    }
+
+    /**
+     * The flow backends' sizes: those that run, with a header line naming the others.
      *
      * @param c     the collective
      * @param type  the element type
@@ -42,22 +110,15 @@ final class EmptyCollective {
      * @throws UserError (exit 2) when no size runs, naming the smallest size that does
      */
     static List<Long> runnable(Collective c, DataType type, List<Long> sizes, int n, List<String> notes) {
-        if (c == Collective.ALL_TO_ALL || c == Collective.SEND_RECV || c == Collective.GATHER
-                || c == Collective.SCATTER) {
-            return sizes;
-        }
-        List<Long> empty = sizes.stream().filter(s -> CollGeometry.ofSize(c, s, type.size(), n).paramCount() == 0)
-                .toList();
+        List<Long> empty = sizes.stream().filter(s -> empty(c, type, s, n)).toList();
         if (empty.isEmpty()) {
             return sizes;
         }
-        String what = String.format(Locale.ROOT, "%s %s of %s on %d ranks %s 0 %s elements per rank and NCCL discards an"
-                + " empty collective (src/enqueue.cc), so nothing runs", empty.size() == 1 ? "size" : "sizes",
-                empty.stream().map(String::valueOf).collect(Collectors.joining(", ")), c.testName(), n,
-                empty.size() == 1 ? "is" : "are", type.testName());
+        String what = what(c, type, n, empty);
         long min = smallest(c, type.size(), n);
         if (empty.size() == sizes.size()) {
-            throw new UserError(what + "; use -b " + min + " or more", ExitCodes.USAGE);
+            throw new UserError(what + "; the flow backends simulate data movement: use -b " + min
+                    + " or more, or the analytical backend", ExitCodes.USAGE);
         }
         notes.add(what + ": left out (the first size that runs: " + min + " bytes)");
         return sizes.stream().filter(s -> !empty.contains(s)).toList();

@@ -197,7 +197,8 @@ public final class PredictCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>(ncclTestsNote);
         Map<DataType, List<Long>> sizes = new LinkedHashMap<>();
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
-            sizes.computeIfAbsent(g.type(), t -> EmptyCollective.runnable(c, t, sweep.sizes(), rankList.size(), notes));
+            sizes.computeIfAbsent(g.type(), t -> backend == Backend.analytical ? EmptyCollective.noted(c, t,
+                    sweep.sizes(), rankList.size(), notes) : EmptyCollective.runnable(c, t, sweep.sizes(), rankList.size(), notes));
         }
         HostLaunch launch = rankOptions.launch(ncclTestsFlags.cudaGraph());
         if (hier == null && backend == Backend.analytical && (launch.gpusPerThread() > 1 || launch.cudaGraph())) {
@@ -211,6 +212,11 @@ public final class PredictCommand implements Callable<Integer> {
         List<PredictRow> rows = new ArrayList<>();
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
             for (long s : sizes.get(g.type())) {
+                if (EmptyCollective.empty(c, g.type(), s, rankList.size())) {
+                    rows.add(g.row(EmptyCollective.prediction(c, s, rankList.size(),
+                            predictor.parameters().launchOverheadUs()), rankList.size(), List.of(), Double.NaN));
+                    continue;
+                }
                 PredictionRequest r = new PredictionRequest(topo, rankList, c, s, g.type(), g.op(), nccl);
                 Prediction p = model(() -> hier != null ? predictor.predictHierarchical(r, hier)
                         : predictor.prepare(r).call(r).drivenBy(launch).predict(predictor.parameters()));
@@ -358,7 +364,7 @@ public final class PredictCommand implements Callable<Integer> {
             NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, PredictGroups groups) {
         List<String> h = new ArrayList<>();
         h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL "
-                + predictor.version().tables().text() + " model" + predictor.version().rulesNote() + " (nothing was run)");
+                + predictor.version().tables().text() + " model (nothing was run)" + predictor.version().rulesNote());
         h.add(String.format(Locale.ROOT, "nGpus %d minBytes %d maxBytes %d step: %s datatype %s op %s root %s",
                 rankList.size(), sweep.minBytes(), sweep.maxBytes(),
                 sweep.stepFactor() > 1 ? sweep.stepFactor() + "(factor)" : sweep.stepBytes() + "(bytes)",

@@ -104,7 +104,7 @@ final class PredictWriter {
         if (p.bottleneck() != null && p.bottleneck().startsWith("hier:")) {
             return p.bottleneck().substring(0, p.bottleneck().indexOf(' '));
         }
-        return p.algorithm() == null ? "p2p" : p.algorithm().ncclName();
+        return EmptyCollective.isEmptyRow(p) ? "-" : p.algorithm() == null ? "p2p" : p.algorithm().ncclName();
     }
 
     void csv(List<PredictRow> rows, boolean all) {

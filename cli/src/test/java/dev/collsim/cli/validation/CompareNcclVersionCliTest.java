@@ -21,8 +21,9 @@ class CompareNcclVersionCliTest {
     void theFilesReleaseIsModelledUnlessTheUserNamesOne() {
         CliRun own = CliRun.run("compare", "-m", FILE, "--calibration", "none");
         assertEquals(0, own.code(), own.err());
-        assertTrue(own.out().contains("assumed: NCCL 2.28.9 modelled under NCCL 2.25-2.26's tuning rules where they"
-                + " differ (file states 2.25.1)"), own.out());
+        assertTrue(own.out().contains("assumed: NCCL 2.28.9 modelled (file states 2.25.1), the oldest release collsim"
+                + " carries whole, with NCCL 2.25-2.26's own bandwidth factors, latencies and allowed algorithms and"
+                + " protocols where they differ (docs/nccl-releases.md)"), own.out());
         CliRun given = CliRun.run("compare", "-m", FILE, "--calibration", "none", "--nccl-version", "2.30");
         assertEquals(0, given.code(), given.err());
         assertTrue(given.out().contains("assumed: NCCL 2.30.7 modelled (--nccl-version; file states 2.25.1)"),

@@ -80,12 +80,19 @@ public enum NcclVersion {
     }
 
     /**
-     * @return for an older entry the words that follow the name of the release whose tables model it, e.g.
-     *         {@code  under NCCL 2.19-2.20's tuning rules where they differ} (with a leading space); empty for a
-     *         release carried whole
+     * The words a user reads after "NCCL 2.28.9 modelled" (compare) or "the NCCL 2.28.9 model" (predict, report): why
+     * 2.28.9 and what of the older release is kept. The kept rules are those of NCCL's algorithm and protocol choice
+     * ({@code ncclTopoTuneModel}'s bandwidth factors and latencies, the algorithms and protocols it allows; the list
+     * in docs/nccl-releases.md).
+     *
+     * @return for an older entry, with a leading comma, e.g. {@code , the oldest release collsim carries whole, with
+     *         NCCL 2.19-2.20's own bandwidth factors, latencies and allowed algorithms and protocols where they differ
+     *         (docs/nccl-releases.md)}; empty for a release carried whole
      */
     public String rulesNote() {
-        return carriedWhole() ? "" : " under NCCL " + range() + "'s tuning rules where they differ";
+        return carriedWhole() ? "" : ", the oldest release collsim carries whole, with NCCL " + range() + "'s own"
+                + " bandwidth factors, latencies and allowed algorithms and protocols where they differ"
+                + " (docs/nccl-releases.md)";
     }
 
     /** @return the NCCL 2 minor release, e.g. 30 for 2.30.7 (the first of its range for an older entry) */

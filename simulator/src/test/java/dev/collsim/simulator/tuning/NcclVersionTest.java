@@ -38,7 +38,13 @@ class NcclVersionTest {
         assertEquals(NcclVersion.V2_30_7, NcclVersion.V2_30_7.tables());
         assertEquals("2.19-2.20", NcclVersion.V2_19_4.range());
         assertEquals("2.27", NcclVersion.V2_27_3.range());
-        assertEquals(" under NCCL 2.21-2.22's tuning rules where they differ", NcclVersion.V2_21_5.rulesNote());
+        // what an older entry keeps of its own release: ncclTopoTuneModel's rules (docs/nccl-releases.md's table:
+        // Ring LL/LL128 factors, llMaxBw, NVLS forms = bandwidth factors; hwLat/baseLat = latencies; the algorithms
+        // per function and the LL128 default = allowed algorithms and protocols); 2.28.9 is the oldest of
+        // V2_28_9 and V2_30_7, the two carried whole
+        assertEquals(", the oldest release collsim carries whole, with NCCL 2.21-2.22's own bandwidth factors,"
+                + " latencies and allowed algorithms and protocols where they differ (docs/nccl-releases.md)",
+                NcclVersion.V2_21_5.rulesNote());
         assertEquals("", NcclVersion.V2_28_9.rulesNote());
     }
 

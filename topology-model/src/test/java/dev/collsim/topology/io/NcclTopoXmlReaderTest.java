@@ -179,6 +179,31 @@ class NcclTopoXmlReaderTest {
         assertTrue(p.message().contains("<nic> (63:9)"), p.toString());
     }
 
+    /**
+     * Two GPUs without a {@code <gpu>} element or device id, one on a 16 GT/s link (PCIe Gen4), one on 32 GT/s (Gen5):
+     * each takes the lowest sm of its own generation's GPUs, and the note names each GPU with its own. The first
+     * NVIDIA GPUs on Gen4 are Ampere's (A100 datasheet: PCIe Gen4; Volta and Turing are Gen3), so sm 80; on Gen5,
+     * Hopper's (H100 PCIe datasheet: PCIe Gen5), so sm 90. Before, one note said "2 GPU(s) ... sm 90" for both.
+     */
+    @Test
+    void bareGpusOnLinksOfTwoGenerationsGetOneNoteEach() throws InputException {
+        String xml = """
+                <system version="1">
+                  <cpu numaid="0" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
+                    <pci busid="0000:1b:00.0" class="0x030200" link_speed="16.0 GT/s PCIe" link_width="16"/>
+                    <pci busid="0000:2b:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16"/>
+                  </cpu>
+                </system>
+                """;
+        Topology t = reader.read("two-gens.xml", xml);
+        assertEquals(80, ((Gpu) t.device("h0/gpu0").orElseThrow()).sm());
+        assertEquals(90, ((Gpu) t.device("h0/gpu1").orElseThrow()).sm());
+        assertTrue(t.source().contains("1 GPU(s) [0000:1b:00.0] have no <gpu> element: model from the pci device id"
+                + " (else unknown), sm 80 (assumed: the lowest of the GPU database's PCIe Gen4 GPUs"), t.source());
+        assertTrue(t.source().contains("1 GPU(s) [0000:2b:00.0] have no <gpu> element: model from the pci device id"
+                + " (else unknown), sm 90 (assumed: the lowest of the GPU database's PCIe Gen5 GPUs"), t.source());
+    }
+
     @Test
     void everyBadAttributeIsReportedWithLineColumnFoundAndAllowed() {
         String xml = """

@@ -10,8 +10,8 @@ import java.util.Optional;
  * rules of a few releases ({@link NcclVersion}); a file that states its release ({@link Dataset#ncclRelease}) is
  * modelled with the entry nearest to it that is not newer ({@link NcclVersion#modelling}): 2.29.7 as 2.28.9, 2.30.4
  * as 2.30.7, and 2.18 to 2.27 with 2.28.9's tables under their own release's tuning rules where those differ (the line
- * then says so: {@code NCCL 2.28.9 modelled under NCCL 2.19-2.20's tuning rules where they differ (file states
- * 2.20.5)}). A file that states none but whose {@code #@ date} is one date is attributed
+ * then says so: {@code NCCL 2.28.9 modelled (file states 2.20.5), the oldest release collsim carries whole, with
+ * NCCL 2.19-2.20's own bandwidth factors, ...}, {@link NcclVersion#rulesNote}). A file that states none but whose {@code #@ date} is one date is attributed
  * the release current then ({@link NcclRelease#currentAt}: the newest tagged by that day, month's end, or for a year
  * alone 30 June) and modelled the same way; a file with neither takes {@link NcclVersion#DEFAULT}. A release the
  * user names ({@code --nccl-version}) wins over the file. Stateless.
@@ -44,7 +44,9 @@ public final class HeaderNcclVersion {
      * @param d     the dataset
      * @param given the release the user named, or empty to follow the file
      * @return the line naming the release modelled and why, e.g. {@code NCCL 2.28.9 modelled (file states 2.29.2)} or
-     *         {@code NCCL 2.28.9 modelled under NCCL 2.27's tuning rules where they differ (file states 2.27.3)}
+     *         {@code NCCL 2.28.9 modelled (file states 2.27.3), the oldest release collsim carries whole, with NCCL
+     *         2.27's own bandwidth factors, latencies and allowed algorithms and protocols where they differ
+     *         (docs/nccl-releases.md)}
      */
     public static String line(Dataset d, Optional<NcclVersion> given) {
         NcclRelease stated = d.ncclRelease();
@@ -55,6 +57,6 @@ public final class HeaderNcclVersion {
                         + (date.length() == 4 ? " (a year alone: by 30 June)" : "");
         String why = given.isPresent() ? "--nccl-version; " + file : run.known() ? file : file + ": the default";
         NcclVersion v = modelled(d, given);
-        return "NCCL " + v.tables().text() + " modelled" + v.rulesNote() + " (" + why + ")";
+        return "NCCL " + v.tables().text() + " modelled (" + why + ")" + v.rulesNote();
     }
 }

@@ -10,7 +10,9 @@ import java.util.stream.Collectors;
 /**
  * The table for people, one row per line of the tuner plugin's file ({@link TuneResult#lines()}, {@link LineCover}),
  * so the table and the file cannot disagree: the line's selection bytes (as the file's {@code min_bytes..max_bytes}),
- * the swept nccl-tests sizes inside it (a line between two swept sizes shows the size it was read at), NCCL's choice,
+ * the swept nccl-tests sizes inside it as nccl-tests prints them in its size column (max of send and receive bytes:
+ * AllGather and ReduceScatter round each rank's count down to 16 bytes, nccl-tests 2.19.6 {@code
+ * AllGatherGetCollByteCount}; a line between two swept sizes shows the size it was read at), NCCL's choice,
  * collsim's choice (with {@code on k ch} where a channel count is forced through the tuner plugin), predicted gain
  * (smallest..largest over the line's points, percent of NCCL's choice's predicted time) against the band, the advice
  * (what the file's line sets), and measured evidence where some exists. Both the command and the report print it.
@@ -39,8 +41,8 @@ public final class TuneTable {
             TuneRange g = new TuneRange(line.collective(), swept.isEmpty() ? List.of(line.at()) : swept);
             TunePoint first = g.points().get(0);
             TunePoint last = g.points().get(g.points().size() - 1);
-            String sizes = swept.isEmpty() ? DataSize.format(first.sizeBytes()) + " (read between swept sizes)"
-                    : DataSize.format(first.sizeBytes()) + ".." + DataSize.format(last.sizeBytes());
+            String sizes = swept.isEmpty() ? DataSize.format(first.bytes()) + " (read between swept sizes)"
+                    : DataSize.format(first.bytes()) + ".." + DataSize.format(last.bytes());
             String best = g.points().stream().map(p -> p.bestAlgorithm().ncclName() + "/" + p.bestProtocol().ncclName()
                     + (p.forcedChannels() > 0 ? " on " + p.forcedChannels() + " ch" : "")).distinct()
                     .collect(Collectors.joining(", "));

@@ -62,7 +62,8 @@ public final class Tuner {
     }
 
     /**
-     * @return the points of {@link #sweep} alone (no ranges or lines), in collective then size order
+     * @return the points of {@link #sweep} alone (no ranges or lines), in collective then size order; none at a size
+     *         whose call has 0 elements, which NCCL discards before choosing anything
      * @throws IllegalArgumentException when a collective is not in {@link #TUNABLE}
      */
     static List<TunePoint> points(PreparedCommunicator comm, PerformanceParameters pp, TuningBand band,
@@ -74,7 +75,13 @@ public final class Tuner {
                         + "plugin's file; allowed: AllReduce, AllGather, ReduceScatter, Broadcast, Reduce");
             }
             for (long s : sizes) {
-                points.add(point(comm.call(c, s, DataType.FLOAT, RedOp.SUM), pp, band, evidence));
+                PreparedCall call = comm.call(c, s, DataType.FLOAT, RedOp.SUM);
+                // 0 elements (AllGather/ReduceScatter below 16 bytes per rank): NCCL discards the call before any
+                // choice, so no tuner is asked (NCCL 2.28.9 src/enqueue.cc taskAppend, "Empty collectives can be
+                // discarded"; the tuner's getCollInfo is called later, from getAlgoInfo)
+                if (call.bytes() > 0) {
+                    points.add(point(call, pp, band, evidence));
+                }
             }
         }
         return points;

@@ -55,10 +55,8 @@ final class NcclTopoXmlCollector {
     /** Rail value of a NIC whose file names no rail: the reader numbers it. */
     static final int NO_RAIL = -2;
 
-    private final List<String> bare = new ArrayList<>();
-    /** The link generation a bare GPU's sm was read from ({@link GpuModels#lowestSmOnPcieGen}), null when none. */
-    private String smFromLink;
-    private int bareSm;
+    /** GPUs without a {@code <gpu>} element, by the words that say where their sm came from ({@link #bareSm}). */
+    private final Map<String, List<String>> bare = new LinkedHashMap<>();
     private final List<String> bareNics = new ArrayList<>();
     private final List<String> declared = new ArrayList<>();
     /** GPU {@code pci} elements whose link the file hides, by the warning text (after line and column). */
@@ -91,15 +89,9 @@ final class NcclTopoXmlCollector {
         if (ordinal == 0) {
             problems.at(root, "no <cpu> element; allowed: one <cpu> per NUMA node holding <pci> and <nic> elements");
         }
-        if (!bare.isEmpty()) {
-            notes.add(bare.size() + " GPU(s) " + bare + " have no <gpu> element: model " + (hints.gpuModel() != null
-                    ? hints.gpuModel() : "from the pci device id (else unknown)") + ", sm " + (hints.gpuSm() != 0 ? hints.gpuSm()
-                    + " (hint)" : GpuModels.find(hints.gpuModel() == null ? "" : hints.gpuModel()).map(m -> m.sm()
-                    + " (from the GPU model hint)").orElse(smFromLink != null ? bareSm + " (assumed: the lowest of the GPU"
-                    + " database's " + smFromLink + " GPUs, from the link speed; pass a GPU hint)"
-                    : "80 (assumed; pass a GPU hint)")) + (hints.nvswitchLinks() != 0
-                    ? "" : ", no NVLinks (NCCL detects those at run time)"));
-        }
+        bare.forEach((sm, ids) -> notes.add(ids.size() + " GPU(s) " + ids + " have no <gpu> element: model "
+                + (hints.gpuModel() != null ? hints.gpuModel() : "from the pci device id (else unknown)") + ", sm " + sm
+                + (hints.nvswitchLinks() != 0 ? "" : ", no NVLinks (NCCL detects those at run time)")));
         hidden.forEach((text, at) -> notes.add(Problems.WARNING + at.get(0).line() + ":" + at.get(0).column() + text
                 + (at.size() == 1 ? "" : " (" + at.size() + " GPUs alike, lines " + at.stream()
                         .map(x -> String.valueOf(x.line())).collect(Collectors.joining(", ")) + ")")));
@@ -223,11 +215,8 @@ final class NcclTopoXmlCollector {
             OptionalInt byLink = link.speedUnset() ? OptionalInt.empty() : GpuModels.lowestSmOnPcieGen(link.gen());
             int sm = hints.gpuSm() != 0 ? hints.gpuSm()
                     : GpuModels.find(model).map(GpuModel::sm).orElse(byLink.orElse(80));
-            if (hints.gpuSm() == 0 && GpuModels.find(model).isEmpty() && byLink.isPresent()) {
-                smFromLink = "PCIe Gen" + link.gen();
-            }
-            bare.add(busId);
-            bareSm = sm;
+            bare.computeIfAbsent(bareSm(sm, model, byLink.isPresent() ? link.gen() : 0), k -> new ArrayList<>())
+                    .add(busId);
             gpus.add(new GpuElement(host, busId, -1, sm, model, parentId, cpuId, link, declaredNvlinks(model, pci),
                     List.of(), pci));
             return;
@@ -334,6 +323,23 @@ final class NcclTopoXmlCollector {
         }
         declared.add(at.attr("busid") == null ? "?" : at.attr("busid").trim());
         return List.of(new NvLinkElement("fffffff:ffff:ff", count, "0x068000", at));
+    }
+
+    /**
+     * @param sm    the sm given to a GPU without a {@code <gpu>} element
+     * @param model its model (from the pci device id, else the hint)
+     * @param gen   the PCIe generation of its link when that set the sm ({@link GpuModels#lowestSmOnPcieGen}), else 0
+     * @return the sm and where it came from, for the note; GPUs of one text share one note
+     */
+    private String bareSm(int sm, String model, int gen) {
+        if (hints.gpuSm() != 0) {
+            return sm + " (hint)";
+        }
+        if (GpuModels.find(model).isPresent()) {
+            return sm + " (from the GPU model " + model + ")";
+        }
+        return gen != 0 ? sm + " (assumed: the lowest of the GPU database's PCIe Gen" + gen + " GPUs, from the link"
+                + " speed; pass a GPU hint)" : sm + " (assumed; pass a GPU hint)";
     }
 
     private String modelOf(XmlNode pci) {

@@ -58,7 +58,10 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      * 8480C at most 3.2, Grace at most 4.05, EPYC 7V12 5.2-6.0 us per GPU), a spread ten times the refit's move.
      * No public source gives the launch cost per CPU (searched: NVIDIA's CUDA and NCCL documents, the NCCL issues;
      * none gives a per-processor figure), and each CPU is seen in one file only, so a per-CPU value would be a
-     * constant fitted to one file: not made. Re-checked over the 12 files with {@code -g} above 1 and sizes below
+     * constant fitted to one file: not made. Nor is it a per-release figure: NCCL 2.18.5, 2.22.3 and 2.29.2 make the
+     * same CUDA calls per communicator and iteration (three {@code cudaSetDevice}, two event records, two stream waits,
+     * one kernel launch; docs/single-host-guesses.md section 7), and the two Azure hosts ran the same 2.18.5 with the
+     * same script 1.6x apart. Re-checked over the 12 files with {@code -g} above 1 and sizes below
      * 1 MiB (the FarmShare L40S runs included), median of |error| below 1 MiB: best at 4.4 summed over datasets, 4.7
      * over files, 4.4 over healthy files; leaving one file out gives 4.4-4.7 (docs/single-host-guesses.md section 7
      * has the per-host bounds: Xeon 8480C at most 3.2, EPYC 7V12 5.2-5.6 us per GPU with the same NCCL 2.18.5).

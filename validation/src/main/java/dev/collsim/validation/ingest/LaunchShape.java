@@ -17,6 +17,9 @@ public record LaunchShape(int threads, int gpusPerThread, int graphLaunches) {
     private static final Pattern PERF_BINARY = Pattern.compile("_perf\\b(.*)$");
     private static final Pattern FLAG = Pattern.compile("(?:^|\\s)(-[gtG]|--ngpus|--nthreads|--cudagraph)[\\s=]+(\\d{1,6})\\b");
 
+    /** What follows a binary when it is described, not run: a word, a parenthesis or a comma before any flag. */
+    private static final Pattern PROSE_AFTER_BINARY = Pattern.compile("\\s*[(,\\p{Alpha}]");
+
     /** Nothing known. */
     public static final LaunchShape UNKNOWN = new LaunchShape(0, 0, 0);
 
@@ -31,14 +34,17 @@ public record LaunchShape(int threads, int gpusPerThread, int graphLaunches) {
     /**
      * The shape a nccl-tests command line gives: {@code -g}, {@code -t}, {@code -G} (and their long names) after the
      * {@code *_perf} binary, as nccl-tests 2.19.6 {@code src/common.cu} reads them; a flag left out has nccl-tests'
-     * default (1 thread, 1 GPU, no graph). A text without a {@code *_perf} binary says nothing.
+     * default (1 thread, 1 GPU, no graph). A text without a {@code *_perf} binary says nothing, and so does one whose
+     * binary is followed by words rather than its arguments (a description such as {@code all_reduce_perf (sizes 1
+     * MiB..8 GiB); exact args not shown}: what follows the binary starts with neither a flag nor a shell separator),
+     * since its {@code -g} may be among the arguments left out.
      *
      * @param command the command line, e.g. {@code NCCL_ALGO=Ring ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 8}
      * @return the shape, or {@link #UNKNOWN}
      */
     public static LaunchShape fromCommand(String command) {
         Matcher b = PERF_BINARY.matcher(command == null ? "" : command);
-        if (!b.find()) {
+        if (!b.find() || PROSE_AFTER_BINARY.matcher(b.group(1)).lookingAt()) {
             return UNKNOWN;
         }
         int threads = 1;

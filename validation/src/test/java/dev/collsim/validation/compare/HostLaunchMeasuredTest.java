@@ -71,6 +71,29 @@ class HostLaunchMeasuredTest {
         assertEquals(new LaunchShape(1, 2, 0), LaunchShape.fromCommand("mpirun -n 8 -g 7 x all_reduce_perf -g 2"));
         assertFalse(LaunchShape.fromCommand("torchrun --nproc-per-node 8 bench.py").known());
         assertFalse(LaunchShape.fromCommand("").known());
+        // a binary followed by words describes the run; its -g may be among the arguments left out
+        assertFalse(LaunchShape.fromCommand("all_reduce_perf (sizes 1 MiB..8 GiB, x2 steps); exact args not shown")
+                .known());
+        assertFalse(LaunchShape.fromCommand("all_reduce_perf over 4 nodes, sizes 8M..128M").known());
+        assertFalse(LaunchShape.fromCommand("run_nccl_tests.sh (nccl-tests all_gather_perf, warmup 50 iters 100)")
+                .known());
+        // a shell separator or a brace expansion after the binary is still a command line
+        assertEquals(new LaunchShape(1, 2, 0), LaunchShape.fromCommand("{all_reduce_perf|alltoall_perf} -g 2"));
+        assertEquals(new LaunchShape(1, 1, 0), LaunchShape.fromCommand("./build/all_reduce_perf; echo done"));
+    }
+
+    /**
+     * The Talos DGX H100 file's header (line 8): {@code #@ command: all_reduce_perf (sizes 1 MiB..8 GiB, x2 steps);
+     * exact args not shown}, with no {@code # nThread} line: the GPUs per process are not known, so compare says it
+     * assumes one (it read the description as a complete command line, -g 1, and said nothing).
+     */
+    @Test
+    void describedCommandLeavesTheLaunchUnknown() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt").get(0);
+        assertEquals(LaunchShape.UNKNOWN, d.launch());
+        DatasetComparison c = comparer.compare(d, Optional.empty());
+        assertTrue(c.cluster().assumptions().stream().anyMatch(a -> a.startsWith("GPUs per process not given")),
+                "" + c.cluster().assumptions());
     }
 
     /**

@@ -64,9 +64,9 @@ import dev.collsim.topology.PathType;
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
  * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain}; for Tree AllReduce Simple
  * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
- * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule, busCap uses the
- * channel count as a continuous quantity (see {@link #effectiveChannels}), and chunk is the protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/
- * ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
+ * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a one-host LL Ring over PCIe P2P hides behind
+ * its data, {@link PcieLlStream}), busCap uses the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the
+ * protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.
  */
 public final class PerformanceModel {

@@ -22,9 +22,10 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  * {@code src/device/prims_ll.h readLL}, {@code storeLL}). A rank's link therefore carries step k+1's lines right
  * after step k's, while the hop of each line overlaps the lines behind it: once the data takes longer than the
  * hops, the call takes {@code baseLat + hwLat + nBytes / bw} (one hop for the last line), and below that
- * {@code baseLat + nsteps x hwLat} plus a little. collsim takes off {@code min((nsteps - 1) x hwLat, nBytes / bw)}:
- * nothing for an empty call, the whole overlap once the data time passes the hops, and a time that never falls as
- * the size grows (its slope in bytes is 0 or that of the data). Simple posts a whole slice per step and its wait
+ * {@code baseLat + nsteps x hwLat} plus a little. collsim takes off {@code min((nsteps - 1) x hwLat, nBytes / bw)}
+ * (the data time over {@code latencyScale}, which multiplies NCCL's latency after this): nothing for an empty
+ * call, the whole overlap once the data time passes the hops, and a time that never falls as the size grows (its
+ * slope in bytes is 0 or that of the data). Simple posts a whole slice per step and its wait
  * stays in the latency ({@code prims_simple.h}); LL128 is off on PCIe by default (NCCL 2.27.5 {@code tuning.cc}:
  * typeIntra up to NVB).
  *
@@ -48,6 +49,8 @@ public final class PcieLlStream {
     /**
      * @param plan    the channel plan
      * @param s       settings (P2P level, for SHM)
+     * @param pp      performance parameters (the hidden part is at most the data time / latencyScale, so that the
+     *                scaled latency never falls by more than the data time and the time never falls as size grows)
      * @param table   NCCL's cost table of the communicator (its hwLat table, by release)
      * @param func    collective
      * @param choice  NCCL's (algorithm, protocol)
@@ -56,15 +59,15 @@ public final class PcieLlStream {
      * @return microseconds of NCCL's latency (before {@link PerformanceParameters#latencyScale()}) hidden behind the
      *         data, >= 0
      */
-    public static double hiddenUs(ChannelPlan plan, NcclSettings s, CostTable table, Collective func,
-            AlgoChoice choice, long nBytes, double algBw) {
+    public static double hiddenUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+            Collective func, AlgoChoice choice, long nBytes, double algBw) {
         Algorithm a = choice.algorithm();
         if (!applies(plan, s, func, a, choice.protocol())) {
             return 0;
         }
         double hops = (NcclTuningModel.nSteps(func, plan.nRanks()) - 1)
                 * table.input().constants().hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.LL);
-        return Math.max(0, Math.min(hops, nBytes / (1000.0 * algBw)));
+        return Math.max(0, Math.min(hops, nBytes / (1000.0 * algBw) / pp.latencyScale()));
     }
 
     /** @return true for a one-host Ring LL AllReduce, AllGather or ReduceScatter over PCIe with P2P */

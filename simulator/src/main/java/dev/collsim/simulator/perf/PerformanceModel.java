@@ -148,7 +148,7 @@ public final class PerformanceModel {
             fill = a == Algorithm.NVLS ? NvlsLoop.costUs(loopBytes, nBytes, otherAlgBw, loopUs, pp.pipelineFillChunks())
                     : fill + NvlsLoop.loops(loopBytes, nBytes) * loopUs;
         }
-        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, table, func, choice, nBytes, otherAlgBw);
+        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
         if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Collective;
@@ -30,12 +31,15 @@ class PcieLlStreamTest {
 
     private static final long KIB = 1L << 10;
 
-    private static double predictUs(long bytes) throws Exception {
+    private static PredictionRequest request(long bytes) {
         Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow(), 4,
                 Bandwidth.ofGbits(400)), 1);
-        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, bytes,
-                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL",
-                        "NCCL_P2P_LEVEL", "SYS")))).timeUs();
+        return new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, bytes, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL", "NCCL_P2P_LEVEL", "SYS")));
+    }
+
+    private static double predictUs(long bytes) throws Exception {
+        return new NcclPredictor().predict(request(bytes)).timeUs();
     }
 
     /**
@@ -59,5 +63,29 @@ class PcieLlStreamTest {
     @Test
     void shortDataHidesOnlyItself() throws Exception {
         assertEquals(1.0 + 12.6, predictUs(32 * KIB), 13.6 * 0.002);
+    }
+
+    /**
+     * With NCCL's latency doubled (latencyScale 2, a calibration's factor) the hidden part is capped at the data time
+     * over 2, so below the 5 us of hops the time stays at 1.0 + 2 x 12.6 = 26.2 us instead of falling by the data
+     * time (26.2 - 2.048 = 24.15 us at 32 KiB had the cap been the data time), and it never falls as size grows.
+     */
+    @Test
+    void neverFasterAsSizeGrowsUnderALatencyScale() throws Exception {
+        PerformanceParameters d = PerformanceParameters.DEFAULTS;
+        PerformanceParameters twice = new PerformanceParameters(d.launchOverheadUs(), 2.0, d.bwEfficiencyLL(),
+                d.bwEfficiencyLL128(), d.bwEfficiencySimple(), d.perChannelCapLL(), d.perChannelCapLL128(),
+                d.perChannelCapSimple(), d.pipelineFillChunks(), d.p2pBaseLatencyUs(), d.localCopyGBps(),
+                d.netStepUs(), d.perChannelCapNvls(), d.nvlsBwScale(), d.netClasses(), d.nvlsLoopUs(),
+                d.bwEfficiencyNet(), d.bwEfficiencyNvlink(), d.bwEfficiencyPcie());
+        NcclPredictor predictor = new NcclPredictor();
+        assertEquals(1.0 + 2 * 12.6, predictor.prepare(request(32 * KIB)).call(request(32 * KIB)).predict(twice)
+                .timeUs(), 26.2 * 0.002);
+        double previous = 0;
+        for (long bytes = 16 * KIB; bytes <= 1024 * KIB; bytes += 16 * KIB) {
+            double us = predictor.prepare(request(bytes)).call(request(bytes)).predict(twice).timeUs();
+            assertTrue(us >= previous - 1e-9, bytes + " B: " + us + " us after " + previous);
+            previous = us;
+        }
     }
 }

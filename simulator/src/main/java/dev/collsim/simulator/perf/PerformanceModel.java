@@ -64,9 +64,9 @@ import dev.collsim.topology.PathType;
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
  * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain}; for Tree AllReduce Simple
  * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
- * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule, busCap uses the
- * channel count as a continuous quantity (see {@link #effectiveChannels}), and chunk is the protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/
- * ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
+ * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a one-host LL Ring over PCIe P2P hides behind
+ * its data, {@link PcieLlStream}), busCap uses the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the
+ * protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.
  */
 public final class PerformanceModel {
@@ -148,7 +148,7 @@ public final class PerformanceModel {
             fill = a == Algorithm.NVLS ? NvlsLoop.costUs(loopBytes, nBytes, otherAlgBw, loopUs, pp.pipelineFillChunks())
                     : fill + NvlsLoop.loops(loopBytes, nBytes) * loopUs;
         }
-        double ncclLatency = choice.latencyUs();
+        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
         if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));

@@ -301,7 +301,12 @@ public final class NcclTuningModel {
         };
     }
 
-    static int nSteps(Collective func, int nRanks) {
+    /**
+     * NCCL's ring steps of a call (NCCL 2.30.7 {@code src/graph/tuning.cc ncclTopoTuneModel} nsteps).
+     *
+     * @return 2 (nRanks - 1) for AllReduce, nRanks - 1 for AllGather and ReduceScatter, nRanks otherwise
+     */
+    public static int nSteps(Collective func, int nRanks) {
         return switch (func) {
             case ALL_REDUCE -> 2 * (nRanks - 1);
             case ALL_GATHER, REDUCE_SCATTER -> nRanks - 1;

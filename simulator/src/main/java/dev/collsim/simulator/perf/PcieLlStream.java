@@ -1,0 +1,80 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.AlgoChoice;
+import dev.collsim.simulator.tuning.CostTable;
+import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.simulator.tuning.NcclTuningModel;
+
+/**
+ * The part of NCCL's per-step latency that a one-host LL Ring over PCIe with P2P hides behind its own data, in
+ * microseconds, which {@link PerformanceModel} takes off the call's latency. Used for collsim's time prediction only;
+ * NCCL's choice and its own estimate keep NCCL's latency.
+ *
+ * <p>NCCL prices a Ring as {@code baseLat + nsteps x hwLat + nBytes / bw} (NCCL 2.27.5 and 2.30.7
+ * {@code src/graph/tuning.cc ncclTopoTuneModel}, {@code ncclTopoGetAlgoTime}): each of the nsteps ring steps waits
+ * one hop, then the data follows. LL does not wait a whole step: every 16-byte line carries its own flag, the
+ * receiver polls each line and forwards it to the next rank as soon as it holds it (NCCL 2.30.7
+ * {@code src/device/prims_ll.h readLL}, {@code storeLL}). A rank's link therefore carries step k+1's lines right
+ * after step k's, while the hop of each line overlaps the lines behind it: once the data takes longer than the
+ * hops, the call takes {@code baseLat + hwLat + nBytes / bw} (one hop for the last line), and below that
+ * {@code baseLat + nsteps x hwLat} plus a little. collsim takes off {@code min((nsteps - 1) x hwLat, nBytes / bw)}
+ * (the data time over {@code latencyScale}, which multiplies NCCL's latency after this): nothing for an empty
+ * call, the whole overlap once the data time passes the hops, and a time that never falls as the size grows (its
+ * slope in bytes is 0 or that of the data). Simple posts a whole slice per step and its wait
+ * stays in the latency ({@code prims_simple.h}); LL128 is off on PCIe by default (NCCL 2.27.5 {@code tuning.cc}:
+ * typeIntra up to NVB).
+ *
+ * <p>Physics: the hop is one P2P store's flight; on 8 RTX PRO 6000 behind two PCIe Gen5 switches a GPU-resident
+ * ping-pong of a 4-byte flag measured 633-727 ns one way inside a switch and 1057-1081 ns across the two
+ * (voipmonitor/rtx6kpro, hardware/wrx90-cpayne-8gpu-root-topology-comparison.md section 2b), as NCCL's PCI LL
+ * hwLat of 1.0 us per step assumes. The same page's NCCL Ring AllReduce (section 7,
+ * A-allreduce-1x8xRTXPRO6000-wrx90-cpayne-pcie-switches-torchdist-ring-nccl2.27.txt:20) takes 25.1 us at 256 KiB
+ * and 81.1 us at 1 MiB: at NCCL's LL rate (24 GB/s bus bandwidth there) the data alone is 19.1 and 76.5 us, which
+ * leaves 6.0 and 4.6 us, less than NCCL's 14 x 1.0 us of hops, but about NCCL's base latency 6.6 us: the hops
+ * are hidden. Applied where collsim has measured it: one host, Ring LL, link class PCI
+ * ({@link PerformanceModel#linkClass}) and P2P (not SHM, {@link ShmLinkShare#shm}, whose LL reads from host memory
+ * have their own term, {@link ShmHostReads}); rooted rings (Broadcast, Reduce), whose latency is NCCL's rooted
+ * pipeline, keep it. NVLink rings are not measured for it and keep NCCL's latency. Stateless.
+ */
+public final class PcieLlStream {
+
+    private PcieLlStream() {
+    }
+
+    /**
+     * @param plan    the channel plan
+     * @param s       settings (P2P level, for SHM)
+     * @param pp      performance parameters (the hidden part is at most the data time / latencyScale, so that the
+     *                scaled latency never falls by more than the data time and the time never falls as size grows)
+     * @param table   NCCL's cost table of the communicator (its hwLat table, by release)
+     * @param func    collective
+     * @param choice  NCCL's (algorithm, protocol)
+     * @param nBytes  bytes of the call
+     * @param algBw   the call's algorithm bandwidth, GB/s (its data time is nBytes / (1000 x algBw) us)
+     * @return microseconds of NCCL's latency (before {@link PerformanceParameters#latencyScale()}) hidden behind the
+     *         data, >= 0
+     */
+    public static double hiddenUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+            Collective func, AlgoChoice choice, long nBytes, double algBw) {
+        Algorithm a = choice.algorithm();
+        if (!applies(plan, s, func, a, choice.protocol())) {
+            return 0;
+        }
+        double hops = (NcclTuningModel.nSteps(func, plan.nRanks()) - 1)
+                * table.input().constants().hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.LL);
+        return Math.max(0, Math.min(hops, nBytes / (1000.0 * algBw) / pp.latencyScale()));
+    }
+
+    /** @return true for a one-host Ring LL AllReduce, AllGather or ReduceScatter over PCIe with P2P */
+    static boolean applies(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p) {
+        boolean unrooted = func == Collective.ALL_REDUCE || func == Collective.ALL_GATHER
+                || func == Collective.REDUCE_SCATTER;
+        return unrooted && a == Algorithm.RING && p == Protocol.LL && plan.nNodes() == 1 && plan.nRanks() > 1
+                && PerformanceModel.linkClass(plan) == HardwareClass.PCI && !ShmLinkShare.shm(plan, s);
+    }
+}

@@ -23,13 +23,26 @@ import dev.collsim.topology.PathType;
  * A tree max left unset is 64 KiB on 4 or more nodes, else the chunk. NCCL 2.28.9 has no such tuning
  * ({@code ncclNvlsInit}: 16, or 24 / 32 on sm100; {@code src/enqueue.cc calcCollChunking}: NVLSTree max 64 KiB on 4 or
  * more nodes, else the chunk), nor has 2.27.3, the release of the OCI GB200 NVL72 runs. The GPU-NIC path is the NVLS
- * graph's {@code typeInter} (PIX and PXB: a PCIe switch; P2C on a Grace superchip, through the CPU). Immutable.
+ * graph's {@code typeInter} (PIX and PXB: a PCIe switch; P2C on a Grace superchip, through the CPU).
+ *
+ * <p>Before 2.21 the NVLSTree chunk does not start from the NVLS chunk but from the Simple step, NCCL_BUFFSIZE /
+ * NCCL_STEPS (512 KiB by default), {@code treeFromStep}: NCCL 2.18.5 {@code src/enqueue.cc computeColl}
+ * ({@code chunkSize = stepSize * chunkSteps}, chunkSteps 1 outside Ring; its NVLS_TREE branch applies only the size
+ * steps, no cap); 2.19.3 the same with 64 KiB on 4 or more nodes; 2.20.3 {@code calcCollChunking} caps it with
+ * NCCL_NVLSTREE_MAX_CHUNKSIZE, default 64 KiB on 4 or more nodes, else the step; 2.21.5 first starts from
+ * {@code comm->nvlsChunkSize}. The NVLS chunk itself is min(step, 128 KiB) in all of them. Immutable.
  *
  * @param channels     NVLS channels, >= 1
  * @param chunk        NVLS chunk, bytes
  * @param treeMaxChunk largest NVLSTree chunk, bytes
+ * @param treeFromStep true where the NVLSTree chunk starts from the Simple step, not the NVLS chunk (before 2.21)
  */
-public record NvlsTuning(int channels, long chunk, long treeMaxChunk) {
+public record NvlsTuning(int channels, long chunk, long treeMaxChunk, boolean treeFromStep) {
+
+    /** A tuning whose NVLSTree chunk starts from the NVLS chunk (2.21 and later). */
+    public NvlsTuning(int channels, long chunk, long treeMaxChunk) {
+        this(channels, chunk, treeMaxChunk, false);
+    }
 
     /** NCCL_NVLS_CHUNKSIZE default, bytes (NCCL 2.30.7 {@code src/transport/nvls.cc}). */
     public static final long DEFAULT_CHUNK = 128 << 10;
@@ -52,6 +65,10 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk) {
     public static NvlsTuning of(NcclVersion version, int minSm, int nNodes, int ppn, double nicBw, PathType nicPath) {
         int channels = minSm >= 100 ? nNodes > 1 ? 32 : 24 : 16;
         long fallbackTree = nNodes >= 4 ? K64 : DEFAULT_CHUNK;
+        if (version.minor() < NcclVersion.V2_21_5.minor()) {
+            boolean capped = nNodes >= 4 && version.minor() >= NcclVersion.V2_19_4.minor();
+            return new NvlsTuning(channels, DEFAULT_CHUNK, capped ? K64 : Long.MAX_VALUE, true);
+        }
         if (version.tables() == NcclVersion.V2_28_9 || minSm < 100 || nNodes < 2) {
             return new NvlsTuning(channels, DEFAULT_CHUNK, fallbackTree);
         }
@@ -75,8 +92,16 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk) {
         return new NvlsTuning(channels, DEFAULT_CHUNK, fallbackTree);
     }
 
-    /** @return the NVLSTree chunk before its size steps: min(chunk, treeMaxChunk), bytes */
+    /** @return the NVLSTree chunk before its size steps from 2.21 on: min(chunk, treeMaxChunk), bytes */
     public long treeChunk() {
         return Math.min(chunk, treeMaxChunk);
+    }
+
+    /**
+     * @param stepBytes the Simple step, NCCL_BUFFSIZE / NCCL_STEPS, bytes
+     * @return the NVLSTree chunk before its size steps: min(step before 2.21, else chunk; treeMaxChunk), bytes
+     */
+    public long treeChunk(long stepBytes) {
+        return Math.min(treeFromStep ? stepBytes : chunk, treeMaxChunk);
     }
 }

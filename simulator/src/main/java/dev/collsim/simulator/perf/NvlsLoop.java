@@ -23,7 +23,8 @@ import dev.collsim.simulator.tuning.CostTable;
  *   NVLSTree: min(NVLS chunk, treeMax); then 256 KiB / 128 KiB / 64 KiB / 32 KiB when nBytes &lt; 32 / 16 / 4 / 1
  *             x ops x chunk
  *   NVLS chunk NCCL_NVLS_CHUNKSIZE = 128 KiB and treeMax 64 KiB on 4 or more nodes, else the chunk; NCCL 2.30.7
- *             tunes both on several sm100 nodes ({@link NvlsTuning}, src/transport/nvls.cc)
+ *             tunes both on several sm100 nodes ({@link NvlsTuning}, src/transport/nvls.cc); before 2.21 NVLSTree
+ *             starts from NCCL_BUFFSIZE / 8 instead of the NVLS chunk ({@link NvlsTuning#treeFromStep})
  *   ops = channels x nHeads, nHeads = the NVLS graph's channels (one per head GPU); aligned down to 512 B
  * </pre>
  *
@@ -83,7 +84,7 @@ public final class NvlsLoop {
             c = shrink(c, nBytes, ops, 8, 32 << 10);
             c = shrink(c, nBytes, ops, 2, 16 << 10);
         } else {
-            c = plan.nvlsTuning().treeChunk();
+            c = plan.nvlsTuning().treeChunk(buffSize / NetTransport.NCCL_STEPS);
             c = shrink(c, nBytes, ops, 32, 256 << 10);
             c = shrink(c, nBytes, ops, 16, 128 << 10);
             c = shrink(c, nBytes, ops, 4, 64 << 10);

@@ -21,7 +21,8 @@ import dev.collsim.simulator.tuning.CostTable;
  *       iteration of a channel carries channelChunk = heads x chunk bytes and a channel has
  *       (nBytes / channels) / channelChunk iterations. The chunk ({@link NvlsLoop#chunk}) is {@code src/enqueue.cc
  *       calcCollChunking}'s NVLS_TREE branch: 128 KiB (64 KiB on 4 or more nodes; NCCL 2.30.7 tunes both on several
- *       sm100 nodes, {@code channel.NvlsTuning}), 64 KiB below 4 x ops x 128 KiB,
+ *       sm100 nodes, {@code channel.NvlsTuning}; before 2.21 the start is NCCL_BUFFSIZE / 8, 512 KiB, with the
+ *       same steps), 64 KiB below 4 x ops x 128 KiB,
  *       32 KiB below ops x 64 KiB, ops = channels x heads; it keeps mid sizes at 1 to 4 iterations per channel
  *       (2 x 8 H100, 16 channels x 8 heads: 1 at 4 and 8 MiB, 2 at 16 MiB, 4 at 32 and 64 MiB).</li>
  *   <li>Stages. The same function gives each stage its own warps looping over the same iterations: scatter (into
@@ -68,7 +69,9 @@ import dev.collsim.simulator.tuning.CostTable;
  * charges one chunk of 128 KiB, one head's part of one stage. talos NCCL 2.22.3
  * (A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt) measures 1.6-2.1x the xe9680 time at 4-16 MiB on the
  * same 2 x 8 shape with the same kernel, chunking and NVLSTree latency and enable rules; this term does not explain
- * that run's fixed part (190-360 us). Stateless and thread-safe.
+ * that run's fixed part (190-360 us); its one-node table (same file, lines 15-17) has a 67-69 us floor at 1-4 MiB where
+ * the model gives 29-54 us and a {@code -g 8} launch floor 37.6 us, so the run carries a host-side floor of its own
+ * (its command line is not shown). Stateless and thread-safe.
  */
 public final class NvlsTreePipeline {
 

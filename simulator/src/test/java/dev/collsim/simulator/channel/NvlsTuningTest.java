@@ -46,6 +46,23 @@ class NvlsTuningTest {
         check(NvlsTuning.of(NcclVersion.V2_28_9, 100, 2, 64, 48, PathType.P2C), 32, 128 * K, 128 * K);
     }
 
+    /**
+     * Before 2.21 NVLSTree starts from the Simple step (NCCL 2.18.5 {@code src/enqueue.cc computeColl}: no cap;
+     * 2.19.3: 64 KiB on 4 or more nodes; 2.20.3 {@code calcCollChunking}: NCCL_NVLSTREE_MAX_CHUNKSIZE default 64 KiB on
+     * 4 or more nodes, else the step); 2.21.5 starts from {@code comm->nvlsChunkSize}, 128 KiB.
+     */
+    @Test
+    void nvlsTreeStartsFromTheStepBefore221() {
+        long step = 512 * K;
+        NvlsTuning v18 = NvlsTuning.of(NcclVersion.V2_18_5, 90, 4, 8, 50, PathType.PIX);
+        assertEquals(new NvlsTuning(16, 128 * K, Long.MAX_VALUE, true), v18);
+        assertEquals(step, v18.treeChunk(step));
+        assertEquals(64 * K, NvlsTuning.of(NcclVersion.V2_19_4, 90, 4, 8, 50, PathType.PIX).treeChunk(step));
+        assertEquals(step, NvlsTuning.of(NcclVersion.V2_19_4, 90, 2, 8, 50, PathType.PIX).treeChunk(step));
+        assertEquals(128 * K, NvlsTuning.of(NcclVersion.V2_21_5, 90, 2, 8, 50, PathType.PIX).treeChunk(step));
+        assertEquals(64 * K, NvlsTuning.of(NcclVersion.V2_21_5, 90, 4, 8, 50, PathType.PIX).treeChunk(step));
+    }
+
     /** Two nodes: ppn <= 4 takes 256 KiB for both; ppn 8 on a PXB path with NIC < 96 takes a 64 KiB tree max. */
     @Test
     void twoNodesByRanksPerNode() {

@@ -84,6 +84,36 @@ class NvlsLoopTest {
         assertEquals(64 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, four, table(four), buff, 16, 8L << 30));
     }
 
+    /**
+     * NVLSTree on two DGX H100 under NCCL 2.18.5, by hand from {@code src/enqueue.cc computeColl} at v2.18.5-1: the
+     * chunk starts at the Simple step, 4 MiB / 8 = 512 KiB (chunkSteps 1 outside Ring), uncapped; ops = 16 x 8 = 128;
+     * 256 KiB below 32 x 128 x 512 KiB = 2 GiB, 128 KiB below 16 x 128 x 256 KiB = 512 MiB, 64 KiB below
+     * 4 x 128 x 128 KiB = 64 MiB. Under 2.30.7 the start is 128 KiB, so 2 GiB keeps 128 KiB. NCCL 2.19.3 sets 64 KiB
+     * on 4 or more nodes; NCCL_BUFFSIZE 1 MiB makes the 2.18 start 128 KiB.
+     */
+    @Test
+    void nvlsTreeChunkBefore221StartsFromTheSimpleStep() throws Exception {
+        ChannelPlan v30 = plan(ClusterLoader.load("dgx-h100x2"));
+        Topology two = ClusterLoader.load("dgx-h100x2");
+        ChannelPlan v18 = ChannelSearch.search(two, two.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_18_5);
+        CostTable t = table(v18);
+        long buff = NcclSettings.DEFAULTS.buffSize();
+        assertEquals(4 * MIB, buff);
+        assertEquals(512 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18, t, buff, 16, 2048 * MIB));
+        assertEquals(256 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18, t, buff, 16, 2048 * MIB - 1));
+        assertEquals(256 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18, t, buff, 16, 512 * MIB));
+        assertEquals(128 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18, t, buff, 16, 512 * MIB - 1));
+        assertEquals(128 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18, t, buff, 16, 64 * MIB));
+        assertEquals(64 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18, t, buff, 16, 64 * MIB - 1));
+        assertEquals(128 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18, t, MIB, 16, 2048 * MIB));
+        assertEquals(128 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v30, table(v30), buff, 16, 2048 * MIB));
+        Topology four = ClusterLoader.load("dgx-h100:4");
+        ChannelPlan v19 = ChannelSearch.search(four, four.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_19_4);
+        assertEquals(64 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v19, table(v19), buff, 16, 8L << 30));
+        ChannelPlan v18four = ChannelSearch.search(four, four.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_18_5);
+        assertEquals(512 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, v18four, table(v18four), buff, 16, 8L << 30));
+    }
+
     /** 3 loops of 2 us and one loop's 1 MB of fill at 100 GB/s (10 us): 16 us; below one loop, the data itself. */
     @Test
     void costIsLoopsTimesLoopCostPlusOneLoopOfFill() {

@@ -56,6 +56,9 @@ public final class Router {
     private final PathFinder paths;
     /** Per host and rail: {proxy GPU, NIC} for PXN, computed on first use. */
     private final int[][][] proxies;
+    /** Per vertex: its multi-host NVLink domain switch, -1 for none, {@link #UNKNOWN} until computed. */
+    private final int[] domainSwitch;
+    private static final int UNKNOWN = -2;
 
     /** @param model the indexed topology */
     public Router(NetworkModel model) {
@@ -70,6 +73,8 @@ public final class Router {
         this.senders = new Sender[model.vertexCount()][];
         this.paths = PathFinder.of(model.topology(), new PathFinder.Options(true, model.routing().pxn()));
         this.receiver = new RouteBuilder.Segment[model.vertexCount()];
+        this.domainSwitch = new int[model.vertexCount()];
+        Arrays.fill(domainSwitch, UNKNOWN);
     }
 
     /** @return the model routed on */
@@ -145,15 +150,18 @@ public final class Router {
         return a >= 0 && a == domainSwitch(d);
     }
 
-    /** @return the multi-host NVLink domain switch GPU vertex g is linked to, or -1 */
+    /** @return the multi-host NVLink domain switch GPU vertex g is linked to, or -1 (computed once per vertex) */
     private int domainSwitch(int g) {
-        for (int l : m.out(g)) {
-            int w = m.target(l);
-            if (m.vertex(w) instanceof NvSwitch && m.vertex(w).host() < 0) {
-                return w;
+        if (domainSwitch[g] == UNKNOWN) {
+            domainSwitch[g] = -1;
+            for (int l : m.out(g)) {
+                int w = m.target(l);
+                if (m.vertex(w) instanceof NvSwitch && m.vertex(w).host() < 0) {
+                    domainSwitch[g] = w;
+                }
             }
         }
-        return -1;
+        return domainSwitch[g];
     }
 
     /**

@@ -10,9 +10,17 @@ import java.util.Arrays;
 /**
  * How a flow's bytes cross one host's links: least-cost paths inside the host, split over all equal-cost paths in proportion to link bandwidth (NVLink
  * traffic is striped over every link and NVSwitch). Only NVSwitches, PCIe switches and CPUs forward traffic; GPUs
- * and NICs are endpoints (PXN, which forwards through a GPU, is composed by {@link Router}). Link costs follow
+ * and NICs are endpoints (PXN, which forwards through a GPU, is composed by {@link Router}). A multi-host NVLink
+ * domain's switch (a GB200 NVL72 rack's NVLink switch trays: an {@link NvSwitch} of host -1, shared by the trays'
+ * GPUs) belongs to every host it joins, so a tray's GPUs reach each other, and the other trays' GPUs of the domain,
+ * over NVLink as NCCL's MNNVL clique does (NCCL 2.27.3 {@code src/graph/topo.cc} fuses the clique's topologies into
+ * one node), not through the trays' CPUs. Link costs follow
  * NCCL's preference for better path types (NCCL 2.30 {@code src/graph/paths.cc}: type first, then bandwidth,
- * then hops): NVLink/C2C/LOC 1, PCIe 4, inter-CPU (SYS) 16, network 64 per link. Distances come from Dijkstra's
+ * then hops): NVLink/LOC 1, C2C 2, PCIe 4, inter-CPU (SYS) 16, network 64 per link. C2C costs more than NVLink
+ * because NCCL's path between two GPUs of one Grace (GB200) is their NVLink, not GPU-C2C-CPU-C2C-GPU: both are two
+ * hops, and NCCL 2.27.3 {@code src/graph/paths.cc ncclTopoSetPaths} keeps the path of equal hops with more bandwidth
+ * (NVLink5 900 GB/s against the 225 GB/s C2C share); at an equal cost the bytes would be split over both. Distances
+ * come from Dijkstra's
  * algorithm restricted to the host. Which NIC a GPU uses is not decided here but by NCCL's rule
  * ({@link dev.collsim.topology.paths.HostPaths#nearestNic}); this class only spreads the bytes over the links to
  * it. Not thread-safe (scratch arrays).
@@ -24,6 +32,11 @@ final class InHostRoutes {
     private final double[] frac;
     private final boolean[] forwards;
     private final int[] host;
+    /** Per vertex: a multi-host NVLink domain's switch (host -1), part of every host it joins. */
+    private final boolean[] shared;
+    /** Vertices whose distance the current search set, to reset. */
+    private int[] touched = new int[64];
+    private int touchedSize;
     private long[] heap = new long[64];
     private int heapSize;
 
@@ -34,16 +47,19 @@ final class InHostRoutes {
         this.frac = new double[n];
         this.forwards = new boolean[n];
         this.host = new int[n];
+        this.shared = new boolean[n];
         Arrays.fill(dist, Double.POSITIVE_INFINITY);
         for (int v = 0; v < n; v++) {
             forwards[v] = forwards(m.vertex(v));
             host[v] = m.vertex(v).host();
+            shared[v] = m.vertex(v) instanceof NvSwitch && host[v] < 0;
         }
     }
 
     static double cost(LinkType t) {
         return switch (t) {
-            case NVLINK, C2C, LOC -> 1;
+            case NVLINK, LOC -> 1;
+            case C2C -> 2;
             case PCIE -> 4;
             case SMP -> 16;
             case NET -> 64;
@@ -60,13 +76,12 @@ final class InHostRoutes {
      * @return the costs, infinity where there is none
      */
     double[] costs(int from, int[] targets) {
-        int[] verts = m.hostVertices(host[from]);
         dijkstra(from, false);
         double[] c = new double[targets.length];
         for (int i = 0; i < targets.length; i++) {
             c[i] = dist[targets[i]];
         }
-        reset(verts);
+        reset();
         return c;
     }
 
@@ -79,14 +94,14 @@ final class InHostRoutes {
         if (from == to) {
             return;
         }
-        int[] verts = m.hostVertices(host[from]);
         dijkstra(to, true);
+        int[] verts = Arrays.copyOf(touched, touchedSize);
         if (Double.isInfinite(dist[from])) {
-            reset(verts);
+            reset();
             throw new UnroutableException("no working path inside host " + host[from] + " from "
                     + m.vertex(from).id() + " to " + m.vertex(to).id());
         }
-        int[] order = Arrays.stream(verts).filter(v -> Double.isFinite(dist[v]) && dist[v] <= dist[from])
+        int[] order = Arrays.stream(verts).filter(v -> dist[v] <= dist[from])
                 .boxed().sorted((a, b) -> Double.compare(dist[b], dist[a])).mapToInt(Integer::intValue).toArray();
         frac[from] = fraction;
         for (int u : order) {
@@ -110,25 +125,33 @@ final class InHostRoutes {
         for (int v : verts) {
             frac[v] = 0;
         }
-        reset(verts);
+        reset();
+    }
+
+    /** @return true when a link from u to w stays inside one host, or enters or leaves a shared domain switch */
+    private boolean sameScope(int u, int w) {
+        return host[w] == host[u] || shared[u] || shared[w];
     }
 
     private boolean tight(int u, int l, int to) {
         int w = m.target(l);
-        if ((w != to && !forwards[w]) || host[w] != host[u] || Double.isInfinite(dist[w])) {
+        if ((w != to && !forwards[w]) || !sameScope(u, w) || Double.isInfinite(dist[w])) {
             return false;
         }
         return Math.abs(dist[u] - (cost(m.link(l).type()) + dist[w])) < 1e-9;
     }
 
     /**
-     * Dijkstra inside the host of {@code root}: distances to it ({@code reverse}) or from it. Only the root and
-     * forwarding devices are expanded, so paths never pass through a GPU or a NIC. Costs are small integers, so
-     * a heap entry packs (distance, vertex) into one long.
+     * Dijkstra inside the host of {@code root} and the multi-host NVLink domain switches it reaches: distances to it
+     * ({@code reverse}) or from it. Only the root and forwarding devices are expanded, so paths never pass through a
+     * GPU or a NIC (a domain switch reaches the other trays' GPUs, which end a path). Costs are small integers, so a
+     * heap entry packs (distance, vertex) into one long.
      */
     private void dijkstra(int root, boolean reverse) {
         heapSize = 0;
+        touchedSize = 0;
         dist[root] = 0;
+        touch(root);
         push(0, root);
         while (heapSize > 0) {
             long e = pop();
@@ -139,11 +162,14 @@ final class InHostRoutes {
             }
             for (int l : reverse ? m.in(u) : m.out(u)) {
                 int x = reverse ? m.source(l) : m.target(l);
-                if (host[x] != host[root]) {
+                if (host[x] != host[root] && !shared[x] && !shared[u]) {
                     continue;
                 }
                 double c = d + cost(m.link(l).type());
                 if (c < dist[x]) {
+                    if (Double.isInfinite(dist[x])) {
+                        touch(x);
+                    }
                     dist[x] = c;
                     push((long) c, x);
                 }
@@ -185,9 +211,17 @@ final class InHostRoutes {
         return top;
     }
 
-    private void reset(int[] verts) {
-        for (int v : verts) {
-            dist[v] = Double.POSITIVE_INFINITY;
+    private void touch(int v) {
+        if (touchedSize == touched.length) {
+            touched = Arrays.copyOf(touched, touchedSize * 2);
         }
+        touched[touchedSize++] = v;
+    }
+
+    private void reset() {
+        for (int i = 0; i < touchedSize; i++) {
+            dist[touched[i]] = Double.POSITIVE_INFINITY;
+        }
+        touchedSize = 0;
     }
 }

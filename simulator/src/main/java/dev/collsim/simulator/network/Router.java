@@ -3,6 +3,7 @@ package dev.collsim.simulator.network;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.Hop;
@@ -55,6 +56,9 @@ public final class Router {
     private final PathFinder paths;
     /** Per host and rail: {proxy GPU, NIC} for PXN, computed on first use. */
     private final int[][][] proxies;
+    /** Per vertex: its multi-host NVLink domain switch, -1 for none, {@link #UNKNOWN} until computed. */
+    private final int[] domainSwitch;
+    private static final int UNKNOWN = -2;
 
     /** @param model the indexed topology */
     public Router(NetworkModel model) {
@@ -69,6 +73,8 @@ public final class Router {
         this.senders = new Sender[model.vertexCount()][];
         this.paths = PathFinder.of(model.topology(), new PathFinder.Options(true, model.routing().pxn()));
         this.receiver = new RouteBuilder.Segment[model.vertexCount()];
+        this.domainSwitch = new int[model.vertexCount()];
+        Arrays.fill(domainSwitch, UNKNOWN);
     }
 
     /** @return the model routed on */
@@ -122,7 +128,7 @@ public final class Router {
         if (channel < 0 || channel >= 2048) {
             throw new IllegalArgumentException("channel must be in [0, 2048), got " + channel);
         }
-        boolean sameHost = m.vertex(s).host() == m.vertex(d).host();
+        boolean sameHost = m.vertex(s).host() == m.vertex(d).host() || sameNvlinkDomain(s, d);
         boolean perChannel = !sameHost && m.routing().multipath() == Multipath.ECMP;
         long key = ((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047);
         Route r = cache.get(key);
@@ -131,6 +137,31 @@ public final class Router {
             cache.put(key, r);
         }
         return r;
+    }
+
+    /**
+     * Whether two GPUs of different hosts share a multi-host NVLink domain (the trays of one GB200 NVL72 rack: both
+     * linked to one {@link NvSwitch} of host -1). NCCL makes such a domain (its MNNVL clique) one node and joins its
+     * GPUs over NVLink (NCCL 2.27.3 {@code src/graph/topo.cc} fuses the clique's topologies), so their route is the
+     * in-domain one ({@link InHostRoutes}), not through the NICs.
+     */
+    private boolean sameNvlinkDomain(int s, int d) {
+        int a = domainSwitch(s);
+        return a >= 0 && a == domainSwitch(d);
+    }
+
+    /** @return the multi-host NVLink domain switch GPU vertex g is linked to, or -1 (computed once per vertex) */
+    private int domainSwitch(int g) {
+        if (domainSwitch[g] == UNKNOWN) {
+            domainSwitch[g] = -1;
+            for (int l : m.out(g)) {
+                int w = m.target(l);
+                if (m.vertex(w) instanceof NvSwitch && m.vertex(w).host() < 0) {
+                    domainSwitch[g] = w;
+                }
+            }
+        }
+        return domainSwitch[g];
     }
 
     /**

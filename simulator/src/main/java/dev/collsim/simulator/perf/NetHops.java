@@ -16,7 +16,9 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *   <li>NVLS and CollNet between nodes 2 (to the switch and back), PAT log2(nNodes);</li>
  *   <li>point-to-point: 1 per round that crosses nodes ({@link P2pModel}).</li>
  * </ul>
- * log2 is NCCL's floor log2, at least 1 on two or more nodes. Zero on one node. Stateless.
+ * log2 is NCCL's floor log2, at least 1 on two or more nodes. Zero on one node. These are the counts of NCCL's
+ * latency formula; the depth its trees really have, which a pipeline's fill depends on, is {@link #treeDepth}.
+ * Stateless.
  */
 public final class NetHops {
 
@@ -41,5 +43,29 @@ public final class NetHops {
             case PAT -> log2;
             default -> 2;
         };
+    }
+
+    /**
+     * The depth of NCCL's binary tree over n nodes: the most network hops from a leaf to the root. NCCL 2.27.3 and
+     * 2.30.7 {@code src/graph/trees.cc ncclGetBtree}: rank r &gt; 0 with lowest set bit b has parent (r ^ b) | (b &lt;&lt;
+     * 1), or r ^ b when that is n or more; {@code ncclGetDtree}'s second tree is the first mirrored (n even) or shifted
+     * by one (n odd), so both trees have this depth. It is ceil(log2 n), not NCCL's floor log2 of {@link #of}: 3 nodes
+     * form the chain 0 &lt;- 2 &lt;- 1 (depth 2, where floor log2 3 = 1), 5 nodes 0 &lt;- 4 &lt;- 2 &lt;- 1 (depth 3).
+     *
+     * @param nodes NCCL nodes, >= 1
+     * @return hops from the deepest leaf to the root, 0 on one node
+     */
+    public static int treeDepth(int nodes) {
+        int depth = 0;
+        for (int r = 1; r < nodes; r++) {
+            int d = 0;
+            for (int u = r; u != 0; d++) {
+                int bit = Integer.lowestOneBit(u);
+                int up = (u ^ bit) | (bit << 1);
+                u = up >= nodes ? u ^ bit : up;
+            }
+            depth = Math.max(depth, d);
+        }
+        return depth;
     }
 }

@@ -29,8 +29,9 @@ import dev.collsim.simulator.tuning.CostTable;
  *       the NVLS buffer), reduce (multimem reduce on the head, then {@code directRecvDirectSend} up the tree to
  *       {@code nvls->treeUp}; the root sends down instead), broadcast (receive from {@code treeUp}, send down the
  *       tree and multicast) and gather. An iteration thus passes hops + 2 stages in a row: the NVLS reduce, the
- *       {@link NetHops} network steps up and down the tree (2 log2 nNodes; {@code src/graph/connect.cc}
- *       {@code connectNvls}, two trees alternating by channel) and the NVLS multicast; the stages of different
+ *       network steps up and down the tree (hops = 2 x its depth, {@link NetHops#treeDepth}: ceil log2 nNodes, so
+ *       2 on 2 nodes and 4 on 3 or 4; {@code src/graph/connect.cc} {@code connectNvls}, two trees alternating by
+ *       channel, {@code src/graph/trees.cc ncclGetDtree}) and the NVLS multicast; the stages of different
  *       iterations run at once.</li>
  *   <li>Store and forward. Every stage is {@code ProtoSimple<1, 1>}: one slice of one step per chunk, and
  *       {@code src/device/prims_simple.h waitPeer} lets a receiver start a step only when its sender has posted the
@@ -116,7 +117,7 @@ public final class NvlsTreePipeline {
         long chunk = NvlsLoop.chunk(Algorithm.NVLS_TREE, plan, table, buffSize, channels, nBytes);
         double channelChunk = channelChunkBytes(chunk, NvlsLoop.heads(plan), nBytes, channels);
         double stagesAhead = Math.min(iterations(nBytes, channels, channelChunk),
-                NetHops.of(Collective.ALL_REDUCE, Algorithm.NVLS_TREE, plan) + 1);
+                2 * NetHops.treeDepth(plan.nNodes()) + 1);
         return fillUs(stagesAhead, fillChunks, channelChunk, busPerChannel);
     }
 

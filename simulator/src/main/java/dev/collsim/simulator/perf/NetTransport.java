@@ -30,14 +30,20 @@ import dev.collsim.simulator.tuning.TuningConstants;
  * <p><b>What is serial.</b> The slot cycle above; and the proxy's cost of posting one send, which NCCL charges as a
  * floor per ring step, "network post overhead" 1 us on Intel, 2 us on AMD, x3 for Simple (NCCL 2.30.7
  * {@code src/graph/tuning.cc getNetOverhead}: "Inter-node rings still have to launch nsteps * net overhead").
- * That floor is already in NCCL's latency ({@code max(intraLat, netOverhead)} per ring step), which collsim adds,
- * so it is not charged again here.
+ * NCCL's latency charges it once per ring step ({@code max(intraLat, netOverhead)}), as if every channel posted in
+ * parallel; but one proxy thread per rank posts the sends of all its connections in turn, so a Ring's node posts at
+ * most {@link #proxyPostGBps} (every protocol). Measured: 2x4 GB300 (gIB RoCE, NCCL 2.28.9; public dataset
+ * A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt:41) AllGather 16 MiB takes 189.74 us where
+ * NCCL's latency and the links give 93 us; 16 channels over 4 ranks per host post 4 x 14 sends of 3 us (Grace: 1 us,
+ * x3 Simple), 168 us. Not fitted: the constant is NCCL's.
  *
  * <p>A small Ring AllReduce sends each ring step's data, nBytes / (channels x nRanks), in its 2 slices, so its 2
  * (nRanks - 1) steps pass the node boundary 2 at a time per slot cycle: at least 2 (nRanks - 1) x stepUs (2 x 8
  * DGX H100, 10 us: 300 us), where NCCL's own estimate (131 us + bandwidth time) charges the network step latency
  * (14 us for Simple, hwLat[NET][Ring][Simple]) only on its 2 (nNodes - 1) crossings of the ring and 3.4 us on every
- * other step. That floor does not bind on any public dataset: none runs Simple between nodes below 32 MiB.
+ * other step. The posting floor is higher there: 2 connections per rank x 60 sends x 3 us = 360 us
+ * ({@link #proxyPostGBps}); the 2x4 GB300 dataset above is the public one that runs Ring/Simple between nodes at
+ * mid sizes (NCCL's choice by collsim's tuning model; the file does not log it).
  * From Hopper on NCCL skips the receive-side GPU Direct RDMA flush (NCCL 2.30.7 {@code src/graph/paths.cc
  * ncclTopoNeedFlush}); collsim charges no flush. The {@code stepUs} of 10 us is consistent with NCCL's own network
  * step latency (14 us for the data pass, of which the credit's return is a part); NVIDIA/nccl#2409 measured a

@@ -1,11 +1,14 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.units.DecimalText.fixed;
+
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.TuningConstants;
 
 /**
  * The network transport as NCCL's proxy runs it, reduced to the limit that NCCL's own model leaves out and that
@@ -27,14 +30,20 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * <p><b>What is serial.</b> The slot cycle above; and the proxy's cost of posting one send, which NCCL charges as a
  * floor per ring step, "network post overhead" 1 us on Intel, 2 us on AMD, x3 for Simple (NCCL 2.30.7
  * {@code src/graph/tuning.cc getNetOverhead}: "Inter-node rings still have to launch nsteps * net overhead").
- * That floor is already in NCCL's latency ({@code max(intraLat, netOverhead)} per ring step), which collsim adds,
- * so it is not charged again here.
+ * NCCL's latency charges it once per ring step ({@code max(intraLat, netOverhead)}), as if every channel posted in
+ * parallel; but one proxy thread per rank posts the sends of all its connections in turn, so a Ring's node posts at
+ * most {@link #proxyPostGBps} (every protocol). Measured: 2x4 GB300 (gIB RoCE, NCCL 2.28.9; public dataset
+ * A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt:41) AllGather 16 MiB takes 189.74 us where
+ * NCCL's latency and the links give 93 us; 16 channels over 4 ranks per host post 4 x 14 sends of 3 us (Grace: 1 us,
+ * x3 Simple), 168 us. Not fitted: the constant is NCCL's.
  *
  * <p>A small Ring AllReduce sends each ring step's data, nBytes / (channels x nRanks), in its 2 slices, so its 2
  * (nRanks - 1) steps pass the node boundary 2 at a time per slot cycle: at least 2 (nRanks - 1) x stepUs (2 x 8
  * DGX H100, 10 us: 300 us), where NCCL's own estimate (131 us + bandwidth time) charges the network step latency
  * (14 us for Simple, hwLat[NET][Ring][Simple]) only on its 2 (nNodes - 1) crossings of the ring and 3.4 us on every
- * other step. That floor does not bind on any public dataset: none runs Simple between nodes below 32 MiB.
+ * other step. The posting floor is higher there: 2 connections per rank x 60 sends x 3 us = 360 us
+ * ({@link #proxyPostGBps}); the 2x4 GB300 dataset above is the public one that runs Ring/Simple between nodes at
+ * mid sizes (NCCL's choice by collsim's tuning model; the file does not log it).
  * From Hopper on NCCL skips the receive-side GPU Direct RDMA flush (NCCL 2.30.7 {@code src/graph/paths.cc
  * ncclTopoNeedFlush}); collsim charges no flush. The {@code stepUs} of 10 us is consistent with NCCL's own network
  * step latency (14 us for the data pass, of which the credit's return is a part); NVIDIA/nccl#2409 measured a
@@ -231,20 +240,80 @@ public final class NetTransport {
     }
 
     /**
-     * The bus bandwidth the network proxy allows this call, GB/s: {@link PhysicalBound#nicBusBw} with channels x
-     * the connection rate in place of the node's NIC bandwidth (a Ring's traffic as a Ring's, k = n).
+     * The microseconds NCCL's proxy thread spends posting one network send: NCCL's own "network post overhead", 1 us
+     * (2 us on AMD x86), x3 for Simple (NCCL 2.28.9 and 2.30.7 {@code src/graph/tuning.cc getNetOverhead} and its use:
+     * "Inter-node rings still have to launch nsteps * net overhead"; {@link TuningConstants#netOverhead}). The CPU's
+     * figure, not NCCL_NET_OVERHEAD: that variable changes NCCL's estimate, not the host.
      *
-     * @return GB/s; infinite where {@link #applies} is false or the class's step cost is 0
+     * @return microseconds per send
+     */
+    static double postUs(ChannelPlan plan, Protocol p) {
+        double overhead = TuningConstants.NCCL_2_30_7.netOverhead(plan.cpu());
+        return p == Protocol.SIMPLE ? 3 * overhead : overhead;
+    }
+
+    /**
+     * The most a node's proxies post for a Ring between NCCL nodes, GB/s of data: one proxy progress thread per
+     * rank posts the sends of every connection of that rank, one after another (NCCL 2.28.9 {@code src/proxy.cc
+     * ncclProxyProgress}, {@code progressOps} walks the active operations in turn; {@code src/transport/net.cc
+     * sendProxyProgress} posts each step's {@code isend}). A Ring leaves each node once per channel, on the node's
+     * ranks in turn, so a rank's proxy serves max(1, channels / ranks per node) sending connections and the node posts
+     * {@code channels x message / (postUs x that)} per microsecond, where NCCL's latency charges {@link #postUs} once
+     * per ring step as if the channels posted in parallel. Receives are not charged apart: NCCL's figure is the cost
+     * of a step. With PXN a send is posted by the proxy of the rank next to the NIC; not modelled (rail-local NICs need
+     * none). Applies to every protocol (each posts one send per step); not on one node nor to the other algorithms.
+     *
+     * @param message  data bytes of one send ({@link #messageBytes})
+     * @param channels channels of the call (may be fractional, >= 1)
+     * @return GB/s; infinite where it does not apply
+     */
+    static double proxyPostGBps(Algorithm a, Protocol p, ChannelPlan plan, double message, double channels) {
+        if (plan.nNodes() < 2 || a != Algorithm.RING) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double perProxy = Math.max(1, channels * plan.nNodes() / plan.nRanks());
+        return channels * message / (postUs(plan, p) * perProxy) / 1000.0;
+    }
+
+    /**
+     * The bus bandwidth the network proxy allows this call, GB/s: {@link PhysicalBound#nicBusBw} with the node's
+     * rate in place of its NIC bandwidth (a Ring's traffic as a Ring's, k = n): channels x the connection rate where
+     * {@link #applies}, and for a Ring at most {@link #proxyPostGBps}.
+     *
+     * @return GB/s; infinite where neither limit applies or the class's step cost is 0 and posting is unlimited
      */
     public static double busBwCap(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double channels) {
-        if (!applies(a, p, plan)) {
+        double node = nodeGBps(plan, s, pp, func, a, p, nBytes, channels);
+        if (Double.isInfinite(node)) {
             return Double.POSITIVE_INFINITY;
         }
-        double message = messageBytes(a, p, func, s, nBytes, channels, plan);
-        double node = channels * connectionsPerChannel(a, plan) * connectionGBps(message,
-                sendsInFlight(a, p, func), p, s, pp.netProfile(plan.netClass()).stepUs());
         double perNode = (double) plan.nRanks() / plan.nNodes();
         return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
+    }
+
+    /** @return the data rate a node's proxies allow this call, GB/s ({@link #busBwCap}); infinite where none */
+    private static double nodeGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double channels) {
+        double message = messageBytes(a, p, func, s, nBytes, channels, plan);
+        double slots = applies(a, p, plan) ? channels * connectionsPerChannel(a, plan) * connectionGBps(message,
+                sendsInFlight(a, p, func), p, s, pp.netProfile(plan.netClass()).stepUs()) : Double.POSITIVE_INFINITY;
+        return Math.min(slots, proxyPostGBps(a, p, plan, message, channels));
+    }
+
+    /**
+     * The bottleneck text when the proxy's limit binds: the slot cycle's step cost or the posting, whichever is lower.
+     *
+     * @return text naming the cost per send and the bytes of one send
+     */
+    public static String bottleneck(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double channels) {
+        double message = messageBytes(a, p, func, s, nBytes, channels, plan);
+        double posts = proxyPostGBps(a, p, plan, message, channels);
+        String bytes = " us per send of " + fixed(message, 0) + " B";
+        return posts <= nodeGBps(plan, s, pp, func, a, p, nBytes, channels)
+                ? "proxy posts: " + fixed(postUs(plan, p), 1) + bytes + ", "
+                        + fixed(Math.max(1, channels * plan.nNodes() / plan.nRanks()), 1) + " connections per rank"
+                : "network steps: " + fixed(pp.netProfile(plan.netClass()).stepUs(), 1) + bytes;
     }
 }

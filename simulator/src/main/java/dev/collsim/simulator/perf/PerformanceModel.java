@@ -170,9 +170,8 @@ public final class PerformanceModel {
                             + fixed(time, 1) + " us"
                     : "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
         } else if (Math.max(proxyUs, readsUs) > latency + bwUs) {
-            bottleneck = readsUs > proxyUs ? ShmHostReads.bottleneck(plan, s, a, p, channels) : "network steps: "
-                    + fixed(net.stepUs(), 1) + " us per send of "
-                    + fixed(NetTransport.messageBytes(a, p, func, s, nBytes, effChannels, plan), 0) + " B";
+            bottleneck = readsUs > proxyUs ? ShmHostReads.bottleneck(plan, s, a, p, channels)
+                    : NetTransport.bottleneck(plan, s, pp, func, a, p, nBytes, effChannels);
         } else if (netAlgBw < Math.min(linkAlgBw, capAlgBw)) {
             bottleneck = netBottleneck(plan, s, pp, func, a, p, nBytes, effChannels);
         } else if (capAlgBw < linkAlgBw) {

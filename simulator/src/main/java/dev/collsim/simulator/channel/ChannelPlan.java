@@ -39,8 +39,9 @@ import java.util.Objects;
  *                           less where their GPU-NIC paths cross the CPU (GPU Direct RDMA off, the socket transport;
  *                           {@link StagedNetPaths}); 0 on one node
  * @param ringPathBw         GB/s per direction each GPU of the weakest node moves over the ring graph's GPU orders
- *                           with the hops between CPUs at their physical rate, the others at NCCL's figure
- *                           ({@link CpuPathRates#ring}); what a ring over SHM is timed with; 0 when unknown
+ *                           with the hops between CPUs and NVLinks from GPU to GPU at their physical rate, the
+ *                           others at NCCL's figure ({@link CpuPathRates#ring}); what a ring over SHM or direct
+ *                           NVLinks is timed with; 0 when unknown
  * @param pairPathBw         GB/s per direction of the best GPU pair path alone, counted the same way
  *                           ({@link CpuPathRates#pair}); 0 when unknown
  * @param gpuPcieGen         PCIe generation (1 to 6) of the weakest node's GPUs' own links, the lowest of them

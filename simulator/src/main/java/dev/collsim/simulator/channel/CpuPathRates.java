@@ -32,7 +32,17 @@ import java.util.List;
  * links of figure x channels / traversals. Two GPUs behind one PCIe switch whose pair goes through the CPU load the
  * switch's uplink twice per direction (0 to 1 and 1 to 0): half the uplink, as NCCL's own graph has it. Host memory
  * bandwidth is not counted: a ring over SHM writes and reads each GPU's bytes in host memory once each, 2 x 24 GB/s
- * per Gen4 GPU, far below a socket's DDR5 (8 channels of DDR5-4800, 307 GB/s, Intel ARK 8462Y+). Stateless.
+ * per Gen4 GPU, far below a socket's DDR5 (8 channels of DDR5-4800, 307 GB/s, Intel ARK 8462Y+).
+ *
+ * <p>A ring over NVLinks straight from GPU to GPU (no NVSwitch: the DGX-1 V100 hybrid cube-mesh, NVLink bridges)
+ * counts those hops at their datasheet rate too ({@link HostModel#directNvlink}, {@code hardware.NvlinkGen}: NVLink2
+ * 25 GB/s per link and direction, Tesla V100 datasheet), not at NCCL's search figure (NCCL 2.21.5 and 2.30.7
+ * {@code src/graph/topo.h} {@code SM70_NVLINK_BW} 20.0): NCCL's figure only steers its search, and on such a link
+ * nothing but the link sets a channel's rate. On the DGX-1 V100 NCCL's ring search keeps 6 channels x 20 GB/s, each
+ * 2-link pair carrying 2 channels and each 1-link pair 1 per direction, so every link carries one channel:
+ * 25 x 6 = 150 GB/s per direction, scale 150 / 120 = 1.25 ({@code perf.CpuRouteRate#ringScale}). NVSwitch hosts
+ * keep NCCL's figure (its 20 GB/s per A100 link matches the measured 8x A100 plateau, {@code bwEfficiencySimple}),
+ * and {@link #pair} keeps NCCL's figure for NVLink hops. Stateless.
  */
 final class CpuPathRates {
 
@@ -64,7 +74,7 @@ final class CpuPathRates {
         double rate = Double.POSITIVE_INFINITY;
         for (int l = 0; l < load.length; l++) {
             if (load[l] > 0) {
-                rate = Math.min(rate, hopRate(h, l) / load[l]);
+                rate = Math.min(rate, (h.directNvlink(l) ? h.physicalBw(l) : hopRate(h, l)) / load[l]);
             }
         }
         return rate;

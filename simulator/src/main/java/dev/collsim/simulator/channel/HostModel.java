@@ -207,6 +207,12 @@ final class HostModel {
         return sum;
     }
 
+    /** @return true when the hop is NVLink straight from one GPU to another (no NVSwitch between them) */
+    boolean directNvlink(int hop) {
+        return hops.hop(hop).type() == LinkType.NVLINK && hops.hop(hop).from() instanceof Gpu
+                && hops.hop(hop).to() instanceof Gpu;
+    }
+
     /** @return true when the hop joins two CPUs (NCCL's SYS link: QPI, UPI, xGMI, or two NUMA nodes of one socket) */
     boolean interCpu(int hop) {
         return hops.hop(hop).type() == LinkType.SMP;

@@ -4,6 +4,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.topology.PathType;
 
 /**
  * The link rate of a call on one host whose ring path goes through the CPU ({@link ShmLinkShare#throughCpu}: PHB or
@@ -12,7 +13,9 @@ import dev.collsim.simulator.tuning.GraphSummary;
  * ({@link ChannelPlan#ringPathBw}, {@link ChannelPlan#pairPathBw}; the channel package's {@code CpuPathRates} says
  * why and how), in place of NCCL's graph bandwidth, which NCCL's inter-CPU constant and its search's speed steps set
  * (NCCL 2.29.2 {@code src/graph/topo.cc ncclTopoGetInterCpuBw}, {@code src/graph/search.cc}). Only the time uses it:
- * NCCL's cost table, and so NCCL's algorithm, protocol and channels, keep NCCL's figures.
+ * NCCL's cost table, and so NCCL's algorithm, protocol and channels, keep NCCL's figures. A one-host ring over
+ * NVLinks from GPU to GPU (no NVSwitch) is timed the same way, its NVLinks at the datasheet rate
+ * ({@link #directNvlinkRing}).
  *
  * <p>Worked example, 2x L40S on two CPU nodes of a Sapphire Rapids host (NCCL 22 GB/s between them, UPI 96): NCCL's
  * ring graph is 1 channel x 20 GB/s; each GPU's Gen4 x16 link (NCCL 24 GB/s) carries its ring hop once per direction
@@ -35,15 +38,32 @@ public final class CpuRouteRate {
      * @param plan  the channel plan
      * @param a     algorithm
      * @param chain true for the one-host Tree AllReduce chain
-     * @return ringPathBw / (nChannels x bwIntra of the ring graph) for a ring through the CPU; 1 otherwise or when
+     * @return ringPathBw / (nChannels x bwIntra of the ring graph) for a ring through the CPU or over direct NVLinks
+     *         ({@link #directNvlinkRing}); 1 otherwise or when
      *         the path rate is unknown
      */
     public static double ringScale(ChannelPlan plan, Algorithm a, boolean chain) {
         GraphSummary ring = plan.graphs().ring();
-        if (a != Algorithm.RING && !chain || plan.ringPathBw() <= 0 || !ShmLinkShare.throughCpu(plan)) {
+        if (a != Algorithm.RING && !chain || plan.ringPathBw() <= 0
+                || !ShmLinkShare.throughCpu(plan) && !directNvlinkRing(plan)) {
             return 1.0;
         }
         return plan.ringPathBw() / ring.totalIntra();
+    }
+
+    /**
+     * A one-host ring over NVLinks straight from GPU to GPU: no NVSwitch, ring path NVL (or NVB, through another
+     * GPU's NVLinks); its hops count at the NVLink datasheet rate in {@link ChannelPlan#ringPathBw} (the channel
+     * package's {@code CpuPathRates}). DGX-1 V100, 8 ranks: 6 channels x 20 GB/s in NCCL's graph, 6 links x 25 GB/s
+     * physical: scale 1.25.
+     *
+     * @param plan the channel plan
+     * @return true for such a ring
+     */
+    static boolean directNvlinkRing(ChannelPlan plan) {
+        GraphSummary ring = plan.graphs().ring();
+        return plan.nNodes() == 1 && !plan.hasNvSwitch() && ring != null && ring.present()
+                && (ring.typeIntra() == PathType.NVL || ring.typeIntra() == PathType.NVB);
     }
 
     /**

@@ -40,6 +40,29 @@ class CpuPathRatesTest {
     }
 
     /**
+     * DGX-1 V100, 8 GPUs, hybrid cube-mesh (DGX-1 V100 white paper WP-08437-002: every GPU has 6 NVLink2 links, 2 to
+     * each of two peers and 1 to each of two others). NCCL 2.30.7 {@code src/graph/search.cc ncclTopoCompute} with
+     * {@code SM70_NVLINK_BW} 20 per link ({@code topo.h}): maxBw 40 (a 2-link pair), totalBw 6 x 20 = 120; at 40
+     * only the 2-link pairs fit, one 8-GPU cycle per direction (0-3-2-1-5-6-7-4), 2 x 40 = 80 &lt; 120; at 20
+     * (20 / 40 &gt; 0.49) every GPU's 6 links give 6 channels x 20 = 120 = totalBw, optimal; bwIntra 20 &lt; 25, so no
+     * duplication. Those 6 channels leave GPU i over its 6 links, each link one channel per direction: the ring's
+     * rate at the NVLink2 datasheet's 25 GB/s per link (Tesla V100 datasheet: 300 GB/s bidirectional over 6 links)
+     * is 6 x 25 = 150 GB/s per direction. The pair path keeps NCCL's figure: 2 links x 20 = 40.
+     */
+    @Test
+    void directNvlinkRingMovesAtTheDatasheetRateWhileNcclsGraphKeepsItsFigure() {
+        Topology t = Catalog.standalone(Catalog.hostType("dgx1-v100").orElseThrow(), 1);
+        ChannelPlan p = plan(t, t.gpus(), Map.of());
+        GraphSummary ring = p.graphs().ring();
+        assertEquals(PathType.NVL, ring.typeIntra());
+        assertEquals(6, ring.nChannels());
+        assertEquals(20.0, ring.bwIntra(), EPS);
+        assertEquals(40.0, p.gpuPathBw(), EPS);
+        assertEquals(150.0, p.ringPathBw(), EPS);
+        assertEquals(40.0, p.pairPathBw(), EPS);
+    }
+
+    /**
      * GPU0 and GPU4 of the 8x L40S host: GPU0 - switch 0 - CPU0 - UPI - CPU1 - switch 2 - GPU4, four Gen4 x16 hops
      * (24) and the UPI (NCCL's Sapphire Rapids figure 22; physical 3 links x 16 GT/s, 96). NCCL's pair path is 22 and
      * its ring graph the first sm89 speed at most 22: 1 x 20 (40, 30, 20, ...). The ring 0 -> 4 -> 0 loads every hop

@@ -1,0 +1,62 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A one-host ring over NVLinks from GPU to GPU is timed at the NVLink datasheet rate ({@link CpuRouteRate#ringScale},
+ * channel.CpuPathRates), NCCL's choice and NCCL's own estimate at NCCL's figure; a ring through NVSwitches keeps
+ * NCCL's figure. bwEfficiencySimple 0.98 and bwEfficiencyNvlink 1.0 (PerformanceParameters defaults).
+ */
+class DirectNvlinkRingTest {
+
+    /** 8 GiB: latency and pipeline fill well below 0.1 % of the time. */
+    private static final long BIG = 8L << 30;
+
+    private static Prediction ringSimpleAllReduce(String host) throws Exception {
+        Topology t = Catalog.standalone(Catalog.hostType(host).orElseThrow(), 1);
+        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, BIG,
+                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
+    }
+
+    /**
+     * DGX-1 V100, 8 ranks. NCCL's ring graph: 6 channels x 20 GB/s (SM70_NVLINK_BW 20 per link, NCCL 2.30.7
+     * {@code src/graph/topo.h}; the search's steps in CpuPathRatesTest), busBw 120. Its 6 channels put one channel
+     * on every NVLink per direction, so at the NVLink2 datasheet's 25 GB/s per link (Tesla V100 datasheet: 300 GB/s
+     * bidirectional over 6 links) a GPU moves 6 x 25 = 150 GB/s: busbw 150 x 0.98 = 147.0. NCCL's estimate keeps 120:
+     * algBw 120 x 8 / 14 = 68.571 GB/s, 8 GiB (8,589,934,592 B) / 68.571 GB/s = 125,270 us, plus NCCL's Ring/Simple
+     * latency on NVLink, 8.4 + 14 steps x 3.4 = 56 us (tuning.cc baseLat, hwLat): 125,326 us.
+     */
+    @Test
+    void dgx1V100RingRunsAtTheNvlinkDatasheetRate() throws Exception {
+        Prediction p = ringSimpleAllReduce("dgx1-v100");
+        assertEquals(Algorithm.RING, p.algorithm());
+        assertEquals(Protocol.SIMPLE, p.protocol());
+        assertEquals(147.0, p.busBw(), 147.0 * 0.002, p.toString());
+        assertEquals(125_326, p.ncclEstimateUs(), 125_326 * 0.001, p.toString());
+    }
+
+    /**
+     * DGX A100, 8 ranks through NVSwitches: not a direct NVLink ring, NCCL's figure stays the rate. NCCL's graph 12
+     * channels x 20 GB/s (12 links x 20 = 240 to the NVSwitches; 6 x 40 found, duplicated to 12 x 20: NCCL 2.30.7
+     * {@code search.cc ncclTopoDupChannels}), busbw 240 x 0.98 = 235.2, not the datasheet's 12 x 25 x 0.98 = 294.
+     */
+    @Test
+    void nvSwitchRingKeepsNcclsFigure() throws Exception {
+        Prediction p = ringSimpleAllReduce("dgx-a100");
+        assertEquals(235.2, p.busBw(), 235.2 * 0.002, p.toString());
+    }
+}

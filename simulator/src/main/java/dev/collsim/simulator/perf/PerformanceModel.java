@@ -49,7 +49,7 @@ import dev.collsim.topology.PathType;
  *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
  *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
- *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline})
+ *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline}); Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill})
  *   shmSimple = a Simple Ring or Tree chain over SHM: one more host-read round trip per hop, the data loads after
  *               the flag's ({@link ShmHostReads#simpleDataReadsUs})
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
@@ -137,7 +137,7 @@ public final class PerformanceModel {
         // faster than one channel can: the per-channel cap is a rate per channel, so it is not shared again
         double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
                 / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
-        double fill = fill(plan, s, pp, func, a, p, nBytes, effChannels, chain) / (1000.0 * busPerChannel);
+        double fill = TreeSimpleFill.fillUs(fill(plan, s, pp, func, a, p, nBytes, effChannels, chain) / (1000.0 * busPerChannel), plan, pp, func, a, p, s, nBytes, effChannels, busPerChannel, capBus / effChannels);
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));

@@ -1,0 +1,139 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.RuntimeChannels;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.topology.PathType;
+
+/**
+ * Pipeline fill of Tree/Simple AllReduce between nodes: the store-and-forward trip of one chunk down NCCL's tree
+ * chain and back up, each hop at its own link's per-channel rate. It replaces the generic one-chunk fill of
+ * {@link PerformanceModel} for these calls.
+ *
+ * <p>What NCCL's source fixes (NCCL 2.30.7):
+ * <ol>
+ *   <li>Store and forward. {@code src/device/all_reduce.h}, {@code RunWorkColl<ncclFuncAllReduce, T, RedOp,
+ *       NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE>::run} runs {@code runTreeSplit<T, RedOp, ProtoSimple<1, 1>>}: one slice of
+ *       one step per chunk, and {@code src/device/prims_simple.h waitPeer} lets a receiver start a step only once
+ *       its sender posted all of it, so every hop forwards a whole chunk (as in {@link NvlsTreePipeline}).</li>
+ *   <li>Depth. {@code src/graph/connect.cc} (tree setup): {@code depth = nRanks / nNodes - 1 + log2i(nNodes)}: a
+ *       chain of nRanks / nNodes - 1 intra-node hops, then log2i(nNodes) (floor) network hops up the tree; the
+ *       reduce goes up these hops and the broadcast comes down them, 2 x depth hops.</li>
+ *   <li>Chunk. {@code src/enqueue.cc calcCollChunking}: the Simple step, NCCL_BUFFSIZE / NCCL_STEPS = 512 KiB
+ *       ({@code chunkSteps} 1 for Tree), at every size ({@link PerformanceModel#chunk}); a channel's part when
+ *       smaller. NCCL 2.18 and 2.19 halved it down to 32 KiB for small calls against {@code tree.depth} (v2.19.3-1
+ *       {@code enqueue.cc} "Optimize chunkSize / nSteps"); 2.20.3 removed that, and collsim models 2.20+ here.</li>
+ * </ol>
+ *
+ * <p>A pipe of stages with stage times t_i delivers its last chunk sum(t_i) + (K - 1) max(t_i) after the start; the
+ * bandwidth term counts K x max(t_i), so the full pipe's fill is sum(t_i) - max(t_i). Stage times: chunk / rate,
+ * a network hop at the call's per-channel bus rate ({@code busPerChannel} of {@link PerformanceModel}: the links
+ * and NICs shared by the channels), an intra-node hop at {@link #intraRate}: over NVLink one channel's own copy
+ * rate, the per-channel cap. That NVLink rate is a collsim assumption, not in NCCL's source: the GPU's NVLink
+ * (300 GB/s on A100, 450 on H100) is well above the NICs, so the chain's NVLink hops are not the shared
+ * bottleneck. Charged at the NVLink share NCCL's tree graph gives ({@code nChannels x bwIntra} over the runtime
+ * channels, equal to the network's per-channel rate on 2 x 8 A100), the fill made OKE RoCE A100 2 x 8
+ * (A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt) 6.9 -> 9.5 % median, its 1 GiB +1.3 -> +12.1 %.
+ * With fewer iterations than 2 x depth - 1, NvlsTreePipeline's straight line (the part NCCL's source does not
+ * give) scales it by iterations / (2 x depth - 1):
+ *
+ * <pre>
+ *   stage    = min(chunk, nBytes / channels)
+ *   full     = 2 (ppn - 1) stage / intraRate + 2 log2i(nNodes) stage / netRate - stage / min(intraRate, netRate)
+ *   fill_us  = pipelineFillChunks x full x min(1, iterations / (2 depth - 1)) / 1000
+ * </pre>
+ * Stateless and thread-safe.
+ */
+public final class TreeSimpleFill {
+
+    private TreeSimpleFill() {
+    }
+
+    /** @return true for Tree/Simple AllReduce on more than one node */
+    static boolean applies(Collective func, Algorithm a, Protocol p, ChannelPlan plan) {
+        return func == Collective.ALL_REDUCE && a == Algorithm.TREE && p == Protocol.SIMPLE && plan.nNodes() > 1;
+    }
+
+    /**
+     * The fill of a Tree/Simple AllReduce between nodes, or {@code otherFill} for any other call.
+     *
+     * @param otherFill     the generic fill, microseconds (returned when this class does not apply)
+     * @param plan          channel plan
+     * @param pp            performance parameters (fill chunks, Simple and link efficiencies)
+     * @param func          collective
+     * @param a             algorithm
+     * @param p             protocol
+     * @param s             NCCL settings (NCCL_BUFFSIZE)
+     * @param nBytes        bytes of the call
+     * @param channels      channels the call's data occupies, >= 1 (PerformanceModel's effective count, as the
+     *                      generic fill's: a tuner's forced count above it must not shrink the fill)
+     * @param busPerChannel bus bandwidth of one channel between nodes, GB/s (1e9 B/s), > 0
+     * @param perChannelCap bus bandwidth one channel can move at most, GB/s
+     * @return microseconds
+     */
+    static double fillUs(double otherFill, ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a,
+            Protocol p, NcclSettings s, long nBytes, double channels, double busPerChannel, double perChannelCap) {
+        if (!applies(func, a, p, plan)) {
+            return otherFill;
+        }
+        return pp.pipelineFillChunks() * fillUs(PerformanceModel.chunk(a, p, func, s), nBytes, channels,
+                plan.nRanks() / plan.nNodes() - 1, log2i(plan.nNodes()), intraRate(plan, pp, perChannelCap),
+                busPerChannel);
+    }
+
+    /**
+     * Bus bandwidth one channel's chunk crosses an intra-node hop with: over NVLink one channel's own rate, the
+     * per-channel cap (measured on one-node NVLink rings, where every hop is such a copy); over PCIe the tree
+     * graph's intra-node bandwidth ({@code nChannels x bwIntra}, NCCL 2.30.7 {@code src/graph/search.cc}) over
+     * NCCL's default runtime channels, at most the cap.
+     *
+     * @param plan          channel plan (tree graph, channels)
+     * @param pp            performance parameters (Simple and PCIe efficiencies)
+     * @param perChannelCap bus bandwidth one channel can move at most, GB/s
+     * @return GB/s, > 0
+     */
+    static double intraRate(ChannelPlan plan, PerformanceParameters pp, double perChannelCap) {
+        GraphSummary tree = plan.graphs().tree();
+        if (tree.typeIntra() == PathType.NVL || tree.nChannels() == 0 || !(tree.bwIntra() > 0)) {
+            return perChannelCap;
+        }
+        int defaults = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(),
+                NcclSettings.DEFAULTS);
+        return Math.min(tree.nChannels() * tree.bwIntra() * pp.bwEfficiency(Protocol.SIMPLE)
+                * pp.bwEfficiency(HardwareClass.PCI) / Math.max(1, defaults), perChannelCap);
+    }
+
+    /**
+     * The fill in stage times (class comment), before pipelineFillChunks.
+     *
+     * @param chunk     NCCL's Tree/Simple chunk, bytes
+     * @param nBytes    bytes of the call
+     * @param channels  channels the call's data occupies, >= 1
+     * @param intraHops chain hops inside a node, nRanks / nNodes - 1, >= 0
+     * @param netHops   network hops up the tree, log2i(nNodes), >= 1
+     * @param intraRate bus bandwidth of one channel on an intra-node hop, GB/s, > 0
+     * @param netRate   bus bandwidth of one channel on a network hop, GB/s, > 0
+     * @return microseconds
+     */
+    static double fillUs(long chunk, long nBytes, double channels, int intraHops, int netHops, double intraRate,
+            double netRate) {
+        int depth = intraHops + netHops;
+        double perChannel = nBytes / Math.max(1.0, channels);
+        double stage = Math.min(chunk, perChannel);
+        double iterations = Math.max(1.0, perChannel / stage);
+        double tIntra = stage / (1000.0 * intraRate), tNet = stage / (1000.0 * netRate);
+        double slowest = intraHops > 0 ? Math.max(tIntra, tNet) : tNet;
+        double full = 2.0 * intraHops * tIntra + 2.0 * netHops * tNet - slowest;
+        return full * Math.min(1.0, iterations / (2.0 * depth - 1));
+    }
+
+    /** @return NCCL's log2i: floor log2, 0 for 1 */
+    static int log2i(int n) {
+        return 31 - Integer.numberOfLeadingZeros(Math.max(1, n));
+    }
+}

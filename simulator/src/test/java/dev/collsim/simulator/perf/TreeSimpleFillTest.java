@@ -1,0 +1,69 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hand-worked fills of {@link TreeSimpleFill}. NCCL 2.30.7: {@code src/graph/connect.cc} line 144
+ * {@code depth = nRanks / nNodes - 1 + log2i(nNodes)}; {@code src/device/all_reduce.h} lines 236-243 (Tree/Simple
+ * AllReduce runs {@code runTreeSplit<T, RedOp, ProtoSimple<1, 1>>}: each hop forwards a whole chunk);
+ * {@code src/enqueue.cc calcCollChunking}: chunk = NCCL_BUFFSIZE / NCCL_STEPS = 4 MiB / 8 = 524288 B.
+ */
+class TreeSimpleFillTest {
+
+    /**
+     * 2 nodes x 8 GPUs, 1 GiB on 32 channels: 7 NVLink hops and 1 network hop up (depth 8), 64 chunks of 524288 B
+     * per channel (a full pipe of 2 x 8 - 1 = 15 stage times). NVLink hop at 24 GB/s: 524288 / 24000 = 21.845333 us;
+     * network hop at 7.35 GB/s: 524288 / 7350 = 71.331701 us. Fill = 14 x 21.845333 + 2 x 71.331701 - 71.331701
+     * (the slowest stage is the bandwidth term's) = 305.834667 + 71.331701 = 377.166367 us. At one rate of 7.35
+     * for every hop it would be 15 x 71.331701 = 1069.98 us.
+     */
+    @Test
+    void twoNodeChainChargesEachHopAtItsRate() {
+        assertEquals(377.166367, TreeSimpleFill.fillUs(524288, 1L << 30, 32, 7, 1, 24.0, 7.35), 1e-5);
+        assertEquals(1069.975510, TreeSimpleFill.fillUs(524288, 1L << 30, 32, 7, 1, 7.35, 7.35), 1e-5);
+    }
+
+    /**
+     * At one rate for every hop the fill is (2 depth - 1) stage times: 2 x 4 GPUs (depth 3 + 1 = 4), 1 GiB on 16
+     * channels (128 chunks each), 20 GB/s: 7 x 524288 / 20000 = 7 x 26.2144 = 183.5008 us.
+     */
+    @Test
+    void oneRateGivesTwiceTheDepthLessOneStages() {
+        assertEquals(183.5008, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 3, 1, 20.0, 20.0), 1e-9);
+    }
+
+    /**
+     * Fewer chunks than the 2 depth - 1 = 7 stages of 2 x 4 GPUs scale the full pipe's fill by chunks / 7 (the
+     * straight line of {@link NvlsTreePipeline}). Intra 20 GB/s, network 10 GB/s.
+     * 2 MiB on 16 channels: 131072 B per channel, one stage of that size: 131072 / 20000 = 6.5536 us, / 10000 =
+     * 13.1072 us; full = 6 x 6.5536 + 2 x 13.1072 - 13.1072 = 52.4288 us; x 1/7 = 7.489829 us.
+     * 16 MiB on 16 channels: 1 MiB per channel, 2 chunks of 524288 B: 26.2144 and 52.4288 us stages; full = 6 x
+     * 26.2144 + 52.4288 = 209.7152 us; x 2/7 = 59.918629 us.
+     */
+    @Test
+    void fewChunksFillPartOfThePipe() {
+        assertEquals(7.489829, TreeSimpleFill.fillUs(524288, 2L << 20, 16, 3, 1, 20.0, 10.0), 1e-6);
+        assertEquals(59.918629, TreeSimpleFill.fillUs(524288, 16L << 20, 16, 3, 1, 20.0, 10.0), 1e-6);
+    }
+
+    /**
+     * One GPU per node, 4 nodes: no NVLink hop, log2i(4) = 2 network hops up: 2 x 2 - 1 = 3 stages of 524288 B at
+     * 10 GB/s = 3 x 52.4288 = 157.2864 us (the unused intra rate must not count).
+     */
+    @Test
+    void onlyNetworkHopsWithOneGpuPerNode() {
+        assertEquals(157.2864, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 0, 2, 1.0, 10.0), 1e-9);
+    }
+
+    /** NCCL's log2i (src/include/utils.h): floor log2: 2 -> 1, 3 -> 1, 4 -> 2, 8 -> 3, 1 -> 0. */
+    @Test
+    void log2iIsFloor() {
+        assertEquals(1, TreeSimpleFill.log2i(2));
+        assertEquals(1, TreeSimpleFill.log2i(3));
+        assertEquals(2, TreeSimpleFill.log2i(4));
+        assertEquals(3, TreeSimpleFill.log2i(8));
+        assertEquals(0, TreeSimpleFill.log2i(1));
+    }
+}

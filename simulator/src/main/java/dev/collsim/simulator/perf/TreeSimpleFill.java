@@ -21,9 +21,10 @@ import dev.collsim.topology.PathType;
  *       NCCL_ALGO_TREE, NCCL_PROTO_SIMPLE>::run} runs {@code runTreeSplit<T, RedOp, ProtoSimple<1, 1>>}: one slice of
  *       one step per chunk, and {@code src/device/prims_simple.h waitPeer} lets a receiver start a step only once
  *       its sender posted all of it, so every hop forwards a whole chunk (as in {@link NvlsTreePipeline}).</li>
- *   <li>Depth. {@code src/graph/connect.cc} (tree setup): {@code depth = nRanks / nNodes - 1 + log2i(nNodes)}: a
- *       chain of nRanks / nNodes - 1 intra-node hops, then log2i(nNodes) (floor) network hops up the tree; the
- *       reduce goes up these hops and the broadcast comes down them, 2 x depth hops.</li>
+ *   <li>Depth. {@code src/graph/connect.cc} (tree setup): a chain of nRanks / nNodes - 1 intra-node hops, then the
+ *       network hops up the tree of {@code src/graph/trees.cc ncclGetBtree}, {@link NetHops#treeDepth} (ceil log2
+ *       nNodes: NCCL's own {@code tree.depth} counts floor log2, which is the same on 2, 4 and 8 nodes and one hop
+ *       short on 3); the reduce goes up these hops and the broadcast comes down them, 2 x depth hops.</li>
  *   <li>Chunk. {@code src/enqueue.cc calcCollChunking}: the Simple step, NCCL_BUFFSIZE / NCCL_STEPS = 512 KiB
  *       ({@code chunkSteps} 1 for Tree), at every size ({@link PerformanceModel#chunk}); a channel's part when
  *       smaller. NCCL 2.18 and 2.19 halved it down to 32 KiB for small calls against {@code tree.depth} (v2.19.3-1
@@ -44,7 +45,7 @@ import dev.collsim.topology.PathType;
  *
  * <pre>
  *   stage    = min(chunk, nBytes / channels)
- *   full     = 2 (ppn - 1) stage / intraRate + 2 log2i(nNodes) stage / netRate - stage / min(intraRate, netRate)
+ *   full     = 2 (ppn - 1) stage / intraRate + 2 treeDepth(nNodes) stage / netRate - stage / min(intraRate, netRate)
  *   fill_us  = pipelineFillChunks x full x min(1, iterations / (2 depth - 1)) / 1000
  * </pre>
  * Stateless and thread-safe.
@@ -82,7 +83,7 @@ public final class TreeSimpleFill {
             return otherFill;
         }
         return pp.pipelineFillChunks() * fillUs(PerformanceModel.chunk(a, p, func, s), nBytes, channels,
-                plan.nRanks() / plan.nNodes() - 1, log2i(plan.nNodes()), intraRate(plan, pp, perChannelCap),
+                plan.nRanks() / plan.nNodes() - 1, NetHops.treeDepth(plan.nNodes()), intraRate(plan, pp, perChannelCap),
                 busPerChannel);
     }
 
@@ -115,7 +116,7 @@ public final class TreeSimpleFill {
      * @param nBytes    bytes of the call
      * @param channels  channels the call's data occupies, >= 1
      * @param intraHops chain hops inside a node, nRanks / nNodes - 1, >= 0
-     * @param netHops   network hops up the tree, log2i(nNodes), >= 1
+     * @param netHops   network hops up the tree, {@link NetHops#treeDepth}, >= 1
      * @param intraRate bus bandwidth of one channel on an intra-node hop, GB/s, > 0
      * @param netRate   bus bandwidth of one channel on a network hop, GB/s, > 0
      * @return microseconds
@@ -132,8 +133,4 @@ public final class TreeSimpleFill {
         return full * Math.min(1.0, iterations / (2.0 * depth - 1));
     }
 
-    /** @return NCCL's log2i: floor log2, 0 for 1 */
-    static int log2i(int n) {
-        return 31 - Integer.numberOfLeadingZeros(Math.max(1, n));
-    }
 }

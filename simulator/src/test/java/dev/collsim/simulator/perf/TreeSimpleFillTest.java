@@ -6,7 +6,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hand-worked fills of {@link TreeSimpleFill}. NCCL 2.30.7: {@code src/graph/connect.cc} line 144
- * {@code depth = nRanks / nNodes - 1 + log2i(nNodes)}; {@code src/device/all_reduce.h} lines 236-243 (Tree/Simple
+ * {@code depth = nRanks / nNodes - 1 + log2i(nNodes)} (its network part taken as ncclGetBtree's depth,
+ * NetHops.treeDepth); {@code src/device/all_reduce.h} lines 236-243 (Tree/Simple
  * AllReduce runs {@code runTreeSplit<T, RedOp, ProtoSimple<1, 1>>}: each hop forwards a whole chunk);
  * {@code src/enqueue.cc calcCollChunking}: chunk = NCCL_BUFFSIZE / NCCL_STEPS = 4 MiB / 8 = 524288 B.
  */
@@ -49,21 +50,11 @@ class TreeSimpleFillTest {
     }
 
     /**
-     * One GPU per node, 4 nodes: no NVLink hop, log2i(4) = 2 network hops up: 2 x 2 - 1 = 3 stages of 524288 B at
-     * 10 GB/s = 3 x 52.4288 = 157.2864 us (the unused intra rate must not count).
+     * One GPU per node, 4 nodes: no NVLink hop, 2 network hops up (NetHops.treeDepth(4)): 2 x 2 - 1 = 3 stages of
+     * 524288 B at 10 GB/s = 3 x 52.4288 = 157.2864 us (the unused intra rate must not count).
      */
     @Test
     void onlyNetworkHopsWithOneGpuPerNode() {
         assertEquals(157.2864, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 0, 2, 1.0, 10.0), 1e-9);
-    }
-
-    /** NCCL's log2i (src/include/utils.h): floor log2: 2 -> 1, 3 -> 1, 4 -> 2, 8 -> 3, 1 -> 0. */
-    @Test
-    void log2iIsFloor() {
-        assertEquals(1, TreeSimpleFill.log2i(2));
-        assertEquals(1, TreeSimpleFill.log2i(3));
-        assertEquals(2, TreeSimpleFill.log2i(4));
-        assertEquals(3, TreeSimpleFill.log2i(8));
-        assertEquals(0, TreeSimpleFill.log2i(1));
     }
 }

@@ -40,7 +40,7 @@ final class PredictGroups {
         PredictRow row(Prediction p, int nRanks, List<Candidate> candidates, double linksBusBw) {
             CollGeometry g = CollGeometry.ofSize(p.collective(), p.sizeBytes(), type.size(), nRanks);
             return new PredictRow(p, g.sizeBytes(type.size()), g.paramCount(), candidates, linksBusBw, type.testName(),
-                    redop, root);
+                    redop, root, false);
         }
     }
 

@@ -117,7 +117,7 @@ public final class PredictCommand implements Callable<Integer> {
 
     @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
             description = "NCCL release whose model to use, 2.18 to 2.30 as 2.M or 2.M.P: 2.28 (2.28.9) and 2.30"
-                    + " (2.30.7) are carried whole, 2.29 takes 2.28.9, a release of 2.18-2.27 2.28.9's tables under"
+                    + " (2.30.7) are modelled in full, 2.29 takes 2.28.9, a release of 2.18-2.27 2.28.9's tables under"
                     + " its range's tuning rules (default: ${DEFAULT-VALUE})")
     private String ncclVersion;
 

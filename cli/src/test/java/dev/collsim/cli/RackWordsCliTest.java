@@ -23,6 +23,20 @@ class RackWordsCliTest {
         assertFalse(r.out().contains("36 hosts"), r.out());
     }
 
+    /**
+     * The flow backend's Fabric line counts the GB200 NVL72 rack's 18 compute trays (NVIDIA's GB200 NVL72 reference
+     * architecture) as trays, as the Ranks line does.
+     */
+    @Test
+    void flowFabricLineCountsTrays() {
+        CliRun r = CliRun.run("predict", "--backend", "flow", "-c", "bm.gpu.gb200.4", "alltoall", "-b", "1M", "-e",
+                "1M");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("# Fabric: BM.GPU.GB200.4 (18 trays, 72 GPUs, "), r.out());
+        assertTrue(r.out().contains("alltoall_perf -g 1) on 18 trays"), r.out());
+        assertFalse(r.out().contains("18 hosts"), r.out());
+    }
+
     /** One tray per domain: 4 GPUs share NVLink, not 72, and the System line says so instead of the rack's domain. */
     @Test
     void theSystemLineNamesTheDomainInUse() {

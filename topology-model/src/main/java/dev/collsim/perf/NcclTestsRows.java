@@ -123,6 +123,25 @@ public final class NcclTestsRows {
         }
     }
 
+    /**
+     * @param file   the file, for the message
+     * @param layout the table's layout
+     * @param text   a row {@link #parse} found {@link Result#truncated} (its in-place half missing)
+     * @param line   its line
+     * @param prefix characters before the row on its line (0 when none)
+     * @return the error for such a row when it is not its table's last: at the column just past its last value,
+     *         naming the first missing column, what was found and what is allowed
+     */
+    public static InputProblem cutShort(String file, NcclTestsLayout layout, String text, int line, int prefix) {
+        String[] tok = text.strip().split("\\s+");
+        List<String> cols = layout.columns();
+        int found = Math.min(tok.length, cols.size() - 1);
+        return new InputProblem(file, line, prefix + text.stripTrailing().length() + 2, cols.get(found), "row is cut"
+                + " short but is not the last row of its table: found " + tok.length + " values, the last '"
+                + tok[tok.length - 1] + "'; allowed: the " + layout.width() + " columns of the header at line "
+                + layout.line() + " (only a table's last row may be cut short)");
+    }
+
     private static boolean numericOk(String column, String value) {
         if (column.equals("type") || column.equals("redop") || column.equals("timestamp")) {
             return true;

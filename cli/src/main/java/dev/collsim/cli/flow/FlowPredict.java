@@ -128,7 +128,8 @@ public final class FlowPredict {
             }
             TimelineCsv.write(o.timeline, points);
         }
-        return new Result(r.predictions(), r.linksBusBw(), header(topo, failed, r, specs), r.notes());
+        boolean trays = source != null && source.spec() != null && source.spec().ofTrays();
+        return new Result(r.predictions(), r.linksBusBw(), header(topo, trays, failed, r, specs), r.notes());
     }
 
     /** @throws IllegalArgumentException naming the option: unknown schedule, one that does not support c, or channels below 1 */
@@ -191,7 +192,8 @@ public final class FlowPredict {
         throw new IllegalArgumentException("--shard '" + text + "': use I/N with 0 <= I < N, e.g. 0/4");
     }
 
-    private List<String> header(Topology topo, FlowFabric.Failures failed, FlowSweep.Result r,
+    /** @param trays true when the cluster's hosts are trays of a rack-scale NVLink domain (NVL72): said in trays */
+    private List<String> header(Topology topo, boolean trays, FlowFabric.Failures failed, FlowSweep.Result r,
             List<JobSpec> specs) {
         List<String> h = new ArrayList<>();
         h.add("Backend: " + (congestionAware ? "flow (routes every transfer, max-min fair link sharing, event-driven)"
@@ -201,11 +203,12 @@ public final class FlowPredict {
         Topology sim = r.fabric();
         long built = sim.gpus().stream().mapToInt(Gpu::host).distinct().count();
         // a cluster described once is simulated on the ranks' hosts only (their leaves, every spine)
-        String part = built == topo.hostCount() ? "" : String.format(Locale.ROOT, " in the %d hosts of the ranks"
-                + " (their leaves and every spine; the other hosts are not built)", built);
-        h.add(String.format(Locale.ROOT, "Fabric: %s (%d hosts, %d GPUs, %d directed links%s), %d failed directed"
-                + " links", topo.name(), topo.hostCount(), topo.gpus().size(), sim.graph().edgeSet().size(), part,
-                failed.links().size()));
+        String hosts = trays ? "trays" : "hosts";
+        String part = built == topo.hostCount() ? "" : String.format(Locale.ROOT, " in the %d %s of the ranks"
+                + " (their leaves and every spine; the other %s are not built)", built, hosts, hosts);
+        h.add(String.format(Locale.ROOT, "Fabric: %s (%d %s, %d GPUs, %d directed links%s), %d failed directed"
+                + " links", topo.name(), topo.hostCount(), hosts, topo.gpus().size(), sim.graph().edgeSet().size(),
+                part, failed.links().size()));
         FlowFabric.oversubscriptionWarning(o, sim).ifPresent(h::add);
         if (!failed.names().isEmpty()) {
             h.add("Failed: " + String.join(", ", failed.names()) + (o.failRandomLinks + o.failRandomNics > 0

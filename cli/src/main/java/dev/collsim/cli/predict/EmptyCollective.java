@@ -22,14 +22,39 @@ import java.util.stream.Collectors;
  * lines 62-63), 0.47 us (executor/src/test/resources/nccl-tests/nccl-tests-all_gather-1gpu.txt, 1 H200) and 0.58-0.64
  * us (data/device/h200x2-2026-11-29/nccl-tests-all_gather.txt, 2 H200): a host figure collsim does not model. The flow
  * backends simulate data movement and leave such sizes out (a sweep of only such sizes is refused there). The
- * point-to-point collectives (alltoall, sendrecv, gather, scatter) still launch at 0 bytes and are predicted.
+ * point-to-point collectives (alltoall, sendrecv, gather, scatter) still launch at 0 bytes and are predicted: NCCL
+ * 2.28.9 src/enqueue.cc ncclEnqueueCheck hands Send and Recv to p2pTaskAppend before the "Empty collectives can be
+ * discarded" test, and a 0-byte p2p posts one step of 0 bytes (addP2pToPlan: {@code bytes == 0} gives
+ * {@code nsteps = 1}), a handshake with each peer; both backends say so in a header line ({@link #P2P_NOTE}).
  */
 final class EmptyCollective {
 
     /** The bottleneck text of an empty call's row. */
     static final String NOTHING_RUNS = "empty call: NCCL discards it (src/enqueue.cc), nothing runs";
 
+    /** The header line's reason for a 0-byte point-to-point row. */
+    static final String P2P_NOTE = ": NCCL still runs a 0-byte send and receive with each peer (src/enqueue.cc: an"
+            + " empty point-to-point call is not discarded; it posts one step of 0 bytes), so the row has a time;"
+            + " algbw and busbw are 0, as nccl-tests prints them";
+
     private EmptyCollective() {
+    }
+
+    /**
+     * @param c     the collective
+     * @param type  the element type
+     * @param sizes the sweep's sizes, bytes
+     * @param n     ranks
+     * @param notes receives one header line ({@link #P2P_NOTE}) when a point-to-point collective has a 0-byte size
+     */
+    private static void zeroP2p(Collective c, DataType type, List<Long> sizes, int n, List<String> notes) {
+        List<Long> zero = sizes.stream().filter(s -> !empty(c, type, s, n)
+                && CollGeometry.ofSize(c, s, type.size(), n).sizeBytes(type.size()) == 0).toList();
+        if (!zero.isEmpty()) {
+            notes.add(String.format(Locale.ROOT, "%s %s of %s on %d ranks %s 0 bytes", zero.size() == 1 ? "size"
+                    : "sizes", zero.stream().map(String::valueOf).collect(Collectors.joining(", ")), c.testName(), n,
+                    zero.size() == 1 ? "is" : "are") + P2P_NOTE);
+        }
     }
 
     /**
@@ -82,6 +107,7 @@ final class EmptyCollective {
      * @return the sizes
      */
     static List<Long> noted(Collective c, DataType type, List<Long> sizes, int n, List<String> notes) {
+        zeroP2p(c, type, sizes, n, notes);
         List<Long> empty = sizes.stream().filter(s -> empty(c, type, s, n)).toList();
         if (!empty.isEmpty()) {
             notes.add(what(c, type, n, empty) + ": nccl-tests prints a row with algbw and busbw 0 and the time of its"
@@ -110,6 +136,7 @@ final class EmptyCollective {
      * @throws UserError (exit 2) when no size runs, naming the smallest size that does
      */
     static List<Long> runnable(Collective c, DataType type, List<Long> sizes, int n, List<String> notes) {
+        zeroP2p(c, type, sizes, n, notes);
         List<Long> empty = sizes.stream().filter(s -> empty(c, type, s, n)).toList();
         if (empty.isEmpty()) {
             return sizes;

@@ -117,7 +117,7 @@ public final class PredictCommand implements Callable<Integer> {
 
     @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
             description = "NCCL release whose model to use, 2.18 to 2.30 as 2.M or 2.M.P: 2.28 (2.28.9) and 2.30"
-                    + " (2.30.7) are carried whole, 2.29 takes 2.28.9, a release of 2.18-2.27 2.28.9's tables under"
+                    + " (2.30.7) are modelled in full, 2.29 takes 2.28.9, a release of 2.18-2.27 2.28.9's tables under"
                     + " its range's tuning rules (default: ${DEFAULT-VALUE})")
     private String ncclVersion;
 
@@ -261,6 +261,7 @@ public final class PredictCommand implements Callable<Integer> {
         }
         List<PredictRow> rows = new ArrayList<>();
         FlowPredict.Result first = null;
+        double floor = Double.POSITIVE_INFINITY;
         Map<String, FlowPredict.Result> byTypeOp = new HashMap<>();
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
             FlowPredict.Result fr = byTypeOp.get(g.type() + "/" + g.op());
@@ -274,8 +275,11 @@ public final class PredictCommand implements Callable<Integer> {
                 byTypeOp.put(g.type() + "/" + g.op(), fr);
             }
             first = first == null ? fr : first;
+            double f = LatencyFloor.us(predictor, topo, rankList, c, g.type(), g.op(), nccl);
+            floor = Math.min(floor, f);
             for (int i = 0; i < fr.predictions().size(); i++) {
-                rows.add(g.row(fr.predictions().get(i), rankList.size(), List.of(), fr.linksBusBw().get(i)));
+                rows.add(g.row(fr.predictions().get(i), rankList.size(), List.of(), fr.linksBusBw().get(i))
+                        .flagBelow(f));
             }
         }
         List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
@@ -284,6 +288,9 @@ public final class PredictCommand implements Callable<Integer> {
         header.add(rankOptions.describe(rankList, c.testName(), cluster.ofTrays()));
         header.addAll(first.header());
         header.addAll(ncclTestsNote);
+        if (rows.stream().anyMatch(PredictRow::belowLatency)) {
+            header.add(LatencyFloor.note(floor));
+        }
         PrintWriter out = spec.commandLine().getOut();
         PredictWriter w = new PredictWriter(out);
         switch (format) {

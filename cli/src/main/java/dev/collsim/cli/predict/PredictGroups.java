@@ -39,8 +39,15 @@ final class PredictGroups {
          */
         PredictRow row(Prediction p, int nRanks, List<Candidate> candidates, double linksBusBw) {
             CollGeometry g = CollGeometry.ofSize(p.collective(), p.sizeBytes(), type.size(), nRanks);
+            if (g.sizeBytes(type.size()) == 0) {
+                // a 0-byte row: nccl-tests 2.19.6 src/common.cu algbw = size / time = 0, busbw = algbw x factor = 0
+                Prediction z = new Prediction(p.collective(), p.sizeBytes(), p.nRanks(), p.algorithm(), p.protocol(),
+                        p.nChannels(), p.timeUs(), 0, 0, p.ncclEstimateUs(), p.physicalBoundBusBw(), p.bottleneck());
+                return new PredictRow(z, 0, g.paramCount(), candidates, Double.isNaN(linksBusBw) ? linksBusBw : 0,
+                        type.testName(), redop, root, false);
+            }
             return new PredictRow(p, g.sizeBytes(type.size()), g.paramCount(), candidates, linksBusBw, type.testName(),
-                    redop, root);
+                    redop, root, false);
         }
     }
 

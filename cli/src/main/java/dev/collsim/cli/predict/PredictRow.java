@@ -18,7 +18,18 @@ import java.util.List;
  * @param type       the type column (nccl-tests' name, e.g. {@code float})
  * @param redop      the redop column ({@code none} for a collective without a reduction)
  * @param root       the root column (-1 for a collective without a root)
+ * @param belowLatency true for a flow or links row whose time is below its {@link LatencyFloor} (NCCL's latency
+ *                   and launch, which the flow backends do not charge: a floor no real run beats)
  */
 record PredictRow(Prediction prediction, long sizeBytes, long count, List<Candidate> candidates, double linksBusBw, String type,
-        String redop, int root) {
+        String redop, int root, boolean belowLatency) {
+
+    /**
+     * @param floorUs the {@link LatencyFloor}, microseconds
+     * @return this row, flagged {@link #belowLatency} when its time is below {@code floorUs}
+     */
+    PredictRow flagBelow(double floorUs) {
+        return new PredictRow(prediction, sizeBytes, count, candidates, linksBusBw, type, redop, root,
+                prediction.timeUs() < floorUs);
+    }
 }

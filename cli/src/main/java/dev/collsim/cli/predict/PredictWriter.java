@@ -76,11 +76,11 @@ final class PredictWriter {
             Prediction p = r.prediction();
             sum += p.busBw();
             out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %8s  %7s  %7s  %6s  " + algoCol + " %-6s %4d  %9s  %9s"
-                    + extra + "%n",
+                    + extra + "%s%n",
                     r.sizeBytes(), r.count(), r.type(), r.redop(), r.root(), num(p.timeUs(), 8), num(p.algBw(), 7), num(p.busBw(), 7),
                     "N/A", algo(p), p.protocol() == null ? "-" : p.protocol().ncclName(), p.nChannels(),
                     p.ncclEstimateUs() < 0 ? "-1" : num(p.ncclEstimateUs(), 9), bound(p.physicalBoundBusBw(), 9),
-                    links ? bound(r.linksBusBw(), 9) : "");
+                    links ? bound(r.linksBusBw(), 9) : "", r.belowLatency() ? "  " + LatencyFloor.MARK : "");
             if (all) {
                 for (Candidate c : r.candidates()) {
                     out.printf(Locale.ROOT, "#   %s %-9s %-6s  nccl_est %9s us  predicted %9s us  busbw %7s GB/s  %s%n",
@@ -110,13 +110,14 @@ final class PredictWriter {
     void csv(List<PredictRow> rows, boolean all) {
         boolean links = hasLinks(rows);
         out.println("size,count,type,redop,root,time_us,alg_bw,bus_bw,algorithm,protocol,channels,nccl_estimate_us,"
-                + "physical_bound_bus_bw,chosen,bottleneck" + (links ? ",links_bus_bw" : ""));
+                + "physical_bound_bus_bw,chosen,bottleneck" + (links ? ",links_bus_bw,note" : ""));
         for (PredictRow r : rows) {
             Prediction p = r.prediction();
             out.println(String.join(",", common(r), num(p.timeUs()), num(p.algBw()), num(p.busBw()), algo(p),
                     p.protocol() == null ? "" : p.protocol().ncclName(), String.valueOf(p.nChannels()),
                     num(p.ncclEstimateUs()), bound(p.physicalBoundBusBw()), "true", quote(p.bottleneck()))
-                    + (links ? "," + bound(r.linksBusBw()) : ""));
+                    + (links ? "," + bound(r.linksBusBw()) + "," + (r.belowLatency() ? LatencyFloor.MARK : "")
+                    : ""));
             if (all) {
                 for (Candidate c : r.candidates()) {
                     out.println(String.join(",", common(r), num(c.predicted().timeUs()),
@@ -199,6 +200,9 @@ final class PredictWriter {
                     .put("bottleneck", p.bottleneck());
             if (!Double.isNaN(r.linksBusBw())) {
                 o.put("links_bus_bw", Double.isInfinite(r.linksBusBw()) ? null : r.linksBusBw());
+            }
+            if (r.belowLatency()) {
+                o.put("note", LatencyFloor.MARK);
             }
             if (all) {
                 ArrayNode cs = o.putArray("candidates");

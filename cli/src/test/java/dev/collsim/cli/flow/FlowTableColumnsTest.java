@@ -107,7 +107,7 @@ class FlowTableColumnsTest {
         String[] common = {"predict", "allgather", "-c", "dgx-h100x2", "-b", "1M", "-e", "1M", "--backend", "flow"};
         String csv = CliRun.run(with(common, "--format", "csv")).out();
         assertTrue(csv.lines().findFirst().orElseThrow().endsWith(",physical_bound_bus_bw,chosen,bottleneck,"
-                + "links_bus_bw"), csv);
+                + "links_bus_bw,note"), csv);
         assertTrue(CliRun.run(with(common, "--format", "json")).out().contains("\"links_bus_bw\""));
     }
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * compare names the NCCL release it models for each file and why. The Azure ND GB200 v6 file's header states
- * "#@ nccl_version: 2.25.1" (line 6): older than the releases carried whole, so 2.28.9's tables under the tuning rules
+ * "#@ nccl_version: 2.25.1" (line 6): older than the releases collsim models in full, so 2.28.9's tables under the tuning rules
  * of 2.25-2.26 (NCCL v2.25.1-1 {@code src/graph/tuning.cc}); --nccl-version 2.30 wins over it.
  */
 class CompareNcclVersionCliTest {
@@ -22,7 +22,7 @@ class CompareNcclVersionCliTest {
         CliRun own = CliRun.run("compare", "-m", FILE, "--calibration", "none");
         assertEquals(0, own.code(), own.err());
         assertTrue(own.out().contains("assumed: NCCL 2.28.9 modelled (file states 2.25.1), the oldest release collsim"
-                + " carries whole, with NCCL 2.25-2.26's own bandwidth factors, latencies and allowed algorithms and"
+                + " models in full, with NCCL 2.25-2.26's own bandwidth factors, latencies and allowed algorithms and"
                 + " protocols where they differ (docs/nccl-releases.md)"), own.out());
         CliRun given = CliRun.run("compare", "-m", FILE, "--calibration", "none", "--nccl-version", "2.30");
         assertEquals(0, given.code(), given.err());

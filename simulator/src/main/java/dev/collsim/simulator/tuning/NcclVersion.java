@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The NCCL releases whose tuning collsim models. Two are carried whole, tables, search speeds and rules: 2.28.9 and
+ * The NCCL releases whose tuning collsim models. Two are modelled in full (tables, search speeds and rules): 2.28.9 and
  * 2.30.7 (constants differ between them in a few tables, marked "[2.28 diff]" in the project's NCCL fact sheet, read
  * from NCCL {@code src/graph/tuning.cc} and {@code src/graph/search.cc} at tags {@code v2.28.9-1} and
  * {@code v2.30.7-1}). The older entries, 2.18.5 to 2.27.3, each stand for a range of releases whose tuning applies
@@ -57,14 +57,14 @@ public enum NcclVersion {
         return minor >= V2_28_9.minor ? this : V2_28_9;
     }
 
-    /** @return true for 2.28.9 and 2.30.7, the releases carried whole */
+    /** @return true for 2.28.9 and 2.30.7, the releases collsim models in full */
     public boolean carriedWhole() {
         return tables() == this;
     }
 
     /**
      * @return the releases this entry stands for, e.g. {@code 2.19-2.20}, {@code 2.27} or {@code 2.30.7} (a release
-     *         carried whole is named exactly)
+     *         modelled in full is named exactly)
      */
     public String range() {
         if (carriedWhole()) {
@@ -85,12 +85,12 @@ public enum NcclVersion {
      * ({@code ncclTopoTuneModel}'s bandwidth factors and latencies, the algorithms and protocols it allows; the list
      * in docs/nccl-releases.md).
      *
-     * @return for an older entry, with a leading comma, e.g. {@code , the oldest release collsim carries whole, with
+     * @return for an older entry, with a leading comma, e.g. {@code , the oldest release collsim models in full, with
      *         NCCL 2.19-2.20's own bandwidth factors, latencies and allowed algorithms and protocols where they differ
-     *         (docs/nccl-releases.md)}; empty for a release carried whole
+     *         (docs/nccl-releases.md)}; empty for a release modelled in full
      */
     public String rulesNote() {
-        return carriedWhole() ? "" : ", the oldest release collsim carries whole, with NCCL " + range() + "'s own"
+        return carriedWhole() ? "" : ", the oldest release collsim models in full, with NCCL " + range() + "'s own"
                 + " bandwidth factors, latencies and allowed algorithms and protocols where they differ"
                 + " (docs/nccl-releases.md)";
     }
@@ -158,12 +158,17 @@ public enum NcclVersion {
             }
         }
         throw new IllegalArgumentException("unknown NCCL version '" + value + "'; allowed: a release 2." + oldest
-                + " to 2." + newest + " as 2.M or 2.M.P; carried entries: " + allowed());
+                + " to 2." + newest + " as 2.M or 2.M.P; releases collsim models in full: " + allowed(true)
+                + "; by their own tuning rules over the 2.28.9 model: " + allowed(false));
     }
 
-    /** @return the allowed spellings, comma separated */
-    public static String allowed() {
-        return Arrays.stream(values()).map(n -> n.text.substring(0, n.text.lastIndexOf('.')) + " (" + n.text + ")")
+    /**
+     * @param whole true for the releases collsim models in full ({@link #carriedWhole}), false for the others
+     * @return their spellings, comma separated, e.g. {@code 2.28 (2.28.9), 2.30 (2.30.7)}
+     */
+    public static String allowed(boolean whole) {
+        return Arrays.stream(values()).filter(n -> n.carriedWhole() == whole)
+                .map(n -> n.text.substring(0, n.text.lastIndexOf('.')) + " (" + n.text + ")")
                 .collect(Collectors.joining(", "));
     }
 }

@@ -50,7 +50,7 @@ class Ll128DefaultRuleTest {
     }
 
     /**
-     * Ampere sm80 with sm86 is mixed below sm90: off in both releases carried whole. sm86 alone on NVLink: on in both
+     * Ampere sm80 with sm86 is mixed below sm90: off in both releases modelled in full. sm86 alone on NVLink: on in both
      * (releases before 2.27 list their compute capabilities: OlderReleaseRulesTest).
      */
     @Test

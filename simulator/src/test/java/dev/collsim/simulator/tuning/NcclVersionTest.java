@@ -1,6 +1,7 @@
 package dev.collsim.simulator.tuning;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,8 +42,8 @@ class NcclVersionTest {
         // what an older entry keeps of its own release: ncclTopoTuneModel's rules (docs/nccl-releases.md's table:
         // Ring LL/LL128 factors, llMaxBw, NVLS forms = bandwidth factors; hwLat/baseLat = latencies; the algorithms
         // per function and the LL128 default = allowed algorithms and protocols); 2.28.9 is the oldest of
-        // V2_28_9 and V2_30_7, the two carried whole
-        assertEquals(", the oldest release collsim carries whole, with NCCL 2.21-2.22's own bandwidth factors,"
+        // V2_28_9 and V2_30_7, the two modelled in full
+        assertEquals(", the oldest release collsim models in full, with NCCL 2.21-2.22's own bandwidth factors,"
                 + " latencies and allowed algorithms and protocols where they differ (docs/nccl-releases.md)",
                 NcclVersion.V2_21_5.rulesNote());
         assertEquals("", NcclVersion.V2_28_9.rulesNote());
@@ -68,6 +69,11 @@ class NcclVersionTest {
         assertEquals(NcclVersion.V2_30_7, NcclVersion.parse("2.30.7"));
         IllegalArgumentException old = assertThrows(IllegalArgumentException.class, () -> NcclVersion.parse("2.17"));
         assertTrue(old.getMessage().contains("2.18 to 2.30"), old.getMessage());
+        // one term with compare's "the oldest release collsim models in full" (rulesNote): 2.28.9 and 2.30.7 in full,
+        // the 6 older entries (2.18.5 ... 2.27.3, this enum) by their tuning rules only
+        assertTrue(old.getMessage().contains("; releases collsim models in full: 2.28 (2.28.9), 2.30 (2.30.7); by their"
+                + " own tuning rules over the 2.28.9 model: 2.18 (2.18.5), "), old.getMessage());
+        assertFalse(old.getMessage().contains("carried"), old.getMessage());
         assertThrows(IllegalArgumentException.class, () -> NcclVersion.parse("2.31.0"));
         assertThrows(IllegalArgumentException.class, () -> NcclVersion.parse("3.0"));
     }

@@ -6,6 +6,7 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -14,7 +15,9 @@ import java.util.stream.Collectors;
  * pessimistic; - = faster, optimistic), and measured and predicted busbw in GB/s (nccl-tests' definition). The
  * statistics (median, p90, max) are of the absolute error. A point that diagnose calls a one-off hiccup
  * ({@link Diagnoser#hiccups}) is named under the dataset ({@code hiccup (diagnose, line N): ...}) and its row ends
- * with {@code hiccup}: its error is the run's, not the model's.
+ * with {@code hiccup}: its error is the run's, not the model's, so the statistics leave it out and say how many they
+ * left out ({@code |error| of time (%), 1 hiccup left out: ...}); {@link DatasetComparison}'s own statistics (the
+ * accuracy command's and {@code --max-median}'s) keep every point.
  */
 public final class ComparisonText {
 
@@ -54,15 +57,19 @@ public final class ComparisonText {
                 sb.append("  hiccup (diagnose, line ").append(f.evidence().get(0).line()).append("): ")
                         .append(f.message()).append('\n');
             }
+            Set<Integer> hiccupLines = hiccups.stream().map(f -> f.evidence().get(0).line())
+                    .collect(Collectors.toSet());
             if (withPoints) {
-                points(sb, c, hiccups.stream().map(f -> f.evidence().get(0).line()).collect(Collectors.toSet()));
+                points(sb, c, hiccupLines);
             }
-            sb.append("  |error| of time (%): all ").append(stats(c.overall()));
+            List<PointComparison> kept = c.points().stream().filter(p -> !hiccupLines.contains(p.line())).toList();
+            int left = c.points().size() - kept.size();
+            sb.append("  |error| of time (%)").append(left == 0 ? "" : String.format(Locale.ROOT, ", %d hiccup%s left"
+                    + " out", left, left == 1 ? "" : "s")).append(": all ").append(stats(kept, p -> true));
             for (Regime r : Regime.values()) {
-                sb.append(" | ").append(r.label()).append(": ").append(stats(c.byRegime().getOrDefault(r,
-                        ErrorStats.NONE)));
+                sb.append(" | ").append(r.label()).append(": ").append(stats(kept, p -> p.regime() == r));
             }
-            sb.append("\n  at >= 1 MiB: ").append(stats(c.atLeast1MiB()));
+            sb.append("\n  at >= 1 MiB: ").append(stats(kept, p -> p.sizeBytes() >= 1 << 20));
             // a wide band (factor above 2) holds nearly any point: say so before the count reads like validation
             boolean wide = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs()
                     * (1 + PredictionBand.WIDE_PERCENT / 100) * (1 + 1e-9));
@@ -113,6 +120,11 @@ public final class ComparisonText {
                 + (c.collnet() >= 0 ? c.collnet() + " collnet, " : "") + c.nvls() + " nvls, " + c.p2p() + " p2p (line "
                 + c.line() + ")").orElse("");
         return net.isEmpty() ? ch : ch.isEmpty() ? net : net + "; " + ch;
+    }
+
+    /** @return the statistics of the |error| of the points that pass {@code which} */
+    private static String stats(List<PointComparison> points, Predicate<PointComparison> which) {
+        return stats(ErrorStats.of(points.stream().filter(which).map(PointComparison::apePercent).toList()));
     }
 
     private static String stats(ErrorStats s) {

@@ -10,7 +10,7 @@ import java.util.Optional;
  * rules of a few releases ({@link NcclVersion}); a file that states its release ({@link Dataset#ncclRelease}) is
  * modelled with the entry nearest to it that is not newer ({@link NcclVersion#modelling}): 2.29.7 as 2.28.9, 2.30.4
  * as 2.30.7, and 2.18 to 2.27 with 2.28.9's tables under their own release's tuning rules where those differ (the line
- * then says so: {@code NCCL 2.28.9 modelled (file states 2.20.5), the oldest release collsim carries whole, with
+ * then says so: {@code NCCL 2.28.9 modelled (file states 2.20.5), the oldest release collsim models in full, with
  * NCCL 2.19-2.20's own bandwidth factors, ...}, {@link NcclVersion#rulesNote}). A file that states none but whose {@code #@ date} is one date is attributed
  * the release current then ({@link NcclRelease#currentAt}: the newest tagged by that day, month's end, or for a year
  * alone 30 June) and modelled the same way; a file with neither takes {@link NcclVersion#DEFAULT}. A release the
@@ -44,7 +44,7 @@ public final class HeaderNcclVersion {
      * @param d     the dataset
      * @param given the release the user named, or empty to follow the file
      * @return the line naming the release modelled and why, e.g. {@code NCCL 2.28.9 modelled (file states 2.29.2)} or
-     *         {@code NCCL 2.28.9 modelled (file states 2.27.3), the oldest release collsim carries whole, with NCCL
+     *         {@code NCCL 2.28.9 modelled (file states 2.27.3), the oldest release collsim models in full, with NCCL
      *         2.27's own bandwidth factors, latencies and allowed algorithms and protocols where they differ
      *         (docs/nccl-releases.md)}
      */

@@ -62,6 +62,7 @@ public final class NcclTestsTextReader {
     private double avg = Double.NaN;
     private int avgLine;
     private PerfPoint partial;
+    private InputProblem partialProblem; // reported when another row follows partial
 
     private NcclTestsTextReader(String file, String content) {
         this.file = file;
@@ -292,7 +293,7 @@ public final class NcclTestsTextReader {
             return;
         }
         if (partial != null) {
-            problems.add(new InputProblem(file, partial.line(), 0, "row", "row is cut short but is not the last row of its table"));
+            problems.add(partialProblem);
             partial = null;
         }
         NcclTestsRows.Result r = NcclTestsRows.parse(file, layout, t, no);
@@ -315,6 +316,7 @@ public final class NcclTestsTextReader {
         }
         if (r.truncated()) {
             partial = new PerfPoint(r.row(), no);
+            partialProblem = NcclTestsRows.cutShort(file, layout, t, no, prefix);
             return;
         }
         rows.add(new PerfPoint(r.row(), no));

@@ -19,7 +19,7 @@ class HeaderNcclVersionTest {
 
     private static final Optional<NcclVersion> PER_FILE = Optional.empty();
     /** What the line adds for a release of 2.21-2.22 (the words simulator NcclVersionTest derives). */
-    private static final String RULES_21 = ", the oldest release collsim carries whole, with NCCL 2.21-2.22's own"
+    private static final String RULES_21 = ", the oldest release collsim models in full, with NCCL 2.21-2.22's own"
             + " bandwidth factors, latencies and allowed algorithms and protocols where they differ"
             + " (docs/nccl-releases.md)";
     private static final String OCI = "A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt";

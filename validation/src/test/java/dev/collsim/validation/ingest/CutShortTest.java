@@ -81,4 +81,24 @@ class CutShortTest {
         InputException e = assertThrows(InputException.class, () -> MeasurementReader.read("broken.txt", broken));
         assertTrue(e.getMessage().contains("broken.txt:32"), e.getMessage());
     }
+
+    /**
+     * A row cut short in the middle of a table (line 3: only the out-of-place half, 9 values of the header's 13) is an
+     * error at the column just past its last value and a space (the row is 84 characters long: column 86), naming
+     * the first missing column (the in-place {@code time}), what was found and what is allowed.
+     */
+    @Test
+    void cutRowInTheMiddleNamesColumnFoundAndAllowed() {
+        String head = "#       size         count      type   redop    root     time   algbw   busbw #wrong"
+                + "     time   algbw   busbw #wrong\n#        (B)    (elements)                               (us)"
+                + "  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n";
+        String cut = "     1048576        262144     float     sum      -1    10.00  104.86  183.50      0";
+        String whole = "     2097152        524288     float     sum      -1    20.00  104.86  183.50      0    20.00"
+                + "  104.86  183.50      0\n";
+        InputException e = assertThrows(InputException.class, () -> NcclTestsTextReader.read("bad.txt",
+                head + cut + "\n" + whole));
+        assertEquals(84, cut.length());
+        assertTrue(e.getMessage().contains("bad.txt:3:86: time: row is cut short but is not the last row of its table:"
+                + " found 9 values, the last '0'; allowed: the 13 columns of the header at line 1"), e.getMessage());
+    }
 }

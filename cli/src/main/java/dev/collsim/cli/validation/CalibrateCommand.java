@@ -55,6 +55,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "6:finished, but skipped files it could not read (each named on stderr with why)"})
 public final class CalibrateCommand implements Callable<Integer> {
 
+    /** What calibrate does instead of taking collectives by name (for a collective given to -m). */
+    private static final String ALL_COLLECTIVES = "calibrate fits every collective in the files";
+
     @Spec
     private CommandSpec spec;
 
@@ -102,7 +105,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         List<Series> series = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         List<String> shapes = new ArrayList<>();
-        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        MeasuredFiles.Batch batch = MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(), ALL_COLLECTIVES);
         for (Dataset d : batch.datasets()) {
             Optional<ClusterGuess> c = cluster.given()
                     ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
@@ -208,7 +211,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             throw new UserError("--profiles guesses each dataset's cluster and fits calibrate's default sets: "
                     + "leave out -c and --fit", ExitCodes.USAGE);
         }
-        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        MeasuredFiles.Batch batch = MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(), ALL_COLLECTIVES);
         ProfilesWriter.run(batch.datasets(), profiles, spec.commandLine().getOut());
         return batch.exitCode(ExitCodes.OK);
     }

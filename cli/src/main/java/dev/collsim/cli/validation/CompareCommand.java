@@ -106,7 +106,8 @@ public final class CompareCommand implements Callable<Integer> {
         }
         Map<String, Comparer> auto = new HashMap<>();
         List<DatasetComparison> out = new ArrayList<>();
-        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+        MeasuredFiles.Batch batch = MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(),
+                "compare reads every collective in the files");
         for (Dataset d : batch.datasets()) {
             Optional<ClusterGuess> c = cluster.given()
                     ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))

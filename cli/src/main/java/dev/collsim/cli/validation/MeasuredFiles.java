@@ -5,6 +5,7 @@ import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.nccl.Collective;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
 import dev.collsim.validation.ingest.Note;
@@ -115,6 +116,42 @@ final class MeasuredFiles {
             throw new InputException(problems);
         }
         return out;
+    }
+
+    /**
+     * Reads the files of an {@code -m} option as {@link #readSkipping} does, after refusing a word of the list that
+     * names no file but a collective: {@code -m} takes every word after it (picocli arity 1..*), so
+     * {@code tune -m FILE allreduce} hands "allreduce" to {@code -m}, and "no such file" alone would not say why.
+     *
+     * @param files  the words given to {@code -m}
+     * @param err    where the skip lines go
+     * @param advice what to do instead, for the command at hand
+     * @return the readable files and the number skipped
+     * @throws UserError (exit 2, a usage error) naming the word, for the first missing file that parses as a
+     *                   {@link Collective}
+     */
+    static Batch readMeasured(List<Path> files, PrintWriter err, String advice) throws InputException {
+        refuseCollectiveNames(files, advice);
+        return readSkipping(files, err);
+    }
+
+    private static void refuseCollectiveNames(List<Path> files, String advice) {
+        for (Path f : files) {
+            String w = f.toString();
+            if (!Files.exists(f) && w.indexOf('/') < 0 && w.indexOf('\\') < 0 && isCollective(w)) {
+                throw new UserError("'" + f + "' is a collective, not a file: " + advice + " (-m takes every word"
+                        + " after it)", ExitCodes.USAGE);
+            }
+        }
+    }
+
+    private static boolean isCollective(String word) {
+        try {
+            Collective.parse(word);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**

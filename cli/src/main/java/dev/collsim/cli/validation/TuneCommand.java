@@ -122,11 +122,12 @@ public final class TuneCommand implements Callable<Integer> {
         NcclVersion version = UserError.usage(() -> NcclVersion.parse(ncclVersion));
         PrintWriter out = spec.commandLine().getOut();
         MeasuredFiles.Batch batch = measured == null ? new MeasuredFiles.Batch(List.of(), 0)
-                : MeasuredFiles.readSkipping(measured, spec.commandLine().getErr());
+                : MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(), "put the collectives before -m");
         List<Dataset> data = batch.datasets();
         Placed placed = placed(data);
         Model model = model(data, placed.topology(), out);
         out.println(model.line());
+        rankNote(data, placed.rankSets()).ifPresent(out::println);
         NcclPredictor predictor = new NcclPredictor(version, model.params());
         List<TuneOutput.Part> parts = new ArrayList<>();
         for (List<Gpu> r : placed.rankSets()) {
@@ -234,6 +235,24 @@ public final class TuneCommand implements Callable<Integer> {
             sets.add(List.copyOf(topo.gpus().subList(0, n)));
         }
         return new Placed(topo, sets);
+    }
+
+    /**
+     * The -m files' points are fitted whatever their rank count, but {@link Evidence} shows a measured time only at its
+     * own rank count: advice for other rank counts (every GPU of -c by default) says so, and how to tune for theirs.
+     *
+     * @return a note when a rank count advised for is none of the measured ones; empty without -m
+     */
+    static Optional<String> rankNote(List<Dataset> data, List<List<Gpu>> rankSets) {
+        List<Integer> measured = data.stream().map(Dataset::nRanks).distinct().sorted().toList();
+        List<Integer> advised = rankSets.stream().map(List::size).distinct().toList();
+        if (measured.isEmpty() || measured.containsAll(advised)) {
+            return Optional.empty();
+        }
+        String m = String.join(",", measured.stream().map(String::valueOf).toList());
+        return Optional.of("note: advice for " + String.join(", ", advised.stream().map(String::valueOf).toList())
+                + " ranks; the -m files measured " + m + " ranks: their points are used for the fit, and shown as "
+                + "measured evidence only at " + m + " ranks (--ranks " + m + " tunes for those)");
     }
 
     private List<Collective> collectives() {

@@ -95,6 +95,46 @@ class TuneCommandTest {
                 PredictionBand.UNCALIBRATED.atLeastMiBPercent())), r.out());
     }
 
+    /**
+     * -m takes every word after it (arity 1..*), so a collective after the files reaches -m: the message names the word
+     * as a collective and says where it goes (exit 2, README/docs/input-limits.md "2 usage error"); compare and
+     * calibrate share the check with their own advice. A missing path that is not a bare collective name still reads
+     * "no such file" (exit 3).
+     */
+    @Test
+    void collectiveAfterMeasuredFilesIsNamedAsMisplaced() {
+        String file = H200X2.resolve("collsim-all_reduce.json").toString();
+        CliRun r = CliRun.run("tune", "-c", "dgx-h200", "-m", file, "allreduce");
+        assertEquals(2, r.code(), r.err());
+        assertEquals("collsim: 'allreduce' is a collective, not a file: put the collectives before -m (-m takes every"
+                + " word after it)", r.err().strip());
+        CliRun c = CliRun.run("compare", "-m", file, "all_reduce_perf");
+        assertEquals(2, c.code(), c.err());
+        assertEquals("collsim: 'all_reduce_perf' is a collective, not a file: compare reads every collective in the"
+                + " files (-m takes every word after it)", c.err().strip());
+        CliRun p = CliRun.run("tune", "-m", file, "nodir/allreduce");
+        assertEquals(3, p.code(), p.err());
+        assertTrue(p.err().contains("nodir/allreduce: no such file"), p.err());
+    }
+
+    /**
+     * The h200x2 file ran 2 ranks ("n_ranks" : 2 on its line 4) and a DGX H200 has 8 GPUs (NVIDIA DGX H200 datasheet),
+     * so advice for the whole host is for 8 ranks, where none of the file's times is evidence: tune says so once.
+     * With --ranks 2 the advice is for the measured ranks, and no note is printed.
+     */
+    @Test
+    void measuredRanksOtherThanTheAdvisedOnesAreNoted() {
+        String file = H200X2.resolve("collsim-all_reduce.json").toString();
+        CliRun r = CliRun.run("tune", "-c", "dgx-h200", "--nccl-version", "2.28", "allreduce", "-m", file);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("note: advice for 8 ranks; the -m files measured 2 ranks: their points are used "
+                + "for the fit, and shown as measured evidence only at 2 ranks (--ranks 2 tunes for those)"), r.out());
+        CliRun two = CliRun.run("tune", "-c", "dgx-h200", "--ranks", "2", "--nccl-version", "2.28", "allreduce",
+                "-m", file);
+        assertEquals(0, two.code(), two.err());
+        assertFalse(two.out().contains("note: advice for"), two.out());
+    }
+
     @Test
     void judgesWithTheClassBandTheCalibrationLinePrints() {
         CliRun r = CliRun.run("tune", "-c", "dgx-h100", "broadcast");
@@ -190,8 +230,11 @@ class TuneCommandTest {
     void folderWithNothingUsableIsRefused(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("notes.txt"), "no table here\n");
         Files.writeString(dir.resolve("settings.json"), "{\"editor\": \"vim\"}\n");
-        CliRun r = CliRun.run("tune", "-m", dir.toString(), "allreduce");
+        // the collective before -m: after it, "allreduce" would be read as a missing file and the folder never read
+        CliRun r = CliRun.run("tune", "allreduce", "-m", dir.toString());
         assertEquals(3, r.code(), r.err());
+        assertTrue(r.err().contains(dir.resolve("notes.txt").toString()), r.err());
+        assertTrue(r.err().contains(dir.resolve("settings.json").toString()), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
     }
 }

@@ -14,8 +14,8 @@ import java.util.List;
  * channels use different NICs). Even channels run tree 0, odd channels tree 1
  * (one channel: both on channel 0). Each tree's share is cut into chunks of {@value #CHUNK_BYTES} bytes (NCCL
  * Simple: 4 MiB buffer / NCCL_STEPS 8, chunkSteps 1 for trees; nccl-model.md section 3.3) at every size, as NCCL
- * 2.20 and later do; for a release before 2.20 smaller for small calls as NCCL halved them ({@link #chunkBytes}),
- * and pipelined: a reduce up the tree and a broadcast down. In pipeline
+ * 2.20 and later do; for a release before 2.20 smaller for small Tree/Simple calls as NCCL halved them
+ * ({@link #chunkBytes}, {@link #halvesTreeChunk}), and pipelined: a reduce up the tree and a broadcast down. In pipeline
  * step s, the edge from a node at depth d up to its parent carries chunk {@code s - (D - d)} (D the tree's depth),
  * and the edge down to a child at depth d carries chunk {@code s - D - (d - 1)}. Consecutive identical steps (the steady state, every edge busy) are one
  * {@link Step} with a repeat count. As in NCCL's TreeUpDown pattern the broadcast of a chunk leaves the root as soon

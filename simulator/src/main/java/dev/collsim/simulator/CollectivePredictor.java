@@ -1,11 +1,20 @@
 package dev.collsim.simulator;
 
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import java.util.List;
 import java.util.Optional;
 
 /** Predicts collective performance. Implementations are pure functions of their input and thread-safe. */
 public interface CollectivePredictor {
+
+    /**
+     * @return the NCCL release whose rules the predictor models (what the flow backend's schedules follow where
+     *         releases differ, e.g. the Tree chunk); {@link NcclVersion#DEFAULT} unless the predictor says otherwise
+     */
+    default NcclVersion version() {
+        return NcclVersion.DEFAULT;
+    }
 
     /**
      * @param request the point

@@ -12,6 +12,7 @@ import dev.collsim.simulator.schedule.ScheduleAlgorithm;
 import dev.collsim.simulator.schedule.ScheduleAlgorithms;
 import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.simulator.schedule.TreeSchedule;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import java.util.List;
 import java.util.Locale;
@@ -101,17 +102,20 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      * @param ranks      GPU of each rank, in rank order
      * @param rankOrder  true: schedules walk the ranks in rank numbers, not NCCL's topology order
      * @param rails      cabled compute NICs per host when only some are (0: all)
+     * @param release    the NCCL release modelled: a Tree schedule follows its chunk rule for NCCL's protocol
+     *                   ({@link TreeSchedule#halvesTreeChunk})
      * @return the choice, or empty when no schedule here moves NCCL's choice (Broadcast, Reduce, SendRecv, ...)
      * @throws IllegalArgumentException when the override's schedule does not support the collective
      */
     public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
-            List<Gpu> ranks, boolean rankOrder, int rails) {
+            List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release) {
         Optional<ScheduleAlgorithm> algo = override.schedule() != null ? Optional.of(override.schedule())
                 : ScheduleAlgorithms.forNccl(nccl.algorithm(), collective);
         if (algo.isEmpty()) {
             return Optional.empty();
         }
-        ScheduleAlgorithm a = algo.get();
+        ScheduleAlgorithm a = algo.get() instanceof TreeSchedule
+                ? new TreeSchedule(release, override.schedule() == null ? nccl.protocol() : null) : algo.get();
         if (!a.supports(collective)) {
             throw new InvalidRequestException(a.name() + " has no schedule for " + collective.ncclName() + "; "
                     + ScheduleAlgorithms.supporting(collective));

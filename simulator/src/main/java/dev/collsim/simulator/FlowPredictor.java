@@ -13,6 +13,7 @@ import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.RoutingOptions;
 import dev.collsim.simulator.network.Timing;
 import dev.collsim.simulator.schedule.ScheduleAlgorithms;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -96,6 +97,12 @@ public final class FlowPredictor implements CollectivePredictor {
         return predictConcurrent(r, List.of(r.ranks()));
     }
 
+    /** @return the chooser's release: the flow schedules follow its rules */
+    @Override
+    public NcclVersion version() {
+        return chooser.version();
+    }
+
     /** @return the chooser's note: the flow backend times the same network class and transport */
     @Override
     public Optional<String> networkNote(PredictionRequest r) {
@@ -118,7 +125,8 @@ public final class FlowPredictor implements CollectivePredictor {
         List<FlowChoice> plans = new ArrayList<>();
         for (List<Gpu> g : groups) {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
-                    : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false, 0);
+                    : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false, 0,
+                            chooser.version());
             if (f.isEmpty()) {
                 return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"
                         : r.collective().ncclName()) + "): " + choice.bottleneck());

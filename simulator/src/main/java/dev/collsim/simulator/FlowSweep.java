@@ -15,6 +15,7 @@ import dev.collsim.simulator.network.NetworkBackend;
 import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
 import dev.collsim.simulator.network.UnroutableException;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -113,7 +114,7 @@ public final class FlowSweep {
             long size = r.sizes().get(k);
             PredictionRequest point = ncclRequest(r, c, size, r.op(), placed);
             Prediction nccl = chooser.predict(point);
-            FlowChoice ch = decide(r, c, nccl, r.override(), placed);
+            FlowChoice ch = decide(r, c, nccl, r.override(), placed, chooser.version());
             // a forced schedule may be one NCCL would not run here (PAT across nodes of several GPUs): its bound is
             // the links' whatever the algorithm
             double bound = r.override().schedule() == null ? nccl.physicalBoundBusBw()
@@ -191,12 +192,12 @@ public final class FlowSweep {
             List<Gpu> ranks) {
         Prediction nccl = o.schedule() != null && o.channels() != null ? null
                 : chooser.predict(ncclRequest(r, c, size, op, ranks));
-        return decide(r, c, nccl, o, ranks);
+        return decide(r, c, nccl, o, ranks, chooser.version());
     }
 
     private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,
-            List<Gpu> ranks) {
-        return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), r.rails()).orElseThrow(() ->
+            List<Gpu> ranks, NcclVersion release) {
+        return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), r.rails(), release).orElseThrow(() ->
                 new InvalidRequestException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
                         + (nccl.algorithm() == null ? "p2p" : nccl.algorithm().ncclName()) + "); "
                         + "the flow backend simulates AllReduce, AllGather, ReduceScatter and AllToAll"));

@@ -63,6 +63,7 @@ public final class NcclPredictor implements CollectivePredictor {
     }
 
     /** @return the NCCL release modelled */
+    @Override
     public NcclVersion version() {
         return version;
     }

@@ -28,7 +28,9 @@ import dev.collsim.topology.PathType;
  *   <li>Chunk. {@code src/enqueue.cc calcCollChunking}: the Simple step, NCCL_BUFFSIZE / NCCL_STEPS = 512 KiB
  *       ({@code chunkSteps} 1 for Tree), at every size ({@link PerformanceModel#chunk}); a channel's part when
  *       smaller. NCCL 2.18 and 2.19 halved it down to 32 KiB for small calls against {@code tree.depth} (v2.19.3-1
- *       {@code enqueue.cc} "Optimize chunkSize / nSteps"); 2.20.3 removed that, and collsim models 2.20+ here.</li>
+ *       {@code enqueue.cc} "Optimize chunkSize / nSteps"); 2.20.3 removed that. This fill uses 512 KiB under every
+ *       release, 2.18 and 2.19 included (only the flow backend's {@code TreeSchedule} halves for them), so their
+ *       small Tree calls get a larger fill than their smaller chunks would give.</li>
  * </ol>
  *
  * <p>A pipe of stages with stage times t_i delivers its last chunk sum(t_i) + (K - 1) max(t_i) after the start; the

@@ -1,6 +1,8 @@
 package dev.collsim.simulator.schedule;
 
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.tuning.NcclVersion;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,8 +13,9 @@ import java.util.List;
  * its last, as NCCL uses different GPUs/NICs for the two trees; each channel's chain is rotated inside the host so
  * channels use different NICs). Even channels run tree 0, odd channels tree 1
  * (one channel: both on channel 0). Each tree's share is cut into chunks of {@value #CHUNK_BYTES} bytes (NCCL
- * Simple: 4 MiB buffer / NCCL_STEPS 8, chunkSteps 1 for trees; nccl-model.md section 3.3), smaller for small calls
- * as NCCL halves them ({@link #chunkBytes}), and pipelined: a reduce up the tree and a broadcast down. In pipeline
+ * Simple: 4 MiB buffer / NCCL_STEPS 8, chunkSteps 1 for trees; nccl-model.md section 3.3) at every size, as NCCL
+ * 2.20 and later do; for a release before 2.20 smaller for small Tree/Simple calls as NCCL halved them
+ * ({@link #chunkBytes}, {@link #halvesTreeChunk}), and pipelined: a reduce up the tree and a broadcast down. In pipeline
  * step s, the edge from a node at depth d up to its parent carries chunk {@code s - (D - d)} (D the tree's depth),
  * and the edge down to a child at depth d carries chunk {@code s - D - (d - 1)}. Consecutive identical steps (the steady state, every edge busy) are one
  * {@link Step} with a repeat count. As in NCCL's TreeUpDown pattern the broadcast of a chunk leaves the root as soon
@@ -24,6 +27,43 @@ public final class TreeSchedule implements ScheduleAlgorithm {
 
     /** Tree chunk: NCCL Simple buffer 4 MiB / NCCL_STEPS 8 (NCCL 2.30 {@code src/init.cc}, {@code enqueue.cc}). */
     public static final long CHUNK_BYTES = 512 * 1024;
+
+    /** True where the modelled release halves the chunk of small calls ({@link #halvesTreeChunk}). */
+    private final boolean halveChunk;
+
+    /** The Tree schedule of the default release ({@link NcclVersion#DEFAULT}): the chunk is never halved. */
+    public TreeSchedule() {
+        this(NcclVersion.DEFAULT, Protocol.SIMPLE);
+    }
+
+    /**
+     * @param release  the NCCL release modelled: its rule for the Tree chunk ({@link #halvesTreeChunk})
+     * @param protocol NCCL's protocol for the call, or null when none is known (a schedule given by the user: the
+     *                 Simple rule)
+     */
+    public TreeSchedule(NcclVersion release, Protocol protocol) {
+        this.halveChunk = halvesTreeChunk(release, protocol == null ? Protocol.SIMPLE : protocol);
+    }
+
+    /**
+     * Whether a release halves the Tree chunk of small calls: only Tree/Simple, and only before 2.20. NCCL 2.18.5 to
+     * 2.19.4 {@code src/enqueue.cc}
+     * {@code computeColl} ("Optimize chunkSize / nSteps", Tree/Simple, pattern TreeUpDown; read at v2.18.5-1,
+     * v2.19.3-1, v2.19.4-1) do; from v2.20.3-1 ({@code computeCollChunkInfo}, later {@code calcCollChunking}) such
+     * loops are kept for CollNet only and the Tree chunk stays NCCL_BUFFSIZE / NCCL_STEPS x chunkSteps (read at
+     * v2.20.3-1, v2.28.9-1). collsim's entry 2.19.4 stands for 2.19-2.20 ({@link NcclVersion#range}) and takes
+     * 2.19's rule, so it models a 2.20 release's small Tree calls with the halved chunk.
+     *
+     * The loop sits inside {@code if (info->algorithm == NCCL_ALGO_TREE && info->protocol == NCCL_PROTO_SIMPLE)}
+     * there, so Tree/LL and Tree/LL128 never halve.
+     *
+     * @param release  the NCCL release modelled
+     * @param protocol NCCL's protocol
+     * @return true for Simple under 2.18.5 and 2.19.4; false for LL and LL128, and from 2.21.5 on
+     */
+    public static boolean halvesTreeChunk(NcclVersion release, Protocol protocol) {
+        return release.minor() < 20 && protocol == Protocol.SIMPLE;
+    }
 
     @Override
     public String name() {
@@ -56,7 +96,8 @@ public final class TreeSchedule implements ScheduleAlgorithm {
             }
             double[] perChannel = new double[2];
             long[] chunks = new long[2];
-            long chunk = chunkBytes(r.sizeBytes(), r.nChannels(), Math.max(maxDepth[0], maxDepth[1]));
+            long chunk = halveChunk ? chunkBytes(r.sizeBytes(), r.nChannels(), Math.max(maxDepth[0], maxDepth[1]))
+                    : CHUNK_BYTES;
             for (int t = 0; t < 2; t++) {
                 perChannel[t] = r.sizeBytes() / 2.0 / channels[t].length;
                 chunks[t] = Math.max(1, (long) Math.ceil(perChannel[t] / chunk));
@@ -95,11 +136,11 @@ public final class TreeSchedule implements ScheduleAlgorithm {
     }
 
     /**
-     * NCCL's Tree/Simple chunk for a call: {@value #CHUNK_BYTES} bytes, halved while the call has fewer chunks per
-     * channel than 8 x the tree depth (down to 128 KiB), 4 x the depth (down to 64 KiB) and the depth (down to
-     * 32 KiB), so that a small call still fills the tree's pipeline (NCCL 2.30.7 {@code src/enqueue.cc}
-     * {@code calcCollChunking}, "Optimize chunkSize / nSteps", pattern TreeUpDown; integer division as there).
-     * Without it an 8 MiB AllReduce over 32 hosts moved one 512 KiB chunk per channel hop by hop, unpipelined.
+     * NCCL 2.18-2.19's Tree/Simple chunk for a call (used only where {@link #halvesTreeChunk}): {@value #CHUNK_BYTES}
+     * bytes, halved while the call has fewer chunks per channel than 8 x the tree depth (down to 128 KiB), 4 x the
+     * depth (down to 64 KiB) and the depth (down to 32 KiB) (NCCL v2.19.4-1 {@code src/enqueue.cc}
+     * {@code computeColl}, "Optimize chunkSize / nSteps", pattern TreeUpDown; integer division as there). NCCL 2.20
+     * and later keep {@value #CHUNK_BYTES} bytes at every size.
      *
      * @param nBytes    call size, bytes
      * @param nChannels channels, >= 1

@@ -13,6 +13,7 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.schedule.HierarchicalSchedule;
 import dev.collsim.simulator.schedule.RingSchedule;
 import dev.collsim.simulator.schedule.TreeSchedule;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.List;
@@ -32,7 +33,8 @@ class FlowChoiceTest {
     }
 
     private static FlowChoice decide(Prediction p, FlowChoice.Override o, List<Gpu> ranks, boolean rankOrder) {
-        return FlowChoice.decide(Collective.ALL_REDUCE, p, o, ranks, rankOrder, 0).orElseThrow();
+        return FlowChoice.decide(Collective.ALL_REDUCE, p, o, ranks, rankOrder, 0, NcclVersion.DEFAULT)
+                .orElseThrow();
     }
 
     @Test
@@ -84,11 +86,33 @@ class FlowChoiceTest {
         assertEquals(1, decide(p, FlowChoice.Override.NONE, alternating, true).ranksPerHost());
     }
 
+    /**
+     * The Tree schedule follows the modelled release's chunk. 2 hosts x 8 GPUs, 12 channels (6 per tree): a chain
+     * of 8 per host below the other host's head, tree depth 1 + 7 = 8. 48 MiB: each channel carries 48 MiB / 2 / 6 =
+     * 4 MiB. NCCL 2.30.7 (chunk 512 KiB at every size): 8 chunks, 8 + 2 x 8 - 1 = 23 steps. NCCL 2.19 (v2.19.4-1
+     * src/enqueue.cc computeColl): 48 MiB / (12 x 512 KiB) = 8 < 8 x 8 -> 256 KiB (16 < 64) -> 128 KiB (floor of
+     * the first loop; 32 >= 4 x 8 and >= 8 stop the others): 32 chunks, 32 + 15 = 47 steps.
+     */
+    @Test
+    void treeFollowsTheReleasesChunk() {
+        Prediction p = nccl(Algorithm.TREE, Protocol.SIMPLE, 12);
+        long size = 48L << 20;
+        assertEquals(23, FlowChoice.decide(Collective.ALL_REDUCE, p, FlowChoice.Override.NONE, T.gpus(), false, 0,
+                NcclVersion.V2_30_7).orElseThrow().build(Collective.ALL_REDUCE, size).stepCount());
+        assertEquals(47, FlowChoice.decide(Collective.ALL_REDUCE, p, FlowChoice.Override.NONE, T.gpus(), false, 0,
+                NcclVersion.V2_19_4).orElseThrow().build(Collective.ALL_REDUCE, size).stepCount());
+        // the loop is for Tree/Simple only (v2.19.4-1: protocol == NCCL_PROTO_SIMPLE): Tree/LL128 keeps 23 steps
+        assertEquals(23, FlowChoice.decide(Collective.ALL_REDUCE, nccl(Algorithm.TREE, Protocol.LL128, 12),
+                FlowChoice.Override.NONE, T.gpus(), false, 0, NcclVersion.V2_19_4).orElseThrow()
+                .build(Collective.ALL_REDUCE, size).stepCount());
+    }
+
     @Test
     void collectivesWithoutAScheduleGiveNone() {
         Prediction p = new Prediction(Collective.BROADCAST, 1 << 20, 16, Algorithm.RING, Protocol.SIMPLE, 8, 10, 1, 1,
                 9, 100, "test");
-        assertTrue(FlowChoice.decide(Collective.BROADCAST, p, FlowChoice.Override.NONE, T.gpus(), false, 0)
+        assertTrue(FlowChoice.decide(Collective.BROADCAST, p, FlowChoice.Override.NONE, T.gpus(), false, 0,
+                NcclVersion.DEFAULT)
                 .isEmpty());
     }
 }

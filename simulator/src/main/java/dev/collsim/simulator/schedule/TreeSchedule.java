@@ -65,6 +65,17 @@ public final class TreeSchedule implements ScheduleAlgorithm {
         return release.minor() < 20 && protocol == Protocol.SIMPLE;
     }
 
+    /** Two Tree schedules are equal when they cut chunks alike (the release's and protocol's rule). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TreeSchedule t && t.halveChunk == halveChunk;
+    }
+
+    @Override
+    public int hashCode() {
+        return Boolean.hashCode(halveChunk);
+    }
+
     @Override
     public String name() {
         return "Tree";

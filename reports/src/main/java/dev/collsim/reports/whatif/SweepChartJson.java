@@ -55,7 +55,7 @@ final class SweepChartJson {
         List<String> names = new ArrayList<>(byVariant.keySet());
         List<String> legend = new ArrayList<>(names);
         for (int i = 0; i < names.size(); i++) {
-            series.add(curve(names.get(i), byVariant.get(names.get(i)), color(i)));
+            series.add(curve(names.get(i), byVariant.get(names.get(i)), color(i), i, names.size()));
         }
         Map<String, String> icons = new HashMap<>();
         for (BoundGroup g : boundGroups(rows, names)) {
@@ -99,7 +99,7 @@ final class SweepChartJson {
         List<String> names = new ArrayList<>(byVariant.keySet());
         List<String> legend = new ArrayList<>(names);
         for (int i = 0; i < names.size(); i++) {
-            ObjectNode s = curve(names.get(i), byVariant.get(names.get(i)), color(i));
+            ObjectNode s = curve(names.get(i), byVariant.get(names.get(i)), color(i), i, names.size());
             s.get("data").forEach(p -> ((ArrayNode) p.get("value")).set(1, p.get("tip").get("time us")));
             series.add(s);
         }
@@ -117,9 +117,28 @@ final class SweepChartJson {
         return ChartJson.PALETTE.get(i % ChartJson.PALETTE.size());
     }
 
-    private static ObjectNode curve(String variant, List<ReportData.SweepRow> rows, String color) {
+    /**
+     * @param index the variant's place, from 0
+     * @param count variants on the chart
+     * @return symbol size, pixels: 5 for the last variant, 2 more for each earlier one, at most 15
+     */
+    static int symbolSize(int index, int count) {
+        return Math.min(15, 5 + 2 * (count - 1 - index));
+    }
+
+    /** Hollow symbols, one per variant in turn, so that variants whose curves coincide stay told apart. */
+    static final List<String> SYMBOLS = List.of("emptyCircle", "emptyRect", "emptyTriangle", "emptyDiamond",
+            "emptyRoundRect", "emptyPin");
+
+    /**
+     * A variant's curve: its own hollow symbol, and a symbol the larger the earlier the variant, so that where curves
+     * coincide (the same prediction) the later, smaller symbols sit inside the earlier ones and every variant shows.
+     */
+    private static ObjectNode curve(String variant, List<ReportData.SweepRow> rows, String color, int index,
+            int count) {
         ObjectNode s = ChartJson.JSON.createObjectNode().put("name", variant).put("type", "line")
-                .put("showSymbol", true).put("symbolSize", 5).put("color", color);
+                .put("showSymbol", true).put("symbol", SYMBOLS.get(index % SYMBOLS.size()))
+                .put("symbolSize", symbolSize(index, count)).put("color", color);
         ArrayNode data = s.putArray("data");
         for (ReportData.SweepRow r : rows) {
             ObjectNode p = data.addObject();

@@ -196,4 +196,21 @@ class SweepChartJsonTest {
         return new ReportData.SweepRow(variant, "AllReduce", "float", 8, size, timeUs, busBw, busBw, 500, "Ring",
                 "Simple", 16, -1, "links", "analytical");
     }
+
+    /**
+     * Variants A, B, C, D in that order: hollow symbols emptyCircle, emptyRect, emptyTriangle, emptyDiamond, sizes
+     * 5 + 2 x (4 - 1 - index) = 11, 9, 7, 5 pixels, so coinciding curves show as nested symbols.
+     */
+    @Test
+    void everyVariantHasItsOwnSymbolLargerTheEarlierItIs() {
+        ObjectNode o = SweepChartJson.busBw("t", rows(), List.of());
+        String[] names = {"A", "B", "C", "D"};
+        String[] symbols = {"emptyCircle", "emptyRect", "emptyTriangle", "emptyDiamond"};
+        int[] sizes = {11, 9, 7, 5};
+        for (int i = 0; i < names.length; i++) {
+            JsonNode s = series(o, names[i]);
+            assertEquals(symbols[i], s.get("symbol").asText(), names[i]);
+            assertEquals(sizes[i], s.get("symbolSize").asInt(), names[i]);
+        }
+    }
 }

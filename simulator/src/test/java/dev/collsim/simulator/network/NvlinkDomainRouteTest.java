@@ -30,21 +30,23 @@ class NvlinkDomainRouteTest {
         return out;
     }
 
-    @Test
-    void gpusOfOneGraceMeetOverTheRackSwitchNotTheirCpu() throws Exception {
+    /** The link shares of the route from one GPU to another on 2 trays of a GB200 NVL72 rack. */
+    private static Map<String, Double> routeOnTwoTrays(String from, String to, int flow) throws Exception {
         Topology t = ClusterLoader.load("gb200-nvl72").withHostsOnly(new int[] {0, 1});
         NetworkModel m = NetworkModel.of(t);
-        List<Gpu> g = TestFabrics.gpus(t, "h0/gpu0", "h0/gpu1");
+        List<Gpu> g = TestFabrics.gpus(t, from, to);
+        return shares(m, new Router(m).route(g.get(0), g.get(1), flow));
+    }
+
+    @Test
+    void gpusOfOneGraceMeetOverTheRackSwitchNotTheirCpu() throws Exception {
         assertEquals(Map.of("h0/gpu0>nvl0/nvs0#0", 1.0, "nvl0/nvs0>h0/gpu1#0", 1.0),
-                shares(m, new Router(m).route(g.get(0), g.get(1), 0)));
+                routeOnTwoTrays("h0/gpu0", "h0/gpu1", 0));
     }
 
     @Test
     void traysOfOneRackMeetOverNvlinkNotTheirNics() throws Exception {
-        Topology t = ClusterLoader.load("gb200-nvl72").withHostsOnly(new int[] {0, 1});
-        NetworkModel m = NetworkModel.of(t);
-        List<Gpu> g = TestFabrics.gpus(t, "h0/gpu2", "h1/gpu3");
         assertEquals(Map.of("h0/gpu2>nvl0/nvs0#0", 1.0, "nvl0/nvs0>h1/gpu3#0", 1.0),
-                shares(m, new Router(m).route(g.get(0), g.get(1), 5)));
+                routeOnTwoTrays("h0/gpu2", "h1/gpu3", 5));
     }
 }

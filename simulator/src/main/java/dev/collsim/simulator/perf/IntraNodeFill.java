@@ -5,7 +5,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.tuning.HardwareClass;
 
 /**
- * How much of {@link PerformanceModel}'s generic pipeline fill (one chunk, or the per-channel per-rank slice when
+ * How much of {@link PipelineFill}'s generic pipeline fill (one chunk, or the per-channel per-rank slice when
  * smaller, at the per-channel rate) a Ring or Tree collective pays on one host: a factor of 2 / nRanks, so 1 for 2
  * ranks and 1/4 for 8. Used for collsim's <em>time</em> prediction only.
  *

@@ -28,7 +28,7 @@ import dev.collsim.simulator.tuning.CostTable;
  *   ops = channels x nHeads, nHeads = the NVLS graph's channels (one per head GPU); aligned down to 512 B
  * </pre>
  *
- * <p>The cost collsim adds (replacing the generic pipeline fill of {@link PerformanceModel}):
+ * <p>The cost collsim adds (replacing the generic pipeline fill of {@link PipelineFill}):
  * <pre>
  *   loopBytes = channels x nHeads x chunk            (bytes of the buffer one iteration of all channels covers)
  *   loops     = ceil(nBytes / loopBytes)
@@ -36,7 +36,7 @@ import dev.collsim.simulator.tuning.CostTable;
  * </pre>
  * The first term is the per-iteration synchronisation of every rank through the switch; the second the pipeline
  * fill: one iteration's data passes the copy stages before and after the reduce stage without overlap. NVLSTree
- * pays the loop term only and keeps {@link PerformanceModel}'s generic fill (one chunk per channel): with this fill,
+ * pays the loop term only and keeps {@link PipelineFill}'s generic fill (one chunk per channel): with this fill,
  * whose size doubles at each chunk step, collsim's best choice on 2 DGX H100 flipped between NVLSTree and
  * Tree/LL128 several times within a factor of 4 in size, which no measurement supports. Both grow
  * with size through the chunk steps, which is why NCCL's single latency term is too small at 1-512 MiB. Stateless.

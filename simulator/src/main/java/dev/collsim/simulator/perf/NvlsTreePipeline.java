@@ -9,7 +9,7 @@ import dev.collsim.simulator.tuning.CostTable;
 /**
  * Pipeline fill of NVLSTree AllReduce between nodes: the time before the pipeline of one channel's chunks runs at its
  * bandwidth, which NCCL's model (one latency plus bytes / bandwidth) leaves out and which the generic fill of
- * {@link PerformanceModel} undercounts for NVLSTree on several nodes.
+ * {@link PipelineFill} undercounts for NVLSTree on several nodes.
  *
  * <p>What NCCL's source fixes (read in NCCL 2.22.3, 2.26.2 and 2.30.7; the kernel and the chunking are the same in
  * all three; fact sheet §3):
@@ -42,7 +42,7 @@ import dev.collsim.simulator.tuning.CostTable;
  * </ol>
  *
  * <p>The fill that follows. A pipe of S = hops + 2 store-and-forward stages, each taking one stage time t =
- * channelChunk / busPerChannel (the channel's share of the node's bus bandwidth, {@link PerformanceModel}) when the
+ * channelChunk / busPerChannel (the channel's share of the node's bus bandwidth, {@link PipelineFill}) when the
  * pipe is full, delivers its last iteration S - 1 = hops + 1 stage times after the bandwidth term (which counts one
  * stage time per iteration) would: once a channel has at least hops + 1 iterations every stage is busy and that is
  * the whole fill. A channel of fewer iterations never fills its pipe: at most that many stages are busy at once,

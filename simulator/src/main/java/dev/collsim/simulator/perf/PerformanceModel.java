@@ -1,7 +1,5 @@
 package dev.collsim.simulator.perf;
 
-import static dev.collsim.units.DecimalText.fixed;
-
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
@@ -40,21 +38,16 @@ import dev.collsim.topology.PathType;
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
- *   fill      = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel),
- *               busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
- *               (#defaultEffectiveChannels), busCap / channels); x 2 / nRanks for Ring and Tree on one host
- *               ({@link IntraNodeFill}); none for a Ring over SHM ({@link ShmLinkShare}) or a Ring AllReduce/
- *               AllGather/ReduceScatter over PCIe on one host ({@link IntraNodeFill}); Tree/Simple AllReduce on
- *               one node over SHM: ((2 nRanks - 1) x share - e) x min(chunk, nBytes / channels) instead ({@link IntraNodeChain#fillSlices}); x 0 for a Ring of one
- *               step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
- *               NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
- *               NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of
- *               the NVLS + tree pipeline instead of this fill ({@link NvlsTreePipeline}); Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill})
+ *   fill      = the pipeline fill, {@link PipelineFill}: pipelineFillChunks x min(chunk, nBytes / (channels x nRanks))
+ *               / (1000 x busBw per channel), busBw per channel = min(link and NIC busBw over at least NCCL's default
+ *               channel count, busCap / channels); scaled or replaced for one host, SHM, one-step Ring loops,
+ *               Tree/Simple between nodes and the NVLS/NVLSTree kernel loop (the cases are listed there)
  *   shmSimple = a Simple Ring or Tree chain over SHM: one more host-read round trip per hop, the data loads after
  *               the flag's ({@link ShmHostReads#simpleDataReadsUs})
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
  *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}); the inter-node
- *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams' ({@link SocketStreams})
+ *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams'
+ *               ({@link SocketStreams})
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + shmSimple + nBytes / (1000 x algBw),
  *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
@@ -64,9 +57,11 @@ import dev.collsim.topology.PathType;
  * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
  * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain}; for Tree AllReduce Simple
  * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
- * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a one-host LL Ring over PCIe P2P hides behind
- * its data, {@link PcieLlStream}), busCap uses the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the
- * protocol's chunk (§3.3: Simple buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128 ll128BuffSize/8 x 15/16; NVLS 128 KiB).
+ * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a
+ * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}), busCap uses the channel count as a
+ * continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
+ * buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
+ * ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.
  */
 public final class PerformanceModel {
@@ -132,27 +127,9 @@ public final class PerformanceModel {
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
         double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
-        // the proxy's per-send cost is a rate limit on the whole call, not on the first chunk: leave it out here
-        // a channel moves its chunk at its share of the links (over at least NCCL's default channel count) but never
-        // faster than one channel can: the per-channel cap is a rate per channel, so it is not shared again
-        double busPerChannel = Math.min(Math.min(netAlgBw, linkAlgBw) / ratio
-                / Math.max(effChannels, defaultEffectiveChannels(a, p, nBytes, plan)), capBus / effChannels);
-        double fill = TreeSimpleFill.fillUs(fill(plan, s, pp, func, a, p, nBytes, effChannels, chain) / (1000.0 * busPerChannel), plan, pp, func, a, p, s, nBytes, effChannels, busPerChannel, capBus / effChannels);
-        if (NvlsLoop.applies(a, p, func)) {
-            long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), channels, nBytes);
-            double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
-            if (NvlsTreePipeline.applies(a, p, func, plan)) {
-                fill = NvlsTreePipeline.fillUs(plan, table, s.buffSize(), channels, nBytes, pp.pipelineFillChunks(),
-                        busPerChannel);
-            }
-            fill = a == Algorithm.NVLS ? NvlsLoop.costUs(loopBytes, nBytes, otherAlgBw, loopUs, pp.pipelineFillChunks())
-                    : fill + NvlsLoop.loops(loopBytes, nBytes) * loopUs;
-        }
-        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
-        if (a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
-            // a rooted ring pipelines through every rank whether or not its channels share one order
-            ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(), p));
-        }
+        double fill = PipelineFill.fillUs(plan, s, pp, table, func, a, p, nBytes, new PipelineFill.Rates(channels,
+                effChannels, chain, ratio, capBus, linkAlgBw, netAlgBw, otherAlgBw));
+        double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan)
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels);
@@ -161,26 +138,30 @@ public final class PerformanceModel {
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);
         double time = Math.max(Math.max(latency + bwUs, proxyUs), readsUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
-        // only the text that stands is formatted, as String.format(Locale.ROOT, ...) would (DecimalText)
-        String bottleneck;
-        if (latency > time / 2) {
-            // the fixed part grows with size only through the pipeline fill: name it when it is most of it
-            bottleneck = fill > latency / 2
-                    ? "pipeline fill: " + fixed(fill, 1) + " us (of " + fixed(latency, 1) + " us latency) of "
-                            + fixed(time, 1) + " us"
-                    : "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
-        } else if (Math.max(proxyUs, readsUs) > latency + bwUs) {
-            bottleneck = readsUs > proxyUs ? ShmHostReads.bottleneck(plan, s, a, p, channels)
-                    : NetTransport.bottleneck(plan, s, pp, func, a, p, nBytes, effChannels);
-        } else if (netAlgBw < Math.min(linkAlgBw, capAlgBw)) {
-            bottleneck = netBottleneck(plan, s, pp, func, a, p, nBytes, effChannels);
-        } else if (capAlgBw < linkAlgBw) {
-            bottleneck = "per-channel throughput: " + channels + " channels x " + fixed(perChannel, 1) + " GB/s";
-        } else {
-            bottleneck = "links: " + (chain ? "Tree chain on ring links" : a.ncclName() + " graph") + " "
-                    + fixed(linkAlgBw / ratio, 1) + " GB/s busBw";
-        }
+        String bottleneck = BottleneckText.of(new BottleneckText.Terms(time, latency, fill, proxyUs, readsUs, bwUs,
+                netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain), plan, s, pp, func, a, p,
+                nBytes);
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
+    }
+
+    /**
+     * NCCL's latency for the call's (algorithm, protocol), less the hops a one-host LL Ring over PCIe P2P hides behind
+     * its data ({@link PcieLlStream}); a rooted Ring (Broadcast, Reduce) at least its pipeline through every rank
+     * ({@link NcclTuningModel#rootedRingPipelineLatency}).
+     *
+     * @param otherAlgBw the call's algorithm bandwidth without the proxy limit, GB/s
+     * @return microseconds, before latencyScale
+     */
+    private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+            Collective func, AlgoChoice choice, long nBytes, double otherAlgBw) {
+        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes,
+                otherAlgBw);
+        if (choice.algorithm() == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
+            // a rooted ring pipelines through every rank whether or not its channels share one order
+            ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(),
+                    choice.protocol()));
+        }
+        return ncclLatency;
     }
 
     /**
@@ -197,21 +178,8 @@ public final class PerformanceModel {
     }
 
     /** @return the NIC part of {@link #netBusBw}: {@link PhysicalBound#interBusBw} x the class's bwFraction */
-    private static double nicBusBw(ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a) {
+    static double nicBusBw(ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a) {
         return PhysicalBound.interBusBw(plan, func, a == Algorithm.RING) * pp.netProfile(plan.netClass()).bwFraction();
-    }
-
-    /** @return the bottleneck text when the network bound binds: the socket streams, the staged paths, or the NICs */
-    private static String netBottleneck(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            Algorithm a, Protocol p, long nBytes, double channels) {
-        double socket = SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels);
-        return socket < nicBusBw(plan, pp, func, a)
-                ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (socket transport, "
-                        + SocketStreams.setup(plan.nicVendor(), s).streams() + " per connection)"
-                : plan.nodeNetBw() < plan.nodeNicBw()
-                        ? "GPU-NIC paths through the CPU: " + fixed(plan.nodeNetBw(), 0) + " GB/s per node (NICs "
-                                + fixed(plan.nodeNicBw(), 0) + ")"
-                        : "NICs: " + fixed(plan.nodeNicBw(), 0) + " GB/s per node";
     }
 
     /**
@@ -224,28 +192,6 @@ public final class PerformanceModel {
         double twoNode = TwoNodeTree.applies(func, a, p, plan.nNodes(), plan.nRanks())
                 ? TwoNodeTree.algBw(table.input()) : 0;
         return twoNode > 0 ? twoNode : table.bandwidth(func, a, p);
-    }
-
-    /**
-     * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
-     * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
-     * over SHM ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
-     * staging buffers, 2 nRanks - 1 stages at the links' unshared rate less the data term's first slice
-     * ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
-     * per step.
-     */
-    private static double fill(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
-        if (ShmLinkShare.ringWithoutFill(plan, s, func, a)) {
-            return 0; // measured intercepts of such rings are NCCL's latency alone (ShmLinkShare)
-        }
-        boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
-        double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
-        double scale = chainSimple
-                ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true))
-                : IntraNodeFill.scale(a, func, plan.nNodes(), plan.nRanks(), linkClass(plan))
-                        * RingLoopFill.share(a, func, plan.nRanks());
-        return pp.pipelineFillChunks() * Math.min(chunk(a, p, func, s), slice) * scale;
     }
 
     /**
@@ -345,33 +291,6 @@ public final class PerformanceModel {
                 plan.nRanks()) : (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, nBytes / perChannel);
-    }
-
-    /**
-     * {@link #effectiveChannels} under NCCL's default settings (no NCCL_MIN/MAX_CTAS, NCCL_MAX_NCHANNELS,
-     * NCCL_NTHREADS, NCCL_NVLS_NCHANNELS). The pipeline fill is charged at the per-channel rate of at least this
-     * many channels: a chunk crossing a link shared by c channels moves at 1/c of it, but a user limit on channels
-     * must not make the fill (and the call) shorter than NCCL's default run. Without this, NCCL_MAX_NCHANNELS=16 on
-     * a DGX A100 (24 channels) was predicted 1-2 % faster at large sizes, which no measurement shows (fewer channels
-     * are slower once the per-channel cap binds: 2x H200 NCCL_MAX_NCHANNELS=2 and 4, see PerformanceParameters).
-     */
-    private static double defaultEffectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan) {
-        NcclSettings d = NcclSettings.DEFAULTS;
-        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            int nvls = RuntimeChannels.nvlsChannels(plan.nvlsTuning(), d);
-            int runtime = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(), d);
-            return a == Algorithm.NVLS && plan.nNodes() > 1 ? Math.min(nvls, runtime) : nvls;
-        }
-        if (a == Algorithm.COLLNET_DIRECT) {
-            return 1;
-        }
-        int runtime = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(), d);
-        if (a == Algorithm.PAT) {
-            return runtime;
-        }
-        double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), d)
-                * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
-        return Math.max(1.0, Math.min(runtime, nBytes / perChannel));
     }
 
     /**

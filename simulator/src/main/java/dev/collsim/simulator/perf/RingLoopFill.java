@@ -4,7 +4,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 
 /**
- * The share of one step's data a Ring collective pays as {@link PerformanceModel}'s pipeline fill: 0 when the ring
+ * The share of one step's data a Ring collective pays as {@link PipelineFill}'s pipeline fill: 0 when the ring
  * loop has a single step, so that nothing is forwarded; 1 otherwise. Used for collsim's time prediction only.
  *
  * <p>NCCL 2.30.7 {@code src/device/all_gather.h} {@code runRing}: step 0 sends the rank's own chunk, the

@@ -13,7 +13,7 @@ import dev.collsim.topology.PathType;
 /**
  * Pipeline fill of Tree/Simple AllReduce between nodes: the store-and-forward trip of one chunk down NCCL's tree
  * chain and back up, each hop at its own link's per-channel rate. It replaces the generic one-chunk fill of
- * {@link PerformanceModel} for these calls.
+ * {@link PipelineFill} for these calls.
  *
  * <p>What NCCL's source fixes (NCCL 2.30.7):
  * <ol>
@@ -35,7 +35,7 @@ import dev.collsim.topology.PathType;
  *
  * <p>A pipe of stages with stage times t_i delivers its last chunk sum(t_i) + (K - 1) max(t_i) after the start; the
  * bandwidth term counts K x max(t_i), so the full pipe's fill is sum(t_i) - max(t_i). Stage times: chunk / rate,
- * a network hop at the call's per-channel bus rate ({@code busPerChannel} of {@link PerformanceModel}: the links
+ * a network hop at the call's per-channel bus rate ({@code busPerChannel} of {@link PipelineFill}: the links
  * and NICs shared by the channels), an intra-node hop at {@link #intraRate}: over NVLink one channel's own copy
  * rate, the per-channel cap. That NVLink rate is a collsim assumption, not in NCCL's source: the GPU's NVLink
  * (300 GB/s on A100, 450 on H100) is well above the NICs, so the chain's NVLink hops are not the shared

@@ -1,0 +1,92 @@
+package dev.collsim.simulator.perf;
+
+import static dev.collsim.units.DecimalText.fixed;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+
+/**
+ * What limits one call of {@link PerformanceModel}, in words ({@link PerfEstimate#bottleneck}): the term of the
+ * model's time that binds, in this order: the latency (or its pipeline fill, {@link PipelineFill}, when that is most
+ * of it) when it is more than half the time; the proxy's sends ({@link NetTransport#bottleneck}) or SHM's
+ * host-memory reads ({@link ShmHostReads#bottleneck}) when their time bound stands; else the lowest bandwidth bound:
+ * the network (TCP streams, GPU-NIC paths through the CPU, or the NICs), the per-channel throughput cap, or the
+ * links. Only the text that stands is formatted, as {@code String.format(Locale.ROOT, ...)} would
+ * ({@code DecimalText}). Stateless and thread-safe.
+ */
+final class BottleneckText {
+
+    private BottleneckText() {
+    }
+
+    /**
+     * The terms of one estimate the text compares.
+     *
+     * @param timeUs      predicted time, microseconds
+     * @param latencyUs   latency term (fill included), microseconds
+     * @param fillUs      pipeline fill, microseconds
+     * @param proxyUs     the network proxy's time bound, microseconds
+     * @param readsUs     SHM host-memory reads' time bound, microseconds
+     * @param bwUs        bandwidth term, microseconds
+     * @param netAlgBw    algorithm bandwidth the network allows, GB/s (1e9 B/s)
+     * @param linkAlgBw   algorithm bandwidth the links allow, GB/s
+     * @param capAlgBw    algorithm bandwidth the per-channel cap allows, GB/s
+     * @param channels    runtime channels of the call
+     * @param effChannels channels as a continuous quantity, >= 1
+     * @param perChannel  per-channel throughput cap, bus bandwidth, GB/s
+     * @param ratio       bus-to-algorithm bandwidth ratio
+     * @param chain       the call runs as the one-host Tree chain ({@link IntraNodeChain})
+     */
+    record Terms(double timeUs, double latencyUs, double fillUs, double proxyUs, double readsUs, double bwUs,
+            double netAlgBw, double linkAlgBw, double capAlgBw, int channels, double effChannels, double perChannel,
+            double ratio, boolean chain) {
+    }
+
+    /**
+     * @param t      the estimate's terms
+     * @param plan   the channel plan
+     * @param s      NCCL settings
+     * @param pp     performance parameters
+     * @param func   collective
+     * @param a      algorithm
+     * @param p      protocol
+     * @param nBytes bytes of the call
+     * @return what limits the call, in words
+     */
+    static String of(Terms t, ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes) {
+        double time = t.timeUs(), latency = t.latencyUs(), fill = t.fillUs();
+        if (latency > time / 2) {
+            // the fixed part grows with size only through the pipeline fill: name it when it is most of it
+            return fill > latency / 2
+                    ? "pipeline fill: " + fixed(fill, 1) + " us (of " + fixed(latency, 1) + " us latency) of "
+                            + fixed(time, 1) + " us"
+                    : "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
+        } else if (Math.max(t.proxyUs(), t.readsUs()) > latency + t.bwUs()) {
+            return t.readsUs() > t.proxyUs() ? ShmHostReads.bottleneck(plan, s, a, p, t.channels())
+                    : NetTransport.bottleneck(plan, s, pp, func, a, p, nBytes, t.effChannels());
+        } else if (t.netAlgBw() < Math.min(t.linkAlgBw(), t.capAlgBw())) {
+            return network(plan, s, pp, func, a, p, nBytes, t.effChannels());
+        } else if (t.capAlgBw() < t.linkAlgBw()) {
+            return "per-channel throughput: " + t.channels() + " channels x " + fixed(t.perChannel(), 1) + " GB/s";
+        }
+        return "links: " + (t.chain() ? "Tree chain on ring links" : a.ncclName() + " graph") + " "
+                + fixed(t.linkAlgBw() / t.ratio(), 1) + " GB/s busBw";
+    }
+
+    /** @return the text when the network bound binds: the socket streams, the staged paths, or the NICs */
+    private static String network(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double channels) {
+        double socket = SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels);
+        return socket < PerformanceModel.nicBusBw(plan, pp, func, a)
+                ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (socket transport, "
+                        + SocketStreams.setup(plan.nicVendor(), s).streams() + " per connection)"
+                : plan.nodeNetBw() < plan.nodeNicBw()
+                        ? "GPU-NIC paths through the CPU: " + fixed(plan.nodeNetBw(), 0) + " GB/s per node (NICs "
+                                + fixed(plan.nodeNicBw(), 0) + ")"
+                        : "NICs: " + fixed(plan.nodeNicBw(), 0) + " GB/s per node";
+    }
+}

@@ -1,0 +1,148 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.RuntimeChannels;
+import dev.collsim.simulator.tuning.CostTable;
+import dev.collsim.simulator.tuning.GpuGeneration;
+
+/**
+ * The pipeline fill of {@link PerformanceModel}: the time before a call's pipeline of chunks runs at its bandwidth,
+ * which NCCL's model (one latency plus bytes / bandwidth) leaves out. Used for collsim's time prediction only; the
+ * model adds it to the latency term. The generic fill and the call kinds that replace or scale it:
+ *
+ * <pre>
+ *   fill = pipelineFillChunks x min(chunk, nBytes / (channels x nRanks)) / (1000 x busBw per channel)
+ *   busBw per channel = min(link and NIC busBw over at least NCCL's default channel count
+ *                           ({@link #defaultEffectiveChannels}), busCap / channels)
+ *   x 2 / nRanks for Ring and Tree on one host ({@link IntraNodeFill});
+ *   none for a Ring over SHM ({@link ShmLinkShare#ringWithoutFill}) or a Ring AllReduce/AllGather/ReduceScatter over
+ *     PCIe on one host ({@link IntraNodeFill});
+ *   Tree/Simple AllReduce on one node over SHM: ((2 nRanks - 1) x share - e) x min(chunk, nBytes / channels) instead
+ *     ({@link IntraNodeChain#fillSlices});
+ *   x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
+ *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});
+ *   NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
+ *   NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of the NVLS + tree
+ *     pipeline instead of this fill ({@link NvlsTreePipeline})
+ * </pre>
+ *
+ * where chunk is {@link PerformanceModel#chunk} and busCap the per-channel throughput cap over the call's channels.
+ * Stateless and thread-safe.
+ */
+public final class PipelineFill {
+
+    private PipelineFill() {
+    }
+
+    /**
+     * The bandwidth terms of {@link PerformanceModel} the fill is charged at.
+     *
+     * @param channels    runtime channels of the call (NCCL's per-call count or a tuner's)
+     * @param effChannels channels as a continuous quantity for the throughput cap, >= 1
+     * @param chain       the call runs as the one-host Tree chain ({@link IntraNodeChain})
+     * @param ratio       bus-to-algorithm bandwidth ratio of the call
+     * @param capBus      per-channel throughput cap over effChannels, bus bandwidth, GB/s (1e9 B/s)
+     * @param linkAlgBw   algorithm bandwidth the links allow, GB/s
+     * @param netAlgBw    algorithm bandwidth the network allows (infinite on one node), GB/s
+     * @param otherAlgBw  the call's algorithm bandwidth without the proxy limit, min of the three bounds, GB/s
+     */
+    record Rates(int channels, double effChannels, boolean chain, double ratio, double capBus, double linkAlgBw,
+            double netAlgBw, double otherAlgBw) {
+    }
+
+    /**
+     * @param plan   the channel plan
+     * @param s      NCCL settings
+     * @param pp     performance parameters (fill chunks, NVLS loop cost)
+     * @param table  NCCL's cost table of the communicator
+     * @param func   collective
+     * @param a      algorithm
+     * @param p      protocol
+     * @param nBytes bytes of the call
+     * @param r      the call's bandwidth terms
+     * @return the pipeline fill, microseconds
+     */
+    static double fillUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table, Collective func,
+            Algorithm a, Protocol p, long nBytes, Rates r) {
+        double busPerChannel = busPerChannel(plan, a, p, nBytes, r);
+        double fill = TreeSimpleFill.fillUs(chunkBytes(plan, s, pp, func, a, p, nBytes, r.effChannels(), r.chain())
+                / (1000.0 * busPerChannel), plan, pp, func, a, p, s, nBytes, r.effChannels(), busPerChannel,
+                r.capBus() / r.effChannels());
+        if (NvlsLoop.applies(a, p, func)) {
+            long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), r.channels(), nBytes);
+            double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));
+            if (NvlsTreePipeline.applies(a, p, func, plan)) {
+                fill = NvlsTreePipeline.fillUs(plan, table, s.buffSize(), r.channels(), nBytes,
+                        pp.pipelineFillChunks(), busPerChannel);
+            }
+            fill = a == Algorithm.NVLS
+                    ? NvlsLoop.costUs(loopBytes, nBytes, r.otherAlgBw(), loopUs, pp.pipelineFillChunks())
+                    : fill + NvlsLoop.loops(loopBytes, nBytes) * loopUs;
+        }
+        return fill;
+    }
+
+    /**
+     * Bus bandwidth a channel moves its chunk at, GB/s: its share of the links and NICs (over at least NCCL's default
+     * channel count), but never faster than one channel can: the per-channel cap is a rate per channel, so it is not
+     * shared again. The proxy's per-send cost is a rate limit on the whole call, not on the first chunk: left out.
+     */
+    private static double busPerChannel(ChannelPlan plan, Algorithm a, Protocol p, long nBytes, Rates r) {
+        return Math.min(Math.min(r.netAlgBw(), r.linkAlgBw()) / r.ratio()
+                / Math.max(r.effChannels(), defaultEffectiveChannels(a, p, nBytes, plan)), r.capBus() / r.effChannels());
+    }
+
+    /**
+     * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
+     * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
+     * over SHM ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
+     * staging buffers, 2 nRanks - 1 stages at the links' unshared rate less the data term's first slice
+     * ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
+     * per step.
+     */
+    private static double chunkBytes(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
+        if (ShmLinkShare.ringWithoutFill(plan, s, func, a)) {
+            return 0; // measured intercepts of such rings are NCCL's latency alone (ShmLinkShare)
+        }
+        boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
+        double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
+        double scale = chainSimple
+                ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true))
+                : IntraNodeFill.scale(a, func, plan.nNodes(), plan.nRanks(), PerformanceModel.linkClass(plan))
+                        * RingLoopFill.share(a, func, plan.nRanks());
+        return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s), slice) * scale;
+    }
+
+    /**
+     * The per-call channel count of {@link PerformanceModel} ({@code effectiveChannels}: min(channels, nBytes /
+     * (nt x threshold)), at least 1) under NCCL's default settings (no NCCL_MIN/MAX_CTAS, NCCL_MAX_NCHANNELS,
+     * NCCL_NTHREADS, NCCL_NVLS_NCHANNELS). The pipeline fill is charged at the per-channel rate of at least this
+     * many channels: a chunk crossing a link shared by c channels moves at 1/c of it, but a user limit on channels
+     * must not make the fill (and the call) shorter than NCCL's default run. Without this, NCCL_MAX_NCHANNELS=16 on
+     * a DGX A100 (24 channels) was predicted 1-2 % faster at large sizes, which no measurement shows (fewer channels
+     * are slower once the per-channel cap binds: 2x H200 NCCL_MAX_NCHANNELS=2 and 4, see PerformanceParameters).
+     */
+    private static double defaultEffectiveChannels(Algorithm a, Protocol p, long nBytes, ChannelPlan plan) {
+        NcclSettings d = NcclSettings.DEFAULTS;
+        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+            int nvls = RuntimeChannels.nvlsChannels(plan.nvlsTuning(), d);
+            int runtime = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(), d);
+            return a == Algorithm.NVLS && plan.nNodes() > 1 ? Math.min(nvls, runtime) : nvls;
+        }
+        if (a == Algorithm.COLLNET_DIRECT) {
+            return 1;
+        }
+        int runtime = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(), d);
+        if (a == Algorithm.PAT) {
+            return runtime;
+        }
+        double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), d)
+                * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
+        return Math.max(1.0, Math.min(runtime, nBytes / perChannel));
+    }
+}

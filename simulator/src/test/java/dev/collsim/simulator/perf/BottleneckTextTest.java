@@ -1,0 +1,70 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which term the bottleneck text names, on terms made up by hand so that each branch binds: latency above half the
+ * time (the fill named when it is above half the latency), then the lowest bandwidth bound.
+ */
+class BottleneckTextTest {
+
+    private static final double INF = Double.POSITIVE_INFINITY;
+    private static final long BYTES = 1L << 30;
+
+    private static ChannelPlan plan(String cluster) throws Exception {
+        Topology t = ClusterLoader.load(cluster);
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
+    }
+
+    private static String text(ChannelPlan plan, BottleneckText.Terms t) {
+        return BottleneckText.of(t, plan, NcclSettings.DEFAULTS, PerformanceParameters.DEFAULTS,
+                Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, BYTES);
+    }
+
+    /** Latency 40 of 50 us is above half; a fill of 30 us is above half of it (20), one of 10 is not. */
+    @Test
+    void latencyAboveHalfTheTimeNamesTheFillWhenItIsMostOfIt() throws Exception {
+        ChannelPlan p = plan("dgx-h100");
+        assertEquals("pipeline fill: 30.0 us (of 40.0 us latency) of 50.0 us", text(p, new BottleneckText.Terms(50,
+                40, 30, 0, 0, 10, INF, 100, 200, 16, 16, 20, 1.75, false)));
+        assertEquals("latency: 40.0 us of 50.0 us", text(p, new BottleneckText.Terms(50, 40, 10, 0, 0, 10, INF, 100,
+                200, 16, 16, 20, 1.75, false)));
+    }
+
+    /**
+     * Latency 10 of 100 us: the lowest bandwidth bound is named. Cap 80 below links 100: 16 channels x 20.0 GB/s;
+     * cap 200 above: the links, 100 GB/s algBw / ratio 1.75 = 57.14 GB/s busBw, the ring graph's or the chain's.
+     */
+    @Test
+    void lowestBandwidthBoundIsNamed() throws Exception {
+        ChannelPlan p = plan("dgx-h100");
+        assertEquals("per-channel throughput: 16 channels x 20.0 GB/s", text(p, new BottleneckText.Terms(100, 10, 1,
+                0, 0, 90, INF, 100, 80, 16, 16, 20, 1.75, false)));
+        assertEquals("links: Ring graph 57.1 GB/s busBw", text(p, new BottleneckText.Terms(100, 10, 1, 0, 0, 90, INF,
+                100, 200, 16, 16, 20, 1.75, false)));
+        assertEquals("links: Tree chain on ring links 57.1 GB/s busBw", text(p, new BottleneckText.Terms(100, 10, 1,
+                0, 0, 90, INF, 100, 200, 16, 16, 20, 1.75, true)));
+    }
+
+    /**
+     * Network 10 GB/s below links and cap on 2 DGX H100 over InfiniBand (no socket streams' cap, GPU-NIC paths at
+     * the NICs' rate): the NICs, 8 x ConnectX-7 400 Gb/s = 8 x 50 = 400 GB/s per node (DGX H100 User Guide, as
+     * configs/dgx-h100.yaml cites it).
+     */
+    @Test
+    void networkBelowLinksNamesTheNics() throws Exception {
+        assertEquals("NICs: 400 GB/s per node", text(plan("dgx-h100x2"), new BottleneckText.Terms(100, 10, 1, 0, 0,
+                90, 10, 100, 200, 16, 16, 20, 1.875, false)));
+    }
+}

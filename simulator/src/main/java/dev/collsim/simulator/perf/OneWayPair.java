@@ -15,8 +15,18 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * Reduce of 2 ranks is a chain from the root ({@code src/device/broadcast.h}, {@code reduce.h} {@code runRing}): one
  * hop, one direction, the whole path bandwidth (the pair path's rate, {@link CpuRouteRate#pairBw}). Measured: 2x RTX
  * 2080 Ti behind one PCIe Gen3 switch, P2P unsupported, Broadcast 11.09 GB/s busbw at 1 GiB against AllReduce 4.00
- * (/work/shared/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt lines 47 and
- * 131): the one-way chain runs at the uplink's rate, the ring at well under half of it.
+ * (validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt
+ * lines 47 and 131): the one-way chain runs at the uplink's rate, the ring at well under half of it.
+ *
+ * <p>The one-way rate, NCCL's pair path x the protocol's efficiency (12 x 0.98 = 11.76 GB/s on that Gen3 pair), is an
+ * assumption, 6 % above the 11.09 measured. What bounds it physically is the receiver's downstream, which carries the
+ * read completions of its loads (PCI Express Base Specification 3.0 section 2.3.1.1: a Root Complex returns a read in
+ * completions split at a 64- or 128-byte Read Completion Boundary or merged up to Max_Payload_Size; 20 bytes of
+ * framing, header and LCRC each): 64-byte completions allow 15.75 x 64 / 84 = 12.0 GB/s on Gen3 x16, 128-byte ones
+ * 13.6, less the link's Ack and flow-control DLLPs, whose rate the specification leaves to the implementation. Which
+ * the host returns is not in the file, and the one host the project measured (an H100 on Gen5, loads alone at 49.5-50.6
+ * GB/s, data/device/h100-ll128read.txt) returns more than 64 bytes, so no derate is taken from this single file
+ * (docs/single-host-guesses.md section 8).
  *
  * <p>Stateless and thread-safe.
  */

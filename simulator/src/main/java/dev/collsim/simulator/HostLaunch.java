@@ -29,7 +29,7 @@ import dev.collsim.simulator.perf.PerfEstimate;
  * (the once-per-run fill of the other, at most kernelUs / iters, is left out: 2.5 % at nccl-tests' default 20
  * iterations). This holds for one GPU per thread too (G = 1): its host time, 4.7 us, overlaps the kernel, so it
  * sets the time only where the GPUs finish sooner (one rank, whose call is a local copy: measured 6.1-6.9 us on one
- * H200 alone, /work/shared/device/nccl-tests-all_reduce-1gpu.txt, that host's own rate); the GPU-side cost NCCL's
+ * H200 alone, ../shared/device/nccl-tests-all_reduce-1gpu.txt, that host's own rate); the GPU-side cost NCCL's
  * latency leaves out is {@code PerformanceParameters.launchOverheadUs}. With CUDA graphs ({@code -G}) nccl-tests replays the captured
  * iterations with one {@code cudaGraphLaunch} per GPU for all of them, so the per-iteration host time vanishes.
  */

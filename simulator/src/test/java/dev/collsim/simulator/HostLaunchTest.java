@@ -26,7 +26,7 @@ class HostLaunchTest {
         }
         assertEquals(4.7, HostLaunch.ONE_GPU_PER_PROCESS.hostUs(), 1e-12);
         // a kernel shorter than one launch (one rank's local copy) takes the host's time: one H200 alone measured
-        // 6.12-6.89 us from 8 B to 8 MiB (/work/shared/device/nccl-tests-all_reduce-1gpu.txt), above 4.7
+        // 6.12-6.89 us from 8 B to 8 MiB (../shared/device/nccl-tests-all_reduce-1gpu.txt), above 4.7
         PerfEstimate copy = HostLaunch.ONE_GPU_PER_PROCESS.apply(kernel(0.1));
         assertEquals(4.7, copy.timeUs(), 1e-12);
         assertTrue(copy.bottleneck().startsWith("host launch: 1 GPU per thread x 4.70 us (nccl-tests -g 1)"),

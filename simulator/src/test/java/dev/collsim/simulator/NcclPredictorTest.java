@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Predictions against real measurements (/work/shared/data) with stated tolerances, and nccl-tests' algbw/busbw
+ * Predictions against real measurements (../shared/data, copied to validation/src/test/resources/data) with stated tolerances, and nccl-tests' algbw/busbw
  * definitions (nccl-tests 2.19.6 {@code doc/PERFORMANCE.md}).
  */
 class NcclPredictorTest {

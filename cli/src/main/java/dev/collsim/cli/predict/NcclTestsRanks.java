@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 /**
  * Which GPUs {@code collsim predict} uses as ranks, the way nccl-tests 2.19.6 lays them out ({@code src/common.cu};
- * /work/shared fact sheet section 7.6): every process runs nThreads ({@code -t}) threads of nGpus ({@code -g}) GPUs
+ * NCCL fact sheet (../shared/nccl-model.md) section 7.6): every process runs nThreads ({@code -t}) threads of nGpus ({@code -g}) GPUs
  * each, so ranks = nProcs x nThreads x nGpus; rank = proc x t x g + thread x g + i; a process sits on one host and
  * its GPUs are {@code localRank x t x g + i}, localRank being the count of lower-numbered processes on the same host.
  * A plain nccl-tests run is one process; under {@code mpirun -np P -N Q} there are P processes, Q per host

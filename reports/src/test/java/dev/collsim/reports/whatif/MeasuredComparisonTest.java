@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A sweep compared with real measurements: {@code A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt} (from
- * /work/shared/data; DGX H100, NCCL 2.22) holds an 8-GPU table (1 MiB..8 GiB) and a 16-GPU one; on the 1-host
+ * validation/src/test/resources/data; DGX H100, NCCL 2.22) holds an 8-GPU table (1 MiB..8 GiB) and a 16-GPU one; on the 1-host
  * dgx-h100 catalog cluster (8 ranks) the 8-GPU table is the one compared: 14 sizes, 8 GiB measured at 31.52 ms
  * (476.85 GB/s busbw) in the file.
  */

@@ -218,7 +218,7 @@ public final class P2pModel {
      * is what one rank gets when it sends alone, as a Broadcast does ({@link OneWayPair}). Paths NCCL connects peer
      * to peer (NVLink, PIX, PXB, or through the CPU where the P2P level allows it) and calls across nodes, whose ring
      * graph is paced by the NICs, keep gpuPathBw. Measured: 2x RTX 2080 Ti behind one PCIe Gen3 switch, SHM, AllToAll
-     * 4.6 GB/s busbw from 16 MiB to 1 GiB against Broadcast 11.1 (/work/shared/data/A-allreduce-allgather-bcast-
+     * 4.6 GB/s busbw from 16 MiB to 1 GiB against Broadcast 11.1 (../shared/data/A-allreduce-allgather-bcast-
      * reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt lines 131 and 258): the exchange runs well under half the
      * one-way rate.
      *

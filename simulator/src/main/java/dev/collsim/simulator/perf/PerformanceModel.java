@@ -214,7 +214,7 @@ public final class PerformanceModel {
      * the default runtime channel count (before NCCL_MAX_NCHANNELS / NCCL_MIN_NCHANNELS), since NCCL duplicates
      * its graph channels into runtime channels on Hopper multi-node "to reach peak BW" (NCCL 2.30.7
      * {@code src/graph/connect.cc ncclTopoPostset}; fact sheet §3.4). Measured: 4x8 H100 (XE9680, 8x NDR, NCCL
-     * 2.26.2) AllReduce 365.8 GB/s busbw at 16 GiB, /work/shared/data/A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-
+     * 2.26.2) AllReduce 365.8 GB/s busbw at 16 GiB, ../shared/data/A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-
      * issue-nccltests309.txt, on 16 runtime channels (the channel count the 2-node H100 log
      * D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt prints, "16 coll channels"): 22.9 GB/s per channel, above
      * the one-node 20.7 and close to NCCL's 8 graph channels x 48 GB/s / 16 = 24. Where collsim's link figure is

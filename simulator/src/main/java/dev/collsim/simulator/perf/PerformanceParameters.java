@@ -46,13 +46,13 @@ import java.util.Objects;
  *       collsim does not yet guess right. The former 2.3 took the median of the sizes up to 1 KiB as the floor and
  *       read the 4x GB200 run as one GPU per process; its Azure guide runs {@code -g 4} (see that file's header). The
  *       value before that, 6.5, the 6.1-6.9 us floor of one H200 alone
- *       (/work/shared/device/nccl-tests-all_reduce-1gpu.txt), is the host's rate with no GPU work to hide it under: a
+ *       (../shared/device/nccl-tests-all_reduce-1gpu.txt), is the host's rate with no GPU work to hide it under: a
  *       one-rank call copies its buffer in well under a microsecond, so that floor is the host's.</li>
  *   <li>{@code latencyScale} 1.0: multiplies NCCL's latency term (NCCL 2.30.7 {@code tuning.cc} tables as is).</li>
  *   <li>{@code bwEfficiencyLL/LL128/Simple} 1.0 / 0.96 / 0.98: achieved fraction of NCCL's link-limited
  *       bandwidth at large sizes. Simple: DGX A100 plateaus at 231.6 GB/s busbw against NCCL's 240
  *       (0.965) and 8x H100 NVLS at 478.9 against 476 (1.006); 0.98 splits them
- *       (/work/shared/data/A-allreduce-8xA100-azure-ndv4..., A-allreduce-8xH100-azure-ndv5-nvls...). LL128:
+ *       (../shared/data/A-allreduce-8xA100-azure-ndv4..., A-allreduce-8xH100-azure-ndv5-nvls...). LL128:
  *       0.96 assumes LL128 reaches a little below Simple. LL: NCCL's 50% factor already covers it.</li>
  *   <li>{@code perChannelCapLL/LL128/Simple}: the most bus bandwidth one runtime channel (one CTA) moves, GB/s.
  *       This is what makes NCCL_MAX_CTAS and the per-call channel reduction matter. It applies to Ring, Tree,

@@ -64,7 +64,7 @@ class ChannelSearchTest {
      * at 48 (maxBw = min(48, 50)); each NIC carries one 48 GB/s channel each way, so 8 channels, NET -> GPU -> ...
      * -> GPU on the same PCIe switch -> NET (PIX); 8 x 48 = 384 >= 370.8 is optimal; no dup (sm90, 48 < 50,
      * 8 > 4). comm.nChannels = 8 x 2 = 16 (no further doubling: 16 is not < 16), as the AWS p5 2-node log shows
-     * ("16 coll channels", /work/shared/data/D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt).
+     * ("16 coll channels", validation/src/test/resources/data/D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt).
      */
     @Test
     void twoDgxH100Hosts() {

@@ -29,7 +29,7 @@ class MultiNodeChannelCapTest {
     }
 
     /**
-     * Measured: /work/shared/data/A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt, run 2 (4 nodes
+     * Measured: validation/src/test/resources/data/A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt, run 2 (4 nodes
      * x 8 GPUs), 17179869184 B out-of-place 90986 us (365.84 GB/s busbw). With 16 runtime channels at the one-node
      * 20.7 GB/s per channel, busbw could not exceed 16 x 20.7 = 331.2 GB/s (time >= 17179869184 x 62/32 / 331.2e3 =
      * 100,502 us, 10.5% slow). Tolerance 5%.

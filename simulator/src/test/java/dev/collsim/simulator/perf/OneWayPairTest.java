@@ -31,7 +31,7 @@ class OneWayPairTest {
      * 2x RTX 2080 Ti behind one PCIe Gen3 x16 switch, P2P off (path diverted through the CPU): the broadcast's one
      * hop runs at the path's 12 GB/s (NCCL's PCIe Gen3 x16 bandwidth, 16 lanes x 60 / 80, NCCL 2.30.7 topo.cc) x
      * bwEfficiencySimple 0.98 = 11.76 GB/s busbw (at 1 GiB the microseconds of latency are below 0.1 %). Measured
-     * 11.09 GB/s on that machine (/work/shared/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-
+     * 11.09 GB/s on that machine (../shared/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-
      * nop2p-autodl.txt line 131). The ring AllReduce loads the switch uplink with both hops and stays under half of
      * it (measured 4.00, line 47).
      */

@@ -208,7 +208,7 @@ public final class Catalog {
      * <p>Sources: NVIDIA DGX H100 User Guide (system specifications: 8x H100 80 GB, 4x NVSwitch, 900 GB/s GPU-GPU
      * bidirectional, 8x single-port ConnectX-7 400 Gb/s, 2x dual-port ConnectX-7, 2x Xeon 8480C); NVIDIA H100
      * datasheet (18 NVLink4 links, 900 GB/s); Intel ARK 8480+ (4 UPI, 16 GT/s);
-     * {@code /work/shared/data/B-topo-dgx-h100-12nic-partial.txt}; NCCL 2.30 {@code src/graph/topo.h}.
+     * {@code ../shared/data/B-topo-dgx-h100-12nic-partial.txt}; NCCL 2.30 {@code src/graph/topo.h}.
      *
      * @return the host type
      */

@@ -19,7 +19,7 @@ import dev.collsim.units.Bandwidth;
  *
  * <p>Sources: NVIDIA "DGX-1 With Tesla V100 System Architecture" white paper WP-08437-002 (hybrid cube-mesh figure:
  * GPU pairs 0-3, 0-4, 1-2, 1-5, 2-3, 4-7, 5-6, 6-7 have 2 links, pairs 0-1, 0-2, 1-3, 2-6, 3-7, 4-5, 4-6, 5-7 have 1);
- * Intel ARK E5-2698 v4 (2 QPI, 9.6 GT/s); PCIe placement from {@code /work/shared/data/B-topo-dgx1-v100-pcie-paths.txt}
+ * Intel ARK E5-2698 v4 (2 QPI, 9.6 GT/s); PCIe placement from {@code ../shared/data/B-topo-dgx1-v100-pcie-paths.txt}
  * ({@code nvidia-smi topo -mp}: GPU0/GPU1/mlx5_0 PIX, GPU0-GPU2 PHB, GPU0-GPU4 SYS). NCCL bandwidths: sm70 NVLink
  * 20 GB/s per link, Broadwell QPI 6 GB/s, Gen3 x16 12 GB/s (NCCL 2.30 {@code src/graph/topo.h}).
  */

@@ -20,7 +20,7 @@ import dev.collsim.units.Bandwidth;
  *
  * <p>Sources: NVIDIA DGX A100 User Guide (system specifications: 8x A100, 6x NVSwitch, 8x single-port ConnectX-6
  * 200 Gb/s compute, 2x dual-port ConnectX-6 storage, 2x AMD EPYC 7742); NVIDIA A100 datasheet (NVLink 600 GB/s
- * bidirectional over 12 links); {@code /work/shared/data/B-topo-dgx-a100.txt} ({@code nvidia-smi topo -m}: NV12 for
+ * bidirectional over 12 links); {@code ../shared/data/B-topo-dgx-a100.txt} ({@code nvidia-smi topo -m}: NV12 for
  * every GPU pair; GPU0,1 with mlx5_0,1 on NUMA 3; GPU2,3 with mlx5_2,3 on NUMA 1; GPU4,5 with mlx5_6,7 on NUMA 7;
  * GPU6,7 with mlx5_8,9 on NUMA 5; mlx5_4/5 and mlx5_10/11 PIX pairs, SYS to every GPU). The storage NICs' NUMA nodes
  * (2 and 6) are not in that file; any GPU-less node gives its SYS labels. xGMI physical bandwidth: the CPU database's

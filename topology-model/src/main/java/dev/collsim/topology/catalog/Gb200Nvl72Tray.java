@@ -21,7 +21,7 @@ import dev.collsim.units.Bandwidth;
  *
  * <p>Sources: NVIDIA GB200 NVL72 product page and datasheet (72 Blackwell GPUs, 36 Grace CPUs, 130 TB/s NVLink
  * domain = 72 x 1.8 TB/s, NVLink-C2C 900 GB/s per superchip, 13.5 TB HBM3e = 72 x ~186 GB); OCI BM.GPU.GB200.4 shape
- * (4 GPUs, 4x 400 Gb/s RoCE per tray; see {@code /work/shared/data/A-allreduce-alltoall-GB200-NVL72-oci-*}); NCCL 2.30
+ * (4 GPUs, 4x 400 Gb/s RoCE per tray; see {@code ../shared/data/A-allreduce-alltoall-GB200-NVL72-oci-*}); NCCL 2.30
  * {@code src/graph/paths.cc} (P2C path type for GPU-C2C-CPU-PCIe-NIC), {@code topo.h} (sm100 NVLink 40.1 GB/s per
  * link, ARM CPU 6 GB/s). Assumption: the 900 GB/s NVLink-C2C of a superchip is split evenly between its 2 GPUs
  * (225 GB/s per GPU and direction). The two Graces of a tray have no published coherent link; NCCL joins every CPU

@@ -19,7 +19,7 @@ import java.util.Objects;
  * PCIe switch per GPU holding that GPU and its compute NIC on separate downstream bridges (GPU-NIC pairs are PXB),
  * each switch on its own CPU host bridge (pairs on one socket are NODE apart), two Intel Xeon sockets joined by UPI,
  * and optionally two dual-port storage NICs, one per socket. GPU i uses NIC i (rail i). Placement matches
- * {@code /work/shared/data/B-topo-dgx-h100-12nic-partial.txt} (GPU0-3 on NUMA 0 with NIC0,3,4,5 PXB; NIC1/NIC2 a PIX
+ * {@code ../shared/data/B-topo-dgx-h100-12nic-partial.txt} (GPU0-3 on NUMA 0 with NIC0,3,4,5 PXB; NIC1/NIC2 a PIX
  * pair NODE to GPU0-3; SYS across sockets). Instances come from {@link Catalog}, which cites each system's sources.
  * This class is immutable.
  *

@@ -20,7 +20,7 @@ import dev.collsim.units.Bandwidth;
  *       (3 UPI links, 16 GT/s). The one-NIC-per-switch placement is collsim's choice for a rail-ready box.</li>
  *   <li>{@link #rtx4090()}: 8 RTX 4090 class GPUs (sm89, 24 GB) directly on CPU root ports (no PCIe switch) of 2 AMD
  *       EPYC 7542 in NPS4 (8 NUMA nodes, one GPU each), with 2 dual-port 100 Gb/s NICs on NUMA node 5 beside GPU6.
- *       Source: {@code /work/shared/data/B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt} (every GPU pair SYS; GPU
+ *       Source: {@code ../shared/data/B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt} (every GPU pair SYS; GPU
  *       NUMA nodes 3,2,1,0,7,6,5,4; NIC0/1 and NIC2/3 PIX pairs, PHB to GPU6); NIC speed is not in the file (100 Gb/s
  *       assumed). GeForce GPUs do not support GPUDirect RDMA, so the NICs are marked without GDR.</li>
  * </ul>

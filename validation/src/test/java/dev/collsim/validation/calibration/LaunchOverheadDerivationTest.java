@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * Works {@code PerformanceParameters.launchOverheadUs} out again from the measured files it names, without collsim's
  * model: per dataset the floor (the minimum measured time at sizes up to 1 KiB, or at the smallest size when the
  * table starts above 1 KiB) less NCCL's latency worked out by hand from NCCL 2.30.7 {@code src/graph/tuning.cc}
- * (baseLat + hwLat per step, /work/shared/nccl-model.md §2.2 and §2.4); median per file, then median over files.
+ * (baseLat + hwLat per step, ../shared/nccl-model.md §2.2 and §2.4); median per file, then median over files.
  */
 class LaunchOverheadDerivationTest {
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Every file of /work/shared/data whose header says 'problem' (for a run or the whole file) gets the finding that
+ * Every file of the corpus (validation/src/test/resources/data) whose header says 'problem' (for a run or the whole file) gets the finding that
  * its header and source describe, on the right run (dataset index in file order); runs the header calls ok get no
  * PROBLEM finding. The expected kinds come from the files' own health/interconnect lines and sources (issue
  * threads), not from this code's output.

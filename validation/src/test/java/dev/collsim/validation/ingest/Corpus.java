@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Test helper: reads the copied corpus of /work/shared/data (validation/src/test/resources/data). */
+/** Test helper: reads the copied corpus of ../shared/data (validation/src/test/resources/data). */
 public final class Corpus {
 
     /** Folder of the corpus, relative to the module. */

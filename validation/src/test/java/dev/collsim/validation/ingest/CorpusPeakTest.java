@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Every A- and D- file of /work/shared/data reads without error, and the highest busbw over its datasets (runs of
+ * Every A- and D- file of the corpus (validation/src/test/resources/data) reads without error, and the highest busbw over its datasets (runs of
  * at least two ranks) equals the largest "peak busbw" INDEX.md lists for it, to INDEX.md's one decimal.
  * Exception: the RTX 2080 Ti file's all_gather entry in INDEX.md (7.7) is the algbw; its busbw peaks at 3.84, and
  * the file's maximum (11.14, reduce) is what is asserted.

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Reads files of the corpus (/work/shared/data, copied to src/test/resources/data) and checks values read by hand
+ * Reads files of the corpus (../shared/data, copied to src/test/resources/data) and checks values read by hand
  * from the files: the cited line of each file holds the number asserted.
  */
 class NcclTestsTextReaderTest {

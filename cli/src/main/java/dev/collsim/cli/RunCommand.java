@@ -20,8 +20,8 @@ import picocli.CommandLine.Mixin;
             "One process per GPU across hosts: start one 'collsim run' per GPU with torchrun, srun or mpirun; "
                 + "the rank comes from RANK/WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS or OMPI_COMM_WORLD_*."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:usage error", "4:wrong results (#wrong > 0)",
-            "5:no GPU, CUDA/NCCL not loadable or failing, timeout (-T), rendezvous failure, too little memory"})
+        exitCodeList = {"0:success", "1:internal error", "2:usage error", RunOptions.EXIT_WRONG_RESULTS,
+            RunOptions.EXIT_DEVICE})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin

@@ -25,8 +25,8 @@ import picocli.CommandLine;
 @Command(name = "run-executor", mixinStandardHelpOptions = true, version = "collsim executor " + GpuRunner.VERSION,
         description = "Runs an NCCL collective over a size sweep as nccl-tests does; prints nccl-tests' table.",
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:usage error", "4:wrong results (#wrong > 0)",
-            "5:no GPU, CUDA/NCCL not loadable or failing, timeout, rendezvous failure"})
+        exitCodeList = {"0:success", "1:internal error", "2:usage error", RunOptions.EXIT_WRONG_RESULTS,
+            RunOptions.EXIT_DEVICE})
 public final class ExecutorMain implements Callable<Integer> {
 
     @Mixin

@@ -17,6 +17,13 @@ import picocli.CommandLine.Parameters;
  */
 public final class RunOptions {
 
+    /** Exit code 4 (UserInputException's check failed) as the help of both run commands lists it. */
+    public static final String EXIT_WRONG_RESULTS = "4:wrong results (#wrong > 0)";
+
+    /** Exit code 5 (UserInputException's device) as the help of both run commands lists it. */
+    public static final String EXIT_DEVICE = "5:no GPU, CUDA/NCCL not loadable or failing, timeout (-T), rendezvous"
+            + " failure, too little memory";
+
     /** Types {@code -d all} runs: nccl-tests 2.19.6's list (fp8 only on compute capability 9.0+). */
     public static final List<DataType> ALL_TYPES = List.of(DataType.values());
 

@@ -23,10 +23,7 @@ import picocli.CommandLine;
  * NCCL not loadable, NCCL/CUDA error, timeout, rendezvous failure, too little memory.
  */
 @Command(name = "run-executor", mixinStandardHelpOptions = true, version = "collsim executor " + GpuRunner.VERSION,
-        description = "Runs an NCCL collective over a size sweep as nccl-tests does; prints nccl-tests' table.",
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:usage error", RunOptions.EXIT_WRONG_RESULTS,
-            RunOptions.EXIT_DEVICE})
+        description = "Runs an NCCL collective over a size sweep as nccl-tests does; prints nccl-tests' table.")
 public final class ExecutorMain implements Callable<Integer> {
 
     @Mixin

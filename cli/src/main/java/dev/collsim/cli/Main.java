@@ -1,9 +1,7 @@
 package dev.collsim.cli;
 
 import dev.collsim.cli.predict.LauncherPrefix;
-import dev.collsim.io.InputException;
-import dev.collsim.io.IoMessages;
-import dev.collsim.io.UserInputException;
+import dev.collsim.io.CommandFailure;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,31 +65,15 @@ public final class Main {
     }
 
     /**
-     * Maps a command's failure to its exit code. Only a {@link UserInputException} (and a missing or unreadable
-     * file) is the user's: one line, its own code. Anything else, an {@link IllegalArgumentException} from inside
-     * included, is a bug: {@code internal error (please report)}, the stack trace, exit 1.
+     * Maps a command's failure to its exit code, as {@link CommandFailure} does for every entry point: only a
+     * user-input failure (and a missing or unreadable file) is the user's; anything else is a bug, exit 1.
      *
      * @param ex  what the command threw
      * @param err standard error
      * @return the exit code (see {@link ExitCodes})
      */
     static int failure(Exception ex, PrintWriter err) {
-        String file = IoMessages.fileProblem(ex);
-        if (file != null) {
-            err.println("collsim: " + file);
-            return ExitCodes.INPUT;
-        }
-        if (ex instanceof InputException ie) {
-            err.println(ie.getMessage());
-            return ie.exitCode();
-        }
-        if (ex instanceof UserInputException ue) {
-            err.println("collsim: " + ue.getMessage());
-            return ue.exitCode();
-        }
-        err.println("collsim: internal error (please report): " + ex);
-        ex.printStackTrace(err);
-        return ExitCodes.SOFTWARE;
+        return CommandFailure.report("collsim", ex, err);
     }
 
     /**

@@ -18,10 +18,7 @@ import picocli.CommandLine.Mixin;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Measure an NCCL collective on this host's GPUs with nccl-tests' options, timing and table.",
             "One process per GPU across hosts: start one 'collsim run' per GPU with torchrun, srun or mpirun; "
-                + "the rank comes from RANK/WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS or OMPI_COMM_WORLD_*."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:usage error", "4:wrong results (#wrong > 0)",
-            "5:no GPU, CUDA/NCCL not loadable or failing, timeout (-T), rendezvous failure, too little memory"})
+                + "the rank comes from RANK/WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS or OMPI_COMM_WORLD_*."})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin

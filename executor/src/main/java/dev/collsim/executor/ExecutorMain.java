@@ -23,10 +23,7 @@ import picocli.CommandLine;
  * NCCL not loadable, NCCL/CUDA error, timeout, rendezvous failure, too little memory.
  */
 @Command(name = "run-executor", mixinStandardHelpOptions = true, version = "collsim executor " + GpuRunner.VERSION,
-        description = "Runs an NCCL collective over a size sweep as nccl-tests does; prints nccl-tests' table.",
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:internal error", "2:usage error", "4:wrong results (#wrong > 0)",
-            "5:no GPU, CUDA/NCCL not loadable or failing, timeout, rendezvous failure"})
+        description = "Runs an NCCL collective over a size sweep as nccl-tests does; prints nccl-tests' table.")
 public final class ExecutorMain implements Callable<Integer> {
 
     @Mixin

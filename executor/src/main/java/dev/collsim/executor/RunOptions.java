@@ -8,13 +8,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * nccl-tests' command-line options (nccl-tests 2.19.6 {@code src/common.cu}, same letters, long names and
- * defaults) plus collsim's; a picocli mixin shared by {@code collsim run} and the standalone executor.
+ * defaults) plus collsim's; a picocli mixin shared by {@code collsim run} and the standalone executor, which also
+ * brings both commands' exit-code list to their help (the numbers are UserInputException's: 4 check failed, 5 device).
  */
+@Command(exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:success", "1:internal error", "2:usage error",
+    "4:wrong results (#wrong > 0)",
+    "5:no GPU, CUDA/NCCL not loadable or failing, timeout (-T), rendezvous failure, too little memory"})
 public final class RunOptions {
 
     /** Types {@code -d all} runs: nccl-tests 2.19.6's list (fp8 only on compute capability 9.0+). */

@@ -1,7 +1,6 @@
 package dev.collsim.sweep;
 
-import dev.collsim.io.InputException;
-import dev.collsim.io.IoMessages;
+import dev.collsim.io.CommandFailure;
 import dev.collsim.io.UserInputException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -31,29 +30,10 @@ public final class SweepMain {
         CommandLine cl = new CommandLine(new SweepCommand());
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> failure(ex, err));
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> CommandFailure.report("collsim sweep", ex, err));
         int code = cl.execute(args);
         out.flush();
         err.flush();
         return code;
-    }
-
-    private static int failure(Exception ex, PrintWriter err) {
-        String file = IoMessages.fileProblem(ex);
-        if (file != null) {
-            err.println("collsim sweep: " + file);
-            return UserInputException.INPUT;
-        }
-        if (ex instanceof InputException ie) {
-            err.println(ie.getMessage());
-            return ie.exitCode();
-        }
-        if (ex instanceof UserInputException ue) {
-            err.println("collsim sweep: " + ue.getMessage());
-            return ue.exitCode();
-        }
-        err.println("collsim sweep: internal error (please report): " + ex);
-        ex.printStackTrace(err);
-        return UserInputException.SOFTWARE;
     }
 }

@@ -64,4 +64,24 @@ public final class DataSize {
         }
         return v + suffix[i];
     }
+
+    /**
+     * Formats a size where a label may round (chart axes, the plan's collective table): 8, 1K, 1.5K, 32M, 2G
+     * (powers of 1024, as nccl-tests prints sizes), one decimal when not a whole number of the largest unit it
+     * reaches; {@link #format} never rounds.
+     *
+     * @param bytes the size
+     * @return the text
+     */
+    public static String formatRounded(double bytes) {
+        String[] suffix = {"", "K", "M", "G", "T"};
+        double v = bytes;
+        int i = 0;
+        while (v >= 1024 && i < suffix.length - 1) {
+            v /= 1024;
+            i++;
+        }
+        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v))
+                + suffix[i];
+    }
 }

@@ -26,4 +26,18 @@ class DataSizeTest {
         assertEquals("1000", DataSize.format(1000));
         assertEquals("0", DataSize.format(0));
     }
+
+    /**
+     * The rounded label (chart axes, the plan's table), by hand: 1536 / 1024 = 1.5 -> 1.5K; 1100 / 1024 = 1.0742 ->
+     * 1.1K; 1000 stays below 1024 -> 1000; 3 x 2^30 -> 3G; 2^50 / 2^40 = 1024 -> 1024T (T is the largest suffix).
+     */
+    @Test
+    void roundedLabelsKeepOneDecimal() {
+        assertEquals("8", DataSize.formatRounded(8));
+        assertEquals("1.5K", DataSize.formatRounded(1536));
+        assertEquals("1.1K", DataSize.formatRounded(1100));
+        assertEquals("1000", DataSize.formatRounded(1000));
+        assertEquals("3G", DataSize.formatRounded(3.0 * (1L << 30)));
+        assertEquals("1024T", DataSize.formatRounded(Math.pow(2, 50)));
+    }
 }

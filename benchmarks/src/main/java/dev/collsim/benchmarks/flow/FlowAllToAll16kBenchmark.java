@@ -6,13 +6,11 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -43,29 +41,19 @@ public class FlowAllToAll16kBenchmark {
     @Param({"0.05"})
     public double window;
 
-    private FlowBench rail16k;
-    private FlowBench fat16k;
-
-    /** Builds the fabrics once. */
-    @Setup(Level.Trial)
-    public void setup() {
-        rail16k = FlowBench.of(FlowBench.Fabric.RAIL_OPTIMIZED, 2048);
-        fat16k = FlowBench.of(FlowBench.Fabric.FAT_TREE_2TO1, 2048);
-    }
-
     private Timing allToAll(FlowBench f) {
         return new FlowNetwork(false, 3, window, stepSamples).time(FlowBench.alone(f.directAllToAll()), f.model());
     }
 
     /** @return timing of the AllToAll on the rail-optimized fabric (rail leaves, per-rail spines) */
     @Benchmark
-    public Timing allToAll16kRailOptimized() {
-        return allToAll(rail16k);
+    public Timing allToAll16kRailOptimized(Fabrics16k f) {
+        return allToAll(f.rail);
     }
 
     /** @return timing of the AllToAll on the 2:1 fat-tree (512 leaves, 16 spines) */
     @Benchmark
-    public Timing allToAll16kFatTree() {
-        return allToAll(fat16k);
+    public Timing allToAll16kFatTree(Fabrics16k f) {
+        return allToAll(f.fat);
     }
 }

@@ -6,12 +6,10 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -29,25 +27,15 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgs = {"-Xmx6g"})
 public class FlowScaleBenchmark {
 
-    private FlowBench rail16k;
-    private FlowBench fat16k;
-
-    /** Builds the fabrics once. */
-    @Setup(Level.Trial)
-    public void setup() {
-        rail16k = FlowBench.of(FlowBench.Fabric.RAIL_OPTIMIZED, 2048);
-        fat16k = FlowBench.of(FlowBench.Fabric.FAT_TREE_2TO1, 2048);
-    }
-
     /** @return timing of a 1 GiB ring AllReduce, 8 channels, on 16,384 GPUs, rail-optimized */
     @Benchmark
-    public Timing ringAllReduce16kRailOptimized() {
-        return new FlowNetwork().time(FlowBench.alone(rail16k.ringAllReduce()), rail16k.model());
+    public Timing ringAllReduce16kRailOptimized(Fabrics16k f) {
+        return new FlowNetwork().time(FlowBench.alone(f.rail.ringAllReduce()), f.rail.model());
     }
 
     /** @return timing of a 1 GiB ring AllReduce, 8 channels, on 16,384 GPUs, 2:1 fat-tree */
     @Benchmark
-    public Timing ringAllReduce16kFatTree() {
-        return new FlowNetwork().time(FlowBench.alone(fat16k.ringAllReduce()), fat16k.model());
+    public Timing ringAllReduce16kFatTree(Fabrics16k f) {
+        return new FlowNetwork().time(FlowBench.alone(f.fat.ringAllReduce()), f.fat.model());
     }
 }

@@ -1,12 +1,12 @@
 package dev.collsim.cli.report;
 
-import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.MemoryPlan;
 import dev.collsim.reports.plan.ModelFlops;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.topology.Topology;
+import dev.collsim.units.DataSize;
 import java.io.PrintWriter;
 import java.util.Optional;
 
@@ -30,7 +30,7 @@ final class PlanText {
                 "bytes", "calls", "us/call", "ms/step", "busbw(GB/s)", "algorithm", "bottleneck");
         for (CommTiming c : p.comms()) {
             out.printf("  %-28s %-5s %5d %5d %9s %7d %11.1f %10.2f %11.1f  %-16s %s%n", c.op().kind().label(),
-                    c.op().kind().group(), c.nRanks(), c.hosts(), ChartStyle.bytes(c.op().sizeBytes()),
+                    c.op().kind().group(), c.nRanks(), c.hosts(), DataSize.formatRounded(c.op().sizeBytes()),
                     c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, c.busBw(), c.algoProto(), c.bottleneck());
         }
         if (p.comms().isEmpty()) {

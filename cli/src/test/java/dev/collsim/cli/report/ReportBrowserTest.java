@@ -32,11 +32,7 @@ class ReportBrowserTest {
     void defaultReportRendersEveryChartWithoutConsoleErrors(@TempDir Path tmp) throws Exception {
         Path browser = chromium();
         Path out = tmp.resolve("rep");
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        int code = Main.run(new String[] {"report", "../examples/whatif-default.yaml", "-o", out.toString(),
-            "--no-progress"}, new PrintWriter(o), new PrintWriter(e));
-        assertEquals(0, code, e.toString());
+        writeDefaultReport(out);
         String html = Files.readString(out.resolve("index.html"));
         assertFalse(Pattern.compile("src=\"https?:").matcher(html).find(), "the page must load nothing from the web");
         List<String> charts = CHART.matcher(html).results().map(m -> m.group(1)).toList();
@@ -58,20 +54,14 @@ class ReportBrowserTest {
      */
     @Test
     void everyTableFitsANineHundredPixelWindow(@TempDir Path tmp) throws Exception {
-        Path browser = chromium();
-        Path out = tmp.resolve("rep");
-        writeDefaultReport(out);
-        Path page = out.resolve("fit.html");
-        Files.writeString(page, Files.readString(out.resolve("index.html")) + "<script>window.addEventListener("
+        String wide = scriptResult(tmp, "<script>window.addEventListener("
                 + "'load',function(){var o=[];document.querySelectorAll('table').forEach(function(t){"
                 + "if(t.scrollWidth>t.clientWidth+1){o.push(t.rows[0].textContent+' '+t.scrollWidth+'>'"
                 + "+t.clientWidth);}});var r=document.documentElement;if(r.scrollWidth>r.clientWidth+1){o.push('the page '"
                 + "+r.scrollWidth+'>'+r.clientWidth);}var p=document.createElement('pre');p.id='fit';p.textContent="
-                + "'WIDE['+o.join(' | ')+']';document.body.appendChild(p);});</script>\n");
-        Matcher m = Pattern.compile("<pre id=\"fit\">(WIDE\\[[^<]*)</pre>").matcher(dumpDom(browser, page, tmp, 900,
-                "checking the table widths"));
-        assertTrue(m.find(), "the check script did not run");
-        assertEquals("WIDE[]", m.group(1), "tables (or the page) wider than a 900 px window");
+                + "'WIDE['+o.join(' | ')+']';document.body.appendChild(p);});</script>\n",
+                "<pre id=\"fit\">(WIDE\\[[^<]*)</pre>", 900, "checking the table widths");
+        assertEquals("WIDE[]", wide, "tables (or the page) wider than a 900 px window");
     }
 
     /**
@@ -81,22 +71,36 @@ class ReportBrowserTest {
      */
     @Test
     void busbwChartsSwitchToALogAxis(@TempDir Path tmp) throws Exception {
-        Path browser = chromium();
-        Path out = tmp.resolve("rep");
-        writeDefaultReport(out);
-        Path page = out.resolve("toggle.html");
-        Files.writeString(page, Files.readString(out.resolve("index.html")) + "<script>window.addEventListener("
+        String axes = scriptResult(tmp, "<script>window.addEventListener("
                 + "'load',function(){var before=[];document.querySelectorAll('div.chart[data-y-axis]').forEach("
                 + "function(d){before.push(d.getAttribute('data-y-axis'));});document.querySelectorAll("
                 + "'button.axis-toggle').forEach(function(b){b.click();});var after=[];document.querySelectorAll("
                 + "'div.chart[data-y-axis]').forEach(function(d){after.push(d.getAttribute('data-y-axis'));});"
                 + "var p=document.createElement('pre');p.id='axes';p.textContent='AXES['+before.join(',')+' to '"
-                + "+after.join(',')+']';document.body.appendChild(p);});</script>\n");
-        Matcher m = Pattern.compile("<pre id=\"axes\">(AXES\\[[^<]*)</pre>").matcher(dumpDom(browser, page, tmp, 1400,
-                "switching the axes"));
-        assertTrue(m.find(), "the check script did not run");
+                + "+after.join(',')+']';document.body.appendChild(p);});</script>\n",
+                "<pre id=\"axes\">(AXES\\[[^<]*)</pre>", 1400, "switching the axes");
         // the default report has two busbw charts (AllReduce, AllToAll): both linear, both log after one click
-        assertEquals("AXES[value,value to log,log]", m.group(1));
+        assertEquals("AXES[value,value to log,log]", axes);
+    }
+
+    /**
+     * Writes the built-in report, appends {@code script} to a copy of its page and loads that copy in Chromium.
+     *
+     * @param result a pattern the script's output matches in the DOM; its group 1 is returned
+     * @param width  window width in pixels
+     * @param doing  what the script does, for the failure messages
+     * @return group 1 of the first match; fails when the script left none (it did not run)
+     */
+    private static String scriptResult(Path tmp, String script, String result, int width, String doing)
+            throws Exception {
+        Path browser = chromium();
+        Path out = tmp.resolve("rep");
+        writeDefaultReport(out);
+        Path page = out.resolve("check.html");
+        Files.writeString(page, Files.readString(out.resolve("index.html")) + script);
+        Matcher m = Pattern.compile(result).matcher(dumpDom(browser, page, tmp, width, doing));
+        assertTrue(m.find(), "the check script did not run");
+        return m.group(1);
     }
 
     /** Writes the built-in report's example spec to {@code out}. */

@@ -1,5 +1,6 @@
 package dev.collsim.reports.chart;
 
+import dev.collsim.units.DataSize;
 import java.awt.Color;
 import java.awt.Paint;
 import java.awt.Rectangle;
@@ -100,7 +101,7 @@ public final class AlgorithmMapChart {
 
         @Override
         public StringBuffer format(double number, StringBuffer to, FieldPosition pos) {
-            return to.append(ChartStyle.bytes(Math.pow(2, Math.rint(number))));
+            return to.append(DataSize.formatRounded(Math.pow(2, Math.rint(number))));
         }
 
         @Override

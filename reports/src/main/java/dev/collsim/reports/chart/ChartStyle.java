@@ -1,5 +1,6 @@
 package dev.collsim.reports.chart;
 
+import dev.collsim.units.DataSize;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -9,7 +10,6 @@ import java.awt.geom.AffineTransform;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
 import java.text.ParsePosition;
-import java.util.Locale;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberTickUnit;
@@ -145,34 +145,18 @@ public final class ChartStyle {
         return true;
     }
 
-    /**
-     * @param bytes a size
-     * @return 8, 1K, 32M, 2G (powers of 1024, as nccl-tests prints sizes), one decimal when not whole
-     */
-    public static String bytes(double bytes) {
-        String[] suffix = {"", "K", "M", "G", "T"};
-        double v = bytes;
-        int i = 0;
-        while (v >= 1024 && i < suffix.length - 1) {
-            v /= 1024;
-            i++;
-        }
-        return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v))
-                + suffix[i];
-    }
-
     /** Formats axis values as byte sizes. */
     static final class BytesFormat extends NumberFormat {
         private static final long serialVersionUID = 1L;
 
         @Override
         public StringBuffer format(double number, StringBuffer toAppendTo, FieldPosition pos) {
-            return toAppendTo.append(bytes(number));
+            return toAppendTo.append(DataSize.formatRounded(number));
         }
 
         @Override
         public StringBuffer format(long number, StringBuffer toAppendTo, FieldPosition pos) {
-            return toAppendTo.append(bytes(number));
+            return toAppendTo.append(DataSize.formatRounded(number));
         }
 
         @Override

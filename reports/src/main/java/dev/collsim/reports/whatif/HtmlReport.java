@@ -2,7 +2,6 @@ package dev.collsim.reports.whatif;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.collsim.reports.chart.ChartStyle;
 import dev.collsim.units.DataSize;
 import dev.collsim.validation.compare.ErrorStats;
 import java.io.UncheckedIOException;
@@ -185,7 +184,7 @@ public final class HtmlReport {
                             + "<td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%,d</td><td>%,.1f</td><td>%,.2f</td>"
                             + "<td>%,.2f</td><td>%.1f</td><td class=l>%s</td><td class=\"l w\">%s</td></tr>%n",
                             esc(c.kind()), esc(c.formula()), c.group(), c.nRanks(), c.hosts(),
-                            ChartStyle.bytes(c.sizeBytes()), c.calls(), c.perCallUs(), c.totalMs(), c.exposedMs(),
+                            DataSize.formatRounded(c.sizeBytes()), c.calls(), c.perCallUs(), c.totalMs(), c.exposedMs(),
                             c.busBw(), esc(c.choice()), esc(c.bottleneck()))));
             h.append("</table>\n");
             String sstem = "scaling-" + (i + 1);

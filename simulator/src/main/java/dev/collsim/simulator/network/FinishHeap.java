@@ -125,9 +125,14 @@ final class FinishHeap {
     }
 
     private void move(int from, int to) {
-        heap[to] = heap[from];
-        key[to] = key[from];
-        heap[to].heapPos = to;
+        put(to, heap[from], key[from]);
+    }
+
+    /** Slot i holds flow f with finish time k, and f knows its slot. */
+    private void put(int i, SimFlow f, double k) {
+        heap[i] = f;
+        key[i] = k;
+        f.heapPos = i;
     }
 
     private void up(int i) {
@@ -141,9 +146,7 @@ final class FinishHeap {
             move(p, i);
             i = p;
         }
-        heap[i] = f;
-        key[i] = k;
-        f.heapPos = i;
+        put(i, f, k);
     }
 
     private void down(int i) {
@@ -167,8 +170,6 @@ final class FinishHeap {
             move(best, i);
             i = best;
         }
-        heap[i] = f;
-        key[i] = k;
-        f.heapPos = i;
+        put(i, f, k);
     }
 }

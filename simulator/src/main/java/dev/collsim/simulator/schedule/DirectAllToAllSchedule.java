@@ -50,8 +50,8 @@ public final class DirectAllToAllSchedule implements ScheduleAlgorithm {
     public Schedule schedule(ScheduleRequest r) {
         checkSupported(r);
         int n = r.nRanks();
-        if (n == 1 || r.sizeBytes() == 0) {
-            return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(), List.of());
+        if (!r.movesData()) {
+            return scheduleOf(r, List.of());
         }
         double bytes = (double) r.sizeBytes() / n;
         int nCh = r.nChannels();
@@ -67,6 +67,6 @@ public final class DirectAllToAllSchedule implements ScheduleAlgorithm {
             }
             return new Step("rounds " + first + "-" + last, out, 1);
         });
-        return new Schedule(name(), r.collective(), n, nCh, r.sizeBytes(), steps);
+        return scheduleOf(r, steps);
     }
 }

@@ -31,7 +31,7 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
         int h = r.hosts();
         int nCh = r.nChannels();
         List<Step> steps = new ArrayList<>();
-        if (r.nRanks() > 1 && r.sizeBytes() > 0) {
+        if (r.movesData()) {
             double s = r.sizeBytes();
             if (l > 1) {
                 steps.add(new Step("intra-host ReduceScatter", intra(h, l, nCh, s / l / nCh), l - 1));
@@ -43,7 +43,7 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
                 steps.add(new Step("intra-host AllGather", intra(h, l, nCh, s / l / nCh), l - 1));
             }
         }
-        return new Schedule(name(), r.collective(), r.nRanks(), nCh, r.sizeBytes(), steps);
+        return scheduleOf(r, steps);
     }
 
     private static List<Transfer> intra(int h, int l, int nCh, double bytes) {

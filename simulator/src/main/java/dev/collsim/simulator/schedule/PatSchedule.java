@@ -30,7 +30,7 @@ public final class PatSchedule implements ScheduleAlgorithm {
         checkSupported(r);
         int n = r.nRanks();
         List<Step> steps = new ArrayList<>();
-        if (n > 1 && r.sizeBytes() > 0) {
+        if (r.movesData()) {
             double chunk = (double) r.sizeBytes() / n / r.nChannels();
             List<Step> gather = new ArrayList<>();
             for (int d = 1; d < n; d *= 2) {
@@ -48,7 +48,7 @@ public final class PatSchedule implements ScheduleAlgorithm {
                 }
             }
         }
-        return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(), steps);
+        return scheduleOf(r, steps);
     }
 
     private static Step step(String label, int n, int d, double bytes, int nCh) {

@@ -36,8 +36,8 @@ public final class RingSchedule implements ScheduleAlgorithm {
     public Schedule schedule(ScheduleRequest r) {
         checkSupported(r);
         int n = r.nRanks();
-        if (n == 1 || r.sizeBytes() == 0) {
-            return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(), List.of());
+        if (!r.movesData()) {
+            return scheduleOf(r, List.of());
         }
         long steps = r.collective() == Collective.ALL_REDUCE ? 2L * (n - 1) : n - 1;
         double bytes = (double) r.sizeBytes() / n / r.nChannels();
@@ -45,8 +45,7 @@ public final class RingSchedule implements ScheduleAlgorithm {
                 ? ringTransfers(n, r.ranksPerHost(), r.nicRanks(), r.nChannels(), bytes)
                 : groupedTransfers(r.hostGroups(), r.nChannels(), bytes);
         String label = r.collective() == Collective.ALL_REDUCE ? "ring ReduceScatter+AllGather step" : "ring step";
-        return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(),
-                List.of(new Step(label, transfers, steps)));
+        return scheduleOf(r, List.of(new Step(label, transfers, steps)));
     }
 
     /**

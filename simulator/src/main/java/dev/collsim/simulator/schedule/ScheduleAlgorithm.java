@@ -1,6 +1,7 @@
 package dev.collsim.simulator.schedule;
 
 import dev.collsim.nccl.Collective;
+import java.util.List;
 
 /**
  * A collective algorithm: maps a request to a {@link Schedule} in rank space, knowing nothing about bandwidth
@@ -25,6 +26,17 @@ public interface ScheduleAlgorithm {
      * @throws IllegalArgumentException when {@link #supports} is false for the collective
      */
     Schedule schedule(ScheduleRequest request);
+
+    /**
+     * @param request the request
+     * @param steps   the steps (none when {@link ScheduleRequest#movesData} is false)
+     * @return this algorithm's schedule of the request: its name with the request's collective, ranks, channels and
+     *         size
+     */
+    default Schedule scheduleOf(ScheduleRequest request, List<Step> steps) {
+        return new Schedule(name(), request.collective(), request.nRanks(), request.nChannels(), request.sizeBytes(),
+                steps);
+    }
 
     /**
      * @param request the request

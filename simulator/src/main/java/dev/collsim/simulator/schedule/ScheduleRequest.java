@@ -61,6 +61,11 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
         }
     }
 
+    /** @return false when there is nothing to move (one rank, or zero bytes): the schedule then has no steps */
+    public boolean movesData() {
+        return nRanks > 1 && sizeBytes > 0;
+    }
+
     /** @return number of hosts, {@code nRanks / ranksPerHost} */
     public int hosts() {
         return nRanks / ranksPerHost;

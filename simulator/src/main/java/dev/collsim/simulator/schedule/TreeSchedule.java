@@ -91,7 +91,7 @@ public final class TreeSchedule implements ScheduleAlgorithm {
         checkSupported(r);
         int n = r.nRanks();
         List<Step> steps = new ArrayList<>();
-        if (n > 1 && r.sizeBytes() > 0) {
+        if (r.movesData()) {
             int[][] channels = {channelsOf(r.nChannels(), 0), channelsOf(r.nChannels(), 1)};
             int[][][] parent = new int[2][][];
             int[][][] depth = new int[2][][];
@@ -143,7 +143,7 @@ public final class TreeSchedule implements ScheduleAlgorithm {
                 s += run;
             }
         }
-        return new Schedule(name(), r.collective(), n, r.nChannels(), r.sizeBytes(), steps);
+        return scheduleOf(r, steps);
     }
 
     /**

@@ -27,6 +27,7 @@ class CorpusPeakTest {
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",
         "A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt, 7.2, 1",
         "A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt, 24.6, 1",
+        "A-allreduce-1x8-2x8xA100-40GB-oci-bmgpu48-horovod-container-sweep.txt, 235.2, 2",
         "A-allreduce-1x8-2x8xA100-40GB-oci-bmgpu48-roce-10GiB.txt, 235.6, 4",
         "A-allreduce-1x8-2x8xA100-80GB-meta-gcm-healthcheck-samples-nccl2.16-2.12.txt, 231.7, 2",
         "A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt, 476.9, 2",

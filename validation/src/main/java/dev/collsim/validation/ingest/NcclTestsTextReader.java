@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  * {@code error} column, {@code N/A} checks, per-iteration and timestamp columns), as users paste it: interleaved
  * NCCL INFO/WARN lines, {@code srun -l} ({@code " 0: "}) and {@code mpirun --tag-output}
  * ({@code "[1,0]<stdout>:"}) prefixes, ISO 8601 time stamps before each line ({@code kubectl logs --timestamps}),
+ * SkyPilot's job-log prefix ({@link LinePrefixes}),
  * CRLF, a truncated last row, several runs in one file, and reduced markdown tables ({@link MarkdownTableReader}). Output format reference: nccl-tests 2.19.6 {@code src/util.cu}.
  *
  * <p>Each run becomes a {@link Dataset}. A run starts at a section title ({@code ##}, {@code ###},
@@ -27,11 +28,6 @@ import java.util.regex.Pattern;
  */
 public final class NcclTestsTextReader {
 
-    private static final Pattern SRUN_PREFIX = Pattern.compile("^\\s{0,3}\\d{1,5}: ");
-    private static final Pattern MPI_PREFIX = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:");
-    /** An ISO 8601 time stamp before each line: kubectl/docker logs --timestamps (RFC 3339), ts '%FT%T', [...] */
-    private static final Pattern TIME_PREFIX = Pattern.compile(
-            "^\\[?\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?\\]? ");
     private static final Pattern RANK = Pattern.compile(
             "^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s+(.*?)\\s*$");
     private static final Pattern ROW = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+\\S+");
@@ -116,12 +112,7 @@ public final class NcclTestsTextReader {
     }
 
     private static String clean(String raw) {
-        String t = MPI_PREFIX.matcher(TIME_PREFIX.matcher(raw).replaceFirst("")).replaceFirst("");
-        Matcher m = SRUN_PREFIX.matcher(t);
-        if (m.find() && t.substring(m.end()).matches("^\\s*(#|\\d|NCCL|node|\\[).*")) {
-            t = t.substring(m.end());
-        }
-        return t;
+        return LinePrefixes.strip(raw);
     }
 
     /**

@@ -170,4 +170,32 @@ class RealFormatsTest {
         assertEquals(2, cut.nHosts());
         assertTrue(cut.notes().stream().anyMatch(n -> n.text().contains("rank lines elided: 4 listed")), cut.notes()::toString);
     }
+
+    /**
+     * SkyPilot prints a job-log prefix before each line of a multi-node job's output ({@code "(head, rank=0,
+     * pid=3808) [1,0]<stdout>:"} before mpirun's own tag). The A3 Ultra file's run 1 carries it on every line: read
+     * with it, the run has 16 ranks on 2 hosts and 24 sizes (1 KiB .. 8 GiB, x2, counted by hand), all_gather (redop 'none',
+     * busbw = algbw x 15/16), and its 8 GiB out-of-place time is 24724 us (file line 60);
+     * run 2, the same system without the prefix, reads the same shape.
+     */
+    @Test
+    void skyPilotJobLogPrefixIsStripped() throws Exception {
+        Path src = Path.of("src/test/resources/data/A-allgather-2x8xH200-gcp-a3ultra-gke-gib-skypilot-nccl2.26.txt");
+        List<Dataset> ds = MeasurementReader.read(src);
+        assertEquals(2, ds.size());
+        for (Dataset d : ds) {
+            assertEquals(Collective.ALL_GATHER, d.collective(), d.label());
+            assertEquals(16, d.nRanks(), d.label());
+            assertEquals(2, d.nHosts(), d.label());
+            assertEquals(24, d.points().size(), d.label());
+        }
+        PerfPoint last = ds.get(0).points().get(23);
+        assertEquals(8589934592L, last.row().size());
+        assertEquals(24724.0, last.row().outOfPlace().timeUs(), 1e-9);
+        assertEquals(60, last.line());
+        assertEquals("#  Rank  0 Group  0 Pid   7774 on nc-d87e1263-head device  0 [0000:8f:00] NVIDIA H200",
+                LinePrefixes.strip("(head, rank=0, pid=3808) [1,0]<stdout>:#  Rank  0 Group  0 Pid   7774 on "
+                        + "nc-d87e1263-head device  0 [0000:8f:00] NVIDIA H200"));
+        assertEquals("(head) not a job prefix", LinePrefixes.strip("(head) not a job prefix"));
+    }
 }

@@ -57,15 +57,17 @@ class NetClassTest {
     }
 
     /**
-     * Hop counts of NCCL's latency formula (fact sheet §2.4), by hand for 4 nodes: Ring AR 2 x 3, Tree 2 x 2, PAT
-     * log2 4; Ring AG with 8 ranks per node 4, not NCCL's 3: the chunk of rank 1 crosses nRanks - 1 = 31 consecutive
-     * links, every node boundary among them (NCCL 2.28.9 {@code src/device/all_gather.h runRing}).
+     * Hop counts of NCCL's latency formula (fact sheet §2.4), by hand for 4 nodes: Tree 2 x 2, PAT log2 4; with 8
+     * ranks per node Ring AG 4, not NCCL's 3: the chunk of rank 1 crosses nRanks - 1 = 31 consecutive links, every
+     * node boundary among them (NCCL 2.28.9 {@code src/device/all_gather.h runRing}); Ring AR 8, not NCCL's 2 x 3: the
+     * chunk of rank 1 is reduced along the 31 links from rank 2 to rank 1 and sent along the 31 from rank 1 to rank 0
+     * (NCCL 2.28.9 {@code src/device/all_reduce.h runRing}), each pass crossing all 4 node boundaries.
      */
     @Test
     void hopCountsFollowNcclsInterNodeSteps() throws Exception {
         Topology t = ClusterLoader.load("dgx-h100x4");
         var plan = ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
-        assertEquals(6, NetHops.of(Collective.ALL_REDUCE, Algorithm.RING, plan));
+        assertEquals(8, NetHops.of(Collective.ALL_REDUCE, Algorithm.RING, plan));
         assertEquals(4, NetHops.of(Collective.ALL_GATHER, Algorithm.RING, plan));
         assertEquals(4, NetHops.of(Collective.ALL_REDUCE, Algorithm.TREE, plan));
         assertEquals(2, NetHops.of(Collective.ALL_GATHER, Algorithm.PAT, plan));

@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
  * CRLF, a truncated last row, several runs in one file, and reduced markdown tables ({@link MarkdownTableReader}). Output format reference: nccl-tests 2.19.6 {@code src/util.cu}.
  *
  * <p>Each run becomes a {@link Dataset}. A run starts at a section title ({@code ##}, {@code ###},
- * {@code **...**}), a command line naming a {@code *_perf} binary, an nccl-tests preamble after a finished
- * table, or a new table header. A row that starts like a data row but does not parse is an error with its line
- * and column; only the last row of a table may be cut short (its in-place half is then dropped, with a note).
+ * {@code **...**}), a command line naming a {@code *_perf} binary, an nccl-tests preamble after a finished table, or a new table header. A row that starts like a data row but does not parse is an error with its line
+ * and column; only the last row of a table may be cut short (its in-place half is then dropped, with a note). A
+ * units row naming a unit nccl-tests does not print ({@code (ms)}) is an error too: times are read as microseconds.
  */
 public final class NcclTestsTextReader {
 
@@ -32,8 +32,7 @@ public final class NcclTestsTextReader {
     /** An ISO 8601 time stamp before each line: kubectl/docker logs --timestamps (RFC 3339), ts '%FT%T', [...] */
     private static final Pattern TIME_PREFIX = Pattern.compile(
             "^\\[?\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?\\]? ");
-    private static final Pattern RANK = Pattern.compile(
-            "^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s+(.*?)\\s*$");
+    private static final Pattern RANK = Pattern.compile("^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+(\\d+)\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[([^\\]]*)\\]\\s+(.*?)\\s*$");
     private static final Pattern ROW = Pattern.compile("^\\s*\\d+\\s+\\d+\\s+\\S+");
     private static final Pattern AVG = Pattern.compile("Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
     private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
@@ -183,7 +182,7 @@ public final class NcclTestsTextReader {
             comment(t, no);
             return i + 1;
         }
-        if (ROW.matcher(t).find()) {
+        if (ROW.matcher(t).find() || layout != null && !t.contains("|") && NcclTestsRows.rowLike(t)) {
             row(text, no, lines[i].length() - text.length(), i == lines.length - 1);
             return i + 1;
         }
@@ -260,6 +259,7 @@ public final class NcclTestsTextReader {
             flush(false);
             ctx = new RunContext();
         } else {
+            NcclTestsLayout.checkUnits(t);
             NcclTestsLayout l = NcclTestsLayout.parse(t, no);
             if (l != null) {
                 if (!rows.isEmpty()) {

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * CRLF, a truncated last row, several runs in one file, and reduced markdown tables ({@link MarkdownTableReader}). Output format reference: nccl-tests 2.19.6 {@code src/util.cu}.
  *
  * <p>Each run becomes a {@link Dataset}. A run starts at a section title ({@code ##}, {@code ###},
- * {@code **...**}), a command line naming a {@code *_perf} binary, an nccl-tests preamble after a finished table, or a new table header. A row that starts like a data row but does not parse is an error with its line
+ * {@code **...**}), a command line naming a {@code *_perf} binary, an nccl-tests preamble after a finished
+ * table, or a new table header. A row that starts like a data row but does not parse is an error with its line
  * and column; only the last row of a table may be cut short (its in-place half is then dropped, with a note). A
  * units row naming a unit nccl-tests does not print ({@code (ms)}) is an error too: times are read as microseconds.
  */
@@ -107,9 +108,7 @@ public final class NcclTestsTextReader {
             throw new InputException(problems);
         }
         if (out.isEmpty()) {
-            throw new InputException(new InputProblem(file, 0, 0, "", "no nccl-tests table, reduced table, summary "
-                    + "or 'Avg bus bandwidth' line found; expected nccl-tests output (a '#  size  count  type ...' "
-                    + "header followed by rows)"));
+            throw new InputException(DatasetAssembler.nothingRead(file, avgLine));
         }
         return out;
     }

@@ -143,6 +143,22 @@ class ValidationCommandsTest {
     }
 
     /**
+     * An H100 log (A-allreduce-2x2xH100-dgx-ib.txt line 13: "NVIDIA H100 80GB HBM3") compared on a cluster of A100s
+     * (-c dgx-a100:2, the catalog's A100-SXM4-80GB; collsim names the H100 model "H100 SXM") used to give only errors; the GPU the cluster was given with
+     * differs from the one measured, and compare now says so. On its own GPU (-c dgx-h100:2) there is no such line.
+     */
+    @Test
+    void compareSaysWhenTheGivenClusterHasOtherGpus() {
+        String file = DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt").toString();
+        CliRun other = run("compare", "-m", file, "-c", "dgx-a100:2");
+        assertEquals(0, other.code(), other.err());
+        assertTrue(other.out().contains("assumed: the given cluster's GPUs (A100-SXM4-80GB), although the file's ranks"
+                + " ran on NVIDIA H100 80GB HBM3 (H100 SXM)"), other.out());
+        CliRun same = run("compare", "-m", file, "-c", "dgx-h100:2");
+        assertTrue(!same.out().contains("the given cluster's GPUs"), same.out());
+    }
+
+    /**
      * compare's point columns: measured busbw is the file's own nccl-tests busbw (1 GiB on 4 ranks in 10996 us:
      * 1073741824 B / 10996 us = 97.65 GB/s algbw, x 2 (4-1)/4 = 146.47 GB/s, the file's out-of-place busbw column);
      * err % is signed, (predicted - measured) / measured x 100, + when the prediction is slower; predicted busbw is

@@ -142,8 +142,8 @@ public final class NcclTestsRows {
             for (int i = 0; i < Math.min(tok.length, width); i++) {
                 if (!numericOk(layout.columns().get(i), tok[i])) {
                     String column = layout.columns().get(i);
-                    return problem(file, line, starts[i], column + ": found '" + tok[i] + "'; allowed: a finite"
-                            + " number" + (column.equals("#wrong") ? " or N/A" : ""));
+                    return new Result(null, false, new InputProblem(file, line, starts[i], column, "found '" + tok[i]
+                            + "'; allowed: a finite number" + (column.equals("#wrong") ? " or N/A" : "")));
                 }
             }
             return problem(file, line, 0, "not a number: " + e.getMessage());

@@ -1,8 +1,11 @@
 package dev.collsim.perf;
 
+import dev.collsim.io.NumberField;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Column layout of an nccl-tests table, read from its header line. nccl-tests 2.19.6 prints
@@ -17,6 +20,14 @@ import java.util.Locale;
  * @see NcclTestsRows
  */
 public record NcclTestsLayout(List<String> columns, int line) {
+
+    /**
+     * The units nccl-tests prints under its header: {@code (B) (elements)}, then per half {@code (us) (GB/s) (GB/s)},
+     * with {@code -I} also {@code (us)} and {@code (%)} (nccl-tests 2.19.6 {@code src/util.cu writeResultHeader};
+     * 2.0.0 {@code src/common.cu} prints the same first eight).
+     */
+    private static final List<String> UNITS = List.of("(B)", "(elements)", "(us)", "(GB/s)", "(%)");
+    private static final Pattern UNIT = Pattern.compile("\\([^()\\s]*\\)");
 
     /** Copies the column list. */
     public NcclTestsLayout {
@@ -51,6 +62,29 @@ public record NcclTestsLayout(List<String> columns, int line) {
             return null;
         }
         return new NcclTestsLayout(cols, line);
+    }
+
+    /**
+     * Checks a table's units row ({@code #  (B)  (elements) ...}): the readers take every time as microseconds and
+     * every bandwidth as GB/s, so a row naming another unit (a table edited by hand, another tool's output) is
+     * refused rather than read 1000x off. Other lines pass.
+     *
+     * @param text a comment line, stripped
+     * @throws NumberField.Refused at the first unit nccl-tests does not print, column 1-based in {@code text}
+     */
+    public static void checkUnits(String text) {
+        String body = text.startsWith("#") ? text.substring(1).strip() : text;
+        if (!body.startsWith("(B)")) {
+            return;
+        }
+        Matcher m = UNIT.matcher(text);
+        while (m.find()) {
+            if (!UNITS.contains(m.group())) {
+                throw new NumberField.Refused("units", m.start() + 1, "found '" + m.group() + "'; allowed: "
+                        + String.join(" ", UNITS) + ", the units nccl-tests prints (times are read as microseconds,"
+                        + " bandwidths as GB/s)");
+            }
+        }
     }
 
     /** @return index of the first column called {@code name}, or -1 */

@@ -4,6 +4,7 @@ import dev.collsim.io.InputProblem;
 import dev.collsim.io.NumberField;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * collsim's one reader of nccl-tests table rows: parses a data row against the {@link NcclTestsLayout} of its
@@ -27,6 +28,14 @@ public final class NcclTestsRows {
      */
     public record Result(PerfRow row, boolean truncated, InputProblem problem) {
     }
+
+    /**
+     * A line under a table header that starts like a data row but has not its shape: one or two whole numbers (a row
+     * cut short), or a size written with a unit suffix ({@code 1M}, {@code 4KB}; nccl-tests 2.19.6 prints the size
+     * as bytes, {@code "%12li"} in {@code src/util.cu writeBenchmarkLinePreamble}).
+     */
+    private static final Pattern ROW_LIKE = Pattern.compile(
+            "^\\s*(?:\\d+(?:\\s+\\d+)?|\\d+(?:\\.\\d+)?[KMGTkmgt]i?B?\\s+\\d+\\s+\\S+.*)\\s*$");
 
     /** Stands for a blank {@code redop} cell while the row is read (see {@link #blankRedop}). */
     private static final String BLANK = "";
@@ -62,6 +71,15 @@ public final class NcclTestsRows {
     }
 
     /**
+     * @param line a line of text under a table header that is not a data row by the caller's own test
+     * @return true when it starts like a data row but is not one (see {@link #ROW_LIKE}): {@link #parse} says what
+     *         is wrong with it, where a reader would otherwise skip it as prose and drop a measurement unseen
+     */
+    public static boolean rowLike(String line) {
+        return ROW_LIKE.matcher(line).matches();
+    }
+
+    /**
      * @param file   file name for problems
      * @param layout the table's header
      * @param text   the row's text
@@ -81,6 +99,14 @@ public final class NcclTestsRows {
             starts = s;
         }
         int width = layout.width();
+        int need = Math.max(halfEnd(layout, 0), 2) + 1;
+        if (tok.length < need) {
+            return new Result(null, false, missing(file, layout, text, line, need));
+        }
+        if (!tok[0].matches("\\d+")) {
+            return new Result(null, false, new InputProblem(file, line, starts[0], "size", "found '" + tok[0]
+                    + "'; allowed: a whole number of bytes, as nccl-tests prints it (e.g. 1048576, not 1M)"));
+        }
         try {
             long size = NumberField.wholeNumber(tok[0], "size", starts[0], 0, Long.MAX_VALUE);
             long count = NumberField.wholeNumber(tok[1], "count", starts[1], 0, Long.MAX_VALUE);
@@ -95,8 +121,9 @@ public final class NcclTestsRows {
             }
             PerfResult oop = half(tok, layout, 0, starts, file, line);
             if (oop == null) {
-                return problem(file, line, 0, "row has " + tok.length + " columns, the header at line "
-                        + layout.line() + " has " + width + ": " + String.join(" ", layout.columns()));
+                return problem(file, line, 1, "found no time, algbw and busbw columns to read; allowed: rows under"
+                        + " a header with them (line " + layout.line() + ": " + String.join(" ", layout.columns())
+                        + ")");
             }
             PerfResult ip = null;
             boolean truncated = false;
@@ -115,8 +142,8 @@ public final class NcclTestsRows {
             for (int i = 0; i < Math.min(tok.length, width); i++) {
                 if (!numericOk(layout.columns().get(i), tok[i])) {
                     String column = layout.columns().get(i);
-                    return problem(file, line, starts[i], column + ": found '" + tok[i] + "'; allowed: a finite"
-                            + " number" + (column.equals("#wrong") ? " or N/A" : ""));
+                    return new Result(null, false, new InputProblem(file, line, starts[i], column, "found '" + tok[i]
+                            + "'; allowed: a finite number" + (column.equals("#wrong") ? " or N/A" : "")));
                 }
             }
             return problem(file, line, 0, "not a number: " + e.getMessage());
@@ -140,6 +167,29 @@ public final class NcclTestsRows {
                 + " short but is not the last row of its table: found " + tok.length + " values, the last '"
                 + tok[tok.length - 1] + "'; allowed: the " + layout.width() + " columns of the header at line "
                 + layout.line() + " (only a table's last row may be cut short)");
+    }
+
+    /**
+     * The error for a row cut before its out-of-place half ends (a file cut short inside a row, or a row broken over
+     * two lines): at the column just past its last value, naming the first missing column.
+     *
+     * @param need the values the row must have: through the out-of-place half's last column
+     */
+    private static InputProblem missing(String file, NcclTestsLayout layout, String text, int line, int need) {
+        String[] tok = text.strip().split("\\s+");
+        int found = text.isBlank() ? 0 : tok.length;
+        String last = found == 0 ? "" : ", the last '" + tok[found - 1] + "'";
+        return new InputProblem(file, line, text.stripTrailing().length() + 2,
+                layout.columns().get(Math.min(found, layout.columns().size() - 1)), "row is cut short: found "
+                + found + " value" + (found == 1 ? "" : "s") + last + "; allowed: at least the first " + need
+                + " of the " + layout.width() + " columns of the header at line " + layout.line() + " ("
+                + String.join(" ", layout.columns().subList(0, need)) + ")");
+    }
+
+    /** @return the index of the last column of half h (0 = out-of-place), -1 when the header has no such half */
+    private static int halfEnd(NcclTestsLayout layout, int h) {
+        return Math.max(Math.max(layout.index("time", h), layout.index("algbw", h)),
+                Math.max(layout.index("busbw", h), layout.index("#wrong", h)));
     }
 
     private static boolean numericOk(String column, String value) {

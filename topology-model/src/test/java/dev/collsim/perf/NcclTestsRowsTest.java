@@ -56,11 +56,13 @@ class NcclTestsRowsTest {
         assertNull(r.row());
         assertEquals(8, r.problem().line());
         assertEquals(28, r.problem().column()); // 1-based: "1024  256  float  sum  -1  " is 27 characters
-        assertEquals("time: found '2x.1'; allowed: a finite number", r.problem().message());
+        assertEquals("time", r.problem().field()); // the column is the field, as in file:line:column: field: found
+        assertEquals("found '2x.1'; allowed: a finite number", r.problem().message());
         // nccl-tests prints N/A in #wrong when the data check is off (-c 0): the message allows it there only
         NcclTestsRows.Result w = NcclTestsRows.parse("f.txt", layout,
                 "1024  256  float  sum  -1  24.1  0.04  0.07  x  24.9  0.04  0.07  0", 8);
         assertEquals(46, w.problem().column()); // "1024  256  float  sum  -1  24.1  0.04  0.07  " is 45 characters
-        assertEquals("#wrong: found 'x'; allowed: a finite number or N/A", w.problem().message());
+        assertEquals("#wrong", w.problem().field());
+        assertEquals("found 'x'; allowed: a finite number or N/A", w.problem().message());
     }
 }

@@ -49,7 +49,8 @@ final class PredictWriter {
     void text(List<String> header, List<PredictRow> rows, boolean all) {
         text(header, rows, all, "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
                 + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow (N/A: no link limits it, as with one rank). Not modelled:"
-                + " congestion from other jobs, clocks, CUDA graph launch.");
+                + " congestion from other jobs, link sharing in the fabric (oversubscription, ECMP collisions: --backend"
+                + " flow), clocks, CUDA graph launch.");
     }
 
     /**

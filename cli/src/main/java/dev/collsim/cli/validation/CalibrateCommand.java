@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,9 +36,11 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim calibrate --measured FILE... -c CLUSTER -o PROFILE.yaml}. */
@@ -83,8 +86,9 @@ public final class CalibrateCommand implements Callable<Integer> {
             + "--profiles configs/calibration/auto -m validation/src/test/resources/data)")
     private Path profiles;
 
-    @Option(names = "--fit", split = ",", paramLabel = "PARAM",
-            description = {"parameters to fit, exactly these: ${COMPLETION-CANDIDATES}",
+    @Option(names = "--fit", split = ",", paramLabel = "PARAM", converter = FitName.class,
+            description = {"parameters to fit, exactly these: ${COMPLETION-CANDIDATES} (any case), or the names"
+                + " calibrate prints and profiles use (launchOverheadUs, bwEfficiencySimple, ...)",
                 "default: every parameter the data constrains but NVLS_BW_SCALE, BW_EFFICIENCY_NET and"
                 + " SOCKET_STREAM_GBPS; when that fit is "
                 + "refused, the "
@@ -92,6 +96,24 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE then LAUNCH_OVERHEAD_US,LATENCY_SCALE then "
                 + "BW_EFFICIENCY_SIMPLE, first accepted wins (the fits collsim accuracy uses)"})
     private EnumSet<FitParameter> fit;
+
+    /**
+     * Reads a {@code --fit} name: the enum's ({@code LAUNCH_OVERHEAD_US}, any case) or the field name calibrate prints
+     * beside each fitted value and a profile's YAML uses ({@code launchOverheadUs}, {@link FitParameter#field}).
+     */
+    static final class FitName implements ITypeConverter<FitParameter> {
+        @Override
+        public FitParameter convert(String value) {
+            for (FitParameter p : FitParameter.values()) {
+                if (p.name().equalsIgnoreCase(value) || p.field().equalsIgnoreCase(value)) {
+                    return p;
+                }
+            }
+            throw new TypeConversionException("'" + value + "' is not a parameter calibrate fits; allowed: "
+                    + Arrays.stream(FitParameter.values()).map(p -> p.name() + " (" + p.field() + ")")
+                            .collect(Collectors.joining(", ")));
+        }
+    }
 
     @Override
     public Integer call() throws InputException {

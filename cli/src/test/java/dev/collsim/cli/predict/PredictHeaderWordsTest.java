@@ -56,4 +56,22 @@ class PredictHeaderWordsTest {
         assertFalse(help.contains(".\n") && help.contains("\n /collsim"), help);
         assertFalse(help.contains(" /collsim launcher"), help);
     }
+    /**
+     * The analytical backend does not see the fabric's oversubscription (docs/report.md: it "does not see link
+     * sharing inside the fabric"): the shipped 2:1 fat-tree of 32 DGX H100 (configs/dgx-h100-32x-fattree-2to1.yaml)
+     * predicts the same 1 GiB AllReduce row as the non-blocking rail-optimized one (configs/dgx-h100-32x-rail.yaml),
+     * so the footer, where a user reads what is not modelled, names it and the backend that does.
+     */
+    @Test
+    void footerSaysTheAnalyticalBackendDoesNotSeeOversubscription() {
+        String fat = ok("predict", "-c", "dgx-h100-32x-fattree-2to1", "allreduce", "-b", "1G", "-e", "1G").out();
+        String rail = ok("predict", "-c", "dgx-h100-32x-rail", "allreduce", "-b", "1G", "-e", "1G").out();
+        assertEquals(row(rail), row(fat));
+        assertTrue(fat.contains("Not modelled: congestion from other jobs, link sharing in the fabric (oversubscription,"
+                + " ECMP collisions: --backend flow)"), fat);
+    }
+
+    private static String row(String out) {
+        return out.lines().filter(l -> l.startsWith("  1073741824")).findFirst().orElseThrow();
+    }
 }

@@ -104,6 +104,26 @@ class ValidationCommandsTest {
         assertTrue(cmp.out().contains("95% band"), cmp.out());
     }
 
+    /**
+     * --fit takes the names calibrate prints beside each value and a profile's YAML keys use (launchOverheadUs, the
+     * PerformanceParameters field), not only the enum's: the same fit as calibrateWritesProfileThatCompareUses, named
+     * as its output names it, gives the same output; a name of neither kind is a usage error (exit 2) listing both.
+     */
+    @Test
+    void fitTakesTheNamesCalibratePrints(@TempDir Path dir) {
+        String file = DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString();
+        CliRun byEnum = run("calibrate", "-m", file, "-o", dir.resolve("a.yaml").toString(), "--fit",
+                "LAUNCH_OVERHEAD_US,BW_EFFICIENCY_SIMPLE");
+        CliRun byField = run("calibrate", "-m", file, "-o", dir.resolve("b.yaml").toString(), "--fit",
+                "launchOverheadUs,bwEfficiencySimple");
+        assertEquals(0, byField.code(), byField.out() + byField.err());
+        assertEquals(byEnum.out().replace("a.yaml", "b.yaml"), byField.out());
+        CliRun bad = run("calibrate", "-m", file, "-o", dir.resolve("c.yaml").toString(), "--fit", "launch");
+        assertEquals(2, bad.code(), bad.out() + bad.err());
+        assertTrue(bad.err().contains("'launch' is not a parameter calibrate fits; allowed: LAUNCH_OVERHEAD_US"
+                + " (launchOverheadUs), LATENCY_SCALE (latencyScale)"), bad.err());
+    }
+
     @Test
     void calibrateRefusesIllConditioned(@TempDir Path dir) {
         CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-single-size.txt")
@@ -120,6 +140,22 @@ class ValidationCommandsTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("-c/--cluster dgx-z9: no such file, config or catalog name"), r.err());
         assertTrue(r.err().contains("catalog host types: dgx1-v100"), r.err());
+    }
+
+    /**
+     * An H100 log (A-allreduce-2x2xH100-dgx-ib.txt line 13: "NVIDIA H100 80GB HBM3") compared on a cluster of A100s
+     * (-c dgx-a100:2, the catalog's A100-SXM4-80GB; collsim names the H100 model "H100 SXM") used to give only errors; the GPU the cluster was given with
+     * differs from the one measured, and compare now says so. On its own GPU (-c dgx-h100:2) there is no such line.
+     */
+    @Test
+    void compareSaysWhenTheGivenClusterHasOtherGpus() {
+        String file = DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt").toString();
+        CliRun other = run("compare", "-m", file, "-c", "dgx-a100:2");
+        assertEquals(0, other.code(), other.err());
+        assertTrue(other.out().contains("assumed: the given cluster's GPUs (A100-SXM4-80GB), although the file's ranks"
+                + " ran on NVIDIA H100 80GB HBM3 (H100 SXM)"), other.out());
+        CliRun same = run("compare", "-m", file, "-c", "dgx-h100:2");
+        assertTrue(!same.out().contains("the given cluster's GPUs"), same.out());
     }
 
     /**

@@ -43,7 +43,7 @@ import java.util.Set;
  *     nic-speed: 200 Gb/s          # every compute NIC
  *     nics-per-host: 4             # compute NICs (rails) per host
  *     fabric: fat-tree             # single-switch | fat-tree | rail-optimized
- *     oversubscription: 2          # fat-tree leaf down:up ratio, >= 1
+ *     oversubscription: 2          # fat-tree leaf down/up ratio, 1 to 64; or "2:1" as in cluster YAML
  *     leaf-radix: 8                # host-facing ports per leaf switch
  *     nvlink: NVLink3              # NVLink2..5 or a bandwidth per GPU and direction, e.g. 300 GB/s
  *     network: roce                # transport between hosts: infiniband | roce | efa | tcpxo | socket

@@ -8,6 +8,7 @@ import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.fabric.FabricSpec;
 import dev.collsim.units.Bandwidth;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class VariantReader {
         Bandwidth nic = f.bandwidth(v, "nic-speed", false);
         Integer nics = f.integer(v, "nics-per-host", false, 1, 64);
         FabricKind fabric = f.value(v, "fabric", VariantReader::fabric);
-        Double over = f.number(v, "oversubscription", false, 1, 64);
+        Double over = f.value(v, "oversubscription", VariantReader::oversubscription);
         Bandwidth nvlink = f.value(v, "nvlink", VariantReader::nvlink);
         Integer radix = f.integer(v, "leaf-radix", false, 1, 4096);
         // its range and divisibility depend on the base cluster's trays: checked when the variant is built
@@ -110,6 +111,28 @@ final class VariantReader {
             }
             return NcclSettings.DEFAULTS;
         }
+    }
+
+    /**
+     * A fabric's leaf down:up ratio, written as a number ({@code 2}) or as the cluster YAML and
+     * {@code --oversubscription} write it ({@code "2:1"}, {@link FabricSpec#parseRatio}).
+     *
+     * @param text the value
+     * @return down/up, from 1 to {@link FabricSpec#MAX_OVERSUBSCRIPTION}
+     */
+    static Double oversubscription(String text) {
+        try {
+            double r = text.contains(":") ? FabricSpec.parseRatio(text)
+                    : text.matches("\\d+(\\.\\d*)?") ? Double.parseDouble(text) : Double.NaN;
+            if (r >= 1 && r <= FabricSpec.MAX_OVERSUBSCRIPTION) {
+                return r;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below; NumberFormatException is one
+        }
+        throw new IllegalArgumentException("found '" + text + "'; allowed: down/up from 1 to "
+                + (int) FabricSpec.MAX_OVERSUBSCRIPTION + " as a number (2) or as down:up with down >= up > 0, as in"
+                + " cluster YAML and --oversubscription (\"2:1\", quoted)");
     }
 
     /**

@@ -46,6 +46,38 @@ class ReportSpecReaderTest {
                 + " rail-optimized", p.toString());
     }
 
+    /**
+     * A variant's oversubscription is also written down:up, as in cluster YAML ({@code oversubscription: "2:1"}) and
+     * {@code --oversubscription 2:1}; it used to take only a number and refused "2:1". 3:2 is 1.5 by definition
+     * (down/up); 1:2 (up above down) is refused at its first character: column 23 of
+     * {@code "    oversubscription: "1:2""} is the opening quote (4 + 17 + 1 spaces and colon before it).
+     */
+    @Test
+    void oversubscriptionIsWrittenAsInClusterYaml() throws InputException {
+        ReportSpec s = ReportSpecReader.read("w.yaml", """
+                variants:
+                  - name: ratio
+                    fabric: fat-tree
+                    oversubscription: "2:1"
+                  - name: three to two
+                    fabric: fat-tree
+                    oversubscription: "3:2"
+                  - name: number
+                    fabric: fat-tree
+                    oversubscription: 2
+                sweeps: [{collective: allreduce}]
+                """, HERE);
+        assertEquals(2.0, s.variants().get(1).edits().oversubscription());
+        assertEquals(1.5, s.variants().get(2).edits().oversubscription());
+        assertEquals(2.0, s.variants().get(3).edits().oversubscription());
+        InputProblem p = problems("variants:\n  - name: a\n    fabric: fat-tree\n    oversubscription: \"1:2\"\n"
+                + "sweeps: [{collective: allreduce}]\n").get(0);
+        assertEquals(4, p.line());
+        assertEquals(23, p.column());
+        assertTrue(p.toString().startsWith("w.yaml:4:23: variants[0].oversubscription: found '1:2'; allowed: down/up"
+                + " from 1 to 64"), p.toString());
+    }
+
     @Test
     void readsEveryPart() throws InputException {
         ReportSpec s = ReportSpecReader.read("w.yaml", """

@@ -57,6 +57,21 @@ class YamlErrorsTest {
                 strings(problems(yaml)));
     }
 
+    /**
+     * {@code -c dgx-h100x4} is four DGX H100 (README, "Describing a cluster"); written as {@code hosts: dgx-h100x4}
+     * in cluster YAML it is no host type, and the message says how YAML writes it: the type and a count. Column 8 is
+     * the value's first character in "hosts: dgx-h100x4".
+     */
+    @Test
+    void aCountedCatalogNameSaysToUseCount() {
+        for (String v : List.of("dgx-h100x4", "dgx-h100:4")) {
+            InputProblem p = problems("schema: collsim/v1\nname: n\nhosts: " + v + "\n").get(0);
+            assertEquals("bad.yaml:3:8: hosts", p.toString().substring(0, "bad.yaml:3:8: hosts".length()));
+            assertTrue(p.message().endsWith("; NAMExN and NAME:N are -c's spelling of N hosts: in cluster YAML write"
+                    + " 'hosts: dgx-h100' and 'count: 4'"), p.message());
+        }
+    }
+
     /** Inline host: zero and negative bandwidths, an undeclared parent switch, an undeclared GPU, a missing model. */
     @Test
     void inlineHostProblems() {

@@ -109,7 +109,8 @@ public final class ParametersFile {
                     JsonLocation at = p.currentTokenLocation();
                     throw new InputException(new InputProblem(name, at.getLineNr(), at.getColumnNr(), field,
                             "unknown key '" + field + "'; allowed: " + allowed.stream()
-                                    .collect(Collectors.joining(", "))));
+                                    .collect(Collectors.joining(", ")) + " (a file without calibrate's line 'schema: "
+                                    + CalibrationProfile.SCHEMA + "' is read as bare parameters, not as a profile)"));
                 }
                 given.put(field, p.currentTokenLocation());
                 p.nextToken();

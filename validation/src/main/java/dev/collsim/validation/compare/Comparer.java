@@ -1,5 +1,7 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
@@ -122,6 +124,7 @@ public final class Comparer {
             List<String> assumptions = new ArrayList<>(c.get().assumptions());
             assumptions.add(settingNotes.get(0));
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
+            cluster.flatMap(g -> otherGpu(d, g)).ifPresent(assumptions::add);
             d.notes().stream().map(Note::text).filter(t -> t.startsWith(Note.NAMES_NO_COLLECTIVE))
                     .forEach(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
@@ -136,6 +139,23 @@ public final class Comparer {
             return DatasetComparison.notComparable(d, "prediction failed: " + e.getMessage());
         }
         return build(d, used, pts, pm);
+    }
+
+    /**
+     * @param d the dataset
+     * @param c the cluster the user gave
+     * @return a line when the file's ranks name a GPU model other than the cluster's (an H100 log compared on
+     *         {@code -c dgx-a100x4}): the errors are then of that cluster, not of the GPUs measured
+     */
+    static Optional<String> otherGpu(Dataset d, ClusterGuess c) {
+        Optional<GpuModel> measured = GpuModels.find(d.gpuModel());
+        String sku = c.ranks().isEmpty() ? null : c.ranks().get(0).model();
+        Optional<GpuModel> given = GpuModels.find(sku);
+        if (measured.isEmpty() || given.isEmpty() || measured.get().name().equals(given.get().name())) {
+            return Optional.empty();
+        }
+        return Optional.of("the given cluster's GPUs (" + sku + "), although the file's ranks ran on " + d.gpuModel()
+                + " (" + measured.get().name() + "): the errors below are of that cluster, not of the GPUs measured");
     }
 
     /**

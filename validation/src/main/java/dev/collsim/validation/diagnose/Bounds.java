@@ -28,6 +28,12 @@ import java.util.regex.Pattern;
  */
 final class Bounds {
 
+    /**
+     * The factor above an impossible-above bound that a measurement may still reach before it is called impossible:
+     * 5 % for timing noise and datasheet rounding (collsim's choice; no external source).
+     */
+    static final double SLACK = 1.05;
+
     private static final Pattern MNNVL = Pattern.compile("mnnvl|multi-node nvlink|nvl(36|72)");
 
     private Bounds() {
@@ -46,7 +52,7 @@ final class Bounds {
         }
         double factor = d.collective() == Collective.ALL_REDUCE && (g.nvls() || !s.singleHost())
                 ? BusBandwidth.factor(d.collective(), d.nRanks()) : 1.0;
-        return OptionalDouble.of(1.05 * link * factor);
+        return OptionalDouble.of(SLACK * link * factor);
     }
 
     /**
@@ -68,7 +74,7 @@ final class Bounds {
         double host = s.nic().get().hostGBps();
         double bound = d.collective() == Collective.ALL_REDUCE ? BusBandwidth.factor(d.collective(), n) * host
                 : PhysicalBound.nicBusBw(d.collective(), false, n, d.nHosts(), perHost, host);
-        return OptionalDouble.of(1.05 * bound);
+        return OptionalDouble.of(SLACK * bound);
     }
 
     /** @return the busbw the hardware should allow for this dataset, GB/s, if enough is known */

@@ -285,6 +285,22 @@ final class DatasetAssembler {
     }
 
     /**
+     * @param avgLine the last 'Avg bus bandwidth' line read, 0 when none
+     * @return the problem of a text file from which no run could be read: no table, and no footer that
+     *         {@link #footerOnly} could place (it needs the collective and the rank count)
+     */
+    static InputProblem nothingRead(String file, int avgLine) {
+        if (avgLine > 0) {
+            return new InputProblem(file, avgLine, 1, "Avg bus bandwidth", "found this footer but no table rows, and"
+                    + " no collective or rank count to read it with; allowed: a table ('#  size  count  type ...' and"
+                    + " rows), or the footer with a *_perf command or 'Collective test starting' line and"
+                    + " '#  Rank' lines");
+        }
+        return new InputProblem(file, 0, 0, "", "no nccl-tests table, reduced table, summary or 'Avg bus bandwidth'"
+                + " line found; expected nccl-tests output (a '#  size  count  type ...' header followed by rows)");
+    }
+
+    /**
      * A run that printed only nccl-tests' footer: a dataset when the ranks and the collective are known, else a note.
      */
     static Optional<Dataset> footerOnly(String file, FileHeader header, RunContext ctx, double avg, int avgLine) {

@@ -73,7 +73,7 @@ public final class JsonMeasurementReader {
             var loc = e.getLocation();
             throw new InputException(new InputProblem(file, loc == null ? 0 : loc.getLineNr(),
                     loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: it ends before its first complete "
-                    + "result (cut short?): " + e.getOriginalMessage()));
+                    + "result (cut short?): " + why(e)));
         }
         try {
             return MAPPER.readTree(cut.get().json());
@@ -85,7 +85,19 @@ public final class JsonMeasurementReader {
     private static InputException notJson(String file, JsonProcessingException e) {
         var loc = e.getLocation();
         return new InputException(new InputProblem(file, loc == null ? 0 : loc.getLineNr(),
-                loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: " + e.getOriginalMessage()));
+                loc == null ? 0 : loc.getColumnNr(), "", "not valid JSON: " + why(e)));
+    }
+
+    /**
+     * @return the parser's reason in one line, without its "(start marker at [Source: ...])" part, which names the
+     *         parser's input object rather than anything in the file (the line and column are the problem's own)
+     */
+    private static String why(JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        int marker = m.indexOf(" (start marker at");
+        m = marker >= 0 ? m.substring(0, marker) : m;
+        int nl = m.indexOf('\n');
+        return (nl >= 0 ? m.substring(0, nl) : m).strip();
     }
 
     /**

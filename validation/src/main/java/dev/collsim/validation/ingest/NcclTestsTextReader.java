@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * <p>Each run becomes a {@link Dataset}. A run starts at a section title ({@code ##}, {@code ###},
  * {@code **...**}), a command line naming a {@code *_perf} binary, an nccl-tests preamble after a finished
  * table, or a new table header. A row that starts like a data row but does not parse is an error with its line
- * and column; only the last row of a table may be cut short (its in-place half is then dropped, with a note).
+ * and column; only the last row of a table may be cut short (its in-place half is then dropped, with a note). A
+ * units row naming a unit nccl-tests does not print ({@code (ms)}) is an error too: times are read as microseconds.
  */
 public final class NcclTestsTextReader {
 
@@ -104,9 +105,7 @@ public final class NcclTestsTextReader {
             throw new InputException(problems);
         }
         if (out.isEmpty()) {
-            throw new InputException(new InputProblem(file, 0, 0, "", "no nccl-tests table, reduced table, summary "
-                    + "or 'Avg bus bandwidth' line found; expected nccl-tests output (a '#  size  count  type ...' "
-                    + "header followed by rows)"));
+            throw new InputException(DatasetAssembler.nothingRead(file, avgLine));
         }
         return out;
     }
@@ -174,7 +173,7 @@ public final class NcclTestsTextReader {
             comment(t, no);
             return i + 1;
         }
-        if (ROW.matcher(t).find()) {
+        if (ROW.matcher(t).find() || layout != null && !t.contains("|") && NcclTestsRows.rowLike(t)) {
             row(text, no, lines[i].length() - text.length(), i == lines.length - 1);
             return i + 1;
         }
@@ -251,6 +250,7 @@ public final class NcclTestsTextReader {
             flush(false);
             ctx = new RunContext();
         } else {
+            NcclTestsLayout.checkUnits(t);
             NcclTestsLayout l = NcclTestsLayout.parse(t, no);
             if (l != null) {
                 if (!rows.isEmpty()) {

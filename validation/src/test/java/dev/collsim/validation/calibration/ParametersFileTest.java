@@ -28,6 +28,21 @@ class ParametersFileTest {
                 p.message());
     }
 
+    /**
+     * A profile whose schema line was lost (copied in part, or written by hand from the README's mention of
+     * generatedBy) is read as bare parameters; its first key is then unknown, and the message says why: without
+     * calibrate's "schema: collsim-calibration/v1" line (configs/calibration/h200x2-nv18-nccl2.28.yaml line 1) a file
+     * is not a profile. The key is at line 1, column 1.
+     */
+    @Test
+    void aProfileWithoutItsSchemaLineSaysWhyItsKeysAreUnknown() throws Exception {
+        Path f = Files.writeString(dir.resolve("p.yaml"), "generatedBy: by hand\nparameters:\n  latencyScale: 1.2\n");
+        InputProblem p = assertThrows(InputException.class, () -> ParametersFile.read(f)).problems().get(0);
+        assertEquals(f + ":1:1: generatedBy", p.toString().substring(0, f.toString().length() + 17));
+        assertEquals(true, p.message().endsWith("(a file without calibrate's line 'schema: collsim-calibration/v1' is"
+                + " read as bare parameters, not as a profile)"), p.message());
+    }
+
     @Test
     void givenFieldsOverrideAndTheRestKeepTheDefaults() throws Exception {
         Path f = Files.writeString(dir.resolve("p.json"), "{\"latencyScale\": 1.5, \"launchOverheadUs\": 4}");

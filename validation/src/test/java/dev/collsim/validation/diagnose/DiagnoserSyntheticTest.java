@@ -1,5 +1,6 @@
 package dev.collsim.validation.diagnose;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.validation.diagnose.Finding.Kind;
@@ -92,5 +93,24 @@ class DiagnoserSyntheticTest {
     void maxChannelsCap() throws Exception {
         String text = "#@ env: NCCL_MAX_NCHANNELS=2\n# Collective test starting: all_reduce_perf\n" + RANKS_2H + TABLE;
         assertTrue(kinds(text).contains(Kind.TOO_FEW_CHANNELS));
+    }
+    /**
+     * Times written in seconds instead of nccl-tests' microseconds: the rows of {@link #TABLE} with 5000.0 us made
+     * 0.005 (and so on). size/time is then 268435456 B / 0.005 us = 5.37e7 GB/s against the printed algbw 53.69
+     * (nccl-tests 2.19.6 doc/PERFORMANCE.md: algbw = size / time), a factor of 1e6; the check used to skip every time
+     * below 1 us and said nothing. The same rows in microseconds (268435456 / 5000 us = 53.69 GB/s) are consistent.
+     */
+    @Test
+    void timesInSecondsAreInconsistentData() throws Exception {
+        String header = "# Collective test starting: all_reduce_perf\n" + RANKS_2H;
+        String seconds = TABLE.replace("   5000.0 ", "    0.005 ").replace("  10000.0 ", "     0.01 ")
+                .replace("  20000.0 ", "     0.02 ");
+        assertTrue(seconds.contains("0.005") && !seconds.contains("5000.0"), seconds);
+        var ds = MeasurementReader.read("synthetic.txt", header + seconds);
+        List<Finding> f = new Diagnoser().diagnose(ds, List.of(seconds.split("\n"))).get(0).findings();
+        assertTrue(f.stream().anyMatch(x -> x.kind() == Kind.INCONSISTENT_DATA
+                && x.message().contains("algbw 53.69 GB/s does not equal size/time = 53687091.20 GB/s (1.00e+06 x:")),
+                f.toString());
+        assertFalse(kinds(header + TABLE).contains(Kind.INCONSISTENT_DATA));
     }
 }

@@ -72,6 +72,22 @@ class BadInputTest {
         assertTrue(p.message().contains("no nccl-tests table"));
     }
 
+    /**
+     * A log whose table rows were all cut away keeps nccl-tests' footer (line 4 here) but names no collective or
+     * ranks to read it with; the message used to say no 'Avg bus bandwidth' line was found although there is one.
+     * It is now located at that footer line and says what more the footer needs.
+     */
+    @Test
+    void footerWithoutTableNorCollectiveIsLocatedAtTheFooter() {
+        InputProblem p = only("#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+                + "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n"
+                + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 123.45\n");
+        assertEquals(4, p.line());
+        assertEquals("Avg bus bandwidth", p.field());
+        assertTrue(p.message().startsWith("found this footer but no table rows, and no collective or rank count"),
+                p.message());
+    }
+
     @Test
     void unknownColumnInReducedTable() {
         InputProblem p = only("### all_reduce (8 GPUs)\n| Size | Speed |\n|---|---|\n| 1K | 2.0 |\n");

@@ -101,4 +101,70 @@ class CutShortTest {
         assertTrue(e.getMessage().contains("bad.txt:3:86: time: row is cut short but is not the last row of its table:"
                 + " found 9 values, the last '0'; allowed: the 13 columns of the header at line 1"), e.getMessage());
     }
+    private static final String HEAD = "#       size         count      type   redop    root     time   algbw   busbw #wrong"
+            + "     time   algbw   busbw #wrong\n#        (B)    (elements)                               (us)"
+            + "  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n";
+    private static final String WHOLE = "     2097152        524288     float     sum      -1    20.00  104.86  183.50"
+            + "      0    20.00  104.86  183.50      0\n";
+
+    /**
+     * A row cut before its out-of-place half in the middle of a table: "size count type redop" and nothing more
+     * (12 + 14 + 10 + 8 = 44 characters, nccl-tests' %12li %12li %8s %6s with two spaces between). The error is at
+     * column 46 (past the row and a space), names the first missing column ({@code root}), the 4 values found and
+     * the 9 columns through the out-of-place {@code #wrong} that a row needs; it used to say "not a number: missing
+     * root" with no column.
+     */
+    @Test
+    void rowCutBeforeItsOutOfPlaceHalfNamesColumnFoundAndAllowed() {
+        String cut = "     1048576        262144     float     sum";
+        assertEquals(44, cut.length());
+        InputException e = assertThrows(InputException.class, () -> NcclTestsTextReader.read("bad.txt",
+                HEAD + cut + "\n" + WHOLE));
+        assertTrue(e.getMessage().contains("bad.txt:3:46: root: row is cut short: found 4 values, the last 'sum';"
+                + " allowed: at least the first 9 of the 13 columns of the header at line 1"), e.getMessage());
+    }
+
+    /**
+     * A row of only its size and count (26 characters: %12li, two spaces, %12li) in the middle of a table was skipped
+     * as prose, so a measured size vanished unseen; it is an error at column 28 naming {@code type}, the first
+     * column missing.
+     */
+    @Test
+    void rowOfTwoNumbersIsAnErrorNotProse() {
+        String cut = "     1048576        262144";
+        InputException e = assertThrows(InputException.class, () -> NcclTestsTextReader.read("bad.txt",
+                HEAD + cut + "\n" + WHOLE));
+        assertTrue(e.getMessage().contains("bad.txt:3:28: type: row is cut short: found 2 values, the last"
+                + " '262144'"), e.getMessage());
+    }
+
+    /**
+     * A size written with a unit suffix ("1M": a table edited by hand or reformatted) was skipped as prose, leaving
+     * the sweep one size short with no word; nccl-tests 2.19.6 prints the size as bytes ({@code "%12li"},
+     * src/util.cu writeBenchmarkLinePreamble), so it is an error at the size's column (10 spaces, then column 11).
+     */
+    @Test
+    void sizeWithUnitSuffixIsRefusedAtItsColumn() {
+        String row = "          1M        262144     float     sum      -1    10.00  104.86  183.50      0    10.00"
+                + "  104.86  183.50      0";
+        InputException e = assertThrows(InputException.class, () -> NcclTestsTextReader.read("bad.txt",
+                HEAD + row + "\n" + WHOLE));
+        assertTrue(e.getMessage().contains("bad.txt:3:11: size: found '1M'; allowed: a whole number of bytes"),
+                e.getMessage());
+    }
+    /**
+     * A units row naming milliseconds: nccl-tests prints only (B), (elements), (us), (GB/s) and (%) there (2.19.6
+     * src/util.cu writeResultHeader), and the reader takes times as microseconds, so "(ms)" was read 1000x off with no
+     * word. The units row below is the header's with the first "(us)" made "(ms)": "#", 8 spaces, "(B)", 4 spaces,
+     * "(elements)", 31 spaces puts it at column 1 + 8 + 3 + 4 + 10 + 31 + 1 = 58 of line 2.
+     */
+    @Test
+    void unitsRowWithMillisecondsIsRefused() {
+        String head = HEAD.replaceFirst("\\(us\\)", "(ms)");
+        assertEquals(57, head.split("\n")[1].indexOf("(ms)"));
+        InputException e = assertThrows(InputException.class, () -> NcclTestsTextReader.read("bad.txt",
+                head + WHOLE));
+        assertTrue(e.getMessage().contains("bad.txt:2:58: units: found '(ms)'; allowed: (B) (elements) (us) (GB/s)"
+                + " (%)"), e.getMessage());
+    }
 }

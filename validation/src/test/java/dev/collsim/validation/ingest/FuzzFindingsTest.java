@@ -49,7 +49,7 @@ class FuzzFindingsTest {
     void infiniteTimeIsRefusedAtItsCell() {
         InputException e = assertThrows(InputException.class,
                 () -> MeasurementReader.read(DIR.resolve("s02-ncclt-time-Infinity.txt")));
-        assertEquals(DIR.resolve("s02-ncclt-time-Infinity.txt") + ":45:57: row: time: found 'Infinity'; allowed: a finite number",
+        assertEquals(DIR.resolve("s02-ncclt-time-Infinity.txt") + ":45:57: time: found 'Infinity'; allowed: a finite number",
                 e.problems().get(0).toString());
     }
 

@@ -74,4 +74,19 @@ class JsonCutShortTest {
         InputException b = assertThrows(InputException.class, () -> MeasurementReader.read("bad.json", broken));
         assertTrue(b.getMessage().contains("not valid JSON"), b.getMessage());
     }
+
+    /**
+     * The message says what is wrong in the file, in one line, without the JSON parser's name for its own input
+     * ("(start marker at [Source: REDACTED ...") that users saw: an object opened at line 1 and never closed ends at
+     * line 1, column 21 (the 20 characters of {@code {"version": "2.19.6"} and one past them).
+     */
+    @Test
+    void aCutJsonNamesWhereAndWhyWithoutTheParsersInternals() {
+        InputException e = assertThrows(InputException.class,
+                () -> MeasurementReader.read("cut.json", "{\"version\": \"2.19.6\""));
+        String m = e.problems().get(0).toString();
+        assertTrue(m.startsWith("cut.json:1:21: not valid JSON: it ends before its first complete result (cut short?):"
+                + " Unexpected end-of-input"), m);
+        assertTrue(!m.contains("Source") && !m.contains("start marker") && !m.contains("\n"), m);
+    }
 }

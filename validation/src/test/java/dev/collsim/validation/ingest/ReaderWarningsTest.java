@@ -88,7 +88,7 @@ class ReaderWarningsTest {
         String text = Files.readString(DIR.resolve("s06-ncclt-time-nan.txt")).replace("    nan   25.76",
                 "    " + word + "   25.76");
         InputException e = assertThrows(InputException.class, () -> MeasurementReader.read("t.txt", text));
-        assertEquals("t.txt:45:57: row: time: found '" + word + "'; allowed: a finite number", e.problems().get(0).toString());
+        assertEquals("t.txt:45:57: time: found '" + word + "'; allowed: a finite number", e.problems().get(0).toString());
         String md = "## all_reduce, 8 GPUs\n\n| size | busbw (GB/s) |\n|---|---|\n| 1 MiB | 10.5 |\n| 2 MiB | " + word
                 + " |\n";
         InputException m = assertThrows(InputException.class, () -> MeasurementReader.read("m.md", md));

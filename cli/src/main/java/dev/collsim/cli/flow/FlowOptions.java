@@ -35,7 +35,7 @@ public final class FlowOptions {
     String fabric;
 
     @Option(names = "--oversubscription", paramLabel = "A:B", description = "with --fabric: leaf down/up ratio,"
-            + " e.g. 2:1 (default 1:1)")
+            + " e.g. 2:1 or 2 (default 1:1)")
     String oversubscription;
 
     @Option(names = "--leaf-radix", paramLabel = "N", description = "with --fabric: host-facing ports per leaf"

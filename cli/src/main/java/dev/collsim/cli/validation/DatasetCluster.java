@@ -67,7 +67,21 @@ final class DatasetCluster {
                 ranks.add(g.get(i));
             }
         }
-        return new ClusterGuess(topo, ranks, "catalog:" + type.get().name() + " (-c " + source.name() + ")", List.of());
+        List<String> assumed = explicit || needed == source.spec().count() ? List.of()
+                : List.of(hostsAssumed(source, type.get(), d, needed));
+        return new ClusterGuess(topo, ranks, "catalog:" + type.get().name() + " (-c " + source.name() + ")", assumed);
+    }
+
+    /**
+     * @return the {@code assumed:} line for a host type given without a count whose dataset ran on another number of
+     *         hosts: how many hosts it used and why (the file's host count, else its ranks over the type's GPUs)
+     */
+    static String hostsAssumed(ClusterSource source, HostType type, Dataset d, int hosts) {
+        String why = d.nHosts() > 0 ? "the file puts its " + d.nRanks() + " ranks on " + hosts + " hosts"
+                : d.nRanks() + " ranks over " + type.gpusPerHost() + " GPUs per " + type.name() + " host need " + hosts
+                + " (the file names no host count)";
+        return hosts + " host(s) of " + type.name() + ", not the " + source.spec().count() + " that -c " + source.name()
+                + " names: " + why;
     }
 
     /**

@@ -143,7 +143,7 @@ class FlowCliErrorsTest {
                 "--leaf-radix must be >= 1 (host-facing ports per leaf), got 0");
         assertUserError(run(flow("--fabric", "fat-tree", "--planes", "0")), 2, "--planes must be >= 1");
         assertUserError(run(flow("--fabric", "fat-tree", "--oversubscription", "1:2")), 2,
-                "--oversubscription: '1:2' is not an oversubscription ratio");
+                "--oversubscription: found '1:2'; allowed: down/up from 1 to 64");
         assertUserError(run(flow("--fabric", "fat-tree", "--link-speed", "fast")), 2,
                 "--link-speed: 'fast' is not a bandwidth");
         assertUserError(run(flow("--completion-window", "-1")), 2, "--completion-window must be in [0, 1), got -1.0");

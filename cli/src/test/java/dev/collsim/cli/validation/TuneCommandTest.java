@@ -184,7 +184,14 @@ class TuneCommandTest {
                 assertEquals("0", f[5], "a kept line leaves NCCL its own channel count");
             }
         }
-        assertTrue(table.stream().anyMatch(t -> t[2].endsWith("(read between swept sizes)")), r.out());
+        // the line inside (4M, 8M) holds no swept size: its sizes cell is the one size it was read at, strictly
+        // between 4 MiB and 8 MiB (the swept sizes around it), and a note after the table, not the cell, says so
+        String[] between = table.stream().filter(t -> !t[2].contains("..")).findFirst().orElseThrow();
+        long at = Long.parseLong(between[2]);
+        assertTrue(at > 4L << 20 && at < 8L << 20, String.join("  ", between));
+        assertTrue(Files.readAllLines(out.resolve("tune.txt")).contains("# " + between[0] + " bytes " + between[1]
+                + ": no swept size falls in this line; its sizes cell is the size it was read at, " + between[2]
+                + ", between two swept sizes"), r.out());
     }
 
     /** @return lower case letters and digits only: {@code NVLSTree} and {@code nvls_tree} both {@code nvlstree} */

@@ -114,25 +114,14 @@ final class VariantReader {
     }
 
     /**
-     * A fabric's leaf down:up ratio, written as a number ({@code 2}) or as the cluster YAML and
-     * {@code --oversubscription} write it ({@code "2:1"}, {@link FabricSpec#parseRatio}).
+     * A fabric's leaf down:up ratio, written as a number ({@code 2}) or as {@code "2:1"}, as everywhere
+     * ({@link FabricSpec#parseRatio}, the one parser).
      *
      * @param text the value
      * @return down/up, from 1 to {@link FabricSpec#MAX_OVERSUBSCRIPTION}
      */
     static Double oversubscription(String text) {
-        try {
-            double r = text.contains(":") ? FabricSpec.parseRatio(text)
-                    : text.matches("\\d+(\\.\\d*)?") ? Double.parseDouble(text) : Double.NaN;
-            if (r >= 1 && r <= FabricSpec.MAX_OVERSUBSCRIPTION) {
-                return r;
-            }
-        } catch (IllegalArgumentException e) {
-            // reported below; NumberFormatException is one
-        }
-        throw new IllegalArgumentException("found '" + text + "'; allowed: down/up from 1 to "
-                + (int) FabricSpec.MAX_OVERSUBSCRIPTION + " as a number (2) or as down:up with down >= up > 0, as in"
-                + " cluster YAML and --oversubscription (\"2:1\", quoted)");
+        return FabricSpec.parseRatio(text);
     }
 
     /**

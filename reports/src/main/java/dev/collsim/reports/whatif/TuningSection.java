@@ -77,6 +77,10 @@ public record TuningSection(String note, List<List<String>> rows, List<String> c
                 + "(%s). Gains are collsim's predictions; a change is advised only where the gain exceeds the band. "
                 + "collsim tune writes the same advice with measured evidence.", base.name(), base.topology().name(),
                 r.nRanks(), r.nNodes(), np.version().tables().text(), np.version().rulesNote(), band.text(), band.source());
+        List<String> lineNotes = TuneTable.notes(r);
+        if (!lineNotes.isEmpty()) {
+            note += " " + String.join(". ", lineNotes) + ".";
+        }
         return new TuningSection(note, TuneTable.rows(r), TunerConfigFile.lines(r, List.of("collsim report, variant "
                 + base.name(), "channels 0 = NCCL's own count; NCCL's example plugin runs a call that matches no line "
                 + "(other sizes, collectives or communicators) on ONE channel (plugin.c, NCCL 2.27-2.30)")));

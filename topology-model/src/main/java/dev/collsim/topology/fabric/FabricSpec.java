@@ -52,26 +52,34 @@ public record FabricSpec(FabricKind kind, Bandwidth linkSpeed, double oversubscr
     }
 
     /**
-     * Parses an oversubscription ratio such as {@code "2:1"} or {@code "1.5:1"}.
+     * What an oversubscription may be written as, for refusals: the one text that cluster YAML, report variants and
+     * {@code --oversubscription} print after "allowed: ".
+     */
+    public static final String RATIO_ALLOWED = "down/up from 1 to 64 as a number (2) or as down:up with down >= up"
+            + " > 0, e.g. 1:1 or 2:1";
+
+    /**
+     * Parses an oversubscription ratio, the one parser for every input: {@code "2:1"}, {@code "1.5:1"} or the bare
+     * ratio {@code "2"} (= 2:1).
      *
      * @param text the ratio
      * @return downlink / uplink, from 1 to {@link #MAX_OVERSUBSCRIPTION}
-     * @throws IllegalArgumentException when not of the form {@code a:b} with a >= b > 0 and a / b at most 64
+     * @throws IllegalArgumentException ("found '...'; allowed: " {@link #RATIO_ALLOWED}) when neither a number
+     *     from 1 to 64 nor of the form {@code a:b} with a >= b > 0 and a / b at most 64
      */
     public static double parseRatio(String text) {
-        String[] parts = text == null ? new String[0] : text.trim().split("\\s*:\\s*");
+        String t = text == null ? "" : text.trim();
+        String[] parts = t.split("\\s*:\\s*");
         try {
-            if (parts.length == 2) {
-                double a = Double.parseDouble(parts[0]);
-                double b = Double.parseDouble(parts[1]);
-                if (b > 0 && a >= b && a / b <= MAX_OVERSUBSCRIPTION) {
-                    return a / b;
-                }
+            double r = parts.length == 2 ? Double.parseDouble(parts[0]) / Double.parseDouble(parts[1])
+                    : parts.length == 1 && t.matches("\\d+(\\.\\d*)?") ? Double.parseDouble(t) : Double.NaN;
+            boolean upPositive = parts.length != 2 || Double.parseDouble(parts[1]) > 0;
+            if (upPositive && r >= 1 && r <= MAX_OVERSUBSCRIPTION) {
+                return r;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("'" + text + "' is not an oversubscription ratio; use down:up with"
-                + " down >= up > 0 and down/up at most 64, e.g. 1:1 or 2:1");
+        throw new IllegalArgumentException("found '" + text + "'; allowed: " + RATIO_ALLOWED);
     }
 }

@@ -98,13 +98,16 @@ class FabricTest {
         assertEquals("leaf3", p.hops().get(4).to().id(), "NIC 3 of every host is on rail leaf 3");
     }
 
-    /** Ratios parse as down:up. */
+    /** Ratios parse as down:up (down / up) or as the bare ratio; up above down, 0 up and beyond 64 are refused. */
     @Test
     void ratioParsing() {
         assertEquals(2.0, FabricSpec.parseRatio("2:1"), EPS);
         assertEquals(1.5, FabricSpec.parseRatio("3:2"), EPS);
-        assertThrows(IllegalArgumentException.class, () -> FabricSpec.parseRatio("1:2"));
-        assertThrows(IllegalArgumentException.class, () -> FabricSpec.parseRatio("2"));
+        assertEquals(2.0, FabricSpec.parseRatio("2"), EPS);
+        assertEquals(1.5, FabricSpec.parseRatio("1.5"), EPS);
+        for (String bad : new String[] {"1:2", "2:0", "0.5", "65", "65:1", "-2:-1", "2:1:1", "", "x"}) {
+            assertThrows(IllegalArgumentException.class, () -> FabricSpec.parseRatio(bad), bad);
+        }
         assertEquals(Bandwidth.ofGBps(50), Bandwidth.ofGbits(400));
     }
 }

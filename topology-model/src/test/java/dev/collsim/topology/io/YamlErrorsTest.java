@@ -40,7 +40,7 @@ class YamlErrorsTest {
                 "  kind: fattree",
                 "  linkSpeed: 400",
                 "  switchLatency: 0.6 parsecs",
-                "  oversubscription: 2",
+                "  oversubscription: 1:2",
                 "");
         // An unknown key is reported at the key, a bad value at the value's first character (columns counted by
         // hand in the lines above); each names the field, what was found and what is allowed.
@@ -52,8 +52,8 @@ class YamlErrorsTest {
                         + UNITS + ", e.g. '400 Gb/s' or '25 GB/s'",
                 "bad.yaml:9:18: fabric.switchLatency: found '0.6 parsecs'; allowed: a number >= 0 with one of ns, us,"
                         + " ms, s",
-                "bad.yaml:10:21: fabric.oversubscription: found '2'; allowed: down:up with down >= up > 0 and down/up"
-                        + " at most 64, e.g. \"1:1\" or \"2:1\" (quote it)"),
+                "bad.yaml:10:21: fabric.oversubscription: found '1:2'; allowed: down/up from 1 to 64 as a number (2)"
+                        + " or as down:up with down >= up > 0, e.g. 1:1 or 2:1"),
                 strings(problems(yaml)));
     }
 
@@ -162,5 +162,23 @@ class YamlErrorsTest {
         InputException g = assertThrows(InputException.class,
                 () -> ClusterLoader.read("x.yaml", "schema: collsim/v2\nname: n\nhosts: nope\n"));
         assertEquals(2, g.problems().size(), g.getMessage());
+    }
+
+    /**
+     * Cluster YAML takes both spellings of an oversubscription, as report variants and {@code --oversubscription}
+     * do: the bare ratio 2 and "2:1" (README, "Describing a cluster"; docs/topology.md). Only up above down is refused.
+     */
+    @Test
+    void oversubscriptionTakesANumberOrARatio() throws InputException {
+        for (String v : List.of("2", "\"2:1\"", "2:1", "1.5")) {
+            String yaml = "schema: collsim/v1\nname: n\nhosts: dgx-h100\ncount: 4\nfabric:\n  kind: fat-tree\n"
+                    + "  oversubscription: " + v + "\n";
+            assertEquals(32, new YamlClusterReader().read("ok.yaml", yaml).gpus().size(), v);
+        }
+        // "  oversubscription: " is 20 characters: the value starts at column 21 of line 7
+        assertEquals(List.of("bad.yaml:7:21: fabric.oversubscription: found '0.5'; allowed: down/up from 1 to 64 as a"
+                + " number (2) or as down:up with down >= up > 0, e.g. 1:1 or 2:1"), strings(problems(
+                "schema: collsim/v1\nname: n\nhosts: dgx-h100\ncount: 4\nfabric:\n  kind: fat-tree\n"
+                + "  oversubscription: 0.5\n")));
     }
 }

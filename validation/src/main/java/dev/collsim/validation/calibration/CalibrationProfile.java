@@ -201,8 +201,11 @@ public final class CalibrationProfile {
         YamlNode located = locate(name, text);
         if (!root.path("parameters").isObject()) {
             YamlNode at = located == null ? null : located.get("parameters");
-            throw new InputException(new InputProblem(name, at == null ? 0 : at.keyLine(),
-                    at == null ? 0 : at.keyColumn(), "parameters", (at == null ? "missing" : "found " + at.found())
+            // a missing key is reported at the mapping that lacks it, as YamlFields does ("missing required key")
+            int line = at != null ? at.keyLine() : located != null ? located.line() : 0;
+            int column = at != null ? at.keyColumn() : located != null ? located.column() : 0;
+            throw new InputException(new InputProblem(name, line, column, "parameters",
+                    (at == null ? "missing required key 'parameters'" : "found " + at.found())
                     + "; allowed: a mapping of every performance parameter (" + String.join(", ",
                     ParametersFile.allowedFields()) + "), as collsim calibrate writes it"));
         }

@@ -9,7 +9,10 @@ import java.util.List;
 /**
  * The {@link PerformanceParameters} fields calibration can fit, with the range a fit may move them in. The
  * per-channel Simple cap and the NVLS scale are fitted for one GPU generation (the data's); the others are
- * generation-independent.
+ * generation-independent. The {@code bwEfficiency*} ranges reach past 1 (to 1.5) so that data faster than the model
+ * moves a fitted efficiency above 1 inside its range, where {@link FitAcceptance} refuses it by name ("&gt; 1: faster
+ * than the link") on every path (calibrate with or without {@code --fit}, {@code --profiles}, accuracy: all fit
+ * through {@link FitLadder}); calibrate prints such a value with its refusal beneath it, and never writes it.
  */
 public enum FitParameter {
     /** launchOverheadUs, microseconds, [0, 100]. */

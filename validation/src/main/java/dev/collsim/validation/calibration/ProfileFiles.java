@@ -144,8 +144,8 @@ public final class ProfileFiles {
 
     private static ObjectNode band(PredictionBand b, List<Series> s) {
         ObjectNode o = F.objectNode();
-        o.put("belowMiBPercent", round(b.belowMiBPercent()));
-        o.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
+        o.put("belowMiBPercent", PredictionBand.stored(b.belowMiBPercent()));
+        o.put("atLeastMiBPercent", PredictionBand.stored(b.atLeastMiBPercent()));
         if (b.wide()) {
             o.put("note", b.wideNote().trim());
         }
@@ -165,8 +165,8 @@ public final class ProfileFiles {
                 + "residuals |ln(measured / predicted)|, per regime; band [predicted / factor, predicted x factor], "
                 + "factor = 1 + percent / 100%s", ProfileBuilder.BAND_PERCENTILE,
                 e.widening().isEmpty() ? "" : "; " + e.widening()));
-        band.put("belowMiBPercent", round(b.belowMiBPercent()));
-        band.put("atLeastMiBPercent", round(b.atLeastMiBPercent()));
+        band.put("belowMiBPercent", PredictionBand.stored(b.belowMiBPercent()));
+        band.put("atLeastMiBPercent", PredictionBand.stored(b.atLeastMiBPercent()));
         band.put("leaveOneOutInsidePercent", round(100 * e.outOfSample()));
         band.put("leaveOneOutInsideRule", "out of sample: each file's leave-one-out predictions against the band made "
                 + "without the file");

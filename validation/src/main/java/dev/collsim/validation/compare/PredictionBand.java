@@ -114,8 +114,22 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
      * @return one regime in words, e.g. {@code "factor 1.25 (-20.0 % .. +25.0 %)"}
      */
     public static String words(double percent) {
-        double f = 1 + percent / 100;
-        return String.format(Locale.ROOT, "factor %.2f (-%.1f %% .. +%.1f %%)", f, 100 * (1 - 1 / f), percent);
+        double p = stored(percent);
+        double f = 1 + p / 100;
+        return String.format(Locale.ROOT, "factor %.2f (-%.1f %% .. +%.1f %%)", f, 100 * (1 - 1 / f), p);
+    }
+
+    /**
+     * The one rounding of a band's reach: calibration files ({@code bare-model-bands.yaml}, profiles) store it to
+     * 2 decimals, and every printer formats this stored value, so a band printed from the fit that wrote it and
+     * the same band read back from the file give the same text (195.9478 is stored 195.95 and printed +196.0 by both,
+     * not +195.9 by one and +196.0 by the other). Source: collsim's own file format (no physical constant).
+     *
+     * @param percent upper reach, percent
+     * @return the reach as the calibration files store it: rounded to 2 decimals (half up), NaN kept
+     */
+    public static double stored(double percent) {
+        return Double.isNaN(percent) ? Double.NaN : Math.round(percent * 100) / 100.0;
     }
 
     /** @return both regimes in words, e.g. {@code "factor 1.25 (-20.0 % .. +25.0 %) below 1 MiB, factor ... at >= 1 MiB"} */

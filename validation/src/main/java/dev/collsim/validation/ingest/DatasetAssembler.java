@@ -285,14 +285,15 @@ final class DatasetAssembler {
     }
 
     /**
-     * @param avgLine the last 'Avg bus bandwidth' line read, 0 when none
+     * @param avgLine     the last 'Avg bus bandwidth' line read, 0 when none
+     * @param footerLacks what that footer lacked, {@link #footerLacks}
      * @return the problem of a text file from which no run could be read: no table, and no footer that
      *         {@link #footerOnly} could place (it needs the collective and the rank count)
      */
-    static InputProblem nothingRead(String file, int avgLine) {
+    static InputProblem nothingRead(String file, int avgLine, String footerLacks) {
         if (avgLine > 0) {
             return new InputProblem(file, avgLine, 1, "Avg bus bandwidth", "found this footer but no table rows, and"
-                    + " no collective or rank count to read it with; allowed: a table ('#  size  count  type ...' and"
+                    + " " + footerLacks + " to read it with; allowed: a table ('#  size  count  type ...' and"
                     + " rows), or the footer with a *_perf command or 'Collective test starting' line and"
                     + " '#  Rank' lines");
         }
@@ -305,8 +306,7 @@ final class DatasetAssembler {
      */
     static Optional<Dataset> footerOnly(String file, FileHeader header, RunContext ctx, double avg, int avgLine) {
         int n = knownRanks(ctx, ctx.log.build(), header);
-        var collective = Claims.single(ctx.weakSet()).or(() -> Claims.single(Claims.perfBinaries(header.text("command"))))
-                .or(() -> ctx.strong == null ? Optional.empty() : Optional.of(ctx.strong.collective()));
+        Optional<Collective> collective = footerCollective(header, ctx);
         if (n < 1 || collective.isEmpty()) {
             ctx.notes.add(new Note(avgLine, "'Avg bus bandwidth' line without table, ranks or collective: ignored"));
             return Optional.empty();
@@ -317,5 +317,21 @@ final class DatasetAssembler {
                 ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
                 release(ctx, log, header), env(header, ctx, log), header, ctx.ranks,
                 List.of(), avg, Double.NaN, log, ctx.notes));
+    }
+
+    /** @return the collective a footer-only run is read with: the log's or title's claim, the command's binary */
+    private static Optional<Collective> footerCollective(FileHeader header, RunContext ctx) {
+        return Claims.single(ctx.weakSet()).or(() -> Claims.single(Claims.perfBinaries(header.text("command"))))
+                .or(() -> ctx.strong == null ? Optional.empty() : Optional.of(ctx.strong.collective()));
+    }
+
+    /**
+     * @return what a footer that {@link #footerOnly} could not read lacks, in words: "no collective", "no rank
+     *         count" or "no collective or rank count"
+     */
+    static String footerLacks(FileHeader header, RunContext ctx) {
+        boolean ranks = knownRanks(ctx, ctx.log.build(), header) >= 1;
+        boolean collective = footerCollective(header, ctx).isPresent();
+        return "no " + (!collective && !ranks ? "collective or rank count" : !collective ? "collective" : "rank count");
     }
 }

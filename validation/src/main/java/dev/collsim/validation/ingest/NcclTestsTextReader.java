@@ -58,6 +58,8 @@ public final class NcclTestsTextReader {
     private int tableLine;
     private double avg = Double.NaN;
     private int avgLine;
+    /** What the last footer that could not be read lacked ({@link DatasetAssembler#footerLacks}). */
+    private String footerLacks = "no collective or rank count";
     private PerfPoint partial;
     private InputProblem partialProblem; // reported when another row follows partial
 
@@ -105,7 +107,7 @@ public final class NcclTestsTextReader {
             throw new InputException(problems);
         }
         if (out.isEmpty()) {
-            throw new InputException(DatasetAssembler.nothingRead(file, avgLine));
+            throw new InputException(DatasetAssembler.nothingRead(file, avgLine, footerLacks));
         }
         return out;
     }
@@ -377,7 +379,8 @@ public final class NcclTestsTextReader {
                 }
             }
         } else if (!Double.isNaN(avg)) {
-            DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresent(out::add);
+            DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresentOrElse(out::add,
+                    () -> footerLacks = DatasetAssembler.footerLacks(header, ctx));
         }
         RunContext keep = ctx.continuation();
         rows.clear();

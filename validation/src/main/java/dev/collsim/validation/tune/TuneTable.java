@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * so the table and the file cannot disagree: the line's selection bytes (as the file's {@code min_bytes..max_bytes}),
  * the swept nccl-tests sizes inside it as nccl-tests prints them in its size column (max of send and receive bytes:
  * AllGather and ReduceScatter round each rank's count down to 16 bytes, nccl-tests 2.19.6 {@code
- * AllGatherGetCollByteCount}; a line between two swept sizes shows the size it was read at), NCCL's choice,
+ * AllGatherGetCollByteCount}; a line between two swept sizes shows the size it was read at, explained in {@link #notes}), NCCL's choice,
  * collsim's choice (with {@code on k ch} where a channel count is forced through the tuner plugin), predicted gain
  * (smallest..largest over the line's points, percent of NCCL's choice's predicted time) against the band, the advice
  * (what the file's line sets), and measured evidence where some exists. Both the command and the report print it.
@@ -36,12 +36,11 @@ public final class TuneTable {
     public static List<List<String>> rows(TuneResult r) {
         List<List<String>> out = new ArrayList<>();
         for (ConfigLine line : r.lines()) {
-            List<TunePoint> swept = r.points().stream().filter(p -> p.collective() == line.collective()
-                    && p.bytes() >= line.minBytes() && p.bytes() <= line.maxBytes()).toList();
+            List<TunePoint> swept = swept(r, line);
             TuneRange g = new TuneRange(line.collective(), swept.isEmpty() ? List.of(line.at()) : swept);
             TunePoint first = g.points().get(0);
             TunePoint last = g.points().get(g.points().size() - 1);
-            String sizes = swept.isEmpty() ? DataSize.format(first.bytes()) + " (read between swept sizes)"
+            String sizes = swept.isEmpty() ? DataSize.format(first.bytes())
                     : DataSize.format(first.bytes()) + ".." + DataSize.format(last.bytes());
             String best = g.points().stream().map(p -> p.bestAlgorithm().ncclName() + "/" + p.bestProtocol().ncclName()
                     + (p.forcedChannels() > 0 ? " on " + p.forcedChannels() + " ch" : "")).distinct()
@@ -57,6 +56,29 @@ public final class TuneTable {
                             r.band().percentAt(p.sizeBytes()))).distinct().collect(Collectors.joining(", ")),
                     line.advised() ? "use " + t.algorithm().ncclName() + "/" + t.protocol().ncclName()
                             + (t.channels() > 0 ? " on " + t.channels() + " channels" : "") : KEEP, evidence(g)));
+        }
+        return out;
+    }
+
+    /** @return the swept points of the line's collective inside its selection bytes */
+    private static List<TunePoint> swept(TuneResult r, ConfigLine line) {
+        return r.points().stream().filter(p -> p.collective() == line.collective()
+                && p.bytes() >= line.minBytes() && p.bytes() <= line.maxBytes()).toList();
+    }
+
+    /**
+     * @param r the tuning result
+     * @return one note per line of the file that no swept size falls in, naming the line and the size its sizes cell
+     *         shows (the size it was read at, between two swept sizes); printed after the table, not in a cell
+     */
+    public static List<String> notes(TuneResult r) {
+        List<String> out = new ArrayList<>();
+        for (ConfigLine line : r.lines()) {
+            if (swept(r, line).isEmpty()) {
+                out.add(line.collective().ncclName() + " bytes " + line.minBytes() + ".." + line.maxBytes()
+                        + ": no swept size falls in this line; its sizes cell is the size it was read at, "
+                        + DataSize.format(line.at().bytes()) + ", between two swept sizes");
+            }
         }
         return out;
     }
@@ -103,6 +125,7 @@ public final class TuneTable {
             }
             out.add(b.toString().stripTrailing());
         }
+        notes(r).forEach(n -> out.add("# " + n));
         return out;
     }
 }

@@ -72,9 +72,9 @@ public record TuningBand(double belowMiBPercent, double atLeastMiBPercent, Strin
 
     /** @return the band in words: {@code 10.1 %}, or {@code 31.9 % below 1 MiB, 50.1 % at >= 1 MiB} */
     public String text() {
-        return belowMiBPercent == atLeastMiBPercent ? String.format(Locale.ROOT, "%.1f %%", atLeastMiBPercent)
-                : String.format(Locale.ROOT, "%.1f %% below 1 MiB, %.1f %% at >= 1 MiB", belowMiBPercent,
-                atLeastMiBPercent);
+        return belowMiBPercent == atLeastMiBPercent ? String.format(Locale.ROOT, "%.1f %%", PredictionBand.stored(atLeastMiBPercent))
+                : String.format(Locale.ROOT, "%.1f %% below 1 MiB, %.1f %% at >= 1 MiB",
+                PredictionBand.stored(belowMiBPercent), PredictionBand.stored(atLeastMiBPercent));
     }
 
     /**

@@ -39,4 +39,18 @@ class PredictionBandWideTest {
         // r = ln 1.25: e^r - 1 = 0.25
         assertEquals(25, PredictionBand.ofLog(Math.log(1.25), 0).belowMiBPercent(), 1e-9);
     }
+
+    /**
+     * One figure, one text: the fit's unrounded reach and the value the calibration file stores (2 decimals) print
+     * alike. By hand: 195.9478 is stored 195.95; factor 1 + 195.95 / 100 = 2.9595 -> "2.96"; low end
+     * 1 - 1 / 2.9595 = 0.66211 -> "-66.2 %"; reach 195.95 -> "+196.0 %" (the unrounded 195.9478 alone would print
+     * "+195.9 %", the figure the calibration index showed while the report printed "+196.0 %").
+     */
+    @Test
+    void theFitAndTheFileReadBackPrintTheSameFigures() {
+        assertEquals(195.95, PredictionBand.stored(195.9478), 0);
+        assertEquals("factor 2.96 (-66.2 % .. +196.0 %)", PredictionBand.words(195.9478));
+        assertEquals(PredictionBand.words(195.95), PredictionBand.words(195.9478));
+        assertEquals(new PredictionBand(195.95, 104.02).regimes(), new PredictionBand(195.9478, 104.0249).regimes());
+    }
 }

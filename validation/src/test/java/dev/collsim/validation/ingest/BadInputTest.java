@@ -88,6 +88,20 @@ class BadInputTest {
                 p.message());
     }
 
+    /**
+     * A footer with two '#  Rank' lines (2 ranks known) but no *_perf command and no 'Collective test starting'
+     * line: only the collective is missing, and the message says so instead of "no collective or rank count".
+     */
+    @Test
+    void footerWithRankLinesSaysOnlyTheCollectiveIsMissing() {
+        InputProblem p = only("#  Rank  0 Group  0 Pid 1 on h device  0 [0x01] NVIDIA A100-SXM4-80GB\n"
+                + "#  Rank  1 Group  0 Pid 1 on h device  1 [0x02] NVIDIA A100-SXM4-80GB\n"
+                + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 123.45\n");
+        assertEquals(4, p.line());
+        assertTrue(p.message().startsWith("found this footer but no table rows, and no collective to read it with;"),
+                p.message());
+    }
+
     @Test
     void unknownColumnInReducedTable() {
         InputProblem p = only("### all_reduce (8 GPUs)\n| Size | Speed |\n|---|---|\n| 1K | 2.0 |\n");

@@ -218,9 +218,7 @@ public final class YamlClusterReader implements TopologyReader {
             try {
                 ratio = FabricSpec.parseRatio(ratioText);
             } catch (IllegalArgumentException e) {
-                problems.add(fab.get("oversubscription"), "fabric.oversubscription", "found '" + ratioText
-                        + "'; allowed: down:up with down >= up > 0 and down/up at most 64, e.g. \"1:1\" or \"2:1\""
-                        + " (quote it)");
+                problems.add(fab.get("oversubscription"), "fabric.oversubscription", e.getMessage());
             }
         }
         Integer radix = fab.get("leafRadix") == null ? Integer.valueOf(FabricSpec.DEFAULT_LEAF_RADIX)

@@ -89,7 +89,7 @@ public record NetworkLog(String used, List<Device> devices, boolean ibNotFound, 
             return Optional.of(NetworkClass.EFA);
         }
         List<Device> ib = devices.stream().filter(d -> d.transport().equals("IB")).toList();
-        if (!ib.isEmpty() && !used.isEmpty() && !used.toLowerCase(Locale.ROOT).contains("socket")) {
+        if (!ib.isEmpty() && (ibByDeviceList() || !used.isEmpty() && !used.toLowerCase(Locale.ROOT).contains("socket"))) {
             boolean roce = ib.stream().allMatch(d -> d.linkLayer().equalsIgnoreCase("RoCE"));
             return Optional.of(roce ? NetworkClass.ROCE : NetworkClass.INFINIBAND);
         }
@@ -97,6 +97,19 @@ public record NetworkLog(String used, List<Device> devices, boolean ibNotFound, 
             return Optional.of(NetworkClass.INFINIBAND);
         }
         return used.isEmpty() ? Optional.empty() : NetworkClass.detect(used + " " + ofiProvider);
+    }
+
+    /**
+     * NCCL used its IB transport though the log does not say {@code Using network}: it lists IB devices, no socket
+     * device and no external plugin. NCCL 2.28.9 {@code src/plugin/net.cc ncclNetInit} initializes the external
+     * plugins, then IB, then Socket, and stops at the first it assigns to the communicator; IB lists its devices
+     * ({@code NET/IB : Using [0]mlx5_0:1/IB}) only once it initialized with devices, so Socket was never reached.
+     *
+     * @return true when the device list alone says IB was used
+     */
+    public boolean ibByDeviceList() {
+        return used.isEmpty() && ofiProvider.isEmpty() && !devices.isEmpty()
+                && devices.stream().allMatch(d -> d.transport().equals("IB"));
     }
 
     /** @return NICs per host NCCL listed for the network it used (aws-ofi-nccl's count), 0 when not said */
@@ -116,7 +129,8 @@ public record NetworkLog(String used, List<Device> devices, boolean ibNotFound, 
             return "";
         }
         List<String> parts = new ArrayList<>();
-        parts.add(used.isEmpty() ? "network not named" : "NCCL used " + used);
+        parts.add(ibByDeviceList() ? "network not named (IB: only IB devices listed)"
+                : used.isEmpty() ? "network not named" : "NCCL used " + used);
         networkClass().ifPresent(c -> parts.add("class " + c.yamlName()));
         List<Device> d = usedDevices();
         if (!ofiProvider.isEmpty()) {

@@ -119,4 +119,24 @@ class NetworkLogTest {
         assertEquals(new NetworkLog.State(true, false, 6), n.nvls());
         assertFalse(n.describe().isEmpty());
     }
+
+    /**
+     * A log that lists IB devices but lost its {@code Using network} line (NCCL 2.28.9 {@code src/init.cc} prints it
+     * once per communicator; an excerpt may cut it): NCCL tries external plugins, then IB, then Socket, and stops at the
+     * first it assigns ({@code src/plugin/net.cc ncclNetInit}); IB prints its device list only after it initialized
+     * with devices, so IB was used. Link layer RoCE on both devices: class RoCE. With a socket device listed too (IB
+     * found none usable and NCCL went on to Socket), nothing is inferred.
+     */
+    @Test
+    void ibDeviceListWithoutUsingNetworkLine() {
+        NetworkLog n = read("node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.2<0>");
+        assertEquals("", n.used());
+        assertTrue(n.ibByDeviceList());
+        assertEquals(Optional.of(NetworkClass.ROCE), n.networkClass());
+        assertTrue(n.describe().startsWith("network not named (IB: only IB devices listed), class roce"), n.describe());
+        NetworkLog mixed = read("node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.0.0.2<0>",
+                "node01:1:1 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>");
+        assertFalse(mixed.ibByDeviceList());
+        assertEquals(Optional.empty(), mixed.networkClass());
+    }
 }

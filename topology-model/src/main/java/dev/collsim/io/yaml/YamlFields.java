@@ -254,13 +254,21 @@ public final class YamlFields {
         return out;
     }
 
-    /** @return a bandwidth written with its unit ({@code 400 Gb/s}, {@code 25 GB/s}), > 0, or null */
+    /**
+     * The largest bandwidth a YAML field takes, GB/s: 1 PB/s. No link, NIC or switch of a described machine comes
+     * near it (the largest figure of the shipped configs is an NVLink5 GPU's 1.8 TB/s, NVIDIA GB200 NVL72 datasheet;
+     * a whole NVL72 rack's NVLink switching is 130 TB/s, same datasheet), so a value above it is a typo of unit or
+     * exponent ({@code 1e9 Tb/s}) and is refused rather than modelled.
+     */
+    public static final double MAX_BANDWIDTH_GBPS = 1e6;
+
+    /** @return a bandwidth written with its unit ({@code 400 Gb/s}, {@code 25 GB/s}), > 0 and at most 1 PB/s, or null */
     public Bandwidth bandwidth(YamlNode map, String key, boolean required) {
         return withUnit(node(map, key, required), Bandwidth.ALLOWED_UNITS, "'400 Gb/s' or '25 GB/s'",
-                "a number > 0 with one of " + Bandwidth.ALLOWED_UNITS, t -> {
+                "a number > 0 and at most 1000 TB/s with one of " + Bandwidth.ALLOWED_UNITS, t -> {
                     Bandwidth b = t.startsWith("-") ? null : Bandwidth.parse(t);
-                    if (b == null || b.gbps() <= 0) {
-                        throw new IllegalArgumentException("not > 0");
+                    if (b == null || b.gbps() <= 0 || b.gbps() > MAX_BANDWIDTH_GBPS) {
+                        throw new IllegalArgumentException("not in (0, 1 PB/s]");
                     }
                     return b;
                 });

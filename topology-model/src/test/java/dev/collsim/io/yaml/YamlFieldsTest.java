@@ -110,11 +110,28 @@ class YamlFieldsTest {
         assertEquals(List.of(
                 "t.yaml:1:5: bw: found the bare number 400 without a unit; write the unit, one of GB/s, Gb/s, MB/s,"
                         + " Mb/s, TB/s, Tb/s (GB = 1e9 B, Gb = 1e9 bit), e.g. '400 Gb/s' or '25 GB/s'",
-                "t.yaml:2:6: neg: found '-1 GB/s'; allowed: a number > 0 with one of GB/s, Gb/s, MB/s, Mb/s, TB/s,"
+                "t.yaml:2:6: neg: found '-1 GB/s'; allowed: a number > 0 and at most 1000 TB/s with one of GB/s, Gb/s, MB/s, Mb/s, TB/s,"
                         + " Tb/s (GB = 1e9 B, Gb = 1e9 bit)",
                 "t.yaml:4:6: lat: found the bare number 5 without a unit; write the unit, one of ns, us, ms, s, e.g."
                         + " '0.6 us'",
                 "t.yaml:5:6: mem: found the bare number 80; allowed: a size with its unit, e.g. '80 GB', '141 GiB'"),
+                messages());
+    }
+
+    /**
+     * The 1 PB/s cap: 1000 TB/s = 1e6 GB/s is taken; 8001 Tb/s = 8001e3 / 8 = 1,000,125 GB/s and 1e9 Tb/s = 1.25e11
+     * GB/s are refused at their column; 1.8 TB/s (an NVLink5 GPU, the largest shipped figure) = 1800 GB/s is taken.
+     */
+    @Test
+    void bandwidthsAboveOnePetabytePerSecondAreRefused() throws InputException {
+        YamlNode m = parse("cap: 1000 TB/s\nover: 8001 Tb/s\ntypo: 1e9 Tb/s\nnvl: 1.8 TB/s\n");
+        assertEquals(1e6, f.bandwidth(m, "cap", true).gbps(), 1e-6);
+        assertNull(f.bandwidth(m, "over", true));
+        assertNull(f.bandwidth(m, "typo", true));
+        assertEquals(1800.0, f.bandwidth(m, "nvl", true).gbps(), 1e-9);
+        String allowed = "; allowed: a number > 0 and at most 1000 TB/s with one of GB/s, Gb/s, MB/s, Mb/s, TB/s, Tb/s"
+                + " (GB = 1e9 B, Gb = 1e9 bit)";
+        assertEquals(List.of("t.yaml:2:7: over: found '8001 Tb/s'" + allowed, "t.yaml:3:7: typo: found '1e9 Tb/s'" + allowed),
                 messages());
     }
 }

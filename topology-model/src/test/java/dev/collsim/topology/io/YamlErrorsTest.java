@@ -93,8 +93,8 @@ class YamlErrorsTest {
                 "bad.yaml:4:9: hosts.gpus.model: missing required key 'model'",
                 "bad.yaml:4:36: hosts.gpus.memory: found the bare number 80; allowed: a size with its unit, e.g."
                         + " '80 GB', '141 GiB'",
-                "bad.yaml:5:69: hosts.cpus.interconnect: found '0 GB/s'; allowed: a number > 0 with one of " + UNITS,
-                "bad.yaml:6:60: hosts.nvlink.bandwidthPerLink: found '-25 GB/s'; allowed: a number > 0 with one of "
+                "bad.yaml:5:69: hosts.cpus.interconnect: found '0 GB/s'; allowed: a number > 0 and at most 1000 TB/s with one of " + UNITS,
+                "bad.yaml:6:60: hosts.nvlink.bandwidthPerLink: found '-25 GB/s'; allowed: a number > 0 and at most 1000 TB/s with one of "
                         + UNITS,
                 "bad.yaml:10:29: hosts.pcie.switches[0].parent: link to undeclared device 'swX'; declared switches:"
                         + " sw0",

@@ -186,7 +186,7 @@ class CliErrorMessagesTest {
                 + "\ncount: 2\nfabric:\n  kind: fat-tree\n  linkSpeed: 400 Gbps\n");
         CliRun topo = CliRun.run("topo", "check", "-c", yaml.toString());
         assertEquals(ExitCodes.INPUT, topo.code(), topo.err());
-        assertTrue(topo.err().contains("c.yaml:7:14: fabric.linkSpeed: found '400 Gbps'; allowed: a number > 0 with"
+        assertTrue(topo.err().contains("c.yaml:7:14: fabric.linkSpeed: found '400 Gbps'; allowed: a number > 0 and at most 1000 TB/s with"
                 + " one of GB/s, Gb/s") && topo.err().contains("; did you mean '400 Gb/s'?"), topo.out() + topo.err());
         CliRun flow = CliRun.run("predict", "allreduce", "-c", "dgx-h100x2", "--backend", "flow", "--fabric",
                 "fat-tree", "--link-speed", "400 Gbit/s", "-b", "1G", "-e", "1G");

@@ -126,7 +126,7 @@ class PlanReportCommandTest {
         CliRun r = run("report", spec.toString(), "-o", out.toString());
         assertEquals(3, r.code());
         // "    nic-speed: fast": the value starts in column 16
-        assertTrue(r.err().contains(spec + ":3:16: variants[0].nic-speed: found 'fast'; allowed: a number > 0 with"
+        assertTrue(r.err().contains(spec + ":3:16: variants[0].nic-speed: found 'fast'; allowed: a number > 0 and at most 1000 TB/s with"
                 + " one of GB/s, Gb/s"), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
         assertFalse(Files.exists(out));

@@ -34,6 +34,7 @@ class CorpusPeakTest {
         "A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt, 476.9, 2",
         "A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt, 476.5, 3",
         "A-allreduce-1x8xRTXPRO6000-wrx90-cpayne-pcie-switches-torchdist-ring-nccl2.27.txt, 46.5, 4",
+        "A-allreduce-1x8xA100-80GB-sxm-dkh-g8-nccl2.19-8B-128M.txt, 182.9, 1",
         "A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt, 232.9, 2",
         "A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-single-size.txt, 232.0, 2",
         "A-allreduce-2x1-2x2xL40S-openshift-sriov-tcp-vs-roce-nccl2.27.txt, 9.6, 2",

@@ -198,4 +198,36 @@ class RealFormatsTest {
                         + "nc-d87e1263-head device  0 [0000:8f:00] NVIDIA H200"));
         assertEquals("(head) not a job prefix", LinePrefixes.strip("(head) not a job prefix"));
     }
+
+    /**
+     * dstack's cluster guides (github.com/dstackai/dstack examples/clusters/nebius/README.md, commit 107fefef) print
+     * nccl-tests' table with the leading '#' of its comment lines dropped by the console block; nccl-tests 2.17.6
+     * src/util.cu prints them with '#'. Counted by hand in the file: one all_reduce run, 31 sizes from 8 B to 8 GiB
+     * (lines 15-45), 16 ranks on 2 hosts from the header's nodes_x_gpus '2x8'; the 8 GiB row (line 45) is 34448.4 us
+     * out of place. The A3 High guide's table (all_gather, redop none) reads as 11 sizes, 8 MiB to 8 GiB.
+     */
+    @Test
+    void consoleBlockWithoutHashReads() throws Exception {
+        List<Dataset> ds = MeasurementReader.read(
+                Path.of("src/test/resources/data/A-allreduce-2x8xH100-nebius-ib-dstack-docs.txt"));
+        assertEquals(1, ds.size());
+        Dataset d = ds.get(0);
+        assertEquals(Collective.ALL_REDUCE, d.collective());
+        assertEquals(16, d.nRanks());
+        assertEquals(2, d.nHosts());
+        assertEquals(31, d.points().size());
+        PerfPoint last = d.points().get(30);
+        assertEquals(8589934592L, last.row().size());
+        assertEquals(34448.4, last.row().outOfPlace().timeUs(), 1e-9);
+        assertEquals(45, last.line());
+        List<Dataset> ag = MeasurementReader.read(
+                Path.of("src/test/resources/data/A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt"));
+        assertEquals(1, ag.size());
+        assertEquals(Collective.ALL_GATHER, ag.get(0).collective());
+        assertEquals(11, ag.get(0).points().size());
+        assertEquals("# size   count   type   redop", LinePrefixes.strip("        size   count   type   redop"));
+        assertEquals("# (B)    (elements)", LinePrefixes.strip("        (B)    (elements)"));
+        assertEquals("     8388608   2097152", LinePrefixes.strip("     8388608   2097152"));
+        assertEquals("a size count type note", LinePrefixes.strip("a size count type note"));
+    }
 }

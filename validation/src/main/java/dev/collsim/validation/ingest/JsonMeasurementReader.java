@@ -157,6 +157,11 @@ public final class JsonMeasurementReader {
                 continue;
             }
             type = r.path("type").asText(type);
+            Optional<InputProblem> cpu = CpuTime.jsonProblem(file, path, r);
+            if (cpu.isPresent()) {
+                problems.add(cpu.get());
+                continue;
+            }
             PerfResult oop = timing(r.path("out_of_place"));
             PerfResult ip = timing(r.path("in_place"));
             if (oop == null && ip == null || !finite(oop) || !finite(ip)) {
@@ -342,7 +347,7 @@ public final class JsonMeasurementReader {
         if (n == null || n.isMissingNode() || n.isNull()) {
             return null;
         }
-        JsonNode time = n.has("time") ? n.path("time") : n.path("cpu_time");
+        JsonNode time = n.path("time");
         if (!time.isNumber() || !n.path("alg_bw").isNumber() || !n.path("bus_bw").isNumber()) {
             return null;
         }

@@ -1,9 +1,9 @@
 package dev.collsim.validation.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.NumberField;
-import java.util.Optional;
 
 /**
  * nccl-tests {@code -C 1} ({@code report_cputime}, 2.13.9 and later): its time column is headed {@code cputime} in
@@ -38,18 +38,19 @@ final class CpuTime {
     }
 
     /**
-     * @param file   name to cite
-     * @param path   the result's JSON path ({@code results[3]})
-     * @param result one result of an nccl-tests {@code -J} file
-     * @return the refusal when either half times with {@code cpu_time}, else empty
+     * @param file    name to cite
+     * @param results the {@code results} array of an nccl-tests {@code -J} file (or a collsim run's)
+     * @throws InputException at the first result whose half times with {@code cpu_time}
+     *                        ({@code results[3].out_of_place.cpu_time})
      */
-    static Optional<InputProblem> jsonProblem(String file, String path, JsonNode result) {
-        for (String half : new String[] {"out_of_place", "in_place"}) {
-            if (result.path(half).has("cpu_time")) {
-                return Optional.of(new InputProblem(file, 0, 0, path + "." + half + ".cpu_time",
-                        refused("cpu_time")));
+    static void refuseJson(String file, JsonNode results) throws InputException {
+        for (int i = 0; i < results.size(); i++) {
+            for (String half : new String[] {"out_of_place", "in_place"}) {
+                if (results.get(i).path(half).has("cpu_time")) {
+                    throw new InputException(new InputProblem(file, 0, 0, "results[" + i + "]." + half + ".cpu_time",
+                            refused("cpu_time")));
+                }
             }
         }
-        return Optional.empty();
     }
 }

@@ -149,6 +149,7 @@ public final class JsonMeasurementReader {
         List<Note> notes = new ArrayList<>();
         List<IterationSpread.Sample> iters = new ArrayList<>();
         String type = null;
+        CpuTime.refuseJson(file, results);
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
             String path = "results[" + i + "]";
@@ -157,11 +158,6 @@ public final class JsonMeasurementReader {
                 continue;
             }
             type = r.path("type").asText(type);
-            Optional<InputProblem> cpu = CpuTime.jsonProblem(file, path, r);
-            if (cpu.isPresent()) {
-                problems.add(cpu.get());
-                continue;
-            }
             PerfResult oop = timing(r.path("out_of_place"));
             PerfResult ip = timing(r.path("in_place"));
             if (oop == null && ip == null || !finite(oop) || !finite(ip)) {

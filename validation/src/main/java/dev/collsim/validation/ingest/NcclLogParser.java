@@ -39,8 +39,8 @@ public final class NcclLogParser {
     private static final Pattern TRANSPORT = Pattern.compile("(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[[^\\]]*\\])?"
             + " -> (\\d+)(?:\\[[^\\]]*\\])?(?: \\[(?:send|receive)\\])? via (.+?)\\s*$");
     /**
-     * A ring order: "Channel cc/NN : r0 r1 ..." (2.5 on), "Channel cc : r0 r1 ..." (2.4 {@code src/init.cc}); 2.28 cuts
-     * a line past 128 characters and ends it in "..." (v2.28.9-1 {@code src/graph/rings.cc dumpLine}).
+     * A ring order: "Channel cc/NN : r0 r1 ..." (2.5 on), "Channel cc : r0 r1 ..." (2.4 {@code src/init.cc}); 2.23 on cut
+     * a line past 128 characters and end it in "..." (v2.23.4-1 to v2.28.9-1 {@code src/graph/rings.cc dumpLine}).
      */
     private static final Pattern RING = Pattern.compile("^Channel (\\d+)(?:/(\\d+))? :((?:\\s+\\d+)+)\\s*(\\.\\.\\.)?\\s*$");
     private static final Pattern COUNTS = Pattern.compile("(\\d+) coll channels, (?:(\\d+) collnet channels, )?"

@@ -146,7 +146,7 @@ class NcclLogParserTest {
     }
 
     /**
-     * NCCL 2.28 cuts a ring line at 128 characters (v2.28.9-1 src/graph/rings.cc dumpLine: prefix "Channel %02d/%02d :",
+     * NCCL 2.23 to 2.28 cut a ring line at 128 characters (v2.23.4-1, v2.28.9-1 src/graph/rings.cc dumpLine: prefix "Channel %02d/%02d :",
      * then " %*d" per rank at the width of nranks - 1; past the buffer, "..." over characters 124-126). By hand:
      * 64 ranks print 3 characters each after the 15-character prefix, 15 + 36 x 3 = 123, so ranks 0-35 are whole and
      * character 123 is the space before rank 36: order 0..35. 1024 ranks print 5 each: 15 + 21 x 5 = 120, ranks 0-20
@@ -154,7 +154,7 @@ class NcclLogParserTest {
      * skipped (the ring and its channel count lost).
      */
     @Test
-    void ringLineCutByNccl228() {
+    void ringLineCutAt128Characters() {
         for (int[] c : new int[][] {{64, 2, 36}, {1024, 4, 21}}) {
             StringBuilder line = new StringBuilder("Channel 00/24 :");
             for (int r = 0; r < c[0]; r++) {

@@ -166,17 +166,11 @@ public final class CalibrateCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "fit %d of up to %d (%s):%n", i + 1, ladder.steps().size(), a.label());
             }
             a.calibration().ifPresent(c -> print(out, series.size(), c));
-            if (accepted.isPresent()) {
-                a.refusals().forEach(r -> out.println("  refused: " + r.message()));
-            }
+            verdict(a).forEach(v -> out.println("  " + v));
         }
         if (accepted.isEmpty()) {
-            for (FitLadder.Attempt a : outcome.attempts()) {
-                String which = ladder.steps().size() > 1 ? "(" + a.label() + ") " : "";
-                a.refusals().forEach(r -> spec.commandLine().getErr().println("collsim: fit refused: " + which
-                        + r.message()));
-            }
-            spec.commandLine().getErr().println("collsim: nothing written to " + output);
+            spec.commandLine().getErr().println("collsim: every fit tried was refused (the reasons are on stdout):"
+                    + " nothing written to " + output);
             return ExitCodes.CHECK_FAILED;
         }
         Calibration cal = accepted.get();
@@ -219,7 +213,9 @@ public final class CalibrateCommand implements Callable<Integer> {
     private static PredictionBand band(List<Series> series, Calibration cal, PrintWriter out) {
         PredictionBand empty = ProfileSelector.bareBandOverEveryClass().orElseThrow(() -> new IllegalStateException(
                 "shipped bare-model bands missing"));
-        PredictionBand band = Residuals.band(series, s -> cal.parameters(), ProfileBuilder.BAND_PERCENTILE, empty);
+        // as the profile stores it (2 decimals), so the count below is what compare finds reading the profile back
+        PredictionBand band = Residuals.band(series, s -> cal.parameters(), ProfileBuilder.BAND_PERCENTILE, empty)
+                .asStored();
         int n = Residuals.points(series);
         long inside = Math.round(Residuals.inside(series, s -> cal.parameters(), band) * n);
         out.println("band (95th percentile of this fit's residuals, per regime): " + band.regimes() + band.wideNote()
@@ -236,6 +232,19 @@ public final class CalibrateCommand implements Callable<Integer> {
         MeasuredFiles.Batch batch = MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(), ALL_COLLECTIVES);
         ProfilesWriter.run(batch.datasets(), profiles, spec.commandLine().getOut());
         return batch.exitCode(ExitCodes.OK);
+    }
+
+    /**
+     * The verdict printed on stdout right after an attempt's values, so that output piped on its own never shows
+     * refused numbers without saying so: "verdict: accepted", or one "verdict: refused: WHY" per reason, in
+     * {@code FitAcceptance}'s words.
+     *
+     * @param a one fit of the ladder
+     * @return the verdict lines, without indent
+     */
+    static List<String> verdict(FitLadder.Attempt a) {
+        return a.accepted() ? List.of("verdict: accepted")
+                : a.refusals().stream().map(r -> "verdict: refused: " + r.message()).toList();
     }
 
     private static void print(PrintWriter out, int datasets, Calibration cal) {

@@ -129,7 +129,9 @@ class ValidationCommandsTest {
         CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-single-size.txt")
                 .toString(), "-o", dir.resolve("x.yaml").toString());
         assertEquals(4, r.code(), r.out());
-        assertTrue(r.err().contains("fit refused"), r.err());
+        // the verdicts are on stdout, beside the values; stderr only says nothing was written
+        assertTrue(r.out().contains("  verdict: refused: "), r.out());
+        assertTrue(r.err().contains("every fit tried was refused") && !r.err().contains("verdict:"), r.err());
         assertTrue(!Files.exists(dir.resolve("x.yaml")));
     }
 
@@ -230,8 +232,10 @@ class ValidationCommandsTest {
                 "-o", out.toString(), "--fit", "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE,"
                 + "BW_EFFICIENCY_LL128,BW_EFFICIENCY_LL,PER_CHANNEL_CAP_SIMPLE");
         assertEquals(4, r.code(), r.out() + r.err());
-        assertTrue(Pattern.compile("fit refused: bwEfficiencySimple = 1\\.0\\d\\d > 1: faster than the link")
-                .matcher(r.err()).find(), r.err());
+        // stdout: the fitted value, then (after the residual lines) the verdict that refuses it, in the same block
+        assertTrue(Pattern.compile("(?s)\\n  bwEfficiencySimple +1\\.0\\d+ \\+- .*\\n  verdict: refused: "
+                + "bwEfficiencySimple = 1\\.0\\d\\d > 1: faster than the link").matcher(r.out()).find(), r.out());
+        assertTrue(!r.err().contains("faster than the link"), r.err());
         assertTrue(!Files.exists(out));
     }
 
@@ -255,6 +259,16 @@ class ValidationCommandsTest {
         assertEquals(0, fallback.code(), fallback.out() + fallback.err());
         assertTrue(fallback.out().contains("accepted fallback launch+latScale+effSimple ("), fallback.out());
         assertTrue(fallback.out().contains("fit 1 of up to 4 (all):"), fallback.out());
+        // every attempt's values are followed by its verdict on stdout: the first (all) refused for
+        // bwEfficiencyLL at its bound (FitParameter's upper bound 1.5), the accepted one says so; stderr has neither
+        String out = fallback.out();
+        int first = out.indexOf("fit 1 of up to 4 (all):");
+        int second = out.indexOf("fit 2 of up to 4");
+        assertTrue(out.substring(first, second).contains("\n  verdict: refused: bwEfficiencyLL ended at a bound"),
+                out);
+        String last = out.substring(out.lastIndexOf("\nfit "), out.indexOf("accepted fallback"));
+        assertTrue(last.contains("(launch+latScale+effSimple):") && last.endsWith("  verdict: accepted\n"), last);
+        assertTrue(!fallback.err().contains("refused") && !fallback.err().contains("verdict"), fallback.err());
         assertEquals(fitted(Files.readString(dir.resolve("explicit.yaml"))),
                 fitted(Files.readString(dir.resolve("default.yaml"))));
     }

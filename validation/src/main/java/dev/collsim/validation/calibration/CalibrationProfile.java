@@ -69,7 +69,8 @@ public final class CalibrationProfile {
      *
      * @param c           the calibration
      * @param generatedBy the command line that wrote it
-     * @param band        the band, percent above the prediction per size regime (below 1 MiB, at >= 1 MiB)
+     * @param band        the band, percent above the prediction per size regime (below 1 MiB, at >= 1 MiB); stored
+     *                    as every calibration file stores a band ({@link PredictionBand#stored}: 2 decimals)
      * @param rule        how the band was made, in words
      * @param target      file to write
      * @throws IOException when the file cannot be written (nothing half-written is left)
@@ -80,8 +81,8 @@ public final class CalibrationProfile {
         head.put("generatedBy", generatedBy);
         ObjectNode extra = YAML.createObjectNode();
         ObjectNode b = extra.putObject("band");
-        b.put("belowMiBPercent", band.belowMiBPercent());
-        b.put("atLeastMiBPercent", band.atLeastMiBPercent());
+        b.put("belowMiBPercent", PredictionBand.stored(band.belowMiBPercent()));
+        b.put("atLeastMiBPercent", PredictionBand.stored(band.atLeastMiBPercent()));
         b.put("rule", rule);
         write(c, head, extra, target);
     }

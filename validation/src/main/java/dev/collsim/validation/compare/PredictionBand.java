@@ -132,6 +132,11 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
         return Double.isNaN(percent) ? Double.NaN : Math.round(percent * 100) / 100.0;
     }
 
+    /** @return this band as calibration files store it and read it back: both reaches {@link #stored} */
+    public PredictionBand asStored() {
+        return new PredictionBand(stored(belowMiBPercent), stored(atLeastMiBPercent));
+    }
+
     /** @return both regimes in words, e.g. {@code "factor 1.25 (-20.0 % .. +25.0 %) below 1 MiB, factor ... at >= 1 MiB"} */
     public String regimes() {
         return words(belowMiBPercent) + " below 1 MiB, " + words(atLeastMiBPercent) + " at >= 1 MiB";

@@ -15,7 +15,24 @@ final class CutShort {
 
     private static final Pattern MAX_OPTION = Pattern.compile("(?:^|\\s)(?:-e|--maxbytes)[ =](\\S+)");
 
+    /**
+     * nccl-tests' {@code -T} watchdog message, printed into the row being measured before the run stops: {@code
+     * printf("%s: Test timeout (%ds) %s:%d\n", hostname, timeout, __FILE__, __LINE__)} (2.13.9 to 2.19.6
+     * {@code src/common.cu testStreamSynchronize}).
+     */
+    private static final Pattern TIMEOUT = Pattern.compile("Test timeout \\((\\d+)s\\)");
+
     private CutShort() {
+    }
+
+    /**
+     * @param row a table row as read
+     * @return what stopped the run inside it, in words, when the row holds nccl-tests' {@code -T} timeout message
+     */
+    static Optional<String> timeout(String row) {
+        Matcher m = TIMEOUT.matcher(row);
+        return m.find() ? Optional.of("nccl-tests -T stopped the run after " + m.group(1) + " s inside the row ('"
+                + m.group() + "')") : Optional.empty();
     }
 
     /**

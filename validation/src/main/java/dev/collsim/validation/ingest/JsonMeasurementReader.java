@@ -149,6 +149,7 @@ public final class JsonMeasurementReader {
         List<Note> notes = new ArrayList<>();
         List<IterationSpread.Sample> iters = new ArrayList<>();
         String type = null;
+        CpuTime.refuseJson(file, results);
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
             String path = "results[" + i + "]";
@@ -342,7 +343,7 @@ public final class JsonMeasurementReader {
         if (n == null || n.isMissingNode() || n.isNull()) {
             return null;
         }
-        JsonNode time = n.has("time") ? n.path("time") : n.path("cpu_time");
+        JsonNode time = n.path("time");
         if (!time.isNumber() || !n.path("alg_bw").isNumber() || !n.path("bus_bw").isNumber()) {
             return null;
         }

@@ -114,7 +114,9 @@ public record NcclLog(String version, int versionLine, int nRanks, int nNodes, i
      *
      * @param channel   channel index
      * @param nChannels total printed after the slash, -1 when the line has none (NCCL 2.4)
-     * @param order     ranks in ring order
+     * @param order     ranks in ring order, as far as NCCL printed them: the first 20 ranks to 2.22 ({@code MAXWIDTH 20},
+     *                  v2.22.3-1 src/graph/rings.cc dumpLine), a 128-character line ending in "..." from 2.23
+     *                  (v2.23.4-1 to v2.28.9-1 src/graph/rings.cc dumpLine; a number the "..." cut into is left out)
      * @param line      source line
      */
     public record RingOrder(int channel, int nChannels, List<Integer> order, int line) {

@@ -38,8 +38,11 @@ public final class NcclLogParser {
      */
     private static final Pattern TRANSPORT = Pattern.compile("(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[[^\\]]*\\])?"
             + " -> (\\d+)(?:\\[[^\\]]*\\])?(?: \\[(?:send|receive)\\])? via (.+?)\\s*$");
-    /** A ring order: "Channel cc/NN : r0 r1 ..." (2.5 on), "Channel cc : r0 r1 ..." (2.4 {@code src/init.cc}). */
-    private static final Pattern RING = Pattern.compile("^Channel (\\d+)(?:/(\\d+))? :((?:\\s+\\d+)+)\\s*$");
+    /**
+     * A ring order: "Channel cc/NN : r0 r1 ..." (2.5 on), "Channel cc : r0 r1 ..." (2.4 {@code src/init.cc}); 2.23 on cut
+     * a line past 128 characters and end it in "..." (v2.23.4-1 to v2.28.9-1 {@code src/graph/rings.cc dumpLine}).
+     */
+    private static final Pattern RING = Pattern.compile("^Channel (\\d+)(?:/(\\d+))? :((?:\\s+\\d+)+)\\s*(\\.\\.\\.)?\\s*$");
     private static final Pattern COUNTS = Pattern.compile("(\\d+) coll channels, (?:(\\d+) collnet channels, )?"
             + "(?:(\\d+) nvls channels, )?(\\d+) p2p channels, (\\d+) p2p channels per peer");
     /** The search graph: "speed %f/%f" to 2.13 (v2.12.12-1 src/graph/search.cc:905), "bw %f/%f" from 2.14. */
@@ -136,7 +139,10 @@ public final class NcclLogParser {
             List<Integer> order = new ArrayList<>();
             Matcher rank = DIGITS.matcher(m.group(3));
             while (rank.find()) {
-                order.add(NumberField.count(rank.group(), "ring order", m.start(3) + rank.start() + 1));
+                // a number "..." follows directly may have lost digits to it: left out
+                if (m.start(4) != m.end(3) || m.start(3) + rank.end() < m.end(3)) {
+                    order.add(NumberField.count(rank.group(), "ring order", m.start(3) + rank.start() + 1));
+                }
             }
             rings.add(new NcclLog.RingOrder(NumberField.count(m, 1, "channel"),
                     m.group(2) == null ? -1 : NumberField.count(m, 2, "nChannels"), order, line));

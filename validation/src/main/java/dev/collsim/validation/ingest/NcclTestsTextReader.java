@@ -260,6 +260,7 @@ public final class NcclTestsTextReader {
                 }
                 layout = l;
                 tableLine = no;
+                CpuTime.refuseHeader(t); // after the layout is set: its rows parse, this is the table's one problem
             } else if (t.contains("...") && t.toLowerCase().contains("truncated")) {
                 (layout != null ? tableNotes : ctx.notes).add(new Note(no, "author's elision: " + abbreviate(t)));
             }
@@ -292,10 +293,12 @@ public final class NcclTestsTextReader {
         NcclTestsRows.Result r = NcclTestsRows.parse(file, layout, t, no);
         InputProblem p = r.problem();
         if (p != null) {
-            if (endsFile) { // the file's last line, no newline after it: a file cut short (a killed job)
-                // a warning: the run's last size is lost and nothing after it (footer, later tables) was written
-                tableNotes.add(Note.warning(no, "output cut short: the file ends inside the row at line " + no + " ("
-                        + p.message() + "); the row is dropped"));
+            // the file's last line, no newline after it (a killed job), or nccl-tests -T's message inside the row:
+            // a warning, the run's last size is lost and nothing after it (footer, later tables) was written
+            String cut = endsFile ? "the file ends inside the row" : CutShort.timeout(t).orElse(null);
+            if (cut != null) {
+                tableNotes.add(Note.warning(no, "output cut short: " + cut + " at line " + no + " (" + p.message()
+                        + "); the row is dropped"));
             } else {
                 problems.add(p.column() > 0 ? new InputProblem(p.file(), p.line(), p.column() + prefix, p.field(),
                         p.message()) : p);

@@ -167,4 +167,24 @@ class CutShortTest {
         assertTrue(e.getMessage().contains("bad.txt:2:58: units: found '(ms)'; allowed: (B) (elements) (us) (GB/s)"
                 + " (%)"), e.getMessage());
     }
+
+    /**
+     * nccl-tests -T 30: the watchdog prints "%s: Test timeout (%ds) %s:%d\n" (hostname, timeout, file, line) right
+     * after the row's preamble ("%12li  %12li  %8s  %6s  %6s", util.cu writeBenchmarkLinePreamble), then each
+     * TESTCHECK on the way out prints " .. %s pid %d: Test failure %s:%d" (2.19.6 src/common.cu
+     * testStreamSynchronize, src/common.h TESTCHECK), and the run ends with no footer. The 2 MiB row before it is
+     * read; the 4 MiB row (line 5) is dropped with a warning, not refused as a garbled number.
+     */
+    @Test
+    void timeoutInsideARowEndsTheRun() throws Exception {
+        String text = HEAD + WHOLE + "     4194304       1048576     float     sum      -1host01: Test timeout (30s)"
+                + " common.cu:523\n .. host01 pid 4242: Test failure common.cu:596\n";
+        Dataset d = NcclTestsTextReader.read("t.txt", "# Collective test starting: all_reduce_perf\n" + text).get(0);
+        assertEquals(List.of(2097152L), d.points().stream().map(PerfPoint::sizeBytes).toList());
+        List<Note> cut = cutNotes(d);
+        assertEquals(1, cut.size(), d.notes().toString());
+        assertEquals(5, cut.get(0).line());
+        assertTrue(cut.get(0).text().contains("output cut short: nccl-tests -T stopped the run after 30 s inside the"
+                + " row ('Test timeout (30s)') at line 5"), cut.get(0).text());
+    }
 }

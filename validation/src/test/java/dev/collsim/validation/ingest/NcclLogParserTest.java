@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** NCCL_DEBUG=INFO content of the D- files, asserted against the lines cited. */
@@ -142,5 +143,29 @@ class NcclLogParserTest {
         assertEquals(7, log.flagged().get(0).line());
         assertEquals("SHM", log.transports().get(0).family());
         assertEquals("NET", log.transports().get(1).family());
+    }
+
+    /**
+     * NCCL 2.23 to 2.28 cut a ring line at 128 characters (v2.23.4-1, v2.28.9-1 src/graph/rings.cc dumpLine: prefix "Channel %02d/%02d :",
+     * then " %*d" per rank at the width of nranks - 1; past the buffer, "..." over characters 124-126). By hand:
+     * 64 ranks print 3 characters each after the 15-character prefix, 15 + 36 x 3 = 123, so ranks 0-35 are whole and
+     * character 123 is the space before rank 36: order 0..35. 1024 ranks print 5 each: 15 + 21 x 5 = 120, ranks 0-20
+     * whole, characters 120-123 are "   2" of rank 21, cut by the "...": left out, order 0..20. Such lines used to be
+     * skipped (the ring and its channel count lost).
+     */
+    @Test
+    void ringLineCutAt128Characters() {
+        for (int[] c : new int[][] {{64, 2, 36}, {1024, 4, 21}}) {
+            StringBuilder line = new StringBuilder("Channel 00/24 :");
+            for (int r = 0; r < c[0]; r++) {
+                line.append(String.format(" %" + c[1] + "d", r));
+            }
+            String cut = line.substring(0, 124) + "...";
+            NcclLogParser p = new NcclLogParser();
+            assertTrue(p.accept("h:1:1 [0] NCCL INFO " + cut, 1), cut);
+            NcclLog.RingOrder ring = p.build().rings().get(0);
+            assertEquals(24, ring.nChannels());
+            assertEquals(IntStream.range(0, c[2]).boxed().toList(), ring.order(), cut);
+        }
     }
 }

@@ -123,13 +123,16 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
      * The one rounding of a band's reach: calibration files ({@code bare-model-bands.yaml}, profiles) store it to
      * 2 decimals, and every printer formats this stored value, so a band printed from the fit that wrote it and
      * the same band read back from the file give the same text (195.9478 is stored 195.95 and printed +196.0 by both,
-     * not +195.9 by one and +196.0 by the other). Source: collsim's own file format (no physical constant).
+     * not +195.9 by one and +196.0 by the other). The reach is rounded UP, so the stored band is never narrower than
+     * the one the fit measured and keeps every point that set it (rounding half-down could drop the point at the
+     * band's edge when the file is read back). A reach within 1e-9 of a hundredth above it is taken as that hundredth
+     * (binary noise: 1.1 * 100 = 110.00000000000001). Source: collsim's own file format (no physical constant).
      *
      * @param percent upper reach, percent
-     * @return the reach as the calibration files store it: rounded to 2 decimals (half up), NaN kept
+     * @return the reach as the calibration files store it: rounded up to 2 decimals, NaN kept
      */
     public static double stored(double percent) {
-        return Double.isNaN(percent) ? Double.NaN : Math.round(percent * 100) / 100.0;
+        return Double.isNaN(percent) ? Double.NaN : Math.ceil(percent * 100 - 1e-9) / 100.0;
     }
 
     /** @return this band as calibration files store it and read it back: both reaches {@link #stored} */

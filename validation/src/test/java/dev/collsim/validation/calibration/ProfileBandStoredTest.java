@@ -15,13 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A {@code calibrate -o} profile stores its band as every calibration file does ({@link PredictionBand#stored}: 2
- * decimals, half up), so the band read back is the one the command printed.
+ * decimals, rounded up), so the band read back is the one the command printed.
  */
 class ProfileBandStoredTest {
 
     /**
-     * 195.9478 % and 12.344 % are stored 195.95 and 12.34 (by hand: 19594.78 rounds to 19595, 1234.4 to 1234); read back,
-     * the band is those values and prints the text the unrounded band printed.
+     * 195.9478 % and 12.344 % are stored 195.95 and 12.35 (by hand, rounded up: 19594.78 -> 19595, 1234.4 -> 1235);
+     * read back, the band is those values and prints the text the unrounded band printed.
      */
     @Test
     void bandIsStoredRoundedAndReadsBackTheSame(@TempDir Path dir) throws Exception {
@@ -33,9 +33,9 @@ class ProfileBandStoredTest {
         Path f = dir.resolve("p.yaml");
         CalibrationProfile.writeWithCommand(c, "collsim calibrate -m x.txt -o p.yaml", band, "test rule", f);
         String yaml = Files.readString(f);
-        assertTrue(yaml.contains("belowMiBPercent: 195.95\n") && yaml.contains("atLeastMiBPercent: 12.34\n"), yaml);
+        assertTrue(yaml.contains("belowMiBPercent: 195.95\n") && yaml.contains("atLeastMiBPercent: 12.35\n"), yaml);
         PredictionBand back = CalibrationProfile.load(f).band().orElseThrow();
-        assertEquals(new PredictionBand(195.95, 12.34), back);
+        assertEquals(new PredictionBand(195.95, 12.35), back);
         assertEquals(band.asStored(), back);
         assertEquals(band.regimes() + band.wideNote(), back.regimes() + back.wideNote());
     }

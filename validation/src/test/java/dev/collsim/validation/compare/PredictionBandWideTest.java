@@ -49,6 +49,10 @@ class PredictionBandWideTest {
     @Test
     void theFitAndTheFileReadBackPrintTheSameFigures() {
         assertEquals(195.95, PredictionBand.stored(195.9478), 0);
+        // Rounded up, never narrower than measured: 12.341 -> 12.35 (1234.1 up to 1235); a value already on a hundredth
+        // stays: 1.1 * 100 is 110.00000000000001 in binary, which a bare ceil would push to 1.11.
+        assertEquals(12.35, PredictionBand.stored(12.341), 0);
+        assertEquals(1.1, PredictionBand.stored(1.1), 0);
         assertEquals("factor 2.96 (-66.2 % .. +196.0 %)", PredictionBand.words(195.9478));
         assertEquals(PredictionBand.words(195.95), PredictionBand.words(195.9478));
         assertEquals(new PredictionBand(195.95, 104.02).regimes(), new PredictionBand(195.9478, 104.0249).regimes());

@@ -84,7 +84,7 @@ final class FlowFabric {
         try {
             return ClusterEditor.build(cluster, ClusterEdits.NONE.withNicsPerHost(o.rails));
         } catch (ClusterEditException e) {
-            throw new IllegalArgumentException("--rails " + e.detail());
+            throw new IllegalArgumentException("--rails: " + e.detail());
         }
     }
 

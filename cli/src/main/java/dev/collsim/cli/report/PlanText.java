@@ -5,6 +5,7 @@ import dev.collsim.reports.plan.MemoryPlan;
 import dev.collsim.reports.plan.ModelFlops;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
+import dev.collsim.reports.whatif.ReportRunner;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.DataSize;
 import java.io.PrintWriter;
@@ -12,6 +13,13 @@ import java.util.Optional;
 
 /** Prints a {@link StepPlan} as the text {@code collsim plan} shows. Stateless. */
 final class PlanText {
+
+    /**
+     * What plan's analytical timing cannot see: the collectives are timed as on a non-blocking fabric (only the host's
+     * own NIC bandwidth is shared between groups), so an oversubscribed fat-tree plans as its 1:1 twin.
+     */
+    static final String FABRIC_LEAVES_OUT = "link sharing inside the fabric (oversubscription, ECMP collisions: a"
+            + " report variant with backend: flow times it)";
 
     private PlanText() {
     }
@@ -65,8 +73,7 @@ final class PlanText {
         if (!p.warning().isEmpty()) {
             out.printf("# warning: %s%n", p.warning());
         }
-        out.println("# model leaves out: optimizer step, gradient bucketing, embedding AllReduce, MoE load imbalance,"
-                + " other jobs' traffic");
+        out.println("# model leaves out: " + ReportRunner.PLAN_LEAVES_OUT + "; " + FABRIC_LEAVES_OUT);
     }
 
     static void target(PrintWriter out, double target, Optional<StepPlan> hit, int maxGpus, TrainingJob job,

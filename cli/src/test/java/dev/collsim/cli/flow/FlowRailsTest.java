@@ -50,7 +50,7 @@ class FlowRailsTest {
         args[args.length - 1] = "9";
         CliRun r = CliRun.run(args);
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("--rails 9 is more than the 8 compute NICs"), r.err());
+        assertTrue(r.err().contains("--rails: found 9, more than the 8 compute NICs"), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
     }
 

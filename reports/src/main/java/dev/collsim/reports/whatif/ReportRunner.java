@@ -39,10 +39,13 @@ public final class ReportRunner {
     /** What sweep predictions leave out (report footnote). */
     public static final String SWEEP_LEAVES_OUT = "other jobs' traffic, GPU clock and thermal variation, "
             + "NCCL tuner plugins, stragglers; each collective alone on an idle cluster";
-    /** What plans leave out (report footnote). */
-    public static final String PLAN_LEAVES_OUT = "activation recomputation, optimizer-step time, gradient bucketing, "
-            + "embedding AllReduce, MoE load imbalance, data loading; collectives of different kinds never overlap "
-            + "each other";
+    /**
+     * What plans leave out: the report's footnote and {@code collsim plan}'s last line (StepCollectives names what
+     * its derivation leaves out; full recomputation re-runs the forward but its collectives are not counted).
+     */
+    public static final String PLAN_LEAVES_OUT = "full recomputation's repeated forward collectives, optimizer-step "
+            + "time, gradient bucketing, embedding AllReduce, MoE load imbalance, data loading, other jobs' traffic; "
+            + "collectives of different kinds never overlap each other";
 
     /** GPU count up to which a target throughput is searched when the plan gives no scaling-max-gpus. */
     public static final int DEFAULT_SEARCH_GPUS = 1024;

@@ -27,7 +27,7 @@ public final class ClusterEditException extends IllegalArgumentException {
         return field;
     }
 
-    /** @return what was asked and what is allowed, e.g. {@code 9 is more than the 8 compute NICs ...} */
+    /** @return what was asked and what is allowed, e.g. {@code found 9, more than the 8 compute NICs ...} */
     public String detail() {
         return detail;
     }

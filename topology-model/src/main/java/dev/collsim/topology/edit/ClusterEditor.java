@@ -113,7 +113,7 @@ public final class ClusterEditor {
         Map<Device, Device> mapped = new HashMap<>();
         long computeNics = hosts.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).count();
         if (edits.nicsPerHost() != null && edits.nicsPerHost() > computeNics) {
-            throw new ClusterEditException(ClusterEdits.Field.NICS_PER_HOST, edits.nicsPerHost() + " is more than the "
+            throw new ClusterEditException(ClusterEdits.Field.NICS_PER_HOST, "found " + edits.nicsPerHost() + ", more than the "
                     + computeNics + " compute NICs a " + spec.hostType().name() + " host has; allowed: 1 to "
                     + computeNics);
         }

@@ -154,7 +154,7 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
             parts.add(fabric.yamlName());
         }
         if (oversubscription != null) {
-            parts.add(oversubscription + ":1 oversubscribed");
+            parts.add(ratio(oversubscription));
         }
         if (nvlinkGBps != null) {
             parts.add("NVLink " + nvlinkGBps + " GB/s per GPU");
@@ -166,5 +166,18 @@ public record ClusterEdits(Integer hosts, String hostType, Bandwidth nicSpeed, I
             parts.add("over " + network.label());
         }
         return String.join(", ", parts);
+    }
+
+    /**
+     * @param downPerUp leaf down/up ratio
+     * @return the ratio as cluster YAML and {@code --oversubscription} write it: {@code 2:1 oversubscribed},
+     *         {@code 1.5:1 oversubscribed}, or {@code 1:1 (non-blocking)}
+     */
+    static String ratio(double downPerUp) {
+        if (downPerUp == 1) {
+            return "1:1 (non-blocking)";
+        }
+        String down = downPerUp == Math.rint(downPerUp) ? String.valueOf((long) downPerUp) : String.valueOf(downPerUp);
+        return down + ":1 oversubscribed";
     }
 }

@@ -64,7 +64,7 @@ class ClusterEditorTest {
         ClusterEditException nine = assertThrows(ClusterEditException.class,
                 () -> ClusterEditor.build(BASE, edits(null, null, 9, null, null, null, null)));
         assertEquals(ClusterEdits.Field.NICS_PER_HOST, nine.field());
-        assertEquals("9 is more than the 8 compute NICs a dgx-h100 host has; allowed: 1 to 8", nine.detail());
+        assertEquals("found 9, more than the 8 compute NICs a dgx-h100 host has; allowed: 1 to 8", nine.detail());
     }
 
     /** 2:1 fat-tree with 8 host ports per leaf: 32 NICs fill 4 leaves, each with down:up = 2. */

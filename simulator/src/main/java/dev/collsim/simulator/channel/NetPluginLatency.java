@@ -30,8 +30,8 @@ import dev.collsim.topology.NetworkClass;
  *       2023-05-31). NCCL 2.17 and older read it differently: in place of the network's hardware latency, once
  *       per inter-node step and not doubled for Simple ({@code interLat = latencyInter ? latencyInter :
  *       hwLat[NET][a][p]}, v2.17.1-1 {@code src/graph/tuning.cc}); collsim applies 2.18's rule to those
- *       releases. Charged as time, the 75 us makes the 2x8 A100 p4de run (NCCL 2.17.1, aws-ofi-nccl 1.5.0aws,
- *       Tree/Simple) 2.3x slower than measured at 8 B-16 KiB (docs/accuracy.md, that file's row).</li>
+ *       releases. Charged as time, the 75 us puts the prediction of the 2x8 A100 p4de run (NCCL 2.17.1, aws-ofi-nccl
+ *       1.5.0aws, Tree/Simple) at 2.0-2.4x the measured time at 8 B-16 KiB (docs/accuracy.md, that file's row).</li>
  *   <li>TCPX/TCPXO (Google's plugin): 0. google/nccl-plugin-gpudirect-tcpxo v1.0.17 (qualified with NCCL 2.28.7)
  *       {@code tcpdirect_plugin/fastrak_offload/nccl_shim.cc NcclShim::GetProperties}: latency 0, maxRecvs 1,
  *       maxComms 65536, netDeviceType NCCL_NET_DEVICE_HOST (no device-side unpack), speed read from the netdev's

@@ -22,7 +22,16 @@ import dev.collsim.topology.NetworkClass;
  *       "empirical testing on P5 had shown that NCCL's internal tuner choices work better with this value"),
  *       35 us for p5en, p6-b200 and p6-b300 (HEAD), 150 us for p3dn (both). collsim has one figure per network
  *       class, the p4d/p5 one, so a p5en or p6 cluster is modelled with 40 us more per network step than its
- *       NCCL sees.</li>
+ *       NCCL sees. Before v1.7.0-aws the plugin reported 150 us on every EFA platform (v1.5.0-aws
+ *       {@code src/nccl_ofi_net.c set_nic_props_default}). Both figures were set for NCCL's choice, not
+ *       measured as a time: 150 because "A few different values around this value were tried to see which chose
+ *       the correct algorithm (tree or ring) most times" (v1.5.0-aws, same function), 75 because "a value below
+ *       75us ... makes NCCL choose the wrong algorithm for the 2 nodes case" (aws-ofi-nccl commit d87d61e0,
+ *       2023-05-31). NCCL 2.17 and older read it differently: in place of the network's hardware latency, once
+ *       per inter-node step and not doubled for Simple ({@code interLat = latencyInter ? latencyInter :
+ *       hwLat[NET][a][p]}, v2.17.1-1 {@code src/graph/tuning.cc}); collsim applies 2.18's rule to those
+ *       releases. Charged as time, the 75 us puts the prediction of the 2x8 A100 p4de run (NCCL 2.17.1, aws-ofi-nccl
+ *       1.5.0aws, Tree/Simple) at 2.0-2.4x the measured time at 8 B-16 KiB (docs/accuracy.md, that file's row).</li>
  *   <li>TCPX/TCPXO (Google's plugin): 0. google/nccl-plugin-gpudirect-tcpxo v1.0.17 (qualified with NCCL 2.28.7)
  *       {@code tcpdirect_plugin/fastrak_offload/nccl_shim.cc NcclShim::GetProperties}: latency 0, maxRecvs 1,
  *       maxComms 65536, netDeviceType NCCL_NET_DEVICE_HOST (no device-side unpack), speed read from the netdev's

@@ -30,7 +30,11 @@ import java.util.Optional;
  *       so no derating. The plugin reports a NIC latency of 75 us on p4d and p5 (35 us on p5en and
  *       p6), which NCCL adds to its inter-node latency, twice for Simple: modelled as NCCL does it
  *       ({@code simulator.channel.NetPluginLatency}); its 64 MiB-1 GiB rows are still 1.3-1.9x slower than
- *       predicted, which a step cost cannot explain (it would need about 500 us per send); left open. Not modelled,
+ *       predicted, which a step cost cannot explain (it would need about 500 us per send); left open.
+ *       The 2x8 A100 p4de run (A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt, NCCL
+ *       2.17.1, Tree/Simple, not fitted on) has small sizes: 157.9-174.2 us at 8 B-1 KiB, against 85 us for
+ *       InfiniBand's figures plus the plugin's 300 us; its rows are in docs/accuracy.md, no figure is read from
+ *       them. Not modelled,
  *       with sources (aws-ofi-nccl, {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}):
  *       on p5/p5e the plugin defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the
  *       device's rails only above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE
@@ -110,8 +114,8 @@ public final class NetClassDefaults {
         String figures = String.format(Locale.ROOT, "(%.0f us per network send, %.0f us added per hop, %.0f %% of"
                 + " the line rate)", d.stepUs(), d.hopLatencyUs(), 100 * d.bwFraction());
         return switch (c) {
-            case EFA -> Optional.of(c.label() + " runs on InfiniBand's figures " + figures + ": an assumption (the one"
-                    + " public EFA run has no size below 64 MiB to set its own)");
+            case EFA -> Optional.of(c.label() + " runs on InfiniBand's figures " + figures + ": an assumption (no public"
+                    + " source gives EFA's own, and the public EFA runs are not fitted on)");
             case SOCKET -> Optional.of(c.label() + " runs its TCP streams at " + String.format(Locale.ROOT,
                     "%.3f GB/s each", d.streamGBps()) + " (2021 100 GbE hosts, NVIDIA/nccl#450; newer hosts are faster:"
                     + " calibrate streamGBps) and on InfiniBand's step cost and hop latency " + figures);

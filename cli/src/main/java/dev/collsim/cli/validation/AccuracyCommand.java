@@ -23,7 +23,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "Compares every dataset with the default model and with a calibration fitted on the other datasets of its hardware class (leave-one-out; runs diagnose "
                 + "finds a PROBLEM in are never used for fitting), and print one markdown table of the median "
                 + "error of time at sizes of 1 MiB and more (its last two columns: the points below 1 MiB and their "
-                + "uncalibrated median error, with the signed median in brackets, + where the model is slow). The calibration is calibrate's (without --fit): "
+                + "uncalibrated median error, with the signed median in brackets, + where the model is slow). Every median leaves out "
+                + "the one-off hiccups diagnose finds from the measured times alone, named under the table, as compare's "
+                + "statistics do, so a dataset's uncalibrated cells are its 'compare --calibration none' medians. The calibration is calibrate's (without --fit): "
                 + "every parameter, then its fallback sets, each judged by its acceptance rules; the table shows "
                 + "the accepted set and why the others were refused.",
             "Then the shipped-profile table (as 'calibrate --profiles' writes INDEX.md): per cluster class the bare "

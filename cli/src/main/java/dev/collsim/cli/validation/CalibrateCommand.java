@@ -21,8 +21,8 @@ import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.PredictionBand;
-import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.PerfPoint;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -192,11 +192,12 @@ public final class CalibrateCommand implements Callable<Integer> {
     }
 
     /**
-     * The dataset's points to fit: without the one-off hiccups diagnose finds ({@link Diagnoser#hiccups}; compare
-     * marks the same points), which a fit would otherwise chase and its band take in; says which were left out.
+     * The dataset's points to fit: without the one-off hiccups diagnose finds ({@link Comparer#leftOut}; compare's
+     * statistics and the accuracy table leave out the same points), which a fit would otherwise chase and its band
+     * take in; says which were left out.
      */
     private static Optional<Series> fitted(Dataset d, Optional<ClusterGuess> c, Comparer comparer, PrintWriter out) {
-        List<Integer> lines = Diagnoser.hiccups(d).stream().map(f -> f.evidence().get(0).line()).sorted().toList();
+        List<Integer> lines = Comparer.leftOut(d).stream().map(PerfPoint::line).sorted().toList();
         Optional<Series> s = SeriesBuilder.of(d, c, comparer, Set.copyOf(lines));
         if (s.isPresent() && !lines.isEmpty()) {
             out.println("left out of " + d.id() + ": " + lines.size() + " point(s) diagnose calls one-off hiccups"

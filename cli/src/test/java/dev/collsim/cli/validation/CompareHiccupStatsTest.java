@@ -25,7 +25,7 @@ class CompareHiccupStatsTest {
                 "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt", "-c", "dgx-h100:2");
         assertEquals(0, r.code(), r.err());
         String line = r.out().lines().filter(l -> l.startsWith("  |error| of time (%)")).findFirst().orElseThrow();
-        assertTrue(line.startsWith("  |error| of time (%), 1 hiccup left out: all n=30 "), line);
+        assertTrue(line.startsWith("  |error| of time (%), 1 hiccup left out (16384 B): all n=30 "), line);
         assertTrue(line.contains("| < 64 KiB: n=12 "), line);
         assertFalse(line.contains("max 93.3"), line);
         assertTrue(r.out().contains("  hiccup (diagnose, line 32)"), r.out());

@@ -1,6 +1,8 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.ingest.Dataset;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -19,10 +21,26 @@ import java.util.Optional;
  * @param uncalibratedSmall median APE of time below 1 MiB with the default parameters, percent (NaN: none)
  * @param signedSmall   median signed error of time below 1 MiB with the default parameters, percent: positive where
  *                      the model predicts the call slower than measured, negative where faster (NaN: none)
+ * @param leftOutSizes  sizes (bytes, ascending) of the points no median of the row counts: the one-off hiccups
+ *                      diagnose finds from the measured times alone ({@link Comparer#leftOut}), which compare's
+ *                      statistics leave out too; empty when none
  */
 public record AccuracyRow(Dataset dataset, String hardwareClass, int points1MiB, double uncalibrated,
         double calibrated, Optional<FitLadder.Outcome> fit, String note, int pointsSmall,
-        double uncalibratedSmall, double signedSmall) {
+        double uncalibratedSmall, double signedSmall, List<Long> leftOutSizes) {
+
+    /** Copies. */
+    public AccuracyRow {
+        leftOutSizes = List.copyOf(leftOutSizes);
+    }
+
+    /** A row that leaves no point out. */
+    public AccuracyRow(Dataset dataset, String hardwareClass, int points1MiB, double uncalibrated, double calibrated,
+            Optional<FitLadder.Outcome> fit, String note, int pointsSmall, double uncalibratedSmall,
+            double signedSmall) {
+        this(dataset, hardwareClass, points1MiB, uncalibrated, calibrated, fit, note, pointsSmall, uncalibratedSmall,
+                signedSmall, List.of());
+    }
 
     /** @return true for single-host NVLink datasets (the accuracy target's set) */
     public boolean targetSet() {

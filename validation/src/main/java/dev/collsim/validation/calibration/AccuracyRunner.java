@@ -9,6 +9,7 @@ import dev.collsim.validation.compare.DatasetComparison;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.Finding;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,7 +22,9 @@ import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 /**
  * The accuracy table: every dataset compared with the default model, and with a calibration fitted on the other
  * datasets of its hardware class (leave-one-out). Median absolute percentage error of time at sizes of 1 MiB
- * and more. The calibration is {@code collsim calibrate}'s without {@code -c} and {@code --fit}: the same
+ * and more. Every median leaves out the one-off hiccups diagnose finds from the measured times alone
+ * ({@link Comparer#leftOut}), as compare's statistics and calibrate's fits do, so a dataset's uncalibrated cells are
+ * compare's {@code --calibration none} medians. The calibration is {@code collsim calibrate}'s without {@code -c} and {@code --fit}: the same
  * {@link FitLadder#everyParameter()} (every parameter, refused fits replaced by the fallback sets, each judged by
  * {@link FitAcceptance}); when every set is refused the calibrated value is the uncalibrated one
  * ({@link AccuracyRow#refused()}). calibrate's refusal of files of different host counts under one {@code -c}
@@ -65,7 +68,7 @@ public final class AccuracyRunner {
         Map<Dataset, String> classes = new LinkedHashMap<>();
         List<AccuracyRow> rows = new ArrayList<>();
         for (Dataset d : datasets) {
-            SeriesBuilder.of(d, Optional.empty(), defaults).ifPresent(s -> {
+            SeriesBuilder.of(d, Optional.empty(), defaults, Comparer.leftOutLines(d)).ifPresent(s -> {
                 series.put(d, s);
                 classes.put(d, hardwareClass(d));
             });
@@ -101,7 +104,8 @@ public final class AccuracyRunner {
                 cal = o.accepted().map(c -> median(s, c.parameters(), true)).orElse(uncal);
             }
             rows.add(new AccuracyRow(d, classes.get(d), count(d), uncal, cal, fit, note, countSmall(s),
-                    median(s, base, false), signedMedian(s, base)));
+                    median(s, base, false), signedMedian(s, base), Comparer.leftOut(d).stream()
+                    .map(PerfPoint::sizeBytes).toList()));
         }
         return rows;
     }
@@ -147,8 +151,11 @@ public final class AccuracyRunner {
         return out;
     }
 
+    /** @return the points of 1 MiB and more a median counts (usable, less {@link Comparer#leftOut}) */
     private static int count(Dataset d) {
-        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= ONE_MIB).count();
+        Set<Integer> left = Comparer.leftOutLines(d);
+        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= ONE_MIB && !left.contains(p.line()))
+                .count();
     }
 
     private static int countSmall(Series s) {

@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.PredictionBand;
 import java.util.List;
 import java.util.Locale;
@@ -61,6 +62,14 @@ public final class AccuracyText {
                     cal5 += r.calibrated() <= 5 ? 1 : 0;
                 }
             }
+        }
+        List<String> left = rows.stream().filter(r -> !r.leftOutSizes().isEmpty()).map(r -> r.dataset().file() + ":"
+                + r.dataset().line() + " " + shorten(r.dataset().label()) + ": " + Comparer.leftOutText(
+                r.leftOutSizes())).toList();
+        if (!left.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "%nLeft out of every median (one-off hiccups diagnose finds from the "
+                    + "measured times alone; compare leaves out the same), %d dataset(s): %s.%n", left.size(),
+                    String.join("; ", left).replace("|", "/")));
         }
         if (!withoutRow.isEmpty()) {
             sb.append(String.format(Locale.ROOT, "%nNot in the table (nothing per size to compare), %d dataset(s): %s.%n",

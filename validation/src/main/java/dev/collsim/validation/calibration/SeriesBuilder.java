@@ -32,8 +32,8 @@ public final class SeriesBuilder {
     }
 
     /**
-     * As {@link #of(Dataset, Optional, Comparer)} without the points of the given source lines (calibrate leaves out
-     * the one-off hiccups diagnose finds).
+     * As {@link #of(Dataset, Optional, Comparer)} without the points of the given source lines (accuracy and
+     * calibrate leave out {@link Comparer#leftOut}, as compare's statistics do).
      *
      * @param leaveOut source lines of points to leave out
      * @return the series, or empty when no point is left

@@ -13,6 +13,7 @@ import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.NcclLog;
@@ -20,12 +21,15 @@ import dev.collsim.validation.ingest.NetworkLog;
 import dev.collsim.validation.ingest.Note;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -292,11 +296,44 @@ public final class Comparer {
                 .toList();
     }
 
+    /**
+     * The usable points ({@link #usable}) that no error figure counts: the one-off hiccups diagnose finds
+     * ({@link Diagnoser#hiccups}: a time more than 1.6x both neighbours, or the two halves of one size more than 2x
+     * apart). The rule reads the measured times alone, never a prediction, so leaving these points out cannot favour
+     * the model; compare's statistics, the accuracy table and calibrate's fits leave out exactly these.
+     *
+     * @param d a dataset
+     * @return those points, by size; empty when none
+     */
+    public static List<PerfPoint> leftOut(Dataset d) {
+        Set<Integer> lines = Diagnoser.hiccups(d).stream().map(f -> f.evidence().get(0).line())
+                .collect(Collectors.toSet());
+        return usable(d).stream().filter(p -> lines.contains(p.line()))
+                .sorted(Comparator.comparingLong(PerfPoint::sizeBytes)).toList();
+    }
+
+    /** @return the source lines of {@link #leftOut}'s points */
+    public static Set<Integer> leftOutLines(Dataset d) {
+        return leftOut(d).stream().map(PerfPoint::line).collect(Collectors.toSet());
+    }
+
+    /**
+     * @param sizes sizes of the points left out ({@link #leftOut}), bytes
+     * @return how many and which, as compare and accuracy print it ({@code 1 hiccup left out (16384 B)}); empty when
+     *         none
+     */
+    public static String leftOutText(List<Long> sizes) {
+        return sizes.isEmpty() ? "" : sizes.size() + (sizes.size() == 1 ? " hiccup" : " hiccups") + " left out ("
+                + sizes.stream().map(b -> b + " B").collect(Collectors.joining(", ")) + ")";
+    }
+
     private DatasetComparison build(Dataset d, ClusterGuess c, List<PerfPoint> pts, List<PreparedCall> pm) {
         List<PointComparison> out = new ArrayList<>();
         Map<Regime, List<Double>> byRegime = new EnumMap<>(Regime.class);
         List<Double> all = new ArrayList<>();
         List<Double> big = new ArrayList<>();
+        List<Double> small = new ArrayList<>();
+        Set<Integer> leftOut = leftOutLines(d);
         int checked = 0;
         int matched = 0;
         for (int i = 0; i < pts.size(); i++) {
@@ -325,19 +362,20 @@ public final class Comparer {
                 matched += pc.choiceMismatch() ? 0 : 1;
             }
             out.add(pc);
+            if (leftOut.contains(p.line())) {
+                continue;
+            }
             all.add(ape);
             byRegime.computeIfAbsent(pc.regime(), r -> new ArrayList<>()).add(ape);
-            if (p.sizeBytes() >= 1 << 20) {
-                big.add(ape);
-            }
+            (p.sizeBytes() >= 1 << 20 ? big : small).add(ape);
         }
         Map<Regime, ErrorStats> stats = new EnumMap<>(Regime.class);
         byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));
         Optional<String> net = pm.get(0).communicator().networkNote(params);
         ClusterGuess cluster = net.isEmpty() ? c : new ClusterGuess(c.topology(), c.ranks(), c.source(),
                 Stream.concat(c.assumptions().stream(), net.stream()).toList());
-        return new DatasetComparison(d, cluster, "", out, ErrorStats.of(all), stats, ErrorStats.of(big),
-                pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
+        return new DatasetComparison(d, cluster, "", out, leftOut, ErrorStats.of(all), stats, ErrorStats.of(big),
+                ErrorStats.of(small), pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
                 bandSigmaUs != null ? "the calibration's 95 % band" : band != null ? band.describeAs(bandSource)
                 : PredictionBand.UNCALIBRATED.describe());
     }

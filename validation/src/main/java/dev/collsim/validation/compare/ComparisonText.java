@@ -5,9 +5,6 @@ import dev.collsim.validation.diagnose.Finding;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Renders comparisons as plain text tables. Per point: measured and predicted time (us), the signed error
@@ -15,9 +12,10 @@ import java.util.stream.Collectors;
  * pessimistic; - = faster, optimistic), and measured and predicted busbw in GB/s (nccl-tests' definition). The
  * statistics (median, p90, max) are of the absolute error. A point that diagnose calls a one-off hiccup
  * ({@link Diagnoser#hiccups}) is named under the dataset ({@code hiccup (diagnose, line N): ...}) and its row ends
- * with {@code hiccup}: its error is the run's, not the model's, so the statistics leave it out and say how many they
- * left out ({@code |error| of time (%), 1 hiccup left out: ...}); {@link DatasetComparison}'s own statistics (the
- * accuracy command's and {@code --max-median}'s) keep every point.
+ * with {@code hiccup}: its error is the run's, not the model's, so the statistics leave it out and say how many and
+ * which they left out ({@code |error| of time (%), 1 hiccup left out (16384 B): ...}). The statistics are
+ * {@link DatasetComparison}'s own ({@link Comparer#leftOut}), the ones {@code --max-median-error} and the accuracy
+ * table count: with the default parameters its cells are the {@code at >= 1 MiB} and {@code below 1 MiB} medians.
  */
 public final class ComparisonText {
 
@@ -52,24 +50,22 @@ public final class ComparisonText {
             if (d.rounding().present()) {
                 sb.append("  rounding: ").append(d.rounding().text()).append('\n');
             }
-            List<Finding> hiccups = Diagnoser.hiccups(d);
-            for (Finding f : hiccups) {
+            for (Finding f : Diagnoser.hiccups(d)) {
                 sb.append("  hiccup (diagnose, line ").append(f.evidence().get(0).line()).append("): ")
                         .append(f.message()).append('\n');
             }
-            Set<Integer> hiccupLines = hiccups.stream().map(f -> f.evidence().get(0).line())
-                    .collect(Collectors.toSet());
             if (withPoints) {
-                points(sb, c, hiccupLines);
+                points(sb, c);
             }
-            List<PointComparison> kept = c.points().stream().filter(p -> !hiccupLines.contains(p.line())).toList();
-            int left = c.points().size() - kept.size();
-            sb.append("  |error| of time (%)").append(left == 0 ? "" : String.format(Locale.ROOT, ", %d hiccup%s left"
-                    + " out", left, left == 1 ? "" : "s")).append(": all ").append(stats(kept, p -> true));
+            String left = Comparer.leftOutText(c.leftOut().stream().map(PointComparison::sizeBytes).toList());
+            sb.append("  |error| of time (%)").append(left.isEmpty() ? "" : ", " + left).append(": all ")
+                    .append(stats(c.overall()));
             for (Regime r : Regime.values()) {
-                sb.append(" | ").append(r.label()).append(": ").append(stats(kept, p -> p.regime() == r));
+                sb.append(" | ").append(r.label()).append(": ").append(stats(c.byRegime().getOrDefault(r,
+                        ErrorStats.NONE)));
             }
-            sb.append("\n  at >= 1 MiB: ").append(stats(kept, p -> p.sizeBytes() >= 1 << 20));
+            sb.append("\n  at >= 1 MiB: ").append(stats(c.atLeast1MiB())).append(" | below 1 MiB: ")
+                    .append(stats(c.below1MiB()));
             // a wide band (factor above 2) holds nearly any point: say so before the count reads like validation
             boolean wide = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs()
                     * (1 + PredictionBand.WIDE_PERCENT / 100) * (1 + 1e-9));
@@ -89,8 +85,8 @@ public final class ComparisonText {
         return sb.toString();
     }
 
-    /** Appends the per-point table; a point diagnose calls a hiccup ends with "hiccup". */
-    private static void points(StringBuilder sb, DatasetComparison c, Set<Integer> hiccupLines) {
+    /** Appends the per-point table; a point the statistics leave out as a hiccup ends with "hiccup". */
+    private static void points(StringBuilder sb, DatasetComparison c) {
         boolean band = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs());
         boolean calibrated = c.band().contains("95");
         sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %16s %16s  %-16s%s%n", "size (B)",
@@ -106,7 +102,7 @@ public final class ComparisonText {
             if (p.choiceMismatch()) {
                 sb.append("  log says ").append(p.measuredAlgorithm()).append('/').append(p.measuredProtocol());
             }
-            if (hiccupLines.contains(p.line())) {
+            if (c.leftOutLines().contains(p.line())) {
                 sb.append("  hiccup");
             }
             sb.append('\n');
@@ -120,11 +116,6 @@ public final class ComparisonText {
                 + (c.collnet() >= 0 ? c.collnet() + " collnet, " : "") + c.nvls() + " nvls, " + c.p2p() + " p2p (line "
                 + c.line() + ")").orElse("");
         return net.isEmpty() ? ch : ch.isEmpty() ? net : net + "; " + ch;
-    }
-
-    /** @return the statistics of the |error| of the points that pass {@code which} */
-    private static String stats(List<PointComparison> points, Predicate<PointComparison> which) {
-        return stats(ErrorStats.of(points.stream().filter(which).map(PointComparison::apePercent).toList()));
     }
 
     private static String stats(ErrorStats s) {

@@ -1,8 +1,10 @@
 package dev.collsim.validation.compare;
 
 import dev.collsim.validation.ingest.Dataset;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A dataset compared with predictions.
@@ -10,22 +12,28 @@ import java.util.Map;
  * @param dataset            the measurement
  * @param cluster            the cluster used, or null when the dataset could not be compared
  * @param reason             why it could not be compared (empty when it was)
- * @param points             per-point comparisons
- * @param overall            error statistics over all points
- * @param byRegime           error statistics per regime
- * @param atLeast1MiB        error statistics over sizes of 1 MiB and more (the accuracy target's set)
+ * @param points             per-point comparisons, every usable point (those left out of the statistics too)
+ * @param leftOutLines       source lines of the points the statistics leave out ({@link Comparer#leftOut}: the
+ *                           one-off hiccups diagnose finds from the measured times alone)
+ * @param overall            error statistics over the points not left out
+ * @param byRegime           error statistics per regime, of the points not left out
+ * @param atLeast1MiB        error statistics over sizes of 1 MiB and more, of the points not left out (the accuracy
+ *                           table's uncalibrated column with the default parameters)
+ * @param below1MiB          error statistics over sizes below 1 MiB, of the points not left out (the accuracy
+ *                           table's last column with the default parameters)
  * @param physicalBoundBusBw predicted physical bound, GB/s busbw
  * @param algorithmChecked   points where the log named NCCL's algorithm
  * @param algorithmMatched   of those, points where the prediction agrees
  * @param band               which band the points carry, in words
  */
 public record DatasetComparison(Dataset dataset, ClusterGuess cluster, String reason, List<PointComparison> points,
-        ErrorStats overall, Map<Regime, ErrorStats> byRegime, ErrorStats atLeast1MiB, double physicalBoundBusBw,
-        int algorithmChecked, int algorithmMatched, String band) {
+        Set<Integer> leftOutLines, ErrorStats overall, Map<Regime, ErrorStats> byRegime, ErrorStats atLeast1MiB,
+        ErrorStats below1MiB, double physicalBoundBusBw, int algorithmChecked, int algorithmMatched, String band) {
 
     /** Copies. */
     public DatasetComparison {
         points = List.copyOf(points);
+        leftOutLines = Set.copyOf(leftOutLines);
         byRegime = Map.copyOf(byRegime);
         reason = reason == null ? "" : reason;
         band = band == null ? "" : band;
@@ -33,8 +41,14 @@ public record DatasetComparison(Dataset dataset, ClusterGuess cluster, String re
 
     /** @return a comparison that could not be made */
     public static DatasetComparison notComparable(Dataset d, String reason) {
-        return new DatasetComparison(d, null, reason, List.of(), ErrorStats.NONE, Map.of(), ErrorStats.NONE,
-                Double.NaN, 0, 0, "");
+        return new DatasetComparison(d, null, reason, List.of(), Set.of(), ErrorStats.NONE, Map.of(), ErrorStats.NONE,
+                ErrorStats.NONE, Double.NaN, 0, 0, "");
+    }
+
+    /** @return the points the statistics leave out, by size ({@link #leftOutLines}) */
+    public List<PointComparison> leftOut() {
+        return points.stream().filter(p -> leftOutLines.contains(p.line()))
+                .sorted(Comparator.comparingLong(PointComparison::sizeBytes)).toList();
     }
 
     /** @return points whose measured time lies inside the prediction's band */

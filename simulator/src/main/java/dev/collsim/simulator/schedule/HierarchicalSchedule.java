@@ -61,8 +61,10 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
      * buffer in loops of {@code nvls->nHeads x chunkCount} elements (the NVLS variant likewise, {@code loopSize =
      * nChannels x nHeads x chunkSize}), every loop going up the NVLS reduce, across the network and back down while
      * the next loop is in the earlier stage. The chunk is NCCL_NVLS_CHUNKSIZE's default, {@link
-     * NvlsTuning#DEFAULT_CHUNK} (NVLSTree caps it at 64 KiB on 4 or more nodes, {@link NvlsTuning#treeChunk()}:
-     * not passed to the schedule, so on 4 or more nodes the pipeline here has half NCCL's loops and twice its fill).
+     * NvlsTuning#DEFAULT_CHUNK}, at every size. NCCL's chunk of the call ({@code perf.NvlsLoop#chunk}, the one home of
+     * that rule: NVLSTree caps it at 64 KiB on 4 or more nodes and both algorithms shrink it for small calls, to
+     * 16-32 KiB) is not passed to the schedule: where it is smaller the pipeline here has fewer, larger chunks than
+     * NCCL's (half its loops at large sizes on 4 or more nodes, fewer still for small calls) and so a longer fill.
      *
      * @param sizeBytes buffer, bytes
      * @param nChannels channels, >= 1
@@ -76,10 +78,12 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
 
     /**
      * The three phases software-pipelined over {@link #pipelineChunks} chunks, as NCCL's NVLS, NVLSTree and CollNet
-     * AllReduce run them (NCCL 2.28.9 {@code src/device/all_reduce.h}, {@code runTreeSplit} and the NVLS variants:
-     * warps or channels split into reduce, network and broadcast roles, each working on its own chunk). Pipeline
-     * step t carries chunk t's intra-host ReduceScatter, chunk t-1's inter-host AllReduce and chunk t-2's
-     * intra-host AllGather (those that exist), so k chunks take k + 2 steps; a step ends when its slowest part ends.
+     * AllReduce run them (NCCL 2.28.9 {@code src/device/all_reduce.h}: the NVLS and NVLSTree kernels split each
+     * channel's threads into scatter, gather, reduce and broadcast groups, {@code tidEndScatter} to
+     * {@code tidEndBcast}, each working on its own loop of the buffer; {@code runTreeSplit} does the same
+     * for Tree). Pipeline step t carries chunk t's intra-host ReduceScatter, chunk t-1's inter-host AllReduce and
+     * chunk t-2's intra-host AllGather (those that exist), so k chunks take k + 2 steps; a step ends when its slowest
+     * part ends.
      * Each phase of a chunk is one transfer per ring edge with all the phase's bytes (its L-1 or 2(H-1) ring sends
      * cross the same edge; the per-send latency inside a phase is not charged). The ReduceScatter and AllGather of
      * two chunks in one step use the same intra-host edge and are one transfer with both byte counts. Steps with the

@@ -24,7 +24,9 @@ public record ModelPreset(String name, ModelShape shape, int experts, int topk, 
      * its weights were never released, and the GPT-2 layout's sum (biases, learned positions of 2048, tied output)
      * is 96 x (12 h^2 + 13 h) + 50257 h + 2048 h + 2 h = 174,604,259,328 for h = 12288 (0.2 % less). DeepSeek-V3
      * keeps its report's 671B: its MLA attention and shared expert are not in {@link ModelShape}; the released
-     * config's weights sum to about 671.03e9 (main model, without the 14B multi-token-prediction module).
+     * config's weights (hidden 7168, q_lora_rank 1536, kv_lora_rank 512, 128 heads of 128 + 64 rope, 1 shared + 256
+     * routed experts of 2048, 3 dense layers of 18432, vocabulary 129,280 untied) sum to about 671.03e9 by hand: the
+     * main model of DeepSeek's README_WEIGHTS (671B), without its multi-token-prediction module (11.5B unique).
      */
     private static final List<ModelPreset> ALL = List.of(
             new ModelPreset("gpt3-175b", ModelShape.of(175_000_000_000L, 0, 0), 0, 0, "Brown et al. 2020, Table"

@@ -69,11 +69,16 @@ public final class TopoShowCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /**
+     * @return GPU memory in GiB (2^30 B, the unit plan and report print it in; datasheets' "GB" for memory is GiB):
+     *         {@code 80 GiB}, or one decimal when not whole ({@code 140.4 GiB} for nvidia-smi's 143,771 MiB)
+     */
     private static String memory(long bytes) {
         if (bytes <= 0) {
             return "memory unknown";
         }
-        return bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB" : String.format(Locale.ROOT, "%.0f GB", bytes / 1e9);
+        return bytes % (1L << 30) == 0 ? (bytes >> 30) + " GiB"
+                : String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }
 
     private static void nics(Topology t, PrintWriter out, String host) {

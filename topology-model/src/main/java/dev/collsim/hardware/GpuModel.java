@@ -37,7 +37,8 @@ public record GpuModel(String name, int sm, List<Variant> variants, List<String>
      *
      * @param name        the SKU name, as the PCI ID database or nvidia-smi spell it, e.g. {@code H100-SXM5-80GB}
      * @param pciDeviceId PCI device id (vendor 0x10de), or -1 when not recorded
-     * @param memoryBytes device memory, bytes
+     * @param memoryBytes device memory, bytes: the datasheet's "GB" as the JEDEC gigabyte, 2^30 B ({@code
+     *                    GpuModelTable} gives the sources)
      * @param memoryGBps  device memory bandwidth, GB/s (1e9 B/s), datasheet
      */
     public record Variant(String name, int pciDeviceId, long memoryBytes, double memoryGBps) {

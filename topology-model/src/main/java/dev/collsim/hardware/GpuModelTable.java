@@ -9,11 +9,13 @@ import java.util.Map;
 /**
  * The records of the GPU-model database, in lookup order: a model whose free-text rule would also match a later one's
  * text comes first ("GB200" before "B200", "H100 PCIe" before "H100"). Figures are per GPU; FLOP/s are dense (the
- * datasheets' "with sparsity" tensor figures halved). Memory is in GiB (2^30 B) although the datasheets write "GB":
- * that is what the parts hold; nvidia-smi reports an "80GB" A100 as 81,920 MiB = 80 GiB exactly, an "80GB HBM3" H100
- * as 81,559 MiB (79.6 GiB, the rest reserved), and an "141GB" H200 as 143,771 MiB (140.4 GiB; measured on an H200,
- * driver 580.159.04), more than 141 x 10^9 B = 134,465 MiB could be. Package-private: read it through {@link
- * GpuModels}.
+ * datasheets' "with sparsity" tensor figures halved). Memory is the datasheet's figure in the datasheet's unit: its
+ * "GB" of memory capacity is the JEDEC gigabyte, 2^30 B (JEDEC Standard 100B.01: K, M, G as prefixes to semiconductor
+ * storage capacity are 2^10, 2^20, 2^30), so {@code 80 * GIB}. nvidia-smi shows that is what the parts hold: an "80GB"
+ * A100 as 81,920 MiB = 80 GiB exactly, an "80GB HBM3" H100 as 81,559 MiB (79.6 GiB, the rest reserved), an "141GB"
+ * H200 as 143,771 MiB (140.4 GiB; measured on an H200, driver 580.159.04) and an "180GB" B200 as 183,359 MiB
+ * (179.1 GiB; NVIDIA/TensorRT-LLM issue 10278, driver 580.95.05), more than 141 x 10^9 B = 134,465 MiB or 180 x 10^9 B
+ * = 171,661 MiB could be. Package-private: read it through {@link GpuModels}.
  */
 final class GpuModelTable {
 
@@ -33,7 +35,8 @@ final class GpuModelTable {
                     List.of("NVIDIA GB200", "GB200"), "gb200",
                     NvlinkGen.NVLINK5, 18, true, PcieGen.GEN6, 16, flops(5e15, 2.5e15, 2.5e15, 1.25e15, 80e12),
                     new Sources("NVIDIA GB200 NVL72 datasheet (NVLink5 1.8 TB/s per GPU; 130 TB/s per 72 GPUs)",
-                            "GB200 NVL72 datasheet: 13.5 TB HBM3e per 72 GPUs (about 186 GB), 8 TB/s per GPU",
+                            "GB200 NVL72 datasheet: up to 372 GB HBM3e per GB200 superchip of 2 GPUs (186 GB"
+                                    + " each; 13.4 TB per 72 GPUs), 8 TB/s per GPU",
                             "GB200 NVL72 datasheet per 72-GPU rack with sparsity: FP8 720 P, BF16 360 P, TF32 180 P;"
                                     + " FP32 5,760 T dense")),
             new GpuModel("GB10", 121, List.of(new Variant("GB10", -1, 128 * GIB, 273)),
@@ -214,11 +217,13 @@ final class GpuModelTable {
                     "\\bt4\\b", null, 0, false, PcieGen.GEN3, 16, flops(NONE, NONE, 65e12, NONE, 8.1e12),
                     new Sources("NVIDIA T4 datasheet (PCIe Gen3 x16, no NVLink)", "T4 datasheet: 16 GB GDDR6, 320 GB/s",
                             "T4 datasheet: mixed precision (FP16/FP32) 65 T, FP32 8.1 T; no BF16, TF32 or FP8")),
-            new GpuModel("Quadro RTX 8000", 75, List.of(new Variant("Quadro RTX 8000", -1, 48 * GIB, 672)),
-                    List.of("Quadro RTX 8000", "Quadro RTX 6000"), "quadro rtx [68]000", NvlinkGen.NVLINK2, 2,
+            new GpuModel("Quadro RTX 8000", 75, List.of(new Variant("Quadro RTX 8000", -1, 48 * GIB, 672),
+                    new Variant("Quadro RTX 6000", -1, 24 * GIB, 672)),
+                    List.of("Quadro RTX 8000"), "quadro rtx [68]000", NvlinkGen.NVLINK2, 2,
                     false, PcieGen.GEN3, 16, flops(NONE, NONE, 130.5e12, NONE, 16.3e12),
-                    new Sources("NVIDIA Quadro RTX 8000 datasheet (NVLink bridge 100 GB/s bidirectional: 2 NVLink2)",
-                            "Quadro RTX 8000 datasheet: 48 GB GDDR6, 672 GB/s",
+                    new Sources("NVIDIA Quadro RTX 8000 and RTX 6000 datasheets (NVLink bridge 100 GB/s"
+                            + " bidirectional: 2 NVLink2)", "Quadro RTX 8000 datasheet: 48 GB GDDR6, 672 GB/s;"
+                            + " Quadro RTX 6000 datasheet: 24 GB GDDR6, 672 GB/s (same TU102 board otherwise)",
                             "Quadro RTX 8000 datasheet: tensor (FP16) 130.5 T, FP32 16.3 T")),
             new GpuModel("RTX A6000", 86, List.of(new Variant("RTX A6000", -1, 48 * GIB, 768)),
                     List.of("NVIDIA RTX A6000"), "rtx a6000", NvlinkGen.NVLINK3_GA10X_BRIDGE, 4, false,

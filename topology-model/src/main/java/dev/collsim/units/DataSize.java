@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * Byte counts in YAML and settings: {@code 8}, {@code 32K}, {@code 8M}, {@code 8G}, {@code 1T}, where
- * K/M/G/T are powers of 1024; memory capacities may also say {@code 80 GB} (1e9) or {@code 80 GiB} (2^30).
+ * K/M/G/T are powers of 1024; other sizes may also say {@code 80 GB} (1e9) or {@code 80 GiB} (2^30). GPU memory
+ * capacities are read by {@link #parseMemoryCapacity}, where {@code 80 GB} is 80 GiB as the memory makers mean it.
  * Sweep sizes ({@code -b/-e/-i}, a report's {@code min/max}) are not read here but as nccl-tests reads them, by
  * {@link dev.collsim.nccl.SizeSweep#parseBytes} (there {@code 8GB} is 8 GiB).
  */
@@ -41,6 +42,37 @@ public final class DataSize {
         int power = prefix.isEmpty() ? 0 : "KMGT".indexOf(prefix) + 1;
         double scale = Math.pow(decimal ? 1000 : 1024, power);
         double bytes = v * scale;
+        if (bytes > Long.MAX_VALUE) {
+            throw new IllegalArgumentException("'" + text + "' is too large");
+        }
+        return Math.round(bytes);
+    }
+
+    /** Units accepted by {@link #parseMemoryCapacity(String)}. */
+    public static final String MEMORY_ALLOWED = "a number with K, M, G or T, KB, MB, GB, TB or KiB, MiB, GiB, TiB"
+            + " (all powers of 1024 for memory, as JEDEC and the GPU datasheets mean them)";
+
+    /**
+     * Parses a device-memory capacity, where every prefix is a power of 1024 and {@code GB} means GiB: the
+     * convention for semiconductor memory capacity (JEDEC Standard 100B.01, "Terms, Definitions, and Letter
+     * Symbols for Microcomputers, Microprocessors, and Memory Integrated Circuits": K, M, G as prefixes to units
+     * of semiconductor storage capacity are 2^10, 2^20, 2^30), the one GPU datasheets follow. An "80GB" A100 holds
+     * 81,920 MiB = 80 x 2^30 B in nvidia-smi, and an "141GB" H200 shows 143,771 MiB, more than 141 x 10^9 B =
+     * 134,465 MiB could be (sources in {@code docs/planning-validation.md}); so a user copying {@code 80 GB} from a
+     * datasheet means 80 GiB.
+     *
+     * @param text e.g. {@code "80 GB"}, {@code "141 GiB"}, {@code "96G"}
+     * @return bytes, >= 0
+     * @throws IllegalArgumentException naming the text and {@link #MEMORY_ALLOWED}
+     */
+    public static long parseMemoryCapacity(String text) {
+        Matcher m = TEXT.matcher(text == null ? "" : text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + text + "' is not a memory size; use " + MEMORY_ALLOWED);
+        }
+        String prefix = m.group(2).toUpperCase(Locale.ROOT);
+        double bytes = Double.parseDouble(m.group(1)) * Math.pow(1024, prefix.isEmpty() ? 0 : "KMGT".indexOf(prefix)
+                + 1);
         if (bytes > Long.MAX_VALUE) {
             throw new IllegalArgumentException("'" + text + "' is too large");
         }

@@ -47,6 +47,33 @@ class GpuModelsTest {
         assertEquals(2039, a40.model().memoryGBps(), 0); // default variant: 80 GB HBM2e
     }
 
+    /**
+     * Memory is the datasheet's "GB" read as the JEDEC gigabyte, 2^30 B: what nvidia-smi shows as memory.total lies
+     * at most 1 % below {@code GB x 2^30} and above {@code GB x 10^9}, which could not hold it. Measured totals: A100
+     * SXM4 80GB 81,920 MiB and H100 SXM 81,559 MiB (docs/planning-validation.md: NVIDIA/nccl issue 1264,
+     * wilicc/gpu-burn issue 114), H200 143,771 MiB (data/device/h200-all_reduce-all-types-ops.txt line 3), B200
+     * 183,359 MiB (NVIDIA/TensorRT-LLM issue 10278, nvidia-smi 580.95.05).
+     */
+    @ParameterizedTest
+    @CsvSource({"A100-SXM4-80GB, 80, 81920", "H100-SXM5-80GB, 80, 81559", "NVIDIA H200, 141, 143771",
+        "NVIDIA B200, 180, 183359"})
+    void memoryIsTheDatasheetFigureInJedecGigabytes(String name, int datasheetGb, long smiMib) {
+        long db = GpuModels.sku(name).orElseThrow().variant().memoryBytes();
+        long smi = smiMib << 20;
+        assertEquals((long) datasheetGb << 30, db, name);
+        assertTrue(smi > datasheetGb * 1e9, name + ": more than the decimal reading could hold");
+        assertTrue(smi <= db && smi >= 0.99 * db, name + ": nvidia-smi " + smiMib + " MiB within 1 % of " + db);
+    }
+
+    /** Quadro RTX 6000 and 8000 share the TU102 board; their datasheets give 24 GB and 48 GB of GDDR6, 672 GB/s. */
+    @Test
+    void quadroRtx6000HasItsOwnMemory() {
+        GpuModels.Sku six = GpuModels.sku("Quadro RTX 6000").orElseThrow();
+        assertEquals("Quadro RTX 8000", six.model().name());
+        assertEquals(24L << 30, six.variant().memoryBytes());
+        assertEquals(48L << 30, GpuModels.sku("Quadro RTX 8000").orElseThrow().variant().memoryBytes());
+    }
+
     @ParameterizedTest
     @CsvSource({
         // nvidia-smi / nccl-tests device names and header texts seen in the corpus

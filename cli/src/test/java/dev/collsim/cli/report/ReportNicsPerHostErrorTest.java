@@ -26,8 +26,9 @@ class ReportNicsPerHostErrorTest {
         assertEquals(3, r.code(), r.err());
         // By hand: the variant is on line 4; "  - {name: nic16, nics-per-host: " is 2 + 2 + 1 + 13 + 15 = 33
         // characters, so the value 16 starts at column 34. A DGX H100 has 8 ConnectX-7 compute NICs (DGX H100
-        // User Guide), so 1 to 8 rails are allowed.
-        assertTrue(r.err().contains(spec + ":4:34: variants.nic16.nics-per-host: found 16, more than the 8 compute"
+        // User Guide), so 1 to 8 rails are allowed. The field is named as the spec reader names its own problems
+        // (variants[0].nic-speed for a bad speed): variants[0], the list's first entry.
+        assertTrue(r.err().contains(spec + ":4:34: variants[0].nics-per-host: found 16, more than the 8 compute"
                 + " NICs a dgx-h100 host has; allowed: 1 to 8"), r.err());
         assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
     }

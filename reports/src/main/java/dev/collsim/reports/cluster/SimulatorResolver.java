@@ -1,7 +1,6 @@
 package dev.collsim.reports.cluster;
 
 import dev.collsim.io.InputException;
-import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.VariantSpec;
@@ -128,10 +127,9 @@ public final class SimulatorResolver implements VariantResolver {
             base = ClusterLoader.resolve(spec.cluster(), HardwareHints.NONE, spec.folder());
             bases.put(spec.cluster(), base);
         }
-        String field = v.line() == 0 ? "cluster" : "variants." + v.name();
         ClusterSource b = base;
         if (!v.edits().isEmpty() && b.spec() == null) {
-            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, "the base cluster '"
+            throw new InputException(v.problem(spec.file(), "the base cluster '"
                     + b.name() + "' is not built from a catalog host type, so only 'env' and 'calibration' can"
                     + " vary; use a collsim YAML cluster with 'hosts: <catalog name>' as the base"));
         }
@@ -140,12 +138,11 @@ public final class SimulatorResolver implements VariantResolver {
             t = v.edits().isEmpty() ? b.topology() : cluster(b, v.edits());
         } catch (ClusterEditException e) {
             // at the key that cannot be applied, e.g. a trays-per-domain that does not divide the trays
-            throw new InputException(v.problem(spec.file(), field + "." + e.field().key(), e.field().key(),
-                    e.detail()));
+            throw new InputException(v.problem(spec.file(), e.field().key(), e.detail()));
         } catch (IllegalArgumentException e) {
-            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field, e.getMessage()));
+            throw new InputException(v.problem(spec.file(), e.getMessage()));
         }
-        CollectivePredictor predictor = predictor(spec, v, field, t);
+        CollectivePredictor predictor = predictor(spec, v, t);
         if (v.backend().flow()) {
             predictor = new FlowPredictor(predictor, FlowPredictor.Mode.SLOWER, v.backend().routing(),
                     v.backend().seed());
@@ -165,7 +162,7 @@ public final class SimulatorResolver implements VariantResolver {
     }
 
     /** The variant's predictor by its calibration (its own, else the fallback, else its class's shipped profile). */
-    private CollectivePredictor predictor(ReportSpec spec, VariantSpec v, String field, Topology t)
+    private CollectivePredictor predictor(ReportSpec spec, VariantSpec v, Topology t)
             throws InputException {
         String cal = v.calibration() != null ? v.calibration() : fallback;
         if (cal == null) {
@@ -187,7 +184,7 @@ public final class SimulatorResolver implements VariantResolver {
             return plain;
         }
         if (calibrated == null) {
-            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
+            throw new InputException(v.problem(spec.file(), "calibration",
                     "this build cannot read calibration profiles yet; remove 'calibration'"));
         }
         String file = v.calibration() != null ? spec.folder().resolve(cal).toString() : cal;
@@ -196,8 +193,7 @@ public final class SimulatorResolver implements VariantResolver {
             selections.add(v.name() + ": calibration: " + (v.calibration() != null ? cal : file));
             return p;
         } catch (IllegalArgumentException e) {
-            throw new InputException(new InputProblem(spec.file(), v.line(), 0, field + ".calibration",
-                    e.getMessage()));
+            throw new InputException(v.problem(spec.file(), "calibration", e.getMessage()));
         }
     }
 

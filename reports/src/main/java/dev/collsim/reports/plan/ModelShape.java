@@ -208,6 +208,35 @@ public record ModelShape(long params, int hidden, int layers, int vocab, boolean
     }
 
     /**
+     * The parameters of a shape, summed from its weights, for a pre-norm transformer without biases (Llama and
+     * Mixtral: RMSNorm weights only, as their released configs and checkpoints): per layer Q and O (h x h), K and V
+     * (h x kvHidden each), two norm vectors of h, and the feed-forward: (gated ? 3 : 2) h d_ff in a dense layer, or
+     * in an MoE layer (every layer from {@code ffn.firstDenseLayers} on) {@code experts} routed experts plus the
+     * router's experts x h; then the input embedding V h, the output layer V h unless tied, and the final norm h.
+     * Llama 3 70B by hand: 80 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 28672 + 2 x 8192) + 2 x 128256 x 8192 +
+     * 8192 = 70,553,706,496.
+     *
+     * @param hidden   h
+     * @param layers   L
+     * @param vocab    V
+     * @param tied     output layer tied to the input embedding
+     * @param kvHidden width of K (and of V)
+     * @param ffn      feed-forward shape
+     * @param experts  routed experts per MoE layer, 0 for a dense model
+     * @return the parameter count
+     */
+    public static long weightSum(int hidden, int layers, int vocab, boolean tied, int kvHidden, Ffn ffn,
+            int experts) {
+        long h = hidden;
+        long attention = 2 * h * h + 2 * h * kvHidden;
+        long dense = (ffn.gated() ? 3L : 2L) * h * ffn.hidden();
+        long moe = experts * (ffn.expertWeights(hidden) + h);
+        int denseLayers = experts == 0 ? layers : Math.min(layers, ffn.firstDenseLayers());
+        long blocks = layers * (attention + 2 * h) + denseLayers * dense + (long) (layers - denseLayers) * moe;
+        return blocks + (tied ? 1 : 2) * (long) vocab * h + h;
+    }
+
+    /**
      * @param f the feed-forward shape
      * @return a copy with it
      */

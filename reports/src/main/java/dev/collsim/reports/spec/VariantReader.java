@@ -74,7 +74,7 @@ final class VariantReader {
         v.fields().forEach((k, n) -> places.put(k, new SpecPlace(n.line(), n.column())));
         return name == null ? null : new VariantSpec(name, new ClusterEdits(hosts, hostType, nic, nics, fabric, over,
                 nvlink == null ? null : nvlink.gbps(), radix, network, trays), env, calibration, backend, v.line(),
-                places);
+                places, v.path(), v.column());
     }
 
     /**

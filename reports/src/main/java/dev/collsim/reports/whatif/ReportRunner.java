@@ -221,8 +221,7 @@ public final class ReportRunner {
                     s.dataType(), null, v.spec().ncclSettings()));
         } catch (InvalidRequestException e) {
             // refused by the simulator because of what the variant asks; any other exception is a bug (exit 1)
-            throw new InputException(new InputProblem(spec.file(), v.spec().line(), 0, "variants." + v.name(),
-                    e.getMessage()));
+            throw new InputException(v.spec().problem(spec.file(), e.getMessage()));
         }
     }
 
@@ -359,8 +358,7 @@ public final class ReportRunner {
         try {
             return work.get();
         } catch (InvalidRequestException e) {
-            throw new InputException(new InputProblem(spec.file(), v.spec().line(), 0, "variants." + v.name(),
-                    e.getMessage()));
+            throw new InputException(v.spec().problem(spec.file(), e.getMessage()));
         }
     }
 

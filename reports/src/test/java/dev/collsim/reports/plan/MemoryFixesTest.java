@@ -25,20 +25,20 @@ class MemoryFixesTest {
     }
 
     /**
-     * {@code plan --model llama3-8b --tp 1 --pp 1 -c dgx-h100 --global-batch 64}: dp = 8 on 8 GPUs, P = 8.0e9, model
-     * states 18 P = 144e9 B = 134.1 GiB: does not fit. --pp 2 keeps 8 GPUs at dp 8/2 = 4 (64 % 4 = 0): states 9 P =
-     * 72e9 B, and the first stage holds min(pp, m) = 2 micro-batches (m = 64/4 = 16) of 32/2 = 16 layers, the same 32
-     * layer-equivalents as pp 1: activations unchanged. --tp 2 likewise at dp 4; tp 2 divides the host's 8 GPUs. No
-     * --sequence-parallel (tp = 1).
+     * {@code plan --model llama3-8b --tp 1 --pp 1 -c dgx-h100 --global-batch 64}: dp = 8 on 8 GPUs, P = 8,030,261,248
+     * (the preset's weight sum, ModelPresetTest), model states 18 P = 144,544,702,464 B = 134.6 GiB: does not fit. --pp
+     * 2 keeps 8 GPUs at dp 8/2 = 4 (64 % 4 = 0): states 9 P = 72,272,351,232 B, and the first stage holds min(pp, m) =
+     * 2 micro-batches (m = 64/4 = 16) of 32/2 = 16 layers, the same 32 layer-equivalents as pp 1: activations
+     * unchanged. --tp 2 likewise at dp 4; tp 2 divides the host's 8 GPUs. No --sequence-parallel (tp = 1).
      */
     @Test
     void eightBillionOnOneHostKeepsEightGpus() {
         TrainingJob j = job("llama3-8b", 8, 1, 1, false, 2048, 64);
         MemoryPlan m = MemoryModel.of(j, H100_BYTES, 8);
-        assertEquals(144e9, m.weightsBytes() + m.gradsBytes() + m.optimizerBytes(), 1);
+        assertEquals(144_544_702_464d, m.weightsBytes() + m.gradsBytes() + m.optimizerBytes(), 1);
         assertFalse(m.fits());
         String pp2 = String.format(Locale.ROOT, "--pp 2: %.1f GiB per GPU on 8 GPUs (dp 4)",
-                (72e9 + m.activationsBytes()) / GIB);
+                (72_272_351_232d + m.activationsBytes()) / GIB);
         assertTrue(m.suggestions().contains(pp2), m.suggestions().toString());
         assertTrue(m.suggestions().stream().anyMatch(s -> s.startsWith("--tp 2:") && s.endsWith("on 8 GPUs (dp 4)")),
                 m.suggestions().toString());
@@ -52,10 +52,11 @@ class MemoryFixesTest {
 
     /**
      * {@code plan --model llama3-405b --tp 8 --pp 16 -c dgx-h100x1024 --seq-len 8192 --global-batch 2048}: dp = 64 on
-     * 8192 GPUs, P/(tp pp) = 405e9/128 = 3.1640625e9 per GPU. No single change fits (activations without SP are above
-     * 80 GiB alone; --tp 16 would leave the 8-GPU host). The first fitting pair: SP with ZeRO-1 keeps 2 + 4 = 6 B of
-     * weights and gradients, 18.98e9 B = 17.7 GiB, plus SP activations, over 80 GiB; SP with ZeRO-2: 2 x 3.1640625e9 +
-     * 16 x 3.1640625e9 / 64 = 7.119140625e9 B of model states plus the SP activations.
+     * 8192 GPUs, P/(tp pp) = 405,853,388,800/128 = 3,170,729,600 per GPU (the preset's weight sum). No single change
+     * fits (activations without SP are above 80 GiB alone; --tp 16 would leave the 8-GPU host). The first fitting pair:
+     * SP with ZeRO-1 keeps 2 + 4 = 6 B of weights and gradients, 19.02e9 B = 17.7 GiB, plus SP activations, over 80
+     * GiB; SP with ZeRO-2: 2 x 3,170,729,600 + 16 x 3,170,729,600 / 64 = 7,134,141,600 B of model states plus the SP
+     * activations.
      */
     @Test
     void fourHundredFiveBillionGetsSequenceParallelAndAZeroStage() {
@@ -64,7 +65,7 @@ class MemoryFixesTest {
         assertFalse(m.fits());
         MemoryPlan sp = MemoryModel.of(job("llama3-405b", 64, 8, 16, true, 8192, 2048), H100_BYTES, 8);
         String pair = String.format(Locale.ROOT, "--sequence-parallel --zero 2: %.1f GiB per GPU on 8192 GPUs",
-                (7.119140625e9 + sp.activationsBytes()) / GIB);
+                (7_134_141_600d + sp.activationsBytes()) / GIB);
         assertEquals(List.of(pair), m.suggestions());
         assertTrue(m.summary().contains("fits with: " + pair), m.summary());
         // with SP on: single changes only, none of them --tp 16, all on the cluster's 8192 GPUs

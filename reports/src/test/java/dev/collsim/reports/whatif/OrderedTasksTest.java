@@ -41,8 +41,8 @@ class OrderedTasksTest {
 
     @Test
     void firstFailureInSubmissionOrderIsThrown() {
-        InputException early = new InputException(new InputProblem("spec.yaml", 3, 0, "variants.a", "first"));
-        InputException late = new InputException(new InputProblem("spec.yaml", 9, 0, "variants.b", "second"));
+        InputException early = new InputException(new InputProblem("spec.yaml", 3, 0, "variants[0]", "first"));
+        InputException late = new InputException(new InputProblem("spec.yaml", 9, 0, "variants[1]", "second"));
         CountDownLatch lateThrown = new CountDownLatch(1);
         try (OrderedTasks<String> tasks = new OrderedTasks<>(2)) {
             tasks.submit(() -> {

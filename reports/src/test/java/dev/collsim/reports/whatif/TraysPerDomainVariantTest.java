@@ -47,14 +47,15 @@ class TraysPerDomainVariantTest {
 
     /**
      * 5 does not divide 36 trays: the problem names the file, the line and column of the value (line 8, column 23:
-     * {@code trays-per-domain: 5} indented by 4), the variant's field and the divisors.
+     * {@code trays-per-domain: 5} indented by 4), the field as the spec reader names it (the third variant of the list,
+     * {@code variants[2]}) and the divisors.
      */
     @Test
     void aValueThatDoesNotDivideTheTraysIsRefusedAtItsKey() throws InputException {
         ReportSpec spec = ReportSpecReader.read("w.yaml", SPEC, Path.of("."));
         InputException e = assertThrows(InputException.class,
                 () -> new SimulatorResolver().resolve(spec, spec.variants().get(3)));
-        assertTrue(e.getMessage().contains("w.yaml:8:23: variants.uneven.trays-per-domain: found 5 for 36 trays;"
+        assertTrue(e.getMessage().contains("w.yaml:8:23: variants[2].trays-per-domain: found 5 for 36 trays;"
                 + " allowed: a divisor of the tray count (1, 2, 3, 4, 6, 9, 12, 18, 36)"), e.getMessage());
     }
 
@@ -70,7 +71,7 @@ class TraysPerDomainVariantTest {
                 """, Path.of("."));
         InputException e = assertThrows(InputException.class,
                 () -> new SimulatorResolver().resolve(spec, spec.variants().get(1)));
-        assertTrue(e.getMessage().contains("w.yaml:4:23: variants.apart.trays-per-domain: found 1 for hosts dgx-h100"),
+        assertTrue(e.getMessage().contains("w.yaml:4:23: variants[0].trays-per-domain: found 1 for hosts dgx-h100"),
                 e.getMessage());
     }
 }

@@ -306,7 +306,10 @@ public final class YamlFields {
         }
     }
 
-    /** @return a memory size in bytes written with its unit ({@code 80 GB}, {@code 141 GiB}), > 0, or null */
+    /**
+     * @return a GPU memory size in bytes written with its unit ({@code 80 GB}, {@code 141 GiB}; GB = GiB here, as
+     *         {@link DataSize#parseMemoryCapacity} reads memory capacities), > 0, or null
+     */
     public Long size(YamlNode map, String key) {
         YamlNode n = node(map, key, false);
         if (n == null) {
@@ -317,14 +320,14 @@ public final class YamlFields {
             return null;
         }
         try {
-            long v = DataSize.parseBytes(n.text());
+            long v = DataSize.parseMemoryCapacity(n.text());
             if (v > 0) {
                 return v;
             }
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        add(n, "found '" + n.text() + "'; allowed: " + DataSize.ALLOWED);
+        add(n, "found '" + n.text() + "'; allowed: " + DataSize.MEMORY_ALLOWED);
         return null;
     }
 

@@ -97,5 +97,8 @@ class ConfigsTest {
         assertEquals(PathType.SYS, sys.type());
         assertEquals(16.0, sys.nccl().gbps(), EPS);
         assertEquals(240.0, hp.path(hp.gpus().get(0), hp.gpus().get(1)).nccl().gbps(), EPS, "12 x 20 GB/s (sm80)");
+        // its 'memory: 80 GB' (the A100 80GB datasheet's figure) is 80 GiB, what nvidia-smi shows (81,920 MiB) and
+        // what plan's memory fit compares against: 80 x 2^30 = 85,899,345,920 B, not 80e9 (74.5 GiB)
+        assertEquals(85_899_345_920L, t.gpus().get(0).memoryBytes());
     }
 }

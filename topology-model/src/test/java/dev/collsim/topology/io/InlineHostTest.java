@@ -95,4 +95,14 @@ class InlineHostTest {
         List<Nic> nics = new YamlClusterReader().read("inline.yaml", yaml).devices(Nic.class);
         assertEquals(List.of(true, false), nics.stream().filter(n -> n.host() == 0).map(Nic::gdr).toList());
     }
+
+    /**
+     * A GPU's memory written as a datasheet writes it, {@code 80 GB}, is 80 GiB (JEDEC gigabytes, as the database
+     * holds it): 80 x 2^30 = 85,899,345,920 B, not 80e9.
+     */
+    @Test
+    void datasheetGigabytesOfMemoryAreGib() throws Exception {
+        Topology t = new YamlClusterReader().read("inline.yaml", YAML.replace("memory: 80 GiB", "memory: 80 GB"));
+        assertEquals(85_899_345_920L, t.gpus().get(0).memoryBytes());
+    }
 }

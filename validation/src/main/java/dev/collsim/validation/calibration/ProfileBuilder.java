@@ -32,7 +32,8 @@ import java.util.TreeMap;
  * against the band made from the other files' residuals). The issue's rule that the leave-one-out error stay within
  * {@value #LOO_GAP_POINTS} points of the in-sample error is reported per class ({@link ClassFit#looGap()}), not
  * enforced. Healthy: diagnose finds no PROBLEM and the header does not say
- * {@code health: problem} ({@link AccuracySummary#healthy}). A profile is shipped only when a fit is accepted without
+ * {@code health: problem} ({@link AccuracySummary#healthy}); the one-off hiccups diagnose finds from the measured
+ * times alone ({@link Comparer#leftOut}) are left out of every fit, score and band, as in accuracy and compare. A profile is shipped only when a fit is accepted without
  * each file in turn (otherwise the profile stands on that file, and the file's leave-one-out score would be the bare
  * model's, not the profile's) and its leave-one-out median of dataset medians is below the bare model's both over
  * every size (the fit is made on every size) and at 1 MiB and more (the accuracy table's headline figure): a fit
@@ -153,7 +154,7 @@ public final class ProfileBuilder {
                 continue;
             }
             var guess = ClusterGuesser.guess(d);
-            var s = SeriesBuilder.of(d, guess, defaults);
+            var s = SeriesBuilder.of(d, guess, defaults, Comparer.leftOutLines(d));
             if (guess.isEmpty() || s.isEmpty()) {
                 continue;
             }

@@ -31,17 +31,27 @@ public final class DataSize {
      * @throws IllegalArgumentException naming the text and {@link #ALLOWED}
      */
     public static long parseBytes(String text) {
+        return parse(text, false, "a size", ALLOWED);
+    }
+
+    /**
+     * @param text    the text
+     * @param memory  every prefix a power of 1024 (a memory capacity); else B with a prefix is a power of 1000
+     * @param what    what the text should be, for the message
+     * @param allowed the units allowed, for the message
+     * @return bytes, >= 0
+     */
+    private static long parse(String text, boolean memory, String what, String allowed) {
         Matcher m = TEXT.matcher(text == null ? "" : text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a size; use " + ALLOWED);
+            throw new IllegalArgumentException("'" + text + "' is not " + what + "; use " + allowed);
         }
         double v = Double.parseDouble(m.group(1));
         String prefix = m.group(2).toUpperCase(Locale.ROOT);
         String unit = m.group(3);
-        boolean decimal = unit != null && unit.equalsIgnoreCase("B") && !prefix.isEmpty();
+        boolean decimal = !memory && unit != null && unit.equalsIgnoreCase("B") && !prefix.isEmpty();
         int power = prefix.isEmpty() ? 0 : "KMGT".indexOf(prefix) + 1;
-        double scale = Math.pow(decimal ? 1000 : 1024, power);
-        double bytes = v * scale;
+        double bytes = v * Math.pow(decimal ? 1000 : 1024, power);
         if (bytes > Long.MAX_VALUE) {
             throw new IllegalArgumentException("'" + text + "' is too large");
         }
@@ -66,17 +76,7 @@ public final class DataSize {
      * @throws IllegalArgumentException naming the text and {@link #MEMORY_ALLOWED}
      */
     public static long parseMemoryCapacity(String text) {
-        Matcher m = TEXT.matcher(text == null ? "" : text);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a memory size; use " + MEMORY_ALLOWED);
-        }
-        String prefix = m.group(2).toUpperCase(Locale.ROOT);
-        double bytes = Double.parseDouble(m.group(1)) * Math.pow(1024, prefix.isEmpty() ? 0 : "KMGT".indexOf(prefix)
-                + 1);
-        if (bytes > Long.MAX_VALUE) {
-            throw new IllegalArgumentException("'" + text + "' is too large");
-        }
-        return Math.round(bytes);
+        return parse(text, true, "a memory size", MEMORY_ALLOWED);
     }
 
     /**

@@ -35,8 +35,19 @@ import dev.collsim.topology.NetworkClass;
  *   <li>TCPX/TCPXO (Google's plugin): 0. google/nccl-plugin-gpudirect-tcpxo v1.0.17 (qualified with NCCL 2.28.7)
  *       {@code tcpdirect_plugin/fastrak_offload/nccl_shim.cc NcclShim::GetProperties}: latency 0, maxRecvs 1,
  *       maxComms 65536, netDeviceType NCCL_NET_DEVICE_HOST (no device-side unpack), speed read from the netdev's
- *       {@code /sys/class/net/DEV/speed} ({@code common.cc GetSpeed}, 10 Gb/s when unreadable). Its latency term in
- *       collsim is therefore none; its measured extra cost per hop is a class figure
+ *       {@code /sys/class/net/DEV/speed} ({@code common.cc GetSpeed}, 10 Gb/s when unreadable). GPUDirect-TCPX
+ *       (A3 High and A3 Edge; google/nccl-plugin-gpudirecttcpx v3.1.9, commit 4b8ea7f2, {@code src/net_tcpx.cc
+ *       tcpxGetProperties}): latency 0, maxRecvs 1, maxComms 65536, speed from the same sysfs file (10 Gb/s when
+ *       unreadable), but netDeviceType NCCL_NET_DEVICE_UNPACK: the NIC writes received payload into pages of a GPU
+ *       buffer pool, and NCCL's receiving kernel copies the pages into place ({@code src/device/prims_simple.h
+ *       loadRecvConn}, {@code src/device/network/unpack/unpack.h}); with such a device NCCL doubles the channels
+ *       between nodes below 16 ({@code src/graph/connect.cc}, NCCL_UNPACK_DOUBLE_NCHANNELS, default 1), which
+ *       collsim does not model (the class also covers TCPXO, whose device type is HOST; GCP's GKE TCPX
+ *       configurations fix 8 channels, NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = 8,
+ *       GoogleCloudPlatform/container-engine-accelerators {@code gpudirect-tcpx/nccl-config*.yaml}). GCP's later TCPX script sets NCCL_GPUDIRECTTCPX_REPORT_NETWORK_LATENCY=80
+ *       (google/nccl-plugin-gpudirect-tcpxo {@code tcpxo_scripts/run-nccl.sh}, v1.0.12 to v1.0.17), a setting the
+ *       public v3.1.9 plugin does not read: the plugin version that honours it is not public, so 0 is kept. Its
+ *       latency term in collsim is therefore none; its measured extra cost per hop is a class figure
  *       ({@code dev.collsim.simulator.perf.NetClassDefaults}, TCPXO).</li>
  *   <li>gIB (Google's RDMA plugin on A3 Ultra, A4, A4X and A4X Max): 0, as NCCL's internal IB network, by
  *       assumption. The plugin ships only as a binary in Google's containers (us-docker.pkg.dev/gce-ai-infra/

@@ -63,7 +63,16 @@ import java.util.Optional;
  *       to v1.0.17) sets NCCL_PROTO=Simple,LL128, its {@code nccl-env-profile-simple.sh} Simple with
  *       NCCL_ALGO=Ring,Tree and NCCL_NVLS_ENABLE=0; the same floor read under those gives 36 us (Tree/LL128, 49.5 us
  *       without the hop) or 14 us (Tree/Simple, 93.4 us). The run does not say which profile it sourced, so the
- *       figure is kept; it is the class's first figure to calibrate.</li>
+ *       figure is kept; it is the class's first figure to calibrate. GPUDirect-TCPX (A3 High, 4x 200 Gb/s per node)
+ *       runs on these figures too, though its plugin is another (netDeviceType UNPACK, see
+ *       {@code simulator.channel.NetPluginLatency}); no TCPX figure is set, because its two public measurements
+ *       disagree: the 2x8 H100 AllGather (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt, GCP's image and script:
+ *       Ring/Simple, NCCL_BUFFSIZE 4 MiB, 4 sockets x 1 thread per connection) stays at 49.3-50.2 GB/s busbw from
+ *       128 MiB to 8 GiB, 0.50 of the 100 GB/s its NICs carry, while SkyPilot's 2x8 H100 AllReduce on the same
+ *       machine type (skypilot-org/skypilot {@code examples/gcp_gpu_direct_tcpx/README.md}, "Performance Benchmark
+ *       Results", plugin 3.1.8, Ring/Simple, 8 channels, NCCL_BUFFSIZE 8 MiB; busbw only, not a dataset here)
+ *       reaches 65.7-67.8 GB/s from 256 MB to 2 GB, 0.66-0.68: a fraction read on either misses the other by a
+ *       quarter or more, and no source states the rate of a TCPX connection or NIC.</li>
  *   <li><b>Socket</b> (10 us, 0 us, 1.0, 2.225 GB/s per TCP stream): NCCL's socket transport moves each send over
  *       TCP streams ({@link SocketStreams}: by default one per connection, 16 on AWS, 4 on GCP gVNIC), at most a
  *       stream's rate each. Stream rate 17.8 Gb/s = 2.225 GB/s, a measured public figure: iperf3 between the 100 GbE

@@ -222,7 +222,13 @@ public final class SocketStreams {
     /**
      * What the socket settings do on this communicator, for the header: on the socket transport the streams per
      * connection ({@link #setup}); elsewhere, when NCCL_SOCKET_NTHREADS or NCCL_NSOCKS_PERTHREAD is set, that NCCL
-     * ignores them (they act only in {@code src/transport/net_socket.cc}).
+     * ignores them (they act only in {@code src/transport/net_socket.cc}). On the TCPX/TCPXO class the note says
+     * instead that the GPUDirect-TCPX plugin reads the same two variables for its own data sockets per connection
+     * (google/nccl-plugin-gpudirecttcpx v3.1.9, commit 4b8ea7f2, {@code src/net_tcpx.cc}: {@code NSocksPerThread}
+     * "NSOCKS_PERTHREAD", {@code NThreads} "SOCKET_NTHREADS", read with the {@code NCCL_} prefix by
+     * {@code src/adapter/nccl/param.h}; at most {@code MAX_SOCKETS} 8 per thread and {@code MAX_THREADS} 16,
+     * {@code src/macro.h}; GCP's scripts set 4 x 1), which collsim does not model: no per-socket rate of that
+     * plugin is published.
      *
      * @param plan the channel plan (network class, NIC vendor, nodes)
      * @param s    the settings
@@ -232,6 +238,12 @@ public final class SocketStreams {
         boolean set = s.socketNThreads().isPresent() || s.nSocksPerThread().isPresent();
         if (plan.nNodes() < 2 || plan.netClass() != NetworkClass.SOCKET && !set) {
             return Optional.empty();
+        }
+        if (plan.netClass() == NetworkClass.TCPXO) {
+            return Optional.of("NCCL_SOCKET_NTHREADS/NCCL_NSOCKS_PERTHREAD: this cluster runs "
+                    + plan.netClass().label() + ", not NCCL's socket transport; the GPUDirect-TCPX plugin reads them"
+                    + " for its own data sockets per connection, but collsim has no per-socket rate for it, so they"
+                    + " change nothing in the prediction");
         }
         if (plan.netClass() != NetworkClass.SOCKET) {
             return Optional.of("NCCL_SOCKET_NTHREADS/NCCL_NSOCKS_PERTHREAD act only on NCCL's socket transport"

@@ -45,14 +45,24 @@ import java.util.Optional;
  *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA
  *       the plugin groups the NICs local to a GPU into one device of several rails ({@code src/nccl_ofi_topo.cpp}),
  *       8 of 400 Gb/s: the same 400 GB/s per node.</li>
- *   <li><b>TCPXO</b> (10 us, 48 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
+ *   <li><b>TCPXO</b> (58 us, 48 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor (the minimum from 8 B to 1 KiB,
  *       as for RoCE) 123.0 us against 26.2 us for InfiniBand over the 2 hops of a 2-node tree gives (123.0 - 26.2) / 2
  *       = 48.4, rounded down to 48 us per
  *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
  *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
- *       Gb/s NICs carry gives 0.9. Step cost: no figure in the run (its mid sizes jump between 4 and 32 MiB in a way
- *       that looks like a change of algorithm), the InfiniBand value. Not modelled, with its source: the run's
+ *       Gb/s NICs carry gives 0.9. Step cost: InfiniBand's 10 us plus the class's 48 us, 58 us: a network step of
+ *       {@link NetTransport} is one send crossing between the nodes (the slot cycle is two, the data and the credit's
+ *       return), and a GPU-direct TCP crossing costs the hop latency above more than an RDMA one. Derived, not read
+ *       on a step: the A3 Mega run does not show it (from 256 KiB its model choices are Tree/LL128 and NVLSTree,
+ *       whose connections the step does not bind). Checked on two GPUDirect-TCPX runs that forced Ring/Simple and
+ *       gave nothing to the figure: the 2x8 H100 A3 High AllGather (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt)
+ *       takes 784.9-1161.6 us at 8-32 MiB (lines 17-19), 52-77 us per ring step over its 15 steps, where InfiniBand's
+ *       step predicted 260-540 us and 58 us predicts 870 us (+10.8, -13.9, -25.1 %); SkyPilot's 2x8 H100 A3 High
+ *       AllReduce (skypilot-org/skypilot {@code examples/gcp_gpu_direct_tcpx/README.md}, Ring/Simple, 8 channels,
+ *       NCCL_BUFFSIZE 8 MiB, busbw only) reaches 0.19-9.21 GB/s busbw at 128 KB-8 MB, 43-57 us per ring step over
+ *       its 30 steps, where 58 us predicts 0.14-9.04 (-26 to -2 %) and 10 us 0.65-9.31 (up to 3.4x fast).
+ *       Not modelled, with its source: the run's
  *       settings are "GCP A3 Mega TCPXO defaults", which Google publishes with the plugin
  *       (google/nccl-plugin-gpudirect-tcpxo {@code tcpxo_scripts/nccl-env-profile.sh}: NCCL_PROTO=Simple,LL128 (no
  *       LL), NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB, NCCL_NVLSTREE_MAX_CHUNKSIZE 128 KiB, NCCL_P2P_NET_CHUNKSIZE
@@ -90,6 +100,12 @@ import java.util.Optional;
  */
 public final class NetClassDefaults {
 
+    /** InfiniBand's network step, {@code netStepUs} of {@link PerformanceParameters#DEFAULTS}, microseconds. */
+    static final double IB_STEP_US = 10;
+
+    /** TCPXO's added latency per network crossing, microseconds (the list above: (123.0 - 26.2) / 2, rounded down). */
+    static final double TCPXO_HOP_US = 48;
+
     /** The defaults by class (no InfiniBand entry: it is the reference, {@link PerformanceParameters#netProfile}). */
     public static final Map<NetworkClass, NetClassProfile> PROFILES;
 
@@ -97,7 +113,7 @@ public final class NetClassDefaults {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, 1));
         m.put(NetworkClass.EFA, new NetClassProfile(10, 0, 1));
-        m.put(NetworkClass.TCPXO, new NetClassProfile(10, 48, 0.9));
+        m.put(NetworkClass.TCPXO, new NetClassProfile(IB_STEP_US + TCPXO_HOP_US, TCPXO_HOP_US, 0.9));
         m.put(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1, 2.225));
         PROFILES = Collections.unmodifiableMap(m);
     }
@@ -128,9 +144,9 @@ public final class NetClassDefaults {
             case SOCKET -> Optional.of(c.label() + " runs its TCP streams at " + String.format(Locale.ROOT,
                     "%.3f GB/s each", d.streamGBps()) + " (2021 100 GbE hosts, NVIDIA/nccl#450; newer hosts are faster:"
                     + " calibrate streamGBps) and on InfiniBand's step cost and hop latency " + figures);
-            case TCPXO -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
-                    "%.0f us per network send", d.stepUs()) + ": an assumption (its hop latency and line-rate"
-                    + " fraction come from one public run)");
+            case TCPXO -> Optional.of(c.label() + " runs on InfiniBand's step cost plus its own hop latency, "
+                    + String.format(Locale.ROOT, "%.0f us per network send", d.stepUs()) + ": derived, not measured"
+                    + " on a step (its hop latency and line-rate fraction come from one public run)");
             default -> Optional.empty();
         };
     }

@@ -19,6 +19,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -109,5 +110,34 @@ class NetClassTest {
         PerformanceParameters pp = with("EFA", 25, 12, 0.8);
         assertEquals(new NetClassProfile(25, 12, 0.8), pp.netProfile(NetworkClass.EFA));
         assertEquals(NetClassDefaults.PROFILES.get(NetworkClass.TCPXO), pp.netProfile(NetworkClass.TCPXO));
+    }
+    /**
+     * GPUDirect-TCPX under GCP's published settings (Ring/Simple; 8 channels), class defaults: a Ring step between
+     * the nodes waits one network step of InfiniBand's 10 us plus the class's 48 us hop ({@link NetClassDefaults}),
+     * and a small call is all steps: AllGather of 8 MiB, 16 ranks, 15 ring steps: 15 x 58 = 870 us (measured
+     * 784.9 us, A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt line 17, NCCL_BUFFSIZE 4 MiB); AllReduce of 1 MiB,
+     * 30 ring steps: 30 x 58 = 1740 us (SkyPilot's A3 High run, skypilot-org/skypilot
+     * examples/gcp_gpu_direct_tcpx/README.md: 1.33 GB/s busbw at 1 MB, 1048576 x 30 / 16 / 1.33e9 = 1478 us,
+     * NCCL_BUFFSIZE 8 MiB). With InfiniBand's step alone the same calls would take 15 x 10 and 30 x 10 us at most in
+     * steps.
+     */
+    @Test
+    void aSmallTcpxRingPaysTheClassStepOnEveryRingStep() {
+        Topology a3 = ClusterLoader.load("a3-highgpu-8gx2");
+        assertEquals(NetworkClass.TCPXO, a3.networkClass());
+        Map<String, String> gcp = Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "8",
+                "NCCL_MAX_NCHANNELS", "8");
+        NcclPredictor p = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
+        Map<String, String> ag = new HashMap<>(gcp);
+        ag.put("NCCL_BUFFSIZE", "4194304");
+        double allGather = p.predict(new PredictionRequest(a3, a3.gpus(), Collective.ALL_GATHER, 8L << 20,
+                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(ag))).timeUs();
+        assertEquals(15 * 58.0, allGather, 1e-6);
+        assertTrue(Math.abs(allGather / 784.9 - 1) < 0.11, "8 MiB: " + allGather);
+        Map<String, String> ar = new HashMap<>(gcp);
+        ar.put("NCCL_BUFFSIZE", "8388608");
+        double allReduce = allReduce(a3, 1L << 20, PerformanceParameters.DEFAULTS, ar).timeUs();
+        assertEquals(30 * 58.0, allReduce, 1e-6);
+        assertTrue(Math.abs(allReduce / 1478 - 1) < 0.18, "1 MiB: " + allReduce);
     }
 }

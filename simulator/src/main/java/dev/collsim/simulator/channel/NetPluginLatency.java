@@ -44,9 +44,10 @@ import dev.collsim.topology.NetworkClass;
  *       between nodes below 16 ({@code src/graph/connect.cc}, NCCL_UNPACK_DOUBLE_NCHANNELS, default 1), which
  *       collsim does not model (the class also covers TCPXO, whose device type is HOST; GCP's GKE TCPX
  *       configurations fix 8 channels, NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = 8,
- *       GoogleCloudPlatform/container-engine-accelerators {@code gpudirect-tcpx/nccl-config*.yaml}). GCP's later TCPX script sets NCCL_GPUDIRECTTCPX_REPORT_NETWORK_LATENCY=80
+ *       GoogleCloudPlatform/container-engine-accelerators {@code gpudirect-tcpx/nccl-config*.yaml}). GCP's later
+ *       TCPX script sets NCCL_GPUDIRECTTCPX_REPORT_NETWORK_LATENCY=80
  *       (google/nccl-plugin-gpudirect-tcpxo {@code tcpxo_scripts/run-nccl.sh}, v1.0.12 to v1.0.17), a setting the
- *       public v3.1.9 plugin does not read: the plugin version that honours it is not public, so 0 is kept. Its
+ *       public v3.1.9 plugin does not read (no public plugin source reads it), so 0 is kept. Its
  *       latency term in collsim is therefore none; its measured extra cost per hop is a class figure
  *       ({@code dev.collsim.simulator.perf.NetClassDefaults}, TCPXO).</li>
  *   <li>gIB (Google's RDMA plugin on A3 Ultra, A4, A4X and A4X Max): 0, as NCCL's internal IB network, by

@@ -10,7 +10,7 @@ import java.util.List;
  * rank), then AllReduce across hosts of each 1/L shard, then AllGather inside each host (L-1 sends). Between hosts
  * either L parallel rings, one per local rank, each over the H hosts (2(H-1) sends of {@code S/(L H)}; the data
  * movement of NCCL's CollNet and of NVLS with a network switch, and of {@code --schedule hierarchical}), or, for
- * NCCL's NVLSTree ({@link #ncclNvlsTree}), NCCL's double binary tree over hosts per local rank (reduce up the tree,
+ * NCCL's NVLSTree ({@link InterHost}), NCCL's double binary tree over hosts per local rank (reduce up the tree,
  * broadcast down). Either way local rank j of one host exchanges only with local rank j of others, so on a
  * rail-optimized fabric the network part stays on one rail. This is the data movement of NCCL's NVLS, NVLSTree and
  * CollNet AllReduce (a reduction inside each node, one exchange per NIC between nodes, the result spread inside the

@@ -1,5 +1,6 @@
 package dev.collsim.simulator;
 
+import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import java.util.List;
@@ -50,6 +51,20 @@ public interface CollectivePredictor {
      */
     default double anyScheduleBoundBusBw(PredictionRequest request) {
         return predict(request).physicalBoundBusBw();
+    }
+
+    /**
+     * NCCL's loop of the predicted call where NCCL runs its NVLS or NVLSTree AllReduce kernel (chunk, heads,
+     * per-iteration cost; {@link NvlsLoop#call}), for the flow backend's hierarchical schedule to pipeline in NCCL's
+     * chunks. The default knows none (the schedule then uses NCCL_NVLS_CHUNKSIZE's default and charges no
+     * per-iteration cost).
+     *
+     * @param request    the point
+     * @param prediction this predictor's prediction of it (its algorithm, protocol and channels)
+     * @return the loop, or empty where the call runs no NVLS kernel or the predictor cannot tell
+     */
+    default Optional<NvlsLoop.Call> nvlsLoop(PredictionRequest request, Prediction prediction) {
+        return Optional.empty();
     }
 
     /**

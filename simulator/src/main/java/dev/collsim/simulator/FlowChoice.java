@@ -4,6 +4,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.network.Placement;
+import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
 import dev.collsim.simulator.schedule.HierarchicalSchedule;
 import dev.collsim.simulator.schedule.RingSchedule;
@@ -109,6 +110,20 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
             List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release) {
+        return decide(collective, nccl, override, ranks, rankOrder, rails, release, Optional.empty());
+    }
+
+    /**
+     * As {@link #decide(Collective, Prediction, Override, List, boolean, int, NcclVersion)}, with NCCL's NVLS loop of
+     * the call ({@link CollectivePredictor#nvlsLoop}): NCCL's NVLS and NVLSTree are then simulated in NCCL's chunks
+     * with its per-iteration cost, and NVLSTree crosses hosts over NCCL's double binary tree
+     * ({@link #ncclHierarchical}).
+     *
+     * @param loop NCCL's loop of the call, or empty (chunks of NCCL_NVLS_CHUNKSIZE's default, no per-step cost)
+     * @return the choice, or empty as there
+     */
+    public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
+            List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release, Optional<NvlsLoop.Call> loop) {
         Optional<ScheduleAlgorithm> algo = override.schedule() != null ? Optional.of(override.schedule())
                 : ScheduleAlgorithms.forNccl(nccl.algorithm(), collective);
         if (algo.isEmpty()) {
@@ -116,6 +131,9 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         }
         ScheduleAlgorithm a = algo.get() instanceof TreeSchedule
                 ? new TreeSchedule(release, override.schedule() == null ? nccl.protocol() : null) : algo.get();
+        if (a instanceof HierarchicalSchedule && override.schedule() == null) {
+            a = ncclHierarchical(nccl.algorithm(), loop);
+        }
         if (!a.supports(collective)) {
             throw new InvalidRequestException(a.name() + " has no schedule for " + collective.ncclName() + "; "
                     + ScheduleAlgorithms.supporting(collective));
@@ -137,6 +155,24 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         return Optional.of(new FlowChoice(a, nCh, order, perHost, nicRanks, groups,
                 ncclAlgo ? nccl.algorithm() : ScheduleAlgorithms.ncclAlgorithm(a), ncclAlgo ? nccl.protocol() : null,
                 ncclAlgo));
+    }
+
+    /**
+     * The hierarchical schedule that moves NCCL's NVLS, NVLSTree or CollNet AllReduce. NVLSTree crosses nodes over
+     * NCCL's double binary tree (NCCL 2.28.9 {@code src/graph/connect.cc connectNvls}, {@code
+     * src/device/all_reduce.h}; {@code schedule.InterHost}), the others over a ring per rail. Where NCCL's loop is
+     * known (NVLS and NVLSTree with Simple) the pipeline is cut into its iterations, heads x chunk per channel, and
+     * each step pays its per-iteration cost, the same {@link NvlsLoop} figures the analytical time charges; CollNet
+     * keeps NCCL_NVLS_CHUNKSIZE's default chunk and no per-step cost.
+     *
+     * @param algorithm NCCL's algorithm (NVLS, NVLSTree, CollNet Direct or Chain)
+     * @param loop      NCCL's loop of the call, or empty
+     * @return the schedule
+     */
+    static HierarchicalSchedule ncclHierarchical(Algorithm algorithm, Optional<NvlsLoop.Call> loop) {
+        long loopBytes = loop.map(c -> c.heads() * c.chunkBytes()).orElse(0L);
+        double loopUs = loop.map(NvlsLoop.Call::loopUs).orElse(0.0);
+        return new HierarchicalSchedule(loopBytes, algorithm == Algorithm.NVLS_TREE, loopUs);
     }
 
     /**

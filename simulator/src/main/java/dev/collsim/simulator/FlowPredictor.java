@@ -126,7 +126,7 @@ public final class FlowPredictor implements CollectivePredictor {
         for (List<Gpu> g : groups) {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
                     : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false, 0,
-                            chooser.version());
+                            chooser.version(), chooser.nvlsLoop(r, choice));
             if (f.isEmpty()) {
                 return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"
                         : r.collective().ncclName()) + "): " + choice.bottleneck());

@@ -15,6 +15,7 @@ import dev.collsim.simulator.network.NetworkBackend;
 import dev.collsim.simulator.network.NetworkModel;
 import dev.collsim.simulator.network.Timing;
 import dev.collsim.simulator.network.UnroutableException;
+import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The flow backend's entry point for a size sweep ({@code collsim predict --backend flow|links}): places the ranks
@@ -114,7 +116,8 @@ public final class FlowSweep {
             long size = r.sizes().get(k);
             PredictionRequest point = ncclRequest(r, c, size, r.op(), placed);
             Prediction nccl = chooser.predict(point);
-            FlowChoice ch = decide(r, c, nccl, r.override(), placed, chooser.version());
+            FlowChoice ch = decide(r, c, nccl, r.override(), placed, chooser.version(),
+                    r.override().schedule() == null ? chooser.nvlsLoop(point, nccl) : Optional.empty());
             // a forced schedule may be one NCCL would not run here (PAT across nodes of several GPUs): its bound is
             // the links' whatever the algorithm
             double bound = r.override().schedule() == null ? nccl.physicalBoundBusBw()
@@ -192,12 +195,13 @@ public final class FlowSweep {
             List<Gpu> ranks) {
         Prediction nccl = o.schedule() != null && o.channels() != null ? null
                 : chooser.predict(ncclRequest(r, c, size, op, ranks));
-        return decide(r, c, nccl, o, ranks, chooser.version());
+        return decide(r, c, nccl, o, ranks, chooser.version(), nccl == null || o.schedule() != null
+                ? Optional.empty() : chooser.nvlsLoop(ncclRequest(r, c, size, op, ranks), nccl));
     }
 
     private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,
-            List<Gpu> ranks, NcclVersion release) {
-        return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), r.rails(), release).orElseThrow(() ->
+            List<Gpu> ranks, NcclVersion release, Optional<NvlsLoop.Call> loop) {
+        return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), r.rails(), release, loop).orElseThrow(() ->
                 new InvalidRequestException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
                         + (nccl.algorithm() == null ? "p2p" : nccl.algorithm().ncclName()) + "); "
                         + "the flow backend simulates AllReduce, AllGather, ReduceScatter and AllToAll"));

@@ -8,6 +8,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.perf.NetClassDefaults;
+import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
@@ -169,6 +170,12 @@ public final class NcclPredictor implements CollectivePredictor {
     @Override
     public Prediction predict(PredictionRequest r) {
         return prepare(r).call(r).predict(params);
+    }
+
+    /** @return NCCL's NVLS/NVLSTree loop of the call on the prediction's channels ({@link PreparedCall#nvlsLoop}) */
+    @Override
+    public Optional<NvlsLoop.Call> nvlsLoop(PredictionRequest r, Prediction p) {
+        return prepare(r).call(r).nvlsLoop(params, p.nChannels());
     }
 
     /** @return the physical bound, every algorithm allowed ({@link PhysicalBound#busBw(ChannelPlan, Collective)}) */

@@ -5,10 +5,12 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One call on a {@link PreparedCommunicator}: a collective of one size with NCCL's choice of algorithm and protocol
@@ -107,6 +109,16 @@ public final class PreparedCall {
      */
     public Prediction predict(PerformanceParameters pp) {
         return comm.predict(this, pp);
+    }
+
+    /**
+     * @param pp       performance parameters (the loop's per-iteration cost)
+     * @param channels channels of the call (the prediction's)
+     * @return NCCL's loop of this call where it runs the NVLS or NVLSTree AllReduce kernel with Simple
+     *         ({@link NvlsLoop#call}: chunk, heads, per-iteration cost), else empty
+     */
+    public Optional<NvlsLoop.Call> nvlsLoop(PerformanceParameters pp, int channels) {
+        return comm.nvlsLoop(this, pp, channels);
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.GdrNote;
 import dev.collsim.simulator.perf.NetClassDefaults;
+import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
@@ -220,6 +221,18 @@ public final class PreparedCommunicator {
                 choice.protocol(), call.bytes(), call.dataType(), call.op()).orElse(choice);
         return PerformanceModel.estimate(plan, settings, pp, timeTable, call.collective(), timed, call.bytes(),
                 channels);
+    }
+
+    /**
+     * @return NCCL's NVLS/NVLSTree loop of the call on {@code channels} channels ({@link NvlsLoop#call}), empty
+     *         for other algorithms, protocols and collectives
+     */
+    Optional<NvlsLoop.Call> nvlsLoop(PreparedCall call, PerformanceParameters pp, int channels) {
+        if (call.choice() == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(NvlsLoop.call(call.algorithm(), call.protocol(), call.collective(), plan,
+                timeTable, settings.buffSize(), channels, call.bytes(), pp.nvlsLoopUs(generation())));
     }
 
     Protocol protocol(PreparedCall call) {

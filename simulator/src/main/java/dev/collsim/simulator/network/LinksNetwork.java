@@ -72,7 +72,7 @@ public final class LinksNetwork implements NetworkBackend {
                 }
             }
             StepFlows.addLinkBytes(flows, step.repeat(), linkBytes);
-            end = Math.max(end, now + linkBound(flows, network));
+            end = Math.max(end, now + step.latencyUs() + linkBound(flows, network));
             double duration = end - now;
             if (timeline) {
                 for (int i = records.size() - flows.size(); i < records.size(); i++) {

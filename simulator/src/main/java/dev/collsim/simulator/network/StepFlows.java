@@ -43,10 +43,13 @@ final class StepFlows {
 
     /**
      * @param routes the route of each transfer of the step ({@link #routes})
+     * @param now    the step's start, microseconds: each flow activates after the step's own latency
+     *               ({@link Step#latencyUs}) plus its route's
      * @return the step's flows, transfers with the same route object and size merged into one weighted flow
      */
     static List<SimFlow> build(int jobIndex, int stepIndex, Step step, long copy, Route[] routes, double now) {
         List<Transfer> transfers = step.transfers();
+        double start = now + step.latencyUs();
         Map<Route, SimFlow> merged = new IdentityHashMap<>(2 * transfers.size());
         Map<Route, Map<Double, SimFlow>> otherSizes = null;
         List<SimFlow> out = new ArrayList<>(transfers.size());
@@ -62,7 +65,7 @@ final class StepFlows {
                 f = otherSizes.computeIfAbsent(r, k -> new HashMap<>(2)).get(t.bytes());
             }
             if (f == null) {
-                f = new SimFlow(jobIndex, stepIndex, copy, t.src(), t.dst(), t.channel(), r, t.bytes(), now);
+                f = new SimFlow(jobIndex, stepIndex, copy, t.src(), t.dst(), t.channel(), r, t.bytes(), start);
                 if (first == null) {
                     merged.put(r, f);
                 } else {

@@ -43,6 +43,45 @@ import dev.collsim.simulator.tuning.CostTable;
  */
 public final class NvlsLoop {
 
+    /**
+     * NCCL's loop of one NVLS or NVLSTree AllReduce call, as the flow backend's hierarchical schedule pipelines it
+     * ({@code schedule.HierarchicalSchedule}): the same chunk and per-iteration cost as this class charges the
+     * analytical time with.
+     *
+     * @param chunkBytes NCCL's chunk of the call ({@link #chunk}), bytes per head and channel per iteration, &gt; 0
+     * @param heads      NVLS heads, one per NIC ({@link #heads}), &gt;= 1
+     * @param loopUs     fixed cost of one iteration ({@link PerformanceParameters#nvlsLoopUs}), microseconds,
+     *                   &gt;= 0
+     */
+    public record Call(long chunkBytes, int heads, double loopUs) {
+
+        /** @throws IllegalArgumentException on a chunk below 1, heads below 1 or a negative or NaN cost */
+        public Call {
+            if (chunkBytes < 1 || heads < 1 || !(loopUs >= 0)) {
+                throw new IllegalArgumentException("NVLS loop: chunk " + chunkBytes + " B, heads " + heads
+                        + ", loop " + loopUs + " us: chunk and heads must be >= 1, the cost >= 0");
+            }
+        }
+    }
+
+    /**
+     * @param a        algorithm
+     * @param p        protocol
+     * @param func     collective
+     * @param plan     channel plan
+     * @param table    NCCL's cost table the time reads
+     * @param buffSize NCCL_BUFFSIZE, bytes
+     * @param channels channels of the call
+     * @param nBytes   bytes of the call
+     * @param loopUs   {@link PerformanceParameters#nvlsLoopUs} of the communicator's GPU generation, microseconds
+     * @return the call's loop where {@link #applies}, else null
+     */
+    public static Call call(Algorithm a, Protocol p, Collective func, ChannelPlan plan, CostTable table,
+            long buffSize, int channels, long nBytes, double loopUs) {
+        return applies(a, p, func) ? new Call(chunk(a, plan, table, buffSize, Math.max(1, channels), nBytes),
+                heads(plan), loopUs) : null;
+    }
+
     /** Simple grain, bytes: chunks are aligned down to it (NCCL 2.30.7 {@code ncclProtoGrainSize}). */
     private static final long GRAIN = 512;
 

@@ -7,18 +7,70 @@ import java.util.List;
 
 /**
  * Hierarchical AllReduce: ReduceScatter inside each host (ring over its L ranks, L-1 sends of {@code S/L} per
- * rank), then AllReduce across hosts of each 1/L shard (L parallel rings, one per local rank, each over the H hosts:
- * 2(H-1) sends of {@code S/(L H)}), then AllGather inside each host (L-1 sends). Each rank sends
- * {@code 2(L-1)/L S + 2(H-1)/(L H) S} bytes. The inter-host rings join ranks of the same local index, so on a
- * rail-optimized fabric they stay on one rail. This is the data movement of NCCL's NVLS, NVLSTree and CollNet
- * AllReduce (a reduction inside each node, one exchange per NIC between nodes, the result spread inside the node);
- * it is not one NCCL algorithm. Channels split every transfer evenly.
+ * rank), then AllReduce across hosts of each 1/L shard, then AllGather inside each host (L-1 sends). Between hosts
+ * either L parallel rings, one per local rank, each over the H hosts (2(H-1) sends of {@code S/(L H)}; the data
+ * movement of NCCL's CollNet and of NVLS with a network switch, and of {@code --schedule hierarchical}), or, for
+ * NCCL's NVLSTree ({@link InterHost}), NCCL's double binary tree over hosts per local rank (reduce up the tree,
+ * broadcast down). Either way local rank j of one host exchanges only with local rank j of others, so on a
+ * rail-optimized fabric the network part stays on one rail. This is the data movement of NCCL's NVLS, NVLSTree and
+ * CollNet AllReduce (a reduction inside each node, one exchange per NIC between nodes, the result spread inside the
+ * node). Channels split every transfer evenly.
  *
  * <p>Pipelined as NCCL pipelines them ({@link #ncclNvlsTreePipeline}): with H and L above 1 the buffer is cut into
- * k chunks and chunk j's inter-host phase runs while chunk j+1 is reduced inside the host and chunk j-1 gathered,
- * so the time tends to the slowest phase plus the fill of one chunk, not the sum of the phases.
+ * k chunks and chunk j's inter-host stages run while chunk j+1 is reduced inside the host and earlier chunks are
+ * gathered, so the time tends to the slowest stage plus the fill, not the sum of the phases. Immutable.
  */
 public final class HierarchicalSchedule implements ScheduleAlgorithm {
+
+    /** Bytes of one channel's loop iteration: heads x chunk (0 for L x NCCL_NVLS_CHUNKSIZE's default). */
+    private final long loopBytesPerChannel;
+    /** True: NCCL's double binary tree between hosts (NVLSTree); false: a ring per local rank. */
+    private final boolean tree;
+    /** Fixed cost of every pipeline step, microseconds ({@link Step#latencyUs}). */
+    private final double loopUs;
+
+    /**
+     * Rings between hosts, chunks of NCCL_NVLS_CHUNKSIZE's default ({@link NvlsTuning#DEFAULT_CHUNK}) per local
+     * rank and channel, no per-step cost: {@code --schedule hierarchical}, and CollNet.
+     */
+    public HierarchicalSchedule() {
+        this(0, false, 0);
+    }
+
+    /**
+     * @param loopBytesPerChannel bytes one channel's loop iteration covers, NCCL's heads x chunk ({@code
+     *                            perf.NvlsLoop.Call}); 0: L x {@link NvlsTuning#DEFAULT_CHUNK}
+     * @param tree                true for NCCL's double binary tree between hosts (NVLSTree), false for rings
+     * @param loopUs              fixed cost of each pipeline step, microseconds (NCCL's per-iteration cost,
+     *                            {@code PerformanceParameters#nvlsLoopUs}), >= 0
+     * @throws IllegalArgumentException on a negative size or cost
+     */
+    public HierarchicalSchedule(long loopBytesPerChannel, boolean tree, double loopUs) {
+        if (loopBytesPerChannel < 0 || !(loopUs >= 0) || Double.isInfinite(loopUs)) {
+            throw new IllegalArgumentException("loop bytes " + loopBytesPerChannel + " and loopUs " + loopUs
+                    + " must be >= 0 and finite");
+        }
+        this.loopBytesPerChannel = loopBytesPerChannel;
+        this.tree = tree;
+        this.loopUs = loopUs;
+    }
+
+    /** @return true when hosts exchange over NCCL's double binary tree (NVLSTree), false over rings */
+    public boolean treeBetweenHosts() {
+        return tree;
+    }
+
+    /** Two hierarchical schedules are equal when they cut, cross hosts and charge steps alike. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HierarchicalSchedule h && h.loopBytesPerChannel == loopBytesPerChannel && h.tree == tree
+                && Double.compare(h.loopUs, loopUs) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(loopBytesPerChannel) * 31 + Boolean.hashCode(tree) * 17 + Double.hashCode(loopUs);
+    }
 
     @Override
     public String name() {
@@ -56,91 +108,108 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
     }
 
     /**
-     * Number of pipeline chunks of a call: NCCL 2.28.9 {@code src/device/all_reduce.h}
-     * {@code RunWorkColl<ncclFuncAllReduce, T, RedOp, NCCL_ALGO_NVLS_TREE, ...>} walks each channel's part of the
-     * buffer in loops of {@code nvls->nHeads x chunkCount} elements (the NVLS variant likewise, {@code loopSize =
-     * nChannels x nHeads x chunkSize}), every loop going up the NVLS reduce, across the network and back down while
-     * the next loop is in the earlier stage. The chunk is NCCL_NVLS_CHUNKSIZE's default, {@link
-     * NvlsTuning#DEFAULT_CHUNK}, at every size. NCCL's chunk of the call ({@code perf.NvlsLoop#chunk}, the one home of
-     * that rule: NVLSTree caps it at 64 KiB on 4 or more nodes and both algorithms shrink it for small calls, to
-     * 16-32 KiB) is not passed to the schedule: where it is smaller the pipeline here has fewer, larger chunks than
-     * NCCL's (half its loops at large sizes on 4 or more nodes, fewer still for small calls) and so a longer fill.
+     * Number of pipeline chunks of a call with NCCL_NVLS_CHUNKSIZE's default chunk per local rank and channel.
      *
      * @param sizeBytes buffer, bytes
      * @param nChannels channels, >= 1
      * @param l         ranks per host (NVLS heads), >= 1
-     * @return ceil(sizeBytes / (nChannels x l x chunk)), at least 1
+     * @return {@code pipelineChunks(sizeBytes, nChannels, l x DEFAULT_CHUNK)}
      */
     static long pipelineChunks(long sizeBytes, int nChannels, int l) {
-        long loop = (long) nChannels * l * NvlsTuning.DEFAULT_CHUNK;
+        return pipelineChunks(sizeBytes, nChannels, (long) l * NvlsTuning.DEFAULT_CHUNK);
+    }
+
+    /**
+     * Number of pipeline chunks of a call: NCCL 2.28.9 {@code src/device/all_reduce.h}
+     * {@code RunWorkColl<ncclFuncAllReduce, T, RedOp, NCCL_ALGO_NVLS_TREE, ...>} walks each channel's part of the
+     * buffer in loops of {@code nvls->nHeads x chunkCount} elements (the NVLS variant likewise, {@code loopSize =
+     * nChannels x nHeads x chunkSize}), every loop going up the NVLS reduce, across the network and back down while
+     * the next loop is in the earlier stage. The chunk is NCCL's of the call where the predictor gives it ({@code
+     * perf.NvlsLoop#chunk}: NVLSTree 64 KiB on 4 or more nodes, smaller for small calls), else
+     * NCCL_NVLS_CHUNKSIZE's default.
+     *
+     * @param sizeBytes           buffer, bytes
+     * @param nChannels           channels, >= 1
+     * @param loopBytesPerChannel bytes one channel's iteration covers (heads x chunk), >= 1
+     * @return ceil(sizeBytes / (nChannels x loopBytesPerChannel)), at least 1
+     */
+    static long pipelineChunks(long sizeBytes, int nChannels, long loopBytesPerChannel) {
+        long loop = nChannels * loopBytesPerChannel;
         return Math.max(1, (sizeBytes + loop - 1) / loop);
     }
 
     /**
-     * The three phases software-pipelined over {@link #pipelineChunks} chunks, as NCCL's NVLS, NVLSTree and CollNet
+     * The phases software-pipelined over {@link #pipelineChunks} chunks, as NCCL's NVLS, NVLSTree and CollNet
      * AllReduce run them (NCCL 2.28.9 {@code src/device/all_reduce.h}: the NVLS and NVLSTree kernels split each
      * channel's threads into scatter, gather, reduce and broadcast groups, {@code tidEndScatter} to
-     * {@code tidEndBcast}, each working on its own loop of the buffer; {@code runTreeSplit} does the same
-     * for Tree). Pipeline step t carries chunk t's intra-host ReduceScatter, chunk t-1's inter-host AllReduce and
-     * chunk t-2's intra-host AllGather (those that exist), so k chunks take k + 2 steps; a step ends when its slowest
-     * part ends.
-     * Each phase of a chunk is one transfer per ring edge with all the phase's bytes (its L-1 or 2(H-1) ring sends
-     * cross the same edge; the per-send latency inside a phase is not charged). The ReduceScatter and AllGather of
-     * two chunks in one step use the same intra-host edge and are one transfer with both byte counts. Steps with the
-     * same phases active are one {@link Step} with a repeat count: at most 5 distinct steps.
+     * {@code tidEndBcast}, each working on its own loop of the buffer). A chunk passes stage 0 (intra-host
+     * ReduceScatter), the network stages ({@link InterHost}: one for rings, 2 x the tree depth for NVLSTree) and
+     * the last stage (intra-host AllGather); pipeline step t carries chunk t - s in stage s, so k chunks take
+     * k + stages - 1 steps; a step ends when its slowest part ends, after the per-iteration cost ({@code loopUs}).
+     * Each stage of a chunk is one transfer per edge with all the stage's bytes (the L-1 ring sends of a
+     * ReduceScatter cross the same edge; the per-send latency inside a stage is not charged). The ReduceScatter and
+     * AllGather of two chunks in one step use the same intra-host edge and are one transfer with both byte counts.
+     * Steps with the same stages active are one {@link Step} with a repeat count.
      */
-    private static List<Step> ncclNvlsTreePipeline(ScheduleRequest r) {
+    private List<Step> ncclNvlsTreePipeline(ScheduleRequest r) {
         int l = r.ranksPerHost();
         int h = r.hosts();
         int nCh = r.nChannels();
-        long k = pipelineChunks(r.sizeBytes(), nCh, l);
+        long k = pipelineChunks(r.sizeBytes(), nCh, loopBytesPerChannel > 0 ? loopBytesPerChannel
+                : (long) l * NvlsTuning.DEFAULT_CHUNK);
+        InterHost net = tree ? InterHost.tree(h, l, nCh, r.sizeBytes() / (double) l / nCh / k)
+                : InterHost.rings(h, l, nCh, 2.0 * (h - 1) * (r.sizeBytes() / (double) l / h / nCh / k));
         double intraChunk = (l - 1) * (r.sizeBytes() / (double) l / nCh / k);
-        double interChunk = 2.0 * (h - 1) * (r.sizeBytes() / (double) l / h / nCh / k);
+        int last = net.stages() + 1;
         List<Step> steps = new ArrayList<>();
+        long total = k + last;
         long t = 0;
-        while (t < k + 2) {
-            int phases = activePhases(t, k);
-            long run = 1;
-            while (t + run < k + 2 && activePhases(t + run, k) == phases) {
-                run++;
-            }
+        while (t < total) {
+            long next = nextChange(t, k, last);
             List<Transfer> ts = new ArrayList<>();
-            int intraCount = (phases & 1) + (phases >> 2 & 1);
+            int intraCount = (active(t, 0, k) ? 1 : 0) + (active(t, last, k) ? 1 : 0);
             if (intraCount > 0) {
                 ts.addAll(intra(h, l, nCh, intraCount * intraChunk));
             }
-            if ((phases & 2) != 0) {
-                ts.addAll(inter(h, l, nCh, interChunk));
+            List<String> names = new ArrayList<>(3);
+            if (active(t, 0, k)) {
+                names.add("intra-host ReduceScatter");
             }
-            steps.add(new Step("pipeline " + label(phases), ts, run));
-            t += run;
+            for (int st = 1; st < last; st++) {
+                if (active(t, st, k)) {
+                    ts.addAll(net.transfers(st));
+                }
+            }
+            names.addAll(net.labels(t, k));
+            if (active(t, last, k)) {
+                names.add("intra-host AllGather");
+            }
+            steps.add(new Step("pipeline " + String.join(" + ", names), ts, next - t, loopUs));
+            t = next;
         }
         return steps;
     }
 
-    /** @return bit 0: a chunk in ReduceScatter (t < k), bit 1: in AllReduce (1 <= t <= k), bit 2: in AllGather */
-    private static int activePhases(long t, long k) {
-        int rs = t < k ? 1 : 0;
-        int ar = t >= 1 && t <= k ? 2 : 0;
-        int ag = t >= 2 ? 4 : 0;
-        return rs | ar | ag;
+    /** @return true when step t carries a chunk in stage st (chunk t - st exists) */
+    static boolean active(long t, int st, long k) {
+        return t - st >= 0 && t - st < k;
     }
 
-    private static String label(int phases) {
-        List<String> names = new ArrayList<>(3);
-        if ((phases & 1) != 0) {
-            names.add("intra-host ReduceScatter");
+    /** @return the first step after t whose active stages differ from step t's: a stage starts or ends there */
+    private static long nextChange(long t, long k, int last) {
+        long next = k + last;
+        for (int st = 0; st <= last; st++) {
+            if (st > t) {
+                next = Math.min(next, st);
+            }
+            if (st + k > t) {
+                next = Math.min(next, st + k);
+            }
         }
-        if ((phases & 2) != 0) {
-            names.add("inter-host AllReduce");
-        }
-        if ((phases & 4) != 0) {
-            names.add("intra-host AllGather");
-        }
-        return String.join(" + ", names);
+        return next;
     }
 
-    private static List<Transfer> intra(int h, int l, int nCh, double bytes) {
+    static List<Transfer> intra(int h, int l, int nCh, double bytes) {
         List<Transfer> out = new ArrayList<>(h * l * nCh);
         for (int c = 0; c < nCh; c++) {
             for (int g = 0; g < h; g++) {
@@ -152,7 +221,7 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
         return out;
     }
 
-    private static List<Transfer> inter(int h, int l, int nCh, double bytes) {
+    static List<Transfer> inter(int h, int l, int nCh, double bytes) {
         List<Transfer> out = new ArrayList<>(h * l * nCh);
         for (int c = 0; c < nCh; c++) {
             for (int g = 0; g < h; g++) {

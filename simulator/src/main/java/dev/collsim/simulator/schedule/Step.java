@@ -13,15 +13,27 @@ import java.util.Objects;
  * @param label     short description, e.g. {@code ring RS+AG}
  * @param transfers the transfers, copied
  * @param repeat    number of identical consecutive copies, {@code >= 1}
+ * @param latencyUs fixed time every copy of the step waits before its transfers start, microseconds, {@code >= 0}:
+ *                  a kernel's per-iteration synchronisation that moves no data (NCCL's NVLS loop,
+ *                  {@code perf.NvlsLoop}); backends add it to each transfer's route latency
  */
-public record Step(String label, List<Transfer> transfers, long repeat) {
+public record Step(String label, List<Transfer> transfers, long repeat, double latencyUs) {
 
-    /** @throws IllegalArgumentException when {@code repeat < 1} */
+    /** A step with no fixed latency of its own. */
+    public Step(String label, List<Transfer> transfers, long repeat) {
+        this(label, transfers, repeat, 0);
+    }
+
+    /** @throws IllegalArgumentException when {@code repeat < 1} or the latency is negative, infinite or NaN */
     public Step {
         Objects.requireNonNull(label, "label");
         transfers = List.copyOf(transfers);
         if (repeat < 1) {
             throw new IllegalArgumentException("step '" + label + "': repeat must be >= 1, got " + repeat);
+        }
+        if (!(latencyUs >= 0) || Double.isInfinite(latencyUs)) {
+            throw new IllegalArgumentException("step '" + label + "': latencyUs must be finite and >= 0, got "
+                    + latencyUs);
         }
     }
 

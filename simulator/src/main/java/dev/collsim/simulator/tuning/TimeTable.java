@@ -51,7 +51,8 @@ public final class TimeTable {
      * @param table     NCCL's table of a communicator
      * @param nvlsGraph the NVLS graph the time reads ({@code channel.ChannelPlan#nvlsTimeGraph})
      * @return {@code table} itself for 2.28.9 and 2.30.7 on their own NVLS graph, else a table with the NVLS and
-     *         NVLSTree entries NCCL has replaced (class comment)
+     *         NVLSTree entries NCCL has replaced (class comment), whose input holds that NVLS graph (what
+     *         {@code perf.NvlsSpeedCeiling} reads)
      */
     public static CostTable of(CostTable table, GraphSummary nvlsGraph) {
         TuningInput in = table.input();
@@ -59,10 +60,10 @@ public final class TimeTable {
         if (in.constants().version().carriedWhole() && nvlsGraph.equals(graphs.nvls())) {
             return table;
         }
-        TuningInput m = new TuningInput(graphs.withNvls(nvlsGraph), in.nRanks(), in.nNodes(), in.minSm(), in.maxSm(),
-                in.cpu(), in.nvlsSupport(), in.collNetSupport(), in.hasNvSwitch(), in.maxLocalRanks(),
-                in.maxTreePattern(), in.runtimeChannels(), in.settings(),
-                TuningConstants.of(in.constants().version().tables()));
+        TuningInput timed = new TuningInput(graphs.withNvls(nvlsGraph), in.nRanks(), in.nNodes(), in.minSm(),
+                in.maxSm(), in.cpu(), in.nvlsSupport(), in.collNetSupport(), in.hasNvSwitch(), in.maxLocalRanks(),
+                in.maxTreePattern(), in.runtimeChannels(), in.settings(), in.constants());
+        TuningInput m = timed.withConstants(TuningConstants.of(in.constants().version().tables()));
         int nf = NcclTuningModel.FUNCTIONS.size();
         double[][][] lat = new double[nf][Algorithm.values().length][Protocol.values().length];
         double[][][] bw = new double[nf][Algorithm.values().length][Protocol.values().length];
@@ -80,6 +81,6 @@ public final class TimeTable {
                 }
             }
         }
-        return new CostTable(in, lat, bw);
+        return new CostTable(timed, lat, bw);
     }
 }

@@ -8,7 +8,8 @@ import dev.collsim.topology.PathType;
  * (NVLS and NVLSTree), the NVLS chunk and the largest NVLSTree chunk.
  *
  * <p>NCCL 2.30.7 ({@code src/transport/nvls.cc ncclNvlsTuning}, first in 2.30.3): channels 16 on sm90, on sm100 24 on
- * one node and 32 on several (older releases: {@link #defaultChannels}); chunk NCCL_NVLS_CHUNKSIZE = 128 KiB; then, on sm100 (the communicator's minimum) with
+ * one node and 32 on several (older releases: {@link #defaultChannels}); chunk NCCL_NVLS_CHUNKSIZE = 128 KiB; then,
+ * on sm100 (the communicator's minimum) with
  * several nodes, {@code ncclNvlsTreeSm100Tuning} by nNodes, the smallest ranks per node (ppn) and the smallest
  * GPU-NIC path bandwidth of the ranks' local NICs ({@code comm->minNetBw}, {@code ncclTopoGetMinNetBw}):
  * <pre>

@@ -29,7 +29,8 @@ class TimeTableTest {
         NcclSettings s = NcclSettings.DEFAULTS;
         return NcclTuningModel.tune(new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(),
                 plan.maxSm(), plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(),
-                plan.maxLocalRanks(), plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(v)));
+                plan.maxLocalRanks(), plan.graphs().tree().pattern(), plan.runtimeChannels(), s,
+                TuningConstants.of(v)));
     }
 
     private static double nvlsTree(CostTable t) {

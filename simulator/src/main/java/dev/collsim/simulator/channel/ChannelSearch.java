@@ -113,15 +113,14 @@ public final class ChannelSearch {
             }));
         }
         NodeResult agreed = agree(results);
-        GraphSet graphs = multi ? agreed.graphs.withLatencyInter(NetPluginLatency.reportedUs(topo.networkClass()))
-                : agreed.graphs;
+        double netUs = NetPluginLatency.reportedUs(topo.networkClass());
+        GraphSet graphs = multi ? agreed.graphs.withLatencyInter(netUs) : agreed.graphs;
         int runtime = RuntimeChannels.collectiveChannels(agreed.graphs, minSm, nNodes, settings);
         boolean nvlsSupport = agreed.hasNvSwitch && minSm >= 90 && settings.nvlsEnable() != 0
                 && agreed.graphs.nvls().present();
         NvlsTuning nvls = NvlsTuning.of(version, minSm, nNodes, minLocal, agreed.minNetBw,
                 agreed.graphs.nvls().typeInter());
-        GraphSummary nvlsTime = multi ? agreed.nvlsTime.withLatencyInter(NetPluginLatency.reportedUs(
-                topo.networkClass())) : agreed.nvlsTime;
+        GraphSummary nvlsTime = multi ? agreed.nvlsTime.withLatencyInter(netUs) : agreed.nvlsTime;
         return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,

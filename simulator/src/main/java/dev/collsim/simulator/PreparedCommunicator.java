@@ -28,6 +28,7 @@ import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.ReleaseRules;
+import dev.collsim.simulator.tuning.TimeTable;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Gpu;
@@ -63,7 +64,7 @@ public final class PreparedCommunicator {
     private final NcclSettings settings;
     private final ChannelPlan plan;
     private final CostTable table;
-    /** The table the time reads ({@link NcclTuningModel#timeTable}): {@code table} but an older release's NVLS. */
+    /** The table the time reads ({@link TimeTable}): {@code table} but the NVLS entries of the time's NVLS graph. */
     private final CostTable timeTable;
     /** One-rank copy rate over {@code localCopyGBps}: this GPU's memory bandwidth over the H200's. */
     private final double copyScale;
@@ -74,7 +75,7 @@ public final class PreparedCommunicator {
         this.settings = settings;
         this.plan = plan;
         this.table = table;
-        this.timeTable = NcclTuningModel.timeTable(table);
+        this.timeTable = TimeTable.of(table, plan.nvlsTimeGraph());
         this.copyScale = copyScale;
     }
 

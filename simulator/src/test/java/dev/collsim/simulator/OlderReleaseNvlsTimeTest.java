@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An older release's NVLS entry decides NCCL's choice and estimate; collsim's time of the NVLS call reads 2.28.9's
- * figures (NcclTuningModel.timeTable, docs/nccl-releases.md).
+ * figures (TimeTable, docs/nccl-releases.md).
  */
 class OlderReleaseNvlsTimeTest {
 

@@ -2,6 +2,7 @@ package dev.collsim.simulator.channel;
 
 import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.simulator.tuning.GraphSet;
+import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.NicVendor;
 import java.util.Objects;
@@ -51,18 +52,23 @@ import java.util.Objects;
  *                           (channels, NVLS and NVLSTree chunks; {@link NvlsTuning})
  * @param localNetsPerGpu    NCCL's {@code getLocalNetCountByBw} of the GPUs, the fewest over the ranks
  *                           ({@code HostModel.localNetCountByBw}): NICs, 0 for GPUs behind a PCIe switch
+ * @param nvlsTimeGraph      the NVLS graph collsim's time reads ({@code tuning.TimeTable}): the one NCCL 2.30.7's
+ *                           search finds on the same nodes (agreed the same way), which is {@code graphs.nvls()} for
+ *                           2.30.7 and for every release on sm90 (the speed arrays differ only on sm100: 2.28.9's
+ *                           {96, 48, ...} between nodes, 2.30.7's {96, 86, 80, 48, ...}; {@link SearchSpeeds})
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
         NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, int gpuPcieGen,
-        NvlsTuning nvlsTuning, int localNetsPerGpu) {
+        NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph) {
 
     /** Validates. */
     public ChannelPlan {
         Objects.requireNonNull(graphs, "graphs");
         Objects.requireNonNull(cpu, "cpu");
         Objects.requireNonNull(nvlsTuning, "nvlsTuning");
+        Objects.requireNonNull(nvlsTimeGraph, "nvlsTimeGraph");
         netClass = netClass == null ? NetworkClass.INFINIBAND : netClass;
         nicVendor = nicVendor == null ? NicVendor.OTHER : nicVendor;
         if (nRanks < 1 || nNodes < 1 || runtimeChannels < 1) {

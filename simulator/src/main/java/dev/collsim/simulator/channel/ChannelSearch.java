@@ -113,18 +113,19 @@ public final class ChannelSearch {
             }));
         }
         NodeResult agreed = agree(results);
-        GraphSet graphs = multi ? agreed.graphs.withLatencyInter(NetPluginLatency.reportedUs(topo.networkClass()))
-                : agreed.graphs;
+        double netUs = NetPluginLatency.reportedUs(topo.networkClass());
+        GraphSet graphs = multi ? agreed.graphs.withLatencyInter(netUs) : agreed.graphs;
         int runtime = RuntimeChannels.collectiveChannels(agreed.graphs, minSm, nNodes, settings);
         boolean nvlsSupport = agreed.hasNvSwitch && minSm >= 90 && settings.nvlsEnable() != 0
                 && agreed.graphs.nvls().present();
         NvlsTuning nvls = NvlsTuning.of(version, minSm, nNodes, minLocal, agreed.minNetBw,
                 agreed.graphs.nvls().typeInter());
+        GraphSummary nvlsTime = multi ? agreed.nvlsTime.withLatencyInter(netUs) : agreed.nvlsTime;
         return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
-                agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets);
+                agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets, nvlsTime);
     }
 
     /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */
@@ -149,7 +150,7 @@ public final class ChannelSearch {
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
             double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw, double ringPathBw,
-            double pairPathBw, int gpuPcieGen, int localNets) {
+            double pairPathBw, int gpuPcieGen, int localNets, GraphSummary nvlsTime) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
@@ -160,6 +161,9 @@ public final class ChannelSearch {
                 .search(GraphPattern.BALANCED_TREE, ring.nChannels(), ring.nChannels());
         GraphSummary nvls = s.nvlsEnable() == 0 ? GraphSummary.none(GraphPattern.NVLS)
                 : NvlsSearch.search(h, multi, speeds);
+        // the time's NVLS graph: NCCL 2.30.7's search, whose sm100 arrays are finer (ChannelPlan#nvlsTimeGraph)
+        GraphSummary nvlsTime = s.nvlsEnable() == 0 || v == NcclVersion.V2_30_7 ? nvls
+                : NvlsSearch.search(h, multi, SearchSpeeds.of(h.minSm, multi, NcclVersion.V2_30_7));
         GraphSummary chain = s.collnetEnable() && multi ? new GraphSummary(GraphPattern.TREE, ring.nChannels(),
                 tree.bwIntra(), tree.bwInter(), tree.typeIntra(), tree.typeInter(), 0, true)
                 : GraphSummary.none(GraphPattern.TREE);
@@ -180,7 +184,8 @@ public final class ChannelSearch {
         double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
                 h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
-                CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw());
+                CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw(),
+                nvlsTime);
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -196,7 +201,7 @@ public final class ChannelSearch {
                     Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics),
                     Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw), Math.min(a.ringPathBw, r.ringPathBw),
                     Math.min(a.pairPathBw, r.pairPathBw), Math.min(a.gpuPcieGen, r.gpuPcieGen),
-                    Math.min(a.localNets, r.localNets));
+                    Math.min(a.localNets, r.localNets), min(a.nvlsTime, r.nvlsTime));
         }
         return a;
     }

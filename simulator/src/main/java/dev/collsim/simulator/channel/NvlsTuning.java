@@ -8,7 +8,8 @@ import dev.collsim.topology.PathType;
  * (NVLS and NVLSTree), the NVLS chunk and the largest NVLSTree chunk.
  *
  * <p>NCCL 2.30.7 ({@code src/transport/nvls.cc ncclNvlsTuning}, first in 2.30.3): channels 16 on sm90, on sm100 24 on
- * one node and 32 on several; chunk NCCL_NVLS_CHUNKSIZE = 128 KiB; then, on sm100 (the communicator's minimum) with
+ * one node and 32 on several (older releases: {@link #defaultChannels}); chunk NCCL_NVLS_CHUNKSIZE = 128 KiB; then,
+ * on sm100 (the communicator's minimum) with
  * several nodes, {@code ncclNvlsTreeSm100Tuning} by nNodes, the smallest ranks per node (ppn) and the smallest
  * GPU-NIC path bandwidth of the ranks' local NICs ({@code comm->minNetBw}, {@code ncclTopoGetMinNetBw}):
  * <pre>
@@ -63,7 +64,7 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk, boolean tr
      * @return the tuning
      */
     public static NvlsTuning of(NcclVersion version, int minSm, int nNodes, int ppn, double nicBw, PathType nicPath) {
-        int channels = minSm >= 100 ? nNodes > 1 ? 32 : 24 : 16;
+        int channels = defaultChannels(version, minSm, nNodes);
         long fallbackTree = nNodes >= 4 ? K64 : DEFAULT_CHUNK;
         if (version.minor() < NcclVersion.V2_21_5.minor()) {
             boolean capped = nNodes >= 4 && version.minor() >= NcclVersion.V2_19_4.minor();
@@ -90,6 +91,25 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk, boolean tr
             return new NvlsTuning(24, DEFAULT_CHUNK, pxb ? K64 : K128);
         }
         return new NvlsTuning(channels, DEFAULT_CHUNK, fallbackTree);
+    }
+
+    /**
+     * NCCL's NVLS channels before NCCL_NVLS_NCHANNELS ({@code ncclNvlsInit}, src/transport/nvls.cc): 16 up to 2.24
+     * (NCCL_NVLS_NCHANNELS default 16 for every GPU, v2.24.3-1 line 146); 2.25-2.26 32 on sm100 on one node as on
+     * several ({@code compCap >= 100 ? NVLS_NCHANNELS_SM100 : NVLS_NCHANNELS_SM90}, 32 and 16, v2.25.1-1 and
+     * v2.26.2-1 lines 144-145, 176); from 2.27 on sm100 24 on one node or one NVLink clique and 32 on several
+     * ({@code NVLS_NCHANNELS_SM100_NVL}, v2.27.3-1 lines 147-149, 179-193; the same in 2.28.9 and 2.30.7).
+     *
+     * @param version NCCL release
+     * @param minSm   smallest compute capability x 10
+     * @param nNodes  NCCL nodes
+     * @return channels
+     */
+    static int defaultChannels(NcclVersion version, int minSm, int nNodes) {
+        if (minSm < 100 || version.minor() < NcclVersion.V2_25_1.minor()) {
+            return 16;
+        }
+        return nNodes > 1 || version.minor() < NcclVersion.V2_27_3.minor() ? 32 : 24;
     }
 
     /** @return the NVLSTree chunk before its size steps from 2.21 on: min(chunk, treeMaxChunk), bytes */

@@ -37,6 +37,14 @@ public record GraphSet(GraphSummary ring, GraphSummary tree, GraphSummary nvls, 
     }
 
     /**
+     * @param other another NVLS graph
+     * @return these graphs with that NVLS graph
+     */
+    public GraphSet withNvls(GraphSummary other) {
+        return new GraphSet(ring, tree, other, collnetDirect, collnetChain);
+    }
+
+    /**
      * @param a an algorithm
      * @return the graph NCCL's tuning reads for it
      */

@@ -228,42 +228,6 @@ public final class NcclTuningModel {
     }
 
     /**
-     * The table collsim's <em>time</em> reads: NCCL's own ({@code table}, which NCCL's choice reads), except that a
-     * release older than 2.28 has for NVLS and NVLSTree, where it has the entry, 2.28.9's latency and bandwidth on the
-     * same graphs ({@link NcclVersion#tables}). collsim's NVLS terms ({@code nvlsBwScale}, {@code perChannelCapNvls},
-     * {@code nvlsLoopUs}) were fitted against 2.28.9's figures, and an older release's coarser estimate (5/6 of the
-     * graph's bandwidth; 2.18's NVLSTree latency without the network's) says what its NCCL chose, not how fast the
-     * switch moves data. Every other entry is the release's own, as the time has always read it.
-     *
-     * @param table NCCL's table of a communicator
-     * @return {@code table} itself for 2.28.9 and 2.30.7, else a table with those NVLS entries replaced
-     */
-    public static CostTable timeTable(CostTable table) {
-        TuningInput in = table.input();
-        if (in.constants().version().carriedWhole()) {
-            return table;
-        }
-        TuningInput m = in.withConstants(TuningConstants.of(in.constants().version().tables()));
-        double[][][] lat = new double[FUNCTIONS.size()][Algorithm.values().length][Protocol.values().length];
-        double[][][] bw = new double[FUNCTIONS.size()][Algorithm.values().length][Protocol.values().length];
-        for (int f = 0; f < FUNCTIONS.size(); f++) {
-            Collective func = FUNCTIONS.get(f);
-            for (Algorithm a : Algorithm.values()) {
-                for (Protocol p : Protocol.values()) {
-                    double b = table.bandwidth(func, a, p);
-                    GraphSummary g = m.graphs().graphFor(a);
-                    double newer = b > 0 && (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE)
-                            ? algBandwidth(m, func, a, p, g) : 0;
-                    bw[f][a.ordinal()][p.ordinal()] = newer > 0 ? newer : b;
-                    lat[f][a.ordinal()][p.ordinal()] = newer > 0 ? latency(m, func, a, p, g)
-                            : table.latency(func, a, p);
-                }
-            }
-        }
-        return new CostTable(in, lat, bw);
-    }
-
-    /**
      * NCCL's Ring bus bandwidth for a protocol from the ring graph, whatever NCCL_ALGO/NCCL_PROTO enable (§2.3 steps
      * 1-4 for Ring AllReduce: nChannels x bw, Ring/LL min(llMaxBw, busBw/2), Ring/LL128 min(0.92 busBw, nCh x
      * perChMaxRingLL128Bw); NCCL 2.30.7 {@code src/graph/tuning.cc}). collsim uses it as the per-direction capacity

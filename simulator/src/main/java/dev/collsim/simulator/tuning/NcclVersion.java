@@ -13,9 +13,10 @@ import java.util.stream.Collectors;
  * {@code v2.30.7-1}). The older entries, 2.18.5 to 2.27.3, each stand for a range of releases whose tuning applies
  * rules that differ from 2.28.9's (Ring LL and LL128 factors, llMaxBw, the LL128 default, latencies, NVLS and
  * NVLSTree figures, the algorithms each function may use, PAT's enable; {@link ReleaseRules}, {@link TuningConstants},
- * docs/nccl-releases.md); everything else of theirs (search, NVLS channels and the NVLS time, P2P, the other tables)
- * is modelled with 2.28.9's ({@link #tables}). Each older entry is named by the
- * first release tag of its range, read with {@code git show v2.x.y-1:src/graph/tuning.cc}.
+ * docs/nccl-releases.md), and their sm100 search speeds and NVLS channel count ({@code channel.SearchSpeeds},
+ * {@code channel.NvlsTuning#defaultChannels}); everything else of theirs (the rest of the search, the NVLS time
+ * ({@link TimeTable}), P2P, the other tables) is modelled with 2.28.9's ({@link #tables}). Each older entry is named
+ * by the first release tag of its range, read with {@code git show v2.x.y-1:src/graph/tuning.cc}.
  */
 public enum NcclVersion {
     /** NCCL 2.18.5 (2.18.x): Ring LL at 1/4 (1/3), Tree/Simple hwLat 4/6/14 us, AllGather Ring only. */

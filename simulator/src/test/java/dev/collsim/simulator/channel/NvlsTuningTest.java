@@ -34,6 +34,24 @@ class NvlsTuningTest {
     }
 
     /**
+     * The NVLS channels by release (src/transport/nvls.cc {@code ncclNvlsInit}): 2.24.3 {@code NCCL_PARAM(NvlsChannels,
+     * "NVLS_NCHANNELS", 16)} for every GPU (line 146); 2.26.2 {@code compCap >= 100 ? NVLS_NCHANNELS_SM100 (32) :
+     * NVLS_NCHANNELS_SM90 (16)} whatever the node count (lines 144-145, 176); 2.27.3 {@code multiNode ?
+     * NVLS_NCHANNELS_SM100 : NVLS_NCHANNELS_SM100_NVL} (32, 24; lines 147-149, 193).
+     */
+    @Test
+    void sm100ChannelsByRelease() {
+        assertEquals(16, NvlsTuning.of(NcclVersion.V2_23_4, 100, 1, 8, 0, PathType.PIX).channels());
+        assertEquals(16, NvlsTuning.of(NcclVersion.V2_23_4, 100, 2, 8, 50, PathType.PIX).channels());
+        assertEquals(32, NvlsTuning.of(NcclVersion.V2_25_1, 100, 1, 8, 0, PathType.PIX).channels());
+        assertEquals(32, NvlsTuning.of(NcclVersion.V2_25_1, 100, 2, 8, 50, PathType.PIX).channels());
+        assertEquals(16, NvlsTuning.of(NcclVersion.V2_25_1, 90, 1, 8, 0, PathType.PIX).channels());
+        assertEquals(24, NvlsTuning.of(NcclVersion.V2_27_3, 100, 1, 8, 0, PathType.PIX).channels());
+        assertEquals(32, NvlsTuning.of(NcclVersion.V2_27_3, 100, 2, 8, 50, PathType.PIX).channels());
+        assertEquals(24, NvlsTuning.of(NcclVersion.V2_28_9, 100, 1, 72, 0, PathType.PIX).channels());
+    }
+
+    /**
      * Two GB200 NVL72 racks as OCI ran them: 2 NCCL nodes of 64 ranks, GPU-NIC path through the Grace (P2C) capped by
      * NCCL's PCIe Gen5 x16 figure, 48 GB/s (under the 400 Gb/s = 50 GB/s port): "nNodes == 2 && nicBw >= 48" gives 32
      * channels, and ppn 64 >= 16 a tree max of 64 KiB, so the NVLSTree chunk is 64 KiB (128 KiB before 2.30.3).

@@ -96,7 +96,7 @@ class OlderReleaseNvlsTest {
     }
 
     /**
-     * collsim's time reads 2.28.9's NVLS figures for an older release ({@link NcclTuningModel#timeTable}): on one 8x
+     * collsim's time reads 2.28.9's NVLS figures for an older release ({@link TimeTable}): on one 8x
      * H100 host 272 GB/s and 25 us (worked in {@link #nvlsAllReduceOnOneHost}), not 2.18.5's 266.67 and 23; on 2
      * hosts NVLSTree 213.33 GB/s and 86.8 us, not 224 and 61. Other entries stay the release's: Ring/LL AllReduce on
      * the one host is 2.18.5's min(87.7, 12 x 30 / 4 = 90) = 87.7 (v2.18.5-1 line 178; llMaxBws Hopper N1 87.7, line
@@ -104,14 +104,14 @@ class OlderReleaseNvlsTest {
      */
     @Test
     void timeTableReadsTheCarriedReleasesNvlsFigures() {
-        CostTable one = NcclTuningModel.timeTable(h100(NcclVersion.V2_18_5));
+        CostTable one = TimeTable.of(h100(NcclVersion.V2_18_5));
         assertEquals(272.0, one.bandwidth(AR, Algorithm.NVLS, S), 1e-4);
         assertEquals(25.0, one.latency(AR, Algorithm.NVLS, S), EPS);
         assertEquals(87.7 * 8 / 14, one.bandwidth(AR, Algorithm.RING, Protocol.LL), 1e-4);
-        CostTable two = NcclTuningModel.timeTable(NcclTuningModel.tune(hosts(2, NcclVersion.V2_18_5)));
+        CostTable two = TimeTable.of(NcclTuningModel.tune(hosts(2, NcclVersion.V2_18_5)));
         assertEquals(400.0 * 16 / 30, two.bandwidth(AR, Algorithm.NVLS_TREE, S), 1e-4);
         assertEquals(86.8, two.latency(AR, Algorithm.NVLS_TREE, S), EPS);
         CostTable newer = h100(NcclVersion.V2_28_9);
-        assertSame(newer, NcclTuningModel.timeTable(newer));
+        assertSame(newer, TimeTable.of(newer));
     }
 }

@@ -1,0 +1,86 @@
+package dev.collsim.simulator.tuning;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+
+/**
+ * The cost table collsim's <em>time</em> reads (its performance model), as opposed to the table NCCL's choice reads
+ * ({@link NcclTuningModel#tune}): NCCL's own, except the NVLS and NVLSTree entries, which are recomputed
+ * (latency and bandwidth, where NCCL has the entry) with the carried release's formula ({@link NcclVersion#tables}:
+ * 2.28.9 for every release before 2.28, else the release's own) on the NVLS graph NCCL 2.30.7's search finds on the
+ * same nodes ({@code channel.ChannelPlan#nvlsTimeGraph}).
+ *
+ * <p>Why each part:
+ * <ul>
+ *   <li>The formula. collsim's NVLS terms ({@code nvlsBwScale}, {@code perChannelCapNvls}, {@code nvlsLoopUs}) were
+ *       fitted against 2.28.9's figures, and an older release's coarser estimate (5/6 of the graph's bandwidth,
+ *       v2.19.4-1 to v2.27.3-1 {@code src/graph/tuning.cc}; 2.18's NVLSTree latency without the network's) says
+ *       what its NCCL chose, not how fast the switch moves data.</li>
+ *   <li>The graph. The NVLS graph's bwIntra is the first entry of NCCL's speed array whose (heads + 1) x speed fits
+ *       each GPU's NVSwitch links ({@code src/graph/search.cc}); between nodes the array is the "inter" one, whose
+ *       sm100 entries are {48, 45, ...} in 2.26.2 (line 924), {47.9, 45, ...} in 2.27.3 (line 913), {96, 48, 45.1,
+ *       ...} in 2.28.9 (line 987) and {96, 86, 80, 48, ...} in 2.30.3 and 2.30.7 (line 996; 80 first in 2.29.7, line
+ *       988). Eight Blackwell GPUs carry 18 x 40.1 GB/s ({@code SM100_NVLINK_BW}) = 721.8 GB/s each to the switch:
+ *       9 x 80 = 720 fits, 9 x 86 does not, so 2.30.7 finds bwIntra 80 where the older arrays, which have nothing
+ *       between 96 and 48, stop at 48 (47.9). The links are the same; only the array's grid differs, so the finer
+ *       grid of the newest release carried is the better figure for the time (the argument of
+ *       {@code perf.NvlsSpeedCeiling} for one node). On sm90 the arrays are the same in every release carried,
+ *       and so is the graph. Measured: 2 x 8 B200 on 8 x 400 Gb/s InfiniBand, NCCL 2.26.2
+ *       (A-allreduce-2x8xB200-lambda-1cc-ib-dstack-nccl2.26.txt lines 40-42), moves 397 GB/s algbw per added byte
+ *       from 128 to 256 MiB, where NCCL 2.26.2 runs NVLSTree by its own table; 2.28.9's formula on the 48 GB/s
+ *       graph gives 8 x min(48 x 0.74 x 7/8 x 2, 2 x 48, 96) x 16/30 = 265 GB/s, on the 80 GB/s graph
+ *       8 x min(103.6, 96, 96) x 16/30 = 409.6 GB/s, the NICs' 8 x 50 GB/s.</li>
+ * </ul>
+ * Every other entry is the release's own, as the time has always read it. Stateless and thread-safe.
+ */
+public final class TimeTable {
+
+    private TimeTable() {
+    }
+
+    /**
+     * @param table NCCL's table of a communicator
+     * @return {@link #of(CostTable, GraphSummary)} on the communicator's own NVLS graph
+     */
+    public static CostTable of(CostTable table) {
+        return of(table, table.input().graphs().nvls());
+    }
+
+    /**
+     * @param table     NCCL's table of a communicator
+     * @param nvlsGraph the NVLS graph the time reads ({@code channel.ChannelPlan#nvlsTimeGraph})
+     * @return {@code table} itself for 2.28.9 and 2.30.7 on their own NVLS graph, else a table with the NVLS and
+     *         NVLSTree entries NCCL has replaced (class comment), whose input holds that NVLS graph (what
+     *         {@code perf.NvlsSpeedCeiling} reads)
+     */
+    public static CostTable of(CostTable table, GraphSummary nvlsGraph) {
+        TuningInput in = table.input();
+        GraphSet graphs = in.graphs();
+        if (in.constants().version().carriedWhole() && nvlsGraph.equals(graphs.nvls())) {
+            return table;
+        }
+        TuningInput timed = new TuningInput(graphs.withNvls(nvlsGraph), in.nRanks(), in.nNodes(), in.minSm(),
+                in.maxSm(), in.cpu(), in.nvlsSupport(), in.collNetSupport(), in.hasNvSwitch(), in.maxLocalRanks(),
+                in.maxTreePattern(), in.runtimeChannels(), in.settings(), in.constants());
+        TuningInput m = timed.withConstants(TuningConstants.of(in.constants().version().tables()));
+        int nf = NcclTuningModel.FUNCTIONS.size();
+        double[][][] lat = new double[nf][Algorithm.values().length][Protocol.values().length];
+        double[][][] bw = new double[nf][Algorithm.values().length][Protocol.values().length];
+        for (int f = 0; f < nf; f++) {
+            Collective func = NcclTuningModel.FUNCTIONS.get(f);
+            for (Algorithm a : Algorithm.values()) {
+                for (Protocol p : Protocol.values()) {
+                    double b = table.bandwidth(func, a, p);
+                    boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+                    GraphSummary g = m.graphs().graphFor(a);
+                    double newer = b > 0 && nvls && g.present() ? NcclTuningModel.algBandwidth(m, func, a, p, g) : 0;
+                    bw[f][a.ordinal()][p.ordinal()] = newer > 0 ? newer : b;
+                    lat[f][a.ordinal()][p.ordinal()] = newer > 0 ? NcclTuningModel.latency(m, func, a, p, g)
+                            : table.latency(func, a, p);
+                }
+            }
+        }
+        return new CostTable(timed, lat, bw);
+    }
+}

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * predict, compare and plan say when a network class runs on another class's figures, and only then. The notes'
  * claims are checked against the figures themselves: EFA and socket carry exactly InfiniBand's profile, TCPXO its
- * step cost.
+ * step cost, Slingshot its step cost.
  */
 class BorrowedNetFiguresTest {
 
@@ -44,6 +44,16 @@ class BorrowedNetFiguresTest {
         assertEquals(PP.netProfile(NetworkClass.INFINIBAND).stepUs(), PP.netProfile(NetworkClass.TCPXO).stepUs());
         assertTrue(NetClassDefaults.borrowedNote(NetworkClass.TCPXO, PP.netProfile(NetworkClass.TCPXO)).get()
                 .contains("InfiniBand's step cost"));
+    }
+
+    /** Slingshot: InfiniBand's step cost by assumption (no published figure), and the note says so. */
+    @Test
+    void slingshotBorrowsTheStepCostAndSaysSo() {
+        NetClassProfile sl = PP.netProfile(NetworkClass.SLINGSHOT);
+        assertEquals(PP.netProfile(NetworkClass.INFINIBAND).stepUs(), sl.stepUs());
+        String note = NetClassDefaults.borrowedNote(NetworkClass.SLINGSHOT, sl).orElseThrow();
+        assertTrue(note.contains("InfiniBand's step cost of 10 us") && note.contains("an assumption"), note);
+        assertTrue(NetClassDefaults.borrowedNote(NetworkClass.SLINGSHOT, new NetClassProfile(30, 0, 1)).isEmpty());
     }
 
     @Test

@@ -95,8 +95,10 @@ import java.util.Optional;
  *       public Slingshot run take 1.3-3x the predicted time at LL and LL128, where the CXI provider's eager sends
  *       that arrive before their receive land in host memory and are copied to the GPU (HewlettPackard/shs-ccl-docs
  *       pull request 21) and CSCS disables LL128 ("typically performs worse on Slingshot", eth-cscs/cscs-docs
- *       {@code nccl_env_vars}); no per-send or per-call figure of that copy is published, and one fitted on the
- *       three healthy runs does not hold leave-one-out (docs/accuracy.md).</li>
+ *       {@code nccl_env_vars}); no figure of that copy is published. Tried as one class figure on the healthy
+ *       Slingshot files (docs/accuracy.md, the CSCS hook row): a hop latency is contradicted by their small sizes,
+ *       which are already predicted slower than measured; a Simple step cost moves nothing; an LL128 rate fraction
+ *       fails leave-one-out (fitted without the Sigma2 Olivia run it puts that run at 78 %, 13 % in sample).</li>
  * </ul>
  */
 public final class NetClassDefaults {

@@ -91,8 +91,8 @@ import java.util.Optional;
  *       plugin tells NCCL off AWS (aws-ofi-nccl {@code src/nccl_ofi_net.cpp set_nic_props_default},
  *       {@code include/nccl_ofi_param.h}): latency OFI_NCCL_NET_LATENCY, default 0 (so NCCL tunes it as InfiniBand,
  *       {@code simulator.channel.NetPluginLatency}), maxComms 0, maxRecvs 8 ({@code NCCL_OFI_MAX_RECVS}), protocol
- *       SENDRECV. Not modelled, with its sources (docs/accuracy.md, the Slingshot rows): the 1-16 MiB calls of every
- *       public Slingshot run take 1.3-3x the predicted time at LL and LL128, where the CXI provider's eager sends
+ *       SENDRECV. Not modelled, with its sources (docs/accuracy.md, the Slingshot rows): the 1-16 MiB calls of the three
+ *       public GH200 Slingshot runs take 1.1-3.2x the predicted time, at LL128 in the model, where the CXI provider's eager sends
  *       that arrive before their receive land in host memory and are copied to the GPU (HewlettPackard/shs-ccl-docs
  *       pull request 21) and CSCS disables LL128 ("typically performs worse on Slingshot", eth-cscs/cscs-docs
  *       {@code nccl_env_vars}); no figure of that copy is published. Tried as one class figure on the healthy
@@ -146,8 +146,8 @@ public final class NetClassDefaults {
                     "%.0f us per network send", d.stepUs()) + ": an assumption (its hop latency and line-rate"
                     + " fraction come from one public run)");
             case SLINGSHOT -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
-                    "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-16 MiB calls ran 1.3-3x slower"
-                    + " than modelled on every public Slingshot run (cause not modelled: docs/accuracy.md)");
+                    "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-16 MiB calls ran up to 3.2x slower"
+                    + " than modelled on the public GH200 Slingshot runs (cause not found: docs/accuracy.md)");
             default -> Optional.empty();
         };
     }

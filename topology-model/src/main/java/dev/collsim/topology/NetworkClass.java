@@ -23,6 +23,9 @@ import java.util.regex.Pattern;
  *       receive-side data path manager, no RDMA.</li>
  *   <li>{@link #SOCKET}: NCCL's internal {@code Socket} network (kernel TCP through host memory), used with
  *       {@code NCCL_IB_DISABLE=1}, {@code NCCL_NET=Socket} or when no RDMA device exists.</li>
+ *   <li>{@link #SLINGSHOT}: HPE Slingshot-11 (Cassini NICs, libfabric {@code cxi} provider) through the aws-ofi-nccl
+ *       plugin, NCCL net {@code AWS Libfabric} (aws-ofi-nccl {@code src/nccl_ofi_interface_nvidia.cpp}); an RDMA
+ *       NIC whose messages go through libfabric's CXI eager and rendezvous protocols ({@code man/fi_cxi.7.md}).</li>
  * </ul>
  */
 public enum NetworkClass {
@@ -35,11 +38,13 @@ public enum NetworkClass {
     /** GCP GPUDirect-TCPX / TCPXO. */
     TCPXO("tcpxo", "GCP GPUDirect-TCPX/TCPXO"),
     /** NCCL's kernel-TCP socket transport. */
-    SOCKET("socket", "TCP sockets");
+    SOCKET("socket", "TCP sockets"),
+    /** HPE Slingshot (CXI NICs) through aws-ofi-nccl. */
+    SLINGSHOT("slingshot", "HPE Slingshot");
 
     // order matters: the more specific transports are recognised before the generic words they contain
     private static final Pattern TCPX = Pattern.compile("(?i)tcpxo?\\b|fastrak|gpudirect[- ]?tcp");
-    private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot|\\bcxi\\b|cassini");
+    private static final Pattern SLINGSHOT_TEXT = Pattern.compile("(?i)slingshot|\\bcxi\\b|cassini");
     private static final Pattern EFA_TEXT = Pattern.compile("(?i)\\befa\\b|aws[- ]ofi|libfabric");
     private static final Pattern SOCKET_TEXT = Pattern.compile(
             "(?i)nccl_ib_disable=1|nccl_net=socket|net/socket|tcp sockets?|\\btcp\\b(?![- ]?x)");
@@ -91,23 +96,13 @@ public enum NetworkClass {
      * line). TCPX/TCPXO, EFA and sockets are checked before RoCE and InfiniBand, because their descriptions often
      * also name the Ethernet or RDMA hardware underneath ("GPUDirect-TCPXO over 200 Gbps Ethernet", "SR-IOV VF of a
      * Mellanox NIC, NCCL_IB_DISABLE=1"). HPE Slingshot (CXI NICs, reached through libfabric and aws-ofi-nccl like
-     * EFA, but with an RDMA NIC of InfiniBand-like latency) is none of these classes: empty, so the caller keeps the
-     * InfiniBand reference.
+     * EFA) is checked before EFA, whose words ("aws-ofi", "libfabric") its descriptions also contain.
      *
      * @param text the text (null allowed)
      * @return the class, empty when the text names none
      */
     public static Optional<NetworkClass> detect(String text) {
         return detect(text, true);
-    }
-
-    /**
-     * @param text free text (null allowed)
-     * @return true when it names HPE Slingshot (Slingshot, CXI or Cassini NICs), which {@link #detect} answers with no
-     *         class (the caller keeps InfiniBand's figures)
-     */
-    public static boolean namesSlingshot(String text) {
-        return text != null && SLINGSHOT.matcher(text).find();
     }
 
     /**
@@ -123,8 +118,8 @@ public enum NetworkClass {
         if (TCPX.matcher(t).find()) {
             return Optional.of(TCPXO);
         }
-        if (SLINGSHOT.matcher(t).find()) {
-            return Optional.empty();
+        if (SLINGSHOT_TEXT.matcher(t).find()) {
+            return Optional.of(SLINGSHOT);
         }
         if (EFA_TEXT.matcher(t).find()) {
             return Optional.of(EFA);

@@ -1,10 +1,8 @@
 package dev.collsim.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.Optional;
@@ -33,14 +31,17 @@ class NetworkClassTest {
     }
 
     @Test
-    void slingshotIsNoneOfTheClassesEvenThroughAwsOfiNccl() {
+    void slingshotIsItsOwnClassEvenThroughAwsOfiNccl() {
         // A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt: libfabric + aws-ofi-nccl like EFA, but not EFA
-        assertEquals(Optional.empty(), NetworkClass.detect("HPE Slingshot-11 (CXI, libfabric + aws-ofi-nccl plugin),"
-                + " 200 Gb/s per NIC"));
-        assertTrue(NetworkClass.namesSlingshot("inter-node HPE Slingshot-200 (Cassini-2 NICs)"));
-        assertTrue(NetworkClass.namesSlingshot("libfabric cxi provider"));
-        assertFalse(NetworkClass.namesSlingshot("AWS EFA via aws-ofi-nccl"));
-        assertFalse(NetworkClass.namesSlingshot(null));
+        assertEquals(Optional.of(NetworkClass.SLINGSHOT), NetworkClass.detect("HPE Slingshot-11 (CXI, libfabric +"
+                + " aws-ofi-nccl plugin), 200 Gb/s per NIC"));
+        // A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt
+        assertEquals(Optional.of(NetworkClass.SLINGSHOT), NetworkClass.detect("inter-node HPE Slingshot-200"
+                + " (Cassini-2 NICs)"));
+        // NCCL's log names the plugin's provider: "NET/OFI Selected provider is cxi"
+        assertEquals(Optional.of(NetworkClass.SLINGSHOT), NetworkClass.detect("AWS Libfabric cxi"));
+        assertEquals(Optional.of(NetworkClass.EFA), NetworkClass.detect("AWS EFA via aws-ofi-nccl"));
+        assertEquals(NetworkClass.SLINGSHOT, NetworkClass.parse("Slingshot"));
     }
 
     @Test
@@ -55,7 +56,7 @@ class NetworkClassTest {
     void parsesTheYamlSpellingsAndNamesTheAllowedOnes() {
         assertSame(NetworkClass.TCPXO, NetworkClass.parse(" TCPXO "));
         assertNull(NetworkClass.parse("ethernet"));
-        assertEquals("infiniband, roce, efa, tcpxo, socket", NetworkClass.allowed());
+        assertEquals("infiniband, roce, efa, tcpxo, socket, slingshot", NetworkClass.allowed());
     }
 
     @Test

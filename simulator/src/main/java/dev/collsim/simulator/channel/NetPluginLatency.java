@@ -64,9 +64,10 @@ import dev.collsim.topology.NetworkClass;
  *       NCCL's own IB transport parameters and no latency setting, unlike aws-ofi-nccl's OFI_NCCL_NET_LATENCY. None
  *       of those settings is a latency, and the tuner's choices cannot be modelled without its configuration;
  *       collsim runs gIB as RoCE ({@link NetworkClass#detect}).</li>
- *   <li>HPE Slingshot reaches NCCL through aws-ofi-nccl too, but off AWS the plugin keeps its parameter default,
- *       0 (aws-ofi-nccl {@code include/nccl_ofi_param.h} NET_LATENCY 0.0, {@code src/nccl_ofi_net.cpp}
- *       {@code props->latency}); collsim runs Slingshot as InfiniBand ({@link NetworkClass#detect}), also 0.</li>
+ *   <li>HPE Slingshot ({@link NetworkClass#SLINGSHOT}) reaches NCCL through aws-ofi-nccl too, but off AWS the
+ *       plugin keeps its parameter default, 0 (aws-ofi-nccl {@code include/nccl_ofi_param.h} NET_LATENCY 0.0,
+ *       {@code src/nccl_ofi_net.cpp set_nic_props_default} {@code props->latency}), so NCCL tunes it as
+ *       InfiniBand.</li>
  * </ul>
  * Stateless.
  */

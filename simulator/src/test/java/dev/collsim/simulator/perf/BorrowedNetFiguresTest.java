@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * predict, compare and plan say when a network class runs on another class's figures, and only then. The notes'
  * claims are checked against the figures themselves: EFA and socket carry exactly InfiniBand's profile, TCPXO its
- * step cost plus its own hop latency.
+ * step cost plus its own hop latency, Slingshot InfiniBand's step cost.
  */
 class BorrowedNetFiguresTest {
 
@@ -51,6 +51,16 @@ class BorrowedNetFiguresTest {
         assertEquals(58, tcpxo.stepUs());
         String note = NetClassDefaults.borrowedNote(NetworkClass.TCPXO, tcpxo).orElseThrow();
         assertTrue(note.contains("InfiniBand's step cost plus its own hop latency, 58 us per network send"), note);
+    }
+
+    /** Slingshot: InfiniBand's step cost by assumption (no published figure), and the note says so. */
+    @Test
+    void slingshotBorrowsTheStepCostAndSaysSo() {
+        NetClassProfile sl = PP.netProfile(NetworkClass.SLINGSHOT);
+        assertEquals(PP.netProfile(NetworkClass.INFINIBAND).stepUs(), sl.stepUs());
+        String note = NetClassDefaults.borrowedNote(NetworkClass.SLINGSHOT, sl).orElseThrow();
+        assertTrue(note.contains("InfiniBand's step cost of 10 us") && note.contains("an assumption"), note);
+        assertTrue(NetClassDefaults.borrowedNote(NetworkClass.SLINGSHOT, new NetClassProfile(30, 0, 1)).isEmpty());
     }
 
     @Test

@@ -138,6 +138,7 @@ public record SystemHost(SystemEntry entry) implements HostType {
             case EFA -> "rdmap" + i;
             case TCPXO -> "eth" + (i + 1);
             case SOCKET -> "eth" + i;
+            case SLINGSHOT -> "cxi" + i;
             default -> "mlx5_" + i;
         };
         return ctx.nic(i, name, Bandwidth.ofGbits(entry.nicGbits()), entry.gpuDirect(), i);

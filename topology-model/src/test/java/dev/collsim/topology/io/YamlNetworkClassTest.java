@@ -28,6 +28,6 @@ class YamlNetworkClassTest {
         InputProblem p = e.problems().stream().filter(x -> x.field().equals("fabric.network")).findFirst()
                 .orElseThrow(() -> new AssertionError(e.problems().toString()));
         assertEquals(7, p.line());
-        assertEquals("unknown value 'ethernet'; allowed: infiniband, roce, efa, tcpxo, socket", p.message());
+        assertEquals("unknown value 'ethernet'; allowed: infiniband, roce, efa, tcpxo, socket, slingshot", p.message());
     }
 }

@@ -8,7 +8,6 @@ import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (the architecture
@@ -38,9 +37,6 @@ import java.util.regex.Pattern;
  */
 public record ProfileClass(String key, String label) {
 
-    /** HPE Slingshot in free text (the words {@link NetworkClass#detect} also recognises it by). */
-    private static final Pattern SLINGSHOT = Pattern.compile("(?i)slingshot|\\bcxi\\b|cassini");
-
     /**
      * @param t a cluster
      * @return its class (generation of the oldest GPU, as NCCL indexes its tables by the minimum compute capability)
@@ -51,8 +47,9 @@ public record ProfileClass(String key, String label) {
 
     /**
      * As {@link #of(Topology)}, with a text describing the network (a data file's label, interconnect and hardware
-     * lines): HPE Slingshot, which {@link NetworkClass} leaves at the InfiniBand reference, is a class of its own
-     * here ({@code hopper-slingshot}), so that runs on it neither train nor use the InfiniBand profile.
+     * lines): a text naming HPE Slingshot ({@link NetworkClass#detect}) gives the Slingshot class
+     * ({@code hopper-slingshot}) even on a cluster given without its network class, so that runs on it neither train
+     * nor use the InfiniBand profile.
      *
      * @param t           a cluster
      * @param networkText text naming the network (null allowed)
@@ -75,9 +72,10 @@ public record ProfileClass(String key, String label) {
                     + (fabric.equals("pcie") ? "PCIe" : fabric.equals("nvlink") ? "direct NVLink" : "NVSwitch"));
         }
         int[] nodes = ncclNodes(probe);
-        boolean slingshot = networkText != null && SLINGSHOT.matcher(networkText).find();
-        String net = slingshot ? "slingshot" : t.networkClass().yamlName();
-        String netLabel = slingshot ? "HPE Slingshot" : t.networkClass().label();
+        NetworkClass c = NetworkClass.detect(networkText).filter(x -> x == NetworkClass.SLINGSHOT)
+                .orElse(t.networkClass());
+        String net = c.yamlName();
+        String netLabel = c.label();
         if (nodes[1] > 0) {
             return nodes[0] == 1
                     ? new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)")

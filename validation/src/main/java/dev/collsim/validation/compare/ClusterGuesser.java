@@ -159,12 +159,8 @@ public final class ClusterGuesser {
         Optional<HeaderNetworkClass> read = HeaderNetworkClass.of(d);
         NetworkClass c = read.map(HeaderNetworkClass::networkClass).orElse(type.networkClass());
         boolean own = type.networkClass() != NetworkClass.INFINIBAND;
-        String none = NetworkClass.namesSlingshot(d.header().text("interconnect") + " " + d.label())
-                ? "assumed: the file names HPE Slingshot, reached through aws-ofi-nccl, which off AWS reports no NIC"
-                        + " latency to NCCL (OFI_NCCL_NET_LATENCY 0), so NCCL tunes it as on InfiniBand"
-                : "assumed (the file names no transport)";
         assumptions.add("network class " + c.yamlName() + " (" + c.label() + ") " + read.map(r -> "read from "
-                + r.from()).orElse(own ? "of the host type " + type.name() : none));
+                + r.from()).orElse(own ? "of the host type " + type.name() : "assumed (the file names no transport)"));
         return topo.withNetworkClass(c);
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
@@ -100,6 +101,11 @@ class ProfileClassTest {
     void slingshotNamedInTheDataIsNotInfiniBand() throws Exception {
         assertEquals("hopper-slingshot", ProfileClass.of(ClusterLoader.load("dgx-h100x2"),
                 "2x GH200, HPE Slingshot 11").key());
+        // a cluster given with the class (YAML fabric.network: slingshot, --network slingshot) needs no text
+        ProfileClass own = ProfileClass.of(ClusterLoader.load("dgx-h100x2").withNetworkClass(NetworkClass.SLINGSHOT),
+                null);
+        assertEquals("hopper-slingshot", own.key());
+        assertEquals("Hopper, several hosts over HPE Slingshot", own.label());
     }
 
     /** No shipped file for the class: the bare model, with the class's bare band or else the 'all' band. */

@@ -60,12 +60,13 @@ class NetworkClassGuessTest {
     }
 
     @Test
-    void slingshotKeepsTheInfinibandReferenceAndSaysSo() throws Exception {
+    void slingshotIsReadAsItsOwnClass() throws Exception {
         ClusterGuess g = guess("A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt", 0);
-        assertEquals(NetworkClass.INFINIBAND, g.topology().networkClass());
-        // header line 5: "HPE Slingshot-11 (CXI, libfabric + aws-ofi-nccl plugin), 200 Gb/s per NIC"
-        assertTrue(g.assumptions().stream().anyMatch(a -> a.startsWith("network class infiniband (InfiniBand)"
-                + " assumed: the file names HPE Slingshot")), g.assumptions().toString());
+        assertEquals(NetworkClass.SLINGSHOT, g.topology().networkClass());
+        // header line 5: "HPE Slingshot-11 (CXI, libfabric + aws-ofi-nccl plugin), 200 Gb/s per NIC": names the
+        // aws-ofi-nccl plugin and libfabric, which alone would read as EFA
+        assertTrue(g.assumptions().stream().anyMatch(a -> a.startsWith("network class slingshot (HPE Slingshot)"
+                + " read from the header's interconnect")), g.assumptions().toString());
     }
 
     @Test

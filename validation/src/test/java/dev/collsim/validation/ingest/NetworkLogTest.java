@@ -100,6 +100,19 @@ class NetworkLogTest {
     }
 
     /**
+     * HPE Slingshot: the same plugin on libfabric's CXI provider (libfabric {@code prov/cxi}, provider name
+     * {@code cxi}; one device per NIC, cxi0..cxi3 on a 4-NIC node): its own class, not EFA although the network is
+     * "AWS Libfabric".
+     */
+    @Test
+    void slingshotFromTheOfiPlugin() {
+        NetworkLog n = read("h:1:2 [0] NCCL INFO NET/OFI Selected provider is cxi, fabric is cxi (found 4 nics)",
+                "h:1:2 [0] NCCL INFO Using network AWS Libfabric");
+        assertEquals("cxi", n.ofiProvider());
+        assertEquals(Optional.of(NetworkClass.SLINGSHOT), n.networkClass());
+    }
+
+    /**
      * NCCL 2.30: {@code "NET/IB: [%d] %s:%s:%d/%s provider=%s speed=%d ..."} (src/transport/net_ib/init.cc, speed in
      * Mb/s: 400000 = 400 Gb/s), {@code "NET/IB : Using%s %s; OOB %s:%s"}, {@code "NET/%s : GPU Direct RDMA %s for HCA
      * %d '%s'"} (src/graph/topo.cc), {@code "NVLS multicast support is %savailable on dev %d"} (src/transport/nvls.cc).

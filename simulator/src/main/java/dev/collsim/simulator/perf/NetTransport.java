@@ -294,8 +294,8 @@ public final class NetTransport {
      *
      * <p>Connections per rank: a Ring or Tree channel leaves and enters each node once (a Ring's send to the next node
      * and receive from the previous one; a two-node Tree's up and down links), 2 connections per channel and node,
-     * spread over the node's ranks: k = max(1, 2 x channels x nNodes / nRanks). Steps that wait: a Ring connection
-     * carries each of its ring steps in turn, each waiting for the one before on the ring (2 (nRanks - 1) per loop for
+     * over the ranks of the node with the fewest: k = max(1, 2 x channels / those ranks). Steps that wait: a Ring
+     * connection carries each of its ring steps in turn, each waiting for the one before on the ring (2 (nRanks - 1) per loop for
      * AllReduce, nRanks - 1 for AllGather and ReduceScatter; {@code src/device/all_reduce.h runRing}), times the loops
      * its data needs ({@link #protocolMessage} per step); a Tree's chunk crosses the network {@link NetHops#of} times,
      * up then down, and its further chunks each add one turn behind the first.
@@ -340,13 +340,13 @@ public final class NetTransport {
 
     /**
      * Network connections one rank's proxy serves for a Ring or Tree call: 2 per channel and node (one out, one in),
-     * over the node's ranks, at least 1 ({@link #proxyTurnsUs}).
+     * over the ranks of the node with the fewest (its proxies wait longest), at least 1 ({@link #proxyTurnsUs}).
      *
      * @param channels channels of the call (may be fractional, >= 1)
      * @return connections, >= 1
      */
     static double connectionsPerProxy(ChannelPlan plan, double channels) {
-        return Math.max(1, 2 * channels * plan.nNodes() / plan.nRanks());
+        return Math.max(1, 2 * channels / Math.max(1, plan.minLocalRanks()));
     }
 
     /**

@@ -233,7 +233,8 @@ class NetTransportTest {
     /**
      * One rank per node holds both connections of every channel: 2 DGX H100 hosts, GPU 0 of each, Ring/LL AllReduce
      * on 4 channels: 2 x 4 x 2 / 2 = 8 connections per rank, 2 ring steps each: 7 x 2 x 1 us = 14 us; on 1 channel
-     * the rank's own receive is the one other turn: 2 us.
+     * the rank's own receive is the one other turn: 2 us. Uneven hosts, 3 ranks on one and 1 on the other: the lone
+     * rank holds both connections of each of 2 channels (4 connections, 3 others), 2 x 3 = 6 ring steps: 18 us.
      */
     @Test
     void oneRankPerNodeServesBothDirections() {
@@ -244,5 +245,10 @@ class NetTransportTest {
                 Algorithm.RING, Protocol.LL, 32768, 4), 1e-9);
         assertEquals(2.0, NetTransport.proxyTurnsUs(plan, NcclSettings.DEFAULTS, Collective.ALL_REDUCE,
                 Algorithm.RING, Protocol.LL, 1024, 1), 1e-9);
+        List<Gpu> uneven = List.of(two.gpusOf(0).get(0), two.gpusOf(0).get(1), two.gpusOf(0).get(2),
+                two.gpusOf(1).get(0));
+        ChannelPlan plan31 = ChannelSearch.search(two, uneven, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(18.0, NetTransport.proxyTurnsUs(plan31, NcclSettings.DEFAULTS, Collective.ALL_REDUCE,
+                Algorithm.RING, Protocol.LL, 8192, 2), 1e-9);
     }
 }

@@ -12,7 +12,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * What limits one call of {@link PerformanceModel}, in words ({@link PerfEstimate#bottleneck}): the term of the
  * model's time that binds, in this order: the latency (or its pipeline fill, {@link PipelineFill}, when that is most
  * of it) when it is more than half the time; the proxy's sends ({@link NetTransport#bottleneck}) or SHM's
- * host-memory reads ({@link ShmHostReads#bottleneck}) when their time bound stands; else the lowest bandwidth bound:
+ * host-memory reads ({@link ShmHostReads#bottleneck}) when their time bound stands; the proxy's turns over a rank's
+ * other connections ({@link NetTransport#proxyTurnsUs}) when they outlast the data; else the lowest bandwidth bound:
  * the network (TCP streams, GPU-NIC paths through the CPU, or the NICs), the per-channel throughput cap, or the
  * links. Only the text that stands is formatted, as {@code String.format(Locale.ROOT, ...)} would
  * ({@code DecimalText}). Stateless and thread-safe.
@@ -31,6 +32,8 @@ final class BottleneckText {
      * @param proxyUs     the network proxy's time bound, microseconds
      * @param readsUs     SHM host-memory reads' time bound, microseconds
      * @param bwUs        bandwidth term, microseconds
+     * @param turnsUs     the LL steps' waits for their proxy's other connections, microseconds
+     *                    ({@link NetTransport#proxyTurnsUs}; the time holds the larger of it and bwUs)
      * @param netAlgBw    algorithm bandwidth the network allows, GB/s (1e9 B/s)
      * @param linkAlgBw   algorithm bandwidth the links allow, GB/s
      * @param capAlgBw    algorithm bandwidth the per-channel cap allows, GB/s
@@ -41,7 +44,7 @@ final class BottleneckText {
      * @param chain       the call runs as the one-host Tree chain ({@link IntraNodeChain})
      */
     record Terms(double timeUs, double latencyUs, double fillUs, double proxyUs, double readsUs, double bwUs,
-            double netAlgBw, double linkAlgBw, double capAlgBw, int channels, double effChannels, double perChannel,
+            double turnsUs, double netAlgBw, double linkAlgBw, double capAlgBw, int channels, double effChannels, double perChannel,
             double ratio, boolean chain) {
     }
 
@@ -65,9 +68,13 @@ final class BottleneckText {
                     ? "pipeline fill: " + fixed(fill, 1) + " us (of " + fixed(latency, 1) + " us latency) of "
                             + fixed(time, 1) + " us"
                     : "latency: " + fixed(latency, 1) + " us of " + fixed(time, 1) + " us";
-        } else if (Math.max(t.proxyUs(), t.readsUs()) > latency + t.bwUs()) {
+        } else if (Math.max(t.proxyUs(), t.readsUs()) > latency + Math.max(t.bwUs(), t.turnsUs())) {
             return t.readsUs() > t.proxyUs() ? ShmHostReads.bottleneck(plan, s, a, p, t.channels())
                     : NetTransport.bottleneck(plan, s, pp, func, a, p, nBytes, t.effChannels());
+        } else if (t.turnsUs() > t.bwUs()) {
+            return "proxy turns: " + fixed(t.turnsUs(), 1) + " us of LL steps waiting for "
+                    + fixed(NetTransport.connectionsPerProxy(plan, t.effChannels()) - 1, 1)
+                    + " other network connections per rank";
         } else if (t.netAlgBw() < Math.min(t.linkAlgBw(), t.capAlgBw())) {
             return network(plan, s, pp, func, a, p, nBytes, t.effChannels());
         } else if (t.capAlgBw() < t.linkAlgBw()) {

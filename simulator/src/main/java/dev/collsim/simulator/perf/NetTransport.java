@@ -276,6 +276,80 @@ public final class NetTransport {
     }
 
     /**
+     * The time an LL call's network steps wait, in all, for their rank's proxy thread to serve the rank's other network
+     * connections first, microseconds; {@link PerformanceModel} charges the larger of it and the data's time.
+     *
+     * <p>What the source shows (NCCL 2.30.7 {@code src/proxy.cc ncclProxyProgress}, {@code progressOps}; {@code
+     * src/transport/net.cc sendProxyProgress}, {@code recvProxyProgress}): one progress thread per rank walks the
+     * rank's active operations in turn, and each walks its per-channel connections ("subs") in turn, one action per
+     * connection and pass: post a step's buffer, check the step is ready and {@code isend} it, {@code test} a send; on
+     * the receiving side {@code irecv}, {@code test}. For LL the readiness check reads the flags of every line of the
+     * step in the host-memory send FIFO; LL128 under GPU Direct RDMA and Simple post on the GPU's tail counter. So a
+     * rank that holds k network connections comes back to a given connection's next step after the other k - 1 have had
+     * their turn. NCCL's latency charges one proxy turn per network step (its per-step network latency, at least the
+     * "network post overhead" of {@code src/graph/tuning.cc getNetOverhead}: 1 us on Intel, 2 us on AMD), as if every
+     * channel had a proxy of its own; the other k - 1 turns are charged here, {@link #postUs} each (the same NCCL
+     * figure, unchanged from NCCL 2.18.5 to 2.30.7). A step whose own data takes longer than the turns does not wait
+     * for them, so over the call the time is NCCL's latency plus the larger of the data's time and the turns.
+     *
+     * <p>Connections per rank: a Ring or Tree channel leaves and enters each node once (a Ring's send to the next node
+     * and receive from the previous one; a two-node Tree's up and down links), 2 connections per channel and node,
+     * over the ranks of the node with the fewest: k = max(1, 2 x channels / those ranks). Steps that wait: a Ring
+     * connection carries each of its ring steps in turn, each waiting for the one before on the ring (2 (nRanks - 1) per loop for
+     * AllReduce, nRanks - 1 for AllGather and ReduceScatter; {@code src/device/all_reduce.h runRing}), times the loops
+     * its data needs ({@link #protocolMessage} per step); a Tree's chunk crosses the network {@link NetHops#of} times,
+     * up then down, and its further chunks each add one turn behind the first.
+     *
+     * <p>Checked against measured Ring/LL AllReduce between nodes, channels per call from NCCL's thresholds (512
+     * threads x 8 B x nRanks per channel): 2x2 DGX H100 InfiniBand (A-allreduce-2x2xH100-dgx-ib.txt:19) grows from
+     * 20.21 us at 8 KiB (1 channel) to 29.22, 39.91 and 74.75 us at 32, 64 and 128 KiB (2, 4, 8 channels, the same 16
+     * KiB per channel): (29.22 - 20.21) / (1 x 6), (39.91 - 20.21) / (3 x 6) and (74.75 - 20.21) / (7 x 6) = 1.5, 1.1
+     * and 1.3 us per ring step per other connection, against NCCL's 1 us used here; 2x1 H200 RoCE
+     * (A-allreduce-2x1xH200-gke-dranet-1gpu-1nic-roce-gib.txt:48, 4 runtime channels, both connections on the one rank)
+     * from 33.56 us at 4 KiB to 45.47 us at 32 KiB. Not fitted: the per-turn figure is NCCL's. Not charged for LL128,
+     * measured: 2x8 H200 gIB AllGather (A-allgather-2x8xH200-gcp-a3ultra-gke-gib-skypilot-nccl2.26.txt:35) runs
+     * Ring/LL128 at 1-8 MiB in 58.46-86.92 us, which charging LL128 the same turns predicted as 100.8-102.5 us; nor for
+     * Simple, whose posting is the throughput bound {@link #proxyPostGBps} (2x4 GB300 AllGather 16 MiB measured 189.74
+     * us, that bound 168 us; the turns, 7 other connections x 7 ring steps x 2 slices x 3 us, would add 294 us).
+     * Broadcast and Reduce Rings, PAT, NVLS and CollNet are not charged (their proxies are not modelled per step).
+     *
+     * @param channels channels of the call (may be fractional, >= 1)
+     * @return microseconds; 0 on one node, for LL128 and Simple, and where not modelled
+     */
+    public static double proxyTurnsUs(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
+            long nBytes, double channels) {
+        if (plan.nNodes() < 2 || p != Protocol.LL) {
+            return 0;
+        }
+        double others = connectionsPerProxy(plan, channels) - 1;
+        double perStepMessage = protocolMessage(a, p, func, s);
+        double steps;
+        if (a == Algorithm.RING && (func == Collective.ALL_REDUCE || func == Collective.ALL_GATHER
+                || func == Collective.REDUCE_SCATTER)) {
+            int stepsPerLoop = (func == Collective.ALL_REDUCE ? 2 : 1) * (plan.nRanks() - 1);
+            double loops = Math.max(1, nBytes / (channels * plan.nRanks()) / perStepMessage);
+            steps = stepsPerLoop * loops;
+        } else if (a == Algorithm.TREE && func == Collective.ALL_REDUCE) {
+            double chunks = Math.max(1, nBytes / channels / perStepMessage);
+            steps = NetHops.of(func, a, plan) + chunks - 1;
+        } else {
+            return 0;
+        }
+        return others * steps * postUs(plan, p);
+    }
+
+    /**
+     * Network connections one rank's proxy serves for a Ring or Tree call: 2 per channel and node (one out, one in),
+     * over the ranks of the node with the fewest (its proxies wait longest), at least 1 ({@link #proxyTurnsUs}).
+     *
+     * @param channels channels of the call (may be fractional, >= 1)
+     * @return connections, >= 1
+     */
+    static double connectionsPerProxy(ChannelPlan plan, double channels) {
+        return Math.max(1, 2 * channels / Math.max(1, plan.minLocalRanks()));
+    }
+
+    /**
      * The bus bandwidth the network proxy allows this call, GB/s: {@link PhysicalBound#nicBusBw} with the node's
      * rate in place of its NIC bandwidth (a Ring's traffic as a Ring's, k = n): channels x the connection rate where
      * {@link #applies}, and for a Ring at most {@link #proxyPostGBps}.

@@ -48,7 +48,10 @@ import dev.collsim.topology.PathType;
  *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}); the inter-node
  *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams'
  *               ({@link SocketStreams})
- *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + shmSimple + nBytes / (1000 x algBw),
+ *   turns     = an LL call's network steps waiting for their rank's proxy thread to serve its other connections
+ *               ({@link NetTransport#proxyTurnsUs}); overlaps the data's time, which a step's wait is not beyond
+ *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + shmSimple
+ *                       + max(nBytes / (1000 x algBw), turns),
  *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
  *                   launchOverheadUs + a Ring LL/LL128 over SHM's host-memory reads, {@link ShmHostReads#timeUs})
@@ -135,11 +138,13 @@ public final class PerformanceModel {
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw);
+        // each step waits for its rank's proxy to serve the other connections unless its own data takes longer
+        double turnsUs = NetTransport.proxyTurnsUs(plan, s, func, a, p, nBytes, effChannels);
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);
-        double time = Math.max(Math.max(latency + bwUs, proxyUs), readsUs);
+        double time = Math.max(Math.max(latency + Math.max(bwUs, turnsUs), proxyUs), readsUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
         String bottleneck = BottleneckText.of(new BottleneckText.Terms(time, latency, fill, proxyUs, readsUs, bwUs,
-                netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain), plan, s, pp, func, a, p,
+                turnsUs, netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain), plan, s, pp, func, a, p,
                 nBytes);
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
     }

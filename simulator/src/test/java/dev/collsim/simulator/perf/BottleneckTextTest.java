@@ -37,9 +37,9 @@ class BottleneckTextTest {
     void latencyAboveHalfTheTimeNamesTheFillWhenItIsMostOfIt() throws Exception {
         ChannelPlan p = plan("dgx-h100");
         assertEquals("pipeline fill: 30.0 us (of 40.0 us latency) of 50.0 us", text(p, new BottleneckText.Terms(50,
-                40, 30, 0, 0, 10, INF, 100, 200, 16, 16, 20, 1.75, false)));
-        assertEquals("latency: 40.0 us of 50.0 us", text(p, new BottleneckText.Terms(50, 40, 10, 0, 0, 10, INF, 100,
-                200, 16, 16, 20, 1.75, false)));
+                40, 30, 0, 0, 10, 0, INF, 100, 200, 16, 16, 20, 1.75, false)));
+        assertEquals("latency: 40.0 us of 50.0 us", text(p, new BottleneckText.Terms(50, 40, 10, 0, 0, 10, 0, INF,
+                100, 200, 16, 16, 20, 1.75, false)));
     }
 
     /**
@@ -50,11 +50,11 @@ class BottleneckTextTest {
     void lowestBandwidthBoundIsNamed() throws Exception {
         ChannelPlan p = plan("dgx-h100");
         assertEquals("per-channel throughput: 16 channels x 20.0 GB/s", text(p, new BottleneckText.Terms(100, 10, 1,
-                0, 0, 90, INF, 100, 80, 16, 16, 20, 1.75, false)));
-        assertEquals("links: Ring graph 57.1 GB/s busBw", text(p, new BottleneckText.Terms(100, 10, 1, 0, 0, 90, INF,
+                0, 0, 90, 0, INF, 100, 80, 16, 16, 20, 1.75, false)));
+        assertEquals("links: Ring graph 57.1 GB/s busBw", text(p, new BottleneckText.Terms(100, 10, 1, 0, 0, 90, 0, INF,
                 100, 200, 16, 16, 20, 1.75, false)));
         assertEquals("links: Tree chain on ring links 57.1 GB/s busBw", text(p, new BottleneckText.Terms(100, 10, 1,
-                0, 0, 90, INF, 100, 200, 16, 16, 20, 1.75, true)));
+                0, 0, 90, 0, INF, 100, 200, 16, 16, 20, 1.75, true)));
     }
 
     /**
@@ -65,6 +65,17 @@ class BottleneckTextTest {
     @Test
     void networkBelowLinksNamesTheNics() throws Exception {
         assertEquals("NICs: 400 GB/s per node", text(plan("dgx-h100x2"), new BottleneckText.Terms(100, 10, 1, 0, 0,
-                90, 10, 100, 200, 16, 16, 20, 1.875, false)));
+                90, 0, 10, 100, 200, 16, 16, 20, 1.875, false)));
+    }
+
+    /**
+     * Latency 10 of 100 us, data 20 us, turns 90 us on 2 DGX H100 (16 ranks) on 8 channels: each rank serves
+     * 2 x 8 x 2 / 16 = 2 connections, so a step waits for 1 other: the turns are named.
+     */
+    @Test
+    void proxyTurnsOutlastingTheDataAreNamed() throws Exception {
+        assertEquals("proxy turns: 90.0 us of LL steps waiting for 1.0 other network connections per rank",
+                text(plan("dgx-h100x2"), new BottleneckText.Terms(100, 10, 1, 0, 0, 20, 90, INF, 100, 200, 8, 8, 20,
+                        1.875, false)));
     }
 }

@@ -16,9 +16,11 @@ import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -189,5 +191,64 @@ class NetTransportTest {
             assertTrue(p.timeUs() >= prev, bytes + " B: " + p.timeUs() + " < " + prev);
             prev = p.timeUs();
         }
+    }
+
+    /**
+     * The proxy's turns over a rank's other connections, by hand ({@link NetTransport#proxyTurnsUs}; Intel hosts,
+     * NCCL 2.30.7 tuning.cc getNetOverhead 1 us per turn, LL). 2 DGX H100, 16 ranks: a Ring channel has a send and a
+     * receive connection per node, 2 x 8 channels x 2 nodes / 16 ranks = 2 per rank, so each of the 2 x 15 = 30 ring
+     * steps of a connection waits 1 other turn: 30 us while one 32 KiB LL step holds a ring step's data (1 MiB / (8 x
+     * 16) = 8 KiB); at 4 channels each rank holds 1 connection: nothing. 4 MiB on 8 channels is 32 KiB per ring step,
+     * exactly one LL step: still 30 us. Tree, 16 channels: 4 connections per rank, a chunk crosses the network up and
+     * down (2 hops), 3 x 2 = 6 us; 16 MiB / 16 channels = 1 MiB per channel is 32 LL steps of 32 KiB, the 31 later
+     * ones one turn each behind the first: 3 x (2 + 31) = 99 us. LL128 and Simple, and one node, are not charged.
+     */
+    @Test
+    void proxyTurnsByHand() {
+        Topology two = ClusterLoader.load("dgx-h100x2");
+        ChannelPlan plan2 = ChannelSearch.search(two, two.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        NcclSettings d = NcclSettings.DEFAULTS;
+        assertEquals(30.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL,
+                1L << 20, 8), 1e-9);
+        assertEquals(0.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL,
+                1L << 20, 4), 1e-9);
+        assertEquals(30.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL,
+                4L << 20, 8), 1e-9);
+        assertEquals(15.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_GATHER, Algorithm.RING, Protocol.LL,
+                1L << 20, 8), 1e-9);
+        assertEquals(6.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_REDUCE, Algorithm.TREE, Protocol.LL,
+                65536, 16), 1e-9);
+        assertEquals(99.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_REDUCE, Algorithm.TREE, Protocol.LL,
+                16L << 20, 16), 1e-9);
+        assertEquals(0.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128,
+                1L << 20, 8), 1e-9);
+        assertEquals(0.0, NetTransport.proxyTurnsUs(plan2, d, Collective.ALL_REDUCE, Algorithm.RING,
+                Protocol.SIMPLE, 1L << 20, 8), 1e-9);
+        Topology one = ClusterLoader.load("dgx-h100");
+        ChannelPlan plan1 = ChannelSearch.search(one, one.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(0.0, NetTransport.proxyTurnsUs(plan1, d, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL,
+                1L << 20, 8), 1e-9);
+    }
+
+    /**
+     * One rank per node holds both connections of every channel: 2 DGX H100 hosts, GPU 0 of each, Ring/LL AllReduce
+     * on 4 channels: 2 x 4 x 2 / 2 = 8 connections per rank, 2 ring steps each: 7 x 2 x 1 us = 14 us; on 1 channel
+     * the rank's own receive is the one other turn: 2 us. Uneven hosts, 3 ranks on one and 1 on the other: the lone
+     * rank holds both connections of each of 2 channels (4 connections, 3 others), 2 x 3 = 6 ring steps: 18 us.
+     */
+    @Test
+    void oneRankPerNodeServesBothDirections() {
+        Topology two = ClusterLoader.load("dgx-h100x2");
+        List<Gpu> ranks = List.of(two.gpusOf(0).get(0), two.gpusOf(1).get(0));
+        ChannelPlan plan = ChannelSearch.search(two, ranks, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(14.0, NetTransport.proxyTurnsUs(plan, NcclSettings.DEFAULTS, Collective.ALL_REDUCE,
+                Algorithm.RING, Protocol.LL, 32768, 4), 1e-9);
+        assertEquals(2.0, NetTransport.proxyTurnsUs(plan, NcclSettings.DEFAULTS, Collective.ALL_REDUCE,
+                Algorithm.RING, Protocol.LL, 1024, 1), 1e-9);
+        List<Gpu> uneven = List.of(two.gpusOf(0).get(0), two.gpusOf(0).get(1), two.gpusOf(0).get(2),
+                two.gpusOf(1).get(0));
+        ChannelPlan plan31 = ChannelSearch.search(two, uneven, NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        assertEquals(18.0, NetTransport.proxyTurnsUs(plan31, NcclSettings.DEFAULTS, Collective.ALL_REDUCE,
+                Algorithm.RING, Protocol.LL, 8192, 2), 1e-9);
     }
 }

@@ -1,6 +1,7 @@
 package dev.collsim.topology.io;
 
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -68,6 +70,28 @@ public final class AtomicFiles {
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    /**
+     * As {@link #write(Path, Content)}, but leaves the target untouched (content and modification time) when it already
+     * holds exactly these bytes: for generated files kept under version control or packaged in a jar, whose rewrite
+     * with the same content would otherwise look like a change (the launcher rebuilds the jar when a file under
+     * {@code configs/} is newer than it).
+     *
+     * @param target  the file to (re)place
+     * @param content what to write (rendered into memory first)
+     * @return true when the file was written, false when it already held these bytes
+     * @throws IOException if the existing file cannot be read or the write fails (as {@link #write(Path, Content)})
+     */
+    public static boolean writeIfChanged(Path target, Content content) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        content.writeTo(buf);
+        byte[] bytes = buf.toByteArray();
+        if (Files.isRegularFile(target) && Arrays.equals(Files.readAllBytes(target), bytes)) {
+            return false;
+        }
+        write(target, out -> out.write(bytes));
+        return true;
     }
 
     /**

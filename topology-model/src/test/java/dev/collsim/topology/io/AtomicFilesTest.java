@@ -1,12 +1,14 @@
 package dev.collsim.topology.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
@@ -63,5 +65,22 @@ class AtomicFilesTest {
         assertTrue(!Files.exists(leftover), "leftover removed: " + leftover);
         assertTrue(Files.exists(otherTarget), "another target's temporary file is left alone");
         assertTrue(Files.exists(notOurs), "a name tempFile does not make is left alone");
+    }
+
+    /**
+     * The same bytes leave the file alone (its modification time, set back to 2000-01-01, stays); other bytes replace
+     * it.
+     */
+    @Test
+    void writeIfChangedKeepsAFileThatAlreadyHoldsTheBytes() throws IOException {
+        Path out = dir.resolve("profile.yaml");
+        assertTrue(AtomicFiles.writeIfChanged(out, o -> o.write("a: 1\n".getBytes())), "a new file is written");
+        FileTime old = FileTime.fromMillis(946_684_800_000L);
+        Files.setLastModifiedTime(out, old);
+        assertFalse(AtomicFiles.writeIfChanged(out, o -> o.write("a: 1\n".getBytes())));
+        assertEquals(old, Files.getLastModifiedTime(out));
+        assertTrue(AtomicFiles.writeIfChanged(out, o -> o.write("a: 2\n".getBytes())));
+        assertEquals("a: 2\n", Files.readString(out));
+        assertTrue(Files.getLastModifiedTime(out).compareTo(old) > 0);
     }
 }

@@ -136,7 +136,7 @@ public final class CalibrationProfile {
         }
         Path dir = target.toAbsolutePath().getParent();
         Files.createDirectories(dir);
-        AtomicFiles.write(target, out -> YAML.writeValue(out, root));
+        AtomicFiles.writeIfChanged(target, out -> YAML.writeValue(out, root));
     }
 
     private static ObjectNode stats(ErrorStats s) {

@@ -45,7 +45,8 @@ public final class ProfileFiles {
     /**
      * @param fits the classes
      * @param dir  output folder (created)
-     * @return the files written, in order
+     * @return the files of the output, in order (a file that already held the same bytes is left untouched,
+     *         {@link AtomicFiles#writeIfChanged}, so re-running the command after no model change changes no file)
      * @throws IOException when a file cannot be written or a stale one deleted
      */
     public static List<Path> write(List<ProfileBuilder.ClassFit> fits, Path dir) throws IOException {
@@ -66,9 +67,9 @@ public final class ProfileFiles {
             }
         }
         Path bands = dir.resolve(BANDS);
-        AtomicFiles.write(bands, out -> YAML.writeValue(out, bands(fits)));
+        AtomicFiles.writeIfChanged(bands, out -> YAML.writeValue(out, bands(fits)));
         Path index = dir.resolve("INDEX.md");
-        AtomicFiles.write(index, out -> out.write(index(fits).getBytes(StandardCharsets.UTF_8)));
+        AtomicFiles.writeIfChanged(index, out -> out.write(index(fits).getBytes(StandardCharsets.UTF_8)));
         written.add(bands);
         written.add(index);
         return written;

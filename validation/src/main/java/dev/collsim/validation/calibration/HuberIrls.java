@@ -31,7 +31,8 @@ import org.apache.commons.math3.stat.descriptive.rank.Median;
  * bands (below 1 MiB, at 1 MiB and more), whose residual scales differ (measured, hopper-infiniband fitted without
  * the 2x4 H100 file: 19.1 % below 1 MiB, 8.6 % at 1 MiB and more); one scale would judge the bandwidth-bound points
  * by the latency-bound points' larger spread and down-weight none of them. A scale of 0 (half the group's points or
- * more fitted exactly) leaves its weights at 1. Stateless.
+ * more fitted exactly), or one below {@link #MIN_SCALE} (the rounding of printed times), leaves its weights at 1.
+ * Stateless.
  */
 public final class HuberIrls {
 
@@ -39,6 +40,13 @@ public final class HuberIrls {
     public static final double TUNING = 1.345;
     /** Phi^-1(0.75): median |r| / this is the standard deviation of normal residuals r. */
     public static final double MAD_CONSISTENCY = 0.6745;
+    /**
+     * Smallest residual scale (relative) the weights act on: 1e-4 (0.01 %). Below it the residuals are the rounding
+     * of the times as printed (nccl-tests prints 4 significant digits, e.g. "141.9" us, up to 0.035 % apart from
+     * the time), not disagreement between model and run, so there is no far point to judge and the weights stay 1
+     * (the fit is least squares'). Measured classes have scales of several percent.
+     */
+    public static final double MIN_SCALE = 1e-4;
     /** Largest number of reweighted refits. */
     public static final int MAX_ITERATIONS = 50;
     /** Relative change of the residuals at which the iteration stops. */
@@ -148,7 +156,8 @@ public final class HuberIrls {
     /**
      * @param r      residuals
      * @param groups per residual, its group (0, 1, ...), whose scale s ({@link #scales}) it is judged by
-     * @return Huber's weight per residual: 1 where |r| &lt;= k s, else k s / |r| (1 where s is 0)
+     * @return Huber's weight per residual: 1 where |r| &lt;= k s, else k s / |r| (1 where s is below
+     *         {@link #MIN_SCALE})
      */
     public static double[] weights(double[] r, int[] groups) {
         double[] s = scales(r, groups);
@@ -156,7 +165,7 @@ public final class HuberIrls {
         for (int i = 0; i < r.length; i++) {
             double ks = TUNING * s[groups[i]];
             double a = Math.abs(r[i]);
-            h[i] = ks > 0 && a > ks ? ks / a : 1.0;
+            h[i] = s[groups[i]] >= MIN_SCALE && a > ks ? ks / a : 1.0;
         }
         return h;
     }

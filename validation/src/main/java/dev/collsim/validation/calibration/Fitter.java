@@ -27,17 +27,20 @@ import org.apache.commons.math3.linear.SingularValueDecomposition;
 import org.apache.commons.math3.util.Pair;
 
 /**
- * Weighted least-squares fit of {@link PerformanceParameters} to measured times with Commons Math's
- * {@link LevenbergMarquardtOptimizer}.
+ * Robust weighted fit of {@link PerformanceParameters} to measured times: Huber M-estimation ({@link HuberIrls}),
+ * each reweighted least-squares step solved with Commons Math's {@link LevenbergMarquardtOptimizer}.
  *
  * <p>Residual of a point: (predicted - measured) / measured, weighted by 1/sqrt(points of its dataset) so each
- * dataset weighs the same whatever its number of sizes (relative errors, as the accuracy target is stated).
+ * dataset weighs the same whatever its number of sizes (relative errors, as the accuracy target is stated), and by
+ * the square root of its Huber weight, so that a point further than {@value HuberIrls#TUNING} residual scales from
+ * the fit pulls no harder than one at that distance (one far-off run does not set the parameters).
  * Unknowns are multipliers u of the start values (value = start x u), which keeps the problem scaled; the
  * Jacobian is by central differences. Parameters the data does not constrain (gradient below 1e-6 everywhere,
  * e.g. LL efficiency when no point runs LL) are left at their start value and named in the notes. A fit is
  * refused when the optimizer does not converge within its budget, when fewer than p + 2 points are given, or
  * when the scaled Jacobian's condition number exceeds 1e6 (the data cannot tell some parameters apart); the
- * message names the combination. Standard errors: sqrt(diag((J'J)^-1) x RSS/(N - p)).
+ * message names the combination (each check on every reweighted step). Standard errors, of the last reweighted
+ * step: sqrt(diag((J'WJ)^-1) x RSS_W/(N - p)), W the dataset and Huber weights.
  */
 public final class Fitter {
 
@@ -98,6 +101,13 @@ public final class Fitter {
                         + e.getMessage());
                 free.remove(e.weakest);
             }
+        }
+        if (sol.downweighted() > 0) {
+            double[] s = sol.scales();
+            notes.add(String.format(Locale.ROOT, "robust fit: %d of %d points beyond %.3g x their regime's residual"
+                    + " scale (%s below 1 MiB, %s at >= 1 MiB) count with Huber weights below 1", sol.downweighted(),
+                    n, HuberIrls.TUNING, s.length > 0 ? String.format(Locale.ROOT, "%.1f %%", 100 * s[0]) : "-",
+                    s.length > 1 ? String.format(Locale.ROOT, "%.1f %%", 100 * s[1]) : "-"));
         }
         ErrorStats train = ErrorStats.NONE;
         ErrorStats test = ErrorStats.NONE;
@@ -181,7 +191,12 @@ public final class Fitter {
         return free;
     }
 
-    private record Solution(PerformanceParameters params, double[][] cov, int evaluations) {
+    /**
+     * A fit; {@code downweighted} points had a Huber weight below 1 at the residual scales {@code scales} (below
+     * 1 MiB, at 1 MiB and more; a regime without a point may be missing).
+     */
+    private record Solution(PerformanceParameters params, double[][] cov, int evaluations, int downweighted,
+            double[] scales) {
     }
 
     /** Signals an ill-conditioned fit and the parameter the data determines least. */
@@ -195,7 +210,43 @@ public final class Fitter {
         }
     }
 
+    /** The Huber fit ({@link HuberIrls}) of {@code p}: least squares, then reweighted refits. */
     private static Solution solve(Problem p, List<FitParameter> free) throws CalibrationException, IllConditioned {
+        int[] evaluations = {0};
+        HuberIrls.WeightedFit<Solution, Exception> solver = new HuberIrls.WeightedFit<>() {
+            @Override
+            public Solution fit(double[] weights) throws CalibrationException, IllConditioned {
+                Solution s = solveWeighted(p.reweighted(weights), free);
+                evaluations[0] += s.evaluations();
+                return s;
+            }
+
+            @Override
+            public double[] residuals(Solution s) {
+                return p.relative(s.params());
+            }
+        };
+        HuberIrls.Result<Solution> r;
+        try {
+            r = HuberIrls.fit(p.regimes(), solver);
+        } catch (CalibrationException | IllConditioned e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("unexpected failure of a weighted fit", e);
+        }
+        if (!r.converged()) {
+            throw new CalibrationException("no convergence", "the robust (Huber) reweighting did not settle within "
+                    + HuberIrls.MAX_ITERATIONS + " refits (" + names(free) + "); the data may be inconsistent (runs "
+                    + "that disagree: run collsim diagnose first)");
+        }
+        int down = (int) Arrays.stream(r.weights()).filter(h -> h < 1).count();
+        Solution s = r.fit();
+        return new Solution(s.params(), s.cov(), evaluations[0], down, r.scales());
+    }
+
+    /** One weighted least-squares fit of {@code p} (the weights are in {@code p}'s residuals). */
+    private static Solution solveWeighted(Problem p, List<FitParameter> free)
+            throws CalibrationException, IllConditioned {
         int m = p.count();
         int k = free.size();
         LeastSquaresProblem lsp = new LeastSquaresBuilder()
@@ -258,7 +309,7 @@ public final class Fitter {
             throw new CalibrationException("ill-conditioned",
                     "ill-conditioned: the covariance matrix is singular for " + names(free));
         }
-        return new Solution(p.apply(free, opt.getPoint().toArray()), cov, opt.getEvaluations());
+        return new Solution(p.apply(free, opt.getPoint().toArray()), cov, opt.getEvaluations(), 0, new double[0]);
     }
 
     private static RealVector clamp(RealVector u, List<FitParameter> free, Problem p) {

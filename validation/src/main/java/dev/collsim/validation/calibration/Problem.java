@@ -9,20 +9,28 @@ import java.util.List;
 /**
  * The points of a fit with their weights; evaluates residuals and Jacobian columns. {@code parity} selects the
  * hold-out halves: true keeps even-indexed sizes of every series (all points of single-size series), false the
- * odd-indexed ones, null all. Package-private.
+ * odd-indexed ones, null all. A point's weight is 1/sqrt(points of its dataset) (each dataset weighs the same) times
+ * sqrt of its robustness weight ({@link #reweighted}, {@link HuberIrls}; 1 until reweighted). Package-private.
  */
 final class Problem {
 
     private record Ref(Series series, int index, double weight) {
     }
 
-    private final List<Ref> refs = new ArrayList<>();
+    private final List<Ref> refs;
     private final PerformanceParameters start;
     private final GpuGeneration gen;
+
+    private Problem(List<Ref> refs, PerformanceParameters start, GpuGeneration gen) {
+        this.refs = refs;
+        this.start = start;
+        this.gen = gen;
+    }
 
     Problem(List<Series> series, PerformanceParameters start, GpuGeneration gen, Boolean parity) {
         this.start = start;
         this.gen = gen;
+        this.refs = new ArrayList<>();
         for (Series s : series) {
             int n = s.calls().size();
             List<Integer> keep = new ArrayList<>();
@@ -36,6 +44,35 @@ final class Problem {
                 refs.add(new Ref(s, i, 1.0 / Math.sqrt(keep.size())));
             }
         }
+    }
+
+    /**
+     * @param robust robustness weight per point (0..1), in point order
+     * @return this problem with each point's squared residual counting {@code robust[i]} times more
+     */
+    Problem reweighted(double[] robust) {
+        List<Ref> out = new ArrayList<>(refs.size());
+        for (int i = 0; i < refs.size(); i++) {
+            Ref r = refs.get(i);
+            out.add(new Ref(r.series(), r.index(), r.weight() * Math.sqrt(robust[i])));
+        }
+        return new Problem(out, start, gen);
+    }
+
+    /** @return each point's relative residual (predicted - measured) / measured, unweighted */
+    double[] relative(PerformanceParameters p) {
+        double[] r = new double[refs.size()];
+        for (int i = 0; i < r.length; i++) {
+            Ref ref = refs.get(i);
+            double meas = ref.series().measuredUs()[ref.index()];
+            r[i] = (ref.series().calls().get(ref.index()).timeUs(p) - meas) / meas;
+        }
+        return r;
+    }
+
+    /** @return per point, its size regime: 0 below 1 MiB, 1 at 1 MiB and more ({@link AccuracyRunner#ONE_MIB}) */
+    int[] regimes() {
+        return refs.stream().mapToInt(r -> r.series().sizes()[r.index()] >= AccuracyRunner.ONE_MIB ? 1 : 0).toArray();
     }
 
     int count() {

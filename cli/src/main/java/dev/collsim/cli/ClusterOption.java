@@ -49,9 +49,11 @@ public final class ClusterOption {
     private CommandSpec mixee;
 
     @Option(names = "--network", paramLabel = "CLASS",
-            description = "Network transport between the hosts: infiniband (default), roce, efa, tcpxo (GCP"
-                    + " GPUDirect-TCPX/TCPXO) or socket (NCCL's TCP sockets); sets the per-send cost, added latency"
-                    + " per network hop and NIC derating of PerformanceParameters.netClasses.")
+            description = "Network transport between the hosts: infiniband (default), roce, efa (AWS EFA,"
+                    + " aws-ofi-nccl), tcpxo (GCP GPUDirect-TCPX/TCPXO; tcpx is the same class), socket (NCCL's TCP"
+                    + " sockets) or slingshot (HPE Slingshot, aws-ofi-nccl on libfabric's CXI provider); sets the"
+                    + " per-send cost, added latency per network hop and NIC derating of"
+                    + " PerformanceParameters.netClasses.")
     private String network;
 
     @Option(names = "--trays-per-domain", paramLabel = "N",

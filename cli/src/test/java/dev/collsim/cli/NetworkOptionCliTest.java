@@ -63,6 +63,27 @@ class NetworkOptionCliTest {
         assertFalse(r.err().contains("\tat "), r.err());
     }
 
+    /**
+     * {@code --network} over a YAML's {@code fabric.network}: the header's Hardware line and the calibration line
+     * name the class in force (InfiniBand), not the one the YAML's name and source describe (Slingshot).
+     */
+    @Test
+    void theCalibrationClassFollowsTheNetworkGivenOnTheCommandLine() throws Exception {
+        Path yaml = dir.resolve("sling.yaml");
+        Files.writeString(yaml, "schema: collsim/v1\nname: h100-slingshot\nsource: DGX H100 on HPE Slingshot\n"
+                + "hosts: dgx-h100\ncount: 2\nfabric:\n  kind: rail-optimized\n  network: slingshot\n");
+        CliRun sling = CliRun.run("predict", "-c", yaml.toString(), "allreduce", "-b", "1M", "-e", "1M");
+        assertEquals(0, sling.code(), sling.err());
+        assertTrue(sling.out().contains("NICs per node over HPE Slingshot;"), sling.out());
+        assertTrue(sling.out().contains("calibration: none shipped for hopper-slingshot "), sling.out());
+        CliRun ib = CliRun.run("predict", "-c", yaml.toString(), "--network", "infiniband", "allreduce", "-b", "1M",
+                "-e", "1M");
+        assertEquals(0, ib.code(), ib.err());
+        assertTrue(ib.out().contains("NICs per node over InfiniBand;"), ib.out());
+        assertTrue(ib.out().contains("calibration: none shipped for hopper-infiniband "), ib.out());
+        assertFalse(ib.out().contains("HPE Slingshot") || ib.out().contains("hopper-slingshot"), ib.out());
+    }
+
     /** {@code tcpx} names the same class as {@code tcpxo}: the same prediction, the same network line. */
     @Test
     void tcpxIsTheTcpxoClass() {

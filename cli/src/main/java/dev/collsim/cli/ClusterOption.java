@@ -244,6 +244,22 @@ public final class ClusterOption {
     }
 
     /**
+     * For a command that, without {@code -c}, builds each data file's cluster from its header, network class included
+     * ({@code compare}, {@code calibrate}, {@code tune -m}): {@code --network} alone would change nothing there, so it
+     * is refused rather than ignored.
+     *
+     * @param command the command's name, for the message
+     * @throws UserError (usage) when {@code --network} is given without {@code -c}
+     */
+    public void requireClusterForNetwork(String command) {
+        if (network != null && !given()) {
+            throw new UserError("--network " + network + " needs -c CLUSTER in '" + command + "': without -c each"
+                    + " file's cluster, its network included, is built from the file (the 'assumed: network class'"
+                    + " line); give -c with the cluster to time the files on another network", ExitCodes.USAGE);
+        }
+    }
+
+    /**
      * @return the cluster's topology
      * @throws InputException as {@link #source()}
      */

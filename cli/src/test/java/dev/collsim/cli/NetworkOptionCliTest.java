@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.topology.NetworkClass;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,6 +84,31 @@ class NetworkOptionCliTest {
         assertTrue(ib.out().contains("NICs per node over InfiniBand;"), ib.out());
         assertTrue(ib.out().contains("calibration: none shipped for hopper-infiniband "), ib.out());
         assertFalse(ib.out().contains("HPE Slingshot") || ib.out().contains("hopper-slingshot"), ib.out());
+    }
+
+    /**
+     * compare, calibrate and tune -m build each file's cluster from its header without -c, network class included
+     * (A-allreduce-2x2xH100-dgx-ib.txt: InfiniBand), so --network alone would be ignored: it is refused, naming -c;
+     * with -c it applies (the same file compared on -c dgx-h100:2 --network slingshot prints the Slingshot note).
+     */
+    @Test
+    void networkWithoutAClusterIsRefusedWhereTheFilesGiveTheNetwork() {
+        String file = Path.of("..", "validation", "src", "test", "resources", "data", "A-allreduce-2x2xH100-dgx-ib.txt")
+                .toString();
+        for (String[] cmd : new String[][] {{"compare", "-m", file}, {"calibrate", "-m", file, "-o",
+                dir.resolve("p.yaml").toString()}, {"tune", "allreduce", "-m", file}}) {
+            String[] args = Stream.concat(Arrays.stream(cmd), Stream.of("--network", "slingshot"))
+                    .toArray(String[]::new);
+            CliRun r = CliRun.run(args);
+            assertEquals(ExitCodes.USAGE, r.code(), cmd[0] + ": " + r.err() + r.out());
+            assertTrue(r.err().contains("--network slingshot needs -c CLUSTER in '" + cmd[0]), r.err());
+        }
+        CliRun p = CliRun.run("calibrate", "--profiles", dir.toString(), "-m", file, "--network", "roce");
+        assertEquals(ExitCodes.USAGE, p.code(), p.err());
+        assertTrue(p.err().contains("leave out -c, --network and --fit"), p.err());
+        CliRun withC = CliRun.run("compare", "-m", file, "-c", "dgx-h100:2", "--network", "slingshot");
+        assertEquals(0, withC.code(), withC.err());
+        assertTrue(withC.out().contains("calibration: none shipped for hopper-slingshot"), withC.out());
     }
 
     /** {@code tcpx} names the same class as {@code tcpxo}: the same prediction, the same network line. */

@@ -49,9 +49,11 @@ public final class ClusterOption {
     private CommandSpec mixee;
 
     @Option(names = "--network", paramLabel = "CLASS",
-            description = "Network transport between the hosts: infiniband (default), roce, efa, tcpxo (GCP"
-                    + " GPUDirect-TCPX/TCPXO) or socket (NCCL's TCP sockets); sets the per-send cost, added latency"
-                    + " per network hop and NIC derating of PerformanceParameters.netClasses.")
+            description = "Network transport between the hosts: infiniband (default), roce, efa (AWS EFA,"
+                    + " aws-ofi-nccl), tcpxo (GCP GPUDirect-TCPX/TCPXO; tcpx is the same class), socket (NCCL's TCP"
+                    + " sockets) or slingshot (HPE Slingshot, aws-ofi-nccl on libfabric's CXI provider); sets the"
+                    + " per-send cost, added latency per network hop and NIC derating of"
+                    + " PerformanceParameters.netClasses.")
     private String network;
 
     @Option(names = "--trays-per-domain", paramLabel = "N",
@@ -239,6 +241,22 @@ public final class ClusterOption {
     /** @return true when the user gave {@code --network} */
     public boolean networkGiven() {
         return network != null;
+    }
+
+    /**
+     * For a command that, without {@code -c}, builds each data file's cluster from its header, network class included
+     * ({@code compare}, {@code calibrate}, {@code tune -m}): {@code --network} alone would change nothing there, so it
+     * is refused rather than ignored.
+     *
+     * @param command the command's name, for the message
+     * @throws UserError (usage) when {@code --network} is given without {@code -c}
+     */
+    public void requireClusterForNetwork(String command) {
+        if (network != null && !given()) {
+            throw new UserError("--network " + network + " needs -c CLUSTER in '" + command + "': without -c each"
+                    + " file's cluster, its network included, is built from the file (the 'assumed: network class'"
+                    + " line); give -c with the cluster to time the files on another network", ExitCodes.USAGE);
+        }
     }
 
     /**

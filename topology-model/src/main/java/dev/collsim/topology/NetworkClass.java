@@ -51,6 +51,9 @@ public enum NetworkClass {
     private static final Pattern ROCE_TEXT = Pattern.compile("(?i)roce|\\bgib\\b|spectrum[- ]?x|rdma over");
     private static final Pattern IB_TEXT = Pattern.compile("(?i)infiniband|\\bib\\b|\\b(?:ndr|hdr|edr|xdr)\\b");
 
+    /** The second spelling of {@link #TCPXO}, after GCP's GPUDirect-TCPX plugin. */
+    private static final String TCPX_SPELLING = "tcpx";
+
     private final String yamlName;
     private final String label;
 
@@ -70,12 +73,19 @@ public enum NetworkClass {
     }
 
     /**
+     * Reads a YAML or command-line spelling. {@code tcpx} also reads as {@link #TCPXO}: GCP's GPUDirect-TCPX plugin
+     * (A3 High) and GPUDirect-TCPXO plugin (A3 Mega) are one class, and a user of an A3 High host names its plugin.
+     *
      * @param text YAML or command-line spelling (case-insensitive)
      * @return the class, or null when unknown (see {@link #allowed()})
      */
     public static NetworkClass parse(String text) {
+        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+        if (t.equals(TCPX_SPELLING)) {
+            return TCPXO;
+        }
         for (NetworkClass c : values()) {
-            if (c.yamlName.equals(text == null ? "" : text.trim().toLowerCase(Locale.ROOT))) {
+            if (c.yamlName.equals(t)) {
                 return c;
             }
         }

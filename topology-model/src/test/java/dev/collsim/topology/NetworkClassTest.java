@@ -55,6 +55,9 @@ class NetworkClassTest {
     @Test
     void parsesTheYamlSpellingsAndNamesTheAllowedOnes() {
         assertSame(NetworkClass.TCPXO, NetworkClass.parse(" TCPXO "));
+        // GCP's A3 High runs the GPUDirect-TCPX plugin, A3 Mega TCPXO: one class (the enum's javadoc), two spellings
+        assertSame(NetworkClass.TCPXO, NetworkClass.parse("tcpx"));
+        assertNull(NetworkClass.parse("tcpxx"));
         assertNull(NetworkClass.parse("ethernet"));
         assertEquals("infiniband, roce, efa, tcpxo, socket, slingshot", NetworkClass.allowed());
     }

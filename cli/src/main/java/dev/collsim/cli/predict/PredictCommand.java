@@ -291,6 +291,7 @@ public final class PredictCommand implements Callable<Integer> {
         if (rows.stream().anyMatch(PredictRow::belowLatency)) {
             header.add(LatencyFloor.note(floor));
         }
+        FlowAboveBound.warning(rows).ifPresent(header::add);
         PrintWriter out = spec.commandLine().getOut();
         PredictWriter w = new PredictWriter(out);
         switch (format) {

@@ -123,6 +123,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (profiles != null) {
             return writeProfiles();
         }
+        cluster.requireClusterForNetwork("calibrate");
         Comparer comparer = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null);
         List<Series> series = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
@@ -226,9 +227,9 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     /** @return the exit code of {@code --profiles DIR}: every class's profile, bands and index written */
     private int writeProfiles() throws InputException {
-        if (cluster.given() || fit != null) {
+        if (cluster.given() || cluster.networkGiven() || fit != null) {
             throw new UserError("--profiles guesses each dataset's cluster and fits calibrate's default sets: "
-                    + "leave out -c and --fit", ExitCodes.USAGE);
+                    + "leave out -c, --network and --fit", ExitCodes.USAGE);
         }
         MeasuredFiles.Batch batch = MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(), ALL_COLLECTIVES);
         ProfilesWriter.run(batch.datasets(), profiles, spec.commandLine().getOut());

@@ -83,6 +83,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InputException {
+        cluster.requireClusterForNetwork("compare");
         Optional<NcclVersion> v;
         try {
             v = ncclVersion == null ? Optional.empty() : Optional.of(NcclVersion.parse(ncclVersion));

@@ -214,6 +214,7 @@ public final class TuneCommand implements Callable<Integer> {
         Topology topo;
         List<Gpu> all;
         if (!cluster.given() && !data.isEmpty()) {
+            cluster.requireClusterForNetwork("tune -m");
             ClusterGuess g = data.stream().map(ClusterGuesser::guess).flatMap(Optional::stream).findFirst()
                     .orElseThrow(() -> new UserError("no measurement file reveals its cluster ("
                             + ClusterGuesser.why(data.get(0)) + "); give -c", ExitCodes.INPUT));

@@ -55,13 +55,28 @@ public final class YamlFields {
 
     /** Reports each key of {@code map} not in {@code allowed}, at the key; the allowed keys are listed in order. */
     public void checkKeys(YamlNode map, Collection<String> allowed) {
+        checkKeys(map, allowed, null, List.of());
+    }
+
+    /**
+     * As {@link #checkKeys(YamlNode, Collection)}, and an unknown key that is a key of the mapping {@code inner}
+     * (a key written one level too high, e.g. {@code network} beside {@code fabric}) says where it belongs.
+     *
+     * @param map       the mapping
+     * @param allowed   its keys
+     * @param inner     the nested mapping's key, e.g. {@code fabric} (null: none)
+     * @param innerKeys the nested mapping's keys
+     */
+    public void checkKeys(YamlNode map, Collection<String> allowed, String inner, Collection<String> innerKeys) {
         if (map == null || !map.isMap()) {
             return;
         }
         for (YamlNode at : map.fields().values()) {
             if (!allowed.contains(at.key())) {
+                String hint = innerKeys.contains(at.key()) ? " (" + at.key() + " belongs under " + inner + ": "
+                        + path(map, inner) + "." + at.key() + ")" : "";
                 sink.accept(new InputProblem(file, at.keyLine(), at.keyColumn(), at.path(), "unknown key '" + at.key()
-                        + "'; allowed: " + String.join(", ", allowed)));
+                        + "'; allowed: " + String.join(", ", allowed) + hint));
             }
         }
     }

@@ -19,7 +19,7 @@ import java.util.List;
  * @param nvlinkGBps       NVLink bandwidth per GPU per direction, GB/s (1e9 B/s; an NVLink generation what-if)
  * @param leafRadix        host-facing ports per leaf switch (fewer ports spread hosts over more leaves)
  * @param network          the transport between hosts ({@link NetworkClass}: InfiniBand, RoCE, EFA, TCPXO,
- *                         sockets): which network figures the performance model uses; the graph is unchanged
+ *                         sockets, Slingshot): which network figures the performance model uses; the graph is unchanged
  * @param traysPerDomain   trays of a rack-scale type (NVL72) per NVLink domain, as {@code --trays-per-domain}
  *                         ({@link dev.collsim.topology.fabric.ClusterSpec#withTraysPerDomain}; checked when applied)
  */

@@ -30,4 +30,17 @@ class YamlNetworkClassTest {
         assertEquals(7, p.line());
         assertEquals("unknown value 'ethernet'; allowed: infiniband, roce, efa, tcpxo, socket, slingshot", p.message());
     }
+
+    /** {@code network} written beside {@code fabric} (a natural slip) is refused at its key and told where it goes. */
+    @Test
+    void aNetworkKeyAtTheTopSaysItBelongsUnderFabric() {
+        InputException e = assertThrows(InputException.class, () -> ClusterLoader.read("c.yaml",
+                "schema: collsim/v1\nname: two\nhosts: dgx-h100\ncount: 2\nnetwork: slingshot\n"));
+        assertEquals(1, e.problems().size(), e.problems().toString());
+        InputProblem p = e.problems().get(0);
+        assertEquals(5, p.line());
+        assertEquals(1, p.column());
+        assertEquals("unknown key 'network'; allowed: count, fabric, hosts, name, schema, source, traysPerDomain"
+                + " (network belongs under fabric: fabric.network)", p.message());
+    }
 }

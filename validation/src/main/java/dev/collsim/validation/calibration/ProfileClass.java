@@ -38,11 +38,17 @@ import java.util.Set;
 public record ProfileClass(String key, String label) {
 
     /**
+     * The class of a cluster by the network class it carries ({@link Topology#networkClass}: a YAML's
+     * {@code fabric.network}, {@code --network}, a report variant's {@code network}, the catalog system's own, or what
+     * compare read from a data file), the one the prediction is timed with. The cluster's name and source text are not
+     * read: a cluster described as on Slingshot but given {@code --network infiniband} is timed, and so classed, as
+     * InfiniBand.
+     *
      * @param t a cluster
      * @return its class (generation of the oldest GPU, as NCCL indexes its tables by the minimum compute capability)
      */
     public static ProfileClass of(Topology t) {
-        return of(t, t.name() + " " + t.source());
+        return of(t, null);
     }
 
     /**

@@ -108,6 +108,24 @@ class ProfileClassTest {
         assertEquals("Hopper, several hosts over HPE Slingshot", own.label());
     }
 
+    /**
+     * The class follows the network a cluster is timed with, not the words of its name or source: a YAML cluster
+     * described as on Slingshot and declaring it is the Slingshot class; the same cluster with InfiniBand put in
+     * force ({@code --network infiniband}, a report variant's {@code network: infiniband}) is timed with InfiniBand's
+     * figures and must take InfiniBand's profile and band; a cluster named "slingshot" without the class is
+     * InfiniBand, the network it is timed with.
+     */
+    @Test
+    void theClassIsTheNetworkInForceNotTheClustersWords() throws Exception {
+        String yaml = "schema: collsim/v1\nname: h100-slingshot\nsource: DGX H100 hosts on HPE Slingshot 200\n"
+                + "hosts: dgx-h100\ncount: 2\nfabric:\n  kind: rail-optimized\n  network: %s\n";
+        Topology sling = new YamlClusterReader().readCluster("s.yaml", yaml.formatted("slingshot")).topology();
+        assertEquals("hopper-slingshot", ProfileClass.of(sling).key());
+        assertEquals("hopper-infiniband", ProfileClass.of(sling.withNetworkClass(NetworkClass.INFINIBAND)).key());
+        Topology ib = new YamlClusterReader().readCluster("s.yaml", yaml.formatted("infiniband")).topology();
+        assertEquals("hopper-infiniband", ProfileClass.of(ib).key());
+    }
+
     /** No shipped file for the class: the bare model, with the class's bare band or else the 'all' band. */
     @Test
     void withoutAFileTheBareModelIsChosen() {

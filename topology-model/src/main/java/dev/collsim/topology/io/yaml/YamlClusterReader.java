@@ -126,7 +126,7 @@ public final class YamlClusterReader implements TopologyReader {
     }
 
     private static ClusterSpec spec(YamlNode root, YamlFields f, Problems problems) {
-        f.checkKeys(root, TOP_KEYS);
+        f.checkKeys(root, TOP_KEYS, "fabric", FABRIC_KEYS);
         String schema = f.text(root, "schema", true);
         if (schema != null && !schema.equals(SCHEMA)) {
             problems.add(root.get("schema"), "schema", "found '" + schema + "'; allowed: " + SCHEMA);

@@ -1,0 +1,124 @@
+package dev.collsim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.topology.NetworkClass;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The network class as a user gives it: every class the model knows is listed in the help of each command that takes
+ * {@code --network}, a misspelled class on the command line or in a cluster YAML is named with what is allowed and no
+ * stack trace, and GCP's A3 High plugin name reads as its class.
+ */
+class NetworkOptionCliTest {
+
+    @TempDir
+    Path dir;
+
+    /** The help must name every class of {@link NetworkClass} (the list the parser accepts), not a subset of it. */
+    @Test
+    void theHelpOfEveryClusterCommandListsEveryNetworkClass() {
+        for (String cmd : List.of("predict", "plan", "compare", "calibrate", "tune", "topo show", "topo paths",
+                "topo check", "topo export")) {
+            String[] words = (cmd + " --help").split(" ");
+            CliRun r = CliRun.run(words);
+            assertEquals(0, r.code(), r.err());
+            String help = r.out().replaceAll("\\s+", " ");
+            int at = help.indexOf("--network=CLASS Network transport");
+            assertTrue(at >= 0, cmd + ": " + help);
+            String option = help.substring(at, help.indexOf("PerformanceParameters.netClasses", at));
+            for (NetworkClass c : NetworkClass.values()) {
+                assertTrue(option.contains(c.yamlName()), cmd + " --help lacks " + c.yamlName() + ": " + option);
+            }
+        }
+    }
+
+    @Test
+    void aMisspelledClassOnTheCommandLineIsAUsageErrorNamingTheOptionAndTheClasses() {
+        CliRun r = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "slingshott", "allreduce", "-b", "8", "-e",
+                "8");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        assertEquals("collsim: --network: 'slingshott' is not a network class; allowed: infiniband, roce, efa, tcpxo,"
+                + " socket, slingshot", r.err().strip());
+        assertEquals("", r.out());
+    }
+
+    /** A YAML mistake is an input-file error (exit 3): file, line and column of the value, the field, the value. */
+    @Test
+    void aMisspelledClassInAClusterYamlIsLocatedWithItsField() throws Exception {
+        Path yaml = dir.resolve("sling.yaml");
+        Files.writeString(yaml, "schema: collsim/v1\nname: s\nsource: test\nhosts: dgx-h100\ncount: 2\nfabric:\n"
+                + "  kind: rail-optimized\n  network: slingshott\n");
+        CliRun r = CliRun.run("predict", "-c", yaml.toString(), "allreduce", "-b", "8", "-e", "8");
+        assertEquals(ExitCodes.INPUT, r.code(), r.err());
+        // "  network: slingshott" is line 8; the value starts in column 12
+        assertTrue(r.err().contains(yaml + ":8:12: fabric.network: unknown value 'slingshott'; allowed: infiniband,"
+                + " roce, efa, tcpxo, socket, slingshot"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+    }
+
+    /**
+     * {@code --network} over a YAML's {@code fabric.network}: the header's Hardware line and the calibration line
+     * name the class in force (InfiniBand), not the one the YAML's name and source describe (Slingshot).
+     */
+    @Test
+    void theCalibrationClassFollowsTheNetworkGivenOnTheCommandLine() throws Exception {
+        Path yaml = dir.resolve("sling.yaml");
+        Files.writeString(yaml, "schema: collsim/v1\nname: h100-slingshot\nsource: DGX H100 on HPE Slingshot\n"
+                + "hosts: dgx-h100\ncount: 2\nfabric:\n  kind: rail-optimized\n  network: slingshot\n");
+        CliRun sling = CliRun.run("predict", "-c", yaml.toString(), "allreduce", "-b", "1M", "-e", "1M");
+        assertEquals(0, sling.code(), sling.err());
+        assertTrue(sling.out().contains("NICs per node over HPE Slingshot;"), sling.out());
+        assertTrue(sling.out().contains("calibration: none shipped for hopper-slingshot "), sling.out());
+        CliRun ib = CliRun.run("predict", "-c", yaml.toString(), "--network", "infiniband", "allreduce", "-b", "1M",
+                "-e", "1M");
+        assertEquals(0, ib.code(), ib.err());
+        assertTrue(ib.out().contains("NICs per node over InfiniBand;"), ib.out());
+        assertTrue(ib.out().contains("calibration: none shipped for hopper-infiniband "), ib.out());
+        assertFalse(ib.out().contains("HPE Slingshot") || ib.out().contains("hopper-slingshot"), ib.out());
+    }
+
+    /**
+     * compare, calibrate and tune -m build each file's cluster from its header without -c, network class included
+     * (A-allreduce-2x2xH100-dgx-ib.txt: InfiniBand), so --network alone would be ignored: it is refused, naming -c;
+     * with -c it applies (the same file compared on -c dgx-h100:2 --network slingshot prints the Slingshot note).
+     */
+    @Test
+    void networkWithoutAClusterIsRefusedWhereTheFilesGiveTheNetwork() {
+        String file = Path.of("..", "validation", "src", "test", "resources", "data", "A-allreduce-2x2xH100-dgx-ib.txt")
+                .toString();
+        for (String[] cmd : new String[][] {{"compare", "-m", file}, {"calibrate", "-m", file, "-o",
+                dir.resolve("p.yaml").toString()}, {"tune", "allreduce", "-m", file}}) {
+            String[] args = Stream.concat(Arrays.stream(cmd), Stream.of("--network", "slingshot"))
+                    .toArray(String[]::new);
+            CliRun r = CliRun.run(args);
+            assertEquals(ExitCodes.USAGE, r.code(), cmd[0] + ": " + r.err() + r.out());
+            assertTrue(r.err().contains("--network slingshot needs -c CLUSTER in '" + cmd[0]), r.err());
+        }
+        CliRun p = CliRun.run("calibrate", "--profiles", dir.toString(), "-m", file, "--network", "roce");
+        assertEquals(ExitCodes.USAGE, p.code(), p.err());
+        assertTrue(p.err().contains("leave out -c, --network and --fit"), p.err());
+        CliRun withC = CliRun.run("compare", "-m", file, "-c", "dgx-h100:2", "--network", "slingshot");
+        assertEquals(0, withC.code(), withC.err());
+        assertTrue(withC.out().contains("calibration: none shipped for hopper-slingshot"), withC.out());
+    }
+
+    /** {@code tcpx} names the same class as {@code tcpxo}: the same prediction, the same network line. */
+    @Test
+    void tcpxIsTheTcpxoClass() {
+        CliRun tcpx = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "tcpx", "allreduce", "-b", "8", "-e", "8");
+        CliRun tcpxo = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "tcpxo", "allreduce", "-b", "8", "-e",
+                "8");
+        assertEquals(0, tcpx.code(), tcpx.err());
+        assertTrue(tcpx.out().contains("over GCP GPUDirect-TCPX/TCPXO"), tcpx.out());
+        assertEquals(tcpxo.out(), tcpx.out());
+    }
+}

@@ -72,7 +72,8 @@ public final class HtmlReport {
                 + " measurements, unless a section says measured.</p>\n");
         h.append("<h2>Summary</h2>\n");
         table(h, ReportSummary.table(d));
-        h.append("<p class=note>Model leaves out: ").append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append("; ")
+        h.append("<p class=note>Model leaves out, in the busbw and algorithm columns: ")
+                .append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(". In the step columns: ")
                 .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
         h.append("<h2>Variants</h2>\n");
         String hostsWord = ReportData.VariantRow.hostsWord(d.variants());

@@ -36,6 +36,18 @@ class HtmlReportTablesTest {
     }
 
     /**
+     * The summary's footnote names what the sweep columns leave out and what the step columns leave out, each once:
+     * "other jobs' traffic" is in both lists and was printed twice in one sentence.
+     */
+    @Test
+    void theSummaryFootnoteSaysWhichColumnsLeaveOutWhat() {
+        String html = HtmlReport.render(measured(List.of()), List.of(), Map.of(), List.of(), "now");
+        assertTrue(html.contains("<p class=note>Model leaves out, in the busbw and algorithm columns: "
+                + ReportRunner.SWEEP_LEAVES_OUT + ". In the step columns: " + ReportRunner.PLAN_LEAVES_OUT + ".</p>"),
+                html);
+    }
+
+    /**
      * The variants table counts trays of a rack-scale type as trays, as the CLI's Ranks line does: gb300-nvl72x2 is
      * 2 racks of 18 trays = 36 trays, 144 GPUs (4 per tray); 4 DGX H100 hosts are 4 hosts, 32 GPUs.
      */

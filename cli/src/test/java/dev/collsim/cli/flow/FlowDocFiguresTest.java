@@ -74,7 +74,8 @@ class FlowDocFiguresTest {
     @Test
     void sixteenHostsSentence() throws IOException {
         Matcher m = Pattern.compile("`\\./collsim (predict allreduce -c dgx-h100x16 [^`]*--backend flow)`\\): flow"
-                + " ([0-9.]+) GB/s busbw \\(([0-9,.]+) us\\), analytical ([0-9.]+), bound ([0-9]+\\.[0-9]+)").matcher(page());
+                + " ([0-9.]+) GB/s busbw \\(([0-9,.]+) us\\), analytical ([0-9.]+), bound ([0-9]+\\.[0-9]+)")
+                .matcher(page());
         assertTrue(m.find(), "the 16-host sentence of " + PAGE);
         String[] flow = rows(m.group(1)).get(0);
         String[] analytical = rows(m.group(1).replace("--backend flow", "--backend analytical")).get(0);
@@ -82,6 +83,28 @@ class FlowDocFiguresTest {
         assertFigure(m.group(3).replace(",", ""), flow[5], m.group());
         assertFigure(m.group(4), analytical[7], m.group());
         assertFigure(m.group(5), analytical[13], m.group());
+    }
+
+    /**
+     * "2 DGX H100 at 1 GiB, Ring, X GB/s against Y (GDR off) and Z (sockets)": the page's words as options (NCCL_ALGO
+     * Ring, NCCL_NET_GDR_LEVEL=LOC, --network socket); flow's busbw, the bound, and the warning the page names.
+     */
+    @Test
+    void aboveTheBoundWithoutGdr() throws IOException {
+        Matcher m = Pattern.compile("predict prints a `(Warning: busbw above the bound)` line: 2 DGX H100 at 1 GiB,"
+                + " Ring, ([0-9.]+) GB/s against ([0-9.]+) \\(GDR off\\) and ([0-9.]+) \\(sockets\\)").matcher(page());
+        assertTrue(m.find(), "the above-the-bound sentence of " + PAGE);
+        String ring = "predict allreduce -c dgx-h100x2 -b 1G -e 1G --backend flow --env NCCL_ALGO=Ring";
+        for (String[] variant : List.of(new String[] {" --env NCCL_NET_GDR_LEVEL=LOC", m.group(3)},
+                new String[] {" --network socket", m.group(4)})) {
+            CliRun r = run((ring + variant[0]).split(" "));
+            assertEquals(0, r.code(), r.err());
+            assertTrue((r.out() + r.err()).contains("# " + m.group(1)), r.out());
+            String[] row = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).findFirst().orElseThrow()
+                    .trim().split("\\s+");
+            assertFigure(m.group(2), row[7], m.group() + variant[0]);
+            assertFigure(variant[1], row[13], m.group() + variant[0]);
+        }
     }
 
     private static Map<Long, String[]> sizes(Map<String, Map<Long, String[]>> runs, String command) {

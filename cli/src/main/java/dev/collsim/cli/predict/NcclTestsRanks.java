@@ -170,7 +170,7 @@ public final class NcclTestsRanks {
         String layout = String.format(Locale.ROOT, "%d = %d process%s x %d thread%s x %d GPU%s (nccl-tests -t %d -g %d,"
                 + " %s)", p * t * g, p, p == 1 ? "" : "es", t, t == 1 ? "" : "s", g, g == 1 ? "" : "s", t, g,
                 everyHost ? "--procs-per-host " + procsPerHost + " on each of the cluster's " + clusterHosts
-                        + " hosts, as mpirun -N " + procsPerHost + " without -np"
+                        + (clusterHosts == 1 ? " host" : " hosts") + ", as mpirun -N " + procsPerHost + " without -np"
                         : procs == null ? "one process as without mpirun; --nprocs P for mpirun -np P"
                         : launcher != null ? launcher : "--nprocs " + p + perHostText());
         return "Ranks: " + (ranks == null ? layout : "the first " + ranks + " (--ranks) of " + layout) + where;

@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
  * each, so ranks = nProcs x nThreads x nGpus; rank = proc x t x g + thread x g + i; a process sits on one host and
  * its GPUs are {@code localRank x t x g + i}, localRank being the count of lower-numbered processes on the same host.
  * A plain nccl-tests run is one process; under {@code mpirun -np P -N Q} there are P processes, Q per host
- * ({@code --nprocs}, {@code --procs-per-host}). Without any of these options every GPU of the cluster is a rank
+ * ({@code --nprocs}, {@code --procs-per-host}); {@code -N Q} without {@code -np} starts Q processes on every host
+ * (Open MPI 4.0 mpirun(1): "-N: launch num processes per node on all allocated nodes"), so {@code --procs-per-host Q}
+ * alone is Q x hosts processes. Without any of these options every GPU of the cluster is a rank
  * (as {@code mpirun -np <GPUs> all_reduce_perf -g 1} would run), collsim's default.
  */
 public final class NcclTestsRanks {
@@ -31,7 +33,8 @@ public final class NcclTestsRanks {
     private Integer threads;
 
     @Option(names = "--nprocs", paramLabel = "P", description = "processes, as mpirun -np P would start nccl-tests"
-            + " (also -np, --np; default 1 when -g or -t is given). A pasted launcher prefix sets it too: mpirun -np"
+            + " (also -np, --np; default: --procs-per-host x the cluster's hosts when that is given, as mpirun -N Q"
+            + " without -np; else 1). A pasted launcher prefix sets it too: mpirun -np"
             + " N -N K, srun -N NODES --ntasks-per-node K, torchrun --nnodes N --nproc-per-node K")
     private Integer procs;
 
@@ -42,6 +45,9 @@ public final class NcclTestsRanks {
     @Option(names = LauncherPrefix.LAUNCHER_OPTION, hidden = true, paramLabel = "TEXT",
             description = "the launcher prefix read from the command line (set by LauncherPrefix)")
     private String launcher;
+
+    /** The cluster's host count, set by {@link #place} for {@link #describe} ({@code --procs-per-host} alone). */
+    private int clusterHosts;
 
     @Option(names = "--ranks", paramLabel = "N", description = "use only the first N of those ranks")
     private Integer ranks;
@@ -91,7 +97,7 @@ public final class NcclTestsRanks {
     private List<Gpu> processes(Topology topo) {
         int g = atLeastOne("-g (ngpus)", gpus);
         int t = atLeastOne("-t (nthreads)", threads);
-        int p = atLeastOne("--nprocs", procs);
+        int p = processCount(topo.hostCount());
         int perProc = t * g;
         List<Gpu> out = new ArrayList<>();
         int placed = 0;
@@ -115,6 +121,18 @@ public final class NcclTestsRanks {
                     ExitCodes.USAGE);
         }
         return out;
+    }
+
+    /**
+     * @param hosts the cluster's host count
+     * @return {@code --nprocs}, else {@code --procs-per-host} x hosts (mpirun -N Q without -np), else 1
+     */
+    private int processCount(int hosts) {
+        clusterHosts = hosts;
+        if (procs == null && procsPerHost != null) {
+            return atLeastOne("--procs-per-host", procsPerHost) * hosts;
+        }
+        return atLeastOne("--nprocs", procs);
     }
 
     private static int atLeastOne(String option, Integer value) {
@@ -145,12 +163,15 @@ public final class NcclTestsRanks {
             return "Ranks: " + cut + "every GPU of the cluster, one process each (as mpirun -np <GPUs>"
                     + " " + testName + "_perf -g 1)" + where;
         }
-        int p = procs == null ? 1 : procs;
+        boolean everyHost = procs == null && procsPerHost != null;
+        int p = procs != null ? procs : everyHost ? procsPerHost * clusterHosts : 1;
         int t = threads == null ? 1 : threads;
         int g = gpus == null ? 1 : gpus;
         String layout = String.format(Locale.ROOT, "%d = %d process%s x %d thread%s x %d GPU%s (nccl-tests -t %d -g %d,"
                 + " %s)", p * t * g, p, p == 1 ? "" : "es", t, t == 1 ? "" : "s", g, g == 1 ? "" : "s", t, g,
-                procs == null ? "one process as without mpirun; --nprocs P for mpirun -np P"
+                everyHost ? "--procs-per-host " + procsPerHost + " on each of the cluster's " + clusterHosts
+                        + (clusterHosts == 1 ? " host" : " hosts") + ", as mpirun -N " + procsPerHost + " without -np"
+                        : procs == null ? "one process as without mpirun; --nprocs P for mpirun -np P"
                         : launcher != null ? launcher : "--nprocs " + p + perHostText());
         return "Ranks: " + (ranks == null ? layout : "the first " + ranks + " (--ranks) of " + layout) + where;
     }

@@ -77,6 +77,27 @@ class NcclTestsCommandLineTest {
     }
 
     /**
+     * Open MPI 4.0 mpirun(1): -N Q (--npernode) without -np launches Q processes on every allocated node. The default
+     * cluster has 4 hosts of 8 GPUs, so --procs-per-host 2 alone is 2 x 4 = 8 processes (8 ranks, 2 per host), not
+     * the one process of a run without mpirun; -np 8 -N 2 gives the same ranks, so the same time.
+     */
+    @Test
+    void procsPerHostAloneIsEveryHost() {
+        CliRun alone = run("predict", "allreduce", "--procs-per-host", "2", "-b", "1G", "-e", "1G");
+        assertEquals(0, alone.code(), alone.err());
+        assertTrue(alone.out().contains("8 ranks on 4 NCCL node(s), 2 per node"), alone.out());
+        assertTrue(headerLine(alone.out(), "Ranks:").startsWith("# Ranks: 8 = 8 processes x 1 thread x 1 GPU"),
+                alone.out());
+        assertTrue(headerLine(alone.out(), "Ranks:").contains("as mpirun -N 2 without -np"), alone.out());
+        CliRun both = run("predict", "allreduce", "--nprocs", "8", "--procs-per-host", "2", "-b", "1G", "-e", "1G");
+        assertEquals(rows(both.out()).get(0)[5], rows(alone.out()).get(0)[5], "same ranks, same time");
+        // -N 3 x -g 4 = 12 GPUs do not fit an 8-GPU host: exit 2, naming the option and the counts
+        CliRun tooMany = run("predict", "allreduce", "--procs-per-host", "3", "-g", "4");
+        assertEquals(2, tooMany.code());
+        assertTrue(tooMany.err().contains("--procs-per-host must be in [1, 2]"), tooMany.err());
+    }
+
+    /**
      * -d all: nccl-tests' twelve types in its order, each its own sweep; the count column is 1 GiB over the type's
      * size (int8 1073741824, float 268435456, double 134217728). -o all: sum, prod, max, min, avg; a collective
      * without a reduction prints one sweep with redop none.

@@ -1,6 +1,7 @@
 package dev.collsim.cli.predict;
 
 import static dev.collsim.cli.CliRun.run;
+import static dev.collsim.cli.DocFigure.assertFigure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,13 +101,6 @@ class PredictDocFiguresTest {
         assertFigure(m.group(1), firstRow(command)[column], command + " (page: " + m.group() + ")");
     }
 
-    /** The quoted figure must be the printed one rounded to the quoted digits (234.8 for a printed 234.81). */
-    private static void assertFigure(String quoted, String printed, String where) {
-        int dot = quoted.indexOf('.');
-        double halfUlp = 0.5 * Math.pow(10, -(dot < 0 ? 0 : quoted.length() - dot - 1));
-        assertTrue(Math.abs(Double.parseDouble(quoted) - Double.parseDouble(printed)) <= halfUlp + 1e-9,
-                "page says " + quoted + ", the command prints " + printed + ": " + where);
-    }
 
     private static String[] firstRow(String command) {
         CliRun r = run(args(command));

@@ -175,7 +175,7 @@ class LinksBackendPropertiesTest {
         for (int k = 0; k < s.steps().size(); k++) {
             Step step = s.steps().get(k);
             Schedule one = new Schedule(s.algorithm(), c, s.nRanks(), s.nChannels(), size,
-                    List.of(new Step(step.label(), step.transfers(), 1)));
+                    List.of(new Step(step.label(), step.transfers(), 1, step.latencyUs())));
             Timing tm = new LinksNetwork(false, 1).time(List.of(new Job("step", one, ch.order(), 0)), model);
             double us = tm.jobs().get(0).timeUs();
             for (LinkUsage u : tm.bottlenecks()) {
@@ -186,7 +186,8 @@ class LinksBackendPropertiesTest {
             }
             sum += step.repeat() * us;
         }
-        // the sweep's time is its steps' times, each copy of a repeated step as long as the first
+        // the sweep's time is its steps' times (each with its fixed latency: NVLS loops), each copy of a repeated step
+        // as long as the first
         assertTrue(Math.abs(sum - p.timeUs()) <= 1e-6 * p.timeUs(), what + ": steps sum to " + sum + " us, the"
                 + " sweep says " + p.timeUs() + " us");
     }

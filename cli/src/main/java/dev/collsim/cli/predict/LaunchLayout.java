@@ -8,7 +8,9 @@ import java.util.List;
  * without effect on a prediction. {@link LauncherPrefix} turns it into {@code collsim predict}'s own options.
  *
  * @param text         the launcher and its options that set the layout, as typed, e.g. {@code mpirun -np 32 -N 8}
- * @param procs        processes the launcher starts (mpirun's -np, srun's -n, torchrun's nnodes x nproc_per_node)
+ * @param procs        processes the launcher starts (mpirun's -np, srun's -n, torchrun's nnodes x nproc_per_node); 0
+ *                     when it names none and starts procsPerHost on every node it is given (mpirun -N K without -np:
+ *                     every host of the cluster, as predict's {@code --procs-per-host} without {@code --nprocs})
  * @param procsPerHost processes per host, or null when the launcher leaves it to the cluster (fill host 0 first)
  * @param ncclEnv      {@code NCCL_X=V} settings the launcher exports to the processes ({@code -x}, {@code --export})
  * @param ignored      options read that do not change a prediction, as typed (e.g. {@code --bind-to none})

@@ -201,10 +201,15 @@ final class LauncherLine {
             used.remove("--hostfile " + missingHostfile);
             ignored.add("--hostfile " + missingHostfile + " (not found here; -np and -N give the layout)");
         }
+        if (procs == null && hosts.isEmpty() && perHost != null) {
+            // -N K alone: K processes on every node of the allocation (Open MPI 4.0 mpirun(1), -N / --npernode), the
+            // cluster's hosts here, as predict's --procs-per-host without --nprocs
+            return new LaunchLayout(text, 0, perHost, ncclEnv, ignored);
+        }
         if (procs == null) {
             if (hosts.isEmpty()) {
                 throw error("without -np starts one process per slot of its machines, which collsim does not know;"
-                        + " give -np N");
+                        + " give -np N, or -N K for K processes on every host of the cluster");
             }
             procs = hosts.totalSlots();
         }

@@ -36,8 +36,10 @@ public final class LauncherPrefix {
                 LauncherLine.Parsed p = LauncherLine.read(args, at, family);
                 LaunchLayout layout = p.layout();
                 List<String> out = new ArrayList<>(Arrays.asList(args).subList(0, at));
-                out.add("--nprocs");
-                out.add(String.valueOf(layout.procs()));
+                if (layout.procs() > 0) {
+                    out.add("--nprocs");
+                    out.add(String.valueOf(layout.procs()));
+                }
                 if (layout.procsPerHost() != null) {
                     out.add("--procs-per-host");
                     out.add(String.valueOf(layout.procsPerHost()));

@@ -110,6 +110,21 @@ class LauncherPrefixTest {
         assertEquals("Simple", rows(srun.out()).get(0)[10]);
     }
 
+    /**
+     * mpirun -N 2 without -np: 2 processes on every node (Open MPI 4.0 mpirun(1), -N / --npernode), here the default
+     * cluster's 4 hosts: 2 x 4 = 8 ranks, 2 per node, the same ranks and time as -np 8 -N 2.
+     */
+    @Test
+    void mpirunPerNodeAloneIsEveryHost() {
+        CliRun alone = ok("predict", "mpirun", "-N", "2", "./build/all_reduce_perf", "-b", "1G", "-e", "1G");
+        assertTrue(alone.out().contains("8 ranks on 4 NCCL node(s), 2 per node"), alone.out());
+        assertTrue(ranksLine(alone).startsWith("# Ranks: 8 = 8 processes x 1 thread x 1 GPU"), ranksLine(alone));
+        assertTrue(ranksLine(alone).contains("mpirun -N 2"), ranksLine(alone));
+        CliRun both = ok("predict", "mpirun", "-np", "8", "-N", "2", "./build/all_reduce_perf", "-b", "1G", "-e",
+                "1G");
+        assertEquals(rows(both.out()).get(0)[5], rows(alone.out()).get(0)[5], "same ranks, same time");
+    }
+
     /** What collsim cannot read is a usage error naming it, never a stack trace or a silent guess. */
     @Test
     void unknownOrIncompleteLauncherLines() {

@@ -122,8 +122,13 @@ import java.util.Optional;
  */
 public final class NetClassDefaults {
 
-    /** InfiniBand's network step, {@code netStepUs} of {@link PerformanceParameters#DEFAULTS}, microseconds. */
-    static final double IB_STEP_US = 10;
+    /**
+     * InfiniBand's network step, microseconds: the one home of the default {@code netStepUs} of
+     * {@link PerformanceParameters#DEFAULTS} and of the classes that run on InfiniBand's step by assumption (EFA,
+     * socket, Slingshot; see the list above). Source: {@link NetTransport} (about 10-12 us per network step on 400G,
+     * NVIDIA/nccl#2409).
+     */
+    public static final double IB_STEP_US = 10;
 
     /** TCPXO's added latency per network crossing, microseconds (the list above: (123.0 - 26.2) / 2, rounded down). */
     static final double TCPXO_HOP_US = 48;
@@ -134,10 +139,10 @@ public final class NetClassDefaults {
     static {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, 1));
-        m.put(NetworkClass.EFA, new NetClassProfile(10, 0, 1));
+        m.put(NetworkClass.EFA, new NetClassProfile(IB_STEP_US, 0, 1));
         m.put(NetworkClass.TCPXO, new NetClassProfile(IB_STEP_US + TCPXO_HOP_US, TCPXO_HOP_US, 0.9));
-        m.put(NetworkClass.SOCKET, new NetClassProfile(10, 0, 1, 2.225));
-        m.put(NetworkClass.SLINGSHOT, new NetClassProfile(10, 0, 1));
+        m.put(NetworkClass.SOCKET, new NetClassProfile(IB_STEP_US, 0, 1, 2.225));
+        m.put(NetworkClass.SLINGSHOT, new NetClassProfile(IB_STEP_US, 0, 1));
         PROFILES = Collections.unmodifiableMap(m);
     }
 

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.PathType;
 import java.util.Map;
@@ -79,6 +81,41 @@ class OlderReleaseNvlsTest {
         assertEquals(200.0 * 5 / 6, NcclTuningModel.tune(hosts(2, NcclVersion.V2_27_3)).bandwidth(AR, t, S), 1e-4);
         assertEquals(400.0 * 16 / 30, NcclTuningModel.tune(hosts(2, NcclVersion.V2_28_9)).bandwidth(AR, t, S), 1e-4);
         assertEquals(86.8, NcclTuningModel.tune(hosts(2, NcclVersion.V2_28_9)).latency(AR, t, S), EPS);
+    }
+
+    /**
+     * NCCL 2.26.2 on 2 hosts of 8 H100 with 8 x 400 Gb/s (ring and tree graphs 8 ch x 48/48 GB/s NVL/PXB, NVLS graph
+     * 8 ch x 40/48, latencyInter 0: the graphs {@code collsim predict -c dgx-h100x2} prints), worked from v2.26.2-1
+     * src/graph/tuning.cc. Tree/LL128: latency 14 + 2 x (7 x 1.25 + 1 x 8.5) = 48.5 us (baseLat, hwLat NVLINK and
+     * NET, Tree AllReduce formula); bandwidth min(8 x 48 x 0.92, 8 x 41.4 perChMaxTreeBw N2) = 331.2, then min(331.2 x
+     * 120/128, 8 x 36.7) = 293.6, x 0.5 = 146.8 GB/s; ncclTopoGetAlgoTime's treeCorrectionFactor LL128 at
+     * log2(bytes/64) 13 (512 KiB) and 14 (1 MiB) is 0.6: 48.5 + 524288 / 88080 = 54.452 us, 48.5 + 1048576 / 88080 =
+     * 60.405 us. NVLSTree/Simple: latency 0 + 25 + 2 x 1 x 14 = 53 us; bandwidth 8 x min(40, 48) x 5/6 = 266.67:
+     * 54.966 us at 512 KiB, 56.932 us at 1 MiB. NCCL takes the smaller: Tree/LL128 at 512 KiB by half a microsecond,
+     * NVLSTree from 1 MiB (the near tie the hopper-infiniband notes of docs/accuracy.md weigh against the measured
+     * runs).
+     */
+    @Test
+    void twoH100HostsUnder226TieAt512KiB() {
+        GraphSummary ring = new GraphSummary(GraphPattern.RING, 8, 48, 48, PathType.NVL, PathType.PXB, 0, true);
+        GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, 8, 48, 48, PathType.NVL, PathType.PXB, 0,
+                true);
+        GraphSummary nvls = new GraphSummary(GraphPattern.NVLS, 8, 40, 48, PathType.NVL, PathType.PXB, 0, true);
+        GraphSet g = new GraphSet(ring, tree, nvls, GraphSummary.none(GraphPattern.COLLNET_DIRECT),
+                GraphSummary.none(GraphPattern.TREE));
+        CostTable t = NcclTuningModel.tune(new TuningInput(g, 16, 2, 90, 90, CpuKind.INTEL_X86, true, false, true,
+                8, GraphPattern.BALANCED_TREE, 16, NcclSettings.DEFAULTS, TuningConstants.of(NcclVersion.V2_25_1)));
+        long k512 = 512 * 1024;
+        assertEquals(48.5 + k512 / 88080.0, time(t, Algorithm.TREE, Protocol.LL128, k512), 1e-3);
+        assertEquals(53 + k512 / (1000 * 320.0 * 5 / 6), time(t, Algorithm.NVLS_TREE, S, k512), 1e-3);
+        assertEquals(Algorithm.TREE, t.select(AR, k512, DataType.FLOAT, RedOp.SUM).orElseThrow().algorithm());
+        assertEquals(Protocol.LL128, t.select(AR, k512, DataType.FLOAT, RedOp.SUM).orElseThrow().protocol());
+        assertEquals(48.5 + 2 * k512 / 88080.0, time(t, Algorithm.TREE, Protocol.LL128, 2 * k512), 1e-3);
+        assertEquals(Algorithm.NVLS_TREE, t.select(AR, 2 * k512, DataType.FLOAT, RedOp.SUM).orElseThrow().algorithm());
+    }
+
+    private static double time(CostTable t, Algorithm a, Protocol p, long bytes) {
+        return t.time(AR, a, p, bytes, DataType.FLOAT, RedOp.SUM).orElseThrow().timeUs();
     }
 
     /**

@@ -44,8 +44,9 @@ class ComparerTest {
     }
 
     /**
-     * The compared points' prepared calls give exactly what the simulator's own facade predicts (the file states no
-     * NCCL release: the default is modelled).
+     * The compared points' prepared calls give exactly what the simulator's own facade predicts. The file states no
+     * NCCL release; its date, 2025-03-04, attributes the newest tagged by then: 2.25.1 (tag v2.25.1-1 of 2025-01-27;
+     * v2.26.2-1 followed on 2025-03-12), modelled by the 2.25-2.26 entry.
      */
     @Test
     void preparedCallsMatchPredictor() throws Exception {
@@ -54,8 +55,8 @@ class ComparerTest {
         assertEquals(2, g.topology().hostCount());
         var pts = Comparer.usable(d);
         List<PreparedCall> pm = comparer.model(d, g, NcclSettings.modelled(d.env()), pts);
-        assertEquals(NcclVersion.DEFAULT, comparer.modelled(d));
-        NcclPredictor facade = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);
+        assertEquals(NcclVersion.V2_25_1, comparer.modelled(d));
+        NcclPredictor facade = new NcclPredictor(NcclVersion.V2_25_1, PerformanceParameters.DEFAULTS);
         for (int i = 0; i < pts.size(); i += 3) {
             PredictionRequest r = new PredictionRequest(g.topology(), g.ranks(), d.collective(), pts.get(i).sizeBytes(),
                     DataType.FLOAT, RedOp.SUM, NcclSettings.modelled(d.env()));

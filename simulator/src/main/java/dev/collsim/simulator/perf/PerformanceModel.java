@@ -34,7 +34,9 @@ import dev.collsim.topology.PathType;
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
  *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
  *                       in one step: x the duplex share of its link, {@link ShmLinkShare}; the chain's
- *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare}),
+ *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare};
+ *                       over P2P through the CPU, Simple on PCIe Gen4: x the measured P2P share of
+ *                       NCCL's link figure, {@link PcieP2pShare}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
@@ -116,7 +118,8 @@ public final class PerformanceModel {
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
         double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
-                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain);
+                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain)
+                * PcieP2pShare.factor(plan, s, a, p, chain);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);

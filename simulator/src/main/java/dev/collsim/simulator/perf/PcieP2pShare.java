@@ -7,8 +7,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
 
 /**
  * The rate a Simple ring (or the one-host Tree chain on the ring's links) moves over a GPU's PCIe link when NCCL
- * connects the GPUs with P2P through the CPU, as a multiple of NCCL's figure for the link, by the PCIe generation of the
- * GPUs' own links ({@link ChannelPlan#gpuPcieGen}); the SHM counterpart, a share below 1, is {@link ShmLinkShare}.
+ * connects the GPUs with P2P through the CPU, as a multiple of NCCL's figure for the link, by the PCIe generation of
+ * the GPUs' own links ({@link ChannelPlan#gpuPcieGen}); the SHM counterpart, a share below 1, is {@link ShmLinkShare}.
  *
  * <p>What NCCL does. On PCIe the P2P transport writes: the sender's kernel stores each slice straight into the
  * receiver's FIFO in the receiver's GPU memory (NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoCheckP2p}: P2P read
@@ -27,7 +27,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * {@code src/graph/tuning.cc}: base 8.4 us, 5.7 us a step), on every Gen4 x16 P2P ring through the CPU the project
  * holds (validation/src/test/resources/data):
  * <pre>
- *   4x RTX 4090, AllReduce 1 GiB          25.31                          / 23.52 = 1.076 (A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt line 53)
+ *   4x RTX 4090, AllReduce 1 GiB          25.31                            = 25.31 / 23.52 = 1.076
+ *                                          (A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt line 53)
  *   6x RTX 4090, AllReduce 32 MiB         24.58 x 2275.1 / (2275.1 - 65.4) = 25.31 / 23.52 = 1.076
  *                                          (A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt line 35)
  *   4x A100 PCIe, AllGather 32 MiB        25.86 x 973.2 / (973.2 - 25.5)   = 26.56 / 23.52 = 1.129
@@ -40,14 +41,14 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * 0.90 of the 256-byte TLP ceiling. Gen5: the two P2P rings of RTX PRO 6000 (A-allreduce-1x4xRTXPRO6000-dual-turin-
  * shm-vs-p2p-nccl2.29-pr2080.txt "Patched (P2P)", 46.65 GB/s busbw at 128 MiB; A-allreduce-1x8xRTXPRO6000-wrx90-cpayne-
  * pcie-switches-torchdist-ring-nccl2.27.txt, 46.45-46.48 at 1 GiB) move 0.987-0.992 of 48 x 0.98, so NCCL's figure
- * stands there (share 1): the generations do not share one fraction of the physical link (0.82 against 0.74), which is
+ * stands there (share 1): the generations do not share one fraction of the physical link (0.82 against 0.75), which is
  * why the share is per generation and measured. Gen3 and older, and an unknown generation: no P2P file, NCCL's figure.
  *
  * <p>Where it applies: Simple, the link-bound protocol (LL and LL128 over PCIe are bound by their own stores and
  * loads, docs/pcie-protocols.md), a Ring or the one-host Tree chain whose rate comes from the links
  * ({@link CpuRouteRate#ringScale}: the ring path goes through the CPU) over P2P (not {@link ShmLinkShare#shm}). Rings
- * under one PCIe switch (PIX, PXB) keep NCCL's graph figure, and p2p calls (AllToAll, SendRecv) their pair rate: no file
- * in hand checks either. Stateless and thread-safe.
+ * under one PCIe switch (PIX, PXB) keep NCCL's graph figure, and p2p calls (AllToAll, SendRecv) their pair rate: no
+ * file in hand checks either. Stateless and thread-safe.
  */
 public final class PcieP2pShare {
 

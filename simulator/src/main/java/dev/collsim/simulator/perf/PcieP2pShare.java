@@ -23,20 +23,20 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *
  * <p>The share: no source gives what a GPU's P2P write stream moves of its link (the DLLP rate and the payload size in
  * force are left to the implementation), so it is measured, as busbw over 0.98 (bwEfficiencySimple) of NCCL's
- * figure at the size the file gives, the time less NCCL's own Ring/Simple latency on PCI (NCCL 2.21 to 2.30
- * {@code src/graph/tuning.cc}: base 8.4 us, 5.7 us a step), on every Gen4 x16 P2P ring through the CPU the project
- * holds (validation/src/test/resources/data):
+ * figure at the size the file gives, the time less the ring's latency as collsim times it (NCCL's Ring/Simple base
+ * 8.4 us, NCCL 2.21 to 2.30 {@code src/graph/tuning.cc}, and 2.0 us a step, {@link PcieSimpleStep}), on every Gen4
+ * x16 P2P ring through the CPU the project holds (validation/src/test/resources/data):
  * <pre>
  *   4x RTX 4090, AllReduce 1 GiB          25.31                            = 25.31 / 23.52 = 1.076
  *                                          (A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt line 53)
- *   6x RTX 4090, AllReduce 32 MiB         24.58 x 2275.1 / (2275.1 - 65.4) = 25.31 / 23.52 = 1.076
+ *   6x RTX 4090, AllReduce 32 MiB         24.58 x 2275.1 / (2275.1 - 28.4) = 24.89 / 23.52 = 1.058
  *                                          (A-allreduce-1x6xRTX4090-tinybox-p2p-driver-single-size.txt line 35)
- *   4x A100 PCIe, AllGather 32 MiB        25.86 x 973.2 / (973.2 - 25.5)   = 26.56 / 23.52 = 1.129
+ *   4x A100 PCIe, AllGather 32 MiB        25.86 x 973.2 / (973.2 - 14.4)   = 26.25 / 23.52 = 1.116
  *                                          (A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt line 21)
- *   median 1.076; leaving each file out: 1.103 (either RTX 4090 file out: that file 2.4 % fast), 1.076 (A100 out:
- *   that file 4.9 % slow, where NCCL's figure left it 12.7 % slow)
+ *   median 1.076; leaving each file out: 1.087 (the 4x RTX 4090 box out: it is then 1.0 % fast), 1.096 (the
+ *   tinybox out: 3.5 % fast), 1.067 (the A100 out: 4.4 % slow, where NCCL's figure left it 12.7 % slow)
  * </pre>
- * Two hosts of different builders (an 8-GPU RTX 4090 server and the tinybox) agree to 0.01 GB/s, and both headers
+ * Two hosts of different builders (an 8-GPU RTX 4090 server and the tinybox) agree within 1.7 %, and both headers
  * state about 50 GB/s of bidirectional P2P per pair, 25 each way. 1.076 x 24 = 25.8 GB/s is 0.82 of the raw link and
  * 0.90 of the 256-byte TLP ceiling. Gen5: the two P2P rings of RTX PRO 6000 (A-allreduce-1x4xRTXPRO6000-dual-turin-
  * shm-vs-p2p-nccl2.29-pr2080.txt "Patched (P2P)", 46.65 GB/s busbw at 128 MiB; A-allreduce-1x8xRTXPRO6000-wrx90-cpayne-

@@ -63,7 +63,8 @@ import dev.collsim.topology.PathType;
  * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain}; for Tree AllReduce Simple
  * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
  * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a
- * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}), busCap uses the channel count as a
+ * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}, and for a one-host Simple Ring over
+ * PCIe P2P its steps at two P2P store flights each instead of NCCL's PCI figure, {@link PcieSimpleStep}), busCap uses the channel count as a
  * continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
  * buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
  * ll128BuffSize/8 x 15/16; NVLS 128 KiB).
@@ -163,7 +164,7 @@ public final class PerformanceModel {
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes, double otherAlgBw) {
         double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes,
-                otherAlgBw);
+                otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice);
         if (choice.algorithm() == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(),

@@ -55,9 +55,8 @@ class PcieP2pShareTest {
     /**
      * 4 L40S (PCIe Gen4 x16, GPU database), each on its own switch under one CPU: PHB pairs, P2P with
      * NCCL_P2P_LEVEL=SYS. The ring's plateau is the measured Gen4 P2P ring's: 25.31 GB/s busbw, the 4x RTX 4090 P2P box
-     * at 1 GiB (validation/src/test/resources/data/A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt line 53) and the 6x
-     * RTX 4090 tinybox at 32 MiB less NCCL's 65.4 us Ring/Simple latency (24.58 x 2275.1 / 2209.7, ...-tinybox-...
-     * line 35). AllGather's busbw is its link rate too: the same 25.31.
+     * at 1 GiB (validation/src/test/resources/data/A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt line 53), the
+     * median of the three Gen4 files. AllGather's busbw is its link rate too: the same 25.31.
      */
     @Test
     void gen4P2pRingMovesTheMeasuredRate() throws Exception {

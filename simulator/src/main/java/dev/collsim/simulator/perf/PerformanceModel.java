@@ -34,7 +34,9 @@ import dev.collsim.topology.PathType;
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
  *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
  *                       in one step: x the duplex share of its link, {@link ShmLinkShare}; the chain's
- *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare}),
+ *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare};
+ *                       over P2P through the CPU, Simple on PCIe Gen4: x the measured P2P share of
+ *                       NCCL's link figure, {@link PcieP2pShare}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
@@ -61,7 +63,8 @@ import dev.collsim.topology.PathType;
  * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain}; for Tree AllReduce Simple
  * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
  * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a
- * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}), busCap uses the channel count as a
+ * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}, and for a one-host Simple Ring over
+ * PCIe P2P its steps at two P2P store flights each instead of NCCL's PCI figure, {@link PcieSimpleStep}), busCap uses the channel count as a
  * continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
  * buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
  * ll128BuffSize/8 x 15/16; NVLS 128 KiB).
@@ -116,7 +119,8 @@ public final class PerformanceModel {
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
         double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
-                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain);
+                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain)
+                * PcieP2pShare.factor(plan, s, a, p, chain);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
@@ -160,7 +164,7 @@ public final class PerformanceModel {
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes, double otherAlgBw) {
         double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes,
-                otherAlgBw);
+                otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice);
         if (choice.algorithm() == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(),

@@ -78,7 +78,8 @@ class ShmLinkShareTest {
      * so NCCL uses SHM; with NCCL_P2P_LEVEL=SYS the same paths carry P2P at the same links' rate. SHM over P2P, for
      * every ring collective of 4 ranks, AllGather, ReduceScatter and Broadcast included (their middle steps, or middle
      * ranks, store and load at once): the duplex share of the GPUs' link generation, 0.815 for the RTX PRO 6000
-     * Blackwell (PCIe Gen5 x16, GPU database; the probe's 38.35 / 47.04) and 0.666 for the L40S (Gen4 x16).
+     * Blackwell (PCIe Gen5 x16, GPU database; the probe's 38.35 / 47.04) and 0.666 for the L40S (Gen4 x16), over
+     * what P2P moves on the same links: NCCL's figure on Gen5, 1.076 of it on Gen4 (PcieP2pShare's measured rings).
      */
     @Test
     void fourRankRingShmAgainstP2pOnTheSamePaths() throws Exception {
@@ -89,7 +90,7 @@ class ShmLinkShareTest {
         for (Collective c : List.of(Collective.ALL_REDUCE, Collective.ALL_GATHER, Collective.REDUCE_SCATTER,
                 Collective.BROADCAST)) {
             assertEquals(38.35 / (48 * 0.98), ratio(gen5, c), 0.002, "Gen5 " + c);
-            assertEquals(0.666, ratio(gen4, c), 0.002, "Gen4 " + c);
+            assertEquals(0.666 / 1.076, ratio(gen4, c), 0.002, "Gen4 " + c);
         }
     }
 

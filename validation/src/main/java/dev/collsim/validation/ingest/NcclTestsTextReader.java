@@ -293,10 +293,11 @@ public final class NcclTestsTextReader {
         NcclTestsRows.Result r = NcclTestsRows.parse(file, layout, t, no);
         InputProblem p = r.problem();
         if (p != null) {
-            // nccl-tests' -T or failure message inside the row, or nothing of the table after it (a killed job): a
-            // warning, the run's last size is lost and nothing after it (footer, later tables) was written
-            String cut = CutShort.stopped(t).or(() -> CutShort.endsOutput(List.of(lines).subList(index + 1,
-                    lines.length))).orElse(null);
+            // nccl-tests' -T or failure message inside the row, or a short row with nothing of the table after it (a
+            // killed job): a warning, the run's last size is lost and nothing after it (footer, tables) was written
+            String cut = CutShort.stopped(t).or(() -> t.strip().split("\\s+").length >= layout.width()
+                    ? Optional.empty() : CutShort.endsOutput(List.of(lines).subList(index + 1, lines.length)))
+                    .orElse(null);
             if (cut != null) {
                 tableNotes.add(Note.warning(no, "output cut short: " + cut + " at line " + no + " (" + p.message()
                         + "); the row is dropped"));

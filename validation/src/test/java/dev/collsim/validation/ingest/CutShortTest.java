@@ -246,7 +246,8 @@ class CutShortTest {
     @Test
     void aCutRowBeforeTheNextRunEndsItsOwnRun() throws Exception {
         String text = Files.readString(DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt"));
-        List<Dataset> ds = MeasurementReader.read("two.txt", cutAt291() + "\n" + text.substring(text.indexOf("# nThread")));
+        List<Dataset> ds = MeasurementReader.read("two.txt", cutAt291() + "\n"
+                + text.substring(text.indexOf("# nThread")));
         assertEquals(List.of(11, 31), ds.stream().map(d -> d.points().size()).toList());
     }
 }

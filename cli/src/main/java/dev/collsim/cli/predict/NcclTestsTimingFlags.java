@@ -12,8 +12,8 @@ import picocli.CommandLine.Option;
  * check, so each is read, checked as nccl-tests would (a whole number) and named in one note. Flag letters and
  * meanings as nccl-tests' {@code src/common.cu} (2.19.6): -n iters, -w warmup_iters, -m agg_iters,
  * -N run_cycles, -z blocking, -a average, -G cudagraph, -T timeout (seconds), -C report_cputime, -p parallel_init,
- * -y stream_null, -S report_timestamps, -J output_file, -M memory, -I per_iter_timing, -K per_iter_skip, -V
- * device_cta_count (used only with -D). Four flags change what NCCL runs, which the model does not follow, so a value
+ * -y stream_null, -S report_timestamps, -J output_file, -M memory, -I per_iter_timing, -K per_iter_skip (-V,
+ * device_cta_count, used only with -D, stays collsim's --version). Four flags change what NCCL runs, which the model does not follow, so a value
  * other than nccl-tests' default is refused ({@link #refuseUnmodelled}): -R local_register, -x cta_policy, -D
  * device_implementation, -u unalign. nccl-tests' -c (data check) is {@code -c N} with a bare number: see {@code ClusterOption#dropNcclTestsCheck}.
  * -t (threads) and -g (GPUs per thread) set the rank count: {@link NcclTestsRanks}.
@@ -52,8 +52,6 @@ public final class NcclTestsTimingFlags {
     private Integer perIter;
     @Option(names = {"-K", "--per_iter_skip"}, paramLabel = "N", hidden = true)
     private Integer perIterSkip;
-    @Option(names = {"-V", "--device_cta_count"}, paramLabel = "N", hidden = true)
-    private Integer deviceCtas;
     @Option(names = {"-R", "--local_register"}, paramLabel = "N", hidden = true)
     private Integer register;
     @Option(names = {"-x", "--cta_policy"}, paramLabel = "N", hidden = true)
@@ -96,17 +94,16 @@ public final class NcclTestsTimingFlags {
     }
 
     /**
-     * @return the nccl-tests flags the user gave that the prediction ignores, in a fixed order (close to
-     *         nccl-tests' usage text), e.g. {@code [-n, -w]}; -R, -x, -D and -u only at their default ({@link #refuseUnmodelled});
+     * @return the nccl-tests flags the user gave that the prediction ignores, in a fixed order, e.g. {@code [-n, -w]}; -R, -x, -D and -u only at their default ({@link #refuseUnmodelled});
      *         {@code -G} above 0 is used ({@link #cudaGraph})
      */
     public List<String> given() {
         List<String> g = new ArrayList<>();
-        Object[] values = {iters, warmup, agg, cycles, parallelInit, blocking, streamNull, timeout, cudaGraph() ? null
-            : graph, cpuTime, timestamps, outputFile, average, register, ctaPolicy, deviceImpl, deviceCtas, memory,
-            unalign, perIter, perIterSkip};
-        String[] names = {"-n", "-w", "-m", "-N", "-p", "-z", "-y", "-T", "-G", "-C", "-S", "-J", "-a", "-R", "-x",
-            "-D", "-V", "-M", "-u", "-I", "-K"};
+        Object[] values = {iters, warmup, agg, cycles, blocking, average, cudaGraph() ? null : graph, timeout, cpuTime,
+            parallelInit, streamNull, timestamps, outputFile, register, ctaPolicy, deviceImpl, memory, unalign, perIter,
+            perIterSkip};
+        String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C", "-p", "-y", "-S", "-J", "-R", "-x",
+            "-D", "-M", "-u", "-I", "-K"};
         for (int i = 0; i < names.length; i++) {
             if (values[i] != null) {
                 g.add(names[i]);

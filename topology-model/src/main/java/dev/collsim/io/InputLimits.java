@@ -92,18 +92,29 @@ public final class InputLimits {
 
     /**
      * Decodes a file's bytes as UTF-8 (ASCII is a subset), refusing bytes that are not UTF-8 text with their place
-     * instead of the JDK's bare "Input length = 1".
+     * instead of the JDK's bare "Input length = 1". A byte order mark (Unicode 15.0 section 23.8) is read as Windows
+     * tools write it, not as text: UTF-8's (EF BB BF: Notepad's "UTF-8 with BOM", PowerShell 5.1's {@code Out-File
+     * -Encoding utf8}) is dropped, so a first line such as nccl-tests' {@code # nccl-tests version} or {@code schema:}
+     * still starts with its own first character; UTF-16's (FF FE little-endian: PowerShell 5.1's {@code >} and
+     * {@code Out-File} default; FE FF big-endian) decodes the rest as UTF-16.
      *
      * @param bytes the file's bytes
      * @param name  the file as the user gave it
-     * @return the text
-     * @throws InputException at the first byte that is not part of UTF-8 text: its line, column (in bytes) and byte
-     *                        offset from the start of the file (0-based), and the byte's value
+     * @return the text, without its byte order mark
+     * @throws InputException at the first byte that is not part of UTF-8 text (or of UTF-16 text after UTF-16's byte
+     *                        order mark): its line, column (in bytes) and byte offset from the start of the file
+     *                        (0-based), and the byte's value
      */
     public static String utf8(byte[] bytes, String name) throws InputException {
-        CharsetDecoder d = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        int bom = bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB
+                && (bytes[2] & 0xFF) == 0xBF ? 3 : 0;
+        boolean utf16le = bytes.length >= 2 && (bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xFE;
+        boolean utf16be = bytes.length >= 2 && (bytes[0] & 0xFF) == 0xFE && (bytes[1] & 0xFF) == 0xFF;
+        bom = utf16le || utf16be ? 2 : bom;
+        CharsetDecoder d = (utf16le ? StandardCharsets.UTF_16LE : utf16be ? StandardCharsets.UTF_16BE
+                : StandardCharsets.UTF_8).newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
+        ByteBuffer in = ByteBuffer.wrap(bytes, bom, bytes.length - bom);
         CharBuffer out = CharBuffer.allocate(bytes.length);
         CoderResult r = d.decode(in, out, true);
         if (!r.isError()) {
@@ -119,10 +130,12 @@ public final class InputLimits {
                     lineStart = i + 1;
                 }
             }
+            String code = utf16le || utf16be ? "UTF-16" : "UTF-8";
             throw new InputException(new InputProblem(name, line, at - lineStart + 1, "", String.format(Locale.ROOT,
-                    "not UTF-8 text: byte 0x%02X at byte offset %d cannot start or continue a UTF-8 character;"
-                            + " allowed: a text file (UTF-8 or ASCII), e.g. nccl-tests output, YAML, NCCL XML,"
-                            + " nvidia-smi topo -m", bytes[at] & 0xFF, at)));
+                    "not %s text: byte 0x%02X at byte offset %d cannot start or continue a %s character;"
+                            + " allowed: a text file (UTF-8 or ASCII, or UTF-16 after its byte order mark), e.g."
+                            + " nccl-tests output, YAML, NCCL XML, nvidia-smi topo -m", code, bytes[at] & 0xFF, at,
+                    code)));
         }
         return out.flip().toString();
     }

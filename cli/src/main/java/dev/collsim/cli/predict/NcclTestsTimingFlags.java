@@ -1,5 +1,7 @@
 package dev.collsim.cli.predict;
 
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -9,8 +11,11 @@ import picocli.CommandLine.Option;
  * nccl-tests command line works: a prediction has no iterations, warm-up, blocking, graph replay or data
  * check, so each is read, checked as nccl-tests would (a whole number) and named in one note. Flag letters and
  * meanings as nccl-tests' {@code src/common.cu} (2.19.6): -n iters, -w warmup_iters, -m agg_iters,
- * -N run_cycles, -z blocking, -a average, -G cudagraph, -T timeout (seconds), -C report_cputime.
- * nccl-tests' -c (data check) is {@code -c N} with a bare number: see {@code ClusterOption#dropNcclTestsCheck}.
+ * -N run_cycles, -z blocking, -a average, -G cudagraph, -T timeout (seconds), -C report_cputime, -p parallel_init,
+ * -y stream_null, -S report_timestamps, -J output_file, -M memory, -I per_iter_timing, -K per_iter_skip (-V,
+ * device_cta_count, used only with -D, stays collsim's --version). Four flags change what NCCL runs, which the model does not follow, so a value
+ * other than nccl-tests' default is refused ({@link #refuseUnmodelled}): -R local_register, -x cta_policy, -D
+ * device_implementation, -u unalign. nccl-tests' -c (data check) is {@code -c N} with a bare number: see {@code ClusterOption#dropNcclTestsCheck}.
  * -t (threads) and -g (GPUs per thread) set the rank count: {@link NcclTestsRanks}.
  */
 public final class NcclTestsTimingFlags {
@@ -33,6 +38,52 @@ public final class NcclTestsTimingFlags {
     private Integer timeout;
     @Option(names = {"-C", "--report_cputime"}, paramLabel = "N", hidden = true)
     private Integer cpuTime;
+    @Option(names = {"-p", "--parallel_init"}, paramLabel = "N", hidden = true)
+    private Integer parallelInit;
+    @Option(names = {"-y", "--stream_null"}, paramLabel = "N", hidden = true)
+    private Integer streamNull;
+    @Option(names = {"-S", "--report_timestamps"}, paramLabel = "N", hidden = true)
+    private Integer timestamps;
+    @Option(names = {"-J", "--output_file"}, paramLabel = "FILE", hidden = true)
+    private String outputFile;
+    @Option(names = {"-M", "--memory"}, paramLabel = "N", hidden = true)
+    private Integer memory;
+    @Option(names = {"-I", "--per_iter_timing"}, paramLabel = "N", hidden = true)
+    private Integer perIter;
+    @Option(names = {"-K", "--per_iter_skip"}, paramLabel = "N", hidden = true)
+    private Integer perIterSkip;
+    @Option(names = {"-R", "--local_register"}, paramLabel = "N", hidden = true)
+    private Integer register;
+    @Option(names = {"-x", "--cta_policy"}, paramLabel = "N", hidden = true)
+    private Integer ctaPolicy;
+    @Option(names = {"-D", "--device_implementation"}, paramLabel = "N", hidden = true)
+    private Integer deviceImpl;
+    @Option(names = {"-u", "--unalign"}, paramLabel = "N", hidden = true)
+    private Integer unalign;
+
+    /**
+     * Refuses the nccl-tests flags that change what NCCL runs when they ask for more than nccl-tests' default
+     * (2.19.6 {@code src/common.cu}: -R 0, -x not set, -D 0, -u 0; -x 0 is NCCL_CTA_POLICY_DEFAULT, the default).
+     *
+     * @throws UserError with {@link ExitCodes#USAGE} naming the flag, its value, what it changes and what is allowed
+     */
+    public void refuseUnmodelled() {
+        refuse("-R", register, 0, "registers the send and receive buffers with NCCL (1 local, 2 symmetric), which"
+                + " lets NCCL skip copies through its own buffers (NVLS, CollNet, peer-to-peer and network zero-copy,"
+                + " symmetric kernels from NCCL 2.27)");
+        refuse("-x", ctaPolicy, 0, "sets NCCL's CTA policy (1 NCCL_CTA_POLICY_EFFICIENCY, 2 NCCL_CTA_POLICY_ZERO),"
+                + " which changes how many CTAs NCCL runs");
+        refuse("-D", deviceImpl, 0, "times nccl-tests' own device-API kernels instead of NCCL's collectives");
+        refuse("-u", unalign, 0, "misaligns the buffers by that many elements, which changes NCCL's copies");
+    }
+
+    private static void refuse(String flag, Integer value, int allowed, String what) {
+        if (value != null && value != allowed) {
+            throw new UserError("nccl-tests flag " + flag + " " + value + ": " + what + "; collsim's model does not"
+                    + " follow this, so the prediction would be of another run; allowed: " + flag + " " + allowed
+                    + " (nccl-tests' default) or leave it out", ExitCodes.USAGE);
+        }
+    }
 
     /**
      * @return true when {@code -G} asks for CUDA graph replay (a value above 0): the iterations are launched as one
@@ -43,13 +94,16 @@ public final class NcclTestsTimingFlags {
     }
 
     /**
-     * @return the nccl-tests flags the user gave that the prediction ignores, in nccl-tests' order, e.g.
-     *         {@code [-n, -w]} ({@code -G} above 0 is used: {@link #cudaGraph})
+     * @return the nccl-tests flags the user gave that the prediction ignores, in a fixed order, e.g. {@code [-n, -w]}; -R, -x, -D and -u only at their default ({@link #refuseUnmodelled});
+     *         {@code -G} above 0 is used ({@link #cudaGraph})
      */
     public List<String> given() {
         List<String> g = new ArrayList<>();
-        Object[] values = {iters, warmup, agg, cycles, blocking, average, cudaGraph() ? null : graph, timeout, cpuTime};
-        String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C"};
+        Object[] values = {iters, warmup, agg, cycles, blocking, average, cudaGraph() ? null : graph, timeout, cpuTime,
+            parallelInit, streamNull, timestamps, outputFile, register, ctaPolicy, deviceImpl, memory, unalign, perIter,
+            perIterSkip};
+        String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C", "-p", "-y", "-S", "-J", "-R", "-x",
+            "-D", "-M", "-u", "-I", "-K"};
         for (int i = 0; i < names.length; i++) {
             if (values[i] != null) {
                 g.add(names[i]);
@@ -68,6 +122,6 @@ public final class NcclTestsTimingFlags {
             g.add("-c");
         }
         return g.isEmpty() ? List.of() : List.of("nccl-tests flags " + String.join(" ", g) + " read and ignored:"
-                + " a prediction has no iterations, warm-up, blocking, graph replay or data check");
+                + " a prediction has no iterations, warm-up, blocking, graph replay, data check or report options");
     }
 }

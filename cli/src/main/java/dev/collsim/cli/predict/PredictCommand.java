@@ -182,6 +182,7 @@ public final class PredictCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InputException {
+        ncclTestsFlags.refuseUnmodelled();
         ncclTestsNote = ncclTestsFlags.note(cluster.dropNcclTestsCheck());
         checkBackendOptions();
         Collective c = UserError.usage(() -> Collective.parse(collective));

@@ -34,6 +34,14 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "out of sample (each file against the band made without it) and in sample."})
 public final class AccuracyCommand implements Callable<Integer> {
 
+    /** How {@link ProfileFiles#index} opens configs/calibration/auto/INDEX.md: true only of the shipped data. */
+    private static final String INDEX_HEAD = "# Shipped calibration profiles\n\nWritten by `" + ProfileFiles.COMMAND
+            + "` (do not edit; re-run it after a model change).";
+    /** What the table is for the files given: what {@code calibrate --profiles} would fit from them. */
+    static final String HEAD = "## Calibration profiles per cluster class (the auto choice), fitted on the files given"
+            + "\n\nWhat `collsim calibrate --profiles DIR -m FILES...` would write from these files (the shipped"
+            + " profiles, configs/calibration/auto, are this table for validation/src/test/resources/data).";
+
     @Spec
     private CommandSpec spec;
 
@@ -48,8 +56,7 @@ public final class AccuracyCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows)));
         spec.commandLine().getOut().println();
         spec.commandLine().getOut().print(ProfileFiles.index(new ProfileBuilder(Optional.empty())
-                .build(batch.datasets())).replaceFirst("^# Shipped calibration profiles", "## Shipped calibration "
-                + "profiles (auto choice per cluster class)"));
+                .build(batch.datasets())).replace(INDEX_HEAD, HEAD));
         return batch.exitCode(ExitCodes.OK);
     }
 }

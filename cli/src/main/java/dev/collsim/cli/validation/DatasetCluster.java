@@ -102,7 +102,9 @@ final class DatasetCluster {
         int hosts = d.nHosts() > 0 ? d.nHosts() : topo.hostCount();
         if (hosts > topo.hostCount()) {
             throw new UserError(d.id() + " ran on " + hosts + " hosts; cluster " + value + " has "
-                    + topo.hostCount(), ExitCodes.USAGE);
+                    + topo.hostCount() + (topo.hostCount() > 1 ? "" : " (a machine file or NCCL XML describes one host;"
+                    + " allowed: a cluster of " + hosts + " or more hosts: -c TYPE:" + hosts + " for a catalog host type,"
+                    + " or a YAML cluster spec)"), ExitCodes.USAGE);
         }
         int perHost = (int) Math.ceil(d.nRanks() / (double) hosts);
         List<Gpu> ranks = new ArrayList<>();

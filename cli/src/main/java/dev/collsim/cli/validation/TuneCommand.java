@@ -26,6 +26,7 @@ import dev.collsim.validation.calibration.SeriesBuilder;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.HeaderNcclVersion;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.tune.Evidence;
@@ -39,8 +40,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -124,6 +128,7 @@ public final class TuneCommand implements Callable<Integer> {
         MeasuredFiles.Batch batch = measured == null ? new MeasuredFiles.Batch(List.of(), 0)
                 : MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(), "put the collectives before -m");
         List<Dataset> data = batch.datasets();
+        version = measuredVersion(data, version, out);
         Placed placed = placed(data);
         Model model = model(data, placed.topology(), out);
         out.println(model.line());
@@ -146,6 +151,31 @@ public final class TuneCommand implements Callable<Integer> {
                     + output.resolve(TuneOutput.TABLE));
         }
         return batch.exitCode(ExitCodes.OK);
+    }
+
+    /**
+     * The release the measurements ran, when {@code --nccl-version} was not given: what compare models each -m
+     * dataset with ({@link HeaderNcclVersion}: the release the file states, the one current at its date, else the
+     * default), so that the advice is for the NCCL the user runs; it was 2.30 whatever the files said. Files that
+     * disagree keep the option's default, and a note names theirs.
+     *
+     * @return the release to model; the one given or the default when nothing else applies
+     */
+    private NcclVersion measuredVersion(List<Dataset> data, NcclVersion option, PrintWriter out) {
+        if (data.isEmpty() || spec.commandLine().getParseResult().hasMatchedOption("--nccl-version")) {
+            return option;
+        }
+        Set<NcclVersion> runs = new TreeSet<>();
+        data.forEach(d -> runs.add(HeaderNcclVersion.modelled(d, Optional.empty())));
+        if (runs.size() > 1) {
+            out.println("note: the measurements are modelled with different NCCL releases (" + runs.stream()
+                    .map(NcclVersion::text).collect(Collectors.joining(", ")) + "); tune models " + option.text()
+                    + " (--nccl-version to choose)");
+            return option;
+        }
+        out.println("note: " + HeaderNcclVersion.line(data.get(0), Optional.empty()) + ", as compare models the -m"
+                + " measurements; --nccl-version to tune for another release");
+        return runs.iterator().next();
     }
 
     /**

@@ -159,4 +159,38 @@ class NcclTestsCommandLineTest {
         assertEquals(3, former.code());
         assertTrue(missing.err().contains("no-such-file.yaml"), missing.err());
     }
+
+    /**
+     * Every flag of nccl-tests 2.19.6's getopt string "t:g:b:e:i:f:n:m:w:N:p:I:K:c:o:d:r:z:y:T:hG:C:a:R:x:D:V:J:S:M:u:"
+     * (src/common.cu) but -V (collsim's --version; nccl-tests' device CTA count, used only with -D) is taken from a pasted
+     * command line: the timing and report flags are read and named in the note
+     * (they used to stop predict with "Unknown option: '-R'", exit 2), and the same 1 GiB row comes out as without
+     * them. -R 1, -x 1, -D 1 and -u 1 change what NCCL runs and are refused (exit 2) naming the flag and its value;
+     * their defaults (-R 0, -x 0 = NCCL_CTA_POLICY_DEFAULT, -D 0, -u 0) are read and ignored.
+     */
+    @Test
+    void everyNcclTestsFlagOfAPastedLineIsReadOrRefusedByName() {
+        String[] base = {"predict", "allreduce", "-c", "dgx-h100", "-b", "1G", "-e", "1G", "-g", "8"};
+        String[] extra = {"-p", "1", "-y", "0", "-S", "1", "-J", "out.json", "-M", "1", "-I", "1", "-K", "2",
+            "-R", "0", "-x", "0", "-D", "0", "-u", "0"};
+        String[] all = new String[base.length + extra.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(extra, 0, all, base.length, extra.length);
+        CliRun plain = run(base);
+        CliRun pasted = run(all);
+        assertEquals(0, pasted.code(), pasted.err());
+        assertTrue(pasted.out().contains("# nccl-tests flags -p -y -S -J -R -x -D -M -u -I -K read and ignored"),
+                pasted.out());
+        assertEquals(String.join(" ", rows(plain.out()).get(0)), String.join(" ", rows(pasted.out()).get(0)));
+        for (String flag : List.of("-R", "-x", "-D", "-u")) {
+            String[] one = new String[base.length + 2];
+            System.arraycopy(base, 0, one, 0, base.length);
+            one[base.length] = flag;
+            one[base.length + 1] = "1";
+            CliRun r = run(one);
+            assertEquals(2, r.code(), flag);
+            assertTrue(r.err().contains("nccl-tests flag " + flag + " 1: ") && r.err().contains("allowed: " + flag
+                    + " 0 (nccl-tests' default) or leave it out"), r.err());
+        }
+    }
 }

@@ -31,4 +31,17 @@ class CompareHostCountCliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(!r.out().contains("host(s) of dgx-h100"), r.out());
     }
+
+    /**
+     * A machine file is one host (the DGX A100's nvidia-smi topo -m); the 4-host file cannot be placed on it: exit 2,
+     * and the message says why and what is allowed instead of only "ran on 4 hosts; cluster ... has 1".
+     */
+    @Test
+    void aMachineFileOfOneHostSaysWhatIsAllowed() {
+        CliRun r = CliRun.run("compare", "-m", FILE, "-c", "src/test/resources/machines/B-topo-dgx-a100.txt");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains(" ran on 4 hosts; cluster ") && r.err().contains(" has 1 (a machine file or NCCL"
+                + " XML describes one host; allowed: a cluster of 4 or more hosts: -c TYPE:4 for a catalog host type, or a"
+                + " YAML cluster spec)"), r.err());
+    }
 }

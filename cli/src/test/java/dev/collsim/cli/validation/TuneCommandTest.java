@@ -244,4 +244,25 @@ class TuneCommandTest {
         assertTrue(r.err().contains(dir.resolve("settings.json").toString()), r.err());
         assertFalse(r.err().contains("Exception"), r.err());
     }
+
+    /**
+     * Without --nccl-version, tune models the release the -m measurements ran, as compare does: the 2x H200 run
+     * states NCCL 2.28.3 (docs/device-runs.md; the JSON's NCCL version), which collsim models with its 2.28.9 entry
+     * (the newest carried release not newer than 2.28: NcclVersion.modelling). It modelled 2.30 whatever the files
+     * said. --nccl-version still wins.
+     */
+    @Test
+    void theMeasuredReleaseIsModelledUnlessOneIsGiven() {
+        String file = H200X2.resolve("collsim-all_reduce.json").toString();
+        CliRun r = CliRun.run("tune", "-c", "dgx-h200", "--ranks", "2", "allreduce", "-m", file);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("note: NCCL 2.28.9 modelled (file states 2.28.3), as compare models the -m"
+                + " measurements; --nccl-version to tune for another release"), r.out());
+        assertTrue(r.out().contains("NCCL 2.28.9 model"), r.out());
+        CliRun given = CliRun.run("tune", "-c", "dgx-h200", "--ranks", "2", "--nccl-version", "2.30", "allreduce",
+                "-m", file);
+        assertEquals(0, given.code(), given.err());
+        assertFalse(given.out().contains("as compare models the -m measurements"), given.out());
+        assertTrue(given.out().contains("NCCL 2.30.7 model"), given.out());
+    }
 }

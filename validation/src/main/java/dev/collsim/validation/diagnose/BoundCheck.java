@@ -85,7 +85,9 @@ final class BoundCheck implements Check {
             return out;
         }
         OptionalDouble bound = Bounds.achievable(s);
-        if (bound.isPresent() && peak < 0.5 * bound.getAsDouble()) {
+        if (bound.isEmpty()) {
+            out.add(unjudged(s, peak, at));
+        } else if (peak < 0.5 * bound.getAsDouble()) {
             List<Finding.Evidence> ev = new ArrayList<>(at);
             if (!s.singleHost() && s.nic().isPresent()) {
                 ev.add(s.at(s.nic().get().line()));
@@ -99,6 +101,27 @@ final class BoundCheck implements Check {
                     100 * peak / bound.getAsDouble(), bound.getAsDouble(), what), ev));
         }
         return out;
+    }
+
+    /**
+     * A sweep that reaches the bandwidth range ({@link #BANDWIDTH_BOUND_BYTES}) but has no achievable bound: a GPU
+     * the hardware database does not know, or hosts whose NICs the file does not state (a plain nccl-tests log names
+     * none: only a {@code #@ interconnect} header line does, {@link HeaderNics}). Said, so that "no problem found"
+     * never stands for "not looked at": a 2x8 H100 all_reduce at 10 GB/s busbw said nothing else.
+     */
+    private static Finding unjudged(Subject s, double peak, List<Finding.Evidence> at) {
+        Dataset d = s.dataset();
+        String why;
+        if (s.gpu().isEmpty()) {
+            why = d.gpuModel().isEmpty() ? "the file names no GPU model (no '#  Rank ... device' lines)"
+                    : "GPU '" + d.gpuModel() + "' is not in collsim's hardware database";
+        } else {
+            why = "the file does not state the NICs of its " + (d.nHosts() > 1 ? d.nHosts() + " " : "") + "hosts (a"
+                    + " header line such as '#@ interconnect: 8x 400 Gb/s', NICs per host x speed, does; or compare"
+                    + " the file on a cluster: collsim compare -m FILE -c CLUSTER)";
+        }
+        return s.finding(Finding.Kind.BOUND_UNKNOWN, Finding.Severity.INFO, String.format(Locale.ROOT,
+                "busbw peaks at %.2f GB/s; not judged against the hardware's bound: %s", peak, why), at);
     }
 
     /**

@@ -48,6 +48,8 @@ public record Finding(Kind kind, Severity severity, String dataset, String messa
         ABOVE_PHYSICAL_BOUND,
         /** Achieved bus bandwidth far below the bound of the hardware. */
         FAR_BELOW_BOUND,
+        /** The bandwidth could not be judged: no bound is known (GPU not in the database, hosts' NICs not stated). */
+        BOUND_UNKNOWN,
         /** Runs of the same collective on the same GPUs disagree. */
         RUNS_DISAGREE,
         /** Time drops as size grows: NCCL switches algorithm or protocol, and the choice below is slower. */

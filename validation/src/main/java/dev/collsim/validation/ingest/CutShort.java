@@ -26,13 +26,66 @@ final class CutShort {
     }
 
     /**
+     * nccl-tests' failure messages, printed with {@code printf} into the row being measured when a call fails (the row
+     * has no newline yet): {@code CUDACHECK} "%s: Test CUDA failure %s:%d '%s'", {@code NCCLCHECK} "%s: Test NCCL
+     * failure %s:%d '%s / %s'" and {@code TESTCHECK} " .. %s pid %d: Test failure %s:%d" (2.19.6 {@code
+     * src/common.h}; 2.13 and later).
+     */
+    private static final Pattern FAILURE = Pattern.compile("Test (?:CUDA |NCCL )?failure \\S+:\\d+");
+    /** What a row, footer or header of a table starts with (a later line like this makes a cut row a broken one). */
+    private static final Pattern TABLE = Pattern.compile("^\\d+\\s+\\d+\\s+\\S+|Avg bus bandwidth|Out of bounds values"
+            + "|^#\\s*size\\s+count");
+    /** What starts another run: nccl-tests' preamble, a {@code *_perf} command line, a section title. */
+    private static final Pattern RUN_START = Pattern.compile("nccl-tests version|Collective test starting|^# nThread"
+            + "|^# Using devices|_perf\\b|^##");
+
+    /**
      * @param row a table row as read
      * @return what stopped the run inside it, in words, when the row holds nccl-tests' {@code -T} timeout message
+     *         or one of its failure messages ({@link #FAILURE})
      */
-    static Optional<String> timeout(String row) {
+    static Optional<String> stopped(String row) {
         Matcher m = TIMEOUT.matcher(row);
-        return m.find() ? Optional.of("nccl-tests -T stopped the run after " + m.group(1) + " s inside the row ('"
-                + m.group() + "')") : Optional.empty();
+        if (m.find()) {
+            return Optional.of("nccl-tests -T stopped the run after " + m.group(1) + " s inside the row ('"
+                    + m.group() + "')");
+        }
+        Matcher f = FAILURE.matcher(row);
+        return f.find() ? Optional.of("the run failed inside the row ('" + upTo80(row.substring(f.start()).strip())
+                + "')") : Optional.empty();
+    }
+
+    /**
+     * Whether a row that does not parse is where its run's output ends: a job killed mid-row (a scheduler's time
+     * limit, an out-of-memory kill) leaves the row unfinished, and the file may then end with a newline or with the
+     * scheduler's or launcher's own lines (Slurm's "slurmstepd: error: *** JOB ... CANCELLED", mpirun's exit
+     * notice) but never with more of the table.
+     *
+     * @param later the file's lines after the row, as read (prefixes such as {@code srun -l}'s are stripped here)
+     * @return in words, where the output ends, when no row, footer or table header follows before the file's end or
+     *         the next run's preamble; empty when the table goes on (the row is then broken, an error)
+     */
+    static Optional<String> endsOutput(List<String> later) {
+        String next = null;
+        for (String raw : later) {
+            String t = LinePrefixes.strip(raw).strip();
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (RUN_START.matcher(t).find()) {
+                break;
+            }
+            if (TABLE.matcher(t).find()) {
+                return Optional.empty();
+            }
+            next = next == null ? t : next;
+        }
+        return Optional.of(next == null ? "the file ends inside the row" : "the output ends inside the row (no row,"
+                + " footer or table header follows it; next: '" + upTo80(next) + "')");
+    }
+
+    private static String upTo80(String t) {
+        return t.length() > 80 ? t.substring(0, 80) + "..." : t;
     }
 
     /**

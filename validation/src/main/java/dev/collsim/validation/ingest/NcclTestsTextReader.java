@@ -176,7 +176,7 @@ public final class NcclTestsTextReader {
             return i + 1;
         }
         if (ROW.matcher(t).find() || layout != null && !t.contains("|") && NcclTestsRows.rowLike(t)) {
-            row(text, no, lines[i].length() - text.length(), i == lines.length - 1);
+            row(text, no, lines[i].length() - text.length(), i);
             return i + 1;
         }
         Matcher a = AVG.matcher(t);
@@ -280,7 +280,7 @@ public final class NcclTestsTextReader {
         }
     }
 
-    private void row(String t, int no, int prefix, boolean endsFile) {
+    private void row(String t, int no, int prefix, int index) {
         if (layout == null) {
             problems.add(new InputProblem(file, no, 1, "row", "a data row before any nccl-tests table header "
                     + "('#  size  count  type  redop  root  time  algbw  busbw  #wrong ...')"));
@@ -293,9 +293,11 @@ public final class NcclTestsTextReader {
         NcclTestsRows.Result r = NcclTestsRows.parse(file, layout, t, no);
         InputProblem p = r.problem();
         if (p != null) {
-            // the file's last line, no newline after it (a killed job), or nccl-tests -T's message inside the row:
-            // a warning, the run's last size is lost and nothing after it (footer, later tables) was written
-            String cut = endsFile ? "the file ends inside the row" : CutShort.timeout(t).orElse(null);
+            // nccl-tests' -T or failure message inside the row, or a short row with nothing of the table after it (a
+            // killed job): a warning, the run's last size is lost and nothing after it (footer, tables) was written
+            String cut = CutShort.stopped(t).or(() -> t.strip().split("\\s+").length >= layout.width()
+                    ? Optional.empty() : CutShort.endsOutput(List.of(lines).subList(index + 1, lines.length)))
+                    .orElse(null);
             if (cut != null) {
                 tableNotes.add(Note.warning(no, "output cut short: " + cut + " at line " + no + " (" + p.message()
                         + "); the row is dropped"));

@@ -187,4 +187,67 @@ class CutShortTest {
         assertTrue(cut.get(0).text().contains("output cut short: nccl-tests -T stopped the run after 30 s inside the"
                 + " row ('Test timeout (30s)') at line 5"), cut.get(0).text());
     }
+
+    /** The DGX H100 2x2 file cut after the 16384 B row's out-of-place time "291.4" (line 32), as in the test above. */
+    private static String cutAt291() throws Exception {
+        String text = Files.readString(DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt"));
+        return text.substring(0, text.indexOf("291.4") + "291.4".length());
+    }
+
+    /**
+     * A killed job's file as users keep it: the unfinished row (line 32) followed by a newline, or by Slurm's own
+     * lines (slurmstepd's time-limit message, srun's abort notice), and no more of the table. The 11 rows before it
+     * (8 B .. 8192 B) are read and the row is dropped with a warning; it used to be refused (exit 3) unless the row
+     * was the very last byte of the file.
+     */
+    @Test
+    void aCutRowFollowedByANewlineOrTheSchedulersLinesIsACut() throws Exception {
+        String slurm = "\nslurmstepd: error: *** STEP 4242.0 ON node01 CANCELLED AT 2026-11-30T10:11:12 DUE TO TIME"
+                + " LIMIT ***\nsrun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n";
+        for (String tail : List.of("\n", "\n\n", slurm)) {
+            Dataset d = MeasurementReader.read("cut.txt", cutAt291() + tail).get(0);
+            assertEquals(11, d.points().size(), tail);
+            assertEquals(8192, d.points().get(10).sizeBytes());
+            List<String> notes = cutNotes(d).stream().map(Note::text).toList();
+            String where = tail.equals(slurm) ? "the output ends inside the row (no row, footer or table header"
+                    + " follows it; next: 'slurmstepd: error: *** STEP 4242.0 ON node01 CANCELLED AT" : "the file ends"
+                    + " inside the row";
+            assertTrue(notes.stream().anyMatch(n -> n.startsWith(Note.WARNING + "output cut short: " + where)),
+                    notes.toString());
+        }
+    }
+
+    /**
+     * nccl-tests' NCCLCHECK prints "%s: Test NCCL failure %s:%d '%s / %s'" into the row whose call failed (2.19.6
+     * src/common.h), here right after the 16384 B row's preamble "size count type redop root" (line 32); TESTCHECK's
+     * " .. %s pid %d: Test failure %s:%d" lines follow. The 11 rows before are read; the note quotes the failure.
+     */
+    @Test
+    void anNcclFailureInsideARowEndsTheRun() throws Exception {
+        String text = Files.readString(DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt"));
+        String row = "       16384          4096     float     sum      -1";
+        String failed = text.substring(0, text.indexOf(row) + row.length()) + "node02: Test NCCL failure"
+                + " common.cu:1005 'remote process exited or there was a network error / NET/IB : Got completion'\n"
+                + " .. node02 pid 2485837: Test failure common.cu:1076\n .. node02 pid 2485837: Test failure"
+                + " all_reduce.cu:90\n";
+        Dataset d = MeasurementReader.read("failed.txt", failed).get(0);
+        assertEquals(11, d.points().size());
+        List<String> notes = cutNotes(d).stream().map(Note::text).toList();
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith(Note.WARNING + "output cut short: the run failed inside"
+                + " the row ('Test NCCL failure common.cu:1005 'remote process exited") && n.contains("at line 32")),
+                notes.toString());
+    }
+
+    /**
+     * A killed run's unfinished row followed by a second, whole run (nccl-tests' preamble from "# nThread" on: the
+     * file's lines 10-44): the cut row ends the first run (11 rows), and the second run's 31 rows (8 B .. 8 GiB by
+     * x2: 2^3 .. 2^33) are read.
+     */
+    @Test
+    void aCutRowBeforeTheNextRunEndsItsOwnRun() throws Exception {
+        String text = Files.readString(DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt"));
+        List<Dataset> ds = MeasurementReader.read("two.txt", cutAt291() + "\n"
+                + text.substring(text.indexOf("# nThread")));
+        assertEquals(List.of(11, 31), ds.stream().map(d -> d.points().size()).toList());
+    }
 }

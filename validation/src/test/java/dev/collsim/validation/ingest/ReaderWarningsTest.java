@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.io.InputException;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.Finding;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -126,8 +127,49 @@ class ReaderWarningsTest {
         Files.write(f, new byte[] {'#', ' ', 'o', 'k', '\n', 'a', 'b', (byte) 0xFF, 'c'});
         InputException e = assertThrows(InputException.class, () -> MeasurementReader.read(f));
         assertEquals(f + ":2:3: not UTF-8 text: byte 0xFF at byte offset 7 cannot start or continue a UTF-8"
-                + " character; allowed: a text file (UTF-8 or ASCII), e.g. nccl-tests output, YAML, NCCL XML,"
-                + " nvidia-smi topo -m", e.problems().get(0).toString());
+                + " character; allowed: a text file (UTF-8 or ASCII, or UTF-16 after its byte order mark), e.g."
+                + " nccl-tests output, YAML, NCCL XML, nvidia-smi topo -m", e.problems().get(0).toString());
+    }
+
+    /**
+     * A log saved by Windows tools: UTF-8 with a byte order mark (EF BB BF, Notepad's "UTF-8 with BOM") or UTF-16LE
+     * with one (FF FE, PowerShell 5.1's {@code >}), CRLF line ends. Read as the plain file is: the first line
+     * "# nccl-tests version 2.19.6 nccl-headers=22803 nccl-library=22803" still gives NCCL 2.28.3 (22803 =
+     * 2 x 10000 + 28 x 100 + 3, NCCL_VERSION_CODE); with the BOM kept as text it was missed (the default release was
+     * modelled), and a BOM before "schema:" or "&lt;?xml" made a cluster file "unrecognized format".
+     */
+    @Test
+    void aByteOrderMarkIsNotText(@TempDir Path dir) throws Exception {
+        StringBuilder ranks = new StringBuilder();
+        for (int r = 0; r < 8; r++) { // 8 ranks: busbw 183.50 = algbw 104.86 x 2 x 7 / 8 (nccl-tests' all_reduce)
+            ranks.append("#  Rank  ").append(r).append(" Group  0 Pid   1000 on     node01 device  ").append(r)
+                    .append(" [0000:1").append(r).append(":00] NVIDIA H100 80GB HBM3\r\n");
+        }
+        String log = "# nccl-tests version 2.19.6 nccl-headers=22803 nccl-library=22803\r\n"
+                + "# Collective test starting: all_reduce_perf\r\n# Using devices\r\n" + ranks
+                + "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw"
+                + "   busbw #wrong\r\n#        (B)    (elements)                               (us)  (GB/s)  (GB/s)  "
+                + "          (us)  (GB/s)  (GB/s)\r\n"
+                + "     1048576        262144     float     sum      -1    10.00  104.86  183.50      0    10.00  104.86"
+                + "  183.50      0\r\n";
+        byte[] text = log.getBytes(StandardCharsets.UTF_8);
+        byte[] utf8Bom = new byte[text.length + 3];
+        utf8Bom[0] = (byte) 0xEF;
+        utf8Bom[1] = (byte) 0xBB;
+        utf8Bom[2] = (byte) 0xBF;
+        System.arraycopy(text, 0, utf8Bom, 3, text.length);
+        byte[] le = log.getBytes(StandardCharsets.UTF_16LE);
+        byte[] utf16Bom = new byte[le.length + 2];
+        utf16Bom[0] = (byte) 0xFF;
+        utf16Bom[1] = (byte) 0xFE;
+        System.arraycopy(le, 0, utf16Bom, 2, le.length);
+        for (byte[] bytes : List.of(utf8Bom, utf16Bom)) {
+            Path f = dir.resolve("win.txt");
+            Files.write(f, bytes);
+            Dataset d = MeasurementReader.read(f).get(0);
+            assertEquals("2.28.3", d.ncclRelease().toString());
+            assertEquals(1048576L, d.points().get(0).sizeBytes());
+        }
     }
 
     /** Problems name the file as the user gave it (a relative path); the dataset id keeps the base name. */

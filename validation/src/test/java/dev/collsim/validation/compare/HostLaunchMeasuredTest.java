@@ -31,9 +31,10 @@ class HostLaunchMeasuredTest {
     /**
      * Azure ND A100 v4, {@code #@ command: ... all_reduce_perf -b 8 -e 8G -f 2 -g 8 -n 40} (line 8): one thread
      * launches 8 kernels per iteration. Line 27, 1K at 0.04 GB/s busbw: time = 1024 B x 2 x 7/8 / 0.04 GB/s = 44.8 us;
-     * collsim: 8 x 4.7 = 37.6 us (by hand), 16 % below, plus the first call's kernel over the 40 timed calls (at most
-     * 37.6 / 40 = 0.94 us, {@code HostLaunch.fillUs}); line 29, 4K at 0.17 GB/s: 4096 x 1.75 / 0.17 = 42.2 us, 10.8 %
-     * above 37.6. Without the host launch collsim predicted about 22 us there (half the measurement).
+     * collsim: 8 x 4.4 = 35.2 us (by hand), 21 % below, plus the first call's kernel over the 40 timed calls (at most
+     * 35.2 / 40 = 0.88 us, {@code HostLaunch.fillUs}); line 29, 4K at 0.17 GB/s: 4096 x 1.75 / 0.17 = 42.2 us, so
+     * collsim is (42.165 - 36.08) / 42.165 = 14.4 % to (42.165 - 35.2) / 42.165 = 16.5 % below. Without the host launch
+     * collsim predicted about 22 us there (half the measurement).
      */
     @Test
     void azureA100EightGpusPerThreadFloor() throws Exception {
@@ -44,12 +45,12 @@ class HostLaunchMeasuredTest {
         assertEquals(1024, p.sizeBytes());
         assertEquals(27, p.line());
         assertEquals(44.8, p.measuredUs(), 0.01);
-        assertTrue(p.predictedUs() > 37.6 && p.predictedUs() <= 37.6 + 37.6 / 40, "" + p.predictedUs());
+        assertTrue(p.predictedUs() > 35.2 && p.predictedUs() <= 35.2 + 35.2 / 40, "" + p.predictedUs());
         PointComparison k4 = c.points().get(2);
         assertEquals(29, k4.line());
         assertEquals(42.165, k4.measuredUs(), 0.01);
-        assertTrue(k4.predictedUs() > 37.6 && k4.predictedUs() <= 37.6 + 37.6 / 40, "" + k4.predictedUs());
-        assertTrue(k4.apePercent() < 11, "" + k4.apePercent());
+        assertTrue(k4.predictedUs() > 35.2 && k4.predictedUs() <= 35.2 + 35.2 / 40, "" + k4.predictedUs());
+        assertTrue(k4.apePercent() >= 14.4 && k4.apePercent() < 16.6, "" + k4.apePercent());
         assertTrue(c.cluster().assumptions().stream().noneMatch(a -> a.startsWith("GPUs per process")));
     }
 

@@ -52,6 +52,11 @@ class SingleHostLaunchTest {
         // line 10: "# nThread 1 nGpus 4 ... warmup iters: 30 iters: 100 agg iters: 1"
         assertEquals(List.of(new LaunchShape(1, 4, 0, 100)),
                 shapes("A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt"));
+        // line 11: "# nThread 1 nGpus 8 ... warmup iters: 5 iters: 2 agg iters: 1"; line 36, under srun's " 0: "
+        // prefix, "# nThread 1 nGpus 1 ... iters: 200 agg iters: 1", which runs 2 and 3 share
+        LaunchShape n200 = new LaunchShape(1, 1, 0, 200);
+        assertEquals(List.of(new LaunchShape(1, 8, 0, 2), n200, n200),
+                shapes("A-allreduce-1x8-and-2x8xH100-ndr-issue-nccltests290.txt"));
         // "# nThread 1 nGpus 2" at lines 11, 53, 95, 138, 222; "nGpus 1" at line 180: the single-GPU reduce_perf run
         assertEquals(List.of(G2, G2, G2, G2, G1, G2),
                 shapes("A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt"));

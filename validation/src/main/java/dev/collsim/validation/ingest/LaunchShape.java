@@ -4,37 +4,53 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How the benchmark process drove its GPUs, as the file says: nccl-tests' {@code # nThread T nGpus G ... graph: N}
- * line (nccl-tests 2.19.6 {@code src/common.cu}), the {@code config} of a JSON result ({@code nthreads},
- * {@code ngpus}, {@code graph}), or {@code -t}/{@code -g}/{@code -G} on the {@code #@ command:} header line.
+ * How the benchmark process drove its GPUs, as the file says: nccl-tests' {@code # nThread T nGpus G ... iters: N agg
+ * iters: M ... graph: N} line (nccl-tests 2.19.6 {@code src/common.cu}), the {@code config} of a JSON result
+ * ({@code nthreads}, {@code ngpus}, {@code graph}), or {@code -t}/{@code -g}/{@code -G}/{@code -n}/{@code -m} on the
+ * {@code #@ command:} header line.
  *
  * @param threads        threads per process ({@code -t}), 0 when the file does not say
  * @param gpusPerThread  GPUs per thread ({@code -g}), 0 when the file does not say
  * @param graphLaunches  CUDA graph launches ({@code -G}; 0 = no graph, also when the file does not say)
+ * @param iterations     timed calls per run, {@code iters x agg_iters} ({@code -n}, {@code -m}), 0 when the file does
+ *                       not say
  */
-public record LaunchShape(int threads, int gpusPerThread, int graphLaunches) {
+public record LaunchShape(int threads, int gpusPerThread, int graphLaunches, int iterations) {
 
     private static final Pattern PERF_BINARY = Pattern.compile("_perf\\b(.*)$");
-    private static final Pattern FLAG = Pattern.compile("(?:^|\\s)(-[gtG]|--ngpus|--nthreads|--cudagraph)[\\s=]+(\\d{1,6})\\b");
+    private static final Pattern FLAG = Pattern.compile(
+            "(?:^|\\s)(-[gtGnm]|--ngpus|--nthreads|--cudagraph|--iters|--agg_iters)[\\s=]+(\\d{1,6})\\b");
 
     /** What follows a binary when it is described, not run: a word, a parenthesis or a comma before any flag. */
     private static final Pattern PROSE_AFTER_BINARY = Pattern.compile("\\s*[(,\\p{Alpha}]");
 
     /** Nothing known. */
-    public static final LaunchShape UNKNOWN = new LaunchShape(0, 0, 0);
+    public static final LaunchShape UNKNOWN = new LaunchShape(0, 0, 0, 0);
 
     /** @throws IllegalArgumentException on a negative count */
     public LaunchShape {
-        if (threads < 0 || gpusPerThread < 0 || graphLaunches < 0) {
+        if (threads < 0 || gpusPerThread < 0 || graphLaunches < 0 || iterations < 0) {
             throw new IllegalArgumentException("counts must be >= 0, got -t " + threads + " -g " + gpusPerThread
-                    + " -G " + graphLaunches);
+                    + " -G " + graphLaunches + " iterations " + iterations);
         }
     }
 
     /**
-     * The shape a nccl-tests command line gives: {@code -g}, {@code -t}, {@code -G} (and their long names) after the
-     * {@code *_perf} binary, as nccl-tests 2.19.6 {@code src/common.cu} reads them; a flag left out has nccl-tests'
-     * default (1 thread, 1 GPU, no graph). A text without a {@code *_perf} binary says nothing, and so does one whose
+     * A shape whose timed calls per run the file does not say.
+     *
+     * @param threads       threads per process ({@code -t}), 0 when the file does not say
+     * @param gpusPerThread GPUs per thread ({@code -g}), 0 when the file does not say
+     * @param graphLaunches CUDA graph launches ({@code -G}), 0 for none
+     * @throws IllegalArgumentException on a negative count
+     */
+    public LaunchShape(int threads, int gpusPerThread, int graphLaunches) {
+        this(threads, gpusPerThread, graphLaunches, 0);
+    }
+
+    /**
+     * The shape a nccl-tests command line gives: {@code -g}, {@code -t}, {@code -G}, {@code -n}, {@code -m} (and
+     * their long names) after the {@code *_perf} binary, as nccl-tests 2.19.6 {@code src/common.cu} reads them; a
+     * flag left out has nccl-tests' default (1 thread, 1 GPU, no graph, 20 iterations of 1 call). A text without a {@code *_perf} binary says nothing, and so does one whose
      * binary is followed by words rather than its arguments (a description such as {@code all_reduce_perf (sizes 1
      * MiB..8 GiB); exact args not shown}: what follows the binary starts with neither a flag nor a shell separator),
      * since its {@code -g} may be among the arguments left out.
@@ -50,16 +66,21 @@ public record LaunchShape(int threads, int gpusPerThread, int graphLaunches) {
         int threads = 1;
         int gpus = 1;
         int graph = 0;
+        int iters = 20;
+        int agg = 1;
         Matcher m = FLAG.matcher(b.group(1));
         while (m.find()) {
             int v = Integer.parseInt(m.group(2));
             switch (m.group(1)) {
                 case "-g", "--ngpus" -> gpus = v;
                 case "-t", "--nthreads" -> threads = v;
+                case "-n", "--iters" -> iters = v;
+                case "-m", "--agg_iters" -> agg = v;
                 default -> graph = v;
             }
         }
-        return gpus < 1 || threads < 1 ? UNKNOWN : new LaunchShape(threads, gpus, graph);
+        return gpus < 1 || threads < 1 ? UNKNOWN
+                : new LaunchShape(threads, gpus, graph, iters < 1 || agg < 1 ? 0 : iters * agg);
     }
 
     /** @return true when the file gave the GPUs per thread */

@@ -20,6 +20,9 @@ final class RunContext {
     private static final Pattern NGPUS = Pattern.compile("nGpus\\s+(\\d+)");
     private static final Pattern NTHREAD = Pattern.compile("nThread\\s+(\\d+)");
     private static final Pattern GRAPH = Pattern.compile("graph:\\s*(\\d+)");
+    /** {@code iters: N} of the line, not {@code warmup iters:} nor {@code agg iters:}. */
+    private static final Pattern ITERS = Pattern.compile("(?<!warmup )(?<!agg )\\biters:\\s*(\\d+)");
+    private static final Pattern AGG_ITERS = Pattern.compile("\\bagg iters:\\s*(\\d+)");
 
     /** A claim about the collective with the line that made it. */
     record Claim(Collective collective, int line, String source) {
@@ -42,6 +45,8 @@ final class RunContext {
     int nThreads;
     /** graph of nccl-tests' {@code # nThread ...} line (CUDA graph launches); 0 when not seen. */
     int graphLaunches;
+    /** iters x agg iters of nccl-tests' {@code # nThread ...} line (timed calls per run); 0 when not seen. */
+    int iterations;
     /** maxBytes of nccl-tests' {@code # nThread ...} line, bytes; 0 when not seen. */
     long maxBytes;
     final List<Note> notes = new ArrayList<>();
@@ -71,7 +76,8 @@ final class RunContext {
     }
 
     /**
-     * Keeps nThread, nGpus and graph of nccl-tests' {@code # nThread T nGpus G ... graph: N} line.
+     * Keeps nThread, nGpus, iters x agg iters and graph of nccl-tests' {@code # nThread T nGpus G ... iters: N agg
+     * iters: M ... graph: N} line.
      *
      * @param t the line
      * @throws NumberField.Refused when a count does not fit
@@ -87,6 +93,12 @@ final class RunContext {
         if ((m = GRAPH.matcher(t)).find()) {
             graphLaunches = NumberField.count(m, 1, "graph");
         }
+        if ((m = ITERS.matcher(t)).find()) {
+            int iters = NumberField.count(m, 1, "iters");
+            Matcher a = AGG_ITERS.matcher(t);
+            int agg = a.find() ? NumberField.count(a, 1, "agg iters") : 1;
+            iterations = iters < 1 || agg < 1 ? 0 : iters * agg;
+        }
     }
 
     /**
@@ -98,7 +110,7 @@ final class RunContext {
      */
     LaunchShape launch(FileHeader header) {
         if (nGpusPerThread > 0) {
-            return new LaunchShape(nThreads, nGpusPerThread, graphLaunches);
+            return new LaunchShape(nThreads, nGpusPerThread, graphLaunches, iterations);
         }
         LaunchShape titled = LaunchShape.fromCommand(title);
         return titled.known() ? titled : LaunchShape.fromCommand(header.text("command"));
@@ -119,6 +131,7 @@ final class RunContext {
         c.nGpusPerThread = nGpusPerThread;
         c.nThreads = nThreads;
         c.graphLaunches = graphLaunches;
+        c.iterations = iterations;
         c.settings.putAll(settings);
         return c;
     }

@@ -63,11 +63,13 @@ class AccuracyRunnerTest {
     /**
      * The below-1-MiB columns. Azure ND H100 v5 (nccl-tests {@code -g 8}, NVLS forced) measured, in us, 25.60, 25.60,
      * 26.55, 27.05, 30.18, 33.53 at 1-32 KiB and 42.16, 42.48, 42.24, 42.97 at 64-512 KiB (the file's busbw column
-     * converted). One thread launching 8 GPUs takes at least 8 x HostLaunch.HOST_PER_GPU_US = 37.6 us per
-     * iteration, so every prediction is >= 37.6 us: the six points up to 32 KiB are predicted slow by at least
-     * (37.6 - 33.53) / 33.53 = +12.1 %, and the four others fast by at most (37.6 - 42.97) / 42.97 = -12.5 %. Of
-     * ten sorted errors the 5th and 6th are then both among the six, so the signed median is at least +12.1 %, and
-     * no signed median can exceed the median of the absolute errors.
+     * converted). One thread launching 8 GPUs takes at least 8 x HostLaunch.HOST_PER_GPU_US = 35.2 us per
+     * iteration, so every prediction is >= 35.2 us: the six points up to 32 KiB are predicted slow by at least
+     * (35.2 - 33.53) / 33.53 = +4.98 %. collsim's NVLS kernel is at most 37.6 us up to 512 KiB (the floor it sat
+     * at with 4.7 us per GPU), so with the first call's skew over the 40 timed calls (at most 35.2 / 40 = 0.88 us) the
+     * four others are predicted at most 38.48 us, below their 42.16 us and more. Of ten sorted errors the 5th and
+     * 6th are then both among the six, so the signed median is at least +4.98 %, and no signed median can exceed
+     * the median of the absolute errors.
      */
     @Test
     void belowOneMiBColumnsCarryTheSignedMedian() throws Exception {
@@ -75,7 +77,7 @@ class AccuracyRunnerTest {
                 .run(Corpus.read("A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt"));
         AccuracyRow r = rows.get(0);
         assertEquals(10, r.pointsSmall(), "1 KiB .. 512 KiB");
-        assertTrue(r.signedSmall() >= 12.1, "signed median below 1 MiB " + r.signedSmall());
+        assertTrue(r.signedSmall() >= 4.98, "signed median below 1 MiB " + r.signedSmall());
         assertTrue(Math.abs(r.signedSmall()) <= r.uncalibratedSmall() + 1e-9, r.toString());
         String md = AccuracyText.render(rows);
         assertTrue(md.contains("| pts < 1 MiB | uncalibrated < 1 MiB median % (signed) |"), md);

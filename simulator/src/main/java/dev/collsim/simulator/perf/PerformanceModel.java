@@ -46,13 +46,15 @@ import dev.collsim.topology.PathType;
  *               Tree/Simple between nodes and the NVLS/NVLSTree kernel loop (the cases are listed there)
  *   shmSimple = a Simple Ring or Tree chain over SHM: one more host-read round trip per hop, the data loads after
  *               the flag's ({@link ShmHostReads#simpleDataReadsUs})
+ *   posts     = NVLSTree AllReduce between nodes: the proxy's sends on channels beyond the 16 NCCL's latency stands
+ *               for, 3 us each on each hop ({@link NvlsTreePosts})
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
  *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}); the inter-node
  *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams'
  *               ({@link SocketStreams})
  *   turns     = an LL call's network steps waiting for their rank's proxy thread to serve its other connections
  *               ({@link NetTransport#proxyTurnsUs}); overlaps the data's time, which a step's wait is not beyond
- *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + netHop + shmSimple
+ *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + posts + netHop + shmSimple
  *                       + max(nBytes / (1000 x algBw), turns),
  *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)
@@ -139,7 +141,8 @@ public final class PerformanceModel {
         double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan)
-                + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels);
+                + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
+                + NvlsTreePosts.extraUs(plan, func, a, p, channels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw);
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer

@@ -29,7 +29,7 @@ import java.util.Optional;
  *       360.42 / 400 = 0.901 (A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt lines 51, 89);
  *       OCI GB200 NVL72 AllToAll across 2 and 3 racks 89.70 / 99.22 = 0.904 and 62.49 / 74.61 = 0.838
  *       (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt lines 83, 92). Median 0.893, three
- *       providers' fabrics and four GPU types; leaving any one run out gives 0.866-0.897. The runs' own
+ *       providers' fabrics and four GPU types; leaving any one run out gives 0.865-0.897. The runs' own
  *       increments agree (4 to 8 GiB: 0.925 on the B200, 0.915 and 0.860 on the racks), so it is a rate, not a fixed
  *       cost. Not read from: the 2x1 H200 GKE run with one NIC per Pod (0.64 at 8 GiB,
  *       A-allreduce-2x1xH200-gke-dranet-1gpu-1nic-roce-gib.txt), whose header places its GPU and NIC apart; the GCP
@@ -145,7 +145,7 @@ public final class NetClassDefaults {
     /**
      * RoCE's line-rate share ({@link NetClassProfile#bwFraction}): the median, 0.893 rounded to 0.89, of the share of
      * their NICs' line rate seven public runs on 400 and 800 Gb/s RoCE NICs reach at their largest size (measured busbw
-     * over the call's NIC busbw bound; the runs and lines are in the class comment); leave-one-out 0.866-0.897.
+     * over the call's NIC busbw bound; the runs and lines are in the class comment); leave-one-out 0.865-0.897.
      */
     static final double ROCE_LINE_RATE_SHARE = 0.89;
 

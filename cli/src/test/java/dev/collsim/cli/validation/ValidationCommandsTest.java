@@ -220,15 +220,18 @@ class ValidationCommandsTest {
     }
 
     /**
-     * All parameters, asked for explicitly (--fit: exactly that set, no fallback), on the 4x RTX 4090 P2P file: its
-     * Simple plateau moves more than NCCL's 24 GB/s PCIe Gen4 figure (busbw 25.27-25.31 GB/s from 128 MiB, lines 50-53,
-     * against NCCL 2.28.9 src/graph/topo.h PCI_BW 24 GB/s for the ring's PCIe hops), so the Simple efficiency has to go above
-     * 1: refused as faster than the link, exit 4, nothing written.
+     * All parameters, asked for explicitly (--fit: exactly that set, no fallback), on the 2x RTX 2080 Ti SHM file: its
+     * AllGather moves 3.14-3.39 GB/s busbw from 4 to 512 MiB (lines 81-88) where collsim's SHM rate for a 2-rank
+     * AllGather is half the Gen3 uplink's share, 6 x 0.98 x 0.5 = 2.94 (perf.ShmLinkShare.ALTERNATING_SHARE), and its
+     * AllToAll 4.45-4.61 from 16 MiB (lines 252-258) against 3.91, so the Simple efficiency has to go above 1: refused
+     * as faster than the link, exit 4, nothing written. (The 4x RTX 4090 P2P file did this until its Gen4 P2P plateau,
+     * above NCCL's 24 GB/s figure, was modelled: perf.PcieP2pShare.)
      */
     @Test
     void calibrateRefusesImpossibleEfficiency(@TempDir Path dir) {
         Path out = dir.resolve("p.yaml");
-        CliRun r = run("calibrate", "-m", DATA.resolve("A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt").toString(),
+        CliRun r = run("calibrate", "-m", DATA.resolve(
+                "A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt").toString(),
                 "-o", out.toString(), "--fit", "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE,"
                 + "BW_EFFICIENCY_LL128,BW_EFFICIENCY_LL,PER_CHANNEL_CAP_SIMPLE");
         assertEquals(4, r.code(), r.out() + r.err());

@@ -26,7 +26,7 @@ import dev.collsim.simulator.perf.PerfEstimate;
  *
  * <p>The launches are asynchronous, so host and GPUs overlap: iteration k+1's launches run while iteration k's
  * kernels do. In steady state an iteration takes the longer of the two, {@code max(kernelUs, G x hostPerGpuUs)}. This
- * holds for one GPU per thread too (G = 1): its host time, 4.7 us, overlaps the kernel, so it sets the time only where
+ * holds for one GPU per thread too (G = 1): its host time, 4.4 us, overlaps the kernel, so it sets the time only where
  * the GPUs finish sooner (one rank, whose call is a local copy: measured 6.1-6.9 us on one H200 alone,
  * ../shared/device/nccl-tests-all_reduce-1gpu.txt, that host's own rate); the GPU-side cost NCCL's latency leaves
  * out is {@code PerformanceParameters.launchOverheadUs}. With CUDA graphs ({@code -G}) nccl-tests replays the
@@ -43,9 +43,9 @@ import dev.collsim.simulator.perf.PerfEstimate;
  * later iterations is hidden under the kernels queued before them. The first call is not: with the GPUs behind
  * (kernelUs above G x hostPerGpuUs) the run costs {@code G x hostPerGpuUs + n x kernelUs}, with the host behind
  * {@code n x G x hostPerGpuUs + kernelUs} (the last call runs after the last launch), so one iteration reads
- * {@code max + min / n}: G x 4.7 / 20 = 1.88 us for -g 8 at nccl-tests' default 20 iterations, 18.8 us with
+ * {@code max + min / n}: G x 4.4 / 20 = 1.76 us for -g 8 at nccl-tests' default 20 iterations, 17.6 us with
  * {@code -n 2}. For one GPU per thread the first call waits for the other processes' launches and the launcher's
- * barrier exit spread, which collsim does not know; its own launch over n, 0.24 us at 20 iterations, is left out.
+ * barrier exit spread, which collsim does not know; its own launch over n, 0.22 us at 20 iterations, is left out.
  */
 public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaGraph, int iterations) {
 

@@ -2,6 +2,7 @@ package dev.collsim.executor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,7 +42,6 @@ class RendezvousHostileClientsTest {
             int port = ss.getLocalPort();
             Future<Map<Integer, byte[]>> server = pool.submit(() -> Rendezvous.serveOn(ss, world, id, secret,
                     20_000, log::add));
-            long t0 = System.nanoTime();
             for (int i = 0; i < 5; i++) { // idle: connect and never send a byte
                 idle.add(new Socket(HOST, port));
             }
@@ -66,9 +66,10 @@ class RendezvousHostileClientsTest {
                 assertArrayEquals(id, Rendezvous.fetch(HOST, port, r, world, secret, 5_000, new byte[] {(byte) r}));
             }
             Map<Integer, byte[]> payloads = server.get();
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            assertTrue(seconds < RendezvousServer.CONNECTION_TIMEOUT_MS / 1000.0 / 2,
-                    "idle connections do not hold up the ranks: " + seconds + " s");
+            // the idle connections are still open: had the server waited on one, the ranks would have been served
+            // only after it was dropped as idle, which the log would show by now (no wall-clock threshold)
+            String served = String.join("\n", log);
+            assertFalse(served.contains("idle for"), "idle connections do not hold up the ranks:\n" + served);
             assertEquals(List.of(1, 2, 3), new ArrayList<>(payloads.keySet()));
             assertArrayEquals(new byte[] {3}, payloads.get(3));
             String all = String.join("\n", log);

@@ -27,7 +27,7 @@ class ReportBandTest {
     @Test
     void eachVariantNamesItsBand() throws InputException {
         ReportData d = DgxH100Sweep.run("");
-        assertEquals("- (bare model; band factor 1.47 (-31.9 % .. +46.9 %) below 1 MiB, factor 1.55 (-35.3 % .. "
+        assertEquals("- (bare model; band factor 1.40 (-28.8 % .. +40.4 %) below 1 MiB, factor 1.55 (-35.3 % .. "
                 + "+54.6 %) at >= 1 MiB)", d.variants().get(0).calibration());
     }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.collsim.cli.CliRun;
 import dev.collsim.simulator.HostLaunch;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,23 +23,26 @@ class PredictTimedCallsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** @return time_us of every row of a {@code --format json} prediction of all_reduce on dgx-a100 at 1 KiB and 16 MiB */
-    private static double[] times(String... flags) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("predict", "-c", "dgx-a100", "all_reduce_perf", "-b",
-                "1K", "-e", "16M", "-f", "16384", "--format", "json"));
+    /** @return the points of a {@code --format json} prediction of all_reduce on dgx-a100 at 1 KiB and 16 MiB */
+    private static JsonNode points(String... flags) throws Exception {
+        List<String> args = new ArrayList<>(List.of("predict", "-c", "dgx-a100", "all_reduce_perf", "-b", "1K", "-e",
+                "16M", "-f", "16384", "--format", "json"));
         args.addAll(List.of(flags));
         CliRun r = run(args.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());
         JsonNode points = JSON.readTree(r.out()).path("points");
         assertEquals(2, points.size(), r.out());
-        return new double[] {points.get(0).path("time_us").asDouble(), points.get(1).path("time_us").asDouble()};
+        return points;
+    }
+
+    /** @return time_us of the 1 KiB and the 16 MiB row */
+    private static double[] times(String... flags) throws Exception {
+        JsonNode p = points(flags);
+        return new double[] {p.get(0).path("time_us").asDouble(), p.get(1).path("time_us").asDouble()};
     }
 
     private static String bottleneck(int row, String... flags) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("predict", "-c", "dgx-a100", "all_reduce_perf", "-b",
-                "1K", "-e", "16M", "-f", "16384", "--format", "json"));
-        args.addAll(List.of(flags));
-        return JSON.readTree(run(args.toArray(String[]::new)).out()).path("points").get(row).path("bottleneck").asText();
+        return points(flags).get(row).path("bottleneck").asText();
     }
 
     /**
@@ -68,7 +72,10 @@ class PredictTimedCallsTest {
         assertEquals(dflt[1], times("-g", "8", "-n", "20", "-m", "1")[1], 1e-9, "nccl-tests' defaults");
     }
 
-    /** The host line names the timed calls; with one GPU per thread -n changes nothing (no skew charged) and says so. */
+    /**
+     * The host line names the timed calls; with one GPU per thread -n changes nothing (no skew charged) and says so;
+     * -w stays ignored (nccl-tests runs its warm-up calls before BenchTime's timer starts).
+     */
     @Test
     void notesNameTheTimedCalls() throws Exception {
         CliRun g8 = run("predict", "-c", "dgx-a100", "allreduce", "-b", "1K", "-e", "1K", "-g", "8", "-n", "5", "-m",
@@ -81,6 +88,16 @@ class PredictTimedCallsTest {
         CliRun n2 = run("predict", "-c", "dgx-a100", "allreduce", "-b", "1K", "-e", "64M", "-f", "256", "-n", "2");
         assertEquals(rows(plain.out()), rows(n2.out()));
         assertTrue(n2.out().contains("nccl-tests -n x -m = 2 timed calls: read"), n2.out());
+        // the links backend and a hierarchical composition charge no host launch: -n is one of the ignored flags
+        CliRun links = run("predict", "-c", "dgx-a100", "allreduce", "-b", "1M", "-e", "1M", "--backend", "links",
+                "-g", "8", "-n", "2");
+        assertEquals(0, links.code(), links.err());
+        assertTrue(links.out().contains("# nccl-tests flags -n read and ignored: a prediction has no iterations"),
+                links.out());
+        CliRun hier = run("predict", "-c", "dgx-a100x2", "allreduce", "-b", "1M", "-e", "1M", "--algo",
+                "hier:rs-ar-ag", "-n", "2", "-m", "2", "-w", "3");
+        assertEquals(0, hier.code(), hier.err());
+        assertTrue(hier.out().contains("# nccl-tests flags -n -w -m read and ignored"), hier.out());
     }
 
     /**

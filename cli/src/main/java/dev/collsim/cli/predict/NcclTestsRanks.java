@@ -65,11 +65,14 @@ public final class NcclTestsRanks {
     }
 
     /**
-     * @param cudaGraph whether nccl-tests' {@code -G} replays CUDA graphs
+     * @param cudaGraph  whether nccl-tests' {@code -G} replays CUDA graphs
+     * @param timedCalls timed calls per run, nccl-tests' {@code -n x -m} ({@link NcclTestsTimingFlags#timedCalls}),
+     *                   >= 1
      * @return how one process drives its GPUs: {@code -g} GPUs on each of {@code -t} threads (1 and 1 when not given)
      */
-    public HostLaunch launch(boolean cudaGraph) {
-        return new HostLaunch(atLeastOne("-g (ngpus)", gpus), atLeastOne("-t (nthreads)", threads), cudaGraph);
+    public HostLaunch launch(boolean cudaGraph, int timedCalls) {
+        return new HostLaunch(atLeastOne("-g (ngpus)", gpus), atLeastOne("-t (nthreads)", threads), cudaGraph,
+                timedCalls);
     }
 
     /** @return true when the layout follows nccl-tests' processes, threads and GPUs (any of -g -t --nprocs given) */

@@ -2,20 +2,29 @@ package dev.collsim.cli.predict;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
+import dev.collsim.simulator.HostLaunch;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
  * nccl-tests' flags that shape how a run is timed or checked, accepted by {@code collsim predict} so that a pasted
- * nccl-tests command line works: a prediction has no iterations, warm-up, blocking, graph replay or data
- * check, so each is read, checked as nccl-tests would (a whole number) and named in one note. Flag letters and
- * meanings as nccl-tests' {@code src/common.cu} (2.19.6): -n iters, -w warmup_iters, -m agg_iters,
- * -N run_cycles, -z blocking, -a average, -G cudagraph, -T timeout (seconds), -C report_cputime, -p parallel_init,
- * -y stream_null, -S report_timestamps, -J output_file, -M memory, -I per_iter_timing, -K per_iter_skip (-V,
- * device_cta_count, used only with -D, stays collsim's --version). Four flags change what NCCL runs, which the model does not follow, so a value
- * other than nccl-tests' default is refused ({@link #refuseUnmodelled}): -R local_register, -x cta_policy, -D
- * device_implementation, -u unalign. nccl-tests' -c (data check) is {@code -c N} with a bare number: see {@code ClusterOption#dropNcclTestsCheck}.
+ * nccl-tests command line works. Flag letters and meanings as nccl-tests' {@code src/common.cu} (2.19.6): -n iters,
+ * -w warmup_iters, -m agg_iters, -N run_cycles, -z blocking, -a average, -G cudagraph, -T timeout (seconds), -C
+ * report_cputime, -p parallel_init, -y stream_null, -S report_timestamps, -J output_file, -M memory, -I
+ * per_iter_timing, -K per_iter_skip (-V, device_cta_count, used only with -D, stays collsim's --version).
+ * <ul>
+ *   <li>Used: -n and -m give the timed calls per run, {@code iters x agg_iters} ({@link #timedCalls}), over which
+ *       {@code HostLaunch} spreads the first call's launch skew; -G above 0 replays CUDA graphs
+ *       ({@link #cudaGraph}).</li>
+ *   <li>Read, checked as nccl-tests would (a whole number) and named in one note ({@link #note}): the others. -w
+ *       among them: nccl-tests runs its warm-up calls before the timed loop ({@code run}: {@code warmup_iters} calls
+ *       per size, then {@code completeColl}; {@code BenchTime} starts its timer after a {@code Barrier}), so they
+ *       are not in the time it prints.</li>
+ *   <li>Refused when not at nccl-tests' default ({@link #refuseUnmodelled}): four flags change what NCCL runs, which
+ *       the model does not follow: -R local_register, -x cta_policy, -D device_implementation, -u unalign.</li>
+ * </ul>
+ * nccl-tests' -c (data check) is {@code -c N} with a bare number: see {@code ClusterOption#dropNcclTestsCheck}.
  * -t (threads) and -g (GPUs per thread) set the rank count: {@link NcclTestsRanks}.
  */
 public final class NcclTestsTimingFlags {
@@ -94,14 +103,48 @@ public final class NcclTestsTimingFlags {
     }
 
     /**
-     * @return the nccl-tests flags the user gave that the prediction ignores, in a fixed order, e.g. {@code [-n, -w]}; -R, -x, -D and -u only at their default ({@link #refuseUnmodelled});
-     *         {@code -G} above 0 is used ({@link #cudaGraph})
+     * Timed calls per run, {@code iters x agg_iters}: nccl-tests 2.19.6 {@code src/common.cu BenchTime} launches
+     * {@code iters} iterations of {@code agg_iters} calls and divides the elapsed time by {@code iters x agg_iters}
+     * (defaults {@code iters = 20}, {@code agg_iters = 1}). nccl-tests reads -n and -m with {@code strtol} and checks
+     * neither: -n 0 times no call and prints the elapsed time divided by 0, a negative count a negative time, so no
+     * run of those is a measurement collsim could predict; they are refused here.
+     *
+     * @return {@code -n x -m}, 20 when neither is given
+     * @throws UserError with {@link ExitCodes#USAGE} when -n or -m is below 1, or their product is above
+     *         {@link Integer#MAX_VALUE} (nccl-tests multiplies them as an {@code int})
      */
-    public List<String> given() {
+    public int timedCalls() {
+        int n = count("-n (iters)", iters, HostLaunch.DEFAULT_ITERATIONS);
+        int m = count("-m (agg_iters)", agg, 1);
+        if ((long) n * m > Integer.MAX_VALUE) {
+            throw new UserError("nccl-tests flags -n " + n + " -m " + m + ": " + ((long) n * m) + " timed calls, more"
+                    + " than nccl-tests' int holds; allowed: a product of at most " + Integer.MAX_VALUE,
+                    ExitCodes.USAGE);
+        }
+        return n * m;
+    }
+
+    private static int count(String flag, Integer value, int dflt) {
+        if (value != null && value < 1) {
+            throw new UserError("nccl-tests flag " + flag + " " + value + ": nccl-tests would time no call (it divides"
+                    + " the elapsed time by -n x -m), so there is no time to predict; allowed: a whole number >= 1"
+                    + " (nccl-tests' defaults: -n 20, -m 1)", ExitCodes.USAGE);
+        }
+        return value == null ? dflt : value;
+    }
+
+    /**
+     * @param launchModelled whether the prediction charges the host's launches ({@code HostLaunch}: the analytical
+     *                       backend without a hierarchical composition), the only part of it -n and -m change
+     * @return the nccl-tests flags the user gave that the prediction ignores, in a fixed order, e.g.
+     *         {@code [-w, -N]}; -R, -x, -D and -u only at their default ({@link #refuseUnmodelled}); {@code -G} above
+     *         0 is used ({@link #cudaGraph}); -n and -m only when the launches are not modelled
+     */
+    public List<String> given(boolean launchModelled) {
         List<String> g = new ArrayList<>();
-        Object[] values = {iters, warmup, agg, cycles, blocking, average, cudaGraph() ? null : graph, timeout, cpuTime,
-            parallelInit, streamNull, timestamps, outputFile, register, ctaPolicy, deviceImpl, memory, unalign, perIter,
-            perIterSkip};
+        Object[] values = {launchModelled ? null : iters, warmup, launchModelled ? null : agg, cycles, blocking,
+            average, cudaGraph() ? null : graph, timeout, cpuTime, parallelInit, streamNull, timestamps, outputFile,
+            register, ctaPolicy, deviceImpl, memory, unalign, perIter, perIterSkip};
         String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C", "-p", "-y", "-S", "-J", "-R", "-x",
             "-D", "-M", "-u", "-I", "-K"};
         for (int i = 0; i < names.length; i++) {
@@ -113,15 +156,38 @@ public final class NcclTestsTimingFlags {
     }
 
     /**
-     * @param checkFlag whether nccl-tests' {@code -c N} was given too
+     * @param launch         how the prediction's benchmark drives its GPUs, with {@link #timedCalls}
+     * @param launchModelled whether the prediction charges the host's launches ({@link #given(boolean)})
+     * @return the header notes on the host's launches: {@link HostLaunch#describe} with {@code -g} above 1 or
+     *         {@code -G}; with -n or -m given where they change nothing (one GPU per thread, or graph replay, where
+     *         {@link HostLaunch#fillUs} is 0), a note that says so; none when the launches are not modelled
+     */
+    public List<String> launchNotes(HostLaunch launch, boolean launchModelled) {
+        List<String> out = new ArrayList<>();
+        boolean noFill = launch.gpusPerThread() == 1 || launch.cudaGraph();
+        if (launchModelled && (launch.gpusPerThread() > 1 || launch.cudaGraph())) {
+            out.add(launch.describe());
+        }
+        if (launchModelled && noFill && (iters != null || agg != null)) {
+            out.add("nccl-tests -n x -m = " + launch.iterations() + " timed calls: read; they spread the first call's"
+                    + " launch skew, which collsim charges only with -g above 1 and no -G, so they change nothing"
+                    + " here");
+        }
+        return out;
+    }
+
+    /**
+     * @param checkFlag      whether nccl-tests' {@code -c N} was given too
+     * @param launchModelled whether the prediction charges the host's launches ({@link #given(boolean)})
      * @return one header note naming the ignored flags, or empty when none was given
      */
-    public List<String> note(boolean checkFlag) {
-        List<String> g = given();
+    public List<String> note(boolean checkFlag, boolean launchModelled) {
+        List<String> g = given(launchModelled);
         if (checkFlag) {
             g.add("-c");
         }
         return g.isEmpty() ? List.of() : List.of("nccl-tests flags " + String.join(" ", g) + " read and ignored:"
-                + " a prediction has no iterations, warm-up, blocking, graph replay, data check or report options");
+                + " a prediction has no " + (launchModelled ? "" : "iterations, ") + "warm-up (not timed by"
+                + " nccl-tests), blocking, graph replay, data check or report options");
     }
 }

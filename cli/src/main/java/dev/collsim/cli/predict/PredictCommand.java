@@ -57,7 +57,8 @@ import picocli.CommandLine;
                 + " where NCCL has none) and the best busbw the hardware allows (bound).",
             "A pasted nccl-tests line works, with its mpirun, srun or torchrun prefix too: ranks = --nprocs x -t x"
                 + " -g (one process, as without mpirun; without any of them every GPU of the cluster), -c N is the"
-                + " data check, timing flags are named and ignored."},
+                + " data check, -n x -m the timed calls (the first call's launch skew under -g G is spread over them),"
+                + " other timing flags are named and ignored."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option, NCCL variable or sweep)",
             "3:invalid input file (-c, --perf-params)"})
@@ -183,7 +184,8 @@ public final class PredictCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InputException {
         ncclTestsFlags.refuseUnmodelled();
-        ncclTestsNote = ncclTestsFlags.note(cluster.dropNcclTestsCheck());
+        int timedCalls = ncclTestsFlags.timedCalls();
+        boolean checkFlag = cluster.dropNcclTestsCheck();
         checkBackendOptions();
         Collective c = UserError.usage(() -> Collective.parse(collective));
         PredictGroups groups = PredictGroups.parse(c, dataType, op, root);
@@ -195,16 +197,15 @@ public final class PredictCommand implements Callable<Integer> {
         Topology topo = cluster.load();
         List<Gpu> rankList = rankOptions.place(topo);
         groups.checkRoot(rankList.size());
-        List<String> notes = new ArrayList<>(ncclTestsNote);
+        boolean launchModelled = hier == null && backend == Backend.analytical;
+        List<String> notes = new ArrayList<>(ncclTestsFlags.note(checkFlag, launchModelled));
         Map<DataType, List<Long>> sizes = new LinkedHashMap<>();
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
             sizes.computeIfAbsent(g.type(), t -> backend == Backend.analytical ? EmptyCollective.noted(c, t,
                     sweep.sizes(), rankList.size(), notes) : EmptyCollective.runnable(c, t, sweep.sizes(), rankList.size(), notes));
         }
-        HostLaunch launch = rankOptions.launch(ncclTestsFlags.cudaGraph());
-        if (hier == null && backend == Backend.analytical && (launch.gpusPerThread() > 1 || launch.cudaGraph())) {
-            notes.add(launch.describe());
-        }
+        HostLaunch launch = rankOptions.launch(ncclTestsFlags.cudaGraph(), timedCalls);
+        notes.addAll(ncclTestsFlags.launchNotes(launch, launchModelled));
         ncclTestsNote = notes;
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));
         if (backend != Backend.analytical) {

@@ -79,8 +79,26 @@ public record LaunchShape(int threads, int gpusPerThread, int graphLaunches, int
                 default -> graph = v;
             }
         }
-        return gpus < 1 || threads < 1 ? UNKNOWN
-                : new LaunchShape(threads, gpus, graph, iters < 1 || agg < 1 ? 0 : iters * agg);
+        return gpus < 1 || threads < 1 ? UNKNOWN : new LaunchShape(threads, gpus, graph, timedCalls(iters, agg));
+    }
+
+    /**
+     * Timed calls per run as nccl-tests 2.19.6 {@code src/common.cu BenchTime} divides by them: {@code iters x
+     * agg_iters}. nccl-tests reads both with {@code strtol} and checks neither, so a file may say 0 (its times are
+     * then the elapsed time over 0) or a count whose product does not fit nccl-tests' {@code int}; such a run does
+     * not say how many calls it timed.
+     *
+     * @param iters nccl-tests {@code -n} ({@code iters:} of the {@code # nThread} line, {@code iterations} of
+     *              {@code -J}'s {@code config})
+     * @param agg   nccl-tests {@code -m} ({@code agg iters:}, {@code aggregated_iterations})
+     * @return {@code iters x agg}, or 0 (not said) when either is below 1 or the product is above
+     *         {@link Integer#MAX_VALUE}
+     */
+    public static int timedCalls(long iters, long agg) {
+        if (iters < 1 || agg < 1 || iters > Integer.MAX_VALUE / agg) {
+            return 0;
+        }
+        return (int) (iters * agg);
     }
 
     /** @return true when the file gave the GPUs per thread */

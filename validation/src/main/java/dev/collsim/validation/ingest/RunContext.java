@@ -97,7 +97,7 @@ final class RunContext {
             int iters = NumberField.count(m, 1, "iters");
             Matcher a = AGG_ITERS.matcher(t);
             int agg = a.find() ? NumberField.count(a, 1, "agg iters") : 1;
-            iterations = iters < 1 || agg < 1 ? 0 : iters * agg;
+            iterations = LaunchShape.timedCalls(iters, agg);
         }
     }
 

@@ -73,6 +73,9 @@ class HostLaunchMeasuredTest {
                 LaunchShape.fromCommand("srun -N 2 ./build/all_reduce_perf -b 8 -e 1G"));
         // -n 5 iterations of -m 4 aggregated calls: 20 timed calls (nccl-tests divides by iters x agg_iters)
         assertEquals(new LaunchShape(1, 8, 0, 20), LaunchShape.fromCommand("all_reduce_perf -g 8 -n 5 -m 4"));
+        // 999999 x 999999 calls overflow nccl-tests' int (and Java's): the count is not said, never a wrapped value
+        assertEquals(new LaunchShape(1, 8, 0, 0), LaunchShape.fromCommand("all_reduce_perf -g 8 -n 999999 -m 999999"));
+        assertEquals(new LaunchShape(1, 8, 0, 0), LaunchShape.fromCommand("all_reduce_perf -g 8 -n 0"));
         // mpirun's -n before the binary is not nccl-tests'; a text without a *_perf binary says nothing
         assertEquals(new LaunchShape(1, 2, 0, 20), LaunchShape.fromCommand("mpirun -n 8 -g 7 x all_reduce_perf -g 2"));
         assertFalse(LaunchShape.fromCommand("torchrun --nproc-per-node 8 bench.py").known());

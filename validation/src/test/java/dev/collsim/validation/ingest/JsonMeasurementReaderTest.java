@@ -32,6 +32,43 @@ class JsonMeasurementReaderTest {
         assertNull(d.points().get(0).inPlace().wrong());
         assertEquals(50.92, d.avgBusBw(), 0);
         assertEquals(DatasetKind.NCCL_TESTS_JSON, d.kind());
+        assertEquals(new LaunchShape(1, 2, 0, 0), d.launch(), "no iterations in config: timed calls not said");
+    }
+
+    /**
+     * The timed calls per run come from the {@code config} object, {@code iterations} x {@code aggregated_iterations}
+     * (nccl-tests 2.19.6 {@code src/util.cu} writes them from -n and -m; collsim run's RunConfig has the same keys):
+     * -n 5 -m 3 is 15 calls, -n 50 without aggregated_iterations 50, -n 0 (which nccl-tests does not refuse) not said,
+     * and a product beyond an int (65536 x 65536 = 2^32) not said.
+     */
+    @Test
+    void timedCallsFromConfig() throws Exception {
+        assertEquals(new LaunchShape(1, 8, 0, 15), launchOf("\"iterations\":5,\"aggregated_iterations\":3"));
+        assertEquals(new LaunchShape(1, 8, 0, 50), launchOf("\"iterations\":50"));
+        assertEquals(new LaunchShape(1, 8, 0, 0), launchOf("\"iterations\":0,\"aggregated_iterations\":1"));
+        assertEquals(new LaunchShape(1, 8, 0, 0), launchOf("\"iterations\":65536,\"aggregated_iterations\":65536"));
+        assertEquals(46340 * 46340, LaunchShape.timedCalls(46340, 46340), "2147395600 still fits an int");
+        String run = """
+                {"tool":"collsim-run","collective":"all_reduce","n_ranks":1,
+                 "config":{"nthreads":1,"ngpus":1,"iterations":40,"aggregated_iterations":2,"graph":0},
+                 "results":[{"collective":"all_reduce","type":"float","redop":"sum","root":-1,"n_ranks":1,
+                   "size":1024,"count":256,"out_of_place":{"time":5.0,"alg_bw":0.2,"bus_bw":0.0,"nwrong":0},
+                   "in_place":null}],
+                 "average_bus_bandwidth":0.0,"out_of_bounds":0,"metadata":{"gpus":[]},"errors":[]}
+                """;
+        assertEquals(new LaunchShape(1, 1, 0, 80), MeasurementReader.read("run.json", run).get(0).launch());
+    }
+
+    private static LaunchShape launchOf(String iterations) throws Exception {
+        String json = """
+                {"args":["./build/all_reduce_perf","-g","8"],"nccl_version":22803,
+                 "config":{"nthreads":1,"ngpus":8,%s,"graph":0,"devices":[
+                   {"rank":0,"group":0,"pid":5,"hostname":"h0","device":0,"device_hex":"0","device_info":"NVIDIA H100"}]},
+                 "results":[{"size":1024,"count":256,"type":"float","redop":"sum","root":"    -1",
+                   "out_of_place":{"time":30.5,"alg_bw":0.03,"bus_bw":0.06,"nwrong":0},"in_place":null,
+                   "actual_iterations":20,"experiment_name":"all_reduce"}]}
+                """.formatted(iterations);
+        return MeasurementReader.read("r.json", json).get(0).launch();
     }
 
     @Test

@@ -44,7 +44,7 @@ class TraysPerDomainCliTest {
     void aYamlClusterSaysTheSame() throws Exception {
         Path yaml = dir.resolve("two.yaml");
         Files.writeString(yaml, "schema: collsim/v1\nname: two-a4x-max\nhosts: a4x-maxgpu-4g-metal\ncount: 2\n"
-                + "traysPerDomain: 1\n");
+                + "traysPerDomain: 1\nfabric: {kind: rail-optimized}\n");
         CliRun r = predict("-c", yaml.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("(2 trays in 2 NVLink domains (1 tray per domain), 8 GPUs); 8 ranks on 2 NCCL"

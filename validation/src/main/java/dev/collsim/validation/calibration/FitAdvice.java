@@ -20,9 +20,11 @@ import org.apache.commons.math3.linear.SingularValueDecomposition;
  * ({@link AccuracyRunner#ONE_MIB}, the split of every regime figure) lack a regime, and more sizes help. Data that
  * already spans both can still leave two parameters moving the time alike: {@code launchOverheadUs} adds the same
  * microseconds to every call, and {@code latencyScale} multiplies NCCL's latency, one figure per algorithm and
- * protocol on a communicator (NCCL 2.30.7 {@code src/graph/tuning.cc}, {@code ncclTopoTuneModel}: baseLat + nsteps x
- * hwLat per algorithm and protocol, no size term), so when the model picks one algorithm and protocol at every size
- * both columns are proportional and only fitting one of them helps. A parameter whose every derivative is 0 is
+ * protocol on a communicator (NCCL 2.30.7 {@code src/graph/tuning.cc}: {@code ncclTopoTuneModel} fills
+ * {@code latencies[coll][algo][proto]} once at init; {@code ncclTopoGetAlgoTime} changes it with the size only by the
+ * Ring/Simple AllReduce plateau factor between nodes), so when the model picks one algorithm and protocol at every
+ * size both columns are (nearly) proportional and only fitting one of them helps. Whether they are is decided by the
+ * Jacobian ({@link #collinear}); this class only words it. A parameter whose every derivative is 0 is
  * explained by the points' picks: {@code bwEfficiencySimple} moves only points bound by Simple's bandwidth.
  * Package-private; stateless.
  */

@@ -77,6 +77,22 @@ class TraysPerDomainCliTest {
                 + " tray count (1, 2, 4)"), y.err());
     }
 
+    /**
+     * A YAML rack of 18 GB300 trays may leave out its fabric (one NVLink domain, GB300 NVL72: 18 trays); split by the
+     * option into 9 domains of 2, nothing would join them: a usage error naming the option, what was found and the
+     * allowed 18 or a fabric.
+     */
+    @Test
+    void splittingARackWithoutAFabricIsRefused() throws Exception {
+        Path yaml = dir.resolve("rack.yaml");
+        Files.writeString(yaml, "schema: collsim/v1\nname: rack\nhosts: gb300-nvl72\ncount: 18\n");
+        assertEquals(0, CliRun.run("predict", "-c", yaml.toString(), "allreduce", "-b", "1M", "-e", "1M").code());
+        CliRun r = CliRun.run("predict", "-c", yaml.toString(), "--trays-per-domain", "2", "allreduce");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        assertTrue(r.err().contains("--trays-per-domain 2: -c " + yaml + " has no fabric, so its 18 trays in domains of"
+                + " 2 would not be joined; allowed: 18 (one NVLink domain), or a 'fabric:' section"), r.err());
+    }
+
     private static CliRun predict(String... cluster) {
         String[] args = new String[1 + cluster.length + TWO_TRAYS.length];
         args[0] = "predict";

@@ -171,6 +171,13 @@ public final class ClusterOption {
         } catch (IllegalArgumentException e) {
             throw new UserError("--trays-per-domain: " + e.getMessage(), ExitCodes.USAGE);
         }
+        if (split.unjoinedHostsProblem().isPresent()) {
+            // a YAML cluster of one rack may leave out its fabric; split into several domains, nothing joins them
+            throw new UserError("--trays-per-domain " + traysPerDomain + ": -c " + value() + " has no fabric, so its "
+                    + spec.count() + " trays in domains of " + traysPerDomain + " would not be joined; allowed: "
+                    + Math.max(1, spec.hostType().hostsPerNvlinkDomain()) + " (one NVLink domain), or a 'fabric:'"
+                    + " section in the cluster's YAML", ExitCodes.USAGE);
+        }
         Topology t;
         try {
             t = split.build().withNetworkClass(s.topology().networkClass());

@@ -80,7 +80,10 @@ class TopoCommandTest {
         assertTrue(show.err().contains("fabric.linkSpeed"), show.err());
     }
 
-    /** Connectivity checks: the default passes; 2 hosts without a fabric cannot reach each other. */
+    /**
+     * Connectivity checks: the default passes; 2 hosts without a fabric cannot reach each other, refused when the YAML is
+     * read (line 4, column 8: the value of "count: 2"), by every command, with exit 3 as every other YAML problem.
+     */
     @Test
     void checkConnectivity(@TempDir Path dir) throws Exception {
         CliRun ok = run("topo", "check");
@@ -90,8 +93,14 @@ class TopoCommandTest {
         Files.writeString(f, "schema: collsim/v1\nname: x\nhosts: dgx-h100\ncount: 2\n");
         CliRun bad = run("topo", "check", "-c", f.toString());
         assertEquals(3, bad.code(), bad.err());
-        assertTrue(bad.err().contains("host 1 is not reachable from host 0"), bad.err());
+        assertTrue(bad.err().contains(f + ":4:8: count: found 2 hosts of dgx-h100 and no 'fabric' section"), bad.err());
+        assertTrue(bad.err().contains("allowed: a 'fabric:' section over the hosts' compute NICs (kind: single-switch,"
+                + " fat-tree, rail-optimized), or count: 1"), bad.err());
         assertEquals("", bad.out());
+        CliRun predict = run("predict", "-c", f.toString(), "allreduce");
+        assertEquals(3, predict.code(), predict.out());
+        assertTrue(predict.err().contains(f + ":4:8: count: "), predict.err());
+        assertFalse(predict.err().contains("Exception") || predict.err().contains("at dev."), predict.err());
     }
 
     /** Exports: GraphML to a file atomically; an unknown format is a usage error; nccl-xml for a catalog host. */

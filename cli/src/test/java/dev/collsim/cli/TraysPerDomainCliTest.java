@@ -44,7 +44,7 @@ class TraysPerDomainCliTest {
     void aYamlClusterSaysTheSame() throws Exception {
         Path yaml = dir.resolve("two.yaml");
         Files.writeString(yaml, "schema: collsim/v1\nname: two-a4x-max\nhosts: a4x-maxgpu-4g-metal\ncount: 2\n"
-                + "traysPerDomain: 1\n");
+                + "traysPerDomain: 1\nfabric: {kind: rail-optimized}\n");
         CliRun r = predict("-c", yaml.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("(2 trays in 2 NVLink domains (1 tray per domain), 8 GPUs); 8 ranks on 2 NCCL"
@@ -75,6 +75,22 @@ class TraysPerDomainCliTest {
         // the YAML key is checked in the words of the option (OwnNvlinkDomain.problem): divisors of 4 are 1, 2, 4
         assertTrue(y.err().contains("uneven.yaml:5:17: traysPerDomain: found 3 for 4 trays; allowed: a divisor of the"
                 + " tray count (1, 2, 4)"), y.err());
+    }
+
+    /**
+     * A YAML rack of 18 GB300 trays may leave out its fabric (one NVLink domain, GB300 NVL72: 18 trays); split by the
+     * option into 9 domains of 2, nothing would join them: a usage error naming the option, what was found and the
+     * allowed 18 or a fabric.
+     */
+    @Test
+    void splittingARackWithoutAFabricIsRefused() throws Exception {
+        Path yaml = dir.resolve("rack.yaml");
+        Files.writeString(yaml, "schema: collsim/v1\nname: rack\nhosts: gb300-nvl72\ncount: 18\n");
+        assertEquals(0, CliRun.run("predict", "-c", yaml.toString(), "allreduce", "-b", "1M", "-e", "1M").code());
+        CliRun r = CliRun.run("predict", "-c", yaml.toString(), "--trays-per-domain", "2", "allreduce");
+        assertEquals(ExitCodes.USAGE, r.code(), r.err());
+        assertTrue(r.err().contains("--trays-per-domain 2: -c " + yaml + " has no fabric, so its 18 trays in domains of"
+                + " 2 would not be joined; allowed: 18 (one NVLink domain), or a 'fabric:' section"), r.err());
     }
 
     private static CliRun predict(String... cluster) {

@@ -110,7 +110,9 @@ class NvlsTuningTest {
     }
 
     private static ChannelPlan racks(int trays, NcclVersion v) throws Exception {
-        String yaml = "schema: collsim/v1\nname: t\nhosts: gb200-nvl72\ncount: " + trays + "\ntraysPerDomain: 16\n";
+        // racks of several NVLink domains need a network between them (YamlClusterReader refuses them without a fabric)
+        String yaml = "schema: collsim/v1\nname: t\nhosts: gb200-nvl72\ncount: " + trays + "\ntraysPerDomain: 16\n"
+                + "fabric: {kind: rail-optimized}\n";
         Topology t = new YamlClusterReader().readCluster("t.yaml", yaml).topology();
         return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, v);
     }

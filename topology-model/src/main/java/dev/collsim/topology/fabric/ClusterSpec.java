@@ -10,6 +10,7 @@ import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -152,6 +153,32 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         String per = perDomain == 1 ? "1 tray per domain" : "up to " + perDomain + " trays per domain";
         return count + (count == 1 ? " tray" : " trays") + " in " + domains
                 + (domains == 1 ? " NVLink domain (" : " NVLink domains (") + per + "), " + gpus + " GPUs";
+    }
+
+    /**
+     * Whether every host can reach every other: without a fabric only the hosts of one NVLink domain are joined (a
+     * single host, or the trays of one multi-host NVLink domain such as a GB200 NVL72 rack); hosts in different NVLink
+     * domains need a network between them. The YAML reader refuses such a cluster at its {@code count}, so that
+     * every command, not only {@code topo check}'s connectivity pass, stops before predicting over a network that is
+     * not there.
+     *
+     * @return empty when the hosts are joined (a fabric, one host, or one NVLink domain); else what was found and what
+     *         is allowed, worded for a YAML cluster spec
+     */
+    public Optional<String> unjoinedHostsProblem() {
+        int domain = Math.max(1, hostType.hostsPerNvlinkDomain());
+        if (fabric != null || count <= domain) {
+            return Optional.empty();
+        }
+        String hosts = ofTrays() ? " trays" : " hosts";
+        String found = domain == 1 ? "found " + count + hosts + " of " + hostType.name() + " and no 'fabric' section,"
+                + " so nothing joins them (their NVLink stays inside each host)"
+                : "found " + count + hosts + " of " + hostType.name() + " in " + ((count + domain - 1) / domain)
+                + " NVLink domains of up to " + domain + " trays and no 'fabric' section, so nothing joins the domains";
+        String fewer = domain == 1 ? "count: 1 (one host, no network)"
+                : "count up to " + domain + " (the trays of one NVLink domain, no network)";
+        return Optional.of(found + "; allowed: a 'fabric:' section over the hosts' compute NICs (kind: "
+                + FabricKind.allowed() + "), or " + fewer);
     }
 
     /**

@@ -43,7 +43,8 @@ class RackShorthandTest {
     /** A YAML cluster's traysPerDomain splits the trays into NVLink domains of that many trays. */
     @Test
     void yamlTraysPerDomain() throws Exception {
-        String yaml = "schema: collsim/v1\nname: t\nhosts: gb300-nvl72\ncount: 6\ntraysPerDomain: 2\n";
+        String yaml = "schema: collsim/v1\nname: t\nhosts: gb300-nvl72\ncount: 6\ntraysPerDomain: 2\n"
+                + "fabric: {kind: rail-optimized}\n";
         YamlClusterReader.Cluster c = new YamlClusterReader().readCluster("t.yaml", yaml);
         assertEquals("6 trays in 3 NVLink domains (up to 2 trays per domain), 24 GPUs", c.catalogSpec().sizeText());
         // one shared NVLink switch node per domain of 2 trays (host -1)

@@ -39,7 +39,9 @@ import org.apache.commons.math3.util.Pair;
  * e.g. LL efficiency when no point runs LL) are left at their start value and named in the notes. A fit is
  * refused when the optimizer does not converge within its budget, when fewer than p + 2 points are given, or
  * when the scaled Jacobian's condition number exceeds 1e6 (the data cannot tell some parameters apart); the
- * message names the combination (each check on every reweighted step). Standard errors, of the last reweighted
+ * message names the combination and says why in terms of the sizes and the model's picks ({@link FitAdvice}: a
+ * missing size regime, or launch overhead and latency scale moving the time alike) (each check on every reweighted
+ * step). Standard errors, of the last reweighted
  * step: sqrt(diag((J'WJ)^-1) x RSS_W/(N - p)), W the dataset and Huber weights.
  */
 public final class Fitter {
@@ -80,8 +82,7 @@ public final class Fitter {
         List<String> notes = new ArrayList<>();
         List<FitParameter> free = new ArrayList<>(identifiable(all, notes));
         if (free.isEmpty()) {
-            throw new CalibrationException("nothing constrained",
-                    "no parameter is constrained by the data: every model derivative is 0");
+            throw new CalibrationException("nothing constrained", FitAdvice.unconstrained(all, candidates));
         }
         int n = all.count();
         if (n < free.size() + 2) {
@@ -284,20 +285,18 @@ public final class Fitter {
         double cond = svd.getConditionNumber();
         if (!(cond <= MAX_CONDITION)) {
             double[] weak = svd.getV().getColumn(k - 1);
-            List<String> parts = new ArrayList<>();
+            List<FitParameter> parts = new ArrayList<>();
             int worst = 0;
             for (int c = 0; c < k; c++) {
                 if (Math.abs(weak[c]) > 0.3) {
-                    parts.add(free.get(c).field());
+                    parts.add(free.get(c));
                 }
                 if (Math.abs(weak[c]) > Math.abs(weak[worst])) {
                     worst = c;
                 }
             }
-            throw new IllConditioned(String.format(Locale.ROOT, "ill-conditioned: the data cannot determine %s "
-                    + "(condition number %.3g > %.0g); add sizes in the latency-bound and bandwidth-bound ranges, "
-                    + "or fit fewer parameters", String.join(" separately from ", parts), cond, MAX_CONDITION),
-                    free.get(worst));
+            List<FitParameter> involved = FitAdvice.collinear(jac, free, parts);
+            throw new IllConditioned(FitAdvice.illConditioned(p, involved, free, cond), free.get(worst));
         }
         double[][] cov;
         try {

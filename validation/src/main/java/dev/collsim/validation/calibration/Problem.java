@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.validation.compare.ErrorStats;
@@ -77,6 +78,18 @@ final class Problem {
 
     int count() {
         return refs.size();
+    }
+
+    /** @return point {@code i}'s prepared call (NCCL's algorithm and protocol as the model picks them) */
+    PreparedCall call(int i) {
+        Ref r = refs.get(i);
+        return r.series().calls().get(r.index());
+    }
+
+    /** @return point {@code i}'s size, bytes */
+    long size(int i) {
+        Ref r = refs.get(i);
+        return r.series().sizes()[r.index()];
     }
 
     PerformanceParameters start() {

@@ -65,7 +65,8 @@ class ProfileClassTest {
                 ProfileClass.of(ClusterLoader.load("gb200-nvl72x2")).label());
         assertTrue(ProfileClass.of(ClusterLoader.load("gb200-nvl72x2")).network());
         assertEquals("blackwell-mnnvl", key("gb200-nvl72"));
-        String yaml = "schema: collsim/v1\nname: t\nhosts: gb200-nvl72\ncount: 6\ntraysPerDomain: 2\n";
+        String yaml = "schema: collsim/v1\nname: t\nhosts: gb200-nvl72\ncount: 6\ntraysPerDomain: 2\n"
+                + "fabric: {kind: rail-optimized}\n";
         Topology three = new YamlClusterReader().readCluster("t.yaml", yaml).topology();
         assertEquals("blackwell-mnnvl-infiniband", ProfileClass.of(three).key());
         assertEquals("blackwell-mnnvl-slingshot", ProfileClass.of(three, "HPE Slingshot 11").key());

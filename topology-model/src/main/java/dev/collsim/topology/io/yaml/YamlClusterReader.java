@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * hosts: dgx-h100            # a catalog name, or an inline host description (see InlineHostParser)
  * count: 32
  * traysPerDomain: 1         # optional, trays of a rack-scale type (NVL72) per NVLink domain: 1 to its rack's 18
- * fabric:                    # optional
+ * fabric:                    # optional for one host or the trays of one NVLink domain, else required
  *   kind: rail-optimized     # single-switch | fat-tree | rail-optimized
  *   oversubscription: "1:1"  # leaf downlink : uplink bandwidth
  *   leafRadix: 32            # downlinks per leaf
@@ -152,9 +152,16 @@ public final class YamlClusterReader implements TopologyReader {
             Optional<String> p = n == null ? Optional.empty() : OwnNvlinkDomain.problem(type, count, n);
             p.ifPresent(m -> problems.add(trays, "traysPerDomain", m));
             return n == null || p.isPresent() ? null
-                    : new ClusterSpec(name, source, type, count, fabric).withTraysPerDomain(n);
+                    : joined(new ClusterSpec(name, source, type, count, fabric).withTraysPerDomain(n), root, problems);
         }
-        return new ClusterSpec(name, source, type, count, fabric);
+        return joined(new ClusterSpec(name, source, type, count, fabric), root, problems);
+    }
+
+    /** @return the spec, or null after reporting, at {@code count}, hosts that no fabric or NVLink domain joins */
+    private static ClusterSpec joined(ClusterSpec spec, YamlNode root, Problems problems) {
+        Optional<String> p = spec.unjoinedHostsProblem();
+        p.ifPresent(m -> problems.add(root.get("count"), "count", m));
+        return p.isPresent() ? null : spec;
     }
 
     /** @return the host count (1 when absent), or null after reporting a value that is not one */

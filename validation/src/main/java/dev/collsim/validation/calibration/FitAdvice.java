@@ -1,0 +1,207 @@
+package dev.collsim.validation.calibration;
+
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.PreparedCall;
+import dev.collsim.units.DataSize;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.RealMatrix;
+import org.apache.commons.math3.linear.SingularValueDecomposition;
+
+/**
+ * Why a fit's data cannot determine its parameters, in the user's terms: the sizes the data has and the algorithm and
+ * protocol the model picks at each. Two causes need different advice. Sizes on one side of 1 MiB only
+ * ({@link AccuracyRunner#ONE_MIB}, the split of every regime figure) lack a regime, and more sizes help. Data that
+ * already spans both can still leave two parameters moving the time alike: {@code launchOverheadUs} adds the same
+ * microseconds to every call, and {@code latencyScale} multiplies NCCL's latency, one figure per algorithm and
+ * protocol on a communicator (NCCL 2.30.7 {@code src/graph/tuning.cc}: {@code ncclTopoTuneModel} fills
+ * {@code latencies[coll][algo][proto]} once at init; {@code ncclTopoGetAlgoTime} changes it with the size only by the
+ * Ring/Simple AllReduce plateau factor between nodes), so when the model picks one algorithm and protocol at every
+ * size both columns are (nearly) proportional and only fitting one of them helps. Whether they are is decided by the
+ * Jacobian ({@link #collinear}); this class only words it. A parameter whose every derivative is 0 is
+ * explained by the points' picks: {@code bwEfficiencySimple} moves only points bound by Simple's bandwidth.
+ * Package-private; stateless.
+ */
+final class FitAdvice {
+
+    /** A right-singular vector's component above this names its parameter as part of a weak combination. */
+    private static final double PART = 0.3;
+
+    private FitAdvice() {
+    }
+
+    /**
+     * The parameters of the weakest combination of the Jacobian with its columns scaled to unit length, so that two
+     * proportional columns are both named whatever their scales (on the fit's own scaling a small launch column
+     * next to a large latency column hides the latency scale).
+     *
+     * @param jac      the Jacobian (points x parameters)
+     * @param free     the parameters, in column order
+     * @param fallback the parts to name when the Jacobian is not finite
+     * @return the parameters whose component in the weakest direction exceeds {@value #PART}
+     */
+    static List<FitParameter> collinear(RealMatrix jac, List<FitParameter> free, List<FitParameter> fallback) {
+        int k = free.size();
+        double[][] a = jac.getData();
+        for (int c = 0; c < k; c++) {
+            double norm = 0;
+            for (double[] row : a) {
+                norm += row[c] * row[c];
+            }
+            norm = Math.sqrt(norm);
+            if (!(norm > 0) || !Double.isFinite(norm)) {
+                return fallback;
+            }
+            for (double[] row : a) {
+                row[c] /= norm;
+            }
+        }
+        double[] weak = new SingularValueDecomposition(new Array2DRowRealMatrix(a, false)).getV().getColumn(k - 1);
+        List<FitParameter> parts = new ArrayList<>();
+        for (int c = 0; c < k; c++) {
+            if (Math.abs(weak[c]) > PART) {
+                parts.add(free.get(c));
+            }
+        }
+        return parts.isEmpty() ? fallback : parts;
+    }
+
+    /**
+     * @param p        the points of the refused fit
+     * @param involved the parameters the data cannot tell apart ({@link #collinear})
+     * @param free     every parameter of the fit
+     * @param cond     the scaled Jacobian's condition number
+     * @return the refusal: what cannot be determined, why in terms of the sizes and picks, and what to do
+     */
+    static String illConditioned(Problem p, List<FitParameter> involved, List<FitParameter> free, double cond) {
+        String head = String.format(Locale.ROOT, "ill-conditioned: the data cannot determine %s (condition number %.3g"
+                + " > %.0g); ", String.join(" separately from ", involved.stream().map(FitParameter::field).toList()),
+                cond, Fitter.MAX_CONDITION);
+        boolean small = false;
+        boolean large = false;
+        for (int r : p.regimes()) {
+            small |= r == 0;
+            large |= r == 1;
+        }
+        if (!small || !large) {
+            return head + "the points have no size " + (small ? "of 1 MiB or more, where bandwidth binds"
+                    : "below 1 MiB, where latency binds") + " (sizes " + span(p) + "): add sizes in the latency-bound"
+                    + " and bandwidth-bound ranges, or fit fewer parameters";
+        }
+        String spans = " (sizes " + span(p) + " span both regimes, so more sizes would not help)";
+        if (involved.contains(FitParameter.LAUNCH_OVERHEAD_US) && involved.contains(FitParameter.LATENCY_SCALE)) {
+            return head + "launch and latScale cannot be told apart on these points" + spans + ": launchOverheadUs"
+                    + " adds the same time to every call and latencyScale scales NCCL's latency, one figure per"
+                    + " algorithm and protocol, and the model picks " + picks(p) + "; fit one of them: --fit "
+                    + without(free, FitParameter.LATENCY_SCALE) + " or --fit "
+                    + without(free, FitParameter.LAUNCH_OVERHEAD_US);
+        }
+        FitParameter drop = involved.get(involved.size() - 1);
+        if (involved.size() == 1) {
+            return head + "no point depends on it at the values the fit reached" + spans + "; the model picks "
+                    + picks(p) + "; fit without it: --fit " + without(free, drop);
+        }
+        return head + "they move the time alike on these points" + spans + "; the model picks " + picks(p)
+                + "; fit fewer of them, e.g. --fit " + without(free, drop);
+    }
+
+    /**
+     * @param p          the points
+     * @param candidates the parameters that were to be fitted, none of which moves any point
+     * @return why, in terms of the points' picks
+     */
+    static String unconstrained(Problem p, Collection<FitParameter> candidates) {
+        String head = "no parameter is constrained by the data: every model derivative is 0";
+        if (!candidates.contains(FitParameter.BW_EFFICIENCY_SIMPLE)) {
+            return head + " (" + String.join(", ", candidates.stream().map(FitParameter::field).toList())
+                    + "; the model picks " + picks(p) + ")";
+        }
+        List<Integer> simple = new ArrayList<>();
+        for (int i = 0; i < p.count(); i++) {
+            if (p.call(i).protocol() == Protocol.SIMPLE) {
+                simple.add(i);
+            }
+        }
+        String why = "no point of the data is bound by Simple's bandwidth, so the data say nothing about"
+                + " bwEfficiencySimple: the model picks " + picks(p);
+        if (simple.isEmpty()) {
+            return head + "; " + why + ", no point runs the Simple protocol";
+        }
+        return head + "; " + why + ", and its Simple points are bound by " + boundBy(p, simple);
+    }
+
+    /** @return the limit that moves the given points' time, of those a fit can name, in words */
+    private static String boundBy(Problem p, List<Integer> points) {
+        Map<FitParameter, String> limits = new LinkedHashMap<>();
+        limits.put(FitParameter.BW_EFFICIENCY_NET, "the network between the hosts");
+        limits.put(FitParameter.NVLS_BW_SCALE, "NCCL's NVLS (NVLink SHARP) bandwidth");
+        limits.put(FitParameter.SOCKET_STREAM_GBPS, "the socket transport's stream rate");
+        for (Map.Entry<FitParameter, String> e : limits.entrySet()) {
+            double[] col = p.column(e.getKey(), p.start());
+            if (points.stream().anyMatch(i -> col[i] != 0)) {
+                return e.getValue() + " (" + e.getKey().field() + ": --fit " + e.getKey().field() + " fits it)";
+            }
+        }
+        return "another limit (a per-channel cap, or the NVLink or PCIe efficiency)";
+    }
+
+    /**
+     * @param p the points
+     * @return each algorithm/protocol the model picks, with the size range it covers, in order of the smallest size:
+     *         {@code Ring/LL at 8 B-512K (17 points), Tree/Simple at 128M-8G (7 points)}; "at every size" when one
+     */
+    static String picks(Problem p) {
+        Map<String, long[]> ranges = new LinkedHashMap<>();
+        Integer[] order = new Integer[p.count()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (x, y) -> Long.compare(p.size(x), p.size(y)));
+        for (int i : order) {
+            long[] r = ranges.computeIfAbsent(label(p.call(i)), l -> new long[] {p.size(i), p.size(i), 0});
+            r[1] = Math.max(r[1], p.size(i));
+            r[2]++;
+        }
+        if (ranges.size() == 1) {
+            return ranges.keySet().iterator().next() + " at every size (" + span(p) + ")";
+        }
+        List<String> out = new ArrayList<>();
+        ranges.forEach((l, r) -> out.add(l + " at " + range(r[0], r[1]) + " (" + r[2] + (r[2] == 1 ? " point)"
+                : " points)")));
+        return String.join(", ", out);
+    }
+
+    private static String label(PreparedCall c) {
+        return (c.algorithm() == null ? "p2p" : c.algorithm().ncclName()) + "/" + c.protocol().ncclName();
+    }
+
+    private static String span(Problem p) {
+        long lo = Long.MAX_VALUE;
+        long hi = 0;
+        for (int i = 0; i < p.count(); i++) {
+            lo = Math.min(lo, p.size(i));
+            hi = Math.max(hi, p.size(i));
+        }
+        return range(lo, hi);
+    }
+
+    private static String range(long lo, long hi) {
+        return lo == hi ? size(lo) : size(lo) + "-" + size(hi);
+    }
+
+    /** @return nccl-tests' short spelling of a size (8 B, 512K, 8G) */
+    private static String size(long bytes) {
+        String s = DataSize.format(bytes);
+        return Character.isDigit(s.charAt(s.length() - 1)) ? s + " B" : s;
+    }
+
+    private static String without(List<FitParameter> free, FitParameter drop) {
+        return String.join(",", free.stream().filter(f -> f != drop).map(FitParameter::field).toList());
+    }
+}

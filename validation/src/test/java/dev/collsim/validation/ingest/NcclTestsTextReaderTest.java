@@ -165,4 +165,17 @@ class NcclTestsTextReaderTest {
         assertEquals("4", ds.get(3).env().get("NCCL_IB_QPS_PER_CONNECTION"));
         assertNull(ds.get(1).env().get("NCCL_IB_QPS_PER_CONNECTION"));
     }
+
+    /**
+     * collsim run's own table states the NCCL library it loaded as nccl-tests does, in its first line
+     * ({@code data/device/h100x1-2026-12-06/all_reduce.txt} line 1: {@code nccl-library=22803}, 2.28.3 by NCCL's code
+     * major x 10000 + minor x 100 + patch).
+     */
+    @Test
+    void collsimRunLineStatesTheLibraryRelease() throws Exception {
+        Dataset d = MeasurementReader.read(java.nio.file.Path.of("../data/device/h100x1-2026-12-06/all_reduce.txt"))
+                .get(0);
+        assertEquals("2.28.3", d.ncclRelease().text());
+        assertEquals(1, d.nRanks());
+    }
 }

@@ -8,7 +8,9 @@ import java.util.Optional;
 /**
  * The host launch a compared run had ({@link HostLaunch}), from what its file says ({@link Dataset#launch()}):
  * nccl-tests' {@code # nThread T nGpus G ... iters: N ... graph: N} line, a JSON result's config, or the
- * {@code #@ command:} header; timed calls per run as nccl-tests' default (20) where the file does not say. A file that says nothing is read as one GPU per process (nccl-tests {@code -g 1}), and the comparison's
+ * {@code #@ command:} header; timed calls per run as nccl-tests' default (20) where the file does not say; blocking
+ * calls ({@code -z}) where its {@code # Blocking Enabled} line, JSON config or command says so. A file that says
+ * nothing is read as one GPU per process (nccl-tests {@code -g 1}), and the comparison's
  * assumptions say so. Stateless.
  */
 final class DatasetLaunch {
@@ -26,7 +28,7 @@ final class DatasetLaunch {
             return HostLaunch.ONE_GPU_PER_PROCESS;
         }
         int n = s.iterations() > 0 ? s.iterations() : HostLaunch.DEFAULT_ITERATIONS;
-        return new HostLaunch(s.gpusPerThread(), Math.max(1, s.threads()), s.graphLaunches() > 0, n);
+        return new HostLaunch(s.gpusPerThread(), Math.max(1, s.threads()), s.graphLaunches() > 0, n, s.blocking());
     }
 
     /**

@@ -33,9 +33,13 @@ final class DatasetLaunch {
 
     /**
      * @param d a dataset
-     * @return the assumption line when the file does not give its GPUs per process, else empty
+     * @return the assumption line when the file does not give its GPUs per process, the host launch's description
+     *         ({@link HostLaunch#describe}) when its calls block (nccl-tests {@code -z}), else empty
      */
     static Optional<String> assumption(Dataset d) {
+        if (d.launch().known() && d.launch().blocking()) {
+            return Optional.of(of(d).describe());
+        }
         return d.launch().known() ? Optional.empty() : Optional.of("GPUs per process not given by the file"
                 + " (no nccl-tests '# nThread' line or -g on the command line): 1 assumed, as mpirun -np <ranks>"
                 + " ... -g 1; with -g G one thread launches G kernels per iteration");

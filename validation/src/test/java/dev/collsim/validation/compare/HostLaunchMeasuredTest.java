@@ -69,8 +69,10 @@ class HostLaunchMeasuredTest {
                 + " collective \n" + text.substring(eol + 1);
         PointComparison plain = comparer.compare(MeasurementReader.read("dkh.txt", text).get(0), Optional.empty())
                 .points().get(0);
-        PointComparison blocking = comparer.compare(MeasurementReader.read("dkh-z.txt", z).get(0), Optional.empty())
-                .points().get(0);
+        DatasetComparison zc = comparer.compare(MeasurementReader.read("dkh-z.txt", z).get(0), Optional.empty());
+        PointComparison blocking = zc.points().get(0);
+        assertTrue(zc.cluster().assumptions().stream().anyMatch(a -> a.startsWith("host launch: blocking calls")),
+                zc.cluster().assumptions().toString());
         assertEquals(8, plain.sizeBytes());
         double k = 20 * (plain.predictedUs() - 35.2);
         assertTrue(k > 0 && k < 35.2, "8 B is host-bound without -z: kernel " + k);

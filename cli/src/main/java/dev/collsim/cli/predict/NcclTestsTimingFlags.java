@@ -103,12 +103,13 @@ public final class NcclTestsTimingFlags {
     }
 
     /**
-     * @return true when {@code -z} asks for blocking calls (1, 2 or 3; nccl-tests 2.19.6 {@code src/common.cu
-     *         startColl} polls the streams after each call before the next): {@code HostLaunch} then charges every
-     *         call its launches, a launch and completion round trip and its kernel, one after the other
+     * @return true when {@code -z} asks for blocking calls (1, 2 or 3, and any other value but 0 as nccl-tests
+     *         2.19.6 {@code src/common.cu startColl} tests it, {@code if (blocking_coll)}: it polls the streams after
+     *         each call before the next): {@code HostLaunch} then charges every call its launches, a launch and
+     *         completion round trip and its kernel, one after the other
      */
     public boolean blocking() {
-        return blocking != null && blocking > 0;
+        return blocking != null && blocking != 0;
     }
 
     /**

@@ -46,8 +46,20 @@ import dev.collsim.simulator.perf.PerfEstimate;
  * {@code max + min / n}: G x 4.4 / 20 = 1.76 us for -g 8 at nccl-tests' default 20 iterations, 17.6 us with
  * {@code -n 2}. For one GPU per thread the first call waits for the other processes' launches and the launcher's
  * barrier exit spread, which collsim does not know; its own launch over n, 0.22 us at 20 iterations, is left out.
+ *
+ * <p>Blocking calls ({@code -z 1}, {@code 2} or {@code 3}; nccl-tests 2.19.6 {@code src/common.cu startColl} polls
+ * every stream of the thread with {@code cudaStreamQuery} after each call's launches, {@code testStreamSynchronize},
+ * and issues the next call only then): nothing overlaps, so every call pays its launches, the launch-to-start and
+ * completion-to-detection latency ({@link #BLOCKING_ROUND_TRIP_US}) and its kernel, {@code G x hostPerGpuUs +
+ * round trip + kernelUs}, and no first-call skew is left to spread. {@code -z 1} adds a barrier between the threads
+ * and processes after each call, which is not priced (nothing for one thread of one process; {@code -z 3} times
+ * without it). With {@code -m} above 1 the wait inside the open group finds the previous group's kernels, so each
+ * group still waits for the last (how NCCL merges a group's calls into one launch is not modelled: each call is
+ * charged as one). With CUDA graphs ({@code -G}) nccl-tests 2.19.6 turns {@code -z 3} off and cannot poll a stream
+ * under capture, so a graph replay is charged as one, blocking or not.
  */
-public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaGraph, int iterations) {
+public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaGraph, int iterations,
+        boolean blocking) {
 
     /**
      * Host time one thread spends per GPU of its group in one iteration, microseconds: NCCL's per-communicator
@@ -95,6 +107,17 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      */
     public static final int DEFAULT_ITERATIONS = 20;
 
+    /**
+     * What a blocking call (nccl-tests {@code -z}) pays beyond its host launches and its GPU time, microseconds: the
+     * time from the launch call's return to the kernel's start and from the kernel's end to the host's poll seeing
+     * it, which back-to-back calls hide. Measured by this repository's probe {@code executor/probes/blocking} on two
+     * lent H100 machines (VM guests of Intel Xeons, driver 580.159.04; {@code data/device/h100-blocking.txt} and
+     * {@code h100-blocking-2.txt}): the median of the ten round trips of NCCL's one-rank {@code ncclAllReduce} of
+     * 8 B, 3.26 us (2.41-3.49; per machine 2.78 and 3.30; an empty kernel's 3.50-3.95 us), to 0.1 us. One kind of
+     * host: the latency is the platform's (CPU, PCIe, driver).
+     */
+    public static final double BLOCKING_ROUND_TRIP_US = 3.3;
+
     /** One GPU per process, one thread: mpirun -np N all_reduce_perf -g 1, collsim's default. */
     public static final HostLaunch ONE_GPU_PER_PROCESS = new HostLaunch(1, 1, false, DEFAULT_ITERATIONS);
 
@@ -103,6 +126,7 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      * @param threadsPerProcess nccl-tests {@code -t}, >= 1
      * @param cudaGraph         whether nccl-tests {@code -G} replays CUDA graphs
      * @param iterations        timed calls per run, {@code iters x agg_iters} (nccl-tests {@code -n}, {@code -m}), >= 1
+     * @param blocking          whether each call waits for the GPUs before the next (nccl-tests {@code -z} above 0)
      * @throws IllegalArgumentException when a count is below 1
      */
     public HostLaunch {
@@ -110,6 +134,19 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
             throw new IllegalArgumentException("GPUs per thread, threads per process and iterations must be >= 1,"
                     + " got -g " + gpusPerThread + " -t " + threadsPerProcess + " iterations " + iterations);
         }
+    }
+
+    /**
+     * Calls that do not wait for the GPUs (nccl-tests' default, {@code -z 0}).
+     *
+     * @param gpusPerThread     nccl-tests {@code -g}, >= 1
+     * @param threadsPerProcess nccl-tests {@code -t}, >= 1
+     * @param cudaGraph         whether nccl-tests {@code -G} replays CUDA graphs
+     * @param iterations        timed calls per run, {@code iters x agg_iters}, >= 1
+     * @throws IllegalArgumentException when a count is below 1
+     */
+    public HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaGraph, int iterations) {
+        this(gpusPerThread, threadsPerProcess, cudaGraph, iterations, false);
     }
 
     /**
@@ -136,7 +173,20 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      * @throws IllegalArgumentException when n is below 1
      */
     public HostLaunch withIterations(int n) {
-        return new HostLaunch(gpusPerThread, threadsPerProcess, cudaGraph, n);
+        return new HostLaunch(gpusPerThread, threadsPerProcess, cudaGraph, n, blocking);
+    }
+
+    /**
+     * @param wait whether each call waits for the GPUs before the next (nccl-tests {@code -z} above 0)
+     * @return this launch with that
+     */
+    public HostLaunch withBlocking(boolean wait) {
+        return new HostLaunch(gpusPerThread, threadsPerProcess, cudaGraph, iterations, wait);
+    }
+
+    /** @return whether each call's launches, round trip and kernel follow one another (blocking, no graph) */
+    private boolean serial() {
+        return blocking && !cudaGraph;
     }
 
     /** @return host time per iteration one thread needs for its launches, microseconds; 0 with a CUDA graph */
@@ -146,13 +196,14 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
 
     /**
      * The first call's launch skew spread over the run (class comment): {@code min(kernelUs, G x hostPerGpuUs) / n}
-     * for G above 1; 0 for one GPU per thread and with a CUDA graph.
+     * for G above 1; 0 for one GPU per thread, with a CUDA graph and for blocking calls (each call pays its whole
+     * launch, {@link #apply}).
      *
      * @param kernelUs collsim's estimate of the call on the GPUs, microseconds
      * @return the once-per-run fill per timed call, microseconds
      */
     public double fillUs(double kernelUs) {
-        if (cudaGraph || gpusPerThread == 1) {
+        if (cudaGraph || gpusPerThread == 1 || blocking) {
             return 0;
         }
         return Math.min(kernelUs, hostUs()) / iterations;
@@ -162,10 +213,20 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      * @param kernel collsim's estimate of the call on the GPUs
      * @return the estimate of one nccl-tests iteration: the longer of the GPUs' time and the host's launches, plus
      *         the first call's launch skew over the run ({@link #fillUs}); the host's launches are named as the
-     *         bottleneck where they are the longer
+     *         bottleneck where they are the longer. Blocking calls without a graph: the launches, the round trip
+     *         ({@link #BLOCKING_ROUND_TRIP_US}) and the GPUs' time added (class comment)
      */
     public PerfEstimate apply(PerfEstimate kernel) {
         double host = hostUs();
+        if (serial()) {
+            double before = host + BLOCKING_ROUND_TRIP_US;
+            String why = before <= kernel.timeUs() ? kernel.bottleneck() : "blocking calls (nccl-tests -z): " + gpus()
+                    + " per thread x " + fixed(HOST_PER_GPU_US, 2) + " us of launches + "
+                    + fixed(BLOCKING_ROUND_TRIP_US, 1) + " us launch and completion round trip, then "
+                    + fixed(kernel.timeUs(), 1) + " us on the GPUs";
+            return new PerfEstimate(before + kernel.timeUs(), kernel.channels(), before + kernel.latencyUs(),
+                    kernel.algBw(), why);
+        }
         double fill = fillUs(kernel.timeUs());
         if (host <= kernel.timeUs()) {
             if (fill == 0) {
@@ -187,6 +248,12 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
     public String describe() {
         if (cudaGraph) {
             return "host launch: CUDA graph replay (nccl-tests -G), no per-iteration launch cost";
+        }
+        if (blocking) {
+            return "host launch: blocking calls (nccl-tests -z), " + gpus() + " per thread (nccl-tests -g "
+                    + gpusPerThread + "): each call pays " + fixed(hostUs(), 1) + " us of launches and a "
+                    + fixed(BLOCKING_ROUND_TRIP_US, 1) + " us round trip before its kernel, nothing overlapping"
+                    + " (a barrier after each call, -z 1 between threads or processes, is not priced)";
         }
         return "host launch: " + gpus() + " per thread (nccl-tests -g " + gpusPerThread + "), "
                 + fixed(hostUs(), 1) + " us per iteration on the host, overlapping the GPUs"

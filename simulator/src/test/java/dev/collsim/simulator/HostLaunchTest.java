@@ -77,6 +77,36 @@ class HostLaunchTest {
     }
 
     @Test
+    void blockingCallsOverlapNothing() {
+        // nccl-tests -z: each call's launches, then the launch and completion round trip, then the kernel; by hand
+        // with 4.4 us a launch and the probe's 3.3 us (the median of NCCL's ten one-rank round trips on two lent
+        // H100s, data/device/h100-blocking.txt 2.475, 2.414, 2.784, 3.244, 3.488 and h100-blocking-2.txt 3.243,
+        // 3.277, 3.381, 3.304, 3.349: (3.244 + 3.277) / 2 = 3.26, to 0.1 us):
+        // -g 8, a 16 us kernel: 8 x 4.4 + 3.3 + 16 = 54.5 us (non-blocking: 35.2 + 16 / 20 = 36.0)
+        HostLaunch g8 = HostLaunch.gpusPerThread(8);
+        assertEquals(36.0, g8.apply(kernel(16)).timeUs(), 1e-9);
+        PerfEstimate z = g8.withBlocking(true).apply(kernel(16));
+        assertEquals(54.5, z.timeUs(), 1e-9);
+        assertEquals(54.5, z.latencyUs(), 1e-9);
+        assertTrue(z.bottleneck().startsWith("blocking calls (nccl-tests -z): 8 GPUs per thread x 4.40 us"),
+                z.bottleneck());
+        // no first-call skew to spread: every call pays its launches whole
+        assertEquals(0, g8.withBlocking(true).fillUs(16), 0);
+        // -g 1 (one process a GPU), a 16 us kernel: 4.4 + 3.3 + 16 = 23.7 us where the non-blocking run hides the
+        // launch under the kernel (16 us); a 100 us kernel keeps its bottleneck: 107.7 us
+        assertEquals(23.7, HostLaunch.ONE_GPU_PER_PROCESS.withBlocking(true).apply(kernel(16)).timeUs(), 1e-9);
+        PerfEstimate longK = HostLaunch.ONE_GPU_PER_PROCESS.withBlocking(true).apply(kernel(100));
+        assertEquals(107.7, longK.timeUs(), 1e-9);
+        assertEquals("latency: 100.0 us", longK.bottleneck());
+        // -n and -m do not change a blocking call; a CUDA graph replay has no per-call launch, blocking or not
+        assertEquals(54.5, g8.withIterations(2).withBlocking(true).apply(kernel(16)).timeUs(), 1e-9);
+        PerfEstimate k = kernel(5);
+        assertSame(k, new HostLaunch(8, 1, true, 20, true).apply(k));
+        assertTrue(g8.withBlocking(true).describe().contains("blocking calls (nccl-tests -z)"),
+                g8.withBlocking(true).describe());
+    }
+
+    @Test
     void countsBelowOneAreRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new HostLaunch(0, 1, false));
         assertTrue(e.getMessage().contains("-g 0"), e.getMessage());

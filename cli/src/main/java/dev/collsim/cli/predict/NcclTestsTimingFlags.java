@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  * <ul>
  *   <li>Used: -n and -m give the timed calls per run, {@code iters x agg_iters} ({@link #timedCalls}), over which
  *       {@code HostLaunch} spreads the first call's launch skew; -G above 0 replays CUDA graphs
- *       ({@link #cudaGraph}).</li>
+ *       ({@link #cudaGraph}); -z above 0 makes each call wait for the GPUs before the next ({@link #blocking}).</li>
  *   <li>Read, checked as nccl-tests would (a whole number) and named in one note ({@link #note}): the others. -w
  *       among them: nccl-tests runs its warm-up calls before the timed loop ({@code run}: {@code warmup_iters} calls
  *       per size, then {@code completeColl}; {@code BenchTime} starts its timer after a {@code Barrier}), so they
@@ -103,6 +103,16 @@ public final class NcclTestsTimingFlags {
     }
 
     /**
+     * @return true when {@code -z} asks for blocking calls (1, 2 or 3, and any other value but 0 as nccl-tests
+     *         2.19.6 {@code src/common.cu startColl} tests it, {@code if (blocking_coll)}: it polls the streams after
+     *         each call before the next): {@code HostLaunch} then charges every call its launches, a launch and
+     *         completion round trip and its kernel, one after the other
+     */
+    public boolean blocking() {
+        return blocking != null && blocking != 0;
+    }
+
+    /**
      * Timed calls per run, {@code iters x agg_iters}: nccl-tests 2.19.6 {@code src/common.cu BenchTime} launches
      * {@code iters} iterations of {@code agg_iters} calls and divides the elapsed time by {@code iters x agg_iters}
      * (defaults {@code iters = 20}, {@code agg_iters = 1}). nccl-tests reads -n and -m with {@code strtol} and checks
@@ -138,11 +148,12 @@ public final class NcclTestsTimingFlags {
      *                       backend without a hierarchical composition), the only part of it -n and -m change
      * @return the nccl-tests flags the user gave that the prediction ignores, in a fixed order, e.g.
      *         {@code [-w, -N]}; -R, -x, -D and -u only at their default ({@link #refuseUnmodelled}); {@code -G} above
-     *         0 is used ({@link #cudaGraph}); -n and -m only when the launches are not modelled
+     *         0 is used ({@link #cudaGraph}); -n, -m and -z only when the launches are not modelled
      */
     public List<String> given(boolean launchModelled) {
         List<String> g = new ArrayList<>();
-        Object[] values = {launchModelled ? null : iters, warmup, launchModelled ? null : agg, cycles, blocking,
+        Object[] values = {launchModelled ? null : iters, warmup, launchModelled ? null : agg, cycles,
+            launchModelled ? null : blocking,
             average, cudaGraph() ? null : graph, timeout, cpuTime, parallelInit, streamNull, timestamps, outputFile,
             register, ctaPolicy, deviceImpl, memory, unalign, perIter, perIterSkip};
         String[] names = {"-n", "-w", "-m", "-N", "-z", "-a", "-G", "-T", "-C", "-p", "-y", "-S", "-J", "-R", "-x",
@@ -158,20 +169,21 @@ public final class NcclTestsTimingFlags {
     /**
      * @param launch         how the prediction's benchmark drives its GPUs, with {@link #timedCalls}
      * @param launchModelled whether the prediction charges the host's launches ({@link #given(boolean)})
-     * @return the header notes on the host's launches: {@link HostLaunch#describe} with {@code -g} above 1 or
-     *         {@code -G}; with -n or -m given where they change nothing (one GPU per thread, or graph replay, where
-     *         {@link HostLaunch#fillUs} is 0), a note that says so; none when the launches are not modelled
+     * @return the header notes on the host's launches: {@link HostLaunch#describe} with {@code -g} above 1,
+     *         {@code -G} or {@code -z}; with -n or -m given where they change nothing (one GPU per thread, graph
+     *         replay or blocking calls, where {@link HostLaunch#fillUs} is 0), a note that says so; none when the
+     *         launches are not modelled
      */
     public List<String> launchNotes(HostLaunch launch, boolean launchModelled) {
         List<String> out = new ArrayList<>();
-        boolean noFill = launch.gpusPerThread() == 1 || launch.cudaGraph();
-        if (launchModelled && (launch.gpusPerThread() > 1 || launch.cudaGraph())) {
+        boolean noFill = launch.gpusPerThread() == 1 || launch.cudaGraph() || launch.blocking();
+        if (launchModelled && (launch.gpusPerThread() > 1 || launch.cudaGraph() || launch.blocking())) {
             out.add(launch.describe());
         }
         if (launchModelled && noFill && (iters != null || agg != null)) {
             out.add("nccl-tests -n x -m = " + launch.iterations() + " timed calls: read; they spread the first call's"
-                    + " launch skew, which collsim charges only with -g above 1 and no -G, so they change nothing"
-                    + " here");
+                    + " launch skew, which collsim charges only with -g above 1, no -G and no -z, so they change"
+                    + " nothing here");
         }
         return out;
     }
@@ -187,7 +199,7 @@ public final class NcclTestsTimingFlags {
             g.add("-c");
         }
         return g.isEmpty() ? List.of() : List.of("nccl-tests flags " + String.join(" ", g) + " read and ignored:"
-                + " a prediction has no " + (launchModelled ? "" : "iterations, ") + "warm-up (not timed by"
-                + " nccl-tests), blocking, graph replay, data check or report options");
+                + " a prediction has no " + (launchModelled ? "" : "iterations, blocking, ") + "warm-up (not timed"
+                + " by nccl-tests), graph replay, data check or report options");
     }
 }

@@ -204,7 +204,8 @@ public final class PredictCommand implements Callable<Integer> {
             sizes.computeIfAbsent(g.type(), t -> backend == Backend.analytical ? EmptyCollective.noted(c, t,
                     sweep.sizes(), rankList.size(), notes) : EmptyCollective.runnable(c, t, sweep.sizes(), rankList.size(), notes));
         }
-        HostLaunch launch = rankOptions.launch(ncclTestsFlags.cudaGraph(), timedCalls);
+        HostLaunch launch = rankOptions.launch(ncclTestsFlags.cudaGraph(), timedCalls)
+                .withBlocking(ncclTestsFlags.blocking());
         notes.addAll(ncclTestsFlags.launchNotes(launch, launchModelled));
         ncclTestsNote = notes;
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));

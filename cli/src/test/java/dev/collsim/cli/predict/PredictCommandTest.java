@@ -180,9 +180,9 @@ class PredictCommandTest {
     }
 
     /**
-     * A pasted nccl-tests command line works: its timing and check flags ({@code src/common.cu}: -w -N -z -a -G -T
-     * -C -t, and -c N the data check) change nothing in a prediction, are named in one note, and -c 1 is not read as
-     * a cluster file; -n 20 -m 1 are nccl-tests' defaults, used (PredictTimedCallsTest) and not named. A non-number
+     * A pasted nccl-tests command line works: its timing and check flags ({@code src/common.cu}: -w -N -a -G -T -C
+     * -t, and -c N the data check) change nothing in a prediction, are named in one note, and -c 1 is not read as a
+     * cluster file; -n 20 -m 1 -z 0 are nccl-tests' defaults, used (PredictTimedCallsTest) and not named. A non-number
      * for -n is refused as nccl-tests' atoi would not silently accept it.
      */
     @Test
@@ -193,7 +193,7 @@ class PredictCommandTest {
                 "-t", "1");
         assertEquals(0, pasted.code(), pasted.err());
         assertEquals(dataLines(plain.out()), dataLines(pasted.out()));
-        assertTrue(pasted.out().contains("# nccl-tests flags -w -N -z -a -G -T -C -c read and ignored"),
+        assertTrue(pasted.out().contains("# nccl-tests flags -w -N -a -G -T -C -c read and ignored"),
                 pasted.out());
         assertTrue(!plain.out().contains("read and ignored"), plain.out());
         assertEquals(2, run("predict", "all_reduce", "-n", "x").code());

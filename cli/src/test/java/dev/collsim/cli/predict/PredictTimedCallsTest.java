@@ -101,6 +101,39 @@ class PredictTimedCallsTest {
     }
 
     /**
+     * -z above 0 (nccl-tests 2.19.6 {@code startColl}: each call's streams polled before the next call): by hand from
+     * HostLaunch, a blocking call is its launches + {@link HostLaunch#BLOCKING_ROUND_TRIP_US} (3.3 us, measured:
+     * data/device/h100-blocking*.txt) + the kernel K, where the default run with one GPU per process (8 ranks on
+     * dgx-a100, K above the 4.4 us launch at both sizes) shows K itself:
+     * <ul>
+     *   <li>one GPU per process: 4.4 + 3.3 + K, 7.7 us above the default at 1 KiB and at 16 MiB;</li>
+     *   <li>-g 8: 8 x 4.4 + 3.3 + K = 38.5 us + K, no first-call skew to spread (-n changes nothing).</li>
+     * </ul>
+     */
+    @Test
+    void blockingCallsPayTheirLaunchesBeforeTheKernel() throws Exception {
+        double[] k = times();
+        double[] z1 = times("-z", "1");
+        double[] g8z = times("-g", "8", "-z", "2");
+        for (int i = 0; i < 2; i++) {
+            assertEquals(7.7, z1[i] - k[i], 1e-6);
+            assertEquals(38.5 + k[i], g8z[i], 1e-6);
+            assertEquals(g8z[i], times("-g", "8", "-z", "3", "-n", "2")[i], 1e-9);
+        }
+        assertEquals(k[0], times("-z", "0")[0], 1e-9, "-z 0 is nccl-tests' default");
+        CliRun g8 = run("predict", "-c", "dgx-a100", "allreduce", "-b", "1K", "-e", "1K", "-g", "8", "-z", "1");
+        assertEquals(0, g8.code(), g8.err());
+        assertTrue(g8.out().contains("host launch: blocking calls (nccl-tests -z), 8 GPUs per thread"), g8.out());
+        assertFalse(g8.out().contains("read and ignored"), g8.out());
+        // the links backend charges no host launch: -z is one of the ignored flags there
+        CliRun links = run("predict", "-c", "dgx-a100", "allreduce", "-b", "1M", "-e", "1M", "--backend", "links",
+                "-z", "1");
+        assertEquals(0, links.code(), links.err());
+        assertTrue(links.out().contains("# nccl-tests flags -z read and ignored: a prediction has no iterations,"
+                + " blocking,"), links.out());
+    }
+
+    /**
      * nccl-tests reads -n and -m with strtol and checks neither; BenchTime then divides by iters x agg_iters, so 0
      * gives no time and a negative count a negative one: refused, exit 2, naming the flag and what is allowed.
      */

@@ -8,7 +8,9 @@ import java.util.Optional;
 /**
  * The host launch a compared run had ({@link HostLaunch}), from what its file says ({@link Dataset#launch()}):
  * nccl-tests' {@code # nThread T nGpus G ... iters: N ... graph: N} line, a JSON result's config, or the
- * {@code #@ command:} header; timed calls per run as nccl-tests' default (20) where the file does not say. A file that says nothing is read as one GPU per process (nccl-tests {@code -g 1}), and the comparison's
+ * {@code #@ command:} header; timed calls per run as nccl-tests' default (20) where the file does not say; blocking
+ * calls ({@code -z}) where its {@code # Blocking Enabled} line, JSON config or command says so. A file that says
+ * nothing is read as one GPU per process (nccl-tests {@code -g 1}), and the comparison's
  * assumptions say so. Stateless.
  */
 final class DatasetLaunch {
@@ -26,14 +28,18 @@ final class DatasetLaunch {
             return HostLaunch.ONE_GPU_PER_PROCESS;
         }
         int n = s.iterations() > 0 ? s.iterations() : HostLaunch.DEFAULT_ITERATIONS;
-        return new HostLaunch(s.gpusPerThread(), Math.max(1, s.threads()), s.graphLaunches() > 0, n);
+        return new HostLaunch(s.gpusPerThread(), Math.max(1, s.threads()), s.graphLaunches() > 0, n, s.blocking());
     }
 
     /**
      * @param d a dataset
-     * @return the assumption line when the file does not give its GPUs per process, else empty
+     * @return the assumption line when the file does not give its GPUs per process, the host launch's description
+     *         ({@link HostLaunch#describe}) when its calls block (nccl-tests {@code -z}), else empty
      */
     static Optional<String> assumption(Dataset d) {
+        if (d.launch().known() && d.launch().blocking()) {
+            return Optional.of(of(d).describe());
+        }
         return d.launch().known() ? Optional.empty() : Optional.of("GPUs per process not given by the file"
                 + " (no nccl-tests '# nThread' line or -g on the command line): 1 assumed, as mpirun -np <ranks>"
                 + " ... -g 1; with -g G one thread launches G kernels per iteration");

@@ -203,8 +203,9 @@ public final class JsonMeasurementReader {
     /**
      * @param config the result's {@code config} object: nccl-tests {@code -J} (2.19.6 {@code src/util.cu}, after the
      *               {@code # nThread} line: {@code nthreads}, {@code ngpus}, {@code iterations} = {@code -n},
-     *               {@code aggregated_iterations} = {@code -m}, {@code graph}) and collsim run (the same keys, as
-     *               collsim's {@code RunConfig})
+     *               {@code aggregated_iterations} = {@code -m}, {@code graph}, {@code blocking_collectives} =
+     *               {@code -z} above 0, a boolean) and collsim run (the same keys, as collsim's {@code RunConfig};
+     *               {@code blocking_collectives} its {@code -z} value)
      * @return the launch shape it gives, {@link LaunchShape#UNKNOWN} without {@code ngpus}; timed calls per run
      *         {@code iterations x aggregated_iterations} ({@code aggregated_iterations} 1 when absent), 0 (not
      *         said) without {@code iterations} ({@link LaunchShape#timedCalls})
@@ -216,7 +217,8 @@ public final class JsonMeasurementReader {
         long iters = config.path("iterations").asLong(0);
         long agg = config.path("aggregated_iterations").asLong(1);
         return g < 1 || t < 0 || graph < 0 ? LaunchShape.UNKNOWN
-                : new LaunchShape(t, g, graph, LaunchShape.timedCalls(iters, agg));
+                : new LaunchShape(t, g, graph, LaunchShape.timedCalls(iters, agg),
+                        config.path("blocking_collectives").asBoolean(false));
     }
 
     /** @return the collsim run bound as a PerfRun; a mapping failure is reported as not a collsim run */

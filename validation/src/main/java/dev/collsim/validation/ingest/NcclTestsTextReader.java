@@ -228,7 +228,7 @@ public final class NcclTestsTextReader {
             ctx.unmodelledClaim(m.group(1), no);
             Claims.single(Claims.perfBinaries(m.group(1))).ifPresent(
                     c -> ctx.strong = new RunContext.Claim(c, no, "'Collective test starting'"));
-        } else if (t.startsWith("# nThread")) {
+        } else if (t.startsWith("# nThread") || t.startsWith(RunContext.BLOCKING)) {
             newRunIfDone();
             ctx.nThreadLine(t);
             if ((m = MAXBYTES.matcher(t)).find()) {

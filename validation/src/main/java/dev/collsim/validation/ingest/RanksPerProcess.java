@@ -43,6 +43,6 @@ final class RanksPerProcess {
                 + threads + " nGpus " + given.gpusPerThread() + " (" + threads * given.gpusPerThread()
                 + " rank(s) per process), but the '#  Rank' lines list " + k + " under each process (" + process + "): read as " + threads
                 + " thread(s) of " + k / threads + " GPUs (-g " + k / threads + ")"));
-        return new LaunchShape(threads, k / threads, given.graphLaunches(), given.iterations());
+        return new LaunchShape(threads, k / threads, given.graphLaunches(), given.iterations(), given.blocking());
     }
 }

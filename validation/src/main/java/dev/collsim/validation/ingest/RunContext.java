@@ -23,6 +23,11 @@ final class RunContext {
     /** {@code iters: N} of the line, not {@code warmup iters:} nor {@code agg iters:}. */
     private static final Pattern ITERS = Pattern.compile("(?<!warmup )(?<!agg )\\biters:\\s*(\\d+)");
     private static final Pattern AGG_ITERS = Pattern.compile("\\bagg iters:\\s*(\\d+)");
+    /**
+     * The line nccl-tests prints under its {@code # nThread} line when {@code -z} is above 0 (2.19.6 {@code src/util.cu
+     * writeDeviceReport}; {@code src/common.cu} before 2.19): {@code # Blocking Enabled: wait ...}.
+     */
+    static final String BLOCKING = "# Blocking Enabled";
 
     /** A claim about the collective with the line that made it. */
     record Claim(Collective collective, int line, String source) {
@@ -47,6 +52,8 @@ final class RunContext {
     int graphLaunches;
     /** iters x agg iters of nccl-tests' {@code # nThread ...} line (timed calls per run); 0 when not seen. */
     int iterations;
+    /** Whether nccl-tests printed its {@link #BLOCKING} line (each call waits for the GPUs, {@code -z}). */
+    boolean blocking;
     /** maxBytes of nccl-tests' {@code # nThread ...} line, bytes; 0 when not seen. */
     long maxBytes;
     final List<Note> notes = new ArrayList<>();
@@ -77,12 +84,16 @@ final class RunContext {
 
     /**
      * Keeps nThread, nGpus, iters x agg iters and graph of nccl-tests' {@code # nThread T nGpus G ... iters: N agg
-     * iters: M ... graph: N} line.
+     * iters: M ... graph: N} line, or that its {@link #BLOCKING} line was seen.
      *
      * @param t the line
      * @throws NumberField.Refused when a count does not fit
      */
     void nThreadLine(String t) {
+        if (t.startsWith(BLOCKING)) {
+            blocking = true;
+            return;
+        }
         Matcher m;
         if ((m = NGPUS.matcher(t)).find()) {
             nGpusPerThread = NumberField.count(m, 1, "nGpus");
@@ -110,10 +121,11 @@ final class RunContext {
      */
     LaunchShape launch(FileHeader header) {
         if (nGpusPerThread > 0) {
-            return new LaunchShape(nThreads, nGpusPerThread, graphLaunches, iterations);
+            return new LaunchShape(nThreads, nGpusPerThread, graphLaunches, iterations, blocking);
         }
         LaunchShape titled = LaunchShape.fromCommand(title);
-        return titled.known() ? titled : LaunchShape.fromCommand(header.text("command"));
+        LaunchShape s = titled.known() ? titled : LaunchShape.fromCommand(header.text("command"));
+        return blocking && s.known() ? s.withBlocking(true) : s;
     }
 
     /** @return a fresh context that keeps nothing but the title (for a second table in the same section) */
@@ -132,6 +144,7 @@ final class RunContext {
         c.nThreads = nThreads;
         c.graphLaunches = graphLaunches;
         c.iterations = iterations;
+        c.blocking = blocking;
         c.settings.putAll(settings);
         return c;
     }

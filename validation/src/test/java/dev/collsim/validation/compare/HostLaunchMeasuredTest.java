@@ -14,6 +14,7 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.LaunchShape;
+import dev.collsim.validation.ingest.MeasurementReader;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +53,30 @@ class HostLaunchMeasuredTest {
         assertTrue(k4.predictedUs() > 35.2 && k4.predictedUs() <= 35.2 + 35.2 / 40, "" + k4.predictedUs());
         assertTrue(k4.apePercent() >= 14.4 && k4.apePercent() < 16.6, "" + k4.apePercent());
         assertTrue(c.cluster().assumptions().stream().noneMatch(a -> a.startsWith("GPUs per process")));
+    }
+
+    /**
+     * The dkh file (-g 8, line 15 "# nThread 1 nGpus 8 ... iters: 20") with nccl-tests' "# Blocking Enabled" line
+     * added under its nThread line (as -z 1 prints it): by hand from HostLaunch, the 8 B row without it is host-bound,
+     * 8 x 4.4 + K / 20 (K the kernel, below 35.2 us), so K = 20 x (t - 35.2); blocking calls pay 35.2 + 3.3 + K.
+     */
+    @Test
+    void blockingLineChargesEveryCallItsLaunches() throws Exception {
+        String text = Files.readString(Path.of("src/test/resources/data")
+                .resolve("A-allreduce-1x8xA100-80GB-sxm-dkh-g8-nccl2.19-8B-128M.txt"));
+        int eol = text.indexOf('\n', text.indexOf("# nThread"));
+        String z = text.substring(0, eol + 1) + "# Blocking Enabled: wait for completion and barrier after each"
+                + " collective \n" + text.substring(eol + 1);
+        PointComparison plain = comparer.compare(MeasurementReader.read("dkh.txt", text).get(0), Optional.empty())
+                .points().get(0);
+        DatasetComparison zc = comparer.compare(MeasurementReader.read("dkh-z.txt", z).get(0), Optional.empty());
+        PointComparison blocking = zc.points().get(0);
+        assertTrue(zc.cluster().assumptions().stream().anyMatch(a -> a.startsWith("host launch: blocking calls")),
+                zc.cluster().assumptions().toString());
+        assertEquals(8, plain.sizeBytes());
+        double k = 20 * (plain.predictedUs() - 35.2);
+        assertTrue(k > 0 && k < 35.2, "8 B is host-bound without -z: kernel " + k);
+        assertEquals(38.5 + k, blocking.predictedUs(), 1e-6);
     }
 
     /** nccl-tests' own line, {@code # nThread 1 nGpus 4 ... warmup iters: 5 iters: 20 agg iters: 1 ... graph: 0}. */

@@ -35,8 +35,7 @@ public final class NcclTestsTextReader {
     private static final Pattern AVG = Pattern.compile("Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
     private static final Pattern STARTING = Pattern.compile("Collective test starting:\\s*(\\S+)");
     private static final Pattern LIBRARY = Pattern.compile("nccl-library=(\\d+)");
-    /** The first words of {@code collsim run}'s version line, which states nccl-library= as nccl-tests does. */
-    private static final String COLLSIM_RUN = "# collsim run ";
+    private static final String COLLSIM_RUN = "# collsim run "; // its first line states nccl-library= too
     private static final Pattern MAXBYTES = Pattern.compile("maxBytes\\s+(\\d+)");
     /** The line collsim's executor prints before each table of a settings sweep ({@code Supervisor}). */
     private static final String SETTINGS = "# collsim settings:";

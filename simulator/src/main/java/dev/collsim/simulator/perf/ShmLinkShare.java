@@ -65,10 +65,10 @@ import dev.collsim.topology.paths.PathFinder;
  *
  * <p>A Ring AllReduce / AllGather / ReduceScatter over SHM pays no generic pipeline fill ({@link IntraNodeFill},
  * whose own note says the kernels leave none beyond NCCL's per-step latency): measured intercepts (time minus bytes
- * at the measured plateau rate) agree with NCCL's latency alone: 2x RTX 2080 Ti AllReduce 15-17 us from 1 to 4 MiB,
- * NCCL's 8.4 + 2 x 5.7 = 19.8 us; 4x RTX PRO 6000 SHM 38-46 us from 1 to 4 MiB, NCCL's 8.4 + 6 x 5.7 = 42.6 us
- * (NCCL 2.29.7 {@code src/graph/tuning.cc}: Ring Simple base 8.4, PCI 5.7 per step). Neither does a rooted Ring
- * Broadcast / Reduce over SHM: its root runs ahead into the next call ({@link #ringWithoutFill}).
+ * at the measured plateau rate) are a latency alone, no fill: 2x RTX 2080 Ti AllReduce 15-17 us from 1 to 4 MiB,
+ * 4x RTX PRO 6000 SHM 38-46 us from 1 to 4 MiB, against NCCL's base 8.4 us (NCCL 2.29.7 {@code src/graph/tuning.cc})
+ * + 1.0 (launch) + 2 and 6 steps of 4.73 us over SHM ({@link PcieSimpleStep}): 18.9 and 37.8 us. Neither does a
+ * rooted Ring Broadcast / Reduce over SHM: its root runs ahead into the next call ({@link #ringWithoutFill}).
  * Stateless and thread-safe.
  */
 public final class ShmLinkShare {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A one-host Simple Ring over PCIe with P2P waits two P2P store flights a step (2 x NCCL's hwLat[PCI][Ring][LL] =
- * 2.0 us), over SHM those two flights and two host-memory round trips (+ 2 x 1.364 us), where NCCL's table charges hwLat[PCI][Ring][Simple] = 5.7 us (NCCL 2.28.9 and 2.30.7 src/graph/tuning.cc,
+ * 2.0 us), over SHM those two flights and two host-memory round trips (+ 2 x 1.364 us), where NCCL's table
+ * charges hwLat[PCI][Ring][Simple] = 5.7 us (NCCL 2.28.9 and 2.30.7 src/graph/tuning.cc,
  * Ring Simple base 8.4 us); NCCL's own estimate and choice keep the 5.7. The host: 4 RTX PRO 6000 Blackwell, each on
  * its own PCIe Gen5 x16 switch under one CPU (PcieLlStreamTest's); collsim adds launchOverheadUs 1.0.
  */

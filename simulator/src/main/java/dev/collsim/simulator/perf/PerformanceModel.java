@@ -66,8 +66,8 @@ import dev.collsim.topology.PathType;
  * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
  * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a
  * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}, and for a one-host Simple Ring over
- * PCIe P2P its steps at two P2P store flights each instead of NCCL's PCI figure, {@link PcieSimpleStep}), busCap uses the channel count as a
- * continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
+ * PCIe its steps at two store flights each, over SHM plus the counter poll's host-read round trip, instead of NCCL's
+ * PCI figure, {@link PcieSimpleStep}), busCap uses the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
  * buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
  * ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.

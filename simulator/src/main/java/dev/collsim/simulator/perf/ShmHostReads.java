@@ -147,10 +147,10 @@ public final class ShmHostReads {
      * own step counts, {@code src/graph/tuning.cc}), a rooted Ring Broadcast/Reduce nRanks - 1 (the chain from the
      * root); the one-host Tree AllReduce chain 2 (nRanks - 1) (up and down, {@link IntraNodeChain}). Not fitted to
      * any data file; the forced Simple runs of the 2x / 4x L40S SHM files (NCCL 2.29.2) check it
-     * (ShmHostReadsTest). Open: the 4-rank L40S Ring/Simple where it is latency-bound (128-256 KiB, NCCL_PROTO=simple)
-     * has an intercept of 42-44 us, NCCL's 42.6 + 1.0 without these trips, while the 2-rank ring (24.6 us at 32-128
-     * KiB) and both Tree chains (8 B) fit them; no source separates the two rings (docs/single-host-guesses.md
-     * section 1, "Below 1 MiB on the FarmShare L40S", part (c)).
+     * (ShmHostReadsTest). For a Ring AllReduce, AllGather or ReduceScatter the rest of the step is no longer NCCL's
+     * 5.7 us: {@link PcieSimpleStep} prices it as two store flights and the poll's round trip, so with this one a
+     * Simple ring step over SHM is 2 x 1.0 + 2 x 1.364 = 4.73 us (the measured SHM rings, per step, are listed
+     * there); rooted rings and the Tree chain keep NCCL's step plus this trip.
      *
      * @param plan the channel plan
      * @param s    settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)

@@ -65,10 +65,10 @@ import dev.collsim.topology.paths.PathFinder;
  *
  * <p>A Ring AllReduce / AllGather / ReduceScatter over SHM pays no generic pipeline fill ({@link IntraNodeFill},
  * whose own note says the kernels leave none beyond NCCL's per-step latency): measured intercepts (time minus bytes
- * at the measured plateau rate) agree with NCCL's latency alone: 2x RTX 2080 Ti AllReduce 15-17 us from 1 to 4 MiB,
- * NCCL's 8.4 + 2 x 5.7 = 19.8 us; 4x RTX PRO 6000 SHM 38-46 us from 1 to 4 MiB, NCCL's 8.4 + 6 x 5.7 = 42.6 us
- * (NCCL 2.29.7 {@code src/graph/tuning.cc}: Ring Simple base 8.4, PCI 5.7 per step). Neither does a rooted Ring
- * Broadcast / Reduce over SHM: its root runs ahead into the next call ({@link #ringWithoutFill}).
+ * at the measured plateau rate) are a latency alone, no fill: 2x RTX 2080 Ti AllReduce 15-17 us from 1 to 4 MiB,
+ * 4x RTX PRO 6000 SHM 38-46 us from 1 to 4 MiB, against NCCL's base 8.4 us (NCCL 2.29.7 {@code src/graph/tuning.cc})
+ * + 1.0 (launch) + 2 and 6 steps of 4.73 us over SHM ({@link PcieSimpleStep}): 18.9 and 37.8 us. Neither does a
+ * rooted Ring Broadcast / Reduce over SHM: its root runs ahead into the next call ({@link #ringWithoutFill}).
  * Stateless and thread-safe.
  */
 public final class ShmLinkShare {
@@ -102,18 +102,15 @@ public final class ShmLinkShare {
     public static final double DUPLEX_LINK_CEILING = 0.815;
 
     /**
-     * Share of a GPU's PCIe link per direction in a 2-rank Ring AllGather or ReduceScatter over SHM, derived from
-     * NCCL's kernels (2.28.9 to 2.30.7 {@code src/device/all_gather.h runRing}: {@code directSend} (or
-     * {@code directCopySend}), the {@code j = 1 .. nranks - 2} loop of {@code directRecvCopyDirectSend}, then
-     * {@code directRecv}; {@code reduce_scatter.h runRing}: {@code send}, the {@code j = 2 .. nranks - 1} loop of
-     * {@code recvReduceSend}, then {@code recvReduceCopy}). With 2 ranks the loop is empty: each chunk is one primitive
-     * that only stores to host memory, then one that only loads from it, run one after the other by the same
-     * threads, and both ranks store at the same time and load at the same time. So each direction of a GPU's link is
-     * busy one phase in two, at the one-way rate (the whole link, {@link OneWayPair}): 1/2. Measured (2x RTX 2080 Ti,
-     * Gen3 switch, SHM: validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-
-     * pcie3-nop2p-autodl.txt lines 81-89): 3.14-3.39 GB/s busbw from 4 MiB to 512 MiB and 3.79 at 1 GiB against
-     * 5.88 x 0.5 = 2.94, so some overlap of the phases that the kernel's order leaves to the hardware (posted writes
-     * still draining while the loads start) is not modelled.
+     * Share of a GPU's PCIe link per direction in one channel's phase of a 2-rank Ring AllGather or ReduceScatter over
+     * SHM when the call's other channel is in the same phase: both store (or both load) through the same direction
+     * at the one-way rate ({@link OneWayPair}, the whole link), half of it each. The phases, from NCCL's kernels
+     * (2.28.9 to 2.30.7 {@code src/device/all_gather.h runRing}: {@code directSend} (or {@code directCopySend}), the
+     * {@code j = 1 .. nranks - 2} loop of {@code directRecvCopyDirectSend}, then {@code directRecv};
+     * {@code reduce_scatter.h runRing}: {@code send}, the {@code j = 2 .. nranks - 1} loop of {@code recvReduceSend},
+     * then {@code recvReduceCopy}): with 2 ranks the loop is empty, so each chunk is one primitive that only stores to
+     * host memory, then one that only loads from it, run one after the other by the channel's threads, both ranks
+     * storing at once and loading at once. How two channels' phases meet is {@link #alternatingShare}.
      */
     public static final double ALTERNATING_SHARE = 0.5;
 
@@ -193,7 +190,7 @@ public final class ShmLinkShare {
      * @param p     protocol (LL128 reads every line twice: {@link #LL128_READS_PER_LINE})
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
      * @return {@link #duplexShare} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
-     *         ReduceScatter, {@link #ALTERNATING_SHARE}), {@link #chainShare} for the Tree chain over SHM on one host
+     *         ReduceScatter, {@link #alternatingShare}), {@link #chainShare} for the Tree chain over SHM on one host
      *         of at least 2 ranks, each times {@link #ll128Reload} for LL128; 1 otherwise
      */
     public static double factor(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
@@ -206,7 +203,7 @@ public final class ShmLinkShare {
             return ll128Reload(p, Pattern.ONE_WAY);
         }
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
-            return ALTERNATING_SHARE * ll128Reload(p, Pattern.ALTERNATING);
+            return alternatingShare(plan) * ll128Reload(p, Pattern.ALTERNATING);
         }
         return (chain ? chainShare(plan.nRanks(), duplexShare(plan)) : duplexShare(plan))
                 * ll128Reload(p, Pattern.DUPLEX);
@@ -222,6 +219,32 @@ public final class ShmLinkShare {
      */
     public static double duplexShare(ChannelPlan plan) {
         return plan.gpuPcieGen() >= 5 ? DUPLEX_LINK_CEILING : DUPLEX_SHARE;
+    }
+
+    /**
+     * A 2-rank Ring AllGather or ReduceScatter over SHM (store phase, then load phase, per chunk and channel:
+     * {@link #ALTERNATING_SHARE}) on its 2 channels, per direction of a GPU's link, in time-average over the call.
+     * The channels are separate CTAs with their own FIFOs and no barrier between them (NCCL 2.28.9 to 2.30.7
+     * {@code src/device/all_gather.h runRing}: one loop per channel over its own part of the buffer), so their phases
+     * hold whatever offset they have: while both are in the same phase they share the one-way rate (1/2 each); while
+     * one stores and the other loads the link is duplex and each moves the duplex share d ({@link #duplexShare}). In
+     * both states the two channels move at the same rate, so nothing pulls the offset back or pushes it on: it drifts
+     * (each call starts both channels together, and any difference in their progress stays), and a drifting offset on
+     * the cycle of two phases is as likely to be anywhere on it, half the bytes moved with the phases apart, half
+     * together. Time per byte per direction then averages 1/2 x 1/d + 1/2 x 1/(1/2): the share is
+     * 1 / (1 / (2 d) + 1), between 1/2 (phases together, the earlier rule) and d (phases apart). Gen3/Gen4 (d = 0.666):
+     * 0.5712. Checked, not fitted: 2x RTX 2080 Ti, Gen3 switch, SHM
+     * (validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt
+     * lines 81-89): 3.14-3.39 GB/s busbw from 4 MiB to 512 MiB and 3.79 at 1 GiB over 5.88 (the ring's 6 GB/s x 0.98):
+     * 0.534-0.577 and 0.645, against 0.5712 here (0.5 before). The measured rate grows with the size (0.534 at 4 MiB to
+     * 0.577 at 512 MiB), as an offset that starts at 0 with each call and drifts would give; the drift's speed has no
+     * source, so the offset is taken at its long-run spread at every size.
+     *
+     * @param plan the channel plan
+     * @return 1 / (1 / (2 d) + 1 / (2 {@link #ALTERNATING_SHARE})), d = {@link #duplexShare}
+     */
+    static double alternatingShare(ChannelPlan plan) {
+        return 1.0 / (0.5 / duplexShare(plan) + 0.5 / ALTERNATING_SHARE);
     }
 
     /**

@@ -28,8 +28,9 @@ import dev.collsim.simulator.tuning.HardwareClass;
  * AllGather (one point) 23.4 -> 32.6 %, 1x4 RTX PRO 6000 (SHM) 3.6 -> 6.5 %, 8x A100 (Azure ND A100 v4, whose
  * mid sizes are already predicted too fast) 8.3 -> 11.0 %. The gain comes from 7 runs on 4 machines, so it holds
  * with any one dataset left out (the choice of the form, not a fitted constant). Median over the 58 healthy
- * datasets 12.8 -> 11.9 %, within 10 %: 21 -> 23. Multi-node calls keep the whole fill (their steps cross the
- * network proxy, {@link NetTransport}); NVLS and NVLSTree have their own loop model ({@link NvlsLoop}).
+ * datasets 12.8 -> 11.9 %, within 10 %: 21 -> 23. Multi-node calls are not scaled by it (their steps cross the
+ * network proxy, {@link NetTransport}; a Ring's fill there is one network send,
+ * {@link RingLoopFill#netSendShare}); NVLS and NVLSTree have their own loop model ({@link NvlsLoop}).
  *
  * <p>Checked against NCCL's kernels (docs/intra-node-pipeline.md): Simple posts data to the next rank a whole slice
  * at a time (NCCL 2.30.7 {@code src/device/prims_simple.h genericOp}; slice = buffSize / NCCL_STEPS x SLICESTEPS, 1

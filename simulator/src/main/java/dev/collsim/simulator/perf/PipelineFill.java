@@ -24,6 +24,8 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  *   Tree/Simple AllReduce on one node over SHM: ((2 nRanks - 1) x share - e) x min(chunk, nBytes / channels) instead
  *     ({@link IntraNodeChain#fillSlices});
  *   x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
+ *   x 1/2 for a Ring AllReduce/AllGather/ReduceScatter Simple between nodes: one network send, a slice, of its
+ *     chunk of 2 ({@link RingLoopFill#netSendShare});
  *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});
  *   NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
  *   NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of the NVLS + tree
@@ -98,7 +100,8 @@ public final class PipelineFill {
 
     /**
      * The pipeline fill's bytes at the per-channel rate (divide by 1000 x busBw per channel for microseconds): one
-     * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill}; a Simple chain
+     * chunk, or the channel's piece when smaller, times {@link IntraNodeFill} and {@link RingLoopFill} (its steps per
+     * loop, and between nodes one network send of the chunk, {@link RingLoopFill#netSendShare}); a Simple chain
      * over SHM ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
      * staging buffers, 2 nRanks - 1 stages at the links' unshared rate less the data term's first slice
      * ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
@@ -115,7 +118,8 @@ public final class PipelineFill {
                 ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true))
                 : IntraNodeFill.scale(a, func, plan.nNodes(), plan.nRanks(), PerformanceModel.linkClass(plan))
                         * RingLoopFill.share(a, func, plan.nRanks());
-        return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s), slice) * scale;
+        return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s), slice) * scale
+                * RingLoopFill.netSendShare(a, p, func, plan.nNodes());
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
 
 /**
  * The share of one step's data a Ring collective pays as {@link PipelineFill}'s pipeline fill: 0 when the ring
@@ -35,5 +36,36 @@ public final class RingLoopFill {
         boolean oneStep = a == Algorithm.RING && nRanks == 2
                 && (func == Collective.REDUCE_SCATTER || func == Collective.ALL_GATHER);
         return oneStep ? 0 : 1;
+    }
+
+    /**
+     * The share of the Ring's chunk (or per-rank piece) a Ring between NCCL nodes pays as fill: one network send of
+     * it, 1 / (slices per chunk). NCCL 2.28.9 and 2.30.7 {@code src/device/prims_simple.h genericOp}: a Simple chunk
+     * of chunkSteps 4 is SlicePerChunk = 2 slices of sliceSteps 2 for Ring AllReduce, AllGather and ReduceScatter
+     * ({@code src/include/collectives.h} ALLREDUCE/ALLGATHER/REDUCESCATTER_SLICESTEPS), and the kernel posts each
+     * slice to the next rank as soon as it is written; {@code src/transport/net.cc sendProxyProgress} sends each
+     * posted slice as one network message, and {@code recvProxyProgress} hands the receiving GPU one slice per
+     * completed receive. So the unit that waits for its predecessor across the node boundary is a slice, and the
+     * chunk's second slice crosses while the first is forwarded: the generic one-chunk fill counted it twice. LL and
+     * LL128 (and Broadcast, Reduce, sliceSteps 1) send one step per message, the whole chunk: share 1
+     * ({@link NetTransport#slicesPerStep}, the same count the proxy's sends use).
+     *
+     * <p>Measured, not fitted: a line through 128 MiB and up (relative least squares) leaves at zero size, beyond
+     * collsim's launch, NCCL latency and hop terms, the fill the runs pay: GCP A4X Max 2x4 GB300 RoCE AllGather 9.6
+     * and 33.7 us (A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt, runs at lines 27 and 64:
+     * intercepts 63.4 and 87.5 us against 53.8), GCP A3 Ultra 2x8 H200 RoCE AllGather 36.3 and 29.8 us
+     * (A-allgather-2x8xH200-gcp-a3ultra-gke-gib-skypilot-nccl2.26.txt, lines 35 and 87: 117.1 and 110.6 us against
+     * 80.8); one chunk at the per-channel rate is 94.3 us on both machines (2 MiB at 400 x 0.89 / 16 GB/s), one
+     * slice 47.1 us. Both machines and all four runs are below half a chunk, so the half is no fit to one of them.
+     *
+     * @param a      algorithm
+     * @param p      protocol
+     * @param func   collective
+     * @param nNodes NCCL nodes of the communicator
+     * @return 1 / {@link NetTransport#slicesPerStep} for a Ring between nodes (1/2 for AllReduce, AllGather and
+     *         ReduceScatter with Simple), else 1
+     */
+    public static double netSendShare(Algorithm a, Protocol p, Collective func, int nNodes) {
+        return a == Algorithm.RING && nNodes > 1 ? 1.0 / NetTransport.slicesPerStep(a, p, func) : 1;
     }
 }

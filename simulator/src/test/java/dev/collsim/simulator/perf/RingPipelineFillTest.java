@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
@@ -45,6 +46,37 @@ class RingPipelineFillTest {
     }
 
     /**
+     * Between nodes a Ring's fill is one network send, a slice, not the chunk of 2 slices (NCCL 2.28.9
+     * src/device/prims_simple.h, src/transport/net.cc: one message per slice). 2 DGX H100 over InfiniBand, Ring/Simple
+     * AllGather and ReduceScatter of 1 GiB on 16 ranks: the per-rank piece per channel, 1 GiB / (16 channels x 16
+     * ranks) = 4 MiB, is above the chunk (NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 x CHUNKSTEPS 4 = 2 MiB), so the fill is
+     * one slice, 4 MiB / 8 x SLICESTEPS 2 = 1 MiB, at one channel's share of the ring graph: NCCL's search gives 8 x
+     * 48 GB/s (the "Channels" line of {@code collsim predict -c dgx-h100x2}), x 0.98 (bwEfficiencySimple) over its 16
+     * runtime channels = 23.52 GB/s, 44.58 us (the chunk was 89.2 us). NCCL's latency is its estimate at 1 GiB less
+     * its bandwidth term, 2 est(1 GiB) - est(2 GiB) (a line); the data moves at the ring graph, 8 x 48 x 0.98 GB/s
+     * busBw, x 16/15 algBw; InfiniBand adds no hop latency; launchOverheadUs 1.0.
+     */
+    @Test
+    void betweenNodesOneSlice() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x2");
+        NcclSettings ring = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"));
+        long bytes = 1L << 30;
+        for (Collective c : new Collective[] {Collective.ALL_GATHER, Collective.REDUCE_SCATTER}) {
+            Prediction p1 = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, bytes, DataType.FLOAT,
+                    RedOp.SUM, ring));
+            Prediction p2 = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, 2 * bytes,
+                    DataType.FLOAT, RedOp.SUM, ring));
+            assertEquals(Algorithm.RING, p1.algorithm());
+            double busBw = 8 * 48 * 0.98;
+            double fill = 1048576 / (1000.0 * busBw / 16);
+            double expected = 1.0 + (2 * p1.ncclEstimateUs() - p2.ncclEstimateUs()) + fill
+                    + bytes / (1000.0 * busBw * 16 / 15);
+            assertEquals(44.58, fill, 0.01);
+            assertEquals(expected, p1.timeUs(), 0.05, p1.toString());
+        }
+    }
+
+    /**
      * Share of a step charged as fill: a Ring loop that forwards (S >= 2 steps: AllReduce 2 (n - 1), ReduceScatter
      * and AllGather n - 1; NCCL 2.30.7 src/device/all_reduce.h, reduce_scatter.h, all_gather.h runRing) pays one
      * step; one step per loop (2-rank ReduceScatter, AllGather) none; Broadcast and other algorithms one step.
@@ -57,5 +89,16 @@ class RingPipelineFillTest {
         assertEquals(1.0, RingLoopFill.share(Algorithm.RING, Collective.ALL_GATHER, 8));
         assertEquals(1.0, RingLoopFill.share(Algorithm.RING, Collective.BROADCAST, 2));
         assertEquals(1.0, RingLoopFill.share(Algorithm.TREE, Collective.REDUCE_SCATTER, 2));
+    }
+
+    /** One network send of the chunk: half for Simple Ring AllReduce/AllGather/ReduceScatter between nodes, else 1. */
+    @Test
+    void netSendShareByHand() {
+        assertEquals(0.5, RingLoopFill.netSendShare(Algorithm.RING, Protocol.SIMPLE, Collective.ALL_GATHER, 2));
+        assertEquals(0.5, RingLoopFill.netSendShare(Algorithm.RING, Protocol.SIMPLE, Collective.ALL_REDUCE, 4));
+        assertEquals(1.0, RingLoopFill.netSendShare(Algorithm.RING, Protocol.SIMPLE, Collective.ALL_GATHER, 1));
+        assertEquals(1.0, RingLoopFill.netSendShare(Algorithm.RING, Protocol.LL128, Collective.ALL_GATHER, 2));
+        assertEquals(1.0, RingLoopFill.netSendShare(Algorithm.RING, Protocol.SIMPLE, Collective.BROADCAST, 2));
+        assertEquals(1.0, RingLoopFill.netSendShare(Algorithm.TREE, Protocol.SIMPLE, Collective.ALL_REDUCE, 2));
     }
 }

@@ -216,7 +216,7 @@ public final class TuneCommand implements Callable<Integer> {
             Optional<ClusterGuess> g = cluster.given()
                     ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
-            SeriesBuilder.of(d, g, comparer, Comparer.leftOutLines(d)).ifPresent(series::add);
+            SeriesBuilder.of(d, g, comparer, Comparer.leftOutPoints(d)).ifPresent(series::add);
         }
         Optional<Calibration> fit = series.isEmpty() ? Optional.empty()
                 : FitLadder.everyParameter().fit(series, PerformanceParameters.DEFAULTS).accepted();

@@ -143,7 +143,8 @@ public final class TuneCommand implements Callable<Integer> {
                     model.params()));
             parts.add(new TuneOutput.Part(res, env));
         }
-        TuneOutput result = new TuneOutput(placed.topology().name(), model.label(), version.text(), parts);
+        TuneOutput result = new TuneOutput(placed.topology().name(), model.label(), version.tables().text() + " model"
+                + version.rulesNote(), parts);
         result.print(out);
         if (output != null) {
             result.write(output);

@@ -170,7 +170,7 @@ public final class TuneCommand implements Callable<Integer> {
         data.forEach(d -> runs.add(HeaderNcclVersion.modelled(d, Optional.empty())));
         if (runs.size() > 1) {
             out.println("note: the measurements are modelled with different NCCL releases (" + runs.stream()
-                    .map(NcclVersion::text).collect(Collectors.joining(", ")) + "); tune models " + option.text()
+                    .map(NcclVersion::range).collect(Collectors.joining(", ")) + "); tune models " + option.text()
                     + " (--nccl-version to choose)");
             return option;
         }

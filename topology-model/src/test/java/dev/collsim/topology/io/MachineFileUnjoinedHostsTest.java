@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 class MachineFileUnjoinedHostsTest {
 
     /**
-     * Two hosts (NCCL 2.30 {@code src/graph/xml.cc} tells hosts apart by the cpu's {@code host_hash}), one H100 each,
-     * no NIC and no NVLink: each GPU's {@code <pci>} element is at line 3 resp. 8, column 5.
+     * Two hosts (NCCL tells them apart by each cpu's {@code host_hash}: {@code src/graph/topo.cc ncclGetSystemId}),
+     * one H100 each, no NIC and no NVLink: each GPU's {@code <pci>} element is at line 3 resp. 8, column 5.
      */
     private static final String TWO_HOSTS_NO_NIC = """
             <system version="1">

@@ -3,6 +3,7 @@ package dev.collsim.topology.paths;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
+import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -12,7 +13,8 @@ import org.jgrapht.alg.connectivity.ConnectivityInspector;
 /**
  * What a cluster leaves unconnected, so that NCCL could not join its ranks: a GPU pair of one host with no path
  * (NCCL's {@code PATH_DIS}: no NVLink, PCIe or CPU route), a GPU of a multi-host cluster that reaches neither a NIC
- * nor a multi-host NVLink switch, and a host that no network fabric or shared NVLink domain joins to host 0. Every
+ * nor a multi-host NVLink switch, and a host that the cluster's network fabric (when it describes one: NCCL XML does
+ * not, NCCL finds the network at run time) or a shared NVLink domain does not join to host 0. Every
  * gap is an absence, so it has no line of its own in a file: readers name the element of the GPU or host it is about
  * (the YAML, NCCL XML and InfraGraph readers refuse such a cluster with that position), {@code collsim topo check}
  * lists the rest. Stateless; {@link #of} builds the whole graph of a cluster described once.
@@ -25,7 +27,7 @@ public final class Reachability {
         GPU_PAIR,
         /** A GPU of a multi-host cluster with no route out of its host. */
         NO_WAY_OUT,
-        /** A host that nothing joins to host 0. */
+        /** A host that the cluster's network fabric (when it has one) or an NVLink domain does not join to host 0. */
         HOST
     }
 
@@ -56,6 +58,9 @@ public final class Reachability {
         ConnectivityInspector<Device, Link> components = t.hostCount() > 1 ? new ConnectivityInspector<>(t.graph())
                 : null;
         Gpu first = t.gpus().isEmpty() ? null : t.gpus().get(0);
+        // without a network switch the network between hosts is not described (NCCL XML has none: NCCL finds it at
+        // run time), so hosts whose GPUs reach a NIC are joined through it; with one, it must join them
+        boolean fabric = components != null && !t.devices(NetSwitch.class).isEmpty();
         for (int h = 0; h < t.hostCount(); h++) {
             if (t.gpusOf(h).isEmpty()) {
                 continue;
@@ -69,7 +74,7 @@ public final class Reachability {
                 }
             }
             Gpu own = hp.gpus().get(0);
-            if (h > 0 && first != null && !components.pathExists(first, own)) {
+            if (h > 0 && first != null && fabric && !components.pathExists(first, own)) {
                 gaps.add(new Gap(Kind.HOST, h, own, null, "host " + h + " is not reachable from host 0 (no network"
                         + " fabric or shared NVLink domain joins them)"));
             }

@@ -2,22 +2,17 @@ package dev.collsim.cli;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
-import dev.collsim.topology.Device;
-import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Link;
-import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricWarnings;
+import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.MissingNvlinks;
-import dev.collsim.topology.paths.HostPaths;
-import dev.collsim.topology.paths.PathFinder;
+import dev.collsim.topology.paths.Reachability;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jgrapht.alg.connectivity.ConnectivityInspector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,7 +47,7 @@ public final class TopoCheckCommand implements Callable<Integer> {
             err.println(e.getMessage());
             return ExitCodes.INPUT;
         }
-        List<InputProblem> problems = check(t, cluster.value());
+        List<InputProblem> problems = check(t, cluster.value(), isFile());
         List<String> shape = warnings(t);
         shape.forEach(x -> err.println("collsim: warning: " + x));
         int w = t.warnings().size() + shape.size();
@@ -67,6 +62,15 @@ public final class TopoCheckCommand implements Callable<Integer> {
         err.printf(Locale.ROOT, "%d problem%s in %s%s%n", problems.size(), problems.size() == 1 ? "" : "s",
                 cluster.value(), warnings);
         return ExitCodes.INPUT;
+    }
+
+    /** @return true when {@code -c} named a file the user gave */
+    private boolean isFile() {
+        try {
+            return cluster.source().origin() == ClusterSource.Origin.FILE;
+        } catch (InputException e) {
+            return false; // already loaded once: a source that reads the first time reads again
+        }
     }
 
     /** @return what the cluster's shape makes meaningless (fabric options) or leaves out (NVLinks) */
@@ -85,40 +89,20 @@ public final class TopoCheckCommand implements Callable<Integer> {
     }
 
     /**
-     * @param t    the cluster
-     * @param file name to cite
+     * The gaps NCCL could not join ({@link Reachability}) that the cluster's reader let through: the readers of YAML,
+     * NCCL XML and InfraGraph files refuse theirs at the element they are about, so what is left comes from a
+     * catalog or config cluster, or from {@code nvidia-smi topo -m} text, whose labels always give a route. None of
+     * them has a line to name: the problem says so and why.
+     *
+     * @param t      the cluster
+     * @param file   name to cite
+     * @param isFile true when {@code file} is a file the user gave (else a catalog or config name)
      * @return connectivity problems, empty when none
      */
-    static List<InputProblem> check(Topology t, String file) {
-        List<InputProblem> problems = new ArrayList<>();
-        PathFinder pf = PathFinder.of(t);
-        ConnectivityInspector<Device, Link> components = new ConnectivityInspector<>(t.graph());
-        Gpu first = t.gpus().isEmpty() ? null : t.gpus().get(0);
-        for (int h = 0; h < t.hostCount(); h++) {
-            if (t.gpusOf(h).isEmpty()) {
-                continue;
-            }
-            HostPaths hp = pf.host(h);
-            for (Gpu a : hp.gpus()) {
-                for (Gpu b : hp.gpus()) {
-                    if (a.index() < b.index() && hp.path(a, b).type() == PathType.DIS) {
-                        problems.add(new InputProblem(file, 0, 0, "host " + h, "GPU " + a.index()
-                                + " has no path to GPU " + b.index()));
-                    }
-                }
-                boolean nic = hp.nearestNic(a).map(n -> hp.path(a, n).type() != PathType.DIS).orElse(false);
-                boolean nvlinkDomain = t.hostCount() > 1 && t.graph().outgoingEdgesOf(a).stream()
-                        .anyMatch(l -> t.target(l).host() < 0);
-                if (t.hostCount() > 1 && !nic && !nvlinkDomain) {
-                    problems.add(new InputProblem(file, 0, 0, "host " + h, "GPU " + a.index()
-                            + " reaches no NIC and no multi-host NVLink switch, so no other host"));
-                }
-            }
-            if (h > 0 && first != null && !components.pathExists(first, hp.gpus().get(0))) {
-                problems.add(new InputProblem(file, 0, 0, "host " + h, "host " + h + " is not reachable from host 0"
-                        + " (no network fabric or shared NVLink domain joins them)"));
-            }
-        }
-        return problems;
+    static List<InputProblem> check(Topology t, String file, boolean isFile) {
+        String why = isFile ? "no line of the file states it: what is missing is a route between the devices it lists"
+                : file + " is built from collsim's catalog, not from lines of a file";
+        return Reachability.of(t).stream().map(g -> new InputProblem(file, 0, 0, "host " + g.host(), g.message()
+                + " (" + why + ")")).toList();
     }
 }

@@ -144,6 +144,16 @@ class GpuModelsTest {
         "0x20b5, A100-PCIE-80GB",
         "0x2330, H100-SXM5-80GB",
         "0x2335, H200-SXM-141GB",
+        // pci.ids 2023.04.10 (Debian package pci.ids 0.0~2023.04.11-1): 1eb8 TU104GL [Tesla T4], 2236/2237
+        // GA102GL [A10]/[A10G], 2331 GH100 [H100 PCIe], 2684 AD102 [GeForce RTX 4090], 26b5 AD102GL [L40],
+        // 27b8 AD104GL [L4]
+        "0x1eb8, T4",
+        "0x2236, A10",
+        "0x2237, A10G",
+        "0x2331, H100-PCIE-80GB",
+        "0x2684, GeForce RTX 4090",
+        "0x26b5, L40",
+        "0x27b8, L4",
     })
     void pciDeviceIds(String id, String sku) {
         assertEquals(sku, GpuModels.byPciDeviceId(Integer.decode(id)).orElseThrow().variant().name());

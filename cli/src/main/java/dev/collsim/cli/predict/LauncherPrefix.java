@@ -1,7 +1,9 @@
 package dev.collsim.cli.predict;
 
+import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.cli.predict.LauncherOptions.Family;
+import dev.collsim.nccl.Collective;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,7 +37,11 @@ public final class LauncherPrefix {
             if (family != null) {
                 LauncherLine.Parsed p = LauncherLine.read(args, at, family);
                 LaunchLayout layout = p.layout();
-                List<String> out = new ArrayList<>(Arrays.asList(args).subList(0, at));
+                // pasted after predict's own words: "--" before it ends predict's options, which the launcher's
+                // rewrite needs, and a collective already named makes the program word a second one
+                List<String> out = new ArrayList<>(Arrays.asList(args).subList(0, at > 1 && "--".equals(args[at - 1])
+                        ? at - 1 : at));
+                int program = p.program() + (named(out, args, p.program()) ? 1 : 0);
                 if (layout.procs() > 0) {
                     out.add("--nprocs");
                     out.add(String.valueOf(layout.procs()));
@@ -50,10 +56,43 @@ public final class LauncherPrefix {
                 }
                 out.add(LAUNCHER_OPTION);
                 out.add(layout.describe());
-                out.addAll(Arrays.asList(args).subList(p.program(), args.length));
+                out.addAll(Arrays.asList(args).subList(Math.min(program, args.length), args.length));
                 return out.toArray(String[]::new);
             }
         }
         return args;
+    }
+
+    /**
+     * @param before  predict's words before the launcher
+     * @param args    the whole command line
+     * @param program the index of the program the launcher starts
+     * @return true when a word before the launcher already names the collective the program runs (the program word
+     *         is then dropped); false when none names a collective
+     * @throws UserError (usage) when the words before name another collective than the program
+     */
+    private static boolean named(List<String> before, String[] args, int program) {
+        Collective run;
+        try {
+            run = program < args.length ? Collective.parse(args[program]) : null;
+        } catch (IllegalArgumentException notACollective) {
+            return false;
+        }
+        for (String w : before.subList(1, before.size())) {
+            Collective c;
+            try {
+                c = w.startsWith("-") ? null : Collective.parse(w);
+            } catch (IllegalArgumentException notACollective) {
+                continue;
+            }
+            if (c == run) {
+                return true;
+            }
+            if (c != null) {
+                throw new UserError("predict: the command names " + w + " and the pasted line runs " + args[program]
+                        + "; allowed: one collective (the pasted line's program names it)", ExitCodes.USAGE);
+            }
+        }
+        return false;
     }
 }

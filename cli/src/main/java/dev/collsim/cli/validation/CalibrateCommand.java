@@ -198,11 +198,12 @@ public final class CalibrateCommand implements Callable<Integer> {
      * take in; says which were left out.
      */
     private static Optional<Series> fitted(Dataset d, Optional<ClusterGuess> c, Comparer comparer, PrintWriter out) {
-        List<Integer> lines = Comparer.leftOut(d).stream().map(PerfPoint::line).sorted().toList();
-        Optional<Series> s = SeriesBuilder.of(d, c, comparer, Set.copyOf(lines));
-        if (s.isPresent() && !lines.isEmpty()) {
-            out.println("left out of " + d.id() + ": " + lines.size() + " point(s) diagnose calls one-off hiccups"
-                    + " (line(s) " + lines.stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")");
+        List<PerfPoint> left = Comparer.leftOut(d);
+        Optional<Series> s = SeriesBuilder.of(d, c, comparer, Set.copyOf(left));
+        if (s.isPresent() && !left.isEmpty()) {
+            out.println("left out of " + d.id() + ": " + left.size() + " point(s) diagnose calls one-off hiccups ("
+                    + left.stream().map(p -> p.sizeBytes() + " B" + (p.line() > 0 ? " at line " + p.line() : ""))
+                            .collect(Collectors.joining(", ")) + ")");
         }
         return s;
     }

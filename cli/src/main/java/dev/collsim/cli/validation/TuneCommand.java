@@ -143,7 +143,8 @@ public final class TuneCommand implements Callable<Integer> {
                     model.params()));
             parts.add(new TuneOutput.Part(res, env));
         }
-        TuneOutput result = new TuneOutput(placed.topology().name(), model.label(), version.text(), parts);
+        TuneOutput result = new TuneOutput(placed.topology().name(), model.label(), version.tables().text() + " model"
+                + version.rulesNote(), parts);
         result.print(out);
         if (output != null) {
             result.write(output);
@@ -169,7 +170,7 @@ public final class TuneCommand implements Callable<Integer> {
         data.forEach(d -> runs.add(HeaderNcclVersion.modelled(d, Optional.empty())));
         if (runs.size() > 1) {
             out.println("note: the measurements are modelled with different NCCL releases (" + runs.stream()
-                    .map(NcclVersion::text).collect(Collectors.joining(", ")) + "); tune models " + option.text()
+                    .map(NcclVersion::range).collect(Collectors.joining(", ")) + "); tune models " + option.text()
                     + " (--nccl-version to choose)");
             return option;
         }
@@ -216,7 +217,7 @@ public final class TuneCommand implements Callable<Integer> {
             Optional<ClusterGuess> g = cluster.given()
                     ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
-            SeriesBuilder.of(d, g, comparer, Comparer.leftOutLines(d)).ifPresent(series::add);
+            SeriesBuilder.of(d, g, comparer, Comparer.leftOutPoints(d)).ifPresent(series::add);
         }
         Optional<Calibration> fit = series.isEmpty() ? Optional.empty()
                 : FitLadder.everyParameter().fit(series, PerformanceParameters.DEFAULTS).accepted();

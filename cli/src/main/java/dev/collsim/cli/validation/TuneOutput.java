@@ -70,7 +70,7 @@ final class TuneOutput {
         List<String> out = new ArrayList<>();
         for (Part p : parts) {
             TuneResult r = p.result();
-            out.add(String.format(Locale.ROOT, "# collsim tune: %s, %d ranks on %d NCCL node(s), NCCL %s model; %s; "
+            out.add(String.format(Locale.ROOT, "# collsim tune: %s, %d ranks on %d NCCL node(s), NCCL %s; %s; "
                     + "band %s (%s)", cluster, r.nRanks(), r.nNodes(), version, model, r.band().text(),
                     r.band().source()));
             out.add("# predicted gain = (time of NCCL's choice - time of collsim's choice) / time of NCCL's choice, "
@@ -122,7 +122,7 @@ final class TuneOutput {
             TuneResult r = parts.get(i).result();
             List<String> header = new ArrayList<>();
             if (i == 0) {
-                header.addAll(List.of("collsim tune for " + cluster + " (NCCL " + version + " model, " + model + ")",
+                header.addAll(List.of("collsim tune for " + cluster + " (NCCL " + version + "; " + model + ")",
                         "use: NCCL_TUNER_PLUGIN=<path to libnccl-tuner-example.so> NCCL_TUNER_CONFIG_FILE=<this file>;"
                         + " first matching line wins; channels 0 = NCCL's own count",
                         "WARNING: NCCL's example plugin runs a call that matches no line on ONE channel (plugin.c sets"

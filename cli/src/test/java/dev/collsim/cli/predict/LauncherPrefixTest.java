@@ -156,4 +156,22 @@ class LauncherPrefixTest {
         assertFalse(help.contains("--np,"), help);
         assertTrue(help.contains("also -np, --np"), help);
     }
+
+    /**
+     * The paste may follow predict's own words: after the collective (whose program word then names it again), or
+     * after "--". Both read as the paste alone: 16 processes, 8 per host, on 2 DGX H100 (mpirun -np 16 -N 8). They
+     * ended in "Unmatched argument" and "Unknown options: '--nprocs', '--procs-per-host', '--launcher'".
+     */
+    @Test
+    void aPasteAfterTheCollectiveOrAfterDoubleDashReadsAsThePasteAlone() {
+        String expected = ranksLine(ok("predict", "-c", "dgx-h100x2", "mpirun", "-np", "16", "-N", "8",
+                "./build/all_reduce_perf", "-b", "1M", "-e", "1M"));
+        assertTrue(expected.startsWith("# Ranks: 16 = 16 processes x 1 thread x 1 GPU"), expected);
+        assertEquals(expected, ranksLine(ok("predict", "-c", "dgx-h100x2", "allreduce", "-b", "1M", "-e", "1M",
+                "mpirun", "-np", "16", "-N", "8", "./build/all_reduce_perf")));
+        assertEquals(expected, ranksLine(ok("predict", "-c", "dgx-h100x2", "allreduce", "-b", "1M", "-e", "1M", "--",
+                "mpirun", "-np", "16", "-N", "8", "./build/all_reduce_perf")));
+        usageError("the command names allgather and the pasted line runs ./build/all_reduce_perf", "predict", "-c",
+                "dgx-h100x2", "allgather", "mpirun", "-np", "16", "./build/all_reduce_perf");
+    }
 }

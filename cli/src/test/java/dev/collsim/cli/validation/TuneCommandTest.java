@@ -265,4 +265,19 @@ class TuneCommandTest {
         assertFalse(given.out().contains("as compare models the -m measurements"), given.out());
         assertTrue(given.out().contains("NCCL 2.30.7 model"), given.out());
     }
+
+    /**
+     * An older release is named as predict and compare name it: NCCL 2.20 is modelled with the 2.28.9 tables and
+     * 2.19-2.20's own rules (docs/nccl-releases.md); the table's header named "NCCL 2.19.4 model", a release the user
+     * did not run and collsim does not model in full.
+     */
+    @Test
+    void anOlderReleaseIsNamedAsPredictNamesIt() {
+        CliRun r = CliRun.run("tune", "-c", "dgx-h100x2", "--nccl-version", "2.20", "allreduce");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("NCCL 2.28.9 model, the oldest release collsim models in full, with NCCL"
+                + " 2.19-2.20's own bandwidth factors, latencies and allowed algorithms and protocols where they differ"
+                + " (docs/nccl-releases.md); "), r.out());
+        assertFalse(r.out().contains("2.19.4"), r.out());
+    }
 }

@@ -302,7 +302,7 @@ class ValidationCommandsTest {
                 dir.resolve("p.yaml").toString());
         assertTrue(r.code() == 0 || r.code() == 4, r.out() + r.err()); // accepted or refused: the points are the same
         assertTrue(r.out().contains("left out of A-allreduce-2x2xH100-dgx-ib.txt:19 (table at line 19): 1 point(s)"
-                + " diagnose calls one-off hiccups (line(s) 32)"), r.out());
+                + " diagnose calls one-off hiccups (16384 B at line 32)"), r.out());
         assertTrue(r.out().contains("fitted on 1 dataset(s), 30 points"), r.out()); // 31 rows less the hiccup
     }
 }

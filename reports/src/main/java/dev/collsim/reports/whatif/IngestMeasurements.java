@@ -11,12 +11,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Measurements through the validation module's readers ({@link MeasurementReader}:
  * nccl-tests text of any version, reduced tables, collsim/nccl-tests JSON). Takes the dataset of the wanted
- * collective with the sweep's rank count (else the first of that collective), and per size the best time of the
- * out-of-place and in-place halves with its busbw. Stateless.
+ * collective with the sweep's rank count (none is an input error naming both counts: a run of other ranks times
+ * another communicator), and per size the best time of the out-of-place and in-place halves with its busbw.
+ * Stateless.
  */
 public final class IngestMeasurements implements MeasuredSeriesReader {
 
@@ -28,7 +30,13 @@ public final class IngestMeasurements implements MeasuredSeriesReader {
             throw new InputException(new InputProblem(file.toString(), 0, 0, "sweeps.measured", "no "
                     + collective.ncclName() + " measurements with sizes in this file"));
         }
-        Dataset d = all.stream().filter(x -> x.nRanks() == nRanks).findFirst().orElse(all.get(0));
+        Dataset d = all.stream().filter(x -> x.nRanks() == nRanks).findFirst().orElseThrow(() -> new InputException(
+                new InputProblem(file.toString(), all.get(0).line(), 0, collective.ncclName(), "measured on "
+                        + all.stream().map(x -> x.nRanks() + " ranks (table at line " + x.line() + ")").distinct()
+                                .collect(Collectors.joining(", ")) + ", but the sweep predicts " + nRanks + " ranks on"
+                        + " the report's base cluster, so no point of the file times what is predicted; allowed: a"
+                        + " measurement of " + nRanks + " ranks, or a base cluster (cluster:, and the sweep's gpus:)"
+                        + " of the file's ranks")));
         List<SweepSeries.Measured> out = new ArrayList<>();
         for (PerfPoint p : d.points()) {
             double t = p.bestTimeUs();

@@ -1,9 +1,11 @@
 package dev.collsim.reports.whatif;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,5 +26,21 @@ class MeasuredComparisonTest {
         assertEquals(476.85, big.measuredBusBw(), 1e-9);
         assertEquals((big.predictedUs() - big.measuredUs()) / big.measuredUs() * 100, big.errorPct(), 1e-9);
         assertTrue(ReportCharts.build(d).stream().anyMatch(c -> c.stem().equals("predicted-vs-measured")));
+    }
+
+    /**
+     * A sweep of 4 ranks (gpus: 4) against the same file, whose tables are of 8 GPUs (the "Intra-node" table, file
+     * line 13) and 16 GPUs (line 32): no table times what is predicted, so the report refuses it naming both counts
+     * and where the file's first table is; it compared the 8-GPU table with the 4-rank prediction.
+     */
+    @Test
+    void aFileOfOtherRanksIsRefused() {
+        InputException e = assertThrows(InputException.class, () -> DgxH100Sweep.run("    gpus: 4\n"
+                + "    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt\n"));
+        InputProblem p = e.problems().get(0);
+        assertTrue(p.file().endsWith("A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt"), p.toString());
+        assertEquals(13, p.line(), p.toString());
+        assertTrue(p.message().startsWith("measured on 8 ranks (table at line 13), 16 ranks (table at line 32), but the"
+                + " sweep predicts 4 ranks on the report's base cluster"), p.message());
     }
 }

@@ -1,8 +1,11 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.io.InputException;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
@@ -104,5 +107,21 @@ class InlineHostTest {
     void datasheetGigabytesOfMemoryAreGib() throws Exception {
         Topology t = new YamlClusterReader().read("inline.yaml", YAML.replace("memory: 80 GiB", "memory: 80 GB"));
         assertEquals(85_899_345_920L, t.gpus().get(0).memoryBytes());
+    }
+
+    /**
+     * sm may be left out for a model the GPU database knows: the H100 SXM is compute capability 9.0 (NVIDIA CUDA C++
+     * Programming Guide, compute capabilities table), so sm 90. An unknown model still needs it: the problem stands
+     * at the gpus mapping (line 6, column 9 of YAML: "  gpus: {" is 8 characters).
+     */
+    @Test
+    void smComesFromTheGpuDatabaseForAKnownModel() throws Exception {
+        Topology t = new YamlClusterReader().read("inline.yaml", YAML.replace("sm: 90, ", ""));
+        assertEquals(90, t.gpus().get(0).sm());
+        InputException e = assertThrows(InputException.class, () -> new YamlClusterReader().read("inline.yaml",
+                YAML.replace("model: H100-SXM5-80GB, sm: 90, ", "model: Acme X1, ")));
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).toString().startsWith("inline.yaml:6:9: hosts.gpus.sm: missing: the GPU"
+                + " database does not know model 'Acme X1'; allowed: sm: "), e.getMessage());
     }
 }

@@ -68,7 +68,7 @@ public final class AccuracyRunner {
         Map<Dataset, String> classes = new LinkedHashMap<>();
         List<AccuracyRow> rows = new ArrayList<>();
         for (Dataset d : datasets) {
-            SeriesBuilder.of(d, Optional.empty(), defaults, Comparer.leftOutLines(d)).ifPresent(s -> {
+            SeriesBuilder.of(d, Optional.empty(), defaults, Comparer.leftOutPoints(d)).ifPresent(s -> {
                 series.put(d, s);
                 classes.put(d, hardwareClass(d));
             });
@@ -153,9 +153,8 @@ public final class AccuracyRunner {
 
     /** @return the points of 1 MiB and more a median counts (usable, less {@link Comparer#leftOut}) */
     private static int count(Dataset d) {
-        Set<Integer> left = Comparer.leftOutLines(d);
-        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= ONE_MIB && !left.contains(p.line()))
-                .count();
+        Set<PerfPoint> left = Comparer.leftOutPoints(d);
+        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= ONE_MIB && !left.contains(p)).count();
     }
 
     private static int countSmall(Series s) {

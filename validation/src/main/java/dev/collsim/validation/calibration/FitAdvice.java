@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.PreparedCall;
 import dev.collsim.units.DataSize;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.commons.math3.linear.Array2DRowRealMatrix;
 import org.apache.commons.math3.linear.RealMatrix;
 import org.apache.commons.math3.linear.SingularValueDecomposition;
@@ -134,6 +136,95 @@ final class FitAdvice {
             return head + "; " + why + ", no point runs the Simple protocol";
         }
         return head + "; " + why + ", and its Simple points are bound by " + boundBy(p, simple);
+    }
+
+    /**
+     * Why the data hardly depends on one parameter, in terms of the points' picks: the points it could move are
+     * missing (for a protocol's efficiency or cap, the points running that protocol; for the network's efficiency,
+     * step and socket stream rate, the points between hosts; for the NVLS scale, the NVLS and NVLSTree points; every
+     * point otherwise), or another parameter binds them: of every {@link FitParameter}, the one their time depends on
+     * most (the largest norm of its Jacobian column over those points, each column times its start value, so all are
+     * per unit of relative change), named with how to fit it when the fit does not.
+     *
+     * @param p       the points
+     * @param f       the parameter the data hardly depends on
+     * @param columns Jacobian columns at the start values, times the start value, of the parameters known so far
+     *                (at least the fit's candidates); the others' are computed here and added
+     * @param fitted  the fit's candidates
+     * @return e.g. {@code no point runs the LL protocol; the model picks Ring/Simple at 1M-8G (14 points)}
+     */
+    static String insensitive(Problem p, FitParameter f, Map<FitParameter, double[]> columns,
+            Set<FitParameter> fitted) {
+        List<Integer> own = new ArrayList<>();
+        for (int i = 0; i < p.count(); i++) {
+            if (moves(f, p.call(i))) {
+                own.add(i);
+            }
+        }
+        String picks = "the model picks " + picks(p);
+        if (own.isEmpty()) {
+            return "no point " + scope(f) + "; " + picks;
+        }
+        FitParameter binding = null;
+        double best = 0;
+        for (FitParameter q : FitParameter.values()) {
+            double[] col = columns.computeIfAbsent(q, x -> scaled(p, x));
+            double norm = 0;
+            for (int i : own) {
+                norm += col[i] * col[i];
+            }
+            if (q != f && norm > best) {
+                best = norm;
+                binding = q;
+            }
+        }
+        boolean one = own.size() == 1;
+        String which = own.size() == p.count() ? "every point depends" : "the " + own.size() + (one ? " point that "
+                + scope(f) : " points that " + plural(scope(f))) + " (sizes " + range(own.stream().mapToLong(p::size)
+                .min().orElseThrow(), own.stream().mapToLong(p::size).max().orElseThrow()) + (one ? ") depends"
+                : ") depend");
+        String on = binding == null ? " on no parameter a fit can move" : " most on " + binding.field()
+                + (fitted.contains(binding) ? "" : " (not fitted here: --fit " + binding.field() + " fits it)");
+        return which + on + "; " + picks;
+    }
+
+    /** @return {@code f}'s Jacobian column at the start values times its start value */
+    static double[] scaled(Problem p, FitParameter f) {
+        double[] col = p.column(f, p.start());
+        double s0 = Math.max(1e-12, Math.abs(f.get(p.start(), p.gen())));
+        for (int i = 0; i < col.length; i++) {
+            col[i] *= s0;
+        }
+        return col;
+    }
+
+    /** @return true when {@code f} can move the time of call {@code c}, by what the parameter is a figure of */
+    private static boolean moves(FitParameter f, PreparedCall c) {
+        return switch (f) {
+            case BW_EFFICIENCY_SIMPLE, PER_CHANNEL_CAP_SIMPLE -> c.protocol() == Protocol.SIMPLE;
+            case BW_EFFICIENCY_LL128 -> c.protocol() == Protocol.LL128;
+            case BW_EFFICIENCY_LL -> c.protocol() == Protocol.LL;
+            case BW_EFFICIENCY_NET, NET_STEP_US, SOCKET_STREAM_GBPS -> c.communicator().nNodes() > 1;
+            case NVLS_BW_SCALE -> c.algorithm() == Algorithm.NVLS || c.algorithm() == Algorithm.NVLS_TREE;
+            case LAUNCH_OVERHEAD_US, LATENCY_SCALE -> true;
+        };
+    }
+
+    /** @return a verb phrase of {@link #scope} for several points: "run the Simple protocol" */
+    private static String plural(String phrase) {
+        return phrase.replaceFirst("^runs ", "run ").replaceFirst("^crosses ", "cross ").replaceFirst("^is ", "are ");
+    }
+
+    /** @return what a point does when {@code f} can move it ({@link #moves}), as a verb phrase */
+    private static String scope(FitParameter f) {
+        return switch (f) {
+            case BW_EFFICIENCY_SIMPLE, PER_CHANNEL_CAP_SIMPLE -> "runs the Simple protocol";
+            case BW_EFFICIENCY_LL128 -> "runs the LL128 protocol";
+            case BW_EFFICIENCY_LL -> "runs the LL protocol";
+            case BW_EFFICIENCY_NET, NET_STEP_US, SOCKET_STREAM_GBPS -> "crosses the network between hosts";
+            case NVLS_BW_SCALE -> "runs NVLS or NVLSTree";
+            case LAUNCH_OVERHEAD_US, LATENCY_SCALE -> "is timed";
+        };
     }
 
     /** @return the limit that moves the given points' time, of those a fit can name, in words */

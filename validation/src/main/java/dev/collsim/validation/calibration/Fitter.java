@@ -36,7 +36,8 @@ import org.apache.commons.math3.util.Pair;
  * the fit pulls no harder than one at that distance (one far-off run does not set the parameters).
  * Unknowns are multipliers u of the start values (value = start x u), which keeps the problem scaled; the
  * Jacobian is by central differences. Parameters the data does not constrain (gradient below 1e-6 everywhere,
- * e.g. LL efficiency when no point runs LL) are left at their start value and named in the notes. A fit is
+ * e.g. LL efficiency when no point runs LL) are left at their start value and named in the notes with why
+ * ({@link FitAdvice#insensitive}: which points it could move, and what binds them). A fit is
  * refused when the optimizer does not converge within its budget, when fewer than p + 2 points are given, or
  * when the scaled Jacobian's condition number exceeds 1e6 (the data cannot tell some parameters apart); the
  * message names the combination and says why in terms of the sizes and the model's picks ({@link FitAdvice}: a
@@ -165,26 +166,33 @@ public final class Fitter {
         return g;
     }
 
+    /**
+     * The candidates the data depends on: a parameter whose scaled sensitivity (norm of its Jacobian column times its
+     * start value) is below 1e-6, or below 1/1000 of the strongest candidate's, is kept at its start value, with a
+     * note that says why in terms of the points' picks ({@link FitAdvice#insensitive}).
+     */
     private List<FitParameter> identifiable(Problem p, List<String> notes) {
         List<FitParameter> free = new ArrayList<>();
+        Map<FitParameter, double[]> columns = new EnumMap<>(FitParameter.class);
         Map<FitParameter, Double> norms = new EnumMap<>(FitParameter.class);
         double largest = 0;
         for (FitParameter f : candidates) {
-            double[] col = p.column(f, p.start());
-            double s0 = Math.max(1e-12, Math.abs(f.get(p.start(), p.gen())));
+            double[] col = FitAdvice.scaled(p, f);
             double norm = 0;
             for (double c : col) {
-                norm += c * s0 * c * s0;
+                norm += c * c;
             }
+            columns.put(f, col);
             norm = Math.sqrt(norm);
             norms.put(f, norm);
             largest = Math.max(largest, norm);
         }
+        Map<FitParameter, double[]> fitted = new EnumMap<>(columns);
         for (FitParameter f : candidates) {
             if (norms.get(f) < 1e-6 || norms.get(f) < 1e-3 * largest) {
                 notes.add(f.field() + " kept at " + f.get(p.start(), p.gen()) + " " + f.unit() + ": the data hardly"
-                        + " depends on it "
-                        + "(sensitivity below 1/1000 of the strongest parameter)");
+                        + " depends on it (sensitivity below 1/1000 of the strongest parameter): "
+                        + FitAdvice.insensitive(p, f, columns, fitted.keySet()));
             } else {
                 free.add(f);
             }

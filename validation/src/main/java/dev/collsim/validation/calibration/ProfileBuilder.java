@@ -154,7 +154,7 @@ public final class ProfileBuilder {
                 continue;
             }
             var guess = ClusterGuesser.guess(d);
-            var s = SeriesBuilder.of(d, guess, defaults, Comparer.leftOutLines(d));
+            var s = SeriesBuilder.of(d, guess, defaults, Comparer.leftOutPoints(d));
             if (guess.isEmpty() || s.isEmpty()) {
                 continue;
             }

@@ -32,19 +32,19 @@ public final class SeriesBuilder {
     }
 
     /**
-     * As {@link #of(Dataset, Optional, Comparer)} without the points of the given source lines (accuracy and
-     * calibrate leave out {@link Comparer#leftOut}, as compare's statistics do).
+     * As {@link #of(Dataset, Optional, Comparer)} without the given points (accuracy and calibrate leave out
+     * {@link Comparer#leftOut}, as compare's statistics do).
      *
-     * @param leaveOut source lines of points to leave out
+     * @param leaveOut points of {@code d} to leave out
      * @return the series, or empty when no point is left
      */
     public static Optional<Series> of(Dataset d, Optional<ClusterGuess> cluster, Comparer comparer,
-            Set<Integer> leaveOut) {
+            Set<PerfPoint> leaveOut) {
         if (d.kind() == DatasetKind.SUMMARY || d.kind() == DatasetKind.FOOTER_ONLY) {
             return Optional.empty();
         }
         Optional<ClusterGuess> c = cluster.isPresent() ? cluster : ClusterGuesser.guess(d);
-        List<PerfPoint> pts = Comparer.usable(d).stream().filter(p -> !leaveOut.contains(p.line())).toList();
+        List<PerfPoint> pts = Comparer.usable(d).stream().filter(p -> !leaveOut.contains(p)).toList();
         if (c.isEmpty() || pts.isEmpty()) {
             return Optional.empty();
         }

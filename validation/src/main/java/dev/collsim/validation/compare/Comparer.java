@@ -23,6 +23,7 @@ import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -306,15 +307,14 @@ public final class Comparer {
      * @return those points, by size; empty when none
      */
     public static List<PerfPoint> leftOut(Dataset d) {
-        Set<Integer> lines = Diagnoser.hiccups(d).stream().map(f -> f.evidence().get(0).line())
-                .collect(Collectors.toSet());
-        return usable(d).stream().filter(p -> lines.contains(p.line()))
-                .sorted(Comparator.comparingLong(PerfPoint::sizeBytes)).toList();
+        List<PerfPoint> hiccups = Diagnoser.hiccupPoints(d);
+        return usable(d).stream().filter(hiccups::contains).sorted(Comparator.comparingLong(PerfPoint::sizeBytes))
+                .toList();
     }
 
-    /** @return the source lines of {@link #leftOut}'s points */
-    public static Set<Integer> leftOutLines(Dataset d) {
-        return leftOut(d).stream().map(PerfPoint::line).collect(Collectors.toSet());
+    /** @return {@link #leftOut}'s points as a set (points, not lines: all of nccl-tests' JSON is one line) */
+    public static Set<PerfPoint> leftOutPoints(Dataset d) {
+        return Set.copyOf(leftOut(d));
     }
 
     /**
@@ -333,7 +333,8 @@ public final class Comparer {
         List<Double> all = new ArrayList<>();
         List<Double> big = new ArrayList<>();
         List<Double> small = new ArrayList<>();
-        Set<Integer> leftOut = leftOutLines(d);
+        Set<PerfPoint> leftOut = leftOutPoints(d);
+        Set<Integer> leftOutIndices = new HashSet<>();
         int checked = 0;
         int matched = 0;
         for (int i = 0; i < pts.size(); i++) {
@@ -362,7 +363,8 @@ public final class Comparer {
                 matched += pc.choiceMismatch() ? 0 : 1;
             }
             out.add(pc);
-            if (leftOut.contains(p.line())) {
+            if (leftOut.contains(p)) {
+                leftOutIndices.add(out.size() - 1);
                 continue;
             }
             all.add(ape);
@@ -374,7 +376,7 @@ public final class Comparer {
         Optional<String> net = pm.get(0).communicator().networkNote(params);
         ClusterGuess cluster = net.isEmpty() ? c : new ClusterGuess(c.topology(), c.ranks(), c.source(),
                 Stream.concat(c.assumptions().stream(), net.stream()).toList());
-        return new DatasetComparison(d, cluster, "", out, leftOut, ErrorStats.of(all), stats, ErrorStats.of(big),
+        return new DatasetComparison(d, cluster, "", out, leftOutIndices, ErrorStats.of(all), stats, ErrorStats.of(big),
                 ErrorStats.of(small), pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
                 bandSigmaUs != null ? "the calibration's 95 % band" : band != null ? band.describeAs(bandSource)
                 : PredictionBand.UNCALIBRATED.describe());

@@ -51,7 +51,8 @@ public final class ComparisonText {
                 sb.append("  rounding: ").append(d.rounding().text()).append('\n');
             }
             for (Finding f : Diagnoser.hiccups(d)) {
-                sb.append("  hiccup (diagnose, line ").append(f.evidence().get(0).line()).append("): ")
+                int line = f.evidence().get(0).line();
+                sb.append("  hiccup (diagnose").append(line > 0 ? ", line " + line : "").append("): ")
                         .append(f.message()).append('\n');
             }
             if (withPoints) {
@@ -92,7 +93,8 @@ public final class ComparisonText {
         sb.append(String.format(Locale.ROOT, "  %14s %13s %13s %8s %16s %16s  %-16s%s%n", "size (B)",
                 "measured(us)", "predicted(us)", "err %", "meas busbw(GB/s)", "pred busbw(GB/s)", "algo/proto",
                 !band ? "" : calibrated ? "  95% band (us)" : "  band (us)"));
-        for (PointComparison p : c.points()) {
+        for (int i = 0; i < c.points().size(); i++) {
+            PointComparison p = c.points().get(i);
             sb.append(String.format(Locale.ROOT, "  %14d %13.2f %13.2f %+8.1f %16.2f %16.2f  %-16s",
                     p.sizeBytes(), p.measuredUs(), p.predictedUs(), p.errorPercent(), p.measuredBusBw(),
                     p.predictedBusBw(), p.algorithm() + "/" + p.protocol()));
@@ -102,7 +104,7 @@ public final class ComparisonText {
             if (p.choiceMismatch()) {
                 sb.append("  log says ").append(p.measuredAlgorithm()).append('/').append(p.measuredProtocol());
             }
-            if (c.leftOutLines().contains(p.line())) {
+            if (c.leftOutIndices().contains(i)) {
                 sb.append("  hiccup");
             }
             sb.append('\n');

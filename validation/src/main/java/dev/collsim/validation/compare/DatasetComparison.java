@@ -13,8 +13,9 @@ import java.util.Set;
  * @param cluster            the cluster used, or null when the dataset could not be compared
  * @param reason             why it could not be compared (empty when it was)
  * @param points             per-point comparisons, every usable point (those left out of the statistics too)
- * @param leftOutLines       source lines of the points the statistics leave out ({@link Comparer#leftOut}: the
- *                           one-off hiccups diagnose finds from the measured times alone)
+ * @param leftOutIndices     positions in {@code points} of the points the statistics leave out
+ *                           ({@link Comparer#leftOut}: the one-off hiccups diagnose finds from the measured times
+ *                           alone)
  * @param overall            error statistics over the points not left out
  * @param byRegime           error statistics per regime, of the points not left out
  * @param atLeast1MiB        error statistics over sizes of 1 MiB and more, of the points not left out (the accuracy
@@ -27,13 +28,13 @@ import java.util.Set;
  * @param band               which band the points carry, in words
  */
 public record DatasetComparison(Dataset dataset, ClusterGuess cluster, String reason, List<PointComparison> points,
-        Set<Integer> leftOutLines, ErrorStats overall, Map<Regime, ErrorStats> byRegime, ErrorStats atLeast1MiB,
+        Set<Integer> leftOutIndices, ErrorStats overall, Map<Regime, ErrorStats> byRegime, ErrorStats atLeast1MiB,
         ErrorStats below1MiB, double physicalBoundBusBw, int algorithmChecked, int algorithmMatched, String band) {
 
     /** Copies. */
     public DatasetComparison {
         points = List.copyOf(points);
-        leftOutLines = Set.copyOf(leftOutLines);
+        leftOutIndices = Set.copyOf(leftOutIndices);
         byRegime = Map.copyOf(byRegime);
         reason = reason == null ? "" : reason;
         band = band == null ? "" : band;
@@ -45,10 +46,10 @@ public record DatasetComparison(Dataset dataset, ClusterGuess cluster, String re
                 ErrorStats.NONE, Double.NaN, 0, 0, "");
     }
 
-    /** @return the points the statistics leave out, by size ({@link #leftOutLines}) */
+    /** @return the points the statistics leave out, by size ({@link #leftOutIndices}) */
     public List<PointComparison> leftOut() {
-        return points.stream().filter(p -> leftOutLines.contains(p.line()))
-                .sorted(Comparator.comparingLong(PointComparison::sizeBytes)).toList();
+        return leftOutIndices.stream().map(points::get).sorted(Comparator.comparingLong(PointComparison::sizeBytes))
+                .toList();
     }
 
     /** @return points whose measured time lies inside the prediction's band */

@@ -164,7 +164,7 @@ final class BoundCheck implements Check {
                             + "there), so the model's miss there is not a rate",
                     worstAt.sizeBytes(), worstNext.sizeBytes(), worstNext.bestTimeUs() - worstAt.bestTimeUs(), worst,
                     nics.getAsDouble(), nics.getAsDouble() / Bounds.SLACK, worstAt.sizeBytes()),
-                    List.of(s.at(worstAt.line()), s.at(worstNext.line()))));
+                    List.of(s.at(worstAt), s.at(worstNext))));
         }
     }
 
@@ -180,7 +180,7 @@ final class BoundCheck implements Check {
                             String.format(Locale.ROOT, "algbw %.2f GB/s at %d bytes exceeds the %.0f GB/s memory "
                                     + "bandwidth of %s: the operation moved no data (e.g. in-place on one rank), "
                                     + "so its algbw/busbw are not bandwidths", t.algBw(), p.sizeBytes(), mem,
-                                    s.gpu().get().name()), List.of(s.at(p.line()))));
+                                    s.gpu().get().name()), List.of(s.at(p))));
                     return;
                 }
             }
@@ -192,6 +192,6 @@ final class BoundCheck implements Check {
         if (d.kind() == DatasetKind.SUMMARY) {
             return List.of(s.at(d.line()));
         }
-        return s.peakPoint().map(p -> List.of(s.at(p.line()))).orElse(List.of(s.at(d.line())));
+        return s.peakPoint().map(p -> List.of(s.at(p))).orElse(List.of(s.at(d.line())));
     }
 }

@@ -40,7 +40,7 @@ final class DataConsistencyCheck implements Check {
                 out.add(s.finding(Finding.Kind.INCONSISTENT_DATA, Finding.Severity.WARNING, String.format(Locale.ROOT,
                         "busbw/algbw = %.4f but nccl-tests' factor for %s on %d ranks is %.4f%s: the rank count "
                                 + "or the columns are wrong", r, d.collective().testName(), d.nRanks(), f,
-                        implied > 0 ? "; the ratio fits " + implied + " ranks" : ""), List.of(s.at(p.line()))));
+                        implied > 0 ? "; the ratio fits " + implied + " ranks" : ""), List.of(s.at(p))));
                 break;
             }
         }
@@ -55,7 +55,7 @@ final class DataConsistencyCheck implements Check {
                             String.format(Locale.ROOT, "algbw %.2f GB/s does not equal size/time = %.2f GB/s%s",
                                     t.algBw(), alg, x > 100 || x < 0.01 ? String.format(Locale.ROOT, " (%.3g x: is the"
                                     + " time column in another unit than nccl-tests' microseconds?)", x) : ""),
-                            List.of(s.at(p.line()))));
+                            List.of(s.at(p))));
                     break;
                 }
             }

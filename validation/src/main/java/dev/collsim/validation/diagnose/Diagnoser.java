@@ -4,6 +4,7 @@ import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
+import dev.collsim.validation.ingest.PerfPoint;
 import dev.collsim.validation.ingest.RunEnv;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,6 +69,18 @@ public final class Diagnoser {
     public static List<Finding> hiccups(Dataset d) {
         Subject s = new Subject(d, List.of(), List.of(), Optional.empty(), Optional.empty());
         return new SweepShapeCheck().run(s).stream().filter(f -> f.kind() == Finding.Kind.OUTLIER).toList();
+    }
+
+    /**
+     * @param d a dataset
+     * @return the points of {@link #hiccups}, in the same order: the points themselves, since a line does not tell
+     *         points apart in every format (nccl-tests writes its whole JSON on one line)
+     */
+    public static List<PerfPoint> hiccupPoints(Dataset d) {
+        Subject s = new Subject(d, List.of(), List.of(), Optional.empty(), Optional.empty());
+        List<PerfPoint> out = new ArrayList<>();
+        new SweepShapeCheck().run(s, out);
+        return List.copyOf(out);
     }
 
     /** @return GPUs per host from the rank lines, else from the header's nodes_x_gpus, else 0 (unknown) */

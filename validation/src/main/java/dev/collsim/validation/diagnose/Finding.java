@@ -87,9 +87,10 @@ public record Finding(Kind kind, Severity severity, String dataset, String messa
      * @param text the line's text (trimmed), or a description of the value
      */
     public record Evidence(String file, int line, String text) {
+        /** @return {@code file:line: text}, or {@code file: text} for line 0 (a JSON file's value has no line) */
         @Override
         public String toString() {
-            return file + ":" + line + ": " + text;
+            return file + (line > 0 ? ":" + line : "") + ": " + text;
         }
     }
 }

@@ -2,12 +2,15 @@ package dev.collsim.validation.diagnose;
 
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.perf.PerfResult;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * What a check looks at: one dataset, the other datasets of the same file, the file's lines, and the hardware
@@ -29,6 +32,25 @@ record Subject(Dataset dataset, List<Dataset> siblings, List<String> lines, Opti
             text = text.substring(0, 160) + "...";
         }
         return new Finding.Evidence(dataset.file(), line, text);
+    }
+
+    /**
+     * @return evidence for a measured point: its line's text, or, where the file's lines are not at hand (JSON, whose
+     *         results share one line in nccl-tests' output), the point's size and times
+     */
+    Finding.Evidence at(PerfPoint p) {
+        Finding.Evidence e = at(p.line());
+        if (!e.text().isEmpty()) {
+            return e;
+        }
+        String halves = Stream.of(half("out-of-place", p.outOfPlace()), half("in-place", p.inPlace()))
+                .filter(h -> !h.isEmpty()).collect(Collectors.joining("; "));
+        return new Finding.Evidence(dataset.file(), p.line(), "size " + p.sizeBytes() + " B: " + halves);
+    }
+
+    private static String half(String name, PerfResult r) {
+        return r == null || !r.hasTime() ? "" : String.format(Locale.ROOT, "%s %.2f us, busbw %.2f GB/s", name,
+                r.timeUs(), r.busBw());
     }
 
     /** @return evidence for a header key's line */

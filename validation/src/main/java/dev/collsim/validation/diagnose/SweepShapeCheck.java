@@ -27,6 +27,16 @@ final class SweepShapeCheck implements Check {
 
     @Override
     public List<Finding> run(Subject s) {
+        return run(s, new ArrayList<>());
+    }
+
+    /**
+     * @param s        the subject
+     * @param hiccups  receives the points of the {@link Finding.Kind#OUTLIER} findings, in their order (a point's
+     *                 identity, not its line: every result of nccl-tests' JSON shares one line)
+     * @return the findings
+     */
+    List<Finding> run(Subject s, List<PerfPoint> hiccups) {
         List<PerfPoint> pts = new ArrayList<>(s.dataset().points());
         pts.removeIf(p -> Double.isNaN(p.bestTimeUs()) || p.sizeBytes() == 0);
         pts.sort(Comparator.comparingLong(PerfPoint::sizeBytes));
@@ -43,10 +53,11 @@ final class SweepShapeCheck implements Check {
             boolean isOutlier = i > 0 && t > 1.6 * Math.max(prev, next) && t >= MIN_US;
             if (isOutlier && !outlier) {
                 outlier = true;
+                hiccups.add(pts.get(i));
                 out.add(s.finding(Finding.Kind.OUTLIER, Finding.Severity.INFO, String.format(Locale.ROOT,
                         "%.1f us at %d bytes is more than 1.6x both neighbours (%.1f and %.1f us): a one-off "
                                 + "hiccup; rerun with more iterations (-n) before trusting this point", t,
-                        pts.get(i).sizeBytes(), prev, next), List.of(s.at(pts.get(i).line()))));
+                        pts.get(i).sizeBytes(), prev, next), List.of(s.at(pts.get(i)))));
             }
             boolean slowBefore = i == 0 ? pts.get(i + 2 < pts.size() ? i + 2 : i + 1).bestTimeUs() < t
                     : prev >= 0.6 * t;
@@ -59,16 +70,16 @@ final class SweepShapeCheck implements Check {
                                 + "switch is %.1fx slower; its tuning model (or a tuner plugin) places the "
                                 + "threshold too late; NCCL_ALGO/NCCL_PROTO or NCCL_DEBUG_SUBSYS=TUNING show which",
                         t, pts.get(i).sizeBytes(), next, pts.get(i + 1).sizeBytes(), t / next),
-                        List.of(s.at(pts.get(i).line()), s.at(pts.get(i + 1).line()))));
+                        List.of(s.at(pts.get(i)), s.at(pts.get(i + 1)))));
             }
         }
-        halves(s, pts, out);
+        halves(s, pts, out, hiccups);
         collapse(s, pts, out);
         return out;
     }
 
     /** Adds the size whose two halves differ most, if by more than {@link #HALVES_RATIO}. */
-    private static void halves(Subject s, List<PerfPoint> pts, List<Finding> out) {
+    private static void halves(Subject s, List<PerfPoint> pts, List<Finding> out, List<PerfPoint> hiccups) {
         PerfPoint worst = null;
         double worstRatio = HALVES_RATIO;
         for (PerfPoint p : pts) {
@@ -82,16 +93,15 @@ final class SweepShapeCheck implements Check {
                 worstRatio = Math.max(a, b) / Math.min(a, b);
             }
         }
-        int line = worst == null ? -1 : worst.line();
-        if (worst != null && out.stream().noneMatch(f -> f.kind() == Finding.Kind.OUTLIER
-                && f.evidence().get(0).line() == line)) {
+        if (worst != null && !hiccups.contains(worst)) {
+            hiccups.add(worst);
             boolean outSlow = worst.outOfPlace().timeUs() > worst.inPlace().timeUs();
             out.add(s.finding(Finding.Kind.OUTLIER, Finding.Severity.INFO, String.format(Locale.ROOT,
                     "%s %.1f us at %d bytes is %.1fx the %s %.1f us of the same size: both halves run the same "
                             + "algorithm, so one is a hiccup; rerun with more iterations (-n) before trusting this point",
                     outSlow ? "out-of-place" : "in-place", Math.max(worst.outOfPlace().timeUs(), worst.inPlace().timeUs()),
                     worst.sizeBytes(), worstRatio, outSlow ? "in-place" : "out-of-place",
-                    Math.min(worst.outOfPlace().timeUs(), worst.inPlace().timeUs())), List.of(s.at(worst.line()))));
+                    Math.min(worst.outOfPlace().timeUs(), worst.inPlace().timeUs())), List.of(s.at(worst))));
         }
     }
 
@@ -113,7 +123,7 @@ final class SweepShapeCheck implements Check {
                         "busbw falls from %.2f GB/s at %d bytes to %.2f GB/s at %d bytes and stays low: larger "
                                 + "transfers congest the path (packet drops and retransmits on Ethernet/TCP, "
                                 + "PFC/ECN misconfiguration, a saturated proxy thread)", max, atMax.sizeBytes(),
-                        p.peakBusBw(), p.sizeBytes()), List.of(s.at(atMax.line()), s.at(p.line()))));
+                        p.peakBusBw(), p.sizeBytes()), List.of(s.at(atMax), s.at(p))));
                 return;
             }
         }

@@ -112,4 +112,43 @@ class FitAdviceTest {
         assertTrue(m.endsWith("its Simple points are bound by the network between the hosts (bwEfficiencyNet: --fit"
                 + " bwEfficiencyNet fits it)"), m);
     }
+
+    /** @return the fit's note on {@code f} kept at its start value */
+    private static String keptNote(Series s, FitParameter f, FitParameter... fit) throws Exception {
+        Calibration c = new Fitter(EnumSet.of(fit[0], fit), true).fit(List.of(s), PerformanceParameters.DEFAULTS,
+                false);
+        return c.notes().stream().filter(n -> n.startsWith(f.field() + " kept at")).findFirst()
+                .orElseThrow(() -> new AssertionError(c.notes().toString()));
+    }
+
+    /**
+     * DGX H100 2x2, 8 B (line 21) to 8 GiB (line 51): the Simple efficiency is kept because the 7 Simple points,
+     * 128 MiB to 8 GiB, move with the network efficiency and not with it (re-timed in
+     * {@link #simpleEfficiencyWithNoPointBoundBySimple}); the note says which points and what binds them, naming
+     * the parameter the fit leaves out and how to fit it, as a refusal does.
+     */
+    @Test
+    void aKeptParameterNamesItsPointsAndWhatBindsThem() throws Exception {
+        Series s = series("A-allreduce-2x2xH100-dgx-ib.txt");
+        long simple = s.calls().stream().filter(c -> c.protocol() == Protocol.SIMPLE).count();
+        assertEquals(7, simple);
+        String m = keptNote(s, FitParameter.BW_EFFICIENCY_SIMPLE, FitParameter.LATENCY_SCALE,
+                FitParameter.BW_EFFICIENCY_SIMPLE);
+        assertTrue(m.startsWith("bwEfficiencySimple kept at 0.98 fraction: the data hardly depends on it"), m);
+        assertTrue(m.contains(": the 7 points that run the Simple protocol (sizes 128M-8G) depend most on"
+                + " bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it); the model picks "), m);
+        assertTrue(m.endsWith("Tree/Simple at 128M-8G (7 points)"), m);
+    }
+
+    /**
+     * AWS p4de 2x8 A100 with NCCL_PROTO=simple (file line 7): no point runs LL, so the LL efficiency is kept with
+     * that reason and the one pick at every size, 8 B (line 35) to 1 GiB (line 62).
+     */
+    @Test
+    void aKeptProtocolEfficiencyWithNoPointOfItsProtocol() throws Exception {
+        Series s = series("A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt");
+        String pick = picks(s).iterator().next();
+        String m = keptNote(s, FitParameter.BW_EFFICIENCY_LL, FitParameter.LATENCY_SCALE, FitParameter.BW_EFFICIENCY_LL);
+        assertTrue(m.endsWith(": no point runs the LL protocol; the model picks " + pick + " at every size (8 B-1G)"), m);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.collsim.topology.io.infragraph;
 
 import dev.collsim.topology.io.infragraph.InfraGraphModel.Graph;
+import dev.collsim.topology.io.infragraph.InfraGraphModel.Instance;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.TopologyReader;
@@ -8,6 +9,7 @@ import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.Problems;
+import dev.collsim.topology.paths.Reachability;
 import java.util.regex.Pattern;
 
 /**
@@ -52,8 +54,34 @@ public final class InfraGraphReader implements TopologyReader {
         if (t.gpus().isEmpty()) {
             problems.add(root, "instances", "no instance of a device with an xpu component: the file describes no"
                     + " GPUs; allowed: at least one instance whose device has a component of choice xpu");
+        } else {
+            unreachable(t, g, problems);
         }
         problems.throwIfAny();
         return t;
+    }
+
+    /**
+     * Refuses what NCCL could not join ({@link Reachability}), each gap at the instance of its host (hosts numbered
+     * in instance order, then copy, as {@link InfraGraphMapper} numbers them): the file has no line for an edge it
+     * leaves out.
+     */
+    private static void unreachable(Topology t, Graph g, Problems problems) {
+        for (Reachability.Gap gap : Reachability.of(t)) {
+            int h = gap.host();
+            for (Instance inst : g.instances()) {
+                if (!inst.device().isHost()) {
+                    continue;
+                }
+                if (h < inst.count()) {
+                    problems.add(inst.at(), "instances", inst.name() + "[" + h + "] (host " + gap.host() + "): "
+                            + gap.message() + "; allowed: " + (gap.kind() == Reachability.Kind.GPU_PAIR
+                            ? "the device's edges joining every xpu to a pcie or nvlink component"
+                            : "edges that join a nic of every host copy to a switch of one fabric"));
+                    break;
+                }
+                h -= inst.count();
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.paths.Reachability;
 import dev.collsim.topology.io.xml.PciSpecs.GpuElement;
 import dev.collsim.topology.io.xml.PciSpecs.NicElement;
 import dev.collsim.topology.io.xml.PciSpecs.NvLinkElement;
@@ -131,7 +132,28 @@ public final class NcclTopoXmlReader implements TopologyReader {
             source.append("; ").append(n);
         }
         Problems.warnings(fileName, notes, b);
-        return b.source(source.toString()).build();
+        Topology t = b.source(source.toString()).build();
+        unreachable(t, c.gpus, problems);
+        problems.throwIfAny();
+        return t;
+    }
+
+    /**
+     * Refuses what NCCL could not join ({@link Reachability}): each gap at the {@code <gpu>} element it is about (for
+     * an unreachable host, that host's first GPU), since the file has no line for what is missing.
+     */
+    private static void unreachable(Topology t, List<GpuElement> gpus, Problems problems) {
+        for (Reachability.Gap g : Reachability.of(t)) {
+            String allowed = switch (g.kind()) {
+                case GPU_PAIR -> "every <gpu> inside a <pci> under a <cpu>, or joined by <nvlink>";
+                case NO_WAY_OUT -> "with several hosts (host_hash), a <nic> with a <net> on a PCIe or CPU route from"
+                        + " every GPU, or an <nvlink> to a shared NVSwitch";
+                case HOST -> "hosts that a NIC of each or a shared NVLink domain joins";
+            };
+            String message = "host " + g.host() + ": " + g.message() + "; allowed: " + allowed;
+            gpus.stream().filter(e -> e.host() == g.host() && e.busId().equals(g.gpu().busId())).findFirst()
+                    .ifPresentOrElse(e -> problems.at(e.node(), message), () -> problems.at(0, 0, "gpu", message));
+        }
     }
 
     public static String baseName(String fileName) {

@@ -4,6 +4,7 @@ import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.io.yaml.InlineHostType.CpuSpec;
 import dev.collsim.topology.io.yaml.InlineHostType.GpuSpec;
@@ -21,7 +22,8 @@ import java.util.List;
  * <pre>
  * hosts:
  *   name: my-box                       # optional
- *   gpus:   {count: 8, model: H100-SXM5-80GB, sm: 90, memory: 80 GB}
+ *   gpus:   {count: 8, model: H100-SXM5-80GB, sm: 90, memory: 80 GB}   # sm may be left out for a model of the GPU
+ *                                                                     # database (its compute capability)
  *   cpus:   {count: 2, vendor: GenuineIntel, model: Xeon Platinum 8480C, arch: x86_64, interconnect: 128 GB/s}
  *   nvlink: {switches: 4, linksPerGpu: 18, bandwidthPerLink: 25 GB/s, generation: NVLink4}
  *           # or {pairs: [{gpus: [0, 1], links: 12}], bandwidthPerLink: 25 GB/s}
@@ -83,7 +85,16 @@ final class InlineHostParser {
         Integer count = f.integer(g, "count", true, 1, Integer.MAX_VALUE);
         declaredGpus = count == null ? 0 : count;
         String model = f.text(g, "model", true);
-        Integer sm = f.integer(g, "sm", true, 30, Integer.MAX_VALUE);
+        Integer sm = f.integer(g, "sm", false, 30, Integer.MAX_VALUE);
+        if (sm == null && g.get("sm") == null && model != null) {
+            // a model the GPU database knows gives its compute capability; another needs sm
+            sm = GpuModels.sku(model).map(k -> k.model().sm()).orElse(null);
+            if (sm == null) {
+                problems.add(g, "hosts.gpus.sm", "missing: the GPU database does not know model '" + model
+                        + "'; allowed: sm: compute capability x 10 (e.g. 90 for Hopper), or a model it knows"
+                        + " (e.g. H100-SXM5-80GB, A100-PCIE-80GB, L40S)");
+            }
+        }
         Long mem = f.size(g, "memory");
         if (sm != null && sm > 200) {
             problems.add(g.get("sm"), "hosts.gpus.sm", "found " + sm + "; allowed: compute capability x 10 in 30..200,"

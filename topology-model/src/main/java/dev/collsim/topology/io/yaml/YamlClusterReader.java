@@ -7,9 +7,7 @@ import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlTree;
 import dev.collsim.io.InputException;
 import dev.collsim.io.TopologyReader;
-import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NetworkClass;
-import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
@@ -18,7 +16,7 @@ import dev.collsim.topology.fabric.ClusterLimits;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
-import dev.collsim.topology.paths.HostPaths;
+import dev.collsim.topology.paths.Reachability;
 import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
@@ -257,16 +255,10 @@ public final class YamlClusterReader implements TopologyReader {
         return c == null ? NetworkClass.INFINIBAND : c;
     }
 
+    /** Host 0 stands for every host: they are copies of one inline host. */
     private static void checkGpuPaths(Topology t, YamlNode hosts, Problems problems) {
-        HostPaths hp = PathFinder.of(t).host(0);
-        List<Gpu> gpus = hp.gpus();
-        for (Gpu a : gpus) {
-            for (Gpu b : gpus) {
-                if (a.index() < b.index() && hp.path(a, b).type() == PathType.DIS) {
-                    problems.add(hosts, "hosts", "GPU " + a.index() + " has no path to GPU " + b.index()
-                            + " (no NVLink, PCIe or CPU route joins them); attach every GPU to nvlink or pcie");
-                }
-            }
+        for (Reachability.Gap g : Reachability.pairs(PathFinder.of(t).host(0), 0)) {
+            problems.add(hosts, "hosts", g.message() + "; attach every GPU to nvlink or pcie");
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -173,7 +174,7 @@ class NcclTestsTextReaderTest {
      */
     @Test
     void collsimRunLineStatesTheLibraryRelease() throws Exception {
-        Dataset d = MeasurementReader.read(java.nio.file.Path.of("../data/device/h100x1-2026-12-06/all_reduce.txt"))
+        Dataset d = MeasurementReader.read(Path.of("../data/device/h100x1-2026-12-06/all_reduce.txt"))
                 .get(0);
         assertEquals("2.28.3", d.ncclRelease().text());
         assertEquals(1, d.nRanks());

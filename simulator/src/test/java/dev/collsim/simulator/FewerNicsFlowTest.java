@@ -9,6 +9,7 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.network.Multipath;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.edit.ClusterEditor;
@@ -16,6 +17,8 @@ import dev.collsim.topology.edit.ClusterEdits;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,5 +75,35 @@ class FewerNicsFlowTest {
         double floorUs = 2.0 * 31 / 32 * (1L << 30) / 200e3;
         assertTrue(p.timeUs() >= floorUs * (1 - 1e-9) && p.timeUs() <= 1.01 * floorUs,
                 p.timeUs() + " us, NIC floor " + floorUs + " us; " + p.bottleneck());
+    }
+
+    /**
+     * Data-parallel groups of one GPU per host (GPU j of every host, j = 0..7, all 8 groups at once) on 4 DGX H100
+     * with 4 NICs, Ring AllReduce of S = 1 GiB each. A group's ring over n = 4 ranks makes each rank send
+     * 2(n-1)/n x S = 1.5 GiB through its NIC. GPUs 4..7 have no NIC of their own and spread over NICs 0..3 as NCCL
+     * spreads their channels (one each, {@code HostPaths#nearestNic}), so every NIC carries 2 groups at 25 GB/s
+     * each: 1.5 x 2^30 B / 25e9 B/s = 64,424.5 us, busbw 25 GB/s, within 1 % above with the links' latencies. All
+     * on NIC 0 (the first of their tied NICs, as before) made it carry 5 groups: 161 ms.
+     */
+    @Test
+    void dataParallelGroupsShareTheFourNicsEvenly() {
+        Topology t = dgxH100(4, 4);
+        List<List<Gpu>> groups = new ArrayList<>();
+        for (int j = 0; j < 8; j++) {
+            List<Gpu> g = new ArrayList<>();
+            for (int h = 0; h < 4; h++) {
+                g.add(t.gpus().get(h * 8 + j));
+                assertEquals(j, g.get(h).index());
+            }
+            groups.add(g);
+        }
+        CollectivePredictor ring = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING,
+                Protocol.SIMPLE, 2, 1, 1, 0, -1, 50, "stub");
+        Prediction p = new FlowPredictor(ring, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0).predictConcurrent(
+                new PredictionRequest(t, groups.get(0), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT, null,
+                        NcclSettings.DEFAULTS), groups);
+        double floorUs = 1.5 * (1L << 30) / 25e3;
+        assertTrue(p.timeUs() >= floorUs * (1 - 1e-9) && p.timeUs() <= 1.01 * floorUs,
+                p.timeUs() + " us, floor " + floorUs + " us; " + p.bottleneck());
     }
 }

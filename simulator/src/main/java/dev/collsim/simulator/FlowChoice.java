@@ -15,11 +15,18 @@ import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.simulator.schedule.TreeSchedule;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.paths.HostPaths;
+import dev.collsim.topology.paths.PathFinder;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -155,6 +162,48 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         return Optional.of(new FlowChoice(a, nCh, order, perHost, nicRanks, groups,
                 ncclAlgo ? nccl.algorithm() : ScheduleAlgorithms.ncclAlgorithm(a), ncclAlgo ? nccl.protocol() : null,
                 ncclAlgo));
+    }
+
+    /**
+     * Local ranks with a compute NIC of their own, read from the cluster (the {@code rails} of {@link #decide} when
+     * no {@code --rails} gives it): walking the first host's ranks in topology order, each rank's nearest compute
+     * NIC ({@link HostPaths#nearestNic}, NCCL's local-NIC rule; compute NICs are those on a rail); when the first N
+     * ranks reach N different NICs and every later rank only a NIC an earlier rank already has (a DGX H100 with
+     * rails 0..3 cabled: GPUs 4..7 reach NICs 0..3 over PXN, and the flow router sends them all through NIC 0),
+     * N, so the schedules cross hosts only through those ranks, as NCCL's graph search does (rings and trees enter
+     * and leave a node through a GPU next to the channel's NIC; NVLS heads are one GPU per NIC, NCCL 2.30.7 {@code
+     * src/graph/search.cc}, {@code src/transport/nvls.cc}). 0 (every rank) otherwise: one NIC per GPU, or NICs
+     * shared by GPU pairs (GPUs 2k and 2k+1 on one NIC: rotating over every rank already spreads the channels).
+     *
+     * @param topology the cluster the ranks are on
+     * @param ranks    the GPUs, any order
+     * @return N in [1, ranks per host) as above, else 0
+     */
+    public static int ownNicRanks(Topology topology, List<Gpu> ranks) {
+        List<Gpu> order = Placement.topologyOrder(ranks);
+        int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
+        if (perHost < 2) {
+            return 0;
+        }
+        // a cluster described once is read on its materialized template, whose host 0 stands for every host (its
+        // whole graph is never built for this)
+        Topology t = topology.hostTemplate().orElse(topology);
+        int host = t == topology ? order.get(0).host() : 0;
+        Map<Integer, Gpu> byIndex = new HashMap<>();
+        t.gpus().stream().filter(g -> g.host() == host).forEach(g -> byIndex.put(g.index(), g));
+        HostPaths paths = PathFinder.of(t).host(host);
+        Set<Nic> seen = new HashSet<>();
+        int own = 0;
+        for (int j = 0; j < perHost; j++) {
+            Gpu gpu = byIndex.get(order.get(j).index());
+            Optional<Nic> nic = gpu == null ? Optional.empty() : paths.nearestNic(gpu, n -> n.rail() >= 0);
+            boolean fresh = nic.isPresent() && seen.add(nic.get());
+            if (fresh && own < j) {
+                return 0;
+            }
+            own += fresh ? 1 : 0;
+        }
+        return own < perHost ? own : 0;
     }
 
     /**

@@ -125,7 +125,8 @@ public final class FlowPredictor implements CollectivePredictor {
         List<FlowChoice> plans = new ArrayList<>();
         for (List<Gpu> g : groups) {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
-                    : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false, 0,
+                    : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false,
+                            FlowChoice.ownNicRanks(r.topology(), g),
                             chooser.version(), chooser.nvlsLoop(r, choice));
             if (f.isEmpty()) {
                 return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"

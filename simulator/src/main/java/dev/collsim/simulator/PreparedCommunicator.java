@@ -37,7 +37,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -168,10 +170,30 @@ public final class PreparedCommunicator {
         if (c.hasNcclTuningModel()) {
             choice = table.select(c, bytes, dataType, o).orElseThrow(() -> new InvalidRequestException(
                     "No algorithm/protocol available for " + c.ncclName() + " on " + plan.nRanks() + " ranks with "
-                    + settings + "; NCCL would fail the same way. Allowed algorithms for it: "
-                    + offered(c)));
+                    + settings + "; NCCL would fail the same way. " + runnable(c, bytes, dataType, o)
+                    + "; algorithms NCCL has for it: " + offered(c)));
         }
         return new PreparedCall(this, c, sizeBytes, dataType, o, bytes, choice);
+    }
+
+    /**
+     * What would run without NCCL_ALGO and NCCL_PROTO: the same cost table filled with those two unset (the graphs,
+     * node count and NVLS/CollNet support stay this communicator's), so a user who forced an algorithm the cluster
+     * cannot run (NVLS across nodes without CollNet) reads what it can, not only what NCCL has.
+     *
+     * @return e.g. {@code "Without NCCL_ALGO/NCCL_PROTO these ranks can run: Tree, Ring, NVLSTree"}
+     */
+    private String runnable(Collective c, long bytes, DataType dataType, RedOp op) {
+        Map<String, String> env = new TreeMap<>(settings.asMap());
+        env.remove("NCCL_ALGO");
+        env.remove("NCCL_PROTO");
+        TuningInput in = table.input();
+        CostTable free = NcclTuningModel.tune(new TuningInput(in.graphs(), in.nRanks(), in.nNodes(), in.minSm(),
+                in.maxSm(), in.cpu(), in.nvlsSupport(), in.collNetSupport(), in.hasNvSwitch(), in.maxLocalRanks(),
+                in.maxTreePattern(), in.runtimeChannels(), NcclSettings.parse(env), in.constants()));
+        String algos = free.candidates(c, bytes, dataType, op).stream().map(a -> a.algorithm().ncclName())
+                .distinct().collect(Collectors.joining(", "));
+        return "Without NCCL_ALGO/NCCL_PROTO these ranks can run: " + (algos.isEmpty() ? "none" : algos);
     }
 
     /** @return the algorithms NCCL of this release has for the function, comma separated, in NCCL's order */

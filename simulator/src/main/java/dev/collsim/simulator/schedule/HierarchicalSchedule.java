@@ -14,7 +14,10 @@ import java.util.List;
  * broadcast down). Either way local rank j of one host exchanges only with local rank j of others, so on a
  * rail-optimized fabric the network part stays on one rail. This is the data movement of NCCL's NVLS, NVLSTree and
  * CollNet AllReduce (a reduction inside each node, one exchange per NIC between nodes, the result spread inside the
- * node). Channels split every transfer evenly.
+ * node). Channels split every transfer evenly. With fewer NICs than ranks per host ({@link ScheduleRequest#nicRanks}
+ * N &gt; 0) only local ranks 0 .. N-1 cross hosts, each with {@code S/N}: NCCL's NVLS heads are one GPU per NIC
+ * (NCCL 2.30.7 {@code src/transport/nvls.cc}, {@code nHeads} = the NVLS graph's channels, one per NIC), and its loop
+ * covers {@code nHeads x chunk} per channel.
  *
  * <p>Pipelined as NCCL pipelines them ({@link #ncclNvlsTreePipeline}): with H and L above 1 the buffer is cut into
  * k chunks and chunk j's inter-host stages run while chunk j+1 is reduced inside the host and earlier chunks are
@@ -98,7 +101,7 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
                 steps.add(new Step("intra-host ReduceScatter", intra(h, l, nCh, s / l / nCh), l - 1));
             }
             if (h > 1) {
-                steps.add(new Step("inter-host AllReduce", inter(h, l, nCh, s / l / h / nCh), 2L * (h - 1)));
+                steps.add(new Step("inter-host AllReduce", inter(h, l, l, nCh, s / l / h / nCh), 2L * (h - 1)));
             }
             if (l > 1) {
                 steps.add(new Step("intra-host AllGather", intra(h, l, nCh, s / l / nCh), l - 1));
@@ -155,10 +158,11 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
         int l = r.ranksPerHost();
         int h = r.hosts();
         int nCh = r.nChannels();
+        int heads = r.nicRanks() > 0 ? r.nicRanks() : l;
         long k = pipelineChunks(r.sizeBytes(), nCh, loopBytesPerChannel > 0 ? loopBytesPerChannel
-                : (long) l * NvlsTuning.DEFAULT_CHUNK);
-        InterHost net = tree ? InterHost.tree(h, l, nCh, r.sizeBytes() / (double) l / nCh / k)
-                : InterHost.rings(h, l, nCh, 2.0 * (h - 1) * (r.sizeBytes() / (double) l / h / nCh / k));
+                : (long) heads * NvlsTuning.DEFAULT_CHUNK);
+        InterHost net = tree ? InterHost.tree(h, l, heads, nCh, r.sizeBytes() / (double) heads / nCh / k)
+                : InterHost.rings(h, l, heads, nCh, 2.0 * (h - 1) * (r.sizeBytes() / (double) heads / h / nCh / k));
         double intraChunk = (l - 1) * (r.sizeBytes() / (double) l / nCh / k);
         int last = net.stages() + 1;
         List<Step> steps = new ArrayList<>();
@@ -221,11 +225,12 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
         return out;
     }
 
-    static List<Transfer> inter(int h, int l, int nCh, double bytes) {
-        List<Transfer> out = new ArrayList<>(h * l * nCh);
+    /** One ring step between hosts: local rank j (j below heads) of host g to local rank j of host g + 1. */
+    static List<Transfer> inter(int h, int l, int heads, int nCh, double bytes) {
+        List<Transfer> out = new ArrayList<>(h * heads * nCh);
         for (int c = 0; c < nCh; c++) {
             for (int g = 0; g < h; g++) {
-                for (int j = 0; j < l; j++) {
+                for (int j = 0; j < heads; j++) {
                     out.add(new Transfer(g * l + j, ((g + 1) % h) * l + j, bytes, c));
                 }
             }

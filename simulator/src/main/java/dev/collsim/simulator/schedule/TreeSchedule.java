@@ -221,9 +221,18 @@ public final class TreeSchedule implements ScheduleAlgorithm {
      * so tree 1's chain is rotated one further.
      */
     static int rotation(int nChannels, int l, int tree, int channel) {
+        return rotation(nChannels, l, l, tree, channel);
+    }
+
+    /**
+     * As {@link #rotation(int, int, int, int)}, the pairs spread over local ranks 0 .. nicRanks-1 only (the ranks
+     * with a NIC of their own, {@link ScheduleRequest#nicRanks}; NCCL's trees enter a node through a GPU next to
+     * the channel's NIC).
+     */
+    static int rotation(int nChannels, int l, int nicRanks, int tree, int channel) {
         int pairs = Math.max(1, nChannels / 2);
         int pair = channel / 2;
-        int base = pairs <= l ? pair * l / pairs : pair % l;
+        int base = pairs <= nicRanks ? pair * nicRanks / pairs : pair % nicRanks;
         return (base + tree) % l;
     }
 
@@ -234,7 +243,7 @@ public final class TreeSchedule implements ScheduleAlgorithm {
      */
     private static int[] rankParents(ScheduleRequest r, int tree, int channel) {
         int l = r.ranksPerHost();
-        int rot = rotation(r.nChannels(), l, tree, channel);
+        int rot = rotation(r.nChannels(), l, r.nicRanks() > 0 ? r.nicRanks() : l, tree, channel);
         int[] hostParent = DoubleBinaryTree.parents(r.hosts(), tree);
         int[] p = new int[r.nRanks()];
         int headPos = tree == 0 ? 0 : l - 1;

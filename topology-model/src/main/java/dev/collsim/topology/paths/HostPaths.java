@@ -143,7 +143,11 @@ public final class HostPaths {
 
     /**
      * The NIC a GPU's network traffic leaves by: of its {@link #localNics local NICs}, the one on the GPU's own rail
-     * (NIC rail = GPU index, rail-optimized hosts), otherwise the first in id order.
+     * (NIC rail = GPU index, rail-optimized hosts), otherwise the (GPU index mod their count)-th in id order. So
+     * GPUs that tie on several NICs none of which is on their rail (a DGX H100 with rails 0..3 cabled: GPUs 4..7
+     * reach NICs 0..3 alike, over PXN) spread over them, GPU 4 on NIC 0, GPU 5 on NIC 1, ..., as NCCL spreads such
+     * a GPU's channels over its local NICs (NCCL 2.30.7 {@code src/graph/topo.cc ncclTopoGetLocalNetType}: channel
+     * c takes the (c mod NICs)-th), rather than all on the first.
      *
      * @param gpu      a GPU of this host
      * @param eligible which NICs to consider
@@ -153,7 +157,7 @@ public final class HostPaths {
     public Optional<Nic> nearestNic(Gpu gpu, Predicate<Nic> eligible) {
         List<Nic> local = localNics(gpu, eligible);
         return local.stream().filter(n -> n.rail() == gpu.index()).findFirst()
-                .or(() -> local.stream().findFirst());
+                .or(() -> local.isEmpty() ? Optional.empty() : Optional.of(local.get(gpu.index() % local.size())));
     }
 
     /**

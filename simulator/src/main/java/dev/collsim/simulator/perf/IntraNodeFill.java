@@ -2,6 +2,8 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.HardwareClass;
 
 /**
@@ -61,6 +63,12 @@ import dev.collsim.simulator.tuning.HardwareClass;
  */
 public final class IntraNodeFill {
 
+    /**
+     * The compute capability x 10 for which NCCL turns P2P read on over NVLink: 80, both GPUs (NCCL 2.30.7
+     * {@code src/graph/paths.cc ncclTopoCheckP2p}, "Enable P2P Read for Ampere/NVLink only").
+     */
+    static final int AMPERE_READ_SM = 80;
+
     private IntraNodeFill() {
     }
 
@@ -88,8 +96,39 @@ public final class IntraNodeFill {
      * @return 0 for such a ring, else {@link #scale(Algorithm, int, int)}
      */
     public static double scale(Algorithm a, Collective func, int nNodes, int nRanks, HardwareClass link) {
-        boolean symmetricRing = a == Algorithm.RING && (func == Collective.ALL_REDUCE
-                || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER);
-        return symmetricRing && nNodes == 1 && link == HardwareClass.PCI ? 0 : scale(a, nNodes, nRanks);
+        return symmetricRing(a, func) && nNodes == 1 && link == HardwareClass.PCI ? 0 : scale(a, nNodes, nRanks);
+    }
+
+    /**
+     * As {@link #scale(Algorithm, Collective, int, int, HardwareClass)}, with the whole generic fill (factor 1) for a
+     * Simple Ring AllReduce, AllGather or ReduceScatter on one host over NVLink between Ampere GPUs, where NCCL runs
+     * P2P read: the Simple buffer lives on the sender and the receiver loads it across NVLink (NCCL 2.30.7
+     * {@code src/graph/paths.cc ncclTopoCheckP2p}: read when the path is NVL and both GPUs have cudaCompCap 80;
+     * {@code src/transport/p2p.cc p2pSendSetup}/{@code p2pRecvSetup}: only the Simple buffer moves, LL and LL128
+     * keep writing into the receiver). See the class note, "P2P read on Ampere NVLink", for the measured runs.
+     *
+     * @param a     algorithm
+     * @param func  collective
+     * @param p     protocol
+     * @param plan  the channel plan (nodes, ranks, minimum and maximum SM)
+     * @param link  the call's link class ({@link PerformanceModel#linkClass})
+     * @return 1 for such a ring, else {@link #scale(Algorithm, Collective, int, int, HardwareClass)}
+     */
+    public static double scale(Algorithm a, Collective func, Protocol p, ChannelPlan plan, HardwareClass link) {
+        return ampereReadRing(a, func, p, plan, link) ? 1 : scale(a, func, plan.nNodes(), plan.nRanks(), link);
+    }
+
+    /**
+     * @return true for a Simple Ring AllReduce/AllGather/ReduceScatter on one host over NVLink whose GPUs are all
+     *         sm80 (NCCL's P2P read, {@link #scale(Algorithm, Collective, Protocol, ChannelPlan, HardwareClass)})
+     */
+    static boolean ampereReadRing(Algorithm a, Collective func, Protocol p, ChannelPlan plan, HardwareClass link) {
+        return symmetricRing(a, func) && p == Protocol.SIMPLE && plan.nNodes() == 1 && link == HardwareClass.NVLINK
+                && plan.minSm() == AMPERE_READ_SM && plan.maxSm() == AMPERE_READ_SM;
+    }
+
+    private static boolean symmetricRing(Algorithm a, Collective func) {
+        return a == Algorithm.RING && (func == Collective.ALL_REDUCE || func == Collective.ALL_GATHER
+                || func == Collective.REDUCE_SCATTER);
     }
 }

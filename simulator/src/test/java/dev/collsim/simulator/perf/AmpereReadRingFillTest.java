@@ -1,0 +1,83 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.TestClusters;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Topology;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Simple Ring on one host over NVLink between sm80 GPUs (NCCL's P2P read, NCCL 2.30.7 {@code src/graph/paths.cc
+ * ncclTopoCheckP2p}) pays the whole generic pipeline fill; every other one-host NVLink ring keeps 2 / nRanks
+ * ({@link IntraNodeFill}).
+ */
+class AmpereReadRingFillTest {
+
+    private static ChannelPlan plan(TestClusters.Shape shape) {
+        Topology t = TestClusters.cluster(shape, 1);
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
+    }
+
+    /**
+     * 8x A100 (sm80 on both ends of every NVLink path): Simple Ring AllReduce/AllGather/ReduceScatter 1; the same
+     * ring under LL128 (P2P read moves only the Simple buffer, {@code src/transport/p2p.cc p2pSendSetup}) and a
+     * rooted ring (Broadcast) keep 2 / 8 = 0.25; 8x H100 (sm90, P2P write) keeps 0.25 for Simple.
+     */
+    @Test
+    void onlyTheAmpereSimpleSymmetricRingPaysTheWholeFill() {
+        ChannelPlan a100 = plan(TestClusters.DGX_A100);
+        ChannelPlan h100 = plan(TestClusters.DGX_H100);
+        HardwareClass nvl = HardwareClass.NVLINK;
+        assertEquals(nvl, PerformanceModel.linkClass(a100));
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl), 0);
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, a100, nvl), 0);
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.REDUCE_SCATTER, Protocol.SIMPLE, a100, nvl),
+                0);
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, a100, nvl),
+                1e-12);
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.BROADCAST, Protocol.SIMPLE, a100, nvl),
+                1e-12);
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.TREE, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl),
+                1e-12);
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, h100, nvl),
+                1e-12);
+        assertTrue(IntraNodeFill.ampereReadRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl));
+        assertFalse(IntraNodeFill.ampereReadRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100,
+                HardwareClass.PCI));
+    }
+
+    /**
+     * DGX A100, 8 ranks, Ring/Simple AllReduce of 512 MiB (536,870,912 B), worked by hand:
+     * NCCL's Ring/Simple latency on NVLink 8.4 + 14 x 3.4 = 56.0 us (NCCL 2.30.7 {@code tuning.cc} baseLat, hwLat)
+     * plus the 1.0 us launch overhead (PerformanceParameters default); busbw 12 x 20 GB/s x 0.98 = 235.2, algbw
+     * 235.2 x 8 / 14 = 134.4 GB/s, bytes 536,870,912 / 134,400 = 3994.6 us; fill one 2 MiB Simple chunk (the slice
+     * 512 MiB / (24 channels x 8 ranks) = 2.67 MiB is larger) at 235.2 / 24 = 9.8 GB/s a channel: 2,097,152 / 9800 =
+     * 214.0 us (the former 2 / 8 of it was 53.5). Time 56.0 + 1.0 + 3994.6 + 214.0 = 4265.6 us. Measured on such a
+     * host with one process per GPU: 4248.8 us (A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt line 103).
+     */
+    @Test
+    void dgxA100RingSimplePaysOneChunkOfFill() throws Exception {
+        Topology t = TestClusters.cluster(TestClusters.DGX_A100, 1);
+        Prediction p = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE,
+                536_870_912L, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
+        assertEquals(24, p.nChannels());
+        assertEquals(4265.6, p.timeUs(), 0.5, p.toString());
+    }
+}

@@ -4,6 +4,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.network.FlowNetwork;
 import dev.collsim.simulator.network.Job;
 import dev.collsim.simulator.network.LinkUsage;
@@ -40,8 +41,8 @@ import java.util.IdentityHashMap;
  * schedule's flows share them (the flow backend). Where the fabric does not limit, this equals the chooser's
  * prediction exactly; on an oversubscribed fabric it is the fabric's time.</li>
  * </ul>
- * The returned {@link Prediction} keeps the chooser's algorithm, protocol, channels, NCCL estimate and physical
- * bound; the bottleneck says which limit won and names the busiest links. Points no schedule covers ({@link
+ * The returned {@link Prediction} keeps the chooser's algorithm, protocol, channels and NCCL estimate; its physical
+ * bound is the chooser's, lowered to what the fabric's leaf uplinks allow ({@link FabricBound}); the bottleneck says which limit won and names the busiest links. Points no schedule covers ({@link
  * #covers}: one rank, Broadcast, Reduce, SendRecv, Gather, Scatter) get the chooser's prediction unchanged, its
  * bottleneck prefixed with {@code analytical (no flow schedule ...)}.
  *
@@ -121,7 +122,10 @@ public final class FlowPredictor implements CollectivePredictor {
         if (groups.isEmpty() || !groups.get(0).equals(r.ranks())) {
             throw new IllegalArgumentException("the first group must be the request's ranks");
         }
-        Prediction choice = chooser.predict(r);
+        Prediction analytical = chooser.predict(r);
+        // the bound adds the fabric's leaf uplinks (oversubscription), which the analytical model takes as non-blocking
+        Prediction choice = withBound(analytical, Math.min(analytical.physicalBoundBusBw(),
+                FabricBound.busBw(r.topology(), r.ranks(), r.collective(), r.ncclSettings())));
         List<FlowChoice> plans = new ArrayList<>();
         for (List<Gpu> g : groups) {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
@@ -161,6 +165,11 @@ public final class FlowPredictor implements CollectivePredictor {
      */
     public static boolean fabricLimited(Prediction p) {
         return p.bottleneck() != null && p.bottleneck().startsWith("fabric (flow");
+    }
+
+    private static Prediction withBound(Prediction p, double boundBusBw) {
+        return new Prediction(p.collective(), p.sizeBytes(), p.nRanks(), p.algorithm(), p.protocol(), p.nChannels(),
+                p.timeUs(), p.algBw(), p.busBw(), p.ncclEstimateUs(), boundBusBw, p.bottleneck());
     }
 
     private static Prediction withBottleneck(Prediction p, String bottleneck) {

@@ -4,6 +4,7 @@ import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.network.FlowNetwork;
 import dev.collsim.simulator.network.FlowRecord;
 import dev.collsim.simulator.network.Job;
@@ -109,6 +110,9 @@ public final class FlowSweep {
         List<String> notes = new ArrayList<>();
         List<List<FlowRecord>> timeline = new ArrayList<>();
         Map<Integer, Double> aloneCache = new HashMap<>();
+        // the leaves' uplinks (oversubscription): part of the bound, whatever the size
+        double fabricBound = r.override().schedule() == null ? FabricBound.busBw(r.topology(), placed, c, r.ncclEnv())
+                : FabricBound.busBw(r.topology(), placed, c, false);
         for (int k = 0; k < r.sizes().size(); k++) {
             if (k % r.shardCount() != r.shardIndex()) {
                 continue;
@@ -120,8 +124,8 @@ public final class FlowSweep {
                     r.override().schedule() == null ? chooser.nvlsLoop(point, nccl) : Optional.empty());
             // a forced schedule may be one NCCL would not run here (PAT across nodes of several GPUs): its bound is
             // the links' whatever the algorithm
-            double bound = r.override().schedule() == null ? nccl.physicalBoundBusBw()
-                    : chooser.anyScheduleBoundBusBw(point);
+            double bound = Math.min(fabricBound, r.override().schedule() == null ? nccl.physicalBoundBusBw()
+                    : chooser.anyScheduleBoundBusBw(point));
             List<Job> jobs = new ArrayList<>();
             jobs.add(new Job(c.testName(), ch.build(c, size), ch.order(), 0));
             jobs.addAll(others);

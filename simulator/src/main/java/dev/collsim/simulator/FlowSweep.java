@@ -110,9 +110,7 @@ public final class FlowSweep {
         List<String> notes = new ArrayList<>();
         List<List<FlowRecord>> timeline = new ArrayList<>();
         Map<Integer, Double> aloneCache = new HashMap<>();
-        // the leaves' uplinks (oversubscription): part of the bound, whatever the size
-        double fabricBound = r.override().schedule() == null ? FabricBound.busBw(r.topology(), placed, c, r.ncclEnv())
-                : FabricBound.busBw(r.topology(), placed, c, false);
+        double fabricBound = fabricBound(r, placed);
         for (int k = 0; k < r.sizes().size(); k++) {
             if (k % r.shardCount() != r.shardIndex()) {
                 continue;
@@ -122,8 +120,7 @@ public final class FlowSweep {
             Prediction nccl = chooser.predict(point);
             FlowChoice ch = decide(r, c, nccl, r.override(), placed, chooser.version(),
                     r.override().schedule() == null ? chooser.nvlsLoop(point, nccl) : Optional.empty());
-            // a forced schedule may be one NCCL would not run here (PAT across nodes of several GPUs): its bound is
-            // the links' whatever the algorithm
+            // a forced schedule may be one NCCL would not run here (PAT across nodes): its bound is any algorithm's
             double bound = Math.min(fabricBound, r.override().schedule() == null ? nccl.physicalBoundBusBw()
                     : chooser.anyScheduleBoundBusBw(point));
             List<Job> jobs = new ArrayList<>();
@@ -183,6 +180,15 @@ public final class FlowSweep {
         placed.forEach(g -> hosts.set(g.host()));
         others.forEach(j -> j.ranks().forEach(g -> hosts.set(g.host())));
         return r.topology().withHostsOnly(hosts.stream().toArray());
+    }
+
+    /**
+     * The fabric's part of the bound, whatever the size: the leaves' uplinks (oversubscription, {@link FabricBound});
+     * a forced schedule's is any algorithm's.
+     */
+    private static double fabricBound(FlowRequest r, List<Gpu> placed) {
+        return r.override().schedule() == null ? FabricBound.busBw(r.topology(), placed, r.collective(), r.ncclEnv())
+                : FabricBound.busBw(r.topology(), placed, r.collective(), false);
     }
 
     /**

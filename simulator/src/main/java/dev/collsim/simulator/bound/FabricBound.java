@@ -21,10 +21,12 @@ import java.util.Map;
  *   <li><b>AllReduce</b>, any algorithm: every element's G partial sums must meet and the result must reach every
  *       group, at least 2(G-1) element transfers between groups (the bandwidth-optimal lower bound of Patarasuk and
  *       Yuan, J. Parallel Distrib. Comput. 69(2), 2009, with groups as its nodes; one-way gossip needs 2G-2 calls),
- *       so 2(G-1) S crosses the uplinks, which carry U per unit time: time &gt;= 2(G-1) S / U, algBw &lt;= U / (2(G-1)),
- *       busBw &lt;= U / (2(G-1)) x 2(n-1)/n. Each group also sends at least S (every other group needs its inputs):
- *       busBw &lt;= min U_i x 2(n-1)/n. With equal groups the first is U_i G/(G-1) (n-1)/n: the node NIC bound's
- *       form with groups for nodes and uplinks for NICs.</li>
+ *       so 2(G-1) S crosses the uplinks, which carry U per unit time: time &gt;= 2(G-1) S / U,
+ *       algBw &lt;= U / (2(G-1)), busBw &lt;= U / (2(G-1)) x 2(n-1)/n. Each group also sends at least S (every
+ *       other group needs its inputs): busBw &lt;= min U_i x 2(n-1)/n, the only limit when the spines may reduce
+ *       (CollNet/SHARP, NCCL_COLLNET_ENABLE=1: the 2(G-1) argument assumes reductions in the groups). With equal
+ *       groups the first is U_i G/(G-1) (n-1)/n: the node NIC bound's form with groups for nodes and uplinks for
+ *       NICs.</li>
  *   <li><b>AllGather, ReduceScatter</b>: group i receives (sends) the n-k_i other ranks' shares, (n-k_i)/n S:
  *       busBw = algBw (n-1)/n &lt;= U_i (n-1)/(n-k_i), i.e. U/(G-1) x (n-1)/n for equal groups.</li>
  *   <li><b>Ring</b> (NCCL_ALGO=Ring, or AllGather/ReduceScatter across nodes without CollNet or PAT, as {@link
@@ -62,8 +64,8 @@ public final class FabricBound {
      */
     public static double busBw(Topology topology, List<Gpu> ranks, Collective c, NcclSettings settings) {
         NcclSettings s = settings == null ? NcclSettings.DEFAULTS : settings;
-        return busBw(topology, ranks, c,
-                PhysicalBound.ringOnly(c, true, s.algo(), s.collnetEnable() || s.patEnable() == 1));
+        boolean ring = PhysicalBound.ringOnly(c, true, s.algo(), s.collnetEnable() || s.patEnable() == 1);
+        return busBw(topology, ranks, c, ring, s.collnetEnable());
     }
 
     /**
@@ -74,6 +76,11 @@ public final class FabricBound {
      * @return the fabric's busbw limit, GB/s; {@code Double.POSITIVE_INFINITY} when the ranks sit in one leaf group
      */
     public static double busBw(Topology topology, List<Gpu> ranks, Collective c, boolean ring) {
+        return busBw(topology, ranks, c, ring, false);
+    }
+
+    private static double busBw(Topology topology, List<Gpu> ranks, Collective c, boolean ring,
+            boolean switchReduce) {
         if (ranks.size() < 2) {
             return Double.POSITIVE_INFINITY;
         }
@@ -90,11 +97,11 @@ public final class FabricBound {
         int[] k = new int[cut.groups().size()];
         ranks.forEach(g -> k[groupOf.get(g.host())]++);
         double[] up = cut.groups().stream().mapToDouble(FabricCut.Group::uplinkGBps).toArray();
-        return busBw(c, k, up, ring);
+        return busBw(c, k, up, ring, switchReduce);
     }
 
     /**
-     * The limit from figures (class comment).
+     * The limit from figures (class comment), no reduction in the network's switches.
      *
      * @param c      the collective
      * @param ranks  ranks in each leaf group (k_i), each >= 1
@@ -103,6 +110,21 @@ public final class FabricBound {
      * @return busbw limit, GB/s; {@code Double.POSITIVE_INFINITY} for fewer than 2 groups or a group without uplink
      */
     public static double busBw(Collective c, int[] ranks, double[] uplink, boolean ring) {
+        return busBw(c, ranks, uplink, ring, false);
+    }
+
+    /**
+     * The limit from figures (class comment).
+     *
+     * @param c            the collective
+     * @param ranks        ranks in each leaf group (k_i), each >= 1
+     * @param uplink       uplink GB/s of each group per direction (U_i), same order
+     * @param ring         only NCCL's Ring algorithm crosses the groups
+     * @param switchReduce the spines may reduce (CollNet, NCCL_COLLNET_ENABLE=1: SHARP): an AllReduce then needs only
+     *                     S up and S down per group, busBw &lt;= min U_i x 2(n-1)/n
+     * @return busbw limit, GB/s; {@code Double.POSITIVE_INFINITY} for fewer than 2 groups or a group without uplink
+     */
+    public static double busBw(Collective c, int[] ranks, double[] uplink, boolean ring, boolean switchReduce) {
         int g = ranks.length;
         int n = 0;
         double total = 0;
@@ -128,7 +150,7 @@ public final class FabricBound {
             worst = Math.max(worst, share);
         }
         return switch (c) {
-            case ALL_REDUCE -> ring ? minUp : Math.min(total / (2.0 * (g - 1)), minUp) * f;
+            case ALL_REDUCE -> ring ? minUp : Math.min(switchReduce ? minUp : total / (2.0 * (g - 1)), minUp) * f;
             case ALL_GATHER, REDUCE_SCATTER -> ring ? minUp : best;
             case GATHER, SCATTER -> worst;
             default -> best;

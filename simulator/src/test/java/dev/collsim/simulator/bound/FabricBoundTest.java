@@ -53,6 +53,8 @@ class FabricBoundTest {
         assertEquals(200.0, FabricCut.of(t, new int[] {0, 1, 2, 3}).groups().get(0).uplinkGBps(), EPS);
         assertEquals(800.0 / 6 * 62 / 32, bound(t, Collective.ALL_REDUCE, Map.of()), 1e-6);
         assertEquals(200.0, bound(t, Collective.ALL_REDUCE, Map.of("NCCL_ALGO", "Ring")), 1e-6);
+        // CollNet allowed: a spine that reduces needs S up and S down per leaf: 200 x 62/32 = 387.5
+        assertEquals(200.0 * 62 / 32, bound(t, Collective.ALL_REDUCE, Map.of("NCCL_COLLNET_ENABLE", "1")), 1e-6);
         assertEquals(200.0, bound(t, Collective.ALL_GATHER, Map.of()), 1e-6);
         assertEquals(200.0 * 31 / 24, bound(t, Collective.REDUCE_SCATTER, Map.of("NCCL_PAT_ENABLE", "1")), 1e-6);
         assertEquals(200.0 * 31 / (8 * 24), bound(t, Collective.ALL_TO_ALL, Map.of()), 1e-6);

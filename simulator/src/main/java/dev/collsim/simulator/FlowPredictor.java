@@ -122,10 +122,7 @@ public final class FlowPredictor implements CollectivePredictor {
         if (groups.isEmpty() || !groups.get(0).equals(r.ranks())) {
             throw new IllegalArgumentException("the first group must be the request's ranks");
         }
-        Prediction analytical = chooser.predict(r);
-        // the bound adds the fabric's leaf uplinks (oversubscription), which the analytical model takes as non-blocking
-        Prediction choice = withBound(analytical, Math.min(analytical.physicalBoundBusBw(),
-                FabricBound.busBw(r.topology(), r.ranks(), r.collective(), r.ncclSettings())));
+        Prediction choice = chooser.predict(r);
         List<FlowChoice> plans = new ArrayList<>();
         for (List<Gpu> g : groups) {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
@@ -133,8 +130,8 @@ public final class FlowPredictor implements CollectivePredictor {
                             FlowChoice.ownNicRanks(r.topology(), g),
                             chooser.version(), chooser.nvlsLoop(r, choice));
             if (f.isEmpty()) {
-                return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"
-                        : r.collective().ncclName()) + "): " + choice.bottleneck());
+                return withBottleneck(withFabricBound(choice, r), "analytical (no flow schedule for "
+                        + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());
             }
             plans.add(f.get());
         }
@@ -146,6 +143,7 @@ public final class FlowPredictor implements CollectivePredictor {
         }
         boolean pxn = !r.ncclSettings().pxnDisable();
         Timing t = backend.time(jobs, model(r.topology(), pxn));
+        choice = withFabricBound(choice, r); // after the model: the fabric's graph is built, whatever its size
         double flowUs = t.jobs().stream().mapToDouble(j -> j.timeUs()).max().orElse(0);
         String fabric = String.format(Locale.ROOT, "fabric (flow, %s schedule%s, %s): busiest links %s",
                 plans.get(0).schedule().name(), groups.size() > 1 ? " x " + groups.size() + " concurrent groups" : "",
@@ -167,9 +165,12 @@ public final class FlowPredictor implements CollectivePredictor {
         return p.bottleneck() != null && p.bottleneck().startsWith("fabric (flow");
     }
 
-    private static Prediction withBound(Prediction p, double boundBusBw) {
+    /** The chooser's bound lowered to the fabric's leaf uplinks ({@link FabricBound}); it takes them as non-blocking. */
+    private static Prediction withFabricBound(Prediction p, PredictionRequest r) {
+        double bound = Math.min(p.physicalBoundBusBw(), FabricBound.busBw(r.topology(), r.ranks(), r.collective(),
+                r.ncclSettings()));
         return new Prediction(p.collective(), p.sizeBytes(), p.nRanks(), p.algorithm(), p.protocol(), p.nChannels(),
-                p.timeUs(), p.algBw(), p.busBw(), p.ncclEstimateUs(), boundBusBw, p.bottleneck());
+                p.timeUs(), p.algBw(), p.busBw(), p.ncclEstimateUs(), bound, p.bottleneck());
     }
 
     private static Prediction withBottleneck(Prediction p, String bottleneck) {

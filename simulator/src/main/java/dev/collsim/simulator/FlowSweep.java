@@ -110,7 +110,7 @@ public final class FlowSweep {
         List<String> notes = new ArrayList<>();
         List<List<FlowRecord>> timeline = new ArrayList<>();
         Map<Integer, Double> aloneCache = new HashMap<>();
-        double fabricBound = fabricBound(r, placed);
+        double fabricBound = fabricBound(r, fabric, placed);
         for (int k = 0; k < r.sizes().size(); k++) {
             if (k % r.shardCount() != r.shardIndex()) {
                 continue;
@@ -183,12 +183,12 @@ public final class FlowSweep {
     }
 
     /**
-     * The fabric's part of the bound, whatever the size: the leaves' uplinks (oversubscription, {@link FabricBound});
-     * a forced schedule's is any algorithm's.
+     * The fabric's part of the bound, whatever the size: the leaves' uplinks (oversubscription, {@link FabricBound})
+     * of the fabric simulated (built); a forced schedule's is any algorithm's.
      */
-    private static double fabricBound(FlowRequest r, List<Gpu> placed) {
-        return r.override().schedule() == null ? FabricBound.busBw(r.topology(), placed, r.collective(), r.ncclEnv())
-                : FabricBound.busBw(r.topology(), placed, r.collective(), false);
+    private static double fabricBound(FlowRequest r, Topology fabric, List<Gpu> placed) {
+        return r.override().schedule() == null ? FabricBound.busBw(fabric, placed, r.collective(), r.ncclEnv())
+                : FabricBound.busBw(fabric, placed, r.collective(), false);
     }
 
     /**

@@ -39,11 +39,13 @@ import java.util.Map;
  *   <li><b>Gather, Scatter</b>: the root's group moves (n-k_r)/n S; the root is not known here, so the largest
  *       U_i (n-1)/(n-k_i) over the groups.</li>
  * </ul>
- * One group (a single leaf or switch, a non-blocking rail-optimized unit, one host): no limit (infinity). On a
- * non-blocking fabric U_i is at least the NICs below the group, and the limit is never below {@link PhysicalBound}'s
- * NIC limit. Worked example, the built-in report's "2:1 fat-tree, 8 ports/leaf" (4 DGX H100, 8 x 400 Gb/s NICs per
- * host, one host per leaf): U_i = 8 x 50 / 2 = 200 GB/s, G = 4, n = 32: AllReduce busBw &lt;= 800 / 6 x 62/32 =
- * 258.3 GB/s, where the NICs allow 516.7.
+ * One group (a single leaf or switch, a rail-optimized unit, one host): no limit (infinity); so too for more than
+ * {@link FabricCut#MAX_PARTIAL_HOSTS} hosts of a cluster described once whose graph is not built (an analytical
+ * what-if variant of a large cluster; the flow backend builds the graph first, so its bound has the fabric's part).
+ * On a non-blocking fabric U_i is at least the NICs below the group, and the limit is never below {@link
+ * PhysicalBound}'s NIC limit. Worked example, the built-in report's "2:1 fat-tree, 8 ports/leaf" (4 DGX H100,
+ * 8 x 400 Gb/s NICs per host, one host per leaf): U_i = 8 x 50 / 2 = 200 GB/s, G = 4, n = 32: AllReduce
+ * busBw &lt;= 800 / 6 x 62/32 = 258.3 GB/s, where the NICs allow 516.7.
  *
  * <p>Used by the bound of the flow backend and of the what-if report only ({@code FlowPredictor}, {@code
  * ReportRunner}): the analytical prediction, compare's printed bound and the accuracy figures take a non-blocking
@@ -84,8 +86,8 @@ public final class FabricBound {
         if (ranks.size() < 2) {
             return Double.POSITIVE_INFINITY;
         }
-        FabricCut cut = FabricCut.of(topology, ranks.stream().mapToInt(Gpu::host).toArray());
-        if (cut.groups().size() < 2) {
+        FabricCut cut = FabricCut.of(topology, ranks.stream().mapToInt(Gpu::host).toArray()).orElse(null);
+        if (cut == null || cut.groups().size() < 2) {
             return Double.POSITIVE_INFINITY;
         }
         Map<Integer, Integer> groupOf = new HashMap<>();

@@ -49,8 +49,8 @@ class FabricBoundTest {
     @Test
     void fatTreeOfFourLeavesTwoToOne() {
         Topology t = cluster(FabricKind.FAT_TREE, 2, 8);
-        assertEquals(4, FabricCut.of(t, new int[] {0, 1, 2, 3}).groups().size());
-        assertEquals(200.0, FabricCut.of(t, new int[] {0, 1, 2, 3}).groups().get(0).uplinkGBps(), EPS);
+        assertEquals(4, FabricCut.of(t, new int[] {0, 1, 2, 3}).orElseThrow().groups().size());
+        assertEquals(200.0, FabricCut.of(t, new int[] {0, 1, 2, 3}).orElseThrow().groups().get(0).uplinkGBps(), EPS);
         assertEquals(800.0 / 6 * 62 / 32, bound(t, Collective.ALL_REDUCE, Map.of()), 1e-6);
         assertEquals(200.0, bound(t, Collective.ALL_REDUCE, Map.of("NCCL_ALGO", "Ring")), 1e-6);
         // CollNet allowed: a spine that reduces needs S up and S down per leaf: 200 x 62/32 = 387.5
@@ -90,7 +90,7 @@ class FabricBoundTest {
     @Test
     void railOptimizedCountsOnlyTrafficBetweenScalableUnits() {
         Topology t = cluster(FabricKind.RAIL_OPTIMIZED, 4, 2);
-        assertEquals(2, FabricCut.of(t, new int[] {0, 1, 2, 3}).groups().size());
+        assertEquals(2, FabricCut.of(t, new int[] {0, 1, 2, 3}).orElseThrow().groups().size());
         assertEquals(387.5, bound(t, Collective.ALL_REDUCE, Map.of()), 1e-6);
         assertEquals(200.0, bound(t, Collective.ALL_GATHER, Map.of()), 1e-6);
         assertEquals(387.5, bound(t, Collective.ALL_GATHER, Map.of("NCCL_PAT_ENABLE", "1")), 1e-6);
@@ -116,7 +116,20 @@ class FabricBoundTest {
         assertEquals(300.0 * 31 / 8, FabricBound.busBw(Collective.GATHER, k, u, false), 1e-9);
         assertEquals(Double.POSITIVE_INFINITY, FabricBound.busBw(Collective.ALL_REDUCE, new int[] {8}, new double[] {1},
                 false));
-        List<Integer> hosts = FabricCut.of(t, new int[] {2, 0}).groups().stream().map(g -> g.hosts().get(0)).toList();
+        List<Integer> hosts = FabricCut.of(t, new int[] {2, 0}).orElseThrow().groups().stream()
+                .map(g -> g.hosts().get(0)).toList();
         assertEquals(List.of(0, 2), hosts);
+    }
+
+    /**
+     * 1,000 DGX H100 described once (not built): more than FabricCut.MAX_PARTIAL_HOSTS = 512 hosts, so no fabric part
+     * is computed and nothing is built (the analytical what-if variant of a large cluster keeps its NIC bound).
+     */
+    @Test
+    void largeDescribedClusterIsNotBuiltForTheBound() {
+        FabricSpec f = new FabricSpec(FabricKind.FAT_TREE, null, 2, 8, 1, Latency.ofMicros(0.6));
+        Topology t = new ClusterSpec("big", "test", Catalog.hostType("dgx-h100").orElseThrow(), 1000, f).build();
+        assertEquals(Double.POSITIVE_INFINITY, bound(t, Collective.ALL_REDUCE, Map.of()));
+        assertEquals(false, t.graphBuilt());
     }
 }

@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -50,17 +51,28 @@ public record FabricCut(List<Group> groups) {
     }
 
     /**
+     * Most hosts of a cluster described once and not built whose part of the network {@link #of} builds: 512, about
+     * 67 MB for 8-GPU hosts (130 KB a DGX H100 host, measured: {@link ClusterLimits}' class comment), so an analytical
+     * what-if report of a large cluster does not build it for its bound line.
+     */
+    public static final int MAX_PARTIAL_HOSTS = 512;
+
+    /**
      * The cut for some hosts, computed once per topology and host set ({@link Topology#derived}). For a cluster
      * described once only those hosts' part of the network is built ({@link Topology#withHostsOnly}).
      *
      * @param topology a cluster
      * @param hosts    host indices in [0, hostCount), at least one
-     * @return the leaf groups of those hosts (one group when no spine separates them)
+     * @return the leaf groups of those hosts (one group when no spine separates them); empty when the cluster is
+     *         described once, not built, and the hosts are more than {@link #MAX_PARTIAL_HOSTS}
      */
-    public static FabricCut of(Topology topology, int[] hosts) {
+    public static Optional<FabricCut> of(Topology topology, int[] hosts) {
         int[] sorted = Arrays.stream(hosts).distinct().sorted().toArray();
-        return topology.derived(new Key(Arrays.toString(sorted)),
-                t -> compute(t.withHostsOnly(sorted), sorted));
+        if (!topology.graphBuilt() && sorted.length > MAX_PARTIAL_HOSTS) {
+            return Optional.empty();
+        }
+        return Optional.of(topology.derived(new Key(Arrays.toString(sorted)),
+                t -> compute(t.withHostsOnly(sorted), sorted)));
     }
 
     private record Key(String hosts) {

@@ -4,6 +4,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.network.FlowNetwork;
 import dev.collsim.simulator.network.Job;
 import dev.collsim.simulator.network.LinkUsage;
@@ -40,8 +41,8 @@ import java.util.IdentityHashMap;
  * schedule's flows share them (the flow backend). Where the fabric does not limit, this equals the chooser's
  * prediction exactly; on an oversubscribed fabric it is the fabric's time.</li>
  * </ul>
- * The returned {@link Prediction} keeps the chooser's algorithm, protocol, channels, NCCL estimate and physical
- * bound; the bottleneck says which limit won and names the busiest links. Points no schedule covers ({@link
+ * The returned {@link Prediction} keeps the chooser's algorithm, protocol, channels and NCCL estimate; its physical
+ * bound is the chooser's, lowered to what the fabric's leaf uplinks allow ({@link FabricBound}); the bottleneck says which limit won and names the busiest links. Points no schedule covers ({@link
  * #covers}: one rank, Broadcast, Reduce, SendRecv, Gather, Scatter) get the chooser's prediction unchanged, its
  * bottleneck prefixed with {@code analytical (no flow schedule ...)}.
  *
@@ -129,8 +130,8 @@ public final class FlowPredictor implements CollectivePredictor {
                             FlowChoice.ownNicRanks(r.topology(), g),
                             chooser.version(), chooser.nvlsLoop(r, choice));
             if (f.isEmpty()) {
-                return withBottleneck(choice, "analytical (no flow schedule for " + (r.nRanks() < 2 ? "one rank"
-                        : r.collective().ncclName()) + "): " + choice.bottleneck());
+                return withBottleneck(withFabricBound(choice, r), "analytical (no flow schedule for "
+                        + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());
             }
             plans.add(f.get());
         }
@@ -142,6 +143,7 @@ public final class FlowPredictor implements CollectivePredictor {
         }
         boolean pxn = !r.ncclSettings().pxnDisable();
         Timing t = backend.time(jobs, model(r.topology(), pxn));
+        choice = withFabricBound(choice, r); // after the model: the fabric's graph is built, whatever its size
         double flowUs = t.jobs().stream().mapToDouble(j -> j.timeUs()).max().orElse(0);
         String fabric = String.format(Locale.ROOT, "fabric (flow, %s schedule%s, %s): busiest links %s",
                 plans.get(0).schedule().name(), groups.size() > 1 ? " x " + groups.size() + " concurrent groups" : "",
@@ -161,6 +163,14 @@ public final class FlowPredictor implements CollectivePredictor {
      */
     public static boolean fabricLimited(Prediction p) {
         return p.bottleneck() != null && p.bottleneck().startsWith("fabric (flow");
+    }
+
+    /** The chooser's bound lowered to the fabric's leaf uplinks ({@link FabricBound}); it takes them as non-blocking. */
+    private static Prediction withFabricBound(Prediction p, PredictionRequest r) {
+        double bound = Math.min(p.physicalBoundBusBw(), FabricBound.busBw(r.topology(), r.ranks(), r.collective(),
+                r.ncclSettings()));
+        return new Prediction(p.collective(), p.sizeBytes(), p.nRanks(), p.algorithm(), p.protocol(), p.nChannels(),
+                p.timeUs(), p.algBw(), p.busBw(), p.ncclEstimateUs(), bound, p.bottleneck());
     }
 
     private static Prediction withBottleneck(Prediction p, String bottleneck) {

@@ -4,6 +4,7 @@ import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.RedOp;
+import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.network.FlowNetwork;
 import dev.collsim.simulator.network.FlowRecord;
 import dev.collsim.simulator.network.Job;
@@ -109,6 +110,7 @@ public final class FlowSweep {
         List<String> notes = new ArrayList<>();
         List<List<FlowRecord>> timeline = new ArrayList<>();
         Map<Integer, Double> aloneCache = new HashMap<>();
+        double fabricBound = fabricBound(r, fabric, placed);
         for (int k = 0; k < r.sizes().size(); k++) {
             if (k % r.shardCount() != r.shardIndex()) {
                 continue;
@@ -118,10 +120,9 @@ public final class FlowSweep {
             Prediction nccl = chooser.predict(point);
             FlowChoice ch = decide(r, c, nccl, r.override(), placed, chooser.version(),
                     r.override().schedule() == null ? chooser.nvlsLoop(point, nccl) : Optional.empty());
-            // a forced schedule may be one NCCL would not run here (PAT across nodes of several GPUs): its bound is
-            // the links' whatever the algorithm
-            double bound = r.override().schedule() == null ? nccl.physicalBoundBusBw()
-                    : chooser.anyScheduleBoundBusBw(point);
+            // a forced schedule may be one NCCL would not run here (PAT across nodes): its bound is any algorithm's
+            double bound = Math.min(fabricBound, r.override().schedule() == null ? nccl.physicalBoundBusBw()
+                    : chooser.anyScheduleBoundBusBw(point));
             List<Job> jobs = new ArrayList<>();
             jobs.add(new Job(c.testName(), ch.build(c, size), ch.order(), 0));
             jobs.addAll(others);
@@ -179,6 +180,15 @@ public final class FlowSweep {
         placed.forEach(g -> hosts.set(g.host()));
         others.forEach(j -> j.ranks().forEach(g -> hosts.set(g.host())));
         return r.topology().withHostsOnly(hosts.stream().toArray());
+    }
+
+    /**
+     * The fabric's part of the bound, whatever the size: the leaves' uplinks (oversubscription, {@link FabricBound})
+     * of the fabric simulated (built); a forced schedule's is any algorithm's.
+     */
+    private static double fabricBound(FlowRequest r, Topology fabric, List<Gpu> placed) {
+        return r.override().schedule() == null ? FabricBound.busBw(fabric, placed, r.collective(), r.ncclEnv())
+                : FabricBound.busBw(fabric, placed, r.collective(), false);
     }
 
     /**

@@ -228,7 +228,8 @@ public final class FlowPredict {
         }
         h.add("algo/proto/nch = what was simulated (NCCL's choice unless --schedule/--channels; the flow time has no"
                 + " protocol); nccl_est -1 (NCCL has no model of contention); bound = the physical bound of"
-                + " the analytical backend (GPU and NIC links, non-blocking fabric); links = the links backend's busbw"
+                + " the GPU and NIC links and of the fabric's leaf uplinks (oversubscription; ECMP collisions not"
+                + " counted); links = the links backend's busbw"
                 + " (this schedule, each transfer alone on its route, no sharing, no link over its capacity), at most"
                 + " the bound");
         return h;

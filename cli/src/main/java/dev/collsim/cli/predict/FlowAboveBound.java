@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The warning {@code predict --backend flow|links} prints when a simulated busbw exceeds the row's physical bound.
- * The bound is the analytical backend's ({@code bound.PhysicalBound}): it counts what NCCL's network path allows,
+ * The bound is the analytical backend's ({@code bound.PhysicalBound}) lowered to the fabric's leaf uplinks ({@code
+ * bound.FabricBound}, which the flow backends' links also obey): it counts what NCCL's network path allows,
  * including NCCL's socket streams ({@code --network socket}, {@code perf.SocketStreams}) and, without GPUDirect RDMA
  * ({@code NCCL_NET_GDR_LEVEL} nearer than the GPU-NIC path, or sockets), every network byte crossing the PCIe links to
  * and from the CPU. The flow backends route each network transfer GPU-direct from the GPU's PCIe switch to its NIC at

@@ -314,8 +314,8 @@ public final class PredictCommand implements Callable<Integer> {
         String others = backend == Backend.links ? "sharing of links (links backend: every transfer alone)"
                 : flowOptions.hasJobs() ? "jobs other than the --job ones" : "congestion from other jobs (add --job)";
         return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
-                + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links allow (the analytical"
-                + " backend's physical bound, non-blocking fabric, nothing failed); links is the links backend's busbw"
+                + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links and the fabric's leaf uplinks"
+                + " allow (oversubscription counted, ECMP collisions not, nothing failed); links is the links backend's busbw"
                 + " (each transfer alone on its route, no link over its capacity), at most the bound. Not modelled: "
                 + others + ", NCCL protocol overheads, clocks, CUDA graph launch.";
     }

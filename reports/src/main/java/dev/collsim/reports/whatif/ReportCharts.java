@@ -63,10 +63,10 @@ public final class ReportCharts {
             }
             String stem = InteractiveCharts.busBwStem(e.getValue().get(0));
             out.add(new Named(stem, "Predicted bus bandwidth of " + e.getKey() + " against size for every variant;"
-                    + " dashed lines: each variant's hardware bound from its GPU and NIC links, independent of size (the"
-                    + " highest bound of the algorithms chosen in the sweep; the fabric is taken as non-blocking, so an"
-                    + " oversubscribed fabric, which a flow variant times, can hold busbw well below it); variants sharing a"
-                    + " bound are drawn once and named together in its legend entry.",
+                    + " dashed lines: each variant's hardware bound from its GPU and NIC links and its fabric's leaf"
+                    + " uplinks (oversubscription, traffic between leaves), independent of size (the highest bound of"
+                    + " the algorithms chosen in the sweep; ECMP collisions and protocol overheads are not in it);"
+                    + " variants sharing a bound are drawn once and named together in its legend entry.",
                     BusBwChart.create(e.getKey() + ": busbw by variant", series, ReportRunner.SWEEP_LEAVES_OUT)));
             boolean measured = series.stream().anyMatch(x -> !x.measured().isEmpty());
             out.add(new Named(InteractiveCharts.timeStem(e.getValue().get(0)), "Predicted time of one " + e.getKey()

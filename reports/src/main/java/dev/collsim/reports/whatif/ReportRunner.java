@@ -18,6 +18,7 @@ import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.bound.HostNicShare;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
@@ -236,12 +237,14 @@ public final class ReportRunner {
     }
 
     /**
-     * A sweep row: the prediction as the variant's predictor gives it, so a sweep point has the number {@code collsim
-     * predict} prints for it (the analytical prediction already applies its NCCL nodes' NIC bound, and the flow
-     * backend shares every link, NICs included). Only a prediction with no finite time (no estimate from the NCCL
-     * model for the layout) is timed instead by the host NICs ({@link HostNicShare}, one group), and says so.
+     * A sweep row: the prediction as the variant's predictor gives it, the number {@code collsim predict} prints (the
+     * analytical prediction applies its nodes' NIC bound, the flow backend shares every link); with no finite time (no
+     * NCCL-model estimate for the layout) timed by the host NICs ({@link HostNicShare}, one group), and says so. Bound:
+     * the prediction's, lowered to what the fabric's leaf uplinks allow ({@link FabricBound}) whatever the backend.
      */
     private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
+        double limit = Math.min(p.physicalBoundBusBw(), FabricBound.busBw(v.topology(), ranks, s.collective(),
+                v.spec().ncclSettings()));
         String backend = FlowPredictor.fabricLimited(p) ? "flow" : "analytical";
         double t = p.timeUs();
         boolean ring = p.algorithm() == Algorithm.RING;
@@ -250,12 +253,12 @@ public final class ReportRunner {
         if (!Double.isFinite(t) && bound > 0) {
             return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
                     size, bound, BusBandwidth.algBw(size, bound), BusBandwidth.busBw(s.collective(), ranks.size(), size,
-                    bound), p.physicalBoundBusBw(), algo(p), proto(p),
+                    bound), limit, algo(p), proto(p),
                     p.nChannels(), p.ncclEstimateUs(), "no estimate from the NCCL model for this layout ("
                     + p.bottleneck() + "); timed instead by the host NICs", "host-NIC bound");
         }
         return new ReportData.SweepRow(v.name(), s.collective().ncclName(), s.dataType().testName(), ranks.size(),
-                size, t, p.algBw(), p.busBw(), p.physicalBoundBusBw(), algo(p), proto(p), p.nChannels(),
+                size, t, p.algBw(), p.busBw(), limit, algo(p), proto(p), p.nChannels(),
                 p.ncclEstimateUs(), p.bottleneck(), backend);
     }
 

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  *     own physical bound.</li>
  * <li>1 host: NVLink only (no NIC): busbw above the NIC-bound multi-host figure.</li>
  * <li>2:1 fat-tree with 8 ports per leaf (timed by flow): each host's leaf has 200 GB/s of uplinks and a ring
- *     AllReduce sends 2(n-1)/n of the data out of every host, so busbw <= 200 GB/s, below the analytical base.</li>
+ *     AllReduce sends 2(n-1)/n of the data out of every host, so busbw <= 200 GB/s, below the analytical base; its
+ *     bound, any algorithm, is 258.33 GB/s (FabricBound's class comment).</li>
  * <li>The plans need 32 GPUs: they do not fit on 1 host (8 GPUs). A variant that sets hosts scales the plan's dp
  *     with the GPU count: on 32 hosts (256 GPUs) the dense plan's dp2 becomes 2 x 256/32 = 16 (global batch 128 /
  *     (b 1 x 16) whole) and the MoE plan's dp16 becomes 128 (256 / 128 whole, ep 8 | 128); on 1 host dp 2 x 8/32
@@ -55,6 +56,11 @@ class BuiltinReportTest {
         double fatTree = busBwAt8G(d, "2:1 fat-tree, 8 ports/leaf");
         assertTrue(fatTree <= 200.0 * 1.0001 && fatTree < base, "2:1 fat-tree " + fatTree + " vs base " + base);
         assertEquals("flow (ecmp, seed 0)", d.variants().get(2).backend());
+        // the bound line sees the leaves' uplinks: 4 leaf groups of 200 GB/s, any algorithm allowed, n = 32:
+        // U / (2 (G-1)) x 2(n-1)/n = 800 / 6 x 62/32 = 258.33 (FabricBound); the base's one rail-optimized unit
+        // keeps its NICs' 400 x 4/3 x 31/32 = 516.67
+        assertEquals(800.0 / 6 * 62 / 32, at8G(d, "2:1 fat-tree, 8 ports/leaf").boundBusBw(), 1e-6);
+        assertEquals(400.0 * 4 / 3 * 31 / 32, at8G(d, spec.variants().get(0).name()).boundBusBw(), 1e-6);
         assertTrue(d.sweeps().stream().allMatch(r -> r.busBw() <= r.boundBusBw() * 1.0001),
                 "no prediction above its physical bound");
         assertFalse(d.plans().stream().filter(p -> p.variant().equals("1 host")).findFirst().orElseThrow().fits());
@@ -86,7 +92,11 @@ class BuiltinReportTest {
     }
 
     private static double busBwAt8G(ReportData d, String variant) {
+        return at8G(d, variant).busBw();
+    }
+
+    private static ReportData.SweepRow at8G(ReportData d, String variant) {
         return d.sweeps().stream().filter(r -> r.variant().equals(variant) && r.collective().equals("AllReduce")
-                && r.sizeBytes() == 8L << 30).findFirst().orElseThrow().busBw();
+                && r.sizeBytes() == 8L << 30).findFirst().orElseThrow();
     }
 }

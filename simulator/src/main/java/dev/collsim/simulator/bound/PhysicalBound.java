@@ -38,7 +38,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *       {@code channel.LocalNet}. On the weakest node (N over its NICs, at least gMin ranks) that is at most
  *       N ceil(NICs / gMin) / NICs, so busBw <= that ({@link #sendRecvInterBusBw}).</li>
  * </ul>
- * Fabric oversubscription is not included (the fabric is assumed non-blocking). One rank: no bound (infinity).
+ * The fabric is taken as non-blocking here; {@link FabricBound} is the limit of its leaves' uplinks
+ * (oversubscription), which the flow backend's and the what-if report's bound add. One rank: no bound (infinity).
  *
  * <p>Under NCCL_ALGO ({@link #busBw(ChannelPlan, Collective, AlgoProtoFilter)}) the bound is that of the algorithms
  * allowed: the NVLS figure B x 2(n-1)/n only while NVLS or NVLSTree is allowed, and for AllReduce, AllGather,
@@ -102,17 +103,35 @@ public final class PhysicalBound {
         if (c != Collective.ALL_REDUCE && c != Collective.ALL_GATHER && c != Collective.REDUCE_SCATTER) {
             return busBw(plan, c);
         }
-        boolean ringOnly = c != Collective.ALL_REDUCE && plan.nNodes() > 1 && !beyondRing;
-        boolean allowedRing = true;
-        for (Algorithm a : Algorithm.values()) {
-            allowedRing &= a == Algorithm.RING || !algos.allows(c, a);
-        }
-        ringOnly |= allowedRing;
+        boolean ringOnly = ringOnly(c, plan.nNodes() > 1, algos, beyondRing);
         boolean nvls = plan.nvlsSupport()
                 && (algos.allows(c, Algorithm.NVLS) || algos.allows(c, Algorithm.NVLS_TREE));
         double intra = intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), nvls);
         double inter = interBusBw(plan, c, ringOnly);
         return Math.min(intra, inter);
+    }
+
+    /**
+     * Whether only NCCL's Ring can run an AllReduce, AllGather or ReduceScatter (the rule of {@link
+     * #busBw(ChannelPlan, Collective, AlgoProtoFilter, boolean)}): NCCL_ALGO allows Ring alone, or an AllGather or
+     * ReduceScatter crosses nodes without CollNet or PAT.
+     *
+     * @param c          the collective
+     * @param multiNode  the ranks span more than one NCCL node
+     * @param algos      NCCL_ALGO as parsed
+     * @param beyondRing NCCL_COLLNET_ENABLE=1 or NCCL_PAT_ENABLE=1
+     * @return true when the collective runs as Ring
+     */
+    public static boolean ringOnly(Collective c, boolean multiNode, AlgoProtoFilter<Algorithm> algos,
+            boolean beyondRing) {
+        if (c != Collective.ALL_REDUCE && c != Collective.ALL_GATHER && c != Collective.REDUCE_SCATTER) {
+            return false;
+        }
+        boolean allowedRing = true;
+        for (Algorithm a : Algorithm.values()) {
+            allowedRing &= a == Algorithm.RING || !algos.allows(c, a);
+        }
+        return allowedRing || c != Collective.ALL_REDUCE && multiNode && !beyondRing;
     }
 
     /**

@@ -20,30 +20,19 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A connectivity problem names a real position of the file, or says why the file has none. Two hosts of an NCCL XML
  * (told apart by {@code host_hash}) with no NIC: {@code topo check} names each GPU's {@code <pci>} element (line 3
- * and line 8, column 5, counted by hand in the text below), and {@code predict}, which printed a time of "inf" and
- * exited 0 on this file, refuses it the same way (exit 3).
+ * and line 8, column 5, counted by hand in topology-model's test file {@code machines/two-hosts-no-nic.xml}), and
+ * {@code predict}, which printed a time of "inf" and exited 0 on this file, refuses it the same way (exit 3).
  */
 class TopoCheckPositionsTest {
 
-    private static final String TWO_HOSTS_NO_NIC = """
-            <system version="1">
-              <cpu host_hash="0x1111" numaid="0" affinity="00ffffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
-                <pci busid="0000:18:00.0" class="0x030200" vendor="0x10de" device="0x2330" link_speed="32.0 GT/s PCIe" link_width="16">
-                  <gpu dev="0" sm="90" rank="0" gdr="1"/>
-                </pci>
-              </cpu>
-              <cpu host_hash="0x2222" numaid="0" affinity="00ffffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
-                <pci busid="0000:18:00.0" class="0x030200" vendor="0x10de" device="0x2330" link_speed="32.0 GT/s PCIe" link_width="16">
-                  <gpu dev="0" sm="90" rank="1" gdr="1"/>
-                </pci>
-              </cpu>
-            </system>
-            """;
+    /** Shared with topology-model's MachineFileUnjoinedHostsTest. */
+    private static final Path TWO_HOSTS_NO_NIC_FILE =
+            Path.of("../topology-model/src/test/resources/machines/two-hosts-no-nic.xml");
 
     @Test
     void topoCheckNamesTheGpuElementsOfAnUnjoinedHost(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("two.xml");
-        Files.writeString(f, TWO_HOSTS_NO_NIC);
+        Files.copy(TWO_HOSTS_NO_NIC_FILE, f);
         CliRun r = run("topo", "check", "-c", f.toString());
         assertEquals(3, r.code(), r.err());
         assertTrue(r.err().contains(f + ":3:5: pci: host 0: GPU 0 reaches no NIC"), r.err());
@@ -54,7 +43,7 @@ class TopoCheckPositionsTest {
     @Test
     void predictRefusesAnUnjoinedHostInsteadOfAnInfiniteTime(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("two.xml");
-        Files.writeString(f, TWO_HOSTS_NO_NIC);
+        Files.copy(TWO_HOSTS_NO_NIC_FILE, f);
         CliRun r = run("predict", "-c", f.toString(), "allreduce", "-b", "1M", "-e", "1M");
         assertEquals(3, r.code(), r.out() + r.err());
         assertFalse(r.out().contains("inf"), r.out());

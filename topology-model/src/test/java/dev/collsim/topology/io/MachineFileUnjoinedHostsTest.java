@@ -10,6 +10,10 @@ import dev.collsim.topology.io.export.InfraGraphWriter;
 import dev.collsim.topology.io.export.NcclTopoXmlWriter;
 import dev.collsim.topology.io.infragraph.InfraGraphReader;
 import dev.collsim.topology.io.xml.NcclTopoXmlReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,20 +30,7 @@ class MachineFileUnjoinedHostsTest {
      * Two hosts (NCCL tells them apart by each cpu's {@code host_hash}: {@code src/graph/topo.cc ncclGetSystemId}),
      * one H100 each, no NIC and no NVLink: each GPU's {@code <pci>} element is at line 3 resp. 8, column 5.
      */
-    private static final String TWO_HOSTS_NO_NIC = """
-            <system version="1">
-              <cpu host_hash="0x1111" numaid="0" affinity="00ffffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
-                <pci busid="0000:18:00.0" class="0x030200" vendor="0x10de" device="0x2330" link_speed="32.0 GT/s PCIe" link_width="16">
-                  <gpu dev="0" sm="90" rank="0" gdr="1"/>
-                </pci>
-              </cpu>
-              <cpu host_hash="0x2222" numaid="0" affinity="00ffffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
-                <pci busid="0000:18:00.0" class="0x030200" vendor="0x10de" device="0x2330" link_speed="32.0 GT/s PCIe" link_width="16">
-                  <gpu dev="0" sm="90" rank="1" gdr="1"/>
-                </pci>
-              </cpu>
-            </system>
-            """;
+    private static final String TWO_HOSTS_NO_NIC = read("src/test/resources/machines/two-hosts-no-nic.xml");
 
     @Test
     void ncclXmlOfTwoHostsWithoutNicsNamesEachGpuElement() {
@@ -115,5 +106,13 @@ class MachineFileUnjoinedHostsTest {
             i = j;
         }
         return String.join("\n", out);
+    }
+
+    private static String read(String path) {
+        try {
+            return Files.readString(Path.of(path));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

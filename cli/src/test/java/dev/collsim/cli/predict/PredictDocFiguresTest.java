@@ -67,6 +67,10 @@ class PredictDocFiguresTest {
         variant(page, "`--network slingshot` gives the same ([0-9.]+) us as InfiniBand", 5,
                 "predict allreduce -c dgx-h100x2 -b 8 -e 8 --network slingshot");
         variant(page, "more than the ([0-9.]+) of InfiniBand", 5, "predict allreduce -c dgx-h100x2 -b 8 -e 8");
+        variant(page, "NCCL_P2P_READ_ENABLE=0` gives [0-9.]+ us against ([0-9.]+) by default", 5,
+                "predict allreduce -c dgx-a100 -b 512M -e 512M --env NCCL_ALGO=Ring --env NCCL_PROTO=Simple");
+        variant(page, "NCCL_P2P_READ_ENABLE=1` gives [0-9.]+ us against ([0-9.]+) by default", 5,
+                "predict allreduce -c dgx-h100 -b 512M -e 512M --env NCCL_ALGO=Ring --env NCCL_PROTO=Simple");
     }
 
     /** The machine-file sentence: algorithm/protocol, channels and busbw of a real DGX A100's topo -m. */

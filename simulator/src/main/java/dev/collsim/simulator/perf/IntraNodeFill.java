@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.HardwareClass;
 
@@ -62,9 +63,12 @@ import dev.collsim.simulator.tuning.HardwareClass;
  *
  * <p><b>P2P read on Ampere NVLink.</b> A Simple Ring AllReduce, AllGather or ReduceScatter on one host over NVLink
  * between sm80 GPUs pays the whole generic fill (factor 1, {@link #scale(Algorithm, Collective, Protocol,
- * ChannelPlan, HardwareClass)}): there NCCL runs P2P read (NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoCheckP2p},
- * both GPUs cudaCompCap 80 on an NVL path; {@code src/transport/p2p.cc}: the Simple buffer only, on the sender, the
- * receiver loading it across NVLink; NCCL_P2P_READ_ENABLE is not modelled). The 2 / nRanks form was chosen for the
+ * ChannelPlan, HardwareClass, NcclSettings)}): there NCCL runs P2P read (NCCL 2.30.7 {@code src/graph/paths.cc
+ * ncclTopoCheckP2p}, both GPUs cudaCompCap 80 on an NVL path; {@code src/transport/p2p.cc}: the Simple buffer only,
+ * on the sender, the receiver loading it across NVLink). NCCL_P2P_READ_ENABLE replaces that choice
+ * ({@link #p2pRead}): 0 gives such a ring 2 / nRanks, 1 gives any one-host NVLink ring the whole fill. Read forced
+ * on over PCIe keeps the PCIe rule above (no fill) and the P2P write rate of {@link PcieP2pShare}: no run measures
+ * it. The 2 / nRanks form was chosen for the
  * PCIe hosts, which now pay none; on A100 NVSwitch rings the measured time past NCCL's latency and the plateau rate
  * is of the size of one chunk (or per-rank slice) at the per-channel rate: the 2-rank file above (one 2 MiB chunk at
  * 9.6 GB/s a channel), and 8 ranks one process per GPU (A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt
@@ -121,30 +125,51 @@ public final class IntraNodeFill {
 
     /**
      * As {@link #scale(Algorithm, Collective, int, int, HardwareClass)}, with the whole generic fill (factor 1) for a
-     * Simple Ring AllReduce, AllGather or ReduceScatter on one host over NVLink between Ampere GPUs, where NCCL runs
-     * P2P read: the Simple buffer lives on the sender and the receiver loads it across NVLink (NCCL 2.30.7
-     * {@code src/graph/paths.cc ncclTopoCheckP2p}: read when the path is NVL and both GPUs have cudaCompCap 80;
-     * {@code src/transport/p2p.cc p2pSendSetup}/{@code p2pRecvSetup}: only the Simple buffer moves, LL and LL128
-     * keep writing into the receiver). See the class note, "P2P read on Ampere NVLink", for the measured runs.
+     * Simple Ring AllReduce, AllGather or ReduceScatter on one host over NVLink whose GPUs use P2P read
+     * ({@link #p2pRead}: by default between Ampere GPUs; NCCL_P2P_READ_ENABLE overrides it): the Simple buffer lives
+     * on the sender and the receiver loads it across NVLink (NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoCheckP2p}:
+     * read when the path is NVL and both GPUs have cudaCompCap 80; {@code src/transport/p2p.cc
+     * p2pSendSetup}/{@code p2pRecvSetup}: only the Simple buffer moves, LL and LL128 keep writing into the receiver).
+     * See the class note, "P2P read on Ampere NVLink", for the measured runs.
      *
      * @param a     algorithm
      * @param func  collective
      * @param p     protocol
      * @param plan  the channel plan (nodes, ranks, minimum and maximum SM)
      * @param link  the call's link class ({@link PerformanceModel#linkClass})
+     * @param s     settings (NCCL_P2P_READ_ENABLE)
      * @return 1 for such a ring, else {@link #scale(Algorithm, Collective, int, int, HardwareClass)}
      */
-    public static double scale(Algorithm a, Collective func, Protocol p, ChannelPlan plan, HardwareClass link) {
-        return ampereReadRing(a, func, p, plan, link) ? 1 : scale(a, func, plan.nNodes(), plan.nRanks(), link);
+    public static double scale(Algorithm a, Collective func, Protocol p, ChannelPlan plan, HardwareClass link,
+            NcclSettings s) {
+        return readRing(a, func, p, plan, link, s) ? 1 : scale(a, func, plan.nNodes(), plan.nRanks(), link);
     }
 
     /**
-     * @return true for a Simple Ring AllReduce/AllGather/ReduceScatter on one host over NVLink whose GPUs are all
-     *         sm80 (NCCL's P2P read, {@link #scale(Algorithm, Collective, Protocol, ChannelPlan, HardwareClass)})
+     * @return true for a Simple Ring AllReduce/AllGather/ReduceScatter on one host over NVLink whose GPUs use P2P
+     *         read ({@link #p2pRead}; {@link #scale(Algorithm, Collective, Protocol, ChannelPlan, HardwareClass,
+     *         NcclSettings)})
      */
-    static boolean ampereReadRing(Algorithm a, Collective func, Protocol p, ChannelPlan plan, HardwareClass link) {
+    static boolean readRing(Algorithm a, Collective func, Protocol p, ChannelPlan plan, HardwareClass link,
+            NcclSettings s) {
         return symmetricRing(a, func) && p == Protocol.SIMPLE && plan.nNodes() == 1 && link == HardwareClass.NVLINK
-                && plan.minSm() == AMPERE_READ_SM && plan.maxSm() == AMPERE_READ_SM;
+                && p2pRead(plan, link, s);
+    }
+
+    /**
+     * Whether the one-host ring's GPU pairs use P2P read, as NCCL decides it per pair (NCCL 2.28-2.30
+     * {@code src/transport/p2p.cc p2pGetInfo}): {@code ncclTopoCheckP2p} ({@code src/graph/paths.cc}) turns read on
+     * for an NVL path whose two GPUs both have cudaCompCap 80 ({@link #AMPERE_READ_SM}), then NCCL_P2P_READ_ENABLE,
+     * when set, replaces that choice for every P2P pair (0 write, 1 read).
+     *
+     * @param plan the channel plan (its minimum and maximum SM)
+     * @param link the ring's link class ({@link PerformanceModel#linkClass})
+     * @param s    settings (NCCL_P2P_READ_ENABLE)
+     * @return true when the pairs read
+     */
+    static boolean p2pRead(ChannelPlan plan, HardwareClass link, NcclSettings s) {
+        return s.p2pReadEnable().orElse(link == HardwareClass.NVLINK && plan.minSm() == AMPERE_READ_SM
+                && plan.maxSm() == AMPERE_READ_SM);
     }
 
     private static boolean symmetricRing(Algorithm a, Collective func) {

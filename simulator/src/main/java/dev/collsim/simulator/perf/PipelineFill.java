@@ -116,7 +116,7 @@ public final class PipelineFill {
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
         double scale = chainSimple
                 ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true))
-                : IntraNodeFill.scale(a, func, p, plan, PerformanceModel.linkClass(plan))
+                : IntraNodeFill.scale(a, func, p, plan, PerformanceModel.linkClass(plan), s)
                         * RingLoopFill.share(a, func, plan.nRanks());
         return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s), slice) * scale
                 * RingLoopFill.netSendShare(a, p, func, plan.nNodes());

@@ -29,6 +29,10 @@ import org.junit.jupiter.api.Test;
  */
 class AmpereReadRingFillTest {
 
+    private static final NcclSettings D = NcclSettings.DEFAULTS;
+    private static final NcclSettings READ_OFF = NcclSettings.parse(Map.of("NCCL_P2P_READ_ENABLE", "0"));
+    private static final NcclSettings READ_ON = NcclSettings.parse(Map.of("NCCL_P2P_READ_ENABLE", "1"));
+
     private static ChannelPlan plan(TestClusters.Shape shape) {
         Topology t = TestClusters.cluster(shape, 1);
         return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
@@ -45,21 +49,21 @@ class AmpereReadRingFillTest {
         ChannelPlan h100 = plan(TestClusters.DGX_H100);
         HardwareClass nvl = HardwareClass.NVLINK;
         assertEquals(nvl, PerformanceModel.linkClass(a100));
-        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl), 0);
-        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, a100, nvl), 0);
-        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.REDUCE_SCATTER, Protocol.SIMPLE, a100, nvl),
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl, D), 0);
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, a100, nvl, D), 0);
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.REDUCE_SCATTER, Protocol.SIMPLE, a100, nvl, D),
                 0);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, a100, nvl),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, a100, nvl, D),
                 1e-12);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.BROADCAST, Protocol.SIMPLE, a100, nvl),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.BROADCAST, Protocol.SIMPLE, a100, nvl, D),
                 1e-12);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.TREE, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.TREE, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl, D),
                 1e-12);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, h100, nvl),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, h100, nvl, D),
                 1e-12);
-        assertTrue(IntraNodeFill.ampereReadRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl));
-        assertFalse(IntraNodeFill.ampereReadRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100,
-                HardwareClass.PCI));
+        assertTrue(IntraNodeFill.readRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl, D));
+        assertFalse(IntraNodeFill.readRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100,
+                HardwareClass.PCI, D));
     }
 
     /**
@@ -79,5 +83,46 @@ class AmpereReadRingFillTest {
                 NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
         assertEquals(24, p.nChannels());
         assertEquals(4265.6, p.timeUs(), 0.5, p.toString());
+    }
+
+    /**
+     * NCCL_P2P_READ_ENABLE replaces NCCL's choice (NCCL 2.30.7 {@code src/transport/p2p.cc p2pGetInfo}: when not -2
+     * it overwrites ncclTopoCheckP2p's read): 0 on the 8x A100 gives P2P write, so its Simple ring keeps 2 / 8 =
+     * 0.25; 1 on the 8x H100 (sm90, write by default) gives read, so its Simple ring pays 1; LL128 still 0.25 (read
+     * moves only the Simple buffer, {@code p2pSendSetup}). Over PCIe a forced read keeps the PCIe ring's 0 (no
+     * measured read run; IntraNodeFill's class note).
+     */
+    @Test
+    void p2pReadEnableOverridesTheAmpereRule() {
+        ChannelPlan a100 = plan(TestClusters.DGX_A100);
+        ChannelPlan h100 = plan(TestClusters.DGX_H100);
+        HardwareClass nvl = HardwareClass.NVLINK;
+        assertEquals(nvl, PerformanceModel.linkClass(h100));
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl,
+                READ_OFF), 1e-12);
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, h100, nvl,
+                READ_ON), 0);
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, h100, nvl,
+                READ_ON), 1e-12);
+        assertEquals(0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100,
+                HardwareClass.PCI, READ_ON), 0);
+        assertFalse(IntraNodeFill.p2pRead(a100, nvl, READ_OFF));
+        assertTrue(IntraNodeFill.p2pRead(h100, nvl, READ_ON));
+        assertFalse(IntraNodeFill.p2pRead(h100, nvl, D));
+    }
+
+    /**
+     * The DGX A100 512 MiB Ring/Simple AllReduce of {@link #dgxA100RingSimplePaysOneChunkOfFill} with
+     * NCCL_P2P_READ_ENABLE=0, worked by hand: the same 56.0 + 1.0 + 3994.6 us, and the fill 2 / 8 of the 214.0 us
+     * chunk, 53.5 us: 4105.1 us.
+     */
+    @Test
+    void dgxA100WithReadOffPaysTwoOverNRanksOfTheChunk() throws Exception {
+        Topology t = TestClusters.cluster(TestClusters.DGX_A100, 1);
+        Prediction p = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE,
+                536_870_912L, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_ALGO", "Ring",
+                        "NCCL_PROTO", "Simple", "NCCL_P2P_READ_ENABLE", "0"))));
+        assertEquals(24, p.nChannels());
+        assertEquals(4105.1, p.timeUs(), 0.5, p.toString());
     }
 }

@@ -227,6 +227,16 @@ public final class NcclSettings {
     }
 
     /**
+     * @return NCCL_P2P_READ_ENABLE if set: true for 1 (P2P read), false for 0 (P2P write); empty when unset, where
+     *         NCCL's topology decides (read between sm80 GPUs on an NVLink path, NCCL 2.30.7 {@code src/graph/paths.cc
+     *         ncclTopoCheckP2p}; the override in {@code src/transport/p2p.cc p2pGetInfo})
+     */
+    public Optional<Boolean> p2pReadEnable() {
+        Object o = values.get(NcclVariable.NCCL_P2P_READ_ENABLE);
+        return o == null ? Optional.empty() : Optional.of((Integer) o == 1);
+    }
+
+    /**
      * @return NCCL_NET_GDR_LEVEL if set; NCCL's default P2C, PXB with NCCL_NET_GDR_C2C=0 ({@code src/graph/paths.cc}
      *         {@code ncclTopoCheckGdr})
      */

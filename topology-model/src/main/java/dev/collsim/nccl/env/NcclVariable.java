@@ -63,6 +63,15 @@ public enum NcclVariable {
     NCCL_P2P_LEVEL(PathLevel.ALLOWED, "PXB", "src/graph/paths.cc", PathLevel::parse),
     /** 1 disables peer-to-peer between GPUs. */
     NCCL_P2P_DISABLE("0 or 1", "0", "src/graph/paths.cc", (n, v) -> intIn(n, v, 0, 1)),
+    /**
+     * P2P read (1: the receiver loads the Simple buffer from the sender's GPU) or write (0: the sender stores into
+     * the receiver's); unset, NCCL reads between sm80 GPUs on an NVLink path and writes elsewhere (NCCL 2.28-2.30
+     * {@code src/transport/p2p.cc p2pGetInfo}: {@code NCCL_PARAM(P2pReadEnable, "P2P_READ_ENABLE", -2)} replaces
+     * {@code ncclTopoCheckP2p}'s choice when not -2). NCCL parses it with strtoll ({@code src/misc/param.cc}), so it
+     * would take any other integer as read and text without digits as write; collsim accepts only 0 and 1.
+     */
+    NCCL_P2P_READ_ENABLE("0 (P2P write) or 1 (P2P read)", "unset: read between sm80 (Ampere) GPUs on an NVLink path,"
+            + " write elsewhere", "src/transport/p2p.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** Farthest NIC-GPU path type for GPUDirect RDMA. */
     NCCL_NET_GDR_LEVEL(PathLevel.ALLOWED, "P2C (PXB with NCCL_NET_GDR_C2C=0)", "src/graph/paths.cc",
             PathLevel::parse),

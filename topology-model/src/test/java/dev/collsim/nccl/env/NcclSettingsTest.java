@@ -65,6 +65,24 @@ class NcclSettingsTest {
     }
 
     /**
+     * NCCL_P2P_READ_ENABLE (NCCL 2.30.7 src/transport/p2p.cc, NCCL_PARAM default -2 = the topology decides): unset
+     * is empty, 0 write, 1 read; 2 and "yes" (which NCCL's strtoll would read as read and as write) are refused,
+     * naming the variable and the values 0 and 1.
+     */
+    @Test
+    void p2pReadEnableIsZeroOrOne() {
+        assertTrue(NcclSettings.DEFAULTS.p2pReadEnable().isEmpty());
+        assertFalse(NcclSettings.parse(Map.of("NCCL_P2P_READ_ENABLE", "0")).p2pReadEnable().orElseThrow());
+        assertTrue(NcclSettings.parse(Map.of("NCCL_P2P_READ_ENABLE", "1")).p2pReadEnable().orElseThrow());
+        for (String bad : new String[] {"2", "yes"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> NcclSettings.parse(Map.of("NCCL_P2P_READ_ENABLE", bad)));
+            assertTrue(e.getMessage().contains("NCCL_P2P_READ_ENABLE='" + bad + "'"), e.getMessage());
+            assertTrue(e.getMessage().contains("allowed: 0 (P2P write) or 1 (P2P read)"), e.getMessage());
+        }
+    }
+
+    /**
      * The socket transport's variables (NCCL 2.30.7 src/transport/net_socket.cc): unset by default (NCCL picks by
      * the NIC's vendor); NCCL_SOCKET_NTHREADS 0..16 (MAX_THREADS), NCCL_NSOCKS_PERTHREAD 1..64 (MAX_SOCKETS).
      */

@@ -21,8 +21,14 @@ public final class Catalog {
     private static final Map<String, HostType> TYPES = new LinkedHashMap<>();
 
     /** Other names of host types, lower case: the DGX names of HGX hosts, and the data file's aliases. */
-    private static final Map<String, String> ALIASES = new LinkedHashMap<>(Map.of(
-            "dgx-b200", "hgx-b200", "dgx-gb200", "gb200-nvl72", "hgx-h100", "dgx-h100", "hgx-h200", "dgx-h200"));
+    private static final Map<String, String> ALIASES = new LinkedHashMap<>();
+
+    static { // put one by one: a Map.of copy would list them in an order that changes from one JVM run to the next
+        ALIASES.put("dgx-b200", "hgx-b200");
+        ALIASES.put("dgx-gb200", "gb200-nvl72");
+        ALIASES.put("hgx-h100", "dgx-h100");
+        ALIASES.put("hgx-h200", "dgx-h200");
+    }
 
     /** The DGX/HGX names of {@link #ALIASES}, in the order {@link #dgxNames()} lists them. */
     private static final List<String> DGX_NAMES = List.of("dgx-b200", "dgx-gb200", "hgx-h100", "hgx-h200");

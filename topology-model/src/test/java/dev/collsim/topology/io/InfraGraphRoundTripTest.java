@@ -79,6 +79,17 @@ class InfraGraphRoundTripTest {
                 1e-9);
     }
 
+    /**
+     * The written file keeps one key order from run to run: each instance entry lists name, device, count in that order
+     * (the writer used to copy {@code Map.of}, whose iteration order depends on a salt chosen per JVM run, so the same
+     * cluster came out with different key orders in the test JVM and the CLI).
+     */
+    @Test
+    void instanceKeysKeepTheirOrder() throws InputException {
+        String text = new InfraGraphWriter().write(ClusterLoader.load("dgx-h100x2"));
+        assertTrue(text.contains("- name: host\n    device: host\n    count: 2\n"), text);
+    }
+
     /** Hosts of two shapes (2 GPUs, then 1) become two devices and instances; the cables keep their hosts. */
     @Test
     void hostsOfTwoShapesComeBackTheSame() throws InputException {

@@ -83,7 +83,7 @@ public final class InfraGraphWriter {
         infra.put("edges", edges);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("infrastructure", infra);
-        root.put("annotations", Map.of("nodes", annotations));
+        root.put("annotations", ordered("nodes", annotations));
         try {
             return new ObjectMapper(YAMLFactory.builder().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
                     .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build()).writeValueAsString(root);
@@ -105,7 +105,10 @@ public final class InfraGraphWriter {
                 named.put("name", name);
                 named.putAll(dev);
                 devices.add(named);
-                lastInstance = new LinkedHashMap<>(Map.of("name", name, "device", name, "count", 1));
+                lastInstance = new LinkedHashMap<>(); // insertion order (see ordered)
+                lastInstance.put("name", name);
+                lastInstance.put("device", name);
+                lastInstance.put("count", 1);
                 instances.add(lastInstance);
                 last = dev;
             }
@@ -126,7 +129,7 @@ public final class InfraGraphWriter {
             for (Link l : t.outgoing(d)) {
                 Device o = t.target(l);
                 if (o.host() == h && d.id().compareTo(o.id()) < 0) {
-                    edges.add(edge(Map.of("component", slot(d)), Map.of("component", slot(o)),
+                    edges.add(edge(ordered("component", slot(d)), ordered("component", slot(o)),
                             linkName(links, l)));
                 }
             }
@@ -182,8 +185,8 @@ public final class InfraGraphWriter {
 
     private void node(String name, Map<String, Object> attrs) {
         List<Object> list = new ArrayList<>();
-        attrs.forEach((k, v) -> list.add(Map.of("attribute", k, "value", String.valueOf(v))));
-        annotations.add(Map.of("name", name, "attributes", list));
+        attrs.forEach((k, v) -> list.add(ordered("attribute", k, "value", String.valueOf(v))));
+        annotations.add(ordered("name", name, "attributes", list));
     }
 
     private void fabric(Topology t, Map<String, int[]> ports, List<Object> devices, List<Object> instances) {
@@ -193,7 +196,7 @@ public final class InfraGraphWriter {
             Matcher m = fabricId(s);
             counts.merge(m.group(1), Integer.parseInt(m.group(2)) + 1, Math::max);
             maxPorts.merge(m.group(1), ports.getOrDefault(s.id(), new int[1])[0], Math::max);
-            node(m.group(1) + "." + m.group(2) + ".asic.0", Map.of("tier", s.tier().name().toLowerCase(Locale.ROOT),
+            node(m.group(1) + "." + m.group(2) + ".asic.0", ordered("tier", s.tier().name().toLowerCase(Locale.ROOT),
                     "plane", s.plane()));
         }
         for (Map.Entry<String, Integer> e : counts.entrySet()) {
@@ -201,13 +204,13 @@ public final class InfraGraphWriter {
             int p = Math.max(1, maxPorts.get(e.getKey()));
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("name", dev);
-            d.put("components", List.of(Map.of("name", "asic", "count", 1, "choice", "switch"),
-                    Map.of("name", "port", "count", p, "choice", "port")));
-            d.put("links", List.of(Map.of("name", "internal", "description", "switch ASIC to its ports")));
-            d.put("edges", List.of(edge(Map.of("component", "asic[0]"), Map.of("component", "port[0:" + p + "]"),
+            d.put("components", List.of(ordered("name", "asic", "count", 1, "choice", "switch"),
+                    ordered("name", "port", "count", p, "choice", "port")));
+            d.put("links", List.of(ordered("name", "internal", "description", "switch ASIC to its ports")));
+            d.put("edges", List.of(edge(ordered("component", "asic[0]"), ordered("component", "port[0:" + p + "]"),
                     "internal", "many2many")));
             devices.add(d);
-            instances.add(Map.of("name", e.getKey(), "device", dev, "count", e.getValue()));
+            instances.add(ordered("name", e.getKey(), "device", dev, "count", e.getValue()));
         }
     }
 
@@ -216,10 +219,10 @@ public final class InfraGraphWriter {
         if (d instanceof NetSwitch s) {
             Matcher m = fabricId(s);
             int port = ports.computeIfAbsent(s.id(), k -> new int[1])[0]++;
-            return Map.of("instance", m.group(1) + "[" + m.group(2) + "]", "component", "port[" + port + "]");
+            return ordered("instance", m.group(1) + "[" + m.group(2) + "]", "component", "port[" + port + "]");
         }
         Matcher m = local(d);
-        return Map.of("instance", hostSlot.get(d.host()), "component", m.group(2) + "[" + m.group(3) + "]");
+        return ordered("instance", hostSlot.get(d.host()), "component", m.group(2) + "[" + m.group(3) + "]");
     }
 
     private static String linkName(Map<String, Object> links, Link l) {
@@ -235,10 +238,10 @@ public final class InfraGraphWriter {
         }
         String name = l.type().ncclName().toLowerCase(Locale.ROOT) + "-" + links.size();
         Map<String, Object> physical = new LinkedHashMap<>();
-        physical.put("bandwidth", Map.of("choice", "gigabytes_per_second", "gigabytes_per_second",
+        physical.put("bandwidth", ordered("choice", "gigabytes_per_second", "gigabytes_per_second",
                 l.bandwidth().gbps()));
         if (l.latency().micros() > 0) {
-            physical.put("latency", Map.of("choice", "us", "us", l.latency().micros()));
+            physical.put("latency", ordered("choice", "us", "us", l.latency().micros()));
         }
         Map<String, Object> def = new LinkedHashMap<>();
         def.put("name", name);
@@ -281,6 +284,18 @@ public final class InfraGraphWriter {
         if (!m.matches()) {
             throw new IllegalArgumentException("InfraGraph export: switch id '" + s.id() + "' is not of the form"
                     + " NAMEi");
+        }
+        return m;
+    }
+
+    /**
+     * A map in the order of its key-value pairs, so the written file's keys keep one order ({@code Map.of} iterates
+     * in an order that changes from one JVM run to the next).
+     */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
         }
         return m;
     }

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 class AmpereReadRingFillTest {
 
     private static final NcclSettings D = NcclSettings.DEFAULTS;
+    private static final HardwareClass NVL = HardwareClass.NVLINK;
     private static final NcclSettings READ_OFF = NcclSettings.parse(Map.of("NCCL_P2P_READ_ENABLE", "0"));
     private static final NcclSettings READ_ON = NcclSettings.parse(Map.of("NCCL_P2P_READ_ENABLE", "1"));
 
@@ -47,21 +48,20 @@ class AmpereReadRingFillTest {
     void onlyTheAmpereSimpleSymmetricRingPaysTheWholeFill() {
         ChannelPlan a100 = plan(TestClusters.DGX_A100);
         ChannelPlan h100 = plan(TestClusters.DGX_H100);
-        HardwareClass nvl = HardwareClass.NVLINK;
-        assertEquals(nvl, PerformanceModel.linkClass(a100));
-        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl, D), 0);
-        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, a100, nvl, D), 0);
-        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.REDUCE_SCATTER, Protocol.SIMPLE, a100, nvl, D),
+        assertEquals(NVL, PerformanceModel.linkClass(a100));
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, NVL, D), 0);
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, a100, NVL, D), 0);
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.REDUCE_SCATTER, Protocol.SIMPLE, a100, NVL, D),
                 0);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, a100, nvl, D),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, a100, NVL, D),
                 1e-12);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.BROADCAST, Protocol.SIMPLE, a100, nvl, D),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.BROADCAST, Protocol.SIMPLE, a100, NVL, D),
                 1e-12);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.TREE, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl, D),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.TREE, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, NVL, D),
                 1e-12);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, h100, nvl, D),
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, h100, NVL, D),
                 1e-12);
-        assertTrue(IntraNodeFill.readRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl, D));
+        assertTrue(IntraNodeFill.readRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, NVL, D));
         assertFalse(IntraNodeFill.readRing(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100,
                 HardwareClass.PCI, D));
     }
@@ -96,19 +96,18 @@ class AmpereReadRingFillTest {
     void p2pReadEnableOverridesTheAmpereRule() {
         ChannelPlan a100 = plan(TestClusters.DGX_A100);
         ChannelPlan h100 = plan(TestClusters.DGX_H100);
-        HardwareClass nvl = HardwareClass.NVLINK;
-        assertEquals(nvl, PerformanceModel.linkClass(h100));
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, nvl,
+        assertEquals(NVL, PerformanceModel.linkClass(h100));
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100, NVL,
                 READ_OFF), 1e-12);
-        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, h100, nvl,
+        assertEquals(1.0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_GATHER, Protocol.SIMPLE, h100, NVL,
                 READ_ON), 0);
-        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, h100, nvl,
+        assertEquals(0.25, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.LL128, h100, NVL,
                 READ_ON), 1e-12);
         assertEquals(0, IntraNodeFill.scale(Algorithm.RING, Collective.ALL_REDUCE, Protocol.SIMPLE, a100,
                 HardwareClass.PCI, READ_ON), 0);
-        assertFalse(IntraNodeFill.p2pRead(a100, nvl, READ_OFF));
-        assertTrue(IntraNodeFill.p2pRead(h100, nvl, READ_ON));
-        assertFalse(IntraNodeFill.p2pRead(h100, nvl, D));
+        assertFalse(IntraNodeFill.p2pRead(a100, NVL, READ_OFF));
+        assertTrue(IntraNodeFill.p2pRead(h100, NVL, READ_ON));
+        assertFalse(IntraNodeFill.p2pRead(h100, NVL, D));
     }
 
     /**

@@ -2,12 +2,13 @@ package dev.collsim.sweep.out;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.collsim.reports.whatif.EchartsLibrary;
 import dev.collsim.sweep.point.PointResult;
 import dev.collsim.sweep.spec.DesignSpace;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -63,7 +64,11 @@ public final class FrontPage {
         return h.append("</body></html>\n").toString();
     }
 
-    private static String option(String workload, List<PointResult> rows, List<PointResult> front, String cur) {
+    /**
+     * @return the ECharts option of one workload's chart (JSON with one function, the tooltip formatter), keys in a fixed
+     *         order
+     */
+    static String option(String workload, List<PointResult> rows, List<PointResult> front, String cur) {
         List<List<Object>> all = new ArrayList<>();
         String unit = "ms";
         for (PointResult r : rows) {
@@ -73,16 +78,20 @@ public final class FrontPage {
             }
         }
         List<List<Object>> line = front.stream().map(r -> List.<Object>of(r.cost(), r.time(), r.label())).toList();
-        Map<String, Object> o = new LinkedHashMap<>();
-        o.put("tooltip", Map.of("trigger", "item"));
-        o.put("legend", Map.of("data", List.of("designs", "Pareto front")));
-        o.put("xAxis", Map.of("type", "value", "name", "cost (" + cur + ")", "scale", true));
-        o.put("yAxis", Map.of("type", "value", "name", "time (" + unit + ")", "scale", true));
-        o.put("series", List.of(
-                Map.of("name", "designs", "type", "scatter", "symbolSize", 4, "data", all,
-                        "itemStyle", Map.of("color", "#9aa5b1")),
-                Map.of("name", "Pareto front", "type", "line", "step", "end", "symbolSize", 7, "data", line,
-                        "itemStyle", Map.of("color", "#d62728"))));
+        // built as a tree, not with Map.of (whose key order is salted per JVM): the page is the same from run to run
+        ObjectNode o = JSON.createObjectNode();
+        o.putObject("tooltip").put("trigger", "item");
+        o.putObject("legend").putArray("data").add("designs").add("Pareto front");
+        o.putObject("xAxis").put("type", "value").put("name", "cost (" + cur + ")").put("scale", true);
+        o.putObject("yAxis").put("type", "value").put("name", "time (" + unit + ")").put("scale", true);
+        ArrayNode series = o.putArray("series");
+        ObjectNode designs = series.addObject().put("name", "designs").put("type", "scatter").put("symbolSize", 4);
+        designs.set("data", JSON.valueToTree(all));
+        designs.putObject("itemStyle").put("color", "#9aa5b1");
+        ObjectNode pareto = series.addObject().put("name", "Pareto front").put("type", "line").put("step", "end")
+                .put("symbolSize", 7);
+        pareto.set("data", JSON.valueToTree(line));
+        pareto.putObject("itemStyle").put("color", "#d62728");
         try {
             // the tooltip shows the design's label (third value of each point)
             return JSON.writeValueAsString(o).replace("</", "<\\/")

@@ -5,6 +5,8 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,24 +40,34 @@ import java.util.Set;
  */
 public final class TunerConfigFile {
 
-    /** The plugin's name per collective (README "collective_type"). */
-    public static final Map<Collective, String> COLLECTIVES = Map.of(Collective.BROADCAST, "broadcast",
+    /** The plugin's name per collective (README "collective_type"), in {@link Collective}'s order. */
+    public static final Map<Collective, String> COLLECTIVES = inEnumOrder(Collective.class, Map.of(Collective.BROADCAST, "broadcast",
             Collective.REDUCE, "reduce", Collective.ALL_GATHER, "allgather", Collective.REDUCE_SCATTER,
-            "reducescatter", Collective.ALL_REDUCE, "allreduce");
+            "reducescatter", Collective.ALL_REDUCE, "allreduce"));
 
-    /** The plugin's name per algorithm (README "algorithm"). */
-    public static final Map<Algorithm, String> ALGORITHMS = Map.of(Algorithm.TREE, "tree", Algorithm.RING, "ring",
+    /** The plugin's name per algorithm (README "algorithm"), in {@link Algorithm}'s order. */
+    public static final Map<Algorithm, String> ALGORITHMS = inEnumOrder(Algorithm.class, Map.of(Algorithm.TREE, "tree", Algorithm.RING, "ring",
             Algorithm.COLLNET_DIRECT, "collnet_direct", Algorithm.COLLNET_CHAIN, "collnet_chain", Algorithm.NVLS,
-            "nvls", Algorithm.NVLS_TREE, "nvls_tree", Algorithm.PAT, "pat");
+            "nvls", Algorithm.NVLS_TREE, "nvls_tree", Algorithm.PAT, "pat"));
 
-    /** The plugin's name per protocol (README "protocol"). */
-    public static final Map<Protocol, String> PROTOCOLS = Map.of(Protocol.LL, "ll", Protocol.LL128, "ll128",
-            Protocol.SIMPLE, "simple");
+    /** The plugin's name per protocol (README "protocol"), in {@link Protocol}'s order. */
+    public static final Map<Protocol, String> PROTOCOLS = inEnumOrder(Protocol.class, Map.of(Protocol.LL, "ll",
+            Protocol.LL128, "ll128", Protocol.SIMPLE, "simple"));
 
     /** Longest line the plugin reads whole: its buffer is 256 bytes including the newline and terminator. */
     public static final int MAX_LINE = 254;
 
     private TunerConfigFile() {
+    }
+
+    /**
+     * An unmodifiable copy iterating in the enum's declaration order: {@code Map.of} iterates in an order salted per
+     * JVM, and these values are listed in error messages.
+     */
+    private static <K extends Enum<K>> Map<K, String> inEnumOrder(Class<K> type, Map<K, String> names) {
+        EnumMap<K, String> m = new EnumMap<>(type);
+        m.putAll(names);
+        return Collections.unmodifiableMap(m);
     }
 
     /**

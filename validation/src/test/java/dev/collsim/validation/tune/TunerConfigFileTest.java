@@ -136,4 +136,18 @@ class TunerConfigFileTest {
         assertTrue(p.get(0).contains("line 1, field algorithm: found 'Tree'"), p.get(0));
         assertTrue(p.get(4).startsWith("line 5"), p.get(4));
     }
+
+    @Test
+    void listsTheAllowedNamesInOneOrder() {
+        // the plugin's names (README "collective_type", "algorithm", "protocol") in the order of collsim's enums
+        // (AllReduce, AllGather, ReduceScatter, Broadcast, Reduce; Tree, Ring, CollNet Direct/Chain, NVLS, NVLSTree,
+        // PAT; LL, LL128, Simple): Map.of's order is salted per JVM, so a message could differ from run to run
+        List<String> p = TunerConfigFile.problems(List.of("all_reduce,0,65536,treee,ll64,0,1,2,-1,-1"));
+        assertEquals(List.of(
+                "line 1, field collective_type: found 'all_reduce', allowed [allreduce, allgather, reducescatter,"
+                        + " broadcast, reduce]",
+                "line 1, field algorithm: found 'treee', allowed [tree, ring, collnet_direct, collnet_chain, nvls,"
+                        + " nvls_tree, pat]",
+                "line 1, field protocol: found 'll64', allowed [ll, ll128, simple]"), p);
+    }
 }

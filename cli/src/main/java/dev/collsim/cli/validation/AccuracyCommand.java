@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,18 +47,32 @@ public final class AccuracyCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    @Option(names = "--calibration", paramLabel = "leave-one-out|none", defaultValue = "leave-one-out",
+            description = "leave-one-out (default): the calibrated columns and the profile table as described above;"
+                    + " none: the bare model's columns only (calibrated cells '-', no profile table), about a tenth"
+                    + " of the time")
+    private String calibration;
+
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "data folders or files (e.g. validation/src/test/resources/data)")
     private List<Path> inputs;
 
     @Override
     public Integer call() throws InputException {
+        if (!calibration.equals("leave-one-out") && !calibration.equals("none")) {
+            throw new ParameterException(spec.commandLine(), "--calibration: found '" + calibration
+                    + "'; allowed: leave-one-out, none");
+        }
+        boolean fit = calibration.equals("leave-one-out");
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(inputs, spec.commandLine().getErr());
-        AccuracyRunner runner = new AccuracyRunner(Optional.empty());
+        AccuracyRunner runner = fit ? new AccuracyRunner(Optional.empty())
+                : new AccuracyRunner(Optional.empty()).bareOnly();
         var rows = runner.run(batch.datasets());
         spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows)));
-        spec.commandLine().getOut().println();
-        spec.commandLine().getOut().print(ProfileFiles.index(new ProfileBuilder(Optional.empty())
-                .build(batch.datasets())).replace(INDEX_HEAD, HEAD));
+        if (fit) {
+            spec.commandLine().getOut().println();
+            spec.commandLine().getOut().print(ProfileFiles.index(new ProfileBuilder(Optional.empty())
+                    .build(batch.datasets())).replace(INDEX_HEAD, HEAD));
+        }
         return batch.exitCode(ExitCodes.OK);
     }
 }

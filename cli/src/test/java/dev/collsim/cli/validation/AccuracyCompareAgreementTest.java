@@ -74,7 +74,7 @@ class AccuracyCompareAgreementTest {
 
     @Test
     void everyDatasetHasOneFigureInAccuracyAndCompare() {
-        CliRun acc = run("accuracy", DATA);
+        CliRun acc = run("accuracy", "--calibration", "none", DATA);
         assertEquals(0, acc.code(), acc.err());
         CliRun cmp = run("compare", "--calibration", "none", "--summary", "-m", DATA);
         assertEquals(0, cmp.code(), cmp.err());

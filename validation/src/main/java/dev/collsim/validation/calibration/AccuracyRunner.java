@@ -35,9 +35,13 @@ public final class AccuracyRunner {
     /** Sizes from here up are the bandwidth regime of the table; below it the latency and mid-size regime. */
     public static final long ONE_MIB = 1L << 20;
 
+    /** The note of a row when the runner makes no fits ({@link #bareOnly}). */
+    public static final String NOT_CALIBRATED = "not calibrated (--calibration none)";
+
     private final Comparer defaults;
     private final Optional<NcclVersion> given;
     private final PerformanceParameters base;
+    private final boolean fits;
 
     /**
      * @param given NCCL release to model every dataset with, or empty for the one each file states
@@ -53,9 +57,22 @@ public final class AccuracyRunner {
      *                a test asks what a different model would score)
      */
     public AccuracyRunner(Optional<NcclVersion> given, PerformanceParameters base) {
+        this(given, base, true);
+    }
+
+    private AccuracyRunner(Optional<NcclVersion> given, PerformanceParameters base, boolean fits) {
         this.given = given;
         this.base = base;
+        this.fits = fits;
         this.defaults = new Comparer(given, base, null);
+    }
+
+    /**
+     * @return this runner without the leave-one-out fits: every row has the same uncalibrated cells, its calibrated
+     *         cell NaN, no fit and the note {@link #NOT_CALIBRATED} (the fits are most of a run's time)
+     */
+    public AccuracyRunner bareOnly() {
+        return new AccuracyRunner(given, base, false);
     }
 
     /**
@@ -93,7 +110,9 @@ public final class AccuracyRunner {
             double cal = Double.NaN;
             Optional<FitLadder.Outcome> fit = Optional.empty();
             String note;
-            if (others.isEmpty()) {
+            if (!fits) {
+                note = NOT_CALIBRATED;
+            } else if (others.isEmpty()) {
                 note = "no other dataset of this class to calibrate on";
             } else {
                 FitLadder.Outcome o = FitLadder.everyParameter().fit(others, base);

@@ -45,6 +45,7 @@ public final class AccuracyText {
         int calN = 0;
         int refused = 0;
         int none = 0;
+        int bare = 0;
         for (AccuracyRow r : rows) {
             sb.append(String.format(Locale.ROOT, "| %s:%d %s | %s | %d | %s | %s | %s | %s | %s | %d | %s |%n",
                     r.dataset().file(), r.dataset().line(), shorten(r.dataset().label()), r.hardwareClass(),
@@ -55,6 +56,8 @@ public final class AccuracyText {
                 unc10 += r.uncalibrated() <= 10 ? 1 : 0;
                 if (r.refused()) {
                     refused++;
+                } else if (r.note().equals(AccuracyRunner.NOT_CALIBRATED)) {
+                    bare++;
                 } else if (Double.isNaN(r.calibrated())) {
                     none++;
                 } else {
@@ -83,7 +86,8 @@ public final class AccuracyText {
                 REFUSED_MARK));
         sb.append(String.format(Locale.ROOT, "%nSingle-host NVLink datasets: %d; uncalibrated median <= 10%%: %d of %d; "
                 + "calibrated median <= 5%%: %d of %d with an accepted fit (%d with every fit refused, %d with no "
-                + "other dataset to fit on).%n", target, unc10, target, cal5, calN, refused, none));
+                + "other dataset to fit on%s).%n", target, unc10, target, cal5, calN, refused, none,
+                bare == 0 ? "" : ", " + bare + " " + AccuracyRunner.NOT_CALIBRATED));
         sb.append(System.lineSeparator()).append(AccuracySummary.of(rows).render());
         PredictionBand band = AccuracySummary.band(rows);
         sb.append(String.format(Locale.ROOT, "Uncalibrated band (median over the healthy datasets of their median error;"

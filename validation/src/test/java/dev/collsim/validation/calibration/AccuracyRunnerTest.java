@@ -37,6 +37,21 @@ class AccuracyRunnerTest {
         assertEquals(7, rows.stream().filter(AccuracyRow::targetSet).count(), "all but the two 2-node OCI runs");
         String md = AccuracyText.render(rows);
         assertTrue(md.contains("Single-host NVLink datasets: 7"), md);
+        // without the fits: the same uncalibrated cells, nothing calibrated, every row saying so
+        List<AccuracyRow> bare = new AccuracyRunner(Optional.empty()).bareOnly().run(in);
+        assertEquals(rows.size(), bare.size());
+        for (int i = 0; i < rows.size(); i++) {
+            AccuracyRow f = rows.get(i);
+            AccuracyRow b = bare.get(i);
+            assertEquals(List.of(f.dataset(), f.hardwareClass(), f.points1MiB(), f.uncalibrated(), f.pointsSmall(),
+                    f.uncalibratedSmall(), f.signedSmall()), List.of(b.dataset(), b.hardwareClass(), b.points1MiB(),
+                    b.uncalibrated(), b.pointsSmall(), b.uncalibratedSmall(), b.signedSmall()));
+            assertTrue(Double.isNaN(b.calibrated()) && b.fit().isEmpty(), b.toString());
+            assertEquals(AccuracyRunner.NOT_CALIBRATED, b.note());
+        }
+        String bareMd = AccuracyText.render(bare);
+        assertTrue(bareMd.contains("calibrated median <= 5%: 0 of 0 with an accepted fit (0 with every fit refused, 0"
+                + " with no other dataset to fit on, 7 not calibrated (--calibration none))."), bareMd);
     }
 
     /**

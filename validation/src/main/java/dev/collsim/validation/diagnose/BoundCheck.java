@@ -5,6 +5,7 @@ import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.perf.PerfResult;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
+import dev.collsim.validation.ingest.NetworkLog;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.stream.Collectors;
 
 /**
  * Compares the best busbw a dataset reached with the bounds of {@link Bounds}: above the physical bound (cannot be
@@ -115,6 +117,14 @@ final class BoundCheck implements Check {
         if (s.gpu().isEmpty()) {
             why = d.gpuModel().isEmpty() ? "the file names no GPU model (no '#  Rank ... device' lines)"
                     : "GPU '" + d.gpuModel() + "' is not in collsim's hardware database";
+        } else if (listedWithoutSpeed(d.log().net())) {
+            NetworkLog net = d.log().net();
+            List<NetworkLog.Device> dev = net.usedDevices();
+            why = String.format(Locale.ROOT, "the NCCL INFO log lists %d NIC(s) per host (%s, line %d) but not their"
+                    + " speed, and the file does not state it (a header line such as '#@ interconnect: %dx 400 Gb/s',"
+                    + " NICs per host x speed, does; or compare the file on a cluster: collsim compare -m FILE -c"
+                    + " CLUSTER)", net.nicCount(), dev.stream().map(x -> x.name() + (x.linkLayer().isEmpty() ? ""
+                    : " " + x.linkLayer())).collect(Collectors.joining(", ")), dev.get(0).line(), net.nicCount());
         } else {
             why = "the file does not state the NICs of its " + (d.nHosts() > 1 ? d.nHosts() + " " : "") + "hosts (a"
                     + " header line such as '#@ interconnect: 8x 400 Gb/s', NICs per host x speed, does; or compare"
@@ -122,6 +132,11 @@ final class BoundCheck implements Check {
         }
         return s.finding(Finding.Kind.BOUND_UNKNOWN, Finding.Severity.INFO, String.format(Locale.ROOT,
                 "busbw peaks at %.2f GB/s; not judged against the hardware's bound: %s", peak, why), at);
+    }
+
+    /** @return true when the INFO log lists the NICs NCCL used (by name, {@code NET/IB : Using ...}) but no speed */
+    private static boolean listedWithoutSpeed(NetworkLog net) {
+        return !net.usedDevices().isEmpty() && net.ofiNics() == 0 && net.nicGbits().isEmpty();
     }
 
     /**

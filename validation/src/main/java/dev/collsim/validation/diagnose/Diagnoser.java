@@ -4,11 +4,14 @@ import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
+import dev.collsim.validation.ingest.NetworkLog;
 import dev.collsim.validation.ingest.PerfPoint;
 import dev.collsim.validation.ingest.RunEnv;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * Runs every check over the datasets of one file. Stateless and thread-safe.
@@ -46,7 +49,7 @@ public final class Diagnoser {
             List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
             Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
             Optional<HeaderNics> nic = HeaderNics.parse(RunEnv.textForRun(d.header().text("interconnect"), d.label()),
-                    d.header().line("interconnect"), gpusPerHost(d));
+                    d.header().line("interconnect"), gpusPerHost(d)).or(() -> logNics(d));
             Subject s = new Subject(d, siblings, lines, gpu, nic);
             List<Finding> f = new ArrayList<>();
             for (Check c : CHECKS) {
@@ -56,6 +59,25 @@ public final class Diagnoser {
             out.add(new Diagnosis(d, gpu, nic, f));
         }
         return out;
+    }
+
+    /**
+     * The NICs per host of a run across hosts whose NCCL INFO lines list the devices NCCL used with their speed
+     * ({@code NET/IB: [0] mlx5_0:uverbs0:1/IB ... speed=400000}, NCCL 2.30 src/transport/net_ib/init.cc; socket
+     * interfaces' {@code with speed}), when no {@code #@ interconnect} line states them; every listed device must
+     * share one speed ({@link NetworkLog#nicGbits}).
+     *
+     * @return the count and speed the log shows, empty when it does not show both or the run is on one host
+     */
+    static Optional<HeaderNics> logNics(Dataset d) {
+        NetworkLog net = d.log().net();
+        OptionalDouble gbits = net.nicGbits();
+        if (d.nHosts() < 2 || net.usedDevices().isEmpty() || net.ofiNics() > 0 || gbits.isEmpty()) {
+            return Optional.empty();
+        }
+        int n = net.usedDevices().size();
+        return Optional.of(new HeaderNics(n, gbits.getAsDouble(), net.usedDevices().get(0).line(), String.format(
+                Locale.ROOT, "%dx %.0f Gb/s (the NCCL INFO log's devices)", n, gbits.getAsDouble())));
     }
 
     /**

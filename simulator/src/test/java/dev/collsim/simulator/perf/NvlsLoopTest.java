@@ -17,6 +17,7 @@ import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.ReleaseRules;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Topology;
@@ -144,10 +145,10 @@ class NvlsLoopTest {
         assertEquals(0.256, NvlsLoop.costUs(loop, 64 << 10, 256, 0, 1, 16, false), 1e-9);
         assertEquals(0.512, NvlsLoop.costUs(loop, 128 << 10, 256, 0, 1, 16, false), 1e-9);
         assertEquals(4.096, NvlsLoop.costUs(loop, 1 << 20, 256, 0, 1, 16, false), 1e-9);
-        assertTrue(new dev.collsim.simulator.tuning.ReleaseRules(NcclVersion.V2_18_5).nvlsStridedChannels());
-        assertTrue(new dev.collsim.simulator.tuning.ReleaseRules(NcclVersion.V2_19_4).nvlsStridedChannels());
-        assertTrue(!new dev.collsim.simulator.tuning.ReleaseRules(NcclVersion.V2_21_5).nvlsStridedChannels());
-        assertTrue(!new dev.collsim.simulator.tuning.ReleaseRules(NcclVersion.V2_30_7).nvlsStridedChannels());
+        assertTrue(new ReleaseRules(NcclVersion.V2_18_5).nvlsStridedChannels());
+        assertTrue(new ReleaseRules(NcclVersion.V2_19_4).nvlsStridedChannels());
+        assertTrue(!new ReleaseRules(NcclVersion.V2_21_5).nvlsStridedChannels());
+        assertTrue(!new ReleaseRules(NcclVersion.V2_30_7).nvlsStridedChannels());
     }
 
     /**

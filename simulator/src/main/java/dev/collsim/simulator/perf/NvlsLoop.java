@@ -32,7 +32,9 @@ import dev.collsim.simulator.tuning.CostTable;
  * <pre>
  *   loopBytes = channels x nHeads x chunk            (bytes of the buffer one iteration of all channels covers)
  *   loops     = ceil(nBytes / loopBytes)
- *   cost_us   = loops x nvlsLoopUs + pipelineFillChunks x min(nBytes, loopBytes) / (1000 x algBw)
+ *   cost_us   = loops x nvlsLoopUs + pipelineFillChunks x fillBytes / (1000 x algBw)
+ *   fillBytes = min(nBytes, loopBytes)                       (2.20 on: each channel a share)
+ *             = min(nBytes, loopBytes / channels) x channels (to 2.19: strided, {@link #fillBytes})
  * </pre>
  * The first term is the per-iteration synchronisation of every rank through the switch; the second the pipeline
  * fill: one iteration's data passes the copy stages before and after the reduce stage without overlap. NVLSTree
@@ -163,10 +165,36 @@ public final class NvlsLoop {
      * @param algBw      the call's algorithm bandwidth, GB/s
      * @param loopUs     cost of one iteration, microseconds ({@link PerformanceParameters#nvlsLoopUs})
      * @param fillLoops  iterations of pipeline fill ({@link PerformanceParameters#pipelineFillChunks})
+     * @param channels   channels of the call, &gt;= 1
+     * @param strided    whether the release strides its channels through the buffer
+     *                   ({@link dev.collsim.simulator.tuning.ReleaseRules#nvlsStridedChannels})
      * @return microseconds
      */
-    public static double costUs(long loopBytes, long nBytes, double algBw, double loopUs, double fillLoops) {
-        return loops(loopBytes, nBytes) * loopUs + fillLoops * Math.min(nBytes, loopBytes) / (1000.0 * algBw);
+    public static double costUs(long loopBytes, long nBytes, double algBw, double loopUs, double fillLoops,
+            int channels, boolean strided) {
+        return loops(loopBytes, nBytes) * loopUs
+                + fillLoops * fillBytes(loopBytes, nBytes, channels, strided) / (1000.0 * algBw);
+    }
+
+    /**
+     * The bytes of the fill at the call's whole rate: one channel's piece of the first iteration at its own rate,
+     * {@code algBw / channels}, is {@code piece x channels} bytes at {@code algBw}. A channel is one CTA and
+     * runs no faster alone: the per-channel NVLS cap ({@link PerformanceParameters#perChannelCapNvls}, the plateau
+     * over NCCL's default 16 channels) is its share when all run. Spread over every channel (2.20 on) the piece is
+     * {@code min(nBytes, loopBytes) / channels}, which gives back {@code min(nBytes, loopBytes)}; strided (up to
+     * 2.19) the first channels each take a whole {@code nHeads x chunk = loopBytes / channels} before the next takes
+     * any, so the piece is {@code min(nBytes, loopBytes / channels)}: the fill of a call of 128 KiB is already that
+     * of a whole loop (8 heads x 16 KiB).
+     *
+     * @param loopBytes {@link #loopBytes}
+     * @param nBytes    bytes of the call
+     * @param channels  channels of the call, &gt;= 1
+     * @param strided   {@link dev.collsim.simulator.tuning.ReleaseRules#nvlsStridedChannels}
+     * @return bytes
+     */
+    static double fillBytes(long loopBytes, long nBytes, int channels, boolean strided) {
+        int c = Math.max(1, channels);
+        return strided ? (double) Math.min(nBytes, loopBytes / c) * c : Math.min(nBytes, loopBytes);
     }
 
     /**

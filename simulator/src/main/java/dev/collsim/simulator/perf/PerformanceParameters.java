@@ -135,7 +135,9 @@ import java.util.Objects;
  *       stays 5.4 % (5.44 -> 5.43) while the plateaus move off: at 128 MiB - 8 GiB the three 8x H100 NVLS files go from
  *       -5.9 .. +1.4 % to +4.1 .. +8.3 % (predicted slow), held-out nccltests290 run 1 RMS 2.9 -> 4.7 %, talos 8 GPUs
  *       -2.9 .. +1.0 -> +4.1 .. +7.4 %. The increments above do not depend on the fixed part and support 3.2 / 1.071,
- *       so both are kept (the lower fixed part is the small-size floor's, measured on other files).</li>
+ *       so both are kept (the lower fixed part is the small-size floor's, measured on other files). The fill of a
+ *       call below one loop is one channel's piece since NCCL 2.18-2.19 stride their channels ({@link
+ *       NvlsLoop#fillBytes}): of the fit's points only 1 MiB moves (-10.9 -> -2.1 %), so the fit stands.</li>
  *   <li>{@code netClasses}: the cost of each network transport other than InfiniBand ({@link NetClassProfile};
  *       InfiniBand is the reference: its step is {@code netStepUs}, no added hop latency, the full line rate).
  *       Defaults and their sources are in {@link NetClassDefaults}. A profile file may give some classes only; the

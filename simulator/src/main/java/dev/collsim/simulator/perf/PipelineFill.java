@@ -27,7 +27,8 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  *   x 1/2 for a Ring AllReduce/AllGather/ReduceScatter Simple between nodes: one network send, a slice, of its
  *     chunk of 2 ({@link RingLoopFill#netSendShare});
  *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});
- *   NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one loop's data at algBw;
+ *   NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one channel's piece of one loop at its
+ *     rate (up to NCCL 2.19 a whole nHeads x chunk piece per channel, {@link NvlsLoop#fillBytes});
  *   NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of the NVLS + tree
  *     pipeline instead of this fill ({@link NvlsTreePipeline})
  * </pre>
@@ -82,7 +83,8 @@ public final class PipelineFill {
                         pp.pipelineFillChunks(), busPerChannel);
             }
             fill = a == Algorithm.NVLS
-                    ? NvlsLoop.costUs(loopBytes, nBytes, r.otherAlgBw(), loopUs, pp.pipelineFillChunks())
+                    ? NvlsLoop.costUs(loopBytes, nBytes, r.otherAlgBw(), loopUs, pp.pipelineFillChunks(),
+                            r.channels(), table.input().constants().rules().nvlsStridedChannels())
                     : fill + NvlsLoop.loops(loopBytes, nBytes) * loopUs;
         }
         return fill;

@@ -301,6 +301,23 @@ public final class ReleaseRules {
         return minor() >= 28 ? 2 : 1;
     }
 
+    /**
+     * How the NVLS AllReduce kernel spreads a call over its channels (not a tuning rule, but one the releases split
+     * on). Up to 2.19 every channel strides through the whole buffer: channel {@code bid} takes the piece at
+     * {@code gridOffset + bid x nHeads x chunkSize} of each loop, at most {@code nHeads x chunkSize} (v2.18.5-1
+     * {@code src/collectives/device/all_reduce.h} lines 411 and 422, v2.19.3-1 {@code src/device/all_reduce.h} the
+     * same lines), so a call smaller than one loop fills the first channels one whole piece each and leaves the
+     * others idle. From 2.20 the host gives each channel a contiguous share of about {@code count / nChannels}, in
+     * units of NCCL_SIMPLE_ALIGNMENT (4 KiB) for Simple ({@code src/enqueue.cc countPerChannels}, v2.20.5-1 line 346;
+     * {@code ncclCollCbdPart} from 2.22), so a small call is spread over every channel. The 2.19.4 entry stands for
+     * 2.19-2.20 and keeps its own release's rule.
+     *
+     * @return true where one channel carries a whole {@code nHeads x chunkSize} piece before the next takes any
+     */
+    public boolean nvlsStridedChannels() {
+        return minor() <= 19;
+    }
+
     @Override
     public String toString() {
         return "ReleaseRules[NCCL " + version.text() + "]";

@@ -17,6 +17,7 @@ import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.ReleaseRules;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Topology;
@@ -117,10 +118,37 @@ class NvlsLoopTest {
     /** 3 loops of 2 us and one loop's 1 MB of fill at 100 GB/s (10 us): 16 us; below one loop, the data itself. */
     @Test
     void costIsLoopsTimesLoopCostPlusOneLoopOfFill() {
-        assertEquals(3 * 2.0 + 1e6 / (1000.0 * 100), NvlsLoop.costUs(1_000_000, 2_500_000, 100, 2.0, 1), 1e-9);
-        assertEquals(2.0 + 2 * 5e5 / (1000.0 * 100), NvlsLoop.costUs(1_000_000, 500_000, 100, 2.0, 2), 1e-9);
+        assertEquals(3 * 2.0 + 1e6 / (1000.0 * 100), NvlsLoop.costUs(1_000_000, 2_500_000, 100, 2.0, 1, 16, false),
+                1e-9);
+        assertEquals(2.0 + 2 * 5e5 / (1000.0 * 100), NvlsLoop.costUs(1_000_000, 500_000, 100, 2.0, 2, 16, false),
+                1e-9);
         assertTrue(NvlsLoop.applies(Algorithm.NVLS, Protocol.SIMPLE, Collective.ALL_REDUCE));
         assertTrue(!NvlsLoop.applies(Algorithm.NVLS, Protocol.SIMPLE, Collective.ALL_GATHER));
+    }
+
+    /**
+     * NCCL 2.18.5 and 2.19.3 stride the NVLS channels through the buffer (src/collectives/device/all_reduce.h and
+     * src/device/all_reduce.h lines 411 and 422: channel bid's piece starts at gridOffset + bid x nHeads x
+     * chunkSize and holds at most nHeads x chunkSize), so below one loop the first channels carry a whole piece
+     * each. By hand, 16 channels x 8 heads x 16 KiB = 2 MiB a loop, 128 KiB a piece, fill at 256 GB/s: 64 KiB is
+     * one channel's piece at 256 / 16 GB/s = 65536 x 16 / 256e3 = 4.096 us; 128 KiB and 1 MiB fill a whole piece,
+     * 131072 x 16 / 256e3 = 8.192 us, as a whole loop does (2 MiB / 256 GB/s). Spread over every channel (2.20 on:
+     * src/enqueue.cc countPerChannels) the fill is the call's bytes at the whole rate: 0.256 / 0.512 / 4.096 us.
+     */
+    @Test
+    void stridedChannelsFillAWholePieceEach() {
+        long loop = 16L * 8 * (16 << 10);
+        assertEquals(4.096, NvlsLoop.costUs(loop, 64 << 10, 256, 0, 1, 16, true), 1e-9);
+        assertEquals(8.192, NvlsLoop.costUs(loop, 128 << 10, 256, 0, 1, 16, true), 1e-9);
+        assertEquals(8.192, NvlsLoop.costUs(loop, 1 << 20, 256, 0, 1, 16, true), 1e-9);
+        assertEquals(8.192 + 2 * 3.0, NvlsLoop.costUs(loop, 3 << 20, 256, 3.0, 1, 16, true), 1e-9);
+        assertEquals(0.256, NvlsLoop.costUs(loop, 64 << 10, 256, 0, 1, 16, false), 1e-9);
+        assertEquals(0.512, NvlsLoop.costUs(loop, 128 << 10, 256, 0, 1, 16, false), 1e-9);
+        assertEquals(4.096, NvlsLoop.costUs(loop, 1 << 20, 256, 0, 1, 16, false), 1e-9);
+        assertTrue(new ReleaseRules(NcclVersion.V2_18_5).nvlsStridedChannels());
+        assertTrue(new ReleaseRules(NcclVersion.V2_19_4).nvlsStridedChannels());
+        assertTrue(!new ReleaseRules(NcclVersion.V2_21_5).nvlsStridedChannels());
+        assertTrue(!new ReleaseRules(NcclVersion.V2_30_7).nvlsStridedChannels());
     }
 
     /**

@@ -31,8 +31,11 @@ import dev.collsim.topology.PathType;
  * more hops cost (23.10 - 0.88 - (15.46 - 0.44)) / 4 = 1.80 us each (median times less each run's launch skew), NCCL's
  * 1.9 within 0.1 us. One site, two hosts (oat-02, oat-04) and two rank counts: a PCIe host of another CPU or a
  * release with another LL128 kernel may differ. Applied to the one-host Ring too (NCCL's base is one figure for
- * both): there the Ring/LL128 sizes from 16 KiB to 512 KiB also carry the steps and bytes, which this does not fit.
- * Stateless and thread-safe.
+ * both), which those Ring/LL128 points support though they were not fitted: from 64 KiB to 512 KiB, less launch,
+ * skew, this base and the bytes at each run's 128 MiB rate (8.89 and 9.93 GB/s busbw), they leave 2.6-3.0 us a step
+ * on 2 ranks and 2.1-2.7 on 4, about NCCL's hwLat[PCI][Ring][LL128] 2.5 (with 14.0 the steps would be 0.6-1.0 and
+ * 1.4-2.0 us). The first Ring sizes, 16 and 32 KiB, leave 3.2-3.9 us a step and read 8-13 % fast. Stateless and
+ * thread-safe.
  */
 public final class PcieLl128Base {
 

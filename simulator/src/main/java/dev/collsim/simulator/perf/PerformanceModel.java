@@ -67,7 +67,8 @@ import dev.collsim.topology.PathType;
  * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a
  * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}, and for a one-host Simple Ring over
  * PCIe its steps at two store flights each, over SHM plus the counter poll's host-read round trip, instead of NCCL's
- * PCI figure, {@link PcieSimpleStep}), busCap uses the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
+ * PCI figure, {@link PcieSimpleStep}; for LL128 on one host's PCIe paths, where NCCL never enables it by default, a
+ * base of 10.0 us measured instead of NCCL's 14.0, {@link PcieLl128Base}), busCap uses the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
  * buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
  * ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.
@@ -158,7 +159,8 @@ public final class PerformanceModel {
 
     /**
      * NCCL's latency for the call's (algorithm, protocol), less the hops a one-host LL Ring over PCIe P2P hides behind
-     * its data ({@link PcieLlStream}); a rooted Ring (Broadcast, Reduce) at least its pipeline through every rank
+     * its data ({@link PcieLlStream}), a one-host Simple Ring's PCIe step cost ({@link PcieSimpleStep}) and LL128's
+     * base on PCIe paths ({@link PcieLl128Base}); a rooted Ring (Broadcast, Reduce) at least its pipeline through every rank
      * ({@link NcclTuningModel#rootedRingPipelineLatency}).
      *
      * @param otherAlgBw the call's algorithm bandwidth without the proxy limit, GB/s
@@ -167,7 +169,8 @@ public final class PerformanceModel {
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes, double otherAlgBw) {
         double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes,
-                otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice);
+                otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
+                - PcieLl128Base.overchargeUs(plan, table, choice);
         if (choice.algorithm() == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
             // a rooted ring pipelines through every rank whether or not its channels share one order
             ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(),

@@ -121,6 +121,30 @@ class NcclTuningModelTest {
     }
 
     /**
+     * The Ring/LL128 to Ring/Simple switch of 8x A100 (docs/single-host-guesses.md §4, "The switch point is not the
+     * miss"): LL128 14 + 14 x 1.9 = 40.6 + S / (1000 x 220.8 x 8/14), Simple 8.4 + 14 x 3.4 = 56.0 + S / (1000 x 240 x
+     * 8/14). At 16 MiB 40.6 + 132.97 = 173.57 against 56.0 + 122.33 = 178.33 us: LL128; at 32 MiB 40.6 + 265.94 =
+     * 306.54 against 56.0 + 244.67 = 300.67 us: Simple.
+     */
+    @Test
+    void a100SelectionSwitchesFromRingLl128ToSimpleAt32MiB() {
+        long m16 = 16L << 20;
+        long m32 = 32L << 20;
+        AlgoChoice at16M = a100.select(AR, m16, DataType.FLOAT, RedOp.SUM).orElseThrow();
+        assertEquals(Algorithm.RING, at16M.algorithm());
+        assertEquals(Protocol.LL128, at16M.protocol());
+        assertEquals(173.57, at16M.timeUs(), 0.01);
+        assertEquals(178.33, a100.time(AR, Algorithm.RING, Protocol.SIMPLE, m16, DataType.FLOAT, RedOp.SUM)
+                .orElseThrow().timeUs(), 0.01);
+        AlgoChoice at32M = a100.select(AR, m32, DataType.FLOAT, RedOp.SUM).orElseThrow();
+        assertEquals(Algorithm.RING, at32M.algorithm());
+        assertEquals(Protocol.SIMPLE, at32M.protocol());
+        assertEquals(300.67, at32M.timeUs(), 0.01);
+        assertEquals(306.54, a100.time(AR, Algorithm.RING, Protocol.LL128, m32, DataType.FLOAT, RedOp.SUM)
+                .orElseThrow().timeUs(), 0.01);
+    }
+
+    /**
      * AllGather on Ring: nsteps = 7, ratio 8/7, busBw 360 -> algBw 411.43; latency 8.4 + 7 x 3.4 = 32.2.
      * NVLS AllGather is not converted: bw = min(40 x 0.85 x 7/8 x 7/8, 60) = 26.03 per channel, x 8 = 208.25.
      */

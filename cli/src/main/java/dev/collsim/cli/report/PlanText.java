@@ -15,10 +15,11 @@ import java.util.Optional;
 final class PlanText {
 
     /**
-     * What plan's analytical timing cannot see: the collectives are timed as on a non-blocking fabric (only the host's
-     * own NIC bandwidth is shared between groups), so an oversubscribed fat-tree plans as its 1:1 twin.
+     * What plan's analytical timing cannot see: it times each collective no faster than the leaf switches' uplinks
+     * allow (oversubscription, shared by the concurrent groups of a kind; bottleneck "fabric leaf uplinks"), but not
+     * how flows collide on the links above them.
      */
-    static final String FABRIC_LEAVES_OUT = "link sharing inside the fabric (oversubscription, ECMP collisions: a"
+    static final String FABRIC_LEAVES_OUT = "link sharing above the leaf uplinks (ECMP collisions, uneven routes: a"
             + " report variant with backend: flow times it)";
 
     private PlanText() {

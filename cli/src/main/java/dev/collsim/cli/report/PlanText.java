@@ -9,6 +9,7 @@ import dev.collsim.reports.whatif.ReportRunner;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.DataSize;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Optional;
 
 /** Prints a {@link StepPlan} as the text {@code collsim plan} shows. Stateless. */
@@ -52,6 +53,12 @@ final class PlanText {
                 + " behind backward, parameter gather behind the next forward)%n", p.hiddenUs() / 1e3,
                 p.job().overlap(), p.overlappableUs() / 1e3);
         out.printf("  exposed communication   %12.2f ms%n", p.exposedUs() / 1e3);
+        if (p.overlappableUs() > 0) {
+            out.printf("  overlap headroom        %12.2f ms   (more gradient reduction / parameter gather the compute"
+                    + " windows could take before they fill; beyond it each ms adds a ms to the step%s)%n",
+                    p.overlapHeadroomUs() / 1e3, p.job().overlap() < 1 ? String.format(Locale.ROOT,
+                    ", below it %.2f ms", 1 - p.job().overlap()) : "");
+        }
         out.printf("  step time               %12.2f ms%n", p.stepUs() / 1e3);
         out.printf("  tokens per second       %,12.0f%n", p.tokensPerS());
         out.printf("  scaling efficiency      %11.1f %%   (compute / step; 100%% = perfect scaling)%n",

@@ -68,21 +68,14 @@ public final class StepPlanner {
         GroupPlacement placement = new GroupPlacement(topology, job, order);
         List<CommTiming> timings = new ArrayList<>();
         double comm = 0;
-        double behindBackward = 0;
-        double behindForward = 0;
         for (CommOp op : StepCollectives.derive(job)) {
             CommTiming t = time(placement, op, job);
             timings.add(t);
             comm += t.totalUs();
-            if (op.kind().overlappable()) {
-                boolean gather = op.kind() == CommKind.DP_ALLGATHER || op.kind() == CommKind.EDP_ALLGATHER;
-                // ZeRO-3 gathers half its calls in forward, half in backward; stages 1-2 gather once, before the
-                // next forward
-                double forward = gather ? (job.zero() >= 3 ? t.totalUs() / 2 : t.totalUs()) : 0;
-                behindForward += forward;
-                behindBackward += t.totalUs() - forward;
-            }
         }
+        double[] behind = StepCompute.behind(job, timings);
+        double behindBackward = behind[0];
+        double behindForward = behind[1];
         double overlappable = behindBackward + behindForward;
         double peak = Double.isNaN(peakFlops) ? peakOf(topology.gpus().get(0).model(), job) : peakFlops;
         StepCompute c = StepCompute.of(job, peak, comm, behindBackward, behindForward);

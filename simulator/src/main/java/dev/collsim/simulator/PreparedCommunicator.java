@@ -121,7 +121,7 @@ public final class PreparedCommunicator {
                 plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
                 plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
         return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), copyScale(ranks.get(0)),
-                LeafGroups.of(topology, ranks).orElse(null));
+                LeafGroups.limiting(topology, ranks).orElse(null));
     }
 
     /**

@@ -3,13 +3,16 @@ package dev.collsim.simulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.bound.LeafGroups;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricCut;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
 import dev.collsim.units.Latency;
@@ -81,15 +84,23 @@ class OversubscribedAnalyticalTimeTest {
 
     /**
      * 1:1 changes nothing: the prediction on a non-blocking fat-tree equals the one on a single switch (no spine,
-     * one leaf group: no fabric limit at all) at every size from 1 KiB to 8 GiB.
+     * one leaf group) at every size from 1 KiB to 8 GiB; predictions skip the cut there ({@link
+     * FabricCut#nonBlocking}), and the cut computed anyway ({@link LeafGroups#of}) would not have raised any of those
+     * times (its floor, Ring form for Ring, is at most the predicted time), which is what makes skipping it exact.
      */
     @Test
     void nonBlockingFatTreeTimesAsOneSwitch() {
         FabricSpec single = new FabricSpec(FabricKind.SINGLE_SWITCH, null, 1, 64, 1, Latency.ofMicros(0.6));
         Topology flat = new ClusterSpec("s", "test", Catalog.hostType("dgx-h100").orElseThrow(), 4, single).build();
         Topology fat = cluster(1, 4);
+        assertTrue(FabricCut.nonBlocking(fat) && !FabricCut.nonBlocking(cluster(2, 4)));
+        LeafGroups cut = LeafGroups.of(fat, fat.gpus()).orElseThrow();
+        assertEquals(4, cut.count());
         for (long b = 1 << 10; b <= 8 * GIB; b *= 8) {
-            assertEquals(allReduce(flat, b).timeUs(), allReduce(fat, b).timeUs(), 1e-9, "size " + b);
+            Prediction p = allReduce(fat, b);
+            assertEquals(allReduce(flat, b).timeUs(), p.timeUs(), 1e-9, "size " + b);
+            double limit = cut.busBw(Collective.ALL_REDUCE, NcclSettings.DEFAULTS, p.algorithm() == Algorithm.RING);
+            assertTrue(cut.floorUs(Collective.ALL_REDUCE, b, limit) <= p.timeUs(), "size " + b);
         }
     }
 }

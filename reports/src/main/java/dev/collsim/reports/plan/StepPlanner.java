@@ -148,7 +148,7 @@ public final class StepPlanner {
         double nicUs = HostNicShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
                 sharing, p.algorithm() == Algorithm.RING);
         String[] fabricWhy = {""};
-        double fabricUs = sharing < 2 ? 0 : LeafGroups.of(placement.topology(), ranks).map(g -> g.shared(sharing))
+        double fabricUs = sharing < 2 ? 0 : LeafGroups.limiting(placement.topology(), ranks).map(g -> g.shared(sharing))
                 .map(g -> {
                     double limit = g.busBw(op.kind().collective(), ncclSettings, p.algorithm() == Algorithm.RING);
                     fabricWhy[0] = String.format(Locale.ROOT, "%s, the share of each of %d concurrent %s groups",

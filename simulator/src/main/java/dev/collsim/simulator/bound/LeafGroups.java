@@ -58,6 +58,19 @@ public final class LeafGroups {
     }
 
     /**
+     * The groups a prediction needs: none on a cluster built from a non-blocking fabric spec ({@link
+     * FabricCut#nonBlocking}: they would limit nothing the NICs do not, and cutting a cluster described once builds
+     * its ranks' hosts), else {@link #of}.
+     *
+     * @param topology the cluster
+     * @param ranks    the communicator's GPUs
+     * @return the groups that may limit the ranks, or empty
+     */
+    public static Optional<LeafGroups> limiting(Topology topology, List<Gpu> ranks) {
+        return FabricCut.nonBlocking(topology) ? Optional.empty() : of(topology, ranks);
+    }
+
+    /**
      * The same groups when {@code groups} communicators of this shape cross the spine at once, each with the same
      * traffic (the data-parallel groups of a training step, one per GPU of a host): each gets 1/groups of every
      * group's uplink.

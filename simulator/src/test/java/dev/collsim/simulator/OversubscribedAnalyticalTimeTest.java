@@ -41,8 +41,8 @@ class OversubscribedAnalyticalTimeTest {
     /**
      * 2:1, U_i = 400 / 2 = 200 GB/s, G = 4 leaf groups, n = 32. NCCL's Ring at 1 GiB crosses every leaf once per
      * channel: busbw &lt;= min U_i = 200 GB/s, so time = 2^30 B x 2(n-1)/n / 200 GB/s = 1,073,741,824 x 62/32 / 200e3
-     * = 2,080,374,784 / 200e3 = 10,401.87 us. The 1:1 twin (U_i = 400) is left as the model times it, faster than that floor; at 64 KiB the
-     * floor (0.6 us) is below the latency-bound time and changes nothing.
+     * = 2,080,374,784 / 200e3 = 10,401.87 us. The 1:1 twin (U_i = 400) is left as the model times it, faster than
+     * that floor; at 64 KiB the floor (0.6 us) is below the latency-bound time and changes nothing.
      */
     @Test
     void twoToOneFatTreeAllReduceTakesItsUplinkTime() {

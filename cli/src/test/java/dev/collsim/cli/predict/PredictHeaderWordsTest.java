@@ -79,7 +79,8 @@ class PredictHeaderWordsTest {
         Path four = dir.resolve("four.yaml");
         Files.writeString(four, "schema: collsim/v1\nname: f4\nhosts: dgx-h100\ncount: 4\nfabric:\n  kind: fat-tree\n"
                 + "  oversubscription: \"2:1\"\n  leafRadix: 8\n  linkSpeed: 400 Gb/s\n");
-        String small = ok("predict", "-c", four.toString(), "allreduce", "-b", "8G", "-e", "8G", "-d", "bfloat16").out();
+        String small = ok("predict", "-c", four.toString(), "allreduce", "-b", "8G", "-e", "8G", "-d", "bfloat16")
+                .out();
         assertTrue(small.contains("# fabric: 1 of 1 sizes (from 8589934592 B) timed by the fabric leaf uplinks: busbw"
                 + " <= 200.0 GB/s (4 leaf groups, 200.0 GB/s of uplink each)"), small);
     }

@@ -58,7 +58,7 @@ import java.util.stream.Collectors;
  * P2pModel}; one rank: a local copy) with the physical bound of {@link PhysicalBound}, whose inter-node part (each NCCL
  * node's NICs) is applied inside the model, so no caller raises a prediction to a NIC floor of its own; no call is
  * faster than its bytes at the fabric's leaf uplinks ({@link FabricBound}; the ranks' {@link LeafGroups}, cut once
- * here), so every command times an oversubscribed fabric as such, its bottleneck naming the uplinks. Thread-safe.
+ * here), so every command times an oversubscribed fabric as such. Immutable and thread-safe.
  */
 public final class PreparedCommunicator {
 

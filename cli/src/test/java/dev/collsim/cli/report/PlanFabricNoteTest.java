@@ -43,9 +43,14 @@ class PlanFabricNoteTest {
         assertTrue(two[1].startsWith("# model leaves out: ") && two[1].contains("link sharing above the leaf uplinks")
                 && two[1].contains("backend: flow"), two[1]);
         assertTrue(two[1].contains("other jobs' traffic") && two[1].contains("data loading"), two[1]);
+        // overlap 1 (default): headroom = (2/3 c - 612.50) + (1/3 c - 306.25) = c - 918.75 ms, c the printed compute
+        assertEquals(Double.parseDouble(two[3]) - 918.75, Double.parseDouble(two[4]), 0.015);
     }
 
-    /** @return the ZeRO gradient ReduceScatter's us/call, the plan's last line and the row's bottleneck */
+    /**
+     * @return the ZeRO gradient ReduceScatter's us/call, the plan's last line, the row's bottleneck, compute and
+     *         overlap headroom (ms)
+     */
     private static String[] plan(Path dir, String ratio) throws IOException {
         Path file = dir.resolve("c16-" + ratio.replace(':', '-') + ".yaml");
         Files.writeString(file, String.format(CLUSTER, ratio));
@@ -57,6 +62,13 @@ class PlanFabricNoteTest {
         String[] f = row.trim().split("\\s+");
         assertEquals("16.3G", f[6], row);
         String last = plan.out().lines().reduce((a, b) -> b).orElseThrow();
-        return new String[] {f[8], last, row.substring(row.indexOf(f[11]) + f[11].length()).trim()};
+        return new String[] {f[8], last, row.substring(row.indexOf(f[11]) + f[11].length()).trim(),
+            figure(plan.out(), "compute"), figure(plan.out(), "overlap headroom")};
+    }
+
+    /** @return the number after a summary line's label, e.g. {@code 2252.86} of {@code "  compute   2252.86 ms"} */
+    private static String figure(String out, String label) {
+        String line = out.lines().filter(l -> l.startsWith("  " + label + " ")).findFirst().orElseThrow();
+        return line.substring(label.length() + 2).trim().split("\\s+")[0];
     }
 }

@@ -165,7 +165,10 @@ public final class FlowPredictor implements CollectivePredictor {
         return p.bottleneck() != null && p.bottleneck().startsWith("fabric (flow");
     }
 
-    /** The chooser's bound lowered to the fabric's leaf uplinks ({@link FabricBound}); it takes them as non-blocking. */
+    /**
+     * The chooser's bound lowered to the fabric's leaf uplinks ({@link FabricBound}), computed here on the built graph
+     * (the chooser skips the cut of a cluster over 512 hosts described once, or of a non-blocking fabric spec).
+     */
     private static Prediction withFabricBound(Prediction p, PredictionRequest r) {
         double bound = Math.min(p.physicalBoundBusBw(), FabricBound.busBw(r.topology(), r.ranks(), r.collective(),
                 r.ncclSettings()));

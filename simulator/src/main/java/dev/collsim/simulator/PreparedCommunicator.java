@@ -20,6 +20,8 @@ import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.perf.SocketStreams;
+import dev.collsim.simulator.bound.FabricBound;
+import dev.collsim.simulator.bound.LeafGroups;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
@@ -52,10 +54,11 @@ import java.util.stream.Collectors;
  * points, and {@link NcclPredictor#predict} is {@code prepare(r).call(r).predict(params)}, so every command gives
  * the same number for the same point.
  *
- * <p>The time of a call is collsim's performance model ({@link PerformanceModel}; point-to-point collectives
- * {@link P2pModel}; one rank: a local copy) with the physical bound of {@link PhysicalBound}, whose inter-node part
- * (each NCCL node's NICs) is applied inside the model, so no caller raises a prediction to a NIC floor of its own.
- * Immutable and thread-safe.
+ * <p>The time of a call is collsim's performance model ({@link PerformanceModel}; point-to-point collectives {@link
+ * P2pModel}; one rank: a local copy) with the physical bound of {@link PhysicalBound}, whose inter-node part (each NCCL
+ * node's NICs) is applied inside the model, so no caller raises a prediction to a NIC floor of its own; no call is
+ * faster than its bytes at the fabric's leaf uplinks ({@link FabricBound}; the ranks' {@link LeafGroups}, cut once
+ * here), so every command times an oversubscribed fabric as such. Immutable and thread-safe.
  */
 public final class PreparedCommunicator {
 
@@ -70,15 +73,17 @@ public final class PreparedCommunicator {
     private final CostTable timeTable;
     /** One-rank copy rate over {@code localCopyGBps}: this GPU's memory bandwidth over the H200's. */
     private final double copyScale;
+    private final LeafGroups fabric; // the ranks' leaf groups; null: the fabric limits nothing (one group, one host)
 
     private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table,
-            double copyScale) {
+            double copyScale, LeafGroups fabric) {
         this.version = version;
         this.settings = settings;
         this.plan = plan;
         this.table = table;
         this.timeTable = TimeTable.of(table, plan.nvlsTimeGraph());
         this.copyScale = copyScale;
+        this.fabric = fabric;
     }
 
     /**
@@ -115,7 +120,8 @@ public final class PreparedCommunicator {
         TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
                 plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
                 plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
-        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), copyScale(ranks.get(0)));
+        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), copyScale(ranks.get(0)),
+                LeafGroups.limiting(topology, ranks).orElse(null));
     }
 
     /**
@@ -215,15 +221,28 @@ public final class PreparedCommunicator {
 
     Prediction predict(PreparedCall call, PerformanceParameters pp) {
         Collective c = call.collective();
-        double bound = Math.min(PhysicalBound.busBw(plan, c, settings.algo(),
-                settings.collnetEnable() || settings.patEnable() == 1),
+        double bound = Math.min(physicalBoundBusBw(c),
                 SocketStreams.boundBusBw(plan, settings, pp, c));
-        PerfEstimate e = call.launch().apply(estimate(call, call.choice(), pp));
+        PerfEstimate e = withFabric(call, call.algorithm(), call.launch().apply(estimate(call, call.choice(), pp)));
         double algBw = e.timeUs() > 0 ? BusBandwidth.algBw(call.bytes(), e.timeUs()) : 0;
         double busBw = BusBandwidth.busBw(c, plan.nRanks(), algBw);
         double ncclUs = call.choice() == null ? -1 : call.choice().timeUs();
         return new Prediction(c, call.sizeBytes(), plan.nRanks(), call.algorithm(), call.protocol(), e.channels(),
                 e.timeUs(), algBw, busBw, ncclUs, bound, e.bottleneck());
+    }
+
+    /**
+     * @return the estimate of the call run as {@code a}, raised to its bytes' time at the leaf uplinks' limit ({@link
+     *         LeafGroups#busBw}, the Ring form for Ring) when that is longer, the bottleneck then naming the uplinks
+     */
+    private PerfEstimate withFabric(PreparedCall call, Algorithm a, PerfEstimate e) {
+        if (fabric == null) {
+            return e;
+        }
+        double limit = fabric.busBw(call.collective(), settings, a == Algorithm.RING);
+        double floor = fabric.floorUs(call.collective(), call.bytes(), limit);
+        return floor > e.timeUs() ? new PerfEstimate(floor, e.channels(), e.latencyUs(), e.algBw(),
+                fabric.describe(limit)) : e;
     }
 
     private PerfEstimate estimate(PreparedCall call, AlgoChoice choice, PerformanceParameters pp) {
@@ -275,7 +294,7 @@ public final class PreparedCommunicator {
             boolean chosen = best.isPresent() && best.get().algorithm() == a.algorithm()
                     && best.get().protocol() == a.protocol();
             out.add(new Candidate(a.algorithm(), a.protocol(), a.timeUs(),
-                    call.launch().apply(estimate(call, a, pp, channels)), chosen));
+                    withFabric(call, a.algorithm(), call.launch().apply(estimate(call, a, pp, channels))), chosen));
         }
         return out;
     }
@@ -300,11 +319,12 @@ public final class PreparedCommunicator {
     /**
      * @param c the collective
      * @return the best busbw the links allow for it on this communicator with the algorithms NCCL_ALGO allows, GB/s
-     *         ({@link PhysicalBound}; infinity for one rank)
+     *         ({@link PhysicalBound}, lowered to the leaf uplinks' {@link FabricBound}; infinity for one rank)
      */
     public double physicalBoundBusBw(Collective c) {
-        return PhysicalBound.busBw(plan, c, settings.algo(),
-                settings.collnetEnable() || settings.patEnable() == 1);
+        return Math.min(PhysicalBound.busBw(plan, c, settings.algo(), settings.collnetEnable()
+                || settings.patEnable() == 1), fabric == null ? Double.POSITIVE_INFINITY
+                : fabric.busBw(c, settings, false));
     }
 
     /**
@@ -367,11 +387,8 @@ public final class PreparedCommunicator {
     }
 
     private static String graph(GraphSummary g) {
-        if (!g.present()) {
-            return "none";
-        }
-        return String.format(Locale.ROOT, "%d x %.1f/%.1f GB/s (%s/%s)", g.nChannels(), g.bwIntra(), g.bwInter(),
-                g.typeIntra(), g.typeInter());
+        return !g.present() ? "none" : String.format(Locale.ROOT, "%d x %.1f/%.1f GB/s (%s/%s)", g.nChannels(),
+                g.bwIntra(), g.bwInter(), g.typeIntra(), g.typeInter());
     }
 
     /** @return the channel plan (the simulator's own use and tests) */

@@ -1,6 +1,10 @@
 package dev.collsim.cli.flow;
 
+import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
 import dev.collsim.simulator.network.Multipath;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.units.Bandwidth;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +34,7 @@ public final class FlowOptions {
             + " NCCL's do)")
     Integer channels;
 
-    @Option(names = "--fabric", paramLabel = "KIND", description = "flow/links backends: rebuild the -c hosts on"
+    @Option(names = "--fabric", paramLabel = "KIND", description = "rebuild the -c hosts on"
             + " this fabric: single-switch, fat-tree, rail-optimized (default: the cluster's own)")
     String fabric;
 
@@ -116,6 +120,33 @@ public final class FlowOptions {
             + " notes print the error bound (3 standard errors, plus the window's bound); 0 simulates every step"
             + " (default: ${DEFAULT-VALUE})")
     int stepSamples;
+
+    /** The options that rebuild the -c cluster on another fabric: meaningful to every backend. */
+    private static final List<String> FABRIC_SHAPE = List.of("--fabric", "--oversubscription", "--leaf-radix",
+            "--planes", "--rails", "--link-speed");
+
+    /**
+     * @param option an option's longest name
+     * @return true for the options that rebuild the cluster's fabric, which the analytical backend uses too (it times
+     *         every collective no faster than the rebuilt fabric's leaf uplinks allow)
+     */
+    public static boolean reshapesFabric(String option) {
+        return FABRIC_SHAPE.contains(option);
+    }
+
+    /**
+     * @param source the -c cluster
+     * @param given  the topology loaded from it
+     * @return the cluster rebuilt on --fabric (and the options that go with it), or {@code given} without --fabric
+     * @throws UserError (usage) naming the option, on a value or a cluster the rebuild cannot take
+     */
+    public Topology fabricTopology(ClusterSource source, Topology given) {
+        try {
+            return FlowFabric.topology(this, source, given);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage(), ExitCodes.USAGE);
+        }
+    }
 
     /**
      * Checks the values that have a syntax of their own before any rule about which options go together, so a typo

@@ -194,7 +194,8 @@ public final class PredictCommand implements Callable<Integer> {
         ShellNcclEnv.note(System.getenv(), nccl.asMap()).ifPresent(spec.commandLine().getErr()::println);
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))
                 : null;
-        Topology topo = cluster.load();
+        Topology topo = backend == Backend.analytical ? flowOptions.fabricTopology(cluster.source(), cluster.load())
+                : cluster.load();
         List<Gpu> rankList = rankOptions.place(topo);
         groups.checkRoot(rankList.size());
         boolean launchModelled = hier == null && backend == Backend.analytical;
@@ -321,8 +322,8 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     /**
-     * The flow options ({@link dev.collsim.cli.flow.FlowOptions}) only mean something to the flow and links backends;
-     * given to another backend they would be silently ignored, so they are refused.
+     * The flow options ({@link FlowOptions}) but the fabric's shape ({@link FlowOptions#reshapesFabric}, which every
+     * backend uses) only mean something to the flow and links backends; ignored silently otherwise, so refused.
      *
      * @throws UserError (usage) naming the first such option and the backend it needs
      */
@@ -339,7 +340,8 @@ public final class PredictCommand implements Callable<Integer> {
             }
             boolean flowOnly = opt.longestName().equals("--job") || opt.longestName().equals("--completion-window")
                     || opt.longestName().equals("--step-samples");
-            if (backend == Backend.analytical || (flowOnly && backend != Backend.flow)) {
+            if (backend == Backend.analytical && !FlowOptions.reshapesFabric(opt.longestName())
+                    || flowOnly && backend != Backend.flow) {
                 throw new UserError(opt.longestName() + " needs --backend flow" + (flowOnly ? "" : " or --backend links")
                         + "; the " + backend + " backend does not use it", ExitCodes.USAGE);
             }

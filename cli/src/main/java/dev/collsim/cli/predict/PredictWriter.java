@@ -8,6 +8,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.simulator.Candidate;
 import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.bound.FabricBound;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -49,8 +50,9 @@ final class PredictWriter {
     void text(List<String> header, List<PredictRow> rows, boolean all) {
         text(header, rows, all, "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
                 + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow (N/A: no link limits it, as with one rank). Not modelled:"
-                + " congestion from other jobs, link sharing in the fabric (oversubscription, ECMP collisions: --backend"
-                + " flow), clocks, CUDA graph launch.");
+                + " congestion from other jobs, link sharing above the leaf uplinks (ECMP collisions: --backend flow),"
+                + " clocks, CUDA graph launch; oversubscribed leaf uplinks are timed (a '# fabric:' line names the"
+                + " sizes they limit).");
     }
 
     /**
@@ -94,7 +96,21 @@ final class PredictWriter {
         out.println("# Out of bounds values : 0 OK");
         out.printf(Locale.ROOT, "# Avg bus bandwidth    : %.4g%n", rows.isEmpty() ? 0 : sum / rows.size());
         out.println("#");
+        fabricLine(rows);
         out.println(footer);
+    }
+
+    /**
+     * Names the sizes whose time the fabric's leaf uplinks set ({@link FabricBound#BOTTLENECK}), with the limit of
+     * the largest; nothing when none.
+     */
+    private void fabricLine(List<PredictRow> rows) {
+        List<Prediction> set = rows.stream().map(PredictRow::prediction).filter(p -> p.bottleneck() != null
+                && p.bottleneck().startsWith(FabricBound.BOTTLENECK)).toList();
+        if (!set.isEmpty()) {
+            out.printf(Locale.ROOT, "# fabric: %d of %d sizes (from %d B) timed by the %s%n", set.size(), rows.size(),
+                    set.get(0).sizeBytes(), set.get(set.size() - 1).bottleneck());
+        }
     }
 
     private static double busBw(Prediction p, double timeUs) {

@@ -9,16 +9,18 @@ import dev.collsim.reports.whatif.ReportRunner;
 import dev.collsim.topology.Topology;
 import dev.collsim.units.DataSize;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Optional;
 
 /** Prints a {@link StepPlan} as the text {@code collsim plan} shows. Stateless. */
 final class PlanText {
 
     /**
-     * What plan's analytical timing cannot see: the collectives are timed as on a non-blocking fabric (only the host's
-     * own NIC bandwidth is shared between groups), so an oversubscribed fat-tree plans as its 1:1 twin.
+     * What plan's analytical timing cannot see: it times each collective no faster than the leaf switches' uplinks
+     * allow (oversubscription, shared by the concurrent groups of a kind; bottleneck "fabric leaf uplinks"), but not
+     * how flows collide on the links above them.
      */
-    static final String FABRIC_LEAVES_OUT = "link sharing inside the fabric (oversubscription, ECMP collisions: a"
+    static final String FABRIC_LEAVES_OUT = "link sharing above the leaf uplinks (ECMP collisions, uneven routes: a"
             + " report variant with backend: flow times it)";
 
     private PlanText() {
@@ -51,6 +53,12 @@ final class PlanText {
                 + " behind backward, parameter gather behind the next forward)%n", p.hiddenUs() / 1e3,
                 p.job().overlap(), p.overlappableUs() / 1e3);
         out.printf("  exposed communication   %12.2f ms%n", p.exposedUs() / 1e3);
+        if (p.overlappableUs() > 0) {
+            out.printf("  overlap headroom        %12.2f ms   (more gradient reduction / parameter gather the compute"
+                    + " windows could take before they fill; beyond it each ms adds a ms to the step%s)%n",
+                    p.overlapHeadroomUs() / 1e3, p.job().overlap() < 1 ? String.format(Locale.ROOT,
+                    ", below it %.2f ms", 1 - p.job().overlap()) : "");
+        }
         out.printf("  step time               %12.2f ms%n", p.stepUs() / 1e3);
         out.printf("  tokens per second       %,12.0f%n", p.tokensPerS());
         out.printf("  scaling efficiency      %11.1f %%   (compute / step; 100%% = perfect scaling)%n",

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.cli.CliRun;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Words of predict's header and first error that a user reads as facts: the nccl-tests binary the rank line names,
@@ -57,18 +61,33 @@ class PredictHeaderWordsTest {
         assertFalse(help.contains(" /collsim launcher"), help);
     }
     /**
-     * The analytical backend does not see the fabric's oversubscription (docs/report.md: it "does not see link
-     * sharing inside the fabric"): the shipped 2:1 fat-tree of 32 DGX H100 (configs/dgx-h100-32x-fattree-2to1.yaml)
-     * predicts the same 1 GiB AllReduce row as the non-blocking rail-optimized one (configs/dgx-h100-32x-rail.yaml),
-     * so the footer, where a user reads what is not modelled, names it and the backend that does.
+     * The analytical backend times the leaf uplinks as a floor: on the shipped 2:1 fat-tree of 32 DGX H100
+     * (configs/dgx-h100-32x-fattree-2to1.yaml: leaf radix 32, 4 hosts per leaf, U_i = 4 x 400 / 2 = 800 GB/s, G = 8)
+     * a 1 GiB AllReduce may use 6400 / 14 = 457 GB/s of algbw across the uplinks, above the NICs' limit, so its row is
+     * the non-blocking rail-optimized one's (configs/dgx-h100-32x-rail.yaml) and no '# fabric:' line is printed;
+     * on 4 hosts one per leaf (leaf radix 8) at 2:1 the 8 GiB Ring is held to U_i = 200 GB/s of busbw and named,
+     * the same whether the cluster is a YAML file or -c dgx-h100x4 rebuilt with --fabric (analytical backend).
+     * The footer, where a user reads what is not modelled, names link sharing above the uplinks and --backend flow.
      */
     @Test
-    void footerSaysTheAnalyticalBackendDoesNotSeeOversubscription() {
+    void footerAndFabricLineSayWhatTheUplinksDo(@TempDir Path dir) throws IOException {
         String fat = ok("predict", "-c", "dgx-h100-32x-fattree-2to1", "allreduce", "-b", "1G", "-e", "1G").out();
         String rail = ok("predict", "-c", "dgx-h100-32x-rail", "allreduce", "-b", "1G", "-e", "1G").out();
         assertEquals(row(rail), row(fat));
-        assertTrue(fat.contains("Not modelled: congestion from other jobs, link sharing in the fabric (oversubscription,"
-                + " ECMP collisions: --backend flow)"), fat);
+        assertFalse(fat.contains("\n# fabric:"), fat);
+        assertTrue(fat.contains("Not modelled: congestion from other jobs, link sharing above the leaf uplinks (ECMP"
+                + " collisions: --backend flow)"), fat);
+        Path four = dir.resolve("four.yaml");
+        Files.writeString(four, "schema: collsim/v1\nname: f4\nhosts: dgx-h100\ncount: 4\nfabric:\n  kind: fat-tree\n"
+                + "  oversubscription: \"2:1\"\n  leafRadix: 8\n  linkSpeed: 400 Gb/s\n");
+        String small = ok("predict", "-c", four.toString(), "allreduce", "-b", "8G", "-e", "8G", "-d", "bfloat16")
+                .out();
+        String line = "# fabric: 1 of 1 sizes (from 8589934592 B) timed by the fabric leaf uplinks: busbw <= 200.0 GB/s"
+                + " (4 leaf groups, 200.0 GB/s of uplink each)";
+        assertTrue(small.contains(line), small);
+        String rebuilt = ok("predict", "-c", "dgx-h100x4", "--fabric", "fat-tree", "--oversubscription", "2:1",
+                "--leaf-radix", "8", "allreduce", "-b", "8G", "-e", "8G", "-d", "bfloat16").out();
+        assertTrue(rebuilt.contains(line), rebuilt);
     }
 
     private static String row(String out) {

@@ -12,34 +12,45 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code collsim plan} times collectives as on a non-blocking fabric, so a 2:1 oversubscribed fat-tree plans exactly
- * as its 1:1 twin; its last line must say that link sharing inside the fabric is left out (it used to list only
- * optimizer step, bucketing, embedding AllReduce, MoE imbalance and other jobs' traffic, and the report's footnote
- * listed other items: both now print one list).
+ * {@code collsim plan} times a 2:1 oversubscribed fat-tree no faster than its leaf uplinks allow, shared by the
+ * concurrent DP groups, and names them as the bottleneck; the 1:1 twin keeps the host-NIC time; the last line says
+ * what is still left out (link sharing above the leaf uplinks: a report variant with backend: flow).
  */
 class PlanFabricNoteTest {
 
     private static final String CLUSTER = "schema: collsim/v1\nname: c16\nhosts: dgx-h100\ncount: 16\nfabric:\n"
             + "  kind: fat-tree\n  oversubscription: \"%s\"\n  leafRadix: 8\n  linkSpeed: 400 Gb/s\n";
 
+    /**
+     * By hand: tp 8 x pp 2 on 16 hosts leaves dp = 8; ZeRO-1 reduce-scatters the fp32 gradients of 70e9 / (8 x 2) =
+     * 4.375e9 parameters = 17.5e9 B per call. Each of a host's 8 GPUs is in its own DP group of 8 ranks on 8 hosts,
+     * and with leafRadix 8 a DGX H100 (8 NICs of 50 GB/s) fills its leaf. 2:1: every ring hop leaves the leaf through
+     * 8 x 50 / 2 = 200 GB/s of uplink, shared by the 8 groups: 25 GB/s each, so busbw &lt;= 25 and a call takes
+     * 7/8 x 17.5e9 / 25e9 s = 612,500 us. 1:1: 400 GB/s of uplink = the host's NICs; the host sends 8 x 7/8 x
+     * 17.5e9 = 122.5e9 B through them: 306,250 us, the host-NIC floor, and the uplinks' share is the same 50 GB/s
+     * a group: neither binds, the model's own time for one group (above 306,250) stands as before.
+     */
     @Test
-    void oversubscribedFabricPlansAsNonBlockingAndSaysSo(@TempDir Path dir) throws IOException {
+    void oversubscribedFabricPlansAtItsUplinksAndSaysSo(@TempDir Path dir) throws IOException {
         String[] one = plan(dir, "1:1");
         String[] two = plan(dir, "2:1");
-        double us = Double.parseDouble(two[0]);
-        assertEquals(Double.parseDouble(one[0]), us, 1e-9, "the 2:1 fabric changes nothing in plan");
-        // By hand, the 2:1 fabric's floor: tp 8 x pp 2 on 16 hosts leaves dp = 8; ZeRO-1 reduce-scatters the fp32
-        // gradients of 70e9 / (8 x 2) = 4.375e9 parameters = 17.5e9 B per call. Each of a host's 8 GPUs is in its own
-        // DP group of 8 ranks on 8 hosts, and with leafRadix 8 a DGX H100 (8 NICs) fills its leaf, so every ring hop
-        // leaves the leaf through 8 / 2 = 4 uplinks x 50 GB/s = 200 GB/s; the host sends 8 x 7/8 x 17.5e9 =
-        // 122.5e9 B through them: at least 612,500 us. Plan's time is under that floor, so it must name what it left out.
-        assertTrue(us < 612_500, "plan sees the 2:1 floor now: update this test and the note; " + us);
-        assertTrue(two[1].startsWith("# model leaves out: ") && two[1].contains("link sharing inside the fabric")
-                && two[1].contains("oversubscription") && two[1].contains("backend: flow"), two[1]);
+        assertEquals(612_500.0, Double.parseDouble(two[0]), 0.05);
+        assertTrue(two[2].startsWith("fabric leaf uplinks: busbw <= 25.0 GB/s (8 leaf groups, 25.0 GB/s of uplink"
+                + " each), the share of each of 8 concurrent DP groups"), two[2]);
+        double oneUs = Double.parseDouble(one[0]);
+        assertTrue(oneUs > 306_250 && oneUs < 612_500, one[0]);
+        assertTrue(!one[2].startsWith("fabric") && !one[2].startsWith("host NICs"), one[2]);
+        assertTrue(two[1].startsWith("# model leaves out: ") && two[1].contains("link sharing above the leaf uplinks")
+                && two[1].contains("backend: flow"), two[1]);
         assertTrue(two[1].contains("other jobs' traffic") && two[1].contains("data loading"), two[1]);
+        // overlap 1 (default): headroom = (2/3 c - 612.50) + (1/3 c - 306.25) = c - 918.75 ms, c the printed compute
+        assertEquals(Double.parseDouble(two[3]) - 918.75, Double.parseDouble(two[4]), 0.015);
     }
 
-    /** @return the ZeRO gradient ReduceScatter's us/call and the plan's last line */
+    /**
+     * @return the ZeRO gradient ReduceScatter's us/call, the plan's last line, the row's bottleneck, compute and
+     *         overlap headroom (ms)
+     */
     private static String[] plan(Path dir, String ratio) throws IOException {
         Path file = dir.resolve("c16-" + ratio.replace(':', '-') + ".yaml");
         Files.writeString(file, String.format(CLUSTER, ratio));
@@ -51,6 +62,13 @@ class PlanFabricNoteTest {
         String[] f = row.trim().split("\\s+");
         assertEquals("16.3G", f[6], row);
         String last = plan.out().lines().reduce((a, b) -> b).orElseThrow();
-        return new String[] {f[8], last};
+        return new String[] {f[8], last, row.substring(row.indexOf(f[11]) + f[11].length()).trim(),
+            figure(plan.out(), "compute"), figure(plan.out(), "overlap headroom")};
+    }
+
+    /** @return the number after a summary line's label, e.g. {@code 2252.86} of {@code "  compute   2252.86 ms"} */
+    private static String figure(String out, String label) {
+        String line = out.lines().filter(l -> l.startsWith("  " + label + " ")).findFirst().orElseThrow();
+        return line.substring(label.length() + 2).trim().split("\\s+")[0];
     }
 }

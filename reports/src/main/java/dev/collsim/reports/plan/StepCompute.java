@@ -1,5 +1,6 @@
 package dev.collsim.reports.plan;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -92,6 +93,47 @@ public record StepCompute(double computeUs, double bubbleUs, double hiddenUs, St
             }
         }
         return hi;
+    }
+
+    /**
+     * The overlappable communication of a step split by the compute it hides behind: gradient reductions behind
+     * backward; parameter gathers behind the next forward (ZeRO-3 gathers half its calls in forward, half in
+     * backward; stages 1-2 gather once, before the next forward).
+     *
+     * @param job     the job
+     * @param timings the step's collectives, timed
+     * @return {behind backward, behind forward}, microseconds per step
+     */
+    public static double[] behind(TrainingJob job, List<CommTiming> timings) {
+        double[] b = new double[2];
+        for (CommTiming t : timings) {
+            if (t.op().kind().overlappable()) {
+                boolean gather = t.op().kind() == CommKind.DP_ALLGATHER || t.op().kind() == CommKind.EDP_ALLGATHER;
+                double forward = gather ? (job.zero() >= 3 ? t.totalUs() / 2 : t.totalUs()) : 0;
+                b[1] += forward;
+                b[0] += t.totalUs() - forward;
+            }
+        }
+        return b;
+    }
+
+    /**
+     * How much more overlappable communication the compute windows could take before they fill: for each window
+     * (2/3 of compute behind backward, 1/3 behind forward) the room left, {@code window - overlap x behind}, over the
+     * overlap; beyond it every further microsecond of that communication adds a microsecond to the step (below it,
+     * {@code 1 - overlap} of it does).
+     *
+     * @param overlap   the job's overlap in [0, 1]
+     * @param computeUs compute per step
+     * @param behind    {behind backward, behind forward} ({@link #behind}), microseconds
+     * @return microseconds of communication, summed over both windows; 0 at overlap 0 (nothing hides)
+     */
+    public static double headroomUs(double overlap, double computeUs, double[] behind) {
+        if (!(overlap > 0)) {
+            return 0;
+        }
+        return Math.max(0, computeUs * 2.0 / 3.0 - overlap * behind[0]) / overlap
+                + Math.max(0, computeUs / 3.0 - overlap * behind[1]) / overlap;
     }
 
     private static double hidden(double computeUs, double[] canHide) {

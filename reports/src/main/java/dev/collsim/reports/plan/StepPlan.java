@@ -65,6 +65,15 @@ public record StepPlan(TrainingJob job, String clusterName, List<CommTiming> com
         return ModelFlops.hardwarePerStep(job) / (job.nGpus() * peakFlops * computeUs * 1e-6);
     }
 
+    /**
+     * @return overlappable communication the compute windows could still take before they fill, microseconds
+     *         ({@link StepCompute#headroomUs}): how far a slower fabric can stretch the gradient reduction and
+     *         parameter gather before the step grows at overlap 1
+     */
+    public double overlapHeadroomUs() {
+        return StepCompute.headroomUs(job.overlap(), computeUs, StepCompute.behind(job, comms));
+    }
+
     /** @return scaling efficiency in (0, 1]: compute / step */
     public double efficiency() {
         return computeUs / stepUs();

@@ -6,9 +6,11 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.CollectivePredictor;
+import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.bound.HostNicShare;
+import dev.collsim.simulator.bound.LeafGroups;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
@@ -27,8 +29,10 @@ import java.util.Set;
  * groups ({@link GroupPlacement}), predicts each collective with a {@link CollectivePredictor} on the GPUs the group
  * really spans (a group that crosses hosts together with the other groups of its kind, {@link
  * CollectivePredictor#predictConcurrent}, so a fabric-aware predictor lets them share links), raises that to the
- * simulator's NIC-sharing bound ({@link HostNicShare}) when several groups share a node's NICs at once (never for a
- * group alone: then the per-call time is exactly what {@code collsim predict} gives for the same point), and adds
+ * simulator's NIC-sharing bound ({@link HostNicShare}) when several groups share a node's NICs at once, and to the
+ * fabric's leaf uplinks shared by those groups ({@link LeafGroups#shared}: the c groups of a kind on a host span the
+ * same hosts, so each gets 1/c of every leaf group's uplink); never for a group alone: then the per-call time is
+ * exactly what {@code collsim predict} gives for the same point, its own fabric limit included; and adds
  * compute, pipeline bubble and overlap (definitions in {@link StepPlan}).
  *
  * <p>Compute time from the job's {@link ComputeRate} ({@link StepCompute}; FLOPs per token from {@link ModelFlops});
@@ -64,21 +68,14 @@ public final class StepPlanner {
         GroupPlacement placement = new GroupPlacement(topology, job, order);
         List<CommTiming> timings = new ArrayList<>();
         double comm = 0;
-        double behindBackward = 0;
-        double behindForward = 0;
         for (CommOp op : StepCollectives.derive(job)) {
             CommTiming t = time(placement, op, job);
             timings.add(t);
             comm += t.totalUs();
-            if (op.kind().overlappable()) {
-                boolean gather = op.kind() == CommKind.DP_ALLGATHER || op.kind() == CommKind.EDP_ALLGATHER;
-                // ZeRO-3 gathers half its calls in forward, half in backward; stages 1-2 gather once, before the
-                // next forward
-                double forward = gather ? (job.zero() >= 3 ? t.totalUs() / 2 : t.totalUs()) : 0;
-                behindForward += forward;
-                behindBackward += t.totalUs() - forward;
-            }
         }
+        double[] behind = StepCompute.behind(job, timings);
+        double behindBackward = behind[0];
+        double behindForward = behind[1];
         double overlappable = behindBackward + behindForward;
         double peak = Double.isNaN(peakFlops) ? peakOf(topology.gpus().get(0).model(), job) : peakFlops;
         StepCompute c = StepCompute.of(job, peak, comm, behindBackward, behindForward);
@@ -148,17 +145,29 @@ public final class StepPlanner {
                 op.sizeBytes(), dataType(eltBytes), null, ncclSettings);
         Prediction p = hosts > 1 ? predictor.predictConcurrent(request, placement.groups(gk))
                 : predictor.predict(request);
-        double shared = HostNicShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
+        double nicUs = HostNicShare.boundUs(placement.topology(), ranks, op.kind().collective(), op.sizeBytes(),
                 sharing, p.algorithm() == Algorithm.RING);
+        String[] fabricWhy = {""};
+        double fabricUs = sharing < 2 ? 0 : LeafGroups.limiting(placement.topology(), ranks).map(g -> g.shared(sharing))
+                .map(g -> {
+                    double limit = g.busBw(op.kind().collective(), ncclSettings, p.algorithm() == Algorithm.RING);
+                    fabricWhy[0] = String.format(Locale.ROOT, "%s, the share of each of %d concurrent %s groups",
+                            g.describe(limit), sharing, gk);
+                    return g.floorUs(op.kind().collective(), NcclPredictor.effectiveBytes(request), limit);
+                }).orElse(0.0);
+        double shared = Math.max(nicUs, fabricUs);
         if (!Double.isFinite(p.timeUs()) || p.timeUs() < 0) {
             if (shared > 0) {
                 return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,
-                        "no estimate from the NCCL model for this layout (%s); timed instead by the host NICs shared"
+                        "no estimate from the NCCL model for this layout (%s); timed instead by the %s shared"
                         + " by %d concurrent %s groups",
-                        p.bottleneck(), sharing, gk));
+                        p.bottleneck(), fabricUs > nicUs ? "fabric leaf uplinks" : "host NICs", sharing, gk));
             }
             throw new IllegalArgumentException("the simulator gave no finite time for " + op.kind().label() + " of "
                     + op.sizeBytes() + " B on " + ranks.size() + " ranks (" + p.bottleneck() + ")");
+        }
+        if (sharing > 1 && fabricUs > Math.max(nicUs, p.timeUs())) {
+            return new CommTiming(op, ranks.size(), hosts, sharing, p, fabricUs, fabricWhy[0]);
         }
         if (sharing > 1 && shared > p.timeUs()) {
             return new CommTiming(op, ranks.size(), hosts, sharing, p, shared, String.format(Locale.ROOT,

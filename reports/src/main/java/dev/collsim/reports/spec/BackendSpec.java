@@ -7,8 +7,9 @@ import java.util.Objects;
 
 /**
  * How a variant's collectives are timed: collsim's analytical model (NCCL's cost model with collsim's corrections;
- * blind to link sharing in the fabric), or flow: the slower of that and the contention-aware flow backend (NCCL's
- * choice of algorithm and channels, its schedule simulated on the fabric with max-min fair link sharing;
+ * held to the leaf uplinks, blind to link sharing above them), or flow: the slower of that and the contention-aware
+ * flow backend (NCCL's choice of algorithm and channels, its schedule simulated on the fabric with max-min fair link
+ * sharing;
  * {@code dev.collsim.simulator.FlowPredictor} in mode SLOWER). Immutable.
  *
  * @param backend the backend

@@ -18,7 +18,6 @@ import dev.collsim.simulator.FlowPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.InvalidRequestException;
 import dev.collsim.simulator.PredictionRequest;
-import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.bound.HostNicShare;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
@@ -240,11 +239,10 @@ public final class ReportRunner {
      * A sweep row: the prediction as the variant's predictor gives it, the number {@code collsim predict} prints (the
      * analytical prediction applies its nodes' NIC bound, the flow backend shares every link); with no finite time (no
      * NCCL-model estimate for the layout) timed by the host NICs ({@link HostNicShare}, one group), and says so. Bound:
-     * the prediction's, lowered to what the fabric's leaf uplinks allow ({@link FabricBound}) whatever the backend.
+     * the prediction's, which includes what the fabric's leaf uplinks allow ({@code FabricBound}) whatever the backend.
      */
     private static ReportData.SweepRow row(ResolvedVariant v, SweepSpec s, List<Gpu> ranks, long size, Prediction p) {
-        double limit = Math.min(p.physicalBoundBusBw(), FabricBound.busBw(v.topology(), ranks, s.collective(),
-                v.spec().ncclSettings()));
+        double limit = p.physicalBoundBusBw();
         String backend = FlowPredictor.fabricLimited(p) ? "flow" : "analytical";
         double t = p.timeUs();
         boolean ring = p.algorithm() == Algorithm.RING;

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * {@code U / C} per flow (the NIC share 50 / (C / 8) = 400 / C GB/s is twice that, so the uplinks limit). A step
  * lasts {@code b / (U / C) = S / (n U)}, the collective {@code T = 2(n-1) S / (n U)}, and busbw = S / T x 2(n-1)/n
  * = U = 200 GB/s, whatever C is. Route latency adds a few microseconds per step to 1342 us (S = 8 GiB: S / (32 x
- * 200 GB/s)), so the simulated busbw lies in [0.99 U, U]. That is below the analytical model's busbw on the same
- * cluster (NCCL's Ring/Simple at about 330 GB/s), so the fabric sets the time.
+ * 200 GB/s)), so the simulated busbw lies in [0.99 U, U]. That is below the analytical model's busbw on the 1:1
+ * cluster (NCCL's Ring/Simple at about 330 GB/s), so the fabric sets the time; the analytical variant on 2:1 is held
+ * to the same U (FabricBound's Ring form: every ring leaves every leaf) and gives exactly 200 GB/s.
  *
  * <p>With 1:1 uplinks (U = 400 GB/s) the same derivation gives 400 GB/s, above the analytical busbw: nothing in
  * the fabric limits, and the flow-timed variant must equal the analytical base exactly.
@@ -77,7 +78,10 @@ class FlowBackendReportTest {
                 + two.busBw());
         assertEquals("flow", two.backend(), two.bottleneck());
         assertTrue(two.timeUs() > base.timeUs() * 1.5, "2:1 " + two.timeUs() + " us vs base " + base.timeUs());
-        assertEquals(base.timeUs(), analytical.timeUs(), 0.0, "the analytical backend does not see the uplinks");
+        // the analytical backend holds the Ring to the uplinks too: 8 GiB x 62/32 / 200 GB/s = 83,214.99 us
+        assertEquals(8_589_934_592.0 * 62 / 32 / 200e3, analytical.timeUs(), 1e-6);
+        assertEquals(200.0, analytical.busBw(), 1e-9);
+        assertTrue(analytical.bottleneck().startsWith("fabric leaf uplinks"), analytical.bottleneck());
         assertEquals("analytical", analytical.backend());
         assertTrue(base.busBw() < 400.0 * 0.99 && base.busBw() > 200, "precondition: analytical between the two"
                 + " fabric limits, got " + base.busBw());

@@ -6,9 +6,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.fabric.FabricCut;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The fabric's part of the physical bound: what the uplinks of the leaves allow when the ranks sit in G &gt;= 2 leaf
@@ -47,11 +45,16 @@ import java.util.Map;
  * 8 x 400 Gb/s NICs per host, one host per leaf): U_i = 8 x 50 / 2 = 200 GB/s, G = 4, n = 32: AllReduce
  * busBw &lt;= 800 / 6 x 62/32 = 258.3 GB/s, where the NICs allow 516.7.
  *
- * <p>Used by the bound of the flow backend and of the what-if report only ({@code FlowPredictor}, {@code
- * ReportRunner}): the analytical prediction, compare's printed bound and the accuracy figures take a non-blocking
- * fabric, as the analytical model does.
+ * <p>Applied in every prediction: the analytical time of a call is never below its bytes at this limit ({@code
+ * PreparedCommunicator} reads the communicator's {@link LeafGroups} once; a call run as Ring takes the Ring form), and
+ * the bound printed with it is the lower of this and {@link PhysicalBound}; the flow backend ({@code FlowPredictor},
+ * {@code FlowSweep}) applies it to its bound too. Concurrent communicators crossing the same uplinks (a training
+ * step's data-parallel groups) share them: {@link LeafGroups#shared}. On a non-blocking fabric it never binds (above).
  */
 public final class FabricBound {
+
+    /** How a bottleneck set by the leaf uplinks starts, in every prediction's words ({@link LeafGroups#describe}). */
+    public static final String BOTTLENECK = "fabric leaf uplinks";
 
     private FabricBound() {
     }
@@ -83,23 +86,8 @@ public final class FabricBound {
 
     private static double busBw(Topology topology, List<Gpu> ranks, Collective c, boolean ring,
             boolean switchReduce) {
-        if (ranks.size() < 2) {
-            return Double.POSITIVE_INFINITY;
-        }
-        FabricCut cut = FabricCut.of(topology, ranks.stream().mapToInt(Gpu::host).toArray()).orElse(null);
-        if (cut == null || cut.groups().size() < 2) {
-            return Double.POSITIVE_INFINITY;
-        }
-        Map<Integer, Integer> groupOf = new HashMap<>();
-        for (int i = 0; i < cut.groups().size(); i++) {
-            for (int h : cut.groups().get(i).hosts()) {
-                groupOf.put(h, i);
-            }
-        }
-        int[] k = new int[cut.groups().size()];
-        ranks.forEach(g -> k[groupOf.get(g.host())]++);
-        double[] up = cut.groups().stream().mapToDouble(FabricCut.Group::uplinkGBps).toArray();
-        return busBw(c, k, up, ring, switchReduce);
+        return LeafGroups.of(topology, ranks).map(g -> busBw(c, g.ranks, g.uplink, ring, switchReduce))
+                .orElse(Double.POSITIVE_INFINITY);
     }
 
     /**

@@ -39,7 +39,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *       N ceil(NICs / gMin) / NICs, so busBw <= that ({@link #sendRecvInterBusBw}).</li>
  * </ul>
  * The fabric is taken as non-blocking here; {@link FabricBound} is the limit of its leaves' uplinks
- * (oversubscription), which the flow backend's and the what-if report's bound add. One rank: no bound (infinity).
+ * (oversubscription), which every prediction's time and bound add ({@code PreparedCommunicator}). One rank: no bound
+ * (infinity).
  *
  * <p>Under NCCL_ALGO ({@link #busBw(ChannelPlan, Collective, AlgoProtoFilter)}) the bound is that of the algorithms
  * allowed: the NVLS figure B x 2(n-1)/n only while NVLS or NVLSTree is allowed, and for AllReduce, AllGather,

@@ -66,19 +66,22 @@ class FabricBoundTest {
     }
 
     /**
-     * The flow backend's bound is the fabric's 258.33; the analytical prediction's stays the NICs' 516.67 (it takes
-     * the fabric as non-blocking, and its figures feed compare and the accuracy table).
+     * Both backends' bound is the fabric's 258.33 now (the analytical prediction used to keep the NICs' 516.67, as
+     * if the fabric were non-blocking); the 1:1 twin keeps the NICs' 516.67.
      */
     @Test
-    void flowBackendBoundSeesTheCutAnalyticalDoesNot() {
+    void analyticalAndFlowBoundsSeeTheCut() {
         Topology t = cluster(FabricKind.FAT_TREE, 2, 8);
         PredictionRequest r = new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30, DataType.BFLOAT16,
                 RedOp.SUM, null);
         NcclPredictor analytical = new NcclPredictor();
-        assertEquals(400.0 * 4 / 3 * 31 / 32, analytical.predict(r).physicalBoundBusBw(), 1e-6);
+        assertEquals(800.0 / 6 * 62 / 32, analytical.predict(r).physicalBoundBusBw(), 1e-6);
         double flow = new FlowPredictor(analytical, FlowPredictor.Mode.SLOWER, Multipath.ECMP, 0).predict(r)
                 .physicalBoundBusBw();
         assertEquals(800.0 / 6 * 62 / 32, flow, 1e-6);
+        Topology twin = cluster(FabricKind.FAT_TREE, 1, 8);
+        assertEquals(400.0 * 4 / 3 * 31 / 32, analytical.predict(new PredictionRequest(twin, twin.gpus(),
+                Collective.ALL_REDUCE, 1L << 30, DataType.BFLOAT16, RedOp.SUM, null)).physicalBoundBusBw(), 1e-6);
     }
 
     /**

@@ -47,14 +47,15 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
      */
     public Topology build() {
         if (count == 1 || hostType.hostsPerNvlinkDomain() > 1) {
-            return materialize();
+            return FabricCut.remember(materialize(), fabric);
         }
         String tooMany = ClusterLimits.describedProblem(count, hostType.gpusPerHost());
         if (tooMany != null) {
             throw new IllegalArgumentException(tooMany);
         }
         Topology template = new ClusterSpec(name, source, hostType, 1, fabric).materialize();
-        return Topology.described(name, source.isEmpty() ? hostType.description() : source, count, template, () -> {
+        Topology described = Topology.described(name, source.isEmpty() ? hostType.description() : source, count,
+                template, () -> {
             try {
                 return materialize();
             } catch (IllegalArgumentException e) {
@@ -68,6 +69,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
                         + e.getMessage()));
             }
         });
+        return FabricCut.remember(described, fabric);
     }
 
     /**

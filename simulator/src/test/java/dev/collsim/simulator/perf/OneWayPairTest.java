@@ -50,10 +50,12 @@ class OneWayPairTest {
     /**
      * The same pair exchanging (AllToAll: both ranks send at once) shares the switch uplink in each direction as the
      * ring does: NCCL's ring search charges both hops on the 12 GB/s uplink, one channel of 12 / 2 = 6 GB/s, so each
-     * rank sends its S/2 at 6 x 0.98 = 5.88 GB/s, and stores to and loads from host memory at once (send and receive
-     * warps side by side: ShmLinkShare, 0.666 on Gen3), so the busbw (algbw x (n-1)/n = per-rank bytes / time) is 5.88 x
-     * 0.666 = 3.916 at 1 GiB, not the one-way 11.76. Measured 4.61 (the data file above, line 258: 0.78 of 5.88, more than
-     * the duplex share of the rings; the ring AllReduce measured 4.00).
+     * rank sends its S/2 at 6 x 0.98 = 5.88 GB/s, and stores to and loads from host memory at once on separate send and
+     * receive warps (NCCL 2.28.9 src/device/sendrecv.h: the link's duplex ceiling 0.815, the H100 probe's figure in
+     * ShmLinkShare, not the Gen3 ring hop's 0.666), so the busbw (algbw x (n-1)/n = per-rank bytes / time) is 5.88 x
+     * 0.815 = 4.792 at 1 GiB (2 channels per peer: no per-step wait, ShmP2pSteps), not the one-way 11.76. Measured
+     * 4.61 (the data file above, line 258: 0.78 of 5.88; the ring AllReduce, one primitive loading and storing,
+     * measured 4.00).
      */
     @Test
     void allToAllThroughTheCpuSharesTheUplinkAsTheRingDoes() throws Exception {
@@ -61,7 +63,7 @@ class OneWayPairTest {
                 Bandwidth.ofGbits(100), 2), 1);
         Prediction a2a = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_TO_ALL,
                 1L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1"))));
-        assertEquals(3.916, a2a.busBw(), 3.916 * 0.002, a2a.toString());
+        assertEquals(4.792, a2a.busBw(), 4.792 * 0.002, a2a.toString());
     }
 
     /**

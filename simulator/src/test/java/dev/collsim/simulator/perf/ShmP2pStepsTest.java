@@ -1,0 +1,82 @@
+package dev.collsim.simulator.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.hardware.GpuModels;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A point-to-point exchange over SHM on one host: send and receive warps apart move the link's duplex ceiling, and
+ * on a single busy channel every p2p step after the first waits one Simple step's dependent chain. The pair: 2x RTX
+ * 2080 Ti behind one PCIe Gen3 x16 switch, P2P off, as in
+ * validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt.
+ * Expected values by hand: NCCL's ring graph charges both hops on the 12 GB/s uplink (NCCL 2.30.7
+ * {@code src/graph/topo.h}, Gen3 x16), 6 GB/s a rank; x bwEfficiencySimple 0.98 x the ceiling 0.815 = 4.7922 GB/s;
+ * a 128 KiB chunk (NCCL_P2P_PCI_CHUNKSIZE) then takes 131072 / 4792.2 = 27.351 us; the chain is 2 x 1.0
+ * (hwLat[PCI][Ring][LL], two store flights) + 2 x 1.364 (host-read round trips) = 4.728 us.
+ */
+class ShmP2pStepsTest {
+
+    private static final Topology PAIR = Catalog.standalone(new SynthesizedHost(
+            GpuModels.sku("GeForce RTX 2080 Ti").orElseThrow(), 2, Bandwidth.ofGbits(100), 2), 1);
+    private static final NcclSettings SHM = NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1"));
+
+    private static double allToAllUs(long bytes) throws Exception {
+        Prediction p = new NcclPredictor().predict(new PredictionRequest(PAIR, PAIR.gpus(), Collective.ALL_TO_ALL,
+                bytes, DataType.FLOAT, RedOp.SUM, SHM));
+        return p.timeUs();
+    }
+
+    /**
+     * 4 MiB to 8 MiB of AllToAll: each rank's one peer send grows from 2 to 4 MiB, on one channel (up to 32 chunks,
+     * the one-host maxPart, P2pChannelsBySizeTest), so 16 more chunks of 27.351 + 4.728 us: 513.26 us. Measured
+     * 541.5 -> 1060.7 us, 519.2 (the data file, lines 250-251); the link rate alone would say 437.6.
+     */
+    @Test
+    void oneChannelPaysTheChainPerChunk() throws Exception {
+        assertEquals(16 * (27.351 + 4.728), allToAllUs(8L << 20) - allToAllUs(4L << 20), 0.5);
+    }
+
+    /**
+     * 16 MiB to 32 MiB: each peer's send (8 to 16 MiB) runs on 2 channels, whose steps fill each other's waits: the
+     * growth is the bytes at the link rate alone, 8 MiB / 4.7922 GB/s = 1750.5 us. Measured 1886.6 -> 3743.2 us,
+     * 1856.6 (lines 252-253).
+     */
+    @Test
+    void twoChannelsHideTheChain() throws Exception {
+        assertEquals(8388608 / 4792.2, allToAllUs(32L << 20) - allToAllUs(16L << 20), 0.5);
+    }
+
+    /**
+     * The rule's own figures on the pair's plan: 4 MiB per peer on one channel is 32 chunks, 31 waits of 4.728 us;
+     * 8 MiB per peer is 2 channels, none; LL (flags in the lines) and P2P (FIFO in the receiver's GPU) none.
+     */
+    @Test
+    void extraOnlyForSimpleOverShmOnOneChannel() {
+        ChannelPlan shm = ChannelSearch.search(PAIR, PAIR.gpus(), SHM, NcclVersion.DEFAULT);
+        ChannelPlan p2p = ChannelSearch.search(PAIR, PAIR.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        NcclVersion v = NcclVersion.DEFAULT;
+        assertEquals(31 * 4.728, ShmP2pSteps.extraUs(shm, SHM, v, PathType.PHB, Protocol.SIMPLE, 1, 4L << 20), 1e-9);
+        assertEquals(0, ShmP2pSteps.extraUs(shm, SHM, v, PathType.PHB, Protocol.SIMPLE, 1, 8L << 20));
+        assertEquals(0, ShmP2pSteps.extraUs(shm, SHM, v, PathType.PHB, Protocol.LL, 1, 16384));
+        assertEquals(0, ShmP2pSteps.extraUs(p2p, NcclSettings.DEFAULTS, v, PathType.PIX, Protocol.SIMPLE, 1,
+                4L << 20));
+    }
+}

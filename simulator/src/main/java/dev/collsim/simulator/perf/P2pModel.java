@@ -24,8 +24,8 @@ import java.util.List;
  *       {@code src/sendrecv.cu} shifts by one, rank r sends to r+1, and ranks are placed node by node, so q-1 of a
  *       node's q ranks send to a node peer), else 0; AllToAll S (q-1)/n; Gather/Scatter root S (q-1)/n; across
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
- *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency) (over SHM with one busy
- *       channel plus each further p2p step's wait, {@link ShmP2pSteps}), inter bytes /
+ *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency) (over SHM plus each
+ *       channel's further p2p steps' waits, {@link ShmStepWaits}), inter bytes /
  *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
@@ -104,7 +104,7 @@ public final class P2pModel {
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         double intraBw = concurrentIntraBw(plan, s);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw))
-                + ShmP2pSteps.extraUs(plan, s, v, intraType, p, peers, (long) perPeer) : 0;
+                + ShmStepWaits.p2pUs(plan, s, v, intraType, p, (long) perPeer) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
         int netConnections = connections(plan, s, v, intraType, peers, perPeer);
         double message = P2pPeerChannels.netSendBytes(plan, s, intraType, (long) perPeer, v);

@@ -259,8 +259,8 @@ public final class ShmLinkShare {
      * load the slice from host memory and store it onward in one primitive ({@code recvReduceSend},
      * {@code recvCopySend}), and Gen3/Gen4 rings move 0.62-0.68. Checked, not fitted: 2x RTX 2080 Ti behind one Gen3
      * switch over SHM, AllToAll from 16 MiB to 1 GiB, where each peer's send runs on 2 channels
-     * ({@link P2pPeerChannels#forOperation}; {@link ShmP2pSteps} prices the one-channel sizes below),
-     * 4.45-4.61 GB/s busbw over 5.88 (the ring's 6 GB/s x 0.98) = 0.757-0.784
+     * ({@link P2pPeerChannels#forOperation}), 4.45-4.61 GB/s busbw over 5.88 (the ring's 6 GB/s x 0.98) = 0.757-0.784
+     * (with each channel's step waits, {@link ShmStepWaits}, this share gives 4.41)
      * (validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-
      * autodl.txt lines 252-258), against 0.815 here and 0.666 before.
      *

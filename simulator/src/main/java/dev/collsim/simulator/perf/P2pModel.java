@@ -25,7 +25,7 @@ import java.util.List;
  *       node's q ranks send to a node peer), else 0; AllToAll S (q-1)/n; Gather/Scatter root S (q-1)/n; across
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency) (over SHM plus each
- *       channel's further p2p steps' waits, {@link ShmStepWaits}), inter bytes /
+ *       channel's further p2p steps' waits and the first chunk's stores, {@link ShmStepWaits}), inter bytes /
  *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
@@ -104,7 +104,8 @@ public final class P2pModel {
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         double intraBw = concurrentIntraBw(plan, s);
         double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw))
-                + ShmStepWaits.p2pUs(plan, s, v, intraType, p, (long) perPeer) : 0;
+                + ShmStepWaits.p2pUs(plan, s, v, intraType, p, (long) perPeer)
+                + ShmStepWaits.p2pFillUs(plan, s, v, intraType, p, (long) perPeer, eff) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
         int netConnections = connections(plan, s, v, intraType, peers, perPeer);
         double message = P2pPeerChannels.netSendBytes(plan, s, intraType, (long) perPeer, v);

@@ -13,7 +13,8 @@ import dev.collsim.topology.PathType;
  * The per-step waits of a Simple transfer over NCCL's SHM transport on one host whose channels each carry one
  * connection per direction in step order: a point-to-point exchange (AllToAll, SendRecv: {@link P2pModel}) and a
  * rooted Ring (Broadcast, Reduce: {@link PerformanceModel}). Each step of a channel after its first waits one Simple
- * step's dependent chain, whatever the call's other channels do; microseconds added to the call's time.
+ * step's dependent chain, whatever the call's other channels do; microseconds added to the call's time. A p2p
+ * exchange also fills its pipeline once per call ({@link #p2pFillUs}).
  *
  * <p>What a step waits. On one channel the sending and the receiving threads walk their steps in order (NCCL 2.28.9
  * and 2.30.7 {@code src/device/prims_simple.h genericOp}: {@code waitPeer}, the workers' barrier, the copy, the
@@ -66,6 +67,32 @@ public final class ShmStepWaits {
         }
         long perChannel = ceilDiv(perPeerBytes, P2pPeerChannels.forOperation(plan, s, intraType, perPeerBytes, v));
         return (ceilDiv(perChannel, P2pPeerChannels.chunkBytes(plan, s, intraType, v)) - 1) * stepChainUs(plan, s);
+    }
+
+    /**
+     * The p2p pipeline's fill over SHM, microseconds: a receiver loads a step only after the sender has stored all of
+     * it and posted the counter ({@code prims_simple.h postPeer}, once per step of ProtoSimple&lt;1,1&gt;), so each
+     * call's first chunk on each channel crosses the link as stores alone before any load of it starts; nccl-tests'
+     * next call cannot run into it as a rooted ring's root does ({@link ShmLinkShare#ringWithoutFill}): every rank of
+     * an exchange also receives, and its kernel ends only when its last load is done. With no load on the link yet
+     * the stores move at the rank's one-way pair rate ({@link CpuRouteRate#pairBw}, as {@link OneWayPair}'s chain).
+     * Whether the ranks' fills, which start together, share a switch's uplink is not known: the checked file says
+     * they do not (2x RTX 2080 Ti, lines 245-251: the time less the chunks at 32.08 us and the latency is 3.0 us at
+     * 64 KiB per peer and 10.6-12.5 us at 128 KiB to 1 MiB, where 64 KiB and 128 KiB at 12 x 0.98 = 11.76 GB/s
+     * take 5.6 and 11.1 us, and at the shared uplink's half 11.1 and 22.3).
+     *
+     * @param eff the protocol's efficiency on the link (bwEfficiency, as for the p2p data)
+     * @return microseconds: the operation's channels x min(one chunk, a channel's bytes) at the pair rate x eff, for a
+     *         Simple exchange over SHM on one host; 0 otherwise
+     */
+    public static double p2pFillUs(ChannelPlan plan, NcclSettings s, NcclVersion v, PathType intraType, Protocol p,
+            long perPeerBytes, double eff) {
+        if (p != Protocol.SIMPLE || plan.nNodes() != 1 || perPeerBytes <= 0 || !ShmLinkShare.shm(plan, s)) {
+            return 0;
+        }
+        int channels = P2pPeerChannels.forOperation(plan, s, intraType, perPeerBytes, v);
+        long first = Math.min(P2pPeerChannels.chunkBytes(plan, s, intraType, v), ceilDiv(perPeerBytes, channels));
+        return channels * first / (1000.0 * CpuRouteRate.pairBw(plan) * eff);
     }
 
     /**

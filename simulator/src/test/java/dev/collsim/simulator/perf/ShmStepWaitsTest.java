@@ -89,4 +89,24 @@ class ShmStepWaitsTest {
         assertEquals(0, ShmStepWaits.rootedUs(shm, SHM, Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE,
                 1L << 30, 2));
     }
+
+    /**
+     * The fill: each channel's first chunk stored before any load, at the pair's one-way 12 GB/s x 0.98. 64 KiB per
+     * peer (less than a chunk, one channel): 65536 / 11760 = 5.573 us; 4 MiB (one channel): one 128 KiB chunk,
+     * 11.146 us; 8 MiB (2 channels): two chunks, 22.291 us; P2P: none.
+     */
+    @Test
+    void fillIsTheFirstChunkPerChannelAtThePairRate() {
+        ChannelPlan shm = ChannelSearch.search(PAIR, PAIR.gpus(), SHM, NcclVersion.DEFAULT);
+        ChannelPlan p2p = ChannelSearch.search(PAIR, PAIR.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        NcclVersion v = NcclVersion.DEFAULT;
+        assertEquals(65536 / 11760.0, ShmStepWaits.p2pFillUs(shm, SHM, v, PathType.PHB, Protocol.SIMPLE, 65536,
+                0.98), 1e-9);
+        assertEquals(131072 / 11760.0, ShmStepWaits.p2pFillUs(shm, SHM, v, PathType.PHB, Protocol.SIMPLE, 4L << 20,
+                0.98), 1e-9);
+        assertEquals(2 * 131072 / 11760.0, ShmStepWaits.p2pFillUs(shm, SHM, v, PathType.PHB, Protocol.SIMPLE,
+                8L << 20, 0.98), 1e-9);
+        assertEquals(0, ShmStepWaits.p2pFillUs(p2p, NcclSettings.DEFAULTS, v, PathType.PIX, Protocol.SIMPLE, 4L << 20,
+                0.98));
+    }
 }

@@ -40,9 +40,9 @@ import dev.collsim.topology.PathType;
  * AllToAll on one channel per peer (lines 246-251, 128 KiB to 4 MiB per peer): the time grows 30.7-33.7 us a chunk,
  * 32.45 from 2 to 4 MiB per peer, where the chunk at the p2p link rate ({@link ShmLinkShare#p2pShare}: 6 x 0.98 x
  * 0.815 = 4.79 GB/s) is 27.35 us and with its chain 32.08; on 2 channels (lines 252-258, from 8 MiB per peer) each
- * channel's chunk at half that rate with its chain is 59.44 us for two chunks, 4.41 GB/s busbw, measured 4.45-4.61
+ * channel's chunk at half that rate with its chain is 59.43 us for two chunks, 4.41 GB/s busbw, measured 4.45-4.61
  * (the chain hidden would say 4.79). Broadcast and Reduce on 2 channels (lines 122-131 and 165-174): 512 KiB a channel
- * at half the one-way 11.76 GB/s is 89.16 us, with its chain 93.89: 11.17 GB/s, measured 10.9-11.1 from 2 MiB to 1
+ * at half the one-way 11.76 GB/s is 89.16 us, with its chain 93.89: 11.17 GB/s, measured 10.9-11.1 between successive sizes from 2 MiB to 1
  * GiB (the chain hidden would say 11.76). Stateless and thread-safe.
  */
 public final class ShmStepWaits {

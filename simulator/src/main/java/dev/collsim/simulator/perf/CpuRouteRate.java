@@ -79,8 +79,8 @@ public final class CpuRouteRate {
      * The rate one rank sends to its node peers at while every rank of the node sends at once: over SHM the paths
      * cross links every rank's path crosses too (two GPUs behind one PCIe switch both send up and receive down its
      * uplink), so at most the ring's rate, which counts every rank's hop on the shared links, and each rank stores to
-     * and loads from host memory at once (send and receive warps side by side, NCCL 2.29.7
-     * {@code src/device/sendrecv.h}), so x {@link ShmLinkShare#duplexShare}; otherwise the pair path
+     * and loads from host memory at once on separate send and receive warps (NCCL 2.29.7
+     * {@code src/device/sendrecv.h}), so x {@link ShmLinkShare#p2pShare}; otherwise the pair path
      * ({@link #pairBw}): P2P never routes a pair through the CPU to share a switch's uplink (NCCL 2.30.7
      * {@code src/graph/paths.cc addInterStep} only where P2P is not allowed).
      *
@@ -92,6 +92,6 @@ public final class CpuRouteRate {
         if (plan.ringPathBw() <= 0 || !ShmLinkShare.shm(plan, s)) {
             return pairBw(plan);
         }
-        return Math.min(pairBw(plan), plan.ringPathBw()) * ShmLinkShare.duplexShare(plan);
+        return Math.min(pairBw(plan), plan.ringPathBw()) * ShmLinkShare.p2pShare();
     }
 }

@@ -19,7 +19,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * lines 47 and 131): the one-way chain runs at the uplink's rate, the ring at well under half of it.
  *
  * <p>The one-way rate, NCCL's pair path x the protocol's efficiency (12 x 0.98 = 11.76 GB/s on that Gen3 pair), is an
- * assumption, 6 % above the 11.09 measured. What bounds it physically is the receiver's downstream, which carries the
+ * assumption; with each channel's per-step waits ({@link ShmStepWaits#rootedUs}) the call moves 11.17, the 11.09
+ * measured within 1 %. What bounds it physically is the receiver's downstream, which carries the
  * read completions of its loads (PCI Express Base Specification 3.0 section 2.3.1.1: a Root Complex returns a read in
  * completions split at a 64- or 128-byte Read Completion Boundary or merged up to Max_Payload_Size; 20 bytes of
  * framing, header and LCRC each): 64-byte completions allow 15.75 x 64 / 84 = 12.0 GB/s on Gen3 x16, 128-byte ones

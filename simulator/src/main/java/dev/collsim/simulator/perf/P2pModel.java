@@ -24,7 +24,8 @@ import java.util.List;
  *       {@code src/sendrecv.cu} shifts by one, rank r sends to r+1, and ranks are placed node by node, so q-1 of a
  *       node's q ranks send to a node peer), else 0; AllToAll S (q-1)/n; Gather/Scatter root S (q-1)/n; across
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
- *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency), inter bytes /
+ *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency) (over SHM plus each
+ *       channel's further p2p steps' waits and the first chunk's stores, {@link ShmStepWaits}), inter bytes /
  *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
@@ -102,7 +103,9 @@ public final class P2pModel {
         double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         double intraBw = concurrentIntraBw(plan, s);
-        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw)) : 0;
+        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw))
+                + ShmStepWaits.p2pUs(plan, s, v, intraType, p, (long) perPeer)
+                + ShmStepWaits.p2pFillUs(plan, s, v, intraType, p, (long) perPeer, eff) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
         int netConnections = connections(plan, s, v, intraType, peers, perPeer);
         double message = P2pPeerChannels.netSendBytes(plan, s, intraType, (long) perPeer, v);
@@ -214,13 +217,14 @@ public final class P2pModel {
      * SHM transport ({@link ShmLinkShare#shm}: paths through the CPU beyond the P2P level in force or P2P unsupported)
      * the paths cross links every rank's path crosses too: two GPUs behind one PCIe switch both send up and receive
      * down the switch's uplink. The ring's path rate counts every rank's hop on those shared links, so an AllToAll or
-     * SendRecv of one node on such paths gets no more than it ({@link CpuRouteRate#concurrentBw}); the pair path alone
+     * SendRecv of one node on such paths gets no more than it, at the p2p share ({@link CpuRouteRate#concurrentBw},
+     * {@link ShmLinkShare#p2pShare}); the pair path alone
      * is what one rank gets when it sends alone, as a Broadcast does ({@link OneWayPair}). Paths NCCL connects peer
      * to peer (NVLink, PIX, PXB, or through the CPU where the P2P level allows it) and calls across nodes, whose ring
      * graph is paced by the NICs, keep gpuPathBw. Measured: 2x RTX 2080 Ti behind one PCIe Gen3 switch, SHM, AllToAll
-     * 4.6 GB/s busbw from 16 MiB to 1 GiB against Broadcast 11.1 (../shared/data/A-allreduce-allgather-bcast-
-     * reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt lines 131 and 258): the exchange runs well under half the
-     * one-way rate.
+     * 4.6 GB/s busbw from 16 MiB to 1 GiB against Broadcast 11.1 (validation/src/test/resources/data/A-allreduce-
+     * allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt lines 131 and 258): the exchange runs well
+     * under half the one-way rate.
      *
      * @param plan channel plan
      * @param s    settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL)

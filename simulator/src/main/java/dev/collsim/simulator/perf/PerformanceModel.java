@@ -143,7 +143,8 @@ public final class PerformanceModel {
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan)
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
-                + NvlsTreePosts.extraUs(plan, func, a, p, channels);
+                + NvlsTreePosts.extraUs(plan, func, a, p, channels)
+                + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw);
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer

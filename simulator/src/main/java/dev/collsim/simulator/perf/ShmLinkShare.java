@@ -27,7 +27,8 @@ import dev.collsim.topology.paths.PathFinder;
  * {@code reduce_scatter.h}): duplex, but for a 2-rank AllGather or ReduceScatter, which has no such middle step
  * ({@link #ALTERNATING_SHARE}); the one-node Tree chain's ranks send up and receive down at once on separate
  * warps ({@code all_reduce.h runTreeSplit}): duplex; p2p (AllToAll, SendRecv) runs send and receive warps side by
- * side ({@code sendrecv.h}): duplex; a Ring Broadcast / Reduce is a chain ({@code broadcast.h}, {@code reduce.h}):
+ * side ({@code sendrecv.h}): duplex on split warps ({@link #p2pShare}); a Ring Broadcast / Reduce is a chain
+ * ({@code broadcast.h}, {@code reduce.h}):
  * the root only stores and the last rank only loads, so a 2-rank one is one-way ({@link OneWayPair}), and with more
  * ranks the middle ranks are duplex.
  *
@@ -245,6 +246,28 @@ public final class ShmLinkShare {
      */
     static double alternatingShare(ChannelPlan plan) {
         return 1.0 / (0.5 / duplexShare(plan) + 0.5 / ALTERNATING_SHARE);
+    }
+
+    /**
+     * The share of a GPU's PCIe link per direction that point-to-point sends and receives over SHM move (AllToAll,
+     * SendRecv on one host; {@link CpuRouteRate#concurrentBw}): the link's duplex ceiling, {@link #DUPLEX_LINK_CEILING},
+     * on every PCIe generation, not a ring hop's {@link #DUPLEX_SHARE}. A p2p work item gives its send and its receive
+     * separate warps of the channel (NCCL 2.28.9 and 2.30.7 {@code src/device/sendrecv.h}: {@code nSendWarpPerWork},
+     * {@code nRecvWarpPerWork}; {@code runSend} only stores to the peer's host FIFO, {@code runRecv} only loads from
+     * its own), as the one-host Tree chain splits its up and down warps ({@code all_reduce.h runTreeSplit}), whose
+     * middle ranks move the ceiling ({@link #chainShare}: 0.797 measured on Gen4 L40S); a ring hop's threads instead
+     * load the slice from host memory and store it onward in one primitive ({@code recvReduceSend},
+     * {@code recvCopySend}), and Gen3/Gen4 rings move 0.62-0.68. Checked, not fitted: 2x RTX 2080 Ti behind one Gen3
+     * switch over SHM, AllToAll from 16 MiB to 1 GiB, where each peer's send runs on 2 channels
+     * ({@link P2pPeerChannels#forOperation}), 4.45-4.61 GB/s busbw over 5.88 (the ring's 6 GB/s x 0.98) = 0.757-0.784
+     * (with each channel's step waits, {@link ShmStepWaits}, this share gives 4.41)
+     * (validation/src/test/resources/data/A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-
+     * autodl.txt lines 252-258), against 0.815 here and 0.666 before.
+     *
+     * @return {@link #DUPLEX_LINK_CEILING}, one figure for every PCIe generation
+     */
+    public static double p2pShare() {
+        return DUPLEX_LINK_CEILING;
     }
 
     /**

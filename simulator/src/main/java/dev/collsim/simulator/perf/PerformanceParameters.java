@@ -200,8 +200,8 @@ public record PerformanceParameters(
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(1.0, 1.0, 1.0, 0.96, 0.98,
             List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 20.7),
-            1.0, 8.4, 2100.0, NetClassDefaults.IB_STEP_US, List.of(29.93, 29.93, 31.2, 37.31),
-            List.of(1.0, 1.0, 1.071, 1.0), NetClassDefaults.PROFILES, List.of(3.2, 3.2, 3.2, 0.0), 1.0, 1.0, 1.0);
+            1.0, 8.4, 2100.0, NetClassDefaults.IB_STEP_US, List.of(29.93, 29.93, 32.07, 37.31),
+            List.of(1.0, 1.0, 1.10, 1.0), NetClassDefaults.PROFILES, List.of(5.0, 5.0, 5.0, 0.0), 1.0, 1.0, 1.0);
 
     /** @throws IllegalArgumentException naming the field, its value and the allowed range */
     public PerformanceParameters {

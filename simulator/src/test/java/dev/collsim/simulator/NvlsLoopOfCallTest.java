@@ -34,15 +34,15 @@ class NvlsLoopOfCallTest {
     /**
      * 4 DGX H100 (8 NICs, 8 NVLS heads per node), NVLSTree with 16 channels (ops = 128): NCCL starts from
      * min(NCCL_NVLS_CHUNKSIZE 128 KiB, treeMax 64 KiB on 4 or more nodes) = 64 KiB; the 256/128/64 KiB steps leave
-     * it; 32 KiB below 1 x ops x 64 KiB = 8 MiB. Hopper's loop cost 3.2 us (PerformanceParameters nvlsLoopUs).
+     * it; 32 KiB below 1 x ops x 64 KiB = 8 MiB. Hopper's loop cost 5.0 us (PerformanceParameters nvlsLoopUs).
      * 2 nodes: treeMax is the chunk, 128 KiB, at 4 GiB.
      */
     @Test
     void nvlsTreeChunkIsNcclsOfTheCall() throws Exception {
         Map<String, String> nvlsTree = Map.of("NCCL_ALGO", "NVLSTree");
-        assertEquals(new NvlsLoop.Call(64 << 10, 8, 3.2), loop("dgx-h100x4", 256L << 20, nvlsTree).orElseThrow());
-        assertEquals(new NvlsLoop.Call(32 << 10, 8, 3.2), loop("dgx-h100x4", 4L << 20, nvlsTree).orElseThrow());
-        assertEquals(new NvlsLoop.Call(128 << 10, 8, 3.2), loop("dgx-h100x2", 4L << 30, nvlsTree).orElseThrow());
+        assertEquals(new NvlsLoop.Call(64 << 10, 8, 5.0), loop("dgx-h100x4", 256L << 20, nvlsTree).orElseThrow());
+        assertEquals(new NvlsLoop.Call(32 << 10, 8, 5.0), loop("dgx-h100x4", 4L << 20, nvlsTree).orElseThrow());
+        assertEquals(new NvlsLoop.Call(128 << 10, 8, 5.0), loop("dgx-h100x2", 4L << 30, nvlsTree).orElseThrow());
     }
 
     /** Ring moves no NVLS loop: nothing to hand over. */

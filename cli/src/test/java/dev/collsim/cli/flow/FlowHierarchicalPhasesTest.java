@@ -67,33 +67,35 @@ class FlowHierarchicalPhasesTest {
      * NCCL's choice (NVLSTree, 16 channels) on 2 DGX H100, 4 GiB, by hand: NCCL's NVLSTree chunk on 2 nodes is
      * NCCL_NVLS_CHUNKSIZE, 128 KiB (NCCL 2.28.9 {@code src/enqueue.cc calcCollChunking}), so 4 GiB / (16 channels x
      * 8 heads x 128 KiB) = 256 chunks; stages RS, up the tree (0 &lt;- 1 on even channels, 1 &lt;- 0 on odd), down,
-     * AG: 259 steps, each paying NCCL's loop cost, 3.2 us on Hopper ({@code PerformanceParameters} nvlsLoopUs). Per
+     * AG: 259 steps, each paying NCCL's loop cost, 5.0 us on Hopper ({@code PerformanceParameters} nvlsLoopUs). Per
      * chunk RS = AG = 7/8 x 4 GiB/256 / 450 GB/s = 32.622 us; per NIC 8 channels x 128 KiB up (or down) = 1 MiB
      * per tree stage, 20.972 us at 50 GB/s. Steps 0, 1, 257, 258: 32.622 (RS or AG alone, the NIC at most one tree
      * stage); 2 and 256: both tree stages on the NIC, 41.943; 3-255 (253 steps): RS + AG, 65.245:
-     * 4 x 32.622 + 2 x 41.943 + 253 x 65.245 + 259 x 3.2 = 17,550.1 us. The flow backend must be within 1 % of that
-     * and within 2 % of the analytical backend, which charges the same loop cost (NvlsLoop) on NCCL's NVLSTree
-     * bandwidth (a measured 2 x 8 H100 run, A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt
-     * line 65, takes 17,262 us).
+     * 4 x 32.622 + 2 x 41.943 + 253 x 65.245 + 259 x 5.0 = 18,016.3 us. The flow backend must be within 1 % of that
+     * and within 2.5 % of the analytical backend, which charges the same loop cost (NvlsLoop) on NCCL's NVLSTree
+     * bandwidth times the fitted Hopper nvlsBwScale 1.10; the flow's stages move at the links' 450 GB/s, which the
+     * scale does not reach, so the fitted loop cost (5.0 us, was 3.2) puts it 2.2 % above the analytical 17,632.6
+     * (a measured 2 x 8 H100 run, A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt line 65,
+     * takes 17,262 us).
      */
     @Test
     void flowAndAnalyticalAgreeOnTwoHosts() {
         double g = 4.0 * (1L << 30);
         double rs = 7.0 / 8 * g / 256 / 450e9 * 1e6;
         double nic = 8 * 131_072 / 50e9 * 1e6;
-        double handUs = 4 * rs + 2 * 2 * nic + 253 * 2 * rs + 259 * 3.2;
-        assertEquals(17_550.1, handUs, 0.1);
+        double handUs = 4 * rs + 2 * 2 * nic + 253 * 2 * rs + 259 * 5.0;
+        assertEquals(18_016.3, handUs, 0.1);
         double flow = time("flow", "dgx-h100x2", "4G", false);
         double analytical = time("analytical", "dgx-h100x2", "4G", false);
         assertEquals(handUs, flow, handUs * 0.01);
-        assertEquals(analytical, flow, analytical * 0.02);
+        assertEquals(analytical, flow, analytical * 0.025);
     }
 
     /**
      * NCCL's choice on 4 DGX H100 at 256 MiB (NVLSTree, 16 channels), crossing hosts over NCCL's double binary tree
      * (tree 0: 0 &lt;- 2 &lt;- {1, 3}, tree 1: 3 &lt;- 1 &lt;- {0, 2}; NCCL 2.28.9 {@code src/graph/trees.cc}), by hand.
      * NCCL's NVLSTree chunk on 4 or more nodes is 64 KiB ({@code calcCollChunking}'s treeMax), so 256 MiB /
-     * (16 x 8 x 64 KiB) = 32 chunks through 6 stages (RS, 2 up, 2 down, AG): 37 steps of 3.2 us loop cost each.
+     * (16 x 8 x 64 KiB) = 32 chunks through 6 stages (RS, 2 up, 2 down, AG): 37 steps of 5.0 us loop cost each.
      * Per NIC and tree stage, 8 channels x 64 KiB = 512 KiB, 10.486 us at 50 GB/s; hosts 1 and 2 are interior in
      * one tree and leaf in the other: per chunk their NIC sends 1 (leaf up, stage 1) + 1 (interior up, stage 2) +
      * 2 (down to both children, stage 4) such units, so with every stage busy 41.943 us (a ring per rail would send
@@ -101,16 +103,16 @@ class FlowHierarchicalPhasesTest {
      * part, 16.311; 2 (stages 1-2: host 2 sends 2 units and receives 2 from its children), 34 (stages 3-5: host 2
      * sends 2 down and receives 1 from each parent) and 35 (stage 4: 2 units) 20.972; 3 (stages 0-3: host 2 receives
      * 2 from its children and 1 from host 0) and 33 (stages 2-5: host 2 sends 1 up and 2 down) 31.457; 4-32
-     * (29 steps, the NIC's stages all busy) 41.943; plus 37 x 3.2:
-     * 3 x 16.311 + 3 x 20.972 + 2 x 31.457 + 29 x 41.943 + 118.4 = 1,509.5 us. The links backend adds the NIC routes'
+     * (29 steps, the NIC's stages all busy) 41.943; plus 37 x 5.0:
+     * 3 x 16.311 + 3 x 20.972 + 2 x 31.457 + 29 x 41.943 + 185.0 = 1,576.1 us. The links backend adds the NIC routes'
      * latencies (at most 0.5 %); flow within 3 % of that. The flow busbw stays below the printed bound.
      */
     @Test
     void fourHostsCrossOverTheDoubleBinaryTree() {
         double rs = 7.0 / 8 * (8 << 20) / 450e9 * 1e6;
         double unit = 8 * 65_536 / 50e9 * 1e6;
-        double handUs = 3 * rs + 3 * 2 * unit + 2 * 3 * unit + 29 * 4 * unit + 37 * 3.2;
-        assertEquals(1509.5, handUs, 0.1);
+        double handUs = 3 * rs + 3 * 2 * unit + 2 * 3 * unit + 29 * 4 * unit + 37 * 5.0;
+        assertEquals(1576.1, handUs, 0.1);
         double links = time("links", "dgx-h100x4", "256M", false);
         double flow = time("flow", "dgx-h100x4", "256M", false);
         assertTrue(links >= handUs && links <= handUs * 1.005, "links " + links + " us, by hand " + handUs);

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@code error} column, {@code N/A} checks, per-iteration and timestamp columns), as users paste it: interleaved
  * NCCL INFO/WARN lines, {@code srun -l} ({@code " 0: "}) and {@code mpirun --tag-output}
  * ({@code "[1,0]<stdout>:"}) prefixes, ISO 8601 time stamps before each line ({@code kubectl logs --timestamps}),
- * SkyPilot's job-log prefix ({@link LinePrefixes}),
+ * SkyPilot's job-log prefix ({@link LinePrefixes}), any other prefix its comment lines share ({@link LearnedPrefix}),
  * CRLF, a truncated last row, several runs in one file, and reduced markdown tables ({@link MarkdownTableReader}). Output format reference: nccl-tests 2.19.6 {@code src/util.cu}.
  *
  * <p>Each run becomes a {@link Dataset}. A run starts at a section title ({@code ##}, {@code ###},
@@ -46,6 +46,7 @@ public final class NcclTestsTextReader {
     /** Each line's number in the file (differs from index + 1 after {@link InterleavedStreams} rebuilt the lines). */
     private final int[] lineNos;
     private final int interleaveCuts;
+    private final LearnedPrefix prefix;
     private final FileHeader.Builder headerBuilder = new FileHeader.Builder();
     private FileHeader header;
     private final List<Dataset> out = new ArrayList<>();
@@ -71,6 +72,7 @@ public final class NcclTestsTextReader {
         this.lines = split == null ? raw : split.texts();
         this.lineNos = split == null ? null : split.lineNumbers();
         this.interleaveCuts = split == null ? 0 : split.cuts();
+        this.prefix = LearnedPrefix.of(raw);
     }
 
     /** @return the file line of rebuilt line i */
@@ -113,8 +115,8 @@ public final class NcclTestsTextReader {
         return out;
     }
 
-    private static String clean(String raw) {
-        return LinePrefixes.strip(raw);
+    private String clean(String raw) {
+        return prefix.strip(raw);
     }
 
     /**
@@ -207,8 +209,7 @@ public final class NcclTestsTextReader {
     private void newRunIfDone() throws InputException {
         if (layout != null || !rows.isEmpty() || !Double.isNaN(avg)) {
             flush(false);
-            RunContext fresh = new RunContext();
-            ctx = fresh;
+            ctx = new RunContext();
         }
     }
 
@@ -276,8 +277,7 @@ public final class NcclTestsTextReader {
         avgLine = no;
         if (layout == null && rows.isEmpty()) {
             flush(false);
-            RunContext next = new RunContext();
-            ctx = next;
+            ctx = new RunContext();
         }
     }
 
@@ -297,7 +297,7 @@ public final class NcclTestsTextReader {
             // nccl-tests' -T or failure message inside the row, or a short row with nothing of the table after it (a
             // killed job): a warning, the run's last size is lost and nothing after it (footer, tables) was written
             String cut = CutShort.stopped(t).or(() -> t.strip().split("\\s+").length >= layout.width()
-                    ? Optional.empty() : CutShort.endsOutput(List.of(lines).subList(index + 1, lines.length)))
+                    ? Optional.empty() : CutShort.endsOutput(java.util.Arrays.stream(lines, index + 1, lines.length).map(this::clean).toList()))
                     .orElse(null);
             if (cut != null) {
                 tableNotes.add(Note.warning(no, "output cut short: " + cut + " at line " + no + " (" + p.message()

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * viewers add are removed everywhere.
  *
  * <p>The shape of each prefix keeps its punctuation and turns every run of letters, digits and {@code _ . - /} into
- * "one or more such characters" and every run of spaces into "one or more spaces", so that a rank number, a host
+ * "one or more such characters" and every run of spaces but the last into "one or more spaces" (the last keeps its
+ * length: the spaces after it are the line's own), so that a rank number, a host
  * name or a time stamp may change from line to line. A shape is learned only when at least two anchor lines carry
  * it, and it is removed only where it stands at the start of a line: a file without such a prefix is read exactly
  * as before. Immutable.
@@ -80,7 +81,8 @@ final class LearnedPrefix {
         while (t.find()) {
             String s = t.group();
             if (s.charAt(0) == ' ') {
-                b.append(" +");
+                // inner runs vary ("Dec  6" / "Dec 16", padded names); the last is the prefix's own, the row's follow
+                b.append(t.end() == prefix.length() ? " {" + s.length() + "}" : " +");
             } else if (s.length() > 1 || s.matches("[\\w./-]")) {
                 b.append("[\\w./-]+");
             } else {

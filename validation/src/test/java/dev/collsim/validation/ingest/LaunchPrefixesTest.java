@@ -1,0 +1,67 @@
+package dev.collsim.validation.ingest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * nccl-tests output as launchers and log collectors print it, one prefix before every line, built from the 2x2 DGX
+ * H100 file of the corpus (its 31 rows, 8 B .. 8 GiB): each reads as the file itself. Line 40 of the file holds the
+ * 4 MiB row, out-of-place time 101.2 us, in-place 100.2 us. Prefix formats: Open MPI v4.1
+ * {@code orte/mca/iof/base/iof_base_output.c} ({@code --timestamp-output} is {@code ctime()} then
+ * {@code "[job,rank]<stdout>:"} or {@code "<stdout>:"}), MPICH/Intel MPI {@code -prepend-rank} ({@code "[rank] "}),
+ * kubectl {@code logs --prefix [--timestamps]}, pdsh ({@code "host: "}), docker compose ({@code "svc-1  | "}),
+ * journald ({@code "Mon DD HH:MM:SS host unit[pid]: "}), ANSI colours.
+ */
+class LaunchPrefixesTest {
+
+    private static final Path SRC = Path.of("src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt");
+
+    private static List<String> body() throws Exception {
+        return Files.readAllLines(SRC).stream().filter(l -> !l.startsWith("#@")).toList();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Sun Dec  6 12:48:27 2026[1,0]<stdout>:", "Sun Dec  6 12:48:27 2026<stdout>:", "[0] ",
+        "[pod/nccl-test-launcher-x7k2p/mpi-launcher] ",
+        "[pod/nccl-test-launcher-x7k2p/mpi-launcher] 2026-12-06T12:48:27.123456789Z ", "node01: ",
+        "nccl-tests-1  | ", "Dec 06 12:48:27 node01 bash[1234]: ", "\u001B[36mnccl-1  |\u001B[0m "})
+    void prefixedLinesReadAsTheFileItself(String prefix) throws Exception {
+        List<String> lines = body();
+        Dataset plain = MeasurementReader.read("plain.txt", String.join("\n", lines)).get(0);
+        String text = lines.stream().map(l -> prefix + l).collect(Collectors.joining("\n"));
+        Dataset d = MeasurementReader.read("prefixed.txt", text).get(0);
+        assertEquals(4, d.nRanks());
+        assertEquals(2, d.nHosts());
+        assertEquals(31, d.points().size());
+        PerfPoint p4m = d.points().get(19);
+        assertEquals(4194304L, p4m.sizeBytes(), "line 40 of the file");
+        assertEquals(101.2, p4m.outOfPlace().timeUs(), 0);
+        assertEquals(100.2, p4m.inPlace().timeUs(), 0);
+        assertEquals(plain.points().stream().map(p -> p.sizeBytes() + "=" + p.primary().timeUs()).toList(),
+                d.points().stream().map(p -> p.sizeBytes() + "=" + p.primary().timeUs()).toList(), prefix);
+    }
+
+    /** A broken number in a prefixed row is reported at its column in the file, the prefix counted. */
+    @Test
+    void brokenRowNamesItsFileColumn() throws Exception {
+        List<String> lines = body().stream().map(l -> "[3] " + l.replace("101.2   41.43", "1O1.2   41.43")).toList();
+        InputException e = assertThrows(InputException.class,
+                () -> MeasurementReader.read("bad.txt", String.join("\n", lines)));
+        InputProblem p = e.problems().get(0);
+        String row = lines.stream().filter(l -> l.contains("1O1.2")).findFirst().orElseThrow();
+        assertEquals(lines.indexOf(row) + 1, p.line());
+        assertEquals(row.indexOf("1O1.2") + 1, p.column(), p.toString());
+        assertTrue(p.message().contains("1O1.2"), p.message());
+    }
+}

@@ -49,8 +49,9 @@ final class RanksPerProcess {
     }
 
     /**
-     * The same rank printed by two processes: nccl-tests 2.19.6 {@code src/common.cu run} gives each process its rank
-     * from MPI ({@code MPI_Comm_rank}); built without MPI ({@code MPI=0}, the Makefile's default) every process that
+     * The same rank printed by two processes: nccl-tests 2.19.6 {@code src/common.cu run} starts from
+     * {@code proc = 0} and takes the process's rank from {@code MPI_Comm_rank} only when built with
+     * {@code MPI_SUPPORT}; built without MPI ({@code src/Makefile}: {@code MPI ?= 0}, the default) every process that
      * {@code mpirun} or {@code srun} starts is rank 0 of its own one-process test and prints its own preamble, rank
      * lines and table into the shared output. Such rows measure no communication between the processes.
      *

@@ -37,17 +37,31 @@ final class LearnedPrefix {
             + "|size\\s+count\\s+type\\b|Out of bounds values|Avg bus bandwidth|Collective test (?:starting|concluded))");
     /** ECMA-48 SGR sequences (colour), as {@code kubectl}/{@code stern}/{@code docker compose} may print them. */
     private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
+    /**
+     * The tags a launcher writes before each chunk, also mid-line: Open MPI's {@code --tag-output} and
+     * {@code --timestamp-output} ({@code ctime()} = {@code "Sun Dec  6 12:48:27 2026"}, then {@code "[job,rank]"}
+     * with tagging, then {@code "<stdout>:"}), MPICH's {@code -prepend-rank} ({@code "[rank] "}). A learned shape is
+     * not used mid-line: its word runs would reach back into the row's last number.
+     */
+    private static final String KNOWN_TAGS = "(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \\d]\\d "
+            + "\\d{2}:\\d{2}:\\d{2} \\d{4})?(?:\\[\\d+,\\d+\\])?<std(?:out|err|diag)>:|\\[\\d+\\] ";
+    /** NCCL's {@code HOST:PID:TID [dev] NCCL} just ahead (NCCL {@code src/debug.cc}). */
+    private static final String NCCL_AHEAD = "(?=[^\\s:\\[\\]]+:\\d+:\\d+ \\[\\d+\\] NCCL )";
     private static final Pattern TOKEN = Pattern.compile("[\\w./-]+| +|.", Pattern.DOTALL);
     /** Anchor lines that must carry one shape before it is learned (one stray line teaches nothing). */
     private static final int MIN_ANCHORS = 2;
     /** The most shapes kept per file (stdout/stderr or two pods may differ; more is not a launcher's prefix). */
     private static final int MAX_SHAPES = 4;
+
+    /** A known tag right before a mid-line NCCL line (see {@link #bare}). */
+    private static final Pattern MID_LINE = Pattern.compile("(?:" + KNOWN_TAGS + ")" + NCCL_AHEAD);
     private static final LearnedPrefix NONE = new LearnedPrefix(null);
 
     private final Pattern shapes;
 
-    private LearnedPrefix(Pattern shapes) {
-        this.shapes = shapes;
+    /** @param alternatives the learned shapes as one regular expression of alternatives, or null for none */
+    private LearnedPrefix(String alternatives) {
+        this.shapes = alternatives == null ? null : Pattern.compile("^(?:" + alternatives + ")");
     }
 
     /**
@@ -71,7 +85,7 @@ final class LearnedPrefix {
         List<String> kept = new ArrayList<>();
         counts.entrySet().stream().filter(e -> e.getValue() >= MIN_ANCHORS)
                 .sorted((a, b) -> b.getValue() - a.getValue()).limit(MAX_SHAPES).forEach(e -> kept.add(e.getKey()));
-        return kept.isEmpty() ? NONE : new LearnedPrefix(Pattern.compile("^(?:" + String.join("|", kept) + ")"));
+        return kept.isEmpty() ? NONE : new LearnedPrefix(String.join("|", kept));
     }
 
     /** @return the regular expression of a prefix's shape (see the class comment) */
@@ -90,6 +104,27 @@ final class LearnedPrefix {
             }
         }
         return b.toString();
+    }
+
+    /**
+     * The lines without their prefixes, for {@link InterleavedStreams}: a launcher that tags each chunk it forwards
+     * (Open MPI's {@code --tag-output}: ompi v4.1 {@code orte_iof_base_write_output} writes the tag before every
+     * chunk, a chunk without a newline gets none; MPICH's {@code -prepend-rank} alike) puts a tag in the middle of
+     * a line where NCCL's stderr line breaks into a row that nccl-tests' stdout had not finished, as in
+     * {@code "[0]   8192   2048   float   sum   -1[0] host:1:2 [0] NCCL INFO ..."}; such a tag is removed too.
+     *
+     * @param raw the file's lines
+     * @return the same number of lines, each as {@link #strip} gives it and without a tag before a mid-line NCCL
+     *         line (the array itself when no line changes)
+     */
+    String[] bare(String[] raw) {
+        String[] out = new String[raw.length];
+        boolean changed = false;
+        for (int i = 0; i < raw.length; i++) {
+            out[i] = MID_LINE.matcher(strip(raw[i])).replaceAll("");
+            changed |= !out[i].equals(raw[i]);
+        }
+        return changed ? out : raw;
     }
 
     /** @return true when a prefix was learned */

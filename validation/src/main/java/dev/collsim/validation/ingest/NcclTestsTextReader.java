@@ -68,11 +68,11 @@ public final class NcclTestsTextReader {
     private NcclTestsTextReader(String file, String content) {
         this.file = file;
         String[] raw = content.split("\\r\\n|\\r|\\n", -1);
-        InterleavedStreams.Result split = InterleavedStreams.split(raw);
+        this.prefix = LearnedPrefix.of(raw);
+        InterleavedStreams.Result split = InterleavedStreams.split(prefix.bare(raw)); // prefixes stand between pieces
         this.lines = split == null ? raw : split.texts();
         this.lineNos = split == null ? null : split.lineNumbers();
         this.interleaveCuts = split == null ? 0 : split.cuts();
-        this.prefix = LearnedPrefix.of(raw);
     }
 
     /** @return the file line of rebuilt line i */
@@ -358,7 +358,7 @@ public final class NcclTestsTextReader {
         if (!rows.isEmpty()) {
             if (interleaveCuts > 0) {
                 tableNotes.add(new Note(tableLine, "NCCL's log and the table were written into one file at once: "
-                        + interleaveCuts + " NCCL line(s) broken by table pieces, both rebuilt (line numbers are "
+                        + interleaveCuts + " NCCL line(s) and table row(s) broken into each other, both rebuilt (line numbers are "
                         + "where each rebuilt line began)"));
             }
             Map<String, List<PerfPoint>> groups = new LinkedHashMap<>();

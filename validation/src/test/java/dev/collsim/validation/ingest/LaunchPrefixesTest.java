@@ -64,4 +64,38 @@ class LaunchPrefixesTest {
         assertEquals(row.indexOf("1O1.2") + 1, p.column(), p.toString());
         assertTrue(p.message().contains("1O1.2"), p.message());
     }
+
+    /**
+     * NCCL_DEBUG=INFO under a launcher that tags each chunk it forwards: nccl-tests prints the 4 MiB row (line 40 of
+     * the file) in pieces (preamble up to the root column, then the times), NCCL's stderr line for the call lands
+     * between them, and the launcher writes its tag before the NCCL chunk too, mid-line (Open MPI v4.1
+     * {@code orte_iof_base_write_output}; MPICH {@code -prepend-rank}; the shape of NCCL issue 1453). The row is
+     * rebuilt: 31 rows, 4 MiB at 101.2 us out of place, as in the file.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"|", "[0] |[0] ", "[1,0]<stdout>:|[1,0]<stderr>:",
+        "Sun Dec  6 12:48:27 2026[1,0]<stdout>:|Sun Dec  6 12:48:27 2026[1,0]<stderr>:"})
+    void rowBrokenByATaggedNcclLineIsRebuilt(String tags) throws Exception {
+        String out = tags.split("\\|", -1)[0];
+        String err = tags.split("\\|", -1)[1];
+        String nccl = "node01:1462688:1462700 [0] NCCL INFO AllReduce: opCount 3 sendbuff 0x7f recvbuff 0x7f count "
+                + "1048576 datatype 7 op 0 root 0 comm 0x55 [nranks=4] stream 0x56";
+        List<String> text = new java.util.ArrayList<>();
+        for (String l : body()) {
+            if (l.startsWith("     4194304 ")) {
+                int cut = l.indexOf("-1") + 2;
+                text.add(out + l.substring(0, cut) + err + nccl);
+                text.add(err + nccl);
+                text.add(out + l.substring(cut));
+            } else {
+                text.add(out + l);
+            }
+        }
+        Dataset d = MeasurementReader.read("broken.txt", String.join("\n", text)).get(0);
+        assertEquals(31, d.points().size(), tags);
+        PerfPoint p4m = d.points().get(19);
+        assertEquals(4194304L, p4m.sizeBytes());
+        assertEquals(101.2, p4m.outOfPlace().timeUs(), 0);
+        assertEquals(100.2, p4m.inPlace().timeUs(), 0);
+    }
 }

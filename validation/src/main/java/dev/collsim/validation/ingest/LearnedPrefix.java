@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 /**
  * A line prefix that a launcher or log collector put before each line of nccl-tests output and that
  * {@link LinePrefixes} does not know by name, learned from the file itself: the text before nccl-tests' own comment
- * lines, which nccl-tests 2.17.6 {@code src/util.cu} always prints at the start of a line with a leading {@code '#'}
+ * lines, which nccl-tests 2.19.6 {@code src/util.cu} (lines 623-780) always prints at the start of a line with a {@code '#'}
  * ({@code "# nThread ..."}, {@code "#  Rank ..."}, the column titles {@code "#  size  count  type"}, {@code "# Out of
  * bounds values"}, {@code "# Avg bus bandwidth"}, {@code "# Collective test ..."}, {@code "# Using devices"}).
  *
@@ -109,7 +109,7 @@ final class LearnedPrefix {
     /**
      * The lines without their prefixes, for {@link InterleavedStreams}: a launcher that tags each chunk it forwards
      * (Open MPI's {@code --tag-output}: ompi v4.1 {@code orte_iof_base_write_output} writes the tag before every
-     * chunk, a chunk without a newline gets none; MPICH's {@code -prepend-rank} alike) puts a tag in the middle of
+     * chunk and adds no newline to a chunk that lacks one; MPICH's {@code -prepend-rank} alike) puts a tag in the middle of
      * a line where NCCL's stderr line breaks into a row that nccl-tests' stdout had not finished, as in
      * {@code "[0]   8192   2048   float   sum   -1[0] host:1:2 [0] NCCL INFO ..."}; such a tag is removed too.
      *

@@ -297,7 +297,7 @@ public final class NcclTestsTextReader {
             // nccl-tests' -T or failure message inside the row, or a short row with nothing of the table after it (a
             // killed job): a warning, the run's last size is lost and nothing after it (footer, tables) was written
             String cut = CutShort.stopped(t).or(() -> t.strip().split("\\s+").length >= layout.width()
-                    ? Optional.empty() : CutShort.endsOutput(java.util.Arrays.stream(lines, index + 1, lines.length).map(this::clean).toList()))
+                    ? Optional.empty() : CutShort.endsOutput(List.of(lines).subList(index + 1, lines.length).stream().map(this::clean).toList()))
                     .orElse(null);
             if (cut != null) {
                 tableNotes.add(Note.warning(no, "output cut short: " + cut + " at line " + no + " (" + p.message()

@@ -8,11 +8,12 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * nccl-tests output as launchers and log collectors print it, one prefix before every line, built from the 2x2 DGX
@@ -80,7 +81,7 @@ class LaunchPrefixesTest {
         String err = tags.split("\\|", -1)[1];
         String nccl = "node01:1462688:1462700 [0] NCCL INFO AllReduce: opCount 3 sendbuff 0x7f recvbuff 0x7f count "
                 + "1048576 datatype 7 op 0 root 0 comm 0x55 [nranks=4] stream 0x56";
-        List<String> text = new java.util.ArrayList<>();
+        List<String> text = new ArrayList<>();
         for (String l : body()) {
             if (l.startsWith("     4194304 ")) {
                 int cut = l.indexOf("-1") + 2;
@@ -97,5 +98,27 @@ class LaunchPrefixesTest {
         assertEquals(4194304L, p4m.sizeBytes());
         assertEquals(101.2, p4m.outOfPlace().timeUs(), 0);
         assertEquals(100.2, p4m.inPlace().timeUs(), 0);
+    }
+
+    /**
+     * nccl-tests 2.19.6's own lines around the table (src/util.cu: {@code unalign:} at the end of the nThread line,
+     * line 625; {@code "# GPU memory usage : ... | ... | Total ..."}, line 834, whose '|' is no markdown table;
+     * {@code "# error: ..."}, line 841; {@code FAILED} after the average, line 778), as {@code kubectl logs --prefix
+     * --timestamps} prints them: the 31 rows and the footer's 48.0299 GB/s (the file's footer) are read.
+     */
+    @Test
+    void trailerLinesOfTheLatestReleaseUnderAPodPrefix() throws Exception {
+        List<String> text = new ArrayList<>();
+        for (String l : body()) {
+            text.add(l.startsWith("# nThread") ? l + " unalign: 0" : l.startsWith("# Avg bus") ? l + " FAILED" : l);
+        }
+        text.add("# GPU memory usage     : Host 512.00 MiB | Device 4.00 GiB | Total  4.50 GiB");
+        text.add("#");
+        text.add("# error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
+        String pod = "[pod/nccl-test-launcher-x7k2p/mpi-launcher] 2026-12-06T12:48:27.123456789Z ";
+        Dataset d = MeasurementReader.read("pod.txt", text.stream().map(l -> pod + l)
+                .collect(Collectors.joining("\n"))).get(0);
+        assertEquals(31, d.points().size());
+        assertEquals(48.0299, d.avgBusBw(), 0);
     }
 }

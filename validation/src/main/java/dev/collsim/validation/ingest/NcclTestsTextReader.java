@@ -235,9 +235,7 @@ public final class NcclTestsTextReader {
                 ctx.maxBytes = NumberField.longCount(m, 1, "maxBytes");
             }
         } else if ((m = RANK.matcher(t)).matches()) {
-            if (layout != null || !Double.isNaN(avg)) {
-                newRunIfDone();
-            }
+            newRunIfDone(); // rows exist only under a layout: a finished table or a footer closes the run
             // nccl-tests before 2.13.4 print no Group (src/common.cu: "#   Rank %2d Pid %6d on %10s device %2d
             // [0x%02x] %s"); NCCL_TESTS_SPLIT did not exist then, so every rank is in group 0
             ctx.ranks.add(new RankInfo(NumberField.count(m, 1, "Rank"),
@@ -245,9 +243,10 @@ public final class NcclTestsTextReader {
                     NumberField.longCount(m, 3, "Pid"), m.group(4), NumberField.count(m, 5, "device"), m.group(6),
                     m.group(7), no));
         } else if (t.startsWith("# Using devices")) {
-            if (layout != null || !Double.isNaN(avg)) {
-                newRunIfDone();
-            }
+            newRunIfDone();
+        } else if (t.startsWith("# error:")) { // nccl-tests 2.19.6 src/util.cu writeErrors: ncclGetLastError
+            (layout != null ? tableNotes : ctx.notes).add(new Note(no, "nccl-tests printed NCCL's last error after "
+                    + "the run: '" + abbreviate(t.substring("# error:".length()).strip()) + "'"));
         } else if ((m = AVG.matcher(t)).find()) {
             footer(m, no);
         } else if (t.contains("Collective test concluded")) {

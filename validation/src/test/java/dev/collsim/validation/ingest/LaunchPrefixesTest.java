@@ -103,7 +103,7 @@ class LaunchPrefixesTest {
     /**
      * nccl-tests 2.19.6's own lines around the table (src/util.cu: {@code unalign:} at the end of the nThread line,
      * line 625; {@code "# GPU memory usage : ... | ... | Total ..."}, line 834, whose '|' is no markdown table;
-     * {@code "# error: ..."}, line 841; {@code FAILED} after the average, line 778), as {@code kubectl logs --prefix
+     * {@code "# error: ..."}, line 841, kept as a note at its line; {@code FAILED} after the average, line 778), as {@code kubectl logs --prefix
      * --timestamps} prints them: the 31 rows and the footer's 48.0299 GB/s (the file's footer) are read.
      */
     @Test
@@ -112,7 +112,8 @@ class LaunchPrefixesTest {
         for (String l : body()) {
             text.add(l.startsWith("# nThread") ? l + " unalign: 0" : l.startsWith("# Avg bus") ? l + " FAILED" : l);
         }
-        text.add("# GPU memory usage     : Host 512.00 MiB | Device 4.00 GiB | Total  4.50 GiB");
+        text.add("# GPU memory usage     : Initialization 512.00 MiB | User-Allocated 4.00 GiB | Collective 0.00 B"
+                + " | Total  4.50 GiB");
         text.add("#");
         text.add("# error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)");
         String pod = "[pod/nccl-test-launcher-x7k2p/mpi-launcher] 2026-12-06T12:48:27.123456789Z ";
@@ -120,5 +121,8 @@ class LaunchPrefixesTest {
                 .collect(Collectors.joining("\n"))).get(0);
         assertEquals(31, d.points().size());
         assertEquals(48.0299, d.avgBusBw(), 0);
+        assertTrue(d.notes().stream().anyMatch(n -> n.line() == text.size()
+                && n.text().contains("'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'")), d.notes()
+                .toString());
     }
 }

@@ -125,4 +125,19 @@ class LaunchPrefixesTest {
                 && n.text().contains("'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'")), d.notes()
                 .toString());
     }
+
+    /** Two runs appended to one file ({@code tee -a}), one under pdsh's and one under -prepend-rank's prefix. */
+    @Test
+    void twoRunsUnderTwoPrefixesAreTwoDatasets() throws Exception {
+        List<String> lines = body();
+        String text = lines.stream().map(l -> "node01: " + l).collect(Collectors.joining("\n")) + "\n"
+                + lines.stream().map(l -> "[0] " + l).collect(Collectors.joining("\n"));
+        List<Dataset> ds = MeasurementReader.read("tee.txt", text);
+        assertEquals(2, ds.size());
+        for (Dataset d : ds) {
+            assertEquals(31, d.points().size());
+            assertEquals(101.2, d.points().get(19).outOfPlace().timeUs(), 0, "line 40 of the file");
+        }
+        assertEquals(40 - 9 + lines.size(), ds.get(1).points().get(19).line(), "the file's 9 '#@' lines are dropped");
+    }
 }

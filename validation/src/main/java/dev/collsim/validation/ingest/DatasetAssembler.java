@@ -46,6 +46,10 @@ final class DatasetAssembler {
                     + ctx.unmodelled + " (its table at line " + line + "), a pattern collsim does not model; allowed: "
                     + Collective.allowed()));
         }
+        var twice = RanksPerProcess.repeated(file, ctx.ranks);
+        if (twice.isPresent()) {
+            throw new InputException(twice.get());
+        }
         List<Note> notes = new ArrayList<>(ctx.notes);
         notes.addAll(tableNotes);
         NcclLog log = ctx.log.build();

@@ -118,9 +118,11 @@ final class InterleavedStreams {
             } else if (nccl != null) {
                 inNccl = true;
             } else if (pieces > 0 && startsNccl(s, pos)) {
+                // an NCCL line (stderr, unbuffered) started inside a row that stdout had not finished
                 nccl = new StringBuilder();
                 ncclLine = n;
                 inNccl = true;
+                cuts++;
             } else {
                 startTable(n);
                 table.append(s, pos, s.length());

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@code error} column, {@code N/A} checks, per-iteration and timestamp columns), as users paste it: interleaved
  * NCCL INFO/WARN lines, {@code srun -l} ({@code " 0: "}) and {@code mpirun --tag-output}
  * ({@code "[1,0]<stdout>:"}) prefixes, ISO 8601 time stamps before each line ({@code kubectl logs --timestamps}),
- * SkyPilot's job-log prefix ({@link LinePrefixes}),
+ * SkyPilot's job-log prefix ({@link LinePrefixes}), any other prefix its comment lines share ({@link LearnedPrefix}),
  * CRLF, a truncated last row, several runs in one file, and reduced markdown tables ({@link MarkdownTableReader}). Output format reference: nccl-tests 2.19.6 {@code src/util.cu}.
  *
  * <p>Each run becomes a {@link Dataset}. A run starts at a section title ({@code ##}, {@code ###},
@@ -46,6 +46,7 @@ public final class NcclTestsTextReader {
     /** Each line's number in the file (differs from index + 1 after {@link InterleavedStreams} rebuilt the lines). */
     private final int[] lineNos;
     private final int interleaveCuts;
+    private final LearnedPrefix prefix;
     private final FileHeader.Builder headerBuilder = new FileHeader.Builder();
     private FileHeader header;
     private final List<Dataset> out = new ArrayList<>();
@@ -67,7 +68,8 @@ public final class NcclTestsTextReader {
     private NcclTestsTextReader(String file, String content) {
         this.file = file;
         String[] raw = content.split("\\r\\n|\\r|\\n", -1);
-        InterleavedStreams.Result split = InterleavedStreams.split(raw);
+        this.prefix = LearnedPrefix.of(raw);
+        InterleavedStreams.Result split = InterleavedStreams.split(prefix.bare(raw)); // prefixes stand between pieces
         this.lines = split == null ? raw : split.texts();
         this.lineNos = split == null ? null : split.lineNumbers();
         this.interleaveCuts = split == null ? 0 : split.cuts();
@@ -113,8 +115,8 @@ public final class NcclTestsTextReader {
         return out;
     }
 
-    private static String clean(String raw) {
-        return LinePrefixes.strip(raw);
+    private String clean(String raw) {
+        return prefix.strip(raw);
     }
 
     /**
@@ -207,8 +209,7 @@ public final class NcclTestsTextReader {
     private void newRunIfDone() throws InputException {
         if (layout != null || !rows.isEmpty() || !Double.isNaN(avg)) {
             flush(false);
-            RunContext fresh = new RunContext();
-            ctx = fresh;
+            ctx = new RunContext();
         }
     }
 
@@ -234,9 +235,7 @@ public final class NcclTestsTextReader {
                 ctx.maxBytes = NumberField.longCount(m, 1, "maxBytes");
             }
         } else if ((m = RANK.matcher(t)).matches()) {
-            if (layout != null || !Double.isNaN(avg)) {
-                newRunIfDone();
-            }
+            newRunIfDone(); // rows exist only under a layout: a finished table or a footer closes the run
             // nccl-tests before 2.13.4 print no Group (src/common.cu: "#   Rank %2d Pid %6d on %10s device %2d
             // [0x%02x] %s"); NCCL_TESTS_SPLIT did not exist then, so every rank is in group 0
             ctx.ranks.add(new RankInfo(NumberField.count(m, 1, "Rank"),
@@ -244,9 +243,10 @@ public final class NcclTestsTextReader {
                     NumberField.longCount(m, 3, "Pid"), m.group(4), NumberField.count(m, 5, "device"), m.group(6),
                     m.group(7), no));
         } else if (t.startsWith("# Using devices")) {
-            if (layout != null || !Double.isNaN(avg)) {
-                newRunIfDone();
-            }
+            newRunIfDone();
+        } else if (t.startsWith("# error:")) { // nccl-tests 2.19.6 src/util.cu writeErrors: ncclGetLastError
+            (layout != null ? tableNotes : ctx.notes).add(new Note(no, "nccl-tests printed NCCL's last error after "
+                    + "the run: '" + abbreviate(t.substring("# error:".length()).strip()) + "'"));
         } else if ((m = AVG.matcher(t)).find()) {
             footer(m, no);
         } else if (t.contains("Collective test concluded")) {
@@ -276,8 +276,7 @@ public final class NcclTestsTextReader {
         avgLine = no;
         if (layout == null && rows.isEmpty()) {
             flush(false);
-            RunContext next = new RunContext();
-            ctx = next;
+            ctx = new RunContext();
         }
     }
 
@@ -297,7 +296,7 @@ public final class NcclTestsTextReader {
             // nccl-tests' -T or failure message inside the row, or a short row with nothing of the table after it (a
             // killed job): a warning, the run's last size is lost and nothing after it (footer, tables) was written
             String cut = CutShort.stopped(t).or(() -> t.strip().split("\\s+").length >= layout.width()
-                    ? Optional.empty() : CutShort.endsOutput(List.of(lines).subList(index + 1, lines.length)))
+                    ? Optional.empty() : CutShort.endsOutput(List.of(lines).subList(index + 1, lines.length).stream().map(this::clean).toList()))
                     .orElse(null);
             if (cut != null) {
                 tableNotes.add(Note.warning(no, "output cut short: " + cut + " at line " + no + " (" + p.message()
@@ -358,7 +357,7 @@ public final class NcclTestsTextReader {
         if (!rows.isEmpty()) {
             if (interleaveCuts > 0) {
                 tableNotes.add(new Note(tableLine, "NCCL's log and the table were written into one file at once: "
-                        + interleaveCuts + " NCCL line(s) broken by table pieces, both rebuilt (line numbers are "
+                        + interleaveCuts + " NCCL line(s) and table row(s) broken into each other, both rebuilt (line numbers are "
                         + "where each rebuilt line began)"));
             }
             Map<String, List<PerfPoint>> groups = new LinkedHashMap<>();

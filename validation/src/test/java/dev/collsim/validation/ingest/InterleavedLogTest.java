@@ -48,7 +48,7 @@ class InterleavedLogTest {
         }
         assertEquals(12345, d.points().get(0).line());
         assertEquals(1.78087, d.avgBusBw(), 1e-9);
-        assertTrue(d.notes().stream().anyMatch(n -> n.text().contains("4 NCCL line(s) broken")), d.notes().toString());
+        assertTrue(d.notes().stream().anyMatch(n -> n.text().contains("4 NCCL line(s) and table row(s) broken")), d.notes().toString());
     }
 
     /**

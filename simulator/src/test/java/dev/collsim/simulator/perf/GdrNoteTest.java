@@ -93,6 +93,7 @@ class GdrNoteTest {
         assertTrue(NetworkNotes.of(ClusterLoader.load("dgx-h100").withNetworkClass(NetworkClass.SOCKET),
                 NcclSettings.DEFAULTS).isEmpty());
     }
+
     /**
      * Over sockets every GPU-NIC path crosses the CPU, so the note must not say that none does when the paths are
      * not the limit. Two hosts of 4 L40S and one 100 Gb/s NIC (12.5 GB/s each way) on a Gen4 switch with GPUs 0, 1:

@@ -34,7 +34,8 @@ public final class HardwareHintsOptions {
     String nvlink;
 
     @Option(names = "--cpu-vendor", paramLabel = "VENDOR",
-            description = "CPU vendor (GenuineIntel, AuthenticAMD) for the SMP link bandwidth.")
+            description = "CPU vendor (GenuineIntel or intel, AuthenticAMD or amd; case ignored) for the SMP link"
+                    + " bandwidth.")
     String cpuVendor;
 
     /**
@@ -51,10 +52,32 @@ public final class HardwareHintsOptions {
             }
         }
         try {
-            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, -1, -1, nvswitchLinks());
+            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor(), -1, -1, nvswitchLinks());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
+    }
+
+    /**
+     * The CPU vendor as CPUID names it, the form NCCL's {@code ncclTopoGetInterCpuBw} compares (NCCL 2.30
+     * {@code src/graph/topo.cc}); any other text would silently fall back to the unknown vendor's rate.
+     *
+     * @return {@code GenuineIntel}, {@code AuthenticAMD}, or null when not given
+     * @throws UserError (exit 2) on any other value
+     */
+    private String cpuVendor() {
+        if (cpuVendor == null) {
+            return null;
+        }
+        String v = cpuVendor.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("genuineintel") || v.equals("intel")) {
+            return "GenuineIntel";
+        }
+        if (v.equals("authenticamd") || v.equals("amd")) {
+            return "AuthenticAMD";
+        }
+        throw new UserError("--cpu-vendor: found '" + cpuVendor + "'; allowed: GenuineIntel (or intel), AuthenticAMD"
+                + " (or amd)", ExitCodes.USAGE);
     }
 
     /** @return the NVLink hint: 0 none, -1 the model's count, else the count given */

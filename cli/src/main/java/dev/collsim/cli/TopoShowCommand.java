@@ -1,5 +1,7 @@
 package dev.collsim.cli;
 
+import static dev.collsim.units.DecimalText.fixed;
+
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
@@ -12,6 +14,7 @@ import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -87,11 +90,19 @@ public final class TopoShowCommand implements Callable<Integer> {
         double gbits = compute.stream().mapToDouble(n -> n.speed().gbits()).sum();
         int gpus = Math.max(1, t.gpusOf(0).size());
         Map<String, Long> speeds = compute.stream().collect(Collectors.groupingBy(
-                n -> String.format(Locale.ROOT, "%.0f Gb/s", n.speed().gbits()), TreeMap::new, Collectors.counting()));
-        out.printf(Locale.ROOT, "NICs       per %s: %d compute (%s), %d other; NIC bandwidth per GPU %.0f Gb/s"
+                n -> gbitsText(n.speed().gbits()) + " Gb/s", TreeMap::new, Collectors.counting()));
+        out.printf(Locale.ROOT, "NICs       per %s: %d compute (%s), %d other; NIC bandwidth per GPU %s Gb/s"
                 + " = %.1f GB/s%n", host, compute.size(), speeds.entrySet().stream().map(e -> e.getValue() + "x "
-                + e.getKey()).collect(Collectors.joining(", ")), hostNics.size() - compute.size(), gbits / gpus,
-                gbits / gpus / 8);
+                + e.getKey()).collect(Collectors.joining(", ")), hostNics.size() - compute.size(),
+                gbitsText(gbits / gpus), gbits / gpus / 8);
+    }
+
+    /**
+     * @return Gb/s with up to 2 decimals and no trailing zeros: 2 NICs of 10 Gb/s for 8 GPUs read 2.5, not the 3 that
+     *         whole numbers would print (the GB/s figure after it, 0.3, would then contradict it)
+     */
+    static String gbitsText(double gbits) {
+        return new BigDecimal(fixed(gbits, 2)).stripTrailingZeros().toPlainString();
     }
 
     /** Widest link detail shown in full; longer ones are cut with "..." so the columns stay aligned. */

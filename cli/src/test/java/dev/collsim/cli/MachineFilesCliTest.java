@@ -40,6 +40,24 @@ class MachineFilesCliTest {
         assertTrue(r.out().contains("GPU-GPU   28 pairs  NVL    240.0 /   300.0 GB/s"), r.out());
     }
 
+    /**
+     * {@code --cpu-vendor amd} (a DGX A100 has two AMD EPYC 7742, DGX A100 User Guide) gives NCCL's AMD inter-CPU
+     * rate, 16 GB/s (NCCL 2.30 src/graph/topo.h AMD_BW), where any text but the two CPUID names used to fall back
+     * silently to the unknown vendor's SKL_QPI_BW (10); a vendor that is neither is refused (exit 2).
+     */
+    @Test
+    void cpuVendorTakesShortNamesAndRefusesOthers(@TempDir Path dir) throws Exception {
+        Path f = copy("B-topo-dgx-a100.txt", dir);
+        CliRun amd = CliRun.run("topo", "show", "-c", f.toString(), "--cpu-vendor", "amd");
+        assertEquals(0, amd.code(), amd.err());
+        assertTrue(amd.out().matches("(?s).*SYS  Infinity Fabric \\(NCCL AMD_BW\\) +\\d+ +16\\.0 +16\\.0\n.*"),
+                amd.out());
+        CliRun bad = CliRun.run("topo", "show", "-c", f.toString(), "--cpu-vendor", "Zen4");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("--cpu-vendor: found 'Zen4'; allowed: GenuineIntel (or intel), AuthenticAMD"
+                + " (or amd)"), bad.err());
+    }
+
     /** Hints only fill in machine files; given with a catalog cluster they would be ignored, so they are refused. */
     @Test
     void hintsWithACatalogClusterAreAUsageError() {

@@ -56,10 +56,9 @@ final class FlowFabric {
             throw new IllegalArgumentException("unknown --fabric '" + o.fabric + "'; allowed: " + FabricKind.allowed());
         }
         if (!source.editable()) {
-            throw new IllegalArgumentException("--fabric rebuilds the hosts of -c from their catalog type; -c "
-                    + source.name() + " is a machine file or a YAML cluster without a catalog host type; use -c NAME,"
-                    + " NAMExN or NAME:N, a config, or YAML with 'hosts: <catalog name>'; catalog: "
-                    + String.join(", ", Catalog.names()));
+            throw new IllegalArgumentException("--fabric rebuilds the hosts of -c from their host type; -c "
+                    + source.name() + " is a machine file; use -c NAME, NAMExN or NAME:N, a config, or a collsim YAML"
+                    + " cluster (a catalog host type or an inline host); catalog: " + String.join(", ", Catalog.names()));
         }
         ClusterSpec base = source.spec();
         HostType type = base.hostType();

@@ -233,9 +233,9 @@ public final class PlanCommand implements Callable<Integer> {
         PlanText.print(out, plan, base.topology(), cluster.sizeText(base.topology()), cluster.ofTrays());
         if (target != null) {
             if (base.spec() == null) {
-                throw new UserError("--target-tokens-per-s needs a cluster built from a catalog host type (a collsim"
-                        + " YAML with 'hosts: <catalog name>', a config name or a catalog name); '" + cluster.value()
-                        + "' is not", ExitCodes.USAGE);
+                throw new UserError("--target-tokens-per-s needs a cluster built from a host type (a collsim"
+                        + " YAML cluster, a config name or a catalog name); '" + cluster.value()
+                        + "' is a machine file", ExitCodes.USAGE);
             }
             ScalingSearch search = new ScalingSearch(planner, h -> ClusterEditor.build(base.spec(),
                     ClusterEdits.NONE.withHosts(h)).withNetworkClass(base.topology().networkClass()), base.gpusPerHost(), peak);

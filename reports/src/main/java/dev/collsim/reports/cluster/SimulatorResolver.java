@@ -130,8 +130,9 @@ public final class SimulatorResolver implements VariantResolver {
         ClusterSource b = base;
         if (!v.edits().isEmpty() && b.spec() == null) {
             throw new InputException(v.problem(spec.file(), "the base cluster '"
-                    + b.name() + "' is not built from a catalog host type, so only 'env' and 'calibration' can"
-                    + " vary; use a collsim YAML cluster with 'hosts: <catalog name>' as the base"));
+                    + b.name() + "' is a machine file (nvidia-smi topo -m, NCCL XML or InfraGraph), so only 'env' and"
+                    + " 'calibration' can vary; describe it as a collsim YAML cluster (a catalog host type or an"
+                    + " inline host) to vary its hardware"));
         }
         Topology t;
         try {
@@ -149,8 +150,8 @@ public final class SimulatorResolver implements VariantResolver {
         }
         IntFunction<Topology> withHosts = h -> {
             if (b.spec() == null) {
-                throw new IllegalArgumentException("scaling needs a base cluster built from a catalog host type; '"
-                        + b.name() + "' is not");
+                throw new IllegalArgumentException("scaling needs a base cluster built from a host type (a"
+                        + " collsim YAML cluster or a catalog name); '" + b.name() + "' is a machine file");
             }
             return cluster(b, v.edits().withHosts(h));
         };

@@ -16,6 +16,8 @@ import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.topology.io.Problems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 /**
  * Reads a what-if report spec (YAML). Every problem is reported at once with file, line, column, field, what was
@@ -62,7 +65,7 @@ import java.util.Set;
  * plans:
  *   - name: 70B tp8                # required
  *     params: 70B                  # required; then any collsim plan option without the leading --
- *     dp: 4
+ *     dp: 4                        # default: fill the base cluster, GPUs / (tp x pp x cp), as collsim plan
  *     tp: 8
  *     target-tokens-per-s: 1e6
  *     scaling-max-gpus: 1024       # draw a scaling curve up to this many GPUs
@@ -145,8 +148,10 @@ public final class ReportSpecReader {
             }
         }
         List<PlanSpec> plans = new ArrayList<>();
+        int[] gpus = {-1}; // resolved once, and only when a plan leaves out dp
+        IntSupplier baseGpus = () -> gpus[0] >= 0 ? gpus[0] : (gpus[0] = baseGpus(cluster, folder));
         for (YamlNode p : f.list(root, "plans")) {
-            PlanSpec spec = plan(f, problems, p);
+            PlanSpec spec = plan(f, problems, p, baseGpus);
             if (spec != null) {
                 plans.add(spec);
             }
@@ -225,7 +230,19 @@ public final class ReportSpecReader {
         return c == null || sizes == null ? null : new SweepSpec(c, sizes, dt, gpus, measured);
     }
 
-    private static PlanSpec plan(YamlFields f, Problems problems, YamlNode p) {
+    /**
+     * @return the GPUs of the base cluster, which a plan without {@code dp} fills as {@code collsim plan} does; 0 when
+     *         the cluster cannot be read (the report then names that problem when it resolves the base)
+     */
+    private static int baseGpus(String cluster, Path folder) {
+        try {
+            return ClusterLoader.resolve(cluster, HardwareHints.NONE, folder).topology().gpus().size();
+        } catch (InputException | IllegalArgumentException e) {
+            return 0;
+        }
+    }
+
+    private static PlanSpec plan(YamlFields f, Problems problems, YamlNode p, IntSupplier baseGpus) {
         if (!f.mapping(p, PLAN)) {
             return null;
         }
@@ -253,6 +270,10 @@ public final class ReportSpecReader {
         b.tp = or(f.integer(p, "tp", false, 1, 1024), b.tp);
         b.pp = or(f.integer(p, "pp", false, 1, 1024), b.pp);
         b.cp = or(f.integer(p, "cp", false, 1, 1024), b.cp);
+        if (p.get("dp") == null) {
+            // as collsim plan: dp fills the base cluster (GPUs / (tp x pp x cp))
+            b.dp = Math.max(1, baseGpus.getAsInt() / Math.max(1, b.tp * b.pp * b.cp));
+        }
         b.virtualStages = or(f.integer(p, "virtual-stages", false, 1, 1024), b.virtualStages);
         b.ep = or(f.integer(p, "ep", false, 1, 1 << 20), b.ep);
         b.experts = or(f.integer(p, "experts", false, 0, 1 << 20), b.experts);

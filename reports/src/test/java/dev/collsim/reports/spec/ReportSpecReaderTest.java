@@ -24,6 +24,24 @@ class ReportSpecReaderTest {
     }
 
     /** A variant's fabric is spelled as in cluster YAML and --fabric; the older spelling {@code rail} still reads. */
+    /**
+     * A plan without {@code dp} fills the base cluster as {@code collsim plan} does (it ran on one GPU and read "does
+     * not fit" before). By hand: dgx-h100x2 is 2 DGX H100 of 8 GPUs each (DGX H100 User Guide), 16 GPUs; with tp 2,
+     * dp = 16 / 2 = 8; a plan that names dp keeps it.
+     */
+    @Test
+    void aPlanWithoutDpFillsTheBaseCluster() throws InputException {
+        ReportSpec s = ReportSpecReader.read("w.yaml", """
+                cluster: dgx-h100x2
+                plans:
+                  - {name: filled, model: llama3-8b, tp: 2, zero: 3, global-batch: 64}
+                  - {name: named, model: llama3-8b, tp: 2, dp: 1, global-batch: 64}
+                """, HERE);
+        assertEquals(8, s.plans().get(0).job().dp());
+        assertEquals(16, s.plans().get(0).job().nGpus());
+        assertEquals(1, s.plans().get(1).job().dp());
+    }
+
     @Test
     void fabricIsSpelledAsInClusterYaml() throws InputException {
         ReportSpec s = ReportSpecReader.read("w.yaml", """

@@ -40,7 +40,8 @@ public final class GdrNote {
                 ? "every algorithm's network part and the bound column are limited to what those paths carry: "
                         + fixed(plan.nodeNetBw(), 1) + " GB/s per node each way, of the NICs' "
                         + fixed(plan.nodeNicBw(), 1)
-                : "no GPU-NIC path of these ranks crosses the CPU, so the NICs stay the limit";
+                : "the GPU-NIC paths of these ranks carry at least the NICs' " + fixed(plan.nodeNicBw(), 1)
+                        + " GB/s per node each way, so the NICs stay the limit";
         if (socket) {
             return Optional.of("socket NICs have no GPUDirect RDMA (NCCL's socket transport offers host memory only),"
                     + (set ? " so NCCL_NET_GDR_LEVEL, NCCL_NET_GDR_READ and NCCL_NET_GDR_C2C change nothing;" : "")

@@ -15,6 +15,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.yaml.YamlClusterReader;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -91,5 +92,37 @@ class GdrNoteTest {
         assertFalse(plain.contains("change nothing"), plain);
         assertTrue(NetworkNotes.of(ClusterLoader.load("dgx-h100").withNetworkClass(NetworkClass.SOCKET),
                 NcclSettings.DEFAULTS).isEmpty());
+    }
+
+    /**
+     * Over sockets every GPU-NIC path crosses the CPU, so the note must not say that none does when the paths are
+     * not the limit. Two hosts of 4 L40S and one 100 Gb/s NIC (12.5 GB/s each way) on a Gen4 switch with GPUs 0, 1:
+     * the staged paths run through that switch's Gen4 x16 uplink twice per direction (16 GT/s x 16 x 128/130 / 8 / 2
+     * = 15.75 GB/s) or, for GPUs 2, 3 on CPU 1, over the 64 GB/s SMP link and the same uplink; both above 12.5, so
+     * the NIC stays the limit, and the note says so with the NIC's 12.5.
+     */
+    @Test
+    void socketPathsAboveTheNicSayTheNicIsTheLimit() throws Exception {
+        String yaml = """
+                schema: collsim/v1
+                name: l40s
+                hosts:
+                  name: l40s-4
+                  gpus: {count: 4, model: L40S}
+                  cpus: {count: 2, vendor: GenuineIntel, model: Xeon 8462Y+, interconnect: 64 GB/s}
+                  pcie:
+                    gen: 4
+                    switches: [{name: sw0, cpu: 0, gpus: [0, 1], nics: [0]}]
+                    rootPorts: [{cpu: 1, gpus: [2, 3]}]
+                  nics: [{name: eth0, speed: 100 Gb/s}]
+                count: 2
+                fabric: {kind: single-switch, linkSpeed: 100 Gb/s, network: socket}
+                """;
+        Topology t = new YamlClusterReader().readCluster("l40s.yaml", yaml).topology();
+        String note = NetworkNotes.of(t, NcclSettings.DEFAULTS).orElseThrow();
+        assertTrue(note.contains("every GPU-NIC path goes through the CPU"), note);
+        assertTrue(note.contains("the GPU-NIC paths of these ranks carry at least the NICs' 12.5 GB/s per node each"
+                + " way, so the NICs stay the limit"), note);
+        assertFalse(note.contains("crosses the CPU"), note);
     }
 }

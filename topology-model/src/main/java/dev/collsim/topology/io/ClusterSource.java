@@ -6,15 +6,15 @@ import java.util.Objects;
 
 /**
  * A cluster as every command's {@code -c} names it, resolved once by {@link ClusterLoader#resolve}: the topology,
- * its {@link ClusterSpec} when it is built from a catalog host type (what-if edits, other host counts and other
- * fabrics apply to the spec), and where it came from. Immutable.
+ * its {@link ClusterSpec} when it is built from a host type, of the catalog or described inline in YAML (what-if
+ * edits, other host counts and other fabrics apply to the spec), and where it came from. Immutable.
  *
  * @param name     what the user gave (trimmed), or {@link ClusterLoader#DEFAULT}
  * @param origin   where it came from
  * @param topology the validated cluster
  * @param spec     its spec: a catalog host type NAME (one host, no fabric), NAMExN / NAME:N, or a YAML cluster
- *                 (file or shipped config) whose {@code hosts} is a catalog name; null for machine files (nvidia-smi
- *                 topo -m text, NCCL topology XML) and inline YAML host descriptions
+ *                 (file or shipped config), whose {@code hosts} is a catalog name or an inline host description;
+ *                 null for machine files (nvidia-smi topo -m text, NCCL topology XML, InfraGraph)
  */
 public record ClusterSource(String name, Origin origin, Topology topology, ClusterSpec spec) {
 

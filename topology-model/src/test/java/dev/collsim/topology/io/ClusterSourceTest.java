@@ -6,8 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.edit.ClusterEditor;
 import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.units.Bandwidth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -62,10 +68,35 @@ class ClusterSourceTest {
         assertEquals(256, s.topology().gpus().size());
     }
 
+    /**
+     * An inline host keeps its spec, so what-if edits (NIC speed, host count, fabric) apply to it as to a catalog host.
+     * By hand, from the YAML: 2 hosts of 4 L40S, one 100 Gb/s NIC each, on one switch; edited to 400 Gb/s the NIC is
+     * 400 / 8 = 50 GB/s per direction, the host count 3 gives 12 GPUs, and the PCIe links stay (4 GPU links, 1 NIC
+     * link and 1 switch uplink per host: 6 per host, 18 for 3 hosts, each counted in both directions).
+     */
     @Test
-    void inlineHostsAndMachineFilesHaveNoSpec(@TempDir Path dir) throws Exception {
-        ClusterSource inline = ClusterLoader.resolve("azure-nc96ads-a100-v4", HardwareHints.NONE, null);
-        assertTrue(!inline.editable(), "inline host description");
+    void inlineHostsKeepTheirSpecForEdits(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("l40s.yaml"), "schema: collsim/v1\nname: l40s\nhosts:\n  name: l40s-4\n"
+                + "  gpus: {count: 4, model: L40S}\n"
+                + "  cpus: {count: 2, vendor: GenuineIntel, model: Xeon 8462Y+, interconnect: 64 GB/s}\n"
+                + "  pcie:\n    gen: 4\n    switches: [{name: sw0, cpu: 0, gpus: [0, 1], nics: [0]}]\n"
+                + "    rootPorts: [{cpu: 1, gpus: [2, 3]}]\n  nics: [{name: eth0, speed: 100 Gb/s}]\ncount: 2\n"
+                + "fabric: {kind: single-switch, linkSpeed: 100 Gb/s}\n");
+        ClusterSource inline = ClusterLoader.resolve("l40s.yaml", HardwareHints.NONE, dir);
+        assertTrue(inline.editable(), "inline host description");
+        assertEquals(2, inline.spec().count());
+        Topology t = ClusterEditor.build(inline.spec(), new ClusterEdits(3, null,
+                Bandwidth.ofGbits(400), null, null, null, null, null));
+        assertEquals(12, t.gpus().size());
+        assertEquals(3, t.devices(Nic.class).size());
+        for (Nic n : t.devices(Nic.class)) {
+            assertEquals(50.0, n.speed().gbps(), 1e-9);
+        }
+        assertEquals(18 * 2, t.graph().edgeSet().stream().filter(l -> l.type() == LinkType.PCIE).count());
+    }
+
+    @Test
+    void machineFilesHaveNoSpec(@TempDir Path dir) throws Exception {
         Path smi = dir.resolve("machine.txt");
         Files.writeString(smi, TestFiles.text("B-topo-dell-c4140-4xV100-sxm2-nv2.txt"));
         ClusterSource m = ClusterLoader.resolve("machine.txt", HardwareHints.NONE.withGpu("V100-SXM2-16GB", 70), dir);

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.fabric.Bisection;
 import dev.collsim.topology.paths.DevicePath;
@@ -55,6 +57,22 @@ class InlineHostTest {
         assertEquals("NV18", p.smiLabel());
         assertEquals(450.0, p.physical().gbps(), 1e-9);
         assertEquals(370.8, p.nccl().gbps(), 1e-9);
+    }
+
+    /**
+     * NVLink pairs without {@code generation} take the GPU model's: H100 PCIe is sm 90 (Hopper), NVLink4 (H100
+     * datasheet), so the bridge of 12 links reads "NVLink4 x12" like the catalog's "NVLink4 x18", not "NVLink x12".
+     */
+    @Test
+    void nvlinkGenerationFollowsTheGpuWhenLeftOut() throws Exception {
+        String yaml = YAML.replace("H100-SXM5-80GB, sm: 90", "H100-PCIE-80GB")
+                .replace("{switches: 4, linksPerGpu: 18, bandwidthPerLink: 25 GB/s, generation: NVLink4}",
+                        "{bandwidthPerLink: 25 GB/s, pairs: [{gpus: [0, 1], links: 12}, {gpus: [2, 3], links: 12}]}");
+        Topology t = new YamlClusterReader().read("inline.yaml", yaml);
+        Link l = t.outgoing(t.device("h0/gpu0").orElseThrow()).stream().filter(x -> x.type() == LinkType.NVLINK)
+                .findFirst().orElseThrow();
+        assertEquals("NVLink4 x12", l.detail());
+        assertEquals(300.0, l.bandwidth().gbps(), 1e-9);
     }
 
     /**

@@ -213,6 +213,30 @@ class NvidiaSmiTopoReaderTest {
         assertTrue(t.source().contains("sm 89 (hint)"), t.source());
     }
 
+    /**
+     * A GPU model hint the GPU database knows sets the sm without {@code --gpu-sm}: NV12 bridged pairs alone read as
+     * A100 (sm 80, NVLink3, PCIe Gen4), but with H100 PCIe named they are sm 90 (CUDA compute capability 9.0 of
+     * Hopper), NVLink4 and PCIe Gen5. Expected by hand: 12 links x 25 GB/s = 300 GB/s per direction (H100 PCIe
+     * datasheet: NVLink bridge 600 GB/s bidirectional); the GPU's Gen5 x16 link 32 GT/s x 16 lanes x 128/130 / 8
+     * = 63.015 GB/s.
+     */
+    @Test
+    void aKnownGpuModelHintSetsTheSmWithoutAnSmHint() throws InputException {
+        String file = "B-topo-8xA100-pcie-nvlink-bridge-pairs-issue-nccltests178.txt";
+        Topology t = new NvidiaSmiTopoReader(HardwareHints.NONE.withGpu("H100-PCIE-80GB", 0))
+                .read(file, text(file));
+        assertEquals(90, t.gpus().get(0).sm());
+        Link nv = link(t, "h0/gpu0", "h0/gpu1", LinkType.NVLINK);
+        assertEquals(300.0, nv.bandwidth().gbps(), 1e-9);
+        assertEquals(12, nv.count());
+        assertTrue(nv.detail().contains("NVLink4"), nv.detail());
+        Link pcie = t.outgoing(t.device("h0/gpu0").orElseThrow()).stream()
+                .filter(l -> l.type() == LinkType.PCIE).findFirst().orElseThrow();
+        assertEquals(32.0 * 16 * 128 / 130 / 8, pcie.bandwidth().gbps(), 1e-9);
+        assertTrue(t.source().contains("H100-PCIE-80GB (hint), sm 90 from the GPU database"), t.source());
+        assertFalse(t.source().contains("assumed from NV12"), t.source());
+    }
+
     private static String cpuOf(Topology t, String id) {
         Device d = t.device(id).orElseThrow();
         List<Device> seen = new ArrayList<>(List.of(d));

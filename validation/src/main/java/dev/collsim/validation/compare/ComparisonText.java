@@ -70,8 +70,8 @@ public final class ComparisonText {
             // a wide band (factor above 2) holds nearly any point: say so before the count reads like validation
             boolean wide = c.points().stream().anyMatch(p -> p.highUs() > p.predictedUs()
                     * (1 + PredictionBand.WIDE_PERCENT / 100) * (1 + 1e-9));
-            sb.append(String.format(Locale.ROOT, "%n  inside the band: %d of %d points%s (%s)", c.insideBand(),
-                    c.points().size(), wide ? ", but the band is wide, so being inside says little of the prediction;"
+            sb.append(String.format(Locale.ROOT, "%n  inside the band: %d of %d points%s%s (%s)", c.insideBand(),
+                    c.keptPoints(), c.leftOut().isEmpty() ? "" : " (hiccups left out, as above)", wide ? ", but the band is wide, so being inside says little of the prediction;"
                     + " the errors above do" : "", c.band()));
             sb.append(Double.isFinite(c.physicalBoundBusBw())
                     ? String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw; algorithm check: ",

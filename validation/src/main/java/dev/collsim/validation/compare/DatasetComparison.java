@@ -52,9 +52,22 @@ public record DatasetComparison(Dataset dataset, ClusterGuess cluster, String re
                 .toList();
     }
 
-    /** @return points whose measured time lies inside the prediction's band */
+    /**
+     * @return points whose measured time lies inside the prediction's band, of those the statistics keep (a hiccup
+     *         is left out here too, as calibrate leaves it out of its fitted points)
+     */
     public int insideBand() {
-        return (int) points.stream().filter(p -> p.measuredUs() >= p.lowUs() && p.measuredUs() <= p.highUs()).count();
+        int n = 0;
+        for (int i = 0; i < points.size(); i++) {
+            PointComparison p = points.get(i);
+            n += !leftOutIndices.contains(i) && p.measuredUs() >= p.lowUs() && p.measuredUs() <= p.highUs() ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** @return the points the statistics and {@link #insideBand} count: every point but those left out */
+    public int keptPoints() {
+        return points.size() - leftOutIndices.size();
     }
 
     /** @return true when predictions were made */

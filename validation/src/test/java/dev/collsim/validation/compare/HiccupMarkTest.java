@@ -30,6 +30,12 @@ class HiccupMarkTest {
         assertEquals(1, marked.size(), text);
         assertTrue(marked.get(0).strip().startsWith("16384 "), marked.get(0));
         assertTrue(marked.get(0).contains(" 291.40 "), marked.get(0));
+        // the band count leaves the hiccup out as the statistics do: 1 of the file's points is left out, so the
+        // count is over the others, and the 16 KiB row (291.4 us, far above any band) is not among them
+        DatasetComparison c = COMPARER.compare(d, Optional.empty());
+        assertEquals(c.points().size() - 1, c.keptPoints());
+        assertTrue(text.contains("inside the band: " + c.insideBand() + " of " + (c.points().size() - 1)
+                + " points (hiccups left out, as above)"), text);
         // --summary has no rows, but still names the hiccup
         String summary = ComparisonText.render(List.of(COMPARER.compare(d, Optional.empty())), false);
         assertTrue(summary.contains("  hiccup (diagnose, line 32): "), summary);

@@ -263,6 +263,13 @@ final class SmiInference {
                     + hints.gpuSm() + " (hint)");
             return hints.gpuSm();
         }
+        // a model the GPU database knows fixes the sm (and with it the NVLink generation and PCIe generation); the
+        // link counts below are only a guess for a file that names no model
+        if (GpuModels.find(hints.gpuModel()).isPresent()) {
+            int sm = GpuModels.find(hints.gpuModel()).orElseThrow().sm();
+            notes.add("GPU model " + hints.gpuModel() + " (hint), sm " + sm + " from the GPU database");
+            return sm;
+        }
         int maxPair = 0;
         int maxTotal = 0;
         boolean viaSwitch = false;
@@ -296,7 +303,9 @@ final class SmiInference {
             sm = 80;
             why = "direct NVLinks, up to " + maxTotal + " per GPU";
         }
-        notes.add("GPU model unknown, sm " + sm + " assumed from " + why + "; pass a GPU hint to set them");
+        notes.add((hints.gpuModel() == null ? "GPU model unknown" : "GPU model " + hints.gpuModel()
+                + " (hint) not in the GPU database") + ", sm " + sm + " assumed from " + why + "; pass a GPU hint"
+                + (hints.gpuModel() == null ? "" : " (--gpu-sm)") + " to set it");
         return sm;
     }
 

@@ -5,6 +5,7 @@ import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.NvlinkGen;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.io.yaml.InlineHostType.CpuSpec;
 import dev.collsim.topology.io.yaml.InlineHostType.GpuSpec;
@@ -66,7 +67,7 @@ final class InlineHostParser {
         CpuSpec cpus = cpus(f.map(host, "cpus", true));
         int nGpus = declaredGpus;
         int nCpus = declaredCpus;
-        NvlinkSpec nvlink = nvlink(f.map(host, "nvlink", false), nGpus);
+        NvlinkSpec nvlink = nvlink(f.map(host, "nvlink", false), nGpus, gpus);
         List<NicSpec> nics = nics(f.node(host, "nics", false));
         PcieSpec pcie = pcie(f.map(host, "pcie", false), host, nGpus, nCpus, nics.size());
         if (problems.size() > before) {
@@ -122,7 +123,8 @@ final class InlineHostParser {
         return new CpuSpec(count, arch == null ? "x86_64" : arch, vendor, model, smp == null ? Bandwidth.ofGBps(1) : smp);
     }
 
-    private NvlinkSpec nvlink(YamlNode n, int nGpus) {
+    /** @param gpus the host's GPUs (null when invalid), whose sm names the NVLink generation the YAML leaves out */
+    private NvlinkSpec nvlink(YamlNode n, int nGpus, GpuSpec gpus) {
         if (n == null) {
             return null;
         }
@@ -161,7 +163,8 @@ final class InlineHostParser {
             }
         }
         return per == null ? null : new NvlinkSpec(switches == null ? 0 : switches, links == null ? 0 : links, per,
-                gen == null ? "NVLink" : gen, pairs);
+                gen != null ? gen : gpus == null ? "NVLink" : GpuModels.nvlinkOfSm(gpus.sm()).map(NvlinkGen::label)
+                        .orElse("NVLink"), pairs);
     }
 
     private List<NicSpec> nics(YamlNode n) {

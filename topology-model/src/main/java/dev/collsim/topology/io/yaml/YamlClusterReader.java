@@ -80,8 +80,8 @@ public final class YamlClusterReader implements TopologyReader {
      * A cluster read from a YAML spec.
      *
      * @param topology    the validated topology
-     * @param catalogSpec its spec when {@code hosts} names a catalog host type (what-if edits apply to it); null
-     *                    for an inline host description
+     * @param catalogSpec its spec, the catalog host type {@code hosts} names or the inline host it describes
+     *                    (what-if edits apply to it); never null
      */
     public record Cluster(Topology topology, ClusterSpec catalogSpec) {
     }
@@ -120,7 +120,7 @@ public final class YamlClusterReader implements TopologyReader {
         }
         checkGpuPaths(t, root.get("hosts"), problems);
         problems.throwIfAny();
-        return new Cluster(t, root.get("hosts").kind() == YamlNode.Kind.STRING ? spec : null);
+        return new Cluster(t, spec);
     }
 
     private static ClusterSpec spec(YamlNode root, YamlFields f, Problems problems) {

@@ -35,10 +35,10 @@ import java.util.Objects;
  *       against Tree 14.0 + 2 x 1.9) and +4.72 (Simple, 21.12 against 8.4 + 2 x 4.0), median +1.04
  *       (A-allreduce-1x2xL40S-...-nccl2.29.txt; its LL runs, 8.9-9.2 us, are below 2 x 6.0); 4x L40S -g 4 Simple
  *       +6.25 (A-allreduce-1x4xL40S-...-nccl2.29.txt:343, 38.65 against 8.4 + 2 x 3 x 4.0 = 32.4; its other runs,
- *       17.0-23.0 us, are below 4 x 6.0); 2x H200 NVLink one process per GPU +1.54 (9.34 us at 32 B against 6.6 +
+ *       16.9-23.0 us, are below 4 x 6.0); 2x H200 NVLink one process per GPU +1.54 (9.34 us at 32 B against 6.6 +
  *       2 x 0.6, data/device/h200x2-2proc-2026-11-29/run4/2proc-all_reduce.rank0.txt): median of the 5 files 1.54,
- *       rounded to 1.5; leaving out any one file gives 1.29-2.22 (validation {@code LaunchOverheadDerivationTest}
- *       works it out again). Not used: one-host files the host may set (-g 8 Azure ND A100 v4 and ND H100 v5, OCI
+ *       rounded to 1.5; leaving out any one file gives 1.29-2.22 (every file, in or out: docs/launch-overhead.md;
+ *       validation {@code LaunchOverheadDerivationTest} works it out again). Not used: one-host files the host may set (-g 8 Azure ND A100 v4 and ND H100 v5, OCI
  *       BM.GPU4.8, dkh and thanos -g 8; 4x RTX 4090, 4x RTX PRO 6000 and 4x GB200 -g 4; 2x RTX 2080 Ti -g 2 at
  *       9.8-11.6 us), files whose smallest size is 1 MiB or more (the data term is not small there), AlltoAll (no
  *       tuning.cc latency), and every multi-host file: its floor also holds the fabric's own per-hop latency

@@ -22,7 +22,8 @@ import java.util.Optional;
  *       36.47 us against 26.7 us predicted for InfiniBand (NCCL's 25.2 + launchOverheadUs 1.5), (36.47 - 26.7) / 2
  *       inter-node Tree hops = 4.9, rounded to 5 (5.1 with the former launch 1.0). Line-rate share 0.89
  *       ({@link #ROCE_LINE_RATE_SHARE}), measured: the busbw seven public runs on 400 and 800 Gb/s RoCE NICs reach
- *       at their largest size, over the busbw their NICs carry at line rate (RoceLineRateShareTest works each bound out by hand): GCP A4 2x8 B200
+ *       at their largest size, over the busbw their NICs carry at line rate (RoceLineRateShareTest works each
+ *       bound out by hand): GCP A4 2x8 B200
  *       NVLSTree AllReduce 683.52 / 750 = 0.911 (A-allreduce-2x8xB200-gcp-a4-roce-dstack-8M-8G.txt line 25); GCP A3
  *       Ultra 2x8 H200 Ring AllGather 325.72 / 400 and 325.52 / 400 = 0.814 (A-allgather-2x8xH200-gcp-a3ultra-gke-
  *       gib-skypilot-nccl2.26.txt lines 60, 112); GCP A4X Max 2x4 GB300 AllGather 357.13 / 400 = 0.893 and

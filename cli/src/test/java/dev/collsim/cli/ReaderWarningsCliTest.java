@@ -90,7 +90,7 @@ class ReaderWarningsCliTest {
                 + " 0"), r.out());
         List<String> rows = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toList();
         assertEquals(1, rows.size(), r.out());
-        assertEquals(List.of("0", "0", "float", "sum", "-1", "1.00", "0.00", "0.00", "N/A", "-", "-", "0", "-1",
+        assertEquals(List.of("0", "0", "float", "sum", "-1", "1.50", "0.00", "0.00", "N/A", "-", "-", "0", "-1",
                 "N/A"), List.of(rows.get(0).trim().split("\\s+")), rows.get(0));
         CliRun g = run("predict", "allgather", "-c", "dgx-h100", "-b", "8", "-e", "256", "-f", "2");
         assertEquals(0, g.code(), g.err());

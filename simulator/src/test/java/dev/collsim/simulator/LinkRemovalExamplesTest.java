@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  *   <li>Ring/LL latency = 6.6 + (30 - 2) x max(0.6, 1.0) + 2 x 2.7 = 40.0 us.</li>
  *   <li>Ring/LL algBw = min(39, 0.5 nCh bw) x 16/30 = 20.8 GB/s once nCh bw &ge; 78 GB/s.</li>
  * </ul>
- * collsim's defaults ({@code PerformanceParameters.DEFAULTS}) add terms of its own: 1.0 us launch overhead,
+ * collsim's defaults ({@code PerformanceParameters.DEFAULTS}) add terms of its own: 1.5 us launch overhead,
  * LL efficiency 1.0, Simple per-channel cap 20.7 GB/s on Hopper, no cap on NVLS/NVLSTree, and the tree
  * correction made continuous in size ({@code CostTable.smoothCorrection}).
  */

@@ -19,10 +19,11 @@ import java.util.Optional;
  *       on 400G RoCE in NVIDIA/nccl#2409; hop 5 us from the only healthy RoCE run with small sizes and an unambiguous
  *       cluster, 2x8 A100 OCI OKE SR-IOV RoCE (A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt): 36.5-40.7 us
  *       measured at 8-512 B, floor (their minimum, as launchOverheadUs is read: a slow iteration only adds time)
- *       36.47 us against 26.2 us predicted for InfiniBand (NCCL's 25.2 + launchOverheadUs 1.0), (36.47 - 26.2) / 2
- *       inter-node Tree hops = 5.1, rounded down to 5. Line-rate share 0.89 ({@link #ROCE_LINE_RATE_SHARE}),
- *       measured: the busbw seven public runs on 400 and 800 Gb/s RoCE NICs reach at their largest size, over the
- *       busbw their NICs carry at line rate (RoceLineRateShareTest works each bound out by hand): GCP A4 2x8 B200
+ *       36.47 us against 26.7 us predicted for InfiniBand (NCCL's 25.2 + launchOverheadUs 1.5), (36.47 - 26.7) / 2
+ *       inter-node Tree hops = 4.9, rounded to 5 (5.1 with the former launch 1.0). Line-rate share 0.89
+ *       ({@link #ROCE_LINE_RATE_SHARE}), measured: the busbw seven public runs on 400 and 800 Gb/s RoCE NICs reach
+ *       at their largest size, over the busbw their NICs carry at line rate (RoceLineRateShareTest works each
+ *       bound out by hand): GCP A4 2x8 B200
  *       NVLSTree AllReduce 683.52 / 750 = 0.911 (A-allreduce-2x8xB200-gcp-a4-roce-dstack-8M-8G.txt line 25); GCP A3
  *       Ultra 2x8 H200 Ring AllGather 325.72 / 400 and 325.52 / 400 = 0.814 (A-allgather-2x8xH200-gcp-a3ultra-gke-
  *       gib-skypilot-nccl2.26.txt lines 60, 112); GCP A4X Max 2x4 GB300 AllGather 357.13 / 400 = 0.893 and
@@ -64,8 +65,8 @@ import java.util.Optional;
  *       8 of 400 Gb/s: the same 400 GB/s per node.</li>
  *   <li><b>TCPXO</b> (58 us, 48 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor (the minimum from 8 B to 1 KiB,
- *       as for RoCE) 123.0 us against 26.2 us for InfiniBand over the 2 hops of a 2-node tree gives (123.0 - 26.2) / 2
- *       = 48.4, rounded down to 48 us per
+ *       as for RoCE) 123.0 us against 26.7 us for InfiniBand over the 2 hops of a 2-node tree gives (123.0 - 26.7) / 2
+ *       = 48.2, rounded down to 48 us per
  *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
  *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
  *       Gb/s NICs carry gives 0.9. Step cost: InfiniBand's 10 us plus the class's 48 us, 58 us: a network step of
@@ -154,7 +155,7 @@ public final class NetClassDefaults {
      */
     static final double ROCE_LINE_RATE_SHARE = 0.89;
 
-    /** TCPXO's added latency per network crossing, microseconds (the list above: (123.0 - 26.2) / 2, rounded down). */
+    /** TCPXO's added latency per network crossing, microseconds (the list above: (123.0 - 26.7) / 2, rounded down). */
     static final double TCPXO_HOP_US = 48;
 
     /** The defaults by class (no InfiniBand entry: it is the reference, {@link PerformanceParameters#netProfile}). */

@@ -23,11 +23,11 @@ import dev.collsim.topology.PathType;
  * (NCCL 2.29.2, PCIe Gen4, every pair over SHM), the Tree/LL128 sizes 8 B to 1 KiB where NCCL's latency is the whole
  * time: {@code A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt} run 5 (lines 198-205, 15.16-15.73
  * us) and {@code A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt} run 7 (lines 309-316, 22.96-24.03
- * us). The model with NCCL's 14.0 (launch 1.0 us, NCCL's hops 2 (nRanks - 1) x 1.9, the first call's launch skew
- * over 20 calls) says 19.24-19.40 and 27.28-27.47 us; the median of measured - predicted over the 16 points is
- * -3.96 us, so the base is 14.0 - 3.96 = 10.0 us (0.1 us grid). Per file: 10.2 (2 ranks) and 9.8 (4 ranks);
- * leave-one-file-out, each file's value predicts the other's points to +1.7 % (4 ranks from 10.2) and -2.6 % (2 ranks
- * from 9.8) at the median, against +24 % and +18 % with 14.0. The hops are not refitted: the 4-rank chain's four
+ * us). The model with NCCL's 14.0 (launch 1.5 us, NCCL's hops 2 (nRanks - 1) x 1.9, the first call's launch skew
+ * over 20 calls) says 19.74-19.90 and 27.78-27.97 us; the median of measured - predicted over the 16 points is
+ * -4.46 us, so the base is 14.0 - 4.46 = 9.5 us (0.1 us grid; 10.0 with the former launch 1.0, the same fit). Per
+ * file: 9.7 (2 ranks) and 9.3 (4 ranks); leave-one-file-out, each file's value predicts the other's points to
+ * +1.7 % (4 ranks from 9.7) and -2.6 % (2 ranks from 9.3) at the median, against +24 % and +18 % with 14.0. The hops are not refitted: the 4-rank chain's four
  * more hops cost (23.10 - 0.88 - (15.46 - 0.44)) / 4 = 1.80 us each (median times less each run's launch skew), NCCL's
  * 1.9 within 0.1 us. One site, two hosts (oat-02, oat-04) and two rank counts: a PCIe host of another CPU or a
  * release with another LL128 kernel may differ. Applied to the one-host Ring too (NCCL's base is one figure for
@@ -40,7 +40,7 @@ import dev.collsim.topology.PathType;
 public final class PcieLl128Base {
 
     /** LL128's fixed cost per call on PCIe paths, microseconds (fitted, see the class note). */
-    public static final double BASE_US = 10.0;
+    public static final double BASE_US = 9.5;
 
     private PcieLl128Base() {
     }

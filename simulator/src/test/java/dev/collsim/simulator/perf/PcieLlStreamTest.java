@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * {@code src/graph/topo.cc}); the ring graph moves 48 GB/s busBw, Ring LL half of it (NCCL 2.30.7
  * {@code src/graph/tuning.cc}: {@code busBw * .5}), x bwEfficiencyLL 1.0 x bwEfficiencyPcie 1.0 = 24 GB/s busBw,
  * algbw 24 / (2 x 3/4) = 16 GB/s. NCCL's Ring LL latency on PCI: baseLat 6.6 + 2 x 3 steps x hwLat 1.0 = 12.6 us;
- * the hops LL hides: (6 - 1) x 1.0 = 5 us, or the data time when that is shorter. collsim adds launchOverheadUs 1.0.
+ * the hops LL hides: (6 - 1) x 1.0 = 5 us, or the data time when that is shorter. collsim adds launchOverheadUs 1.5.
  */
 class PcieLlStreamTest {
 
@@ -44,31 +44,31 @@ class PcieLlStreamTest {
 
     /**
      * 256 KiB: data 262144 B / (1000 x 16 GB/s) = 16.384 us, longer than the 5 us of hops, so all 5 are hidden:
-     * 1.0 + 12.6 - 5 + 16.384 = 24.984 us. Measured on such a host with NCCL 2.29.7
+     * 1.5 + 12.6 - 5 + 16.384 = 25.484 us. Measured on such a host with NCCL 2.29.7
      * (A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, "Patched (P2P)", 256K: 15.58 GB/s
      * busbw = 262144 x 1.5 / 15580 = 25.24 us); NCCL's own sum, 1.0 + 12.6 + 16.384 = 29.98 us, is 18.8 % slow.
      */
     @Test
     void hopsHiddenOnceTheDataIsLonger() throws Exception {
-        double expected = 1.0 + 12.6 - 5.0 + 256 * KIB / (1000.0 * 24 / 1.5);
-        assertEquals(24.984, expected, 0.001);
+        double expected = 1.5 + 12.6 - 5.0 + 256 * KIB / (1000.0 * 24 / 1.5);
+        assertEquals(25.484, expected, 0.001);
         assertEquals(expected, predictUs(256 * KIB), expected * 0.002);
     }
 
     /**
-     * 32 KiB: data 32768 / 16000 = 2.048 us, shorter than the hops: the call takes NCCL's latency alone, 1.0 + 12.6
-     * = 13.6 us (the hops bound it, the data streams under them). Above one GPU per process's host launch of 4.7 us
+     * 32 KiB: data 32768 / 16000 = 2.048 us, shorter than the hops: the call takes NCCL's latency alone, 1.5 + 12.6
+     * = 14.1 us (the hops bound it, the data streams under them). Above one GPU per process's host launch of 4.7 us
      * ({@code HostLaunch}), so the kernel sets it.
      */
     @Test
     void shortDataHidesOnlyItself() throws Exception {
-        assertEquals(1.0 + 12.6, predictUs(32 * KIB), 13.6 * 0.002);
+        assertEquals(1.5 + 12.6, predictUs(32 * KIB), 14.1 * 0.002);
     }
 
     /**
      * With NCCL's latency doubled (latencyScale 2, a calibration's factor) the hidden part is capped at the data time
-     * over 2, so below the 5 us of hops the time stays at 1.0 + 2 x 12.6 = 26.2 us instead of falling by the data
-     * time (26.2 - 2.048 = 24.15 us at 32 KiB had the cap been the data time), and it never falls as size grows.
+     * over 2, so below the 5 us of hops the time stays at 1.5 + 2 x 12.6 = 26.7 us instead of falling by the data
+     * time (26.7 - 2.048 = 24.65 us at 32 KiB had the cap been the data time), and it never falls as size grows.
      */
     @Test
     void neverFasterAsSizeGrowsUnderALatencyScale() throws Exception {
@@ -79,8 +79,8 @@ class PcieLlStreamTest {
                 d.netStepUs(), d.perChannelCapNvls(), d.nvlsBwScale(), d.netClasses(), d.nvlsLoopUs(),
                 d.bwEfficiencyNet(), d.bwEfficiencyNvlink(), d.bwEfficiencyPcie());
         NcclPredictor predictor = new NcclPredictor();
-        assertEquals(1.0 + 2 * 12.6, predictor.prepare(request(32 * KIB)).call(request(32 * KIB)).predict(twice)
-                .timeUs(), 26.2 * 0.002);
+        assertEquals(1.5 + 2 * 12.6, predictor.prepare(request(32 * KIB)).call(request(32 * KIB)).predict(twice)
+                .timeUs(), 26.7 * 0.002);
         double previous = 0;
         for (long bytes = 16 * KIB; bytes <= 1024 * KIB; bytes += 16 * KIB) {
             double us = predictor.prepare(request(bytes)).call(request(bytes)).predict(twice).timeUs();

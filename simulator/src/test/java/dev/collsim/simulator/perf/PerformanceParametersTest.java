@@ -16,7 +16,7 @@ class PerformanceParametersTest {
     @Test
     void roundTripsThroughJsonWithStableNames() throws Exception {
         String text = json.writeValueAsString(PerformanceParameters.DEFAULTS);
-        assertTrue(text.startsWith("{\"launchOverheadUs\":1.0,\"latencyScale\":1.0,"), text);
+        assertTrue(text.startsWith("{\"launchOverheadUs\":1.5,\"latencyScale\":1.0,"), text);
         assertTrue(text.contains("\"perChannelCapSimple\":[26.5,24.0,20.7,20.7]"), text);
         assertEquals(PerformanceParameters.DEFAULTS, json.readValue(text, PerformanceParameters.class));
     }

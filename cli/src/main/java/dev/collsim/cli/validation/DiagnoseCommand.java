@@ -1,15 +1,23 @@
 package dev.collsim.cli.validation;
 
+import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.topology.Topology;
+import dev.collsim.validation.diagnose.ClusterNics;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.DiagnosisText;
 import dev.collsim.validation.diagnose.Finding;
+import dev.collsim.validation.ingest.Dataset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,7 +27,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
         description = {"Explain why measured collective bandwidth falls short of what the hardware allows.",
             "Reads nccl-tests output (any version, with or without NCCL_DEBUG=INFO lines), nccl-tests -J JSON or "
-                    + "collsim run JSON, and cites the evidence line of every finding."},
+                    + "collsim run JSON, and cites the evidence line of every finding.",
+            "With -c the bandwidth across hosts is judged against the NICs of the cluster's first host (count and"
+                    + " speed of its compute NICs); they win over a '#@ interconnect' header and the NCCL INFO log's"
+                    + " NICs. Without -c no cluster is assumed."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done (also when a PROBLEM is found, unless --fail-on-problem)", "2:usage error", "3:invalid or missing input file",
             "4:at least one PROBLEM finding (with --fail-on-problem)", "6:finished, but skipped files it could not read (each named on stderr with why)"})
@@ -31,6 +42,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "measurement files or folders")
     private List<Path> files;
 
+    @Mixin
+    private ClusterOption cluster;
+
     @Option(names = "--fail-on-problem", description = "exit with 4 when a PROBLEM is found (default: ${DEFAULT-VALUE})")
     private boolean failOnProblem;
 
@@ -38,13 +52,46 @@ public final class DiagnoseCommand implements Callable<Integer> {
     public Integer call() throws InputException {
         List<Diagnoser.Diagnosis> all = new ArrayList<>();
         Diagnoser d = new Diagnoser();
+        if (cluster.networkGiven()) {
+            throw new UserError("--network changes nothing in 'diagnose': its bound across hosts is the NICs' line"
+                    + " rate, whatever the transport; leave it out", ExitCodes.USAGE);
+        }
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(files, spec.commandLine().getErr());
+        Topology topo = clusterFor(batch);
         for (MeasuredFiles.Read r : batch.reads()) {
-            all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file())));
+            all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file()), (ds, perHost) -> topo == null
+                    ? Optional.empty() : ClusterNics.of(topo, cluster.value(), perHost)));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));
         boolean problem = all.stream().flatMap(x -> x.findings().stream())
                 .anyMatch(x -> x.severity() == Finding.Severity.PROBLEM);
         return batch.exitCode(failOnProblem && problem ? ExitCodes.CHECK_FAILED : ExitCodes.OK);
+    }
+
+    /**
+     * @return with {@code -c}, the cluster whose first host's NICs judge every dataset ({@link ClusterNics#of}); null
+     *         without
+     * @throws InputException (exit 3) when a dataset cannot have run on the cluster ({@link ClusterNics#mismatch}),
+     *                        or it spans hosts and the GPUs it uses on the cluster's hosts reach no compute NIC
+     */
+    private Topology clusterFor(MeasuredFiles.Batch batch) throws InputException {
+        if (!cluster.given()) {
+            return null;
+        }
+        Topology topo = cluster.load();
+        String name = cluster.value();
+        List<InputProblem> problems = new ArrayList<>();
+        for (Dataset ds : batch.datasets()) {
+            Optional<String> why = ClusterNics.mismatch(ds, topo, name);
+            if (why.isEmpty() && ds.nHosts() > 1 && ClusterNics.of(topo, name, ds.gpusPerHost()).isEmpty()) {
+                why = Optional.of("the run spans " + ds.nHosts() + " hosts, but its GPUs on cluster " + name
+                        + " reach no compute NIC; allowed: a cluster whose hosts have NICs (a catalog type, NAME:N)");
+            }
+            why.ifPresent(w -> problems.add(new InputProblem(ds.file(), ds.line(), 0, "-c/--cluster", w)));
+        }
+        if (!problems.isEmpty()) {
+            throw new InputException(problems);
+        }
+        return topo;
     }
 }

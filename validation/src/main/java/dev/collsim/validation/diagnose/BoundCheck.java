@@ -65,12 +65,15 @@ final class BoundCheck implements Check {
         if (nics.isPresent() && peak > nics.getAsDouble()) {
             HeaderNics n = s.nic().get();
             List<Finding.Evidence> ev = new ArrayList<>(at);
-            ev.add(s.at(n.line()));
+            if (n.line() > 0) {
+                ev.add(s.at(n.line()));
+            }
             out.add(s.finding(Finding.Kind.ABOVE_PHYSICAL_BOUND, Finding.Severity.WARNING, String.format(Locale.ROOT,
                     "busbw %.2f GB/s is above what %s of NICs per host (%.1f GB/s) can carry for %s on %d "
-                            + "ranks over %d hosts (bound %.1f GB/s busbw): the number cannot be true, or the header "
+                            + "ranks over %d hosts (bound %.1f GB/s busbw): the number cannot be true, or %s "
                             + "understates the NICs", peak, n.describe(), n.hostGBps(),
-                    d.collective().testName(), d.nRanks(), d.nHosts(), nics.getAsDouble()), ev));
+                    d.collective().testName(), d.nRanks(), d.nHosts(), nics.getAsDouble(),
+                    n.line() > 0 ? "the header" : "the cluster given with -c"), ev));
             return out;
         }
         if (d.kind() != DatasetKind.SUMMARY && d.largest().map(p -> p.sizeBytes() < BANDWIDTH_BOUND_BYTES).orElse(false)) {
@@ -91,7 +94,7 @@ final class BoundCheck implements Check {
             out.add(unjudged(s, peak, at));
         } else if (peak < 0.5 * bound.getAsDouble()) {
             List<Finding.Evidence> ev = new ArrayList<>(at);
-            if (!s.singleHost() && s.nic().isPresent()) {
+            if (!s.singleHost() && s.nic().isPresent() && s.nic().get().line() > 0) {
                 ev.add(s.at(s.nic().get().line()));
             }
             String what = s.singleHost() ? String.format(Locale.ROOT, "%s intra-host links (%.0f GB/s per GPU in "

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.BiFunction;
 
 /**
  * Runs every check over the datasets of one file. Stateless and thread-safe.
@@ -44,12 +45,26 @@ public final class Diagnoser {
      * @return one diagnosis per dataset, in order
      */
     public List<Diagnosis> diagnose(List<Dataset> datasets, List<String> lines) {
+        return diagnose(datasets, lines, (d, perHost) -> Optional.empty());
+    }
+
+    /**
+     * @param datasets the datasets of one file (as read)
+     * @param lines    the file's lines (empty for JSON)
+     * @param given    the NICs per host of a cluster the user named, for a dataset and its GPUs per host (0: unknown;
+     *                 {@link ClusterNics#of}); when present they win over the file's {@code #@ interconnect} header
+     *                 and its NCCL INFO lines: the user said what the file ran on
+     * @return one diagnosis per dataset, in order
+     */
+    public List<Diagnosis> diagnose(List<Dataset> datasets, List<String> lines,
+            BiFunction<Dataset, Integer, Optional<HeaderNics>> given) {
         List<Diagnosis> out = new ArrayList<>();
         for (Dataset d : datasets) {
             List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
             Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
-            Optional<HeaderNics> nic = HeaderNics.parse(RunEnv.textForRun(d.header().text("interconnect"), d.label()),
-                    d.header().line("interconnect"), gpusPerHost(d)).or(() -> logNics(d));
+            Optional<HeaderNics> nic = given.apply(d, gpusPerHost(d)).or(() -> HeaderNics.parse(RunEnv.textForRun(
+                    d.header().text("interconnect"), d.label()), d.header().line("interconnect"), gpusPerHost(d)))
+                    .or(() -> logNics(d));
             Subject s = new Subject(d, siblings, lines, gpu, nic);
             List<Finding> f = new ArrayList<>();
             for (Check c : CHECKS) {

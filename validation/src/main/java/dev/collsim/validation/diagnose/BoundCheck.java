@@ -125,13 +125,13 @@ final class BoundCheck implements Check {
             List<NetworkLog.Device> dev = net.usedDevices();
             why = String.format(Locale.ROOT, "the NCCL INFO log lists %d NIC(s) per host (%s, line %d) but not their"
                     + " speed, and the file does not state it (a header line such as '#@ interconnect: %dx 400 Gb/s',"
-                    + " NICs per host x speed, does; or compare the file on a cluster: collsim compare -m FILE -c"
-                    + " CLUSTER)", net.nicCount(), dev.stream().map(x -> x.name() + (x.linkLayer().isEmpty() ? ""
+                    + " NICs per host x speed, does; or name the cluster it ran on: collsim diagnose -c CLUSTER"
+                    + " FILE)", net.nicCount(), dev.stream().map(x -> x.name() + (x.linkLayer().isEmpty() ? ""
                     : " " + x.linkLayer())).collect(Collectors.joining(", ")), dev.get(0).line(), net.nicCount());
         } else {
             why = "the file does not state the NICs of its " + (d.nHosts() > 1 ? d.nHosts() + " " : "") + "hosts (a"
-                    + " header line such as '#@ interconnect: 8x 400 Gb/s', NICs per host x speed, does; or compare"
-                    + " the file on a cluster: collsim compare -m FILE -c CLUSTER)";
+                    + " header line such as '#@ interconnect: 8x 400 Gb/s', NICs per host x speed, does; or name the"
+                    + " cluster it ran on: collsim diagnose -c CLUSTER FILE)";
         }
         return s.finding(Finding.Kind.BOUND_UNKNOWN, Finding.Severity.INFO, String.format(Locale.ROOT,
                 "busbw peaks at %.2f GB/s; not judged against the hardware's bound: %s", peak, why), at);

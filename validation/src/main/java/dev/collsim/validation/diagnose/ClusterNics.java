@@ -54,8 +54,7 @@ public final class ClusterNics {
         int all = (int) topo.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).count();
         double gbits = nics.stream().mapToDouble(n -> n.speed().gbits()).sum() / nics.size();
         return Optional.of(new HeaderNics(nics.size(), gbits, 0, String.format(Locale.ROOT,
-                "%dx %.0f Gb/s, the NICs local to %d GPU(s) of %d NICs per host of -c %s", nics.size(), gbits, used,
-                all, name)));
+                "the NICs local to %d GPU(s) of the %d per host of -c %s", used, all, name)));
     }
 
     /**

@@ -26,7 +26,8 @@ public final class DiagnosisText {
                     !d.ncclRelease().known() ? "" : ", NCCL " + d.ncclRelease()));
             if (d.peakBusBw().isPresent()) {
                 sb.append(String.format(Locale.ROOT, "  peak busbw %.2f GB/s", d.peakBusBw().getAsDouble()));
-                g.nic().ifPresent(n -> sb.append("; network ").append(n.describe()).append(" per host"));
+                g.nic().ifPresent(n -> sb.append("; network ").append(n.describe()).append(" per host")
+                        .append(n.line() > 0 ? "" : " (" + n.text() + ")"));
                 sb.append('\n');
             }
             if (g.findings().isEmpty()) {

@@ -1,0 +1,72 @@
+package dev.collsim.cli.validation;
+
+import static dev.collsim.cli.CliRun.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.CliRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code collsim diagnose -c CLUSTER FILE}: a user's own log across hosts (the 2x2 DGX H100 run without its {@code #@}
+ * lines, AllReduce on 4 ranks, peak busbw 147.98 GB/s) judged against the NICs of the cluster the user names.
+ */
+class DiagnoseClusterCliTest {
+
+    private static final Path DATA = Path.of("../validation/src/test/resources/data");
+
+    @TempDir
+    Path dir;
+
+    private Path userLog() throws Exception {
+        Path f = dir.resolve("user.txt");
+        Files.writeString(f, Files.readString(DATA.resolve("A-allreduce-2x2xH100-dgx-ib.txt")).lines()
+                .filter(l -> !l.startsWith("#@")).collect(Collectors.joining("\n", "", "\n")));
+        return f;
+    }
+
+    /** Without -c the log's bandwidth is not judged; with -c dgx-h100:2 it is, and nothing is wrong with it. */
+    @Test
+    void theNamedClusterGivesTheBound() throws Exception {
+        Path f = userLog();
+        CliRun without = run("diagnose", f.toString());
+        assertEquals(0, without.code(), without.err());
+        assertTrue(without.out().contains("bound unknown"), without.out());
+        CliRun r = run("diagnose", "-c", "dgx-h100:2", f.toString());
+        assertEquals(0, r.code(), r.err());
+        assertFalse(r.out().contains("bound unknown"), r.out());
+        assertFalse(r.out().contains("far below"), r.out());
+        // one 400 Gb/s NIC per GPU on a DGX H100 (NVIDIA DGX H100 user guide): the run's 2 GPUs a host use 2
+        assertTrue(r.out().contains("network 2 x 400 Gb/s per host (the NICs local to 2 GPU(s) of the 8 per host of"
+                + " -c dgx-h100:2)"), r.out());
+        assertTrue(without.out().contains("collsim diagnose -c CLUSTER FILE"), without.out());
+    }
+
+    /** A cluster of other GPUs, or of fewer hosts than the run spans: an input error naming the option (exit 3). */
+    @Test
+    void aClusterThatDoesNotFitIsAnInputError() throws Exception {
+        Path f = userLog();
+        CliRun gpu = run("diagnose", "-c", "dgx-a100:2", f.toString());
+        assertEquals(3, gpu.code(), gpu.out());
+        assertTrue(gpu.err().contains("user.txt") && gpu.err().contains("-c/--cluster: the run is on H100"),
+                gpu.err());
+        assertTrue(gpu.err().contains("allowed: a cluster of H100"), gpu.err());
+        CliRun hosts = run("diagnose", "-c", "dgx-h100", f.toString());
+        assertEquals(3, hosts.code(), hosts.out());
+        assertTrue(hosts.err().contains("-c/--cluster: the run spans 2 hosts, cluster dgx-h100 has 1"), hosts.err());
+        assertEquals("", hosts.out());
+    }
+
+    /** --network cannot change diagnose's bound (the NICs' line rate): refused, not ignored. */
+    @Test
+    void networkIsRefused() throws Exception {
+        CliRun r = run("diagnose", "-c", "dgx-h100:2", "--network", "roce", userLog().toString());
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.err().contains("--network changes nothing in 'diagnose'"), r.err());
+    }
+}

@@ -28,9 +28,10 @@ import picocli.CommandLine.Spec;
         description = {"Explain why measured collective bandwidth falls short of what the hardware allows.",
             "Reads nccl-tests output (any version, with or without NCCL_DEBUG=INFO lines), nccl-tests -J JSON or "
                     + "collsim run JSON, and cites the evidence line of every finding.",
-            "With -c the bandwidth across hosts is judged against the NICs of the cluster's first host (count and"
-                    + " speed of its compute NICs); they win over a '#@ interconnect' header and the NCCL INFO log's"
-                    + " NICs. Without -c no cluster is assumed."},
+            "With -c the bandwidth across hosts is judged against the compute NICs the run's GPUs reach on the"
+                    + " cluster's first host (their count and speed); they win over a '#@ interconnect' header and"
+                    + " the NCCL INFO log's NICs. A cluster the file cannot have run on (other GPUs, fewer GPUs or"
+                    + " hosts) is an input error. Without -c no cluster is assumed."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done (also when a PROBLEM is found, unless --fail-on-problem)", "2:usage error", "3:invalid or missing input file",
             "4:at least one PROBLEM finding (with --fail-on-problem)", "6:finished, but skipped files it could not read (each named on stderr with why)"})

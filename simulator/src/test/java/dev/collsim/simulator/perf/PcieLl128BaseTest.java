@@ -73,13 +73,13 @@ class PcieLl128BaseTest {
     /**
      * On NVLink (8x H100 behind NVSwitch, typeIntra NVL, where NCCL enables LL128 by default) NCCL's base stays:
      * NCCL_ALGO=Ring NCCL_PROTO=LL128 at 8 B costs NCCL's 14.0 + 14 steps x hwLat[NVLINK][Ring][LL128] 1.9 = 40.6 us,
-     * and collsim's time is no lower than NCCL's latency plus the launch, 41.6 us.
+     * and collsim's time is no lower than NCCL's latency plus the launch (1.5 us), 42.1 us.
      */
     @Test
     void nvlinkKeepsNcclsBase() {
         Topology t = Catalog.standalone(Catalog.hostType("p5.48xlarge").orElseThrow(), 1);
         Prediction p = predict(t, List.of(0, 1, 2, 3, 4, 5, 6, 7), 8, "NCCL_PROTO", "LL128", "NCCL_ALGO", "Ring");
         assertEquals(40.6, p.ncclEstimateUs(), 0.05);
-        assertTrue(p.timeUs() >= 1.0 + 40.6 - 0.01, p.toString());
+        assertTrue(p.timeUs() >= 1.5 + 40.6 - 0.01, p.toString());
     }
 }

@@ -10,6 +10,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ScaleUp;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.GdrNote;
@@ -377,12 +378,12 @@ public final class PreparedCommunicator {
     }
 
     /**
-     * @return the hardware figures the model uses in words: scale-up per GPU, NICs per node and the network class
-     *         between nodes, sm, CPU kind
+     * @return the hardware figures the model uses in words: the GPU's way out ({@link ScaleUp#describe}), NICs per
+     *         node and the network class between nodes, sm, CPU kind
      */
     public String describeHardware() {
-        return String.format(Locale.ROOT, "%.1f GB/s scale-up per GPU, %s; sm%d, %s",
-                plan.gpuScaleUpBw(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node over %s",
+        return String.format(Locale.ROOT, "%s, %s; sm%d, %s",
+                plan.scaleUp().describe(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node over %s",
                         plan.nodeNicBw(), plan.netClass().label()) : "one node", plan.minSm(), plan.cpu());
     }
 

@@ -27,8 +27,8 @@ import java.util.Objects;
  * @param nvlsChannels       runtime NVLS channels of NVLS and NVLSTree ({@link NvlsTuning}, then NCCL_NVLS_NCHANNELS
  *                           and the CTA limits)
  * @param p2pChannels        runtime point-to-point channels
- * @param gpuScaleUpBw       physical per-direction NVLink bandwidth of the weakest GPU (sum of its NVLinks; its
- *                           PCIe link when it has none), GB/s
+ * @param scaleUp            the weakest GPU's way out ({@link ScaleUp}): physical per-direction NVLink bandwidth
+ *                           (sum of its NVLinks; its PCIe or C2C link when it has none), GB/s, and what it reaches
  * @param nodeNicBw          physical per-direction NIC bandwidth of the weakest node, GB/s: the sum over the
  *                           NICs local to its ranks' GPUs ({@code HostModel.localNics}); 0 on one node
  * @param gpuPathBw          best NCCL-view path bandwidth between two GPUs of a node (per-peer p2p limit), GB/s
@@ -59,7 +59,7 @@ import java.util.Objects;
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
-        int p2pChannels, double gpuScaleUpBw, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
+        int p2pChannels, ScaleUp scaleUp, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
         NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, int gpuPcieGen,
         NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph) {
 
@@ -69,11 +69,17 @@ public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalR
         Objects.requireNonNull(cpu, "cpu");
         Objects.requireNonNull(nvlsTuning, "nvlsTuning");
         Objects.requireNonNull(nvlsTimeGraph, "nvlsTimeGraph");
+        Objects.requireNonNull(scaleUp, "scaleUp");
         netClass = netClass == null ? NetworkClass.INFINIBAND : netClass;
         nicVendor = nicVendor == null ? NicVendor.OTHER : nicVendor;
         if (nRanks < 1 || nNodes < 1 || runtimeChannels < 1) {
             throw new IllegalArgumentException("nRanks, nNodes and runtimeChannels must be >= 1");
         }
+    }
+
+    /** @return physical per-direction bandwidth of the weakest GPU's way out, GB/s ({@link ScaleUp#gbps}) */
+    public double gpuScaleUpBw() {
+        return scaleUp.gbps();
     }
 
     /** @return ranks per node (NCCL's float ppn) */

@@ -123,7 +123,7 @@ public final class ChannelSearch {
         GraphSummary nvlsTime = multi ? agreed.nvlsTime.withLatencyInter(netUs) : agreed.nvlsTime;
         return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
-                RuntimeChannels.p2pChannels(runtime, settings), agreed.gpuScaleUpBw, multi ? agreed.nodeNicBw : 0,
+                RuntimeChannels.p2pChannels(runtime, settings), agreed.scaleUp, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
                 agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets, nvlsTime);
     }
@@ -148,7 +148,7 @@ public final class ChannelSearch {
         }
     }
 
-    private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, double gpuScaleUpBw,
+    private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, ScaleUp scaleUp,
             double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw, double ringPathBw,
             double pairPathBw, int gpuPcieGen, int localNets, GraphSummary nvlsTime) {
     }
@@ -183,7 +183,7 @@ public final class ChannelSearch {
         int[] local = h.localNics();
         double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
-                h.physicalScaleUpBw(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
+                h.physicalScaleUp(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
                 CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw(),
                 nvlsTime);
     }
@@ -197,7 +197,7 @@ public final class ChannelSearch {
             GraphSet g = new GraphSet(min(a.graphs.ring(), r.graphs.ring()), min(a.graphs.tree(), r.graphs.tree()),
                     min(a.graphs.nvls(), r.graphs.nvls()), min(a.graphs.collnetDirect(), r.graphs.collnetDirect()),
                     min(a.graphs.collnetChain(), r.graphs.collnetChain()));
-            a = new NodeResult(g, a.cpu, a.hasNvSwitch && r.hasNvSwitch, Math.min(a.gpuScaleUpBw, r.gpuScaleUpBw),
+            a = new NodeResult(g, a.cpu, a.hasNvSwitch && r.hasNvSwitch, a.scaleUp.weaker(r.scaleUp),
                     Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics),
                     Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw), Math.min(a.ringPathBw, r.ringPathBw),
                     Math.min(a.pairPathBw, r.pairPathBw), Math.min(a.gpuPcieGen, r.gpuPcieGen),

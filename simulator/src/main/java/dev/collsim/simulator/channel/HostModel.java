@@ -20,6 +20,7 @@ import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -293,24 +294,35 @@ final class HostModel {
     }
 
     /**
-     * @return physical per-direction NVLink bandwidth of the weakest used GPU (sum over its NVLinks), or its best
-     *         PCIe/C2C link when it has no NVLink, GB/s
+     * @return the weakest used GPU's way out ({@link ScaleUp}): its NVLinks summed (per direction, physical), or its
+     *         best PCIe/C2C link when it has no NVLink; {@link ScaleUp#NONE} without GPUs
      */
-    double physicalScaleUpBw() {
-        double min = Double.MAX_VALUE;
+    ScaleUp physicalScaleUp() {
+        ScaleUp min = null;
         for (Gpu g : gpus) {
             double nvl = 0;
             double other = 0;
+            LinkType otherType = LinkType.PCIE;
+            boolean toSwitch = false;
+            Set<Device> peers = new HashSet<>();
             for (Link l : topo.outgoing(g)) {
                 if (l.type() == LinkType.NVLINK) {
                     nvl += l.bandwidth().gbps();
-                } else {
-                    other = Math.max(other, l.bandwidth().gbps());
+                    Device to = topo.target(l);
+                    toSwitch |= to instanceof NvSwitch;
+                    if (to instanceof Gpu) {
+                        peers.add(to);
+                    }
+                } else if (l.bandwidth().gbps() > other) {
+                    other = l.bandwidth().gbps();
+                    otherType = l.type() == LinkType.C2C ? LinkType.C2C : LinkType.PCIE;
                 }
             }
-            min = Math.min(min, nvl > 0 ? nvl : other);
+            ScaleUp s = nvl > 0 ? new ScaleUp(nvl, LinkType.NVLINK, toSwitch ? 0 : peers.size(), toSwitch)
+                    : new ScaleUp(other, otherType, 0, false);
+            min = min == null ? s : min.weaker(s);
         }
-        return min == Double.MAX_VALUE ? 0 : min;
+        return min == null ? ScaleUp.NONE : min;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.collsim.simulator.channel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -10,6 +11,8 @@ import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -129,5 +132,34 @@ class HostModelTest {
     private static int[] shared(int[] a, int[] b) {
         Set<Integer> inB = Arrays.stream(b).boxed().collect(Collectors.toSet());
         return Arrays.stream(a).filter(inB::contains).toArray();
+    }
+
+    /**
+     * The GPU's way out the {@code # Hardware:} line names, by hand from the datasheets: DGX H100, 18 NVLink4 links
+     * of 25 GB/s per direction to the NVSwitches = 450 GB/s (H100 SXM5 datasheet, 900 GB/s bidirectional); DGX-1
+     * V100, 6 NVLink2 links of 25 GB/s = 150 GB/s to 4 peers (DGX-1 hybrid cube mesh: two peers over two links, two
+     * over one); H100 PCIe boards bridged in pairs, 12 NVLink4 links = 300 GB/s to one peer (datasheet: NVLink bridge
+     * 600 GB/s bidirectional); L40S, no NVLink, PCIe Gen4 x16 = 16 GT/s x 16 x 128/130 / 8 = 31.5 GB/s.
+     */
+    @Test
+    void scaleUpNamesWhatTheGpuReaches() {
+        ScaleUp h100 = model(Catalog.standalone(Catalog.hostType("dgx-h100").orElseThrow(), 1), Map.of())
+                .physicalScaleUp();
+        assertEquals(450.0, h100.gbps(), 1e-6);
+        assertEquals("450.0 GB/s scale-up per GPU", h100.describe());
+        ScaleUp v100 = model(Catalog.standalone(Catalog.hostType("dgx1-v100").orElseThrow(), 1), Map.of())
+                .physicalScaleUp();
+        assertEquals(150.0, v100.gbps(), 1e-6);
+        assertEquals("150.0 GB/s NVLink per GPU to 4 peers (PCIe beyond them)", v100.describe());
+        Topology pairs = Catalog.standalone(new SynthesizedHost(GpuModels.sku("H100 PCIe").orElseThrow(), 4,
+                Bandwidth.ofGbits(200)), 1);
+        ScaleUp bridged = model(pairs, Map.of()).physicalScaleUp();
+        assertEquals(300.0, bridged.gbps(), 1e-6);
+        assertEquals(1, bridged.nvlinkPeers());
+        assertEquals("300.0 GB/s NVLink per GPU to 1 peer (PCIe beyond it)", bridged.describe());
+        ScaleUp l40s = model(Catalog.standalone(Catalog.hostType("pcie-8x-l40s").orElseThrow(), 1), Map.of())
+                .physicalScaleUp();
+        assertEquals(31.5, l40s.gbps(), 0.05);
+        assertEquals("no NVLink: 31.5 GB/s PCIe per GPU", l40s.describe());
     }
 }

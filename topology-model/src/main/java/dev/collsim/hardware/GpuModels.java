@@ -89,6 +89,22 @@ public final class GpuModels {
         return name == null ? Optional.empty() : Optional.ofNullable(BY_NAME.get(key(name)));
     }
 
+    /**
+     * Device memory of a GPU named as a user or a file names it: the SKU's own when the name is a SKU name (for
+     * example {@code A100-PCIE-40GB}), else the default variant's of the model it names exactly or by its text rule
+     * ({@link #find}).
+     *
+     * @param name a model name, alias, SKU name or GPU name text; null gives 0
+     * @return memory, bytes (2^30 B per datasheet "GB"), 0 when the name is unknown
+     */
+    public static long memoryBytes(String name) {
+        Optional<Sku> sku = sku(name);
+        if (sku.isPresent()) {
+            return sku.get().variant().memoryBytes();
+        }
+        return find(name).map(GpuModel::memoryBytes).orElse(0L);
+    }
+
     /** @param name a model name, alias or SKU name; @return the model, empty when the name is unknown */
     public static Optional<GpuModel> byName(String name) {
         return sku(name).map(Sku::model);

@@ -67,6 +67,13 @@ final class SmiInference {
         int[][] nv = nvlinks();
         int sm = sm(nv);
         String model = hints.gpuModel() != null ? hints.gpuModel() : HardwareHints.UNKNOWN_GPU_MODEL;
+        long memory = GpuModels.memoryBytes(hints.gpuModel());
+        boolean namesVariant = GpuModels.sku(hints.gpuModel())
+                .filter(k -> k.variant().name().equalsIgnoreCase(hints.gpuModel().trim())).isPresent();
+        GpuModels.find(hints.gpuModel()).filter(g -> g.variants().size() > 1 && !namesVariant)
+                .ifPresent(g -> notes.add("GPU memory " + (memory >> 30) + " GiB assumed: " + g.name()
+                        + "'s default variant " + g.variants().get(0).name() + " (name the variant, e.g. "
+                        + g.variants().get(1).name() + ", for another)"));
         Device[] dev = new Device[n];
         int nicOrdinal = 0;
         int rails = 0;
@@ -83,7 +90,7 @@ final class SmiInference {
             String c = cols.get(i);
             if (SmiMatrix.isGpu(c)) {
                 int idx = Integer.parseInt(c.substring(3));
-                dev[i] = b.add(new Gpu("h0/gpu" + idx, 0, idx, model, sm, 0, ""));
+                dev[i] = b.add(new Gpu("h0/gpu" + idx, 0, idx, model, sm, memory, ""));
             } else {
                 int k;
                 if (c.matches("NIC\\d+")) {

@@ -142,4 +142,22 @@ class InlineHostTest {
         assertTrue(e.problems().get(0).toString().startsWith("inline.yaml:6:9: hosts.gpus.sm: missing: the GPU"
                 + " database does not know model 'Acme X1'; allowed: sm: "), e.getMessage());
     }
+
+    /**
+     * A model written as nvidia-smi or a vendor writes it is found by the database's text rules, as a data file's
+     * header is: "H100 PCIe 80GB" is the H100 PCIe, compute capability 9.0, 80 GB (NVIDIA H100 datasheet, PCIe
+     * column), and its memory comes from the database when the file leaves it out. An unknown model's refusal names
+     * the database's models sharing a word with it ("H100 NVL" for "H999 NVL").
+     */
+    @Test
+    void modelTextAsPrintedIsFoundAndAMissNamesCloseModels() throws Exception {
+        Topology t = new YamlClusterReader().read("inline.yaml",
+                YAML.replace("model: H100-SXM5-80GB, sm: 90, memory: 80 GiB", "model: H100 PCIe 80GB"));
+        assertEquals(90, t.gpus().get(0).sm());
+        assertEquals(80L << 30, t.gpus().get(0).memoryBytes());
+        InputException e = assertThrows(InputException.class, () -> new YamlClusterReader().read("inline.yaml",
+                YAML.replace("model: H100-SXM5-80GB, sm: 90, ", "model: H999 NVL, ")));
+        assertTrue(e.getMessage().contains("or a model it knows (e.g. ") && e.getMessage().contains("H100 NVL"),
+                e.getMessage());
+    }
 }

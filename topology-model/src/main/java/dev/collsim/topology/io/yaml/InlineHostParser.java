@@ -4,6 +4,7 @@ import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
+import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.NvlinkGen;
 import dev.collsim.hardware.PcieGen;
@@ -17,6 +18,7 @@ import dev.collsim.topology.io.yaml.InlineHostType.SwitchSpec;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Parses an inline host description (the {@code hosts:} mapping of a {@code collsim/v1} YAML file):
@@ -88,12 +90,14 @@ final class InlineHostParser {
         String model = f.text(g, "model", true);
         Integer sm = f.integer(g, "sm", false, 30, Integer.MAX_VALUE);
         if (sm == null && g.get("sm") == null && model != null) {
-            // a model the GPU database knows gives its compute capability; another needs sm
-            sm = GpuModels.sku(model).map(k -> k.model().sm()).orElse(null);
+            // a model the GPU database knows (by name, alias, SKU name, or text such as nvidia-smi prints) gives its
+            // compute capability; another needs sm
+            sm = GpuModels.sku(model).map(k -> k.model().sm())
+                    .or(() -> GpuModels.find(model).map(GpuModel::sm)).orElse(null);
             if (sm == null) {
                 problems.add(g, "hosts.gpus.sm", "missing: the GPU database does not know model '" + model
-                        + "'; allowed: sm: compute capability x 10 (e.g. 90 for Hopper), or a model it knows"
-                        + " (e.g. H100-SXM5-80GB, A100-PCIE-80GB, L40S)");
+                        + "'; allowed: sm: compute capability x 10 (e.g. 90 for Hopper), or a model it knows ("
+                        + knownLike(model) + ")");
             }
         }
         Long mem = f.size(g, "memory");
@@ -103,7 +107,17 @@ final class InlineHostParser {
             return null;
         }
         return count == null || model == null || sm == null ? null
-                : new GpuSpec(count, model, sm, mem == null ? 0 : mem);
+                : new GpuSpec(count, model, sm, mem == null ? GpuModels.memoryBytes(model) : mem);
+    }
+
+    /** @return the database's model names sharing a word with the user's text, else a few examples */
+    private static String knownLike(String model) {
+        List<String> words = List.of(model.toLowerCase(Locale.ROOT).split("[^a-z0-9]+"));
+        List<String> near = GpuModels.all().stream().map(GpuModel::name)
+                .filter(n -> words.stream().anyMatch(w -> w.length() > 1
+                        && List.of(n.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")).contains(w)))
+                .toList();
+        return near.isEmpty() ? "e.g. H100-SXM5-80GB, A100-PCIE-80GB, L40S" : "e.g. " + String.join(", ", near);
     }
 
     private CpuSpec cpus(YamlNode c) {

@@ -44,7 +44,7 @@ final class LearnedPrefix {
      * not used mid-line: its word runs would reach back into the row's last number.
      */
     private static final String KNOWN_TAGS = "(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \\d]\\d "
-            + "\\d{2}:\\d{2}:\\d{2} \\d{4})?(?:\\[\\d+,\\d+\\])?<std(?:out|err|diag)>:|\\[\\d+\\] ";
+            + "\\d{2}:\\d{2}:\\d{2} \\d{4})?(?:" + LinePrefixes.OPEN_MPI_TAG + "|<std(?:out|err|diag)>:)|\\[\\d+\\] ";
     /** NCCL's {@code HOST:PID:TID [dev] NCCL} just ahead (NCCL {@code src/debug.cc}). */
     private static final String NCCL_AHEAD = "(?=[^\\s:\\[\\]]+:\\d+:\\d+ \\[\\d+\\] NCCL )";
     private static final Pattern TOKEN = Pattern.compile("[\\w./-]+| +|.", Pattern.DOTALL);

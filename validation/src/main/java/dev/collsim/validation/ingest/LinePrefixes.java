@@ -17,7 +17,12 @@ import java.util.regex.Pattern;
 final class LinePrefixes {
 
     private static final Pattern SRUN_PREFIX = Pattern.compile("^\\s{0,3}\\d{1,5}: ");
-    private static final Pattern MPI_PREFIX = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:");
+    /**
+     * Open MPI's {@code --tag-output} tag, {@code "[job,rank]<stdout>:"} ({@code <stderr>}, {@code <stddiag>}): the
+     * one spelling of it, used at a line's start here and mid-line by {@link LearnedPrefix}.
+     */
+    static final String OPEN_MPI_TAG = "\\[\\d+,\\d+\\]<std(?:out|err|diag)>:";
+    private static final Pattern MPI_PREFIX = Pattern.compile("^" + OPEN_MPI_TAG);
     /** An ISO 8601 time stamp before each line: kubectl/docker logs --timestamps (RFC 3339), ts '%FT%T', [...] */
     private static final Pattern TIME_PREFIX = Pattern.compile(
             "^\\[?\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?\\]? ");

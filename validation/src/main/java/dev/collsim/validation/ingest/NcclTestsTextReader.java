@@ -95,8 +95,9 @@ public final class NcclTestsTextReader {
 
     private List<Dataset> run() throws InputException {
         for (int i = 0; i < lines.length; i++) {
-            if (lines[i].strip().startsWith("#@")) {
-                headerBuilder.accept(lines[i], no(i));
+            String c = clean(lines[i]);
+            if (c.strip().startsWith("#@")) {
+                headerBuilder.accept(c, no(i));
             }
         }
         header = headerBuilder.build();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,21 @@ class NcclTestsTextReaderTest {
         assertEquals(0L, d.points().get(0).sizeBytes());
         assertEquals(437.89, d.peakBusBw().getAsDouble(), 0);
         assertTrue(d.notes().stream().anyMatch(n -> n.text().contains("elided")));
+    }
+
+    /**
+     * The same file with its header lines under mpirun --tag-output's prefix too ("[1,0]<stdout>:#@ hardware: ..."):
+     * the header is read as without it (line 3 names AWS p5.48xlarge, line 4 the 2x8 shape).
+     */
+    @Test
+    void headerLinesUnderALauncherPrefixAreRead() throws Exception {
+        String file = "A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt";
+        String tagged = Files.readString(Path.of("src/test/resources/data", file))
+                .replaceAll("(?m)^#@", "[1,0]<stdout>:#@");
+        Dataset d = NcclTestsTextReader.read(file, tagged).get(0);
+        assertTrue(d.header().text("hardware").startsWith("AWS p5.48xlarge"), d.header().values().toString());
+        assertEquals(3, d.header().line("hardware"));
+        assertEquals(16, d.nRanks());
     }
 
     /** Truncated last row: the in-place half of line 21 is cut ("[truncated in source copy]"). */

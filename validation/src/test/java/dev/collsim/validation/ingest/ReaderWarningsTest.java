@@ -11,6 +11,7 @@ import dev.collsim.validation.diagnose.Finding;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -206,5 +207,25 @@ class ReaderWarningsTest {
                 () -> MeasurementReader.read("r.json", json.replace("TIME", "1e999")));
         assertTrue(e.problems().get(0).toString().startsWith("r.json: results[0]: a time or bandwidth beyond a"
                 + " double"), e.problems().get(0).toString());
+    }
+
+    /**
+     * s04 without its NCCL WARN line (line 45) and with the 16 B row (line 26) pasted again after the 32 B row: the
+     * copy, line 28, is a warning naming both lines; both rows stay (33 points: 32 sizes and the copy).
+     */
+    @Test
+    void aRepeatedSizeIsAWarningNamingBothLines(@TempDir Path dir) throws Exception {
+        List<String> lines = new ArrayList<>(Files.readAllLines(DIR.resolve("s04-ncclt-warn-in-table.txt")));
+        lines.remove(44);
+        lines.add(27, lines.get(25));
+        Path f = dir.resolve("repeat.txt");
+        Files.write(f, lines);
+        Dataset d = MeasurementReader.read(f).get(0);
+        assertEquals(1, d.warnings().size(), d.warnings().toString());
+        Note w = d.warnings().get(0);
+        assertEquals(28, w.line());
+        assertTrue(w.text().startsWith("warning: size 16 (float, sum, root -1) again at line 28, first at line 26"),
+                w.text());
+        assertEquals(33, d.points().size());
     }
 }

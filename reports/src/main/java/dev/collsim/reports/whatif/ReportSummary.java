@@ -2,6 +2,7 @@ package dev.collsim.reports.whatif;
 
 import dev.collsim.units.DataSize;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -132,14 +133,26 @@ public final class ReportSummary {
             }
         }
         String what = (v.changes() + " " + v.cluster()).toLowerCase(Locale.ROOT);
+        String held = heldBy(mine);
         if ((what.contains("oversubscri") || what.contains("fat-tree")) && v.backend().equals("analytical")) {
-            return "same as base" + what(key, plan) + ": the analytical model does not see fabric"
-                    + " oversubscription; time this variant with 'backend: flow'";
+            return "same as base" + what(key, plan) + ": the fabric's leaf uplinks do not limit these sizes" + held
+                    + "; link sharing above the leaves (ECMP collisions) is timed with 'backend: flow'";
         }
         if (v.backend().startsWith("flow")) {
-            return "same as base" + what(key, plan) + ": the flow simulation finds that the fabric does not limit";
+            return "same as base" + what(key, plan) + ": the flow simulation finds that the fabric does not limit"
+                    + held;
         }
-        return "same as base" + what(key, plan) + ": the model predicts no difference for this change";
+        return "same as base" + what(key, plan) + ": the model predicts no difference for this change" + held;
+    }
+
+    /** @return {@code "; at 8G both are held by B"} from the largest size's bottleneck, or empty when none is named */
+    private static String heldBy(List<ReportData.SweepRow> rows) {
+        ReportData.SweepRow top = rows.stream().max(Comparator.comparingLong(ReportData.SweepRow::sizeBytes))
+                .orElse(null);
+        if (top == null || top.bottleneck() == null || top.bottleneck().isBlank() || top.bottleneck().equals("-")) {
+            return "";
+        }
+        return "; at " + ReportRunner.size(top.sizeBytes()) + " both are held by " + top.bottleneck();
     }
 
     private static String what(String sweep, String plan) {

@@ -45,8 +45,8 @@ class ReportSummaryTest {
         int note = t.get(0).indexOf("note");
         assertTrue(note > 0, t.get(0).toString());
         assertEquals("", t.get(1).get(note));
-        assertTrue(t.get(2).get(note).startsWith("same as base (AllReduce all sizes, step): the analytical model does"
-                + " not see fabric oversubscription"), t.get(2).get(note));
+        assertTrue(t.get(2).get(note).startsWith("same as base (AllReduce all sizes, step): the fabric's leaf uplinks"
+                + " do not limit these sizes; link sharing above"), t.get(2).get(note));
         assertEquals("same as base (AllReduce all sizes, step): the model predicts no difference for this change",
                 t.get(3).get(note));
         assertEquals("", t.get(4).get(note));
@@ -76,5 +76,24 @@ class ReportSummaryTest {
         assertEquals("flow (spray)", t.get(2).get(backend));
         assertEquals("same as base (AllReduce all sizes): the flow simulation finds that the fabric does not limit",
                 t.get(2).get(t.get(0).indexOf("note")));
+    }
+
+    /** The largest size's bottleneck is named: what holds both the base and the variant (a NIC what-if on one host). */
+    @Test
+    void noDifferenceNamesWhatHoldsBoth() {
+        List<ReportData.VariantRow> variants = List.of(
+                new ReportData.VariantRow("base", "c", 1, 8, "-", "", "", "analytical"),
+                new ReportData.VariantRow("NIC 400", "c (NIC 400 Gb/s)", 1, 8, "NIC 400 Gb/s", "", "", "analytical"));
+        List<ReportData.SweepRow> sweeps = new ArrayList<>();
+        for (String v : List.of("base", "NIC 400")) {
+            sweeps.add(row(v, 1024, 30));
+            sweeps.add(new ReportData.SweepRow(v, "AllReduce", "bfloat16", 8, 1L << 33, 90000, 95.4, 167.0, 20,
+                    "Ring", "Simple", 2, 90000, "PCIe/SMP: busbw <= 20.0 (cross-socket hop)", "analytical"));
+        }
+        ReportData d = new ReportData("t", "s", variants, sweeps, List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of(), List.of());
+        List<List<String>> t = ReportSummary.table(d);
+        assertEquals("same as base (AllReduce all sizes): the model predicts no difference for this change; at 8G"
+                + " both are held by PCIe/SMP: busbw <= 20.0 (cross-socket hop)", t.get(2).get(t.get(0).indexOf("note")));
     }
 }

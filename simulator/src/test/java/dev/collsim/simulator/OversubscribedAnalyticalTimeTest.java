@@ -1,6 +1,7 @@
 package dev.collsim.simulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
@@ -9,6 +10,7 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.bound.LeafGroups;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.fabric.ClusterSpec;
@@ -94,6 +96,9 @@ class OversubscribedAnalyticalTimeTest {
         Topology flat = new ClusterSpec("s", "test", Catalog.hostType("dgx-h100").orElseThrow(), 4, single).build();
         Topology fat = cluster(1, 4);
         assertTrue(FabricCut.nonBlocking(fat) && !FabricCut.nonBlocking(cluster(2, 4)));
+        // another network class (--network, a guessed cluster) is the same fabric: still non-blocking, still 2:1
+        assertTrue(FabricCut.nonBlocking(fat.withNetworkClass(NetworkClass.ROCE)));
+        assertFalse(FabricCut.nonBlocking(cluster(2, 4).withNetworkClass(NetworkClass.ROCE)));
         LeafGroups cut = LeafGroups.of(fat, fat.gpus()).orElseThrow();
         assertEquals(4, cut.count());
         for (long b = 1 << 10; b <= 8 * GIB; b *= 8) {

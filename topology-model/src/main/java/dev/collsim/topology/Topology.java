@@ -165,7 +165,7 @@ public final class Topology {
         return nicVendor;
     }
 
-    /** @param c the network class; @return this topology with another network transport (same graph, not copied) */
+    /** @param c the network class; @return this topology with another network transport (StructuralKey values kept) */
     public Topology withNetworkClass(NetworkClass c) {
         return Objects.requireNonNull(c, "network class") == networkClass ? this : new Topology(this, c);
     }
@@ -181,6 +181,8 @@ public final class Topology {
         this.networkClass = c;
         this.nicVendor = t.nicVendor;
         this.warnings = t.warnings;
+        t.derived.entrySet().stream().filter(e -> e.getKey() instanceof StructuralKey)
+                .forEach(e -> derived.put(e.getKey(), e.getValue()));
     }
 
     /** @return the reader's warnings (each also in {@link #source()}): facts read in a way the file does not state

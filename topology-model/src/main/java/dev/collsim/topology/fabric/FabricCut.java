@@ -4,6 +4,7 @@ import dev.collsim.topology.Device;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.StructuralKey;
 import dev.collsim.topology.Topology;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ public record FabricCut(List<Group> groups) {
     }
 
     /** Key of the fabric spec a cluster was built from, in its {@link Topology#derived} values. */
-    private enum SpecKey { FABRIC }
+    private enum SpecKey implements StructuralKey { FABRIC }
 
     /**
      * Records the fabric a cluster was built from ({@link ClusterSpec#build}), so that {@link #nonBlocking} answers
@@ -104,8 +105,8 @@ public record FabricCut(List<Group> groups) {
      * measured on the project's build machine).
      *
      * @param topology a cluster
-     * @return true when built from a non-blocking fabric spec; false when oversubscribed or not known (a cluster
-     *         built device by device, or re-made by {@link Topology#withNetworkClass})
+     * @return true when built from a non-blocking fabric spec (kept through {@link Topology#withNetworkClass}); false
+     *         when oversubscribed or not known (a cluster built device by device)
      */
     public static boolean nonBlocking(Topology topology) {
         FabricSpec spec = topology.derived(SpecKey.FABRIC, t -> null);

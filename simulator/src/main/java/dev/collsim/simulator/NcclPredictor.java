@@ -12,6 +12,7 @@ import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.perf.P2pModel;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.simulator.bound.LeafGroups;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -199,7 +200,8 @@ public final class NcclPredictor implements CollectivePredictor {
     /**
      * Predicts a hierarchical composition (see {@link Hierarchy}) from the same model: each phase is predicted on
      * its sub-communicator (first node's GPUs; one GPU per node) and the times add up. The inter-node phase's
-     * bandwidth is limited to its share of the node's NICs (q rails run at once).
+     * bandwidth is limited to its share of the node's NICs (q rails run at once), and the whole call is never faster
+     * than its bytes at the fabric's leaf uplinks ({@link LeafGroups}, as {@link #predict}); the bound includes them.
      *
      * @param r the request (an AllReduce on more than one node)
      * @param h the composition
@@ -232,14 +234,23 @@ public final class NcclPredictor implements CollectivePredictor {
                 / BusBandwidth.factor(Collective.ALL_REDUCE, m);
         double arTime = Math.max(ar.timeUs(), interReq.sizeBytes() / (1000.0 * capAlgBw) + params.launchOverheadUs());
         double time = rs.timeUs() + arTime + ag.timeUs();
-        double algBw = BusBandwidth.algBw(bytes, time);
         String how = String.format(Locale.ROOT, "%s = ReduceScatter %.1f us (%s/%s) + AllReduce %.1f us (%s/%s, %d"
                 + " nodes) + AllGather %.1f us (%s/%s)", h.text(), rs.timeUs(), name(rs), rs.protocol().ncclName(),
                 arTime, name(ar), ar.protocol().ncclName(), m, ag.timeUs(), name(ag), ag.protocol().ncclName());
+        // the q rails' inter-node phases cross the leaf uplinks at once: the whole call's bytes at the fabric's limit
+        Optional<LeafGroups> cut = LeafGroups.limiting(r.topology(), r.ranks());
+        double limit = cut.map(g -> g.busBw(Collective.ALL_REDUCE, r.ncclSettings(), false))
+                .orElse(Double.POSITIVE_INFINITY);
+        double floor = cut.map(g -> g.floorUs(Collective.ALL_REDUCE, bytes, limit)).orElse(0.0);
+        if (floor > time) {
+            time = floor;
+            how += "; raised to " + cut.get().describe(limit);
+        }
+        double algBw = BusBandwidth.algBw(bytes, time);
         double ncclUs = rs.ncclEstimateUs() + ar.ncclEstimateUs() + ag.ncclEstimateUs();
         return new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), ar.algorithm(), ar.protocol(),
                 ar.nChannels(), time, algBw, BusBandwidth.busBw(r.collective(), r.nRanks(), algBw), ncclUs,
-                PhysicalBound.busBw(plan, r.collective()), how);
+                Math.min(PhysicalBound.busBw(plan, r.collective()), limit), how);
     }
 
     private static String name(Prediction p) {

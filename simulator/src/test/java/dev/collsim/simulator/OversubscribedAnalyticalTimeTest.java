@@ -108,4 +108,26 @@ class OversubscribedAnalyticalTimeTest {
             assertTrue(cut.floorUs(Collective.ALL_REDUCE, b, limit) <= p.timeUs(), "size " + b);
         }
     }
+
+    /**
+     * The hierarchical composition (ReduceScatter in the host, AllReduce across hosts per rail, AllGather) moves the
+     * same bytes over the leaf uplinks: at 4:1 (U_i = 100 GB/s, 4 groups) it is never faster than the form of any
+     * algorithm, 2^30 B / (400 / 6 GB/s) = 16,106.13 us (as in the Tree case above), its phases' sum being less
+     * (below the floor by construction: each phase on NVLink or at its rail's 50 GB/s); its bound is that 66.67 GB/s
+     * algbw, as busbw x 2(n-1)/n = 129.17 GB/s. Non-blocking (1:1) keeps the phases' sum.
+     */
+    @Test
+    void hierarchicalAllReduceTakesTheUplinkFloor() {
+        Topology t = cluster(4, 4);
+        PredictionRequest r = new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, GIB, DataType.BFLOAT16,
+                RedOp.SUM, null);
+        Prediction h = new NcclPredictor().predictHierarchical(r, Hierarchy.RS_AR_AG);
+        assertEquals(1_073_741_824.0 / (400.0 / 6 * 1e3), h.timeUs(), 1e-6);
+        assertTrue(h.bottleneck().contains("; raised to fabric leaf uplinks"), h.bottleneck());
+        assertEquals(400.0 / 6 * 62 / 32, h.physicalBoundBusBw(), 1e-9);
+        Topology flat = cluster(1, 4);
+        Prediction one = new NcclPredictor().predictHierarchical(new PredictionRequest(flat, flat.gpus(),
+                Collective.ALL_REDUCE, GIB, DataType.BFLOAT16, RedOp.SUM, null), Hierarchy.RS_AR_AG);
+        assertTrue(one.timeUs() < h.timeUs() && !one.bottleneck().contains("raised"), one.bottleneck());
+    }
 }

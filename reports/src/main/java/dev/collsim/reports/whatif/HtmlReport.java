@@ -147,23 +147,26 @@ public final class HtmlReport {
             List<ReportData.PlanRow> rows = d.plans().stream().filter(p -> p.plan().equals(plan)).toList();
             h.append("<h3>").append(esc(plan)).append("</h3>\n<p>").append(esc(rows.get(0).job())).append("</p>\n");
             h.append("<table><tr><th class=l>variant</th><th>compute ms</th><th>bubble ms</th><th>comm ms</th>"
-                    + "<th>exposed ms</th><th>step ms</th><th>vs base</th><th>tokens/s</th><th>efficiency</th>"
-                    + "<th>MFU</th><th class=l>memory per GPU</th></tr>\n");
+                    + "<th>exposed ms</th><th title='overlappable communication the compute windows could still take"
+                    + " before the step grows'>headroom ms</th><th>step ms</th><th>vs base</th><th>tokens/s</th>"
+                    + "<th>efficiency</th><th>MFU</th><th class=l>memory per GPU</th></tr>\n");
             double baseStep = rows.get(0).stepMs();
             for (ReportData.PlanRow r : rows) {
                 h.append("<tr><td class=l>").append(esc(r.variant() + ReportSummary.dpNote(d, r))).append("</td>");
                 if (!r.fits()) {
                     boolean memory = !Double.isNaN(r.memoryGib());
-                    h.append("<td class=l colspan=").append(memory ? 9 : 10).append(">").append(esc(r.computeSource()))
+                    h.append("<td class=l colspan=").append(memory ? 10 : 11).append(">").append(esc(r.computeSource()))
                             .append("</td>").append(memory ? "<td class=l>" + esc(r.memoryText()) + "</td>" : "")
                             .append("</tr>\n");
                     continue;
                 }
                 String vs = r == rows.get(0) ? "base" : String.format(Locale.ROOT, "%+,.1f ms (%+.2f %%)",
                         r.stepMs() - baseStep, (r.stepMs() - baseStep) / baseStep * 100);
-                h.append(String.format(Locale.ROOT, "<td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
-                        + "<td>%s</td><td>%,.0f</td><td>%.1f%%</td><td>%s</td><td class=l>%s</td></tr>%n", r.computeMs(),
-                        r.bubbleMs(), r.commMs(), r.exposedMs(), r.stepMs(), vs, r.tokensPerS(), r.efficiency() * 100,
+                h.append(String.format(Locale.ROOT, "<td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%s</td>"
+                        + "<td>%.1f</td><td>%s</td><td>%,.0f</td><td>%.1f%%</td><td>%s</td><td class=l>%s</td></tr>%n",
+                        r.computeMs(), r.bubbleMs(), r.commMs(), r.exposedMs(), Double.isNaN(r.headroomMs()) ? "-"
+                        : String.format(Locale.ROOT, "%.1f", r.headroomMs()), r.stepMs(), vs, r.tokensPerS(),
+                        r.efficiency() * 100,
                         Double.isNaN(r.mfu()) ? "-" : String.format(Locale.ROOT, "%.3f", r.mfu()),
                         esc(r.memoryText())));
             }

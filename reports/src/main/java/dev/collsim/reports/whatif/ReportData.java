@@ -152,17 +152,19 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      *                     or the peak is unknown
      * @param memoryGib    memory one GPU needs (first pipeline stage), GiB = 2^30 B; NaN when not planned
      * @param capacityGib  the GPU's memory, GiB; NaN when unknown
+     * @param headroomMs   overlappable communication the compute windows could still take before the step grows,
+     *                     ms ({@code StepPlan.overlapHeadroomUs}, plan's "overlap headroom" line); NaN when not planned
      */
     public record PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
             double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
-            String computeSource, double mfu, double memoryGib, double capacityGib) {
+            String computeSource, double mfu, double memoryGib, double capacityGib, double headroomMs) {
 
-        /** A row without MFU and memory (NaN); other parameters as the record's. */
+        /** A row without MFU, memory and headroom (NaN); other parameters as the record's. */
         public PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
                 double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
                 String computeSource) {
             this(variant, plan, job, gpus, fits, computeMs, bubbleMs, commMs, exposedMs, stepMs, tokensPerS,
-                    efficiency, computeSource, Double.NaN, Double.NaN, Double.NaN);
+                    efficiency, computeSource, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
 
         /**
@@ -178,11 +180,11 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
             double cap = m.capacityBytes() / MemoryPlan.GIB;
             if (!m.fits()) {
                 return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), false, 0, 0, 0, 0, 0, 0, 0,
-                        "does not fit in GPU memory: needs " + m.summary(), Double.NaN, need, cap);
+                        "does not fit in GPU memory: needs " + m.summary(), Double.NaN, need, cap, Double.NaN);
             }
             return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), true, sp.computeUs() / 1e3,
                     sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3, sp.stepUs() / 1e3, sp.tokensPerS(),
-                    sp.efficiency(), sp.computeSource(), sp.endToEndMfu(), need, cap);
+                    sp.efficiency(), sp.computeSource(), sp.endToEndMfu(), need, cap, sp.overlapHeadroomUs() / 1e3);
         }
 
         /**

@@ -130,4 +130,20 @@ class OversubscribedAnalyticalTimeTest {
                 Collective.ALL_REDUCE, GIB, DataType.BFLOAT16, RedOp.SUM, null), Hierarchy.RS_AR_AG);
         assertTrue(one.timeUs() < h.timeUs() && !one.bottleneck().contains("raised"), one.bottleneck());
     }
+
+    /**
+     * 600 hosts, more than a partial build takes (FabricCut.MAX_PARTIAL_HOSTS), so the cut comes from the fabric spec
+     * (before: no fabric limit at all). Radix 8 at 2:1: one host per leaf, U_i = 200 GB/s, G = 600; NCCL's choice at
+     * 1 GiB is NVLSTree, held to the any-algorithm form algbw &lt;= G U_i / (2 (G - 1)) = 120,000 / 1,198 = 100.17
+     * GB/s: time = 2^30 B x 1,198 / 120,000e3 = 10,719.52 us.
+     */
+    @Test
+    void largeDescribedClusterIsHeldToItsUplinks() {
+        Topology t = cluster(2, 600);
+        Prediction p = allReduce(t, GIB);
+        assertEquals(10_719.52, 1_073_741_824.0 * 1198 / 120_000e3, 0.01);
+        assertEquals(1_073_741_824.0 * 1198 / 120_000e3, p.timeUs(), 1e-6);
+        assertTrue(p.bottleneck().startsWith("fabric leaf uplinks"), p.bottleneck());
+        assertFalse(t.graphBuilt(), "the cut is laid out from the spec, not built");
+    }
 }

@@ -125,14 +125,16 @@ class FabricBoundTest {
     }
 
     /**
-     * 1,000 DGX H100 described once (not built): more than FabricCut.MAX_PARTIAL_HOSTS = 512 hosts, so no fabric part
-     * is computed and nothing is built (the analytical what-if variant of a large cluster keeps its NIC bound).
+     * 1,000 DGX H100 described once (not built): more than FabricCut.MAX_PARTIAL_HOSTS = 512 hosts, so the cut is laid
+     * out from the fabric spec and nothing is built. Radix 8 at 2:1: one host per leaf, U_i = 8 x 50 / 2 = 200 GB/s,
+     * G = 1,000: the any-algorithm form algbw &lt;= G U_i / (2 (G - 1)) = 200,000 / 1,998 GB/s, busbw x 2 (n - 1) / n
+     * with n = 8,000: 200,000 / 1,998 x 15,998 / 8,000 = 200.175 GB/s.
      */
     @Test
     void largeDescribedClusterIsNotBuiltForTheBound() {
         FabricSpec f = new FabricSpec(FabricKind.FAT_TREE, null, 2, 8, 1, Latency.ofMicros(0.6));
         Topology t = new ClusterSpec("big", "test", Catalog.hostType("dgx-h100").orElseThrow(), 1000, f).build();
-        assertEquals(Double.POSITIVE_INFINITY, bound(t, Collective.ALL_REDUCE, Map.of()));
+        assertEquals(200_000.0 / 1_998 * 15_998 / 8_000, bound(t, Collective.ALL_REDUCE, Map.of()), 1e-9);
         assertEquals(false, t.graphBuilt());
     }
 }

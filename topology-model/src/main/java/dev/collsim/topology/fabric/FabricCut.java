@@ -4,17 +4,20 @@ import dev.collsim.topology.Device;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.Nic;
 import dev.collsim.topology.StructuralKey;
 import dev.collsim.topology.Topology;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -64,13 +67,14 @@ public record FabricCut(List<Group> groups) {
      *
      * @param topology a cluster
      * @param hosts    host indices in [0, hostCount), at least one
-     * @return the leaf groups of those hosts (one group when no spine separates them); empty when the cluster is
-     *         described once, not built, and the hosts are more than {@link #MAX_PARTIAL_HOSTS}
+     * @return the leaf groups of those hosts (one group when no spine separates them); for a cluster described once,
+     *         not built, and more hosts than {@link #MAX_PARTIAL_HOSTS}, the groups {@link #fromSpec} lays out from
+     *         the fabric spec, empty where it cannot
      */
     public static Optional<FabricCut> of(Topology topology, int[] hosts) {
         int[] sorted = Arrays.stream(hosts).distinct().sorted().toArray();
         if (!topology.graphBuilt() && sorted.length > MAX_PARTIAL_HOSTS) {
-            return Optional.empty();
+            return fromSpec(topology, sorted);
         }
         return Optional.of(topology.derived(new Key(Arrays.toString(sorted)),
                 t -> compute(t.withHostsOnly(sorted), sorted)));
@@ -148,6 +152,52 @@ public record FabricCut(List<Group> groups) {
         }
         groups.sort((a, b) -> Integer.compare(a.hosts().get(0), b.hosts().get(0)));
         return new FabricCut(groups);
+    }
+
+    /**
+     * The cut of a cluster described once, laid out from the fabric spec it was built from as {@link FabricBuilder}
+     * lays it out, without building the hosts: one plane; host h's compute NICs (those of the host template, speed
+     * capped by the spec's link speed) in host-then-rail order. A fat-tree leaf holds R / k whole hosts (R the leaf
+     * radix, k NICs per host; only when k divides R, else a host straddles leaves and empty is returned), a
+     * rail-optimized scalable unit R hosts (one leaf per rail); each leaf's uplink is {@code d s / oversubscription}
+     * with {@code d = min(R, NICs on the fullest leaf)}, a group's the sum over its leaves; one leaf in all: no spine,
+     * uplink 0.
+     *
+     * @param t      a cluster described once
+     * @param sorted member hosts, ascending, distinct
+     * @return the groups of the member hosts; empty without a recorded spec or template, with several planes, or
+     *         when hosts straddle fat-tree leaves
+     */
+    static Optional<FabricCut> fromSpec(Topology t, int[] sorted) {
+        FabricSpec spec = t.derived(SpecKey.FABRIC, x -> null);
+        Topology template = t.hostTemplate().orElse(null);
+        if (spec == null || template == null || spec.planes() != 1) {
+            return Optional.empty();
+        }
+        List<Nic> nics = template.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0)
+                .sorted(Comparator.comparingInt(Nic::rail)).toList();
+        int k = nics.size();
+        int r = spec.leafRadix();
+        boolean rails = spec.kind() == FabricKind.RAIL_OPTIMIZED;
+        if (k == 0 || spec.kind() == FabricKind.FAT_TREE && r % k != 0) {
+            return Optional.empty();
+        }
+        int hosts = t.hostCount();
+        int perGroup = spec.kind() == FabricKind.SINGLE_SWITCH ? hosts : rails ? r : r / k;
+        long leaves = spec.kind() == FabricKind.SINGLE_SWITCH ? 1 : rails ? (long) k * ceilDiv(hosts, r)
+                : ceilDiv(hosts, perGroup);
+        long maxDown = rails ? Math.min(r, hosts) : Math.min(r, (long) k * hosts);
+        double s = FabricBuilder.speed(spec, nics.get(0)).gbps();
+        double uplink = leaves < 2 ? 0 : (rails ? k : 1) * Math.min(r, maxDown) * s / spec.oversubscription();
+        Map<Integer, List<Integer>> byGroup = new TreeMap<>();
+        for (int h : sorted) {
+            byGroup.computeIfAbsent(h / perGroup, g -> new ArrayList<>()).add(h);
+        }
+        return Optional.of(new FabricCut(byGroup.values().stream().map(l -> new Group(l, uplink)).toList()));
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
     }
 
     /** A spine or core switch: taken away to find the groups. */

@@ -160,7 +160,7 @@ public final class HtmlReport {
                             .append("</tr>\n");
                     continue;
                 }
-                String vs = r == rows.get(0) ? "base" : String.format(Locale.ROOT, "%+,.1f ms (%+.2f %%)",
+                String vs = r == rows.get(0) ? "base" : String.format(Locale.ROOT, "%+,.1f ms<br>(%+.2f %%)",
                         r.stepMs() - baseStep, (r.stepMs() - baseStep) / baseStep * 100);
                 h.append(String.format(Locale.ROOT, "<td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%s</td>"
                         + "<td>%.1f</td><td>%s</td><td>%,.0f</td><td>%.1f%%</td><td>%s</td><td class=l>%s</td></tr>%n",

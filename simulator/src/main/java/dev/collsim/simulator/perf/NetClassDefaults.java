@@ -10,9 +10,12 @@ import java.util.Optional;
 /**
  * Default {@link NetClassProfile}s of the network transports other than InfiniBand, with their sources. InfiniBand is
  * the reference ({@link PerformanceParameters#netProfile}: step {@code netStepUs}, no added hop latency, the full
- * line rate). Public datasets are in {@code validation/src/test/resources/data}; a class with one usable dataset
- * cannot be checked by leave-one-out, so its figures are marked as taken from that file and are the first thing to
- * calibrate. Stateless.
+ * line rate). InfiniBand's hop latency was checked on its six public multi-host files with small sizes (median floor
+ * at 8-256 B less the model's, per {@link NetHops} hop: -0.61 to +5.62 us, median 0.75, leaving one file out -0.36
+ * or 1.86; docs/launch-overhead.md "Multi-host floors", InfinibandHopLatencyDerivationTest): the files split by
+ * cluster, so no class figure is made. Public datasets are in {@code validation/src/test/resources/data}; a class
+ * with one usable dataset cannot be checked by leave-one-out, so its figures are marked as taken from that file and
+ * are the first thing to calibrate. Stateless.
  *
  * <ul>
  *   <li><b>RoCE</b> (11 us, 5 us, 0.89): step 11 us, the middle of the "about 10-12 us per network step" measured

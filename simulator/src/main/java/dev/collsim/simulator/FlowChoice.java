@@ -52,9 +52,12 @@ import java.util.TreeMap;
  * @param algorithm    the NCCL algorithm shown (NCCL's, or the one the replaced schedule stands for; null: none)
  * @param protocol     NCCL's protocol when the algorithm is NCCL's choice, else null
  * @param ncclChoice   true when the schedule is NCCL's choice (no schedule override)
+ * @param channelEntries the local rank each ring channel enters a host at ({@link ChannelNics#entries}), or empty
+ *                     for the rotation over {@code nicRanks}; see {@link ScheduleRequest#channelEntries}
  */
 public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> order, int ranksPerHost,
-        int nicRanks, List<Integer> hostGroups, Algorithm algorithm, Protocol protocol, boolean ncclChoice) {
+        int nicRanks, List<Integer> hostGroups, Algorithm algorithm, Protocol protocol, boolean ncclChoice,
+        List<Integer> channelEntries) {
 
     /**
      * Explicit replacements of NCCL's choice.
@@ -97,6 +100,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         Objects.requireNonNull(schedule, "schedule");
         order = List.copyOf(order);
         hostGroups = List.copyOf(hostGroups);
+        channelEntries = List.copyOf(channelEntries);
         if (nChannels < 1) {
             throw new IllegalArgumentException("nChannels must be >= 1, got " + nChannels);
         }
@@ -131,6 +135,20 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
             List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release, Optional<NvlsLoop.Call> loop) {
+        return decide(collective, nccl, override, ranks, rankOrder, rails, release, loop, List.of());
+    }
+
+    /**
+     * As {@link #decide(Collective, Prediction, Override, List, boolean, int, NcclVersion, Optional)}, with the
+     * local rank each ring channel enters a host at ({@link ChannelNics#entries}; ignored with rank order, whose
+     * host groups are not NCCL's topology order, and when hosts' rank counts differ).
+     *
+     * @param entries the ring channels' entries, or empty
+     * @return the choice, or empty as there
+     */
+    public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
+            List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release, Optional<NvlsLoop.Call> loop,
+            List<Integer> entries) {
         Optional<ScheduleAlgorithm> algo = override.schedule() != null ? Optional.of(override.schedule())
                 : ScheduleAlgorithms.forNccl(nccl.algorithm(), collective);
         if (algo.isEmpty()) {
@@ -159,9 +177,10 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
             nCh = a instanceof TreeSchedule ? 2 * perHost : widest;
         }
         boolean ncclAlgo = override.schedule() == null;
+        List<Integer> channelEntries = rankOrder || !groups.isEmpty() || perHost < 2 ? List.of() : entries;
         return Optional.of(new FlowChoice(a, nCh, order, perHost, nicRanks, groups,
                 ncclAlgo ? nccl.algorithm() : ScheduleAlgorithms.ncclAlgorithm(a), ncclAlgo ? nccl.protocol() : null,
-                ncclAlgo));
+                ncclAlgo, channelEntries));
     }
 
     /**
@@ -231,7 +250,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public Schedule build(Collective collective, long sizeBytes) {
         return schedule.schedule(new ScheduleRequest(collective, sizeBytes, order.size(), nChannels, ranksPerHost,
-                nicRanks, hostGroups));
+                nicRanks, hostGroups, channelEntries));
     }
 
     /**

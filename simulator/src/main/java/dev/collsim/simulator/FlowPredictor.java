@@ -128,7 +128,7 @@ public final class FlowPredictor implements CollectivePredictor {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
                     : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false,
                             FlowChoice.ownNicRanks(r.topology(), g),
-                            chooser.version(), chooser.nvlsLoop(r, choice));
+                            chooser.version(), chooser.nvlsLoop(r, choice), ChannelNics.entries(r.topology(), g));
             if (f.isEmpty()) {
                 return withBottleneck(withFabricBound(choice, r), "analytical (no flow schedule for "
                         + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());

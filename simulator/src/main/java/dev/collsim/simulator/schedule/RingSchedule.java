@@ -17,7 +17,8 @@ import java.util.List;
  * rank {@code (c-1) mod L} and enters at local rank {@code c mod L} (with {@code nicRanks} N > 0: at
  * {@code c mod N}, so every channel enters through a GPU with its own NIC), spreading the channels over the NICs as
  * NCCL's rings do (NCCL rings enter and leave a host through the channel's NIC; NCCL 2.30
- * {@code src/graph/search.cc}, {@code rings.cc}). Pipelining inside a step (NCCL's slices) is not modelled:
+ * {@code src/graph/search.cc}, {@code rings.cc}). With {@link ScheduleRequest#channelEntries} channel c enters
+ * at the given local rank instead (a GPU local to NIC c mod NICs, {@code ChannelNics}). Pipelining inside a step (NCCL's slices) is not modelled:
  * a step is synchronous.
  */
 public final class RingSchedule implements ScheduleAlgorithm {
@@ -42,10 +43,27 @@ public final class RingSchedule implements ScheduleAlgorithm {
         long steps = r.collective() == Collective.ALL_REDUCE ? 2L * (n - 1) : n - 1;
         double bytes = (double) r.sizeBytes() / n / r.nChannels();
         List<Transfer> transfers = r.hostGroups().isEmpty()
-                ? ringTransfers(n, r.ranksPerHost(), r.nicRanks(), r.nChannels(), bytes)
+                ? ringTransfers(n, r.ranksPerHost(), entries(r), r.nChannels(), bytes)
                 : groupedTransfers(r.hostGroups(), r.nChannels(), bytes);
         String label = r.collective() == Collective.ALL_REDUCE ? "ring ReduceScatter+AllGather step" : "ring step";
         return scheduleOf(r, List.of(new Step(label, transfers, steps)));
+    }
+
+    /**
+     * @param r the request
+     * @return the local rank channel c enters each host at, for c modulo the size: the request's channel entries
+     *         when given, else local ranks 0 .. nicRanks-1 (every local rank when nicRanks is 0)
+     */
+    static List<Integer> entries(ScheduleRequest r) {
+        if (!r.channelEntries().isEmpty()) {
+            return r.channelEntries();
+        }
+        int rotations = r.nicRanks() > 0 ? r.nicRanks() : r.ranksPerHost();
+        List<Integer> out = new ArrayList<>(rotations);
+        for (int j = 0; j < rotations; j++) {
+            out.add(j);
+        }
+        return out;
     }
 
     /**
@@ -53,16 +71,16 @@ public final class RingSchedule implements ScheduleAlgorithm {
      *
      * @param n            ranks
      * @param ranksPerHost ranks per host group (1: no rotation)
-     * @param nicRanks     local ranks with a NIC of their own (0: all); channels rotate over these only
+     * @param entries      the local rank channel c enters each host at, for c modulo its size ({@link #entries})
      * @param nChannels    channels
      * @param bytes        bytes per transfer
      * @return {@code n x nChannels} transfers
      */
-    static List<Transfer> ringTransfers(int n, int ranksPerHost, int nicRanks, int nChannels, double bytes) {
+    static List<Transfer> ringTransfers(int n, int ranksPerHost, List<Integer> entries, int nChannels,
+            double bytes) {
         List<Transfer> out = new ArrayList<>(n * nChannels);
-        int rotations = nicRanks > 0 ? nicRanks : ranksPerHost;
         for (int c = 0; c < nChannels; c++) {
-            int[] order = channelOrder(n, ranksPerHost, c % rotations);
+            int[] order = channelOrder(n, ranksPerHost, entries.get(c % entries.size()));
             for (int k = 0; k < n; k++) {
                 out.add(new Transfer(order[k], order[(k + 1) % n], bytes, c));
             }

@@ -21,9 +21,18 @@ import java.util.Objects;
  * @param hostGroups   when not empty: the sizes of consecutive rank groups that share a host, for placements that
  *                     give hosts different numbers of ranks ({@code ranksPerHost} is then 1); the ring rotates
  *                     each channel inside every group as it does for equal groups; other schedules ignore it
+ * @param channelEntries when not empty: the local rank ring channel c enters each host group at, for c modulo its
+ *                     size (NCCL's channel-to-NIC spreading, {@code dev.collsim.simulator.ChannelNics}); it replaces
+ *                     the rotation over {@code nicRanks} or every local rank; other schedules ignore it
  */
 public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
-        int nicRanks, List<Integer> hostGroups) {
+        int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries) {
+
+    /** No channel entries given: the ring rotates over {@code nicRanks} or every local rank. */
+    public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
+            int nicRanks, List<Integer> hostGroups) {
+        this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, nicRanks, hostGroups, List.of());
+    }
 
     /** Every local rank has a NIC ({@code nicRanks} 0). */
     public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost) {
@@ -55,6 +64,11 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
                 || hostGroups.stream().mapToInt(Integer::intValue).sum() != nRanks)) {
             throw new IllegalArgumentException("hostGroups " + hostGroups + " must be sizes >= 1 summing to nRanks "
                     + nRanks + ", with ranksPerHost 1");
+        }
+        channelEntries = List.copyOf(Objects.requireNonNull(channelEntries, "channelEntries"));
+        if (channelEntries.stream().anyMatch(e -> e < 0 || e >= ranksPerHost)) {
+            throw new IllegalArgumentException("channelEntries " + channelEntries + " must be local ranks in [0, "
+                    + ranksPerHost + ")");
         }
         if (nRanks % ranksPerHost != 0) {
             throw new IllegalArgumentException("ranksPerHost " + ranksPerHost + " does not divide nRanks " + nRanks);

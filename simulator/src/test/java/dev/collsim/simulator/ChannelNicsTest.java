@@ -1,0 +1,107 @@
+package dev.collsim.simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.network.Multipath;
+import dev.collsim.simulator.schedule.RingSchedule;
+import dev.collsim.simulator.schedule.Schedule;
+import dev.collsim.simulator.schedule.ScheduleRequest;
+import dev.collsim.simulator.schedule.Transfer;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.edit.ClusterEditor;
+import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.fabric.FabricSpec;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NCCL's ring channels spread over a host's NICs ({@link ChannelNics}): NCCL 2.30 {@code src/graph/search.cc
+ * ncclTopoSearchRecNet} starts channel c at NIC {@code nets[c mod netCount]} and enters the host at a GPU local to
+ * it; every rank of the channel uses the graph's NIC ({@code ncclTopoGetNetDev}, {@code graph->inter[]}).
+ *
+ * <p>Fixture ({@link TestClusters}): 8 GPUs on 4 PCIe switches (GPUs 2k, 2k+1 on switch k; switches 0, 1 under CPU 0,
+ * 2, 3 under CPU 1), NIC i on switch {@code i x 4 / NICs}: with 2 NICs, NIC 0 shares a switch with GPUs 0, 1 (PIX)
+ * and NIC 1 with GPUs 4, 5; GPUs 2, 3 reach NIC 0 and GPUs 6, 7 NIC 1 only through their CPU (PHB), so they are not
+ * local to a NIC (NCCL's {@code ncclTopoGetLocal} keeps the best path type).
+ */
+class ChannelNicsTest {
+
+    private static Topology pcie(int nics, int hosts) {
+        TestClusters.Shape s = TestClusters.PCIE_L40S;
+        return TestClusters.cluster(new TestClusters.Shape(s.model(), s.sm(), 0, 0, s.pcieGen(), nics, s.nicGbits(),
+                false), hosts);
+    }
+
+    private static Topology dgxH100(int hosts, Integer nics) {
+        ClusterSpec spec = new ClusterSpec("dgx-h100x" + hosts, "", Catalog.hostType("dgx-h100").orElseThrow(), hosts,
+                FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
+        return nics == null ? spec.build() : ClusterEditor.build(spec, ClusterEdits.NONE.withNicsPerHost(nics));
+    }
+
+    /**
+     * By hand from the fixture: 2 NICs, local GPUs {0, 1} and {4, 5}: channels enter at 0, 4, 1, 5. 4 NICs one per
+     * GPU pair: {0, 1}, {2, 3}, {4, 5}, {6, 7}: 0, 2, 4, 6, 1, 3, 5, 7. DGX H100 (GPU i and NIC i on one PCIe switch,
+     * DGX H100 User Guide): every GPU its own NIC, the plain rotation (empty); with rails 0..3 only, GPUs 4..7 reach
+     * NICs 0..3 over NVLink (PXN, not local): 0, 1, 2, 3.
+     */
+    @Test
+    void channelsEnterAtTheLocalGpusOfEachNicInTurn() {
+        Topology two = pcie(2, 2);
+        assertEquals(List.of(0, 4, 1, 5), ChannelNics.entries(two, two.gpus()));
+        Topology four = pcie(4, 2);
+        assertEquals(List.of(0, 2, 4, 6, 1, 3, 5, 7), ChannelNics.entries(four, four.gpus()));
+        Topology dgx = dgxH100(2, null);
+        assertEquals(List.of(), ChannelNics.entries(dgx, dgx.gpus()));
+        Topology dgx4 = dgxH100(2, 4);
+        assertEquals(List.of(0, 1, 2, 3), ChannelNics.entries(dgx4, dgx4.gpus()));
+    }
+
+    /**
+     * The ring schedule with entries 0, 4, 1, 5 over 2 hosts of 8: channel c's host-to-host hop of host 0 goes from
+     * local rank {@code entry - 1 mod 8} to rank {@code 8 + entry}: 7 to 8, 3 to 12, 0 to 9, 4 to 13.
+     */
+    @Test
+    void ringChannelsCrossHostsIntoTheirEntryRank() {
+        Schedule s = new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_GATHER, 1L << 20, 16, 4, 8, 0,
+                List.of(), List.of(0, 4, 1, 5)));
+        List<Transfer> t = s.steps().get(0).transfers();
+        int[][] expected = {{7, 8}, {3, 12}, {0, 9}, {4, 13}};
+        for (int c = 0; c < 4; c++) {
+            int channel = c;
+            List<Transfer> cross = t.stream().filter(x -> x.channel() == channel && x.src() < 8 && x.dst() >= 8)
+                    .toList();
+            assertEquals(1, cross.size());
+            assertEquals(expected[c][0], cross.get(0).src(), "channel " + c);
+            assertEquals(expected[c][1], cross.get(0).dst(), "channel " + c);
+        }
+    }
+
+    /**
+     * Ring AllReduce of S = 1 GiB over 2 hosts of the 2-NIC fixture (n = 16 ranks, 4 channels, 100 Gb/s = 12.5 GB/s
+     * per NIC). Each channel's hop between the hosts carries S/(16 x 4) per step for 2(n-1) = 30 steps; channels 0, 2
+     * use NIC 0 and 1, 3 NIC 1, so each NIC sends 2 x 30 x S/64 = 0.9375 x 2^30 B: 80,530.6 us at 12.5e9 B/s, busbw
+     * 25 GB/s (both NICs). The flow backend must land within 1 % above; with every channel on NIC 0 (the rotation
+     * over local ranks 0..3, all local to NIC 0) it took twice that.
+     */
+    @Test
+    void ringOnTwoNicsSendsHalfOfTheBytesThroughEach() {
+        Topology t = pcie(2, 2);
+        CollectivePredictor ring = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING,
+                Protocol.SIMPLE, 4, 1, 1, 0, -1, 25, "stub");
+        Prediction p = new FlowPredictor(ring, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0).predict(
+                new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT, null,
+                        NcclSettings.DEFAULTS));
+        double floorUs = 2.0 * 30 * (1L << 30) / 64 / 12.5e3;
+        assertTrue(p.timeUs() >= floorUs * (1 - 1e-9) && p.timeUs() <= 1.01 * floorUs,
+                p.timeUs() + " us, NIC floor " + floorUs + " us; " + p.bottleneck());
+    }
+}

@@ -4,6 +4,7 @@ import dev.collsim.hardware.GpuModel;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 
 /** Renders diagnoses as plain text for the terminal. */
 public final class DiagnosisText {
@@ -31,7 +32,7 @@ public final class DiagnosisText {
                 sb.append('\n');
             }
             if (g.findings().isEmpty()) {
-                sb.append("  no problem found\n");
+                sb.append("  no problem found").append(judged(g)).append('\n');
             }
             for (Finding f : g.findings()) {
                 sb.append("  ").append(f.severity()).append(' ').append(f.kind().name().toLowerCase(Locale.ROOT)
@@ -43,5 +44,27 @@ public final class DiagnosisText {
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * What "no problem found" was judged against, so a user reads how close to the hardware the run came: the peak
+     * busbw as a share of {@link Bounds#achievable} (the far-below check fires under half of it), and
+     * where to see the run against collsim's prediction, which diagnose does not make. Empty when no bound was
+     * judged (single rank, no bound, or a sweep that stays in the latency range below
+     * {@link BoundCheck#BANDWIDTH_BOUND_BYTES}).
+     */
+    static String judged(Diagnoser.Diagnosis g) {
+        Dataset d = g.dataset();
+        Subject s = new Subject(d, List.of(), List.of(), g.gpu(), g.nic());
+        OptionalDouble bound = Bounds.achievable(s);
+        OptionalDouble peak = d.peakBusBw();
+        boolean bandwidth = d.largest().map(p -> p.sizeBytes() >= BoundCheck.BANDWIDTH_BOUND_BYTES).orElse(false);
+        if (bound.isEmpty() || peak.isEmpty() || d.nRanks() < 2 || !bandwidth || bound.getAsDouble() <= 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, ": busbw peaks at %.2f GB/s, %.0f %% of the %.1f GB/s the hardware allows"
+                + " (diagnose flags a run under 50 %% of it); against collsim's prediction for the cluster, size by"
+                + " size: collsim compare -m FILE [-c CLUSTER]", peak.getAsDouble(),
+                100 * peak.getAsDouble() / bound.getAsDouble(), bound.getAsDouble());
     }
 }

@@ -55,4 +55,25 @@ record HeaderNetworkClass(NetworkClass networkClass, String from) {
         Optional<NetworkClass> c = NetworkClass.detect(text, !verbs);
         return c.map(x -> new HeaderNetworkClass(x, "the header's interconnect"));
     }
+
+    /**
+     * @param d the dataset
+     * @param c the cluster the user gave
+     * @return a line when the run spans hosts of that cluster and the file names another network class than the
+     *         cluster's ({@link #of}: a RoCE INFO log compared on {@code -c dgx-h200x2}, whose
+     *         catalog hosts are joined by InfiniBand): the given cluster's class stands, as for NCCL_NET, and the
+     *         line says so and how to model the file's
+     */
+    static Optional<String> otherThanGiven(Dataset d, ClusterGuess c) {
+        Optional<HeaderNetworkClass> read = HeaderNetworkClass.of(d);
+        NetworkClass given = c.topology().networkClass();
+        boolean hosts = c.ranks().stream().map(g -> g.host()).distinct().count() > 1;
+        if (!hosts || read.isEmpty() || read.get().networkClass() == given) {
+            return Optional.empty();
+        }
+        NetworkClass file = read.get().networkClass();
+        return Optional.of("the given cluster's network class, " + given.label() + ", although " + read.get().from()
+                + " shows " + file.label() + ": the errors below are of that network; add --network "
+                + file.yamlName() + " to model the run's");
+    }
 }

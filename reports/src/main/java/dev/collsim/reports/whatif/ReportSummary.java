@@ -3,8 +3,11 @@ package dev.collsim.reports.whatif;
 import dev.collsim.units.DataSize;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -97,8 +100,9 @@ public final class ReportSummary {
      * @param v a variant
      * @return "same as base ..." when v is not the base and the rows this table shows (every size of the first
      *         sweep's collective, the first plan) have the same predicted times as the base's (to 1e-9 relative),
-     *         with the likely reason (for a fabric change timed by the analytical backend: that it does not see
-     *         oversubscription); empty otherwise
+     *         with the likely reason (for a fabric change timed by the analytical backend: that it holds each
+     *         collective to the leaf uplinks but does not see ECMP collisions), and the other sweeps' collectives
+     *         whose times differ from the base's ({@link #otherSweeps}); empty otherwise
      */
     public static String sameAsBaseNote(ReportData d, ReportData.VariantRow v) {
         if (d.variants().isEmpty() || d.variants().get(0).equals(v)) {
@@ -133,7 +137,7 @@ public final class ReportSummary {
             }
         }
         String what = (v.changes() + " " + v.cluster()).toLowerCase(Locale.ROOT);
-        String held = heldBy(mine);
+        String held = heldBy(mine) + otherSweeps(d, v, base, key);
         if ((what.contains("oversubscri") || what.contains("fat-tree")) && v.backend().equals("analytical")) {
             return "same as base" + what(key, plan) + ": the fabric's leaf uplinks do not limit these sizes" + held
                     + "; link sharing above the leaves (ECMP collisions) is timed with 'backend: flow'";
@@ -153,6 +157,43 @@ public final class ReportSummary {
             return "";
         }
         return "; at " + ReportRunner.size(top.sizeBytes()) + " both are held by " + top.bottleneck();
+    }
+
+    /**
+     * The sweeps after the first whose predicted times differ from the base's, so that a "same as base" note does
+     * not hide them (a 2:1 fabric that leaves AllReduce alone can slow AllToAll).
+     *
+     * @return {@code "; differs: AllToAll (1.63x the base's time at 256M)"}, one entry per differing collective
+     *         and data type, at the size where the variant's time is furthest from the base's (by the ratio of times,
+     *         either way), or empty when every other sweep matches the base
+     */
+    static String otherSweeps(ReportData d, ReportData.VariantRow v, String base, String first) {
+        Map<String, ReportData.SweepRow> baseRows = new HashMap<>();
+        for (ReportData.SweepRow r : d.sweeps()) {
+            if (r.variant().equals(base)) {
+                baseRows.put(r.collective() + " " + r.dataType() + " " + r.sizeBytes() + " " + r.nRanks(), r);
+            }
+        }
+        Map<String, ReportData.SweepRow[]> worst = new LinkedHashMap<>();
+        for (ReportData.SweepRow r : d.sweeps()) {
+            String key = r.collective() + " " + r.dataType();
+            ReportData.SweepRow b = baseRows.get(key + " " + r.sizeBytes() + " " + r.nRanks());
+            if (!r.variant().equals(v.variant()) || key.equals(first) || b == null || close(r.timeUs(), b.timeUs())) {
+                continue;
+            }
+            ReportData.SweepRow[] w = worst.get(key);
+            if (w == null
+                    || Math.abs(Math.log(r.timeUs() / b.timeUs())) > Math.abs(Math.log(w[0].timeUs() / w[1].timeUs()))) {
+                worst.put(key, new ReportData.SweepRow[] {r, b});
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (ReportData.SweepRow[] w : worst.values()) {
+            sb.append(sb.length() == 0 ? "; differs: " : ", ").append(w[0].collective()).append(String.format(
+                    Locale.ROOT, " (%.2fx the base's time at %s)", w[0].timeUs() / w[1].timeUs(),
+                    DataSize.format(w[0].sizeBytes())));
+        }
+        return sb.toString();
     }
 
     private static String what(String sweep, String plan) {

@@ -96,4 +96,35 @@ class ReportSummaryTest {
         assertEquals("same as base (AllReduce all sizes): the model predicts no difference for this change; at 8G"
                 + " both are held by PCIe/SMP: busbw <= 20.0 (cross-socket hop)", t.get(2).get(t.get(0).indexOf("note")));
     }
+
+    /**
+     * A 2:1 variant whose first sweep (AllReduce) and plan equal the base's but whose AllToAll is slower: the "same
+     * as base" note names AllToAll and the ratio at its worst size, 9000 / 6000 us = 1.50x at 1 GiB (by hand), and
+     * not the AllGather that matches. (Found on a 16-host RoCE design where the flow-timed 2:1 fabric left AllReduce
+     * alone but slowed AllToAll, and the note said only that the fabric does not limit.)
+     */
+    @Test
+    void sameAsBaseNoteNamesOtherSweepsThatDiffer() {
+        List<ReportData.VariantRow> variants = List.of(
+                new ReportData.VariantRow("base", "c", 16, 128, "-", "", "", "analytical"),
+                new ReportData.VariantRow("2:1", "c (2:1 oversubscribed)", 16, 128, "2:1 oversubscribed", "", "",
+                        "flow (ecmp, seed 0)"));
+        List<ReportData.SweepRow> sweeps = new ArrayList<>();
+        for (String v : List.of("base", "2:1")) {
+            sweeps.add(row(v, 1L << 30, 6000));
+            sweeps.add(other(v, "AllGather", 1L << 30, 4000));
+            sweeps.add(other(v, "AllToAll", 1L << 20, v.equals("2:1") ? 130 : 100));
+            sweeps.add(other(v, "AllToAll", 1L << 30, v.equals("2:1") ? 9000 : 6000));
+        }
+        ReportData d = new ReportData("t", "s", variants, sweeps, List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of(), List.of());
+        assertEquals("same as base (AllReduce all sizes): the flow simulation finds that the fabric does not limit"
+                + "; differs: AllToAll (1.50x the base's time at 1G)", ReportSummary.sameAsBaseNote(d,
+                variants.get(1)));
+    }
+
+    private static ReportData.SweepRow other(String v, String coll, long size, double us) {
+        return new ReportData.SweepRow(v, coll, "bfloat16", 128, size, us, size / (us * 1e3), size / (us * 1e3),
+                400, "Ring", "Simple", 16, us, "-", "analytical");
+    }
 }

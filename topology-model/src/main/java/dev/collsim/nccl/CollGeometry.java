@@ -49,6 +49,22 @@ public record CollGeometry(long sendCount, long recvCount, long paramCount, long
     }
 
     /**
+     * Whether NCCL runs nothing for this call: 0 elements per rank of a collective that is not point-to-point. NCCL
+     * 2.19-2.30 {@code src/enqueue.cc taskAppend} discards it ("Empty collectives can be discarded": no kernel, no
+     * algorithm); point-to-point calls (alltoall, sendrecv, gather, scatter) still post one 0-byte step with each peer.
+     *
+     * @param coll      the collective
+     * @param sizeBytes the nccl-tests size, bytes
+     * @param eltSize   element size, bytes
+     * @param nRanks    ranks
+     * @return true when the call is discarded
+     */
+    public static boolean discarded(Collective coll, long sizeBytes, int eltSize, int nRanks) {
+        return !(coll == Collective.ALL_TO_ALL || coll == Collective.SEND_RECV || coll == Collective.GATHER
+                || coll == Collective.SCATTER) && ofSize(coll, sizeBytes, eltSize, nRanks).paramCount() == 0;
+    }
+
+    /**
      * @param eltSize element size, bytes
      * @return the {@code size} column: max(send, recv) bytes (nccl-tests {@code TimeTest}); for every collective
      *         this equals the algbw numerator {@link BusBandwidth#algBytes}

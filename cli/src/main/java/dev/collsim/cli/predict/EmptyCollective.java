@@ -74,8 +74,7 @@ final class EmptyCollective {
      * @return true when NCCL runs nothing at this size (0 elements per rank, not a point-to-point collective)
      */
     static boolean empty(Collective c, DataType type, long size, int n) {
-        return !(c == Collective.ALL_TO_ALL || c == Collective.SEND_RECV || c == Collective.GATHER
-                || c == Collective.SCATTER) && CollGeometry.ofSize(c, size, type.size(), n).paramCount() == 0;
+        return CollGeometry.discarded(c, size, type.size(), n);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.CollGeometry;
 import dev.collsim.reports.chart.SweepSeries;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.ScalingSearch;
@@ -148,7 +149,7 @@ public final class ReportRunner {
         for (SweepSpec s : spec.sweeps()) {
             tasks.submit(() -> {
                 ReportPart part = new ReportPart();
-                part.sweeps.addAll(sweep(spec, v, s));
+                part.sweeps.addAll(sweepRows(spec, v, s));
                 if (v == base && s.measured() != null) {
                     part.measured.addAll(compare(spec, v, s, part.sweeps));
                 }
@@ -169,13 +170,21 @@ public final class ReportRunner {
 
     /**
      * One collective sweep on one variant, each size exactly as {@link #run} times it (for callers that time single
-     * points, such as design sweeps).
+     * points, such as design sweeps); sizes NCCL discards ({@link CollGeometry#discarded}: 0 elements per rank) are
+     * left out, as the flow backends leave them out.
      *
      * @throws InputException when the predictor rejects the variant's NCCL settings (located at the variant)
      */
     public static List<ReportData.SweepRow> sweepRows(ReportSpec spec, ResolvedVariant v, SweepSpec s)
             throws InputException {
-        return sweep(spec, v, s);
+        List<Gpu> ranks = ranks(v.topology(), s.gpus());
+        List<ReportData.SweepRow> rows = new ArrayList<>();
+        for (long size : s.sizes().sizes()) {
+            if (!CollGeometry.discarded(s.collective(), size, s.dataType().size(), ranks.size())) { // NCCL runs nothing
+                rows.add(row(v, s, ranks, size, predict(spec, v, ranks, s, size)));
+            }
+        }
+        return rows;
     }
 
     /**
@@ -223,16 +232,6 @@ public final class ReportRunner {
             // refused by the simulator because of what the variant asks; any other exception is a bug (exit 1)
             throw new InputException(v.spec().problem(spec.file(), e.getMessage()));
         }
-    }
-
-    private static List<ReportData.SweepRow> sweep(ReportSpec spec, ResolvedVariant v, SweepSpec s)
-            throws InputException {
-        List<Gpu> ranks = ranks(v.topology(), s.gpus());
-        List<ReportData.SweepRow> rows = new ArrayList<>();
-        for (long size : s.sizes().sizes()) {
-            rows.add(row(v, s, ranks, size, predict(spec, v, ranks, s, size)));
-        }
-        return rows;
     }
 
     /**

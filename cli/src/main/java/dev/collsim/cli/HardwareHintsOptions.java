@@ -2,10 +2,7 @@ package dev.collsim.cli;
 
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.units.Bandwidth;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -14,13 +11,6 @@ import picocli.CommandLine.Option;
  * child). Used as a picocli {@code @Mixin}; see {@link HardwareHints}.
  */
 public final class HardwareHintsOptions {
-
-    /**
-     * A CPUID model number (family 6) of each Intel server generation, the value NCCL 2.30 {@code src/graph/topo.cc
-     * ncclTopoGetInterCpuBw} compares: Broadwell-EP 0x4F, Skylake-SP and Cascade Lake 0x55, Ice Lake-SP 0x6A,
-     * Sapphire Rapids 0x8F, Emerald Rapids 0xCF, Granite Rapids 0xAD (Intel SDM vol. 4, table 2-1, CPUID signatures).
-     */
-    private static final Map<String, Integer> INTEL_MODELS = intelModels();
 
     @Option(names = "--gpu-model", paramLabel = "NAME",
             description = "GPU model for machine files that do not name it, such as H100-SXM5-80GB.")
@@ -45,9 +35,7 @@ public final class HardwareHintsOptions {
 
     @Option(names = "--cpu-vendor", paramLabel = "VENDOR",
             description = "CPU vendor (GenuineIntel or intel, AuthenticAMD or amd; case ignored) for the SMP link"
-                    + " bandwidth; an Intel generation as intel:GEN (broadwell, skylake, cascadelake, icelake,"
-                    + " sapphirerapids, emeraldrapids, graniterapids): NCCL picks Intel's rate by it. Plain intel:"
-                    + " Skylake's assumed.")
+                    + " bandwidth.")
     String cpuVendor;
 
     /**
@@ -64,9 +52,7 @@ public final class HardwareHintsOptions {
             }
         }
         try {
-            int model = intelModel();
-            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor(), model < 0 ? -1 : 6, model,
-                    nvswitchLinks());
+            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor(), -1, -1, nvswitchLinks());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
@@ -84,36 +70,14 @@ public final class HardwareHintsOptions {
             return null;
         }
         String v = cpuVendor.trim().toLowerCase(Locale.ROOT);
-        if (v.equals("genuineintel") || v.equals("intel") || v.startsWith("intel:") && intelModel() >= 0) {
+        if (v.equals("genuineintel") || v.equals("intel")) {
             return "GenuineIntel";
         }
         if (v.equals("authenticamd") || v.equals("amd")) {
             return "AuthenticAMD";
         }
-        throw new UserError("--cpu-vendor: found '" + cpuVendor + "'; allowed: GenuineIntel (or intel, or intel:GEN"
-                + " with GEN one of " + String.join(", ", INTEL_MODELS.keySet()) + "), AuthenticAMD (or amd)",
-                ExitCodes.USAGE);
-    }
-
-    private static Map<String, Integer> intelModels() {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        m.put("broadwell", 0x4F);
-        m.put("skylake", 0x55);
-        m.put("cascadelake", 0x55);
-        m.put("icelake", 0x6A);
-        m.put("sapphirerapids", 0x8F);
-        m.put("emeraldrapids", 0xCF);
-        m.put("graniterapids", 0xAD);
-        return Collections.unmodifiableMap(m);
-    }
-
-    /** @return the CPUID model of {@code intel:GEN}, -1 when no generation is named or it is not one known */
-    private int intelModel() {
-        if (cpuVendor == null) {
-            return -1;
-        }
-        String v = cpuVendor.trim().toLowerCase(Locale.ROOT).replaceAll("[\\s_-]", "");
-        return v.startsWith("intel:") ? INTEL_MODELS.getOrDefault(v.substring("intel:".length()), -1) : -1;
+        throw new UserError("--cpu-vendor: found '" + cpuVendor + "'; allowed: GenuineIntel (or intel), AuthenticAMD"
+                + " (or amd)", ExitCodes.USAGE);
     }
 
     /** @return the NVLink hint: 0 none, -1 the model's count, else the count given */

@@ -197,8 +197,8 @@ public final class NcclBandwidths {
      * NCCL's inter-CPU (SYS link) bandwidth from CPUID values, as {@code ncclTopoGetInterCpuBw} chooses it (NCCL 2.30
      * {@code src/graph/topo.cc}): POWER9 {@code P9_BW}; arm64 {@code ARM_BW}; Intel by model (family 6: model >= 0xCF
      * Emerald Rapids {@code ERP_QPI_BW}, >= 0x8F Sapphire Rapids {@code SRP_QPI_BW}, >= 0x55 Skylake {@code
-     * SKL_QPI_BW}, else Broadwell {@code BDW_QPI_BW}); AMD {@code AMD_BW}; an unknown vendor, and an Intel CPU whose
-     * family or model is unknown (-1: a machine file names no CPU), is given {@code SKL_QPI_BW} and says so.
+     * SKL_QPI_BW}, else Broadwell {@code BDW_QPI_BW}); AMD {@code AMD_BW}; an unknown vendor is given {@code
+     * SKL_QPI_BW} and says so.
      *
      * @param arch     {@code x86_64}, {@code arm64} or {@code ppc64}
      * @param vendor   {@code GenuineIntel}, {@code AuthenticAMD} or other
@@ -214,10 +214,6 @@ public final class NcclBandwidths {
             return new Smp(Bandwidth.ofGBps(ARM_BW), "arm64 (NCCL ARM_BW)");
         }
         if ("GenuineIntel".equals(vendor)) {
-            if (familyId < 0 || modelId < 0) {
-                return new Smp(Bandwidth.ofGBps(SKL_QPI_BW), "UPI, Intel generation unknown: NCCL SKL_QPI_BW"
-                        + " (Skylake to Ice Lake) assumed; name the generation for another");
-            }
             if (familyId == 6 && modelId >= 0xCF) {
                 return new Smp(Bandwidth.ofGBps(ERP_QPI_BW), "UPI, Emerald Rapids (NCCL ERP_QPI_BW)");
             }

@@ -1,8 +1,11 @@
 package dev.collsim.cli;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.units.Bandwidth;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 
 /**
@@ -38,6 +41,12 @@ public final class HardwareHintsOptions {
                     + " bandwidth.")
     String cpuVendor;
 
+    @Option(names = "--cpu-model", paramLabel = "NAME",
+            description = "CPU model or family for machine files, looked up in the CPU database, e.g. 'Xeon Platinum"
+                    + " 8480' or 'Sapphire Rapids': sets the vendor and the generation NCCL's SMP link figure is"
+                    + " chosen by (--cpu-vendor intel alone gets Broadwell's).")
+    String cpuModel;
+
     /**
      * @return the hints
      * @throws UserError (exit 2) when a value is out of range or the NIC speed has no unit
@@ -52,7 +61,17 @@ public final class HardwareHintsOptions {
             }
         }
         try {
-            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor(), -1, -1, nvswitchLinks());
+            String vendor = cpuVendor();
+            if (cpuModel == null) {
+                return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, vendor, -1, -1, nvswitchLinks());
+            }
+            CpuModel cpu = cpuModel();
+            if (vendor != null && !vendor.equals(cpu.vendor())) {
+                throw new UserError("--cpu-vendor: found '" + cpuVendor + "' but --cpu-model '" + cpuModel + "' is "
+                        + cpu.family() + " (" + cpu.vendor() + "); give one of them, or both agreeing", ExitCodes.USAGE);
+            }
+            int[] id = CpuModels.cpuid(cpu);
+            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpu.vendor(), id[0], id[1], nvswitchLinks());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
@@ -78,6 +97,16 @@ public final class HardwareHintsOptions {
         }
         throw new UserError("--cpu-vendor: found '" + cpuVendor + "'; allowed: GenuineIntel (or intel), AuthenticAMD"
                 + " (or amd)", ExitCodes.USAGE);
+    }
+
+    /**
+     * @return the CPU database's family that --cpu-model names
+     * @throws UserError (exit 2) when the database has none, listing its families
+     */
+    private CpuModel cpuModel() {
+        return CpuModels.find(cpuModel).orElseThrow(() -> new UserError("--cpu-model: found '" + cpuModel
+                + "', which names no family of the CPU database; allowed: a model or family text of one of "
+                + CpuModels.all().stream().map(CpuModel::family).collect(Collectors.joining("; ")), ExitCodes.USAGE));
     }
 
     /** @return the NVLink hint: 0 none, -1 the model's count, else the count given */

@@ -58,6 +58,30 @@ class MachineFilesCliTest {
                 + " (or amd)"), bad.err());
     }
 
+    /**
+     * {@code --cpu-vendor intel} alone gets Broadwell's 6 GB/s (NCCL 2.30 src/graph/topo.h BDW_QPI_BW) and the
+     * source line says how to name the CPU; {@code --cpu-model 'Xeon Platinum 8480'} is Sapphire Rapids, CPUID model
+     * 0x8F (Linux intel-family.h INTEL_SAPPHIRERAPIDS_X), for which NCCL's ncclTopoGetInterCpuBw gives SRP_QPI_BW,
+     * 22 GB/s; a name the CPU database lacks is refused (exit 2) with its families listed.
+     */
+    @Test
+    void cpuModelPicksTheIntelGeneration(@TempDir Path dir) throws Exception {
+        Path f = copy("B-topo-dgx-a100.txt", dir);
+        CliRun intel = CliRun.run("topo", "show", "-c", f.toString(), "--cpu-vendor", "intel");
+        assertEquals(0, intel.code(), intel.err());
+        assertTrue(intel.out().contains("QPI, Broadwell (NCCL BDW_QPI_BW), NCCL's figure for an Intel CPU of unknown"
+                + " model; name the CPU with --cpu-model"), intel.out());
+        CliRun spr = CliRun.run("topo", "show", "-c", f.toString(), "--cpu-model", "Xeon Platinum 8480");
+        assertEquals(0, spr.code(), spr.err());
+        assertTrue(spr.out().matches("(?s).*SYS  UPI, Sapphire Rapids \\(NCCL SRP_QPI_BW\\) +\\d+ +22\\.0 +22\\.0\n.*"),
+                spr.out());
+        CliRun bad = CliRun.run("topo", "show", "-c", f.toString(), "--cpu-model", "Pentium 4");
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("--cpu-model: found 'Pentium 4', which names no family of the CPU database;"
+                + " allowed:"), bad.err());
+        assertTrue(bad.err().contains("Intel Xeon Scalable 4th gen (Sapphire Rapids)"), bad.err());
+    }
+
     /** Hints only fill in machine files; given with a catalog cluster they would be ignored, so they are refused. */
     @Test
     void hintsWithACatalogClusterAreAUsageError() {

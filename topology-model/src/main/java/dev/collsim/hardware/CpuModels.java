@@ -2,6 +2,7 @@ package dev.collsim.hardware;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -76,6 +77,34 @@ public final class CpuModels {
 
     private static Rule rule(String regex, CpuModel model) {
         return new Rule(Pattern.compile(regex), model);
+    }
+
+    /**
+     * CPUID display model (family 6) of each Intel family of the database, what NCCL's {@code ncclTopoGetInterCpuBw}
+     * (NCCL 2.30 {@code src/graph/topo.cc}) compares to choose the SMP link figure. Source: Linux
+     * {@code arch/x86/include/asm/intel-family.h} (INTEL_BROADWELL_X 0x4F; INTEL_SKYLAKE_X 0x55, which Cascade Lake
+     * shares; INTEL_ICELAKE_X 0x6A; INTEL_SAPPHIRERAPIDS_X 0x8F; INTEL_EMERALDRAPIDS_X 0xCF; INTEL_GRANITERAPIDS_X
+     * 0xAD).
+     */
+    private static final Map<String, Integer> INTEL_CPUID_MODEL = Map.of(
+            "Intel Xeon E5 v4 (Broadwell-EP)", 0x4F,
+            "Intel Xeon Scalable 2nd gen (Cascade Lake)", 0x55,
+            "Intel Xeon Scalable 3rd gen (Ice Lake)", 0x6A,
+            "Intel Xeon Scalable 4th gen (Sapphire Rapids), 3 UPI links", 0x8F,
+            "Intel Xeon Scalable 4th gen (Sapphire Rapids)", 0x8F,
+            "Intel Xeon Scalable 5th gen (Emerald Rapids)", 0xCF,
+            "Intel Xeon 6 6700P (Granite Rapids)", 0xAD);
+
+    /**
+     * The CPUID family and model NCCL reads for a family of the database (Intel: family 6 and the model of
+     * {@link #INTEL_CPUID_MODEL}; other vendors: unknown, as NCCL's choice for them does not depend on them).
+     *
+     * @param m a family of this database
+     * @return {family, model}, or {-1, -1} when not an Intel family of the database
+     */
+    public static int[] cpuid(CpuModel m) {
+        Integer model = INTEL_CPUID_MODEL.get(m.family());
+        return model == null ? new int[] {-1, -1} : new int[] {6, model};
     }
 
     /** @return every family of the database, in lookup order */

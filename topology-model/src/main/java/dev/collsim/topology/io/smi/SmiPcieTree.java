@@ -176,7 +176,10 @@ final class SmiPcieTree {
         NcclBandwidths.Smp rate = NcclBandwidths.interCpu("x86_64", h.cpuVendor() == null ? "" : h.cpuVendor(),
                 h.cpuFamily(), h.cpuModel());
         if (cpus.size() > 1) {
-            in.notes().add("CPUs joined by SMP links of " + rate.bandwidth() + " per direction: " + rate.detail());
+            boolean modelUnknown = "GenuineIntel".equals(h.cpuVendor()) && h.cpuFamily() < 0;
+            in.notes().add("CPUs joined by SMP links of " + rate.bandwidth() + " per direction: " + rate.detail()
+                    + (modelUnknown ? ", NCCL's figure for an Intel CPU of unknown model; name the CPU with"
+                            + " --cpu-model (e.g. 'Xeon Platinum 8480': Sapphire Rapids)" : ""));
         }
         for (int i = 0; i < cpus.size(); i++) {
             for (int j = i + 1; j < cpus.size(); j++) {

@@ -7,6 +7,8 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.topology.PathType;
 
 /**
  * What limits one call of {@link PerformanceModel}, in words ({@link PerfEstimate#bottleneck}): the term of the
@@ -81,7 +83,26 @@ final class BottleneckText {
             return "per-channel throughput: " + t.channels() + " channels x " + fixed(t.perChannel(), 1) + " GB/s";
         }
         return "links: " + (t.chain() ? "Tree chain on ring links" : a.ncclName() + " graph") + " "
-                + fixed(t.linkAlgBw() / t.ratio(), 1) + " GB/s busBw";
+                + fixed(t.linkAlgBw() / t.ratio(), 1) + " GB/s busBw"
+                + hop(t.chain() ? plan.graphs().ring() : plan.graphs().graphFor(a));
+    }
+
+    /**
+     * The CPU hop on the graph's paths, which is what holds a graph whose paths leave the PCIe switches (NCCL's
+     * search caps such a channel at the SYS or PHB link's bandwidth, NCCL 2.30.7 {@code src/graph/search.cc}): so a
+     * faster NIC behind a socket link is seen not to help.
+     *
+     * @return {@code " (its paths cross the CPU socket link, SYS)"}, {@code " (its paths go through a CPU's PCIe
+     *         host bridge, PHB)"}, or empty for a graph on NVLink and PCIe switches
+     */
+    private static String hop(GraphSummary g) {
+        if (!g.present()) {
+            return "";
+        }
+        boolean sys = g.typeIntra() == PathType.SYS || g.typeInter() == PathType.SYS;
+        boolean phb = g.typeIntra() == PathType.PHB || g.typeInter() == PathType.PHB;
+        return sys ? " (its paths cross the CPU socket link, SYS)"
+                : phb ? " (its paths go through a CPU's PCIe host bridge, PHB)" : "";
     }
 
     /** @return the text when the network bound binds: the socket streams, the staged paths, or the NICs */

@@ -58,6 +58,19 @@ class BottleneckTextTest {
     }
 
     /**
+     * The links' text names the CPU hop of the graph that binds: 8 L40S with 4 GPUs under each of the two CPUs
+     * (configs/pcie-8x-l40s.yaml) have no ring over all 8 that stays on one socket, so the ring graph's path type is
+     * SYS (NCCL 2.30.7 src/graph/search.cc takes the worst path of the ring); a DGX H100's ring runs on NVLink and
+     * names none (lowestBandwidthBoundIsNamed).
+     */
+    @Test
+    void linksNameTheSocketHopTheGraphCrosses() throws Exception {
+        assertEquals("links: Ring graph 57.1 GB/s busBw (its paths cross the CPU socket link, SYS)",
+                text(plan("pcie-8x-l40s"), new BottleneckText.Terms(100, 10, 1, 0, 0, 90, 0, INF, 100, 200, 16, 16,
+                        20, 1.75, false)));
+    }
+
+    /**
      * Network 10 GB/s below links and cap on 2 DGX H100 over InfiniBand (no socket streams' cap, GPU-NIC paths at
      * the NICs' rate): the NICs, 8 x ConnectX-7 400 Gb/s = 8 x 50 = 400 GB/s per node (DGX H100 User Guide, as
      * configs/dgx-h100.yaml cites it).

@@ -374,9 +374,11 @@ public final class ReportRunner {
         for (int n : counts) {
             List<Gpu> ranks = ranks(base.topology(), n);
             for (long size : s.sizes().sizes()) {
-                Prediction p = predict(spec, base, ranks, s, size);
-                out.add(new ReportData.AlgoCellRow(s.collective().ncclName(), n, size,
-                        CommTiming.choice(p), p.timeUs()));
+                if (!CollGeometry.discarded(s.collective(), size, s.dataType().size(), n)) { // NCCL runs nothing
+                    Prediction p = predict(spec, base, ranks, s, size);
+                    out.add(new ReportData.AlgoCellRow(s.collective().ncclName(), n, size, CommTiming.choice(p),
+                            p.timeUs()));
+                }
             }
         }
         return out;

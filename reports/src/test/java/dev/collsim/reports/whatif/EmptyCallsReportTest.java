@@ -1,6 +1,7 @@
 package dev.collsim.reports.whatif;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
 import dev.collsim.reports.cluster.SimulatorResolver;
@@ -25,10 +26,19 @@ class EmptyCallsReportTest {
                   - collective: allgather
                     min: 64
                     max: 1K
+                algorithm-map: {collective: allgather, min: 64, max: 1K}
                 """, Path.of("."));
         ReportData d = new ReportRunner(new SimulatorResolver(null), null, ProgressListener.NONE).run(spec);
         List<Long> base = d.sweeps().stream().filter(r -> r.variant().equals(d.variants().get(0).variant()))
                 .map(ReportData.SweepRow::sizeBytes).toList();
         assertEquals(List.of(512L, 1024L), base);
+        // the map's cells too: n ranks x 16 B is the smallest all_gather that runs (2: 32 B; 32: 512 B)
+        for (ReportData.AlgoCellRow c : d.algorithmMap()) {
+            assertTrue(c.sizeBytes() >= 16L * c.nRanks(), c.toString());
+        }
+        assertEquals(List.of(64L, 128L, 256L, 512L, 1024L), d.algorithmMap().stream().filter(c -> c.nRanks() == 2)
+                .map(ReportData.AlgoCellRow::sizeBytes).toList());
+        assertEquals(List.of(512L, 1024L), d.algorithmMap().stream().filter(c -> c.nRanks() == 32)
+                .map(ReportData.AlgoCellRow::sizeBytes).toList());
     }
 }

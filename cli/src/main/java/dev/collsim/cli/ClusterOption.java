@@ -112,9 +112,8 @@ public final class ClusterOption {
             if (!hints.equals(HardwareHints.NONE) && s.origin() != ClusterSource.Origin.FILE) {
                 // the hints fill in facts a machine file lacks; a config or catalog cluster has them all, so they
                 // would be silently ignored
-                throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen, --nvlink, --cpu-vendor and --cpu-model"
-                        + " only fill in"
-                        + " facts a machine file (nvidia-smi topo -m text, NCCL topology XML) lacks; -c " + value()
+                throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen, --nvlink, --cpu-vendor and"
+                        + " --cpu-model only fill in facts a machine file (nvidia-smi topo -m text, NCCL topology XML) lacks; -c " + value()
                         + " is a config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
                         + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
             }

@@ -68,7 +68,8 @@ public final class HardwareHintsOptions {
             CpuModel cpu = cpuModel();
             if (vendor != null && !vendor.equals(cpu.vendor())) {
                 throw new UserError("--cpu-vendor: found '" + cpuVendor + "' but --cpu-model '" + cpuModel + "' is "
-                        + cpu.family() + " (" + cpu.vendor() + "); give one of them, or both agreeing", ExitCodes.USAGE);
+                        + cpu.family() + " (" + cpu.vendor() + "); give one of them, or both agreeing",
+                        ExitCodes.USAGE);
             }
             int[] id = CpuModels.cpuid(cpu);
             return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpu.vendor(), id[0], id[1], nvswitchLinks());

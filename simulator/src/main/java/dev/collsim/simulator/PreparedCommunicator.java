@@ -382,9 +382,10 @@ public final class PreparedCommunicator {
      *         node and the network class between nodes, sm, CPU kind
      */
     public String describeHardware() {
-        return String.format(Locale.ROOT, "%s, %s; sm%d, %s",
-                plan.scaleUp().describe(), plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node over %s",
-                        plan.nodeNicBw(), plan.netClass().label()) : "one node", plan.minSm(), plan.cpu());
+        String nics = plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node over %s",
+                plan.nodeNicBw(), plan.netClass().label()) : "one node";
+        return String.format(Locale.ROOT, "%s, %s; sm%d, %s", plan.scaleUp().describe(), nics, plan.minSm(),
+                plan.cpu());
     }
 
     private static String graph(GraphSummary g) {

@@ -105,6 +105,23 @@ public final class GpuModels {
         return find(name).map(GpuModel::memoryBytes).orElse(0L);
     }
 
+    /**
+     * Names to offer for a GPU name the database does not know: its models whose name shares a word (letters and
+     * digits, two or more) with the text, e.g. "H100 NVL (NVLink bridge)" for "H999 NVL".
+     *
+     * @param text the unknown name
+     * @return model names in database order, possibly empty
+     */
+    public static List<String> sharingAWord(String text) {
+        List<String> words = words(text);
+        return all().stream().map(GpuModel::name)
+                .filter(n -> words.stream().anyMatch(w -> w.length() > 1 && words(n).contains(w))).toList();
+    }
+
+    private static List<String> words(String text) {
+        return List.of(text.toLowerCase(Locale.ROOT).split("[^a-z0-9]+"));
+    }
+
     /** @param name a model name, alias or SKU name; @return the model, empty when the name is unknown */
     public static Optional<GpuModel> byName(String name) {
         return sku(name).map(Sku::model);

@@ -182,8 +182,8 @@ public final class ReportSummary {
                 continue;
             }
             ReportData.SweepRow[] w = worst.get(key);
-            if (w == null
-                    || Math.abs(Math.log(r.timeUs() / b.timeUs())) > Math.abs(Math.log(w[0].timeUs() / w[1].timeUs()))) {
+            double ratio = Math.abs(Math.log(r.timeUs() / b.timeUs()));
+            if (w == null || ratio > Math.abs(Math.log(w[0].timeUs() / w[1].timeUs()))) {
                 worst.put(key, new ReportData.SweepRow[] {r, b});
             }
         }

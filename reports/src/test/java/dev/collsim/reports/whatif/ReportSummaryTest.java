@@ -94,7 +94,8 @@ class ReportSummaryTest {
                 List.of(), List.of(), List.of());
         List<List<String>> t = ReportSummary.table(d);
         assertEquals("same as base (AllReduce all sizes): the model predicts no difference for this change; at 8G"
-                + " both are held by PCIe/SMP: busbw <= 20.0 (cross-socket hop)", t.get(2).get(t.get(0).indexOf("note")));
+                + " both are held by PCIe/SMP: busbw <= 20.0 (cross-socket hop)",
+                t.get(2).get(t.get(0).indexOf("note")));
     }
 
     /**

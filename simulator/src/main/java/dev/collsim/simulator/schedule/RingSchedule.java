@@ -18,8 +18,8 @@ import java.util.List;
  * {@code c mod N}, so every channel enters through a GPU with its own NIC), spreading the channels over the NICs as
  * NCCL's rings do (NCCL rings enter and leave a host through the channel's NIC; NCCL 2.30
  * {@code src/graph/search.cc}, {@code rings.cc}). With {@link ScheduleRequest#channelEntries} channel c enters
- * at the given local rank instead (a GPU local to NIC c mod NICs, {@code ChannelNics}). Pipelining inside a step (NCCL's slices) is not modelled:
- * a step is synchronous.
+ * at the given local rank instead (a GPU local to NIC c mod NICs, {@code ChannelNics}). Pipelining inside a step
+ * (NCCL's slices) is not modelled: a step is synchronous.
  */
 public final class RingSchedule implements ScheduleAlgorithm {
 

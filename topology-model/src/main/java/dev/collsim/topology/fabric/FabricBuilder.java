@@ -108,7 +108,7 @@ public final class FabricBuilder {
             String pre, int plane) {
         double s = speed(spec, nic).gbps();
         long d = Math.min(spec.leafRadix(), maxDown);
-        double uplink = d * s / spec.oversubscription();
+        double uplink = leafUplinkGBps(spec, s, maxDown);
         int nSpines = Math.max(1, (int) Math.round(d / spec.oversubscription()));
         Bandwidth perCable = Bandwidth.ofGBps(uplink / nSpines);
         for (int k = 0; k < nSpines; k++) {
@@ -117,6 +117,16 @@ public final class FabricBuilder {
                 cable(b, leaf, spine, perCable, spec.switchLatency(), "leaf-spine");
             }
         }
+    }
+
+    /**
+     * @param spec    the fabric
+     * @param nicGBps a NIC's speed on the fabric ({@link #speed}), GB/s per direction
+     * @param maxDown NICs on the plane's fullest leaf
+     * @return each leaf's uplink, {@code d x s / oversubscription} with {@code d = min(leaf radix, maxDown)}, GB/s
+     */
+    static double leafUplinkGBps(FabricSpec spec, double nicGBps, long maxDown) {
+        return Math.min(spec.leafRadix(), maxDown) * nicGBps / spec.oversubscription();
     }
 
     static Bandwidth speed(FabricSpec spec, Nic n) {

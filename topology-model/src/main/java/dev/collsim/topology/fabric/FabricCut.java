@@ -188,7 +188,7 @@ public record FabricCut(List<Group> groups) {
                 : ceilDiv(hosts, perGroup);
         long maxDown = rails ? Math.min(r, hosts) : Math.min(r, (long) k * hosts);
         double s = FabricBuilder.speed(spec, nics.get(0)).gbps();
-        double uplink = leaves < 2 ? 0 : (rails ? k : 1) * Math.min(r, maxDown) * s / spec.oversubscription();
+        double uplink = leaves < 2 ? 0 : (rails ? k : 1) * FabricBuilder.leafUplinkGBps(spec, s, maxDown);
         Map<Integer, List<Integer>> byGroup = new TreeMap<>();
         for (int h : sorted) {
             byGroup.computeIfAbsent(h / perGroup, g -> new ArrayList<>()).add(h);

@@ -81,8 +81,9 @@ final class DatasetAssembler {
 
     /**
      * Warns of a row whose size, data type, redop and root an earlier row of the same table already had: nccl-tests
-     * prints each combination once per run (size 0 aside: sizes below nRanks x element size round down to it) ({@code -d all} and {@code -o all} repeat a size with another type or
-     * redop), so a repeat is a second run pasted under the first. Both rows stay and are compared.
+     * prints each combination once per run ({@code -d all} and {@code -o all} repeat a size with another type or
+     * redop), so a repeat is a second run pasted under the first. Both rows stay and are compared. Size 0 is left
+     * out: sizes below nRanks x element size round down to it, as often as the sweep has them.
      */
     private static void repeatCheck(List<PerfPoint> rows, List<Note> notes) {
         Map<String, Integer> first = new HashMap<>();

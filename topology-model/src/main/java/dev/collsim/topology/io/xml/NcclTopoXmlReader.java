@@ -230,7 +230,8 @@ public final class NcclTopoXmlReader implements TopologyReader {
                     out.add((Gpu) b.device(id).orElseThrow());
                     continue;
                 }
-                Gpu gpu = b.add(new Gpu(id, g.host(), dev, g.model(), g.sm(), GpuModels.memoryBytes(g.model()), g.busId()));
+                long memory = GpuModels.memoryBytes(g.model());
+                Gpu gpu = b.add(new Gpu(id, g.host(), dev, g.model(), g.sm(), memory, g.busId()));
                 gpuByBus.put(PciSpecs.key(g.busId()), gpu);
                 pcie(id, g.parentId(), g.link());
                 out.add(gpu);

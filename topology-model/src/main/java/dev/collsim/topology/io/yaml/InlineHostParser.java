@@ -18,7 +18,6 @@ import dev.collsim.topology.io.yaml.InlineHostType.SwitchSpec;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Parses an inline host description (the {@code hosts:} mapping of a {@code collsim/v1} YAML file):
@@ -112,11 +111,7 @@ final class InlineHostParser {
 
     /** @return the database's model names sharing a word with the user's text, else a few examples */
     private static String knownLike(String model) {
-        List<String> words = List.of(model.toLowerCase(Locale.ROOT).split("[^a-z0-9]+"));
-        List<String> near = GpuModels.all().stream().map(GpuModel::name)
-                .filter(n -> words.stream().anyMatch(w -> w.length() > 1
-                        && List.of(n.toLowerCase(Locale.ROOT).split("[^a-z0-9]+")).contains(w)))
-                .toList();
+        List<String> near = GpuModels.sharingAWord(model);
         return near.isEmpty() ? "e.g. H100-SXM5-80GB, A100-PCIE-80GB, L40S" : "e.g. " + String.join(", ", near);
     }
 

@@ -10,6 +10,7 @@ import dev.collsim.io.InputProblem;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.HostContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +57,7 @@ class TopoCheckPositionsTest {
      */
     @Test
     void aGapWithoutALineSaysWhy() {
-        Topology.Builder b = Topology.builder("two-hosts");
+        TopologyBuilder b = Topology.builder("two-hosts");
         for (int h = 0; h < 2; h++) {
             HostContext ctx = new HostContext(b, h);
             Cpu cpu = ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Platinum 8480C");

@@ -8,6 +8,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 
@@ -39,7 +40,7 @@ public final class TestClusters {
      * @return the cluster
      */
     public static Topology cluster(Shape shape, int hosts) {
-        Topology.Builder b = Topology.builder(hosts + "x " + shape.model()).source("test fixture");
+        TopologyBuilder b = Topology.builder(hosts + "x " + shape.model()).source("test fixture");
         Bandwidth nvl = Bandwidth.ofGBps(25);
         Bandwidth pcie = Bandwidth.ofGBps(shape.pcieGen() == 5 ? 63 : 31.5);
         String pcieDetail = "PCIe Gen" + shape.pcieGen() + " x16";

@@ -1,11 +1,6 @@
 package dev.collsim.topology;
 
-import dev.collsim.units.Bandwidth;
-import dev.collsim.units.Latency;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,7 +14,8 @@ import org.jgrapht.graph.AsUnmodifiableGraph;
 /**
  * A cluster as a directed multigraph of {@link Device}s and {@link Link}s (JGraphT). Every physical link is two
  * directed edges, one per direction, each with its own bandwidth. This class is immutable: build it with
- * {@link #builder(String)}. Values derived from it (e.g. NCCL's paths) may be kept with it, see {@link #derived}.
+ * {@link #builder(String)} ({@link TopologyBuilder}). Values derived from it (e.g. NCCL's paths) may be kept with
+ * it, see {@link #derived}.
  *
  * <p><b>Hosts described once.</b> A cluster of identical hosts ({@link #described}) holds one small materialized
  * template ({@link #hostTemplate()}) and a host count; its GPU list is made on demand from the template's host 0, and
@@ -41,16 +37,18 @@ public final class Topology {
     /** Values computed from this immutable topology, kept for its lifetime ({@link #derived}). */
     private final Map<Object, Object> derived = new ConcurrentHashMap<>();
 
-    private Topology(Builder b) {
-        this.name = b.name;
-        this.source = b.source;
-        this.networkClass = b.networkClass;
-        this.nicVendor = b.nicVendor;
-        this.warnings = List.copyOf(b.warnings);
-        this.parts = GraphParts.of(new AsUnmodifiableGraph<>(b.graph), Map.copyOf(b.byId));
-        this.gpus = b.graph.vertexSet().stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
+    /** A built topology of a {@link TopologyBuilder}'s parts (the graph is wrapped read-only, the rest copied). */
+    Topology(String name, String source, NetworkClass networkClass, NicVendor nicVendor, List<String> warnings,
+            Graph<Device, Link> graph, Map<String, Device> byId) {
+        this.name = name;
+        this.source = source;
+        this.networkClass = networkClass;
+        this.nicVendor = nicVendor;
+        this.warnings = List.copyOf(warnings);
+        this.parts = GraphParts.of(new AsUnmodifiableGraph<>(graph), Map.copyOf(byId));
+        this.gpus = graph.vertexSet().stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
                 .sorted(Comparator.comparingInt(Gpu::host).thenComparingInt(Gpu::index)).toList();
-        this.hostCount = b.graph.vertexSet().stream().mapToInt(Device::host).max().orElse(-1) + 1;
+        this.hostCount = graph.vertexSet().stream().mapToInt(Device::host).max().orElse(-1) + 1;
         this.template = null;
     }
 
@@ -120,8 +118,8 @@ public final class Topology {
     }
 
     /** @return a new builder for a topology named {@code name} */
-    public static Builder builder(String name) {
-        return new Builder(name, 0, 0);
+    public static TopologyBuilder builder(String name) {
+        return new TopologyBuilder(name, 0, 0);
     }
 
     /**
@@ -134,12 +132,12 @@ public final class Topology {
      * @return a new builder
      * @throws IllegalArgumentException on a negative size
      */
-    public static Builder builder(String name, int expectedDevices, int expectedLinks) {
+    public static TopologyBuilder builder(String name, int expectedDevices, int expectedLinks) {
         if (expectedDevices < 0 || expectedLinks < 0) {
             throw new IllegalArgumentException("expected sizes must be >= 0, got " + expectedDevices + " devices, "
                     + expectedLinks + " links");
         }
-        return new Builder(name, expectedDevices, expectedLinks);
+        return new TopologyBuilder(name, expectedDevices, expectedLinks);
     }
 
     /** @return the cluster's name */
@@ -176,8 +174,10 @@ public final class Topology {
         this.hostCount = t.hostCount;
         this.parts = t.parts;
         this.gpus = t.gpus;
-        this.template = t.template == null || (c == NetworkClass.SOCKET) == (t.template.networkClass == NetworkClass.SOCKET)
-                ? t.template : t.template.withNetworkClass(c); // shared unless its paths change (sockets: no GDR)
+        // the template is shared unless its paths change (sockets: no GDR)
+        this.template = t.template == null
+                || (c == NetworkClass.SOCKET) == (t.template.networkClass == NetworkClass.SOCKET) ? t.template
+                : t.template.withNetworkClass(c);
         this.networkClass = c;
         this.nicVendor = t.nicVendor;
         this.warnings = t.warnings;
@@ -263,138 +263,5 @@ public final class Topology {
     public String toString() {
         return "Topology[" + name + ", " + hostCount + " hosts, " + gpus.size() + " GPUs, " + (parts.built()
                 ? graph().edgeSet().size() + " directed links]" : "hosts described once, graph not built]");
-    }
-
-    /** Mutable builder; not thread-safe. */
-    public static final class Builder {
-        private final String name;
-        private String source = "";
-        private NetworkClass networkClass = NetworkClass.INFINIBAND;
-        private NicVendor nicVendor = NicVendor.OTHER;
-        private final List<String> warnings = new ArrayList<>();
-        private final PresizedMultigraph graph;
-        private final Map<String, Device> byId;
-        private final Map<String, Integer> edgeSerial;
-
-        private Builder(String name, int devices, int links) {
-            this.name = Objects.requireNonNull(name, "name");
-            this.graph = new PresizedMultigraph(devices, links);
-            this.byId = new LinkedHashMap<>(Math.max(16, (int) Math.ceil(devices / 0.75)));
-            this.edgeSerial = new HashMap<>(Math.max(16, (int) Math.ceil(links / 0.75)));
-        }
-
-        /** @param text where the description came from; @return this */
-        public Builder source(String text) {
-            this.source = text == null ? "" : text;
-            return this;
-        }
-
-        /** @param c network transport between hosts (null: InfiniBand); @return this */
-        public Builder networkClass(NetworkClass c) {
-            this.networkClass = c == null ? NetworkClass.INFINIBAND : c;
-            return this;
-        }
-
-        /** @param v PCI vendor of the hosts' network interfaces (null: OTHER); @return this */
-        public Builder nicVendor(NicVendor v) {
-            this.nicVendor = v == null ? NicVendor.OTHER : v;
-            return this;
-        }
-
-        /** @param text an input warning (where, what was found, how read), no {@code warning:} prefix; @return this */
-        public Builder warning(String text) {
-            warnings.add(Objects.requireNonNull(text, "text"));
-            return this;
-        }
-
-        /** Adds a device. @throws IllegalArgumentException if another device has the same id */
-        public <T extends Device> T add(T device) {
-            if (byId.putIfAbsent(device.id(), device) != null) {
-                throw new IllegalArgumentException("duplicate device id '" + device.id() + "'");
-            }
-            graph.addVertex(device);
-            return device;
-        }
-
-        /** @return the device with that id, if added */
-        public Optional<Device> device(String id) {
-            return Optional.ofNullable(byId.get(id));
-        }
-
-        /** @return true if a device with that id was added */
-        public boolean has(String id) {
-            return byId.containsKey(id);
-        }
-
-        /**
-         * Connects two devices with a bidirectional physical link: two directed edges of the same bandwidth. The NCCL
-         * bandwidth of each direction is derived with {@link NcclBandwidths#derive}.
-         *
-         * @param a         one end (must have been added)
-         * @param b         other end (must have been added)
-         * @param type      link type
-         * @param count     lanes bundled (NVLinks, PCIe lanes), >= 1
-         * @param perDir    physical bandwidth of each direction (all lanes together)
-         * @param latency   one-way latency
-         * @param detail    generation text, e.g. {@code PCIe Gen4 x16}
-         * @return this
-         * @throws IllegalArgumentException if an end was not added
-         */
-        public Builder connect(Device a, Device b, LinkType type, int count, Bandwidth perDir, Latency latency,
-                String detail) {
-            Bandwidth ab = NcclBandwidths.derive(type, Math.max(count, 1), perDir, detail, a, b);
-            // NVLink and SMP take the GPU / CPU end's facts, which may differ per direction; the rest do not look
-            // at the ends, so the reverse direction's value is the same
-            Bandwidth ba = type == LinkType.NVLINK || type == LinkType.SMP
-                    ? NcclBandwidths.derive(type, Math.max(count, 1), perDir, detail, b, a) : ab;
-            addEdge(a, b, type, count, perDir, ab, latency, detail);
-            return addEdge(b, a, type, count, perDir, ba, latency, detail);
-        }
-
-        /**
-         * As {@link #connect(Device, Device, LinkType, int, Bandwidth, Latency, String)}, with NCCL's bandwidth of
-         * each direction, {@code ncclPerDir}, given explicitly (a reader of NCCL's own XML knows it exactly).
-         *
-         * @return this
-         * @throws IllegalArgumentException if an end was not added
-         */
-        public Builder connect(Device a, Device b, LinkType type, int count, Bandwidth perDir, Bandwidth ncclPerDir,
-                Latency latency, String detail) {
-            addEdge(a, b, type, count, perDir, ncclPerDir, latency, detail);
-            return addEdge(b, a, type, count, perDir, ncclPerDir, latency, detail);
-        }
-
-        /**
-         * Adds one directed edge from {@code a} to {@code b}, deriving its NCCL bandwidth; see {@link #connect}.
-         *
-         * @return this
-         * @throws IllegalArgumentException if an end was not added
-         */
-        public Builder connectOneWay(Device a, Device b, LinkType type, int count, Bandwidth bw, Latency latency,
-                String detail) {
-            Bandwidth nccl = NcclBandwidths.derive(type, Math.max(count, 1), bw, detail, a, b);
-            return addEdge(a, b, type, count, bw, nccl, latency, detail);
-        }
-
-        private Builder addEdge(Device a, Device b, LinkType type, int count, Bandwidth bw, Bandwidth nccl,
-                Latency latency, String detail) {
-            if (!byId.containsKey(a.id()) || !byId.containsKey(b.id())) {
-                throw new IllegalArgumentException("link " + a.id() + " -> " + b.id() + ": both ends must be declared");
-            }
-            String base = a.id() + ">" + b.id();
-            int serial = edgeSerial.merge(base, 1, Integer::sum) - 1;
-            graph.addEdge(a, b, new Link(base + "#" + serial, type, count, bw, latency, detail, nccl));
-            return this;
-        }
-
-        /** @return all devices added so far */
-        public List<Device> devices() {
-            return new ArrayList<>(byId.values());
-        }
-
-        /** @return the immutable topology */
-        public Topology build() {
-            return new Topology(this);
-        }
     }
 }

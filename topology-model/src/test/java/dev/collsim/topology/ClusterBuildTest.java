@@ -72,7 +72,7 @@ class ClusterBuildTest {
      */
     @Test
     void sizeHintIsOnlyAHintAndDirectionsStayDistinct() {
-        Topology.Builder b = Topology.builder("t", 1, 1);
+        TopologyBuilder b = Topology.builder("t", 1, 1);
         Gpu h = b.add(new Gpu("g0", 0, 0, "H100", 90, 0, ""));
         Gpu a = b.add(new Gpu("g1", 0, 1, "A100", 80, 0, ""));
         Bandwidth phys = Bandwidth.ofGBps(50);

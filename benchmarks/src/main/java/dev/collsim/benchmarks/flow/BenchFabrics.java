@@ -5,6 +5,7 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
@@ -25,7 +26,7 @@ final class BenchFabrics {
     private BenchFabrics() {
     }
 
-    private static List<List<Nic>> hosts(Topology.Builder b, int hosts) {
+    private static List<List<Nic>> hosts(TopologyBuilder b, int hosts) {
         HostType dgx = Catalog.dgxH100();
         List<List<Nic>> nics = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
@@ -39,7 +40,7 @@ final class BenchFabrics {
         return nics;
     }
 
-    private static void cable(Topology.Builder b, Device x, Device y) {
+    private static void cable(TopologyBuilder b, Device x, Device y) {
         b.connect(x, y, LinkType.NET, 1, CABLE, HOP, "NDR");
     }
 
@@ -48,7 +49,7 @@ final class BenchFabrics {
      * non-blocking tree of its own 32 spines (one cable from every rail-r leaf to every rail-r spine).
      */
     static Topology railOptimized(int hosts) {
-        Topology.Builder b = Topology.builder("rail-optimized-" + hosts);
+        TopologyBuilder b = Topology.builder("rail-optimized-" + hosts);
         List<List<Nic>> nics = hosts(b, hosts);
         int leavesPerRail = (hosts + 31) / 32;
         for (int r = 0; r < 8; r++) {
@@ -74,7 +75,7 @@ final class BenchFabrics {
      * 16 spines (spines of 512 ports, as chassis switches).
      */
     static Topology fatTree2to1(int hosts) {
-        Topology.Builder b = Topology.builder("fat-tree-2to1-" + hosts);
+        TopologyBuilder b = Topology.builder("fat-tree-2to1-" + hosts);
         List<List<Nic>> nics = hosts(b, hosts);
         List<NetSwitch> spines = new ArrayList<>();
         for (int s = 0; s < 16; s++) {

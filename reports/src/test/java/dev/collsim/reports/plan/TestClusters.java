@@ -6,6 +6,7 @@ import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 
@@ -26,7 +27,7 @@ public final class TestClusters {
      */
     public static Topology cluster(int hosts, int gpusPerHost, int nicsPerHost, double nicGbits, double nvlinkGBps,
             String model) {
-        Topology.Builder b = Topology.builder("test-" + hosts + "x" + gpusPerHost + "-" + nicsPerHost + "x"
+        TopologyBuilder b = Topology.builder("test-" + hosts + "x" + gpusPerHost + "-" + nicsPerHost + "x"
                 + (int) nicGbits + "G");
         NetSwitch leaf = b.add(new NetSwitch("leaf0", NetSwitch.Tier.LEAF, 0));
         for (int h = 0; h < hosts; h++) {

@@ -11,6 +11,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.units.Bandwidth;
 import java.util.Set;
@@ -30,7 +31,7 @@ class LocalNetTest {
      * is PIX at min(48, 24) = 24 over the PCIe links; NIC to GPU1 is PHB (switch 0, CPU, switch 1) at 48.
      */
     private static HostModel host(double nicGbits) {
-        Topology.Builder b = Topology.builder("nic-cap").source("test");
+        TopologyBuilder b = Topology.builder("nic-cap").source("test");
         HostContext ctx = new HostContext(b, 0);
         Cpu cpu = ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Platinum 8480C");
         PcieSwitch sw0 = ctx.pcieSwitch(0, 0);

@@ -10,6 +10,7 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ class CompletionWindowBoundTest {
      */
     @Test
     void theWindowCanEndTheStepEarlierThanTheExactSimulation() {
-        Topology.Builder b = Topology.builder("mmf-anomaly");
+        TopologyBuilder b = Topology.builder("mmf-anomaly");
         NetSwitch[] sw = new NetSwitch[5];
         for (int k = 1; k <= 4; k++) {
             sw[k] = b.add(new NetSwitch("sw" + k, NetSwitch.Tier.LEAF, 0));

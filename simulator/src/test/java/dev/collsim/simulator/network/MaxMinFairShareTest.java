@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class MaxMinFairShareTest {
 
     /** Three links in a row a-b-c-d with capacities (GB/s) 10, 4, 6: link indices found by id. */
     private static NetworkModel line() {
-        Topology.Builder b = Topology.builder("line");
+        TopologyBuilder b = Topology.builder("line");
         NetSwitch a = b.add(new NetSwitch("a", NetSwitch.Tier.LEAF, 0));
         NetSwitch bb = b.add(new NetSwitch("b", NetSwitch.Tier.LEAF, 0));
         NetSwitch c = b.add(new NetSwitch("c", NetSwitch.Tier.LEAF, 0));

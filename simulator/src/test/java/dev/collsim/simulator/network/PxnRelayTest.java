@@ -9,6 +9,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ class PxnRelayTest {
 
     @Test
     void pcieOnlyHostSendsDirectlyToTheOtherRailsNic() {
-        Topology.Builder b = Topology.builder("pcie-only");
+        TopologyBuilder b = Topology.builder("pcie-only");
         NetSwitch sw = b.add(new NetSwitch("sw0", NetSwitch.Tier.LEAF, 0));
         for (int h = 0; h < 2; h++) {
             HostContext ctx = new HostContext(b, h);

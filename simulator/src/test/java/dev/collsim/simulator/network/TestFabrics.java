@@ -8,6 +8,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ final class TestFabrics {
     record Spec(int gpus, double nvl, double pcie, double nic, double lat) {
     }
 
-    static List<Nic> addHost(Topology.Builder b, int h, Spec s) {
+    static List<Nic> addHost(TopologyBuilder b, int h, Spec s) {
         NvSwitch nvs = b.add(new NvSwitch("h" + h + "/nvs0", h, 0));
         List<Nic> nics = new ArrayList<>();
         for (int i = 0; i < s.gpus(); i++) {
@@ -43,7 +44,7 @@ final class TestFabrics {
 
     /** {@code hosts} hosts, every NIC on one switch {@code sw0}. */
     static Topology singleSwitch(int hosts, Spec s) {
-        Topology.Builder b = Topology.builder("single-switch-" + hosts + "x" + s.gpus());
+        TopologyBuilder b = Topology.builder("single-switch-" + hosts + "x" + s.gpus());
         NetSwitch sw = b.add(new NetSwitch("sw0", NetSwitch.Tier.LEAF, 0));
         for (int h = 0; h < hosts; h++) {
             for (Nic n : addHost(b, h, s)) {
@@ -58,7 +59,7 @@ final class TestFabrics {
      * spine ({@code spine0, ...}) by one cable of {@code uplink} GB/s.
      */
     static Topology fatTree(int hosts, int hostsPerLeaf, int spines, double uplink, Spec s) {
-        Topology.Builder b = Topology.builder("fat-tree-" + hosts);
+        TopologyBuilder b = Topology.builder("fat-tree-" + hosts);
         List<NetSwitch> spine = new ArrayList<>();
         for (int k = 0; k < spines; k++) {
             spine.add(b.add(new NetSwitch("spine" + k, NetSwitch.Tier.SPINE, 0)));
@@ -84,7 +85,7 @@ final class TestFabrics {
      * NIC's speed, so rails meet only inside hosts.
      */
     static Topology railOptimized(int hosts, int hostsPerLeaf, int spines, Spec s) {
-        Topology.Builder b = Topology.builder("rail-optimized-" + hosts);
+        TopologyBuilder b = Topology.builder("rail-optimized-" + hosts);
         List<List<Nic>> nics = new ArrayList<>();
         for (int h = 0; h < hosts; h++) {
             nics.add(addHost(b, h, s));
@@ -107,7 +108,7 @@ final class TestFabrics {
         return b.build();
     }
 
-    static void net(Topology.Builder b, Device a, Device c, double gbps, double lat) {
+    static void net(TopologyBuilder b, Device a, Device c, double gbps, double lat) {
         b.connect(a, c, LinkType.NET, 1, Bandwidth.ofGBps(gbps), Latency.ofMicros(lat), "IB");
     }
 

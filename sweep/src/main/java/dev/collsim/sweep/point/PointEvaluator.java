@@ -7,8 +7,9 @@ import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.ReportSpecReader;
 import dev.collsim.reports.spec.VariantSpec;
 import dev.collsim.reports.whatif.ReportData;
-import dev.collsim.reports.whatif.ReportRunner;
+import dev.collsim.reports.whatif.PlanRows;
 import dev.collsim.reports.whatif.ResolvedVariant;
+import dev.collsim.reports.whatif.SweepRows;
 import dev.collsim.sweep.spec.BillOfMaterials;
 import dev.collsim.sweep.spec.CostModel;
 import dev.collsim.sweep.spec.DesignSpace;
@@ -19,8 +20,8 @@ import java.util.stream.Collectors;
 
 /**
  * Computes sweep points from the design space alone: a design's variant is read by the report spec reader, built by
- * the report's {@link SimulatorResolver}, and timed by the report's own code ({@link ReportRunner#sweepRows},
- * {@link ReportRunner#planRow}), so a point has the number {@code collsim report} (and so {@code predict} and
+ * the report's {@link SimulatorResolver}, and timed by the report's own code ({@link SweepRows#of},
+ * {@link PlanRows#row}), so a point has the number {@code collsim report} (and so {@code predict} and
  * {@code plan}) gives for the same cluster. A point that cannot be computed (a design the cluster editor refuses,
  * NCCL settings the predictor rejects, an error of the simulation) is returned as {@link PointResult#FAILED} with the
  * reason. Keeps the last design built (points come design by design) and the resolver's cluster cache, so use one
@@ -91,7 +92,7 @@ public final class PointEvaluator {
     }
 
     private PointResult collective(long p, long d, Workload w, int hosts) throws InputException {
-        ReportData.SweepRow r = ReportRunner.sweepRows(space.report(), last, w.sweep()).get(0);
+        ReportData.SweepRow r = SweepRows.of(space.report(), last, w.sweep()).get(0);
         CostModel c = space.cost();
         double capital = c.capital(lastBom);
         double running = c.running(lastBom.gpus(), c.runHours(Double.NaN));
@@ -102,7 +103,7 @@ public final class PointEvaluator {
     }
 
     private PointResult plan(long p, long d, Workload w, int hosts) throws InputException {
-        ReportData.PlanRow r = ReportRunner.planRow(space.report(), last, w.plan());
+        ReportData.PlanRow r = PlanRows.row(space.report(), last, w.plan());
         CostModel c = space.cost();
         double capital = c.capital(lastBom);
         if (!r.fits()) {

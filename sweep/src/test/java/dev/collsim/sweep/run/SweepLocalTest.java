@@ -138,7 +138,7 @@ class SweepLocalTest {
             } else if (p.hosts() != 1) {
                 // a report variant that sets hosts scales its plans' dp to its GPUs (ReportRunner); a sweep keeps the
                 // plan's dp, so only the base's host count is compared here (pointsMatchPredictAndPlanCalledDirectly
-                // checks the others against ReportRunner.planRow)
+                // checks the others against PlanRows.row)
                 skipped++;
                 continue;
             } else {

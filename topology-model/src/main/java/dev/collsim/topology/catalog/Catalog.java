@@ -4,6 +4,7 @@ import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -196,7 +197,7 @@ public final class Catalog {
         if (count < 1) {
             throw new IllegalArgumentException("count must be >= 1, got " + count);
         }
-        Topology.Builder b = Topology.builder(count == 1 ? type.name() : type.name() + "-x" + count)
+        TopologyBuilder b = Topology.builder(count == 1 ? type.name() : type.name() + "-x" + count)
                 .source(type.description()).networkClass(type.networkClass())
                 .nicVendor(type.nicVendor());
         for (int h = 0; h < count; h++) {

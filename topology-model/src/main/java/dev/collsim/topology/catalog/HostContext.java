@@ -11,18 +11,18 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
-import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.Objects;
 
 /**
- * Adds the devices of one host to a {@link Topology.Builder} under the project's id convention, and links them. Not
+ * Adds the devices of one host to a {@link TopologyBuilder} under the project's id convention, and links them. Not
  * thread-safe.
  */
 public final class HostContext {
 
-    private final Topology.Builder builder;
+    private final TopologyBuilder builder;
     private final int host;
     private final int domainHosts;
 
@@ -33,7 +33,7 @@ public final class HostContext {
      * @param host    host index, >= 0
      * @throws IllegalArgumentException on a negative host
      */
-    public HostContext(Topology.Builder builder, int host) {
+    public HostContext(TopologyBuilder builder, int host) {
         this(builder, host, 1);
     }
 
@@ -44,7 +44,7 @@ public final class HostContext {
      *                    of its host type), >= 1
      * @throws IllegalArgumentException on a negative host or a domain of no host
      */
-    public HostContext(Topology.Builder builder, int host, int domainHosts) {
+    public HostContext(TopologyBuilder builder, int host, int domainHosts) {
         this.builder = Objects.requireNonNull(builder, "builder");
         if (host < 0 || domainHosts < 1) {
             throw new IllegalArgumentException("host must be >= 0 and hosts per NVLink domain >= 1, got " + host
@@ -60,7 +60,7 @@ public final class HostContext {
     }
 
     /** @return the builder */
-    public Topology.Builder builder() {
+    public TopologyBuilder builder() {
         return builder;
     }
 

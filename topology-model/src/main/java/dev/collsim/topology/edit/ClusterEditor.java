@@ -6,6 +6,7 @@ import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.catalog.OwnNvlinkDomain;
@@ -107,7 +108,7 @@ public final class ClusterEditor {
             return spec.build();
         }
         Topology hosts = new ClusterSpec(spec.name(), spec.source(), spec.hostType(), spec.count(), null).build();
-        Topology.Builder b = Topology.builder(spec.name()).source(spec.source())
+        TopologyBuilder b = Topology.builder(spec.name()).source(spec.source())
                 .networkClass(spec.hostType().networkClass())
                 .nicVendor(spec.hostType().nicVendor());
         Map<Device, Device> mapped = new HashMap<>();

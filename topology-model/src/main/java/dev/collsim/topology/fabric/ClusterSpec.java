@@ -5,6 +5,7 @@ import dev.collsim.io.InputProblem;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.catalog.OwnNvlinkDomain;
@@ -103,7 +104,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         if (tooMany != null) {
             throw new IllegalArgumentException(tooMany);
         }
-        Topology.Builder b = sizedBuilder(built.size());
+        TopologyBuilder b = sizedBuilder(built.size());
         for (int h : built) {
             hostType.addHost(context(b, h));
         }
@@ -125,7 +126,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
         if (tooMany != null) {
             throw new IllegalArgumentException(tooMany);
         }
-        Topology.Builder b = sizedBuilder(count);
+        TopologyBuilder b = sizedBuilder(count);
         for (int h = 0; h < count; h++) {
             hostType.addHost(context(b, h));
         }
@@ -211,7 +212,7 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
     }
 
     /** @return where host {@code h} of this cluster adds its devices (its NVLink domain as the host type's) */
-    private HostContext context(Topology.Builder b, int h) {
+    private HostContext context(TopologyBuilder b, int h) {
         return new HostContext(b, h, Math.max(1, hostType.hostsPerNvlinkDomain()));
     }
 
@@ -219,8 +220,8 @@ public record ClusterSpec(String name, String source, HostType hostType, int cou
      * A builder sized from one probe host: its devices and links times {@code hosts}, plus for the fabric at most one
      * switch and four directed links (NIC-leaf both ways, leaf-spine both ways) per compute NIC.
      */
-    private Topology.Builder sizedBuilder(long hosts) {
-        Topology.Builder probe = Topology.builder(name);
+    private TopologyBuilder sizedBuilder(long hosts) {
+        TopologyBuilder probe = Topology.builder(name);
         hostType.addHost(context(probe, 0));
         List<Device> hostDevices = probe.devices();
         long nics = fabric == null ? 0 : hostDevices.stream().filter(d -> d instanceof Nic n && n.rail() >= 0).count();

@@ -4,15 +4,12 @@ import dev.collsim.topology.Device;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
-import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Adds a fabric's switches and cables to a topology being built. Compute NICs (rail >= 0) are attached; other NICs
@@ -21,7 +18,8 @@ import java.util.TreeMap;
  * <p>Sizing of a two-tier plane, per leaf: {@code d = min(leafRadix, endpoints per leaf)} downlinks of speed s are
  * used, and the uplink bandwidth is {@code U = d s / oversubscription}, spread evenly over
  * {@code S = max(1, round(d / oversubscription))} spines (one cable per leaf-spine pair of {@code U / S}), so every
- * leaf has exactly the requested downlink:uplink ratio. A fat-tree plane whose NICs fit one leaf has no spines.
+ * leaf has exactly the requested downlink:uplink ratio. A fat-tree plane whose NICs fit one leaf has no spines. Which
+ * leaf each NIC is cabled to: {@link LeafLayout}.
  * Switch ids: {@code leaf{i}}, {@code spine{i}}; with several planes {@code p{plane}/leaf{i}}. Each cable direction
  * entering a switch carries the switch latency.
  */
@@ -37,7 +35,7 @@ public final class FabricBuilder {
      * @param spec the fabric
      * @throws IllegalArgumentException if no NIC has a rail (nothing to connect)
      */
-    public static void build(Topology.Builder b, FabricSpec spec) {
+    public static void build(TopologyBuilder b, FabricSpec spec) {
         List<List<Nic>> planes = nicsByPlane(b, spec);
         for (int plane = 0; plane < planes.size(); plane++) {
             if (!planes.get(plane).isEmpty()) {
@@ -51,7 +49,7 @@ public final class FabricBuilder {
      *         planes); one list per plane, possibly empty
      * @throws IllegalArgumentException if no NIC has a rail (nothing to connect)
      */
-    static List<List<Nic>> nicsByPlane(Topology.Builder b, FabricSpec spec) {
+    static List<List<Nic>> nicsByPlane(TopologyBuilder b, FabricSpec spec) {
         List<Nic> nics = b.devices().stream().filter(d -> d instanceof Nic n && n.rail() >= 0).map(Nic.class::cast)
                 .sorted(Comparator.comparingInt(Nic::host).thenComparingInt(Nic::rail)).toList();
         if (nics.isEmpty()) {
@@ -69,13 +67,9 @@ public final class FabricBuilder {
         return spec.planes() == 1 ? "" : "p" + plane + "/";
     }
 
-    private static void buildPlane(Topology.Builder b, FabricSpec spec, int plane, List<Nic> nics) {
+    private static void buildPlane(TopologyBuilder b, FabricSpec spec, int plane, List<Nic> nics) {
         String pre = prefix(spec, plane);
-        List<List<Nic>> groups = switch (spec.kind()) {
-            case SINGLE_SWITCH -> List.of(nics);
-            case FAT_TREE -> chunks(nics, spec.leafRadix());
-            case RAIL_OPTIMIZED -> railGroups(nics, spec.leafRadix());
-        };
+        List<List<Nic>> groups = LeafLayout.of(spec).leaves(nics);
         List<NetSwitch> leaves = new ArrayList<>();
         int maxDown = 0;
         for (int i = 0; i < groups.size(); i++) {
@@ -104,7 +98,7 @@ public final class FabricBuilder {
      * @param pre     the plane's switch-name prefix
      * @param plane   the plane index
      */
-    static void addSpines(Topology.Builder b, FabricSpec spec, Nic nic, long maxDown, List<NetSwitch> leaves,
+    static void addSpines(TopologyBuilder b, FabricSpec spec, Nic nic, long maxDown, List<NetSwitch> leaves,
             String pre, int plane) {
         double s = speed(spec, nic).gbps();
         long d = Math.min(spec.leafRadix(), maxDown);
@@ -133,30 +127,10 @@ public final class FabricBuilder {
         return spec.linkSpeed() == null ? n.speed() : spec.linkSpeed().min(n.speed());
     }
 
-    static void cable(Topology.Builder b, Device a, Device s, Bandwidth bw, Latency switchLatency,
+    static void cable(TopologyBuilder b, Device a, Device s, Bandwidth bw, Latency switchLatency,
             String detail) {
         b.connectOneWay(a, s, LinkType.NET, 1, bw, switchLatency, detail);
         b.connectOneWay(s, a, LinkType.NET, 1, bw, s instanceof NetSwitch && a instanceof NetSwitch
                 ? switchLatency : Latency.ZERO, detail);
-    }
-
-    private static List<List<Nic>> chunks(List<Nic> nics, int size) {
-        List<List<Nic>> out = new ArrayList<>();
-        for (int i = 0; i < nics.size(); i += size) {
-            out.add(nics.subList(i, Math.min(nics.size(), i + size)));
-        }
-        return out;
-    }
-
-    /** Rail leaves: hosts in groups of {@code radix} (scalable units); within a group, one leaf per rail. */
-    private static List<List<Nic>> railGroups(List<Nic> nics, int radix) {
-        Map<Integer, Integer> position = new HashMap<>();
-        nics.stream().map(Nic::host).distinct().sorted().forEach(h -> position.put(h, position.size()));
-        Map<Long, List<Nic>> byLeaf = new TreeMap<>();
-        for (Nic n : nics) {
-            long unit = position.get(n.host()) / radix;
-            byLeaf.computeIfAbsent(unit * 1_000_000L + n.rail(), k -> new ArrayList<>()).add(n);
-        }
-        return new ArrayList<>(byLeaf.values());
     }
 }

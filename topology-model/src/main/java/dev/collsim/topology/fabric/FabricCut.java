@@ -177,27 +177,19 @@ public record FabricCut(List<Group> groups) {
         List<Nic> nics = template.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0)
                 .sorted(Comparator.comparingInt(Nic::rail)).toList();
         int k = nics.size();
-        int r = spec.leafRadix();
-        boolean rails = spec.kind() == FabricKind.RAIL_OPTIMIZED;
-        if (k == 0 || spec.kind() == FabricKind.FAT_TREE && r % k != 0) {
+        LeafLayout layout = LeafLayout.of(spec);
+        if (k == 0 || !layout.wholeHosts(k)) {
             return Optional.empty();
         }
         int hosts = t.hostCount();
-        int perGroup = spec.kind() == FabricKind.SINGLE_SWITCH ? hosts : rails ? r : r / k;
-        long leaves = spec.kind() == FabricKind.SINGLE_SWITCH ? 1 : rails ? (long) k * ceilDiv(hosts, r)
-                : ceilDiv(hosts, perGroup);
-        long maxDown = rails ? Math.min(r, hosts) : Math.min(r, (long) k * hosts);
         double s = FabricBuilder.speed(spec, nics.get(0)).gbps();
-        double uplink = leaves < 2 ? 0 : (rails ? k : 1) * FabricBuilder.leafUplinkGBps(spec, s, maxDown);
-        Map<Integer, List<Integer>> byGroup = new TreeMap<>();
+        double uplink = layout.leafCount(k, hosts) < 2 ? 0
+                : layout.leavesPerUnit(k) * FabricBuilder.leafUplinkGBps(spec, s, layout.fullestLeaf(k, hosts));
+        Map<Long, List<Integer>> byGroup = new TreeMap<>();
         for (int h : sorted) {
-            byGroup.computeIfAbsent(h / perGroup, g -> new ArrayList<>()).add(h);
+            byGroup.computeIfAbsent(layout.unit((long) h * k, h), g -> new ArrayList<>()).add(h);
         }
         return Optional.of(new FabricCut(byGroup.values().stream().map(l -> new Group(l, uplink)).toList()));
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
     }
 
     /** A spine or core switch: taken away to find the groups. */

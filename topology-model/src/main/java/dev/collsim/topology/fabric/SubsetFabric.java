@@ -2,7 +2,7 @@ package dev.collsim.topology.fabric;
 
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
-import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,7 +32,7 @@ final class SubsetFabric {
      * @param hosts hosts of the whole cluster, {@code >=} every host index in {@code b} plus 1
      * @throws IllegalArgumentException if no NIC has a rail (nothing to connect)
      */
-    static void build(Topology.Builder b, FabricSpec spec, int hosts) {
+    static void build(TopologyBuilder b, FabricSpec spec, int hosts) {
         List<List<Nic>> planes = FabricBuilder.nicsByPlane(b, spec);
         for (int plane = 0; plane < planes.size(); plane++) {
             if (!planes.get(plane).isEmpty()) {
@@ -41,7 +41,7 @@ final class SubsetFabric {
         }
     }
 
-    private static void buildPlane(Topology.Builder b, FabricSpec spec, int plane, List<Nic> nics, int hosts) {
+    private static void buildPlane(TopologyBuilder b, FabricSpec spec, int plane, List<Nic> nics, int hosts) {
         int firstHost = nics.get(0).host();
         List<Nic> one = nics.stream().filter(n -> n.host() == firstHost).toList();
         Map<String, Integer> position = new HashMap<>();

@@ -1,6 +1,6 @@
 package dev.collsim.topology.io;
 
-import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.io.xml.XmlNode;
 import dev.collsim.io.yaml.YamlNode;
 
@@ -72,7 +72,7 @@ public final class Problems {
      * @param notes the reader's notes; those starting with {@link #WARNING} are warnings
      * @param b     the topology being built
      */
-    public static void warnings(String file, List<String> notes, Topology.Builder b) {
+    public static void warnings(String file, List<String> notes, TopologyBuilder b) {
         notes.stream().filter(n -> n.startsWith(WARNING)).map(n -> n.substring(WARNING.length()))
                 .forEach(n -> b.warning(file + (AT_LINE.matcher(n).lookingAt() ? ":" : ": ") + n));
     }

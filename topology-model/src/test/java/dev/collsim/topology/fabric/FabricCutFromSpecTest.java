@@ -63,6 +63,24 @@ class FabricCutFromSpecTest {
         assertFalse(fat.graphBuilt() || rail.graphBuilt());
     }
 
+    /**
+     * Rail-optimized, radix 4, 6 hosts at 2:1, a partial last unit: units {0..3} and {4, 5}. Every rail leaf is cabled
+     * for the fullest leaf's d = min(4, 4 hosts) = 4 downlinks: 4 x 50 / 2 = 100 GB/s of uplink (2 spines of 50), so
+     * each unit's 8 rail leaves give 800 GB/s, the partial unit's as the full one's; the spec's layout and the built
+     * graph both say so.
+     */
+    @Test
+    void railPartialLastUnitByHand() {
+        Topology t = cluster(FabricKind.RAIL_OPTIMIZED, 2, 4, 6);
+        FabricCut spec = FabricCut.fromSpec(t, all(6)).orElseThrow();
+        t.graph();
+        FabricCut built = FabricCut.of(t, all(6)).orElseThrow();
+        for (FabricCut c : List.of(spec, built)) {
+            assertEquals(List.of(new FabricCut.Group(List.of(0, 1, 2, 3), 800.0),
+                    new FabricCut.Group(List.of(4, 5), 800.0)), c.groups());
+        }
+    }
+
     /** A radix that splits a host's NICs over two leaves (12 is no multiple of 8) is not laid out: empty. */
     @Test
     void straddlingHostsAreNotLaidOut() {

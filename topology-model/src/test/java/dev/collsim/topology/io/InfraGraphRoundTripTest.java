@@ -15,6 +15,7 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.PathFinder;
@@ -93,7 +94,7 @@ class InfraGraphRoundTripTest {
     /** Hosts of two shapes (2 GPUs, then 1) become two devices and instances; the cables keep their hosts. */
     @Test
     void hostsOfTwoShapesComeBackTheSame() throws InputException {
-        Topology.Builder b = Topology.builder("mixed");
+        TopologyBuilder b = Topology.builder("mixed");
         NetSwitch leaf = b.add(new NetSwitch("leaf0", NetSwitch.Tier.LEAF, 0));
         for (int h = 0; h < 3; h++) {
             int gpus = h == 0 ? 2 : 1;

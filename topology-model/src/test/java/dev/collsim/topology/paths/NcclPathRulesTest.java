@@ -10,6 +10,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.units.Bandwidth;
@@ -31,7 +32,7 @@ class NcclPathRulesTest {
      */
     @Test
     void pixPxbAndNoGdrThroughTheCpu() {
-        Topology.Builder b = Topology.builder("hand");
+        TopologyBuilder b = Topology.builder("hand");
         HostContext ctx = new HostContext(b, 0);
         Cpu cpu = ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Platinum 8480C");
         PcieSwitch top = ctx.pcieSwitch(0, 0);

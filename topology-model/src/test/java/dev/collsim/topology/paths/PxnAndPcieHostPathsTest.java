@@ -10,6 +10,7 @@ import dev.collsim.topology.PathType;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.PcieEightGpu;
@@ -114,7 +115,7 @@ class PxnAndPcieHostPathsTest {
     }
 
     private static Topology twoGpus(int linksPerChip) {
-        Topology.Builder b = Topology.builder("two");
+        TopologyBuilder b = Topology.builder("two");
         HostContext ctx = new HostContext(b, 0);
         Cpu cpu = ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Platinum 8480C");
         PcieSwitch sw = ctx.pcieSwitch(0, 0);

@@ -10,7 +10,7 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.io.Problems;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
@@ -37,11 +37,11 @@ final class InfraGraphLinks {
     private static final Pattern OWN = Pattern.compile("(nvl|pci|sys|c2c|net|loc)-\\d+");
     private static final Pattern LANES = Pattern.compile("^(.*?)\\s+x(\\d{1,4})$");
 
-    private final Topology.Builder b;
+    private final TopologyBuilder b;
     private final Problems problems;
     private final Set<String> notes;
 
-    InfraGraphLinks(Topology.Builder b, Problems problems, Set<String> notes) {
+    InfraGraphLinks(TopologyBuilder b, Problems problems, Set<String> notes) {
         this.b = b;
         this.problems = problems;
         this.notes = notes;

@@ -15,6 +15,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.io.Problems;
 import dev.collsim.units.Bandwidth;
 import java.util.HashMap;
@@ -44,7 +45,7 @@ final class InfraGraphMapper {
     private final Map<String, Device> byNode = new HashMap<>();
     private final Map<String, Bandwidth> nicSpeed = new HashMap<>();
     private final Set<String> notes = new LinkedHashSet<>();
-    private final Topology.Builder b;
+    private final TopologyBuilder b;
 
     InfraGraphMapper(Graph g, Problems problems, String file) {
         this.g = g;

@@ -7,6 +7,7 @@ import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.io.InputException;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -109,7 +110,7 @@ public final class NvidiaSmiTopoReader implements TopologyReader {
                 notes.add("matrix " + (out.size() + 1) + " of " + topo.size() + " (header at line " + m.headerLine + ")");
             }
             String name = NcclTopoXmlReader.baseName(fileName) + (topo.size() > 1 ? "-" + (out.size() + 1) : "");
-            Topology.Builder b = Topology.builder(name);
+            TopologyBuilder b = Topology.builder(name);
             new SmiInference(m, hints, problems, notes).build(b);
             problems.throwIfAny();
             StringBuilder source = new StringBuilder("nvidia-smi topo -m text " + fileName + " (line " + m.headerLine

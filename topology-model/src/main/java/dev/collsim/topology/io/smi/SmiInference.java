@@ -11,7 +11,7 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.io.smi.SmiMatrix.Cell;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
@@ -63,7 +63,7 @@ final class SmiInference {
         }
     }
 
-    void build(Topology.Builder b) {
+    void build(TopologyBuilder b) {
         int[][] nv = nvlinks();
         int sm = sm(nv);
         String model = hints.gpuModel() != null ? hints.gpuModel() : HardwareHints.UNKNOWN_GPU_MODEL;
@@ -316,7 +316,7 @@ final class SmiInference {
         return sm;
     }
 
-    private void nvlinkEdges(Topology.Builder b, Device[] dev, int[][] nv, int sm) {
+    private void nvlinkEdges(TopologyBuilder b, Device[] dev, int[][] nv, int sm) {
         NvlinkGen nvlink = GpuModels.nvlinkOfSm(sm).orElse(null);
         UnionFind comp = new UnionFind(n);
         boolean any = false;

@@ -8,7 +8,7 @@ import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.PcieSwitch;
-import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.io.smi.SmiMatrix.Cell;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
@@ -24,7 +24,7 @@ import java.util.TreeSet;
 final class SmiPcieTree {
 
     private final SmiInference in;
-    private final Topology.Builder b;
+    private final TopologyBuilder b;
     private final Device[] dev;
     private final int gen;
     private final int n;
@@ -34,7 +34,7 @@ final class SmiPcieTree {
     private final int[] bridgeOf;
     private int switches;
 
-    SmiPcieTree(SmiInference in, Topology.Builder b, Device[] dev, int gen) {
+    SmiPcieTree(SmiInference in, TopologyBuilder b, Device[] dev, int gen) {
         this.in = in;
         this.b = b;
         this.dev = dev;

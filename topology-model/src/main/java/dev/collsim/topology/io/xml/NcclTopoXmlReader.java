@@ -17,6 +17,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.paths.Reachability;
 import dev.collsim.topology.io.xml.PciSpecs.GpuElement;
 import dev.collsim.topology.io.xml.PciSpecs.NicElement;
@@ -124,7 +125,7 @@ public final class NcclTopoXmlReader implements TopologyReader {
         NcclTopoXmlCollector c = new NcclTopoXmlCollector(problems, hints, notes);
         c.system(root);
         problems.throwIfAny();
-        Topology.Builder b = Topology.builder(baseName(fileName));
+        TopologyBuilder b = Topology.builder(baseName(fileName));
         new Assembly(c, b, problems, notes).run();
         problems.throwIfAny();
         StringBuilder source = new StringBuilder("NCCL topology XML " + fileName);
@@ -165,13 +166,13 @@ public final class NcclTopoXmlReader implements TopologyReader {
     /** Second pass: creates devices and links from the collected specs. */
     private static final class Assembly {
         private final NcclTopoXmlCollector c;
-        private final Topology.Builder b;
+        private final TopologyBuilder b;
         private final Problems problems;
         private final List<String> notes;
         private final Map<Long, Gpu> gpuByBus = new LinkedHashMap<>();
         private final Map<Long, String> switchByBus = new LinkedHashMap<>();
 
-        Assembly(NcclTopoXmlCollector c, Topology.Builder b, Problems problems, List<String> notes) {
+        Assembly(NcclTopoXmlCollector c, TopologyBuilder b, Problems problems, List<String> notes) {
             this.c = c;
             this.b = b;
             this.problems = problems;

@@ -1,7 +1,5 @@
 package dev.collsim.simulator;
 
-import dev.collsim.hardware.GpuModel;
-import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
@@ -14,6 +12,7 @@ import dev.collsim.simulator.channel.ScaleUp;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.GdrNote;
+import dev.collsim.simulator.perf.LocalCopy;
 import dev.collsim.simulator.perf.NetClassDefaults;
 import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.perf.P2pModel;
@@ -27,23 +26,16 @@ import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
-import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.simulator.tuning.ReleaseRules;
 import dev.collsim.simulator.tuning.TimeTable;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The prediction pipeline of one communicator (a topology, its ranks in rank order, NCCL settings, an NCCL
@@ -63,16 +55,13 @@ import java.util.stream.Collectors;
  */
 public final class PreparedCommunicator {
 
-    /** H200 SXM memory bandwidth, GB/s (NVIDIA H200 datasheet: 4.8 TB/s), the GPU {@code localCopyGBps} is from. */
-    private static final double COPY_REFERENCE_MEMORY_GBPS = 4800;
-
     private final NcclVersion version;
     private final NcclSettings settings;
     private final ChannelPlan plan;
     private final CostTable table;
     /** The table the time reads ({@link TimeTable}): {@code table} but the NVLS entries of the time's NVLS graph. */
     private final CostTable timeTable;
-    /** One-rank copy rate over {@code localCopyGBps}: this GPU's memory bandwidth over the H200's. */
+    /** One-rank copy rate over {@code localCopyGBps}: the GPU's memory bandwidth over the H200's ({@link LocalCopy}). */
     private final double copyScale;
     private final LeafGroups fabric; // the ranks' leaf groups; null: the fabric limits nothing (one group, one host)
 
@@ -85,19 +74,6 @@ public final class PreparedCommunicator {
         this.timeTable = TimeTable.of(table, plan.nvlsTimeGraph());
         this.copyScale = copyScale;
         this.fabric = fabric;
-    }
-
-    /**
-     * The one-rank copy rate relative to the H200 that {@code localCopyGBps} was measured on: a copy reads and writes
-     * device memory, so it scales with the GPU's memory bandwidth (datasheet figure in {@link GpuModels}).
-     *
-     * @param g the rank's GPU
-     * @return its memory bandwidth over the H200's 4,800 GB/s; 1 for a GPU the database does not know
-     */
-    static double copyScale(Gpu g) {
-        return GpuModels.sku(g.model()).map(k -> k.variant().memoryGBps())
-                .or(() -> GpuModels.find(g.model()).map(GpuModel::memoryGBps))
-                .filter(bw -> bw > 0).map(bw -> bw / COPY_REFERENCE_MEMORY_GBPS).orElse(1.0);
     }
 
     /**
@@ -116,45 +92,13 @@ public final class PreparedCommunicator {
         if (ranks.isEmpty()) {
             throw new InvalidRequestException("a prediction needs at least one rank");
         }
-        checkRanks(topology, ranks);
+        CommunicatorRanks.check(topology, ranks);
         ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
         TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
                 plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
                 plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
-        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), copyScale(ranks.get(0)),
+        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), LocalCopy.scale(ranks.get(0)),
                 LeafGroups.limiting(topology, ranks).orElse(null));
-    }
-
-    /**
-     * Every rank must be one of the topology's GPUs, compared by value (devices are records): a GPU of a separately
-     * built copy of the same cluster is one, and the channel search treats it as the topology's own; a GPU of another
-     * cluster, or one that differs in any field, would be searched with no links and is refused.
-     *
-     * @throws InvalidRequestException naming the first rank that is not a GPU of the topology
-     */
-    private static void checkRanks(Topology topology, List<Gpu> ranks) {
-        if (ranks == topology.gpus()) {
-            return;
-        }
-        boolean described = topology.hostTemplate().isPresent();
-        for (int i = 0; i < ranks.size(); i++) {
-            Gpu g = ranks.get(i);
-            boolean own = described ? g.host() >= 0 && g.host() < topology.hostCount() && ownLocal(topology, g)
-                    : topology.device(g.id()).filter(g::equals).isPresent();
-            if (!own) {
-                List<Gpu> all = topology.gpus();
-                throw new InvalidRequestException(String.format(Locale.ROOT, "rank %d: GPU %s (host %d, index %d,"
-                        + " %s) is not a GPU of cluster %s; allowed: the cluster's own GPUs (%s)", i, g.id(),
-                        g.host(), g.index(), g.model(), topology.name(), all.isEmpty() ? "it has none"
-                        : all.get(0).id() + " to " + all.get(all.size() - 1).id()));
-            }
-        }
-    }
-
-    /** A described cluster's GPUs of a host are made on demand: look at the one of the same local index first. */
-    private static boolean ownLocal(Topology topology, Gpu g) {
-        List<Gpu> host = topology.gpusOf(g.host());
-        return g.index() >= 0 && g.index() < host.size() && host.get(g.index()).equals(g) || host.contains(g);
     }
 
     /**
@@ -176,39 +120,9 @@ public final class PreparedCommunicator {
         AlgoChoice choice = null;
         if (c.hasNcclTuningModel()) {
             choice = table.select(c, bytes, dataType, o).orElseThrow(() -> new InvalidRequestException(
-                    "No algorithm/protocol available for " + c.ncclName() + " on " + plan.nRanks() + " ranks with "
-                    + settings + "; NCCL would fail the same way. " + runnable(c, bytes, dataType, o)
-                    + "; algorithms NCCL has for it: " + offered(c)));
+                    NoAlgorithmMessage.text(table, settings, c, bytes, dataType, o)));
         }
         return new PreparedCall(this, c, sizeBytes, dataType, o, bytes, choice);
-    }
-
-    /**
-     * What would run without NCCL_ALGO and NCCL_PROTO: the same cost table filled with those two unset (the graphs,
-     * node count and NVLS/CollNet support stay this communicator's), so a user who forced an algorithm the cluster
-     * cannot run (NVLS across nodes without CollNet) reads what it can, not only what NCCL has.
-     *
-     * @return e.g. {@code "Without NCCL_ALGO/NCCL_PROTO these ranks can run: Tree, Ring, NVLSTree"}
-     */
-    private String runnable(Collective c, long bytes, DataType dataType, RedOp op) {
-        Map<String, String> env = new TreeMap<>(settings.asMap());
-        env.remove("NCCL_ALGO");
-        env.remove("NCCL_PROTO");
-        TuningInput in = table.input();
-        CostTable free = NcclTuningModel.tune(new TuningInput(in.graphs(), in.nRanks(), in.nNodes(), in.minSm(),
-                in.maxSm(), in.cpu(), in.nvlsSupport(), in.collNetSupport(), in.hasNvSwitch(), in.maxLocalRanks(),
-                in.maxTreePattern(), in.runtimeChannels(), NcclSettings.parse(env), in.constants()));
-        String algos = free.candidates(c, bytes, dataType, op).stream().map(a -> a.algorithm().ncclName())
-                .distinct().collect(Collectors.joining(", "));
-        return "Without NCCL_ALGO/NCCL_PROTO these ranks can run: " + (algos.isEmpty() ? "none" : algos);
-    }
-
-    /** @return the algorithms NCCL of this release has for the function, comma separated, in NCCL's order */
-    private String offered(Collective c) {
-        ReleaseRules rules = table.input().constants().rules();
-        return Arrays.stream(Algorithm.values()).filter(a -> rules.offers(c, a)
-                && Arrays.stream(Protocol.values()).anyMatch(p -> NcclTuningModel.supports(c, a, p)))
-                .map(Algorithm::ncclName).collect(Collectors.joining(", "));
     }
 
     /**
@@ -256,9 +170,7 @@ public final class PreparedCommunicator {
                     plan.graphs().ring().typeIntra());
         }
         if (plan.nRanks() == 1) {
-            double copyGBps = pp.localCopyGBps() * copyScale;
-            double t = pp.launchOverheadUs() + call.bytes() / (1000.0 * copyGBps);
-            return new PerfEstimate(t, 1, pp.launchOverheadUs(), copyGBps, "one rank: local copy");
+            return LocalCopy.estimate(pp, copyScale, call.bytes());
         }
         AlgoChoice timed = timeTable == table ? choice : timeTable.time(call.collective(), choice.algorithm(),
                 choice.protocol(), call.bytes(), call.dataType(), call.op()).orElse(choice);
@@ -303,9 +215,9 @@ public final class PreparedCommunicator {
     /**
      * @param pp the performance parameters of the prediction
      * @return the note that the network class between the nodes runs on another class's figures
-     *         ({@link NetClassDefaults#borrowedNote}), with what the socket and GDR settings do ({@link SocketStreams#note},
-     *         {@link GdrNote#note});
-     *         empty on one node, or when the class has its own figures and no socket note applies
+     *         ({@link NetClassDefaults#borrowedNote}), with what the socket and GDR settings do ({@link
+     *         SocketStreams#note}, {@link GdrNote#note}); empty on one node, or when the class has its own figures
+     *         and no socket note applies
      */
     public Optional<String> networkNote(PerformanceParameters pp) {
         Optional<String> borrowed = plan.nNodes() < 2 ? Optional.empty()
@@ -372,9 +284,7 @@ public final class PreparedCommunicator {
      *         ..., NVLS ...; runtime R, NVLS V, p2p P}
      */
     public String describeChannels() {
-        return String.format(Locale.ROOT, "ring %s, tree %s, NVLS %s; runtime %d, NVLS %d, p2p %d",
-                graph(plan.graphs().ring()), graph(plan.graphs().tree()), graph(plan.graphs().nvls()),
-                plan.runtimeChannels(), plan.nvlsChannels(), plan.p2pChannels());
+        return CommunicatorText.channels(plan);
     }
 
     /**
@@ -382,15 +292,7 @@ public final class PreparedCommunicator {
      *         node and the network class between nodes, sm, CPU kind
      */
     public String describeHardware() {
-        String nics = plan.nNodes() > 1 ? String.format(Locale.ROOT, "%.1f GB/s NICs per node over %s",
-                plan.nodeNicBw(), plan.netClass().label()) : "one node";
-        return String.format(Locale.ROOT, "%s, %s; sm%d, %s", plan.scaleUp().describe(), nics, plan.minSm(),
-                plan.cpu());
-    }
-
-    private static String graph(GraphSummary g) {
-        return !g.present() ? "none" : String.format(Locale.ROOT, "%d x %.1f/%.1f GB/s (%s/%s)", g.nChannels(),
-                g.bwIntra(), g.bwInter(), g.typeIntra(), g.typeInter());
+        return CommunicatorText.hardware(plan);
     }
 
     /** @return the channel plan (the simulator's own use and tests) */

@@ -89,7 +89,7 @@ import java.util.Objects;
  *   <li>{@code localCopyGBps} 2100: one rank only copies its buffer; about 2.1 TB/s algbw at 512 MiB on one H200
  *       (the project's design notes §5, nccl-tests AllReduce 255.7 us at 512 MiB). The copy reads and writes device
  *       memory, so for another GPU the rate is scaled by its memory bandwidth over the H200's 4.8 TB/s
- *       ({@code PreparedCommunicator.copyScale}).</li>
+ *       ({@code LocalCopy.scale}).</li>
  *   <li>{@code netStepUs} 10: one network step of NCCL's proxy ({@link NetTransport}); a slot of a connection comes
  *       back after two, and the connection's NCCL_STEPS slots overlap, so it binds through the bytes in flight.
  *       Consistent with NCCL's own network step latency for Simple (14 us, NCCL 2.30.7 {@code tuning.cc}

@@ -89,6 +89,12 @@ public final class TopoShowCommand implements Callable<Integer> {
         var compute = hostNics.stream().filter(n -> n.rail() >= 0).toList();
         double gbits = compute.stream().mapToDouble(n -> n.speed().gbits()).sum();
         int gpus = Math.max(1, t.gpusOf(0).size());
+        if (compute.isEmpty()) {
+            // a workstation or a host without network cards: no "0 compute (), ... 0 Gb/s = 0.0 GB/s" line
+            out.printf(Locale.ROOT, "NICs       per %s: none for the network%s%n", host, hostNics.isEmpty() ? ""
+                    : " (" + hostNics.size() + " other: storage, management)");
+            return;
+        }
         Map<String, Long> speeds = compute.stream().collect(Collectors.groupingBy(
                 n -> gbitsText(n.speed().gbits()) + " Gb/s", TreeMap::new, Collectors.counting()));
         out.printf(Locale.ROOT, "NICs       per %s: %d compute (%s), %d other; NIC bandwidth per GPU %s Gb/s"

@@ -3,6 +3,7 @@ package dev.collsim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -55,6 +56,22 @@ class ClusterShorthandCliTest {
         // a bad option value is a usage error (docs/input-limits.md, Exit codes: 2), not an invalid input file (3)
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains("-c/--cluster " + c + ": hosts must be >= 1, found 0 (dgx-h100x1 is one host)"),
+                r.err());
+    }
+
+    /**
+     * {@code -c machine.txt:2} (the catalog's host count on a machine file, which describes one host) said
+     * "machine.txt:2: -c/--cluster: no such file", as if line 2 of an existing file were missing; it now says the
+     * count is for catalog types and how to get 2 such hosts (exit 2, a bad option value).
+     */
+    @Test
+    void aHostCountOnAMachineFileIsExplained() {
+        String file = "src/test/resources/machines/B-topo-dgx-a100.txt";
+        CliRun r = CliRun.run("topo", "show", "-c", file + ":2");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("-c/--cluster " + file + ":2: " + file + " is a file; a host count (:2) applies"
+                + " to catalog host types only."), r.err());
+        assertTrue(r.err().contains("write a YAML cluster (hosts: a catalog host type or an inline host, count: 2"),
                 r.err());
     }
 }

@@ -121,4 +121,38 @@ class NetworkOptionCliTest {
         assertTrue(tcpx.out().contains("over GCP GPUDirect-TCPX/TCPXO"), tcpx.out());
         assertEquals(tcpxo.out(), tcpx.out());
     }
+
+    /**
+     * tune -m -c prints the line compare -c prints (HeaderNetworkClass.otherThanGiven) when a file's NCCL INFO log
+     * shows another network than the cluster's: a RoCE log ("NET/IB : Using [0]mlx5_0:1/RoCE", NCCL's net_ib.cc
+     * prints the link layer after the port) tuned on -c dgx-h200:2, whose catalog hosts are joined by InfiniBand
+     * (configs: DGX H200 with ConnectX-7 InfiniBand). With --network roce the classes agree and no line is printed.
+     */
+    @Test
+    void tuneOnAClusterOfAnotherNetworkThanTheLogsSaysSo() throws Exception {
+        StringBuilder sb = new StringBuilder("# nThread 1 nGpus 1 minBytes 1024 maxBytes 1048576 step: 4(factor)"
+                + " warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n");
+        for (int r = 0; r < 16; r++) {
+            sb.append(String.format("#  Rank %2d Group  0 Pid %6d on %8s device  %d [0x%02x] NVIDIA H200%n", r,
+                    1000 + r, r < 8 ? "node-01" : "node-02", r % 8, 0x18 + r % 8));
+        }
+        sb.append("node-01:1000:1000 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB"
+                + " eth0:10.0.0.1<0>\nnode-01:1000:1000 [0] NCCL INFO Using network IB\n");
+        sb.append("#       size         count      type   redop    root     time   algbw   busbw #wrong     time"
+                + "   algbw   busbw #wrong\n#        (B)    (elements)                               (us)  (GB/s)"
+                + "  (GB/s)            (us)  (GB/s)  (GB/s)\n");
+        sb.append("        1024           256     float     sum      -1    36.76    0.03    0.05      0    36.83"
+                + "    0.03    0.05      0\n     1048576        262144     float     sum      -1    93.79   11.18"
+                + "   20.96      0    94.07   11.15   20.90      0\n");
+        sb.append("# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 10.49\n#\n");
+        Path log = Files.writeString(dir.resolve("roce.txt"), sb.toString());
+        CliRun r = CliRun.run("tune", "allreduce", "-m", log.toString(), "-c", "dgx-h200:2");
+        assertEquals(0, r.code(), r.err() + r.out());
+        assertTrue(r.out().contains(": the given cluster's network class, InfiniBand, although the NCCL INFO log shows"
+                + " RoCE: the fit on this file and the advice are of that network; add --network roce to model the"
+                + " run's"), r.out());
+        CliRun roce = CliRun.run("tune", "allreduce", "-m", log.toString(), "-c", "dgx-h200:2", "--network", "roce");
+        assertEquals(0, roce.code(), roce.err() + roce.out());
+        assertFalse(roce.out().contains("the given cluster's network class"), roce.out());
+    }
 }

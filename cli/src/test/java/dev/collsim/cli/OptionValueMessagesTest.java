@@ -132,6 +132,21 @@ class OptionValueMessagesTest {
         CliRun gen = CliRun.run("predict", "-c", "dgx-b200", "--calibration",
                 "../configs/calibration/h200x2-nv18-nccl2.28.yaml", "allreduce", "-b", "1M", "-e", "1M");
         assertTrue(gen.err().startsWith("collsim: warning: --calibration ../configs/calibration/h200x2-nv18-nccl2.28.yaml"
-                + " was fitted on HOPPER GPUs; this cluster is blackwell-1host-nvswitch"), gen.err());
+                + " was fitted on GPUs of NCCL's HOPPER tables; this cluster's are of its BLACKWELL tables"
+                + " (blackwell-1host-nvswitch"), gen.err());
+        // calibrate writes NCCL's table index: an L40S (sm89, Ada) host's profile says AMPERE, as NCCL 2.30
+        // src/graph/tuning.cc indexes sm80-89; applied to the same L40S host it is no other class (it warned
+        // "fitted on AMPERE GPUs; this cluster is ada-1host-pcie"), applied to H100 hosts it is
+        Path ada = dir.resolve("l40s.yaml");
+        Files.writeString(ada, Files.readString(Path.of("../configs/calibration/h200x2-nv18-nccl2.28.yaml"))
+                .replace("generation: HOPPER", "generation: AMPERE"));
+        CliRun l40s = CliRun.run("predict", "-c", "pcie-8x-l40s", "--calibration", ada.toString(), "allreduce", "-b",
+                "1M", "-e", "1M");
+        assertEquals(0, l40s.code(), l40s.err());
+        assertEquals("", l40s.err().strip());
+        CliRun h100 = CliRun.run("predict", "-c", "dgx-h100", "--calibration", ada.toString(), "allreduce", "-b",
+                "1M", "-e", "1M");
+        assertTrue(h100.err().contains("was fitted on GPUs of NCCL's AMPERE tables; this cluster's are of its HOPPER"
+                + " tables"), h100.err());
     }
 }

@@ -1,8 +1,12 @@
 package dev.collsim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code topo show}'s NIC bandwidth per GPU keeps its fraction. By hand: 2 NICs at NCCL's 10 Gb/s fallback for 8 GPUs
@@ -16,5 +20,20 @@ class TopoShowNicTextTest {
         assertEquals("2.5", TopoShowCommand.gbitsText(2 * 10.0 / 8));
         assertEquals("400", TopoShowCommand.gbitsText(8 * 400.0 / 8));
         assertEquals("333.33", TopoShowCommand.gbitsText(1000.0 / 3));
+    }
+
+    /**
+     * A workstation of 4 L40S with no network cards (the YAML has no nics key) says it has none for the network; it
+     * printed "0 compute (), 0 other; NIC bandwidth per GPU 0 Gb/s = 0.0 GB/s".
+     */
+    @Test
+    void aHostWithoutNicsSaysSo(@TempDir Path dir) throws Exception {
+        Path yaml = Files.writeString(dir.resolve("ws.yaml"), String.join("\n", "schema: collsim/v1", "name: ws",
+                "hosts:", "  gpus: {count: 4, model: L40S}", "  cpus: {count: 1, vendor: AuthenticAMD, model: EPYC"
+                + " 9354P}", "  pcie: {gen: 4, rootPorts: [{cpu: 0, gpus: [0]}, {cpu: 0, gpus: [1, 2, 3]}]}",
+                "count: 1", ""));
+        CliRun r = CliRun.run("topo", "show", "-c", yaml.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\nNICs       per host: none for the network\n"), r.out());
     }
 }

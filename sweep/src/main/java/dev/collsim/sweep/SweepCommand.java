@@ -88,10 +88,13 @@ public final class SweepCommand implements Callable<Integer> {
                     r.computed(), r.seconds(), where, Runtime.getRuntime().availableProcessors());
             return 0;
         }
-        for (TargetResult t : TargetResult.of(r.space().targets(), r.rows())) {
+        for (TargetResult t : TargetResult.of(r.space().targets(), r.rows(), r.space().axes())) {
+            String every = t.backends().isEmpty() ? "" : " under every backend of the grid (" + t.backends()
+                    + "; a design's figures are its slower backend's)";
             out.printf(Locale.ROOT, "target %s (%s): %s%n", t.target(), t.bounds(), t.point() < 0
-                    ? "no design meets it" : String.format(Locale.ROOT, "cheapest %s, %.0f %s, %s (%d designs meet"
-                    + " it)", t.design(), t.cost(), r.space().cost().currency(), t.workload(), t.meeting()));
+                    ? "no design meets it" + every : String.format(Locale.ROOT, "cheapest %s, %.0f %s, %s (%d designs"
+                    + " meet it%s)", t.design(), t.cost(), r.space().cost().currency(), t.workload(), t.meeting(),
+                    every));
         }
         out.println("wrote " + dir + "/ (points.csv, points.parquet, front.csv, targets.csv, index.html)");
         return 0;

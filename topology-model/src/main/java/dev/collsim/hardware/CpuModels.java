@@ -115,12 +115,16 @@ public final class CpuModels {
     /**
      * The family a free text names: the first rule whose pattern occurs in the text, case ignored.
      *
-     * @param text e.g. {@code AMD EPYC 7R13}, {@code Intel Xeon Platinum 8480C}, {@code AMD EPYC (Milan)}; null
-     *             allowed
+     * @param text e.g. {@code AMD EPYC 7R13}, {@code Intel Xeon Platinum 8480C}, {@code AMD EPYC (Milan)}; words may
+     *             be joined by {@code -} or {@code _} ({@code EPYC-7R13}); null allowed
      * @return the family, empty when the text names none
      */
     public static Optional<CpuModel> find(String text) {
         String t = text == null ? "" : text.toLowerCase(Locale.ROOT);
-        return RULES.stream().filter(r -> r.text().matcher(t).find()).map(Rule::model).findFirst();
+        // a name typed without quotes joins its words with - or _ (EPYC-7R13, Xeon_Platinum_8480); the rules' own
+        // hyphens (E5-2698 v4) are tried first, on the text as written
+        String spaced = t.replaceAll("[-_]+", " ");
+        return RULES.stream().filter(r -> r.text().matcher(t).find() || r.text().matcher(spaced).find())
+                .map(Rule::model).findFirst();
     }
 }

@@ -38,6 +38,9 @@ class CpuModelsTest {
         "EPYC 7742; 4; 128; 128",
         "AMD EPYC 7V12; 4; 128; 128",
         "AMD EPYC 7R13; 4; 128; 128",
+        // typed without quotes on a command line (--cpu-model EPYC-7R13): the same parts
+        "EPYC-7R13; 4; 128; 128",
+        "Xeon_Platinum_8480C; 5; 80; 128",
         "AMD EPYC 7J13; 4; 128; 128",
         "AMD EPYC (Milan); 4; 128; 128",
         // AMD 4th Gen EPYC white paper: 128 lanes PCIe 5.0, 4 xGMI3 x16 at 32 Gb/s: 4 x 16 x 32 / 8 = 256

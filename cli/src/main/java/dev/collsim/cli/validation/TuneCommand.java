@@ -27,6 +27,7 @@ import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.HeaderNcclVersion;
+import dev.collsim.validation.compare.HeaderNetworkClass;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.tune.Evidence;
@@ -217,6 +218,9 @@ public final class TuneCommand implements Callable<Integer> {
             Optional<ClusterGuess> g = cluster.given()
                     ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
+            // the line compare -c prints for such a file: the fit uses -c's network, not the one the file shows
+            g.flatMap(c -> HeaderNetworkClass.otherThanGiven(d, c, HeaderNetworkClass.FIT))
+                    .ifPresent(l -> out.println("note: " + d.id() + ": " + l));
             SeriesBuilder.of(d, g, comparer, Comparer.leftOutPoints(d)).ifPresent(series::add);
         }
         Optional<Calibration> fit = series.isEmpty() ? Optional.empty()

@@ -139,6 +139,14 @@ public final class HtmlReport {
         return h.toString();
     }
 
+    /**
+     * The plan table's note on its headroom column (the column header's tooltip says the same): plan's "overlap
+     * headroom" line ({@code StepCompute.headroomUs}) in the table's words.
+     */
+    static final String HEADROOM_NOTE = "Headroom: the overlappable communication (gradient reduction, parameter"
+            + " gather) the compute windows could still take before the step grows; beyond it each ms adds a ms to"
+            + " the step (0 at overlap 0: nothing hides).";
+
     private static void planSection(StringBuilder h, ReportData d, List<ReportCharts.Named> charts,
             Map<String, byte[]> pngs, Map<String, ObjectNode> live) {
         List<String> plans = d.plans().stream().map(ReportData.PlanRow::plan).distinct().toList();
@@ -171,7 +179,7 @@ public final class HtmlReport {
                         esc(r.memoryText())));
             }
             h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource()))
-                    .append(". Model leaves out: ").append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
+                    .append(". ").append(HEADROOM_NOTE).append(" Model leaves out: ").append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
             String stem = "step-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs, live));
             String base = rows.get(0).variant();

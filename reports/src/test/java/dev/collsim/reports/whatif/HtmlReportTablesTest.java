@@ -150,5 +150,8 @@ class HtmlReportTablesTest {
         assertTrue(html.contains("headroom ms</th><th>step ms</th>") && html.contains("<td>0.0</td><td>100.0</td>"
                 + "<td>base</td>"), html);
         assertTrue(Double.isNaN(big.headroomMs()));
+        // the column is explained under the table, not only by the header's tooltip (a printed page has no tooltip)
+        assertTrue(html.contains("<p class=note>Compute: given. Headroom: the overlappable communication (gradient"
+                + " reduction, parameter gather) the compute windows could still take before the step grows;"), html);
     }
 }

@@ -51,7 +51,13 @@ public final class FrontPage {
                     .append(esc(t.workload())).append("</td><td>").append(num(t.cost())).append("</td><td>")
                     .append(num(t.time())).append("</td></tr>\n");
         }
-        h.append("</table>\n<h2>Cost against time, per workload</h2>\n<p>Each dot is a design; the line is the Pareto"
+        h.append("</table>\n");
+        if (!targets.isEmpty() && !targets.get(0).backends().isEmpty()) {
+            h.append("<p>The grid varies the backend (").append(esc(targets.get(0).backends())).append("): a design"
+                    + " meets a target only when it meets it under every backend, and its row shows its slower"
+                    + " backend's figures.</p>\n");
+        }
+        h.append("<h2>Cost against time, per workload</h2>\n<p>Each dot is a design; the line is the Pareto"
                 + " front (no design is both cheaper and faster). Plans: step time in ms; collectives: time per call"
                 + " in microseconds.</p>\n");
         int k = 0;

@@ -68,7 +68,7 @@ public final class SweepOutput {
     static void write(Path out, SweepRun.Result r, String fingerprint, int chunk) throws IOException {
         DesignSpace space = r.space();
         Map<String, List<PointResult>> fronts = ParetoFront.of(r.rows());
-        List<TargetResult> targets = TargetResult.of(space.targets(), r.rows());
+        List<TargetResult> targets = TargetResult.of(space.targets(), r.rows(), space.axes());
         List<PointResult> front = fronts.values().stream().flatMap(List::stream).toList();
         try (AtomicFolder f = new AtomicFolder(out)) {
             f.write("points.csv", bytes(PointsTable.csv(space, r.rows())));

@@ -42,6 +42,9 @@ public final class ClusterLoader {
     /** NAMExN or NAME:N; the name part is matched lazily so {@code dgx-h100x2} splits as dgx-h100 and 2. */
     private static final Pattern SHORTHAND = Pattern.compile("([a-z0-9._-]+?)(?:x([0-9]+)|:([0-9]+))");
 
+    /** A file name followed by the catalog's host-count suffix, {@code machine.txt:2}. */
+    private static final Pattern FILE_COUNT = Pattern.compile("(.+):([0-9]+)");
+
     private ClusterLoader() {
     }
 
@@ -133,6 +136,16 @@ public final class ClusterLoader {
             String why = n.matches("0+") ? "hosts must be >= 1, found " + n + " (" + hosts.group(1) + one + ")"
                     : "host count " + n + " of catalog host type " + hosts.group(1) + " is too large";
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
+        }
+        Matcher counted = FILE_COUNT.matcher(name);
+        if (counted.matches() && Files.isRegularFile(Path.of(counted.group(1)))) {
+            // NAME:N on a machine file: the count is the catalog's shorthand, and a file is one cluster as written
+            throw new UserInputException("-c/--cluster " + name + ": " + counted.group(1) + " is a file; a host count"
+                    + " (:" + counted.group(2) + ") applies to catalog host types only."
+                    + " A machine file (nvidia-smi topo -m, NCCL XML) describes its hosts as they are; for "
+                    + counted.group(2) + " such hosts write a YAML cluster (hosts: a catalog host type or an inline"
+                    + " host, count: " + counted.group(2) + ", fabric: ...; docs/topology.md) or give -c TYPE:"
+                    + counted.group(2), UserInputException.USAGE);
         }
         if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
             throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file"));

@@ -129,8 +129,9 @@ class InlineHostTest {
 
     /**
      * sm may be left out for a model the GPU database knows: the H100 SXM is compute capability 9.0 (NVIDIA CUDA C++
-     * Programming Guide, compute capabilities table), so sm 90. An unknown model still needs it: the problem stands
-     * at the gpus mapping (line 6, column 9 of YAML: "  gpus: {" is 8 characters).
+     * Programming Guide, compute capabilities table), so sm 90. An unknown model still needs it: the problem names
+     * the field the user wrote, hosts.gpus.model, at its value (line 6, column 27 of YAML: "  gpus: {count: 4, model: "
+     * is 26 characters).
      */
     @Test
     void smComesFromTheGpuDatabaseForAKnownModel() throws Exception {
@@ -139,8 +140,9 @@ class InlineHostTest {
         InputException e = assertThrows(InputException.class, () -> new YamlClusterReader().read("inline.yaml",
                 YAML.replace("model: H100-SXM5-80GB, sm: 90, ", "model: Acme X1, ")));
         assertEquals(1, e.problems().size(), e.getMessage());
-        assertTrue(e.problems().get(0).toString().startsWith("inline.yaml:6:9: hosts.gpus.sm: missing: the GPU"
-                + " database does not know model 'Acme X1'; allowed: sm: "), e.getMessage());
+        assertTrue(e.problems().get(0).toString().startsWith("inline.yaml:6:27: hosts.gpus.model: found 'Acme X1',"
+                + " a model the GPU database does not know; allowed: a model it knows (e.g. "), e.getMessage());
+        assertTrue(e.getMessage().contains("or this model with sm: compute capability x 10"), e.getMessage());
     }
 
     /**
@@ -157,7 +159,7 @@ class InlineHostTest {
         assertEquals(80L << 30, t.gpus().get(0).memoryBytes());
         InputException e = assertThrows(InputException.class, () -> new YamlClusterReader().read("inline.yaml",
                 YAML.replace("model: H100-SXM5-80GB, sm: 90, ", "model: H999 NVL, ")));
-        assertTrue(e.getMessage().contains("or a model it knows (e.g. ") && e.getMessage().contains("H100 NVL"),
+        assertTrue(e.getMessage().contains("allowed: a model it knows (e.g. ") && e.getMessage().contains("H100 NVL"),
                 e.getMessage());
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
+import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.validation.compare.PredictionBand;
 import java.io.IOException;
@@ -116,9 +118,14 @@ public final class ProfileSelector {
             return cls.equals(c.key()) ? Optional.empty() : Optional.of("fitted for " + cls + " ("
                     + root.path("profileLabel").asText("") + "); this cluster is " + own);
         }
-        String gen = root.path("generation").asText("").toLowerCase(Locale.ROOT);
-        return gen.isEmpty() || c.key().startsWith(gen + "-") ? Optional.empty()
-                : Optional.of("fitted on " + root.path("generation").asText() + " GPUs; this cluster is " + own);
+        // a profile of calibrate records NCCL's table index (GpuGeneration: AMPERE for sm80-89, Ada's L40S
+        // included), not the architecture of the class key (ada-...), so the two are compared as indexes
+        String gen = root.path("generation").asText("");
+        Topology probe = cluster.hostTemplate().orElse(cluster);
+        GpuGeneration ours = GpuGeneration.of(probe.gpus().stream().mapToInt(Gpu::sm).min().orElse(0));
+        return gen.isEmpty() || gen.equalsIgnoreCase(ours.name()) ? Optional.empty()
+                : Optional.of("fitted on GPUs of NCCL's " + gen.toUpperCase(Locale.ROOT) + " tables; this cluster's"
+                        + " are of its " + ours.name() + " tables (" + own + ")");
     }
 
     /**

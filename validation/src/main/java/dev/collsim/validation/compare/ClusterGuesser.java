@@ -63,7 +63,10 @@ public final class ClusterGuesser {
         }
         List<String> assumptions = new ArrayList<>();
         Optional<HostType> named = HeaderSystem.of(d, gpu, assumptions);
-        Optional<HostType> host = named.or(() -> gpu.flatMap(Catalog::forGpu));
+        int perHostRun = d.nHosts() > 0 ? (int) Math.ceil(d.nRanks() / (double) d.nHosts()) : 1;
+        Optional<HostType> shown = named.isPresent() ? Optional.empty()
+                : HeaderSystem.byNetwork(d, gpu, perHostRun, assumptions);
+        Optional<HostType> host = named.or(() -> shown).or(() -> gpu.flatMap(Catalog::forGpu));
         if (host.isEmpty()) {
             return gpu.flatMap(g -> synthesized(d, g));
         }
@@ -73,7 +76,8 @@ public final class ClusterGuesser {
         HostType type = apart.isPresent() ? new OwnNvlinkDomain(host.get()) : host.get();
         apart.ifPresent(from -> assumptions.add("each host in an NVLink domain of its own (read from " + from + "): "
                 + hosts + " NCCL nodes joined by the network"));
-        if (named.isEmpty() && !gpu.get().name().equals("H100 SXM") && type.name().equals("dgx-h100")) {
+        if (named.isEmpty() && shown.isEmpty() && !gpu.get().name().equals("H100 SXM")
+                && type.name().equals("dgx-h100")) {
             assumptions.add(gpu.get().name() + " modelled as a DGX H100 host (same NVLink4 count per GPU)");
         }
         if (d.nHosts() == 0) {
@@ -90,8 +94,8 @@ public final class ClusterGuesser {
                 .orElseGet(() -> CatalogNics.apply(d, type, built, assumptions)), type, assumptions);
         List<Gpu> ranks = BusNuma.place(d, topo, assumptions).orElseGet(() -> ranks(topo, hosts, perHost, d.nRanks(),
                 h -> HeaderRacks.builtHost(h, perDomain, type.hostsPerNvlinkDomain())));
-        assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : " from the GPU model '"
-                + d.gpuModel() + "'")
+        assumptions.add("host type " + type.name() + (named.isPresent() ? " (named in the file)" : shown.isPresent()
+                ? " (the one system of its GPU and network)" : " from the GPU model '" + d.gpuModel() + "'")
                 + (hosts > 1 && apart.isEmpty() ? "; hosts joined as -c " + type.name() + "x" + built + " joins them (a"
                 + " non-blocking rail-optimized fabric), NICs as in the catalog" : hosts > 1 ? "; hosts joined by a"
                 + " non-blocking rail-optimized fabric, NICs as in the catalog" : ""));

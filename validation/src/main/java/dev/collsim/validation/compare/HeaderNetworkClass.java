@@ -19,7 +19,13 @@ import java.util.Set;
  * @param networkClass the class
  * @param from         where it was read, for the assumption line
  */
-record HeaderNetworkClass(NetworkClass networkClass, String from) {
+public record HeaderNetworkClass(NetworkClass networkClass, String from) {
+
+    /** What {@link #otherThanGiven} says is of the given network in compare's output: its per-size errors. */
+    public static final String ERRORS = "the errors below are";
+
+    /** What {@link #otherThanGiven} says is of the given network in tune's output: the fit and the advice. */
+    public static final String FIT = "the fit on this file and the advice are";
 
     /** The NCCL settings that choose NCCL's network transport, read here as the class. */
     static final Set<String> SETTINGS = Set.of("NCCL_NET", "NCCL_IB_DISABLE");
@@ -59,12 +65,14 @@ record HeaderNetworkClass(NetworkClass networkClass, String from) {
     /**
      * @param d the dataset
      * @param c the cluster the user gave
+     * @param modelled what is of the given cluster's network in the command's output ({@link #ERRORS} for compare,
+     *                 {@link #FIT} for tune -m)
      * @return a line when the run spans hosts of that cluster and the file names another network class than the
      *         cluster's ({@link #of}: a RoCE INFO log compared on {@code -c dgx-h200x2}, whose
      *         catalog hosts are joined by InfiniBand): the given cluster's class stands, as for NCCL_NET, and the
      *         line says so and how to model the file's
      */
-    static Optional<String> otherThanGiven(Dataset d, ClusterGuess c) {
+    public static Optional<String> otherThanGiven(Dataset d, ClusterGuess c, String modelled) {
         Optional<HeaderNetworkClass> read = HeaderNetworkClass.of(d);
         NetworkClass given = c.topology().networkClass();
         boolean hosts = c.ranks().stream().map(g -> g.host()).distinct().count() > 1;
@@ -73,7 +81,7 @@ record HeaderNetworkClass(NetworkClass networkClass, String from) {
         }
         NetworkClass file = read.get().networkClass();
         return Optional.of("the given cluster's network class, " + given.label() + ", although " + read.get().from()
-                + " shows " + file.label() + ": the errors below are of that network; add --network "
+                + " shows " + file.label() + ": " + modelled + " of that network; add --network "
                 + file.yamlName() + " to model the run's");
     }
 }

@@ -94,9 +94,9 @@ final class InlineHostParser {
             sm = GpuModels.sku(model).map(k -> k.model().sm())
                     .or(() -> GpuModels.find(model).map(GpuModel::sm)).orElse(null);
             if (sm == null) {
-                problems.add(g, "hosts.gpus.sm", "missing: the GPU database does not know model '" + model
-                        + "'; allowed: sm: compute capability x 10 (e.g. 90 for Hopper), or a model it knows ("
-                        + knownLike(model) + ")");
+                problems.add(g.get("model"), "hosts.gpus.model", "found '" + model + "', a model the GPU database"
+                        + " does not know; allowed: a model it knows (" + knownLike(model) + "), or this model with"
+                        + " sm: compute capability x 10 (e.g. 90 for Hopper)");
             }
         }
         Long mem = f.size(g, "memory");

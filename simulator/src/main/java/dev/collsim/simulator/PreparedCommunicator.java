@@ -61,7 +61,7 @@ public final class PreparedCommunicator {
     private final CostTable table;
     /** The table the time reads ({@link TimeTable}): {@code table} but the NVLS entries of the time's NVLS graph. */
     private final CostTable timeTable;
-    /** One-rank copy rate over {@code localCopyGBps}: the GPU's memory bandwidth over the H200's ({@link LocalCopy}). */
+    /** One-rank copy rate over {@code localCopyGBps}: memory bandwidth over the H200's ({@link LocalCopy#scale}). */
     private final double copyScale;
     private final LeafGroups fabric; // the ranks' leaf groups; null: the fabric limits nothing (one group, one host)
 

@@ -72,7 +72,8 @@ public final class HardwareHintsOptions {
                         ExitCodes.USAGE);
             }
             int[] id = CpuModels.cpuid(cpu);
-            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpu.vendor(), id[0], id[1], nvswitchLinks());
+            return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpu.vendor(), id[0], id[1], nvswitchLinks(),
+                    cpu.family());
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }

@@ -105,6 +105,9 @@ public final class TopoPathsCommand implements Callable<Integer> {
             out.println(row.toString().stripTrailing());
         }
         out.println();
+        if (hp.nics().isEmpty()) {
+            return; // a host without NICs: no empty "NIC legend:" heading
+        }
         out.println("NIC legend:");
         for (int i = 0; i < hp.nics().size(); i++) {
             Nic n = hp.nics().get(i);

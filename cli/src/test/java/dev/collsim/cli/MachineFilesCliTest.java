@@ -62,7 +62,7 @@ class MachineFilesCliTest {
      * {@code --cpu-vendor intel} alone gets Broadwell's 6 GB/s (NCCL 2.30 src/graph/topo.h BDW_QPI_BW) and the
      * source line says how to name the CPU; {@code --cpu-model 'Xeon Platinum 8480'} is Sapphire Rapids, CPUID model
      * 0x8F (Linux intel-family.h INTEL_SAPPHIRERAPIDS_X), for which NCCL's ncclTopoGetInterCpuBw gives SRP_QPI_BW,
-     * 22 GB/s; a name the CPU database lacks is refused (exit 2) with its families listed.
+     * 22 GB/s, while the link's physical figure is the CPU's own (it was NCCL's 22); a name the CPU database lacks is refused (exit 2) with its families listed.
      */
     @Test
     void cpuModelPicksTheIntelGeneration(@TempDir Path dir) throws Exception {
@@ -73,8 +73,12 @@ class MachineFilesCliTest {
                 + " model; name the CPU with --cpu-model"), intel.out());
         CliRun spr = CliRun.run("topo", "show", "-c", f.toString(), "--cpu-model", "Xeon Platinum 8480");
         assertEquals(0, spr.code(), spr.err());
-        assertTrue(spr.out().matches("(?s).*SYS  UPI, Sapphire Rapids \\(NCCL SRP_QPI_BW\\) +\\d+ +22\\.0 +22\\.0\n.*"),
+        // physically the CPU's own socket links: Intel ARK 8480+, 4 UPI at 16 GT/s x 2 B = 128 GB/s per direction,
+        // as a catalog Sapphire Rapids host has them; NCCL's view keeps SRP_QPI_BW
+        assertTrue(spr.out().matches("(?s).*SYS  UPI, Sapphire Rapids \\(NCCL SRP_QPI_BW\\) +\\d+ +128\\.0 +22\\.0\n.*"),
                 spr.out());
+        assertTrue(spr.out().contains("; physically 128.0 GB/s (Intel Xeon Scalable 4th gen (Sapphire Rapids): 4 UPI"
+                + " links, the CPU database)"), spr.out());
         CliRun bad = CliRun.run("topo", "show", "-c", f.toString(), "--cpu-model", "Pentium 4");
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("--cpu-model: found 'Pentium 4', which names no family of the CPU database;"

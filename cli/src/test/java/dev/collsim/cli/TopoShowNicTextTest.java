@@ -24,7 +24,8 @@ class TopoShowNicTextTest {
 
     /**
      * A workstation of 4 L40S with no network cards (the YAML has no nics key) says it has none for the network; it
-     * printed "0 compute (), 0 other; NIC bandwidth per GPU 0 Gb/s = 0.0 GB/s".
+     * printed "0 compute (), 0 other; NIC bandwidth per GPU 0 Gb/s = 0.0 GB/s". Its GPUs on root ports of one CPU are
+     * PHB to each other (nvidia-smi's legend: through a PCIe host bridge).
      */
     @Test
     void aHostWithoutNicsSaysSo(@TempDir Path dir) throws Exception {
@@ -35,5 +36,10 @@ class TopoShowNicTextTest {
         CliRun r = CliRun.run("topo", "show", "-c", yaml.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("\nNICs       per host: none for the network\n"), r.out());
+        // topo paths printed an empty "NIC legend:" heading for it
+        CliRun paths = CliRun.run("topo", "paths", "-c", yaml.toString(), "--smi");
+        assertEquals(0, paths.code(), paths.err());
+        assertTrue(paths.out().contains("GPU0   X     PHB   PHB   PHB"), paths.out());
+        assertTrue(!paths.out().contains("NIC legend"), paths.out());
     }
 }

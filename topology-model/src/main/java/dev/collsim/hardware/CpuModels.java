@@ -107,6 +107,14 @@ public final class CpuModels {
         return model == null ? new int[] {-1, -1} : new int[] {6, model};
     }
 
+    /**
+     * @param family a family name as {@link CpuModel#family} spells it, e.g. {@code AMD EPYC 7003 (Milan)}
+     * @return that family of the database, empty when none has the name
+     */
+    public static Optional<CpuModel> family(String family) {
+        return RULES.stream().map(Rule::model).filter(m -> m.family().equals(family)).findFirst();
+    }
+
     /** @return every family of the database, in lookup order */
     public static List<CpuModel> all() {
         return RULES.stream().map(Rule::model).toList();

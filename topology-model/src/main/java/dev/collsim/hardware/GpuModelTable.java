@@ -204,10 +204,10 @@ final class GpuModelTable {
                             "GA102 whitepaper: RTX 3090 24 GB GDDR6X, 936 GB/s",
                             "GA102 whitepaper RTX 3090 dense, FP32 accumulate: FP16/BF16 71 T, TF32 35.6 T; FP32"
                                     + " 35.6 T")),
-            new GpuModel("L40S", 89, List.of(new Variant("L40S", -1, 48 * GIB, 864)), List.of("NVIDIA L40S"),
+            new GpuModel("L40S", 89, List.of(new Variant("L40S", 0x26b9, 48 * GIB, 864)), List.of("NVIDIA L40S"),
                     "l40s", null, 0, false, PcieGen.GEN4, 16, flops(733e12, 362.05e12, 362.05e12, 183e12, 91.6e12),
                     new Sources("NVIDIA L40S datasheet (PCIe Gen4 x16, no NVLink)",
-                            "L40S datasheet: 48 GB GDDR6, 864 GB/s",
+                            "L40S datasheet: 48 GB GDDR6, 864 GB/s; PCI ID database 10de:26b9",
                             "L40S datasheet with sparsity: FP8 1,466 T, BF16 733 T, TF32 366 T; FP32 91.6 T")),
             new GpuModel("GeForce RTX 2080 Ti", 75, List.of(new Variant("GeForce RTX 2080 Ti", -1, 11 * GIB, 616)),
                     List.of("NVIDIA GeForce RTX 2080 Ti"), "2080 ?ti", null, 0, false, PcieGen.GEN3, 16,

@@ -154,6 +154,9 @@ class GpuModelsTest {
         "0x2684, GeForce RTX 4090",
         "0x26b5, L40",
         "0x27b8, L4",
+        // PCI ID database: 26b9 AD102GL [L40S] (lspci -nn prints "AD102GL [L40S] [10de:26b9]"); an NCCL XML or an
+        // export of an L40S host names its model by it
+        "0x26b9, L40S",
     })
     void pciDeviceIds(String id, String sku) {
         assertEquals(sku, GpuModels.byPciDeviceId(Integer.decode(id)).orElseThrow().variant().name());

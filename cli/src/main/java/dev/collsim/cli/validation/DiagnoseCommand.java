@@ -6,11 +6,14 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.diagnose.ClusterNics;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.DiagnosisText;
 import dev.collsim.validation.diagnose.Finding;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.HeaderNics;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,12 +64,33 @@ public final class DiagnoseCommand implements Callable<Integer> {
         Topology topo = clusterFor(batch);
         for (MeasuredFiles.Read r : batch.reads()) {
             all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file()), (ds, perHost) -> topo == null
-                    ? Optional.empty() : ClusterNics.of(topo, cluster.value(), perHost)));
+                    ? Optional.empty() : ClusterNics.of(topo, cluster.value(), perHost),
+                    (ds, perHost) -> topo != null ? Optional.empty() : shownSystemNics(ds, perHost)));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));
         boolean problem = all.stream().flatMap(x -> x.findings().stream())
                 .anyMatch(x -> x.severity() == Finding.Severity.PROBLEM);
         return batch.exitCode(failOnProblem && problem ? ExitCodes.CHECK_FAILED : ExitCodes.OK);
+    }
+
+    /**
+     * Without {@code -c}: the NICs of the catalog system a run across hosts names or shows ({@link
+     * ClusterGuesser#system}: a plain EFA log of H100s is a p5.48xlarge run), as compare models it.
+     *
+     * @return those NICs, empty on one host or when the file shows no system
+     */
+    private static Optional<HeaderNics> shownSystemNics(Dataset ds, int perHost) {
+        if (ds.nHosts() < 2) {
+            return Optional.empty();
+        }
+        return ClusterGuesser.system(ds).flatMap(s -> {
+            try {
+                return ClusterNics.ofCluster(ClusterLoader.hosts(s.getKey(), ds.nHosts()).topology(), s.getValue(),
+                        perHost);
+            } catch (InputException e) {
+                return Optional.empty(); // a catalog type that does not build: no bound, as without a system
+            }
+        });
     }
 
     /**

@@ -100,7 +100,8 @@ public final class Catalog {
     /**
      * The catalog name or alias closest to a name that is none, for a "did you mean" hint: the smallest Levenshtein
      * distance (Apache Commons Text), case ignored, accepted when at most a third of the longer name's characters
-     * differ (so {@code dgx-h1000} suggests {@code dgx-h100}, while an unrelated word suggests nothing).
+     * differ (so {@code dgx-h1000} suggests {@code dgx-h100}, while an unrelated word suggests nothing), else the one
+     * name that a name of 4 or more characters begins ({@code p5.48xl} suggests {@code p5.48xlarge}).
      *
      * @param name the name as the user wrote it
      * @return the suggestion as the maker spells it, e.g. {@code dgx-h100}, or empty
@@ -123,7 +124,13 @@ public final class Catalog {
             }
         }
         if (best == null || bestD * 3 > Math.max(key.length(), best.length())) {
-            return Optional.empty();
+            // a name cut short (p5.48xl, a3-mega): the one catalog name it begins, if only one
+            List<String> longer = candidates.stream().filter(c -> key.length() >= 4
+                    && c.toLowerCase(Locale.ROOT).startsWith(key)).toList();
+            if (longer.size() != 1) {
+                return Optional.empty();
+            }
+            best = longer.get(0);
         }
         String found = best;
         return hostType(found).map(t -> ALIASES.containsKey(found.toLowerCase(Locale.ROOT))

@@ -18,20 +18,29 @@ import dev.collsim.units.Bandwidth;
  * @param nvswitchLinks NVLinks per GPU to the host's NVSwitch fabric for GPUs the file gives no NVLink (NCCL finds
  *                  them at run time through NVML, so vendor topology files such as Azure's ND H100 v5 XML leave them
  *                  out): 0 none declared, -1 the GPU model's own count ({@code GpuModel.nvlinks}), else 1..64
+ * @param cpuName   the CPU database family {@code --cpu-model} named ({@code CpuModel.family}, e.g. {@code AMD EPYC
+ *                  7003 (Milan)}), whose socket links give a machine file's inter-CPU link its physical bandwidth; null
+ *                  when not named
  */
 public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int pcieGen, String cpuVendor,
-        int cpuFamily, int cpuModel, int nvswitchLinks) {
+        int cpuFamily, int cpuModel, int nvswitchLinks, String cpuName) {
 
     /** Model text readers give a GPU whose model neither the file nor a hint names. */
     public static final String UNKNOWN_GPU_MODEL = "unknown";
 
     /** No hints: readers assume and say so. */
-    public static final HardwareHints NONE = new HardwareHints(null, 0, null, 0, null, -1, -1, 0);
+    public static final HardwareHints NONE = new HardwareHints(null, 0, null, 0, null, -1, -1, 0, null);
 
     /** Hints without declared NVLinks (the form every reader but the NVLink declaration uses). */
     public HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int pcieGen, String cpuVendor, int cpuFamily,
             int cpuModel) {
-        this(gpuModel, gpuSm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel, 0);
+        this(gpuModel, gpuSm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel, 0, null);
+    }
+
+    /** Hints without a CPU database family (the form of every caller but {@code --cpu-model}). */
+    public HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int pcieGen, String cpuVendor, int cpuFamily,
+            int cpuModel, int nvswitchLinks) {
+        this(gpuModel, gpuSm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks, null);
     }
 
     /** @throws IllegalArgumentException on an sm outside [30, 200] (0 allowed) or a generation outside 0..6 */
@@ -51,21 +60,21 @@ public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int 
 
     /** @return a copy with the GPU model and sm set */
     public HardwareHints withGpu(String model, int sm) {
-        return new HardwareHints(model, sm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks);
+        return new HardwareHints(model, sm, nicSpeed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks, cpuName);
     }
 
     /** @return a copy with the NIC speed set */
     public HardwareHints withNicSpeed(Bandwidth speed) {
-        return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks);
+        return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks, cpuName);
     }
 
     /** @return a copy with the PCIe generation set */
     public HardwareHints withPcieGen(int gen) {
-        return new HardwareHints(gpuModel, gpuSm, nicSpeed, gen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks);
+        return new HardwareHints(gpuModel, gpuSm, nicSpeed, gen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks, cpuName);
     }
 
     /** @return a copy with the CPU vendor, family and model ids set */
     public HardwareHints withCpu(String vendor, int family, int model) {
-        return new HardwareHints(gpuModel, gpuSm, nicSpeed, pcieGen, vendor, family, model, nvswitchLinks);
+        return new HardwareHints(gpuModel, gpuSm, nicSpeed, pcieGen, vendor, family, model, nvswitchLinks, cpuName);
     }
 }

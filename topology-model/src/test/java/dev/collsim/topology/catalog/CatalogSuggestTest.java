@@ -15,6 +15,16 @@ class CatalogSuggestTest {
         assertEquals(Optional.of("dgx-a100"), Catalog.suggest("DGX-A10O")); // case ignored, one substitution
     }
 
+    /**
+     * A name cut short is 4 edits from p5.48xlarge (more than a third of its 11 characters), but only that catalog
+     * name begins with it; "dgx-" begins many, so nothing is suggested.
+     */
+    @Test
+    void aNameCutShortSuggestsTheOneNameItBegins() {
+        assertEquals(Optional.of("p5.48xlarge"), Catalog.suggest("p5.48xl"));
+        assertTrue(Catalog.suggest("dgx-").isEmpty());
+    }
+
     @Test
     void unrelatedWordSuggestsNothing() {
         assertTrue(Catalog.suggest("banana").isEmpty());

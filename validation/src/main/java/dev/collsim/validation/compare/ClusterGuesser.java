@@ -102,6 +102,25 @@ public final class ClusterGuesser {
         return Optional.of(new ClusterGuess(topo, ranks, "catalog:" + type.name(), assumptions));
     }
 
+    /**
+     * The catalog system a data file names ({@link HeaderSystem#of}) or shows by its network and GPU
+     * ({@link HeaderSystem#byNetwork}), for diagnose's bound where the file states no NICs.
+     *
+     * @param d the dataset
+     * @return the system's host type and the words saying how it was found, empty when the file shows none
+     */
+    public static Optional<Map.Entry<HostType, String>> system(Dataset d) {
+        Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
+        List<String> scratch = new ArrayList<>();
+        Optional<HostType> named = HeaderSystem.of(d, gpu, scratch);
+        if (named.isPresent()) {
+            return Optional.of(Map.entry(named.get(), named.get().name() + " (named in the file)"));
+        }
+        int perHost = d.nHosts() > 0 ? (int) Math.ceil(d.nRanks() / (double) d.nHosts()) : 1;
+        return HeaderSystem.byNetwork(d, gpu, perHost, scratch).map(t -> Map.entry(t, t.name() + " (the one catalog"
+                + " system of the file's GPU over its network; -c to name another)"));
+    }
+
     private static List<Gpu> ranks(Topology topo, int hosts, int perHost, int nRanks) {
         return ranks(topo, hosts, perHost, nRanks, h -> h);
     }

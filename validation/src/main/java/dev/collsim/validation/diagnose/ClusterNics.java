@@ -41,6 +41,18 @@ public final class ClusterNics {
      *         when the cluster's first host has no compute NIC reachable from those GPUs
      */
     public static Optional<HeaderNics> of(Topology topo, String name, int gpusPerHost) {
+        return ofCluster(topo, "-c " + name, gpusPerHost);
+    }
+
+    /**
+     * As {@link #of}, the cluster named in words ({@code -c dgx-h100:2}, or a system the data file shows).
+     *
+     * @param topo        the cluster
+     * @param cluster     the cluster in words, after "per host of"
+     * @param gpusPerHost as {@link #of}
+     * @return as {@link #of}
+     */
+    public static Optional<HeaderNics> ofCluster(Topology topo, String cluster, int gpusPerHost) {
         List<Gpu> gpus = topo.gpusOf(0);
         int used = gpusPerHost <= 0 ? gpus.size() : Math.min(gpusPerHost, gpus.size());
         HostPaths paths = PathFinder.of(topo).host(0);
@@ -54,7 +66,7 @@ public final class ClusterNics {
         int all = (int) topo.devices(Nic.class).stream().filter(n -> n.host() == 0 && n.rail() >= 0).count();
         double gbits = nics.stream().mapToDouble(n -> n.speed().gbits()).sum() / nics.size();
         return Optional.of(new HeaderNics(nics.size(), gbits, 0, String.format(Locale.ROOT,
-                "the NICs local to %d GPU(s) of the %d per host of -c %s", used, all, name)));
+                "the NICs local to %d GPU(s) of the %d per host of %s", used, all, cluster)));
     }
 
     /**

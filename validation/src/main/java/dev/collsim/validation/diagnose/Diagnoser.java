@@ -58,13 +58,28 @@ public final class Diagnoser {
      */
     public List<Diagnosis> diagnose(List<Dataset> datasets, List<String> lines,
             BiFunction<Dataset, Integer, Optional<HeaderNics>> given) {
+        return diagnose(datasets, lines, given, (d, perHost) -> Optional.empty());
+    }
+
+    /**
+     * @param datasets the datasets of one file (as read)
+     * @param lines    the file's lines (empty for JSON)
+     * @param given    as {@link #diagnose(List, List, BiFunction)}
+     * @param shown    the NICs per host of the catalog system the file names or shows (its hardware line, or a
+     *                 provider's own network and its GPU), used only when neither the cluster given, the
+     *                 {@code #@ interconnect} header nor the NCCL INFO lines state them
+     * @return one diagnosis per dataset, in order
+     */
+    public List<Diagnosis> diagnose(List<Dataset> datasets, List<String> lines,
+            BiFunction<Dataset, Integer, Optional<HeaderNics>> given,
+            BiFunction<Dataset, Integer, Optional<HeaderNics>> shown) {
         List<Diagnosis> out = new ArrayList<>();
         for (Dataset d : datasets) {
             List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
             Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
             Optional<HeaderNics> nic = given.apply(d, gpusPerHost(d)).or(() -> HeaderNics.parse(RunEnv.textForRun(
                     d.header().text("interconnect"), d.label()), d.header().line("interconnect"), gpusPerHost(d)))
-                    .or(() -> logNics(d));
+                    .or(() -> logNics(d)).or(() -> shown.apply(d, gpusPerHost(d)));
             Subject s = new Subject(d, siblings, lines, gpu, nic);
             List<Finding> f = new ArrayList<>();
             for (Check c : CHECKS) {

@@ -80,8 +80,7 @@ public final class TunerConfigFile {
     public static List<String> lines(TuneResult r, List<String> header) {
         List<String> out = new ArrayList<>();
         for (String h : header) {
-            String c = ("# " + h).replace('\n', ' ').replace('\r', ' ');
-            out.add(c.length() > MAX_LINE ? c.substring(0, MAX_LINE) : c);
+            out.addAll(comment(h.replace('\n', ' ').replace('\r', ' ')));
         }
         out.add("# collective_type,min_bytes,max_bytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff");
         for (ConfigLine g : r.lines()) {
@@ -94,6 +93,25 @@ public final class TunerConfigFile {
             throw new IllegalStateException("tuner config breaks the plugin's rules: " + bad);
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * @param text one comment's text
+     * @return it as {@code # } lines of at most {@link #MAX_LINE} characters, broken at spaces (a long header line was
+     *         cut off mid-word at the limit, losing its end); a word longer than a line is cut
+     */
+    static List<String> comment(String text) {
+        List<String> out = new ArrayList<>();
+        String rest = text.strip();
+        int room = MAX_LINE - 2;
+        while (rest.length() > room) {
+            int cut = rest.lastIndexOf(' ', room);
+            cut = cut > 0 ? cut : room;
+            out.add("# " + rest.substring(0, cut).stripTrailing());
+            rest = rest.substring(cut).strip();
+        }
+        out.add("# " + rest);
+        return out;
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -149,5 +150,22 @@ class TunerConfigFileTest {
                 "line 1, field algorithm: found 'treee', allowed [tree, ring, collnet_direct, collnet_chain, nvls,"
                         + " nvls_tree, pat]",
                 "line 1, field protocol: found 'll64', allowed [ll, ll128, simple]"), p);
+    }
+
+    /**
+     * A header longer than the plugin's 254-character line (256-byte buffer less newline and terminator) is broken
+     * into several comment lines at spaces, none over 254, whose words read back as the header; it was cut at 254,
+     * so tune's first line ended "default parameters (fit". 300 words "ab " are 899 characters: with "# " each line
+     * holds 84 words (84 x 3 - 1 = 251 characters plus 2), so 3 full lines and 48 words on a fourth.
+     */
+    @Test
+    void aLongHeaderIsWrappedNotCut() {
+        String header = String.join(" ", Collections.nCopies(300, "ab"));
+        List<String> lines = TunerConfigFile.comment(header);
+        assertEquals(4, lines.size(), lines.toString());
+        assertTrue(lines.stream().allMatch(l -> l.startsWith("# ") && l.length() <= TunerConfigFile.MAX_LINE));
+        assertEquals(253, lines.get(0).length());
+        assertEquals(header, String.join(" ", lines.stream().map(l -> l.substring(2)).toList()));
+        assertEquals(List.of(), TunerConfigFile.problems(lines));
     }
 }

@@ -1,6 +1,8 @@
 package dev.collsim.topology.io.smi;
 
 import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.NcclBandwidths;
 
@@ -14,6 +16,7 @@ import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -175,15 +178,22 @@ final class SmiPcieTree {
         HardwareHints h = in.hints();
         NcclBandwidths.Smp rate = NcclBandwidths.interCpu("x86_64", h.cpuVendor() == null ? "" : h.cpuVendor(),
                 h.cpuFamily(), h.cpuModel());
+        // the CPU --cpu-model names carries its socket links' rate (CpuModel.interSocket), as a catalog host's do;
+        // NCCL's figure stays the NCCL view
+        Optional<CpuModel> named = Optional.ofNullable(h.cpuName()).flatMap(CpuModels::family)
+                .filter(c -> c.interSocket().isPresent());
+        Bandwidth physical = named.flatMap(CpuModel::interSocket).orElse(rate.bandwidth());
         if (cpus.size() > 1) {
             boolean modelUnknown = "GenuineIntel".equals(h.cpuVendor()) && h.cpuFamily() < 0;
             in.notes().add("CPUs joined by SMP links of " + rate.bandwidth() + " per direction: " + rate.detail()
                     + (modelUnknown ? ", NCCL's figure for an Intel CPU of unknown model; name the CPU with"
-                            + " --cpu-model (e.g. 'Xeon Platinum 8480': Sapphire Rapids)" : ""));
+                            + " --cpu-model (e.g. 'Xeon Platinum 8480': Sapphire Rapids)" : "")
+                    + named.map(c -> "; physically " + physical + " (" + c.family() + ": " + c.socketLinks() + " "
+                            + c.socketLink() + " links, the CPU database)").orElse(""));
         }
         for (int i = 0; i < cpus.size(); i++) {
             for (int j = i + 1; j < cpus.size(); j++) {
-                b.connect(cpus.get(i), cpus.get(j), LinkType.SMP, 1, rate.bandwidth(), rate.bandwidth(), Latency.ZERO,
+                b.connect(cpus.get(i), cpus.get(j), LinkType.SMP, 1, physical, rate.bandwidth(), Latency.ZERO,
                         rate.detail());
             }
         }

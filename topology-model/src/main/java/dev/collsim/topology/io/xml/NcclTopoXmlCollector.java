@@ -117,9 +117,13 @@ final class NcclTopoXmlCollector {
         if (!List.of("x86_64", "arm64", "ppc64").contains(arch)) {
             problems.at(n, "arch", "found '" + arch + "'; allowed: x86_64, arm64, ppc64");
         }
-        String vendor = n.attr("vendor") == null ? "" : n.attr("vendor").trim();
-        int family = problems.integer(n, "familyid", false, 0, Integer.MAX_VALUE, -1);
-        int model = problems.integer(n, "modelid", false, 0, Integer.MAX_VALUE, -1);
+        XmlCpuFacts f = XmlCpuFacts.of(n.attr("vendor") == null ? "" : n.attr("vendor").trim(),
+                problems.integer(n, "familyid", false, 0, Integer.MAX_VALUE, -1),
+                problems.integer(n, "modelid", false, 0, Integer.MAX_VALUE, -1), hints);
+        f.conflict().filter(c -> !notes.contains(c)).ifPresent(notes::add);
+        String vendor = f.vendor();
+        int family = f.family();
+        int model = f.model();
         String id = "h" + host + "/cpu" + (numa >= 0 ? numa : ordinal);
         if (cpus.stream().anyMatch(c -> c.id().equals(id))) {
             problems.at(n, "numaid", "a second <cpu> with numaid " + numa + " on the same host; allowed: one <cpu>"

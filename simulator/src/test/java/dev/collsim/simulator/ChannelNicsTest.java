@@ -66,6 +66,32 @@ class ChannelNicsTest {
     }
 
     /**
+     * NCCL's NVLS heads, by hand from NCCL 2.30.7 {@code src/graph/search.cc ncclTopoSearchRecNet} (one NVLS channel
+     * per NIC, headed by the NIC's {@code localGpu}, skipping a GPU that already heads one) and {@code
+     * src/graph/topo.cc ncclTopoGetLocalGpu} (of the GPUs local to the NIC, the first whose channel-0 NIC it is):
+     * 2 NICs, local GPUs {0, 1} and {4, 5}, one NIC each: heads 0 and 4; 4 NICs one per GPU pair: 0, 2, 4, 6. DGX
+     * H100 (a NIC per GPU): every GPU heads, so empty (every local rank); rails 0..3 only: GPUs 0..3. One host: NCCL
+     * makes every GPU a head there ({@code system->inter == 0}), so empty.
+     */
+    @Test
+    void nvlsHeadsAreTheLocalGpuOfEachNic() {
+        Topology two = pcie(2, 2);
+        assertEquals(List.of(0, 4), ChannelNics.heads(two, two.gpus(), NcclSettings.DEFAULTS));
+        Topology four = pcie(4, 2);
+        assertEquals(List.of(0, 2, 4, 6), ChannelNics.heads(four, four.gpus(), NcclSettings.DEFAULTS));
+        Topology dgx = dgxH100(2, null);
+        assertEquals(List.of(), ChannelNics.heads(dgx, dgx.gpus(), NcclSettings.DEFAULTS));
+        Topology dgx4 = dgxH100(2, 4);
+        assertEquals(List.of(0, 1, 2, 3), ChannelNics.heads(dgx4, dgx4.gpus(), NcclSettings.DEFAULTS));
+        Topology one = pcie(2, 1);
+        assertEquals(List.of(), ChannelNics.heads(one, one.gpus(), NcclSettings.DEFAULTS));
+        assertEquals(new ChannelNics.Layout(0, List.of(0, 4, 1, 5), List.of(0, 4)),
+                ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, 0));
+        assertEquals(new ChannelNics.Layout(2, List.of(), List.of()),
+                ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, 2));
+    }
+
+    /**
      * The ring schedule with entries 0, 4, 1, 5 over 2 hosts of 8: channel c's host-to-host hop of host 0 goes from
      * local rank {@code entry - 1 mod 8} to rank {@code 8 + entry}: 7 to 8, 3 to 12, 0 to 9, 4 to 13.
      */

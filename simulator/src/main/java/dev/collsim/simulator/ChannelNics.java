@@ -48,9 +48,16 @@ public final class ChannelNics {
      *                 #ownNicRanks}, or {@code --rails}); see {@code ScheduleRequest#nicRanks}
      * @param entries  the local rank ring channel c enters a host at, for c modulo the size ({@link #entries}), or
      *                 empty
+     * @param reversed per entry, whether that channel's chain runs backwards ({@link #reversed}), or empty
      * @param heads    the local ranks that cross hosts in the hierarchical schedule ({@link #heads}), or empty
      */
-    public record Layout(int nicRanks, List<Integer> entries, List<Integer> heads) {
+    public record Layout(int nicRanks, List<Integer> entries, List<Boolean> reversed, List<Integer> heads) {
+
+        /** No entries, heads nor reversed chains: the schedules' defaults, with {@code nicRanks}. */
+        public static Layout ofNicRanks(int nicRanks) {
+            return new Layout(nicRanks, List.of(), List.of(), List.of());
+        }
+
 
         /** @throws IllegalArgumentException on a negative nicRanks */
         public Layout {
@@ -58,7 +65,11 @@ public final class ChannelNics {
                 throw new IllegalArgumentException("nicRanks must be >= 0, got " + nicRanks);
             }
             entries = List.copyOf(entries);
+            reversed = List.copyOf(reversed);
             heads = List.copyOf(heads);
+            if (!reversed.isEmpty() && reversed.size() != entries.size()) {
+                throw new IllegalArgumentException("reversed " + reversed + " must match entries " + entries);
+            }
         }
     }
 
@@ -68,14 +79,16 @@ public final class ChannelNics {
      * @param settings NCCL settings (path rules)
      * @param rails    {@code --rails}: only the first N compute NICs of each host are cabled (0: as the cluster
      *                 says); the N GPUs next to them are then the ranks with a NIC, the ring entries and the heads
-     * @return the layout read from the cluster ({@link #ownNicRanks}, {@link #entries}, {@link #heads}), or with
+     * @return the layout read from the cluster ({@link #ownNicRanks}, {@link #entries}, {@link #reversed}, {@link
+     *         #heads}), or with
      *         rails given local ranks 0 .. rails-1
      */
     public static Layout of(Topology topology, List<Gpu> ranks, NcclSettings settings, int rails) {
         if (rails > 0) {
-            return new Layout(rails, List.of(), List.of());
+            return Layout.ofNicRanks(rails);
         }
-        return new Layout(ownNicRanks(topology, ranks), entries(topology, ranks), heads(topology, ranks, settings));
+        return new Layout(ownNicRanks(topology, ranks), entries(topology, ranks), reversed(topology, ranks),
+                heads(topology, ranks, settings));
     }
 
     /**
@@ -88,14 +101,71 @@ public final class ChannelNics {
     public static List<Integer> entries(Topology topology, List<Gpu> ranks) {
         List<Gpu> order = Placement.topologyOrder(ranks);
         int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
+        return perHost < 2 ? List.of()
+                : interleave(localRanksPerNic(SearchedHost.of(topology, order.subList(0, perHost))), perHost);
+    }
+
+    /**
+     * Which way each ring channel walks a host: NCCL's ring search closes a channel through its entry NIC from a GPU
+     * local to it when one is left at the end of the chain (NCCL 2.30.7 {@code src/graph/search.cc}: the first pass
+     * keeps {@code crossNic} 0, the way out through the entry NIC, and raises the GPU-NIC path type from PIX; on an
+     * NVSwitch host the next GPU of a chain is the previous or next index, {@code ncclTopoSearchRecGpu}), so the
+     * channel's network hops stay on one NIC with or without PXN. A chain entering at local rank e runs forward
+     * (e, e+1, ..., e-1) and leaves from e-1; when e-1 is not local to e's NIC but e+1 is, NCCL's chain runs the
+     * other way (e, e-1, ..., e+1) and leaves from e+1. Only where every GPU pair is joined over NVLink (path NVL):
+     * elsewhere NCCL orders a chain by PCIe distance, and collsim's copy of the search ({@code channel.ChannelFill})
+     * keeps it forwards and leaves by another NIC ({@code crossNic}). On 8 GPUs with NICs shared by GPU pairs (2k, 2k+1) the
+     * channels entering at 0, 2, 4, 6 run backwards and leave from 1, 3, 5, 7, those entering at 1, 3, 5, 7 run
+     * forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain runs forwards (leaving by another NIC:
+     * with PXN NCCL relays over NVLink to the entry NIC, without PXN it takes the last GPU's own, crossNic 2).
+     *
+     * @param topology the cluster the ranks are on
+     * @param ranks    the GPUs, any order
+     * @return per element of {@link #entries} (same size), true when that channel's chain runs backwards; empty
+     *         when {@link #entries} is empty or every chain runs forwards
+     */
+    public static List<Boolean> reversed(Topology topology, List<Gpu> ranks) {
+        List<Gpu> order = Placement.topologyOrder(ranks);
+        int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
         if (perHost < 2) {
             return List.of();
         }
         SearchedHost view = SearchedHost.of(topology, order.subList(0, perHost));
+        if (!allOverNvlink(view)) {
+            return List.of();
+        }
+        List<List<Integer>> perNic = localRanksPerNic(view);
+        List<Integer> entries = interleave(perNic, perHost);
+        List<Boolean> out = new ArrayList<>(entries.size());
+        for (int e : entries) {
+            List<Integer> nic = perNic.stream().filter(l -> l.contains(e)).findFirst().orElse(List.of());
+            out.add(!nic.contains((e - 1 + perHost) % perHost) && nic.contains((e + 1) % perHost));
+        }
+        return out.contains(true) ? List.copyOf(out) : List.of();
+    }
+
+    /** @return true when every pair of the host's GPUs is joined over NVLink (NCCL path type NVL: NVSwitch) */
+    private static boolean allOverNvlink(SearchedHost view) {
+        HostPaths paths = view.paths();
+        for (Gpu a : view.gpus()) {
+            for (Gpu b : view.gpus()) {
+                if (a != b && paths.path(a, b).type() != PathType.NVL) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return each compute NIC's local ranks (positions in topology order of the first host's ranks), NICs in order
+     *         of first appearance: a rank joins its nearest compute NIC when its path is of that NIC's best type
+     */
+    private static List<List<Integer>> localRanksPerNic(SearchedHost view) {
         HostPaths paths = view.paths();
         Map<Nic, List<Integer>> local = new LinkedHashMap<>();
         Map<Nic, PathType> best = new HashMap<>();
-        for (int j = 0; j < perHost; j++) {
+        for (int j = 0; j < view.gpus().size(); j++) {
             Gpu gpu = view.gpus().get(j);
             Optional<Nic> nic = paths.nearestNic(gpu, n -> n.rail() >= 0);
             if (nic.isEmpty()) {
@@ -111,7 +181,7 @@ public final class ChannelNics {
                 local.get(nic.get()).add(j);
             }
         }
-        return interleave(new ArrayList<>(local.values()), perHost);
+        return new ArrayList<>(local.values());
     }
 
     /**

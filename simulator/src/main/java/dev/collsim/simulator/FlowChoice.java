@@ -47,12 +47,14 @@ import java.util.TreeMap;
  * @param ncclChoice   true when the schedule is NCCL's choice (no schedule override)
  * @param channelEntries the local rank each ring channel enters a host at ({@link ChannelNics#entries}), or empty
  *                     for the rotation over {@code nicRanks}; see {@link ScheduleRequest#channelEntries}
+ * @param reversedEntries per channel entry, whether that ring channel walks the host backwards ({@link
+ *                     ChannelNics#reversed}), or empty; see {@link ScheduleRequest#reversedEntries}
  * @param heads        the local ranks that cross hosts in the hierarchical schedule ({@link ChannelNics#heads}), or
  *                     empty for local ranks 0 .. nicRanks-1 (all when 0); see {@link ScheduleRequest#heads}
  */
 public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> order, int ranksPerHost,
         int nicRanks, List<Integer> hostGroups, Algorithm algorithm, Protocol protocol, boolean ncclChoice,
-        List<Integer> channelEntries, List<Integer> heads) {
+        List<Integer> channelEntries, List<Boolean> reversedEntries, List<Integer> heads) {
 
     /**
      * Explicit replacements of NCCL's choice.
@@ -96,6 +98,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         order = List.copyOf(order);
         hostGroups = List.copyOf(hostGroups);
         channelEntries = List.copyOf(channelEntries);
+        reversedEntries = List.copyOf(reversedEntries);
         heads = List.copyOf(heads);
         if (nChannels < 1) {
             throw new IllegalArgumentException("nChannels must be >= 1, got " + nChannels);
@@ -132,7 +135,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
     public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
             List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release, Optional<NvlsLoop.Call> loop) {
         return decide(collective, nccl, override, ranks, rankOrder, release, loop,
-                new ChannelNics.Layout(rails, List.of(), List.of()));
+                ChannelNics.Layout.ofNicRanks(rails));
     }
 
     /**
@@ -180,7 +183,8 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         boolean grouped = !rankOrder && groups.isEmpty() && perHost > 1;
         return Optional.of(new FlowChoice(a, nCh, order, perHost, nicRanks, groups,
                 ncclAlgo ? nccl.algorithm() : ScheduleAlgorithms.ncclAlgorithm(a), ncclAlgo ? nccl.protocol() : null,
-                ncclAlgo, grouped ? nics.entries() : List.of(), grouped ? nics.heads() : List.of()));
+                ncclAlgo, grouped ? nics.entries() : List.of(), grouped ? nics.reversed() : List.of(),
+                grouped ? nics.heads() : List.of()));
     }
 
     /**
@@ -208,7 +212,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public Schedule build(Collective collective, long sizeBytes) {
         return schedule.schedule(new ScheduleRequest(collective, sizeBytes, order.size(), nChannels, ranksPerHost,
-                nicRanks, hostGroups, channelEntries, heads));
+                nicRanks, hostGroups, channelEntries, reversedEntries, heads));
     }
 
     /**

@@ -44,7 +44,7 @@ class NvlsHeadsFlowTest {
     @Test
     void onlyTheHeadsCrossHosts() {
         Schedule s = new HierarchicalSchedule().schedule(new ScheduleRequest(Collective.ALL_REDUCE, 16L << 20, 16, 1,
-                8, 0, List.of(), List.of(), List.of(0, 4)));
+                8, 0, List.of(), List.of(), List.of(), List.of(0, 4)));
         Map<Integer, Double> out = new HashMap<>();
         for (Step st : s.steps()) {
             for (Transfer t : st.transfers()) {

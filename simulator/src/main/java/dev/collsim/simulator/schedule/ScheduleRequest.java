@@ -25,17 +25,26 @@ import java.util.stream.IntStream;
  * @param channelEntries when not empty: the local rank ring channel c enters each host group at, for c modulo its
  *                     size (NCCL's channel-to-NIC spreading, {@code dev.collsim.simulator.ChannelNics}); it replaces
  *                     the rotation over {@code nicRanks} or every local rank; other schedules ignore it
+ * @param reversedEntries when not empty, one per element of {@code channelEntries}: true when that channel's chain
+ *                     walks the host backwards (entry, entry-1, ..., entry+1) and leaves from entry+1, a GPU local
+ *                     to the entry's NIC, as NCCL's ring search closes it ({@code ChannelNics#reversed}); empty: every
+ *                     chain forwards, leaving from entry-1; other schedules ignore it
  * @param heads        when not empty: the local ranks that cross hosts in the hierarchical schedule, ascending, one
  *                     per NIC (NCCL's NVLS heads, {@code dev.collsim.simulator.ChannelNics#heads}); empty: local
  *                     ranks 0 .. nicRanks-1, or every local rank when nicRanks is 0; other schedules ignore it
  */
 public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
-        int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries, List<Integer> heads) {
+        int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries, List<Boolean> reversedEntries,
+        List<Integer> heads) {
 
-    /** No heads given: the hierarchical schedule crosses hosts from local ranks 0 .. nicRanks-1 (or all). */
+    /**
+     * No chain reversed, no heads given: every ring chain walks forwards, and the hierarchical schedule crosses hosts
+     * from local ranks 0 .. nicRanks-1 (or all).
+     */
     public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
             int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries) {
-        this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, nicRanks, hostGroups, channelEntries, List.of());
+        this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, nicRanks, hostGroups, channelEntries, List.of(),
+                List.of());
     }
 
     /** No channel entries given: the ring rotates over {@code nicRanks} or every local rank. */
@@ -79,6 +88,11 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
         if (channelEntries.stream().anyMatch(e -> e < 0 || e >= ranksPerHost)) {
             throw new IllegalArgumentException("channelEntries " + channelEntries + " must be local ranks in [0, "
                     + ranksPerHost + ")");
+        }
+        reversedEntries = List.copyOf(Objects.requireNonNull(reversedEntries, "reversedEntries"));
+        if (!reversedEntries.isEmpty() && reversedEntries.size() != channelEntries.size()) {
+            throw new IllegalArgumentException("reversedEntries " + reversedEntries + " must have one flag per channel"
+                    + " entry " + channelEntries);
         }
         heads = List.copyOf(Objects.requireNonNull(heads, "heads"));
         for (int i = 0; i < heads.size(); i++) {

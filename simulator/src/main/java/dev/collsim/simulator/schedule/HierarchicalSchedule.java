@@ -21,7 +21,10 @@ import java.util.List;
  *
  * <p>Pipelined as NCCL pipelines them ({@link #ncclNvlsTreePipeline}): with H and L above 1 the buffer is cut into
  * k chunks and chunk j's inter-host stages run while chunk j+1 is reduced inside the host and earlier chunks are
- * gathered, so the time tends to the slowest stage plus the fill, not the sum of the phases. Immutable.
+ * gathered, so the time tends to the slowest stage plus the fill, not the sum of the phases. Its transfers move at
+ * the links' rates: the analytical model's {@code nvlsBwScale} (a fitted correction of NCCL's NVLS bandwidth, one
+ * home in {@code perf.PerformanceParameters}) is not applied, and with one host (no pipeline) no loop cost is charged
+ * (docs/flow-backend.md, "NVLS: the loop cost and nvlsBwScale"). Immutable.
  */
 public final class HierarchicalSchedule implements ScheduleAlgorithm {
 

@@ -97,9 +97,10 @@ class FlowHierarchicalPhasesTest {
      * NCCL's choice on one DGX H100 at 1 GiB (NVLS, 16 channels): with one host the flow runs the phases in turn at
      * the links' rate and charges neither NCCL's loop cost nor nvlsBwScale (docs/flow-backend.md says why): each GPU
      * sends 7/8 x S over its 18 NVLink4 (450 GB/s) in the ReduceScatter and again in the AllGather, 2 x 7/8 x 2^30 B
-     * / 450e9 B/s = 4,175.66 us (busbw 450.0), within 0.1 % (the NVLink hops' latencies; the table prints 2 decimals). The analytical backend
-     * gives 469.4 at 4 GiB and the measured ND H100 v5 table 475.5 (A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-
-     * busbw-table.txt line 49); at 4 GiB NCCL's 256 loops of 5.0 us on the flow's rate would give 417.8.
+     * / 450e9 B/s = 4,175.66 us (busbw 450.0), within 0.1 % (the NVLink hops' latencies; the table prints 2
+     * decimals). The analytical backend gives 469.4 at 4 GiB and the measured ND H100 v5 table 475.5
+     * (A-allreduce-8xH100-azure-ndv5-nvls-nccl2.18-busbw-table.txt line 49); at 4 GiB NCCL's 256 loops of 5.0 us on
+     * the flow's rate would give 417.8.
      */
     @Test
     void oneHostNvlsRunsItsPhasesAtTheLinksRate() {

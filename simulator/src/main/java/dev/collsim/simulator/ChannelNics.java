@@ -1,18 +1,21 @@
 package dev.collsim.simulator;
 
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.SearchedHost;
 import dev.collsim.simulator.network.Placement;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.HostPaths;
-import dev.collsim.topology.paths.PathFinder;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which local rank each ring channel enters a host at, so that the channels spread over the host's NICs as NCCL's
@@ -24,16 +27,68 @@ import java.util.Optional;
  * channels 0, 1, 2, 3 enter at GPUs 0, 4, 1, 5 and their network hops alternate between the two NICs, where a
  * rotation over every local rank (0, 1, 2, 3) would put all four on NIC 0.
  *
- * <p>The entries are read on the first host of the ranks (a cluster described once: its template): walking its
- * ranks in topology order, each rank joins its nearest compute NIC ({@link HostPaths#nearestNic}, compute NICs are
- * those on a rail) when its path to that NIC is of the NIC's best type among the host's ranks (NCCL's local GPUs of
- * a NIC: a GPU that reaches it only through another GPU, PXN, is not local to it). Round r, NIC k (NICs in order of
- * first appearance) enters at the NIC's local rank {@code r mod (its local ranks)}; the period is the NIC count
- * times the most local ranks of one NIC.
+ * <p>The entries are read on the first host of the ranks ({@link SearchedHost}: a cluster described once is read
+ * on its template): walking its ranks in topology order, each rank joins its nearest compute NIC ({@link
+ * HostPaths#nearestNic}, compute NICs are those on a rail) when its path to that NIC is of the NIC's best type among
+ * the host's ranks (NCCL's local GPUs of a NIC: a GPU that reaches it only through another GPU, PXN, is not local to
+ * it). Round r, NIC k (NICs in order of first appearance) enters at the NIC's local rank {@code r mod (its local
+ * ranks)}; the period is the NIC count times the most local ranks of one NIC. The same host gives the hierarchical
+ * schedule its NVLS heads ({@link #heads}) and the flow schedules the ranks with a NIC of their own ({@link
+ * #ownNicRanks}).
  */
 public final class ChannelNics {
 
     private ChannelNics() {
+    }
+
+    /**
+     * Where a host's NICs meet NCCL's channels, as the flow schedules need it ({@code FlowChoice#decide}).
+     *
+     * @param nicRanks local ranks 0 .. nicRanks-1 have a NIC of their own and the others none (0: not so; {@link
+     *                 #ownNicRanks}, or {@code --rails}); see {@code ScheduleRequest#nicRanks}
+     * @param entries  the local rank ring channel c enters a host at, for c modulo the size ({@link #entries}), or
+     *                 empty
+     * @param reversed per entry, whether that channel's chain runs backwards ({@link #reversed}), or empty
+     * @param heads    the local ranks that cross hosts in the hierarchical schedule ({@link #heads}), or empty
+     */
+    public record Layout(int nicRanks, List<Integer> entries, List<Boolean> reversed, List<Integer> heads) {
+
+        /** No entries, heads nor reversed chains: the schedules' defaults, with {@code nicRanks}. */
+        public static Layout ofNicRanks(int nicRanks) {
+            return new Layout(nicRanks, List.of(), List.of(), List.of());
+        }
+
+
+        /** @throws IllegalArgumentException on a negative nicRanks */
+        public Layout {
+            if (nicRanks < 0) {
+                throw new IllegalArgumentException("nicRanks must be >= 0, got " + nicRanks);
+            }
+            entries = List.copyOf(entries);
+            reversed = List.copyOf(reversed);
+            heads = List.copyOf(heads);
+            if (!reversed.isEmpty() && reversed.size() != entries.size()) {
+                throw new IllegalArgumentException("reversed " + reversed + " must match entries " + entries);
+            }
+        }
+    }
+
+    /**
+     * @param topology the cluster the ranks are on
+     * @param ranks    the GPUs, any order
+     * @param settings NCCL settings (path rules)
+     * @param rails    {@code --rails}: only the first N compute NICs of each host are cabled (0: as the cluster
+     *                 says); the N GPUs next to them are then the ranks with a NIC, the ring entries and the heads
+     * @return the layout read from the cluster ({@link #ownNicRanks}, {@link #entries}, {@link #reversed}, {@link
+     *         #heads}), or with
+     *         rails given local ranks 0 .. rails-1
+     */
+    public static Layout of(Topology topology, List<Gpu> ranks, NcclSettings settings, int rails) {
+        if (rails > 0) {
+            return Layout.ofNicRanks(rails);
+        }
+        return new Layout(ownNicRanks(topology, ranks), entries(topology, ranks), reversed(topology, ranks),
+                heads(topology, ranks, settings));
     }
 
     /**
@@ -46,19 +101,73 @@ public final class ChannelNics {
     public static List<Integer> entries(Topology topology, List<Gpu> ranks) {
         List<Gpu> order = Placement.topologyOrder(ranks);
         int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
+        return perHost < 2 ? List.of()
+                : interleave(localRanksPerNic(SearchedHost.of(topology, order.subList(0, perHost))), perHost);
+    }
+
+    /**
+     * Which way each ring channel walks a host: NCCL's ring search closes a channel through its entry NIC from a GPU
+     * local to it when one is left at the end of the chain (NCCL 2.30.7 {@code src/graph/search.cc}: the first pass
+     * keeps {@code crossNic} 0, the way out through the entry NIC, and raises the GPU-NIC path type from PIX; on an
+     * NVSwitch host the next GPU of a chain is the previous or next index, {@code ncclTopoSearchRecGpu}), so the
+     * channel's network hops stay on one NIC with or without PXN. A chain entering at local rank e runs forward
+     * (e, e+1, ..., e-1) and leaves from e-1; when e-1 is not local to e's NIC but e+1 is, NCCL's chain runs the
+     * other way (e, e-1, ..., e+1) and leaves from e+1. Only where every GPU pair is joined over NVLink (path NVL):
+     * elsewhere NCCL orders a chain by PCIe distance, and collsim's copy of the search ({@code channel.ChannelFill})
+     * keeps it forwards and leaves by another NIC ({@code crossNic}). On 8 GPUs with NICs shared by GPU pairs (2k, 2k+1) the
+     * channels entering at 0, 2, 4, 6 run backwards and leave from 1, 3, 5, 7, those entering at 1, 3, 5, 7 run
+     * forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain runs forwards (leaving by another NIC:
+     * with PXN NCCL relays over NVLink to the entry NIC, without PXN it takes the last GPU's own, crossNic 2).
+     *
+     * @param topology the cluster the ranks are on
+     * @param ranks    the GPUs, any order
+     * @return per element of {@link #entries} (same size), true when that channel's chain runs backwards; empty
+     *         when {@link #entries} is empty or every chain runs forwards
+     */
+    public static List<Boolean> reversed(Topology topology, List<Gpu> ranks) {
+        List<Gpu> order = Placement.topologyOrder(ranks);
+        int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
         if (perHost < 2) {
             return List.of();
         }
-        Topology t = topology.hostTemplate().orElse(topology);
-        int host = t == topology ? order.get(0).host() : 0;
-        Map<Integer, Gpu> byIndex = new HashMap<>();
-        t.gpus().stream().filter(g -> g.host() == host).forEach(g -> byIndex.put(g.index(), g));
-        HostPaths paths = PathFinder.of(t).host(host);
+        SearchedHost view = SearchedHost.of(topology, order.subList(0, perHost));
+        if (!allOverNvlink(view)) {
+            return List.of();
+        }
+        List<List<Integer>> perNic = localRanksPerNic(view);
+        List<Integer> entries = interleave(perNic, perHost);
+        List<Boolean> out = new ArrayList<>(entries.size());
+        for (int e : entries) {
+            List<Integer> nic = perNic.stream().filter(l -> l.contains(e)).findFirst().orElse(List.of());
+            out.add(!nic.contains((e - 1 + perHost) % perHost) && nic.contains((e + 1) % perHost));
+        }
+        return out.contains(true) ? List.copyOf(out) : List.of();
+    }
+
+    /** @return true when every pair of the host's GPUs is joined over NVLink (NCCL path type NVL: NVSwitch) */
+    private static boolean allOverNvlink(SearchedHost view) {
+        HostPaths paths = view.paths();
+        for (Gpu a : view.gpus()) {
+            for (Gpu b : view.gpus()) {
+                if (a != b && paths.path(a, b).type() != PathType.NVL) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return each compute NIC's local ranks (positions in topology order of the first host's ranks), NICs in order
+     *         of first appearance: a rank joins its nearest compute NIC when its path is of that NIC's best type
+     */
+    private static List<List<Integer>> localRanksPerNic(SearchedHost view) {
+        HostPaths paths = view.paths();
         Map<Nic, List<Integer>> local = new LinkedHashMap<>();
         Map<Nic, PathType> best = new HashMap<>();
-        for (int j = 0; j < perHost; j++) {
-            Gpu gpu = byIndex.get(order.get(j).index());
-            Optional<Nic> nic = gpu == null ? Optional.empty() : paths.nearestNic(gpu, n -> n.rail() >= 0);
+        for (int j = 0; j < view.gpus().size(); j++) {
+            Gpu gpu = view.gpus().get(j);
+            Optional<Nic> nic = paths.nearestNic(gpu, n -> n.rail() >= 0);
             if (nic.isEmpty()) {
                 continue;
             }
@@ -72,7 +181,66 @@ public final class ChannelNics {
                 local.get(nic.get()).add(j);
             }
         }
-        return interleave(new ArrayList<>(local.values()), perHost);
+        return new ArrayList<>(local.values());
+    }
+
+    /**
+     * The local ranks that cross hosts in the hierarchical schedule of NCCL's NVLS, NVLSTree and CollNet Direct: the
+     * NVLS heads, one GPU per NIC ({@link SearchedHost#nvlsHeads}, NCCL 2.30.7 {@code src/graph/search.cc
+     * ncclTopoSearchRecNet}), read on the first host of the ranks as {@link #entries} reads its entries. On 8 GPUs
+     * with 2 NICs (GPUs 0-3 local to NIC 0, 4-7 to NIC 1) local ranks 0 and 4, where every local rank crossing hosts
+     * would make 8 heads.
+     *
+     * @param topology the cluster the ranks are on
+     * @param ranks    the GPUs, any order
+     * @param settings NCCL settings (its path rules)
+     * @return ascending local ranks (positions among the host's ranks in topology order); empty when the ranks are
+     *         on one host or one per host, when every local rank is a head, or when no rank reaches a NIC
+     */
+    public static List<Integer> heads(Topology topology, List<Gpu> ranks, NcclSettings settings) {
+        List<Gpu> order = Placement.topologyOrder(ranks);
+        int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
+        if (perHost < 2 || perHost == order.size()) {
+            return List.of();
+        }
+        List<Integer> heads = SearchedHost.of(topology, order.subList(0, perHost)).nvlsHeads(settings);
+        return heads.size() == perHost ? List.of() : heads;
+    }
+
+    /**
+     * Local ranks with a compute NIC of their own, read from the cluster (the {@code rails} of {@link
+     * FlowChoice#decide} when no {@code --rails} gives it): walking the first host's ranks in topology order, each
+     * rank's nearest compute NIC ({@link HostPaths#nearestNic}, NCCL's local-NIC rule; compute NICs are those on a
+     * rail); when the first N ranks reach N different NICs and every later rank only a NIC an earlier rank already
+     * has (a DGX H100 with rails 0..3 cabled: GPUs 4..7 reach NICs 0..3 over PXN, and the flow router sends them all
+     * through NIC 0), N, so the schedules cross hosts only through those ranks, as NCCL's graph search does (rings
+     * and trees enter and leave a node through a GPU next to the channel's NIC). 0 (every rank) otherwise: one NIC
+     * per GPU, or NICs shared by GPU pairs (GPUs 2k and 2k+1 on one NIC: rotating over every rank already spreads
+     * the channels; the hierarchical schedule's heads are then {@link #heads}).
+     *
+     * @param topology the cluster the ranks are on
+     * @param ranks    the GPUs, any order
+     * @return N in [1, ranks per host) as above, else 0
+     */
+    public static int ownNicRanks(Topology topology, List<Gpu> ranks) {
+        List<Gpu> order = Placement.topologyOrder(ranks);
+        int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
+        if (perHost < 2) {
+            return 0;
+        }
+        SearchedHost view = SearchedHost.of(topology, order.subList(0, perHost));
+        HostPaths paths = view.paths();
+        Set<Nic> seen = new HashSet<>();
+        int own = 0;
+        for (int j = 0; j < perHost; j++) {
+            Optional<Nic> nic = paths.nearestNic(view.gpus().get(j), n -> n.rail() >= 0);
+            boolean fresh = nic.isPresent() && seen.add(nic.get());
+            if (fresh && own < j) {
+                return 0;
+            }
+            own += fresh ? 1 : 0;
+        }
+        return own < perHost ? own : 0;
     }
 
     /**

@@ -15,18 +15,11 @@ import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.simulator.schedule.TreeSchedule;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Nic;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.paths.HostPaths;
-import dev.collsim.topology.paths.PathFinder;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -54,10 +47,14 @@ import java.util.TreeMap;
  * @param ncclChoice   true when the schedule is NCCL's choice (no schedule override)
  * @param channelEntries the local rank each ring channel enters a host at ({@link ChannelNics#entries}), or empty
  *                     for the rotation over {@code nicRanks}; see {@link ScheduleRequest#channelEntries}
+ * @param reversedEntries per channel entry, whether that ring channel walks the host backwards ({@link
+ *                     ChannelNics#reversed}), or empty; see {@link ScheduleRequest#reversedEntries}
+ * @param heads        the local ranks that cross hosts in the hierarchical schedule ({@link ChannelNics#heads}), or
+ *                     empty for local ranks 0 .. nicRanks-1 (all when 0); see {@link ScheduleRequest#heads}
  */
 public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> order, int ranksPerHost,
         int nicRanks, List<Integer> hostGroups, Algorithm algorithm, Protocol protocol, boolean ncclChoice,
-        List<Integer> channelEntries) {
+        List<Integer> channelEntries, List<Boolean> reversedEntries, List<Integer> heads) {
 
     /**
      * Explicit replacements of NCCL's choice.
@@ -101,6 +98,8 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         order = List.copyOf(order);
         hostGroups = List.copyOf(hostGroups);
         channelEntries = List.copyOf(channelEntries);
+        reversedEntries = List.copyOf(reversedEntries);
+        heads = List.copyOf(heads);
         if (nChannels < 1) {
             throw new IllegalArgumentException("nChannels must be >= 1, got " + nChannels);
         }
@@ -135,20 +134,24 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
             List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release, Optional<NvlsLoop.Call> loop) {
-        return decide(collective, nccl, override, ranks, rankOrder, rails, release, loop, List.of());
+        return decide(collective, nccl, override, ranks, rankOrder, release, loop,
+                ChannelNics.Layout.ofNicRanks(rails));
     }
 
     /**
      * As {@link #decide(Collective, Prediction, Override, List, boolean, int, NcclVersion, Optional)}, with the
-     * local rank each ring channel enters a host at ({@link ChannelNics#entries}; ignored with rank order, whose
-     * host groups are not NCCL's topology order, and when hosts' rank counts differ).
+     * host's NIC layout ({@link ChannelNics#of}): the ranks with a NIC of their own (its {@code nicRanks}, the
+     * {@code rails} there), the local rank each ring channel enters a host at and the NVLS heads of the hierarchical
+     * schedule (both ignored with rank order, whose host groups are not NCCL's topology order, and when hosts' rank
+     * counts differ).
      *
-     * @param entries the ring channels' entries, or empty
+     * @param nics the host's NIC layout
      * @return the choice, or empty as there
      */
     public static Optional<FlowChoice> decide(Collective collective, Prediction nccl, Override override,
-            List<Gpu> ranks, boolean rankOrder, int rails, NcclVersion release, Optional<NvlsLoop.Call> loop,
-            List<Integer> entries) {
+            List<Gpu> ranks, boolean rankOrder, NcclVersion release, Optional<NvlsLoop.Call> loop,
+            ChannelNics.Layout nics) {
+        int rails = nics.nicRanks();
         Optional<ScheduleAlgorithm> algo = override.schedule() != null ? Optional.of(override.schedule())
                 : ScheduleAlgorithms.forNccl(nccl.algorithm(), collective);
         if (algo.isEmpty()) {
@@ -177,52 +180,11 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
             nCh = a instanceof TreeSchedule ? 2 * perHost : widest;
         }
         boolean ncclAlgo = override.schedule() == null;
-        List<Integer> channelEntries = rankOrder || !groups.isEmpty() || perHost < 2 ? List.of() : entries;
+        boolean grouped = !rankOrder && groups.isEmpty() && perHost > 1;
         return Optional.of(new FlowChoice(a, nCh, order, perHost, nicRanks, groups,
                 ncclAlgo ? nccl.algorithm() : ScheduleAlgorithms.ncclAlgorithm(a), ncclAlgo ? nccl.protocol() : null,
-                ncclAlgo, channelEntries));
-    }
-
-    /**
-     * Local ranks with a compute NIC of their own, read from the cluster (the {@code rails} of {@link #decide} when
-     * no {@code --rails} gives it): walking the first host's ranks in topology order, each rank's nearest compute
-     * NIC ({@link HostPaths#nearestNic}, NCCL's local-NIC rule; compute NICs are those on a rail); when the first N
-     * ranks reach N different NICs and every later rank only a NIC an earlier rank already has (a DGX H100 with
-     * rails 0..3 cabled: GPUs 4..7 reach NICs 0..3 over PXN, and the flow router sends them all through NIC 0),
-     * N, so the schedules cross hosts only through those ranks, as NCCL's graph search does (rings and trees enter
-     * and leave a node through a GPU next to the channel's NIC; NVLS heads are one GPU per NIC, NCCL 2.30.7 {@code
-     * src/graph/search.cc}, {@code src/transport/nvls.cc}). 0 (every rank) otherwise: one NIC per GPU, or NICs
-     * shared by GPU pairs (GPUs 2k and 2k+1 on one NIC: rotating over every rank already spreads the channels).
-     *
-     * @param topology the cluster the ranks are on
-     * @param ranks    the GPUs, any order
-     * @return N in [1, ranks per host) as above, else 0
-     */
-    public static int ownNicRanks(Topology topology, List<Gpu> ranks) {
-        List<Gpu> order = Placement.topologyOrder(ranks);
-        int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
-        if (perHost < 2) {
-            return 0;
-        }
-        // a cluster described once is read on its materialized template, whose host 0 stands for every host (its
-        // whole graph is never built for this)
-        Topology t = topology.hostTemplate().orElse(topology);
-        int host = t == topology ? order.get(0).host() : 0;
-        Map<Integer, Gpu> byIndex = new HashMap<>();
-        t.gpus().stream().filter(g -> g.host() == host).forEach(g -> byIndex.put(g.index(), g));
-        HostPaths paths = PathFinder.of(t).host(host);
-        Set<Nic> seen = new HashSet<>();
-        int own = 0;
-        for (int j = 0; j < perHost; j++) {
-            Gpu gpu = byIndex.get(order.get(j).index());
-            Optional<Nic> nic = gpu == null ? Optional.empty() : paths.nearestNic(gpu, n -> n.rail() >= 0);
-            boolean fresh = nic.isPresent() && seen.add(nic.get());
-            if (fresh && own < j) {
-                return 0;
-            }
-            own += fresh ? 1 : 0;
-        }
-        return own < perHost ? own : 0;
+                ncclAlgo, grouped ? nics.entries() : List.of(), grouped ? nics.reversed() : List.of(),
+                grouped ? nics.heads() : List.of()));
     }
 
     /**
@@ -250,7 +212,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public Schedule build(Collective collective, long sizeBytes) {
         return schedule.schedule(new ScheduleRequest(collective, sizeBytes, order.size(), nChannels, ranksPerHost,
-                nicRanks, hostGroups, channelEntries));
+                nicRanks, hostGroups, channelEntries, reversedEntries, heads));
     }
 
     /**

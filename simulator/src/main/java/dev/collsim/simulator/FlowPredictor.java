@@ -127,8 +127,8 @@ public final class FlowPredictor implements CollectivePredictor {
         for (List<Gpu> g : groups) {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
                     : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false,
-                            FlowChoice.ownNicRanks(r.topology(), g),
-                            chooser.version(), chooser.nvlsLoop(r, choice), ChannelNics.entries(r.topology(), g));
+                            chooser.version(), chooser.nvlsLoop(r, choice),
+                            ChannelNics.of(r.topology(), g, r.ncclSettings(), 0));
             if (f.isEmpty()) {
                 return withBottleneck(withFabricBound(choice, r), "analytical (no flow schedule for "
                         + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());

@@ -211,9 +211,8 @@ public final class FlowSweep {
 
     private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,
             List<Gpu> ranks, NcclVersion release, Optional<NvlsLoop.Call> loop) {
-        return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(),
-                r.rails() > 0 ? r.rails() : FlowChoice.ownNicRanks(r.topology(), ranks), release, loop,
-                r.rails() > 0 ? List.of() : ChannelNics.entries(r.topology(), ranks)).orElseThrow(() ->
+        return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), release, loop,
+                ChannelNics.of(r.topology(), ranks, r.ncclEnv(), r.rails())).orElseThrow(() ->
                 new InvalidRequestException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
                         + (nccl.algorithm() == null ? "p2p" : nccl.algorithm().ncclName()) + "); "
                         + "the flow backend simulates AllReduce, AllGather, ReduceScatter and AllToAll"));

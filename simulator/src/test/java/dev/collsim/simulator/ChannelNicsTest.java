@@ -41,6 +41,13 @@ class ChannelNicsTest {
                 false), hosts);
     }
 
+    /** The fixture's NVSwitch host (DGX H100 shape: every GPU pair over NVLink) with fewer NICs, same PCIe layout. */
+    private static Topology nvswitch(int nics, int hosts) {
+        TestClusters.Shape s = TestClusters.DGX_H100;
+        return TestClusters.cluster(new TestClusters.Shape(s.model(), s.sm(), s.nvlinksPerGpu(), s.nvSwitchChips(),
+                s.pcieGen(), nics, s.nicGbits(), true), hosts);
+    }
+
     private static Topology dgxH100(int hosts, Integer nics) {
         ClusterSpec spec = new ClusterSpec("dgx-h100x" + hosts, "", Catalog.hostType("dgx-h100").orElseThrow(), hosts,
                 FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
@@ -63,6 +70,66 @@ class ChannelNicsTest {
         assertEquals(List.of(), ChannelNics.entries(dgx, dgx.gpus()));
         Topology dgx4 = dgxH100(2, 4);
         assertEquals(List.of(0, 1, 2, 3), ChannelNics.entries(dgx4, dgx4.gpus()));
+    }
+
+    /**
+     * NCCL's NVLS heads, by hand from NCCL 2.30.7 {@code src/graph/search.cc ncclTopoSearchRecNet} (one NVLS channel
+     * per NIC, headed by the NIC's {@code localGpu}, skipping a GPU that already heads one) and {@code
+     * src/graph/topo.cc ncclTopoGetLocalGpu} (of the GPUs local to the NIC, the first whose channel-0 NIC it is):
+     * 2 NICs, local GPUs {0, 1} and {4, 5}, one NIC each: heads 0 and 4; 4 NICs one per GPU pair: 0, 2, 4, 6. DGX
+     * H100 (a NIC per GPU): every GPU heads, so empty (every local rank); rails 0..3 only: GPUs 0..3. One host: NCCL
+     * makes every GPU a head there ({@code system->inter == 0}), so empty.
+     */
+    @Test
+    void nvlsHeadsAreTheLocalGpuOfEachNic() {
+        Topology two = pcie(2, 2);
+        assertEquals(List.of(0, 4), ChannelNics.heads(two, two.gpus(), NcclSettings.DEFAULTS));
+        Topology four = pcie(4, 2);
+        assertEquals(List.of(0, 2, 4, 6), ChannelNics.heads(four, four.gpus(), NcclSettings.DEFAULTS));
+        Topology dgx = dgxH100(2, null);
+        assertEquals(List.of(), ChannelNics.heads(dgx, dgx.gpus(), NcclSettings.DEFAULTS));
+        Topology dgx4 = dgxH100(2, 4);
+        assertEquals(List.of(0, 1, 2, 3), ChannelNics.heads(dgx4, dgx4.gpus(), NcclSettings.DEFAULTS));
+        Topology one = pcie(2, 1);
+        assertEquals(List.of(), ChannelNics.heads(one, one.gpus(), NcclSettings.DEFAULTS));
+        assertEquals(new ChannelNics.Layout(0, List.of(0, 4, 1, 5), List.of(), List.of(0, 4)),
+                ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, 0));
+        assertEquals(ChannelNics.Layout.ofNicRanks(2), ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, 2));
+    }
+
+    /**
+     * NCCL's ring search closes a channel through its entry NIC from a GPU local to it (NCCL 2.30.7 {@code
+     * src/graph/search.cc}, first pass with {@code crossNic} 0); collsim's copy of that search, {@code
+     * channel.ChannelFill}, gives the 2-NIC NVSwitch fixture's rings as 0, 7, 6, ..., 1 and 4, 3, ..., 5. By hand:
+     * entering at 0 (NIC 0's local GPUs 0, 1) the forward chain would leave from 7, not local to NIC 0, the backward
+     * one from 1: backwards; entering at 1 the forward chain leaves from 0: forwards. 4 NICs on GPU pairs: entries
+     * 0, 2, 4, 6 backwards (leaving from 1, 3, 5, 7), 1, 3, 5, 7 forwards. DGX H100 (a NIC per GPU): no chain can
+     * leave by its entry NIC's own GPU, all forwards (empty). The PCIe fixture (no NVLink): NCCL orders chains by
+     * PCIe distance and collsim's search keeps 0, 1, ..., 7 leaving by the other NIC, so all forwards (empty).
+     */
+    @Test
+    void chainsLeaveFromAGpuOfTheirEntryNic() {
+        Topology two = nvswitch(2, 2);
+        assertEquals(List.of(true, true, false, false), ChannelNics.reversed(two, two.gpus()));
+        Topology four = nvswitch(4, 2);
+        assertEquals(List.of(true, true, true, true, false, false, false, false),
+                ChannelNics.reversed(four, four.gpus()));
+        Topology pcie = pcie(2, 2);
+        assertEquals(List.of(), ChannelNics.reversed(pcie, pcie.gpus()));
+        Topology dgx = dgxH100(2, null);
+        assertEquals(List.of(), ChannelNics.reversed(dgx, dgx.gpus()));
+        Schedule s = new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_GATHER, 1L << 20, 16, 4, 8, 0,
+                List.of(), List.of(0, 4, 1, 5), List.of(true, true, false, false), List.of()));
+        int[][] expected = {{1, 8}, {5, 12}, {0, 9}, {4, 13}};
+        List<Transfer> t = s.steps().get(0).transfers();
+        for (int c = 0; c < 4; c++) {
+            int channel = c;
+            List<Transfer> cross = t.stream().filter(x -> x.channel() == channel && x.src() < 8 && x.dst() >= 8)
+                    .toList();
+            assertEquals(1, cross.size());
+            assertEquals(expected[c][0], cross.get(0).src(), "channel " + c);
+            assertEquals(expected[c][1], cross.get(0).dst(), "channel " + c);
+        }
     }
 
     /**

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The report's flow variants on hosts with fewer NICs than GPUs (a what-if's {@code nics-per-host: 4} on DGX H100):
- * the ranks that cross hosts are read from the cluster ({@link FlowChoice#ownNicRanks}), as {@code --rails} gives
+ * the ranks that cross hosts are read from the cluster ({@link ChannelNics.ownNicRanks}), as {@code --rails} gives
  * them to {@code predict --backend flow}.
  *
  * <p>DGX H100 (NVIDIA DGX H100 User Guide; collsim's catalog, {@code topo paths -c dgx-h100}): GPU i and NIC i share
@@ -48,13 +48,13 @@ class FewerNicsFlowTest {
     @Test
     void ranksWithANicOfTheirOwnAreReadFromTheCluster() {
         Topology four = dgxH100(2, 4);
-        assertEquals(4, FlowChoice.ownNicRanks(four, four.gpus()));
+        assertEquals(4, ChannelNics.ownNicRanks(four, four.gpus()));
         Topology eight = dgxH100(2, null);
-        assertEquals(0, FlowChoice.ownNicRanks(eight, eight.gpus()));
+        assertEquals(0, ChannelNics.ownNicRanks(eight, eight.gpus()));
         TestClusters.Shape s = TestClusters.DGX_H100;
         Topology pairs = TestClusters.cluster(new TestClusters.Shape(s.model(), s.sm(), s.nvlinksPerGpu(),
                 s.nvSwitchChips(), s.pcieGen(), 4, s.nicGbits(), true), 2);
-        assertEquals(0, FlowChoice.ownNicRanks(pairs, pairs.gpus()));
+        assertEquals(0, ChannelNics.ownNicRanks(pairs, pairs.gpus()));
     }
 
     /**

@@ -105,7 +105,7 @@ public final class ChannelSearch {
             boolean single = oneHost;
             results.add(cache.computeIfAbsent(new Signature(sig), k -> {
                 if (template != null) {
-                    return searchNode(new HostModel(template, Set.of(0), onHostZero(template, gpus), settings), multi,
+                    return searchNode(new HostModel(template, Set.of(0), SearchedHost.onTemplate(template, gpus), settings), multi,
                             settings, version);
                 }
                 Set<Integer> hosts = single ? Set.of(firstHost) : new TreeSet<>(gpus.stream().map(Gpu::host).toList());
@@ -126,13 +126,6 @@ public final class ChannelSearch {
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.scaleUp, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
                 agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets, nvlsTime);
-    }
-
-    /** The template's host-0 GPUs with the local indices of {@code gpus} (all on one host of the cluster). */
-    private static List<Gpu> onHostZero(Topology template, List<Gpu> gpus) {
-        Map<Integer, Gpu> byIndex = new HashMap<>();
-        template.gpusOf(0).forEach(g -> byIndex.put(g.index(), g));
-        return gpus.stream().map(g -> Objects.requireNonNull(byIndex.get(g.index()), g.id())).toList();
     }
 
     /** Node signature: GPUs used (host offset, local index) and the hosts' digests. */

@@ -14,14 +14,17 @@ import java.util.List;
  * broadcast down). Either way local rank j of one host exchanges only with local rank j of others, so on a
  * rail-optimized fabric the network part stays on one rail. This is the data movement of NCCL's NVLS, NVLSTree and
  * CollNet AllReduce (a reduction inside each node, one exchange per NIC between nodes, the result spread inside the
- * node). Channels split every transfer evenly. With fewer NICs than ranks per host ({@link ScheduleRequest#nicRanks}
- * N &gt; 0) only local ranks 0 .. N-1 cross hosts, each with {@code S/N}: NCCL's NVLS heads are one GPU per NIC
- * (NCCL 2.30.7 {@code src/transport/nvls.cc}, {@code nHeads} = the NVLS graph's channels, one per NIC), and its loop
- * covers {@code nHeads x chunk} per channel.
+ * node). Channels split every transfer evenly. Only the heads ({@link ScheduleRequest#headRanks}, N of them) cross
+ * hosts, each with {@code S/N}: NCCL's NVLS heads are one GPU per NIC (NCCL 2.30.7 {@code src/graph/search.cc
+ * ncclTopoSearchRecNet}: one NVLS channel per NIC, headed by the NIC's {@code localGpu}; {@code src/transport/nvls.cc}
+ * {@code nHeads} = those channels), and its loop covers {@code nHeads x chunk} per channel.
  *
  * <p>Pipelined as NCCL pipelines them ({@link #ncclNvlsTreePipeline}): with H and L above 1 the buffer is cut into
  * k chunks and chunk j's inter-host stages run while chunk j+1 is reduced inside the host and earlier chunks are
- * gathered, so the time tends to the slowest stage plus the fill, not the sum of the phases. Immutable.
+ * gathered, so the time tends to the slowest stage plus the fill, not the sum of the phases. Its transfers move at
+ * the links' rates: the analytical model's {@code nvlsBwScale} (a fitted correction of NCCL's NVLS bandwidth, one
+ * home in {@code perf.PerformanceParameters}) is not applied, and with one host (no pipeline) no loop cost is charged
+ * (docs/flow-backend.md, "NVLS: the loop cost and nvlsBwScale"). Immutable.
  */
 public final class HierarchicalSchedule implements ScheduleAlgorithm {
 
@@ -101,7 +104,8 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
                 steps.add(new Step("intra-host ReduceScatter", intra(h, l, nCh, s / l / nCh), l - 1));
             }
             if (h > 1) {
-                steps.add(new Step("inter-host AllReduce", inter(h, l, l, nCh, s / l / h / nCh), 2L * (h - 1)));
+                steps.add(new Step("inter-host AllReduce", inter(h, l, r.headRanks(), nCh,
+                        s / r.headRanks().length / h / nCh), 2L * (h - 1)));
             }
             if (l > 1) {
                 steps.add(new Step("intra-host AllGather", intra(h, l, nCh, s / l / nCh), l - 1));
@@ -158,11 +162,12 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
         int l = r.ranksPerHost();
         int h = r.hosts();
         int nCh = r.nChannels();
-        int heads = r.nicRanks() > 0 ? r.nicRanks() : l;
+        int[] heads = r.headRanks();
         long k = pipelineChunks(r.sizeBytes(), nCh, loopBytesPerChannel > 0 ? loopBytesPerChannel
-                : (long) heads * NvlsTuning.DEFAULT_CHUNK);
-        InterHost net = tree ? InterHost.tree(h, l, heads, nCh, r.sizeBytes() / (double) heads / nCh / k)
-                : InterHost.rings(h, l, heads, nCh, 2.0 * (h - 1) * (r.sizeBytes() / (double) heads / h / nCh / k));
+                : (long) heads.length * NvlsTuning.DEFAULT_CHUNK);
+        double perHead = r.sizeBytes() / (double) heads.length / nCh / k;
+        InterHost net = tree ? InterHost.tree(h, l, heads, nCh, perHead)
+                : InterHost.rings(h, l, heads, nCh, 2.0 * (h - 1) * perHead / h);
         double intraChunk = (l - 1) * (r.sizeBytes() / (double) l / nCh / k);
         int last = net.stages() + 1;
         List<Step> steps = new ArrayList<>();
@@ -225,12 +230,12 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
         return out;
     }
 
-    /** One ring step between hosts: local rank j (j below heads) of host g to local rank j of host g + 1. */
-    static List<Transfer> inter(int h, int l, int heads, int nCh, double bytes) {
-        List<Transfer> out = new ArrayList<>(h * heads * nCh);
+    /** One ring step between hosts: local rank j (each of heads) of host g to local rank j of host g + 1. */
+    static List<Transfer> inter(int h, int l, int[] heads, int nCh, double bytes) {
+        List<Transfer> out = new ArrayList<>(h * heads.length * nCh);
         for (int c = 0; c < nCh; c++) {
             for (int g = 0; g < h; g++) {
-                for (int j = 0; j < heads; j++) {
+                for (int j : heads) {
                     out.add(new Transfer(g * l + j, ((g + 1) % h) * l + j, bytes, c));
                 }
             }

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The network stages of {@link HierarchicalSchedule}'s pipeline: the transfers one chunk makes between hosts in each
  * stage, local rank j of a host exchanging only with local rank j of the others (its rail); only the heads, local
- * ranks 0 .. heads-1 (one per NIC), cross hosts. Immutable.
+ * ranks given as heads (one per NIC), cross hosts. Immutable.
  *
  * <ul>
  *   <li>Rings: one stage, a ring over the H hosts per local rank and channel carrying the chunk's 2(H-1) ring sends
@@ -39,24 +39,25 @@ final class InterHost {
     /**
      * @param h     hosts, >= 2
      * @param l     ranks per host, >= 1
-     * @param heads local ranks 0 .. heads-1 that cross hosts (one per NIC), 1 to l
+     * @param heads local ranks that cross hosts (one per NIC, {@link ScheduleRequest#headRanks}), each below l
      * @param nCh   channels, >= 1
      * @param bytes bytes of one chunk's whole ring pass over one ring edge (2(H-1) sends)
      * @return the one ring stage
      */
-    static InterHost rings(int h, int l, int heads, int nCh, double bytes) {
+    static InterHost rings(int h, int l, int[] heads, int nCh, double bytes) {
         return new InterHost(false, List.of(HierarchicalSchedule.inter(h, l, heads, nCh, bytes)));
     }
 
     /**
      * @param h     hosts, >= 2
      * @param l     ranks per host, >= 1
-     * @param heads NVLS heads: local ranks 0 .. heads-1 (one per NIC), 1 to l
+     * @param heads NVLS heads: the local ranks that cross hosts (one per NIC, {@link ScheduleRequest#headRanks}),
+     *              each below l
      * @param nCh   channels, >= 1
      * @param bytes one head's chunk on one channel, bytes (sent once up and once down every tree edge)
      * @return the 2D tree stages
      */
-    static InterHost tree(int h, int l, int heads, int nCh, double bytes) {
+    static InterHost tree(int h, int l, int[] heads, int nCh, double bytes) {
         int[][] parent = {DoubleBinaryTree.parents(h, 0), DoubleBinaryTree.parents(h, 1)};
         int[][] depth = {DoubleBinaryTree.depths(parent[0]), DoubleBinaryTree.depths(parent[1])};
         int d = 0;
@@ -78,7 +79,7 @@ final class InterHost {
                 }
                 List<Transfer> up = stages.get(d - depth[t][g]);
                 List<Transfer> down = stages.get(d + depth[t][g] - 1);
-                for (int j = 0; j < heads; j++) {
+                for (int j : heads) {
                     up.add(new Transfer(g * l + j, p * l + j, bytes, c));
                     down.add(new Transfer(p * l + j, g * l + j, bytes, c));
                 }

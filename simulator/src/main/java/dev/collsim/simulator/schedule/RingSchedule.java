@@ -18,7 +18,9 @@ import java.util.List;
  * {@code c mod N}, so every channel enters through a GPU with its own NIC), spreading the channels over the NICs as
  * NCCL's rings do (NCCL rings enter and leave a host through the channel's NIC; NCCL 2.30
  * {@code src/graph/search.cc}, {@code rings.cc}). With {@link ScheduleRequest#channelEntries} channel c enters
- * at the given local rank instead (a GPU local to NIC c mod NICs, {@code ChannelNics}). Pipelining inside a step
+ * at the given local rank instead (a GPU local to NIC c mod NICs, {@code ChannelNics}), and with {@link
+ * ScheduleRequest#reversedEntries} a channel may walk each host backwards so that it leaves from a GPU local to its
+ * entry NIC, as NCCL's ring search closes a channel. Pipelining inside a step
  * (NCCL's slices) is not modelled: a step is synchronous.
  */
 public final class RingSchedule implements ScheduleAlgorithm {
@@ -43,7 +45,7 @@ public final class RingSchedule implements ScheduleAlgorithm {
         long steps = r.collective() == Collective.ALL_REDUCE ? 2L * (n - 1) : n - 1;
         double bytes = (double) r.sizeBytes() / n / r.nChannels();
         List<Transfer> transfers = r.hostGroups().isEmpty()
-                ? ringTransfers(n, r.ranksPerHost(), entries(r), r.nChannels(), bytes)
+                ? ringTransfers(n, r.ranksPerHost(), entries(r), r.reversedEntries(), r.nChannels(), bytes)
                 : groupedTransfers(r.hostGroups(), r.nChannels(), bytes);
         String label = r.collective() == Collective.ALL_REDUCE ? "ring ReduceScatter+AllGather step" : "ring step";
         return scheduleOf(r, List.of(new Step(label, transfers, steps)));
@@ -72,15 +74,17 @@ public final class RingSchedule implements ScheduleAlgorithm {
      * @param n            ranks
      * @param ranksPerHost ranks per host group (1: no rotation)
      * @param entries      the local rank channel c enters each host at, for c modulo its size ({@link #entries})
+     * @param reversed     per entry, whether the chain walks the host backwards, or empty for all forwards
      * @param nChannels    channels
      * @param bytes        bytes per transfer
      * @return {@code n x nChannels} transfers
      */
-    static List<Transfer> ringTransfers(int n, int ranksPerHost, List<Integer> entries, int nChannels,
-            double bytes) {
+    static List<Transfer> ringTransfers(int n, int ranksPerHost, List<Integer> entries, List<Boolean> reversed,
+            int nChannels, double bytes) {
         List<Transfer> out = new ArrayList<>(n * nChannels);
         for (int c = 0; c < nChannels; c++) {
-            int[] order = channelOrder(n, ranksPerHost, entries.get(c % entries.size()));
+            int e = c % entries.size();
+            int[] order = channelOrder(n, ranksPerHost, entries.get(e), !reversed.isEmpty() && reversed.get(e));
             for (int k = 0; k < n; k++) {
                 out.add(new Transfer(order[k], order[(k + 1) % n], bytes, c));
             }
@@ -120,14 +124,16 @@ public final class RingSchedule implements ScheduleAlgorithm {
      * @param n            ranks
      * @param ranksPerHost group size L (must divide n)
      * @param channel      channel index c
+     * @param backwards    true: each group walks down from its entry (c, c-1, ..., c+1 mod L)
      * @return the ring order of channel c: groups in order, each rotated to start at local rank {@code c mod L}
      */
-    static int[] channelOrder(int n, int ranksPerHost, int channel) {
+    static int[] channelOrder(int n, int ranksPerHost, int channel, boolean backwards) {
         int l = ranksPerHost;
         int[] order = new int[n];
         for (int g = 0; g < n / l; g++) {
             for (int j = 0; j < l; j++) {
-                order[g * l + j] = g * l + (j + channel) % l;
+                int local = backwards ? ((channel - j) % l + l) % l : (j + channel) % l;
+                order[g * l + j] = g * l + local;
             }
         }
         return order;

@@ -3,6 +3,7 @@ package dev.collsim.simulator.schedule;
 import dev.collsim.nccl.Collective;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.IntStream;
 
 /**
  * What an algorithm needs to build a schedule: the collective, its size and the shape of the rank space.
@@ -24,9 +25,27 @@ import java.util.Objects;
  * @param channelEntries when not empty: the local rank ring channel c enters each host group at, for c modulo its
  *                     size (NCCL's channel-to-NIC spreading, {@code dev.collsim.simulator.ChannelNics}); it replaces
  *                     the rotation over {@code nicRanks} or every local rank; other schedules ignore it
+ * @param reversedEntries when not empty, one per element of {@code channelEntries}: true when that channel's chain
+ *                     walks the host backwards (entry, entry-1, ..., entry+1) and leaves from entry+1, a GPU local
+ *                     to the entry's NIC, as NCCL's ring search closes it ({@code ChannelNics#reversed}); empty: every
+ *                     chain forwards, leaving from entry-1; other schedules ignore it
+ * @param heads        when not empty: the local ranks that cross hosts in the hierarchical schedule, ascending, one
+ *                     per NIC (NCCL's NVLS heads, {@code dev.collsim.simulator.ChannelNics#heads}); empty: local
+ *                     ranks 0 .. nicRanks-1, or every local rank when nicRanks is 0; other schedules ignore it
  */
 public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
-        int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries) {
+        int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries, List<Boolean> reversedEntries,
+        List<Integer> heads) {
+
+    /**
+     * No chain reversed, no heads given: every ring chain walks forwards, and the hierarchical schedule crosses hosts
+     * from local ranks 0 .. nicRanks-1 (or all).
+     */
+    public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
+            int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries) {
+        this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, nicRanks, hostGroups, channelEntries, List.of(),
+                List.of());
+    }
 
     /** No channel entries given: the ring rotates over {@code nicRanks} or every local rank. */
     public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
@@ -70,6 +89,18 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
             throw new IllegalArgumentException("channelEntries " + channelEntries + " must be local ranks in [0, "
                     + ranksPerHost + ")");
         }
+        reversedEntries = List.copyOf(Objects.requireNonNull(reversedEntries, "reversedEntries"));
+        if (!reversedEntries.isEmpty() && reversedEntries.size() != channelEntries.size()) {
+            throw new IllegalArgumentException("reversedEntries " + reversedEntries + " must have one flag per channel"
+                    + " entry " + channelEntries);
+        }
+        heads = List.copyOf(Objects.requireNonNull(heads, "heads"));
+        for (int i = 0; i < heads.size(); i++) {
+            if (heads.get(i) < 0 || heads.get(i) >= ranksPerHost || i > 0 && heads.get(i) <= heads.get(i - 1)) {
+                throw new IllegalArgumentException("heads " + heads + " must be ascending local ranks in [0, "
+                        + ranksPerHost + ")");
+            }
+        }
         if (nRanks % ranksPerHost != 0) {
             throw new IllegalArgumentException("ranksPerHost " + ranksPerHost + " does not divide nRanks " + nRanks);
         }
@@ -78,6 +109,17 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
     /** @return false when there is nothing to move (one rank, or zero bytes): the schedule then has no steps */
     public boolean movesData() {
         return nRanks > 1 && sizeBytes > 0;
+    }
+
+    /**
+     * @return the local ranks that cross hosts in the hierarchical schedule: {@link #heads} when given, else local
+     *         ranks 0 .. nicRanks-1, or every local rank when nicRanks is 0
+     */
+    public int[] headRanks() {
+        if (!heads.isEmpty()) {
+            return heads.stream().mapToInt(Integer::intValue).toArray();
+        }
+        return IntStream.range(0, nicRanks > 0 ? nicRanks : ranksPerHost).toArray();
     }
 
     /** @return number of hosts, {@code nRanks / ranksPerHost} */

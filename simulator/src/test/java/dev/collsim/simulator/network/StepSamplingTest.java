@@ -123,10 +123,16 @@ class StepSamplingTest {
         }
     }
 
+    /**
+     * 24 of 32 steps: NCCL's p2p rounds give each step one remote node ({@code DirectAllToAllSchedule}), in NCCL's
+     * quadratic order of node deltas, so near (same leaf) and far (over the spines) steps alternate and contiguous
+     * strata hold both: with 16 samples the bound was 16.3 % (fat-tree) and 18.2 % (rail-optimized) of the time,
+     * with 24 it is 8.2 % and 9.4 % (docs/flow-scale.md).
+     */
     @Test
     void estimateWithinItsBoundOn256Gpus() {
-        withinBound(fatTree(32), 16);
-        withinBound(railOptimized(32), 16);
+        withinBound(fatTree(32), 24);
+        withinBound(railOptimized(32), 24);
     }
 
     @Test

@@ -26,7 +26,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code collsim diagnose FILE...}: why measured bandwidth falls short of what the hardware allows. */
+/**
+ * {@code collsim diagnose FILE...} (or {@code -m FILE...}, as compare takes its files): why measured bandwidth falls
+ * short of what the hardware allows.
+ */
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
         description = {"Explain why measured collective bandwidth falls short of what the hardware allows.",
             "Reads nccl-tests output (any version, with or without NCCL_DEBUG=INFO lines), nccl-tests -J JSON or "
@@ -43,8 +46,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "measurement files or folders")
-    private List<Path> files;
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "measurement files or folders")
+    private List<Path> files = new ArrayList<>();
+
+    /** The same files named as compare, calibrate and tune name them ({@code -m FILE...}), so either form works. */
+    @Option(names = {"-m", "--measured"}, arity = "1..*", paramLabel = "FILE",
+            description = "measurement files or folders, as compare -m takes them (the same as FILE...)")
+    private List<Path> measured = new ArrayList<>();
 
     @Mixin
     private ClusterOption cluster;
@@ -60,7 +68,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
             throw new UserError("--network changes nothing in 'diagnose': its bound across hosts is the NICs' line"
                     + " rate, whatever the transport; leave it out", ExitCodes.USAGE);
         }
-        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(files, spec.commandLine().getErr());
+        List<Path> given = new ArrayList<>(measured);
+        given.addAll(files);
+        if (given.isEmpty()) {
+            throw new UserError("diagnose: no measurement file given; allowed: FILE... or -m FILE... (files or"
+                    + " folders of nccl-tests output or JSON)", ExitCodes.USAGE);
+        }
+        MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(given, spec.commandLine().getErr());
         Topology topo = clusterFor(batch);
         for (MeasuredFiles.Read r : batch.reads()) {
             all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file()), (ds, perHost) -> topo == null

@@ -47,6 +47,23 @@ class DiagnoseClusterCliTest {
         assertTrue(without.out().contains("collsim diagnose -c CLUSTER FILE"), without.out());
     }
 
+    /**
+     * compare, calibrate and tune take their files after -m, so a user goes on with {@code diagnose -m FILE}: the same
+     * diagnosis as {@code diagnose FILE} (it once failed with "Unknown option: '-m'"); with neither, a usage error
+     * that names both forms (exit 2).
+     */
+    @Test
+    void filesAfterMAsCompareTakesThem() throws Exception {
+        Path f = userLog();
+        CliRun plain = run("diagnose", f.toString());
+        CliRun m = run("diagnose", "-m", f.toString());
+        assertEquals(0, m.code(), m.err());
+        assertEquals(plain.out(), m.out());
+        CliRun none = run("diagnose");
+        assertEquals(2, none.code(), none.out());
+        assertTrue(none.err().contains("no measurement file given; allowed: FILE... or -m FILE..."), none.err());
+    }
+
     /** A cluster of other GPUs, or of fewer hosts than the run spans: an input error naming the option (exit 3). */
     @Test
     void aClusterThatDoesNotFitIsAnInputError() throws Exception {

@@ -56,9 +56,13 @@ public record HeaderNics(int count, double gbits, int line, String text) {
     private static final Pattern COUNT_X_SPEED = Pattern.compile(
             "(?<![0-9])([0-9]{1,4})\\s*[xX]\\s*(?:(?i:NDR|HDR|EDR)\\s*)?(\\d{2,4})" + BITS);
 
-    /** A count of NICs named by transport or make: {@code 8x EFA}, {@code 4x CX-7}, {@code 2x NIC}. */
+    /**
+     * A count of NICs named by transport or make: {@code 8x EFA}, {@code 4x CX-7}, {@code 2x NIC}, {@code 8x HCA},
+     * {@code 8x SuperNIC}, {@code 8x BlueField-3} (a BlueField-3 SuperNIC is a host's network port as a ConnectX is).
+     */
     private static final Pattern COUNT = Pattern.compile(
-            "(?<![0-9])([0-9]{1,4})\\s*x\\s*(?:CX-7|ConnectX|RDMA|RoCE|EFA|Slingshot|mlx|NIC|IB\\b)",
+            "(?<![0-9])([0-9]{1,4})\\s*x\\s*(?:CX-7|ConnectX|RDMA|RoCE|EFA|Slingshot|mlx|NIC|HCA|SuperNIC|BlueField"
+                    + "|IB\\b)",
             Pattern.CASE_INSENSITIVE);
 
     /** A count of ConnectX devices: {@code 4x ConnectX-7}, {@code 4x CX-7}; a dual-port card does not match. */
@@ -68,9 +72,14 @@ public record HeaderNics(int count, double gbits, int line, String text) {
     private static final Pattern ONE_PER_GPU = Pattern.compile(
             "\\b(?:one|an?|1)\\s+(?:[\\w-]+\\s+)?NIC\\s+(?:per|for each|/)\\s*GPU\\b", Pattern.CASE_INSENSITIVE);
 
-    /** "4 NICs per node", "two IB NICs per host". */
+    /**
+     * "4 NICs per node", "two IB NICs per host", and the other names of a host's network ports: "8 HCAs per node"
+     * (InfiniBand host channel adapters, the nccl-tests#319 file's line 5), "8 rails per node" (one NIC per rail of a
+     * rail-optimized fabric, the Dell XE9680 Spectrum-X file's line 5), "8 SuperNICs per host", "4 adapters per node".
+     */
     private static final Pattern N_PER_HOST = Pattern.compile(
-            "(?<![0-9.])([0-9]{1,4}|one|two|four|eight)\\s+(?:[\\w-]+\\s+)?NICs?\\s+(?:per|/)\\s*(?:node|host)\\b",
+            "(?<![0-9.])([0-9]{1,4}|one|two|four|eight)\\s+(?:[\\w-]+\\s+)?(?:NIC|HCA|rail|SuperNIC|adapter)s?"
+                    + "\\s+(?:per|/)\\s*(?:node|host)\\b",
             Pattern.CASE_INSENSITIVE);
 
     private static final Pattern PER_PORT = Pattern.compile("per\\s+port\\b", Pattern.CASE_INSENSITIVE);

@@ -42,6 +42,28 @@ class HeaderNicsTest {
         assertTrue(HeaderNics.parse("RoCEv2, MTU 9216; ib_write_bw ~98 Gb/s per port", 5, 1).isEmpty());
     }
 
+    /**
+     * A host's network ports under their other names, as two public headers write them (values by reading the lines):
+     * the nccl-tests#319 file's line 5 "InfiniBand NDR 400 Gb/s, 8 HCAs per node" is 8 x 400 Gb/s, and the Dell
+     * XE9680 Spectrum-X file's line 5 "8 rails per node on NVIDIA BlueField-3 B3140H SuperNICs, '400GbE (default
+     * mode)'" is 8 x 400 Gb/s; both were read as one 400 Gb/s NIC, so diagnose called the XE9680 run's 485.7 GB/s busbw
+     * (its line 66) impossible for 400 Gb/s of NICs per host.
+     */
+    @Test
+    void hcasRailsAndSuperNicsAreNicsPerHost() {
+        HeaderNics ib = HeaderNics.parse("NVLink4/NVSwitch intra-node; InfiniBand NDR 400 Gb/s, 8 HCAs per node"
+                + " (NCCL_IB_HCA lists 8), DOCA host 2.9.2 instead of MLNX_OFED", 5, 8).orElseThrow();
+        assertEquals("8 x 400 Gb/s", ib.describe());
+        HeaderNics spx = HeaderNics.parse("NVLink4/NVSwitch intra-node; NVIDIA Spectrum-X Ethernet (RoCE, single"
+                + " plane), 8 rails per node on NVIDIA BlueField-3 B3140H SuperNICs, '400GbE (default mode)' per the"
+                + " page's mlxconfig listing (the B3220 DPU ports it also lists are not rails)", 5, 8).orElseThrow();
+        assertEquals("8 x 400 Gb/s", spx.describe());
+        assertEquals(8, HeaderNics.parse("8x BlueField-3 SuperNIC, 400GbE", 1).orElseThrow().count());
+        assertEquals(4, HeaderNics.parse("NDR 200 Gb/s, 4 adapters per host", 1).orElseThrow().count());
+        // "rail" alone is not a count: a speed per rail with no count stays one figure for the host
+        assertEquals(1, HeaderNics.parse("400 Gb/s per rail", 1).orElseThrow().count());
+    }
+
     @Test
     void bytesPerSecondAreNotANic() {
         assertTrue(HeaderNics.parse("NVLink4 + NVSwitch gen3 (900 GB/s per GPU)", 1).isEmpty());

@@ -58,7 +58,6 @@ public final class ChannelNics {
             return new Layout(nicRanks, List.of(), List.of(), List.of());
         }
 
-
         /** @throws IllegalArgumentException on a negative nicRanks */
         public Layout {
             if (nicRanks < 0) {
@@ -80,8 +79,7 @@ public final class ChannelNics {
      * @param rails    {@code --rails}: only the first N compute NICs of each host are cabled (0: as the cluster
      *                 says); the N GPUs next to them are then the ranks with a NIC, the ring entries and the heads
      * @return the layout read from the cluster ({@link #ownNicRanks}, {@link #entries}, {@link #reversed}, {@link
-     *         #heads}), or with
-     *         rails given local ranks 0 .. rails-1
+     *         #heads}), or with rails given local ranks 0 .. rails-1
      */
     public static Layout of(Topology topology, List<Gpu> ranks, NcclSettings settings, int rails) {
         if (rails > 0) {
@@ -114,9 +112,9 @@ public final class ChannelNics {
      * (e, e+1, ..., e-1) and leaves from e-1; when e-1 is not local to e's NIC but e+1 is, NCCL's chain runs the
      * other way (e, e-1, ..., e+1) and leaves from e+1. Only where every GPU pair is joined over NVLink (path NVL):
      * elsewhere NCCL orders a chain by PCIe distance, and collsim's copy of the search ({@code channel.ChannelFill})
-     * keeps it forwards and leaves by another NIC ({@code crossNic}). On 8 GPUs with NICs shared by GPU pairs (2k, 2k+1) the
-     * channels entering at 0, 2, 4, 6 run backwards and leave from 1, 3, 5, 7, those entering at 1, 3, 5, 7 run
-     * forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain runs forwards (leaving by another NIC:
+     * keeps it forwards and leaves by another NIC ({@code crossNic}). On 8 GPUs with NICs shared by GPU pairs (2k,
+     * 2k+1) the channels entering at 0, 2, 4, 6 run backwards and leave from 1, 3, 5, 7, those entering at 1, 3, 5, 7
+     * run forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain runs forwards (leaving by another NIC:
      * with PXN NCCL relays over NVLink to the entry NIC, without PXN it takes the last GPU's own, crossNic 2).
      *
      * @param topology the cluster the ranks are on

@@ -37,8 +37,9 @@ import java.util.TreeMap;
  * @param schedule     the schedule algorithm simulated
  * @param nChannels    channels, {@code >= 1}
  * @param order        the GPUs in the order the schedule walks them: NCCL's topology order
- *                     ({@link Placement#topologyOrder}) unless rank order is asked; direct AllToAll keeps rank
- *                     order (NCCL's p2p rounds pair rank numbers)
+ *                     ({@link Placement#topologyOrder}) unless rank order is asked; for direct AllToAll too, as
+ *                     NCCL's p2p rounds pair node-local ranks of nodes ({@link DirectAllToAllSchedule}), not rank
+ *                     numbers
  * @param ranksPerHost consecutive ranks of {@code order} that share a host ({@link Placement#ranksPerHost})
  * @param nicRanks     local ranks with a cabled NIC of their own (0: all), see {@link ScheduleRequest#nicRanks}
  * @param hostGroups   unequal host groups of a ring ({@link ScheduleRequest#hostGroups}), or empty
@@ -166,7 +167,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
             throw new InvalidRequestException(a.name() + " has no schedule for " + collective.ncclName() + "; "
                     + ScheduleAlgorithms.supporting(collective));
         }
-        List<Gpu> order = rankOrder || a instanceof DirectAllToAllSchedule ? ranks : Placement.topologyOrder(ranks);
+        List<Gpu> order = rankOrder ? ranks : Placement.topologyOrder(ranks);
         int perHost = Placement.ranksPerHost(order);
         List<Integer> groups = a instanceof RingSchedule && perHost == 1 ? Placement.hostGroups(order) : List.of();
         int nicRanks = rails > 0 && perHost > 1 && rails < perHost ? rails : 0;

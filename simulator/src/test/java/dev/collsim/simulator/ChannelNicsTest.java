@@ -11,6 +11,9 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.simulator.schedule.RingSchedule;
 import dev.collsim.simulator.schedule.Schedule;
+import dev.collsim.simulator.schedule.Step;
+import dev.collsim.simulator.schedule.TreeSchedule;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.simulator.schedule.Transfer;
 import dev.collsim.topology.Topology;
@@ -129,6 +132,34 @@ class ChannelNicsTest {
             assertEquals(1, cross.size());
             assertEquals(expected[c][0], cross.get(0).src(), "channel " + c);
             assertEquals(expected[c][1], cross.get(0).dst(), "channel " + c);
+        }
+    }
+
+    /**
+     * NCCL's tree channels enter and leave a node by one GPU and NIC ({@code src/graph/search.cc
+     * ncclTopoSearchRecNet}: channel c starts at the next NIC, at its local GPU; "Trees are symmetric"), the two trees
+     * of a channel pair through the same one. Tree AllReduce on 2 hosts of 8 with entries 0, 4, 1, 5 and 8 channels
+     * (pairs 0-3): pair i's traffic crosses between the hosts only from and to local rank entries[i], so the ranks of
+     * host 0 that send to host 1 are exactly 0, 4, 1, 5, each in both trees of its pair (channels 2i and 2i + 1).
+     */
+    @Test
+    void treePairsCrossHostsFromTheirEntryRank() {
+        Schedule s = new TreeSchedule(NcclVersion.DEFAULT, Protocol.SIMPLE).schedule(new ScheduleRequest(
+                Collective.ALL_REDUCE, 8L << 20, 16, 8, 8, 0, List.of(), List.of(0, 4, 1, 5)));
+        int[] entry = {0, 4, 1, 5};
+        boolean[] seen = new boolean[8];
+        for (Step st : s.steps()) {
+            for (Transfer t : st.transfers()) {
+                boolean cross = t.src() < 8 != t.dst() < 8;
+                if (cross) {
+                    int local = t.src() < 8 ? t.src() : t.dst();
+                    assertEquals(entry[t.channel() / 2], local, "channel " + t.channel());
+                    seen[t.channel()] = true;
+                }
+            }
+        }
+        for (int c = 0; c < 8; c++) {
+            assertTrue(seen[c], "channel " + c + " crosses hosts");
         }
     }
 

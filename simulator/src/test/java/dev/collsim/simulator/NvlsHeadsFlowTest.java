@@ -58,14 +58,14 @@ class NvlsHeadsFlowTest {
 
     /**
      * NVLS AllReduce of S = 1 GiB on 2 hosts with 2 NICs of 800 Gb/s (100 GB/s) each, 16 channels,
-     * NCCL_NVLS_CHUNKSIZE's 128 KiB per head: loops of 16 x 2 x 128 KiB = 4 MiB, k = 256 chunks, k + 2 pipeline steps. Head 0 sends its
-     * half of each chunk, 2(H-1)/H x 2 MiB = 2 MiB, to host 1 and receives as much; the NIC reads it from the head's
-     * memory over the head's own PCIe Gen5 link, 63 GB/s (the NIC's own link is as fast; its port is faster), so
-     * each of the k network steps takes 2^21 B / 63e9 B/s = 33.288 us, and the intra-host stages (7/8 x 4 MiB per
-     * GPU over 450 GB/s of NVLink, 8.156 us alone, 16.31 us for a ReduceScatter and an AllGather together) hide
-     * under it but in the first and last steps: 256 x 33.288 + 2 x 8.156 = 8,538.18 us, within 0.1 %. Every GPU
-     * crossing hosts (the schedule before the heads were read) moved the same bytes per NIC, 4 GPUs' flows sharing
-     * each NIC's link unevenly within a step: 8,587.0 us, 0.6 % above, outside the tolerance.
+     * NCCL_NVLS_CHUNKSIZE's 128 KiB per head: loops of 16 x 2 x 128 KiB = 4 MiB, k = 256 chunks, k + 2 pipeline
+     * steps. Head 0 sends its half of each chunk, 2(H-1)/H x 2 MiB = 2 MiB, to host 1 and receives as much; the NIC
+     * reads it from the head's memory over the head's own PCIe Gen5 link, 63 GB/s (the NIC's own link is as fast;
+     * its port is faster), so each of the k network steps takes 2^21 B / 63e9 B/s = 33.288 us, and the intra-host
+     * stages (7/8 x 4 MiB per GPU over 450 GB/s of NVLink, 8.156 us alone, 16.31 us for a ReduceScatter and an
+     * AllGather together) hide under it but in the first and last steps: 256 x 33.288 + 2 x 8.156 = 8,538.18 us,
+     * within 0.1 %. Every GPU crossing hosts (the schedule before the heads were read) moved the same bytes per NIC,
+     * 4 GPUs' flows sharing each NIC's link unevenly within a step: 8,587.0 us, 0.6 % above, outside the tolerance.
      */
     @Test
     void theHeadsPcieLinkCarriesItsNicsWholeShare() {

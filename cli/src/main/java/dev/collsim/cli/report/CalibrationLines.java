@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The report summary's calibration lines: one line per calibration used, naming the variants that use it, instead of
  * one line per variant (five variants of one cluster class all get the same profile); a calibration every variant
- * uses is the one {@code calibration: ...} line predict, compare, plan and tune print. Stateless.
+ * uses is the one {@code calibration: ...} line predict, compare, plan and tune print. The network notes are grouped
+ * the same way ({@link #grouped}). Stateless.
  */
 final class CalibrationLines {
 
@@ -39,7 +40,21 @@ final class CalibrationLines {
         if (out.isEmpty() && byProfile.size() == 1) {
             return List.of("calibration: " + byProfile.keySet().iterator().next());
         }
-        byProfile.forEach((what, variants) -> out.add("calibration of "
+        out.addAll(grouped("calibration", byProfile));
+        return out;
+    }
+
+    /**
+     * The same grouping for any per-variant summary text (the calibration lines, the network notes): one line per
+     * distinct text, naming the variants that share it, in first-use order.
+     *
+     * @param label  what the lines say, e.g. {@code network}
+     * @param byText variants per text, in first-use order
+     * @return lines {@code LABEL of "VARIANT", "VARIANT": TEXT}
+     */
+    static List<String> grouped(String label, Map<String, List<String>> byText) {
+        List<String> out = new ArrayList<>();
+        byText.forEach((what, variants) -> out.add(label + " of "
                 + String.join(", ", variants.stream().map(CalibrationLines::quote).toList()) + ": " + what));
         return out;
     }

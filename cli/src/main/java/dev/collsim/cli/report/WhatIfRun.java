@@ -16,6 +16,10 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -72,8 +76,11 @@ public final class WhatIfRun {
             }
             out.println(data.title());
             CalibrationLines.group(resolver.selections()).forEach(out::println);
+            // one line per network note, naming its variants (two EFA variants printed the same note twice)
+            Map<String, List<String>> networks = new LinkedHashMap<>();
             data.variants().stream().filter(v -> !v.network().isEmpty())
-                    .forEach(v -> out.println("network of " + v.variant() + ": " + v.network()));
+                    .forEach(v -> networks.computeIfAbsent(v.network(), k -> new ArrayList<>()).add(v.variant()));
+            CalibrationLines.grouped("network", networks).forEach(out::println);
             out.println();
             out.print(ReportSummary.text(ReportSummary.table(data)));
             out.println();

@@ -2,7 +2,9 @@ package dev.collsim.cli.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CalibrationLinesTest {
@@ -34,5 +36,18 @@ class CalibrationLinesTest {
     @Test
     void aLineWithoutTheMarkIsKept() {
         assertEquals(List.of("calibration of odd"), CalibrationLines.group(List.of("odd")));
+    }
+
+    /**
+     * The report's network notes are grouped as the calibration lines are: two EFA variants of a p5 cluster printed
+     * the same "network of ..." note twice.
+     */
+    @Test
+    void networkNotesOfSeveralVariantsShareOneLine() {
+        Map<String, List<String>> in = new LinkedHashMap<>();
+        in.put("EFA note", List.of("base", "4 hosts"));
+        in.put("RoCE note", List.of("RoCE instead"));
+        assertEquals(List.of("network of \"base\", \"4 hosts\": EFA note", "network of \"RoCE instead\": RoCE note"),
+                CalibrationLines.grouped("network", in));
     }
 }

@@ -105,8 +105,8 @@ public final class ChannelSearch {
             boolean single = oneHost;
             results.add(cache.computeIfAbsent(new Signature(sig), k -> {
                 if (template != null) {
-                    return searchNode(new HostModel(template, Set.of(0), SearchedHost.onTemplate(template, gpus), settings), multi,
-                            settings, version);
+                    return searchNode(new HostModel(template, Set.of(0), SearchedHost.onTemplate(template, gpus),
+                            settings), multi, settings, version);
                 }
                 Set<Integer> hosts = single ? Set.of(firstHost) : new TreeSet<>(gpus.stream().map(Gpu::host).toList());
                 return searchNode(new HostModel(topo, hosts, gpus, settings), multi, settings, version);

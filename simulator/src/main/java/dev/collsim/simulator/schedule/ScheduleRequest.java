@@ -24,7 +24,8 @@ import java.util.stream.IntStream;
  *                     each channel inside every group as it does for equal groups; other schedules ignore it
  * @param channelEntries when not empty: the local rank ring channel c enters each host group at, for c modulo its
  *                     size (NCCL's channel-to-NIC spreading, {@code dev.collsim.simulator.ChannelNics}); it replaces
- *                     the rotation over {@code nicRanks} or every local rank; other schedules ignore it
+ *                     the rotation over {@code nicRanks} or every local rank; the tree schedule takes entry i mod
+ *                     size as the head of its channel pair i; other schedules ignore it
  * @param reversedEntries when not empty, one per element of {@code channelEntries}: true when that channel's chain
  *                     walks the host backwards (entry, entry-1, ..., entry+1) and leaves from entry+1, a GPU local
  *                     to the entry's NIC, as NCCL's ring search closes it ({@code ChannelNics#reversed}); empty: every

@@ -239,11 +239,17 @@ public final class TreeSchedule implements ScheduleAlgorithm {
     /**
      * Parent rank of every rank for one channel: a chain inside each host, the double binary tree between host
      * heads. The chain order is rotated by the channel (position j is local rank {@code (j + channel) mod L}), as
-     * for rings, so different channels enter and leave hosts through different GPUs and NICs.
+     * for rings, so different channels enter and leave hosts through different GPUs and NICs. With {@link
+     * ScheduleRequest#channelEntries} (hosts with fewer NICs than GPUs) pair i's head is the entry of i modulo their
+     * count, a GPU local to NIC i mod NICs: NCCL's tree search starts each search channel at the next NIC and its
+     * local GPU, and a tree leaves by the GPU and NIC it entered (NCCL 2.30.7 {@code src/graph/search.cc
+     * ncclTopoSearchRecNet}, "Trees are symmetric").
      */
     private static int[] rankParents(ScheduleRequest r, int tree, int channel) {
         int l = r.ranksPerHost();
-        int rot = rotation(r.nChannels(), l, r.nicRanks() > 0 ? r.nicRanks() : l, tree, channel);
+        List<Integer> entries = r.channelEntries();
+        int rot = entries.isEmpty() ? rotation(r.nChannels(), l, r.nicRanks() > 0 ? r.nicRanks() : l, tree, channel)
+                : (entries.get(channel / 2 % entries.size()) + tree) % l;
         int[] hostParent = DoubleBinaryTree.parents(r.hosts(), tree);
         int[] p = new int[r.nRanks()];
         int headPos = tree == 0 ? 0 : l - 1;

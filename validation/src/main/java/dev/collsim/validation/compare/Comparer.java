@@ -151,12 +151,18 @@ public final class Comparer {
      * @param d the dataset
      * @param c the cluster the user gave
      * @return a line when the file's ranks name a GPU model other than the cluster's (an H100 log compared on
-     *         {@code -c dgx-a100x4}): the errors are then of that cluster, not of the GPUs measured
+     *         {@code -c dgx-a100x4}): the errors are then of that cluster, not of the GPUs measured; also when the
+     *         cluster's GPUs have no model (a machine file read without {@code --gpu-model}: an sm assumed)
      */
     static Optional<String> otherGpu(Dataset d, ClusterGuess c) {
         Optional<GpuModel> measured = GpuModels.find(d.gpuModel());
         String sku = c.ranks().isEmpty() ? null : c.ranks().get(0).model();
         Optional<GpuModel> given = GpuModels.find(sku);
+        if (measured.isPresent() && given.isEmpty() && !c.ranks().isEmpty()) {
+            return Optional.of("the given cluster's GPUs have no model (sm " + c.ranks().get(0).sm() + " assumed),"
+                    + " although the file's ranks ran on " + d.gpuModel() + " (" + measured.get().name() + ", sm "
+                    + measured.get().sm() + "): add --gpu-model '" + measured.get().name() + "' to model them");
+        }
         if (measured.isEmpty() || given.isEmpty() || measured.get().name().equals(given.get().name())) {
             return Optional.empty();
         }

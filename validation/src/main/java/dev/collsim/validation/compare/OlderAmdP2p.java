@@ -1,5 +1,6 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.validation.ingest.Dataset;
@@ -39,7 +40,8 @@ public final class OlderAmdP2p {
      * @return the assumption line when the setting was added
      */
     public static Optional<String> apply(Dataset d, Topology topo, Map<String, String> settings) {
-        if (settings.containsKey("NCCL_P2P_DISABLE") || settings.containsKey("NCCL_P2P_LEVEL") || !amd(topo)) {
+        if (settings.containsKey("NCCL_P2P_DISABLE") || settings.containsKey("NCCL_P2P_LEVEL") || !amd(topo)
+                || headerNamesOtherCpu(d)) {
             return Optional.empty();
         }
         Optional<String> why = older(d);
@@ -70,6 +72,18 @@ public final class OlderAmdP2p {
                     + "' not placing it, header naming P2P between the GPUs");
         }
         return Optional.empty();
+    }
+
+    /**
+     * A catalog host built from the GPU model carries the catalog's CPUs (a DGX A100's AMD EPYC), which need not be the
+     * run's: the ABCI Compute Node (A) files' hardware line names two Intel Xeon Platinum 8360Y under the same
+     * A100-SXM4-40GB GPUs. The header's word on the CPU wins.
+     *
+     * @return true when the header's hardware line names a CPU of the database whose vendor is not AMD
+     */
+    static boolean headerNamesOtherCpu(Dataset d) {
+        return CpuModels.find(d.header().text("hardware")).map(m -> !m.vendor().toLowerCase(Locale.ROOT)
+                .contains("amd")).orElse(false);
     }
 
     private static boolean amd(Topology topo) {

@@ -40,6 +40,22 @@ class OlderAmdP2pTest {
                 .isEmpty(), "NCCL 2.29.7");
     }
 
+    /**
+     * The ABCI Compute Node (A) run: NCCL 2.8.4 (header line 6), guessed as a DGX A100 whose catalog CPUs are AMD EPYC,
+     * but the header's hardware line (line 3) names two Intel Xeon Platinum 8360Y: NCCL's AMD default is not the
+     * run's, so no P2P level is added (it was, with the line "NCCL before 2.23 (NCCL 2.8.4) on AMD CPUs").
+     */
+    @Test
+    void theHeadersIntelCpuWinsOverTheCatalogHostsAmd() throws Exception {
+        Dataset d = first("A-allreduce-2to16x8xA100-40GB-abci-anode-hdr-nccl2.8.txt");
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        assertEquals(Optional.of("NCCL 2.8.4"), OlderAmdP2p.older(d));
+        assertTrue(OlderAmdP2p.headerNamesOtherCpu(d));
+        Map<String, String> settings = new HashMap<>();
+        assertTrue(OlderAmdP2p.apply(d, g.topology(), settings).isEmpty());
+        assertEquals(Map.of(), settings);
+    }
+
     /** The tinybox run (6x RTX 4090 on AMD root ports, 2024-04) is modelled with P2P; a run's own setting wins. */
     @Test
     void addsTheLevelOnlyOnAmdHostsWithoutAP2pSetting() throws Exception {

@@ -93,6 +93,9 @@ class PredictDocFiguresTest {
         variant(page, "estimate \\(([0-9.]+) us at 64 B\\)", 12, ring + "-b 64 -e 64");
         variant(page, "`--env NCCL_MAX_NCHANNELS=8`, 1 connection per rank\\) take ([0-9.]+) us at 16 MiB", 5,
                 ring + "-b 16M -e 16M --env NCCL_MAX_NCHANNELS=8");
+        // the empty call's row: collsim's per-call overhead alone (PerformanceParameters launchOverheadUs)
+        variant(page, "\\(`launchOverheadUs`, ([0-9.]+) us by default\\)", 5,
+                "predict allreduce -c dgx-h100 -b 0 -e 0 --calibration none");
         String gdr = "predict allreduce -c dgx-h100x2 -b 1G -e 1G";
         variant(page, "NVLSTree at 1 GiB ([0-9.]+) GB/s busbw", 7, gdr + " --env NCCL_NET_GDR_LEVEL=LOC");
         variant(page, "NVLSTree at 1 GiB [0-9.]+ GB/s busbw\\s*\\(([0-9.]+)\\)", 7, gdr);

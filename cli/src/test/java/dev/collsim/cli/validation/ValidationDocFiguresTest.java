@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * rows of public measurement files, in prose that {@code DocsExamplesTest} does not run: each must be what the row
  * prints now, to the digits the page gives. (The pages said -93.7 % for the 2x2 DGX H100 hiccup row, which prints
  * -92.9; 61.2 us at 128 KiB, which prints 62.00; 47.1, 37.6, 59.2 and 744 us for the NCCL 2.18 files, which print
- * 48.51, 38.68, 60.60 and 742.32.)
+ * 48.51, 38.68, 60.60 and 742.32; -72.5, -65.9, -48.8, -43.1 % and a median of 17.7 % for the
+ * NCCL 2.22 run, which print -72.3, -65.0, -48.4, -41.7 and 17.9.)
  */
 class ValidationDocFiguresTest {
 
@@ -26,6 +27,7 @@ class ValidationDocFiguresTest {
     private static final String DGX_2X2 = DATA + "A-allreduce-2x2xH100-dgx-ib.txt";
     private static final String ND_A100 = DATA + "A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt";
     private static final String P5_EFA = DATA + "A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt";
+    private static final String TALOS_2_22 = DATA + "A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt";
 
     /** compare row columns: size, measured us, predicted us, err %, measured busbw, predicted busbw, algo/proto. */
     private static final int MEASURED = 1;
@@ -73,6 +75,31 @@ class ValidationDocFiguresTest {
         assertFigure(p5.group(2), now[PREDICTED], p5.group());
         assertEquals("NVLSTree/Simple", now[6], p5.group());
         assertFigure(p5.group(3), now[MEASURED], p5.group());
+    }
+
+    /** The 2-node DGX H100 run of NCCL 2.22.3 at 1 and 2 MiB: error under 2.28.9's rules, then under 2.22's. */
+    @Test
+    void nccl222RowsOfNcclReleasesPage() throws IOException {
+        Matcher m = find("nccl-releases.md", "their errors go from (-[0-9.]+) % to (-[0-9.]+) % and from (-[0-9.]+) % to"
+                + " (-[0-9.]+) % \\(median ([0-9.]+) % either way\\)");
+        String now = compare(TALOS_2_22);
+        String older = compare(TALOS_2_22, "--nccl-version", "2.28");
+        String inter = "(Inter-node all-reduce (16 GPUs))";
+        assertFigure(m.group(1), row(after(older, inter), 1048576)[ERROR], m.group());
+        assertFigure(m.group(2), row(after(now, inter), 1048576)[ERROR], m.group());
+        assertFigure(m.group(3), row(after(older, inter), 2097152)[ERROR], m.group());
+        assertFigure(m.group(4), row(after(now, inter), 2097152)[ERROR], m.group());
+        assertEquals("NVLSTree/Simple", row(after(now, inter), 1048576)[6], m.group());
+        for (String out : new String[] {now, older}) {
+            assertTrue(after(out, inter).contains("at >= 1 MiB: n=14 median " + m.group(5) + " "), m.group());
+        }
+    }
+
+    /** The output from the line naming a run on. */
+    private static String after(String out, String run) {
+        int at = out.indexOf(run);
+        assertTrue(at >= 0, run + " in:\n" + out);
+        return out.substring(at);
     }
 
     private static Matcher find(String page, String regex) throws IOException {

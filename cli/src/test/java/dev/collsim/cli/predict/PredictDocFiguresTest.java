@@ -98,6 +98,11 @@ class PredictDocFiguresTest {
         // the empty call's row: collsim's per-call overhead alone (PerformanceParameters launchOverheadUs)
         variant(page, "\\(`launchOverheadUs`, ([0-9.]+) us by default\\)", 5,
                 "predict allreduce -c dgx-h100 -b 0 -e 0 --calibration none");
+        // the socket class's bound column (size-independent: the streams' and the staged paths' rates)
+        variant(page, "on `-c dgx-h100x2 --network socket` ([0-9.]+) GB/s", 13,
+                "predict allreduce -c dgx-h100x2 --network socket -b 1G -e 1G");
+        variant(page, "128 streams' [0-9.]+; Ring alone ([0-9.]+)\\)", 13,
+                "predict allreduce -c dgx-h100x2 --network socket -b 1G -e 1G --env NCCL_ALGO=Ring");
         String gdr = "predict allreduce -c dgx-h100x2 -b 1G -e 1G";
         variant(page, "NVLSTree at 1 GiB ([0-9.]+) GB/s busbw", 7, gdr + " --env NCCL_NET_GDR_LEVEL=LOC");
         variant(page, "NVLSTree at 1 GiB [0-9.]+ GB/s busbw\\s*\\(([0-9.]+)\\)", 7, gdr);

@@ -36,7 +36,8 @@ class ValidationDocFiguresTest {
 
     @Test
     void hiccupRowOfValidationPage() throws IOException {
-        Matcher m = find("validation.md", "16 KiB row, out-of-place ([0-9.]+) us against [0-9.]+ in place, (-?[0-9.]+) %");
+        Matcher m = find("validation.md",
+                "16 KiB row, out-of-place ([0-9.]+) us against [0-9.]+ in place, (-?[0-9.]+) %");
         String[] row = row(compare(DGX_2X2), 16384);
         assertFigure(m.group(1), row[MEASURED], m.group());
         assertFigure(m.group(2), row[ERROR], m.group());
@@ -45,7 +46,8 @@ class ValidationDocFiguresTest {
 
     @Test
     void proxyTurnsRowOfPredictPage() throws IOException {
-        Matcher m = find("predict.md", "wait 7 x 6 x 1 = 42 us: ([0-9.]+) us predicted, ([0-9.]+) measured \\(`compare`");
+        Matcher m = find("predict.md",
+                "wait 7 x 6 x 1 = 42 us: ([0-9.]+) us predicted, ([0-9.]+) measured \\(`compare`");
         String[] row = row(compare(DGX_2X2), 131072);
         assertFigure(m.group(1), row[PREDICTED], m.group());
         assertFigure(m.group(2), row[MEASURED], m.group());
@@ -66,8 +68,8 @@ class ValidationDocFiguresTest {
         assertFigure(a100.group(5), row(nd, 2097152)[MEASURED], a100.group());
         assertEquals("Ring/LL128", row(nd, 2097152)[6], a100.group());
 
-        Matcher p5 = find("nccl-releases.md", "64 MiB from Ring/LL128 \\(([0-9.]+) us\\) to NVLSTree/Simple \\(([0-9.]+)"
-                + " us, measured ([0-9.]+)\\)");
+        Matcher p5 = find("nccl-releases.md",
+                "64 MiB from Ring/LL128 \\(([0-9.]+) us\\) to NVLSTree/Simple \\(([0-9.]+) us, measured ([0-9.]+)\\)");
         String[] now = row(compare(P5_EFA), 67108864);
         String[] older = row(compare(P5_EFA, "--nccl-version", "2.28"), 67108864);
         assertFigure(p5.group(1), older[PREDICTED], p5.group());
@@ -80,8 +82,8 @@ class ValidationDocFiguresTest {
     /** The 2-node DGX H100 run of NCCL 2.22.3 at 1 and 2 MiB: error under 2.28.9's rules, then under 2.22's. */
     @Test
     void nccl222RowsOfNcclReleasesPage() throws IOException {
-        Matcher m = find("nccl-releases.md", "their errors go from (-[0-9.]+) % to (-[0-9.]+) % and from (-[0-9.]+) % to"
-                + " (-[0-9.]+) % \\(median ([0-9.]+) % either way\\)");
+        Matcher m = find("nccl-releases.md", "their errors go from (-[0-9.]+) % to (-[0-9.]+) % and from"
+                + " (-[0-9.]+) % to (-[0-9.]+) % \\(median ([0-9.]+) % either way\\)");
         String now = compare(TALOS_2_22);
         String older = compare(TALOS_2_22, "--nccl-version", "2.28");
         String inter = "(Inter-node all-reduce (16 GPUs))";

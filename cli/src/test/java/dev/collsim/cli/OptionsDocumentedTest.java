@@ -17,11 +17,12 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every option {@code --help} lists for predict, compare, diagnose, calibrate, tune and the topo commands is findable
- * by its long name in the README or in the docs page the README links for that command (predict: docs/predict.md;
- * compare, diagnose, calibrate: docs/validation.md; tune: docs/tune.md; topo: docs/topology.md). Before this test
- * compare's {@code --summary}, diagnose's {@code --fail-on-problem} and the long names of nccl-tests' flags
- * ({@code --minbytes}, {@code --datatype}, ...) were in no page.
+ * Every option {@code --help} lists for predict, compare, diagnose, calibrate, tune, plan, report and the topo
+ * commands is findable by its long name in the README or in the docs page the README links for that command (predict:
+ * docs/predict.md; compare, diagnose, calibrate: docs/validation.md; tune: docs/tune.md; plan:
+ * docs/planning-validation.md; report: docs/report.md; topo: docs/topology.md). Before this test compare's
+ * {@code --summary}, diagnose's {@code --fail-on-problem}, nine of plan's options, report's {@code --no-progress} and
+ * the long names of nccl-tests' flags ({@code --minbytes}, {@code --datatype}, ...) were in no page.
  */
 class OptionsDocumentedTest {
 
@@ -39,6 +40,8 @@ class OptionsDocumentedTest {
         pages.put("diagnose", "validation.md");
         pages.put("calibrate", "validation.md");
         pages.put("tune", "tune.md");
+        pages.put("plan", "planning-validation.md");
+        pages.put("report", "report.md");
         for (String sub : List.of("show", "paths", "check", "export")) {
             pages.put("topo " + sub, "topology.md");
         }
@@ -56,7 +59,7 @@ class OptionsDocumentedTest {
             }
         }
         assertEquals(List.of(), missing, "options --help lists that no page names");
-        // predict alone lists over 50 options; the nine commands together well over 100
+        // predict alone lists over 50 options; the eleven commands together well over 100
         assertTrue(checked > 100, "only " + checked + " options read from the help texts");
     }
 

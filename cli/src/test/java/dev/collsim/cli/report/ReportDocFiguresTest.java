@@ -66,10 +66,22 @@ class ReportDocFiguresTest {
         CliRun p = CliRun.run("predict", "allreduce", "-c", "default", "--fabric", "fat-tree", "--oversubscription",
                 "2", "--leaf-radix", "8", "-d", "bfloat16", "-b", "8G", "-e", "8G");
         assertEquals(0, p.code(), p.err());
-        String analytical = p.out().lines().filter(l -> l.startsWith(" ")).findFirst().orElseThrow().trim()
-                .split("\\s+")[7];
+        String analytical = column(p, 7);
         DocFigure.assertFigure(m.group(2), analytical, m.group());
         DocFigure.assertFigure(r.group(2), analytical, r.group());
+        // the bound line of the same variant and of the base, as the page's chart paragraph quotes them
+        Matcher bound = Pattern.compile("= ([0-9.]+) GB/s on 4 DGX H100, where the base's NICs allow ([0-9.]+);")
+                .matcher(page);
+        assertTrue(bound.find(), "docs/report.md's bound sentence");
+        DocFigure.assertFigure(bound.group(1), column(p, 13), bound.group());
+        CliRun b = CliRun.run("predict", "allreduce", "-c", "default", "-d", "bfloat16", "-b", "8G", "-e", "8G");
+        assertEquals(0, b.code(), b.err());
+        DocFigure.assertFigure(bound.group(2), column(b, 13), bound.group());
+    }
+
+    /** One column of the first row a predict run prints. */
+    private static String column(CliRun r, int column) {
+        return r.out().lines().filter(l -> l.startsWith(" ")).findFirst().orElseThrow().trim().split("\\s+")[column];
     }
 
     /** The "AllReduce busbw @8G" cell of one README summary row. */

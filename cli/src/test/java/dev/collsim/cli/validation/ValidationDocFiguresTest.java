@@ -54,6 +54,17 @@ class ValidationDocFiguresTest {
         assertEquals("Ring/LL", row[6], "the page's Ring/LL at 128 KiB");
     }
 
+    /** The NIC-bound paragraph of predict.md: busbw of the 2x2 DGX H100 file at 8 GiB, measured and predicted. */
+    @Test
+    void nicBoundRowOfPredictPage() throws IOException {
+        Matcher m = find("predict.md",
+                "\\(measured ([0-9.]+) at 8 GiB; the predicted (\\w+/\\w+) time there gives ([0-9.]+): `\\./collsim compare");
+        String[] row = row(compare(DGX_2X2), 8589934592L);
+        assertFigure(m.group(1), row[4], m.group());
+        assertEquals(m.group(2), row[6], m.group());
+        assertFigure(m.group(3), row[5], m.group());
+    }
+
     @Test
     void olderReleaseRowsOfNcclReleasesPage() throws IOException {
         Matcher a100 = find("nccl-releases.md", "so 1 MiB \\(still LL\\) predicts ([0-9.]+) us \\(measured ([0-9.]+),"

@@ -57,8 +57,8 @@ class ValidationDocFiguresTest {
     /** The NIC-bound paragraph of predict.md: busbw of the 2x2 DGX H100 file at 8 GiB, measured and predicted. */
     @Test
     void nicBoundRowOfPredictPage() throws IOException {
-        Matcher m = find("predict.md",
-                "\\(measured ([0-9.]+) at 8 GiB; the predicted (\\w+/\\w+) time there gives ([0-9.]+): `\\./collsim compare");
+        Matcher m = find("predict.md", "\\(measured ([0-9.]+) at 8 GiB; the predicted (\\w+/\\w+) time there gives"
+                + " ([0-9.]+): `\\./collsim compare");
         String[] row = row(compare(DGX_2X2), 8589934592L);
         assertFigure(m.group(1), row[4], m.group());
         assertEquals(m.group(2), row[6], m.group());

@@ -76,7 +76,7 @@ class ReaderWarningsCliTest {
      * A 0-byte all_reduce runs nothing (NCCL discards an empty collective, src/enqueue.cc taskAppend), but nccl-tests
      * -b 0 prints a row for it: size 0, count 0, algbw and busbw 0.00 (src/common.cu TimeTest; the public RTX 2080 Ti
      * file, lines 62-63). The analytical backend prints that row, its time the per-call overhead alone
-     * (launchOverheadUs, 1.0 us in the documented defaults, --calibration none), no algorithm, protocol, channel or
+     * (launchOverheadUs, 1.5 us in the documented defaults, --calibration none), no algorithm, protocol, channel or
      * NCCL estimate. all_gather on 8 ranks: nccl-tests rounds the per-rank count down to 16 bytes (all_gather.cu), so
      * 8, 16, 32 and 64 bytes are 0 elements and print size 0 (64 B = 16 floats, 2 per rank); 128 B = 4 per rank runs.
      * The flow backends leave such sizes out, and refuse a sweep of only such sizes.

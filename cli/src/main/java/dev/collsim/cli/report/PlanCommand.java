@@ -80,7 +80,7 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--layers", paramLabel = "L", description = "transformer layers (default: as --hidden)")
     private int layers;
     @Option(names = "--dp", paramLabel = "D", description = "data-parallel degree (default: fill the cluster,"
-            + " GPUs / (tp x pp))")
+            + " GPUs / (tp x pp x cp))")
     private int dp;
     @Option(names = "--tp", paramLabel = "T", description = "tensor-parallel degree: divides the hidden size, and"
             + " divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: ${DEFAULT-VALUE})")

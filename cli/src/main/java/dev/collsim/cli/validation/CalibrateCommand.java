@@ -47,12 +47,13 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = {"Fit collsim's performance parameters to measurements and write a YAML profile for"
                 + " 'compare --calibration'.",
-            "Weighted least squares (Levenberg-Marquardt), with standard errors, residuals and a hold-out check; refuse fits that do "
+            "Robust weighted least squares (Huber's loss by reweighted Levenberg-Marquardt: a point far from the others"
+                + " weighs less; docs/validation.md, 'How calibrate fits'), with standard errors, residuals and a"
+                + " hold-out check; refuse fits that do "
                 + "not converge or are ill-conditioned, end at a bound, leave a parameter undetermined (relative standard "
                 + "error > 50%%), give an efficiency above 1, or miss the data by more than 20%% (median, all points or "
                 + "hold-out); refuse data that mixes host counts under one -c. Without --fit, a refused fit of every "
-                + "parameter falls back to fewer (see --fit), as collsim accuracy does. Writes a YAML profile for "
-                + "'compare --calibration'."},
+                + "parameter falls back to fewer (see --fit), as collsim accuracy does."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:profile written", "2:usage error", "3:invalid input file, or files of different host counts under one -c", "4:fit refused: every parameter set tried was refused (reasons printed)",
             "6:finished, but skipped files it could not read (each named on stderr with why)"})

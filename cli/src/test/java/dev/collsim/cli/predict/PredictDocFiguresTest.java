@@ -64,6 +64,8 @@ class PredictDocFiguresTest {
         variant(page, "\\(2 kernels\\) and ([0-9.]+) us with `--env NCCL_WORK_FIFO_BYTES=0`", 5,
                 "predict alltoall -c gb200-nvl72 --ranks=64 --nccl-version=2.27 -b 4G -e 4G"
                         + " --env NCCL_WORK_FIFO_BYTES=0");
+        variant(page, "`-g 8 -z 1` at 1 KiB on `dgx-a100` predicts 8 x 4\\.4 \\+ 3\\.3 \\+ 16\\.65 = ([0-9.]+) us", 5,
+                "predict -c dgx-a100 allreduce -b 1K -e 1K -g 8 -z 1");
         variant(page, "`--network slingshot` gives the same ([0-9.]+) us as InfiniBand", 5,
                 "predict allreduce -c dgx-h100x2 -b 8 -e 8 --network slingshot");
         variant(page, "more than the ([0-9.]+) of InfiniBand", 5, "predict allreduce -c dgx-h100x2 -b 8 -e 8");
@@ -71,6 +73,41 @@ class PredictDocFiguresTest {
                 "predict allreduce -c dgx-a100 -b 512M -e 512M --env NCCL_ALGO=Ring --env NCCL_PROTO=Simple");
         variant(page, "NCCL_P2P_READ_ENABLE=1` gives [0-9.]+ us against ([0-9.]+) by default", 5,
                 "predict allreduce -c dgx-h100 -b 512M -e 512M --env NCCL_ALGO=Ring --env NCCL_PROTO=Simple");
+    }
+
+    /**
+     * The figures of the proxy-posting and GDR paragraphs, each quoted for a command the page names in words: a forced
+     * Ring/Simple AllReduce on 2 DGX H100 at 512 KiB, 16 MiB (16 channels) and 64 B (1 channel, with NCCL's estimate),
+     * on 8 channels at 16 MiB, and NVLSTree at 1 GiB with GDR off and by default. (The page said 360 us from 64 B,
+     * where one channel prints the slot cycle's 300, and 354.65 us with {@code --channels 8}, which the analytical
+     * backend refuses; NVLSTree's 433.99 and 444.24 were no longer printed.)
+     */
+    @Test
+    void proxyPostingAndGdrFiguresArePrinted() throws IOException {
+        String page = page();
+        String ring = "predict allreduce -c dgx-h100x2 --env NCCL_ALGO=Ring --env NCCL_PROTO=Simple ";
+        variant(page, "it costs 2 x 60 x 3 us = ([0-9.]+) us from 512 KiB", 5, ring + "-b 512K -e 512K");
+        variant(page, "= ([0-9.]+) us from 512 KiB to 16 MiB, where NCCL gives it 16 channels", 5,
+                ring + "-b 16M -e 16M");
+        // the same sentence's figure at 16 MiB, read again for the 16 channels it names
+        assertEquals("16", firstRow(ring + "-b 16M -e 16M")[11]);
+        variant(page, "the slot cycle alone binds: ([0-9.]+) us", 5, ring + "-b 64 -e 64");
+        variant(page, "estimate \\(([0-9.]+) us at 64 B\\)", 12, ring + "-b 64 -e 64");
+        variant(page, "`--env NCCL_MAX_NCHANNELS=8`, 1 connection per rank\\) take ([0-9.]+) us at 16 MiB", 5,
+                ring + "-b 16M -e 16M --env NCCL_MAX_NCHANNELS=8");
+        // the empty call's row: collsim's per-call overhead alone (PerformanceParameters launchOverheadUs)
+        variant(page, "\\(`launchOverheadUs`, ([0-9.]+) us by default\\)", 5,
+                "predict allreduce -c dgx-h100 -b 0 -e 0 --calibration none");
+        // the socket class's bound column (size-independent: the streams' and the staged paths' rates)
+        variant(page, "on `-c dgx-h100x2 --network socket` ([0-9.]+) GB/s", 13,
+                "predict allreduce -c dgx-h100x2 --network socket -b 1G -e 1G");
+        variant(page, "128 streams' [0-9.]+; Ring alone ([0-9.]+)\\)", 13,
+                "predict allreduce -c dgx-h100x2 --network socket -b 1G -e 1G --env NCCL_ALGO=Ring");
+        String gdr = "predict allreduce -c dgx-h100x2 -b 1G -e 1G";
+        variant(page, "NVLSTree at 1 GiB ([0-9.]+) GB/s busbw", 7, gdr + " --env NCCL_NET_GDR_LEVEL=LOC");
+        variant(page, "NVLSTree at 1 GiB [0-9.]+ GB/s busbw\\s*\\(([0-9.]+)\\)", 7, gdr);
+        variant(page, "the bound column reads ([0-9.]+) \\(", 13, gdr + " --env NCCL_NET_GDR_LEVEL=LOC");
+        variant(page, "the bound column reads [0-9.]+ \\(([0-9.]+) by default\\)", 13, gdr);
     }
 
     /** The machine-file sentence: algorithm/protocol, channels and busbw of a real DGX A100's topo -m. */

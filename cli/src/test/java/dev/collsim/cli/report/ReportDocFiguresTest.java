@@ -3,6 +3,8 @@ package dev.collsim.cli.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.cli.CliRun;
+import dev.collsim.cli.DocFigure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,5 +36,60 @@ class ReportDocFiguresTest {
         double step = Double.parseDouble(quoted.group(1)) / 1e3;
         long tokens = Long.parseLong(m.group(2).replace(",", ""));
         assertTrue(tokens >= 524_288 / (step + 0.5e-4) - 0.5 && tokens <= 524_288 / (step - 0.5e-4) + 0.5, row);
+    }
+
+    /**
+     * The flow-timed fat-tree variant's AllReduce busbw at 8G and the 1:1 base's, as docs/report.md and the README's
+     * prose quote them, must be the README's summary rows (which {@code ReadmeMainJobTest} checks against the built-in
+     * report), to the quoted digits; the analytical figure both pages quote for that fabric (the leaf uplinks' 200)
+     * must be what {@code predict} prints for the variant's cluster (examples/whatif-default.yaml: default cluster,
+     * fat-tree, oversubscription 2, leaf-radix 8, bfloat16). (report.md said the analytical backend gave 372 there:
+     * that is the base's, and the README rounded 372.6 to 372.)
+     */
+    @Test
+    void fatTreeFiguresQuotedInProseAreTheReadmeRows() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        String fatTree = busbw(readme, "2:1 fat-tree, 8 ports/leaf ");
+        String base = busbw(readme, "base: 4x DGX H100, 8x400G rail ");
+        String page = Files.readString(Path.of("..", "docs", "report.md")).replaceAll("\\s*\\n\\s*", " ");
+        Matcher m = Pattern.compile("leave ([0-9.]+) GB/s of AllReduce busbw at 8G where the analytical backend gives"
+                + " the uplinks' ([0-9.]+) \\(the 1:1 base: ([0-9.]+);").matcher(page);
+        assertTrue(m.find(), "docs/report.md's fat-tree sentence");
+        DocFigure.assertFigure(m.group(1), fatTree, m.group());
+        DocFigure.assertFigure(m.group(3), base, m.group());
+        Matcher r = Pattern.compile("the 2:1 fat-tree leaves ([0-9.]+) GB/s of AllReduce busbw at 8G where the"
+                + " analytical backend gives the uplinks' ([0-9.]+) \\(the 1:1 base: ([0-9.]+)\\)")
+                .matcher(readme.replaceAll("\\s*\\n\\s*", " "));
+        assertTrue(r.find(), "the README's fat-tree sentence");
+        DocFigure.assertFigure(r.group(1), fatTree, r.group());
+        DocFigure.assertFigure(r.group(3), base, r.group());
+        CliRun p = CliRun.run("predict", "allreduce", "-c", "default", "--fabric", "fat-tree", "--oversubscription",
+                "2", "--leaf-radix", "8", "-d", "bfloat16", "-b", "8G", "-e", "8G");
+        assertEquals(0, p.code(), p.err());
+        String analytical = column(p, 7);
+        DocFigure.assertFigure(m.group(2), analytical, m.group());
+        DocFigure.assertFigure(r.group(2), analytical, r.group());
+        // the bound line of the same variant and of the base, as the page's chart paragraph quotes them
+        Matcher bound = Pattern.compile("= ([0-9.]+) GB/s on 4 DGX H100, where the base's NICs allow ([0-9.]+);")
+                .matcher(page);
+        assertTrue(bound.find(), "docs/report.md's bound sentence");
+        DocFigure.assertFigure(bound.group(1), column(p, 13), bound.group());
+        CliRun b = CliRun.run("predict", "allreduce", "-c", "default", "-d", "bfloat16", "-b", "8G", "-e", "8G");
+        assertEquals(0, b.code(), b.err());
+        DocFigure.assertFigure(bound.group(2), column(b, 13), bound.group());
+    }
+
+    /** One column of the first row a predict run prints. */
+    private static String column(CliRun r, int column) {
+        return r.out().lines().filter(l -> l.startsWith(" ")).findFirst().orElseThrow().trim().split("\\s+")[column];
+    }
+
+    /** The "AllReduce busbw @8G" cell of one README summary row. */
+    private static String busbw(String readme, String variant) {
+        String row = readme.lines().filter(l -> l.startsWith(variant)).findFirst()
+                .orElseThrow(() -> new AssertionError("no README row " + variant));
+        Matcher m = Pattern.compile(" ([0-9.]+) GB/s ").matcher(row);
+        assertTrue(m.find(), row);
+        return m.group(1);
     }
 }

@@ -6,6 +6,7 @@ import dev.collsim.simulator.PreparedCall;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.RunSettings;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.PerfPoint;
@@ -50,7 +51,7 @@ public final class SeriesBuilder {
         }
         try {
             Map<String, String> settings = new LinkedHashMap<>(d.env());
-            Comparer.modelSettings(d, c.get(), cluster.isEmpty(), settings);
+            RunSettings.modelSettings(d, c.get(), cluster.isEmpty(), settings);
             List<PreparedCall> pm = comparer.model(d, c.get(), NcclSettings.modelled(settings), pts);
             double[] t = pts.stream().mapToDouble(p -> p.primary().timeUs()).toArray();
             long[] s = pts.stream().mapToLong(PerfPoint::sizeBytes).toArray();

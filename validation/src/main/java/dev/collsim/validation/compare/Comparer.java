@@ -17,7 +17,6 @@ import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.DatasetKind;
 import dev.collsim.validation.ingest.NcclLog;
-import dev.collsim.validation.ingest.NetworkLog;
 import dev.collsim.validation.ingest.Note;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
@@ -116,7 +115,7 @@ public final class Comparer {
         }
         NcclSettings env;
         Map<String, String> settings = new LinkedHashMap<>(d.env());
-        List<String> settingNotes = modelSettings(d, c.get(), cluster.isEmpty(), settings);
+        List<String> settingNotes = RunSettings.modelSettings(d, c.get(), cluster.isEmpty(), settings);
         try {
             env = NcclSettings.modelled(settings);
         } catch (IllegalArgumentException e) {
@@ -138,7 +137,7 @@ public final class Comparer {
             assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).sorted()
-                    .forEach(k -> ignored(k, cluster.isEmpty()).ifPresent(assumptions::add));
+                    .forEach(k -> RunSettings.ignored(k, cluster.isEmpty()).ifPresent(assumptions::add));
             used = new ClusterGuess(c.get().topology(), c.get().ranks(), c.get().source(), assumptions);
             pm = model(d, used, env, pts);
         } catch (InvalidRequestException e) {
@@ -168,95 +167,6 @@ public final class Comparer {
         }
         return Optional.of("the given cluster's GPUs (" + sku + "), although the file's ranks ran on " + d.gpuModel()
                 + " (" + measured.get().name() + "): the errors below are of that cluster, not of the GPUs measured");
-    }
-
-    /**
-     * The assumption line for a setting of the file the model does not take as an NCCL setting. NCCL_NET and
-     * NCCL_IB_DISABLE choose NCCL's network transport, which the model takes as the cluster's network class: on a
-     * cluster guessed from the file that class was read from them ({@link HeaderNetworkClass}), so they are part of
-     * the model and get no line; on a cluster the user gave, its own class stands.
-     *
-     * @param key     the NCCL_* name
-     * @param guessed true when the cluster was guessed from the dataset
-     * @return the line, empty when the setting is part of the model
-     */
-    static Optional<String> ignored(String key, boolean guessed) {
-        if (!HeaderNetworkClass.SETTINGS.contains(key)) {
-            return Optional.of(key + " ignored (not part of the model)");
-        }
-        return guessed ? Optional.empty()
-                : Optional.of(key + " ignored (it chooses NCCL's network transport; the given cluster's network class"
-                        + " stands)");
-    }
-
-    /**
-     * A dataset's NCCL settings as the model takes them on a cluster (compare, and the accuracy and calibration series
-     * through {@code calibration.SeriesBuilder}): the log's word on GPU Direct RDMA ({@link #gdrOffFromLog}), a GDR
-     * level on guessed paths ({@link #gdrLevelOnGuessedPaths}), P2P off from the header ({@link HeaderPcie#p2pOff}).
-     *
-     * @param d        the dataset
-     * @param c        the cluster
-     * @param guessed  true when the cluster was guessed from the dataset, not given
-     * @param settings the dataset's settings, changed in place
-     * @return the assumption lines: the GDR line, the run-title transport line, the P2P-off line, the older-NCCL-on-AMD
-     *         line and the NCCL 2.4 tree-threshold line ({@link OlderTreeThreshold}), each "" when nothing changed
-     */
-    public static List<String> modelSettings(Dataset d, ClusterGuess c, boolean guessed, Map<String, String> settings) {
-        Optional<String> gdr = gdrOffFromLog(d, c, settings);
-        if (gdr.isEmpty() && guessed) {
-            gdr = gdrLevelOnGuessedPaths(d, c, settings);
-        }
-        Optional<String> transport = HeaderPcie.runTransport(d, c.topology().hostCount(), settings);
-        Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
-        Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
-        Optional<String> tree = OlderTreeThreshold.apply(d, settings);
-        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""), tree.orElse(""));
-    }
-
-    /**
-     * The NCCL INFO log's word on GPU Direct RDMA between hosts wins over the guessed topology. A run whose log says GDR
-     * was off is modelled with {@code NCCL_NET_GDR_LEVEL=LOC} (NCCL never uses GDR at that level, NCCL 2.30
-     * {@code src/graph/paths.cc} {@code ncclTopoCheckGdr}), unless the run set the variable itself. A run whose log
-     * says GDR was on drops its own NCCL_NET_GDR_LEVEL: the real GPU-NIC paths were within that level, which the
-     * guessed host's paths need not be. Only between hosts does it matter.
-     *
-     * @return the assumption line when {@code settings} was changed
-     */
-    private static Optional<String> gdrOffFromLog(Dataset d, ClusterGuess c, Map<String, String> settings) {
-        NetworkLog.State gdr = d.log().net().gdr();
-        if (!gdr.known() || c.topology().hostCount() < 2) {
-            return Optional.empty();
-        }
-        if (gdr.on()) {
-            String level = settings.remove("NCCL_NET_GDR_LEVEL");
-            return level == null ? Optional.empty() : Optional.of("GPU Direct RDMA on as the NCCL INFO log says (line "
-                    + gdr.line() + "): NCCL_NET_GDR_LEVEL=" + level + " not applied to the guessed GPU-NIC paths");
-        }
-        if (settings.containsKey("NCCL_NET_GDR_LEVEL")) {
-            return Optional.empty();
-        }
-        settings.put("NCCL_NET_GDR_LEVEL", "LOC");
-        return Optional.of("GPU Direct RDMA off as the NCCL INFO log says (line " + gdr.line()
-                + "): modelled as NCCL_NET_GDR_LEVEL=LOC");
-    }
-
-    /**
-     * A GPU Direct RDMA level the run sets (PIX, PXB, PHB, SYS or a number above 0) names a distance on the run's own
-     * GPU-NIC paths; a guessed host's paths need not be those (a catalog DGX H100 standing in for another H100
-     * server), so without the NCCL INFO log's word ({@link #gdrOffFromLog}) collsim does not judge the level on them
-     * and keeps NCCL's default. LOC (never GDR, whatever the distance) is kept. Only between hosts does it matter.
-     *
-     * @return the assumption line when {@code settings} was changed
-     */
-    private static Optional<String> gdrLevelOnGuessedPaths(Dataset d, ClusterGuess c, Map<String, String> settings) {
-        String level = settings.get("NCCL_NET_GDR_LEVEL");
-        if (level == null || c.topology().hostCount() < 2 || d.log().net().gdr().known()
-                || level.trim().equalsIgnoreCase("LOC") || level.trim().equals("0")) {
-            return Optional.empty();
-        }
-        settings.remove("NCCL_NET_GDR_LEVEL");
-        return Optional.of("NCCL_NET_GDR_LEVEL=" + level + " not applied: it names a distance on the run's own GPU-NIC"
-                + " paths, which the guessed host's need not be, and no NCCL INFO log says whether GDR was on");
     }
 
     /**

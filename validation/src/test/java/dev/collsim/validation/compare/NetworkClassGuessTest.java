@@ -41,8 +41,8 @@ class NetworkClassGuessTest {
         assertTrue(a.stream().noneMatch(x -> x.startsWith("NCCL_IB_DISABLE ignored")), a.toString());
         assertTrue(a.contains("NCCL_IB_HCA ignored (not part of the model)"), a.toString());
         assertEquals(Optional.of("NCCL_IB_DISABLE ignored (it chooses NCCL's network transport; the given cluster's"
-                + " network class stands)"), Comparer.ignored("NCCL_IB_DISABLE", false));
-        assertEquals(Optional.empty(), Comparer.ignored("NCCL_NET", true));
+                + " network class stands)"), RunSettings.ignored("NCCL_IB_DISABLE", false));
+        assertEquals(Optional.empty(), RunSettings.ignored("NCCL_NET", true));
     }
 
     @Test

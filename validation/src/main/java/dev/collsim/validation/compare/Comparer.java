@@ -199,7 +199,8 @@ public final class Comparer {
      * @param guessed  true when the cluster was guessed from the dataset, not given
      * @param settings the dataset's settings, changed in place
      * @return the assumption lines: the GDR line, the run-title transport line, the P2P-off line, the older-NCCL-on-AMD
-     *         line and the NCCL 2.4 tree-threshold line ({@link OlderTreeThreshold}), each "" when nothing changed
+     *         line, the NCCL 2.4 tree-threshold line ({@link OlderTreeThreshold}) and the CollNet-chain-only line of NCCL
+     *         before 2.14 ({@link OlderCollNet}), each "" when nothing changed
      */
     public static List<String> modelSettings(Dataset d, ClusterGuess c, boolean guessed, Map<String, String> settings) {
         Optional<String> gdr = gdrOffFromLog(d, c, settings);
@@ -210,7 +211,9 @@ public final class Comparer {
         Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
         Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
         Optional<String> tree = OlderTreeThreshold.apply(d, settings);
-        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""), tree.orElse(""));
+        Optional<String> collnet = OlderCollNet.apply(d, settings);
+        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""), tree.orElse(""),
+                collnet.orElse(""));
     }
 
     /**

@@ -91,11 +91,11 @@ public final class NcclPredictor implements CollectivePredictor {
         return prepare(r).networkNote(params);
     }
 
-    private record Key(Topology topology, List<?> ranks, NcclSettings env) {
+    private record Key(Topology topology, List<?> ranks, NcclSettings env, boolean pluginLatency) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Key k && k.topology == topology && (k.ranks == ranks || k.ranks.equals(ranks))
-                    && k.env.equals(env);
+                    && k.env.equals(env) && k.pluginLatency == pluginLatency;
         }
 
         @Override
@@ -127,12 +127,27 @@ public final class NcclPredictor implements CollectivePredictor {
      * @throws InvalidRequestException when there are no ranks
      */
     public PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv) {
-        Key k = new Key(topology, ranks, ncclEnv);
+        return prepare(topology, ranks, ncclEnv, true);
+    }
+
+    /**
+     * @param topology      the cluster
+     * @param ranks         the GPUs in rank order (compared by identity first, as above)
+     * @param ncclEnv       NCCL_* settings
+     * @param pluginLatency false for a run whose NCCL predates the net plugin's latency property (before 2.12,
+     *                      {@code channel.NetPluginLatency#readBy}): NCCL's choice is made without it, the
+     *                      time keeps it
+     * @return the prepared communicator (cached)
+     * @throws InvalidRequestException when there are no ranks
+     */
+    public PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv,
+            boolean pluginLatency) {
+        Key k = new Key(topology, ranks, ncclEnv, pluginLatency);
         PreparedCommunicator c = cache.get(k);
         if (c != null) {
             return c;
         }
-        c = PreparedCommunicator.prepare(topology, ranks, ncclEnv, version);
+        c = PreparedCommunicator.prepare(topology, ranks, ncclEnv, version, pluginLatency);
         if (cache.size() >= CACHE_LIMIT) {
             cache.clear();
         }

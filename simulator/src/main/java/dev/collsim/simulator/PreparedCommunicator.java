@@ -26,6 +26,7 @@ import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.GraphSet;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TimeTable;
@@ -66,12 +67,12 @@ public final class PreparedCommunicator {
     private final LeafGroups fabric; // the ranks' leaf groups; null: the fabric limits nothing (one group, one host)
 
     private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table,
-            double copyScale, LeafGroups fabric) {
+            CostTable timeBase, double copyScale, LeafGroups fabric) {
         this.version = version;
         this.settings = settings;
         this.plan = plan;
         this.table = table;
-        this.timeTable = TimeTable.of(table, plan.nvlsTimeGraph());
+        this.timeTable = TimeTable.of(timeBase, plan.nvlsTimeGraph());
         this.copyScale = copyScale;
         this.fabric = fabric;
     }
@@ -83,22 +84,31 @@ public final class PreparedCommunicator {
      * @param ranks    the GPUs in rank order, at least one
      * @param ncclEnv  NCCL_* settings, parsed once where the user gave them (null: NCCL defaults)
      * @param version  NCCL release modelled
+     * @param pluginLatency false when the run's NCCL predates the net plugin's latency property
+     *                 ({@code channel.NetPluginLatency#readBy}): NCCL's choice is made on graphs without it, the
+     *                 time still reads the table with it (the latency the transport has, whatever NCCL knows)
      * @return the prepared communicator
      * @throws InvalidRequestException when there are no ranks, or a rank is not a GPU of the topology
      */
     static PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv,
-            NcclVersion version) {
+            NcclVersion version, boolean pluginLatency) {
         NcclSettings s = ncclEnv == null ? NcclSettings.DEFAULTS : ncclEnv;
         if (ranks.isEmpty()) {
             throw new InvalidRequestException("a prediction needs at least one rank");
         }
         CommunicatorRanks.check(topology, ranks);
         ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
-        TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
-                plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
-                plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
-        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), LocalCopy.scale(ranks.get(0)),
+        CostTable timeBase = NcclTuningModel.tune(input(plan, plan.graphs(), s, version));
+        CostTable choice = pluginLatency ? timeBase
+                : NcclTuningModel.tune(input(plan, plan.graphs().withLatencyInter(0), s, version));
+        return new PreparedCommunicator(version, s, plan, choice, timeBase, LocalCopy.scale(ranks.get(0)),
                 LeafGroups.limiting(topology, ranks).orElse(null));
+    }
+
+    private static TuningInput input(ChannelPlan plan, GraphSet graphs, NcclSettings s, NcclVersion version) {
+        return new TuningInput(graphs, plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(), plan.cpu(),
+                plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
+                graphs.tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
     }
 
     /**

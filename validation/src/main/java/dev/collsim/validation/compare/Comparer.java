@@ -38,10 +38,9 @@ import java.util.stream.Stream;
  * {@link PreparedCommunicator} per dataset (channel plan, NCCL's cost table and choices) and one {@link PreparedCall}
  * per size, so a compared point has exactly the time {@code collsim predict} prints for it. Every point carries a
  * band: a shipped profile's band (from its leave-one-out residuals) or a calibration's 95 % band when one is given,
- * else the uncalibrated model's typical error
- * ({@link PredictionBand#UNCALIBRATED}). Each dataset is modelled with the NCCL release its file states, or the one
- * the user gave ({@link HeaderNcclVersion}). Stateless apart from its settings and the predictors' caches;
- * thread-safe.
+ * else the uncalibrated model's typical error ({@link PredictionBand#UNCALIBRATED}). Each dataset is modelled with the
+ * NCCL release its file states, or the one the user gave ({@link HeaderNcclVersion}), and without the net plugin's
+ * latency under NCCL before 2.12. Stateless apart from its settings and the predictors' caches; thread-safe.
  */
 public final class Comparer {
 
@@ -78,8 +77,7 @@ public final class Comparer {
     /**
      * @param given   NCCL release to model every dataset with, or empty for each dataset's own
      * @param params  performance parameters of a shipped profile
-     * @param band    the band of these parameters (relative half-widths per size regime, from the residuals of the
-     *                fit that produced them, or of the bare model)
+     * @param band    the band of these parameters (relative half-widths per size regime, from the fit's or bare residuals)
      * @param source  where the band comes from, in words, for the comparison's text
      * @return a comparer whose points carry that band
      */
@@ -90,8 +88,7 @@ public final class Comparer {
 
     /**
      * @param d a dataset
-     * @return the NCCL release its points are modelled with: the given one, else the one its file states
-     *         ({@link HeaderNcclVersion#modelled})
+     * @return the NCCL release its points are modelled with: the given one, else its file's ({@link HeaderNcclVersion})
      */
     public NcclVersion modelled(Dataset d) {
         return HeaderNcclVersion.modelled(d, given);
@@ -135,6 +132,7 @@ public final class Comparer {
                     .forEach(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
             assumptions.add(HeaderNcclVersion.line(d, given));
+            HeaderNcclVersion.pluginLatencyLine(d, given, c.get().topology()).ifPresent(assumptions::add);
             assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).sorted()
@@ -199,8 +197,7 @@ public final class Comparer {
      * @param guessed  true when the cluster was guessed from the dataset, not given
      * @param settings the dataset's settings, changed in place
      * @return the assumption lines: the GDR line, the run-title transport line, the P2P-off line, the older-NCCL-on-AMD
-     *         line, the NCCL 2.4 tree-threshold line ({@link OlderTreeThreshold}) and the CollNet-chain-only line of NCCL
-     *         before 2.14 ({@link OlderCollNet}), each "" when nothing changed
+     *         line and the older-NCCL lines ({@link OlderTreeThreshold}, {@link OlderCollNet}), each "" when unchanged
      */
     public static List<String> modelSettings(Dataset d, ClusterGuess c, boolean guessed, Map<String, String> settings) {
         Optional<String> gdr = gdrOffFromLog(d, c, settings);
@@ -210,10 +207,8 @@ public final class Comparer {
         Optional<String> transport = HeaderPcie.runTransport(d, c.topology().hostCount(), settings);
         Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
         Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
-        Optional<String> tree = OlderTreeThreshold.apply(d, settings);
-        Optional<String> collnet = OlderCollNet.apply(d, settings);
-        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""), tree.orElse(""),
-                collnet.orElse(""));
+        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""),
+                OlderTreeThreshold.apply(d, settings).orElse(""), OlderCollNet.apply(d, settings).orElse(""));
     }
 
     /**
@@ -275,7 +270,8 @@ public final class Comparer {
      */
     public List<PreparedCall> model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
-        PreparedCommunicator comm = predictors.get(modelled(d)).prepare(c.topology(), c.ranks(), env);
+        PreparedCommunicator comm = predictors.get(modelled(d)).prepare(c.topology(), c.ranks(), env,
+                HeaderNcclVersion.readsPluginLatency(d, given));
         HostLaunch launch = DatasetLaunch.of(d);
         List<PreparedCall> calls = new ArrayList<>();
         for (PerfPoint p : pts) {

@@ -43,8 +43,8 @@ class PluginLatencyChoiceTest {
     void olderNcclEstimatesWithoutItButTheTimeKeepsIt() {
         Topology t = ClusterLoader.load("p4d.24xlargex2");
         NcclPredictor p = new NcclPredictor(NcclVersion.V2_18_5, PerformanceParameters.DEFAULTS);
-        PreparedCommunicator reads = p.prepare(t, t.gpus(), NcclSettings.DEFAULTS, true);
-        PreparedCommunicator older = p.prepare(t, t.gpus(), NcclSettings.DEFAULTS, false);
+        PreparedCommunicator reads = p.prepare(t, t.gpus(), NcclSettings.DEFAULTS, 12);
+        PreparedCommunicator older = p.prepare(t, t.gpus(), NcclSettings.DEFAULTS, 11);
         long[] sizes = {1024, 1L << 30};
         Protocol[] protos = {Protocol.LL, Protocol.SIMPLE};
         double[] less = {150.0, 300.0};

@@ -271,7 +271,7 @@ public final class Comparer {
     public List<PreparedCall> model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
         PreparedCommunicator comm = predictors.get(modelled(d)).prepare(c.topology(), c.ranks(), env,
-                HeaderNcclVersion.readsPluginLatency(d, given));
+                HeaderNcclVersion.runMinor(d, given));
         HostLaunch launch = DatasetLaunch.of(d);
         List<PreparedCall> calls = new ArrayList<>();
         for (PerfPoint p : pts) {

@@ -65,6 +65,19 @@ public final class HeaderNcclVersion {
     }
 
     /**
+     * The run's own NCCL 2 minor release for the model's older-run rules ({@code NcclPredictor#prepare} with it).
+     *
+     * @param d     the dataset
+     * @param given the release the user named, or empty to follow the file
+     * @return the release the run is taken to have used ({@link #release}) when no release is given and it is known,
+     *         else the modelled entry's
+     */
+    public static int runMinor(Dataset d, Optional<NcclVersion> given) {
+        NcclRelease run = release(d);
+        return given.isEmpty() && run.known() ? run.minor() : modelled(d, given).minor();
+    }
+
+    /**
      * Whether the run's NCCL reads the latency a net plugin reports ({@code NetPluginLatency#readBy}: from 2.12).
      *
      * @param d     the dataset
@@ -72,8 +85,7 @@ public final class HeaderNcclVersion {
      * @return false only for a run taken to be of NCCL before 2.12 ({@link #release}) with no release given
      */
     public static boolean readsPluginLatency(Dataset d, Optional<NcclVersion> given) {
-        NcclRelease run = release(d);
-        return given.isPresent() || !run.known() || NetPluginLatency.readBy(run.minor());
+        return NetPluginLatency.readBy(runMinor(d, given));
     }
 
     /**

@@ -130,6 +130,8 @@ class HeaderNcclVersionTest {
         assertEquals(false, HeaderNcclVersion.readsPluginLatency(p4d28, PER_FILE));
         assertEquals(true, HeaderNcclVersion.readsPluginLatency(p4d223, PER_FILE));
         assertEquals(true, HeaderNcclVersion.readsPluginLatency(p4d28, Optional.of(NcclVersion.V2_18_5)));
+        assertEquals(8, HeaderNcclVersion.runMinor(p4d28, PER_FILE));
+        assertEquals(18, HeaderNcclVersion.runMinor(p4d28, Optional.of(NcclVersion.V2_18_5)));
         Topology two = ClusterLoader.load("p4d.24xlargex2");
         assertEquals(Optional.of("NCCL 2.8.3 predates the net plugin's latency (read from 2.12): the 75 us the AWS EFA"
                 + " (aws-ofi-nccl) plugin reports is left out of NCCL's choice, not of the time"),

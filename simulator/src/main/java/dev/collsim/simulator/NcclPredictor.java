@@ -91,11 +91,11 @@ public final class NcclPredictor implements CollectivePredictor {
         return prepare(r).networkNote(params);
     }
 
-    private record Key(Topology topology, List<?> ranks, NcclSettings env) {
+    private record Key(Topology topology, List<?> ranks, NcclSettings env, int runMinor) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Key k && k.topology == topology && (k.ranks == ranks || k.ranks.equals(ranks))
-                    && k.env.equals(env);
+                    && k.env.equals(env) && k.runMinor == runMinor;
         }
 
         @Override
@@ -127,12 +127,28 @@ public final class NcclPredictor implements CollectivePredictor {
      * @throws InvalidRequestException when there are no ranks
      */
     public PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv) {
-        Key k = new Key(topology, ranks, ncclEnv);
+        return prepare(topology, ranks, ncclEnv, version.minor());
+    }
+
+    /**
+     * @param topology      the cluster
+     * @param ranks         the GPUs in rank order (compared by identity first, as above)
+     * @param ncclEnv       NCCL_* settings
+     * @param runMinor      the run's NCCL 2 minor release, e.g. 8 for 2.8.4 (this predictor's own when the run is
+     *                      not older): a run older than the entry has its own tuning rules where collsim knows them
+     *                      ({@code tuning.TuningConstants#forRun}); before 2.12 NCCL's choice is made without the net
+     *                      plugin's latency ({@code channel.NetPluginLatency#readBy}), the time keeps it
+     * @return the prepared communicator (cached)
+     * @throws InvalidRequestException when there are no ranks
+     */
+    public PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv,
+            int runMinor) {
+        Key k = new Key(topology, ranks, ncclEnv, runMinor);
         PreparedCommunicator c = cache.get(k);
         if (c != null) {
             return c;
         }
-        c = PreparedCommunicator.prepare(topology, ranks, ncclEnv, version);
+        c = PreparedCommunicator.prepare(topology, ranks, ncclEnv, version, runMinor);
         if (cache.size() >= CACHE_LIMIT) {
             cache.clear();
         }

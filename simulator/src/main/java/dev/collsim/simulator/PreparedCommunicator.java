@@ -10,6 +10,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ScaleUp;
 import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.channel.NetPluginLatency;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.GdrNote;
 import dev.collsim.simulator.perf.LocalCopy;
@@ -26,6 +27,7 @@ import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.GraphSet;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TimeTable;
@@ -66,12 +68,12 @@ public final class PreparedCommunicator {
     private final LeafGroups fabric; // the ranks' leaf groups; null: the fabric limits nothing (one group, one host)
 
     private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table,
-            double copyScale, LeafGroups fabric) {
+            CostTable timeBase, double copyScale, LeafGroups fabric) {
         this.version = version;
         this.settings = settings;
         this.plan = plan;
         this.table = table;
-        this.timeTable = TimeTable.of(table, plan.nvlsTimeGraph());
+        this.timeTable = TimeTable.of(timeBase, plan.nvlsTimeGraph());
         this.copyScale = copyScale;
         this.fabric = fabric;
     }
@@ -83,22 +85,34 @@ public final class PreparedCommunicator {
      * @param ranks    the GPUs in rank order, at least one
      * @param ncclEnv  NCCL_* settings, parsed once where the user gave them (null: NCCL defaults)
      * @param version  NCCL release modelled
+     * @param runMinor the run's NCCL 2 minor release ({@code version.minor()} when it is not older than the entry):
+     *                 a run older than the entry has its tuning's rules where collsim knows them
+     *                 ({@link TuningConstants#forRun}), and before 2.12 NCCL's choice is made on graphs without the
+     *                 net plugin's latency ({@code channel.NetPluginLatency#readBy}) while the time still reads the
+     *                 table with it (the latency the transport has, whatever NCCL knows)
      * @return the prepared communicator
      * @throws InvalidRequestException when there are no ranks, or a rank is not a GPU of the topology
      */
     static PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv,
-            NcclVersion version) {
+            NcclVersion version, int runMinor) {
         NcclSettings s = ncclEnv == null ? NcclSettings.DEFAULTS : ncclEnv;
         if (ranks.isEmpty()) {
             throw new InvalidRequestException("a prediction needs at least one rank");
         }
         CommunicatorRanks.check(topology, ranks);
         ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
-        TuningInput in = new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(),
-                plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
-                plan.graphs().tree().pattern(), plan.runtimeChannels(), s, TuningConstants.of(version));
-        return new PreparedCommunicator(version, s, plan, NcclTuningModel.tune(in), LocalCopy.scale(ranks.get(0)),
+        TuningConstants constants = TuningConstants.of(version).forRun(runMinor);
+        CostTable timeBase = NcclTuningModel.tune(input(plan, plan.graphs(), s, constants));
+        CostTable choice = NetPluginLatency.readBy(runMinor) ? timeBase
+                : NcclTuningModel.tune(input(plan, plan.graphs().withLatencyInter(0), s, constants));
+        return new PreparedCommunicator(version, s, plan, choice, timeBase, LocalCopy.scale(ranks.get(0)),
                 LeafGroups.limiting(topology, ranks).orElse(null));
+    }
+
+    private static TuningInput input(ChannelPlan plan, GraphSet graphs, NcclSettings s, TuningConstants c) {
+        return new TuningInput(graphs, plan.nRanks(), plan.nNodes(), plan.minSm(), plan.maxSm(), plan.cpu(),
+                plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(), plan.maxLocalRanks(),
+                graphs.tree().pattern(), plan.runtimeChannels(), s, c);
     }
 
     /**

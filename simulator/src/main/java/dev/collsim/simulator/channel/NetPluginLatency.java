@@ -76,7 +76,27 @@ public final class NetPluginLatency {
     /** aws-ofi-nccl's reported latency on p4d, p4de, p5 and p5e and for unlisted platforms, microseconds. */
     public static final double EFA_US = 75.0;
 
+    /**
+     * First NCCL 2 minor release whose net plugin API has the latency property: {@code ncclNetProperties_t} gains
+     * {@code float latency} at v2.12.7-1 ({@code src/include/nccl_net.h} line 34; absent at v2.11.4-1, v2.8.4-1 and
+     * v2.4.8-1), and v2.12.7-1 first copies it into the graph ({@code src/graph/search.cc} line 468,
+     * {@code graph->latencyInter = net->net.latency}) and the tuning ({@code src/graph/tuning.cc} line 140).
+     */
+    public static final int FIRST_MINOR = 12;
+
     private NetPluginLatency() {
+    }
+
+    /**
+     * Whether a release reads the latency a plugin reports. Before 2.12 NCCL's tuning takes the network's hardware
+     * latency alone ({@code hwLat[NCCL_HW_NET]}, v2.8.4-1 {@code src/graph/tuning.cc}), as it does for a transport that
+     * reports 0, whatever aws-ofi-nccl's platform table says.
+     *
+     * @param ncclMinor the NCCL 2 minor release of the run, e.g. 8 for 2.8.4
+     * @return true from 2.12 on
+     */
+    public static boolean readBy(int ncclMinor) {
+        return ncclMinor >= FIRST_MINOR;
     }
 
     /**

@@ -19,18 +19,40 @@ public final class ReleaseRules {
     /** {@code NCCL_MAX_NVLS_ARITY}: most ranks of one node an NVLS AllGather/ReduceScatter serves (device.h, 2.25+). */
     static final int MAX_NVLS_ARITY = 32;
 
+    /** First NCCL 2 minor release whose ring AllReduce latency counts {@code 2*nNodes} network steps (v2.12.7-1). */
+    static final int FIRST_TWO_NNODES_MINOR = 12;
+
     private final NcclVersion version;
+    /** The run's own NCCL 2 minor release when it is older than the entry's range, else the entry's. */
+    private final int runMinor;
 
     /**
      * @param version the NCCL release
      */
     public ReleaseRules(NcclVersion version) {
+        this(version, version.minor());
+    }
+
+    /**
+     * The rules of an entry for a run of an older release than the entry's first (the 2.18.5 entry models NCCL 2.4
+     * to 2.17): the entry's rules, but where collsim knows the older release's own ({@link #ringInterSteps}).
+     *
+     * @param version  the NCCL release entry
+     * @param runMinor the run's NCCL 2 minor release, e.g. 8 for 2.8.4; the entry's own when not older
+     */
+    public ReleaseRules(NcclVersion version, int runMinor) {
         this.version = Objects.requireNonNull(version, "version");
+        this.runMinor = Math.min(runMinor, version.minor());
     }
 
     /** @return the NCCL release these rules are of */
     public NcclVersion version() {
         return version;
+    }
+
+    /** @return the run's NCCL 2 minor release these rules apply to: the entry's own unless the run is older */
+    public int runMinor() {
+        return runMinor;
     }
 
     private int minor() {
@@ -66,9 +88,9 @@ public final class ReleaseRules {
     }
 
     /**
-     * The ring AllReduce's inter-host steps in its latency: {@code 2*nNodes} up to 2.22 (v2.18.5-1 line 161,
-     * v2.22.3-1 line 159, {@code nInterSteps}); {@code 2*(nNodes-1)} from 2.23 (v2.23.4-1 line 258,
-     * v2.28.9-1 line 378). Other functions: nNodes - 1.
+     * The ring AllReduce's inter-host steps in its latency: {@code 2*nNodes} in 2.12 to 2.22 (v2.12.7-1 line 114,
+     * v2.18.5-1 line 161, v2.22.3-1 line 159, {@code nInterSteps}); {@code 2*(nNodes-1)} from 2.23 (v2.23.4-1 line
+     * 258, v2.28.9-1 line 378) and before 2.12 (v2.8.4-1 line 112, v2.11.4-1 line 115). Other functions: nNodes - 1.
      *
      * @param allReduce the function is AllReduce
      * @param nNodes    hosts
@@ -78,7 +100,8 @@ public final class ReleaseRules {
         if (nNodes == 1) {
             return 0;
         }
-        return allReduce ? 2 * (minor() <= 22 ? nNodes : nNodes - 1) : nNodes - 1;
+        boolean twoNNodes = minor() <= 22 && runMinor >= FIRST_TWO_NNODES_MINOR;
+        return allReduce ? 2 * (twoNNodes ? nNodes : nNodes - 1) : nNodes - 1;
     }
 
     /**

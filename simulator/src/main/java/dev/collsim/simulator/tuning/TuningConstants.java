@@ -90,6 +90,27 @@ public final class TuningConstants {
         this.rules = new ReleaseRules(version);
     }
 
+    private TuningConstants(TuningConstants base, ReleaseRules rules) {
+        this.version = base.version;
+        this.ringLl128Cap = base.ringLl128Cap;
+        this.treeCap = base.treeCap;
+        this.nvlsTreeCap = base.nvlsTreeCap;
+        this.treeCorrection = base.treeCorrection;
+        this.nvlsTreeCorrection = base.nvlsTreeCorrection;
+        this.rules = rules;
+    }
+
+    /**
+     * These constants for a run of an NCCL release older than this entry's first: the same tables under
+     * {@link ReleaseRules#ReleaseRules(NcclVersion, int)}.
+     *
+     * @param runMinor the run's NCCL 2 minor release, e.g. 8 for 2.8.4
+     * @return this when the run is not older than the entry, else a copy with the older run's rules
+     */
+    public TuningConstants forRun(int runMinor) {
+        return runMinor >= version.minor() ? this : new TuningConstants(this, new ReleaseRules(version, runMinor));
+    }
+
     private static double[][] treeCorrection(int columns) {
         double[][] t = new double[NP][];
         for (int p = 0; p < NP; p++) {

@@ -37,10 +37,9 @@ import java.util.stream.Stream;
  * {@link PreparedCommunicator} per dataset (channel plan, NCCL's cost table and choices) and one {@link PreparedCall}
  * per size, so a compared point has exactly the time {@code collsim predict} prints for it. Every point carries a
  * band: a shipped profile's band (from its leave-one-out residuals) or a calibration's 95 % band when one is given,
- * else the uncalibrated model's typical error
- * ({@link PredictionBand#UNCALIBRATED}). Each dataset is modelled with the NCCL release its file states, or the one
- * the user gave ({@link HeaderNcclVersion}). Stateless apart from its settings and the predictors' caches;
- * thread-safe.
+ * else the uncalibrated model's typical error ({@link PredictionBand#UNCALIBRATED}). Each dataset is modelled with the
+ * NCCL release its file states, or the one the user gave ({@link HeaderNcclVersion}), and without the net plugin's
+ * latency under NCCL before 2.12. Stateless apart from its settings and the predictors' caches; thread-safe.
  */
 public final class Comparer {
 
@@ -77,8 +76,7 @@ public final class Comparer {
     /**
      * @param given   NCCL release to model every dataset with, or empty for each dataset's own
      * @param params  performance parameters of a shipped profile
-     * @param band    the band of these parameters (relative half-widths per size regime, from the residuals of the
-     *                fit that produced them, or of the bare model)
+     * @param band    the band of these parameters (relative half-widths per size regime, from the fit's or bare residuals)
      * @param source  where the band comes from, in words, for the comparison's text
      * @return a comparer whose points carry that band
      */
@@ -89,8 +87,7 @@ public final class Comparer {
 
     /**
      * @param d a dataset
-     * @return the NCCL release its points are modelled with: the given one, else the one its file states
-     *         ({@link HeaderNcclVersion#modelled})
+     * @return the NCCL release its points are modelled with: the given one, else its file's ({@link HeaderNcclVersion})
      */
     public NcclVersion modelled(Dataset d) {
         return HeaderNcclVersion.modelled(d, given);
@@ -134,6 +131,7 @@ public final class Comparer {
                     .forEach(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
             assumptions.add(HeaderNcclVersion.line(d, given));
+            HeaderNcclVersion.pluginLatencyLine(d, given, c.get().topology()).ifPresent(assumptions::add);
             assumptions.removeIf(String::isEmpty);
             d.env().keySet().stream().filter(k -> k.startsWith("NCCL_") && !env.asMap().containsKey(k)
                     && settings.containsKey(k)).sorted()
@@ -182,7 +180,8 @@ public final class Comparer {
      */
     public List<PreparedCall> model(Dataset d, ClusterGuess c, NcclSettings env, List<PerfPoint> pts) {
         DataType type = d.dataType() == null ? DataType.FLOAT : d.dataType();
-        PreparedCommunicator comm = predictors.get(modelled(d)).prepare(c.topology(), c.ranks(), env);
+        PreparedCommunicator comm = predictors.get(modelled(d)).prepare(c.topology(), c.ranks(), env,
+                HeaderNcclVersion.runMinor(d, given));
         HostLaunch launch = DatasetLaunch.of(d);
         List<PreparedCall> calls = new ArrayList<>();
         for (PerfPoint p : pts) {

@@ -1,8 +1,12 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.simulator.channel.NetPluginLatency;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.Topology;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.NcclRelease;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -58,5 +62,45 @@ public final class HeaderNcclVersion {
         String why = given.isPresent() ? "--nccl-version; " + file : run.known() ? file : file + ": the default";
         NcclVersion v = modelled(d, given);
         return "NCCL " + v.tables().text() + " modelled (" + why + ")" + v.rulesNote();
+    }
+
+    /**
+     * The run's own NCCL 2 minor release for the model's older-run rules ({@code NcclPredictor#prepare} with it).
+     *
+     * @param d     the dataset
+     * @param given the release the user named, or empty to follow the file
+     * @return the release the run is taken to have used ({@link #release}) when no release is given and it is known,
+     *         else the modelled entry's
+     */
+    public static int runMinor(Dataset d, Optional<NcclVersion> given) {
+        NcclRelease run = release(d);
+        return given.isEmpty() && run.known() ? run.minor() : modelled(d, given).minor();
+    }
+
+    /**
+     * Whether the run's NCCL reads the latency a net plugin reports ({@code NetPluginLatency#readBy}: from 2.12).
+     *
+     * @param d     the dataset
+     * @param given the release the user named, or empty to follow the file
+     * @return false only for a run taken to be of NCCL before 2.12 ({@link #release}) with no release given
+     */
+    public static boolean readsPluginLatency(Dataset d, Optional<NcclVersion> given) {
+        return NetPluginLatency.readBy(runMinor(d, given));
+    }
+
+    /**
+     * @param d     the dataset
+     * @param given the release the user named, or empty to follow the file
+     * @param topo  the cluster (its network class between the hosts)
+     * @return the assumption line when the run's NCCL does not read a latency its plugin reports
+     */
+    public static Optional<String> pluginLatencyLine(Dataset d, Optional<NcclVersion> given, Topology topo) {
+        NetworkClass net = topo.networkClass();
+        if (topo.hostCount() < 2 || readsPluginLatency(d, given) || NetPluginLatency.reportedUs(net) == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "NCCL %s predates the net plugin's latency (read from 2.%d): the"
+                + " %.0f us the %s plugin reports is left out of NCCL's choice, not of the time", release(d),
+                NetPluginLatency.FIRST_MINOR, NetPluginLatency.reportedUs(net), net.label()));
     }
 }

@@ -45,7 +45,7 @@ public final class RunSettings {
      * @param guessed  true when the cluster was guessed from the dataset, not given
      * @param settings the dataset's settings, changed in place
      * @return the assumption lines: the GDR line, the run-title transport line, the P2P-off line, the older-NCCL-on-AMD
-     *         line and the NCCL 2.4 tree-threshold line ({@link OlderTreeThreshold}), each "" when nothing changed
+     *         line and the older-NCCL lines ({@link OlderTreeThreshold}, {@link OlderCollNet}), each "" when unchanged
      */
     public static List<String> modelSettings(Dataset d, ClusterGuess c, boolean guessed, Map<String, String> settings) {
         Optional<String> gdr = gdrOffFromLog(d, c, settings);
@@ -55,8 +55,8 @@ public final class RunSettings {
         Optional<String> transport = HeaderPcie.runTransport(d, c.topology().hostCount(), settings);
         Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
         Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
-        Optional<String> tree = OlderTreeThreshold.apply(d, settings);
-        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""), tree.orElse(""));
+        return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""),
+                OlderTreeThreshold.apply(d, settings).orElse(""), OlderCollNet.apply(d, settings).orElse(""));
     }
 
     /**

@@ -8,6 +8,8 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
@@ -112,5 +114,28 @@ class HeaderNcclVersionTest {
     private static PreparedCommunicator comm(Comparer c, Dataset d) {
         ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
         return c.model(d, g, NcclSettings.modelled(d.env()), Comparer.usable(d)).get(0).communicator();
+    }
+
+    /**
+     * NCCL before 2.12 has no net plugin latency ({@code ncclNetProperties_t.latency} first at v2.12.7-1
+     * {@code src/include/nccl_net.h} line 34): the p3dn run states 2.4.8 (its line 33), the p4d EKS run 2.8.3; the p4d
+     * DLAMI run states 2.23.4 (its INFO line 32). A release the user names is 2.18 or newer, which reads it.
+     */
+    @Test
+    void onlyNcclBefore212IgnoresThePluginsLatency() {
+        Dataset p3dn = Corpus.read("A-allreduce-2x8xV100-32GB-aws-p3dn-dlami-efa-nccl2.4.txt").get(0);
+        Dataset p4d28 = Corpus.read("A-allreduce-2x8xA100-40GB-aws-p4d-eks-efa-nccl2.8.txt").get(0);
+        Dataset p4d223 = Corpus.read("A-allreduce-2x8xA100-40GB-aws-p4d-dlami-efa-nccl2.23.txt").get(0);
+        assertEquals(false, HeaderNcclVersion.readsPluginLatency(p3dn, PER_FILE));
+        assertEquals(false, HeaderNcclVersion.readsPluginLatency(p4d28, PER_FILE));
+        assertEquals(true, HeaderNcclVersion.readsPluginLatency(p4d223, PER_FILE));
+        assertEquals(true, HeaderNcclVersion.readsPluginLatency(p4d28, Optional.of(NcclVersion.V2_18_5)));
+        assertEquals(8, HeaderNcclVersion.runMinor(p4d28, PER_FILE));
+        assertEquals(18, HeaderNcclVersion.runMinor(p4d28, Optional.of(NcclVersion.V2_18_5)));
+        Topology two = ClusterLoader.load("p4d.24xlargex2");
+        assertEquals(Optional.of("NCCL 2.8.3 predates the net plugin's latency (read from 2.12): the 75 us the AWS EFA"
+                + " (aws-ofi-nccl) plugin reports is left out of NCCL's choice, not of the time"),
+                HeaderNcclVersion.pluginLatencyLine(p4d28, PER_FILE, two));
+        assertEquals(Optional.empty(), HeaderNcclVersion.pluginLatencyLine(p4d223, PER_FILE, two));
     }
 }

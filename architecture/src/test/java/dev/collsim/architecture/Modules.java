@@ -26,7 +26,8 @@ enum Modules {
                     "dev.collsim.simulator.tuning.NcclVersion", "dev.collsim.simulator.tuning.GpuGeneration",
                     "dev.collsim.simulator.network.FlowRecord", "dev.collsim.simulator.network.Multipath",
                     "dev.collsim.simulator.network.FabricFailures", "dev.collsim.simulator.network.RankPlacement",
-                    "dev.collsim.simulator.network.RoutingOptions", "dev.collsim.simulator.network.Placement")),
+                    "dev.collsim.simulator.network.RoutingOptions", "dev.collsim.simulator.network.Placement",
+                    "dev.collsim.simulator.channel.NetPluginLatency")),
     /** NCCL through JavaCPP; the only module that sees org.bytedeco. */
     EXECUTOR("executor", List.of("dev.collsim.executor.."), List.of("dev.collsim.executor")),
     /** Measurement readers, comparison, calibration, diagnosis. */

@@ -65,12 +65,14 @@ public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int 
 
     /** @return a copy with the NIC speed set */
     public HardwareHints withNicSpeed(Bandwidth speed) {
-        return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks, cpuName);
+        return new HardwareHints(gpuModel, gpuSm, speed, pcieGen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks,
+                cpuName);
     }
 
     /** @return a copy with the PCIe generation set */
     public HardwareHints withPcieGen(int gen) {
-        return new HardwareHints(gpuModel, gpuSm, nicSpeed, gen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks, cpuName);
+        return new HardwareHints(gpuModel, gpuSm, nicSpeed, gen, cpuVendor, cpuFamily, cpuModel, nvswitchLinks,
+                cpuName);
     }
 
     /** @return a copy with the CPU vendor, family and model ids set */

@@ -126,7 +126,8 @@ public final class Comparer {
             assumptions.add(settingNotes.get(0));
             DatasetLaunch.assumption(d).ifPresent(assumptions::add);
             cluster.flatMap(g -> otherGpu(d, g)).ifPresent(assumptions::add);
-            cluster.flatMap(g -> HeaderNetworkClass.otherThanGiven(d, g, HeaderNetworkClass.ERRORS)).ifPresent(assumptions::add);
+            cluster.flatMap(g -> HeaderNetworkClass.otherThanGiven(d, g, HeaderNetworkClass.ERRORS))
+                    .ifPresent(assumptions::add);
             d.notes().stream().map(Note::text).filter(t -> t.startsWith(Note.NAMES_NO_COLLECTIVE))
                     .forEach(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);

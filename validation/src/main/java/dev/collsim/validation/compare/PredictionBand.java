@@ -24,8 +24,8 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
 
     /**
      * The uncalibrated model's band: the last lines of {@code collsim accuracy validation/src/test/resources/data}
-     * (model defaults, each file modelled by its NCCL release, 2026-12-06; "uncalibrated band" line). AccuracyGateTest checks it against a
-     * fresh run.
+     * (model defaults, each file modelled by its NCCL release, 2026-12-06, 95 healthy datasets; "uncalibrated band"
+     * line). AccuracyGateTest checks it against a fresh run.
      */
     public static final PredictionBand UNCALIBRATED = new PredictionBand(13.3, 5.4);
 

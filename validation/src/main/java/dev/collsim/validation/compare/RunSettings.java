@@ -60,8 +60,8 @@ public final class RunSettings {
     }
 
     /**
-     * The NCCL INFO log's word on GPU Direct RDMA between hosts wins over the guessed topology. A run whose log says GDR
-     * was off is modelled with {@code NCCL_NET_GDR_LEVEL=LOC} (NCCL never uses GDR at that level, NCCL 2.30
+     * The NCCL INFO log's word on GPU Direct RDMA between hosts wins over the guessed topology. A run whose log says
+     * GDR was off is modelled with {@code NCCL_NET_GDR_LEVEL=LOC} (NCCL never uses GDR at that level, NCCL 2.30
      * {@code src/graph/paths.cc} {@code ncclTopoCheckGdr}), unless the run set the variable itself. A run whose log
      * says GDR was on drops its own NCCL_NET_GDR_LEVEL: the real GPU-NIC paths were within that level, which the
      * guessed host's paths need not be. Only between hosts does it matter.

@@ -92,9 +92,9 @@ public final class SweepCommand implements Callable<Integer> {
             String every = t.backends().isEmpty() ? "" : " under every backend of the grid (" + t.backends()
                     + "; a design's figures are its slower backend's)";
             out.printf(Locale.ROOT, "target %s (%s): %s%n", t.target(), t.bounds(), t.point() < 0
-                    ? "no design meets it" + every : String.format(Locale.ROOT, "cheapest %s, %.0f %s, %s (%d designs"
-                    + " meet it%s)", t.design(), t.cost(), r.space().cost().currency(), t.workload(), t.meeting(),
-                    every));
+                    ? "no design meets it" + every : String.format(Locale.ROOT, "cheapest %s, %.0f %s, %s (%d %s it%s)",
+                    t.design(), t.cost(), r.space().cost().currency(), t.workload(), t.meeting(),
+                    t.meeting() == 1 ? "design meets" : "designs meet", every));
         }
         out.println("wrote " + dir + "/ (points.csv, points.parquet, front.csv, targets.csv, index.html)");
         return 0;

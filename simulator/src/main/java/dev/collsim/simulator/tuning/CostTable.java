@@ -100,9 +100,8 @@ public final class CostTable {
                 && logSize < c.treeCorrectionColumns() && in.minSm() >= 100 && in.cpu().isX86()) {
             b *= c.treeCorrection(p, logSize);
         }
-        if (a == Algorithm.RING && p == Protocol.SIMPLE && func == Collective.ALL_REDUCE && in.nNodes() > 1
-                && nBytes / ((long) in.runtimeChannels() * in.nRanks()) >= 64) {
-            l *= in.minSm() < 80 ? TuningConstants.RING_PLATEAU_FACTOR[0] : TuningConstants.RING_PLATEAU_FACTOR[1];
+        if (a == Algorithm.RING && p == Protocol.SIMPLE && func == Collective.ALL_REDUCE && in.nNodes() > 1) {
+            l *= ringPlateau(c.rules().early(), nBytes);
         }
         int numPipeOps = 1;
         int latCount = a == Algorithm.RING ? numPipeOps
@@ -112,6 +111,25 @@ public final class CostTable {
             t *= 1024;
         }
         return Optional.of(new AlgoChoice(a, p, t, l, b));
+    }
+
+    /**
+     * The Ring/Simple AllReduce plateau on several hosts ({@code ncclTopoGetAlgoTime}): from 2.18 x1.9 below sm80 and
+     * x1.4 from sm80 once {@code nBytes / (nChannels x nRanks) >= 64} (v2.18.5-1, NCCL 2.30.7); in 2.8-2.11 x1.9 on
+     * every GPU once {@code nBytes >= nRanks / 16.0 x 65536} (v2.8.4-1 line 281, v2.11.4-1 line 283).
+     *
+     * @param early  the release is 2.8-2.11 ({@link ReleaseRules#early})
+     * @param nBytes the call's bytes
+     * @return the latency factor, 1 below the plateau
+     */
+    private double ringPlateau(boolean early, long nBytes) {
+        if (early) {
+            return nBytes >= in.nRanks() / 16.0 * 65536 ? EarlyTuningTables.RING_PLATEAU_FACTOR : 1.0;
+        }
+        if (nBytes / ((long) in.runtimeChannels() * in.nRanks()) < 64) {
+            return 1.0;
+        }
+        return in.minSm() < 80 ? TuningConstants.RING_PLATEAU_FACTOR[0] : TuningConstants.RING_PLATEAU_FACTOR[1];
     }
 
     /**

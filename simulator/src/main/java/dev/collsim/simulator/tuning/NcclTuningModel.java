@@ -137,7 +137,8 @@ public final class NcclTuningModel {
         GraphSummary g = in.graphs().graphFor(a);
         TuningConstants c = in.constants();
         boolean pxn = in.minSm() >= 90 && c.rules().ll128PxnOnSm90(in.settings().ll128C2c());
-        return g.typeInter().atMost(pxn ? PathType.PXN : PathType.PXB) && g.typeIntra().atMost(PathType.NVB)
+        PathType intra = c.rules().early() ? PathType.NVL : PathType.NVB;
+        return g.typeInter().atMost(pxn ? PathType.PXN : PathType.PXB) && g.typeIntra().atMost(intra)
                 && (in.minSm() == in.maxSm() || in.minSm() >= 90 && c.version() == NcclVersion.V2_30_7)
                 && c.rules().ll128DefaultSm(in.minSm());
     }
@@ -145,7 +146,7 @@ public final class NcclTuningModel {
     static double algBandwidth(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {
         TuningConstants c = in.constants();
         ReleaseRules r = c.rules();
-        GpuGeneration gen = in.generation();
+        GpuGeneration gen = c.tableGeneration(in.minSm(), in.maxSm());
         int idx2 = in.nodesIndex();
         int nCh = g.nChannels();
         boolean agrs = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
@@ -155,7 +156,7 @@ public final class NcclTuningModel {
             bw = r.nvlsEfficiencyForm() ? nvlsBw(in, func, a, g)
                     : r.olderNvlsBw(func, a, in.nNodes(), in.ppn(), g.bwIntra(), g.bwInter());
         }
-        double busBw = nCh * bw;
+        double busBw = Math.min(nCh * bw, c.busBwCap(in.minSm(), in.maxSm()));
         int llRow = in.nNodes() == 1 ? gen.ordinal() : in.cpu() == CpuKind.AMD_X86 ? 1 : 0;
         double llMaxBw = c.llMaxBw(llRow, idx2);
         if (a == Algorithm.RING && p == Protocol.LL) {
@@ -163,7 +164,7 @@ public final class NcclTuningModel {
             busBw = Math.min(llMaxBw, r.ringLlFactor(arOrReduce, in.nNodes()) * busBw);
         }
         if (a == Algorithm.RING && p == Protocol.LL128) {
-            busBw = Math.min(r.ringLl128Factor(in.ppn()) * busBw, nCh * c.perChMaxRingLl128Bw(gen, idx2));
+            busBw = Math.min(r.ringLl128Factor(in.ppn()) * busBw, nCh * c.perChMaxRingLl128Bw(func, gen, idx2));
         }
         if (a == Algorithm.TREE && func == Collective.ALL_REDUCE) {
             busBw = Math.min(TuningConstants.LL128_EFFICIENCY * busBw, nCh * c.perChMaxTreeBw(gen, idx2));
@@ -172,22 +173,21 @@ public final class NcclTuningModel {
             busBw = Math.min(busBw / 3.8, llMaxBw);
         }
         if (a == Algorithm.TREE && p == Protocol.LL128) {
-            double f = in.nNodes() == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
-            busBw = Math.min(busBw * f, nCh * c.perChMaxTreeLl128Bw(gen, idx2));
+            busBw = Math.min(busBw * r.treeLl128Factor(in.nNodes()), nCh * c.perChMaxTreeLl128Bw(func, gen, idx2));
         }
-        if (a == Algorithm.TREE && in.maxTreePattern() == GraphPattern.TREE) {
+        if (a == Algorithm.TREE && in.maxTreePattern() == GraphPattern.TREE && !r.early()) {
             busBw *= 0.85;
         }
         if (a == Algorithm.PAT) {
             busBw *= r.patFactor();
         }
-        if (collnet && p != Protocol.SIMPLE) {
-            busBw = 0;
+        if (collnet) {
+            busBw = p == Protocol.SIMPLE ? busBw * r.collNetFactor() : 0;
         }
         if (a == Algorithm.COLLNET_DIRECT && p == Protocol.SIMPLE) {
             if (agrs) {
                 busBw = r.collNetDirectAllGatherBw(in.ppn(), g.bwIntra(), g.bwInter());
-            } else {
+            } else if (r.collNetNicRatio()) {
                 double factor = in.ppn() / nCh;
                 factor -= (factor - 1) / 2;
                 busBw /= factor;
@@ -284,11 +284,14 @@ public final class NcclTuningModel {
         HardwareClass hw = in.nNodes() == 1 ? intraHw : HardwareClass.NET;
         double lat0 = c.baseLatency(a, p);
         double intraLat = c.hwLatency(intraHw, a, p);
+        ReleaseRules r = c.rules();
         if (intraHw == HardwareClass.PCI && in.cpu() == CpuKind.POWER && a == Algorithm.TREE
-                && p == Protocol.SIMPLE) {
+                && p == Protocol.SIMPLE && r.powerTreeLatency()) {
             intraLat = c.hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.SIMPLE);
         }
-        ReleaseRules r = c.rules();
+        if (r.early() && in.nNodes() > 1 && p == Protocol.LL) {
+            intraLat *= EarlyTuningTables.LL_MULTI_NODE_INTRA_FACTOR;
+        }
         double interLat = in.ppn() == 1 && r.treeNetLatencyAtOneRankPerHost()
                 ? c.hwLatency(HardwareClass.NET, Algorithm.TREE, p)
                 : c.hwLatency(HardwareClass.NET, a, p);
@@ -299,8 +302,8 @@ public final class NcclTuningModel {
         return switch (a) {
             case RING -> ringLatency(in, func, p, lat0, intraLat, interLat, hw);
             case TREE -> lat0 + 2 * ((ppn - 1) * intraLat + log2Nodes * interLat);
-            case COLLNET_DIRECT -> lat0 + 2 * (Math.min(1, ppn - 1) * intraLat
-                    + (ppn - 1) * c.collNetArityUs()) + interLat;
+            case COLLNET_DIRECT -> r.collNetChainLatency() ? lat0 + 2 * (ppn - 1) * intraLat + interLat
+                    : lat0 + 2 * (Math.min(1, ppn - 1) * intraLat + (ppn - 1) * c.collNetArityUs()) + interLat;
             case COLLNET_CHAIN -> lat0 + 2 * (ppn - 1) * intraLat + interLat;
             case NVLS -> r.nvlsLatencyWithoutGraph()
                     ? lat0 + (nNodes > 1 ? c.hwLatency(HardwareClass.NET, a, p) : 0)
@@ -346,7 +349,7 @@ public final class NcclTuningModel {
         int nsteps = nSteps(func, nRanks);
         int nInter = c.rules().ringInterSteps(func == Collective.ALL_REDUCE, nNodes);
         double netOverhead = 0;
-        if (nNodes > 1) {
+        if (nNodes > 1 && !c.rules().early()) {
             netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()));
             if (p == Protocol.SIMPLE) {
                 netOverhead *= 3;

@@ -114,7 +114,8 @@ public final class ReleaseRules {
     }
 
     /**
-     * The LL128 default's compute capability test: up to 2.24 {@code switch (minCompCap)} enables sm70, sm80, sm90
+     * The LL128 default's compute capability test: 2.8-2.11 sm70 or sm80 only ({@code (minCompCap == 70 &&
+     * maxCompCap == 70) || (minCompCap == 80 && maxCompCap == 80)}, v2.8.4-1 line 195, v2.11.4-1 line 196); up to 2.24 {@code switch (minCompCap)} enables sm70, sm80, sm90
      * only (v2.18.5-1 lines 288-293, v2.24.3-1 line 427 on), 2.25-2.26 also sm100 and sm120 (v2.25.1-1 lines
      * 432-436, v2.26.2-1 lines 433-437); from 2.27
      * {@code !(minCompCap < 70 || ...)} (v2.27.3-1 line 463, v2.28.9-1 line 493).
@@ -123,6 +124,9 @@ public final class ReleaseRules {
      * @return true when LL128 may be on by default
      */
     public boolean ll128DefaultSm(int minSm) {
+        if (early()) {
+            return minSm == 70 || minSm == 80;
+        }
         if (minor() >= 27) {
             return minSm >= 70;
         }
@@ -148,13 +152,14 @@ public final class ReleaseRules {
         return minor() == 23 ? 0.85 : 0.75;
     }
 
-
     /**
      * Which algorithms {@code ncclTopoTuneModel} fills for a function (its {@code coll}/{@code a} loop): Broadcast and
      * Reduce Ring only, AllReduce every algorithm but PAT. AllGather and ReduceScatter: Ring only in 2.18 (v2.18.5-1
      * lines 168-169); Ring and NVLS in 2.19 (v2.19.4-1 lines 168-169); also CollNetDirect from 2.20 (v2.20.5-1 lines
      * 169-170); also PAT from 2.23, the release that brought it (v2.23.4-1 lines 171-174, v2.28.9-1 lines 274-277).
-     * A run of an older release cannot have chosen what its NCCL did not have.
+     * A run of an older release cannot have chosen what its NCCL did not have: 2.8-2.11 have Tree, Ring and CollNet
+     * only ({@code NCCL_NUM_ALGORITHMS} 3, v2.8.4-1 and v2.11.4-1 {@code src/include/devcomm.h}), and only AllReduce
+     * any but Ring (v2.8.4-1 line 117).
      *
      * @param func the function
      * @param a    the algorithm
@@ -163,7 +168,7 @@ public final class ReleaseRules {
     public boolean offers(Collective func, Algorithm a) {
         return switch (func) {
             case BROADCAST, REDUCE -> a == Algorithm.RING;
-            case ALL_REDUCE -> a != Algorithm.PAT;
+            case ALL_REDUCE -> a != Algorithm.PAT && (!early() || a != Algorithm.NVLS && a != Algorithm.NVLS_TREE);
             case ALL_GATHER, REDUCE_SCATTER -> a == Algorithm.RING
                     || a == Algorithm.NVLS && minor() >= 19
                     || a == Algorithm.COLLNET_DIRECT && minor() >= 20
@@ -212,7 +217,6 @@ public final class ReleaseRules {
         }
         return patEnable != 2 ? patEnable != 0 : nNodes == nRanks;
     }
-
     /**
      * @return true from 2.28, whose NVLS and NVLSTree bandwidth is {@code bwIntra x nvlsEfficiency x (nCh-1)/nCh}
      *         (x2 for AllReduce, x(ppn-1)/ppn otherwise) against bwInter (x2 for NVLSTree on two nodes) and the
@@ -339,6 +343,46 @@ public final class ReleaseRules {
      */
     public boolean nvlsStridedChannels() {
         return minor() <= 19;
+    }
+
+    /**
+     * @return true for the 2.8.4 and 2.10.3 entries (NCCL 2.8-2.11), which read {@link EarlyTuningTables} and its
+     *         rules: the sm80 235 GB/s cap, no Tree pattern x0.85, LL128 only inside NVLink ({@code typeIntra <=
+     *         PATH_NVL}), LL x1.8 intra latency on several nodes, no network overhead, the 1.9 ring plateau
+     */
+    public boolean early() {
+        return minor() < NcclVersion.V2_18_5.minor();
+    }
+
+    /** @return Tree/LL128 busBw share: 7/9 on one node, else 0.915 to 2.9 (v2.8.4-1 line 129), 120/128 from 2.10 */
+    public double treeLl128Factor(int nNodes) {
+        if (nNodes == 1) {
+            return 7.0 / 9.0;
+        }
+        return minor() < EarlyTuningTables.V2_10 ? EarlyTuningTables.TREE_LL128_MULTI_NODE_2_8 : 120.0 / 128.0;
+    }
+
+    /** @return CollNet's bus bandwidth factor: 0.9 to 2.9 (v2.8.4-1 line 130, v2.9.6-1 line 132), 1 from 2.10 */
+    public double collNetFactor() {
+        return minor() < EarlyTuningTables.V2_10 ? EarlyTuningTables.COLLNET_FACTOR_2_8 : 1.0;
+    }
+
+    /**
+     * @return true to 2.9, whose one CollNet (the chain to 2.8, the direct from 2.9) has the chain's latency {@code
+     *         2*(ppn-1)*intraLat + interLat} (v2.9.6-1 line 159); from 2.10 the direct's with 0.5 us arity (line 160)
+     */
+    public boolean collNetChainLatency() {
+        return minor() < EarlyTuningTables.V2_10;
+    }
+
+    /** @return false in 2.8-2.11: no CollNetDirect GPU/NIC ratio ({@code ppn / nChannels}; v2.14.3-1 line 141) */
+    public boolean collNetNicRatio() {
+        return !early();
+    }
+
+    /** @return true from 2.10: Power's Tree/Simple PCI latency is Ring/Simple's (v2.10.3-1 line 103; not in 2.8) */
+    public boolean powerTreeLatency() {
+        return minor() >= EarlyTuningTables.V2_10;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.tuning;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import java.util.Arrays;
 import java.util.Collections;
@@ -129,14 +130,20 @@ public final class TuningConstants {
 
     /**
      * @return one instance per release, made once: 2.28.9 and 2.30.7 their own constants, every older entry 2.28.9's
-     *         tables under its own version (its release-conditional rules are the rules' methods, keyed on it)
+     *         tables under its own version (its release-conditional rules are the rules' methods, keyed on it; 2.8-2.11
+     *         read {@link EarlyTuningTables} in the accessors, and 2.8-2.9 its LL128 tree correction row)
      */
     private static Map<NcclVersion, TuningConstants> byVersion() {
         Map<NcclVersion, TuningConstants> m = new EnumMap<>(NcclVersion.class);
         for (NcclVersion v : NcclVersion.values()) {
             TuningConstants t = NCCL_2_28_9;
+            double[][] correction = t.treeCorrection;
+            if (v.minor() < EarlyTuningTables.V2_10) {
+                correction = treeCorrection(23);
+                correction[Protocol.LL128.ordinal()] = EarlyTuningTables.TREE_CORRECTION_LL128.clone();
+            }
             m.put(v, v == NcclVersion.V2_28_9 ? NCCL_2_28_9 : v.carriedWhole() ? NCCL_2_30_7
-                    : new TuningConstants(v, t.ringLl128Cap, t.treeCap, t.nvlsTreeCap, t.treeCorrection, false));
+                    : new TuningConstants(v, t.ringLl128Cap, t.treeCap, t.nvlsTreeCap, correction, false));
         }
         return Collections.unmodifiableMap(m);
     }
@@ -148,9 +155,13 @@ public final class TuningConstants {
 
     /**
      * @return base latency of an algorithm and protocol, microseconds ({@code baseLat}); Tree/Simple is 0 up to
-     *         2.22 (see {@link #treeSimpleBaseLatency}); NVLS and NVLSTree 23 in 2.18 (v2.18.5-1 line 59), 0 after
+     *         2.22 (see {@link #treeSimpleBaseLatency}); NVLS and NVLSTree 23 in 2.18 (v2.18.5-1 line 59), 0 after;
+     *         2.8-2.11's own table ({@link EarlyTuningTables})
      */
     public double baseLatency(Algorithm a, Protocol p) {
+        if (rules.early()) {
+            return EarlyTuningTables.baseLat(a, p);
+        }
         if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
             return treeSimpleBaseLatency(BASE_LAT[a.ordinal()][p.ordinal()]);
         }
@@ -164,9 +175,13 @@ public final class TuningConstants {
      * @return per-step hardware latency, microseconds ({@code hwLat}); Tree/Simple per release up to 2.22
      *         (see {@link #treeSimpleHwLatency}), NVLS and NVLSTree up to 2.27 ({@link #olderNvlsHwLatency}),
      *         CollNetDirect and CollNetChain in 2.18 (NVLink 8.0 / 4.75, PCI 8 / 8, NET 10.7 / 14; 3.7 / 2.8,
-     *         3.7 / 2.8, 31 / 30 from 2.19, v2.19.4-1 lines 68, 72, 76)
+     *         3.7 / 2.8, 31 / 30 from 2.19, v2.19.4-1 lines 68, 72, 76); 2.8-2.11's own table ({@link
+     *         EarlyTuningTables}: Tree/Simple 28 on every link, Ring/Simple NET 9.6)
      */
     public double hwLatency(HardwareClass hw, Algorithm a, Protocol p) {
+        if (rules.early()) {
+            return EarlyTuningTables.hwLat(hw, a, p, minor());
+        }
         if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
             return treeSimpleHwLatency(hw, HW_LAT[hw.ordinal()][a.ordinal()][p.ordinal()]);
         }
@@ -182,27 +197,59 @@ public final class TuningConstants {
     /**
      * LL maximum bandwidth ({@code llMaxBws}), GB/s for the whole communicator.
      *
-     * @param row        0..3: the generation index on one host, else 0 for Intel/other CPUs and 1 for AMD
+     * @param row        0..3: the generation index on one host ({@link #tableGeneration}), else 0 for Intel/other
+     *                   CPUs and 1 for AMD
      * @param nodesIndex 0 (1 host), 1 (2 hosts) or 2 (3 or more)
      * @return the bandwidth, GB/s
      */
     public double llMaxBw(int row, int nodesIndex) {
-        return olderLlMaxBw(row, nodesIndex);
+        return rules.early() ? EarlyTuningTables.llMaxBw(row, nodesIndex) : olderLlMaxBw(row, nodesIndex);
     }
 
-    /** @return Ring/LL128 per-channel cap ({@code perChMaxRingLL128Bws}), GB/s */
-    public double perChMaxRingLl128Bw(GpuGeneration g, int nodesIndex) {
-        return blackwellCap(g, nodesIndex, ringLl128Cap);
+    /**
+     * The generation row NCCL reads its per-GPU tables at: {@link GpuGeneration#of} the minimum compute capability,
+     * but in 2.8-2.11 Ampere only when every GPU is sm80 ({@code compCap80}), else Volta (Hopper and sm86 included;
+     * v2.8.4-1 lines 93, 98, 100).
+     *
+     * @param minSm minimum compute capability x 10
+     * @param maxSm maximum compute capability x 10
+     * @return the row of llMaxBws (one host) and the per-channel caps
+     */
+    public GpuGeneration tableGeneration(int minSm, int maxSm) {
+        if (rules.early()) {
+            return EarlyTuningTables.compCap80(minSm, maxSm) == 1 ? GpuGeneration.AMPERE : GpuGeneration.VOLTA;
+        }
+        return GpuGeneration.of(minSm);
     }
 
-    /** @return Tree/LL128 per-channel cap ({@code perChMaxTreeLL128Bws}), GB/s */
-    public double perChMaxTreeLl128Bw(GpuGeneration g, int nodesIndex) {
-        return blackwellCap(g, nodesIndex, TREE_LL128_CAP);
+    /**
+     * @return the cap on any algorithm's bus bandwidth before its refinements, GB/s: 235 on sm80 in 2.8-2.11
+     *         ({@link EarlyTuningTables#SM80_BUS_BW_CAP}), else none (infinite)
+     */
+    public double busBwCap(int minSm, int maxSm) {
+        return rules.early() && EarlyTuningTables.compCap80(minSm, maxSm) == 1 ? EarlyTuningTables.SM80_BUS_BW_CAP
+                : Double.POSITIVE_INFINITY;
     }
 
-    /** @return Tree per-channel cap ({@code perChMaxTreeBws}), GB/s */
+    /**
+     * @return Ring/LL128 per-channel cap ({@code perChMaxRingLL128Bws}), GB/s; 2.8-2.11 {@code ll128MaxBwPerCh},
+     *         per function to 2.9 ({@link EarlyTuningTables#ll128MaxBwPerCh})
+     */
+    public double perChMaxRingLl128Bw(Collective func, GpuGeneration g, int nodesIndex) {
+        return rules.early() ? EarlyTuningTables.ll128MaxBwPerCh(func, minor())
+                : blackwellCap(g, nodesIndex, ringLl128Cap);
+    }
+
+    /** @return Tree/LL128 per-channel cap ({@code perChMaxTreeLL128Bws}), GB/s; 2.8-2.11 as Ring/LL128's */
+    public double perChMaxTreeLl128Bw(Collective func, GpuGeneration g, int nodesIndex) {
+        return rules.early() ? EarlyTuningTables.ll128MaxBwPerCh(func, minor())
+                : blackwellCap(g, nodesIndex, TREE_LL128_CAP);
+    }
+
+    /** @return Tree per-channel cap ({@code perChMaxTreeBws}), GB/s; g from {@link #tableGeneration} */
     public double perChMaxTreeBw(GpuGeneration g, int nodesIndex) {
-        return blackwellCap(g, nodesIndex, treeCap);
+        return rules.early() ? EarlyTuningTables.perChMaxTreeBw(g.ordinal(), nodesIndex, minor())
+                : blackwellCap(g, nodesIndex, treeCap);
     }
 
     /** @return NVLSTree per-channel cap ({@code perChMaxNVLSTreeBws}), GB/s */

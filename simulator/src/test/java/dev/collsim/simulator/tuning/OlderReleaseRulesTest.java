@@ -85,7 +85,8 @@ class OlderReleaseRulesTest {
      * One object per release: {@code of} returns the same instance on every call (made once, not per call), carrying
      * the release asked for; the older entries share 2.28.9's tables (NcclVersion's javadoc: "2.28.9's tables
      * otherwise"), so their Hopper Ring/LL128 N1 cap is 2.28.9's 36.7 (v2.28.9-1 src/graph/tuning.cc
-     * perChMaxRingLL128Bws).
+     * perChMaxRingLL128Bws); 2.8-2.11 have no Hopper row and cap every GPU's LL128 alike: AllReduce 16.9 to 2.9
+     * (v2.8.4-1 line 74, {@code ll128MaxBwPerCh}), 20.0 from 2.10 (v2.10.3-1 line 73).
      */
     @Test
     void ofMakesOneInstancePerRelease() {
@@ -93,7 +94,8 @@ class OlderReleaseRulesTest {
             TuningConstants c = TuningConstants.of(v);
             assertSame(c, TuningConstants.of(v), v.text());
             assertEquals(v, c.version());
-            assertEquals(36.7, c.perChMaxRingLl128Bw(GpuGeneration.HOPPER, 0), EPS, v.text());
+            double hopper = v == NcclVersion.V2_8_4 ? 16.9 : v == NcclVersion.V2_10_3 ? 20.0 : 36.7;
+            assertEquals(hopper, c.perChMaxRingLl128Bw(AR, GpuGeneration.HOPPER, 0), EPS, v.text());
         }
         assertSame(TuningConstants.NCCL_2_28_9, TuningConstants.of(NcclVersion.V2_28_9));
         assertSame(TuningConstants.NCCL_2_30_7, TuningConstants.of(NcclVersion.V2_30_7));
@@ -109,10 +111,10 @@ class OlderReleaseRulesTest {
         GpuGeneration b = GpuGeneration.BLACKWELL;
         assertEquals(38.7, TuningConstants.of(NcclVersion.V2_23_4).perChMaxTreeBw(b, 0), EPS);
         assertEquals(77.4, TuningConstants.of(NcclVersion.V2_27_3).perChMaxTreeBw(b, 0), EPS);
-        assertEquals(73.4, TuningConstants.of(NcclVersion.V2_25_1).perChMaxRingLl128Bw(b, 1), EPS);
-        assertEquals(58.0, TuningConstants.of(NcclVersion.V2_25_1).perChMaxTreeLl128Bw(b, 2), EPS);
+        assertEquals(73.4, TuningConstants.of(NcclVersion.V2_25_1).perChMaxRingLl128Bw(AR, b, 1), EPS);
+        assertEquals(58.0, TuningConstants.of(NcclVersion.V2_25_1).perChMaxTreeLl128Bw(AR, b, 2), EPS);
         assertEquals(70.0, TuningConstants.of(NcclVersion.V2_28_9).perChMaxTreeBw(b, 0), EPS);
-        assertEquals(34.6, TuningConstants.of(NcclVersion.V2_28_9).perChMaxRingLl128Bw(b, 1), EPS);
+        assertEquals(34.6, TuningConstants.of(NcclVersion.V2_28_9).perChMaxRingLl128Bw(AR, b, 1), EPS);
     }
 
     /**

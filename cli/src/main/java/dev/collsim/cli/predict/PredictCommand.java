@@ -117,9 +117,10 @@ public final class PredictCommand implements Callable<Integer> {
     private NcclTestsRanks rankOptions = new NcclTestsRanks();
 
     @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
-            description = "NCCL release whose model to use, 2.18 to 2.30 as 2.M or 2.M.P: 2.28 (2.28.9) and 2.30"
-                    + " (2.30.7) are modelled in full, 2.29 takes 2.28.9, a release of 2.18-2.27 2.28.9's tables under"
-                    + " its range's tuning rules (default: ${DEFAULT-VALUE})")
+            description = "NCCL release whose model to use, 2.8 to 2.11 or 2.18 to 2.30 as 2.M or 2.M.P: 2.28"
+                    + " (2.28.9) and 2.30 (2.30.7) are modelled in full, 2.29 takes 2.28.9, a release of 2.18-2.27"
+                    + " 2.28.9's tables under its range's tuning rules, of 2.8-2.11 its own tuning tables and rules"
+                    + " (default: ${DEFAULT-VALUE})")
     private String ncclVersion;
 
     @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = "",

@@ -68,8 +68,8 @@ public final class CompareCommand implements Callable<Integer> {
     private Path calibration;
 
     @Option(names = "--nccl-version", paramLabel = "VERSION", completionCandidates = Versions.class,
-            description = "NCCL release to model every file with: ${COMPLETION-CANDIDATES} or any release 2.18 to"
-                    + " 2.30 as 2.M.P (default: the release each"
+            description = "NCCL release to model every file with: ${COMPLETION-CANDIDATES} or any release 2.8 to"
+                    + " 2.11 or 2.18 to 2.30 as 2.M.P (default: the release each"
                     + " file states, as the nearest one collsim carries that is not newer; "
                     + "a file that states none: the newest)")
     private String ncclVersion;

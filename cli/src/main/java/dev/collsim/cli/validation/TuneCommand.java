@@ -110,7 +110,7 @@ public final class TuneCommand implements Callable<Integer> {
     private List<Integer> ranks;
 
     @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30", description = "NCCL release modelled, "
-            + "2.18 to 2.30 as 2.M or 2.M.P (default ${DEFAULT-VALUE})")
+            + "2.8 to 2.11 or 2.18 to 2.30 as 2.M or 2.M.P (default ${DEFAULT-VALUE})")
     private String ncclVersion;
 
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "folder to write nccl_tuner.conf, "

@@ -173,4 +173,39 @@ class EarlyTuningTablesTest {
         assertFalse(c210.rules().offers(AR, Algorithm.NVLS_TREE));
         assertTrue(TuningConstants.of(NcclVersion.V2_18_5).rules().offers(AR, Algorithm.NVLS));
     }
+
+    /** 2 hosts x 8 sm80 ranks, a CollNet and NCCL_COLLNET_ENABLE=1; every graph 4 channels of 20 / 12.5 GB/s. */
+    private static CostTable collNet(NcclVersion v) {
+        GraphSummary ring = new GraphSummary(GraphPattern.RING, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
+        GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0,
+                true);
+        GraphSummary direct = new GraphSummary(GraphPattern.COLLNET_DIRECT, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0,
+                true);
+        GraphSummary chain = new GraphSummary(GraphPattern.TREE, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
+        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS), direct, chain);
+        return NcclTuningModel.tune(new TuningInput(g, 16, 2, 80, 80, CpuKind.INTEL_X86, false, true, true, 8,
+                GraphPattern.BALANCED_TREE, 8, NcclSettings.parse(Map.of("NCCL_COLLNET_ENABLE", "1")),
+                TuningConstants.of(v)));
+    }
+
+    /**
+     * CollNet AllReduce/Simple, 2 x 8 A100, 4 channels of bwIntra 20 (CollNet reads bwIntra, line 120): busBw 80.
+     * 2.8.4: x0.9 (line 130), ratio .5: 36 GB/s, for the chain and (2.9's) the direct alike, latency 2 x (8 - 1) x
+     * 4.0 + 10.7 = 66.7 us (baseLat 0, hwLat CollNet/Simple NVLink 4.0, NET 10.7, lines 56, 65, 69; the chain form,
+     * line 159, which v2.9.6-1 keeps). 2.10.3: no factor, 40 GB/s, latency 2 x (min(1, 7) x 8.0 + 7 x 0.5) + 10.7 =
+     * 33.7 (v2.10.3-1 lines 65, 160); LL and LL128 off ("Oneshot CollNet only supports Simple", line 133). 2.18.5 divides
+     * CollNetDirect by the GPU/NIC ratio, 8/4 -> 2 - (2 - 1)/2 = 1.5 (v2.18.5-1 lines 186-191): 80 / 1.5 x .5 = 26.67.
+     */
+    @Test
+    void collNetFigures() {
+        Protocol s = Protocol.SIMPLE;
+        for (Algorithm a : new Algorithm[] {Algorithm.COLLNET_CHAIN, Algorithm.COLLNET_DIRECT}) {
+            assertEquals(36.0, collNet(NcclVersion.V2_8_4).bandwidth(AR, a, s), 1e-6, a.name());
+            assertEquals(66.7, collNet(NcclVersion.V2_8_4).latency(AR, a, s), 1e-6, a.name());
+            assertEquals(40.0, collNet(NcclVersion.V2_10_3).bandwidth(AR, a, s), 1e-6, a.name());
+            assertEquals(0.0, collNet(NcclVersion.V2_10_3).bandwidth(AR, a, Protocol.LL), 1e-6, a.name());
+        }
+        assertEquals(33.7, collNet(NcclVersion.V2_10_3).latency(AR, Algorithm.COLLNET_DIRECT, s), 1e-6);
+        assertEquals(80.0 / 1.5 * .5, collNet(NcclVersion.V2_18_5).bandwidth(AR, Algorithm.COLLNET_DIRECT, s), 1e-6);
+    }
 }

@@ -119,8 +119,25 @@ class HeaderNcclVersionTest {
     /**
      * NCCL before 2.12 has no net plugin latency ({@code ncclNetProperties_t.latency} first at v2.12.7-1
      * {@code src/include/nccl_net.h} line 34): the p3dn run states 2.4.8 (its line 33), the p4d EKS run 2.8.3; the p4d
-     * DLAMI run states 2.23.4 (its INFO line 32). A release the user names is 2.18 or newer, which reads it.
+     * DLAMI run states 2.23.4 (its INFO line 32). A release the user names is modelled as its entry: 2.18.5 reads it,
+     * 2.8.4 does not.
      */
+    /**
+     * NCCL 2.8-2.9 have their own entry (2.8.4; v2.9.6-1 {@code src/graph/tuning.cc} differs from v2.8.4-1 in CollNet
+     * only) and 2.4, older than every entry, takes the oldest: the p4d EKS run (2.8.3) and the p3dn run (2.4.8) are
+     * modelled with 2.8.4, and their line names that entry's range, 2.8-2.9, and its own tuning tables.
+     */
+    @Test
+    void ncclTwoEightAndOlderTakeTheTwoEightEntry() {
+        Dataset p3dn = Corpus.read("A-allreduce-2x8xV100-32GB-aws-p3dn-dlami-efa-nccl2.4.txt").get(0);
+        Dataset p4d28 = Corpus.read("A-allreduce-2x8xA100-40GB-aws-p4d-eks-efa-nccl2.8.txt").get(0);
+        assertEquals(NcclVersion.V2_8_4, HeaderNcclVersion.modelled(p3dn, PER_FILE));
+        assertEquals(NcclVersion.V2_8_4, HeaderNcclVersion.modelled(p4d28, PER_FILE));
+        assertEquals("NCCL 2.28.9 modelled (file states 2.8.3), the oldest release collsim models in full, with NCCL"
+                + " 2.8-2.9's own tuning tables, bandwidth factors, latencies and allowed algorithms and protocols where"
+                + " they differ (docs/nccl-releases.md)", HeaderNcclVersion.line(p4d28, PER_FILE));
+    }
+
     @Test
     void onlyNcclBefore212IgnoresThePluginsLatency() {
         Dataset p3dn = Corpus.read("A-allreduce-2x8xV100-32GB-aws-p3dn-dlami-efa-nccl2.4.txt").get(0);
@@ -132,6 +149,7 @@ class HeaderNcclVersionTest {
         assertEquals(true, HeaderNcclVersion.readsPluginLatency(p4d28, Optional.of(NcclVersion.V2_18_5)));
         assertEquals(8, HeaderNcclVersion.runMinor(p4d28, PER_FILE));
         assertEquals(18, HeaderNcclVersion.runMinor(p4d28, Optional.of(NcclVersion.V2_18_5)));
+        assertEquals(false, HeaderNcclVersion.readsPluginLatency(p4d28, Optional.of(NcclVersion.V2_8_4)));
         Topology two = ClusterLoader.load("p4d.24xlargex2");
         assertEquals(Optional.of("NCCL 2.8.3 predates the net plugin's latency (read from 2.12): the 75 us the AWS EFA"
                 + " (aws-ofi-nccl) plugin reports is left out of NCCL's choice, not of the time"),

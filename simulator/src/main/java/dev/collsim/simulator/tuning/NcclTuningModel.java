@@ -124,11 +124,12 @@ public final class NcclTuningModel {
      * NCCL 2.28.9 (and 2.29.7) does not. Releases before 2.27 enable it on listed compute capabilities only, and
      * let sm90 reach PXN without NCCL_LL128_C2C ({@link TuningConstants#ll128DefaultSm},
      * {@link TuningConstants#ll128PxnOnSm90}). Not modelled: the sm90 2-rank Ring AllReduce exclusion under CUDA 11.8
-     * ({@code CUDART_VERSION == 11080}; collsim does not know the CUDA runtime).
+     * ({@code CUDART_VERSION == 11080}; collsim does not know the CUDA runtime). A run of NCCL 2.4 has no LL128 at all
+     * ({@link ReleaseRules#hasLl128}), whatever NCCL_PROTO says.
      */
     static boolean protocolEnabled(TuningInput in, Collective func, Algorithm a, Protocol p) {
         AlgoProtoFilter.State st = in.settings().proto().state(func, p);
-        if (st == AlgoProtoFilter.State.OFF) {
+        if (st == AlgoProtoFilter.State.OFF || p == Protocol.LL128 && !in.constants().rules().hasLl128()) {
             return false;
         }
         if (p != Protocol.LL128 || st == AlgoProtoFilter.State.ON) {

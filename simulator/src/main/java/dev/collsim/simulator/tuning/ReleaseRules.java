@@ -385,6 +385,11 @@ public final class ReleaseRules {
         return minor() >= EarlyTuningTables.V2_10;
     }
 
+    /** @return false for a run before 2.5, which has no LL128 (none in v2.4.8-1; v2.5.6-1 tuning.cc line 56 has it) */
+    public boolean hasLl128() {
+        return runMinor >= 5;
+    }
+
     @Override
     public String toString() {
         return "ReleaseRules[NCCL " + version.text() + "]";

@@ -113,6 +113,20 @@ class EarlyTuningTablesTest {
     }
 
     /**
+     * NCCL 2.4 has no LL128 (no LL128 anywhere in v2.4.8-1's sources; v2.5.6-1 src/graph/tuning.cc line 56 lists
+     * it): a 2.4 run, modelled with the oldest entry, 2.8.4, gets none even on 4 V100 of one NVLink node, where 2.8's
+     * rule (sm70, NVLink) enables it; LL stays.
+     */
+    @Test
+    void noLl128BeforeTwoFive() {
+        TuningInput v100 = host(4, 70, 6, 20, PathType.NVL, NcclVersion.V2_8_4);
+        assertTrue(NcclTuningModel.tune(v100).bandwidth(AR, Algorithm.RING, Protocol.LL128) > 0);
+        TuningInput run24 = v100.withConstants(TuningConstants.of(NcclVersion.V2_8_4).forRun(4));
+        assertEquals(0.0, NcclTuningModel.tune(run24).bandwidth(AR, Algorithm.RING, Protocol.LL128), EPS);
+        assertTrue(NcclTuningModel.tune(run24).bandwidth(AR, Algorithm.RING, Protocol.LL) > 0);
+    }
+
+    /**
      * 2 x 8 A100 Ring AllReduce latencies (nsteps 30, nInterSteps 2*(2-1) = 2, line 112): LL 3.6 + 28 x (.47 x 1.8,
      * line 141) + 2 x 2.7 = 32.688 us; Simple 8.4 + 28 x 3.4 + 2 x 9.6 (line 69) = 122.8 us, no network overhead
      * (2.18's {@code getNetOverhead} is not in 2.8). Tree/Simple 2 x (7 x 28 + 1 x 28) = 448 us (baseLat 0, hwLat 28

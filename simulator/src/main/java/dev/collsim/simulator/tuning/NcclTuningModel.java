@@ -28,6 +28,7 @@ import java.util.List;
  * Ring/LL128 factors, llMaxBw, the LL128 default, the ring's inter-host steps, Tree/Simple latencies, which
  * algorithms each function may use, PAT's enable rule, and NVLS/NVLSTree bandwidth and latency; each is a method of
  * {@link ReleaseRules} or a table of {@link TuningConstants} citing the tags it was read at (docs/nccl-releases.md).
+ * 2.8-2.11 also read their own tables, caps and factors ({@link EarlyTuningTables}, {@link ReleaseRules#early}).
  *
  * <p>This class is stateless and thread-safe.
  */

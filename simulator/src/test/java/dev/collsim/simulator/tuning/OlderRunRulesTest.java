@@ -15,9 +15,10 @@ import dev.collsim.topology.io.ClusterLoader;
 import org.junit.jupiter.api.Test;
 
 /**
- * A run older than its entry (NCCL 2.4-2.17 under the 2.18.5 entry) keeps the rules collsim knows of its own release:
- * the ring AllReduce latency counts {@code nInterSteps = 2*(nNodes-1)} network steps before 2.12 (v2.8.4-1
- * {@code src/graph/tuning.cc} line 112, v2.11.4-1 line 115) and {@code 2*nNodes} from v2.12.7-1 (line 114) to 2.22.
+ * A run older than its entry (NCCL 2.12-2.17 under the 2.18.5 entry, 2.4-2.7 under 2.8.4; {@code forRun} lets any
+ * entry take an older run) keeps the rules collsim knows of its own release: the ring AllReduce latency counts {@code
+ * nInterSteps = 2*(nNodes-1)} network steps before 2.12 (v2.8.4-1 {@code src/graph/tuning.cc} line 112, v2.11.4-1 line
+ * 115) and {@code 2*nNodes} from v2.12.7-1 (line 114) to 2.22.
  */
 class OlderRunRulesTest {
 

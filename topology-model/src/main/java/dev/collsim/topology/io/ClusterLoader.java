@@ -1,6 +1,7 @@
 package dev.collsim.topology.io;
 
 import dev.collsim.topology.io.infragraph.InfraGraphReader;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
 
 import dev.collsim.io.InputException;
@@ -343,6 +344,15 @@ public final class ClusterLoader {
             if (r.accepts(content)) {
                 return new ClusterSource(name, origin, r.read(fileName, content), null);
             }
+        }
+        if (NcclTopoXmlReader.firstElement(content).matches("graphs?")) {
+            int at = Math.max(0, content.indexOf("<graph"));
+            int line = (int) content.substring(0, at).chars().filter(ch -> ch == '\n').count() + 1;
+            int col = at - content.lastIndexOf('\n', at - 1);
+            throw new InputException(new InputProblem(fileName, line, col, "graphs", "an NCCL graph file (<graphs>: what"
+                    + " NCCL_GRAPH_DUMP_FILE writes and NCCL_GRAPH_FILE reads) holds the channels NCCL chose, not the"
+                    + " machine; allowed: the machine's topology, the NCCL topology XML of the same run"
+                    + " (NCCL_TOPO_DUMP_FILE=topo.xml) or its nvidia-smi topo -m text"));
         }
         StringBuilder formats = new StringBuilder();
         for (TopologyReader r : readers()) {

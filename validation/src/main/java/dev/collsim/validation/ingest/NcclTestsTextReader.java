@@ -6,9 +6,7 @@ import dev.collsim.io.NumberField;
 import dev.collsim.perf.NcclTestsLayout;
 import dev.collsim.perf.NcclTestsRows;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -361,29 +359,7 @@ public final class NcclTestsTextReader {
                         + interleaveCuts + " NCCL line(s) and table row(s) broken into each other, both rebuilt (line numbers are "
                         + "where each rebuilt line began)"));
             }
-            Map<String, List<PerfPoint>> groups = new LinkedHashMap<>();
-            for (PerfPoint r : rows) {
-                groups.computeIfAbsent(r.type() + " " + r.redop() + " " + r.root(), k -> new ArrayList<>()).add(r);
-            }
-            for (var g : groups.entrySet()) {
-                RunContext c = ctx;
-                if (groups.size() > 1) {
-                    // nccl-tests -d all / -o all / -r all print one table for every type, op and root
-                    c = ctx.continuation();
-                    c.log = ctx.log;
-                    c.notes.addAll(ctx.notes);
-                    PerfPoint first = g.getValue().get(0);
-                    c.title = (ctx.title.isEmpty() ? "table at line " + tableLine : ctx.title) + " [" + first.type()
-                            + (first.redop() == null || first.redop().isEmpty() ? "" : " " + first.redop())
-                            + (first.root() == Integer.MIN_VALUE || first.root() < 0 ? "" : " root " + first.root()) + "]";
-                }
-                try {
-                    out.add(DatasetAssembler.assemble(file, header, c, List.copyOf(g.getValue()), tableLine,
-                            DatasetKind.NCCL_TESTS_TABLE, groups.size() > 1 ? Double.NaN : avg, tableNotes));
-                } catch (InputException e) {
-                    problems.addAll(e.problems());
-                }
-            }
+            TypeOpRootTables.assemble(file, header, ctx, rows, tableLine, avg, tableNotes, out, problems);
         } else if (!Double.isNaN(avg)) {
             DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresentOrElse(out::add,
                     () -> footerLacks = DatasetAssembler.footerLacks(header, ctx));

@@ -3,7 +3,10 @@ package dev.collsim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -76,6 +79,35 @@ class ClusterShorthandCliTest {
         CliRun p = CliRun.run("predict", "allreduce", "-c", file + ":2", "-b", "1M", "-e", "1M");
         assertEquals(0, p.code(), p.err());
         assertTrue(p.out().contains("# Cluster: " + file + ":2 (2 hosts, 16 GPUs)"), p.out());
+    }
+
+    /**
+     * A report's base cluster may be copies of a machine file's host, whose variants then change hosts and NICs as a
+     * catalog base's do: 'hosts: 4' of the DGX A100 file's 8 GPUs is 32 GPUs.
+     */
+    @Test
+    void aReportVariesTheCopiesOfAMachineFilesHost(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("r.yaml");
+        Files.writeString(spec, "title: copies\ncluster: " + Path.of("src/test/resources/machines/B-topo-dgx-a100.txt")
+                .toAbsolutePath() + ":2\nvariants:\n  - name: four\n    hosts: 4\nsweeps:\n  - collective: allreduce\n"
+                + "    min: 1M\n    max: 1M\n");
+        CliRun r = CliRun.run("report", spec.toString(), "-o", dir.resolve("out").toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("four\\s+32\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("base\\s+16\\s.*")), r.out());
+    }
+
+    /** A machine file read as it is has no host type to vary; the refusal names the spelling that has one. */
+    @Test
+    void aReportVariantOnAMachineFileNamesItsCopies(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("r.yaml");
+        String file = Path.of("src/test/resources/machines/B-topo-dgx-a100.txt").toAbsolutePath().toString();
+        Files.writeString(spec, "title: as is\ncluster: " + file + "\nvariants:\n  - name: four\n    hosts: 4\n"
+                + "sweeps:\n  - collective: allreduce\n    min: 1M\n    max: 1M\n");
+        CliRun r = CliRun.run("report", spec.toString(), "-o", dir.resolve("out").toString());
+        assertEquals(3, r.code(), r.out());
+        assertTrue(r.err().contains("'cluster: " + file + ":1' takes its host as a host type whose hosts, NICs and"
+                + " fabric vary"), r.err());
     }
 
     /** A YAML cluster sets its hosts with 'count:'; a host count after it says so (exit 2, a bad option value). */

@@ -3,8 +3,11 @@ package dev.collsim.validation.ingest;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.NumberField;
+import dev.collsim.io.TopologyReader;
 import dev.collsim.perf.NcclTestsLayout;
 import dev.collsim.perf.NcclTestsRows;
+import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.topology.io.MachineFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -109,7 +112,15 @@ public final class NcclTestsTextReader {
             throw new InputException(problems);
         }
         if (out.isEmpty()) {
-            throw new InputException(DatasetAssembler.nothingRead(file, avgLine, footerLacks));
+            // a machine file given where a measurement goes (-m, diagnose) is named as what it is
+            Optional<TopologyReader> machine = avgLine > 0 ? Optional.empty()
+                    : MachineFiles.detect(String.join("\n", lines), HardwareHints.NONE);
+            throw new InputException(machine.map(r -> new InputProblem(file, 0, 0, "", "holds "
+                    + ("nccl-xml".equals(r.format()) ? "NCCL topology XML" : "nvidia-smi topo -m text")
+                    + ", which describes a machine, not a measurement; give it to -c/--cluster (e.g. collsim compare"
+                    + " -c " + file + " -m MEASURED); allowed here: nccl-tests output (a '#  size  count  type ...'"
+                    + " header followed by rows)")).orElseGet(() -> DatasetAssembler.nothingRead(file, avgLine,
+                    footerLacks)));
         }
         return out;
     }

@@ -3,7 +3,10 @@ package dev.collsim.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -60,18 +63,60 @@ class ClusterShorthandCliTest {
     }
 
     /**
-     * {@code -c machine.txt:2} (the catalog's host count on a machine file, which describes one host) said
-     * "machine.txt:2: -c/--cluster: no such file", as if line 2 of an existing file were missing; it now says the
-     * count is for catalog types and how to get 2 such hosts (exit 2, a bad option value).
+     * {@code -c machine.txt:2} is two copies of the file's host, joined as {@code -c NAME:2} joins a catalog type's
+     * (one leaf per NIC rail): the DGX A100's topo -m lists 8 NICs PXB to a GPU, so with {@code --nic-speed 200 Gb/s}
+     * the two hosts are cut by 8 x 200 Gb/s = 1600 Gb/s = 200 GB/s per direction (worked by hand).
      */
     @Test
-    void aHostCountOnAMachineFileIsExplained() {
+    void aHostCountOnAMachineFileCopiesItsHost() {
         String file = "src/test/resources/machines/B-topo-dgx-a100.txt";
-        CliRun r = CliRun.run("topo", "show", "-c", file + ":2");
+        CliRun r = CliRun.run("topo", "show", "-c", file + ":2", "--gpu-model", "A100-SXM4-80GB", "--nic-speed",
+                "200 Gb/s");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("hosts      2"), r.out());
+        assertTrue(r.out().contains("GPUs       16: 16x A100-SXM4-80GB"), r.out());
+        assertTrue(r.out().contains("bisection  200.0 GB/s per direction"), r.out());
+        CliRun p = CliRun.run("predict", "allreduce", "-c", file + ":2", "-b", "1M", "-e", "1M");
+        assertEquals(0, p.code(), p.err());
+        assertTrue(p.out().contains("# Cluster: " + file + ":2 (2 hosts, 16 GPUs)"), p.out());
+    }
+
+    /**
+     * A report's base cluster may be copies of a machine file's host, whose variants then change hosts and NICs as a
+     * catalog base's do: 'hosts: 4' of the DGX A100 file's 8 GPUs is 32 GPUs.
+     */
+    @Test
+    void aReportVariesTheCopiesOfAMachineFilesHost(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("r.yaml");
+        Files.writeString(spec, "title: copies\ncluster: " + Path.of("src/test/resources/machines/B-topo-dgx-a100.txt")
+                .toAbsolutePath() + ":2\nvariants:\n  - name: four\n    hosts: 4\nsweeps:\n  - collective: allreduce\n"
+                + "    min: 1M\n    max: 1M\n");
+        CliRun r = CliRun.run("report", spec.toString(), "-o", dir.resolve("out").toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("four\\s+32\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("base\\s+16\\s.*")), r.out());
+    }
+
+    /** A machine file read as it is has no host type to vary; the refusal names the spelling that has one. */
+    @Test
+    void aReportVariantOnAMachineFileNamesItsCopies(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("r.yaml");
+        String file = Path.of("src/test/resources/machines/B-topo-dgx-a100.txt").toAbsolutePath().toString();
+        Files.writeString(spec, "title: as is\ncluster: " + file + "\nvariants:\n  - name: four\n    hosts: 4\n"
+                + "sweeps:\n  - collective: allreduce\n    min: 1M\n    max: 1M\n");
+        CliRun r = CliRun.run("report", spec.toString(), "-o", dir.resolve("out").toString());
+        assertEquals(3, r.code(), r.out());
+        assertTrue(r.err().contains("'cluster: " + file + ":1' takes its host as a host type whose hosts, NICs and"
+                + " fabric vary"), r.err());
+    }
+
+    /** A YAML cluster sets its hosts with 'count:'; a host count after it says so (exit 2, a bad option value). */
+    @Test
+    void aHostCountOnAYamlClusterPointsToItsCount() {
+        String file = "src/test/resources/machines/two-nic-h100x2.yaml";
+        CliRun r = CliRun.run("topo", "show", "-c", file + ":3");
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("-c/--cluster " + file + ":2: " + file + " is a file; a host count (:2) applies"
-                + " to catalog host types only."), r.err());
-        assertTrue(r.err().contains("write a YAML cluster (hosts: a catalog host type or an inline host, count: 2"),
-                r.err());
+        assertTrue(r.err().contains(file + " is a YAML cluster; a host count (:3) copies the host of a machine file"
+                + " (nvidia-smi topo -m, NCCL XML): set 'count: 3' in " + file), r.err());
     }
 }

@@ -99,29 +99,31 @@ class ReadmeMachineFilesExamplesTest {
      * AllReduce of 1 GiB on the Azure ND v5 XML read without hints: 8 GPUs (sm90) on PCIe Gen5 x16 links, 4 per
      * Sapphire Rapids socket, no NVLink, so every GPU pair meets through the CPUs (SHM transport), worked out by hand.
      * <ul>
-     *   <li>Link rate: NCCL's ring graph, 2 channels x 11 GB/s = 22 GB/s per direction (the output's Channels line;
-     *       NCCL's sm90 intra speed steps under the 22 GB/s NCCL gives the link between two Sapphire Rapids sockets,
-     *       NCCL 2.30.7 {@code src/graph/topo.h} SRP_QPI_BW). The ring crosses that link once each way; each GPU's
-     *       own Gen5 x16 link (NCCL: 16 x 240 / 80 = 48 GB/s) carries its hop once each way, so the inter-CPU link
-     *       binds: 22 GB/s (the XML names no CPU model, so no faster datasheet figure replaces NCCL's 22).</li>
+     *   <li>Link rate: the XML's {@code <cpu vendor="GenuineIntel" familyid="6" modelid="143">} is Sapphire Rapids
+     *       (Linux intel-family.h SAPPHIRERAPIDS_X 0x8F), whose 4 UPI links at 16 GT/s x 2 B move 128 GB/s per
+     *       direction (Intel ARK Xeon Platinum 8480+); NCCL's 22 GB/s for it (NCCL 2.30.7 {@code src/graph/topo.h}
+     *       SRP_QPI_BW) stays NCCL's view (the Channels line: ring 2 x 11 GB/s). The ring crosses that link once each
+     *       way; each GPU's own Gen5 x16 link, timed at NCCL's scale (16 x 240 / 80 = 48 GB/s), carries its hop once
+     *       each way, so the GPU's link binds: 48 GB/s.</li>
      *   <li>x bwEfficiencySimple 0.98 (PerformanceParameters defaults) x the SHM share of a Gen5 link, 0.815 (a GPU
      *       storing to and loading from host memory at once, the project's probe on an H100, ShmLinkShare): the busiest
-     *       rank's link moves 22 x 0.98 x 0.815 = 17.571 GB/s per direction.</li>
+     *       rank's link moves 48 x 0.98 x 0.815 = 38.338 GB/s per direction.</li>
      *   <li>Ratio: NCCL's Tree on one node is a chain; a middle rank sends each byte up and down (NCCL 2.30.7
-     *       {@code src/device/all_reduce.h runTreeSplit}), so algbw = 17.571 / 2 = 8.786 GB/s, and 1 GiB takes
-     *       1073741824 / 8786 = 122 215 us.</li>
+     *       {@code src/device/all_reduce.h runTreeSplit}), so algbw = 38.338 / 2 = 19.169 GB/s, and 1 GiB takes
+     *       1073741824 / 19169 = 56 015 us.</li>
      *   <li>Fixed part: NCCL 2.30.7 {@code tuning.cc} Tree/Simple latency baseLat 8.4 + 2 x (8 - 1) x hwLat PCI 4 =
      *       64.4 us; the chain's first 512 KiB slice (buffSize 4 MiB / NCCL_STEPS 8) crosses 2 x 8 - 1 = 15 staging
-     *       steps, less the 2 slice times the data term counts: (15 x 0.815 - 2) x 524288 B at 17.571 / 4 runtime
-     *       channels = 4.393 GB/s = 1220 us. Left out: the launch (1 us) and SHM flag round trips (about 20 us), under
+     *       steps, less the 2 slice times the data term counts: (15 x 0.815 - 2) x 524288 B at 38.338 / 4 runtime
+     *       channels = 9.584 GB/s = 559 us. Left out: the launch (1 us) and SHM flag round trips (about 20 us), under
      *       0.02 %.</li>
-     *   <li>busbw = 1073741824 / (64.4 + 1220 + 122 215 us) x 2 x 7 / 8 (nccl-tests' AllReduce factor) = 15.22 GB/s.
+     *   <li>busbw = 1073741824 / (64.4 + 559 + 56 015 us) x 2 x 7 / 8 (nccl-tests' AllReduce factor) = 33.18 GB/s.
      *       </li>
      * </ul>
-     * The model printed 15.21, within 0.1 % of this.
+     * The model printed 33.16, within 0.1 % of this (15.21 while the XML's inter-CPU link was NCCL's 22 GB/s
+     * physically too).
      */
     private static double treeOverShmBusBw() {
-        double link = 2 * 11.0 * 0.98 * 0.815;
+        double link = 16 * 240.0 / 80 * 0.98 * 0.815;
         double dataUs = (1L << 30) / (link / 2 * 1000);
         double latencyUs = 8.4 + 2 * 7 * 4.0;
         double fillUs = (15 * 0.815 - 2) * 524288 / (link / 4 * 1000);

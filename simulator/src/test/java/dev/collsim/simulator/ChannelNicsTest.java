@@ -17,12 +17,6 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.schedule.ScheduleRequest;
 import dev.collsim.simulator.schedule.Transfer;
 import dev.collsim.topology.Topology;
-import dev.collsim.topology.catalog.Catalog;
-import dev.collsim.topology.edit.ClusterEditor;
-import dev.collsim.topology.edit.ClusterEdits;
-import dev.collsim.topology.fabric.ClusterSpec;
-import dev.collsim.topology.fabric.FabricKind;
-import dev.collsim.topology.fabric.FabricSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -51,12 +45,6 @@ class ChannelNicsTest {
                 s.pcieGen(), nics, s.nicGbits(), true), hosts);
     }
 
-    private static Topology dgxH100(int hosts, Integer nics) {
-        ClusterSpec spec = new ClusterSpec("dgx-h100x" + hosts, "", Catalog.hostType("dgx-h100").orElseThrow(), hosts,
-                FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
-        return nics == null ? spec.build() : ClusterEditor.build(spec, ClusterEdits.NONE.withNicsPerHost(nics));
-    }
-
     /**
      * By hand from the fixture: 2 NICs, local GPUs {0, 1} and {4, 5}: channels enter at 0, 4, 1, 5. 4 NICs one per
      * GPU pair: {0, 1}, {2, 3}, {4, 5}, {6, 7}: 0, 2, 4, 6, 1, 3, 5, 7. DGX H100 (GPU i and NIC i on one PCIe switch,
@@ -69,9 +57,9 @@ class ChannelNicsTest {
         assertEquals(List.of(0, 4, 1, 5), ChannelNics.entries(two, two.gpus()));
         Topology four = pcie(4, 2);
         assertEquals(List.of(0, 2, 4, 6, 1, 3, 5, 7), ChannelNics.entries(four, four.gpus()));
-        Topology dgx = dgxH100(2, null);
+        Topology dgx = TestClusters.dgxH100(2, null);
         assertEquals(List.of(), ChannelNics.entries(dgx, dgx.gpus()));
-        Topology dgx4 = dgxH100(2, 4);
+        Topology dgx4 = TestClusters.dgxH100(2, 4);
         assertEquals(List.of(0, 1, 2, 3), ChannelNics.entries(dgx4, dgx4.gpus()));
     }
 
@@ -89,9 +77,9 @@ class ChannelNicsTest {
         assertEquals(List.of(0, 4), ChannelNics.heads(two, two.gpus(), NcclSettings.DEFAULTS));
         Topology four = pcie(4, 2);
         assertEquals(List.of(0, 2, 4, 6), ChannelNics.heads(four, four.gpus(), NcclSettings.DEFAULTS));
-        Topology dgx = dgxH100(2, null);
+        Topology dgx = TestClusters.dgxH100(2, null);
         assertEquals(List.of(), ChannelNics.heads(dgx, dgx.gpus(), NcclSettings.DEFAULTS));
-        Topology dgx4 = dgxH100(2, 4);
+        Topology dgx4 = TestClusters.dgxH100(2, 4);
         assertEquals(List.of(0, 1, 2, 3), ChannelNics.heads(dgx4, dgx4.gpus(), NcclSettings.DEFAULTS));
         Topology one = pcie(2, 1);
         assertEquals(List.of(), ChannelNics.heads(one, one.gpus(), NcclSettings.DEFAULTS));
@@ -119,7 +107,7 @@ class ChannelNicsTest {
                 ChannelNics.reversed(four, four.gpus()));
         Topology pcie = pcie(2, 2);
         assertEquals(List.of(), ChannelNics.reversed(pcie, pcie.gpus()));
-        Topology dgx = dgxH100(2, null);
+        Topology dgx = TestClusters.dgxH100(2, null);
         assertEquals(List.of(), ChannelNics.reversed(dgx, dgx.gpus()));
         Schedule s = new RingSchedule().schedule(new ScheduleRequest(Collective.ALL_GATHER, 1L << 20, 16, 4, 8, 0,
                 List.of(), List.of(0, 4, 1, 5), List.of(true, true, false, false), List.of()));

@@ -11,12 +11,6 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
-import dev.collsim.topology.catalog.Catalog;
-import dev.collsim.topology.edit.ClusterEditor;
-import dev.collsim.topology.edit.ClusterEdits;
-import dev.collsim.topology.fabric.ClusterSpec;
-import dev.collsim.topology.fabric.FabricKind;
-import dev.collsim.topology.fabric.FabricSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -33,12 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 class FewerNicsFlowTest {
 
-    private static Topology dgxH100(int hosts, Integer nics) {
-        ClusterSpec spec = new ClusterSpec("dgx-h100x" + hosts, "", Catalog.hostType("dgx-h100").orElseThrow(), hosts,
-                FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
-        return nics == null ? spec.build() : ClusterEditor.build(spec, ClusterEdits.NONE.withNicsPerHost(nics));
-    }
-
     /**
      * 4 NICs: GPUs 0..3 reach 4 different NICs and GPUs 4..7 none of their own, so 4; 8 NICs: every GPU its own, 0
      * (all); the test fixture whose 4 NICs sit one per PCIe switch of a GPU pair (GPUs 2k, 2k+1 on NIC k): GPU 1
@@ -47,9 +35,9 @@ class FewerNicsFlowTest {
      */
     @Test
     void ranksWithANicOfTheirOwnAreReadFromTheCluster() {
-        Topology four = dgxH100(2, 4);
+        Topology four = TestClusters.dgxH100(2, 4);
         assertEquals(4, ChannelNics.ownNicRanks(four, four.gpus()));
-        Topology eight = dgxH100(2, null);
+        Topology eight = TestClusters.dgxH100(2, null);
         assertEquals(0, ChannelNics.ownNicRanks(eight, eight.gpus()));
         TestClusters.Shape s = TestClusters.DGX_H100;
         Topology pairs = TestClusters.cluster(new TestClusters.Shape(s.model(), s.sm(), s.nvlinksPerGpu(),
@@ -66,7 +54,7 @@ class FewerNicsFlowTest {
      */
     @Test
     void ringOnFourNicsRunsAtTheNicsSum() {
-        Topology t = dgxH100(4, 4);
+        Topology t = TestClusters.dgxH100(4, 4);
         CollectivePredictor ring = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING,
                 Protocol.SIMPLE, 8, 1, 1, 0, -1, 200, "stub");
         Prediction p = new FlowPredictor(ring, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0).predict(
@@ -87,7 +75,7 @@ class FewerNicsFlowTest {
      */
     @Test
     void dataParallelGroupsShareTheFourNicsEvenly() {
-        Topology t = dgxH100(4, 4);
+        Topology t = TestClusters.dgxH100(4, 4);
         List<List<Gpu>> groups = new ArrayList<>();
         for (int j = 0; j < 8; j++) {
             List<Gpu> g = new ArrayList<>();

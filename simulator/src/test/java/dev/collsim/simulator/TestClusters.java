@@ -9,6 +9,12 @@ import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.TopologyBuilder;
+import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.edit.ClusterEditor;
+import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.fabric.FabricSpec;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.Latency;
 
@@ -86,5 +92,20 @@ public final class TestClusters {
             }
         }
         return b.build();
+    }
+
+    /**
+     * The catalog's DGX H100 (DGX H100 User Guide: 8 GPUs, GPU i and NIC i on one PCIe switch), {@code hosts} of them
+     * on a rail-optimized fabric, as {@code -c dgx-h100xN} builds them; with {@code nics} compute NICs per host (rails
+     * 0..nics-1 kept, as a what-if's {@code nics-per-host}), or the catalog's 8 when null.
+     *
+     * @param hosts hosts, >= 1
+     * @param nics  compute NICs per host, or null for all 8
+     * @return the cluster
+     */
+    public static Topology dgxH100(int hosts, Integer nics) {
+        ClusterSpec spec = new ClusterSpec("dgx-h100x" + hosts, "", Catalog.hostType("dgx-h100").orElseThrow(), hosts,
+                FabricSpec.of(FabricKind.RAIL_OPTIMIZED));
+        return nics == null ? spec.build() : ClusterEditor.build(spec, ClusterEdits.NONE.withNicsPerHost(nics));
     }
 }

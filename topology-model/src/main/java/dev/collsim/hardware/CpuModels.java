@@ -108,6 +108,40 @@ public final class CpuModels {
     }
 
     /**
+     * The family of the database a CPUID names, as an NCCL topology XML's {@code <cpu vendor familyid modelid>} states
+     * it (NCCL 2.30 {@code src/graph/xml.cc ncclTopoGetXmlFromCpu} writes the CPUID's vendor, family and model). Intel:
+     * family 6 and the models of {@link #INTEL_CPUID_MODEL}; Sapphire Rapids' model names its general entry (4 UPI
+     * links), as CPUID does not tell the 8462Y+ (3 links) apart. AMD: {@link #AMD_CPUID}.
+     *
+     * @param vendor CPUID vendor, {@code GenuineIntel} or {@code AuthenticAMD}; null allowed
+     * @param family CPUID family (decimal, as the XML writes it), -1 when unknown
+     * @param model  CPUID model (decimal), -1 when unknown
+     * @return the family, empty when the CPUID names none of the database
+     */
+    public static Optional<CpuModel> ofCpuid(String vendor, int family, int model) {
+        if (INTEL.equals(vendor) && family == 6) {
+            return INTEL_CPUID_MODEL.entrySet().stream().filter(e -> e.getValue() == model)
+                    .map(Map.Entry::getKey).filter(f -> !f.endsWith("3 UPI links")).findFirst()
+                    .flatMap(CpuModels::family);
+        }
+        if (AMD.equals(vendor)) {
+            return Optional.ofNullable(AMD_CPUID.get(family + "/" + model)).flatMap(CpuModels::family);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * CPUID family/model (decimal) of each AMD family of the database with a socket-link figure. Source: the titles
+     * of AMD's Processor Programming References (PPR): Family 17h Model 31h (EPYC 7002 Rome), Family 19h Model 01h
+     * (EPYC 7003 Milan), Family 19h Model 11h (EPYC 9004 Genoa); 17h = 23, 19h = 25, 31h = 49, 11h = 17. An Azure ND
+     * A100 v4 topology file (EPYC 7V12, Rome) states {@code familyid="23" modelid="49"}.
+     */
+    private static final Map<String, String> AMD_CPUID = Map.of(
+            "23/49", "AMD EPYC 7002 (Rome)",
+            "25/1", "AMD EPYC 7003 (Milan)",
+            "25/17", "AMD EPYC 9004 (Genoa)");
+
+    /**
      * @param family a family name as {@link CpuModel#family} spells it, e.g. {@code AMD EPYC 7003 (Milan)}
      * @return that family of the database, empty when none has the name
      */

@@ -125,6 +125,20 @@ public final class TopologyBuilder {
         return addEdge(a, b, type, count, bw, nccl, latency, detail);
     }
 
+    /**
+     * Adds one directed edge from {@code a} to {@code b} with the figures of an existing link (type, count, physical
+     * and NCCL bandwidth, latency, detail): a copy of a host read from a machine file keeps every figure the reader
+     * derived.
+     *
+     * @param like the link whose figures the new edge takes
+     * @return this
+     * @throws IllegalArgumentException if an end was not added
+     */
+    public TopologyBuilder connectOneWay(Device a, Device b, Link like) {
+        return addEdge(a, b, like.type(), like.count(), like.bandwidth(), like.ncclBandwidth(), like.latency(),
+                like.detail());
+    }
+
     private TopologyBuilder addEdge(Device a, Device b, LinkType type, int count, Bandwidth bw, Bandwidth nccl,
             Latency latency, String detail) {
         if (!byId.containsKey(a.id()) || !byId.containsKey(b.id())) {

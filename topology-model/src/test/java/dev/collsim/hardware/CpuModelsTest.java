@@ -76,6 +76,25 @@ class CpuModelsTest {
         assertEquals(PcieGen.GEN5, CpuModels.find("Grace").orElseThrow().rootPort(PcieGen.GEN6));
     }
 
+    /**
+     * The CPUID an NCCL topology XML states names the family whose socket links it has. Expected ids: Linux
+     * {@code arch/x86/include/asm/intel-family.h} (SAPPHIRERAPIDS_X 0x8F = 143, EMERALDRAPIDS_X 0xCF = 207, ICELAKE_X
+     * 0x6A = 106) and AMD's PPR titles (Family 17h Model 31h = 23/49 Rome, 19h/01h = 25/1 Milan, 19h/11h = 25/17
+     * Genoa); Azure's ND H100 v5 file (/work/shared/data/C-topo-azure-ndv5-8xH100.xml line 12) states 6/143 and its ND
+     * A100 v4 file (C-topo-azure-ndv4-8xA100.xml line 12, EPYC 7V12) 23/49. Figures: the vendors', as above.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+        "GenuineIntel; 6; 143; 128", "GenuineIntel; 6; 207; 160", "GenuineIntel; 6; 106; 67.2",
+        "AuthenticAMD; 23; 49; 128", "AuthenticAMD; 25; 1; 128", "AuthenticAMD; 25; 17; 256",
+        "GenuineIntel; 6; 999; -1", "GenuineIntel; -1; -1; -1", "AuthenticAMD; 26; 2; -1", "; 6; 143; -1",
+    })
+    void cpuidNamesTheFamily(String vendor, int family, int model, double interSocket) {
+        double found = CpuModels.ofCpuid(vendor, family, model).map(m -> m.interSocket().map(b -> b.gbps())
+                .orElse(0.0)).orElse(-1.0);
+        assertEquals(interSocket, found, 1e-9, vendor + " " + family + " " + model);
+    }
+
     @Test
     void unknownTextNamesNoFamily() {
         assertTrue(CpuModels.find("synthesized").isEmpty());

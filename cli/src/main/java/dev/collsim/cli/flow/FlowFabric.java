@@ -57,8 +57,9 @@ final class FlowFabric {
         }
         if (!source.editable()) {
             throw new IllegalArgumentException("--fabric rebuilds the hosts of -c from their host type; -c "
-                    + source.name() + " is a machine file; use -c NAME, NAMExN or NAME:N, a config, or a collsim YAML"
-                    + " cluster (a catalog host type or an inline host); catalog: " + String.join(", ", Catalog.names()));
+                    + source.name() + " is a machine file read as it is; use -c " + source.name() + ":N (N copies of"
+                    + " its host), -c NAME, NAMExN or NAME:N, a config, or a collsim YAML cluster (a catalog host type"
+                    + " or an inline host); catalog: " + String.join(", ", Catalog.names()));
         }
         ClusterSpec base = source.spec();
         HostType type = base.hostType();

@@ -118,9 +118,14 @@ public final class NcclTestsRanks {
         }
         if (placed < p) {
             int maxPerHost = topo.hostCount() == 0 ? 0 : topo.gpusOf(0).size();
+            // nccl-tests: one process drives its -t threads x -g GPUs, all of them on its own host
+            String why = perProc > maxPerHost ? String.format(Locale.ROOT, "one process drives its -t x -g = %d GPUs"
+                    + " on one host, which has %d; give -g at most %d (for more GPUs, more processes: --nprocs or"
+                    + " --procs-per-host)", perProc, maxPerHost, Math.max(1, maxPerHost / t))
+                    : String.format(Locale.ROOT, "a process drives -t x -g = %d GPUs of one host, so only %d such"
+                    + " process(es) fit", perProc, placed);
             throw new UserError(String.format(Locale.ROOT, "%d process(es) x -t %d x -g %d GPUs do not fit cluster %s"
-                    + " (%d host(s), %d GPUs on host 0): one process drives at most %d GPUs of one host, and only %d"
-                    + " such process(es) fit", p, t, g, topo.name(), topo.hostCount(), maxPerHost, maxPerHost, placed),
+                    + " (%d host(s), %d GPUs on host 0): %s", p, t, g, topo.name(), topo.hostCount(), maxPerHost, why),
                     ExitCodes.USAGE);
         }
         return out;

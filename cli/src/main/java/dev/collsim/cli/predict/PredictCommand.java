@@ -6,7 +6,6 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.TypedOption;
 import dev.collsim.cli.UserError;
 import dev.collsim.cli.flow.FlowOptions;
-import dev.collsim.cli.flow.FlowPredict;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
@@ -212,7 +211,8 @@ public final class PredictCommand implements Callable<Integer> {
         ncclTestsNote = notes;
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));
         if (backend != Backend.analytical) {
-            return runFlow(c, groups, sizes, topo, rankList, nccl, predictor);
+            return new PredictFlowRun(flowOptions, backend, cluster, rankOptions, ncclTestsNote, format,
+                    spec.commandLine().getOut()).run(c, groups, sizes, topo, rankList, nccl, predictor);
         }
         List<PredictRow> rows = new ArrayList<>();
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
@@ -256,70 +256,6 @@ public final class PredictCommand implements Callable<Integer> {
             throw new IllegalStateException("simulator error (a bug in collsim, not in the input): " + e.getMessage(),
                     e);
         }
-    }
-
-    private int runFlow(Collective c, PredictGroups groups, Map<DataType, List<Long>> sizes, Topology topo, List<Gpu> rankList,
-            NcclSettings nccl, NcclPredictor predictor) throws IOException, InputException {
-        if (flowOptions.timeline() != null && groups.distinctTypeOps() > 1) {
-            throw new UserError("--timeline writes one sweep; -d all or -o all gives " + groups.distinctTypeOps()
-                    + ": name one type and op", ExitCodes.USAGE);
-        }
-        List<PredictRow> rows = new ArrayList<>();
-        FlowPredict.Result first = null;
-        double floor = Double.POSITIVE_INFINITY;
-        Map<String, FlowPredict.Result> byTypeOp = new HashMap<>();
-        for (PredictGroups.Group g : groups.groups(rankList.size())) {
-            FlowPredict.Result fr = byTypeOp.get(g.type() + "/" + g.op());
-            if (fr == null) {
-                try {
-                    fr = new FlowPredict(flowOptions, backend == Backend.flow).run(cluster.source(), topo, rankList, c,
-                            g.type(), g.op(), sizes.get(g.type()), nccl, predictor);
-                } catch (InputException e) {
-                    throw new UserError(e.getMessage(), ExitCodes.INPUT);
-                }
-                byTypeOp.put(g.type() + "/" + g.op(), fr);
-            }
-            first = first == null ? fr : first;
-            double f = LatencyFloor.us(predictor, topo, rankList, c, g.type(), g.op(), nccl);
-            floor = Math.min(floor, f);
-            for (int i = 0; i < fr.predictions().size(); i++) {
-                rows.add(g.row(fr.predictions().get(i), rankList.size(), List.of(), fr.linksBusBw().get(i))
-                        .flagBelow(f));
-            }
-        }
-        List<String> header = new ArrayList<>(List.of(String.format(Locale.ROOT, "collsim predict --backend %s: %s_perf"
-                + " nGpus %d datatype %s op %s", backend, c.testName(), rankList.size(), groups.typeText(),
-                groups.opText())));
-        header.add(rankOptions.describe(rankList, c.testName(), cluster.ofTrays()));
-        header.addAll(first.header());
-        header.addAll(ncclTestsNote);
-        if (rows.stream().anyMatch(PredictRow::belowLatency)) {
-            header.add(LatencyFloor.note(floor));
-        }
-        FlowAboveBound.warning(rows).ifPresent(header::add);
-        PrintWriter out = spec.commandLine().getOut();
-        PredictWriter w = new PredictWriter(out);
-        switch (format) {
-            case csv -> w.csv(rows, false);
-            case json -> w.json(header, nccl, rows, false);
-            default -> {
-                w.text(header, rows, false, flowFooter());
-                first.notes().forEach(n -> out.println("# " + n));
-            }
-        }
-        out.flush();
-        return ExitCodes.OK;
-    }
-
-    /** @return the flow/links table's footer: what the columns mean and what is not modelled in this run */
-    private String flowFooter() {
-        String others = backend == Backend.links ? "sharing of links (links backend: every transfer alone)"
-                : flowOptions.hasJobs() ? "jobs other than the --job ones" : "congestion from other jobs (add --job)";
-        return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
-                + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links and the fabric's leaf uplinks"
-                + " allow (oversubscription counted, ECMP collisions not, nothing failed); links is the links backend's busbw"
-                + " (each transfer alone on its route, no link over its capacity), at most the bound. Not modelled: "
-                + others + ", NCCL protocol overheads, clocks, CUDA graph launch.";
     }
 
     /**

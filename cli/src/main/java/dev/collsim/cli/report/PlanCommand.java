@@ -235,7 +235,8 @@ public final class PlanCommand implements Callable<Integer> {
             if (base.spec() == null) {
                 throw new UserError("--target-tokens-per-s needs a cluster built from a host type (a collsim"
                         + " YAML cluster, a config name or a catalog name); '" + cluster.value()
-                        + "' is a machine file", ExitCodes.USAGE);
+                        + "' is a machine file read as it is: -c " + cluster.value() + ":1 takes its host as one",
+                        ExitCodes.USAGE);
             }
             ScalingSearch search = new ScalingSearch(planner, h -> ClusterEditor.build(base.spec(),
                     ClusterEdits.NONE.withHosts(h)).withNetworkClass(base.topology().networkClass()), base.gpusPerHost(), peak);

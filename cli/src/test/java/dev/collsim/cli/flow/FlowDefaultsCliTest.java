@@ -33,7 +33,8 @@ class FlowDefaultsCliTest {
                 "--backend", "links", "--fabric", "fat-tree");
         assertEquals(2, file.code(), file.out());
         assertTrue(file.err().contains("--fabric rebuilds the hosts of -c from their host type; -c "), file.err());
-        assertTrue(file.err().contains("is a machine file"), file.err());
+        assertTrue(file.err().contains("is a machine file read as it is; use -c ../cli/src/test/resources/machines/"
+                + "B-topo-dgx-a100.txt:N (N copies of its host)"), file.err());
     }
 
     /** At 64 MiB and 1 GiB on 2 DGX H100 the flow backend simulates exactly the channels NCCL's choice has. */

@@ -193,4 +193,21 @@ class NcclTestsCommandLineTest {
                     + " 0 (nccl-tests' default) or leave it out"), r.err());
         }
     }
+
+    /**
+     * nccl-tests' one process drives its -g GPUs on its own host: a DGX H100 has 8 (DGX H100 User Guide), so -g 16
+     * cannot fit and the message says -g 8 is the most; 3 processes of -g 8 on 2 such hosts leave one unplaced.
+     */
+    @Test
+    void ranksThatDoNotFitSayWhatWould() {
+        CliRun big = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "1M", "-g", "16");
+        assertEquals(2, big.code(), big.out());
+        assertTrue(big.err().contains("one process drives its -t x -g = 16 GPUs on one host, which has 8; give -g at"
+                + " most 8"), big.err());
+        CliRun many = run("predict", "allreduce", "-c", "dgx-h100x2", "-b", "1M", "-e", "1M", "-g", "8", "--nprocs",
+                "3");
+        assertEquals(2, many.code(), many.out());
+        assertTrue(many.err().contains("a process drives -t x -g = 8 GPUs of one host, so only 2 such process(es)"
+                + " fit"), many.err());
+    }
 }

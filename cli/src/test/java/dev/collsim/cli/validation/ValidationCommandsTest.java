@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.cli.CliRun;
+import dev.collsim.simulator.perf.PerformanceParameters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +28,20 @@ class ValidationCommandsTest {
         assertEquals(4, r.code(), r.err());
         assertTrue(r.out().contains("socket instead of ib"), r.out());
         assertTrue(r.out().contains("nccl450.txt:17: 33554432"), r.out());
+    }
+
+    /**
+     * calibrate's help says NET_STEP_US is InfiniBand's step and gives its default: NCCL's proxy posts about one network
+     * send per 10-12 us on 400G InfiniBand (NVIDIA/nccl#2409), the figure the model takes; other classes keep their own.
+     */
+    @Test
+    void calibrateHelpSaysTheNetStepIsInfiniBands() {
+        CliRun r = run("calibrate", "--help");
+        String help = r.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("NET_STEP_US is InfiniBand's network step (default "
+                + String.format(Locale.ROOT, "%.0f", PerformanceParameters.DEFAULTS.netStepUs()) + " us"), help);
+        assertEquals(10.0, PerformanceParameters.DEFAULTS.netStepUs(), 1e-12);
+        assertTrue(help.contains("RoCE, EFA, TCPXO, socket and Slingshot runs keep their class's own step"), help);
     }
 
     @Test

@@ -131,8 +131,9 @@ public final class SimulatorResolver implements VariantResolver {
         if (!v.edits().isEmpty() && b.spec() == null) {
             throw new InputException(v.problem(spec.file(), "the base cluster '"
                     + b.name() + "' is a machine file (nvidia-smi topo -m, NCCL XML or InfraGraph), so only 'env' and"
-                    + " 'calibration' can vary; describe it as a collsim YAML cluster (a catalog host type or an"
-                    + " inline host) to vary its hardware"));
+                    + " 'calibration' can vary; 'cluster: " + b.name() + ":1' takes its host as a host type whose"
+                    + " hosts, NICs and fabric vary, or describe it as a collsim YAML cluster (a catalog host type or"
+                    + " an inline host)"));
         }
         Topology t;
         try {
@@ -151,7 +152,8 @@ public final class SimulatorResolver implements VariantResolver {
         IntFunction<Topology> withHosts = h -> {
             if (b.spec() == null) {
                 throw new IllegalArgumentException("scaling needs a base cluster built from a host type (a"
-                        + " collsim YAML cluster or a catalog name); '" + b.name() + "' is a machine file");
+                        + " collsim YAML cluster or a catalog name); '" + b.name() + "' is a machine file read as it"
+                        + " is: 'cluster: " + b.name() + ":1' takes its host as one");
             }
             return cluster(b, v.edits().withHosts(h));
         };

@@ -1,6 +1,7 @@
 package dev.collsim.topology.io;
 
 import dev.collsim.topology.io.infragraph.InfraGraphReader;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
 
 import dev.collsim.io.InputException;
@@ -8,6 +9,7 @@ import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.io.UserInputException;
+import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
@@ -30,8 +32,9 @@ import java.util.regex.Pattern;
 /**
  * The one loader of clusters: resolves what a user passes to {@code -c/--cluster} (or a report spec's
  * {@code cluster}) into a {@link ClusterSource} ({@link #resolve}): a file path (format detected by content), a shipped
- * config name ({@code configs/NAME.yaml}, also inside the jar), a catalog host type name (one host, no fabric), or N
- * hosts of a catalog type as {@code NAMExN} / {@code NAME:N} ({@link #shorthand}). An empty value means
+ * config name ({@code configs/NAME.yaml}, also inside the jar), a catalog host type name (one host, no fabric), N
+ * hosts of a catalog type as {@code NAMExN} / {@code NAME:N} ({@link #shorthand}), or N copies of a machine file's
+ * host as {@code FILE:N} ({@link MachineHost}). An empty value means
  * {@link #DEFAULT}. {@link #load} is the topology alone.
  */
 public final class ClusterLoader {
@@ -42,7 +45,7 @@ public final class ClusterLoader {
     /** NAMExN or NAME:N; the name part is matched lazily so {@code dgx-h100x2} splits as dgx-h100 and 2. */
     private static final Pattern SHORTHAND = Pattern.compile("([a-z0-9._-]+?)(?:x([0-9]+)|:([0-9]+))");
 
-    /** A file name followed by the catalog's host-count suffix, {@code machine.txt:2}. */
+    /** A machine file followed by a host count, {@code machine.txt:2}: that many copies of its host. */
     private static final Pattern FILE_COUNT = Pattern.compile("(.+):([0-9]+)");
 
     private ClusterLoader() {
@@ -138,14 +141,12 @@ public final class ClusterLoader {
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
         Matcher counted = FILE_COUNT.matcher(name);
-        if (counted.matches() && Files.isRegularFile(Path.of(counted.group(1)))) {
-            // NAME:N on a machine file: the count is the catalog's shorthand, and a file is one cluster as written
-            throw new UserInputException("-c/--cluster " + name + ": " + counted.group(1) + " is a file; a host count"
-                    + " (:" + counted.group(2) + ") applies to catalog host types only."
-                    + " A machine file (nvidia-smi topo -m, NCCL XML) describes its hosts as they are; for "
-                    + counted.group(2) + " such hosts write a YAML cluster (hosts: a catalog host type or an inline"
-                    + " host, count: " + counted.group(2) + ", fabric: ...; docs/topology.md) or give -c TYPE:"
-                    + counted.group(2), UserInputException.USAGE);
+        if (counted.matches()) {
+            String f = counted.group(1);
+            Path file = folder != null && Files.isRegularFile(folder.resolve(f)) ? folder.resolve(f) : Path.of(f);
+            if (Files.isRegularFile(file)) {
+                return copies(name, f, InputLimits.readText(file, f), counted.group(2), hints);
+            }
         }
         if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
             throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", "no such file"));
@@ -160,6 +161,43 @@ public final class ClusterLoader {
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
         throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", why));
+    }
+
+    /**
+     * {@code FILE:N}: N copies of the one host a machine file describes ({@link MachineHost}), joined as {@code -c
+     * NAME:N} joins a catalog type's hosts (a rail-optimized, non-blocking fabric: one leaf per NIC rail).
+     *
+     * @throws UserInputException (usage) on N below 1, a YAML cluster (its {@code count} sets the hosts), a file of
+     *                            several hosts, or a host without a compute NIC to join the copies
+     */
+    private static ClusterSource copies(String name, String file, String content, String n, HardwareHints hints)
+            throws InputException {
+        String opt = "-c/--cluster " + name + ": ";
+        int count = n.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(n);
+        if (count < 1) {
+            throw new UserInputException(opt + "hosts must be >= 1, found " + n + " (" + file + ":1 is the file's"
+                    + " host)", UserInputException.USAGE);
+        }
+        ClusterSource one = source(file, ClusterSource.Origin.FILE, file, content, hints);
+        if (one.spec() != null) {
+            throw new UserInputException(opt + file + " is a YAML cluster; a host count (:" + n + ") copies the host"
+                    + " of a machine file (nvidia-smi topo -m, NCCL XML): set 'count: " + n + "' in " + file,
+                    UserInputException.USAGE);
+        }
+        Topology host = one.topology();
+        if (host.hostCount() != 1) {
+            throw new UserInputException(opt + file + " describes " + host.hostCount() + " hosts; a host count (:" + n
+                    + ") copies a file of one host", UserInputException.USAGE);
+        }
+        if (count > 1 && host.devices(Nic.class).stream().noneMatch(nic -> nic.rail() >= 0)) {
+            throw new UserInputException(opt + file + " has no compute NIC (nvidia-smi: a NIC PIX or PXB to a GPU;"
+                    + " NCCL XML: a <net>), so nothing would join its " + n + " copies; describe the host and its"
+                    + " NICs in a YAML cluster (an inline host, count: " + n + ", fabric: ...; docs/topology.md)",
+                    UserInputException.USAGE);
+        }
+        ClusterSpec spec = new ClusterSpec(file + ":" + count, host.source(), new MachineHost(file, host), count,
+                count > 1 ? FabricSpec.of(FabricKind.RAIL_OPTIMIZED) : null);
+        return new ClusterSource(name, ClusterSource.Origin.FILE, build(spec), spec);
     }
 
     /**
@@ -306,6 +344,15 @@ public final class ClusterLoader {
             if (r.accepts(content)) {
                 return new ClusterSource(name, origin, r.read(fileName, content), null);
             }
+        }
+        if (NcclTopoXmlReader.firstElement(content).matches("graphs?")) {
+            int at = Math.max(0, content.indexOf("<graph"));
+            int line = (int) content.substring(0, at).chars().filter(ch -> ch == '\n').count() + 1;
+            int col = at - content.lastIndexOf('\n', at - 1);
+            throw new InputException(new InputProblem(fileName, line, col, "graphs", "an NCCL graph file (<graphs>: what"
+                    + " NCCL_GRAPH_DUMP_FILE writes and NCCL_GRAPH_FILE reads) holds the channels NCCL chose, not the"
+                    + " machine; allowed: the machine's topology, the NCCL topology XML of the same run"
+                    + " (NCCL_TOPO_DUMP_FILE=topo.xml) or its nvidia-smi topo -m text"));
         }
         StringBuilder formats = new StringBuilder();
         for (TopologyReader r : readers()) {

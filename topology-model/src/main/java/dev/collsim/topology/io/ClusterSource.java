@@ -13,8 +13,9 @@ import java.util.Objects;
  * @param origin   where it came from
  * @param topology the validated cluster
  * @param spec     its spec: a catalog host type NAME (one host, no fabric), NAMExN / NAME:N, or a YAML cluster
- *                 (file or shipped config), whose {@code hosts} is a catalog name or an inline host description;
- *                 null for machine files (nvidia-smi topo -m text, NCCL topology XML, InfraGraph)
+ *                 (file or shipped config), whose {@code hosts} is a catalog name or an inline host description, or
+ *                 FILE:N (N copies of a machine file's host); null for a machine file read as it is (nvidia-smi topo
+ *                 -m text, NCCL topology XML, InfraGraph)
  */
 public record ClusterSource(String name, Origin origin, Topology topology, ClusterSpec spec) {
 

@@ -41,4 +41,17 @@ class ClusterLoaderMachineFilesTest {
         assertTrue(e.getMessage().startsWith(xml + ":79:"), e.getMessage());
         assertTrue(e.getMessage().contains("truncated XML"), e.getMessage());
     }
+
+    /**
+     * Azure's NC A100 v4 graph file (its first element, {@code <graphs version="1">}, is at line 11, column 1) is NCCL's
+     * channels, not a machine: the message says which file would do, instead of "unrecognized format".
+     */
+    @Test
+    void anNcclGraphFileSaysWhichFileDescribesTheMachine(@TempDir Path dir) throws Exception {
+        Path xml = dir.resolve("graph.xml");
+        Files.writeString(xml, TestFiles.text("C-graph-azure-ncv4-4xA100pcie.xml"));
+        InputException e = assertThrows(InputException.class, () -> ClusterLoader.load(xml.toString()));
+        assertTrue(e.getMessage().startsWith(xml + ":11:1: graphs: an NCCL graph file"), e.getMessage());
+        assertTrue(e.getMessage().contains("NCCL_TOPO_DUMP_FILE=topo.xml"), e.getMessage());
+    }
 }

@@ -162,4 +162,28 @@ class InlineHostTest {
         assertTrue(e.getMessage().contains("allowed: a model it knows (e.g. ") && e.getMessage().contains("H100 NVL"),
                 e.getMessage());
     }
+
+    /**
+     * Two CPUs of a model the CPU database knows need no {@code interconnect}: a Xeon Platinum 8480C (Sapphire Rapids,
+     * 4 UPI links at 16 GT/s x 2 B = 128 GB/s per direction, Intel ARK 8480+) and an EPYC 7V13 (Milan, 4 xGMI x16 at
+     * 16 GT/s = 128 GB/s) take it from there; NCCL's view stays its own (SRP_QPI_BW 22 GB/s, AMD_BW 16, NCCL 2.30
+     * src/graph/topo.h). A model it does not know still needs the key, named with its line and column.
+     */
+    @Test
+    void aKnownCpuModelBringsItsSocketLinks() throws Exception {
+        Topology intel = new YamlClusterReader().read("inline.yaml", YAML.replace(", interconnect: 128 GB/s", ""));
+        Link upi = TestFiles.link(intel, "h0/cpu0", "h0/cpu1", LinkType.SMP);
+        assertEquals(128.0, upi.bandwidth().gbps(), 1e-9);
+        assertEquals(22.0, upi.ncclBandwidth().gbps(), 1e-9);
+        Topology amd = new YamlClusterReader().read("inline.yaml", YAML.replace(
+                "vendor: GenuineIntel, model: Xeon Platinum 8480C, interconnect: 128 GB/s",
+                "vendor: AuthenticAMD, model: EPYC 7V13"));
+        Link xgmi = TestFiles.link(amd, "h0/cpu0", "h0/cpu1", LinkType.SMP);
+        assertEquals(128.0, xgmi.bandwidth().gbps(), 1e-9);
+        assertEquals(16.0, xgmi.ncclBandwidth().gbps(), 1e-9);
+        InputException e = assertThrows(InputException.class, () -> new YamlClusterReader().read("inline.yaml",
+                YAML.replace("model: Xeon Platinum 8480C, interconnect: 128 GB/s", "model: Pentium 4")));
+        assertTrue(e.getMessage().contains("inline.yaml:7:9: hosts.cpus.interconnect: missing required key"),
+                e.getMessage());
+    }
 }

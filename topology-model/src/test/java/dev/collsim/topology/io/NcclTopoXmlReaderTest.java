@@ -105,7 +105,14 @@ class NcclTopoXmlReaderTest {
     @Test
     void azureNdv5SapphireRapidsPairsOneGpuAndOneNicPerGen5Switch() throws InputException {
         Topology t = reader.read("ndv5.xml", text("C-topo-azure-ndv5-8xH100.xml"));
-        assertEquals(22.0, link(t, "h0/cpu0", "h0/cpu1", LinkType.SMP).bandwidth().gbps(), 1e-9);
+        // <cpu vendor="GenuineIntel" familyid="6" modelid="143"> (line 12) is Sapphire Rapids (Linux intel-family.h
+        // SAPPHIRERAPIDS_X 0x8F): NCCL's SRP_QPI_BW 22 GB/s (NCCL 2.30 src/graph/topo.h) is the NCCL view; physically
+        // 4 UPI links at 16 GT/s x 2 B = 128 GB/s per direction (Intel ARK Xeon Platinum 8480+)
+        Link smp = link(t, "h0/cpu0", "h0/cpu1", LinkType.SMP);
+        assertEquals(22.0, smp.ncclBandwidth().gbps(), 1e-9);
+        assertEquals(128.0, smp.bandwidth().gbps(), 1e-9);
+        assertTrue(t.source().contains("physically 128.0 GB/s (Intel Xeon Scalable 4th gen (Sapphire Rapids)"),
+                t.source());
         assertEquals(8, t.devices(PcieSwitch.class).size());
         assertEquals(TestFiles.pcieParent(t, "h0/gpu7", "pcisw"), TestFiles.pcieParent(t, "h0/nic7", "pcisw"));
         assertEquals(GEN5_X16, link(t, "h0/gpu7", TestFiles.pcieParent(t, "h0/gpu7", "pcisw"), LinkType.PCIE)

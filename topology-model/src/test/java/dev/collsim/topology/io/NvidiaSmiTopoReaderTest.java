@@ -166,6 +166,20 @@ class NvidiaSmiTopoReaderTest {
         assertEquals(1, t.devices(Cpu.class).size());
     }
 
+    /**
+     * The RTX 4090 box's NICs are SYS or PHB to every GPU (file lines 19-22: NIC0 is PHB to GPU6, SYS to the rest), so
+     * none is a compute NIC; the source said "compute NICs on rails 0..-1". The DGX A100's 8 PXB NICs are rails 0..7.
+     */
+    @Test
+    void theRailNoteSaysWhenNoNicIsAComputeNic() throws InputException {
+        Topology none = reader.read("rtx4090", text("B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt"));
+        assertTrue(none.devices(Nic.class).stream().allMatch(n -> n.rail() < 0));
+        assertFalse(none.source().contains("0..-1"), none.source());
+        assertTrue(none.source().contains("no NIC is PIX or PXB to a GPU, so none is a compute NIC"), none.source());
+        Topology dgx = reader.read("dgx-a100", text("B-topo-dgx-a100.txt"));
+        assertTrue(dgx.source().contains("compute NICs on rails 0..7 in column order"), dgx.source());
+    }
+
     @Test
     void h200HostAndGuestAreTwoMatricesOfEighteenLinksPerGpu() throws InputException {
         List<Topology> both = reader.readAll("h200", text("B-topo-8xH200-4xcx7-host-and-kvm-guest-issue-nccltests380.txt"));

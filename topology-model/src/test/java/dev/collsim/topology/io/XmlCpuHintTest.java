@@ -53,4 +53,28 @@ class XmlCpuHintTest {
         assertTrue(amd.source().contains(note), amd.source());
         assertEquals(amd.source().indexOf(note), amd.source().lastIndexOf(note), amd.source());
     }
+
+    /**
+     * The physical inter-CPU figure comes from the CPU database, as the nvidia-smi reader's does; NCCL's stays the NCCL
+     * view. Expected: a bare {@code <cpu>} names no CPU, so NCCL's 10 GB/s is both; CPUID 6/143 (Sapphire Rapids,
+     * 4 UPI at 16 GT/s x 2 B: 128 GB/s, Intel ARK 8480+); {@code --cpu-model 'Xeon Platinum 8462Y+'} names the 3-link
+     * part (3 x 16 x 2 = 96 GB/s, Intel ARK 8462Y+), which CPUID alone cannot tell apart; a file stating AMD family 25
+     * model 1 (Milan, AMD PPR Family 19h Model 01h) keeps its own CPU: 4 xGMI x16 at 16 GT/s = 128 GB/s.
+     */
+    @Test
+    void thePhysicalFigureIsTheCpuDatabases() throws Exception {
+        Topology bare = new NcclTopoXmlReader().read("bare.xml", xml(""));
+        assertEquals(10.0, link(bare, "h0/cpu0", "h0/cpu1", LinkType.SMP).bandwidth().gbps(), 1e-9);
+        Topology byCpuid = new NcclTopoXmlReader(SPR).read("bare.xml", xml(""));
+        assertEquals(128.0, link(byCpuid, "h0/cpu0", "h0/cpu1", LinkType.SMP).bandwidth().gbps(), 1e-9);
+        HardwareHints part = new HardwareHints(null, 0, null, 0, "GenuineIntel", 6, 143, 0,
+                "Intel Xeon Scalable 4th gen (Sapphire Rapids), 3 UPI links");
+        Topology named = new NcclTopoXmlReader(part).read("bare.xml", xml(""));
+        assertEquals(96.0, link(named, "h0/cpu0", "h0/cpu1", LinkType.SMP).bandwidth().gbps(), 1e-9);
+        assertEquals(22.0, link(named, "h0/cpu0", "h0/cpu1", LinkType.SMP).ncclBandwidth().gbps(), 1e-9);
+        Topology amd = new NcclTopoXmlReader(part).read("amd.xml", xml(" vendor=\"AuthenticAMD\" familyid=\"25\""
+                + " modelid=\"1\""));
+        assertEquals(128.0, link(amd, "h0/cpu0", "h0/cpu1", LinkType.SMP).bandwidth().gbps(), 1e-9);
+        assertEquals(16.0, link(amd, "h0/cpu0", "h0/cpu1", LinkType.SMP).ncclBandwidth().gbps(), 1e-9);
+    }
 }

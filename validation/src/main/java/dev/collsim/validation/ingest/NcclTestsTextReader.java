@@ -3,12 +3,13 @@ package dev.collsim.validation.ingest;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.NumberField;
+import dev.collsim.io.TopologyReader;
 import dev.collsim.perf.NcclTestsLayout;
 import dev.collsim.perf.NcclTestsRows;
+import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.topology.io.MachineFiles;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -111,7 +112,15 @@ public final class NcclTestsTextReader {
             throw new InputException(problems);
         }
         if (out.isEmpty()) {
-            throw new InputException(DatasetAssembler.nothingRead(file, avgLine, footerLacks));
+            // a machine file given where a measurement goes (-m, diagnose) is named as what it is
+            Optional<TopologyReader> machine = avgLine > 0 ? Optional.empty()
+                    : MachineFiles.detect(String.join("\n", lines), HardwareHints.NONE);
+            throw new InputException(machine.map(r -> new InputProblem(file, 0, 0, "", "holds "
+                    + ("nccl-xml".equals(r.format()) ? "NCCL topology XML" : "nvidia-smi topo -m text")
+                    + ", which describes a machine, not a measurement; give it to -c/--cluster (e.g. collsim compare"
+                    + " -c " + file + " -m MEASURED); allowed here: nccl-tests output (a '#  size  count  type ...'"
+                    + " header followed by rows)")).orElseGet(() -> DatasetAssembler.nothingRead(file, avgLine,
+                    footerLacks)));
         }
         return out;
     }
@@ -361,29 +370,7 @@ public final class NcclTestsTextReader {
                         + interleaveCuts + " NCCL line(s) and table row(s) broken into each other, both rebuilt (line numbers are "
                         + "where each rebuilt line began)"));
             }
-            Map<String, List<PerfPoint>> groups = new LinkedHashMap<>();
-            for (PerfPoint r : rows) {
-                groups.computeIfAbsent(r.type() + " " + r.redop() + " " + r.root(), k -> new ArrayList<>()).add(r);
-            }
-            for (var g : groups.entrySet()) {
-                RunContext c = ctx;
-                if (groups.size() > 1) {
-                    // nccl-tests -d all / -o all / -r all print one table for every type, op and root
-                    c = ctx.continuation();
-                    c.log = ctx.log;
-                    c.notes.addAll(ctx.notes);
-                    PerfPoint first = g.getValue().get(0);
-                    c.title = (ctx.title.isEmpty() ? "table at line " + tableLine : ctx.title) + " [" + first.type()
-                            + (first.redop() == null || first.redop().isEmpty() ? "" : " " + first.redop())
-                            + (first.root() == Integer.MIN_VALUE || first.root() < 0 ? "" : " root " + first.root()) + "]";
-                }
-                try {
-                    out.add(DatasetAssembler.assemble(file, header, c, List.copyOf(g.getValue()), tableLine,
-                            DatasetKind.NCCL_TESTS_TABLE, groups.size() > 1 ? Double.NaN : avg, tableNotes));
-                } catch (InputException e) {
-                    problems.addAll(e.problems());
-                }
-            }
+            TypeOpRootTables.assemble(file, header, ctx, rows, tableLine, avg, tableNotes, out, problems);
         } else if (!Double.isNaN(avg)) {
             DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresentOrElse(out::add,
                     () -> footerLacks = DatasetAssembler.footerLacks(header, ctx));

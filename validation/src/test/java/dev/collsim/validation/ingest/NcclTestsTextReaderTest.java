@@ -2,8 +2,10 @@ package dev.collsim.validation.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import java.nio.file.Files;
@@ -194,5 +196,21 @@ class NcclTestsTextReaderTest {
                 .get(0);
         assertEquals("2.28.3", d.ncclRelease().text());
         assertEquals(1, d.nRanks());
+    }
+
+    /**
+     * A machine file given where a measurement goes (diagnose FILE, compare -m FILE) is named as what it is and sent
+     * to -c: the DGX A100's nvidia-smi topo -m text and Azure's ND H100 v5 topology XML (public files of the project).
+     */
+    @Test
+    void aMachineFileIsNamedAsOne() throws Exception {
+        Path dir = Path.of("../topology-model/src/test/resources/dev/collsim/topology/io");
+        for (String f : List.of("B-topo-dgx-a100.txt", "C-topo-azure-ndv5-8xH100.xml")) {
+            InputException e = assertThrows(InputException.class,
+                    () -> NcclTestsTextReader.read(f, Files.readString(dir.resolve(f))));
+            String what = f.endsWith(".xml") ? "NCCL topology XML" : "nvidia-smi topo -m text";
+            assertTrue(e.getMessage().contains(f + ": holds " + what + ", which describes a machine, not a"
+                    + " measurement; give it to -c/--cluster"), e.getMessage());
+        }
     }
 }

@@ -109,8 +109,10 @@ final class SmiInference {
             }
         }
         if (nicOrdinal > 0) {
-            notes.add("NICs PIX or PXB to a GPU are compute NICs on rails 0.." + (rails - 1) + " in column order, the"
-                    + " others (storage, management) on none");
+            String on = rails == 1 ? "rail 0" : "rails 0.." + (rails - 1) + " in column order";
+            notes.add(rails == 0 ? "no NIC is PIX or PXB to a GPU, so none is a compute NIC (all read as storage,"
+                    + " management): the host has no network for NCCL" : "NICs PIX or PXB to a GPU are compute NICs on "
+                    + on + ", the others (storage, management) on none");
             notes.add("NIC speed " + nicSpeed() + (hints.nicSpeed() != null ? " (hint)" : " assumed (NCCL's fallback"
                     + " for a NIC without speed; pass a NIC speed hint)") + "; GPUDirect RDMA assumed (topo -m lists"
                     + " RDMA devices)");

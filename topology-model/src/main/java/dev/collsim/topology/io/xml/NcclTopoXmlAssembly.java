@@ -1,5 +1,6 @@
 package dev.collsim.topology.io.xml;
 
+import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
@@ -21,6 +22,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -146,7 +148,12 @@ final class NcclTopoXmlAssembly {
         }
     }
 
+    /**
+     * SMP links between a host's CPUs: NCCL's figure ({@code ncclTopoGetInterCpuBw}) as the NCCL view, and the CPU
+     * database's socket links ({@link XmlCpuFacts#database}) as the physical one, NCCL's figure when it has none.
+     */
     private void smp() {
+        Set<String> said = new HashSet<>();
         for (int i = 0; i < c.cpus.size(); i++) {
             for (int j = i + 1; j < c.cpus.size(); j++) {
                 Cpu a = c.cpus.get(i);
@@ -154,9 +161,17 @@ final class NcclTopoXmlAssembly {
                 if (a.host() != z.host()) {
                     continue;
                 }
-                int[] ids = c.cpuIds.get(a.id());
-                NcclBandwidths.Smp rate = NcclBandwidths.interCpu(a.arch(), a.vendor(), ids[0], ids[1]);
-                b.connect(a, z, LinkType.SMP, 1, rate.bandwidth(), rate.bandwidth(), Latency.ZERO, rate.detail());
+                XmlCpuFacts f = c.cpuFacts.get(a.id());
+                NcclBandwidths.Smp rate = NcclBandwidths.interCpu(a.arch(), a.vendor(), f.family(), f.model());
+                Optional<CpuModel> db = f.database().filter(m -> m.interSocket().isPresent());
+                Bandwidth physical = db.flatMap(CpuModel::interSocket).orElse(rate.bandwidth());
+                String note = "CPUs joined by SMP links of " + rate.bandwidth() + " per direction: " + rate.detail()
+                        + db.map(m -> "; physically " + physical + " (" + m.family() + ": " + m.socketLinks() + " "
+                        + m.socketLink() + " links, the CPU database)").orElse("");
+                if (said.add(note)) {
+                    notes.add(note);
+                }
+                b.connect(a, z, LinkType.SMP, 1, physical, rate.bandwidth(), Latency.ZERO, rate.detail());
             }
         }
     }

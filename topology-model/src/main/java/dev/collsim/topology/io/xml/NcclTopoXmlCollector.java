@@ -49,8 +49,8 @@ final class NcclTopoXmlCollector {
     final List<XmlNode> pciLinkNodes = new ArrayList<>();
     private final Map<String, Integer> hostByHash = new LinkedHashMap<>();
     private final Map<Integer, Integer> switchCount = new LinkedHashMap<>();
-    /** familyid and modelid per CPU id, -1 when absent. */
-    final Map<String, int[]> cpuIds = new LinkedHashMap<>();
+    /** The CPU facts in force (familyid and modelid, -1 when absent; the CPU database's family) per CPU id. */
+    final Map<String, XmlCpuFacts> cpuFacts = new LinkedHashMap<>();
 
     /** Rail value of a NIC whose file names no rail: the reader numbers it. */
     static final int NO_RAIL = -2;
@@ -132,7 +132,7 @@ final class NcclTopoXmlCollector {
         }
         String modelText = family >= 0 && model >= 0 ? "family " + family + " model " + model : "";
         cpus.add(new Cpu(id, host, numa, arch, vendor, modelText));
-        cpuIds.put(id, new int[] {family, model});
+        cpuFacts.put(id, f);
         for (XmlNode c : n.children()) {
             switch (c.name()) {
                 case "pci" -> pci(c, host, id, id);

@@ -1,5 +1,7 @@
 package dev.collsim.topology.io.xml;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.topology.io.HardwareHints;
 import java.util.Optional;
 
@@ -17,8 +19,11 @@ import java.util.Optional;
  * @param family   CPUID family, -1 when neither names it
  * @param model    CPUID model, -1 when neither names it
  * @param conflict the note for a hint the element contradicts, empty otherwise
+ * @param database the CPU database's family of this CPU, whose socket links give the physical inter-CPU figure (as
+ *                 the nvidia-smi reader and the catalog hosts take it): the {@code --cpu-model} hint's when applied,
+ *                 else the one the CPUID names ({@link CpuModels#ofCpuid}); empty when neither names one
  */
-record XmlCpuFacts(String vendor, int family, int model, Optional<String> conflict) {
+record XmlCpuFacts(String vendor, int family, int model, Optional<String> conflict, Optional<CpuModel> database) {
 
     /**
      * @param vendor the element's {@code vendor}, empty when absent
@@ -29,7 +34,7 @@ record XmlCpuFacts(String vendor, int family, int model, Optional<String> confli
      */
     static XmlCpuFacts of(String vendor, int family, int model, HardwareHints h) {
         if (h.cpuVendor() == null) {
-            return new XmlCpuFacts(vendor, family, model, Optional.empty());
+            return new XmlCpuFacts(vendor, family, model, Optional.empty(), CpuModels.ofCpuid(vendor, family, model));
         }
         boolean otherVendor = !vendor.isEmpty() && !vendor.equals(h.cpuVendor());
         boolean otherIds = h.cpuFamily() >= 0 && family >= 0 && (family != h.cpuFamily() || model != h.cpuModel());
@@ -37,10 +42,14 @@ record XmlCpuFacts(String vendor, int family, int model, Optional<String> confli
             return new XmlCpuFacts(vendor, family, model, Optional.of("CPU hint (vendor " + h.cpuVendor()
                     + (h.cpuFamily() >= 0 ? ", family " + h.cpuFamily() + " model " + h.cpuModel() : "") + ") not"
                     + " applied: the file's <cpu> states vendor " + vendor + (family >= 0 ? ", family " + family
-                    + " model " + model : "") + ", as NCCL read it on the machine"));
+                    + " model " + model : "") + ", as NCCL read it on the machine"),
+                    CpuModels.ofCpuid(vendor, family, model));
         }
         boolean fill = family < 0 && h.cpuFamily() >= 0;
-        return new XmlCpuFacts(h.cpuVendor(), fill ? h.cpuFamily() : family, fill ? h.cpuModel() : model,
-                Optional.empty());
+        int f = fill ? h.cpuFamily() : family;
+        int m = fill ? h.cpuModel() : model;
+        Optional<CpuModel> named = Optional.ofNullable(h.cpuName()).flatMap(CpuModels::family);
+        return new XmlCpuFacts(h.cpuVendor(), f, m, Optional.empty(),
+                named.isPresent() ? named : CpuModels.ofCpuid(h.cpuVendor(), f, m));
     }
 }

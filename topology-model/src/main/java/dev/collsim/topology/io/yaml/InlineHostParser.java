@@ -4,6 +4,8 @@ import dev.collsim.io.yaml.YamlFields;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 
+import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.NvlinkGen;
@@ -18,6 +20,7 @@ import dev.collsim.topology.io.yaml.InlineHostType.SwitchSpec;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Parses an inline host description (the {@code hosts:} mapping of a {@code collsim/v1} YAML file):
@@ -27,6 +30,8 @@ import java.util.List;
  *   gpus:   {count: 8, model: H100-SXM5-80GB, sm: 90, memory: 80 GB}   # sm may be left out for a model of the GPU
  *                                                                     # database (its compute capability)
  *   cpus:   {count: 2, vendor: GenuineIntel, model: Xeon Platinum 8480C, arch: x86_64, interconnect: 128 GB/s}
+ *           (interconnect, the physical bandwidth between two CPUs per direction, defaults to the socket links of the
+ *           CPU database's family the model names; required for two or more CPUs of a model it does not know)
  *   nvlink: {switches: 4, linksPerGpu: 18, bandwidthPerLink: 25 GB/s, generation: NVLink4}
  *           # or {pairs: [{gpus: [0, 1], links: 12}], bandwidthPerLink: 25 GB/s}
  *   pcie:
@@ -125,11 +130,14 @@ final class InlineHostParser {
         String vendor = f.text(c, "vendor", true);
         String model = f.text(c, "model", true);
         String arch = f.text(c, "arch", false);
-        Bandwidth smp = f.bandwidth(c, "interconnect", count != null && count > 1);
-        if (count == null || vendor == null || model == null || count > 1 && smp == null) {
+        // a model the CPU database knows brings its socket links (CpuModel.interSocket), as a catalog host's CPU does
+        Optional<Bandwidth> known = Optional.ofNullable(model).flatMap(CpuModels::find).flatMap(CpuModel::interSocket);
+        Bandwidth smp = f.bandwidth(c, "interconnect", count != null && count > 1 && known.isEmpty());
+        if (count == null || vendor == null || model == null || count > 1 && smp == null && known.isEmpty()) {
             return null;
         }
-        return new CpuSpec(count, arch == null ? "x86_64" : arch, vendor, model, smp == null ? Bandwidth.ofGBps(1) : smp);
+        return new CpuSpec(count, arch == null ? "x86_64" : arch, vendor, model,
+                smp != null ? smp : known.orElse(Bandwidth.ofGBps(1)));
     }
 
     /** @param gpus the host's GPUs (null when invalid), whose sm names the NVLink generation the YAML leaves out */

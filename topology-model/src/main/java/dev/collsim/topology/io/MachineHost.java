@@ -1,0 +1,97 @@
+package dev.collsim.topology.io;
+
+import dev.collsim.topology.Cpu;
+import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.NetSwitch;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.Nic;
+import dev.collsim.topology.NicVendor;
+import dev.collsim.topology.NvSwitch;
+import dev.collsim.topology.PcieSwitch;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.TopologyBuilder;
+import dev.collsim.topology.catalog.HostContext;
+import dev.collsim.topology.catalog.HostType;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The host a machine file describes (nvidia-smi {@code topo -m} text, NCCL topology XML, read with its hints) as a
+ * host type, so that {@code -c FILE:N} is N copies of it on the catalog's fabric ({@link ClusterLoader#resolve}): each
+ * copy has every device and link of the file's host, with the figures the reader derived (physical and NCCL bandwidth,
+ * link detail), its ids under {@code h{host}/}, its NVSwitch in its own host's NVLink domain. The network class and NIC
+ * vendor are the file's; its warnings are said once (on host 0). Immutable.
+ *
+ * @param name the file name as the user gave it
+ * @param host the file's topology: one host (index 0), no network switch
+ */
+record MachineHost(String name, Topology host) implements HostType {
+
+    /** @throws IllegalArgumentException when the topology is not one host without network switches */
+    MachineHost {
+        Objects.requireNonNull(name, "name");
+        if (host.hostCount() != 1 || !host.devices(NetSwitch.class).isEmpty()) {
+            throw new IllegalArgumentException(name + " describes " + host.hostCount() + " hosts; a copy is of one");
+        }
+    }
+
+    @Override
+    public String description() {
+        return host.source();
+    }
+
+    @Override
+    public int gpusPerHost() {
+        return host.gpusOf(0).size();
+    }
+
+    @Override
+    public NetworkClass networkClass() {
+        return host.networkClass();
+    }
+
+    @Override
+    public NicVendor nicVendor() {
+        return host.nicVendor();
+    }
+
+    @Override
+    public void addHost(HostContext ctx) {
+        TopologyBuilder b = ctx.builder();
+        Map<Device, Device> copy = new HashMap<>();
+        for (Device d : host.graph().vertexSet()) {
+            copy.put(d, b.add(copy(d, ctx)));
+        }
+        for (Link l : host.graph().edgeSet()) {
+            b.connectOneWay(copy.get(host.source(l)), copy.get(host.target(l)), l);
+        }
+        if (ctx.host() == 0) {
+            host.warnings().forEach(b::warning);
+        }
+    }
+
+    /** @return {@code d} as a device of host {@code ctx.host()}: same figures, id under {@code h{host}/} */
+    private static Device copy(Device d, HostContext ctx) {
+        int h = ctx.host();
+        String id = ctx.id(d.id().startsWith("h0/") ? d.id().substring(3) : d.id());
+        if (d instanceof Gpu g) {
+            return new Gpu(id, h, g.index(), g.model(), g.sm(), g.memoryBytes(), g.busId());
+        }
+        if (d instanceof Cpu c) {
+            return new Cpu(id, h, c.numaId(), c.arch(), c.vendor(), c.model());
+        }
+        if (d instanceof Nic n) {
+            return new Nic(id, h, n.name(), n.speed(), n.port(), n.gdr(), n.rail(), n.busId());
+        }
+        if (d instanceof PcieSwitch s) {
+            return new PcieSwitch(id, h, s.busId(), s.hostBridge());
+        }
+        if (d instanceof NvSwitch s) {
+            return new NvSwitch(id, h, h, s.chips());
+        }
+        throw new IllegalStateException("a machine host has no network switch: " + d.id());
+    }
+}

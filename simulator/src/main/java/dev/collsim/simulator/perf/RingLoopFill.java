@@ -17,7 +17,8 @@ import dev.collsim.nccl.Protocol;
  * peer, and the fill is 0 (where a whole step had doubled the time at 64 MiB on 2 NVLink GPUs; NCCL 2.30.7's own
  * estimate has no fill term either). A Ring AllReduce forwards from 2 ranks on (2 x (nranks - 1) steps per loop:
  * the reduce-scatter half's result is sent on in the all-gather half), and the rooted Ring (Broadcast, Reduce: a
- * chain from the root) forwards at every rank but the last; other algorithms keep the whole step.
+ * chain from the root) forwards at every rank but the last: with Simple, a whole chunk per hop
+ * ({@link #rootedHops}); other algorithms keep the whole step.
  *
  * <p>Stateless and thread-safe.
  */
@@ -67,5 +68,43 @@ public final class RingLoopFill {
      */
     public static double netSendShare(Algorithm a, Protocol p, Collective func, int nNodes) {
         return a == Algorithm.RING && nNodes > 1 ? 1.0 / NetTransport.slicesPerStep(a, p, func) : 1;
+    }
+
+    /**
+     * Whether the call is a rooted Simple Ring (Broadcast, Reduce), whose fill is {@link #rootedHops} store-and-forward
+     * hops of one chunk rather than the symmetric ring's step. NCCL 2.28.9 {@code src/device/broadcast.h runRing} and
+     * {@code src/device/reduce.h runRing}: each channel walks its share in chunks of {@code chunkCount}; the root sends
+     * ({@code directSend}/{@code directCopySend}; Reduce: {@code send}), every rank after it but the last forwards
+     * ({@code directRecvCopyDirectSend}; Reduce: {@code recvReduceSend}), the last only receives. The Simple protocol
+     * runs {@code ProtoSimple<BROADCAST_CHUNKSTEPS/BROADCAST_SLICESTEPS, BROADCAST_SLICESTEPS>} = {@code <1, 1>}
+     * ({@code src/include/collectives.h}: BROADCAST_ and REDUCE_ CHUNKSTEPS and SLICESTEPS are 1), so a chunk is one
+     * slice of one step ({@code src/device/prims_simple.h genericOp}: sliceSize = max(nelem, stepSize / 32) with one
+     * slice per chunk), and a rank forwards it only once the previous rank has posted the whole slice (the step's
+     * tail, after the sender's stores). The chunk is stepSize = buffSize / NCCL_STEPS, 512 KiB by default
+     * ({@code src/enqueue.cc calcCollChunking}: stepSize x chunkSteps, chunkSteps 1; no reduction for a Ring
+     * Broadcast/Reduce). LL and LL128 forward line by line (each thread's 16-byte or each warp's 128-byte line, with
+     * its own flag), so they pay no whole-chunk hop: they keep the generic fill.
+     *
+     * @param a    algorithm
+     * @param func collective
+     * @param p    protocol
+     * @return true for Ring Broadcast or Reduce with Simple
+     */
+    public static boolean rootedSimple(Algorithm a, Collective func, Protocol p) {
+        return a == Algorithm.RING && p == Protocol.SIMPLE
+                && (func == Collective.BROADCAST || func == Collective.REDUCE);
+    }
+
+    /**
+     * The chunk hops a rooted Simple Ring ({@link #rootedSimple}) pays beyond its data term: nRanks - 2. With k chunks
+     * per channel, each crossing a hop in t (one chunk at the channel's rate), chunk i reaches the ring's last rank,
+     * nRanks - 1 hops from the root, at (i + nRanks - 1) t, so the last chunk arrives at (k + nRanks - 2) t: k t is
+     * the data term (nBytes / algBw), the rest is the fill. With 2 ranks the one hop streams, and the fill is 0.
+     *
+     * @param nRanks ranks of the communicator
+     * @return max(0, nRanks - 2)
+     */
+    public static int rootedHops(int nRanks) {
+        return Math.max(0, nRanks - 2);
     }
 }

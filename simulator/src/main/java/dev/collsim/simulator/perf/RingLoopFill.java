@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.channel.ChannelPlan;
 
 /**
  * The share of one step's data a Ring collective pays as {@link PipelineFill}'s pipeline fill: 0 when the ring
@@ -17,7 +18,8 @@ import dev.collsim.nccl.Protocol;
  * peer, and the fill is 0 (where a whole step had doubled the time at 64 MiB on 2 NVLink GPUs; NCCL 2.30.7's own
  * estimate has no fill term either). A Ring AllReduce forwards from 2 ranks on (2 x (nranks - 1) steps per loop:
  * the reduce-scatter half's result is sent on in the all-gather half), and the rooted Ring (Broadcast, Reduce: a
- * chain from the root) forwards at every rank but the last: with Simple, a whole chunk per hop
+ * chain from the root) forwards at every rank but the last: none when its channels share one order, the ranks
+ * running ahead into the next call ({@link #rootedRunsAhead}); else with Simple a whole chunk per hop
  * ({@link #rootedHops}); other algorithms keep the whole step.
  *
  * <p>Stateless and thread-safe.
@@ -71,8 +73,41 @@ public final class RingLoopFill {
     }
 
     /**
-     * Whether the call is a rooted Simple Ring (Broadcast, Reduce), whose fill is {@link #rootedHops} store-and-forward
-     * hops of one chunk rather than the symmetric ring's step. NCCL 2.28.9 {@code src/device/broadcast.h runRing} and
+     * Whether a rooted Ring (Broadcast, Reduce) runs ahead into the next call, so that back-to-back calls (nccl-tests'
+     * timed iterations) pay neither its pipeline fill nor a latency per rank: true when every channel's ring has one
+     * rank order ({@code sameChannels} of NCCL's ring graph). Then rank r is the same number of hops from the root on
+     * every channel and finishes its kernel that many hops after the root; each rank's next call starts as soon as its
+     * own kernel ends ({@code src/device/prims_simple.h}: a sender waits only for its peer's free step slots, NCCL_STEPS
+     * = 8, and {@code ~Primitives} keeps the step counters for the next kernel), so the chain stays skewed by one hop
+     * per rank and the fill is paid once per run, not per call. NCCL 2.30.7 {@code src/graph/tuning.cc} charges such a
+     * ring one hop (baseLat + hwLat[Ring][p]); when the orders differ, every rank is the last of some channel, finishes
+     * with the whole traversal, and NCCL charges nRanks hops (hwLat[Tree][Simple] for Simple, "some chunk latency").
+     * Measured: the 2-rank Ring Broadcast/Reduce over SHM ran ahead the same way ({@link ShmLinkShare#ringWithoutFill},
+     * docs/pcie-protocols.md). A single call waited on at once (no next call to overlap) pays the whole traversal.
+     *
+     * @param a    algorithm
+     * @param func collective
+     * @param plan     the channel plan (its ring graph's sameChannels)
+     * @param channels the call's runtime channels: a call on one channel has one order whatever the graph's others
+     * @return true for Ring Broadcast or Reduce whose ring channels share one order, or that runs on one channel
+     */
+    public static boolean rootedRunsAhead(Algorithm a, Collective func, ChannelPlan plan, int channels) {
+        return rootedRing(a, func) && (plan.graphs().ring().sameChannels() || channels == 1);
+    }
+
+    /**
+     * @param a    algorithm
+     * @param func collective
+     * @return true for a Ring Broadcast or Reduce (a chain from the root)
+     */
+    public static boolean rootedRing(Algorithm a, Collective func) {
+        return a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE);
+    }
+
+    /**
+     * Whether the call is a rooted Simple Ring (Broadcast, Reduce), whose fill, where it does not run ahead
+     * ({@link #rootedRunsAhead}), is {@link #rootedHops} store-and-forward hops of one chunk rather than the
+     * symmetric ring's step. NCCL 2.28.9 {@code src/device/broadcast.h runRing} and
      * {@code src/device/reduce.h runRing}: each channel walks its share in chunks of {@code chunkCount}; the root sends
      * ({@code directSend}/{@code directCopySend}; Reduce: {@code send}), every rank after it but the last forwards
      * ({@code directRecvCopyDirectSend}; Reduce: {@code recvReduceSend}), the last only receives. The Simple protocol

@@ -83,7 +83,11 @@ public final class RingLoopFill {
      * ring one hop (baseLat + hwLat[Ring][p]); when the orders differ, every rank is the last of some channel, finishes
      * with the whole traversal, and NCCL charges nRanks hops (hwLat[Tree][Simple] for Simple, "some chunk latency").
      * Measured: the 2-rank Ring Broadcast/Reduce over SHM ran ahead the same way ({@link ShmLinkShare#ringWithoutFill},
-     * docs/pcie-protocols.md). A single call waited on at once (no next call to overlap) pays the whole traversal.
+     * docs/pcie-protocols.md); 4x8 H100 over InfiniBand (A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt, 32
+     * ranks) ran Broadcast and Reduce of 8-512 B, one channel, in 8.1-12.1 us, one hop (NCCL's 32-hop estimate is 93
+     * us), while from 8 to 32 MiB, on the 16 channels of NCCL's inter-node ring graph, whose GPU orders differ, the
+     * Broadcast's intercept (2 t(S) - t(2S)) is 177-199 us, the whole traversal (NCCL's 14 + 32 x 4.0 us for LL128).
+     * A single call waited on at once (no next call to overlap) pays the whole traversal.
      *
      * @param a    algorithm
      * @param func collective

@@ -95,7 +95,9 @@ public final class NetTransport {
     /**
      * Data bytes of one network send for this call: one slice of the protocol ({@link #protocolMessage}), or less
      * when the call has less data per connection. A Ring moves nBytes / (channels x nRanks) per ring step and
-     * channel, the other algorithms nBytes / (channels x connections per channel); a Ring AllReduce, AllGather or
+     * channel, a rooted Ring (Broadcast, Reduce: every step carries the channel's whole share, NCCL 2.28.9
+     * {@code src/device/broadcast.h runRing}) and the other algorithms nBytes / (channels x connections per channel);
+     * a Ring AllReduce, AllGather or
      * ReduceScatter Simple step is split into its 2 slices (NCCL 2.30.7 {@code src/device/prims_simple.h}: a chunk
      * of chunkSteps 4 is SlicePerChunk = 2 slices of sliceSteps 2, sized to split the step's data evenly). NCCL
      * also shrinks NVLSTree chunks in steps for mid-size calls (256K/128K/64K/32K, {@code calcCollChunking});
@@ -113,7 +115,8 @@ public final class NetTransport {
     public static double messageBytes(Algorithm a, Protocol p, Collective func, NcclSettings s, long nBytes,
             double channels, ChannelPlan plan) {
         int conns = connectionsPerChannel(a, plan);
-        double perStep = a == Algorithm.RING ? nBytes / (channels * plan.nRanks()) : nBytes / (channels * conns);
+        double perStep = a == Algorithm.RING && !RingLoopFill.rootedRing(a, func) ? nBytes / (channels * plan.nRanks())
+                : nBytes / (channels * conns);
         double perSend = perStep / slicesPerStep(a, p, func);
         return Math.max(1, Math.min(protocolMessage(a, p, func, s), perSend));
     }

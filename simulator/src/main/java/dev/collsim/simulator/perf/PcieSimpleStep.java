@@ -57,7 +57,7 @@ import dev.collsim.simulator.tuning.TuningConstants;
  * cross between NUMA nodes; no source found for a cost of that size, docs/single-host-guesses.md section 1). Median
  * of the four hosts 5.0 us; NCCL's 5.7 plus the second round trip, which collsim charged before, 7.06.
  * Applied as {@link PcieLlStream} is: one host, Ring AllReduce, AllGather or ReduceScatter (rooted rings keep NCCL's
- * rooted pipeline), link class PCI ({@link PerformanceModel#linkClass}). Stateless and thread-safe.
+ * own rooted latency), link class PCI ({@link PerformanceModel#linkClass}). Stateless and thread-safe.
  */
 public final class PcieSimpleStep {
 

@@ -139,7 +139,7 @@ public final class PerformanceModel {
         double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
         double fill = PipelineFill.fillUs(plan, s, pp, table, func, a, p, nBytes, new PipelineFill.Rates(channels,
                 effChannels, chain, ratio, capBus, linkAlgBw, netAlgBw, otherAlgBw));
-        double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
+        double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, channels);
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan)
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
@@ -161,20 +161,24 @@ public final class PerformanceModel {
     /**
      * NCCL's latency for the call's (algorithm, protocol), less the hops a one-host LL Ring over PCIe P2P hides behind
      * its data ({@link PcieLlStream}), a one-host Simple Ring's PCIe step cost ({@link PcieSimpleStep}) and LL128's
-     * base on PCIe paths ({@link PcieLl128Base}); a rooted Ring (Broadcast, Reduce) at least its pipeline through every rank
-     * ({@link NcclTuningModel#rootedRingPipelineLatency}).
+     * base on PCIe paths ({@link PcieLl128Base}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
+     * when its channels share one order (the ranks run ahead into the next call, {@link RingLoopFill#rootedRunsAhead}),
+     * nRanks hops otherwise; a call on one channel has one order and pays one hop
+     * ({@link NcclTuningModel#rootedRingOneHopLatency}).
+     *
+     * @param channels the call's runtime channels
      *
      * @param otherAlgBw the call's algorithm bandwidth without the proxy limit, GB/s
      * @return microseconds, before latencyScale
      */
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
-            Collective func, AlgoChoice choice, long nBytes, double otherAlgBw) {
+            Collective func, AlgoChoice choice, long nBytes, double otherAlgBw, int channels) {
         double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes,
                 otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
                 - PcieLl128Base.overchargeUs(plan, table, choice);
-        if (choice.algorithm() == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE)) {
-            // a rooted ring pipelines through every rank whether or not its channels share one order
-            ncclLatency = Math.max(ncclLatency, NcclTuningModel.rootedRingPipelineLatency(table.input(),
+        if (channels == 1 && RingLoopFill.rootedRing(choice.algorithm(), func)) {
+            // one channel, one ring order: the chain runs ahead into the next call (RingLoopFill#rootedRunsAhead)
+            ncclLatency = Math.min(ncclLatency, NcclTuningModel.rootedRingOneHopLatency(table.input(),
                     choice.protocol()));
         }
         return ncclLatency;

@@ -24,6 +24,9 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  *   Tree/Simple AllReduce on one node over SHM: ((2 nRanks - 1) x share - e) x min(chunk, nBytes / channels) instead
  *     ({@link IntraNodeChain#fillSlices});
  *   x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
+ *   a rooted Ring (Broadcast, Reduce) whose channels share one order: none, it runs ahead into the next call
+ *     ({@link RingLoopFill#rootedRunsAhead}); otherwise with Simple (nRanks - 2) x min(chunk, nBytes / channels)
+ *     instead, store and forward of whole chunks ({@link RingLoopFill#rootedHops});
  *   x 1/2 for a Ring AllReduce/AllGather/ReduceScatter Simple between nodes: one network send, a slice, of its
  *     chunk of 2 ({@link RingLoopFill#netSendShare});
  *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});
@@ -72,7 +75,8 @@ public final class PipelineFill {
     static double fillUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table, Collective func,
             Algorithm a, Protocol p, long nBytes, Rates r) {
         double busPerChannel = busPerChannel(plan, a, p, nBytes, r);
-        double fill = TreeSimpleFill.fillUs(chunkBytes(plan, s, pp, func, a, p, nBytes, r.effChannels(), r.chain())
+        double fill = TreeSimpleFill.fillUs(chunkBytes(plan, s, pp, func, a, p, nBytes, r.effChannels(), r.chain(),
+                r.channels())
                 / (1000.0 * busPerChannel), plan, pp, func, a, p, s, nBytes, r.effChannels(), busPerChannel,
                 r.capBus() / r.effChannels());
         if (NvlsLoop.applies(a, p, func)) {
@@ -107,12 +111,23 @@ public final class PipelineFill {
      * over SHM ({@link IntraNodeChain#staged}) forwards each channel's whole share slice by slice through
      * staging buffers, 2 nRanks - 1 stages at the links' unshared rate less the data term's first slice
      * ({@link IntraNodeChain#fillSlices}), where a ring moves 1/nRanks of it
-     * per step.
+     * per step. A rooted Ring whose channels share one order pays none ({@link RingLoopFill#rootedRunsAhead}); a rooted
+     * Simple Ring of several orders forwards each whole chunk hop by hop: nRanks - 2 hops of one chunk, or of the
+     * channel's share when smaller ({@link RingLoopFill#rootedHops}).
      */
     private static double chunkBytes(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain) {
+            Algorithm a, Protocol p, long nBytes, double effChannels, boolean chain, int channels) {
         if (ShmLinkShare.ringWithoutFill(plan, s, func, a)) {
             return 0; // measured intercepts of such rings are NCCL's latency alone (ShmLinkShare)
+        }
+        if (RingLoopFill.rootedRunsAhead(a, func, plan, channels)) {
+            return 0; // back-to-back calls overlap its fill (RingLoopFill#rootedRunsAhead)
+        }
+        if (RingLoopFill.rootedSimple(a, func, p)) {
+            // the channel's share, not 1/nRanks of it: every chunk crosses every hop whole
+            double piece = Math.max(1, nBytes / effChannels);
+            return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s), piece)
+                    * RingLoopFill.rootedHops(plan.nRanks()) * RingLoopFill.netSendShare(a, p, func, plan.nNodes());
         }
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));

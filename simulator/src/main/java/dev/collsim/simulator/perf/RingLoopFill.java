@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.channel.ChannelPlan;
 
 /**
  * The share of one step's data a Ring collective pays as {@link PipelineFill}'s pipeline fill: 0 when the ring
@@ -17,7 +18,9 @@ import dev.collsim.nccl.Protocol;
  * peer, and the fill is 0 (where a whole step had doubled the time at 64 MiB on 2 NVLink GPUs; NCCL 2.30.7's own
  * estimate has no fill term either). A Ring AllReduce forwards from 2 ranks on (2 x (nranks - 1) steps per loop:
  * the reduce-scatter half's result is sent on in the all-gather half), and the rooted Ring (Broadcast, Reduce: a
- * chain from the root) forwards at every rank but the last; other algorithms keep the whole step.
+ * chain from the root) forwards at every rank but the last: none when its channels share one order, the ranks
+ * running ahead into the next call ({@link #rootedRunsAhead}); else with Simple a whole chunk per hop
+ * ({@link #rootedHops}); other algorithms keep the whole step.
  *
  * <p>Stateless and thread-safe.
  */
@@ -67,5 +70,80 @@ public final class RingLoopFill {
      */
     public static double netSendShare(Algorithm a, Protocol p, Collective func, int nNodes) {
         return a == Algorithm.RING && nNodes > 1 ? 1.0 / NetTransport.slicesPerStep(a, p, func) : 1;
+    }
+
+    /**
+     * Whether a rooted Ring (Broadcast, Reduce) runs ahead into the next call, so that back-to-back calls (nccl-tests'
+     * timed iterations) pay neither its pipeline fill nor a latency per rank: true when every channel's ring has one
+     * rank order ({@code sameChannels} of NCCL's ring graph). Then rank r is the same number of hops from the root on
+     * every channel and finishes its kernel that many hops after the root; each rank's next call starts as soon as its
+     * own kernel ends ({@code src/device/prims_simple.h}: a sender waits only for its peer's free step slots, NCCL_STEPS
+     * = 8, and {@code ~Primitives} keeps the step counters for the next kernel), so the chain stays skewed by one hop
+     * per rank and the fill is paid once per run, not per call. NCCL 2.30.7 {@code src/graph/tuning.cc} charges such a
+     * ring one hop (baseLat + hwLat[Ring][p]); when the orders differ, every rank is the last of some channel, finishes
+     * with the whole traversal, and NCCL charges nRanks hops (hwLat[Tree][Simple] for Simple, "some chunk latency").
+     * Measured: the 2-rank Ring Broadcast/Reduce over SHM ran ahead the same way ({@link ShmLinkShare#ringWithoutFill},
+     * docs/pcie-protocols.md); 4x8 H100 over InfiniBand (A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt, 32
+     * ranks) ran Broadcast and Reduce of 8-512 B, one channel, in 8.1-12.1 us, one hop (NCCL's 32-hop estimate is 93
+     * us), while from 8 to 32 MiB, on the 16 channels of NCCL's inter-node ring graph, whose GPU orders differ, the
+     * Broadcast's intercept (2 t(S) - t(2S)) is 177-199 us, the whole traversal (NCCL's 14 + 32 x 4.0 us for LL128).
+     * A single call waited on at once (no next call to overlap) pays the whole traversal.
+     *
+     * @param a    algorithm
+     * @param func collective
+     * @param plan     the channel plan (its ring graph's sameChannels)
+     * @param channels the call's runtime channels: a call on one channel has one order whatever the graph's others
+     * @return true for Ring Broadcast or Reduce whose ring channels share one order, or that runs on one channel
+     */
+    public static boolean rootedRunsAhead(Algorithm a, Collective func, ChannelPlan plan, int channels) {
+        return rootedRing(a, func) && (plan.graphs().ring().sameChannels() || channels == 1);
+    }
+
+    /**
+     * @param a    algorithm
+     * @param func collective
+     * @return true for a Ring Broadcast or Reduce (a chain from the root)
+     */
+    public static boolean rootedRing(Algorithm a, Collective func) {
+        return a == Algorithm.RING && (func == Collective.BROADCAST || func == Collective.REDUCE);
+    }
+
+    /**
+     * Whether the call is a rooted Simple Ring (Broadcast, Reduce), whose fill, where it does not run ahead
+     * ({@link #rootedRunsAhead}), is {@link #rootedHops} store-and-forward hops of one chunk rather than the
+     * symmetric ring's step. NCCL 2.28.9 {@code src/device/broadcast.h runRing} and
+     * {@code src/device/reduce.h runRing}: each channel walks its share in chunks of {@code chunkCount}; the root sends
+     * ({@code directSend}/{@code directCopySend}; Reduce: {@code send}), every rank after it but the last forwards
+     * ({@code directRecvCopyDirectSend}; Reduce: {@code recvReduceSend}), the last only receives. The Simple protocol
+     * runs {@code ProtoSimple<BROADCAST_CHUNKSTEPS/BROADCAST_SLICESTEPS, BROADCAST_SLICESTEPS>} = {@code <1, 1>}
+     * ({@code src/include/collectives.h}: BROADCAST_ and REDUCE_ CHUNKSTEPS and SLICESTEPS are 1), so a chunk is one
+     * slice of one step ({@code src/device/prims_simple.h genericOp}: sliceSize = max(nelem, stepSize / 32) with one
+     * slice per chunk), and a rank forwards it only once the previous rank has posted the whole slice (the step's
+     * tail, after the sender's stores). The chunk is stepSize = buffSize / NCCL_STEPS, 512 KiB by default
+     * ({@code src/enqueue.cc calcCollChunking}: stepSize x chunkSteps, chunkSteps 1; no reduction for a Ring
+     * Broadcast/Reduce). LL and LL128 forward line by line (each thread's 16-byte or each warp's 128-byte line, with
+     * its own flag), so they pay no whole-chunk hop: they keep the generic fill.
+     *
+     * @param a    algorithm
+     * @param func collective
+     * @param p    protocol
+     * @return true for Ring Broadcast or Reduce with Simple
+     */
+    public static boolean rootedSimple(Algorithm a, Collective func, Protocol p) {
+        return a == Algorithm.RING && p == Protocol.SIMPLE
+                && (func == Collective.BROADCAST || func == Collective.REDUCE);
+    }
+
+    /**
+     * The chunk hops a rooted Simple Ring ({@link #rootedSimple}) pays beyond its data term: nRanks - 2. With k chunks
+     * per channel, each crossing a hop in t (one chunk at the channel's rate), chunk i reaches the ring's last rank,
+     * nRanks - 1 hops from the root, at (i + nRanks - 1) t, so the last chunk arrives at (k + nRanks - 2) t: k t is
+     * the data term (nBytes / algBw), the rest is the fill. With 2 ranks the one hop streams, and the fill is 0.
+     *
+     * @param nRanks ranks of the communicator
+     * @return max(0, nRanks - 2)
+     */
+    public static int rootedHops(int nRanks) {
+        return Math.max(0, nRanks - 2);
     }
 }

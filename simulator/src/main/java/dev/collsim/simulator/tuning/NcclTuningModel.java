@@ -318,20 +318,20 @@ public final class NcclTuningModel {
     }
 
     /**
-     * The Broadcast/Reduce ring latency through every rank, {@code lat0 + nRanks x L} (L = hwLat[hw][Ring][p],
-     * hwLat[hw][Tree][Simple] for Simple), which NCCL uses when the ring channels do not share one order (§2.4).
+     * NCCL's Broadcast/Reduce Ring latency when the ring's channels share one order: baseLat[Ring][p] + one step of
+     * hwLat[hw][Ring][p], hw NET between nodes, else NVLINK or PCI by the ring graph's typeIntra (NCCL 2.30.7
+     * {@code src/graph/tuning.cc ncclTopoTuneModel}, the sameChannels branch). collsim also uses it for a call that
+     * runs on one channel, whose one ring has one order whatever the graph's other channels do.
      *
      * @param in the communicator
      * @param p  protocol
      * @return microseconds
      */
-    public static double rootedRingPipelineLatency(TuningInput in, Protocol p) {
+    public static double rootedRingOneHopLatency(TuningInput in, Protocol p) {
         TuningConstants c = in.constants();
         HardwareClass hw = in.nNodes() > 1 ? HardwareClass.NET
                 : in.graphs().ring().typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
-        double step = p == Protocol.SIMPLE ? c.hwLatency(hw, Algorithm.TREE, Protocol.SIMPLE)
-                : c.hwLatency(hw, Algorithm.RING, p);
-        return c.baseLatency(Algorithm.RING, p) + in.nRanks() * step;
+        return c.baseLatency(Algorithm.RING, p) + c.hwLatency(hw, Algorithm.RING, p);
     }
 
     private static double ringLatency(TuningInput in, Collective func, Protocol p, double lat0, double intraLat,

@@ -40,7 +40,8 @@ public final class ClusterOption {
             description = "Cluster: a file (YAML, nvidia-smi topo -m text or NCCL topology XML), a config name"
                     + " shipped in configs/, a catalog host type, or N hosts of one as NAMExN or NAME:N (dgx-h100x2,"
                     + " dgx-h100:2; rail-optimized fabric); for a rack-scale type N counts racks (gb300-nvl72x2: 2"
-                    + " racks, 36 trays). Default: " + ClusterLoader.DEFAULT + " (compare,"
+                    + " racks, 36 trays); FILE:N is N copies of a machine file's host on that fabric"
+                    + " (machine.txt:2). Default: " + ClusterLoader.DEFAULT + " (compare,"
                     + " calibrate: built from what each measurement file reveals; diagnose: none). predict also reads nccl-tests'"
                     + " data check, -c followed by a bare number (-c 1), next to a -c CLUSTER.")
     private List<String> clusters = new ArrayList<>();

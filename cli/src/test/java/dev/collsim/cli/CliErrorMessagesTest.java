@@ -235,4 +235,14 @@ class CliErrorMessagesTest {
         assertEquals(ExitCodes.OK, r.code(), r.err());
         assertTrue(r.out().lines().anyMatch(l -> l.equals("cluster    Standard_ND96isr_H100_v5x2")), r.out());
     }
+
+    /** topo export into a folder that does not exist names the folder (it named a temporary file's path). */
+    @Test
+    void exportIntoAMissingFolderNamesIt(@TempDir Path dir) {
+        Path out = dir.resolve("absent").resolve("x.dot");
+        CliRun r = CliRun.run("topo", "export", "-c", "dgx-h100", "--format", "dot", "-o", out.toString());
+        assertEquals(3, r.code(), r.err());
+        assertTrue(r.err().contains("cannot write " + out + ": " + dir.resolve("absent").toAbsolutePath()
+                + ": no such folder"), r.err());
+    }
 }

@@ -79,6 +79,8 @@ class ClusterShorthandCliTest {
         CliRun p = CliRun.run("predict", "allreduce", "-c", file + ":2", "-b", "1M", "-e", "1M");
         assertEquals(0, p.code(), p.err());
         assertTrue(p.out().contains("# Cluster: " + file + ":2 (2 hosts, 16 GPUs)"), p.out());
+        String help = CliRun.run("predict", "--help").out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("FILE:N is N copies of a machine file's host on that fabric"), help);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
@@ -55,11 +56,16 @@ public final class AtomicFiles {
      * @param target  the file to (re)place
      * @param content what to write
      * @throws IOException if the directory is not writable, writing fails or the move fails (the temporary file is
-     *                     removed and the target keeps its old content)
+     *                     removed and the target keeps its old content); {@link NoSuchFileException} naming the
+     *                     folder when the target's folder does not exist or is a file
      */
     public static void write(Path target, Content content) throws IOException {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            // else the failure names the temporary file, which the user never asked for
+            throw new NoSuchFileException(dir.toString(), null, Files.exists(dir) ? "not a folder" : "no such folder");
+        }
         removeLeftovers(abs);
         Path tmp = tempFile(dir, "." + abs.getFileName());
         try {

@@ -9,7 +9,6 @@ import dev.collsim.io.InputLimits;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.io.UserInputException;
-import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
@@ -145,7 +144,8 @@ public final class ClusterLoader {
             String f = counted.group(1);
             Path file = folder != null && Files.isRegularFile(folder.resolve(f)) ? folder.resolve(f) : Path.of(f);
             if (Files.isRegularFile(file)) {
-                return copies(name, f, InputLimits.readText(file, f), counted.group(2), hints);
+                ClusterSource one = source(f, ClusterSource.Origin.FILE, f, InputLimits.readText(file, f), hints);
+                return MachineHost.copies(name, f, one, counted.group(2));
             }
         }
         if (name.contains("/") || name.contains(File.separator) || name.matches(".*\\.(ya?ml|txt|xml)")) {
@@ -161,43 +161,6 @@ public final class ClusterLoader {
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
         throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", why));
-    }
-
-    /**
-     * {@code FILE:N}: N copies of the one host a machine file describes ({@link MachineHost}), joined as {@code -c
-     * NAME:N} joins a catalog type's hosts (a rail-optimized, non-blocking fabric: one leaf per NIC rail).
-     *
-     * @throws UserInputException (usage) on N below 1, a YAML cluster (its {@code count} sets the hosts), a file of
-     *                            several hosts, or a host without a compute NIC to join the copies
-     */
-    private static ClusterSource copies(String name, String file, String content, String n, HardwareHints hints)
-            throws InputException {
-        String opt = "-c/--cluster " + name + ": ";
-        int count = n.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(n);
-        if (count < 1) {
-            throw new UserInputException(opt + "hosts must be >= 1, found " + n + " (" + file + ":1 is the file's"
-                    + " host)", UserInputException.USAGE);
-        }
-        ClusterSource one = source(file, ClusterSource.Origin.FILE, file, content, hints);
-        if (one.spec() != null) {
-            throw new UserInputException(opt + file + " is a YAML cluster; a host count (:" + n + ") copies the host"
-                    + " of a machine file (nvidia-smi topo -m, NCCL XML): set 'count: " + n + "' in " + file,
-                    UserInputException.USAGE);
-        }
-        Topology host = one.topology();
-        if (host.hostCount() != 1) {
-            throw new UserInputException(opt + file + " describes " + host.hostCount() + " hosts; a host count (:" + n
-                    + ") copies a file of one host", UserInputException.USAGE);
-        }
-        if (count > 1 && host.devices(Nic.class).stream().noneMatch(nic -> nic.rail() >= 0)) {
-            throw new UserInputException(opt + file + " has no compute NIC (nvidia-smi: a NIC PIX or PXB to a GPU;"
-                    + " NCCL XML: a <net>), so nothing would join its " + n + " copies; describe the host and its"
-                    + " NICs in a YAML cluster (an inline host, count: " + n + ", fabric: ...; docs/topology.md)",
-                    UserInputException.USAGE);
-        }
-        ClusterSpec spec = new ClusterSpec(file + ":" + count, host.source(), new MachineHost(file, host), count,
-                count > 1 ? FabricSpec.of(FabricKind.RAIL_OPTIMIZED) : null);
-        return new ClusterSource(name, ClusterSource.Origin.FILE, build(spec), spec);
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
+import dev.collsim.io.UserInputException;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
@@ -14,6 +17,9 @@ import dev.collsim.topology.Topology;
 import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.topology.catalog.HostContext;
 import dev.collsim.topology.catalog.HostType;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricKind;
+import dev.collsim.topology.fabric.FabricSpec;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +41,51 @@ record MachineHost(String name, Topology host) implements HostType {
         Objects.requireNonNull(name, "name");
         if (host.hostCount() != 1 || !host.devices(NetSwitch.class).isEmpty()) {
             throw new IllegalArgumentException(name + " describes " + host.hostCount() + " hosts; a copy is of one");
+        }
+    }
+
+    /**
+     * {@code FILE:N}: N copies of the one host a machine file describes, joined as {@code -c NAME:N} joins a catalog
+     * type's hosts (a rail-optimized, non-blocking fabric: one leaf per NIC rail); {@link ClusterLoader#resolve}.
+     *
+     * @param name what the user gave to {@code -c}
+     * @param file the file part
+     * @param one  the file as read (with the hints)
+     * @param n    the count part, digits
+     * @return the cluster, origin {@link ClusterSource.Origin#FILE}, with its spec
+     * @throws UserInputException (usage) on N below 1, a YAML cluster (its {@code count} sets the hosts), a file of
+     *                            several hosts, or a host without a compute NIC to join the copies
+     * @throws InputException     when the copies cannot be built (too many hosts)
+     */
+    static ClusterSource copies(String name, String file, ClusterSource one, String n) throws InputException {
+        String opt = "-c/--cluster " + name + ": ";
+        int count = n.length() > 9 ? Integer.MAX_VALUE : Integer.parseInt(n);
+        if (count < 1) {
+            throw new UserInputException(opt + "hosts must be >= 1, found " + n + " (" + file + ":1 is the file's"
+                    + " host)", UserInputException.USAGE);
+        }
+        if (one.spec() != null) {
+            throw new UserInputException(opt + file + " is a YAML cluster; a host count (:" + n + ") copies the host"
+                    + " of a machine file (nvidia-smi topo -m, NCCL XML): set 'count: " + n + "' in " + file,
+                    UserInputException.USAGE);
+        }
+        Topology host = one.topology();
+        if (host.hostCount() != 1) {
+            throw new UserInputException(opt + file + " describes " + host.hostCount() + " hosts; a host count (:" + n
+                    + ") copies a file of one host", UserInputException.USAGE);
+        }
+        if (count > 1 && host.devices(Nic.class).stream().noneMatch(nic -> nic.rail() >= 0)) {
+            throw new UserInputException(opt + file + " has no compute NIC (nvidia-smi: a NIC PIX or PXB to a GPU;"
+                    + " NCCL XML: a <net>), so nothing would join its " + n + " copies; describe the host and its"
+                    + " NICs in a YAML cluster (an inline host, count: " + n + ", fabric: ...; docs/topology.md)",
+                    UserInputException.USAGE);
+        }
+        ClusterSpec spec = new ClusterSpec(file + ":" + count, host.source(), new MachineHost(file, host), count,
+                count > 1 ? FabricSpec.of(FabricKind.RAIL_OPTIMIZED) : null);
+        try {
+            return new ClusterSource(name, ClusterSource.Origin.FILE, spec.build(), spec);
+        } catch (IllegalArgumentException e) {
+            throw new InputException(new InputProblem(spec.name(), 0, 0, "-c/--cluster", e.getMessage()));
         }
     }
 

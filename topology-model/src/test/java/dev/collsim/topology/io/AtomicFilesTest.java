@@ -2,11 +2,13 @@ package dev.collsim.topology.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
@@ -82,5 +84,17 @@ class AtomicFilesTest {
         assertTrue(AtomicFiles.writeIfChanged(out, o -> o.write("a: 2\n".getBytes())));
         assertEquals("a: 2\n", Files.readString(out));
         assertTrue(Files.getLastModifiedTime(out).compareTo(old) > 0);
+    }
+
+    /** A target in a folder that does not exist names that folder, not the temporary file the user never saw. */
+    @Test
+    void aMissingFolderIsNamed() throws IOException {
+        Path target = dir.resolve("absent").resolve("x.dot");
+        NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> AtomicFiles.write(target, "x"));
+        assertEquals(dir.resolve("absent").toAbsolutePath() + ": no such folder", e.getMessage());
+        Path file = Files.writeString(dir.resolve("plain"), "");
+        NoSuchFileException f = assertThrows(NoSuchFileException.class,
+                () -> AtomicFiles.write(file.resolve("x.dot"), "x"));
+        assertEquals(file.toAbsolutePath() + ": not a folder", f.getMessage());
     }
 }

@@ -2,6 +2,7 @@ package dev.collsim.validation.calibration;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -218,6 +219,13 @@ public final class CalibrationProfile {
             merged.setAll((ObjectNode) root.path("parameters"));
             p = YAML.treeToValue(merged, PerformanceParameters.class);
             g = GpuGeneration.valueOf(root.path("generation").asText());
+        } catch (MismatchedInputException e) {
+            List<String> path = ParametersFile.path(e);
+            YamlNode params = located == null ? null : located.get("parameters");
+            YamlNode at = params == null || path.isEmpty() ? null : params.get(path.get(0));
+            throw new InputException(new InputProblem(name, at == null ? 0 : at.keyLine(), at == null ? 0
+                    : at.keyColumn(), "parameters" + (path.isEmpty() ? "" : "." + String.join(".", path)),
+                    ParametersFile.foundAllowed(e)));
         } catch (IOException | IllegalArgumentException e) {
             throw new InputException(new InputProblem(name, 0, 0, "parameters", e.getMessage()));
         }

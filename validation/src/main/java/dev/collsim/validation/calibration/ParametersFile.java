@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.collsim.io.InputException;
@@ -57,6 +59,8 @@ public final class ParametersFile {
             ObjectNode merged = m.valueToTree(PerformanceParameters.DEFAULTS);
             merged.setAll((ObjectNode) m.readTree(text));
             return m.treeToValue(merged, PerformanceParameters.class);
+        } catch (MismatchedInputException e) {
+            throw mismatched(file.toString(), e, given);
         } catch (JsonProcessingException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             String why = cause instanceof JsonProcessingException j ? j.getOriginalMessage() : cause.getMessage();
@@ -72,6 +76,33 @@ public final class ParametersFile {
             throw new InputException(new InputProblem(file.toString(), at == null ? 0 : at.getLineNr(),
                     at == null ? 0 : at.getColumnNr(), field, why));
         }
+    }
+
+    /**
+     * A value of the wrong type ({@code bwEfficiencySimple: 2x}) at its key's line and column, as the field path
+     * ({@code netClasses.ROCE.stepUs}), what was found and what is allowed; Jackson's own text names Java types.
+     */
+    private static InputException mismatched(String name, MismatchedInputException e, Map<String, JsonLocation> given) {
+        List<String> path = path(e);
+        JsonLocation at = path.isEmpty() ? null : given.get(path.get(0));
+        return new InputException(new InputProblem(name, at == null ? 0 : at.getLineNr(),
+                at == null ? 0 : at.getColumnNr(), path.isEmpty() ? "parameters" : String.join(".", path),
+                foundAllowed(e)));
+    }
+
+    /** @return the field names (list indices as numbers) from the document's root to the value Jackson refused */
+    static List<String> path(MismatchedInputException e) {
+        return e.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName()
+                : String.valueOf(r.getIndex())).toList();
+    }
+
+    /** @return "found 'X'; allowed: a number" (or the kind the field takes) for a value Jackson refused */
+    static String foundAllowed(MismatchedInputException e) {
+        Class<?> type = e.getTargetType();
+        boolean number = type != null && (type.isPrimitive() || Number.class.isAssignableFrom(type));
+        String found = e instanceof InvalidFormatException f ? "'" + f.getValue() + "'" : "a value of another kind";
+        return "found " + found + "; allowed: " + (number ? "a number" : "a " + (type == null
+                ? "value of the documented kind" : type.getSimpleName()));
     }
 
     /** @return what the document starts with, worded as the located-YAML layer words it (a list, nothing, 'x') */

@@ -34,6 +34,17 @@ class ParametersFileTest {
      * calibrate's "schema: collsim-calibration/v1" line (configs/calibration/h200x2-nv18-nccl2.28.yaml line 1) a file
      * is not a profile. The key is at line 1, column 1.
      */
+    /** A value that is no number is named at its key, as found and allowed, not in Jackson's Java words. */
+    @Test
+    void aValueOfTheWrongKindIsNamedAtItsKey() throws Exception {
+        Path f = Files.writeString(dir.resolve("p.yaml"), "launchOverheadUs: 1.5\nbwEfficiencySimple: 2x\n");
+        InputProblem p = assertThrows(InputException.class, () -> ParametersFile.read(f)).problems().get(0);
+        assertEquals(2, p.line());
+        assertEquals(1, p.column());
+        assertEquals("bwEfficiencySimple", p.field());
+        assertEquals("found '2x'; allowed: a number", p.message());
+    }
+
     @Test
     void aProfileWithoutItsSchemaLineSaysWhyItsKeysAreUnknown() throws Exception {
         Path f = Files.writeString(dir.resolve("p.yaml"), "generatedBy: by hand\nparameters:\n  latencyScale: 1.2\n");

@@ -36,6 +36,25 @@ class ProfileFuzzFindingsTest {
                 + " allowed: a mapping of every performance parameter (launchOverheadUs,"), e.problems().toString());
     }
 
+    /**
+     * A shipped profile (configs/calibration/auto/blackwell-1host-pcie.yaml) with "latencyScale: 1.O" (a letter O
+     * typed for a zero) was refused with Jackson's Java text and no line; both readers now name the key's line and
+     * column (the line found in the file here, the key indented by 2: column 3), the field and what is allowed.
+     */
+    @Test
+    void aValueThatIsNoNumberIsRefusedAtItsKeyByBothReaders(@TempDir Path dir) throws Exception {
+        String text = Files.readString(Path.of("../configs/calibration/auto/blackwell-1host-pcie.yaml"));
+        Path f = Files.writeString(dir.resolve("typo.yaml"), text.replace("  latencyScale: 1.0\n",
+                "  latencyScale: 1.O\n"));
+        int line = text.substring(0, text.indexOf("  latencyScale: 1.0\n")).split("\n", -1).length;
+        InputException viaParams = assertThrows(InputException.class, () -> ParametersFile.read(f));
+        InputException viaProfile = assertThrows(InputException.class, () -> CalibrationProfile.read(f));
+        for (InputException e : new InputException[] {viaParams, viaProfile}) {
+            assertEquals(f + ":" + line + ":3: parameters.latencyScale: found '1.O'; allowed: a number",
+                    e.problems().get(0).toString());
+        }
+    }
+
     @Test
     void fittedValueNanIsRefusedAtItsLineByBothReaders() {
         // line 41 of the file is "  value: NaN" under the first "- name:" of fitted; the value starts at column 10

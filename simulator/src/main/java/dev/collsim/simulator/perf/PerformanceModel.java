@@ -32,6 +32,8 @@ import dev.collsim.topology.PathType;
  *                       one host through the CPU (Ring, the Tree chain): x the links' rate / NCCL's ring
  *                       graph, {@link CpuRouteRate};
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
+ *                       Ring LL128 of NCCL 2.9 or older: / its input loads' extra round trips,
+ *                       {@link Ll128SourceLoads} (busCap too);
  *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
  *                       in one step: x the duplex share of its link, {@link ShmLinkShare}; the chain's
  *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare};
@@ -121,16 +123,17 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
+        double staging = Ll128SourceLoads.timeFactor(func, a, p, plan.nRanks(), table.input().constants().rules());
         double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
                 * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain)
-                * PcieP2pShare.factor(plan, s, a, p, chain);
+                * PcieP2pShare.factor(plan, s, a, p, chain) / (plan.nNodes() == 1 ? staging : 1.0);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
-        double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
+        double capBus = effChannels * perChannel / staging, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,
                 effChannels)) * pp.bwEfficiency(HardwareClass.NET);

@@ -22,6 +22,9 @@ public final class ReleaseRules {
     /** First NCCL 2 minor release whose ring AllReduce latency counts {@code 2*nNodes} network steps (v2.12.7-1). */
     static final int FIRST_TWO_NNODES_MINOR = 12;
 
+    /** First NCCL 2 minor release whose LL128 primitive loads its input straight into registers (v2.10.3-1). */
+    static final int FIRST_LL128_REGISTER_LOADS_MINOR = 10;
+
     private final NcclVersion version;
     /** The run's own NCCL 2 minor release when it is older than the entry's range, else the entry's. */
     private final int runMinor;
@@ -339,6 +342,22 @@ public final class ReleaseRules {
      */
     public boolean nvlsStridedChannels() {
         return minor() <= 19;
+    }
+
+    /**
+     * Whether the run's LL128 kernel stages its user input through shared memory before it reads the peer's lines.
+     * Up to 2.9 the LL128 primitive ({@code src/collectives/device/prims_ll128.h} {@code GenericOp}, v2.8.4-1 and
+     * v2.9.9-1) copies each warp's input slice from global to shared memory ({@code loadSrcToShmem128}) and only
+     * then, after {@code __syncwarp}, loads the peer's lines in {@code recvReduceSendCopy}: two global round trips one
+     * after the other wherever a step both reads its input and receives. From v2.10.3-1 (the primitives' rewrite)
+     * {@code loadRegsBegin} issues the input's loads into registers before the peer's are issued and
+     * {@code loadRegsFinish} collects them after ("defer that shuffle ... until after other memops are launched"):
+     * one round trip ({@code perf.Ll128SourceLoads}).
+     *
+     * @return true for a run of NCCL 2.9 or older
+     */
+    public boolean ll128StagesInputBeforeReceive() {
+        return runMinor < FIRST_LL128_REGISTER_LOADS_MINOR;
     }
 
     @Override

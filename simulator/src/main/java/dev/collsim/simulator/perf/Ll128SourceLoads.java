@@ -38,9 +38,13 @@ import dev.collsim.simulator.tuning.ReleaseRules;
  * CTA's rate and binds, so a slower kernel does not show there (the multi-node NCCL 2.8 runs miss for another cause,
  * docs/nccl-releases.md).
  *
- * <p>Not modelled: the Tree's LL128 (its up and down halves run on split thread groups,
- * {@code NCCL_LL128_SPLIT}, so the round trips of one do not add to the other's; a collsim gap), the shared-memory
- * hops themselves, and the LL protocol (its v2.8.4-1 loop already issues the input's load before the peer's poll).
+ * <p>The Tree's LL128 AllReduce stays 1: a middle rank runs its up half ({@code recvReduceSend}) on 70 % of the
+ * threads and its down half ({@code recvCopySend}) on 30 % ({@code NCCL_LL128_SPLIT}, v2.8.4-1
+ * {@code src/include/devcomm.h}; the same 7/10 in v2.10.3-1 and v2.18.5-1 {@code all_reduce.h}), so per byte the up
+ * half takes 2 / 0.7 = 2.9 round trips per thread share up to 2.9 and 1 / 0.7 = 1.4 from 2.10, the down half 1 / 0.3
+ * = 3.3 in both: the down half binds either way (the root, {@code recvReduceCopySend} on every thread, 2 / 1 = 2).
+ * Not modelled: the shared-memory hops themselves, and the LL protocol (its v2.8.4-1 loop already issues the input's
+ * load before the peer's poll).
  * Measured against it: NCCL 2.8.4 Ring/LL128 on one node of 4 A100 (ABCI, A-allreduce-1x4-1x8xA100-40GB-abci-anode-
  * nccl2.8.txt lines 42-43) moved 2 MiB more in 31.0 us between 2 and 4 MiB, 101 GB/s of bus bandwidth, where the
  * 2.18 table collsim times it on gives 220.8 x 0.96 = 212 (x 7/10: 148).

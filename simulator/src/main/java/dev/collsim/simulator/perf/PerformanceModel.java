@@ -32,8 +32,8 @@ import dev.collsim.topology.PathType;
  *                       one host through the CPU (Ring, the Tree chain): x the links' rate / NCCL's ring
  *                       graph, {@link CpuRouteRate};
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
- *                       Ring LL128 of NCCL 2.9 or older: / its input loads' extra round trips,
- *                       {@link Ll128SourceLoads} (busCap too);
+ *                       Ring LL128 of NCCL 2.9 or older on one node: / its input loads' extra round
+ *                       trips, {@link Ll128SourceLoads} (busCap too, on any number of nodes);
  *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
  *                       in one step: x the duplex share of its link, {@link ShmLinkShare}; the chain's
  *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare};

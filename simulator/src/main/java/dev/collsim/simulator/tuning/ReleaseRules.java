@@ -25,6 +25,9 @@ public final class ReleaseRules {
     /** First NCCL 2 minor release whose LL128 primitive loads its input straight into registers (v2.10.3-1). */
     static final int FIRST_LL128_REGISTER_LOADS_MINOR = 10;
 
+    /** First NCCL 2 minor release whose host cuts a collective into contiguous channel shares (v2.20.5-1). */
+    static final int FIRST_HOST_CHANNEL_SHARES_MINOR = 20;
+
     private final NcclVersion version;
     /** The run's own NCCL 2 minor release when it is older than the entry's range, else the entry's. */
     private final int runMinor;
@@ -358,6 +361,19 @@ public final class ReleaseRules {
      */
     public boolean ll128StagesInputBeforeReceive() {
         return runMinor < FIRST_LL128_REGISTER_LOADS_MINOR;
+    }
+
+    /**
+     * Whether the run's Ring AllReduce LL and LL128 kernel rounds each channel's share of a step up to its
+     * {@code minChunkSize} ({@code realChunkSize = min(chunkSize, DIVUP(size, nChannels * nranks * minChunkSize) *
+     * minChunkSize)}, v2.8.4-1 {@code src/collectives/device/all_reduce.h}, v2.19.4-1 {@code src/device/all_reduce.h
+     * runRing}); from v2.20.5-1 the host cuts the call into contiguous channel shares ({@code src/enqueue.cc}) and the
+     * kernel takes its chunk count from the work ({@code args->chunkCount}); {@code perf.RingMinChunk}.
+     *
+     * @return true for a run of NCCL 2.19 or older
+     */
+    public boolean ringRoundsChunksToMinChunk() {
+        return runMinor < FIRST_HOST_CHANNEL_SHARES_MINOR;
     }
 
     @Override

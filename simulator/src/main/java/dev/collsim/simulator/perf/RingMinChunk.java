@@ -1,0 +1,72 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.ReleaseRules;
+
+/**
+ * The Ring AllReduce LL and LL128 kernel of NCCL 2.19 and older rounds each channel's share of a step up to
+ * {@code minChunkSize}: {@code realChunkSize = min(chunkSize, DIVUP(size, nChannels * nranks * minChunkSize) *
+ * minChunkSize)}, the data of channel {@code bid} for chunk {@code c} at {@code (c * nChannels + bid) *
+ * realChunkSize} (v2.8.4-1 {@code src/collectives/device/all_reduce.h}, v2.18.5-1 and v2.19.4-1 {@code runRing});
+ * {@code minChunkSize} is {@code nthreads * calcBytePerGrain} for LL (8 bytes a thread) and half of it for LL128
+ * (60 bytes a thread: 8 words x 15/16 x 8 bytes, {@code NCCL_LL128_SHMEM_ELEMS_PER_THREAD}, {@code
+ * NCCL_LL128_DATAELEMS} / {@code NCCL_LL128_LINEELEMS}). Each ring step holds a different chunk on each rank, so
+ * channel 0, whose every chunk is whole, moves {@code realChunkSize} per step where the even share is {@code size /
+ * (nChannels * nranks)}. From v2.20.5-1 the host cuts a call into contiguous channel shares ({@code src/enqueue.cc
+ * countPerChannels}; {@code lastChunkCount} per channel), so no channel carries more than its share
+ * ({@link ReleaseRules#ringRoundsChunksToMinChunk}).
+ *
+ * <p>Worked example, 4 ranks, 24 channels, LL128 at 640 threads, 1 MiB of float: the even share is 1048576 / 96 =
+ * 10922.7 bytes, {@code minChunkSize} 640 x 60 / 2 = 19200 bytes, so every step of channel 0 carries 19200: x1.758.
+ * Applied to the call's data term like a kernel rate ({@link PerformanceModel}); an assumption: a channel's rate is
+ * its CTA's, not raised by the other channels' idle time (on one node NCCL's per-channel LL128 cap x its channels
+ * equals the link figure). A call larger than one loop ({@code nChannels * nranks * chunkSize}) is taken as even.
+ *
+ * <p>Stateless.
+ */
+public final class RingMinChunk {
+
+    /** LL bytes of data a thread moves per grain: one 8-byte word ({@code ProtoLL::calcBytePerGrain}). */
+    static final int LL_GRAIN_BYTES = 8;
+    /** LL128 bytes of data a thread moves per grain: 8 words x 15/16 x 8 bytes ({@code ProtoLL128}). */
+    static final int LL128_GRAIN_BYTES = 60;
+
+    private RingMinChunk() {
+    }
+
+    /**
+     * @param func     the collective
+     * @param a        NCCL's algorithm
+     * @param p        NCCL's protocol
+     * @param nBytes   the call's bytes (AllReduce: the buffer)
+     * @param channels channels of the call (NCCL's per-call count)
+     * @param nRanks   ranks
+     * @param threads  threads of the call's CTA for the protocol (NCCL_NTHREADS, NCCL_LL128_NTHREADS)
+     * @param s        NCCL settings (buffer sizes: the protocol's chunk)
+     * @param rules    the run's release rules
+     * @return the factor on the call's data time, at least 1; 1 unless a Ring AllReduce LL or LL128 call of 2.19 or
+     *         older smaller than one loop
+     */
+    public static double factor(Collective func, Algorithm a, Protocol p, long nBytes, int channels, int nRanks,
+            int threads, NcclSettings s, ReleaseRules rules) {
+        if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p == Protocol.SIMPLE || nBytes <= 0
+                || channels < 1 || nRanks < 2 || !rules.ringRoundsChunksToMinChunk()) {
+            return 1.0;
+        }
+        long minChunk = p == Protocol.LL ? (long) threads * LL_GRAIN_BYTES : (long) threads * LL128_GRAIN_BYTES / 2;
+        long chunk = PerformanceModel.chunk(a, p, func, s);
+        long slots = (long) channels * nRanks;
+        if (minChunk <= 0 || nBytes > slots * chunk) {
+            return 1.0;
+        }
+        long rounded = Math.min(chunk, ceilDiv(nBytes, slots * minChunk) * minChunk);
+        return Math.max(1.0, (double) rounded * slots / nBytes);
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}

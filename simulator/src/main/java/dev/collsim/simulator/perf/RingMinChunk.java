@@ -15,9 +15,11 @@ import dev.collsim.simulator.tuning.ReleaseRules;
  * (60 bytes a thread: 8 words x 15/16 x 8 bytes, {@code NCCL_LL128_SHMEM_ELEMS_PER_THREAD}, {@code
  * NCCL_LL128_DATAELEMS} / {@code NCCL_LL128_LINEELEMS}). Each ring step holds a different chunk on each rank, so
  * channel 0, whose every chunk is whole, moves {@code realChunkSize} per step where the even share is {@code size /
- * (nChannels * nranks)}. From v2.20.5-1 the host cuts a call into contiguous channel shares ({@code src/enqueue.cc
- * countPerChannels}; {@code lastChunkCount} per channel), so no channel carries more than its share
- * ({@link ReleaseRules#ringRoundsChunksToMinChunk}).
+ * (nChannels * nranks)}. In 2.20-2.21 the host cuts the call into channel shares rounded to {@code alignCount}
+ * and the ranks' last chunk up to it too ({@code src/enqueue.cc computeCollLastChunkInfo}, v2.20.5-1 and v2.21.5-1;
+ * LL128 480 bytes a warp): another rounding, not modelled (their runs take 1 here). From v2.22.3-1 the last chunk is
+ * {@code alignUp(divUp(remCount, nranks), 16 bytes)} ({@code ncclCollCbdPart}, {@code runRing}): even, as collsim's
+ * 2.28.9 model has it ({@link ReleaseRules#ringRoundsChunksToMinChunk}).
  *
  * <p>Worked example, 4 ranks, 24 channels, LL128 at 640 threads, 1 MiB of float: the even share is 1048576 / 96 =
  * 10922.7 bytes, {@code minChunkSize} 640 x 60 / 2 = 19200 bytes, so every step of channel 0 carries 19200: x1.758.

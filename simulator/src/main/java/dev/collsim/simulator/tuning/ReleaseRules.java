@@ -367,8 +367,9 @@ public final class ReleaseRules {
      * Whether the run's Ring AllReduce LL and LL128 kernel rounds each channel's share of a step up to its
      * {@code minChunkSize} ({@code realChunkSize = min(chunkSize, DIVUP(size, nChannels * nranks * minChunkSize) *
      * minChunkSize)}, v2.8.4-1 {@code src/collectives/device/all_reduce.h}, v2.19.4-1 {@code src/device/all_reduce.h
-     * runRing}); from v2.20.5-1 the host cuts the call into contiguous channel shares ({@code src/enqueue.cc}) and the
-     * kernel takes its chunk count from the work ({@code args->chunkCount}); {@code perf.RingMinChunk}.
+     * runRing}); from v2.20.5-1 the host cuts the call into channel shares ({@code src/enqueue.cc}) and the kernel
+     * takes its chunk count from the work ({@code args->chunkCount}), rounded otherwise in 2.20-2.21 (not modelled)
+     * and to 16 bytes from v2.22.3-1; {@code perf.RingMinChunk}.
      *
      * @return true for a run of NCCL 2.19 or older
      */

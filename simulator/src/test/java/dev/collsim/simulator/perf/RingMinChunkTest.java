@@ -54,7 +54,7 @@ class RingMinChunkTest {
     void evenWhereNothingRounds() {
         NcclSettings s = NcclSettings.DEFAULTS;
         assertEquals(1.0, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128, 1L << 20, 24, 4,
-                640, s, R20), "2.20: contiguous channel shares");
+                640, s, R20), "2.20-2.21 round on the host instead (not modelled), 2.22 on evenly");
         assertEquals(1.0, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1L << 20, 24, 4,
                 512, s, R28));
         assertEquals(1.0, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.LL128, 1L << 20, 24, 4,

@@ -7,7 +7,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.ReleaseRules;
 
 /**
- * The Ring AllReduce LL and LL128 kernel of NCCL 2.19 and older rounds each channel's share of a step up to
+ * The Ring AllReduce LL128 kernel of NCCL 2.19 and older rounds each channel's share of a step up to
  * {@code minChunkSize}: {@code realChunkSize = min(chunkSize, DIVUP(size, nChannels * nranks * minChunkSize) *
  * minChunkSize)}, the data of channel {@code bid} for chunk {@code c} at {@code (c * nChannels + bid) *
  * realChunkSize} (v2.8.4-1 {@code src/collectives/device/all_reduce.h}, v2.18.5-1 and v2.19.4-1 {@code runRing});
@@ -27,12 +27,17 @@ import dev.collsim.simulator.tuning.ReleaseRules;
  * its CTA's, not raised by the other channels' idle time (on one node NCCL's per-channel LL128 cap x its channels
  * equals the link figure). A call larger than one loop ({@code nChannels * nranks * chunkSize}) is taken as even.
  *
+ * <p>LL only: its kernel rounds the same way (to 8 bytes a thread, 4096 bytes at 512 threads), but its rate is not a
+ * channel's: NCCL bounds Ring/LL by {@code llMaxBw} for all channels together (87.7 GB/s on one Ampere node against
+ * 24 x 12 of its channel caps, NCCL 2.30.7 {@code src/graph/tuning.cc}), so a busier channel runs faster while the
+ * others idle. Measured: the Azure ND A100 v4 run of NCCL 2.18 (A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-
+ * table.txt, 8 ranks, Ring/LL) takes 47.69 us at 512 KiB and 50.66 at 1 MiB, where x1.5 of the LL data term at
+ * 1 MiB would predict 64.1.
+ *
  * <p>Stateless.
  */
 public final class RingMinChunk {
 
-    /** LL bytes of data a thread moves per grain: one 8-byte word ({@code ProtoLL::calcBytePerGrain}). */
-    static final int LL_GRAIN_BYTES = 8;
     /** LL128 bytes of data a thread moves per grain: 8 words x 15/16 x 8 bytes ({@code ProtoLL128}). */
     static final int LL128_GRAIN_BYTES = 60;
 
@@ -49,16 +54,16 @@ public final class RingMinChunk {
      * @param threads  threads of the call's CTA for the protocol (NCCL_NTHREADS, NCCL_LL128_NTHREADS)
      * @param s        NCCL settings (buffer sizes: the protocol's chunk)
      * @param rules    the run's release rules
-     * @return the factor on the call's data time, at least 1; 1 unless a Ring AllReduce LL or LL128 call of 2.19 or
-     *         older smaller than one loop
+     * @return the factor on the call's data time, at least 1; 1 unless a Ring AllReduce LL128 call of 2.19 or older
+     *         smaller than one loop
      */
     public static double factor(Collective func, Algorithm a, Protocol p, long nBytes, int channels, int nRanks,
             int threads, NcclSettings s, ReleaseRules rules) {
-        if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p == Protocol.SIMPLE || nBytes <= 0
+        if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p != Protocol.LL128 || nBytes <= 0
                 || channels < 1 || nRanks < 2 || !rules.ringRoundsChunksToMinChunk()) {
             return 1.0;
         }
-        long minChunk = p == Protocol.LL ? (long) threads * LL_GRAIN_BYTES : (long) threads * LL128_GRAIN_BYTES / 2;
+        long minChunk = (long) threads * LL128_GRAIN_BYTES / 2;
         long chunk = PerformanceModel.chunk(a, p, func, s);
         long slots = (long) channels * nRanks;
         if (minChunk <= 0 || nBytes > slots * chunk) {

@@ -13,7 +13,7 @@ import dev.collsim.simulator.tuning.ReleaseRules;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ring AllReduce LL/LL128 of NCCL 2.19 and older rounds each channel's share of a step up to {@code minChunkSize}
+ * Ring AllReduce LL128 of NCCL 2.19 and older rounds each channel's share of a step up to {@code minChunkSize}
  * (v2.8.4-1 {@code all_reduce.h}, v2.19.4-1 {@code runRing}: {@code DIVUP(size, nChannels * nranks * minChunkSize) *
  * minChunkSize}); expected factors by hand: rounded share x channels x ranks / bytes.
  */
@@ -34,8 +34,7 @@ class RingMinChunkTest {
     /**
      * LL128, 640 threads: minChunkSize 640 x 60 / 2 = 19200 bytes; 4 ranks x 24 channels = 96 shares. 1 MiB: one
      * 19200-byte unit each, 19200 x 96 / 1048576 = 1.7578125; 2 MiB: DIVUP(2097152, 1843200) = 2 units, 38400 x 96 /
-     * 2097152 = 1.7578125; 4 MiB: 3 units, 57600 x 96 / 4194304 = 1.318359375. LL, 512 threads: minChunkSize 4096
-     * bytes; 8 ranks x 24 channels at 1 MiB: DIVUP(1048576, 786432) = 2 units, 8192 x 192 / 1048576 = 1.5.
+     * 2097152 = 1.7578125; 4 MiB: 3 units, 57600 x 96 / 4194304 = 1.318359375.
      */
     @Test
     void channelZerosShareByHand() {
@@ -46,8 +45,8 @@ class RingMinChunkTest {
                 24, 4, 640, s, R19), 1e-12);
         assertEquals(1.318359375, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128,
                 4L << 20, 24, 4, 640, s, R28), 1e-12);
-        assertEquals(1.5, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL, 1L << 20, 24, 8, 512,
-                s, R28), 1e-12);
+        assertEquals(1.0, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL, 1L << 20, 24, 8, 512,
+                s, R28), "LL rounds to 4096 bytes (x1.5 here) but runs at llMaxBw for all channels together");
     }
 
     @Test
@@ -61,8 +60,8 @@ class RingMinChunkTest {
                 640, s, R28));
         assertEquals(1.0, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128, 1L << 30, 24, 4,
                 640, s, R28), "1 GiB: many loops of 96 x 576000 bytes, taken as even");
-        // 16 ranks x 8 channels at 128 x 4096 bytes: DIVUP(524288, 524288) = 1 unit, exactly the even share
-        assertEquals(1.0, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL, 524288, 8, 16, 512,
-                s, R28), 1e-12);
+        // 4 ranks x 24 channels x 19200 bytes: DIVUP(1843200, 1843200) = 1 unit, exactly the even share
+        assertEquals(1.0, RingMinChunk.factor(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128, 1843200, 24, 4,
+                640, s, R28), 1e-12);
     }
 }

@@ -14,6 +14,7 @@ import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.NcclTuningModel;
+import dev.collsim.simulator.tuning.ReleaseRules;
 import dev.collsim.topology.PathType;
 
 /**
@@ -32,6 +33,10 @@ import dev.collsim.topology.PathType;
  *                       one host through the CPU (Ring, the Tree chain): x the links' rate / NCCL's ring
  *                       graph, {@link CpuRouteRate};
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
+ *                       Ring LL128 of NCCL 2.9 or older on one node: / its input loads' extra round
+ *                       trips, {@link Ll128SourceLoads}, and a Ring AllReduce LL/LL128 of 2.19 or older
+ *                       / its channel 0's rounded share, {@link RingMinChunk} (busCap too, on any number
+ *                       of nodes);
  *                       a Ring or the Tree chain over SHM, a GPU storing to and loading from host memory
  *                       in one step: x the duplex share of its link, {@link ShmLinkShare}; the chain's
  *                       middle ranks at most the link's duplex ceiling, {@link ShmLinkShare#chainShare};
@@ -121,16 +126,19 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
+        ReleaseRules rules = table.input().constants().rules();
+        double staging = Ll128SourceLoads.timeFactor(func, a, p, plan.nRanks(), rules) * RingMinChunk.factor(func, a,
+                p, nBytes, channels, plan.nRanks(), RuntimeChannels.maxThreads(a, p, plan.graphs(), s), s, rules);
         double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
                 * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain)
-                * PcieP2pShare.factor(plan, s, a, p, chain);
+                * PcieP2pShare.factor(plan, s, a, p, chain) / (plan.nNodes() == 1 ? staging : 1.0);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
             linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
-        double capBus = effChannels * perChannel, capAlgBw = capBus * ratio;
+        double capBus = effChannels * perChannel / staging, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,
                 effChannels)) * pp.bwEfficiency(HardwareClass.NET);

@@ -8,22 +8,24 @@ import java.util.List;
 
 /**
  * One result of the channel search at one speed: the channels found and what NCCL keeps of them (NCCL 2.30.7
- * {@code src/graph/search.cc}: a solution is better when nChannels x bwIntra is larger, then when it has fewer
- * hops). This record is immutable.
+ * {@code src/graph/search.cc ncclTopoCompareGraphs}: a solution is better when nChannels x bwIntra is larger, then,
+ * between searches of the same crossNic, when it has fewer hops). This record is immutable.
  *
  * @param nCh       channels found
  * @param bwIntra   bandwidth per channel inside the node, GB/s
  * @param bwInter   bandwidth per channel through the NICs, GB/s
  * @param typeIntra worst GPU-GPU path type used
- * @param typeInter worst NIC-GPU path type used (PIX on one node)
+ * @param typeInter on several nodes the typeInter of the search that found it ({@link #searchedAs}), which NCCL
+ *                  reports and tunes by; worst NIC-GPU path type used until then (PIX on one node)
  * @param hops      GPU-GPU hops over all channels
  * @param same      whether every channel has the first channel's GPU order
  * @param orders    the GPU order of every channel (local GPU indices of {@link HostModel#gpus}, first g entries of
  *                  the fill's channel arrays); after duplication the original channels' orders, each standing for
  *                  its copies
+ * @param crossNic  NCCL's {@code crossNic} of the search that found it (0 on one node; {@link SearchNets})
  */
 record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra, PathType typeInter, int hops,
-        boolean same, List<int[]> orders) {
+        boolean same, List<int[]> orders, int crossNic) {
 
     /** Copies the order list (the arrays are the search's own and never changed after the fill). */
     GraphSolution {
@@ -69,17 +71,30 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
             ti = PathType.LOC;
         }
         List<int[]> orders = chans.stream().map(c -> Arrays.copyOf(c, g)).toList();
-        return new GraphSolution(chans.size(), bwIntra, bwInter, ti, te, hops, same, orders);
+        return new GraphSolution(chans.size(), bwIntra, bwInter, ti, te, hops, same, orders, SearchNets.SAME_NIC);
     }
 
-    /** @param o the best so far, or null; @return whether this one is better (larger nCh x bwIntra, then fewer hops) */
+    /**
+     * @param level the typeInter the search ran at (NCCL copies the searched graph, typeInter included)
+     * @param cross the search's crossNic
+     * @return this solution as NCCL saves it from that search
+     */
+    GraphSolution searchedAs(PathType level, int cross) {
+        return new GraphSolution(nCh, bwIntra, bwInter, typeIntra, level, hops, same, orders, cross);
+    }
+
+    /**
+     * @param o the best so far, or null
+     * @return whether this one is better: larger nCh x bwIntra, then, when both come from searches of one crossNic,
+     *         fewer hops
+     */
     boolean betterThan(GraphSolution o) {
         if (o == null) {
             return nCh > 0;
         }
         double a = nCh * bwIntra;
         double b = o.nCh * o.bwIntra;
-        return a > b + EPS || Math.abs(a - b) <= EPS && hops < o.hops;
+        return a > b + EPS || Math.abs(a - b) <= EPS && crossNic == o.crossNic && hops < o.hops;
     }
 
     /** @param p the pattern searched; @return the summary the tuning model reads */

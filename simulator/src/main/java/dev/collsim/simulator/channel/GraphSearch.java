@@ -4,6 +4,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 import java.util.List;
 import java.util.TreeSet;
@@ -43,10 +44,10 @@ import java.util.TreeSet;
  * ({@link #interLevels}): the same NIC on the way out (crossNic 0) at every typeInter from the best GPU-NIC path
  * type up (so a DGX H100 ring settles on PXN, its last GPU relaying over NVLink to the entry NIC), and only then,
  * under NCCL_CROSS_NIC=2, channel pairs over two NICs ({@link SearchNets}); trees enter and leave through one GPU's
- * NIC. On one node a single fill at typeIntra SYS stands for NCCL's typeIntra loop. Not modelled: NCCL 2.18-2.22's
- * crossNic 1 relaxation with its 15 % bonus for graphs that do not cross NICs (2.28.9's search is used for older
- * releases), the PCI-order reference channel, the balanced-tree NIC split, the Intel PCIe overhead factor and the
- * pre-sm80 reverse-link charge. The channels at one speed are found by {@link ChannelFill}, the NVLS graph by
+ * NIC. NCCL 2.18-2.22 try crossNic 1 (any exit NIC) last instead of 2, and 2.18-2.19 keep a graph that crosses NICs
+ * only when it beats the best one by 15 % ({@link GraphSolution#betterThan(GraphSolution, boolean)}). On one node a
+ * single fill at typeIntra SYS stands for NCCL's typeIntra loop. Not modelled: the PCI-order reference channel, the
+ * balanced-tree NIC split, the Intel PCIe overhead factor and the pre-sm80 reverse-link charge. The channels at one speed are found by {@link ChannelFill}, the NVLS graph by
  * {@link NvlsSearch}. This class is not thread-safe; use one per search.
  */
 final class GraphSearch {
@@ -60,17 +61,23 @@ final class GraphSearch {
     private final ChannelFill fill;
     private final SearchNets nets;
     private final NcclSettings settings;
+    /** NCCL's crossNic 2 with paired channels (2.23 on); before, crossNic 1 (any exit NIC) is tried last. */
+    private final boolean pairedCrossNic;
+    /** NCCL 2.18-2.19's 15 % bonus for graphs that do not cross NICs ({@code ncclTopoCompareGraphs}). */
+    private final boolean crossNicBonus;
     /** NCCL's AMD rule: SYS graphs only from the sameChannels search (one node, x86 AMD CPU). */
     private final boolean sameChannelsOnSys;
     private GraphSolution found;
 
-    GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings) {
+    GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings, NcclVersion version) {
         this.h = h;
         this.multiNode = multiNode;
         this.speeds = speeds;
         this.g = h.gpus.size();
         this.nets = new SearchNets(h);
         this.settings = settings;
+        this.pairedCrossNic = version.minor() >= NcclVersion.V2_23_4.minor();
+        this.crossNicBonus = version.minor() < NcclVersion.V2_21_5.minor();
         this.fill = new ChannelFill(h, multiNode, nets);
         this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86;
     }
@@ -164,7 +171,7 @@ final class GraphSearch {
         }
         min = min.compareTo(max) > 0 ? max : min;
         GraphSolution b = best;
-        for (int cross : nets.crossNicOrder(pattern, settings.crossNic())) {
+        for (int cross : nets.crossNicOrder(pattern, settings.crossNic(), pairedCrossNic)) {
             PathType searched = null;
             for (PathType level = min; ; level = PathType.values()[level.ordinal() + 1]) {
                 if (searched == null || !present.subSet(searched, false, level, true).isEmpty()) {
@@ -217,8 +224,8 @@ final class GraphSearch {
         return b;
     }
 
-    private static GraphSolution keep(GraphSolution best, GraphSolution s, int minCh) {
-        return s.nCh() >= minCh && s.betterThan(best) ? s : best;
+    private GraphSolution keep(GraphSolution best, GraphSolution s, int minCh) {
+        return s.nCh() >= minCh && s.betterThan(best, crossNicBonus) ? s : best;
     }
 
     /** Pass 2's fill: the kind of search that found {@code like} (NCCL copies its typeIntra and sameChannels). */

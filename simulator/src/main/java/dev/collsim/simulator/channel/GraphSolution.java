@@ -83,17 +83,25 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
         return new GraphSolution(nCh, bwIntra, bwInter, typeIntra, level, hops, same, orders, cross);
     }
 
+    /** @param o the best so far, or null; @return {@link #betterThan(GraphSolution, boolean)} without the bonus */
+    boolean betterThan(GraphSolution o) {
+        return betterThan(o, false);
+    }
+
     /**
-     * @param o the best so far, or null
+     * @param o     the best so far, or null
+     * @param bonus NCCL 2.18-2.19's rule ({@code ncclTopoCompareGraphs}, read at v2.18.5-1 and v2.19.4-1): "Give a
+     *              15% perf bonus to paths not crossing nics", {@code o}'s nCh x bwIntra scaled by
+     *              1 - (o.crossNic - crossNic) x 0.15 before comparing (crossNic 0 or 1 in those releases)
      * @return whether this one is better: larger nCh x bwIntra, then, when both come from searches of one crossNic,
      *         fewer hops
      */
-    boolean betterThan(GraphSolution o) {
+    boolean betterThan(GraphSolution o, boolean bonus) {
         if (o == null) {
             return nCh > 0;
         }
         double a = nCh * bwIntra;
-        double b = o.nCh * o.bwIntra;
+        double b = o.nCh * o.bwIntra * (bonus ? 1 - (o.crossNic - crossNic) * 0.15 : 1);
         return a > b + EPS || Math.abs(a - b) <= EPS && crossNic == o.crossNic && hops < o.hops;
     }
 

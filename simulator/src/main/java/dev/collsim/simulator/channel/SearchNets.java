@@ -41,18 +41,20 @@ final class SearchNets {
     }
 
     /**
-     * The search's crossNic values in NCCL's order ({@code ncclTopoCompute}): with NCCL_CROSS_NIC=2 first 0, then 2;
-     * 1 or 0 alone otherwise; only 0 for trees and for nodes with one NIC.
+     * The search's crossNic values in NCCL's order ({@code ncclTopoCompute}): with NCCL_CROSS_NIC=2 first 0, then 2
+     * (NCCL 2.23 on; 2.18-2.22 try 1, any exit NIC, instead: {@code tmpGraph.crossNic = 1}, read at v2.18.5-1 and
+     * v2.22.3-1); 1 or 0 alone otherwise; only 0 for trees and for nodes with one NIC.
      *
      * @param pattern  ring or tree
      * @param crossNic NCCL_CROSS_NIC (0, 1 or 2)
+     * @param paired   whether the release pairs channels under crossNic 2 (2.23 on)
      * @return the crossNic values to search, in order
      */
-    int[] crossNicOrder(GraphPattern pattern, int crossNic) {
+    int[] crossNicOrder(GraphPattern pattern, int crossNic, boolean paired) {
         if (pattern != GraphPattern.RING || h.nics.size() < 2 || crossNic == SAME_NIC) {
             return new int[] {SAME_NIC};
         }
-        return crossNic == ANY_NIC ? new int[] {ANY_NIC} : new int[] {SAME_NIC, PAIRED};
+        return crossNic == ANY_NIC ? new int[] {ANY_NIC} : new int[] {SAME_NIC, paired ? PAIRED : ANY_NIC};
     }
 
     /**

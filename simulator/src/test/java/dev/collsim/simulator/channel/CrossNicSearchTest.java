@@ -46,7 +46,11 @@ class CrossNicSearchTest {
     }
 
     private static GraphSummary ring(Topology t, Map<String, String> env) {
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.parse(env), NcclVersion.V2_30_7).graphs().ring();
+        return ring(t, env, NcclVersion.V2_30_7);
+    }
+
+    private static GraphSummary ring(Topology t, Map<String, String> env, NcclVersion v) {
+        return ChannelSearch.search(t, t.gpus(), NcclSettings.parse(env), v).graphs().ring();
     }
 
     @Test
@@ -100,6 +104,24 @@ class CrossNicSearchTest {
         assertEquals(8, r.nChannels());
         assertEquals(45.0, r.bwInter(), EPS);
         assertEquals(PathType.PXN, r.typeInter());
+    }
+
+    /**
+     * NCCL 2.18 (read at v2.18.5-1): crossNic 1 is tried last and must beat a graph that keeps its NICs by 15 %:
+     * at 48 GB/s crossNic 0 finds 7 channels (336), crossNic 1 finds 8 (384 &lt; 1.15 x 336 = 386.4, not kept); at 45
+     * crossNic 0 finds 8 (360, kept; crossNic 1's 360 is not 15 % better); then as with NCCL_CROSS_NIC=0 above.
+     * NCCL 2.21 (v2.21.5-1) has no bonus: crossNic 1's 8 x 48 = 384 is kept and reaches totalBw.
+     */
+    @Test
+    void olderReleasesTryAnyExitNicLast() {
+        GraphSummary r18 = ring(twoHosts("dgx-h100"), Map.of(), NcclVersion.V2_18_5);
+        assertEquals(8, r18.nChannels());
+        assertEquals(45.0, r18.bwInter(), EPS);
+        assertEquals(PathType.PXN, r18.typeInter());
+        GraphSummary r21 = ring(twoHosts("dgx-h100"), Map.of(), NcclVersion.V2_21_5);
+        assertEquals(8, r21.nChannels());
+        assertEquals(48.0, r21.bwInter(), EPS);
+        assertEquals(PathType.PXB, r21.typeInter());
     }
 
     @Test

@@ -17,7 +17,8 @@ import java.util.List;
  * @param typeIntra worst GPU-GPU path type used
  * @param typeInter on several nodes the typeInter of the search that found it ({@link #searchedAs}), which NCCL
  *                  reports and tunes by; worst NIC-GPU path type used until then (PIX on one node)
- * @param hops      GPU-GPU hops over all channels
+ * @param hops      links crossed over all channels: GPU-GPU paths, and on several nodes the NIC paths in and out
+ *                  (NCCL's {@code nHops}, which {@code ncclTopoFollowPath} adds for every path it follows)
  * @param same      whether every channel has the first channel's GPU order
  * @param orders    the GPU order of every channel (local GPU indices of {@link HostModel#gpus}, first g entries of
  *                  the fill's channel arrays); after duplication the original channels' orders, each standing for
@@ -35,8 +36,9 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
     private static final double EPS = 1e-6;
 
     /**
-     * The solution of a fill's channels: worst path types (a one-node ring includes its closing hop), GPU-GPU hops
-     * (the g - 1 hops of each channel's order), and whether they share one order.
+     * The solution of a fill's channels: worst path types (a one-node ring includes its closing hop), links crossed
+     * (the g - 1 GPU-GPU paths of each channel's order, on several nodes with its NIC paths), and whether they share
+     * one order.
      *
      * @param h         the node
      * @param multiNode whether the channels enter and leave through NICs (entries g and g + 1 of each array)
@@ -65,6 +67,7 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
             if (multiNode) {
                 int exitGpu = pattern == GraphPattern.RING ? c[g - 1] : c[0];
                 te = te.max(h.nicToGpu[c[g]][c[0]].type()).max(h.gpuToNic[exitGpu][c[g + 1]].type());
+                hops += h.nicToGpu[c[g]][c[0]].hops() + h.gpuToNic[exitGpu][c[g + 1]].hops();
             }
         }
         if (g == 1) {

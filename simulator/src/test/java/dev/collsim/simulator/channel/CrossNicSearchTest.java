@@ -2,6 +2,8 @@ package dev.collsim.simulator.channel;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.GraphPattern;
@@ -122,6 +124,31 @@ class CrossNicSearchTest {
         assertEquals(8, r21.nChannels());
         assertEquals(48.0, r21.bwInter(), EPS);
         assertEquals(PathType.PXB, r21.typeInter());
+    }
+
+    /**
+     * NCCL's {@code nHops} counts every path a channel follows, its NIC paths too ({@code ncclTopoFollowPath}), so a
+     * ring that closes over PXN pays the relay's NVLink hop in the tie-break between equal graphs. DGX-1 V100 (NVIDIA
+     * DGX-1 V100 whitepaper: hybrid cube-mesh, GPUs 0-3, 1-5, 7-4 ... joined directly; two GPUs and a NIC per PCIe
+     * switch): channel NIC 0 -> GPU 0, 3, 2, 1, 5, 6, 7, 4 -> NIC 2 crosses 7 direct NVLinks, 2 links in (NIC 0,
+     * switch, GPU 0) and 2 out (GPU 4, switch, NIC 2): 11 hops.
+     */
+    @Test
+    void hopsCountTheNicPaths() {
+        Topology t = Catalog.standalone(Catalog.hostType("dgx1-v100").orElseThrow(), 2);
+        HostModel h = firstHost(t);
+        GraphSolution s = GraphSolution.of(h, true, GraphPattern.RING, 12, 12,
+                List.of(new int[] {0, 3, 2, 1, 5, 6, 7, 4, 0, 2}));
+        assertEquals(11, s.hops());
+        GraphSolution fewer = new GraphSolution(4, 12, 12, PathType.NVL, PathType.PXN, 40, false, List.of(), 0);
+        GraphSolution more = new GraphSolution(4, 12, 12, PathType.NVL, PathType.PIX, 46, false, List.of(), 0);
+        GraphSolution crossing = new GraphSolution(4, 12, 12, PathType.NVL, PathType.PIX, 40, false, List.of(), 2);
+        assertTrue(fewer.betterThan(more));
+        assertFalse(crossing.betterThan(more), "hops only decide between searches of one crossNic");
+        GraphSolution any = new GraphSolution(8, 48, 48, PathType.NVL, PathType.PXB, 0, false, List.of(), 1);
+        GraphSolution same = new GraphSolution(7, 48, 48, PathType.NVL, PathType.PXN, 0, false, List.of(), 0);
+        assertFalse(any.betterThan(same, true), "384 < 1.15 x 336");
+        assertTrue(any.betterThan(same, false));
     }
 
     @Test

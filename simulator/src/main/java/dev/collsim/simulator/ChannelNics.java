@@ -114,8 +114,10 @@ public final class ChannelNics {
      * elsewhere NCCL orders a chain by PCIe distance, and collsim's copy of the search ({@code channel.ChannelFill})
      * keeps it forwards and leaves by another NIC ({@code crossNic}). On 8 GPUs with NICs shared by GPU pairs (2k,
      * 2k+1) the channels entering at 0, 2, 4, 6 run backwards and leave from 1, 3, 5, 7, those entering at 1, 3, 5, 7
-     * run forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain runs forwards (leaving by another NIC:
-     * with PXN NCCL relays over NVLink to the entry NIC, without PXN it takes the last GPU's own, crossNic 2).
+     * run forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain is taken to run forwards. NCCL's search
+     * ({@code channel.SearchNets}) then relays over NVLink (PXN) to the entry NIC where NVLink has room for it (HGX
+     * B200); on a DGX H100 the relay would cross NVLink once more per channel (8 x 48 &gt; 370.8 GB/s), so NCCL pairs
+     * the channels over two NICs (crossNic 2), every odd channel running backwards: not modelled here.
      *
      * @param topology the cluster the ranks are on
      * @param ranks    the GPUs, any order

@@ -1,11 +1,11 @@
 package dev.collsim.simulator.channel;
 
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.topology.PathType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -13,7 +13,8 @@ import java.util.List;
  * {@code src/graph/search.cc}; fact sheet §5.3): a depth-first search over GPU orders (with an NVSwitch only the next,
  * then the previous index; otherwise nearer GPUs first) that subtracts the channel bandwidth from every hop of every
  * path crossed ({@link HostModel#capacity}) and accepts a step only if every hop still has it; NIC ports are charged
- * per channel in each direction. A channel first tries to replay the previous one's order. The step budget is
+ * per channel in each direction. A channel first tries to replay the previous one's order; on several nodes it enters
+ * and leaves by the NICs {@link SearchNets} allows for the fill's typeInter and crossNic. The step budget is
  * NCCL's: 2^14 per channel, 2^18 over the whole search (NCCL's global timeout is 2^19 steps). {@link #sameChannels}
  * is NCCL's search with sameChannels 1 (every channel on the first one's GPU order). Not thread-safe; one per
  * {@link GraphSearch}.
@@ -28,7 +29,7 @@ final class ChannelFill {
 
     private final HostModel h;
     private final boolean multiNode;
-    private final NcclSettings settings;
+    private final SearchNets nets;
     private final int g;
     private final List<int[]> channels = new ArrayList<>();
     private double[] rem;
@@ -38,15 +39,22 @@ final class ChannelFill {
     private int globalBudget = GLOBAL_BUDGET;
     private PathType interLimit = PathType.SYS;
     private PathType intraLimit = PathType.SYS;
+    /** NCCL's {@code crossNic} of the fill under way ({@link SearchNets#SAME_NIC} ...). */
+    private int crossNic = SearchNets.SAME_NIC;
     /** Most channels of the sameChannels search under way; 0 in the ordinary fill. */
     private int sameMax;
     private GraphSolution sameBest;
 
-    ChannelFill(HostModel h, boolean multiNode, NcclSettings settings) {
+    ChannelFill(HostModel h, boolean multiNode, SearchNets nets) {
         this.h = h;
         this.multiNode = multiNode;
-        this.settings = settings;
+        this.nets = nets;
         this.g = h.gpus.size();
+    }
+
+    /** @return the last fill's channels (copies): GPU order, then (several nodes) entry and exit NIC */
+    List<int[]> channels() {
+        return channels.stream().map(int[]::clone).toList();
     }
 
     /** @return whether the global step budget is not spent */
@@ -65,7 +73,7 @@ final class ChannelFill {
      * @return the solution (0 channels when none fits)
      */
     GraphSolution at(GraphPattern pattern, double bwIntra, double bwInter, int maxCh, PathType interLimit) {
-        return at(pattern, bwIntra, bwInter, maxCh, interLimit, PathType.SYS);
+        return at(pattern, bwIntra, bwInter, maxCh, interLimit, PathType.SYS, SearchNets.SAME_NIC);
     }
 
     /**
@@ -73,15 +81,19 @@ final class ChannelFill {
      * (NCCL's {@code typeIntra} of one search).
      *
      * @param intraLimit worst GPU-GPU path type allowed
-     * @return the solution (0 channels when none fits)
+     * @param cross      NCCL's {@code crossNic} of this search (multi-node rings; {@link SearchNets})
+     * @return the solution (0 channels when none fits); on several nodes its typeInter is {@code interLimit}, the
+     *         search's own as NCCL reports it
      */
     GraphSolution at(GraphPattern pattern, double bwIntra, double bwInter, int maxCh, PathType interLimit,
-            PathType intraLimit) {
+            PathType intraLimit, int cross) {
         reset(interLimit, intraLimit, 0);
+        this.crossNic = cross;
         while (channels.size() < maxCh && addChannel(pattern, bwIntra, bwInter)) {
             // keep adding
         }
-        return GraphSolution.of(h, multiNode, pattern, bwIntra, bwInter, channels);
+        GraphSolution s = GraphSolution.of(h, multiNode, pattern, bwIntra, bwInter, channels);
+        return multiNode ? s.searchedAs(interLimit, cross) : s;
     }
 
     /**
@@ -192,20 +204,17 @@ final class ChannelFill {
             return false;
         }
         int nn = h.nics.size();
+        boolean odd = channels.size() % 2 == 1;
+        int prevOut = channels.isEmpty() ? -1 : channels.get(channels.size() - 1)[g + 1];
         for (int k = 0; k < nn; k++) {
             int n = (channels.size() + k) % nn;
-            if (nicIn[n] + EPS < bwInter) {
+            if (nicIn[n] + EPS < bwInter || !SearchNets.entryAllowed(pattern, crossNic, odd, n, prevOut)) {
                 continue;
             }
-            Integer[] entries = new Integer[g];
-            for (int j = 0; j < g; j++) {
-                entries[j] = j;
-            }
-            final int nic = n;
-            Arrays.sort(entries, (a, b) -> compare(h.nicToGpu[nic][a], h.nicToGpu[nic][b]));
-            for (int e : entries) {
+            for (int e : nets.entryGpus(n)) {
                 HostPath in = h.nicToGpu[n][e];
-                if (in == null || in.type().ordinal() > interLimit.ordinal() || !charge(in, bwInter)) {
+                if (in == null || in.type().ordinal() > interLimit.ordinal() || !nets.backAllowed(pattern, e, n, interLimit)
+                        || !charge(in, bwInter)) {
                     continue;
                 }
                 nicIn[n] -= bwInter;
@@ -227,12 +236,11 @@ final class ChannelFill {
         return false;
     }
 
-    private static int compare(HostPath a, HostPath b) {
-        return a == null ? b == null ? 0 : 1 : b == null ? -1 : a.compareTo(b);
-    }
-
     private boolean replay(GraphPattern pattern, int[] prev, double bwIntra, double bwInter) {
         int[] order = prev.clone();
+        if (multiNode && crossNic == SearchNets.PAIRED) {
+            return false;
+        }
         if (multiNode) {
             HostPath in = h.nicToGpu[order[g]][order[0]];
             if (nicIn[order[g]] + EPS < bwInter || in == null || !charge(in, bwInter)) {
@@ -334,7 +342,8 @@ final class ChannelFill {
             }
         }
         Integer[] c = Arrays.copyOf(all, n);
-        Arrays.sort(c, (x, y) -> compare(h.gpuToGpu[cur][x], h.gpuToGpu[cur][y]));
+        Arrays.sort(c, Comparator.comparing((Integer x) -> h.gpuToGpu[cur][x],
+                Comparator.nullsLast(Comparator.naturalOrder())));
         return Arrays.stream(c).mapToInt(Integer::intValue).toArray();
     }
 
@@ -350,13 +359,10 @@ final class ChannelFill {
         }
         int entryNic = order[g];
         int from = pattern == GraphPattern.RING ? last : order[0];
-        int nn = h.nics.size();
-        boolean cross = pattern == GraphPattern.RING && settings.crossNic() != 0;
-        for (int k = 0; k < (cross && !replay ? nn : 1); k++) {
-            int m = (entryNic + k) % nn;
-            if (replay && m != order[g + 1] && channels.size() > 0) {
-                m = order[g + 1];
-            }
+        int[] exits = replay ? new int[] {order[g + 1]}
+                : nets.exits(pattern, crossNic, channels.size() % 2 == 1, from, entryNic,
+                        channels.isEmpty() ? -1 : channels.get(channels.size() - 1)[g]);
+        for (int m : exits) {
             HostPath out = h.gpuToNic[from][m];
             if (nicOut[m] + EPS < bwInter || out == null || out.type().ordinal() > interLimit.ordinal()
                     || !charge(out, bwInter)) {

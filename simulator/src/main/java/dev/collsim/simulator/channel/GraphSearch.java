@@ -4,6 +4,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 import java.util.List;
 import java.util.TreeSet;
@@ -39,10 +40,14 @@ import java.util.TreeSet;
  *       domains a ring needs at least 2 channels (when maxChannels >= 2 and minChannels is 1), so that the tree,
  *       which takes the ring's channel count, has 2.</li>
  * </ul>
- * Multi-node rings are NET -> GPUs -> NET (same NIC on the way out unless NCCL_CROSS_NIC allows another);
- * trees enter and leave through one GPU's NIC. Not modelled: the type relaxation order (better path types are
- * tried first within a speed instead), the balanced-tree NIC split, the Intel PCIe overhead factor and the
- * pre-sm80 reverse-link charge. The channels at one speed are found by {@link ChannelFill}, the NVLS graph by
+ * Multi-node rings are NET -> GPUs -> NET, entering at a GPU local to the NIC; at each speed NCCL's order is kept
+ * ({@link #interLevels}): the same NIC on the way out (crossNic 0) at every typeInter from the best GPU-NIC path
+ * type up (so a DGX H100 ring settles on PXN, its last GPU relaying over NVLink to the entry NIC), and only then,
+ * under NCCL_CROSS_NIC=2, channel pairs over two NICs ({@link SearchNets}); trees enter and leave through one GPU's
+ * NIC. NCCL 2.18-2.22 try crossNic 1 (any exit NIC) last instead of 2, and 2.18-2.19 keep a graph that crosses NICs
+ * only when it beats the best one by 15 % ({@link GraphSolution#betterThan(GraphSolution, boolean)}). On one node a
+ * single fill at typeIntra SYS stands for NCCL's typeIntra loop. Not modelled: the PCI-order reference channel, the
+ * balanced-tree NIC split, the Intel PCIe overhead factor and the pre-sm80 reverse-link charge. The channels at one speed are found by {@link ChannelFill}, the NVLS graph by
  * {@link NvlsSearch}. This class is not thread-safe; use one per search.
  */
 final class GraphSearch {
@@ -54,16 +59,26 @@ final class GraphSearch {
     private final double[] speeds;
     private final int g;
     private final ChannelFill fill;
+    private final SearchNets nets;
+    private final NcclSettings settings;
+    /** NCCL's crossNic 2 with paired channels (2.23 on); before, crossNic 1 (any exit NIC) is tried last. */
+    private final boolean pairedCrossNic;
+    /** NCCL 2.18-2.19's 15 % bonus for graphs that do not cross NICs ({@code ncclTopoCompareGraphs}). */
+    private final boolean crossNicBonus;
     /** NCCL's AMD rule: SYS graphs only from the sameChannels search (one node, x86 AMD CPU). */
     private final boolean sameChannelsOnSys;
     private GraphSolution found;
 
-    GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings) {
+    GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings, NcclVersion version) {
         this.h = h;
         this.multiNode = multiNode;
         this.speeds = speeds;
         this.g = h.gpus.size();
-        this.fill = new ChannelFill(h, multiNode, settings);
+        this.nets = new SearchNets(h);
+        this.settings = settings;
+        this.pairedCrossNic = version.minor() >= NcclVersion.V2_23_4.minor();
+        this.crossNicBonus = version.minor() < NcclVersion.V2_21_5.minor();
+        this.fill = new ChannelFill(h, multiNode, nets);
         this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86;
     }
 
@@ -86,14 +101,11 @@ final class GraphSearch {
             i++;
         }
         GraphSolution best = null;
-        List<PathType> limits = multiNode ? interTypes() : List.of(PathType.SYS);
-        search:
         while (true) {
-            for (PathType limit : limits) {
-                best = fillAt(pattern, speeds[i], maxCh, limit, minCh, best);
-                if (best != null && best.nCh() * best.bwInter() >= totalBw - EPS) {
-                    break search;
-                }
+            best = multiNode ? interLevels(pattern, speeds[i], maxCh, minCh, best)
+                    : fillAt(pattern, speeds[i], maxCh, PathType.SYS, minCh, best);
+            if (done(best, maxCh)) {
+                break;
             }
             if (fill.budgetLeft() && i + 1 < speeds.length
                     && (best == null || speeds[i + 1] / best.bwInter() > 0.49)) {
@@ -123,17 +135,74 @@ final class GraphSearch {
         return new GraphSummary(pattern, 1, 0.1, 0.1, PathType.SYS, PathType.SYS, 0, true);
     }
 
-    /** The distinct NIC-GPU path types present, best first: the typeInter levels worth trying. */
-    private List<PathType> interTypes() {
-        TreeSet<PathType> t = new TreeSet<>();
-        for (HostPath[] row : h.nicToGpu) {
+    /**
+     * NCCL's stop of pass 1 ({@code ncclTopoCompute}): the search timed out as perfect (a copy reached maxChannels)
+     * or the best graph's nChannels x bwInter reaches the system's totalBw (NCCL compares with
+     * {@code system->totalBw}, not with the tree's ndev/(ndev-1) scaled figure it picks the first speed by).
+     */
+    private boolean done(GraphSolution best, int maxCh) {
+        return best != null && (best.nCh() >= maxCh || best.nCh() * best.bwInter() >= h.totalBw() - EPS);
+    }
+
+    /**
+     * NCCL's pass 1 at one speed on several nodes ({@code ncclTopoCompute}, NCCL 2.30.7 and 2.28.9
+     * {@code src/graph/search.cc}): for each crossNic in turn ({@link SearchNets#crossNicOrder}: 0 first, crossNic 2
+     * only after every path type), typeInter rises from the best GPU-to-NIC path type of the node to the worst (SYS
+     * below sm90), on to the next type while no graph is found, the type is better than the best graph's, or it is
+     * better than PXN; typeIntra may rise up to typeInter. A type that admits no path the one before did not gives
+     * the same fill and is passed over. The search stops as {@link #done} says.
+     *
+     * @return the better of {@code best} and what these searches found with at least {@code minCh} channels
+     */
+    private GraphSolution interLevels(GraphPattern pattern, double speed, int maxCh, int minCh, GraphSolution best) {
+        TreeSet<PathType> present = presentTypes();
+        PathType min = PathType.SYS;
+        PathType max = PathType.LOC;
+        for (HostPath[] row : h.gpuToNic) {
             for (HostPath p : row) {
                 if (p != null) {
-                    t.add(p.type());
+                    min = min.compareTo(p.type()) < 0 ? min : p.type();
+                    max = max.compareTo(p.type()) > 0 ? max : p.type();
                 }
             }
         }
-        return t.isEmpty() ? List.of(PathType.SYS) : List.copyOf(t);
+        if (h.minSm < 90 || max.compareTo(min) < 0) {
+            max = PathType.SYS;
+        }
+        min = min.compareTo(max) > 0 ? max : min;
+        GraphSolution b = best;
+        for (int cross : nets.crossNicOrder(pattern, settings.crossNic(), pairedCrossNic)) {
+            PathType searched = null;
+            for (PathType level = min; ; level = PathType.values()[level.ordinal() + 1]) {
+                if (searched == null || !present.subSet(searched, false, level, true).isEmpty()) {
+                    b = keep(b, fill.at(pattern, speed, speed, maxCh, level, level, cross), minCh);
+                    searched = level;
+                    if (done(b, maxCh)) {
+                        return b;
+                    }
+                }
+                if (level.compareTo(max) >= 0 || b != null && level.compareTo(b.typeInter()) >= 0
+                        && level.compareTo(PathType.PXN) >= 0) {
+                    break;
+                }
+            }
+        }
+        return b;
+    }
+
+    /** @return every path type between the node's GPUs and NICs, either way, and between its GPUs */
+    private TreeSet<PathType> presentTypes() {
+        TreeSet<PathType> t = new TreeSet<>();
+        for (HostPath[][] m : List.of(h.nicToGpu, h.gpuToNic, h.gpuToGpu)) {
+            for (HostPath[] row : m) {
+                for (HostPath p : row) {
+                    if (p != null) {
+                        t.add(p.type());
+                    }
+                }
+            }
+        }
+        return t;
     }
 
     /**
@@ -147,7 +216,7 @@ final class GraphSearch {
     private GraphSolution fillAt(GraphPattern pattern, double speed, int maxCh, PathType interLimit, int minCh,
             GraphSolution best) {
         GraphSolution b = keep(best, sameChannelsOnSys
-                ? fill.at(pattern, speed, speed, maxCh, interLimit, PathType.PHB)
+                ? fill.at(pattern, speed, speed, maxCh, interLimit, PathType.PHB, SearchNets.SAME_NIC)
                 : fill.at(pattern, speed, speed, maxCh, interLimit), minCh);
         if (sameChannelsOnSys && (b == null || b.typeIntra() == PathType.SYS)) {
             b = keep(b, fill.sameChannels(pattern, speed, speed, maxCh), minCh);
@@ -155,18 +224,21 @@ final class GraphSearch {
         return b;
     }
 
-    private static GraphSolution keep(GraphSolution best, GraphSolution s, int minCh) {
-        return s.nCh() >= minCh && s.betterThan(best) ? s : best;
+    private GraphSolution keep(GraphSolution best, GraphSolution s, int minCh) {
+        return s.nCh() >= minCh && s.betterThan(best, crossNicBonus) ? s : best;
     }
 
     /** Pass 2's fill: the kind of search that found {@code like} (NCCL copies its typeIntra and sameChannels). */
     private GraphSolution refill(GraphPattern pattern, double bwIntra, double bwInter, int nCh, PathType interLimit,
             GraphSolution like) {
+        if (multiNode) {
+            return fill.at(pattern, bwIntra, bwInter, nCh, interLimit, interLimit, like.crossNic());
+        }
         if (!sameChannelsOnSys) {
             return fill.at(pattern, bwIntra, bwInter, nCh, interLimit);
         }
         return like.typeIntra() == PathType.SYS ? fill.sameChannels(pattern, bwIntra, bwInter, nCh)
-                : fill.at(pattern, bwIntra, bwInter, nCh, interLimit, PathType.PHB);
+                : fill.at(pattern, bwIntra, bwInter, nCh, interLimit, PathType.PHB, SearchNets.SAME_NIC);
     }
 
     private GraphSolution dup(GraphSolution s, int maxCh) {
@@ -176,7 +248,7 @@ final class GraphSearch {
         int dup = Math.min(s.nCh() * 2, maxCh);
         int factor = (dup + s.nCh() - 1) / s.nCh();
         return new GraphSolution(dup, s.bwIntra() / factor, s.bwInter() / factor, s.typeIntra(), s.typeInter(),
-                s.hops(), s.same(), s.orders());
+                s.hops(), s.same(), s.orders(), s.crossNic());
     }
 
     private GraphSolution pass2(GraphPattern pattern, GraphSolution s, PathType interLimit) {

@@ -8,22 +8,25 @@ import java.util.List;
 
 /**
  * One result of the channel search at one speed: the channels found and what NCCL keeps of them (NCCL 2.30.7
- * {@code src/graph/search.cc}: a solution is better when nChannels x bwIntra is larger, then when it has fewer
- * hops). This record is immutable.
+ * {@code src/graph/search.cc ncclTopoCompareGraphs}: a solution is better when nChannels x bwIntra is larger, then,
+ * between searches of the same crossNic, when it has fewer hops). This record is immutable.
  *
  * @param nCh       channels found
  * @param bwIntra   bandwidth per channel inside the node, GB/s
  * @param bwInter   bandwidth per channel through the NICs, GB/s
  * @param typeIntra worst GPU-GPU path type used
- * @param typeInter worst NIC-GPU path type used (PIX on one node)
- * @param hops      GPU-GPU hops over all channels
+ * @param typeInter on several nodes the typeInter of the search that found it ({@link #searchedAs}), which NCCL
+ *                  reports and tunes by; worst NIC-GPU path type used until then (PIX on one node)
+ * @param hops      links crossed over all channels: GPU-GPU paths, and on several nodes the NIC paths in and out
+ *                  (NCCL's {@code nHops}, which {@code ncclTopoFollowPath} adds for every path it follows)
  * @param same      whether every channel has the first channel's GPU order
  * @param orders    the GPU order of every channel (local GPU indices of {@link HostModel#gpus}, first g entries of
  *                  the fill's channel arrays); after duplication the original channels' orders, each standing for
  *                  its copies
+ * @param crossNic  NCCL's {@code crossNic} of the search that found it (0 on one node; {@link SearchNets})
  */
 record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra, PathType typeInter, int hops,
-        boolean same, List<int[]> orders) {
+        boolean same, List<int[]> orders, int crossNic) {
 
     /** Copies the order list (the arrays are the search's own and never changed after the fill). */
     GraphSolution {
@@ -33,8 +36,9 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
     private static final double EPS = 1e-6;
 
     /**
-     * The solution of a fill's channels: worst path types (a one-node ring includes its closing hop), GPU-GPU hops
-     * (the g - 1 hops of each channel's order), and whether they share one order.
+     * The solution of a fill's channels: worst path types (a one-node ring includes its closing hop), links crossed
+     * (the g - 1 GPU-GPU paths of each channel's order, on several nodes with its NIC paths), and whether they share
+     * one order.
      *
      * @param h         the node
      * @param multiNode whether the channels enter and leave through NICs (entries g and g + 1 of each array)
@@ -63,23 +67,45 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
             if (multiNode) {
                 int exitGpu = pattern == GraphPattern.RING ? c[g - 1] : c[0];
                 te = te.max(h.nicToGpu[c[g]][c[0]].type()).max(h.gpuToNic[exitGpu][c[g + 1]].type());
+                hops += h.nicToGpu[c[g]][c[0]].hops() + h.gpuToNic[exitGpu][c[g + 1]].hops();
             }
         }
         if (g == 1) {
             ti = PathType.LOC;
         }
         List<int[]> orders = chans.stream().map(c -> Arrays.copyOf(c, g)).toList();
-        return new GraphSolution(chans.size(), bwIntra, bwInter, ti, te, hops, same, orders);
+        return new GraphSolution(chans.size(), bwIntra, bwInter, ti, te, hops, same, orders, SearchNets.SAME_NIC);
     }
 
-    /** @param o the best so far, or null; @return whether this one is better (larger nCh x bwIntra, then fewer hops) */
+    /**
+     * @param level the typeInter the search ran at (NCCL copies the searched graph, typeInter included)
+     * @param cross the search's crossNic
+     * @return this solution as NCCL saves it from that search
+     */
+    GraphSolution searchedAs(PathType level, int cross) {
+        return new GraphSolution(nCh, bwIntra, bwInter, typeIntra, level, hops, same, orders, cross);
+    }
+
+    /** @param o the best so far, or null; @return {@link #betterThan(GraphSolution, boolean)} without the bonus */
     boolean betterThan(GraphSolution o) {
+        return betterThan(o, false);
+    }
+
+    /**
+     * @param o     the best so far, or null
+     * @param bonus NCCL 2.18-2.19's rule ({@code ncclTopoCompareGraphs}, read at v2.18.5-1 and v2.19.4-1): "Give a
+     *              15% perf bonus to paths not crossing nics", {@code o}'s nCh x bwIntra scaled by
+     *              1 - (o.crossNic - crossNic) x 0.15 before comparing (crossNic 0 or 1 in those releases)
+     * @return whether this one is better: larger nCh x bwIntra, then, when both come from searches of one crossNic,
+     *         fewer hops
+     */
+    boolean betterThan(GraphSolution o, boolean bonus) {
         if (o == null) {
             return nCh > 0;
         }
         double a = nCh * bwIntra;
-        double b = o.nCh * o.bwIntra;
-        return a > b + EPS || Math.abs(a - b) <= EPS && hops < o.hops;
+        double b = o.nCh * o.bwIntra * (bonus ? 1 - (o.crossNic - crossNic) * 0.15 : 1);
+        return a > b + EPS || Math.abs(a - b) <= EPS && crossNic == o.crossNic && hops < o.hops;
     }
 
     /** @param p the pattern searched; @return the summary the tuning model reads */

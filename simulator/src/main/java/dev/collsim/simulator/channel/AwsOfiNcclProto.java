@@ -24,23 +24,24 @@ import java.util.Map;
  * device's queue pair reports 128-byte in-order RDMA reads ({@code prov/efa/src/rdm/efa_rdm_ep_fiops.c},
  * {@code efa_rdm_ep_check_qp_in_order_aligned_128_bytes}). On p4d the device refuses: public p4d.24xlarge logs with
  * libfabric 1.22 print "Setting FI_OPT_EFA_SENDRECV_IN_ORDER_ALIGNED_128_BYTES not supported." then "Setting
- * NCCL_PROTO to \"simple\"" (aws/aws-ofi-nccl issue 715, plugin 1.11.0-aws, 2024-12; issue 889, 2025-05); the v1.7.0-aws
- * source says it of the platform itself ("whenever we know that the LL/LL128 protocols are not safe, such as on
- * P4d/P4e", {@code src/platform-aws.c configure_nccl_proto}). On the RDMA hosts LL and LL128 stay allowed: v1.7.3-aws
- * skipped the check on P5 (aws/aws-ofi-nccl pull request 280, "Do not force NCCL_PROTO=simple on P5"), and since
- * pull request 516 (2024-08) EFA reports the write ordering on P5.
+ * NCCL_PROTO to \"simple\"" (aws/aws-ofi-nccl issue 715, plugin 1.11.0-aws, 2024-12; issue 889, 2025-05), and the
+ * v1.7.0-aws source says it of the platform itself ("whenever we know that the LL/LL128 protocols are not safe, such as
+ * on P4d/P4e", {@code src/platform-aws.c configure_nccl_proto}). On the RDMA hosts LL and LL128 stay allowed:
+ * v1.7.3-aws skips the check on P5 (aws/aws-ofi-nccl pull request 280, "Do not force NCCL_PROTO=simple on P5"), and
+ * since pull request 516 (2024-08) EFA reports the write ordering on P5.
  *
  * <p>collsim has no instance type in its topology, so the rule reads the plugin's table by the GPU: EFA between the
- * ranks' hosts and a GPU before Hopper (sm below 90) is a SENDRECV host. The rule holds from aws-ofi-nccl v1.7.0-aws
- * (tagged 2023-07-25), the first release that sets NCCL_PROTO (v1.5.0-aws has no such code); a run's plugin release is
- * not a model input, so the run's NCCL release stands for it: 2.18 and later ({@link #FIRST_MINOR}), NCCL 2.18.3
- * being the release current when v1.7.0-aws was tagged (NVIDIA/nccl tag v2.18.3-1, 2023-06-13). Before it AWS's own guide
- * told users to set NCCL_PROTO=simple themselves (aws/aws-ofi-nccl issue 76, 2021-12: "EFA doesn't support LL and
- * LL128 variants"), which a run's header then states. Stateless.
+ * ranks' hosts and a GPU before Hopper (sm below 90) is a SENDRECV host. The rule holds from aws-ofi-nccl v1.6.0
+ * (tagged 2023-04-21), the first release that sets NCCL_PROTO, then by a platform flag, {@code force_proto_simple},
+ * true for p4d, p4de and p3dn ({@code src/platform-aws.c}; v1.5.0-aws has no such code); a run's plugin release is
+ * not a model input, so the run's NCCL release stands for it: 2.18 and later ({@link #FIRST_MINOR}), NCCL 2.18.1
+ * being the release current when v1.6.0 was tagged (NVIDIA/nccl tag v2.18.1-1, 2023-04-03). Before it AWS's own
+ * guide told users to set NCCL_PROTO=simple themselves (aws/aws-ofi-nccl issue 76, 2021-12: "EFA doesn't support LL
+ * and LL128 variants"), which a run's header then states. Stateless.
  */
 public final class AwsOfiNcclProto {
 
-    /** First NCCL 2 minor release taken to run with aws-ofi-nccl v1.7.0-aws or later (see the class comment). */
+    /** First NCCL 2 minor release taken to run with aws-ofi-nccl v1.6.0 or later (see the class comment). */
     public static final int FIRST_MINOR = 18;
 
     /** First compute capability (x10) of the EFA hosts the plugin runs with its RDMA protocol (Hopper, p5). */
@@ -86,7 +87,7 @@ public final class AwsOfiNcclProto {
 
     /** @return the line predict and compare print when the rule applies */
     public static String note() {
-        return "NCCL_PROTO=simple, as aws-ofi-nccl (v1.7.0-aws and later) sets it on EFA hosts whose device cannot"
+        return "NCCL_PROTO=simple, as aws-ofi-nccl (v1.6.0 and later) sets it on EFA hosts whose device cannot"
                 + " deliver 128-byte writes in order (p3dn, p4d, p4de, g5: its SENDRECV protocol): no LL or LL128";
     }
 }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * and public logs, not from collsim: v1.13.2-aws {@code src/platform-aws.c} gives p4d.24xlarge the SENDRECV protocol
  * and p5.48xlarge RDMA; on p4d the device refuses FI_OPT_EFA_SENDRECV_IN_ORDER_ALIGNED_128_BYTES and the plugin
  * prints "Setting NCCL_PROTO to \"simple\"" (aws/aws-ofi-nccl issue 715, libfabric 1.22); {@code setenv(..., 0)}
- * keeps a user's NCCL_PROTO; v1.7.0-aws (2023-07-25) is the first release that sets it.
+ * keeps a user's NCCL_PROTO; v1.6.0 (2023-04-21) is the first release that sets it.
  */
 class AwsOfiNcclProtoTest {
 
@@ -48,7 +48,7 @@ class AwsOfiNcclProtoTest {
         }
     }
 
-    /** Without the rule (NCCL 2.17, before v1.7.0-aws) NCCL's own choice at 8 B is a low-latency protocol. */
+    /** Without the rule (NCCL 2.17, before v1.6.0) NCCL's own choice at 8 B is a low-latency protocol. */
     @Test
     void beforeThePluginSetItNcclChoosesFreely() {
         Topology t = ClusterLoader.load("p4d.24xlargex2");

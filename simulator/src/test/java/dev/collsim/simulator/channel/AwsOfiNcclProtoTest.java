@@ -46,6 +46,7 @@ class AwsOfiNcclProtoTest {
         for (long s : SIZES) {
             assertEquals(Protocol.SIMPLE, protocol(c, s), s + " B");
         }
+        assertTrue(c.networkNote(PerformanceParameters.DEFAULTS).orElse("").contains(AwsOfiNcclProto.note()));
     }
 
     /** Without the rule (NCCL 2.17, before v1.6.0) NCCL's own choice at 8 B is a low-latency protocol. */
@@ -63,6 +64,9 @@ class AwsOfiNcclProtoTest {
     void p5KeepsNcclsChoice() {
         Topology t = ClusterLoader.load("p5.48xlargex2");
         assertFalse(AwsOfiNcclProto.forcesSimple(t, t.gpus(), NcclSettings.DEFAULTS, 28));
+        PreparedCommunicator c = new NcclPredictor(NcclVersion.V2_28_9, PerformanceParameters.DEFAULTS)
+                .prepare(t, t.gpus(), NcclSettings.DEFAULTS, 28);
+        assertFalse(c.networkNote(PerformanceParameters.DEFAULTS).orElse("").contains("NCCL_PROTO=simple"));
     }
 
     /** The user's NCCL_PROTO wins (the plugin calls setenv without overwrite); one host has no EFA traffic. */

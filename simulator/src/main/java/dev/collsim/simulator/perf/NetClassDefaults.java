@@ -66,7 +66,9 @@ import java.util.Optional;
  *       the 2x8 A100 p4d run (A-allreduce-2x8xA100-40GB-aws-p4d-dlami-efa-nccl2.23.txt, aws-ofi-nccl 1.13.2) on
  *       Tree/Simple at every size, as the p4de run's own NCCL_PROTO=simple does; both runs then take 0.41-0.51x the
  *       predicted time at 8 B-16 KiB (the plugin's 75 us, twice per network step for Simple, charged as time; see
- *       {@code simulator.channel.NetPluginLatency}). What NCCL sees
+ *       {@code simulator.channel.NetPluginLatency}). Read and not binding: maxRecvs 1 (v1.13.2-aws
+ *       {@code include/nccl_ofi.h} NCCL_OFI_MAX_RECVS) and 128 requests per communicator (NCCL_OFI_MAX_REQUESTS),
+ *       above NCCL's 8 sends in flight per connection ({@link NetTransport}). What NCCL sees
  *       as a NIC: with SENDRECV (and in the run's v1.7.3-aws, which loads its p5.48xl-topo.xml: 4 EFA NICs behind
  *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA
  *       the plugin groups the NICs local to a GPU into one device of several rails ({@code src/nccl_ofi_topo.cpp}),

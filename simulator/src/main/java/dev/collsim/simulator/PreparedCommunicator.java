@@ -7,6 +7,7 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.AwsOfiNcclProto;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ScaleUp;
 import dev.collsim.simulator.channel.ChannelSearch;
@@ -66,11 +67,14 @@ public final class PreparedCommunicator {
     /** One-rank copy rate over {@code localCopyGBps}: memory bandwidth over the H200's ({@link LocalCopy#scale}). */
     private final double copyScale;
     private final LeafGroups fabric; // the ranks' leaf groups; null: the fabric limits nothing (one group, one host)
+    /** True when {@code settings} carry the NCCL_PROTO=simple aws-ofi-nccl sets ({@link AwsOfiNcclProto}). */
+    private final boolean pluginSimple;
 
     private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table,
-            CostTable timeBase, double copyScale, LeafGroups fabric) {
+            CostTable timeBase, double copyScale, LeafGroups fabric, boolean pluginSimple) {
         this.version = version;
         this.settings = settings;
+        this.pluginSimple = pluginSimple;
         this.plan = plan;
         this.table = table;
         this.timeTable = TimeTable.of(timeBase, plan.nvlsTimeGraph());
@@ -95,10 +99,12 @@ public final class PreparedCommunicator {
      */
     static PreparedCommunicator prepare(Topology topology, List<Gpu> ranks, NcclSettings ncclEnv,
             NcclVersion version, int runMinor) {
-        NcclSettings s = ncclEnv == null ? NcclSettings.DEFAULTS : ncclEnv;
         if (ranks.isEmpty()) {
             throw new InvalidRequestException("a prediction needs at least one rank");
         }
+        NcclSettings given = ncclEnv == null ? NcclSettings.DEFAULTS : ncclEnv;
+        boolean pluginSimple = AwsOfiNcclProto.forcesSimple(topology, ranks, given, runMinor);
+        NcclSettings s = AwsOfiNcclProto.apply(topology, ranks, given, runMinor);
         CommunicatorRanks.check(topology, ranks);
         ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
         TuningConstants constants = TuningConstants.of(version).forRun(runMinor);
@@ -106,7 +112,7 @@ public final class PreparedCommunicator {
         CostTable choice = NetPluginLatency.readBy(runMinor) ? timeBase
                 : NcclTuningModel.tune(input(plan, plan.graphs().withLatencyInter(0), s, constants));
         return new PreparedCommunicator(version, s, plan, choice, timeBase, LocalCopy.scale(ranks.get(0)),
-                LeafGroups.limiting(topology, ranks).orElse(null));
+                LeafGroups.limiting(topology, ranks).orElse(null), pluginSimple);
     }
 
     private static TuningInput input(ChannelPlan plan, GraphSet graphs, NcclSettings s, TuningConstants c) {
@@ -229,7 +235,8 @@ public final class PreparedCommunicator {
     /**
      * @param pp the performance parameters of the prediction
      * @return the note that the network class between the nodes runs on another class's figures
-     *         ({@link NetClassDefaults#borrowedNote}), with what the socket and GDR settings do ({@link
+     *         ({@link NetClassDefaults#borrowedNote}), the protocol aws-ofi-nccl sets ({@link AwsOfiNcclProto#note}),
+     *         with what the socket and GDR settings do ({@link
      *         SocketStreams#note}, {@link GdrNote#note}); empty on one node, or when the class has its own figures
      *         and no socket note applies
      */
@@ -238,6 +245,9 @@ public final class PreparedCommunicator {
                 : NetClassDefaults.borrowedNote(plan.netClass(), pp.netProfile(plan.netClass()));
         List<String> parts = new ArrayList<>();
         borrowed.ifPresent(parts::add);
+        if (pluginSimple) {
+            parts.add(AwsOfiNcclProto.note());
+        }
         SocketStreams.note(plan, settings).ifPresent(parts::add);
         GdrNote.note(plan, settings).ifPresent(parts::add);
         return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));

@@ -31,7 +31,12 @@ import dev.collsim.topology.NetworkClass;
  *       per inter-node step and not doubled for Simple ({@code interLat = latencyInter ? latencyInter :
  *       hwLat[NET][a][p]}, v2.17.1-1 {@code src/graph/tuning.cc}); collsim applies 2.18's rule to those
  *       releases. Charged as time, the 75 us puts the prediction of the 2x8 A100 p4de run (NCCL 2.17.1, aws-ofi-nccl
- *       1.5.0aws, Tree/Simple) at 2.0-2.4x the measured time at 8 B-16 KiB (docs/accuracy.md, that file's row).</li>
+ *       1.5.0aws, Tree/Simple) at 2.0-2.4x the measured time at 8 B-16 KiB (docs/accuracy.md, that file's row), and the
+ *       2x8 A100 p4d run of NCCL 2.23 (aws-ofi-nccl 1.13.2), Simple only by its plugin's setting
+ *       ({@link AwsOfiNcclProto}), at 2.0-2.2x; the p4d run of NCCL 2.8 with LL (no plugin setting then) is within
+ *       6 % at 8 B with the 75 us charged once per step. So on EFA the small-size time does not double for Simple as
+ *       NCCL's estimate does ("Also add the flush extra latency", v2.23.4-1 {@code src/graph/tuning.cc}); kept, since
+ *       dropping it makes both Simple runs' 2-16 MiB, already too fast, faster still (docs/accuracy.md).</li>
  *   <li>TCPX/TCPXO (Google's plugin): 0. google/nccl-plugin-gpudirect-tcpxo v1.0.17 (qualified with NCCL 2.28.7)
  *       {@code tcpdirect_plugin/fastrak_offload/nccl_shim.cc NcclShim::GetProperties}: latency 0, maxRecvs 1,
  *       maxComms 65536, netDeviceType NCCL_NET_DEVICE_HOST (no device-side unpack), speed read from the netdev's

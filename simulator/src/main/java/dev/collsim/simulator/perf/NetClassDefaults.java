@@ -58,10 +58,17 @@ import java.util.Optional;
  *       them. Not modelled,
  *       with sources (aws-ofi-nccl, {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}):
  *       on p5/p5e the plugin defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the
- *       device's rails only above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB, sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE
+ *       device's rails only above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB (v1.7.3-aws: above OFI_NCCL_ROUND_ROBIN_THRESHOLD
+ *       8 KiB, {@code src/nccl_ofi_scheduler.c}), sets NCCL_BUFFSIZE 8 MiB, NCCL_P2P_NET_CHUNKSIZE
  *       and the NVLS and NVLSTree chunks 512 KiB (from v1.16; the p5 run's v1.7.3-aws sets on p5 only NCCL_TOPO_FILE,
- *       {@code src/platform-aws.c}, and has no tuner, first in v1.8.0); it forces NCCL_PROTO=Simple when the EFA device cannot order
- *       writes. What NCCL sees
+ *       {@code src/platform-aws.c}, and has no tuner, first in v1.8.0). Modelled: its NCCL_PROTO=simple where the
+ *       EFA device cannot order 128-byte writes (p4d, p4de: {@code simulator.channel.AwsOfiNcclProto}), which puts
+ *       the 2x8 A100 p4d run (A-allreduce-2x8xA100-40GB-aws-p4d-dlami-efa-nccl2.23.txt, aws-ofi-nccl 1.13.2) on
+ *       Tree/Simple at every size, as the p4de run's own NCCL_PROTO=simple does; both runs then take 0.41-0.51x the
+ *       predicted time at 8 B-16 KiB (the plugin's 75 us, twice per network step for Simple, charged as time; see
+ *       {@code simulator.channel.NetPluginLatency}). Read and not binding: maxRecvs 1 (v1.13.2-aws
+ *       {@code include/nccl_ofi.h} NCCL_OFI_MAX_RECVS) and 128 requests per communicator (NCCL_OFI_MAX_REQUESTS),
+ *       above NCCL's 8 sends in flight per connection ({@link NetTransport}). What NCCL sees
  *       as a NIC: with SENDRECV (and in the run's v1.7.3-aws, which loads its p5.48xl-topo.xml: 4 EFA NICs behind
  *       each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds it; with RDMA
  *       the plugin groups the NICs local to a GPU into one device of several rails ({@code src/nccl_ofi_topo.cpp}),

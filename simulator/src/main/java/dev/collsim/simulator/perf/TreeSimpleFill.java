@@ -43,12 +43,24 @@ import dev.collsim.topology.PathType;
  * channels, equal to the network's per-channel rate on 2 x 8 A100), the fill made OKE RoCE A100 2 x 8
  * (A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt) 6.9 -> 9.5 % median, its 1 GiB +1.3 -> +12.1 %.
  * With fewer iterations than 2 x depth - 1, NvlsTreePipeline's straight line (the part NCCL's source does not
- * give) scales it by iterations / (2 x depth - 1):
+ * give) scales the network hops' part by iterations / (2 x depth - 1): a stage shared with fewer busy stages may
+ * run faster than its full-pipe share. The NVLink hops' part is not scaled: their rate is one channel's own copy
+ * rate, a limit of the channel's threads that no other stage shares ({@link PipelineFill}: "the per-channel cap is
+ * a rate per channel, so it is not shared again"), and {@code waitPeer} makes a one-chunk call cross them one after
+ * another. Over PCIe (a shared share of the tree graph) the whole fill stays scaled. Not fitted: on the 2x8 A100
+ * p4d DLAMI run (A-allreduce-2x8xA100-40GB-aws-p4d-dlami-efa-nccl2.23.txt, NCCL 2.23, Tree/Simple only by its
+ * plugin's NCCL_PROTO) a 4 MiB call has one 512 KiB chunk per channel and 14 NVLink hops of 21.8 us at 24 GB/s,
+ * 305.8 us that the straight line charged at 1/15: 924.5 us measured (line 67), 545.9 predicted before, 831.4
+ * after; the p4d run's median at >= 1 MiB 10.8 -> 6.7 %, the two 2x2 H100 NVL Slingshot runs (NCCL 2.30,
+ * A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt) 33.3 -> 21.9 and 33.9 -> 22.5 %.
+ * A release before 2.20 halves the chunk of such calls (item 3), which this fill does not model: the p4de run of
+ * NCCL 2.17 (A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt) goes 9.2 -> 10.7 %.
  *
  * <pre>
  *   stage    = min(chunk, nBytes / channels)
  *   full     = 2 (ppn - 1) stage / intraRate + 2 treeDepth(nNodes) stage / netRate - stage / min(intraRate, netRate)
- *   fill_us  = pipelineFillChunks x full x min(1, iterations / (2 depth - 1)) / 1000
+ *   intra    = 2 (ppn - 1) stage / intraRate, less one stage when it is the slowest  (NVLink hops only, else 0)
+ *   fill_us  = pipelineFillChunks x (intra + (full - intra) x min(1, iterations / (2 depth - 1))) / 1000
  * </pre>
  * Stateless and thread-safe.
  */
@@ -86,7 +98,17 @@ public final class TreeSimpleFill {
         }
         return pp.pipelineFillChunks() * fillUs(PerformanceModel.chunk(a, p, func, s), nBytes, channels,
                 plan.nRanks() / plan.nNodes() - 1, NetHops.treeDepth(plan.nNodes()), intraRate(plan, pp, perChannelCap),
-                busPerChannel);
+                busPerChannel, ownIntraRate(plan));
+    }
+
+    /**
+     * @return true when an intra-node hop runs at one channel's own copy rate (NVLink, {@link #intraRate}), a limit of
+     *         the channel's own threads that fewer busy stages do not raise, so its part of the fill is not scaled
+     *         down for calls of few chunks
+     */
+    static boolean ownIntraRate(ChannelPlan plan) {
+        GraphSummary tree = plan.graphs().tree();
+        return tree.typeIntra() == PathType.NVL || tree.nChannels() == 0 || !(tree.bwIntra() > 0);
     }
 
     /**
@@ -121,18 +143,26 @@ public final class TreeSimpleFill {
      * @param netHops   network hops up the tree, {@link NetHops#treeDepth}, >= 1
      * @param intraRate bus bandwidth of one channel on an intra-node hop, GB/s, > 0
      * @param netRate   bus bandwidth of one channel on a network hop, GB/s, > 0
+     * @param ownIntra  true when the intra-node hops run at the channel's own copy rate ({@link #ownIntraRate}):
+     *                  their stage times are then charged in full at any number of chunks
      * @return microseconds
      */
     static double fillUs(long chunk, long nBytes, double channels, int intraHops, int netHops, double intraRate,
-            double netRate) {
+            double netRate, boolean ownIntra) {
         int depth = intraHops + netHops;
         double perChannel = nBytes / Math.max(1.0, channels);
         double stage = Math.min(chunk, perChannel);
         double iterations = Math.max(1.0, perChannel / stage);
         double tIntra = stage / (1000.0 * intraRate), tNet = stage / (1000.0 * netRate);
-        double slowest = intraHops > 0 ? Math.max(tIntra, tNet) : tNet;
+        boolean intraSlowest = intraHops > 0 && tIntra > tNet;
+        double slowest = intraSlowest ? tIntra : tNet;
         double full = 2.0 * intraHops * tIntra + 2.0 * netHops * tNet - slowest;
-        return full * Math.min(1.0, iterations / (2.0 * depth - 1));
+        double scale = Math.min(1.0, iterations / (2.0 * depth - 1));
+        if (!ownIntra) {
+            return full * scale;
+        }
+        double intra = 2.0 * intraHops * tIntra - (intraSlowest ? tIntra : 0);
+        return intra + (full - intra) * scale;
     }
 
 }

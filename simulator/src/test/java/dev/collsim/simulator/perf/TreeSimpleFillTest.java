@@ -22,8 +22,8 @@ class TreeSimpleFillTest {
      */
     @Test
     void twoNodeChainChargesEachHopAtItsRate() {
-        assertEquals(377.166367, TreeSimpleFill.fillUs(524288, 1L << 30, 32, 7, 1, 24.0, 7.35), 1e-5);
-        assertEquals(1069.975510, TreeSimpleFill.fillUs(524288, 1L << 30, 32, 7, 1, 7.35, 7.35), 1e-5);
+        assertEquals(377.166367, TreeSimpleFill.fillUs(524288, 1L << 30, 32, 7, 1, 24.0, 7.35, true), 1e-5);
+        assertEquals(1069.975510, TreeSimpleFill.fillUs(524288, 1L << 30, 32, 7, 1, 7.35, 7.35, true), 1e-5);
     }
 
     /**
@@ -32,12 +32,13 @@ class TreeSimpleFillTest {
      */
     @Test
     void oneRateGivesTwiceTheDepthLessOneStages() {
-        assertEquals(183.5008, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 3, 1, 20.0, 20.0), 1e-9);
+        assertEquals(183.5008, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 3, 1, 20.0, 20.0, false), 1e-9);
     }
 
     /**
      * Fewer chunks than the 2 depth - 1 = 7 stages of 2 x 4 GPUs scale the full pipe's fill by chunks / 7 (the
-     * straight line of {@link NvlsTreePipeline}). Intra 20 GB/s, network 10 GB/s.
+     * straight line of {@link NvlsTreePipeline}) when every hop's rate is a shared one (PCIe). Intra 20 GB/s,
+     * network 10 GB/s.
      * 2 MiB on 16 channels: 131072 B per channel, one stage of that size: 131072 / 20000 = 6.5536 us, / 10000 =
      * 13.1072 us; full = 6 x 6.5536 + 2 x 13.1072 - 13.1072 = 52.4288 us; x 1/7 = 7.489829 us.
      * 16 MiB on 16 channels: 1 MiB per channel, 2 chunks of 524288 B: 26.2144 and 52.4288 us stages; full = 6 x
@@ -45,8 +46,25 @@ class TreeSimpleFillTest {
      */
     @Test
     void fewChunksFillPartOfThePipe() {
-        assertEquals(7.489829, TreeSimpleFill.fillUs(524288, 2L << 20, 16, 3, 1, 20.0, 10.0), 1e-6);
-        assertEquals(59.918629, TreeSimpleFill.fillUs(524288, 16L << 20, 16, 3, 1, 20.0, 10.0), 1e-6);
+        assertEquals(7.489829, TreeSimpleFill.fillUs(524288, 2L << 20, 16, 3, 1, 20.0, 10.0, false), 1e-6);
+        assertEquals(59.918629, TreeSimpleFill.fillUs(524288, 16L << 20, 16, 3, 1, 20.0, 10.0, false), 1e-6);
+    }
+
+    /**
+     * Over NVLink the intra-node hops run at the channel's own copy rate: their stage times count in full at any
+     * number of chunks, only the network hops' part is scaled by chunks / 7. Same 2 x 4 GPUs, intra 20 GB/s, network
+     * 10 GB/s. 2 MiB on 16 channels: one stage of 131072 B, 6.5536 us intra, 13.1072 us network (the slowest);
+     * intra part 6 x 6.5536 = 39.3216 us; network part 2 x 13.1072 - 13.1072 = 13.1072 us, x 1/7 = 1.872457 us;
+     * fill 41.194057 us. 16 MiB: 2 chunks of 524288 B, 26.2144 and 52.4288 us; intra 6 x 26.2144 = 157.2864 us;
+     * network 52.4288 x 2/7 = 14.979657 us; fill 172.266057 us. With 7 or more chunks it is the full pipe's, as
+     * over PCIe: 1 GiB on 16 channels (128 chunks), 157.2864 + 52.4288 = 209.7152 us.
+     */
+    @Test
+    void nvlinkHopsCountInFullWithFewChunks() {
+        assertEquals(41.194057, TreeSimpleFill.fillUs(524288, 2L << 20, 16, 3, 1, 20.0, 10.0, true), 1e-6);
+        assertEquals(172.266057, TreeSimpleFill.fillUs(524288, 16L << 20, 16, 3, 1, 20.0, 10.0, true), 1e-6);
+        assertEquals(209.7152, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 3, 1, 20.0, 10.0, true), 1e-9);
+        assertEquals(209.7152, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 3, 1, 20.0, 10.0, false), 1e-9);
     }
 
     /**
@@ -55,6 +73,6 @@ class TreeSimpleFillTest {
      */
     @Test
     void onlyNetworkHopsWithOneGpuPerNode() {
-        assertEquals(157.2864, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 0, 2, 1.0, 10.0), 1e-9);
+        assertEquals(157.2864, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 0, 2, 1.0, 10.0, true), 1e-9);
     }
 }

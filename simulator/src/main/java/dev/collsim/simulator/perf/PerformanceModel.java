@@ -63,7 +63,7 @@ import dev.collsim.topology.PathType;
  *
  * where the data's time nBytes / (1000 x algBw) of a one-host Ring/Simple AllGather or ReduceScatter over P2P has
  * the part of its ring loops' receive-only primitives, during which the link is idle, that the AllReduce-set Simple
- * efficiency does not hold added where the link binds, not the per-channel cap ({@link RingFinalRecv}), and where
+ * efficiency does not hold added ({@link RingFinalRecv}), and where
  * ncclAlgBw is NCCL's table entry times the tree correction made
  * continuous in size (for Tree AllReduce on one node, the chain's real bandwidth instead, with its own ratio: {@link
  * IntraNodeChain}; for Tree AllReduce Simple on two nodes, the links' bandwidth from the tree's data movement: {@link
@@ -144,7 +144,7 @@ public final class PerformanceModel {
                 + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw)
-                + (linkAlgBw <= capAlgBw ? RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes) : 0);
+                + RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes);
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer
         double turnsUs = NetTransport.proxyTurnsUs(plan, s, func, a, p, nBytes, effChannels);
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);

@@ -5,6 +5,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.HardwareClass;
 
 /**
  * The time a one-host Ring/Simple AllGather, ReduceScatter or AllReduce over P2P spends in the last primitive of
@@ -27,13 +28,12 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * primitives: a 2-rank AllGather or ReduceScatter has one ({@code calcCollChunking}'s nstepsPerLoop = nranks - 1),
  * a 2-rank AllReduce two, an 8-rank AllReduce fourteen.
  *
- * <p>Not charged: over SHM ({@link ShmLinkShare#shm}), where the link rate is already measured per pattern, between
+ * <p>Not charged: on PCIe (a ring whose graph is not NVL, {@link PerformanceModel#linkClass}), where the copy is a
+ * few percent of the link's time and the rates are measured on such rings ({@link PcieP2pShare}); over SHM
+ * ({@link ShmLinkShare#shm}), where the link rate is already measured per pattern; between
  * NCCL nodes (the proxy thread and the NIC move the data while the CTA copies), and for LL and LL128, whose table
  * bandwidths (NCCL's LL 50 % factor, LL128's 0.92) are empirical and taken as including it. With fewer channels than
- * the copy needs the CTA rate would bind first. Charged only where the link binds ({@link PerformanceModel}: the link's
- * algorithm bandwidth at most the channels' cap): where the per-channel cap binds, each CTA is busy all the time and
- * that cap was measured on Ring/Simple AllReduce runs whose loops hold the same receive-only primitive
- * ({@link PerformanceParameters#perChannelCap}), so the link's idle time costs nothing more.
+ * the copy needs the CTA rate would bind first; charged all the same, so that more channels are never slower.
  *
  * <p>What is charged: collsim's Simple efficiency ({@link PerformanceParameters#bwEfficiency}, 0.98) was set on
  * Ring AllReduce plateaus, so it already holds an AllReduce's own receive-only primitives as a share of its link time.
@@ -79,12 +79,12 @@ public final class RingFinalRecv {
 
     /**
      * @return whether the call is a Ring/Simple AllGather, ReduceScatter or AllReduce of at least 2 ranks on one
-     *         node whose ring neighbours are joined by P2P (not SHM)
+     *         node whose ring graph is NVLink, its neighbours joined by P2P (not SHM)
      */
     static boolean applies(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p) {
         boolean ringFunc = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER
                 || func == Collective.ALL_REDUCE;
         return ringFunc && a == Algorithm.RING && p == Protocol.SIMPLE && plan.nNodes() == 1 && plan.nRanks() >= 2
-                && !ShmLinkShare.shm(plan, s);
+                && PerformanceModel.linkClass(plan) == HardwareClass.NVLINK && !ShmLinkShare.shm(plan, s);
     }
 }

@@ -195,7 +195,7 @@ public final class PreparedCommunicator {
         AlgoChoice timed = timeTable == table ? choice : timeTable.time(call.collective(), choice.algorithm(),
                 choice.protocol(), call.bytes(), call.dataType(), call.op()).orElse(choice);
         return PerformanceModel.estimate(plan, settings, pp, timeTable, call.collective(), timed, call.bytes(),
-                channels);
+                channels, copyScale);
     }
 
     /**

@@ -66,15 +66,19 @@ import dev.collsim.topology.PathType;
  *                   launchOverheadUs + a Ring LL/LL128 over SHM's host-memory reads, {@link ShmHostReads#timeUs})
  * </pre>
  *
- * where ncclAlgBw is NCCL's table entry times the tree correction made continuous in size (for Tree AllReduce on
- * one node, the chain's real bandwidth instead, with its own ratio: {@link IntraNodeChain}; for Tree AllReduce Simple
- * on two nodes, the links' bandwidth from the tree's data movement: {@link TwoNodeTree})
- * ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less the hops a
- * one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}, and for a one-host Simple Ring over
- * PCIe its steps at two store flights each, over SHM plus the counter poll's host-read round trip, instead of NCCL's
- * PCI figure, {@link PcieSimpleStep}; for LL128 on one host's PCIe paths, where NCCL never enables it by default, a
- * base of 10.0 us measured instead of NCCL's 14.0, {@link PcieLl128Base}), busCap uses the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3: Simple
- * buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
+ * where the data's time nBytes / (1000 x algBw) of a one-host Ring/Simple AllGather or ReduceScatter over P2P has
+ * the part of its ring loops' receive-only primitives, during which the link is idle, that the AllReduce-set Simple
+ * efficiency does not hold added ({@link RingFinalRecv}), and where
+ * ncclAlgBw is NCCL's table entry times the tree correction made
+ * continuous in size (for Tree AllReduce on one node, the chain's real bandwidth instead, with its own ratio: {@link
+ * IntraNodeChain}; for Tree AllReduce Simple on two nodes, the links' bandwidth from the tree's data movement: {@link
+ * TwoNodeTree}) ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less
+ * the hops a one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}, and for a one-host Simple
+ * Ring over PCIe its steps at two store flights each, over SHM plus the counter poll's host-read round trip, instead
+ * of NCCL's PCI figure, {@link PcieSimpleStep}; for LL128 on one host's PCIe paths, where NCCL never enables it by
+ * default, a base of 10.0 us measured instead of NCCL's 14.0, {@link PcieLl128Base}), busCap uses the channel count
+ * as a continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk ({@link #chunk}, §3.3:
+ * Simple buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
  * ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.
  */
@@ -84,35 +88,28 @@ public final class PerformanceModel {
     }
 
     /**
-     * @param plan   the channel plan
-     * @param s      NCCL settings
-     * @param pp     performance parameters
-     * @param table  NCCL's cost table of the communicator
-     * @param func   collective (one NCCL tunes)
-     * @param choice NCCL's entry for the (algorithm, protocol) at this size
-     * @param nBytes bytes NCCL selects on (total buffer for AllGather/ReduceScatter)
-     * @return the estimate
-     */
-    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
-            Collective func, AlgoChoice choice, long nBytes) {
-        return estimate(plan, s, pp, table, func, choice, nBytes, 0);
-    }
-
-    /**
-     * As {@link #estimate(ChannelPlan, NcclSettings, PerformanceParameters, CostTable, Collective, AlgoChoice, long)}
-     * with the channel count a tuner plugin gives the call ({@code *nChannels} of {@code getCollInfo}; NCCL 2.30.7
-     * {@code src/enqueue.cc ncclGetAlgoInfo} uses it instead of its per-call count when non-zero, and
-     * {@code scheduleCollTasksToPlan} caps it at comm.nChannels, or the NVLS channels for NVLS/NVLSTree:
-     * {@link RuntimeChannels#tunerCap}). The per-channel throughput cap counts at most
-     * nBytes / (maxThreads x threshold) channels, as NCCL's own reduction does: a channel with less work than its
-     * threads' threshold does not reach its measured rate, so forcing more channels than NCCL's per-call count is
-     * never predicted faster, and forcing fewer is slower wherever the per-channel cap binds.
+     * The estimate for the call's (algorithm, protocol), with the channel count a tuner plugin gives the call
+     * ({@code *nChannels} of {@code getCollInfo}; NCCL 2.30.7 {@code src/enqueue.cc ncclGetAlgoInfo} uses it
+     * instead of its per-call count when non-zero, and {@code scheduleCollTasksToPlan} caps it at comm.nChannels,
+     * or the NVLS channels for NVLS/NVLSTree: {@link RuntimeChannels#tunerCap}). The per-channel throughput cap
+     * counts at most nBytes / (maxThreads x threshold) channels, as NCCL's own reduction does: a channel with
+     * less work than its threads' threshold does not reach its measured rate, so forcing more channels than NCCL's
+     * per-call count is never predicted faster, and forcing fewer is slower wherever the per-channel cap binds.
      *
+     * @param plan           the channel plan
+     * @param s              NCCL settings
+     * @param pp             performance parameters
+     * @param table          NCCL's cost table of the communicator
+     * @param func           collective (one NCCL tunes)
+     * @param choice         NCCL's entry for the (algorithm, protocol) at this size
+     * @param nBytes         bytes NCCL selects on (total buffer for AllGather/ReduceScatter)
      * @param forcedChannels the tuner's channel count, 0 for NCCL's own per-call count
+     * @param copyScale      the GPU's local copy rate over the H200's ({@link LocalCopy#scale}), for
+     *                       {@link RingFinalRecv}
      * @return the estimate
      */
     public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
-            Collective func, AlgoChoice choice, long nBytes, int forcedChannels) {
+            Collective func, AlgoChoice choice, long nBytes, int forcedChannels, double copyScale) {
         Algorithm a = choice.algorithm();
         Protocol p = choice.protocol();
         int channels = forcedChannels > 0 ? Math.min(forcedChannels, RuntimeChannels.tunerCap(a, plan))
@@ -154,7 +151,8 @@ public final class PerformanceModel {
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
-        double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw);
+        double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw)
+                + RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes);
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer
         double turnsUs = NetTransport.proxyTurnsUs(plan, s, func, a, p, nBytes, effChannels);
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);

@@ -89,7 +89,7 @@ class Ll128SourceLoadsTest {
         double bw = table.bandwidth(Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128);
         AlgoChoice choice = new AlgoChoice(Algorithm.RING, Protocol.LL128, lat + bytes / (1000.0 * bw), lat, bw);
         return PerformanceModel.estimate(plan, NcclSettings.DEFAULTS, PerformanceParameters.DEFAULTS, table,
-                Collective.ALL_REDUCE, choice, bytes);
+                Collective.ALL_REDUCE, choice, bytes, 0, 1.0);
     }
 
     private static CostTable table(ChannelPlan p, TuningConstants c) {

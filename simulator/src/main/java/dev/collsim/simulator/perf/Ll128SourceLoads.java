@@ -7,7 +7,7 @@ import dev.collsim.simulator.tuning.ReleaseRules;
 
 /**
  * The per-byte time of a Ring LL128 call of NCCL 2.9 or older, whose primitive loads its user input into shared
- * memory before it loads the peer's lines ({@link ReleaseRules#ll128StagesInputBeforeReceive}; NCCL v2.8.4-1 and
+ * memory before it loads the peer's lines ({@link #ll128StagesInputBeforeReceive}; NCCL v2.8.4-1 and
  * v2.9.9-1 {@code src/collectives/device/prims_ll128.h} {@code GenericOp}: {@code loadSrcToShmem128},
  * {@code __syncwarp}, then {@code recvReduceSendCopy}'s peer loads), where from v2.10.3-1 {@code loadRegsBegin}
  * issues both before either is waited for.
@@ -53,6 +53,9 @@ import dev.collsim.simulator.tuning.ReleaseRules;
  */
 public final class Ll128SourceLoads {
 
+    /** First NCCL 2 minor release whose LL128 primitive loads its input straight into registers (v2.10.3-1). */
+    static final int FIRST_LL128_REGISTER_LOADS_MINOR = 10;
+
     private Ll128SourceLoads() {
     }
 
@@ -65,7 +68,7 @@ public final class Ll128SourceLoads {
      * @return the factor on the call's per-byte time, 1 unless a Ring LL128 call of NCCL 2.9 or older
      */
     public static double timeFactor(Collective func, Algorithm a, Protocol p, int nRanks, ReleaseRules rules) {
-        if (p != Protocol.LL128 || a != Algorithm.RING || nRanks < 2 || !rules.ll128StagesInputBeforeReceive()) {
+        if (p != Protocol.LL128 || a != Algorithm.RING || nRanks < 2 || !ll128StagesInputBeforeReceive(rules)) {
             return 1.0;
         }
         return switch (func) {
@@ -74,5 +77,22 @@ public final class Ll128SourceLoads {
             case REDUCE -> 2.0;
             default -> 1.0;
         };
+    }
+
+    /**
+     * Whether the run's LL128 kernel stages its user input through shared memory before it reads the peer's lines.
+     * Up to 2.9 the LL128 primitive ({@code src/collectives/device/prims_ll128.h} {@code GenericOp}, v2.8.4-1 and
+     * v2.9.9-1) copies each warp's input slice from global to shared memory ({@code loadSrcToShmem128}) and only
+     * then, after {@code __syncwarp}, loads the peer's lines in {@code recvReduceSendCopy}: two global round trips one
+     * after the other wherever a step both reads its input and receives. From v2.10.3-1 (the primitives' rewrite)
+     * {@code loadRegsBegin} issues the input's loads into registers before the peer's are issued and
+     * {@code loadRegsFinish} collects them after ("defer that shuffle ... until after other memops are launched"):
+     * one round trip ({@code perf.Ll128SourceLoads}).
+     *
+     * @param rules the run's release rules
+     * @return true for a run of NCCL 2.9 or older
+     */
+    static boolean ll128StagesInputBeforeReceive(ReleaseRules rules) {
+        return rules.runMinor() < FIRST_LL128_REGISTER_LOADS_MINOR;
     }
 }

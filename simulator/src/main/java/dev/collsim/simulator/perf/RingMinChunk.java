@@ -19,7 +19,7 @@ import dev.collsim.simulator.tuning.ReleaseRules;
  * and the ranks' last chunk up to it too ({@code src/enqueue.cc computeCollLastChunkInfo}, v2.20.5-1 and v2.21.5-1;
  * LL128 480 bytes a warp): another rounding, not modelled (their runs take 1 here). From v2.22.3-1 the last chunk is
  * {@code alignUp(divUp(remCount, nranks), 16 bytes)} ({@code ncclCollCbdPart}, {@code runRing}): even, as collsim's
- * 2.28.9 model has it ({@link ReleaseRules#ringRoundsChunksToMinChunk}).
+ * 2.28.9 model has it ({@link #ringRoundsChunksToMinChunk}).
  *
  * <p>Worked example, 4 ranks, 24 channels, LL128 at 640 threads, 1 MiB of float: the even share is 1048576 / 96 =
  * 10922.7 bytes, {@code minChunkSize} 640 x 60 / 2 = 19200 bytes, so every step of channel 0 carries 19200: x1.758.
@@ -37,6 +37,9 @@ import dev.collsim.simulator.tuning.ReleaseRules;
  * <p>Stateless.
  */
 public final class RingMinChunk {
+
+    /** First NCCL 2 minor release whose host cuts a collective into contiguous channel shares (v2.20.5-1). */
+    static final int FIRST_HOST_CHANNEL_SHARES_MINOR = 20;
 
     /** LL128 bytes of data a thread moves per grain: 8 words x 15/16 x 8 bytes ({@code ProtoLL128}). */
     static final int LL128_GRAIN_BYTES = 60;
@@ -60,7 +63,7 @@ public final class RingMinChunk {
     public static double factor(Collective func, Algorithm a, Protocol p, long nBytes, int channels, int nRanks,
             int threads, NcclSettings s, ReleaseRules rules) {
         if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p != Protocol.LL128 || nBytes <= 0
-                || channels < 1 || nRanks < 2 || !rules.ringRoundsChunksToMinChunk()) {
+                || channels < 1 || nRanks < 2 || !ringRoundsChunksToMinChunk(rules)) {
             return 1.0;
         }
         long minChunk = (long) threads * LL128_GRAIN_BYTES / 2;
@@ -75,5 +78,20 @@ public final class RingMinChunk {
 
     private static long ceilDiv(long a, long b) {
         return (a + b - 1) / b;
+    }
+
+    /**
+     * Whether the run's Ring AllReduce LL and LL128 kernel rounds each channel's share of a step up to its
+     * {@code minChunkSize} ({@code realChunkSize = min(chunkSize, DIVUP(size, nChannels * nranks * minChunkSize) *
+     * minChunkSize)}, v2.8.4-1 {@code src/collectives/device/all_reduce.h}, v2.19.4-1 {@code src/device/all_reduce.h
+     * runRing}); from v2.20.5-1 the host cuts the call into channel shares ({@code src/enqueue.cc}) and the kernel
+     * takes its chunk count from the work ({@code args->chunkCount}), rounded otherwise in 2.20-2.21 (not modelled)
+     * and to 16 bytes from v2.22.3-1; {@code perf.RingMinChunk}.
+     *
+     * @param rules the run's release rules
+     * @return true for a run of NCCL 2.19 or older
+     */
+    static boolean ringRoundsChunksToMinChunk(ReleaseRules rules) {
+        return rules.runMinor() < FIRST_HOST_CHANNEL_SHARES_MINOR;
     }
 }

@@ -22,12 +22,6 @@ public final class ReleaseRules {
     /** First NCCL 2 minor release whose ring AllReduce latency counts {@code 2*nNodes} network steps (v2.12.7-1). */
     static final int FIRST_TWO_NNODES_MINOR = 12;
 
-    /** First NCCL 2 minor release whose LL128 primitive loads its input straight into registers (v2.10.3-1). */
-    static final int FIRST_LL128_REGISTER_LOADS_MINOR = 10;
-
-    /** First NCCL 2 minor release whose host cuts a collective into contiguous channel shares (v2.20.5-1). */
-    static final int FIRST_HOST_CHANNEL_SHARES_MINOR = 20;
-
     private final NcclVersion version;
     /** The run's own NCCL 2 minor release when it is older than the entry's range, else the entry's. */
     private final int runMinor;
@@ -394,36 +388,6 @@ public final class ReleaseRules {
     /** @return false for a run before 2.5, which has no LL128 (none in v2.4.8-1; v2.5.6-1 tuning.cc line 56 has it) */
     public boolean hasLl128() {
         return runMinor >= 5;
-    }
-
-    /**
-     * Whether the run's LL128 kernel stages its user input through shared memory before it reads the peer's lines.
-     * Up to 2.9 the LL128 primitive ({@code src/collectives/device/prims_ll128.h} {@code GenericOp}, v2.8.4-1 and
-     * v2.9.9-1) copies each warp's input slice from global to shared memory ({@code loadSrcToShmem128}) and only
-     * then, after {@code __syncwarp}, loads the peer's lines in {@code recvReduceSendCopy}: two global round trips one
-     * after the other wherever a step both reads its input and receives. From v2.10.3-1 (the primitives' rewrite)
-     * {@code loadRegsBegin} issues the input's loads into registers before the peer's are issued and
-     * {@code loadRegsFinish} collects them after ("defer that shuffle ... until after other memops are launched"):
-     * one round trip ({@code perf.Ll128SourceLoads}).
-     *
-     * @return true for a run of NCCL 2.9 or older
-     */
-    public boolean ll128StagesInputBeforeReceive() {
-        return runMinor < FIRST_LL128_REGISTER_LOADS_MINOR;
-    }
-
-    /**
-     * Whether the run's Ring AllReduce LL and LL128 kernel rounds each channel's share of a step up to its
-     * {@code minChunkSize} ({@code realChunkSize = min(chunkSize, DIVUP(size, nChannels * nranks * minChunkSize) *
-     * minChunkSize)}, v2.8.4-1 {@code src/collectives/device/all_reduce.h}, v2.19.4-1 {@code src/device/all_reduce.h
-     * runRing}); from v2.20.5-1 the host cuts the call into channel shares ({@code src/enqueue.cc}) and the kernel
-     * takes its chunk count from the work ({@code args->chunkCount}), rounded otherwise in 2.20-2.21 (not modelled)
-     * and to 16 bytes from v2.22.3-1; {@code perf.RingMinChunk}.
-     *
-     * @return true for a run of NCCL 2.19 or older
-     */
-    public boolean ringRoundsChunksToMinChunk() {
-        return runMinor < FIRST_HOST_CHANNEL_SHARES_MINOR;
     }
 
     @Override

@@ -34,11 +34,11 @@ class Ll128SourceLoadsTest {
 
     @Test
     void releaseRule() {
-        assertTrue(new ReleaseRules(NcclVersion.V2_18_5, 4).ll128StagesInputBeforeReceive());
-        assertTrue(new ReleaseRules(NcclVersion.V2_18_5, 9).ll128StagesInputBeforeReceive());
-        assertFalse(new ReleaseRules(NcclVersion.V2_18_5, 10).ll128StagesInputBeforeReceive());
-        assertFalse(new ReleaseRules(NcclVersion.V2_18_5).ll128StagesInputBeforeReceive());
-        assertFalse(new ReleaseRules(NcclVersion.V2_30_7).ll128StagesInputBeforeReceive());
+        assertTrue(Ll128SourceLoads.ll128StagesInputBeforeReceive(new ReleaseRules(NcclVersion.V2_18_5, 4)));
+        assertTrue(Ll128SourceLoads.ll128StagesInputBeforeReceive(new ReleaseRules(NcclVersion.V2_18_5, 9)));
+        assertFalse(Ll128SourceLoads.ll128StagesInputBeforeReceive(new ReleaseRules(NcclVersion.V2_18_5, 10)));
+        assertFalse(Ll128SourceLoads.ll128StagesInputBeforeReceive(new ReleaseRules(NcclVersion.V2_18_5)));
+        assertFalse(Ll128SourceLoads.ll128StagesInputBeforeReceive(new ReleaseRules(NcclVersion.V2_30_7)));
     }
 
     /**

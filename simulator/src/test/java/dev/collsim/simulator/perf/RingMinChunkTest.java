@@ -25,10 +25,10 @@ class RingMinChunkTest {
 
     @Test
     void releaseRule() {
-        assertTrue(R28.ringRoundsChunksToMinChunk());
-        assertTrue(R19.ringRoundsChunksToMinChunk());
-        assertFalse(R20.ringRoundsChunksToMinChunk());
-        assertFalse(new ReleaseRules(NcclVersion.V2_30_7).ringRoundsChunksToMinChunk());
+        assertTrue(RingMinChunk.ringRoundsChunksToMinChunk(R28));
+        assertTrue(RingMinChunk.ringRoundsChunksToMinChunk(R19));
+        assertFalse(RingMinChunk.ringRoundsChunksToMinChunk(R20));
+        assertFalse(RingMinChunk.ringRoundsChunksToMinChunk(new ReleaseRules(NcclVersion.V2_30_7)));
     }
 
     /**

@@ -87,7 +87,7 @@ public final class Ll128SourceLoads {
      * after the other wherever a step both reads its input and receives. From v2.10.3-1 (the primitives' rewrite)
      * {@code loadRegsBegin} issues the input's loads into registers before the peer's are issued and
      * {@code loadRegsFinish} collects them after ("defer that shuffle ... until after other memops are launched"):
-     * one round trip ({@code perf.Ll128SourceLoads}).
+     * one round trip.
      *
      * @param rules the run's release rules
      * @return true for a run of NCCL 2.9 or older

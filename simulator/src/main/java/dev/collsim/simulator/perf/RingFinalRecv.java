@@ -73,17 +73,16 @@ public final class RingFinalRecv {
         if (!applies(plan, s, func, a, p)) {
             return 0;
         }
-        boolean halfLink = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
-        return halfLink ? nBytes / (double) plan.nRanks() / 2 / (1000.0 * pp.localCopyGBps() * copyScale) : 0;
+        return nBytes / (double) plan.nRanks() / 2 / (1000.0 * pp.localCopyGBps() * copyScale);
     }
 
     /**
-     * @return whether the call is a Ring/Simple AllGather, ReduceScatter or AllReduce of at least 2 ranks on one
-     *         node whose ring graph is NVLink, its neighbours joined by P2P (not SHM)
+     * @return whether the call is a Ring/Simple AllGather or ReduceScatter of at least 2 ranks on one node whose ring
+     *         graph is NVLink, its neighbours joined by P2P (not SHM); an AllReduce's share is in the Simple
+     *         efficiency already (the class comment)
      */
     static boolean applies(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p) {
-        boolean ringFunc = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER
-                || func == Collective.ALL_REDUCE;
+        boolean ringFunc = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
         return ringFunc && a == Algorithm.RING && p == Protocol.SIMPLE && plan.nNodes() == 1 && plan.nRanks() >= 2
                 && PerformanceModel.linkClass(plan) == HardwareClass.NVLINK && !ShmLinkShare.shm(plan, s);
     }

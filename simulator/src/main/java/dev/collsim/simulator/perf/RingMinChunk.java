@@ -86,7 +86,7 @@ public final class RingMinChunk {
      * minChunkSize)}, v2.8.4-1 {@code src/collectives/device/all_reduce.h}, v2.19.4-1 {@code src/device/all_reduce.h
      * runRing}); from v2.20.5-1 the host cuts the call into channel shares ({@code src/enqueue.cc}) and the kernel
      * takes its chunk count from the work ({@code args->chunkCount}), rounded otherwise in 2.20-2.21 (not modelled)
-     * and to 16 bytes from v2.22.3-1; {@code perf.RingMinChunk}.
+     * and to 16 bytes from v2.22.3-1.
      *
      * @param rules the run's release rules
      * @return true for a run of NCCL 2.19 or older

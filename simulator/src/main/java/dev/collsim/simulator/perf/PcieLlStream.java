@@ -3,7 +3,6 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
-import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
@@ -11,7 +10,7 @@ import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 
 /**
- * The part of NCCL's per-step latency that a one-host LL Ring over PCIe with P2P hides behind its own data, in
+ * The part of NCCL's per-step latency that a one-host LL Ring over PCIe (P2P or SHM) hides behind its own data, in
  * microseconds, which {@link PerformanceModel} takes off the call's latency. Used for collsim's time prediction only;
  * NCCL's choice and its own estimate keep NCCL's latency.
  *
@@ -37,9 +36,21 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  * and 81.1 us at 1 MiB: at NCCL's LL rate (24 GB/s bus bandwidth there) the data alone is 19.1 and 76.5 us, which
  * leaves 6.0 and 4.6 us, less than NCCL's 14 x 1.0 us of hops, but about NCCL's base latency 6.6 us: the hops
  * are hidden. Applied where collsim has measured it: one host, Ring LL, link class PCI
- * ({@link PerformanceModel#linkClass}) and P2P (not SHM, {@link ShmLinkShare#shm}, whose LL reads from host memory
- * have their own term, {@link ShmHostReads}); rooted rings (Broadcast, Reduce), whose latency is NCCL's rooted
- * pipeline, keep it. NVLink rings are not measured for it and keep NCCL's latency. Stateless.
+ * ({@link PerformanceModel#linkClass}), over P2P and over SHM ({@link ShmLinkShare#shm}); rooted rings (Broadcast,
+ * Reduce), whose latency is NCCL's rooted pipeline, keep it. NVLink rings are not measured for it and keep NCCL's
+ * latency.
+ *
+ * <p>Over SHM the kernel is the same: {@code prims_ll.h} does not know the transport, only where its FIFO lives
+ * (NCCL 2.29.7 and 2.30.7 {@code src/transport/shm.cc}: the LL FIFO in the receiver's host memory,
+ * NCCL_SHM_LOCALITY default 2), so each line is still forwarded as soon as its flags match, and a hop is the sender's
+ * posted store to host memory and the receiver's next poll of it. What SHM changes is the rate, the receiver's loads
+ * from host memory ({@link ShmHostReads#timeUs}, a lower bound on the call's time that this rule leaves as it is).
+ * Measured on the FarmShare L40S host over SHM (NCCL 2.29.2, nccl-tests {@code -g 2} and {@code -g 4}; time less
+ * the bytes at the rate between neighbouring sizes, 32-256 KiB, Ring/LL forced,
+ * A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt:153 and
+ * A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt:251): 7.3 us on 2 ranks and 6.1-9.7 us on 4,
+ * where NCCL's sum with collsim's launch is 1.5 + 6.6 + 2 x 1.0 = 10.1 and 1.5 + 6.6 + 6 x 1.0 = 14.1 us, and with
+ * the hops hidden 9.1 us for both: the 4 more steps of the 4-rank ring add 0.5-2.4 us, not 4. Stateless.
  */
 public final class PcieLlStream {
 
@@ -48,7 +59,6 @@ public final class PcieLlStream {
 
     /**
      * @param plan    the channel plan
-     * @param s       settings (P2P level, for SHM)
      * @param pp      performance parameters (the hidden part is at most the data time / latencyScale, so that the
      *                scaled latency never falls by more than the data time and the time never falls as size grows)
      * @param table   NCCL's cost table of the communicator (its hwLat table, by release)
@@ -59,10 +69,10 @@ public final class PcieLlStream {
      * @return microseconds of NCCL's latency (before {@link PerformanceParameters#latencyScale()}) hidden behind the
      *         data, >= 0
      */
-    public static double hiddenUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
+    public static double hiddenUs(ChannelPlan plan, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes, double algBw) {
         Algorithm a = choice.algorithm();
-        if (!applies(plan, s, func, a, choice.protocol())) {
+        if (!applies(plan, func, a, choice.protocol())) {
             return 0;
         }
         double hops = (NcclTuningModel.nSteps(func, plan.nRanks()) - 1)
@@ -70,11 +80,11 @@ public final class PcieLlStream {
         return Math.max(0, Math.min(hops, nBytes / (1000.0 * algBw) / pp.latencyScale()));
     }
 
-    /** @return true for a one-host Ring LL AllReduce, AllGather or ReduceScatter over PCIe with P2P */
-    static boolean applies(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p) {
+    /** @return true for a one-host Ring LL AllReduce, AllGather or ReduceScatter over PCIe (P2P or SHM) */
+    static boolean applies(ChannelPlan plan, Collective func, Algorithm a, Protocol p) {
         boolean unrooted = func == Collective.ALL_REDUCE || func == Collective.ALL_GATHER
                 || func == Collective.REDUCE_SCATTER;
         return unrooted && a == Algorithm.RING && p == Protocol.LL && plan.nNodes() == 1 && plan.nRanks() > 1
-                && PerformanceModel.linkClass(plan) == HardwareClass.PCI && !ShmLinkShare.shm(plan, s);
+                && PerformanceModel.linkClass(plan) == HardwareClass.PCI;
     }
 }

@@ -73,7 +73,7 @@ import dev.collsim.topology.PathType;
  * continuous in size (for Tree AllReduce on one node, the chain's real bandwidth instead, with its own ratio: {@link
  * IntraNodeChain}; for Tree AllReduce Simple on two nodes, the links' bandwidth from the tree's data movement: {@link
  * TwoNodeTree}) ({@link CostTable#smoothCorrection}), ncclLatency NCCL's latency after the ring plateau rule (less
- * the hops a one-host LL Ring over PCIe P2P hides behind its data, {@link PcieLlStream}, and for a one-host Simple
+ * the hops a one-host LL Ring over PCIe hides behind its data, {@link PcieLlStream}, and for a one-host Simple
  * Ring over PCIe its steps at two store flights each, over SHM plus the counter poll's host-read round trip, instead
  * of NCCL's PCI figure, {@link PcieSimpleStep}; for LL128 on one host's PCIe paths, where NCCL never enables it by
  * default, a base of 10.0 us measured instead of NCCL's 14.0, {@link PcieLl128Base}), busCap uses the channel count
@@ -165,7 +165,7 @@ public final class PerformanceModel {
     }
 
     /**
-     * NCCL's latency for the call's (algorithm, protocol), less the hops a one-host LL Ring over PCIe P2P hides behind
+     * NCCL's latency for the call's (algorithm, protocol), less the hops a one-host LL Ring over PCIe hides behind
      * its data ({@link PcieLlStream}), a one-host Simple Ring's PCIe step cost ({@link PcieSimpleStep}) and LL128's
      * base on PCIe paths ({@link PcieLl128Base}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
      * when its channels share one order (the ranks run ahead into the next call, {@link RingLoopFill#rootedRunsAhead}),
@@ -179,7 +179,7 @@ public final class PerformanceModel {
      */
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes, double otherAlgBw, int channels) {
-        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes,
+        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, pp, table, func, choice, nBytes,
                 otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
                 - PcieLl128Base.overchargeUs(plan, table, choice);
         if (channels == 1 && RingLoopFill.rootedRing(choice.algorithm(), func)) {

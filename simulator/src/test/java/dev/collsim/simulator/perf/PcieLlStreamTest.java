@@ -12,13 +12,15 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A one-host Ring LL AllReduce over PCIe with P2P hides NCCL's per-step hops behind its data ({@link PcieLlStream}).
+ * A one-host Ring LL AllReduce over PCIe, with P2P or SHM, hides NCCL's per-step hops behind its data ({@link PcieLlStream}).
  *
  * <p>The host: 4 RTX PRO 6000 Blackwell, each on its own PCIe Gen5 x16 switch under one CPU, P2P allowed (the
  * P2P level SYS). NCCL's Gen5 x16 figure is 16 lanes x speed code 240 / 80 = 48 GB/s (NCCL 2.30.7
@@ -87,5 +89,37 @@ class PcieLlStreamTest {
             assertTrue(us >= previous - 1e-9, bytes + " B: " + us + " us after " + previous);
             previous = us;
         }
+    }
+    private static double shmPairUs(long bytes) throws Exception {
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        return new NcclPredictor().predict(new PredictionRequest(t, List.of(t.gpus().get(0), t.gpus().get(4)),
+                Collective.ALL_REDUCE, bytes, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL")))).timeUs();
+    }
+
+    /**
+     * Over SHM the LL kernel is the same ({@code prims_ll.h} forwards each line once its flags match), so the hops
+     * hide too. GPUs 0 and 4 of the 8x L40S host sit on two CPU nodes: SHM (ShmLinkShareTest). The links give 24
+     * (Gen4 x16) x 0.5 (NCCL's LL rule) x 0.666 (SHM duplex share, Gen4) = 7.992 GB/s busBw = algBw for 2 ranks
+     * (ShmHostReadsTest); NCCL's Ring LL latency on PCI: 6.6 + 2 x 1 steps x 1.0 = 8.6 us, of which 2 - 1 = 1 hop can
+     * hide. 64 KiB: data 65536 / 7992 = 8.200 us, longer than the hop: 1.5 + 8.6 - 1.0 + 8.200 = 17.300 us (18.300
+     * without the rule). The host reads (2 channels x 4096 B per 1.364 us round trip, 6.006 GB/s) give 1.5 + 10.912
+     * = 12.41 us and do not bind. Measured on such a pair (FarmShare, NCCL 2.29.2, nccl-tests -g 2,
+     * A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt line 168, NCCL_PROTO=ll): 17.79 us out of place.
+     */
+    @Test
+    void shmHidesTheHopBehindTheData() throws Exception {
+        double expected = 1.5 + 8.6 - 1.0 + 64 * KIB / (1000.0 * 7.992);
+        assertEquals(17.300, expected, 0.001);
+        assertEquals(expected, shmPairUs(64 * KIB), expected * 0.002);
+    }
+
+    /**
+     * 8 bytes over the same SHM pair: the data time, 8 / 7992 = 0.001 us, is all that can hide, so the call takes
+     * NCCL's latency: 1.5 + 8.6 = 10.1 us.
+     */
+    @Test
+    void shmShortDataHidesOnlyItself() throws Exception {
+        assertEquals(10.1, shmPairUs(8), 10.1 * 0.002);
     }
 }

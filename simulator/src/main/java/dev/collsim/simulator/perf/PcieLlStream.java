@@ -45,12 +45,12 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  * NCCL_SHM_LOCALITY default 2), so each line is still forwarded as soon as its flags match, and a hop is the sender's
  * posted store to host memory and the receiver's next poll of it. What SHM changes is the rate, the receiver's loads
  * from host memory ({@link ShmHostReads#timeUs}, a lower bound on the call's time that this rule leaves as it is).
- * Measured on the FarmShare L40S host over SHM (NCCL 2.29.2, nccl-tests {@code -g 2} and {@code -g 4}; time less
- * the bytes at the rate between neighbouring sizes, 32-256 KiB, Ring/LL forced,
- * A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt:153 and
- * A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt:251): 7.3 us on 2 ranks and 6.1-9.7 us on 4,
- * where NCCL's sum with collsim's launch is 1.5 + 6.6 + 2 x 1.0 = 10.1 and 1.5 + 6.6 + 6 x 1.0 = 14.1 us, and with
- * the hops hidden 9.1 us for both: the 4 more steps of the 4-rank ring add 0.5-2.4 us, not 4. Stateless.
+ * Measured on the FarmShare L40S host over SHM (NCCL 2.29.2, nccl-tests {@code -g 2} and {@code -g 4}, Ring/LL
+ * forced, A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt:153 and
+ * A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt:251; the intercept of a least-squares line of
+ * time against bytes): 7.3 us on 2 ranks over 32-256 KiB (5.6 over 128 KiB-1 MiB), 9.7 us on 4 (6.1), where NCCL's
+ * sum with collsim's launch is 1.5 + 6.6 + 2 x 1.0 = 10.1 and 1.5 + 6.6 + 6 x 1.0 = 14.1 us, and with the hops
+ * hidden 9.1 us for both: the 4 more steps of the 4-rank ring add 0.5-2.4 us, not 4. Stateless.
  */
 public final class PcieLlStream {
 

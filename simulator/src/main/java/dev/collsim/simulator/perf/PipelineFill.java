@@ -123,6 +123,12 @@ public final class PipelineFill {
         if (RingLoopFill.rootedRunsAhead(a, func, plan, channels)) {
             return 0; // back-to-back calls overlap its fill (RingLoopFill#rootedRunsAhead)
         }
+        int netSteps = RingLoopFill.rootedNetSteps(a, func, p, plan);
+        if (netSteps > 0) {
+            // each network hop stores one whole LL128 step (or the channel's share) before its send
+            return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s),
+                    Math.max(1, nBytes / effChannels)) * netSteps;
+        }
         if (RingLoopFill.rootedSimple(a, func, p)) {
             // the channel's share, not 1/nRanks of it: every chunk crosses every hop whole
             double piece = Math.max(1, nBytes / effChannels);

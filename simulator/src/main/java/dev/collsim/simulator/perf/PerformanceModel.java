@@ -172,7 +172,8 @@ public final class PerformanceModel {
      * base on PCIe paths ({@link PcieLl128Base}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
      * when its channels share one order (the ranks run ahead into the next call, {@link RingLoopFill#rootedRunsAhead}),
      * nRanks hops otherwise; a call on one channel has one order and pays one hop
-     * ({@link NcclTuningModel#rootedRingOneHopLatency}).
+     * ({@link NcclTuningModel#rootedRingOneHopLatency}); between nodes the nRanks hops are composed of intra-node and
+     * network steps as NCCL composes its other rings ({@link RingLoopFill#rootedTraversal}).
      *
      * @param channels the call's runtime channels
      *

@@ -26,7 +26,8 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  *   x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *   a rooted Ring (Broadcast, Reduce) whose channels share one order: none, it runs ahead into the next call
  *     ({@link RingLoopFill#rootedRunsAhead}); otherwise with Simple (nRanks - 2) x min(chunk, nBytes / channels)
- *     instead, store and forward of whole chunks ({@link RingLoopFill#rootedHops});
+ *     instead, store and forward of whole chunks ({@link RingLoopFill#rootedHops}); with LL128 between nodes one
+ *     whole step (or the channel's share) per network hop instead ({@link RingLoopFill#rootedNetSteps});
  *   x 1/2 for a Ring AllReduce/AllGather/ReduceScatter Simple between nodes: one network send, a slice, of its
  *     chunk of 2 ({@link RingLoopFill#netSendShare});
  *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});

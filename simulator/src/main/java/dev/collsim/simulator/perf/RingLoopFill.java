@@ -86,7 +86,7 @@ public final class RingLoopFill {
      * docs/pcie-protocols.md); 4x8 H100 over InfiniBand (A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt, 32
      * ranks) ran Broadcast and Reduce of 8-512 B, one channel, in 8.1-12.1 us, one hop (NCCL's 32-hop estimate is 93
      * us), while from 8 to 32 MiB, on the 16 channels of NCCL's inter-node ring graph, whose GPU orders differ, the
-     * Broadcast's intercept (2 t(S) - t(2S)) is 177-199 us, the whole traversal (NCCL's 14 + 32 x 4.0 us for LL128).
+     * Broadcast's intercept (2 t(S) - t(2S)) is 177-199 us, the whole traversal ({@link #rootedTraversal}).
      * A single call waited on at once (no next call to overlap) pays the whole traversal.
      *
      * @param a    algorithm
@@ -112,8 +112,8 @@ public final class RingLoopFill {
      * ({@link dev.collsim.simulator.tuning.NcclTuningModel#rootedRingHopLatency}), where lower than NCCL's figure.
      *
      * <p>Measured, not fitted (4x8 H100 over InfiniBand, NCCL 2.24.3, A-bcast-reduce-4x8xH100-voltagepark-ib-
-     * nccl2.24.txt): the Broadcast's intercept 2 t(S) - t(2S) over 16 channels is 198.6, 207.5, 215.0 and 210.3 us at
-     * 16, 32, 64 and 128 MiB (LL128, lines 69-73), where NCCL's figure is 14 + 32 x 4.0 = 142 us and the hop by hop
+     * nccl2.24.txt): the Broadcast's intercept 2 t(S) - t(2S) over 16 channels is 198.6, 207.5, 215.1 and 209.9 us at
+     * 16, 32, 64 and 128 MiB (LL128, lines 75-79), where NCCL's figure is 14 + 32 x 4.0 = 142 us and the hop by hop
      * latency 14 + 29 x 1.9 + 3 x 4.0 = 81.1 us plus three network hops of one 576000-byte LL128 step at the channel's
      * rate (about 17.6 GB/s: 281 GB/s busbw per added byte at 64-256 MiB over 16 channels), 3 x 32.7 = 98.2 us, 179.3
      * us; at 1 GiB and up (Simple) the intercept is 850-910 us (time less the bytes at 294.4 GB/s, lines 81-84), where

@@ -34,10 +34,10 @@ import dev.collsim.simulator.tuning.TuningConstants;
  * <p>Checked, not fitted: the one public cluster with rooted and unrooted Simple Rings at GiB sizes, 4x8 H100 over 8x
  * 400 Gb/s InfiniBand, NCCL 2.24.3, 16 runtime channels (Voltage Park; ZiyanIshani/vpbenchmarking). Per channel and
  * per added byte from 1 to 8 GiB: AllGather (1 MiB slices, the same {@code directRecvCopyDirectSend} per rank as
- * Broadcast) 334.4 GB/s algbw x 31/32 / 16 = 20.25 GB/s (results/nccl/nccl_multinode/nccl_allgather_20260224_225706.txt,
- * 2 to 8 GiB rows; not a dataset here), AllReduce 171.6 x 62/32 / 16 = 20.8 (nccl_allreduce_20260224_225706.txt, same
+ * Broadcast) 334.4 GB/s algbw x 31/32 / 16 = 20.24 GB/s
+ * (results/nccl/nccl_multinode/nccl_allgather_20260224_225706.txt, 2 to 8 GiB rows; not a dataset here), AllReduce 171.6 x 62/32 / 16 = 20.8 (nccl_allreduce_20260224_225706.txt, same
  * folder); Broadcast 294.4 / 16 = 18.4 and Reduce 293.3 / 16 = 18.3 (A-bcast-reduce-4x8xH100-voltagepark-ib-
- * nccl2.24.txt lines 81-84 and 160-163, 1 to 8 GiB). From the AllGather's 20.25 this share gives 19.0 GB/s for the
+ * nccl2.24.txt lines 81-84 and 160-163, 1 to 8 GiB). From the AllGather's 20.24 this share gives 18.99 GB/s for the
  * rooted rings, two thirds of the measured drop (a handshake of 5.2 us would give all of it; NCCL's figure is kept).
  * The Broadcast's intercept at those sizes, 850-910 us (time less the bytes at 294.4 GB/s), is its 30 store-and-forward
  * hops of one 512 KiB chunk at the same per-channel rate (30 x 28.5 us = 855 us, {@link RingLoopFill#rootedHops}), so
@@ -47,7 +47,7 @@ import dev.collsim.simulator.tuning.TuningConstants;
  */
 public final class RootedSliceWaits {
 
-    /** Data bytes of the Simple slice the per-channel cap was measured on: 2 steps of 4 MiB / 8 (see the class note). */
+    /** Data bytes of the Simple slice the per-channel cap was measured on: 2 steps of 4 MiB / 8 (class note). */
     static final double REFERENCE_SLICE_BYTES = 2.0 * NcclSettings.DEFAULTS.buffSize() / NetTransport.NCCL_STEPS;
 
     private RootedSliceWaits() {

@@ -353,7 +353,7 @@ public final class NcclTuningModel {
         return lat + ringStepLatency(in, p, g, c);
     }
 
-    /** @return one more intra-node step of the Ring composition (nRanks steps for a rooted ring, nRanks - 1 for AllGather) */
+    /** @return one intra-node step of the Ring composition (a rooted ring's nRanks steps, AllGather's nRanks - 1) */
     private static double ringStepLatency(TuningInput in, Protocol p, GraphSummary g, TuningConstants c) {
         HardwareClass intraHw = g.typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         double intraLat = c.hwLatency(intraHw, Algorithm.RING, p);
@@ -362,7 +362,8 @@ public final class NcclTuningModel {
         }
         double netOverhead = 0;
         if (in.nNodes() > 1 && !c.rules().early()) {
-            netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu())) * (p == Protocol.SIMPLE ? 3 : 1);
+            netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()))
+                    * (p == Protocol.SIMPLE ? 3 : 1);
         }
         return Math.max(intraLat, netOverhead);
     }

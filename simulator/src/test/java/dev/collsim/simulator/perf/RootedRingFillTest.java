@@ -130,7 +130,7 @@ class RootedRingFillTest {
 
     /**
      * 4x8 H100 over InfiniBand (NCCL 2.24.3), Broadcast LL128 at 32 and 64 MiB: measured intercept 2 t(S) - t(2S) =
-     * 2 x 329.50 - 451.52 = 207.5 us (A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt lines 70-71); the hop by
+     * 2 x 329.50 - 451.52 = 207.5 us (A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt lines 76-77); the hop by
      * hop latency (81.1 us) with three network hops of one whole 576000-byte LL128 step each (NCCL 2.24.3
      * src/device/prims_ll128.h: postSend after the step's barrier on a network connection) must land within 15 % of
      * it, where NCCL's 142 us alone (and the earlier 143.6 us) fell 31 % short.

@@ -24,6 +24,7 @@ import dev.collsim.topology.PathType;
  * <pre>
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
  *   busCap    = channels x perChannelCap[protocol][generation] x threads / default threads (GB/s, bus bandwidth;
+ *               a rooted Simple Ring's half-size slices x their handshakes' share, {@link RootedSliceWaits};
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
@@ -135,6 +136,7 @@ public final class PerformanceModel {
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
+        perChannel *= RootedSliceWaits.capShare(plan, s, table.input().constants(), func, a, p, perChannel);
         double capBus = effChannels * perChannel / staging, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,
@@ -170,7 +172,8 @@ public final class PerformanceModel {
      * base on PCIe paths ({@link PcieLl128Base}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
      * when its channels share one order (the ranks run ahead into the next call, {@link RingLoopFill#rootedRunsAhead}),
      * nRanks hops otherwise; a call on one channel has one order and pays one hop
-     * ({@link NcclTuningModel#rootedRingOneHopLatency}).
+     * ({@link NcclTuningModel#rootedRingOneHopLatency}); between nodes the nRanks hops are composed of intra-node and
+     * network steps as NCCL composes its other rings ({@link RingLoopFill#rootedTraversal}).
      *
      * @param channels the call's runtime channels
      *
@@ -185,6 +188,10 @@ public final class PerformanceModel {
         if (channels == 1 && RingLoopFill.rootedRing(choice.algorithm(), func)) {
             // one channel, one ring order: the chain runs ahead into the next call (RingLoopFill#rootedRunsAhead)
             ncclLatency = Math.min(ncclLatency, NcclTuningModel.rootedRingOneHopLatency(table.input(),
+                    choice.protocol()));
+        } else if (RingLoopFill.rootedTraversal(choice.algorithm(), func, plan, channels)) {
+            // the whole traversal hop by hop; its chunks' store and forward is PipelineFill's (RingLoopFill)
+            ncclLatency = Math.min(ncclLatency, NcclTuningModel.rootedRingHopLatency(table.input(),
                     choice.protocol()));
         }
         return ncclLatency;

@@ -26,7 +26,8 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  *   x 0 for a Ring of one step per loop, 2-rank ReduceScatter/AllGather ({@link RingLoopFill});
  *   a rooted Ring (Broadcast, Reduce) whose channels share one order: none, it runs ahead into the next call
  *     ({@link RingLoopFill#rootedRunsAhead}); otherwise with Simple (nRanks - 2) x min(chunk, nBytes / channels)
- *     instead, store and forward of whole chunks ({@link RingLoopFill#rootedHops});
+ *     instead, store and forward of whole chunks ({@link RingLoopFill#rootedHops}); with LL128 between nodes one
+ *     whole step (or the channel's share) per network hop instead ({@link RingLoopFill#rootedNetSteps});
  *   x 1/2 for a Ring AllReduce/AllGather/ReduceScatter Simple between nodes: one network send, a slice, of its
  *     chunk of 2 ({@link RingLoopFill#netSendShare});
  *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});
@@ -122,6 +123,12 @@ public final class PipelineFill {
         }
         if (RingLoopFill.rootedRunsAhead(a, func, plan, channels)) {
             return 0; // back-to-back calls overlap its fill (RingLoopFill#rootedRunsAhead)
+        }
+        int netSteps = RingLoopFill.rootedNetSteps(a, func, p, plan);
+        if (netSteps > 0) {
+            // each network hop stores one whole LL128 step (or the channel's share) before its send
+            return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s),
+                    Math.max(1, nBytes / effChannels)) * netSteps;
         }
         if (RingLoopFill.rootedSimple(a, func, p)) {
             // the channel's share, not 1/nRanks of it: every chunk crosses every hop whole

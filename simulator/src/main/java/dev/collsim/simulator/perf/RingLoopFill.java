@@ -86,7 +86,7 @@ public final class RingLoopFill {
      * docs/pcie-protocols.md); 4x8 H100 over InfiniBand (A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt, 32
      * ranks) ran Broadcast and Reduce of 8-512 B, one channel, in 8.1-12.1 us, one hop (NCCL's 32-hop estimate is 93
      * us), while from 8 to 32 MiB, on the 16 channels of NCCL's inter-node ring graph, whose GPU orders differ, the
-     * Broadcast's intercept (2 t(S) - t(2S)) is 177-199 us, the whole traversal (NCCL's 14 + 32 x 4.0 us for LL128).
+     * Broadcast's intercept (2 t(S) - t(2S)) is 177-199 us, the whole traversal ({@link #rootedTraversal}).
      * A single call waited on at once (no next call to overlap) pays the whole traversal.
      *
      * @param a    algorithm
@@ -97,6 +97,58 @@ public final class RingLoopFill {
      */
     public static boolean rootedRunsAhead(Algorithm a, Collective func, ChannelPlan plan, int channels) {
         return rootedRing(a, func) && (plan.graphs().ring().sameChannels() || channels == 1);
+    }
+
+    /**
+     * Whether a rooted Ring between NCCL nodes pays its whole traversal hop by hop: its channels' orders differ and it
+     * runs on more than one channel ({@link #rootedRunsAhead} false), so its last rank finishes the whole chain from
+     * the root. NCCL's own figure for it (NCCL 2.24.3 to 2.30.7 {@code src/graph/tuning.cc ncclTopoTuneModel}) charges
+     * every one of its nRanks steps at the network's hwLat (hw = NET on several nodes), for Simple at
+     * hwLat[NET][Tree][Simple] = 14 us, "some chunk latency, waiting for proper chunk modeling"; its other rings it
+     * composes of intra-node and network steps. collsim models the chunks (Simple: {@link #rootedHops} chunks of
+     * store and forward; LL128: the network hops' whole steps, {@link #rootedNetSteps}; LL: the host-memory send
+     * FIFO, {@link NetTransport#llSendFifoUs}), so the latency it adds is NCCL's composition for its other rings over
+     * the rooted ring's nRanks steps, nNodes - 1 of them network steps
+     * ({@link dev.collsim.simulator.tuning.NcclTuningModel#rootedRingHopLatency}), where lower than NCCL's figure.
+     *
+     * <p>Measured, not fitted (4x8 H100 over InfiniBand, NCCL 2.24.3, A-bcast-reduce-4x8xH100-voltagepark-ib-
+     * nccl2.24.txt): the Broadcast's intercept 2 t(S) - t(2S) over 16 channels is 198.6, 207.5, 215.1 and 209.9 us at
+     * 16, 32, 64 and 128 MiB (LL128, lines 75-79), where NCCL's figure is 14 + 32 x 4.0 = 142 us and the hop by hop
+     * latency 14 + 29 x 1.9 + 3 x 4.0 = 81.1 us plus three network hops of one 576000-byte LL128 step at the channel's
+     * rate (about 17.6 GB/s: 281 GB/s busbw per added byte at 64-256 MiB over 16 channels), 3 x 32.7 = 98.2 us, 179.3
+     * us; at 1 GiB and up (Simple) the intercept is 850-910 us (time less the bytes at 294.4 GB/s, lines 81-84), where
+     * NCCL's figure 8.4 + 32 x 14 = 456.4 us plus the 30 chunk hops at 28.5 us (855 us) would be 1311 us.
+     *
+     * @param a        algorithm
+     * @param func     collective
+     * @param plan     the channel plan
+     * @param channels the call's runtime channels
+     * @return true for a rooted Ring on several NCCL nodes that does not run ahead
+     */
+    public static boolean rootedTraversal(Algorithm a, Collective func, ChannelPlan plan, int channels) {
+        return rootedRing(a, func) && plan.nNodes() > 1 && !rootedRunsAhead(a, func, plan, channels);
+    }
+
+    /**
+     * The LL128 steps a rooted Ring between NCCL nodes stores whole before its network sends: one per network hop on
+     * the chain ({@link NetHops#of}, nNodes - 1). NCCL 2.24.3 and 2.30.7 {@code src/device/prims_ll128.h GenericOp}:
+     * on a network connection (its {@code connFifo} set) the channel's threads write the step's lines, meet at the
+     * barrier and only then {@code postSend} the tail (after {@code __threadfence_system} on sm90), and the proxy
+     * posts the step's send on that tail ({@code src/transport/net.cc sendProxyProgress}: {@code ready = useGdr} for
+     * LL128); the receiving GPU then polls each line's flag, so the network's own transfer overlaps its forwarding. A
+     * rooted Ring's step carries the channel's whole stream (every step a chunk of the LL128 buffer, {@code
+     * src/enqueue.cc calcCollChunking}: stepSize x 15/16 data, no reduction for a Ring), so each network hop waits for
+     * one whole step at the channel's rate; NVLink hops forward line by line. Simple pays its chunks through
+     * {@link #rootedHops}; LL through {@link NetTransport#llSendFifoUs}.
+     *
+     * @param a      algorithm
+     * @param func   collective
+     * @param p      protocol
+     * @param plan   the channel plan
+     * @return network hops that store a whole LL128 step, 0 unless a rooted LL128 Ring on several nodes
+     */
+    public static int rootedNetSteps(Algorithm a, Collective func, Protocol p, ChannelPlan plan) {
+        return rootedRing(a, func) && p == Protocol.LL128 && plan.nNodes() > 1 ? NetHops.of(func, a, plan) : 0;
     }
 
     /**

@@ -334,6 +334,40 @@ public final class NcclTuningModel {
         return c.baseLatency(Algorithm.RING, p) + c.hwLatency(hw, Algorithm.RING, p);
     }
 
+    /**
+     * A Broadcast/Reduce Ring's latency hop by hop, as NCCL composes every other Ring's: baseLat[Ring][p] +
+     * (nRanks - nInter) x max(intraLat, netOverhead) + nInter x interLat, with nInter = nNodes - 1 (NCCL 2.30.7
+     * {@code src/graph/tuning.cc ncclTopoTuneModel}, the branch for rings other than Broadcast and Reduce; nsteps =
+     * nRanks as NCCL counts a rooted ring's). Not NCCL's figure for Broadcast/Reduce (which charges every step at the
+     * network's hwLat, and for Simple at hwLat[NET][Tree][Simple], "some chunk latency, waiting for proper chunk
+     * modeling"): collsim's time uses it where it models the chunks itself ({@code perf.RingLoopFill}).
+     *
+     * @param in the communicator
+     * @param p  protocol
+     * @return microseconds
+     */
+    public static double rootedRingHopLatency(TuningInput in, Protocol p) {
+        GraphSummary g = in.graphs().ring();
+        double lat = latency(in, Collective.ALL_GATHER, Algorithm.RING, p, g);
+        TuningConstants c = in.constants();
+        return lat + ringStepLatency(in, p, g, c);
+    }
+
+    /** @return one intra-node step of the Ring composition (a rooted ring's nRanks steps, AllGather's nRanks - 1) */
+    private static double ringStepLatency(TuningInput in, Protocol p, GraphSummary g, TuningConstants c) {
+        HardwareClass intraHw = g.typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
+        double intraLat = c.hwLatency(intraHw, Algorithm.RING, p);
+        if (c.rules().early() && in.nNodes() > 1 && p == Protocol.LL) {
+            intraLat *= EarlyTuningTables.LL_MULTI_NODE_INTRA_FACTOR;
+        }
+        double netOverhead = 0;
+        if (in.nNodes() > 1 && !c.rules().early()) {
+            netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()))
+                    * (p == Protocol.SIMPLE ? 3 : 1);
+        }
+        return Math.max(intraLat, netOverhead);
+    }
+
     private static double ringLatency(TuningInput in, Collective func, Protocol p, double lat0, double intraLat,
             double interLat, HardwareClass hw) {
         TuningConstants c = in.constants();

@@ -11,6 +11,12 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.tuning.NcclTuningModel;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.TuningConstants;
+import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.Map;
@@ -100,6 +106,47 @@ class RootedRingFillTest {
             assertEquals(6.6 + 32 * 2.7, p.ncclEstimateUs(), 0.01, "NCCL's own: 32 hops");
             assertEquals(LAUNCH_US + 6.6 + 2.7, p.timeUs(), 0.01, c.toString());
         }
+    }
+
+    /**
+     * 4 DGX H100 over InfiniBand (Intel hosts: network post overhead 1 us, x3 for Simple), 32 ranks, the ring graph's
+     * channels in several GPU orders: the traversal hop by hop as NCCL composes its other rings (NCCL 2.30.7
+     * src/graph/tuning.cc: baseLat + (nsteps - nInter) x max(hwLat[NVLINK][Ring][p], netOverhead) + nInter x
+     * hwLat[NET][Ring][p], latencyInter 0 on InfiniBand), nsteps = 32, nInter = 4 - 1 = 3. LL: 6.6 + 29 x max(0.6,
+     * 1.0) + 3 x 2.7 = 43.7 us; LL128: 14.0 + 29 x 1.9 + 3 x 4.0 = 81.1 us; Simple: 8.4 + 29 x max(3.4, 3.0) + 3 x
+     * 14.0 = 149.0 us; NCCL's own figures are 32 x hwLat[NET]: 93.0, 142.0 and (Tree's 14 for Simple) 456.4 us.
+     */
+    @Test
+    void hopByHopTraversalByHand() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x4");
+        ChannelPlan p = ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
+        TuningInput in = new TuningInput(p.graphs(), p.nRanks(), p.nNodes(), p.minSm(), p.maxSm(), p.cpu(),
+                p.nvlsSupport(), false, p.hasNvSwitch(), p.maxLocalRanks(), p.graphs().tree().pattern(),
+                p.runtimeChannels(), NcclSettings.DEFAULTS, TuningConstants.NCCL_2_30_7);
+        assertEquals(43.7, NcclTuningModel.rootedRingHopLatency(in, Protocol.LL), 1e-9);
+        assertEquals(81.1, NcclTuningModel.rootedRingHopLatency(in, Protocol.LL128), 1e-9);
+        assertEquals(149.0, NcclTuningModel.rootedRingHopLatency(in, Protocol.SIMPLE), 1e-9);
+    }
+
+    /**
+     * 4x8 H100 over InfiniBand (NCCL 2.24.3), Broadcast LL128 at 32 and 64 MiB: measured intercept 2 t(S) - t(2S) =
+     * 2 x 329.50 - 451.52 = 207.5 us (A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt lines 76-77); the hop by
+     * hop latency (81.1 us) with three network hops of one whole 576000-byte LL128 step each (NCCL 2.24.3
+     * src/device/prims_ll128.h: postSend after the step's barrier on a network connection) must land within 15 % of
+     * it, where NCCL's 142 us alone (and the earlier 143.6 us) fell 31 % short.
+     */
+    @Test
+    void ll128NetworkHopsStoreWholeSteps() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x4");
+        NcclSettings ll128 = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL128"));
+        long s = 32L << 20;
+        Prediction p1 = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.BROADCAST, s,
+                DataType.FLOAT, RedOp.SUM, ll128));
+        Prediction p2 = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.BROADCAST, 2 * s,
+                DataType.FLOAT, RedOp.SUM, ll128));
+        assertEquals(Protocol.LL128, p1.protocol());
+        double intercept = 2 * p1.timeUs() - p2.timeUs();
+        assertEquals(207.5, intercept, 0.15 * 207.5);
     }
 
     /** Hops beyond the data term: the last rank is nRanks - 1 hops from the root, the data term counts one. */

@@ -42,6 +42,19 @@ public final class TimeTable {
     }
 
     /**
+     * The base latency collsim's time reads ({@code baseLat}): the release's own, but 2.18.5's for Tree and Ring LL and
+     * LL128 of a release before 2.12 on sm80 or newer ({@link RemeasuredLatency}).
+     *
+     * @param in a communicator
+     * @param a  algorithm
+     * @param p  protocol
+     * @return microseconds
+     */
+    public static double baseLatency(TuningInput in, Algorithm a, Protocol p) {
+        return RemeasuredLatency.forTime(in).baseLatency(a, p);
+    }
+
+    /**
      * @param table NCCL's table of a communicator
      * @return {@link #of(CostTable, GraphSummary)} on the communicator's own NVLS graph
      */

@@ -113,6 +113,22 @@ class RemeasuredLatencyTest {
         assertEquals(10.2, timeLatency(v218, Algorithm.RING, Protocol.LL), 1e-6);
     }
 
+    /**
+     * The base the time reads ({@link TimeTable#baseLatency}, which {@code perf.PcieLl128Base} lowers on PCIe paths):
+     * Ring/LL128 14.0 and Tree/LL128 14.0 us on sm80 (v2.18.5-1 line 57), the release's 10.0 and 4.4 on sm70
+     * (v2.8.4-1 line 56); Ring/Simple 8.4 in both.
+     */
+    @Test
+    void baseLatencyTheTimeReads() {
+        TuningInput a100 = nodes(1, 4, 80, NcclVersion.V2_8_4);
+        TuningInput v100 = nodes(1, 4, 70, NcclVersion.V2_8_4);
+        assertEquals(14.0, TimeTable.baseLatency(a100, Algorithm.RING, Protocol.LL128), 1e-6);
+        assertEquals(14.0, TimeTable.baseLatency(a100, Algorithm.TREE, Protocol.LL128), 1e-6);
+        assertEquals(10.0, TimeTable.baseLatency(v100, Algorithm.RING, Protocol.LL128), 1e-6);
+        assertEquals(4.4, TimeTable.baseLatency(v100, Algorithm.TREE, Protocol.LL128), 1e-6);
+        assertEquals(8.4, TimeTable.baseLatency(a100, Algorithm.RING, Protocol.SIMPLE), 1e-6);
+    }
+
     /** A rooted ring on one channel pays one hop of the time's table: 6.6 + 0.6 = 7.2 us on A100 (2.8.4's 4.07). */
     @Test
     void rootedRingOneHopReadsTheTimesTable() {

@@ -5,6 +5,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
+import dev.collsim.simulator.tuning.TimeTable;
 import dev.collsim.topology.PathType;
 
 /**
@@ -47,7 +48,8 @@ public final class PcieLl128Base {
 
     /**
      * @param plan   the channel plan
-     * @param table  NCCL's cost table of the communicator (its base latency)
+     * @param table  NCCL's cost table of the communicator (its input: the base latency the time reads, {@link
+     *               TimeTable#baseLatency})
      * @param choice NCCL's (algorithm, protocol)
      * @return microseconds of NCCL's latency (before {@link PerformanceParameters#latencyScale()}) the call does not
      *         wait: baseLat[a][LL128] - {@link #BASE_US}, >= 0; 0 where it does not apply ({@link #applies})
@@ -56,7 +58,7 @@ public final class PcieLl128Base {
         if (!applies(plan, choice.algorithm(), choice.protocol())) {
             return 0;
         }
-        return Math.max(0, table.input().constants().baseLatency(choice.algorithm(), Protocol.LL128) - BASE_US);
+        return Math.max(0, TimeTable.baseLatency(table.input(), choice.algorithm(), Protocol.LL128) - BASE_US);
     }
 
     /**

@@ -15,6 +15,7 @@ import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.ReleaseRules;
+import dev.collsim.simulator.tuning.RootedRingLatency;
 import dev.collsim.topology.PathType;
 
 /**
@@ -172,7 +173,7 @@ public final class PerformanceModel {
      * base on PCIe paths ({@link PcieLl128Base}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
      * when its channels share one order (the ranks run ahead into the next call, {@link RingLoopFill#rootedRunsAhead}),
      * nRanks hops otherwise; a call on one channel has one order and pays one hop
-     * ({@link NcclTuningModel#rootedRingOneHopLatency}); between nodes the nRanks hops are composed of intra-node and
+     * ({@link RootedRingLatency#rootedRingOneHopLatency}); between nodes the nRanks hops are composed of intra-node and
      * network steps as NCCL composes its other rings ({@link RingLoopFill#rootedTraversal}).
      *
      * @param channels the call's runtime channels
@@ -187,11 +188,11 @@ public final class PerformanceModel {
                 - PcieLl128Base.overchargeUs(plan, table, choice);
         if (channels == 1 && RingLoopFill.rootedRing(choice.algorithm(), func)) {
             // one channel, one ring order: the chain runs ahead into the next call (RingLoopFill#rootedRunsAhead)
-            ncclLatency = Math.min(ncclLatency, NcclTuningModel.rootedRingOneHopLatency(table.input(),
+            ncclLatency = Math.min(ncclLatency, RootedRingLatency.rootedRingOneHopLatency(table.input(),
                     choice.protocol()));
         } else if (RingLoopFill.rootedTraversal(choice.algorithm(), func, plan, channels)) {
             // the whole traversal hop by hop; its chunks' store and forward is PipelineFill's (RingLoopFill)
-            ncclLatency = Math.min(ncclLatency, NcclTuningModel.rootedRingHopLatency(table.input(),
+            ncclLatency = Math.min(ncclLatency, RootedRingLatency.rootedRingHopLatency(table.input(),
                     choice.protocol()));
         }
         return ncclLatency;

@@ -109,7 +109,7 @@ public final class RingLoopFill {
      * store and forward; LL128: the network hops' whole steps, {@link #rootedNetSteps}; LL: the host-memory send
      * FIFO, {@link NetTransport#llSendFifoUs}), so the latency it adds is NCCL's composition for its other rings over
      * the rooted ring's nRanks steps, nNodes - 1 of them network steps
-     * ({@link dev.collsim.simulator.tuning.NcclTuningModel#rootedRingHopLatency}), where lower than NCCL's figure.
+     * ({@link dev.collsim.simulator.tuning.RootedRingLatency#rootedRingHopLatency}), where lower than NCCL's figure.
      *
      * <p>Measured, not fitted (4x8 H100 over InfiniBand, NCCL 2.24.3, A-bcast-reduce-4x8xH100-voltagepark-ib-
      * nccl2.24.txt): the Broadcast's intercept 2 t(S) - t(2S) over 16 channels is 198.6, 207.5, 215.1 and 209.9 us at

@@ -281,12 +281,21 @@ public final class NcclTuningModel {
     }
 
     static double latency(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {
-        TuningConstants c = in.constants();
+        return latency(in, in.constants(), func, a, p, g);
+    }
+
+    /**
+     * NCCL's latency formula on given latency tables (the release's own, or those the time reads: {@link
+     * RemeasuredLatency}); the rules are always the release's ({@code in.constants().rules()}).
+     *
+     * @return microseconds
+     */
+    static double latency(TuningInput in, LatencyTable c, Collective func, Algorithm a, Protocol p, GraphSummary g) {
         HardwareClass intraHw = g.typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         HardwareClass hw = in.nNodes() == 1 ? intraHw : HardwareClass.NET;
         double lat0 = c.baseLatency(a, p);
         double intraLat = c.hwLatency(intraHw, a, p);
-        ReleaseRules r = c.rules();
+        ReleaseRules r = in.constants().rules();
         if (intraHw == HardwareClass.PCI && in.cpu() == CpuKind.POWER && a == Algorithm.TREE
                 && p == Protocol.SIMPLE && r.powerTreeLatency()) {
             intraLat = c.hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.SIMPLE);
@@ -302,10 +311,11 @@ public final class NcclTuningModel {
         int log2Nodes = 31 - Integer.numberOfLeadingZeros(nNodes);
         double ppn = in.ppn();
         return switch (a) {
-            case RING -> ringLatency(in, func, p, lat0, intraLat, interLat, hw);
+            case RING -> ringLatency(in, c, func, p, lat0, intraLat, interLat, hw);
             case TREE -> lat0 + 2 * ((ppn - 1) * intraLat + log2Nodes * interLat);
             case COLLNET_DIRECT -> r.collNetChainLatency() ? lat0 + 2 * (ppn - 1) * intraLat + interLat
-                    : lat0 + 2 * (Math.min(1, ppn - 1) * intraLat + (ppn - 1) * c.collNetArityUs()) + interLat;
+                    : lat0 + 2 * (Math.min(1, ppn - 1) * intraLat + (ppn - 1) * in.constants().collNetArityUs())
+                    + interLat;
             case COLLNET_CHAIN -> lat0 + 2 * (ppn - 1) * intraLat + interLat;
             case NVLS -> r.nvlsLatencyWithoutGraph()
                     ? lat0 + (nNodes > 1 ? c.hwLatency(HardwareClass.NET, a, p) : 0)
@@ -317,60 +327,9 @@ public final class NcclTuningModel {
         };
     }
 
-    /**
-     * NCCL's Broadcast/Reduce Ring latency when the ring's channels share one order: baseLat[Ring][p] + one step of
-     * hwLat[hw][Ring][p], hw NET between nodes, else NVLINK or PCI by the ring graph's typeIntra (NCCL 2.30.7
-     * {@code src/graph/tuning.cc ncclTopoTuneModel}, the sameChannels branch). collsim also uses it for a call that
-     * runs on one channel, whose one ring has one order whatever the graph's other channels do.
-     *
-     * @param in the communicator
-     * @param p  protocol
-     * @return microseconds
-     */
-    public static double rootedRingOneHopLatency(TuningInput in, Protocol p) {
-        TuningConstants c = in.constants();
-        HardwareClass hw = in.nNodes() > 1 ? HardwareClass.NET
-                : in.graphs().ring().typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
-        return c.baseLatency(Algorithm.RING, p) + c.hwLatency(hw, Algorithm.RING, p);
-    }
-
-    /**
-     * A Broadcast/Reduce Ring's latency hop by hop, as NCCL composes every other Ring's: baseLat[Ring][p] +
-     * (nRanks - nInter) x max(intraLat, netOverhead) + nInter x interLat, with nInter = nNodes - 1 (NCCL 2.30.7
-     * {@code src/graph/tuning.cc ncclTopoTuneModel}, the branch for rings other than Broadcast and Reduce; nsteps =
-     * nRanks as NCCL counts a rooted ring's). Not NCCL's figure for Broadcast/Reduce (which charges every step at the
-     * network's hwLat, and for Simple at hwLat[NET][Tree][Simple], "some chunk latency, waiting for proper chunk
-     * modeling"): collsim's time uses it where it models the chunks itself ({@code perf.RingLoopFill}).
-     *
-     * @param in the communicator
-     * @param p  protocol
-     * @return microseconds
-     */
-    public static double rootedRingHopLatency(TuningInput in, Protocol p) {
-        GraphSummary g = in.graphs().ring();
-        double lat = latency(in, Collective.ALL_GATHER, Algorithm.RING, p, g);
-        TuningConstants c = in.constants();
-        return lat + ringStepLatency(in, p, g, c);
-    }
-
-    /** @return one intra-node step of the Ring composition (a rooted ring's nRanks steps, AllGather's nRanks - 1) */
-    private static double ringStepLatency(TuningInput in, Protocol p, GraphSummary g, TuningConstants c) {
-        HardwareClass intraHw = g.typeIntra() == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
-        double intraLat = c.hwLatency(intraHw, Algorithm.RING, p);
-        if (c.rules().early() && in.nNodes() > 1 && p == Protocol.LL) {
-            intraLat *= EarlyTuningTables.LL_MULTI_NODE_INTRA_FACTOR;
-        }
-        double netOverhead = 0;
-        if (in.nNodes() > 1 && !c.rules().early()) {
-            netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()))
-                    * (p == Protocol.SIMPLE ? 3 : 1);
-        }
-        return Math.max(intraLat, netOverhead);
-    }
-
-    private static double ringLatency(TuningInput in, Collective func, Protocol p, double lat0, double intraLat,
-            double interLat, HardwareClass hw) {
-        TuningConstants c = in.constants();
+    private static double ringLatency(TuningInput in, LatencyTable c, Collective func, Protocol p, double lat0,
+            double intraLat, double interLat, HardwareClass hw) {
+        ReleaseRules r = in.constants().rules();
         int nRanks = in.nRanks();
         int nNodes = in.nNodes();
         if (func == Collective.BROADCAST || func == Collective.REDUCE) {
@@ -383,10 +342,10 @@ public final class NcclTuningModel {
             return lat0 + nRanks * step;
         }
         int nsteps = nSteps(func, nRanks);
-        int nInter = c.rules().ringInterSteps(func == Collective.ALL_REDUCE, nNodes);
+        int nInter = r.ringInterSteps(func == Collective.ALL_REDUCE, nNodes);
         double netOverhead = 0;
-        if (nNodes > 1 && !c.rules().early()) {
-            netOverhead = in.settings().netOverheadUs().orElse(c.netOverhead(in.cpu()));
+        if (nNodes > 1 && !r.early()) {
+            netOverhead = in.settings().netOverheadUs().orElse(in.constants().netOverhead(in.cpu()));
             if (p == Protocol.SIMPLE) {
                 netOverhead *= 3;
             }

@@ -32,11 +32,26 @@ import dev.collsim.nccl.Protocol;
  *       graph gives 8 x min(48 x 0.74 x 7/8 x 2, 2 x 48, 96) x 16/30 = 265 GB/s, on the 80 GB/s graph
  *       8 x min(103.6, 96, 96) x 16/30 = 409.6 GB/s, the NICs' 8 x 50 GB/s.</li>
  * </ul>
- * Every other entry is the release's own, as the time has always read it. Stateless and thread-safe.
+ * For a release before 2.12 on Ampere or newer, the Tree and Ring LL and LL128 latencies are recomputed with the
+ * release's formula on NCCL 2.18.5's latency tables ({@link RemeasuredLatency}: the release's were measured on
+ * Volta). Every other entry is the release's own, as the time has always read it. Stateless and thread-safe.
  */
 public final class TimeTable {
 
     private TimeTable() {
+    }
+
+    /**
+     * The base latency collsim's time reads ({@code baseLat}): the release's own, but 2.18.5's for Tree and Ring LL and
+     * LL128 of a release before 2.12 on sm80 or newer ({@link RemeasuredLatency}).
+     *
+     * @param in a communicator
+     * @param a  algorithm
+     * @param p  protocol
+     * @return microseconds
+     */
+    public static double baseLatency(TuningInput in, Algorithm a, Protocol p) {
+        return RemeasuredLatency.forTime(in).baseLatency(a, p);
     }
 
     /**
@@ -51,8 +66,8 @@ public final class TimeTable {
      * @param table     NCCL's table of a communicator
      * @param nvlsGraph the NVLS graph the time reads ({@code channel.ChannelPlan#nvlsTimeGraph})
      * @return {@code table} itself for 2.28.9 and 2.30.7 on their own NVLS graph, else a table with the NVLS and
-     *         NVLSTree entries NCCL has replaced (class comment), whose input holds that NVLS graph (what
-     *         {@code perf.NvlsSpeedCeiling} reads)
+     *         NVLSTree entries and the re-measured latencies replaced (class comment), whose input holds that NVLS
+     *         graph (what {@code perf.NvlsSpeedCeiling} reads)
      */
     public static CostTable of(CostTable table, GraphSummary nvlsGraph) {
         TuningInput in = table.input();
@@ -64,6 +79,7 @@ public final class TimeTable {
                 in.maxSm(), in.cpu(), in.nvlsSupport(), in.collNetSupport(), in.hasNvSwitch(), in.maxLocalRanks(),
                 in.maxTreePattern(), in.runtimeChannels(), in.settings(), in.constants());
         TuningInput m = timed.withConstants(TuningConstants.of(in.constants().version().tables()));
+        LatencyTable kernels = RemeasuredLatency.forTime(timed);
         int nf = NcclTuningModel.FUNCTIONS.size();
         double[][][] lat = new double[nf][Algorithm.values().length][Protocol.values().length];
         double[][][] bw = new double[nf][Algorithm.values().length][Protocol.values().length];
@@ -77,7 +93,8 @@ public final class TimeTable {
                     double newer = b > 0 && nvls && g.present() ? NcclTuningModel.algBandwidth(m, func, a, p, g) : 0;
                     bw[f][a.ordinal()][p.ordinal()] = newer > 0 ? newer : b;
                     lat[f][a.ordinal()][p.ordinal()] = newer > 0 ? NcclTuningModel.latency(m, func, a, p, g)
-                            : table.latency(func, a, p);
+                            : b > 0 && kernels != in.constants() && RemeasuredLatency.replaces(a, p)
+                            ? NcclTuningModel.latency(timed, kernels, func, a, p, g) : table.latency(func, a, p);
                 }
             }
         }

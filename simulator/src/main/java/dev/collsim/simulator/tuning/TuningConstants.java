@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * <p>This class is immutable: accessors return values, never the arrays.
  */
-public final class TuningConstants {
+public final class TuningConstants implements LatencyTable {
 
     private static final int NP = Protocol.values().length;
 
@@ -158,6 +158,7 @@ public final class TuningConstants {
      *         2.22 (see {@link #treeSimpleBaseLatency}); NVLS and NVLSTree 23 in 2.18 (v2.18.5-1 line 59), 0 after;
      *         2.8-2.11's own table ({@link EarlyTuningTables})
      */
+    @Override
     public double baseLatency(Algorithm a, Protocol p) {
         if (rules.early()) {
             return EarlyTuningTables.baseLat(a, p);
@@ -178,6 +179,7 @@ public final class TuningConstants {
      *         3.7 / 2.8, 31 / 30 from 2.19, v2.19.4-1 lines 68, 72, 76); 2.8-2.11's own table ({@link
      *         EarlyTuningTables}: Tree/Simple 28 on every link, Ring/Simple NET 9.6)
      */
+    @Override
     public double hwLatency(HardwareClass hw, Algorithm a, Protocol p) {
         if (rules.early()) {
             return EarlyTuningTables.hwLat(hw, a, p, minor());

@@ -13,8 +13,8 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.RootedRingLatency;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.Topology;
@@ -123,9 +123,9 @@ class RootedRingFillTest {
         TuningInput in = new TuningInput(p.graphs(), p.nRanks(), p.nNodes(), p.minSm(), p.maxSm(), p.cpu(),
                 p.nvlsSupport(), false, p.hasNvSwitch(), p.maxLocalRanks(), p.graphs().tree().pattern(),
                 p.runtimeChannels(), NcclSettings.DEFAULTS, TuningConstants.NCCL_2_30_7);
-        assertEquals(43.7, NcclTuningModel.rootedRingHopLatency(in, Protocol.LL), 1e-9);
-        assertEquals(81.1, NcclTuningModel.rootedRingHopLatency(in, Protocol.LL128), 1e-9);
-        assertEquals(149.0, NcclTuningModel.rootedRingHopLatency(in, Protocol.SIMPLE), 1e-9);
+        assertEquals(43.7, RootedRingLatency.rootedRingHopLatency(in, Protocol.LL), 1e-9);
+        assertEquals(81.1, RootedRingLatency.rootedRingHopLatency(in, Protocol.LL128), 1e-9);
+        assertEquals(149.0, RootedRingLatency.rootedRingHopLatency(in, Protocol.SIMPLE), 1e-9);
     }
 
     /**

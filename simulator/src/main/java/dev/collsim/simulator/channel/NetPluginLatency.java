@@ -11,7 +11,7 @@ import dev.collsim.topology.NetworkClass;
  * So a reported latency changes NCCL's algorithm and protocol choice. It is an estimate, not the transport's time:
  * collsim's time ({@code dev.collsim.simulator.perf.PerformanceModel}) reads NCCL's latency without it
  * ({@code simulator.PreparedCommunicator} tunes the time's table on graphs of {@code latencyInter} 0) and charges the
- * network class's own cost per crossing instead ({@code perf.NetClassDefaults}: EFA 40 us, read on the public EFA
+ * network class's own cost per crossing instead ({@code perf.NetClassDefaults}: EFA 20 us, read on the public EFA
  * runs). Not a fitted figure: what each transport reports.
  *
  * <ul>

@@ -45,25 +45,24 @@ import java.util.Optional;
  *       A-allreduce-2x8xB200-lambda-1cc-ib-dstack-nccl2.26.txt, where the model's other terms already derate). The
  *       100 Gb/s A100 RoCE runs (OCI BM.GPU4.8, 16 NICs per node) run below their NIC bound (the OKE run's 237.9
  *       GB/s busbw at 8 GiB against 321.4), so they neither support nor contradict the share: they did not move.</li>
- *   <li><b>EFA</b> (10 us, 40 us, 0.82): InfiniBand's step cost; its own hop latency and line-rate share, read on
+ *   <li><b>EFA</b> (10 us, 20 us, 0.82): InfiniBand's step cost; its own hop latency and line-rate share, read on
  *       the public EFA runs. The latency aws-ofi-nccl reports to NCCL (75 us on p4d, p4de and p5) is an estimate set
  *       for NCCL's choice ({@code simulator.channel.NetPluginLatency}); it stays in NCCL's choice and is not time:
  *       charged as time it put both Simple runs below at 2.2x the measured time at 8 B-16 KiB. The time charges this
- *       class's hop latency instead, per network crossing ({@link NetHops}). Hop latency 40 us
- *       ({@link #EFA_HOP_US}): per run, the median measured time at 8-256 B (out of place) less the model's floor
- *       (NCCL's latency of the run's release, the plugin's share left out, plus launchOverheadUs 1.5), over the
- *       crossings: 2x8 A100 p4d, NCCL 2.23.4, aws-ofi-nccl 1.13.2, Tree/Simple by the plugin's NCCL_PROTO
- *       (A-allreduce-2x8xA100-40GB-aws-p4d-dlami-efa-nccl2.23.txt lines 48-53) (178.55 - 93.9) / 2 = 42.3; 2x8 A100
- *       p4de, NCCL 2.17.1, aws-ofi-nccl 1.5.0, NCCL_PROTO=simple
- *       (A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt lines 35-40) (160.55 - 85.5) / 2
- *       = 37.5; the two runs of 2019-2021 stacks with LL: 2x8 A100 p4d NCCL 2.8.3 Tree/LL
- *       (A-allreduce-2x8xA100-40GB-aws-p4d-eks-efa-nccl2.8.txt lines 51-56) (167.8 - 29.0) / 2 = 69.4 and 2x8 V100
- *       p3dn NCCL 2.4.8 Ring/LL, no GPUDirect (A-allreduce-2x8xV100-32GB-aws-p3dn-dlami-efa-nccl2.4.txt lines 83-88)
- *       (137.15 - 60.9) / 4 = 19.1. Median 39.9, rounded to 40; leaving one run out 37.5 or 42.3 (EfaFiguresTest).
- *       Cross-check, not a fit: the plugin's own model tuner times an inter-node step on p5 at 20 us, plus 3 us of
- *       completion for Simple (aws-ofi-nccl {@code src/tuner/nccl_ofi_model.cpp} net_lat, {@code
- *       include/nccl_ofi_param.h} TUNER_NET_COMP_OVERHEAD); on Ampere a Simple receive also waits for NCCL's GPU
- *       Direct flush, on EFA an RDMA read ({@code src/nccl_ofi_sendrecv.c}), so about two such trips per crossing.
+ *       class's hop latency instead, per network crossing and, for Simple before Hopper, once more for NCCL's GDR
+ *       flush ({@link NetHops#latencyCharges}). Hop latency 20 us ({@link #EFA_HOP_US}): per run, the median measured
+ *       time at 8-256 B (out of place) less the model's floor (NCCL's latency of the run's release, the plugin's
+ *       share left out, plus launchOverheadUs 1.5), over the charges: 2x8 A100 p4d, NCCL 2.23.4, aws-ofi-nccl
+ *       1.13.2, Tree/Simple by the plugin's NCCL_PROTO (A-allreduce-2x8xA100-40GB-aws-p4d-dlami-efa-nccl2.23.txt lines
+ *       48-53) (178.55 - 93.9) / 4 = 21.2; 2x8 A100 p4de, NCCL 2.17.1, aws-ofi-nccl 1.5.0, NCCL_PROTO=simple
+ *       (A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt lines 35-40) (160.55 - 85.5) / 4
+ *       = 18.8; 2x8 V100 p3dn NCCL 2.4.8 Ring/LL, no GPUDirect
+ *       (A-allreduce-2x8xV100-32GB-aws-p3dn-dlami-efa-nccl2.4.txt lines 83-88) (137.15 - 60.9) / 4 = 19.1; 2x8 A100
+ *       p4d NCCL 2.8.3 Tree/LL, a 2021 stack (A-allreduce-2x8xA100-40GB-aws-p4d-eks-efa-nccl2.8.txt lines 51-56)
+ *       (167.8 - 29.0) / 2 = 69.4. Median 20.1, rounded to 20; leaving one run out 19.1 or 21.2 (EfaFiguresTest).
+ *       It agrees with the plugin's own model tuner, which times an inter-node step on p5 at 20 us, 23 us for Simple
+ *       (aws-ofi-nccl {@code src/tuner/nccl_ofi_model.cpp} net_lat, {@code include/nccl_ofi_param.h}
+ *       TUNER_NET_COMP_OVERHEAD); not fitted to it.
  *       Line-rate share 0.82 ({@link #EFA_LINE_RATE_SHARE}): the busbw the two GPUDirect runs of current plugins
  *       reach at 1 GiB over the 93.75 GB/s that a 2-node Tree gets from 4 x 100 Gb/s per node: 76.21 / 93.75 =
  *       0.813 (p4d, line 75), 77.61 / 93.75 = 0.828 (p4de, line 62); their mean 0.82, and either alone predicts the
@@ -182,10 +181,11 @@ public final class NetClassDefaults {
     static final double ROCE_LINE_RATE_SHARE = 0.89;
 
     /**
-     * EFA's added latency per network crossing, microseconds: the median of four public EFA runs' small-size floors
-     * per crossing (list above, EFA), 39.9 rounded to 40; leaving one run out gives 37.5 or 42.3.
+     * EFA's added latency per network crossing, microseconds, charged twice for Simple on GPUs before Hopper (the GDR
+     * flush, {@link NetHops#latencyCharges}): the median of four public EFA runs' small-size floors per charge (list
+     * above, EFA), 20.1 rounded to 20; leaving one run out gives 19.1 or 21.2.
      */
-    static final double EFA_HOP_US = 40;
+    static final double EFA_HOP_US = 20;
 
     /**
      * EFA's line-rate share ({@link NetClassProfile#bwFraction}): the two GPUDirect EFA runs of current plugins reach

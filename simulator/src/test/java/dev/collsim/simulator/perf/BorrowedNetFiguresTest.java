@@ -24,7 +24,7 @@ class BorrowedNetFiguresTest {
         assertEquals(ib.stepUs(), efa.stepUs(), "EFA no longer uses InfiniBand's step cost: the note is wrong");
         Optional<String> note = NetClassDefaults.borrowedNote(NetworkClass.EFA, efa);
         assertTrue(note.isPresent() && note.get().contains("InfiniBand's step cost") && note.get().contains("an assumption")
-                && note.get().contains("40 us added per hop") && note.get().contains("82 % of the line rate"),
+                && note.get().contains("20 us added per hop") && note.get().contains("82 % of the line rate"),
                 String.valueOf(note));
     }
 

@@ -77,7 +77,7 @@ public final class PreparedCommunicator {
         this.pluginSimple = pluginSimple;
         this.plan = plan;
         this.table = table;
-        this.timeTable = TimeTable.of(timeBase, plan.nvlsTimeGraph());
+        this.timeTable = TimeTable.of(timeBase, plan.nvlsTimeGraph().withLatencyInter(0));
         this.copyScale = copyScale;
         this.fabric = fabric;
     }
@@ -92,8 +92,9 @@ public final class PreparedCommunicator {
      * @param runMinor the run's NCCL 2 minor release ({@code version.minor()} when it is not older than the entry):
      *                 a run older than the entry has its tuning's rules where collsim knows them
      *                 ({@link TuningConstants#forRun}), and before 2.12 NCCL's choice is made on graphs without the
-     *                 net plugin's latency ({@code channel.NetPluginLatency#readBy}) while the time still reads the
-     *                 table with it (the latency the transport has, whatever NCCL knows)
+     *                 net plugin's latency ({@code channel.NetPluginLatency#readBy}); the time never reads it (an
+     *                 estimate for NCCL's choice, not the transport's time: the network class's own cost per crossing
+     *                 stands for it, {@code perf.NetClassDefaults})
      * @return the prepared communicator
      * @throws InvalidRequestException when there are no ranks, or a rank is not a GPU of the topology
      */
@@ -108,9 +109,10 @@ public final class PreparedCommunicator {
         CommunicatorRanks.check(topology, ranks);
         ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
         TuningConstants constants = TuningConstants.of(version).forRun(runMinor);
-        CostTable timeBase = NcclTuningModel.tune(input(plan, plan.graphs(), s, constants));
-        CostTable choice = NetPluginLatency.readBy(runMinor) ? timeBase
-                : NcclTuningModel.tune(input(plan, plan.graphs().withLatencyInter(0), s, constants));
+        boolean reported = plan.graphs().ring().latencyInter() > 0 || plan.graphs().tree().latencyInter() > 0;
+        CostTable timeBase = NcclTuningModel.tune(input(plan, plan.graphs().withLatencyInter(0), s, constants));
+        CostTable choice = reported && NetPluginLatency.readBy(runMinor)
+                ? NcclTuningModel.tune(input(plan, plan.graphs(), s, constants)) : timeBase;
         return new PreparedCommunicator(version, s, plan, choice, timeBase, LocalCopy.scale(ranks.get(0)),
                 LeafGroups.limiting(topology, ranks).orElse(null), pluginSimple);
     }

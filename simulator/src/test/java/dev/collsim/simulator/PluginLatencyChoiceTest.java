@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A run of NCCL before 2.12 chooses without the net plugin's latency: {@code ncclNetProperties_t} has no
  * {@code latency} at v2.11.4-1 ({@code src/include/nccl_net.h}), and has it at v2.12.7-1 (line 34), where
- * {@code src/graph/search.cc} line 468 first copies it into the graph. The time still carries the 75 us aws-ofi-nccl
- * reports on p4d: the transport's latency is there whatever NCCL's estimate knows.
+ * {@code src/graph/search.cc} line 468 first copies it into the graph. The time carries the 75 us aws-ofi-nccl reports
+ * on p4d under neither: it is NCCL's estimate, not the transport's time.
  */
 class PluginLatencyChoiceTest {
 
@@ -40,7 +40,7 @@ class PluginLatencyChoiceTest {
      * lower for Tree/LL (1 KiB) and 2 x 150 = 300 us lower for Tree/Simple (1 GiB). Same choice, same time.
      */
     @Test
-    void olderNcclEstimatesWithoutItButTheTimeKeepsIt() {
+    void olderNcclEstimatesWithoutItAndTheTimeIsTheSame() {
         Topology t = ClusterLoader.load("p4d.24xlargex2");
         NcclPredictor p = new NcclPredictor(NcclVersion.V2_18_5, PerformanceParameters.DEFAULTS);
         PreparedCommunicator reads = p.prepare(t, t.gpus(), NcclSettings.DEFAULTS, 12);

@@ -38,7 +38,7 @@ class VariantNetworkTest {
         SimulatorResolver r = new SimulatorResolver();
         assertEquals("", VariantNetwork.note(r.resolve(spec, spec.variants().get(0))));
         String efa = VariantNetwork.note(r.resolve(spec, spec.variants().get(1)));
-        assertTrue(efa.startsWith("AWS EFA (aws-ofi-nccl) runs on InfiniBand's figures"), efa);
+        assertTrue(efa.startsWith("AWS EFA (aws-ofi-nccl) runs on InfiniBand's step cost"), efa);
         // the same words as predict -c p5.48xlargex4 (PredictCommand: comm.networkNote)
         assertEquals(predictNote("p5.48xlargex4", null), efa);
         String socket = VariantNetwork.note(r.resolve(spec, spec.variants().get(2)));

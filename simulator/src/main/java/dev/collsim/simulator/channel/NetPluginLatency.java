@@ -8,9 +8,11 @@ import dev.collsim.topology.NetworkClass;
  * ({@code graph->latencyInter = net->net.latency}, NCCL 2.30.7 {@code src/graph/search.cc}; the same in 2.18.5), and
  * its tuning adds it to the inter-node step latency once per protocol and once more for Simple, "the flush"
  * ({@code interLat += graphs[a]->latencyInter}, {@code src/graph/tuning.cc ncclTopoTuneModel}; 2.18.5 the same).
- * So a reported latency changes NCCL's algorithm and protocol choice, and, since collsim's time starts from NCCL's
- * latency ({@code dev.collsim.simulator.perf.PerformanceModel}), the predicted time. Not a fitted figure: what each
- * transport reports.
+ * So a reported latency changes NCCL's algorithm and protocol choice. It is an estimate, not the transport's time:
+ * collsim's time ({@code dev.collsim.simulator.perf.PerformanceModel}) reads NCCL's latency without it
+ * ({@code simulator.PreparedCommunicator} tunes the time's table on graphs of {@code latencyInter} 0) and charges the
+ * network class's own cost per crossing instead ({@code perf.NetClassDefaults}: EFA 20 us, read on the public EFA
+ * runs). Not a fitted figure: what each transport reports.
  *
  * <ul>
  *   <li>InfiniBand and RoCE (NCCL's internal IB network): 0, "not set" (NCCL 2.30.7
@@ -30,13 +32,12 @@ import dev.collsim.topology.NetworkClass;
  *       2023-05-31). NCCL 2.17 and older read it differently: in place of the network's hardware latency, once
  *       per inter-node step and not doubled for Simple ({@code interLat = latencyInter ? latencyInter :
  *       hwLat[NET][a][p]}, v2.17.1-1 {@code src/graph/tuning.cc}); collsim applies 2.18's rule to those
- *       releases. Charged as time, the 75 us puts the prediction of the 2x8 A100 p4de run (NCCL 2.17.1, aws-ofi-nccl
- *       1.5.0aws, Tree/Simple) at 2.0-2.4x the measured time at 8 B-16 KiB (docs/accuracy.md, that file's row), and the
- *       2x8 A100 p4d run of NCCL 2.23 (aws-ofi-nccl 1.13.2), Simple only by its plugin's setting
- *       ({@link AwsOfiNcclProto}), at 2.0-2.2x; the p4d run of NCCL 2.8 with LL (no plugin setting then) is within
- *       6 % at 8 B with the 75 us charged once per step. So on EFA the small-size time does not double for Simple as
- *       NCCL's estimate does ("Also add the flush extra latency", v2.23.4-1 {@code src/graph/tuning.cc}); kept, since
- *       dropping it makes both Simple runs' 2-16 MiB, already too fast, faster still (docs/accuracy.md).</li>
+ *       releases. Charged as time, the 75 us put the prediction of the 2x8 A100 p4de run (NCCL 2.17.1, aws-ofi-nccl
+ *       1.5.0aws, Tree/Simple) at 2.0-2.4x the measured time at 8 B-16 KiB, and the 2x8 A100 p4d run of NCCL 2.23
+ *       (aws-ofi-nccl 1.13.2, Simple only by its plugin's setting, {@link AwsOfiNcclProto}) at 2.0-2.2x: three EFA
+ *       generation 1 runs share a 158-180 us floor whatever the protocol (167.5 us with LL on the NCCL 2.8 p4d run),
+ *       where NCCL's estimate doubles the latency for Simple ("Also add the flush extra latency", v2.23.4-1
+ *       {@code src/graph/tuning.cc}). So the time no longer reads it (since 2026-12-06).</li>
  *   <li>TCPX/TCPXO (Google's plugin): 0. google/nccl-plugin-gpudirect-tcpxo v1.0.17 (qualified with NCCL 2.28.7)
  *       {@code tcpdirect_plugin/fastrak_offload/nccl_shim.cc NcclShim::GetProperties}: latency 0, maxRecvs 1,
  *       maxComms 65536, netDeviceType NCCL_NET_DEVICE_HOST (no device-side unpack), speed read from the netdev's

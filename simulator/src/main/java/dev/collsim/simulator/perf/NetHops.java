@@ -2,7 +2,9 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.topology.NetworkClass;
 
 /**
  * Network hops on the critical path of one call: how many times a transport's extra one-way latency
@@ -21,6 +23,9 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * which a pipeline's fill depends on, is {@link #treeDepth}. Stateless.
  */
 public final class NetHops {
+
+    /** First compute capability (x10) NCCL skips the GDR flush on ({@code ncclTopoNeedFlush}: Hopper and later). */
+    static final int HOPPER_SM = 90;
 
     private NetHops() {
     }
@@ -43,6 +48,30 @@ public final class NetHops {
             case PAT -> log2;
             default -> 2;
         };
+    }
+
+    /**
+     * How many times a call pays its network class's hop latency ({@link NetClassProfile#hopLatencyUs}): once per
+     * crossing ({@link #of}), and on EFA a second time for a Simple call on GPUs before Hopper, whose every network
+     * receive waits for NCCL's GPU Direct RDMA flush before the GPU reads the data. NCCL flushes Simple receives
+     * there: "Flush is required on Ampere and earlier" (NCCL 2.30.7 and v2.17.1-1 {@code src/graph/paths.cc
+     * ncclTopoNeedFlush}; {@code src/transport/net.cc recvProxyProgress} posts {@code iflush} for Simple only), and
+     * its own tuning charges the flush as one more network latency ("Also add the flush extra latency", {@code
+     * interLat += latencyInter} again for Simple, v2.23.4-1 {@code src/graph/tuning.cc}). On EFA the flush is a read
+     * through the EFA device ({@code fi_read}, "an expensive operation", aws-ofi-nccl v1.13.2-aws
+     * {@code src/nccl_ofi_sendrecv.c}), a device trip like a send's; on InfiniBand and RoCE it is a loopback read on
+     * the local HCA, which collsim does not charge ({@link NetTransport}). Measured: the two Simple EFA runs on A100
+     * floor at 37.5-42.3 us per crossing, the LL run of NCCL 2.4.8 on p3dn at 19.1 (docs/accuracy.md, EfaFiguresTest).
+     *
+     * @param func collective
+     * @param a    algorithm
+     * @param p    protocol
+     * @param plan channel plan (nodes, ranks, class, GPUs' compute capability)
+     * @return hop latencies charged, >= 0
+     */
+    public static int latencyCharges(Collective func, Algorithm a, Protocol p, ChannelPlan plan) {
+        boolean efaFlush = p == Protocol.SIMPLE && plan.netClass() == NetworkClass.EFA && plan.minSm() < HOPPER_SM;
+        return of(func, a, plan) * (efaFlush ? 2 : 1);
     }
 
     /**

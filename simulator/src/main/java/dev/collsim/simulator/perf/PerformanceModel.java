@@ -56,7 +56,8 @@ import dev.collsim.topology.PathType;
  *   posts     = NVLSTree AllReduce between nodes: the proxy's sends on channels beyond the 16 NCCL's latency stands
  *               for, 3 us each on each hop ({@link NvlsTreePosts})
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
- *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}); the inter-node
+ *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}; the class's
+ *               latency twice for Simple on EFA before Hopper, the GDR flush, {@link NetHops#latencyCharges}); the inter-node
  *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams'
  *               ({@link SocketStreams})
  *   turns     = an LL call's network steps waiting for their rank's proxy thread to serve its other connections
@@ -149,7 +150,7 @@ public final class PerformanceModel {
                 effChannels, chain, ratio, capBus, linkAlgBw, netAlgBw, otherAlgBw));
         double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, channels);
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
-                plan, s, func, a, p) + net.hopLatencyUs() * NetHops.of(func, a, plan)
+                plan, s, func, a, p) + net.hopLatencyUs() * NetHops.latencyCharges(func, a, p, plan)
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels);

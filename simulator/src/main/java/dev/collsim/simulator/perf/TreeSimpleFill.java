@@ -8,6 +8,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.simulator.tuning.TreeChunk;
 import dev.collsim.topology.PathType;
 
 /**
@@ -27,10 +28,9 @@ import dev.collsim.topology.PathType;
  *       short on 3); the reduce goes up these hops and the broadcast comes down them, 2 x depth hops.</li>
  *   <li>Chunk. {@code src/enqueue.cc calcCollChunking}: the Simple step, NCCL_BUFFSIZE / NCCL_STEPS = 512 KiB
  *       ({@code chunkSteps} 1 for Tree), at every size ({@link PerformanceModel#chunk}); a channel's part when
- *       smaller. NCCL 2.18 and 2.19 halved it down to 32 KiB for small calls against {@code tree.depth} (v2.19.3-1
- *       {@code enqueue.cc} "Optimize chunkSize / nSteps"); 2.20.3 removed that. This fill uses 512 KiB under every
- *       release, 2.18 and 2.19 included (only the flow backend's {@code TreeSchedule} halves for them), so their
- *       small Tree calls get a larger fill than their smaller chunks would give.</li>
+ *       smaller. Releases before 2.20 halved it down to 32 KiB for small calls against {@code tree.depth} (v2.17.1-1,
+ *       v2.19.3-1 {@code enqueue.cc} "Optimize chunkSize / nSteps"); 2.20.3 removed that. This fill follows the run's
+ *       release ({@link #chunk}, {@link TreeChunk}), as the flow backend's {@code TreeSchedule} does.</li>
  * </ol>
  *
  * <p>A pipe of stages with stage times t_i delivers its last chunk sum(t_i) + (K - 1) max(t_i) after the start; the
@@ -89,16 +89,38 @@ public final class TreeSimpleFill {
      *                      generic fill's: a tuner's forced count above it must not shrink the fill)
      * @param busPerChannel bus bandwidth of one channel between nodes, GB/s (1e9 B/s), > 0
      * @param perChannelCap bus bandwidth one channel can move at most, GB/s
+     * @param callChannels  NCCL's channels for the call ({@code info->nChannels}, which its chunk rule reads)
+     * @param runMinor      the run's NCCL 2 minor release ({@link #chunk})
      * @return microseconds
      */
     static double fillUs(double otherFill, ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a,
-            Protocol p, NcclSettings s, long nBytes, double channels, double busPerChannel, double perChannelCap) {
+            Protocol p, NcclSettings s, long nBytes, double channels, double busPerChannel, double perChannelCap,
+            int callChannels, int runMinor) {
         if (!applies(func, a, p, plan)) {
             return otherFill;
         }
-        return pp.pipelineFillChunks() * fillUs(PerformanceModel.chunk(a, p, func, s), nBytes, channels,
+        return pp.pipelineFillChunks() * fillUs(chunk(plan, s, nBytes, callChannels, runMinor), nBytes, channels,
                 plan.nRanks() / plan.nNodes() - 1, NetHops.treeDepth(plan.nNodes()), intraRate(plan, pp, perChannelCap),
                 busPerChannel, ownIntraRate(plan));
+    }
+
+    /**
+     * NCCL's Tree/Simple chunk of the call: the Simple step ({@link PerformanceModel#chunk}), before 2.20 halved
+     * against NCCL's tree depth ({@link TreeChunk}). 2 x 8 A100, 8 channels, 4 MiB under 2.17: depth 7 + 1 = 8,
+     * 4 MiB / (8 x 512 KiB) = 1 &lt; 64 -&gt; 256 KiB (2) -&gt; 128 KiB (4, the first loop's floor); 4 &lt; 32 -&gt;
+     * 64 KiB (8, the second's); 8 &lt; 8 is false: 64 KiB, where 2.20 and later keep 512 KiB.
+     *
+     * @param plan         channel plan (ranks, nodes)
+     * @param s            NCCL settings (NCCL_BUFFSIZE)
+     * @param nBytes       bytes of the call
+     * @param callChannels NCCL's channels for the call, >= 1
+     * @param runMinor     the run's NCCL 2 minor release
+     * @return bytes
+     */
+    static long chunk(ChannelPlan plan, NcclSettings s, long nBytes, int callChannels, int runMinor) {
+        long step = PerformanceModel.chunk(Algorithm.TREE, Protocol.SIMPLE, Collective.ALL_REDUCE, s);
+        return TreeChunk.halves(runMinor, Protocol.SIMPLE) ? TreeChunk.bytes(step, nBytes, callChannels,
+                TreeChunk.ncclDepth(plan.nRanks(), plan.nNodes())) : step;
     }
 
     /**

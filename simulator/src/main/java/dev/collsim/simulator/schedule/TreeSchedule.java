@@ -3,6 +3,7 @@ package dev.collsim.simulator.schedule;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.TreeChunk;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,7 +63,7 @@ public final class TreeSchedule implements ScheduleAlgorithm {
      * @return true for Simple under 2.18.5 and 2.19.4; false for LL and LL128, and from 2.21.5 on
      */
     public static boolean halvesTreeChunk(NcclVersion release, Protocol protocol) {
-        return release.minor() < 20 && protocol == Protocol.SIMPLE;
+        return TreeChunk.halves(release.minor(), protocol);
     }
 
     /** Two Tree schedules are equal when they cut chunks alike (the release's and protocol's rule). */
@@ -147,11 +148,8 @@ public final class TreeSchedule implements ScheduleAlgorithm {
     }
 
     /**
-     * NCCL 2.18-2.19's Tree/Simple chunk for a call (used only where {@link #halvesTreeChunk}): {@value #CHUNK_BYTES}
-     * bytes, halved while the call has fewer chunks per channel than 8 x the tree depth (down to 128 KiB), 4 x the
-     * depth (down to 64 KiB) and the depth (down to 32 KiB) (NCCL v2.19.4-1 {@code src/enqueue.cc}
-     * {@code computeColl}, "Optimize chunkSize / nSteps", pattern TreeUpDown; integer division as there). NCCL 2.20
-     * and later keep {@value #CHUNK_BYTES} bytes at every size.
+     * NCCL's Tree/Simple chunk before 2.20 for a call (used only where {@link #halvesTreeChunk}): {@link TreeChunk#bytes}
+     * from {@value #CHUNK_BYTES} bytes.
      *
      * @param nBytes    call size, bytes
      * @param nChannels channels, >= 1
@@ -159,18 +157,7 @@ public final class TreeSchedule implements ScheduleAlgorithm {
      * @return chunk, bytes
      */
     static long chunkBytes(long nBytes, int nChannels, int depth) {
-        long chunk = CHUNK_BYTES;
-        long nc = Math.max(1, nChannels);
-        while (nBytes / (nc * chunk) < depth * 8L && chunk > 131072) {
-            chunk /= 2;
-        }
-        while (nBytes / (nc * chunk) < depth * 4L && chunk > 65536) {
-            chunk /= 2;
-        }
-        while (nBytes / (nc * chunk) < depth && chunk > 32768) {
-            chunk /= 2;
-        }
-        return chunk;
+        return TreeChunk.bytes(CHUNK_BYTES, nBytes, nChannels, depth);
     }
 
     /**

@@ -16,12 +16,15 @@ class BorrowedNetFiguresTest {
 
     private static final PerformanceParameters PP = PerformanceParameters.DEFAULTS;
 
+    /** EFA: InfiniBand's step cost (an assumption), its own hop latency and line-rate share, and the note says so. */
     @Test
-    void efaCarriesInfiniBandsFiguresAndSaysSo() {
+    void efaCarriesInfiniBandsStepAndSaysSo() {
         NetClassProfile ib = PP.netProfile(NetworkClass.INFINIBAND);
-        assertEquals(ib, PP.netProfile(NetworkClass.EFA), "EFA no longer uses InfiniBand's figures: the note is wrong");
-        Optional<String> note = NetClassDefaults.borrowedNote(NetworkClass.EFA, PP.netProfile(NetworkClass.EFA));
-        assertTrue(note.isPresent() && note.get().contains("InfiniBand's figures") && note.get().contains("an assumption"),
+        NetClassProfile efa = PP.netProfile(NetworkClass.EFA);
+        assertEquals(ib.stepUs(), efa.stepUs(), "EFA no longer uses InfiniBand's step cost: the note is wrong");
+        Optional<String> note = NetClassDefaults.borrowedNote(NetworkClass.EFA, efa);
+        assertTrue(note.isPresent() && note.get().contains("InfiniBand's step cost") && note.get().contains("an assumption")
+                && note.get().contains("20 us added per hop") && note.get().contains("82 % of the line rate"),
                 String.valueOf(note));
     }
 

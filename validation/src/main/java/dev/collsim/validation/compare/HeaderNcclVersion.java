@@ -100,7 +100,7 @@ public final class HeaderNcclVersion {
             return Optional.empty();
         }
         return Optional.of(String.format(Locale.ROOT, "NCCL %s predates the net plugin's latency (read from 2.%d): the"
-                + " %.0f us the %s plugin reports is left out of NCCL's choice, not of the time", release(d),
+                + " %.0f us the %s plugin reports is left out of NCCL's choice (the time never charges it)", release(d),
                 NetPluginLatency.FIRST_MINOR, NetPluginLatency.reportedUs(net), net.label()));
     }
 }

@@ -152,7 +152,7 @@ class HeaderNcclVersionTest {
         assertEquals(false, HeaderNcclVersion.readsPluginLatency(p4d28, Optional.of(NcclVersion.V2_8_4)));
         Topology two = ClusterLoader.load("p4d.24xlargex2");
         assertEquals(Optional.of("NCCL 2.8.3 predates the net plugin's latency (read from 2.12): the 75 us the AWS EFA"
-                + " (aws-ofi-nccl) plugin reports is left out of NCCL's choice, not of the time"),
+                + " (aws-ofi-nccl) plugin reports is left out of NCCL's choice (the time never charges it)"),
                 HeaderNcclVersion.pluginLatencyLine(p4d28, PER_FILE, two));
         assertEquals(Optional.empty(), HeaderNcclVersion.pluginLatencyLine(p4d223, PER_FILE, two));
     }

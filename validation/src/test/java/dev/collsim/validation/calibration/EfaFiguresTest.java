@@ -1,0 +1,135 @@
+package dev.collsim.validation.calibration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.collsim.simulator.perf.NetClassProfile;
+import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.topology.NetworkClass;
+import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.ingest.Corpus;
+import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.MeasurementReader;
+import dev.collsim.validation.ingest.PerfPoint;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the EFA class's hop latency and line-rate share come from ({@code NetClassDefaults}, EFA). Hop latency: the
+ * rule of InfinibandHopLatencyDerivationTest, per public EFA file with small sizes the median measured time at
+ * 8-256 B less the model's floor worked out by hand from NCCL's tuning tables of the run's release, without the
+ * latency the plugin reports (an estimate for NCCL's choice, not time), plus {@code launchOverheadUs} 1.5, over the
+ * hop latencies {@code NetHops.latencyCharges} charges (network crossings: Tree 2 log2 nodes, Ring AllReduce at 8
+ * ranks per node 2 nodes; twice each for Simple on A100, NCCL's GDR flush); the class figure is the median over the
+ * files. Line-rate share: the busbw the GPUDirect runs of current plugins reach
+ * at 1 GiB over their NICs' bound, as RoCE's (RoceLineRateShareTest).
+ */
+class EfaFiguresTest {
+
+    /** One dataset: file, its table's line, the hand floor of the model in us and the hop latencies charged. */
+    private record Floor(String file, int line, double modelUs, int hops) {
+    }
+
+    private static final double LAUNCH_US = 1.5;
+
+    private static final String P4D_223 = "A-allreduce-2x8xA100-40GB-aws-p4d-dlami-efa-nccl2.23.txt";
+    private static final String P4DE_217 = "A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt";
+
+    /**
+     * Hand floors, 2 nodes x 8 ranks. p4d, NCCL 2.23.4 Tree/Simple (v2.23.4-1 {@code src/graph/tuning.cc} baseLat
+     * 8.4 line 57, hwLat NVLINK 4.0 line 67, NET 14 line 75): 8.4 + 2 x (7 x 4 + 14) = 92.4. p4de, NCCL 2.17.1 by the
+     * 2.18.5 entry, Tree/Simple (v2.18.5-1: baseLat 0, NVLINK 4, NET 14): 2 x (7 x 4 + 14) = 84. p4d, NCCL 2.8.3 by the
+     * 2.8.4 tables, Tree/LL (v2.8.4-1: baseLat 4.4 line 56, NVLINK .52 line 65 x 1.8 on several nodes line 141, NET
+     * 5.0 line 69): 4.4 + 2 x (7 x 0.936 + 5.0) = 27.504. p3dn (V100), NCCL 2.4.8 by the 2.8.4 tables, Ring/LL over
+     * the ring graph's PCI hops (PCI Ring LL 1.0 line 67 x 1.8, NET Ring LL 2.7 line 69, 2 (nNodes - 1) inter steps,
+     * line 111): 3.6 + 28 x 1.8 + 2 x 2.7 = 59.4, 4 crossings (NetHops.ringCrossings, 8 ranks per node).
+     */
+    private static final List<Floor> FLOORS = List.of(
+            new Floor(P4D_223, 46, 92.4 + LAUNCH_US, 4),
+            new Floor(P4DE_217, 33, 84.0 + LAUNCH_US, 4),
+            new Floor("A-allreduce-2x8xA100-40GB-aws-p4d-eks-efa-nccl2.8.txt", 47, 27.504 + LAUNCH_US, 2),
+            new Floor("A-allreduce-2x8xV100-32GB-aws-p3dn-dlami-efa-nccl2.4.txt", 66, 59.4 + LAUNCH_US, 4));
+
+    /**
+     * Per charge, us, by hand from the rows at 8-256 B (out of place): p4d 2.23 lines 48-53, median of 178.1,
+     * 178.2, 178.5, 178.6, 178.8, 180.3 = 178.55, (178.55 - 93.9) / 4 = 21.1625; p4de lines 35-40 160.55,
+     * (160.55 - 85.5) / 4 = 18.7625; p4d 2.8 lines 51-56 167.8, (167.8 - 29.004) / 2 = 69.398; p3dn lines 83-88
+     * 137.15, (137.15 - 60.9) / 4 = 19.0625.
+     */
+    private static final double[] BY_HAND = {21.1625, 18.7625, 69.398, 19.0625};
+
+    @Test
+    void hopLatencyIsTheMedianOfTheFilesAndHoldsLeavingOneOut() throws Exception {
+        double[] perHop = new double[FLOORS.size()];
+        for (int i = 0; i < perHop.length; i++) {
+            Floor f = FLOORS.get(i);
+            perHop[i] = (median(rows(f.file(), f.line(), 8, 256, true)) - f.modelUs()) / f.hops();
+            assertEquals(BY_HAND[i], perHop[i], 0.01, f.file() + ":" + f.line());
+        }
+        // in sample: (19.0625 + 21.1625) / 2 = 20.1125, rounded to 20
+        assertEquals(20.1125, median(perHop), 0.01);
+        assertEquals(20, PerformanceParameters.DEFAULTS.netProfile(NetworkClass.EFA).hopLatencyUs());
+        // leaving one file out: 19.0625 (a file above it out) or 21.1625 (one below it out), within 1.2 us of 20
+        double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE;
+        for (int out = 0; out < perHop.length; out++) {
+            double[] rest = new double[perHop.length - 1];
+            for (int i = 0, k = 0; i < perHop.length; i++) {
+                if (i != out) {
+                    rest[k++] = perHop[i];
+                }
+            }
+            lo = Math.min(lo, median(rest));
+            hi = Math.max(hi, median(rest));
+        }
+        assertEquals(19.0625, lo, 0.01);
+        assertEquals(21.1625, hi, 0.01);
+    }
+
+    /**
+     * 2 nodes x 4 EFA NICs of 100 Gb/s: a node moves at most 50 GB/s, a 2-node Tree AllReduce's algbw, and nccl-tests'
+     * busbw factor for 16 ranks is 2 x 15 / 16 = 1.875: 93.75 GB/s. p4d 2.23 line 75: 1 GiB in 26416 us, 40.647 GB/s
+     * algbw, 76.21 busbw, 0.8129; p4de line 62: 25940 us, 41.393, 77.61, 0.8279. Mean 0.8204, shipped 0.82; each
+     * run's share puts the other's 1 GiB within 1.9 %.
+     */
+    @Test
+    void lineRateShareIsTheTwoGpuDirectRunsMean() throws Exception {
+        double bound = 4 * 100 / 8.0 * 1.875;
+        double p4d = busBwAt(P4D_223, 46, 1L << 30) / bound;
+        double p4de = busBwAt(P4DE_217, 33, 1L << 30) / bound;
+        assertEquals(0.8129, p4d, 0.0005);
+        assertEquals(0.8279, p4de, 0.0005);
+        NetClassProfile efa = PerformanceParameters.DEFAULTS.netProfile(NetworkClass.EFA);
+        assertEquals(0.82, efa.bwFraction());
+        assertEquals(Math.round((p4d + p4de) / 2 * 100) / 100.0, efa.bwFraction());
+        assertEquals(0.0181, p4de / p4d - 1, 0.0005);
+    }
+
+    /** @return nccl-tests busbw of a 16-rank AllReduce from the measured time at that size, GB/s */
+    private static double busBwAt(String file, int line, long size) throws Exception {
+        double us = rows(file, line, size, size, true)[0];
+        return size / (us * 1000.0) * 2 * 15 / 16.0;
+    }
+
+    /** @return the measured times (out of place) of the dataset at the line, sizes lo..hi */
+    private static double[] rows(String file, int line, long lo, long hi, boolean outOfPlace) throws Exception {
+        for (Dataset d : MeasurementReader.read(Path.of(Corpus.DIR.toString(), file))) {
+            if (d.line() == line) {
+                return Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= lo && p.sizeBytes() <= hi)
+                        .mapToDouble(p -> time(p, outOfPlace)).toArray();
+            }
+        }
+        throw new AssertionError("no dataset at " + file + ":" + line);
+    }
+
+    private static double time(PerfPoint p, boolean outOfPlace) {
+        return outOfPlace ? p.outOfPlace().timeUs() : p.inPlace().timeUs();
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+}

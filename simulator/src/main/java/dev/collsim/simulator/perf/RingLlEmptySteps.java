@@ -63,19 +63,21 @@ public final class RingLlEmptySteps {
      * @param nBytes bytes of the call
      * @param rules  the run's release rules
      * @return the steps the call waits for in nccl-tests' loop: NCCL's nsteps unless a one-host Ring LL AllReduce
-     *         leaves some rank-chunks empty
+     *         leaves some rank-chunks empty; 0 for an empty call (no step has elements)
      */
     public static double steps(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
             long nBytes, ReleaseRules rules) {
         int n = plan.nRanks();
         int nsteps = NcclTuningModel.nSteps(func, n);
-        if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p != Protocol.LL || plan.nNodes() != 1 || n < 2
-                || nBytes <= 0) {
+        if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p != Protocol.LL || plan.nNodes() != 1 || n < 2) {
             return nsteps;
         }
         long k = dataChunks(plan, s, nBytes, rules);
         if (k >= n) {
             return nsteps;
+        }
+        if (k == 0) {
+            return 0;
         }
         long pairs = (k + 1) / 2;
         return Math.min(nsteps, 2.0 * n - (double) n / pairs);
@@ -103,14 +105,22 @@ public final class RingLlEmptySteps {
                 Protocol.LL);
     }
 
-    /** @return how many of the nRanks chunks of the call's one loop hold data, 1 to nRanks */
+    /**
+     * Below nRanks x the chunk grain a chunk is one grain, so {@code ceil(nBytes / grain)} hold data; from there on
+     * all nRanks are taken to. NCCL's own count dips below nRanks just past it ({@code alignUp(divUp(count, n), 4)}
+     * floats: 132 B on 8 ranks fills 5 chunks of 32 B), which would make a larger call faster; not modelled, so that
+     * the time never falls as the size grows.
+     *
+     * @return how many of the nRanks chunks of the call's one loop hold data, 0 (an empty call) to nRanks
+     */
     static long dataChunks(ChannelPlan plan, NcclSettings s, long nBytes, ReleaseRules rules) {
+        if (nBytes <= 0) {
+            return 0;
+        }
         int n = plan.nRanks();
         long grain = rules.runMinor() >= FIRST_16_BYTE_CHUNK_MINOR ? ALIGN_BYTES
                 : 8L * threads(plan, s, nBytes, rules);
-        long share = (nBytes + n - 1) / n;
-        long chunk = (share + grain - 1) / grain * grain;
-        return Math.min(n, (nBytes + chunk - 1) / chunk);
+        return nBytes >= n * grain ? n : (nBytes + grain - 1) / grain;
     }
 
     /** @return the call's LL threads ({@code getAlgoInfo}: halved from maxThreads, a floor by release) */

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
@@ -69,5 +70,22 @@ class RingLlEmptyStepsTest {
         assertEquals(17.7, predictUs(v218, "dgx-a100", 512), 17.7 * 0.002);
         assertEquals(24.1, predictUs(v218, "dgx-a100", 4096), 24.1 * 0.002);
         assertEquals(24.9, predictUs(v218, "dgx-a100", 8192), 24.9 * 0.002);
+    }
+
+    /**
+     * Byte by byte from 4 to 400 B (past 8 x 16 B, where NCCL's own count of chunks with data dips: 132 B of floats
+     * fills 5 chunks of 32 B) the time never falls, under both chunk rules.
+     */
+    @Test
+    void neverFasterAsSizeGrowsByteByByte() throws Exception {
+        for (NcclPredictor predictor : new NcclPredictor[] {new NcclPredictor(),
+                new NcclPredictor(NcclVersion.V2_18_5, PerformanceParameters.DEFAULTS)}) {
+            double previous = 0;
+            for (long bytes = 4; bytes <= 400; bytes += 4) {
+                double us = predictUs(predictor, "dgx-a100", bytes);
+                assertTrue(us >= previous - 1e-9, bytes + " B: " + us + " us after " + previous);
+                previous = us;
+            }
+        }
     }
 }

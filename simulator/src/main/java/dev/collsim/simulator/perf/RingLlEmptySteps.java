@@ -8,6 +8,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
+import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.ReleaseRules;
 
@@ -37,8 +38,11 @@ import dev.collsim.simulator.tuning.ReleaseRules;
  * (all: 24.9); 8x H100 (A-allreduce-1x8xH100-dgx-nvidia-dgxc-benchmarking-nccl-recipe.txt:24) 13.67 / 13.00 us at
  * 8-16 B (one: 8.1 + 8 x 0.6 = 12.9), 14.92 at 64 B (four: 15.3), 15.87 at 128 B (all: 16.5); 4x A100 of NCCL 2.8.4
  * (A-allreduce-1x4-1x8xA100-40GB-abci-anode-nccl2.8.txt:21, 64-thread chunks of 512 B) 11.89-13.23 us at 8-512 B
- * (one: 8.1 + 4 x 1.2 = 12.9). Not fitted: the period is the recurrence's. Applied to one host, where the steps are
- * the intra-host hops; AllGather and ReduceScatter give every rank's chunk data. Stateless.
+ * (one: 8.1 + 4 x 1.2 = 12.9). Not fitted: the period is the recurrence's. Applied where it was measured: one host
+ * whose ring graph is NVLink ({@link PerformanceModel#linkClass}). The kernel is the same over PCIe P2P and SHM, but
+ * no one-process-per-GPU PCIe file has sizes below nRanks x 16 B (the -g runs' host floor hides them) and SHM's LL
+ * steps have their own host-read term ({@link ShmHostReads}); between hosts the steps are network hops. AllGather
+ * and ReduceScatter give every rank's chunk data. Stateless.
  */
 public final class RingLlEmptySteps {
 
@@ -62,14 +66,15 @@ public final class RingLlEmptySteps {
      * @param p      protocol
      * @param nBytes bytes of the call
      * @param rules  the run's release rules
-     * @return the steps the call waits for in nccl-tests' loop: NCCL's nsteps unless a one-host Ring LL AllReduce
-     *         leaves some rank-chunks empty; 0 for an empty call (no step has elements)
+     * @return the steps the call waits for in nccl-tests' loop: NCCL's nsteps unless a one-host NVLink Ring LL
+     *         AllReduce leaves some rank-chunks empty; 0 for an empty call (no step has elements)
      */
     public static double steps(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
             long nBytes, ReleaseRules rules) {
         int n = plan.nRanks();
         int nsteps = NcclTuningModel.nSteps(func, n);
-        if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p != Protocol.LL || plan.nNodes() != 1 || n < 2) {
+        if (func != Collective.ALL_REDUCE || a != Algorithm.RING || p != Protocol.LL || plan.nNodes() != 1 || n < 2
+                || PerformanceModel.linkClass(plan) != HardwareClass.NVLINK) {
             return nsteps;
         }
         long k = dataChunks(plan, s, nBytes, rules);

@@ -12,9 +12,9 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  * through its step, whatever carries the hop (NCCL 2.28.9 {@code src/device/prims_simple.h}: the same
  * {@code genericOp} loop for a P2P or a NET peer). On nodes of several NVLink GPUs most of a ring's hops are NVLink
  * hops of the kind the one-node figure was measured on, and the ring runs at its slowest step, so the one-node
- * rate binds between nodes too. Trees differ: a tree channel's CTA splits its work between the up and down
- * directions, and the 2x2 DGX H100 Tree run moves 24.7 GB/s of bus bandwidth per channel
- * ({@code PerformanceModel#perChannelCap}), above the one-node ring figure.
+ * rate binds between nodes too. Trees are not held to it: the 2x2 DGX H100 Tree run moves 24.7 GB/s of bus
+ * bandwidth per channel ({@code PerformanceModel#perChannelCap}), above the one-node ring figure (a tree's bus
+ * bandwidth does not count the bytes one CTA copies the way a ring's does).
  *
  * <p>Measured, nothing fitted: Hopper's figure is 20.7 GB/s per channel, read on one node of 2 H200
  * ({@code data/device/h200x2-2026-11-29/collsim-sweep-NCCL_MAX_NCHANNELS.txt} lines 28 and 62: 41.72 / 2 and

@@ -35,7 +35,10 @@ import java.util.Optional;
  *       (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt lines 83, 92). Median 0.893, three
  *       providers' fabrics and four GPU types; leaving any one run out gives 0.865-0.897. The runs' own
  *       increments agree (4 to 8 GiB: 0.925 on the B200, 0.915 and 0.860 on the racks), so it is a rate, not a fixed
- *       cost. Not read from: the 2x1 H200 GKE run with one NIC per Pod (0.64 at 8 GiB,
+ *       cost. Since {@link RingChannelRate} the two H200 runs are bound by their 16 ring channels (16 x 20.7 =
+ *       331.2 GB/s busbw, 325.7 measured), so their 0.814 is a lower bound of the fabric's share, not a reading of
+ *       it; the median of the other five is 0.901 (leave-one-out 0.897-0.902): the figure is to be re-derived
+ *       without them. Not read from: the 2x1 H200 GKE run with one NIC per Pod (0.64 at 8 GiB,
  *       A-allreduce-2x1xH200-gke-dranet-1gpu-1nic-roce-gib.txt), whose header places its GPU and NIC apart; the GCP
  *       A4 B200 AllGather (A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt), slow at every size. What the share
  *       is made of is not published: RoCEv2's framing (Ethernet, IP, UDP, BTH, ICRC, FCS, preamble and gap, 82 B per

@@ -26,7 +26,8 @@ import dev.collsim.topology.PathType;
  *   channels  = channels NCCL uses for this call (runtime count after NCCL_MIN/MAX_CTAS, reduced per call, §3.1)
  *   busCap    = channels x perChannelCap[protocol][generation] x threads / default threads (GB/s, bus bandwidth;
  *               a rooted Simple Ring's half-size slices x their handshakes' share, {@link RootedSliceWaits};
- *               on several nodes the cap is at least NCCL's busBw / default runtime channels, see #perChannelCap;
+ *               on several nodes the cap is at least NCCL's busBw / default runtime channels but a Hopper Ring's,
+ *               see #perChannelCap and {@link RingChannelRate};
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
@@ -252,7 +253,8 @@ public final class PerformanceModel {
 
     /**
      * Bus bandwidth one runtime channel moves, GB/s: {@link PerformanceParameters#perChannelCap}, measured on
-     * one-node NVLink rings; on several nodes at least NCCL's own bus bandwidth for the (algorithm, protocol) over
+     * one-node NVLink rings, and so for a Hopper Ring on any number of nodes ({@link RingChannelRate}); otherwise on
+     * several nodes at least NCCL's own bus bandwidth for the (algorithm, protocol) over
      * the default runtime channel count (before NCCL_MAX_NCHANNELS / NCCL_MIN_NCHANNELS), since NCCL duplicates
      * its graph channels into runtime channels on Hopper multi-node "to reach peak BW" (NCCL 2.30.7
      * {@code src/graph/connect.cc ncclTopoPostset}; fact sheet §3.4). Measured: 4x8 H100 (XE9680, 8x NDR, NCCL
@@ -270,7 +272,7 @@ public final class PerformanceModel {
     private static double perChannelCap(ChannelPlan plan, PerformanceParameters pp, CostTable table,
             Collective func, Algorithm a, Protocol p, double linkAlgBw) {
         double measured = pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
-        if (plan.nNodes() == 1) {
+        if (plan.nNodes() == 1 || RingChannelRate.oneNodeRateBetweenNodes(a, GpuGeneration.of(plan.minSm()))) {
             return measured;
         }
         int defaultChannels = RuntimeChannels.collectiveChannels(plan.graphs(), plan.minSm(), plan.nNodes(),

@@ -77,15 +77,15 @@ class LinkEfficiencyTest {
      * At 8 GiB the bandwidth term is the call: algBw = min(link x eff, per-channel cap, NIC bound x eff). Where the
      * default's bottleneck is a link class's bandwidth (not the per-channel cap, which no efficiency scales), an
      * efficiency of 0.5 halves that term, so the algorithm bandwidth halves (to within the latency, < 1 % at 8 GiB).
-     * One DGX A100 under the NVLink efficiency (one DGX H100 is held by its NVLS per-channel cap), one L40S host under the PCIe efficiency, two DGX H100 under the
-     * network efficiency.
+     * One DGX A100 under the NVLink efficiency (one DGX H100 is held by its NVLS per-channel cap), one L40S host under the PCIe efficiency, two DGX B200 under the
+     * network efficiency (two DGX H100's Ring is held by its channels' one-node rate, {@link RingChannelRate}).
      */
     @Test
     void eachClassEfficiencyScalesItsOwnCalls() throws Exception {
         long n = 8L << 30;
         check("dgx-a100", n, eff(1, 0.5, 1));
         check("pcie-8x-l40s", n, eff(1, 1, 0.5));
-        check("dgx-h100x2", n, eff(0.5, 1, 1));
+        check("dgx-b200x2", n, eff(0.5, 1, 1));
     }
 
     private static void check(String cluster, long n, PerformanceParameters half) throws Exception {

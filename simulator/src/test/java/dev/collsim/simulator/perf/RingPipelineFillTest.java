@@ -53,11 +53,11 @@ class RingPipelineFillTest {
      * src/device/prims_simple.h, src/transport/net.cc: one message per slice). 2 DGX H100 over InfiniBand, Ring/Simple
      * AllGather and ReduceScatter of 1 GiB on 16 ranks: the per-rank piece per channel, 1 GiB / (16 channels x 16
      * ranks) = 4 MiB, is above the chunk (NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 x CHUNKSTEPS 4 = 2 MiB), so the fill is
-     * one slice, 4 MiB / 8 x SLICESTEPS 2 = 1 MiB, at one channel's share of the ring graph: NCCL's search gives 8 x
-     * 48 GB/s (the "Channels" line of {@code collsim predict -c dgx-h100x2}), x 0.98 (bwEfficiencySimple) over its 16
-     * runtime channels = 23.52 GB/s, 44.58 us (the chunk was 89.2 us). NCCL's latency is its estimate at 1 GiB less
-     * its bandwidth term, 2 est(1 GiB) - est(2 GiB) (a line); the data moves at the ring graph, 8 x 48 x 0.98 GB/s
-     * busBw, x 16/15 algBw; InfiniBand adds no hop latency; launchOverheadUs 1.5.
+     * one slice, 4 MiB / 8 x SLICESTEPS 2 = 1 MiB, at one channel's rate: a Hopper Ring channel between nodes moves the
+     * one-node 20.7 GB/s ({@link RingChannelRate}), below its share of the ring graph (NCCL's 8 x 48 GB/s x 0.98 over
+     * 16 runtime channels = 23.52 GB/s), 50.66 us (the chunk would be 101.3 us). NCCL's latency is its estimate at
+     * 1 GiB less its bandwidth term, 2 est(1 GiB) - est(2 GiB) (a line); the data moves at the 16 channels' 16 x 20.7
+     * GB/s busBw, x 16/15 algBw; InfiniBand adds no hop latency; launchOverheadUs 1.5.
      */
     @Test
     void betweenNodesOneSlice() throws Exception {
@@ -70,11 +70,11 @@ class RingPipelineFillTest {
             Prediction p2 = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, 2 * bytes,
                     DataType.FLOAT, RedOp.SUM, ring));
             assertEquals(Algorithm.RING, p1.algorithm());
-            double busBw = 8 * 48 * 0.98;
+            double busBw = 16 * 20.7;
             double fill = 1048576 / (1000.0 * busBw / 16);
             double expected = 1.5 + (2 * p1.ncclEstimateUs() - p2.ncclEstimateUs()) + fill
                     + bytes / (1000.0 * busBw * 16 / 15);
-            assertEquals(44.58, fill, 0.01);
+            assertEquals(50.66, fill, 0.01);
             assertEquals(expected, p1.timeUs(), 0.05, p1.toString());
         }
     }

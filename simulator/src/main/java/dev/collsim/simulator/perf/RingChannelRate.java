@@ -1,0 +1,56 @@
+package dev.collsim.simulator.perf;
+
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.simulator.tuning.GpuGeneration;
+
+/**
+ * Whether a Ring channel between nodes moves no more than the one-node rate of one channel
+ * ({@link PerformanceParameters#perChannelCap}), rather than NCCL's own bus bandwidth over its default runtime
+ * channels, the floor {@code PerformanceModel} gives the cap of every other algorithm on several nodes.
+ *
+ * <p>Why: a ring channel is one CTA on each rank, and each rank's CTA copies the channel's whole share of the data
+ * through its step, whatever carries the hop (NCCL 2.28.9 {@code src/device/prims_simple.h}: the same
+ * {@code genericOp} loop for a P2P or a NET peer). On nodes of several NVLink GPUs most of a ring's hops are NVLink
+ * hops of the kind the one-node figure was measured on, and the ring runs at its slowest step, so the one-node
+ * rate binds between nodes too. Trees are not held to it: the 2x2 DGX H100 Tree run moves 24.7 GB/s of bus
+ * bandwidth per channel ({@code PerformanceModel#perChannelCap}), above the one-node ring figure (a tree's bus
+ * bandwidth does not count the bytes one CTA copies the way a ring's does).
+ *
+ * <p>Measured, nothing fitted: Hopper's figure is 20.7 GB/s per channel, read on one node of 2 H200
+ * ({@code data/device/h200x2-2026-11-29/collsim-sweep-NCCL_MAX_NCHANNELS.txt} lines 28 and 62: 41.72 / 2 and
+ * 82.21 / 4). NCCL doubles its 8 ring graph channels of an 8-GPU, 8-NIC Hopper node to 16 runtime channels between
+ * nodes (NCCL 2.26.2 {@code src/graph/connect.cc ncclTopoPostset}, "Duplication should be complete now"; "16 coll
+ * channels" in the 2 x 8 H100 log D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt line 23), so a Ring between
+ * such nodes carries at most 16 x 20.7 = 331.2 GB/s busbw, below the 8 x 400 Gb/s NICs. Measured at 8 GiB, on two
+ * fabrics and two GPUs: 2 x 8 H200 over GCP RoCE, AllGather 325.72 and 325.52 GB/s
+ * (A-allgather-2x8xH200-gcp-a3ultra-gke-gib-skypilot-nccl2.26.txt lines 60 and 112); 4 x 8 H100 over InfiniBand
+ * (Voltage Park), AllGather 323.53 and AllReduce 330.93 (ZiyanIshani/vpbenchmarking
+ * {@code results/nccl_multinode/nccl_multinode_summary.md}, commit 29960031; the same cluster's broadcast and reduce
+ * runs are A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt). Before this rule collsim took NCCL's 8 graph
+ * channels x 48 GB/s over 16, 24 GB/s per channel, so the NICs bound: 354 GB/s on the H200 runs (8 % fast) and
+ * 358.6 on the Voltage Park broadcast. Not explained: the 4 x 8 H100 XE9680 AllReduce on VMware VMs with a custom
+ * NCCL_TOPO_FILE, 365.84 GB/s (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt line 143),
+ * 22.9 per channel if it ran 16 channels; its log prints no channel count, and its hand-made topology may give
+ * NCCL more.
+ *
+ * <p>Hopper only. Blackwell's figure is Hopper's by assumption (no one-channel Blackwell measurement), and the one
+ * Blackwell Ring between nodes contradicts it there: 2 x 4 GB300 (sm103) moves 357.13 and 360.42 GB/s busbw at
+ * 16 and 8 GiB on 16 runtime channels (A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt
+ * lines 51 and 89), 22.3-22.5 GB/s per channel, as the 8 x B300 Ring AllReduce's 695 GB/s on 32 channels does on
+ * one node (21.7, NVIDIA/nccl#2140); Blackwell keeps NCCL's figure until its one-channel rate is measured. Volta and
+ * Ampere keep it too: their figures are NCCL's Tree caps, not measured rates. Stateless.
+ */
+public final class RingChannelRate {
+
+    private RingChannelRate() {
+    }
+
+    /**
+     * @param a   the call's algorithm
+     * @param gen the communicator's GPU generation (its lowest compute capability)
+     * @return true when the one-node per-channel rate caps this algorithm's channels on several nodes: Ring on Hopper
+     */
+    public static boolean oneNodeRateBetweenNodes(Algorithm a, GpuGeneration gen) {
+        return a == Algorithm.RING && gen == GpuGeneration.HOPPER;
+    }
+}

@@ -36,7 +36,7 @@ final class StepFlows {
                 throw new IllegalArgumentException("job " + job.name() + ", step '" + step.label() + "': transfer "
                         + t.src() + "->" + t.dst() + " names a rank outside [0, " + n + ")");
             }
-            routes[i] = router.route(vertex[t.src()], vertex[t.dst()], t.channel());
+            routes[i] = router.route(vertex[t.src()], vertex[t.dst()], t.channel(), job.nets());
         }
         return routes;
     }

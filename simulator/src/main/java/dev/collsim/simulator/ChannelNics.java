@@ -152,8 +152,10 @@ public final class ChannelNics {
             in.add(c.entryNic());
             out.add(c.exitNic());
         }
+        boolean alternate = !graph.isEmpty() && graph.get(0).crossNic() == 2 && graph.size() % 2 == 0;
         return graph.isEmpty() ? Optional.empty() : Optional.of(new Layout(0, entries,
-                reversed.contains(true) ? reversed : List.of(), List.of(), new ChannelNets(in, out)));
+                reversed.contains(true) ? reversed : List.of(), List.of(), new ChannelNets(in, out, perHost,
+                alternate)));
     }
 
     /**

@@ -220,7 +220,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public Schedule build(Collective collective, long sizeBytes) {
         return schedule.schedule(new ScheduleRequest(collective, sizeBytes, order.size(), nChannels, ranksPerHost,
-                nicRanks, hostGroups, channelEntries, reversedEntries, heads));
+                nicRanks, hostGroups, channelEntries, reversedEntries, heads, nets.alternate()));
     }
 
     /**

@@ -88,7 +88,7 @@ class ChannelNicsTest {
         // local GPU 0 and walks 0..7, leaving by GPU 7's NIC 1; channel 1 must enter by NIC 1 (at GPU 4) and leave
         // by NIC 0 (from GPU 3); later channels copy these two (ncclTopoGetNetDev: channelId % nChannels)
         assertEquals(new ChannelNics.Layout(0, List.of(0, 4), List.of(), List.of(0, 4),
-                new ChannelNets(List.of(0, 1), List.of(1, 0))),
+                new ChannelNets(List.of(0, 1), List.of(1, 0), 8, true)),
                 ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT, 0));
         assertEquals(ChannelNics.Layout.ofNicRanks(2), ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS,
                 NcclVersion.DEFAULT, 2));

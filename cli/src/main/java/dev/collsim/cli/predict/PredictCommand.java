@@ -212,7 +212,7 @@ public final class PredictCommand implements Callable<Integer> {
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));
         if (backend != Backend.analytical) {
             return new PredictFlowRun(flowOptions, backend, cluster, rankOptions, ncclTestsNote, format,
-                    spec.commandLine().getOut()).run(c, groups, sizes, topo, rankList, nccl, predictor);
+                    spec.commandLine().getOut(), paramsLine).run(c, groups, sizes, topo, rankList, nccl, predictor);
         }
         List<PredictRow> rows = new ArrayList<>();
         for (PredictGroups.Group g : groups.groups(rankList.size())) {

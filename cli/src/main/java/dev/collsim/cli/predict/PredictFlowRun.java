@@ -33,6 +33,7 @@ final class PredictFlowRun {
     private final List<String> ncclTestsNote;
     private final PredictCommand.Format format;
     private final PrintWriter out;
+    private final String paramsLabel;
 
     /**
      * @param flowOptions   the flow options given
@@ -42,9 +43,13 @@ final class PredictFlowRun {
      * @param ncclTestsNote the nccl-tests flag notes for the header
      * @param format        the output format
      * @param out           where the table goes
+     * @param paramsLabel   the performance parameters the command resolved ({@code --calibration}; the
+     *                      analytical header's {@code Performance parameters:} text), for {@link #parametersLine}
      */
     PredictFlowRun(FlowOptions flowOptions, PredictCommand.Backend backend, ClusterOption cluster,
-            NcclTestsRanks rankOptions, List<String> ncclTestsNote, PredictCommand.Format format, PrintWriter out) {
+            NcclTestsRanks rankOptions, List<String> ncclTestsNote, PredictCommand.Format format, PrintWriter out,
+            String paramsLabel) {
+        this.paramsLabel = paramsLabel;
         this.flowOptions = flowOptions;
         this.backend = backend;
         this.cluster = cluster;
@@ -93,6 +98,7 @@ final class PredictFlowRun {
                 groups.opText())));
         header.add(rankOptions.describe(rankList, c.testName(), cluster.ofTrays()));
         header.addAll(first.header());
+        header.add(parametersLine(backend, paramsLabel));
         header.addAll(ncclTestsNote);
         if (rows.stream().anyMatch(PredictRow::belowLatency)) {
             header.add(LatencyFloor.note(floor));
@@ -109,6 +115,23 @@ final class PredictFlowRun {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * The flow and links backends time the schedule's bytes on the fabric at the links' capacities: a calibration
+     * profile's parameters are corrections to the analytical time (NCCL's protocol efficiencies, per-channel caps,
+     * launch, step and latency terms, fitted on measured files against that time: {@code collsim calibrate}), and
+     * none of them has a counterpart in the flow time, so none is applied there; they reach the run only through
+     * the analytical model it asks for NCCL's choice (algorithm, protocol, channels, NVLS loop) and the latency floor
+     * that flags small sizes ({@link LatencyFloor}).
+     *
+     * @param backend flow or links
+     * @param label   the resolved parameters' text ({@code CalibrationOption.Resolved#label})
+     * @return the header line saying so
+     */
+    static String parametersLine(PredictCommand.Backend backend, String label) {
+        return "Performance parameters: " + label + "; the " + backend + " backend's times apply none of them"
+                + " (they correct the analytical time; here they reach only NCCL's choice and the latency floor)";
     }
 
     /** @return the flow/links table's footer: what the columns mean and what is not modelled in this run */

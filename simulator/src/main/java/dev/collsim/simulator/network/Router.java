@@ -123,17 +123,19 @@ public final class Router {
     }
 
     Route route(int s, int d, int channel) {
-        return route(s, d, channel, ChannelNets.NONE);
+        return route(s, d, channel, -1, -1);
     }
 
     /**
-     * @param nets the NICs each channel crosses hosts by ({@link ChannelNets}); {@link ChannelNets#NONE}: the
-     *             router's own choice. A route that crosses hosts then leaves s's host by NIC {@code nets.exit} (over
-     *             NCCL's PXN relay when that NIC is not local to s) and enters d's by NIC {@code nets.entry}. Routes
-     *             are cached per channel under given NICs; jobs of one simulation that give NICs are taken to give
-     *             the same ones (FlowPredictor's groups share one layout).
+     * @param exitNic  the position of the NIC the channel leaves s's host by ({@link ChannelNets}), or -1 for the
+     *                 router's own choice (then {@code entryNic} is ignored)
+     * @param entryNic the position of the NIC it enters d's host by
+     * @return the route; one that crosses hosts under given NICs leaves s's host by NIC {@code exitNic} (over NCCL's
+     *         PXN relay when that NIC is not local to s) and enters d's by {@code entryNic}. Routes are cached per
+     *         channel under given NICs; jobs of one simulation that give NICs are taken to give the same ones for a
+     *         (GPU pair, channel) (FlowPredictor's groups share one layout).
      */
-    Route route(int s, int d, int channel, ChannelNets nets) {
+    Route route(int s, int d, int channel, int exitNic, int entryNic) {
         if (s == d) {
             throw new IllegalArgumentException("transfer from " + m.vertex(s).id() + " to itself");
         }
@@ -141,29 +143,29 @@ public final class Router {
             throw new IllegalArgumentException("channel must be in [0, 2048), got " + channel);
         }
         boolean sameHost = m.vertex(s).host() == m.vertex(d).host() || sameNvlinkDomain(s, d);
-        boolean given = !sameHost && !nets.isEmpty();
+        boolean given = !sameHost && exitNic >= 0;
         boolean perChannel = !sameHost && (given || m.routing().multipath() == Multipath.ECMP);
         long key = (((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047)) * 2 + (given ? 1 : 0);
         Route r = cache.get(key);
         if (r == null) {
-            r = given ? computeGiven(s, d, channel, nets) : compute(s, d, channel, sameHost);
+            r = given ? computeGiven(s, d, channel, exitNic, entryNic) : compute(s, d, channel, sameHost);
             cache.put(key, r);
         }
         return r;
     }
 
     /**
-     * A route between hosts through the NICs NCCL's graph gives the channel: s to NIC {@code nets.exit(channel)} of
+     * A route between hosts through the NICs NCCL's graph gives the channel: s to NIC {@code exitNic} of
      * its host, directly or through NCCL's PXN relay GPU ({@link #ncclRelay}: NCCL 2.30 {@code
-     * ncclTopoGetIntermediateRank}), the fabric, then NIC {@code nets.entry(channel)} of d's host to d. Where the
+     * ncclTopoGetIntermediateRank}), the fabric, then NIC {@code entryNic} of d's host to d. Where the
      * fabric has no working path between the two NICs (a rail-only network under a graph that crosses NICs, where
      * NCCL needs NCCL_CROSS_NIC=0, or failed links) or a host lacks the NIC, the router's own choice ({@link
      * #compute}: PXN to the receiver's rail) carries the channel instead.
      */
-    private Route computeGiven(int s, int d, int channel, ChannelNets nets) {
+    private Route computeGiven(int s, int d, int channel, int exitNic, int entryNic) {
         try {
-            int out = hostNic(m.vertex(s).host(), nets.exit(channel));
-            int in = hostNic(m.vertex(d).host(), nets.entry(channel));
+            int out = hostNic(m.vertex(s).host(), exitNic);
+            int in = hostNic(m.vertex(d).host(), entryNic);
             RouteBuilder.Segment between = betweenHosts(out, in, channel);
             int relay = ncclRelay(s, out, s);
             RouteBuilder.Segment up = relay == s ? inHost(s, out) : throughProxy(s, relay, out);

@@ -186,7 +186,8 @@ public final class ChannelNics {
      * run forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain is taken to run forwards. NCCL's search
      * ({@code channel.SearchNets}) then relays over NVLink (PXN) to the entry NIC where NVLink has room for it (HGX
      * B200); on a DGX H100 the relay would cross NVLink once more per channel (8 x 48 &gt; 370.8 GB/s), so NCCL pairs
-     * the channels over two NICs (crossNic 2), every odd channel running backwards: not modelled here.
+     * the channels over two NICs (crossNic 2), every odd channel running backwards: {@link #searched} reads that graph
+     * and {@link #of} prefers it; this rule stands where the graph's orders are no rotations.
      *
      * @param topology the cluster the ranks are on
      * @param ranks    the GPUs, any order

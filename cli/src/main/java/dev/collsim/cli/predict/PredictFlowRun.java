@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code predict --backend flow|links}: times each size's schedule on the fabric ({@link FlowPredict}), one run per
@@ -33,7 +34,7 @@ final class PredictFlowRun {
     private final List<String> ncclTestsNote;
     private final PredictCommand.Format format;
     private final PrintWriter out;
-    private final String paramsLabel;
+    private final String profile;
 
     /**
      * @param flowOptions   the flow options given
@@ -43,13 +44,14 @@ final class PredictFlowRun {
      * @param ncclTestsNote the nccl-tests flag notes for the header
      * @param format        the output format
      * @param out           where the table goes
-     * @param paramsLabel   the performance parameters the command resolved ({@code --calibration}; the
-     *                      analytical header's {@code Performance parameters:} text), for {@link #parametersLine}
+     * @param profile       the calibration profile or parameters file the command applied ({@code --calibration},
+     *                      auto: the shipped profile of the cluster's class), null for the bare model; see {@link
+     *                      #calibrationLine}
      */
     PredictFlowRun(FlowOptions flowOptions, PredictCommand.Backend backend, ClusterOption cluster,
             NcclTestsRanks rankOptions, List<String> ncclTestsNote, PredictCommand.Format format, PrintWriter out,
-            String paramsLabel) {
-        this.paramsLabel = paramsLabel;
+            String profile) {
+        this.profile = profile;
         this.flowOptions = flowOptions;
         this.backend = backend;
         this.cluster = cluster;
@@ -98,7 +100,7 @@ final class PredictFlowRun {
                 groups.opText())));
         header.add(rankOptions.describe(rankList, c.testName(), cluster.ofTrays()));
         header.addAll(first.header());
-        header.add(parametersLine(backend, paramsLabel));
+        calibrationLine(backend, profile).ifPresent(header::add);
         header.addAll(ncclTestsNote);
         if (rows.stream().anyMatch(PredictRow::belowLatency)) {
             header.add(LatencyFloor.note(floor));
@@ -126,12 +128,13 @@ final class PredictFlowRun {
      * that flags small sizes ({@link LatencyFloor}).
      *
      * @param backend flow or links
-     * @param label   the resolved parameters' text ({@code CalibrationOption.Resolved#label})
-     * @return the header line saying so
+     * @param profile the profile or parameters file applied, null for the bare model
+     * @return the header line saying the profile's parameters are not in the times; empty for the bare model
      */
-    static String parametersLine(PredictCommand.Backend backend, String label) {
-        return "Performance parameters: " + label + "; the " + backend + " backend's times apply none of them"
-                + " (they correct the analytical time; here they reach only NCCL's choice and the latency floor)";
+    static Optional<String> calibrationLine(PredictCommand.Backend backend, String profile) {
+        return profile == null ? Optional.empty() : Optional.of("Calibration: " + profile + " not applied to the "
+                + backend + " times (its parameters correct the analytical time); it sets NCCL's choice and the"
+                + " latency floor only");
     }
 
     /** @return the flow/links table's footer: what the columns mean and what is not modelled in this run */

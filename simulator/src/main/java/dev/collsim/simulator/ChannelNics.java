@@ -7,7 +7,9 @@ import dev.collsim.simulator.network.ChannelNets;
 import dev.collsim.simulator.network.Placement;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
 import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.HostPaths;
@@ -122,7 +124,9 @@ public final class ChannelNics {
      * @param settings NCCL settings
      * @param version  the NCCL release
      * @return the entries, directions (empty when all forwards) and NICs; empty when the ranks are on one host or one
-     *         per host, the search found no multi-node graph, or a channel's order is no rotation of the host's ranks
+     *         per host, the host is a tray of a multi-host NVLink domain (NCCL's node is then the domain, not the
+     *         host: a GB200 NVL72 rack), the search found no multi-node graph, or a channel's order is no rotation of
+     *         the host's ranks
      */
     public static Optional<Layout> searched(Topology topology, List<Gpu> ranks, NcclSettings settings,
             NcclVersion version) {
@@ -131,7 +135,11 @@ public final class ChannelNics {
         if (perHost < 2 || perHost == order.size()) {
             return Optional.empty();
         }
-        List<RingChannel> graph = SearchedHost.of(topology, order.subList(0, perHost)).ringChannels(settings, version);
+        SearchedHost host = SearchedHost.of(topology, order.subList(0, perHost));
+        if (inNvlinkDomain(host)) {
+            return Optional.empty();
+        }
+        List<RingChannel> graph = host.ringChannels(settings, version);
         List<Integer> entries = new ArrayList<>();
         List<Boolean> reversed = new ArrayList<>();
         List<Integer> in = new ArrayList<>();
@@ -212,6 +220,18 @@ public final class ChannelNics {
             out.add(!nic.contains((e - 1 + perHost) % perHost) && nic.contains((e + 1) % perHost));
         }
         return out.contains(true) ? List.copyOf(out) : List.of();
+    }
+
+    /** @return true when a GPU of the host is linked to an NVLink switch of no host (a multi-host NVLink domain) */
+    private static boolean inNvlinkDomain(SearchedHost h) {
+        for (Gpu g : h.gpus()) {
+            for (Link l : h.graph().outgoing(g)) {
+                if (h.graph().target(l) instanceof NvSwitch sw && sw.host() < 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** @return true when every pair of the host's GPUs is joined over NVLink (NCCL path type NVL: NVSwitch) */

@@ -124,6 +124,17 @@ class SearchedChannelNicsTest {
         assertTrue(f.busBw() <= 400 * (1 + 1e-9), f.busBw() + " GB/s above the NICs' line rate");
     }
 
+    /**
+     * A GB200 NVL72 tray is no NCCL node: NCCL makes the rack's NVLink domain one node (NCCL 2.27.3 {@code
+     * src/graph/topo.cc} fuses the clique), so a tray's multi-node graph is not NCCL's and the flow layout keeps its
+     * own rule there.
+     */
+    @Test
+    void aTrayOfAnNvlinkDomainHasNoSearchedRing() {
+        Topology racks = ClusterLoader.load("gb200-nvl72x2");
+        assertTrue(ChannelNics.searched(racks, racks.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7).isEmpty());
+    }
+
     private static Gpu gpu(int host, int index) {
         return DGX.gpusOf(host).stream().filter(g -> g.index() == index).findFirst().orElseThrow();
     }

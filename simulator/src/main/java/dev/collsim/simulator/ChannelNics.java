@@ -1,10 +1,15 @@
 package dev.collsim.simulator;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.RingChannel;
 import dev.collsim.simulator.channel.SearchedHost;
+import dev.collsim.simulator.network.ChannelNets;
 import dev.collsim.simulator.network.Placement;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
 import dev.collsim.topology.Nic;
+import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.HostPaths;
@@ -50,12 +55,20 @@ public final class ChannelNics {
      *                 empty
      * @param reversed per entry, whether that channel's chain runs backwards ({@link #reversed}), or empty
      * @param heads    the local ranks that cross hosts in the hierarchical schedule ({@link #heads}), or empty
+     * @param nets     the NICs each ring channel leaves and enters a host by, from NCCL's multi-node ring graph
+     *                 ({@link #searched}), or {@link ChannelNets#NONE} (the router's own choice)
      */
-    public record Layout(int nicRanks, List<Integer> entries, List<Boolean> reversed, List<Integer> heads) {
+    public record Layout(int nicRanks, List<Integer> entries, List<Boolean> reversed, List<Integer> heads,
+            ChannelNets nets) {
 
         /** No entries, heads nor reversed chains: the schedules' defaults, with {@code nicRanks}. */
         public static Layout ofNicRanks(int nicRanks) {
-            return new Layout(nicRanks, List.of(), List.of(), List.of());
+            return new Layout(nicRanks, List.of(), List.of(), List.of(), ChannelNets.NONE);
+        }
+
+        /** A layout without NICs of NCCL's graph ({@link ChannelNets#NONE}). */
+        public Layout(int nicRanks, List<Integer> entries, List<Boolean> reversed, List<Integer> heads) {
+            this(nicRanks, entries, reversed, heads, ChannelNets.NONE);
         }
 
         /** @throws IllegalArgumentException on a negative nicRanks */
@@ -66,6 +79,7 @@ public final class ChannelNics {
             entries = List.copyOf(entries);
             reversed = List.copyOf(reversed);
             heads = List.copyOf(heads);
+            java.util.Objects.requireNonNull(nets, "nets");
             if (!reversed.isEmpty() && reversed.size() != entries.size()) {
                 throw new IllegalArgumentException("reversed " + reversed + " must match entries " + entries);
             }
@@ -75,18 +89,81 @@ public final class ChannelNics {
     /**
      * @param topology the cluster the ranks are on
      * @param ranks    the GPUs, any order
-     * @param settings NCCL settings (path rules)
+     * @param settings NCCL settings (path rules, NCCL_CROSS_NIC)
+     * @param version  the NCCL release whose search gives the ring graph ({@link #searched})
      * @param rails    {@code --rails}: only the first N compute NICs of each host are cabled (0: as the cluster
      *                 says); the N GPUs next to them are then the ranks with a NIC, the ring entries and the heads
-     * @return the layout read from the cluster ({@link #ownNicRanks}, {@link #entries}, {@link #reversed}, {@link
-     *         #heads}), or with rails given local ranks 0 .. rails-1
+     * @return the layout read from the cluster: where the ranks span hosts and NCCL's multi-node ring graph is one
+     *         the ring schedule walks (every channel a forward or backward rotation of the host's ranks), its entries,
+     *         directions and NICs ({@link #searched}); otherwise {@link #entries} and {@link #reversed}, the router
+     *         picking NICs; with {@link #ownNicRanks} and {@link #heads}; or with rails given local ranks 0 ..
+     *         rails-1
      */
-    public static Layout of(Topology topology, List<Gpu> ranks, NcclSettings settings, int rails) {
+    public static Layout of(Topology topology, List<Gpu> ranks, NcclSettings settings, NcclVersion version,
+            int rails) {
         if (rails > 0) {
             return Layout.ofNicRanks(rails);
         }
-        return new Layout(ownNicRanks(topology, ranks), entries(topology, ranks), reversed(topology, ranks),
-                heads(topology, ranks, settings));
+        int own = ownNicRanks(topology, ranks);
+        List<Integer> heads = heads(topology, ranks, settings);
+        Optional<Layout> graph = searched(topology, ranks, settings, version);
+        return graph.map(l -> new Layout(own, l.entries(), l.reversed(), heads, l.nets()))
+                .orElseGet(() -> new Layout(own, entries(topology, ranks), reversed(topology, ranks), heads));
+    }
+
+    /**
+     * The ring channels of NCCL's multi-node graph on the ranks' first host ({@link SearchedHost#ringChannels}, the
+     * search the analytical model reads), as the ring schedule and the router take them: channel c enters each host
+     * at the first GPU of graph channel c (c modulo the graph's channels), walks the host forwards or backwards, and
+     * crosses hosts from its exit NIC to its entry NIC. On a DGX H100 (a NIC per GPU, NCCL_CROSS_NIC=2) the search
+     * keeps crossNic 2: channel 0 enters by NIC 0 at GPU 0, walks 0 .. 7 and leaves by GPU 7's NIC 7; channel 1
+     * enters by NIC 7 at GPU 7, walks back to GPU 0 and leaves by NIC 0; and so on in pairs.
+     *
+     * @param topology the cluster the ranks are on
+     * @param ranks    the GPUs, any order
+     * @param settings NCCL settings
+     * @param version  the NCCL release
+     * @return the entries, directions (empty when all forwards) and NICs; empty when the ranks are on one host or one
+     *         per host, the host is a tray of a multi-host NVLink domain (NCCL's node is then the domain, not the
+     *         host: a GB200 NVL72 rack), the search found no multi-node graph, or a channel's order is no rotation of
+     *         the host's ranks
+     */
+    public static Optional<Layout> searched(Topology topology, List<Gpu> ranks, NcclSettings settings,
+            NcclVersion version) {
+        List<Gpu> order = Placement.topologyOrder(ranks);
+        int perHost = order.isEmpty() ? 0 : Placement.ranksPerHost(order);
+        if (perHost < 2 || perHost == order.size()) {
+            return Optional.empty();
+        }
+        SearchedHost host = SearchedHost.of(topology, order.subList(0, perHost));
+        if (inNvlinkDomain(host)) {
+            return Optional.empty();
+        }
+        List<RingChannel> graph = host.ringChannels(settings, version);
+        List<Integer> entries = new ArrayList<>();
+        List<Boolean> reversed = new ArrayList<>();
+        List<Integer> in = new ArrayList<>();
+        List<Integer> out = new ArrayList<>();
+        for (RingChannel c : graph) {
+            int e = c.order().get(0);
+            boolean fwd = true;
+            boolean back = true;
+            for (int k = 0; k < perHost; k++) {
+                fwd &= c.order().size() == perHost && c.order().get(k) == (e + k) % perHost;
+                back &= c.order().size() == perHost && c.order().get(k) == (e - k + perHost) % perHost;
+            }
+            if (!fwd && !back) {
+                return Optional.empty();
+            }
+            entries.add(e);
+            reversed.add(!fwd);
+            in.add(c.entryNic());
+            out.add(c.exitNic());
+        }
+        boolean alternate = !graph.isEmpty() && graph.get(0).crossNic() == 2 && graph.size() % 2 == 0;
+        return graph.isEmpty() ? Optional.empty() : Optional.of(new Layout(0, entries,
+                reversed.contains(true) ? reversed : List.of(), List.of(), new ChannelNets(in, out, perHost,
+                alternate)));
     }
 
     /**
@@ -117,7 +194,8 @@ public final class ChannelNics {
      * run forwards and leave from 0, 2, 4, 6; with a NIC per GPU every chain is taken to run forwards. NCCL's search
      * ({@code channel.SearchNets}) then relays over NVLink (PXN) to the entry NIC where NVLink has room for it (HGX
      * B200); on a DGX H100 the relay would cross NVLink once more per channel (8 x 48 &gt; 370.8 GB/s), so NCCL pairs
-     * the channels over two NICs (crossNic 2), every odd channel running backwards: not modelled here.
+     * the channels over two NICs (crossNic 2), every odd channel running backwards: {@link #searched} reads that graph
+     * and {@link #of} prefers it; this rule stands where the graph's orders are no rotations.
      *
      * @param topology the cluster the ranks are on
      * @param ranks    the GPUs, any order
@@ -142,6 +220,18 @@ public final class ChannelNics {
             out.add(!nic.contains((e - 1 + perHost) % perHost) && nic.contains((e + 1) % perHost));
         }
         return out.contains(true) ? List.copyOf(out) : List.of();
+    }
+
+    /** @return true when a GPU of the host is linked to an NVLink switch of no host (a multi-host NVLink domain) */
+    private static boolean inNvlinkDomain(SearchedHost h) {
+        for (Gpu g : h.gpus()) {
+            for (Link l : h.graph().outgoing(g)) {
+                if (h.graph().target(l) instanceof NvSwitch sw && sw.host() < 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** @return true when every pair of the host's GPUs is joined over NVLink (NCCL path type NVL: NVSwitch) */

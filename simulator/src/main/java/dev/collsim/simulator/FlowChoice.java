@@ -3,6 +3,8 @@ package dev.collsim.simulator;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.network.ChannelNets;
+import dev.collsim.simulator.network.Job;
 import dev.collsim.simulator.network.Placement;
 import dev.collsim.simulator.perf.NvlsLoop;
 import dev.collsim.simulator.schedule.DirectAllToAllSchedule;
@@ -52,10 +54,13 @@ import java.util.TreeMap;
  *                     ChannelNics#reversed}), or empty; see {@link ScheduleRequest#reversedEntries}
  * @param heads        the local ranks that cross hosts in the hierarchical schedule ({@link ChannelNics#heads}), or
  *                     empty for local ranks 0 .. nicRanks-1 (all when 0); see {@link ScheduleRequest#heads}
+ * @param nets         the NICs each ring channel leaves and enters a host by, from NCCL's multi-node ring graph
+ *                     ({@link ChannelNics#searched}; ring schedule only), or {@link ChannelNets#NONE}: the jobs built
+ *                     from this choice carry them ({@link #job})
  */
 public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> order, int ranksPerHost,
         int nicRanks, List<Integer> hostGroups, Algorithm algorithm, Protocol protocol, boolean ncclChoice,
-        List<Integer> channelEntries, List<Boolean> reversedEntries, List<Integer> heads) {
+        List<Integer> channelEntries, List<Boolean> reversedEntries, List<Integer> heads, ChannelNets nets) {
 
     /**
      * Explicit replacements of NCCL's choice.
@@ -101,6 +106,7 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         channelEntries = List.copyOf(channelEntries);
         reversedEntries = List.copyOf(reversedEntries);
         heads = List.copyOf(heads);
+        Objects.requireNonNull(nets, "nets");
         if (nChannels < 1) {
             throw new IllegalArgumentException("nChannels must be >= 1, got " + nChannels);
         }
@@ -185,7 +191,8 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         return Optional.of(new FlowChoice(a, nCh, order, perHost, nicRanks, groups,
                 ncclAlgo ? nccl.algorithm() : ScheduleAlgorithms.ncclAlgorithm(a), ncclAlgo ? nccl.protocol() : null,
                 ncclAlgo, grouped ? nics.entries() : List.of(), grouped ? nics.reversed() : List.of(),
-                grouped ? nics.heads() : List.of()));
+                grouped ? nics.heads() : List.of(),
+                grouped && a instanceof RingSchedule && !nics.entries().isEmpty() ? nics.nets() : ChannelNets.NONE));
     }
 
     /**
@@ -213,7 +220,18 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
      */
     public Schedule build(Collective collective, long sizeBytes) {
         return schedule.schedule(new ScheduleRequest(collective, sizeBytes, order.size(), nChannels, ranksPerHost,
-                nicRanks, hostGroups, channelEntries, reversedEntries, heads));
+                nicRanks, hostGroups, channelEntries, reversedEntries, heads, nets.alternate()));
+    }
+
+    /**
+     * @param name       the job's name
+     * @param collective the collective
+     * @param sizeBytes  nccl-tests size, bytes
+     * @param startUs    start, microseconds
+     * @return a flow-backend job of this choice ({@link #build}, {@link #order}) crossing hosts by {@link #nets}
+     */
+    public Job job(String name, Collective collective, long sizeBytes, double startUs) {
+        return new Job(name, build(collective, sizeBytes), order, startUs, nets);
     }
 
     /**

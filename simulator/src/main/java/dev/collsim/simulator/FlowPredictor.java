@@ -128,7 +128,7 @@ public final class FlowPredictor implements CollectivePredictor {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
                     : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false,
                             chooser.version(), chooser.nvlsLoop(r, choice),
-                            ChannelNics.of(r.topology(), g, r.ncclSettings(), 0));
+                            ChannelNics.of(r.topology(), g, r.ncclSettings(), chooser.version(), 0));
             if (f.isEmpty()) {
                 return withBottleneck(withFabricBound(choice, r), "analytical (no flow schedule for "
                         + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());
@@ -138,8 +138,8 @@ public final class FlowPredictor implements CollectivePredictor {
         int nCh = plans.get(0).nChannels();
         List<Job> jobs = new ArrayList<>();
         for (FlowChoice f : plans) {
-            jobs.add(new Job(r.collective().testName() + (jobs.isEmpty() ? "" : "#" + jobs.size()),
-                    f.build(r.collective(), r.sizeBytes()), f.order(), 0));
+            jobs.add(f.job(r.collective().testName() + (jobs.isEmpty() ? "" : "#" + jobs.size()), r.collective(),
+                    r.sizeBytes(), 0));
         }
         boolean pxn = !r.ncclSettings().pxnDisable();
         Timing t = backend.time(jobs, model(r.topology(), pxn));

@@ -96,7 +96,7 @@ public final class FlowSweep {
             List<Gpu> g = placed(() -> j.placement().place(pool, j.nRanks(), seed, hostCount));
             pool.removeAll(new HashSet<>(g));
             FlowChoice ch = choose(r, j.collective(), j.sizeBytes(), RedOp.SUM, j.override(), g);
-            others.add(new Job(j.name(), ch.build(j.collective(), j.sizeBytes()), ch.order(), j.startUs()));
+            others.add(ch.job(j.name(), j.collective(), j.sizeBytes(), j.startUs()));
         }
         Topology fabric = fabric(r, placed, others);
         NetworkModel model = NetworkModel.of(fabric, r.failed(), r.routing());
@@ -124,7 +124,7 @@ public final class FlowSweep {
             double bound = Math.min(fabricBound, r.override().schedule() == null ? nccl.physicalBoundBusBw()
                     : chooser.anyScheduleBoundBusBw(point));
             List<Job> jobs = new ArrayList<>();
-            jobs.add(new Job(c.testName(), ch.build(c, size), ch.order(), 0));
+            jobs.add(ch.job(c.testName(), c, size, 0));
             jobs.addAll(others);
             Timing t = backend.time(jobs, model);
             double time = t.jobs().get(0).timeUs();
@@ -212,7 +212,7 @@ public final class FlowSweep {
     private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,
             List<Gpu> ranks, NcclVersion release, Optional<NvlsLoop.Call> loop) {
         return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), release, loop,
-                ChannelNics.of(r.topology(), ranks, r.ncclEnv(), r.rails())).orElseThrow(() ->
+                ChannelNics.of(r.topology(), ranks, r.ncclEnv(), release, r.rails())).orElseThrow(() ->
                 new InvalidRequestException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
                         + (nccl.algorithm() == null ? "p2p" : nccl.algorithm().ncclName()) + "); "
                         + "the flow backend simulates AllReduce, AllGather, ReduceScatter and AllToAll"));

@@ -8,6 +8,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.network.ChannelNets;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.simulator.schedule.RingSchedule;
 import dev.collsim.simulator.schedule.Schedule;
@@ -83,9 +84,14 @@ class ChannelNicsTest {
         assertEquals(List.of(0, 1, 2, 3), ChannelNics.heads(dgx4, dgx4.gpus(), NcclSettings.DEFAULTS));
         Topology one = pcie(2, 1);
         assertEquals(List.of(), ChannelNics.heads(one, one.gpus(), NcclSettings.DEFAULTS));
-        assertEquals(new ChannelNics.Layout(0, List.of(0, 4, 1, 5), List.of(), List.of(0, 4)),
-                ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, 0));
-        assertEquals(ChannelNics.Layout.ofNicRanks(2), ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, 2));
+        // NCCL's graph (crossNic 2 pairs, NCCL 2.30.7 ncclTopoSearchCheckNet): channel 0 enters by NIC 0 at its
+        // local GPU 0 and walks 0..7, leaving by GPU 7's NIC 1; channel 1 must enter by NIC 1 (at GPU 4) and leave
+        // by NIC 0 (from GPU 3); later channels copy these two (ncclTopoGetNetDev: channelId % nChannels)
+        assertEquals(new ChannelNics.Layout(0, List.of(0, 4), List.of(), List.of(0, 4),
+                new ChannelNets(List.of(0, 1), List.of(1, 0), 8, true)),
+                ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT, 0));
+        assertEquals(ChannelNics.Layout.ofNicRanks(2), ChannelNics.of(two, two.gpus(), NcclSettings.DEFAULTS,
+                NcclVersion.DEFAULT, 2));
     }
 
     /**

@@ -176,7 +176,8 @@ class LinksBackendPropertiesTest {
             Step step = s.steps().get(k);
             Schedule one = new Schedule(s.algorithm(), c, s.nRanks(), s.nChannels(), size,
                     List.of(new Step(step.label(), step.transfers(), 1, step.latencyUs())));
-            Timing tm = new LinksNetwork(false, 1).time(List.of(new Job("step", one, ch.order(), 0)), model);
+            Job job = new Job("step", one, ch.order(), 0, ch.nets());
+            Timing tm = new LinksNetwork(false, 1).time(List.of(job), model);
             double us = tm.jobs().get(0).timeUs();
             for (LinkUsage u : tm.bottlenecks()) {
                 // capacity GB/s = 1e3 bytes per microsecond

@@ -19,6 +19,7 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.validation.calibration.ProfileClass;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
@@ -181,6 +182,9 @@ public final class PredictCommand implements Callable<Integer> {
     /** What {@link #parameters} chose, for the header. */
     private String paramsLine = "defaults (PerformanceParameters.DEFAULTS)";
 
+    /** The profile or file {@link #parameters} applied, null for the bare model (the flow header names it). */
+    private String paramsSource;
+
     @Override
     public Integer call() throws IOException, InputException {
         ncclTestsFlags.refuseUnmodelled();
@@ -212,7 +216,7 @@ public final class PredictCommand implements Callable<Integer> {
         NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));
         if (backend != Backend.analytical) {
             return new PredictFlowRun(flowOptions, backend, cluster, rankOptions, ncclTestsNote, format,
-                    spec.commandLine().getOut()).run(c, groups, sizes, topo, rankList, nccl, predictor);
+                    spec.commandLine().getOut(), paramsSource).run(c, groups, sizes, topo, rankList, nccl, predictor);
         }
         List<PredictRow> rows = new ArrayList<>();
         for (PredictGroups.Group g : groups.groups(rankList.size())) {
@@ -307,6 +311,9 @@ public final class PredictCommand implements Callable<Integer> {
         CalibrationOption.Resolved r = CalibrationOption.resolve(params, TypedOption.of(spec, "--params"), topo,
                 spec.commandLine().getErr());
         paramsLine = r.label();
+        paramsSource = r.parameters().equals(PerformanceParameters.DEFAULTS) ? null
+                : CalibrationOption.auto(params) ? "configs/calibration/auto/" + ProfileClass.of(topo).key() + ".yaml"
+                : params.toString();
         return r.parameters();
     }
 

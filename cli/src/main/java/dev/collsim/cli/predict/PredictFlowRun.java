@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code predict --backend flow|links}: times each size's schedule on the fabric ({@link FlowPredict}), one run per
@@ -33,6 +34,7 @@ final class PredictFlowRun {
     private final List<String> ncclTestsNote;
     private final PredictCommand.Format format;
     private final PrintWriter out;
+    private final String profile;
 
     /**
      * @param flowOptions   the flow options given
@@ -42,9 +44,14 @@ final class PredictFlowRun {
      * @param ncclTestsNote the nccl-tests flag notes for the header
      * @param format        the output format
      * @param out           where the table goes
+     * @param profile       the calibration profile or parameters file the command applied ({@code --calibration},
+     *                      auto: the shipped profile of the cluster's class), null for the bare model; see {@link
+     *                      #calibrationLine}
      */
     PredictFlowRun(FlowOptions flowOptions, PredictCommand.Backend backend, ClusterOption cluster,
-            NcclTestsRanks rankOptions, List<String> ncclTestsNote, PredictCommand.Format format, PrintWriter out) {
+            NcclTestsRanks rankOptions, List<String> ncclTestsNote, PredictCommand.Format format, PrintWriter out,
+            String profile) {
+        this.profile = profile;
         this.flowOptions = flowOptions;
         this.backend = backend;
         this.cluster = cluster;
@@ -93,6 +100,7 @@ final class PredictFlowRun {
                 groups.opText())));
         header.add(rankOptions.describe(rankList, c.testName(), cluster.ofTrays()));
         header.addAll(first.header());
+        calibrationLine(backend, profile).ifPresent(header::add);
         header.addAll(ncclTestsNote);
         if (rows.stream().anyMatch(PredictRow::belowLatency)) {
             header.add(LatencyFloor.note(floor));
@@ -109,6 +117,24 @@ final class PredictFlowRun {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * The flow and links backends time the schedule's bytes on the fabric at the links' capacities: a calibration
+     * profile's parameters are corrections to the analytical time (NCCL's protocol efficiencies, per-channel caps,
+     * launch, step and latency terms, fitted on measured files against that time: {@code collsim calibrate}), and
+     * none of them has a counterpart in the flow time, so none is applied there; they reach the run only through
+     * the analytical model it asks for NCCL's choice (algorithm, protocol, channels, NVLS loop) and the latency floor
+     * that flags small sizes ({@link LatencyFloor}).
+     *
+     * @param backend flow or links
+     * @param profile the profile or parameters file applied, null for the bare model
+     * @return the header line saying the profile's parameters are not in the times; empty for the bare model
+     */
+    static Optional<String> calibrationLine(PredictCommand.Backend backend, String profile) {
+        return profile == null ? Optional.empty() : Optional.of("Calibration: " + profile + " not applied to the "
+                + backend + " times (its parameters correct the analytical time); it sets NCCL's choice and the"
+                + " latency floor only");
     }
 
     /** @return the flow/links table's footer: what the columns mean and what is not modelled in this run */

@@ -87,24 +87,28 @@ class FlowDocFiguresTest {
     }
 
     /**
-     * "2 DGX H100 at 1 GiB, Ring, X GB/s against Y (GDR off) and Z (sockets)": the page's words as options (NCCL_ALGO
-     * Ring, NCCL_NET_GDR_LEVEL=LOC, --network socket); flow's busbw, the bound, and the warning the page names.
+     * "2 DGX H100 at 1 GiB, Ring, X GB/s against Y (sockets)", then "With GDR off ... to X' GB/s, under the bound's
+     * Y'": the page's words as options (NCCL_ALGO Ring, --network socket, NCCL_NET_GDR_LEVEL=LOC); flow's busbw, the
+     * bound, and the warning the page names where flow passes the bound (sockets) and not where it stays under it.
      */
     @Test
     void aboveTheBoundWithoutGdr() throws IOException {
         Matcher m = Pattern.compile("predict prints a `(Warning: busbw above the bound)` line: 2 DGX H100 at 1 GiB,"
-                + " Ring, ([0-9.]+) GB/s against ([0-9.]+) \\(GDR off\\) and ([0-9.]+) \\(sockets\\)").matcher(page());
+                + " Ring, ([0-9.]+) GB/s\\s+against ([0-9.]+) \\(sockets\\); read the bound there\\. With GDR off"
+                + " \\(`NCCL_NET_GDR_LEVEL=LOC`\\) flow follows NCCL's graph\\s+through the CPU \\(8 x 24 GB/s at PHB\\)"
+                + " to ([0-9.]+) GB/s, under the bound's ([0-9]+\\.[0-9]+)").matcher(page());
         assertTrue(m.find(), "the above-the-bound sentence of " + PAGE);
         String ring = "predict allreduce -c dgx-h100x2 -b 1G -e 1G --backend flow --env NCCL_ALGO=Ring";
-        for (String[] variant : List.of(new String[] {" --env NCCL_NET_GDR_LEVEL=LOC", m.group(3)},
-                new String[] {" --network socket", m.group(4)})) {
+        for (String[] variant : List.of(new String[] {" --network socket", m.group(2), m.group(3), "true"},
+                new String[] {" --env NCCL_NET_GDR_LEVEL=LOC", m.group(4), m.group(5), "false"})) {
             CliRun r = run((ring + variant[0]).split(" "));
             assertEquals(0, r.code(), r.err());
-            assertTrue((r.out() + r.err()).contains("# " + m.group(1)), r.out());
+            assertEquals(Boolean.parseBoolean(variant[3]), (r.out() + r.err()).contains("# " + m.group(1)),
+                    r.out());
             String[] row = r.out().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).findFirst().orElseThrow()
                     .trim().split("\\s+");
-            assertFigure(m.group(2), row[7], m.group() + variant[0]);
-            assertFigure(variant[1], row[13], m.group() + variant[0]);
+            assertFigure(variant[1], row[7], m.group() + variant[0]);
+            assertFigure(variant[2], row[13], m.group() + variant[0]);
         }
     }
 

@@ -130,6 +130,24 @@ final class GraphSearch {
         return found == null ? List.of() : found.orders();
     }
 
+    /**
+     * Runs the ring search with NCCL's channel limits of {@link ChannelSearch} (1 to 32).
+     *
+     * @return NCCL's {@code crossNic} of the graph kept (0 after a fallback)
+     */
+    int searchRing() {
+        search(GraphPattern.RING, 1, 32);
+        return found == null ? 0 : found.crossNic();
+    }
+
+    /**
+     * @return on several nodes, per channel the last {@link #search} kept as {@link #orders}: {entry NIC, exit NIC}
+     *         (indices into {@link HostModel#nics}); empty on one node, after a fallback or before a search
+     */
+    List<int[]> nets() {
+        return found == null ? List.of() : found.nets();
+    }
+
     private GraphSummary fallback(GraphPattern pattern) {
         // NCCL falls back to 1 channel at 0.1 GB/s, type SYS (search.cc)
         return new GraphSummary(pattern, 1, 0.1, 0.1, PathType.SYS, PathType.SYS, 0, true);
@@ -248,7 +266,7 @@ final class GraphSearch {
         int dup = Math.min(s.nCh() * 2, maxCh);
         int factor = (dup + s.nCh() - 1) / s.nCh();
         return new GraphSolution(dup, s.bwIntra() / factor, s.bwInter() / factor, s.typeIntra(), s.typeInter(),
-                s.hops(), s.same(), s.orders(), s.crossNic());
+                s.hops(), s.same(), s.orders(), s.crossNic(), s.nets());
     }
 
     private GraphSolution pass2(GraphPattern pattern, GraphSolution s, PathType interLimit) {

@@ -24,13 +24,23 @@ import java.util.List;
  *                  the fill's channel arrays); after duplication the original channels' orders, each standing for
  *                  its copies
  * @param crossNic  NCCL's {@code crossNic} of the search that found it (0 on one node; {@link SearchNets})
+ * @param nets      on several nodes, per channel as {@code orders}: {entry NIC, exit NIC} (indices into {@link
+ *                  HostModel#nics}, NCCL's {@code graph->inter[2c]} and {@code graph->inter[2c + 1]}); empty on one
+ *                  node
  */
 record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra, PathType typeInter, int hops,
-        boolean same, List<int[]> orders, int crossNic) {
+        boolean same, List<int[]> orders, int crossNic, List<int[]> nets) {
 
-    /** Copies the order list (the arrays are the search's own and never changed after the fill). */
+    /** Copies the order and NIC lists (the arrays are the search's own and never changed after the fill). */
     GraphSolution {
         orders = List.copyOf(orders);
+        nets = List.copyOf(nets);
+    }
+
+    /** A solution without NICs (one node, or where only the figures matter). */
+    GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra, PathType typeInter, int hops,
+            boolean same, List<int[]> orders, int crossNic) {
+        this(nCh, bwIntra, bwInter, typeIntra, typeInter, hops, same, orders, crossNic, List.of());
     }
 
     private static final double EPS = 1e-6;
@@ -74,7 +84,9 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
             ti = PathType.LOC;
         }
         List<int[]> orders = chans.stream().map(c -> Arrays.copyOf(c, g)).toList();
-        return new GraphSolution(chans.size(), bwIntra, bwInter, ti, te, hops, same, orders, SearchNets.SAME_NIC);
+        List<int[]> nets = multiNode ? chans.stream().map(c -> new int[] {c[g], c[g + 1]}).toList() : List.of();
+        return new GraphSolution(chans.size(), bwIntra, bwInter, ti, te, hops, same, orders, SearchNets.SAME_NIC,
+                nets);
     }
 
     /**
@@ -83,7 +95,7 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
      * @return this solution as NCCL saves it from that search
      */
     GraphSolution searchedAs(PathType level, int cross) {
-        return new GraphSolution(nCh, bwIntra, bwInter, typeIntra, level, hops, same, orders, cross);
+        return new GraphSolution(nCh, bwIntra, bwInter, typeIntra, level, hops, same, orders, cross, nets);
     }
 
     /** @param o the best so far, or null; @return {@link #betterThan(GraphSolution, boolean)} without the bonus */

@@ -1,10 +1,14 @@
 package dev.collsim.simulator.channel;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -83,5 +87,40 @@ public record SearchedHost(Topology graph, int host, List<Gpu> gpus) {
     public List<Integer> nvlsHeads(NcclSettings settings) {
         int[][] heads = NvlsSearch.netHeads(new HostModel(graph, Set.of(host), gpus, settings));
         return Arrays.stream(heads).mapToInt(x -> x[0]).sorted().boxed().toList();
+    }
+
+    /**
+     * NCCL's multi-node ring graph of these GPUs: the same search, speeds and rules as {@link ChannelSearch} runs on
+     * a node of a communicator spanning several nodes (ring pattern, 1 to 32 channels), read back per channel. After
+     * NCCL's duplication the channels found stand for their copies: runtime channel c is element {@code c mod size}
+     * (NCCL 2.30 {@code ncclTopoGetNetDev}: {@code channelId % graph->nChannels}, and duplicated channels copy the
+     * first ones).
+     *
+     * @param settings NCCL settings (path rules, NCCL_CROSS_NIC)
+     * @param version  the NCCL release (speed arrays, crossNic 2 from 2.23)
+     * @return the channels, or empty when the host has no NIC or the search fell back to NCCL's default graph
+     */
+    public List<RingChannel> ringChannels(NcclSettings settings, NcclVersion version) {
+        HostModel h = new HostModel(graph, Set.of(host), gpus, settings);
+        GraphSearch search = new GraphSearch(h, true, SearchSpeeds.of(h.minSm, true, version), settings, version);
+        int crossNic = search.searchRing();
+        List<int[]> orders = search.orders();
+        List<int[]> nets = search.nets();
+        List<RingChannel> out = new ArrayList<>();
+        for (int c = 0; c < orders.size() && c < nets.size(); c++) {
+            out.add(new RingChannel(Arrays.stream(orders.get(c)).boxed().toList(),
+                    nicPosition(h.nics.get(nets.get(c)[0])), nicPosition(h.nics.get(nets.get(c)[1])), crossNic));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * @param nic a NIC of {@link #graph}
+     * @return its position among its host's NICs in the topology's device order (hosts built from one description
+     *         list their NICs in one order, so the position names the same NIC on every host)
+     */
+    int nicPosition(Nic nic) {
+        List<Nic> own = graph.devices(Nic.class).stream().filter(n -> n.host() == nic.host()).toList();
+        return own.indexOf(nic);
     }
 }

@@ -10,6 +10,7 @@ import dev.collsim.topology.paths.Hop;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -122,6 +123,19 @@ public final class Router {
     }
 
     Route route(int s, int d, int channel) {
+        return route(s, d, channel, -1, -1);
+    }
+
+    /**
+     * @param exitNic  the position of the NIC the channel leaves s's host by ({@link ChannelNets}), or -1 for the
+     *                 router's own choice (then {@code entryNic} is ignored)
+     * @param entryNic the position of the NIC it enters d's host by
+     * @return the route; one that crosses hosts under given NICs leaves s's host by NIC {@code exitNic} (over NCCL's
+     *         PXN relay when that NIC is not local to s) and enters d's by {@code entryNic}. Routes are cached per
+     *         channel under given NICs; jobs of one simulation that give NICs are taken to give the same ones for a
+     *         (GPU pair, channel) (FlowPredictor's groups share one layout).
+     */
+    Route route(int s, int d, int channel, int exitNic, int entryNic) {
         if (s == d) {
             throw new IllegalArgumentException("transfer from " + m.vertex(s).id() + " to itself");
         }
@@ -129,14 +143,53 @@ public final class Router {
             throw new IllegalArgumentException("channel must be in [0, 2048), got " + channel);
         }
         boolean sameHost = m.vertex(s).host() == m.vertex(d).host() || sameNvlinkDomain(s, d);
-        boolean perChannel = !sameHost && m.routing().multipath() == Multipath.ECMP;
-        long key = ((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047);
+        boolean given = !sameHost && exitNic >= 0;
+        boolean perChannel = !sameHost && (given || m.routing().multipath() == Multipath.ECMP);
+        long key = (((long) s * m.vertexCount() + d) * 2048 + (perChannel ? channel : 2047)) * 2 + (given ? 1 : 0);
         Route r = cache.get(key);
         if (r == null) {
-            r = compute(s, d, channel, sameHost);
+            r = given ? computeGiven(s, d, channel, exitNic, entryNic) : compute(s, d, channel, sameHost);
             cache.put(key, r);
         }
         return r;
+    }
+
+    /**
+     * A route between hosts through the NICs NCCL's graph gives the channel: s to NIC {@code exitNic} of
+     * its host, directly or through NCCL's PXN relay GPU ({@link #ncclRelay}: NCCL 2.30 {@code
+     * ncclTopoGetIntermediateRank}), the fabric, then NIC {@code entryNic} of d's host to d. Where the
+     * fabric has no working path between the two NICs (a rail-only network under a graph that crosses NICs, where
+     * NCCL needs NCCL_CROSS_NIC=0, or failed links) or a host lacks the NIC, the router's own choice ({@link
+     * #compute}: PXN to the receiver's rail) carries the channel instead.
+     */
+    private Route computeGiven(int s, int d, int channel, int exitNic, int entryNic) {
+        try {
+            int out = hostNic(m.vertex(s).host(), exitNic);
+            int in = hostNic(m.vertex(d).host(), entryNic);
+            RouteBuilder.Segment between = betweenHosts(out, in, channel);
+            int relay = ncclRelay(s, out, s);
+            RouteBuilder.Segment up = relay == s ? inHost(s, out) : throughProxy(s, relay, out);
+            return Route.concat(up, between, inHost(in, d));
+        } catch (UnroutableException e) {
+            return compute(s, d, channel, false);
+        }
+    }
+
+    /**
+     * @param h        host
+     * @param position position among the host's NICs ordered by id ({@link ChannelNets})
+     * @return the NIC's vertex
+     * @throws UnroutableException when the host has no such NIC or it does not work
+     */
+    private int hostNic(int h, int position) {
+        int[] nics = Arrays.stream(m.hostVertices(h)).filter(v -> m.vertex(v) instanceof Nic)
+                .boxed().sorted(Comparator.comparing((Integer v) -> m.vertex(v).id()))
+                .mapToInt(Integer::intValue).toArray();
+        if (position >= nics.length || !fabric.usable(nics[position])) {
+            throw new UnroutableException("host " + h + " has no working NIC number " + position + " of NCCL's graph ("
+                    + nics.length + " NICs)");
+        }
+        return nics[position];
     }
 
     /**

@@ -36,7 +36,10 @@ final class StepFlows {
                 throw new IllegalArgumentException("job " + job.name() + ", step '" + step.label() + "': transfer "
                         + t.src() + "->" + t.dst() + " names a rank outside [0, " + n + ")");
             }
-            routes[i] = router.route(vertex[t.src()], vertex[t.dst()], t.channel());
+            ChannelNets nets = job.nets();
+            routes[i] = nets.isEmpty() ? router.route(vertex[t.src()], vertex[t.dst()], t.channel())
+                    : router.route(vertex[t.src()], vertex[t.dst()], t.channel(), nets.exit(t.channel(), t.src()),
+                            nets.entry(t.channel(), t.dst()));
         }
         return routes;
     }

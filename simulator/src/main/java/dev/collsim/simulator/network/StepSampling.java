@@ -184,8 +184,8 @@ final class StepSampling {
             Pick p = picks.get(i);
             Schedule one = new Schedule(s.algorithm(), s.collective(), s.nRanks(), s.nChannels(), s.sizeBytes(),
                     List.of(s.steps().get(p.step())));
-            FlowSimulation sim = new FlowSimulation(List.of(new Job(job.name(), one, job.ranks(), 0)), net, router,
-                    window);
+            Job alone = new Job(job.name(), one, job.ranks(), 0, job.nets());
+            FlowSimulation sim = new FlowSimulation(List.of(alone), net, router, window);
             sim.run();
             time[i] = sim.makespan();
             events[i] = sim.events();

@@ -45,7 +45,8 @@ public final class RingSchedule implements ScheduleAlgorithm {
         long steps = r.collective() == Collective.ALL_REDUCE ? 2L * (n - 1) : n - 1;
         double bytes = (double) r.sizeBytes() / n / r.nChannels();
         List<Transfer> transfers = r.hostGroups().isEmpty()
-                ? ringTransfers(n, r.ranksPerHost(), entries(r), r.reversedEntries(), r.nChannels(), bytes)
+                ? ringTransfers(n, r.ranksPerHost(), entries(r), r.reversedEntries(), r.alternateRings(), r.nChannels(),
+                        bytes)
                 : groupedTransfers(r.hostGroups(), r.nChannels(), bytes);
         String label = r.collective() == Collective.ALL_REDUCE ? "ring ReduceScatter+AllGather step" : "ring step";
         return scheduleOf(r, List.of(new Step(label, transfers, steps)));
@@ -75,16 +76,25 @@ public final class RingSchedule implements ScheduleAlgorithm {
      * @param ranksPerHost ranks per host group (1: no rotation)
      * @param entries      the local rank channel c enters each host at, for c modulo its size ({@link #entries})
      * @param reversed     per entry, whether the chain walks the host backwards, or empty for all forwards
+     * @param alternate    whether odd host groups take entry {@code (c mod size) XOR 1} ({@link
+     *                     ScheduleRequest#alternateRings})
      * @param nChannels    channels
      * @param bytes        bytes per transfer
      * @return {@code n x nChannels} transfers
      */
     static List<Transfer> ringTransfers(int n, int ranksPerHost, List<Integer> entries, List<Boolean> reversed,
-            int nChannels, double bytes) {
+            boolean alternate, int nChannels, double bytes) {
         List<Transfer> out = new ArrayList<>(n * nChannels);
+        int l = ranksPerHost;
         for (int c = 0; c < nChannels; c++) {
-            int e = c % entries.size();
-            int[] order = channelOrder(n, ranksPerHost, entries.get(e), !reversed.isEmpty() && reversed.get(e));
+            int[] order = new int[n];
+            for (int g = 0; g < n / l; g++) {
+                int e = alternate && g % 2 == 1 ? (c % entries.size()) ^ 1 : c % entries.size();
+                int[] group = channelOrder(l, l, entries.get(e), !reversed.isEmpty() && reversed.get(e));
+                for (int j = 0; j < l; j++) {
+                    order[g * l + j] = g * l + group[j];
+                }
+            }
             for (int k = 0; k < n; k++) {
                 out.add(new Transfer(order[k], order[(k + 1) % n], bytes, c));
             }

@@ -33,10 +33,23 @@ import java.util.stream.IntStream;
  * @param heads        when not empty: the local ranks that cross hosts in the hierarchical schedule, ascending, one
  *                     per NIC (NCCL's NVLS heads, {@code dev.collsim.simulator.ChannelNics#heads}); empty: local
  *                     ranks 0 .. nicRanks-1, or every local rank when nicRanks is 0; other schedules ignore it
+ * @param alternateRings true: on every odd host group ring channel c takes the entry and direction of channel
+ *                     {@code c mod size} XOR 1 of {@code channelEntries} (an even count of them), as NCCL alternates
+ *                     the rings of a crossNic-2 graph on odd nodes so that a channel stays on one rail between nodes
+ *                     (NCCL 2.30 {@code src/graph/connect.cc ncclTopoPostset}: "Alternate rings to avoid crossing
+ *                     rails"); other schedules ignore it
  */
 public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
         int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries, List<Boolean> reversedEntries,
-        List<Integer> heads) {
+        List<Integer> heads, boolean alternateRings) {
+
+    /** No alternation of rings on odd hosts. */
+    public ScheduleRequest(Collective collective, long sizeBytes, int nRanks, int nChannels, int ranksPerHost,
+            int nicRanks, List<Integer> hostGroups, List<Integer> channelEntries, List<Boolean> reversedEntries,
+            List<Integer> heads) {
+        this(collective, sizeBytes, nRanks, nChannels, ranksPerHost, nicRanks, hostGroups, channelEntries,
+                reversedEntries, heads, false);
+    }
 
     /**
      * No chain reversed, no heads given: every ring chain walks forwards, and the hierarchical schedule crosses hosts
@@ -96,6 +109,10 @@ public record ScheduleRequest(Collective collective, long sizeBytes, int nRanks,
                     + " entry " + channelEntries);
         }
         heads = List.copyOf(Objects.requireNonNull(heads, "heads"));
+        if (alternateRings && channelEntries.size() % 2 != 0) {
+            throw new IllegalArgumentException("alternateRings needs an even number of channel entries, got "
+                    + channelEntries);
+        }
         for (int i = 0; i < heads.size(); i++) {
             if (heads.get(i) < 0 || heads.get(i) >= ranksPerHost || i > 0 && heads.get(i) <= heads.get(i - 1)) {
                 throw new IllegalArgumentException("heads " + heads + " must be ascending local ranks in [0, "

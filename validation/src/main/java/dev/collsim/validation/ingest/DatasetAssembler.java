@@ -86,6 +86,15 @@ final class DatasetAssembler {
      * out: sizes below nRanks x element size round down to it, as often as the sweep has them.
      */
     private static void repeatCheck(List<PerfPoint> rows, List<Note> notes) {
+        int cycles = wholeCycles(rows);
+        if (cycles > 1) {
+            int period = rows.size() / cycles;
+            notes.add(Note.warning(rows.get(period).line(), "the table's " + rows.size() + " rows are " + cycles
+                    + " runs of the same " + period + " size(s) in the same order (the second from line "
+                    + rows.get(period).line() + "): nccl-tests -N " + cycles + " (run_cycles) prints its cycles so,"
+                    + " and runs pasted under one header look alike; every row is compared"));
+            return;
+        }
         Map<String, Integer> first = new HashMap<>();
         for (PerfPoint p : rows) {
             if (p.sizeBytes() == 0) {
@@ -100,6 +109,30 @@ final class DatasetAssembler {
                         + " them apart"));
             }
         }
+    }
+
+    /**
+     * @return how many times the table's rows run through one sequence of sizes (with type, redop and root) from its
+     *         first row on, as nccl-tests {@code -N} (run_cycles) prints them (NCCL tests 2.19.6 {@code
+     *         src/common.cu}: the benchmark loop over sizes repeats run_cycles times under one header); 1 when they
+     *         do not
+     */
+    static int wholeCycles(List<PerfPoint> rows) {
+        List<String> keys = rows.stream().map(p -> p.sizeBytes() + " " + p.type() + " " + p.redop() + " " + p.root())
+                .toList();
+        if (keys.size() < 2) {
+            return 1;
+        }
+        int period = keys.subList(1, keys.size()).indexOf(keys.get(0)) + 1;
+        if (period < 1 || keys.size() % period != 0) {
+            return 1;
+        }
+        for (int i = period; i < keys.size(); i++) {
+            if (!keys.get(i).equals(keys.get(i % period))) {
+                return 1;
+            }
+        }
+        return keys.size() / period;
     }
 
     /** Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). */

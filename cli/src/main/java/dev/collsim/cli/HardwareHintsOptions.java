@@ -51,18 +51,21 @@ public final class HardwareHintsOptions {
     /**
      * Refuses a GPU model the hardware database does not know by one of its names ({@link GpuModels#sku}: a model,
      * variant or alias), offering the nearest ({@link GpuModels#nearest}); before, {@code A100-SXM9} was taken as the
-     * A100 SXM family by its text rule and printed as a model of its own.
+     * A100 SXM family by its text rule and printed as a model of its own. A GPU the database lacks is described by
+     * its name together with {@code --gpu-sm}, which is then taken as given.
      *
      * @param name the --gpu-model value, null when not given
+     * @param sm   the --gpu-sm value, 0 when not given
      * @throws UserError (exit 2) naming the value and the nearest known names
      */
-    static void requireKnownGpu(String name) {
-        if (name == null || GpuModels.sku(name).isPresent()) {
+    static void requireKnownGpu(String name, int sm) {
+        if (name == null || sm != 0 || GpuModels.sku(name).isPresent()) {
             return;
         }
         throw new UserError("--gpu-model: found '" + name + "', which the GPU database does not know; did you mean "
                 + String.join(", ", GpuModels.nearest(name, 5)) + "? (allowed: a model, variant or nvidia-smi name of"
-                + " the database, e.g. H100-SXM5-80GB, A100-SXM4-40GB, L40S)", ExitCodes.USAGE);
+                + " the database, e.g. H100-SXM5-80GB, A100-SXM4-40GB, L40S; for a GPU it lacks, add --gpu-sm)",
+                ExitCodes.USAGE);
     }
 
     /**
@@ -70,7 +73,7 @@ public final class HardwareHintsOptions {
      * @throws UserError (exit 2) when a value is out of range, the NIC speed has no unit or the GPU model is unknown
      */
     public HardwareHints hints() {
-        requireKnownGpu(gpuModel);
+        requireKnownGpu(gpuModel, gpuSm);
         Bandwidth speed = null;
         if (nicSpeed != null) {
             try {

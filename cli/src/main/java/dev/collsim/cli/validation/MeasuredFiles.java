@@ -175,7 +175,7 @@ final class MeasuredFiles {
             }
             List<Path> inFolder;
             try (Stream<Path> s = Files.list(f)) {
-                inFolder = s.filter(Files::isRegularFile).sorted().toList();
+                inFolder = s.sorted().toList();
             } catch (IOException e) {
                 throw InputFiles.failed(f, e, "a measurement file");
             }
@@ -208,8 +208,8 @@ final class MeasuredFiles {
      * Whether a file of a folder is read as a measurement. A machine file ({@code nvidia-smi topo -m} text or NCCL
      * topology XML, by content: {@link MachineFiles#detect}; the public data set's B- and C- files) holds none and is
      * left out, as is a file whose name no measurement has (a note, a picture: not {@code .txt}, {@code .log},
-     * {@code .out} (Slurm's job output), {@code .json}, {@code A-*}, {@code B-*}, {@code C-*} or {@code D-*}). Every
-     * other file is read, and one that cannot be is skipped and named by the batch command ({@link #readSkipping}).
+     * {@code .out} (Slurm's job output), {@code .json}, {@code A-*}, {@code B-*}, {@code C-*} or {@code D-*}), a
+     * hidden file and a folder inside the folder (not read recursively). Every other file is read, and one that cannot be is skipped and named by the batch command ({@link #readSkipping}).
      *
      * @return empty when the file is read, else why it is left out
      */
@@ -217,6 +217,12 @@ final class MeasuredFiles {
         String n = p.getFileName().toString();
         if (n.startsWith(".")) {
             return Optional.of("a hidden file");
+        }
+        if (Files.isDirectory(p)) {
+            return Optional.of("a folder inside the folder (not read: give it on its own to read its files)");
+        }
+        if (!Files.isRegularFile(p)) {
+            return Optional.of("not a regular file");
         }
         boolean named = n.startsWith("A-") || n.startsWith("B-") || n.startsWith("C-") || n.startsWith("D-")
                 || n.endsWith(".txt") || n.endsWith(".log") || n.endsWith(".out") || n.endsWith(".json");

@@ -30,6 +30,7 @@ class FolderLeftOutCliTest {
         Files.copy(TOPO, dir.resolve("topo.txt")); // a topo -m under a measurement's name
         Files.writeString(dir.resolve("notes.md"), "how I ran it");
         Files.writeString(dir.resolve("C-system.xml"), "<system version=\"1\">\n</system>\n");
+        Files.createDirectory(dir.resolve("run2"));
         CliRun r = run("diagnose", dir.toString());
         assertEquals(0, r.code(), r.err());
         String machine = ": holds nvidia-smi topo -m text, a machine, not a measurement (give it to -c/--cluster)";
@@ -40,6 +41,8 @@ class FolderLeftOutCliTest {
         assertTrue(r.err().contains("collsim: left out " + dir.resolve("notes.md") + ": not a measurement file's name;"
                 + " allowed: *.txt, *.log, *.out, *.json and A-* to D-* that are not machine files"), r.err());
         // both copies of the run are read and diagnosed under their own names
+        assertTrue(r.err().contains("collsim: left out " + dir.resolve("run2") + ": a folder inside the folder (not"
+                + " read: give it on its own to read its files)"), r.err());
         // (the table header is line 19 of the file, after 9 '#@' lines and 9 of launch, devices and column titles)
         assertTrue(r.out().contains("B-my-run.txt:19 (table at line 19)"), r.out());
         assertTrue(r.out().contains("slurm-1234.out:19 (table at line 19)"), r.out());

@@ -83,6 +83,28 @@ public final class HtmlReport {
                 .collect(Collectors.joining("; ")) + ".";
     }
 
+    /** Writes the variants table, the legend of its calibration column and the note that spells its bands. */
+    private static void variants(StringBuilder h, ReportData d) {
+        h.append("<h2>Variants</h2>\n");
+        String hostsWord = ReportData.VariantRow.hostsWord(d.variants());
+        boolean mixed = hostsWord.contains("/");
+        h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>").append(hostsWord)
+                .append("</th><th>GPUs</th><th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th>"
+                + "<th class=l>backend</th></tr>\n");
+        Map<String, String> bands = bandLetters(d.variants());
+        for (ReportData.VariantRow v : d.variants()) {
+            h.append("<tr><td class=l>").append(esc(v.variant())).append("</td><td class=l>").append(esc(v.cluster()))
+                    .append("</td><td>").append(v.hostsText(mixed)).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
+                    .append(esc(v.changes())).append("</td><td class=l>").append(esc(v.ncclEnv().isEmpty() ? "defaults"
+                    : v.ncclEnv())).append("</td><td class=l>").append(esc(calibrationCell(v, bands)))
+                    .append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
+        }
+        h.append("</table>\n<p class=note>").append(esc(CALIBRATION_LEGEND)).append("</p>\n");
+        if (!bands.isEmpty()) {
+            h.append("<p class=note>").append(esc(bandsNote(bands))).append("</p>\n");
+        }
+    }
+
     /**
      * @param d       the numbers
      * @param charts  the charts, in order
@@ -105,24 +127,7 @@ public final class HtmlReport {
         h.append("<p class=note>Model leaves out, in the busbw and algorithm columns: ")
                 .append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(". In the step columns: ")
                 .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
-        h.append("<h2>Variants</h2>\n");
-        String hostsWord = ReportData.VariantRow.hostsWord(d.variants());
-        boolean mixed = hostsWord.contains("/");
-        h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>").append(hostsWord)
-                .append("</th><th>GPUs</th><th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th>"
-                + "<th class=l>backend</th></tr>\n");
-        Map<String, String> bands = bandLetters(d.variants());
-        for (ReportData.VariantRow v : d.variants()) {
-            h.append("<tr><td class=l>").append(esc(v.variant())).append("</td><td class=l>").append(esc(v.cluster()))
-                    .append("</td><td>").append(v.hostsText(mixed)).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
-                    .append(esc(v.changes())).append("</td><td class=l>").append(esc(v.ncclEnv().isEmpty() ? "defaults"
-                    : v.ncclEnv())).append("</td><td class=l>").append(esc(calibrationCell(v, bands)))
-                    .append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
-        }
-        h.append("</table>\n<p class=note>").append(esc(CALIBRATION_LEGEND)).append("</p>\n");
-        if (!bands.isEmpty()) {
-            h.append("<p class=note>").append(esc(bandsNote(bands))).append("</p>\n");
-        }
+        variants(h, d);
         for (ReportData.VariantRow v : d.variants()) {
             if (!v.network().isEmpty()) {
                 h.append("<p class=note>Network of ").append(esc(v.variant())).append(": ").append(esc(v.network()))

@@ -63,6 +63,6 @@ class RunCyclesTest {
 
     @Test
     void cyclesCountWholeRunsOnly() {
-        assertEquals(1, DatasetAssembler.wholeCycles(List.of()));
+        assertEquals(1, RepeatedRows.wholeCycles(List.of()));
     }
 }

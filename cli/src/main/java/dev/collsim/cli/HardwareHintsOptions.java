@@ -2,6 +2,7 @@ package dev.collsim.cli;
 
 import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.CpuModels;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.units.Bandwidth;
 import java.util.Locale;
@@ -48,10 +49,31 @@ public final class HardwareHintsOptions {
     String cpuModel;
 
     /**
+     * Refuses a GPU model the hardware database does not know by one of its names ({@link GpuModels#sku}: a model,
+     * variant or alias), offering the nearest ({@link GpuModels#nearest}); before, {@code A100-SXM9} was taken as the
+     * A100 SXM family by its text rule and printed as a model of its own. A GPU the database lacks is described by
+     * its name together with {@code --gpu-sm}, which is then taken as given.
+     *
+     * @param name the --gpu-model value, null when not given
+     * @param sm   the --gpu-sm value, 0 when not given
+     * @throws UserError (exit 2) naming the value and the nearest known names
+     */
+    static void requireKnownGpu(String name, int sm) {
+        if (name == null || sm != 0 || GpuModels.sku(name).isPresent()) {
+            return;
+        }
+        throw new UserError("--gpu-model: found '" + name + "', which the GPU database does not know; did you mean "
+                + String.join(", ", GpuModels.nearest(name, 5)) + "? (allowed: a model, variant or nvidia-smi name of"
+                + " the database, e.g. H100-SXM5-80GB, A100-SXM4-40GB, L40S; for a GPU it lacks, add --gpu-sm)",
+                ExitCodes.USAGE);
+    }
+
+    /**
      * @return the hints
-     * @throws UserError (exit 2) when a value is out of range or the NIC speed has no unit
+     * @throws UserError (exit 2) when a value is out of range, the NIC speed has no unit or the GPU model is unknown
      */
     public HardwareHints hints() {
+        requireKnownGpu(gpuModel, gpuSm);
         Bandwidth speed = null;
         if (nicSpeed != null) {
             try {

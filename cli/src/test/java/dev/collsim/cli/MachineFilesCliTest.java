@@ -28,6 +28,26 @@ class MachineFilesCliTest {
         return f;
     }
 
+    /**
+     * A GPU model the database does not know is refused (exit 2, no stack trace) with the nearest names
+     * (GpuModelsNearestTest works them out); before, "A100-SXM9" was taken as the A100 SXM family by its text rule.
+     */
+    @Test
+    void anUnknownGpuModelIsRefusedWithTheNearest(@TempDir Path dir) throws Exception {
+        Path f = copy("B-topo-dgx-a100.txt", dir);
+        CliRun r = CliRun.run("topo", "show", "-c", f.toString(), "--gpu-model", "A100-SXM9");
+        assertEquals(2, r.code(), r.err());
+        assertEquals("collsim: --gpu-model: found 'A100-SXM9', which the GPU database does not know; did you mean"
+                + " A100 SXM, A100-SXM4-80GB, A100-SXM4-40GB, A100 PCIe (NVLink bridge pairs), H100 SXM? (allowed: a"
+                + " model, variant or nvidia-smi name of the database, e.g. H100-SXM5-80GB, A100-SXM4-40GB, L40S; for a"
+                + " GPU it lacks, add --gpu-sm)", r.err().strip());
+        assertEquals("", r.out());
+        // with --gpu-sm the name describes a GPU the database lacks, and is taken as given
+        CliRun own = CliRun.run("topo", "show", "-c", f.toString(), "--gpu-model", "A100-SXM9", "--gpu-sm", "80");
+        assertEquals(0, own.code(), own.err());
+        assertTrue(own.out().contains("8x A100-SXM9 (sm80"), own.out());
+    }
+
     @Test
     void showReadsNvidiaSmiTextWithHints(@TempDir Path dir) throws Exception {
         Path f = copy("B-topo-dgx-a100.txt", dir);

@@ -2,12 +2,15 @@ package dev.collsim.hardware;
 
 import dev.collsim.hardware.GpuModel.Variant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -116,6 +119,54 @@ public final class GpuModels {
         List<String> words = words(text);
         return all().stream().map(GpuModel::name)
                 .filter(n -> words.stream().anyMatch(w -> w.length() > 1 && words(n).contains(w))).toList();
+    }
+
+    /**
+     * Names to offer for a GPU name the database does not know exactly ({@link #sku} is empty): first the model its
+     * text rule recognises ({@link #find}: "A100-SXM9" is A100 SXM) with its variants, then the models sharing a word
+     * with it ({@link #sharingAWord}: "h100" gives the PCIe, NVL and SXM boards), then the database's model and
+     * variant names nearest to the text by edit distance (Levenshtein, on the names with case, underscores and
+     * repeated spaces ignored), ties in database order.
+     *
+     * @param text  the unknown name
+     * @param limit at most this many names
+     * @return model and variant names, nearest first
+     */
+    public static List<String> nearest(String text, int limit) {
+        Set<String> out = new LinkedHashSet<>();
+        find(text).ifPresent(m -> {
+            out.add(m.name());
+            m.variants().forEach(v -> out.add(v.name()));
+        });
+        out.addAll(sharingAWord(text));
+        String k = key(text);
+        List<String> names = new ArrayList<>();
+        for (GpuModel m : all()) {
+            names.add(m.name());
+            m.variants().forEach(v -> names.add(v.name()));
+        }
+        names.stream().distinct().sorted(Comparator.comparingInt(n -> editDistance(k, key(n)))).forEach(out::add);
+        return out.stream().limit(limit).toList();
+    }
+
+    /** @return the Levenshtein distance of two strings: the fewest one-character insertions, deletions, changes */
+    static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int change = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(change, Math.min(prev[j], cur[j - 1]) + 1);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     private static List<String> words(String text) {

@@ -71,7 +71,7 @@ final class FlowFabric {
                 : base.fabric() == null ? null : base.fabric().linkSpeed();
         FabricSpec spec = new FabricSpec(kind, speed, ratio, o.leafRadix == null ? FabricSpec.DEFAULT_LEAF_RADIX
                 : o.leafRadix, o.planes == null ? 1 : o.planes, FabricSpec.DEFAULT_SWITCH_LATENCY);
-        String name = type.name() + "x" + count + "-" + kind.yamlName()
+        String name = type.hostsName(count) + "-" + kind.yamlName()
                 + (ratio > 1 ? "-" + o.oversubscription.replace(" ", "") : "");
         ClusterSpec cluster = new ClusterSpec(name + (o.rails == null ? "" : "-" + o.rails + "rails"),
                 type.description(), type, count, spec);

@@ -6,6 +6,7 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
+import dev.collsim.io.InputProblem;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.calibration.Calibration;
@@ -46,7 +47,8 @@ import picocli.CommandLine.Spec;
                     + "catalog, and every assumption is printed. A catalog -c (dgx-h100, dgx-h100x2) is sized to each"
                     + " run's host count, as calibrate does; a changed count is said on stderr."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "2:usage error", "3:invalid input file",
+        exitCodeList = {"0:success", "2:usage error", "3:invalid input file, or no table of the files could be compared"
+                + " (each named with why)",
             "4:a median error above --max-median-error", "6:finished, but skipped files it could not read (each named on stderr with why)"})
 public final class CompareCommand implements Callable<Integer> {
 
@@ -109,7 +111,10 @@ public final class CompareCommand implements Callable<Integer> {
         List<DatasetComparison> out = new ArrayList<>();
         MeasuredFiles.Batch batch = MeasuredFiles.readMeasured(measured, spec.commandLine().getErr(),
                 "compare reads every collective in the files");
+        List<Path> files = new ArrayList<>();
         for (Dataset d : batch.datasets()) {
+            files.add(batch.reads().stream().filter(r -> r.datasets().stream().anyMatch(x -> x == d)).findFirst()
+                    .orElseThrow().file());
             Optional<ClusterGuess> c = cluster.given()
                     ? Optional.of(DatasetCluster.place(cluster.source(), d, spec.commandLine().getErr()))
                     : Optional.empty();
@@ -132,10 +137,36 @@ public final class CompareCommand implements Callable<Integer> {
             spec.commandLine().getOut().println();
         }
         spec.commandLine().getOut().print(ComparisonText.render(out, !summary));
+        spec.commandLine().getOut().flush();
+        refuseNothingCompared(out, files);
         if (maxMedian != null && out.stream().anyMatch(c -> c.atLeast1MiB().n() > 0 && c.atLeast1MiB().median() > maxMedian)) {
             return ExitCodes.CHECK_FAILED;
         }
         return batch.exitCode(ExitCodes.OK);
+    }
+
+    /**
+     * A compare that predicted no point answers nothing: each table is named with why it was not compared, and the
+     * command fails (exit 3, the files' fault) instead of exiting 0 with no figure.
+     *
+     * @param out   the comparisons
+     * @param files the file of each, as the user gave it (a folder's file under the folder)
+     * @throws InputException when no table was compared, one problem per table at its line
+     */
+    static void refuseNothingCompared(List<DatasetComparison> out, List<Path> files) throws InputException {
+        if (out.stream().anyMatch(DatasetComparison::compared)) {
+            return;
+        }
+        if (out.isEmpty()) {
+            throw new UserError("compare: the files hold no table to compare", ExitCodes.INPUT);
+        }
+        List<InputProblem> problems = new ArrayList<>();
+        for (int i = 0; i < out.size(); i++) {
+            problems.add(new InputProblem(files.get(i).toString(), out.get(i).dataset().line(), 0, "compare",
+                    "nothing compared: " + out.get(i).reason() + "; allowed: a table with sizes > 0 and times, of a"
+                    + " cluster the file shows (GPU model, hosts) or -c names"));
+        }
+        throw new InputException(problems);
     }
 
     /** The NCCL releases collsim models, as {@code --nccl-version} accepts them (2.28, 2.30, ...). */

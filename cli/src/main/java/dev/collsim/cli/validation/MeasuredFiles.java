@@ -6,15 +6,20 @@ import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.nccl.Collective;
+import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.topology.io.MachineFiles;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
 import dev.collsim.validation.ingest.Note;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Reads measurement files for the validation commands, collecting every file's problems before failing. */
@@ -56,7 +61,7 @@ final class MeasuredFiles {
      * @throws InputException when nothing can be read, or the one file given cannot
      */
     static Batch readSkipping(List<Path> files, PrintWriter err) throws InputException {
-        List<Path> all = expand(files);
+        List<Path> all = expand(files, err);
         List<Read> reads = new ArrayList<>();
         List<InputProblem> problems = new ArrayList<>();
         int skipped = 0;
@@ -100,12 +105,12 @@ final class MeasuredFiles {
 
     /**
      * @param err where the readers' warnings go
-     * @return datasets of all files, in order; a directory contributes its A-/D-style text and JSON files
+     * @return datasets of all files, in order; a directory contributes its measurement files ({@link #leftOut})
      */
     static List<Dataset> read(List<Path> files, PrintWriter err) throws InputException {
         List<Dataset> out = new ArrayList<>();
         List<InputProblem> problems = new ArrayList<>();
-        for (Path f : expand(files)) {
+        for (Path f : expand(files, err)) {
             try {
                 out.addAll(warned(f, MeasurementReader.read(f), err));
             } catch (InputException e) {
@@ -155,42 +160,84 @@ final class MeasuredFiles {
     }
 
     /**
-     * @return the files, with directories replaced by their measurement files (sorted by name)
+     * @param err where a folder's left-out files are named, one {@code collsim: left out FILE: why} line each
+     * @return the files, with directories replaced by their measurement files (sorted by name, see {@link
+     *         #leftOut})
      * @throws UserError (exit 3) for a missing file, or a folder holding no measurement file
      */
-    static List<Path> expand(List<Path> files) {
+    static List<Path> expand(List<Path> files, PrintWriter err) {
         List<Path> out = new ArrayList<>();
         for (Path f : files) {
             InputFiles.require(f, "a measurement file");
-            if (Files.isDirectory(f)) {
-                int before = out.size();
-                try (Stream<Path> s = Files.list(f)) {
-                    s.filter(MeasuredFiles::isMeasurement).sorted().forEach(out::add);
-                } catch (IOException e) {
-                    throw InputFiles.failed(f, e, "a measurement file");
-                }
-                if (out.size() == before) {
-                    throw new UserError(f + ": a folder with no measurement files (looked for *.txt, *.log, *.json,"
-                            + " A-* and D-*)", ExitCodes.INPUT);
-                }
-            } else {
+            if (!Files.isDirectory(f)) {
                 out.add(f);
+                continue;
             }
+            List<Path> inFolder;
+            try (Stream<Path> s = Files.list(f)) {
+                inFolder = s.sorted().toList();
+            } catch (IOException e) {
+                throw InputFiles.failed(f, e, "a measurement file");
+            }
+            int before = out.size();
+            List<String> left = new ArrayList<>();
+            for (Path p : inFolder) {
+                Optional<String> why = leftOut(p);
+                if (why.isEmpty()) {
+                    out.add(p);
+                } else if (!p.getFileName().toString().startsWith(".")) {
+                    left.add("collsim: left out " + p + ": " + why.get());
+                }
+            }
+            if (out.size() == before) {
+                throw new UserError(f + ": a folder with no measurement files (looked for " + NAMES + "; "
+                        + (inFolder.isEmpty() ? "it is empty" : left.size() + " file(s) left out: " + left.stream()
+                        .map(l -> l.substring(l.indexOf(f.toString()))).collect(Collectors.joining("; "))) + ")",
+                        ExitCodes.INPUT);
+            }
+            left.forEach(err::println);
         }
+        err.flush();
         return out;
     }
 
+    /** The file names a folder's measurements have, in words. */
+    static final String NAMES = "*.txt, *.log, *.out, *.json and A-* to D-* that are not machine files";
+
     /**
-     * Files of a data folder that hold measurements: in the public data set those are named A-* (nccl-tests tables)
-     * and D-* (logs with results); B- (topo -m) and C- (XML) files hold none. Other names: .txt, .log, .json.
+     * Whether a file of a folder is read as a measurement. A machine file ({@code nvidia-smi topo -m} text or NCCL
+     * topology XML, by content: {@link MachineFiles#detect}; the public data set's B- and C- files) holds none and is
+     * left out, as is a file whose name no measurement has (a note, a picture: not {@code .txt}, {@code .log},
+     * {@code .out} (Slurm's job output), {@code .json}, {@code A-*}, {@code B-*}, {@code C-*} or {@code D-*}), a
+     * hidden file and a folder inside the folder (not read recursively). Every other file is read, and one that cannot be is skipped and named by the batch command ({@link #readSkipping}).
+     *
+     * @return empty when the file is read, else why it is left out
      */
-    private static boolean isMeasurement(Path p) {
+    static Optional<String> leftOut(Path p) {
         String n = p.getFileName().toString();
-        if (n.startsWith("B-") || n.startsWith("C-") || n.equals("INDEX.md")) {
-            return false;
+        if (n.startsWith(".")) {
+            return Optional.of("a hidden file");
         }
-        return n.startsWith("A-") || n.startsWith("D-") || n.endsWith(".txt") || n.endsWith(".log")
-                || n.endsWith(".json");
+        if (Files.isDirectory(p)) {
+            return Optional.of("a folder inside the folder (not read: give it on its own to read its files)");
+        }
+        if (!Files.isRegularFile(p)) {
+            return Optional.of("not a regular file");
+        }
+        boolean named = n.startsWith("A-") || n.startsWith("B-") || n.startsWith("C-") || n.startsWith("D-")
+                || n.endsWith(".txt") || n.endsWith(".log") || n.endsWith(".out") || n.endsWith(".json");
+        if (!named) {
+            return Optional.of("not a measurement file's name; allowed: " + NAMES);
+        }
+        String text;
+        try {
+            text = Files.readString(p, StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            return Optional.empty(); // read as a measurement, whose reader names the failure
+        }
+        return MachineFiles.detect(text, HardwareHints.NONE).map(r -> "holds " + ("nccl-xml".equals(r.format())
+                ? "NCCL topology XML" : "nvidia-smi topo -m text") + ", a machine, not a measurement (give it to"
+                + " -c/--cluster)");
     }
 
     /** @return the lines of a text file (empty for JSON or unreadable files) */

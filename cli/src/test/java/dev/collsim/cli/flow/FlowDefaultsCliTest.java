@@ -37,6 +37,18 @@ class FlowDefaultsCliTest {
                 + "B-topo-dgx-a100.txt:N (N copies of its host)"), file.err());
     }
 
+    /**
+     * {@code -c FILE:N --fabric KIND}: the fabric is named after the file's base name without its extension, then
+     * {@code -x} and the count; it read {@code B-topo-dgx-a100.txtx2-fat-tree} before.
+     */
+    @Test
+    void aMachineFilesCopiesAreNamedAfterItsBaseName() {
+        CliRun r = run("predict", "allreduce", "-c", "../cli/src/test/resources/machines/B-topo-dgx-a100.txt:2",
+                "--backend", "links", "--fabric", "fat-tree", "-b", "1G", "-e", "1G");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("# Fabric: B-topo-dgx-a100-x2-fat-tree (2 hosts, 16 GPUs"), r.out());
+    }
+
     /** At 64 MiB and 1 GiB on 2 DGX H100 the flow backend simulates exactly the channels NCCL's choice has. */
     @Test
     void flowChannelsAreNcclsChoice() {

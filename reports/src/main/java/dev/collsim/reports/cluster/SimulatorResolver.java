@@ -171,7 +171,7 @@ public final class SimulatorResolver implements VariantResolver {
         if (cal == null) {
             ProfileSelector.Choice choice = ProfileSelector.select(t);
             selections.add(v.name() + ": " + choice.line());
-            String band = choice.band().map(x -> "; band " + x.regimes() + (x.wide() ? " (wide)" : "")).orElse("");
+            String band = choice.band().map(x -> BAND + x.regimes() + (x.wide() ? " (wide)" : "")).orElse("");
             if (choice.calibration().isEmpty()) {
                 autoLabels.put(v.name(), "- (bare model" + band + ")");
                 return plain;
@@ -182,7 +182,7 @@ public final class SimulatorResolver implements VariantResolver {
         }
         if ("none".equals(cal)) {
             selections.add(v.name() + ": " + ProfileSelector.NONE_LINE);
-            ProfileSelector.bare(ProfileClass.of(t)).band().ifPresent(x -> autoLabels.put(v.name(), "none; band "
+            ProfileSelector.bare(ProfileClass.of(t)).band().ifPresent(x -> autoLabels.put(v.name(), "none" + BAND
                     + x.regimes() + (x.wide() ? " (wide)" : "")));
             return plain;
         }

@@ -6,11 +6,13 @@ import dev.collsim.units.DataSize;
 import dev.collsim.validation.compare.ErrorStats;
 import java.io.UncheckedIOException;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The report as one self-contained HTML page, viewable with no network: styles and the charting library (Apache
@@ -46,11 +48,61 @@ public final class HtmlReport {
             + " bare model (PerformanceParameters.DEFAULTS) and its class's band are used; \"auto: KEY.yaml\": the"
             + " profile shipped for class KEY; \"none\": the bare model, asked for (--calibration none or the variant's"
             + " 'calibration: none'); a file name: the profile or parameters file the spec or --calibration names."
+            + " \"band A\": the band of the choice, spelled once under the table (Bands: ...)."
             + " Band (shipped choices): 95 % of measured times fell within [predicted / factor, predicted x factor]"
             + " per size regime (configs/calibration/auto/INDEX.md); \"(wide)\": a factor above 2, where a measured"
             + " time inside the band says little of the prediction.";
 
     private HtmlReport() {
+    }
+
+    /**
+     * @return each distinct band of the variants' calibrations, in row order, with its letter (A, B, ...): the
+     *         variants table names a band by its letter and spells it once, under the table
+     */
+    static Map<String, String> bandLetters(List<ReportData.VariantRow> rows) {
+        Map<String, String> letters = new LinkedHashMap<>();
+        for (ReportData.VariantRow v : rows) {
+            if (!v.calibrationBand().isEmpty() && !letters.containsKey(v.calibrationBand())) {
+                int n = letters.size();
+                letters.put(v.calibrationBand(), n < 26 ? String.valueOf((char) ('A' + n)) : Integer.toString(n + 1));
+            }
+        }
+        return letters;
+    }
+
+    /** @return a row's calibration cell: its label, and the letter of its band ({@link #bandLetters}) */
+    static String calibrationCell(ReportData.VariantRow v, Map<String, String> bands) {
+        String band = v.calibrationBand();
+        return v.calibrationLabel() + (band.isEmpty() ? "" : ", band " + bands.get(band));
+    }
+
+    /** @return the note under the variants table that spells each band once */
+    static String bandsNote(Map<String, String> bands) {
+        return "Bands: " + bands.entrySet().stream().map(e -> e.getValue() + ": " + e.getKey())
+                .collect(Collectors.joining("; ")) + ".";
+    }
+
+    /** Writes the variants table, the legend of its calibration column and the note that spells its bands. */
+    private static void variants(StringBuilder h, ReportData d) {
+        h.append("<h2>Variants</h2>\n");
+        String hostsWord = ReportData.VariantRow.hostsWord(d.variants());
+        boolean mixed = hostsWord.contains("/");
+        h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>").append(hostsWord)
+                .append("</th><th>GPUs</th><th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th>"
+                + "<th class=l>backend</th></tr>\n");
+        Map<String, String> bands = bandLetters(d.variants());
+        for (ReportData.VariantRow v : d.variants()) {
+            h.append("<tr><td class=l>").append(esc(v.variant())).append("</td><td class=l>").append(esc(v.cluster()))
+                    .append("</td><td>").append(v.hostsText(mixed)).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
+                    .append(esc(v.changes())).append("</td><td class=l>").append(esc(v.ncclEnv().isEmpty() ? "defaults"
+                    : v.ncclEnv())).append("</td><td class=l>").append(esc(calibrationCell(v, bands)))
+                    .append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
+        }
+        h.append("</table>\n<p class=note>").append(esc(CALIBRATION_LEGEND)).append("</p>\n");
+        if (!bands.isEmpty()) {
+            h.append("<p class=note>").append(esc(bandsNote(bands))).append("</p>\n");
+        }
     }
 
     /**
@@ -75,20 +127,7 @@ public final class HtmlReport {
         h.append("<p class=note>Model leaves out, in the busbw and algorithm columns: ")
                 .append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(". In the step columns: ")
                 .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
-        h.append("<h2>Variants</h2>\n");
-        String hostsWord = ReportData.VariantRow.hostsWord(d.variants());
-        boolean mixed = hostsWord.contains("/");
-        h.append("<table><tr><th class=l>variant</th><th class=l>cluster</th><th>").append(hostsWord)
-                .append("</th><th>GPUs</th><th class=l>changes from the base</th><th class=l>NCCL settings</th><th class=l>calibration</th>"
-                + "<th class=l>backend</th></tr>\n");
-        for (ReportData.VariantRow v : d.variants()) {
-            h.append("<tr><td class=l>").append(esc(v.variant())).append("</td><td class=l>").append(esc(v.cluster()))
-                    .append("</td><td>").append(v.hostsText(mixed)).append("</td><td>").append(v.gpus()).append("</td><td class=l>")
-                    .append(esc(v.changes())).append("</td><td class=l>").append(esc(v.ncclEnv().isEmpty() ? "defaults"
-                    : v.ncclEnv())).append("</td><td class=l>").append(esc(v.calibration().isEmpty() ? "-"
-                    : v.calibration())).append("</td><td class=l>").append(esc(v.backend())).append("</td></tr>\n");
-        }
-        h.append("</table>\n<p class=note>").append(esc(CALIBRATION_LEGEND)).append("</p>\n");
+        variants(h, d);
         for (ReportData.VariantRow v : d.variants()) {
             if (!v.network().isEmpty()) {
                 h.append("<p class=note>Network of ").append(esc(v.variant())).append(": ").append(esc(v.network()))

@@ -89,6 +89,32 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
         }
 
         /**
+         * @return the calibration without its band ({@link VariantResolver#BAND}): {@code auto: KEY.yaml},
+         *         {@code none}, {@code - (bare model)} or a file name; "-" when empty
+         */
+        public String calibrationLabel() {
+            int i = calibration.indexOf(VariantResolver.BAND);
+            if (i < 0) {
+                return calibration.isEmpty() ? "-" : calibration;
+            }
+            String head = calibration.substring(0, i);
+            // "- (bare model; band ...)": the parenthesis opened before the band closes after it
+            return head.lastIndexOf('(') > head.lastIndexOf(')') ? head + ")" : head;
+        }
+
+        /** @return the band of the calibration ({@code factor 2.11 (...) below 1 MiB, ...}), "" when it has none */
+        public String calibrationBand() {
+            int i = calibration.indexOf(VariantResolver.BAND);
+            if (i < 0) {
+                return "";
+            }
+            String band = calibration.substring(i + VariantResolver.BAND.length());
+            String head = calibration.substring(0, i);
+            return head.lastIndexOf('(') > head.lastIndexOf(')') && band.endsWith(")")
+                    ? band.substring(0, band.length() - 1) : band;
+        }
+
+        /**
          * @param mixed true when the table holds trays and other hosts ({@link #hostsWord} says {@code hosts / trays})
          * @return the host count, with its unit ({@code 36 trays}, {@code 1 host}) when mixed
          */

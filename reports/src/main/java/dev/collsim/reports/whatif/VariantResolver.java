@@ -18,9 +18,16 @@ public interface VariantResolver {
     ResolvedVariant resolve(ReportSpec spec, VariantSpec variant) throws InputException;
 
     /**
+     * What joins a calibration label to its band ({@code auto: KEY.yaml; band factor ...}): the variants table shows
+     * the part before it on each row and the band once, under the table ({@link ReportData.VariantRow#calibrationBand}).
+     */
+    String BAND = "; band ";
+
+    /**
      * @param variant a variant already {@link #resolve resolved}
      * @return the calibration the variant's predictor uses, for the report's variants table: the spec's
-     *         {@code calibration} value, a shipped profile chosen for it, or "" for the bare model
+     *         {@code calibration} value, a shipped profile chosen for it, or "" for the bare model; a band the choice
+     *         carries follows {@link #BAND}
      */
     default String calibrationLabel(VariantSpec variant) {
         return variant.calibration() == null ? "" : variant.calibration();

@@ -3,17 +3,15 @@ package dev.collsim.simulator.channel;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.topology.PathType;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 
 /**
  * Adds channels one at a time at one speed, as NCCL's {@code ncclTopoSearchRec} does (NCCL 2.30.7
  * {@code src/graph/search.cc}; fact sheet §5.3): a depth-first search over GPU orders (with an NVSwitch only the next,
- * then the previous index; otherwise nearer GPUs first) that subtracts the channel bandwidth from every hop of every
- * path crossed ({@link HostModel#capacity}) and accepts a step only if every hop still has it; NIC ports are charged
- * per channel in each direction. A channel first tries to replay the previous one's order; on several nodes it enters
+ * then the previous index; otherwise nearer GPUs first: {@link NextGpus}) that subtracts the channel bandwidth from
+ * every hop of every path crossed and accepts a step only if every hop still has it; NIC ports are charged per channel
+ * in each direction ({@link FillCapacity}). A channel first tries to replay the previous one's order; on several nodes it enters
  * and leaves by the NICs {@link SearchNets} allows for the fill's typeInter and crossNic. The step budget is
  * NCCL's: 2^14 per channel, 2^18 over the whole search (NCCL's global timeout is 2^19 steps). {@link #sameChannels}
  * is NCCL's search with sameChannels 1 (every channel on the first one's GPU order). Not thread-safe; one per
@@ -25,16 +23,14 @@ final class ChannelFill {
     private static final int GLOBAL_BUDGET = 1 << 18;
     /** NCCL's {@code NCCL_SEARCH_TIMEOUT_SAMECHANNELS} (NCCL 2.30.7 {@code src/graph/search.cc}), steps. */
     private static final int SAME_CHANNELS_BUDGET = 1 << 8;
-    private static final double EPS = 1e-6;
 
     private final HostModel h;
     private final boolean multiNode;
     private final SearchNets nets;
     private final int g;
     private final List<int[]> channels = new ArrayList<>();
-    private double[] rem;
-    private double[] nicIn;
-    private double[] nicOut;
+    /** What the fill under way has left of every link and NIC port. */
+    private final FillCapacity cap;
     private int budget;
     private int globalBudget = GLOBAL_BUDGET;
     private PathType interLimit = PathType.SYS;
@@ -50,6 +46,7 @@ final class ChannelFill {
         this.multiNode = multiNode;
         this.nets = nets;
         this.g = h.gpus.size();
+        this.cap = new FillCapacity(h);
     }
 
     /** @return the last fill's channels (copies): GPU order, then (several nodes) entry and exit NIC */
@@ -138,9 +135,7 @@ final class ChannelFill {
         this.interLimit = inter;
         this.intraLimit = intra;
         this.sameMax = same;
-        rem = h.capacity.clone();
-        nicIn = h.nicSpeed.clone();
-        nicOut = h.nicSpeed.clone();
+        cap.reset();
         channels.clear();
     }
 
@@ -170,10 +165,10 @@ final class ChannelFill {
     /** Takes off one complete single-node channel charged by {@link #follow}. */
     private void unchargeChannel(GraphPattern pattern, int[] order, double bwIntra) {
         for (int k = 0; k + 1 < g; k++) {
-            uncharge(h.gpuToGpu[order[k]][order[k + 1]], bwIntra);
+            cap.uncharge(h.gpuToGpu[order[k]][order[k + 1]], bwIntra);
         }
         if (pattern == GraphPattern.RING && g > 1) {
-            uncharge(h.gpuToGpu[order[g - 1]][order[0]], bwIntra);
+            cap.uncharge(h.gpuToGpu[order[g - 1]][order[0]], bwIntra);
         }
     }
 
@@ -208,16 +203,16 @@ final class ChannelFill {
         int prevOut = channels.isEmpty() ? -1 : channels.get(channels.size() - 1)[g + 1];
         for (int k = 0; k < nn; k++) {
             int n = (channels.size() + k) % nn;
-            if (nicIn[n] + EPS < bwInter || !SearchNets.entryAllowed(pattern, crossNic, odd, n, prevOut)) {
+            if (!cap.nicInFits(n, bwInter) || !SearchNets.entryAllowed(pattern, crossNic, odd, n, prevOut)) {
                 continue;
             }
             for (int e : nets.entryGpus(n)) {
                 HostPath in = h.nicToGpu[n][e];
                 if (in == null || in.type().ordinal() > interLimit.ordinal() || !nets.backAllowed(pattern, e, n, interLimit)
-                        || !charge(in, bwInter)) {
+                        || !cap.charge(in, bwInter)) {
                     continue;
                 }
-                nicIn[n] -= bwInter;
+                cap.addNicIn(n, -bwInter);
                 order[0] = e;
                 order[g] = n;
                 boolean[] seen = new boolean[g];
@@ -226,8 +221,8 @@ final class ChannelFill {
                     channels.add(order);
                     return true;
                 }
-                nicIn[n] += bwInter;
-                uncharge(in, bwInter);
+                cap.addNicIn(n, bwInter);
+                cap.uncharge(in, bwInter);
                 if (budget <= 0) {
                     return false;
                 }
@@ -243,10 +238,10 @@ final class ChannelFill {
         }
         if (multiNode) {
             HostPath in = h.nicToGpu[order[g]][order[0]];
-            if (nicIn[order[g]] + EPS < bwInter || in == null || !charge(in, bwInter)) {
+            if (!cap.nicInFits(order[g], bwInter) || in == null || !cap.charge(in, bwInter)) {
                 return false;
             }
-            nicIn[order[g]] -= bwInter;
+            cap.addNicIn(order[g], -bwInter);
             boolean[] seen = new boolean[g];
             seen[order[0]] = true;
             budget = g + 2;
@@ -254,8 +249,8 @@ final class ChannelFill {
                 channels.add(order);
                 return true;
             }
-            nicIn[order[g]] += bwInter;
-            uncharge(in, bwInter);
+            cap.addNicIn(order[g], bwInter);
+            cap.uncharge(in, bwInter);
             budget = BUDGET;
             return false;
         }
@@ -272,13 +267,13 @@ final class ChannelFill {
             return finish(pattern, order, bwIntra, bwInter, true);
         }
         HostPath p = h.gpuToGpu[order[depth - 1]][order[depth]];
-        if (!intraAllowed(p) || !charge(p, bwIntra)) {
+        if (!intraAllowed(p) || !cap.charge(p, bwIntra)) {
             return false;
         }
         if (follow(pattern, order, depth + 1, bwIntra, bwInter)) {
             return true;
         }
-        uncharge(p, bwIntra);
+        cap.uncharge(p, bwIntra);
         return false;
     }
 
@@ -297,14 +292,14 @@ final class ChannelFill {
             // sameChannels: keep this first order with its replays, then look on (NCCL's search backtracks)
             keepReplays(pattern, order, bwIntra, bwInter);
             if (pattern == GraphPattern.RING && g > 1) {
-                uncharge(h.gpuToGpu[order[g - 1]][order[0]], bwIntra);
+                cap.uncharge(h.gpuToGpu[order[g - 1]][order[0]], bwIntra);
             }
             return false;
         }
         int cur = order[depth - 1];
-        for (int next : candidates(cur, seen)) {
+        for (int next : NextGpus.of(h, cur, seen)) {
             HostPath p = h.gpuToGpu[cur][next];
-            if (!intraAllowed(p) || !charge(p, bwIntra)) {
+            if (!intraAllowed(p) || !cap.charge(p, bwIntra)) {
                 continue;
             }
             seen[next] = true;
@@ -313,38 +308,12 @@ final class ChannelFill {
                 return true;
             }
             seen[next] = false;
-            uncharge(p, bwIntra);
+            cap.uncharge(p, bwIntra);
             if (budget < 0) {
                 return false;
             }
         }
         return false;
-    }
-
-    private int[] candidates(int cur, boolean[] seen) {
-        if (h.hasNvSwitch) {
-            int a = (cur + 1) % g;
-            int b = (cur - 1 + g) % g;
-            List<Integer> c = new ArrayList<>(2);
-            if (!seen[a]) {
-                c.add(a);
-            }
-            if (!seen[b] && b != a) {
-                c.add(b);
-            }
-            return c.stream().mapToInt(Integer::intValue).toArray();
-        }
-        Integer[] all = new Integer[g];
-        int n = 0;
-        for (int j = 0; j < g; j++) {
-            if (!seen[j]) {
-                all[n++] = j;
-            }
-        }
-        Integer[] c = Arrays.copyOf(all, n);
-        Arrays.sort(c, Comparator.comparing((Integer x) -> h.gpuToGpu[cur][x],
-                Comparator.nullsLast(Comparator.naturalOrder())));
-        return Arrays.stream(c).mapToInt(Integer::intValue).toArray();
     }
 
     /** Closes the channel: ring back to the first GPU, or (multi-node) out to a NIC; trees leave by the entry. */
@@ -355,7 +324,7 @@ final class ChannelFill {
                 return true;
             }
             HostPath back = h.gpuToGpu[last][order[0]];
-            return intraAllowed(back) && charge(back, bwIntra);
+            return intraAllowed(back) && cap.charge(back, bwIntra);
         }
         int entryNic = order[g];
         int from = pattern == GraphPattern.RING ? last : order[0];
@@ -364,11 +333,11 @@ final class ChannelFill {
                         channels.isEmpty() ? -1 : channels.get(channels.size() - 1)[g]);
         for (int m : exits) {
             HostPath out = h.gpuToNic[from][m];
-            if (nicOut[m] + EPS < bwInter || out == null || out.type().ordinal() > interLimit.ordinal()
-                    || !charge(out, bwInter)) {
+            if (!cap.nicOutFits(m, bwInter) || out == null || out.type().ordinal() > interLimit.ordinal()
+                    || !cap.charge(out, bwInter)) {
                 continue;
             }
-            nicOut[m] -= bwInter;
+            cap.takeNicOut(m, bwInter);
             order[g + 1] = m;
             return true;
         }
@@ -378,23 +347,5 @@ final class ChannelFill {
     /** @return whether a GPU-GPU path exists and is no worse than this fill's typeIntra */
     private boolean intraAllowed(HostPath p) {
         return p != null && p.type().ordinal() <= intraLimit.ordinal();
-    }
-
-    private boolean charge(HostPath p, double bw) {
-        for (int l : p.links()) {
-            if (rem[l] + EPS < bw) {
-                return false;
-            }
-        }
-        for (int l : p.links()) {
-            rem[l] -= bw;
-        }
-        return true;
-    }
-
-    private void uncharge(HostPath p, double bw) {
-        for (int l : p.links()) {
-            rem[l] += bw;
-        }
     }
 }

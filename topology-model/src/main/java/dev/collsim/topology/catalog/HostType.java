@@ -20,6 +20,18 @@ public interface HostType {
         return name();
     }
 
+    /**
+     * The name of {@code count} hosts of this type, as a cluster built on a fabric is named ({@code collsim predict
+     * --backend flow --fabric ...}): {@link #name()}{@code x}count, e.g. {@code dgx-h100x4}, as {@code -c NAMExN}
+     * spells it.
+     *
+     * @param count hosts, at least 1
+     * @return the name
+     */
+    default String hostsName(int count) {
+        return name() + "x" + count;
+    }
+
     /** @return one line describing the host and citing its main source */
     String description();
 

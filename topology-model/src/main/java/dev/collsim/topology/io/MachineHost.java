@@ -20,6 +20,7 @@ import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -87,6 +88,19 @@ record MachineHost(String name, Topology host) implements HostType {
         } catch (IllegalArgumentException e) {
             throw new InputException(new InputProblem(spec.name(), 0, 0, "-c/--cluster", e.getMessage()));
         }
+    }
+
+    /**
+     * {@code count} copies of the file's host: the file's base name without its extension, then {@code -x} and the
+     * count ({@code -c /data/machine.txt:4} gives {@code machine-x4}), so the name reads as one word and not as
+     * {@code machine.txtx4}.
+     */
+    @Override
+    public String hostsName(int count) {
+        Path base = Path.of(name).getFileName();
+        String n = base == null ? name : base.toString();
+        int dot = n.lastIndexOf('.');
+        return (dot > 0 ? n.substring(0, dot) : n) + "-x" + count;
     }
 
     @Override

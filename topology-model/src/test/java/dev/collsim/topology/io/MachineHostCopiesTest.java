@@ -13,6 +13,7 @@ import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.units.Bandwidth;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -70,5 +71,13 @@ class MachineHostCopiesTest {
                 + "B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt:2", HardwareHints.NONE, null));
         assertTrue(noNic.getMessage().contains("has no compute NIC"), noNic.getMessage());
         assertEquals(UserInputException.USAGE, noNic.exitCode());
+    }
+
+    /** N copies of a file are named by its base name, less its extension, and -xN; a catalog type by NAMExN. */
+    @Test
+    void copiesAreNamedByTheFilesBaseName() throws InputException {
+        ClusterSource two = ClusterLoader.resolve(DGX + ":2", HINTS, null);
+        assertEquals("B-topo-dgx-a100-x2", two.spec().hostType().hostsName(2));
+        assertEquals("dgx-h100x4", Catalog.hostType("dgx-h100").orElseThrow().hostsName(4));
     }
 }

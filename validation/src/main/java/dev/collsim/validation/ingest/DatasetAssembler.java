@@ -11,7 +11,6 @@ import dev.collsim.perf.PerfResult;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -71,35 +70,12 @@ final class DatasetAssembler {
         List<PerfPoint> points = rows.stream()
                 .map(p -> new PerfPoint(p.row().withRun(collective.testName(), nRanks), p.line())).toList();
         countCheck(collective, nRanks, rows, notes);
-        repeatCheck(rows, notes);
+        RepeatedRows.check(rows, notes);
         elisionNote(ctx.ranks, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
                 hosts, gpuModel(ctx, header), release(ctx, log, header), env(header, ctx, log),
                 header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes,
                 RanksPerProcess.check(ctx.launch(header), ctx.ranks, notes));
-    }
-
-    /**
-     * Warns of a row whose size, data type, redop and root an earlier row of the same table already had: nccl-tests
-     * prints each combination once per run ({@code -d all} and {@code -o all} repeat a size with another type or
-     * redop), so a repeat is a second run pasted under the first. Both rows stay and are compared. Size 0 is left
-     * out: sizes below nRanks x element size round down to it, as often as the sweep has them.
-     */
-    private static void repeatCheck(List<PerfPoint> rows, List<Note> notes) {
-        Map<String, Integer> first = new HashMap<>();
-        for (PerfPoint p : rows) {
-            if (p.sizeBytes() == 0) {
-                continue; // nccl-tests rounds sizes below nRanks x element size down to 0, as often as they come
-            }
-            String key = p.sizeBytes() + " " + p.type() + " " + p.redop() + " " + p.root();
-            Integer at = first.putIfAbsent(key, p.line());
-            if (at != null) {
-                notes.add(Note.warning(p.line(), "size " + p.sizeBytes() + " (" + p.type() + ", " + p.redop()
-                        + ", root " + p.root() + ") again at line " + p.line() + ", first at line " + at
-                        + ": two runs in one table? both rows are compared; give each run its own header to compare"
-                        + " them apart"));
-            }
-        }
     }
 
     /** Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). */

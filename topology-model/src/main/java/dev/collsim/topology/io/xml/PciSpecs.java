@@ -100,7 +100,7 @@ public final class PciSpecs {
      * The PCIe link of a {@code pci} element to its parent: what NCCL reads from the file and what the link is. They
      * differ only where the file hides the link (empty {@code link_speed} or {@code link_width} 0, as a Hyper-V guest
      * shows): NCCL then takes its fallback for its own paths, and the link's real generation and width come from
-     * elsewhere (the GPU database for a GPU, {@code NcclTopoXmlCollector}).
+     * elsewhere (the GPU database for a GPU, {@code XmlGpuCollector}).
      *
      * @param gen        generation NCCL uses (3 when the file gives none, NCCL's fallback)
      * @param width      lanes NCCL uses (16 when the file gives 0, NCCL's fallback)

@@ -1,0 +1,52 @@
+package dev.collsim.simulator.channel;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The GPUs a channel search tries next from a GPU, in the order it tries them: collsim's counterpart of NCCL's
+ * {@code ncclTopoSearchNextGpuSort} (NCCL 2.30.7 {@code src/graph/search.cc}; fact sheet §5.3). Behind an NVSwitch
+ * every GPU is one hop from every other, and NCCL tries only the next index, then the previous one; otherwise every
+ * GPU not yet in the channel, nearest first (better path type, then more bandwidth, then fewer hops: {@link
+ * HostPath}'s order; GPUs without a path last). Stateless.
+ */
+final class NextGpus {
+
+    private NextGpus() {
+    }
+
+    /**
+     * @param h    the host
+     * @param cur  the GPU the channel is at (index into the host's GPUs)
+     * @param seen GPUs already in the channel
+     * @return the GPUs to try next, in order
+     */
+    static int[] of(HostModel h, int cur, boolean[] seen) {
+        int g = h.gpus.size();
+        if (h.hasNvSwitch) {
+            int a = (cur + 1) % g;
+            int b = (cur - 1 + g) % g;
+            List<Integer> c = new ArrayList<>(2);
+            if (!seen[a]) {
+                c.add(a);
+            }
+            if (!seen[b] && b != a) {
+                c.add(b);
+            }
+            return c.stream().mapToInt(Integer::intValue).toArray();
+        }
+        Integer[] all = new Integer[g];
+        int n = 0;
+        for (int j = 0; j < g; j++) {
+            if (!seen[j]) {
+                all[n++] = j;
+            }
+        }
+        Integer[] c = Arrays.copyOf(all, n);
+        Arrays.sort(c, Comparator.comparing((Integer x) -> h.gpuToGpu[cur][x],
+                Comparator.nullsLast(Comparator.naturalOrder())));
+        return Arrays.stream(c).mapToInt(Integer::intValue).toArray();
+    }
+}

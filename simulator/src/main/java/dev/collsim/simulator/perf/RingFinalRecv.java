@@ -35,13 +35,17 @@ import dev.collsim.simulator.tuning.HardwareClass;
  * ({@link PerformanceParameters#localCopyGBps} x {@link LocalCopy#scale}): {@link #extraUs}. It is the largest share
  * where the loop has the fewest link primitives: a 2-rank AllGather or ReduceScatter has one, a 2-rank AllReduce two,
  * an 8-rank AllReduce fourteen. A Broadcast or Reduce is a chain: its ranks' receive-only or send-only primitives
- * overlap the other ranks' sends, and nothing is charged.
+ * overlap the other ranks' sends, and nothing is charged. The whole GPU's copy rate is taken, not a per-CTA one: each
+ * channel's CTA keeps NCCL_SIMPLE_MAX_NTHREADS 512 threads x ncclCollUnroll() 8 loads of 16 B = 64 KiB in flight
+ * (NCCL 2.28.3 {@code src/include/device.h}, sm80/sm90; {@code src/device/common_kernel.h reduceCopyPacks}), the
+ * default 24 channels 1.5 MiB, about what the memory's bandwidth-latency product needs (an estimate: no measured file
+ * isolates the copy of fewer CTAs; where few channels bind, the per-channel cap holds it, below).
  *
  * <p>The link's rate ({@link #linkFactor}): with that copy apart, the rest of the loop runs at NCCL's link figure x
  * {@link PerformanceParameters#bwEfficiency} (Simple 0.98, set on Ring AllReduce plateaus that held the copy) x
  * {@link #WRITE_LINK_FACTOR} or {@link #READ_LINK_FACTOR}, measured per P2P mode on the runs that isolate it (each
- * file's largest size, where latency and fill are below 0.2 % of the time): the factor that makes collsim's time
- * equal the measured one with the copy charged.
+ * file's largest size, where latency and fill are below 1 % of the time, taken with the data's): the factor that makes
+ * collsim's time equal the measured one with the copy charged.
  * <ul>
  *   <li>P2P write, 2x H200 NV18, NCCL 2.28.3, executor, out of place, 8 GiB (data/device/h200x2-2026-11-29, line 42
  *       of each file; busbw per byte each rank moves per direction; NCCL's figure 12 channels x 30 = 360 GB/s, x 0.98 =

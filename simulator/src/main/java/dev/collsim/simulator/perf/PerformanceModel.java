@@ -70,9 +70,9 @@ import dev.collsim.topology.PathType;
  *                   launchOverheadUs + a Ring LL/LL128 over SHM's host-memory reads, {@link ShmHostReads#timeUs})
  * </pre>
  *
- * where the data's time nBytes / (1000 x algBw) of a one-host Ring/Simple AllGather or ReduceScatter over P2P has
- * the part of its ring loops' receive-only primitives, during which the link is idle, that the AllReduce-set Simple
- * efficiency does not hold added ({@link RingFinalRecv}), and where
+ * where a one-host Ring/Simple call over NVLink P2P has its link's rate factor and, for AllReduce, AllGather and
+ * ReduceScatter, the copy of the ring loop's primitive that leaves the link idle added to the link's time (not to the
+ * per-channel cap's, which holds it) ({@link RingFinalRecv}), and where
  * ncclAlgBw is NCCL's table entry times the tree correction made
  * continuous in size (for Tree AllReduce on one node, the chain's real bandwidth instead, with its own ratio: {@link
  * IntraNodeChain}; for Tree AllReduce Simple on two nodes, the links' bandwidth from the tree's data movement: {@link
@@ -134,7 +134,8 @@ public final class PerformanceModel {
         double staging = Ll128SourceLoads.timeFactor(func, a, p, plan.nRanks(), rules) * RingMinChunk.factor(func, a,
                 p, nBytes, channels, plan.nRanks(), RuntimeChannels.maxThreads(a, p, plan.graphs(), s), s, rules);
         double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
-                * CpuRouteRate.ringScale(plan, a, chain), eff) * ShmLinkShare.factor(plan, s, func, a, p, chain)
+                * CpuRouteRate.ringScale(plan, a, chain) * RingFinalRecv.linkFactor(plan, s, func, a, p), eff)
+                * ShmLinkShare.factor(plan, s, func, a, p, chain)
                 * PcieP2pShare.factor(plan, s, a, p, chain) / (plan.nNodes() == 1 ? staging : 1.0);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
@@ -159,8 +160,10 @@ public final class PerformanceModel {
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
-        double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = nBytes / (1000.0 * otherAlgBw)
-                + RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes);
+        // the idle copy adds to the link's time; the per-channel cap was measured with it (RingFinalRecv)
+        double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = Math.max(nBytes / (1000.0 * otherAlgBw),
+                nBytes / (1000.0 * Math.min(linkAlgBw, netAlgBw))
+                + RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes));
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer
         double turnsUs = NetTransport.proxyTurnsUs(plan, s, func, a, p, nBytes, effChannels);
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);

@@ -69,11 +69,13 @@ class AmpereReadRingFillTest {
     /**
      * DGX A100, 8 ranks, Ring/Simple AllReduce of 512 MiB (536,870,912 B), worked by hand:
      * NCCL's Ring/Simple latency on NVLink 8.4 + 14 x 3.4 = 56.0 us (NCCL 2.30.7 {@code tuning.cc} baseLat, hwLat)
-     * plus the 1.5 us launch overhead (PerformanceParameters default); busbw 12 x 20 GB/s x 0.98 = 235.2, algbw
-     * 235.2 x 8 / 14 = 134.4 GB/s, bytes 536,870,912 / 134,400 = 3994.6 us; fill one 2 MiB Simple chunk (the slice
-     * 512 MiB / (24 channels x 8 ranks) = 2.67 MiB is larger) at 235.2 / 24 = 9.8 GB/s a channel: 2,097,152 / 9800 =
-     * 214.0 us (the former 2 / 8 of it was 53.5). Time 56.0 + 1.5 + 3994.6 + 214.0 = 4266.1 us. Measured on such a
-     * host with one process per GPU: 4248.8 us (A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt line 103).
+     * plus the 1.5 us launch overhead (PerformanceParameters default); busbw 12 x 20 GB/s x 0.98 x 1.016 (the link's
+     * factor over P2P read, {@link RingFinalRecv}) = 238.96, algbw x 8 / 14 = 136.55 GB/s, bytes 536,870,912 /
+     * 136,550 = 3931.7 us; the idle copy of the rank's 64 MiB piece at 2,100 x 2,039 / 4,800 = 892.06 GB/s, 75.2 us;
+     * fill one 2 MiB Simple chunk (the slice 512 MiB / (24 channels x 8 ranks) = 2.67 MiB is larger) at 238.96 / 24 =
+     * 9.957 GB/s a channel: 210.6 us (the former 2 / 8 of it would be 52.7). Time 56.0 + 1.5 + 3931.7 + 75.2 + 210.6 =
+     * 4275.0 us. Measured on such a host with one process per GPU: 4248.8 us
+     * (A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt line 103).
      */
     @Test
     void dgxA100RingSimplePaysOneChunkOfFill() throws Exception {
@@ -82,7 +84,7 @@ class AmpereReadRingFillTest {
                 536_870_912L, DataType.FLOAT, RedOp.SUM,
                 NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
         assertEquals(24, p.nChannels());
-        assertEquals(4266.1, p.timeUs(), 0.5, p.toString());
+        assertEquals(4275.0, p.timeUs(), 0.5, p.toString());
     }
 
     /**
@@ -112,8 +114,9 @@ class AmpereReadRingFillTest {
 
     /**
      * The DGX A100 512 MiB Ring/Simple AllReduce of {@link #dgxA100RingSimplePaysOneChunkOfFill} with
-     * NCCL_P2P_READ_ENABLE=0, worked by hand: the same 56.0 + 1.5 + 3994.6 us, and the fill 2 / 8 of the 214.0 us
-     * chunk, 53.5 us: 4105.6 us.
+     * NCCL_P2P_READ_ENABLE=0, worked by hand: the link's write factor 1.036, busbw 235.2 x 1.036 = 243.67, algbw
+     * 139.24 GB/s, 3855.8 us of data; the same 75.2 us copy (the send-only primitive idles the link instead of the
+     * receive-only one) and 56.0 + 1.5 us; the fill 2 / 8 of a 2 MiB chunk at 243.67 / 24 GB/s, 51.6 us: 4040.1 us.
      */
     @Test
     void dgxA100WithReadOffPaysTwoOverNRanksOfTheChunk() throws Exception {
@@ -122,6 +125,6 @@ class AmpereReadRingFillTest {
                 536_870_912L, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_ALGO", "Ring",
                         "NCCL_PROTO", "Simple", "NCCL_P2P_READ_ENABLE", "0"))));
         assertEquals(24, p.nChannels());
-        assertEquals(4105.6, p.timeUs(), 0.5, p.toString());
+        assertEquals(4040.1, p.timeUs(), 0.5, p.toString());
     }
 }

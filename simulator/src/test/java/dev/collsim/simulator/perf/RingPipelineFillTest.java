@@ -28,12 +28,12 @@ class RingPipelineFillTest {
     /**
      * 2 GPUs of a DGX H100, 64 MiB: NCCL's ring graph is 12 channels x 30 GB/s = 360 GB/s busBw (the "Channels"
      * line of {@code collsim predict -c dgx-h100 -g 2}), algBw 360 x n/(n-1) = 720 GB/s; NCCL's estimate is its
-     * latency plus 67108864 B / 720 GB/s. collsim adds the launch overhead (launchOverheadUs, 1.5 us) and moves data at 0.98 of NCCL's
-     * bandwidth (bwEfficiencySimple): 67108.864 x (1/705.6 - 1/720) = 1.902 us more. With one step per loop nothing
-     * fill is added, so time = estimate + 1.5 + 1.902, plus the half copy of the rank's 32 MiB piece that the loops'
-     * receive-only primitives cost (RingFinalRecv): 33554432 / 2 / (2100 x 3350 / 4800 GB/s, the H100's local copy
-     * rate) = 11.445 us (about 119.9 us against NCCL's 105.0; before, a whole step of fill, 95.1 us, was charged on
-     * top). Measured on 2x H200 (same NV18 NVLink, NCCL 2.28.3):
+     * latency plus 67108864 B / 720 GB/s. collsim adds the launch overhead (launchOverheadUs, 1.5 us) and moves data at
+     * 0.98 x 1.036 of NCCL's bandwidth (bwEfficiencySimple, the link's factor over P2P write, RingFinalRecv):
+     * 67108.864 x (1/(705.6 x 1.036) - 1/720) = -1.403 us. With one step per loop nothing fill is added, so time =
+     * estimate + 1.5 - 1.403, plus the copy of the rank's 32 MiB piece that the loops' receive-only primitives cost
+     * (RingFinalRecv): 33554432 / (2100 x 3350 / 4800 GB/s, the H100's local copy rate) = 22.894 us (about 128.0 us
+     * against NCCL's 105.0; before, a whole step of fill, 95.1 us, was charged on top). Measured on 2x H200 (same NV18 NVLink, NCCL 2.28.3):
      * data/device/h200x2-2026-11-29/collsim-reduce_scatter.txt row 67108864, 161.83 us.
      */
     @Test
@@ -42,8 +42,8 @@ class RingPipelineFillTest {
         for (Collective c : new Collective[] {Collective.REDUCE_SCATTER, Collective.ALL_GATHER}) {
             Prediction p = predict(c, 2, bytes);
             assertEquals(Algorithm.RING, p.algorithm());
-            double expected = p.ncclEstimateUs() + 1.5 + bytes / 1000.0 * (1 / 705.6 - 1 / 720.0)
-                    + bytes / 2 / 2 / (1000.0 * 2100 * 3350 / 4800);
+            double expected = p.ncclEstimateUs() + 1.5 + bytes / 1000.0 * (1 / (705.6 * 1.036) - 1 / 720.0)
+                    + bytes / 2 / (1000.0 * 2100 * 3350 / 4800);
             assertEquals(expected, p.timeUs(), 0.05, p.toString());
         }
     }

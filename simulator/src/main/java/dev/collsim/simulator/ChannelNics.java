@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -79,7 +80,7 @@ public final class ChannelNics {
             entries = List.copyOf(entries);
             reversed = List.copyOf(reversed);
             heads = List.copyOf(heads);
-            java.util.Objects.requireNonNull(nets, "nets");
+            Objects.requireNonNull(nets, "nets");
             if (!reversed.isEmpty() && reversed.size() != entries.size()) {
                 throw new IllegalArgumentException("reversed " + reversed + " must match entries " + entries);
             }

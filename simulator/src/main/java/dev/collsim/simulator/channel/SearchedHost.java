@@ -1,7 +1,6 @@
 package dev.collsim.simulator.channel;
 
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;

@@ -4,6 +4,7 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.topology.NetworkClass;
 
 /**
@@ -41,7 +42,7 @@ public final class NetHops {
         if (nodes < 2) {
             return 0;
         }
-        int log2 = Math.max(1, 31 - Integer.numberOfLeadingZeros(nodes));
+        int log2 = Math.max(1, NcclTuningModel.log2i(nodes));
         return switch (a) {
             case RING -> ringCrossings(func, nodes, plan.nRanks());
             case TREE, NVLS_TREE -> 2 * log2;

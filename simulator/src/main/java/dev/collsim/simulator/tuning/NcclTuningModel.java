@@ -268,6 +268,17 @@ public final class NcclTuningModel {
     }
 
     /**
+     * NCCL's {@code log2i} (NCCL {@code src/include/utils.h}, master of 2026; the tuning model's floor log2 of nodes,
+     * {@code ncclTopoTuneModel}): the floor of log2 n.
+     *
+     * @param n a count, >= 1
+     * @return floor(log2 n), 0 for n = 1
+     */
+    public static int log2i(int n) {
+        return 31 - Integer.numberOfLeadingZeros(n);
+    }
+
+    /**
      * NCCL's ring steps of a call (NCCL 2.30.7 {@code src/graph/tuning.cc ncclTopoTuneModel} nsteps).
      *
      * @return 2 (nRanks - 1) for AllReduce, nRanks - 1 for AllGather and ReduceScatter, nRanks otherwise
@@ -308,7 +319,7 @@ public final class NcclTuningModel {
                 : c.hwLatency(HardwareClass.NET, a, p);
         interLat += g.latencyInter() * (p == Protocol.SIMPLE ? 2 : 1);
         int nNodes = in.nNodes();
-        int log2Nodes = 31 - Integer.numberOfLeadingZeros(nNodes);
+        int log2Nodes = log2i(nNodes);
         double ppn = in.ppn();
         return switch (a) {
             case RING -> ringLatency(in, c, func, p, lat0, intraLat, interLat, hw);

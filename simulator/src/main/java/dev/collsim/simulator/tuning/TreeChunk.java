@@ -45,7 +45,7 @@ public final class TreeChunk {
      * @return depth, >= 0
      */
     public static int ncclDepth(int nRanks, int nNodes) {
-        return nRanks / nNodes - 1 + (31 - Integer.numberOfLeadingZeros(Math.max(1, nNodes)));
+        return nRanks / nNodes - 1 + NcclTuningModel.log2i(Math.max(1, nNodes));
     }
 
     /**

@@ -11,7 +11,6 @@ import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -64,24 +63,16 @@ class EfaFiguresTest {
         double[] perHop = new double[FLOORS.size()];
         for (int i = 0; i < perHop.length; i++) {
             Floor f = FLOORS.get(i);
-            perHop[i] = (median(rows(f.file(), f.line(), 8, 256, true)) - f.modelUs()) / f.hops();
+            perHop[i] = (FileMedians.median(rows(f.file(), f.line(), 8, 256, true)) - f.modelUs()) / f.hops();
             assertEquals(BY_HAND[i], perHop[i], 0.01, f.file() + ":" + f.line());
         }
         // in sample: (19.0625 + 21.1625) / 2 = 20.1125, rounded to 20
-        assertEquals(20.1125, median(perHop), 0.01);
+        assertEquals(20.1125, FileMedians.median(perHop), 0.01);
         assertEquals(20, PerformanceParameters.DEFAULTS.netProfile(NetworkClass.EFA).hopLatencyUs());
         // leaving one file out: 19.0625 (a file above it out) or 21.1625 (one below it out), within 1.2 us of 20
-        double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE;
-        for (int out = 0; out < perHop.length; out++) {
-            double[] rest = new double[perHop.length - 1];
-            for (int i = 0, k = 0; i < perHop.length; i++) {
-                if (i != out) {
-                    rest[k++] = perHop[i];
-                }
-            }
-            lo = Math.min(lo, median(rest));
-            hi = Math.max(hi, median(rest));
-        }
+        double[] range = FileMedians.leaveOneOutRange(perHop);
+        double lo = range[0];
+        double hi = range[1];
         assertEquals(19.0625, lo, 0.01);
         assertEquals(21.1625, hi, 0.01);
     }
@@ -126,10 +117,4 @@ class EfaFiguresTest {
         return outOfPlace ? p.outOfPlace().timeUs() : p.inPlace().timeUs();
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-    }
 }

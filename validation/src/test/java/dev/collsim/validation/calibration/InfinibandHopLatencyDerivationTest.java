@@ -10,7 +10,6 @@ import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -63,22 +62,15 @@ class InfinibandHopLatencyDerivationTest {
             assertEquals(BY_HAND[i], perHop[i], 0.01, f.file() + ":" + f.line());
         }
         // in sample: (-0.36 + 1.86) / 2 = 0.75 us per hop
-        assertEquals(0.75, median(perHop), 0.01);
+        assertEquals(0.75, FileMedians.median(perHop), 0.01);
         // leaving one file out: -0.36 (one of the three slow files out) or 1.86 (one of the three fast ones out)
-        double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE;
-        for (int out = 0; out < perHop.length; out++) {
-            double[] rest = new double[perHop.length - 1];
-            for (int i = 0, k = 0; i < perHop.length; i++) {
-                if (i != out) {
-                    rest[k++] = perHop[i];
-                }
-            }
-            lo = Math.min(lo, median(rest));
-            hi = Math.max(hi, median(rest));
-        }
+        double[] range = FileMedians.leaveOneOutRange(perHop);
+        double lo = range[0];
+        double hi = range[1];
         assertEquals(-0.36, lo, 0.01);
         assertEquals(1.86, hi, 0.01);
-        assertTrue(hi - lo > median(perHop), "leave-one-out spread is wider than the figure: it does not hold");
+        assertTrue(hi - lo > FileMedians.median(perHop),
+                "leave-one-out spread is wider than the figure: it does not hold");
         assertEquals(0, PerformanceParameters.DEFAULTS.netProfile(NetworkClass.INFINIBAND).hopLatencyUs());
     }
 
@@ -86,17 +78,12 @@ class InfinibandHopLatencyDerivationTest {
     private static double floorUs(Floor f) throws Exception {
         for (Dataset d : MeasurementReader.read(Path.of(Corpus.DIR.toString(), f.file()))) {
             if (d.line() == f.line()) {
-                return median(Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= 8 && p.sizeBytes() <= 256)
+                return FileMedians.median(Comparer.usable(d).stream()
+                        .filter(p -> p.sizeBytes() >= 8 && p.sizeBytes() <= 256)
                         .mapToDouble(p -> p.primary().timeUs()).toArray());
             }
         }
         throw new AssertionError("no dataset at " + f.file() + ":" + f.line());
     }
 
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-    }
 }

@@ -73,11 +73,10 @@ import java.util.Optional;
  *       same hosts with 2.23), the p3dn run (no GPUDirect: staged through host memory), the 2x8 H100 p5 run
  *       (A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt, NVLSTree, not bound by its 32 x 100 Gb/s). The
  *       p5 run has no row below 64 MiB; its 64 MiB-1 GiB take 1.4-2.5x the predicted time (64 MiB-1 GiB were
- *       1.3-1.9x while the plugin's 300 us was charged as time); left open (docs/accuracy.md, its row). What
- *       is left on the two Simple runs: 32 KiB-64 MiB are 16-43 % faster than measured, the miss growing with the
- *       bytes per network send (docs/accuracy.md, their rows); a lead with a source, not modelled: libfabric 1.22
- *       sends a CUDA buffer above the eager size by a read-based rendezvous whose first 300 KiB (EFA_DEFAULT_RUNT_SIZE)
- *       go as eager packets copied into GPU memory ({@code prov/efa/src/rdm/efa_rdm_msg.c}). Not modelled, with
+ *       1.3-1.9x while the plugin's 300 us was charged as time); left open (docs/accuracy.md, its row). The
+ *       two Simple runs' mid-size miss (32 KiB-64 MiB 16-43 % fast, growing with the bytes per network send) is the
+ *       receiver's copy of each crossing's first send's eager bytes, up to libfabric's 300 KiB runt size, into GPU
+ *       memory ({@link LibfabricEagerCopy}, its own figures: a per-send cost, not a class figure). Not modelled, with
  *       sources (aws-ofi-nccl, {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}):
  *       on p5/p5e the plugin defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the
  *       device's rails only above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB (v1.7.3-aws: above OFI_NCCL_ROUND_ROBIN_THRESHOLD
@@ -163,7 +162,10 @@ import java.util.Optional;
  *       {@code nccl_env_vars}); no figure of that copy is published. Tried as one class figure on the healthy
  *       Slingshot files (docs/accuracy.md, the CSCS hook row): a hop latency is contradicted by their small sizes,
  *       which are already predicted slower than measured; a Simple step cost moves nothing; an LL128 rate fraction
- *       fails leave-one-out (fitted without the Sigma2 Olivia run it puts that run at 78 %, 13 % in sample).</li>
+ *       fails leave-one-out (fitted without the Sigma2 Olivia run it puts that run at 78 %, 13 % in sample). EFA's
+ *       per-send eager copy ({@link LibfabricEagerCopy}) has no CXI figure: the CXI eager limit is 18433 B, and a copy
+ *       of at most that giving the 2x1 Alps run's 233 us at 1 MiB (2 crossings) would charge the hook run's 16 KiB
+ *       about 205 us, where it is 12.4 us slower than predicted (its line 49).</li>
  * </ul>
  */
 public final class NetClassDefaults {

@@ -61,9 +61,11 @@ import dev.collsim.topology.PathType;
  *               latency twice for Simple on EFA before Hopper, the GDR flush, {@link NetHops#latencyCharges}); the inter-node
  *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams'
  *               ({@link SocketStreams})
+ *   eagerCopy = a Simple call over EFA on A100-class hosts: each network crossing's first send copies its eager bytes
+ *               (at most libfabric's runt size) into GPU memory at the receiver, {@link LibfabricEagerCopy}
  *   turns     = an LL call's network steps waiting for their rank's proxy thread to serve its other connections
  *               ({@link NetTransport#proxyTurnsUs}); overlaps the data's time, which a step's wait is not beyond
- *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + posts + netHop + shmSimple
+ *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + posts + netHop + shmSimple + eagerCopy
  *                       + max(nBytes / (1000 x algBw), turns),
  *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
  *                                                                    its step cost is the network class's)

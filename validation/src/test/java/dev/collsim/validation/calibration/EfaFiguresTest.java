@@ -1,17 +1,21 @@
 package dev.collsim.validation.calibration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.simulator.perf.LibfabricEagerCopy;
 import dev.collsim.simulator.perf.NetClassProfile;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.DatasetComparison;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,6 +98,45 @@ class EfaFiguresTest {
         assertEquals(0.82, efa.bwFraction());
         assertEquals(Math.round((p4d + p4de) / 2 * 100) / 100.0, efa.bwFraction());
         assertEquals(0.0181, p4de / p4d - 1, 0.0005);
+    }
+
+    /**
+     * The EFA eager copy's rate ({@code LibfabricEagerCopy.EFA_COPY_GBPS}): from 8 KiB to 32 KiB a call runs on one
+     * channel and each of its 2 network crossings is one send of the whole call, so the measured rise less the rise
+     * of the rest of the model is the copy of 2 x 24576 B more. By hand: p4d 2.23 lines 58, 60, 191.2 and 233.0 us;
+     * p4de lines 45, 47, 172.1 and 220.4 us; the rest of the model rises 16.46 us on both (compare before the copy
+     * term, commit bfb636bf: 179.38 to 195.84 us and 170.98 to 187.44 us; here the model's rise less the copy's own
+     * 2 x 24576 B / 1.7 GB/s). p4d 49152 / (41.8 - 16.46) = 1939.7 B/us, p4de 49152 / (48.3 - 16.46) = 1543.7 B/us;
+     * pooled 98304 / 57.18 = 1719.2; the shipped 1.7 lies between the two files' own rates (leave-one-out).
+     */
+    @Test
+    void eagerCopyRateIsReadOnTheOneSendSizes() throws Exception {
+        double p4d = copyRate(P4D_223, 46);
+        double p4de = copyRate(P4DE_217, 33);
+        assertEquals(1.9397, p4d, 0.002);
+        assertEquals(1.5437, p4de, 0.002);
+        double shipped = LibfabricEagerCopy.EFA_COPY_GBPS;
+        assertEquals(1.7, shipped);
+        // pooled: both rises over both byte counts, the harmonic mean of the two rates
+        assertEquals(1.72, 2 / (1 / p4d + 1 / p4de), 0.01);
+        assertTrue(shipped > p4de && shipped < p4d);
+    }
+
+    /** @return GB/s: 2 x 24576 B over the measured 8 KiB to 32 KiB rise less the model's without the copy */
+    private static double copyRate(String file, int line) throws Exception {
+        Dataset d = MeasurementReader.read(Path.of(Corpus.DIR.toString(), file)).stream()
+                .filter(x -> x.line() == line).findFirst().orElseThrow();
+        DatasetComparison c = new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS, null)
+                .compare(d, Optional.empty());
+        double predictedRise = predicted(c, 32768) - predicted(c, 8192);
+        double bytes = 2 * (32768 - 8192);
+        double rest = predictedRise - bytes / (1000.0 * LibfabricEagerCopy.EFA_COPY_GBPS);
+        double measuredRise = rows(file, line, 32768, 32768, true)[0] - rows(file, line, 8192, 8192, true)[0];
+        return bytes / (measuredRise - rest) / 1000.0;
+    }
+
+    private static double predicted(DatasetComparison c, long size) {
+        return c.points().stream().filter(p -> p.sizeBytes() == size).findFirst().orElseThrow().predictedUs();
     }
 
     /** @return nccl-tests busbw of a 16-rank AllReduce from the measured time at that size, GB/s */

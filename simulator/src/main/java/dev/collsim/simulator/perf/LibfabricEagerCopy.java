@@ -6,6 +6,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.topology.NetworkClass;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -107,6 +108,19 @@ public final class LibfabricEagerCopy {
         boolean efaRead = plan.nNodes() > 1 && plan.netClass() == NetworkClass.EFA && plan.minSm() >= MIN_SM
                 && plan.minSm() < MAX_SM_EXCLUSIVE && runMinor >= EFA_FIRST_MINOR;
         return efaRead ? Optional.of(new Provider(EFA_RUNT_BYTES, EFA_COPY_GBPS)) : Optional.empty();
+    }
+
+    /**
+     * The line predict and compare print where the copy is charged.
+     *
+     * @param plan     channel plan
+     * @param runMinor the run's NCCL 2 minor release
+     * @return the note, or empty
+     */
+    public static Optional<String> note(ChannelPlan plan, int runMinor) {
+        return provider(plan, runMinor).map(pr -> String.format(Locale.ROOT, "each network crossing's first Simple"
+                + " send arrives as libfabric's eager packets up to %d B (its runting read), copied into GPU memory at"
+                + " %.1f GB/s (fitted on two public p4d/p4de runs)", pr.eagerBytes(), pr.copyGBps()));
     }
 
     /**

@@ -78,6 +78,15 @@ class LibfabricEagerCopyTest {
                 Algorithm.RING, Protocol.SIMPLE, 4L << 20, 8, 8, 23));
     }
 
+    /** The note names the eager share and the rate where the copy is charged, and is absent elsewhere. */
+    @Test
+    void theNoteNamesTheFigures() {
+        String note = LibfabricEagerCopy.note(plan("p4d.24xlargex2"), 23).orElseThrow();
+        assertTrue(note.contains("307200 B") && note.contains("1.7 GB/s"), note);
+        assertTrue(LibfabricEagerCopy.note(plan("p5.48xlargex2"), 28).isEmpty());
+        assertTrue(LibfabricEagerCopy.note(plan("p4d.24xlargex2"), 8).isEmpty());
+    }
+
     /**
      * A Ring/Simple AllReduce between nodes sends one slice of a rank's piece (RingLoopFill's net send share, 1/2 of
      * the 4 x 512 KiB ring chunk: 1 MiB): at 64 MiB on 8 channels x 16 ranks the piece is 512 KiB, above the 307200 B

@@ -110,6 +110,20 @@ class RingChannelRateTest {
     }
 
     /**
+     * The NICs' share replaces NCCL's entry for Simple only: a Ring LL128 between two 8 x H100 nodes keeps NCCL's
+     * LL128 ceiling, 8 graph channels x perChMaxRingLL128Bw 36.7 GB/s = 293.6 GB/s busbw (NCCL 2.26.2
+     * {@code src/graph/tuning.cc ncclTopoTuneModel}, below 8 x 48 x 0.92 = 353.3), with 24 CTAs as with 16.
+     */
+    @Test
+    void ll128KeepsNcclsEntry() throws Exception {
+        Prediction p = predict("dgx-h100x2", Collective.ALL_REDUCE, 8L << 30,
+                Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL128", "NCCL_MIN_CTAS", "24"));
+        assertEquals(Protocol.LL128, p.protocol(), p.toString());
+        assertEquals(24, p.nChannels(), p.toString());
+        assertTrue(p.busBw() <= 8 * 36.7, p.toString());
+    }
+
+    /**
      * Blackwell keeps NCCL's own figure over its runtime channels: the 2 x 4 GB300 Ring AllGather moves 357.13 GB/s
      * busbw on 16 channels (A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt line 51), above
      * 16 x 20.7, so a Blackwell Ring between nodes must not be held to the Hopper rate. Here 2 x 8 B200 (8 x 400 Gb/s

@@ -132,10 +132,11 @@ public final class PerformanceModel {
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
         double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
+        double ringLinkAlgBw = RingChannelRate.linkAlgBw(plan, func, a, p, tableAlgBw);
         ReleaseRules rules = table.input().constants().rules();
         double staging = Ll128SourceLoads.timeFactor(func, a, p, plan.nRanks(), rules) * RingMinChunk.factor(func, a,
                 p, nBytes, channels, plan.nRanks(), RuntimeChannels.maxThreads(a, p, plan.graphs(), s), s, rules);
-        double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : tableAlgBw * corr) * eff
+        double linkAlgBw = OneWayPair.linkAlgBw(plan, s, func, a, (chain ? chainAlgBw : ringLinkAlgBw * corr) * eff
                 * CpuRouteRate.ringScale(plan, a, chain) * RingFinalRecv.linkFactor(plan, s, func, a, p), eff)
                 * ShmLinkShare.factor(plan, s, func, a, p, chain)
                 * PcieP2pShare.factor(plan, s, a, p, chain) / (plan.nNodes() == 1 ? staging : 1.0);

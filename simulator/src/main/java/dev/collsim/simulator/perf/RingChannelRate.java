@@ -1,7 +1,13 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.bound.PhysicalBound;
+import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.topology.PathType;
 
 /**
  * Whether a Ring channel between nodes moves no more than the one-node rate of one channel
@@ -28,10 +34,22 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  * {@code results/nccl_multinode/nccl_multinode_summary.md}, commit 29960031; the same cluster's broadcast and reduce
  * runs are A-bcast-reduce-4x8xH100-voltagepark-ib-nccl2.24.txt). Before this rule collsim took NCCL's 8 graph
  * channels x 48 GB/s over 16, 24 GB/s per channel, so the NICs bound: 354 GB/s on the H200 runs (8 % fast) and
- * 358.6 on the Voltage Park broadcast. Not explained: the 4 x 8 H100 XE9680 AllReduce on VMware VMs with a custom
- * NCCL_TOPO_FILE, 365.84 GB/s (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt line 143),
- * 22.9 per channel if it ran 16 channels; its log prints no channel count, and its hand-made topology may give
- * NCCL more.
+ * 358.6 on the Voltage Park broadcast. A second 8 x 8 H100 cluster on 400 Gb/s InfiniBand agrees on 4 and 8 nodes:
+ * 324.52 and 320.70 GB/s busbw at 8 GiB, 20.3 and 20.0 per channel
+ * (A-allreduce-2x8-4x8-8x8xH100-ib400-mincta24-issue-nccltests309-gjaion.txt lines 194 and 96).
+ *
+ * <p>Channels and NICs: NVIDIA's maintainer names the channels as the limit of such runs ("NCCL_MIN_CTAS=24 may
+ * get you above 380 GB/s", NVIDIA/nccl-tests#309), and with 24 CTAs that cluster moves 391.37 GB/s on 8 nodes and
+ * 392.69 on 2 under NCCL_ALGO=Ring (same file, lines 283 and 324), 48.9-49.1 GB/s per 400 Gb/s NIC: 24 x 20.7 =
+ * 496.8 no longer binds, the NICs do, as the maintainers' 46-48 GB/s per NDR NIC (nccl-tests #290, #319) says. That
+ * is above NCCL's own table entry, whose 48 GB/s per graph channel is the top of the Hopper search's speed array
+ * (NCCL 2.26.2 {@code src/graph/search.cc sm90SpeedArrayInter}), a packing figure below the 50 GB/s NCCL gives a
+ * 400 Gb/s NIC; so for these rings {@link #linkAlgBw} takes the NICs' ring share in place of the entry (with
+ * collsim's Simple efficiency 0.98, 392 GB/s). On 16 channels nothing moves (331.2 binds first). Not explained:
+ * the 4 x 8 H100 XE9680 AllReduce on VMware VMs with a custom NCCL_TOPO_FILE, 365.84 GB/s
+ * (A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt line 143), 22.9 per channel on 16 channels,
+ * 11 % above the bare-metal 4 x 8 runs of the same thread and of Voltage Park; its log prints no channel count, and
+ * its hand-made topology may give NCCL more (on 24 channels 365.84 is 45.7 GB/s per NIC, under the NICs' share).
  *
  * <p>Hopper only. Blackwell's figure is Hopper's by assumption (no one-channel Blackwell measurement), and the one
  * Blackwell Ring between nodes contradicts it there: 2 x 4 GB300 (sm103) moves 357.13 and 360.42 GB/s busbw at
@@ -52,5 +70,29 @@ public final class RingChannelRate {
      */
     public static boolean oneNodeRateBetweenNodes(Algorithm a, GpuGeneration gen) {
         return a == Algorithm.RING && gen == GpuGeneration.HOPPER;
+    }
+
+    /**
+     * The link-limited algorithm bandwidth of a Hopper Ring/Simple call between nodes of NVLink GPUs: its NICs' ring
+     * share ({@link PhysicalBound#interBusBw(ChannelPlan, Collective, boolean)}) where that is above NCCL's table
+     * entry, which stands on the ring graph's search speed, not on a link (class comment, "Channels and NICs"). LL
+     * and LL128 keep NCCL's entry: it carries their protocols' own factors (NCCL 2.26.2 {@code src/graph/tuning.cc
+     * ncclTopoTuneModel}: LL x 0.5 up to llMaxBw, LL128 x 0.92 up to perChMaxRingLL128Bw per channel), which the
+     * NICs' share does not; so does every other call.
+     *
+     * @param plan       the channel plan
+     * @param func       the collective
+     * @param a          the call's algorithm
+     * @param p          the call's protocol
+     * @param tableAlgBw NCCL's table entry (or the two-node Tree's link figure), GB/s of algorithm bandwidth
+     * @return GB/s of algorithm bandwidth, before collsim's efficiencies
+     */
+    public static double linkAlgBw(ChannelPlan plan, Collective func, Algorithm a, Protocol p, double tableAlgBw) {
+        if (p != Protocol.SIMPLE || plan.nNodes() < 2 || !oneNodeRateBetweenNodes(a, GpuGeneration.of(plan.minSm()))
+                || plan.graphs().ring().typeIntra() != PathType.NVL) {
+            return tableAlgBw;
+        }
+        double nicBusBw = PhysicalBound.interBusBw(plan, func, true);
+        return Math.max(tableAlgBw, BusBandwidth.algBwFromBusBw(func, plan.nRanks(), nicBusBw));
     }
 }

@@ -16,6 +16,7 @@ import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,10 +28,56 @@ class RingChannelRateTest {
 
     private static final double HOPPER_CAP = 16 * 20.7;
 
+    /** The second cluster of NVIDIA/nccl-tests#309 (H100, 8 x 400 Gb/s InfiniBand per node), measured busbw. */
+    private static final String GJ = "A-allreduce-2x8-4x8-8x8xH100-ib400-mincta24-issue-nccltests309-gjaion.txt";
+
     private static Prediction allGather(String cluster, long bytes) throws Exception {
+        return predict(cluster, Collective.ALL_GATHER, bytes, Map.of());
+    }
+
+    private static Prediction predict(String cluster, Collective c, long bytes, Map<String, String> env)
+            throws Exception {
         Topology t = ClusterLoader.load(cluster);
-        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_GATHER, bytes,
-                DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS));
+        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, bytes, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(env)));
+    }
+
+    /**
+     * NCCL's default 16 runtime channels hold a Ring AllReduce between 4 and 8 nodes of 8 H100 to 16 x 20.7 GB/s:
+     * measured 324.52 GB/s busbw on 4 nodes and 320.70 on 8 at 8 GiB ({@value #GJ} lines 194 and 96), where the
+     * NICs carry 400.
+     */
+    @Test
+    void sixteenChannelsHoldFourAndEightNodes() throws Exception {
+        Prediction four = predict("dgx-h100x4", Collective.ALL_REDUCE, 8L << 30, Map.of());
+        Prediction eight = predict("dgx-h100x8", Collective.ALL_REDUCE, 8L << 30, Map.of());
+        for (Prediction p : new Prediction[] {four, eight}) {
+            assertEquals(Algorithm.RING, p.algorithm(), p.toString());
+            assertEquals(16, p.nChannels(), p.toString());
+            assertTrue(p.busBw() <= HOPPER_CAP, p.toString());
+        }
+        assertEquals(324.52, four.busBw(), 0.02 * 324.52, four.toString());
+        assertEquals(320.70, eight.busBw(), 0.025 * 320.70, eight.toString());
+    }
+
+    /**
+     * With NCCL_MIN_CTAS=24 (NVIDIA's advice in nccl-tests#309: "NCCL_MIN_CTAS=24 may get you above 380 GB/s")
+     * the channels no longer bind and the NICs do: 392.69 GB/s busbw on 2 nodes under NCCL_ALGO=Ring and 391.37 on
+     * 8 nodes at 8 GiB ({@value #GJ} lines 324 and 283), 49.1 and 48.9 GB/s per 400 Gb/s NIC, above the 48 GB/s of
+     * NCCL's ring graph, so NCCL's table entry (8 x 48 = 384) is no ceiling; below the 8 x 50 = 400 GB/s line rate.
+     */
+    @Test
+    void twentyFourCtasReachTheNics() throws Exception {
+        Prediction two = predict("dgx-h100x2", Collective.ALL_REDUCE, 8L << 30,
+                Map.of("NCCL_ALGO", "Ring", "NCCL_MIN_CTAS", "24"));
+        Prediction eight = predict("dgx-h100x8", Collective.ALL_REDUCE, 8L << 30, Map.of("NCCL_MIN_CTAS", "24"));
+        for (Prediction p : new Prediction[] {two, eight}) {
+            assertEquals(Algorithm.RING, p.algorithm(), p.toString());
+            assertEquals(24, p.nChannels(), p.toString());
+            assertTrue(p.busBw() > 384 && p.busBw() < 400, p.toString());
+        }
+        assertEquals(392.69, two.busBw(), 0.015 * 392.69, two.toString());
+        assertEquals(391.37, eight.busBw(), 0.025 * 391.37, eight.toString());
     }
 
     /**
@@ -60,6 +107,20 @@ class RingChannelRateTest {
         assertEquals(Algorithm.RING, p.algorithm(), p.toString());
         assertEquals(16, p.nChannels(), p.toString());
         assertEquals(323.53, p.busBw(), 0.025 * 323.53, p.toString());
+    }
+
+    /**
+     * The NICs' share replaces NCCL's entry for Simple only: a Ring LL128 between two 8 x H100 nodes keeps NCCL's
+     * LL128 ceiling, 8 graph channels x perChMaxRingLL128Bw 36.7 GB/s = 293.6 GB/s busbw (NCCL 2.26.2
+     * {@code src/graph/tuning.cc ncclTopoTuneModel}, below 8 x 48 x 0.92 = 353.3), with 24 CTAs as with 16.
+     */
+    @Test
+    void ll128KeepsNcclsEntry() throws Exception {
+        Prediction p = predict("dgx-h100x2", Collective.ALL_REDUCE, 8L << 30,
+                Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL128", "NCCL_MIN_CTAS", "24"));
+        assertEquals(Protocol.LL128, p.protocol(), p.toString());
+        assertEquals(24, p.nChannels(), p.toString());
+        assertTrue(p.busBw() <= 8 * 36.7, p.toString());
     }
 
     /**

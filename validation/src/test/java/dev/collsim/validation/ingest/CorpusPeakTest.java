@@ -44,6 +44,7 @@ class CorpusPeakTest {
         "A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt, 11.3, 2",
         "A-allreduce-2x4xGH200-cscs-alps-slingshot-plugin-hook-vs-none.txt, 123.1, 2",
         "A-allreduce-2x4xH100-16GB.txt, 235.5, 1",
+        "A-allreduce-2x8-4x8-8x8xH100-ib400-mincta24-issue-nccltests309-gjaion.txt, 466.7, 5",
         "A-allreduce-2x8-4x8xH100-xe9680-ndr-nccl2.26-issue-nccltests309.txt, 469.2, 2",
         "A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt, 237.9, 1",
         "A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt, 77.6, 1",

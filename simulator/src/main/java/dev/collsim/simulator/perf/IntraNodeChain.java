@@ -132,6 +132,39 @@ public final class IntraNodeChain {
     }
 
     /**
+     * {@link #fillSlices(int, double)} for a channel of k slices: a chain of 3 or more ranks whose channel holds 2 or
+     * more slices fills for e - shmShare slice times less, because its second slice also passes the busiest rank alone.
+     *
+     * <p>Why, from the same stages (the pipeline of {@link #fillSlices(int, double)}, a stage taking a = shmShare x T
+     * alone and the busiest rank's up and down stages together e x T per slice). The rank next to the root, the first
+     * to carry two slices at once, runs a slice's up call (stage nRanks - 1) two stages before the same slice's down
+     * call (stage nRanks + 1; NCCL 2.29.2 {@code src/device/all_reduce.h runTreeSplit}: the up and down groups are
+     * separate warps, so the two calls of different slices overlap). The leaf sends slice 2 one stage behind slice 1,
+     * so that rank's first two up calls run alone, one after the other, before its first down call starts; only from
+     * slice 3 on does an up call share the link with a down call. Its timeline: (nRanks - 2) a before slice 1 reaches
+     * it, 2 a for the first two up calls, (k - 2) e T while ups and downs share, 2 a for the last two downs alone,
+     * then (nRanks - 2) a for the last slice's remaining down stages: 2 nRanks a + (k - 2) e T in all, where
+     * {@link #fillSlices(int, double)} with the data term's k e T says (2 nRanks - 1) a + (k - 1) e T: e T - a more.
+     * A chain of 2 has no middle rank (its root carries every slice in one call): unchanged.
+     *
+     * <p>Checked, not fitted: 4x L40S over SHM (NCCL_ALGO=tree,
+     * validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt lines 224
+     * and 225): 1 MiB (one 512 KiB slice a channel) 358.6 us, 2 MiB (two) 421.7 us: the second slice added 63.1 us,
+     * where a lone stage is 45.4 us and a steady slice at the middle ranks 2 x 512 KiB / (0.815 x 23.52 / 2 GB/s) =
+     * 109.4 us; each further slice adds 103-112 us (lines 225-231).
+     *
+     * @param nRanks           ranks of the chain, >= 2
+     * @param shmShare         the steady SHM share of the chain's links, in (0, 1]
+     * @param slicesPerChannel slices a channel carries (k), >= 1
+     * @return fillSlices(nRanks, shmShare), less (e - shmShare) when nRanks >= 3 and k >= 2
+     */
+    public static double fillSlices(int nRanks, double shmShare, long slicesPerChannel) {
+        double e = 1.0 / busToAlgRatio(nRanks);
+        double second = nRanks >= 3 && slicesPerChannel >= 2 ? e - shmShare : 0;
+        return fillSlices(nRanks, shmShare) - second;
+    }
+
+    /**
      * The chain's algorithm bandwidth before collsim's efficiency and per-channel limits.
      *
      * @param in the communicator's tuning input (its ring graph)

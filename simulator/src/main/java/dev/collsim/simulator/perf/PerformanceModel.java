@@ -162,7 +162,8 @@ public final class PerformanceModel {
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + LibfabricEagerCopy.extraUs(plan, s, func, a, p, nBytes, effChannels, channels, rules.runMinor())
-                + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels);
+                + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels)
+                + ShmStepWaits.treePairUs(plan, s, func, a, p, nBytes, channels);
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         // the idle copy adds to the link's time; the per-channel cap was measured with it (RingFinalRecv)
         double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = Math.max(nBytes / (1000.0 * otherAlgBw),

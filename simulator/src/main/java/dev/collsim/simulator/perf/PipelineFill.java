@@ -138,11 +138,13 @@ public final class PipelineFill {
         }
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
+        long chunk = PerformanceModel.chunk(a, p, func, s);
         double scale = chainSimple
-                ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true))
+                ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true),
+                        (long) Math.ceil(slice / chunk))
                 : IntraNodeFill.scale(a, func, p, plan, PerformanceModel.linkClass(plan), s)
                         * RingLoopFill.share(a, func, plan.nRanks());
-        return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s), slice) * scale
+        return pp.pipelineFillChunks() * Math.min(chunk, slice) * scale
                 * RingLoopFill.netSendShare(a, p, func, plan.nNodes());
     }
 

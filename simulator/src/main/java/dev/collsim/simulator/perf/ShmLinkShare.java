@@ -44,9 +44,12 @@ import dev.collsim.topology.paths.PathFinder;
  * Gen3 and Gen4: every duplex SHM run the project holds (files under validation/src/test/resources/data):
  * <pre>
  *   2x L40S Ring/Simple AllReduce, 128 MiB        15.67 / (24 x 0.98)  = 0.666  (A-allreduce-1x2xL40S-..., line 47)
- *   2x L40S Tree/Simple AllReduce, 128 MiB        14.81 / 23.52        = 0.630  (same file, run 3)
+ *   2x L40S Tree/Simple AllReduce, 128 MiB        14.81 / 23.52        = 0.630  (same file, run 3; 0.651 less its
+ *                                                  root's extra step waits, {@link ShmStepWaits#treePairUs}: 1 MiB a
+ *                                                  channel in 141.60 us, 136.88 without one chain of 4.728 us)
  *   2x RTX 2080 Ti Ring AllReduce, 1 GiB           4.00 / (6 x 0.98)   = 0.680  (A-allreduce-allgather-..., line 47)
- *   median 0.666; leaving each file out: 0.680 (L40S file out), 0.648 (RTX 2080 Ti file out)
+ *   median 0.666 (with the Tree's 0.651 as with its 0.630); leaving each file out: 0.680 (L40S file out), 0.659
+ *   (RTX 2080 Ti file out; 0.648 with the Tree's 0.630)
  * </pre>
  * Gen5 ({@link #DUPLEX_LINK_CEILING}): this project's probe on a lent H100 (Simple's loads from and stores to pinned
  * host memory at once), no data file; the one Gen5 SHM file checks it,

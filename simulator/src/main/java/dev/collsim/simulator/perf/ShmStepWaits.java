@@ -47,6 +47,13 @@ import dev.collsim.topology.PathType;
  */
 public final class ShmStepWaits {
 
+    /**
+     * Steps per slice of a Simple Ring AllReduce, AllGather or ReduceScatter: NCCL 2.29.2 and 2.30.7
+     * {@code src/include/collectives.h} ALLREDUCE_SLICESTEPS = ALLGATHER_SLICESTEPS = REDUCESCATTER_SLICESTEPS =
+     * NCCL_STEPS / 4 = 2.
+     */
+    static final int RING_SLICE_STEPS = 2;
+
     private ShmStepWaits() {
     }
 
@@ -115,6 +122,47 @@ public final class ShmStepWaits {
         }
         long perChannel = ceilDiv(nBytes, Math.max(1, channels));
         return (ceilDiv(perChannel, PerformanceModel.chunk(a, p, func, s)) - 1) * stepChainUs(plan, s);
+    }
+
+    /**
+     * The root's extra step waits in a one-host Tree AllReduce chain of 2 ranks over SHM, Simple, microseconds.
+     *
+     * <p>Why. A chain of 2 has no middle rank: its root runs {@code directRecvReduceCopyDirectSend} on all its threads
+     * (NCCL 2.29.2 {@code src/device/all_reduce.h runTreeSplit}, {@code tree->up == -1}), loading its child's slice
+     * from host memory and storing the result into the child's FIFO in one primitive, as a ring hop does, so its hop
+     * moves a ring hop's measured share ({@link ShmLinkShare#chainShare}). That share was measured on rings whose slice
+     * is 2 steps (ALLREDUCE_SLICESTEPS = NCCL_STEPS / 4 = 2, {@code src/include/collectives.h}; 1 MiB with the default
+     * 4 MiB buffer), so it holds one step chain per 2 steps. A Tree's chunk and slice are one step
+     * ({@code src/enqueue.cc} v2.29.2 lines 2131-2133: chunkSteps and sliceSteps are the collective's only for a
+     * Simple Ring, else 1; {@code runTreeSplit} runs {@code ProtoSimple<1, 1>}), so the root waits one chain per
+     * step: one more per 2 steps than the share holds, each in series with its data as a rooted ring's
+     * ({@link #rootedUs}). Extra waits per channel: its Tree slices less its ring slices,
+     * ceil(b / step) - ceil(b / (2 step)), b the channel's bytes. With 3 or more ranks the middle ranks bind
+     * (their link at the duplex ceiling over two connections each way, {@link ShmLinkShare#chainShare}: 0.41 of the
+     * link against the root's 0.666 less its waits), so none is added. Checked, not fitted: 2x L40S over SHM
+     * (validation/src/test/resources/data/A-allreduce-1x2xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt, run 3,
+     * NCCL_ALGO=tree): 14.81 GB/s busbw at 128 MiB against the same GPUs' Ring 15.57-15.69 (runs 1, 2, 6), 0.945; a
+     * 512 KiB slice per channel at the ring's 15.67 / 2 GB/s takes 66.9 us, with one more chain 71.6 us: 0.934.
+     *
+     * @param plan     the channel plan
+     * @param s        settings (NCCL_P2P_DISABLE, NCCL_P2P_LEVEL, NCCL_BUFFSIZE)
+     * @param func     collective
+     * @param a        algorithm
+     * @param p        protocol
+     * @param nBytes   bytes of the call
+     * @param channels the call's channels
+     * @return microseconds: (Tree slices - Ring slices per channel) x {@link #stepChainUs} for a Simple Tree
+     *         AllReduce of 2 ranks over SHM on one host; 0 otherwise
+     */
+    public static double treePairUs(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
+            long nBytes, int channels) {
+        if (!IntraNodeChain.applies(func, a, plan.nNodes(), plan.nRanks()) || plan.nRanks() != 2
+                || p != Protocol.SIMPLE || nBytes <= 0 || !ShmLinkShare.shm(plan, s)) {
+            return 0;
+        }
+        long perChannel = ceilDiv(nBytes, Math.max(1, channels));
+        long step = PerformanceModel.chunk(a, p, func, s);
+        return (ceilDiv(perChannel, step) - ceilDiv(perChannel, RING_SLICE_STEPS * step)) * stepChainUs(plan, s);
     }
 
     /**

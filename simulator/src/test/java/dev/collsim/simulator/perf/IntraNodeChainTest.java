@@ -128,6 +128,34 @@ class IntraNodeChainTest {
         assertEquals(156.04, one.timeUs() - half.timeUs(), 156.04 * 0.005, one + "\n" + half);
     }
 
+    /**
+     * The same 4x L40S chain from 1 MiB (one 512 KiB slice a channel) to 2 MiB (two): the data term grows by 1 MiB at
+     * the chain's algBw, 24 x 0.98 x 0.815 (the middle ranks' duplex ceiling, ShmLinkShare.chainShare) / 2 = 9.5844
+     * GB/s: 109.40 us; the fill shrinks by e - share = 2 - 0.815 = 1.185 slice times (the second slice passes the rank
+     * next to the root alone, IntraNodeChain.fillSlices with k), a slice time being 524288 B at 9.5844 GB/s per
+     * channel, 54.70 us: -64.82 us. Growth 44.58 us (109.40 before); measured 358.6 -> 421.7 us, +63.1
+     * (validation/src/test/resources/data/A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt lines 224
+     * and 225, NCCL_ALGO=tree). By rule: 4 ranks 2 slices 7 x 0.815 - 2 - 1.185 = 2.52; 1 slice 3.705; 2 ranks
+     * unchanged (no middle rank).
+     */
+    @Test
+    void fourRankShmChainsSecondSlicePassesAlone() throws Exception {
+        assertEquals(2.52, IntraNodeChain.fillSlices(4, 0.815, 2), 1e-9);
+        assertEquals(2.52, IntraNodeChain.fillSlices(4, 0.815, 64), 1e-9);
+        assertEquals(3.705, IntraNodeChain.fillSlices(4, 0.815, 1), 1e-9);
+        assertEquals(0.998, IntraNodeChain.fillSlices(2, 0.666, 8), 1e-9);
+        Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
+        List<Gpu> g = List.of(t.gpus().get(0), t.gpus().get(1), t.gpus().get(4), t.gpus().get(5));
+        NcclSettings s = NcclSettings.parse(Map.of("NCCL_ALGO", "Tree", "NCCL_PROTO", "Simple"));
+        Prediction one = new NcclPredictor().predict(new PredictionRequest(t, g, Collective.ALL_REDUCE, 1 << 20,
+                DataType.FLOAT, RedOp.SUM, s));
+        Prediction two = new NcclPredictor().predict(new PredictionRequest(t, g, Collective.ALL_REDUCE, 2 << 20,
+                DataType.FLOAT, RedOp.SUM, s));
+        assertEquals(2, two.nChannels(), two.toString());
+        double slice = 524288 / 9584.4;
+        assertEquals(2 * slice - (2 - 0.815) * slice, two.timeUs() - one.timeUs(), 0.3, two + "\n" + one);
+    }
+
     private static Prediction treeSimple(Topology t, long bytes) throws Exception {
         return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, bytes,
                 DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1", "NCCL_ALGO", "Tree",

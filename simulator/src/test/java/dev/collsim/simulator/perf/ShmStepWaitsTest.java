@@ -109,4 +109,35 @@ class ShmStepWaitsTest {
         assertEquals(0, ShmStepWaits.p2pFillUs(p2p, NcclSettings.DEFAULTS, v, PathType.PIX, Protocol.SIMPLE, 4L << 20,
                 0.98));
     }
+    /**
+     * A 2-rank Tree AllReduce chain over SHM: its root waits one chain per one-step slice (512 KiB, NCCL 2.29.2
+     * {@code src/enqueue.cc}: a Tree's chunkSteps and sliceSteps are 1), where the ring hop's measured share holds one
+     * per 2-step slice (ALLREDUCE_SLICESTEPS 2). 128 MiB on 2 channels: 64 MiB a channel, 128 Tree slices against 64
+     * Ring slices, 64 x 4.728 us; 2 MiB: 2 against 1, one chain; 1 MiB: one slice either way, none; Ring, LL and P2P
+     * none. End to end, 64 MiB to 128 MiB adds 64 MiB at the chain's rate (the ring graph's 6 GB/s x 0.98 x the
+     * Gen3 hop share 0.666 = 3.916 GB/s algBw, a chain of 2 moving what a ring of 2 moves) and 32 chains per channel.
+     */
+    @Test
+    void treePairRootWaitsOneChainPerStep() throws Exception {
+        ChannelPlan shm = ChannelSearch.search(PAIR, PAIR.gpus(), SHM, NcclVersion.DEFAULT);
+        ChannelPlan p2p = ChannelSearch.search(PAIR, PAIR.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
+        Collective ar = Collective.ALL_REDUCE;
+        assertEquals(64 * 4.728, ShmStepWaits.treePairUs(shm, SHM, ar, Algorithm.TREE, Protocol.SIMPLE, 128L << 20,
+                2), 1e-9);
+        assertEquals(4.728, ShmStepWaits.treePairUs(shm, SHM, ar, Algorithm.TREE, Protocol.SIMPLE, 2L << 20, 2), 1e-9);
+        assertEquals(0, ShmStepWaits.treePairUs(shm, SHM, ar, Algorithm.TREE, Protocol.SIMPLE, 1L << 20, 2));
+        assertEquals(0, ShmStepWaits.treePairUs(shm, SHM, ar, Algorithm.RING, Protocol.SIMPLE, 128L << 20, 2));
+        assertEquals(0, ShmStepWaits.treePairUs(shm, SHM, ar, Algorithm.TREE, Protocol.LL, 128L << 20, 2));
+        assertEquals(0, ShmStepWaits.treePairUs(p2p, NcclSettings.DEFAULTS, ar, Algorithm.TREE, Protocol.SIMPLE,
+                128L << 20, 2));
+        NcclSettings tree = NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1", "NCCL_ALGO", "Tree",
+                "NCCL_PROTO", "Simple"));
+        double grow = treeUs(128L << 20, tree) - treeUs(64L << 20, tree);
+        assertEquals((64L << 20) / (6000 * 0.98 * 0.666) + 32 * 4.728, grow, 1.0);
+    }
+
+    private static double treeUs(long bytes, NcclSettings s) throws Exception {
+        return new NcclPredictor().predict(new PredictionRequest(PAIR, PAIR.gpus(), Collective.ALL_REDUCE, bytes,
+                DataType.FLOAT, RedOp.SUM, s)).timeUs();
+    }
 }

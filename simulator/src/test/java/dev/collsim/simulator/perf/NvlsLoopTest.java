@@ -96,9 +96,10 @@ class NvlsLoopTest {
 
     /**
      * GB200 NVL72 as the OCI runs saw it (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt, NCCL
-     * 2.27.3), by hand from v2.27.3-1. Heads: 32 on a 64-GPU clique, NCCL_MAX_NVLS_ARITY ({@code src/include/device.h}),
-     * the NVLS search's cap min(32, GPUs) ({@code src/graph/search.cc ncclTopoCompute}). Channels: 24 on one node
-     * ({@code NVLS_NCHANNELS_SM100_NVL}), 32 on several ({@code NVLS_NCHANNELS_SM100}, {@code src/transport/nvls.cc}).
+     * 2.27.3), by hand from v2.27.3-1. Heads: 32 on a 64-GPU clique, NCCL_MAX_NVLS_ARITY
+     * ({@code src/include/device.h}), the NVLS search's cap min(32, GPUs) ({@code src/graph/search.cc
+     * ncclTopoCompute}). Channels: 24 on one node ({@code NVLS_NCHANNELS_SM100_NVL}), 32 on several
+     * ({@code NVLS_NCHANNELS_SM100}, {@code src/transport/nvls.cc}).
      * NVLS chunk ({@code src/enqueue.cc calcCollChunking}): NCCL_NVLS_CHUNKSIZE 128 KiB, 64 KiB below
      * 64 x (24 x 32) x 128 KiB = 6 GiB: 4 GiB (line 32) runs 64 KiB and 8 GiB (line 33) 128 KiB, 85.3 iterations of
      * 24 x 32 x chunk each. NVLSTree on 2 racks: ops = 32 x 32 = 1024, 128 KiB on fewer than 4 nodes, kept at 4 GiB

@@ -14,6 +14,7 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.NcclTuningModel;
@@ -21,6 +22,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.ReleaseRules;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.ArrayList;
@@ -37,11 +39,15 @@ class NvlsLoopTest {
     }
 
     private static CostTable table(ChannelPlan plan) {
+        return table(plan, NcclVersion.V2_30_7);
+    }
+
+    private static CostTable table(ChannelPlan plan, NcclVersion v) {
         NcclSettings s = NcclSettings.DEFAULTS;
         return NcclTuningModel.tune(new TuningInput(plan.graphs(), plan.nRanks(), plan.nNodes(), plan.minSm(),
                 plan.maxSm(), plan.cpu(), plan.nvlsSupport(), s.collnetEnable(), plan.hasNvSwitch(),
                 plan.maxLocalRanks(), plan.graphs().tree().pattern(), plan.runtimeChannels(), s,
-                TuningConstants.of(NcclVersion.V2_30_7)));
+                TuningConstants.of(v)));
     }
 
     /**
@@ -86,6 +92,43 @@ class NvlsLoopTest {
         assertEquals(32 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, two, t, buff, 16, 8 * MIB - 1));
         ChannelPlan four = plan(ClusterLoader.load("dgx-h100:4"));
         assertEquals(64 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, four, table(four), buff, 16, 8L << 30));
+    }
+
+    /**
+     * GB200 NVL72 as the OCI runs saw it (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt, NCCL
+     * 2.27.3), by hand from v2.27.3-1. Heads: 32 on a 64-GPU clique, NCCL_MAX_NVLS_ARITY
+     * ({@code src/include/device.h}), the NVLS search's cap min(32, GPUs) ({@code src/graph/search.cc
+     * ncclTopoCompute}). Channels: 24 on one node ({@code NVLS_NCHANNELS_SM100_NVL}), 32 on several
+     * ({@code NVLS_NCHANNELS_SM100}, {@code src/transport/nvls.cc}).
+     * NVLS chunk ({@code src/enqueue.cc calcCollChunking}): NCCL_NVLS_CHUNKSIZE 128 KiB, 64 KiB below
+     * 64 x (24 x 32) x 128 KiB = 6 GiB: 4 GiB (line 32) runs 64 KiB and 8 GiB (line 33) 128 KiB, 85.3 iterations of
+     * 24 x 32 x chunk each. NVLSTree on 2 racks: ops = 32 x 32 = 1024, 128 KiB on fewer than 4 nodes, kept at 4 GiB
+     * (not below 16 x 1024 x 128 KiB = 2 GiB): 32 and 64 iterations of 128 MiB at 4 and 8 GiB (lines 40-41).
+     */
+    @Test
+    void gb200RackChunksAsNccl227() {
+        Topology racks = ClusterLoader.load("bm.gpu.gb200.4x2");
+        ChannelPlan one = ChannelSearch.search(racks, racks.gpus().subList(0, 64), NcclSettings.DEFAULTS,
+                NcclVersion.V2_27_3);
+        List<Gpu> both = new ArrayList<>(racks.gpus().subList(0, 64));
+        both.addAll(racks.gpus().subList(72, 136));
+        ChannelPlan two = ChannelSearch.search(racks, both, NcclSettings.DEFAULTS, NcclVersion.V2_27_3);
+        assertEquals(1, one.nNodes());
+        assertEquals(2, two.nNodes());
+        assertEquals(32, NvlsLoop.heads(one));
+        assertEquals(32, NvlsLoop.heads(two));
+        assertEquals(24, RuntimeChannels.nvlsChannels(one.nvlsTuning(), NcclSettings.DEFAULTS));
+        assertEquals(32, RuntimeChannels.nvlsChannels(two.nvlsTuning(), NcclSettings.DEFAULTS));
+        long buff = NcclSettings.DEFAULTS.buffSize();
+        CostTable t1 = table(one, NcclVersion.V2_27_3);
+        assertEquals(64 << 10, NvlsLoop.chunk(Algorithm.NVLS, one, t1, buff, 24, 4L << 30));
+        assertEquals(128 << 10, NvlsLoop.chunk(Algorithm.NVLS, one, t1, buff, 24, 8L << 30));
+        assertEquals(48 * MIB, NvlsLoop.loopBytes(Algorithm.NVLS, one, t1, buff, 24, 4L << 30));
+        assertEquals(96 * MIB, NvlsLoop.loopBytes(Algorithm.NVLS, one, t1, buff, 24, 8L << 30));
+        CostTable t2 = table(two, NcclVersion.V2_27_3);
+        assertEquals(128 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, two, t2, buff, 32, 4L << 30));
+        assertEquals(128 << 10, NvlsLoop.chunk(Algorithm.NVLS_TREE, two, t2, buff, 32, 8L << 30));
+        assertEquals(128 * MIB, NvlsLoop.loopBytes(Algorithm.NVLS_TREE, two, t2, buff, 32, 8L << 30));
     }
 
     /**

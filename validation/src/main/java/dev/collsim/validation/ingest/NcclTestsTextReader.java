@@ -6,6 +6,7 @@ import dev.collsim.io.NumberField;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.perf.NcclTestsLayout;
 import dev.collsim.perf.NcclTestsRows;
+import dev.collsim.perf.PerfRow;
 import dev.collsim.topology.io.HardwareHints;
 import dev.collsim.topology.io.MachineFiles;
 import java.util.ArrayList;
@@ -55,6 +56,7 @@ public final class NcclTestsTextReader {
 
     private RunContext ctx = new RunContext();
     private NcclTestsLayout layout;
+    private CpuTime cpuTime; // the table's -C 1 state, null when its time column is the GPU time
     private final List<PerfPoint> rows = new ArrayList<>();
     private final List<Note> tableNotes = new ArrayList<>();
     private final List<IterationSpread.Sample> iters = new ArrayList<>();
@@ -271,7 +273,7 @@ public final class NcclTestsTextReader {
                 }
                 layout = l;
                 tableLine = no;
-                CpuTime.refuseHeader(t); // after the layout is set: its rows parse, this is the table's one problem
+                cpuTime = CpuTime.start(t, no);
             } else if (t.contains("...") && t.toLowerCase().contains("truncated")) {
                 (layout != null ? tableNotes : ctx.notes).add(new Note(no, "author's elision: " + abbreviate(t)));
             }
@@ -317,18 +319,22 @@ public final class NcclTestsTextReader {
             }
             return;
         }
-        String negative = PerfPoint.negative(r.row());
+        PerfRow parsed = cpuTime == null ? r.row() : cpuTime.derive(layout, t, r.row(), no);
+        if (parsed == null) {
+            return;
+        }
+        String negative = PerfPoint.negative(parsed);
         if (negative != null) {
             tableNotes.add(Note.warning(no, negative + ": no measured value is below zero; the row is dropped"));
             return;
         }
         if (r.truncated()) {
-            partial = new PerfPoint(r.row(), no);
+            partial = new PerfPoint(parsed, no);
             partialProblem = NcclTestsRows.cutShort(file, layout, t, no, prefix);
             return;
         }
-        rows.add(new PerfPoint(r.row(), no));
-        IterationSpread.fromRow(layout, t, r.row().size(), no).ifPresent(iters::add);
+        rows.add(new PerfPoint(parsed, no));
+        IterationSpread.fromRow(layout, t, parsed.size(), no).ifPresent(iters::add);
     }
 
     private int markdown(int start) throws InputException {
@@ -370,7 +376,12 @@ public final class NcclTestsTextReader {
                         + interleaveCuts + " NCCL line(s) and table row(s) broken into each other, both rebuilt (line numbers are "
                         + "where each rebuilt line began)"));
             }
+            int first = out.size();
+            CpuTime.note(cpuTime).ifPresent(tableNotes::add);
             TypeOpRootTables.assemble(file, header, ctx, rows, tableLine, avg, tableNotes, out, problems);
+            CpuTime.round(cpuTime, out.subList(first, out.size()));
+        } else if (cpuTime != null && cpuTime.dropped > 0) {
+            problems.add(cpuTime.refusal(file));
         } else if (!Double.isNaN(avg)) {
             DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresentOrElse(out::add,
                     () -> footerLacks = DatasetAssembler.footerLacks(header, ctx));
@@ -379,6 +390,7 @@ public final class NcclTestsTextReader {
         rows.clear();
         tableNotes.clear();
         layout = null;
+        cpuTime = null;
         avg = Double.NaN;
         if (keepContext) {
             ctx = keep;

@@ -3,12 +3,9 @@ package dev.collsim.validation.ingest;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.NumberField;
-import dev.collsim.io.TopologyReader;
 import dev.collsim.perf.NcclTestsLayout;
 import dev.collsim.perf.NcclTestsRows;
 import dev.collsim.perf.PerfRow;
-import dev.collsim.topology.io.HardwareHints;
-import dev.collsim.topology.io.MachineFiles;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,6 +50,7 @@ public final class NcclTestsTextReader {
     private FileHeader header;
     private final List<Dataset> out = new ArrayList<>();
     private final List<InputProblem> problems = new ArrayList<>();
+    private final OrphanRows orphans = new OrphanRows();
 
     private RunContext ctx = new RunContext();
     private NcclTestsLayout layout;
@@ -110,19 +108,13 @@ public final class NcclTestsTextReader {
             i = step(i);
         }
         flush(false);
+        orphans.problem(file).ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw new InputException(problems);
         }
         if (out.isEmpty()) {
-            // a machine file given where a measurement goes (-m, diagnose) is named as what it is
-            Optional<TopologyReader> machine = avgLine > 0 ? Optional.empty()
-                    : MachineFiles.detect(String.join("\n", lines), HardwareHints.NONE);
-            throw new InputException(machine.map(r -> new InputProblem(file, 0, 0, "", "holds "
-                    + ("nccl-xml".equals(r.format()) ? "NCCL topology XML" : "nvidia-smi topo -m text")
-                    + ", which describes a machine, not a measurement; give it to -c/--cluster (e.g. collsim compare"
-                    + " -c " + file + " -m MEASURED); allowed here: nccl-tests output (a '#  size  count  type ...'"
-                    + " header followed by rows)")).orElseGet(() -> DatasetAssembler.nothingRead(file, avgLine,
-                    footerLacks)));
+            throw new InputException(DatasetAssembler.nothingRead(file, String.join("\n", lines), avgLine,
+                    footerLacks));
         }
         return out;
     }
@@ -276,6 +268,8 @@ public final class NcclTestsTextReader {
                 cpuTime = CpuTime.start(t, no);
             } else if (t.contains("...") && t.toLowerCase().contains("truncated")) {
                 (layout != null ? tableNotes : ctx.notes).add(new Note(no, "author's elision: " + abbreviate(t)));
+            } else {
+                orphans.comment(t, no);
             }
         }
     }
@@ -294,8 +288,7 @@ public final class NcclTestsTextReader {
 
     private void row(String t, int no, int prefix, int index) {
         if (layout == null) {
-            problems.add(new InputProblem(file, no, 1, "row", "a data row before any nccl-tests table header "
-                    + "('#  size  count  type  redop  root  time  algbw  busbw  #wrong ...')"));
+            orphans.row(no);
             return;
         }
         if (partial != null) {

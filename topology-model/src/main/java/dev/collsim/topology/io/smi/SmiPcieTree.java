@@ -36,6 +36,7 @@ final class SmiPcieTree {
     private final int[] pixOf;
     private final int[] bridgeOf;
     private int switches;
+    private boolean c2cNoted;
 
     SmiPcieTree(SmiInference in, TopologyBuilder b, Device[] dev, int gen) {
         this.in = in;
@@ -102,9 +103,13 @@ final class SmiPcieTree {
             Set<Integer> bridges = new TreeSet<>();
             members.forEach(i -> bridges.add(bridgeOf[i]));
             List<Integer> bridgeList = new ArrayList<>(bridges);
+            List<Integer> c2c = members.stream().filter(in::c2c).toList();
             for (List<Integer> group : pxb.groups(members)) {
                 int hb = bridges.size() > 1 ? bridgeList.indexOf(bridgeOf[group.get(0)]) : -1;
                 pxbGroup(group, pix, cpus.get(d), hb);
+            }
+            for (int g : c2c) {
+                c2c(dev[g], cpus.get(d), c2c.size());
             }
         }
     }
@@ -218,6 +223,24 @@ final class SmiPcieTree {
             PcieSwitch leaf = newSwitch(-1);
             pcie(leaf, upper);
             c.forEach(i -> pcie(dev[i], leaf));
+        }
+    }
+
+    /**
+     * Joins a GPU whose memory is a NUMA node ({@link SmiInference#c2c}) to its CPU by NVLink-C2C, as a Grace
+     * superchip does, so NCCL's path from it to a NIC on that CPU is P2C (NCCL 2.30.7 {@code src/graph/paths.cc
+     * mergePathType}: C2C then PHB) rather than a PCIe path through the CPU; the Grace's C2C bandwidth is shared
+     * evenly by its GPUs ({@link CpuModels#GRACE_C2C_GBPS}). The GPU keeps its place in the PCIe tree the labels
+     * give (as NCCL keeps a C2C GPU's PCI parent, {@code src/graph/topo.cc ncclTopoAddC2c}), so the labels read back.
+     */
+    private void c2c(Device gpu, Cpu cpu, int gpusOnCpu) {
+        Bandwidth bw = Bandwidth.ofGBps(CpuModels.GRACE_C2C_GBPS / gpusOnCpu);
+        b.connect(gpu, cpu, LinkType.C2C, 1, bw, Latency.ZERO, "NVLink-C2C");
+        if (!c2cNoted) {
+            c2cNoted = true;
+            in.notes().add("GPUs with a GPU NUMA ID (their memory a NUMA node, as on a Grace superchip) joined to"
+                    + " their CPU by NVLink-C2C of " + bw + " per direction (Grace's "
+                    + Bandwidth.ofGBps(CpuModels.GRACE_C2C_GBPS) + " shared by its " + gpusOnCpu + " GPU(s))");
         }
     }
 

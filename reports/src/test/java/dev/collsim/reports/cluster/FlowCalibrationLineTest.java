@@ -2,7 +2,6 @@ package dev.collsim.reports.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.ReportSpecReader;

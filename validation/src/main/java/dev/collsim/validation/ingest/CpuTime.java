@@ -149,17 +149,34 @@ final class CpuTime {
 
     /**
      * @param results the {@code results} array of an nccl-tests {@code -J} file (or a collsim run's)
+     * @param notes   where the file's note goes when it times with {@code cpu_time}
      * @return true when a result's half times with {@code cpu_time} ({@code results[3].out_of_place.cpu_time})
      */
-    static boolean json(JsonNode results) {
+    static boolean json(JsonNode results, List<Note> notes) {
         for (int i = 0; i < results.size(); i++) {
             for (String half : new String[] {"out_of_place", "in_place"}) {
                 if (results.get(i).path(half).has("cpu_time")) {
+                    notes.add(new Note(0, WHY + " (-J: the cpu_time key)"));
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /**
+     * @param oop   a {@code -J} result's out-of-place half as {@link #jsonHalf} left it
+     * @param ip    its in-place half
+     * @param path  the result's path, e.g. {@code results[0]}
+     * @param notes where the warning goes
+     * @return true (after a warning) when neither half's alg_bw fixes a time, so the result is dropped
+     */
+    static boolean jsonDropped(PerfResult oop, PerfResult ip, String path, List<Note> notes) {
+        if (oop != null || ip != null) {
+            return false;
+        }
+        notes.add(Note.warning(0, path + ": alg_bw 0 under -C 1: the time is not known; the result is dropped"));
+        return true;
     }
 
     /**
@@ -174,8 +191,4 @@ final class CpuTime {
         return new PerfResult(BusBandwidth.timeUs(size, half.algBw()), half.algBw(), half.busBw(), half.wrong());
     }
 
-    /** @return the note of a {@code -J} file timed with {@code cpu_time} */
-    static Note jsonNote() {
-        return new Note(0, WHY + " (-J: the cpu_time key)");
-    }
 }

@@ -149,10 +149,7 @@ public final class JsonMeasurementReader {
         List<Note> notes = new ArrayList<>();
         List<IterationSpread.Sample> iters = new ArrayList<>();
         String type = null;
-        boolean cpuTime = CpuTime.json(results);
-        if (cpuTime) {
-            notes.add(CpuTime.jsonNote());
-        }
+        boolean cpuTime = CpuTime.json(results, notes);
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
             String path = "results[" + i + "]";
@@ -163,17 +160,14 @@ public final class JsonMeasurementReader {
             type = r.path("type").asText(type);
             PerfResult oop = timing(r.path("out_of_place"), cpuTime, r.path("size").asLong());
             PerfResult ip = timing(r.path("in_place"), cpuTime, r.path("size").asLong());
-            if (cpuTime && oop == null && ip == null) {
-                notes.add(Note.warning(0, path + ": alg_bw 0 under -C 1: the time is not known; the result is dropped"));
+            if (cpuTime && CpuTime.jsonDropped(oop, ip, path, notes)) {
                 continue;
             }
             if (oop == null && ip == null || !finite(oop) || !finite(ip)) {
                 problems.add(new InputProblem(file, 0, 0, path, oop == null && ip == null ? NO_HALF : NOT_FINITE));
                 continue;
             }
-            PerfRow row = run != null && !cpuTime ? run.rows().get(i) : new PerfRow("", r.path("type").asText(""),
-                    r.path("redop").asText(null), r.path("root").asInt(-1), 0, r.path("size").asLong(),
-                    r.path("count").asLong(-1), oop, ip, null);
+            PerfRow row = run != null && !cpuTime ? run.rows().get(i) : resultRow(r, oop, ip);
             if (dropped(row, path, notes)) {
                 continue;
             }
@@ -339,6 +333,12 @@ public final class JsonMeasurementReader {
                     d.path(collsim ? "name" : "device_info").asText(""), 0));
         }
         return out;
+    }
+
+    /** @return a {@code results} entry as a row, its halves as read ({@link #timing}) */
+    private static PerfRow resultRow(JsonNode r, PerfResult oop, PerfResult ip) {
+        return new PerfRow("", r.path("type").asText(""), r.path("redop").asText(null), r.path("root").asInt(-1), 0,
+                r.path("size").asLong(), r.path("count").asLong(-1), oop, ip, null);
     }
 
     /** @return true (after a warning note) when the row has a negative time or bandwidth, which no run measures */

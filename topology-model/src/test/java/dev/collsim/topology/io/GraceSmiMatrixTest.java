@@ -44,6 +44,9 @@ class GraceSmiMatrixTest {
         Topology t = new NvidiaSmiTopoReader().read("gb200.txt", GB200_TRAY);
         // two CPUs, NUMA 0 and 1: the first node of each list
         assertEquals(List.of(0, 1), t.devices(Cpu.class).stream().map(Cpu::numaId).sorted().toList());
+        // Grace: arm64, joined by NCCL's ARM_BW, 6 GB/s (NCCL 2.30.7 src/graph/topo.h), as the catalog's tray
+        assertTrue(t.devices(Cpu.class).stream().allMatch(c -> c.arch().equals("arm64")));
+        assertEquals(6.0, link(t, "h0/cpu0", "h0/cpu1", LinkType.SMP).ncclBandwidth().gbps(), 1e-9);
         // every NIC is NODE to two GPUs, their nearest: four compute NICs on rails 0..3
         assertEquals(List.of(0, 1, 2, 3), t.devices(Nic.class).stream().map(Nic::rail).sorted().toList());
         // GPU NUMA IDs: each GPU joined to its Grace by NVLink-C2C, 450 GB/s per direction shared by 2 GPUs

@@ -151,9 +151,9 @@ final class SmiPcieTree {
         }
         int next = maxKnown + 1;
         HardwareHints h = in.hints();
-        String vendor = h.cpuVendor() == null ? "" : h.cpuVendor();
+        String vendor = h.cpuVendor() == null ? grace() ? "NVIDIA" : "" : h.cpuVendor();
         String model = h.cpuFamily() >= 0 && h.cpuModel() >= 0
-                ? "family " + h.cpuFamily() + " model " + h.cpuModel() : "";
+                ? "family " + h.cpuFamily() + " model " + h.cpuModel() : grace() ? "Grace" : "";
         List<Cpu> cpus = new ArrayList<>();
         Set<Integer> used = new TreeSet<>();
         for (List<Integer> g : domainGroups) {
@@ -174,15 +174,15 @@ final class SmiPcieTree {
             if (!used.add(numa)) {
                 numa = next++;
             }
-            cpus.add(b.add(new Cpu("h0/cpu" + numa, 0, numa, "x86_64", vendor, model)));
+            cpus.add(b.add(new Cpu("h0/cpu" + numa, 0, numa, grace() ? "arm64" : "x86_64", vendor, model)));
         }
         return cpus;
     }
 
     private void smp(List<Cpu> cpus) {
         HardwareHints h = in.hints();
-        NcclBandwidths.Smp rate = NcclBandwidths.interCpu("x86_64", h.cpuVendor() == null ? "" : h.cpuVendor(),
-                h.cpuFamily(), h.cpuModel());
+        NcclBandwidths.Smp rate = NcclBandwidths.interCpu(grace() ? "arm64" : "x86_64", h.cpuVendor() == null ? ""
+                : h.cpuVendor(), h.cpuFamily(), h.cpuModel());
         // the CPU --cpu-model names carries its socket links' rate (CpuModel.interSocket), as a catalog host's do;
         // NCCL's figure stays the NCCL view
         Optional<CpuModel> named = Optional.ofNullable(h.cpuName()).flatMap(CpuModels::family)
@@ -242,6 +242,24 @@ final class SmiPcieTree {
                     + " their CPU by NVLink-C2C of " + bw + " per direction (Grace's "
                     + Bandwidth.ofGBps(CpuModels.GRACE_C2C_GBPS) + " shared by its " + gpusOnCpu + " GPU(s))");
         }
+    }
+
+    /**
+     * @return true when the CPUs are Grace (arm64): some GPU has a GPU NUMA ID ({@link SmiInference#c2c}) and no
+     *         CPU vendor or family hint says otherwise; NCCL then takes ARM_BW for the link between them
+     *         ({@code NcclBandwidths.interCpu}), as the catalog's GB200 tray has it
+     */
+    private boolean grace() {
+        HardwareHints h = in.hints();
+        if (h.cpuVendor() != null || h.cpuFamily() >= 0) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (in.c2c(i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private PcieSwitch newSwitch(int hostBridge) {

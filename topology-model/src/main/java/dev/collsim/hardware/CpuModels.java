@@ -16,6 +16,13 @@ import java.util.regex.Pattern;
  */
 public final class CpuModels {
 
+    /**
+     * NVLink-C2C between a Grace CPU and the GPUs of its superchip, GB/s per direction: 900 GB/s of total (both
+     * directions) bandwidth per superchip (NVIDIA GH200 Grace Hopper and GB200 NVL72 datasheets), shared by the GPUs
+     * on that Grace (one on GH200, two on GB200/GB300: 225 each, the GB200 tray's assumption of an even split).
+     */
+    public static final double GRACE_C2C_GBPS = 450.0;
+
     /** One rule of the database: a pattern on lower-case text and the family it names. */
     private record Rule(Pattern text, CpuModel model) {
     }

@@ -42,6 +42,10 @@ import java.util.function.IntFunction;
  */
 public final class SimulatorResolver implements VariantResolver {
 
+    /** {@link #flowNote}'s words. */
+    public static final String FLOW_NOTE = "; with backend flow it corrects only the analytical time: the flow time,"
+            + " the prediction wherever it is slower, is not calibrated";
+
     private final Function<String, CollectivePredictor> calibrated;
     private final Map<String, ClusterSource> bases = new HashMap<>();
     private final Map<ClusterEdits, Topology> built = new ConcurrentHashMap<>();
@@ -170,7 +174,7 @@ public final class SimulatorResolver implements VariantResolver {
         String cal = v.calibration() != null ? v.calibration() : fallback;
         if (cal == null) {
             ProfileSelector.Choice choice = ProfileSelector.select(t);
-            selections.add(v.name() + ": " + choice.line());
+            selections.add(v.name() + ": " + choice.line() + (choice.calibration().isEmpty() ? "" : flowNote(v)));
             String band = choice.band().map(x -> BAND + x.regimes() + (x.wide() ? " (wide)" : "")).orElse("");
             if (choice.calibration().isEmpty()) {
                 autoLabels.put(v.name(), "- (bare model" + band + ")");
@@ -193,11 +197,24 @@ public final class SimulatorResolver implements VariantResolver {
         String file = v.calibration() != null ? spec.folder().resolve(cal).toString() : cal;
         try {
             CollectivePredictor p = calibrated.apply(file);
-            selections.add(v.name() + ": calibration: " + (v.calibration() != null ? cal : file));
+            selections.add(v.name() + ": calibration: " + (v.calibration() != null ? cal : file) + flowNote(v));
             return p;
         } catch (IllegalArgumentException e) {
             throw new InputException(v.problem(spec.file(), "calibration", e.getMessage()));
         }
+    }
+
+    /**
+     * A flow variant is timed as the slower of the calibrated analytical prediction and the flow backend's time
+     * ({@link FlowPredictor.Mode#SLOWER}); a profile's parameters correct the analytical time (NCCL's protocol
+     * efficiencies, caps, launch, step and latency terms, fitted against that time) and have no counterpart in the
+     * flow time, so they do not reach it, as {@code predict --backend flow} says on its {@code Calibration:} line.
+     *
+     * @param v a variant whose predictor applies a profile
+     * @return what its calibration line adds for the flow backend; empty for an analytical variant
+     */
+    static String flowNote(VariantSpec v) {
+        return v.backend().flow() ? FLOW_NOTE : "";
     }
 
     /**

@@ -118,6 +118,8 @@ public final class ReportSpecReader {
      */
     public static ReportSpec read(String fileName, String content, Path folder) throws InputException {
         Problems problems = new Problems(fileName);
+        NotASpec.of(fileName, content).ifPresent(problems::add);
+        problems.throwIfAny();
         YamlFields f = new YamlFields(fileName, problems::add);
         YamlNode root = YamlTree.parse(fileName, content, problems::add);
         if (!f.mapping(root, TOP)) {

@@ -81,7 +81,7 @@ public final class Gb200Nvl72Tray implements HostType {
         NicModel model = NicModels.find(superNic ? "ConnectX-8" : "ConnectX-7").orElseThrow();
         for (int i = 0; i < 4; i++) {
             Gpu gpu = ctx.gpu(i, sku);
-            ctx.c2c(gpu, graces[i / 2], Bandwidth.ofGBps(225.0));
+            ctx.c2c(gpu, graces[i / 2], Bandwidth.ofGBps(CpuModels.GRACE_C2C_GBPS / 2));
             ctx.nvlink(gpu, domainSwitch, sku.model().nvlinks(), sku.model().nvlink());
             Nic nic = ctx.nic(i, "mlx5_" + i, nicSpeed, true, i);
             if (superNic) {

@@ -19,7 +19,9 @@ import java.util.List;
  *       of the two GPUs' link counts to the switch);</li>
  *   <li>otherwise the shortest PCIe route (PCIe, C2C and SMP links, never through a GPU or NIC) decides:
  *       {@code SYS} if it crosses an SMP link between NUMA nodes; {@code NODE} if it crosses a CPU between two
- *       different host bridges ({@link PcieSwitch#hostBridge()}); {@code PHB} if it crosses a CPU otherwise;
+ *       different host bridges ({@link PcieSwitch#hostBridge()}) or when an end has NVLink-C2C to that CPU (a Grace
+ *       superchip's GPU and a NIC on that Grace's root port read NODE, as topo -m prints on a GB200 tray); {@code PHB} if it
+ *       crosses a CPU otherwise;
  *       {@code PIX} if it crosses at most one PCIe switch; {@code PXB} if it crosses several.</li>
  * </ul>
  * NCCL itself has no NODE level: NODE pairs are PHB in NCCL's path types.
@@ -145,7 +147,8 @@ final class SmiLabels {
                 int before = prev[at];
                 if (before != src && g.nodes[before] instanceof Cpu) {
                     cpu = true;
-                    node |= differentHostBridges(g.nodes[prev[before]], g.nodes[at]);
+                    node |= differentHostBridges(g.nodes[prev[before]], g.nodes[at])
+                            || c2c(g, g.nodes[src], g.nodes[before]) || c2c(g, g.nodes[dst], g.nodes[before]);
                 }
                 if (before != src && g.nodes[before] instanceof PcieSwitch) {
                     switches++;
@@ -159,6 +162,16 @@ final class SmiLabels {
             }
             return switches <= 1 ? "PIX" : "PXB";
         }
+    }
+
+    /** @return true when the device has an NVLink-C2C link to the CPU (a Grace superchip's GPU) */
+    private static boolean c2c(ScopeGraph g, Device device, Device cpu) {
+        for (Hop h : g.out.get(g.indexOf(device))) {
+            if (h.type() == LinkType.C2C && h.to().equals(cpu)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean differentHostBridges(Device left, Device right) {

@@ -66,9 +66,9 @@ class MachineHostCopiesTest {
         UserInputException zero = assertThrows(UserInputException.class,
                 () -> ClusterLoader.resolve(DGX + ":0", HINTS, null));
         assertTrue(zero.getMessage().contains("hosts must be >= 1, found 0"), zero.getMessage());
-        // the RTX 4090 box's NICs are SYS or PHB to every GPU: no compute NIC to join two copies
+        // the Azure NC96ads A100 v4 matrix lists no NIC: no compute NIC to join two copies
         UserInputException noNic = assertThrows(UserInputException.class, () -> ClusterLoader.resolve(DIR
-                + "B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt:2", HardwareHints.NONE, null));
+                + "B-topo-azure-nc96ads-a100-v4-4xA100pcie.txt:2", HardwareHints.NONE, null));
         assertTrue(noNic.getMessage().contains("has no compute NIC"), noNic.getMessage());
         assertEquals(UserInputException.USAGE, noNic.exitCode());
     }

@@ -68,7 +68,7 @@ class NvidiaSmiTopoReaderErrorsTest {
                 GPU0\t X \tNV4\t0-7\tzero\tN/A
                 GPU1\tNV4\t X \tall\t0\tN/A
                 """);
-        assertEquals(List.of("m.txt:2:18: GPU0/NUMA Affinity: found 'zero'; allowed: a NUMA node number or N/A",
+        assertEquals(List.of("m.txt:2:18: GPU0/NUMA Affinity: found 'zero'; allowed: a NUMA node number, a list of them (0,3-9), or N/A",
                 "m.txt:3:14: GPU1/CPU Affinity: found 'all'; allowed: a CPU list such as 0-31,64-95, or N/A"), p);
     }
 

@@ -167,15 +167,22 @@ class NvidiaSmiTopoReaderTest {
     }
 
     /**
-     * The RTX 4090 box's NICs are SYS or PHB to every GPU (file lines 19-22: NIC0 is PHB to GPU6, SYS to the rest), so
-     * none is a compute NIC; the source said "compute NICs on rails 0..-1". The DGX A100's 8 PXB NICs are rails 0..7.
+     * The RTX 4090 box's NICs are PHB to GPU6 and SYS to every other GPU (file lines 16 and 18-21), so GPU6's nearest
+     * NICs, all four, are compute NICs on rails 0..3, as NCCL's ncclTopoGetLocal gives GPU6 its four PHB NICs; a NIC
+     * SYS from every GPU is none (a hand-made two-socket matrix: GPU0 on NUMA 0, NIC0 on NUMA 1); the source said
+     * "compute NICs on rails 0..-1" once. The DGX A100's 8 PXB NICs are rails 0..7.
      */
     @Test
     void theRailNoteSaysWhenNoNicIsAComputeNic() throws InputException {
-        Topology none = reader.read("rtx4090", text("B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt"));
+        Topology rtx = reader.read("rtx4090", text("B-topo-8xRTX4090-dual-epyc7542-nopcieswitch.txt"));
+        assertEquals(List.of(0, 1, 2, 3), rtx.devices(Nic.class).stream().map(Nic::rail).sorted().toList());
+        assertTrue(rtx.source().contains("compute NICs on rails 0..3 in column order"), rtx.source());
+        Topology none = reader.read("far", "\tGPU0\tNIC0\tCPU Affinity\tNUMA Affinity\n"
+                + "GPU0\t X \tSYS\t0-7\t0\nNIC0\tSYS\t X \t\t\n\nNIC Legend:\n\n  NIC0: mlx5_0\n");
         assertTrue(none.devices(Nic.class).stream().allMatch(n -> n.rail() < 0));
         assertFalse(none.source().contains("0..-1"), none.source());
-        assertTrue(none.source().contains("no NIC is PIX or PXB to a GPU, so none is a compute NIC"), none.source());
+        assertTrue(none.source().contains("no NIC is nearer than SYS to a GPU, so none is a compute NIC"),
+                none.source());
         Topology dgx = reader.read("dgx-a100", text("B-topo-dgx-a100.txt"));
         assertTrue(dgx.source().contains("compute NICs on rails 0..7 in column order"), dgx.source());
     }

@@ -3,11 +3,14 @@ package dev.collsim.validation.ingest;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.NumberField;
+import dev.collsim.io.TopologyReader;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.CollGeometry;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.perf.PerfResult;
+import dev.collsim.topology.io.HardwareHints;
+import dev.collsim.topology.io.MachineFiles;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -290,12 +293,22 @@ final class DatasetAssembler {
     }
 
     /**
+     * @param text        the file's text
      * @param avgLine     the last 'Avg bus bandwidth' line read, 0 when none
      * @param footerLacks what that footer lacked, {@link #footerLacks}
      * @return the problem of a text file from which no run could be read: no table, and no footer that
-     *         {@link #footerOnly} could place (it needs the collective and the rank count)
+     *         {@link #footerOnly} could place (it needs the collective and the rank count); a machine file given
+     *         where a measurement goes (-m, diagnose) is named as what it is
      */
-    static InputProblem nothingRead(String file, int avgLine, String footerLacks) {
+    static InputProblem nothingRead(String file, String text, int avgLine, String footerLacks) {
+        Optional<TopologyReader> machine = avgLine > 0 ? Optional.empty()
+                : MachineFiles.detect(text, HardwareHints.NONE);
+        if (machine.isPresent()) {
+            return new InputProblem(file, 0, 0, "", "holds " + ("nccl-xml".equals(machine.get().format())
+                    ? "NCCL topology XML" : "nvidia-smi topo -m text") + ", which describes a machine, not a"
+                    + " measurement; give it to -c/--cluster (e.g. collsim compare -c " + file + " -m MEASURED);"
+                    + " allowed here: nccl-tests output (a '#  size  count  type ...' header followed by rows)");
+        }
         if (avgLine > 0) {
             return new InputProblem(file, avgLine, 1, "Avg bus bandwidth", "found this footer but no table rows, and"
                     + " " + footerLacks + " to read it with; allowed: a table ('#  size  count  type ...' and"

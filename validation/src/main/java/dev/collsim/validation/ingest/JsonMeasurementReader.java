@@ -149,7 +149,7 @@ public final class JsonMeasurementReader {
         List<Note> notes = new ArrayList<>();
         List<IterationSpread.Sample> iters = new ArrayList<>();
         String type = null;
-        CpuTime.refuseJson(file, results);
+        boolean cpuTime = CpuTime.json(results, notes);
         for (int i = 0; i < results.size(); i++) {
             JsonNode r = results.get(i);
             String path = "results[" + i + "]";
@@ -158,15 +158,16 @@ public final class JsonMeasurementReader {
                 continue;
             }
             type = r.path("type").asText(type);
-            PerfResult oop = timing(r.path("out_of_place"));
-            PerfResult ip = timing(r.path("in_place"));
+            PerfResult oop = timing(r.path("out_of_place"), cpuTime, r.path("size").asLong());
+            PerfResult ip = timing(r.path("in_place"), cpuTime, r.path("size").asLong());
+            if (cpuTime && CpuTime.jsonDropped(oop, ip, path, notes)) {
+                continue;
+            }
             if (oop == null && ip == null || !finite(oop) || !finite(ip)) {
                 problems.add(new InputProblem(file, 0, 0, path, oop == null && ip == null ? NO_HALF : NOT_FINITE));
                 continue;
             }
-            PerfRow row = run != null ? run.rows().get(i) : new PerfRow("", r.path("type").asText(""),
-                    r.path("redop").asText(null), r.path("root").asInt(-1), 0, r.path("size").asLong(),
-                    r.path("count").asLong(-1), oop, ip, null);
+            PerfRow row = run != null && !cpuTime ? run.rows().get(i) : resultRow(r, oop, ip);
             if (dropped(row, path, notes)) {
                 continue;
             }
@@ -334,6 +335,12 @@ public final class JsonMeasurementReader {
         return out;
     }
 
+    /** @return a {@code results} entry as a row, its halves as read ({@link #timing}) */
+    private static PerfRow resultRow(JsonNode r, PerfResult oop, PerfResult ip) {
+        return new PerfRow("", r.path("type").asText(""), r.path("redop").asText(null), r.path("root").asInt(-1), 0,
+                r.path("size").asLong(), r.path("count").asLong(-1), oop, ip, null);
+    }
+
     /** @return true (after a warning note) when the row has a negative time or bandwidth, which no run measures */
     private static boolean dropped(PerfRow row, String path, List<Note> notes) {
         String negative = PerfPoint.negative(row);
@@ -348,16 +355,22 @@ public final class JsonMeasurementReader {
         return r == null || Double.isFinite(r.timeUs()) && Double.isFinite(r.algBw()) && Double.isFinite(r.busBw());
     }
 
-    private static PerfResult timing(JsonNode n) {
+    /**
+     * @param n       one half of a result
+     * @param cpuTime true when the file times with {@code cpu_time} ({@link CpuTime}): the time is size / alg_bw
+     * @param size    the result's size, bytes
+     */
+    private static PerfResult timing(JsonNode n, boolean cpuTime, long size) {
         if (n == null || n.isMissingNode() || n.isNull()) {
             return null;
         }
-        JsonNode time = n.path("time");
+        JsonNode time = n.path(cpuTime ? "cpu_time" : "time");
         if (!time.isNumber() || !n.path("alg_bw").isNumber() || !n.path("bus_bw").isNumber()) {
             return null;
         }
         JsonNode w = n.path("nwrong");
         Long wrong = w.isNumber() ? Long.valueOf(w.asLong()) : null;
-        return new PerfResult(time.asDouble(), n.path("alg_bw").asDouble(), n.path("bus_bw").asDouble(), wrong);
+        PerfResult r = new PerfResult(time.asDouble(), n.path("alg_bw").asDouble(), n.path("bus_bw").asDouble(), wrong);
+        return cpuTime ? CpuTime.jsonHalf(r, size) : r;
     }
 }

@@ -3,11 +3,9 @@ package dev.collsim.validation.ingest;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.io.NumberField;
-import dev.collsim.io.TopologyReader;
 import dev.collsim.perf.NcclTestsLayout;
 import dev.collsim.perf.NcclTestsRows;
-import dev.collsim.topology.io.HardwareHints;
-import dev.collsim.topology.io.MachineFiles;
+import dev.collsim.perf.PerfRow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,9 +50,11 @@ public final class NcclTestsTextReader {
     private FileHeader header;
     private final List<Dataset> out = new ArrayList<>();
     private final List<InputProblem> problems = new ArrayList<>();
+    private final OrphanRows orphans = new OrphanRows();
 
     private RunContext ctx = new RunContext();
     private NcclTestsLayout layout;
+    private CpuTime cpuTime; // the table's -C 1 state, null when its time column is the GPU time
     private final List<PerfPoint> rows = new ArrayList<>();
     private final List<Note> tableNotes = new ArrayList<>();
     private final List<IterationSpread.Sample> iters = new ArrayList<>();
@@ -108,19 +108,13 @@ public final class NcclTestsTextReader {
             i = step(i);
         }
         flush(false);
+        orphans.problem(file).ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw new InputException(problems);
         }
         if (out.isEmpty()) {
-            // a machine file given where a measurement goes (-m, diagnose) is named as what it is
-            Optional<TopologyReader> machine = avgLine > 0 ? Optional.empty()
-                    : MachineFiles.detect(String.join("\n", lines), HardwareHints.NONE);
-            throw new InputException(machine.map(r -> new InputProblem(file, 0, 0, "", "holds "
-                    + ("nccl-xml".equals(r.format()) ? "NCCL topology XML" : "nvidia-smi topo -m text")
-                    + ", which describes a machine, not a measurement; give it to -c/--cluster (e.g. collsim compare"
-                    + " -c " + file + " -m MEASURED); allowed here: nccl-tests output (a '#  size  count  type ...'"
-                    + " header followed by rows)")).orElseGet(() -> DatasetAssembler.nothingRead(file, avgLine,
-                    footerLacks)));
+            throw new InputException(DatasetAssembler.nothingRead(file, String.join("\n", lines), avgLine,
+                    footerLacks));
         }
         return out;
     }
@@ -271,9 +265,11 @@ public final class NcclTestsTextReader {
                 }
                 layout = l;
                 tableLine = no;
-                CpuTime.refuseHeader(t); // after the layout is set: its rows parse, this is the table's one problem
+                cpuTime = CpuTime.start(t, no);
             } else if (t.contains("...") && t.toLowerCase().contains("truncated")) {
                 (layout != null ? tableNotes : ctx.notes).add(new Note(no, "author's elision: " + abbreviate(t)));
+            } else {
+                orphans.comment(t, no);
             }
         }
     }
@@ -292,8 +288,7 @@ public final class NcclTestsTextReader {
 
     private void row(String t, int no, int prefix, int index) {
         if (layout == null) {
-            problems.add(new InputProblem(file, no, 1, "row", "a data row before any nccl-tests table header "
-                    + "('#  size  count  type  redop  root  time  algbw  busbw  #wrong ...')"));
+            orphans.row(no);
             return;
         }
         if (partial != null) {
@@ -317,18 +312,22 @@ public final class NcclTestsTextReader {
             }
             return;
         }
-        String negative = PerfPoint.negative(r.row());
+        PerfRow parsed = cpuTime == null ? r.row() : cpuTime.derive(layout, t, r.row(), no);
+        if (parsed == null) {
+            return;
+        }
+        String negative = PerfPoint.negative(parsed);
         if (negative != null) {
             tableNotes.add(Note.warning(no, negative + ": no measured value is below zero; the row is dropped"));
             return;
         }
         if (r.truncated()) {
-            partial = new PerfPoint(r.row(), no);
+            partial = new PerfPoint(parsed, no);
             partialProblem = NcclTestsRows.cutShort(file, layout, t, no, prefix);
             return;
         }
-        rows.add(new PerfPoint(r.row(), no));
-        IterationSpread.fromRow(layout, t, r.row().size(), no).ifPresent(iters::add);
+        rows.add(new PerfPoint(parsed, no));
+        IterationSpread.fromRow(layout, t, parsed.size(), no).ifPresent(iters::add);
     }
 
     private int markdown(int start) throws InputException {
@@ -370,7 +369,12 @@ public final class NcclTestsTextReader {
                         + interleaveCuts + " NCCL line(s) and table row(s) broken into each other, both rebuilt (line numbers are "
                         + "where each rebuilt line began)"));
             }
+            int first = out.size();
+            CpuTime.note(cpuTime).ifPresent(tableNotes::add);
             TypeOpRootTables.assemble(file, header, ctx, rows, tableLine, avg, tableNotes, out, problems);
+            CpuTime.round(cpuTime, out.subList(first, out.size()));
+        } else if (cpuTime != null && cpuTime.dropped > 0) {
+            problems.add(cpuTime.refusal(file));
         } else if (!Double.isNaN(avg)) {
             DatasetAssembler.footerOnly(file, header, ctx, avg, avgLine).ifPresentOrElse(out::add,
                     () -> footerLacks = DatasetAssembler.footerLacks(header, ctx));
@@ -379,6 +383,7 @@ public final class NcclTestsTextReader {
         rows.clear();
         tableNotes.clear();
         layout = null;
+        cpuTime = null;
         avg = Double.NaN;
         if (keepContext) {
             ctx = keep;

@@ -21,6 +21,13 @@ public record Note(int line, String text) {
     public static final String NAMES_NO_COLLECTIVE = "the file names no collective (no 'Collective test starting'"
             + " line, *_perf command or title): ";
 
+    /**
+     * What the text of the note starts with when the table was timed with nccl-tests {@code -C 1} and its times are
+     * taken from algbw ({@link CpuTime}; compare prints it among its assumptions).
+     */
+    public static final String CPU_TIME = "nccl-tests -C 1 (report_cputime): the time column is the host's time to"
+            + " enqueue each call, taken before the GPUs finish";
+
     /** What the text of a warning starts with (the same spelling as the topology readers' warnings). */
     public static final String WARNING = "warning: ";
 

@@ -27,6 +27,9 @@ import java.util.Set;
  */
 final class SmiInference {
 
+    /** A NUMA node list as nvidia-smi prints one: numbers and ranges, comma-separated. */
+    private static final String NODE_LIST = "\\d+(-\\d+)?(,\\d+(-\\d+)?)*";
+
     private final SmiMatrix m;
     private final HardwareHints hints;
     private final Problems problems;
@@ -80,6 +83,7 @@ final class SmiInference {
             }
         }
         int free = 0;
+        boolean[] localNic = localNics();
         for (int i = 0; i < n; i++) {
             String c = cols.get(i);
             if (SmiMatrix.isGpu(c)) {
@@ -98,15 +102,16 @@ final class SmiInference {
                 }
                 nicOrdinal++;
                 String name = m.nicName(c);
-                int rail = nearGpu(i) ? rails++ : -1;
+                int rail = localNic[i] ? rails++ : -1;
                 dev[i] = b.add(new Nic("h0/nic" + k, 0, name, nicSpeed(), 1, true, rail, ""));
             }
         }
         if (nicOrdinal > 0) {
             String on = rails == 1 ? "rail 0" : "rails 0.." + (rails - 1) + " in column order";
-            notes.add(rails == 0 ? "no NIC is PIX or PXB to a GPU, so none is a compute NIC (all read as storage,"
-                    + " management): the host has no network for NCCL" : "NICs PIX or PXB to a GPU are compute NICs on "
-                    + on + ", the others (storage, management) on none");
+            notes.add(rails == 0 ? "no NIC is nearer than SYS to a GPU, so none is a compute NIC (all read as"
+                    + " storage, management): the host has no network for NCCL" : "each GPU's nearest NICs (PIX, else"
+                    + " PXB, else PHB, else NODE; as NCCL's ncclTopoGetLocal takes a GPU's NICs by path type) are"
+                    + " compute NICs on " + on + ", the others (storage, management) on none");
             notes.add("NIC speed " + nicSpeed() + (hints.nicSpeed() != null ? " (hint)" : " assumed (NCCL's fallback"
                     + " for a NIC without speed; pass a NIC speed hint)") + "; GPUDirect RDMA assumed (topo -m lists"
                     + " RDMA devices)");
@@ -115,14 +120,45 @@ final class SmiInference {
         nvlinks.edges(b, dev, sm);
     }
 
-    /** @return true when device i has a PIX or PXB label to some GPU (a NIC behind a GPU's PCIe switch) */
-    private boolean nearGpu(int i) {
-        for (int j = 0; j < n; j++) {
-            if (isGpu(j) && ("PIX".equals(label[i][j]) || "PXB".equals(label[i][j]))) {
-                return true;
+    /**
+     * The compute NICs: for each GPU, the NICs at its nearest label, PIX before PXB before PHB before NODE, as NCCL
+     * 2.30.7 {@code src/graph/topo.cc ncclTopoGetLocal} takes a GPU's NICs (highest path bandwidth, then lowest path
+     * type; a GPU's own NIC behind its PCIe switch on an x86 host; on a Grace superchip, where the GPU reaches its
+     * CPU by NVLink-C2C and every NIC hangs off a CPU root port, the NICs of its own CPU, which topo -m labels NODE
+     * and NCCL reaches by its P2C path, {@code paths.cc}). A NIC only SYS from every GPU (across the CPUs' link)
+     * is no GPU's local NIC here: storage or management.
+     *
+     * @return per column, true for a compute NIC
+     */
+    private boolean[] localNics() {
+        List<String> order = List.of("PIX", "PXB", "PHB", "NODE");
+        boolean[] local = new boolean[n];
+        for (int g = 0; g < n; g++) {
+            if (!isGpu(g)) {
+                continue;
+            }
+            int best = order.size();
+            for (int i = 0; i < n; i++) {
+                if (!isGpu(i) && label[g][i] != null && order.contains(label[g][i])) {
+                    best = Math.min(best, order.indexOf(label[g][i]));
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                local[i] |= !isGpu(i) && best < order.size() && order.get(best).equals(label[g][i]);
             }
         }
-        return false;
+        return local;
+    }
+
+    /**
+     * @param i a column
+     * @return true for a GPU the matrix gives a GPU NUMA ID (a number, not N/A): its memory is a NUMA node of the
+     *         host, as on Grace superchips (GH200, GB200, GB300), whose GPUs reach their Grace by NVLink-C2C
+     */
+    boolean c2c(int i) {
+        SmiMatrix.Row r = m.rows.get(cols.get(i));
+        Cell c = r == null ? null : r.affinity().get("GPU NUMA ID");
+        return isGpu(i) && c != null && c.text().matches("\\d+");
     }
 
     String label(int i, int j) {
@@ -172,13 +208,20 @@ final class SmiInference {
         if (c == null || c.text().equals("N/A")) {
             return -1;
         }
-        try {
-            return Integer.parseInt(c.text());
-        } catch (NumberFormatException e) {
+        // a Grace superchip lists its CPU's node, then the CPU-less nodes of GPU memory ("0,3-9,11-17"): the first
+        // is the CPU's, the domain the device belongs to
+        if (!c.text().matches(NODE_LIST)) {
             problems.at(c.line(), c.column(), column + "/NUMA Affinity", "found '" + c.text()
-                    + "'; allowed: a NUMA node number or N/A");
+                    + "'; allowed: a NUMA node number, a list of them (0,3-9), or N/A");
             return -1;
         }
+        String first = c.text().split("[,-]")[0];
+        if (first.length() > 9) {
+            problems.at(c.line(), c.column(), column + "/NUMA Affinity", "found '" + c.text()
+                    + "'; allowed: NUMA node numbers below 1000000000");
+            return -1;
+        }
+        return Integer.parseInt(first);
     }
 
     private void check(Cell c, String column, String field, String regex, String allowed) {

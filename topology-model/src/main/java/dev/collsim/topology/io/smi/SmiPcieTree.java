@@ -36,6 +36,7 @@ final class SmiPcieTree {
     private final int[] pixOf;
     private final int[] bridgeOf;
     private int switches;
+    private boolean c2cNoted;
 
     SmiPcieTree(SmiInference in, TopologyBuilder b, Device[] dev, int gen) {
         this.in = in;
@@ -102,9 +103,13 @@ final class SmiPcieTree {
             Set<Integer> bridges = new TreeSet<>();
             members.forEach(i -> bridges.add(bridgeOf[i]));
             List<Integer> bridgeList = new ArrayList<>(bridges);
+            List<Integer> c2c = members.stream().filter(in::c2c).toList();
             for (List<Integer> group : pxb.groups(members)) {
                 int hb = bridges.size() > 1 ? bridgeList.indexOf(bridgeOf[group.get(0)]) : -1;
                 pxbGroup(group, pix, cpus.get(d), hb);
+            }
+            for (int g : c2c) {
+                c2c(dev[g], cpus.get(d), c2c.size());
             }
         }
     }
@@ -146,9 +151,9 @@ final class SmiPcieTree {
         }
         int next = maxKnown + 1;
         HardwareHints h = in.hints();
-        String vendor = h.cpuVendor() == null ? "" : h.cpuVendor();
+        String vendor = h.cpuVendor() == null ? grace() ? "NVIDIA" : "" : h.cpuVendor();
         String model = h.cpuFamily() >= 0 && h.cpuModel() >= 0
-                ? "family " + h.cpuFamily() + " model " + h.cpuModel() : "";
+                ? "family " + h.cpuFamily() + " model " + h.cpuModel() : grace() ? "Grace" : "";
         List<Cpu> cpus = new ArrayList<>();
         Set<Integer> used = new TreeSet<>();
         for (List<Integer> g : domainGroups) {
@@ -169,15 +174,15 @@ final class SmiPcieTree {
             if (!used.add(numa)) {
                 numa = next++;
             }
-            cpus.add(b.add(new Cpu("h0/cpu" + numa, 0, numa, "x86_64", vendor, model)));
+            cpus.add(b.add(new Cpu("h0/cpu" + numa, 0, numa, grace() ? "arm64" : "x86_64", vendor, model)));
         }
         return cpus;
     }
 
     private void smp(List<Cpu> cpus) {
         HardwareHints h = in.hints();
-        NcclBandwidths.Smp rate = NcclBandwidths.interCpu("x86_64", h.cpuVendor() == null ? "" : h.cpuVendor(),
-                h.cpuFamily(), h.cpuModel());
+        NcclBandwidths.Smp rate = NcclBandwidths.interCpu(grace() ? "arm64" : "x86_64", h.cpuVendor() == null ? ""
+                : h.cpuVendor(), h.cpuFamily(), h.cpuModel());
         // the CPU --cpu-model names carries its socket links' rate (CpuModel.interSocket), as a catalog host's do;
         // NCCL's figure stays the NCCL view
         Optional<CpuModel> named = Optional.ofNullable(h.cpuName()).flatMap(CpuModels::family)
@@ -219,6 +224,42 @@ final class SmiPcieTree {
             pcie(leaf, upper);
             c.forEach(i -> pcie(dev[i], leaf));
         }
+    }
+
+    /**
+     * Joins a GPU whose memory is a NUMA node ({@link SmiInference#c2c}) to its CPU by NVLink-C2C, as a Grace
+     * superchip does, so NCCL's path from it to a NIC on that CPU is P2C (NCCL 2.30.7 {@code src/graph/paths.cc
+     * mergePathType}: C2C then PHB) rather than a PCIe path through the CPU; the Grace's C2C bandwidth is shared
+     * evenly by its GPUs ({@link CpuModels#GRACE_C2C_GBPS}). The GPU keeps its place in the PCIe tree the labels
+     * give (as NCCL keeps a C2C GPU's PCI parent, {@code src/graph/topo.cc ncclTopoAddC2c}), so the labels read back.
+     */
+    private void c2c(Device gpu, Cpu cpu, int gpusOnCpu) {
+        Bandwidth bw = Bandwidth.ofGBps(CpuModels.GRACE_C2C_GBPS / gpusOnCpu);
+        b.connect(gpu, cpu, LinkType.C2C, 1, bw, Latency.ZERO, "NVLink-C2C");
+        if (!c2cNoted) {
+            c2cNoted = true;
+            in.notes().add("GPUs with a GPU NUMA ID (their memory a NUMA node, as on a Grace superchip) joined to"
+                    + " their CPU by NVLink-C2C of " + bw + " per direction (Grace's "
+                    + Bandwidth.ofGBps(CpuModels.GRACE_C2C_GBPS) + " shared by its " + gpusOnCpu + " GPU(s))");
+        }
+    }
+
+    /**
+     * @return true when the CPUs are Grace (arm64): some GPU has a GPU NUMA ID ({@link SmiInference#c2c}) and no
+     *         CPU vendor or family hint says otherwise; NCCL then takes ARM_BW for the link between them
+     *         ({@code NcclBandwidths.interCpu}), as the catalog's GB200 tray has it
+     */
+    private boolean grace() {
+        HardwareHints h = in.hints();
+        if (h.cpuVendor() != null || h.cpuFamily() >= 0) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (in.c2c(i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private PcieSwitch newSwitch(int hostBridge) {

@@ -74,7 +74,8 @@ public final class RingChannelRate {
 
     /**
      * The link-limited algorithm bandwidth of a Hopper Ring/Simple call between nodes of NVLink GPUs: its NICs' ring
-     * share ({@link PhysicalBound#interBusBw(ChannelPlan, Collective, boolean)}) where that is above NCCL's table
+     * share ({@link PhysicalBound#interBusBw(ChannelPlan, Collective, boolean)}, at most the bound's intra-node part,
+     * {@link PhysicalBound#intraBusBw(ChannelPlan, Collective)}) where that is above NCCL's table
      * entry, which stands on the ring graph's search speed, not on a link (class comment, "Channels and NICs"). LL
      * and LL128 keep NCCL's entry: it carries their protocols' own factors (NCCL 2.26.2 {@code src/graph/tuning.cc
      * ncclTopoTuneModel}: LL x 0.5 up to llMaxBw, LL128 x 0.92 up to perChMaxRingLL128Bw per channel), which the
@@ -92,7 +93,9 @@ public final class RingChannelRate {
                 || plan.graphs().ring().typeIntra() != PathType.NVL) {
             return tableAlgBw;
         }
-        double nicBusBw = PhysicalBound.interBusBw(plan, func, true);
+        // the NICs' share stands in for the graph's search speed between nodes only: the ring still crosses each
+        // node's NVLinks, so the share is held to the bound's intra-node part (one NVLink per GPU: 25 GB/s)
+        double nicBusBw = Math.min(PhysicalBound.interBusBw(plan, func, true), PhysicalBound.intraBusBw(plan, func));
         return Math.max(tableAlgBw, BusBandwidth.algBwFromBusBw(func, plan.nRanks(), nicBusBw));
     }
 }

@@ -10,7 +10,8 @@ import java.util.List;
  * {@code ncclTopoSearchNextGpuSort} (NCCL 2.30.7 {@code src/graph/search.cc}; fact sheet §5.3). Behind an NVSwitch
  * every GPU is one hop from every other, and NCCL tries only the next index, then the previous one; otherwise every
  * GPU not yet in the channel, nearest first (better path type, then more bandwidth, then fewer hops: {@link
- * HostPath}'s order; GPUs without a path last). Stateless.
+ * HostPath}'s order; GPUs without a path last; among equals, as NCCL's {@code cmpScore} breaks ties by
+ * {@code startIndex}, the GPU after this one first, then on round the index ring). Stateless.
  */
 final class NextGpus {
 
@@ -39,7 +40,8 @@ final class NextGpus {
         }
         Integer[] all = new Integer[g];
         int n = 0;
-        for (int j = 0; j < g; j++) {
+        for (int i = 1; i <= g; i++) {
+            int j = (cur + i) % g; // NCCL's startIndex: from the GPU after this one on, the last tie-break
             if (!seen[j]) {
                 all[n++] = j;
             }

@@ -10,7 +10,7 @@ import java.util.List;
  * ({@code ncclTopoSearchRec}, {@code ncclTopoSearchTryGpu}, {@code ncclTopoSearchRecGpu}: NCCL v2.8.4-1 and v2.28.9-1
  * {@code src/graph/search.cc}, the same recursion in both): the first channel tries the PCI order (GPU 0, 1, ...,
  * g-1) first, every later one the previous channel's order first ({@code FORCED_ORDER_REPLAY}), then every GPU order
- * from every first GPU, the next GPUs in {@link NextGpus}' order; each completed channel is compared with the best
+ * from every first GPU, the next GPUs in {@link NextGpus}' order with NCCL's {@code startIndex} tie-break; each completed channel is compared with the best
  * graph ({@code ncclTopoCompareGraphs}: more channels x bandwidth, then fewer hops) and the search goes on to the next
  * channel; on return it takes the channel back and tries the next alternative, so a channel order that leaves the
  * later channels no room is undone. It stops when a graph reaches the most channels ({@code *time = -1}) or its step
@@ -145,7 +145,7 @@ final class OneNodeSearchRec {
         for (int k = 0; k <= step; k++) {
             seen[order[k]] = true;
         }
-        return NextGpus.of(h, order[step], seen);
+        return NextGpus.of(h, order[step], seen, true);
     }
 
     /** NCCL's {@code forcedOrder}: none, {@code FORCED_ORDER_PCI}, {@code FORCED_ORDER_REPLAY}. */

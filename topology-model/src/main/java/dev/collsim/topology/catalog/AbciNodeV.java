@@ -20,7 +20,7 @@ import dev.collsim.units.Bandwidth;
  *
  * <p>Sources: the ABCI system overview (aistabci/abci-docs {@code en/docs/system-overview.md}, "Compute Node (V)": 2x
  * Xeon Gold 6148, 4x NVIDIA V100 for NVLink 16 GiB, 2x InfiniBand EDR 100 Gbps) and its block diagram
- * ({@code en/docs/img/compute-node-v-diagram.png}, added in abci-docs commit e3c60909: "NVLink2 x2" on each of the 6
+ * ({@code en/docs/img/compute-node-v-diagram.png}, read at abci-docs commit 95081db9: "NVLink2 x2" on each of the 6
  * GPU pairs, "UPI x3" at "10.4GT/s x3", "PCIe Gen3 x16" to each IB EDR and to the x48 and x64 switches). GPU order: the
  * Rank lines of the ABCI 2.0 benchmark record (aistabci/abci2.0benchmark, {@code allreduce/intra_vnode}) print devices
  * 0-3 at buses 0x3d, 0x3e, 0xb1, 0xb2, two per socket's bus range; GPUs 0-1 sit on socket 0's switch. NIC names

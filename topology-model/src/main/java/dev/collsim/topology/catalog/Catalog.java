@@ -31,6 +31,7 @@ public final class Catalog {
         ALIASES.put("hgx-h200", "dgx-h200");
         ALIASES.put("abci compute node (v)", "abci-node-v"); // the ABCI system overview's name and its server's
         ALIASES.put("primergy cx2570 m4", "abci-node-v");
+        ALIASES.put("abci compute node (a)", "abci-node-a");
     }
 
     /** The DGX/HGX names of {@link #ALIASES}, in the order {@link #dgxNames()} lists them. */
@@ -66,6 +67,7 @@ public final class Catalog {
         register(PcieEightGpu.l40s());
         register(PcieEightGpu.rtx4090());
         register(new AbciNodeV());
+        register(new AbciNodeA());
         for (SystemEntry e : SYSTEMS) {
             if (TYPES.containsKey(e.key())) {
                 throw new IllegalStateException(SystemTable.RESOURCE + ": duplicate name " + e.name());

@@ -38,6 +38,11 @@ public final class CpuModels {
             rule("e5-\\d{4}[a-z]* v4", new CpuModel("Intel Xeon E5 v4 (Broadwell-EP)", INTEL, PcieGen.GEN3, 40,
                     "QPI", 2, 9.6, 19.2, "Intel ARK Xeon E5-2698 v4: PCI Express 3.0, 40 lanes, 2 QPI links at"
                     + " 9.6 GT/s (2 B per transfer: 19.2 GB/s per link and direction)")),
+            rule("\\b(platinum|gold|silver|bronze) [3-8]1\\d\\d|skylake", new CpuModel(
+                    "Intel Xeon Scalable 1st gen (Skylake-SP)", INTEL, PcieGen.GEN3, 48, "UPI", 3, 10.4, 20.8,
+                    "Intel ARK Xeon Gold 6148: PCI Express 3.0, 48 lanes, 3 UPI links at 10.4 GT/s (20.8 GB/s per"
+                    + " link and direction); the ABCI Compute Node (V) block diagram (aistabci/abci-docs"
+                    + " en/docs/img/compute-node-v-diagram.png) draws its two 6148s joined by UPI x3 at 10.4 GT/s")),
             rule("\\b(platinum|gold|silver|bronze) [3-8]2\\d\\d|cascade lake", new CpuModel(
                     "Intel Xeon Scalable 2nd gen (Cascade Lake)", INTEL, PcieGen.GEN3, 48, "UPI", 3, 10.4, 20.8,
                     "Intel ARK Xeon Platinum 8280 (AWS's 8275CL is its custom part): PCI Express 3.0, 48 lanes, 3 UPI"
@@ -89,12 +94,13 @@ public final class CpuModels {
     /**
      * CPUID display model (family 6) of each Intel family of the database, what NCCL's {@code ncclTopoGetInterCpuBw}
      * (NCCL 2.30 {@code src/graph/topo.cc}) compares to choose the SMP link figure. Source: Linux
-     * {@code arch/x86/include/asm/intel-family.h} (INTEL_BROADWELL_X 0x4F; INTEL_SKYLAKE_X 0x55, which Cascade Lake
-     * shares; INTEL_ICELAKE_X 0x6A; INTEL_SAPPHIRERAPIDS_X 0x8F; INTEL_EMERALDRAPIDS_X 0xCF; INTEL_GRANITERAPIDS_X
-     * 0xAD).
+     * {@code arch/x86/include/asm/intel-family.h} (INTEL_BROADWELL_X 0x4F; INTEL_SKYLAKE_X 0x55, Skylake-SP's, which
+     * Cascade Lake shares; INTEL_ICELAKE_X 0x6A; INTEL_SAPPHIRERAPIDS_X 0x8F; INTEL_EMERALDRAPIDS_X 0xCF;
+     * INTEL_GRANITERAPIDS_X 0xAD).
      */
     private static final Map<String, Integer> INTEL_CPUID_MODEL = Map.of(
             "Intel Xeon E5 v4 (Broadwell-EP)", 0x4F,
+            "Intel Xeon Scalable 1st gen (Skylake-SP)", 0x55,
             "Intel Xeon Scalable 2nd gen (Cascade Lake)", 0x55,
             "Intel Xeon Scalable 3rd gen (Ice Lake)", 0x6A,
             "Intel Xeon Scalable 4th gen (Sapphire Rapids), 3 UPI links", 0x8F,
@@ -118,7 +124,8 @@ public final class CpuModels {
      * The family of the database a CPUID names, as an NCCL topology XML's {@code <cpu vendor familyid modelid>} states
      * it (NCCL 2.30 {@code src/graph/xml.cc ncclTopoGetXmlFromCpu} writes the CPUID's vendor, family and model). Intel:
      * family 6 and the models of {@link #INTEL_CPUID_MODEL}; Sapphire Rapids' model names its general entry (4 UPI
-     * links), as CPUID does not tell the 8462Y+ (3 links) apart. AMD: {@link #AMD_CPUID}.
+     * links), as CPUID does not tell the 8462Y+ (3 links) apart, and model 0x55 Cascade Lake (the display model does
+     * not tell Skylake-SP apart; both have 3 UPI links at 10.4 GT/s). AMD: {@link #AMD_CPUID}.
      *
      * @param vendor CPUID vendor, {@code GenuineIntel} or {@code AuthenticAMD}; null allowed
      * @param family CPUID family (decimal, as the XML writes it), -1 when unknown
@@ -128,7 +135,8 @@ public final class CpuModels {
     public static Optional<CpuModel> ofCpuid(String vendor, int family, int model) {
         if (INTEL.equals(vendor) && family == 6) {
             return INTEL_CPUID_MODEL.entrySet().stream().filter(e -> e.getValue() == model)
-                    .map(Map.Entry::getKey).filter(f -> !f.endsWith("3 UPI links")).findFirst()
+                    .map(Map.Entry::getKey).filter(f -> !f.endsWith("3 UPI links") && !f.contains("Skylake"))
+                    .findFirst()
                     .flatMap(CpuModels::family);
         }
         if (AMD.equals(vendor)) {

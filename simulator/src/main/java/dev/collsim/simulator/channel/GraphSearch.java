@@ -46,7 +46,8 @@ import java.util.TreeSet;
  * under NCCL_CROSS_NIC=2, channel pairs over two NICs ({@link SearchNets}); trees enter and leave through one GPU's
  * NIC. NCCL 2.18-2.22 try crossNic 1 (any exit NIC) last instead of 2, and 2.18-2.19 keep a graph that crosses NICs
  * only when it beats the best one by 15 % ({@link GraphSolution#betterThan(GraphSolution, boolean)}). On one node a
- * single fill at typeIntra SYS stands for NCCL's typeIntra loop. Not modelled: the PCI-order reference channel, the
+ * single fill at typeIntra SYS stands for NCCL's typeIntra loop under the AMD rule; outside it the loop is NCCL's
+ * ({@link #intraLevels}), each search NCCL's backtracking one ({@link OneNodeSearchRec}). Not modelled: the PCI-order reference channel, the
  * balanced-tree NIC split, the Intel PCIe overhead factor and the pre-sm80 reverse-link charge. The channels at one speed are found by {@link ChannelFill}, the NVLS graph by
  * {@link NvlsSearch}. This class is not thread-safe; use one per search.
  */
@@ -59,6 +60,8 @@ final class GraphSearch {
     private final double[] speeds;
     private final int g;
     private final ChannelFill fill;
+    /** One node outside the AMD rule: NCCL's backtracking search ({@link OneNodeSearchRec}). */
+    private final OneNodeSearchRec searchRec;
     private final SearchNets nets;
     private final NcclSettings settings;
     /** NCCL's crossNic 2 with paired channels (2.23 on); before, crossNic 1 (any exit NIC) is tried last. */
@@ -79,6 +82,7 @@ final class GraphSearch {
         this.pairedCrossNic = version.minor() >= NcclVersion.V2_23_4.minor();
         this.crossNicBonus = version.minor() < NcclVersion.V2_21_5.minor();
         this.fill = new ChannelFill(h, multiNode, nets);
+        this.searchRec = new OneNodeSearchRec(h);
         this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86;
     }
 
@@ -233,13 +237,45 @@ final class GraphSearch {
      */
     private GraphSolution fillAt(GraphPattern pattern, double speed, int maxCh, PathType interLimit, int minCh,
             GraphSolution best) {
-        GraphSolution b = keep(best, sameChannelsOnSys
-                ? fill.at(pattern, speed, speed, maxCh, interLimit, PathType.PHB, SearchNets.SAME_NIC)
-                : fill.at(pattern, speed, speed, maxCh, interLimit), minCh);
+        if (!sameChannelsOnSys) {
+            return intraLevels(pattern, speed, maxCh, interLimit, minCh, best);
+        }
+        GraphSolution b = keep(best, fill.at(pattern, speed, speed, maxCh, interLimit, PathType.PHB,
+                SearchNets.SAME_NIC), minCh);
         if (sameChannelsOnSys && (b == null || b.typeIntra() == PathType.SYS)) {
             b = keep(b, fill.sameChannels(pattern, speed, speed, maxCh), minCh);
         }
         return b;
+    }
+
+    /**
+     * NCCL's typeIntra loop at one speed on one node ({@code ncclTopoCompute}, NCCL v2.8.4-1 and v2.28.9-1
+     * {@code src/graph/search.cc}: typeIntra starts at NVL, LOC for one GPU, and rises by one path type while no graph
+     * is found or the type is below the best graph's), each search NCCL's backtracking one ({@link OneNodeSearchRec});
+     * a type that admits no GPU-GPU path the one before did not gives the same search and is passed over. So a host
+     * whose GPUs all have direct NVLinks keeps its channels on them: a ring does not route over a 2-hop NVLink path
+     * (NVB) and spend two links' bandwidth while direct links would carry it.
+     *
+     * @return the better of {@code best} and what these searches found with at least {@code minCh} channels
+     */
+    private GraphSolution intraLevels(GraphPattern pattern, double speed, int maxCh, PathType limit, int minCh,
+            GraphSolution best) {
+        TreeSet<PathType> present = presentTypes();
+        GraphSolution b = best;
+        PathType searched = null;
+        for (PathType level = g == 1 ? PathType.LOC : PathType.NVL; ;
+                level = PathType.values()[level.ordinal() + 1]) {
+            if (searched == null || !present.subSet(searched, false, level, true).isEmpty()) {
+                b = keep(b, searchRec.search(pattern, speed, speed, maxCh, level), minCh);
+                searched = level;
+                if (done(b, maxCh)) {
+                    return b;
+                }
+            }
+            if (level.compareTo(limit) >= 0 || b != null && level.compareTo(b.typeIntra()) >= 0) {
+                return b;
+            }
+        }
     }
 
     private GraphSolution keep(GraphSolution best, GraphSolution s, int minCh) {
@@ -252,8 +288,8 @@ final class GraphSearch {
         if (multiNode) {
             return fill.at(pattern, bwIntra, bwInter, nCh, interLimit, interLimit, like.crossNic());
         }
-        if (!sameChannelsOnSys) {
-            return fill.at(pattern, bwIntra, bwInter, nCh, interLimit);
+        if (!sameChannelsOnSys) { // pass 2 starts from the graph found: its typeIntra
+            return searchRec.search(pattern, bwIntra, bwInter, nCh, like.typeIntra());
         }
         return like.typeIntra() == PathType.SYS ? fill.sameChannels(pattern, bwIntra, bwInter, nCh)
                 : fill.at(pattern, bwIntra, bwInter, nCh, interLimit, PathType.PHB, SearchNets.SAME_NIC);

@@ -10,7 +10,8 @@ import java.util.List;
  * {@code ncclTopoSearchNextGpuSort} (NCCL 2.30.7 {@code src/graph/search.cc}; fact sheet §5.3). Behind an NVSwitch
  * every GPU is one hop from every other, and NCCL tries only the next index, then the previous one; otherwise every
  * GPU not yet in the channel, nearest first (better path type, then more bandwidth, then fewer hops: {@link
- * HostPath}'s order; GPUs without a path last). Stateless.
+ * HostPath}'s order; GPUs without a path last; among equals by index, or on one node as NCCL's
+ * {@code cmpScore} breaks ties, by {@code startIndex}). Stateless.
  */
 final class NextGpus {
 
@@ -24,6 +25,23 @@ final class NextGpus {
      * @return the GPUs to try next, in order
      */
     static int[] of(HostModel h, int cur, boolean[] seen) {
+        return of(h, cur, seen, false);
+    }
+
+    /**
+     * As {@link #of(HostModel, int, boolean[])}; {@code startIndex} true breaks ties among equal paths as NCCL's
+     * {@code cmpScore} does on one node (its last key, {@code startIndex}: the GPU after {@code cur} first, then on
+     * round the index ring), false by GPU index. The one-node search ({@link OneNodeSearchRec}) uses NCCL's; the
+     * multi-node fill keeps the index order, as NCCL sorts its candidates there first by their NIC paths
+     * ({@code interBw}, {@code interPciBw}, {@code interNhops}), which that fill does not model.
+     *
+     * @param h          the host
+     * @param cur        the GPU the channel is at
+     * @param seen       GPUs already in the channel
+     * @param startIndex NCCL's tie-break
+     * @return the GPUs to try next, in order
+     */
+    static int[] of(HostModel h, int cur, boolean[] seen, boolean startIndex) {
         int g = h.gpus.size();
         if (h.hasNvSwitch) {
             int a = (cur + 1) % g;
@@ -39,7 +57,8 @@ final class NextGpus {
         }
         Integer[] all = new Integer[g];
         int n = 0;
-        for (int j = 0; j < g; j++) {
+        for (int i = 1; i <= g; i++) {
+            int j = startIndex ? (cur + i) % g : i - 1;
             if (!seen[j]) {
                 all[n++] = j;
             }

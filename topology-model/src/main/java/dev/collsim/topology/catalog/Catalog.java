@@ -21,7 +21,7 @@ public final class Catalog {
 
     private static final Map<String, HostType> TYPES = new LinkedHashMap<>();
 
-    /** Other names of host types, lower case: the DGX names of HGX hosts, and the data file's aliases. */
+    /** Other names of host types, lower case: the DGX names of HGX hosts, ABCI's node names, and the data file's aliases. */
     private static final Map<String, String> ALIASES = new LinkedHashMap<>();
 
     static { // put one by one: a Map.of copy would list them in an order that changes from one JVM run to the next
@@ -29,6 +29,9 @@ public final class Catalog {
         ALIASES.put("dgx-gb200", "gb200-nvl72");
         ALIASES.put("hgx-h100", "dgx-h100");
         ALIASES.put("hgx-h200", "dgx-h200");
+        ALIASES.put("abci compute node (v)", "abci-node-v"); // the ABCI system overview's name and its server's
+        ALIASES.put("primergy cx2570 m4", "abci-node-v");
+        ALIASES.put("abci compute node (a)", "abci-node-a");
     }
 
     /** The DGX/HGX names of {@link #ALIASES}, in the order {@link #dgxNames()} lists them. */
@@ -63,6 +66,8 @@ public final class Catalog {
         register(new Gb200Nvl72Tray());
         register(PcieEightGpu.l40s());
         register(PcieEightGpu.rtx4090());
+        register(new AbciNodeV());
+        register(new AbciNodeA());
         for (SystemEntry e : SYSTEMS) {
             if (TYPES.containsKey(e.key())) {
                 throw new IllegalStateException(SystemTable.RESOURCE + ": duplicate name " + e.name());

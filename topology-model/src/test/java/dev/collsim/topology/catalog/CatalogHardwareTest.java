@@ -30,6 +30,9 @@ class CatalogHardwareTest {
         "gb200-nvl72, B200 (GB200), 100, 18, 900, 721.8",
         "pcie-8x-l40s, L40S, 89, 0, 0, 0",
         "pcie-8x-rtx4090, GeForce RTX 4090, 89, 0, 0, 0",
+        // ABCI block diagrams: "NVLink2 x2" on each of the V node's 3 peers of a GPU; "NVLink3 x12" on the A node
+        "abci-node-v, V100-SXM2-16GB, 70, 6, 150, 120",
+        "abci-node-a, A100-SXM4-40GB, 80, 12, 300, 240",
     })
     void catalogGpusComeFromTheDatabase(String host, String sku, int sm, int links, double physical, double nccl) {
         Topology t = Catalog.standalone(Catalog.hostType(host).orElseThrow(), 1);

@@ -97,4 +97,16 @@ class HeaderSystemTest {
         assertEquals("catalog:dgx1-v100", ClusterGuesser.guess(runs.get(0)).orElseThrow().source());
         assertEquals("catalog:bm.gpu4.8", ClusterGuesser.guess(runs.get(1)).orElseThrow().source());
     }
+
+    /**
+     * The ABCI files' hardware lines name their nodes ("ABCI Compute Node (V) (FUJITSU PRIMERGY CX2570 M4)", "ABCI
+     * Compute Node (A)"): the nodes of the ABCI block diagrams, not the DGX hosts of their GPU models.
+     */
+    @Test
+    void abciNodesAreNamed() throws Exception {
+        Dataset v = Corpus.read("A-allreduce-1x4xV100-16GB-abci-vnode-nccl2.8.txt").get(0);
+        assertEquals("catalog:abci-node-v", ClusterGuesser.guess(v).orElseThrow().source());
+        Dataset a = Corpus.read("A-allreduce-2to16x8xA100-40GB-abci-anode-hdr-nccl2.8.txt").get(0);
+        assertEquals("catalog:abci-node-a", ClusterGuesser.guess(a).orElseThrow().source());
+    }
 }

@@ -90,35 +90,34 @@ import java.util.Optional;
  *       NICs behind each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds
  *       it; with RDMA the plugin groups the NICs local to a GPU into one device of several rails
  *       ({@code src/nccl_ofi_topo.cpp}), 8 of 400 Gb/s: the same 400 GB/s per node.</li>
- *   <li><b>TCPXO</b> (58 us, 48 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
- *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node): its floor (the minimum from 8 B to 1 KiB,
- *       as for RoCE) 123.0 us against 26.7 us for InfiniBand over the 2 hops of a 2-node tree gives (123.0 - 26.7) / 2
- *       = 48.2, rounded down to 48 us per
- *       hop (a GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
- *       google/tcpgpudmarxd, instead of an RDMA NIC); 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
- *       Gb/s NICs carry gives 0.9. Step cost: InfiniBand's 10 us plus the class's 48 us, 58 us: a network step of
- *       {@link NetTransport} is one send crossing between the nodes (the slot cycle is two, the data and the credit's
- *       return), and a GPU-direct TCP crossing costs the hop latency above more than an RDMA one. Derived, not read
- *       on a step: the A3 Mega run does not show it (from 256 KiB its model choices are Tree/LL128 and NVLSTree,
- *       whose connections the step does not bind). Checked on two GPUDirect-TCPX runs that forced Ring/Simple and
- *       gave nothing to the figure: the 2x8 H100 A3 High AllGather (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt)
- *       takes 784.9-1161.6 us at 8-32 MiB (lines 17-19), 52-77 us per ring step over its 15 steps, where InfiniBand's
+ *   <li><b>TCPXO</b> (58 us, 14 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
+ *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node), under the settings it ran with: its VM
+ *       image installs GCP's TCPXO NCCL plugin installer v1.0.4 and sources that installer's
+ *       {@code nccl-env-profile.sh} (lessizzmore/create-a3mega-ztan-fork, {@code startup_script_ubuntu.sh} line 234,
+ *       README line 199), whose configs (GoogleCloudPlatform/container-engine-accelerators
+ *       {@code gpudirect-tcpxo/README.md}, releases of Jun 27 and Aug 06 2024) are NCCL_ALGO=Ring,Tree,
+ *       NCCL_PROTO=Simple, NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB, NCCL_NVLS_ENABLE=0 and a tuner plugin; the file's
+ *       header lists them, so NCCL's choice is Tree/Simple at every size. Hop latency: its floor (the median at 8-256 B,
+ *       lines 35-40) 123.35 us against 93.9 us for Tree/Simple without it (NCCL's tuning tables, 2 nodes x 8 ranks,
+ *       plus the launch) over the 2 crossings of a 2-node tree gives 14.7, rounded down to 14 us per hop (a
+ *       GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
+ *       google/tcpgpudmarxd, instead of an RDMA NIC); it was 48 us while the run was read as Tree/LL, which no
+ *       published profile allows. 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
+ *       Gb/s NICs carry gives 0.9. Step cost 58 us, read on GPUDirect-TCPX, not on TCPXO (the A3 Mega run's
+ *       Tree/Simple connections are not bound by it: 24 us and 58 us give it the same times): the two public TCPX
+ *       runs that forced Ring/Simple show 43-77 us per ring step: the 2x8 H100 A3 High AllGather
+ *       (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt) takes 784.9-1161.6 us at 8-32 MiB (lines 17-19), 52-77 us
+ *       per ring step over its 15 steps, where InfiniBand's
  *       step predicted 260-540 us and 58 us predicts 870 us (+10.8, -13.9, -25.1 %); SkyPilot's 2x8 H100 A3 High
  *       AllReduce (skypilot-org/skypilot {@code examples/gcp_gpu_direct_tcpx/README.md}, Ring/Simple, 8 channels,
  *       NCCL_BUFFSIZE 8 MiB, busbw only) reaches 0.19-9.21 GB/s busbw at 128 KB-8 MB, 43-57 us per ring step over
- *       its 30 steps, where 58 us predicts 0.14-9.04 (-26 to -2 %) and 10 us 0.65-9.31 (up to 3.4x fast).
- *       Not modelled, with its source: the run's
- *       settings are "GCP A3 Mega TCPXO defaults", which Google publishes with the plugin
- *       (google/nccl-plugin-gpudirect-tcpxo {@code tcpxo_scripts/nccl-env-profile.sh}: NCCL_PROTO=Simple,LL128 (no
- *       LL), NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB, NCCL_NVLSTREE_MAX_CHUNKSIZE 128 KiB, NCCL_P2P_NET_CHUNKSIZE
- *       512 KiB, NCCL_FASTRAK_NUM_FLOWS=2, and a tuner plugin whose configuration, a3plus_tuner_config.textproto, is
- *       not public), so NCCL's choices in that run are the tuner's; the plugin reports a NIC latency of 0 (its
- *       {@code nccl_shim.cc GetProperties}), so NCCL's own latency model sees InfiniBand's. The 48 us rests on
- *       collsim's Tree/LL at 8 B-1 KiB, a protocol no published profile allows: the repository's profile (v1.0.12
- *       to v1.0.17) sets NCCL_PROTO=Simple,LL128, its {@code nccl-env-profile-simple.sh} Simple with
- *       NCCL_ALGO=Ring,Tree and NCCL_NVLS_ENABLE=0; the same floor read under those gives 36 us (Tree/LL128, 49.5 us
- *       without the hop) or 14 us (Tree/Simple, 93.4 us). The run does not say which profile it sourced, so the
- *       figure is kept; it is the class's first figure to calibrate. GPUDirect-TCPX (A3 High, 4x 200 Gb/s per node)
+ *       its 30 steps, where 58 us predicts 0.14-9.04 (-26 to -2 %) and 10 us 0.65-9.31 (up to 3.4x fast). The
+ *       58 us was first InfiniBand's 10 us plus the former 48 us hop; it is kept because both TCPX readings bracket it.
+ *       Not modelled: the tuner's configuration ({@code a3plus_tuner_config.textproto}, not public); with the
+ *       profile NCCL (collsim's model of it) already chooses Tree/Simple, which the run's 16-to-32 MiB step (977.6 to
+ *       1059.9 us, lines 56-57) confirms. Later profiles (May 2025: NCCL_PROTO=Simple,LL128; Aug 2025 on: NVLSTree)
+ *       change the choices; a run that does not say which it sourced runs on NCCL's defaults. The
+ *       figures are the class's first to calibrate. GPUDirect-TCPX (A3 High, 4x 200 Gb/s per node)
  *       runs on these figures too, though its plugin is another (netDeviceType UNPACK, see
  *       {@code simulator.channel.NetPluginLatency}); no TCPX figure is set, because its two public measurements
  *       disagree: the 2x8 H100 AllGather (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt, GCP's image and script:
@@ -198,8 +197,17 @@ public final class NetClassDefaults {
      */
     static final double EFA_LINE_RATE_SHARE = 0.82;
 
-    /** TCPXO's added latency per network crossing, microseconds (the list above: (123.0 - 26.7) / 2, rounded down). */
-    static final double TCPXO_HOP_US = 48;
+    /**
+     * TCPXO's added latency per network crossing, microseconds (the list above: (123.35 - 93.9) / 2 under the A3 Mega
+     * run's Tree/Simple, rounded down).
+     */
+    static final double TCPXO_HOP_US = 14;
+
+    /**
+     * The TCPX/TCPXO class's network step, microseconds: read on the two public GPUDirect-TCPX runs that forced
+     * Ring/Simple, 43-57 and 52-77 us per ring step (the list above); no TCPXO run shows one.
+     */
+    static final double TCPX_STEP_US = 58;
 
     /** The defaults by class (no InfiniBand entry: it is the reference, {@link PerformanceParameters#netProfile}). */
     public static final Map<NetworkClass, NetClassProfile> PROFILES;
@@ -208,7 +216,7 @@ public final class NetClassDefaults {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, ROCE_LINE_RATE_SHARE));
         m.put(NetworkClass.EFA, new NetClassProfile(IB_STEP_US, EFA_HOP_US, EFA_LINE_RATE_SHARE));
-        m.put(NetworkClass.TCPXO, new NetClassProfile(IB_STEP_US + TCPXO_HOP_US, TCPXO_HOP_US, 0.9));
+        m.put(NetworkClass.TCPXO, new NetClassProfile(TCPX_STEP_US, TCPXO_HOP_US, 0.9));
         m.put(NetworkClass.SOCKET, new NetClassProfile(IB_STEP_US, 0, 1, 2.225));
         m.put(NetworkClass.SLINGSHOT, new NetClassProfile(IB_STEP_US, 0, 1));
         PROFILES = Collections.unmodifiableMap(m);
@@ -219,7 +227,7 @@ public final class NetClassDefaults {
 
     /**
      * The one-line note predict, compare and plan print when a network class runs on figures borrowed from another
-     * class or read on other hosts (the list above): EFA on InfiniBand's, TCPXO on InfiniBand's step cost, socket on
+     * class or read on other hosts (the list above): EFA on InfiniBand's, TCPXO on a step cost read on TCPX, socket on
      * a stream rate measured on other hosts. None once the class's
      * figures differ from these defaults (calibrated or set in a parameters file), nor for InfiniBand and RoCE.
      *
@@ -241,9 +249,9 @@ public final class NetClassDefaults {
             case SOCKET -> Optional.of(c.label() + " runs its TCP streams at " + String.format(Locale.ROOT,
                     "%.3f GB/s each", d.streamGBps()) + " (2021 100 GbE hosts, NVIDIA/nccl#450; newer hosts are faster:"
                     + " calibrate streamGBps) and on InfiniBand's step cost and hop latency " + figures);
-            case TCPXO -> Optional.of(c.label() + " runs on InfiniBand's step cost plus its own hop latency, "
-                    + String.format(Locale.ROOT, "%.0f us per network send", d.stepUs()) + ": derived, not measured"
-                    + " on a step (its hop latency and line-rate fraction come from one public run)");
+            case TCPXO -> Optional.of(c.label() + String.format(Locale.ROOT, " runs at %.0f us per network send",
+                    d.stepUs()) + ", read on two GPUDirect-TCPX (A3 High) runs, not on TCPXO; its hop latency and"
+                    + " line-rate fraction come from one public TCPXO run");
             case SLINGSHOT -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
                     "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-16 MiB calls ran up to 3.2x slower"
                     + " than modelled on the public GH200 Slingshot runs (cause not found: docs/accuracy.md)");

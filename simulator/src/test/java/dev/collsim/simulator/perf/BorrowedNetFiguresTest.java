@@ -43,17 +43,20 @@ class BorrowedNetFiguresTest {
     }
 
     /**
-     * TCPXO's network step is InfiniBand's (10 us) plus its own hop latency (48 us, the A3 Mega run's floor: (123.0 -
-     * 26.2) / 2 rounded down), 58 us, and the note says that it is derived from InfiniBand's.
+     * TCPXO's hop latency, 14 us, is read on the A3 Mega run under the settings it ran with (TcpxoProfileFiguresTest,
+     * validation); its network step, 58 us, is not InfiniBand's 10 us plus that hop (24 us): it is what the two public
+     * GPUDirect-TCPX runs that forced Ring/Simple show per ring step (43-57 us, SkyPilot; 52-77 us, the A3 High
+     * AllGather), and the note says that it is read on TCPX, not on TCPXO.
      */
     @Test
-    void tcpxoStepIsInfiniBandsPlusItsHopLatency() {
+    void tcpxoStepIsReadOnTcpxRunsNotInfiniBandsPlusTheHop() {
         NetClassProfile tcpxo = PP.netProfile(NetworkClass.TCPXO);
-        assertEquals(48, tcpxo.hopLatencyUs());
-        assertEquals(PP.netProfile(NetworkClass.INFINIBAND).stepUs() + 48, tcpxo.stepUs());
+        assertEquals(14, tcpxo.hopLatencyUs());
         assertEquals(58, tcpxo.stepUs());
+        assertTrue(tcpxo.stepUs() >= 43 && tcpxo.stepUs() <= 77);
+        assertTrue(tcpxo.stepUs() != PP.netProfile(NetworkClass.INFINIBAND).stepUs() + tcpxo.hopLatencyUs());
         String note = NetClassDefaults.borrowedNote(NetworkClass.TCPXO, tcpxo).orElseThrow();
-        assertTrue(note.contains("InfiniBand's step cost plus its own hop latency, 58 us per network send"), note);
+        assertTrue(note.contains("58 us per network send") && note.contains("GPUDirect-TCPX"), note);
     }
 
     /** Slingshot: InfiniBand's step cost by assumption (no published figure), and the note says so. */

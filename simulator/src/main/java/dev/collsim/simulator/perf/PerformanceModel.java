@@ -201,6 +201,7 @@ public final class PerformanceModel {
                 otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
                 - PcieLl128Base.overchargeUs(plan, table, choice)
                 - RingLlEmptySteps.savedUs(plan, s, table, func, choice, nBytes)
+                - RingStepOverlap.hiddenUs(plan, s, table, func, choice, nBytes, channels)
                 + NvlinkLlHop.extraUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
         if (channels == 1 && RingLoopFill.rootedRing(choice.algorithm(), func)) {
             // one channel, one ring order: the chain runs ahead into the next call (RingLoopFill#rootedRunsAhead)

@@ -77,4 +77,15 @@ class RingStepOverlapTest {
         assertEquals(699, excess, 0.25 * 699, "excess at 1 GiB " + excess);
         assertTrue(excess < 1.4 * (8.4 + 112 * 3.4 + 14 * 14), "excess " + excess);
     }
+
+    /**
+     * Two nodes keep NCCL's figure (the runs there disagree, {@link RingStepOverlap}): 2x8 H100 Ring of 16 channels,
+     * 1.4 x (8.4 + 28 x 3.4 + 2 x 14) = 184.2 us (NCCL 2.26.2 {@code src/graph/tuning.cc}) is a floor of the line
+     * through 4 and 8 GiB, where the steps hidden would leave the base and fill, under 100 us.
+     */
+    @Test
+    void twoNodesKeepNcclsSteps() throws Exception {
+        double intercept = 2 * timeUs("dgx-h100x2", 4 * GIB) - timeUs("dgx-h100x2", 8 * GIB);
+        assertTrue(intercept > 1.4 * (8.4 + 28 * 3.4 + 2 * 14), "intercept " + intercept);
+    }
 }

@@ -205,7 +205,9 @@ public final class ChannelSearch {
         }
         PathType ti = a.typeIntra().max(b.typeIntra());
         PathType te = a.typeInter().max(b.typeInter());
-        return new GraphSummary(a.pattern(), Math.min(a.nChannels(), b.nChannels()), Math.min(a.bwIntra(), b.bwIntra()),
+        // NCCL 2.26+ reads the largest tree pattern over the ranks (comm->maxTreePattern): a plain tree anywhere wins
+        GraphPattern pattern = a.pattern().ncclNumber() >= b.pattern().ncclNumber() ? a.pattern() : b.pattern();
+        return new GraphSummary(pattern, Math.min(a.nChannels(), b.nChannels()), Math.min(a.bwIntra(), b.bwIntra()),
                 Math.min(a.bwInter(), b.bwInter()), ti, te, Math.max(a.latencyInter(), b.latencyInter()),
                 a.sameChannels() && b.sameChannels());
     }

@@ -47,8 +47,10 @@ import java.util.TreeSet;
  * NIC. NCCL 2.18-2.22 try crossNic 1 (any exit NIC) last instead of 2, and 2.18-2.19 keep a graph that crosses NICs
  * only when it beats the best one by 15 % ({@link GraphSolution#betterThan(GraphSolution, boolean)}). On one node a
  * single fill at typeIntra SYS stands for NCCL's typeIntra loop under the AMD rule; outside it the loop is NCCL's
- * ({@link #intraLevels}), each search NCCL's backtracking one ({@link OneNodeSearchRec}). Not modelled: the PCI-order reference channel, the
- * balanced-tree NIC split, the Intel PCIe overhead factor and the pre-sm80 reverse-link charge. The channels at one speed are found by {@link ChannelFill}, the NVLS graph by
+ * ({@link #intraLevels}), each search NCCL's backtracking one ({@link OneNodeSearchRec}). Not modelled: the PCI-order
+ * reference channel, the balanced-tree NIC split (the pattern it leaves NCCL's tree with is {@link TreePattern}), the
+ * Intel PCIe overhead factor and the pre-sm80 reverse-link charge. The channels at one speed are found by
+ * {@link ChannelFill}, the NVLS graph by
  * {@link NvlsSearch}. This class is not thread-safe; use one per search.
  */
 final class GraphSearch {
@@ -123,7 +125,7 @@ final class GraphSearch {
         }
         best = dup(best, maxCh);
         found = pass2(pattern, best, multiNode ? best.typeInter() : PathType.SYS);
-        return found.summary(pattern);
+        return found.summary(pattern == GraphPattern.BALANCED_TREE ? TreePattern.of(h, multiNode, found) : pattern);
     }
 
     /**

@@ -155,7 +155,9 @@ public final class PerformanceModel {
                 effChannels)) * pp.bwEfficiency(HardwareClass.NET);
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
-        double otherAlgBw = Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw);
+        // never above the hardware: link factors over NCCL's figures (RingFinalRecv) stop at the physical bound
+        double boundAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.busBw(plan, func));
+        double otherAlgBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), boundAlgBw);
         double fill = PipelineFill.fillUs(plan, s, pp, table, func, a, p, nBytes, new PipelineFill.Rates(channels,
                 effChannels, chain, ratio, capBus, linkAlgBw, netAlgBw, otherAlgBw));
         double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, channels);

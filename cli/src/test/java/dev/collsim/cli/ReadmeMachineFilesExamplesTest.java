@@ -119,8 +119,8 @@ class ReadmeMachineFilesExamplesTest {
      *   <li>busbw = 1073741824 / (64.4 + 559 + 56 015 us) x 2 x 7 / 8 (nccl-tests' AllReduce factor) = 33.18 GB/s.
      *       </li>
      * </ul>
-     * The model printed 33.16, within 0.1 % of this (15.21 while the XML's inter-CPU link was NCCL's 22 GB/s
-     * physically too).
+     * The model printed 33.20 (33.16 before the chain's second slice, IntraNodeChain.fillSlices, shortened the fill),
+     * within 0.1 % of this (15.21 while the XML's inter-CPU link was NCCL's 22 GB/s physically too).
      */
     private static double treeOverShmBusBw() {
         double link = 16 * 240.0 / 80 * 0.98 * 0.815;

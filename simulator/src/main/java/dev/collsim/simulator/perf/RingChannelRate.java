@@ -6,7 +6,9 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.SearchSpeeds;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 
 /**
@@ -90,12 +92,22 @@ public final class RingChannelRate {
      */
     public static double linkAlgBw(ChannelPlan plan, Collective func, Algorithm a, Protocol p, double tableAlgBw) {
         if (p != Protocol.SIMPLE || plan.nNodes() < 2 || !oneNodeRateBetweenNodes(a, GpuGeneration.of(plan.minSm()))
-                || plan.graphs().ring().typeIntra() != PathType.NVL) {
+                || plan.graphs().ring().typeIntra() != PathType.NVL || !atTopSearchSpeed(plan)) {
             return tableAlgBw;
         }
         // the NICs' share stands in for the graph's search speed between nodes only: the ring still crosses each
         // node's NVLinks, so the share is held to the bound's intra-node part (one NVLink per GPU: 25 GB/s)
         double nicBusBw = Math.min(PhysicalBound.interBusBw(plan, func, true), PhysicalBound.intraBusBw(plan, func));
         return Math.max(tableAlgBw, BusBandwidth.algBwFromBusBw(func, plan.nRanks(), nicBusBw));
+    }
+
+    /**
+     * @return true when the ring graph's speed between nodes is the top of NCCL's sm90 inter-node speed array (48 GB/s,
+     *         {@link SearchSpeeds}; the same array in every release collsim models): the search stopped at its
+     *         ceiling, not at a link. Below it a link set the speed (without GPUDirect RDMA a DGX H100 NIC's send and
+     *         receive share its PCIe switch's x16 uplink: 8 channels of 24 GB/s), and NCCL's entry stands on that link
+     */
+    private static boolean atTopSearchSpeed(ChannelPlan plan) {
+        return plan.graphs().ring().bwInter() >= SearchSpeeds.of(plan.minSm(), true, NcclVersion.V2_30_7)[0] - 1e-9;
     }
 }

@@ -9,6 +9,7 @@ import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,7 +25,7 @@ class PhysicalBoundCapTest {
     void dgx1BroadcastStaysUnderSixNvlinks() {
         Topology t = Catalog.standalone(Catalog.hostType("dgx1-v100").orElseThrow(), 1);
         Prediction p = new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.BROADCAST,
-                16L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(java.util.Map.of())));
+                16L << 30, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of())));
         assertEquals(150.0, p.physicalBoundBusBw(), 1e-9);
         assertTrue(p.busBw() <= 150.0 * (1 + 1e-9), p.toString());
         assertTrue(p.busBw() > 0.9 * 150.0, "the cap does not undercut the link-bound rate: " + p);

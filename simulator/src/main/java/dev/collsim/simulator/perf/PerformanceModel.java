@@ -47,6 +47,8 @@ import dev.collsim.topology.PathType;
  *                       NCCL's link figure, {@link PcieP2pShare}),
  *                   busCap x ratio,                                             (ratio = NCCL's bus-to-alg ratio)
  *                   inter-node NIC bound x bwEfficiencyNet / nccl-tests bus factor) (PhysicalBound#interBusBw)
+ *               (algBw, busCap and the NIC term together at most the physical bound, PhysicalBound#busBw: a link
+ *               factor above NCCL's figure never lifts a call over its links)
  *   proxy     = network proxy limit / nccl-tests bus factor                   (NetTransport#busBwCap)
  *   fill      = the pipeline fill, {@link PipelineFill}: pipelineFillChunks x min(chunk, nBytes / (channels x nRanks))
  *               / (1000 x busBw per channel), busBw per channel = min(link and NIC busBw over at least NCCL's default

@@ -120,13 +120,22 @@ class ReportBrowserTest {
     private static String dumpDom(Path browser, Path page, Path tmp, int width, String doing) throws Exception {
         Path dom = tmp.resolve("dom.html");
         Path log = tmp.resolve("chromium.log");
-        Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--no-first-run", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + tmp.resolve("profile"), "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=10000", "--window-size=" + width + ",1000", "--dump-dom",
-                page.toUri().toString())
-                .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "chromium did not finish in 120 s");
+        // headless Chromium with a virtual time budget now and then never exits (seen once in a clean-clone CI run
+        // on an idle machine, the same page loading in seconds on the rerun): a hung start is killed and tried again
+        boolean done = false;
+        for (int attempt = 0; attempt < 2 && !done; attempt++) {
+            Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                    "--disable-background-networking", "--no-first-run", "--disable-component-update",
+                    "--disable-sync", "--user-data-dir=" + tmp.resolve("profile" + attempt), "--enable-logging=stderr",
+                    "--v=0", "--virtual-time-budget=10000", "--window-size=" + width + ",1000", "--dump-dom",
+                    page.toUri().toString())
+                    .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+            done = p.waitFor(90, TimeUnit.SECONDS);
+            if (!done) {
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        assertTrue(done, "chromium did not finish in 90 s, twice");
         String console = Files.readAllLines(log).stream().filter(l -> l.contains(":CONSOLE")).reduce("",
                 (a, b) -> a + b + "\n");
         assertEquals("", console, "console messages while " + doing);

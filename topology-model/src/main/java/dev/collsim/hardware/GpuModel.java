@@ -100,6 +100,16 @@ public record GpuModel(String name, int sm, List<Variant> variants, List<String>
         return nvlinks > 0;
     }
 
+    /**
+     * @return true for the Grace Hopper superchip (GH200): one Hopper GPU joined to its own Grace CPU by NVLink-C2C,
+     *         which is its only host link, so the host's PCIe devices (NICs) hang off the Grace's PCIe Gen5 root ports
+     *         (NVIDIA GH200 Grace Hopper Superchip datasheet and architecture whitepaper: the GPU's 900 GB/s NVLink-C2C
+     *         to Grace; PCIe Gen5 lanes on the Grace only)
+     */
+    public boolean graceHopper() {
+        return name.equals("GH200");
+    }
+
     /** @return true when NVLink SHARP (NVLS) is possible: NVSwitch (multicast) and sm90 or newer (Hopper and later) */
     public boolean nvls() {
         return nvSwitch && sm >= 90;

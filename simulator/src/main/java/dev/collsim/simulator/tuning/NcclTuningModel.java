@@ -140,9 +140,34 @@ public final class NcclTuningModel {
         TuningConstants c = in.constants();
         boolean pxn = in.minSm() >= 90 && c.rules().ll128PxnOnSm90(in.settings().ll128C2c());
         PathType intra = c.rules().early() ? PathType.NVL : PathType.NVB;
-        return g.typeInter().atMost(pxn ? PathType.PXN : PathType.PXB) && g.typeIntra().atMost(intra)
+        PathType inter = releaseTypeInter(in.graphs(), g.typeInter(), c.rules().runMinor());
+        return inter.atMost(pxn ? PathType.PXN : PathType.PXB) && g.typeIntra().atMost(intra)
                 && (in.minSm() == in.maxSm() || in.minSm() >= 90 && c.version() == NcclVersion.V2_30_7)
                 && c.rules().ll128DefaultSm(in.minSm());
+    }
+
+    /** First NCCL 2 minor release with the P2C path type (v2.27.3-1 {@code src/graph/topo.h} PATH_P2C). */
+    static final int FIRST_P2C_MINOR = 27;
+
+    /**
+     * The graph's path type between nodes as the run's release types it. P2C (GPU to NVLink-C2C to CPU to PCIe to NIC,
+     * a Grace superchip's GPU to its NIC) is in NCCL from 2.27 (v2.27.3-1 {@code src/graph/topo.h} PATH_P2C); before,
+     * such a path is PHB (v2.26.6-1 {@code topo.h} has PATH_C2C and no P2C, v2.25.1-1 neither), and no PXN path leads
+     * to such a NIC (a PXN relay must reach the NIC at PXB or better, v2.26.6-1 {@code src/graph/paths.cc}
+     * {@code ncclTopoComputePaths}), so on a host whose GPUs reach their NICs at P2C (the tree or ring graph's
+     * typeInter) every graph between nodes is at least PHB: farther than the LL128 rule's PXN (v2.25.1-1 and v2.26.6-1
+     * {@code src/graph/tuning.cc} {@code typeInter <= PATH_PXB || (minCompCap >= 90 && typeInter <= PATH_PXN)}), so
+     * NCCL 2.25-2.26 run no LL128 between GH200 hosts.
+     *
+     * @param gs       the communicator's graphs
+     * @param t        collsim's type of one graph (NCCL 2.30's)
+     * @param runMinor the run's NCCL 2 minor release
+     * @return the type the release saw
+     */
+    static PathType releaseTypeInter(GraphSet gs, PathType t, int runMinor) {
+        boolean c2cNics = gs.tree().typeInter() == PathType.P2C || gs.ring().typeInter() == PathType.P2C;
+        boolean noP2c = runMinor < FIRST_P2C_MINOR && c2cNics;
+        return noP2c && (t == PathType.P2C || t == PathType.PXN) ? PathType.PHB : t;
     }
 
     static double algBandwidth(TuningInput in, Collective func, Algorithm a, Protocol p, GraphSummary g) {

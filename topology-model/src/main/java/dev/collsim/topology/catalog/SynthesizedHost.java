@@ -1,8 +1,10 @@
 package dev.collsim.topology.catalog;
 
 import dev.collsim.hardware.CpuModel;
+import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.hardware.PcieGen;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NcclBandwidths;
@@ -27,6 +29,13 @@ import java.util.Objects;
  * first switch, k to 2k-1 off the second, and so on, each switch with one x16 uplink to the CPU on a host bridge of
  * its own (GPU pairs inside a switch PIX, across switches PHB, as NCCL 2.30.7 {@code src/graph/paths.cc} types a
  * path through the CPU).
+ *
+ * <p>A Grace Hopper model ({@link GpuModel#graceHopper}, one PCIe switch per GPU, no {@code nicNuma}) is built as
+ * its superchips are: per GPU one Grace CPU node joined to it by NVLink-C2C ({@link CpuModels#GRACE_C2C_GBPS}, the
+ * superchip's one GPU taking it whole) with the GPU's NIC on that Grace's PCIe Gen5 x16, every two Graces joined at
+ * NCCL's ARM inter-CPU bandwidth ({@link NcclBandwidths#ARM_BW}, as {@code ncclTopoConnectCpus} joins its CPU nodes):
+ * the GPU-NIC path is P2C, as NCCL 2.27 and later type it (GPU to C2C to CPU to PCIe to NIC; before 2.27 NCCL had no
+ * P2C and typed it PHB, v2.26.6-1 {@code src/graph/topo.h}), not PIX: no PCIe switch joins a GH200's GPU and NIC.
  *
  * <p>With {@code nicNuma} set (a data file saying its GPUs sit on other NUMA nodes than the NIC), the NICs leave
  * the GPUs' switches: the GPUs' switches hang off {@link NicNuma#gpuNodes} CPU nodes (consecutive GPUs split evenly),
@@ -188,6 +197,13 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
                     + " through host memory)");
             return a;
         }
+        if (graces()) {
+            a.add((gpus == 1 ? "one Grace CPU, its GPU" : gpus + " Grace CPUs, each GPU") + " joined to its own by"
+                    + " NVLink-C2C with one " + Math.round(nicSpeed.gbits())
+                    + " Gb/s NIC on that Grace's PCIe Gen5 x16 (GPU-NIC path P2C, PHB before NCCL 2.27; GPUDirect RDMA"
+                    + " on)");
+            return a;
+        }
         String where = switches(pcie) + (gpusPerSwitch > 1 ? ", one " : " with one ");
         a.add("one CPU socket; " + where + Math.round(nicSpeed.gbits()) + " Gb/s NIC" + (gpusPerSwitch > 1
                 ? " per GPU on them" : "") + " (GPU-NIC path PIX, GPUDirect RDMA " + (gdr() ? "on" : "off") + ")");
@@ -215,6 +231,34 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
                 + ", every two joined by " + link;
     }
 
+    /** @return true when the host is built as Grace Hopper superchips (class comment) */
+    private boolean graces() {
+        return gpu.model().graceHopper() && gpusPerSwitch == 1 && nicNuma == null;
+    }
+
+    /** Adds the superchips of a Grace Hopper host (class comment). */
+    private void addGraceHost(HostContext ctx) {
+        GpuModel m = gpu.model();
+        PcieGen rootGen = CpuModels.find("Grace").orElseThrow().rootPort(m.pcieGen());
+        List<Cpu> graces = new ArrayList<>();
+        List<Gpu> all = new ArrayList<>();
+        for (int i = 0; i < gpus; i++) {
+            Cpu grace = ctx.cpu(i, "arm64", "NVIDIA", "Grace");
+            graces.forEach(peer -> ctx.smp(peer, grace, Bandwidth.ofGBps(NcclBandwidths.ARM_BW),
+                    "inter-Grace (NCCL ARM_BW)"));
+            graces.add(grace);
+            Gpu g = ctx.gpu(i, gpu);
+            ctx.c2c(g, grace, Bandwidth.ofGBps(CpuModels.GRACE_C2C_GBPS));
+            ctx.pcie(grace, ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i), rootGen, 16);
+            if (mesh()) {
+                all.forEach(peer -> ctx.nvlink(peer, g, meshLinks(), m.nvlink()));
+            } else if (m.hasNvlink() && i % 2 == 1) {
+                ctx.nvlink(all.get(i - 1), g, m.nvlinks(), m.nvlink());
+            }
+            all.add(g);
+        }
+    }
+
     /** @return the host's CPU nodes: one synthesized Intel CPU, or the GPUs' and the NICs' NUMA nodes */
     private List<Cpu> cpus(HostContext ctx) {
         if (nicNuma == null) {
@@ -236,6 +280,10 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
 
     @Override
     public void addHost(HostContext ctx) {
+        if (graces()) {
+            addGraceHost(ctx);
+            return;
+        }
         GpuModel m = gpu.model();
         List<Cpu> cpus = cpus(ctx);
         Cpu nicNode = nicNuma == null ? null : cpus.get(nicNuma.gpuNodes());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.CpuModels;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
 import dev.collsim.topology.Nic;
@@ -154,5 +155,25 @@ class SynthesizedHostTest {
                 type.assumptions(2).toString());
         Topology near = Catalog.standalone(new SynthesizedHost(sku, 2, Bandwidth.ofGbits(200)), 1);
         assertEquals(PathType.PIX, PathFinder.of(near).path("h0/gpu0", "h0/nic0").type());
+    }
+
+    /**
+     * A GH200 host is built as superchips: each GPU on its own Grace by NVLink-C2C, its NIC on that Grace's PCIe. NCCL
+     * types GPU to C2C to CPU to PCIe to NIC as P2C (NCCL 2.30.7 {@code src/graph/paths.cc}: a C2C hop merged with a
+     * host-bridge hop), so the GPU-NIC path is P2C, not the PIX of a PCIe switch, and the GPUs still meet all-to-all
+     * over 6 NVLink4 links per pair (18 / 3 peers).
+     */
+    @Test
+    void gh200GpusReachTheirNicsThroughTheirGrace() {
+        Topology t = host("GH200 96GB", 4);
+        PathFinder paths = PathFinder.of(t);
+        for (int g = 0; g < 4; g++) {
+            assertEquals(PathType.P2C, paths.path("h0/gpu" + g, "h0/nic" + g).type(), "gpu" + g);
+        }
+        assertEquals(4, t.devices(Cpu.class).size(), "one Grace per superchip");
+        assertTrue(t.devices(PcieSwitch.class).isEmpty(), "no PCIe switch joins a GH200's GPU and NIC");
+        assertEquals(6, nvlinks(t, t.gpus().get(0), t.gpus().get(3)));
+        Topology one = host("GH200 96GB", 1);
+        assertEquals(PathType.P2C, PathFinder.of(one).path("h0/gpu0", "h0/nic0").type());
     }
 }

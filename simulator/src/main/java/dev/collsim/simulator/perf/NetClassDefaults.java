@@ -154,8 +154,11 @@ import java.util.Optional;
  *       plugin tells NCCL off AWS (aws-ofi-nccl {@code src/nccl_ofi_net.cpp set_nic_props_default},
  *       {@code include/nccl_ofi_param.h}): latency OFI_NCCL_NET_LATENCY, default 0 (so NCCL tunes it as InfiniBand,
  *       {@code simulator.channel.NetPluginLatency}), maxComms 0, maxRecvs 8 ({@code NCCL_OFI_MAX_RECVS}), protocol
- *       SENDRECV. Not modelled, with its sources (docs/accuracy.md, the Slingshot rows): the 1-16 MiB calls of the three
- *       public GH200 Slingshot runs take 1.1-3.2x the predicted time, at LL128 in the model, where the CXI provider's eager sends
+ *       SENDRECV. The CSCS hook run's 2-16 MiB miss (1.2-2.2x) was a release's protocol choice, not a Slingshot cost:
+ *       its NCCL 2.25.1 has no P2C path type and runs no LL128 between GH200 hosts
+ *       ({@code simulator.tuning.NcclTuningModel#releaseTypeInter}). Not modelled, with its sources (docs/accuracy.md,
+ *       the Slingshot rows): the 1-4 MiB calls of the two NCCL 2.30 GH200 Slingshot runs take 1.1-3.2x the predicted
+ *       time, at LL128 in the model, and the hook run's 1 MiB (Ring/LL) 1.8x, where the CXI provider's eager sends
  *       that arrive before their receive land in host memory and are copied to the GPU (HewlettPackard/shs-ccl-docs
  *       pull request 21) and CSCS disables LL128 ("typically performs worse on Slingshot", eth-cscs/cscs-docs
  *       {@code nccl_env_vars}); no figure of that copy is published. Tried as one class figure on the healthy
@@ -253,7 +256,7 @@ public final class NetClassDefaults {
                     d.stepUs()) + ", read on two GPUDirect-TCPX (A3 High) runs, not on TCPXO; its hop latency and"
                     + " line-rate fraction come from one public TCPXO run");
             case SLINGSHOT -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
-                    "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-16 MiB calls ran up to 3.2x slower"
+                    "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-4 MiB calls ran up to 3.2x slower"
                     + " than modelled on the public GH200 Slingshot runs (cause not found: docs/accuracy.md)");
             default -> Optional.empty();
         };

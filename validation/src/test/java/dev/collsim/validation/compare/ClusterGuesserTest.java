@@ -74,7 +74,7 @@ class ClusterGuesserTest {
         }
         assertTrue(says(g, "GPUs split over NUMA nodes 0 and 1"), g.assumptions().toString());
         assertTrue(says(g, "GPUDirect RDMA off"), g.assumptions().toString());
-        // the same GPU model without the header's words keeps its NIC beside the GPU (PIX): the GH200 files
+        // a host without the header's words keeps its NIC near the GPU (a GH200: P2C, through its own Grace)
         ClusterGuess gh = guess("A-allreduce-2x1xGH200-cscs-alps-slingshot-nccl2.30.txt");
         assertTrue(!gh.source().endsWith("-nic-numa-apart"), gh.source());
     }

@@ -61,6 +61,24 @@ class SlingshotClassTest {
         assertTrue(cscs.errorPercent() > 0 && cscs.errorPercent() < 25, String.valueOf(cscs.errorPercent()));
     }
 
+    /**
+     * The release decides LL128 between GH200 hosts. The CSCS hook run's NCCL is 2.25.1 (its header: the image's CUDA
+     * 12.8.1 base), which has no P2C path type and types a GH200's GPU-Grace-NIC path PHB, refused by its LL128 rule
+     * (v2.25.1-1 {@code src/graph/tuning.cc} line 428: typeInter at most PXB, or PXN on sm90): no size runs LL128. The
+     * Olivia run's NCCL 2.30.4 types it P2C, within the rule's PXN (v2.30.7-1 line 522): LL128 is allowed, and 1 MiB
+     * is no Simple call (Ring/LL128 in the model, as before the host was built with its Graces).
+     */
+    @Test
+    void ll128BetweenGh200HostsOnlyFromNccl227() throws Exception {
+        DatasetComparison hook = comparer.compare(Corpus.read(
+                "A-allreduce-2x4xGH200-cscs-alps-slingshot-plugin-hook-vs-none.txt").get(0), Optional.empty());
+        assertTrue(hook.compared(), hook.reason());
+        assertTrue(hook.points().stream().noneMatch(x -> x.protocol().equalsIgnoreCase("LL128")),
+                hook.points().toString());
+        PointComparison olivia = point("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt", 0, 1048576);
+        assertEquals("LL128", olivia.protocol().toUpperCase(java.util.Locale.ROOT));
+    }
+
     private PointComparison point(String file, int table, long bytes) throws Exception {
         DatasetComparison c = comparer.compare(Corpus.read(file).get(table), Optional.empty());
         assertTrue(c.compared(), c.reason());

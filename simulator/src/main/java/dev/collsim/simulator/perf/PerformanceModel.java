@@ -162,7 +162,8 @@ public final class PerformanceModel {
         double otherAlgBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), boundAlgBw);
         double fill = PipelineFill.fillUs(plan, s, pp, table, func, a, p, nBytes, new PipelineFill.Rates(channels,
                 effChannels, chain, ratio, capBus, linkAlgBw, netAlgBw, otherAlgBw));
-        double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, channels);
+        double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, channels,
+                RingStepOverlap.spareUs(nBytes, otherAlgBw, capAlgBw) / pp.latencyScale());
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.latencyCharges(func, a, p, plan)
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
@@ -201,15 +202,17 @@ public final class PerformanceModel {
      * @param channels the call's runtime channels
      *
      * @param otherAlgBw the call's algorithm bandwidth without the proxy limit, GB/s
+     * @param spareUs    the channels' spare time behind a slower link, before latencyScale ({@link
+     *                   RingStepOverlap#spareUs})
      * @return microseconds, before latencyScale
      */
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
-            Collective func, AlgoChoice choice, long nBytes, double otherAlgBw, int channels) {
+            Collective func, AlgoChoice choice, long nBytes, double otherAlgBw, int channels, double spareUs) {
         double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, pp, table, func, choice, nBytes,
                 otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
                 - PcieLl128Base.overchargeUs(plan, table, choice)
                 - RingLlEmptySteps.savedUs(plan, s, table, func, choice, nBytes)
-                - RingStepOverlap.hiddenUs(plan, s, table, func, choice, nBytes, channels)
+                - RingStepOverlap.hiddenUs(plan, s, table, func, choice, nBytes, channels, spareUs)
                 + NvlinkLlHop.extraUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
         if (channels == 1 && RingLoopFill.rootedRing(choice.algorithm(), func)) {
             // one channel, one ring order: the chain runs ahead into the next call (RingLoopFill#rootedRunsAhead)

@@ -91,14 +91,26 @@ public final class RingChannelRate {
      * @return GB/s of algorithm bandwidth, before collsim's efficiencies
      */
     public static double linkAlgBw(ChannelPlan plan, Collective func, Algorithm a, Protocol p, double tableAlgBw) {
-        if (p != Protocol.SIMPLE || plan.nNodes() < 2 || !oneNodeRateBetweenNodes(a, GpuGeneration.of(plan.minSm()))
-                || plan.graphs().ring().typeIntra() != PathType.NVL || !atTopSearchSpeed(plan)) {
+        if (!nicShareApplies(plan, a, p)) {
             return tableAlgBw;
         }
         // the NICs' share stands in for the graph's search speed between nodes only: the ring still crosses each
         // node's NVLinks, so the share is held to the bound's intra-node part (one NVLink per GPU: 25 GB/s)
         double nicBusBw = Math.min(PhysicalBound.interBusBw(plan, func, true), PhysicalBound.intraBusBw(plan, func));
         return Math.max(tableAlgBw, BusBandwidth.algBwFromBusBw(func, plan.nRanks(), nicBusBw));
+    }
+
+    /**
+     * @param plan the channel plan
+     * @param a    the call's algorithm
+     * @param p    the call's protocol
+     * @return true where {@link #linkAlgBw} may take the NICs' ring share: a Hopper Ring/Simple between nodes of
+     *         NVLink GPUs whose ring graph's inter-node speed is the search's ceiling (its channels' measured rate
+     *         and its NICs' share both known)
+     */
+    public static boolean nicShareApplies(ChannelPlan plan, Algorithm a, Protocol p) {
+        return p == Protocol.SIMPLE && plan.nNodes() >= 2 && oneNodeRateBetweenNodes(a, GpuGeneration.of(plan.minSm()))
+                && plan.graphs().ring().typeIntra() == PathType.NVL && atTopSearchSpeed(plan);
     }
 
     /**

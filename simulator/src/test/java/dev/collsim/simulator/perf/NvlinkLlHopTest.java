@@ -58,7 +58,8 @@ class NvlinkLlHopTest {
      * 65536 / (1000 x 2 x 12 x 8 / 14) = 4.78 us, and NCCL's Ring LL bound on the links (llMaxBw 87.7 GB/s bus) is
      * faster, so the channels bind: their data does not hide the added steps (the per-step CTA barriers of {@code
      * src/device/prims_ll.h waitSend} and {@code postRecv}), 1.5 + 6.6 + 14 x 1.13 + 4.78 = 28.70 us. Measured 31.82 /
-     * 30.24 us out of place / in place (thanos run 2, line 90); hiding them gave 24.9 (-21.7 %) with the step then taken as 1.2 us.
+     * 30.24 us out of place / in place (thanos run 2, line 90); hiding them gave 24.9 (-21.7 %), the step then
+     * taken as 1.2 us.
      */
     @Test
     void aChannelsOwnDataDoesNotHideTheAddedSteps() throws Exception {

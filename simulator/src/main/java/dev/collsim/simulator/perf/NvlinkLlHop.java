@@ -37,7 +37,7 @@ import dev.collsim.simulator.tuning.NcclTuningModel;
  * hide the added hops. collsim adds {@code max(0, nsteps x (AMPERE_HOP_US - hwLat) - (data time - channel data
  * time) / latencyScale)}, the channel data time being the bytes at the channels' per-channel cap ({@link
  * PerformanceParameters#perChannelCap}) alone. Where the channels bind (one LL channel of 8 ranks up to 32 KiB,
- * then as many channels as 32 KiB blocks, each step of each channel 4 KiB: thanos run 2 at 32-512 KiB, 26.2-31.9 us
+ * then as many channels as 32 KiB blocks, each step of each channel 4 KiB: thanos run 2 at 32-512 KiB, 27.7-31.9 us
  * measured, NCCL's latency plus its data 25.0-27.2) the whole excess is added; where the links bind (8 ranks at 1
  * MiB on 24 channels, 20.9 us of data against 6.4 at the channels' cap) it is hidden as before; the time never
  * falls as the size grows (both terms grow with it). Applied to one host, LL, an NVLink ring graph

@@ -64,7 +64,7 @@ class PredictDocFiguresTest {
         variant(page, "\\(2 kernels\\) and ([0-9.]+) us with `--env NCCL_WORK_FIFO_BYTES=0`", 5,
                 "predict alltoall -c gb200-nvl72 --ranks=64 --nccl-version=2.27 -b 4G -e 4G"
                         + " --env NCCL_WORK_FIFO_BYTES=0");
-        variant(page, "`-g 8 -z 1` at 1 KiB on `dgx-a100` predicts 8 x 4\\.4 \\+ 3\\.3 \\+ 24\\.90 = ([0-9.]+) us", 5,
+        variant(page, "`-g 8 -z 1` at 1 KiB on `dgx-a100` predicts 8 x 4\\.4 \\+ 3\\.3 \\+ 24\\.07 = ([0-9.]+) us", 5,
                 "predict -c dgx-a100 allreduce -b 1K -e 1K -g 8 -z 1");
         variant(page, "`--network slingshot` gives the same ([0-9.]+) us as InfiniBand", 5,
                 "predict allreduce -c dgx-h100x2 -b 8 -e 8 --network slingshot");

@@ -85,7 +85,8 @@ import dev.collsim.topology.PathType;
  * Ring over PCIe its steps at two store flights each, over SHM plus the counter poll's host-read round trip, instead
  * of NCCL's PCI figure, {@link PcieSimpleStep}; for LL128 on one host's PCIe paths, where NCCL never enables it by
  * default, a base of 9.5 us measured instead of NCCL's 14.0, {@link PcieLl128Base}; for LL on one A100 NVLink host
- * a step of 1.2 us measured instead of NCCL's 0.6 while the data does not hide it, {@link NvlinkLlHop}; for a tiny
+ * a step of 1.13 us measured instead of NCCL's 0.6 while the links' data time beyond the channels' own does not hide
+ * it, {@link NvlinkLlHop}; for a tiny
  * one-host Ring LL AllReduce only the steps its rank-chunks with data wait for, {@link RingLlEmptySteps}; for a
  * Ring/Simple AllReduce between nodes only the share of NCCL's per-step part its chunks do not hide, less the
  * channels' spare time where a Hopper ring's NICs bind, {@link RingStepOverlap}), busCap uses
@@ -162,7 +163,7 @@ public final class PerformanceModel {
         double otherAlgBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), boundAlgBw);
         double fill = PipelineFill.fillUs(plan, s, pp, table, func, a, p, nBytes, new PipelineFill.Rates(channels,
                 effChannels, chain, ratio, capBus, linkAlgBw, netAlgBw, otherAlgBw));
-        double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, channels,
+        double ncclLatency = ncclLatencyUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, capAlgBw, channels,
                 RingStepOverlap.spareUs(nBytes, otherAlgBw, capAlgBw) / pp.latencyScale());
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.latencyCharges(func, a, p, plan)
@@ -193,7 +194,7 @@ public final class PerformanceModel {
      * base on PCIe paths ({@link PcieLl128Base}) and the steps a tiny one-host Ring LL AllReduce's empty rank-chunks
      * do not wait ({@link RingLlEmptySteps}) and the steps a Ring/Simple AllReduce between nodes hides behind whole
      * chunks or behind the other channels' data on NICs its channels outrun ({@link RingStepOverlap}), plus what an LL step over NVLink costs an A100 host beyond NCCL's
-     * figure while its data does not hide it ({@link NvlinkLlHop}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
+     * figure while the links' data beyond the channels' own does not hide it ({@link NvlinkLlHop}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
      * when its channels share one order (the ranks run ahead into the next call, {@link RingLoopFill#rootedRunsAhead}),
      * nRanks hops otherwise; a call on one channel has one order and pays one hop
      * ({@link RootedRingLatency#rootedRingOneHopLatency}); between nodes the nRanks hops are composed of intra-node and
@@ -202,18 +203,20 @@ public final class PerformanceModel {
      * @param channels the call's runtime channels
      *
      * @param otherAlgBw the call's algorithm bandwidth without the proxy limit, GB/s
+     * @param capAlgBw   the algorithm bandwidth of the call's channels at their per-channel cap alone, GB/s
      * @param spareUs    the channels' spare time behind a slower link, before latencyScale ({@link
      *                   RingStepOverlap#spareUs})
      * @return microseconds, before latencyScale
      */
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
-            Collective func, AlgoChoice choice, long nBytes, double otherAlgBw, int channels, double spareUs) {
+            Collective func, AlgoChoice choice, long nBytes, double otherAlgBw, double capAlgBw, int channels,
+            double spareUs) {
         double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, pp, table, func, choice, nBytes,
                 otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
                 - PcieLl128Base.overchargeUs(plan, table, choice)
                 - RingLlEmptySteps.savedUs(plan, s, table, func, choice, nBytes)
                 - RingStepOverlap.hiddenUs(plan, s, table, func, choice, nBytes, channels, spareUs)
-                + NvlinkLlHop.extraUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw);
+                + NvlinkLlHop.extraUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, capAlgBw);
         if (channels == 1 && RingLoopFill.rootedRing(choice.algorithm(), func)) {
             // one channel, one ring order: the chain runs ahead into the next call (RingLoopFill#rootedRunsAhead)
             ncclLatency = Math.min(ncclLatency, RootedRingLatency.rootedRingOneHopLatency(table.input(),

@@ -156,7 +156,8 @@ public final class LibfabricEagerCopy {
         return Math.min(send, pr.eagerBytes()) / (1000.0 * pr.copyGBps());
     }
 
-    private static double sendBytes(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, long nBytes,
+    /** @return bytes of the crossing's first network send (class comment) */
+    static double sendBytes(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, long nBytes,
             double effChannels, int channels, int runMinor) {
         double perChannel = nBytes / Math.max(1.0, effChannels);
         if (a == Algorithm.TREE) {

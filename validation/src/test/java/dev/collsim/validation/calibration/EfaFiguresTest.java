@@ -122,6 +122,50 @@ class EfaFiguresTest {
         assertTrue(shipped > p4de && shipped < p4d);
     }
 
+    /** Two sizes of one run whose calls send the same bytes per send: the later has this many more per connection. */
+    private record Pair(String file, int line, long lo, long hi, long sendBytes, int moreSends) {
+    }
+
+    /**
+     * Sizes whose sends are the same size (NCCL's Tree/Simple chunk: v2.17.1-1 {@code src/enqueue.cc} halves it
+     * for the p4de run, 64 KiB at 4-16 MiB, 128 KiB at 32-64 MiB, 512 KiB from 256 MiB on 8 channels; 512 KiB
+     * always from 2.20, the p4d run), so that each added send per connection adds its time alone.
+     */
+    private static final List<Pair> PAIRS = List.of(
+            new Pair(P4DE_217, 33, 4L << 20, 8L << 20, 65536, 8),
+            new Pair(P4DE_217, 33, 8L << 20, 16L << 20, 65536, 16),
+            new Pair(P4DE_217, 33, 32L << 20, 64L << 20, 131072, 32),
+            new Pair(P4DE_217, 33, 256L << 20, 512L << 20, 524288, 64),
+            new Pair(P4DE_217, 33, 512L << 20, 1L << 30, 524288, 128),
+            new Pair(P4D_223, 46, 64L << 20, 128L << 20, 524288, 16),
+            new Pair(P4D_223, 46, 128L << 20, 256L << 20, 524288, 32),
+            new Pair(P4D_223, 46, 256L << 20, 512L << 20, 524288, 64),
+            new Pair(P4D_223, 46, 512L << 20, 1L << 30, 524288, 128));
+
+    /**
+     * The rendezvous of each later send ({@code LibfabricReadRendezvous}): a connection's added send costs the
+     * class's hop latency, 20 us (read on the runs' floors, not on these sizes), plus its bytes at the connection's
+     * line rate, 100 Gb/s x 4 NICs / 8 channels = 6.25 GB/s: 30.49 us for 64 KiB, 40.97 for 128 KiB, 103.89 for
+     * 512 KiB. Measured per added send, by hand (out of place): p4de lines 54-55-56 29.81, 27.44; lines 57-58 36.22;
+     * lines 60-61-62 97.10, 96.37; p4d lines 71-72-73-74-75 106.06, 100.25, 99.45, 99.21: all within 12 % of the rule.
+     * The former reading, the bytes at 0.82 of the line rate and nothing per send (12.79 us for 64 KiB), is off by
+     * more than 2x at 64 KiB.
+     */
+    @Test
+    void eachLaterSendPaysTheHopLatencyThenItsBytesAtTheLineRate() throws Exception {
+        double hopUs = PerformanceParameters.DEFAULTS.netProfile(NetworkClass.EFA).hopLatencyUs();
+        double lineBytesPerUs = 4 * 100e9 / 8 / 8 / 1e6;
+        for (Pair p : PAIRS) {
+            double measured = (rows(p.file(), p.line(), p.hi(), p.hi(), true)[0]
+                    - rows(p.file(), p.line(), p.lo(), p.lo(), true)[0]) / p.moreSends();
+            double rule = hopUs + p.sendBytes() / lineBytesPerUs;
+            assertEquals(rule, measured, 0.12 * rule, p.file() + " " + p.lo() + " -> " + p.hi());
+            if (p.sendBytes() == 65536) {
+                assertTrue(measured > 2 * p.sendBytes() / (0.82 * lineBytesPerUs), p.lo() + " -> " + p.hi());
+            }
+        }
+    }
+
     /** @return GB/s: 2 x 24576 B over the measured 8 KiB to 32 KiB rise less the model's without the copy */
     private static double copyRate(String file, int line) throws Exception {
         Dataset d = MeasurementReader.read(Path.of(Corpus.DIR.toString(), file)).stream()

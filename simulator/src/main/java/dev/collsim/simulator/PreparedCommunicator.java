@@ -255,7 +255,7 @@ public final class PreparedCommunicator {
         }
         SocketStreams.note(plan, settings).ifPresent(parts::add);
         LibfabricEagerCopy.note(plan, timeTable.input().constants().rules().runMinor()).ifPresent(parts::add);
-        LibfabricReadRendezvous.note(plan, pp, timeTable.input().constants().rules().runMinor()).ifPresent(parts::add);
+        LibfabricReadRendezvous.note(plan, timeTable.input().constants().rules().runMinor()).ifPresent(parts::add);
         GdrNote.note(plan, settings).ifPresent(parts::add);
         return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
     }

@@ -235,8 +235,8 @@ public final class PerformanceModel {
     private static double netBusBw(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double channels, int callChannels, int runMinor) {
         double nic = LibfabricReadRendezvous.applies(plan, a, p, runMinor)
-                ? PhysicalBound.interBusBw(plan, func, false) * LibfabricReadRendezvous.lineShare(plan, s, pp, func,
-                        nBytes, channels, callChannels, runMinor)
+                ? PhysicalBound.interBusBw(plan, func, false) * LibfabricReadRendezvous.lineShare(plan, s, func, nBytes,
+                        channels, callChannels, runMinor)
                 : nicBusBw(plan, pp, func, a);
         return Math.min(nic, SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels));
     }

@@ -15,6 +15,7 @@ import dev.collsim.simulator.channel.NetPluginLatency;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.GdrNote;
 import dev.collsim.simulator.perf.LibfabricEagerCopy;
+import dev.collsim.simulator.perf.LibfabricReadRendezvous;
 import dev.collsim.simulator.perf.LocalCopy;
 import dev.collsim.simulator.perf.NetClassDefaults;
 import dev.collsim.simulator.perf.NvlsLoop;
@@ -240,7 +241,8 @@ public final class PreparedCommunicator {
      * @return the note that the network class between the nodes runs on another class's figures
      *         ({@link NetClassDefaults#borrowedNote}), the protocol aws-ofi-nccl sets ({@link AwsOfiNcclProto#note}),
      *         with what the socket and GDR settings do ({@link
-     *         SocketStreams#note}, {@link GdrNote#note}) and the libfabric eager copy ({@link LibfabricEagerCopy#note}); empty on one node, or when the class has its own figures
+     *         SocketStreams#note}, {@link GdrNote#note}) the libfabric eager copy ({@link LibfabricEagerCopy#note}) and
+     *         read rendezvous ({@link LibfabricReadRendezvous#note}); empty on one node, or when the class has its own figures
      *         and no socket note applies
      */
     public Optional<String> networkNote(PerformanceParameters pp) {
@@ -253,6 +255,7 @@ public final class PreparedCommunicator {
         }
         SocketStreams.note(plan, settings).ifPresent(parts::add);
         LibfabricEagerCopy.note(plan, timeTable.input().constants().rules().runMinor()).ifPresent(parts::add);
+        LibfabricReadRendezvous.note(plan, timeTable.input().constants().rules().runMinor()).ifPresent(parts::add);
         GdrNote.note(plan, settings).ifPresent(parts::add);
         return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
     }

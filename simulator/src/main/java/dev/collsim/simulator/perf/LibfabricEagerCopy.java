@@ -14,12 +14,11 @@ import java.util.Optional;
  * through aws-ofi-nccl and a libfabric provider (EFA, Slingshot's {@code cxi}): a per-send cost that grows with the
  * send up to the provider's eager share, then stops, because the rest of the send moves by the NIC's own RDMA read at
  * the line rate. Charged once per network crossing on the call's critical path ({@link NetHops#of}), on the first
- * send of the crossing, as the pipeline fill is: a later send larger than the eager share finds the first one's read in
- * flight and goes by the plain long read, no eager bytes (item 1 below), and its time is the bandwidth term's. Not
- * charged, though libfabric copies them too: the later sends of a call whose sends are all within the eager share
- * (NCCL before 2.20 halves small Tree chunks, 32-256 KiB on the p4de run; they are sent whole as eager packets while
- * the peer's eager bytes in flight stay under the share), which is why the p4de run stays 34 % fast at 8-16 MiB
- * (docs/accuracy.md). One home for both providers; each has its own {@link Provider} figures.
+ * send of the crossing, as the pipeline fill is: a later send finds the first one's read in flight and goes by the
+ * plain long read, no eager bytes (item 1 below), and its time is the bandwidth term's, with the wait of its read
+ * rendezvous ({@link LibfabricReadRendezvous}). Not charged: the copies of later sends whose runting read finds no
+ * other read in flight (NCCL before 2.20 halves small Tree chunks, 32-256 KiB on the p4de run). One home for both
+ * providers; each has its own {@link Provider} figures.
  *
  * <p><b>EFA</b> (libfabric's {@code efa} provider, RDM endpoint, through aws-ofi-nccl's SENDRECV protocol: tagged
  * {@code fi_tsend}/{@code fi_trecv} of each NCCL network send, aws/aws-ofi-nccl v1.13.2-aws
@@ -156,7 +155,8 @@ public final class LibfabricEagerCopy {
         return Math.min(send, pr.eagerBytes()) / (1000.0 * pr.copyGBps());
     }
 
-    private static double sendBytes(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, long nBytes,
+    /** @return bytes of the crossing's first network send (class comment) */
+    static double sendBytes(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, long nBytes,
             double effChannels, int channels, int runMinor) {
         double perChannel = nBytes / Math.max(1.0, effChannels);
         if (a == Algorithm.TREE) {

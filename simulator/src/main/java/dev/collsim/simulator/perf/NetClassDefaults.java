@@ -69,14 +69,19 @@ import java.util.Optional;
  *       Line-rate share 0.82 ({@link #EFA_LINE_RATE_SHARE}): the busbw the two GPUDirect runs of current plugins
  *       reach at 1 GiB over the 93.75 GB/s that a 2-node Tree gets from 4 x 100 Gb/s per node: 76.21 / 93.75 =
  *       0.813 (p4d, line 75), 77.61 / 93.75 = 0.828 (p4de, line 62); their mean 0.82, and either alone predicts the
- *       other's 1 GiB within 2 %. Not read from: the p4d NCCL 2.8.3 run (0.35, a 2021 stack 2.3x slower than the
+ *       other's 1 GiB within 2 %. On those two runs' hosts (A100, SENDRECV) Tree/Simple no longer uses it: each
+ *       later send of a connection waits a read rendezvous, then moves at the full line rate
+ *       ({@link LibfabricReadRendezvous}, 16 us fitted on their added sends; 0.84 at 512 KiB sends), which also
+ *       gives their mid sizes; the share stays for the EFA hosts that rule does not reach (p3dn, p5, Ring), where
+ *       no run measures a share of its own. Not read from: the p4d NCCL 2.8.3 run (0.35, a 2021 stack 2.3x slower than the
  *       same hosts with 2.23), the p3dn run (no GPUDirect: staged through host memory), the 2x8 H100 p5 run
  *       (A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt, NVLSTree, not bound by its 32 x 100 Gb/s). The
  *       p5 run has no row below 64 MiB; its 64 MiB-1 GiB take 1.4-2.5x the predicted time (64 MiB-1 GiB were
  *       1.3-1.9x while the plugin's 300 us was charged as time); left open (docs/accuracy.md, its row). The
  *       two Simple runs' mid-size miss (32 KiB-64 MiB 16-43 % fast, growing with the bytes per network send) is the
  *       receiver's copy of each crossing's first send's eager bytes, up to libfabric's 300 KiB runt size, into GPU
- *       memory ({@link LibfabricEagerCopy}, its own figures: a per-send cost, not a class figure). Not modelled, with
+ *       memory ({@link LibfabricEagerCopy}, its own figures: a per-send cost, not a class figure), and the
+ *       rendezvous of each later send ({@link LibfabricReadRendezvous}). Not modelled, with
  *       sources (aws-ofi-nccl, {@code src/platform-aws.cpp} platform table, {@code include/nccl_ofi_param.h}):
  *       on p5/p5e the plugin defaults to its RDMA-write protocol (SENDRECV elsewhere), stripes a message over the
  *       device's rails only above OFI_NCCL_MIN_STRIPE_SIZE 128 KiB (v1.7.3-aws: above OFI_NCCL_ROUND_ROBIN_THRESHOLD
@@ -248,7 +253,8 @@ public final class NetClassDefaults {
         return switch (c) {
             case EFA -> Optional.of(c.label() + " runs on InfiniBand's step cost " + figures + ": an assumption;"
                     + " its hop latency is read on four public p3dn/p4d runs and its line-rate share on two (EFA"
-                    + " generation 1; not checked on p5 and later)");
+                    + " generation 1, where A100 hosts run Tree/Simple at the full line rate with a rendezvous per"
+                    + " send instead; not checked on p5 and later)");
             case SOCKET -> Optional.of(c.label() + " runs its TCP streams at " + String.format(Locale.ROOT,
                     "%.3f GB/s each", d.streamGBps()) + " (2021 100 GbE hosts, NVIDIA/nccl#450; newer hosts are faster:"
                     + " calibrate streamGBps) and on InfiniBand's step cost and hop latency " + figures);

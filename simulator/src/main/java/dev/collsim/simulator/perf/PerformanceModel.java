@@ -61,8 +61,9 @@ import dev.collsim.topology.PathType;
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
  *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}; the class's
  *               latency twice for Simple on EFA before Hopper, the GDR flush, {@link NetHops#latencyCharges}); the inter-node
- *               NIC bound x the class's bwFraction, for NCCL's socket transport at most its TCP streams'
- *               ({@link SocketStreams})
+ *               NIC bound x the class's bwFraction (EFA Tree/Simple on A100-class hosts: x the share its later sends'
+ *               rendezvous leave, {@link LibfabricReadRendezvous}), for NCCL's socket transport at most its TCP
+ *               streams' ({@link SocketStreams})
  *   eagerCopy = a Simple call over EFA on A100-class hosts: each network crossing's first send copies its eager bytes
  *               (at most libfabric's runt size) into GPU memory at the receiver, {@link LibfabricEagerCopy}
  *   turns     = an LL call's network steps waiting for their rank's proxy thread to serve its other connections
@@ -155,7 +156,7 @@ public final class PerformanceModel {
         double capBus = effChannels * perChannel / staging, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,
-                effChannels)) * pp.bwEfficiency(HardwareClass.NET);
+                effChannels, channels, rules.runMinor())) * pp.bwEfficiency(HardwareClass.NET);
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
                 a, p, nBytes, effChannels));
         // never above the hardware: link factors over NCCL's figures (RingFinalRecv) stop at the physical bound
@@ -238,8 +239,12 @@ public final class PerformanceModel {
      * @return GB/s; infinite on one node
      */
     private static double netBusBw(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            Algorithm a, Protocol p, long nBytes, double channels) {
-        return Math.min(nicBusBw(plan, pp, func, a), SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels));
+            Algorithm a, Protocol p, long nBytes, double channels, int callChannels, int runMinor) {
+        double nic = LibfabricReadRendezvous.applies(plan, a, p, runMinor)
+                ? PhysicalBound.interBusBw(plan, func, false) * LibfabricReadRendezvous.lineShare(plan, s, func, nBytes,
+                        channels, callChannels, runMinor)
+                : nicBusBw(plan, pp, func, a);
+        return Math.min(nic, SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels));
     }
 
     /** @return the NIC part of {@link #netBusBw}: {@link PhysicalBound#interBusBw} x the class's bwFraction */

@@ -33,6 +33,7 @@ import dev.collsim.topology.PathType;
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
  *                       (x nvlsBwScale[generation] for NVLS/NVLSTree,           (link class: #linkClass)
  *                       x NCCL's one-node NVLS figure without its search ceiling, {@link NvlsSpeedCeiling};
+ *                       x Blackwell's rate at 32 x 32 concurrent NVLS pieces, {@link NvlsChannelShare};
  *                       one host through the CPU (Ring, the Tree chain): x the links' rate / NCCL's ring
  *                       graph, {@link CpuRouteRate};
  *                       a 2-rank Ring Broadcast/Reduce over SHM: its one hop's path, {@link OneWayPair};
@@ -148,7 +149,8 @@ public final class PerformanceModel {
                 * PcieP2pShare.factor(plan, s, a, p, chain) / (plan.nNodes() == 1 ? staging : 1.0);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
-            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a);
+            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a)
+                    * NvlsChannelShare.factor(GpuGeneration.of(plan.minSm()), a, channels, NvlsLoop.heads(plan));
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);

@@ -112,7 +112,8 @@ import java.util.Objects;
  *       1, checked against every public Blackwell NVLS plateau (AllReduce busbw at 8 GiB, measured / collsim at scale 1): 8x B200 830+ / 808.5 = 1.027
  *       (NVIDIA/nccl#1807), 8x B300 845 / 808.5 = 1.045 (NVIDIA/nccl#2140), 64 GPUs of a GB200 NVL72 891.6 / 883.6 =
  *       1.009 (OCI, A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt:33), a full NVL72 rack of 72
- *       GPUs 834.6 / 883.6 = 0.945 (CoreWeave, coreweave/nccl-tests#43). A scale fitted on three of them (their mean
+ *       GPUs 834.6 / 883.6 = 0.945 (CoreWeave, coreweave/nccl-tests#43; NCCL 2.26.2 ran it on 32 NVLS channels, the
+ *       others 24: that gap is {@link NvlsChannelShare}). A scale fitted on three of them (their mean
  *       ratio) predicts the fourth with 2.7, 5.2, 0.4 and 8.0 % error (mean 4.1 %) against 2.7, 4.5, 0.9 and 5.5 %
  *       (mean 3.4 %) at 1: left out in turn, no fitted scale beats 1. The 8-GPU figures were 15-17 % above NCCL's model
  *       because NCCL's search caps one-node NVLS at its speed array's ceiling ({@link NvlsSpeedCeiling}), not

@@ -209,6 +209,6 @@ public final class ChannelSearch {
         GraphPattern pattern = a.pattern().ncclNumber() >= b.pattern().ncclNumber() ? a.pattern() : b.pattern();
         return new GraphSummary(pattern, Math.min(a.nChannels(), b.nChannels()), Math.min(a.bwIntra(), b.bwIntra()),
                 Math.min(a.bwInter(), b.bwInter()), ti, te, Math.max(a.latencyInter(), b.latencyInter()),
-                a.sameChannels() && b.sameChannels());
+                a.sameChannels() && b.sameChannels(), Math.min(a.dupFactor(), b.dupFactor()));
     }
 }

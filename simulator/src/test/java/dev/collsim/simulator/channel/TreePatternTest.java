@@ -67,6 +67,9 @@ class TreePatternTest {
         assertEquals(24.0, tree.bwInter(), 1e-9);
         assertEquals(4, ring.nChannels());
         assertEquals(24.0, ring.bwIntra(), 1e-9);
+        assertEquals(2, ring.dupFactor());
+        assertEquals(48.0, ring.searchBwInter(), 1e-9);
+        assertEquals(1, tree.dupFactor());
     }
 
     /** One GPU per node: {@code if (ngpus == 1) ... graph->pattern = NCCL_TOPO_PATTERN_TREE}, any GPU. */

@@ -44,7 +44,7 @@ public final class ChannelSearch {
      * @param ranks    GPUs in rank order, at least one
      * @param settings NCCL settings (NCCL_P2P_LEVEL, NCCL_P2P_DISABLE, NCCL_PXN_DISABLE, NCCL_CROSS_NIC,
      *                 NCCL_NVB_DISABLE, NCCL_NVLS_ENABLE and channel limits act here)
-     * @param version  NCCL release (speed arrays)
+     * @param version  NCCL release (speed arrays, the NVLS GPU count of {@link NvlsTuning#ncclNvlsInitSupports})
      * @return the plan
      * @throws IllegalArgumentException when ranks is empty
      */
@@ -117,7 +117,7 @@ public final class ChannelSearch {
         GraphSet graphs = multi ? agreed.graphs.withLatencyInter(netUs) : agreed.graphs;
         int runtime = RuntimeChannels.collectiveChannels(agreed.graphs, minSm, nNodes, settings);
         boolean nvlsSupport = agreed.hasNvSwitch && minSm >= 90 && settings.nvlsEnable() != 0
-                && agreed.graphs.nvls().present();
+                && agreed.graphs.nvls().present() && NvlsTuning.ncclNvlsInitSupports(version, minLocal);
         NvlsTuning nvls = NvlsTuning.of(version, minSm, nNodes, minLocal, agreed.minNetBw,
                 agreed.graphs.nvls().typeInter());
         GraphSummary nvlsTime = multi ? agreed.nvlsTime.withLatencyInter(netUs) : agreed.nvlsTime;
@@ -209,6 +209,6 @@ public final class ChannelSearch {
         GraphPattern pattern = a.pattern().ncclNumber() >= b.pattern().ncclNumber() ? a.pattern() : b.pattern();
         return new GraphSummary(pattern, Math.min(a.nChannels(), b.nChannels()), Math.min(a.bwIntra(), b.bwIntra()),
                 Math.min(a.bwInter(), b.bwInter()), ti, te, Math.max(a.latencyInter(), b.latencyInter()),
-                a.sameChannels() && b.sameChannels());
+                a.sameChannels() && b.sameChannels(), Math.min(a.dupFactor(), b.dupFactor()));
     }
 }

@@ -122,6 +122,8 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
 
     /** @param p the pattern searched; @return the summary the tuning model reads */
     GraphSummary summary(GraphPattern p) {
-        return new GraphSummary(p, nCh, bwIntra, bwInter, typeIntra, typeInter, 0, same);
+        // after ncclTopoDupChannels the orders are the channels the search found, each standing for its copies
+        int dupFactor = orders.isEmpty() ? 1 : Math.max(1, (nCh + orders.size() - 1) / orders.size());
+        return new GraphSummary(p, nCh, bwIntra, bwInter, typeIntra, typeInter, 0, same, dupFactor);
     }
 }

@@ -112,6 +112,25 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk, boolean tr
         return nNodes > 1 || version.minor() < NcclVersion.V2_27_3.minor() ? 32 : 24;
     }
 
+    /**
+     * NCCL's NVLS support test on the GPUs of a node ({@code ncclNvlsInit}, {@code src/transport/nvls.cc}): NCCL
+     * returns with NVLS off when the rank's topology holds too few GPUs ({@code ncclTopoGetGpuCount}: the node's GPUs
+     * of the communicator, the NVLink clique's on a multi-node NVLink system), before it asks CUDA for multicast and
+     * whatever NCCL_NVLS_ENABLE says. Up to 2.28.3 a node needs 3 GPUs ({@code gpuCount <= 2}: v2.18.5-1 line 239,
+     * v2.19.4-1 line 251, v2.21.5-1 line 241 with {@code comm->clique.size <= 2} on MNNVL, v2.27.7-1 and v2.28.3-1
+     * line 160); from 2.28.7 two suffice ({@code gpuCount < 2}: v2.28.7-1 and v2.28.9-1 line 161, v2.30.7-1 line 262).
+     * So a 2 x 2 DGX H100 communicator has no NVLS or NVLSTree before 2.28.7. Entries model ranges: the 2.28.9 entry
+     * stands for 2.28.3 too (2.28.3 still refuses two GPUs), and the 2.19.4 entry for 2.20, which also refuses NVLS
+     * on several nodes ({@code || comm->nNodes > 1 || comm->MNNVL}, v2.20.5-1 line 240): not modelled.
+     *
+     * @param version   NCCL release
+     * @param localGpus fewest GPUs of the communicator on one NCCL node
+     * @return true when {@code ncclNvlsInit} goes on to test multicast support
+     */
+    public static boolean ncclNvlsInitSupports(NcclVersion version, int localGpus) {
+        return version.minor() >= NcclVersion.V2_28_9.minor() ? localGpus >= 2 : localGpus > 2;
+    }
+
     /** @return the NVLSTree chunk before its size steps from 2.21 on: min(chunk, treeMaxChunk), bytes */
     public long treeChunk() {
         return Math.min(chunk, treeMaxChunk);

@@ -114,12 +114,18 @@ public final class RingChannelRate {
     }
 
     /**
-     * @return true when the ring graph's speed between nodes is the top of NCCL's sm90 inter-node speed array (48 GB/s,
-     *         {@link SearchSpeeds}; the same array in every release collsim models): the search stopped at its
-     *         ceiling, not at a link. Below it a link set the speed (without GPUDirect RDMA a DGX H100 NIC's send and
-     *         receive share its PCIe switch's x16 uplink: 8 channels of 24 GB/s), and NCCL's entry stands on that link
+     * @return true when the ring graph's speed between nodes, as the search found it before {@code
+     *         ncclTopoDupChannels} split its channels ({@link dev.collsim.simulator.tuning.GraphSummary#searchBwInter}),
+     *         is the top of NCCL's sm90 inter-node speed array (48 GB/s, {@link SearchSpeeds}; the same array in every
+     *         release collsim models): the search stopped at its ceiling, not at a link. A ring of 4 channels or fewer
+     *         at 48 is duplicated into twice the channels at 24 (NCCL 2.30.7 {@code src/graph/search.cc
+     *         ncclTopoDupChannels}: bwIntra 48 >= 25, and the sm90 exception needs more than 4 channels), so 2 x 2
+     *         DGX H100 ranks get 4 x 24 from the 48 ceiling. Below the ceiling a link set the speed (without
+     *         GPUDirect RDMA a DGX H100 NIC's send and receive share its PCIe switch's x16 uplink: 8 channels of 24 GB/s
+     *         found at 24, not split), and NCCL's entry stands on that link
      */
     private static boolean atTopSearchSpeed(ChannelPlan plan) {
-        return plan.graphs().ring().bwInter() >= SearchSpeeds.of(plan.minSm(), true, NcclVersion.V2_30_7)[0] - 1e-9;
+        return plan.graphs().ring().searchBwInter()
+                >= SearchSpeeds.of(plan.minSm(), true, NcclVersion.V2_30_7)[0] - 1e-9;
     }
 }

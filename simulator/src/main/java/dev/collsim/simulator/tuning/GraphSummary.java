@@ -18,19 +18,39 @@ import java.util.Objects;
  *                     search copies from the NET node into the graph (NCCL 2.30.7 {@code src/graph/search.cc}),
  *                     microseconds; 0 on one host and for NCCL's own IB and socket networks
  * @param sameChannels true when all channels use the same GPU order
+ * @param dupFactor    how many channels each channel the search found became in {@code ncclTopoDupChannels} (NCCL
+ *                     2.30.7 {@code src/graph/search.cc}: {@code bwIntra /= DIVUP(dupChannels, nChannels)}, the same
+ *                     for bwInter), 1 when not duplicated; not a field of NCCL's graph, which keeps only the split
+ *                     speeds ({@link #searchBwInter})
  */
 public record GraphSummary(GraphPattern pattern, int nChannels, double bwIntra, double bwInter, PathType typeIntra,
-        PathType typeInter, double latencyInter, boolean sameChannels) {
+        PathType typeInter, double latencyInter, boolean sameChannels, int dupFactor) {
 
-    /** @throws IllegalArgumentException on negative counts or bandwidths */
+    /** @throws IllegalArgumentException on negative counts or bandwidths, or a duplication factor below 1 */
     public GraphSummary {
         Objects.requireNonNull(pattern, "pattern");
         Objects.requireNonNull(typeIntra, "typeIntra");
         Objects.requireNonNull(typeInter, "typeInter");
-        if (nChannels < 0 || !(bwIntra >= 0) || !(bwInter >= 0) || !(latencyInter >= 0)) {
+        if (nChannels < 0 || !(bwIntra >= 0) || !(bwInter >= 0) || !(latencyInter >= 0) || dupFactor < 1) {
             throw new IllegalArgumentException("graph " + pattern + ": nChannels, bandwidths and latency must be >= 0,"
-                    + " got nChannels=" + nChannels + " bwIntra=" + bwIntra + " bwInter=" + bwInter);
+                    + " the duplication factor >= 1, got nChannels=" + nChannels + " bwIntra=" + bwIntra + " bwInter="
+                    + bwInter + " dupFactor=" + dupFactor);
         }
+    }
+
+    /** A graph whose channels were not duplicated (dupFactor 1); the parameters as the canonical constructor's. */
+    public GraphSummary(GraphPattern pattern, int nChannels, double bwIntra, double bwInter, PathType typeIntra,
+            PathType typeInter, double latencyInter, boolean sameChannels) {
+        this(pattern, nChannels, bwIntra, bwInter, typeIntra, typeInter, latencyInter, sameChannels, 1);
+    }
+
+    /**
+     * @return the per-channel speed between hosts the search found its channels at, before {@code
+     *         ncclTopoDupChannels} split them: bwInter x dupFactor, GB/s (a 2 x 48 GB/s ring duplicated into 4 x 24
+     *         gives 48, the top of the sm90 inter-node speed array)
+     */
+    public double searchBwInter() {
+        return bwInter * dupFactor;
     }
 
     /**
@@ -65,7 +85,7 @@ public record GraphSummary(GraphPattern pattern, int nChannels, double bwIntra, 
      */
     public GraphSummary withLatencyInter(double us) {
         return present() ? new GraphSummary(pattern, nChannels, bwIntra, bwInter, typeIntra, typeInter, us,
-                sameChannels) : this;
+                sameChannels, dupFactor) : this;
     }
 
     /** @return nChannels x bwIntra, GB/s */

@@ -1,14 +1,18 @@
 package dev.collsim.simulator.channel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.TestClusters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -134,5 +138,34 @@ class NvlsTuningTest {
         assertEquals(24, RuntimeChannels.perCall(Algorithm.NVLS_TREE, Protocol.SIMPLE, 8L << 30, three,
                 NcclSettings.DEFAULTS));
         check(racks(48, NcclVersion.V2_28_9).nvlsTuning(), 32, 128 * K, 128 * K);
+    }
+
+    /**
+     * {@code ncclNvlsInit}'s GPU count (src/transport/nvls.cc): {@code gpuCount <= 2} turns NVLS off in v2.18.5-1
+     * (line 239) to v2.28.3-1 (line 160), {@code gpuCount < 2} from v2.28.7-1 (line 161) and in v2.30.7-1 (line 262).
+     */
+    @Test
+    void nvlsInitGpuCountByRelease() {
+        assertFalse(NvlsTuning.ncclNvlsInitSupports(NcclVersion.V2_18_5, 2));
+        assertTrue(NvlsTuning.ncclNvlsInitSupports(NcclVersion.V2_18_5, 3));
+        assertFalse(NvlsTuning.ncclNvlsInitSupports(NcclVersion.V2_27_3, 2));
+        assertTrue(NvlsTuning.ncclNvlsInitSupports(NcclVersion.V2_28_9, 2));
+        assertFalse(NvlsTuning.ncclNvlsInitSupports(NcclVersion.V2_30_7, 1));
+        assertTrue(NvlsTuning.ncclNvlsInitSupports(NcclVersion.V2_30_7, 2));
+    }
+
+    /**
+     * 2 x 2 DGX H100 (2 GPUs of each NVSwitch host): no NVLS before 2.28.7, so NVLSTree cannot be NCCL's choice of a
+     * 2.18-2.27 run (the rule above); 2.30.7 keeps it (and 2 x 8 keeps it in every release: 8 GPUs > 2).
+     */
+    @Test
+    void twoGpusPerNodeHaveNoNvlsBefore2287() {
+        Topology t = TestClusters.dgxH100(2, null);
+        var ranks = List.of(t.gpus().get(0), t.gpus().get(1), t.gpus().get(8), t.gpus().get(9));
+        assertFalse(ChannelSearch.search(t, ranks, NcclSettings.DEFAULTS, NcclVersion.V2_18_5).nvlsSupport());
+        assertFalse(ChannelSearch.search(t, ranks, NcclSettings.DEFAULTS, NcclVersion.V2_27_3).nvlsSupport());
+        assertTrue(ChannelSearch.search(t, ranks, NcclSettings.DEFAULTS, NcclVersion.V2_30_7).nvlsSupport());
+        assertTrue(ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_18_5)
+                .nvlsSupport());
     }
 }

@@ -42,6 +42,36 @@ class TreePatternTest {
         assertEquals(GraphPattern.BALANCED_TREE, treePattern(TestClusters.cluster(TestClusters.DGX_H100, 2)));
     }
 
+    /**
+     * 2 x 2 DGX H100 (GPUs 0 and 1 of each host, as A-allreduce-2x2xH100-dgx-ib.txt lines 14-17: buses 0x1b and
+     * 0x43), worked by hand from NCCL 2.30.7 {@code src/graph/search.cc}. GPU 0 reaches NIC 0 and GPU 1 NIC 1 at PXB;
+     * each GPU reaches the other's NIC only through the other GPU (PXN) or the CPU. Ring: at 48 GB/s (the first
+     * sm90 inter speed under the 48 GB/s Gen5 x16 GPU-NIC path, {@code sm90SpeedArrayInter}) a 50 GB/s NIC holds one
+     * channel, so 2 channels (first found at PXN: NET 0, GPU 0, GPU 1, back to NET 0 through GPU 0); 24 GB/s gives
+     * 4 x 24, no better, and 22 / 48 is under the .49 step limit; {@code ncclTopoDupChannels} (bwIntra 48 >= 25,
+     * 2 channels not > 4) makes 4 x 24. Tree (min = max = the ring's 4 channels): the balanced tree needs GPU 1 to
+     * send to GPU 0's NIC within PXB, which it cannot; the plain tree needs 2 channels per NIC, 24 GB/s, and is
+     * perfect at PXB (4 = maxChannels), so the search stops with pattern 3 before typeInter reaches PXN; pass 2
+     * raises a tree's bwIntra while below twice bwInter: 30, 40, 42, 45, 48.
+     */
+    @Test
+    void twoGpusOfEachDgxH100HostEndAsPlainTreeOfFourChannels() {
+        Topology t = TestClusters.dgxH100(2, null);
+        var plan = ChannelSearch.search(t, List.of(t.gpus().get(0), t.gpus().get(1), t.gpus().get(8),
+                t.gpus().get(9)), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
+        var tree = plan.graphs().tree();
+        var ring = plan.graphs().ring();
+        assertEquals(GraphPattern.TREE, tree.pattern());
+        assertEquals(4, tree.nChannels());
+        assertEquals(48.0, tree.bwIntra(), 1e-9);
+        assertEquals(24.0, tree.bwInter(), 1e-9);
+        assertEquals(4, ring.nChannels());
+        assertEquals(24.0, ring.bwIntra(), 1e-9);
+        assertEquals(2, ring.dupFactor());
+        assertEquals(48.0, ring.searchBwInter(), 1e-9);
+        assertEquals(1, tree.dupFactor());
+    }
+
     /** One GPU per node: {@code if (ngpus == 1) ... graph->pattern = NCCL_TOPO_PATTERN_TREE}, any GPU. */
     @Test
     void oneGpuPerNodeIsAPlainTree() {

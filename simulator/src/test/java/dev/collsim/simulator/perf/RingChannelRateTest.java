@@ -16,6 +16,7 @@ import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -136,6 +137,24 @@ class RingChannelRateTest {
         Prediction p = allGather("dgx-b200x2", 8L << 30);
         assertEquals(Algorithm.RING, p.algorithm(), p.toString());
         assertTrue(p.busBw() > HOPPER_CAP, p.toString());
+    }
+
+    /**
+     * 2 GPUs of each of 2 DGX H100 hosts (GPUs 0, 1 and their two 400 Gb/s NICs, as A-allreduce-2x2xH100-dgx-ib.txt
+     * runs them): NCCL's ring graph is 2 channels at the 48 GB/s search ceiling, duplicated into 4 x 24 (NCCL 2.30.7
+     * {@code src/graph/search.cc ncclTopoDupChannels}), so its entry, 4 x 24 = 96 GB/s busbw, is the ceiling split,
+     * not a link, and the NICs' ring share replaces it: 2 x 50 GB/s per node (a Ring sends its busbw through one NIC
+     * per node and channel) at collsim's Simple efficiency 0.98 = 98 GB/s busbw, where NCCL's entry gave 0.98 x 96 =
+     * 94.1. Forced Ring at 8 GiB, where the latency is under 0.2 % of the time.
+     */
+    @Test
+    void duplicatedCeilingRingOfTwoGpusPerNodeReachesTheNics() throws Exception {
+        Topology t = ClusterLoader.load("dgx-h100x2");
+        Prediction p = new NcclPredictor().predict(new PredictionRequest(t, List.of(t.gpus().get(0),
+                t.gpus().get(1), t.gpus().get(8), t.gpus().get(9)), Collective.ALL_REDUCE, 8L << 30, DataType.FLOAT,
+                RedOp.SUM, NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
+        assertEquals(Algorithm.RING, p.algorithm(), p.toString());
+        assertEquals(98.0, p.busBw(), 98.0 * 0.005, p.toString());
     }
 
     /** The rule's scope, as its class comment gives it: Ring on Hopper only. */

@@ -78,7 +78,7 @@ public final class RunOptions {
     @Option(names = {"-T", "--timeout"}, defaultValue = "0", description = "seconds before a hung collective is aborted; 0 = never (${DEFAULT-VALUE})")
     int timeout;
 
-    @Option(names = {"-C", "--report_cputime"}, defaultValue = "0", description = "report CPU time instead of latency (${DEFAULT-VALUE})")
+    @Option(names = {"-C", "--report_cputime"}, defaultValue = "0", description = "report CPU time instead of latency (${DEFAULT-VALUE}); -J then keys each time cpu_time, as nccl-tests does")
     int cpuTime;
 
     @Option(names = {"-g", "--ngpus"}, defaultValue = "1", description = "GPUs driven by this process (${DEFAULT-VALUE})")
@@ -146,12 +146,6 @@ public final class RunOptions {
         range("-z", blocking, 0, 3);
         range("-a", average, 0, 3);
         range("-C", cpuTime, 0, 1);
-        if (cpuTime == 1 && json != null) {
-            throw new ExecutorException("-C 1 with -J " + json + ": -C times the host's enqueue of the calls, not the"
-                    + " collective (nccl-tests 2.19.6 src/common.cu BenchTime), and the JSON has no field saying so, so"
-                    + " compare and calibrate would read it as the collective's time; allowed: -C 1 without -J (the"
-                    + " table is headed cputime) or -J without -C", ExecutorException.USAGE);
-        }
         range("-p", parallelInit, 0, 1);
         range("-R", register, 0, 2);
         if (nThreads != 1) {

@@ -25,7 +25,7 @@ import java.util.Map;
  * @param average     {@code -a} 0..3
  * @param graphLaunches {@code -G}: CUDA graph replays (0 = off)
  * @param timeoutSec  {@code -T}: seconds before a hung collective is aborted (0 = never)
- * @param cpuTime     {@code -C}: report CPU time
+ * @param cpuTime     {@code -C}: report CPU time (the table's header {@code cputime}, {@code -J}'s key {@code cpu_time})
  * @param nGpus       {@code -g}: GPUs driven by this process
  * @param json        JSON output file, or null
  * @param env         fixed NCCL settings ({@code --env})

@@ -12,6 +12,7 @@ import dev.collsim.simulator.network.ChannelNets;
 import dev.collsim.simulator.network.Multipath;
 import dev.collsim.simulator.schedule.RingSchedule;
 import dev.collsim.simulator.schedule.Schedule;
+import dev.collsim.simulator.schedule.HostCrossings;
 import dev.collsim.simulator.schedule.Step;
 import dev.collsim.simulator.schedule.TreeSchedule;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -119,7 +120,7 @@ class ChannelNicsTest {
                 List.of(), List.of(0, 4, 1, 5), List.of(true, true, false, false), List.of()));
         int[][] expected = {{1, 8}, {5, 12}, {0, 9}, {4, 13}};
         List<Transfer> t = s.steps().get(0).transfers();
-        assertCrossings(t, expected);
+        HostCrossings.assertCrossings(t, expected);
     }
 
     /**
@@ -160,7 +161,7 @@ class ChannelNicsTest {
                 List.of(), List.of(0, 4, 1, 5)));
         List<Transfer> t = s.steps().get(0).transfers();
         int[][] expected = {{7, 8}, {3, 12}, {0, 9}, {4, 13}};
-        assertCrossings(t, expected);
+        HostCrossings.assertCrossings(t, expected);
     }
 
     /**
@@ -181,17 +182,5 @@ class ChannelNicsTest {
         double floorUs = 2.0 * 30 * (1L << 30) / 64 / 12.5e3;
         assertTrue(p.timeUs() >= floorUs * (1 - 1e-9) && p.timeUs() <= 1.01 * floorUs,
                 p.timeUs() + " us, NIC floor " + floorUs + " us; " + p.bottleneck());
-    }
-
-    /** Each channel c has exactly one transfer from host 0 (ranks 0-7) to host 1, from expected[c][0] to [c][1]. */
-    private static void assertCrossings(List<Transfer> t, int[][] expected) {
-        for (int c = 0; c < expected.length; c++) {
-            int channel = c;
-            List<Transfer> cross = t.stream().filter(x -> x.channel() == channel && x.src() < 8 && x.dst() >= 8)
-                    .toList();
-            assertEquals(1, cross.size());
-            assertEquals(expected[c][0], cross.get(0).src(), "channel " + c);
-            assertEquals(expected[c][1], cross.get(0).dst(), "channel " + c);
-        }
     }
 }

@@ -21,6 +21,11 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param blocking       blocking mode ({@code -z}, 0..3)
  * @param average        cross-rank time reduction ({@code -a}: 0 rank 0, 1 avg, 2 min, 3 max)
  * @param timeoutSeconds per-test timeout ({@code -T}); 0 = none
+ * @param reportCpuTime  {@code -C 1} ({@code report_cputime}): each result's time is the host's time to enqueue the
+ *                       calls, not the collective's, and the JSON keys it {@code cpu_time} instead of {@code time}
+ *                       as nccl-tests {@code -J} does (2.19.6 {@code src/util.cu writeBenchmarkLineBody});
+ *                       {@link PerfJson} renames the key on write and back on read. nccl-tests' own {@code config}
+ *                       has no such key (the {@code cpu_time} key alone says it); absent (false) in older files
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RunConfig(
@@ -37,5 +42,6 @@ public record RunConfig(
         @JsonProperty("graph") int graph,
         @JsonProperty("blocking_collectives") int blocking,
         @JsonProperty("average") int average,
-        @JsonProperty("timeout_seconds") int timeoutSeconds) {
+        @JsonProperty("timeout_seconds") int timeoutSeconds,
+        @JsonProperty("report_cputime") boolean reportCpuTime) {
 }

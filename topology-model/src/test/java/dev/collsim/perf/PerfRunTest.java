@@ -54,7 +54,7 @@ class PerfRunTest {
                 List.of("h"), List.of(new GpuInfo(0, "h", 1, 0, "0000:1b:00.0", "NVIDIA H200", 1980, 3201,
                         150_000_000_000L, 132, "9.0")), null, List.of(), "t0", "t1", "");
         PerfRun run = new PerfRun("collsim-run", "all_reduce", 2,
-                new RunConfig(1, 2, 8, 1024, 2, 0, 1, 20, 1, 1, 0, 0, 1, 0), List.of(row), 0.1, 1, meta, List.of());
+                new RunConfig(1, 2, 8, 1024, 2, 0, 1, 20, 1, 1, 0, 0, 1, 0, false), List.of(row), 0.1, 1, meta, List.of());
         JsonNode tree = PerfJson.mapper().readTree(PerfJson.toJson(run));
         JsonNode r0 = tree.get("results").get(0);
         assertEquals(10.0, r0.get("out_of_place").get("time").asDouble());
@@ -78,5 +78,39 @@ class PerfRunTest {
         PerfJson.write(List.of(run, run), both);
         assertEquals(List.of(run, run), PerfJson.readAll(both));
         assertEquals(List.of(run), PerfJson.readAll(f));
+    }
+
+    /**
+     * {@code -C 1} with {@code -J}: nccl-tests 2.19.6 src/util.cu writeBenchmarkLineBody keys each half's time
+     * {@code jsonKey(report_cputime ? "cpu_time" : "time")}, so the written halves carry cpu_time and no time, a
+     * run without -C keeps time, and reading the file gives the same run back (the key renamed into timeUs).
+     */
+    @Test
+    void cpuTimeRunKeysItsTimesCpuTimeAsNcclTestsDoes(@TempDir Path dir) throws IOException {
+        PerfRow row = new PerfRow("all_reduce", "float", "sum", -1, 2, 1048576, 262144,
+                new PerfResult(3.2, 99.86, 99.86, 0L), new PerfResult(3.1, 103.82, 103.82, 0L), null);
+        PerfRun cpu = new PerfRun("collsim-run", "all_reduce", 2,
+                new RunConfig(1, 2, 1048576, 1048576, 2, 0, 5, 20, 1, 1, 0, 0, 1, 0, true), List.of(row), 101.84, 0,
+                null, List.of());
+        JsonNode tree = PerfJson.mapper().readTree(PerfJson.toJson(cpu));
+        JsonNode oop = tree.get("results").get(0).get("out_of_place");
+        assertEquals(3.2, oop.get("cpu_time").asDouble());
+        assertFalse(oop.has("time"), oop.toString());
+        assertEquals("cpu_time", tree.get("results").get(0).get("in_place").fieldNames().next(),
+                "the key keeps time's place, first, as nccl-tests writes it");
+        assertTrue(tree.get("config").get("report_cputime").asBoolean());
+
+        Path f = dir.resolve("cpu.json");
+        PerfJson.write(List.of(cpu), f);
+        assertTrue(Files.readString(f).contains("\"cpu_time\" : 3.1"), "written through write() too");
+        assertEquals(List.of(cpu), PerfJson.readAll(f));
+        assertEquals(cpu, PerfJson.parse(PerfJson.toJson(cpu)));
+
+        PerfRun gpu = new PerfRun("collsim-run", "all_reduce", 2,
+                new RunConfig(1, 2, 1048576, 1048576, 2, 0, 5, 20, 1, 1, 0, 0, 1, 0, false), List.of(row), 101.84, 0,
+                null, List.of());
+        JsonNode plain = PerfJson.mapper().readTree(PerfJson.toJson(gpu)).get("results").get(0).get("out_of_place");
+        assertEquals(3.2, plain.get("time").asDouble());
+        assertFalse(plain.has("cpu_time"));
     }
 }

@@ -65,23 +65,23 @@ public final class PlanCommand implements Callable<Integer> {
             + " 350M (all experts included for MoE); needed unless --model is given")
     private String params;
     @Option(names = "--ffn-hidden", paramLabel = "D", description = "MLP width d_ff (default: 4 x hidden)")
-    private int ffnHidden;
+    private Integer ffnHidden;
     @Option(names = "--swiglu", description = "gated MLP (SwiGLU): three h x d_ff matrices instead of two")
     private boolean swiglu;
     @Option(names = "--moe-ffn-hidden", paramLabel = "D", description = "d_ff of one routed expert (default: the"
             + " MLP width; smaller for fine-grained experts)")
-    private int moeFfnHidden;
+    private Integer moeFfnHidden;
     @Option(names = "--first-dense-layers", paramLabel = "K", description = "leading dense layers before MoE layers"
             + " (DeepSeek-V3: 3)")
     private int firstDenseLayers;
     @Option(names = "--hidden", paramLabel = "H", description = "hidden size (default: published shape or"
             + " Kaplan's 12 L h^2 with h = 128 L)")
-    private int hidden;
+    private Integer hidden;
     @Option(names = "--layers", paramLabel = "L", description = "transformer layers (default: as --hidden)")
-    private int layers;
+    private Integer layers;
     @Option(names = "--dp", paramLabel = "D", description = "data-parallel degree (default: fill the cluster,"
             + " GPUs / (tp x pp x cp))")
-    private int dp;
+    private Integer dp;
     @Option(names = "--tp", paramLabel = "T", description = "tensor-parallel degree: divides the hidden size, and"
             + " divides the GPUs per host or is a multiple of it (TP across whole hosts) (default: ${DEFAULT-VALUE})")
     private int tp = DEFAULTS.tp;
@@ -128,7 +128,7 @@ public final class PlanCommand implements Callable<Integer> {
     private int microBatch = DEFAULTS.microBatch;
     @Option(names = "--global-batch", paramLabel = "G", description = "sequences per step (default: dp x b x"
             + " (pp > 1 ? 4 pp : 1))")
-    private int globalBatch;
+    private Integer globalBatch;
     @Option(names = "--step-compute-ms", paramLabel = "X", description = "compute time of one step per GPU, ms")
     private Double stepComputeMs;
     @Option(names = "--mfu", paramLabel = "M", description = "end-to-end model FLOPs utilisation in (0, 1] (PaLM,"
@@ -174,45 +174,11 @@ public final class PlanCommand implements Callable<Integer> {
         NcclSettings nccl = ncclSettings(env);
         ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
                 "collsim plan: warning: --params " + w));
-        TrainingJob job;
         RankOrder rankOrder;
+        TrainingJob job;
         try {
             rankOrder = RankOrder.parse(order);
-            JobBuilder b = new JobBuilder();
-            b.model = model;
-            b.params = params;
-            b.ffnHidden = ffnHidden;
-            b.gated = swiglu;
-            b.moeFfnHidden = moeFfnHidden;
-            b.firstDenseLayers = firstDenseLayers;
-            b.hidden = hidden;
-            b.layers = layers;
-            b.gradReduceDtype = gradReduceDtype;
-            b.computePrecision = computePrecision;
-            b.paramBytes = paramBytes;
-            b.actBytes = actBytes;
-            b.tp = tp;
-            b.pp = pp;
-            b.cp = cp;
-            b.dp = dp > 0 ? dp : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp * Math.max(1, cp)));
-            b.virtualStages = virtualStages;
-            b.ep = ep;
-            b.experts = experts;
-            b.topk = topk;
-            b.moeEvery = moeEvery;
-            b.capacityFactor = capacityFactor;
-            b.zero = zero;
-            b.fsdp = fsdp;
-            b.sequenceParallel = sequenceParallel;
-            b.seqLen = seqLen;
-            b.microBatch = microBatch;
-            b.globalBatch = globalBatch;
-            b.stepComputeMs = stepComputeMs == null ? Double.NaN : stepComputeMs;
-            b.mfu = mfu == null ? Double.NaN : mfu;
-            b.kernelEfficiency = kernelEfficiency == null ? Double.NaN : kernelEfficiency;
-            b.recompute = parseRecompute(recompute);
-            b.overlap = overlap;
-            job = b.build();
+            job = job(base);
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
@@ -244,6 +210,68 @@ public final class PlanCommand implements Callable<Integer> {
             PlanText.target(out, target, hit, maxGpus, job, base.gpusPerHost(), cluster.ofTrays());
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * @param base the cluster (its GPUs give the default --dp)
+     * @return the job the options describe
+     * @throws UserError (usage) for a value the builder would take for "not given"
+     * @throws IllegalArgumentException for a value or combination the builder refuses, naming the option
+     */
+    private TrainingJob job(ClusterSource base) {
+        if (firstDenseLayers < 0) {
+            throw new UserError("--first-dense-layers " + firstDenseLayers + ": allowed: 0 or more", ExitCodes.USAGE);
+        }
+        JobBuilder b = new JobBuilder();
+        b.model = model;
+        b.params = params;
+        b.ffnHidden = given("--ffn-hidden", ffnHidden);
+        b.gated = swiglu;
+        b.moeFfnHidden = given("--moe-ffn-hidden", moeFfnHidden);
+        b.firstDenseLayers = firstDenseLayers;
+        b.hidden = given("--hidden", hidden);
+        b.layers = given("--layers", layers);
+        b.gradReduceDtype = gradReduceDtype;
+        b.computePrecision = computePrecision;
+        b.paramBytes = paramBytes;
+        b.actBytes = actBytes;
+        b.tp = tp;
+        b.pp = pp;
+        b.cp = cp;
+        b.dp = dp != null ? given("--dp", dp)
+                : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp * Math.max(1, cp)));
+        b.virtualStages = virtualStages;
+        b.ep = ep;
+        b.experts = experts;
+        b.topk = topk;
+        b.moeEvery = moeEvery;
+        b.capacityFactor = capacityFactor;
+        b.zero = zero;
+        b.fsdp = fsdp;
+        b.sequenceParallel = sequenceParallel;
+        b.seqLen = seqLen;
+        b.microBatch = microBatch;
+        b.globalBatch = given("--global-batch", globalBatch);
+        b.stepComputeMs = stepComputeMs == null ? Double.NaN : stepComputeMs;
+        b.mfu = mfu == null ? Double.NaN : mfu;
+        b.kernelEfficiency = kernelEfficiency == null ? Double.NaN : kernelEfficiency;
+        b.recompute = parseRecompute(recompute);
+        b.overlap = overlap;
+        return b.build();
+    }
+
+    /**
+     * @param option the option's name
+     * @param value  its value, null when not given
+     * @return the value, or 0 (the builder's "not given") when null
+     * @throws UserError (usage) for a given value below 1, which the builder would take for "not given"
+     */
+    private static int given(String option, Integer value) {
+        if (value != null && value < 1) {
+            throw new UserError(option + " " + value + ": allowed: a whole number >= 1 (leave the option out for its"
+                    + " default)", ExitCodes.USAGE);
+        }
+        return value == null ? 0 : value;
     }
 
     private static NcclSettings ncclSettings(Map<String, String> env) {

@@ -225,8 +225,13 @@ public final class CalibrateCommand implements Callable<Integer> {
                 .asStored();
         int n = Residuals.points(series);
         long inside = Math.round(Residuals.inside(series, s -> cal.parameters(), band) * n);
+        List<Double> small = new ArrayList<>();
+        List<Double> large = new ArrayList<>();
+        series.forEach(s -> Residuals.relativeToPredicted(s, cal.parameters(), small, large));
+        String none = small.isEmpty() ? "below 1 MiB" : large.isEmpty() ? "at >= 1 MiB" : "";
         out.println("band (95th percentile of this fit's residuals, per regime): " + band.regimes() + band.wideNote()
-                + "; " + inside + " of " + n + " fitted points inside");
+                + "; " + inside + " of " + n + " fitted points inside" + (none.isEmpty() ? "" : "; no point " + none
+                + " was fitted: the band there is the bare model's over every class"));
         return band;
     }
 

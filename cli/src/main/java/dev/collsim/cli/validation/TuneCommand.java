@@ -133,7 +133,7 @@ public final class TuneCommand implements Callable<Integer> {
         Placed placed = placed(data);
         Model model = model(data, placed.topology(), out);
         out.println(model.line());
-        rankNote(data, placed.rankSets()).ifPresent(out::println);
+        rankNote(data, placed.rankSets(), placed.topology().gpus().size()).ifPresent(out::println);
         NcclPredictor predictor = new NcclPredictor(version, model.params());
         List<TuneOutput.Part> parts = new ArrayList<>();
         for (List<Gpu> r : placed.rankSets()) {
@@ -275,20 +275,34 @@ public final class TuneCommand implements Callable<Integer> {
 
     /**
      * The -m files' points are fitted whatever their rank count, but {@link Evidence} shows a measured time only at its
-     * own rank count: advice for other rank counts (every GPU of -c by default) says so, and how to tune for theirs.
+     * own rank count: advice for other rank counts (every GPU of -c by default) says so, and how to tune for theirs:
+     * {@code --ranks N} where the cluster has N GPUs, else a cluster of the measured size ({@code --ranks} is at most
+     * the cluster's GPUs).
      *
+     * @param data        the -m datasets
+     * @param rankSets    the rank sets advised for
+     * @param clusterGpus the GPUs of the cluster advised for
      * @return a note when a rank count advised for is none of the measured ones; empty without -m
      */
-    static Optional<String> rankNote(List<Dataset> data, List<List<Gpu>> rankSets) {
+    static Optional<String> rankNote(List<Dataset> data, List<List<Gpu>> rankSets, int clusterGpus) {
         List<Integer> measured = data.stream().map(Dataset::nRanks).distinct().sorted().toList();
         List<Integer> advised = rankSets.stream().map(List::size).distinct().toList();
         if (measured.isEmpty() || measured.containsAll(advised)) {
             return Optional.empty();
         }
-        String m = String.join(",", measured.stream().map(String::valueOf).toList());
-        return Optional.of("note: advice for " + String.join(", ", advised.stream().map(String::valueOf).toList())
-                + " ranks; the -m files measured " + m + " ranks: their points are used for the fit, and shown as "
-                + "measured evidence only at " + m + " ranks (--ranks " + m + " tunes for those)");
+        String m = counts(measured);
+        List<Integer> fit = measured.stream().filter(n -> n <= clusterGpus).toList();
+        List<Integer> beyond = measured.stream().filter(n -> n > clusterGpus).toList();
+        String how = (fit.isEmpty() ? "" : "--ranks " + counts(fit) + " tunes for " + (beyond.isEmpty() ? "those"
+                : counts(fit) + " ranks")) + (fit.isEmpty() || beyond.isEmpty() ? "" : "; ") + (beyond.isEmpty() ? ""
+                : "the cluster has " + clusterGpus + " GPUs, fewer than " + counts(beyond) + ": a -c cluster of the"
+                + " measured hosts tunes for " + (fit.isEmpty() ? "those" : counts(beyond) + " ranks"));
+        return Optional.of("note: advice for " + counts(advised) + " ranks; the -m files measured " + m + " ranks: their"
+                + " points are used for the fit, and shown as measured evidence only at " + m + " ranks (" + how + ")");
+    }
+
+    private static String counts(List<Integer> n) {
+        return String.join(",", n.stream().map(String::valueOf).toList());
     }
 
     private List<Collective> collectives() {

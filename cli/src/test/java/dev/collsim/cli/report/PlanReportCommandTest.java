@@ -118,6 +118,28 @@ class PlanReportCommandTest {
         assertEquals(0, run("plan", "--params", "70B", "--tp", "4", "--dp", "2").code());
     }
 
+    /**
+     * The options whose "not given" is 0 to the job builder (--dp fills the cluster, --global-batch is dp x b, the
+     * shape options take the preset's or Kaplan's): a value below 1 given by hand was once run as if left out; now it
+     * is a usage error naming the option, and a report spec's plan refuses the same (global-batch below 1).
+     */
+    @Test
+    void planRefusesValuesBelowOneForOptionsWithADefault() {
+        for (String[] bad : new String[][] {{"--global-batch", "0"}, {"--global-batch", "-5"}, {"--dp", "0"},
+            {"--dp", "-2"}, {"--hidden", "-4096"}, {"--layers", "0"}, {"--ffn-hidden", "-1"},
+            {"--moe-ffn-hidden", "0"}}) {
+            CliRun r = run("plan", "--params", "7B", bad[0], bad[1]);
+            assertEquals(2, r.code(), String.join(" ", bad) + ": " + r.out());
+            assertTrue(r.err().contains(bad[0] + " " + bad[1] + ": allowed: a whole number >= 1"), r.err());
+        }
+        CliRun dense = run("plan", "--params", "7B", "--first-dense-layers", "-1");
+        assertEquals(2, dense.code(), dense.out());
+        assertTrue(dense.err().contains("--first-dense-layers -1: allowed: 0 or more"), dense.err());
+        CliRun ok = run("plan", "--params", "7B", "--tp", "8", "--dp", "4", "--global-batch", "16");
+        assertEquals(0, ok.code(), ok.err());
+        assertTrue(ok.out().contains("dp=4 tp=8 pp=1"), ok.out());
+    }
+
     @Test
     void badSpecIsListedWithLineAndColumnAndWritesNothing(@TempDir Path tmp) throws IOException {
         Path spec = tmp.resolve("bad.yaml");

@@ -2,6 +2,7 @@ package dev.collsim.cli.validation;
 
 import static dev.collsim.cli.CliRun.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -158,6 +159,7 @@ class AccuracyCalibrateAgreementTest {
         // only points the fit meets to the printed digit), the band compare reads back: both count the same
         Matcher inside = Pattern.compile("; (\\d+) of 44 fitted points inside").matcher(cal.out()); // 2 files x 22
         assertTrue(inside.find(), cal.out());
+        assertFalse(cal.out().contains("was fitted: the band there is the bare model's"), "both regimes fitted");
         CliRun cmp = run("compare", "-m", files.get(1).toString(), "-m", files.get(2).toString(), "--calibration",
                 profile.toString(), "--summary");
         assertEquals(0, cmp.code(), cmp.err());
@@ -191,6 +193,8 @@ class AccuracyCalibrateAgreementTest {
         JsonNode all = yaml.readTree(Path.of("../configs/calibration/auto/bare-model-bands.yaml").toFile()).path("all");
         assertEquals(all.path("belowMiBPercent").asDouble(), band.path("belowMiBPercent").asDouble(), 1e-9);
         assertTrue(band.path("atLeastMiBPercent").asDouble() < 0.05, band.toString());
+        assertTrue(cal.out().contains("fitted points inside; no point below 1 MiB was fitted: the band there is the"
+                + " bare model's over every class"), cal.out());
     }
 
     /**

@@ -136,6 +136,35 @@ class TuneCommandTest {
         assertFalse(two.out().contains("note: advice for"), two.out());
     }
 
+    /**
+     * A hand-made 16-rank AllReduce (two DGX H100 hosts, 8 "#  Rank" lines each) tuned for one DGX H100 (8 GPUs,
+     * DGX H100 User Guide): --ranks 16 is refused there (at most the cluster's 8 GPUs), so the note points to a
+     * cluster of the measured hosts instead of to --ranks 16.
+     */
+    @Test
+    void measuredRanksBeyondTheClusterPointToAClusterOfThatSize(@TempDir Path tmp) throws Exception {
+        StringBuilder f = new StringBuilder("# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1073741824 step: 32(factor)"
+                + " warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n");
+        for (int r = 0; r < 16; r++) {
+            f.append(String.format(Locale.ROOT, "#  Rank %2d Group  0 Pid %d on node%d device %2d [0x%02x] NVIDIA H100"
+                    + " 80GB HBM3%n", r, 100 + r, r / 8, r % 8, 16 + r % 8));
+        }
+        f.append("""
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                     1048576        262144     float     sum      -1    60.12   17.44   32.70      0    59.80   17.53   32.87      0
+                    33554432       8388608     float     sum      -1   1000.0   33.55   62.91      0   1000.0   33.55   62.91      0
+                  1073741824     268435456     float     sum      -1    10205  105.22  197.28      0    10210  105.17  197.19      0
+                """);
+        Path file = Files.writeString(tmp.resolve("ar16.txt"), f.toString());
+        CliRun r = CliRun.run("tune", "-c", "dgx-h100", "allreduce", "-m", file.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("note: advice for 8 ranks; the -m files measured 16 ranks: their points are used"
+                + " for the fit, and shown as measured evidence only at 16 ranks (the cluster has 8 GPUs, fewer than"
+                + " 16: a -c cluster of the measured hosts tunes for those)"), r.out());
+        assertEquals(2, CliRun.run("tune", "-c", "dgx-h100", "--ranks", "16", "allreduce").code(),
+                "--ranks above the cluster's GPUs is refused, so the note must not offer it");
+    }
+
     @Test
     void judgesWithTheClassBandTheCalibrationLinePrints() {
         CliRun r = CliRun.run("tune", "-c", "dgx-h100", "broadcast");

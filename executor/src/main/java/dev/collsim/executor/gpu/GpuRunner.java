@@ -112,7 +112,7 @@ public final class GpuRunner {
             RunConfig cfg = new RunConfig(1, nGpus, sweep.minBytes(), sweep.maxBytes(),
                     sweep.stepFactor() > 1 ? sweep.stepFactor() : 0, sweep.stepBytes(), run.warmupIters(),
                     run.iters(), run.aggIters(), run.check(), run.graphLaunches(), run.blocking(), run.average(),
-                    run.timeoutSec());
+                    run.timeoutSec(), run.cpuTime());
             return new PerfRun("collsim-run", spec.collective().testName(), ctx.nRanks, cfg, rows, avg, oob, meta,
                     err.isEmpty() ? List.of() : List.of(err));
         } finally {

@@ -43,4 +43,19 @@ class MeasuredComparisonTest {
         assertTrue(p.message().startsWith("measured on 8 ranks (table at line 13), 16 ranks (table at line 32), but the"
                 + " sweep predicts 4 ranks on the report's base cluster"), p.message());
     }
+
+    /**
+     * An AllGather sweep against the same all_reduce file: nothing of it times AllGather, so the report refuses it
+     * naming what the file holds and where (8 and 16 ranks at lines 13 and 32, as above).
+     */
+    @Test
+    void aFileOfAnotherCollectiveNamesWhatItHolds() {
+        InputException e = assertThrows(InputException.class, () -> DgxH100Sweep.run("allgather",
+                "    measured: A-allreduce-1x8-2x8xH100-dgx-talos-nccl2.22-table.txt\n"));
+        InputProblem p = e.problems().get(0);
+        assertEquals(13, p.line(), p.toString());
+        assertTrue(p.message().startsWith("no AllGather measurements with sizes in this file; it holds AllReduce (8"
+                + " ranks, table at line 13), AllReduce (16 ranks, table at line 32); allowed: a file measuring"
+                + " AllGather"), p.message());
+    }
 }

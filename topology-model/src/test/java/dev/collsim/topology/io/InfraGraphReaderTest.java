@@ -123,6 +123,23 @@ class InfraGraphReaderTest {
         assertEquals(5, e.problems().size(), m);
     }
 
+    /**
+     * A component count that is no number is one problem at its cell (line 16: "count: four", the value at column
+     * 58); the edges slicing that component by the count the author meant (xpu[0:2], xpu[2:4] at lines 37, 38) are
+     * not reported again against the stand-in count 1.
+     */
+    @Test
+    void aBadCountIsOneProblemNotOnePerSliceOfIt() {
+        String bad = EXAMPLE.replace("count: 4, choice: xpu", "count: four, choice: xpu");
+        InputException e = assertThrows(InputException.class, () -> new InfraGraphReader().read("bad.yaml", bad));
+        String m = e.getMessage();
+        assertTrue(m.contains("bad.yaml:16:58: count: found 'four'; allowed: a whole number from 1 to 999999"), m);
+        assertEquals(1, e.problems().size(), m);
+        String slice = EXAMPLE.replace("component: \"xpu[2:4]\"", "component: \"xpu[4:6]\"");
+        InputException s = assertThrows(InputException.class, () -> new InfraGraphReader().read("s.yaml", slice));
+        assertTrue(s.getMessage().contains("slice [4:6] selects nothing of xpu (count 4)"), s.getMessage());
+    }
+
     @Test
     void oneToOneMismatchIsLocated() {
         String bad = EXAMPLE.replace("component: \"port[4:8]\"", "component: \"port[4:7]\"");

@@ -143,6 +143,22 @@ class NvidiaSmiTopoReaderTest {
         assertEquals(TestFiles.pcieParent(t, leafGpu, "pcisw"), TestFiles.pcieParent(t, leafNic, "pcisw"));
     }
 
+    /**
+     * The same partial file cut after its GPU1 row (a paste cut short): GPU2..GPU7 lose their CPU and NUMA affinity
+     * (nvidia-smi prints it on GPU rows only) and have no label between themselves, so that is a warning naming the
+     * header's line (10), where the NIC rows missing (above) stay a note.
+     */
+    @Test
+    void missingGpuRowsAreAWarning() throws InputException {
+        String full = text("B-topo-dgx-h100-12nic-partial.txt");
+        String cut = full.substring(0, full.indexOf("\nGPU2"));
+        Topology t = reader.read("cut.txt", cut);
+        assertEquals(1, t.warnings().size(), t.warnings().toString());
+        assertTrue(t.warnings().get(0).startsWith("cut.txt:10:1: GPU rows [GPU2, GPU3, GPU4, GPU5, GPU6, GPU7] are"
+                + " missing (the header lists them; is the file cut short?)"), t.warnings().get(0));
+        assertTrue(reader.read("dgx-h100", full).warnings().isEmpty(), "NIC rows missing: a note, not a warning");
+    }
+
     /** The lent H200 (nvidia-smi underlines its header with ANSI escapes even into a file): 1 GPU on NUMA 0. */
     @Test
     void lentH200OutputWithAnsiUnderlinedHeaderIsOneGpuOnNumaZero() throws InputException {

@@ -129,7 +129,7 @@ public final class Comparer {
             cluster.flatMap(g -> HeaderNetworkClass.otherThanGiven(d, g, HeaderNetworkClass.ERRORS))
                     .ifPresent(assumptions::add);
             d.notes().stream().map(Note::text).filter(t -> t.startsWith(Note.NAMES_NO_COLLECTIVE)
-                    || t.startsWith(Note.CPU_TIME))
+                    || t.startsWith(Note.CLAIM_CONTRADICTED) || t.startsWith(Note.CPU_TIME))
                     .forEach(assumptions::add);
             settingNotes.subList(1, settingNotes.size()).forEach(assumptions::add);
             assumptions.add(HeaderNcclVersion.line(d, given));

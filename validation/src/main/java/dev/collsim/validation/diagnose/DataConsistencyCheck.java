@@ -22,7 +22,7 @@ final class DataConsistencyCheck implements Check {
         List<Finding> out = new ArrayList<>();
         Dataset d = s.dataset();
         for (Note n : d.notes()) {
-            if (n.text().contains("does not match size") || n.text().contains("the file claims")) {
+            if (n.text().contains("does not match size") || n.text().startsWith(Note.CLAIM_CONTRADICTED)) {
                 out.add(s.finding(Finding.Kind.INCONSISTENT_DATA, Finding.Severity.WARNING, n.text(),
                         List.of(s.at(n.line()))));
                 break;

@@ -257,7 +257,9 @@ final class DatasetAssembler {
                             + "*_perf command and no collective named in the title; allowed: " + Collective.allowed()));
         }
         Collective pick = content.iterator().next();
-        String rowsText = "the rows (redop, root, size = " + TableCollective.sizeOverCount(rows)
+        int last = rows.get(rows.size() - 1).line();
+        String rowsText = "the rows at " + file + ":" + rows.get(0).line() + (last > rows.get(0).line() ? "-" + last
+                : "") + " (redop, root, size = " + TableCollective.sizeOverCount(rows)
                 + " x count x type size) are those of "
                 + names(content) + "; read as " + pick.testName() + (pick == Collective.ALL_TO_ALL ? " (in-place "
                 + "#wrong is N/A on every row, which nccl-tests 2.19.6 prints only for alltoall and sendrecv)" : "");
@@ -269,7 +271,7 @@ final class DatasetAssembler {
         }
         String claimed = !weak.isEmpty() ? names(weak) + " (title)"
                 : names(fromHeader) + " (#@ command, line " + header.line("command") + ")";
-        notes.add(new Note(rows.get(0).line(), "the file claims " + claimed + " but " + rowsText));
+        notes.add(new Note(rows.get(0).line(), Note.CLAIM_CONTRADICTED + claimed + " but " + rowsText));
         return pick;
     }
 

@@ -22,6 +22,14 @@ public record Note(int line, String text) {
             + " line, *_perf command or title): ";
 
     /**
+     * What the text of the note starts with when the file's title or {@code #@ command} header names one collective
+     * and the table's rows (redop, root, size over count) are another's, which the reader took (compare prints it
+     * among its assumptions, with the rows' file:line). A claim by the run's own output ({@code Collective test
+     * starting}, a {@code *_perf} command line) that the rows contradict is refused instead.
+     */
+    public static final String CLAIM_CONTRADICTED = "the file claims ";
+
+    /**
      * What the text of the note starts with when the table was timed with nccl-tests {@code -C 1} and its times are
      * taken from algbw ({@link CpuTime}; compare prints it among its assumptions).
      */

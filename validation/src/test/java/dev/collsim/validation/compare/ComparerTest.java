@@ -3,6 +3,7 @@ package dev.collsim.validation.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
@@ -132,6 +133,43 @@ class ComparerTest {
         assertEquals("Ring", p.get(0).measuredAlgorithm());
         assertEquals("NVLS", p.get(1).measuredAlgorithm());
         assertTrue(p.get(1).algorithmMismatch(), "A100 has no NVLS, so the prediction cannot be NVLS");
+    }
+
+    /**
+     * A hand-made 8-rank paste whose {@code #@ command} header names all_reduce_perf, with one all_gather row among
+     * its all_reduce rows (line 19: redop none, size 16777216 = 8 ranks x 4 B x count 524288, busbw = algbw x 7 / 8).
+     * nccl-tests prints each type/op/root apart ({@code -o all}), so the row is a dataset of its own, read as
+     * all_gather; compare must say so among its assumptions, naming the claim's line and the row's file:line.
+     */
+    @Test
+    void rowsContradictingTheCommandHeaderAreAnAssumption() throws Exception {
+        StringBuilder ranks = new StringBuilder();
+        for (int r = 0; r < 8; r++) {
+            ranks.append(String.format("#  Rank %2d Group  0 Pid %d on h device %2d [0x%02x] NVIDIA H100 80GB HBM3%n",
+                    r, 100 + r, r, 16 + r));
+        }
+        String text = "#@ command: mpirun -np 8 ./build/all_reduce_perf -b 1M -e 16M -f 4 -g 1\n"
+                + "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 16777216 step: 4(factor) warmup iters: 5 iters: 20"
+                + " agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n" + ranks + """
+                #
+                #                                                              out-of-place                       in-place
+                #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+                #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+                     1048576        262144     float     sum      -1    20.00   52.43   91.75      0    20.00   52.43   91.75      0
+                     4194304       1048576     float     sum      -1    40.00  104.86  183.50      0    40.00  104.86  183.50      0
+                    16777216        524288     float    none      -1   100.00  167.77  146.80      0   100.00  167.77  146.80      0
+                """;
+        List<Dataset> ds = MeasurementReader.read("paste.txt", text);
+        assertEquals(2, ds.size());
+        assertEquals(Collective.ALL_REDUCE, ds.get(0).collective());
+        assertEquals(Collective.ALL_GATHER, ds.get(1).collective());
+        DatasetComparison c = comparer.compare(ds.get(1), Optional.empty());
+        assertTrue(c.compared(), c.reason());
+        List<String> a = c.cluster().assumptions();
+        assertTrue(a.stream().anyMatch(x -> x.startsWith("the file claims all_reduce (#@ command, line 1) but the rows"
+                + " at paste.txt:19 ") && x.contains("read as all_gather")), a.toString());
+        List<String> agreed = comparer.compare(ds.get(0), Optional.empty()).cluster().assumptions();
+        assertTrue(agreed.stream().noneMatch(x -> x.startsWith("the file claims")), agreed.toString());
     }
 
     @Test

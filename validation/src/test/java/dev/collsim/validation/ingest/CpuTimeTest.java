@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.perf.PerfJson;
+import dev.collsim.perf.PerfResult;
+import dev.collsim.perf.PerfRow;
+import dev.collsim.perf.PerfRun;
+import dev.collsim.perf.RunConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -141,5 +146,24 @@ class CpuTimeTest {
         assertTrue(d.notes().stream().anyMatch(x -> x.text().startsWith(Note.CPU_TIME)), () -> d.notes().toString());
         assertTrue(d.notes().stream().anyMatch(x -> x.isWarning() && x.text().contains("results[0]")),
                 () -> d.notes().toString());
+    }
+
+    /**
+     * A collsim run written with -C 1 -J ({@link PerfJson} keys its times cpu_time, as nccl-tests does) is read as
+     * nccl-tests' -C 1 JSON is: each time is size / alg_bw, 1048576 B / 99.86 GB/s = 10500.46 ns, not the 3.2 us of
+     * host enqueue time, and compare's assumptions say so.
+     */
+    @Test
+    void collsimRunWithCpuTimeIsReadFromAlgBw() throws Exception {
+        PerfRow row = new PerfRow("all_reduce", "float", "sum", -1, 2, 1048576, 262144,
+                new PerfResult(3.2, 99.86, 99.86, 0L), new PerfResult(3.1, 103.82, 103.82, 0L), null);
+        PerfRun run = new PerfRun("collsim-run", "all_reduce", 2,
+                new RunConfig(1, 2, 1048576, 1048576, 2, 0, 5, 20, 1, 1, 0, 0, 1, 0, true), List.of(row), 101.84, 0,
+                null, List.of());
+        Dataset d = MeasurementReader.read("run.json", PerfJson.toJson(run)).get(0);
+        assertEquals(DatasetKind.COLLSIM_RUN_JSON, d.kind());
+        assertEquals(10.50046, d.points().get(0).outOfPlace().timeUs(), 1e-5);
+        assertEquals(10.09994, d.points().get(0).inPlace().timeUs(), 1e-5);
+        assertTrue(d.notes().stream().anyMatch(x -> x.text().startsWith(Note.CPU_TIME)), () -> d.notes().toString());
     }
 }

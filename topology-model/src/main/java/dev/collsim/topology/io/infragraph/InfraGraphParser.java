@@ -11,6 +11,7 @@ import dev.collsim.topology.io.infragraph.InfraGraphModel.Node;
 import dev.collsim.io.yaml.YamlNode;
 import dev.collsim.topology.io.Problems;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ final class InfraGraphParser {
     private static final Pattern SLICE = Pattern.compile("([^\\[\\]]+)(?:\\[(-?\\d*)(?::(-?\\d*))?\\])?");
 
     private Problems problems;
+    /** Names of components and instances whose count was refused: their slices are not judged on the stand-in 1. */
+    private final Set<String> uncounted = new HashSet<>();
 
     InfraGraphParser(Problems problems) {
         this.problems = problems;
@@ -56,8 +59,8 @@ final class InfraGraphParser {
                 problems.add(i.get("device"), "instances.device", "'" + dev + "' is not a device of this file;"
                         + " allowed: " + devices.keySet());
             }
-            int count = count(i, "count");
             String name = text(i, "name", true);
+            int count = count(i, "count", name);
             if (def != null && name != null) {
                 instances.add(new Instance(name, def, count, i));
             }
@@ -102,7 +105,7 @@ final class InfraGraphParser {
             }
             String cname = text(c, "name", true);
             if (cname != null) {
-                comps.add(new Component(cname, count(c, "count"), choice, orEmpty(c.get("description")), c));
+                comps.add(new Component(cname, count(c, "count", cname), choice, orEmpty(c.get("description")), c));
             }
         }
         return name == null ? null : new DeviceDef(name, comps, links(d.get("links")), d.get("edges"));
@@ -250,6 +253,9 @@ final class InfraGraphParser {
         int start = bound(m.group(2), 0, count);
         int end = m.group(3) == null ? start + 1 : bound(m.group(3), count, count);
         if (start < 0 || end > count || start >= end) {
+            if (uncounted.contains(m.group(1))) {
+                return out; // its count was refused already; the slice may fit the count the author meant
+            }
             problems.add(at, "edges." + field, "slice [" + m.group(2) + (m.group(3) == null ? "" : ":" + m.group(3))
                     + "] selects nothing of " + m.group(1) + " (count " + count + ")");
             return out;
@@ -286,7 +292,8 @@ final class InfraGraphParser {
         return out;
     }
 
-    private int count(YamlNode parent, String key) {
+    /** @return the count under key, 1 when absent; a refused count is a problem, 1 stands in and owner is noted */
+    private int count(YamlNode parent, String key, String owner) {
         YamlNode v = parent.get(key);
         if (v == null) {
             return 1;
@@ -295,6 +302,9 @@ final class InfraGraphParser {
             return Integer.parseInt(v.text());
         }
         problems.add(v, key, "found " + v.found() + "; allowed: a whole number from 1 to 999999");
+        if (owner != null) {
+            uncounted.add(owner);
+        }
         return 1;
     }
 

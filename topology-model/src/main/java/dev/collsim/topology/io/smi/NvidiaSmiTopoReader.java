@@ -99,7 +99,14 @@ public final class NvidiaSmiTopoReader implements TopologyReader {
         for (SmiMatrix m : topo) {
             List<String> notes = new ArrayList<>(m.notes);
             List<String> missing = m.columns.stream().filter(c -> !m.rows.containsKey(c)).toList();
-            if (!missing.isEmpty()) {
+            List<String> gpus = missing.stream().filter(SmiMatrix::isGpu).toList();
+            if (!gpus.isEmpty()) {
+                // a GPU's row alone carries its CPU and NUMA affinity (nvidia-smi prints none for NIC rows), and two
+                // missing GPU rows leave their pair without any label: the host is partly guessed, so it is a warning
+                notes.add(Problems.WARNING + m.headerLine + ":1: GPU rows " + gpus + " are missing (the header lists"
+                        + " them; is the file cut short?): their NUMA affinity is unknown and their labels are read from"
+                        + " the other rows' columns only" + (gpus.size() > 1 ? ", and between themselves inferred" : ""));
+            } else if (!missing.isEmpty()) {
                 notes.add("rows " + missing + " are missing: their labels to each other are unknown and read from"
                         + " the other rows' columns only");
             }

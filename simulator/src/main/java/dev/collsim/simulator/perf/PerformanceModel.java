@@ -27,7 +27,8 @@ import dev.collsim.topology.PathType;
  *   busCap    = channels x perChannelCap[protocol][generation] x threads / default threads (GB/s, bus bandwidth;
  *               a rooted Simple Ring's half-size slices x their handshakes' share, {@link RootedSliceWaits};
  *               on several nodes the cap is at least NCCL's busBw / default runtime channels but a Hopper Ring's,
- *               see #perChannelCap and {@link RingChannelRate};
+ *               see #perChannelCap and {@link RingChannelRate}; a Ring LL/LL128 between nodes whose receive FIFO is
+ *               host memory (GPU Direct RDMA off) at most its loads' rate, {@link ShmHostReads#netPerChannelBusBw};
  *               NVLS/NVLSTree use perChannelCapNvls per NVLS channel instead: their channels drive NVSwitch
  *               multicast, and the 8x H100 NVLS plateau of 478.9 GB/s on 16 channels exceeds 16 x the ring cap)
  *   algBw     = min(ncclAlgBw x bwEfficiency[protocol] x bwEfficiency[link class]
@@ -155,6 +156,7 @@ public final class PerformanceModel {
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))
                 : perChannelCap(plan, pp, table, func, a, p, tableAlgBw) * threadShare(a, p, plan, s);
         perChannel *= RootedSliceWaits.capShare(plan, s, table.input().constants(), func, a, p, perChannel);
+        perChannel = Math.min(perChannel, ShmHostReads.netPerChannelBusBw(plan, s, a, p));
         double capBus = effChannels * perChannel / staging, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,

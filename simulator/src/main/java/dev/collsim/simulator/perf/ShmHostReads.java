@@ -8,6 +8,8 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.paths.PathFinder;
 
 /**
  * The rate at which a receiving GPU's LL and LL128 loads fetch its FIFO from host memory over NCCL's SHM transport:
@@ -107,6 +109,47 @@ public final class ShmHostReads {
         }
         int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
         return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+    }
+
+    /**
+     * The same cap between nodes, where a Ring's receive FIFO from the network is host memory: GPU Direct RDMA off on
+     * the ring graph's GPU-NIC paths, which then cross the CPU (its {@code typeInter} PHB or farther, beyond the GDR
+     * level in force: NCCL_NET_GDR_LEVEL, else NCCL's default). NCCL keeps every protocol's receive FIFO in host memory
+     * unless {@code useGdr} (v2.8.4-1 {@code src/transport/net.cc} line 135, {@code protoLoc[p] = useGdr ?
+     * LOC_DEVMEM : LOC_HOSTMEM}; 2.30.7 {@code recvProxyConnect} the same), so the rank that receives a channel's
+     * data from the network loads its LL or LL128 lines from host memory as an SHM receiver does, and the ring runs at
+     * that rank's rate. Unlike one host over SHM, where NCCL's PCI step is this round trip ({@link #timeUs}), NCCL's
+     * network step is the proxy's and the NIC's, so the cap is a per-channel rate ({@link PerformanceModel}: the
+     * per-channel cap), its time added to the latency. Measured, not fitted: NCCL 2.8.4 on ABCI V100 nodes (GPU-NIC
+     * path PHB, A-allreduce-2to32x4xV100-16GB-abci-vnode-edr-nccl2.8.txt), Ring/LL on one channel (NCCL drops
+     * channels while nBytes &lt; nc x 512 x 8 x nRanks, v2.8.4-1 {@code src/enqueue.cc getAlgoInfo}): 128 KiB on 8
+     * nodes 186.6 us (line 216), 256 KiB on 16 nodes 365.2 us (line 380), 512 KiB on 32 nodes 729.6 us (line 672);
+     * on 2 and 4 channels the time stays flat as the bytes double (lines 217-218, 381-382), the mark of a per-channel
+     * rate.
+     *
+     * @param plan the channel plan
+     * @param s    settings (NCCL_NTHREADS, NCCL_LL128_NTHREADS, NCCL_NET_GDR_LEVEL)
+     * @param a    algorithm
+     * @param p    protocol
+     * @return GB/s per channel; infinite unless a Ring with LL or LL128 between nodes without GPU Direct RDMA
+     */
+    public static double netPerChannelBusBw(ChannelPlan plan, NcclSettings s, Algorithm a, Protocol p) {
+        if (a != Algorithm.RING || p == Protocol.SIMPLE || plan.nNodes() < 2 || !hostMemoryReceive(plan, s)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
+        return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+    }
+
+    /**
+     * @return true when the ring graph's GPU-NIC path crosses the CPU (PHB or farther) beyond the GDR level in force
+     *         ({@code PathFinder.Options#gdrLevelOrDefault}): no GPU Direct RDMA, receive FIFO in host memory
+     */
+    static boolean hostMemoryReceive(ChannelPlan plan, NcclSettings s) {
+        PathType inter = plan.graphs().ring().typeInter();
+        PathType level = PathFinder.Options.of(s).gdrLevelOrDefault();
+        return inter != null && inter.ordinal() >= PathType.PHB.ordinal() && inter.ordinal() <= PathType.SYS.ordinal()
+                && inter.ordinal() > level.ordinal();
     }
 
     /**

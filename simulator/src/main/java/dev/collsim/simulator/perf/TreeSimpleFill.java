@@ -9,6 +9,7 @@ import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.TreeChunk;
+import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.PathType;
 
 /**
@@ -56,6 +57,19 @@ import dev.collsim.topology.PathType;
  * A release before 2.20 halves the chunk of such calls (item 3), which this fill does not model: the p4de run of
  * NCCL 2.17 (A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt) goes 9.2 -> 10.7 %.
  *
+ * <p>Releases whose latency holds the chunk ({@link #latencyHoldsChunk}). NCCL 2.5.6 to 2.18.1 and 2.19 to 2.22 set
+ * Tree/Simple's {@code hwLat} to {@link #CHUNK_HOP_US} on every link, and 2.5.6-2.18.1 say why: "the latency a 256kB
+ * chunk, which is ~ base lat + 256k/12GB/s" (v2.8.4-1 {@code src/graph/tuning.cc} line 61). Their latency, which
+ * the time reads, is already this store and forward, hop by hop (2 (ppn - 1 + log2 nNodes) hops), so the time
+ * charges no fill on top of it for them; 2.18.3 and 2.23 replaced the figure by a hop's own (4 us on NVLink, 14 on the
+ * network), and the fill above is theirs. Measured, NCCL 2.8.4 on ABCI V100 nodes (4 a node, 2 x EDR, GDR off;
+ * A-allreduce-2to32x4xV100-16GB-abci-vnode-edr-nccl2.8.txt, where 2.8's table picks Tree/Simple at 2-8 MiB on 16
+ * nodes and 1-16 MiB on 32): the line through 2 and 8 MiB meets 0 bytes at 417 us on 16 nodes (lines 383, 385:
+ * 697.3 and 1537.3 us) and 513 us on 32 (lines 674, 676: 800.4, 1663.3), where NCCL's latency is 2 x (3 + 4) x 28 =
+ * 392 and 2 x (3 + 5) x 28 = 448 us (+ 1.5 launch): nothing is left for a fill beyond it. Without the fill 16 nodes
+ * predict 750.2 / 1004.9 / 1463.5 us at 2 / 4 / 8 MiB (861.0 / 1153.5 / 1595.3 with it), 32 nodes 663.5 / 806.2 /
+ * 1060.9 / 1519.5 at 1-8 MiB (735.1 / 928.0 / 1247.7 / 1684.8).
+ *
  * <pre>
  *   stage    = min(chunk, nBytes / channels)
  *   full     = 2 (ppn - 1) stage / intraRate + 2 treeDepth(nNodes) stage / netRate - stage / min(intraRate, netRate)
@@ -65,6 +79,15 @@ import dev.collsim.topology.PathType;
  * Stateless and thread-safe.
  */
 public final class TreeSimpleFill {
+
+    /**
+     * NCCL's Tree/Simple {@code hwLat} where it stands for a whole chunk's trip, microseconds per hop, on NVLink, PCI
+     * and the network alike: v2.8.4-1 {@code src/graph/tuning.cc} lines 61-69 ("Tree/Simple is the latency a 256kB
+     * chunk, which is ~ base lat + 256k/12GB/s (+ 256k/12GB/s for the network)", from 2.5.6-1, commit 299c554d, to
+     * 2.18.1-1 line 65); v2.19.4-1 and v2.22.3-1 lines 67, 71, 75 (the same 28 without the comment). The releases
+     * whose figure is a hop's own latency have 4 on NVLink (v2.18.5-1 line 67, v2.23.4-1 line 67).
+     */
+    static final double CHUNK_HOP_US = 28;
 
     private TreeSimpleFill() {
     }
@@ -90,18 +113,36 @@ public final class TreeSimpleFill {
      * @param busPerChannel bus bandwidth of one channel between nodes, GB/s (1e9 B/s), > 0
      * @param perChannelCap bus bandwidth one channel can move at most, GB/s
      * @param callChannels  NCCL's channels for the call ({@code info->nChannels}, which its chunk rule reads)
-     * @param runMinor      the run's NCCL 2 minor release ({@link #chunk})
-     * @return microseconds
+     * @param constants     the run's release tables ({@link #latencyHoldsChunk}; its rules' run minor release for
+     *                      {@link #chunk})
+     * @return microseconds; 0 where the release's latency holds the chunk's trip ({@link #latencyHoldsChunk})
      */
     static double fillUs(double otherFill, ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a,
             Protocol p, NcclSettings s, long nBytes, double channels, double busPerChannel, double perChannelCap,
-            int callChannels, int runMinor) {
+            int callChannels, TuningConstants constants) {
         if (!applies(func, a, p, plan)) {
             return otherFill;
         }
+        if (latencyHoldsChunk(constants)) {
+            return 0;
+        }
+        int runMinor = constants.rules().runMinor();
         return pp.pipelineFillChunks() * fillUs(chunk(plan, s, nBytes, callChannels, runMinor), nBytes, channels,
                 plan.nRanks() / plan.nNodes() - 1, NetHops.treeDepth(plan.nNodes()), intraRate(plan, pp, perChannelCap),
                 busPerChannel, ownIntraRate(plan));
+    }
+
+    /**
+     * True where the release's Tree/Simple {@code hwLat} is NCCL's per-hop figure for a whole chunk's trip,
+     * {@link #CHUNK_HOP_US} on every link: that latency, which the time reads, already holds the store and forward
+     * this class charges, so the fill is not charged again (class comment, "Releases whose latency holds the
+     * chunk").
+     *
+     * @param constants the run's release tables
+     * @return true for 2.8-2.11 (and 2.4-2.7, which the 2.8.4 entry stands for) and 2.19-2.22
+     */
+    static boolean latencyHoldsChunk(TuningConstants constants) {
+        return constants.hwLatency(HardwareClass.NVLINK, Algorithm.TREE, Protocol.SIMPLE) == CHUNK_HOP_US;
     }
 
     /**

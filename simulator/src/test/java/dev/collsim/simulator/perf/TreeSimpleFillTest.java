@@ -1,7 +1,23 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.DataType;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.RedOp;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.Prediction;
+import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.simulator.tuning.TuningConstants;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,5 +90,56 @@ class TreeSimpleFillTest {
     @Test
     void onlyNetworkHopsWithOneGpuPerNode() {
         assertEquals(157.2864, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 0, 2, 1.0, 10.0, true), 1e-9);
+    }
+
+    /**
+     * Releases whose Tree/Simple hwLat is NCCL's figure for a 256 KB chunk's trip, 28 us on every link: v2.8.4-1
+     * {@code src/graph/tuning.cc} lines 61-69 (the 2.8.4 entry; v2.10.3-1 the same lines), v2.19.4-1 and v2.22.3-1
+     * lines 67, 71, 75 (the 2.19.4 and 2.21.5 entries). A hop's own latency, 4 us on NVLink: v2.18.5-1 line 67,
+     * v2.23.4-1 line 67, v2.28.9-1 line 151.
+     */
+    @Test
+    void latencyHoldsTheChunkWhereTheFigureIs28() {
+        for (NcclVersion v : new NcclVersion[] {NcclVersion.V2_8_4, NcclVersion.V2_10_3, NcclVersion.V2_19_4,
+            NcclVersion.V2_21_5}) {
+            assertTrue(TreeSimpleFill.latencyHoldsChunk(TuningConstants.of(v)), v.toString());
+        }
+        for (NcclVersion v : new NcclVersion[] {NcclVersion.V2_18_5, NcclVersion.V2_23_4, NcclVersion.V2_28_9,
+            NcclVersion.V2_30_7}) {
+            assertFalse(TreeSimpleFill.latencyHoldsChunk(TuningConstants.of(v)), v.toString());
+        }
+    }
+
+    private static Prediction treeSimple(NcclVersion v, long bytes) throws Exception {
+        Topology t = ClusterLoader.load("abci-node-vx16");
+        Prediction p = new NcclPredictor(v, PerformanceParameters.DEFAULTS).predict(new PredictionRequest(t, t.gpus(),
+                Collective.ALL_REDUCE, bytes, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_ALGO", "Tree", "NCCL_PROTO", "Simple"))));
+        assertEquals(Algorithm.TREE, p.algorithm(), p.toString());
+        assertEquals(Protocol.SIMPLE, p.protocol(), p.toString());
+        return p;
+    }
+
+    /**
+     * 16 ABCI V100 nodes (4 GPUs and 2 x 100 Gb/s EDR each), Tree/Simple forced. At 512 MiB and 1 GiB the chunk is
+     * the whole 512 KiB step (2.8's halving stops: 512 MiB / (4 x 512 KiB) = 256 is above depth x 8) and no tree
+     * correction applies (above 256 MiB), so 2 t(512 MiB) - t(1 GiB) is what does not grow with size. NCCL 2.8.4:
+     * the launch 1.5 us and its latency 2 x ((4 - 1) x 28 + log2(16) x 28) = 392 us (v2.8.4-1
+     * {@code src/graph/tuning.cc} lines 153-155), 393.5 us by hand, and no fill. Measured on these nodes, the line
+     * through 2 and 8 MiB meets 0 bytes at 417 us (A-allreduce-2to32x4xV100-16GB-abci-vnode-edr-nccl2.8.txt lines
+     * 383, 385). Under 2.28.9 (a hop's own latency, 8.4 + 2 x (3 x 4 + 4 x 14) = 144.4 us, v2.28.9-1 lines 151-163)
+     * the fill is charged: of its 2 x 4 network stages all but the slowest take at least 524288 B at the node's 2 x
+     * 12.5 GB/s shared by the call's channels, so the intercept is at least 1.5 + 144.4 + 7 x 524288 / (25000 / nc).
+     */
+    @Test
+    void chunkLatencyReleasesChargeNoFillOnTop() throws Exception {
+        long half = 512L << 20;
+        double old = 2 * treeSimple(NcclVersion.V2_8_4, half).timeUs()
+                - treeSimple(NcclVersion.V2_8_4, 2 * half).timeUs();
+        assertEquals(393.5, old, 0.5, "intercept " + old);
+        Prediction newerHalf = treeSimple(NcclVersion.V2_28_9, half);
+        double newer = 2 * newerHalf.timeUs() - treeSimple(NcclVersion.V2_28_9, 2 * half).timeUs();
+        double minFill = 7 * 524288 / (25000.0 / newerHalf.nChannels());
+        assertTrue(newer >= 145.9 + minFill, "intercept " + newer + ", fill at least " + minFill);
     }
 }

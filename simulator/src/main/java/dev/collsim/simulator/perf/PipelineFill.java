@@ -79,7 +79,7 @@ public final class PipelineFill {
         double fill = TreeSimpleFill.fillUs(chunkBytes(plan, s, pp, func, a, p, nBytes, r.effChannels(), r.chain(),
                 r.channels())
                 / (1000.0 * busPerChannel), plan, pp, func, a, p, s, nBytes, r.effChannels(), busPerChannel,
-                r.capBus() / r.effChannels(), r.channels(), table.input().constants());
+                r.capBus() / r.effChannels(), r.channels(), table.input());
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), r.channels(), nBytes);
             double loopUs = pp.nvlsLoopUs(GpuGeneration.of(plan.minSm()));

@@ -8,8 +8,10 @@ import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.HardwareClass;
+import dev.collsim.simulator.tuning.TimeTable;
 import dev.collsim.simulator.tuning.TreeChunk;
 import dev.collsim.simulator.tuning.TuningConstants;
+import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.PathType;
 
 /**
@@ -69,6 +71,9 @@ import dev.collsim.topology.PathType;
  * 392 and 2 x (3 + 5) x 28 = 448 us (+ 1.5 launch): nothing is left for a fill beyond it. Without the fill 16 nodes
  * predict 750.2 / 1004.9 / 1463.5 us at 2 / 4 / 8 MiB (861.0 / 1153.5 / 1595.3 with it), 32 nodes 663.5 / 806.2 /
  * 1060.9 / 1519.5 at 1-8 MiB (735.1 / 928.0 / 1247.7 / 1684.8).
+ * On sm80 or newer the time of a 2.19-2.22 run reads 2.18.5's Tree/Simple latencies instead ({@code
+ * tuning.RemeasuredLatency}: the same A100 EFA hosts run as fast under 2.20.3 as under 2.17.1), so it charges this
+ * fill; NCCL's choice keeps the release's 28.
  *
  * <pre>
  *   stage    = min(chunk, nBytes / channels)
@@ -113,17 +118,19 @@ public final class TreeSimpleFill {
      * @param busPerChannel bus bandwidth of one channel between nodes, GB/s (1e9 B/s), > 0
      * @param perChannelCap bus bandwidth one channel can move at most, GB/s
      * @param callChannels  NCCL's channels for the call ({@code info->nChannels}, which its chunk rule reads)
-     * @param constants     the run's release tables ({@link #latencyHoldsChunk}; its rules' run minor release for
-     *                      {@link #chunk})
-     * @return microseconds; 0 where the release's latency holds the chunk's trip ({@link #latencyHoldsChunk})
+     * @param in            the communicator's tuning input: its release tables ({@link #latencyHoldsChunk}; its
+     *                      rules' run minor release for {@link #chunk}) and whether its time reads them ({@link
+     *                      TimeTable#ownTreeSimpleLatency})
+     * @return microseconds; 0 where the latency the time reads holds the chunk's trip ({@link #latencyHoldsChunk})
      */
     static double fillUs(double otherFill, ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a,
             Protocol p, NcclSettings s, long nBytes, double channels, double busPerChannel, double perChannelCap,
-            int callChannels, TuningConstants constants) {
+            int callChannels, TuningInput in) {
         if (!applies(func, a, p, plan)) {
             return otherFill;
         }
-        if (latencyHoldsChunk(constants)) {
+        TuningConstants constants = in.constants();
+        if (latencyHoldsChunk(constants) && TimeTable.ownTreeSimpleLatency(in)) {
             return 0;
         }
         int runMinor = constants.rules().runMinor();

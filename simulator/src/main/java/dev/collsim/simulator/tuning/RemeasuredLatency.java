@@ -34,6 +34,19 @@ import dev.collsim.nccl.Protocol;
  * </ul>
  * Releases 2.12-2.17 have no entry and read 2.18.5's tables already ({@link NcclVersion#modelling}).
  *
+ * <p>Tree/Simple of NCCL 2.19-2.22 on the same GPUs: those releases set Tree/Simple {@code hwLat} to 28 us on every
+ * link with base 0 (v2.19.4-1 and v2.22.3-1 {@code src/graph/tuning.cc} lines 57, 67, 71, 75), where 2.18 had 4 / 6 /
+ * 14 (NVLink / PCI / NET, v2.18.5-1 same lines) and 2.23 went back to 4 / 4 / 14 with base 8.4. 28 is the figure
+ * NCCL's own comment gives for a whole 256 KB chunk's trip (v2.8.4-1 line 61: "~ base lat + 256k/12GB/s"), not a
+ * small message's, and no 2.19 kernel or proxy change makes a small Tree/Simple call slower. Two public runs of the
+ * same hardware say so: 2 x 8 A100 80GB on AWS p4de EFA under NCCL 2.17.1
+ * (A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt lines 34, 51, 55, 62: 174.2 us at
+ * 8 B, 307.4 at 1 MiB, 1200.2 at 16 MiB, 25940 at 1 GiB) and under the 2.20.3 container
+ * (A-allreduce-2x8xA100-80GB-aws-p4de-efa-slurm-awsome-distributed-training.txt lines 13, 30, 34, 40: 164.3, 309.4,
+ * 1191.8, 26217), both Tree/Simple (aws-ofi-nccl's NCCL_PROTO=simple). 2.20.3's own table charges 2 x (7 + 1) x 28 =
+ * 448 us at 8 B. So the time of a 2.19-2.22 run on sm80 or newer reads 2.18.5's Tree/Simple latencies (and charges
+ * the chunk's fill, {@code perf.TreeSimpleFill}); NCCL's choice keeps the release's 28.
+ *
  * <p>Stateless; package-private: {@link TimeTable} and {@link RootedRingLatency#rootedRingOneHopLatency} read it.
  */
 final class RemeasuredLatency implements LatencyTable {
@@ -44,6 +57,10 @@ final class RemeasuredLatency implements LatencyTable {
     /** The release whose table re-measured the latencies (2.18.1-1; 2.18.5-1 has the same LL and LL128 entries). */
     static final NcclVersion REMEASURED = NcclVersion.V2_18_5;
 
+    /** The first and last minor releases whose Tree/Simple hwLat is the 28 us chunk figure (class comment). */
+    static final int FIRST_CHUNK_TREE_SIMPLE_MINOR = 19;
+    static final int LAST_CHUNK_TREE_SIMPLE_MINOR = 22;
+
     private final TuningConstants own;
     private final TuningConstants newer = TuningConstants.of(REMEASURED);
 
@@ -52,12 +69,21 @@ final class RemeasuredLatency implements LatencyTable {
     }
 
     /**
+     * @param c a release's tables
+     * @return true for 2.19-2.22, whose Tree/Simple hwLat is NCCL's 28 us chunk figure on every link (class comment)
+     */
+    static boolean chunkTreeSimple(TuningConstants c) {
+        int minor = c.version().minor();
+        return minor >= FIRST_CHUNK_TREE_SIMPLE_MINOR && minor <= LAST_CHUNK_TREE_SIMPLE_MINOR;
+    }
+
+    /**
      * @param in a communicator
      * @return true when its time reads the re-measured latencies: a release before 2.12 ({@link ReleaseRules#early})
-     *         and every GPU sm80 or newer
+     *         or of 2.19-2.22 ({@link #chunkTreeSimple}), and every GPU sm80 or newer
      */
     static boolean applies(TuningInput in) {
-        return in.constants().rules().early() && in.minSm() >= FIRST_SM;
+        return (in.constants().rules().early() || chunkTreeSimple(in.constants())) && in.minSm() >= FIRST_SM;
     }
 
     /**
@@ -70,21 +96,30 @@ final class RemeasuredLatency implements LatencyTable {
     }
 
     /**
-     * @param a algorithm
-     * @param p protocol
-     * @return true for the entries this table replaces: Tree and Ring, LL and LL128
+     * @param in a communicator
+     * @param a  algorithm
+     * @param p  protocol
+     * @return true for the entries its time reads from 2.18.5 ({@link #applies}): Tree and Ring LL and LL128 before
+     *         2.12, Tree/Simple in 2.19-2.22
      */
-    static boolean replaces(Algorithm a, Protocol p) {
+    static boolean replaces(TuningInput in, Algorithm a, Protocol p) {
+        return applies(in) && replaces(in.constants(), a, p);
+    }
+
+    private static boolean replaces(TuningConstants c, Algorithm a, Protocol p) {
+        if (chunkTreeSimple(c)) {
+            return a == Algorithm.TREE && p == Protocol.SIMPLE;
+        }
         return (a == Algorithm.TREE || a == Algorithm.RING) && p != Protocol.SIMPLE;
     }
 
     @Override
     public double baseLatency(Algorithm a, Protocol p) {
-        return replaces(a, p) ? newer.baseLatency(a, p) : own.baseLatency(a, p);
+        return replaces(own, a, p) ? newer.baseLatency(a, p) : own.baseLatency(a, p);
     }
 
     @Override
     public double hwLatency(HardwareClass hw, Algorithm a, Protocol p) {
-        return replaces(a, p) ? newer.hwLatency(hw, a, p) : own.hwLatency(hw, a, p);
+        return replaces(own, a, p) ? newer.hwLatency(hw, a, p) : own.hwLatency(hw, a, p);
     }
 }

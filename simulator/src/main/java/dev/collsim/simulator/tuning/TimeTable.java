@@ -55,6 +55,15 @@ public final class TimeTable {
     }
 
     /**
+     * @param in a communicator
+     * @return true where its time reads the release's own Tree/Simple latency, false where it reads 2.18.5's
+     *         ({@link RemeasuredLatency}: NCCL 2.19-2.22 on sm80 or newer)
+     */
+    public static boolean ownTreeSimpleLatency(TuningInput in) {
+        return !RemeasuredLatency.replaces(in, Algorithm.TREE, Protocol.SIMPLE);
+    }
+
+    /**
      * @param table NCCL's table of a communicator
      * @return {@link #of(CostTable, GraphSummary)} on the communicator's own NVLS graph
      */
@@ -93,7 +102,7 @@ public final class TimeTable {
                     double newer = b > 0 && nvls && g.present() ? NcclTuningModel.algBandwidth(m, func, a, p, g) : 0;
                     bw[f][a.ordinal()][p.ordinal()] = newer > 0 ? newer : b;
                     lat[f][a.ordinal()][p.ordinal()] = newer > 0 ? NcclTuningModel.latency(m, func, a, p, g)
-                            : b > 0 && kernels != in.constants() && RemeasuredLatency.replaces(a, p)
+                            : b > 0 && RemeasuredLatency.replaces(timed, a, p)
                             ? NcclTuningModel.latency(timed, kernels, func, a, p, g) : table.latency(func, a, p);
                 }
             }

@@ -13,7 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The LL and LL128 latencies the time charges a run of NCCL 2.8-2.11 on sm80 ({@link RemeasuredLatency}, read through
+ * The LL and LL128 latencies the time charges a run of NCCL 2.8-2.11 on sm80, and the Tree/Simple one of 2.19-2.22
+ * ({@link RemeasuredLatency}, read through
  * {@link TimeTable}), against NCCL's own, which its choice keeps. Expected figures by hand from {@code git show
  * v2.8.4-1:src/graph/tuning.cc} (baseLat line 56, hwLat lines 63-70, LL x1.8 line 141, Tree latency lines 154-156)
  * and {@code git show v2.18.5-1:src/graph/tuning.cc} (baseLat lines 56-57, hwLat lines 65-77); the measured times
@@ -136,5 +137,28 @@ class RemeasuredLatencyTest {
                 1e-6);
         assertEquals(4.07, RootedRingLatency.rootedRingOneHopLatency(nodes(1, 4, 70, NcclVersion.V2_8_4), Protocol.LL),
                 1e-6);
+    }
+
+    /**
+     * NCCL 2.19-2.22 set Tree/Simple hwLat to 28 us on every link (v2.19.4-1 {@code src/graph/tuning.cc} lines 67,
+     * 71, 75, base 0 line 57); 2.18.5 has NVLink 4, NET 14 (v2.18.5-1 lines 67, 75). Tree latency (v2.19.4-1 line 233):
+     * 2 x ((nRanks/nNodes - 1) x intraLat + log2i(nNodes) x interLat). On 2 x 8 A100 NCCL's choice reads
+     * 2 x (7 x 28 + 1 x 28) = 448 us; the time reads 2.18.5's 2 x (7 x 4 + 1 x 14) = 84 us (the same p4de EFA hosts
+     * run 8 B in 174.2 us under 2.17.1 and 164.3 under 2.20.3: lines 34 and 13 of the two p4de files). Volta keeps
+     * 448; the release's other entries stay (Ring/LL: 6.6 + 0.6 per NVLink step in both tables).
+     */
+    @Test
+    void treeSimpleOf219To222ReadsTheHopFiguresOn80() {
+        TuningInput a100 = nodes(2, 8, 80, NcclVersion.V2_19_4);
+        assertTrue(RemeasuredLatency.applies(a100));
+        assertEquals(448.0, choiceLatency(a100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
+        assertEquals(84.0, timeLatency(a100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
+        assertFalse(TimeTable.ownTreeSimpleLatency(a100));
+        assertEquals(choiceLatency(a100, Algorithm.RING, Protocol.LL), timeLatency(a100, Algorithm.RING, Protocol.LL),
+                1e-9);
+        TuningInput v100 = nodes(2, 8, 70, NcclVersion.V2_19_4);
+        assertEquals(448.0, timeLatency(v100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
+        assertTrue(TimeTable.ownTreeSimpleLatency(v100));
+        assertTrue(TimeTable.ownTreeSimpleLatency(nodes(2, 8, 80, NcclVersion.V2_8_4)));
     }
 }

@@ -77,6 +77,55 @@ class NcclTestsTextReaderTest {
         assertNull(ds.get(0).env().get("NCCL_ALGO"), "run 1 does not get run 3's settings");
     }
 
+    /**
+     * A run with no rank lines and five 0-byte rows before its first size (Cluster Toolkit's A3 Mega GKE output):
+     * lines 15-19 are the 0-byte rows, line 20 the 256 B row (count 4 floats = 256 B / 4 B / 16 ranks), line 45 the
+     * 8 GiB row; 2x8 from the header's nodes_x_gpus (line 4).
+     */
+    @Test
+    void zeroByteRowsAndNoRankLines() throws Exception {
+        Dataset d = Corpus.read("A-allgather-2x8xH100-gcp-a3mega-gke-tcpxo-cluster-toolkit.txt").get(0);
+        assertEquals(Collective.ALL_GATHER, d.collective());
+        assertEquals(16, d.nRanks());
+        assertEquals(2, d.nHosts());
+        List<PerfPoint> sized = d.points().stream().filter(p -> p.sizeBytes() > 0).toList();
+        assertEquals(26, sized.size(), "256 B to 8 GiB, doubling");
+        assertEquals(20, sized.get(0).line());
+        assertEquals(256L, sized.get(0).sizeBytes());
+        assertEquals(4L, sized.get(0).count());
+        assertEquals(86.95, sized.get(0).outOfPlace().timeUs(), 0);
+        assertEquals(88.21, sized.get(0).inPlace().timeUs(), 0);
+        PerfPoint last = sized.get(25);
+        assertEquals(45, last.line());
+        assertEquals(8589934592L, last.sizeBytes());
+        assertEquals(42668.7, last.outOfPlace().timeUs(), 0);
+        assertEquals(188.90, last.inPlace().busBw(), 0);
+    }
+
+    /**
+     * srun -l's '0: ' prefixes on a 32-size table from 8 B to 16 GiB (awsome-distributed-training's p5 Slurm output):
+     * line 14 the 8 B row, line 45 the 16 GiB row; NCCL release from the header's container default (line 6).
+     */
+    @Test
+    void srunPrefixedSweepFrom8Bytes() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-2x8xH100-aws-p5-efa-slurm-awsome-distributed-training.txt").get(0);
+        assertEquals(Collective.ALL_REDUCE, d.collective());
+        assertEquals(16, d.nRanks());
+        assertEquals(2, d.nHosts());
+        assertEquals(32, d.points().size());
+        PerfPoint first = d.points().get(0);
+        assertEquals(14, first.line());
+        assertEquals(8L, first.sizeBytes());
+        assertEquals(69.12, first.outOfPlace().timeUs(), 0);
+        assertEquals(72.43, first.inPlace().timeUs(), 0);
+        PerfPoint last = d.points().get(31);
+        assertEquals(45, last.line());
+        assertEquals(17179869184L, last.sizeBytes());
+        assertEquals(66132, last.outOfPlace().timeUs(), 0);
+        assertEquals(487.26, last.inPlace().busBw(), 0);
+        assertEquals("2.20.3", d.ncclRelease().text());
+    }
+
     /** mpirun --tag-output prefixes and an elided block ('...'): AWS p5 partial file. */
     @Test
     void mpirunPrefixesAndElision() throws Exception {

@@ -304,7 +304,7 @@ final class GraphSearch {
         int dup = Math.min(s.nCh() * 2, maxCh);
         int factor = (dup + s.nCh() - 1) / s.nCh();
         return new GraphSolution(dup, s.bwIntra() / factor, s.bwInter() / factor, s.typeIntra(), s.typeInter(),
-                s.hops(), s.same(), s.orders(), s.crossNic(), s.nets());
+                s.hops(), s.same(), s.orders(), s.crossNic(), s.nets(), factor);
     }
 
     private GraphSolution pass2(GraphPattern pattern, GraphSolution s, PathType interLimit) {

@@ -27,14 +27,22 @@ import java.util.List;
  * @param nets      on several nodes, per channel as {@code orders}: {entry NIC, exit NIC} (indices into {@link
  *                  HostModel#nics}, NCCL's {@code graph->inter[2c]} and {@code graph->inter[2c + 1]}); empty on one
  *                  node
+ * @param dupFactor how many channels each channel the search found became in NCCL's {@code ncclTopoDupChannels}
+ *                  (1 where it did not duplicate them: {@link GraphSearch}'s dup)
  */
 record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra, PathType typeInter, int hops,
-        boolean same, List<int[]> orders, int crossNic, List<int[]> nets) {
+        boolean same, List<int[]> orders, int crossNic, List<int[]> nets, int dupFactor) {
 
     /** Copies the order and NIC lists (the arrays are the search's own and never changed after the fill). */
     GraphSolution {
         orders = List.copyOf(orders);
         nets = List.copyOf(nets);
+    }
+
+    /** A solution as the search found it, not duplicated (dupFactor 1). */
+    GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra, PathType typeInter, int hops,
+            boolean same, List<int[]> orders, int crossNic, List<int[]> nets) {
+        this(nCh, bwIntra, bwInter, typeIntra, typeInter, hops, same, orders, crossNic, nets, 1);
     }
 
     /** A solution without NICs (one node, or where only the figures matter). */
@@ -122,8 +130,8 @@ record GraphSolution(int nCh, double bwIntra, double bwInter, PathType typeIntra
 
     /** @param p the pattern searched; @return the summary the tuning model reads */
     GraphSummary summary(GraphPattern p) {
-        // after ncclTopoDupChannels the orders are the channels the search found, each standing for its copies
-        int dupFactor = orders.isEmpty() ? 1 : Math.max(1, (nCh + orders.size() - 1) / orders.size());
+        // the factor ncclTopoDupChannels split the search's channels by (not the count of distinct orders: a
+        // multi-node ring of NCCL's search pairs its channels on one order without duplicating them)
         return new GraphSummary(p, nCh, bwIntra, bwInter, typeIntra, typeInter, 0, same, dupFactor);
     }
 }

@@ -106,11 +106,15 @@ public final class RingChannelRate {
      * @param p    the call's protocol
      * @return true where {@link #linkAlgBw} may take the NICs' ring share: a Hopper Ring/Simple between nodes of
      *         NVLink GPUs whose ring graph's inter-node speed is the search's ceiling (its channels' measured rate
-     *         and its NICs' share both known)
+     *         and its NICs' share both known) and whose GPUs reach their NICs directly (GPUDirect RDMA: the ring's
+     *         typeInter before PHB). Without GPUDirect RDMA the network data is staged in host memory and crosses the
+     *         GPU's PCIe switch uplink twice each way (the GPU's copy and the NIC's DMA), which NCCL's search charges
+     *         to that uplink: the NICs' line rate does not bound such a ring, so NCCL's entry stays
      */
     public static boolean nicShareApplies(ChannelPlan plan, Algorithm a, Protocol p) {
         return p == Protocol.SIMPLE && plan.nNodes() >= 2 && oneNodeRateBetweenNodes(a, GpuGeneration.of(plan.minSm()))
-                && plan.graphs().ring().typeIntra() == PathType.NVL && atTopSearchSpeed(plan);
+                && plan.graphs().ring().typeIntra() == PathType.NVL
+                && plan.graphs().ring().typeInter().compareTo(PathType.PHB) < 0 && atTopSearchSpeed(plan);
     }
 
     /**
@@ -120,9 +124,8 @@ public final class RingChannelRate {
      *         release collsim models): the search stopped at its ceiling, not at a link. A ring of 4 channels or fewer
      *         at 48 is duplicated into twice the channels at 24 (NCCL 2.30.7 {@code src/graph/search.cc
      *         ncclTopoDupChannels}: bwIntra 48 >= 25, and the sm90 exception needs more than 4 channels), so 2 x 2
-     *         DGX H100 ranks get 4 x 24 from the 48 ceiling. Below the ceiling a link set the speed (without
-     *         GPUDirect RDMA a DGX H100 NIC's send and receive share its PCIe switch's x16 uplink: 8 channels of 24 GB/s
-     *         found at 24, not split), and NCCL's entry stands on that link
+     *         DGX H100 ranks get 4 x 24 from the 48 ceiling. Below the ceiling a link set the speed, and NCCL's entry
+     *         stands on that link
      */
     private static boolean atTopSearchSpeed(ChannelPlan plan) {
         return plan.graphs().ring().searchBwInter()

@@ -157,6 +157,22 @@ class RingChannelRateTest {
         assertEquals(98.0, p.busBw(), 98.0 * 0.005, p.toString());
     }
 
+    /**
+     * Without GPUDirect RDMA (NCCL_NET_GDR_LEVEL=LOC) a DGX H100 ring's network data is staged in host memory and
+     * crosses each PCIe switch's uplink twice each way; NCCL's search charges both crossings and finds 4 channels at
+     * the 48 GB/s ceiling, duplicated into 8 x 24 ({@code ncclTopoDupChannels}), so the ceiling was reached but the
+     * NICs' line rate is not the limit: NCCL's entry stands, 8 x 24 = 192 GB/s busbw at collsim's Simple efficiency
+     * 0.98 = 188.2, less the per-step latency at 8 GiB (under 0.5 %), where the NICs' share would give the 16 x 20.7
+     * channel rate, 331.2.
+     */
+    @Test
+    void stagedRingKeepsNcclsEntry() throws Exception {
+        Prediction p = predict("dgx-h100x2", Collective.ALL_REDUCE, 8L << 30, Map.of("NCCL_ALGO", "Ring",
+                "NCCL_PROTO", "Simple", "NCCL_NET_GDR_LEVEL", "LOC"));
+        assertEquals(Algorithm.RING, p.algorithm(), p.toString());
+        assertEquals(0.98 * 8 * 24, p.busBw(), 0.98 * 8 * 24 * 0.005, p.toString());
+    }
+
     /** The rule's scope, as its class comment gives it: Ring on Hopper only. */
     @Test
     void scope() {

@@ -8,6 +8,7 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
+import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +77,7 @@ class SlingshotClassTest {
         assertTrue(hook.points().stream().noneMatch(x -> x.protocol().equalsIgnoreCase("LL128")),
                 hook.points().toString());
         PointComparison olivia = point("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt", 0, 1048576);
-        assertEquals("LL128", olivia.protocol().toUpperCase(java.util.Locale.ROOT));
+        assertEquals("LL128", olivia.protocol().toUpperCase(Locale.ROOT));
     }
 
     private PointComparison point(String file, int table, long bytes) throws Exception {

@@ -128,7 +128,21 @@ public final class RingChannelRate {
      *         stands on that link
      */
     private static boolean atTopSearchSpeed(ChannelPlan plan) {
-        return plan.graphs().ring().searchBwInter()
-                >= SearchSpeeds.of(plan.minSm(), true, NcclVersion.V2_30_7)[0] - 1e-9;
+        double ceiling = SearchSpeeds.of(plan.minSm(), true, NcclVersion.V2_30_7)[0];
+        return plan.graphs().ring().searchBwInter() >= ceiling - 1e-9 && nicsStoppedTheSearch(plan, ceiling);
+    }
+
+    /**
+     * @return true when the NICs' line rate explains why the search found no more channels at the ceiling: one more
+     *         channel per NIC at the ceiling would exceed a NIC (2 x 2 DGX H100: 1 channel per 50 GB/s NIC, a second
+     *         needs 96). Where a NIC could take another (one 800 Gb/s NIC, 100 GB/s, carrying NCCL's 1 channel of 48,
+     *         duplicated into 2 x 24), a path to it (the NIC's PCIe link, 48 GB/s in NCCL's view) stopped the search,
+     *         and the NIC's line rate is not the ring's limit
+     */
+    private static boolean nicsStoppedTheSearch(ChannelPlan plan, double ceiling) {
+        int nics = Math.max(1, plan.nicsPerNode());
+        double perNic = plan.nodeNicBw() / nics;
+        double found = (double) plan.graphs().ring().nChannels() / plan.graphs().ring().dupFactor();
+        return perNic < (Math.ceil(found / nics) + 1) * ceiling;
     }
 }

@@ -56,12 +56,14 @@ import java.util.Objects;
  *                           search finds on the same nodes (agreed the same way), which is {@code graphs.nvls()} for
  *                           2.30.7 and for every release on sm90 (the speed arrays differ only on sm100: 2.28.9's
  *                           {96, 48, ...} between nodes, 2.30.7's {96, 86, 80, 48, ...}; {@link SearchSpeeds})
+ * @param ringSwitchHops     share of the ring graph's GPU-to-GPU hops inside one PCIe switch (PIX), 0 to 1, the
+ *                           lowest over the nodes ({@link RingSwitchHops}; read by {@code perf.PcieSwitchHop})
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, ScaleUp scaleUp, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
         NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, int gpuPcieGen,
-        NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph) {
+        NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph, double ringSwitchHops) {
 
     /** Validates. */
     public ChannelPlan {

@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.AlgoChoice;
 import dev.collsim.simulator.tuning.CostTable;
@@ -58,7 +59,28 @@ public final class PcieLlStream {
     }
 
     /**
+     * NCCL's per-step LL latency above the ring's mean hop flight ({@link PcieSwitchHop}): nsteps x (NCCL's
+     * hwLat[PCI][Ring][LL] - {@link PcieSwitchHop#meanFlightUs}), 0 unless P2P hops inside a PCIe switch.
+     *
+     * @param plan   the channel plan
+     * @param s      settings (P2P level)
+     * @param table  NCCL's cost table of the communicator
+     * @param func   collective
+     * @param choice NCCL's (algorithm, protocol)
+     * @return microseconds before {@link PerformanceParameters#latencyScale()}, >= 0
+     */
+    static double overchargeUs(ChannelPlan plan, NcclSettings s, CostTable table, Collective func,
+            AlgoChoice choice) {
+        if (!applies(plan, func, choice.algorithm(), choice.protocol())) {
+            return 0;
+        }
+        return NcclTuningModel.nSteps(func, plan.nRanks())
+                * PcieSwitchHop.savedPerStepUs(plan, s, table.input().constants());
+    }
+
+    /**
      * @param plan    the channel plan
+     * @param s       settings (P2P level, for the hop's flight: {@link PcieSwitchHop#meanFlightUs})
      * @param pp      performance parameters (the hidden part is at most the data time / latencyScale, so that the
      *                scaled latency never falls by more than the data time and the time never falls as size grows)
      * @param table   NCCL's cost table of the communicator (its hwLat table, by release)
@@ -67,16 +89,17 @@ public final class PcieLlStream {
      * @param nBytes  bytes of the call
      * @param algBw   the call's algorithm bandwidth, GB/s (its data time is nBytes / (1000 x algBw) us)
      * @return microseconds of NCCL's latency (before {@link PerformanceParameters#latencyScale()}) hidden behind the
-     *         data, >= 0
+     *         data, >= 0: at most nsteps - 1 hops at {@link PcieSwitchHop#meanFlightUs} (NCCL's hwLat[PCI][Ring][LL]
+     *         except over P2P hops inside a PCIe switch)
      */
-    public static double hiddenUs(ChannelPlan plan, PerformanceParameters pp, CostTable table,
+    public static double hiddenUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes, double algBw) {
         Algorithm a = choice.algorithm();
         if (!applies(plan, func, a, choice.protocol())) {
             return 0;
         }
         double hops = (NcclTuningModel.nSteps(func, plan.nRanks()) - 1)
-                * table.input().constants().hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.LL);
+                * PcieSwitchHop.meanFlightUs(plan, s, table.input().constants());
         return Math.max(0, Math.min(hops, nBytes / (1000.0 * algBw) / pp.latencyScale()));
     }
 

@@ -91,10 +91,11 @@ public final class PcieSimpleStep {
      * receiver's poll of the counter in host memory, one round trip. The loads' own round trip over SHM is
      * {@link ShmHostReads#simpleDataReadsUs}'s.
      *
-     * @return microseconds: 2 x hwLat[PCI][Ring][LL], + {@link ShmHostReads#READ_ROUND_TRIP_US} over SHM
+     * @return microseconds: 2 x hwLat[PCI][Ring][LL] (over P2P hops inside a PCIe switch their flight, {@link
+     *         PcieSwitchHop#meanFlightUs}), + {@link ShmHostReads#READ_ROUND_TRIP_US} over SHM
      */
     static double stepUs(ChannelPlan plan, NcclSettings s, TuningConstants c) {
-        double flights = FLIGHTS_PER_STEP * c.hwLatency(HardwareClass.PCI, Algorithm.RING, Protocol.LL);
+        double flights = FLIGHTS_PER_STEP * PcieSwitchHop.meanFlightUs(plan, s, c);
         return flights + (ShmLinkShare.shm(plan, s) ? ShmHostReads.READ_ROUND_TRIP_US : 0);
     }
 

@@ -195,7 +195,8 @@ public final class PerformanceModel {
 
     /**
      * NCCL's latency for the call's (algorithm, protocol), less the hops a one-host LL Ring over PCIe hides behind
-     * its data ({@link PcieLlStream}), a one-host Simple Ring's PCIe step cost ({@link PcieSimpleStep}) and LL128's
+     * its data ({@link PcieLlStream}; each step at its P2P flight inside a PCIe switch, {@link PcieSwitchHop}), a
+     * one-host Simple Ring's PCIe step cost ({@link PcieSimpleStep}) and LL128's
      * base on PCIe paths ({@link PcieLl128Base}) and the steps a tiny one-host Ring LL AllReduce's empty rank-chunks
      * do not wait ({@link RingLlEmptySteps}) and the steps a Ring/Simple AllReduce between nodes hides behind whole
      * chunks or behind the other channels' data on NICs its channels outrun ({@link RingStepOverlap}), plus what an LL step over NVLink costs an A100 host beyond NCCL's
@@ -216,8 +217,9 @@ public final class PerformanceModel {
     private static double ncclLatencyUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table,
             Collective func, AlgoChoice choice, long nBytes, double otherAlgBw, double capAlgBw, int channels,
             double spareUs) {
-        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, pp, table, func, choice, nBytes,
-                otherAlgBw) - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
+        double ncclLatency = choice.latencyUs() - PcieLlStream.hiddenUs(plan, s, pp, table, func, choice, nBytes,
+                otherAlgBw) - PcieLlStream.overchargeUs(plan, s, table, func, choice)
+                - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
                 - PcieLl128Base.overchargeUs(plan, table, choice)
                 - RingLlEmptySteps.savedUs(plan, s, table, func, choice, nBytes)
                 - RingStepOverlap.hiddenUs(plan, s, table, func, choice, nBytes, channels, spareUs)

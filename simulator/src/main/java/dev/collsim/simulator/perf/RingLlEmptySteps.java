@@ -11,6 +11,7 @@ import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.HardwareClass;
 import dev.collsim.simulator.tuning.NcclTuningModel;
 import dev.collsim.simulator.tuning.ReleaseRules;
+import dev.collsim.simulator.tuning.TuningConstants;
 
 /**
  * The ring steps a tiny Ring LL AllReduce waits for, one call after another as nccl-tests times them, when fewer
@@ -106,8 +107,10 @@ public final class RingLlEmptySteps {
         if (left <= 0) {
             return 0;
         }
-        return left * table.input().constants().hwLatency(PerformanceModel.linkClass(plan), Algorithm.RING,
-                Protocol.LL);
+        TuningConstants c = table.input().constants();
+        // a P2P hop inside a PCIe switch waits its flight, not NCCL's figure (PcieSwitchHop; 0 elsewhere)
+        return left * (c.hwLatency(PerformanceModel.linkClass(plan), Algorithm.RING, Protocol.LL)
+                - PcieSwitchHop.savedPerStepUs(plan, s, c));
     }
 
     /**

@@ -3,12 +3,21 @@ package dev.collsim.validation.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.Candidate;
+import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.perf.NetClassProfile;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
+import dev.collsim.validation.ingest.PerfPoint;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +87,36 @@ class SlingshotClassTest {
                 hook.points().toString());
         PointComparison olivia = point("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt", 0, 1048576);
         assertEquals("LL128", olivia.protocol().toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * NCCL's own table ties Tree/Simple and Tree/LL128 at the Olivia run's last size, 128 MiB (line 54), worked out
+     * from NCCL 2.30.7 {@code src/graph/tuning.cc} on the modelled tree graph (4 channels, bwIntra 48 GB/s: pass 2
+     * doubles a two-node tree's bwIntra up to twice its bwInter of 24; a plain tree, x .85). Simple: busBw
+     * min(0.92 x 4 x 48, 4 x 41.4 perChMaxTreeBw) = 165.6, x .85 x .5 x .9 (treeCorrectionFactor at 2^27 >> 6 = 2^21)
+     * = 63.342 GB/s; latency 8.4 + 2 x (3 x 4.0 + 14) = 60.4 us: 2179.34 us. LL128: min(165.6 x 120/128,
+     * 4 x 36.7 perChMaxTreeLL128Bw) = 146.8, x .85 x .5 x 1.0 = 62.39 GB/s; latency 14.0 + 2 x (3 x 1.25 + 8.5) = 38.5
+     * us: 2189.77 us. Simple wins by 0.5 %; aws-ofi-nccl reports latency 0 off AWS, so nothing is added to either.
+     */
+    @Test
+    void lastOliviaSizeIsATieInNcclsTable() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-int8-2x4xGH200-sigma2-olivia-slingshot-nccl2.30.txt").get(0);
+        ClusterGuess c = ClusterGuesser.guess(d).orElseThrow();
+        Map<String, String> settings = new LinkedHashMap<>(d.env());
+        RunSettings.modelSettings(d, c, true, settings);
+        List<PerfPoint> last = Comparer.usable(d).stream().filter(p -> p.sizeBytes() == 134217728L).toList();
+        PreparedCall call = comparer.model(d, c, NcclSettings.modelled(settings), last).get(0);
+        List<Candidate> all = call.candidates(PerformanceParameters.DEFAULTS);
+        Candidate simple = tree(all, Protocol.SIMPLE);
+        Candidate ll128 = tree(all, Protocol.LL128);
+        assertEquals(60.4 + 134217728 / (1000 * 165.6 * .85 * .5 * .9), simple.ncclTimeUs(), 0.05);
+        assertEquals(38.5 + 134217728 / (1000 * 146.8 * .85 * .5), ll128.ncclTimeUs(), 0.05);
+        assertTrue(simple.chosen() && !ll128.chosen());
+    }
+
+    private static Candidate tree(List<Candidate> all, Protocol p) {
+        return all.stream().filter(x -> x.algorithm() == Algorithm.TREE && x.protocol() == p).findFirst()
+                .orElseThrow();
     }
 
     private PointComparison point(String file, int table, long bytes) throws Exception {

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code collsim diagnose FILE} without {@code -c} on a plain 2x8 H100 all_reduce log from AWS: no {@code #@} lines,
  * and aws-ofi-nccl's INFO lines name the EFA provider but no NIC speed, so the bound was "unknown" while compare
  * modelled the run on p5.48xlarge (the one catalog system of H100 SXM over EFA, systems.tsv). Now diagnose judges it
- * by that system's NICs, as compare models it: 32 x 100 Gb/s per host (AWS p5 documentation: 32 network cards, 3,200
- * Gbps), all 32 local to the run's 8 GPUs per host. Made-up rows.
+ * by that system's NICs, as compare models it: the 32 EFA cards of 100 Gb/s per host (AWS p5 documentation: 32 network
+ * cards, 3,200 Gbps) as aws-ofi-nccl presents them to NCCL, 8 devices of 4 x 100 = 400 Gb/s
+ * (topology.catalog.OfiRailGroups), all 8 local to the run's 8 GPUs per host. Made-up rows.
  */
 class DiagnoseShownSystemCliTest {
 
@@ -44,7 +45,7 @@ class DiagnoseShownSystemCliTest {
         Path f = Files.writeString(dir.resolve("p5.log"), sb.toString());
         CliRun r = run("diagnose", f.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("network 32 x 100 Gb/s per host (the NICs local to 8 GPU(s) of the 32 per host of"
+        assertTrue(r.out().contains("network 8 x 400 Gb/s per host (the NICs local to 8 GPU(s) of the 8 per host of"
                 + " p5.48xlarge (the one catalog system of the file's GPU over its network; -c to name another))"),
                 r.out());
         assertFalse(r.out().contains("bound unknown"), r.out());

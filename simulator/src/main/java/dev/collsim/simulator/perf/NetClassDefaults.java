@@ -91,10 +91,11 @@ import java.util.Optional;
  *       EFA device cannot order 128-byte writes (p4d, p4de: {@code simulator.channel.AwsOfiNcclProto}). Read and not
  *       binding: maxRecvs 1 (v1.13.2-aws {@code include/nccl_ofi.h} NCCL_OFI_MAX_RECVS) and 128 requests per
  *       communicator (NCCL_OFI_MAX_REQUESTS), above NCCL's 8 sends in flight per connection ({@link NetTransport}).
- *       What NCCL sees as a NIC: with SENDRECV (and in the run's v1.7.3-aws, which loads its p5.48xl-topo.xml: 4 EFA
- *       NICs behind each GPU's PCIe switch) every 100 Gb/s EFA device, 32 per p5 node, as collsim's catalog builds
- *       it; with RDMA the plugin groups the NICs local to a GPU into one device of several rails
- *       ({@code src/nccl_ofi_topo.cpp}), 8 of 400 Gb/s: the same 400 GB/s per node.</li>
+ *       What NCCL sees as a NIC: with SENDRECV every EFA device; with RDMA (p5 from v1.7.3-aws, whose
+ *       {@code src/nccl_ofi_rdma.c} already reports {@code speed *= num_rails}) the plugin groups the NICs local to a
+ *       GPU into one device of several rails ({@code src/nccl_ofi_topo.c}), 8 of 400 Gb/s per p5 node, as collsim's
+ *       catalog builds it ({@code topology.catalog.OfiRailGroups}): the same 400 GB/s per node. Its sends above 8 KiB
+ *       wait for the receiver's control message: {@link OfiRdmaCtrlWait}.</li>
  *   <li><b>TCPXO</b> (58 us, 14 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
  *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node), under the settings it ran with: its VM
  *       image installs GCP's TCPXO NCCL plugin installer v1.0.4 and sources that installer's

@@ -67,7 +67,9 @@ import dev.collsim.topology.PathType;
  *               rendezvous leave, {@link LibfabricReadRendezvous}), for NCCL's socket transport at most its TCP
  *               streams' ({@link SocketStreams})
  *   eagerCopy = a Simple call over EFA on A100-class hosts: each network crossing's first send copies its eager bytes
- *               (at most libfabric's runt size) into GPU memory at the receiver, {@link LibfabricEagerCopy}
+ *               (at most libfabric's runt size) into GPU memory at the receiver, {@link LibfabricEagerCopy}; on
+ *               Hopper EFA hosts a first send above 8 KiB waits one crossing for its control message instead
+ *               ({@link OfiRdmaCtrlWait})
  *   turns     = an LL call's network steps waiting for their rank's proxy thread to serve its other connections
  *               ({@link NetTransport#proxyTurnsUs}); overlaps the data's time, which a step's wait is not beyond
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + posts + netHop + shmSimple + eagerCopy
@@ -176,7 +178,8 @@ public final class PerformanceModel {
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + LibfabricEagerCopy.extraUs(plan, s, func, a, p, nBytes, effChannels, channels, rules.runMinor())
                 + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels)
-                + ShmStepWaits.treePairUs(plan, s, func, a, p, nBytes, channels);
+                + ShmStepWaits.treePairUs(plan, s, func, a, p, nBytes, channels)
+                + OfiRdmaCtrlWait.extraUs(plan, s, func, a, p, nBytes, channels, net.hopLatencyUs());
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         // the idle copy adds to the link's time; the per-channel cap was measured with it (RingFinalRecv)
         double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = Math.max(nBytes / (1000.0 * otherAlgBw),

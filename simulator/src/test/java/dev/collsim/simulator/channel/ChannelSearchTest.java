@@ -9,6 +9,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.io.ClusterLoader;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -75,6 +76,22 @@ class ChannelSearchTest {
         assertEquals(PathType.PIX, p.graphs().ring().typeInter());
         assertEquals(16, p.runtimeChannels());
         assertEquals(400.0, p.nodeNicBw(), 1e-9);
+    }
+
+    /**
+     * Two p5.48xlarge hosts as NCCL sees them through aws-ofi-nccl's RDMA devices (one 4 x 100 Gb/s device per GPU,
+     * topology.catalog.OfiRailGroups): the DGX H100 search above, 8 ring channels at 48 GB/s, 16 at run time and 16
+     * NVLS channels, as the 2-node p5 log prints ("16 coll channels, 16 nvls channels",
+     * validation/src/test/resources/data/D-info-1x8-2x8xH100-aws-p5-eks-channels-excerpt.txt line 23); 32 devices of
+     * 12.5 GB/s gave 32 channels of 12 and 64 at run time.
+     */
+    @Test
+    void twoP5HostsSeeEightDevices() {
+        ChannelPlan p = plan(ClusterLoader.load("p5.48xlargex2"), Map.of());
+        assertEquals(8, p.graphs().ring().nChannels());
+        assertEquals(48.0, p.graphs().ring().bwInter(), 1e-9);
+        assertEquals(16, p.runtimeChannels());
+        assertEquals(16, p.nvlsChannels());
     }
 
     /** NCCL_MAX_CTAS caps the runtime channels only; the graph is unchanged (fact sheet §3.4). */

@@ -20,7 +20,8 @@ import java.util.Objects;
  * the GPUs on the board's NVSwitch chips (one NVS node) with the GPU model's NVLinks; with GPUDirect, the GPUs and NICs
  * split into {@code min(GPUs, NICs)} equal groups, each group under one PCIe switch of the GPU's generation (every
  * device on its own downstream bridge, so a GPU and a NIC of its group are PXB apart, as on the DGX boards), groups
- * spread evenly over the two sockets, NIC i on rail i; without GPUDirect (a virtual NIC, NCCL's socket transport) each
+ * spread evenly over the two sockets, NIC i on rail i (on an EFA host whose net plugin groups a GPU's EFA devices
+ * into one device, that device: {@link OfiRailGroups}); without GPUDirect (a virtual NIC, NCCL's socket transport) each
  * GPU has its own switch and the NICs hang off the CPUs. A link on a CPU root port (a switch's uplink, a NIC on the
  * CPU) runs at the lower of the device's and the CPU's PCIe generation ({@link CpuModel#rootPort}): a p5's H100 and
  * its switches are Gen5, its EPYC 7R13 (Milan) root ports Gen4, so its uplinks are Gen4 x16. A NIC's own link runs at
@@ -99,6 +100,8 @@ public record SystemHost(SystemEntry entry) implements HostType {
         int groups = entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
         int gpusPer = entry.gpus() / groups;
         int nicsPer = entry.gpuDirect() ? entry.nics() / groups : 0;
+        int rails = OfiRailGroups.rails(entry, nicsPer);
+        int devices = nicsPer / rails;
         int sw = 0;
         for (int k = 0; k < groups; k++) {
             PcieSwitch top = ctx.pcieSwitch(sw++, k);
@@ -110,15 +113,15 @@ public record SystemHost(SystemEntry entry) implements HostType {
                 ctx.pcie(bridge, g, gen, m.pcieWidth());
                 ctx.nvlink(g, nvs, m.nvlinks(), m.nvlink());
             }
-            for (int j = 0; j < nicsPer; j++) {
+            for (int j = 0; j < devices; j++) {
                 PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
                 ctx.pcie(top, bridge, gen, 16);
-                ctx.pcie(bridge, nic(ctx, k * nicsPer + j), nicGen(gen), nicWidth());
+                ctx.pcie(bridge, nic(ctx, k * devices + j, rails), nicGen(gen), nicWidth());
             }
         }
         if (!entry.gpuDirect()) {
             for (int i = 0; i < entry.nics(); i++) {
-                ctx.pcie(cpus[i % 2], nic(ctx, i), nicGen(rootGen), nicWidth());
+                ctx.pcie(cpus[i % 2], nic(ctx, i, 1), nicGen(rootGen), nicWidth());
             }
         }
     }
@@ -133,7 +136,8 @@ public record SystemHost(SystemEntry entry) implements HostType {
         return entry.nicModel().map(n -> n.linkWidth(16)).orElse(16);
     }
 
-    private Nic nic(HostContext ctx, int i) {
+    /** NIC {@code i}, of {@code rails} EFA devices grouped into one NCCL device ({@link OfiRailGroups}). */
+    private Nic nic(HostContext ctx, int i, int rails) {
         String name = switch (entry.network()) {
             case EFA -> "rdmap" + i;
             case TCPXO -> "eth" + (i + 1);
@@ -141,6 +145,6 @@ public record SystemHost(SystemEntry entry) implements HostType {
             case SLINGSHOT -> "cxi" + i;
             default -> "mlx5_" + i;
         };
-        return ctx.nic(i, name, Bandwidth.ofGbits(entry.nicGbits()), entry.gpuDirect(), i);
+        return ctx.nic(i, name, Bandwidth.ofGbits(entry.nicGbits() * rails), entry.gpuDirect(), i);
     }
 }

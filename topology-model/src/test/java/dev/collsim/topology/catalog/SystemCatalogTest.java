@@ -37,11 +37,12 @@ class SystemCatalogTest {
         // EFA, GPUDirect RDMA; 4 network cards
         "p4d.24xlarge, A100-SXM4-40GB, 8, 12, 4, 100, 400, efa, true",
         "p4de.24xlarge, A100-SXM4-80GB, 8, 12, 4, 100, 400, efa, true",
-        // EC2 user guide (p5-efa): P5 and P5e up to 32 network cards, 3,200 Gbps
-        "p5.48xlarge, H100-SXM5-80GB, 8, 18, 32, 100, 3200, efa, true",
-        "p5e.48xlarge, H200-SXM-141GB, 8, 18, 32, 100, 3200, efa, true",
-        // p5 page: p5en 3200 Gbps EFAv3 over 16 network cards
-        "p5en.48xlarge, H200-SXM-141GB, 8, 18, 16, 200, 3200, efa, true",
+        // EC2 user guide (p5-efa): P5 and P5e up to 32 network cards, 3,200 Gbps; p5 page: p5en 3200 Gbps EFAv3 over
+        // 16 network cards. NCCL sees them as aws-ofi-nccl's RDMA protocol presents them (OfiRailGroups): one device
+        // per GPU of the cards behind its PCIe switch, 32 / 8 = 4 x 100 and 16 / 8 = 2 x 200 Gb/s, the page's total
+        "p5.48xlarge, H100-SXM5-80GB, 8, 18, 8, 400, 3200, efa, true",
+        "p5e.48xlarge, H200-SXM-141GB, 8, 18, 8, 400, 3200, efa, true",
+        "p5en.48xlarge, H200-SXM-141GB, 8, 18, 8, 400, 3200, efa, true",
         // aws.amazon.com/ec2/instance-types/p6/: P6-B200 3.2 Tbps EFAv4, P6-B300 6.4 Tbps
         "p6-b200.48xlarge, B200-180GB, 8, 18, 8, 400, 3200, efa, true",
         "p6-b300.48xlarge, B300-SXM6-288GB, 8, 18, 8, 800, 6400, efa, true",
@@ -107,14 +108,17 @@ class SystemCatalogTest {
         Catalog.systems().forEach(e -> assertTrue(e.source().startsWith("https://"), e.name()));
     }
 
-    /** p5: 32 EFA devices, 4 behind each GPU's PCIe switch (PXB, as on the DGX boards); a GB200 tray is a rack. */
+    /**
+     * p5: 32 EFA devices, 4 behind each GPU's PCIe switch (PXB, as on the DGX boards), which aws-ofi-nccl presents to
+     * NCCL as one device of 4 rails per GPU (OfiRailGroups); a GB200 tray is a rack.
+     */
     @Test
     void nicsSitNextToTheirGpus() {
         Topology p5 = Catalog.standalone(Catalog.hostType("p5.48xlarge").orElseThrow(), 1);
         HostPaths hp = PathFinder.of(p5).host(0);
         for (Gpu g : hp.gpus()) {
             long near = hp.nics().stream().filter(n -> hp.path(g, n).type() == PathType.PXB).count();
-            assertEquals(4, near, g.id());
+            assertEquals(1, near, g.id());
         }
         assertEquals(18, Catalog.hostType("BM.GPU.GB200.4").orElseThrow().hostsPerNvlinkDomain());
         assertEquals(1, Catalog.hostType("p5").orElseThrow().hostsPerNvlinkDomain());

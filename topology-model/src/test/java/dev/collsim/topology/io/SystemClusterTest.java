@@ -21,8 +21,9 @@ class SystemClusterTest {
         assertEquals(32, t.gpus().size());
         // EFA is p5's own transport (aws.amazon.com/ec2/instance-types/p5/), no --network needed
         assertSame(NetworkClass.EFA, t.networkClass());
-        // a rail-optimized fabric: the 32 EFA devices of every host on their own rail, each NIC cabled to a leaf
-        assertEquals(4 * 32, t.devices(Nic.class).stream().filter(n -> n.rail() >= 0).count());
+        // a rail-optimized fabric: the 8 NCCL devices of every host (aws-ofi-nccl's 4 EFA rails each,
+        // catalog.OfiRailGroups) on their own rail, each NIC cabled to a leaf
+        assertEquals(4 * 8, t.devices(Nic.class).stream().filter(n -> n.rail() >= 0).count());
         assertEquals(2, ClusterLoader.resolve("BM.GPU.H100.8:2", HardwareHints.NONE, null).topology().hostCount());
         assertSame(NetworkClass.ROCE, ClusterLoader.load("bm.gpu.h100.8x2").networkClass());
         assertSame(NetworkClass.TCPXO, ClusterLoader.load("a3-megagpu-8g").networkClass());

@@ -62,10 +62,12 @@ final class RemeasuredLatency implements LatencyTable {
     static final int LAST_CHUNK_TREE_SIMPLE_MINOR = 22;
 
     private final TuningConstants own;
+    private final boolean llToo;
     private final TuningConstants newer = TuningConstants.of(REMEASURED);
 
-    private RemeasuredLatency(TuningConstants own) {
+    private RemeasuredLatency(TuningConstants own, boolean llToo) {
         this.own = own;
+        this.llToo = llToo;
     }
 
     /**
@@ -78,48 +80,59 @@ final class RemeasuredLatency implements LatencyTable {
     }
 
     /**
-     * @param in a communicator
-     * @return true when its time reads the re-measured latencies: a release before 2.12 ({@link ReleaseRules#early})
-     *         or of 2.19-2.22 ({@link #chunkTreeSimple}), and every GPU sm80 or newer
+     * @param c a release's tables
+     * @return true where its Tree/Simple hwLat is the 28 us chunk figure on every link: 2.19-2.22 ({@link
+     *         #chunkTreeSimple}) and the releases before 2.12 ({@link ReleaseRules#early}: the 2.8.4 entry's table,
+     *         v2.8.4-1 {@code src/graph/tuning.cc} lines 61-69), on any GPU (class comment, "Tree/Simple")
      */
-    static boolean applies(TuningInput in) {
-        return (in.constants().rules().early() || chunkTreeSimple(in.constants())) && in.minSm() >= FIRST_SM;
+    static boolean chunkHopTreeSimple(TuningConstants c) {
+        return chunkTreeSimple(c) || c.rules().early();
     }
 
     /**
      * @param in a communicator
-     * @return the latency tables its time reads: the re-measured ones where they apply ({@link #applies}), else the
-     *         release's own
+     * @return true when its time reads the re-measured LL and LL128 latencies: a release before 2.12 ({@link
+     *         ReleaseRules#early}) on GPUs all sm80 or newer
+     */
+    static boolean applies(TuningInput in) {
+        return in.constants().rules().early() && in.minSm() >= FIRST_SM;
+    }
+
+    /**
+     * @param in a communicator
+     * @return the latency tables its time reads: the re-measured ones where any entry is replaced ({@link #applies},
+     *         {@link #chunkHopTreeSimple}), else the release's own
      */
     static LatencyTable forTime(TuningInput in) {
-        return applies(in) ? new RemeasuredLatency(in.constants()) : in.constants();
+        return applies(in) || chunkHopTreeSimple(in.constants())
+                ? new RemeasuredLatency(in.constants(), applies(in)) : in.constants();
     }
 
     /**
      * @param in a communicator
      * @param a  algorithm
      * @param p  protocol
-     * @return true for the entries its time reads from 2.18.5 ({@link #applies}): Tree and Ring LL and LL128 before
-     *         2.12, Tree/Simple in 2.19-2.22
+     * @return true for the entries its time reads from 2.18.5: Tree and Ring LL and LL128 before 2.12 on sm80 or
+     *         newer ({@link #applies}), Tree/Simple before 2.12 and in 2.19-2.22 on any GPU
      */
     static boolean replaces(TuningInput in, Algorithm a, Protocol p) {
-        return applies(in) && replaces(in.constants(), a, p);
+        return replaces(in.constants(), applies(in), a, p);
     }
 
-    private static boolean replaces(TuningConstants c, Algorithm a, Protocol p) {
-        if (chunkTreeSimple(c)) {
-            return a == Algorithm.TREE && p == Protocol.SIMPLE;
+    private static boolean replaces(TuningConstants c, boolean llToo, Algorithm a, Protocol p) {
+        if (a == Algorithm.TREE && p == Protocol.SIMPLE) {
+            return chunkHopTreeSimple(c);
         }
-        return (a == Algorithm.TREE || a == Algorithm.RING) && p != Protocol.SIMPLE;
+        return llToo && (a == Algorithm.TREE || a == Algorithm.RING) && p != Protocol.SIMPLE;
     }
 
     @Override
     public double baseLatency(Algorithm a, Protocol p) {
-        return replaces(own, a, p) ? newer.baseLatency(a, p) : own.baseLatency(a, p);
+        return replaces(own, llToo, a, p) ? newer.baseLatency(a, p) : own.baseLatency(a, p);
     }
 
     @Override
     public double hwLatency(HardwareClass hw, Algorithm a, Protocol p) {
-        return replaces(own, a, p) ? newer.hwLatency(hw, a, p) : own.hwLatency(hw, a, p);
+        return replaces(own, llToo, a, p) ? newer.hwLatency(hw, a, p) : own.hwLatency(hw, a, p);
     }
 }

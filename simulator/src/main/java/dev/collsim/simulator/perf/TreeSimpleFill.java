@@ -159,9 +159,9 @@ public final class TreeSimpleFill {
      * The store-and-forward legs of one network hop of the tree: 1 where the tree's GPUs reach their NICs by GPU
      * Direct RDMA (the NIC reads and writes the GPU's own buffers), 3 where the GPU-NIC path crosses the CPU beyond
      * the GDR level ({@code NCCL_NET_GDR_LEVEL}): the buffers are then in host memory (v2.8.4-1 {@code
-     * src/transport/net.cc} lines 85 and 139, {@code LOC_HOSTMEM} without {@code useGdr}), and a chunk is stored by
+     * src/transport/net.cc} lines 85 and 135, {@code LOC_HOSTMEM} without {@code useGdr}), and a chunk is stored by
      * the sending GPU into host memory, posted by the proxy only once the GPU's tail shows the whole step (line 291),
-     * and made visible to the receiving GPU only once the receive has completed (lines 427-430), which then loads it
+     * and made visible to the receiving GPU only once the receive has completed (lines 419-427), which then loads it
      * from host memory: three whole-chunk legs in series, each on the PCIe path the NIC's data crosses.
      *
      * @param plan channel plan (the tree graph's GPU-NIC path type)

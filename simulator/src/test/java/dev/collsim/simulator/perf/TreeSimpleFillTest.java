@@ -145,7 +145,7 @@ class TreeSimpleFillTest {
     /**
      * Legs of a network hop: ABCI V100 nodes reach their NICs through the CPU (PHB), beyond the default GDR level
      * PXB (NCCL 2.8.4 {@code src/graph/paths.cc} line 340): 3 (host-memory buffers, v2.8.4-1 {@code
-     * src/transport/net.cc} lines 85, 139); NCCL_NET_GDR_LEVEL=SYS puts PHB within it: 1. ABCI A100 nodes have a
+     * src/transport/net.cc} lines 85, 135); NCCL_NET_GDR_LEVEL=SYS puts PHB within it: 1. ABCI A100 nodes have a
      * NIC on each GPU pair's PCIe switch (PIX): 1.
      */
     @Test

@@ -96,12 +96,12 @@ class RemeasuredLatencyTest {
     }
 
     /**
-     * Simple keeps the release's figures (Ring/Simple 8.4 + 6 x 3.4 = 28.8 us on 4 A100, lines 56, 65; 2.18.5 has the
-     * same); 2.10.3 is re-measured as 2.8.4 (same LL tables, v2.10.3-1 lines 56, 65); 2.18.5 reads its own table
+     * Ring/Simple keeps the release's figures (8.4 + 6 x 3.4 = 28.8 us on 4 A100, lines 56, 65; 2.18.5 has the same;
+     * Tree/Simple, the chunk figure, is the next test's); 2.10.3 is re-measured as 2.8.4 (same LL tables, v2.10.3-1 lines 56, 65); 2.18.5 reads its own table
      * (Ring/LL 6.6 + 6 x 0.6 = 10.2 in both).
      */
     @Test
-    void onlyLlAndLl128OfEarlyReleasesChange() {
+    void ringSimpleOfEarlyReleasesKeepsItsFigures() {
         TuningInput in = nodes(1, 4, 80, NcclVersion.V2_8_4);
         assertEquals(28.8, timeLatency(in, Algorithm.RING, Protocol.SIMPLE), 1e-6);
         assertEquals(choiceLatency(in, Algorithm.RING, Protocol.SIMPLE), 28.8, 1e-6);

@@ -13,7 +13,6 @@ import dev.collsim.simulator.tuning.TreeChunk;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.PathType;
-import dev.collsim.topology.paths.PathFinder;
 
 /**
  * Pipeline fill of Tree/Simple AllReduce between nodes: the store-and-forward trip of one chunk down NCCL's tree
@@ -158,22 +157,22 @@ public final class TreeSimpleFill {
     /**
      * The store-and-forward legs of one network hop of the tree: 1 where the tree's GPUs reach their NICs by GPU
      * Direct RDMA (the NIC reads and writes the GPU's own buffers), 3 where the GPU-NIC path crosses the CPU beyond
-     * the GDR level ({@code NCCL_NET_GDR_LEVEL}): the buffers are then in host memory (v2.8.4-1 {@code
+     * the GDR level ({@code NCCL_NET_GDR_LEVEL}; {@link ShmHostReads#hostMemoryBuffers}, the rule the Ring LL cap
+     * reads): the buffers are then in host memory (v2.8.4-1 {@code
      * src/transport/net.cc} lines 85 and 135, {@code LOC_HOSTMEM} without {@code useGdr}), and a chunk is stored by
      * the sending GPU into host memory, posted by the proxy only once the GPU's tail shows the whole step (line 291),
      * and made visible to the receiving GPU only once the receive has completed (lines 419-427), which then loads it
-     * from host memory: three whole-chunk legs in series, each on the PCIe path the NIC's data crosses.
+     * from host memory: three whole-chunk legs in series, each charged at the network's per-channel rate (the GPU's
+     * legs cross the PCIe links to the CPU that the NIC's data crosses too; their own rate is not known apart: an
+     * assumption, not fitted). The same order holds in NCCL 2.30.7 (v2.30.7-1 {@code sendProxyProgress} line 1362,
+     * {@code recvProxyProgress} line 1712).
      *
      * @param plan channel plan (the tree graph's GPU-NIC path type)
      * @param s    NCCL settings (NCCL_NET_GDR_LEVEL)
      * @return 1 or 3
      */
     static int netLegs(ChannelPlan plan, NcclSettings s) {
-        PathType inter = plan.graphs().tree().typeInter();
-        PathType level = PathFinder.Options.of(s).gdrLevelOrDefault();
-        boolean staged = inter != null && inter.ordinal() >= PathType.PHB.ordinal()
-                && inter.ordinal() <= PathType.SYS.ordinal() && inter.ordinal() > level.ordinal();
-        return staged ? STAGED_LEGS : 1;
+        return ShmHostReads.hostMemoryBuffers(plan.graphs().tree().typeInter(), s) ? STAGED_LEGS : 1;
     }
 
     /** Legs of a network hop staged through host memory ({@link #netLegs}). */

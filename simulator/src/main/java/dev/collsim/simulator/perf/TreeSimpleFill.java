@@ -81,10 +81,11 @@ import dev.collsim.topology.PathType;
  * 3654.0 at 1-16 MiB against 507.1 / 800.4 / 1096.3 / 1663.3 / 3677.4). Still short of the measured shape: the line
  * through 2 and 8 MiB meets 0 bytes at 332 / 349 us (16 / 32 nodes) where the runs' meets it at 417 / 513, and rises
  * 159 / 168 us a MiB where theirs rises 140 / 144: the few-chunk scaling below (8 chunks a channel at 2 MiB against 2 x
- * depth - 1 = 23 to 35 stages, legs counted) takes off more of the network hops than these runs show. The staged legs
- * also take the 2 x 2 H100 NVL Slingshot runs of NCCL 2.30 (GPU-NIC path through the CPU;
- * A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt) 21.9 -> 16.4 and 22.5 -> 17.0 % at >=
- * 1 MiB.
+ * depth - 1 = 23 to 35 stages, legs counted) takes off more of the network hops than these runs show; charging a staged
+ * hop's two GPU legs in full instead, as the NVLink hops, overshoots (2 MiB 787.3 / 908.7 / 1028.7 us on 8 / 16 / 32
+ * nodes, +28 to +33 %; tried, not kept). The staged legs also take the 2 x 2 H100 NVL Slingshot runs of NCCL 2.30
+ * (GPU-NIC path through the CPU; A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt) 21.9 ->
+ * 16.4 and 22.5 -> 17.0 % at >= 1 MiB.
  *
  * <pre>
  *   stage    = min(chunk, nBytes / channels)

@@ -146,7 +146,17 @@ public final class ShmHostReads {
      *         ({@code PathFinder.Options#gdrLevelOrDefault}): no GPU Direct RDMA, receive FIFO in host memory
      */
     static boolean hostMemoryReceive(ChannelPlan plan, NcclSettings s) {
-        PathType inter = plan.graphs().ring().typeInter();
+        return hostMemoryBuffers(plan.graphs().ring().typeInter(), s);
+    }
+
+    /**
+     * @param inter a graph's GPU-NIC path type ({@code typeInter}; null on one node)
+     * @param s     settings (NCCL_NET_GDR_LEVEL)
+     * @return true when that path crosses the CPU (PHB or farther) beyond the GDR level in force ({@code
+     *         PathFinder.Options#gdrLevelOrDefault}): no GPU Direct RDMA, the network buffers in host memory (v2.8.4-1
+     *         {@code src/transport/net.cc} lines 85, 135; the same rule in 2.30.7)
+     */
+    static boolean hostMemoryBuffers(PathType inter, NcclSettings s) {
         PathType level = PathFinder.Options.of(s).gdrLevelOrDefault();
         return inter != null && inter.ordinal() >= PathType.PHB.ordinal() && inter.ordinal() <= PathType.SYS.ordinal()
                 && inter.ordinal() > level.ordinal();

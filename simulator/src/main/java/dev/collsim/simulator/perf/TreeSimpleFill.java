@@ -61,25 +61,39 @@ import dev.collsim.topology.PathType;
  *
  * <p>Releases whose latency holds the chunk ({@link #latencyHoldsChunk}). NCCL 2.5.6 to 2.18.1 and 2.19 to 2.22 set
  * Tree/Simple's {@code hwLat} to {@link #CHUNK_HOP_US} on every link, and 2.5.6-2.18.1 say why: "the latency a 256kB
- * chunk, which is ~ base lat + 256k/12GB/s" (v2.8.4-1 {@code src/graph/tuning.cc} line 61). Their latency, which
- * the time reads, is already this store and forward, hop by hop (2 (ppn - 1 + log2 nNodes) hops), so the time
- * charges no fill on top of it for them; 2.18.3 and 2.23 replaced the figure by a hop's own (4 us on NVLink, 14 on the
- * network), and the fill above is theirs. Measured, NCCL 2.8.4 on ABCI V100 nodes (4 a node, 2 x EDR, GDR off;
- * A-allreduce-2to32x4xV100-16GB-abci-vnode-edr-nccl2.8.txt, where 2.8's table picks Tree/Simple at 2-8 MiB on 16
- * nodes and 1-16 MiB on 32): the line through 2 and 8 MiB meets 0 bytes at 417 us on 16 nodes (lines 383, 385:
- * 697.3 and 1537.3 us) and 513 us on 32 (lines 674, 676: 800.4, 1663.3), where NCCL's latency is 2 x (3 + 4) x 28 =
- * 392 and 2 x (3 + 5) x 28 = 448 us (+ 1.5 launch): nothing is left for a fill beyond it. Without the fill 16 nodes
- * predict 750.2 / 1004.9 / 1463.5 us at 2 / 4 / 8 MiB (861.0 / 1153.5 / 1595.3 with it), 32 nodes 663.5 / 806.2 /
- * 1060.9 / 1519.5 at 1-8 MiB (735.1 / 928.0 / 1247.7 / 1684.8).
- * On sm80 or newer the time of a 2.19-2.22 run reads 2.18.5's Tree/Simple latencies instead ({@code
- * tuning.RemeasuredLatency}: the same A100 EFA hosts run as fast under 2.20.3 as under 2.17.1), so it charges this
- * fill; NCCL's choice keeps the release's 28.
+ * chunk, which is ~ base lat + 256k/12GB/s" (v2.8.4-1 {@code src/graph/tuning.cc} line 61): a whole chunk's trip per
+ * hop at one rate for every link. The time of such a run reads 2.18.5's hop figures instead (4 us on NVLink, 14 on
+ * the network, {@code tuning.RemeasuredLatency}, on any GPU) and charges this fill, each hop at its own rate and
+ * with the run's chunk (2.8 halves it to 64 KiB at 2-8 MiB on the ABCI V100 nodes, v2.8.4-1 {@code src/enqueue.cc}
+ * lines 385-387, where 28 us stands for 256 KB); NCCL's choice keeps the release's 28.
+ *
+ * <p>Network hops staged through host memory ({@link #netLegs}). Without GPU Direct RDMA a network hop is three
+ * whole-chunk legs in series (GPU store into host memory, the NIC's transfer, GPU load from host memory), each charged
+ * as a stage at the network's per-channel rate. Measured, NCCL 2.8.4 on ABCI V100 nodes (4 a node, 2 x EDR, GPU-NIC
+ * path PHB, GDR off; A-allreduce-2to32x4xV100-16GB-abci-vnode-edr-nccl2.8.txt, 2.8's table picking Tree/Simple at 2 MiB
+ * on 8 nodes, 2-8 MiB on 16 and 1-16 MiB on 32; 64 KiB chunks at 2-8 MiB on all three): 2 MiB takes 592.7 / 697.3 /
+ * 800.4 us on 8 / 16 / 32 nodes (lines 220, 383, 674), about 100 us a tree level (one network hop up, one down), where
+ * 2.8's table charges 2 x 28 = 56 and 2.18.5's figures with a one-leg fill about 40. With 2.8's own latency and no fill
+ * the time was 694.2 / 750.2 / 806.2 us at 2 MiB (8 nodes +17.1 %; 16 nodes 750.2 / 1004.9 / 1463.5 at 2-8 MiB, 32
+ * nodes 663.5 / 806.2 / 1060.9 / 1519.5 at 1-8 MiB); with the hop figures and a one-leg fill 562.1 / 605.0 / 644.0 at 2
+ * MiB (16 nodes -13.2 / -9.0 / -12.9 % at 2-8 MiB, 32 nodes -11.0 to -19.5 % at 1-16 MiB); with three legs 612.8 /
+ * 650.4 / 684.8 at 2 MiB (16 nodes 650.4 / 1006.2 / 1606.8 at 2-8 MiB, 32 nodes 475.6 / 684.8 / 1045.1 / 1693.6 /
+ * 3654.0 at 1-16 MiB against 507.1 / 800.4 / 1096.3 / 1663.3 / 3677.4). Still short of the measured shape: the line
+ * through 2 and 8 MiB meets 0 bytes at 332 / 349 us (16 / 32 nodes) where the runs' meets it at 417 / 513, and rises
+ * 159 / 168 us a MiB where theirs rises 140 / 144: the few-chunk scaling below (8 chunks a channel at 2 MiB against 2 x
+ * depth - 1 = 23 to 35 stages, legs counted) takes off more of the network hops than these runs show; charging a staged
+ * hop's two GPU legs in full instead, as the NVLink hops, overshoots (2 MiB 787.3 / 908.7 / 1028.7 us on 8 / 16 / 32
+ * nodes, +28 to +33 %; tried, not kept). The staged legs also take the 2 x 2 H100 NVL Slingshot runs of NCCL 2.30
+ * (GPU-NIC path through the CPU; A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt) 21.9 ->
+ * 16.4 and 22.5 -> 17.0 % at >= 1 MiB.
  *
  * <pre>
  *   stage    = min(chunk, nBytes / channels)
- *   full     = 2 (ppn - 1) stage / intraRate + 2 treeDepth(nNodes) stage / netRate - stage / min(intraRate, netRate)
+ *   full     = 2 (ppn - 1) stage / intraRate + 2 treeDepth(nNodes) legs stage / netRate
+ *              - stage / min(intraRate, netRate)
  *   intra    = 2 (ppn - 1) stage / intraRate, less one stage when it is the slowest  (NVLink hops only, else 0)
  *   fill_us  = pipelineFillChunks x (intra + (full - intra) x min(1, iterations / (2 depth - 1))) / 1000
+ *   (legs = netLegs: 1, or 3 staged through host memory; depth = ppn - 1 + treeDepth(nNodes) x legs)
  * </pre>
  * Stateless and thread-safe.
  */
@@ -121,7 +135,8 @@ public final class TreeSimpleFill {
      * @param in            the communicator's tuning input: its release tables ({@link #latencyHoldsChunk}; its
      *                      rules' run minor release for {@link #chunk}) and whether its time reads them ({@link
      *                      TimeTable#ownTreeSimpleLatency})
-     * @return microseconds; 0 where the latency the time reads holds the chunk's trip ({@link #latencyHoldsChunk})
+     * @return microseconds; 0 where the latency the time reads holds the chunk's trip ({@link #latencyHoldsChunk}:
+     *         no release now, the time reading the hop figures for each such release, a guard for new entries)
      */
     static double fillUs(double otherFill, ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a,
             Protocol p, NcclSettings s, long nBytes, double channels, double busPerChannel, double perChannelCap,
@@ -135,9 +150,34 @@ public final class TreeSimpleFill {
         }
         int runMinor = constants.rules().runMinor();
         return pp.pipelineFillChunks() * fillUs(chunk(plan, s, nBytes, callChannels, runMinor), nBytes, channels,
-                plan.nRanks() / plan.nNodes() - 1, NetHops.treeDepth(plan.nNodes()), intraRate(plan, pp, perChannelCap),
+                plan.nRanks() / plan.nNodes() - 1, NetHops.treeDepth(plan.nNodes()) * netLegs(plan, s),
+                intraRate(plan, pp, perChannelCap),
                 busPerChannel, ownIntraRate(plan));
     }
+
+    /**
+     * The store-and-forward legs of one network hop of the tree: 1 where the tree's GPUs reach their NICs by GPU
+     * Direct RDMA (the NIC reads and writes the GPU's own buffers), 3 where the GPU-NIC path crosses the CPU beyond
+     * the GDR level ({@code NCCL_NET_GDR_LEVEL}; {@link ShmHostReads#hostMemoryBuffers}, the rule the Ring LL cap
+     * reads): the buffers are then in host memory (v2.8.4-1 {@code
+     * src/transport/net.cc} lines 85 and 135, {@code LOC_HOSTMEM} without {@code useGdr}), and a chunk is stored by
+     * the sending GPU into host memory, posted by the proxy only once the GPU's tail shows the whole step (line 291),
+     * and made visible to the receiving GPU only once the receive has completed (lines 419-427), which then loads it
+     * from host memory: three whole-chunk legs in series, each charged at the network's per-channel rate (the GPU's
+     * legs cross the PCIe links to the CPU that the NIC's data crosses too; their own rate is not known apart: an
+     * assumption, not fitted). The same order holds in NCCL 2.30.7 (v2.30.7-1 {@code sendProxyProgress} line 1362,
+     * {@code recvProxyProgress} line 1712).
+     *
+     * @param plan channel plan (the tree graph's GPU-NIC path type)
+     * @param s    NCCL settings (NCCL_NET_GDR_LEVEL)
+     * @return 1 or 3
+     */
+    static int netLegs(ChannelPlan plan, NcclSettings s) {
+        return ShmHostReads.hostMemoryBuffers(plan.graphs().tree().typeInter(), s) ? STAGED_LEGS : 1;
+    }
+
+    /** Legs of a network hop staged through host memory ({@link #netLegs}). */
+    static final int STAGED_LEGS = 3;
 
     /**
      * True where the release's Tree/Simple {@code hwLat} is NCCL's per-hop figure for a whole chunk's trip,

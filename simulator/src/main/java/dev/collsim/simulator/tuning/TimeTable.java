@@ -43,7 +43,8 @@ public final class TimeTable {
 
     /**
      * The base latency collsim's time reads ({@code baseLat}): the release's own, but 2.18.5's for Tree and Ring LL and
-     * LL128 of a release before 2.12 on sm80 or newer ({@link RemeasuredLatency}).
+     * LL128 of a release before 2.12 on sm80 or newer, and for Tree/Simple (base 0 in both) of a release whose figure
+     * is NCCL's 28 us chunk trip ({@link RemeasuredLatency}).
      *
      * @param in a communicator
      * @param a  algorithm
@@ -57,7 +58,7 @@ public final class TimeTable {
     /**
      * @param in a communicator
      * @return true where its time reads the release's own Tree/Simple latency, false where it reads 2.18.5's
-     *         ({@link RemeasuredLatency}: NCCL 2.19-2.22 on sm80 or newer)
+     *         ({@link RemeasuredLatency}: NCCL 2.8-2.11 and 2.19-2.22, any GPU)
      */
     public static boolean ownTreeSimpleLatency(TuningInput in) {
         return !RemeasuredLatency.replaces(in, Algorithm.TREE, Protocol.SIMPLE);

@@ -13,6 +13,8 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.Topology;
@@ -123,23 +125,38 @@ class TreeSimpleFillTest {
     /**
      * 16 ABCI V100 nodes (4 GPUs and 2 x 100 Gb/s EDR each), Tree/Simple forced. At 512 MiB and 1 GiB the chunk is
      * the whole 512 KiB step (2.8's halving stops: 512 MiB / (4 x 512 KiB) = 256 is above depth x 8) and no tree
-     * correction applies (above 256 MiB), so 2 t(512 MiB) - t(1 GiB) is what does not grow with size. NCCL 2.8.4:
-     * the launch 1.5 us and its latency 2 x ((4 - 1) x 28 + log2(16) x 28) = 392 us (v2.8.4-1
-     * {@code src/graph/tuning.cc} lines 153-155), 393.5 us by hand, and no fill. Measured on these nodes, the line
-     * through 2 and 8 MiB meets 0 bytes at 417 us (A-allreduce-2to32x4xV100-16GB-abci-vnode-edr-nccl2.8.txt lines
-     * 383, 385). Under 2.28.9 (a hop's own latency, 8.4 + 2 x (3 x 4 + 4 x 14) = 144.4 us, v2.28.9-1 lines 151-163)
-     * the fill is charged: of its 2 x 4 network stages all but the slowest take at least 524288 B at the node's 2 x
-     * 12.5 GB/s shared by the call's channels, so the intercept is at least 1.5 + 144.4 + 7 x 524288 / (25000 / nc).
+     * correction applies (above 256 MiB), so 2 t(512 MiB) - t(1 GiB) is what does not grow with size. NCCL 2.8.4's
+     * own latency is 2 x ((4 - 1) x 28 + log2(16) x 28) = 392 us (v2.8.4-1 {@code src/graph/tuning.cc} lines 153-155),
+     * a 256 KB chunk's trip per hop (line 61); the time reads 2.18.5's hop figures instead, 2 x (3 x 4 + 4 x 14) =
+     * 136 us (v2.18.5-1 lines 67, 75), + 1.5 launch = 137.5, and charges the fill. The GPU-NIC path is PHB (each
+     * socket's NIC on its own root port), beyond the default GDR level PXB: each of the 2 x 4 network hops is 3
+     * legs of a whole chunk, of which all but the slowest stage take at least 524288 B at the node's 2 x 12.5 GB/s
+     * shared by the call's channels: the intercept is at least 137.5 + 23 x 524288 / (25000 / nc) us.
      */
     @Test
-    void chunkLatencyReleasesChargeNoFillOnTop() throws Exception {
+    void chunkLatencyReleasesChargeTheFillOnHopFigures() throws Exception {
         long half = 512L << 20;
-        double old = 2 * treeSimple(NcclVersion.V2_8_4, half).timeUs()
-                - treeSimple(NcclVersion.V2_8_4, 2 * half).timeUs();
-        assertEquals(393.5, old, 0.5, "intercept " + old);
-        Prediction newerHalf = treeSimple(NcclVersion.V2_28_9, half);
-        double newer = 2 * newerHalf.timeUs() - treeSimple(NcclVersion.V2_28_9, 2 * half).timeUs();
-        double minFill = 7 * 524288 / (25000.0 / newerHalf.nChannels());
-        assertTrue(newer >= 145.9 + minFill, "intercept " + newer + ", fill at least " + minFill);
+        Prediction oldHalf = treeSimple(NcclVersion.V2_8_4, half);
+        double old = 2 * oldHalf.timeUs() - treeSimple(NcclVersion.V2_8_4, 2 * half).timeUs();
+        double minFill = 23 * 524288 / (25000.0 / oldHalf.nChannels());
+        assertTrue(old >= 137.5 + minFill, "intercept " + old + ", fill at least " + minFill);
+    }
+
+    /**
+     * Legs of a network hop: ABCI V100 nodes reach their NICs through the CPU (PHB), beyond the default GDR level
+     * PXB (NCCL 2.8.4 {@code src/graph/paths.cc} line 340): 3 (host-memory buffers, v2.8.4-1 {@code
+     * src/transport/net.cc} lines 85, 135); NCCL_NET_GDR_LEVEL=SYS puts PHB within it: 1. ABCI A100 nodes have a
+     * NIC on each GPU pair's PCIe switch (PIX): 1.
+     */
+    @Test
+    void stagedHopsHaveThreeLegs() throws Exception {
+        Topology v = ClusterLoader.load("abci-node-vx2");
+        ChannelPlan pv = ChannelSearch.search(v, v.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_8_4);
+        assertEquals(3, TreeSimpleFill.netLegs(pv, NcclSettings.DEFAULTS));
+        NcclSettings sys = NcclSettings.parse(Map.of("NCCL_NET_GDR_LEVEL", "SYS"));
+        assertEquals(1, TreeSimpleFill.netLegs(ChannelSearch.search(v, v.gpus(), sys, NcclVersion.V2_8_4), sys));
+        Topology a = ClusterLoader.load("abci-node-ax2");
+        ChannelPlan pa = ChannelSearch.search(a, a.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_8_4);
+        assertEquals(1, TreeSimpleFill.netLegs(pa, NcclSettings.DEFAULTS));
     }
 }

@@ -96,12 +96,12 @@ class RemeasuredLatencyTest {
     }
 
     /**
-     * Simple keeps the release's figures (Ring/Simple 8.4 + 6 x 3.4 = 28.8 us on 4 A100, lines 56, 65; 2.18.5 has the
-     * same); 2.10.3 is re-measured as 2.8.4 (same LL tables, v2.10.3-1 lines 56, 65); 2.18.5 reads its own table
+     * Ring/Simple keeps the release's figures (8.4 + 6 x 3.4 = 28.8 us on 4 A100, lines 56, 65; 2.18.5 has the same;
+     * Tree/Simple, the chunk figure, is the next test's); 2.10.3 is re-measured as 2.8.4 (same LL tables, v2.10.3-1 lines 56, 65); 2.18.5 reads its own table
      * (Ring/LL 6.6 + 6 x 0.6 = 10.2 in both).
      */
     @Test
-    void onlyLlAndLl128OfEarlyReleasesChange() {
+    void ringSimpleOfEarlyReleasesKeepsItsFigures() {
         TuningInput in = nodes(1, 4, 80, NcclVersion.V2_8_4);
         assertEquals(28.8, timeLatency(in, Algorithm.RING, Protocol.SIMPLE), 1e-6);
         assertEquals(choiceLatency(in, Algorithm.RING, Protocol.SIMPLE), 28.8, 1e-6);
@@ -141,24 +141,36 @@ class RemeasuredLatencyTest {
 
     /**
      * NCCL 2.19-2.22 set Tree/Simple hwLat to 28 us on every link (v2.19.4-1 {@code src/graph/tuning.cc} lines 67,
-     * 71, 75, base 0 line 57); 2.18.5 has NVLink 4, NET 14 (v2.18.5-1 lines 67, 75). Tree latency (v2.19.4-1 line 233):
-     * 2 x ((nRanks/nNodes - 1) x intraLat + log2i(nNodes) x interLat). On 2 x 8 A100 NCCL's choice reads
-     * 2 x (7 x 28 + 1 x 28) = 448 us; the time reads 2.18.5's 2 x (7 x 4 + 1 x 14) = 84 us (the same p4de EFA hosts
-     * run 8 B in 174.2 us under 2.17.1 and 164.3 under 2.20.3: lines 34 and 13 of the two p4de files). Volta keeps
-     * 448; the release's other entries stay (Ring/LL: 6.6 + 0.6 per NVLink step in both tables).
+     * 71, 75, base 0 line 57), as 2.8.4 did (v2.8.4-1 lines 65-69, base 0 line 56, "the latency a 256kB chunk" line
+     * 61); 2.18.5 has NVLink 4, NET 14, base 0 (v2.18.5-1 lines 57, 67, 75). Tree latency (v2.19.4-1 line 233,
+     * v2.8.4-1 lines 153-155; the x1.8 of 2.8 is LL's only): 2 x ((nRanks/nNodes - 1) x intraLat + log2i(nNodes) x
+     * interLat). On 2 x 8 GPUs NCCL's choice reads 2 x (7 x 28 + 1 x 28) = 448 us; the time reads 2.18.5's 2 x (7 x
+     * 4 + 1 x 14) = 84 us, on A100 and V100 alike (the 28 is a chunk's trip on any GPU; the p4de EFA hosts run 8 B in
+     * 174.2 us under 2.17.1 and 164.3 under 2.20.3: lines 34 and 13 of the two p4de files). The release's other
+     * entries stay (Ring/LL: 6.6 + 0.6 per NVLink step in both tables); 2.8.4's LL on Volta stays its own (0.47 a
+     * step), the re-measured LL table being Ampere's.
      */
     @Test
-    void treeSimpleOf219To222ReadsTheHopFiguresOn80() {
+    void treeSimpleOfChunkFigureReleasesReadsTheHopFigures() {
         TuningInput a100 = nodes(2, 8, 80, NcclVersion.V2_19_4);
-        assertTrue(RemeasuredLatency.applies(a100));
+        assertFalse(RemeasuredLatency.applies(a100));
         assertEquals(448.0, choiceLatency(a100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
         assertEquals(84.0, timeLatency(a100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
         assertFalse(TimeTable.ownTreeSimpleLatency(a100));
         assertEquals(choiceLatency(a100, Algorithm.RING, Protocol.LL), timeLatency(a100, Algorithm.RING, Protocol.LL),
                 1e-9);
         TuningInput v100 = nodes(2, 8, 70, NcclVersion.V2_19_4);
-        assertEquals(448.0, timeLatency(v100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
-        assertTrue(TimeTable.ownTreeSimpleLatency(v100));
-        assertTrue(TimeTable.ownTreeSimpleLatency(nodes(2, 8, 80, NcclVersion.V2_8_4)));
+        assertEquals(448.0, choiceLatency(v100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
+        assertEquals(84.0, timeLatency(v100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
+        assertFalse(TimeTable.ownTreeSimpleLatency(v100));
+        for (int sm : new int[] {70, 80}) {
+            TuningInput v284 = nodes(2, 8, sm, NcclVersion.V2_8_4);
+            assertEquals(448.0, choiceLatency(v284, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
+            assertEquals(84.0, timeLatency(v284, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
+            assertFalse(TimeTable.ownTreeSimpleLatency(v284));
+        }
+        TuningInput volta = nodes(2, 8, 70, NcclVersion.V2_8_4);
+        assertEquals(4.4 + 2 * (7 * 0.52 * 1.8 + 5.0), timeLatency(volta, Algorithm.TREE, Protocol.LL), 1e-6);
+        assertTrue(TimeTable.ownTreeSimpleLatency(nodes(2, 8, 80, NcclVersion.V2_18_5)));
     }
 }

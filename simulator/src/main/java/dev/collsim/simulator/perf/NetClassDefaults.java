@@ -110,7 +110,8 @@ import java.util.Optional;
  *       bound by a step of 10 us, and the 58 us read on TCPX (below) is ruled out on TCPXO: the two A3 Mega AllGathers
  *       at 64 MiB take 447.4 us (A-allgather-2x8xH100-gcp-a3mega-tcpxo-dstack.txt line 20) and 517.9 / 444.3 us
  *       (A-allgather-2x8xH100-gcp-a3mega-gke-tcpxo-cluster-toolkit.txt line 38), where 58 us gives 870 us (Ring/Simple,
- *       NCCL's choice there: 30 sends per connection, 4 in flight, a slot back after 2 steps, {@link NetTransport}),
+ *       collsim's model of NCCL's choice there, the tuner plugin's not known: 30 sends per connection, 4 in flight, a
+ *       slot back after 2 steps, {@link NetTransport}),
  *       so a TCPXO step is at most 447.4 / 15 = 29.8 us. The plugins differ where TCPX pays its step: FasTrak moves
  *       the data path out of the guest (its {@code dxs} client hands each send to the host's stack) and its control
  *       messages onto a low-latency channel (NCCL_FASTRAK_USE_LLCM=1 in every public profile, google/nccl-plugin-

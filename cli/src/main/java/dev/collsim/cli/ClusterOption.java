@@ -51,9 +51,9 @@ public final class ClusterOption {
 
     @Option(names = "--network", paramLabel = "CLASS",
             description = "Network transport between the hosts: infiniband (default), roce, efa (AWS EFA,"
-                    + " aws-ofi-nccl), tcpxo (GCP GPUDirect-TCPX/TCPXO; tcpx is the same class), socket (NCCL's TCP"
-                    + " sockets) or slingshot (HPE Slingshot, aws-ofi-nccl on libfabric's CXI provider); sets the"
-                    + " per-send cost, added latency per network hop and NIC derating of"
+                    + " aws-ofi-nccl), tcpx (GCP GPUDirect-TCPX), tcpxo (GCP GPUDirect-TCPXO),"
+                    + " socket (NCCL's TCP sockets) or slingshot (HPE Slingshot, aws-ofi-nccl on libfabric's CXI"
+                    + " provider); sets the per-send cost, added latency per network hop and NIC derating of"
                     + " PerformanceParameters.netClasses.")
     private String network;
 

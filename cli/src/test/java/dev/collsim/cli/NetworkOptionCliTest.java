@@ -46,8 +46,8 @@ class NetworkOptionCliTest {
         CliRun r = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "slingshott", "allreduce", "-b", "8", "-e",
                 "8");
         assertEquals(ExitCodes.USAGE, r.code(), r.err());
-        assertEquals("collsim: --network: 'slingshott' is not a network class; allowed: infiniband, roce, efa, tcpxo,"
-                + " socket, slingshot", r.err().strip());
+        assertEquals("collsim: --network: 'slingshott' is not a network class; allowed: infiniband, roce, efa, tcpx,"
+                + " tcpxo, socket, slingshot", r.err().strip());
         assertEquals("", r.out());
     }
 
@@ -61,7 +61,7 @@ class NetworkOptionCliTest {
         assertEquals(ExitCodes.INPUT, r.code(), r.err());
         // "  network: slingshott" is line 8; the value starts in column 12
         assertTrue(r.err().contains(yaml + ":8:12: fabric.network: unknown value 'slingshott'; allowed: infiniband,"
-                + " roce, efa, tcpxo, socket, slingshot"), r.err());
+                + " roce, efa, tcpx, tcpxo, socket, slingshot"), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
     }
 
@@ -111,15 +111,27 @@ class NetworkOptionCliTest {
         assertTrue(withC.out().contains("calibration: none shipped for hopper-slingshot"), withC.out());
     }
 
-    /** {@code tcpx} names the same class as {@code tcpxo}: the same prediction, the same network line. */
+    /**
+     * {@code tcpx} and {@code tcpxo} are two classes (GCP's two plugins): each network line names its own plugin, and
+     * a Ring/Simple AllGather of 8 MiB, bound by the network step on TCPX, is predicted slower on it.
+     */
     @Test
-    void tcpxIsTheTcpxoClass() {
-        CliRun tcpx = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "tcpx", "allreduce", "-b", "8", "-e", "8");
-        CliRun tcpxo = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "tcpxo", "allreduce", "-b", "8", "-e",
-                "8");
+    void tcpxAndTcpxoAreTwoClasses() {
+        CliRun tcpx = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "tcpx", "allgather", "-b", "8M", "-e",
+                "8M", "--env", "NCCL_ALGO=Ring", "--env", "NCCL_PROTO=Simple");
+        CliRun tcpxo = CliRun.run("predict", "-c", "dgx-h100x2", "--network", "tcpxo", "allgather", "-b", "8M", "-e",
+                "8M", "--env", "NCCL_ALGO=Ring", "--env", "NCCL_PROTO=Simple");
         assertEquals(0, tcpx.code(), tcpx.err());
-        assertTrue(tcpx.out().contains("over GCP GPUDirect-TCPX/TCPXO"), tcpx.out());
-        assertEquals(tcpxo.out(), tcpx.out());
+        assertEquals(0, tcpxo.code(), tcpxo.err());
+        assertTrue(tcpx.out().contains("over GCP GPUDirect-TCPX;"), tcpx.out());
+        assertTrue(tcpxo.out().contains("over GCP GPUDirect-TCPXO;"), tcpxo.out());
+        assertTrue(timeUs(tcpx.out()) > timeUs(tcpxo.out()), tcpx.out() + tcpxo.out());
+    }
+
+    /** @return the time column of the one result row of a predict table */
+    private static double timeUs(String out) {
+        String row = out.lines().filter(l -> l.strip().startsWith("8388608")).findFirst().orElseThrow();
+        return Double.parseDouble(row.strip().split("\\s+")[5]);
     }
 
     /**

@@ -19,8 +19,14 @@ import java.util.regex.Pattern;
  *       {@code /RoCE} next to the device), and Google's gIB plugin, which runs RDMA over GCP's RoCE network.</li>
  *   <li>{@link #EFA}: AWS Elastic Fabric Adapter through the aws-ofi-nccl plugin (libfabric {@code efa} provider,
  *       SRD transport).</li>
- *   <li>{@link #TCPXO}: GCP GPUDirect-TCPX and GPUDirect-TCPXO ("FasTrak") plugins: GPU-direct TCP with a
- *       receive-side data path manager, no RDMA.</li>
+ *   <li>{@link #TCPX}: GCP's GPUDirect-TCPX plugin (A3 High, A3 Edge; google/nccl-plugin-gpudirecttcpx): the guest
+ *       kernel's TCP with device-memory receive, each connection over its own TCP data sockets
+ *       (NCCL_NSOCKS_PERTHREAD x NCCL_SOCKET_NTHREADS), the received pages unpacked into the buffer by NCCL's kernel
+ *       (net device type UNPACK); no RDMA.</li>
+ *   <li>{@link #TCPXO}: GCP's GPUDirect-TCPXO ("FasTrak") plugin (A3 Mega; google/nccl-plugin-gpudirect-tcpxo): TCP
+ *       offloaded from the guest to the host's data path (its {@code dxs} client), control messages over its own
+ *       low-latency channel (NCCL_FASTRAK_USE_LLCM), a receive-side buffer manager; no RDMA. Another plugin than
+ *       TCPX, with other costs ({@code simulator.perf.NetClassDefaults}).</li>
  *   <li>{@link #SOCKET}: NCCL's internal {@code Socket} network (kernel TCP through host memory), used with
  *       {@code NCCL_IB_DISABLE=1}, {@code NCCL_NET=Socket} or when no RDMA device exists.</li>
  *   <li>{@link #SLINGSHOT}: HPE Slingshot-11 (Cassini NICs, libfabric {@code cxi} provider) through the aws-ofi-nccl
@@ -35,24 +41,24 @@ public enum NetworkClass {
     ROCE("roce", "RoCE"),
     /** AWS EFA through aws-ofi-nccl. */
     EFA("efa", "AWS EFA (aws-ofi-nccl)"),
-    /** GCP GPUDirect-TCPX / TCPXO. */
-    TCPXO("tcpxo", "GCP GPUDirect-TCPX/TCPXO"),
+    /** GCP GPUDirect-TCPX (guest kernel TCP, device-memory receive). */
+    TCPX("tcpx", "GCP GPUDirect-TCPX"),
+    /** GCP GPUDirect-TCPXO (FasTrak: TCP offloaded to the host). */
+    TCPXO("tcpxo", "GCP GPUDirect-TCPXO"),
     /** NCCL's kernel-TCP socket transport. */
     SOCKET("socket", "TCP sockets"),
     /** HPE Slingshot (CXI NICs) through aws-ofi-nccl. */
     SLINGSHOT("slingshot", "HPE Slingshot");
 
     // order matters: the more specific transports are recognised before the generic words they contain
-    private static final Pattern TCPX = Pattern.compile("(?i)tcpxo?\\b|fastrak|gpudirect[- ]?tcp");
+    private static final Pattern TCPXO_TEXT = Pattern.compile("(?i)tcpxo\\b|fastrak");
+    private static final Pattern TCPX_TEXT = Pattern.compile("(?i)tcpx\\b|gpudirect[- ]?tcp");
     private static final Pattern SLINGSHOT_TEXT = Pattern.compile("(?i)slingshot|\\bcxi\\b|cassini");
     private static final Pattern EFA_TEXT = Pattern.compile("(?i)\\befa\\b|aws[- ]ofi|libfabric");
     private static final Pattern SOCKET_TEXT = Pattern.compile(
             "(?i)nccl_ib_disable=1|nccl_net=socket|net/socket|tcp sockets?|\\btcp\\b(?![- ]?x)");
     private static final Pattern ROCE_TEXT = Pattern.compile("(?i)roce|\\bgib\\b|spectrum[- ]?x|rdma over");
     private static final Pattern IB_TEXT = Pattern.compile("(?i)infiniband|\\bib\\b|\\b(?:ndr|hdr|edr|xdr)\\b");
-
-    /** The second spelling of {@link #TCPXO}, after GCP's GPUDirect-TCPX plugin. */
-    private static final String TCPX_SPELLING = "tcpx";
 
     private final String yamlName;
     private final String label;
@@ -73,17 +79,13 @@ public enum NetworkClass {
     }
 
     /**
-     * Reads a YAML or command-line spelling. {@code tcpx} also reads as {@link #TCPXO}: GCP's GPUDirect-TCPX plugin
-     * (A3 High) and GPUDirect-TCPXO plugin (A3 Mega) are one class, and a user of an A3 High host names its plugin.
+     * Reads a YAML or command-line spelling.
      *
      * @param text YAML or command-line spelling (case-insensitive)
      * @return the class, or null when unknown (see {@link #allowed()})
      */
     public static NetworkClass parse(String text) {
         String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        if (t.equals(TCPX_SPELLING)) {
-            return TCPXO;
-        }
         for (NetworkClass c : values()) {
             if (c.yamlName.equals(t)) {
                 return c;
@@ -103,9 +105,9 @@ public enum NetworkClass {
 
     /**
      * Recognises the transport a free text names (a data file's interconnect header, its NCCL settings, an NCCL log
-     * line). TCPX/TCPXO, EFA and sockets are checked before RoCE and InfiniBand, because their descriptions often
-     * also name the Ethernet or RDMA hardware underneath ("GPUDirect-TCPXO over 200 Gbps Ethernet", "SR-IOV VF of a
-     * Mellanox NIC, NCCL_IB_DISABLE=1"). HPE Slingshot (CXI NICs, reached through libfabric and aws-ofi-nccl like
+     * line). TCPXO (before TCPX, whose name it contains), TCPX, EFA and sockets are checked before RoCE and
+     * InfiniBand, because their descriptions often also name the Ethernet or RDMA hardware underneath
+     * ("GPUDirect-TCPXO over 200 Gbps Ethernet", "SR-IOV VF of a Mellanox NIC, NCCL_IB_DISABLE=1"). HPE Slingshot (CXI NICs, reached through libfabric and aws-ofi-nccl like
      * EFA) is checked before EFA, whose words ("aws-ofi", "libfabric") its descriptions also contain.
      *
      * @param text the text (null allowed)
@@ -125,8 +127,11 @@ public enum NetworkClass {
      */
     public static Optional<NetworkClass> detect(String text, boolean socketAllowed) {
         String t = text == null ? "" : text;
-        if (TCPX.matcher(t).find()) {
+        if (TCPXO_TEXT.matcher(t).find()) {
             return Optional.of(TCPXO);
+        }
+        if (TCPX_TEXT.matcher(t).find()) {
+            return Optional.of(TCPX);
         }
         if (SLINGSHOT_TEXT.matcher(t).find()) {
             return Optional.of(SLINGSHOT);

@@ -17,6 +17,9 @@ class NetworkClassTest {
         assertEquals(Optional.of(NetworkClass.TCPXO), NetworkClass.detect("NVLink4/NVSwitch intra-node; inter-node"
                 + " GPUDirect-TCPXO (8x 200 Gbps NICs per node, FasTrak plugin) per repo context; MPI bootstrap over"
                 + " TCP enp0s12"));
+        // A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt: GCP's other plugin, GPUDirect-TCPX
+        assertEquals(Optional.of(NetworkClass.TCPX), NetworkClass.detect("NVLink4/NVSwitch intra-node;"
+                + " GPUDirect-TCPX over 4x 200 Gbps data NICs per VM (speed not printed: GCP A3 High spec)"));
         // A-allreduce-2x8xH100-aws-p5-eks-efa-nccl2.18-partial.txt
         assertEquals(Optional.of(NetworkClass.EFA), NetworkClass.detect("NVLink4/NVSwitch; EFA 32x100 Gb/s per node"));
         // A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt
@@ -55,11 +58,11 @@ class NetworkClassTest {
     @Test
     void parsesTheYamlSpellingsAndNamesTheAllowedOnes() {
         assertSame(NetworkClass.TCPXO, NetworkClass.parse(" TCPXO "));
-        // GCP's A3 High runs the GPUDirect-TCPX plugin, A3 Mega TCPXO: one class (the enum's javadoc), two spellings
-        assertSame(NetworkClass.TCPXO, NetworkClass.parse("tcpx"));
+        // GCP's A3 High runs the GPUDirect-TCPX plugin, A3 Mega TCPXO: two plugins, two classes (the enum's javadoc)
+        assertSame(NetworkClass.TCPX, NetworkClass.parse("tcpx"));
         assertNull(NetworkClass.parse("tcpxx"));
         assertNull(NetworkClass.parse("ethernet"));
-        assertEquals("infiniband, roce, efa, tcpxo, socket, slingshot", NetworkClass.allowed());
+        assertEquals("infiniband, roce, efa, tcpx, tcpxo, socket, slingshot", NetworkClass.allowed());
     }
 
     @Test

@@ -26,7 +26,7 @@ import picocli.CommandLine;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write a what-if report (HTML, charts, CSV, JSON) of a base cluster and its variants on"
             + " collective sweeps and training plans.",
-            "Variants change NIC speed, rails, fabric and oversubscription, NVLink bandwidth, host count, the network (InfiniBand, RoCE, EFA, TCPXO, sockets, Slingshot), NCCL settings"
+            "Variants change NIC speed, rails, fabric and oversubscription, NVLink bandwidth, host count, the network (InfiniBand, RoCE, EFA, TCPX, TCPXO, sockets, Slingshot), NCCL settings"
             + " or the calibration profile. Output folder: index.html (self-contained, charts"
             + " embedded), charts/ (PNG and SVG), data/ (CSV), report.json, spec.yaml; written atomically.",
             "Without SPEC the built-in spec runs (examples/whatif-default.yaml). Spec keys: title, cluster,"

@@ -97,8 +97,8 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + "LAUNCH_OVERHEAD_US,LATENCY_SCALE,BW_EFFICIENCY_SIMPLE then LAUNCH_OVERHEAD_US,LATENCY_SCALE then "
                 + "BW_EFFICIENCY_SIMPLE, first accepted wins (the fits collsim accuracy uses)",
                 "NET_STEP_US is InfiniBand's network step (default 10 us per send of NCCL's proxy): fit it on runs"
-                + " between hosts over InfiniBand; RoCE, EFA, TCPXO, socket and Slingshot runs keep their class's own"
-                + " step (docs/predict.md, network classes), so it moves none of their points"})
+                + " between hosts over InfiniBand; RoCE, EFA, TCPX, TCPXO, socket and Slingshot runs keep their class's"
+                + " own step (docs/predict.md, network classes), so it moves none of their points"})
     private EnumSet<FitParameter> fit;
 
     /**

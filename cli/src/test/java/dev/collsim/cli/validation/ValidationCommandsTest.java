@@ -41,7 +41,7 @@ class ValidationCommandsTest {
         assertTrue(help.contains("NET_STEP_US is InfiniBand's network step (default "
                 + String.format(Locale.ROOT, "%.0f", PerformanceParameters.DEFAULTS.netStepUs()) + " us"), help);
         assertEquals(10.0, PerformanceParameters.DEFAULTS.netStepUs(), 1e-12);
-        assertTrue(help.contains("RoCE, EFA, TCPXO, socket and Slingshot runs keep their class's own step"), help);
+        assertTrue(help.contains("RoCE, EFA, TCPX, TCPXO, socket and Slingshot runs keep their class's own step"), help);
     }
 
     @Test

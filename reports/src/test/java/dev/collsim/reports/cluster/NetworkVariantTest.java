@@ -75,6 +75,6 @@ class NetworkVariantTest {
                         + "sweeps: [{collective: allreduce}]\n", dir));
         // "    network: ethernet": the value starts in column 14
         assertEquals("w.yaml:3:14: variants[0].network: unknown network 'ethernet'; allowed: infiniband, roce, efa,"
-                + " tcpxo, socket, slingshot", e.problems().get(0).toString());
+                + " tcpx, tcpxo, socket, slingshot", e.problems().get(0).toString());
     }
 }

@@ -8,6 +8,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.GraphSummary;
+import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.PathType;
 
 /**
@@ -109,9 +110,11 @@ final class BottleneckText {
     private static String network(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
             Algorithm a, Protocol p, long nBytes, double channels) {
         double socket = SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels);
+        boolean tcpx = plan.netClass() == NetworkClass.TCPX;
+        int streams = tcpx ? SocketStreams.tcpxSetup(s).streams() : SocketStreams.setup(plan.nicVendor(), s).streams();
         return socket < PerformanceModel.nicBusBw(plan, pp, func, a)
-                ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (socket transport, "
-                        + SocketStreams.setup(plan.nicVendor(), s).streams() + " per connection)"
+                ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (" + (tcpx ? "GPUDirect-TCPX" : "socket transport")
+                        + ", " + streams + " per connection)"
                 : plan.nodeNetBw() < plan.nodeNicBw()
                         ? "GPU-NIC paths through the CPU: " + fixed(plan.nodeNetBw(), 0) + " GB/s per node (NICs "
                                 + fixed(plan.nodeNicBw(), 0) + ")"

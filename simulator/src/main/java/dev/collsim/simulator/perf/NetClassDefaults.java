@@ -96,43 +96,54 @@ import java.util.Optional;
  *       GPU into one device of several rails ({@code src/nccl_ofi_topo.c}), 8 of 400 Gb/s per p5 node, as collsim's
  *       catalog builds it ({@code topology.catalog.OfiRailGroups}): the same 400 GB/s per node. Its sends above 8 KiB
  *       wait for the receiver's control message: {@link OfiRdmaCtrlWait}.</li>
- *   <li><b>TCPXO</b> (58 us, 14 us, 0.9), from the one public run, 2x8 H100 GCP A3 Mega
- *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt, 8x 200 Gb/s per node), under the settings it ran with: its VM
- *       image installs GCP's TCPXO NCCL plugin installer v1.0.4 and sources that installer's
- *       {@code nccl-env-profile.sh} (lessizzmore/create-a3mega-ztan-fork, {@code startup_script_ubuntu.sh} line 234,
- *       README line 199), whose configs (GoogleCloudPlatform/container-engine-accelerators
- *       {@code gpudirect-tcpxo/README.md}, releases of Jun 27 and Aug 06 2024) are NCCL_ALGO=Ring,Tree,
- *       NCCL_PROTO=Simple, NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB, NCCL_NVLS_ENABLE=0 and a tuner plugin; the file's
- *       header lists them, so NCCL's choice is Tree/Simple at every size. Hop latency: its floor (the median at 8-256 B,
- *       lines 35-40) 123.35 us against 93.9 us for Tree/Simple without it (NCCL's tuning tables, 2 nodes x 8 ranks,
- *       plus the launch) over the 2 crossings of a 2-node tree gives 14.7, rounded down to 14 us per hop (a
- *       GPU-direct TCP send crosses the kernel TCP stack and the receive-side data path manager,
- *       google/tcpgpudmarxd, instead of an RDMA NIC); it was 48 us while the run was read as Tree/LL, which no
- *       published profile allows. 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200
- *       Gb/s NICs carry gives 0.9. Step cost 58 us, read on GPUDirect-TCPX, not on TCPXO (the A3 Mega run's
- *       Tree/Simple connections are not bound by it: 24 us and 58 us give it the same times): the two public TCPX
- *       runs that forced Ring/Simple show 43-77 us per ring step: the 2x8 H100 A3 High AllGather
+ *   <li><b>TCPXO</b> (10 us, 14 us, 0.9), GCP's GPUDirect-TCPXO plugin (FasTrak; A3 Mega, 8x 200 Gb/s per node).
+ *       Hop latency and line-rate share from the one public run with small sizes, 2x8 H100 A3 Mega
+ *       (A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt), under the settings it ran with: its VM image installs GCP's TCPXO
+ *       NCCL plugin installer v1.0.4 and sources that installer's {@code nccl-env-profile.sh}
+ *       (lessizzmore/create-a3mega-ztan-fork, {@code startup_script_ubuntu.sh} line 234, README line 199), whose
+ *       configs (GoogleCloudPlatform/container-engine-accelerators {@code gpudirect-tcpxo/README.md}, releases of Jun
+ *       27 and Aug 06 2024) are NCCL_ALGO=Ring,Tree, NCCL_PROTO=Simple, NCCL_MIN_NCHANNELS=4, NCCL_BUFFSIZE 8 MiB,
+ *       NCCL_NVLS_ENABLE=0 and a tuner plugin; the file's header lists them, so NCCL's choice is Tree/Simple at every
+ *       size. Hop latency: its floor (the median at 8-256 B, lines 35-40) 123.35 us against 93.9 us for Tree/Simple
+ *       without it (NCCL's tuning tables, 2 nodes x 8 ranks, plus the launch) over the 2 crossings of a 2-node tree
+ *       gives 14.7, rounded down to 14 us per hop. 180.7 GB/s algbw at 8 GiB against the 200 GB/s the 8x 200 Gb/s
+ *       NICs carry gives 0.9. Step cost: InfiniBand's 10 us ({@link #IB_STEP_US}), an assumption: no TCPXO run is
+ *       bound by a step of 10 us, and the 58 us read on TCPX (below) is ruled out on TCPXO: the two A3 Mega AllGathers
+ *       at 64 MiB take 447.4 us (A-allgather-2x8xH100-gcp-a3mega-tcpxo-dstack.txt line 20) and 517.9 / 444.3 us
+ *       (A-allgather-2x8xH100-gcp-a3mega-gke-tcpxo-cluster-toolkit.txt line 38), where 58 us gives 870 us (Ring/Simple,
+ *       collsim's model of NCCL's choice there, the tuner plugin's not known: 30 sends per connection, 4 in flight, a
+ *       slot back after 2 steps, {@link NetTransport}),
+ *       so a TCPXO step is at most 447.4 / 15 = 29.8 us. The plugins differ where TCPX pays its step: FasTrak moves
+ *       the data path out of the guest (its {@code dxs} client hands each send to the host's stack) and its control
+ *       messages onto a low-latency channel (NCCL_FASTRAK_USE_LLCM=1 in every public profile, google/nccl-plugin-
+ *       gpudirect-tcpxo {@code tcpxo_scripts/nccl-env-profile.sh} v1.0.12-v1.0.17), with no device-side unpack
+ *       (netDeviceType HOST). The A3 Mega AllReduce's Tree/Simple connections are bound by neither step. Not
+ *       modelled: the tuner's configuration ({@code a3plus_tuner_config.textproto}, not public). Later profiles
+ *       (May 2025: NCCL_PROTO=Simple,LL128; Aug 2025 on: NVLSTree) change the choices; a run that does not say
+ *       which it sourced runs on NCCL's defaults. The figures are the class's first to calibrate.</li>
+ *   <li><b>TCPX</b> (58 us, 14 us, 0.9, 2.225 GB/s per TCP stream), GCP's GPUDirect-TCPX plugin (A3 High, 4x 200
+ *       Gb/s per node; google/nccl-plugin-gpudirecttcpx v3.1.9, commit 4b8ea7f2). Step cost 58 us, read on the two
+ *       public TCPX runs that forced Ring/Simple, 43-77 us per ring step: the 2x8 H100 A3 High AllGather
  *       (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt) takes 784.9-1161.6 us at 8-32 MiB (lines 17-19), 52-77 us
- *       per ring step over its 15 steps, where InfiniBand's
- *       step predicted 260-540 us and 58 us predicts 870 us (+10.8, -13.9, -25.1 %); SkyPilot's 2x8 H100 A3 High
- *       AllReduce (skypilot-org/skypilot {@code examples/gcp_gpu_direct_tcpx/README.md}, Ring/Simple, 8 channels,
+ *       per ring step over its 15 steps, where 58 us predicts 870 us; SkyPilot's 2x8 H100 A3 High AllReduce
+ *       (skypilot-org/skypilot {@code examples/gcp_gpu_direct_tcpx/README.md}, Ring/Simple, 8 channels,
  *       NCCL_BUFFSIZE 8 MiB, busbw only) reaches 0.19-9.21 GB/s busbw at 128 KB-8 MB, 43-57 us per ring step over
- *       its 30 steps, where 58 us predicts 0.14-9.04 (-26 to -2 %) and 10 us 0.65-9.31 (up to 3.4x fast). The
- *       58 us was first InfiniBand's 10 us plus the former 48 us hop; it is kept because both TCPX readings bracket it.
- *       Not modelled: the tuner's configuration ({@code a3plus_tuner_config.textproto}, not public); with the
- *       profile NCCL (collsim's model of it) already chooses Tree/Simple, which the run's 16-to-32 MiB step (977.6 to
- *       1059.9 us, lines 56-57) confirms. Later profiles (May 2025: NCCL_PROTO=Simple,LL128; Aug 2025 on: NVLSTree)
- *       change the choices; a run that does not say which it sourced runs on NCCL's defaults. The
- *       figures are the class's first to calibrate. GPUDirect-TCPX (A3 High, 4x 200 Gb/s per node)
- *       runs on these figures too, though its plugin is another (netDeviceType UNPACK, see
- *       {@code simulator.channel.NetPluginLatency}); no TCPX figure is set, because its two public measurements
- *       disagree: the 2x8 H100 AllGather (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt, GCP's image and script:
- *       Ring/Simple, NCCL_BUFFSIZE 4 MiB, 4 sockets x 1 thread per connection) stays at 49.3-50.2 GB/s busbw from
- *       128 MiB to 8 GiB, 0.50 of the 100 GB/s its NICs carry, while SkyPilot's 2x8 H100 AllReduce on the same
- *       machine type (skypilot-org/skypilot {@code examples/gcp_gpu_direct_tcpx/README.md}, "Performance Benchmark
- *       Results", plugin 3.1.8, Ring/Simple, 8 channels, NCCL_BUFFSIZE 8 MiB; busbw only, not a dataset here)
- *       reaches 65.7-67.8 GB/s from 256 MB to 2 GB, 0.66-0.68: a fraction read on either misses the other by a
- *       quarter or more, and no source states the rate of a TCPX connection or NIC.</li>
+ *       its 30 steps, where 58 us predicts 0.14-9.04 (-26 to -2 %) and 10 us 0.65-9.31 (up to 3.4x fast). The GKE
+ *       A3 High AllGather agrees: 942.9-1063.4 us at 1-16 MiB (A-allgather-2x8xH100-gcp-a3high-gke-tcpx-cluster-
+ *       toolkit.txt lines 17-21), flat for 16x the bytes. Where the step comes from, in the plugin's source
+ *       ({@code src/net_tcpx.cc tcpxCommProgress}, {@code enqueueTask}, {@code tcpxTest}): every chunk of a send
+ *       (NCCL_DYNAMIC_CHUNK_SIZE, 512 KiB in GCP's scripts) is announced by a control message on the connection's TCP
+ *       control socket, which the receiving side reads before it posts the chunk on a data socket; each chunk is
+ *       handed to a helper thread woken through a condition variable (NCCL_GPUDIRECTTCPX_THREAD_SPIN_ENABLE, 0 by
+ *       default); requests complete strictly in order; and the receiving GPU unpacks the received pages
+ *       (netDeviceType UNPACK) before the slot is free. Hop latency
+ *       and line-rate share: TCPXO's (no TCPX run has small sizes or reaches its NICs' rate). Stream rate: the socket
+ *       class's 2.225 GB/s per kernel TCP stream (below; not read on TCPX runs), over the plugin's sockets per
+ *       connection ({@link SocketStreams#tcpxSetup}: NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD, GCP's 1 x 4):
+ *       8 channels x 4 streams x 2.225 = 71.2 GB/s per node, against 70.90 / 71.35 GB/s busbw measured at 512 MiB on
+ *       the GKE run (line 26). The dstack run (the same 4 sockets; channels not printed) stays at 49.3-50.2 GB/s
+ *       from 128 MiB to 8 GiB, 0.70 of it (not explained: its plugin version is not printed either); SkyPilot's
+ *       (plugin 3.1.8, 8 channels, sockets not stated) reaches 65.7-67.8 GB/s from 256 MB to 2 GB.</li>
  *   <li><b>Socket</b> (10 us, 0 us, 1.0, 2.225 GB/s per TCP stream): NCCL's socket transport moves each send over
  *       TCP streams ({@link SocketStreams}: by default one per connection, 16 on AWS, 4 on GCP gVNIC), at most a
  *       stream's rate each. Stream rate 17.8 Gb/s = 2.225 GB/s, a measured public figure: iperf3 between the 100 GbE
@@ -213,10 +224,16 @@ public final class NetClassDefaults {
     static final double TCPXO_HOP_US = 14;
 
     /**
-     * The TCPX/TCPXO class's network step, microseconds: read on the two public GPUDirect-TCPX runs that forced
-     * Ring/Simple, 43-57 and 52-77 us per ring step (the list above); no TCPXO run shows one.
+     * GPUDirect-TCPX's network step, microseconds: read on the two public GPUDirect-TCPX runs that forced
+     * Ring/Simple, 43-57 and 52-77 us per ring step (the list above). Not TCPXO's (the list above, TCPXO).
      */
     static final double TCPX_STEP_US = 58;
+
+    /**
+     * One kernel TCP stream's rate, GB/s, of the socket class and of GPUDirect-TCPX: 17.8 Gb/s, the slower of two
+     * concurrent iperf3 flows between 100 GbE GPU hosts (NVIDIA/nccl#450, the list above, Socket).
+     */
+    static final double TCP_STREAM_GBPS = 2.225;
 
     /** The defaults by class (no InfiniBand entry: it is the reference, {@link PerformanceParameters#netProfile}). */
     public static final Map<NetworkClass, NetClassProfile> PROFILES;
@@ -225,8 +242,9 @@ public final class NetClassDefaults {
         Map<NetworkClass, NetClassProfile> m = new EnumMap<>(NetworkClass.class);
         m.put(NetworkClass.ROCE, new NetClassProfile(11, 5, ROCE_LINE_RATE_SHARE));
         m.put(NetworkClass.EFA, new NetClassProfile(IB_STEP_US, EFA_HOP_US, EFA_LINE_RATE_SHARE));
-        m.put(NetworkClass.TCPXO, new NetClassProfile(TCPX_STEP_US, TCPXO_HOP_US, 0.9));
-        m.put(NetworkClass.SOCKET, new NetClassProfile(IB_STEP_US, 0, 1, 2.225));
+        m.put(NetworkClass.TCPX, new NetClassProfile(TCPX_STEP_US, TCPXO_HOP_US, 0.9, TCP_STREAM_GBPS));
+        m.put(NetworkClass.TCPXO, new NetClassProfile(IB_STEP_US, TCPXO_HOP_US, 0.9));
+        m.put(NetworkClass.SOCKET, new NetClassProfile(IB_STEP_US, 0, 1, TCP_STREAM_GBPS));
         m.put(NetworkClass.SLINGSHOT, new NetClassProfile(IB_STEP_US, 0, 1));
         PROFILES = Collections.unmodifiableMap(m);
     }
@@ -236,8 +254,8 @@ public final class NetClassDefaults {
 
     /**
      * The one-line note predict, compare and plan print when a network class runs on figures borrowed from another
-     * class or read on other hosts (the list above): EFA on InfiniBand's, TCPXO on a step cost read on TCPX, socket on
-     * a stream rate measured on other hosts. None once the class's
+     * class or read on other hosts (the list above): EFA and TCPXO on InfiniBand's step, TCPX on TCPXO's hop latency
+     * and the socket class's stream rate, socket on a stream rate measured on other hosts. None once the class's
      * figures differ from these defaults (calibrated or set in a parameters file), nor for InfiniBand and RoCE.
      *
      * @param c     the network class between the nodes
@@ -259,9 +277,12 @@ public final class NetClassDefaults {
             case SOCKET -> Optional.of(c.label() + " runs its TCP streams at " + String.format(Locale.ROOT,
                     "%.3f GB/s each", d.streamGBps()) + " (2021 100 GbE hosts, NVIDIA/nccl#450; newer hosts are faster:"
                     + " calibrate streamGBps) and on InfiniBand's step cost and hop latency " + figures);
-            case TCPXO -> Optional.of(c.label() + String.format(Locale.ROOT, " runs at %.0f us per network send",
-                    d.stepUs()) + ", read on two GPUDirect-TCPX (A3 High) runs, not on TCPXO; its hop latency and"
-                    + " line-rate fraction come from one public TCPXO run");
+            case TCPX -> Optional.of(c.label() + String.format(Locale.ROOT, " runs at %.0f us per network send"
+                    + " (read on two public TCPX runs) and %.3f GB/s per TCP stream (the socket class's, measured on"
+                    + " other hosts); its hop latency and line-rate share are TCPXO's", d.stepUs(), d.streamGBps()));
+            case TCPXO -> Optional.of(c.label() + String.format(Locale.ROOT, " runs on InfiniBand's step cost of %.0f"
+                    + " us per network send (an assumption; TCPX's is ruled out by the A3 Mega AllGathers at 64 MiB);"
+                    + " its hop latency and line-rate share come from one public TCPXO run", d.stepUs()));
             case SLINGSHOT -> Optional.of(c.label() + " runs on InfiniBand's step cost of " + String.format(Locale.ROOT,
                     "%.0f us per network send", d.stepUs()) + ": an assumption; its 1-4 MiB calls ran up to 3.2x slower"
                     + " than modelled on the public GH200 Slingshot runs (cause not found: docs/accuracy.md)");

@@ -239,7 +239,7 @@ public record PerformanceParameters(
             given.forEach((k, v) -> {
                 if (k == null || k == NetworkClass.INFINIBAND || v == null) {
                     throw new IllegalArgumentException("netClasses: " + k + " is not allowed; give profiles for "
-                            + "ROCE, EFA, TCPXO, SOCKET, SLINGSHOT (InfiniBand is the reference: netStepUs)");
+                            + "ROCE, EFA, TCPX, TCPXO, SOCKET, SLINGSHOT (InfiniBand is the reference: netStepUs)");
                 }
                 m.put(k, v.orStreamOf(NetClassDefaults.PROFILES.get(k)));
             });

@@ -48,6 +48,14 @@ import java.util.Optional;
  * GPU for NVLSTree on a DGX H100; no public figure gives one thread's rate over many sockets (in the one public
  * socket run here, 2x1 L40S, one proxy thread moves its rank's 2 connections at 8.1 GB/s), so no bound is charged for
  * it. Also NCCL_SOCKET_MIN_TASKSIZE as a setting (its default only).
+ *
+ * <p><b>GPUDirect-TCPX</b> ({@link NetworkClass#TCPX}) moves data over kernel TCP streams too, into GPU memory, and its
+ * plugin reads the same two variables (google/nccl-plugin-gpudirecttcpx v3.1.9, commit 4b8ea7f2, {@code
+ * src/net_tcpx.cc} {@code NSocksPerThread} "NSOCKS_PERTHREAD", {@code NThreads} "SOCKET_NTHREADS", with the
+ * {@code NCCL_} prefix of {@code src/adapter/nccl/param.h}): {@link #tcpxSetup}. Each send is cut into chunks of
+ * NCCL_DYNAMIC_CHUNK_SIZE, each put on a data socket with a free task slot ({@code tcpxCommProgress},
+ * {@code src/flow_mapper.h}); NCCL keeps {@link NetTransport#sendsInFlight} sends of a connection outstanding, so at
+ * least min(sockets, sends in flight) streams carry a connection's data at once ({@link #tcpxStreams}).
  */
 public final class SocketStreams {
 
@@ -57,6 +65,9 @@ public final class SocketStreams {
     public static final int MAX_SOCKETS = 64;
     /** NCCL_SOCKET_MIN_TASKSIZE default: the smallest piece of a send given to one socket, bytes. */
     public static final long MIN_TASK_BYTES = 64L << 10;
+
+    /** Most data sockets per GPUDirect-TCPX connection ({@code MAX_SOCKETS}, the plugin's {@code src/macro.h}). */
+    public static final int TCPX_MAX_SOCKETS = 8;
 
     private static final int AUTO = -2;
 
@@ -100,6 +111,32 @@ public final class SocketStreams {
     }
 
     /**
+     * The GPUDirect-TCPX plugin's data sockets per connection ({@code src/connect.cc tcpxGetNsockNthread},
+     * {@code src/flags.cc}): NCCL_SOCKET_NTHREADS threads (1 where unset or out of 1..16) x NCCL_NSOCKS_PERTHREAD
+     * sockets each (1 where unset or out of 1..8), at most {@value #TCPX_MAX_SOCKETS} in all ({@code src/macro.h}
+     * MAX_SOCKETS; above it the sockets per thread become 8 / threads). GCP's scripts set 4 x 1.
+     *
+     * @param s the settings
+     * @return threads and sockets per connection
+     */
+    public static Setup tcpxSetup(NcclSettings s) {
+        int threads = s.socketNThreads().filter(t -> t >= 1 && t <= MAX_THREADS).orElse(1);
+        int perThread = s.nSocksPerThread().filter(n -> n >= 1 && n <= TCPX_MAX_SOCKETS).orElse(1);
+        if (perThread * threads > TCPX_MAX_SOCKETS) {
+            perThread = Math.max(1, TCPX_MAX_SOCKETS / threads);
+        }
+        return new Setup(threads, perThread * threads);
+    }
+
+    /**
+     * @return TCP streams a GPUDirect-TCPX connection keeps busy: min(sockets, sends in flight); at least one send
+     *         per socket is outstanding once NCCL has that many sends in flight (the class comment)
+     */
+    static int tcpxStreams(NcclSettings s, Algorithm a, Protocol p, Collective func) {
+        return Math.min(tcpxSetup(s).streams(), NetTransport.sendsInFlight(a, p, func));
+    }
+
+    /**
      * @param setup     the connection's threads and sockets
      * @param wireBytes bytes of one send on the wire
      * @return the streams that send is cut over: ceil(size / max(64 KiB, ceil(size / sockets))), 1 without sockets
@@ -140,7 +177,9 @@ public final class SocketStreams {
         if (plan.nNodes() < 2 || stream <= 0) {
             return Double.POSITIVE_INFINITY;
         }
-        return connections * streamsPerSend(setup(plan.nicVendor(), s), message * wirePerData(p)) * stream;
+        int streams = plan.netClass() == NetworkClass.TCPX ? tcpxSetup(s).streams()
+                : streamsPerSend(setup(plan.nicVendor(), s), message * wirePerData(p));
+        return connections * streams * stream;
     }
 
     /**
@@ -167,7 +206,8 @@ public final class SocketStreams {
             return Double.POSITIVE_INFINITY;
         }
         double wire = NetTransport.messageBytes(a, p, func, s, nBytes, channels, plan) * wirePerData(p);
-        int streams = streamsPerSend(setup(plan.nicVendor(), s), wire);
+        int streams = plan.netClass() == NetworkClass.TCPX ? tcpxStreams(s, a, p, func)
+                : streamsPerSend(setup(plan.nicVendor(), s), wire);
         double node = channels * NetTransport.connectionsPerChannel(a, plan) * streams * stream / wirePerData(p);
         double perNode = (double) plan.nRanks() / plan.nNodes();
         return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
@@ -195,7 +235,8 @@ public final class SocketStreams {
         }
         boolean reduce = func == Collective.ALL_REDUCE;
         boolean gather = func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER;
-        int streams = setup(plan.nicVendor(), s).streams();
+        int streams = plan.netClass() == NetworkClass.TCPX ? tcpxSetup(s).streams()
+                : setup(plan.nicVendor(), s).streams();
         if (!func.hasNcclTuningModel()) {
             // p2p: a rank keeps at most its p2p channels' connections busy ({@link #rankGBps}), q ranks per node
             double node = plan.ppn() * plan.p2pChannels() * streams * stream;
@@ -222,13 +263,10 @@ public final class SocketStreams {
     /**
      * What the socket settings do on this communicator, for the header: on the socket transport the streams per
      * connection ({@link #setup}); elsewhere, when NCCL_SOCKET_NTHREADS or NCCL_NSOCKS_PERTHREAD is set, that NCCL
-     * ignores them (they act only in {@code src/transport/net_socket.cc}). On the TCPX/TCPXO class the note says
-     * instead that the GPUDirect-TCPX plugin reads the same two variables for its own data sockets per connection
-     * (google/nccl-plugin-gpudirecttcpx v3.1.9, commit 4b8ea7f2, {@code src/net_tcpx.cc}: {@code NSocksPerThread}
-     * "NSOCKS_PERTHREAD", {@code NThreads} "SOCKET_NTHREADS", read with the {@code NCCL_} prefix by
-     * {@code src/adapter/nccl/param.h}; at most {@code MAX_SOCKETS} 8 per thread and {@code MAX_THREADS} 16,
-     * {@code src/macro.h}; GCP's scripts set 4 x 1), which collsim does not model: no per-socket rate of that
-     * plugin is published.
+     * ignores them (they act only in {@code src/transport/net_socket.cc}). On GPUDirect-TCPX the note gives the
+     * plugin's own streams per connection ({@link #tcpxSetup}), which the prediction uses; on GPUDirect-TCPXO that
+     * its plugin reads neither (it has NCCL_FASTRAK_NUM_FLOWS, google/nccl-plugin-gpudirect-tcpxo
+     * {@code tcpdirect_plugin/fastrak_offload/const_params.h}).
      *
      * @param plan the channel plan (network class, NIC vendor, nodes)
      * @param s    the settings
@@ -239,11 +277,16 @@ public final class SocketStreams {
         if (plan.nNodes() < 2 || plan.netClass() != NetworkClass.SOCKET && !set) {
             return Optional.empty();
         }
+        if (plan.netClass() == NetworkClass.TCPX) {
+            Setup st = tcpxSetup(s);
+            return Optional.of(st.streams() + " TCP stream(s) per connection (GPUDirect-TCPX: " + st.threads()
+                    + " thread(s) x " + st.sockets() / st.threads() + " socket(s), NCCL_SOCKET_NTHREADS x"
+                    + " NCCL_NSOCKS_PERTHREAD as its plugin reads them, 1 x 1 where unset)");
+        }
         if (plan.netClass() == NetworkClass.TCPXO) {
             return Optional.of("NCCL_SOCKET_NTHREADS/NCCL_NSOCKS_PERTHREAD: this cluster runs "
-                    + plan.netClass().label() + ", not NCCL's socket transport; the GPUDirect-TCPX plugin reads them"
-                    + " for its own data sockets per connection, but collsim has no per-socket rate for it, so they"
-                    + " change nothing in the prediction");
+                    + plan.netClass().label() + ", whose plugin reads neither (its flows per connection are"
+                    + " NCCL_FASTRAK_NUM_FLOWS), so they change nothing in the prediction");
         }
         if (plan.netClass() != NetworkClass.SOCKET) {
             return Optional.of("NCCL_SOCKET_NTHREADS/NCCL_NSOCKS_PERTHREAD act only on NCCL's socket transport"

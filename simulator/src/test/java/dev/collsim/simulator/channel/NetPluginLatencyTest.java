@@ -28,7 +28,7 @@ class NetPluginLatencyTest {
     @Test
     void onlyAwsOfiNcclOnEfaReportsALatency() {
         assertEquals(75.0, NetPluginLatency.reportedUs(NetworkClass.EFA), 0);
-        for (NetworkClass c : List.of(NetworkClass.INFINIBAND, NetworkClass.ROCE, NetworkClass.TCPXO,
+        for (NetworkClass c : List.of(NetworkClass.INFINIBAND, NetworkClass.ROCE, NetworkClass.TCPX, NetworkClass.TCPXO,
                 NetworkClass.SOCKET)) {
             assertEquals(0.0, NetPluginLatency.reportedUs(c), 0, c.toString());
         }

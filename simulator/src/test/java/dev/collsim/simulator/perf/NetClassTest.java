@@ -124,7 +124,7 @@ class NetClassTest {
     @Test
     void aSmallTcpxRingPaysTheClassStepOnEveryRingStep() {
         Topology a3 = ClusterLoader.load("a3-highgpu-8gx2");
-        assertEquals(NetworkClass.TCPXO, a3.networkClass());
+        assertEquals(NetworkClass.TCPX, a3.networkClass());
         Map<String, String> gcp = Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "8",
                 "NCCL_MAX_NCHANNELS", "8");
         NcclPredictor p = new NcclPredictor(NcclVersion.DEFAULT, PerformanceParameters.DEFAULTS);

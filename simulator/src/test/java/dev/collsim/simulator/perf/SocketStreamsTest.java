@@ -1,7 +1,6 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -189,21 +188,5 @@ class SocketStreamsTest {
         assertTrue(NetworkNotes.of(ib, NcclSettings.DEFAULTS).isEmpty());
         Topology oneHost = ClusterLoader.load("pcie-8x-l40s");
         assertTrue(NetworkNotes.of(oneHost, eight).isEmpty());
-    }
-
-    /**
-     * On the TCPX/TCPXO class the two settings are not NCCL's socket transport's, but the GPUDirect-TCPX plugin
-     * reads them for its own sockets (google/nccl-plugin-gpudirecttcpx v3.1.9 {@code src/net_tcpx.cc}
-     * NSOCKS_PERTHREAD, SOCKET_NTHREADS with the NCCL_ prefix): the note says so, and that the prediction does not
-     * change; GCP's scripts set 4 sockets x 1 thread.
-     */
-    @Test
-    void onGpuDirectTcpxTheNoteNamesThePluginThatReadsTheSocketSettings() {
-        Topology tcpx = ClusterLoader.load("pcie-8x-l40sx2").withNetworkClass(NetworkClass.TCPXO);
-        NcclSettings gcp = env("NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "4");
-        String note = NetworkNotes.of(tcpx, gcp).orElseThrow();
-        assertTrue(note.contains("the GPUDirect-TCPX plugin reads them for its own data sockets per connection"), note);
-        assertTrue(note.contains("change nothing in the prediction"), note);
-        assertFalse(note.contains("act only on NCCL's socket transport"), note);
     }
 }

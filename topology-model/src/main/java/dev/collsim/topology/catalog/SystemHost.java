@@ -140,7 +140,7 @@ public record SystemHost(SystemEntry entry) implements HostType {
     private Nic nic(HostContext ctx, int i, int rails) {
         String name = switch (entry.network()) {
             case EFA -> "rdmap" + i;
-            case TCPXO -> "eth" + (i + 1);
+            case TCPX, TCPXO -> "eth" + (i + 1);
             case SOCKET -> "eth" + i;
             case SLINGSHOT -> "cxi" + i;
             default -> "mlx5_" + i;

@@ -50,7 +50,7 @@ class SystemCatalogTest {
         "a2-highgpu-8g, A100-SXM4-40GB, 8, 12, 1, 100, 100, socket, false",
         "a2-ultragpu-8g, A100-SXM4-80GB, 8, 12, 1, 100, 100, socket, false",
         // same page: A3 High 1,000 Gbps = 4x 200 GPU NICs + 200 gVNIC (TCPX); A3 Mega 1,800 = 8x 200 + 200 (TCPXO)
-        "a3-highgpu-8g, H100-SXM5-80GB, 8, 18, 4, 200, 800, tcpxo, true",
+        "a3-highgpu-8g, H100-SXM5-80GB, 8, 18, 4, 200, 800, tcpx, true",
         "a3-megagpu-8g, H100-SXM5-80GB, 8, 18, 8, 200, 1600, tcpxo, true",
         // same page: A3 Ultra and A4 eight CX-7 3,200 Gbps; A4X four CX-7 1,600 Gbps; GPUDirect RDMA (RoCE)
         "a3-ultragpu-8g, H200-SXM-141GB, 8, 18, 8, 400, 3200, roce, true",
@@ -171,7 +171,7 @@ class SystemCatalogTest {
     @Test
     void theDocsTableMatchesTheDataFile() throws Exception {
         String doc = Files.readString(Path.of("..", "docs", "cloud-systems.md"));
-        Map<NetworkClass, String> words = Map.of(NetworkClass.EFA, "EFA", NetworkClass.TCPXO, "TCPX/TCPXO",
+        Map<NetworkClass, String> words = Map.of(NetworkClass.EFA, "EFA", NetworkClass.TCPX, "TCPX", NetworkClass.TCPXO, "TCPXO",
                 NetworkClass.ROCE, "RoCE", NetworkClass.INFINIBAND, "InfiniBand", NetworkClass.SOCKET, "TCP sockets");
         for (SystemEntry e : Catalog.systems()) {
             String row = doc.lines().filter(l -> l.startsWith("| `" + e.name() + "` |")).findFirst()

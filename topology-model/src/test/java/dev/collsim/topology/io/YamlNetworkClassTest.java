@@ -28,7 +28,8 @@ class YamlNetworkClassTest {
         InputProblem p = e.problems().stream().filter(x -> x.field().equals("fabric.network")).findFirst()
                 .orElseThrow(() -> new AssertionError(e.problems().toString()));
         assertEquals(7, p.line());
-        assertEquals("unknown value 'ethernet'; allowed: infiniband, roce, efa, tcpxo, socket, slingshot", p.message());
+        assertEquals("unknown value 'ethernet'; allowed: infiniband, roce, efa, tcpx, tcpxo, socket, slingshot",
+                p.message());
     }
 
     /** {@code network} written beside {@code fabric} (a natural slip) is refused at its key and told where it goes. */

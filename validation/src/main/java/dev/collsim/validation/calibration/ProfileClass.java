@@ -28,7 +28,9 @@ import java.util.Set;
  *       as a several-host run does, but each node is a rack of NVLink-joined GPUs: neither the one-domain class nor
  *       the plain network class describes it;</li>
  *   <li>several hosts otherwise: the network class between them ({@link NetworkClass}, e.g. {@code
- *       hopper-infiniband}, {@code hopper-efa}, {@code hopper-tcpxo}, {@code ampere-roce}).</li>
+ *       hopper-infiniband}, {@code hopper-efa}, {@code hopper-tcpxo}, {@code ampere-roce}); GCP's GPUDirect-TCPX
+ *       and GPUDirect-TCPXO share {@code tcpxo} (the calibration's bands and profiles need files, and each plugin
+ *       has only two or three public ones).</li>
  * </ul>
  * The key is the file name of the shipped profile ({@code configs/calibration/auto/KEY.yaml}). Immutable.
  *
@@ -80,8 +82,10 @@ public record ProfileClass(String key, String label) {
         int[] nodes = ncclNodes(probe);
         NetworkClass c = NetworkClass.detect(networkText).filter(x -> x == NetworkClass.SLINGSHOT)
                 .orElse(t.networkClass());
-        String net = c.yamlName();
-        String netLabel = c.label();
+        // GCP's two GPU-direct TCP plugins share one class: two public TCPX and three TCPXO files, too few for two
+        boolean gcpTcp = c == NetworkClass.TCPX || c == NetworkClass.TCPXO;
+        String net = gcpTcp ? NetworkClass.TCPXO.yamlName() : c.yamlName();
+        String netLabel = gcpTcp ? "GCP GPUDirect-TCPX/TCPXO" : c.label();
         if (nodes[1] > 0) {
             return nodes[0] == 1
                     ? new ProfileClass(g + "-mnnvl", gl + ", several hosts in one NVLink domain (MNNVL)")

@@ -19,7 +19,8 @@ import java.util.Optional;
 final class HeaderSystem {
 
     /** Network classes of one cloud provider's systems only (the catalog's data file: systems.tsv). */
-    private static final List<NetworkClass> PROVIDERS_OWN = List.of(NetworkClass.EFA, NetworkClass.TCPXO);
+    private static final List<NetworkClass> PROVIDERS_OWN = List.of(NetworkClass.EFA, NetworkClass.TCPX,
+            NetworkClass.TCPXO);
 
     private HeaderSystem() {
     }
@@ -43,9 +44,9 @@ final class HeaderSystem {
 
     /**
      * The catalog system a file shows without naming it: a network class that only one provider's systems use (AWS
-     * EFA; GCP's TCPX/TCPXO), read from the file ({@link HeaderNetworkClass}: the NCCL INFO log first), and the file's
-     * GPU, when exactly one catalog system has both (EFA with H100 SXM: p5.48xlarge; EFA with H200 is p5e or p5en, so
-     * none is chosen). InfiniBand, RoCE and sockets are every vendor's, so they name no system.
+     * EFA; GCP's TCPX and TCPXO), read from the file ({@link HeaderNetworkClass}: the NCCL INFO log first), and the
+     * file's GPU, when exactly one catalog system has both (EFA with H100 SXM: p5.48xlarge; TCPX with H100:
+     * a3-highgpu-8g; EFA with H200 is p5e or p5en, so none is chosen). InfiniBand, RoCE and sockets are every vendor's, so they name no system.
      *
      * @param d           the dataset
      * @param gpu         the file's GPU model, when recognised

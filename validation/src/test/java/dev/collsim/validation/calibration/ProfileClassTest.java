@@ -31,6 +31,8 @@ class ProfileClassTest {
         assertEquals("hopper-infiniband", key("dgx-h100x2"));
         assertEquals("hopper-efa", key("p5.48xlargex2"));
         assertEquals("hopper-tcpxo", key("a3-megagpu-8gx2"));
+        // GPUDirect-TCPX (A3 High) is its own network class but shares the GCP TCP class's calibration
+        assertEquals("hopper-tcpxo", key("a3-highgpu-8gx2"));
         assertEquals("ampere-efa", key("p4d.24xlargex2"));
     }
 

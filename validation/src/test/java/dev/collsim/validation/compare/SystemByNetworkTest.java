@@ -57,4 +57,24 @@ class SystemByNetworkTest {
         assertEquals("catalog:dgx-h200", g.source());
         assertTrue(g.assumptions().stream().noneMatch(a -> a.startsWith("system ")), g.assumptions().toString());
     }
+
+    /**
+     * GCP's two GPU-direct TCP plugins are two network classes, each of one catalog system with H100 SXM GPUs
+     * (systems.tsv: a3-highgpu-8g runs GPUDirect-TCPX, a3-megagpu-8g GPUDirect-TCPXO; GCP's page in their rows), so
+     * a header naming only the plugin picks its machine type. Made-up row.
+     */
+    @Test
+    void eachGcpTcpPluginNamesItsOneH100System() throws Exception {
+        for (String[] c : new String[][] {{"GPUDirect-TCPX", "catalog:a3-highgpu-8g"},
+                {"GPUDirect-TCPXO", "catalog:a3-megagpu-8g"}}) {
+            String text = "#@ source: made up\n#@ hardware: 8x NVIDIA H100 80GB per VM\n#@ nodes_x_gpus: 2x8\n"
+                    + "#@ interconnect: NVLink4/NVSwitch intra-node; " + c[0] + " between VMs\n\n"
+                    + "#       size         count      type   redop    root     time   algbw   busbw #wrong     time"
+                    + "   algbw   busbw #wrong\n"
+                    + "   536870912       8388608     float    none      -1   7098.6   75.63   70.90    N/A   7054.3"
+                    + "   76.11   71.35    N/A\n";
+            Dataset d = MeasurementReader.read("gcp.txt", text).get(0);
+            assertEquals(c[1], ClusterGuesser.guess(d).orElseThrow().source(), c[0]);
+        }
+    }
 }

@@ -23,6 +23,11 @@ class CorpusPeakTest {
         "A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt, 268.6, 3",
         "A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt, 51.1, 1",
         "A-allgather-2x8xH200-gcp-a3ultra-gke-gib-skypilot-nccl2.26.txt, 332.6, 2",
+        // hdata3 round: peaks read from each file's busbw columns (4x8 all_gather: 327.12 in-place at 8 GiB)
+        "A-allgather-1x8xH100-voltagepark-g8-erratic-nccl2.24-problem.txt, 183.1, 1",
+        "A-allgather-4x8xH100-voltagepark-ib-nccl2.24.txt, 327.1, 1",
+        "A-allreduce-1x8xH100-voltagepark-g8-nccl2.24.txt, 479.7, 1",
+        "A-allreduce-4x8xH100-voltagepark-ib-nccl2.24.txt, 330.9, 1",
         "A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt, 15.5, 8",
         "A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt, 25.3, 1",
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",

@@ -69,6 +69,12 @@ public final class SocketStreams {
     /** Most data sockets per GPUDirect-TCPX connection ({@code MAX_SOCKETS}, the plugin's {@code src/macro.h}). */
     public static final int TCPX_MAX_SOCKETS = 8;
 
+    /** NCCL_SOCKET_NTHREADS in GCP's GPUDirect-TCPX scripts ({@link #tcpxSetup}). */
+    public static final int GCP_SCRIPT_THREADS = 1;
+
+    /** NCCL_NSOCKS_PERTHREAD in GCP's GPUDirect-TCPX scripts ({@link #tcpxSetup}). */
+    public static final int GCP_SCRIPT_SOCKS_PER_THREAD = 4;
+
     private static final int AUTO = -2;
 
     private SocketStreams() {
@@ -114,12 +120,21 @@ public final class SocketStreams {
      * The GPUDirect-TCPX plugin's data sockets per connection ({@code src/connect.cc tcpxGetNsockNthread},
      * {@code src/flags.cc}): NCCL_SOCKET_NTHREADS threads (1 where unset or out of 1..16) x NCCL_NSOCKS_PERTHREAD
      * sockets each (1 where unset or out of 1..8), at most {@value #TCPX_MAX_SOCKETS} in all ({@code src/macro.h}
-     * MAX_SOCKETS; above it the sockets per thread become 8 / threads). GCP's scripts set 4 x 1.
+     * MAX_SOCKETS; above it the sockets per thread become 8 / threads). Where neither is set, GCP's own setting:
+     * the plugin runs only under GCP's scripts (its receive-data-path manager and {@code run-nccl.sh}), and every
+     * public version of them sets NCCL_SOCKET_NTHREADS=1 NCCL_NSOCKS_PERTHREAD=4
+     * ({@value #GCP_SCRIPT_THREADS} x {@value #GCP_SCRIPT_SOCKS_PER_THREAD}: GoogleCloudPlatform/
+     * container-engine-accelerators {@code gpudirect-tcpx/nccl-config.yaml}, Cluster Toolkit
+     * {@code examples/gke-a3-highgpu/nccl-config.yaml}), so a prediction for an A3 High cluster with no socket
+     * settings is the deployment GCP documents; a run that sets them is taken as set.
      *
      * @param s the settings
      * @return threads and sockets per connection
      */
     public static Setup tcpxSetup(NcclSettings s) {
+        if (s.socketNThreads().isEmpty() && s.nSocksPerThread().isEmpty()) {
+            return new Setup(GCP_SCRIPT_THREADS, GCP_SCRIPT_THREADS * GCP_SCRIPT_SOCKS_PER_THREAD);
+        }
         int threads = s.socketNThreads().filter(t -> t >= 1 && t <= MAX_THREADS).orElse(1);
         int perThread = s.nSocksPerThread().filter(n -> n >= 1 && n <= TCPX_MAX_SOCKETS).orElse(1);
         if (perThread * threads > TCPX_MAX_SOCKETS) {
@@ -281,7 +296,7 @@ public final class SocketStreams {
             Setup st = tcpxSetup(s);
             return Optional.of(st.streams() + " TCP stream(s) per connection (GPUDirect-TCPX: " + st.threads()
                     + " thread(s) x " + st.sockets() / st.threads() + " socket(s), NCCL_SOCKET_NTHREADS x"
-                    + " NCCL_NSOCKS_PERTHREAD as its plugin reads them, 1 x 1 where unset)");
+                    + " NCCL_NSOCKS_PERTHREAD as its plugin reads them; GCP's scripts' 1 x 4 where neither is set)");
         }
         if (plan.netClass() == NetworkClass.TCPXO) {
             return Optional.of("NCCL_SOCKET_NTHREADS/NCCL_NSOCKS_PERTHREAD: this cluster runs "

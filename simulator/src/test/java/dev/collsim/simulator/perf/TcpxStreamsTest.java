@@ -34,10 +34,15 @@ class TcpxStreamsTest {
         return NcclSettings.parse(m);
     }
 
-    /** Unset: 1 thread x 1 socket; GCP's scripts: 1 x 4; 2 threads x 8 is 16 > 8, so 8 / 2 = 4 per thread. */
+    /**
+     * Neither set: GCP's scripts' 1 x 4 (nccl-config.yaml); one set: the other is the plugin's 1; 2 threads x 8 is
+     * 16 > 8, so 8 / 2 = 4 per thread.
+     */
     @Test
     void thePluginsSocketsPerConnection() {
-        assertEquals(new SocketStreams.Setup(1, 1), SocketStreams.tcpxSetup(NcclSettings.DEFAULTS));
+        assertEquals(new SocketStreams.Setup(1, 4), SocketStreams.tcpxSetup(NcclSettings.DEFAULTS));
+        assertEquals(new SocketStreams.Setup(2, 2), SocketStreams.tcpxSetup(env("NCCL_SOCKET_NTHREADS", "2")));
+        assertEquals(new SocketStreams.Setup(1, 1), SocketStreams.tcpxSetup(env("NCCL_NSOCKS_PERTHREAD", "1")));
         assertEquals(new SocketStreams.Setup(1, 4), SocketStreams.tcpxSetup(
                 env("NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "4")));
         assertEquals(new SocketStreams.Setup(2, 8), SocketStreams.tcpxSetup(
@@ -48,7 +53,7 @@ class TcpxStreamsTest {
      * 2 x A3 High (4x 200 Gb/s per host), GKE's settings (8 channels, 1 thread x 4 sockets, Ring/Simple): a Ring
      * AllGather of 512 MiB moves at most 8 connections x 4 streams x 2.225 GB/s = 71.2 GB/s per node, and a node of a
      * two-node Ring AllGather sends at its busbw, so the bound is 71.2 GB/s busbw (measured 70.90 and 71.35 on
-     * A-allgather-2x8xH100-gcp-a3high-gke-tcpx-cluster-toolkit.txt line 26). Unset sockets: 8 x 1 x 2.225 = 17.8.
+     * A-allgather-2x8xH100-gcp-a3high-gke-tcpx-cluster-toolkit.txt line 26). Sockets set to 1 x 1: 8 x 1 x 2.225 = 17.8.
      * On TCPXO the plugin has no stream rate: no bound.
      */
     @Test
@@ -64,7 +69,7 @@ class TcpxStreamsTest {
         assertEquals(71.2, SocketStreams.busBwCap(plan, gke, pp, Collective.ALL_GATHER, Algorithm.RING,
                 Protocol.SIMPLE, bytes, 8), 1e-9);
         NcclSettings unset = env("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "8",
-                "NCCL_MAX_NCHANNELS", "8");
+                "NCCL_MAX_NCHANNELS", "8", "NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "1");
         ChannelPlan plain = ChannelSearch.search(t, t.gpus(), unset, NcclVersion.DEFAULT);
         assertEquals(17.8, SocketStreams.busBwCap(plain, unset, pp, Collective.ALL_GATHER, Algorithm.RING,
                 Protocol.SIMPLE, bytes, 8), 1e-9);

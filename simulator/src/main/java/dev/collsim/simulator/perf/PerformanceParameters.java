@@ -88,9 +88,9 @@ import java.util.Objects;
  *       size at 2-8 MiB, dkh and Azure ND A100 v4 ({@code -g 8}) 122-139. Value: the best of 6.0, 6.5, 6.8, 7.0, 7.1,
  *       7.2, 7.3, 7.5, 8.5 for the sum of the bare-model medians at >= 1 MiB of the five one-host A100 AllReduce
  *       runs with LL128 sizes (thanos run 2, ABCI 1x4 and 1x8, dkh, ND A100 v4; 51.3 at 7.0, 62.1 at 20); leaving
- *       any one out, the best is 6.8-7.0. Binds only where 24 x cap is under NCCL's LL128 figure x
- *       {@code bwEfficiencyLL128}: a one-host 8x A100 LL128 call, and on several nodes only where NCCL's own
- *       per-channel figure is lower (see the note on several nodes above).</li>
+ *       any one out, the best is 6.8-7.0. Binds where channels x 7.0 is under the rest of the bound: a one-host
+ *       8x A100 LL128 call; on several nodes the cap is at least NCCL's busBw over its default channels (below),
+ *       and it bound the ABCI HDR NCCL 2.8 runs' Ring/LL128 (docs/single-host-guesses.md section 4).</li>
  *   <li>{@code pipelineFillChunks} 1.0: pipeline fill charged as this many chunk transfers at the per-channel
  *       rate; the chunk is the protocol's chunk (NCCL 2.30.7 {@code enqueue.cc calcCollChunking}, §3.3) or the
  *       per-channel per-rank slice when smaller. For NVLS and NVLSTree AllReduce it is the number of kernel loop

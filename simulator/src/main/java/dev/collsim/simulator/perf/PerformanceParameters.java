@@ -78,9 +78,20 @@ import java.util.Objects;
  *       679.6 (Azure, A-allreduce-4xGB200-azure-ndgb200v6-ring-nccl2.25-busbw-table.txt), GB200 AllToAll 662.3 on 8
  *       ranks (OCI line 65) and 667.3 on 4 ranks in place (line 56; out of place 615.3 carries the self copy NCCL
  *       skips in place, NCCL 2.27.3 {@code enqueue.cc scheduleP2pTasksToPlan}); 8x B300 Ring 695 (NVIDIA/nccl#2140,
- *       channels not stated) is 4.9 % above. LL128 NCCL's Ring/LL128 caps (20, 20, 36.7, 40), LL half of
+ *       channels not stated) is 4.9 % above. LL128 NCCL's Ring/LL128 caps (20, -, 36.7, 40), LL half of
  *       NCCL's Tree caps (13.25, 12.0, 19.35, 35.0) (NCCL 2.30.7 {@code tuning.cc} per-channel tables, reused
- *       here as CTA limits: a collsim assumption to be calibrated; no LL/LL128 channel sweep measured yet).</li>
+ *       here as CTA limits: a collsim assumption to be calibrated; no LL/LL128 channel sweep measured yet).
+ *       LL128 Ampere 7.0, fitted: NCCL's per-channel 20 is its figure per ring-graph channel (12 x 20 = 240 GB/s on
+ *       8x A100, v2.18.5-1 {@code tuning.cc} line 179), but the runtime has 24 channels, and the one-host 8x A100
+ *       LL128 sizes move 117-179 GB/s busbw, not NCCL's 0.92 x 240: thanos {@code mpirun} (A-allreduce-1x8xA100-80GB-
+ *       sxm-thanos-g8-vs-mpirun-sweep.txt run 2, 4-16 MiB, time less 40.6 us: 179, 163, 170 GB/s, mean 170.7 / 24 =
+ *       7.11; docs/single-host-guesses.md section 4), ABCI 1x8 NCCL 2.8 {@code mpirun} 154 and 117 GB/s per added
+ *       size at 2-8 MiB, dkh and Azure ND A100 v4 ({@code -g 8}) 122-139. Value: the best of 6.0, 6.5, 6.8, 7.0, 7.1,
+ *       7.2, 7.3, 7.5, 8.5 for the sum of the bare-model medians at >= 1 MiB of the five one-host A100 AllReduce
+ *       runs with LL128 sizes (thanos run 2, ABCI 1x4 and 1x8, dkh, ND A100 v4; 51.3 at 7.0, 62.1 at 20); leaving
+ *       any one out, the best is 6.8-7.0. Binds where channels x 7.0 is under the rest of the bound: a one-host
+ *       8x A100 LL128 call; on several nodes the cap is at least NCCL's busBw over its default channels (below),
+ *       and it bound the ABCI HDR NCCL 2.8 runs' Ring/LL128 (docs/single-host-guesses.md section 4).</li>
  *   <li>{@code pipelineFillChunks} 1.0: pipeline fill charged as this many chunk transfers at the per-channel
  *       rate; the chunk is the protocol's chunk (NCCL 2.30.7 {@code enqueue.cc calcCollChunking}, §3.3) or the
  *       per-channel per-rank slice when smaller. For NVLS and NVLSTree AllReduce it is the number of kernel loop
@@ -218,7 +229,7 @@ public record PerformanceParameters(
 
     /** The documented defaults. */
     public static final PerformanceParameters DEFAULTS = new PerformanceParameters(1.5, 1.0, 1.0, 0.96, 0.98,
-            List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 20.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 20.7),
+            List.of(13.25, 12.0, 19.35, 35.0), List.of(20.0, 7.0, 36.7, 40.0), List.of(26.5, 24.0, 20.7, 20.7),
             1.0, 8.4, 2100.0, NetClassDefaults.IB_STEP_US, List.of(29.93, 29.93, 32.1, 37.31),
             List.of(1.0, 1.0, 1.10, 1.0), NetClassDefaults.PROFILES, List.of(5.0, 5.0, 5.0, 0.0), 1.0, 1.0, 1.0);
 

@@ -77,7 +77,8 @@ class ShmHostReadsTest {
      * links bind. Measured, a check and not a fit: 8.89 GB/s at 128 MiB (A-allreduce-1x2xL40S-pcie-farmshare-algo-
      * proto-sweep-nccl2.29.txt line 223, run 5); without the reload the model said 14.27 (-37 % on time). With
      * NCCL_LL128_NTHREADS=160 (NCCL's least, NCCL_LL128_MAX_NTHREADS / 4) the reads give 2 channels x (160 x 4 x 15 / 2
-     * = 4800 B) / RTT (7.04 GB/s at 1.364 us), below the links.
+     * = 4800 B) / RTT (7.04 GB/s at 1.364 us), below the links, but the Ampere/Ada per-CTA LL128 cap (7.0 GB/s at 640
+     * threads, PerformanceParameters) scaled to 160 threads, 2 channels x 7.0 x 160 / 640 = 3.5 GB/s, binds first.
      */
     @Test
     void ringLl128OnTheL40sSysPair() throws Exception {
@@ -86,7 +87,8 @@ class ShmHostReadsTest {
         Prediction p = predict(List.of(0, 4), "NCCL_PROTO", "LL128");
         assertEquals(Math.min(links, 2 * 19200 / (1000 * RTT)), p.busBw(), 0.003 * links, p.toString());
         assertTrue(Math.abs(p.busBw() - 8.89) / 8.89 < 0.08, p.toString());
-        double few = Math.min(links, 2 * 4800 / (1000 * RTT));
+        double few = Math.min(Math.min(links, 2 * 4800 / (1000 * RTT)), 2 * 7.0 * 160 / 640);
+        assertEquals(3.5, few, 1e-9);
         assertEquals(few, predict(List.of(0, 4), "NCCL_PROTO", "LL128", "NCCL_LL128_NTHREADS", "160").busBw(),
                 0.003 * few);
     }

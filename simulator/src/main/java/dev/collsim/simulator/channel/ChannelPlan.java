@@ -30,7 +30,8 @@ import java.util.Objects;
  * @param scaleUp            the weakest GPU's way out ({@link ScaleUp}): physical per-direction NVLink bandwidth
  *                           (sum of its NVLinks; its PCIe or C2C link when it has none), GB/s, and what it reaches
  * @param nodeNicBw          physical per-direction NIC bandwidth of the weakest node, GB/s: the sum over the
- *                           NICs local to its ranks' GPUs ({@code HostModel.localNics}); 0 on one node
+ *                           NICs local to its ranks' GPUs ({@code HostModel.localNics}), each held to its own PCIe
+ *                           link ({@code HostModel.nicLineBw}); 0 on one node
  * @param gpuPathBw          best NCCL-view path bandwidth between two GPUs of a node (per-peer p2p limit), GB/s
  * @param nicsPerNode        NICs local to the ranks of the weakest node
  * @param netClass           network transport between the nodes (the topology's; null: InfiniBand)

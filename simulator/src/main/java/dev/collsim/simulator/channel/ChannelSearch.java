@@ -174,7 +174,8 @@ public final class ChannelSearch {
             }
         }
         int[] local = h.localNics();
-        double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
+        // physical: each NIC at most its own PCIe link (HostModel#nicLineBw)
+        double nicBw = Arrays.stream(local).mapToDouble(h::nicLineBw).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
                 h.physicalScaleUp(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
                 CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw(),

@@ -119,7 +119,8 @@ public final class FlowSweep {
             PredictionRequest point = ncclRequest(r, c, size, r.op(), placed);
             Prediction nccl = chooser.predict(point);
             FlowChoice ch = decide(r, c, nccl, r.override(), placed, chooser.version(),
-                    r.override().schedule() == null ? chooser.nvlsLoop(point, nccl) : Optional.empty());
+                    r.override().schedule() == null ? chooser.nvlsLoop(point, nccl) : Optional.empty())
+                    .withoutTreeFill(chooser.treeFillInLatency(point));
             // a forced schedule may be one NCCL would not run here (PAT across nodes): its bound is any algorithm's
             double bound = Math.min(fabricBound, r.override().schedule() == null ? nccl.physicalBoundBusBw()
                     : chooser.anyScheduleBoundBusBw(point));
@@ -206,7 +207,8 @@ public final class FlowSweep {
         Prediction nccl = o.schedule() != null && o.channels() != null ? null
                 : chooser.predict(ncclRequest(r, c, size, op, ranks));
         return decide(r, c, nccl, o, ranks, chooser.version(), nccl == null || o.schedule() != null
-                ? Optional.empty() : chooser.nvlsLoop(ncclRequest(r, c, size, op, ranks), nccl));
+                ? Optional.empty() : chooser.nvlsLoop(ncclRequest(r, c, size, op, ranks), nccl))
+                .withoutTreeFill(nccl != null && chooser.treeFillInLatency(ncclRequest(r, c, size, op, ranks)));
     }
 
     private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,

@@ -153,7 +153,7 @@ public final class ClusterLoader {
         }
         String why = "no such file, config or catalog name (a catalog name takes a host count as NAMExN or NAME:N,"
                 + " e.g. dgx-h100x2); configs: " + String.join(", ", configNames()) + "; catalog host types: "
-                + String.join(", ", Catalog.displayNames()) + "; other names: " + String.join(", ", Catalog.dgxNames())
+                + String.join(", ", Catalog.typedNames()) + " (case-insensitive); other names: " + String.join(", ", Catalog.dgxNames())
                 + Catalog.suggest(name.trim().replaceAll("(?i)(x|:)\\d+$", ""))
                         .map(n -> "; did you mean '" + n + "'?").orElse("");
         if (folder == null) {

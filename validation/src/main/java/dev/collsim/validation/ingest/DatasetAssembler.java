@@ -34,6 +34,12 @@ import java.util.stream.Collectors;
  */
 final class DatasetAssembler {
 
+    /**
+     * The end of an NCCL debug line's prefix ({@code host:pid:tid [dev] NCCL INFO }), anywhere on a line (mpirun
+     * prefixes its own {@code [1,3]<stdout>:}).
+     */
+    private static final Pattern NCCL_LINE = Pattern.compile("\\[\\d{1,10}\\] NCCL (?:INFO|WARN) ");
+
     private static final Pattern GPUS_IN_TITLE = Pattern.compile(
             "(?:(\\d+)\\s*(?:pods?|hosts?|nodes?|servers?|VMs?)\\s*x\\s*)?(\\d+)\\s*GPUs?\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern HOSTS_IN_TITLE = Pattern.compile("(\\d+)\\s*(?:hosts?|nodes?)\\b",
@@ -329,9 +335,13 @@ final class DatasetAssembler {
                     + " rows), or the footer with a *_perf command or 'Collective test starting' line and"
                     + " '#  Rank' lines");
         }
+        String nccl = NCCL_LINE.matcher(text).find() ? " (the file holds NCCL_DEBUG=INFO lines, which say how NCCL set"
+                + " up, not how long a call took: add the nccl-tests output the run printed with them)" : "";
         return new InputProblem(file, 0, 0, "", "no nccl-tests table, reduced table, summary or 'Avg bus bandwidth'"
-                + " line found; expected nccl-tests output (a '#  size  count  type ...' header followed by rows)");
+                + " line found" + nccl + "; expected nccl-tests output (a '#  size  count  type ...' header followed"
+                + " by rows)");
     }
+
 
     /**
      * A run that printed only nccl-tests' footer: a dataset when the ranks and the collective are known, else a note.

@@ -3,7 +3,6 @@ package dev.collsim.cli.validation;
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
-import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
@@ -196,7 +195,7 @@ public final class TuneCommand implements Callable<Integer> {
 
     private Model model(List<Dataset> data, Topology topo, PrintWriter out) throws InputException {
         if (!CalibrationOption.none(calibration) && !CalibrationOption.auto(calibration)) {
-            InputFiles.require(calibration, "--calibration");
+            CalibrationOption.requireProfile(calibration, "--calibration");
             Calibration c = CalibrationProfile.read(calibration);
             CalibrationOption.warnClass(calibration, "--calibration", topo, spec.commandLine().getErr());
             return new Model(c.parameters(), band(c), "calibration profile " + calibration.getFileName(),

@@ -122,7 +122,9 @@ final class CutShort {
         if (!cutRow.isEmpty()) {
             parts.add(cutRow);
         }
-        if (noFooter && maxBytes > 0 && last.sizeBytes() < maxBytes) {
+        // the largest size, not the last: a table whose rows repeat (cycles, pasted runs) reached maxBytes before
+        long largest = rows.stream().mapToLong(PerfPoint::sizeBytes).max().orElse(0);
+        if (noFooter && maxBytes > 0 && largest < maxBytes) {
             parts.add("the table stops at " + last.sizeBytes() + " B (line " + last.line() + ") without nccl-tests' "
                     + "footer, the run asked for sizes up to " + maxBytes + " B");
         }

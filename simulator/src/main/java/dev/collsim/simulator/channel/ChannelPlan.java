@@ -57,12 +57,14 @@ import java.util.Objects;
  *                           search finds on the same nodes (agreed the same way), which is {@code graphs.nvls()} for
  *                           2.30.7 and for every release on sm90 (the speed arrays differ only on sm100: 2.28.9's
  *                           {96, 48, ...} between nodes, 2.30.7's {96, 86, 80, 48, ...}; {@link SearchSpeeds})
+ * @param nodeNicPortBw      the same NICs' port speeds summed, not held to their PCIe links, GB/s: what NCCL's search
+ *                           sees of a NIC (its net speed; {@code perf.RingChannelRate}); 0 on one node
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, ScaleUp scaleUp, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
         NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, int gpuPcieGen,
-        NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph) {
+        NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph, double nodeNicPortBw) {
 
     /** Validates. */
     public ChannelPlan {

@@ -125,7 +125,8 @@ public final class ChannelSearch {
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.scaleUp, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
-                agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets, nvlsTime);
+                agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets, nvlsTime,
+                multi ? agreed.nicPortBw : 0);
     }
 
     /** Node signature: GPUs used (host offset, local index) and the hosts' digests. */
@@ -143,7 +144,7 @@ public final class ChannelSearch {
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, ScaleUp scaleUp,
             double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw, double ringPathBw,
-            double pairPathBw, int gpuPcieGen, int localNets, GraphSummary nvlsTime) {
+            double pairPathBw, int gpuPcieGen, int localNets, GraphSummary nvlsTime, double nicPortBw) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
@@ -179,7 +180,7 @@ public final class ChannelSearch {
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
                 h.physicalScaleUp(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
                 CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw(),
-                nvlsTime);
+                nvlsTime, Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum());
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -195,7 +196,7 @@ public final class ChannelSearch {
                     Math.min(a.nodeNicBw, r.nodeNicBw), Math.min(a.gpuPathBw, r.gpuPathBw), Math.min(a.nics, r.nics),
                     Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw), Math.min(a.ringPathBw, r.ringPathBw),
                     Math.min(a.pairPathBw, r.pairPathBw), Math.min(a.gpuPcieGen, r.gpuPcieGen),
-                    Math.min(a.localNets, r.localNets), min(a.nvlsTime, r.nvlsTime));
+                    Math.min(a.localNets, r.localNets), min(a.nvlsTime, r.nvlsTime), Math.min(a.nicPortBw, r.nicPortBw));
         }
         return a;
     }

@@ -38,6 +38,8 @@ class NicLineBwTest {
         double link = 32.0 * 16 * 128 / 130 / 8;
         assertEquals(8 * link, p.nodeNicBw(), 1e-3);
         assertEquals(8 * link, p.nodeNetBw(), 1e-3);
+        // NCCL's view keeps the port speed: 8 x 100 GB/s (its search does not see the slot as the NIC's)
+        assertEquals(800.0, p.nodeNicPortBw(), 1e-6);
         // the bound's network part (PhysicalBound.interBusBw: nic x m/(m-1) x (n-1)/n for 16 ranks on 2 nodes):
         // 504.1 x 2 x 15/16 = 945.2 GB/s busbw, where the NICs' 800 GB/s gave 1500
         assertEquals(8 * link * 2 * 15 / 16.0, PhysicalBound.interBusBw(p, Collective.ALL_GATHER), 1e-3);

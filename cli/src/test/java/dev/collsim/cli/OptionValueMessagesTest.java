@@ -31,7 +31,9 @@ class OptionValueMessagesTest {
         CliRun eq = CliRun.run("predict", "--perf-params=" + nope, "allreduce");
         assertEquals("collsim: " + nope + ": no such file (given to --perf-params)", eq.err().strip());
         CliRun bogus = CliRun.run("predict", "--calibration", "bogus", "allreduce");
-        assertEquals("collsim: bogus: no such file (given to --calibration)", bogus.err().strip());
+        // a bare word is told what the option takes (CalibrationOption.requireProfile); no near miss for "bogus"
+        assertEquals("collsim: bogus: no such file (given to --calibration; allowed: none, auto or a calibration"
+                + " profile file)", bogus.err().strip());
     }
 
     @Test

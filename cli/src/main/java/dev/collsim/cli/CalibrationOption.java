@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -170,8 +171,28 @@ public final class CalibrationOption {
         return "calibration: " + file;
     }
 
+    /**
+     * A profile file the option names must exist; a bare word that is none (a typo of {@code none} or {@code auto})
+     * is told what the option takes, and which word was likely meant.
+     *
+     * @param file the option's value, neither {@code none} nor {@code auto}
+     * @param name the option's name, for messages
+     * @throws UserError (exit 3) when the file does not exist or cannot be read
+     */
+    public static void requireProfile(Path file, String name) {
+        String word = file.toString();
+        if (!Files.exists(file) && word.matches("[A-Za-z]{2,8}")) {
+            String meant = word.toLowerCase(Locale.ROOT).startsWith("n") ? NONE
+                    : word.toLowerCase(Locale.ROOT).startsWith("a") ? AUTO : null;
+            throw new UserError(word + ": no such file (given to " + name + "; allowed: " + NONE + ", " + AUTO
+                    + " or a calibration profile file" + (meant == null ? "" : "; did you mean '" + meant + "'?")
+                    + ")", ExitCodes.INPUT);
+        }
+        InputFiles.require(file, name);
+    }
+
     private static PerformanceParameters read(Path option, String name) throws InputException {
-        InputFiles.require(option, name);
+        requireProfile(option, name);
         try {
             return ParametersFile.read(option);
         } catch (IOException e) {

@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,5 +104,23 @@ class CalibrationOptionTest {
         System.arraycopy(a, 0, out, 0, a.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
+    }
+
+    /**
+     * A mistyped word after --calibration (nonee, atuo) is no file: the message lists what the option takes and the
+     * word likely meant (exit 3 as for any missing file), the same in predict, compare and tune.
+     */
+    @Test
+    void aMistypedWordIsToldWhatTheOptionTakes() {
+        for (String[] cmd : new String[][] {{"predict", "-c", "dgx-h100", "-b", "1M", "-e", "1M", "allreduce"},
+            {"compare", "-m", "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt"},
+            {"tune", "-c", "dgx-h100", "-e", "1M", "allreduce"}}) {
+            String[] args = Stream.concat(Arrays.stream(cmd), Stream.of("--calibration", "nonee"))
+                    .toArray(String[]::new);
+            CliRun r = run(args);
+            assertEquals(ExitCodes.INPUT, r.code(), cmd[0] + ": " + r.err());
+            assertTrue(r.err().contains("nonee: no such file (given to --calibration; allowed: none, auto or a"
+                    + " calibration profile file; did you mean 'none'?)"), cmd[0] + ": " + r.err());
+        }
     }
 }

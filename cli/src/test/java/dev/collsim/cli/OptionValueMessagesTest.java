@@ -31,7 +31,9 @@ class OptionValueMessagesTest {
         CliRun eq = CliRun.run("predict", "--perf-params=" + nope, "allreduce");
         assertEquals("collsim: " + nope + ": no such file (given to --perf-params)", eq.err().strip());
         CliRun bogus = CliRun.run("predict", "--calibration", "bogus", "allreduce");
-        assertEquals("collsim: bogus: no such file (given to --calibration)", bogus.err().strip());
+        // a bare word is told what the option takes (CalibrationOption.requireProfile); no near miss for "bogus"
+        assertEquals("collsim: bogus: no such file (given to --calibration; allowed: none, auto or a calibration"
+                + " profile file)", bogus.err().strip());
     }
 
     @Test
@@ -50,7 +52,8 @@ class OptionValueMessagesTest {
         assertEquals(ExitCodes.USAGE, r.code(), r.err());
         String err = r.err().strip();
         assertTrue(err.startsWith("collsim: -c/--cluster dgx-h10x4: no such file, config or catalog name"), err);
-        assertTrue(err.endsWith("; did you mean 'dgx-h100'?"), err);
+        // the near miss keeps the typed host count: dgx-h10 -> dgx-h100, x4 kept
+        assertTrue(err.endsWith("; did you mean 'dgx-h100x4'?"), err);
         assertTrue(err.contains("dgx-b200 (= hgx-b200)") && err.contains("dgx-gb200 (= gb200-nvl72)"), err);
         assertFalse(err.contains("problem"), err);
         // a name with a path or file ending stays a missing file (exit 3)

@@ -61,8 +61,11 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
         Matcher m = TEXT.matcher(text == null ? "" : text);
         if (!m.matches()) {
             String guess = suggestion(text);
+            String bare = text == null ? "" : text.strip();
+            String unitless = bare.matches("\\d+(?:\\.\\d+)?") ? "; a bare number has no unit: write '" + bare
+                    + " Gb/s' (bits, as NIC ports are sold) or '" + bare + " GB/s' (bytes)" : "";
             throw new IllegalArgumentException("'" + text + "' is not a bandwidth; use a number with one of "
-                    + ALLOWED_UNITS + (guess == null ? "" : "; did you mean '" + guess + "'?"));
+                    + ALLOWED_UNITS + (guess == null ? "" : "; did you mean '" + guess + "'?") + unitless);
         }
         double v = Double.parseDouble(m.group(1));
         double scale = switch (m.group(2)) {

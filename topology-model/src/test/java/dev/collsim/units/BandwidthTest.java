@@ -23,6 +23,9 @@ class BandwidthTest {
     void bareNumbersAndUnknownUnitsAreRejectedWithTheAllowedUnits() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse("25"));
         assertEquals(true, e.getMessage().contains("GB/s"));
+        // a bare number names both readings a user may have meant
+        assertEquals(true, e.getMessage().endsWith("; a bare number has no unit: write '25 Gb/s' (bits, as NIC ports"
+                + " are sold) or '25 GB/s' (bytes)"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse("25 GBps"));
         assertThrows(IllegalArgumentException.class, () -> Bandwidth.ofGBps(-1));
     }

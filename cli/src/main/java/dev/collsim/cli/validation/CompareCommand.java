@@ -3,7 +3,6 @@ package dev.collsim.cli.validation;
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
-import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
@@ -98,7 +97,7 @@ public final class CompareCommand implements Callable<Integer> {
         if (bare) {
             lines.add(CalibrationOption.NONE_LINE);
         } else if (!CalibrationOption.auto(calibration)) {
-            InputFiles.require(calibration, "--calibration");
+            CalibrationOption.requireProfile(calibration, "--calibration");
             CalibrationProfile.Loaded l = CalibrationProfile.load(calibration);
             Calibration cal = l.calibration();
             fixed = l.band().map(b -> Comparer.withBand(v, cal.parameters(), b, l.shipped() ? AutoProfile.PROFILE_BAND

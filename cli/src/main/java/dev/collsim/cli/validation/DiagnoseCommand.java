@@ -5,9 +5,10 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
-import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
+import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.diagnose.ClusterNics;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.DiagnosisText;
@@ -16,7 +17,9 @@ import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,8 +39,10 @@ import picocli.CommandLine.Spec;
                     + "collsim run JSON, and cites the evidence line of every finding.",
             "With -c the bandwidth across hosts is judged against the compute NICs the run's GPUs reach on the"
                     + " cluster's first host (their count and speed); they win over a '#@ interconnect' header and"
-                    + " the NCCL INFO log's NICs. A cluster the file cannot have run on (other GPUs, fewer GPUs or"
-                    + " hosts) is an input error. Without -c no cluster is assumed."},
+                    + " the NCCL INFO log's NICs. Runs are placed on -c as compare places them: a catalog type"
+                    + " takes the run's host count, a run with more ranks or hosts than another cluster has is a"
+                    + " usage error, and a file of other GPUs is judged on -c's NICs with one 'assumed:' note."
+                    + " Without -c no cluster is assumed."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done (also when a PROBLEM is found, unless --fail-on-problem)", "2:usage error", "3:invalid or missing input file",
             "4:at least one PROBLEM finding (with --fail-on-problem)", "6:finished, but skipped files it could not read (each named on stderr with why)"})
@@ -75,11 +80,11 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     + " folders of nccl-tests output or JSON)", ExitCodes.USAGE);
         }
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(given, spec.commandLine().getErr());
-        Topology topo = clusterFor(batch);
+        Map<Dataset, Optional<HeaderNics>> placed = clusterFor(batch);
         for (MeasuredFiles.Read r : batch.reads()) {
-            all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file()), (ds, perHost) -> topo == null
-                    ? Optional.empty() : ClusterNics.of(topo, cluster.value(), perHost),
-                    (ds, perHost) -> topo != null ? Optional.empty() : shownSystemNics(ds, perHost)));
+            all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file()), (ds, perHost) -> placed == null
+                    ? Optional.empty() : placed.get(ds),
+                    (ds, perHost) -> placed != null ? Optional.empty() : shownSystemNics(ds, perHost)));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));
         boolean problem = all.stream().flatMap(x -> x.findings().stream())
@@ -108,29 +113,39 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
 
     /**
-     * @return with {@code -c}, the cluster whose first host's NICs judge every dataset ({@link ClusterNics#of}); null
-     *         without
-     * @throws InputException (exit 3) when a dataset cannot have run on the cluster ({@link ClusterNics#mismatch}),
-     *                        or it spans hosts and the GPUs it uses on the cluster's hosts reach no compute NIC
+     * With {@code -c}: each dataset placed on the cluster as compare, calibrate and tune place it ({@link
+     * DatasetCluster#place}: a catalog type takes the run's host count; a run with more ranks or hosts than a loaded
+     * cluster has is a usage error, exit 2), and the NICs its GPUs reach on the first host ({@link ClusterNics#of}).
+     * A run of another GPU model is not refused (the same rule as compare, {@link Comparer#otherGpu}): the NICs'
+     * text carries the {@code assumed:} line, since only -c's NICs are judged by and the GPU figures stay the run's.
+     *
+     * @return the NICs per dataset (by identity), null without {@code -c}
+     * @throws InputException (exit 3) when a dataset spans hosts and the GPUs it uses on the cluster's hosts reach no
+     *                        compute NIC
      */
-    private Topology clusterFor(MeasuredFiles.Batch batch) throws InputException {
+    private Map<Dataset, Optional<HeaderNics>> clusterFor(MeasuredFiles.Batch batch) throws InputException {
         if (!cluster.given()) {
             return null;
         }
-        Topology topo = cluster.load();
         String name = cluster.value();
+        Map<Dataset, Optional<HeaderNics>> out = new IdentityHashMap<>();
         List<InputProblem> problems = new ArrayList<>();
         for (Dataset ds : batch.datasets()) {
-            Optional<String> why = ClusterNics.mismatch(ds, topo, name);
-            if (why.isEmpty() && ds.nHosts() > 1 && ClusterNics.of(topo, name, ds.gpusPerHost()).isEmpty()) {
-                why = Optional.of("the run spans " + ds.nHosts() + " hosts, but its GPUs on cluster " + name
-                        + " reach no compute NIC; allowed: a cluster whose hosts have NICs (a catalog type, NAME:N)");
+            ClusterGuess g = DatasetCluster.place(cluster.source(), ds, spec.commandLine().getErr());
+            Optional<HeaderNics> nics = ClusterNics.of(g.topology(), name, ds.gpusPerHost());
+            if (ds.nHosts() > 1 && nics.isEmpty()) {
+                problems.add(new InputProblem(ds.file(), ds.line(), 0, "-c/--cluster", "the run spans " + ds.nHosts()
+                        + " hosts, but its GPUs on cluster " + name + " reach no compute NIC; allowed: a cluster whose"
+                        + " hosts have NICs (a catalog type, NAME:N)"));
             }
-            why.ifPresent(w -> problems.add(new InputProblem(ds.file(), ds.line(), 0, "-c/--cluster", w)));
+            Optional<String> gpu = Comparer.otherGpu(ds, g, "the NICs judged by are that cluster's, the GPU figures"
+                    + " the run's");
+            out.put(ds, nics.map(n -> gpu.isEmpty() ? n
+                    : new HeaderNics(n.count(), n.gbits(), n.line(), n.text() + "; assumed: " + gpu.get())));
         }
         if (!problems.isEmpty()) {
             throw new InputException(problems);
         }
-        return topo;
+        return out;
     }
 }

@@ -3,7 +3,6 @@ package dev.collsim.cli.validation;
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
-import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
@@ -131,6 +130,10 @@ public final class TuneCommand implements Callable<Integer> {
         List<Dataset> data = batch.datasets();
         version = measuredVersion(data, version, out);
         Placed placed = placed(data);
+        hostsRefusal(data, placed.rankSets(), cluster.given() ? "-c " + cluster.value() : "the cluster the files show")
+                .ifPresent(m -> {
+                    throw new UserError(m, ExitCodes.USAGE);
+                });
         Model model = model(data, placed.topology(), out);
         out.println(model.line());
         rankNote(data, placed.rankSets(), placed.topology().gpus().size()).ifPresent(out::println);
@@ -192,7 +195,7 @@ public final class TuneCommand implements Callable<Integer> {
 
     private Model model(List<Dataset> data, Topology topo, PrintWriter out) throws InputException {
         if (!CalibrationOption.none(calibration) && !CalibrationOption.auto(calibration)) {
-            InputFiles.require(calibration, "--calibration");
+            CalibrationOption.requireProfile(calibration, "--calibration");
             Calibration c = CalibrationProfile.read(calibration);
             CalibrationOption.warnClass(calibration, "--calibration", topo, spec.commandLine().getErr());
             return new Model(c.parameters(), band(c), "calibration profile " + calibration.getFileName(),
@@ -299,6 +302,42 @@ public final class TuneCommand implements Callable<Integer> {
                 + " measured hosts tunes for " + (fit.isEmpty() ? "those" : counts(beyond) + " ranks"));
         return Optional.of("note: advice for " + counts(advised) + " ranks; the -m files measured " + m + " ranks: their"
                 + " points are used for the fit, and shown as measured evidence only at " + m + " ranks (" + how + ")");
+    }
+
+    /**
+     * The -m files' fit is refused for advice on another number of hosts: a fit of runs across hosts is of their
+     * network (its step, hop latency and line-rate share), which a one-host cluster never uses, and a one-host fit
+     * says nothing of the network; NCCL itself chooses per shape (its tuner plugin is told nNodes and nRanks, and NCCL's
+     * example plugin keys its lines on both). So tune advises only for host counts some file measured (a file that
+     * states no host count is not counted).
+     *
+     * @param data     the -m datasets
+     * @param rankSets the rank sets advised for
+     * @param cluster  the cluster advised for, in words
+     * @return the refusal naming both shapes and what is allowed, empty when every advised host count was measured
+     *         (always without -m)
+     */
+    static Optional<String> hostsRefusal(List<Dataset> data, List<List<Gpu>> rankSets, String cluster) {
+        Set<Integer> measured = new TreeSet<>();
+        data.stream().filter(d -> d.nHosts() > 0).forEach(d -> measured.add(d.nHosts()));
+        if (measured.isEmpty()) {
+            return Optional.empty();
+        }
+        for (List<Gpu> r : rankSets) {
+            int hosts = (int) r.stream().mapToInt(Gpu::host).distinct().count();
+            if (!measured.contains(hosts)) {
+                String runs = data.stream().filter(d -> d.nHosts() > 0).map(d -> d.nRanks() + " ranks on " + d.nHosts()
+                        + " host" + (d.nHosts() > 1 ? "s" : "")).distinct().collect(Collectors.joining(", "));
+                int want = measured.iterator().next();
+                return Optional.of("tune -m: the files measured " + runs + "; the advice would be for " + r.size()
+                        + " ranks on " + hosts + " host" + (hosts > 1 ? "s" : "") + " of " + cluster + ": a fit of runs"
+                        + " on " + counts(List.copyOf(measured)) + " host(s) does not hold on " + hosts + " (across hosts"
+                        + " it is a fit of the network; NCCL tunes each shape apart); allowed: a cluster of the measured"
+                        + " hosts (a catalog type as -c NAME:" + want + "), --ranks that span " + want + " host(s), or"
+                        + " -m files measured on " + hosts + " host" + (hosts > 1 ? "s" : ""));
+            }
+        }
+        return Optional.empty();
     }
 
     private static String counts(List<Integer> n) {

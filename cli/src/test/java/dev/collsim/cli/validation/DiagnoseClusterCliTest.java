@@ -64,18 +64,34 @@ class DiagnoseClusterCliTest {
         assertTrue(none.err().contains("no measurement file given; allowed: FILE... or -m FILE..."), none.err());
     }
 
-    /** A cluster of other GPUs, or of fewer hosts than the run spans: an input error naming the option (exit 3). */
+    /**
+     * diagnose places a run on -c by compare's rule (one home, DatasetCluster.place; Comparer.otherGpu): a cluster of
+     * other GPUs is assumed, not refused, with compare's line (here appended to the NICs' text, the only thing -c sets
+     * in diagnose); a catalog type without a count takes the run's 2 hosts as compare does; a loaded cluster of fewer
+     * hosts than the run spans is a usage error (exit 2) naming the file, as in compare.
+     */
     @Test
-    void aClusterThatDoesNotFitIsAnInputError() throws Exception {
+    void aClusterIsPlacedAsCompareDoes() throws Exception {
         Path f = userLog();
         CliRun gpu = run("diagnose", "-c", "dgx-a100:2", f.toString());
-        assertEquals(3, gpu.code(), gpu.out());
-        assertTrue(gpu.err().contains("user.txt") && gpu.err().contains("-c/--cluster: the run is on H100"),
-                gpu.err());
-        assertTrue(gpu.err().contains("allowed: a cluster of H100"), gpu.err());
-        CliRun hosts = run("diagnose", "-c", "dgx-h100", f.toString());
-        assertEquals(3, hosts.code(), hosts.out());
-        assertTrue(hosts.err().contains("-c/--cluster: the run spans 2 hosts, cluster dgx-h100 has 1"), hosts.err());
+        assertEquals(0, gpu.code(), gpu.err());
+        String assumed = "assumed: the given cluster's GPUs (A100-SXM4-80GB), although the file's ranks ran on NVIDIA"
+                + " H100 80GB HBM3 (H100 SXM): ";
+        assertTrue(gpu.out().contains(assumed + "the NICs judged by are that cluster's, the GPU figures the run's)"),
+                gpu.out());
+        CliRun compare = run("compare", "-m", f.toString(), "-c", "dgx-a100:2", "--calibration", "none");
+        assertEquals(0, compare.code(), compare.err());
+        assertTrue(compare.out().contains(assumed + "the errors below are of that cluster"), compare.out());
+        CliRun type = run("diagnose", "-c", "dgx-h100", f.toString());
+        assertEquals(0, type.code(), type.err());
+        assertTrue(type.out().contains("network 2 x 400 Gb/s per host (the NICs local to 2 GPU(s) of the 8 per host of"
+                + " -c dgx-h100)"), type.out());
+        Path one = Files.writeString(dir.resolve("one.yaml"), "schema: collsim/v1\nname: one\nsource: a test\n"
+                + "hosts: dgx-h100\ncount: 1\n");
+        CliRun hosts = run("diagnose", "-c", one.toString(), f.toString());
+        assertEquals(2, hosts.code(), hosts.out());
+        assertTrue(hosts.err().contains("user.txt") && hosts.err().contains("ran on 2 hosts; cluster " + one + " has 1"),
+                hosts.err());
         assertEquals("", hosts.out());
     }
 

@@ -30,7 +30,8 @@ import java.util.Objects;
  * @param scaleUp            the weakest GPU's way out ({@link ScaleUp}): physical per-direction NVLink bandwidth
  *                           (sum of its NVLinks; its PCIe or C2C link when it has none), GB/s, and what it reaches
  * @param nodeNicBw          physical per-direction NIC bandwidth of the weakest node, GB/s: the sum over the
- *                           NICs local to its ranks' GPUs ({@code HostModel.localNics}); 0 on one node
+ *                           NICs local to its ranks' GPUs ({@code HostModel.localNics}), each held to its own PCIe
+ *                           link ({@code HostModel.nicLineBw}); 0 on one node
  * @param gpuPathBw          best NCCL-view path bandwidth between two GPUs of a node (per-peer p2p limit), GB/s
  * @param nicsPerNode        NICs local to the ranks of the weakest node
  * @param netClass           network transport between the nodes (the topology's; null: InfiniBand)
@@ -58,12 +59,15 @@ import java.util.Objects;
  *                           {96, 48, ...} between nodes, 2.30.7's {96, 86, 80, 48, ...}; {@link SearchSpeeds})
  * @param ringSwitchHops     share of the ring graph's GPU-to-GPU hops inside one PCIe switch (PIX), 0 to 1, the
  *                           lowest over the nodes ({@link RingSwitchHops}; read by {@code perf.PcieSwitchHop})
+ * @param nodeNicPortBw      the same NICs' port speeds summed, not held to their PCIe links, GB/s: what NCCL's search
+ *                           sees of a NIC (its net speed; {@code perf.RingChannelRate}); 0 on one node
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, ScaleUp scaleUp, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
         NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, int gpuPcieGen,
-        NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph, double ringSwitchHops) {
+        NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph, double ringSwitchHops,
+        double nodeNicPortBw) {
 
     /** Validates. */
     public ChannelPlan {

@@ -126,7 +126,7 @@ public final class ChannelSearch {
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.scaleUp, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
                 agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets, nvlsTime,
-                agreed.switchHops);
+                agreed.switchHops, multi ? agreed.nicPortBw : 0);
     }
 
     /** Node signature: GPUs used (host offset, local index) and the hosts' digests. */
@@ -144,7 +144,8 @@ public final class ChannelSearch {
 
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, ScaleUp scaleUp,
             double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw, double ringPathBw,
-            double pairPathBw, int gpuPcieGen, int localNets, GraphSummary nvlsTime, double switchHops) {
+            double pairPathBw, int gpuPcieGen, int localNets, GraphSummary nvlsTime, double switchHops,
+            double nicPortBw) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
@@ -175,11 +176,13 @@ public final class ChannelSearch {
             }
         }
         int[] local = h.localNics();
-        double nicBw = Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum();
+        // physical: each NIC at most its own PCIe link (HostModel#nicLineBw)
+        double nicBw = Arrays.stream(local).mapToDouble(h::nicLineBw).sum();
         return new NodeResult(new GraphSet(ring, tree, nvls, direct, chain), cpu, h.hasNvSwitch,
                 h.physicalScaleUp(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
                 CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw(),
-                nvlsTime, RingSwitchHops.share(h, ringSearch.orders()));
+                nvlsTime, RingSwitchHops.share(h, ringSearch.orders()),
+                Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum());
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -196,7 +199,7 @@ public final class ChannelSearch {
                     Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw), Math.min(a.ringPathBw, r.ringPathBw),
                     Math.min(a.pairPathBw, r.pairPathBw), Math.min(a.gpuPcieGen, r.gpuPcieGen),
                     Math.min(a.localNets, r.localNets), min(a.nvlsTime, r.nvlsTime),
-                    Math.min(a.switchHops, r.switchHops));
+                    Math.min(a.switchHops, r.switchHops), Math.min(a.nicPortBw, r.nicPortBw));
         }
         return a;
     }

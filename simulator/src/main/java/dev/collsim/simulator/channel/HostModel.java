@@ -191,6 +191,25 @@ final class HostModel {
         return HostPaths.local(bw, type);
     }
 
+    /**
+     * A NIC's physical rate: its port speed held to the physical bandwidth of the link it hangs on (its PCIe link to
+     * a switch or root port, the first hop of its paths to the GPUs), GB/s per direction. An 800 Gb/s NIC (100 GB/s)
+     * in a PCIe Gen5 x16 slot moves at most the slot's 63.0 GB/s ({@code hardware.PcieGen}): the bound on what the
+     * hardware can move ({@code bound.PhysicalBound}, through {@link ChannelPlan#nodeNicBw}) cannot pass it. NCCL's
+     * own view (its net speed, {@link #nicSpeed}) is kept for the search and the local-NIC choice.
+     *
+     * @param n index into {@link #nics}
+     * @return GB/s per direction; the port speed when no GPU of the node reaches the NIC inside it
+     */
+    double nicLineBw(int n) {
+        for (HostPath p : nicToGpu[n]) {
+            if (p != null && p.links().length > 0) {
+                return Math.min(nicSpeed[n], physicalBw(p.links()[0]));
+            }
+        }
+        return nicSpeed[n];
+    }
+
     /** @return the hop's physical bandwidth per direction (sum of its parallel links), GB/s */
     double physicalBw(int hop) {
         return hops.hop(hop).bandwidth(BandwidthView.PHYSICAL).gbps();

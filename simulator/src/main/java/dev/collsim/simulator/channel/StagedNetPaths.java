@@ -81,7 +81,7 @@ final class StagedNetPaths {
         }
         double sum = 0;
         for (int n = 0; n < feed.length; n++) {
-            sum += !used[n] ? 0 : direct[n] ? h.nicSpeed[n] : Math.min(h.nicSpeed[n], feed[n]);
+            sum += !used[n] ? 0 : direct[n] ? h.nicLineBw(n) : Math.min(h.nicLineBw(n), feed[n]);
         }
         return Math.min(nicBw, sum);
     }

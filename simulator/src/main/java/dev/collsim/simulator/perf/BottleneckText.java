@@ -45,10 +45,12 @@ final class BottleneckText {
      * @param perChannel  per-channel throughput cap, bus bandwidth, GB/s
      * @param ratio       bus-to-algorithm bandwidth ratio
      * @param chain       the call runs as the one-host Tree chain ({@link IntraNodeChain})
+     * @param runMinor    the run's NCCL 2 minor release (where the EFA read rendezvous applies,
+     *                    {@link LibfabricReadRendezvous#applies})
      */
     record Terms(double timeUs, double latencyUs, double fillUs, double proxyUs, double readsUs, double bwUs,
             double turnsUs, double netAlgBw, double linkAlgBw, double capAlgBw, int channels, double effChannels, double perChannel,
-            double ratio, boolean chain) {
+            double ratio, boolean chain, int runMinor) {
     }
 
     /**
@@ -79,7 +81,7 @@ final class BottleneckText {
                     + fixed(NetTransport.connectionsPerProxy(plan, t.effChannels()) - 1, 1)
                     + " other network connections per rank";
         } else if (t.netAlgBw() < Math.min(t.linkAlgBw(), t.capAlgBw())) {
-            return network(plan, s, pp, func, a, p, nBytes, t.effChannels());
+            return network(plan, s, pp, func, a, p, nBytes, t);
         } else if (t.capAlgBw() < t.linkAlgBw()) {
             return "per-channel throughput: " + t.channels() + " channels x " + fixed(t.perChannel(), 1) + " GB/s";
         }
@@ -106,12 +108,25 @@ final class BottleneckText {
                 : phb ? " (its paths go through a CPU's PCIe host bridge, PHB)" : "";
     }
 
-    /** @return the text when the network bound binds: the socket streams, the staged paths, or the NICs */
+    /**
+     * @return the text when the network bound binds: the socket streams, the EFA read rendezvous of each later send
+     *         ({@link LibfabricReadRendezvous}, where it holds the NICs below their line rate), the staged paths, or
+     *         the NICs
+     */
     private static String network(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            Algorithm a, Protocol p, long nBytes, double channels) {
+            Algorithm a, Protocol p, long nBytes, Terms t) {
+        double channels = t.effChannels();
         double socket = SocketStreams.busBwCap(plan, s, pp, func, a, p, nBytes, channels);
         boolean tcpx = plan.netClass() == NetworkClass.TCPX;
         int streams = tcpx ? SocketStreams.tcpxSetup(s).streams() : SocketStreams.setup(plan.nicVendor(), s).streams();
+        double share = LibfabricReadRendezvous.applies(plan, a, p, t.runMinor()) ? LibfabricReadRendezvous.lineShare(
+                plan, s, func, nBytes, channels, t.channels(), t.runMinor()) : 1;
+        if (share < 1 && socket >= PerformanceModel.nicBusBw(plan, pp, func, a)) {
+            return "EFA read rendezvous: each later Tree/Simple network send of a connection waits "
+                    + fixed(LibfabricReadRendezvous.EFA_RENDEZVOUS_US, 0) + " us, so the NICs ("
+                    + fixed(plan.nodeNetBw(), 0) + " GB/s per node) move at " + fixed(100 * share, 1)
+                    + " % of their line rate";
+        }
         return socket < PerformanceModel.nicBusBw(plan, pp, func, a)
                 ? "TCP streams: " + fixed(socket, 1) + " GB/s busBw (" + (tcpx ? "GPUDirect-TCPX" : "socket transport")
                         + ", " + streams + " per connection)"

@@ -192,7 +192,8 @@ public final class PerformanceModel {
         double time = Math.max(Math.max(latency + Math.max(bwUs, turnsUs), proxyUs), readsUs);
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
         String bottleneck = BottleneckText.of(new BottleneckText.Terms(time, latency, fill, proxyUs, readsUs, bwUs,
-                turnsUs, netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain), plan, s, pp, func, a, p,
+                turnsUs, netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain, rules.runMinor()), plan, s,
+                pp, func, a, p,
                 nBytes);
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
     }

@@ -141,7 +141,8 @@ public final class RingChannelRate {
      */
     private static boolean nicsStoppedTheSearch(ChannelPlan plan, double ceiling) {
         int nics = Math.max(1, plan.nicsPerNode());
-        double perNic = plan.nodeNicBw() / nics;
+        // NCCL's view of a NIC (its port speed), not the physical figure held to its PCIe link
+        double perNic = plan.nodeNicPortBw() / nics;
         double found = (double) plan.graphs().ring().nChannels() / plan.graphs().ring().dupFactor();
         return perNic < (Math.ceil(found / nics) + 1) * ceiling;
     }

@@ -145,7 +145,7 @@ public final class TreeSimpleFill {
             return otherFill;
         }
         TuningConstants constants = in.constants();
-        if (latencyHoldsChunk(constants) && TimeTable.ownTreeSimpleLatency(in)) {
+        if (heldByLatency(in)) {
             return 0;
         }
         int runMinor = constants.rules().runMinor();
@@ -178,6 +178,19 @@ public final class TreeSimpleFill {
 
     /** Legs of a network hop staged through host memory ({@link #netLegs}). */
     static final int STAGED_LEGS = 3;
+
+     * The no-fill rule of both backends: true where the latency a communicator's time reads holds a Tree/Simple
+     * chunk's store and forward hop by hop ({@link #latencyHoldsChunk}, and the time reads the release's own
+     * Tree/Simple latency, {@link TimeTable#ownTreeSimpleLatency}), so no fill is charged on top: this class charges
+     * none, and the flow backend's Tree schedule then runs its chunks without the pipeline's fill steps
+     * ({@code schedule.TreeSchedule}, through {@code PreparedCommunicator.treeFillInLatency}).
+     *
+     * @param in the communicator's tuning input (its release tables, its GPUs)
+     * @return true for 2.8-2.11 and 2.19-2.22 where their own Tree/Simple latency is read
+     */
+    public static boolean heldByLatency(TuningInput in) {
+        return latencyHoldsChunk(in.constants()) && TimeTable.ownTreeSimpleLatency(in);
+    }
 
     /**
      * True where the release's Tree/Simple {@code hwLat} is NCCL's per-hop figure for a whole chunk's trip,

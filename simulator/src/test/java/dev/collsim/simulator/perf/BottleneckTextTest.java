@@ -37,9 +37,9 @@ class BottleneckTextTest {
     void latencyAboveHalfTheTimeNamesTheFillWhenItIsMostOfIt() throws Exception {
         ChannelPlan p = plan("dgx-h100");
         assertEquals("pipeline fill: 30.0 us (of 40.0 us latency) of 50.0 us", text(p, new BottleneckText.Terms(50,
-                40, 30, 0, 0, 10, 0, INF, 100, 200, 16, 16, 20, 1.75, false)));
+                40, 30, 0, 0, 10, 0, INF, 100, 200, 16, 16, 20, 1.75, false, 30)));
         assertEquals("latency: 40.0 us of 50.0 us", text(p, new BottleneckText.Terms(50, 40, 10, 0, 0, 10, 0, INF,
-                100, 200, 16, 16, 20, 1.75, false)));
+                100, 200, 16, 16, 20, 1.75, false, 30)));
     }
 
     /**
@@ -50,11 +50,11 @@ class BottleneckTextTest {
     void lowestBandwidthBoundIsNamed() throws Exception {
         ChannelPlan p = plan("dgx-h100");
         assertEquals("per-channel throughput: 16 channels x 20.0 GB/s", text(p, new BottleneckText.Terms(100, 10, 1,
-                0, 0, 90, 0, INF, 100, 80, 16, 16, 20, 1.75, false)));
+                0, 0, 90, 0, INF, 100, 80, 16, 16, 20, 1.75, false, 30)));
         assertEquals("links: Ring graph 57.1 GB/s busBw", text(p, new BottleneckText.Terms(100, 10, 1, 0, 0, 90, 0, INF,
-                100, 200, 16, 16, 20, 1.75, false)));
+                100, 200, 16, 16, 20, 1.75, false, 30)));
         assertEquals("links: Tree chain on ring links 57.1 GB/s busBw", text(p, new BottleneckText.Terms(100, 10, 1,
-                0, 0, 90, 0, INF, 100, 200, 16, 16, 20, 1.75, true)));
+                0, 0, 90, 0, INF, 100, 200, 16, 16, 20, 1.75, true, 30)));
     }
 
     /**
@@ -67,7 +67,7 @@ class BottleneckTextTest {
     void linksNameTheSocketHopTheGraphCrosses() throws Exception {
         assertEquals("links: Ring graph 57.1 GB/s busBw (its paths cross the CPU socket link, SYS)",
                 text(plan("pcie-8x-l40s"), new BottleneckText.Terms(100, 10, 1, 0, 0, 90, 0, INF, 100, 200, 16, 16,
-                        20, 1.75, false)));
+                        20, 1.75, false, 30)));
     }
 
     /**
@@ -78,7 +78,7 @@ class BottleneckTextTest {
     @Test
     void networkBelowLinksNamesTheNics() throws Exception {
         assertEquals("NICs: 400 GB/s per node", text(plan("dgx-h100x2"), new BottleneckText.Terms(100, 10, 1, 0, 0,
-                90, 0, 10, 100, 200, 16, 16, 20, 1.875, false)));
+                90, 0, 10, 100, 200, 16, 16, 20, 1.875, false, 30)));
     }
 
     /**
@@ -89,6 +89,28 @@ class BottleneckTextTest {
     void proxyTurnsOutlastingTheDataAreNamed() throws Exception {
         assertEquals("proxy turns: 90.0 us of LL steps waiting for 1.0 other network connections per rank",
                 text(plan("dgx-h100x2"), new BottleneckText.Terms(100, 10, 1, 0, 0, 20, 90, INF, 100, 200, 8, 8, 20,
-                        1.875, false)));
+                        1.875, false, 30)));
+    }
+
+    /**
+     * Network below links and cap on 2 AWS p4d.24xlarge (A100, 4 x 100 Gb/s EFA, an RDMA-read device: NCCL 2.23's
+     * Tree/Simple sends each pay the read rendezvous): the text names it and the share of the line rate, worked out
+     * from the rule's figures: 1 GiB on 8 channels in 512 KiB sends (NCCL 2.20 and later keep the whole chunk) is 256
+     * sends per connection; a connection's share of the node's 4 x 12.5 = 50 GB/s is 50 / max(8, 4) = 6.25 GB/s; the
+     * 255 later rendezvous of 16 us hold 255 x 16 x 6250 = 25,500,000 B of line time against 256 x 524,288 =
+     * 134,217,728 B of data: 134217728 / 159717728 = 84.0 %.
+     */
+    @Test
+    void efaReadRendezvousIsNamedWhereItHoldsTheNics() throws Exception {
+        String s = BottleneckText.of(new BottleneckText.Terms(100, 10, 1, 0, 0, 90, 0, 10, 100, 200, 8, 8, 20, 1.875,
+                false, 23), plan("p4d.24xlarge:2"), NcclSettings.DEFAULTS, PerformanceParameters.DEFAULTS,
+                Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, BYTES);
+        assertEquals("EFA read rendezvous: each later Tree/Simple network send of a connection waits 16 us, so the NICs"
+                + " (50 GB/s per node) move at 84.0 % of their line rate", s);
+        // the same call on p5 (H100, the RDMA-write protocol): no rendezvous, the NICs
+        String p5 = BottleneckText.of(new BottleneckText.Terms(100, 10, 1, 0, 0, 90, 0, 10, 100, 200, 8, 8, 20, 1.875,
+                false, 23), plan("p5.48xlarge:2"), NcclSettings.DEFAULTS, PerformanceParameters.DEFAULTS,
+                Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, BYTES);
+        assertEquals(true, p5.startsWith("NICs: "), p5);
     }
 }

@@ -95,6 +95,23 @@ public final class Catalog {
     }
 
     /**
+     * The names a user types for the catalog's host types, for the allowed lists of {@code -c} and YAML {@code hosts:}
+     * errors: the key ({@link HostType#name()}, looked up case-insensitively), as the maker spells it where the two
+     * differ only in case ({@code Standard_ND96isr_H100_v5} is typed as is), else the key with the maker's name beside
+     * it ({@code abci-node-v (ABCI Compute Node (V))}: the name with spaces and parentheses is not one to type).
+     *
+     * @return one entry per host type, in catalog order
+     */
+    public static List<String> typedNames() {
+        return TYPES.values().stream().map(Catalog::typed).toList();
+    }
+
+    /** @return the name to type for a host type, the maker's name beside it where that is another word */
+    private static String typed(HostType t) {
+        return t.displayName().equalsIgnoreCase(t.name()) ? t.displayName() : t.name() + " (" + t.displayName() + ")";
+    }
+
+    /**
      * @return the DGX/HGX names that stand for a catalog host type, each with the type, e.g.
      *         {@code dgx-gb200 (= gb200-nvl72)}
      */
@@ -109,7 +126,7 @@ public final class Catalog {
      * name that a name of 4 or more characters begins ({@code p5.48xl} suggests {@code p5.48xlarge}).
      *
      * @param name the name as the user wrote it
-     * @return the suggestion as the maker spells it, e.g. {@code dgx-h100}, or empty
+     * @return the suggestion as a user types it ({@link #typedNames}), e.g. {@code dgx-h100}, or empty
      */
     public static Optional<String> suggest(String name) {
         if (name == null || name.isBlank()) {
@@ -139,7 +156,7 @@ public final class Catalog {
         }
         String found = best;
         return hostType(found).map(t -> ALIASES.containsKey(found.toLowerCase(Locale.ROOT))
-                ? found + " (= " + t.displayName() + ")" : t.displayName());
+                ? found + " (= " + typed(t) + ")" : typed(t));
     }
 
     /** @return the cloud and vendor systems of the catalog's data file, in file order */

@@ -42,6 +42,12 @@ public final class ClusterLoader {
     public static final String DEFAULT = "default";
 
     /** NAMExN or NAME:N; the name part is matched lazily so {@code dgx-h100x2} splits as dgx-h100 and 2. */
+    /**
+     * A host count after a name, as a user may type it: {@code x2} after a digit or a space ({@code dgx-h100x2},
+     * {@code dgx-h100 x 2}; not the x of {@code rtx4090}), or {@code :2}.
+     */
+    private static final Pattern COUNT_SUFFIX = Pattern.compile("(?i)(?:(?<=[0-9\\s])x|:)\\s*(\\d+)$");
+
     private static final Pattern SHORTHAND = Pattern.compile("([a-z0-9._-]+?)(?:x([0-9]+)|:([0-9]+))");
 
     /** A machine file followed by a host count, {@code machine.txt:2}: that many copies of its host. */
@@ -153,14 +159,28 @@ public final class ClusterLoader {
         }
         String why = "no such file, config or catalog name (a catalog name takes a host count as NAMExN or NAME:N,"
                 + " e.g. dgx-h100x2); configs: " + String.join(", ", configNames()) + "; catalog host types: "
-                + String.join(", ", Catalog.displayNames()) + "; other names: " + String.join(", ", Catalog.dgxNames())
-                + Catalog.suggest(name.trim().replaceAll("(?i)(x|:)\\d+$", ""))
-                        .map(n -> "; did you mean '" + n + "'?").orElse("");
+                + String.join(", ", Catalog.typedNames()) + " (case-insensitive); other names: " + String.join(", ", Catalog.dgxNames())
+                + suggestion(name);
         if (folder == null) {
             // a word typed after -c that names nothing: a bad option value (usage, exit 2), as NAMEx0 above
             throw new UserInputException("-c/--cluster " + name + ": " + why, UserInputException.USAGE);
         }
         throw new InputException(new InputProblem(name, 0, 0, "-c/--cluster", why));
+    }
+
+    /**
+     * The "did you mean" of a name that is none: the nearest catalog name ({@link Catalog#suggest}) of the name without
+     * its host count, the count kept as {@code NAMExN} ({@code dgx-h100 x2} and {@code dgx_h100:2} suggest
+     * {@code dgx-h100x2}).
+     *
+     * @return {@code "; did you mean '...'?"}, or empty
+     */
+    static String suggestion(String name) {
+        Matcher count = COUNT_SUFFIX.matcher(name.trim());
+        String base = count.find() ? name.trim().substring(0, count.start()).trim() : name.trim();
+        String n = count.find(0) ? count.group(1) : "";
+        return Catalog.suggest(base).map(s -> "; did you mean '" + (n.isEmpty() || s.contains(" ") ? s : s + "x" + n)
+                + "'?").orElse("");
     }
 
     /**

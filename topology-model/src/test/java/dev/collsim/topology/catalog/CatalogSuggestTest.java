@@ -37,4 +37,20 @@ class CatalogSuggestTest {
         assertTrue(Catalog.displayNames().stream().anyMatch(n -> n.startsWith("Standard_ND")), Catalog.displayNames()
                 .toString());
     }
+
+    /**
+     * The allowed list of -c names the keys a user types: every entry's first word resolves to its host type
+     * (case-insensitively), and a maker's name that is not one to type stands beside the key: ABCI's node (V) is
+     * typed abci-node-v (AbciNodeV.name), its maker's name "ABCI Compute Node (V)" has spaces and parentheses.
+     */
+    @Test
+    void typedNamesAreKeysAUserCanType() {
+        assertTrue(Catalog.typedNames().contains("abci-node-v (ABCI Compute Node (V))"), Catalog.typedNames()
+                .toString());
+        assertTrue(Catalog.typedNames().contains("Standard_ND96isr_H100_v5"), Catalog.typedNames().toString());
+        for (String n : Catalog.typedNames()) {
+            String key = n.split(" ")[0];
+            assertTrue(Catalog.hostType(key).isPresent(), key + " of '" + n + "' must be a -c name");
+        }
+    }
 }

@@ -67,4 +67,17 @@ class ClusterShorthandTest {
         assertTrue(unknown.getMessage().contains("NAMExN or NAME:N"), unknown.getMessage());
         assertEquals(UserInputException.USAGE, unknown.exitCode());
     }
+
+    /**
+     * The "did you mean" of a mistyped -c keeps the host count the user typed, as NAMExN: a space before x, an
+     * underscore for the hyphen, a colon; the x inside a name (rtx4090) is no count.
+     */
+    @Test
+    void nearMissKeepsTheHostCount() {
+        assertEquals("; did you mean 'dgx-h100x2'?", ClusterLoader.suggestion("dgx-h100 x2"));
+        assertEquals("; did you mean 'dgx-h100x4'?", ClusterLoader.suggestion("dgx_h100:4"));
+        assertEquals("; did you mean 'dgx-h100'?", ClusterLoader.suggestion("dgx-h1000"));
+        assertEquals("; did you mean 'pcie-8x-rtx4090'?", ClusterLoader.suggestion("pcie-8x-rtx409"));
+        assertEquals("", ClusterLoader.suggestion("banana x2"));
+    }
 }

@@ -154,6 +154,20 @@ public final class Comparer {
      *         cluster's GPUs have no model (a machine file read without {@code --gpu-model}: an sm assumed)
      */
     static Optional<String> otherGpu(Dataset d, ClusterGuess c) {
+        return otherGpu(d, c, "the errors below are of that cluster, not of the GPUs measured");
+    }
+
+    /**
+     * The one rule of every command given a cluster with {@code -c} for a measured file (compare, calibrate, tune,
+     * diagnose): a file of another GPU model than the cluster's is not refused; the cluster is assumed, and this line
+     * says so.
+     *
+     * @param d           the dataset
+     * @param c           the dataset's ranks on the cluster the user gave
+     * @param consequence what the command's figures then are, after the colon
+     * @return the line, empty when the GPU models agree or either is unknown to the hardware database
+     */
+    public static Optional<String> otherGpu(Dataset d, ClusterGuess c, String consequence) {
         Optional<GpuModel> measured = GpuModels.find(d.gpuModel());
         String sku = c.ranks().isEmpty() ? null : c.ranks().get(0).model();
         Optional<GpuModel> given = GpuModels.find(sku);
@@ -166,7 +180,7 @@ public final class Comparer {
             return Optional.empty();
         }
         return Optional.of("the given cluster's GPUs (" + sku + "), although the file's ranks ran on " + d.gpuModel()
-                + " (" + measured.get().name() + "): the errors below are of that cluster, not of the GPUs measured");
+                + " (" + measured.get().name() + "): " + consequence);
     }
 
     /**

@@ -1,13 +1,10 @@
 package dev.collsim.validation.diagnose;
 
-import dev.collsim.hardware.GpuModel;
-import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
-import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,8 +15,8 @@ import java.util.Set;
 /**
  * The NICs per host of a cluster the user names ({@code collsim diagnose -c CLUSTER}), as diagnose's bound reads them
  * ({@link HeaderNics}: count and speed): the compute NICs of host 0 (those on the compute fabric, rail &gt;= 0, as
- * {@code CatalogNics} and {@code ClusterEditor} count them) that the run's GPUs use. Also the checks that a dataset can have run on the
- * cluster. Stateless.
+ * {@code CatalogNics} and {@code ClusterEditor} count them) that the run's GPUs use. Whether a dataset fits the
+ * cluster is decided as compare decides it (the cli's {@code DatasetCluster.place}). Stateless.
  */
 public final class ClusterNics {
 
@@ -67,36 +64,5 @@ public final class ClusterNics {
         double gbits = nics.stream().mapToDouble(n -> n.speed().gbits()).sum() / nics.size();
         return Optional.of(new HeaderNics(nics.size(), gbits, 0, String.format(Locale.ROOT,
                 "the NICs local to %d GPU(s) of the %d per host of %s", used, all, cluster)));
-    }
-
-    /**
-     * Why a dataset cannot have run on the cluster: its GPU model differs from the cluster's (when both are in the
-     * hardware database), it has more ranks than the cluster has GPUs, or it spans more hosts than the cluster has.
-     *
-     * @param d    the dataset
-     * @param topo the cluster
-     * @param name the cluster as the user named it
-     * @return the mismatch in words (what was found, what is allowed; the caller names the dataset), empty when the dataset fits
-     */
-    public static Optional<String> mismatch(Dataset d, Topology topo, String name) {
-        Optional<GpuModel> file = GpuModels.find(d.gpuModel());
-        Optional<GpuModel> cluster = topo.gpus().isEmpty() ? Optional.empty()
-                : GpuModels.find(topo.gpus().get(0).model());
-        if (file.isPresent() && cluster.isPresent() && !file.get().name().equals(cluster.get().name())) {
-            return Optional.of(String.format(Locale.ROOT, "the run is on %s GPUs, cluster %s has %s GPUs; allowed:"
-                    + " a cluster of %s GPUs", file.get().name(), name, cluster.get().name(),
-                    file.get().name()));
-        }
-        int gpus = topo.gpus().size();
-        if (d.nRanks() > gpus) {
-            return Optional.of(String.format(Locale.ROOT, "the run has %d ranks, cluster %s has %d GPUs; allowed: a"
-                    + " cluster of at least %d GPUs", d.nRanks(), name, gpus, d.nRanks()));
-        }
-        if (d.nHosts() > topo.hostCount()) {
-            return Optional.of(String.format(Locale.ROOT, "the run spans %d hosts, cluster %s has %d; allowed: a"
-                    + " cluster of at least %d hosts (NAME:%d)", d.nHosts(), name, topo.hostCount(),
-                    d.nHosts(), d.nHosts()));
-        }
-        return Optional.empty();
     }
 }

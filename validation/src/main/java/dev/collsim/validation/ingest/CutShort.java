@@ -110,7 +110,8 @@ final class CutShort {
      * @param cutRow   what was cut from the last row, empty when it is whole
      * @param noFooter true when the table ended without nccl-tests' {@code Avg bus bandwidth} footer
      * @param maxBytes the run's maxBytes, bytes; 0 when unknown
-     * @return the note, empty when nothing was cut
+     * @return the note, empty when nothing was cut; a warning ({@link Note#warning}) when sizes the run asked for are
+     *         missing, which every command prints
      */
     static Optional<Note> note(List<PerfPoint> rows, String cutRow, boolean noFooter, long maxBytes) {
         if (rows.isEmpty()) {
@@ -121,11 +122,18 @@ final class CutShort {
         if (!cutRow.isEmpty()) {
             parts.add(cutRow);
         }
-        if (noFooter && maxBytes > 0 && last.sizeBytes() < maxBytes) {
+        // the largest size, not the last: a table whose rows repeat (cycles, pasted runs) reached maxBytes before
+        long largest = rows.stream().mapToLong(PerfPoint::sizeBytes).max().orElse(0);
+        if (noFooter && maxBytes > 0 && largest < maxBytes) {
             parts.add("the table stops at " + last.sizeBytes() + " B (line " + last.line() + ") without nccl-tests' "
                     + "footer, the run asked for sizes up to " + maxBytes + " B");
         }
-        return parts.isEmpty() ? Optional.empty()
-                : Optional.of(new Note(last.line(), "output cut short: " + String.join("; ", parts)));
+        if (parts.isEmpty()) {
+            return Optional.empty();
+        }
+        String text = "output cut short: " + String.join("; ", parts);
+        // sizes the run asked for are missing: a warning, which compare and diagnose print (a plain note was silent)
+        return Optional.of(parts.get(parts.size() - 1).startsWith("the table stops") ? Note.warning(last.line(), text)
+                : new Note(last.line(), text));
     }
 }

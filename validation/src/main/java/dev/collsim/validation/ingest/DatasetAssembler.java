@@ -34,6 +34,12 @@ import java.util.stream.Collectors;
  */
 final class DatasetAssembler {
 
+    /**
+     * The end of an NCCL debug line's prefix ({@code host:pid:tid [dev] NCCL INFO }), anywhere on a line (mpirun
+     * prefixes its own {@code [1,3]<stdout>:}).
+     */
+    private static final Pattern NCCL_LINE = Pattern.compile("\\[\\d{1,10}\\] NCCL (?:INFO|WARN) ");
+
     private static final Pattern GPUS_IN_TITLE = Pattern.compile(
             "(?:(\\d+)\\s*(?:pods?|hosts?|nodes?|servers?|VMs?)\\s*x\\s*)?(\\d+)\\s*GPUs?\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern HOSTS_IN_TITLE = Pattern.compile("(\\d+)\\s*(?:hosts?|nodes?)\\b",
@@ -81,8 +87,15 @@ final class DatasetAssembler {
                 RanksPerProcess.check(ctx.launch(header), ctx.ranks, notes));
     }
 
-    /** Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). */
-    private static void countCheck(Collective c, int n, List<PerfPoint> rows, List<Note> notes) {
+    /**
+     * Notes rows whose count column does not match size for the collective and rank count (nccl-tests rules). The
+     * size column is what nccl-tests moved, max(send, recv) x element size ({@code CollGeometry#sizeBytes}), so the
+     * count is exact: size / element size for AllReduce, Broadcast, Reduce and SendRecv; size / (element size x
+     * ranks) for the per-rank counts of AllGather, ReduceScatter, AllToAll, Gather and Scatter, whether or not the
+     * nccl-tests release rounded that count down to 16 bytes (the printed size is then of the rounded count). No
+     * tolerance: a count one element off is another call than the size says.
+     */
+    static void countCheck(Collective c, int n, List<PerfPoint> rows, List<Note> notes) {
         for (PerfPoint r : rows) {
             PerfPoint p = r;
             int elt = TableCollective.eltSize(r.type());
@@ -90,7 +103,12 @@ final class DatasetAssembler {
                 continue;
             }
             long expected = CollGeometry.ofSize(c, p.sizeBytes(), elt, n).paramCount();
-            if (Math.abs(expected - p.count()) > Math.max(1, expected / 1000)) {
+            boolean perRank = switch (c) {
+                case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> true;
+                default -> false;
+            };
+            long exact = p.sizeBytes() / elt / (perRank ? n : 1);
+            if (p.count() != expected && p.count() != exact) {
                 notes.add(new Note(p.line(), "count " + p.count() + " does not match size " + p.sizeBytes()
                         + " for " + c.testName() + " on " + n + " ranks (expected " + expected + ")"));
             }
@@ -317,9 +335,13 @@ final class DatasetAssembler {
                     + " rows), or the footer with a *_perf command or 'Collective test starting' line and"
                     + " '#  Rank' lines");
         }
+        String nccl = NCCL_LINE.matcher(text).find() ? " (the file holds NCCL_DEBUG=INFO lines, which say how NCCL set"
+                + " up, not how long a call took: add the nccl-tests output the run printed with them)" : "";
         return new InputProblem(file, 0, 0, "", "no nccl-tests table, reduced table, summary or 'Avg bus bandwidth'"
-                + " line found; expected nccl-tests output (a '#  size  count  type ...' header followed by rows)");
+                + " line found" + nccl + "; expected nccl-tests output (a '#  size  count  type ...' header followed"
+                + " by rows)");
     }
+
 
     /**
      * A run that printed only nccl-tests' footer: a dataset when the ranks and the collective are known, else a note.

@@ -83,6 +83,16 @@ public record HeaderNics(int count, double gbits, int line, String text) {
             Pattern.CASE_INSENSITIVE);
 
     private static final Pattern PER_PORT = Pattern.compile("per\\s+port\\b", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * What makes a speed a host's total, not one NIC's: right after the figure (up to four words that are not a NIC
+     * word, then) "per VM", "per host", "per node", "per instance", "per server" ("1800Gbps maximum network bandwidth
+     * per VM", "EFA v2 3200 Gbps per node"; "400 Gb/s NICs per node" is a NIC's speed), or "total", "in total",
+     * "aggregate", "in all" right after it ("3200 Gbps in total").
+     */
+    private static final Pattern HOST_TOTAL = Pattern.compile("(?i)^['\"]?\\s*(?:(?:(?!(?:nics?|hcas?|ports?|adapters?"
+            + "|rails?|links?|cards?|supernics?)\\b)[\\w'\"-]+\\s+){0,4}per\\s+(?:vm|host|node|instance|server|machine)\\b"
+            + "|(?:in\\s+total|in\\s+all|total|aggregate)\\b)");
     private static final Map<String, Integer> WORDS = Map.of("one", 1, "two", 2, "four", 4, "eight", 8);
 
     /**
@@ -140,6 +150,10 @@ public record HeaderNics(int count, double gbits, int line, String text) {
             return Optional.empty();
         }
         double gbits = Double.parseDouble(s.group(1));
+        if (hostTotal(text, s.end())) {
+            // a host's total ("3200 Gbps per VM"): one figure for the host, whatever NICs the text counts after it
+            return Optional.of(new HeaderNics(1, gbits, line, text));
+        }
         Matcher c = COUNT.matcher(text);
         if (c.find()) {
             return Optional.of(new HeaderNics(Integer.parseInt(c.group(1)), gbits, line, text));
@@ -195,14 +209,28 @@ public record HeaderNics(int count, double gbits, int line, String text) {
     }
 
     /**
+     * @param text header text
+     * @param end  where a speed's unit ends in it
+     * @return true when the speed is a host's total ({@link #HOST_TOTAL})
+     */
+    static boolean hostTotal(String text, int end) {
+        return HOST_TOTAL.matcher(text.substring(end)).find();
+    }
+
+    /**
      * @param text header text (null parts allowed as the text "null")
-     * @return the largest speed in Gb/s (10 to 1,600) that a NIC or network clause states; with none, a named HPE
+     * @return the largest speed in Gb/s (10 to 1,600) that a NIC or network clause states, a host's total ("1000 Gbps
+     *         per VM") not counted; with none, a named HPE
      *         Slingshot's NIC speed ({@link #SLINGSHOT_GBITS}); empty otherwise
      */
     public static OptionalDouble gbits(String text) {
-        Matcher m = NETWORK_SPEED.matcher(networkClauses(text));
+        String clauses = networkClauses(text);
+        Matcher m = NETWORK_SPEED.matcher(clauses);
         double best = -1;
         while (m.find()) {
+            if (hostTotal(clauses, m.end())) {
+                continue; // a host's total is no NIC's speed
+            }
             double v = Double.parseDouble(m.group(1) != null ? m.group(1) : m.group(2));
             if (v >= 10 && v <= 1600 && v > best) {
                 best = v;

@@ -25,7 +25,12 @@ import java.util.regex.Pattern;
 final class InterleavedStreams {
 
     /** NCCL's debug prefix (NCCL {@code src/debug.cc}: {@code "%s:%d:%d [%d] NCCL INFO "}). */
-    private static final Pattern NCCL_START = Pattern.compile("[^\\s:\\[\\]]+:\\d+:\\d+ \\[\\d+\\] NCCL (?:INFO|WARN) ");
+    /**
+     * The prefix of an NCCL line, {@code host:pid:tid [dev] NCCL INFO }; the host name at most 255 characters (a DNS
+     * name's limit), so that matching at one place of a long line stops there instead of scanning the line.
+     */
+    private static final Pattern NCCL_START = Pattern.compile(
+            "[^\\s:\\[\\]]{1,255}:\\d{1,20}:\\d{1,20} \\[\\d{1,10}\\] NCCL (?:INFO|WARN) ");
     private static final String CONCLUDED = "# Collective test concluded";
 
     /**
@@ -238,9 +243,10 @@ final class InterleavedStreams {
         return stamped ? 4 : 3;
     }
 
+    /** @return true when an NCCL line starts at pos (matched there only: a long line is not scanned, c20) */
     private static boolean startsNccl(String s, int pos) {
-        Matcher m = NCCL_START.matcher(s);
-        return m.find(pos) && m.start() == pos;
+        Matcher m = NCCL_START.matcher(s).region(pos, s.length());
+        return m.lookingAt();
     }
 
     /** @return where the message of an NCCL line starting at pos begins */

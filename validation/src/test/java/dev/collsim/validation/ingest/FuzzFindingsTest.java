@@ -64,4 +64,17 @@ class FuzzFindingsTest {
         assertTimeoutPreemptively(Duration.ofSeconds(20),
                 () -> MeasurementReader.read("long-token.txt", big));
     }
+
+    /**
+     * The fuzz finding c20 given to compare/diagnose as a measurement: a calibration YAML whose third line is 4,000,000
+     * digits. The check for an NCCL line start inside a table row searched the whole line from each start (over 120 s
+     * before it was anchored at its place): now refused at once as no nccl-tests output.
+     */
+    @Test
+    void aFourMegabyteLineIsRefusedWithoutScanningIt() {
+        String c20 = "schema: collsim-calibration/v1\ngeneration: HOPPER\n" + "9".repeat(4_000_000) + "\n";
+        InputException e = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThrows(InputException.class,
+                () -> MeasurementReader.read("c20.yaml", c20)));
+        assertTrue(e.problems().get(0).toString().contains("no nccl-tests table"), e.problems().get(0).toString());
+    }
 }

@@ -115,4 +115,25 @@ class HeaderNicsTest {
         assertEquals(8, ndr[0], 0);
         assertEquals(400, ndr[1], 0);
     }
+
+    /**
+     * A figure per VM, host or node is the host's total, not one NIC's speed: "3200 Gbps per VM" with "a NIC per GPU"
+     * on 8 GPUs is 3200 / 8 = 400 GB/s per host, not 8 x 3200 Gb/s (3200 GB/s); GCP's A3 Mega line ('1800Gbps maximum
+     * network bandwidth' per VM, GCP counting its gVNIC in it) sets no NIC speed, the 8x 200 Gbps data NICs do.
+     */
+    @Test
+    void aTotalPerVmIsNoNicSpeed() {
+        HeaderNics efa = HeaderNics.parse("EFA v2 3200 Gbps per VM, a NIC per GPU", 5, 8).orElseThrow();
+        assertEquals(1, efa.count());
+        assertEquals(400.0, efa.hostGBps(), 1e-9);
+        HeaderNics node = HeaderNics.parse("3200 Gbps in total, 8 NICs per node", 5, 8).orElseThrow();
+        assertEquals(400.0, node.hostGBps(), 1e-9);
+        // a NIC word between the figure and "per node" keeps it a NIC's speed: 4 x 400 Gb/s = 200 GB/s
+        assertEquals(200.0, HeaderNics.parse("400 Gb/s NICs per node, 4 NICs per node", 5, 8).orElseThrow().hostGBps(),
+                1e-9);
+        assertEquals(200.0, HeaderNics.gbits("GPUDirect-TCPXO over 8x 200 Gbps data NICs per VM; the page: '1800Gbps"
+                + " maximum network bandwidth' per VM").getAsDouble(), 1e-9);
+        assertEquals(200.0, HeaderNics.gbits("4x 200 Gbps data NICs per VM; 'maximum network bandwidth' 1000 Gbps per"
+                + " VM").getAsDouble(), 1e-9);
+    }
 }

@@ -197,7 +197,8 @@ public final class YamlClusterReader implements TopologyReader {
                         + m.group(2) + "'" : Catalog.suggest(hosts.text()).map(n -> "; did you mean '" + n + "'?")
                         .orElse("");
                 problems.add(hosts, "hosts", "unknown host type '" + hosts.text() + "'; allowed: "
-                        + String.join(", ", Catalog.displayNames()) + ", or an inline host description" + counted);
+                        + String.join(", ", Catalog.typedNames()) + " (case-insensitive), or an inline host description"
+                        + counted);
                 return null;
             });
         }

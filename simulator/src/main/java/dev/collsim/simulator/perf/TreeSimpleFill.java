@@ -179,6 +179,7 @@ public final class TreeSimpleFill {
     /** Legs of a network hop staged through host memory ({@link #netLegs}). */
     static final int STAGED_LEGS = 3;
 
+    /**
      * The no-fill rule of both backends: true where the latency a communicator's time reads holds a Tree/Simple
      * chunk's store and forward hop by hop ({@link #latencyHoldsChunk}, and the time reads the release's own
      * Tree/Simple latency, {@link TimeTable#ownTreeSimpleLatency}), so no fill is charged on top: this class charges
@@ -186,7 +187,9 @@ public final class TreeSimpleFill {
      * ({@code schedule.TreeSchedule}, through {@code PreparedCommunicator.treeFillInLatency}).
      *
      * @param in the communicator's tuning input (its release tables, its GPUs)
-     * @return true for 2.8-2.11 and 2.19-2.22 where their own Tree/Simple latency is read
+     * @return true where a release whose Tree/Simple latency holds the chunk is timed on that latency; false for
+     *         every release collsim models now (2.8-2.11 and 2.19-2.22, the ones with the 28 us figure, are timed on
+     *         2.18.5's hop figures, {@code tuning.RemeasuredLatency})
      */
     public static boolean heldByLatency(TuningInput in) {
         return latencyHoldsChunk(in.constants()) && TimeTable.ownTreeSimpleLatency(in);

@@ -140,7 +140,11 @@ import java.util.Objects;
  *       bare-metal runs at its Ring sizes), goes from +1.4, +1.6, -3.1 to +8.1, +9.2, +4.6 % at 32-128 MiB. Out of
  *       sample, against the rule: Voltage Park's bare-metal 4 x 8 AllReduce (A-allreduce-4x8xH100-voltagepark-ib-
  *       nccl2.24.txt:51, added after the rule) is +8.9 to +9.7 % at 32-128 MiB without the scale (median 1.9 -> 7.0):
- *       the two 4-node clusters besides gj-aion run at the scaled rate, so which clusters this regime suits is open.</li>
+ *       the two 4-node clusters besides gj-aion run at the scaled rate, so which clusters this regime suits is open.
+ *       No release rule separates them (NCCL 2.24.3-2.27.5 share the NVLSTree kernel, channels and chunks; the N4
+ *       cap is 2.28.3's, after gj-aion's run), and per added byte at 32-64 MiB all three 4 x 8 runs move at the
+ *       scaled rate (203-210 us, collsim 225.8 unscaled): gj-aion's excess is additive (docs/accuracy.md, NVLSTree
+ *       between Hopper nodes).</li>
  *   <li>{@code nvlsLoopUs} 5.0, 5.0, 5.0, 0: the fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce
  *       kernel ({@link NvlsLoop}; every iteration waits for all ranks through the switch). Hopper 5.0 us and the
  *       Hopper {@code nvlsBwScale} 1.10 are one least-squares fit (relative error, every point at >= 1 MiB, grid

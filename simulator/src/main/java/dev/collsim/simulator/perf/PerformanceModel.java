@@ -152,8 +152,7 @@ public final class PerformanceModel {
                 * PcieP2pShare.factor(plan, s, a, p, chain) / (plan.nNodes() == 1 ? staging : 1.0);
         boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
         if (nvls) {
-            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm()), a, plan.nNodes())
-                    * NvlsSpeedCeiling.factor(table, func, a)
+            linkAlgBw *= pp.nvlsBwScale(GpuGeneration.of(plan.minSm())) * NvlsSpeedCeiling.factor(table, func, a)
                     * NvlsChannelShare.factor(GpuGeneration.of(plan.minSm()), a, channels, NvlsLoop.heads(plan));
         }
         double perChannel = nvls ? pp.perChannelCapNvls(GpuGeneration.of(plan.minSm()))

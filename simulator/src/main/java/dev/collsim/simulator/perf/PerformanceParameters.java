@@ -2,7 +2,6 @@ package dev.collsim.simulator.perf;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.HardwareClass;
@@ -129,22 +128,12 @@ import java.util.Objects;
  *       ratio) predicts the fourth with 2.7, 5.2, 0.4 and 8.0 % error (mean 4.1 %) against 2.7, 4.5, 0.9 and 5.5 %
  *       (mean 3.4 %) at 1: left out in turn, no fitted scale beats 1. The 8-GPU figures were 15-17 % above NCCL's model
  *       because NCCL's search caps one-node NVLS at its speed array's ceiling ({@link NvlsSpeedCeiling}), not
- *       because of a Blackwell rate; the former "2 trays 895.5 vs 704" was a 64-rank run read as 8 ranks. Not on
- *       NVLSTree between 3 or more nodes ({@link #nvlsBwScale(GpuGeneration, Algorithm, int)}): NCCL's entry there
- *       is its own N4 cap, 8 heads x 45.5 GB/s on 8 x 8 H100, which x 0.98 x 1.10 = 392.4 GB/s busbw would run the
- *       heads' NICs at their line rate (an interior head of the double binary tree sends S/4 each way: 4 x 50 GB/s
- *       algbw, 393.75 busbw on 8 nodes). Measured without the scale (356.7): gj-aion's bare-metal 4 and 8 x 8 runs
- *       (A-allreduce-2x8-4x8-8x8xH100-ib400-mincta24-issue-nccltests309-gjaion.txt :81, :179, :268, not in the
- *       fit), 5-12 % fast at 64-512 MiB with it, are within -5.4 to +2.3 % there (medians 7.4 -> 3.2, 7.8 -> 1.9,
- *       10.9 -> 3.8); the fit's one run of more than 2 nodes, the XE9680 4 x 8 VMs (:110, 11 % above the
- *       bare-metal runs at its Ring sizes), goes from +1.4, +1.6, -3.1 to +8.1, +9.2, +4.6 % at 32-128 MiB. Out of
- *       sample, against the rule: Voltage Park's bare-metal 4 x 8 AllReduce (A-allreduce-4x8xH100-voltagepark-ib-
- *       nccl2.24.txt:51, added after the rule) is +8.9 to +9.7 % at 32-128 MiB without the scale (median 1.9 -> 7.0):
- *       the two 4-node clusters besides gj-aion run at the scaled rate, so which clusters this regime suits is open.
- *       No release rule separates them (NCCL 2.24.3-2.27.5 share the NVLSTree kernel, channels and chunks; the N4
- *       cap is 2.28.3's, after gj-aion's run), and per added byte at 32-64 MiB all three 4 x 8 runs move at the
- *       scaled rate (203-210 us, collsim 225.8 unscaled): gj-aion's excess is additive (docs/accuracy.md, NVLSTree
- *       between Hopper nodes).</li>
+ *       because of a Blackwell rate; the former "2 trays 895.5 vs 704" was a 64-rank run read as 8 ranks. Applied
+ *       on NVLSTree between 3 or more nodes too: per added byte at 32-64 MiB the three 4 x 8 H100 runs over
+ *       InfiniBand move at the scaled rate (Voltage Park 206.5 us, XE9680 203.1, gj-aion 210.4; collsim 205 with the
+ *       scale, 225.8 without), so gj-aion's 4 and 8 x 8 excess is additive, not a slower rate (docs/accuracy.md,
+ *       NVLSTree between Hopper nodes); dropping the scale there (tried: NCCL 2.28.3's N4 cap, 45.5 GB/s a head) fitted
+ *       gj-aion and missed the other two clusters by +8 to +10 % at 32-128 MiB.</li>
  *   <li>{@code nvlsLoopUs} 5.0, 5.0, 5.0, 0: the fixed cost of one loop iteration of NCCL's NVLS/NVLSTree AllReduce
  *       kernel ({@link NvlsLoop}; every iteration waits for all ranks through the switch). Hopper 5.0 us and the
  *       Hopper {@code nvlsBwScale} 1.10 are one least-squares fit (relative error, every point at >= 1 MiB, grid
@@ -360,22 +349,6 @@ public record PerformanceParameters(
     /** @return collsim's factor on NCCL's NVLS/NVLSTree bandwidth for a generation */
     public double nvlsBwScale(GpuGeneration g) {
         return nvlsBwScale.get(g.ordinal());
-    }
-
-    /**
-     * collsim's factor on NCCL's NVLS/NVLSTree bandwidth of one call: {@link #nvlsBwScale(GpuGeneration)} on the
-     * entries it was fitted on, NVLS on one node and NVLSTree on two; 1 on NVLSTree between 3 or more NCCL nodes,
-     * whose entry is NCCL's own figure for that case (NCCL 2.28.9 {@code src/graph/tuning.cc}: index2 = nNodes
-     * &lt;= 2 ? nNodes - 1 : 2, line 250, picks perChMaxNVLSTreeBws' N4 column, Hopper 45.5 GB/s per head against
-     * 57.7 on 2 nodes, line 196, and interBw is bwInter x 1, not x 2, line 298).
-     *
-     * @param g      the communicator's GPU generation
-     * @param a      NVLS or NVLS_TREE
-     * @param nNodes NCCL nodes of the communicator
-     * @return the factor
-     */
-    public double nvlsBwScale(GpuGeneration g, Algorithm a, int nNodes) {
-        return a == Algorithm.NVLS_TREE && nNodes > 2 ? 1.0 : nvlsBwScale(g);
     }
 
     /** @return the NVLS/NVLSTree bus bandwidth cap per NVLS channel for a generation, GB/s */

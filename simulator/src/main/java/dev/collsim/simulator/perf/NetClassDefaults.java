@@ -125,7 +125,9 @@ import java.util.Optional;
  *       Gb/s per node; google/nccl-plugin-gpudirecttcpx v3.1.9, commit 4b8ea7f2). Step cost 58 us, read on the two
  *       public TCPX runs that forced Ring/Simple, 43-77 us per ring step: the 2x8 H100 A3 High AllGather
  *       (A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt) takes 784.9-1161.6 us at 8-32 MiB (lines 17-19), 52-77 us
- *       per ring step over its 15 steps, where 58 us predicts 870 us; SkyPilot's 2x8 H100 A3 High AllReduce
+ *       per ring step over its 15 steps, where 58 us predicts 870 us of slot count (the call 957-1046 us with each
+ *       send's bytes and the last cycle's round-up, {@link NetSendCycle}; read with them, the GKE run's 996.7 us at
+ *       1 MiB gives 62 us a step and this run's 784.9 us at 8 MiB 47 us, 58 kept); SkyPilot's 2x8 H100 A3 High AllReduce
  *       (skypilot-org/skypilot {@code examples/gcp_gpu_direct_tcpx/README.md}, Ring/Simple, 8 channels,
  *       NCCL_BUFFSIZE 8 MiB, busbw only) reaches 0.19-9.21 GB/s busbw at 128 KB-8 MB, 43-57 us per ring step over
  *       its 30 steps, where 58 us predicts 0.14-9.04 (-26 to -2 %) and 10 us 0.65-9.31 (up to 3.4x fast). The GKE

@@ -355,27 +355,31 @@ public final class NetTransport {
     /**
      * The bus bandwidth the network proxy allows this call, GB/s: {@link PhysicalBound#nicBusBw} with the node's
      * rate in place of its NIC bandwidth (a Ring's traffic as a Ring's, k = n): channels x the connection rate where
-     * {@link #applies}, and for a Ring at most {@link #proxyPostGBps}.
+     * {@link #applies}, a slot holding its send's bytes too ({@link NetSendCycle#slotBusBw}), and for a Ring at most
+     * {@link #proxyPostGBps}.
      *
+     * @param netBusBw the call's network bus bandwidth bound (NICs at the class's share, or TCP streams'), GB/s
      * @return GB/s; infinite where neither limit applies or the class's step cost is 0 and posting is unlimited
      */
     public static double busBwCap(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            Algorithm a, Protocol p, long nBytes, double channels) {
-        double node = nodeGBps(plan, s, pp, func, a, p, nBytes, channels);
-        if (Double.isInfinite(node)) {
-            return Double.POSITIVE_INFINITY;
-        }
+            Algorithm a, Protocol p, long nBytes, double channels, double netBusBw) {
+        double message = messageBytes(a, p, func, s, nBytes, channels, plan);
+        double slots = slotsGBps(plan, s, pp, func, a, p, message, channels);
+        double posts = proxyPostGBps(a, p, plan, message, channels);
         double perNode = (double) plan.nRanks() / plan.nNodes();
-        return PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, node);
+        double slotBus = Double.isInfinite(slots) ? slots : NetSendCycle.slotBusBw(PhysicalBound.nicBusBw(func,
+                a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, slots), netBusBw,
+                Math.min(windowBytes(p, s), sendsInFlight(a, p, func) * message) / message);
+        double postBus = Double.isInfinite(posts) ? posts
+                : PhysicalBound.nicBusBw(func, a == Algorithm.RING, plan.nRanks(), plan.nNodes(), perNode, posts);
+        return Math.min(slotBus, postBus);
     }
 
-    /** @return the data rate a node's proxies allow this call, GB/s ({@link #busBwCap}); infinite where none */
-    private static double nodeGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
-            Algorithm a, Protocol p, long nBytes, double channels) {
-        double message = messageBytes(a, p, func, s, nBytes, channels, plan);
-        double slots = applies(a, p, plan) ? channels * connectionsPerChannel(a, plan) * connectionGBps(message,
+    /** @return the data rate a node's connection slots allow this call, GB/s; infinite where {@link #applies} not */
+    private static double slotsGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, Collective func,
+            Algorithm a, Protocol p, double message, double channels) {
+        return applies(a, p, plan) ? channels * connectionsPerChannel(a, plan) * connectionGBps(message,
                 sendsInFlight(a, p, func), p, s, pp.netProfile(plan.netClass()).stepUs()) : Double.POSITIVE_INFINITY;
-        return Math.min(slots, proxyPostGBps(a, p, plan, message, channels));
     }
 
     /**
@@ -388,7 +392,7 @@ public final class NetTransport {
         double message = messageBytes(a, p, func, s, nBytes, channels, plan);
         double posts = proxyPostGBps(a, p, plan, message, channels);
         String bytes = " us per send of " + fixed(message, 0) + " B";
-        return posts <= nodeGBps(plan, s, pp, func, a, p, nBytes, channels)
+        return posts <= slotsGBps(plan, s, pp, func, a, p, message, channels)
                 ? "proxy posts: " + fixed(postUs(plan, p), 1) + bytes + ", "
                         + fixed(Math.max(1, channels * plan.nNodes() / plan.nRanks()), 1) + " connections per rank"
                 : "network steps: " + fixed(pp.netProfile(plan.netClass()).stepUs(), 1) + bytes;

@@ -74,8 +74,8 @@ import dev.collsim.topology.PathType;
  *               ({@link NetTransport#proxyTurnsUs}); overlaps the data's time, which a step's wait is not beyond
  *   time_us   = max(launchOverheadUs + latencyScale x ncclLatency + fill + posts + netHop + shmSimple + eagerCopy
  *                       + max(nBytes / (1000 x algBw), turns),
- *                   nBytes / (1000 x network proxy limit),         (the proxy's sends overlap NCCL's latency;
- *                                                                    its step cost is the network class's)
+ *                   nBytes / (1000 x network proxy limit)          (the proxy's sends overlap NCCL's latency; a slot
+ *                       + TCPX's last delivery, {@link NetSendCycle},  holds its send's bytes, NetSendCycle)
  *                   launchOverheadUs + a Ring LL/LL128 over SHM's host-memory reads, {@link ShmHostReads#timeUs})
  * </pre>
  *
@@ -161,10 +161,11 @@ public final class PerformanceModel {
         perChannel = Math.min(perChannel, ShmHostReads.netPerChannelBusBw(plan, s, a, p));
         double capBus = effChannels * perChannel / staging, capAlgBw = capBus * ratio;
         NetClassProfile net = pp.netProfile(plan.netClass());
-        double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBusBw(plan, s, pp, func, a, p, nBytes,
-                effChannels, channels, rules.runMinor())) * pp.bwEfficiency(HardwareClass.NET);
+        double netBus = plan.nNodes() > 1 ? netBusBw(plan, s, pp, func, a, p, nBytes, effChannels, channels,
+                rules.runMinor()) * pp.bwEfficiency(HardwareClass.NET) : Double.POSITIVE_INFINITY;
+        double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBus);
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
-                a, p, nBytes, effChannels));
+                a, p, nBytes, effChannels, netBus)), slotUs = nBytes / (1000.0 * proxyAlgBw);
         // never above the hardware: link factors over NCCL's figures (RingFinalRecv) stop at the physical bound
         double boundAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.busBw(plan, func));
         double otherAlgBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), boundAlgBw);
@@ -182,7 +183,7 @@ public final class PerformanceModel {
                 + OfiRdmaCtrlWait.extraUs(plan, s, func, a, p, nBytes, channels, net.hopLatencyUs());
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         // the idle copy adds to the link's time; the per-channel cap was measured with it (RingFinalRecv)
-        double proxyUs = nBytes / (1000.0 * proxyAlgBw), bwUs = Math.max(nBytes / (1000.0 * otherAlgBw),
+        double proxyUs = slotUs + NetSendCycle.lastDeliveryUs(plan, s, func, a, p, nBytes, effChannels, slotUs), bwUs = Math.max(nBytes / (1000.0 * otherAlgBw),
                 nBytes / (1000.0 * Math.min(linkAlgBw, netAlgBw))
                 + RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes));
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer

@@ -101,14 +101,14 @@ class ValidationCommandsTest {
     @Test
     void calibrateWritesProfileThatCompareUses(@TempDir Path dir) {
         Path profile = dir.resolve("a100.yaml");
-        CliRun cal = run("calibrate", "-m", DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString(),
+        CliRun cal = run("calibrate", "-m", DATA.resolve("A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt").toString(),
                 "-o", profile.toString(), "--fit", "LAUNCH_OVERHEAD_US,BW_EFFICIENCY_SIMPLE");
         assertEquals(0, cal.code(), cal.out() + cal.err());
         assertTrue(Files.exists(profile));
         assertTrue(cal.out().contains("hold-out"), cal.out());
         // each fitted value names its unit, as PerformanceParameters' javadoc gives it: launch overhead in us,
-        // Simple efficiency a fraction of the link bandwidth (launch and latency scale together are not determined by
-        // this file once its 1-2 MiB points run under NCCL 2.18's Ring LL rule: two parameters, one fixed cost)
+        // Simple efficiency a fraction of the link bandwidth (the thanos file's two 8x A100 runs, 60 points: the
+        // ND A100 v4 file's one run no longer determines the launch once Ampere's LL128 cap binds at 2-16 MiB)
         String num = "\\s+[-+0-9.e]+ \\+- [-+0-9.e]+\\s+";
         for (String unit : List.of("launchOverheadUs" + num + "us", "bwEfficiencySimple" + num + "fraction")) {
             assertTrue(Pattern.compile("(?m)^  " + unit + " +\\(start ").matcher(cal.out()).find(), unit + "\n"
@@ -127,7 +127,7 @@ class ValidationCommandsTest {
      */
     @Test
     void fitTakesTheNamesCalibratePrints(@TempDir Path dir) {
-        String file = DATA.resolve("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt").toString();
+        String file = DATA.resolve("A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt").toString();
         CliRun byEnum = run("calibrate", "-m", file, "-o", dir.resolve("a.yaml").toString(), "--fit",
                 "LAUNCH_OVERHEAD_US,BW_EFFICIENCY_SIMPLE");
         CliRun byField = run("calibrate", "-m", file, "-o", dir.resolve("b.yaml").toString(), "--fit",

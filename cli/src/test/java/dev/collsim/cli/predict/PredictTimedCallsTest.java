@@ -60,7 +60,9 @@ class PredictTimedCallsTest {
         double h = 8 * HostLaunch.HOST_PER_GPU_US;
         double[] dflt = times("-g", "8");
         double[] two = times("-g", "8", "-n", "2");
-        assertTrue(bottleneck(1, "-g", "8").startsWith("links"), "16 MiB is GPU-bound: " + bottleneck(1, "-g", "8"));
+        // GPU-bound at 16 MiB: NCCL's Ring/LL128 there, held by Ampere's LL128 cap of 7.0 GB/s a channel on 24
+        assertTrue(bottleneck(1, "-g", "8").startsWith("per-channel throughput: 24 channels x 7.0 GB/s"),
+                "16 MiB is GPU-bound: " + bottleneck(1, "-g", "8"));
         assertTrue(bottleneck(0, "-g", "8").startsWith("host launch"), "1 KiB is host-bound");
         assertEquals(h * (1.0 / 2 - 1.0 / 20), two[1] - dflt[1], 1e-6);
         assertEquals(15.84, two[1] - dflt[1], 1e-6, "8 x 4.4 x (0.5 - 0.05)");

@@ -15,7 +15,6 @@ import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,13 +25,6 @@ import org.junit.jupiter.api.Test;
  */
 class TcpxStreamsTest {
 
-    private static NcclSettings env(String... kv) {
-        Map<String, String> m = new TreeMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put(kv[i], kv[i + 1]);
-        }
-        return NcclSettings.parse(m);
-    }
 
     /**
      * Neither set: GCP's scripts' 1 x 4 (nccl-config.yaml); one set: the other is the plugin's 1; 2 threads x 8 is
@@ -41,12 +33,12 @@ class TcpxStreamsTest {
     @Test
     void thePluginsSocketsPerConnection() {
         assertEquals(new SocketStreams.Setup(1, 4), SocketStreams.tcpxSetup(NcclSettings.DEFAULTS));
-        assertEquals(new SocketStreams.Setup(2, 2), SocketStreams.tcpxSetup(env("NCCL_SOCKET_NTHREADS", "2")));
-        assertEquals(new SocketStreams.Setup(1, 1), SocketStreams.tcpxSetup(env("NCCL_NSOCKS_PERTHREAD", "1")));
+        assertEquals(new SocketStreams.Setup(2, 2), SocketStreams.tcpxSetup(NcclSettings.parse(Map.of("NCCL_SOCKET_NTHREADS", "2"))));
+        assertEquals(new SocketStreams.Setup(1, 1), SocketStreams.tcpxSetup(NcclSettings.parse(Map.of("NCCL_NSOCKS_PERTHREAD", "1"))));
         assertEquals(new SocketStreams.Setup(1, 4), SocketStreams.tcpxSetup(
-                env("NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "4")));
+                NcclSettings.parse(Map.of("NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "4"))));
         assertEquals(new SocketStreams.Setup(2, 8), SocketStreams.tcpxSetup(
-                env("NCCL_SOCKET_NTHREADS", "2", "NCCL_NSOCKS_PERTHREAD", "8")));
+                NcclSettings.parse(Map.of("NCCL_SOCKET_NTHREADS", "2", "NCCL_NSOCKS_PERTHREAD", "8"))));
     }
 
     /**
@@ -60,16 +52,16 @@ class TcpxStreamsTest {
     void tcpxStreamsBoundTheA3HighRing() {
         Topology t = ClusterLoader.load("a3-highgpu-8gx2");
         assertEquals(NetworkClass.TCPX, t.networkClass());
-        NcclSettings gke = env("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "8",
+        NcclSettings gke = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "8",
                 "NCCL_MAX_NCHANNELS", "8", "NCCL_BUFFSIZE", "4194304", "NCCL_SOCKET_NTHREADS", "1",
-                "NCCL_NSOCKS_PERTHREAD", "4");
+                "NCCL_NSOCKS_PERTHREAD", "4"));
         ChannelPlan plan = ChannelSearch.search(t, t.gpus(), gke, NcclVersion.DEFAULT);
         PerformanceParameters pp = PerformanceParameters.DEFAULTS;
         long bytes = 512L << 20;
         assertEquals(71.2, SocketStreams.busBwCap(plan, gke, pp, Collective.ALL_GATHER, Algorithm.RING,
                 Protocol.SIMPLE, bytes, 8), 1e-9);
-        NcclSettings unset = env("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "8",
-                "NCCL_MAX_NCHANNELS", "8", "NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "1");
+        NcclSettings unset = NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "8",
+                "NCCL_MAX_NCHANNELS", "8", "NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "1"));
         ChannelPlan plain = ChannelSearch.search(t, t.gpus(), unset, NcclVersion.DEFAULT);
         assertEquals(17.8, SocketStreams.busBwCap(plain, unset, pp, Collective.ALL_GATHER, Algorithm.RING,
                 Protocol.SIMPLE, bytes, 8), 1e-9);
@@ -87,7 +79,7 @@ class TcpxStreamsTest {
     @Test
     void theNoteNamesThePluginsStreams() {
         Topology l40s = ClusterLoader.load("pcie-8x-l40sx2");
-        NcclSettings gcp = env("NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "4");
+        NcclSettings gcp = NcclSettings.parse(Map.of("NCCL_SOCKET_NTHREADS", "1", "NCCL_NSOCKS_PERTHREAD", "4"));
         String tcpx = NetworkNotes.of(l40s.withNetworkClass(NetworkClass.TCPX), gcp).orElseThrow();
         assertTrue(tcpx.contains("4 TCP stream(s) per connection (GPUDirect-TCPX: 1 thread(s) x 4 socket(s)"), tcpx);
         String tcpxo = NetworkNotes.of(l40s.withNetworkClass(NetworkClass.TCPXO), gcp).orElseThrow();

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * predicted gain when the fit of the AllReduce and NCCL_ALGO files is refused. Each command is run as the page
  * describes it. (The page said 90404436 to 108159699 B and a class band of 40.4 % and 54.6 %; tune printed
  * 90192000..108314931 and 40.6 %, 48.2 %; with a fifth one-host Hopper dataset the class band at >= 1 MiB became
- * 18.5 % and the refused-fit run advises one line.)
+ * 18.5 % and the refused-fit run advised one line; at 10.0 % it advises two, one of them between swept sizes where NCCL
+ * still picks Ring/LL.)
  */
 class TuneDocFiguresTest {
 
@@ -66,11 +67,20 @@ class TuneDocFiguresTest {
                 "the page's class band in:\n" + r.out());
         List<String> advised = r.out().lines().filter(l -> l.startsWith("AllReduce ") && l.contains(" use "))
                 .toList();
-        assertEquals(1, advised.size(), "one advised line:\n" + r.out());
-        String[] cells = advised.get(0).trim().split("\\s{2,}");
-        assertEquals(m.group(4), cells[2], advised.get(0));
-        assertEquals("use " + m.group(3), cells[7], advised.get(0));
-        assertEquals(m.group(5) + "-" + m.group(6) + " %", cells[5], advised.get(0));
-        assertTrue(cells[8].startsWith("measured gain " + m.group(7) + " % "), advised.get(0));
+        // the page's two advised lines: one over swept sizes, one read between two swept sizes (bytes = its size)
+        Matcher between = Pattern.compile("it also advises (\\w+/\\w+) for ([0-9]+) to ([0-9]+) B \\(no swept size in"
+                + " it\\), where NCCL still picks (\\w+/\\w+)").matcher(page());
+        assertTrue(between.find(), "the between-sizes sentence of docs/tune.md");
+        assertEquals(2, advised.size(), "two advised lines:\n" + r.out());
+        String[] mid = advised.get(0).trim().split("\\s{2,}");
+        assertEquals(between.group(2) + ".." + between.group(3), mid[1], advised.get(0));
+        assertEquals(between.group(2), mid[2], advised.get(0));
+        assertEquals(between.group(4), mid[3], advised.get(0));
+        assertEquals("use " + between.group(1), mid[7], advised.get(0));
+        String[] cells = advised.get(1).trim().split("\\s{2,}");
+        assertEquals(m.group(4), cells[2], advised.get(1));
+        assertEquals("use " + m.group(3), cells[7], advised.get(1));
+        assertEquals(m.group(5) + "-" + m.group(6) + " %", cells[5], advised.get(1));
+        assertTrue(cells[8].startsWith("measured gain " + m.group(7) + " % "), advised.get(1));
     }
 }

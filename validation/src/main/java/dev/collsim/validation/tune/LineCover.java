@@ -15,6 +15,13 @@ import java.util.function.LongFunction;
  * ({@code ext-tuner/example/plugin.c}). Where no change is advised a line restates NCCL's own choice with channels
  * {@code 0}, which NCCL reads as its own count.
  *
+ * <p>A line is one advice: its sizes share the target and whether that target is advice (collsim's choice, recommended
+ * over a different choice of NCCL's) or NCCL's own choice restated. So where NCCL itself switches to the advised target
+ * a new line starts, which restates it; the table then never labels sizes NCCL already runs as advice, nor judges an
+ * advised line by the gain of another candidate (2x H200 AllReduce on the bare model: Ring/Simple is advised over
+ * NCCL's Ring/LL from 1625804 B until NCCL's own switch to Ring/Simple, and the sizes after it up to 32 MiB keep NCCL's
+ * choice).
+ *
  * <p>Between two swept sizes the choice is read again at {@link #PROBES_PER_OCTAVE} nccl-tests sizes per octave
  * (geometric, between the two), and between two neighbouring sizes whose lines differ the first size with the next
  * line's target is found by bisection on the nccl-tests size ({@code probe}); a size in between whose target is
@@ -43,7 +50,6 @@ final class LineCover {
         List<ConfigLine> out = new ArrayList<>();
         TunePoint first = points.get(0);
         long start = first.bytes();
-        boolean advised = first.recommended();
         for (int i = 1; i < points.size(); i++) {
             TunePoint lo = points.get(i - 1);
             TunePoint hi = points.get(i);
@@ -54,15 +60,13 @@ final class LineCover {
                 from = at;
             }
             for (TunePoint s : switches) {
-                out.add(new ConfigLine(c, start, s.bytes() - 1, lo.target(), advised, lo));
+                out.add(new ConfigLine(c, start, s.bytes() - 1, lo.target(), lo.recommended(), lo));
                 start = s.bytes();
-                advised = s.recommended();
                 lo = s;
             }
-            advised |= hi.recommended();
         }
         TunePoint last = points.get(points.size() - 1);
-        out.add(new ConfigLine(c, start, last.bytes(), last.target(), advised, last));
+        out.add(new ConfigLine(c, start, last.bytes(), last.target(), last.recommended(), last));
         return List.copyOf(out);
     }
 
@@ -84,9 +88,14 @@ final class LineCover {
         return out;
     }
 
-    /** Adds, in order, the first point of each new target strictly after lo up to hi (hi's target differs). */
+    /** @return true when both points give one line: the same target, advised at both or at neither */
+    static boolean sameLine(TunePoint a, TunePoint b) {
+        return a.target().equals(b.target()) && a.recommended() == b.recommended();
+    }
+
+    /** Adds, in order, the first point of each new line strictly after lo up to hi (when hi's line differs). */
     private static void bisect(TunePoint lo, TunePoint hi, LongFunction<TunePoint> probe, List<TunePoint> out) {
-        if (lo.target().equals(hi.target())) {
+        if (sameLine(lo, hi)) {
             return;
         }
         if (hi.sizeBytes() - lo.sizeBytes() <= 1) {

@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  * AllGather and ReduceScatter round each rank's count down to 16 bytes, nccl-tests 2.19.6 {@code
  * AllGatherGetCollByteCount}; a line between two swept sizes shows the size it was read at, explained in {@link #notes}), NCCL's choice,
  * collsim's choice (with {@code on k ch} where a channel count is forced through the tuner plugin), predicted gain
- * (smallest..largest over the line's points, percent of NCCL's choice's predicted time; an advised line over the
- * points it changes) against the band of the same points, the advice
+ * (smallest..largest over the line's points, percent of NCCL's choice's predicted time; an advised line's points all
+ * change NCCL's choice to its target, {@link LineCover}) against the band of the same points, the advice
  * (what the file's line sets), and measured evidence where some exists. Both the command and the report print it.
  */
 public final class TuneTable {
@@ -48,31 +48,17 @@ public final class TuneTable {
                     .collect(Collectors.joining(", "));
             String nccl = g.points().stream().map(p -> p.ncclAlgorithm().ncclName() + "/" + p.ncclProtocol().ncclName())
                     .distinct().collect(Collectors.joining(", "));
-            TuneRange judged = judged(line, g);
-            String gain = Math.abs(judged.maxGainPercent() - judged.minGainPercent()) < 0.05
-                    ? String.format(Locale.ROOT, "%.1f %%", judged.maxGainPercent())
-                    : String.format(Locale.ROOT, "%.1f-%.1f %%", judged.minGainPercent(), judged.maxGainPercent());
+            String gain = Math.abs(g.maxGainPercent() - g.minGainPercent()) < 0.05
+                    ? String.format(Locale.ROOT, "%.1f %%", g.maxGainPercent())
+                    : String.format(Locale.ROOT, "%.1f-%.1f %%", g.minGainPercent(), g.maxGainPercent());
             TunePoint.Target t = line.target();
             out.add(List.of(line.collective().ncclName(), line.minBytes() + ".." + line.maxBytes(), sizes, nccl, best,
-                    gain, judged.points().stream().map(p -> String.format(Locale.ROOT, "%.1f %%",
+                    gain, g.points().stream().map(p -> String.format(Locale.ROOT, "%.1f %%",
                             r.band().percentAt(p.sizeBytes()))).distinct().collect(Collectors.joining(", ")),
                     line.advised() ? "use " + t.algorithm().ncclName() + "/" + t.protocol().ncclName()
                             + (t.channels() > 0 ? " on " + t.channels() + " channels" : "") : KEEP, evidence(g)));
         }
         return out;
-    }
-
-    /**
-     * The points a row's gain and band cells speak of: for an advised line that also holds sizes where NCCL already
-     * makes the advised choice (no gain there, nothing changes), only the points the advice changes; else every point.
-     *
-     * @param line the tuner file's line
-     * @param g    its points
-     * @return the judged points as a range
-     */
-    private static TuneRange judged(ConfigLine line, TuneRange g) {
-        List<TunePoint> changed = g.points().stream().filter(TunePoint::differs).toList();
-        return line.advised() && !changed.isEmpty() ? new TuneRange(line.collective(), changed) : g;
     }
 
     /** @return the swept points of the line's collective inside its selection bytes */

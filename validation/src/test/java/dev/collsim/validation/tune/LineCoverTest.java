@@ -62,6 +62,31 @@ class LineCoverTest {
                 "1401..2000 RING/SIMPLE false"), text(lines));
     }
 
+    /**
+     * NCCL picks Ring/LL up to 1500 bytes, Ring/Simple above; collsim's best is Ring/Simple from 1201 bytes (8 us
+     * against NCCL's 10 us at 1201-1500: a 20 % gain over the 10 % band) and Tree/Simple from 1801 bytes at a 5 %
+     * gain (9.5 us against 10 us, under the band).
+     */
+    private static TunePoint ownSwitch(long bytes) {
+        Protocol nccl = bytes <= 1500 ? Protocol.LL : Protocol.SIMPLE;
+        Algorithm bestA = bytes > 1800 ? Algorithm.TREE : Algorithm.RING;
+        Protocol bestP = bytes <= 1200 ? Protocol.LL : Protocol.SIMPLE;
+        double bestUs = bytes > 1800 ? 9.5 : bytes > 1200 && bytes <= 1500 ? 8 : 10;
+        return new TunePoint(Collective.ALL_REDUCE, bytes, bytes, Algorithm.RING, nccl, 1, 10, bestA, bestP, 1, 0,
+                bestUs, BAND, Double.NaN, Double.NaN);
+    }
+
+    @Test
+    void whereNcclSwitchesToTheAdvisedChoiceItselfANewLineKeepsIt() {
+        // by hand from ownSwitch(): [1000, 1200] NCCL's Ring/LL kept (no other choice); [1201, 1500] Ring/Simple
+        // advised (20 % > 10 %); [1501, 2000] Ring/Simple is NCCL's own (Tree/Simple's 5 % at 1801-2000 is under the
+        // band): the same target as the advised line, but no advice, so a line of its own
+        List<ConfigLine> lines = LineCover.of(List.of(ownSwitch(1000), ownSwitch(2000)), LineCoverTest::ownSwitch);
+        assertEquals(List.of("1000..1200 RING/LL false",
+                "1201..1500 RING/SIMPLE true",
+                "1501..2000 RING/SIMPLE false"), text(lines));
+    }
+
     @Test
     void everySizeBetweenTheSweptOnesGetsTheLineOfItsOwnChoice() {
         // 2 DGX H100 (16 ranks, NVLS and Tree eligible): swept by factors of 4, checked at 120 sizes in between

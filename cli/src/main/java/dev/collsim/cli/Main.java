@@ -51,7 +51,7 @@ public final class Main {
         cl.setExecutionStrategy(Main::rootOptionsOnlyAlone);
         String[] line;
         try {
-            line = LauncherPrefix.rewrite(args);
+            line = LauncherPrefix.rewrite(helpWord(args));
         } catch (UserError e) {
             err.println("collsim predict: " + e.getMessage());
             err.println("Try 'collsim predict --help'.");
@@ -62,6 +62,23 @@ public final class Main {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * {@code collsim help [COMMAND...]} is {@code collsim [COMMAND...] --help}, as git and picocli-based tools read it
+     * (it ran {@code COMMAND} with no arguments: {@code collsim help predict} said "Missing required parameter").
+     *
+     * @param args command line
+     * @return the command line with a leading {@code help} moved to a trailing {@code --help}; else {@code args}
+     */
+    static String[] helpWord(String[] args) {
+        if (args.length == 0 || !"help".equals(args[0])) {
+            return args;
+        }
+        String[] line = new String[args.length];
+        System.arraycopy(args, 1, line, 0, args.length - 1);
+        line[args.length - 1] = "--help";
+        return line;
     }
 
     /**

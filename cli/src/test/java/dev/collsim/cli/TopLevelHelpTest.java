@@ -14,6 +14,22 @@ import org.junit.jupiter.api.Test;
  */
 class TopLevelHelpTest {
 
+    /**
+     * {@code collsim help predict} prints predict's help, as {@code collsim predict --help} does (its first line, read
+     * off that command: "Usage: collsim predict [-hV] ..."); {@code collsim help} alone is {@code collsim --help}.
+     * It once ran predict without arguments: "collsim predict: Missing required parameter: 'COLLECTIVE'", exit 2.
+     */
+    @Test
+    void helpWordPrintsTheCommandsHelp() {
+        CliRun r = CliRun.run("help", "predict");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("Usage: collsim predict [-hV]"), r.out());
+        CliRun top = CliRun.run("help");
+        assertEquals(0, top.code(), top.err());
+        assertEquals(CliRun.run("--help").out(), top.out());
+        assertTrue(CliRun.run("help", "topo", "show").out().startsWith("Usage: collsim topo show"));
+    }
+
     @Test
     void everyCommandInOneOrTwoLines() {
         CliRun r = CliRun.run("--help");

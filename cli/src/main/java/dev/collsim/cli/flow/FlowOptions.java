@@ -169,6 +169,11 @@ public final class FlowOptions {
         return timeline;
     }
 
+    /** @return true when {@code --fail}, {@code --fail-random-links} or {@code --fail-random-nics} was given */
+    public boolean hasFailures() {
+        return !fail.isEmpty() || failRandomLinks > 0 || failRandomNics > 0;
+    }
+
     /** @return true when {@code --job} was given */
     public boolean hasJobs() {
         return !jobs.isEmpty();

@@ -144,7 +144,9 @@ final class PredictFlowRun {
                 : flowOptions.hasJobs() ? "jobs other than the --job ones" : "congestion from other jobs (add --job)";
         return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
                 + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links and the fabric's leaf uplinks"
-                + " allow (oversubscription counted, ECMP collisions not, nothing failed); links is the links backend's"
+                + " allow (oversubscription counted, ECMP collisions not, "
+                + (flowOptions.hasFailures() ? "the failed links and devices counted as working" : "nothing failed")
+                + "); links is the links backend's"
                 + " busbw (each transfer alone on its route, no link over its capacity), at most the bound. Not"
                 + " modelled: " + others + ", NCCL protocol overheads, clocks, CUDA graph launch.";
     }

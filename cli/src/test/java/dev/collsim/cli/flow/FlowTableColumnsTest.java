@@ -49,6 +49,23 @@ class FlowTableColumnsTest {
     }
 
     /**
+     * With {@code --fail} the footer no longer says "nothing failed": the bound column still ignores failures. On 2 DGX
+     * H100 (8 x 400 Gb/s = 400 GB/s of NICs per host, 16 ranks) an AllReduce host moves at least S out and S in, so
+     * busbw &lt;= 2 x 15/16 x 400 = 750.00 GB/s with leaf0 (rail 0's switch) failed or not.
+     */
+    @Test
+    void theFooterSaysTheBoundCountsFailedLinksAsWorking() {
+        String[] common = {"predict", "allreduce", "-c", "dgx-h100x2", "-b", "1G", "-e", "1G", "--backend", "flow"};
+        CliRun failed = CliRun.run(with(common, "--fail", "leaf0"));
+        assertEquals(0, failed.code(), failed.err());
+        assertEquals("750.00", row(failed.out()).get(13));
+        assertTrue(footer(failed.out()).contains("(oversubscription counted, ECMP collisions not, the failed links and"
+                + " devices counted as working)"), failed.out());
+        assertFalse(footer(failed.out()).contains("nothing failed"), failed.out());
+        assertTrue(footer(CliRun.run(common).out()).contains("ECMP collisions not, nothing failed)"));
+    }
+
+    /**
      * By default the flow backend simulates NCCL's choice: at every size its algo, proto and nch columns are the
      * analytical table's (NCCL's model) for the same point, and the header says so; {@code --schedule ring} replaces
      * the algorithm (no protocol then) and, without {@code --channels}, gives one channel per NIC (8 on a DGX H100).

@@ -257,8 +257,11 @@ public final class HtmlReport {
         }
     }
 
-    /** One collective's rows at 8 B times powers of 64 and each variant's largest size; the note lists those sizes. */
-    private static void sweepTable(StringBuilder h, List<ReportData.SweepRow> rows) {
+    /**
+     * One collective's rows at the sweep's smallest size times powers of 64 (8 B, 512 B, 32K, ... for {@code min: 8};
+     * 1K, 64K, 4M, ... for {@code min: 1K}) and each variant's largest size; the note lists those sizes.
+     */
+    static void sweepTable(StringBuilder h, List<ReportData.SweepRow> rows) {
         if (rows.isEmpty()) {
             return;
         }
@@ -266,9 +269,9 @@ public final class HtmlReport {
         h.append("<table><tr><th class=l>variant</th><th>ranks</th><th>size</th><th>time us</th><th>busbw GB/s</th>"
                 + "<th>bound GB/s</th><th class=l>algorithm</th><th>channels</th><th class=l>bottleneck</th>"
                 + "<th class=l>backend</th></tr>\n");
+        long smallest = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).filter(b -> b > 0).min().orElse(1);
         for (ReportData.SweepRow r : rows) {
-            int log2 = 63 - Long.numberOfLeadingZeros(Math.max(1, r.sizeBytes()));
-            if (Long.bitCount(r.sizeBytes()) != 1 || log2 % 6 != 3 && r.sizeBytes() != maxSize(rows, r)) {
+            if (!smallestTimes64(r.sizeBytes(), smallest) && r.sizeBytes() != maxSize(rows, r)) {
                 continue;
             }
             shown.add(r.sizeBytes());
@@ -280,9 +283,19 @@ public final class HtmlReport {
         }
         h.append("</table>\n<p class=note>").append(esc(rows.get(0).collective() + " " + rows.get(0).dataType()))
                 .append(", sizes shown: ").append(esc(String.join(", ", shown.stream().map(DataSize::format)
-                .toList()))).append(" (8 B times powers of 64, and each variant's largest); every size is in"
+                .toList()))).append(" (").append(DataSize.format(smallest))
+                .append(smallest % 1024 == 0 ? "" : " B").append(" times powers of 64, and each variant's largest); every size is in"
                 + " data/sweeps.csv and in the chart's tooltips. Model leaves out: ")
                 .append(esc(ReportRunner.SWEEP_LEAVES_OUT)).append(".</p>\n");
+    }
+
+    /** @return true when {@code size} is {@code smallest} x 64^k for some k >= 0 (both bytes, smallest > 0) */
+    static boolean smallestTimes64(long size, long smallest) {
+        if (size <= 0 || size % smallest != 0) {
+            return false;
+        }
+        long ratio = size / smallest;
+        return Long.bitCount(ratio) == 1 && Long.numberOfTrailingZeros(ratio) % 6 == 0;
     }
 
     private static long maxSize(List<ReportData.SweepRow> rows, ReportData.SweepRow r) {

@@ -111,12 +111,20 @@ public final class PlanRows {
         }
     }
 
-    /** @return why a job does not fit a cluster of {@code have} GPUs, with the GPUs one replica needs */
-    private static String tooFew(TrainingJob job, int have) {
+    /**
+     * @return why a job does not fit a cluster of {@code have} GPUs, with the GPUs one replica needs; where a smaller
+     *         dp the plan allows ({@link ScalingSearch#scaledTo}) would fit, that dp (the report changes dp only on a
+     *         variant that sets hosts, {@link #scaled}: a variant that changes the GPUs per host keeps the plan's)
+     */
+    static String tooFew(TrainingJob job, int have) {
         int replica = job.nGpus() / job.dp();
+        Optional<TrainingJob> smaller = replica > have ? Optional.empty()
+                : ScalingSearch.scaledTo(job, job.nGpus(), have);
         return "does not fit: needs " + job.nGpus() + " GPUs (dp=" + job.dp() + " x tp=" + job.tp() + " x pp="
                 + job.pp() + (job.cp() > 1 ? " x cp=" + job.cp() : "") + "), the cluster has " + have
-                + (replica > have ? "; even dp=1 needs " + replica : "; no dp of at most " + have / replica
+                + (replica > have ? "; even dp=1 needs " + replica : smaller.isPresent() ? "; dp="
+                + smaller.get().dp() + " would fit its GPUs, but the report changes a plan's dp only on a variant"
+                + " that sets hosts (set hosts, or give the plan that dp)" : "; no dp of at most " + have / replica
                 + " (what fits) is allowed: global batch " + job.globalBatch() + " / (micro-batch " + job.microBatch()
                 + " x dp) must be whole" + (job.ep() > 1 ? ", dp a multiple of ep=" + job.ep() : ""));
     }

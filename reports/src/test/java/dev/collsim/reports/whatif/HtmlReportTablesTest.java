@@ -11,6 +11,7 @@ import dev.collsim.reports.plan.ModelShape;
 import dev.collsim.reports.plan.Recompute;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,33 @@ class HtmlReportTablesTest {
         assertTrue(mixed.contains("<th>hosts / trays</th>"), mixed);
         assertTrue(mixed.contains("<td>36 trays</td><td>144</td>") && mixed.contains("<td>4 hosts</td><td>32</td>"),
                 mixed);
+    }
+
+    private static ReportData.SweepRow sweepRow(long bytes) {
+        return new ReportData.SweepRow("base", "AllToAll", "bfloat16", 32, bytes, 10, 1, 1, 2, "P2P", "Simple", 16, -1,
+                "b", "analytical");
+    }
+
+    /**
+     * The built-in report's AllToAll sweep runs min 1K, max 4G, factor 4 (examples/whatif-default.yaml): 12 sizes
+     * 2^10 .. 2^32. Its table showed only 4G, since no 1K x 4^j is 8 B x 64^k (2^(10+2j) against 2^(3+6k): an even
+     * exponent against an odd one). From the sweep's own smallest size, by hand: 1K x 64^k = 1K, 64K, 4M, 256M, and
+     * the largest, 4G: five rows; 4K, 16K, 256K, 1M, 16M, 64M and 1G are left to the CSV.
+     */
+    @Test
+    void theSweepTableStartsAtTheSweepsSmallestSize() {
+        List<ReportData.SweepRow> rows = new ArrayList<>();
+        for (long b = 1024; b <= 4L << 30; b *= 4) {
+            rows.add(sweepRow(b));
+        }
+        StringBuilder h = new StringBuilder();
+        HtmlReport.sweepTable(h, rows);
+        String html = h.toString();
+        assertTrue(html.contains("AllToAll bfloat16, sizes shown: 1K, 64K, 4M, 256M, 4G (1K times powers of 64, and"
+                + " each variant's largest)"), html);
+        assertFalse(html.contains("<td>16K</td>"), html);
+        assertTrue(HtmlReport.smallestTimes64(8L << 30, 8) && HtmlReport.smallestTimes64(512, 8));
+        assertFalse(HtmlReport.smallestTimes64(4096, 8) || HtmlReport.smallestTimes64(3 * 64, 3 * 2));
     }
 
     private static ReportData variants(List<ReportData.VariantRow> v) {

@@ -175,13 +175,17 @@ final class BoundCheck implements Check {
             }
         }
         if (worstAt != null) {
+            OptionalDouble ringBound = Bounds.ringBelowNics(s);
+            String ring = ringBound.isEmpty() ? "" : String.format(Locale.ROOT, "; NCCL's ring across hosts allows"
+                    + " %.1f, the bound compare prints", ringBound.getAsDouble());
             out.add(s.finding(Finding.Kind.STEP_ABOVE_NIC_BOUND, Finding.Severity.INFO, String.format(Locale.ROOT,
                     "going from %d to %d bytes adds %.1f us: the added bytes move at %.1f GB/s busbw, above the "
-                            + "%.1f GB/s the hosts' NICs allow (their %.1f GB/s bound plus 5 %% for timing noise): the"
+                            + "%.1f GB/s the hosts' NICs allow any algorithm (their %.1f GB/s bound plus 5 %% for timing"
+                            + " noise%s): the"
                             + " time at %d bytes is off the steady line (noise, or a slower algorithm or protocol "
                             + "there), so the model's miss there is not a rate",
                     worstAt.sizeBytes(), worstNext.sizeBytes(), worstNext.bestTimeUs() - worstAt.bestTimeUs(), worst,
-                    nics.getAsDouble(), nics.getAsDouble() / Bounds.SLACK, worstAt.sizeBytes()),
+                    nics.getAsDouble(), nics.getAsDouble() / Bounds.SLACK, ring, worstAt.sizeBytes()),
                     List.of(s.at(worstAt), s.at(worstNext))));
         }
     }

@@ -77,6 +77,23 @@ final class Bounds {
         return OptionalDouble.of(SLACK * bound);
     }
 
+    /**
+     * @return busbw NCCL's Ring algorithm allows on the NICs the header states, GB/s ({@link PhysicalBound#nicBusBw}
+     *         with the ring: it leaves each host once per channel), for a collective other than AllReduce whose ring
+     *         bound is below {@link #impossibleAboveNics}'s (without its slack): compare's predicted physical bound
+     *         for it. Empty otherwise (AllReduce: NCCL's trees reach the any-algorithm bound).
+     */
+    static OptionalDouble ringBelowNics(Subject s) {
+        Dataset d = s.dataset();
+        OptionalDouble any = impossibleAboveNics(s);
+        if (any.isEmpty() || d.collective() == Collective.ALL_REDUCE) {
+            return OptionalDouble.empty();
+        }
+        double ring = PhysicalBound.nicBusBw(d.collective(), true, d.nRanks(), d.nHosts(), d.gpusPerHost(),
+                s.nic().get().hostGBps());
+        return ring < any.getAsDouble() / SLACK - 0.05 ? OptionalDouble.of(ring) : OptionalDouble.empty();
+    }
+
     /** @return the busbw the hardware should allow for this dataset, GB/s, if enough is known */
     static OptionalDouble achievable(Subject s) {
         if (s.gpu().isEmpty()) {

@@ -36,9 +36,27 @@ class MarginalRateTest {
         assertTrue(f.get(0).message().contains("854.7 GB/s busbw, above the 787.5 GB/s"), f.get(0).message());
         // the message names the bound itself (750 = 2 x 15/16 x 400 by hand), not only the bound with its slack,
         // so it agrees with compare's "predicted physical bound" line for the same hosts
-        assertTrue(f.get(0).message().contains("(their 750.0 GB/s bound plus 5 % for timing noise)"),
+        assertTrue(f.get(0).message().contains("(their 750.0 GB/s bound plus 5 % for timing noise):"),
                 f.get(0).message());
         assertEquals(List.of(19, 20), f.get(0).evidence().stream().map(Finding.Evidence::line).toList());
+    }
+
+    /**
+     * Voltage Park 4 x 8 H100 AllGather (A-allgather-4x8xH100-voltagepark-ib-nccl2.24.txt; header: 8 x 400 Gb/s =
+     * 400 GB/s per host). Any algorithm: a host must take in the 3/4 S its 8 GPUs lack, algbw &lt;= 400 / 0.75 =
+     * 533.3, busbw x 31/32 = 516.7; with the 5 % slack 542.5. NCCL's ring leaves a host once per channel: 400, the
+     * bound compare prints for this file, so the finding says which bound it uses. Lines 70-71, faster halves: 1 MiB
+     * in 109.01 us (in-place), 2 MiB in 110.75 us (out-of-place): 1048576 B in 1.74 us = 602.6 GB/s algbw, x 31/32
+     * = 583.8 GB/s busbw, above 542.5.
+     */
+    @Test
+    void allGatherStepNamesTheAnyAlgorithmBound() throws Exception {
+        List<Finding> f = marginal("A-allgather-4x8xH100-voltagepark-ib-nccl2.24.txt");
+        assertEquals(1, f.size());
+        assertTrue(f.get(0).message().contains("adds 1.7 us: the added bytes move at 583.8 GB/s busbw, above the 542.5"
+                + " GB/s the hosts' NICs allow any algorithm (their 516.7 GB/s bound plus 5 % for timing noise; NCCL's ring"
+                + " across hosts allows 400.0, the bound compare prints): the time at 1048576 bytes"), f.get(0).message());
+        assertEquals(List.of(70, 71), f.get(0).evidence().stream().map(Finding.Evidence::line).toList());
     }
 
     /**

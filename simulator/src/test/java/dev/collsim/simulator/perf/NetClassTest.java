@@ -121,7 +121,8 @@ class NetClassTest {
      * A-allgather-2x8xH100-gcp-a3high-tcpx-dstack.txt line 17, NCCL_BUFFSIZE 4 MiB both); AllReduce of 1 MiB,
      * 30 ring steps of 2 sends of 4096 B, 60 sends: 15 whole cycles, 15 x (116 + 4096 / 8900) = 1746.90 us
      * (SkyPilot's A3 High run, skypilot-org/skypilot examples/gcp_gpu_direct_tcpx/README.md: 1.33 GB/s busbw at 1 MB,
-     * 1048576 x 30 / 16 / 1.33e9 = 1478 us, NCCL_BUFFSIZE 8 MiB). With InfiniBand's step alone the same calls would
+     * 1048576 x 30 / 16 / 1.33e9 = 1478 us, NCCL_BUFFSIZE 8 MiB: the model is 18.2 % slow there, a known miss, not
+     * asserted). With InfiniBand's step alone the same calls would
      * take 15 x 10 and 30 x 10 us at most in steps.
      */
     @Test
@@ -141,6 +142,5 @@ class NetClassTest {
         ar.put("NCCL_BUFFSIZE", "8388608");
         double allReduce = allReduce(a3, 1L << 20, PerformanceParameters.DEFAULTS, ar).timeUs();
         assertEquals(15 * (116 + 4096 / 8900.0), allReduce, 1e-6);
-        assertTrue(Math.abs(allReduce / 1478 - 1) < 0.19, "1 MiB: " + allReduce);
     }
 }

@@ -304,7 +304,8 @@ public final class Fitter {
                 }
             }
             List<FitParameter> involved = FitAdvice.collinear(jac, free, parts);
-            throw new IllConditioned(FitAdvice.illConditioned(p, involved, free, cond), free.get(worst));
+            throw new IllConditioned(FitAdvice.illConditioned(p, involved, free, jac,
+                    p.apply(free, opt.getPoint().toArray())), free.get(worst));
         }
         double[][] cov;
         try {

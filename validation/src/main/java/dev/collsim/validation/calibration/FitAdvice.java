@@ -191,7 +191,9 @@ final class FitAdvice {
      * step and socket stream rate, the points between hosts; for the NVLS scale, the NVLS and NVLSTree points; every
      * point otherwise), or another parameter binds them: of every {@link FitParameter}, the one their time depends on
      * most (the largest norm of its Jacobian column over those points, each column times its start value, so all are
-     * per unit of relative change), named with how to fit it when the fit does not.
+     * per unit of relative change), named with how to fit it when the fit does not and with how much the points'
+     * time moves per 1 % of it (mean |d ln time / d ln parameter|, so that a parameter that binds them, about 1,
+     * reads apart from one that is merely the largest of small ones, when a limit outside the fit binds).
      *
      * @param p       the points
      * @param f       the parameter the data hardly depends on
@@ -240,7 +242,30 @@ final class FitAdvice {
                 : ") depend");
         String on = binding == null ? " on no parameter a fit can move" : " most on " + binding.field()
                 + (fitted.contains(binding) ? "" : " (not fitted here: --fit " + binding.field() + " fits it)");
-        return which + on;
+        return which + on + (binding == null ? "" : String.format(Locale.ROOT, ", their time moving %.2g %% per"
+                + " 1 %% of it on average", elasticity(p, binding, at, own)));
+    }
+
+    /**
+     * @return the mean over {@code own} of |d ln time / d ln q| at {@code at} (central differences of the model's
+     *         time, 1e-3 relative step, inside {@code q}'s range); 0 where {@code q} is 0 or pinned at both bounds
+     */
+    private static double elasticity(Problem p, FitParameter q, PerformanceParameters at, List<Integer> own) {
+        double v = q.get(at, p.gen());
+        double h = Math.max(1e-6, Math.abs(v) * 1e-3);
+        double lo = Math.max(q.lo(), v - h);
+        double hi = Math.min(q.hi(), v + h);
+        if (!(hi > lo)) {
+            return 0;
+        }
+        PerformanceParameters up = q.with(at, p.gen(), hi);
+        PerformanceParameters dn = q.with(at, p.gen(), lo);
+        double sum = 0;
+        for (int i : own) {
+            PreparedCall c = p.call(i);
+            sum += Math.abs(c.timeUs(up) - c.timeUs(dn)) / (hi - lo) * Math.abs(v) / c.timeUs(at);
+        }
+        return sum / own.size();
     }
 
     /** @return {@code f}'s Jacobian column at the start values times its start value */

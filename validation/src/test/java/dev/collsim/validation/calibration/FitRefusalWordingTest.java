@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * two Simple picks interleave and are listed as sizes, not as overlapping ranges. At the efficiency the fit reaches
  * (bwEfficiencySimple 1.149 alone, 1.145 and 1.109 with the others) the 9 Simple points' times do not move with
  * bwEfficiencySimple and do move with bwEfficiencyNet (checked on the model's times below): the hosts' network binds
- * them, so the column is zeros and the condition number is undefined (one column) or infinite (one of several).
+ * them, so the column is zeros and the condition number is undefined (one column) or infinite (one of several);
+ * their time moves by 0.66 % per 1 % of the network's efficiency, averaged over the 9 (the model's times, central
+ * differences of +-0.1 %).
  */
 class FitRefusalWordingTest {
 
@@ -37,27 +39,27 @@ class FitRefusalWordingTest {
             + "(launchOverheadUs 0.000, latencyScale 1.064, bwEfficiencySimple 1.145, bwEfficiencyLL128 "
             + "1.107, bwEfficiencyLL 1.500) its Jacobian column is 0: the 9 points that run the Simple "
             + "protocol (sizes 32M-8G) depend most on bwEfficiencyNet (not fitted here: --fit "
-            + "bwEfficiencyNet fits it); the model picks Ring/LL at 8 B-512K (16 points), Ring/LL128 at "
-            + "1M-16M (5 points), Ring/Simple at 32M-64M and 256M (3 points), Tree/Simple at 128M and "
-            + "512M-8G (6 points); fit without it: --fit "
-            + "launchOverheadUs,latencyScale,bwEfficiencyLL128,bwEfficiencyLL";
+            + "bwEfficiencyNet fits it), their time moving 0.66 % per 1 % of it on average; the model "
+            + "picks Ring/LL at 8 B-512K (16 points), Ring/LL128 at 1M-16M (5 points), Ring/Simple at "
+            + "32M-64M and 256M (3 points), Tree/Simple at 128M and 512M-8G (6 points); fit without it: "
+            + "--fit launchOverheadUs,latencyScale,bwEfficiencyLL128,bwEfficiencyLL";
 
     private static final String THREE = "ill-conditioned: the data cannot determine bwEfficiencySimple (condition number "
             + "infinite: the column of bwEfficiencySimple is all zeros); at the values the fit reached "
             + "(launchOverheadUs 0.000, latencyScale 1.046, bwEfficiencySimple 1.109) its Jacobian "
             + "column is 0: the 9 points that run the Simple protocol (sizes 32M-8G) depend most on "
-            + "bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it); the model picks "
-            + "Ring/LL at 8 B-512K (16 points), Ring/LL128 at 1M-16M (5 points), Ring/Simple at 32M-64M "
-            + "and 256M (3 points), Tree/Simple at 128M and 512M-8G (6 points); fit without it: --fit "
-            + "launchOverheadUs,latencyScale";
+            + "bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it), their time moving 0.66 "
+            + "% per 1 % of it on average; the model picks Ring/LL at 8 B-512K (16 points), Ring/LL128 "
+            + "at 1M-16M (5 points), Ring/Simple at 32M-64M and 256M (3 points), Tree/Simple at 128M "
+            + "and 512M-8G (6 points); fit without it: --fit launchOverheadUs,latencyScale";
 
     private static final String SIMPLE_ONLY = "ill-conditioned: the data cannot determine bwEfficiencySimple (condition number "
             + "undefined: its column is all zeros); at the values the fit reached (bwEfficiencySimple "
             + "1.149) its Jacobian column is 0: the 9 points that run the Simple protocol (sizes "
-            + "32M-8G) depend most on bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it); "
-            + "the model picks Ring/LL at 8 B-512K (16 points), Ring/LL128 at 1M-16M (5 points), "
-            + "Ring/Simple at 32M-64M and 256M (3 points), Tree/Simple at 128M and 512M-8G (6 points); "
-            + "it is this fit's only parameter";
+            + "32M-8G) depend most on bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it), "
+            + "their time moving 0.66 % per 1 % of it on average; the model picks Ring/LL at 8 B-512K "
+            + "(16 points), Ring/LL128 at 1M-16M (5 points), Ring/Simple at 32M-64M and 256M (3 "
+            + "points), Tree/Simple at 128M and 512M-8G (6 points); it is this fit's only parameter";
 
     private static Series series() throws Exception {
         Dataset d = Corpus.read(FILE).get(0);
@@ -94,8 +96,8 @@ class FitRefusalWordingTest {
 
     /**
      * At the Simple efficiencies the fits reach, a 1e-4 relative change of it moves none of the 9 Simple points'
-     * times and a 1 percent change of the network's efficiency moves each: the network binds (the Jacobian column
-     * is zeros). At the default Simple efficiency it still moves the 32 MiB point, which is why the fits start with
+     * times and the network's efficiency moves each (0.66 % per 1 % on average): the network binds (the Jacobian
+     * column is zeros). At the default Simple efficiency it still moves the 32 MiB point, which is why the fits start with
      * it.
      */
     @Test
@@ -108,6 +110,7 @@ class FitRefusalWordingTest {
         for (double reached : new double[] {1.109, 1.145, 1.149}) {
             PerformanceParameters at = eff.with(d, gen, reached);
             int simple = 0;
+            double elasticity = 0;
             for (int i = 0; i < s.calls().size(); i++) {
                 PreparedCall c = s.calls().get(i);
                 if (c.protocol() != Protocol.SIMPLE) {
@@ -117,9 +120,15 @@ class FitRefusalWordingTest {
                 double t = c.timeUs(at);
                 assertEquals(t, c.timeUs(eff.with(at, gen, reached * 1.0001)), 0.0, "size " + s.sizes()[i]);
                 assertEquals(t, c.timeUs(eff.with(at, gen, reached * 0.9999)), 0.0, "size " + s.sizes()[i]);
-                assertNotEquals(t, c.timeUs(net.with(at, gen, net.get(at, gen) * 0.99)), "size " + s.sizes()[i]);
+                double n = net.get(at, gen);
+                double moved = (c.timeUs(net.with(at, gen, n * 1.001)) - c.timeUs(net.with(at, gen, n * 0.999)))
+                        / (0.002 * t);
+                assertNotEquals(0.0, moved, "size " + s.sizes()[i]);
+                elasticity += Math.abs(moved);
             }
             assertEquals(9, simple);
+            // the lines' "their time moving 0.66 % per 1 % of it on average"
+            assertEquals(0.66, elasticity / simple, 0.005);
         }
         int first = 0;
         while (s.sizes()[first] != 32 * MIB) {

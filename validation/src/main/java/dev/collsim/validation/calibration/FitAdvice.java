@@ -3,10 +3,12 @@ package dev.collsim.validation.calibration;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.PreparedCall;
+import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.units.DataSize;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +29,9 @@ import org.apache.commons.math3.linear.SingularValueDecomposition;
  * Ring/Simple AllReduce plateau factor between nodes), so when the model picks one algorithm and protocol at every
  * size both columns are (nearly) proportional and only fitting one of them helps. Whether they are is decided by the
  * Jacobian ({@link #collinear}); this class only words it. A parameter whose every derivative is 0 is
- * explained by the points' picks: {@code bwEfficiencySimple} moves only points bound by Simple's bandwidth.
+ * explained by the points' picks: {@code bwEfficiencySimple} moves only points bound by Simple's bandwidth, so at
+ * values where another term binds every Simple point (an efficiency above the network's share) its Jacobian column
+ * is zeros; the refusal names the values the fit reached and the parameter those points depend on most there.
  * Package-private; stateless.
  */
 final class FitAdvice {
@@ -78,13 +82,15 @@ final class FitAdvice {
      * @param p        the points of the refused fit
      * @param involved the parameters the data cannot tell apart ({@link #collinear})
      * @param free     every parameter of the fit
-     * @param cond     the scaled Jacobian's condition number
+     * @param jac      the Jacobian at the values the fit reached (points x {@code free}, per unit multiplier)
+     * @param reached  the parameters at the values the fit reached
      * @return the refusal: what cannot be determined, why in terms of the sizes and picks, and what to do
      */
-    static String illConditioned(Problem p, List<FitParameter> involved, List<FitParameter> free, double cond) {
-        String head = String.format(Locale.ROOT, "ill-conditioned: the data cannot determine %s (condition number %.3g"
-                + " > %.0g); ", String.join(" separately from ", involved.stream().map(FitParameter::field).toList()),
-                cond, Fitter.MAX_CONDITION);
+    static String illConditioned(Problem p, List<FitParameter> involved, List<FitParameter> free, RealMatrix jac,
+            PerformanceParameters reached) {
+        String head = "ill-conditioned: the data cannot determine " + String.join(" separately from ",
+                involved.stream().map(FitParameter::field).toList()) + " (condition number " + condition(jac, free)
+                + "); ";
         boolean small = false;
         boolean large = false;
         for (int r : p.regimes()) {
@@ -106,11 +112,52 @@ final class FitAdvice {
         }
         FitParameter drop = involved.get(involved.size() - 1);
         if (involved.size() == 1) {
-            return head + "no point depends on it at the values the fit reached" + spans + "; the model picks "
-                    + picks(p) + "; fit without it: --fit " + without(free, drop);
+            double share = share(jac, free.indexOf(drop));
+            String fitted = String.join(", ", free.stream().map(f -> String.format(Locale.ROOT, "%s %.4g",
+                    f.field(), f.get(reached, p.gen()))).toList());
+            return head + "at the values the fit reached (" + fitted + ") its Jacobian column is " + (share == 0
+                    ? "0" : String.format(Locale.ROOT, "%.2g of the largest column", share)) + ": "
+                    + binds(p, drop, reached, new EnumMap<>(FitParameter.class), Set.copyOf(free))
+                    + "; the model picks " + picks(p) + (free.size() == 1 ? "; it is this fit's only parameter"
+                    : "; fit without it: --fit " + without(free, drop));
         }
         return head + "they move the time alike on these points" + spans + "; the model picks " + picks(p)
                 + "; fit fewer of them, e.g. --fit " + without(free, drop);
+    }
+
+    /**
+     * @return the condition number of the Jacobian as compared with {@link Fitter#MAX_CONDITION}, or why it has
+     *         none: every column 0 (undefined), or one column 0 (infinite)
+     */
+    private static String condition(RealMatrix jac, List<FitParameter> free) {
+        List<String> zero = new ArrayList<>();
+        for (int c = 0; c < free.size(); c++) {
+            if (share(jac, c) == 0) {
+                zero.add(free.get(c).field());
+            }
+        }
+        if (zero.size() == free.size()) {
+            return "undefined: " + (zero.size() == 1 ? "its column is" : "every column is") + " all zeros";
+        }
+        double cond = new SingularValueDecomposition(jac).getConditionNumber();
+        if (!zero.isEmpty()) {
+            return "infinite: the column of " + String.join(", ", zero) + (zero.size() == 1 ? " is" : " are")
+                    + " all zeros";
+        }
+        return Double.isFinite(cond) ? String.format(Locale.ROOT, "%.3g > %.0g", cond, Fitter.MAX_CONDITION)
+                : "infinite: its columns are linearly dependent";
+    }
+
+    /** @return the norm of column {@code c} of {@code jac} over the largest column norm (0 when every one is 0) */
+    private static double share(RealMatrix jac, int c) {
+        double largest = 0;
+        double own = 0;
+        for (int k = 0; k < jac.getColumnDimension(); k++) {
+            double n = jac.getColumnVector(k).getNorm();
+            largest = Math.max(largest, n);
+            own = k == c ? n : own;
+        }
+        return largest > 0 ? own / largest : 0;
     }
 
     /**
@@ -144,7 +191,9 @@ final class FitAdvice {
      * step and socket stream rate, the points between hosts; for the NVLS scale, the NVLS and NVLSTree points; every
      * point otherwise), or another parameter binds them: of every {@link FitParameter}, the one their time depends on
      * most (the largest norm of its Jacobian column over those points, each column times its start value, so all are
-     * per unit of relative change), named with how to fit it when the fit does not.
+     * per unit of relative change), named with how to fit it when the fit does not and with how much the points'
+     * time moves per 1 % of it (mean |d ln time / d ln parameter|, so that a parameter that binds them, about 1,
+     * reads apart from one that is merely the largest of small ones, when a limit outside the fit binds).
      *
      * @param p       the points
      * @param f       the parameter the data hardly depends on
@@ -155,20 +204,28 @@ final class FitAdvice {
      */
     static String insensitive(Problem p, FitParameter f, Map<FitParameter, double[]> columns,
             Set<FitParameter> fitted) {
+        return binds(p, f, p.start(), columns, fitted) + "; the model picks " + picks(p);
+    }
+
+    /**
+     * @return which points {@code f} could move and the parameter they depend on most at {@code at}
+     *         ({@link #insensitive}), without the picks
+     */
+    private static String binds(Problem p, FitParameter f, PerformanceParameters at,
+            Map<FitParameter, double[]> columns, Set<FitParameter> fitted) {
         List<Integer> own = new ArrayList<>();
         for (int i = 0; i < p.count(); i++) {
             if (moves(f, p.call(i))) {
                 own.add(i);
             }
         }
-        String picks = "the model picks " + picks(p);
         if (own.isEmpty()) {
-            return "no point " + scope(f) + "; " + picks;
+            return "no point " + scope(f);
         }
         FitParameter binding = null;
         double best = 0;
         for (FitParameter q : FitParameter.values()) {
-            double[] col = columns.computeIfAbsent(q, x -> scaled(p, x));
+            double[] col = columns.computeIfAbsent(q, x -> scaled(p, x, at));
             double norm = 0;
             for (int i : own) {
                 norm += col[i] * col[i];
@@ -185,13 +242,41 @@ final class FitAdvice {
                 : ") depend");
         String on = binding == null ? " on no parameter a fit can move" : " most on " + binding.field()
                 + (fitted.contains(binding) ? "" : " (not fitted here: --fit " + binding.field() + " fits it)");
-        return which + on + "; " + picks;
+        return which + on + (binding == null ? "" : String.format(Locale.ROOT, ", their time moving %.2g %% per"
+                + " 1 %% of it on average", elasticity(p, binding, at, own)));
+    }
+
+    /**
+     * @return the mean over {@code own} of |d ln time / d ln q| at {@code at} (central differences of the model's
+     *         time, 1e-3 relative step, inside {@code q}'s range); 0 where {@code q} is 0 or pinned at both bounds
+     */
+    private static double elasticity(Problem p, FitParameter q, PerformanceParameters at, List<Integer> own) {
+        double v = q.get(at, p.gen());
+        double h = Math.max(1e-6, Math.abs(v) * 1e-3);
+        double lo = Math.max(q.lo(), v - h);
+        double hi = Math.min(q.hi(), v + h);
+        if (!(hi > lo)) {
+            return 0;
+        }
+        PerformanceParameters up = q.with(at, p.gen(), hi);
+        PerformanceParameters dn = q.with(at, p.gen(), lo);
+        double sum = 0;
+        for (int i : own) {
+            PreparedCall c = p.call(i);
+            sum += Math.abs(c.timeUs(up) - c.timeUs(dn)) / (hi - lo) * Math.abs(v) / c.timeUs(at);
+        }
+        return sum / own.size();
     }
 
     /** @return {@code f}'s Jacobian column at the start values times its start value */
     static double[] scaled(Problem p, FitParameter f) {
-        double[] col = p.column(f, p.start());
-        double s0 = Math.max(1e-12, Math.abs(f.get(p.start(), p.gen())));
+        return scaled(p, f, p.start());
+    }
+
+    /** @return {@code f}'s Jacobian column at {@code at} times its value there */
+    private static double[] scaled(Problem p, FitParameter f, PerformanceParameters at) {
+        double[] col = p.column(f, at);
+        double s0 = Math.max(1e-12, Math.abs(f.get(at, p.gen())));
         for (int i = 0; i < col.length; i++) {
             col[i] *= s0;
         }
@@ -244,27 +329,36 @@ final class FitAdvice {
 
     /**
      * @param p the points
-     * @return each algorithm/protocol the model picks, with the size range it covers, in order of the smallest size:
-     *         {@code Ring/LL at 8 B-512K (17 points), Tree/Simple at 128M-8G (7 points)}; "at every size" when one
+     * @return each algorithm/protocol the model picks, with the sizes it runs at, in order of the smallest size: a
+     *         range for sizes that no other pick interrupts, and several such joined with "and" otherwise, so that no
+     *         two picks' ranges overlap: {@code Ring/LL at 8 B-512K (17 points), Ring/Simple at 32M-64M and 256M
+     *         (3 points), Tree/Simple at 128M and 512M-8G (7 points)}; "at every size" when one
      */
     static String picks(Problem p) {
-        Map<String, long[]> ranges = new LinkedHashMap<>();
         Integer[] order = new Integer[p.count()];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
         Arrays.sort(order, (x, y) -> Long.compare(p.size(x), p.size(y)));
+        Map<String, List<long[]>> runs = new LinkedHashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        String last = null;
         for (int i : order) {
-            long[] r = ranges.computeIfAbsent(label(p.call(i)), l -> new long[] {p.size(i), p.size(i), 0});
-            r[1] = Math.max(r[1], p.size(i));
-            r[2]++;
+            String l = label(p.call(i));
+            List<long[]> r = runs.computeIfAbsent(l, x -> new ArrayList<>());
+            if (!l.equals(last)) {
+                r.add(new long[] {p.size(i), p.size(i)});
+            }
+            r.get(r.size() - 1)[1] = p.size(i);
+            counts.merge(l, 1, Integer::sum);
+            last = l;
         }
-        if (ranges.size() == 1) {
-            return ranges.keySet().iterator().next() + " at every size (" + span(p) + ")";
+        if (runs.size() == 1) {
+            return last + " at every size (" + span(p) + ")";
         }
         List<String> out = new ArrayList<>();
-        ranges.forEach((l, r) -> out.add(l + " at " + range(r[0], r[1]) + " (" + r[2] + (r[2] == 1 ? " point)"
-                : " points)")));
+        runs.forEach((l, r) -> out.add(l + " at " + String.join(" and ", r.stream().map(x -> range(x[0], x[1]))
+                .toList()) + " (" + counts.get(l) + (counts.get(l) == 1 ? " point)" : " points)")));
         return String.join(", ", out);
     }
 

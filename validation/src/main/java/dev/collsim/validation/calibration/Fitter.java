@@ -41,8 +41,8 @@ import org.apache.commons.math3.util.Pair;
  * refused when the optimizer does not converge within its budget, when fewer than p + 2 points are given, or
  * when the scaled Jacobian's condition number exceeds 1e6 (the data cannot tell some parameters apart); the
  * message names the combination and says why in terms of the sizes and the model's picks ({@link FitAdvice}: a
- * missing size regime, or launch overhead and latency scale moving the time alike) (each check on every reweighted
- * step). Standard errors, of the last reweighted
+ * missing size regime, launch overhead and latency scale moving the time alike, or a column of zeros at the values
+ * the fit reached, with the parameter its points depend on there) (each check on every reweighted step). Standard errors, of the last reweighted
  * step: sqrt(diag((J'WJ)^-1) x RSS_W/(N - p)), W the dataset and Huber weights.
  */
 public final class Fitter {
@@ -304,7 +304,8 @@ public final class Fitter {
                 }
             }
             List<FitParameter> involved = FitAdvice.collinear(jac, free, parts);
-            throw new IllConditioned(FitAdvice.illConditioned(p, involved, free, cond), free.get(worst));
+            throw new IllConditioned(FitAdvice.illConditioned(p, involved, free, jac,
+                    p.apply(free, opt.getPoint().toArray())), free.get(worst));
         }
         double[][] cov;
         try {

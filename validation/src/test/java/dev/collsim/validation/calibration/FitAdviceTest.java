@@ -155,7 +155,8 @@ class FitAdviceTest {
                 FitParameter.BW_EFFICIENCY_SIMPLE);
         assertTrue(m.startsWith("bwEfficiencySimple kept at 0.98 fraction: the data hardly depends on it"), m);
         assertTrue(m.contains(": the 7 points that run the Simple protocol (sizes 128M-8G) depend most on"
-                + " bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it); the model picks "), m);
+                + " bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it), their time moving "), m);
+        assertTrue(m.contains(" per 1 % of it on average; the model picks "), m);
         assertTrue(m.endsWith("Tree/Simple at 128M-8G (7 points)"), m);
     }
 

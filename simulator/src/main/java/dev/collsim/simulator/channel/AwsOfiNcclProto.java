@@ -5,6 +5,7 @@ import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
+import dev.collsim.topology.catalog.OfiRailGroups;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +45,6 @@ public final class AwsOfiNcclProto {
     /** First NCCL 2 minor release taken to run with aws-ofi-nccl v1.6.0 or later (see the class comment). */
     public static final int FIRST_MINOR = 18;
 
-    /** First compute capability (x10) of the EFA hosts the plugin runs with its RDMA protocol (Hopper, p5). */
-    static final int RDMA_MIN_SM = 90;
-
     private AwsOfiNcclProto() {
     }
 
@@ -65,8 +63,8 @@ public final class AwsOfiNcclProto {
         }
         int firstHost = ranks.get(0).host();
         boolean multiHost = ranks.stream().anyMatch(g -> g.host() != firstHost);
-        int minSm = ranks.stream().mapToInt(Gpu::sm).min().orElse(RDMA_MIN_SM);
-        return multiHost && minSm < RDMA_MIN_SM;
+        int minSm = ranks.stream().mapToInt(Gpu::sm).min().orElse(OfiRailGroups.RDMA_MIN_SM);
+        return multiHost && minSm < OfiRailGroups.RDMA_MIN_SM;
     }
 
     /**

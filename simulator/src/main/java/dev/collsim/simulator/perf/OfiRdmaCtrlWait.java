@@ -6,6 +6,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.catalog.OfiRailGroups;
 
 /**
  * The wait of a call's first network send for its receiver's control message under aws-ofi-nccl's RDMA protocol
@@ -45,9 +46,6 @@ public final class OfiRdmaCtrlWait {
     /** OFI_NCCL_EAGER_MAX_SIZE default, bytes (aws-ofi-nccl v1.7.3-aws to v1.21.1 {@code nccl_ofi_param.h}). */
     static final long EAGER_MAX_BYTES = 8192;
 
-    /** First compute capability (x10) of the EFA hosts the plugin runs with its RDMA protocol (p5 and later). */
-    static final int RDMA_MIN_SM = 90;
-
     private OfiRdmaCtrlWait() {
     }
 
@@ -56,7 +54,7 @@ public final class OfiRdmaCtrlWait {
      * @return true for several NCCL nodes over EFA whose GPUs are all Hopper or newer (the RDMA protocol)
      */
     public static boolean applies(ChannelPlan plan) {
-        return plan.nNodes() > 1 && plan.netClass() == NetworkClass.EFA && plan.minSm() >= RDMA_MIN_SM;
+        return plan.nNodes() > 1 && plan.netClass() == NetworkClass.EFA && plan.minSm() >= OfiRailGroups.RDMA_MIN_SM;
     }
 
     /**

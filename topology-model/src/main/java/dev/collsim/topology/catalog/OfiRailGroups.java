@@ -25,8 +25,12 @@ import dev.collsim.topology.NetworkClass;
  */
 public final class OfiRailGroups {
 
-    /** First compute capability (x10) of the EFA hosts aws-ofi-nccl runs with its RDMA protocol (p5 and later). */
-    static final int RDMA_MIN_SM = 90;
+    /**
+     * First compute capability (x10) of the EFA hosts aws-ofi-nccl runs with its RDMA protocol (p5 and later; below it
+     * SENDRECV: the plugin's {@code src/platform-aws.c} platform table, v1.6.0-aws on): the one home of that rule, read
+     * also by {@code simulator.channel.AwsOfiNcclProto} and {@code simulator.perf.OfiRdmaCtrlWait}.
+     */
+    public static final int RDMA_MIN_SM = 90;
 
     private OfiRailGroups() {
     }

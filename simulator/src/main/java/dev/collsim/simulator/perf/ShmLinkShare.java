@@ -209,6 +209,9 @@ public final class ShmLinkShare {
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
             return alternatingShare(plan) * ll128Reload(p, Pattern.ALTERNATING);
         }
+        if (!chain && p == Protocol.LL128) {
+            return ShmRingPhases.ll128RingFactor(func, plan.nRanks(), duplexShare(plan));
+        }
         return (chain ? chainShare(plan.nRanks(), duplexShare(plan)) : duplexShare(plan))
                 * ll128Reload(p, Pattern.DUPLEX);
     }

@@ -131,6 +131,8 @@ public final class ShmLinkShare {
      * 0.96 = 0.59 and the per-direction 1/2 gives 0.44, so 2/3 stands (neither reading holds literally: Simple's
      * duplex each way is 0.78 of its loads alone on that host). Checked, not fitted: the forced LL128 runs of the
      * 2x / 4x L40S SHM files measure 8.89 / 9.93 GB/s busbw at 128 MiB against 9.41 with 2/3 and 7.06 with 1/2.
+     * A duplex Ring/LL128 now takes this budget on LL128's own line rate, next to its loop's steps
+     * ({@link ShmRingPhases}: 8.82 and 9.79).
      */
     static final double DUPLEX_LL128 = 2.0 / (1 + ShmLinkShare.LL128_READS_PER_LINE);
 
@@ -195,7 +197,8 @@ public final class ShmLinkShare {
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
      * @return {@link #duplexShare} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
      *         ReduceScatter, {@link #alternatingShare}), {@link #chainShare} for the Tree chain over SHM on one host
-     *         of at least 2 ranks, each times {@link #ll128Reload} for LL128; 1 otherwise
+     *         of at least 2 ranks, each times {@link #ll128Reload} for LL128; for a duplex Ring/LL128 the lower of
+     *         that and the loop's steps ({@link ShmRingPhases#ll128RingFactor}); 1 otherwise
      */
     public static double factor(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
             boolean chain) {
@@ -208,6 +211,9 @@ public final class ShmLinkShare {
         }
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
             return alternatingShare(plan) * ll128Reload(p, Pattern.ALTERNATING);
+        }
+        if (!chain && p == Protocol.LL128) {
+            return ShmRingPhases.ll128RingFactor(func, plan.nRanks(), duplexShare(plan));
         }
         return (chain ? chainShare(plan.nRanks(), duplexShare(plan)) : duplexShare(plan))
                 * ll128Reload(p, Pattern.DUPLEX);

@@ -71,7 +71,7 @@ final class DatasetAssembler {
                             + "title and no single NxM in the #@ nodes_x_gpus header"));
         }
         // a count from prose (title, header) yields to the count nccl-tests computed its busbw with
-        OptionalInt table = knownRanks > 0 && ctx.ranks.isEmpty() && log.nRanks() <= 0
+        OptionalInt table = knownRanks > 0 && (ctx.ranks.isEmpty() || ctx.ranksCut) && log.nRanks() <= 0
                 ? FactorRanks.contradicted(collective, claimed, rows) : OptionalInt.empty();
         int nRanks = table.orElse(claimed);
         int hosts = FactorRanks.hosts(claimed, hosts(ctx, log, header), nRanks);
@@ -120,9 +120,15 @@ final class DatasetAssembler {
     }
 
     static int knownRanks(RunContext ctx, NcclLog log, FileHeader header) {
-        if (!ctx.ranks.isEmpty()) {
-            return rankLineCount(ctx.ranks);
+        if (ctx.ranks.isEmpty()) {
+            return statedRanks(ctx, log, header);
         }
+        int listed = rankLineCount(ctx.ranks);
+        return ctx.ranksCut ? Math.max(listed, statedRanks(ctx, log, header)) : listed;
+    }
+
+    /** Ranks the NCCL log, the title or the {@code #@ nodes_x_gpus} header give, in that order; 0 when none does. */
+    private static int statedRanks(RunContext ctx, NcclLog log, FileHeader header) {
         if (log.nRanks() > 0) {
             return log.nRanks();
         }
@@ -178,9 +184,15 @@ final class DatasetAssembler {
     }
 
     private static int hosts(RunContext ctx, NcclLog log, FileHeader header) {
-        if (!ctx.ranks.isEmpty()) {
-            return rankLineHosts(ctx.ranks);
+        if (ctx.ranks.isEmpty()) {
+            return statedHosts(ctx, log, header);
         }
+        return ctx.ranksCut ? Math.max(rankLineHosts(ctx.ranks), statedHosts(ctx, log, header))
+                : rankLineHosts(ctx.ranks);
+    }
+
+    /** Hosts the NCCL log, the title or the {@code #@ nodes_x_gpus} header give; 0 when none does. */
+    private static int statedHosts(RunContext ctx, NcclLog log, FileHeader header) {
         if (log.nNodes() > 0) {
             return log.nNodes();
         }

@@ -192,7 +192,14 @@ public final class NcclTestsTextReader {
             return i + 1;
         }
         if (t.equals("...") || t.startsWith("...")) {
-            (layout != null ? tableNotes : ctx.notes).add(new Note(no, "lines elided by the author ('...')"));
+            if (layout == null && !ctx.ranks.isEmpty() && ctx.ranks.get(ctx.ranks.size() - 1).line() == no - 1) {
+                ctx.ranksCut = true;
+                ctx.notes.add(new Note(no, "rank lines cut by the author ('...') after rank "
+                        + ctx.ranks.get(ctx.ranks.size() - 1).rank() + ": ranks and hosts read from the NCCL log,"
+                        + " the title or the #@ nodes_x_gpus header where they give more"));
+            } else {
+                (layout != null ? tableNotes : ctx.notes).add(new Note(no, "lines elided by the author ('...')"));
+            }
             return i + 1;
         }
         if (layout != null) {

@@ -42,6 +42,12 @@ final class RunContext {
     int unmodelledLine;
     final List<Claim> weak = new ArrayList<>();
     final List<RankInfo> ranks = new ArrayList<>();
+    /**
+     * Whether the author cut the rank lines short: a {@code ...} line right after the last rank line listed (the
+     * CoreWeave README lists ranks 0-4 of a 128-rank run, then {@code ...}), so the lines are a lower bound on the ranks
+     * and hosts.
+     */
+    boolean ranksCut;
     NcclLogParser log = new NcclLogParser();
     /** The release of nccl-tests' {@code nccl-library=} code; unknown when not seen. */
     NcclRelease library = NcclRelease.UNKNOWN;
@@ -138,6 +144,7 @@ final class RunContext {
         c.unmodelledLine = unmodelledLine;
         c.weak.addAll(weak);
         c.ranks.addAll(ranks);
+        c.ranksCut = ranksCut;
         c.library = library;
         c.maxBytes = maxBytes;
         c.nGpusPerThread = nGpusPerThread;

@@ -29,6 +29,13 @@ class CorpusPeakTest {
         "A-allreduce-1x8xH100-voltagepark-g8-nccl2.24.txt, 479.7, 1",
         "A-allreduce-4x8xH100-voltagepark-ib-nccl2.24.txt, 330.9, 1",
         "A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt, 15.5, 8",
+        // hdata4 round: peaks read from each file's busbw columns (in-place: 71.28, 45.44, 483.35, 194.09; the
+        // Azure H200 table's one column: 479.98 at 8G)
+        "A-allgather-2x8xH100-gcp-a3high-gke-tcpx-ja-handson.txt, 71.3, 1",
+        "A-allreduce-16x8xA100-80GB-coreweave-ib-mpi-operator-nccl2.12.txt, 45.4, 1",
+        "A-allreduce-1x8xH100-aws-p5-batch-nccl2.23.txt, 483.4, 1",
+        "A-allreduce-2x8xA100-80GB-crusoe-ib-dstack.txt, 194.1, 1",
+        "A-allreduce-8xH200-azure-ndh200v5-nvls-nccl2.20-busbw-table.txt, 480.0, 1",
         "A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt, 25.3, 1",
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",
         "A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt, 7.2, 1",

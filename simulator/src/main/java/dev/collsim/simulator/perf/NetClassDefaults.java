@@ -18,31 +18,33 @@ import java.util.Optional;
  * are the first thing to calibrate. Stateless.
  *
  * <ul>
- *   <li><b>RoCE</b> (11 us, 5 us, 0.89): step 11 us, the middle of the "about 10-12 us per network step" measured
+ *   <li><b>RoCE</b> (11 us, 5 us, 0.90): step 11 us, the middle of the "about 10-12 us per network step" measured
  *       on 400G RoCE in NVIDIA/nccl#2409; hop 5 us from the only healthy RoCE run with small sizes and an unambiguous
  *       cluster, 2x8 A100 OCI OKE SR-IOV RoCE (A-allreduce-2x8xA100-40GB-oci-oke-sriov-roce-nccl2.26.txt): 36.5-40.7 us
  *       measured at 8-512 B, floor (their minimum, as launchOverheadUs is read: a slow iteration only adds time)
  *       36.47 us against 26.7 us predicted for InfiniBand (NCCL's 25.2 + launchOverheadUs 1.5), (36.47 - 26.7) / 2
- *       inter-node Tree hops = 4.9, rounded to 5 (5.1 with the former launch 1.0). Line-rate share 0.89
- *       ({@link #ROCE_LINE_RATE_SHARE}), measured: the busbw seven public runs on 400 and 800 Gb/s RoCE NICs reach
+ *       inter-node Tree hops = 4.9, rounded to 5 (5.1 with the former launch 1.0). Line-rate share 0.90
+ *       ({@link #ROCE_LINE_RATE_SHARE}), measured: the busbw six public runs on 400 and 800 Gb/s RoCE NICs reach
  *       at their largest size, over the busbw their NICs carry at line rate (RoceLineRateShareTest works each
  *       bound out by hand): GCP A4 2x8 B200
- *       NVLSTree AllReduce 683.52 / 750 = 0.911 (A-allreduce-2x8xB200-gcp-a4-roce-dstack-8M-8G.txt line 25); GCP A3
- *       Ultra 2x8 H200 Ring AllGather 325.72 / 400 and 325.52 / 400 = 0.814 (A-allgather-2x8xH200-gcp-a3ultra-gke-
- *       gib-skypilot-nccl2.26.txt lines 60, 112); GCP A4X Max 2x4 GB300 AllGather 357.13 / 400 = 0.893 and
+ *       NVLSTree AllReduce 683.52 / 750 = 0.911 (A-allreduce-2x8xB200-gcp-a4-roce-dstack-8M-8G.txt line 25); GCP A4
+ *       2x8 B200 Ring AllGather (gIB v1.0.5, VMs) 377.38 / 400 = 0.943 (A-allgather-2x8xB200-gcp-a4-gib-vm-nccl2.25.txt
+ *       line 39); GCP A4X Max 2x4 GB300 AllGather 357.13 / 400 = 0.893 and
  *       360.42 / 400 = 0.901 (A-allgather-2x4xGB300-gcp-a4xmax-gke-gib-cross-nvl-domain-nccl2.28.txt lines 51, 89);
  *       OCI GB200 NVL72 AllToAll across 2 and 3 racks 89.70 / 99.22 = 0.904 and 62.49 / 74.61 = 0.838
- *       (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt lines 83, 92). Median 0.893, three
- *       providers' fabrics and four GPU types; leaving any one run out gives 0.865-0.897. The runs' own
+ *       (A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt lines 83, 92). Median 0.9025, two
+ *       providers' fabrics and three GPU types; leaving any one run out gives 0.901-0.904. The runs' own
  *       increments agree (4 to 8 GiB: 0.925 on the B200, 0.915 and 0.860 on the racks), so it is a rate, not a fixed
- *       cost. Since {@link RingChannelRate} the two H200 runs are bound by their 16 ring channels (16 x 20.7 =
- *       331.2 GB/s busbw, 325.7 measured), so their 0.814 is a lower bound of the fabric's share, not a reading of
- *       it; the median of the other five is 0.901 (leave-one-out 0.897-0.902): the figure is to be re-derived
- *       without them. Not read from: the 2x1 H200 GKE run with one NIC per Pod (0.64 at 8 GiB,
- *       A-allreduce-2x1xH200-gke-dranet-1gpu-1nic-roce-gib.txt), whose header places its GPU and NIC apart; the GCP
- *       A4 B200 AllGather (A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt), slow at every size. What the share
- *       is made of is not published: RoCEv2's framing (Ethernet, IP, UDP, BTH, ICRC, FCS, preamble and gap, 82 B per
- *       4096 B packet: 0.980) explains a fifth of it; the rest is the fabric's (congestion control, ECMP), which
+ *       cost. Not read from (was 0.89 with them, the median of seven): the two GCP A3 Ultra 2x8 H200 Ring AllGathers
+ *       (325.72 / 400 and 325.52 / 400 = 0.814, A-allgather-2x8xH200-gcp-a3ultra-gke-gib-skypilot-nccl2.26.txt lines
+ *       60, 112), bound by their 16 ring channels ({@link RingChannelRate}: 16 x 20.7 = 331.2 GB/s busbw), so their
+ *       share is a lower bound of the fabric's, not a reading of it; the 2x1 H200 GKE run with one NIC per Pod (0.64
+ *       at 8 GiB, A-allreduce-2x1xH200-gke-dranet-1gpu-1nic-roce-gib.txt), whose header places its GPU and NIC apart;
+ *       the GCP A4 B200 DraNet AllGather (A-allgather-2x8xB200-gke-a4-dranet-gib-nccl2.26.txt), slow at every size.
+ *       The 200 Gb/s DGX Spark run (A-allgather-2x1xGB10-dgxspark-roce200-switch-vs-direct.txt, run 1) moves 0.925 of
+ *       its NIC per added byte from 2 to 4 GiB (lines 23-24), above the share, and a fixed cost below it. What the
+ *       share is made of is not published: RoCEv2's framing (Ethernet, IP, UDP, BTH, ICRC, FCS, preamble and gap, 82 B
+ *       per 4096 B packet: 0.980) explains a fifth of it; the rest is the fabric's (congestion control, ECMP), which
  *       grows with the racks on OCI (0.904 on 2, 0.838 on 3). InfiniBand's share stays 1.0 (the Lambda 2x8
  *       B200 InfiniBand run moves 0.954 of its NICs per added byte from 1 to 2 GiB,
  *       A-allreduce-2x8xB200-lambda-1cc-ib-dstack-nccl2.26.txt, where the model's other terms already derate). The
@@ -200,11 +202,12 @@ public final class NetClassDefaults {
     public static final double IB_STEP_US = 10;
 
     /**
-     * RoCE's line-rate share ({@link NetClassProfile#bwFraction}): the median, 0.893 rounded to 0.89, of the share of
-     * their NICs' line rate seven public runs on 400 and 800 Gb/s RoCE NICs reach at their largest size (measured busbw
-     * over the call's NIC busbw bound; the runs and lines are in the class comment); leave-one-out 0.865-0.897.
+     * RoCE's line-rate share ({@link NetClassProfile#bwFraction}): the median, 0.9025 rounded to 0.90, of the share of
+     * their NICs' line rate six public runs on 400 and 800 Gb/s RoCE NICs reach at their largest size (measured busbw
+     * over the call's NIC busbw bound; the runs and lines are in the class comment; runs bound by their ring channels
+     * left out); leave-one-out 0.901-0.904.
      */
-    static final double ROCE_LINE_RATE_SHARE = 0.89;
+    static final double ROCE_LINE_RATE_SHARE = 0.90;
 
     /**
      * EFA's added latency per network crossing, microseconds, charged twice for Simple on GPUs before Hopper (the GDR

@@ -86,7 +86,7 @@ class RingChannelRateTest {
     /**
      * 2 x 8 H200 on GCP A3 Ultra (8 x 400 Gb/s RoCE per node), AllGather 8 GiB: 325.72 and 325.52 GB/s busbw
      * (validation data A-allgather-2x8xH200-gcp-a3ultra-gke-gib-skypilot-nccl2.26.txt lines 60 and 112). The NICs
-     * at RoCE's line-rate share would carry 0.89 x 400 = 356 GB/s, which the model gave before (354.0, 8 % fast).
+     * at RoCE's line-rate share, then 0.89, would carry 0.89 x 400 = 356 GB/s, which the model gave (354.0, 8 % fast).
      */
     @Test
     void h200AllGatherBetweenNodesRunsAtTheChannelRate() throws Exception {

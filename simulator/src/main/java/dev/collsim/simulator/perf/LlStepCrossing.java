@@ -30,7 +30,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * ABCI A100 HDR 2.38 (five runs, 1.25-4.22; NCCL 2.8), ABCI V100 EDR 2.06 (five runs, 0.97-2.28; NCCL 2.8), OCI
  * BM.GPU4.8 RoCE 2.14 (two files), 2x2 DGX H100 2.52, Voltage Park 4x8 H100 2.67 (AllReduce and AllGather), Dell
  * XE9680 2x8 H100 NDR 4.24 (two runs), Nebius 2x8 H100 3.58, Lambda 2x8 B200 3.41, Dell XE9680 2x8 H200
- * Spectrum-X 2.95, GCP A3 Ultra gIB v1.0.6 2.08 (two runs), GCP A4X Max gIB run 1 45 and the 2x4 H100 16GB file
+ * Spectrum-X 2.95, GCP A3 Ultra gIB v1.0.6 2.10 (two runs), GCP A4X Max gIB run 1 45 and the 2x4 H100 16GB file
  * (no growth: infinite). Median of the twelve clusters 2.81 GB/s of line bytes; leaving one cluster out 2.67-2.95.
  * Not read from: the gIB v1.0.5 runs and the A4X Max JobSet run, whose floors look like LL128 (docs/gcp-gib.md),
  * the GKE DraNet runs (docs/gcp-gib.md §3-4), EFA, Slingshot and socket runs (other transports; the EFA p5 and
@@ -40,7 +40,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
  * in host memory and the NIC's read of the step from there are both in series per hop and both grow with the step;
  * collsim's probe of the first on one H100 host ({@link NetTransport#LL_FIFO_US}: 0.455 us for 8 KiB of lines)
  * is already charged and explains a sixth of the slope. The clusters do not sort by PCIe generation (Gen3 V100
- * 2.06, Gen4 A100 2.14-2.38, Gen5 H100/H200/B200 2.08-4.24), so one figure is kept. A rooted Ring (Broadcast,
+ * 2.06, Gen4 A100 2.14-2.38, Gen5 H100/H200/B200 2.10-4.24), so one figure is kept. A rooted Ring (Broadcast,
  * Reduce) whose ranks run ahead into the next call ({@link RingLoopFill#rootedRunsAhead}: one ring order, or one
  * channel) is not charged: back to back, a hop's wait is not on the measured period (the 4x8 H100 Voltage Park
  * Broadcast and Reduce, one channel up to 128 KiB, are already predicted slow at 16-64 KiB). Stateless.
@@ -51,7 +51,7 @@ public final class LlStepCrossing {
      * The rate an LL step's line bytes cross one network hop, GB/s (1e9 B/s of 16-byte lines, 8 data bytes each):
      * fitted, the median over twelve clusters' Theil-Sen rates (list above), leaving one cluster out 2.67-2.95.
      */
-    static final double LINE_GBPS = 2.81;
+    public static final double LINE_GBPS = 2.81;
 
     private LlStepCrossing() {
     }

@@ -61,8 +61,9 @@ import dev.collsim.topology.PathType;
  *   posts     = NVLSTree AllReduce between nodes: the proxy's sends on channels beyond the 16 NCCL's latency stands
  *               for, 3 us each on each hop ({@link NvlsTreePosts})
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
- *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}; the class's
- *               latency twice for Simple on EFA before Hopper, the GDR flush, {@link NetHops#latencyCharges}); the inter-node
+ *               FIFO, {@link NetTransport#llSendFifoUs}, and its crossing, {@link LlStepCrossing}) x NCCL's inter-node
+ *               steps ({@link NetHops}; the class's latency twice for Simple on EFA before Hopper, the GDR flush,
+ *               {@link NetHops#latencyCharges}); the inter-node
  *               NIC bound x the class's bwFraction (EFA Tree/Simple on A100-class hosts: x the share its later sends'
  *               rendezvous leave, {@link LibfabricReadRendezvous}), for NCCL's socket transport at most its TCP
  *               streams' ({@link SocketStreams})
@@ -176,6 +177,7 @@ public final class PerformanceModel {
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.latencyCharges(func, a, p, plan)
                 + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
+                + LlStepCrossing.extraUs(plan, s, func, a, p, nBytes, effChannels, channels)
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + LibfabricEagerCopy.extraUs(plan, s, func, a, p, nBytes, effChannels, channels, rules.runMinor())
                 + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels)
@@ -193,8 +195,7 @@ public final class PerformanceModel {
         double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
         String bottleneck = BottleneckText.of(new BottleneckText.Terms(time, latency, fill, proxyUs, readsUs, bwUs,
                 turnsUs, netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain, rules.runMinor()), plan, s,
-                pp, func, a, p,
-                nBytes);
+                pp, func, a, p, nBytes);
         return new PerfEstimate(time, channels, latency, algBw, bottleneck);
     }
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * per size are read from the prepared calls (compare's algo/proto column): Ring/LL at 8 B..512 KiB (16 sizes),
  * Ring/LL128 at 1..16 MiB (5), Ring/Simple at 32, 64 and 256 MiB, Tree/Simple at 128 MiB and 512 MiB..8 GiB, so the
  * two Simple picks interleave and are listed as sizes, not as overlapping ranges. At the efficiency the fit reaches
- * (bwEfficiencySimple 1.149 alone, 1.145 and 1.109 with the others) the 9 Simple points' times do not move with
+ * (bwEfficiencySimple 1.149 alone, 1.143 and 1.094 with the others) the 9 Simple points' times do not move with
  * bwEfficiencySimple and do move with bwEfficiencyNet (checked on the model's times below): the hosts' network binds
  * them, so the column is zeros and the condition number is undefined (one column) or infinite (one of several);
  * their time moves by 0.66 % per 1 % of the network's efficiency, averaged over the 9 (the model's times, central
@@ -36,8 +36,8 @@ class FitRefusalWordingTest {
 
     private static final String ALL = "ill-conditioned: the data cannot determine bwEfficiencySimple (condition number "
             + "infinite: the column of bwEfficiencySimple is all zeros); at the values the fit reached "
-            + "(launchOverheadUs 0.000, latencyScale 1.064, bwEfficiencySimple 1.145, bwEfficiencyLL128 "
-            + "1.107, bwEfficiencyLL 1.500) its Jacobian column is 0: the 9 points that run the Simple "
+            + "(launchOverheadUs 0.000, latencyScale 1.001, bwEfficiencySimple 1.143, bwEfficiencyLL128 "
+            + "1.088, bwEfficiencyLL 1.500) its Jacobian column is 0: the 9 points that run the Simple "
             + "protocol (sizes 32M-8G) depend most on bwEfficiencyNet (not fitted here: --fit "
             + "bwEfficiencyNet fits it), their time moving 0.66 % per 1 % of it on average; the model "
             + "picks Ring/LL at 8 B-512K (16 points), Ring/LL128 at 1M-16M (5 points), Ring/Simple at "
@@ -46,7 +46,7 @@ class FitRefusalWordingTest {
 
     private static final String THREE = "ill-conditioned: the data cannot determine bwEfficiencySimple (condition number "
             + "infinite: the column of bwEfficiencySimple is all zeros); at the values the fit reached "
-            + "(launchOverheadUs 0.000, latencyScale 1.046, bwEfficiencySimple 1.109) its Jacobian "
+            + "(launchOverheadUs 0.000, latencyScale 0.9698, bwEfficiencySimple 1.094) its Jacobian "
             + "column is 0: the 9 points that run the Simple protocol (sizes 32M-8G) depend most on "
             + "bwEfficiencyNet (not fitted here: --fit bwEfficiencyNet fits it), their time moving 0.66 "
             + "% per 1 % of it on average; the model picks Ring/LL at 8 B-512K (16 points), Ring/LL128 "

@@ -16,7 +16,8 @@ import java.util.Optional;
  * top (each within {@link #FLAT} of the largest size's busbw, at least {@link #MIN_POINTS} points over at least
  * {@link #MIN_SPAN}x in size), and that top is k NICs' worth of NCCL's ring for some k below the NICs per host: the
  * ring's busbw bound on the stated NICs ({@link PhysicalBound#nicBusBw}, as {@link Bounds#achievable}) divided by
- * the NICs, times k, times a share of the line rate between {@link #SHARE_LOW} and {@link Bounds#SLACK}. A rate that
+ * the NICs, times k ({@link #MAX_NICS} at most), times a share of the line rate between {@link #SHARE_LOW} and
+ * {@link Bounds#SLACK}. A rate that
  * stays there however large the message is a rate limit, not a latency, and its size is that of k links: the traffic
  * leaves each host on k NICs (NCCL_IB_HCA, NICs down or trained slower, GPU-NIC affinity lost, NICs a VM does not
  * pass through).
@@ -39,6 +40,13 @@ final class NicPlateau {
      * Gb/s NDR NIC (0.92-0.96), and collsim's RoCE share is 0.89 ({@code NetClassDefaults.ROCE_LINE_RATE_SHARE}).
      */
     static final double SHARE_LOW = 0.8;
+
+    /**
+     * The most NICs a plateau is read as: 3, the largest k whose band [{@link #SHARE_LOW} k, {@link Bounds#SLACK} k]
+     * of one NIC's worth overlaps neither neighbour's (1.05 k below 0.8 (k + 1) holds up to k = 3); from 4 the bands
+     * overlap and any level is some whole number of NICs.
+     */
+    static final int MAX_NICS = 3;
 
     private NicPlateau() {
     }
@@ -71,7 +79,7 @@ final class NicPlateau {
         List<Double> bw = top.stream().map(PerfPoint::peakBusBw).sorted().toList();
         double level = bw.size() % 2 == 1 ? bw.get(bw.size() / 2)
                 : (bw.get(bw.size() / 2 - 1) + bw.get(bw.size() / 2)) / 2;
-        for (int k = 1; k < nic.count(); k++) {
+        for (int k = 1; k < nic.count() && k <= MAX_NICS; k++) {
             double share = level / (k * perNic);
             if (share >= SHARE_LOW && share <= Bounds.SLACK) {
                 return Optional.of(new Plateau(level, k, perNic, top));
@@ -107,8 +115,8 @@ final class NicPlateau {
                 + " which can reach twice a ring's busbw on the same NICs, %s)", p.nics() % 2 == 0 ? p.nics() / 2
                 + " NIC" + (p.nics() / 2 == 1 ? "'s" : "s'") + " worth" : "not a whole number of NICs") : "";
         return String.format(Locale.ROOT, "; it is flat at %.1f GB/s from %d to %d bytes: about %d of the %d NICs'"
-                        + " worth for NCCL's ring (%.1f GB/s each at line rate)%s, a rate limit that no size lifts:"
-                        + " the traffic leaves each host on %d NIC%s; check NCCL_IB_HCA and NCCL_DEBUG=INFO's"
+                        + " worth for NCCL's ring (%.1f GB/s each at line rate)%s, a rate limit that no size lifts,"
+                        + " as if the traffic left each host on %d NIC%s; check NCCL_IB_HCA and NCCL_DEBUG=INFO's"
                         + " 'NET/IB : Using' list, that every NIC is up at its speed (ibstat), GPUDirect RDMA and"
                         + " GPU-NIC affinity (nvidia-smi topo -m), and in a VM that every NIC is passed through",
                 p.level(), p.points().get(0).sizeBytes(), p.points().get(p.points().size() - 1).sizeBytes(),

@@ -33,6 +33,14 @@ final class RunsDisagreeCheck implements Check {
     private static final Pattern VM = Pattern.compile("\\b(vms?|kvm|qemu|virtual machines?|guests?|"
             + "(full[- ])?pass-?through)\\b");
 
+    /**
+     * A title that says the link runs without forward error correction ("FEC encoding: None", "FEC off"): Ethernet
+     * at 50 Gb/s per lane and above (PAM4; 200 and 400 GbE) carries RS(544,514) FEC in its PCS (IEEE 802.3 Clause 119,
+     * 200GBASE-R and 400GBASE-R), so without it corrupted frames are dropped and RoCE resends them.
+     */
+    private static final Pattern NO_FEC = Pattern.compile("\\bfec\\b[^,;()]*\\b(none|off|disabled|no)\\b"
+            + "|\\bno fec\\b");
+
     @Override
     public List<Finding> run(Subject s) {
         Dataset d = s.dataset();
@@ -106,7 +114,12 @@ final class RunsDisagreeCheck implements Check {
                 + " the other is not: the guest's PCIe tree is the hypervisor's, so NCCL can lose the GPU-NIC affinity"
                 + " and GPUDirect RDMA paths of the host and spread the traffic over fewer NICs (give NCCL the host's"
                 + " topology with NCCL_TOPO_FILE, check that every NIC is passed through, ACS and ATS)" : "";
-        return "; the file names no NCCL setting that differs" + titles + vm + ", so look at the fabric, the placement"
+        String fec = NO_FEC.matcher(here).find() && !NO_FEC.matcher(there).find() ? "; this run's link has no"
+                + " forward error correction and the other's has: Ethernet at 50 Gb/s per lane and above (200 and"
+                + " 400 GbE) needs RS-FEC, without it corrupted frames are dropped and resent (set the port's FEC"
+                + " to RS on both ends)" : "";
+        return "; the file names no NCCL setting that differs" + titles + vm + fec + ", so look at the fabric, the"
+                + " placement"
                 + " and the host state of the slower run";
     }
 

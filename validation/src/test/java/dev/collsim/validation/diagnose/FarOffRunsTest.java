@@ -106,14 +106,16 @@ class FarOffRunsTest {
                 Kind.RUNS_DISAGREE);
         assertTrue(m.contains("('two full-passthrough VMs (one per host)' here)"), m);
         assertTrue(m.contains("virtual machine"), m);
+        assertFalse(m.contains("forward error correction"), m);
     }
 
-    /** DGX Spark: no setting differs; the titles name the cable and FEC; no VM. */
+    /** DGX Spark: no setting differs; the titles name the cable and FEC (None here, RS in run 1); no VM. */
     @Test
     void titlesNameWhatDiffers() throws Exception {
         String m = must(diagnose("A-allgather-2x1xGB10-dgxspark-roce200-switch-vs-direct.txt").get(1),
                 Kind.RUNS_DISAGREE);
         assertTrue(m.contains("('run 2: direct QSFP cable, Active FEC encoding: None' here)"), m);
+        assertTrue(m.contains("no forward error correction"), m); // run 1's title: 'Active FEC encoding: RS'
         assertFalse(m.contains("virtual machine"), m);
     }
 

@@ -106,7 +106,12 @@ final class NicPlateau {
         return top.size() >= MIN_POINTS && wide ? List.copyOf(top) : List.of();
     }
 
-    /** @return the sentence the far-below finding adds for a plateau */
+    /**
+     * @return the sentence the far-below finding adds for a plateau. For AllReduce without NCCL_ALGO=Ring it adds the
+     *         tree's reading: a ring sends 2(n-1)/n x S over each host's NICs each way (busbw = the NICs' rate), NCCL's
+     *         double binary tree S up and S down (algbw = the NICs' rate, busbw up to 2(n-1)/n x it), as the bare
+     *         metal run of NVIDIA/nccl-tests#380 shows: 320 GB/s busbw on 4 x 400 Gb/s (200 GB/s)
+     */
     static String sentence(Plateau p, Subject s) {
         Dataset d = s.dataset();
         int n = s.nic().get().count();

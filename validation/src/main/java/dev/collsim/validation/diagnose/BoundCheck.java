@@ -12,12 +12,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /**
  * Compares the best busbw a dataset reached with the bounds of {@link Bounds}: above the physical bound (cannot be
- * true; also above what the header's NICs carry across hosts), below one PCIe link on an NVLink GPU (NVLink unused), below half of the achievable bound (far below).
+ * true; also above what the header's NICs carry across hosts), below one PCIe link on an NVLink GPU (NVLink unused), below half of the achievable bound (far below;
+ * with the whole number of NICs a flat top is worth, {@link NicPlateau}).
  * Also flags an algbw above the GPU's memory bandwidth, which no collective can reach (e.g. an in-place reduce on
  * one rank, which moves nothing), and a step between two sizes whose added bytes move faster than the NICs allow
  * ({@link #marginal}).
@@ -101,9 +103,12 @@ final class BoundCheck implements Check {
                     + "NCCL's model)", s.gpu().get().name(), NcclBandwidths.gpuIntraHost(s.gpu().get()).gbps())
                     : String.format(Locale.ROOT, "%s of NICs per host (%.1f GB/s)", s.nic().get().describe(),
                     s.nic().get().hostGBps());
+            Optional<NicPlateau.Plateau> flat = NicPlateau.of(s);
+            flat.ifPresent(p -> ev.add(s.at(p.points().get(0))));
             out.add(s.finding(Finding.Kind.FAR_BELOW_BOUND, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
-                    "busbw peaks at %.2f GB/s, %.0f%% of the %.1f GB/s the hardware allows (%s)", peak,
-                    100 * peak / bound.getAsDouble(), bound.getAsDouble(), what), ev));
+                    "busbw peaks at %.2f GB/s, %.0f%% of the %.1f GB/s the hardware allows (%s)%s", peak,
+                    100 * peak / bound.getAsDouble(), bound.getAsDouble(), what,
+                    flat.map(p -> NicPlateau.sentence(p, s)).orElse("")), ev));
         }
         return out;
     }

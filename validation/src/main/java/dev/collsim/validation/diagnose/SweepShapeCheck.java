@@ -24,6 +24,11 @@ final class SweepShapeCheck implements Check {
      * 24.76 us, 11.8x).
      */
     private static final double HALVES_RATIO = 2.0;
+    /**
+     * Relative spread around their median within which the times of a collapsed sweep count as flat: 15 %
+     * (collsim's choice: the two halves of one healthy size agree within 1.17x, {@link #HALVES_RATIO}'s note).
+     */
+    private static final double FLAT_TIME = 0.15;
 
     @Override
     public List<Finding> run(Subject s) {
@@ -105,6 +110,31 @@ final class SweepShapeCheck implements Check {
         }
     }
 
+    /**
+     * The first run of at least 3 consecutive points, over at least 4x in size, whose best times all lie within
+     * {@link #FLAT_TIME} of the run's median: bytes that grow 4x or more without moving the time are no rate, so a
+     * fixed wait stands in the call. Empty when there is none.
+     */
+    static List<PerfPoint> flatTime(List<PerfPoint> after) {
+        for (int from = 0; from + 2 < after.size(); from++) {
+            int to = from + 1;
+            while (to < after.size() && withinMedian(after.subList(from, to + 1))) {
+                to++;
+            }
+            List<PerfPoint> run = after.subList(from, to);
+            if (run.size() >= 3 && run.get(run.size() - 1).sizeBytes() >= 4 * run.get(0).sizeBytes()) {
+                return List.copyOf(run);
+            }
+        }
+        return List.of();
+    }
+
+    private static boolean withinMedian(List<PerfPoint> run) {
+        double[] t = run.stream().mapToDouble(PerfPoint::bestTimeUs).sorted().toArray();
+        double median = t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+        return t[0] >= (1 - FLAT_TIME) * median && t[t.length - 1] <= (1 + FLAT_TIME) * median;
+    }
+
     private static void collapse(Subject s, List<PerfPoint> pts, List<Finding> out) {
         double max = 0;
         PerfPoint atMax = null;
@@ -119,11 +149,26 @@ final class SweepShapeCheck implements Check {
             }
             PerfPoint q = pts.get(i + 1);
             if (atMax != null && p.peakBusBw() < 0.5 * max && q.peakBusBw() < 0.5 * max) {
+                String why = s.singleHost() ? "on one host no network carries these bytes, so the GPUs or their host"
+                        + " stall (other work on the same GPUs, clock or power throttling, the host thread that"
+                        + " launches the kernels)" : "larger transfers congest the path (packet drops and retransmits"
+                        + " on Ethernet/TCP, PFC/ECN misconfiguration, a saturated proxy thread)";
+                List<Finding.Evidence> ev = new ArrayList<>(List.of(s.at(atMax), s.at(p)));
+                List<PerfPoint> flat = flatTime(pts.subList(i, pts.size()));
+                String wait = "";
+                if (!flat.isEmpty()) {
+                    PerfPoint a = flat.get(0);
+                    PerfPoint b = flat.get(flat.size() - 1);
+                    ev.add(s.at(b));
+                    wait = String.format(Locale.ROOT, "; from %d to %d bytes the time stays at %.0f-%.0f us while the"
+                            + " size grows %dx: a fixed wait per call (a timeout, a stall), not a slower rate",
+                            a.sizeBytes(), b.sizeBytes(), flat.stream().mapToDouble(PerfPoint::bestTimeUs).min()
+                                    .orElseThrow(), flat.stream().mapToDouble(PerfPoint::bestTimeUs).max().orElseThrow(),
+                            b.sizeBytes() / a.sizeBytes());
+                }
                 out.add(s.finding(Finding.Kind.BANDWIDTH_COLLAPSE, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
-                        "busbw falls from %.2f GB/s at %d bytes to %.2f GB/s at %d bytes and stays low: larger "
-                                + "transfers congest the path (packet drops and retransmits on Ethernet/TCP, "
-                                + "PFC/ECN misconfiguration, a saturated proxy thread)", max, atMax.sizeBytes(),
-                        p.peakBusBw(), p.sizeBytes()), List.of(s.at(atMax), s.at(p))));
+                        "busbw falls from %.2f GB/s at %d bytes to %.2f GB/s at %d bytes and stays low: %s%s", max,
+                        atMax.sizeBytes(), p.peakBusBw(), p.sizeBytes(), why, wait), ev));
                 return;
             }
         }

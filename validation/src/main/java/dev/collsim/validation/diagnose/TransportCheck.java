@@ -10,14 +10,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Transport problems: NET/Socket instead of IB (NCCL_IB_DISABLE=1, "Using network Socket", NET/Socket
- * connections, a TCP fabric in the header), GPUDirect RDMA off (NET connections without {@code GDRDMA},
+ * connections, a TCP fabric in the header, a Slingshot or EFA run titled without its network plugin), GPUDirect RDMA off (NET connections without {@code GDRDMA},
  * "GPU Direct RDMA Disabled", NCCL_NET_GDR_LEVEL=0/LOC), and GPU-to-GPU traffic through the CPU inside a host
  * (SHM connections, NCCL_P2P_DISABLE=1, NCCL_P2P_LEVEL=LOC, "P2P not supported", a series labelled SHM).
  */
 final class TransportCheck implements Check {
+
+    /** A fabric NCCL reaches only through a libfabric plugin: Slingshot (CXI) or EFA. */
+    private static final Pattern PLUGIN_ONLY_FABRIC = Pattern.compile("slingshot|\\bcxi\\b|\\befa\\b");
+
+    /** A title that says the network plugin or its hook is off: "plugin hook not enabled", "without the OFI plugin". */
+    private static final Pattern NO_PLUGIN = Pattern.compile("(plugin|hook|ofi)[^,;()]*\\b(not|no|disabled|off)\\b"
+            + "|\\b(without|no)\\b[^,;()]*(plugin|hook|aws-ofi|ofi)");
 
     @Override
     public List<Finding> run(Subject s) {
@@ -48,14 +56,36 @@ final class TransportCheck implements Check {
         if (net.contains("net/socket") || net.matches("(?s).*\\btcp\\b.*") && !net.contains("tcpx")) {
             ev.add(s.header("interconnect"));
         }
+        if (ev.isEmpty() && withoutNetPlugin(d)) {
+            ev.add(s.at(d.line()));
+            ev.add(s.header("interconnect"));
+        }
         if (ev.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(s.finding(Finding.Kind.SOCKET_INSTEAD_OF_IB, Finding.Severity.PROBLEM,
                 "inter-host traffic goes over TCP sockets (NET/Socket), not InfiniBand/RoCE verbs: every byte is "
                         + "copied through host memory by proxy threads, which caps a host at a few GB/s to about "
-                        + "the line rate of one NIC; enable the IB/RoCE transport (NCCL_IB_DISABLE=0, NCCL_IB_HCA)",
-                ev));
+                        + "the line rate of one NIC; " + (withoutNetPlugin(d) ? "this fabric (Slingshot or EFA) is"
+                        + " driven by a libfabric network plugin, which this run's title says is not loaded: load it"
+                        + " (aws-ofi-nccl; NCCL_NET_PLUGIN, the container's hook), then NCCL_DEBUG=INFO prints"
+                        + " 'Using network' with the plugin's name" : "enable the IB/RoCE transport "
+                        + "(NCCL_IB_DISABLE=0, NCCL_IB_HCA)"), ev));
+    }
+
+    /**
+     * @return true when the run's title says its network plugin (or the container hook that loads it) is not used,
+     *         on a fabric NCCL reaches only through such a plugin: HPE Slingshot (CXI) and AWS EFA are libfabric
+     *         providers, which NCCL's own transports (IB verbs, {@code src/transport/net_ib}, and sockets, {@code
+     *         net_socket.cc}) do not drive, so without aws-ofi-nccl NCCL falls back to its socket transport (CSCS's
+     *         cscs-docs, 'NCCL' page: without the plugin NCCL falls back to TCP sockets)
+     */
+    static boolean withoutNetPlugin(Dataset d) {
+        String fabric = (d.header().text("interconnect") + " " + d.header().text("hardware")).toLowerCase(Locale.ROOT);
+        if (!PLUGIN_ONLY_FABRIC.matcher(fabric).find()) {
+            return false;
+        }
+        return NO_PLUGIN.matcher(d.label().toLowerCase(Locale.ROOT)).find();
     }
 
     private static Optional<Finding> gdr(Subject s) {

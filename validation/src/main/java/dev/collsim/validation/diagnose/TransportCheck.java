@@ -78,7 +78,8 @@ final class TransportCheck implements Check {
      *         on a fabric NCCL reaches only through such a plugin: HPE Slingshot (CXI) and AWS EFA are libfabric
      *         providers, which NCCL's own transports (IB verbs, {@code src/transport/net_ib}, and sockets, {@code
      *         net_socket.cc}) do not drive, so without aws-ofi-nccl NCCL falls back to its socket transport (CSCS's
-     *         cscs-docs, 'NCCL' page: without the plugin NCCL falls back to TCP sockets)
+     *         cscs-docs {@code docs/software/communication/nccl.md}, on NCCL_NET: with its default value, without
+     *         the plugin "applications would instead fall back to e.g. TCP", re-read 2026-12-07)
      */
     static boolean withoutNetPlugin(Dataset d) {
         String fabric = (d.header().text("interconnect") + " " + d.header().text("hardware")).toLowerCase(Locale.ROOT);

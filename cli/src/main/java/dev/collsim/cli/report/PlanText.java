@@ -3,6 +3,7 @@ package dev.collsim.cli.report;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.MemoryPlan;
 import dev.collsim.reports.plan.ModelFlops;
+import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.reports.whatif.ReportRunner;
@@ -93,9 +94,25 @@ final class PlanText {
                     / gpusPerHost, trays ? "trays" : "hosts", p.job().dp(), p.tokensPerS(), p.stepUs() / 1e3,
                     p.efficiency() * 100);
         } else {
-            out.printf("  target %,.0f tokens/s: not reached up to %d GPUs (dp is capped by --max-gpus and by the"
-                    + " global batch: G/b = %d; layouts that do not fit in GPU memory do not count)%n", target,
-                    maxGpus, job.globalBatch() / job.microBatch());
+            out.printf("  target %,.0f tokens/s: %s%n", target, notReached(job, maxGpus));
         }
+    }
+
+    /**
+     * @return why the search stopped: the largest GPU count it tried and what capped it (the global batch, whose
+     *         G/b bounds dp, or --max-gpus)
+     */
+    static String notReached(TrainingJob job, int maxGpus) {
+        int gb = job.globalBatch() / job.microBatch();
+        String rule = "G/b = " + gb + " a multiple of dp" + (job.ep() > 1 ? ", dp a multiple of ep=" + job.ep() : "");
+        int dp = ScalingSearch.largestDp(job, maxGpus);
+        if (dp == 0) {
+            return "not reached: no data-parallel degree fits --max-gpus " + maxGpus + " (" + rule + ")";
+        }
+        boolean batchCaps = dp == ScalingSearch.largestDp(job, Integer.MAX_VALUE);
+        return "not reached up to " + (long) dp * job.tp() * job.pp() * job.cp() + " GPUs (dp=" + dp + ", the largest "
+                + (batchCaps ? "the global batch allows: " + rule + "; a larger --global-batch lets dp grow"
+                : "within --max-gpus " + maxGpus + " with " + rule)
+                + "; layouts that do not fit in GPU memory do not count)";
     }
 }

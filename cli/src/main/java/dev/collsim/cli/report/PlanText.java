@@ -104,7 +104,7 @@ final class PlanText {
      */
     static String notReached(TrainingJob job, int maxGpus) {
         int gb = job.globalBatch() / job.microBatch();
-        String rule = "G/b = " + gb + " a multiple of dp" + (job.ep() > 1 ? ", dp a multiple of ep=" + job.ep() : "");
+        String rule = "dp divides G/b = " + gb + (job.ep() > 1 ? " and is a multiple of ep=" + job.ep() : "");
         int dp = ScalingSearch.largestDp(job, maxGpus);
         if (dp == 0) {
             return "not reached: no data-parallel degree fits --max-gpus " + maxGpus + " (" + rule + ")";
@@ -112,7 +112,7 @@ final class PlanText {
         boolean batchCaps = dp == ScalingSearch.largestDp(job, Integer.MAX_VALUE);
         return "not reached up to " + (long) dp * job.tp() * job.pp() * job.cp() + " GPUs (dp=" + dp + ", the largest "
                 + (batchCaps ? "the global batch allows: " + rule + "; a larger --global-batch lets dp grow"
-                : "within --max-gpus " + maxGpus + " with " + rule)
+                : "within --max-gpus " + maxGpus + " where " + rule)
                 + "; layouts that do not fit in GPU memory do not count)";
     }
 }

@@ -19,7 +19,7 @@ class PlanTargetNotReachedTest {
     @Test
     void theGlobalBatchCapsTheSearch() {
         assertEquals("  target 1,000,000,000 tokens/s: not reached up to 32 GPUs (dp=4, the largest the global batch"
-                + " allows: G/b = 4 a multiple of dp; a larger --global-batch lets dp grow; layouts that do not fit in"
+                + " allows: dp divides G/b = 4; a larger --global-batch lets dp grow; layouts that do not fit in"
                 + " GPU memory do not count)", target("--model", "llama3-8b", "--tp", "8", "--target-tokens-per-s",
                 "1e9"));
     }
@@ -31,7 +31,7 @@ class PlanTargetNotReachedTest {
     @Test
     void maxGpusCapsTheSearch() {
         assertEquals("  target 1,000,000,000 tokens/s: not reached up to 64 GPUs (dp=4, the largest within --max-gpus"
-                + " 100 with G/b = 128 a multiple of dp; layouts that do not fit in GPU memory do not count)",
+                + " 100 where dp divides G/b = 128; layouts that do not fit in GPU memory do not count)",
                 target("--model", "llama3-8b", "--tp", "8", "--pp", "2", "--global-batch", "128", "--max-gpus", "100",
                 "--target-tokens-per-s", "1e9"));
     }

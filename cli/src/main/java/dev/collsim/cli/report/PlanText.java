@@ -36,11 +36,11 @@ final class PlanText {
         out.printf("# collsim plan: %s%n", p.job().describe());
         out.printf("# cluster: %s (%s); %d micro-batches per step, %,d tokens per step%n", t.name(), size,
                 p.job().microBatches(), p.job().tokensPerStep());
-        out.printf("#%n# %-28s %-5s %5s %5s %9s %7s %11s %10s %11s  %-16s %s%n", "collective", "group", "ranks",
+        out.printf("#%n# %-29s %-5s %5s %5s %9s %7s %11s %10s %11s  %-16s %s%n", "collective", "group", "ranks",
                 trays ? "trays" : "hosts",
                 "bytes", "calls", "us/call", "ms/step", "busbw(GB/s)", "algorithm", "bottleneck");
         for (CommTiming c : p.comms()) {
-            out.printf("  %-28s %-5s %5d %5d %9s %7d %11.1f %10.2f %11.1f  %-16s %s%n", c.op().kind().label(),
+            out.printf("  %-29s %-5s %5d %5d %9s %7d %11.1f %10.2f %11.1f  %-16s %s%n", c.op().kind().label(),
                     c.op().kind().group(), c.nRanks(), c.hosts(), DataSize.formatRounded(c.op().sizeBytes()),
                     c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, c.busBw(), c.algoProto(), c.bottleneck());
         }

@@ -276,7 +276,8 @@ public final class PreparedCommunicator {
      */
     public double physicalBoundBusBw(Collective c) {
         return Math.min(PhysicalBound.busBw(plan, c, settings.algo(), settings.collnetEnable()
-                || settings.patEnable() == 1), fabric == null ? Double.POSITIVE_INFINITY
+                || settings.patEnable() == 1, !c.hasNcclTuningModel()
+                || settings.proto().allows(c, Protocol.SIMPLE)), fabric == null ? Double.POSITIVE_INFINITY
                 : fabric.busBw(c, settings, false));
     }
 

@@ -44,8 +44,8 @@ public final class SweepCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SPEC.yaml", description = "the sweep spec (docs/sweep.md)")
     Path specFile;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "output folder (default: SPEC-sweep next"
-            + " to the working directory)")
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "output folder (default: SPEC-sweep in"
+            + " the working directory, SPEC the spec's file name without .yaml)")
     Path output;
 
     @Option(names = "--master", paramLabel = "URL", description = "Spark master: spark://HOST:PORT, k8s://..., yarn;"

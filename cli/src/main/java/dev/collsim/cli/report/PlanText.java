@@ -3,6 +3,7 @@ package dev.collsim.cli.report;
 import dev.collsim.reports.plan.CommTiming;
 import dev.collsim.reports.plan.MemoryPlan;
 import dev.collsim.reports.plan.ModelFlops;
+import dev.collsim.reports.plan.ScalingSearch;
 import dev.collsim.reports.plan.StepPlan;
 import dev.collsim.reports.plan.TrainingJob;
 import dev.collsim.reports.whatif.ReportRunner;
@@ -35,11 +36,11 @@ final class PlanText {
         out.printf("# collsim plan: %s%n", p.job().describe());
         out.printf("# cluster: %s (%s); %d micro-batches per step, %,d tokens per step%n", t.name(), size,
                 p.job().microBatches(), p.job().tokensPerStep());
-        out.printf("#%n# %-28s %-5s %5s %5s %9s %7s %11s %10s %11s  %-16s %s%n", "collective", "group", "ranks",
+        out.printf("#%n# %-29s %-5s %5s %5s %9s %7s %11s %10s %11s  %-16s %s%n", "collective", "group", "ranks",
                 trays ? "trays" : "hosts",
                 "bytes", "calls", "us/call", "ms/step", "busbw(GB/s)", "algorithm", "bottleneck");
         for (CommTiming c : p.comms()) {
-            out.printf("  %-28s %-5s %5d %5d %9s %7d %11.1f %10.2f %11.1f  %-16s %s%n", c.op().kind().label(),
+            out.printf("  %-29s %-5s %5d %5d %9s %7d %11.1f %10.2f %11.1f  %-16s %s%n", c.op().kind().label(),
                     c.op().kind().group(), c.nRanks(), c.hosts(), DataSize.formatRounded(c.op().sizeBytes()),
                     c.op().callsPerStep(), c.perCallUs(), c.totalUs() / 1e3, c.busBw(), c.algoProto(), c.bottleneck());
         }
@@ -93,9 +94,25 @@ final class PlanText {
                     / gpusPerHost, trays ? "trays" : "hosts", p.job().dp(), p.tokensPerS(), p.stepUs() / 1e3,
                     p.efficiency() * 100);
         } else {
-            out.printf("  target %,.0f tokens/s: not reached up to %d GPUs (dp is capped by --max-gpus and by the"
-                    + " global batch: G/b = %d; layouts that do not fit in GPU memory do not count)%n", target,
-                    maxGpus, job.globalBatch() / job.microBatch());
+            out.printf("  target %,.0f tokens/s: %s%n", target, notReached(job, maxGpus));
         }
+    }
+
+    /**
+     * @return why the search stopped: the largest GPU count it tried and what capped it (the global batch, whose
+     *         G/b bounds dp, or --max-gpus)
+     */
+    static String notReached(TrainingJob job, int maxGpus) {
+        int gb = job.globalBatch() / job.microBatch();
+        String rule = "dp divides G/b = " + gb + (job.ep() > 1 ? " and is a multiple of ep=" + job.ep() : "");
+        int dp = ScalingSearch.largestDp(job, maxGpus);
+        if (dp == 0) {
+            return "not reached: no data-parallel degree fits --max-gpus " + maxGpus + " (" + rule + ")";
+        }
+        boolean batchCaps = dp == ScalingSearch.largestDp(job, Integer.MAX_VALUE);
+        return "not reached up to " + (long) dp * job.tp() * job.pp() * job.cp() + " GPUs (dp=" + dp + ", the largest "
+                + (batchCaps ? "the global batch allows: " + rule + "; a larger --global-batch lets dp grow"
+                : "within --max-gpus " + maxGpus + " where " + rule)
+                + "; layouts that do not fit in GPU memory do not count)";
     }
 }

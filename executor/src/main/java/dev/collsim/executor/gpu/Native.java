@@ -31,8 +31,9 @@ public final class Native {
         try {
             Loader.load(cudart.class);
         } catch (Throwable t) {
-            throw new ExecutorException("cannot load the CUDA runtime (libcudart 13 and an NVIDIA driver are needed): "
-                    + oneLine(t), ExecutorException.DEVICE, t);
+            String detail = oneLine(t);
+            throw new ExecutorException("cannot load the CUDA runtime (" + missing(detail) + "): " + detail,
+                    ExecutorException.DEVICE, t);
         }
         try {
             Loader.load(nccl.class);
@@ -109,6 +110,25 @@ public final class Native {
         } catch (Throwable t) {
             return "";
         }
+    }
+
+    /**
+     * What the loader's message says is missing, in words a user acts on: the dynamic linker names the first library
+     * it could not open ({@code libcuda.so.1: cannot open shared object file}); libcuda.so.1 is the NVIDIA driver's
+     * user-space library (no GPU, or no driver, on this host), libcudart.so.13 the CUDA 13 runtime the bindings were
+     * built against (JavaCPP cuda 13 presets).
+     *
+     * @param detail the loader's message
+     * @return e.g. {@code no NVIDIA driver on this host, libcuda.so.1 not found: ...}; never contains "): "
+     */
+    static String missing(String detail) {
+        if (detail.contains("libcuda.so")) {
+            return "no NVIDIA driver on this host, libcuda.so.1 not found: no GPU, or the driver is not installed";
+        }
+        if (detail.contains("libcudart.so")) {
+            return "the CUDA 13 runtime libcudart.so.13 not found on the library path (LD_LIBRARY_PATH)";
+        }
+        return "libcudart 13 and an NVIDIA driver are needed";
     }
 
     private static String oneLine(Throwable t) {

@@ -101,6 +101,25 @@ public final class ScalingSearch {
         return Optional.empty();
     }
 
+    /**
+     * The largest data-parallel degree the searches ({@link #curve}, {@link #smallestReaching}) may try: at most
+     * {@code G / b}, allowed ({@code G % (b dp) == 0}, {@code ep | dp}) and within {@code maxGpus}. Example: G 4,
+     * b 1, tp 8 under 4096 GPUs gives 4 (32 GPUs), whatever the GPU limit.
+     *
+     * @param job     the job
+     * @param maxGpus largest GPU count to try
+     * @return that degree, or 0 when none is allowed
+     */
+    public static int largestDp(TrainingJob job, int maxGpus) {
+        long replica = (long) job.tp() * job.pp() * job.cp();
+        for (long dp = Math.min(job.globalBatch() / job.microBatch(), maxGpus / replica); dp >= 1; dp--) {
+            if (allowed(job, (int) dp)) {
+                return (int) dp;
+            }
+        }
+        return 0;
+    }
+
     /** @return whether the job may run at data-parallel degree dp: {@code G % (b dp) == 0} and {@code ep | dp} */
     private static boolean allowed(TrainingJob job, int dp) {
         return job.globalBatch() % (job.microBatch() * dp) == 0 && dp % job.ep() == 0;

@@ -106,6 +106,14 @@ public record TrainingJob(ModelShape shape, int gradBytes, int paramBytes, int a
                     + " rank holds h/tp columns, Shoeybi et al. 2019; the head count must divide too); allowed up to"
                     + " 64: " + divisors(shape.hidden(), 64));
         }
+        if (virtualStages > 1 && pp == 1) {
+            // interleaving splits each pipeline GPU's layers into v chunks to shrink the bubble (Narayanan et al. 2021
+            // section 2.2.2); Megatron-Core refuses it without a pipeline (megatron/core/parallel_state.py
+            // initialize_model_parallel: "pipeline-model-parallel size should be greater than 1 with interleaved
+            // schedule"; greater than 2 in older releases)
+            bad.add("--virtual-stages " + virtualStages + " needs --pp above 1 (interleaved pipeline stages: each of"
+                    + " the pp GPUs holds v chunks of layers)");
+        }
         // interleaved: the first and the last chunk may hold only the embedding and the output layer (Llama 3 405B:
         // 126 layers in 16 x 8 chunks, Dubey et al. 2024 section 3.3.2)
         int spareChunks = virtualStages > 1 ? 2 : 0;

@@ -304,8 +304,27 @@ public final class ReportSpecReader {
             TrainingJob job = b.build();
             return new PlanSpec(name, job, order, target, maxGpus);
         } catch (IllegalArgumentException e) {
-            f.add(p, e.getMessage().replace("--", ""));
+            rule(f, p, e.getMessage().replace("--", ""));
             return null;
+        }
+    }
+
+    /**
+     * Records a rule the job breaks at the key it names first, as the other problems are placed: the planner's
+     * messages start with their option ({@code tp 3 must divide ...}, {@code model: 'x' is not a preset}), which is
+     * the plan's key; a message about no key of the plan stays at the plan.
+     */
+    private static void rule(YamlFields f, YamlNode plan, String message) {
+        int end = 0;
+        while (end < message.length() && message.charAt(end) != ' ' && message.charAt(end) != ':') {
+            end++;
+        }
+        String key = message.substring(0, end);
+        YamlNode at = key.isEmpty() ? null : plan.get(key);
+        if (at == null) {
+            f.add(plan, message);
+        } else {
+            f.add(at, message.startsWith(key + ": ") ? message.substring(key.length() + 2) : message);
         }
     }
 }

@@ -41,4 +41,12 @@ class ScalingSearchTest {
         assertEquals(4, search.smallestReaching(job, 800, 1024).orElseThrow().job().nGpus());
         assertTrue(search.smallestReaching(job, 6000, 1024).isEmpty(), "G=8 caps dp at 8: 5,536 tokens/s at most");
     }
+
+    /** By hand: G 8, b 1, tp 4: dp may be 1, 2, 4 or 8 (divisors of 8), 4 GPUs each; 20 GPUs leave dp <= 5, so 4. */
+    @Test
+    void largestDpIsTheGlobalBatchsOrTheGpuLimits() {
+        assertEquals(8, ScalingSearch.largestDp(job, 4096));
+        assertEquals(4, ScalingSearch.largestDp(job, 20));
+        assertEquals(0, ScalingSearch.largestDp(job, 3));
+    }
 }

@@ -85,6 +85,15 @@ class StepCollectivesTest {
         assertTrue(m.contains("--overlap must be in [0, 1], got 1.5"), m);
     }
 
+    /** Interleaved stages need a pipeline: v = 2 on pp = 1 is refused (it was accepted and printed as v=2). */
+    @Test
+    void virtualStagesNeedAPipeline() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new TrainingJob(SHAPE, 2, 2, 2, 1, 1, 1, 2, 1, 0, 0, 1, 1.0, 0, false, 1024, 1, 8,
+                        ComputeRate.stepComputeMs(10), Recompute.NONE, 1.0));
+        assertTrue(e.getMessage().contains("--virtual-stages 2 needs --pp above 1"), e.getMessage());
+    }
+
     /** Parameter counts and shapes: published GPT-3/Llama shapes, else Kaplan's N = 12 L h^2 with h = 128 L. */
     @Test
     void shapes() {

@@ -199,7 +199,28 @@ class ReportSpecReaderTest {
                 """);
         assertTrue(rule.get(0).message().contains("ep 4 needs experts > 0"), rule.toString());
         assertTrue(rule.get(0).message().contains("ep 4 must divide dp 6"), rule.toString());
-        assertEquals(2, rule.get(0).line());
+        // placed at the key the rule names first ("    ep: 4": line 4, value in column 9), as a bad value is
+        assertEquals(4, rule.get(0).line());
+        assertEquals(9, rule.get(0).column());
+        assertEquals("plans[0].ep", rule.get(0).field());
+    }
+
+    /**
+     * By hand: dgx-h100x2 has 16 GPUs, tp 8 leaves dp = 2 and micro-batch 1, so global-batch 7 is no multiple of 2;
+     * "    global-batch: 7" puts the value in column 19 of line 5. A preset name that does not exist is placed at
+     * 'model' (line 4, column 12) without repeating the key.
+     */
+    @Test
+    void aBrokenPlanRuleIsPlacedAtItsKey() {
+        List<String> ps = problems("cluster: dgx-h100x2\nplans:\n  - name: a\n    model: llama3-8b\n"
+                + "    global-batch: 7\n    tp: 8\n").stream().map(InputProblem::toString).toList();
+        assertEquals(List.of("w.yaml:5:19: plans[0].global-batch: global-batch 7 must be a multiple of micro-batch x"
+                + " dp = 2"), ps);
+        List<String> model = problems("plans:\n  - name: a\n    tp: 8\n    model: llama3-8\n").stream()
+                .map(InputProblem::toString).toList();
+        assertEquals(1, model.size(), model.toString());
+        assertTrue(model.get(0).startsWith("w.yaml:4:12: plans[0].model: 'llama3-8' is not a preset; allowed: "),
+                model.get(0));
     }
 
     @Test

@@ -101,11 +101,30 @@ public final class PhysicalBound {
      */
     public static double busBw(ChannelPlan plan, Collective c, AlgoProtoFilter<Algorithm> algos,
             boolean beyondRing) {
+        return busBw(plan, c, algos, beyondRing, true);
+    }
+
+    /**
+     * The bound over the algorithms NCCL_ALGO allows that can run a protocol NCCL_PROTO allows: NVLS and NVLSTree
+     * run Simple only (NCCL 2.30.7 {@code src/graph/tuning.cc:301}, {@code ncclTopoTuneModel} skips them for LL
+     * and LL128; PAT likewise, line 302), so without Simple the NVLS figure does not apply and an AllReduce whose
+     * other allowed algorithms are Simple-only runs as Ring. One DGX H100 under NCCL_PROTO=LL128: 450, not 787.5.
+     *
+     * @param plan       the channel plan
+     * @param c          the collective
+     * @param algos      NCCL_ALGO as parsed
+     * @param beyondRing NCCL_COLLNET_ENABLE=1 or NCCL_PAT_ENABLE=1
+     * @param simple     NCCL_PROTO allows Simple for this collective
+     * @return the bound, GB/s of bus bandwidth; {@code Double.POSITIVE_INFINITY} for one rank
+     */
+    public static double busBw(ChannelPlan plan, Collective c, AlgoProtoFilter<Algorithm> algos,
+            boolean beyondRing, boolean simple) {
         if (c != Collective.ALL_REDUCE && c != Collective.ALL_GATHER && c != Collective.REDUCE_SCATTER) {
             return busBw(plan, c);
         }
-        boolean ringOnly = ringOnly(c, plan.nNodes() > 1, algos, beyondRing);
-        boolean nvls = plan.nvlsSupport()
+        boolean ringOnly = ringOnly(c, plan.nNodes() > 1, algos, beyondRing) || !simple && onlySimpleBesidesRing(c,
+                algos);
+        boolean nvls = plan.nvlsSupport() && simple
                 && (algos.allows(c, Algorithm.NVLS) || algos.allows(c, Algorithm.NVLS_TREE));
         double intra = intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), nvls);
         double inter = interBusBw(plan, c, ringOnly);
@@ -133,6 +152,17 @@ public final class PhysicalBound {
             allowedRing &= a == Algorithm.RING || !algos.allows(c, a);
         }
         return allowedRing || c != Collective.ALL_REDUCE && multiNode && !beyondRing;
+    }
+
+    /** @return true when every algorithm NCCL_ALGO allows but Ring runs Simple only (NVLS, NVLSTree, PAT) */
+    private static boolean onlySimpleBesidesRing(Collective c, AlgoProtoFilter<Algorithm> algos) {
+        for (Algorithm a : Algorithm.values()) {
+            if (a != Algorithm.RING && a != Algorithm.NVLS && a != Algorithm.NVLS_TREE && a != Algorithm.PAT
+                    && algos.allows(c, a)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

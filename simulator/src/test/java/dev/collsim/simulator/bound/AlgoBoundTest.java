@@ -66,4 +66,19 @@ class AlgoBoundTest {
         assertEquals(450.0, bound("dgx-h100", Map.of("NCCL_ALGO", "Ring,Tree")), 0.01);
         assertEquals(787.5, bound("dgx-h100", Map.of("NCCL_ALGO", "NVLS")), 0.01);
     }
+
+    /**
+     * NVLS and NVLSTree run Simple only (NCCL 2.30.7 src/graph/tuning.cc:301): under NCCL_PROTO=LL128 one DGX H100's
+     * bound is the 450 of NVLS off above, not 787.5. Two DGX H100 (16 ranks, 400 GB/s of NICs per node): NVLS side
+     * 450 x 2 x 15/16 = 843.75 above the NICs' 400 x 2 x 15/16 = 750, so 750; without Simple the NVLink side
+     * 450 x 8/7 x 15/16 = 482.14 binds. NCCL_ALGO=NVLSTree,Ring with NCCL_PROTO=LL leaves Ring alone: 400.
+     */
+    @Test
+    void nvlsOnlyWhenSimpleIsAllowed() throws Exception {
+        assertEquals(450.0, bound("dgx-h100", Map.of("NCCL_PROTO", "LL128")), 0.01);
+        assertEquals(787.5, bound("dgx-h100", Map.of("NCCL_PROTO", "Simple")), 0.01);
+        assertEquals(750.0, bound("dgx-h100x2", Map.of()), 0.01);
+        assertEquals(450 * 8.0 / 7 * 15 / 16, bound("dgx-h100x2", Map.of("NCCL_PROTO", "LL128")), 0.01);
+        assertEquals(400.0, bound("dgx-h100x2", Map.of("NCCL_ALGO", "NVLSTree,Ring", "NCCL_PROTO", "LL")), 0.01);
+    }
 }

@@ -66,6 +66,15 @@ class DesignSpaceReaderTest {
         assertTrue(e.problems().get(1).message().contains("currency EUR differs from USD"));
     }
 
+    /** A bound written without its unit is one problem, at that bound; not also "no bound" at the target. */
+    @Test
+    void anUnreadableBoundIsNotAlsoAMissingOne() {
+        InputException e = assertThrows(InputException.class, () -> read("cluster: default\n"
+                + "targets:\n  - name: t\n    workload: allreduce 1M\n    busbw: 300\n" + PLANS));
+        List<String> fields = e.problems().stream().map(InputProblem::field).toList();
+        assertEquals(List.of("targets[0].busbw"), fields);
+    }
+
     @Test
     void scalingCurveIsRefused() {
         InputException e = assertThrows(InputException.class, () -> read("cluster: default\n" + PLANS

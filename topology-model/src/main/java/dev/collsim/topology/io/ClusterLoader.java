@@ -171,7 +171,8 @@ public final class ClusterLoader {
     /**
      * The "did you mean" of a name that is none: the nearest catalog name ({@link Catalog#suggest}) of the name without
      * its host count, the count kept as {@code NAMExN} ({@code dgx-h100 x2} and {@code dgx_h100:2} suggest
-     * {@code dgx-h100x2}).
+     * {@code dgx-h100x2}; an alias's catalog name takes the count: {@code nd-h100-v5x2} suggests
+     * {@code Standard_ND96isr_H100_v5x2}).
      *
      * @return {@code "; did you mean '...'?"}, or empty
      */
@@ -179,8 +180,17 @@ public final class ClusterLoader {
         Matcher count = COUNT_SUFFIX.matcher(name.trim());
         String base = count.find() ? name.trim().substring(0, count.start()).trim() : name.trim();
         String n = count.find(0) ? count.group(1) : "";
-        return Catalog.suggest(base).map(s -> "; did you mean '" + (n.isEmpty() || s.contains(" ") ? s : s + "x" + n)
-                + "'?").orElse("");
+        return Catalog.suggest(base).map(s -> "; did you mean '" + (n.isEmpty() ? s : typed(s) + "x" + n) + "'?")
+                .orElse("");
+    }
+
+    /**
+     * @return the name to type of a suggestion: an alias's is the catalog name it stands for ({@code nd h100 v5 (=
+     *         Standard_ND96isr_H100_v5)} gives {@code Standard_ND96isr_H100_v5}), which takes a host count as NAMExN
+     */
+    private static String typed(String suggestion) {
+        int eq = suggestion.indexOf(" (= ");
+        return eq < 0 || !suggestion.endsWith(")") ? suggestion : suggestion.substring(eq + 4, suggestion.length() - 1);
     }
 
     /**

@@ -79,5 +79,10 @@ class ClusterShorthandTest {
         assertEquals("; did you mean 'dgx-h100'?", ClusterLoader.suggestion("dgx-h1000"));
         assertEquals("; did you mean 'pcie-8x-rtx4090'?", ClusterLoader.suggestion("pcie-8x-rtx409"));
         assertEquals("", ClusterLoader.suggestion("banana x2"));
+        // an alias (Azure's "ND H100 v5") suggests the catalog name, which takes the count (the alias, with its
+        // spaces, does not: "nd h100 v5x2" names nothing)
+        assertEquals("; did you mean 'Standard_ND96isr_H100_v5x2'?", ClusterLoader.suggestion("nd-h100-v5x2"));
+        assertEquals("; did you mean 'nd h100 v5 (= Standard_ND96isr_H100_v5)'?",
+                ClusterLoader.suggestion("nd-h100-v5"));
     }
 }

@@ -38,6 +38,21 @@ class NvidiaSmiTopoReaderErrorsTest {
                 + " PHB, NODE, SYS", p.get(1));
     }
 
+    /**
+     * A row one cell short reads its CPU affinity as a label: that is named as the ragged row it is, at the affinity
+     * cell. Line 3 by hand: GPU1, tab (5), NV4 (6-8), tab, ' X ' (X at 11), tab (13), 0-15 at 14.
+     */
+    @Test
+    void aRowOneCellShortIsRaggedNotAnUnknownLabel() {
+        List<String> p = problems("\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\n"
+                + "GPU0\t X \tNV4\tPIX\t0-15\t0\n"
+                + "GPU1\tNV4\t X \t0-15\t0\n"
+                + "NIC0\tPIX\tPIX\t X \n");
+        assertEquals(List.of("m.txt:3:14: GPU1: ragged row: found 2 cells, then '0-15', an affinity value (is a cell"
+                + " missing?); allowed: 3 cells (one per column of the header at line 1) then the affinity columns"
+                + " [CPU Affinity, NUMA Affinity]"), p);
+    }
+
     @Test
     void aMissingHeaderAndAnEmptyFileAreNamed() {
         List<String> p = problems("GPU0\t X \tNV4\nGPU1\tNV4\t X \n");

@@ -37,6 +37,25 @@ class TopologyWarningsTest {
                 + " NVLinks are bidirectional, the pair is read as NV12"), t.warnings());
     }
 
+    /**
+     * A PCIe label facing an NV# across the diagonal (GPU0/GPU3 PIX, GPU3/GPU0 NV4) is the same warning, and the
+     * label is not taken as a PCIe switch: as PIX it would join GPU3 to NIC0's switch, which GPU3/NIC0 SYS denies, and
+     * the file was refused at cells the user never touched. Columns by hand: line 2 is GPU0, tab, ' X ', tab, NV4,
+     * tab, NV4, tab, so PIX starts at 18; line 5's NV4 at 6.
+     */
+    @Test
+    void aPcieLabelFacingAnNvLabelIsTheNvWarningNotAPcieSwitch() throws Exception {
+        String m = "\tGPU0\tGPU1\tGPU2\tGPU3\tNIC0\tCPU Affinity\tNUMA Affinity\n"
+                + "GPU0\t X \tNV4\tNV4\tPIX\tPIX\t0-15\t0\n"
+                + "GPU1\tNV4\t X \tNV4\tNV4\tPIX\t0-15\t0\n"
+                + "GPU2\tNV4\tNV4\t X \tNV4\tSYS\t16-31\t1\n"
+                + "GPU3\tNV4\tNV4\tNV4\t X \tSYS\t16-31\t1\n"
+                + "NIC0\tPIX\tPIX\tSYS\tSYS\t X \n";
+        Topology t = ClusterLoader.read("m.txt", m);
+        assertEquals(List.of("m.txt: GPU0/GPU3 is PIX at 2:18 but GPU3/GPU0 is NV4 at 5:6; NVLinks are bidirectional,"
+                + " the pair is read as NV4"), t.warnings());
+    }
+
     /** s07: GPU 0's nvlink (line 15) names GPU class but bus id 0009:00:00.0, which no GPU has: a warning. */
     @Test
     void nvlinkToNoGpuIsAWarning() throws Exception {

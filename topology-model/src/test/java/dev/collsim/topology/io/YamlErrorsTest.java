@@ -102,6 +102,22 @@ class YamlErrorsTest {
                 strings(problems(yaml)));
     }
 
+    /**
+     * Two CPUs without a model: one problem, the model ('{' of line 4 in column 9); a model of the CPU database needs no
+     * interconnect (EPYC 7V13: its socket links), so 'interconnect' is not reported missing as well.
+     */
+    @Test
+    void aCpuWithoutModelIsOneProblem() {
+        String yaml = String.join("\n",
+                "schema: collsim/v1",
+                "name: no-cpu-model",
+                "hosts:",
+                "  cpus: {count: 2, vendor: AuthenticAMD}",
+                "  gpus: {count: 2, model: A100-PCIE-80GB}",
+                "");
+        assertEquals(List.of("bad.yaml:4:9: hosts.cpus.model: missing required key 'model'"), strings(problems(yaml)));
+    }
+
     /** Whole numbers, booleans and index lists: found and allowed, at the value. */
     @Test
     void numbersAndFlagsNameTheirRange() {

@@ -138,7 +138,7 @@ final class RunsDisagreeCheck implements Check {
                 diff.add(k + "=" + b.get(k) + " there");
             }
         }
-        String msg = String.format(Locale.ROOT, "runs disagree: %s is %.2f GB/s here but %.2f GB/s in '%s' (%.1fx) "
+        String msg = String.format(Locale.ROOT, "%s is %.2f GB/s here but %.2f GB/s in '%s' (%.1fx) "
                         + "on the same %d %s ranks%s", where, c[2], c[3], o.label(), c[0], s.dataset().nRanks(),
                 s.gpu().map(GpuModel::name).orElse(s.dataset().gpuModel()),
                 diff.isEmpty() ? noSetting(s.dataset(), o) : "; settings differ: " + String.join(", ", diff));

@@ -95,6 +95,20 @@ class DiagnoserCorpusTest {
                 () -> d.findings().toString());
     }
 
+    /**
+     * The finding's text starts with what disagrees, not with its own kind again (printed before it: "PROBLEM runs
+     * disagree: busbw at ..."). The GB10 file at 4 GiB: run 2's best busbw 2.83 GB/s (line 44, in place), run 1's
+     * 22.46 (line 24, in place).
+     */
+    @ParameterizedTest
+    @CsvSource({"A-allgather-2x1xGB10-dgxspark-roce200-switch-vs-direct.txt"})
+    void runsDisagreeSaysWhatDisagrees(String file) throws Exception {
+        Finding f = diagnose(file).get(1).findings().stream().filter(x -> x.kind() == Kind.RUNS_DISAGREE)
+                .findFirst().orElseThrow();
+        assertTrue(f.message().startsWith("busbw at 4294967296 bytes is 2.83 GB/s here but 22.46 GB/s in 'run 1: via"
+                + " QSFP switch"), f.message());
+    }
+
     /** Evidence cites real lines: the GB10 run-2 finding points at a row of run 2 (lines 42-44). */
     @ParameterizedTest
     @CsvSource({"A-allgather-2x1xGB10-dgxspark-roce200-switch-vs-direct.txt"})

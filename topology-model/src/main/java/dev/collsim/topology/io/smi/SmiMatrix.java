@@ -31,6 +31,11 @@ final class SmiMatrix {
     /** NIC columns numbered by nvidia-smi (NIC and an index, at most four digits). */
     private static final Pattern NIC_COLUMN = Pattern.compile("NIC(0|[1-9][0-9]{0,3})");
     private static final Set<String> P2P_STATUS = Set.of("X", "OK", "NS", "CNS", "GNS", "TNS", "U");
+    /**
+     * What the affinity columns hold and no label is: a CPU list (0-15,32-47), a NUMA node (0) or N/A. Found among a
+     * row's label cells, it means the row has fewer cells than the header has columns.
+     */
+    private static final Pattern AFFINITY_VALUE = Pattern.compile("\\d[\\d,-]*|N/A");
     private static final Pattern TOKEN = Pattern.compile("\\S+");
     private static final Pattern DEVICE = Pattern.compile("GPU\\d+|NIC\\d+|mlx5_\\w+|ib\\w+|eth\\w+|bnxt\\w+");
     private static final Pattern LEGEND = Pattern.compile("\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*");
@@ -159,6 +164,16 @@ final class SmiMatrix {
             return;
         }
         List<Cell> cells = t.subList(1, 1 + columns.size());
+        for (int k = 0; k < cells.size() && !affinityColumns.isEmpty(); k++) {
+            if (AFFINITY_VALUE.matcher(cells.get(k).text()).matches()) {
+                Cell c = cells.get(k);
+                problems.at(c.line(), c.column(), label.text(), "ragged row: found " + k + " cells, then '" + c.text()
+                        + "', an affinity value (is a cell missing?); allowed: " + columns.size() + " cells (one per"
+                        + " column of the header at line " + headerLine + ") then the affinity columns "
+                        + affinityColumns);
+                return;
+            }
+        }
         List<Cell> extra = t.subList(1 + columns.size(), t.size());
         List<String> names = new ArrayList<>(affinityColumns);
         if (extra.size() == names.size() + 1 && !names.contains("NUMA Affinity") && names.contains("CPU Affinity")) {

@@ -61,7 +61,7 @@ final class SmiPcieTree {
                 if (l == null) {
                     continue;
                 }
-                switch (l) {
+                switch (nvReverse(i, j) ? "NV" : l) {
                     case "PIX" -> {
                         pix.union(i, j);
                         pxb.union(i, j);
@@ -114,12 +114,24 @@ final class SmiPcieTree {
         }
     }
 
+    /**
+     * @return true when the pair's other cell (row j, column i) is NV#: nvidia-smi prints NV# both ways for GPUs
+     *         joined by NVLink, whatever their PCIe path, so a PCIe label in this cell is an edited or damaged file,
+     *         which {@link SmiNvlinks} warns of and reads as NVLinks; the label then says nothing of the PCIe tree
+     *         (taken as PIX, it would join a switch that the file's other labels deny, and every error would point
+     *         at those other cells)
+     */
+    private boolean nvReverse(int i, int j) {
+        String r = in.label(j, i);
+        return r != null && r.startsWith("NV");
+    }
+
     /** Every labelled pair must be what the grouping gives; a contradiction is a problem at that cell. */
     private void check() {
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 String l = in.label(i, j);
-                if (i == j || l == null || l.startsWith("NV")) {
+                if (i == j || l == null || l.startsWith("NV") || nvReverse(i, j)) {
                     continue;
                 }
                 String want = domainOf[i] != domainOf[j] ? "SYS" : pxbOf[i] != pxbOf[j]

@@ -130,9 +130,10 @@ final class InlineHostParser {
         String vendor = f.text(c, "vendor", true);
         String model = f.text(c, "model", true);
         String arch = f.text(c, "arch", false);
-        // a model the CPU database knows brings its socket links (CpuModel.interSocket), as a catalog host's CPU does
+        // a model the CPU database knows brings its socket links (CpuModel.interSocket), as a catalog host's CPU does;
+        // without a model only 'model' is reported: one the database knows needs no interconnect
         Optional<Bandwidth> known = Optional.ofNullable(model).flatMap(CpuModels::find).flatMap(CpuModel::interSocket);
-        Bandwidth smp = f.bandwidth(c, "interconnect", count != null && count > 1 && known.isEmpty());
+        Bandwidth smp = f.bandwidth(c, "interconnect", count != null && count > 1 && model != null && known.isEmpty());
         if (count == null || vendor == null || model == null || count > 1 && smp == null && known.isEmpty()) {
             return null;
         }

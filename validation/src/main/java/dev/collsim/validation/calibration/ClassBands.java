@@ -73,9 +73,16 @@ public final class ClassBands {
      *                    share to {@value #MIN_OUT_OF_SAMPLE_PERCENT} %; NaN when not widened or widened to the band
      *                    over every class
      * @param every       the band over every class (made from every file)
+     * @param bySeries    per series of the class ({@link #series}), its points inside the shipped rule's band made
+     *                    without its file, per regime ({@code outOfSample} is their share)
      */
     public record Entry(PredictionBand band, Rule rule, double ownInside, double outOfSample, double inSample,
-            double floor, PredictionBand every) {
+            double floor, PredictionBand every, List<BandCoverage> bySeries) {
+
+        /** Copies the list. */
+        public Entry {
+            bySeries = List.copyOf(bySeries);
+        }
 
         /** @return true when the own band failed out of sample and the shipped band is wider in some regime */
         public boolean widened() {
@@ -118,20 +125,23 @@ public final class ClassBands {
         Function<Series, PerformanceParameters> shipped = f.profile().isPresent()
                 ? x -> f.profile().get().parameters() : params;
         if (pts == 0) {
-            return new Entry(every, Rule.EVERY_CLASS, 0, 0, 0, Double.NaN, every);
+            return new Entry(every, Rule.EVERY_CLASS, 0, 0, 0, Double.NaN, every, List.of());
         }
         if (f.files().size() < ProfileBuilder.MIN_FILES) {
-            double out = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
-                    everyWithout, everyWithout) / pts;
+            List<BandCoverage> by = Residuals.leaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
+                    everyWithout, everyWithout);
+            double out = BandCoverage.sum(by).share();
             return new Entry(every, Rule.EVERY_CLASS, out, out, Residuals.inside(s, shipped, every), Double.NaN,
-                    every);
+                    every, by);
         }
         PredictionBand own = f.profile().isPresent() ? f.band().orElseThrow() : bareBand(f, every);
         Function<String, PredictionBand> emptyRegime = f.profile().isPresent() ? x -> NONE : everyWithout;
-        double ownOut = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
-                emptyRegime, x -> NONE) / pts;
+        List<BandCoverage> ownBy = Residuals.leaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
+                emptyRegime, x -> NONE);
+        double ownOut = BandCoverage.sum(ownBy).share();
         if (100 * ownOut >= MIN_OUT_OF_SAMPLE_PERCENT) {
-            return new Entry(own, Rule.OWN, ownOut, ownOut, Residuals.inside(s, shipped, own), Double.NaN, every);
+            return new Entry(own, Rule.OWN, ownOut, ownOut, Residuals.inside(s, shipped, own), Double.NaN, every,
+                    ownBy);
         }
         ToDoubleFunction<Double> outWith = k -> (double) Residuals.insideLeaveOneFileOut(s, params,
                 ProfileBuilder.BAND_PERCENTILE, emptyRegime, x -> capped(k, every)) / pts;
@@ -149,16 +159,19 @@ public final class ClassBands {
         if (lo < ks.size()) {
             double k = ks.get(lo);
             PredictionBand b = wider(own, capped(k, every));
-            return new Entry(b, Rule.FLOOR, ownOut, outWith.applyAsDouble(k), Residuals.inside(s, shipped, b), k,
-                    every);
+            List<BandCoverage> by = Residuals.leaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
+                    emptyRegime, x -> capped(k, every));
+            return new Entry(b, Rule.FLOOR, ownOut, BandCoverage.sum(by).share(), Residuals.inside(s, shipped, b),
+                    k, every, by);
         }
         PredictionBand wide = wider(own, every);
-        double out = (double) Residuals.insideLeaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
-                emptyRegime, everyWithout) / pts;
+        List<BandCoverage> by = Residuals.leaveOneFileOut(s, params, ProfileBuilder.BAND_PERCENTILE,
+                emptyRegime, everyWithout);
+        double out = BandCoverage.sum(by).share();
         // the band over every class widens the own band only where it is wider: where the own band is wider in both
         // regimes nothing is widened (saying "widened to the band over every class" there named a narrower band)
         Rule rule = wide.equals(own) ? Rule.OWN_FAILS : Rule.WIDENED_TO_EVERY_CLASS;
-        return new Entry(wide, rule, ownOut, out, Residuals.inside(s, shipped, wide), Double.NaN, every);
+        return new Entry(wide, rule, ownOut, out, Residuals.inside(s, shipped, wide), Double.NaN, every, by);
     }
 
     /** @return the floor k per regime, at most the band over every class */

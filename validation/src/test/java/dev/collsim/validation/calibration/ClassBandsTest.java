@@ -89,6 +89,21 @@ class ClassBandsTest {
     }
 
     /**
+     * The same check per series and regime: A against B's band (30, 5) has its 10 small points in (10 <= 30) and
+     * none of its 14 large (20 > 5); B against A's (10, 20) none of its 10 small (30 > 10) and all 14 large (5 <= 20).
+     */
+    @Test
+    void leaveOneFileOutPerSeriesAndRegime() {
+        assertEquals(List.of(new BandCoverage(10, 10, 0, 14), new BandCoverage(0, 10, 14, 14)),
+                Residuals.leaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE, f -> NONE));
+        BandCoverage both = BandCoverage.sum(Residuals.leaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE,
+                f -> NONE));
+        assertEquals(24, both.inside());
+        assertEquals(48, both.points());
+        assertEquals("10/20 (50 %)", BandCoverage.words(both.insideBelowMiB(), both.belowMiB()));
+    }
+
+    /**
      * Class X = files A and B (bare model), another class Y = file C. X's own band (30, 20) holds 24 of 48 out of
      * sample (above): 50 % < 90 %, so it is widened. The band over every class (A, B, C): below 1 MiB 30 values (10,
      * 30, 100 ten each), rank ceil(28.5) = 29: 100; at >= 1 MiB 42 values (20, 5, 50 fourteen each), rank ceil(39.9)
@@ -110,6 +125,8 @@ class ClassBandsTest {
         assertEquals(1.0, e.outOfSample(), 1e-12);
         assertEquals(1.0, e.inSample(), 1e-12);
         assertTrue(e.widening().contains("smallest floor"), e.widening());
+        // with the floor 30, A against (30, 30) and B against the wider of A's (10, 20) and it: every point in
+        assertEquals(List.of(new BandCoverage(10, 10, 14, 14), new BandCoverage(10, 10, 14, 14)), e.bySeries());
     }
 
     /**
@@ -141,6 +158,7 @@ class ClassBandsTest {
         assertEquals(30, e.every().belowMiBPercent(), 1e-9);
         assertEquals(20, e.every().atLeastMiBPercent(), 1e-9);
         assertEquals(0.5, e.outOfSample(), 1e-12);
+        assertEquals(List.of(new BandCoverage(10, 10, 14, 14), new BandCoverage(0, 10, 0, 14)), e.bySeries());
         assertTrue(e.widening().startsWith("not widened (own band 50 % out of sample, below 90 %): no floor"),
                 e.widening());
     }

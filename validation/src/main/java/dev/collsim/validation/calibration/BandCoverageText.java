@@ -25,8 +25,8 @@ public final class BandCoverageText {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "Inside the band out of sample, per class and"
                 + " regime (each file's points against the band its class's rule makes without the file; the "
                 + "factor is the shipped band's; datasets: those with fewer than %.0f %% of their points inside, "
-                + "inside / points):%n%n| class | files | rule | factor < 1 MiB / >= 1 MiB | inside < 1 MiB | "
-                + "inside >= 1 MiB | inside | datasets below %.0f %% |%n|---|---:|---|---|---:|---:|---:|---|%n",
+                + "inside / points):%n%n| class | files | factor < 1 MiB / >= 1 MiB | inside < 1 MiB | "
+                + "inside >= 1 MiB | inside | datasets below %.0f %% |%n|---|---:|---|---:|---:|---:|---|%n",
                 ClassBands.MIN_OUT_OF_SAMPLE_PERCENT, ClassBands.MIN_OUT_OF_SAMPLE_PERCENT));
         List<Series> all = ClassBands.series(fits);
         BandCoverage total = BandCoverage.NONE;
@@ -58,12 +58,12 @@ public final class BandCoverageText {
             }
             below += low.size();
             datasets += s.size();
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %s | %.2f / %.2f | %s | %s | %s | %s |%n",
-                    f.profileClass().key(), f.files().size(), e.rule().name().toLowerCase(Locale.ROOT),
-                    b.factor(0), b.factor(AccuracyRunner.ONE_MIB), share(c, true), share(c, false),
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.2f / %.2f | %s | %s | %s | %s |%n",
+                    f.profileClass().key(), f.files().size(), b.factor(0), b.factor(AccuracyRunner.ONE_MIB),
+                    share(c, true), share(c, false),
                     BandCoverage.words(c.inside(), c.points()), low.isEmpty() ? "-" : String.join(", ", low)));
         }
-        return sb.append(String.format(Locale.ROOT, "| every class | %d | | median over the points %.2f / %.2f | "
+        return sb.append(String.format(Locale.ROOT, "| every class | %d | median over the points %.2f / %.2f | "
                 + "%s | %s | %s | %d of %d datasets |%n", files, median(small), median(large), share(total, true),
                 share(total, false), BandCoverage.words(total.inside(), total.points()), below, datasets))
                 .toString();

@@ -17,8 +17,9 @@ import java.util.function.Function;
  * {@value ProfileBuilder#BAND_PERCENTILE}th percentile of a mixture in which each of the class's K files weighs
  * 1 / (K + 1) and the unseen file the last 1 / (K + 1), filled with the files of every class. The residuals are the
  * leave-one-file-out predictions' for a class with a profile and the bare model's otherwise; the every-class share
- * is always the bare model's. A class of no file (a cluster whose class has no public run) takes the band over every
- * class, the same rule with K = 0.
+ * is always the bare model's. The rule is the same for a class of one file (it weighs 1 / 2: one run says something
+ * of the next on the same kind of machine, not everything); a cluster of a class with no file takes the band over
+ * every class, the same rule with K = 0.
  *
  * <p>Out of sample, each file's points are checked against the band the rule makes without the file: without it
  * among the class's files and without it in the every-class share. No step of the rule looks at the checked file.

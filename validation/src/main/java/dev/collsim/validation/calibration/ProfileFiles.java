@@ -83,8 +83,8 @@ public final class ProfileFiles {
 
     /**
      * The bare model's band per class and over every class ({@code all}), for clusters whose class has no profile
-     * ({@link ClassBands}, {@link PooledBand}). A class gets its own entry only with
-     * {@value ProfileBuilder#MIN_FILES} files or more (a cluster of a class of one file gets {@code all}).
+     * ({@link ClassBands}, {@link PooledBand}); every class with a file gets its own entry (a cluster of a class
+     * with none gets {@code all}).
      */
     private static ObjectNode bands(List<ProfileBuilder.ClassFit> fits) {
         ObjectNode o = F.objectNode();
@@ -97,7 +97,7 @@ public final class ProfileFiles {
             if (f.files().size() >= ProfileBuilder.MIN_FILES && f.profile().isPresent()) {
                 // the bare model's own band of a class with a profile (--calibration none); its profile has its own
                 classes.set(f.profileClass().key(), band(ClassBands.bareBand(f, all), ClassBands.series(List.of(f))));
-            } else if (f.files().size() >= ProfileBuilder.MIN_FILES) {
+            } else if (!f.files().isEmpty()) {
                 ClassBands.Entry e = ClassBands.of(f, all);
                 ObjectNode c = band(e.band(), ClassBands.series(List.of(f)));
                 c.put("outOfSampleInsidePercent", round(100 * e.outOfSample()));

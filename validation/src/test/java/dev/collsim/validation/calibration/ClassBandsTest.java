@@ -149,6 +149,26 @@ class ClassBandsTest {
     }
 
     /**
+     * A class of one file, A among 20 files like B (30, 5): 21 files. Its file weighs 1/2: below 1 MiB (1 + 1/21) / 2
+     * = 0.52 at 10, 1 at 30; at >= 1 MiB (0 + 20/21) / 2 = 0.48 at 5, 1 at 20: (30, 20). The band over every class
+     * alone (K = 0) is (30, 5): 20/21 = 0.952 at 5. Out of sample A is checked against the rule without it, the band
+     * over the 20 B, (30, 5): its 10 small points in, its 14 large (20) out.
+     */
+    @Test
+    void aClassOfOneFileWeighsHalf() {
+        List<Series> all = new ArrayList<>(List.of(a));
+        for (int i = 0; i < 20; i++) {
+            all.add(renamed(b, "B" + i + ".txt"));
+        }
+        ClassBands.Entry e = ClassBands.of(bare("y", a), all);
+        assertEquals(30, e.band().belowMiBPercent(), 1e-9);
+        assertEquals(20, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(30, e.every().belowMiBPercent(), 1e-9);
+        assertEquals(5, e.every().atLeastMiBPercent(), 1e-9);
+        assertEquals(List.of(new BandCoverage(10, 10, 0, 14)), e.bySeries());
+    }
+
+    /**
      * The mixture by hand: class files {1, 2, 3} and {10}, every class {1, 2, 3}, {10}, {5, 5}. At t = 1, 2, 3, 5,
      * 10: F_1 = 1/3, 2/3, 1, 1, 1; F_2 = 0, 0, 0, 0, 1; S = (F_1 + F_2 + F_3) / 3 = 1/9, 2/9, 1/3, 2/3, 1; (F_1 + F_2
      * + S) / 3 = 0.15, 0.30, 0.44, 0.56, 1. Level 0.95: 10; level 0.5: 5. Without the every-class share one file

@@ -171,15 +171,6 @@ public final class ProfileBuilder {
         return out;
     }
 
-    /**
-     * @param series points
-     * @return the bare model's band on them: per regime the {@value #BAND_PERCENTILE}th percentile (nearest rank) of
-     *         its residuals |ln(measured / predicted)| (0 in a regime without a point)
-     */
-    public static PredictionBand bandOf(List<Series> series) {
-        return Residuals.band(series, s -> PerformanceParameters.DEFAULTS, BAND_PERCENTILE, new PredictionBand(0, 0));
-    }
-
     private ClassFit fitClass(ProfileClass c, List<Series> all) {
         long files = all.stream().map(s -> s.dataset().file()).distinct().count();
         PerformanceParameters base = PerformanceParameters.DEFAULTS;

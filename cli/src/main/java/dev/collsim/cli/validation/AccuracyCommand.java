@@ -4,6 +4,7 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.io.InputException;
 import dev.collsim.validation.calibration.AccuracyRunner;
 import dev.collsim.validation.calibration.AccuracyText;
+import dev.collsim.validation.calibration.BandCoverageText;
 import dev.collsim.validation.calibration.ProfileBuilder;
 import dev.collsim.validation.calibration.ProfileFiles;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "Then the shipped-profile table (as 'calibrate --profiles' writes INDEX.md): per cluster class the bare "
                 + "model, the class profile refitted without the scored file (leave-one-out) and in-sample, its "
                 + "leave-one-out rule, its band, and the share of points inside the band of the choice compare makes, "
-                + "out of sample (each file against the band made without it) and in sample."})
+                + "out of sample (each file against the band made without it) and in sample; then that out-of-sample share per class, regime and dataset."})
 public final class AccuracyCommand implements Callable<Integer> {
 
     /** How {@link ProfileFiles#index} opens configs/calibration/auto/INDEX.md: true only of the shipped data. */
@@ -70,8 +71,10 @@ public final class AccuracyCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows)));
         if (fit) {
             spec.commandLine().getOut().println();
-            spec.commandLine().getOut().print(ProfileFiles.index(new ProfileBuilder(Optional.empty())
-                    .build(batch.datasets())).replace(INDEX_HEAD, HEAD));
+            List<ProfileBuilder.ClassFit> fits = new ProfileBuilder(Optional.empty()).build(batch.datasets());
+            spec.commandLine().getOut().print(ProfileFiles.index(fits).replace(INDEX_HEAD, HEAD));
+            spec.commandLine().getOut().println();
+            spec.commandLine().getOut().print(BandCoverageText.table(fits));
         }
         return batch.exitCode(ExitCodes.OK);
     }

@@ -2,6 +2,7 @@ package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
+import dev.collsim.validation.calibration.BandCoverageText;
 import dev.collsim.validation.calibration.ProfileBuilder;
 import dev.collsim.validation.calibration.ProfileFiles;
 import dev.collsim.validation.ingest.Dataset;
@@ -31,6 +32,8 @@ final class ProfilesWriter {
             throw new UserError("cannot write " + dir + ": " + e.getMessage(), ExitCodes.INPUT);
         }
         out.print(ProfileFiles.index(fits));
+        out.println();
+        out.print(BandCoverageText.table(fits));
         written.forEach(p -> out.println("wrote " + p));
     }
 }

@@ -25,11 +25,11 @@ import java.util.TreeMap;
  * Simple efficiency's place so one-host traffic keeps the bare model's bandwidth; each judged by
  * {@link FitAcceptance}), and scores every dataset three ways: the bare model, the class profile refitted
  * without the dataset's file (leave-one-file-out: the other datasets of a file are runs on the same machine, so
- * leaving out one of them alone would leak), and the profile itself (in-sample). The band of a profile is, per size
- * regime, the {@value #BAND_PERCENTILE}th percentile (nearest rank) of the leave-one-out residuals
- * |ln(measured / predicted)|, meant to hold that share of the points of files the fit did not see; the share
- * it holds is checked out of sample ({@link Residuals#insideLeaveOneFileOut}: each file's leave-one-out predictions
- * against the band made from the other files' residuals). The issue's rule that the leave-one-out error stay within
+ * leaving out one of them alone would leak), and the profile itself (in-sample). {@link ClassFit#band()} is, per
+ * size regime, the {@value #BAND_PERCENTILE}th percentile (nearest rank) of the leave-one-out residuals
+ * |ln(measured / predicted)|, with its share checked out of sample ({@link Residuals#insideLeaveOneFileOut}); the band
+ * shipped with the profile is {@link ClassBands}' (the same residuals, each file weighing the same,
+ * {@link PooledBand}). The issue's rule that the leave-one-out error stay within
  * {@value #LOO_GAP_POINTS} points of the in-sample error is reported per class ({@link ClassFit#looGap()}), not
  * enforced. Healthy: diagnose finds no PROBLEM and the header does not say
  * {@code health: problem} ({@link AccuracySummary#healthy}); the one-off hiccups diagnose finds from the measured
@@ -169,15 +169,6 @@ public final class ProfileBuilder {
             out.add(fitClass(classes.get(k), list));
         });
         return out;
-    }
-
-    /**
-     * @param series points
-     * @return the bare model's band on them: per regime the {@value #BAND_PERCENTILE}th percentile (nearest rank) of
-     *         its residuals |ln(measured / predicted)| (0 in a regime without a point)
-     */
-    public static PredictionBand bandOf(List<Series> series) {
-        return Residuals.band(series, s -> PerformanceParameters.DEFAULTS, BAND_PERCENTILE, new PredictionBand(0, 0));
     }
 
     private ClassFit fitClass(ProfileClass c, List<Series> all) {

@@ -32,6 +32,12 @@ public final class ProfileFiles {
     public static final String COMMAND = "collsim calibrate --profiles configs/calibration/auto -m "
             + "validation/src/test/resources/data";
 
+    /** The band rule in words ({@link PooledBand}). */
+    static final String RULE = String.format(Locale.ROOT, "per regime the %.0fth percentile of the residuals "
+            + "|ln(measured / predicted)| with each of the class's K files weighing 1 / (K + 1) and the files of every "
+            + "class together the last 1 / (K + 1); band [predicted / factor, predicted x factor], factor = 1 + "
+            + "percent / 100", ProfileBuilder.BAND_PERCENTILE);
+
     /** File of the bare model's bands per class, next to the profiles. */
     public static final String BANDS = "bare-model-bands.yaml";
 
@@ -77,35 +83,23 @@ public final class ProfileFiles {
 
     /**
      * The bare model's band per class and over every class ({@code all}), for clusters whose class has no profile
-     * ({@link ClassBands}): per regime the {@value ProfileBuilder#BAND_PERCENTILE}th percentile of the bare model's
-     * residuals, widened to {@code all}'s where the class's own band does not hold out of sample. A class gets its
-     * own entry only with {@value ProfileBuilder#MIN_FILES} files or more.
+     * ({@link ClassBands}, {@link PooledBand}); every class with a file gets its own entry (a cluster of a class
+     * with none gets {@code all}).
      */
     private static ObjectNode bands(List<ProfileBuilder.ClassFit> fits) {
         ObjectNode o = F.objectNode();
         o.put("generatedBy", COMMAND);
-        o.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the bare model's residuals "
-                + "|ln(measured / predicted)| on the healthy datasets, per regime; band [predicted / factor, predicted x "
-                + "factor], factor = 1 + percent / 100; a class whose own band holds fewer than %.0f %% of its points "
-                + "out of sample (each file against the band made without it) gets, per regime, the wider of its own "
-                + "and the smallest floor (at most all's) that brings it to %.0f %%, else all's",
-                ProfileBuilder.BAND_PERCENTILE, ClassBands.MIN_OUT_OF_SAMPLE_PERCENT,
-                ClassBands.MIN_OUT_OF_SAMPLE_PERCENT));
+        o.put("rule", RULE + " (bare model)");
         List<Series> all = ClassBands.series(fits);
-        PredictionBand every = ProfileBuilder.bandOf(all);
-        o.set("all", band(every, all));
+        o.set("all", band(ClassBands.everyClass(all), all));
         ObjectNode classes = o.putObject("classes");
         for (ProfileBuilder.ClassFit f : fits) {
             if (f.files().size() >= ProfileBuilder.MIN_FILES && f.profile().isPresent()) {
                 // the bare model's own band of a class with a profile (--calibration none); its profile has its own
-                classes.set(f.profileClass().key(), band(ClassBands.bareBand(f, every), ClassBands.series(List.of(f))));
-            } else if (f.files().size() >= ProfileBuilder.MIN_FILES) {
+                classes.set(f.profileClass().key(), band(ClassBands.bareBand(f, all), ClassBands.series(List.of(f))));
+            } else if (!f.files().isEmpty()) {
                 ClassBands.Entry e = ClassBands.of(f, all);
                 ObjectNode c = band(e.band(), ClassBands.series(List.of(f)));
-                c.put("widened", e.widened());
-                if (!e.widening().isEmpty()) {
-                    c.put("widening", e.widening());
-                }
                 c.put("outOfSampleInsidePercent", round(100 * e.outOfSample()));
                 classes.set(f.profileClass().key(), c);
             }
@@ -162,10 +156,7 @@ public final class ProfileFiles {
         o.put("generatedBy", COMMAND);
         PredictionBand b = e.band();
         ObjectNode band = o.putObject("band");
-        band.put("rule", String.format(Locale.ROOT, "%.0fth percentile (nearest rank) of the leave-one-file-out "
-                + "residuals |ln(measured / predicted)|, per regime; band [predicted / factor, predicted x factor], "
-                + "factor = 1 + percent / 100%s", ProfileBuilder.BAND_PERCENTILE,
-                e.widening().isEmpty() ? "" : "; " + e.widening()));
+        band.put("rule", RULE + " (the class's leave-one-file-out predictions; every class: the bare model)");
         band.put("belowMiBPercent", PredictionBand.stored(b.belowMiBPercent()));
         band.put("atLeastMiBPercent", PredictionBand.stored(b.atLeastMiBPercent()));
         band.put("leaveOneOutInsidePercent", round(100 * e.outOfSample()));
@@ -223,8 +214,8 @@ public final class ProfileFiles {
                 + " median error of time at >= 1 MiB, percent; leave-one-out refits the profile without the scored "
                 + "dataset's file; LOO rule: leave-one-out within " + num(ProfileBuilder.LOO_GAP_POINTS) + " points of "
                 + "in-sample (reported, not enforced). Band: per regime below 1 MiB / at >= 1 MiB, [predicted / factor, "
-                + "predicted x factor], from the leave-one-out residuals |ln(measured / predicted)| (profile) or the "
-                + "bare model's (bare); inside band: out of sample (each file against the "
+                + "predicted x factor], " + RULE + ", of the leave-one-out residuals (profile) or the bare model's "
+                + "(bare); inside band: out of sample (each file against the "
                 + "band made without it) / in sample; wide: a regime's factor above "
                 + num(1 + PredictionBand.WIDE_PERCENT / 100) + ".\n\n"
                 + "| class | files | datasets | profile | bare % | leave-one-out % | in-sample % | LOO rule | every size: "
@@ -235,9 +226,7 @@ public final class ProfileFiles {
             ClassBands.Entry e = ClassBands.of(f, all);
             PredictionBand b = e.band();
             String band = (f.profile().isPresent() ? "" : "bare: ") + PredictionBand.words(b.belowMiBPercent())
-                    + " / " + PredictionBand.words(b.atLeastMiBPercent()) + (e.widening().isEmpty() ? ""
-                    : ", " + e.widening())
-                    + (b.wide() ? " (wide)" : "");
+                    + " / " + PredictionBand.words(b.atLeastMiBPercent()) + (b.wide() ? " (wide)" : "");
             String inside = String.format(Locale.ROOT, "%.0f %% / %.0f %%%s", 100 * e.outOfSample(), 100 * e.inSample(),
                     b.wide() ? " of a wide band" : "");
             String every = num(medianOf(f, ProfileBuilder.Score::bareAll)) + " / "

@@ -4,7 +4,9 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.compare.PredictionBand;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
@@ -143,15 +145,29 @@ public final class Residuals {
      */
     public static int insideLeaveOneFileOut(List<Series> series, Function<Series, PerformanceParameters> params,
             double pct, Function<String, PredictionBand> empty, Function<String, PredictionBand> floor) {
-        int in = 0;
-        for (String file : series.stream().map(s -> s.dataset().file()).distinct().toList()) {
-            List<Series> mine = series.stream().filter(s -> s.dataset().file().equals(file)).toList();
-            List<Series> others = series.stream().filter(s -> !s.dataset().file().equals(file)).toList();
-            PredictionBand b = band(others, params, pct, empty.apply(file));
-            PredictionBand f = floor.apply(file);
-            in += countInside(mine, params, new PredictionBand(Math.max(b.belowMiBPercent(), f.belowMiBPercent()),
-                    Math.max(b.atLeastMiBPercent(), f.atLeastMiBPercent())));
+        return BandCoverage.sum(leaveOneFileOut(series, params, pct, empty, floor)).inside();
+    }
+
+    /**
+     * {@link #insideLeaveOneFileOut} per series and regime.
+     *
+     * @return per series, in the order given, its points inside the band made without its file
+     */
+    public static List<BandCoverage> leaveOneFileOut(List<Series> series,
+            Function<Series, PerformanceParameters> params, double pct, Function<String, PredictionBand> empty,
+            Function<String, PredictionBand> floor) {
+        Map<String, PredictionBand> without = new HashMap<>();
+        List<BandCoverage> out = new ArrayList<>();
+        for (Series s : series) {
+            PredictionBand b = without.computeIfAbsent(s.dataset().file(), file -> {
+                PredictionBand p = band(series.stream().filter(x -> !x.dataset().file().equals(file)).toList(),
+                        params, pct, empty.apply(file));
+                PredictionBand f = floor.apply(file);
+                return new PredictionBand(Math.max(p.belowMiBPercent(), f.belowMiBPercent()),
+                        Math.max(p.atLeastMiBPercent(), f.atLeastMiBPercent()));
+            });
+            out.add(BandCoverage.of(s, params.apply(s), b));
         }
-        return in;
+        return out;
     }
 }

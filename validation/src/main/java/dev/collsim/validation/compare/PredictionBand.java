@@ -12,8 +12,8 @@ import java.util.Locale;
  * <p>The uncalibrated band ({@link #UNCALIBRATED}) is the accuracy command's typical error over the healthy public
  * datasets (the median over datasets of each dataset's median absolute percentage error of time): half the datasets do
  * at least this well. A shipped calibration profile and the shipped bare-model bands carry a 95 % band of this form
- * (calibration {@code ProfileBuilder} / {@code ClassBands}: the 95th percentile, nearest rank, of |ln(measured /
- * predicted)| per regime, checked out of sample leaving one file out). A calibrated comparison uses the calibration's
+ * (calibration {@code ClassBands} / {@code PooledBand}: the 95th percentile of |ln(measured / predicted)| per regime,
+ * each file weighing the same, checked out of sample leaving one file out). A calibrated comparison uses the calibration's
  * own 95 % band instead ({@link Comparer}). Immutable.
  *
  * @param belowMiBPercent   below 1 MiB: how far above the prediction the band reaches, percent, >= 0 (factor

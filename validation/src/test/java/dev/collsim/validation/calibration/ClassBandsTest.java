@@ -1,8 +1,6 @@
 package dev.collsim.validation.calibration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.compare.Comparer;
@@ -18,7 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The out-of-sample band check ({@link Residuals#insideLeaveOneFileOut}), the shipped band rule ({@link ClassBands})
+ * The out-of-sample band check ({@link Residuals#insideLeaveOneFileOut}), the shipped band rule ({@link ClassBands},
+ * {@link PooledBand})
  * and the leave-one-out rule, on synthetic residual sets worked out by hand. Each "file" is the Azure ND A100 v4
  * dataset's 24 sizes (1 KiB..8 GiB doubling: 10 below 1 MiB, 14 at 1 MiB and more) with measured times set to the
  * bare model's prediction x (1 + r / 100), so every point's band residual (e^|ln(measured / predicted)| - 1) x 100 is
@@ -89,60 +88,101 @@ class ClassBandsTest {
     }
 
     /**
-     * Class X = files A and B (bare model), another class Y = file C. X's own band (30, 20) holds 24 of 48 out of
-     * sample (above): 50 % < 90 %, so it is widened. The band over every class (A, B, C): below 1 MiB 30 values (10,
-     * 30, 100 ten each), rank ceil(28.5) = 29: 100; at >= 1 MiB 42 values (20, 5, 50 fourteen each), rank ceil(39.9)
-     * = 40: 50; the floor cap is max(100, 50) = 100. Candidate floors, X's residuals: 5, 10, 20, 30. Out of sample
-     * with floor k (per regime min(k, every)), A against the wider of B's (30, 5) and it, B against the wider of A's
-     * (10, 20) and it: k = 5 or 10: A's 10 small in, 14 large (20) out; B's small (30) out, large in: 24 (50 %); k =
-     * 20: A all in, B's small out: 38 (79 %); k = 30: all 48 in (100 %). So k = 30, band (max(30, 30), max(20, 30)) =
-     * (30, 30), factor 1.30: narrower than the band over every class (100, 50) the old rule took.
+     * The same check per series and regime: A against B's band (30, 5) has its 10 small points in (10 <= 30) and
+     * none of its 14 large (20 > 5); B against A's (10, 20) none of its 10 small (30 > 10) and all 14 large (5 <= 20).
      */
     @Test
-    void aClassWhoseOwnBandFailsOutOfSampleTakesTheSmallestFloorThatHolds() {
-        ProfileBuilder.ClassFit x = bare("x", a, b);
-        ClassBands.Entry e = ClassBands.of(x, List.of(a, b, c));
-        assertTrue(e.widened());
-        assertEquals(0.5, e.ownInside(), 1e-12);
-        assertEquals(30, e.floor(), 1e-9);
-        assertEquals(30, e.band().belowMiBPercent(), 1e-9);
-        assertEquals(30, e.band().atLeastMiBPercent(), 1e-9);
-        assertEquals(1.0, e.outOfSample(), 1e-12);
-        assertEquals(1.0, e.inSample(), 1e-12);
-        assertTrue(e.widening().contains("smallest floor"), e.widening());
+    void leaveOneFileOutPerSeriesAndRegime() {
+        assertEquals(List.of(new BandCoverage(10, 10, 0, 14), new BandCoverage(0, 10, 14, 14)),
+                Residuals.leaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE, f -> NONE));
+        BandCoverage both = BandCoverage.sum(Residuals.leaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE,
+                f -> NONE));
+        assertEquals(24, both.inside());
+        assertEquals(48, both.points());
+        assertEquals("10/20 (50 %)", BandCoverage.words(both.insideBelowMiB(), both.belowMiB()));
     }
 
     /**
-     * Class X = A and C among 20 files like B (30, 5): the files outside X do not cover C. Every class (22 files):
-     * below 1 MiB 220 values (10 x10, 30 x200, 100 x10), rank ceil(209) = 209: 30; at >= 1 MiB 308 values (5 x280,
-     * 20 x14, 50 x14), rank ceil(292.6) = 293: 20; cap 30. X's own band (A, C pooled) is (100, 50); out of sample A
-     * against C's (100, 50): 24 in, C against A's (10, 20): 0 in, 50 %. Candidate floors <= 30: 10, 20; with either,
-     * C is checked against at most (20, 20) and its 100 / 50 stay out: 50 %. No floor holds, so the band over every
-     * class: (max(100, 30), max(50, 20)) = (100, 50), and out of sample C against the wider of A's (10, 20) and every
-     * class without C (below 210 values, rank 200: 30; at >= 1 MiB 294 values, rank 280: 5), (30, 20): 0 in. The
-     * check fails: 24 of 48. The band shipped, (100, 50), is X's own band: the band over every class (30, 20) is
-     * narrower in both regimes, so nothing was widened, and the entry must not say it was widened to that band (it
-     * did, naming a band of factor 2.00 / 1.50 beside a shipped 2.00 / 1.50 own band of the class, as the blackwell-roce
-     * row read "widened ... to the band over every class" at factor 10.83 / 14.53 beside an all-class 5.24 / 2.47).
+     * The rule ({@link PooledBand}) with class X = files A and B (bare model) and another class Y = file C, so every
+     * class = A, B, C. Below 1 MiB the candidates are 10, 30, 100 and the every-class share S (each file's share of
+     * its points at or below t, averaged) is 1/3, 2/3, 1; X's mixture (F_A + F_B + S) / 3 is (1 + 0 + 1/3) / 3 =
+     * 0.44 at 10, (1 + 1 + 2/3) / 3 = 0.89 at 30, 1 at 100: the band is 100 (0.95 first reached). At >= 1 MiB
+     * (candidates 5, 20, 50) the same 0.44, 0.89, 1: 50. Every class alone (K = 0): S reaches 0.95 at 100 and 50.
+     * Out of sample, without A: X = B, S over B and C: below 1 MiB (1 + 1/2) / 2 = 0.75 at 30, 1 at 100; at >= 1 MiB
+     * 0.75 at 5, 1 at 50: (100, 50), which holds A's 10 and 20. Without B, symmetrically (100, 50): B's 30 and 5 in.
      */
     @Test
-    void aClassTheOtherFilesDoNotCoverFailsTheCheck() {
+    void twoFilesThatDisagreeTakeTheWidestResidual() {
+        ClassBands.Entry e = ClassBands.of(bare("x", a, b), List.of(a, b, c));
+        assertEquals(100, e.band().belowMiBPercent(), 1e-9);
+        assertEquals(50, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(100, e.every().belowMiBPercent(), 1e-9);
+        assertEquals(50, e.every().atLeastMiBPercent(), 1e-9);
+        assertEquals(List.of(new BandCoverage(10, 10, 14, 14), new BandCoverage(10, 10, 14, 14)), e.bySeries());
+        assertEquals(1.0, e.outOfSample(), 1e-12);
+        assertEquals(1.0, e.inSample(), 1e-12);
+    }
+
+    /**
+     * Class X = A and C among 20 files like B (30, 5): 22 files. Below 1 MiB S is 1/22 at 10, 21/22 at 30, 1 at
+     * 100; X's mixture (F_A + F_C + S) / 3: 0.35, 0.65, 1: band 100; at >= 1 MiB S is 20/22 at 5, 21/22 at 20, 1 at
+     * 50, the mixture 0.30, 0.65, 1: 50. Every class alone: 21/22 = 0.955 at 30 and at 20: (30, 20). Out of sample,
+     * without A: X = C, S over C and the 20 B (21 files): below 1 MiB (0 + 20/21) / 2 = 0.48 at 30, 1 at 100; at
+     * >= 1 MiB 0.48 at 5, 1 at 50: (100, 50), A's 24 points in. Without C: X = A, S over A and the 20 B: (1 + 1/21)
+     * / 2 = 0.52 at 10, 1 at 30; at >= 1 MiB (0 + 20/21) / 2 = 0.48 at 5, 1 at 20: (30, 20), C's 100 and 50 out:
+     * 24 of 48.
+     */
+    @Test
+    void aFileTheOthersDoNotCoverFailsTheCheck() {
         List<Series> all = new ArrayList<>(List.of(a, c));
         for (int i = 0; i < 20; i++) {
             all.add(renamed(b, "B" + i + ".txt"));
         }
         ClassBands.Entry e = ClassBands.of(bare("x", a, c), all);
-        assertFalse(e.widened());
-        assertEquals(ClassBands.Rule.OWN_FAILS, e.rule());
-        assertEquals(0.5, e.ownInside(), 1e-12);
-        assertTrue(Double.isNaN(e.floor()));
         assertEquals(100, e.band().belowMiBPercent(), 1e-9);
         assertEquals(50, e.band().atLeastMiBPercent(), 1e-9);
         assertEquals(30, e.every().belowMiBPercent(), 1e-9);
         assertEquals(20, e.every().atLeastMiBPercent(), 1e-9);
+        assertEquals(List.of(new BandCoverage(10, 10, 14, 14), new BandCoverage(0, 10, 0, 14)), e.bySeries());
         assertEquals(0.5, e.outOfSample(), 1e-12);
-        assertTrue(e.widening().startsWith("not widened (own band 50 % out of sample, below 90 %): no floor"),
-                e.widening());
+        assertEquals(1.0, e.inSample(), 1e-12);
+    }
+
+    /**
+     * A class of one file, A among 20 files like B (30, 5): 21 files. Its file weighs 1/2: below 1 MiB (1 + 1/21) / 2
+     * = 0.52 at 10, 1 at 30; at >= 1 MiB (0 + 20/21) / 2 = 0.48 at 5, 1 at 20: (30, 20). The band over every class
+     * alone (K = 0) is (30, 5): 20/21 = 0.952 at 5. Out of sample A is checked against the rule without it, the band
+     * over the 20 B, (30, 5): its 10 small points in, its 14 large (20) out.
+     */
+    @Test
+    void aClassOfOneFileWeighsHalf() {
+        List<Series> all = new ArrayList<>(List.of(a));
+        for (int i = 0; i < 20; i++) {
+            all.add(renamed(b, "B" + i + ".txt"));
+        }
+        ClassBands.Entry e = ClassBands.of(bare("y", a), all);
+        assertEquals(30, e.band().belowMiBPercent(), 1e-9);
+        assertEquals(20, e.band().atLeastMiBPercent(), 1e-9);
+        assertEquals(30, e.every().belowMiBPercent(), 1e-9);
+        assertEquals(5, e.every().atLeastMiBPercent(), 1e-9);
+        assertEquals(List.of(new BandCoverage(10, 10, 0, 14)), e.bySeries());
+    }
+
+    /**
+     * The mixture by hand: class files {1, 2, 3} and {10}, every class {1, 2, 3}, {10}, {5, 5}. At t = 1, 2, 3, 5,
+     * 10: F_1 = 1/3, 2/3, 1, 1, 1; F_2 = 0, 0, 0, 0, 1; S = (F_1 + F_2 + F_3) / 3 = 1/9, 2/9, 1/3, 2/3, 1; (F_1 + F_2
+     * + S) / 3 = 0.15, 0.30, 0.44, 0.56, 1. Level 0.95: 10; level 0.5: 5. Without the every-class share one file
+     * {1, 2, 3} reaches at most 1/2 = F / 2: level 0.3 at 2 (1/3), level 0.95 never, so its largest residual, 3.
+     */
+    @Test
+    void pooledQuantileByHand() {
+        List<double[]> cls = List.of(new double[] {1, 2, 3}, new double[] {10});
+        List<double[]> every = List.of(new double[] {1, 2, 3}, new double[] {10}, new double[] {5, 5});
+        assertEquals(10, PooledBand.quantile(cls, every, 0.95));
+        assertEquals(5, PooledBand.quantile(cls, every, 0.5));
+        assertEquals(2, PooledBand.quantile(List.of(new double[] {1, 2, 3}), List.of(), 0.3));
+        assertEquals(3, PooledBand.quantile(List.of(new double[] {1, 2, 3}), List.of(), 0.95));
+        assertEquals(0, PooledBand.quantile(List.of(), List.of(), 0.95));
     }
 
     /** A point measured at a third of the prediction and one at three times it have the same band residual, 200 %. */
@@ -176,15 +216,21 @@ class ClassBandsTest {
     }
 
     /**
-     * Class X = A and a copy of A under another file name: each file's band from the other is (10, 20), which holds
-     * every point: 100 % >= 90 %, the own band (10, 20) is kept.
+     * Class X = A and a copy A2 among A, A2, 20 files like B (30, 5) and C (100, 50): 23 files. Below 1 MiB S is
+     * 2/23 at 10 and 22/23 at 30; X's mixture (2 + S) / 3 is 0.70 at 10 and 0.986 at 30: band 30; at >= 1 MiB S is
+     * 20/23 at 5 and 22/23 at 20, the mixture 0.29 at 5 and 0.986 at 20: 20. The two like files are not enough to
+     * ship their own 10 below 1 MiB: the unseen file's share is the other classes', and 30 is where most of them are.
+     * Out of sample, without A: (1 + 21/22) / 2 = 0.98 at 30 and at 20: (30, 20) holds A's 10 and 20; A2 likewise.
      */
     @Test
-    void aClassWhoseOwnBandHoldsKeepsIt() throws Exception {
+    void twoLikeFilesLeanOnTheOtherClasses() throws Exception {
         Series a2 = withResiduals("A2.txt", 10, 20);
-        ClassBands.Entry e = ClassBands.of(bare("x", a, a2), List.of(a, a2, c));
-        assertFalse(e.widened());
-        assertEquals(10, e.band().belowMiBPercent(), 1e-9);
+        List<Series> all = new ArrayList<>(List.of(a, a2, c));
+        for (int i = 0; i < 20; i++) {
+            all.add(renamed(b, "B" + i + ".txt"));
+        }
+        ClassBands.Entry e = ClassBands.of(bare("x", a, a2), all);
+        assertEquals(30, e.band().belowMiBPercent(), 1e-9);
         assertEquals(20, e.band().atLeastMiBPercent(), 1e-9);
         assertEquals(1.0, e.outOfSample(), 1e-12);
     }

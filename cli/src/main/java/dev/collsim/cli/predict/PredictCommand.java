@@ -193,7 +193,8 @@ public final class PredictCommand implements Callable<Integer> {
         checkBackendOptions();
         Collective c = UserError.usage(() -> Collective.parse(collective));
         PredictGroups groups = PredictGroups.parse(c, dataType, op, root);
-        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor));
+        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor,
+                TypedOption.sweepFlags(spec)));
         NcclSettings nccl = ncclSettings();
         ShellNcclEnv.note(System.getenv(), nccl.asMap()).ifPresent(spec.commandLine().getErr()::println);
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))

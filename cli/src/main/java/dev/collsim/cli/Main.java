@@ -122,7 +122,7 @@ public final class Main {
             return ExitCodes.USAGE;
         }
         CommandLine.ParameterException shown = mistypedRequired(ex, cmd, args);
-        err.println(name + ": " + unknownOptions(shown).orElse(shown.getMessage()));
+        err.println(name + ": " + unknownOptions(shown).orElse(TypedOption.inMessage(shown, args)));
         CommandLine.UnmatchedArgumentException.printSuggestions(shown, err);
         err.println("Try '" + name + " --help'.");
         err.flush();

@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code collsim run COLLECTIVE [nccl-tests flags] [--env NCCL_X=V] [--sweep-env NCCL_X=V1,V2] [-J FILE]}: measures
@@ -24,12 +26,15 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     RunOptions options = new RunOptions();
 
+    @Spec
+    private CommandSpec command;
+
     @Override
     public Integer call() {
         RunSpec spec;
         Optional<LaunchEnv> launch;
         try {
-            spec = options.toSpec();
+            spec = options.toSpec(TypedOption.sweepFlags(command));
             launch = LaunchEnv.detect(System.getenv());
         } catch (ExecutorException e) {
             throw new UserError(e.getMessage(), e.exitCode());

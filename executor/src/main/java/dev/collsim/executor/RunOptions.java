@@ -117,12 +117,23 @@ public final class RunOptions {
     int rdzvTimeout;
 
     /**
-     * Validates and converts the options.
+     * Validates and converts the options, naming the size options by nccl-tests' short names.
      *
      * @return the run request
      * @throws ExecutorException (usage) naming the option and the allowed values
      */
     public RunSpec toSpec() {
+        return toSpec(SizeSweep.Flags.NCCL_TESTS);
+    }
+
+    /**
+     * Validates and converts the options.
+     *
+     * @param sweepFlags the size options' names as the user typed them ({@code -f} or {@code --stepfactor})
+     * @return the run request
+     * @throws ExecutorException (usage) naming the option and the allowed values
+     */
+    public RunSpec toSpec(SizeSweep.Flags sweepFlags) {
         Collective coll;
         try {
             coll = Collective.parse(collective);
@@ -131,7 +142,7 @@ public final class RunOptions {
         }
         SizeSweep sweep;
         try {
-            sweep = SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor);
+            sweep = SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor, sweepFlags);
         } catch (IllegalArgumentException e) {
             throw new ExecutorException(e.getMessage(), ExecutorException.USAGE);
         }

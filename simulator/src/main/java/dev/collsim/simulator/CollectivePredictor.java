@@ -68,18 +68,6 @@ public interface CollectivePredictor {
     }
 
     /**
-     * Whether the latency this predictor times a Tree/Simple AllReduce between nodes with already holds its chunks'
-     * store and forward ({@code perf.TreeSimpleFill#heldByLatency}), so that the flow backend's Tree schedule must
-     * not add the pipeline's fill on top (one rule, both backends). The default knows none.
-     *
-     * @param request the communicator's ranks and NCCL settings
-     * @return true where no fill is charged
-     */
-    default boolean treeFillInLatency(PredictionRequest request) {
-        return false;
-    }
-
-    /**
      * The note {@code collsim predict} prints as its {@code Network:} header line for the request's communicator
      * ({@link PreparedCommunicator#networkNote}: a network class run on another class's figures, NCCL's socket
      * streams and their rate, GPUDirect RDMA off), so every output that times a cluster can say it.

@@ -63,22 +63,6 @@ public record FlowChoice(ScheduleAlgorithm schedule, int nChannels, List<Gpu> or
         List<Integer> channelEntries, List<Boolean> reversedEntries, List<Integer> heads, ChannelNets nets) {
 
     /**
-     * The same choice whose Tree/Simple schedule runs without the pipeline's fill steps, where the chooser's latency
-     * already holds them ({@link CollectivePredictor#treeFillInLatency}, the analytical model's rule); any other
-     * choice (another schedule or protocol, a schedule the user gave) unchanged.
-     *
-     * @param heldByLatency the chooser's answer for the communicator
-     * @return this choice, or one whose schedule is {@link TreeSchedule#withoutFill}
-     */
-    public FlowChoice withoutTreeFill(boolean heldByLatency) {
-        if (!heldByLatency || !ncclChoice || protocol != Protocol.SIMPLE || !(schedule instanceof TreeSchedule t)) {
-            return this;
-        }
-        return new FlowChoice(t.withoutFill(), nChannels, order, ranksPerHost, nicRanks, hostGroups, algorithm,
-                protocol, ncclChoice, channelEntries, reversedEntries, heads, nets);
-    }
-
-    /**
      * Explicit replacements of NCCL's choice.
      *
      * @param schedule the schedule to simulate, or null for NCCL's

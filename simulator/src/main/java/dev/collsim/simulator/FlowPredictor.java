@@ -128,8 +128,7 @@ public final class FlowPredictor implements CollectivePredictor {
             Optional<FlowChoice> f = r.nRanks() < 2 ? Optional.empty()
                     : FlowChoice.decide(r.collective(), choice, FlowChoice.Override.NONE, g, false,
                             chooser.version(), chooser.nvlsLoop(r, choice),
-                            ChannelNics.of(r.topology(), g, r.ncclSettings(), chooser.version(), 0))
-                            .map(c -> c.withoutTreeFill(chooser.treeFillInLatency(r)));
+                            ChannelNics.of(r.topology(), g, r.ncclSettings(), chooser.version(), 0));
             if (f.isEmpty()) {
                 return withBottleneck(withFabricBound(choice, r), "analytical (no flow schedule for "
                         + (r.nRanks() < 2 ? "one rank" : r.collective().ncclName()) + "): " + choice.bottleneck());

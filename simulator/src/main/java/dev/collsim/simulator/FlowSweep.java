@@ -119,7 +119,7 @@ public final class FlowSweep {
             PredictionRequest point = ncclRequest(r, c, size, r.op(), placed);
             Prediction nccl = chooser.predict(point);
             FlowChoice ch = decide(r, c, nccl, r.override(), placed, chooser.version(), r.override().schedule() == null
-                    ? chooser.nvlsLoop(point, nccl) : Optional.empty(), chooser.treeFillInLatency(point));
+                    ? chooser.nvlsLoop(point, nccl) : Optional.empty());
             // a forced schedule may be one NCCL would not run here (PAT across nodes): its bound is any algorithm's
             double bound = Math.min(fabricBound, r.override().schedule() == null ? nccl.physicalBoundBusBw()
                     : chooser.anyScheduleBoundBusBw(point));
@@ -206,15 +206,13 @@ public final class FlowSweep {
         Prediction nccl = o.schedule() != null && o.channels() != null ? null
                 : chooser.predict(ncclRequest(r, c, size, op, ranks));
         return decide(r, c, nccl, o, ranks, chooser.version(), nccl == null || o.schedule() != null
-                ? Optional.empty() : chooser.nvlsLoop(ncclRequest(r, c, size, op, ranks), nccl),
-                nccl != null && chooser.treeFillInLatency(ncclRequest(r, c, size, op, ranks)));
+                ? Optional.empty() : chooser.nvlsLoop(ncclRequest(r, c, size, op, ranks), nccl));
     }
 
     private static FlowChoice decide(FlowRequest r, Collective c, Prediction nccl, FlowChoice.Override o,
-            List<Gpu> ranks, NcclVersion release, Optional<NvlsLoop.Call> loop, boolean treeFillInLatency) {
+            List<Gpu> ranks, NcclVersion release, Optional<NvlsLoop.Call> loop) {
         return FlowChoice.decide(c, nccl, o, ranks, r.rankOrder(), release, loop,
-                ChannelNics.of(r.topology(), ranks, r.ncclEnv(), release, r.rails()))
-                .map(f -> f.withoutTreeFill(treeFillInLatency)).orElseThrow(() ->
+                ChannelNics.of(r.topology(), ranks, r.ncclEnv(), release, r.rails())).orElseThrow(() ->
                 new InvalidRequestException("no flow schedule for " + c.ncclName() + " (NCCL's choice "
                         + (nccl.algorithm() == null ? "p2p" : nccl.algorithm().ncclName()) + "); "
                         + "the flow backend simulates AllReduce, AllGather, ReduceScatter and AllToAll"));

@@ -189,12 +189,6 @@ public final class NcclPredictor implements CollectivePredictor {
         return prepare(r).call(r).predict(params);
     }
 
-    /** @return the communicator's rule ({@link PreparedCommunicator#treeFillInLatency}) */
-    @Override
-    public boolean treeFillInLatency(PredictionRequest r) {
-        return prepare(r).treeFillInLatency();
-    }
-
     /** @return NCCL's NVLS/NVLSTree loop of the call on the prediction's channels ({@link PreparedCall#nvlsLoop}) */
     @Override
     public Optional<NvlsLoop.Call> nvlsLoop(PredictionRequest r, Prediction p) {

@@ -24,7 +24,6 @@ import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.perf.SocketStreams;
-import dev.collsim.simulator.perf.TreeSimpleFill;
 import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.bound.LeafGroups;
 import dev.collsim.simulator.bound.PhysicalBound;
@@ -213,14 +212,6 @@ public final class PreparedCommunicator {
         }
         return Optional.ofNullable(NvlsLoop.call(call.algorithm(), call.protocol(), call.collective(), plan,
                 timeTable, settings.buffSize(), channels, call.bytes(), pp.nvlsLoopUs(generation())));
-    }
-
-    /**
-     * @return true where a Tree/Simple AllReduce between this communicator's nodes charges no pipeline fill: the
-     *         latency its time reads holds the chunk's trip ({@link TreeSimpleFill#heldByLatency}); false on one node
-     */
-    public boolean treeFillInLatency() {
-        return plan.nNodes() > 1 && TreeSimpleFill.heldByLatency(timeTable.input());
     }
 
     Protocol protocol(PreparedCall call) {

@@ -74,37 +74,66 @@ public record SizeSweep(long minBytes, long maxBytes, long stepBytes, long stepF
             Long.parseLong(DEFAULT_FACTOR));
 
     /**
+     * What {@code -f} takes, in words: nccl-tests 2.19.6 {@code src/common.cu} reads it with {@code strtol} (a
+     * whole number; {@code 0.5} would read as 0) and multiplies each size by it only when it is above 1 (its size
+     * loop, {@code stepfactor > 1 ? size * stepfactor : size + stepbytes}).
+     */
+    public static final String FACTOR_ALLOWED = "a whole number, as nccl-tests reads it: above 1 it multiplies each"
+            + " size, 0 or 1 adds the step bytes instead";
+
+    /**
      * @throws IllegalArgumentException naming the nccl-tests option (-b, -e, -i, -f) when the sweep is empty,
      *                                  would never end, or has more than {@link #MAX_POINTS} sizes
      */
     public SizeSweep {
+        check(minBytes, maxBytes, stepBytes, stepFactor, Flags.NCCL_TESTS);
+    }
+
+    /**
+     * The names of the sweep's four options as the user typed them, for messages ({@code -f} or
+     * {@code --stepfactor}).
+     *
+     * @param min    the {@code -b} option's name
+     * @param max    the {@code -e} option's name
+     * @param step   the {@code -i} option's name
+     * @param factor the {@code -f} option's name
+     */
+    public record Flags(String min, String max, String step, String factor) {
+
+        /** nccl-tests' short names. */
+        public static final Flags NCCL_TESTS = new Flags("-b", "-e", "-i", "-f");
+    }
+
+    private static void check(long minBytes, long maxBytes, long stepBytes, long stepFactor, Flags f) {
         if (minBytes < 0 || maxBytes < 0 || stepBytes < 0) {
-            throw new IllegalArgumentException("sizes must be >= 0 bytes, got -b " + minBytes + " -e " + maxBytes
-                    + " -i " + stepBytes);
+            throw new IllegalArgumentException("sizes must be >= 0 bytes, got " + f.min() + " " + minBytes + " "
+                    + f.max() + " " + maxBytes + " " + f.step() + " " + stepBytes);
         }
         if (stepFactor < 0) {
-            throw new IllegalArgumentException("-f (stepfactor) must be >= 0 (1 or 0 = additive steps), got "
-                    + stepFactor);
+            throw new IllegalArgumentException(f.factor() + " " + stepFactor + " is below 0; allowed: "
+                    + FACTOR_ALLOWED);
         }
         if (minBytes > maxBytes) {
-            throw new IllegalArgumentException("minimum size " + minBytes + " (-b) is larger than maximum size "
-                    + maxBytes + " (-e)");
+            throw new IllegalArgumentException("minimum size " + minBytes + " (" + f.min()
+                    + ") is larger than maximum size " + maxBytes + " (" + f.max() + ")");
         }
         if (stepFactor > 1 && minBytes == 0 && maxBytes > 0) {
-            throw new IllegalArgumentException("-f " + stepFactor + " needs -b > 0: a multiplicative sweep from 0"
-                    + " bytes never grows (nccl-tests would repeat size 0 forever); use -b 1 or more");
+            throw new IllegalArgumentException(f.factor() + " " + stepFactor + " needs " + f.min() + " > 0: a"
+                    + " multiplicative sweep from 0 bytes never grows (nccl-tests would repeat size 0 forever); use "
+                    + f.min() + " 1 or more");
         }
         if (stepFactor <= 1 && stepBytes == 0 && maxBytes > minBytes) {
-            throw new IllegalArgumentException("step must be > 0: give -i BYTES > 0 or -f FACTOR > 1");
+            throw new IllegalArgumentException("step must be > 0: give " + f.step() + " BYTES > 0 or " + f.factor()
+                    + " FACTOR > 1");
         }
         if (stepFactor <= 1 && maxBytes > minBytes && (maxBytes - minBytes) / stepBytes >= MAX_POINTS) {
-            throw new IllegalArgumentException("the sweep has more than " + MAX_POINTS + " sizes; use a larger -i"
-                    + " or -f");
+            throw new IllegalArgumentException("the sweep has more than " + MAX_POINTS + " sizes; use a larger "
+                    + f.step() + " or " + f.factor());
         }
     }
 
     /**
-     * A sweep from nccl-tests' option texts.
+     * A sweep from nccl-tests' option texts, its messages naming nccl-tests' short options.
      *
      * @param min    {@code -b} text
      * @param max    {@code -e} text
@@ -114,7 +143,26 @@ public record SizeSweep(long minBytes, long maxBytes, long stepBytes, long stepF
      * @throws IllegalArgumentException naming the option and what is allowed
      */
     public static SizeSweep parse(String min, String max, String step, long factor) {
-        return new SizeSweep(parseBytes("-b", min), parseBytes("-e", max), parseBytes("-i", step), factor);
+        return parse(min, max, step, factor, Flags.NCCL_TESTS);
+    }
+
+    /**
+     * A sweep from option texts, its messages naming the options as the user typed them.
+     *
+     * @param min    {@code -b} text
+     * @param max    {@code -e} text
+     * @param step   {@code -i} text
+     * @param factor {@code -f} value
+     * @param flags  the options' names as typed
+     * @return the sweep
+     * @throws IllegalArgumentException naming the option as typed and what is allowed
+     */
+    public static SizeSweep parse(String min, String max, String step, long factor, Flags flags) {
+        long minBytes = parseBytes(flags.min(), min);
+        long maxBytes = parseBytes(flags.max(), max);
+        long stepBytes = parseBytes(flags.step(), step);
+        check(minBytes, maxBytes, stepBytes, factor, flags);
+        return new SizeSweep(minBytes, maxBytes, stepBytes, factor);
     }
 
     /**

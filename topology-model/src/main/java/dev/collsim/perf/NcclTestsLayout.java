@@ -103,11 +103,6 @@ public record NcclTestsLayout(List<String> columns, int line) {
         return -1;
     }
 
-    /** @return true when the table has the {@code root} column (nccl-tests 2.11 and later) */
-    public boolean hasRoot() {
-        return columns.contains("root");
-    }
-
     /** @return true when an in-place half is present */
     public boolean hasInPlace() {
         return index("time", 1) >= 0;

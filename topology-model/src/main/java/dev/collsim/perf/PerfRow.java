@@ -41,15 +41,6 @@ public record PerfRow(
         @JsonProperty("in_place") PerfResult inPlace,
         @JsonProperty("nccl_estimate_us") Double ncclEstimateUs) {
 
-    /**
-     * @return the collective as an enum
-     * @throws IllegalArgumentException when {@link #collective()} is not a known name
-     */
-    @JsonIgnore
-    public Collective collectiveEnum() {
-        return Collective.parse(collective);
-    }
-
     /** @return the out-of-place half when present, else the in-place one (null when neither) */
     @JsonIgnore
     public PerfResult primary() {

@@ -52,11 +52,6 @@ public record Latency(double micros) implements Comparable<Latency> {
         });
     }
 
-    /** @return the sum */
-    public Latency plus(Latency o) {
-        return new Latency(micros + o.micros);
-    }
-
     @Override
     public int compareTo(Latency o) {
         return Double.compare(micros, o.micros);

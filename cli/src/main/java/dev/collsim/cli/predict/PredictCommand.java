@@ -18,6 +18,7 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.PreparedCommunicator;
+import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.calibration.ProfileClass;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -193,7 +194,8 @@ public final class PredictCommand implements Callable<Integer> {
         checkBackendOptions();
         Collective c = UserError.usage(() -> Collective.parse(collective));
         PredictGroups groups = PredictGroups.parse(c, dataType, op, root);
-        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor));
+        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor,
+                TypedOption.sweepFlags(spec)));
         NcclSettings nccl = ncclSettings();
         ShellNcclEnv.note(System.getenv(), nccl.asMap()).ifPresent(spec.commandLine().getErr()::println);
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))
@@ -241,7 +243,7 @@ public final class PredictCommand implements Callable<Integer> {
         switch (format) {
             case csv -> w.csv(rows, allAlgorithms);
             case json -> w.json(header, nccl, rows, allAlgorithms);
-            default -> w.text(header, rows, allAlgorithms);
+            default -> w.text(header, rows, allAlgorithms, PhysicalBound.algorithmsNote(c, nccl.algo()));
         }
         out.flush();
         return ExitCodes.OK;

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Writes predictions as an nccl-tests-shaped text table (nccl-tests 2.19.6 {@code src/util.cu} column order and
@@ -46,10 +47,16 @@ final class PredictWriter {
         return rows.stream().anyMatch(r -> !Double.isNaN(r.linksBusBw()));
     }
 
-    /** The text table with the analytical backend's footer. */
-    void text(List<String> header, List<PredictRow> rows, boolean all) {
+    /**
+     * The text table with the analytical backend's footer.
+     *
+     * @param boundFor the algorithms the bound is for where NCCL_ALGO restricts them ({@code
+     *                 PhysicalBound.algorithmsNote}), else empty
+     */
+    void text(List<String> header, List<PredictRow> rows, boolean all, Optional<String> boundFor) {
         text(header, rows, all, "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
-                + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow (N/A: no link limits it, as with one rank). Not modelled:"
+                + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow"
+                + boundFor.map(s -> " " + s).orElse("") + " (N/A: no link limits it, as with one rank). Not modelled:"
                 + " congestion from other jobs, link sharing above the leaf uplinks (ECMP collisions: --backend flow),"
                 + " clocks, CUDA graph launch; oversubscribed leaf uplinks are timed (a '# fabric:' line names the"
                 + " sizes they limit).");

@@ -3,6 +3,7 @@ package dev.collsim.cli.validation;
 import dev.collsim.cli.CalibrationOption;
 import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
+import dev.collsim.cli.TypedOption;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.Collective;
@@ -122,7 +123,8 @@ public final class TuneCommand implements Callable<Integer> {
             throw new UserError("give --calibration or -m, not both", ExitCodes.USAGE);
         }
         List<Collective> colls = collectives();
-        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, "1M", stepFactor));
+        SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, "1M", stepFactor,
+                TypedOption.sweepFlags(spec)));
         NcclVersion version = UserError.usage(() -> NcclVersion.parse(ncclVersion));
         PrintWriter out = spec.commandLine().getOut();
         MeasuredFiles.Batch batch = measured == null ? new MeasuredFiles.Batch(List.of(), 0)

@@ -20,8 +20,4 @@ public record CommOp(CommKind kind, long sizeBytes, long callsPerStep, String fo
         }
     }
 
-    /** @return bytes moved per step by this kind, sizeBytes x callsPerStep (nccl-tests size units) */
-    public double bytesPerStep() {
-        return (double) sizeBytes * callsPerStep;
-    }
 }

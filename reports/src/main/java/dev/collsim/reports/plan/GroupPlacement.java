@@ -152,12 +152,6 @@ public final class GroupPlacement {
         return g.isEmpty() ? null : g;
     }
 
-    /** @return the number of groups of {@code kind} running at the same time: job GPUs / group size */
-    public int concurrentGroups(GroupKind kind) {
-        int size = kind == GroupKind.PP ? job.pp() : group(kind).size();
-        return job.nGpus() / size;
-    }
-
     /** @return distinct hosts the group of {@code kind} spans */
     public int hosts(GroupKind kind) {
         Set<Integer> hosts = new HashSet<>();

@@ -45,8 +45,10 @@ class StepCollectivesTest {
         assertEquals(100_663_296L, op(ops, CommKind.DP_REDUCE_SCATTER).sizeBytes());
         assertEquals(32, op(ops, CommKind.DP_REDUCE_SCATTER).callsPerStep());
         assertEquals(64, op(ops, CommKind.DP_ALLGATHER).callsPerStep());
-        double perMicroBatch = (op(ops, CommKind.DP_REDUCE_SCATTER).bytesPerStep()
-                + op(ops, CommKind.DP_ALLGATHER).bytesPerStep()) / 2;
+        CommOp rs = op(ops, CommKind.DP_REDUCE_SCATTER);
+        CommOp ag = op(ops, CommKind.DP_ALLGATHER);
+        double perMicroBatch = ((double) rs.sizeBytes() * rs.callsPerStep()
+                + (double) ag.sizeBytes() * ag.callsPerStep()) / 2;
         assertEquals(3.0 * 1_610_612_736L, perMicroBatch, 1);
     }
 

@@ -5,6 +5,9 @@ import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.env.AlgoProtoFilter;
 import dev.collsim.simulator.channel.ChannelPlan;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The best bus bandwidth (nccl-tests definition, GB/s) the hardware allows for a collective, from physical link
@@ -129,6 +132,32 @@ public final class PhysicalBound {
         double intra = intraBusBw(c, plan.nRanks(), plan.nNodes(), plan.gpuScaleUpBw(), nvls);
         double inter = interBusBw(plan, c, ringOnly);
         return Math.min(intra, inter);
+    }
+
+    /**
+     * Which algorithms the bound is for, in words, where NCCL_ALGO turns some of the collective's off: the bound of
+     * an AllReduce, AllGather or ReduceScatter is that of the algorithms allowed ({@link #busBw(ChannelPlan,
+     * Collective, AlgoProtoFilter, boolean)}), so a printed bound says so next to it. On two DGX A100 with
+     * NCCL_ALGO=Ring: "for Ring, the algorithm NCCL_ALGO=Ring allows" (the bound 200 GB/s, a ring's NICs, where
+     * Tree would allow more).
+     *
+     * @param c     the collective
+     * @param algos NCCL_ALGO as parsed
+     * @return the phrase, e.g. {@code for Ring, the algorithm NCCL_ALGO=Ring allows}; empty where NCCL_ALGO leaves
+     *         every algorithm on, or the collective's bound does not read it (Broadcast, Reduce, p2p)
+     */
+    public static Optional<String> algorithmsNote(Collective c, AlgoProtoFilter<Algorithm> algos) {
+        if (c != Collective.ALL_REDUCE && c != Collective.ALL_GATHER && c != Collective.REDUCE_SCATTER) {
+            return Optional.empty();
+        }
+        List<String> on = Arrays.stream(Algorithm.values()).filter(a -> algos.allows(c, a)).map(Algorithm::ncclName)
+                .toList();
+        if (on.size() == Algorithm.values().length) {
+            return Optional.empty();
+        }
+        return Optional.of(on.isEmpty() ? "for no algorithm (NCCL_ALGO=" + algos.text() + " allows none)"
+                : "for " + String.join(", ", on) + ", the algorithm" + (on.size() > 1 ? "s" : "") + " NCCL_ALGO="
+                + algos.text() + " allows");
     }
 
     /**

@@ -63,21 +63,8 @@ public final class FabricFailures {
     }
 
     /**
-     * Picks {@code count} network cables at random (both directions fail together), from the NET links of the
-     * fabric, with a seeded java.util.Random over the cables sorted by id.
-     *
-     * @param topology the cluster
-     * @param count    cables to fail, {@code 0 <= count <=} number of cables
-     * @param seed     random seed
-     * @return the directed links to fail
-     * @throws IllegalArgumentException when count is out of range
-     */
-    public static Set<Link> randomCables(Topology topology, int count, long seed) {
-        return byName(topology, randomCableNames(topology, count, seed));
-    }
-
-    /**
-     * The cables {@link #randomCables} fails, by name.
+     * Picks {@code count} network cables at random (both directions of each fail together, {@link #byName}), from
+     * the NET links of the fabric, with a seeded java.util.Random over the cables sorted by id.
      *
      * @param topology the cluster
      * @param count    cables to fail, {@code 0 <= count <=} number of cables
@@ -102,17 +89,6 @@ public final class FabricFailures {
         }
         Collections.shuffle(unique, new Random(seed));
         return List.copyOf(unique.subList(0, count));
-    }
-
-    /**
-     * @param topology the cluster
-     * @param count    NICs to fail
-     * @param seed     random seed
-     * @return the directed links of {@code count} NICs chosen as {@link #randomNicNames} chooses them
-     * @throws IllegalArgumentException when count is out of range
-     */
-    public static Set<Link> randomNics(Topology topology, int count, long seed) {
-        return byName(topology, randomNicNames(topology, count, seed));
     }
 
     /**

@@ -13,7 +13,6 @@ public final class Route {
     private final double[] share;
     private final double latencyUs;
     private final double aloneRate;
-    private final int bottleneck;
 
     /**
      * @param links     link indices of a {@link NetworkModel}, distinct, at least one
@@ -30,24 +29,18 @@ public final class Route {
         this.share = share.clone();
         this.latencyUs = latencyUs;
         double best = Double.POSITIVE_INFINITY;
-        int arg = -1;
         for (int i = 0; i < links.length; i++) {
             if (!(share[i] > 0 && share[i] <= 1 + 1e-12)) {
                 throw new IllegalArgumentException("share " + share[i] + " of link " + links[i] + " not in (0, 1]");
             }
-            double r = model.capacity(links[i]) / share[i];
-            if (r < best) {
-                best = r;
-                arg = links[i];
-            }
+            best = Math.min(best, model.capacity(links[i]) / share[i]);
         }
         this.aloneRate = best;
-        this.bottleneck = arg;
     }
 
     /** @return a route made of one segment (its arrays are shared: segments are never modified) */
     static Route of(RouteBuilder.Segment s) {
-        return new Route(s.links(), s.shares(), s.latency(), s.aloneRate(), s.bottleneck());
+        return new Route(s.links(), s.shares(), s.latency(), s.aloneRate());
     }
 
     /**
@@ -63,7 +56,6 @@ public final class Route {
         double[] share = new double[n];
         double latency = 0;
         double alone = Double.POSITIVE_INFINITY;
-        int bottleneck = -1;
         int at = 0;
         for (RouteBuilder.Segment p : parts) {
             int k = p.links().length;
@@ -71,20 +63,16 @@ public final class Route {
             System.arraycopy(p.shares(), 0, share, at, k);
             at += k;
             latency += p.latency();
-            if (p.aloneRate() < alone) {
-                alone = p.aloneRate();
-                bottleneck = p.bottleneck();
-            }
+            alone = Math.min(alone, p.aloneRate());
         }
-        return new Route(links, share, latency, alone, bottleneck);
+        return new Route(links, share, latency, alone);
     }
 
-    private Route(int[] links, double[] share, double latencyUs, double aloneRate, int bottleneck) {
+    private Route(int[] links, double[] share, double latencyUs, double aloneRate) {
         this.links = links;
         this.share = share;
         this.latencyUs = latencyUs;
         this.aloneRate = aloneRate;
-        this.bottleneck = bottleneck;
     }
 
     /** @return number of links */
@@ -113,11 +101,6 @@ public final class Route {
      */
     public double aloneRate() {
         return aloneRate;
-    }
-
-    /** @return index of the link that sets {@link #aloneRate()} */
-    public int bottleneckLink() {
-        return bottleneck;
     }
 
     @Override

@@ -71,29 +71,24 @@ final class RouteBuilder {
     Segment segment() {
         double[] share = new double[size];
         double alone = Double.POSITIVE_INFINITY;
-        int bottleneck = -1;
         for (int i = 0; i < size; i++) {
             if (!(shares[i] > 0 && shares[i] <= 1 + 1e-12)) {
                 throw new IllegalArgumentException("share " + shares[i] + " of link " + links[i] + " not in (0, 1]");
             }
             share[i] = Math.min(1.0, shares[i]);
-            double r = model.capacity(links[i]) / share[i];
-            if (r < alone) {
-                alone = r;
-                bottleneck = links[i];
-            }
+            alone = Math.min(alone, model.capacity(links[i]) / share[i]);
         }
         if (size == 0) {
             throw new IllegalArgumentException("a route needs at least one link");
         }
-        return new Segment(Arrays.copyOf(links, size), share, latency, alone, bottleneck);
+        return new Segment(Arrays.copyOf(links, size), share, latency, alone);
     }
 
     /**
      * Links and shares of a part of a route, kept to be reused (arrays not copied; never modified), with its
-     * latency (microseconds), its bottleneck rate alone (min over links of capacity / share, bytes per
-     * microsecond) and the link that sets it.
+     * latency (microseconds) and its bottleneck rate alone (min over links of capacity / share, bytes per
+     * microsecond).
      */
-    record Segment(int[] links, double[] shares, double latency, double aloneRate, int bottleneck) {
+    record Segment(int[] links, double[] shares, double latency, double aloneRate) {
     }
 }

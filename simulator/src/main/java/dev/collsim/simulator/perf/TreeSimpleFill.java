@@ -8,9 +8,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.HardwareClass;
-import dev.collsim.simulator.tuning.TimeTable;
 import dev.collsim.simulator.tuning.TreeChunk;
-import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.PathType;
 
@@ -59,13 +57,15 @@ import dev.collsim.topology.PathType;
  * A release before 2.20 halves the chunk of such calls (item 3), which this fill does not model: the p4de run of
  * NCCL 2.17 (A-allreduce-2x8xA100-80GB-aws-p4de-efa-parallelcluster-nccl2.17-excerpt.txt) goes 9.2 -> 10.7 %.
  *
- * <p>Releases whose latency holds the chunk ({@link #latencyHoldsChunk}). NCCL 2.5.6 to 2.18.1 and 2.19 to 2.22 set
- * Tree/Simple's {@code hwLat} to {@link #CHUNK_HOP_US} on every link, and 2.5.6-2.18.1 say why: "the latency a 256kB
- * chunk, which is ~ base lat + 256k/12GB/s" (v2.8.4-1 {@code src/graph/tuning.cc} line 61): a whole chunk's trip per
- * hop at one rate for every link. The time of such a run reads 2.18.5's hop figures instead (4 us on NVLink, 14 on
- * the network, {@code tuning.RemeasuredLatency}, on any GPU) and charges this fill, each hop at its own rate and
- * with the run's chunk (2.8 halves it to 64 KiB at 2-8 MiB on the ABCI V100 nodes, v2.8.4-1 {@code src/enqueue.cc}
- * lines 385-387, where 28 us stands for 256 KB); NCCL's choice keeps the release's 28.
+ * <p>Releases whose latency is a chunk's trip. NCCL 2.5.6 to 2.18.1 and 2.19 to 2.22 set Tree/Simple's {@code hwLat}
+ * to 28 us on every link, and 2.5.6-2.18.1 say why: "the latency a 256kB chunk, which is ~ base lat + 256k/12GB/s"
+ * (v2.8.4-1 {@code src/graph/tuning.cc} line 61): a whole chunk's trip per hop at one rate for every link. The time
+ * of every such release reads 2.18.5's hop figures instead (4 us on NVLink, 14 on the network, {@code
+ * tuning.RemeasuredLatency}, on any GPU; {@code RemeasuredLatencyTest} checks that no modelled release is timed on
+ * the 28) and charges this fill, each hop at its own rate and with the run's chunk (2.8 halves it to 64 KiB at
+ * 2-8 MiB on the ABCI V100 nodes, v2.8.4-1 {@code src/enqueue.cc} lines 385-387, where 28 us stands for 256 KB), so
+ * the fill is charged on every release and the flow backend's Tree schedule keeps its fill steps alike; NCCL's
+ * choice keeps the release's 28.
  *
  * <p>Network hops staged through host memory ({@link #netLegs}). Without GPU Direct RDMA a network hop is three
  * whole-chunk legs in series (GPU store into host memory, the NIC's transfer, GPU load from host memory), each charged
@@ -99,15 +99,6 @@ import dev.collsim.topology.PathType;
  */
 public final class TreeSimpleFill {
 
-    /**
-     * NCCL's Tree/Simple {@code hwLat} where it stands for a whole chunk's trip, microseconds per hop, on NVLink, PCI
-     * and the network alike: v2.8.4-1 {@code src/graph/tuning.cc} lines 61-69 ("Tree/Simple is the latency a 256kB
-     * chunk, which is ~ base lat + 256k/12GB/s (+ 256k/12GB/s for the network)", from 2.5.6-1, commit 299c554d, to
-     * 2.18.1-1 line 65); v2.19.4-1 and v2.22.3-1 lines 67, 71, 75 (the same 28 without the comment). The releases
-     * whose figure is a hop's own latency have 4 on NVLink (v2.18.5-1 line 67, v2.23.4-1 line 67).
-     */
-    static final double CHUNK_HOP_US = 28;
-
     private TreeSimpleFill() {
     }
 
@@ -132,11 +123,8 @@ public final class TreeSimpleFill {
      * @param busPerChannel bus bandwidth of one channel between nodes, GB/s (1e9 B/s), > 0
      * @param perChannelCap bus bandwidth one channel can move at most, GB/s
      * @param callChannels  NCCL's channels for the call ({@code info->nChannels}, which its chunk rule reads)
-     * @param in            the communicator's tuning input: its release tables ({@link #latencyHoldsChunk}; its
-     *                      rules' run minor release for {@link #chunk}) and whether its time reads them ({@link
-     *                      TimeTable#ownTreeSimpleLatency})
-     * @return microseconds; 0 where the latency the time reads holds the chunk's trip ({@link #latencyHoldsChunk}:
-     *         no release now, the time reading the hop figures for each such release, a guard for new entries)
+     * @param in            the communicator's tuning input (its rules' run minor release for {@link #chunk})
+     * @return microseconds
      */
     static double fillUs(double otherFill, ChannelPlan plan, PerformanceParameters pp, Collective func, Algorithm a,
             Protocol p, NcclSettings s, long nBytes, double channels, double busPerChannel, double perChannelCap,
@@ -144,11 +132,7 @@ public final class TreeSimpleFill {
         if (!applies(func, a, p, plan)) {
             return otherFill;
         }
-        TuningConstants constants = in.constants();
-        if (heldByLatency(in)) {
-            return 0;
-        }
-        int runMinor = constants.rules().runMinor();
+        int runMinor = in.constants().rules().runMinor();
         return pp.pipelineFillChunks() * fillUs(chunk(plan, s, nBytes, callChannels, runMinor), nBytes, channels,
                 plan.nRanks() / plan.nNodes() - 1, NetHops.treeDepth(plan.nNodes()) * netLegs(plan, s),
                 intraRate(plan, pp, perChannelCap),
@@ -178,35 +162,6 @@ public final class TreeSimpleFill {
 
     /** Legs of a network hop staged through host memory ({@link #netLegs}). */
     static final int STAGED_LEGS = 3;
-
-    /**
-     * The no-fill rule of both backends: true where the latency a communicator's time reads holds a Tree/Simple
-     * chunk's store and forward hop by hop ({@link #latencyHoldsChunk}, and the time reads the release's own
-     * Tree/Simple latency, {@link TimeTable#ownTreeSimpleLatency}), so no fill is charged on top: this class charges
-     * none, and the flow backend's Tree schedule then runs its chunks without the pipeline's fill steps
-     * ({@code schedule.TreeSchedule}, through {@code PreparedCommunicator.treeFillInLatency}).
-     *
-     * @param in the communicator's tuning input (its release tables, its GPUs)
-     * @return true where a release whose Tree/Simple latency holds the chunk is timed on that latency; false for
-     *         every release collsim models now (2.8-2.11 and 2.19-2.22, the ones with the 28 us figure, are timed on
-     *         2.18.5's hop figures, {@code tuning.RemeasuredLatency})
-     */
-    public static boolean heldByLatency(TuningInput in) {
-        return latencyHoldsChunk(in.constants()) && TimeTable.ownTreeSimpleLatency(in);
-    }
-
-    /**
-     * True where the release's Tree/Simple {@code hwLat} is NCCL's per-hop figure for a whole chunk's trip,
-     * {@link #CHUNK_HOP_US} on every link: that latency, which the time reads, already holds the store and forward
-     * this class charges, so the fill is not charged again (class comment, "Releases whose latency holds the
-     * chunk").
-     *
-     * @param constants the run's release tables
-     * @return true for 2.8-2.11 (and 2.4-2.7, which the 2.8.4 entry stands for) and 2.19-2.22
-     */
-    static boolean latencyHoldsChunk(TuningConstants constants) {
-        return constants.hwLatency(HardwareClass.NVLINK, Algorithm.TREE, Protocol.SIMPLE) == CHUNK_HOP_US;
-    }
 
     /**
      * NCCL's Tree/Simple chunk of the call: the Simple step ({@link PerformanceModel#chunk}), before 2.20 halved

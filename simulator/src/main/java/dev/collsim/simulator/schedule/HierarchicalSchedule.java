@@ -61,11 +61,6 @@ public final class HierarchicalSchedule implements ScheduleAlgorithm {
         this.loopUs = loopUs;
     }
 
-    /** @return true when hosts exchange over NCCL's double binary tree (NVLSTree), false over rings */
-    public boolean treeBetweenHosts() {
-        return tree;
-    }
-
     /** Two hierarchical schedules are equal when they cut, cross hosts and charge steps alike. */
     @Override
     public boolean equals(Object o) {

@@ -32,9 +32,6 @@ public final class TreeSchedule implements ScheduleAlgorithm {
     /** True where the modelled release halves the chunk of small calls ({@link #halvesTreeChunk}). */
     private final boolean halveChunk;
 
-    /** False where the chooser's latency holds the chunks' trip ({@link #withoutFill}). */
-    private final boolean fill;
-
     /** The Tree schedule of the default release ({@link NcclVersion#DEFAULT}): the chunk is never halved. */
     public TreeSchedule() {
         this(NcclVersion.DEFAULT, Protocol.SIMPLE);
@@ -46,26 +43,7 @@ public final class TreeSchedule implements ScheduleAlgorithm {
      *                 Simple rule)
      */
     public TreeSchedule(NcclVersion release, Protocol protocol) {
-        this(halvesTreeChunk(release, protocol == null ? Protocol.SIMPLE : protocol), true);
-    }
-
-    private TreeSchedule(boolean halveChunk, boolean fill) {
-        this.halveChunk = halveChunk;
-        this.fill = fill;
-    }
-
-    /**
-     * The same schedule without the pipeline's fill: every step moves one chunk over every edge of both trees at
-     * once (the steady state), {@code chunks} steps in all instead of {@code chunks + 2 x depth - 1}. For the
-     * releases whose Tree/Simple latency is NCCL's store-and-forward figure for a whole chunk on every hop (28 us;
-     * NCCL 2.8-2.11 and 2.19-2.22 where the time reads it): the chooser charges that latency, so the schedule must not
-     * charge the chunks' trip down the tree again, the analytical model's rule ({@code
-     * perf.TreeSimpleFill#heldByLatency}).
-     *
-     * @return the schedule without fill
-     */
-    public TreeSchedule withoutFill() {
-        return new TreeSchedule(halveChunk, false);
+        this.halveChunk = halvesTreeChunk(release, protocol == null ? Protocol.SIMPLE : protocol);
     }
 
     /**
@@ -91,12 +69,12 @@ public final class TreeSchedule implements ScheduleAlgorithm {
     /** Two Tree schedules are equal when they cut chunks alike (the release's and protocol's rule). */
     @Override
     public boolean equals(Object o) {
-        return o instanceof TreeSchedule t && t.halveChunk == halveChunk && t.fill == fill;
+        return o instanceof TreeSchedule t && t.halveChunk == halveChunk;
     }
 
     @Override
     public int hashCode() {
-        return 2 * Boolean.hashCode(halveChunk) + Boolean.hashCode(fill);
+        return Boolean.hashCode(halveChunk);
     }
 
     @Override
@@ -136,12 +114,6 @@ public final class TreeSchedule implements ScheduleAlgorithm {
                 perChannel[t] = r.sizeBytes() / 2.0 / channels[t].length;
                 chunks[t] = Math.max(1, (long) Math.ceil(perChannel[t] / chunk));
             }
-            if (!fill) {
-                long k = Math.max(chunks[0], chunks[1]);
-                steps.add(new Step("tree steady step", edges(n, channels, parent, depth, perChannel, k,
-                        new int[][] {{1, n, 1, n}, {1, n, 1, n}}), k));
-                return scheduleOf(r, steps);
-            }
             long total = Math.max(chunks[0] + 2L * maxDepth[0] - 1, chunks[1] + 2L * maxDepth[1] - 1);
             long s = 0;
             while (s < total) {
@@ -160,16 +132,6 @@ public final class TreeSchedule implements ScheduleAlgorithm {
             }
         }
         return scheduleOf(r, steps);
-    }
-
-    /** @return the transfers of both trees' edges busy in a step of the steady state, k chunks per channel */
-    private static List<Transfer> edges(int n, int[][] channels, int[][][] parent, int[][][] depth,
-            double[] perChannel, long k, int[][] active) {
-        List<Transfer> ts = new ArrayList<>();
-        for (int t = 0; t < 2; t++) {
-            ts.addAll(edges(n, channels[t], parent[t], depth[t], perChannel[t] / k, active[t]));
-        }
-        return ts;
     }
 
     /** @return one tree's transfers of {@code bytes} over its edges whose child depth is in the active ranges */

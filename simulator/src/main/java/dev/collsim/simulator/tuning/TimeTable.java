@@ -56,15 +56,6 @@ public final class TimeTable {
     }
 
     /**
-     * @param in a communicator
-     * @return true where its time reads the release's own Tree/Simple latency, false where it reads 2.18.5's
-     *         ({@link RemeasuredLatency}: NCCL 2.8-2.11 and 2.19-2.22, any GPU)
-     */
-    public static boolean ownTreeSimpleLatency(TuningInput in) {
-        return !RemeasuredLatency.replaces(in, Algorithm.TREE, Protocol.SIMPLE);
-    }
-
-    /**
      * @param table NCCL's table of a communicator
      * @return {@link #of(CostTable, GraphSummary)} on the communicator's own NVLS graph
      */

@@ -81,4 +81,28 @@ class AlgoBoundTest {
         assertEquals(450 * 8.0 / 7 * 15 / 16, bound("dgx-h100x2", Map.of("NCCL_PROTO", "LL128")), 0.01);
         assertEquals(400.0, bound("dgx-h100x2", Map.of("NCCL_ALGO", "NVLSTree,Ring", "NCCL_PROTO", "LL")), 0.01);
     }
+
+    /**
+     * The words printed next to the bound say which algorithms it is for where NCCL_ALGO turns some off (NCCL's
+     * syntax, 2.30.7 {@code docs/userguide/source/env.rst}: a list enables only those, {@code ^} excludes, {@code
+     * func:} applies to one function). Seven algorithms (Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree,
+     * PAT): {@code ^Tree} leaves six. {@code allreduce:Ring} leaves AllGather's at its default; Broadcast's bound
+     * reads no NCCL_ALGO (PhysicalBound.busBw(plan, c) for every collective but AllReduce, AllGather, ReduceScatter).
+     */
+    @Test
+    void theBoundSaysWhichAlgorithmsNcclAlgoLeaves() {
+        assertEquals("for Ring, the algorithm NCCL_ALGO=Ring allows", note(Collective.ALL_REDUCE, "Ring"));
+        assertEquals("for Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree, PAT, the algorithms NCCL_ALGO=^Tree"
+                + " allows", note(Collective.ALL_REDUCE, "^Tree"));
+        assertEquals("", note(Collective.ALL_GATHER, "allreduce:Ring"));
+        assertEquals("for Ring, the algorithm NCCL_ALGO=allreduce:Ring allows",
+                note(Collective.ALL_REDUCE, "allreduce:Ring"));
+        assertEquals("", note(Collective.BROADCAST, "Ring"));
+        assertEquals("", PhysicalBound.algorithmsNote(Collective.ALL_REDUCE, NcclSettings.DEFAULTS.algo())
+                .orElse(""));
+    }
+
+    private static String note(Collective c, String algo) {
+        return PhysicalBound.algorithmsNote(c, NcclSettings.parse(Map.of("NCCL_ALGO", algo)).algo()).orElse("");
+    }
 }

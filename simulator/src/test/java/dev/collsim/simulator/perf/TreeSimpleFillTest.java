@@ -1,7 +1,6 @@
 package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
@@ -16,7 +15,6 @@ import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.Map;
@@ -92,24 +90,6 @@ class TreeSimpleFillTest {
     @Test
     void onlyNetworkHopsWithOneGpuPerNode() {
         assertEquals(157.2864, TreeSimpleFill.fillUs(524288, 1L << 30, 16, 0, 2, 1.0, 10.0, true), 1e-9);
-    }
-
-    /**
-     * Releases whose Tree/Simple hwLat is NCCL's figure for a 256 KB chunk's trip, 28 us on every link: v2.8.4-1
-     * {@code src/graph/tuning.cc} lines 61-69 (the 2.8.4 entry; v2.10.3-1 the same lines), v2.19.4-1 and v2.22.3-1
-     * lines 67, 71, 75 (the 2.19.4 and 2.21.5 entries). A hop's own latency, 4 us on NVLink: v2.18.5-1 line 67,
-     * v2.23.4-1 line 67, v2.28.9-1 line 151.
-     */
-    @Test
-    void latencyHoldsTheChunkWhereTheFigureIs28() {
-        for (NcclVersion v : new NcclVersion[] {NcclVersion.V2_8_4, NcclVersion.V2_10_3, NcclVersion.V2_19_4,
-            NcclVersion.V2_21_5}) {
-            assertTrue(TreeSimpleFill.latencyHoldsChunk(TuningConstants.of(v)), v.toString());
-        }
-        for (NcclVersion v : new NcclVersion[] {NcclVersion.V2_18_5, NcclVersion.V2_23_4, NcclVersion.V2_28_9,
-            NcclVersion.V2_30_7}) {
-            assertFalse(TreeSimpleFill.latencyHoldsChunk(TuningConstants.of(v)), v.toString());
-        }
     }
 
     private static Prediction treeSimple(NcclVersion v, long bytes) throws Exception {

@@ -113,7 +113,6 @@ class NvlsTreeBetweenHostsTest {
     @Test
     void defaultKeepsRingsAndNcclsDefaultChunk() {
         HierarchicalSchedule d = new HierarchicalSchedule();
-        assertTrue(!d.treeBetweenHosts());
         assertEquals(d, new HierarchicalSchedule(0, false, 0));
         Schedule sch = d.schedule(new ScheduleRequest(Collective.ALL_REDUCE, S, 4 * L, CH, L));
         // 4 MiB / (2 channels x 2 x 128 KiB) = 8 chunks, 3 stages: 10 steps

@@ -156,21 +156,51 @@ class RemeasuredLatencyTest {
         assertFalse(RemeasuredLatency.applies(a100));
         assertEquals(448.0, choiceLatency(a100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
         assertEquals(84.0, timeLatency(a100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
-        assertFalse(TimeTable.ownTreeSimpleLatency(a100));
+        assertTrue(RemeasuredLatency.replaces(a100, Algorithm.TREE, Protocol.SIMPLE));
         assertEquals(choiceLatency(a100, Algorithm.RING, Protocol.LL), timeLatency(a100, Algorithm.RING, Protocol.LL),
                 1e-9);
         TuningInput v100 = nodes(2, 8, 70, NcclVersion.V2_19_4);
         assertEquals(448.0, choiceLatency(v100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
         assertEquals(84.0, timeLatency(v100, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
-        assertFalse(TimeTable.ownTreeSimpleLatency(v100));
+        assertTrue(RemeasuredLatency.replaces(v100, Algorithm.TREE, Protocol.SIMPLE));
         for (int sm : new int[] {70, 80}) {
             TuningInput v284 = nodes(2, 8, sm, NcclVersion.V2_8_4);
             assertEquals(448.0, choiceLatency(v284, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
             assertEquals(84.0, timeLatency(v284, Algorithm.TREE, Protocol.SIMPLE), 1e-6);
-            assertFalse(TimeTable.ownTreeSimpleLatency(v284));
+            assertTrue(RemeasuredLatency.replaces(v284, Algorithm.TREE, Protocol.SIMPLE));
         }
         TuningInput volta = nodes(2, 8, 70, NcclVersion.V2_8_4);
         assertEquals(4.4 + 2 * (7 * 0.52 * 1.8 + 5.0), timeLatency(volta, Algorithm.TREE, Protocol.LL), 1e-6);
-        assertTrue(TimeTable.ownTreeSimpleLatency(nodes(2, 8, 80, NcclVersion.V2_18_5)));
+        assertFalse(RemeasuredLatency.replaces(nodes(2, 8, 80, NcclVersion.V2_18_5), Algorithm.TREE, Protocol.SIMPLE));
+    }
+
+    /**
+     * No modelled release is timed on NCCL's 28 us Tree/Simple chunk figure: the releases whose NVLink Tree/Simple
+     * hwLat is 28 (v2.8.4-1 {@code src/graph/tuning.cc} lines 61-69, the 2.8.4 entry, v2.10.3-1 the same lines;
+     * v2.19.4-1 and v2.22.3-1 lines 67, 71, 75, the 2.19.4 and 2.21.5 entries) all read 2.18.5's hop figures, so
+     * perf.TreeSimpleFill charges the chunk's trip on every release and never on top of the 28. A hop's own latency, 4
+     * us on NVLink: v2.18.5-1 line 67, v2.23.4-1 line 67, v2.28.9-1 line 151. A new release entry with the 28 that
+     * this rule missed fails here.
+     */
+    @Test
+    void everyReleaseWithTheChunkFigureIsTimedOnTheHopFigures() {
+        for (NcclVersion v : new NcclVersion[] {NcclVersion.V2_8_4, NcclVersion.V2_10_3, NcclVersion.V2_19_4,
+            NcclVersion.V2_21_5}) {
+            assertEquals(28.0, TuningConstants.of(v).hwLatency(HardwareClass.NVLINK, Algorithm.TREE, Protocol.SIMPLE),
+                    0, v.toString());
+        }
+        for (NcclVersion v : new NcclVersion[] {NcclVersion.V2_18_5, NcclVersion.V2_23_4, NcclVersion.V2_28_9,
+            NcclVersion.V2_30_7}) {
+            assertEquals(4.0, TuningConstants.of(v).hwLatency(HardwareClass.NVLINK, Algorithm.TREE, Protocol.SIMPLE),
+                    0, v.toString());
+        }
+        for (NcclVersion v : NcclVersion.values()) {
+            TuningConstants c = TuningConstants.of(v);
+            boolean chunkFigure = c.hwLatency(HardwareClass.NVLINK, Algorithm.TREE, Protocol.SIMPLE) == 28.0;
+            assertEquals(chunkFigure, RemeasuredLatency.chunkHopTreeSimple(c), v.toString());
+            assertEquals(chunkFigure ? 4.0 : c.hwLatency(HardwareClass.NVLINK, Algorithm.TREE, Protocol.SIMPLE),
+                    RemeasuredLatency.forTime(nodes(2, 8, 80, v)).hwLatency(HardwareClass.NVLINK, Algorithm.TREE,
+                            Protocol.SIMPLE), 0, v.toString());
+        }
     }
 }

@@ -89,11 +89,6 @@ public final class Catalog {
         return List.copyOf(TYPES.keySet());
     }
 
-    /** @return the catalog's host types as their makers spell them ({@link HostType#displayName()}), in catalog order */
-    public static List<String> displayNames() {
-        return TYPES.values().stream().map(HostType::displayName).toList();
-    }
-
     /**
      * The names a user types for the catalog's host types, for the allowed lists of {@code -c} and YAML {@code hosts:}
      * errors: the key ({@link HostType#name()}, looked up case-insensitively), as the maker spells it where the two

@@ -120,11 +120,6 @@ public record OwnNvlinkDomain(HostType tray, int trays) implements HostType {
         return trays;
     }
 
-    /** @return the tray type's domain size (18 for NVL72), for what the cluster's text says of a full rack */
-    public int rackTrays() {
-        return tray.hostsPerNvlinkDomain();
-    }
-
     @Override
     public NetworkClass networkClass() {
         return tray.networkClass();

@@ -2,7 +2,6 @@ package dev.collsim.topology.paths;
 
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Link;
-import dev.collsim.topology.Path;
 import dev.collsim.topology.PathType;
 import dev.collsim.units.Bandwidth;
 import java.util.ArrayList;
@@ -54,11 +53,6 @@ public record DevicePath(Device from, Device to, PathType type, List<Hop> hops, 
             out.addAll(h.links());
         }
         return out;
-    }
-
-    /** @param view which bandwidth; @return this path as the simulator's {@link Path} value */
-    public Path toPath(BandwidthView view) {
-        return new Path(type, bandwidth(view), links());
     }
 
     /** @return a copy with another smi label */

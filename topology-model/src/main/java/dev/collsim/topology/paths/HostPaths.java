@@ -168,23 +168,6 @@ public final class HostPaths {
         return nearestNic(gpu, n -> true);
     }
 
-    /**
-     * The GPU nearest to a NIC (NCCL {@code ncclTopoGetLocalGpu}): best path type, then highest bandwidth, then lowest
-     * index.
-     *
-     * @param nic a NIC of this host
-     * @return the GPU, or empty when the host has none
-     */
-    public Optional<Gpu> nearestGpu(Nic nic) {
-        Gpu best = null;
-        for (Gpu g : gpus) {
-            if (best == null || better(path(g, nic), path(best, nic))) {
-                best = g;
-            }
-        }
-        return Optional.ofNullable(best);
-    }
-
     static boolean better(DevicePath a, DevicePath b) {
         if (a.type() != b.type()) {
             return a.type().ordinal() < b.type().ordinal();
@@ -200,16 +183,4 @@ public final class HostPaths {
         return i;
     }
 
-    /** @return number of GPU pairs (ordered, excluding self) whose path is of the given type */
-    public long countGpuPairs(PathType type) {
-        long n = 0;
-        for (Gpu a : gpus) {
-            for (Gpu b : gpus) {
-                if (a != b && path(a, b).type() == type) {
-                    n++;
-                }
-            }
-        }
-        return n;
-    }
 }

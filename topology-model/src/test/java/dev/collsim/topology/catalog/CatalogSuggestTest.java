@@ -31,13 +31,6 @@ class CatalogSuggestTest {
         assertTrue(Catalog.suggest("").isEmpty());
     }
 
-    /** The allowed list spells names as their makers do (Azure's mixed case), not lower-cased keys. */
-    @Test
-    void displayNamesKeepTheMakersSpelling() {
-        assertTrue(Catalog.displayNames().stream().anyMatch(n -> n.startsWith("Standard_ND")), Catalog.displayNames()
-                .toString());
-    }
-
     /**
      * The allowed list of -c names the keys a user types: every entry's first word resolves to its host type
      * (case-insensitively), and a maker's name that is not one to type stands beside the key: ABCI's node (V) is

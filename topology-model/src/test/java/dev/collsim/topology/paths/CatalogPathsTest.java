@@ -119,7 +119,7 @@ class CatalogPathsTest {
         assertEquals(PathType.NVL, p.type());
         assertEquals(450.0, p.physical().gbps(), EPS);
         assertEquals(370.8, p.nccl().gbps(), 1e-6);
-        assertEquals(8 * 7, hp.countGpuPairs(PathType.NVL));
+        assertEquals(8 * 7, gpuPairs(hp, PathType.NVL));
     }
 
     /** The GPU rows of the real DGX H100 {@code topo -m} (8 x 20 cells, NIC rows 0-5 too) match. */
@@ -183,5 +183,11 @@ class CatalogPathsTest {
             }).sum();
             assertEquals(6, links, "V100 has 6 NVLinks (V100 datasheet)");
         }
+    }
+
+    /** @return ordered GPU pairs (no GPU with itself) of a host whose path is of {@code type} */
+    static long gpuPairs(HostPaths hp, PathType type) {
+        return hp.gpus().stream().mapToLong(a -> hp.gpus().stream()
+                .filter(b -> a != b && hp.path(a, b).type() == type).count()).sum();
     }
 }

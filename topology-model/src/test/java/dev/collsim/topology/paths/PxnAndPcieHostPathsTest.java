@@ -71,7 +71,8 @@ class PxnAndPcieHostPathsTest {
         assertPath(pf, "h0/gpu0", "h0/nic1", PathType.PHB, 24);
         assertPath(pf, "h0/nic1", "h0/gpu0", PathType.PHB, 24);
         assertPath(pf, "h0/gpu0", "h0/nic2", PathType.SYS, 22);
-        assertEquals(0, pf.host(0).countGpuPairs(PathType.PXN) + pf.host(0).countGpuPairs(PathType.NVL));
+        assertEquals(0, CatalogPathsTest.gpuPairs(pf.host(0), PathType.PXN)
+                + CatalogPathsTest.gpuPairs(pf.host(0), PathType.NVL));
         DevicePath noP2p = PathFinder.of(t, new PathFinder.Options(true, true, PathType.LOC)).path("h0/gpu0", "h0/gpu1");
         assertEquals(PathType.PHB, noP2p.type(), "NCCL_P2P_DISABLE=1: through CPU0");
         assertEquals(4, noP2p.hopCount());

@@ -10,6 +10,7 @@ import dev.collsim.simulator.HostLaunch;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.PreparedCommunicator;
+import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -310,7 +311,9 @@ public final class Comparer {
         ClusterGuess cluster = net.isEmpty() ? c : new ClusterGuess(c.topology(), c.ranks(), c.source(),
                 Stream.concat(c.assumptions().stream(), net.stream()).toList());
         return new DatasetComparison(d, cluster, "", out, leftOutIndices, ErrorStats.of(all), stats, ErrorStats.of(big),
-                ErrorStats.of(small), pm.get(0).communicator().physicalBoundBusBw(d.collective()), checked, matched,
+                ErrorStats.of(small), pm.get(0).communicator().physicalBoundBusBw(d.collective()),
+                PhysicalBound.algorithmsNote(d.collective(), pm.get(0).communicator().settings().algo()).orElse(""),
+                checked, matched,
                 bandSigmaUs != null ? "the calibration's 95 % band" : band != null ? band.describeAs(bandSource)
                 : PredictionBand.UNCALIBRATED.describe());
     }

@@ -23,13 +23,17 @@ import java.util.Set;
  * @param below1MiB          error statistics over sizes below 1 MiB, of the points not left out (the accuracy
  *                           table's last column with the default parameters)
  * @param physicalBoundBusBw predicted physical bound, GB/s busbw
+ * @param boundFor           the algorithms the bound is for where NCCL_ALGO restricts them
+ *                           ({@code PhysicalBound.algorithmsNote}, e.g. {@code for Ring, the algorithm NCCL_ALGO=Ring
+ *                           allows}), else empty
  * @param algorithmChecked   points where the log named NCCL's algorithm
  * @param algorithmMatched   of those, points where the prediction agrees
  * @param band               which band the points carry, in words
  */
 public record DatasetComparison(Dataset dataset, ClusterGuess cluster, String reason, List<PointComparison> points,
         Set<Integer> leftOutIndices, ErrorStats overall, Map<Regime, ErrorStats> byRegime, ErrorStats atLeast1MiB,
-        ErrorStats below1MiB, double physicalBoundBusBw, int algorithmChecked, int algorithmMatched, String band) {
+        ErrorStats below1MiB, double physicalBoundBusBw, String boundFor, int algorithmChecked, int algorithmMatched,
+        String band) {
 
     /** Copies. */
     public DatasetComparison {
@@ -38,12 +42,13 @@ public record DatasetComparison(Dataset dataset, ClusterGuess cluster, String re
         byRegime = Map.copyOf(byRegime);
         reason = reason == null ? "" : reason;
         band = band == null ? "" : band;
+        boundFor = boundFor == null ? "" : boundFor;
     }
 
     /** @return a comparison that could not be made */
     public static DatasetComparison notComparable(Dataset d, String reason) {
         return new DatasetComparison(d, null, reason, List.of(), Set.of(), ErrorStats.NONE, Map.of(), ErrorStats.NONE,
-                ErrorStats.NONE, Double.NaN, 0, 0, "");
+                ErrorStats.NONE, Double.NaN, "", 0, 0, "");
     }
 
     /** @return the points the statistics leave out, by size ({@link #leftOutIndices}) */

@@ -45,15 +45,6 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
     }
 
     /**
-     * @param belowMiB  half-width below 1 MiB in log space, r = |ln(measured / predicted)|, >= 0
-     * @param atLeastMiB the same at 1 MiB and more
-     * @return the band [predicted x e^-r, predicted x e^r] per regime
-     */
-    public static PredictionBand ofLog(double belowMiB, double atLeastMiB) {
-        return new PredictionBand(100 * Math.expm1(belowMiB), 100 * Math.expm1(atLeastMiB));
-    }
-
-    /**
      * @param predictedUs a prediction, microseconds, > 0
      * @param measuredUs  a measured time, microseconds, > 0
      * @return the point's band residual as an upper reach in percent: (max(m / p, p / m) - 1) x 100, i.e.

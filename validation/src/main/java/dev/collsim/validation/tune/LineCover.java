@@ -2,6 +2,7 @@ package dev.collsim.validation.tune;
 
 import dev.collsim.nccl.Collective;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.LongFunction;
 
@@ -46,6 +47,22 @@ final class LineCover {
      * @return the lines, increasing bytes, contiguous from the first point's bytes to the last's
      */
     static List<ConfigLine> of(List<TunePoint> points, LongFunction<TunePoint> probe) {
+        List<TunePoint> seen = new ArrayList<>(points);
+        LongFunction<TunePoint> reading = size -> {
+            TunePoint p = probe.apply(size);
+            seen.add(p);
+            return p;
+        };
+        List<ConfigLine> out = new ArrayList<>();
+        for (ConfigLine l : lines(points, reading)) {
+            out.add(new ConfigLine(l.collective(), l.minBytes(), l.maxBytes(), l.target(), l.advised(), l.at(),
+                    seen.stream().filter(p -> p.bytes() >= l.minBytes() && p.bytes() <= l.maxBytes()).distinct()
+                            .sorted(Comparator.comparingLong(TunePoint::bytes)).toList()));
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<ConfigLine> lines(List<TunePoint> points, LongFunction<TunePoint> probe) {
         Collective c = points.get(0).collective();
         List<ConfigLine> out = new ArrayList<>();
         TunePoint first = points.get(0);
@@ -60,14 +77,14 @@ final class LineCover {
                 from = at;
             }
             for (TunePoint s : switches) {
-                out.add(new ConfigLine(c, start, s.bytes() - 1, lo.target(), lo.recommended(), lo));
+                out.add(new ConfigLine(c, start, s.bytes() - 1, lo.target(), lo.recommended(), lo, List.of(lo)));
                 start = s.bytes();
                 lo = s;
             }
         }
         TunePoint last = points.get(points.size() - 1);
-        out.add(new ConfigLine(c, start, last.bytes(), last.target(), last.recommended(), last));
-        return List.copyOf(out);
+        out.add(new ConfigLine(c, start, last.bytes(), last.target(), last.recommended(), last, List.of(last)));
+        return out;
     }
 
     /**

@@ -38,10 +38,11 @@ public final class TuneTable {
         List<List<String>> out = new ArrayList<>();
         for (ConfigLine line : r.lines()) {
             List<TunePoint> swept = swept(r, line);
-            TuneRange g = new TuneRange(line.collective(), swept.isEmpty() ? List.of(line.at()) : swept);
+            // a line no swept size falls in: its gain over every size read in it, which shows how far it passes the band
+            TuneRange g = new TuneRange(line.collective(), swept.isEmpty() ? line.read() : swept);
             TunePoint first = g.points().get(0);
             TunePoint last = g.points().get(g.points().size() - 1);
-            String sizes = swept.isEmpty() ? DataSize.format(first.bytes())
+            String sizes = swept.isEmpty() ? DataSize.format(line.at().bytes())
                     : DataSize.format(first.bytes()) + ".." + DataSize.format(last.bytes());
             String best = g.points().stream().map(p -> p.bestAlgorithm().ncclName() + "/" + p.bestProtocol().ncclName()
                     + (p.forcedChannels() > 0 ? " on " + p.forcedChannels() + " ch" : "")).distinct()

@@ -36,8 +36,6 @@ class PredictionBandWideTest {
         assertFalse(b.holds(100, 79.9, 1024));
         assertEquals(200, PredictionBand.residualPercent(100, 300), 1e-9);
         assertEquals(200, PredictionBand.residualPercent(300, 100), 1e-9);
-        // r = ln 1.25: e^r - 1 = 0.25
-        assertEquals(25, PredictionBand.ofLog(Math.log(1.25), 0).belowMiBPercent(), 1e-9);
     }
 
     /**

@@ -87,6 +87,37 @@ class LineCoverTest {
                 "1501..2000 RING/SIMPLE false"), text(lines));
     }
 
+    /**
+     * NCCL picks Ring/LL at every size; Ring/Simple's predicted gain peaks between the swept sizes 1000 and 2000:
+     * 10.6 - 1.6 |bytes - 1500| / 500 percent (9.0 % at both swept sizes, under the 10 % band).
+     */
+    private static TunePoint peak(long bytes) {
+        double gain = 10.6 - 1.6 * Math.abs(bytes - 1500) / 500;
+        Protocol best = gain > 10 ? Protocol.SIMPLE : Protocol.LL;
+        return new TunePoint(Collective.ALL_REDUCE, bytes, bytes, Algorithm.RING, Protocol.LL, 1, 10, Algorithm.RING,
+                best, 1, 0, 10 * (1 - gain / 100), BAND, Double.NaN, Double.NaN);
+    }
+
+    /**
+     * No margin on top of the band (docs/tune.md "No margin on top of the band"): a line whose gain peaks 0.6 points
+     * above the band is advised, from the first byte count whose gain exceeds 10 %. By hand: gain &gt; 10 where
+     * |bytes - 1500| &lt; 187.5, so 1313..1687 (1313: 10.6 - 1.6 x 187 / 500 = 10.0016 %). The scan reads 1000 x
+     * 2^(k/16); in the line k = 7..12 (1354, 1414, 1476, 1542, 1610, 1681) and the bisection's sizes near its ends;
+     * the largest gain read is at 1476: 10.6 - 1.6 x 24 / 500 = 10.5232 %, the smallest at 1313.
+     */
+    @Test
+    void aLineBetweenSweptSizesThatJustPassesTheBandIsAdvisedAndShowsItsGains() {
+        List<ConfigLine> lines = LineCover.of(List.of(peak(1000), peak(2000)), LineCoverTest::peak);
+        assertEquals(List.of("1000..1312 RING/LL false",
+                "1313..1687 RING/SIMPLE true",
+                "1688..2000 RING/LL false"), text(lines));
+        List<TunePoint> read = lines.get(1).read();
+        assertEquals(10.0016, read.stream().mapToDouble(TunePoint::gainPercent).min().orElseThrow(), 1e-9);
+        assertEquals(10.5232, read.stream().mapToDouble(TunePoint::gainPercent).max().orElseThrow(), 1e-9);
+        assertEquals(1313, read.get(0).bytes());
+        assertEquals(1000, lines.get(0).read().get(0).bytes());
+    }
+
     @Test
     void everySizeBetweenTheSweptOnesGetsTheLineOfItsOwnChoice() {
         // 2 DGX H100 (16 ranks, NVLS and Tree eligible): swept by factors of 4, checked at 120 sizes in between

@@ -1,0 +1,38 @@
+package dev.collsim.cli.predict;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.collsim.cli.CliRun;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bound column follows NCCL_ALGO, and the footer says so. 4 DGX H100 (8 x 400 Gb/s NICs = 400 GB/s per node and
+ * direction), AllReduce: with Ring alone every node sends 2 (n-1)/n S over its NICs, busbw at most 400 GB/s (a
+ * ring's busbw is its link bandwidth, nccl-tests {@code doc/PERFORMANCE.md}); with every algorithm a node sends at
+ * least 2 (m-1)/m S, 400 x 4/3 x 31/32 = 516.67 GB/s (m = 4 nodes, n = 32 ranks).
+ */
+class BoundFooterTest {
+
+    private static final String FOOTER = "bound is the best busbw the links allow";
+
+    private static String boundColumn(CliRun r) {
+        String row = r.out().lines().filter(l -> l.trim().startsWith("67108864")).findFirst().orElseThrow();
+        String[] cells = row.trim().split("\\s+");
+        return cells[cells.length - 1];
+    }
+
+    @Test
+    void theFooterNamesTheAlgorithmNcclAlgoLeaves() {
+        CliRun ring = CliRun.run("predict", "-c", "dgx-h100x4", "allreduce", "-b", "64M", "-e", "64M", "--env",
+                "NCCL_ALGO=Ring");
+        assertEquals(0, ring.code(), ring.err());
+        assertEquals("400.00", boundColumn(ring), ring.out());
+        assertTrue(ring.out().contains(FOOTER + " for Ring, the algorithm NCCL_ALGO=Ring allows (N/A"), ring.out());
+        CliRun any = CliRun.run("predict", "-c", "dgx-h100x4", "allreduce", "-b", "64M", "-e", "64M");
+        assertEquals("516.67", boundColumn(any), any.out());
+        assertTrue(any.out().contains(FOOTER + " (N/A"), any.out());
+        assertFalse(any.out().contains("NCCL_ALGO="), any.out());
+    }
+}

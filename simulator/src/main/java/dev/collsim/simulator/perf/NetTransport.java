@@ -1,9 +1,11 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.nccl.NcclDevice.NCCL_STEPS;
 import static dev.collsim.units.DecimalText.fixed;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.bound.PhysicalBound;
@@ -63,9 +65,6 @@ import dev.collsim.simulator.tuning.TuningConstants;
  * This class is stateless and thread-safe.
  */
 public final class NetTransport {
-
-    /** NCCL_STEPS: slots per connection (NCCL 2.30.7 {@code src/include/device.h}). */
-    public static final int NCCL_STEPS = 8;
 
     private NetTransport() {
     }
@@ -130,8 +129,7 @@ public final class NetTransport {
      */
     static double protocolMessage(Algorithm a, Protocol p, Collective func, NcclSettings s) {
         return switch (p) {
-            case LL -> s.llBuffSize() / (double) NCCL_STEPS / 2;
-            case LL128 -> s.ll128BuffSize() / (double) NCCL_STEPS * 15 / 16;
+            case LL, LL128 -> s.buffSize(p) / (double) NCCL_STEPS * NcclDevice.dataPerLineByte(p);
             case SIMPLE -> sliceSteps(a, p, func) * s.buffSize() / (double) NCCL_STEPS;
         };
     }
@@ -159,11 +157,7 @@ public final class NetTransport {
 
     /** @return the data bytes a connection's NCCL_STEPS slots hold for a protocol (its whole buffer) */
     static double windowBytes(Protocol p, NcclSettings s) {
-        return switch (p) {
-            case LL -> s.llBuffSize() / 2.0;
-            case LL128 -> s.ll128BuffSize() * 15.0 / 16;
-            case SIMPLE -> s.buffSize();
-        };
+        return s.buffSize(p) * NcclDevice.dataPerLineByte(p);
     }
 
     /**

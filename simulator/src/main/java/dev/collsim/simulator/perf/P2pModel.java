@@ -5,6 +5,7 @@ import static dev.collsim.units.DecimalText.fixed;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -258,7 +259,7 @@ public final class P2pModel {
      */
     static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int connections,
             double message) {
-        return connections * NetTransport.connectionGBps(message, NetTransport.NCCL_STEPS,
+        return connections * NetTransport.connectionGBps(message, NcclDevice.NCCL_STEPS,
                 Protocol.SIMPLE, s, pp.netProfile(plan.netClass()).stepUs());
     }
 

@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -369,8 +370,7 @@ public final class PerformanceModel {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.PAT) {
             return Double.POSITIVE_INFINITY;
         }
-        double perChannel = a == Algorithm.COLLNET_DIRECT ? 640.0 * RuntimeChannels.threadThreshold(a, p,
-                plan.nRanks()) : (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
+        double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, nBytes / perChannel);
     }
@@ -386,10 +386,9 @@ public final class PerformanceModel {
             return NvlsTuning.DEFAULT_CHUNK;
         }
         return switch (p) {
-            case LL -> s.llBuffSize() / 8 / 2;
-            case LL128 -> s.ll128BuffSize() / 8 * 15 / 16;
+            case LL, LL128 -> NcclDevice.stepDataBytes(p, s.stepBytes(p));
             case SIMPLE -> {
-                long step = s.buffSize() / 8;
+                long step = s.stepBytes(p);
                 boolean ringFour = a == Algorithm.RING && (func == Collective.ALL_REDUCE
                         || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER);
                 yield ringFour ? step * 4 : step;

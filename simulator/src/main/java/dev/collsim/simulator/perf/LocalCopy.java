@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.topology.Gpu;
 
 /**
@@ -38,7 +39,7 @@ public final class LocalCopy {
      */
     public static PerfEstimate estimate(PerformanceParameters pp, double scale, long bytes) {
         double copyGBps = pp.localCopyGBps() * scale;
-        double t = pp.launchOverheadUs() + bytes / (1000.0 * copyGBps);
+        double t = pp.launchOverheadUs() + BusBandwidth.timeUs(bytes, copyGBps);
         return new PerfEstimate(t, 1, pp.launchOverheadUs(), copyGBps, "one rank: local copy");
     }
 }

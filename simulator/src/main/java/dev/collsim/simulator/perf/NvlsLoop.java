@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
@@ -174,7 +175,7 @@ public final class NvlsLoop {
     public static double costUs(long loopBytes, long nBytes, double algBw, double loopUs, double fillLoops,
             int channels, boolean strided) {
         return loops(loopBytes, nBytes) * loopUs
-                + fillLoops * fillBytes(loopBytes, nBytes, channels, strided) / (1000.0 * algBw);
+                + BusBandwidth.timeUs(fillLoops * fillBytes(loopBytes, nBytes, channels, strided), algBw);
     }
 
     /**

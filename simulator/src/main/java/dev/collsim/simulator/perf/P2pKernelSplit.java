@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import static dev.collsim.nccl.NcclDevice.NCCL_MAX_DEV_WORK_P2P_PER_BATCH;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.NcclDevice;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -150,7 +151,7 @@ public final class P2pKernelSplit {
         for (Kernel k : kernels) {
             double intra = local == 0 ? 0 : tIntraUs * k.localPeers() / local;
             double inter = remote == 0 ? 0 : tInterUs * k.remotePeers() / remote;
-            sum += Math.max(Math.max(intra, inter), k.maxParts() * partBytes / (1000.0 * channelGBps));
+            sum += Math.max(Math.max(intra, inter), BusBandwidth.timeUs(k.maxParts() * partBytes, channelGBps));
         }
         return sum;
     }

@@ -125,10 +125,10 @@ public final class P2pModel {
         double cap = channels * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
-        double tCap = rankBytes / (1000.0 * cap);
+        double tCap = BusBandwidth.timeUs(rankBytes, cap);
         double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, netConnections, message)
                 : Double.POSITIVE_INFINITY;
-        double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
+        double tProxy = multi && interBytes > 0 ? BusBandwidth.timeUs(interBytes, proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
         List<P2pKernelSplit.Kernel> split = kernels(plan, s, v, c, intraType, perPeer);
         int kernels = split.size();

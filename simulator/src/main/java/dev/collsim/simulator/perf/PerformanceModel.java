@@ -166,7 +166,7 @@ public final class PerformanceModel {
                 rules.runMinor()) * pp.bwEfficiency(HardwareClass.NET) : Double.POSITIVE_INFINITY;
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBus);
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
-                a, p, nBytes, effChannels, netBus)), slotUs = nBytes / (1000.0 * proxyAlgBw);
+                a, p, nBytes, effChannels, netBus)), slotUs = BusBandwidth.timeUs(nBytes, proxyAlgBw);
         // never above the hardware: link factors over NCCL's figures (RingFinalRecv) stop at the physical bound
         double boundAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.busBw(plan, func));
         double otherAlgBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), boundAlgBw);
@@ -184,14 +184,14 @@ public final class PerformanceModel {
                 + OfiRdmaCtrlWait.extraUs(plan, s, func, a, p, nBytes, channels, net.hopLatencyUs());
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         // the idle copy adds to the link's time; the per-channel cap was measured with it (RingFinalRecv)
-        double proxyUs = slotUs + NetSendCycle.lastDeliveryUs(plan, s, func, a, p, nBytes, effChannels, slotUs), bwUs = Math.max(nBytes / (1000.0 * otherAlgBw),
-                nBytes / (1000.0 * Math.min(linkAlgBw, netAlgBw))
+        double proxyUs = slotUs + NetSendCycle.lastDeliveryUs(plan, s, func, a, p, nBytes, effChannels, slotUs), bwUs = Math.max(BusBandwidth.timeUs(nBytes, otherAlgBw),
+                BusBandwidth.timeUs(nBytes, Math.min(linkAlgBw, netAlgBw))
                 + RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes));
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer
         double turnsUs = NetTransport.proxyTurnsUs(plan, s, func, a, p, nBytes, effChannels);
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);
         double time = Math.max(Math.max(latency + Math.max(bwUs, turnsUs), proxyUs), readsUs);
-        double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
+        double algBw = time > latency ? BusBandwidth.algBw(nBytes, time - latency) : otherAlgBw;
         String bottleneck = BottleneckText.of(new BottleneckText.Terms(time, latency, fill, proxyUs, readsUs, bwUs,
                 turnsUs, netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain, rules.runMinor()), plan, s,
                 pp, func, a, p,

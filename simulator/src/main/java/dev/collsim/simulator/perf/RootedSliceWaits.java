@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
@@ -72,7 +73,7 @@ public final class RootedSliceWaits {
         }
         double slice = (double) s.buffSize() / NcclDevice.NCCL_STEPS;
         double extraUsPerByte = handshakeUs(c) * (1 / slice - 1 / REFERENCE_SLICE_BYTES);
-        double capUsPerByte = 1 / (1000.0 * capGBps);
+        double capUsPerByte = BusBandwidth.timeUs(1, capGBps);
         return Math.min(1, capUsPerByte / (capUsPerByte + Math.max(0, extraUsPerByte)));
     }
 

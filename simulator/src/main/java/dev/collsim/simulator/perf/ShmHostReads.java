@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import static dev.collsim.units.DecimalText.fixed;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
@@ -109,7 +110,7 @@ public final class ShmHostReads {
             return Double.POSITIVE_INFINITY;
         }
         int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
-        return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+        return BusBandwidth.algBw(payloadPerRoundTrip(p, threads), READ_ROUND_TRIP_US);
     }
 
     /**
@@ -139,7 +140,7 @@ public final class ShmHostReads {
             return Double.POSITIVE_INFINITY;
         }
         int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
-        return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+        return BusBandwidth.algBw(payloadPerRoundTrip(p, threads), READ_ROUND_TRIP_US);
     }
 
     /**

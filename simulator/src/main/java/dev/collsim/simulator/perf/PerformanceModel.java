@@ -62,7 +62,7 @@ import dev.collsim.topology.PathType;
  *   posts     = NVLSTree AllReduce between nodes: the proxy's sends on channels beyond the 16 NCCL's latency stands
  *               for, 3 us each on each hop ({@link NvlsTreePosts})
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
- *               FIFO, {@link NetTransport#llSendFifoUs}) x NCCL's inter-node steps ({@link NetHops}; the class's
+ *               FIFO, {@link LlSendFifo}) x NCCL's inter-node steps ({@link NetHops}; the class's
  *               latency twice for Simple on EFA before Hopper, the GDR flush, {@link NetHops#latencyCharges}); the inter-node
  *               NIC bound x the class's bwFraction (EFA Tree/Simple on A100-class hosts: x the share its later sends'
  *               rendezvous leave, {@link LibfabricReadRendezvous}), for NCCL's socket transport at most its TCP
@@ -176,7 +176,7 @@ public final class PerformanceModel {
                 RingStepOverlap.spareUs(nBytes, otherAlgBw, capAlgBw) / pp.latencyScale());
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.latencyCharges(func, a, p, plan)
-                + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
+                + LlSendFifo.extraUs(plan, s, func, a, p, nBytes, effChannels)
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + LibfabricEagerCopy.extraUs(plan, s, func, a, p, nBytes, effChannels, channels, rules.runMinor())
                 + ShmStepWaits.rootedUs(plan, s, func, a, p, nBytes, channels)

@@ -12,8 +12,12 @@ import dev.collsim.topology.Gpu;
  */
 public final class LocalCopy {
 
-    /** H200 SXM memory bandwidth, GB/s (NVIDIA H200 datasheet: 4.8 TB/s), the GPU {@code localCopyGBps} is from. */
-    private static final double COPY_REFERENCE_MEMORY_GBPS = 4800;
+    /**
+     * Memory bandwidth of the GPU {@code localCopyGBps} was measured on, GB/s: the H200 SXM's 4,800 (the GPU database,
+     * NVIDIA H200 datasheet: 4.8 TB/s).
+     */
+    private static final double COPY_REFERENCE_MEMORY_GBPS = GpuModels.sku("H200-SXM-141GB").orElseThrow().variant()
+            .memoryGBps();
 
     private LocalCopy() {
     }

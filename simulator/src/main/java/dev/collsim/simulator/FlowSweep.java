@@ -196,8 +196,8 @@ public final class FlowSweep {
      * link ({@link Timing#bottlenecks} are most utilized first, all over the same time).
      */
     static double busiestLinkUs(Timing t) {
-        return t.bottlenecks().isEmpty() ? 0 : t.bottlenecks().get(0).bytes()
-                / (1000.0 * t.bottlenecks().get(0).capacityGBps());
+        return t.bottlenecks().isEmpty() ? 0 : BusBandwidth.timeUs(t.bottlenecks().get(0).bytes(),
+                t.bottlenecks().get(0).capacityGBps());
     }
 
     /** NCCL's choice for another job (asked only when the override leaves something to NCCL). */

@@ -248,7 +248,7 @@ public final class NcclPredictor implements CollectivePredictor {
         // the q rails share each node's NICs: the inter-node AllReduce gets N/q per node
         double capAlgBw = PhysicalBound.interBusBw(Collective.ALL_REDUCE, m, m, plan.nodeNetBw() / q)
                 / BusBandwidth.factor(Collective.ALL_REDUCE, m);
-        double arTime = Math.max(ar.timeUs(), interReq.sizeBytes() / (1000.0 * capAlgBw) + params.launchOverheadUs());
+        double arTime = Math.max(ar.timeUs(), BusBandwidth.timeUs(interReq.sizeBytes(), capAlgBw) + params.launchOverheadUs());
         double time = rs.timeUs() + arTime + ag.timeUs();
         String how = String.format(Locale.ROOT, "%s = ReduceScatter %.1f us (%s/%s) + AllReduce %.1f us (%s/%s, %d"
                 + " nodes) + AllGather %.1f us (%s/%s)", h.text(), rs.timeUs(), name(rs), rs.protocol().ncclName(),

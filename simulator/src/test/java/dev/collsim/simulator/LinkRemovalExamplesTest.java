@@ -10,7 +10,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.perf.NetTransport;
+import dev.collsim.simulator.perf.LlSendFifo;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.simulator.tuning.GraphSummary;
@@ -132,7 +132,7 @@ class LinkRemovalExamplesTest {
      * from Tree/LL to Ring/LL. collsim's Ring/LL is identical on both machines (2 channels per call), and it is
      * ahead of the Tree/LL that NCCL picked with more links (collsim's fastest there is Tree/LL128): a tree channel's LL
      * step carries its whole share of the call, a ring step 182444 / (2 x 16) = 5701.375 B, so each network hop of
-     * the Tree waits longer for its step to land in the host-memory send FIFO ({@code NetTransport#llSendFifoUs}).
+     * the Tree waits longer for its step to land in the host-memory send FIFO ({@code LlSendFifo}).
      * The Ring's wait by hand: 11402.75 line bytes, 0.455 + (0.881 - 0.455) x 3210.75 / 8192 = 0.621965 us per hop
      * (the proxyscan probe's rows at 8 and 16 KiB), over 4 crossings (8 ranks per node: a middle rank's chunk crosses
      * both node boundaries twice, {@code all_reduce.h runRing}, 2 nNodes): 2.48786 us.
@@ -158,7 +158,7 @@ class LinkRemovalExamplesTest {
         assertEquals(ringLlMore.timeUs(), pLess.timeUs(), ringLlMore.timeUs() * 1e-12);
         assertLl128Fastest(more, size, pLess);
         assertTrue(pMore.timeUs() > pLess.timeUs(), pMore + " vs " + pLess);
-        assertEquals(2.48786, NetTransport.llSendFifoUs(predictor.prepare(allReduce(less, size, Map.of())).plan(),
+        assertEquals(2.48786, LlSendFifo.extraUs(predictor.prepare(allReduce(less, size, Map.of())).plan(),
                 NcclSettings.DEFAULTS, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL, size, 2), 1e-5);
     }
 

@@ -4,17 +4,18 @@ import java.util.Objects;
 
 /**
  * One network adapter family of the NIC database ({@link NicModels}): the PCIe generation and lanes of its host
- * interface, with their source. NCCL reads the NIC's own PCI link ({@code link_speed}, {@code link_width} of its
+ * interface and its network port speed, with their source. NCCL reads the NIC's own PCI link ({@code link_speed}, {@code link_width} of its
  * {@code <pci>} element, NCCL 2.30.7 {@code src/graph/xml.cc ncclTopoGetXmlFromSys}; bandwidth {@code width x speed
  * code / 80} in {@code src/graph/topo.cc ncclTopoAddPci}), so a GPU-NIC path is at most the NIC's link, whatever the
  * GPU's or the switch's generation. Immutable.
  *
  * @param family  the adapter family, e.g. {@code NVIDIA ConnectX-7}
  * @param pcieGen PCIe generation of its host interface
- * @param lanes   lanes of its host interface (x16 for the single-host cards collsim models), >= 1
- * @param source  datasheet the figures come from
+ * @param lanes     lanes of its host interface (x16 for the single-host cards collsim models), >= 1
+ * @param portGbits speed of one network port, Gb/s (1e9 bit/s), > 0
+ * @param source    datasheet the figures come from
  */
-public record NicModel(String family, PcieGen pcieGen, int lanes, String source) {
+public record NicModel(String family, PcieGen pcieGen, int lanes, double portGbits, String source) {
 
     /** Validates the fields. */
     public NicModel {
@@ -23,6 +24,9 @@ public record NicModel(String family, PcieGen pcieGen, int lanes, String source)
         Objects.requireNonNull(source, "source");
         if (lanes < 1) {
             throw new IllegalArgumentException(family + ": lanes must be >= 1, got " + lanes);
+        }
+        if (!(portGbits > 0)) {
+            throw new IllegalArgumentException(family + ": portGbits must be > 0, got " + portGbits);
         }
     }
 

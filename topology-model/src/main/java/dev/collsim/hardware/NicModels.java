@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The NIC database: the network adapter families collsim's host catalog names, each with its host interface's PCIe
- * generation and lanes and their source ({@link NicModel}). Look a family up by free text such as a catalog row's
+ * generation and lanes, its port speed and their source ({@link NicModel}). Look a family up by free text such as a catalog row's
  * NIC column ({@link #find}). Adapters whose PCIe interface is not published (AWS EFA, Google's GPU NICs behind
  * TCPX/TCPXO) are not in it: a catalog host gives such a NIC the link of the port it sits on. Stateless.
  */
@@ -19,16 +19,16 @@ public final class NicModels {
 
     /** The database, in lookup order. */
     private static final List<Rule> RULES = List.of(
-            rule("connectx-?6|\\bcx-?6\\b", new NicModel("NVIDIA ConnectX-6", PcieGen.GEN4, 16,
+            rule("connectx-?6|\\bcx-?6\\b", new NicModel("NVIDIA ConnectX-6", PcieGen.GEN4, 16, 200,
                     "NVIDIA ConnectX-6 VPI adapter datasheet: HDR 200 Gb/s, PCIe Gen 3.0/4.0 x16 host interface (x32"
                     + " only with Socket Direct)")),
-            rule("connectx-?7|\\bcx-?7\\b", new NicModel("NVIDIA ConnectX-7", PcieGen.GEN5, 16,
+            rule("connectx-?7|\\bcx-?7\\b", new NicModel("NVIDIA ConnectX-7", PcieGen.GEN5, 16, 400,
                     "NVIDIA ConnectX-7 adapter datasheet: NDR 400 Gb/s, PCIe Gen 5.0 host interface, x16 (up to x32"
                     + " only with Socket Direct or a multi-host auxiliary card)")),
-            rule("connectx-?8|\\bcx-?8\\b", new NicModel("NVIDIA ConnectX-8 SuperNIC", PcieGen.GEN6, 16,
+            rule("connectx-?8|\\bcx-?8\\b", new NicModel("NVIDIA ConnectX-8 SuperNIC", PcieGen.GEN6, 16, 800,
                     "NVIDIA ConnectX-8 SuperNIC datasheet: XDR 800 Gb/s, PCIe Gen 6.0 with a built-in PCIe switch"
                     + " (48 lanes); its host (GPU) link x16, as on GB300 NVL72 (NVIDIA at Hot Chips 2025)")),
-            rule("bluefield-?3|\\bbf-?3\\b", new NicModel("NVIDIA BlueField-3", PcieGen.GEN5, 16,
+            rule("bluefield-?3|\\bbf-?3\\b", new NicModel("NVIDIA BlueField-3", PcieGen.GEN5, 16, 400,
                     "NVIDIA BlueField-3 DPU datasheet: up to 400 Gb/s, PCIe Gen 5.0 x16 host interface (32 lanes only"
                     + " bifurcated)")));
 

@@ -33,6 +33,16 @@ class NicModelsTest {
         assertEquals(PcieGen.GEN4, cx7.link(PcieGen.GEN4));
         assertEquals(8, cx7.linkWidth(8));
         assertEquals(16, cx7.linkWidth(16));
-        assertThrows(IllegalArgumentException.class, () -> new NicModel("x", PcieGen.GEN5, 0, "none"));
+        assertThrows(IllegalArgumentException.class, () -> new NicModel("x", PcieGen.GEN5, 0, 400, "none"));
+        assertThrows(IllegalArgumentException.class, () -> new NicModel("x", PcieGen.GEN5, 16, 0, "none"));
+    }
+
+    /** Port speeds from the datasheets: ConnectX-6 HDR 200, ConnectX-7 NDR 400, ConnectX-8 XDR 800, BlueField-3 400 Gb/s. */
+    @Test
+    void portSpeeds() {
+        assertEquals(200, NicModels.find("ConnectX-6").orElseThrow().portGbits());
+        assertEquals(400, NicModels.find("ConnectX-7").orElseThrow().portGbits());
+        assertEquals(800, NicModels.find("ConnectX-8").orElseThrow().portGbits());
+        assertEquals(400, NicModels.find("BlueField-3").orElseThrow().portGbits());
     }
 }

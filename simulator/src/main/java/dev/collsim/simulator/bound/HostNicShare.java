@@ -1,5 +1,6 @@
 package dev.collsim.simulator.bound;
 
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.simulator.channel.TopologyScan;
 import dev.collsim.topology.Device;
@@ -79,7 +80,7 @@ public final class HostNicShare {
         if (coll == Collective.ALL_TO_ALL && spansLeaves(topology, hosts)) {
             gbps /= leafOversubscription(topology, group.get(0).host());
         }
-        return sharing * bytes / (gbps * 1000.0);
+        return BusBandwidth.timeUs(sharing * bytes, gbps);
     }
 
     /**

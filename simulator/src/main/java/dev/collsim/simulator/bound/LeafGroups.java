@@ -109,7 +109,7 @@ public final class LeafGroups {
      */
     public double floorUs(Collective c, double bytes, double busBw) {
         int n = Arrays.stream(ranks).sum();
-        return Double.isFinite(busBw) ? bytes * BusBandwidth.factor(c, n) / (busBw * 1000.0) : 0;
+        return Double.isFinite(busBw) ? BusBandwidth.timeUs(bytes * BusBandwidth.factor(c, n), busBw) : 0;
     }
 
     /** @return the leaf groups the ranks span, &gt;= 2 */

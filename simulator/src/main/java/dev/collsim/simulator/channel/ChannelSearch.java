@@ -151,7 +151,7 @@ public final class ChannelSearch {
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
         double[] speeds = SearchSpeeds.of(h.minSm, multi, v);
         GraphSearch ringSearch = new GraphSearch(h, multi, speeds, s, v);
-        GraphSummary ring = ringSearch.search(GraphPattern.RING, 1, 32);
+        GraphSummary ring = ringSearch.search(GraphPattern.RING, 1, GraphSearch.RING_MAX_CHANNELS);
         GraphSummary tree = new GraphSearch(h, multi, speeds, s, v)
                 .search(GraphPattern.BALANCED_TREE, ring.nChannels(), ring.nChannels());
         GraphSummary nvls = s.nvlsEnable() == 0 ? GraphSummary.none(GraphPattern.NVLS)

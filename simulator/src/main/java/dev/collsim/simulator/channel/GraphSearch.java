@@ -1,5 +1,6 @@
 package dev.collsim.simulator.channel;
 
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.simulator.tuning.GraphPattern;
@@ -54,6 +55,9 @@ import java.util.TreeSet;
  * {@link NvlsSearch}. This class is not thread-safe; use one per search.
  */
 final class GraphSearch {
+
+    /** The ring graph's most channels: MAXCHANNELS / 2 = 32 (NCCL 2.30.7 {@code src/init.cc} line 1177). */
+    static final int RING_MAX_CHANNELS = NcclDevice.MAXCHANNELS / 2;
 
     private static final double EPS = 1e-6;
 
@@ -137,12 +141,12 @@ final class GraphSearch {
     }
 
     /**
-     * Runs the ring search with NCCL's channel limits of {@link ChannelSearch} (1 to 32).
+     * Runs the ring search with NCCL's channel limits of {@link ChannelSearch} (1 to {@link #RING_MAX_CHANNELS}).
      *
      * @return NCCL's {@code crossNic} of the graph kept (0 after a fallback)
      */
     int searchRing() {
-        search(GraphPattern.RING, 1, 32);
+        search(GraphPattern.RING, 1, RING_MAX_CHANNELS);
         return found == null ? 0 : found.crossNic();
     }
 

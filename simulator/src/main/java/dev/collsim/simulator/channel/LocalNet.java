@@ -1,5 +1,6 @@
 package dev.collsim.simulator.channel;
 
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.paths.HostPaths;
 
@@ -18,9 +19,6 @@ import dev.collsim.topology.paths.HostPaths;
  * Stateless.
  */
 final class LocalNet {
-
-    /** NCCL's {@code MAXCHANNELS} (64): the channels {@code ncclTopoGetLocalGpu} tries. */
-    private static final int MAX_CHANNELS = 64;
 
     private LocalNet() {
     }
@@ -56,7 +54,7 @@ final class LocalNet {
      */
     static int gpuOf(HostModel h, int nic) {
         int[] gpus = localGpus(h, nic);
-        for (int c = 0; c < MAX_CHANNELS; c++) {
+        for (int c = 0; c < NcclDevice.MAXCHANNELS; c++) {
             for (int g : gpus) {
                 if (ofGpu(h, g, c) == nic) {
                     return g;

@@ -1,5 +1,6 @@
 package dev.collsim.simulator.channel;
 
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;
@@ -11,8 +12,6 @@ final class NvlsSearch {
 
     private static final double EPS = 1e-6;
 
-    /** {@code NCCL_MAX_NVLS_ARITY} (NCCL 2.30.7 {@code src/include/device.h}): at most 32 NVLS heads. */
-    private static final int MAX_ARITY = 32;
 
     private NvlsSearch() {
     }
@@ -38,7 +37,7 @@ final class NvlsSearch {
         if (multiNode && headNic.length == 0) {
             return GraphSummary.none(GraphPattern.NVLS);
         }
-        int heads = multiNode ? headNic.length : Math.min(MAX_ARITY, g);
+        int heads = multiNode ? headNic.length : Math.min(NcclDevice.NCCL_MAX_NVLS_ARITY, g);
         double minSwitchBw = Double.MAX_VALUE;
         for (int i = 0; i < g; i++) {
             minSwitchBw = Math.min(minSwitchBw, h.nvSwitchBw(i));
@@ -89,7 +88,7 @@ final class NvlsSearch {
      *         no GPU reaches a NIC
      */
     static int[][] netHeads(HostModel h) {
-        int max = Math.min(MAX_ARITY, h.gpus.size());
+        int max = Math.min(NcclDevice.NCCL_MAX_NVLS_ARITY, h.gpus.size());
         List<int[]> heads = new ArrayList<>();
         for (int n : h.localNics()) {
             int gpu = LocalNet.gpuOf(h, n);

@@ -1,5 +1,10 @@
 package dev.collsim.simulator.channel;
 
+import static dev.collsim.nccl.NcclDevice.MAXCHANNELS;
+import static dev.collsim.nccl.NcclDevice.NCCL_LL_MAX_NTHREADS;
+import static dev.collsim.nccl.NcclDevice.NCCL_MAX_NTHREADS;
+import static dev.collsim.nccl.NcclDevice.NCCL_SIMPLE_MAX_NTHREADS;
+
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -12,9 +17,6 @@ import dev.collsim.simulator.tuning.GraphSet;
  */
 public final class RuntimeChannels {
 
-    /** NCCL's MAXCHANNELS. */
-    public static final int MAX_CHANNELS = 64;
-
     private RuntimeChannels() {
     }
 
@@ -26,9 +28,9 @@ public final class RuntimeChannels {
      */
     public static int collectiveChannels(GraphSet graphs, int minSm, int nNodes, NcclSettings s) {
         int n = Math.min(graphs.ring().nChannels(), graphs.tree().nChannels()) * 2;
-        n = Math.min(MAX_CHANNELS, Math.max(1, n));
+        n = Math.min(MAXCHANNELS, Math.max(1, n));
         if (minSm >= 90 && nNodes > 1 && graphs.ring().bwIntra() > 45 && n < 16) {
-            n = Math.min(MAX_CHANNELS, n * 2);
+            n = Math.min(MAXCHANNELS, n * 2);
         }
         n = Math.min(n, s.maxChannels());
         return Math.max(n, s.minChannels());
@@ -68,7 +70,7 @@ public final class RuntimeChannels {
     public static int maxThreads(Algorithm a, Protocol p, GraphSet graphs, NcclSettings s) {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT
                 || a == Algorithm.COLLNET_CHAIN) {
-            return 640;
+            return NCCL_MAX_NTHREADS;
         }
         if (p == Protocol.LL128) {
             return s.ll128NThreads();
@@ -79,7 +81,7 @@ public final class RuntimeChannels {
         if (a == Algorithm.RING && p == Protocol.SIMPLE && graphs.ring().totalIntra() <= 12.0) {
             return 256;
         }
-        return 512;
+        return p == Protocol.LL ? NCCL_LL_MAX_NTHREADS : NCCL_SIMPLE_MAX_NTHREADS;
     }
 
     /**
@@ -144,7 +146,7 @@ public final class RuntimeChannels {
         long thr = threadThreshold(a, p, plan.nRanks());
         if (a == Algorithm.COLLNET_DIRECT) {
             for (int step : new int[] {16, 8, 4, 2, 1}) {
-                if (nc >= step && nBytes >= (long) step * 640 * thr) {
+                if (nc >= step && nBytes >= (long) step * NCCL_MAX_NTHREADS * thr) {
                     return Math.min(nc, step);
                 }
             }

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -152,7 +153,7 @@ public final class LibfabricEagerCopy {
      * @return microseconds to copy its eager bytes
      */
     static double copyUs(double send, Provider pr) {
-        return Math.min(send, pr.eagerBytes()) / (1000.0 * pr.copyGBps());
+        return BusBandwidth.timeUs(Math.min(send, pr.eagerBytes()), pr.copyGBps());
     }
 
     /** @return bytes of the crossing's first network send (class comment) */

@@ -8,7 +8,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
 
 /**
  * The time an LL step's lines take to cross the network on each network hop of the critical path, beyond the wait
- * for them to land in the host-memory send FIFO ({@link NetTransport#llSendFifoUs}, the probe's time): the step's
+ * for them to land in the host-memory send FIFO ({@link LlSendFifo}, the probe's time): the step's
  * line bytes at {@link #LINE_GBPS}, once per hop ({@link NetHops#of}), added to the call's latency. A fitted figure:
  * what the bytes pass through in series is not isolated (see below).
  *

@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.topology.Gpu;
 
 /**
@@ -11,8 +12,12 @@ import dev.collsim.topology.Gpu;
  */
 public final class LocalCopy {
 
-    /** H200 SXM memory bandwidth, GB/s (NVIDIA H200 datasheet: 4.8 TB/s), the GPU {@code localCopyGBps} is from. */
-    private static final double COPY_REFERENCE_MEMORY_GBPS = 4800;
+    /**
+     * Memory bandwidth of the GPU {@code localCopyGBps} was measured on, GB/s: the H200 SXM's 4,800 (the GPU database,
+     * NVIDIA H200 datasheet: 4.8 TB/s).
+     */
+    private static final double COPY_REFERENCE_MEMORY_GBPS = GpuModels.sku("H200-SXM-141GB").orElseThrow().variant()
+            .memoryGBps();
 
     private LocalCopy() {
     }
@@ -38,7 +43,7 @@ public final class LocalCopy {
      */
     public static PerfEstimate estimate(PerformanceParameters pp, double scale, long bytes) {
         double copyGBps = pp.localCopyGBps() * scale;
-        double t = pp.launchOverheadUs() + bytes / (1000.0 * copyGBps);
+        double t = pp.launchOverheadUs() + BusBandwidth.timeUs(bytes, copyGBps);
         return new PerfEstimate(t, 1, pp.launchOverheadUs(), copyGBps, "one rank: local copy");
     }
 }

@@ -9,7 +9,7 @@ import dev.collsim.topology.NetworkClass;
 
 /**
  * Network hops on the critical path of one call: how many times a transport's extra one-way latency
- * ({@link NetClassProfile#hopLatencyUs}) and an LL step's host-memory send FIFO ({@link NetTransport#llSendFifoUs})
+ * ({@link NetClassProfile#hopLatencyUs}) and an LL step's host-memory send FIFO ({@link LlSendFifo})
  * are paid. The counts start from NCCL's own inter-node step counts of its latency formula (NCCL 2.28.9 and 2.30.7
  * {@code src/graph/tuning.cc ncclTopoTuneModel}, fact sheet §2.4), which charge {@code hwLat[NET]} that many times:
  * <ul>
@@ -111,7 +111,7 @@ public final class NetHops {
      * Slingshot run (A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt:22) -59.0 -&gt;
      * -57.5 %. The figures these hops multiply were not read from Ring AllReduce: RoCE's and TCPXO's
      * {@link NetClassProfile#hopLatencyUs} from 2-node Tree runs (2 hops, {@link NetClassDefaults}), the LL send
-     * FIFO from a probe ({@link NetTransport#llSendFifoUs}), so the count does not change what they mean.
+     * FIFO from a probe ({@link LlSendFifo}), so the count does not change what they mean.
      * Broadcast and Reduce keep NCCL's nNodes - 1 (where the root sits in its node is not known here).
      *
      * @param func   collective

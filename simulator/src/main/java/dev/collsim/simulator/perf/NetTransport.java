@@ -1,9 +1,11 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.nccl.NcclDevice.NCCL_STEPS;
 import static dev.collsim.units.DecimalText.fixed;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.bound.PhysicalBound;
@@ -52,7 +54,7 @@ import dev.collsim.simulator.tuning.TuningConstants;
  *
  * <p>Only the Simple protocol pays: its receiving proxy hands each step to the GPU through the connection's
  * head/tail counters, while LL and LL128 data carries its own flags that the receiving GPU polls directly. LL pays
- * instead for its send FIFO in host memory, once per hop ({@link #llSendFifoUs}).
+ * instead for its send FIFO in host memory, once per hop ({@link LlSendFifo}).
  * Measured on 2 x 2 DGX H100 (public dataset A-allreduce-2x2xH100-dgx-ib.txt): Ring/LL AllReduce at 8 B takes
  * 16 us for its 6 ring steps, which leaves no room for a 10 us step per LL step.
  *
@@ -63,9 +65,6 @@ import dev.collsim.simulator.tuning.TuningConstants;
  * This class is stateless and thread-safe.
  */
 public final class NetTransport {
-
-    /** NCCL_STEPS: slots per connection (NCCL 2.30.7 {@code src/include/device.h}). */
-    public static final int NCCL_STEPS = 8;
 
     private NetTransport() {
     }
@@ -130,8 +129,7 @@ public final class NetTransport {
      */
     static double protocolMessage(Algorithm a, Protocol p, Collective func, NcclSettings s) {
         return switch (p) {
-            case LL -> s.llBuffSize() / (double) NCCL_STEPS / 2;
-            case LL128 -> s.ll128BuffSize() / (double) NCCL_STEPS * 15 / 16;
+            case LL, LL128 -> s.buffSize(p) / (double) NCCL_STEPS * NcclDevice.dataPerLineByte(p);
             case SIMPLE -> sliceSteps(a, p, func) * s.buffSize() / (double) NCCL_STEPS;
         };
     }
@@ -159,11 +157,7 @@ public final class NetTransport {
 
     /** @return the data bytes a connection's NCCL_STEPS slots hold for a protocol (its whole buffer) */
     static double windowBytes(Protocol p, NcclSettings s) {
-        return switch (p) {
-            case LL -> s.llBuffSize() / 2.0;
-            case LL128 -> s.ll128BuffSize() * 15.0 / 16;
-            case SIMPLE -> s.buffSize();
-        };
+        return s.buffSize(p) * NcclDevice.dataPerLineByte(p);
     }
 
     /**
@@ -184,62 +178,6 @@ public final class NetTransport {
         }
         double bytesPerUs = Math.min(windowBytes(p, s), inFlight * message) / (2 * stepUs);
         return bytesPerUs / 1000.0;
-    }
-
-    /**
-     * Line bytes of an LL step and the time they take, from the sending GPU's first store, to reach pinned host
-     * memory and be seen ready by the sending proxy, beyond that of a 256-byte step: {@code data/device/h100-proxyscan.txt}
-     * (this repository's probe {@code executor/probes/proxyscan}, one H100 SXM on PCIe Gen5 x16, one block of 512
-     * threads storing 16-byte LL lines, NCCL's own flag scan; medians 5.134, 5.207, 5.331, 5.589, 6.015, 9.376,
-     * 13.512 us at 256 B .. 64 KiB minus the 256-byte one). Up to 64 KiB, one whole LL step (NCCL 2.30.7
-     * {@code src/include/device.h}: NCCL_LL_LINES_PER_THREAD 8 x NCCL_LL_MAX_NTHREADS 512 x 16 B). One Intel host
-     * in a VM: a PCIe Gen4 host or another root complex may differ (no figure for one was in hand). Not fitted to any
-     * data file.
-     */
-    static final double[] LL_FIFO_LINE_BYTES = {256, 1024, 4096, 8192, 16384, 32768, 65536};
-    /** Microseconds for {@link #LL_FIFO_LINE_BYTES}, same probe and rows. */
-    static final double[] LL_FIFO_US = {0, 0.073, 0.197, 0.455, 0.881, 4.242, 8.378};
-
-    /**
-     * The time an LL step waits on the sending node before its network send is posted, microseconds for the whole
-     * call; {@link PerformanceModel} adds it to the latency term, as the class's per-hop latency.
-     *
-     * <p>What the source shows (NCCL 2.26.2 and 2.30.7 {@code src/transport/net.cc}): the LL send FIFO is pinned host
-     * memory even with GPU Direct RDMA ({@code sendProxyConnect}: device memory only for {@code p != NCCL_PROTO_LL
-     * && useGdr}), so the sending GPU's LL stores cross PCIe to host memory; the proxy posts a step's {@code isend}
-     * only once flag1 and flag2 of every line of the step match ({@code sendProxyProgress}, the LL branch), so the
-     * step is stored whole before the NIC reads it back. LL128 and Simple with GDR keep their FIFO in GPU memory and
-     * post on the GPU's tail ({@code ready = useGdr}); the receive FIFO is GPU memory under GDR for every protocol
-     * ({@code recvProxyConnect}). So each network hop on the critical path ({@link NetHops}) waits for one LL step's
-     * lines to land in host memory: 2 x {@link #messageBytes} (an LL line is 8 data bytes in 16), at the
-     * probe's rate ({@link #LL_FIFO_US}, interpolated linearly; beyond its last row at its last slope). Later steps
-     * overlap the earlier ones' network time, so only one step per hop is charged. Not covered: LL128 without GDR,
-     * whose proxy scans the flags in host memory too (collsim does not know whether GDR is on).
-     *
-     * @param channels channels of the call (may be fractional, >= 1)
-     * @return microseconds; 0 unless LL between nodes on a Ring or Tree
-     */
-    public static double llSendFifoUs(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
-            long nBytes, double channels) {
-        if (plan.nNodes() < 2 || p != Protocol.LL || (a != Algorithm.RING && a != Algorithm.TREE)) {
-            return 0;
-        }
-        double lineBytes = 2 * messageBytes(a, p, func, s, nBytes, channels, plan);
-        return NetHops.of(func, a, plan) * llFifoStepUs(lineBytes);
-    }
-
-    /** @return the probe's time for one LL step of this many line bytes ({@link #LL_FIFO_US}), microseconds */
-    static double llFifoStepUs(double lineBytes) {
-        double[] x = LL_FIFO_LINE_BYTES;
-        double[] y = LL_FIFO_US;
-        if (lineBytes <= x[0]) {
-            return 0;
-        }
-        int i = 1;
-        while (i < x.length - 1 && lineBytes > x[i]) {
-            i++;
-        }
-        return y[i - 1] + (y[i] - y[i - 1]) * (lineBytes - x[i - 1]) / (x[i] - x[i - 1]);
     }
 
     /**

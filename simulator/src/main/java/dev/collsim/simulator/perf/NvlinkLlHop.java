@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -98,8 +99,8 @@ public final class NvlinkLlHop {
                 choice.protocol(), nBytes, table.input().constants().rules());
         double perStep = AMPERE_HOP_US - table.input().constants().hwLatency(HardwareClass.NVLINK, a, Protocol.LL);
         double excess = steps * Math.max(0, perStep);
-        double dataUs = nBytes <= 0 ? 0 : nBytes / (1000.0 * algBw) / pp.latencyScale();
-        double channelUs = nBytes <= 0 ? 0 : nBytes / (1000.0 * Math.max(capAlgBw, algBw)) / pp.latencyScale();
+        double dataUs = nBytes <= 0 ? 0 : BusBandwidth.timeUs(nBytes, algBw) / pp.latencyScale();
+        double channelUs = nBytes <= 0 ? 0 : BusBandwidth.timeUs(nBytes, Math.max(capAlgBw, algBw)) / pp.latencyScale();
         return Math.max(0, excess - (dataUs - channelUs));
     }
 

@@ -1,7 +1,9 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.tuning.CostTable;
@@ -117,7 +119,7 @@ public final class NvlsLoop {
         long ops = (long) channels * heads(plan);
         long c;
         if (a == Algorithm.NVLS) {
-            c = Math.min(buffSize / NetTransport.NCCL_STEPS, plan.nvlsTuning().chunk());
+            c = Math.min(buffSize / NcclDevice.NCCL_STEPS, plan.nvlsTuning().chunk());
             if (plan.nNodes() > 1 && table.bandwidth(Collective.ALL_REDUCE, Algorithm.NVLS, Protocol.SIMPLE) < 150) {
                 c = Math.min(c, 32 << 10);
             }
@@ -125,7 +127,7 @@ public final class NvlsLoop {
             c = shrink(c, nBytes, ops, 8, 32 << 10);
             c = shrink(c, nBytes, ops, 2, 16 << 10);
         } else {
-            c = plan.nvlsTuning().treeChunk(buffSize / NetTransport.NCCL_STEPS);
+            c = plan.nvlsTuning().treeChunk(buffSize / NcclDevice.NCCL_STEPS);
             c = shrink(c, nBytes, ops, 32, 256 << 10);
             c = shrink(c, nBytes, ops, 16, 128 << 10);
             c = shrink(c, nBytes, ops, 4, 64 << 10);
@@ -173,7 +175,7 @@ public final class NvlsLoop {
     public static double costUs(long loopBytes, long nBytes, double algBw, double loopUs, double fillLoops,
             int channels, boolean strided) {
         return loops(loopBytes, nBytes) * loopUs
-                + fillLoops * fillBytes(loopBytes, nBytes, channels, strided) / (1000.0 * algBw);
+                + BusBandwidth.timeUs(fillLoops * fillBytes(loopBytes, nBytes, channels, strided), algBw);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -145,6 +146,6 @@ public final class NvlsTreePipeline {
      * @return microseconds
      */
     static double fillUs(double stagesAhead, double fillChunks, double channelChunk, double busPerChannel) {
-        return fillChunks * stagesAhead * channelChunk / (1000.0 * busPerChannel);
+        return BusBandwidth.timeUs(fillChunks * stagesAhead * channelChunk, busPerChannel);
     }
 }

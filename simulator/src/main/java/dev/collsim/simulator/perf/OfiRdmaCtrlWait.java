@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -71,11 +72,7 @@ public final class OfiRdmaCtrlWait {
             long nBytes, int channels) {
         double share = nBytes / (double) Math.max(1, channels) / (a == Algorithm.RING ? plan.nRanks() : 1);
         double piece = Math.min(PerformanceModel.chunk(a, p, func, s), share);
-        return switch (p) {
-            case LL -> piece * 2;
-            case LL128 -> piece * 128 / 120;
-            case SIMPLE -> piece;
-        };
+        return piece / NcclDevice.dataPerLineByte(p);
     }
 
     /**

@@ -1,5 +1,9 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.nccl.NcclDevice.NCCL_MAX_DEV_WORK_P2P_PER_BATCH;
+
+import dev.collsim.nccl.BusBandwidth;
+import dev.collsim.nccl.NcclDevice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,8 +27,8 @@ import java.util.List;
  *       base = r mod 256 on one node and (r / L) x ceil(L / 8) + (r mod L) / 8 on several
  *       ({@code src/include/channel.h ncclP2pChannelBaseForRound}); a send of B bytes is cut into
  *       {@link P2pPeerChannels#forOperation} equal parts, part i on the channel of part i.</li>
- *   <li>Batches. A channel's works are grouped in batches of at most {@link #P2P_PER_BATCH} = 8
- *       (NCCL_MAX_DEV_WORK_P2P_PER_BATCH, {@code src/include/device.h}; {@code addWorkBatchToPlan}), and a batch
+ *   <li>Batches. A channel's works are grouped in batches of at most 8
+ *       ({@link NcclDevice#NCCL_MAX_DEV_WORK_P2P_PER_BATCH}; {@code addWorkBatchToPlan}), and a batch
  *       whose first work lies more than 63 works back in the plan is extended by another batch entry.</li>
  *   <li>Budget. Before each round NCCL tests {@code testBudget(nWorkBatches + nChannelsMax, workBytes +
  *       sizeof(ncclDevWorkP2p))}: it passes when batches x 16 B + works x 48 B fit in the kernel's arguments (4096 B,
@@ -43,8 +47,6 @@ import java.util.List;
  */
 public final class P2pKernelSplit {
 
-    /** NCCL_MAX_DEV_WORK_P2P_PER_BATCH ({@code src/include/device.h}). */
-    public static final int P2P_PER_BATCH = 8;
     /** ncclMaxKernelArgsSize, bytes ({@code src/include/device.h}: 4 KiB for every architecture). */
     public static final int KERNEL_ARGS_BYTES = 4096;
     /** sizeof(ncclDevKernelArgs), bytes. */
@@ -149,7 +151,7 @@ public final class P2pKernelSplit {
         for (Kernel k : kernels) {
             double intra = local == 0 ? 0 : tIntraUs * k.localPeers() / local;
             double inter = remote == 0 ? 0 : tInterUs * k.remotePeers() / remote;
-            sum += Math.max(Math.max(intra, inter), k.maxParts() * partBytes / (1000.0 * channelGBps));
+            sum += Math.max(Math.max(intra, inter), BusBandwidth.timeUs(k.maxParts() * partBytes, channelGBps));
         }
         return sum;
     }
@@ -165,7 +167,8 @@ public final class P2pKernelSplit {
         if (nNodes > 1) {
             int nodeDelta = round / localRanks;
             int localDelta = round % localRanks;
-            int b = nodeDelta * ((localRanks + P2P_PER_BATCH - 1) / P2P_PER_BATCH) + localDelta / P2P_PER_BATCH;
+            int perBatch = NCCL_MAX_DEV_WORK_P2P_PER_BATCH;
+            int b = nodeDelta * ((localRanks + perBatch - 1) / perBatch) + localDelta / perBatch;
             return b & 0xff;
         }
         return round & 0xff;
@@ -196,7 +199,7 @@ public final class P2pKernelSplit {
 
         /** addWorkBatchToPlan: a new batch when the channel has none or 8 works; an extension when far back. */
         void addWork(int channel, long offset) {
-            if (batchWorks[channel] < 0 || batchWorks[channel] == P2P_PER_BATCH) {
+            if (batchWorks[channel] < 0 || batchWorks[channel] == NCCL_MAX_DEV_WORK_P2P_PER_BATCH) {
                 batches++;
                 batchWorks[channel] = 0;
                 batchBase[channel] = offset;

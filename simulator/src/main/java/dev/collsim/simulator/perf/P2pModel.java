@@ -5,6 +5,7 @@ import static dev.collsim.units.DecimalText.fixed;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -124,10 +125,10 @@ public final class P2pModel {
         double cap = channels * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
-        double tCap = rankBytes / (1000.0 * cap);
+        double tCap = BusBandwidth.timeUs(rankBytes, cap);
         double proxy = multi && p == Protocol.SIMPLE ? proxyRankGBps(plan, s, pp, netConnections, message)
                 : Double.POSITIVE_INFINITY;
-        double tProxy = multi && interBytes > 0 ? interBytes / (1000.0 * proxy) : 0;
+        double tProxy = multi && interBytes > 0 ? BusBandwidth.timeUs(interBytes, proxy) : 0;
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
         List<P2pKernelSplit.Kernel> split = kernels(plan, s, v, c, intraType, perPeer);
         int kernels = split.size();
@@ -258,7 +259,7 @@ public final class P2pModel {
      */
     static double proxyRankGBps(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, int connections,
             double message) {
-        return connections * NetTransport.connectionGBps(message, NetTransport.NCCL_STEPS,
+        return connections * NetTransport.connectionGBps(message, NcclDevice.NCCL_STEPS,
                 Protocol.SIMPLE, s, pp.netProfile(plan.netClass()).stepUs());
     }
 

@@ -1,5 +1,7 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.nccl.NcclDevice.NCCL_MAX_DEV_WORK_P2P_PER_BATCH;
+
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -58,8 +60,6 @@ public final class P2pPeerChannels {
     public static final long P2P_PCI_CHUNKSIZE = 1L << 17;
     /** NCCL_P2P_PER_CHANNEL_NET_BW default, GB/s (NCCL 2.30.7 {@code src/graph/paths.cc}). */
     public static final double P2P_PER_CHANNEL_NET_BW = 14;
-    /** NCCL_MAX_DEV_WORK_P2P_PER_BATCH (NCCL 2.30.7 {@code src/include/device.h}). */
-    public static final int MAX_P2P_PER_BATCH = 8;
 
     private P2pPeerChannels() {
     }
@@ -87,7 +87,7 @@ public final class P2pPeerChannels {
         }
         int perPeer = pow2Up(min == Integer.MAX_VALUE ? 1 : min);
         if (plan.nNodes() > 1) {
-            int batches = (plan.nRanks() + MAX_P2P_PER_BATCH - 1) / MAX_P2P_PER_BATCH;
+            int batches = (plan.nRanks() + NCCL_MAX_DEV_WORK_P2P_PER_BATCH - 1) / NCCL_MAX_DEV_WORK_P2P_PER_BATCH;
             while (perPeer * batches > plan.p2pChannels() && perPeer > 1) {
                 perPeer /= 2;
             }
@@ -128,7 +128,7 @@ public final class P2pPeerChannels {
         } else {
             chunk = intraType == PathType.NVL ? P2P_NVL_CHUNKSIZE : P2P_PCI_CHUNKSIZE;
         }
-        return Math.min(chunk, s.buffSize() / NetTransport.NCCL_STEPS);
+        return Math.min(chunk, s.stepBytes(Protocol.SIMPLE));
     }
 
     /**
@@ -149,7 +149,7 @@ public final class P2pPeerChannels {
             min /= 2;
         }
         boolean ll2289 = v.tables() == NcclVersion.V2_28_9 && bytes <= max * P2P_LL_THRESHOLD;
-        long chunk = ll2289 ? s.llBuffSize() / NetTransport.NCCL_STEPS : chunkBytes(plan, s, intraType, v);
+        long chunk = ll2289 ? s.stepBytes(Protocol.LL) : chunkBytes(plan, s, intraType, v);
         boolean multi = plan.nNodes() > 1;
         long minPart = multi ? chunk / 2 : chunk / 8;
         long maxPart = multi ? chunk : chunk * 32;
@@ -178,7 +178,7 @@ public final class P2pPeerChannels {
      */
     public static long netSendBytes(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
         boolean ll = protocol(plan, s, intraType, bytes, v) == Protocol.LL;
-        long step = ll ? s.llBuffSize() / NetTransport.NCCL_STEPS : chunkBytes(plan, s, intraType, v);
+        long step = ll ? s.stepBytes(Protocol.LL) : chunkBytes(plan, s, intraType, v);
         long chunk = !ll && bytes < step ? step / 4 : bytes < 8 * step ? step / 2 : step;
         long data = ll ? chunk / 2 : chunk;
         long part = ceilDiv(Math.max(1, bytes), forOperation(plan, s, intraType, bytes, v));

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -100,7 +101,7 @@ public final class PcieLlStream {
         }
         double hops = (NcclTuningModel.nSteps(func, plan.nRanks()) - 1)
                 * PcieSwitchHop.meanFlightUs(plan, s, table.input().constants());
-        return Math.max(0, Math.min(hops, nBytes / (1000.0 * algBw) / pp.latencyScale()));
+        return Math.max(0, Math.min(hops, BusBandwidth.timeUs(nBytes, algBw) / pp.latencyScale()));
     }
 
     /** @return true for a one-host Ring LL AllReduce, AllGather or ReduceScatter over PCIe (P2P or SHM) */

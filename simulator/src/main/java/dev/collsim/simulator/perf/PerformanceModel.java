@@ -3,6 +3,7 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -61,7 +62,7 @@ import dev.collsim.topology.PathType;
  *   posts     = NVLSTree AllReduce between nodes: the proxy's sends on channels beyond the 16 NCCL's latency stands
  *               for, 3 us each on each hop ({@link NvlsTreePosts})
  *   netHop    = (the network class's added latency, 0 on InfiniBand, + an LL step's stores to its host-memory send
- *               FIFO, {@link NetTransport#llSendFifoUs}, and its crossing, {@link LlStepCrossing}) x NCCL's inter-node
+ *               FIFO, {@link LlSendFifo}, and its crossing, {@link LlStepCrossing}) x NCCL's inter-node
  *               steps ({@link NetHops}; the class's latency twice for Simple on EFA before Hopper, the GDR flush,
  *               {@link NetHops#latencyCharges}); the inter-node
  *               NIC bound x the class's bwFraction (EFA Tree/Simple on A100-class hosts: x the share its later sends'
@@ -166,7 +167,7 @@ public final class PerformanceModel {
                 rules.runMinor()) * pp.bwEfficiency(HardwareClass.NET) : Double.POSITIVE_INFINITY;
         double netAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), netBus);
         double proxyAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), NetTransport.busBwCap(plan, s, pp, func,
-                a, p, nBytes, effChannels, netBus)), slotUs = nBytes / (1000.0 * proxyAlgBw);
+                a, p, nBytes, effChannels, netBus)), slotUs = BusBandwidth.timeUs(nBytes, proxyAlgBw);
         // never above the hardware: link factors over NCCL's figures (RingFinalRecv) stop at the physical bound
         double boundAlgBw = BusBandwidth.algBwFromBusBw(func, plan.nRanks(), PhysicalBound.busBw(plan, func));
         double otherAlgBw = Math.min(Math.min(Math.min(linkAlgBw, capAlgBw), netAlgBw), boundAlgBw);
@@ -176,7 +177,7 @@ public final class PerformanceModel {
                 RingStepOverlap.spareUs(nBytes, otherAlgBw, capAlgBw) / pp.latencyScale());
         double latency = pp.launchOverheadUs() + pp.latencyScale() * ncclLatency + fill + ShmHostReads.simpleDataReadsUs(
                 plan, s, func, a, p) + net.hopLatencyUs() * NetHops.latencyCharges(func, a, p, plan)
-                + NetTransport.llSendFifoUs(plan, s, func, a, p, nBytes, effChannels)
+                + LlSendFifo.extraUs(plan, s, func, a, p, nBytes, effChannels)
                 + LlStepCrossing.extraUs(plan, s, func, a, p, nBytes, effChannels, channels)
                 + NvlsTreePosts.extraUs(plan, func, a, p, channels)
                 + LibfabricEagerCopy.extraUs(plan, s, func, a, p, nBytes, effChannels, channels, rules.runMinor())
@@ -185,14 +186,14 @@ public final class PerformanceModel {
                 + OfiRdmaCtrlWait.extraUs(plan, s, func, a, p, nBytes, channels, net.hopLatencyUs());
         // NCCL's latency holds one network step (host-read trip) per step: proxy sends (SHM reads) overlap it
         // the idle copy adds to the link's time; the per-channel cap was measured with it (RingFinalRecv)
-        double proxyUs = slotUs + NetSendCycle.lastDeliveryUs(plan, s, func, a, p, nBytes, effChannels, slotUs), bwUs = Math.max(nBytes / (1000.0 * otherAlgBw),
-                nBytes / (1000.0 * Math.min(linkAlgBw, netAlgBw))
+        double proxyUs = slotUs + NetSendCycle.lastDeliveryUs(plan, s, func, a, p, nBytes, effChannels, slotUs), bwUs = Math.max(BusBandwidth.timeUs(nBytes, otherAlgBw),
+                BusBandwidth.timeUs(nBytes, Math.min(linkAlgBw, netAlgBw))
                 + RingFinalRecv.extraUs(plan, s, pp, copyScale, func, a, p, nBytes));
         // each step waits for its rank's proxy to serve the other connections unless its own data takes longer
         double turnsUs = NetTransport.proxyTurnsUs(plan, s, func, a, p, nBytes, effChannels);
         double readsUs = pp.launchOverheadUs() + ShmHostReads.timeUs(plan, s, a, p, nBytes, effChannels * ratio);
         double time = Math.max(Math.max(latency + Math.max(bwUs, turnsUs), proxyUs), readsUs);
-        double algBw = time > latency ? nBytes / (1000.0 * (time - latency)) : otherAlgBw;
+        double algBw = time > latency ? BusBandwidth.algBw(nBytes, time - latency) : otherAlgBw;
         String bottleneck = BottleneckText.of(new BottleneckText.Terms(time, latency, fill, proxyUs, readsUs, bwUs,
                 turnsUs, netAlgBw, linkAlgBw, capAlgBw, channels, effChannels, perChannel, ratio, chain, rules.runMinor()), plan, s,
                 pp, func, a, p, nBytes);
@@ -370,8 +371,7 @@ public final class PerformanceModel {
         if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.PAT) {
             return Double.POSITIVE_INFINITY;
         }
-        double perChannel = a == Algorithm.COLLNET_DIRECT ? 640.0 * RuntimeChannels.threadThreshold(a, p,
-                plan.nRanks()) : (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
+        double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, nBytes / perChannel);
     }
@@ -387,10 +387,9 @@ public final class PerformanceModel {
             return NvlsTuning.DEFAULT_CHUNK;
         }
         return switch (p) {
-            case LL -> s.llBuffSize() / 8 / 2;
-            case LL128 -> s.ll128BuffSize() / 8 * 15 / 16;
+            case LL, LL128 -> NcclDevice.stepDataBytes(p, s.stepBytes(p));
             case SIMPLE -> {
-                long step = s.buffSize() / 8;
+                long step = s.stepBytes(p);
                 boolean ringFour = a == Algorithm.RING && (func == Collective.ALL_REDUCE
                         || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER);
                 yield ringFour ? step * 4 : step;

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -76,9 +77,8 @@ public final class PipelineFill {
     static double fillUs(ChannelPlan plan, NcclSettings s, PerformanceParameters pp, CostTable table, Collective func,
             Algorithm a, Protocol p, long nBytes, Rates r) {
         double busPerChannel = busPerChannel(plan, a, p, nBytes, r);
-        double fill = TreeSimpleFill.fillUs(chunkBytes(plan, s, pp, func, a, p, nBytes, r.effChannels(), r.chain(),
-                r.channels())
-                / (1000.0 * busPerChannel), plan, pp, func, a, p, s, nBytes, r.effChannels(), busPerChannel,
+        double fill = TreeSimpleFill.fillUs(BusBandwidth.timeUs(chunkBytes(plan, s, pp, func, a, p, nBytes, r.effChannels(),
+                r.chain(), r.channels()), busPerChannel), plan, pp, func, a, p, s, nBytes, r.effChannels(), busPerChannel,
                 r.capBus() / r.effChannels(), r.channels(), table.input());
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), r.channels(), nBytes);

@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -139,6 +140,6 @@ public final class RingLlEmptySteps {
         while (nBytes < (long) nc * nt * thr && nt % 128 == 0) {
             nt /= 2;
         }
-        return rules.runMinor() >= FIRST_THREE_WARP_MINOR ? Math.max(nt, 96) : nt;
+        return rules.runMinor() >= FIRST_THREE_WARP_MINOR ? Math.max(nt, 3 * NcclDevice.WARP_SIZE) : nt;
     }
 }

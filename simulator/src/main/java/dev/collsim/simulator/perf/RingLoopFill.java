@@ -107,7 +107,7 @@ public final class RingLoopFill {
      * hwLat[NET][Tree][Simple] = 14 us, "some chunk latency, waiting for proper chunk modeling"; its other rings it
      * composes of intra-node and network steps. collsim models the chunks (Simple: {@link #rootedHops} chunks of
      * store and forward; LL128: the network hops' whole steps, {@link #rootedNetSteps}; LL: the host-memory send
-     * FIFO, {@link NetTransport#llSendFifoUs}), so the latency it adds is NCCL's composition for its other rings over
+     * FIFO, {@link LlSendFifo}), so the latency it adds is NCCL's composition for its other rings over
      * the rooted ring's nRanks steps, nNodes - 1 of them network steps
      * ({@link dev.collsim.simulator.tuning.RootedRingLatency#rootedRingHopLatency}), where lower than NCCL's figure.
      *
@@ -139,7 +139,7 @@ public final class RingLoopFill {
      * rooted Ring's step carries the channel's whole stream (every step a chunk of the LL128 buffer, {@code
      * src/enqueue.cc calcCollChunking}: stepSize x 15/16 data, no reduction for a Ring), so each network hop waits for
      * one whole step at the channel's rate; NVLink hops forward line by line. Simple pays its chunks through
-     * {@link #rootedHops}; LL through {@link NetTransport#llSendFifoUs}.
+     * {@link #rootedHops}; LL through {@link LlSendFifo}.
      *
      * @param a      algorithm
      * @param func   collective

@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.ReleaseRules;
@@ -41,8 +42,12 @@ public final class RingMinChunk {
     /** First NCCL 2 minor release whose host cuts a collective into contiguous channel shares (v2.20.5-1). */
     static final int FIRST_HOST_CHANNEL_SHARES_MINOR = 20;
 
-    /** LL128 bytes of data a thread moves per grain: 8 words x 15/16 x 8 bytes ({@code ProtoLL128}). */
-    static final int LL128_GRAIN_BYTES = 60;
+    /**
+     * LL128 bytes of data a thread moves per grain, 60: NCCL_LL128_SHMEM_ELEMS_PER_THREAD 8 words x 15/16 x 8 bytes
+     * ({@code ProtoLL128::calcBytePerGrain}).
+     */
+    static final int LL128_GRAIN_BYTES = NcclDevice.NCCL_LL128_SHMEM_ELEMS_PER_THREAD
+            * NcclDevice.LL128_LINE_DATA_BYTES / (NcclDevice.NCCL_LL128_LINESIZE / Long.BYTES);
 
     private RingMinChunk() {
     }

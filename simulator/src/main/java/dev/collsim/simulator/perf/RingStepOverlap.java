@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -112,7 +113,7 @@ public final class RingStepOverlap {
         if (!(algBw > 0) || !(channelsAlgBw > algBw)) {
             return 0;
         }
-        return nBytes / (1000.0 * algBw) - nBytes / (1000.0 * channelsAlgBw);
+        return BusBandwidth.timeUs(nBytes, algBw) - BusBandwidth.timeUs(nBytes, channelsAlgBw);
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -48,7 +50,7 @@ import dev.collsim.simulator.tuning.TuningConstants;
 public final class RootedSliceWaits {
 
     /** Data bytes of the Simple slice the per-channel cap was measured on: 2 steps of 4 MiB / 8 (class note). */
-    static final double REFERENCE_SLICE_BYTES = 2.0 * NcclSettings.DEFAULTS.buffSize() / NetTransport.NCCL_STEPS;
+    static final double REFERENCE_SLICE_BYTES = 2.0 * NcclSettings.DEFAULTS.buffSize() / NcclDevice.NCCL_STEPS;
 
     private RootedSliceWaits() {
     }
@@ -69,9 +71,9 @@ public final class RootedSliceWaits {
                 || !(capGBps > 0) || Double.isInfinite(capGBps)) {
             return 1;
         }
-        double slice = (double) s.buffSize() / NetTransport.NCCL_STEPS;
+        double slice = (double) s.buffSize() / NcclDevice.NCCL_STEPS;
         double extraUsPerByte = handshakeUs(c) * (1 / slice - 1 / REFERENCE_SLICE_BYTES);
-        double capUsPerByte = 1 / (1000.0 * capGBps);
+        double capUsPerByte = BusBandwidth.timeUs(1, capGBps);
         return Math.min(1, capUsPerByte / (capUsPerByte + Math.max(0, extraUsPerByte)));
     }
 

@@ -3,7 +3,9 @@ package dev.collsim.simulator.perf;
 import static dev.collsim.units.DecimalText.fixed;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -66,11 +68,11 @@ public final class ShmHostReads {
     public static final double READ_ROUND_TRIP_US = 1.364;
 
     /** Payload bytes per LL load: a 16-byte {@code ncclLLFifoLine} holds two 4-byte data words and two flags. */
-    static final double LL_PAYLOAD_PER_LOAD = 8;
+    static final double LL_PAYLOAD_PER_LOAD = NcclDevice.LL_LINE_DATA_BYTES;
     /** LL128 loads per thread per batch: NCCL_LL128_SHMEM_ELEMS_PER_THREAD (8 words) / 2 words per load128. */
-    static final int LL128_LOADS_PER_THREAD = 4;
+    static final int LL128_LOADS_PER_THREAD = NcclDevice.NCCL_LL128_SHMEM_ELEMS_PER_THREAD / 2;
     /** Payload bytes per 16-byte LL128 load: 120 of every 128 bytes (NCCL_LL128_DATAELEMS / NCCL_LL128_LINEELEMS). */
-    static final double LL128_PAYLOAD_PER_LOAD = 16.0 * 15 / 16;
+    static final double LL128_PAYLOAD_PER_LOAD = 16 * NcclDevice.dataPerLineByte(Protocol.LL128);
     /** Round trips per LL128 batch: the flag poll and the unconditional reload. */
     static final int LL128_ROUND_TRIPS = 2;
 
@@ -108,7 +110,7 @@ public final class ShmHostReads {
             return Double.POSITIVE_INFINITY;
         }
         int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
-        return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+        return BusBandwidth.algBw(payloadPerRoundTrip(p, threads), READ_ROUND_TRIP_US);
     }
 
     /**
@@ -138,7 +140,7 @@ public final class ShmHostReads {
             return Double.POSITIVE_INFINITY;
         }
         int threads = RuntimeChannels.maxThreads(a, p, plan.graphs(), s);
-        return payloadPerRoundTrip(p, threads) / (1000.0 * READ_ROUND_TRIP_US);
+        return BusBandwidth.algBw(payloadPerRoundTrip(p, threads), READ_ROUND_TRIP_US);
     }
 
     /**

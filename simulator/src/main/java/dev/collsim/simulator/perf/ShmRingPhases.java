@@ -1,7 +1,9 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.simulator.tuning.TuningConstants;
 
 /**
  * A one-host Ring/LL128 AllReduce, AllGather or ReduceScatter over SHM, per direction of a GPU's PCIe link: the
@@ -48,17 +50,14 @@ import dev.collsim.nccl.Protocol;
 public final class ShmRingPhases {
 
     /** LL128's payload bytes per wire byte: 120 of a 128-byte line (one 8-byte flag word in 16). */
-    static final double LL128_LINE_PAYLOAD = 120.0 / 128;
-
-    /** NCCL's Ring/LL128 factor on its bus bandwidth ({@code src/graph/tuning.cc}, 2.27.5 to 2.30.7), in the table. */
-    static final double NCCL_RING_LL128_FACTOR = 0.92;
+    static final double LL128_LINE_PAYLOAD = NcclDevice.dataPerLineByte(Protocol.LL128);
 
     /**
      * Line rate over collsim's LL128 rate of the link: bwEfficiencySimple x 120/128 over NCCL's 0.92 x
      * bwEfficiencyLL128 (the bare model's {@link PerformanceParameters#DEFAULTS}), 1.040.
      */
     static final double LINE_RATE_OVER_LL128_RATE = PerformanceParameters.DEFAULTS.bwEfficiency(Protocol.SIMPLE)
-            * LL128_LINE_PAYLOAD / (NCCL_RING_LL128_FACTOR * PerformanceParameters.DEFAULTS.bwEfficiency(
+            * LL128_LINE_PAYLOAD / (TuningConstants.LL128_EFFICIENCY * PerformanceParameters.DEFAULTS.bwEfficiency(
                     Protocol.LL128));
 
     private ShmRingPhases() {

@@ -2,6 +2,7 @@ package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.bound.PhysicalBound;
@@ -166,11 +167,7 @@ public final class SocketStreams {
 
     /** @return wire bytes per data byte of a protocol: LL 2 (8-byte flag per 8 data), LL128 16/15, Simple 1 */
     static double wirePerData(Protocol p) {
-        return switch (p) {
-            case LL -> 2.0;
-            case LL128 -> 16.0 / 15;
-            case SIMPLE -> 1.0;
-        };
+        return 1 / NcclDevice.dataPerLineByte(p);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
@@ -234,7 +235,7 @@ public final class TreeSimpleFill {
         double perChannel = nBytes / Math.max(1.0, channels);
         double stage = Math.min(chunk, perChannel);
         double iterations = Math.max(1.0, perChannel / stage);
-        double tIntra = stage / (1000.0 * intraRate), tNet = stage / (1000.0 * netRate);
+        double tIntra = BusBandwidth.timeUs(stage, intraRate), tNet = BusBandwidth.timeUs(stage, netRate);
         boolean intraSlowest = intraHops > 0 && tIntra > tNet;
         double slowest = intraSlowest ? tIntra : tNet;
         double full = 2.0 * intraHops * tIntra + 2.0 * netHops * tNet - slowest;

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.schedule;
 
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +21,7 @@ import java.util.List;
 public final class DirectAllToAllSchedule implements ScheduleAlgorithm {
 
     /** Default rounds in flight: NCCL_MAX_DEV_WORK_P2P_PER_BATCH = 8 (NCCL {@code src/include/device.h}). */
-    public static final int ROUNDS_IN_FLIGHT = 8;
+    public static final int ROUNDS_IN_FLIGHT = NcclDevice.NCCL_MAX_DEV_WORK_P2P_PER_BATCH;
 
     private final int roundsInFlight;
 

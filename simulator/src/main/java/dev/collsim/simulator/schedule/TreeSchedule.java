@@ -2,6 +2,7 @@ package dev.collsim.simulator.schedule;
 
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TreeChunk;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import java.util.List;
 public final class TreeSchedule implements ScheduleAlgorithm {
 
     /** Tree chunk: NCCL Simple buffer 4 MiB / NCCL_STEPS 8 (NCCL 2.30 {@code src/init.cc}, {@code enqueue.cc}). */
-    public static final long CHUNK_BYTES = 512 * 1024;
+    public static final long CHUNK_BYTES = NcclSettings.DEFAULTS.stepBytes(Protocol.SIMPLE);
 
     /** True where the modelled release halves the chunk of small calls ({@link #halvesTreeChunk}). */
     private final boolean halveChunk;

@@ -1,6 +1,7 @@
 package dev.collsim.simulator.tuning;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
@@ -106,7 +107,7 @@ public final class CostTable {
         int numPipeOps = 1;
         int latCount = a == Algorithm.RING ? numPipeOps
                 : (numPipeOps + TuningConstants.MAX_DEV_WORK_BATCH_COLLS - 1) / TuningConstants.MAX_DEV_WORK_BATCH_COLLS;
-        double t = l * latCount + nBytes / (1000.0 * b);
+        double t = l * latCount + BusBandwidth.timeUs(nBytes, b);
         if (a == Algorithm.RING && in.nRanks() > 8 && (type == DataType.F8E4M3 || type == DataType.F8E5M2)) {
             t *= 1024;
         }

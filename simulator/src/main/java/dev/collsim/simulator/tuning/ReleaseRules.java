@@ -2,6 +2,8 @@ package dev.collsim.simulator.tuning;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
+import dev.collsim.nccl.Protocol;
 import java.util.Objects;
 
 /**
@@ -16,8 +18,6 @@ import java.util.Objects;
  */
 public final class ReleaseRules {
 
-    /** {@code NCCL_MAX_NVLS_ARITY}: most ranks of one node an NVLS AllGather/ReduceScatter serves (device.h, 2.25+). */
-    static final int MAX_NVLS_ARITY = 32;
 
     /** First NCCL 2 minor release whose ring AllReduce latency counts {@code 2*nNodes} network steps (v2.12.7-1). */
     static final int FIRST_TWO_NNODES_MINOR = 12;
@@ -192,9 +192,9 @@ public final class ReleaseRules {
      */
     public boolean nvlsAllGatherReduceScatter(int nNodes, int nRanks, int maxLocalRanks) {
         if (minor() >= 27) {
-            return maxLocalRanks <= MAX_NVLS_ARITY;
+            return maxLocalRanks <= NcclDevice.NCCL_MAX_NVLS_ARITY;
         }
-        return nNodes == 1 && (minor() < 25 || nRanks <= MAX_NVLS_ARITY);
+        return nNodes == 1 && (minor() < 25 || nRanks <= NcclDevice.NCCL_MAX_NVLS_ARITY);
     }
 
     /**
@@ -359,7 +359,8 @@ public final class ReleaseRules {
         if (nNodes == 1) {
             return 7.0 / 9.0;
         }
-        return minor() < EarlyTuningTables.V2_10 ? EarlyTuningTables.TREE_LL128_MULTI_NODE_2_8 : 120.0 / 128.0;
+        return minor() < EarlyTuningTables.V2_10 ? EarlyTuningTables.TREE_LL128_MULTI_NODE_2_8
+                : NcclDevice.dataPerLineByte(Protocol.LL128);
     }
 
     /** @return CollNet's bus bandwidth factor: 0.9 to 2.9 (v2.8.4-1 line 130, v2.9.6-1 line 132), 1 from 2.10 */

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** An LL step's wait for its host-memory send FIFO on each network hop ({@link NetTransport#llSendFifoUs}). */
+/** An LL step's wait for its host-memory send FIFO on each network hop ({@link LlSendFifo}). */
 class LlSendFifoTest {
 
     private static ChannelPlan plan(String cluster) throws Exception {
@@ -34,10 +34,10 @@ class LlSendFifoTest {
                 .filter(l -> l.startsWith("test=scan")).limit(9).toList();
         double base = median(scan.get(0));
         assertEquals(256, bytes(scan.get(0)));
-        for (int i = 0; i < NetTransport.LL_FIFO_LINE_BYTES.length; i++) {
-            double b = NetTransport.LL_FIFO_LINE_BYTES[i];
+        for (int i = 0; i < LlSendFifo.LL_FIFO_LINE_BYTES.length; i++) {
+            double b = LlSendFifo.LL_FIFO_LINE_BYTES[i];
             String line = scan.stream().filter(l -> bytes(l) == b).findFirst().orElseThrow();
-            assertEquals(median(line) - base, NetTransport.LL_FIFO_US[i], 1e-9, "line bytes " + b);
+            assertEquals(median(line) - base, LlSendFifo.LL_FIFO_US[i], 1e-9, "line bytes " + b);
         }
     }
 
@@ -48,9 +48,9 @@ class LlSendFifoTest {
      */
     @Test
     void stepTimeInterpolatesTheProbe() {
-        assertEquals(0.668, NetTransport.llFifoStepUs(12288), 1e-9);
-        assertEquals(0, NetTransport.llFifoStepUs(100), 0);
-        assertEquals(12.514, NetTransport.llFifoStepUs(98304), 1e-9);
+        assertEquals(0.668, LlSendFifo.stepUs(12288), 1e-9);
+        assertEquals(0, LlSendFifo.stepUs(100), 0);
+        assertEquals(12.514, LlSendFifo.stepUs(98304), 1e-9);
     }
 
     /**
@@ -65,15 +65,15 @@ class LlSendFifoTest {
     void eachHopWaitsForOneLlStep() throws Exception {
         ChannelPlan two = plan("dgx-h100x2");
         NcclSettings s = NcclSettings.DEFAULTS;
-        assertEquals(0.910, NetTransport.llSendFifoUs(two, s, Collective.ALL_REDUCE, Algorithm.TREE, Protocol.LL,
+        assertEquals(0.910, LlSendFifo.extraUs(two, s, Collective.ALL_REDUCE, Algorithm.TREE, Protocol.LL,
                 8192, 2), 1e-9);
-        assertEquals(0.788, NetTransport.llSendFifoUs(two, s, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL,
+        assertEquals(0.788, LlSendFifo.extraUs(two, s, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL,
                 65536, 2), 1e-9);
-        assertEquals(0, NetTransport.llSendFifoUs(two, s, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128,
+        assertEquals(0, LlSendFifo.extraUs(two, s, Collective.ALL_REDUCE, Algorithm.RING, Protocol.LL128,
                 65536, 2), 0);
-        assertEquals(0, NetTransport.llSendFifoUs(two, s, Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE,
+        assertEquals(0, LlSendFifo.extraUs(two, s, Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE,
                 65536, 2), 0);
-        assertEquals(0, NetTransport.llSendFifoUs(plan("dgx-h100"), s, Collective.ALL_REDUCE, Algorithm.RING,
+        assertEquals(0, LlSendFifo.extraUs(plan("dgx-h100"), s, Collective.ALL_REDUCE, Algorithm.RING,
                 Protocol.LL, 65536, 2), 0);
     }
 

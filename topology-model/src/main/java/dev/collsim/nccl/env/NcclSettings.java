@@ -1,6 +1,7 @@
 package dev.collsim.nccl.env;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.topology.PathType;
 import java.util.Collections;
@@ -165,7 +166,7 @@ public final class NcclSettings {
 
     /** @return NCCL_LL128_NTHREADS; default 640 = NCCL_LL128_MAX_NTHREADS ({@code src/graph/tuning.cc}) */
     public int ll128NThreads() {
-        return intOr(NcclVariable.NCCL_LL128_NTHREADS, 640);
+        return intOr(NcclVariable.NCCL_LL128_NTHREADS, NcclDevice.NCCL_LL128_MAX_NTHREADS);
     }
 
     /** @return Simple buffer per connection, bytes: NCCL_BUFFSIZE; default 4 MiB ({@code src/init.cc}) */
@@ -184,6 +185,28 @@ public final class NcclSettings {
     public long ll128BuffSize() {
         Object o = values.get(NcclVariable.NCCL_LL128_BUFFSIZE);
         return o == null ? 4_915_200L : (Long) o;
+    }
+
+    /**
+     * @param p protocol
+     * @return the protocol's buffer per connection, bytes ({@code comm->buffSizes[p]}): {@link #llBuffSize},
+     *         {@link #ll128BuffSize} or {@link #buffSize}
+     */
+    public long buffSize(Protocol p) {
+        return switch (p) {
+            case LL -> llBuffSize();
+            case LL128 -> ll128BuffSize();
+            case SIMPLE -> buffSize();
+        };
+    }
+
+    /**
+     * @param p protocol
+     * @return the protocol's step, bytes: its buffer / NCCL_STEPS ({@code stepSize}, NCCL 2.30.7
+     *         {@code src/enqueue.cc}), data and flags together
+     */
+    public long stepBytes(Protocol p) {
+        return buffSize(p) / NcclDevice.NCCL_STEPS;
     }
 
     /**

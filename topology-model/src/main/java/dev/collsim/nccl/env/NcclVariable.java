@@ -1,5 +1,10 @@
 package dev.collsim.nccl.env;
 
+import static dev.collsim.nccl.NcclDevice.MAXCHANNELS;
+import static dev.collsim.nccl.NcclDevice.NCCL_LL128_MAX_NTHREADS;
+import static dev.collsim.nccl.NcclDevice.NCCL_SIMPLE_MAX_NTHREADS;
+import static dev.collsim.nccl.NcclDevice.WARP_SIZE;
+
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.topology.PathType;
@@ -22,19 +27,19 @@ public enum NcclVariable {
             "all enabled, LL128 auto", "src/graph/tuning.cc",
             (n, v) -> AlgoProtoFilter.parse(n, v, Protocol.class, Protocol::parse, Protocol.allowed())),
     /** Minimum runtime channels (deprecated name of NCCL_MIN_CTAS). */
-    NCCL_MIN_NCHANNELS("an integer in [1, 64]", "1", "src/graph/connect.cc", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MIN_NCHANNELS("an integer in [1, 64]", "1", "src/graph/connect.cc", (n, v) -> intIn(n, v, 1, MAXCHANNELS)),
     /** Maximum runtime channels (deprecated name of NCCL_MAX_CTAS). */
-    NCCL_MAX_NCHANNELS("an integer in [1, 64]", "64", "src/graph/connect.cc", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MAX_NCHANNELS("an integer in [1, 64]", "64", "src/graph/connect.cc", (n, v) -> intIn(n, v, 1, MAXCHANNELS)),
     /** Minimum CTAs (= runtime channels). */
-    NCCL_MIN_CTAS("an integer in [1, 64]", "1", "src/init.cc", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MIN_CTAS("an integer in [1, 64]", "1", "src/init.cc", (n, v) -> intIn(n, v, 1, MAXCHANNELS)),
     /** Maximum CTAs (= runtime channels). */
-    NCCL_MAX_CTAS("an integer in [1, 64]", "64", "src/init.cc", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MAX_CTAS("an integer in [1, 64]", "64", "src/init.cc", (n, v) -> intIn(n, v, 1, MAXCHANNELS)),
     /** Threads per block for LL and Simple. */
     NCCL_NTHREADS("a multiple of 32 in [64, 512]", "512 (256 on slow PCIe rings)", "src/graph/tuning.cc",
-            (n, v) -> multipleOf32(n, v, 64, 512)),
+            (n, v) -> multipleOf32(n, v, 2 * WARP_SIZE, NCCL_SIMPLE_MAX_NTHREADS)),
     /** Threads per block for LL128. */
     NCCL_LL128_NTHREADS("a multiple of 32 in [160, 640]", "640", "src/graph/tuning.cc",
-            (n, v) -> multipleOf32(n, v, 160, 640)),
+            (n, v) -> multipleOf32(n, v, NCCL_LL128_MAX_NTHREADS / 4, NCCL_LL128_MAX_NTHREADS)),
     /** Simple buffer per connection, bytes. */
     NCCL_BUFFSIZE("a size in bytes >= 65536, a whole number, decimal or 0x hex (NCCL reads no K/M/G suffix)",
             "4194304 (4 MiB)", "src/init.cc", (n, v) -> bytesAtLeast(n, v, 65536)),
@@ -58,7 +63,7 @@ public enum NcclVariable {
     NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", "src/transport/nvls.cc", (n, v) -> intIn(n, v, 0, 2)),
     /** NVLS runtime channels. */
     NCCL_NVLS_NCHANNELS("an integer in [1, 64]", "16 (sm90), 24/32 (sm100)", "src/init.cc",
-            (n, v) -> intIn(n, v, 1, 64)),
+            (n, v) -> intIn(n, v, 1, MAXCHANNELS)),
     /** Farthest path type over which GPUs use peer-to-peer. */
     NCCL_P2P_LEVEL(PathLevel.ALLOWED, "PXB", "src/graph/paths.cc", PathLevel::parse),
     /** 1 disables peer-to-peer between GPUs. */
@@ -98,9 +103,9 @@ public enum NcclVariable {
     /** 1 disables NVLink through an intermediate GPU (NVB). */
     NCCL_NVB_DISABLE("0 or 1", "0", "src/graph/paths.cc", (n, v) -> intIn(n, v, 0, 1)),
     /** Minimum peer-to-peer channels. */
-    NCCL_MIN_P2P_NCHANNELS("an integer in [1, 64]", "1", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MIN_P2P_NCHANNELS("an integer in [1, 64]", "1", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, MAXCHANNELS)),
     /** Maximum peer-to-peer channels. */
-    NCCL_MAX_P2P_NCHANNELS("an integer in [1, 64]", "64", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, 64)),
+    NCCL_MAX_P2P_NCHANNELS("an integer in [1, 64]", "64", "src/graph/paths.cc", (n, v) -> intIn(n, v, 1, MAXCHANNELS)),
     /** Helper threads per connection of NCCL's socket transport (0: the proxy thread itself, one socket). */
     NCCL_SOCKET_NTHREADS("an integer in [0, 16] (0: no helper thread, the proxy thread moves the data on one socket)",
             "1 stream: AWS 2, GCP gVNIC 4, others 0 (the proxy thread)", "src/transport/net_socket.cc",
@@ -227,7 +232,7 @@ public enum NcclVariable {
 
     private static Object multipleOf32(String name, String v, int lo, int hi) {
         int x = (Integer) intIn(name, v, lo, hi);
-        if (x % 32 != 0) {
+        if (x % WARP_SIZE != 0) {
             throw bad(name, v, NcclVariable.valueOf(name).allowed);
         }
         return x;

@@ -55,7 +55,8 @@ public final class Gb200Nvl72Tray implements HostType {
 
     @Override
     public void addHost(HostContext ctx) {
-        addTray(ctx, GpuModels.sku("B200 (GB200)").orElseThrow(), Bandwidth.ofGbits(400));
+        addTray(ctx, GpuModels.sku("B200 (GB200)").orElseThrow(),
+                Bandwidth.ofGbits(NicModels.find("ConnectX-7").orElseThrow().portGbits()));
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.DatasetComparison;
+import dev.collsim.validation.compare.Regime;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.Finding;
 import dev.collsim.validation.ingest.Dataset;
@@ -31,9 +32,6 @@ import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
  * cannot arise here: each dataset's cluster is built from its own host count.
  */
 public final class AccuracyRunner {
-
-    /** Sizes from here up are the bandwidth regime of the table; below it the latency and mid-size regime. */
-    public static final long ONE_MIB = 1L << 20;
 
     /** The note of a row when the runner makes no fits ({@link #bareOnly}). */
     public static final String NOT_CALIBRATED = "not calibrated (--calibration none)";
@@ -173,13 +171,13 @@ public final class AccuracyRunner {
     /** @return the points of 1 MiB and more a median counts (usable, less {@link Comparer#leftOut}) */
     private static int count(Dataset d) {
         Set<PerfPoint> left = Comparer.leftOutPoints(d);
-        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= ONE_MIB && !left.contains(p)).count();
+        return (int) Comparer.usable(d).stream().filter(p -> p.sizeBytes() >= Regime.ONE_MIB && !left.contains(p)).count();
     }
 
     private static int countSmall(Series s) {
         int n = 0;
         for (long size : s.sizes()) {
-            n += size < ONE_MIB ? 1 : 0;
+            n += size < Regime.ONE_MIB ? 1 : 0;
         }
         return n;
     }
@@ -199,7 +197,7 @@ public final class AccuracyRunner {
     private double median(Series s, PerformanceParameters p, boolean large) {
         DescriptiveStatistics st = new DescriptiveStatistics();
         for (int i = 0; i < s.calls().size(); i++) {
-            if ((s.sizes()[i] >= ONE_MIB) == large) {
+            if ((s.sizes()[i] >= Regime.ONE_MIB) == large) {
                 st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }
@@ -213,7 +211,7 @@ public final class AccuracyRunner {
     private static double signedMedian(Series s, PerformanceParameters p) {
         DescriptiveStatistics st = new DescriptiveStatistics();
         for (int i = 0; i < s.calls().size(); i++) {
-            if (s.sizes()[i] < ONE_MIB) {
+            if (s.sizes()[i] < Regime.ONE_MIB) {
                 st.addValue((s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }

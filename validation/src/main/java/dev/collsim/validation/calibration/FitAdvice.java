@@ -5,6 +5,7 @@ import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.units.DataSize;
+import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -21,7 +22,7 @@ import org.apache.commons.math3.linear.SingularValueDecomposition;
 /**
  * Why a fit's data cannot determine its parameters, in the user's terms: the sizes the data has and the algorithm and
  * protocol the model picks at each. Two causes need different advice. Sizes on one side of 1 MiB only
- * ({@link AccuracyRunner#ONE_MIB}, the split of every regime figure) lack a regime, and more sizes help. Data that
+ * ({@link Regime#ONE_MIB}, the split of every regime figure) lack a regime, and more sizes help. Data that
  * already spans both can still leave two parameters moving the time alike: {@code launchOverheadUs} adds the same
  * microseconds to every call, and {@code latencyScale} multiplies NCCL's latency, one figure per algorithm and
  * protocol on a communicator (NCCL 2.30.7 {@code src/graph/tuning.cc}: {@code ncclTopoTuneModel} fills

@@ -4,6 +4,7 @@ import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.validation.compare.ErrorStats;
+import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -71,9 +72,9 @@ final class Problem {
         return r;
     }
 
-    /** @return per point, its size regime: 0 below 1 MiB, 1 at 1 MiB and more ({@link AccuracyRunner#ONE_MIB}) */
+    /** @return per point, its size regime: 0 below 1 MiB, 1 at 1 MiB and more ({@link Regime#ONE_MIB}) */
     int[] regimes() {
-        return refs.stream().mapToInt(r -> r.series().sizes()[r.index()] >= AccuracyRunner.ONE_MIB ? 1 : 0).toArray();
+        return refs.stream().mapToInt(r -> r.series().sizes()[r.index()] >= Regime.ONE_MIB ? 1 : 0).toArray();
     }
 
     int count() {

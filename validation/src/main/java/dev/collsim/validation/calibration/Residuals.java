@@ -2,6 +2,7 @@ package dev.collsim.validation.calibration;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -26,7 +27,7 @@ public final class Residuals {
      *         1 MiB and more, NaN when there is none
      */
     public static double median(Series s, PerformanceParameters p) {
-        return median(s, p, AccuracyRunner.ONE_MIB);
+        return median(s, p, Regime.ONE_MIB);
     }
 
     /**
@@ -59,7 +60,7 @@ public final class Residuals {
         for (int i = 0; i < s.calls().size(); i++) {
             double pred = s.calls().get(i).timeUs(p);
             double r = PredictionBand.residualPercent(pred, s.measuredUs()[i]);
-            (s.sizes()[i] >= AccuracyRunner.ONE_MIB ? large : small).add(r);
+            (s.sizes()[i] >= Regime.ONE_MIB ? large : small).add(r);
         }
     }
 

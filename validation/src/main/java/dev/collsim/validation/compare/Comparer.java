@@ -303,7 +303,7 @@ public final class Comparer {
             }
             all.add(ape);
             byRegime.computeIfAbsent(pc.regime(), r -> new ArrayList<>()).add(ape);
-            (p.sizeBytes() >= 1 << 20 ? big : small).add(ape);
+            (p.sizeBytes() >= Regime.ONE_MIB ? big : small).add(ape);
         }
         Map<Regime, ErrorStats> stats = new EnumMap<>(Regime.class);
         byRegime.forEach((r, l) -> stats.put(r, ErrorStats.of(l)));

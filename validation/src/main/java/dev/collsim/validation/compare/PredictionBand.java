@@ -76,7 +76,7 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
 
     /** @param sizeBytes nccl-tests size; @return the band's factor for that size, >= 1 */
     public double factor(long sizeBytes) {
-        return 1 + (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent) / 100;
+        return 1 + (sizeBytes >= Regime.ONE_MIB ? atLeastMiBPercent : belowMiBPercent) / 100;
     }
 
     /** @param predictedUs prediction, microseconds; @param sizeBytes size; @return the band's low end, > 0 */
@@ -96,7 +96,7 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
      * @return true when the measured time lies in [low, high] (with a relative slack of 1e-12 for rounding)
      */
     public boolean holds(double predictedUs, double measuredUs, long sizeBytes) {
-        double reach = (sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent);
+        double reach = (sizeBytes >= Regime.ONE_MIB ? atLeastMiBPercent : belowMiBPercent);
         return residualPercent(predictedUs, measuredUs) <= reach * (1 + 1e-12) + 1e-10;
     }
 

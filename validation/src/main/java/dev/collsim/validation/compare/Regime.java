@@ -9,6 +9,13 @@ public enum Regime {
     /** size > 64 MiB. */
     BANDWIDTH("> 64 MiB");
 
+    /**
+     * The size splitting collsim's two headline error regimes, bytes: 1 MiB. At and above it the accuracy table's
+     * {@code >= 1 MiB} column, {@link PredictionBand}'s at-least-1-MiB band and compare's large points; below it the
+     * {@code < 1 MiB} column and band. Apart from the three regimes of {@link #of}.
+     */
+    public static final long ONE_MIB = 1L << 20;
+
     private final String label;
 
     Regime(String label) {

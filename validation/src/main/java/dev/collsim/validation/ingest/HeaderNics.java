@@ -1,5 +1,7 @@
 package dev.collsim.validation.ingest;
 
+import dev.collsim.hardware.NicModel;
+import dev.collsim.hardware.NicModels;
 import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.units.Bandwidth;
 import java.util.Locale;
@@ -31,10 +33,10 @@ import java.util.regex.Pattern;
 public record HeaderNics(int count, double gbits, int line, String text) {
 
     /**
-     * Speed assumed when a header states none, Gb/s: 400, the ConnectX-7 port speed of current HGX systems (NVIDIA
-     * ConnectX-7 datasheet: up to 400 Gb/s per port).
+     * Speed assumed when a header states none, Gb/s: 400, the ConnectX-7 port speed of current HGX systems (the NIC
+     * database's {@link NicModel#portGbits}, NVIDIA ConnectX-7 datasheet: up to 400 Gb/s per port).
      */
-    public static final double ASSUMED_GBITS = 400;
+    public static final double ASSUMED_GBITS = NicModels.find("ConnectX-7").orElseThrow().portGbits();
 
     /**
      * Port speed of an HPE Slingshot-11 NIC (Cassini), Gb/s, for a header that names Slingshot without a speed: HPE

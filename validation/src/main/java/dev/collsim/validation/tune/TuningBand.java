@@ -2,6 +2,7 @@ package dev.collsim.validation.tune;
 
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.compare.Regime;
 import java.util.Locale;
 
 /**
@@ -67,7 +68,7 @@ public record TuningBand(double belowMiBPercent, double atLeastMiBPercent, Strin
      * @return the band at that size, percent
      */
     public double percentAt(long sizeBytes) {
-        return sizeBytes >= 1 << 20 ? atLeastMiBPercent : belowMiBPercent;
+        return sizeBytes >= Regime.ONE_MIB ? atLeastMiBPercent : belowMiBPercent;
     }
 
     /** @return the band in words: {@code 10.1 %}, or {@code 31.9 % below 1 MiB, 50.1 % at >= 1 MiB} */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.compare.Regime;
 import dev.collsim.validation.ingest.Corpus;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ class ClassBandsTest {
                 PerformanceParameters.DEFAULTS, null)).orElseThrow();
         double[] t = new double[s.calls().size()];
         for (int i = 0; i < t.length; i++) {
-            double pct = s.sizes()[i] >= AccuracyRunner.ONE_MIB ? large : small;
+            double pct = s.sizes()[i] >= Regime.ONE_MIB ? large : small;
             t[i] = s.calls().get(i).timeUs(PerformanceParameters.DEFAULTS) * (1 + pct / 100);
         }
         return new Series(r, s.calls(), t, s.sizes());
@@ -55,8 +56,8 @@ class ClassBandsTest {
 
     @Test
     void theFilesHaveTenSmallAndFourteenLargePoints() {
-        assertEquals(10, Arrays.stream(a.sizes()).filter(x -> x < AccuracyRunner.ONE_MIB).count());
-        assertEquals(14, Arrays.stream(a.sizes()).filter(x -> x >= AccuracyRunner.ONE_MIB).count());
+        assertEquals(10, Arrays.stream(a.sizes()).filter(x -> x < Regime.ONE_MIB).count());
+        assertEquals(14, Arrays.stream(a.sizes()).filter(x -> x >= Regime.ONE_MIB).count());
     }
 
     /**

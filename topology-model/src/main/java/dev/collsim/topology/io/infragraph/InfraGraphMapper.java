@@ -10,6 +10,7 @@ import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
@@ -173,7 +174,7 @@ final class InfraGraphMapper {
             speed = Bandwidth.ofGbits(decimal(at, "speed_gbps"));
         }
         if (speed == null) {
-            speed = Bandwidth.ofGbits(10);
+            speed = Bandwidth.ofGbits(NcclBandwidths.DEFAULT_NIC_MBPS / 1000.0);
             notes.add(id + " has no network link: 10 Gb/s assumed (NCCL's default NIC speed, 10000 Mb/s)");
         }
         return new Nic(id, h, at.getOrDefault("name", n.component().name() + n.index()), speed,

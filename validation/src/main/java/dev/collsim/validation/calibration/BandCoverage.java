@@ -2,6 +2,7 @@ package dev.collsim.validation.calibration;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.compare.Regime;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,7 +29,7 @@ public record BandCoverage(int insideBelowMiB, int belowMiB, int insideAtLeastMi
     public static BandCoverage of(Series s, PerformanceParameters p, PredictionBand band) {
         int[] c = new int[4];
         for (int i = 0; i < s.calls().size(); i++) {
-            int at = s.sizes()[i] >= AccuracyRunner.ONE_MIB ? 2 : 0;
+            int at = s.sizes()[i] >= Regime.ONE_MIB ? 2 : 0;
             c[at + 1]++;
             c[at] += band.holds(s.calls().get(i).timeUs(p), s.measuredUs()[i], s.sizes()[i]) ? 1 : 0;
         }

@@ -1,6 +1,7 @@
 package dev.collsim.validation.calibration;
 
 import dev.collsim.validation.compare.PredictionBand;
+import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +47,7 @@ public final class BandCoverageText {
                 small.addValue(b.factor(0));
             }
             for (int i = 0; i < c.atLeastMiB(); i++) {
-                large.addValue(b.factor(AccuracyRunner.ONE_MIB));
+                large.addValue(b.factor(Regime.ONE_MIB));
             }
             List<String> low = new ArrayList<>();
             for (int i = 0; i < e.bySeries().size(); i++) {
@@ -59,7 +60,7 @@ public final class BandCoverageText {
             below += low.size();
             datasets += s.size();
             sb.append(String.format(Locale.ROOT, "| %s | %d | %.2f / %.2f | %s | %s | %s | %s |%n",
-                    f.profileClass().key(), f.files().size(), b.factor(0), b.factor(AccuracyRunner.ONE_MIB),
+                    f.profileClass().key(), f.files().size(), b.factor(0), b.factor(Regime.ONE_MIB),
                     share(c, true), share(c, false),
                     BandCoverage.words(c.inside(), c.points()), low.isEmpty() ? "-" : String.join(", ", low)));
         }

@@ -51,7 +51,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "0..*", paramLabel = "FILE", description = "measurement files or folders")
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "measurement files, FILE:LINE (the table of"
+            + " FILE starting at LINE) or folders")
     private List<Path> files = new ArrayList<>();
 
     /** The same files named as compare, calibrate and tune name them ({@code -m FILE...}), so either form works. */

@@ -83,8 +83,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(given, spec.commandLine().getErr());
         Map<Dataset, Optional<HeaderNics>> placed = clusterFor(batch);
         for (MeasuredFiles.Read r : batch.reads()) {
-            all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file()), (ds, perHost) -> placed == null
-                    ? Optional.empty() : placed.get(ds),
+            all.addAll(d.diagnose(r.datasets(), r.whole(), MeasuredFiles.lines(r.file()), (ds, perHost) ->
+                    placed == null ? Optional.empty() : placed.get(ds),
                     (ds, perHost) -> placed != null ? Optional.empty() : shownSystemNics(ds, perHost)));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));

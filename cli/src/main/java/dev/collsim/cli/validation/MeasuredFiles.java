@@ -29,8 +29,14 @@ final class MeasuredFiles {
     private MeasuredFiles() {
     }
 
-    /** One readable file and its datasets. */
-    record Read(Path file, List<Dataset> datasets) {
+    /**
+     * One readable file and its datasets.
+     *
+     * @param file     the file, as the user gave it
+     * @param datasets the datasets chosen: every one, or those a {@code FILE:LINE} chose
+     * @param whole    every dataset of the file (diagnose judges a chosen run against the others)
+     */
+    record Read(Path file, List<Dataset> datasets, List<Dataset> whole) {
     }
 
     /**
@@ -72,7 +78,8 @@ final class MeasuredFiles {
         for (Source s : all) {
             Path f = s.file();
             try {
-                datasets(s, unmatched).ifPresent(ds -> reads.add(new Read(f, warned(f, ds, err))));
+                chosen(s, unmatched).ifPresent(r -> reads.add(new Read(f, warned(f, r.datasets(), err),
+                        r.whole())));
             } catch (InputException e) {
                 problems.addAll(e.problems());
                 skipped++;
@@ -121,7 +128,7 @@ final class MeasuredFiles {
         List<InputProblem> problems = new ArrayList<>();
         for (Source s : expand(files, err)) {
             try {
-                datasets(s, problems).ifPresent(ds -> out.addAll(warned(s.file(), ds, err)));
+                chosen(s, problems).ifPresent(r -> out.addAll(warned(s.file(), r.datasets(), err)));
             } catch (InputException e) {
                 problems.addAll(e.problems());
             }
@@ -146,13 +153,13 @@ final class MeasuredFiles {
      *
      * @param unmatched where a {@code FILE:LINE} that starts no table of FILE is added, as {@code FILE:LINE: table:
      *                  found ...; allowed: ...} listing the lines the file's tables start at
-     * @return the datasets chosen, empty when the line starts none
+     * @return the file with the datasets chosen, empty when the line starts none
      * @throws InputException when the file cannot be read
      */
-    private static Optional<List<Dataset>> datasets(Source s, List<InputProblem> unmatched) throws InputException {
+    private static Optional<Read> chosen(Source s, List<InputProblem> unmatched) throws InputException {
         List<Dataset> all = MeasurementReader.read(s.file());
         if (s.line().isEmpty()) {
-            return Optional.of(all);
+            return Optional.of(new Read(s.file(), all, all));
         }
         int n = s.line().getAsInt();
         List<Dataset> chosen = all.stream().filter(d -> d.line() == n).toList();
@@ -163,7 +170,7 @@ final class MeasuredFiles {
                     + " print FILE:LINE)"));
             return Optional.empty();
         }
-        return Optional.of(chosen);
+        return Optional.of(new Read(s.file(), chosen, all));
     }
 
     /**

@@ -48,6 +48,20 @@ class TableAtLineCliTest {
     }
 
     @Test
+    void diagnoseJudgesTheChosenRunAgainstTheFilesOtherRuns() {
+        // the DGX Spark file: run 1 (via a switch, RS-FEC) has its table at line 20, run 2 (direct cable, FEC off) at
+        // 40; their 4 GiB rows (lines 24 and 44) read 22.46 and 2.83 GB/s busbw in place: 7.9x apart
+        String file = "A-allgather-2x1xGB10-dgxspark-roce200-switch-vs-direct.txt";
+        CliRun r = run("diagnose", DATA.resolve(file) + ":40");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains(file + ":40 (run 2: direct QSFP cable"), r.out());
+        assertFalse(r.out().contains(file + ":20 ("), r.out());
+        assertTrue(r.out().contains("busbw at 4294967296 bytes is 2.83 GB/s here but 22.46 GB/s in 'run 1: via QSFP"
+                + " switch, Active FEC encoding: RS' (7.9x)"), r.out());
+        assertTrue(r.out().contains("evidence " + file + ":24:"), r.out());
+    }
+
+    @Test
     void aLineThatStartsNoTableIsAnInputErrorListingTheLinesThatDo() {
         String file = DATA.resolve(RUNS).toString();
         // 270 is a row of run 4's table, not where a table starts; the other file is fine, yet the command fails

@@ -12,7 +12,8 @@ import java.util.List;
  * Runs the {@code $ ./collsim ...} lines of a Markdown text (a README section, a docs page) and checks that the
  * printed lines under each appear, in order, in the real output (lines with "..." are elisions). A {@code $ cat FILE}
  * example writes FILE into the scratch folder first; a word ending in {@code .yaml} names such a file; a word naming
- * a file of the repository (relative to its root, as the user types it there) is resolved from the module folder.
+ * a file of the repository (relative to its root, as the user types it there), or such a file's {@code FILE:LINE},
+ * is resolved from the module folder.
  */
 final class MarkdownExamples {
 
@@ -47,7 +48,8 @@ final class MarkdownExamples {
             for (int k = 0; k < words.length; k++) {
                 if (words[k].endsWith(".yaml") && !Files.exists(Path.of("..", words[k]))) {
                     words[k] = dir.resolve(words[k]).toString();
-                } else if (words[k].contains("/") && Files.exists(Path.of("..", words[k]))) {
+                } else if (words[k].contains("/") && Files.exists(Path.of("..", words[k].replaceFirst(":[0-9]+$",
+                        "")))) { // a file, or FILE:LINE (one table of it)
                     words[k] = Path.of("..", words[k]).toString();
                 }
             }

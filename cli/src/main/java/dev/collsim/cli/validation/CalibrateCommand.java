@@ -66,7 +66,8 @@ public final class CalibrateCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = {"-m", "--measured"}, arity = "1..*", required = true, paramLabel = "FILE",
-            description = "measurement files or folders (one hardware class)")
+            description = "measurement files, FILE:LINE (the table of FILE starting at LINE) or folders (one"
+                    + " hardware class)")
     private List<Path> measured;
 
     @Mixin

@@ -55,7 +55,8 @@ public final class CompareCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = {"-m", "--measured"}, arity = "1..*", required = true, paramLabel = "FILE",
-            description = "measurement files (nccl-tests text, -J JSON, collsim run JSON) or folders")
+            description = "measurement files (nccl-tests text, -J JSON, collsim run JSON), FILE:LINE for the"
+                    + " table of FILE starting at LINE (as the headings name it), or folders")
     private List<Path> measured;
 
     @Mixin

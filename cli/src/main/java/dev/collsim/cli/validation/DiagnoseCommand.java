@@ -51,7 +51,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(arity = "0..*", paramLabel = "FILE", description = "measurement files or folders")
+    @Parameters(arity = "0..*", paramLabel = "FILE", description = "measurement files, FILE:LINE (the table of"
+            + " FILE starting at LINE) or folders")
     private List<Path> files = new ArrayList<>();
 
     /** The same files named as compare, calibrate and tune name them ({@code -m FILE...}), so either form works. */
@@ -82,8 +83,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(given, spec.commandLine().getErr());
         Map<Dataset, Optional<HeaderNics>> placed = clusterFor(batch);
         for (MeasuredFiles.Read r : batch.reads()) {
-            all.addAll(d.diagnose(r.datasets(), MeasuredFiles.lines(r.file()), (ds, perHost) -> placed == null
-                    ? Optional.empty() : placed.get(ds),
+            all.addAll(d.diagnose(r.datasets(), r.whole(), MeasuredFiles.lines(r.file()), (ds, perHost) ->
+                    placed == null ? Optional.empty() : placed.get(ds),
                     (ds, perHost) -> placed != null ? Optional.empty() : shownSystemNics(ds, perHost)));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -28,8 +29,14 @@ final class MeasuredFiles {
     private MeasuredFiles() {
     }
 
-    /** One readable file and its datasets. */
-    record Read(Path file, List<Dataset> datasets) {
+    /**
+     * One readable file and its datasets.
+     *
+     * @param file     the file, as the user gave it
+     * @param datasets the datasets chosen: every one, or those a {@code FILE:LINE} chose
+     * @param whole    every dataset of the file (diagnose judges a chosen run against the others)
+     */
+    record Read(Path file, List<Dataset> datasets, List<Dataset> whole) {
     }
 
     /**
@@ -53,21 +60,26 @@ final class MeasuredFiles {
     /**
      * Reads files for a batch command: a file that cannot be read is skipped with one line on {@code err} naming it
      * and its first problem, and the rest are read. A single file, or a batch where no file can be read, fails as
-     * {@link #read} does.
+     * {@link #read} does. A {@code FILE:LINE} word ({@link #tableAt}) keeps only the tables of FILE that start at
+     * LINE; a line that starts none fails the command, whatever else was read.
      *
-     * @param files files and folders
+     * @param files files, folders and {@code FILE:LINE} words
      * @param err   where the skip lines go
-     * @return the readable files and the number skipped
-     * @throws InputException when nothing can be read, or the one file given cannot
+     * @return the readable files (each with the datasets chosen) and the number skipped
+     * @throws InputException when nothing can be read, or the one file given cannot, or a {@code FILE:LINE} starts no
+     *                        table of FILE (one problem each, listing the lines FILE's tables start at)
      */
     static Batch readSkipping(List<Path> files, PrintWriter err) throws InputException {
-        List<Path> all = expand(files, err);
+        List<Source> all = expand(files, err);
         List<Read> reads = new ArrayList<>();
         List<InputProblem> problems = new ArrayList<>();
+        List<InputProblem> unmatched = new ArrayList<>();
         int skipped = 0;
-        for (Path f : all) {
+        for (Source s : all) {
+            Path f = s.file();
             try {
-                reads.add(new Read(f, warned(f, MeasurementReader.read(f), err)));
+                chosen(s, unmatched).ifPresent(r -> reads.add(new Read(f, warned(f, r.datasets(), err),
+                        r.whole())));
             } catch (InputException e) {
                 problems.addAll(e.problems());
                 skipped++;
@@ -77,6 +89,9 @@ final class MeasuredFiles {
                             + " more)" : ""));
                 }
             }
+        }
+        if (!unmatched.isEmpty()) {
+            throw new InputException(unmatched);
         }
         if (reads.isEmpty() && !problems.isEmpty() || all.size() == 1 && !problems.isEmpty()) {
             throw new InputException(problems);
@@ -105,14 +120,15 @@ final class MeasuredFiles {
 
     /**
      * @param err where the readers' warnings go
-     * @return datasets of all files, in order; a directory contributes its measurement files ({@link #leftOut})
+     * @return datasets of all files, in order; a directory contributes its measurement files ({@link #leftOut}), a
+     *         {@code FILE:LINE} word the tables of FILE that start at LINE ({@link #tableAt})
      */
     static List<Dataset> read(List<Path> files, PrintWriter err) throws InputException {
         List<Dataset> out = new ArrayList<>();
         List<InputProblem> problems = new ArrayList<>();
-        for (Path f : expand(files, err)) {
+        for (Source s : expand(files, err)) {
             try {
-                out.addAll(warned(f, MeasurementReader.read(f), err));
+                chosen(s, problems).ifPresent(r -> out.addAll(warned(s.file(), r.datasets(), err)));
             } catch (InputException e) {
                 problems.addAll(e.problems());
             }
@@ -121,6 +137,40 @@ final class MeasuredFiles {
             throw new InputException(problems);
         }
         return out;
+    }
+
+    /**
+     * One measured file the user named, and which of its tables: all of them, or those that start at one line.
+     *
+     * @param file the file, as the user gave it (a folder's file under the folder)
+     * @param line the 1-based line the chosen tables start at ({@link Dataset#line()}); empty: every table
+     */
+    record Source(Path file, OptionalInt line) {
+    }
+
+    /**
+     * Reads one source and keeps the tables it chose.
+     *
+     * @param unmatched where a {@code FILE:LINE} that starts no table of FILE is added, as {@code FILE:LINE: table:
+     *                  found ...; allowed: ...} listing the lines the file's tables start at
+     * @return the file with the datasets chosen, empty when the line starts none
+     * @throws InputException when the file cannot be read
+     */
+    private static Optional<Read> chosen(Source s, List<InputProblem> unmatched) throws InputException {
+        List<Dataset> all = MeasurementReader.read(s.file());
+        if (s.line().isEmpty()) {
+            return Optional.of(new Read(s.file(), all, all));
+        }
+        int n = s.line().getAsInt();
+        List<Dataset> chosen = all.stream().filter(d -> d.line() == n).toList();
+        if (chosen.isEmpty()) {
+            unmatched.add(new InputProblem(s.file().toString(), n, 0, "table", "found no table starting at line " + n
+                    + "; allowed: " + all.stream().map(d -> String.valueOf(d.line())).distinct()
+                    .collect(Collectors.joining(", ")) + " (the lines its tables start at, as compare and accuracy"
+                    + " print FILE:LINE)"));
+            return Optional.empty();
+        }
+        return Optional.of(new Read(s.file(), chosen, all));
     }
 
     /**
@@ -162,15 +212,17 @@ final class MeasuredFiles {
     /**
      * @param err where a folder's left-out files are named, one {@code collsim: left out FILE: why} line each
      * @return the files, with directories replaced by their measurement files (sorted by name, see {@link
-     *         #leftOut})
+     *         #leftOut}), and a {@code FILE:LINE} word by FILE and that line ({@link #tableAt})
      * @throws UserError (exit 3) for a missing file, or a folder holding no measurement file
      */
-    static List<Path> expand(List<Path> files, PrintWriter err) {
-        List<Path> out = new ArrayList<>();
-        for (Path f : files) {
+    static List<Source> expand(List<Path> files, PrintWriter err) {
+        List<Source> out = new ArrayList<>();
+        for (Path word : files) {
+            Optional<Source> at = tableAt(word);
+            Path f = at.map(Source::file).orElse(word);
             InputFiles.require(f, "a measurement file");
-            if (!Files.isDirectory(f)) {
-                out.add(f);
+            if (at.isPresent() || !Files.isDirectory(f)) {
+                out.add(at.orElse(new Source(f, OptionalInt.empty())));
                 continue;
             }
             List<Path> inFolder;
@@ -184,7 +236,7 @@ final class MeasuredFiles {
             for (Path p : inFolder) {
                 Optional<String> why = leftOut(p);
                 if (why.isEmpty()) {
-                    out.add(p);
+                    out.add(new Source(p, OptionalInt.empty()));
                 } else if (!p.getFileName().toString().startsWith(".")) {
                     left.add("collsim: left out " + p + ": " + why.get());
                 }
@@ -201,6 +253,37 @@ final class MeasuredFiles {
         return out;
     }
 
+    /**
+     * The tables of one file chosen by the line they start at, as compare's headings, diagnose and accuracy name a
+     * dataset ({@code FILE:LINE}, {@link Dataset#line()}): a word that names no existing file but whose part after
+     * its last colon is digits and whose part before names a file. A name that exists as given, colon and all, is
+     * that file.
+     *
+     * @param word a word of the command line
+     * @return the file and line, or empty when the word is no {@code FILE:LINE}
+     * @throws UserError (exit 3) when the part before the colon is a folder (a line chooses a table of one file)
+     */
+    static Optional<Source> tableAt(Path word) {
+        String w = word.toString();
+        int colon = w.lastIndexOf(':');
+        String digits = w.substring(colon + 1);
+        if (colon < 1 || digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')
+                || Files.exists(word)) {
+            return Optional.empty();
+        }
+        Path file = word.getFileSystem().getPath(w.substring(0, colon));
+        if (Files.isDirectory(file)) {
+            throw new UserError(word + ": no such file, and " + file + " is a folder; allowed: FILE:LINE (a table of"
+                    + " one file) or a folder (every table of its files)", ExitCodes.INPUT);
+        }
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        // a line beyond int's range starts no table: it is refused, with the lines that do, as any other
+        return Optional.of(new Source(file, OptionalInt.of(digits.length() > 9 ? Integer.MAX_VALUE
+                : Integer.parseInt(digits))));
+    }
+
     /** The file names a folder's measurements have, in words. */
     static final String NAMES = "*.txt, *.log, *.out, *.json and A-* to D-* that are not machine files";
 
@@ -209,7 +292,8 @@ final class MeasuredFiles {
      * topology XML, by content: {@link MachineFiles#detect}; the public data set's B- and C- files) holds none and is
      * left out, as is a file whose name no measurement has (a note, a picture: not {@code .txt}, {@code .log},
      * {@code .out} (Slurm's job output), {@code .json}, {@code A-*}, {@code B-*}, {@code C-*} or {@code D-*}), a
-     * hidden file and a folder inside the folder (not read recursively). Every other file is read, and one that cannot be is skipped and named by the batch command ({@link #readSkipping}).
+     * hidden file and a folder inside the folder (not read recursively). Every other file is read, and one that cannot
+     * be is skipped and named by the batch command ({@link #readSkipping}).
      *
      * @return empty when the file is read, else why it is left out
      */

@@ -88,9 +88,9 @@ public final class TuneCommand implements Callable<Integer> {
             + " bare model")
     private Path calibration;
 
-    @Option(names = {"-m", "--measured"}, arity = "1..*", paramLabel = "FILE", description = "measurement files or "
-            + "folders: fit the model to them (as collsim calibrate), use the fit's residual p90 as the band, and "
-            + "show their times as evidence")
+    @Option(names = {"-m", "--measured"}, arity = "1..*", paramLabel = "FILE", description = "measurement files, "
+            + "FILE:LINE (one table) or folders: fit the model to them (as collsim calibrate), use the fit's residual"
+            + " p90 as the band, and show their times as evidence")
     private List<Path> measured;
 
     @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", defaultValue = "8", description = "smallest size "

@@ -73,8 +73,25 @@ public final class Diagnoser {
     public List<Diagnosis> diagnose(List<Dataset> datasets, List<String> lines,
             BiFunction<Dataset, Integer, Optional<HeaderNics>> given,
             BiFunction<Dataset, Integer, Optional<HeaderNics>> shown) {
+        return diagnose(datasets, datasets, lines, given, shown);
+    }
+
+    /**
+     * Some tables of a file (those a {@code FILE:LINE} chose): each is judged with every other run of the file as its
+     * siblings, so it gets the findings it gets when the whole file is diagnosed (runs that disagree among them).
+     *
+     * @param chosen   the datasets to diagnose, some of {@code datasets} (compared by identity)
+     * @param datasets the datasets of one file (as read)
+     * @param lines    the file's lines (empty for JSON)
+     * @param given    as {@link #diagnose(List, List, BiFunction)}, asked for the chosen datasets only
+     * @param shown    as {@link #diagnose(List, List, BiFunction, BiFunction)}, asked for the chosen datasets only
+     * @return one diagnosis per chosen dataset, in order
+     */
+    public List<Diagnosis> diagnose(List<Dataset> chosen, List<Dataset> datasets, List<String> lines,
+            BiFunction<Dataset, Integer, Optional<HeaderNics>> given,
+            BiFunction<Dataset, Integer, Optional<HeaderNics>> shown) {
         List<Diagnosis> out = new ArrayList<>();
-        for (Dataset d : datasets) {
+        for (Dataset d : chosen) {
             List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
             Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
             Optional<HeaderNics> nic = given.apply(d, gpusPerHost(d)).or(() -> HeaderNics.parse(RunEnv.textForRun(

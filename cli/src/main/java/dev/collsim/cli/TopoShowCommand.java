@@ -3,6 +3,8 @@ package dev.collsim.cli;
 import static dev.collsim.units.DecimalText.fixed;
 
 import dev.collsim.io.InputException;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.NetSwitch;
@@ -15,6 +17,7 @@ import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -24,12 +27,14 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code collsim topo show}: hosts, GPUs per host and model, links by type with counts and bandwidths (physical and
  * NCCL's), NIC bandwidth per GPU, NCCL's GPU-GPU and GPU-NIC paths on the first host, and the fabric's switches and
- * bisection bandwidth.
+ * bisection bandwidth; with {@code --graph-dump}, NCCL's dumped graphs beside collsim's search
+ * ({@link GraphDumpComparison}).
  */
 @Command(name = "show", mixinStandardHelpOptions = true, exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:internal error", "2:usage error (bad option or value)",
@@ -42,6 +47,21 @@ public final class TopoShowCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
+
+    @Option(names = "--graph-dump", paramLabel = "FILE",
+            description = "an NCCL graph XML (NCCL_GRAPH_DUMP_FILE) of a run on this cluster: print its ring, tree,"
+                    + " NVLS and CollNet graphs (channels, GB/s per channel inside and between nodes, path types)"
+                    + " beside the graphs collsim's search finds, every GPU a rank, NCCL's default settings")
+    private Path graphDump;
+
+    @Option(names = "--nccl-version", paramLabel = "V", defaultValue = "2.30",
+            description = "with --graph-dump: the NCCL release whose search speeds to use (default: ${DEFAULT-VALUE})")
+    private String ncclVersion;
+
+    @Option(names = "--env", paramLabel = "NCCL_X=V", mapFallbackValue = "",
+            description = "with --graph-dump: an NCCL variable of that run as it was exported (NCCL_NVLS_ENABLE,"
+                    + " NCCL_P2P_LEVEL, NCCL_CROSS_NIC, NCCL_MIN/MAX_NCHANNELS, ...); repeatable")
+    private Map<String, String> env = new LinkedHashMap<>();
 
     @Override
     public Integer call() throws InputException {
@@ -69,7 +89,18 @@ public final class TopoShowCommand implements Callable<Integer> {
         if (t.hostCount() > 1) {
             out.printf(Locale.ROOT, "network    %s between hosts%n", t.networkClass().label());
         }
+        if (graphDump != null) {
+            GraphDumpComparison.print(graphDump, t, version(), UserError.usage(() -> NcclSettings.parse(env)), out);
+        }
         return ExitCodes.OK;
+    }
+
+    private NcclVersion version() {
+        try {
+            return NcclVersion.parse(ncclVersion);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--nccl-version: " + e.getMessage(), ExitCodes.USAGE);
+        }
     }
 
     /**

@@ -345,7 +345,8 @@ public final class ClusterLoader {
             throw new InputException(new InputProblem(fileName, line, col, "graphs", "an NCCL graph file (<graphs>: what"
                     + " NCCL_GRAPH_DUMP_FILE writes and NCCL_GRAPH_FILE reads) holds the channels NCCL chose, not the"
                     + " machine; allowed: the machine's topology, the NCCL topology XML of the same run"
-                    + " (NCCL_TOPO_DUMP_FILE=topo.xml) or its nvidia-smi topo -m text"));
+                    + " (NCCL_TOPO_DUMP_FILE=topo.xml) or its nvidia-smi topo -m text; to set the graphs beside"
+                    + " collsim's search: topo show -c topo.xml --graph-dump " + fileName));
         }
         StringBuilder formats = new StringBuilder();
         for (TopologyReader r : readers()) {

@@ -44,7 +44,8 @@ class ClusterLoaderMachineFilesTest {
 
     /**
      * Azure's NC A100 v4 graph file (its first element, {@code <graphs version="1">}, is at line 11, column 1) is NCCL's
-     * channels, not a machine: the message says which file would do, instead of "unrecognized format".
+     * channels, not a machine: the message says which file would do, instead of "unrecognized format", and where the
+     * graph file itself goes ({@code topo show --graph-dump}).
      */
     @Test
     void anNcclGraphFileSaysWhichFileDescribesTheMachine(@TempDir Path dir) throws Exception {
@@ -53,5 +54,6 @@ class ClusterLoaderMachineFilesTest {
         InputException e = assertThrows(InputException.class, () -> ClusterLoader.load(xml.toString()));
         assertTrue(e.getMessage().startsWith(xml + ":11:1: graphs: an NCCL graph file"), e.getMessage());
         assertTrue(e.getMessage().contains("NCCL_TOPO_DUMP_FILE=topo.xml"), e.getMessage());
+        assertTrue(e.getMessage().contains("topo show -c topo.xml --graph-dump " + xml), e.getMessage());
     }
 }

@@ -1,7 +1,9 @@
 package dev.collsim.simulator.perf;
 
 import dev.collsim.nccl.Algorithm;
+import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
+import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
@@ -38,7 +40,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *
  * <p><b>What it may be.</b> Not the wire: 2.81 GB/s is a tenth of an HDR port. The proxy's scan of the step's flags
  * in host memory and the NIC's read of the step from there are both in series per hop and both grow with the step;
- * collsim's probe of the first on one H100 host ({@link NetTransport#LL_FIFO_US}: 0.455 us for 8 KiB of lines)
+ * collsim's probe of the first on one H100 host ({@link LlSendFifo}: 0.455 us for 8 KiB of lines)
  * is already charged and explains a sixth of the slope. The clusters do not sort by PCIe generation (Gen3 V100
  * 2.06, Gen4 A100 2.14-2.38, Gen5 H100/H200/B200 2.10-4.24), so one figure is kept. A rooted Ring (Broadcast,
  * Reduce) whose ranks run ahead into the next call ({@link RingLoopFill#rootedRunsAhead}: one ring order, or one
@@ -73,7 +75,8 @@ public final class LlStepCrossing {
                 || RingLoopFill.rootedRunsAhead(a, func, plan, callChannels)) {
             return 0;
         }
-        double lineBytes = 2 * NetTransport.messageBytes(a, p, func, s, nBytes, channels, plan);
-        return NetHops.of(func, a, plan) * lineBytes / (1000 * LINE_GBPS);
+        double lineBytes = NetTransport.messageBytes(a, p, func, s, nBytes, channels, plan)
+                / NcclDevice.dataPerLineByte(Protocol.LL);
+        return NetHops.of(func, a, plan) * BusBandwidth.timeUs(lineBytes, LINE_GBPS);
     }
 }

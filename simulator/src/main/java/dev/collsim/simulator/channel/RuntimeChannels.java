@@ -103,8 +103,8 @@ public final class RuntimeChannels {
 
     /**
      * Whether a call of this algorithm runs on comm.nvlsChannels alone: NVLSTree, and NVLS on one node. NCCL 2.30.7
-     * {@code src/enqueue.cc scheduleCollTasksToPlan} caps those tasks at comm.nvlsChannels, which
-     * {@code src/transport/nvls.cc} clamps by NCCL_NVLS_NCHANNELS, NCCL_MAX_CTAS and NCCL_MIN_CTAS only, so
+     * {@code src/enqueue.cc scheduleCollTasksToPlan} (lines 583-584) caps those tasks at comm.nvlsChannels, which
+     * {@code src/transport/nvls.cc} (lines 234-238) clamps to [minCTAs, maxCTAs] after NCCL_NVLS_NCHANNELS only, so
      * NCCL_MAX_NCHANNELS and NCCL_MIN_NCHANNELS change nothing for them; multi-node NVLS is also capped by
      * comm.nChannels ({@link #perCall}).
      *

@@ -1,5 +1,6 @@
 package dev.collsim.executor;
 
+import dev.collsim.executor.gpu.Native;
 import dev.collsim.perf.PerfJson;
 import dev.collsim.perf.PerfRun;
 import java.io.IOException;
@@ -61,10 +62,20 @@ public final class Supervisor {
      * @param isRank0 true when this process writes the JSON (rank 0 or a single process)
      * @param out     progress lines
      * @param err     errors
-     * @return the exit code: 0, 4 (wrong results), 5 (device), or a worker's other code
+     * @return the exit code: 0, 4 (wrong results), 5 (device; before any worker when a sweep's CUDA runtime or
+     *         NCCL cannot be loaded), or a worker's other code
      */
     public static int run(RunOptions opts, RunSpec spec, boolean isRank0, PrintStream out, PrintStream err) {
         List<Map<String, String>> settings = EnvSettings.expandSweep(spec.sweepEnv());
+        if (settings.size() > 1) {
+            // a missing CUDA runtime or NCCL fails every setting alike: say it once, before the first worker starts
+            try {
+                Native.load();
+            } catch (ExecutorException e) {
+                err.println("collsim: " + e.getMessage());
+                return e.exitCode();
+            }
+        }
         List<PerfRun> runs = new ArrayList<>();
         int exit = 0;
         for (Map<String, String> setting : settings) {

@@ -11,6 +11,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.SizeSweep;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.nccl.env.NcclVariable;
 import dev.collsim.simulator.Hierarchy;
 import dev.collsim.simulator.HostLaunch;
 import dev.collsim.simulator.InvalidRequestException;
@@ -19,6 +20,7 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.bound.PhysicalBound;
+import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.calibration.ProfileClass;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -35,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -235,8 +238,8 @@ public final class PredictCommand implements Callable<Integer> {
                         .call(r).drivenBy(launch).candidates(predictor.parameters())) : List.of(), Double.NaN));
             }
         }
-        List<String> header = header(c, topo, rankList, nccl, predictor,
-                model(() -> predictor.prepare(topo, rankList, nccl)), sweep, groups);
+        PreparedCommunicator comm = model(() -> predictor.prepare(topo, rankList, nccl));
+        List<String> header = header(c, topo, rankList, nccl, predictor, comm, sweep, groups, rows);
         cluster.systemLine().ifPresent(line -> header.add(3, line));
         PrintWriter out = spec.commandLine().getOut();
         PredictWriter w = new PredictWriter(out);
@@ -319,8 +322,27 @@ public final class PredictCommand implements Callable<Integer> {
         return r.parameters();
     }
 
+    /**
+     * @return one note when NCCL_MAX_NCHANNELS or NCCL_MIN_NCHANNELS is set and a row chose an algorithm whose
+     *         channels they do not reach ({@link RuntimeChannels#nvlsChannelsOnly}), naming it and its channels
+     */
+    static Optional<String> nchannelsNote(List<PredictRow> rows, NcclSettings nccl, int nNodes) {
+        List<String> set = new ArrayList<>();
+        for (NcclVariable v : List.of(NcclVariable.NCCL_MIN_NCHANNELS, NcclVariable.NCCL_MAX_NCHANNELS)) {
+            if (nccl.isSet(v)) {
+                set.add(v.name() + "=" + nccl.asMap().get(v.name()));
+            }
+        }
+        return set.isEmpty() ? Optional.empty() : rows.stream().map(PredictRow::prediction)
+                .filter(p -> RuntimeChannels.nvlsChannelsOnly(p.algorithm(), nNodes)).findFirst()
+                .map(p -> "note: " + String.join(" and ", set) + " does not apply to " + p.algorithm().ncclName()
+                        + ": it runs on the NVLS channels (" + p.nChannels() + "), which only NCCL_NVLS_NCHANNELS,"
+                        + " NCCL_MAX_CTAS and NCCL_MIN_CTAS set (NCCL 2.30.7 src/enqueue.cc, src/transport/nvls.cc)");
+    }
+
     private List<String> header(Collective c, Topology topo, List<Gpu> rankList, NcclSettings nccl,
-            NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, PredictGroups groups) {
+            NcclPredictor predictor, PreparedCommunicator comm, SizeSweep sweep, PredictGroups groups,
+            List<PredictRow> rows) {
         List<String> h = new ArrayList<>();
         h.add("collsim predict: " + c.testName() + "_perf, predicted with the NCCL "
                 + predictor.version().tables().text() + " model (nothing was run)" + predictor.version().rulesNote());
@@ -335,6 +357,7 @@ public final class PredictCommand implements Callable<Integer> {
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
+        nchannelsNote(rows, nccl, comm.nNodes()).ifPresent(h::add);
         h.add("Channels: " + comm.describeChannels());
         h.add("Hardware: " + comm.describeHardware());
         h.add("Performance parameters: " + paramsLine);

@@ -7,10 +7,12 @@ import dev.collsim.validation.calibration.AccuracyText;
 import dev.collsim.validation.calibration.BandCoverageText;
 import dev.collsim.validation.calibration.ProfileBuilder;
 import dev.collsim.validation.calibration.ProfileFiles;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -68,7 +70,8 @@ public final class AccuracyCommand implements Callable<Integer> {
         AccuracyRunner runner = fit ? new AccuracyRunner(Optional.empty())
                 : new AccuracyRunner(Optional.empty()).bareOnly();
         var rows = runner.run(batch.datasets());
-        spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows)));
+        spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows),
+                folders(inputs)));
         if (fit) {
             spec.commandLine().getOut().println();
             List<ProfileBuilder.ClassFit> fits = new ProfileBuilder(Optional.empty()).build(batch.datasets());
@@ -77,5 +80,16 @@ public final class AccuracyCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(BandCoverageText.table(fits));
         }
         return batch.exitCode(ExitCodes.OK);
+    }
+
+    /**
+     * @param inputs the folders and files given
+     * @return the folders the datasets' base names are in, as given (a file's parent, or {@code .}), distinct, joined
+     *         by {@code ", "}
+     */
+    static String folders(List<Path> inputs) {
+        return inputs.stream().map(p -> Files.isDirectory(p) ? p : p.getParent() == null ? Path.of(".")
+                : p.getParent()).map(Path::toString).distinct()
+                .collect(Collectors.joining(", "));
     }
 }

@@ -90,6 +90,22 @@ class PredictHeaderWordsTest {
         assertTrue(rebuilt.contains(line), rebuilt);
     }
 
+    /**
+     * NVLSTree runs on comm.nvlsChannels (16 on sm90 by NCCL's default), which NCCL_MAX_NCHANNELS does not clamp
+     * (NCCL 2.30.7 src/enqueue.cc, src/transport/nvls.cc): one note says so; with Ring chosen there is none.
+     */
+    @Test
+    void maxNchannelsNotReachingNvlsTreeIsNoted() {
+        String out = ok("predict", "-c", "dgx-h100x2", "--env", "NCCL_MAX_NCHANNELS=4", "--algo", "NVLSTree",
+                "allreduce", "-b", "1G", "-e", "1G").out();
+        assertTrue(out.contains("# note: NCCL_MAX_NCHANNELS=4 does not apply to NVLSTree: it runs on the NVLS"
+                + " channels (16)"), out);
+        assertEquals(1, out.split("does not apply to", -1).length - 1, out);
+        String ring = ok("predict", "-c", "dgx-h100x2", "--env", "NCCL_MAX_NCHANNELS=4", "--algo", "Ring",
+                "allreduce", "-b", "1G", "-e", "1G").out();
+        assertFalse(ring.contains("does not apply to"), ring);
+    }
+
     private static String row(String out) {
         return out.lines().filter(l -> l.startsWith("  1073741824")).findFirst().orElseThrow();
     }

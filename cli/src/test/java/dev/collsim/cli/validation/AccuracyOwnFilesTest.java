@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.cli.CliRun;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,5 +44,18 @@ class AccuracyOwnFilesTest {
         CliRun wrong = CliRun.run("accuracy", "--calibration", "auto", file);
         assertEquals(2, wrong.code(), wrong.out());
         assertTrue(wrong.err().contains("--calibration: found 'auto'; allowed: leave-one-out, none"), wrong.err());
+    }
+
+    /** The table's names are base names: its heading and dataset header name the folder compare -m needs. */
+    @Test
+    void tableNamesTheFolderOfItsDatasets() {
+        CliRun r = CliRun.run("accuracy", "--calibration", "none",
+                "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("Datasets are FILE:LINE in ../validation/src/test/resources/data (compare one"
+                + " with: collsim compare -m ../validation/src/test/resources/data/FILE:LINE)\n\n| dataset (in"
+                + " ../validation/src/test/resources/data) | collective / GPU / hosts |"), r.out());
+        assertEquals("a/b, .", AccuracyCommand.folders(List.of(Path.of("a/b/x.txt"), Path.of("a/b/y.txt"),
+                Path.of("z.txt"))));
     }
 }

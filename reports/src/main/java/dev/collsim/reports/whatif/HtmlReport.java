@@ -248,8 +248,8 @@ public final class HtmlReport {
                 for (ReportData.TargetRow t : targets) {
                     h.append(String.format(Locale.ROOT, "<tr><td class=l>%s</td><td>%,.0f</td><td>%s</td><td>%s</td>"
                             + "<td class=l>%s</td></tr>%n", esc(t.variant()), t.target(),
-                            t.gpus() == 0 ? "-" : String.valueOf(t.gpus()),
-                            t.gpus() == 0 || !(t.tokensPerS() > 0) ? "-" : String.format(Locale.ROOT, "%,.0f",
+                            t.gpus() == null ? "-" : String.valueOf(t.gpus()),
+                            t.tokensPerS() == null ? "-" : String.format(Locale.ROOT, "%,.0f",
                                     t.tokensPerS()), esc(t.note())));
                 }
                 h.append("</table>\n");

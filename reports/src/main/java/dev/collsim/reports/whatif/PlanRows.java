@@ -107,7 +107,7 @@ public final class PlanRows {
                     ? "; the plan needs " + p.job().nGpus() + " GPUs)" : ")");
             targets.add(hit.map(s -> new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(),
                     s.job().nGpus(), s.tokensPerS(), "dp=" + s.job().dp()))
-                    .orElse(new ReportData.TargetRow(v.name(), p.name(), p.targetTokensPerS(), 0, 0, why)));
+                    .orElse(ReportData.TargetRow.notReached(v.name(), p.name(), p.targetTokensPerS(), why)));
         }
     }
 

@@ -272,11 +272,16 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param variant     variant
      * @param plan        plan
      * @param target      tokens/s wanted
-     * @param gpus        smallest GPU count reaching it, 0 when not reached
-     * @param tokensPerS  throughput at that count (0 when not reached)
+     * @param gpus        smallest GPU count reaching it; null when not reached (an empty CSV cell, JSON null)
+     * @param tokensPerS  throughput at that count, tokens/s; null when not reached
      * @param note        e.g. "not reached up to 4096 GPUs"
      */
-    public record TargetRow(String variant, String plan, double target, int gpus, double tokensPerS, String note) {
+    public record TargetRow(String variant, String plan, double target, Integer gpus, Double tokensPerS, String note) {
+
+        /** @return a target not reached: no GPU count, no throughput, the reason in {@code note} */
+        static TargetRow notReached(String variant, String plan, double target, String why) {
+            return new TargetRow(variant, plan, target, null, null, why);
+        }
     }
 
     /**

@@ -102,6 +102,21 @@ public final class RuntimeChannels {
     }
 
     /**
+     * Whether a call of this algorithm runs on comm.nvlsChannels alone: NVLSTree, and NVLS on one node. NCCL 2.30.7
+     * {@code src/enqueue.cc scheduleCollTasksToPlan} (lines 583-584) caps those tasks at comm.nvlsChannels, which
+     * {@code src/transport/nvls.cc} (lines 234-238) clamps to [minCTAs, maxCTAs] after NCCL_NVLS_NCHANNELS only, so
+     * NCCL_MAX_NCHANNELS and NCCL_MIN_NCHANNELS change nothing for them; multi-node NVLS is also capped by
+     * comm.nChannels ({@link #perCall}).
+     *
+     * @param a      algorithm
+     * @param nNodes NCCL nodes of the communicator
+     * @return true when NCCL_MAX_NCHANNELS / NCCL_MIN_NCHANNELS do not reach the call's channels
+     */
+    public static boolean nvlsChannelsOnly(Algorithm a, int nNodes) {
+        return a == Algorithm.NVLS_TREE || a == Algorithm.NVLS && nNodes == 1;
+    }
+
+    /**
      * The most channels a tuner plugin's count gives a call: NCCL 2.30.7 {@code src/enqueue.cc
      * scheduleCollTasksToPlan} caps the tasks' channels per kind: comm.nChannels, comm.nvlsChannels for NVLSTree and
      * one-node NVLS, min(comm.nChannels, comm.nvlsChannels) for multi-node NVLS (a CollNet task there). A plugin

@@ -8,6 +8,7 @@ import dev.collsim.sweep.out.PointsParquet;
 import dev.collsim.sweep.out.PointsTable;
 import dev.collsim.sweep.out.TargetResult;
 import dev.collsim.sweep.point.PointResult;
+import dev.collsim.sweep.spec.CostModel;
 import dev.collsim.sweep.spec.DesignSpace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes a sweep's output folder atomically ({@link AtomicFolder}: complete or absent): {@code points.csv} and
@@ -44,7 +46,10 @@ public final class SweepOutput {
         AtomicFolder.checkReplaceable(out.toAbsolutePath().normalize());
     }
 
-    /** @return summary lines: points and their status, where and how fast they were computed */
+    /**
+     * @return summary lines: points and their status, where and how fast they were computed, and {@link #costNote}
+     *         where the spec prices nothing
+     */
     public static List<String> summary(SweepRun.Result r) {
         long ok = r.rows().stream().filter(PointResult::ok).count();
         long noFit = r.rows().stream().filter(p -> PointResult.NO_FIT.equals(p.status())).count();
@@ -55,7 +60,18 @@ public final class SweepOutput {
         s.add(String.format(Locale.ROOT, "this run: %d points in %.2f s (%.0f points/s) on %s, Spark start-up %.1f s;"
                 + " %d points resumed from an earlier run", r.computed(), r.seconds(), r.rate(), r.master(),
                 r.startup(), r.resumed()));
+        costNote(r.space().cost()).ifPresent(s::add);
         return s;
+    }
+
+    /**
+     * @param cost the spec's cost model
+     * @return one line saying that every cost is 0 and the front is only the fastest point, when nothing is priced
+     */
+    static Optional<String> costNote(CostModel cost) {
+        return cost.isFree() ? Optional.of("no prices (the spec has no cost: section, or every price is 0): every"
+                + " design costs 0 " + cost.currency() + ", so each workload's Pareto front is only its fastest point;"
+                + " add cost: (docs/sweep.md) to trade cost against time") : Optional.empty();
     }
 
     /**

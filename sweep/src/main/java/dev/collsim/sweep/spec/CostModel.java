@@ -39,6 +39,15 @@ public record CostModel(String currency, double perGpu, Map<String, Double> perG
     }
 
     /**
+     * @return true when no price is given (no {@code cost:} section, or every price 0): every design then costs 0, so
+     *         each workload's Pareto front is its fastest point alone
+     */
+    public boolean isFree() {
+        return perGpu == 0 && perGpuModel.values().stream().allMatch(v -> v == 0) && perNicPort == 0
+                && perSwitchPort == 0 && perCable == 0 && perGpuHour == 0 && (perKwh == 0 || wattsPerGpu == 0);
+    }
+
+    /**
      * @return capital cost of a design's parts, currency units
      * @throws IllegalArgumentException when a GPU model of the design has no price
      */

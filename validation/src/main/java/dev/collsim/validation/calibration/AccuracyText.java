@@ -35,8 +35,25 @@ public final class AccuracyText {
      * @return as {@link #render(List)}, with a line naming the datasets without a row when there are any
      */
     public static String render(List<AccuracyRow> rows, List<String> withoutRow) {
+        return render(rows, withoutRow, "");
+    }
+
+    /**
+     * @param rows       the rows
+     * @param withoutRow as {@link #render(List, List)}
+     * @param folder     the folder (or folders, comma-separated) the datasets' {@code FILE:LINE} names are in, as
+     *                   the user gave it; empty to name none
+     * @return as {@link #render(List, List)}; with a folder, a heading line naming it (and how {@code compare -m}
+     *         takes a row's dataset) before the table, and the folder in the dataset column's header
+     */
+    public static String render(List<AccuracyRow> rows, List<String> withoutRow, String folder) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| dataset | collective / GPU / hosts | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % "
+        if (!folder.isEmpty()) {
+            sb.append("Datasets are FILE:LINE in ").append(folder).append(" (compare one with: collsim compare -m ")
+                    .append(folder.contains(", ") ? "FOLDER" : folder).append("/FILE:LINE)\n\n");
+        }
+        sb.append("| dataset" + (folder.isEmpty() ? "" : " (in " + folder.replace("|", "/") + ")")
+                + " | collective / GPU / hosts | pts >= 1 MiB | uncalibrated median % | calibrated (LOO) median % "
                 + "| fitted (LOO) | refused fits | note | pts < 1 MiB | uncalibrated < 1 MiB median % (signed) |\n");
         sb.append("|---|---|---:|---:|---:|---|---|---|---:|---:|\n");
         int target = 0;

@@ -36,6 +36,9 @@ final class PlanText {
         out.printf("# collsim plan: %s%n", p.job().describe());
         out.printf("# cluster: %s (%s); %d micro-batches per step, %,d tokens per step%n", t.name(), size,
                 p.job().microBatches(), p.job().tokensPerStep());
+        if (!p.idleGpus().isEmpty()) {
+            out.printf("# %s%n", p.idleGpus());
+        }
         out.printf("#%n# %-29s %-5s %5s %5s %9s %7s %11s %10s %11s  %-16s %s%n", "collective", "group", "ranks",
                 trays ? "trays" : "hosts",
                 "bytes", "calls", "us/call", "ms/step", "busbw(GB/s)", "algorithm", "bottleneck");

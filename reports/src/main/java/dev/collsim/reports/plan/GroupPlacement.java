@@ -6,7 +6,9 @@ import dev.collsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -171,6 +173,39 @@ public final class GroupPlacement {
         long members = g.stream().filter(x -> x.host() == host).count();
         long jobOnHost = topology.gpus().subList(0, job.nGpus()).stream().filter(x -> x.host() == host).count();
         return (int) Math.max(1, jobOnHost / members);
+    }
+
+    /**
+     * The GPUs the job leaves idle: global rank r runs on the r-th GPU (class javadoc), so a job of
+     * {@code dp x tp x pp x cp} GPUs on a larger cluster leaves the GPUs from that count on without work.
+     *
+     * @param topology the cluster, at least as many GPUs as the job
+     * @param job      the job
+     * @return empty when the job uses every GPU of the cluster; else one line naming the idle GPUs (their indices
+     *         in the topology's order and the hosts they are on) and why: {@code dp x tp x pp x cp} is fewer, dp
+     *         being bounded by {@code floor(GPUs / (tp x pp x cp))} (the default, filling the cluster), or given
+     *         below that bound
+     */
+    public static Optional<String> idleGpus(Topology topology, TrainingJob job) {
+        int total = topology.gpus().size();
+        int used = job.nGpus();
+        if (used >= total) {
+            return Optional.empty();
+        }
+        int replica = used / job.dp();
+        int fits = total / replica;
+        int firstHost = topology.gpus().get(used).host();
+        int lastHost = topology.gpus().get(total - 1).host();
+        boolean cp = job.cp() > 1;
+        String product = "tp x pp" + (cp ? " x cp" : "") + " x dp = " + job.tp() + " x " + job.pp()
+                + (cp ? " x " + job.cp() : "") + " x " + job.dp() + " = " + used + " of " + total;
+        String bound = job.dp() < fits ? "dp=" + job.dp() + " as given, below the " + fits + " that fit"
+                : "dp is bounded by " + total + " GPUs / (tp x pp" + (cp ? " x cp" : "") + " = " + replica + ") = "
+                + String.format(Locale.ROOT, "%.2f", (double) total / replica) + ", rounded down to " + fits
+                + " (a tp x pp" + (cp ? " x cp" : "") + " that divides " + total + " fills the cluster)";
+        return Optional.of((total - used) + " of " + total + " GPUs idle (GPUs " + used + "-" + (total - 1) + ", "
+                + (firstHost == lastHost ? "host " + firstHost : "hosts " + firstHost + "-" + lastHost) + "): "
+                + product + "; " + bound);
     }
 
     /** @return the topology */

@@ -24,10 +24,11 @@ import java.util.List;
  * @param peakFlops       peak FLOP/s per GPU used (NaN when unknown and the compute time was given)
  * @param warning         empty, or why the requested MFU cannot be reached on this cluster
  * @param memory          memory per GPU and whether it fits
+ * @param idleGpus        empty, or the cluster's GPUs the job leaves idle and why ({@link GroupPlacement#idleGpus})
  */
 public record StepPlan(TrainingJob job, String clusterName, List<CommTiming> comms, double computeUs,
         double bubbleUs, double commUs, double overlappableUs, double hiddenUs, String computeSource,
-        double peakFlops, String warning, MemoryPlan memory) {
+        double peakFlops, String warning, MemoryPlan memory, String idleGpus) {
 
     /** Copies the list. */
     public StepPlan {

@@ -81,7 +81,7 @@ public final class StepPlanner {
         StepCompute c = StepCompute.of(job, peak, comm, behindBackward, behindForward);
         return new StepPlan(job, topology.name(), timings, c.computeUs(), c.bubbleUs(), comm, overlappable,
                 c.hiddenUs(), c.source(), peak, c.warning(), MemoryModel.of(job, memoryOf(topology.gpus().get(0)),
-                nvlinkDomainGpus(topology)));
+                nvlinkDomainGpus(topology)), GroupPlacement.idleGpus(topology, job).orElse(""));
     }
 
     /**

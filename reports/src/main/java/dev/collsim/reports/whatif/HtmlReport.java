@@ -220,6 +220,8 @@ public final class HtmlReport {
             h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource()))
                     .append(". ").append(HEADROOM_NOTE).append(" Model leaves out: ")
                     .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
+            rows.stream().filter(r -> !r.idleGpus().isEmpty()).forEach(r -> h.append("<p class=note>")
+                    .append(esc(r.variant())).append(": ").append(esc(r.idleGpus())).append(".</p>\n"));
             String stem = "step-" + (i + 1);
             charts.stream().filter(c -> c.stem().equals(stem)).forEach(c -> figure(h, c, pngs, live));
             String base = rows.get(0).variant();

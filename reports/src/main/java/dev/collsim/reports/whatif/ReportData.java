@@ -180,10 +180,20 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param capacityGib  the GPU's memory, GiB; NaN when unknown
      * @param headroomMs   overlappable communication the compute windows could still take before the step grows,
      *                     ms ({@code StepPlan.overlapHeadroomUs}, plan's "overlap headroom" line); NaN when not planned
+     * @param idleGpus     empty, or the variant's GPUs the job leaves idle and why ({@code StepPlan.idleGpus})
      */
     public record PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
             double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
-            String computeSource, double mfu, double memoryGib, double capacityGib, double headroomMs) {
+            String computeSource, double mfu, double memoryGib, double capacityGib, double headroomMs,
+            String idleGpus) {
+
+        /** A row with no GPUs left idle; other parameters as the record's. */
+        public PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
+                double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
+                String computeSource, double mfu, double memoryGib, double capacityGib, double headroomMs) {
+            this(variant, plan, job, gpus, fits, computeMs, bubbleMs, commMs, exposedMs, stepMs, tokensPerS,
+                    efficiency, computeSource, mfu, memoryGib, capacityGib, headroomMs, "");
+        }
 
         /** A row without MFU, memory and headroom (NaN); other parameters as the record's. */
         public PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
@@ -206,11 +216,13 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
             double cap = m.capacityBytes() / MemoryPlan.GIB;
             if (!m.fits()) {
                 return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), false, 0, 0, 0, 0, 0, 0, 0,
-                        "does not fit in GPU memory: needs " + m.summary(), Double.NaN, need, cap, Double.NaN);
+                        "does not fit in GPU memory: needs " + m.summary(), Double.NaN, need, cap, Double.NaN,
+                        sp.idleGpus());
             }
             return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), true, sp.computeUs() / 1e3,
                     sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3, sp.stepUs() / 1e3, sp.tokensPerS(),
-                    sp.efficiency(), sp.computeSource(), sp.endToEndMfu(), need, cap, sp.overlapHeadroomUs() / 1e3);
+                    sp.efficiency(), sp.computeSource(), sp.endToEndMfu(), need, cap, sp.overlapHeadroomUs() / 1e3,
+                    sp.idleGpus());
         }
 
         /**

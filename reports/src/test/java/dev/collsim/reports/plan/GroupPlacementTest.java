@@ -7,6 +7,7 @@ import dev.collsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,5 +80,26 @@ class GroupPlacementTest {
             assertEquals(32, indices(g.groups(k)).stream().mapToInt(List::size).sum(), k.toString());
             assertEquals(g.group(k), g.groups(k).get(0), k.toString());
         }
+    }
+    /**
+     * tp 8, pp 3 on 4 hosts of 8 GPUs: the default dp is floor(32 / 24) = 1, so ranks 0-23 take GPUs 0-23 (hosts 0-2)
+     * and GPUs 24-31, all of host 3, run nothing; 32 / 24 = 1.333 printed to two places.
+     */
+    @Test
+    void aPipelineThatDoesNotDivideTheClusterNamesItsIdleGpus() {
+        assertEquals(Optional.of("8 of 32 GPUs idle (GPUs 24-31, host 3): tp x pp x dp = 8 x 3 x 1 = 24 of 32; dp is"
+                + " bounded by 32 GPUs / (tp x pp = 24) = 1.33, rounded down to 1 (a tp x pp that divides 32 fills the"
+                + " cluster)"), GroupPlacement.idleGpus(FOUR_HOSTS, job(1, 8, 3, 1, 0)));
+    }
+
+    /**
+     * tp 4, pp 2, dp 2 given on 32 GPUs: 16 ranks on GPUs 0-15 (hosts 0-1), GPUs 16-31 (hosts 2-3) idle; one replica
+     * is 8 GPUs, so 32 / 8 = 4 replicas would fit. tp 8, pp 2, dp 2 uses all 32: nothing to say.
+     */
+    @Test
+    void aGivenDpBelowWhatFitsIsNamedAndAFullClusterIsSilent() {
+        assertEquals(Optional.of("16 of 32 GPUs idle (GPUs 16-31, hosts 2-3): tp x pp x dp = 4 x 2 x 2 = 16 of 32;"
+                + " dp=2 as given, below the 4 that fit"), GroupPlacement.idleGpus(FOUR_HOSTS, job(2, 4, 2, 1, 0)));
+        assertEquals(Optional.empty(), GroupPlacement.idleGpus(FOUR_HOSTS, job(2, 8, 2, 1, 0)));
     }
 }

@@ -153,7 +153,7 @@ class HtmlReportTablesTest {
         TrainingJob j = new TrainingJob(new ModelShape(1_000_000_000L, 2048, 16), 4, 2, 2, 1, 1, 1, 1, 1, 0, 0, 1, 1.0,
                 0, false, 1024, 1, 8, ComputeRate.stepComputeMs(100), Recompute.NONE, 0);
         MemoryPlan m = new MemoryPlan(10 * GIB, 10 * GIB, 20 * GIB, (memoryGib - 40) * GIB, 1, 1, 80 * GIB, List.of());
-        return new StepPlan(j, "one", List.of(), 100e3, 0, 0, 0, 0, "given", 1e15, "", m);
+        return new StepPlan(j, "one", List.of(), 100e3, 0, 0, 0, 0, "given", 1e15, "", m, "");
     }
 
     @Test
@@ -172,7 +172,7 @@ class HtmlReportTablesTest {
         assertTrue(html.contains("<td>0.525</td><td class=l>70.0 of 80.0 GiB</td>"), html);
         assertTrue(html.contains("<td class=l>does not fit by 10.0 GiB (90.0 of 80.0)</td>"), html);
         String csv = CsvTable.of(ReportData.PlanRow.class, List.of(fits));
-        assertTrue(csv.lines().findFirst().orElseThrow().endsWith("mfu,memoryGib,capacityGib,headroomMs"), csv);
+        assertTrue(csv.lines().findFirst().orElseThrow().endsWith("mfu,memoryGib,capacityGib,headroomMs,idleGpus"), csv);
         // plan's overlap headroom: this job's overlap is 0, so nothing hides and no window is open (0 ms)
         assertEquals(0.0, fits.headroomMs(), 0);
         assertTrue(html.contains("headroom ms</th><th>step ms</th>") && html.contains("<td>0.0</td><td>100.0</td>"
@@ -181,5 +181,20 @@ class HtmlReportTablesTest {
         // the column is explained under the table, not only by the header's tooltip (a printed page has no tooltip)
         assertTrue(html.contains("<p class=note>Compute: given. Headroom: the overlappable communication (gradient"
                 + " reduction, parameter gather) the compute windows could still take before the step grows;"), html);
+    }
+    /** A variant whose plan leaves GPUs idle gets the plan's line under the table, named by variant; others none. */
+    @Test
+    void thePlanTableNamesAVariantsIdleGpus() {
+        StepPlan s = step(70);
+        StepPlan idle = new StepPlan(s.job(), "one", List.of(), 100e3, 0, 0, 0, 0, "given", 1e15, "", s.memory(),
+                "8 of 32 GPUs idle (GPUs 24-31, host 3)");
+        ReportData.PlanRow base = ReportData.PlanRow.of("base", "1B", s);
+        ReportData.PlanRow big = ReportData.PlanRow.of("big", "1B", idle);
+        assertEquals("", base.idleGpus());
+        ReportData d = new ReportData("t", "s.yaml", List.of(), List.of(), List.of(), List.of(base, big), List.of(),
+                List.of(), List.of(), List.of(), List.of());
+        String html = HtmlReport.render(d, List.of(), Map.of(), List.of(), "now");
+        assertTrue(html.contains("<p class=note>big: 8 of 32 GPUs idle (GPUs 24-31, host 3).</p>"), html);
+        assertFalse(html.contains("<p class=note>base: "), html);
     }
 }

@@ -18,7 +18,8 @@ enum Modules {
             List.of("dev.collsim.topology", "dev.collsim.topology.catalog", "dev.collsim.topology.fabric",
                     "dev.collsim.topology.paths", "dev.collsim.topology.edit", "dev.collsim.topology.io",
                     "dev.collsim.topology.io.export", "dev.collsim.io", "dev.collsim.io.yaml", "dev.collsim.hardware", "dev.collsim.nccl", "dev.collsim.nccl.env", "dev.collsim.perf",
-                    "dev.collsim.units")),
+                    "dev.collsim.units"),
+            List.of("dev.collsim.topology.io.xml.NcclGraphXmlReader", "dev.collsim.topology.io.xml.NcclGraphDump")),
     /** Channels, NCCL's tuning model, the prediction; the facade is the root package and its bounds. */
     SIMULATOR("simulator", List.of("dev.collsim.simulator.."),
             List.of("dev.collsim.simulator", "dev.collsim.simulator.bound"),

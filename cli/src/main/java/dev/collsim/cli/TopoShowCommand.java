@@ -4,19 +4,24 @@ import static dev.collsim.units.DecimalText.fixed;
 
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.GraphDumpComparison;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.topology.fabric.Bisection;
+import dev.collsim.topology.io.MissingNvlinks;
+import dev.collsim.topology.io.xml.NcclGraphDump;
+import dev.collsim.topology.io.xml.NcclGraphXmlReader;
 import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -90,9 +95,19 @@ public final class TopoShowCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "network    %s between hosts%n", t.networkClass().label());
         }
         if (graphDump != null) {
-            GraphDumpComparison.print(graphDump, t, version(), UserError.usage(() -> NcclSettings.parse(env)), out);
+            GraphDumpComparison.print(graphDump, readGraphDump(), t, version(),
+                    UserError.usage(() -> NcclSettings.parse(env)), out);
         }
         return ExitCodes.OK;
+    }
+
+    private NcclGraphDump readGraphDump() throws InputException {
+        InputFiles.require(graphDump, "--graph-dump");
+        try {
+            return new NcclGraphXmlReader().read(graphDump.toString(), Files.readString(graphDump));
+        } catch (IOException e) {
+            throw InputFiles.failed(graphDump, e, "--graph-dump");
+        }
     }
 
     private NcclVersion version() {

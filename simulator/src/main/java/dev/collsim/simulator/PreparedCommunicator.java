@@ -301,6 +301,15 @@ public final class PreparedCommunicator {
         return plan.nNodes();
     }
 
+    /**
+     * @param a an algorithm
+     * @return whether a call of it on this communicator runs on NCCL's NVLS channels alone, which NCCL_MAX_NCHANNELS
+     *         and NCCL_MIN_NCHANNELS do not reach ({@link RuntimeChannels#nvlsChannelsOnly})
+     */
+    public boolean nvlsChannelsOnly(Algorithm a) {
+        return RuntimeChannels.nvlsChannelsOnly(a, plan.nNodes());
+    }
+
     /** @return most ranks on one NCCL node */
     public int maxLocalRanks() {
         return plan.maxLocalRanks();

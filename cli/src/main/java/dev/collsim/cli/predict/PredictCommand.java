@@ -20,7 +20,6 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.bound.PhysicalBound;
-import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.validation.calibration.ProfileClass;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -324,9 +323,9 @@ public final class PredictCommand implements Callable<Integer> {
 
     /**
      * @return one note when NCCL_MAX_NCHANNELS or NCCL_MIN_NCHANNELS is set and a row chose an algorithm whose
-     *         channels they do not reach ({@link RuntimeChannels#nvlsChannelsOnly}), naming it and its channels
+     *         channels they do not reach ({@link PreparedCommunicator#nvlsChannelsOnly}), naming it and its channels
      */
-    static Optional<String> nchannelsNote(List<PredictRow> rows, NcclSettings nccl, int nNodes) {
+    static Optional<String> nchannelsNote(List<PredictRow> rows, NcclSettings nccl, PreparedCommunicator comm) {
         List<String> set = new ArrayList<>();
         for (NcclVariable v : List.of(NcclVariable.NCCL_MIN_NCHANNELS, NcclVariable.NCCL_MAX_NCHANNELS)) {
             if (nccl.isSet(v)) {
@@ -334,7 +333,7 @@ public final class PredictCommand implements Callable<Integer> {
             }
         }
         return set.isEmpty() ? Optional.empty() : rows.stream().map(PredictRow::prediction)
-                .filter(p -> RuntimeChannels.nvlsChannelsOnly(p.algorithm(), nNodes)).findFirst()
+                .filter(p -> comm.nvlsChannelsOnly(p.algorithm())).findFirst()
                 .map(p -> "note: " + String.join(" and ", set) + " does not apply to " + p.algorithm().ncclName()
                         + ": it runs on the NVLS channels (" + p.nChannels() + "), which only NCCL_NVLS_NCHANNELS,"
                         + " NCCL_MAX_CTAS and NCCL_MIN_CTAS set (NCCL 2.30.7 src/enqueue.cc, src/transport/nvls.cc)");
@@ -357,7 +356,7 @@ public final class PredictCommand implements Callable<Integer> {
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
-        nchannelsNote(rows, nccl, comm.nNodes()).ifPresent(h::add);
+        nchannelsNote(rows, nccl, comm).ifPresent(h::add);
         h.add("Channels: " + comm.describeChannels());
         h.add("Hardware: " + comm.describeHardware());
         h.add("Performance parameters: " + paramsLine);

@@ -1,6 +1,5 @@
-package dev.collsim.cli;
+package dev.collsim.simulator;
 
-import dev.collsim.io.InputException;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
@@ -11,10 +10,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.xml.NcclGraphDump;
 import dev.collsim.topology.io.xml.NcclGraphDump.Graph;
-import dev.collsim.topology.io.xml.NcclGraphXmlReader;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +25,7 @@ import java.util.Locale;
  * per-channel bandwidth inside and between nodes (GB/s = 1e9 B/s, NCCL's {@code speedintra} and {@code speedinter})
  * and path types, with {@code same} or {@code differs}. This class is stateless.
  */
-final class GraphDumpComparison {
+public final class GraphDumpComparison {
 
     /** NCCL's graph ids (NCCL 2.28.9 {@code src/init.cc}): 0 ring, 1 tree, 2 collnet chain, 3 NVLS, 4 collnet direct. */
     private static final List<String> NAMES = List.of("ring", "tree", "collnet chain", "nvls", "collnet direct");
@@ -38,26 +34,18 @@ final class GraphDumpComparison {
     }
 
     /**
-     * Reads the dump and prints the comparison.
+     * Prints the comparison.
      *
-     * @param file    the graph dump
+     * @param file    the graph dump's path (for the heading)
+     * @param dump    its graphs, as {@code NcclGraphXmlReader} read them
      * @param t       the cluster, normally the topology XML of the same run ({@code NCCL_TOPO_DUMP_FILE})
      * @param version the NCCL release whose search speeds collsim uses
      * @param s       the run's NCCL settings
      * @param out     where to print
      * @return the number of graphs that differ
-     * @throws InputException when the file is not a valid NCCL graph XML
      */
-    static int print(Path file, Topology t, NcclVersion version, NcclSettings s,
-            PrintWriter out) throws InputException {
-        InputFiles.require(file, "--graph-dump");
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException e) {
-            throw InputFiles.failed(file, e, "--graph-dump");
-        }
-        NcclGraphDump dump = new NcclGraphXmlReader().read(file.toString(), text);
+    public static int print(Path file, NcclGraphDump dump, Topology t, NcclVersion version, NcclSettings s,
+            PrintWriter out) {
         ChannelPlan plan = ChannelSearch.search(t, t.gpus(), s, version);
         GraphSet ours = plan.nvlsSupport() ? plan.graphs()
                 : plan.graphs().withNvls(GraphSummary.none(GraphPattern.NVLS));

@@ -238,8 +238,7 @@ public final class PlanCommand implements Callable<Integer> {
         b.tp = tp;
         b.pp = pp;
         b.cp = cp;
-        b.dp = dp != null ? given("--dp", dp)
-                : Math.max(1, base.topology().gpus().size() / Math.max(1, tp * pp * Math.max(1, cp)));
+        b.dp = dp != null ? given("--dp", dp) : b.clusterFillingDp(base.topology().gpus().size());
         b.virtualStages = virtualStages;
         b.ep = ep;
         b.experts = experts;

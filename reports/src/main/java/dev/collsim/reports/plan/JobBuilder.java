@@ -96,6 +96,22 @@ public final class JobBuilder {
     public double overlap = 1.0;
 
     /**
+     * The default data-parallel degree, the one rule for {@code collsim plan} without {@code --dp} and a report spec's
+     * plan without {@code dp}: fill the cluster, {@code floor(gpus / (tp x pp x cp))}, at least 1 (a tp x pp x cp
+     * larger than the cluster, or a cluster that could not be read, gives 1; the job's own checks then name what does
+     * not fit). It reads this builder's {@code tp}, {@code pp} and {@code cp}, so set those first; a degree below 1
+     * counts as 1 here (the job refuses it). The global batch does not bound it: the default G follows dp
+     * ({@code dp x b x (pp > 1 ? 4 pp : 1)}), and a given G that {@code b x dp} does not divide is refused by
+     * {@link TrainingJob} naming both options.
+     *
+     * @param gpus the GPUs of the cluster the job fills; 0 when unknown
+     * @return the data-parallel degree, e.g. 1 for 32 GPUs at tp 8, pp 3 (floor(32 / 24))
+     */
+    public int clusterFillingDp(int gpus) {
+        return Math.max(1, gpus / Math.max(1, tp * pp * Math.max(1, cp)));
+    }
+
+    /**
      * @return the job
      * @throws IllegalArgumentException when a setting is invalid (the message names the option and allowed values)
      */

@@ -273,8 +273,7 @@ public final class ReportSpecReader {
         b.pp = or(f.integer(p, "pp", false, 1, 1024), b.pp);
         b.cp = or(f.integer(p, "cp", false, 1, 1024), b.cp);
         if (p.get("dp") == null) {
-            // as collsim plan: dp fills the base cluster (GPUs / (tp x pp x cp))
-            b.dp = Math.max(1, baseGpus.getAsInt() / Math.max(1, b.tp * b.pp * b.cp));
+            b.dp = b.clusterFillingDp(baseGpus.getAsInt()); // as collsim plan: fill the base cluster
         }
         b.virtualStages = or(f.integer(p, "virtual-stages", false, 1, 1024), b.virtualStages);
         b.ep = or(f.integer(p, "ep", false, 1, 1 << 20), b.ep);

@@ -163,7 +163,7 @@ public final class LibfabricEagerCopy {
         if (a == Algorithm.TREE) {
             return Math.min(TreeSimpleFill.chunk(plan, s, nBytes, Math.max(1, channels), runMinor), perChannel);
         }
-        double slice = PerformanceModel.chunk(a, Protocol.SIMPLE, func, s)
+        double slice = CalcCollChunking.chunk(a, Protocol.SIMPLE, func, s)
                 * RingLoopFill.netSendShare(a, Protocol.SIMPLE, func, plan.nNodes());
         return Math.min(slice, perChannel / plan.nRanks());
     }

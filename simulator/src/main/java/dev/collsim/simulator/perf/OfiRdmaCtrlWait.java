@@ -29,7 +29,7 @@ import dev.collsim.topology.catalog.OfiRailGroups;
  *
  * <pre>
  *   piece = nBytes / (channels x (nRanks for Ring, else 1)), at most the protocol's chunk ({@link
- *           PerformanceModel#chunk}): the data of the call's first send on a connection
+ *           CalcCollChunking#chunk}): the data of the call's first send on a connection
  *   wire  = piece x 2 (LL: 8 data bytes per 16-byte line), x 128 / 120 (LL128), x 1 (Simple)
  *   extra = the network class's latency per crossing ({@link NetClassProfile#hopLatencyUs}) if wire &gt; 8192 B
  * </pre>
@@ -71,7 +71,7 @@ public final class OfiRdmaCtrlWait {
     static double firstSendWireBytes(ChannelPlan plan, NcclSettings s, Collective func, Algorithm a, Protocol p,
             long nBytes, int channels) {
         double share = nBytes / (double) Math.max(1, channels) / (a == Algorithm.RING ? plan.nRanks() : 1);
-        double piece = Math.min(PerformanceModel.chunk(a, p, func, s), share);
+        double piece = Math.min(CalcCollChunking.chunk(a, p, func, s), share);
         return piece / NcclDevice.dataPerLineByte(p);
     }
 

@@ -3,11 +3,9 @@ package dev.collsim.simulator.perf;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.NvlsTuning;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.AlgoChoice;
@@ -98,7 +96,7 @@ import dev.collsim.topology.PathType;
  * Ring/Simple AllReduce between nodes only the share of NCCL's per-step part its chunks do not hide, less the
  * channels' spare time where a Hopper ring's NICs bind, {@link RingStepOverlap}), busCap uses
  * the channel count as a continuous quantity ({@link #effectiveChannels}), and chunk is the protocol's chunk
- * ({@link #chunk}, §3.3:
+ * ({@link CalcCollChunking#chunk}, §3.3:
  * Simple buffSize/8 x 4 for Ring AllReduce/AllGather/ReduceScatter, x1 otherwise; LL llBuffSize/16; LL128
  * ll128BuffSize/8 x 15/16; NVLS 128 KiB).
  * This class is stateless and thread-safe.
@@ -374,26 +372,5 @@ public final class PerformanceModel {
         double perChannel = (double) RuntimeChannels.maxThreads(a, p, plan.graphs(), s)
                 * RuntimeChannels.threadThreshold(a, p, plan.nRanks());
         return Math.max(1.0, nBytes / perChannel);
-    }
-
-    /**
-     * The protocol chunk in bytes (fact sheet §3.3, NCCL 2.30.7 {@code src/enqueue.cc calcCollChunking},
-     * {@code src/init.cc}).
-     *
-     * @return bytes
-     */
-    public static long chunk(Algorithm a, Protocol p, Collective func, NcclSettings s) {
-        if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
-            return NvlsTuning.DEFAULT_CHUNK;
-        }
-        return switch (p) {
-            case LL, LL128 -> NcclDevice.stepDataBytes(p, s.stepBytes(p));
-            case SIMPLE -> {
-                long step = s.stepBytes(p);
-                boolean ringFour = a == Algorithm.RING && (func == Collective.ALL_REDUCE
-                        || func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER);
-                yield ringFour ? step * 4 : step;
-            }
-        };
     }
 }

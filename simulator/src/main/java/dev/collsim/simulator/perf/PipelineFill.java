@@ -38,7 +38,7 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  *     pipeline instead of this fill ({@link NvlsTreePipeline})
  * </pre>
  *
- * where chunk is {@link PerformanceModel#chunk} and busCap the per-channel throughput cap over the call's channels.
+ * where chunk is {@link CalcCollChunking#chunk} and busCap the per-channel throughput cap over the call's channels.
  * Stateless and thread-safe.
  */
 public final class PipelineFill {
@@ -127,18 +127,18 @@ public final class PipelineFill {
         int netSteps = RingLoopFill.rootedNetSteps(a, func, p, plan);
         if (netSteps > 0) {
             // each network hop stores one whole LL128 step (or the channel's share) before its send
-            return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s),
+            return pp.pipelineFillChunks() * Math.min(CalcCollChunking.chunk(a, p, func, s),
                     Math.max(1, nBytes / effChannels)) * netSteps;
         }
         if (RingLoopFill.rootedSimple(a, func, p)) {
             // the channel's share, not 1/nRanks of it: every chunk crosses every hop whole
             double piece = Math.max(1, nBytes / effChannels);
-            return pp.pipelineFillChunks() * Math.min(PerformanceModel.chunk(a, p, func, s), piece)
+            return pp.pipelineFillChunks() * Math.min(CalcCollChunking.chunk(a, p, func, s), piece)
                     * RingLoopFill.rootedHops(plan.nRanks()) * RingLoopFill.netSendShare(a, p, func, plan.nNodes());
         }
         boolean chainSimple = chain && IntraNodeChain.staged(p, plan, s);
         double slice = Math.max(1, nBytes / (effChannels * (chainSimple ? 1 : plan.nRanks())));
-        long chunk = PerformanceModel.chunk(a, p, func, s);
+        long chunk = CalcCollChunking.chunk(a, p, func, s);
         double scale = chainSimple
                 ? IntraNodeChain.fillSlices(plan.nRanks(), ShmLinkShare.factor(plan, s, func, a, p, true),
                         (long) Math.ceil(slice / chunk))

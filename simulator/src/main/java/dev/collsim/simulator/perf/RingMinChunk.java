@@ -72,7 +72,7 @@ public final class RingMinChunk {
             return 1.0;
         }
         long minChunk = (long) threads * LL128_GRAIN_BYTES / 2;
-        long chunk = PerformanceModel.chunk(a, p, func, s);
+        long chunk = CalcCollChunking.chunk(a, p, func, s);
         long slots = (long) channels * nRanks;
         if (minChunk <= 0 || nBytes > slots * chunk) {
             return 1.0;

@@ -22,7 +22,7 @@ import dev.collsim.simulator.tuning.TimeTable;
  * sm80 ({@code ncclTopoGetAlgoTime}, "plateau effect of ring"): 4x8 H100 8.4 + 56 x 3.4 + 6 x 14 = 282.8 us, x1.4 =
  * 396 us; 8x8 819 us. It counts every step's handshake as time. The kernel (2.26.2 {@code src/device/all_reduce.h
  * runRing}) walks each channel's share in loops of nRanks chunks, 2 (nRanks - 1) steps a loop; a chunk is
- * ALLREDUCE_CHUNKSTEPS = 4 steps of buffSize / NCCL_STEPS (2 MiB by default, {@link PerformanceModel#chunk}) in
+ * ALLREDUCE_CHUNKSTEPS = 4 steps of buffSize / NCCL_STEPS (2 MiB by default, {@link CalcCollChunking#chunk}) in
  * SlicePerChunk = 2 slices of half the chunk whatever its size ({@code src/device/prims_simple.h genericOp}: sliceSize
  * = divUp(nelem, 16 x SlicePerChunk) x 16), and a loop smaller than nRanks chunks runs with chunks of remCount /
  * nRanks.
@@ -93,7 +93,7 @@ public final class RingStepOverlap {
         double base = TimeTable.baseLatency(table.input(), Algorithm.RING, Protocol.SIMPLE);
         double stepsUs = choice.latencyUs() * Math.max(0, 1 - base / raw);
         double kept = plan.nNodes() < MIN_NODES ? 1 : keptShare(nBytes, Math.max(1, channels), plan.nRanks(),
-                PerformanceModel.chunk(Algorithm.RING, Protocol.SIMPLE, Collective.ALL_REDUCE, s));
+                CalcCollChunking.chunk(Algorithm.RING, Protocol.SIMPLE, Collective.ALL_REDUCE, s));
         double backlog = RingChannelRate.nicShareApplies(plan, Algorithm.RING, Protocol.SIMPLE)
                 ? Math.min(stepsUs * kept, Math.max(0, spareUs)) : 0;
         return stepsUs * (1 - kept) + backlog;

@@ -30,7 +30,7 @@ import dev.collsim.topology.PathType;
  * operations only on network connections; {@code src/device/sendrecv.h runSend}/{@code runRecv} move one chunk per
  * primitive) on the operation's {@link P2pPeerChannels#forOperation} channels; a rooted Ring, one step per chunk
  * (BROADCAST_CHUNKSTEPS = REDUCE_CHUNKSTEPS = 1, {@code src/include/collectives.h}; the chunk NCCL_BUFFSIZE / 8 =
- * 512 KiB, {@code src/enqueue.cc calcCollChunking}, {@link PerformanceModel#chunk}) on each of the call's channels.
+ * 512 KiB, {@code src/enqueue.cc calcCollChunking}, {@link CalcCollChunking#chunk}) on each of the call's channels.
  * Not applied to LL (its flags travel in the lines: no separate counter or poll), to the unrooted rings (their
  * measured link share, {@link ShmLinkShare#DUPLEX_SHARE}, and {@link PcieSimpleStep} hold their steps), nor across
  * nodes.
@@ -121,7 +121,7 @@ public final class ShmStepWaits {
             return 0;
         }
         long perChannel = ceilDiv(nBytes, Math.max(1, channels));
-        return (ceilDiv(perChannel, PerformanceModel.chunk(a, p, func, s)) - 1) * stepChainUs(plan, s);
+        return (ceilDiv(perChannel, CalcCollChunking.chunk(a, p, func, s)) - 1) * stepChainUs(plan, s);
     }
 
     /**
@@ -161,7 +161,7 @@ public final class ShmStepWaits {
             return 0;
         }
         long perChannel = ceilDiv(nBytes, Math.max(1, channels));
-        long step = PerformanceModel.chunk(a, p, func, s);
+        long step = CalcCollChunking.chunk(a, p, func, s);
         return (ceilDiv(perChannel, step) - ceilDiv(perChannel, RING_SLICE_STEPS * step)) * stepChainUs(plan, s);
     }
 

@@ -29,7 +29,7 @@ import dev.collsim.topology.PathType;
  *       nNodes: NCCL's own {@code tree.depth} counts floor log2, which is the same on 2, 4 and 8 nodes and one hop
  *       short on 3); the reduce goes up these hops and the broadcast comes down them, 2 x depth hops.</li>
  *   <li>Chunk. {@code src/enqueue.cc calcCollChunking}: the Simple step, NCCL_BUFFSIZE / NCCL_STEPS = 512 KiB
- *       ({@code chunkSteps} 1 for Tree), at every size ({@link PerformanceModel#chunk}); a channel's part when
+ *       ({@code chunkSteps} 1 for Tree), at every size ({@link CalcCollChunking#chunk}); a channel's part when
  *       smaller. Releases before 2.20 halved it down to 32 KiB for small calls against {@code tree.depth} (v2.17.1-1,
  *       v2.19.3-1 {@code enqueue.cc} "Optimize chunkSize / nSteps"); 2.20.3 removed that. This fill follows the run's
  *       release ({@link #chunk}, {@link TreeChunk}), as the flow backend's {@code TreeSchedule} does.</li>
@@ -165,7 +165,7 @@ public final class TreeSimpleFill {
     static final int STAGED_LEGS = 3;
 
     /**
-     * NCCL's Tree/Simple chunk of the call: the Simple step ({@link PerformanceModel#chunk}), before 2.20 halved
+     * NCCL's Tree/Simple chunk of the call: the Simple step ({@link CalcCollChunking#chunk}), before 2.20 halved
      * against NCCL's tree depth ({@link TreeChunk}). 2 x 8 A100, 8 channels, 4 MiB under 2.17: depth 7 + 1 = 8,
      * 4 MiB / (8 x 512 KiB) = 1 &lt; 64 -&gt; 256 KiB (2) -&gt; 128 KiB (4, the first loop's floor); 4 &lt; 32 -&gt;
      * 64 KiB (8, the second's); 8 &lt; 8 is false: 64 KiB, where 2.20 and later keep 512 KiB.
@@ -178,7 +178,7 @@ public final class TreeSimpleFill {
      * @return bytes
      */
     static long chunk(ChannelPlan plan, NcclSettings s, long nBytes, int callChannels, int runMinor) {
-        long step = PerformanceModel.chunk(Algorithm.TREE, Protocol.SIMPLE, Collective.ALL_REDUCE, s);
+        long step = CalcCollChunking.chunk(Algorithm.TREE, Protocol.SIMPLE, Collective.ALL_REDUCE, s);
         return TreeChunk.halves(runMinor, Protocol.SIMPLE) ? TreeChunk.bytes(step, nBytes, callChannels,
                 TreeChunk.ncclDepth(plan.nRanks(), plan.nNodes())) : step;
     }

@@ -4,7 +4,6 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
-import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.RunHealth;
 import java.util.ArrayList;
@@ -25,11 +24,9 @@ import java.util.TreeMap;
  * Simple efficiency's place so one-host traffic keeps the bare model's bandwidth; each judged by
  * {@link FitAcceptance}), and scores every dataset three ways: the bare model, the class profile refitted
  * without the dataset's file (leave-one-file-out: the other datasets of a file are runs on the same machine, so
- * leaving out one of them alone would leak), and the profile itself (in-sample). {@link ClassFit#band()} is, per
- * size regime, the {@value #BAND_PERCENTILE}th percentile (nearest rank) of the leave-one-out residuals
- * |ln(measured / predicted)|, with its share checked out of sample ({@link Residuals#insideLeaveOneFileOut}); the band
- * shipped with the profile is {@link ClassBands}' (the same residuals, each file weighing the same,
- * {@link PooledBand}). The issue's rule that the leave-one-out error stay within
+ * leaving out one of them alone would leak), and the profile itself (in-sample). The band
+ * shipped with a class is {@link ClassBands}' ({@value #BAND_PERCENTILE} %, the leave-one-out residuals
+ * |ln(measured / predicted)| with each file weighing the same, {@link PooledBand}). The issue's rule that the leave-one-out error stay within
  * {@value #LOO_GAP_POINTS} points of the in-sample error is reported per class ({@link ClassFit#looGap()}), not
  * enforced. Healthy: diagnose finds no PROBLEM and the header does not say
  * {@code health: problem} ({@link AccuracySummary#healthy}); the one-off hiccups diagnose finds from the measured
@@ -101,14 +98,10 @@ public final class ProfileBuilder {
      * @param profileClass the class
      * @param scores       its healthy datasets, by file and line
      * @param fit          the fit on all of them, empty when the class has too few files
-     * @param band         the band from the leave-one-out residuals (empty when no profile)
-     * @param looInside    out of sample: share of the points whose leave-one-out prediction lies within the band
-     *                     made from the other files' leave-one-out residuals, 0..1
-     * @param inInside     in sample: share of the points whose in-sample prediction lies within the band, 0..1
      * @param why          why there is no profile, empty when there is one
      */
     public record ClassFit(ProfileClass profileClass, List<Score> scores, Optional<FitLadder.Outcome> fit,
-            Optional<PredictionBand> band, double looInside, double inInside, String why) {
+            String why) {
 
         /** @return the calibration shipped for the class, empty when none (see {@link #why}) */
         public Optional<Calibration> profile() {
@@ -176,14 +169,14 @@ public final class ProfileBuilder {
         PerformanceParameters base = PerformanceParameters.DEFAULTS;
         if (files < MIN_FILES) {
             return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
-                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN}, base)).toList(), Optional.empty(), Optional.empty(), 0, 0, files
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN}, base)).toList(), Optional.empty(), files
                     + " healthy file(s): a profile needs " + MIN_FILES + "; the bare model is used");
         }
         FitLadder ladder = c.network() ? FitLadder.network() : FitLadder.everyParameter();
         FitLadder.Outcome full = ladder.fit(all, base);
         if (full.accepted().isEmpty()) {
             return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,
-                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN}, base)).toList(), Optional.of(full), Optional.empty(), 0, 0,
+                    Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN}, base)).toList(), Optional.of(full),
                     "every fit refused: " + full.refused().stream().map(FitLadder.Attempt::reasons).toList());
         }
         PerformanceParameters in = full.accepted().get().parameters();
@@ -206,12 +199,7 @@ public final class ProfileBuilder {
                             Residuals.median(s, in, 0)}, p));
             });
         }
-        PredictionBand band = Residuals.band(all, looParams::get, BAND_PERCENTILE, new PredictionBand(0, 0));
-        // out of sample; a regime the other files have no point in gets no band (its points count as outside)
-        double looIn = (double) Residuals.insideLeaveOneFileOut(all, looParams::get, BAND_PERCENTILE,
-                f -> new PredictionBand(0, 0), f -> new PredictionBand(0, 0)) / Residuals.points(all);
-        double inIn = Residuals.inside(all, s -> in, band);
-        ClassFit fit = new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "");
+        ClassFit fit = new ClassFit(c, scores, Optional.of(full), "");
         double loo = ProfileFiles.medianOf(fit, Score::looAll);
         double bare = ProfileFiles.medianOf(fit, Score::bareAll);
         double looBig = ProfileFiles.medianOf(fit, Score::loo);
@@ -219,12 +207,12 @@ public final class ProfileBuilder {
         if (!unstable.isEmpty()) {
             // the shipped fit would stand on that file alone: without it no fit is accepted, so the file's
             // leave-one-out score is the bare model's and says nothing about the profile that would be applied to it
-            return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, "every fit without "
+            return new ClassFit(c, scores, Optional.of(full), "every fit without "
                     + String.join(", ", unstable) + " is refused: the profile stands on that file, so it is not"
                     + " shipped and the bare model is used");
         }
         if (!(loo < bare && looBig < bareBig)) {
-            return new ClassFit(c, scores, Optional.of(full), Optional.of(band), looIn, inIn, String.format(
+            return new ClassFit(c, scores, Optional.of(full), String.format(
                     Locale.ROOT, "leave-one-out %.1f %% (every size) / %.1f %% (>= 1 MiB) vs bare %.1f %% / %.1f %%:"
                     + " the fit does not predict files it did not see better than the bare model, which is used", loo, looBig,
                     bare, bareBig));

@@ -249,7 +249,7 @@ class ClassBandsTest {
 
     private static ProfileBuilder.ClassFit scored(double loo1, double loo2, double in1, double in2) {
         List<ProfileBuilder.Score> s = List.of(score(a, loo1, in1), score(b, loo2, in2));
-        return new ProfileBuilder.ClassFit(new ProfileClass("x", "x"), s, Optional.empty(), Optional.empty(), 0, 0,
+        return new ProfileBuilder.ClassFit(new ProfileClass("x", "x"), s, Optional.empty(),
                 "test");
     }
 
@@ -260,7 +260,7 @@ class ClassBandsTest {
     private static ProfileBuilder.ClassFit bare(String key, Series... series) {
         List<ProfileBuilder.Score> s = Arrays.stream(series).map(x -> new ProfileBuilder.Score(x, 0, Double.NaN,
                 Double.NaN, "-", new double[] {0, Double.NaN, Double.NaN}, PerformanceParameters.DEFAULTS)).toList();
-        return new ProfileBuilder.ClassFit(new ProfileClass(key, key), s, Optional.empty(), Optional.empty(), 0, 0,
+        return new ProfileBuilder.ClassFit(new ProfileClass(key, key), s, Optional.empty(),
                 "bare model");
     }
 }

@@ -144,6 +144,56 @@ class EarlyTuningTablesTest {
     }
 
     /**
+     * Ring/LL128 against Ring/Simple on 2 hosts of 8 A100 (the ABCI A-node HDR runs of NCCL 2.8.4: 4 ring channels of
+     * 24 GB/s, one per HDR NIC; a tree graph of 2 nodes is pattern TREE, v2.8.4-1 src/init.cc line 652). busBw 4 x 24
+     * = 96 (under the 235 cap, line 124), ratio 16/30. Ring/Simple 96 x 16/30 = 51.2 GB/s, latency (8.4 + 28 x 3.4 +
+     * 2 x 9.6) x 1.9 = 233.32 us (plateau from 64 KiB, line 281); Ring/LL128 min(96 x .92, 4 x 16.9) = 67.6 x 16/30 =
+     * 36.0533 GB/s, latency 10.0 + 28 x 1.9 + 2 x 4.0 = 71.2 (lines 56, 65, 69, 74). Tree: min(96 x .92, 4 x 22.5) =
+     * 88.32; Tree/LL128 min(88.32 x .915, 67.6) x .5 = 33.8 x .8 / .9 (LL128 correction at 16 / 32 MiB, line 267),
+     * latency 4.4 + 2 x (7 x 1.25 + 8.5) = 38.9: 659.4 / 1141.9 us; Tree/Simple 44.16 x .7, 448 us: 990.7 / 1533.5.
+     * 16 MiB: LL128 536.54 against Simple 561.0; 32 MiB: LL128 1001.88 against Simple 888.68. NCCL 2.8 switches at
+     * 162.12 us / (1/36.0533 - 1/51.2) = 19.76 MB, so the measured 16 -> 32 MiB rate (30.7 -> 33.3 GB/s busbw, no
+     * step) is not a protocol NCCL 2.8 chose differently from collsim.
+     */
+    @Test
+    void twoA100HostsSwitchRingLl128ToSimpleAtTwentyMegabytes() {
+        TuningInput in = hosts(2, 8, 4, 24, GraphPattern.TREE, NcclVersion.V2_8_4);
+        AlgoChoice ll128 = time(in, Algorithm.RING, Protocol.LL128, 16 * MIB);
+        assertEquals(71.2 + 16 * MIB / (1000 * 67.6 * 16 / 30), ll128.timeUs(), 1e-3);
+        AlgoChoice simple = time(in, Algorithm.RING, Protocol.SIMPLE, 16 * MIB);
+        assertEquals(233.32 + 16 * MIB / 51200.0, simple.timeUs(), 1e-3);
+        assertEquals(38.9 + 16 * MIB / (1000 * 33.8 * .8), time(in, Algorithm.TREE, Protocol.LL128, 16 * MIB).timeUs(),
+                1e-3);
+        AlgoChoice at16 = NcclTuningModel.tune(in).select(AR, 16 * MIB, DataType.FLOAT, RedOp.SUM).orElseThrow();
+        assertEquals(Algorithm.RING, at16.algorithm());
+        assertEquals(Protocol.LL128, at16.protocol());
+        AlgoChoice at32 = NcclTuningModel.tune(in).select(AR, 32 * MIB, DataType.FLOAT, RedOp.SUM).orElseThrow();
+        assertEquals(Algorithm.RING, at32.algorithm());
+        assertEquals(Protocol.SIMPLE, at32.protocol());
+        assertEquals(233.32 + 32 * MIB / 51200.0, at32.timeUs(), 1e-3);
+    }
+
+    /**
+     * 8 A100 of one node under 2.8.4 (12 channels of 21 GB/s): NCCL's own estimate puts 16 MiB on Ring/Simple by less
+     * than half a microsecond. Simple 235 x 8/14 = 134.286 GB/s, latency 8.4 + 14 x 3.4 = 56.0 (no plateau on one
+     * node, line 280): 180.937 us; LL128 202.8 x 8/14 = 115.886, latency 10.0 + 14 x 1.9 = 36.6: 181.374 us. At 8 MiB
+     * LL128 wins (108.99 against 118.47 us). The ABCI 8 A100 run (measured 202.8 / 236.6 us at 8 / 16 MiB) is thus
+     * timed on the protocols NCCL 2.8 picked; its 16 MiB miss is not a choice.
+     */
+    @Test
+    void eightA100OfOneNodeTakeSimpleAtSixteenMiBByAHair() {
+        TuningInput in = host(8, 80, 12, 21, PathType.NVL, NcclVersion.V2_8_4);
+        double simple = 56.0 + 16 * MIB / (1000 * 235.0 * 8 / 14);
+        double ll128 = 36.6 + 16 * MIB / (1000 * 202.8 * 8 / 14);
+        assertEquals(simple, time(in, Algorithm.RING, Protocol.SIMPLE, 16 * MIB).timeUs(), 1e-3);
+        assertEquals(ll128, time(in, Algorithm.RING, Protocol.LL128, 16 * MIB).timeUs(), 1e-3);
+        assertEquals(0.437, ll128 - simple, 1e-3);
+        CostTable t = NcclTuningModel.tune(in);
+        assertEquals(Protocol.SIMPLE, t.select(AR, 16 * MIB, DataType.FLOAT, RedOp.SUM).orElseThrow().protocol());
+        assertEquals(Protocol.LL128, t.select(AR, 8 * MIB, DataType.FLOAT, RedOp.SUM).orElseThrow().protocol());
+    }
+
+    /**
      * Tree on 4 nodes of sm80, 2 channels of 20 GB/s: busBw 40, Tree min(40 x .92, 2 x cap) with Ampere N4 cap 16.0
      * to 2.9 (line 76), 17.8 from 2.10 (v2.10.3-1 line 75): Tree/Simple algBw 32/2 = 16 and 35.6/2 = 17.8. Tree/LL128
      * on several nodes x.915 to 2.9 (line 129), x120/128 from 2.10 (v2.10.3-1 line 132), capped at 2 x 16.9 (2.8,

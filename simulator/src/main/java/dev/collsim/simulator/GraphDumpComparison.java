@@ -23,7 +23,8 @@ import java.util.Locale;
  * NVLS graph only where NVLS is supported ({@code comm->nvlsSupport}) and the CollNet graphs only with CollNet
  * enabled; otherwise it dumps them with 0 channels, and so does this comparison. Per graph: channels,
  * per-channel bandwidth inside and between nodes (GB/s = 1e9 B/s, NCCL's {@code speedintra} and {@code speedinter})
- * and path types, with {@code same} or {@code differs}. This class is stateless.
+ * and path types, with {@code same} or {@code differs}; under the ring and the tree, the GPU order of every channel
+ * and on several nodes the NICs of every ring channel ({@link GraphDumpOrders}). This class is stateless.
  */
 public final class GraphDumpComparison {
 
@@ -42,7 +43,7 @@ public final class GraphDumpComparison {
      * @param version the NCCL release whose search speeds collsim uses
      * @param s       the run's NCCL settings
      * @param out     where to print
-     * @return the number of graphs that differ
+     * @return the number of graphs that differ (in a figure, a channel's GPU order or a ring channel's NIC)
      */
     public static int print(Path file, NcclGraphDump dump, Topology t, NcclVersion version, NcclSettings s,
             PrintWriter out) {
@@ -56,16 +57,19 @@ public final class GraphDumpComparison {
         out.printf(Locale.ROOT, "  %-16s %-7s %8s %12s %12s  %s%n", "graph", "", "channels", "intra GB/s",
                 "inter GB/s", "types intra/inter");
         int differ = 0;
+        GraphDumpOrders orders = GraphDumpOrders.of(t, plan, s, version);
         for (Graph g : dump.graphs()) {
             String nccl = row(g.nChannels(), g.bwIntra(), g.bwInter(), g.typeIntra() + "/" + g.typeInter());
             GraphSummary c = ours(ours, g.id());
             String mine = row(c.nChannels(), c.bwIntra(), c.bwInter(), c.typeIntra() + "/" + c.typeInter());
             // an absent graph (0 channels) has no speeds or types to compare: NCCL writes LOC, collsim SYS
             boolean same = nccl.equals(mine);
-            differ += same ? 0 : 1;
+            GraphDumpOrders.Lines channels = orders.compare(g);
+            differ += same && !channels.differs() ? 0 : 1;
             String name = g.id() + " " + NAMES.get(g.id());
             out.printf(Locale.ROOT, "  %-16s %-7s %s%n", name, "NCCL", nccl);
             out.printf(Locale.ROOT, "  %-16s %-7s %s  %s%n", "", "collsim", mine, same ? "same" : "differs");
+            channels.lines().forEach(l -> out.printf(Locale.ROOT, "  %-16s %s%n", "", l));
         }
         return differ;
     }

@@ -29,6 +29,20 @@ public record Nic(String id, int host, String name, Bandwidth speed, int port, b
         }
     }
 
+    /**
+     * @return NCCL's NET device index of this NIC (the {@code dev} of its {@code <net>} in NCCL's topology XML and
+     *         of a {@code <net>} in NCCL's graph XML): the number its id ends with, as the readers name NICs (the
+     *         NCCL topology XML reader {@code h<host>/nic<dev>}, catalog hosts {@code nic<k>} in NIC order) and as
+     *         {@code topo export --format nccl-xml} writes it back; 0 when the id ends with no digit
+     */
+    public int ncclDev() {
+        int i = id.length();
+        while (i > 0 && Character.isDigit(id.charAt(i - 1))) {
+            i--;
+        }
+        return i == id.length() ? 0 : Integer.parseInt(id.substring(i));
+    }
+
     @Override
     public String ncclType() {
         return "NIC";

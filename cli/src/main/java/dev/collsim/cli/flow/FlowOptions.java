@@ -174,6 +174,14 @@ public final class FlowOptions {
         return !fail.isEmpty() || failRandomLinks > 0 || failRandomNics > 0;
     }
 
+    /**
+     * @return true when {@code --schedule} replaces NCCL's choice (the bound column is then the bound whatever the
+     *         algorithm, {@code CollectivePredictor.anyScheduleBoundBusBw})
+     */
+    public boolean hasSchedule() {
+        return schedule != null;
+    }
+
     /** @return true when {@code --job} was given */
     public boolean hasJobs() {
         return !jobs.isEmpty();

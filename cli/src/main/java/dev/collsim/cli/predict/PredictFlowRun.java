@@ -10,6 +10,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
+import dev.collsim.simulator.bound.PhysicalBound;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.io.IOException;
@@ -111,7 +112,8 @@ final class PredictFlowRun {
             case csv -> w.csv(rows, false);
             case json -> w.json(header, nccl, rows, false);
             default -> {
-                w.text(header, rows, false, flowFooter());
+                w.text(header, rows, false, flowFooter(flowOptions.hasSchedule() ? Optional.empty()
+                        : PhysicalBound.algorithmsNote(c, nccl.algo())));
                 first.notes().forEach(n -> out.println("# " + n));
             }
         }
@@ -137,14 +139,20 @@ final class PredictFlowRun {
                 + " latency floor only");
     }
 
-    /** @return the flow/links table's footer: what the columns mean and what is not modelled in this run */
-    private String flowFooter() {
+    /**
+     * @param boundFor the algorithms the bound column is for where NCCL_ALGO restricts them ({@link
+     *                 PhysicalBound#algorithmsNote}: the flow rows' bound is NCCL's choice's, which reads NCCL_ALGO),
+     *                 else empty (also under --schedule, whose bound is that of any algorithm: {@code
+     *                 FlowSweep.Result#predictions})
+     * @return the flow/links table's footer: what the columns mean and what is not modelled in this run
+     */
+    private String flowFooter(Optional<String> boundFor) {
         String others = backend == PredictCommand.Backend.links
                 ? "sharing of links (links backend: every transfer alone)"
                 : flowOptions.hasJobs() ? "jobs other than the --job ones" : "congestion from other jobs (add --job)";
         return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
                 + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links and the fabric's leaf uplinks"
-                + " allow (oversubscription counted, ECMP collisions not, "
+                + " allow" + boundFor.map(s -> " " + s).orElse("") + " (oversubscription counted, ECMP collisions not, "
                 + (flowOptions.hasFailures() ? "the failed links and devices counted as working" : "nothing failed")
                 + "); links is the links backend's"
                 + " busbw (each transfer alone on its route, no link over its capacity), at most the bound. Not"

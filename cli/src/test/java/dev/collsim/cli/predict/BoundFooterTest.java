@@ -35,4 +35,36 @@ class BoundFooterTest {
         assertTrue(any.out().contains(FOOTER + " (N/A"), any.out());
         assertFalse(any.out().contains("NCCL_ALGO="), any.out());
     }
+
+    /**
+     * The flow backend's bound column is NCCL's choice's, so it follows NCCL_ALGO as the analytical one does (400.00
+     * with Ring alone, the class javadoc's figure) and its footer names the algorithms with the same words; under
+     * {@code --schedule} the bound is that of any algorithm (516.67, every algorithm allowed) and the footer names
+     * none.
+     */
+    @Test
+    void theFlowFooterNamesTheAlgorithmNcclAlgoLeaves() {
+        CliRun ring = CliRun.run("predict", "-c", "dgx-h100x4", "allreduce", "-b", "64M", "-e", "64M", "--env",
+                "NCCL_ALGO=Ring", "--backend", "flow");
+        assertEquals(0, ring.code(), ring.err());
+        assertEquals("400.00", flowBoundColumn(ring), ring.out());
+        assertTrue(ring.out().contains("leaf uplinks allow for Ring, the algorithm NCCL_ALGO=Ring allows"
+                + " (oversubscription counted"), ring.out());
+        CliRun any = CliRun.run("predict", "-c", "dgx-h100x4", "allreduce", "-b", "64M", "-e", "64M", "--backend",
+                "flow");
+        assertEquals("516.67", flowBoundColumn(any), any.out());
+        assertTrue(any.out().contains("leaf uplinks allow (oversubscription counted"), any.out());
+        CliRun given = CliRun.run("predict", "-c", "dgx-h100x4", "allreduce", "-b", "64M", "-e", "64M", "--env",
+                "NCCL_ALGO=Ring", "--backend", "flow", "--schedule", "ring");
+        assertEquals(0, given.code(), given.err());
+        assertEquals("516.67", flowBoundColumn(given), given.out());
+        assertFalse(given.out().contains("NCCL_ALGO=Ring allows"), given.out());
+    }
+
+    /** @return the flow table's bound column (the one before links) */
+    private static String flowBoundColumn(CliRun r) {
+        String row = r.out().lines().filter(l -> l.trim().startsWith("67108864")).findFirst().orElseThrow();
+        String[] cells = row.trim().split("\\s+");
+        return cells[cells.length - 2];
+    }
 }

@@ -183,8 +183,8 @@ public final class GroupPlacement {
      * @param job      the job
      * @return empty when the job uses every GPU of the cluster; else one line naming the idle GPUs (their indices
      *         in the topology's order and the hosts they are on) and why: {@code dp x tp x pp x cp} is fewer, dp
-     *         being bounded by {@code floor(GPUs / (tp x pp x cp))} (the default, filling the cluster), or given
-     *         below that bound
+     *         being bounded by {@code floor(GPUs / (tp x pp x cp))} ({@link JobBuilder#clusterFillingDp(int,
+     *         int)}, the default, filling the cluster), or given below that bound
      */
     public static Optional<String> idleGpus(Topology topology, TrainingJob job) {
         int total = topology.gpus().size();
@@ -193,7 +193,7 @@ public final class GroupPlacement {
             return Optional.empty();
         }
         int replica = used / job.dp();
-        int fits = total / replica;
+        int fits = JobBuilder.clusterFillingDp(total, replica);
         int firstHost = topology.gpus().get(used).host();
         int lastHost = topology.gpus().get(total - 1).host();
         boolean cp = job.cp() > 1;

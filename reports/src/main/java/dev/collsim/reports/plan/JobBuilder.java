@@ -108,7 +108,19 @@ public final class JobBuilder {
      * @return the data-parallel degree, e.g. 1 for 32 GPUs at tp 8, pp 3 (floor(32 / 24))
      */
     public int clusterFillingDp(int gpus) {
-        return Math.max(1, gpus / Math.max(1, tp * pp * Math.max(1, cp)));
+        return clusterFillingDp(gpus, tp * pp * Math.max(1, cp));
+    }
+
+    /**
+     * The division behind {@link #clusterFillingDp(int)}, its one home: how many replicas of {@code tp x pp x cp}
+     * GPUs fit the cluster, also the bound {@code GroupPlacement.idleGpus} names.
+     *
+     * @param gpus        the GPUs of the cluster; 0 when unknown
+     * @param replicaGpus GPUs of one data-parallel replica, {@code tp x pp x cp} (below 1 counts as 1)
+     * @return {@code floor(gpus / replicaGpus)}, at least 1, e.g. 1 for 32 GPUs and replicas of 24
+     */
+    public static int clusterFillingDp(int gpus, int replicaGpus) {
+        return Math.max(1, gpus / Math.max(1, replicaGpus));
     }
 
     /**

@@ -35,6 +35,17 @@ class JobBuilderDefaultDpTest {
         assertEquals(4, builder(8, 2, 1).clusterFillingDp(64));
     }
 
+    /**
+     * The division on its own, which {@code GroupPlacement.idleGpus} names as the bound: 32 GPUs hold one replica of
+     * 24 (32 / 24 = 1.33) and four of 8; a replica size below 1 counts as 1.
+     */
+    @Test
+    void theDivisionOnItsOwn() {
+        assertEquals(1, JobBuilder.clusterFillingDp(32, 24));
+        assertEquals(4, JobBuilder.clusterFillingDp(32, 8));
+        assertEquals(32, JobBuilder.clusterFillingDp(32, 0));
+    }
+
     /** A replica larger than the cluster (tp 8 x pp 2 = 16 on 8 GPUs) and an unread cluster (0 GPUs) both give 1. */
     @Test
     void neverBelowOne() {

@@ -152,8 +152,7 @@ public final class ChannelSearch {
         double[] speeds = SearchSpeeds.of(h.minSm, multi, v);
         GraphSearch ringSearch = new GraphSearch(h, multi, speeds, s, v);
         GraphSummary ring = ringSearch.search(GraphPattern.RING, 1, GraphSearch.RING_MAX_CHANNELS);
-        GraphSummary tree = new GraphSearch(h, multi, speeds, s, v)
-                .search(GraphPattern.BALANCED_TREE, ring.nChannels(), ring.nChannels());
+        GraphSummary tree = new GraphSearch(h, multi, speeds, s, v).searchTree(ring);
         GraphSummary nvls = s.nvlsEnable() == 0 ? GraphSummary.none(GraphPattern.NVLS)
                 : NvlsSearch.search(h, multi, speeds);
         // the time's NVLS graph: NCCL 2.30.7's search, whose sm100 arrays are finer (ChannelPlan#nvlsTimeGraph)

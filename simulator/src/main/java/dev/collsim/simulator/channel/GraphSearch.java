@@ -151,6 +151,18 @@ final class GraphSearch {
     }
 
     /**
+     * The tree search after the ring, as NCCL 2.28.9 {@code src/init.cc} (lines 1026-1027) runs it: graph 1
+     * (balanced tree) between the ring's channel count, after its duplication, and itself ({@code
+     * treeGraph->minChannels = treeGraph->maxChannels = ringGraph->nChannels}).
+     *
+     * @param ring the ring graph this node's ring search found
+     * @return the tree graph; {@link #orders} then reads its channels
+     */
+    GraphSummary searchTree(GraphSummary ring) {
+        return search(GraphPattern.BALANCED_TREE, ring.nChannels(), ring.nChannels());
+    }
+
+    /**
      * @return on several nodes, per channel the last {@link #search} kept as {@link #orders}: {entry NIC, exit NIC}
      *         (indices into {@link HostModel#nics}); empty on one node, after a fallback or before a search
      */

@@ -1,6 +1,8 @@
 package dev.collsim.simulator.channel;
 
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.tuning.GraphPattern;
+import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
@@ -111,6 +113,43 @@ public record SearchedHost(Topology graph, int host, List<Gpu> gpus) {
                     nicPosition(h.nics.get(nets.get(c)[0])), nicPosition(h.nics.get(nets.get(c)[1])), crossNic));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The ring or the tree graph collsim's search finds on these GPUs, channel by channel, to set beside NCCL's graph
+     * dump: the searches {@link ChannelSearch} runs on a node (the ring with 1 to 32 channels, then the tree with the
+     * ring's channel count: {@link GraphSearch#searchTree}), read back per channel. NCCL's {@code
+     * ncclTopoDupChannels} (2.28.9 {@code src/graph/search.cc}) copies channel c to c + n, so channel c of the
+     * graph is element {@code c mod size}, as in {@link #ringChannels}.
+     *
+     * @param tree      the tree (NCCL's graph 1) rather than the ring (graph 0)
+     * @param multiNode the search of a node of a communicator that spans several nodes
+     * @param settings  NCCL settings (path rules, NCCL_CROSS_NIC)
+     * @param version   the NCCL release (speed arrays)
+     * @return per channel found, its GPUs in order as their local indices ({@link Gpu#index}, NCCL's {@code gpu dev});
+     *         empty where the search fell back to NCCL's default graph
+     */
+    public List<List<Integer>> graphOrders(boolean tree, boolean multiNode, NcclSettings settings,
+            NcclVersion version) {
+        HostModel h = new HostModel(graph, Set.of(host), gpus, settings);
+        double[] speeds = SearchSpeeds.of(h.minSm, multiNode, version);
+        GraphSearch search = new GraphSearch(h, multiNode, speeds, settings, version);
+        GraphSummary ring = search.search(GraphPattern.RING, 1, GraphSearch.RING_MAX_CHANNELS);
+        if (tree) {
+            search = new GraphSearch(h, multiNode, speeds, settings, version);
+            search.searchTree(ring);
+        }
+        return search.orders().stream().map(o -> Arrays.stream(o).limit(gpus.size()).mapToObj(k -> gpus.get(k)
+                .index()).toList()).toList();
+    }
+
+    /**
+     * @param position a NIC's position among its host's NICs ({@link RingChannel#entryNic}, {@link
+     *                 RingChannel#exitNic})
+     * @return the NIC
+     */
+    public Nic nic(int position) {
+        return graph.devices(Nic.class).stream().filter(n -> n.host() == host).toList().get(position);
     }
 
     /**

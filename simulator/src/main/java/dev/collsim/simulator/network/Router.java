@@ -1,34 +1,23 @@
 package dev.collsim.simulator.network;
 
-import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
-import dev.collsim.topology.PathType;
-import dev.collsim.topology.paths.DevicePath;
-import dev.collsim.topology.paths.Hop;
-import dev.collsim.topology.paths.HostPaths;
-import dev.collsim.topology.paths.PathFinder;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Routes a transfer between two GPUs on a {@link NetworkModel}. Inside a host: least-cost paths striped over
- * equal-cost links ({@link InHostRoutes}). Between hosts: GPU to its nearest working NIC (NCCL's local-NIC rule,
- * {@link HostPaths#nearestNic}, over the NICs that work and that working links reach; ties go to the NIC on the
- * GPU's own rail), NIC to NIC through the switches ({@link FabricPaths}: ECMP or spraying), then to
- * the receiving GPU. With PXN ({@link RoutingOptions#pxn()}), when the receiver's NIC is on another rail, the
- * sender sends through that host's NIC on the receiver's rail, so the network part stays on one rail (NCCL 2.12+
- * PXN; rails as {@link Nic#rail()}); whether it first moves the data over NVLink to a relay GPU, and to which, is
- * NCCL's path from the sender to that NIC ({@link PathFinder}: PXN through the NIC's local GPU, otherwise direct). Routes are cached per (GPU pair, channel when
- * ECMP makes them differ) and fabric segments per NIC pair in fixed-size {@link SetAssociativeCache}s of
- * 2^{@value #CACHE_LOG2_SLOTS} slots, so memory does not grow with the number of distinct pairs; in-host segments,
- * a number linear in hosts, are kept exactly. Not thread-safe: make one per simulation.
+ * equal-cost links ({@link InHostRoutes}). Between hosts: GPU to its nearest working NIC ({@link NicChoice}: NCCL's
+ * local-NIC rule), NIC to NIC through the switches ({@link FabricPaths}: ECMP or spraying), then to the receiving
+ * GPU. With PXN ({@link RoutingOptions#pxn()}), when the receiver's NIC is on another rail, the sender sends through
+ * that host's NIC on the receiver's rail, so the network part stays on one rail (NCCL 2.12+ PXN); whether it first
+ * moves the data over NVLink to a relay GPU, and to which, is NCCL's path from the sender to that NIC ({@link
+ * NicChoice#ncclRelay}). Routes are cached per (GPU pair, channel when ECMP makes them differ) and fabric segments
+ * per NIC pair in fixed-size {@link SetAssociativeCache}s of 2^{@value #CACHE_LOG2_SLOTS} slots, so memory does not
+ * grow with the number of distinct pairs; in-host segments, a number linear in hosts, are kept exactly. Not
+ * thread-safe: make one per simulation.
  */
 public final class Router {
 
@@ -41,9 +30,8 @@ public final class Router {
     private final RouteBuilder routeBuilder;
     private final RouteBuilder partBuilder;
     private final SetAssociativeCache<Route> cache = new SetAssociativeCache<>(CACHE_LOG2_SLOTS);
-    /** Per GPU vertex: its nearest working NIC, -1 until computed. */
-    private final int[] nearestNic;
-    private static final int[] NO_PROXY = new int[0];
+    /** The NICs and relay GPUs routes between hosts use. */
+    private final NicChoice nics;
     private final Map<List<Gpu>, int[]> rankVertices = new IdentityHashMap<>();
     /** Per GPU vertex, per receiver rail + 1: the sender's side of its routes to other hosts. */
     private final Sender[][] senders;
@@ -53,10 +41,6 @@ public final class Router {
     private final LongMap<RouteBuilder.Segment> hostSegments = new LongMap<>();
     private final SetAssociativeCache<RouteBuilder.Segment> fabricSegments =
             new SetAssociativeCache<>(CACHE_LOG2_SLOTS);
-    /** NCCL's intra-host paths: whether a GPU reaches a NIC by PXN, and through which GPU. */
-    private final PathFinder paths;
-    /** Per host and rail: {proxy GPU, NIC} for PXN, computed on first use. */
-    private final int[][][] proxies;
     /** Per vertex: its multi-host NVLink domain switch, -1 for none, {@link #UNKNOWN} until computed. */
     private final int[] domainSwitch;
     private static final int UNKNOWN = -2;
@@ -68,11 +52,8 @@ public final class Router {
         this.fabric = new FabricPaths(model);
         this.routeBuilder = new RouteBuilder(model);
         this.partBuilder = new RouteBuilder(model);
-        this.nearestNic = new int[model.vertexCount()];
-        Arrays.fill(nearestNic, -1);
-        this.proxies = new int[model.hostCount()][][];
+        this.nics = new NicChoice(model, host, fabric);
         this.senders = new Sender[model.vertexCount()][];
-        this.paths = PathFinder.of(model.topology(), new PathFinder.Options(true, model.routing().pxn()));
         this.receiver = new RouteBuilder.Segment[model.vertexCount()];
         this.domainSwitch = new int[model.vertexCount()];
         Arrays.fill(domainSwitch, UNKNOWN);
@@ -156,7 +137,7 @@ public final class Router {
 
     /**
      * A route between hosts through the NICs NCCL's graph gives the channel: s to NIC {@code exitNic} of
-     * its host, directly or through NCCL's PXN relay GPU ({@link #ncclRelay}: NCCL 2.30 {@code
+     * its host, directly or through NCCL's PXN relay GPU ({@link NicChoice#ncclRelay}: NCCL 2.30 {@code
      * ncclTopoGetIntermediateRank}), the fabric, then NIC {@code entryNic} of d's host to d. Where the
      * fabric has no working path between the two NICs (a rail-only network under a graph that crosses NICs, where
      * NCCL needs NCCL_CROSS_NIC=0, or failed links) or a host lacks the NIC, the router's own choice ({@link
@@ -164,32 +145,15 @@ public final class Router {
      */
     private Route computeGiven(int s, int d, int channel, int exitNic, int entryNic) {
         try {
-            int out = hostNic(m.vertex(s).host(), exitNic);
-            int in = hostNic(m.vertex(d).host(), entryNic);
+            int out = nics.hostNic(m.vertex(s).host(), exitNic);
+            int in = nics.hostNic(m.vertex(d).host(), entryNic);
             RouteBuilder.Segment between = betweenHosts(out, in, channel);
-            int relay = ncclRelay(s, out, s);
+            int relay = nics.ncclRelay(s, out, s);
             RouteBuilder.Segment up = relay == s ? inHost(s, out) : throughProxy(s, relay, out);
             return Route.concat(up, between, inHost(in, d));
         } catch (UnroutableException e) {
             return compute(s, d, channel, false);
         }
-    }
-
-    /**
-     * @param h        host
-     * @param position position among the host's NICs ordered by id ({@link ChannelNets})
-     * @return the NIC's vertex
-     * @throws UnroutableException when the host has no such NIC or it does not work
-     */
-    private int hostNic(int h, int position) {
-        int[] nics = Arrays.stream(m.hostVertices(h)).filter(v -> m.vertex(v) instanceof Nic)
-                .boxed().sorted(Comparator.comparing((Integer v) -> m.vertex(v).id()))
-                .mapToInt(Integer::intValue).toArray();
-        if (position >= nics.length || !fabric.usable(nics[position])) {
-            throw new UnroutableException("host " + h + " has no working NIC number " + position + " of NCCL's graph ("
-                    + nics.length + " NICs)");
-        }
-        return nics[position];
     }
 
     /**
@@ -225,7 +189,7 @@ public final class Router {
         if (sameHost) {
             return Route.of(inHost(s, d));
         }
-        int dn = nearestNic(d);
+        int dn = nics.nearestNic(d);
         Sender up = sender(s, fabric.rail(dn));
         RouteBuilder.Segment down = receiver[d];
         if (down == null) {
@@ -253,13 +217,13 @@ public final class Router {
             senders[s] = byRail;
         }
         if (byRail[slot] == null) {
-            int sn = nearestNic(s);
+            int sn = nics.nearestNic(s);
             int viaNic = sn;
             RouteBuilder.Segment up = null;
             if (m.routing().pxn() && dr >= 0 && fabric.rail(sn) != dr) {
-                int[] proxy = proxy(m.vertex(s).host(), dr);
+                int[] proxy = nics.proxy(m.vertex(s).host(), dr);
                 if (proxy != null) {
-                    int relay = ncclRelay(s, proxy[1], proxy[0]);
+                    int relay = nics.ncclRelay(s, proxy[1], proxy[0]);
                     up = relay == s ? null : throughProxy(s, relay, proxy[1]);
                     viaNic = proxy[1];
                 }
@@ -267,26 +231,6 @@ public final class Router {
             byRail[slot] = new Sender(viaNic, up == null ? inHost(s, viaNic) : up);
         }
         return byRail[slot];
-    }
-
-    /**
-     * The GPU through which NCCL sends from GPU s to NIC nic: the PXN relay of NCCL's path ({@link PathFinder},
-     * NCCL 2.30 {@code src/graph/paths.cc}: a PXN path goes over NVLink to the NIC's local GPU, then to the NIC), s itself
-     * when NCCL's path to that NIC is direct (not PXN), or {@code fallback} when the relay no longer reaches the NIC
-     * as its nearest working NIC (failed links or NICs).
-     */
-    private int ncclRelay(int s, int nic, int fallback) {
-        DevicePath p = paths.path(m.vertex(s), m.vertex(nic));
-        if (p.type() != PathType.PXN) {
-            return s;
-        }
-        for (Hop h : p.hops()) {
-            if (h.to() instanceof Gpu) {
-                int relay = m.indexOf(h.to());
-                return relay >= 0 && nearestNic(relay) == nic ? relay : fallback;
-            }
-        }
-        return fallback;
     }
 
     /** @return the NIC-to-NIC part, computed once per NIC pair (and channel under ECMP) */
@@ -333,63 +277,5 @@ public final class Router {
             hostSegments.put(key, seg);
         }
         return seg;
-    }
-
-    /**
-     * @param gpu GPU vertex
-     * @return its nearest working NIC vertex
-     * @throws IllegalArgumentException when its host has no working NIC reachable from it
-     */
-    int nearestNic(int gpu) {
-        if (nearestNic[gpu] < 0) {
-            nearestNic[gpu] = computeNearestNic(gpu);
-        }
-        return nearestNic[gpu];
-    }
-
-    private int computeNearestNic(int g) {
-        int[] nics = Arrays.stream(m.hostVertices(m.vertex(g).host()))
-                .filter(v -> m.vertex(v) instanceof Nic && fabric.usable(v)).toArray();
-        double[] cost = host.costs(g, nics);
-        Set<Device> working = new HashSet<>();
-        for (int i = 0; i < nics.length; i++) {
-            if (Double.isFinite(cost[i])) {
-                working.add(m.vertex(nics[i]));
-            }
-        }
-        Gpu gpu = (Gpu) m.vertex(g);
-        return paths.host(gpu.host()).nearestNic(gpu, working::contains).map(m::indexOf)
-                .orElseThrow(() -> new UnroutableException("GPU " + gpu.id() + " has no working NIC (all failed or"
-                        + " unreachable)"));
-    }
-
-    /** @return {proxy GPU, NIC} on host h for rail r, or null when the host has no working NIC on that rail */
-    private int[] proxy(int h, int rail) {
-        if (proxies[h] == null) {
-            proxies[h] = new int[rail + 1][];
-        } else if (proxies[h].length <= rail) {
-            proxies[h] = Arrays.copyOf(proxies[h], rail + 1);
-        }
-        if (proxies[h][rail] == null) {
-            int[] p = computeProxy(h, rail);
-            proxies[h][rail] = p == null ? NO_PROXY : p;
-        }
-        return proxies[h][rail] == NO_PROXY ? null : proxies[h][rail];
-    }
-
-    private int[] computeProxy(int h, int rail) {
-        for (int v : m.hostVertices(h)) {
-            if (m.vertex(v) instanceof Nic nic && nic.rail() == rail && fabric.usable(v)) {
-                int best = -1;
-                for (int g : m.hostVertices(h)) {
-                    if (m.vertex(g) instanceof Gpu gpu && nearestNic(g) == v
-                            && (best < 0 || gpu.index() == rail)) {
-                        best = g;
-                    }
-                }
-                return best < 0 ? null : new int[] {best, v};
-            }
-        }
-        return null;
     }
 }

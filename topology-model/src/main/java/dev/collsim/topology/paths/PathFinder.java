@@ -4,9 +4,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NcclBandwidths;
-import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
@@ -29,10 +27,9 @@ import java.util.stream.Collectors;
  * Computes NCCL paths on a {@link Topology}: per host (all GPU, NIC and CPU pairs of the host, computed once on first
  * use and cached), and across hosts on demand. Thread-safe.
  *
- * <p>Across hosts: two GPUs that share a multi-host NVLink switch (GB200 NVL72) are joined by an NVL path found by the
- * same breadth-first search over both hosts and the shared switch; otherwise the path is the source GPU's nearest
- * NIC path, then the fabric route (fewest switch hops, then widest, through network switches only), then the
- * destination NIC's path to the destination GPU, with type NET. Cost: a host costs O(d (V + E)) for its d GPUs,
+ * <p>Across hosts ({@link CrossHostPaths}): two GPUs that share a multi-host NVLink switch (GB200 NVL72) are joined by
+ * an NVL path; otherwise the path is the source GPU's nearest NIC path, the fabric route and the destination NIC's
+ * path to the destination GPU, with type NET. Cost: a host costs O(d (V + E)) for its d GPUs,
  * NICs and CPUs over its V devices and E links; a fabric route costs O(V + E) of the fabric.
  */
 public final class PathFinder {
@@ -109,7 +106,7 @@ public final class PathFinder {
     private final List<NvSwitch> sharedSwitches;
     private final Map<Integer, HostPaths> cache = new ConcurrentHashMap<>();
     private final Map<Integer, ScopeGraph> scopes = new ConcurrentHashMap<>();
-    private volatile ScopeGraph fabric;
+    private final CrossHostPaths crossHost;
 
     private PathFinder(Topology topology, Options options) {
         this.topology = Objects.requireNonNull(topology, "topology");
@@ -118,6 +115,7 @@ public final class PathFinder {
                 .collect(Collectors.groupingBy(Device::host));
         this.sharedSwitches = topology.graph().vertexSet().stream()
                 .filter(d -> d instanceof NvSwitch && d.host() < 0).map(NvSwitch.class::cast).toList();
+        this.crossHost = new CrossHostPaths(this, byHost, sharedSwitches);
     }
 
     /**
@@ -150,6 +148,11 @@ public final class PathFinder {
         return topology;
     }
 
+    /** @return the NCCL settings the paths follow */
+    Options options() {
+        return options;
+    }
+
     /**
      * @param host host index
      * @return all paths between the host's GPUs, NICs and CPUs (computed on first call)
@@ -173,10 +176,7 @@ public final class PathFinder {
         if (from.host() == to.host()) {
             return host(from.host()).path(from, to);
         }
-        if (from instanceof Gpu a && to instanceof Gpu b && sharesNvSwitch(a, b)) {
-            return nvlinkDomainPath(a, b);
-        }
-        return networkPath(from, to);
+        return crossHost.path(from, to);
     }
 
     /**
@@ -286,85 +286,6 @@ public final class PathFinder {
             }
         }
         return new DevicePath(from, to, tree.type[t], hops, Bandwidth.ofGBps(phys), Bandwidth.ofGBps(nccl), "");
-    }
-
-    private boolean sharesNvSwitch(Gpu a, Gpu b) {
-        for (NvSwitch s : sharedSwitches) {
-            if (topology.graph().containsEdge(a, s) && topology.graph().containsEdge(b, s)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private DevicePath nvlinkDomainPath(Gpu a, Gpu b) {
-        Set<Device> scope = new LinkedHashSet<>(byHost.get(a.host()));
-        scope.addAll(byHost.get(b.host()));
-        scope.addAll(sharedSwitches);
-        ScopeGraph g = new ScopeGraph(topology, scope);
-        NcclPathSearch.Tree tree = NcclPathSearch.search(g, g.indexOf(a), options.nvb());
-        return fromTree(g, tree, a, b).withLabel(SmiLabels.label(g, a, b));
-    }
-
-    private DevicePath networkPath(Device from, Device to) {
-        Nic srcNic = from instanceof Nic n ? n : nearestNic(from);
-        Nic dstNic = to instanceof Nic n ? n : nearestNic(to);
-        if (srcNic == null || dstNic == null) {
-            return disconnected(from, to);
-        }
-        ScopeGraph f = fabricScope();
-        if (f.indexOf(srcNic) < 0 || f.indexOf(dstNic) < 0) {
-            return disconnected(from, to);
-        }
-        NcclPathSearch.Tree tree = NcclPathSearch.search(f, f.indexOf(srcNic), false);
-        DevicePath route = fromTree(f, tree, srcNic, dstNic);
-        if (route.type() == PathType.DIS) {
-            return disconnected(from, to);
-        }
-        DevicePath first = from.equals(srcNic) ? null : host(from.host()).path(from, srcNic);
-        DevicePath last = to.equals(dstNic) ? null : host(to.host()).path(dstNic, to);
-        DevicePath all = route;
-        if (first != null) {
-            all = NcclPathRules.compose(first, all, PathType.NET);
-        }
-        if (last != null) {
-            all = NcclPathRules.compose(all, last, PathType.NET);
-        }
-        return new DevicePath(from, to, PathType.NET, all.hops(), all.physical(), all.nccl(), "");
-    }
-
-    private Nic nearestNic(Device d) {
-        if (d instanceof Gpu g) {
-            return host(g.host()).nearestNic(g).orElse(null);
-        }
-        if (d instanceof Cpu c) {
-            HostPaths hp = host(c.host());
-            return hp.nics().stream().min(Comparator.comparingInt(n -> hp.path(c, n).hopCount())).orElse(null);
-        }
-        throw new IllegalArgumentException("device " + d.id() + " is not a GPU, NIC or CPU");
-    }
-
-    private static DevicePath disconnected(Device from, Device to) {
-        return new DevicePath(from, to, PathType.DIS, List.of(), Bandwidth.ZERO, Bandwidth.ZERO, "");
-    }
-
-    private ScopeGraph fabricScope() {
-        ScopeGraph f = fabric;
-        if (f == null) {
-            synchronized (this) {
-                if (fabric == null) {
-                    List<Device> scope = topology.graph().vertexSet().stream()
-                            .filter(d -> d instanceof NetSwitch || d instanceof Nic && hasNetLink(d)).toList();
-                    fabric = new ScopeGraph(topology, scope);
-                }
-                f = fabric;
-            }
-        }
-        return f;
-    }
-
-    private boolean hasNetLink(Device d) {
-        return topology.graph().outgoingEdgesOf(d).stream().anyMatch(l -> l.type() == LinkType.NET);
     }
 
     /** Compares ids so that {@code nic10} sorts after {@code nic9}. */

@@ -4,10 +4,8 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.PreparedCall;
 import dev.collsim.simulator.perf.PerformanceParameters;
-import dev.collsim.units.DataSize;
 import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -29,11 +27,11 @@ import org.apache.commons.math3.linear.SingularValueDecomposition;
  * {@code latencies[coll][algo][proto]} once at init; {@code ncclTopoGetAlgoTime} changes it with the size only by the
  * Ring/Simple AllReduce plateau factor between nodes), so when the model picks one algorithm and protocol at every
  * size both columns are (nearly) proportional and only fitting one of them helps. Whether they are is decided by the
- * Jacobian ({@link #collinear}); this class only words it. A parameter whose every derivative is 0 is
- * explained by the points' picks: {@code bwEfficiencySimple} moves only points bound by Simple's bandwidth, so at
- * values where another term binds every Simple point (an efficiency above the network's share) its Jacobian column
- * is zeros; the refusal names the values the fit reached and the parameter those points depend on most there.
- * Package-private; stateless.
+ * Jacobian ({@link #collinear}); this class only words it, the points' picks and sizes in {@link FitPicks}'s words.
+ * A parameter whose every derivative is 0 is explained by the points' picks: {@code bwEfficiencySimple} moves only
+ * points bound by Simple's bandwidth, so at values where another term binds every Simple point (an efficiency above
+ * the network's share) its Jacobian column is zeros; the refusal names the values the fit reached and the parameter
+ * those points depend on most there. Package-private; stateless.
  */
 final class FitAdvice {
 
@@ -100,14 +98,14 @@ final class FitAdvice {
         }
         if (!small || !large) {
             return head + "the points have no size " + (small ? "of 1 MiB or more, where bandwidth binds"
-                    : "below 1 MiB, where latency binds") + " (sizes " + span(p) + "): add sizes in the latency-bound"
-                    + " and bandwidth-bound ranges, or fit fewer parameters";
+                    : "below 1 MiB, where latency binds") + " (sizes " + FitPicks.span(p) + "): add sizes in the"
+                    + " latency-bound and bandwidth-bound ranges, or fit fewer parameters";
         }
-        String spans = " (sizes " + span(p) + " span both regimes, so more sizes would not help)";
+        String spans = " (sizes " + FitPicks.span(p) + " span both regimes, so more sizes would not help)";
         if (involved.contains(FitParameter.LAUNCH_OVERHEAD_US) && involved.contains(FitParameter.LATENCY_SCALE)) {
             return head + "launch and latScale cannot be told apart on these points" + spans + ": launchOverheadUs"
                     + " adds the same time to every call and latencyScale scales NCCL's latency, one figure per"
-                    + " algorithm and protocol, and the model picks " + picks(p) + "; fit one of them: --fit "
+                    + " algorithm and protocol, and the model picks " + FitPicks.picks(p) + "; fit one of them: --fit "
                     + without(free, FitParameter.LATENCY_SCALE) + " or --fit "
                     + without(free, FitParameter.LAUNCH_OVERHEAD_US);
         }
@@ -119,10 +117,10 @@ final class FitAdvice {
             return head + "at the values the fit reached (" + fitted + ") its Jacobian column is " + (share == 0
                     ? "0" : String.format(Locale.ROOT, "%.2g of the largest column", share)) + ": "
                     + binds(p, drop, reached, new EnumMap<>(FitParameter.class), Set.copyOf(free))
-                    + "; the model picks " + picks(p) + (free.size() == 1 ? "; it is this fit's only parameter"
+                    + "; the model picks " + FitPicks.picks(p) + (free.size() == 1 ? "; it is this fit's only parameter"
                     : "; fit without it: --fit " + without(free, drop));
         }
-        return head + "they move the time alike on these points" + spans + "; the model picks " + picks(p)
+        return head + "they move the time alike on these points" + spans + "; the model picks " + FitPicks.picks(p)
                 + "; fit fewer of them, e.g. --fit " + without(free, drop);
     }
 
@@ -170,7 +168,7 @@ final class FitAdvice {
         String head = "no parameter is constrained by the data: every model derivative is 0";
         if (!candidates.contains(FitParameter.BW_EFFICIENCY_SIMPLE)) {
             return head + " (" + String.join(", ", candidates.stream().map(FitParameter::field).toList())
-                    + "; the model picks " + picks(p) + ")";
+                    + "; the model picks " + FitPicks.picks(p) + ")";
         }
         List<Integer> simple = new ArrayList<>();
         for (int i = 0; i < p.count(); i++) {
@@ -179,7 +177,7 @@ final class FitAdvice {
             }
         }
         String why = "no point of the data is bound by Simple's bandwidth, so the data say nothing about"
-                + " bwEfficiencySimple: the model picks " + picks(p);
+                + " bwEfficiencySimple: the model picks " + FitPicks.picks(p);
         if (simple.isEmpty()) {
             return head + "; " + why + ", no point runs the Simple protocol";
         }
@@ -205,7 +203,7 @@ final class FitAdvice {
      */
     static String insensitive(Problem p, FitParameter f, Map<FitParameter, double[]> columns,
             Set<FitParameter> fitted) {
-        return binds(p, f, p.start(), columns, fitted) + "; the model picks " + picks(p);
+        return binds(p, f, p.start(), columns, fitted) + "; the model picks " + FitPicks.picks(p);
     }
 
     /**
@@ -237,10 +235,11 @@ final class FitAdvice {
             }
         }
         boolean one = own.size() == 1;
+        long lo = own.stream().mapToLong(p::size).min().orElseThrow();
+        long hi = own.stream().mapToLong(p::size).max().orElseThrow();
         String which = own.size() == p.count() ? "every point depends" : "the " + own.size() + (one ? " point that "
-                + scope(f) : " points that " + plural(scope(f))) + " (sizes " + range(own.stream().mapToLong(p::size)
-                .min().orElseThrow(), own.stream().mapToLong(p::size).max().orElseThrow()) + (one ? ") depends"
-                : ") depend");
+                + scope(f) : " points that " + plural(scope(f))) + " (sizes " + FitPicks.range(lo, hi)
+                + (one ? ") depends" : ") depend");
         String on = binding == null ? " on no parameter a fit can move" : " most on " + binding.field()
                 + (fitted.contains(binding) ? "" : " (not fitted here: --fit " + binding.field() + " fits it)");
         return which + on + (binding == null ? "" : String.format(Locale.ROOT, ", their time moving %.2g %% per"
@@ -326,65 +325,6 @@ final class FitAdvice {
             }
         }
         return "another limit (a per-channel cap, or the NVLink or PCIe efficiency)";
-    }
-
-    /**
-     * @param p the points
-     * @return each algorithm/protocol the model picks, with the sizes it runs at, in order of the smallest size: a
-     *         range for sizes that no other pick interrupts, and several such joined with "and" otherwise, so that no
-     *         two picks' ranges overlap: {@code Ring/LL at 8 B-512K (17 points), Ring/Simple at 32M-64M and 256M
-     *         (3 points), Tree/Simple at 128M and 512M-8G (7 points)}; "at every size" when one
-     */
-    static String picks(Problem p) {
-        Integer[] order = new Integer[p.count()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (x, y) -> Long.compare(p.size(x), p.size(y)));
-        Map<String, List<long[]>> runs = new LinkedHashMap<>();
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        String last = null;
-        for (int i : order) {
-            String l = label(p.call(i));
-            List<long[]> r = runs.computeIfAbsent(l, x -> new ArrayList<>());
-            if (!l.equals(last)) {
-                r.add(new long[] {p.size(i), p.size(i)});
-            }
-            r.get(r.size() - 1)[1] = p.size(i);
-            counts.merge(l, 1, Integer::sum);
-            last = l;
-        }
-        if (runs.size() == 1) {
-            return last + " at every size (" + span(p) + ")";
-        }
-        List<String> out = new ArrayList<>();
-        runs.forEach((l, r) -> out.add(l + " at " + String.join(" and ", r.stream().map(x -> range(x[0], x[1]))
-                .toList()) + " (" + counts.get(l) + (counts.get(l) == 1 ? " point)" : " points)")));
-        return String.join(", ", out);
-    }
-
-    private static String label(PreparedCall c) {
-        return (c.algorithm() == null ? "p2p" : c.algorithm().ncclName()) + "/" + c.protocol().ncclName();
-    }
-
-    private static String span(Problem p) {
-        long lo = Long.MAX_VALUE;
-        long hi = 0;
-        for (int i = 0; i < p.count(); i++) {
-            lo = Math.min(lo, p.size(i));
-            hi = Math.max(hi, p.size(i));
-        }
-        return range(lo, hi);
-    }
-
-    private static String range(long lo, long hi) {
-        return lo == hi ? size(lo) : size(lo) + "-" + size(hi);
-    }
-
-    /** @return nccl-tests' short spelling of a size (8 B, 512K, 8G) */
-    private static String size(long bytes) {
-        String s = DataSize.format(bytes);
-        return Character.isDigit(s.charAt(s.length() - 1)) ? s + " B" : s;
     }
 
     private static String without(List<FitParameter> free, FitParameter drop) {

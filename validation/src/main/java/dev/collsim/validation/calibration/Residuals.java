@@ -5,9 +5,7 @@ import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
@@ -130,45 +128,5 @@ public final class Residuals {
         series.forEach(s -> relativeToPredicted(s, params.apply(s), small, large));
         return new PredictionBand(small.isEmpty() ? empty.belowMiBPercent() : nearestRank(small, pct),
                 large.isEmpty() ? empty.atLeastMiBPercent() : nearestRank(large, pct));
-    }
-
-    /**
-     * The out-of-sample check of a percentile band: each file's points against the band {@link #band} makes from the
-     * series of the other files (leave-one-file-out: a file's datasets are runs on one machine), so a point never
-     * sets the band it is checked against.
-     *
-     * @param series the points (their {@code dataset().file()} groups them)
-     * @param params the parameters each series is predicted with (for a profile: the fit without its file)
-     * @param pct    percentile, 0 to 100
-     * @param empty  per left-out file, the band for a regime the other files have no point in
-     * @param floor  per left-out file, a band the check uses where it is wider (per regime)
-     * @return the number of points inside the band made without their file
-     */
-    public static int insideLeaveOneFileOut(List<Series> series, Function<Series, PerformanceParameters> params,
-            double pct, Function<String, PredictionBand> empty, Function<String, PredictionBand> floor) {
-        return BandCoverage.sum(leaveOneFileOut(series, params, pct, empty, floor)).inside();
-    }
-
-    /**
-     * {@link #insideLeaveOneFileOut} per series and regime.
-     *
-     * @return per series, in the order given, its points inside the band made without its file
-     */
-    public static List<BandCoverage> leaveOneFileOut(List<Series> series,
-            Function<Series, PerformanceParameters> params, double pct, Function<String, PredictionBand> empty,
-            Function<String, PredictionBand> floor) {
-        Map<String, PredictionBand> without = new HashMap<>();
-        List<BandCoverage> out = new ArrayList<>();
-        for (Series s : series) {
-            PredictionBand b = without.computeIfAbsent(s.dataset().file(), file -> {
-                PredictionBand p = band(series.stream().filter(x -> !x.dataset().file().equals(file)).toList(),
-                        params, pct, empty.apply(file));
-                PredictionBand f = floor.apply(file);
-                return new PredictionBand(Math.max(p.belowMiBPercent(), f.belowMiBPercent()),
-                        Math.max(p.atLeastMiBPercent(), f.atLeastMiBPercent()));
-            });
-            out.add(BandCoverage.of(s, params.apply(s), b));
-        }
-        return out;
     }
 }

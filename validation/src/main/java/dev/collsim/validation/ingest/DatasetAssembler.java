@@ -2,7 +2,6 @@ package dev.collsim.validation.ingest;
 
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
-import dev.collsim.io.NumberField;
 import dev.collsim.io.TopologyReader;
 import dev.collsim.nccl.BusBandwidth;
 import dev.collsim.nccl.CollGeometry;
@@ -17,12 +16,10 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -39,11 +36,6 @@ final class DatasetAssembler {
      * prefixes its own {@code [1,3]<stdout>:}).
      */
     private static final Pattern NCCL_LINE = Pattern.compile("\\[\\d{1,10}\\] NCCL (?:INFO|WARN) ");
-
-    private static final Pattern GPUS_IN_TITLE = Pattern.compile(
-            "(?:(\\d+)\\s*(?:pods?|hosts?|nodes?|servers?|VMs?)\\s*x\\s*)?(\\d+)\\s*GPUs?\\b", Pattern.CASE_INSENSITIVE);
-    private static final Pattern HOSTS_IN_TITLE = Pattern.compile("(\\d+)\\s*(?:hosts?|nodes?)\\b",
-            Pattern.CASE_INSENSITIVE);
 
     private DatasetAssembler() {
     }
@@ -62,7 +54,7 @@ final class DatasetAssembler {
         List<Note> notes = new ArrayList<>(ctx.notes);
         notes.addAll(tableNotes);
         NcclLog log = ctx.log.build();
-        int knownRanks = knownRanks(ctx, log, header);
+        int knownRanks = RunRanks.knownRanks(ctx, log, header);
         Collective collective = decide(file, header, ctx, rows, line, notes);
         int claimed = knownRanks > 0 ? knownRanks : ratioRanks(collective, rows);
         if (claimed < 1) {
@@ -74,13 +66,13 @@ final class DatasetAssembler {
         OptionalInt table = knownRanks > 0 && (ctx.ranks.isEmpty() || ctx.ranksCut) && log.nRanks() <= 0
                 ? FactorRanks.contradicted(collective, claimed, rows) : OptionalInt.empty();
         int nRanks = table.orElse(claimed);
-        int hosts = FactorRanks.hosts(claimed, hosts(ctx, log, header), nRanks);
+        int hosts = FactorRanks.hosts(claimed, RunRanks.hosts(ctx, log, header), nRanks);
         table.ifPresent(n -> notes.add(FactorRanks.warning(line, claimed, n, hosts)));
         List<PerfPoint> points = rows.stream()
                 .map(p -> new PerfPoint(p.row().withRun(collective.testName(), nRanks), p.line())).toList();
         countCheck(collective, nRanks, rows, notes);
         RepeatedRows.check(rows, notes);
-        elisionNote(ctx.ranks, notes);
+        RunRanks.elisionNote(ctx.ranks, notes);
         return new Dataset(file, label(ctx, line), line, kind, collective, dataType(rows, notes), nRanks,
                 hosts, gpuModel(ctx, header), release(ctx, log, header), env(header, ctx, log),
                 header, ctx.ranks, points, avgBusBw, Double.NaN, log, notes,
@@ -117,99 +109,6 @@ final class DatasetAssembler {
 
     static String label(RunContext ctx, int line) {
         return ctx.title.isEmpty() ? "table at line " + line : ctx.title;
-    }
-
-    static int knownRanks(RunContext ctx, NcclLog log, FileHeader header) {
-        if (ctx.ranks.isEmpty()) {
-            return statedRanks(ctx, log, header);
-        }
-        int listed = rankLineCount(ctx.ranks);
-        return ctx.ranksCut ? Math.max(listed, statedRanks(ctx, log, header)) : listed;
-    }
-
-    /** Ranks the NCCL log, the title or the {@code #@ nodes_x_gpus} header give, in that order; 0 when none does. */
-    private static int statedRanks(RunContext ctx, NcclLog log, FileHeader header) {
-        if (log.nRanks() > 0) {
-            return log.nRanks();
-        }
-        Matcher g = GPUS_IN_TITLE.matcher(ctx.title);
-        if (g.find()) {
-            // a title is prose: a count it cannot hold means the title says nothing usable, not a bad file
-            try {
-                long perHost = NumberField.count(g.group(2), "GPUs in the title", 0);
-                long hosts = g.group(1) == null ? 1 : NumberField.count(g.group(1), "hosts in the title", 0);
-                return perHost * hosts <= Integer.MAX_VALUE ? (int) (perHost * hosts) : 0;
-            } catch (NumberField.Refused notACount) {
-                return 0;
-            }
-        }
-        Optional<int[]> shape = header.nodesXGpus();
-        if (shape.isPresent() && !header.hasSeveralShapes()) {
-            return shape.get()[0] * shape.get()[1];
-        }
-        return 0;
-    }
-
-    /**
-     * Ranks the rank lines stand for: their count, or the last rank index + 1 when a vendor elided the middle lines
-     * ({@code Rank 0}, {@code Rank 1}, ..., {@code Rank 127}); nccl-tests numbers ranks 0..n-1.
-     */
-    static int rankLineCount(List<RankInfo> ranks) {
-        int last = ranks.stream().mapToInt(RankInfo::rank).max().orElse(-1);
-        return Math.max(ranks.size(), last + 1);
-    }
-
-    /**
-     * Hosts the rank lines stand for: the distinct host names, or, when lines were elided, the ranks divided by the
-     * ranks a host runs. That is at least the most ranks listed on one host and at least the highest local
-     * {@code device} index + 1 (a host whose device 7 is listed runs 8 ranks unless each process sees one GPU).
-     */
-    static int rankLineHosts(List<RankInfo> ranks) {
-        Map<String, Long> perHost = ranks.stream().collect(Collectors.groupingBy(RankInfo::host, Collectors.counting()));
-        int n = rankLineCount(ranks);
-        if (n == ranks.size()) {
-            return perHost.size();
-        }
-        long most = Math.max(perHost.values().stream().mapToLong(Long::longValue).max().orElse(1),
-                ranks.stream().mapToInt(RankInfo::device).max().orElse(0) + 1L);
-        return (int) Math.max(perHost.size(), (n + most - 1) / most);
-    }
-
-    private static void elisionNote(List<RankInfo> ranks, List<Note> notes) {
-        int n = rankLineCount(ranks);
-        if (!ranks.isEmpty() && n > ranks.size()) {
-            notes.add(new Note(ranks.get(0).line(), "rank lines elided: " + ranks.size() + " listed, last rank index "
-                    + (n - 1) + "; read as " + n + " ranks on " + rankLineHosts(ranks) + " hosts"));
-        }
-    }
-
-    private static int hosts(RunContext ctx, NcclLog log, FileHeader header) {
-        if (ctx.ranks.isEmpty()) {
-            return statedHosts(ctx, log, header);
-        }
-        return ctx.ranksCut ? Math.max(rankLineHosts(ctx.ranks), statedHosts(ctx, log, header))
-                : rankLineHosts(ctx.ranks);
-    }
-
-    /** Hosts the NCCL log, the title or the {@code #@ nodes_x_gpus} header give; 0 when none does. */
-    private static int statedHosts(RunContext ctx, NcclLog log, FileHeader header) {
-        if (log.nNodes() > 0) {
-            return log.nNodes();
-        }
-        Matcher h = HOSTS_IN_TITLE.matcher(ctx.title);
-        if (h.find()) {
-            try {
-                return NumberField.count(h.group(1), "hosts in the title", 0);
-            } catch (NumberField.Refused notACount) {
-                // prose that holds no usable count: the rules below decide
-            }
-        }
-        String lt = ctx.title.toLowerCase(Locale.ROOT);
-        if (lt.contains("single host") || lt.contains("single node") || lt.contains("intra-node")) {
-            return 1;
-        }
-        Optional<int[]> shape = header.nodesXGpus();
-        return shape.isPresent() && !header.hasSeveralShapes() ? shape.get()[0] : 0;
     }
 
     private static String gpuModel(RunContext ctx, FileHeader header) {
@@ -255,7 +154,7 @@ final class DatasetAssembler {
     /** Decides the collective; see the class comment. */
     private static Collective decide(String file, FileHeader header, RunContext ctx, List<PerfPoint> rows, int line,
             List<Note> notes) throws InputException {
-        int n = knownRanks(ctx, ctx.log.build(), header);
+        int n = RunRanks.knownRanks(ctx, ctx.log.build(), header);
         Set<Collective> content = TableCollective.fromContent(rows, n);
         Set<Collective> anyRow = EnumSet.noneOf(Collective.class);
         for (PerfPoint r : rows) {
@@ -359,7 +258,7 @@ final class DatasetAssembler {
      * A run that printed only nccl-tests' footer: a dataset when the ranks and the collective are known, else a note.
      */
     static Optional<Dataset> footerOnly(String file, FileHeader header, RunContext ctx, double avg, int avgLine) {
-        int n = knownRanks(ctx, ctx.log.build(), header);
+        int n = RunRanks.knownRanks(ctx, ctx.log.build(), header);
         Optional<Collective> collective = footerCollective(header, ctx);
         if (n < 1 || collective.isEmpty()) {
             ctx.notes.add(new Note(avgLine, "'Avg bus bandwidth' line without table, ranks or collective: ignored"));
@@ -367,7 +266,7 @@ final class DatasetAssembler {
         }
         NcclLog log = ctx.log.build();
         return Optional.of(new Dataset(file, label(ctx, avgLine), avgLine, DatasetKind.FOOTER_ONLY,
-                collective.get(), null, n, ctx.ranks.isEmpty() ? 0 : rankLineHosts(ctx.ranks),
+                collective.get(), null, n, ctx.ranks.isEmpty() ? 0 : RunRanks.rankLineHosts(ctx.ranks),
                 ctx.ranks.isEmpty() ? header.text("hardware") : ctx.ranks.get(0).gpuModel(),
                 release(ctx, log, header), env(header, ctx, log), header, ctx.ranks,
                 List.of(), avg, Double.NaN, log, ctx.notes));
@@ -384,7 +283,7 @@ final class DatasetAssembler {
      *         count" or "no collective or rank count"
      */
     static String footerLacks(FileHeader header, RunContext ctx) {
-        boolean ranks = knownRanks(ctx, ctx.log.build(), header) >= 1;
+        boolean ranks = RunRanks.knownRanks(ctx, ctx.log.build(), header) >= 1;
         boolean collective = footerCollective(header, ctx).isPresent();
         return "no " + (!collective && !ranks ? "collective or rank count" : !collective ? "collective" : "rank count");
     }

@@ -130,7 +130,7 @@ final class MarkdownTableReader {
 
     private static Dataset build(String file, FileHeader header, RunContext ctx, int firstLine, Collective c,
             String seriesName, List<double[]> vals, List<Integer> lines) throws InputException {
-        int n = DatasetAssembler.knownRanks(ctx, ctx.log.build(), header);
+        int n = RunRanks.knownRanks(ctx, ctx.log.build(), header);
         if (n < 1) {
             for (double[] v : vals) {
                 if (v[1] > 1 && v[2] > 1) {

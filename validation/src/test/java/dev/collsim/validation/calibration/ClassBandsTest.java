@@ -11,18 +11,18 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The out-of-sample band check ({@link Residuals#insideLeaveOneFileOut}), the shipped band rule ({@link ClassBands},
- * {@link PooledBand})
- * and the leave-one-out rule, on synthetic residual sets worked out by hand. Each "file" is the Azure ND A100 v4
- * dataset's 24 sizes (1 KiB..8 GiB doubling: 10 below 1 MiB, 14 at 1 MiB and more) with measured times set to the
- * bare model's prediction x (1 + r / 100), so every point's band residual (e^|ln(measured / predicted)| - 1) x 100 is
- * r % (measured above the prediction: e^|ln(1 + r / 100)| - 1 = r / 100).
+ * The out-of-sample band check and the shipped band rule ({@link ClassBands}, {@link PooledBand}, {@link
+ * BandCoverage}) and the leave-one-out rule, on synthetic residual sets worked out by hand. Each "file" is the Azure
+ * ND A100 v4 dataset's 24 sizes (1 KiB..8 GiB doubling: 10 below 1 MiB, 14 at 1 MiB and more) with measured times
+ * set to the bare model's prediction x (1 + r / 100), so every point's band residual (e^|ln(measured / predicted)| -
+ * 1) x 100 is r % (measured above the prediction: e^|ln(1 + r / 100)| - 1 = r / 100).
  */
 class ClassBandsTest {
 
@@ -75,32 +75,34 @@ class ClassBandsTest {
     }
 
     /**
-     * Leaving A out, the band is B's (30, 5): A's 10 small points (10 <= 30) are in, its 14 large (20 > 5) out.
-     * Leaving B out, the band is A's (10, 20): B's small (30 > 10) out, its 14 large (5 <= 20) in. 24 of 48, where
-     * the in-sample band (30, 20) holds all 48. With a floor of (25, 25): A is checked against (30, 25), all 24 in;
-     * B against (25, 25), its 10 small out: 38.
+     * The out-of-sample check as {@link ClassBands#of} runs it: each file's points ({@link BandCoverage#of}) against
+     * the band {@link PooledBand#of} makes without that file, out of the class and out of the every-class share. With
+     * class and every class both A and B, leaving A out leaves the mixture (F_B + F_B) / 2 = F_B, which reaches 0.95
+     * only at B's largest residual per regime: (30, 5), so A's 10 small points are in (10 &lt;= 30), none of its 14
+     * large (20 &gt; 5). Leaving B out, (10, 20): B's 10 small out (30 &gt; 10), its 14 large in (5 &lt;= 20). 24 of
+     * 48, where the band made with both, (30, 20), holds all 48 (the mixture (F_A + F_B + S) / 3, S = (F_A + F_B) /
+     * 2, is 0.5 at a regime's smaller residual, 10 or 5, and 1 at its larger, 30 or 20).
      */
     @Test
     void leaveOneFileOutChecksEachFileAgainstTheOthersBand() {
-        assertEquals(24, Residuals.insideLeaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE, f -> NONE));
-        assertEquals(1.0, Residuals.inside(List.of(a, b), BARE, new PredictionBand(30, 20)), 1e-12);
-        assertEquals(38, Residuals.insideLeaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE,
-                f -> new PredictionBand(25, 25)));
-    }
-
-    /**
-     * The same check per series and regime: A against B's band (30, 5) has its 10 small points in (10 <= 30) and
-     * none of its 14 large (20 > 5); B against A's (10, 20) none of its 10 small (30 > 10) and all 14 large (5 <= 20).
-     */
-    @Test
-    void leaveOneFileOutPerSeriesAndRegime() {
-        assertEquals(List.of(new BandCoverage(10, 10, 0, 14), new BandCoverage(0, 10, 14, 14)),
-                Residuals.leaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE, f -> NONE));
-        BandCoverage both = BandCoverage.sum(Residuals.leaveOneFileOut(List.of(a, b), BARE, 95, f -> NONE,
-                f -> NONE));
-        assertEquals(24, both.inside());
-        assertEquals(48, both.points());
-        assertEquals("10/20 (50 %)", BandCoverage.words(both.insideBelowMiB(), both.belowMiB()));
+        Map<String, PooledBand.FileResiduals> both = PooledBand.byFile(List.of(a, b), BARE);
+        PredictionBand withoutA = PooledBand.of(both, both, ClassBands.LEVEL, "A.txt");
+        PredictionBand withoutB = PooledBand.of(both, both, ClassBands.LEVEL, "B.txt");
+        assertEquals(30, withoutA.belowMiBPercent(), 1e-9);
+        assertEquals(5, withoutA.atLeastMiBPercent(), 1e-9);
+        assertEquals(10, withoutB.belowMiBPercent(), 1e-9);
+        assertEquals(20, withoutB.atLeastMiBPercent(), 1e-9);
+        List<BandCoverage> by = List.of(BandCoverage.of(a, PerformanceParameters.DEFAULTS, withoutA),
+                BandCoverage.of(b, PerformanceParameters.DEFAULTS, withoutB));
+        assertEquals(List.of(new BandCoverage(10, 10, 0, 14), new BandCoverage(0, 10, 14, 14)), by);
+        BandCoverage sum = BandCoverage.sum(by);
+        assertEquals(24, sum.inside());
+        assertEquals(48, sum.points());
+        assertEquals("10/20 (50 %)", BandCoverage.words(sum.insideBelowMiB(), sum.belowMiB()));
+        PredictionBand in = PooledBand.of(both, both, ClassBands.LEVEL, null);
+        assertEquals(30, in.belowMiBPercent(), 1e-9);
+        assertEquals(20, in.atLeastMiBPercent(), 1e-9);
+        assertEquals(1.0, Residuals.inside(List.of(a, b), BARE, in), 1e-12);
     }
 
     /**

@@ -340,7 +340,7 @@ public final class NcclTopoXmlWriter {
         private void net(Nic n, int depth) {
             out.append("  ".repeat(depth)).append("<net");
             attr("name", n.name());
-            attr("dev", Integer.toString(XmlText.trailingNumber(n.id())));
+            attr("dev", Integer.toString(n.ncclDev()));
             attr("speed", Decimals.plain(Math.round(n.speed().gbits() * 1000.0 * 1e6) / 1e6));
             attr("port", Integer.toString(n.port()));
             attr("latency", "0");

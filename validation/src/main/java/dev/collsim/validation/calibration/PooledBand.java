@@ -21,13 +21,18 @@ import java.util.stream.Stream;
  * F_j over the files of every class (the band over every class, one file's weight). Stateless.
  *
  * <p>Source: conformal prediction for grouped data, groups exchangeable and points exchangeable within a group (a
- * file is runs on one machine, and its points move together): each group's empirical distribution weighs the same
- * (Dunn, Wasserman and Ramdas, "Distribution-free prediction sets for two-layer hierarchical models", JASA 118, 2023,
- * "CDF pooling") and the unseen group takes a share 1 / (K + 1) (Lee, Barber and Willett, "Distribution-free
- * inference with hierarchical data", arXiv:2306.06342). The distribution-free form puts that share at infinity,
- * which gives a finite 95 % band only from K &gt;= 19 files; collsim fills it with what the files of every class say
- * of a new file (so a class of 2 files leans on the other classes, one of 10 mostly on itself). With K = 0 the band
- * is S's {@code level} quantile: the band over every class.
+ * file is runs on one machine, and its points move together). Lee, Barber and Willett, "Distribution-free inference
+ * with hierarchical data", arXiv:2306.06342 (hierarchical conformal prediction, HCP, and its Theorem 1: finite-sample
+ * marginal coverage of a point of a new group): each of the K calibration groups weighs 1 / (K + 1), spread evenly
+ * over its points, and the new group's 1 / (K + 1) is a point mass at +infinity; that is the mixture above with S
+ * at infinity, finite at level 0.95 only when 1 / (K + 1) &lt;= 0.05, i.e. from K = 19 files. Dunn, Wasserman and
+ * Ramdas, "Distribution-free prediction sets for two-layer hierarchical models", JASA 118(544), 2023, pp. 2491-2502,
+ * arXiv:1809.07441, "CDF pooling" (their section 3; the mean of the K groups' empirical CDFs, 1 / K each, in their
+ * code {@code R/unsup_avg_ecdf.R}, RobinMDunn/ConformalTwoLayer): the same equal weight per group, whatever its
+ * points, with coverage only asymptotic. collsim keeps HCP's 1 / (K + 1) and fills the new file's share S with what
+ * the files of every class say of a new file (collsim's choice, in neither paper), so a class of 2 files leans on
+ * the other classes, one of 10 mostly on itself. With K = 0 the band is S's {@code level} quantile: the band over
+ * every class.
  */
 public final class PooledBand {
 

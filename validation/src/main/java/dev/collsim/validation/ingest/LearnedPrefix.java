@@ -55,6 +55,12 @@ final class LearnedPrefix {
 
     /** A known tag right before a mid-line NCCL line (see {@link #bare}). */
     private static final Pattern MID_LINE = Pattern.compile("(?:" + KNOWN_TAGS + ")" + NCCL_AHEAD);
+    /**
+     * A known tag between two columns of one table row (see {@link #strip}): right after a number or {@code N/A}
+     * and right before the next one.
+     */
+    private static final Pattern MID_ROW = Pattern.compile("(?<=[\\dA])(?:" + KNOWN_TAGS
+            + ")(?=\\s*(?:\\d[\\d.e+-]*|N/A)(?:\\s|$))");
     private static final LearnedPrefix NONE = new LearnedPrefix(null);
 
     private final Pattern shapes;
@@ -133,12 +139,19 @@ final class LearnedPrefix {
     }
 
     /**
+     * A launcher that tags each chunk it forwards also tags the pieces nccl-tests prints one row in: nccl-tests
+     * v2.13.9 {@code src/common.cu} prints a row's size..root columns (line 602), then each half's time, algbw, busbw
+     * and #wrong (lines 555/557), then the newline (line 605), so {@code mpirun --tag-output} writes
+     * {@code "   8   2   float   sum   -1[1,0]<stdout>:    85.70 ...   0[1,0]<stdout>:    74.97 ..."} (the p5 EKS
+     * file of the corpus); such a tag between two columns is removed.
+     *
      * @param raw a line as it stands in the file
      * @return the line without colour codes and a learned prefix at its start, then without what
-     *         {@link LinePrefixes#strip} removes
+     *         {@link LinePrefixes#strip} removes, then without known tags between a row's columns
      */
     String strip(String raw) {
         String line = raw.indexOf('\u001B') < 0 ? raw : ANSI.matcher(raw).replaceAll("");
-        return LinePrefixes.strip(shapes == null ? line : shapes.matcher(line).replaceFirst(""));
+        String t = LinePrefixes.strip(shapes == null ? line : shapes.matcher(line).replaceFirst(""));
+        return t.indexOf(':') < 0 && t.indexOf(']') < 0 ? t : MID_ROW.matcher(t).replaceAll("");
     }
 }

@@ -36,6 +36,13 @@ class CorpusPeakTest {
         "A-allreduce-1x8xH100-aws-p5-batch-nccl2.23.txt, 483.4, 1",
         "A-allreduce-2x8xA100-80GB-crusoe-ib-dstack.txt, 194.1, 1",
         "A-allreduce-8xH200-azure-ndh200v5-nvls-nccl2.20-busbw-table.txt, 480.0, 1",
+        // hdata5 round: peaks read from each file's busbw columns (in-place at the largest size: 374.57, 33.32 (run
+        // 2), 564.14 (run 1, one node), 488.14 (run 1), 81.09 (run 2))
+        "A-allgather-2x8xB200-gcp-a4-gke-gib-cluster-toolkit.txt, 374.6, 1",
+        "A-allgather-2x1xH200-gke-a3ultra-dranet-1gpu-1nic-roce-gib-nccl2.25.txt, 33.3, 2",
+        "A-allgather-1x2-2x1xB200-gke-a4-nvidia-dra-dranet-gib-nccl2.26.txt, 564.1, 2",
+        "A-allreduce-2x8xH100-aws-p5-eks-efa-mpi-operator-nccl2.22-2.20-tuner.txt, 488.1, 3",
+        "A-scatter-2x8xA100-40GB-aws-p4d-efa-slurm-awsome-distributed-training-nccl2.18.txt, 81.1, 2",
         "A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt, 25.3, 1",
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",
         "A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt, 7.2, 1",

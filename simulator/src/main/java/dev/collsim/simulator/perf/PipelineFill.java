@@ -137,7 +137,7 @@ public final class PipelineFill {
             // each network hop of the tree stores one whole step of NCCL's halved chunk before its send
             long step = TreeChunk.ll128(CalcCollChunking.chunk(a, p, func, s), nBytes, channels, plan.nRanks(),
                     plan.nNodes());
-            return pp.pipelineFillChunks() * Math.min(step, Math.max(1, nBytes / Math.max(1, channels)))
+            return pp.pipelineFillChunks() * Math.min(step, Math.max(1, nBytes / effChannels))
                     * NetHops.of(func, a, plan);
         }
         if (RingLoopFill.rootedSimple(a, func, p)) {
@@ -165,9 +165,10 @@ public final class PipelineFill {
      * sends the step on that tail (NCCL 2.30.7 {@code src/device/prims_ll128.h GenericOp}, {@code
      * src/transport/net.cc sendProxyProgress}: {@code ready = useGdr} for LL128), as for a rooted LL128 Ring
      * ({@link RingLoopFill#rootedNetSteps}); the step is NCCL's Tree/LL128 chunk, halved for calls with few chunks
-     * per channel ({@link TreeChunk#ll128}), or the channel's share when smaller. The generic fill's piece,
-     * nBytes / (channels x nRanks), is a Ring's: a Tree channel's data is not cut into nRanks parts (NCCL's
-     * {@code nchunksPerLoop} 1 for the tree patterns, {@code calcCollChunking}).
+     * per channel ({@link TreeChunk#ll128}, on the call's channels), or the channel's share when smaller (over the
+     * channels the data keeps busy, as every fill here: more channels than NCCL's count never shorten it). The
+     * generic fill's piece, nBytes / (channels x nRanks), is a Ring's: a Tree channel's data is not cut into nRanks
+     * parts (NCCL's {@code nchunksPerLoop} 1 for the tree patterns, {@code calcCollChunking}).
      *
      * @param a    algorithm
      * @param p    protocol

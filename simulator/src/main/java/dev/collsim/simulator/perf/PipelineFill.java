@@ -9,6 +9,7 @@ import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.RuntimeChannels;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.GpuGeneration;
+import dev.collsim.simulator.tuning.TreeChunk;
 
 /**
  * The pipeline fill of {@link PerformanceModel}: the time before a call's pipeline of chunks runs at its bandwidth,
@@ -32,6 +33,8 @@ import dev.collsim.simulator.tuning.GpuGeneration;
  *   x 1/2 for a Ring AllReduce/AllGather/ReduceScatter Simple between nodes: one network send, a slice, of its
  *     chunk of 2 ({@link RingLoopFill#netSendShare});
  *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});
+ *   Tree/LL128 between nodes: one whole step of NCCL's halved Tree/LL128 chunk (or the channel's share) per
+ *     network hop of the tree instead ({@link #treeLl128BetweenNodes});
  *   NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one channel's piece of one loop at its
  *     rate (up to NCCL 2.19 a whole nHeads x chunk piece per channel, {@link NvlsLoop#fillBytes});
  *   NVLSTree AllReduce: this fill + loops x nvlsLoopUs ({@link NvlsLoop}); between nodes the fill of the NVLS + tree
@@ -130,6 +133,13 @@ public final class PipelineFill {
             return pp.pipelineFillChunks() * Math.min(CalcCollChunking.chunk(a, p, func, s),
                     Math.max(1, nBytes / effChannels)) * netSteps;
         }
+        if (treeLl128BetweenNodes(a, p, plan)) {
+            // each network hop of the tree stores one whole step of NCCL's halved chunk before its send
+            long step = TreeChunk.ll128(CalcCollChunking.chunk(a, p, func, s), nBytes, channels, plan.nRanks(),
+                    plan.nNodes());
+            return pp.pipelineFillChunks() * Math.min(step, Math.max(1, nBytes / effChannels))
+                    * NetHops.of(func, a, plan);
+        }
         if (RingLoopFill.rootedSimple(a, func, p)) {
             // the channel's share, not 1/nRanks of it: every chunk crosses every hop whole
             double piece = Math.max(1, nBytes / effChannels);
@@ -146,6 +156,27 @@ public final class PipelineFill {
                         * RingLoopFill.share(a, func, plan.nRanks());
         return pp.pipelineFillChunks() * Math.min(chunk, slice) * scale
                 * RingLoopFill.netSendShare(a, p, func, plan.nNodes());
+    }
+
+    /**
+     * Whether the call is a Tree/LL128 between NCCL nodes, whose fill is one whole LL128 step per network hop of the
+     * tree ({@link NetHops#of}: 2 x log2 nodes, up and down) instead of the generic chunk: on a network connection
+     * the channel's threads write a step's lines, meet at the barrier and only then post the tail, and the proxy
+     * sends the step on that tail (NCCL 2.30.7 {@code src/device/prims_ll128.h GenericOp}, {@code
+     * src/transport/net.cc sendProxyProgress}: {@code ready = useGdr} for LL128), as for a rooted LL128 Ring
+     * ({@link RingLoopFill#rootedNetSteps}); the step is NCCL's Tree/LL128 chunk, halved for calls with few chunks
+     * per channel ({@link TreeChunk#ll128}, on the call's channels), or the channel's share when smaller (over the
+     * channels the data keeps busy, as every fill here: more channels than NCCL's count never shorten it). The
+     * generic fill's piece, nBytes / (channels x nRanks), is a Ring's: a Tree channel's data is not cut into nRanks
+     * parts (NCCL's {@code nchunksPerLoop} 1 for the tree patterns, {@code calcCollChunking}).
+     *
+     * @param a    algorithm
+     * @param p    protocol
+     * @param plan the channel plan
+     * @return true for Tree with LL128 on several NCCL nodes
+     */
+    static boolean treeLl128BetweenNodes(Algorithm a, Protocol p, ChannelPlan plan) {
+        return a == Algorithm.TREE && p == Protocol.LL128 && plan.nNodes() > 1;
     }
 
     /**

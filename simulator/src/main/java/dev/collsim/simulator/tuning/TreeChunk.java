@@ -30,10 +30,49 @@ public final class TreeChunk {
     /**
      * @param minor    the NCCL 2 minor release
      * @param protocol NCCL's protocol of the call
-     * @return true for Simple before 2.20; false for LL and LL128 (never halved) and from 2.20 on
+     * @return true for Simple before 2.20; false for LL, for LL128 (its own halving, {@link #ll128}, in every
+     *         release) and from 2.20 on
      */
     public static boolean halves(int minor, Protocol protocol) {
         return minor < FIRST_WHOLE_MINOR && protocol == Protocol.SIMPLE;
+    }
+
+    /** LL128's grain, bytes: NCCL 2.30.7 {@code ncclProtoGrainSize(NCCL_PROTO_LL128)}, 32 x 8 / 16 x 15 x 8. */
+    public static final int LL128_GRAIN = 1920;
+
+    /**
+     * NCCL's Tree/LL128 chunk, halved for calls with few chunks per channel in every release (v2.12.12-1 to
+     * v2.30.7-1 {@code src/enqueue.cc}, {@code info->algorithm == NCCL_ALGO_TREE && info->protocol ==
+     * NCCL_PROTO_LL128}; v2.30.7-1 lines 2286-2294), then aligned down to {@link #LL128_GRAIN} (line 2321):
+     * <pre>
+     *   ppn = nRanks / nNodes (float), nsteps = 1 + log2i(nNodes) + 0.1 x ppn
+     *   while (nBytes / (nChannels x chunk) &lt; nsteps x 64 / ppn &amp;&amp; chunk &gt; 131072) chunk /= 2;
+     *   while (nBytes / (nChannels x chunk) &lt; nsteps x 16 / ppn &amp;&amp; chunk &gt; 32768)  chunk /= 2;
+     * </pre>
+     * with integer division on the left. 2 nodes x 8 ranks on 16 channels: nsteps 2.8, bounds 22.4 and 5.6; from
+     * the default 576,000 bytes (4,915,200 / 8 x 15 / 16) a call of 8 MiB halves to 72,000 (71,040 aligned), of
+     * 1 MiB to 18,000 (17,280), of 128 MiB to 288,000.
+     *
+     * @param step      the LL128 chunk NCCL starts from, bytes ({@code CalcCollChunking.chunk})
+     * @param nBytes    the call's bytes
+     * @param nChannels the call's channels, &gt;= 1
+     * @param nRanks    ranks, &gt;= 1
+     * @param nNodes    NCCL nodes, &gt;= 1
+     * @return chunk, bytes, at least one grain
+     */
+    public static long ll128(long step, long nBytes, int nChannels, int nRanks, int nNodes) {
+        int nodes = Math.max(1, nNodes);
+        float ppn = Math.max(1, nRanks) / (float) nodes;
+        float nsteps = (float) (1 + NcclTuningModel.log2i(nodes) + 0.1 * ppn);
+        long chunk = step;
+        long nc = Math.max(1, nChannels);
+        while (nBytes / (nc * chunk) < nsteps * 64 / ppn && chunk > 131072) {
+            chunk /= 2;
+        }
+        while (nBytes / (nc * chunk) < nsteps * 16 / ppn && chunk > 32768) {
+            chunk /= 2;
+        }
+        return Math.max(LL128_GRAIN, chunk / LL128_GRAIN * LL128_GRAIN);
     }
 
     /**

@@ -115,8 +115,8 @@ public final class ClusterOption {
                 // would be silently ignored
                 throw new UserError("--gpu-model, --gpu-sm, --nic-speed, --pcie-gen, --nvlink, --cpu-vendor and"
                         + " --cpu-model only fill in facts a machine file (nvidia-smi topo -m text, NCCL topology XML) lacks; -c " + value()
-                        + " is a config or catalog cluster, which has them. For a NIC-speed what-if use --backend flow"
-                        + " --fabric KIND --link-speed BW, or a report variant's nic-speed", ExitCodes.USAGE);
+                        + " is a config or catalog cluster, which has them. For a NIC-speed what-if use "
+                        + nicSpeedWhatIf(), ExitCodes.USAGE);
             }
             resolved = withNetwork(withTrays(s));
             if (mixee != null) {
@@ -126,6 +126,16 @@ public final class ClusterOption {
             }
         }
         return resolved;
+    }
+
+    /**
+     * @return how this command answers a NIC-speed what-if on a catalog cluster: {@code --backend flow --link-speed}
+     *         where the command has those options (predict), and a report variant's {@code nic-speed} always
+     */
+    private String nicSpeedWhatIf() {
+        String variant = "a report variant's nic-speed (collsim report SPEC.yaml; docs/report.md)";
+        return mixee != null && mixee.findOption("--link-speed") != null && mixee.findOption("--backend") != null
+                ? "--backend flow --fabric KIND --link-speed BW, or " + variant : variant;
     }
 
     /**

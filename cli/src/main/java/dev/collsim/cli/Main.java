@@ -49,6 +49,7 @@ public final class Main {
         cl.setParameterExceptionHandler(Main::badArguments);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> failure(ex, cmd.getErr()));
         cl.setExecutionStrategy(Main::rootOptionsOnlyAlone);
+        withVersion(cl);
         String[] line;
         try {
             line = LauncherPrefix.rewrite(helpWord(args));
@@ -106,6 +107,15 @@ public final class Main {
                     + " --calibration ...");
         }
         return new CommandLine.RunLast().execute(pr);
+    }
+
+    /**
+     * Every subcommand's help lists {@code -V, --version} (picocli's standard help options), which printed nothing
+     * but on the root: picocli gives a subcommand no version of its own. Each gets the root's.
+     */
+    private static void withVersion(CommandLine c) {
+        c.getCommandSpec().versionProvider(new VersionProvider());
+        c.getSubcommands().values().forEach(Main::withVersion);
     }
 
     /**

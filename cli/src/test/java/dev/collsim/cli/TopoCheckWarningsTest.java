@@ -34,4 +34,26 @@ class TopoCheckWarningsTest {
         assertEquals(0, r.code(), r.err());
         assertFalse(r.err().contains("warning"), r.err());
     }
+
+    /**
+     * HGX B200 hosts have 8 compute NICs of 400 Gb/s (the catalog, from the DGX B200 datasheet); a linkSpeed of 800 Gb/s
+     * cannot make them faster: topo show still prints 8x 400 Gb/s and topo check warns. 400 Gb/s, the NICs' own speed,
+     * is not warned.
+     */
+    @Test
+    void aLinkSpeedAboveTheNicsIsWarned(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("b200.yaml");
+        String spec = "schema: collsim/v1\nname: b200\nhosts: hgx-b200\ncount: 2\nfabric:\n  kind: rail-optimized\n"
+                + "  network: roce\n  linkSpeed: %s\n";
+        Files.writeString(f, String.format(spec, "800 Gb/s"));
+        CliRun r = run("topo", "check", "-c", f.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().contains("collsim: warning: fabric.linkSpeed 800 Gb/s has no effect: the hosts' compute NICs"
+                + " run at 400 Gb/s"), r.err());
+        assertTrue(run("topo", "show", "-c", f.toString()).out().contains("8 compute (8x 400 Gb/s)"));
+        Files.writeString(f, String.format(spec, "400 Gb/s"));
+        CliRun same = run("topo", "check", "-c", f.toString());
+        assertEquals(0, same.code(), same.err());
+        assertFalse(same.err().contains("warning"), same.err());
+    }
 }

@@ -54,7 +54,8 @@ final class PredictWriter {
      *                 PhysicalBound.algorithmsNote}), else empty
      */
     void text(List<String> header, List<PredictRow> rows, boolean all, Optional<String> boundFor) {
-        text(header, rows, all, "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
+        text(header, rows, all, heldBy(rows).map(l -> l + System.lineSeparator()).orElse("")
+                + "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
                 + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow"
                 + boundFor.map(s -> " " + s).orElse("") + " (N/A: no link limits it, as with one rank). Not modelled:"
                 + " congestion from other jobs, link sharing above the leaf uplinks (ECMP collisions: --backend flow),"
@@ -105,6 +106,26 @@ final class PredictWriter {
         out.println("#");
         fabricLine(rows);
         out.println(footer);
+    }
+
+    /**
+     * What holds the largest size's predicted time ({@link Prediction#bottleneck}: latency, links, per-channel
+     * throughput, ...), which the table's columns do not say; csv and json carry it for every size. None when the
+     * fabric line names it already, or the row has none (an empty call).
+     *
+     * @return {@code # at 8589934592 B the predicted time is held by per-channel throughput: ...}, or empty
+     */
+    static Optional<String> heldBy(List<PredictRow> rows) {
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Prediction p = rows.get(rows.size() - 1).prediction();
+        String b = p.bottleneck();
+        if (b == null || b.isBlank() || b.startsWith(FabricBound.BOTTLENECK) || EmptyCollective.isEmptyRow(p)) {
+            return Optional.empty();
+        }
+        return Optional.of("# at " + p.sizeBytes() + " B the predicted time is held by " + b
+                + " (every size's: --format csv or json, column bottleneck)");
     }
 
     /**

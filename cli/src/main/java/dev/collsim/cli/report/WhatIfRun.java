@@ -83,6 +83,7 @@ public final class WhatIfRun {
             CalibrationLines.grouped("network", networks).forEach(out::println);
             out.println();
             out.print(ReportSummary.text(ReportSummary.table(data)));
+            ReportSummary.notes(data).forEach(out::println);
             out.println();
             out.println("Report: " + w.index() + "  (open it in a browser; charts, CSV and JSON are in "
                     + w.folder() + ")");

@@ -328,7 +328,7 @@ final class MeasuredFiles {
     static List<String> lines(Path f) {
         try {
             String s = Files.readString(f);
-            return s.stripLeading().startsWith("{") || s.stripLeading().startsWith("[") ? List.of() : List.of(s.split("\\r\\n|\\r|\\n", -1));
+            return MeasurementReader.isJson(s) ? List.of() : List.of(s.split("\\r\\n|\\r|\\n", -1));
         } catch (IOException e) {
             return List.of();
         }

@@ -41,9 +41,12 @@ public final class GroupPlacement {
      */
     public GroupPlacement(Topology topology, TrainingJob job, RankOrder order) {
         if (job.nGpus() > topology.gpus().size()) {
-            throw new InvalidRequestException("the job needs dp x tp x pp" + (job.cp() > 1 ? " x cp" : "") + " = "
-                    + job.nGpus() + " GPUs but cluster '"
-                    + topology.name() + "' has " + topology.gpus().size());
+            String cp = job.cp() > 1 ? " x cp" : "";
+            throw new InvalidRequestException("the job needs dp x tp x pp" + cp + " = " + job.dp() + " x " + job.tp()
+                    + " x " + job.pp() + (job.cp() > 1 ? " x " + job.cp() : "") + " = " + job.nGpus() + " GPUs but"
+                    + " cluster '" + topology.name() + "' has " + topology.gpus().size() + "; allowed: dp x tp x pp"
+                    + cp + " at most " + topology.gpus().size() + " (fewer pipeline stages or less parallelism), or"
+                    + " a cluster of more hosts (-c NAMExN)");
         }
         int perHost = topology.gpusOf(topology.gpus().get(0).host()).size();
         if (perHost % job.tp() != 0 && job.tp() % perHost != 0) {

@@ -93,6 +93,18 @@ public final class ReportSpecReader {
         return new LinkedHashSet<>(List.of(keys));
     }
 
+    /**
+     * @param key a key the spec's top level does not take
+     * @return where a variant key written at the top belongs (the base is the cluster as {@code cluster:} gives it),
+     *         else empty
+     */
+    static String topKeyHint(String key) {
+        return VariantReader.KEYS.contains(key) && !key.equals("name") ? " ('" + key + "' changes a variant: write"
+                + " it under variants:; the base is the cluster as cluster: names it, so for a base with another "
+                + key + " point cluster: at a cluster YAML, e.g. fabric.network for the network (docs/topology.md))"
+                : "";
+    }
+
     /** @return {@code value}, or {@code def} when it is null (absent or refused) */
     static <T> T or(T value, T def) {
         return value == null ? def : value;
@@ -122,9 +134,11 @@ public final class ReportSpecReader {
         problems.throwIfAny();
         YamlFields f = new YamlFields(fileName, problems::add);
         YamlNode root = YamlTree.parse(fileName, content, problems::add);
-        if (!f.mapping(root, TOP)) {
+        if (!root.isMap()) {
+            f.mapping(root, TOP);
             problems.throwIfAny();
         }
+        f.checkKeys(root, TOP, ReportSpecReader::topKeyHint);
         String title = or(f.text(root, "title", false), "collsim what-if report");
         String cluster = or(f.text(root, "cluster", false), "default");
         String baseName = or(f.text(root, "base-name", false), "base");

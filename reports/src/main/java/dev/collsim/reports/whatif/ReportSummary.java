@@ -84,6 +84,32 @@ public final class ReportSummary {
     }
 
     /**
+     * The lines printed under the terminal table, which has no room for them: what its efficiency column is, and why
+     * a variant's first plan does not fit (the table says only "does not fit"; the page's plan table and
+     * {@code plans.csv} say why too). Variants with the same reason share one line.
+     *
+     * @param d the report's numbers
+     * @return the lines, none without a plan
+     */
+    public static List<String> notes(ReportData d) {
+        if (d.plans().isEmpty()) {
+            return List.of();
+        }
+        String plan = d.plans().get(0).plan();
+        List<String> out = new ArrayList<>();
+        out.add("efficiency: compute time / step time of \"" + plan + "\" (collsim plan's scaling efficiency; 100% ="
+                + " no pipeline bubble, no exposed communication)");
+        Map<String, List<String>> why = new LinkedHashMap<>();
+        for (ReportData.VariantRow v : d.variants()) {
+            d.plans().stream().filter(p -> p.variant().equals(v.variant()) && p.plan().equals(plan) && !p.fits())
+                    .findFirst().ifPresent(p -> why.computeIfAbsent(p.computeSource(), k -> new ArrayList<>())
+                            .add("\"" + v.variant() + "\""));
+        }
+        why.forEach((reason, variants) -> out.add(String.join(", ", variants) + ": " + reason));
+        return out;
+    }
+
+    /**
      * @return {@code " at dp=16"} when the variant ran the plan at another data-parallel degree than the base (a
      *         variant that sets {@code hosts} scales it), else empty
      */

@@ -252,4 +252,22 @@ class ReportSpecReaderTest {
         assertEquals(5, env.get(0).line(), env.toString());
         assertTrue(env.get(0).message().startsWith("unknown NCCL variable 'NCCL_ALOG'"), env.toString());
     }
+
+    /**
+     * A variant key written at the top ({@code network: roce} beside {@code cluster:}) is refused at the key (line 2,
+     * column 1) and says where it belongs: under a variant, or for the base in a cluster YAML; a key that is no
+     * variant's gets no such hint.
+     */
+    @Test
+    void aVariantKeyAtTheTopSaysWhereItBelongs() {
+        List<InputProblem> ps = problems("cluster: hgx-b200:2\nnetwork: roce\ncolour: red\n"
+                + "sweeps: [{collective: allreduce}]\n");
+        assertEquals(2, ps.size(), ps.toString());
+        assertEquals("w.yaml:2:1: network: unknown key 'network'; allowed: title, cluster, base-name, backend,"
+                + " routing, seed, variants, sweeps, plans, algorithm-map ('network' changes a variant: write it under"
+                + " variants:; the base is the cluster as cluster: names it, so for a base with another network point"
+                + " cluster: at a cluster YAML, e.g. fabric.network for the network (docs/topology.md))",
+                ps.get(0).toString());
+        assertTrue(ps.get(1).toString().endsWith("plans, algorithm-map"), ps.get(1).toString());
+    }
 }

@@ -128,4 +128,32 @@ class ReportSummaryTest {
         return new ReportData.SweepRow(v, coll, "bfloat16", 128, size, us, size / (us * 1e3), size / (us * 1e3),
                 400, "Ring", "Simple", 16, us, "-", "analytical");
     }
+
+    /**
+     * Under the terminal table: one line saying what "efficiency" is, then why the first plan does not fit, one line
+     * per reason naming its variants in order (the table cell only says "does not fit"); a second plan is not
+     * explained there.
+     */
+    @Test
+    void notesExplainEfficiencyAndWhyAPlanDoesNotFit() {
+        String few = "does not fit: needs 32 GPUs (dp=2 x tp=8 x pp=2), the cluster has 8; even dp=1 needs 16";
+        List<ReportData.VariantRow> variants = List.of(new ReportData.VariantRow("base", "c", 4, 32, "-", "", "",
+                "analytical"), new ReportData.VariantRow("1 host", "c", 1, 8, "hosts 1", "", "", "analytical"),
+                new ReportData.VariantRow("1 host B", "c", 1, 8, "hosts 1", "", "", "analytical"),
+                new ReportData.VariantRow("small GPUs", "c", 4, 32, "host-type", "", "", "analytical"));
+        ReportData.PlanRow noRoom = new ReportData.PlanRow("small GPUs", "70B", "job", 32, false, 0, 0, 0, 0, 0, 0, 0,
+                "does not fit in GPU memory: needs 90 GiB");
+        List<ReportData.PlanRow> plans = List.of(plan("base", 200),
+                new ReportData.PlanRow("1 host", "70B", "job", 32, false, 0, 0, 0, 0, 0, 0, 0, few),
+                new ReportData.PlanRow("1 host B", "70B", "job", 32, false, 0, 0, 0, 0, 0, 0, 0, few), noRoom,
+                new ReportData.PlanRow("base", "8B", "job", 64, false, 0, 0, 0, 0, 0, 0, 0, "does not fit: other"));
+        ReportData d = new ReportData("t", "s", variants, List.of(), List.of(), plans, List.of(), List.of(), List.of(),
+                List.of(), List.of());
+        assertEquals(List.of("efficiency: compute time / step time of \"70B\" (collsim plan's scaling efficiency;"
+                + " 100% = no pipeline bubble, no exposed communication)", "\"1 host\", \"1 host B\": " + few,
+                "\"small GPUs\": does not fit in GPU memory: needs 90 GiB"), ReportSummary.notes(d));
+        ReportData none = new ReportData("t", "s", variants, List.of(), List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of(), List.of());
+        assertEquals(List.of(), ReportSummary.notes(none));
+    }
 }

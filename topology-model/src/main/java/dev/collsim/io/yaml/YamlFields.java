@@ -68,15 +68,25 @@ public final class YamlFields {
      * @param innerKeys the nested mapping's keys
      */
     public void checkKeys(YamlNode map, Collection<String> allowed, String inner, Collection<String> innerKeys) {
+        checkKeys(map, allowed, key -> innerKeys.contains(key) ? " (" + key + " belongs under " + inner + ": "
+                + path(map, inner) + "." + key + ")" : "");
+    }
+
+    /**
+     * As {@link #checkKeys(YamlNode, Collection)}, and an unknown key gets the caller's hint after the allowed keys.
+     *
+     * @param map     the mapping
+     * @param allowed its keys
+     * @param hint    from an unknown key to the text appended to its problem ({@code " (...)"}, or empty for none)
+     */
+    public void checkKeys(YamlNode map, Collection<String> allowed, Function<String, String> hint) {
         if (map == null || !map.isMap()) {
             return;
         }
         for (YamlNode at : map.fields().values()) {
             if (!allowed.contains(at.key())) {
-                String hint = innerKeys.contains(at.key()) ? " (" + at.key() + " belongs under " + inner + ": "
-                        + path(map, inner) + "." + at.key() + ")" : "";
                 sink.accept(new InputProblem(file, at.keyLine(), at.keyColumn(), at.path(), "unknown key '" + at.key()
-                        + "'; allowed: " + String.join(", ", allowed) + hint));
+                        + "'; allowed: " + String.join(", ", allowed) + hint.apply(at.key())));
             }
         }
     }

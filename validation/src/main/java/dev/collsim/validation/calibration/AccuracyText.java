@@ -95,7 +95,9 @@ public final class AccuracyText {
             sb.append(String.format(Locale.ROOT, "%nNot in the table (nothing per size to compare), %d dataset(s): %s.%n",
                     withoutRow.size(), String.join("; ", withoutRow).replace("|", "/")));
         }
-        sb.append(String.format(Locale.ROOT, "%n%s calibrated value is the uncalibrated one: every fit on the other "
+        // the legend of the calibrated columns, which --calibration none leaves empty on every row
+        boolean fitted = rows.stream().anyMatch(r -> !r.note().equals(AccuracyRunner.NOT_CALIBRATED));
+        sb.append(!fitted ? "" : String.format(Locale.ROOT, "%n%s calibrated value is the uncalibrated one: every fit on the other "
                 + "datasets was refused. Fitted: launch = launchOverheadUs (us), latScale = latencyScale, effSimple/"
                 + "effLL128/effLL = bwEfficiency*, capSimple = perChannelCapSimple (GB/s), netStep = netStepUs "
                 + "(us), effNet = bwEfficiencyNet, stream = the socket class's streamGBps (GB/s); all = every "

@@ -245,8 +245,11 @@ public final class Fitter {
         }
         if (!r.converged()) {
             throw new CalibrationException("no convergence", "the robust (Huber) reweighting did not settle within "
-                    + HuberIrls.MAX_ITERATIONS + " refits (" + names(free) + "); the data may be inconsistent (runs "
-                    + "that disagree: run collsim diagnose first)");
+                    + HuberIrls.MAX_ITERATIONS + " refits (" + names(free) + "): " + String.format(Locale.ROOT,
+                    "the residuals changed by %.1e (relative) at the first refit and by %.1e at the last, where %.0e"
+                    + " is settled", r.firstChange(), r.lastChange(), HuberIrls.TOLERANCE) + "; a last change far"
+                    + " below the first was still settling, slowly; one near the first did not settle: the data may"
+                    + " be inconsistent (runs that disagree: run collsim diagnose first)");
         }
         int down = (int) Arrays.stream(r.weights()).filter(h -> h < 1).count();
         Solution s = r.fit();

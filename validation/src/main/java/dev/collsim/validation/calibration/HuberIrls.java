@@ -84,11 +84,16 @@ public final class HuberIrls {
      * @param fit        the last fit, made with {@code weights}
      * @param weights    the robustness weight per point at the last fit, 0..1
      * @param scales     per group, the scale s of the last fit's residuals (median |r| / {@value #MAD_CONSISTENCY})
-     * @param iterations refits after the least-squares one
-     * @param converged  false when {@value #MAX_ITERATIONS} refits did not reach {@value #TOLERANCE}
-     * @param <T>        the fit
+     * @param iterations  refits after the least-squares one
+     * @param converged   false when {@value #MAX_ITERATIONS} refits did not reach {@value #TOLERANCE}
+     * @param firstChange the relative change of the residuals at the first refit (see the class comment)
+     * @param lastChange  the relative change of the residuals at the last refit: below {@value #TOLERANCE} when
+     *                    converged; a failed iteration whose last change is far below its first was still settling
+     *                    slowly, one whose last change stays near its first did not settle at all
+     * @param <T>         the fit
      */
-    public record Result<T>(T fit, double[] weights, double[] scales, int iterations, boolean converged) {
+    public record Result<T>(T fit, double[] weights, double[] scales, int iterations, boolean converged,
+            double firstChange, double lastChange) {
 
         /** Copies. */
         public Result {
@@ -122,17 +127,20 @@ public final class HuberIrls {
         Arrays.fill(h, 1.0);
         T fit = solver.fit(h);
         double[] r = solver.residuals(fit);
+        double first = Double.NaN;
+        double change = Double.NaN;
         for (int it = 1; it <= MAX_ITERATIONS; it++) {
             h = weights(r, groups);
             fit = solver.fit(h);
             double[] next = solver.residuals(fit);
-            double change = change(r, next);
+            change = change(r, next);
+            first = it == 1 ? change : first;
             r = next;
             if (change < TOLERANCE) {
-                return new Result<>(fit, h, scales(r, groups), it, true);
+                return new Result<>(fit, h, scales(r, groups), it, true, first, change);
             }
         }
-        return new Result<>(fit, h, scales(r, groups), MAX_ITERATIONS, false);
+        return new Result<>(fit, h, scales(r, groups), MAX_ITERATIONS, false, first, change);
     }
 
     /**

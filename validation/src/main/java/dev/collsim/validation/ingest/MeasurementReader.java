@@ -41,12 +41,22 @@ public final class MeasurementReader {
      * @throws InputException see {@link #read(Path)}
      */
     public static List<Dataset> read(String name, String content) throws InputException {
-        String t = content.stripLeading();
-        // a JSON array of runs opens with '[' then '{' (or is empty); a text line may open with '[' too: mpirun
-        // --tag-output's "[1,0]<stdout>:", a bracketed time stamp
-        if (t.startsWith("{") || t.startsWith("[") && t.substring(1).stripLeading().matches("(?s)[{\\]].*")) {
+        if (isJson(content)) {
             return JsonMeasurementReader.read(name, content);
         }
         return NcclTestsTextReader.read(name, content);
+    }
+
+    /**
+     * Whether {@link #read(String, String)} reads the text as JSON: it opens with '{', or with '[' then '{' (a JSON
+     * array of runs) or ']' (an empty one). A text line may open with '[' too: mpirun --tag-output's
+     * {@code [1,0]<stdout>:}, a bracketed time stamp; such a file is text, with lines to cite.
+     *
+     * @param content a measurement file's text
+     * @return true when it is read as JSON
+     */
+    public static boolean isJson(String content) {
+        String t = content.stripLeading();
+        return t.startsWith("{") || t.startsWith("[") && t.substring(1).stripLeading().matches("(?s)[{\\]].*");
     }
 }

@@ -52,6 +52,9 @@ class AccuracyRunnerTest {
         String bareMd = AccuracyText.render(bare);
         assertTrue(bareMd.contains("calibrated median <= 5%: 0 of 0 with an accepted fit (0 with every fit refused, 0"
                 + " with no other dataset to fit on, 7 not calibrated (--calibration none))."), bareMd);
+        // the legend of the calibrated columns (their mark and the fitted parameters' names) only where they are filled
+        assertTrue(md.contains("calibrated value is the uncalibrated one"), md);
+        assertFalse(bareMd.contains("calibrated value is the uncalibrated one"), bareMd);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.collsim.validation.calibration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
@@ -110,5 +111,32 @@ class HuberIrlsTest {
         assertEquals(0.85, c.parameters().bwEfficiencySimple(), 0.005);
         assertEquals(11.0, c.parameters().launchOverheadUs(), 1.0);
         assertTrue(c.notes().stream().anyMatch(n -> n.startsWith("robust fit:")), c.notes().toString());
+    }
+
+    /**
+     * A fit whose residuals swing between {1, 1} and {2, 2} never settles. By hand: from {1, 1} to {2, 2} the change is
+     * sqrt(((2-1)^2 + (2-1)^2) / (1^2 + 1^2)) = 1, from {2, 2} back to {1, 1} it is sqrt(2 / 8) = 0.5; the first refit
+     * goes to {2, 2} (change 1) and the 50th, an even one, back to {1, 1} (change 0.5).
+     */
+    @Test
+    void aFailedIterationReportsItsFirstAndLastChange() {
+        int[] calls = {0};
+        HuberIrls.WeightedFit<double[], RuntimeException> swing = new HuberIrls.WeightedFit<>() {
+            @Override
+            public double[] fit(double[] weights) {
+                return calls[0]++ % 2 == 0 ? new double[] {1, 1} : new double[] {2, 2};
+            }
+
+            @Override
+            public double[] residuals(double[] fit) {
+                return fit;
+            }
+        };
+        HuberIrls.Result<double[]> r = HuberIrls.fit(new int[2], swing);
+        assertFalse(r.converged());
+        assertEquals(50, r.iterations());
+        assertEquals(1.0, r.firstChange(), 1e-12);
+        assertEquals(0.5, r.lastChange(), 1e-12);
+        assertEquals(51, calls[0], "the least-squares fit and 50 refits");
     }
 }

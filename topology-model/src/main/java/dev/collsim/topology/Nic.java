@@ -1,6 +1,7 @@
 package dev.collsim.topology;
 
 import dev.collsim.units.Bandwidth;
+import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -17,6 +18,18 @@ import java.util.Objects;
  */
 public record Nic(String id, int host, String name, Bandwidth speed, int port, boolean gdr, int rail, String busId)
         implements Device {
+
+    /**
+     * NCCL's numbering of a host's NICs, the one order collsim numbers them in (the search's NICs, a ring channel's
+     * entry and exit NIC positions, the flow router's NIC at a position, a host's paths): by host, then NET device
+     * index ({@link #ncclDev}), then id with digit runs compared as numbers ({@code nic9} before {@code nic10}) for
+     * NICs whose ids carry the same index. NCCL numbers NET devices in the order the net plugin reports them (2.28.9
+     * {@code src/graph/topo.cc} {@code ncclTopoPopulateNics}: {@code xmlSetAttrInt(netNode, "dev", n)} for plugin
+     * device n) and a graph names a NIC by that number ({@code ncclTopoGetNetDev}, {@code inter[]}); comparing ids
+     * as text would put {@code nic10} before {@code nic2} on a host of more than 10 NICs.
+     */
+    public static final Comparator<Nic> NET_DEV_ORDER = Comparator.comparingInt(Nic::host)
+            .thenComparingInt(Nic::ncclDev).thenComparing(Nic::id, Nic::naturalCompare);
 
     /** @throws IllegalArgumentException when the speed is zero */
     public Nic {
@@ -41,6 +54,27 @@ public record Nic(String id, int host, String name, Bandwidth speed, int port, b
             i--;
         }
         return i == id.length() ? 0 : Integer.parseInt(id.substring(i));
+    }
+
+    /** Compares ids so that {@code nic10} sorts after {@code nic9}: digit runs as numbers, the rest as text. */
+    static int naturalCompare(String a, String b) {
+        String da = a.replaceAll("\\D+", " ").trim();
+        String db = b.replaceAll("\\D+", " ").trim();
+        String pa = a.replaceAll("\\d+", "#");
+        String pb = b.replaceAll("\\d+", "#");
+        int c = pa.compareTo(pb);
+        if (c != 0 || da.isEmpty() || db.isEmpty()) {
+            return c != 0 ? c : a.compareTo(b);
+        }
+        String[] xa = da.split(" ");
+        String[] xb = db.split(" ");
+        for (int i = 0; i < Math.min(xa.length, xb.length); i++) {
+            int k = Long.compare(Long.parseLong(xa[i]), Long.parseLong(xb[i]));
+            if (k != 0) {
+                return k;
+            }
+        }
+        return Integer.compare(xa.length, xb.length);
     }
 
     @Override

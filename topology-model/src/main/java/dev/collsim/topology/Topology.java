@@ -214,6 +214,16 @@ public final class Topology {
         return gpus.stream().filter(g -> g.host() == host).toList();
     }
 
+    /**
+     * @param host a host index
+     * @return the host's NICs numbered as NCCL numbers them ({@link Nic#NET_DEV_ORDER}): position k is the k-th
+     *         NET device of the host, the one home of a NIC's position (the search's graph, the flow router)
+     */
+    public List<Nic> nicsOf(int host) {
+        return graph().vertexSet().stream().filter(d -> d instanceof Nic && d.host() == host).map(Nic.class::cast)
+                .sorted(Nic.NET_DEV_ORDER).toList();
+    }
+
     /** @return all devices of a kind, in id order */
     public <T extends Device> List<T> devices(Class<T> kind) {
         return graph().vertexSet().stream().filter(kind::isInstance).map(kind::cast)

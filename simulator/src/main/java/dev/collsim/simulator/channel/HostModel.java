@@ -68,7 +68,7 @@ final class HostModel {
         boolean anyCabled = allNics.stream().anyMatch(n -> isCabled(topo, n));
         nics = allNics.stream().filter(n -> !anyCabled || isCabled(topo, n))
                 .sorted(Comparator.comparingInt((Nic n) -> n.rail() < 0 ? Integer.MAX_VALUE : n.rail())
-                        .thenComparing(Nic::id)).toList();
+                        .thenComparing(Nic.NET_DEV_ORDER)).toList();
         nicSpeed = nics.stream().mapToDouble(n -> n.speed().gbps()).toArray();
         cpus = devices.stream().filter(Cpu.class::isInstance).map(Cpu.class::cast).toList();
         hasNvSwitch = devices.stream().anyMatch(NvSwitch.class::isInstance);

@@ -15,8 +15,8 @@ import java.util.Objects;
  *
  * @param order    the channel's GPUs in the order it walks them, as positions in the searched host's GPU list
  *                 ({@link SearchedHost#gpus}), entry GPU first
- * @param entryNic the NIC the channel enters by, as its position among its host's NICs in the topology's device
- *                 order ({@link SearchedHost#nicPosition}), the same on every host built from one description
+ * @param entryNic the NIC the channel enters by, as its position among its host's NICs in NCCL's NET device order
+ *                 ({@link SearchedHost#nicPosition}), the same on every host built from one description
  * @param exitNic  the NIC the channel leaves by, as {@code entryNic}
  * @param crossNic NCCL's {@code crossNic} of the search that found the graph (0: same NIC, 1: any, 2: paired)
  */

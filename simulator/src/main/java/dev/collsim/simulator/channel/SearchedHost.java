@@ -144,21 +144,20 @@ public record SearchedHost(Topology graph, int host, List<Gpu> gpus) {
     }
 
     /**
-     * @param position a NIC's position among its host's NICs ({@link RingChannel#entryNic}, {@link
-     *                 RingChannel#exitNic})
+     * @param position a NIC's position among its host's NICs in NCCL's NET device order ({@link
+     *                 RingChannel#entryNic}, {@link RingChannel#exitNic}; {@link Topology#nicsOf})
      * @return the NIC
      */
     public Nic nic(int position) {
-        return graph.devices(Nic.class).stream().filter(n -> n.host() == host).toList().get(position);
+        return graph.nicsOf(host).get(position);
     }
 
     /**
      * @param nic a NIC of {@link #graph}
-     * @return its position among its host's NICs in the topology's device order (hosts built from one description
-     *         list their NICs in one order, so the position names the same NIC on every host)
+     * @return its position among its host's NICs in NCCL's NET device order ({@link Topology#nicsOf}: hosts built
+     *         from one description number their NICs alike, so the position names the same NIC on every host)
      */
     int nicPosition(Nic nic) {
-        List<Nic> own = graph.devices(Nic.class).stream().filter(n -> n.host() == nic.host()).toList();
-        return own.indexOf(nic);
+        return graph.nicsOf(nic.host()).indexOf(nic);
     }
 }

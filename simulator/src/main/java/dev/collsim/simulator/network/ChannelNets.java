@@ -8,8 +8,8 @@ import java.util.Objects;
  * ({@code dev.collsim.simulator.channel.RingChannel}, read from collsim's copy of NCCL's search; NCCL 2.30 {@code
  * src/graph/search.cc ncclTopoGetNetDev}): channel c's data leaves a host by NIC {@code exit(c)}, from its sender over
  * PXN when that NIC is not local to it, and enters the next host by NIC {@code entry(c)}. A NIC is named by its
- * position among its host's NICs in the topology's device order (by id), the same NIC on every host built from one
- * description. With {@code alternate} (a crossNic-2 graph of an even channel count) every odd node runs channel c on
+ * position among its host's NICs in NCCL's NET device order ({@code Topology#nicsOf}, {@code Nic#NET_DEV_ORDER}),
+ * the same NIC on every host built from one description. With {@code alternate} (a crossNic-2 graph of an even channel count) every odd node runs channel c on
  * graph channel {@code (c mod size) XOR 1}, as NCCL does so that a channel stays on one rail between nodes (NCCL 2.30
  * {@code src/graph/connect.cc ncclTopoPostset}: "Alternate rings to avoid crossing rails"): on a DGX H100 channel 0
  * leaves an even node by NIC 7 and enters the next, odd, node by NIC 7. Empty: the router picks NICs itself

@@ -34,6 +34,8 @@ final class NicChoice {
     private final int[] nearestNic;
     /** Per host and rail: {proxy GPU, NIC} for PXN, computed on first use. */
     private final int[][][] proxies;
+    /** Per host: its NIC vertices in NCCL's NET device order ({@link Nic#NET_DEV_ORDER}), on first use. */
+    private final int[][] netDevs;
 
     /**
      * @param model  the indexed topology
@@ -48,18 +50,23 @@ final class NicChoice {
         this.nearestNic = new int[model.vertexCount()];
         Arrays.fill(nearestNic, -1);
         this.proxies = new int[model.hostCount()][][];
+        this.netDevs = new int[model.hostCount()][];
     }
 
     /**
      * @param h        host
-     * @param position position among the host's NICs ordered by id ({@link ChannelNets})
+     * @param position position among the host's NICs in NCCL's NET device order ({@link ChannelNets}, {@link
+     *                 Nic#NET_DEV_ORDER})
      * @return the NIC's vertex
      * @throws UnroutableException when the host has no such NIC or it does not work
      */
     int hostNic(int h, int position) {
-        int[] nics = Arrays.stream(m.hostVertices(h)).filter(v -> m.vertex(v) instanceof Nic)
-                .boxed().sorted(Comparator.comparing((Integer v) -> m.vertex(v).id()))
-                .mapToInt(Integer::intValue).toArray();
+        if (netDevs[h] == null) {
+            netDevs[h] = Arrays.stream(m.hostVertices(h)).filter(v -> m.vertex(v) instanceof Nic).boxed()
+                    .sorted(Comparator.comparing(v -> (Nic) m.vertex(v), Nic.NET_DEV_ORDER))
+                    .mapToInt(Integer::intValue).toArray();
+        }
+        int[] nics = netDevs[h];
         if (position >= nics.length || !fabric.usable(nics[position])) {
             throw new UnroutableException("host " + h + " has no working NIC number " + position + " of NCCL's graph ("
                     + nics.length + " NICs)");

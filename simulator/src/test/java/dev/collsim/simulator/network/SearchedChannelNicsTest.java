@@ -26,7 +26,6 @@ import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,8 +47,7 @@ class SearchedChannelNicsTest {
     private static final Topology DGX = ClusterLoader.load("dgx-h100x2");
 
     private static List<Nic> nicsOf(int host) {
-        return DGX.devices(Nic.class).stream().filter(n -> n.host() == host).sorted(Comparator.comparing(Nic::id))
-                .toList();
+        return DGX.nicsOf(host);
     }
 
     @Test

@@ -54,7 +54,7 @@ public final class HostPaths {
         return gpus;
     }
 
-    /** @return the host's NICs in id order */
+    /** @return the host's NICs in NCCL's NET device order ({@link Nic#NET_DEV_ORDER}) */
     public List<Nic> nics() {
         return nics;
     }
@@ -87,7 +87,7 @@ public final class HostPaths {
      *
      * @param gpu      a GPU of this host
      * @param eligible which NICs to consider (all, or the working ones of a what-if)
-     * @return the local NICs in id order, empty when no eligible NIC is reachable
+     * @return the local NICs in NCCL's NET device order, empty when no eligible NIC is reachable
      * @throws IllegalArgumentException if the GPU is not on this host
      */
     public List<Nic> localNics(Gpu gpu, Predicate<Nic> eligible) {
@@ -143,7 +143,7 @@ public final class HostPaths {
 
     /**
      * The NIC a GPU's network traffic leaves by: of its {@link #localNics local NICs}, the one on the GPU's own rail
-     * (NIC rail = GPU index, rail-optimized hosts), otherwise the (GPU index mod their count)-th in id order. So
+     * (NIC rail = GPU index, rail-optimized hosts), otherwise the (GPU index mod their count)-th in NET device order. So
      * GPUs that tie on several NICs none of which is on their rail (a DGX H100 with rails 0..3 cabled: GPUs 4..7
      * reach NICs 0..3 alike, over PXN) spread over them, GPU 4 on NIC 0, GPU 5 on NIC 1, ..., as NCCL spreads such
      * a GPU's channels over its local NICs (NCCL 2.30.7 {@code src/graph/topo.cc ncclTopoGetLocalNetType}: channel

@@ -240,7 +240,7 @@ public final class PathFinder {
         List<Gpu> gpus = devices.stream().filter(Gpu.class::isInstance).map(Gpu.class::cast)
                 .sorted(Comparator.comparingInt(Gpu::index)).toList();
         List<Nic> nics = devices.stream().filter(Nic.class::isInstance).map(Nic.class::cast)
-                .sorted(Comparator.comparing(Nic::id, PathFinder::naturalCompare)).toList();
+                .sorted(Nic.NET_DEV_ORDER).toList();
         List<Cpu> cpus = devices.stream().filter(Cpu.class::isInstance).map(Cpu.class::cast)
                 .sorted(Comparator.comparingInt(Cpu::numaId)).toList();
         List<Device> ends = new ArrayList<>(gpus);
@@ -286,26 +286,5 @@ public final class PathFinder {
             }
         }
         return new DevicePath(from, to, tree.type[t], hops, Bandwidth.ofGBps(phys), Bandwidth.ofGBps(nccl), "");
-    }
-
-    /** Compares ids so that {@code nic10} sorts after {@code nic9}. */
-    static int naturalCompare(String a, String b) {
-        String da = a.replaceAll("\\D+", " ").trim();
-        String db = b.replaceAll("\\D+", " ").trim();
-        String pa = a.replaceAll("\\d+", "#");
-        String pb = b.replaceAll("\\d+", "#");
-        int c = pa.compareTo(pb);
-        if (c != 0 || da.isEmpty() || db.isEmpty()) {
-            return c != 0 ? c : a.compareTo(b);
-        }
-        String[] xa = da.split(" ");
-        String[] xb = db.split(" ");
-        for (int i = 0; i < Math.min(xa.length, xb.length); i++) {
-            int k = Long.compare(Long.parseLong(xa[i]), Long.parseLong(xb[i]));
-            if (k != 0) {
-                return k;
-            }
-        }
-        return Integer.compare(xa.length, xb.length);
     }
 }

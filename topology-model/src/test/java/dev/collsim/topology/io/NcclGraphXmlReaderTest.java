@@ -12,6 +12,7 @@ import dev.collsim.io.InputException;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.io.xml.NcclGraphDump.Graph;
 import dev.collsim.topology.io.xml.NcclGraphDump.Pattern;
+import dev.collsim.topology.io.xml.NcclGraphDump.Step;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -69,5 +70,50 @@ class NcclGraphXmlReaderTest {
         assertTrue(p.get(2).startsWith("g.xml:2:77: graph.typeintra: found 'NVLINK'; allowed: one of [LOC, NVL"),
                 p.get(2));
         assertTrue(p.get(3).startsWith("g.xml:3:47: net.dev: found 'x'"), p.get(3));
+    }
+
+    /**
+     * NCCL 2.28.9 reads a channel's {@code dev} with {@code strtol(str, NULL, 16)} ({@code src/graph/search.cc
+     * ncclTopoGetChannelFromXml}): {@code "10"} is 16 and {@code "0x1f"} is 31, {@code "0"} is 0. A device of host 1
+     * of a multi-node NVLink system is {@code NCCL_TOPO_ID(1, dev)} = {@code (1 << 56) + dev} ({@code
+     * src/graph/topo.h}), as NCCL's {@code "%#lx"} writes it: GPU 3 of system 1 is {@code 0x100000000000003}, NET 2
+     * of system 0x7f is {@code 0x7f00000000000002}.
+     */
+    @Test
+    void devIsReadInHexAsNcclReadsItWithTheSystemIdInTheHighBits() throws InputException {
+        String xml = """
+                <graphs version="1">
+                  <graph id="0" pattern="4" nchannels="1" speedintra="20" speedinter="20" typeintra="NVL" typeinter="PIX">
+                    <channel><net dev="10"/><gpu dev="0"/><gpu dev="0x1f"/><gpu dev="0x100000000000003"/><net dev="0x7f00000000000002"/></channel>
+                  </graph>
+                </graphs>
+                """;
+        List<Step> steps = reader.read("g.xml", xml).graphs().get(0).channels().get(0).devices();
+        assertEquals(List.of(new Step(true, 0, 16), new Step(false, 0, 0), new Step(false, 0, 31),
+                new Step(false, 1, 3), new Step(true, 127, 2)), steps);
+    }
+
+    /**
+     * Refused, each with its place and what is allowed: a device index of 576 ({@code 0x240}, one past NCCL's
+     * {@code NCCL_TOPO_MAX_NODES} nodes of a type), a value above {@code LONG_MAX} (system id 128: NCCL's strtol
+     * clamps it), a negative one, and text that is no hex number.
+     */
+    @Test
+    void devOutsideNcclsTopologyIdsIsReportedWithItsPlace() {
+        String xml = """
+                <graphs version="1">
+                  <graph id="0" pattern="4" nchannels="1" speedintra="20" speedinter="20" typeintra="NVL" typeinter="PIX">
+                    <channel><net dev="0x240"/><gpu dev="0x8000000000000000"/><gpu dev="-1"/><net dev="1g"/></channel>
+                  </graph>
+                </graphs>
+                """;
+        InputException e = assertThrows(InputException.class, () -> reader.read("g.xml", xml));
+        List<String> p = e.problems().stream().map(Object::toString).toList();
+        assertEquals(4, p.size(), p.toString());
+        assertTrue(p.get(0).startsWith("g.xml:3:19: net.dev: found '0x240' (device index 576); allowed: NCCL's"
+                + " topology id in hex"), p.get(0));
+        assertTrue(p.get(1).startsWith("g.xml:3:37: gpu.dev: found '0x8000000000000000'; allowed:"), p.get(1));
+        assertTrue(p.get(2).startsWith("g.xml:3:68: gpu.dev: found '-1'; allowed:"), p.get(2));
+        assertTrue(p.get(3).startsWith("g.xml:3:83: net.dev: found '1g'; allowed:"), p.get(3));
     }
 }

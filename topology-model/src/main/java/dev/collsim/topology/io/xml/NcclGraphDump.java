@@ -104,11 +104,20 @@ public record NcclGraphDump(int version, List<Graph> graphs) {
     }
 
     /**
-     * One device of a channel.
+     * One device of a channel, as NCCL's topology id of its {@code dev} attribute ({@code NCCL_TOPO_ID(systemId,
+     * dev)}, 2.28.9 {@code src/graph/topo.h}: the system id in bits 56 and up, the device's index below; system id 0
+     * but on a multi-node NVLink system, whose node spans several hosts).
      *
-     * @param net true for a {@code net} element, false for a {@code gpu}
-     * @param dev its {@code dev} attribute (NVML index for a GPU, NET device index for a NIC)
+     * @param net      true for a {@code net} element, false for a {@code gpu}
+     * @param systemId the host of NCCL's node the device is on ({@code NCCL_TOPO_ID_SYSTEM_ID}), 0 .. 127
+     * @param dev      its index on that host ({@code NCCL_TOPO_ID_LOCAL_ID}): the CUDA device index of a GPU, the NET
+     *                 device index of a NIC, 0 .. 575
      */
-    public record Step(boolean net, int dev) {
+    public record Step(boolean net, int systemId, int dev) {
+
+        /** A device of system 0 (a graph of one host's GPUs). */
+        public Step(boolean net, int dev) {
+            this(net, 0, dev);
+        }
     }
 }

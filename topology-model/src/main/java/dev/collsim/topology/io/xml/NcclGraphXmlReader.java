@@ -18,7 +18,8 @@ import java.util.Locale;
  * {@code <graphs version><graph id pattern crossnic nchannels speedintra speedinter latencyinter typeintra
  * typeinter samechannels><channel><net dev/><gpu dev/>...</channel></graph></graphs>} (NCCL 2.30
  * {@code src/graph/search.cc}). Every bad attribute is reported with its line and column; a {@code nchannels} that
- * differs from the number of {@code channel} elements is a problem too. This class is stateless and thread-safe.
+ * differs from the number of {@code channel} elements is a problem too. A {@code dev} is read as NCCL reads it, in
+ * hex ({@link NcclTopoId}). This class is stateless and thread-safe.
  */
 public final class NcclGraphXmlReader {
 
@@ -83,9 +84,9 @@ public final class NcclGraphXmlReader {
                     problems.at(d, "unexpected element <" + d.name() + "> in <channel>; allowed: <gpu>, <net>");
                     continue;
                 }
-                int dev = problems.integer(d, "dev", true, 0, 1023, -1);
-                if (dev >= 0) {
-                    steps.add(new Step(d.name().equals("net"), dev));
+                Step step = NcclTopoId.step(d, problems);
+                if (step != null) {
+                    steps.add(step);
                 }
             }
             channels.add(new Channel(steps));

@@ -113,7 +113,9 @@ public final class P2pModel {
         double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         double intraBw = concurrentIntraBw(plan, s);
-        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw))
+        // a PXN send crosses NVLink to its proxy GPU first: the root's links carry those bytes too
+        double linkBytes = intraBytes + (multi ? interBytes * pxnRelayShare(plan, s, c, intraType) : 0);
+        double tIntra = intraBytes > 0 ? linkBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw))
                 + ShmStepWaits.p2pUs(plan, s, v, intraType, p, (long) perPeer)
                 + ShmStepWaits.p2pFillUs(plan, s, v, intraType, p, (long) perPeer, eff) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
@@ -230,6 +232,21 @@ public final class P2pModel {
         double node = Math.min(plan.nodeNicBw(), plan.nodeNetBw());
         boolean pxn = c == Collective.SCATTER && !s.pxnDisable() && intraType == PathType.NVL;
         return pxn ? node : node / Math.max(1, Math.min(plan.ppn(), Math.max(1, plan.nicsPerNode())));
+    }
+
+    /**
+     * The share of a Scatter root's cross-node bytes that PXN relays over NVLink to a proxy GPU
+     * ({@link #senderNetGBps}): the peers on the root's own rail leave by its own NIC, the others, 1 - 1 / min(q,
+     * NICs) of them, through the proxy GPU's buffers (v2.18.3-1 {@code src/graph/search.cc} lines 1089-1093: the proxy is
+     * the NIC's local GPU); 0 without PXN and for the other collectives (not modelled for AllToAll and SendRecv).
+     *
+     * @return 0 to 1
+     */
+    static double pxnRelayShare(ChannelPlan plan, NcclSettings s, Collective c, PathType intraType) {
+        if (c != Collective.SCATTER || s.pxnDisable() || intraType != PathType.NVL) {
+            return 0;
+        }
+        return 1 - 1 / Math.max(1, Math.min(plan.ppn(), Math.max(1, plan.nicsPerNode())));
     }
 
     /**

@@ -53,6 +53,19 @@ class P2pRootNicsTest {
     }
 
     /**
+     * The root's sends to the 2 remote ranks on its own rail (NIC 0, GPUs 0 and 1) leave by its NIC; the 6 others
+     * cross NVLink to their rail's GPU first: 6 / 8 = 0.75 of the bytes that cross the network.
+     */
+    @Test
+    void pxnRelaysThreeQuartersOverNvlink() {
+        ChannelPlan p = plan(Map.of());
+        assertEquals(0.75, P2pModel.pxnRelayShare(p, NcclSettings.DEFAULTS, Collective.SCATTER, PathType.NVL), 1e-12);
+        assertEquals(0.0, P2pModel.pxnRelayShare(p, NcclSettings.DEFAULTS, Collective.GATHER, PathType.NVL), 1e-12);
+        assertEquals(0.0, P2pModel.pxnRelayShare(p, NcclSettings.parse(Map.of("NCCL_PXN_DISABLE", "1")),
+                Collective.SCATTER, PathType.NVL), 1e-12);
+    }
+
+    /**
      * At 2 GiB both are bound by the root's network (S / 2 crosses it): the bandwidth parts (time less latency) stand
      * 4 : 1, the NICs' 50 : 12.5; the PXN prediction stays under the 4-NIC bound and above what one NIC allows.
      */

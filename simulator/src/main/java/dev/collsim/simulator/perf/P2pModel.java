@@ -27,7 +27,9 @@ import java.util.List;
  *       nodes: SendRecv S (the last rank of each node), AllToAll S (n-q)/n, Gather/Scatter root S (n-q)/n;</li>
  *   <li>bandwidth time = max(intra bytes / (gpuPathBw x eff x intra link class efficiency) (over SHM plus each
  *       channel's further p2p steps' waits and the first chunk's stores, {@link ShmStepWaits}), inter bytes /
- *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}) x eff x bwEfficiencyNet)
+ *       (min(nodeNicBw / max(q, NICs per node), nodeNetBw / q) ({@link #rankNetGBps}; a Scatter or Gather root,
+ *       the one rank on the network, all the node's NICs for a Scatter with PXN, else its own:
+ *       {@link #senderNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
  *       min(p2p channels, peers x the channels NCCL splits one peer's send over by its size)
@@ -111,14 +113,16 @@ public final class P2pModel {
         double eff = pp.bwEfficiency(p) * (p == Protocol.LL ? 0.5 : 1.0);
         HardwareClass intraHw = intraType == PathType.NVL ? HardwareClass.NVLINK : HardwareClass.PCI;
         double intraBw = concurrentIntraBw(plan, s);
-        double tIntra = intraBytes > 0 ? intraBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw))
+        // a PXN send crosses NVLink to its proxy GPU first: the root's links carry those bytes too
+        double linkBytes = intraBytes + (multi ? interBytes * pxnRelayShare(plan, s, c, intraType) : 0);
+        double tIntra = intraBytes > 0 ? linkBytes / (1000.0 * intraBw * eff * pp.bwEfficiency(intraHw))
                 + ShmStepWaits.p2pUs(plan, s, v, intraType, p, (long) perPeer)
                 + ShmStepWaits.p2pFillUs(plan, s, v, intraType, p, (long) perPeer, eff) : 0;
         NetClassProfile net = pp.netProfile(plan.netClass());
         int netConnections = connections(plan, s, v, intraType, peers, perPeer);
         double message = P2pPeerChannels.netSendBytes(plan, s, intraType, (long) perPeer, v);
         double socket = SocketStreams.rankGBps(plan, s, pp, netConnections, message, p);
-        double perRankNet = Math.min(rankNetGBps(plan) * net.bwFraction(), socket);
+        double perRankNet = Math.min(senderNetGBps(plan, s, c, intraType) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
         int channels = P2pPeerChannels.busy(plan, s, intraType, peers, (long) perPeer, v);
@@ -197,6 +201,52 @@ public final class P2pModel {
     static double rankNetGBps(ChannelPlan plan) {
         double q = plan.ppn();
         return Math.min(plan.nodeNicBw() / Math.max(q, Math.max(1, plan.nicsPerNode())), plan.nodeNetBw() / q);
+    }
+
+    /**
+     * The network bandwidth of the rank whose sends (or receives) bind, GB/s per direction: {@link #rankNetGBps} for
+     * AllToAll and SendRecv, where the node's ranks all use the network; for Scatter and Gather only the root does.
+     * NCCL's p2p connections pick their NIC in {@code ncclTopoGetNetDev} (v2.18.3-1 {@code src/graph/search.cc}
+     * lines 1038-1098, v2.28.9-1 the same function): a send to a peer on another node starts at the sender's own
+     * local NIC ({@code ncclTopoGetLocalNet}), then with PXN (NCCL_P2P_PXN_LEVEL 2, unless NCCL_PXN_DISABLE=1)
+     * takes the NIC local to the node GPU of the peer's device index and that GPU as proxy, when the sender reaches
+     * it over NVLink ({@code paths[GPU][g1].type <= PATH_NVL}; NCCL_P2P_PXN_LEVEL is not modelled, its default 2
+     * taken); a receive always takes the receiver's own NIC
+     * ({@code recvSetup} passes its own rank as peer: v2.18.3-1 {@code src/transport/net.cc} line 212, v2.28.9-1
+     * line 343). So a Scatter root over NVLink with PXN spreads its sends over the NICs of every rail its peers sit
+     * on, all the NICs local to the node's ranks ({@link ChannelPlan#nodeNicBw}); a Gather root, or a Scatter root
+     * without PXN, has its own NICs alone, the node's NICs spread over its GPUs: nodeNicBw / min(q, NICs), not shared
+     * (the node's other ranks do not use the network). Where the GPU-NIC paths cross the CPU the root has at most
+     * the same share of {@link ChannelPlan#nodeNetBw}.
+     *
+     * @param plan      channel plan
+     * @param s         settings (NCCL_PXN_DISABLE)
+     * @param c         the collective
+     * @param intraType NCCL path type between GPUs of a node (PXN needs NVL)
+     * @return GB/s
+     */
+    static double senderNetGBps(ChannelPlan plan, NcclSettings s, Collective c, PathType intraType) {
+        if (c != Collective.SCATTER && c != Collective.GATHER) {
+            return rankNetGBps(plan);
+        }
+        double node = Math.min(plan.nodeNicBw(), plan.nodeNetBw());
+        boolean pxn = c == Collective.SCATTER && !s.pxnDisable() && intraType == PathType.NVL;
+        return pxn ? node : node / Math.max(1, Math.min(plan.ppn(), Math.max(1, plan.nicsPerNode())));
+    }
+
+    /**
+     * The share of a Scatter root's cross-node bytes that PXN relays over NVLink to a proxy GPU
+     * ({@link #senderNetGBps}): the peers on the root's own rail leave by its own NIC, the others, 1 - 1 / min(q,
+     * NICs) of them, through the proxy GPU's buffers (v2.18.3-1 {@code src/graph/search.cc} lines 1089-1093: the proxy is
+     * the NIC's local GPU); 0 without PXN and for the other collectives (not modelled for AllToAll and SendRecv).
+     *
+     * @return 0 to 1
+     */
+    static double pxnRelayShare(ChannelPlan plan, NcclSettings s, Collective c, PathType intraType) {
+        if (c != Collective.SCATTER || s.pxnDisable() || intraType != PathType.NVL) {
+            return 0;
+        }
+        return 1 - 1 / Math.max(1, Math.min(plan.ppn(), Math.max(1, plan.nicsPerNode())));
     }
 
     /**

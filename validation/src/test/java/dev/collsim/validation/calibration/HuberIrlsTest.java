@@ -13,6 +13,7 @@ import dev.collsim.validation.ingest.Dataset;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Huber IRLS on examples worked out by hand, and the calibration fit's resistance to one far-off point. */
@@ -49,17 +50,25 @@ class HuberIrlsTest {
      * to -k s and +k s, and sum psi = -k s - 1/3 - 1/3 + 2/3 + k s = 0: mu = 1/3 solves Huber's equation (the mean,
      * least squares' answer, is 9/5). Their weights: k s / (4/3) = 1.345 / (2 x 0.6745) = 0.997035 and
      * k s / (26/3) = 1.345 x 2 / (26 x 0.6745) = 0.153390.
+     *
+     * <p>How close the stop (relative change of the residuals at most 1e-4) comes, by hand: near mu = 1/3 the median
+     * |r| is 1 - mu, so k s = 1.99407 (1 - mu) and sum h r = -k s - 2 mu + (1 - mu) + k s = 1 - 3 mu; a refit moves mu
+     * by (1 - 3 mu) / sum h, sum h = 0.997035 + 3 + 0.153390 = 4.150425, so it contracts the distance to 1/3 by
+     * q = 1 - 3 / 4.150425 = 0.2772. The residuals are 5 points all moved by the step d, |r| = sqrt(698 / 9) = 8.807,
+     * so the last step is d &lt;= 1e-4 x 8.807 / sqrt(5) = 3.94e-4 and mu ends within d q / (1 - q) = 1.51e-4 of 1/3;
+     * the weights, made from the mu before that step (within d / (1 - q) = 5.45e-4), within 5.45e-4 x 2.243 = 1.22e-3
+     * (d/dmu of 1.99407 (1 - mu) / (1 + mu) at 1/3 is -2.243; that of the outlier's weight is 0.212 in size); the
+     * scale (1 - mu) / 0.6745 of the last residuals within 1.51e-4 / 0.6745 = 2.24e-4.
      */
     @Test
     void locationOfFivePointsWithOneOutlier() {
         double[] x = {-1, 0, 0, 1, 9};
         HuberIrls.Result<Double> r = HuberIrls.fit(new int[5], location(x));
         assertTrue(r.converged());
-        assertEquals(1.0 / 3, r.fit(), 1e-5);
-        // the weights are those of the last refit, made from the residuals before it (the iteration stops when they
-        // change by less than 1e-6 relative): they agree with the fixed point's to a few units in 1e-5
-        assertArrayEquals(new double[] {0.997035, 1, 1, 1, 0.153390}, r.weights(), 1e-4);
-        assertEquals((2.0 / 3) / 0.6745, r.scales()[0], 1e-5);
+        assertEquals(1.0 / 3, r.fit(), 1.51e-4);
+        // the weights are those of the last refit, made from the residuals before it (see above for the bound)
+        assertArrayEquals(new double[] {0.997035, 1, 1, 1, 0.153390}, r.weights(), 1.22e-3);
+        assertEquals((2.0 / 3) / 0.6745, r.scales()[0], 2.24e-4);
     }
 
     /**
@@ -138,5 +147,63 @@ class HuberIrlsTest {
         assertEquals(1.0, r.firstChange(), 1e-12);
         assertEquals(0.5, r.lastChange(), 1e-12);
         assertEquals(51, calls[0], "the least-squares fit and 50 refits");
+    }
+
+    /**
+     * rlm's stop rule (MASS 7.3-65, R/rlm.R lines 70, 192): stop once the relative change is at most 1e-4. A fit whose
+     * one residual shrinks by 1 - c q^(n-1) at refit n changes by exactly c q^(n-1) there ((r_n - r_(n-1)) / r_(n-1)).
+     * With c = 0.01 and q = 0.9, by hand: c q^43 = 0.01 x 0.010775 = 1.08e-4 (above 1e-4) and c q^44 = 9.70e-5 (at
+     * most 1e-4), so the iteration stops at refit n = 45, within the 50-refit cap (the former 1e-6 would need
+     * n - 1 = 88, and rlm's own maxit = 20 would give up while the change is still 0.01 x 0.9^19 = 1.35e-3).
+     */
+    @Test
+    void aSteadilySettlingFitStopsWhereTheChangeFirstReachesTheTolerance() {
+        double c = 0.01;
+        double q = 0.9;
+        int[] refits = {-1};
+        double[] r = {1.0};
+        HuberIrls.WeightedFit<double[], RuntimeException> settling = new HuberIrls.WeightedFit<>() {
+            @Override
+            public double[] fit(double[] weights) {
+                refits[0]++;
+                if (refits[0] > 0) {
+                    r[0] *= 1 - c * Math.pow(q, refits[0] - 1);
+                }
+                return r.clone();
+            }
+
+            @Override
+            public double[] residuals(double[] fit) {
+                return fit;
+            }
+        };
+        HuberIrls.Result<double[]> res = HuberIrls.fit(new int[1], settling);
+        assertTrue(res.converged());
+        assertEquals(45, res.iterations());
+        assertEquals(0.01, res.firstChange(), 1e-12);
+        assertEquals(9.70e-5, res.lastChange(), 0.01e-5);
+    }
+
+    /**
+     * The 4x8 H100 Voltage Park all-reduce (a clean run: health ok) fitted for the Simple efficiency alone, as
+     * {@code collsim calibrate --fit BW_EFFICIENCY_SIMPLE} does (diagnose's one-off hiccups left out). Its
+     * reweighting settles slowly (relative change 3.3e-2 at the first refit, 4.5e-5 at the 50th): under a stop at
+     * 1e-6 it was refused for not converging; under rlm's 1e-4 it settles within the 50 refits and is accepted.
+     * The bare model already predicts the file's sizes >= 1 MiB within 1.9 % (median, docs/accuracy.md's table), so
+     * the fit has no cause to move the efficiency from its start (the bare value) by more than its own uncertainty.
+     */
+    @Test
+    void aCleanSlowlySettlingFileIsAccepted() {
+        Dataset d = Corpus.read("A-allreduce-4x8xH100-voltagepark-ib-nccl2.24.txt").get(0);
+        Series s = SeriesBuilder.of(d, Optional.empty(), new Comparer(Optional.empty(), PerformanceParameters.DEFAULTS,
+                null), Set.copyOf(Comparer.leftOut(d))).orElseThrow();
+        FitLadder.Outcome o = FitLadder.of(EnumSet.of(FitParameter.BW_EFFICIENCY_SIMPLE), false)
+                .fit(List.of(s), PerformanceParameters.DEFAULTS);
+        assertTrue(o.accepted().isPresent(), o.refused().stream().map(FitLadder.Attempt::reasons).toList()
+                .toString());
+        FittedValue eff = o.accepted().get().fitted().get(0);
+        assertFalse(eff.atBound(), eff.toString());
+        assertTrue(eff.sigma() > 0 && eff.sigma() < 0.1 * eff.value(), eff.toString());
+        assertEquals(eff.initial(), eff.value(), 2 * eff.sigma(), eff.toString());
     }
 }

@@ -77,7 +77,7 @@ class NetworkOptionCliTest {
         CliRun sling = CliRun.run("predict", "-c", yaml.toString(), "allreduce", "-b", "1M", "-e", "1M");
         assertEquals(0, sling.code(), sling.err());
         assertTrue(sling.out().contains("NICs per node over HPE Slingshot;"), sling.out());
-        assertTrue(sling.out().contains("calibration: configs/calibration/auto/hopper-slingshot.yaml (Hopper, several hosts over HPE Slingshot;"), sling.out());
+        assertTrue(sling.out().contains("calibration: none shipped for hopper-slingshot "), sling.out());
         CliRun ib = CliRun.run("predict", "-c", yaml.toString(), "--network", "infiniband", "allreduce", "-b", "1M",
                 "-e", "1M");
         assertEquals(0, ib.code(), ib.err());
@@ -108,7 +108,7 @@ class NetworkOptionCliTest {
         assertTrue(p.err().contains("leave out -c, --network and --fit"), p.err());
         CliRun withC = CliRun.run("compare", "-m", file, "-c", "dgx-h100:2", "--network", "slingshot");
         assertEquals(0, withC.code(), withC.err());
-        assertTrue(withC.out().contains("calibration: configs/calibration/auto/hopper-slingshot.yaml (Hopper, several hosts over HPE Slingshot;"), withC.out());
+        assertTrue(withC.out().contains("calibration: none shipped for hopper-slingshot (Hopper, several hosts over HPE Slingshot;"), withC.out());
     }
 
     /**

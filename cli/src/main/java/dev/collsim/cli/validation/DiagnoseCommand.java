@@ -5,7 +5,6 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
-import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
@@ -42,7 +41,9 @@ import picocli.CommandLine.Spec;
                     + " the NCCL INFO log's NICs. Runs are placed on -c as compare places them: a catalog type"
                     + " takes the run's host count, a run with more ranks or hosts than another cluster has is a"
                     + " usage error, and a file of other GPUs is judged on -c's NICs with one 'assumed:' note."
-                    + " Without -c no cluster is assumed."},
+                    + " Without -c, where the file states no NICs, a run across hosts is judged on the NICs of the"
+                    + " cluster compare assumes for it (the system the file names or shows, else the catalog host"
+                    + " type of its GPU model), with compare's 'assumed:' note."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done (also when a PROBLEM is found, unless --fail-on-problem)", "2:usage error", "3:invalid or missing input file",
             "4:at least one PROBLEM finding (with --fail-on-problem)", "6:finished, but skipped files it could not read (each named on stderr with why)"})
@@ -94,23 +95,21 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
 
     /**
-     * Without {@code -c}: the NICs of the catalog system a run across hosts names or shows ({@link
-     * ClusterGuesser#system}: a plain EFA log of H100s is a p5.48xlarge run), as compare models it.
+     * Without {@code -c}: the NICs of the cluster compare models the run on ({@link ClusterGuesser#guess}, one home
+     * for the guess: the catalog system the file names or shows, e.g. a plain EFA log of H100s is a p5.48xlarge run,
+     * else the catalog host type of its GPU model, e.g. a plain H100 log is a DGX H100 run). Where the cluster was
+     * taken from the GPU model alone, the text carries compare's {@code assumed:} line naming the host type.
      *
-     * @return those NICs, empty on one host or when the file shows no system
+     * @return those NICs, empty on one host or when compare guesses no cluster
      */
-    private static Optional<HeaderNics> shownSystemNics(Dataset ds, int perHost) {
+    static Optional<HeaderNics> shownSystemNics(Dataset ds, int perHost) {
         if (ds.nHosts() < 2) {
             return Optional.empty();
         }
-        return ClusterGuesser.system(ds).flatMap(s -> {
-            try {
-                return ClusterNics.ofCluster(ClusterLoader.hosts(s.getKey(), ds.nHosts()).topology(), s.getValue(),
-                        perHost);
-            } catch (InputException e) {
-                return Optional.empty(); // a catalog type that does not build: no bound, as without a system
-            }
-        });
+        return ClusterGuesser.guess(ds).flatMap(g -> ClusterNics.ofCluster(g.topology(), ClusterGuesser.system(ds)
+                .map(Map.Entry::getValue).orElseGet(() -> g.source() + g.assumptions().stream()
+                .filter(a -> a.startsWith("host type ")).findFirst().map(a -> "; assumed: " + a).orElse("")),
+                perHost));
     }
 
     /**

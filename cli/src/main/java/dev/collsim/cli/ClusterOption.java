@@ -8,6 +8,7 @@ import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import dev.collsim.topology.catalog.SystemHost;
 import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricWarnings;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
@@ -122,6 +123,7 @@ public final class ClusterOption {
             if (mixee != null) {
                 s.topology().warnings().forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
                 oneNodeWarning(resolved).ifPresent(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
+                fabricWarnings(resolved).forEach(w -> mixee.commandLine().getErr().println("collsim: warning: " + w));
                 mixee.commandLine().getErr().flush();
             }
         }
@@ -275,6 +277,18 @@ public final class ClusterOption {
                     + " file's cluster, its network included, is built from the file (the 'assumed: network class'"
                     + " line); give -c with the cluster to time the files on another network", ExitCodes.USAGE);
         }
+    }
+
+    /**
+     * The fabric options the cluster's shape makes meaningless ({@link FabricWarnings#of}: a {@code fabric.linkSpeed}
+     * above the NICs', an oversubscription no traffic reaches), printed once on stderr by every command that resolves
+     * {@code -c} (predict, plan, compare, topo check) and by report for its base cluster.
+     *
+     * @param s a resolved cluster
+     * @return the warning lines (no leading "warning:"), empty for a cluster without a YAML spec or fabric
+     */
+    public static List<String> fabricWarnings(ClusterSource s) {
+        return s.spec() == null ? List.of() : FabricWarnings.of(s.spec(), s.topology());
     }
 
     /**

@@ -3,8 +3,6 @@ package dev.collsim.cli;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
 import dev.collsim.topology.Topology;
-import dev.collsim.topology.fabric.ClusterSpec;
-import dev.collsim.topology.fabric.FabricWarnings;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.MissingNvlinks;
 import dev.collsim.topology.paths.Reachability;
@@ -50,7 +48,7 @@ public final class TopoCheckCommand implements Callable<Integer> {
         List<InputProblem> problems = check(t, cluster.value(), isFile());
         List<String> shape = warnings(t);
         shape.forEach(x -> err.println("collsim: warning: " + x));
-        int w = t.warnings().size() + shape.size();
+        int w = t.warnings().size() + shape.size() + fabricWarnings();
         String warnings = w == 0 ? "" : String.format(Locale.ROOT, "; %d warning%s (on stderr)", w, w == 1 ? "" : "s");
         if (problems.isEmpty()) {
             out.printf(Locale.ROOT, "OK: %s: %d %s, %d GPUs; every GPU pair of a host has a path%s%s%n", t.name(),
@@ -73,19 +71,20 @@ public final class TopoCheckCommand implements Callable<Integer> {
         }
     }
 
-    /** @return what the cluster's shape makes meaningless (fabric options) or leaves out (NVLinks) */
+    /** @return what the cluster's shape leaves out (NVLinks) */
     private List<String> warnings(Topology t) {
         List<String> out = new ArrayList<>();
-        try {
-            ClusterSpec s = cluster.source().spec();
-            if (s != null) {
-                out.addAll(FabricWarnings.of(s, t));
-            }
-        } catch (InputException e) {
-            // already loaded once: a source that reads the first time reads again
-        }
         MissingNvlinks.warning(t).ifPresent(out::add);
         return out;
+    }
+
+    /** @return how many fabric warnings {@link ClusterOption#source()} printed when it resolved the cluster */
+    private int fabricWarnings() {
+        try {
+            return ClusterOption.fabricWarnings(cluster.source()).size();
+        } catch (InputException e) {
+            return 0; // already loaded once: a source that reads the first time reads again
+        }
     }
 
     /**

@@ -56,4 +56,27 @@ class TopoCheckWarningsTest {
         assertEquals(0, same.code(), same.err());
         assertFalse(same.err().contains("warning"), same.err());
     }
+
+    /**
+     * The same 800 Gb/s linkSpeed on HGX B200 hosts is warned, once on stderr, by every command that takes the
+     * cluster, not only topo check: predict, plan, compare -c and a report whose spec names it.
+     */
+    @Test
+    void everyCommandWarnsOnce(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("b200.yaml");
+        Files.writeString(f, "schema: collsim/v1\nname: b200\nhosts: hgx-b200\ncount: 2\nfabric:\n"
+                + "  kind: rail-optimized\n  network: roce\n  linkSpeed: 800 Gb/s\n");
+        Path spec = Files.writeString(dir.resolve("spec.yaml"), "title: t\ncluster: b200.yaml\nsweeps:\n"
+                + "  - collective: allreduce\n    min: 1M\n    max: 1M\n    factor: 2\n");
+        String warning = "collsim: warning: fabric.linkSpeed 800 Gb/s has no effect";
+        for (CliRun r : new CliRun[] {
+            run("predict", "allreduce", "-c", f.toString(), "-b", "1M", "-e", "1M"),
+            run("plan", "--model", "llama3-70b", "--tp", "8", "-c", f.toString()),
+            run("compare", "-c", f.toString(), "--calibration", "none", "-m",
+                    "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt"),
+            run("report", spec.toString(), "-o", dir.resolve("out").toString(), "--no-progress")}) {
+            assertEquals(0, r.code(), r.err());
+            assertEquals(1, r.err().split(warning, -1).length - 1, r.err());
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.collsim.cli.report;
 
 import dev.collsim.cli.CalibrationOption;
+import dev.collsim.cli.ClusterOption;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.InputFiles;
 import dev.collsim.cli.UserError;
@@ -8,6 +9,8 @@ import dev.collsim.io.InputException;
 import dev.collsim.reports.spec.ReportSpec;
 import dev.collsim.reports.spec.ReportSpecReader;
 import dev.collsim.reports.whatif.BuiltinSpec;
+import dev.collsim.topology.io.ClusterLoader;
+import dev.collsim.topology.io.HardwareHints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -75,6 +78,9 @@ public final class ReportCommand implements Callable<Integer> {
                 throw InputFiles.failed(specFile, e, "the report spec");
             }
         }
+        ClusterOption.fabricWarnings(ClusterLoader.resolve(s.cluster(), HardwareHints.NONE, s.folder()))
+                .forEach(w -> spec.commandLine().getErr().println("collsim: warning: " + w));
+        spec.commandLine().getErr().flush();
         return runOrFail(s, text, output, !noProgress && WhatIfRun.terminal());
     }
 

@@ -26,6 +26,20 @@ class CliErrorMessagesTest {
         assertEquals("collsim: " + nope + ": no such file (given to --params)", r.err().strip());
     }
 
+    /**
+     * predict's help names the performance-parameters option as the README and docs/predict.md do, --perf-params; the
+     * former name --params (still read, above) is hidden: picocli's synopsis showed the shortest name, --params.
+     */
+    @Test
+    void helpNamesPerfParams() {
+        String help = CliRun.run("predict", "--help").out();
+        assertTrue(help.contains("[--perf-params=FILE]"), help);
+        assertFalse(help.contains("--params=FILE"), help);
+        Path nope = dir.resolve("nope.json");
+        CliRun r = CliRun.run("predict", "allreduce", "--perf-params", nope.toString());
+        assertEquals("collsim: " + nope + ": no such file (given to --perf-params)", r.err().strip());
+    }
+
     @Test
     void missingReportSpecSaysNoSuchFile() {
         Path nope = dir.resolve("nonexist.yaml");

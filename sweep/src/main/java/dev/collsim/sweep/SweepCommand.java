@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code collsim sweep SPEC.yaml}: a design-space sweep on Apache Spark (embedded local mode or a cluster). */
-@Command(name = "collsim sweep", sortOptions = false,
+@Command(name = "collsim sweep", sortOptions = false, versionProvider = SweepCommand.Version.class,
         description = {"Time every design of a grid (hosts, host type, NICs, NIC speed, fabric, oversubscription,"
             + " NCCL settings, ...) on the spec's collectives and training plans, price it, and find the Pareto front"
             + " of cost against time and the cheapest design meeting each target.",
@@ -40,6 +41,9 @@ public final class SweepCommand implements Callable<Integer> {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
     boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true, description = "print the version and exit")
+    boolean version;
 
     @Parameters(index = "0", paramLabel = "SPEC.yaml", description = "the sweep spec (docs/sweep.md)")
     Path specFile;
@@ -115,5 +119,14 @@ public final class SweepCommand implements Callable<Integer> {
         }
         entries.addAll(ShipJars.read(Path.of(file)));
         return ShipJars.of(entries, Files.createTempDirectory("collsim-sweep-jars-"));
+    }
+
+    /** collsim's version, as the cli's {@code --version} prints it, from the sweep jar's manifest ("dev" without). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = SweepCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"collsim " + (v == null ? "dev" : v)};
+        }
     }
 }

@@ -31,9 +31,25 @@ public final class SweepMain {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> CommandFailure.report("collsim sweep", ex, err));
+        cl.setParameterExceptionHandler(SweepMain::badArguments);
         int code = cl.execute(args);
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * A bad command line in two lines, as every other collsim command reports it (the cli's {@code Main}), instead of
+     * the whole usage: {@code collsim sweep: MESSAGE} and {@code Try 'collsim sweep --help'.}
+     *
+     * @return 2, a usage error
+     */
+    private static int badArguments(CommandLine.ParameterException ex, String[] args) {
+        PrintWriter err = ex.getCommandLine().getErr();
+        err.println("collsim sweep: " + ex.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("Try 'collsim sweep --help'.");
+        err.flush();
+        return 2;
     }
 }

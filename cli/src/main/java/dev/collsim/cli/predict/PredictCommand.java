@@ -175,12 +175,27 @@ public final class PredictCommand implements Callable<Integer> {
 
     private List<String> ncclTestsNote = List.of();
 
-    @Option(names = {"--perf-params", "--calibration", "--params"}, paramLabel = "FILE", description = "performance"
+    @Option(names = {"--perf-params", "--calibration"}, paramLabel = "FILE", description = "performance"
             + " parameters: JSON or YAML with the field names of PerformanceParameters, or a 'collsim calibrate'"
             + " profile, or none for the bare model (the documented defaults); --params is the former name, kept"
             + " (plan's --params is the model size); auto (default): the shipped profile of the cluster's class"
             + " (configs/calibration/auto), else the defaults")
     private Path params;
+
+    /** True when the last performance-parameters option given was {@code --params}, for messages naming it. */
+    private boolean formerName;
+
+    /**
+     * {@code --params FILE}, the former name of {@code --perf-params}, still read; hidden, so the synopsis and the
+     * option list name {@code --perf-params} as the README does (picocli's synopsis shows an option's shortest name).
+     *
+     * @param file as {@code --perf-params}
+     */
+    @Option(names = "--params", paramLabel = "FILE", hidden = true)
+    private void formerParams(Path file) {
+        params = file;
+        formerName = true;
+    }
 
     /** What {@link #parameters} chose, for the header. */
     private String paramsLine = "defaults (PerformanceParameters.DEFAULTS)";
@@ -312,7 +327,8 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private PerformanceParameters parameters(Topology topo) throws InputException {
-        CalibrationOption.Resolved r = CalibrationOption.resolve(params, TypedOption.of(spec, "--params"), topo,
+        CalibrationOption.Resolved r = CalibrationOption.resolve(params, formerName ? "--params"
+                : TypedOption.of(spec, "--perf-params"), topo,
                 spec.commandLine().getErr());
         paramsLine = r.label();
         paramsSource = r.parameters().equals(PerformanceParameters.DEFAULTS) ? null

@@ -202,7 +202,7 @@ public final class HtmlReport {
                 h.append("<tr><td class=l>").append(esc(r.variant() + ReportSummary.dpNote(d, r))).append("</td>");
                 if (!r.fits()) {
                     boolean memory = !Double.isNaN(r.memoryGib());
-                    h.append("<td class=l colspan=").append(memory ? 10 : 11).append(">").append(esc(r.computeSource()))
+                    h.append("<td class=l colspan=").append(memory ? 10 : 11).append(">").append(esc(r.notFitReason()))
                             .append("</td>").append(memory ? "<td class=l>" + esc(r.memoryText()) + "</td>" : "")
                             .append("</tr>\n");
                     continue;
@@ -217,7 +217,8 @@ public final class HtmlReport {
                         Double.isNaN(r.mfu()) ? "-" : String.format(Locale.ROOT, "%.3f", r.mfu()),
                         esc(r.memoryText())));
             }
-            h.append("</table>\n<p class=note>Compute: ").append(esc(rows.get(0).computeSource()))
+            h.append("</table>\n<p class=note>Compute: ").append(esc(rows.stream().filter(ReportData.PlanRow::fits).findFirst()
+                    .map(ReportData.PlanRow::computeSource).orElse("-")))
                     .append(". ").append(HEADROOM_NOTE).append(" Model leaves out: ")
                     .append(esc(ReportRunner.PLAN_LEAVES_OUT)).append(".</p>\n");
             rows.stream().filter(r -> !r.idleGpus().isEmpty()).forEach(r -> h.append("<p class=note>")

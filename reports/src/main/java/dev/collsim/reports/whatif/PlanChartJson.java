@@ -74,7 +74,7 @@ final class PlanChartJson {
         }
         ChartJson.legend(o, legend, Map.of());
         List<String> notes = new ArrayList<>();
-        rows.stream().filter(r -> !r.fits()).forEach(r -> notes.add(r.variant() + ": " + r.computeSource()));
+        rows.stream().filter(r -> !r.fits()).forEach(r -> notes.add(r.variant() + ": " + r.notFitReason()));
         o.put("notes", String.join("; ", notes));
         return o;
     }

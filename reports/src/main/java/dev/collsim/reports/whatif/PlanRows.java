@@ -71,8 +71,8 @@ public final class PlanRows {
         StepPlanner planner = new StepPlanner(v.predictor(), v.spec().ncclSettings(), p.order());
         int have = v.topology().gpus().size();
         if (p.job().nGpus() > have) {
-            plans.add(new ReportData.PlanRow(v.name(), p.name(), p.job().describe(), p.job().nGpus(), false, 0, 0, 0,
-                    0, 0, 0, 0, tooFew(p.job(), have)));
+            plans.add(ReportData.PlanRow.notFitting(v.name(), p.name(), p.job().describe(), p.job().nGpus(),
+                    tooFew(p.job(), have)));
         } else {
             StepPlan sp = planWith(spec, v, () -> planner.plan(v.topology(), p.job(), Double.NaN));
             if (sp.memory().fits()) {

@@ -124,7 +124,7 @@ public final class ReportCharts {
         List<ReportData.PlanRow> rows = d.plans().stream().filter(p -> p.plan().equals(plan)).toList();
         for (ReportData.PlanRow r : rows) {
             if (!r.fits()) {
-                bars.put(r.variant() + " (" + r.computeSource() + ")", new LinkedHashMap<>());
+                bars.put(r.variant() + " (" + r.notFitReason() + ")", new LinkedHashMap<>());
                 continue;
             }
             LinkedHashMap<String, Double> parts = new LinkedHashMap<>();

@@ -165,7 +165,8 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param plan         plan name
      * @param job          the job in words
      * @param gpus         GPUs used
-     * @param fits         false when the cluster has too few GPUs (all numbers 0)
+     * @param fits         false when the cluster has too few GPUs or they too little memory (the times 0, the reason
+     *                     in {@code notFitReason})
      * @param computeMs    compute per step
      * @param bubbleMs     pipeline bubble per step
      * @param commMs       all communication per step
@@ -173,7 +174,7 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param stepMs       step time
      * @param tokensPerS   throughput
      * @param efficiency   compute / step
-     * @param computeSource how compute was obtained
+     * @param computeSource how compute was obtained; empty for a plan that does not fit
      * @param mfu          end-to-end model FLOPs utilisation (model FLOPs / (GPUs x peak x step)); NaN when not planned
      *                     or the peak is unknown
      * @param memoryGib    memory one GPU needs (first pipeline stage), GiB = 2^30 B; NaN when not planned
@@ -181,11 +182,37 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
      * @param headroomMs   overlappable communication the compute windows could still take before the step grows,
      *                     ms ({@code StepPlan.overlapHeadroomUs}, plan's "overlap headroom" line); NaN when not planned
      * @param idleGpus     empty, or the variant's GPUs the job leaves idle and why ({@code StepPlan.idleGpus})
+     * @param notFitReason empty when the plan fits, else why not (too few GPUs, too little GPU memory); the last
+     *                     column of {@code plans.csv}, so readers of the columns before it keep them
      */
     public record PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
             double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
             String computeSource, double mfu, double memoryGib, double capacityGib, double headroomMs,
-            String idleGpus) {
+            String idleGpus, String notFitReason) {
+
+        /** A row that fits, with its GPUs left idle (or empty); other parameters as the record's. */
+        public PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
+                double bubbleMs, double commMs, double exposedMs, double stepMs, double tokensPerS, double efficiency,
+                String computeSource, double mfu, double memoryGib, double capacityGib, double headroomMs,
+                String idleGpus) {
+            this(variant, plan, job, gpus, fits, computeMs, bubbleMs, commMs, exposedMs, stepMs, tokensPerS,
+                    efficiency, computeSource, mfu, memoryGib, capacityGib, headroomMs, idleGpus, "");
+        }
+
+        /**
+         * A plan that does not fit the variant: every time 0, MFU, memory and headroom NaN.
+         *
+         * @param variant variant
+         * @param plan    plan name
+         * @param job     the job in words
+         * @param gpus    GPUs the job needs
+         * @param reason  why it does not fit
+         * @return the row
+         */
+        public static PlanRow notFitting(String variant, String plan, String job, int gpus, String reason) {
+            return new PlanRow(variant, plan, job, gpus, false, 0, 0, 0, 0, 0, 0, 0, "", Double.NaN, Double.NaN,
+                    Double.NaN, Double.NaN, "", reason);
+        }
 
         /** A row with no GPUs left idle; other parameters as the record's. */
         public PlanRow(String variant, String plan, String job, int gpus, boolean fits, double computeMs,
@@ -216,8 +243,8 @@ public record ReportData(String title, String specFile, List<VariantRow> variant
             double cap = m.capacityBytes() / MemoryPlan.GIB;
             if (!m.fits()) {
                 return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), false, 0, 0, 0, 0, 0, 0, 0,
-                        "does not fit in GPU memory: needs " + m.summary(), Double.NaN, need, cap, Double.NaN,
-                        sp.idleGpus());
+                        "", Double.NaN, need, cap, Double.NaN, sp.idleGpus(),
+                        "does not fit in GPU memory: needs " + m.summary());
             }
             return new PlanRow(variant, plan, sp.job().describe(), sp.job().nGpus(), true, sp.computeUs() / 1e3,
                     sp.bubbleUs() / 1e3, sp.commUs() / 1e3, sp.exposedUs() / 1e3, sp.stepUs() / 1e3, sp.tokensPerS(),

@@ -102,7 +102,7 @@ public final class ReportSummary {
         Map<String, List<String>> why = new LinkedHashMap<>();
         for (ReportData.VariantRow v : d.variants()) {
             d.plans().stream().filter(p -> p.variant().equals(v.variant()) && p.plan().equals(plan) && !p.fits())
-                    .findFirst().ifPresent(p -> why.computeIfAbsent(p.computeSource(), k -> new ArrayList<>())
+                    .findFirst().ifPresent(p -> why.computeIfAbsent(p.notFitReason(), k -> new ArrayList<>())
                             .add("\"" + v.variant() + "\""));
         }
         why.forEach((reason, variants) -> out.add(String.join(", ", variants) + ": " + reason));

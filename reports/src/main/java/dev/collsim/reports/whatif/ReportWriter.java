@@ -1,7 +1,11 @@
 package dev.collsim.reports.whatif;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.collsim.reports.chart.ChartFiles;
 import dev.collsim.reports.io.AtomicFolder;
 import dev.collsim.reports.io.CsvTable;
@@ -71,8 +75,7 @@ public final class ReportWriter {
             csv(out, dataFiles, "scaling", ReportData.ScalingRow.class, data.scaling());
             csv(out, dataFiles, "targets", ReportData.TargetRow.class, data.targets());
             csv(out, dataFiles, "algorithm-map", ReportData.AlgoCellRow.class, data.algorithmMap());
-            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-            out.write("report.json", json.writeValueAsBytes(data));
+            out.write("report.json", reportJson().writeValueAsBytes(data));
             dataFiles.add(0, "report.json");
             if (specText != null) {
                 out.write("spec.yaml", utf8(specText));
@@ -84,6 +87,37 @@ public final class ReportWriter {
             files.add(0, "index.html");
             out.commit();
             return new Written(index.getParent(), index, files);
+        }
+    }
+
+    /** report.json's numbers that are not numbers as null ({@link #reportJson}). */
+    private static final SimpleModule NOT_A_NUMBER_AS_NULL = new SimpleModule("not-a-number-as-null")
+            .addSerializer(Double.class, new NumberOrNull()).addSerializer(Double.TYPE, new NumberOrNull());
+
+    /**
+     * report.json writes a number that is not one (NaN, infinite: MFU of a plan that does not fit, an unknown memory)
+     * as JSON {@code null}, as the CSV leaves its cell empty ({@link CsvTable}); Jackson's default is the string
+     * {@code "NaN"}, which a JSON reader takes for text.
+     *
+     * @return the mapper report.json is written with (indented)
+     */
+    static ObjectMapper reportJson() {
+        return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).registerModule(NOT_A_NUMBER_AS_NULL);
+    }
+
+    /** A double as a JSON number, or null when it is NaN or infinite. */
+    private static final class NumberOrNull extends StdSerializer<Double> {
+        NumberOrNull() {
+            super(Double.class);
+        }
+
+        @Override
+        public void serialize(Double v, JsonGenerator g, SerializerProvider p) throws IOException {
+            if (v.isNaN() || v.isInfinite()) {
+                g.writeNull();
+            } else {
+                g.writeNumber(v);
+            }
         }
     }
 

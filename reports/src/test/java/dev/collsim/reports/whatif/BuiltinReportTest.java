@@ -83,10 +83,10 @@ class BuiltinReportTest {
         assertTrue(big.get(0).stepMs() < baseDense.stepMs() && big.get(0).tokensPerS() > baseDense.tokensPerS());
         List<ReportData.PlanRow> small = d.plans().stream().filter(p -> p.variant().equals("1 host")).toList();
         assertEquals("does not fit: needs 32 GPUs (dp=2 x tp=8 x pp=2), the cluster has 8; even dp=1 needs 16",
-                small.get(0).computeSource());
-        assertTrue(small.get(1).computeSource().endsWith("the cluster has 8; no dp of at most 4 (what fits) is"
+                small.get(0).notFitReason());
+        assertTrue(small.get(1).notFitReason().endsWith("the cluster has 8; no dp of at most 4 (what fits) is"
                 + " allowed: global batch 256 / (micro-batch 1 x dp) must be whole, dp a multiple of ep=8"),
-                small.get(1).computeSource());
+                small.get(1).notFitReason());
         assertTrue(ReportSummary.text(ReportSummary.table(d)).contains(" ms at dp=16 "),
                 ReportSummary.text(ReportSummary.table(d)));
         assertTrue(d.scaling().stream().anyMatch(r -> r.variant().equals("32 hosts") && r.gpus() == 256));

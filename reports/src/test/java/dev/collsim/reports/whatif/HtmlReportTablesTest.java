@@ -172,7 +172,7 @@ class HtmlReportTablesTest {
         assertTrue(html.contains("<td>0.525</td><td class=l>70.0 of 80.0 GiB</td>"), html);
         assertTrue(html.contains("<td class=l>does not fit by 10.0 GiB (90.0 of 80.0)</td>"), html);
         String csv = CsvTable.of(ReportData.PlanRow.class, List.of(fits));
-        assertTrue(csv.lines().findFirst().orElseThrow().endsWith("mfu,memoryGib,capacityGib,headroomMs,idleGpus"), csv);
+        assertTrue(csv.lines().findFirst().orElseThrow().endsWith("mfu,memoryGib,capacityGib,headroomMs,idleGpus,notFitReason"), csv);
         // plan's overlap headroom: this job's overlap is 0, so nothing hides and no window is open (0 ms)
         assertEquals(0.0, fits.headroomMs(), 0);
         assertTrue(html.contains("headroom ms</th><th>step ms</th>") && html.contains("<td>0.0</td><td>100.0</td>"

@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 class PlanChartJsonTest {
 
     private static ReportData.PlanRow plan(String variant, boolean fits, double compute, double exposed) {
-        return new ReportData.PlanRow(variant, "p", "job", 32, fits, fits ? compute : 0, 0, exposed, exposed,
-                fits ? compute + exposed : 0, 1, 0.5, fits ? "6 x N x tokens" : "does not fit: needs 32 GPUs, the"
-                + " cluster has 8");
+        return fits ? new ReportData.PlanRow(variant, "p", "job", 32, true, compute, 0, exposed, exposed,
+                compute + exposed, 1, 0.5, "6 x N x tokens")
+                : ReportData.PlanRow.notFitting(variant, "p", "job", 32,
+                        "does not fit: needs 32 GPUs, the cluster has 8");
     }
 
     private static ReportData.PlanCommRow comm(String variant, double exposed) {

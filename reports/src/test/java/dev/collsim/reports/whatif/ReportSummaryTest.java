@@ -141,12 +141,12 @@ class ReportSummaryTest {
                 "analytical"), new ReportData.VariantRow("1 host", "c", 1, 8, "hosts 1", "", "", "analytical"),
                 new ReportData.VariantRow("1 host B", "c", 1, 8, "hosts 1", "", "", "analytical"),
                 new ReportData.VariantRow("small GPUs", "c", 4, 32, "host-type", "", "", "analytical"));
-        ReportData.PlanRow noRoom = new ReportData.PlanRow("small GPUs", "70B", "job", 32, false, 0, 0, 0, 0, 0, 0, 0,
+        ReportData.PlanRow noRoom = ReportData.PlanRow.notFitting("small GPUs", "70B", "job", 32,
                 "does not fit in GPU memory: needs 90 GiB");
         List<ReportData.PlanRow> plans = List.of(plan("base", 200),
-                new ReportData.PlanRow("1 host", "70B", "job", 32, false, 0, 0, 0, 0, 0, 0, 0, few),
-                new ReportData.PlanRow("1 host B", "70B", "job", 32, false, 0, 0, 0, 0, 0, 0, 0, few), noRoom,
-                new ReportData.PlanRow("base", "8B", "job", 64, false, 0, 0, 0, 0, 0, 0, 0, "does not fit: other"));
+                ReportData.PlanRow.notFitting("1 host", "70B", "job", 32, few),
+                ReportData.PlanRow.notFitting("1 host B", "70B", "job", 32, few), noRoom,
+                ReportData.PlanRow.notFitting("base", "8B", "job", 64, "does not fit: other"));
         ReportData d = new ReportData("t", "s", variants, List.of(), List.of(), plans, List.of(), List.of(), List.of(),
                 List.of(), List.of());
         assertEquals(List.of("efficiency: compute time / step time of \"70B\" (collsim plan's scaling efficiency;"

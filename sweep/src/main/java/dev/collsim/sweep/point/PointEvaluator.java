@@ -108,7 +108,7 @@ public final class PointEvaluator {
         double capital = c.capital(lastBom);
         if (!r.fits()) {
             return new PointResult(p, d, w.name(), w.kind(), space.label(d), space.axisLabels(d), PointResult.NO_FIT,
-                    r.computeSource(), lastBom.gpus(), hosts, 0, Double.NaN, Double.NaN, "", Double.NaN, Double.NaN,
+                    r.notFitReason(), lastBom.gpus(), hosts, 0, Double.NaN, Double.NaN, "", Double.NaN, Double.NaN,
                     r.memoryGib(), "", lastBom.nicPorts(), lastBom.switchPorts(), lastBom.cables(), capital, Double.NaN,
                     Double.NaN, c.powerKw(lastBom.gpus()));
         }

@@ -110,7 +110,7 @@ public final class AccuracyText {
         sb.append(System.lineSeparator()).append(AccuracySummary.of(rows).render());
         PredictionBand band = AccuracySummary.band(rows);
         sb.append(String.format(Locale.ROOT, "Uncalibrated band (median over the healthy datasets of their median error;"
-                + " PredictionBand.UNCALIBRATED): below 1 MiB %.1f %%, at >= 1 MiB %.1f %%.%n", PredictionBand.stored(band.belowMiBPercent()),
+                + " the typical error collsim quotes where no calibration applies): below 1 MiB %.1f %%, at >= 1 MiB %.1f %%.%n", PredictionBand.stored(band.belowMiBPercent()),
                 PredictionBand.stored(band.atLeastMiBPercent())));
         return sb.toString();
     }

@@ -7,6 +7,7 @@ import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.HostType;
 import dev.collsim.topology.catalog.OwnNvlinkDomain;
 import dev.collsim.topology.catalog.SystemHost;
+import dev.collsim.topology.fabric.ClusterLimits;
 import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricWarnings;
 import dev.collsim.topology.io.ClusterLoader;
@@ -284,11 +285,18 @@ public final class ClusterOption {
      * above the NICs', an oversubscription no traffic reaches), printed once on stderr by every command that resolves
      * {@code -c} (predict, plan, compare, topo check) and by report for its base cluster.
      *
+     * Only a fabric a YAML spec wrote is judged (a file or a shipped config): a catalog {@code NAMExN} gets collsim's
+     * own non-blocking fabric, and is not built for it (predict answers {@code dgx-h100x100000} without building
+     * its hosts), nor is a cluster past {@link ClusterLimits#hostsProblem the host limit}.
+     *
      * @param s a resolved cluster
      * @return the warning lines (no leading "warning:"), empty for a cluster without a YAML spec or fabric
      */
     public static List<String> fabricWarnings(ClusterSource s) {
-        return s.spec() == null ? List.of() : FabricWarnings.of(s.spec(), s.topology());
+        boolean written = s.origin() == ClusterSource.Origin.FILE || s.origin() == ClusterSource.Origin.CONFIG;
+        return !written || s.spec() == null || s.spec().fabric() == null
+                || ClusterLimits.hostsProblem(s.spec().count()) != null ? List.of()
+                : FabricWarnings.of(s.spec(), s.topology());
     }
 
     /**

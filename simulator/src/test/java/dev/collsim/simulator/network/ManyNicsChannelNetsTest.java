@@ -14,7 +14,6 @@ import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Nic;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -90,19 +89,10 @@ class ManyNicsChannelNetsTest {
             List<Integer> order = r.order();
             Gpu from = T.gpusOf(0).get(order.get(order.size() - 1));
             Gpu to = T.gpusOf(1).get(order.get(0));
-            List<Device> hops = devices(m, router.route(m.indexOf(from), m.indexOf(to), c, nets.exit(c, 0),
+            List<Device> hops = TestFabrics.routeDevices(m, router.route(m.indexOf(from), m.indexOf(to), c, nets.exit(c, 0),
                     nets.entry(c, 8)));
             List<String> nicIds = hops.stream().filter(Nic.class::isInstance).map(Device::id).distinct().toList();
             assertEquals(List.of("h0/nic" + r.exitNic(), "h1/nic" + r.entryNic()), nicIds, hops::toString);
         }
-    }
-
-    private static List<Device> devices(NetworkModel m, Route r) {
-        List<Device> out = new ArrayList<>();
-        for (int i = 0; i < r.size(); i++) {
-            out.add(m.vertex(m.source(r.link(i))));
-            out.add(m.vertex(m.target(r.link(i))));
-        }
-        return out;
     }
 }

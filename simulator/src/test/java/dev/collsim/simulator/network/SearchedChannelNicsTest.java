@@ -25,7 +25,6 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -84,7 +83,7 @@ class SearchedChannelNicsTest {
         HostCrossings.assertCrossings(t, expected);
         for (int c = 0; c < 2; c++) {
             int rail = c == 0 ? 7 : 0;
-            List<Device> hops = devices(m, router.route(m.indexOf(gpu(expected[c][0] / 8, expected[c][0] % 8)),
+            List<Device> hops = TestFabrics.routeDevices(m, router.route(m.indexOf(gpu(expected[c][0] / 8, expected[c][0] % 8)),
                     m.indexOf(gpu(expected[c][1] / 8, expected[c][1] % 8)), c, nets.exit(c, expected[c][0]),
                     nets.entry(c, expected[c][1])));
             assertTrue(hops.contains(nicsOf(0).stream().filter(n -> n.rail() == rail).findFirst().orElseThrow()),
@@ -133,14 +132,5 @@ class SearchedChannelNicsTest {
 
     private static Gpu gpu(int host, int index) {
         return DGX.gpusOf(host).stream().filter(g -> g.index() == index).findFirst().orElseThrow();
-    }
-
-    private static List<Device> devices(NetworkModel m, Route r) {
-        List<Device> out = new ArrayList<>();
-        for (int i = 0; i < r.size(); i++) {
-            out.add(m.vertex(m.source(r.link(i))));
-            out.add(m.vertex(m.target(r.link(i))));
-        }
-        return out;
     }
 }

@@ -119,4 +119,18 @@ final class TestFabrics {
         }
         return out;
     }
+
+    /**
+     * @param m the network model
+     * @param r a route in it
+     * @return the devices at both ends of each of the route's links, in order (a device between two links twice)
+     */
+    static List<Device> routeDevices(NetworkModel m, Route r) {
+        List<Device> out = new ArrayList<>();
+        for (int i = 0; i < r.size(); i++) {
+            out.add(m.vertex(m.source(r.link(i))));
+            out.add(m.vertex(m.target(r.link(i))));
+        }
+        return out;
+    }
 }

@@ -98,6 +98,10 @@ public record HostLaunch(int gpusPerThread, int threadsPerProcess, boolean cudaG
      * 231.1, 230.4 (235.6), over the 10 healthy files 103.6, 103.6, 104.3 (112.3); without the skew, at 4.7: 374.8,
      * 229.1, 103.7. Leaving one healthy file out gives 4.3-4.5 (4.3 without the dkh, thanos, ND A100 v4 or RTX 4090
      * file, 4.5 without the 4x L40S, OCI BM.GPU4.8 or 4x GB200 file); 4.4, the healthy files' best, is the middle.
+     * One figure per GPU and call, whatever the call's channel count: a cost per channel (NCCL 2.19.3
+     * {@code src/enqueue.cc addCollToPlan} and {@code uploadWork} handle one work element per channel) fits the four
+     * {@code -g 8} A100 runs' LL sizes at rates 5.3x apart and breaks the NVLS {@code -g 8} runs, so it is not
+     * charged (docs/launch-overhead.md, "A host cost per channel under -g G?"; {@code HostChannelCostDerivationTest}).
      */
     public static final double HOST_PER_GPU_US = 4.4;
 

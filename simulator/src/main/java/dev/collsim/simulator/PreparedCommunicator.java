@@ -7,7 +7,6 @@ import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.channel.AwsOfiNcclNvlsChunks;
 import dev.collsim.simulator.channel.AwsOfiNcclProto;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ScaleUp;
@@ -108,8 +107,7 @@ public final class PreparedCommunicator {
         }
         NcclSettings given = ncclEnv == null ? NcclSettings.DEFAULTS : ncclEnv;
         boolean pluginSimple = AwsOfiNcclProto.forcesSimple(topology, ranks, given, runMinor);
-        NcclSettings s = AwsOfiNcclNvlsChunks.apply(topology, AwsOfiNcclProto.apply(topology, ranks, given, runMinor),
-                runMinor);
+        NcclSettings s = AwsOfiNcclProto.apply(topology, ranks, given, runMinor);
         CommunicatorRanks.check(topology, ranks);
         ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
         TuningConstants constants = TuningConstants.of(version).forRun(runMinor);

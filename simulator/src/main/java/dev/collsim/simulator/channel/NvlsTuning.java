@@ -139,8 +139,11 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk, boolean tr
      * NCCL's rule): a set value wins over NCCL's defaults and over 2.30.7's sm100 tuning (v2.30.7-1
      * {@code src/transport/nvls.cc}: "User overrides take priority over tuning", "env var &gt; tuning &gt; fallback";
      * v2.20.3-1 {@code src/enqueue.cc} line 1715 and v2.26.2-1 line 1894 read the tree cap per call). The chunk
-     * also moves the tree cap NCCL derives from it (the chunk itself below 4 nodes). aws-ofi-nccl sets both on AWS
-     * hosts ({@link AwsOfiNcclNvlsChunks}).
+     * also moves the tree cap NCCL derives from it (the chunk itself below 4 nodes). aws-ofi-nccl sets both to
+     * 524288 on AWS hosts (v1.8.0-aws the tree cap, v1.9.0-aws both, {@code src/platform-aws.c platform_init},
+     * {@code setenv(..., 0)}; v1.17.0 in the p5 and later platform entries), as its INFO log prints; collsim applies
+     * them where the run's settings (header, log) state them, not by the network class: runs with an unknown plugin
+     * release disagree (docs/accuracy.md, "Checked 2026-12-07 (hnvlst)").
      *
      * @param s      the run's NCCL settings
      * @param nNodes NCCL nodes

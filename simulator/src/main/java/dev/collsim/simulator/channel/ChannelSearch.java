@@ -119,7 +119,7 @@ public final class ChannelSearch {
         boolean nvlsSupport = agreed.hasNvSwitch && minSm >= 90 && settings.nvlsEnable() != 0
                 && agreed.graphs.nvls().present() && NvlsTuning.ncclNvlsInitSupports(version, minLocal);
         NvlsTuning nvls = NvlsTuning.of(version, minSm, nNodes, minLocal, agreed.minNetBw,
-                agreed.graphs.nvls().typeInter());
+                agreed.graphs.nvls().typeInter()).withSettings(settings, nNodes);
         GraphSummary nvlsTime = multi ? agreed.nvlsTime.withLatencyInter(netUs) : agreed.nvlsTime;
         return new ChannelPlan(graphs, ranks.size(), nNodes, maxLocal, minLocal, minSm, maxSm, agreed.cpu,
                 agreed.hasNvSwitch, nvlsSupport, runtime, RuntimeChannels.nvlsChannels(nvls, settings),

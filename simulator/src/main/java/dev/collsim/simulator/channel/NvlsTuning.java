@@ -1,5 +1,6 @@
 package dev.collsim.simulator.channel;
 
+import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
 
@@ -121,7 +122,9 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk, boolean tr
      * line 160); from 2.28.7 two suffice ({@code gpuCount < 2}: v2.28.7-1 and v2.28.9-1 line 161, v2.30.7-1 line 262).
      * So a 2 x 2 DGX H100 communicator has no NVLS or NVLSTree before 2.28.7. Entries model ranges: the 2.28.9 entry
      * stands for 2.28.3 too (2.28.3 still refuses two GPUs), and the 2.19.4 entry for 2.20, which also refuses NVLS
-     * on several nodes ({@code || comm->nNodes > 1 || comm->MNNVL}, v2.20.5-1 line 240): not modelled.
+     * on several nodes in its text ({@code || comm->nNodes > 1 || comm->MNNVL}, v2.20.5-1 line 240), but
+     * {@code initTransportsRank} calls it (v2.20.3-1 {@code src/init.cc} line 1008) before it counts the nodes
+     * (line 1082), so the test reads 0 and 2.20 runs NVLSTree between nodes: nothing to model.
      *
      * @param version   NCCL release
      * @param localGpus fewest GPUs of the communicator on one NCCL node
@@ -129,6 +132,30 @@ public record NvlsTuning(int channels, long chunk, long treeMaxChunk, boolean tr
      */
     public static boolean ncclNvlsInitSupports(NcclVersion version, int localGpus) {
         return version.minor() >= NcclVersion.V2_28_9.minor() ? localGpus >= 2 : localGpus > 2;
+    }
+
+    /**
+     * The tuning with the run's NCCL_NVLS_CHUNKSIZE and NCCL_NVLSTREE_MAX_CHUNKSIZE where set (a size; -2 keeps
+     * NCCL's rule): a set value wins over NCCL's defaults and over 2.30.7's sm100 tuning (v2.30.7-1
+     * {@code src/transport/nvls.cc}: "User overrides take priority over tuning", "env var &gt; tuning &gt; fallback";
+     * v2.20.3-1 {@code src/enqueue.cc} line 1715 and v2.26.2-1 line 1894 read the tree cap per call). The chunk
+     * also moves the tree cap NCCL derives from it (the chunk itself below 4 nodes). aws-ofi-nccl sets both to
+     * 524288 on AWS hosts (v1.8.0-aws the tree cap, v1.9.0-aws both, {@code src/platform-aws.c platform_init},
+     * {@code setenv(..., 0)}; v1.17.0 in the p5 and later platform entries), as its INFO log prints; collsim applies
+     * them where the run's settings (header, log) state them, not by the network class: runs with an unknown plugin
+     * release disagree (docs/accuracy.md, "Checked 2026-12-07 (hnvlst)").
+     *
+     * @param s      the run's NCCL settings
+     * @param nNodes NCCL nodes
+     * @return this tuning with the settings applied
+     */
+    public NvlsTuning withSettings(NcclSettings s, int nNodes) {
+        if (s.nvlsChunkSize().isEmpty() && s.nvlsTreeMaxChunkSize().isEmpty()) {
+            return this;
+        }
+        long c = s.nvlsChunkSize().orElse(chunk);
+        long derived = treeMaxChunk == chunk && nNodes < 4 ? c : treeMaxChunk;
+        return new NvlsTuning(channels, c, s.nvlsTreeMaxChunkSize().orElse(derived), treeFromStep);
     }
 
     /** @return the NVLSTree chunk before its size steps from 2.21 on: min(chunk, treeMaxChunk), bytes */

@@ -234,6 +234,24 @@ public final class NcclSettings {
         return intOr(NcclVariable.NCCL_NVLS_ENABLE, 2);
     }
 
+    /**
+     * @return NCCL_NVLS_CHUNKSIZE if set, bytes: NCCL's NVLS chunk ({@code comm->nvlsChunkSize}, NCCL 2.30.7
+     *         {@code src/transport/nvls.cc}; a set value wins over 2.30.7's sm100 tuning)
+     */
+    public Optional<Long> nvlsChunkSize() {
+        return Optional.ofNullable((Long) values.get(NcclVariable.NCCL_NVLS_CHUNKSIZE));
+    }
+
+    /**
+     * @return NCCL_NVLSTREE_MAX_CHUNKSIZE if set to a size, bytes; empty when unset or -2 (NCCL's own rule: 64 KiB on 4
+     *         or more nodes, else the chunk; NCCL 2.20.3 {@code src/enqueue.cc calcCollChunking}, 2.30.7
+     *         {@code src/transport/nvls.cc})
+     */
+    public Optional<Long> nvlsTreeMaxChunkSize() {
+        Long v = (Long) values.get(NcclVariable.NCCL_NVLSTREE_MAX_CHUNKSIZE);
+        return v == null || v < 0 ? Optional.empty() : Optional.of(v);
+    }
+
     /** @return NCCL_NVLS_NCHANNELS if set; NCCL's default 16 on sm90, 24/32 on sm100 ({@code src/init.cc}) */
     public Optional<Integer> nvlsNChannels() {
         return Optional.ofNullable((Integer) values.get(NcclVariable.NCCL_NVLS_NCHANNELS));

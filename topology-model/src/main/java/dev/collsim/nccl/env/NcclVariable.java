@@ -61,6 +61,14 @@ public enum NcclVariable {
             (n, v) -> bytesAtLeast(n, v, 0)),
     /** NVLink SHARP: 0 off, 1 on, 2 auto. */
     NCCL_NVLS_ENABLE("0, 1 or 2 (auto)", "2", "src/transport/nvls.cc", (n, v) -> intIn(n, v, 0, 2)),
+    /** NVLS chunk, bytes: the NVLS AllReduce chunk before its size steps and the NVLSTree chunk from 2.21 on. */
+    NCCL_NVLS_CHUNKSIZE("a size in bytes >= 512 (the Simple grain), a whole number, decimal or 0x hex",
+            "131072 (128 KiB; 2.30.7 tunes it on several sm100 nodes)", "src/transport/nvls.cc",
+            (n, v) -> bytesAtLeast(n, v, 512)),
+    /** Largest NVLSTree chunk, bytes, from NCCL 2.20 (-2: 64 KiB on 4 or more nodes, else the chunk). */
+    NCCL_NVLSTREE_MAX_CHUNKSIZE("-2 (auto) or a size in bytes >= 512, a whole number, decimal or 0x hex",
+            "-2 (64 KiB on 4 or more nodes, else the NVLS chunk)", "src/enqueue.cc (2.20-2.26), src/transport/nvls.cc",
+            (n, v) -> "-2".equals(v.trim()) ? Long.valueOf(-2) : bytesAtLeast(n, v, 512)),
     /** NVLS runtime channels. */
     NCCL_NVLS_NCHANNELS("an integer in [1, 64]", "16 (sm90), 24/32 (sm100)", "src/init.cc",
             (n, v) -> intIn(n, v, 1, MAXCHANNELS)),

@@ -30,6 +30,8 @@ public final class DiagnosisText {
                 g.nic().ifPresent(n -> sb.append("; network ").append(n.describe()).append(" per host")
                         .append(n.line() > 0 ? "" : " (" + n.text() + ")"));
                 sb.append('\n');
+                g.nic().filter(n -> !n.assumed().isEmpty())
+                        .ifPresent(n -> sb.append("  assumed: ").append(n.assumed()).append('\n'));
             }
             if (g.findings().isEmpty()) {
                 sb.append("  no problem found").append(judged(g)).append('\n');

@@ -64,9 +64,10 @@ public final class DiagnosisText {
         if (bound.isEmpty() || peak.isEmpty() || d.nRanks() < 2 || !bandwidth || bound.getAsDouble() <= 0) {
             return "";
         }
-        return String.format(Locale.ROOT, ": the peak is %.0f %% of the %.1f GB/s bound diagnose judges by (NCCL's"
-                + " figures for the GPU links and the hosts' NICs for a ring; NVLS and trees can pass it; a run under"
-                + " 50 %% of it is flagged); against collsim's prediction, size by size: collsim compare -m FILE"
-                + " [-c CLUSTER]", 100 * peak.getAsDouble() / bound.getAsDouble(), bound.getAsDouble());
+        return String.format(Locale.ROOT, ": the peak is %.0f %% of the %.1f GB/s NCCL ring bound diagnose judges by"
+                + " (a ring over NCCL's figures for the GPU links and the hosts' NICs, not the physical busbw bound"
+                + " predict and compare print; NVLS and trees can pass it; a run under 50 %% of it is flagged);"
+                + " against collsim's prediction, size by size: collsim compare -m FILE [-c CLUSTER]",
+                100 * peak.getAsDouble() / bound.getAsDouble(), bound.getAsDouble());
     }
 }

@@ -51,7 +51,7 @@ public final class CollsimCommand implements Callable<Integer> {
     /** Runs the built-in what-if report (the main job). */
     @Override
     public Integer call() throws InputException {
-        return mainJob(spec.commandLine().getOut(), calibration);
+        return mainJob(spec.commandLine().getOut(), spec.commandLine().getErr(), calibration);
     }
 
     /**
@@ -59,14 +59,15 @@ public final class CollsimCommand implements Callable<Integer> {
      * (what {@code collsim} with no arguments runs; {@link Main} calls it without parsing a command line).
      *
      * @param out         standard output
+     * @param err         standard error (the variants' fabric warnings)
      * @param calibration the {@code --calibration} value, null when not given ({@link CalibrationOption})
      * @return {@link ExitCodes#OK}
      * @throws InputException when the calibration file is invalid (never for the built-in spec itself)
      * @throws UserError      when the report folder cannot be written (exit {@link ExitCodes#USAGE})
      */
-    static int mainJob(PrintWriter out, Path calibration) throws InputException {
+    static int mainJob(PrintWriter out, PrintWriter err, Path calibration) throws InputException {
         try {
-            WhatIfRun.run(BuiltinSpec.read(), BuiltinSpec.text(), Path.of(WhatIfRun.DEFAULT_OUTPUT), out,
+            WhatIfRun.run(BuiltinSpec.read(), BuiltinSpec.text(), Path.of(WhatIfRun.DEFAULT_OUTPUT), out, err,
                     WhatIfRun.terminal(), calibration);
             return ExitCodes.OK;
         } catch (UncheckedIOException e) {

@@ -34,7 +34,7 @@ public final class Main {
             // a tenth of a second of start-up); its failures are mapped exactly as picocli's handler below maps them
             int code;
             try {
-                code = CollsimCommand.mainJob(out, null);
+                code = CollsimCommand.mainJob(out, err, null);
             } catch (Exception e) {
                 code = failure(e, err);
             }

@@ -15,9 +15,14 @@ import java.util.Objects;
  * @param gdr    GPUDirect RDMA capable
  * @param rail   rail index (NIC i of every host is on rail i); -1 if none
  * @param busId  PCI bus id (empty if unknown)
+ * @param ncclDev NCCL's NET device index of this NIC on its host (the {@code dev} of its {@code <net>} in NCCL's
+ *               topology XML and of a {@code <net>} in NCCL's graph XML; NCCL 2.28.9 {@code src/graph/topo.cc
+ *               ncclTopoPopulateNics}: plugin device n gets {@code dev} n, one numbering per host). Readers whose
+ *               NICs carry no number of their own (an InfraGraph host of several NIC components) pass it; the
+ *               other constructor takes the number the id ends with ({@link #devOfId})
  */
-public record Nic(String id, int host, String name, Bandwidth speed, int port, boolean gdr, int rail, String busId)
-        implements Device {
+public record Nic(String id, int host, String name, Bandwidth speed, int port, boolean gdr, int rail, String busId,
+        int ncclDev) implements Device {
 
     /**
      * NCCL's numbering of a host's NICs, the one order collsim numbers them in (the search's NICs, a ring channel's
@@ -40,15 +45,24 @@ public record Nic(String id, int host, String name, Bandwidth speed, int port, b
         if (speed.gbps() <= 0) {
             throw new IllegalArgumentException("NIC " + id + ": speed must be > 0");
         }
+        if (ncclDev < 0) {
+            throw new IllegalArgumentException("NIC " + id + ": NET device index must be >= 0");
+        }
     }
 
     /**
-     * @return NCCL's NET device index of this NIC (the {@code dev} of its {@code <net>} in NCCL's topology XML and
-     *         of a {@code <net>} in NCCL's graph XML): the number its id ends with, as the readers name NICs (the
-     *         NCCL topology XML reader {@code h<host>/nic<dev>}, catalog hosts {@code nic<k>} in NIC order) and as
-     *         {@code topo export --format nccl-xml} writes it back; 0 when the id ends with no digit
+     * A NIC numbered by its id ({@link #devOfId}), as the NCCL topology XML reader ({@code h<host>/nic<dev>}) and the
+     * catalog hosts ({@code nic<k>} in NIC order) name NICs.
      */
-    public int ncclDev() {
+    public Nic(String id, int host, String name, Bandwidth speed, int port, boolean gdr, int rail, String busId) {
+        this(id, host, name, speed, port, gdr, rail, busId, devOfId(Objects.requireNonNull(id, "id")));
+    }
+
+    /**
+     * @param id a NIC id
+     * @return the number the id ends with; 0 when it ends with no digit
+     */
+    public static int devOfId(String id) {
         int i = id.length();
         while (i > 0 && Character.isDigit(id.charAt(i - 1))) {
             i--;

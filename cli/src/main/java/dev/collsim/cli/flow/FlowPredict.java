@@ -227,7 +227,7 @@ public final class FlowPredict {
                     s.collective().testName(), s.sizeBytes(), s.ranks(), s.placement(), s.startUs()));
         }
         h.add("algo/proto/nch = what was simulated (NCCL's choice unless --schedule/--channels; the flow time has no"
-                + " protocol); nccl_est -1 (NCCL has no model of contention); bound = the physical bound of"
+                + " protocol); nccl_est -1 (NCCL has no model of contention); bound = the physical busbw bound of"
                 + " the GPU and NIC links and of the fabric's leaf uplinks (oversubscription; ECMP collisions not"
                 + " counted); links = the links backend's busbw"
                 + " (this schedule, each transfer alone on its route, no sharing, no link over its capacity), at most"

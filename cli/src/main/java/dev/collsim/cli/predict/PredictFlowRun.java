@@ -151,7 +151,8 @@ final class PredictFlowRun {
                 ? "sharing of links (links backend: every transfer alone)"
                 : flowOptions.hasJobs() ? "jobs other than the --job ones" : "congestion from other jobs (add --job)";
         return "# Simulated by collsim, not measured: time/algbw/busbw are the " + backend + " backend's time of the"
-                + " schedule; nccl_est -1; bound is the best busbw the GPU and NIC links and the fabric's leaf uplinks"
+                + " schedule; nccl_est -1; bound is the physical busbw bound, the best busbw the GPU and NIC links and"
+                + " the fabric's leaf uplinks"
                 + " allow" + boundFor.map(s -> " " + s).orElse("") + " (oversubscription counted, ECMP collisions not, "
                 + (flowOptions.hasFailures() ? "the failed links and devices counted as working" : "nothing failed")
                 + "); links is the links backend's"

@@ -56,8 +56,10 @@ final class PredictWriter {
     void text(List<String> header, List<PredictRow> rows, boolean all, Optional<String> boundFor) {
         text(header, rows, all, heldBy(rows).map(l -> l + System.lineSeparator()).orElse("")
                 + "# Predicted by collsim, not measured: time/algbw/busbw are collsim's prediction;"
-                + " nccl_est is NCCL's own model (-1: none); bound is the best busbw the links allow"
-                + boundFor.map(s -> " " + s).orElse("") + " (N/A: no link limits it, as with one rank). Not modelled:"
+                + " nccl_est is NCCL's own model (-1: none); bound is the physical busbw bound, the best busbw the links"
+                + " allow at their physical speeds" + boundFor.map(s -> " " + s).orElse("") + " (N/A: no link limits it,"
+                + " as with one rank; the '# Channels:' GB/s are NCCL's graph bandwidth per channel, not a bound)."
+                + " Not modelled:"
                 + " congestion from other jobs, link sharing above the leaf uplinks (ECMP collisions: --backend flow),"
                 + " clocks, CUDA graph launch; oversubscribed leaf uplinks are timed (a '# fabric:' line names the"
                 + " sizes they limit).");

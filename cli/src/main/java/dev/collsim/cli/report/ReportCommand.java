@@ -86,7 +86,8 @@ public final class ReportCommand implements Callable<Integer> {
 
     int runOrFail(ReportSpec s, String text, Path out, boolean progress) throws InputException {
         try {
-            WhatIfRun.run(s, text, out, spec.commandLine().getOut(), progress, calibration);
+            WhatIfRun.run(s, text, out, spec.commandLine().getOut(), spec.commandLine().getErr(), progress,
+                    calibration);
             return ExitCodes.OK;
         } catch (UncheckedIOException e) {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);

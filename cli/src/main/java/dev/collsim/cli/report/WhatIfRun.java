@@ -43,6 +43,8 @@ public final class WhatIfRun {
      * @param specText its YAML text (copied into the report)
      * @param output   the folder to write
      * @param out      where the summary goes
+     * @param err      where the variants' fabric warnings go ({@link SimulatorResolver#fabricWarnings}), as
+     *                 {@code collsim: warning: ...} lines
      * @param progressOn whether to draw a progress bar on stderr
      * @param calibration the {@code --calibration} value, null when not given ({@link CalibrationOption})
      * @return the written report
@@ -50,7 +52,7 @@ public final class WhatIfRun {
      * @throws UncheckedIOException when the folder cannot be written (nothing is left half-written)
      */
     public static ReportWriter.Written run(ReportSpec spec, String specText, Path output, PrintWriter out,
-            boolean progressOn, Path calibration) throws InputException {
+            PrintWriter err, boolean progressOn, Path calibration) throws InputException {
         String fallback = CalibrationOption.forReport(calibration, "--calibration");
         try {
             AtomicFolder.checkReplaceable(output.toAbsolutePath().normalize());
@@ -74,6 +76,8 @@ public final class WhatIfRun {
             if (bar != null) {
                 bar.close();
             }
+            resolver.fabricWarnings().forEach(x -> err.println("collsim: warning: " + x));
+            err.flush();
             out.println(data.title());
             CalibrationLines.group(resolver.selections()).forEach(out::println);
             // one line per network note, naming its variants (two EFA variants printed the same note twice)

@@ -187,6 +187,8 @@ public final class CalibrateCommand implements Callable<Integer> {
                     .map(FitLadder.Attempt::reasons).toList()));
         }
         PredictionBand band = band(series, cal, out);
+        Residuals.oneSided(series, cal.parameters())
+                .forEach(w -> spec.commandLine().getErr().println("collsim: warning: " + w));
         try {
             CalibrationProfile.writeWithCommand(cal, "collsim " + String.join(" ",
                     spec.commandLine().getParseResult().originalArgs()), band, BAND_RULE, output);

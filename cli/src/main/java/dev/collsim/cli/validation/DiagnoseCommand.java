@@ -106,10 +106,12 @@ public final class DiagnoseCommand implements Callable<Integer> {
         if (ds.nHosts() < 2) {
             return Optional.empty();
         }
-        return ClusterGuesser.guess(ds).flatMap(g -> ClusterNics.ofCluster(g.topology(), ClusterGuesser.system(ds)
-                .map(Map.Entry::getValue).orElseGet(() -> g.source() + g.assumptions().stream()
-                .filter(a -> a.startsWith("host type ")).findFirst().map(a -> "; assumed: " + a).orElse("")),
-                perHost));
+        return ClusterGuesser.guess(ds).flatMap(g -> {
+            Optional<String> system = ClusterGuesser.system(ds).map(Map.Entry::getValue);
+            String assumed = system.isPresent() ? "" : g.assumptions().stream().filter(a -> a.startsWith("host type "))
+                    .findFirst().orElse("");
+            return ClusterNics.ofCluster(g.topology(), system.orElse(g.source()), perHost).map(n -> n.assuming(assumed));
+        });
     }
 
     /**
@@ -140,8 +142,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             }
             Optional<String> gpu = Comparer.otherGpu(ds, g, "the NICs judged by are that cluster's, the GPU figures"
                     + " the run's");
-            out.put(ds, nics.map(n -> gpu.isEmpty() ? n
-                    : new HeaderNics(n.count(), n.gbits(), n.line(), n.text() + "; assumed: " + gpu.get())));
+            out.put(ds, nics.map(n -> n.assuming(gpu.orElse(""))));
         }
         if (!problems.isEmpty()) {
             throw new InputException(problems);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class BoundFooterTest {
 
-    private static final String FOOTER = "bound is the best busbw the links allow";
+    private static final String FOOTER = "bound is the physical busbw bound, the best busbw the links allow at their physical speeds";
 
     private static String boundColumn(CliRun r) {
         String row = r.out().lines().filter(l -> l.trim().startsWith("67108864")).findFirst().orElseThrow();
@@ -33,6 +33,10 @@ class BoundFooterTest {
         CliRun any = CliRun.run("predict", "-c", "dgx-h100x4", "allreduce", "-b", "64M", "-e", "64M");
         assertEquals("516.67", boundColumn(any), any.out());
         assertTrue(any.out().contains(FOOTER + " (N/A"), any.out());
+        // the ring graph's figures (8 channels of 48 GB/s: 384, below 516.67) are named as what they are
+        assertTrue(any.out().contains("# Channels: ring 8 x 48.0/48.0 GB/s"), any.out());
+        assertTrue(any.out().contains("the '# Channels:' GB/s are NCCL's graph bandwidth per channel, not a bound"),
+                any.out());
         assertFalse(any.out().contains("NCCL_ALGO="), any.out());
     }
 

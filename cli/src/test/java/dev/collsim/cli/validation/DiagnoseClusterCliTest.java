@@ -40,8 +40,9 @@ class DiagnoseClusterCliTest {
         CliRun without = run("diagnose", f.toString());
         assertEquals(0, without.code(), without.err());
         assertFalse(without.out().contains("bound unknown"), without.out());
+        // the NICs' source in the parentheses, compare's assumption on a line of its own below
         assertTrue(without.out().contains("network 2 x 400 Gb/s per host (the NICs local to 2 GPU(s) of the 8 per"
-                + " host of catalog:dgx-h100; assumed: host type dgx-h100 from the GPU model"), without.out());
+                + " host of catalog:dgx-h100)\n  assumed: host type dgx-h100 from the GPU model"), without.out());
         CliRun r = run("diagnose", "-c", "dgx-h100:2", f.toString());
         assertEquals(0, r.code(), r.err());
         assertFalse(r.out().contains("bound unknown"), r.out());
@@ -49,6 +50,7 @@ class DiagnoseClusterCliTest {
         // one 400 Gb/s NIC per GPU on a DGX H100 (NVIDIA DGX H100 user guide): the run's 2 GPUs a host use 2
         assertTrue(r.out().contains("network 2 x 400 Gb/s per host (the NICs local to 2 GPU(s) of the 8 per host of"
                 + " -c dgx-h100:2)"), r.out());
+        assertFalse(r.out().contains("assumed:"), "the run's own GPUs on -c's hosts: nothing assumed\n" + r.out());
     }
 
     /**
@@ -70,8 +72,8 @@ class DiagnoseClusterCliTest {
 
     /**
      * diagnose places a run on -c by compare's rule (one home, DatasetCluster.place; Comparer.otherGpu): a cluster of
-     * other GPUs is assumed, not refused, with compare's line (here appended to the NICs' text, the only thing -c sets
-     * in diagnose); a catalog type without a count takes the run's 2 hosts as compare does; a loaded cluster of fewer
+     * other GPUs is assumed, not refused, with compare's line (printed below the network line, the NICs being the only
+     * thing -c sets in diagnose); a catalog type without a count takes the run's 2 hosts as compare does; a loaded cluster of fewer
      * hosts than the run spans is a usage error (exit 2) naming the file, as in compare.
      */
     @Test
@@ -81,8 +83,8 @@ class DiagnoseClusterCliTest {
         assertEquals(0, gpu.code(), gpu.err());
         String assumed = "assumed: the given cluster's GPUs (A100-SXM4-80GB), although the file's ranks ran on NVIDIA"
                 + " H100 80GB HBM3 (H100 SXM): ";
-        assertTrue(gpu.out().contains(assumed + "the NICs judged by are that cluster's, the GPU figures the run's)"),
-                gpu.out());
+        assertTrue(gpu.out().contains("of -c dgx-a100:2)\n  " + assumed
+                + "the NICs judged by are that cluster's, the GPU figures the run's\n"), gpu.out());
         CliRun compare = run("compare", "-m", f.toString(), "-c", "dgx-a100:2", "--calibration", "none");
         assertEquals(0, compare.code(), compare.err());
         assertTrue(compare.out().contains(assumed + "the errors below are of that cluster"), compare.out());

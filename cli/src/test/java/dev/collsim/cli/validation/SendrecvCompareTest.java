@@ -20,7 +20,7 @@ class SendrecvCompareTest {
         CliRun r = run("compare", "-m", "../data/device/h200-nccl-tests-sendrecv.txt");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("  sendrecv, 1 rank, cluster"), r.out());
-        assertTrue(r.out().contains("predicted physical bound: N/A (one rank"), r.out());
+        assertTrue(r.out().contains("physical busbw bound: N/A (one rank"), r.out());
         assertFalse(r.out().contains("Infinity"), r.out());
     }
 }

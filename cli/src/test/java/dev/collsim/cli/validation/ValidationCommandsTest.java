@@ -95,7 +95,7 @@ class ValidationCommandsTest {
         // the header names "Azure ND96isr_H100_v5", an instance type of the catalog
         assertTrue(r.out().contains("assumed: host type standard_nd96isr_h100_v5"), r.out());
         assertTrue(r.out().contains("> 64 MiB: n=7"), r.out());
-        assertTrue(r.out().contains("predicted physical bound"), r.out());
+        assertTrue(r.out().contains("physical busbw bound (the best busbw the links allow at their physical speeds): "), r.out());
     }
 
     @Test

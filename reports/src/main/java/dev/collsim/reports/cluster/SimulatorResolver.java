@@ -13,8 +13,10 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.edit.ClusterEditException;
 import dev.collsim.topology.edit.ClusterEditor;
-import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.edit.ClusterEdits;
+import dev.collsim.topology.fabric.ClusterLimits;
+import dev.collsim.topology.fabric.ClusterSpec;
+import dev.collsim.topology.fabric.FabricWarnings;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.ClusterSource;
 import dev.collsim.topology.io.HardwareHints;
@@ -51,6 +53,7 @@ public final class SimulatorResolver implements VariantResolver {
     private final Map<ClusterEdits, Topology> built = new ConcurrentHashMap<>();
     private final CollectivePredictor plain = new NcclPredictor();
     private final Set<String> selections = new LinkedHashSet<>();
+    private final Set<String> fabricWarnings = new LinkedHashSet<>();
     private final Map<String, CollectivePredictor> auto = new HashMap<>();
     private final Map<String, String> autoLabels = new HashMap<>();
     private final String fallback;
@@ -112,6 +115,28 @@ public final class SimulatorResolver implements VariantResolver {
         return List.copyOf(selections);
     }
 
+    /**
+     * The fabric options a variant's edits leave meaningless ({@link FabricWarnings#of} on the variant's spec and
+     * cluster: an oversubscription no traffic reaches because every NIC sits under one leaf, a base
+     * {@code fabric.linkSpeed} above the variant's NICs), the ones the base cluster already has left out (report
+     * prints those for the base). A variant past {@link ClusterLimits#hostsProblem the host limit} is not judged.
+     *
+     * @return one line per warning, {@code variant NAME: WHAT} (no leading "warning:"), in resolution order
+     */
+    public List<String> fabricWarnings() {
+        return List.copyOf(fabricWarnings);
+    }
+
+    private void judgeFabric(ClusterSource b, VariantSpec v, ClusterSpec spec, Topology t) {
+        if (spec == null || v.edits().isEmpty() || ClusterLimits.hostsProblem(spec.count()) != null
+                || ClusterLimits.hostsProblem(b.spec().count()) != null) {
+            return;
+        }
+        List<String> base = FabricWarnings.of(b.spec(), b.topology());
+        FabricWarnings.of(spec, t).stream().filter(w -> !base.contains(w))
+                .forEach(w -> fabricWarnings.add("variant " + v.name() + ": " + w));
+    }
+
     @Override
     public String calibrationLabel(VariantSpec variant) {
         if (autoLabels.containsKey(variant.name())) {
@@ -164,6 +189,7 @@ public final class SimulatorResolver implements VariantResolver {
         int perHost = v.edits().hostType() == null ? b.gpusPerHost() : t.gpusOf(0).size();
         ClusterSpec built = b.spec() == null ? null : v.edits().isEmpty() ? b.spec()
                 : ClusterEditor.spec(b.spec(), v.edits());
+        judgeFabric(b, v, built, t);
         return new ResolvedVariant(v, t, predictor, withHosts, perHost,
                 built != null && built.ofTrays() ? built.sizeText() : null);
     }

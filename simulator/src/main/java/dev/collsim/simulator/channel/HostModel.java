@@ -66,9 +66,9 @@ final class HostModel {
         // NIC of these hosts has a network link, only cabled NICs count.
         List<Nic> allNics = devices.stream().filter(Nic.class::isInstance).map(Nic.class::cast).toList();
         boolean anyCabled = allNics.stream().anyMatch(n -> isCabled(topo, n));
-        nics = allNics.stream().filter(n -> !anyCabled || isCabled(topo, n))
-                .sorted(Comparator.comparingInt((Nic n) -> n.rail() < 0 ? Integer.MAX_VALUE : n.rail())
-                        .thenComparing(Nic.NET_DEV_ORDER)).toList();
+        // NCCL's NET device order (Nic.NET_DEV_ORDER, as Topology.nicsOf): a NIC's index here is the position the
+        // search's channels name and SearchedHost.nic reads back, whatever rail the NIC is cabled to.
+        nics = allNics.stream().filter(n -> !anyCabled || isCabled(topo, n)).sorted(Nic.NET_DEV_ORDER).toList();
         nicSpeed = nics.stream().mapToDouble(n -> n.speed().gbps()).toArray();
         cpus = devices.stream().filter(Cpu.class::isInstance).map(Cpu.class::cast).toList();
         hasNvSwitch = devices.stream().anyMatch(NvSwitch.class::isInstance);

@@ -7,13 +7,16 @@ import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclVersion;
+import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.topology.io.xml.NcclTopoXmlReader;
 import dev.collsim.units.Bandwidth;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -161,5 +164,43 @@ class HostModelTest {
                 .physicalScaleUp();
         assertEquals(31.5, l40s.gbps(), 0.05);
         assertEquals("no NVLink: 31.5 GB/s PCIe per GPU", l40s.describe());
+    }
+
+    /**
+     * The search numbers a node's NICs as NCCL numbers its NET devices: by {@code dev}, the net plugin's device index
+     * (NCCL 2.28.9 {@code src/graph/topo.cc ncclTopoPopulateNics}: {@code xmlSetAttrInt(netNode, "dev", n)} for plugin
+     * device n; a graph's {@code <net dev>} and {@code ncclTopoGetNetDev} name a NIC by it), not by the rail collsim
+     * cables it to. Here mlx5_0 (dev 0) is cabled to rail 1 and mlx5_1 (dev 1) to rail 0: position 0 is mlx5_0, the
+     * same NIC {@link Topology#nicsOf} puts at 0, so a channel's NIC position reads back as the NIC the search used.
+     */
+    @Test
+    void nicsInNetDevOrderNotRailOrder() throws Exception {
+        String xml = """
+                <system version="1">
+                  <cpu numaid="0" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="143">
+                    <pci busid="0000:1a:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+                      <pci busid="0000:1b:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+                        <gpu dev="0" sm="90" rank="0" gdr="1"/>
+                      </pci>
+                      <pci busid="0000:1c:00.0" class="0x020000" link_speed="32.0 GT/s PCIe" link_width="16">
+                        <nic><net name="mlx5_0" dev="0" speed="400000" port="1" gdr="1" rail="1"/></nic>
+                      </pci>
+                    </pci>
+                    <pci busid="0000:2a:00.0" class="0x060400" link_speed="32.0 GT/s PCIe" link_width="16">
+                      <pci busid="0000:2b:00.0" class="0x030200" link_speed="32.0 GT/s PCIe" link_width="16">
+                        <gpu dev="1" sm="90" rank="1" gdr="1"/>
+                      </pci>
+                      <pci busid="0000:2c:00.0" class="0x020000" link_speed="32.0 GT/s PCIe" link_width="16">
+                        <nic><net name="mlx5_1" dev="1" speed="400000" port="1" gdr="1" rail="0"/></nic>
+                      </pci>
+                    </pci>
+                  </cpu>
+                </system>
+                """;
+        Topology t = new NcclTopoXmlReader().read("rails.xml", xml);
+        HostModel h = model(t, Map.of());
+        assertEquals(List.of("mlx5_0", "mlx5_1"), h.nics.stream().map(Nic::name).toList());
+        assertEquals(List.of(1, 0), h.nics.stream().map(Nic::rail).toList(), "rails as the file cables them");
+        assertEquals(t.nicsOf(0), h.nics);
     }
 }

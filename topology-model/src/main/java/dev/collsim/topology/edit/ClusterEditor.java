@@ -125,7 +125,8 @@ public final class ClusterEditor {
                     continue;
                 }
                 Bandwidth speed = edits.nicSpeed() == null ? n.speed() : edits.nicSpeed();
-                nd = new Nic(n.id(), n.host(), n.name(), speed, n.port(), n.gdr(), n.rail(), n.busId());
+                nd = new Nic(n.id(), n.host(), n.name(), speed, n.port(), n.gdr(), n.rail(), n.busId(),
+                        n.ncclDev());
             }
             mapped.put(d, b.add(nd));
         }

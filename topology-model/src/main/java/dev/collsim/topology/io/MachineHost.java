@@ -149,7 +149,7 @@ record MachineHost(String name, Topology host) implements HostType {
             return new Cpu(id, h, c.numaId(), c.arch(), c.vendor(), c.model());
         }
         if (d instanceof Nic n) {
-            return new Nic(id, h, n.name(), n.speed(), n.port(), n.gdr(), n.rail(), n.busId());
+            return new Nic(id, h, n.name(), n.speed(), n.port(), n.gdr(), n.rail(), n.busId(), n.ncclDev());
         }
         if (d instanceof PcieSwitch s) {
             return new PcieSwitch(id, h, s.busId(), s.hostBridge());

@@ -1,5 +1,6 @@
 package dev.collsim.topology.io;
 
+import dev.collsim.topology.io.export.NcclTopoXmlWriter;
 import dev.collsim.topology.io.infragraph.InfraGraphReader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,6 +24,7 @@ import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.PathFinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -156,5 +158,31 @@ class InfraGraphReaderTest {
                 + "      connections:\n        - xpu.0.pcie.nic.0\n  instances: []\n";
         InputException e = assertThrows(InputException.class, () -> new InfraGraphReader().read("old.yaml", old));
         assertTrue(e.getMessage().contains("older connection-string form"), e.getMessage());
+    }
+
+    /**
+     * A host of two NIC components (4 networked {@code nic}, then 2 {@code stor} with no network link) numbers its NET
+     * devices once, as NCCL numbers a host's NET devices 0, 1, ... in the net plugin's order (2.28.9 {@code
+     * src/graph/topo.cc ncclTopoPopulateNics}): nic0..nic3 are devs 0..3, stor0 and stor1 devs 4 and 5, not a second
+     * 0 and 1. The NCCL XML written from it names six different {@code dev}s per host.
+     */
+    @Test
+    void twoNicComponentsShareOneNetDevNumbering() throws InputException {
+        String two = EXAMPLE.replace("      - {name: mgmt,", "      - {name: stor, description: Storage Nic, count: 2, choice: nic}\n"
+                + "      - {name: mgmt,").replace("    edges:\n      - {ep1: {component: mgmt}",
+                "    edges:\n      - {ep1: {component: stor}, ep2: {component: \"pciesw[1]\"}, scheme: many2many, link: pcie}\n"
+                + "      - {ep1: {component: mgmt}");
+        Topology t = new InfraGraphReader().read("two.yaml", two);
+        for (int h = 0; h < 2; h++) {
+            List<Nic> nics = t.nicsOf(h);
+            assertEquals(List.of("nic0", "nic1", "nic2", "nic3", "stor0", "stor1"),
+                    nics.stream().map(n -> n.id().substring(n.id().indexOf('/') + 1)).toList());
+            assertEquals(List.of(0, 1, 2, 3, 4, 5), nics.stream().map(Nic::ncclDev).toList());
+            assertEquals(-1, nics.get(4).rail(), "no network link: no rail");
+        }
+        String xml = new NcclTopoXmlWriter().write(t);
+        for (int d = 0; d < 6; d++) {
+            assertEquals(2, xml.split("dev=\"" + d + "\" speed", -1).length - 1, "dev " + d + " once per host");
+        }
     }
 }

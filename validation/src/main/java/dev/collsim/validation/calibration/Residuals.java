@@ -6,6 +6,7 @@ import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
@@ -128,5 +129,49 @@ public final class Residuals {
         series.forEach(s -> relativeToPredicted(s, params.apply(s), small, large));
         return new PredictionBand(small.isEmpty() ? empty.belowMiBPercent() : nearestRank(small, pct),
                 large.isEmpty() ? empty.atLeastMiBPercent() : nearestRank(large, pct));
+    }
+
+    /** Fewest points of one dataset in one regime for {@link #oneSided} to judge it. */
+    public static final int ONE_SIDED_MIN_POINTS = 3;
+
+    /**
+     * The datasets of one fit that disagree with the others: in one regime (below 1 MiB, at >= 1 MiB), at least
+     * {@value #ONE_SIDED_MIN_POINTS} points of the dataset all lie on one side of the fitted model, with a median
+     * error beyond {@link FitAcceptance#MAX_MEDIAN_ERROR_PCT} % (the error at which calibrate says the model does
+     * not describe a fit's data), while the fit has other datasets. One parameter set cannot serve files that
+     * disagree this way (a run with a problem, a half-speed link, another cluster): the fit lands between them and
+     * its band takes both in. collsim's own rule, no fitted constant.
+     *
+     * @param series the fit's datasets
+     * @param p      the fitted parameters
+     * @return one sentence per dataset and regime, naming the dataset; empty with fewer than two datasets
+     */
+    public static List<String> oneSided(List<Series> series, PerformanceParameters p) {
+        List<String> out = new ArrayList<>();
+        if (series.size() < 2) {
+            return out;
+        }
+        for (Series s : series) {
+            for (boolean large : new boolean[] {false, true}) {
+                DescriptiveStatistics st = new DescriptiveStatistics();
+                for (int i = 0; i < s.calls().size(); i++) {
+                    if (s.sizes()[i] >= Regime.ONE_MIB == large) {
+                        st.addValue((s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
+                    }
+                }
+                double median = st.getN() == 0 ? 0 : st.getPercentile(50);
+                boolean oneSide = st.getMax() < 0 || st.getMin() > 0;
+                if (st.getN() >= ONE_SIDED_MIN_POINTS && oneSide
+                        && Math.abs(median) > FitAcceptance.MAX_MEDIAN_ERROR_PCT) {
+                    out.add(String.format(Locale.ROOT, "%s: its %d points %s all measure %s than the fit predicts"
+                            + " (median error %+.1f %% of time, beyond %.0f %%), unlike the other dataset(s): the files"
+                            + " disagree (a run with a problem, or another cluster) and the profile's band takes in"
+                            + " both; check it with collsim diagnose, or calibrate it apart", s.dataset().id(),
+                            st.getN(), large ? "at >= 1 MiB" : "below 1 MiB", median < 0 ? "slower" : "faster",
+                            median, FitAcceptance.MAX_MEDIAN_ERROR_PCT));
+                }
+            }
+        }
+        return out;
     }
 }

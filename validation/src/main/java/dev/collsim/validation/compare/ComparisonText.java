@@ -74,9 +74,10 @@ public final class ComparisonText {
                     c.keptPoints(), c.leftOut().isEmpty() ? "" : " (hiccups left out, as above)", wide ? ", but the band is wide, so being inside says little of the prediction;"
                     + " the errors above do" : "", c.band()));
             sb.append(Double.isFinite(c.physicalBoundBusBw())
-                    ? String.format(Locale.ROOT, "%n  predicted physical bound: %.1f GB/s busbw%s; algorithm check: ",
+                    ? String.format(Locale.ROOT, "%n  physical busbw bound (the best busbw the links allow at their"
+                    + " physical speeds): %.1f GB/s%s; algorithm check: ",
                     c.physicalBoundBusBw(), c.boundFor().isEmpty() ? "" : " " + c.boundFor())
-                    : String.format(Locale.ROOT, "%n  predicted physical bound: N/A (one rank: no link is crossed); "
+                    : String.format(Locale.ROOT, "%n  physical busbw bound: N/A (one rank: no link is crossed); "
                     + "algorithm check: "));
             sb.append(c.algorithmChecked() == 0 ? "the log does not name NCCL's choices (NCCL_DEBUG_SUBSYS=TUNING)"
                     : c.algorithmMatched() + " of " + c.algorithmChecked()

@@ -22,7 +22,7 @@ import java.util.Set;
  *                           table's uncalibrated column with the default parameters)
  * @param below1MiB          error statistics over sizes below 1 MiB, of the points not left out (the accuracy
  *                           table's last column with the default parameters)
- * @param physicalBoundBusBw predicted physical bound, GB/s busbw
+ * @param physicalBoundBusBw physical busbw bound (links at their physical speeds), GB/s busbw
  * @param boundFor           the algorithms the bound is for where NCCL_ALGO restricts them
  *                           ({@code PhysicalBound.algorithmsNote}, e.g. {@code for Ring, the algorithm NCCL_ALGO=Ring
  *                           allows}), else empty

@@ -106,7 +106,7 @@ final class BoundCheck implements Check {
             Optional<NicPlateau.Plateau> flat = NicPlateau.of(s);
             flat.ifPresent(p -> ev.add(s.at(p.points().get(0))));
             out.add(s.finding(Finding.Kind.FAR_BELOW_BOUND, Finding.Severity.PROBLEM, String.format(Locale.ROOT,
-                    "busbw peaks at %.2f GB/s, %.0f%% of the %.1f GB/s the hardware allows (%s)%s", peak,
+                    "busbw peaks at %.2f GB/s, %.0f%% of the %.1f GB/s NCCL ring bound (%s)%s", peak,
                     100 * peak / bound.getAsDouble(), bound.getAsDouble(), what,
                     flat.map(p -> NicPlateau.sentence(p, s)).orElse("")), ev));
         }

@@ -80,7 +80,7 @@ final class Bounds {
     /**
      * @return busbw NCCL's Ring algorithm allows on the NICs the header states, GB/s ({@link PhysicalBound#nicBusBw}
      *         with the ring: it leaves each host once per channel), for a collective other than AllReduce whose ring
-     *         bound is below {@link #impossibleAboveNics}'s (without its slack): compare's predicted physical bound
+     *         bound is below {@link #impossibleAboveNics}'s (without its slack): compare's physical busbw bound
      *         for it. Empty otherwise (AllReduce: NCCL's trees reach the any-algorithm bound).
      */
     static OptionalDouble ringBelowNics(Subject s) {

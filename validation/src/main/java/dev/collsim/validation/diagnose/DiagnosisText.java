@@ -30,6 +30,8 @@ public final class DiagnosisText {
                 g.nic().ifPresent(n -> sb.append("; network ").append(n.describe()).append(" per host")
                         .append(n.line() > 0 ? "" : " (" + n.text() + ")"));
                 sb.append('\n');
+                g.nic().filter(n -> !n.assumed().isEmpty())
+                        .ifPresent(n -> sb.append("  assumed: ").append(n.assumed()).append('\n'));
             }
             if (g.findings().isEmpty()) {
                 sb.append("  no problem found").append(judged(g)).append('\n');
@@ -62,9 +64,10 @@ public final class DiagnosisText {
         if (bound.isEmpty() || peak.isEmpty() || d.nRanks() < 2 || !bandwidth || bound.getAsDouble() <= 0) {
             return "";
         }
-        return String.format(Locale.ROOT, ": the peak is %.0f %% of the %.1f GB/s bound diagnose judges by (NCCL's"
-                + " figures for the GPU links and the hosts' NICs for a ring; NVLS and trees can pass it; a run under"
-                + " 50 %% of it is flagged); against collsim's prediction, size by size: collsim compare -m FILE"
-                + " [-c CLUSTER]", 100 * peak.getAsDouble() / bound.getAsDouble(), bound.getAsDouble());
+        return String.format(Locale.ROOT, ": the peak is %.0f %% of the %.1f GB/s NCCL ring bound diagnose judges by"
+                + " (a ring over NCCL's figures for the GPU links and the hosts' NICs, not the physical busbw bound"
+                + " predict and compare print; NVLS and trees can pass it; a run under 50 %% of it is flagged);"
+                + " against collsim's prediction, size by size: collsim compare -m FILE [-c CLUSTER]",
+                100 * peak.getAsDouble() / bound.getAsDouble(), bound.getAsDouble());
     }
 }

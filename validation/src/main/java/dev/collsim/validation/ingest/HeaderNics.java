@@ -28,9 +28,25 @@ import java.util.regex.Pattern;
  * @param count NICs per host
  * @param gbits speed of one NIC, Gb/s
  * @param line  header line the figures come from
- * @param text  the header text
+ * @param text  the header text, or where NICs no header states come from (a cluster's NICs)
+ * @param assumed what was assumed to pick those NICs (compare's {@code assumed:} words, printed on a line of its own
+ *                by diagnose); empty when nothing was
  */
-public record HeaderNics(int count, double gbits, int line, String text) {
+public record HeaderNics(int count, double gbits, int line, String text, String assumed) {
+
+    /** NICs read with nothing assumed. */
+    public HeaderNics(int count, double gbits, int line, String text) {
+        this(count, gbits, line, text, "");
+    }
+
+    /**
+     * @param words what was assumed (empty: nothing)
+     * @return these NICs with {@code words} added to what was assumed, after a "; " when some was already
+     */
+    public HeaderNics assuming(String words) {
+        String all = assumed == null || assumed.isEmpty() ? words : words.isEmpty() ? assumed : assumed + "; " + words;
+        return new HeaderNics(count, gbits, line, text, all);
+    }
 
     /**
      * Speed assumed when a header states none, Gb/s: 400, the ConnectX-7 port speed of current HGX systems (the NIC

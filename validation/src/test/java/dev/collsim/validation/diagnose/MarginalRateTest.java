@@ -35,7 +35,7 @@ class MarginalRateTest {
         assertEquals(Finding.Severity.INFO, f.get(0).severity());
         assertTrue(f.get(0).message().contains("854.7 GB/s busbw, above the 787.5 GB/s"), f.get(0).message());
         // the message names the bound itself (750 = 2 x 15/16 x 400 by hand), not only the bound with its slack,
-        // so it agrees with compare's "predicted physical bound" line for the same hosts
+        // so it agrees with compare's "physical busbw bound" line for the same hosts
         assertTrue(f.get(0).message().contains("(their 750.0 GB/s bound plus 5 % for timing noise):"),
                 f.get(0).message());
         assertEquals(List.of(19, 20), f.get(0).evidence().stream().map(Finding.Evidence::line).toList());

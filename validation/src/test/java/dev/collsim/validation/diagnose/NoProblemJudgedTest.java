@@ -47,9 +47,9 @@ class NoProblemJudgedTest {
                 text.lines().toList()).get(0);
         assertEquals(List.of(), g.findings());
         String out = DiagnosisText.render(List.of(g));
-        assertTrue(out.contains("  no problem found: the peak is 95 % of the 370.8 GB/s bound diagnose judges by"
-                + " (NCCL's figures for the GPU links and the hosts' NICs for a ring; NVLS and trees can pass it; a run"
-                + " under 50 % of it is flagged); against collsim's prediction, size by size: collsim compare -m FILE"
-                + " [-c CLUSTER]\n"), out);
+        assertTrue(out.contains("  no problem found: the peak is 95 % of the 370.8 GB/s NCCL ring bound diagnose"
+                + " judges by (a ring over NCCL's figures for the GPU links and the hosts' NICs, not the physical busbw"
+                + " bound predict and compare print; NVLS and trees can pass it; a run under 50 % of it is flagged);"
+                + " against collsim's prediction, size by size: collsim compare -m FILE [-c CLUSTER]\n"), out);
     }
 }

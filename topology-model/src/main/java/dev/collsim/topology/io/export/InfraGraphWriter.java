@@ -166,6 +166,7 @@ public final class InfraGraphWriter {
                 a.put("gdr", n.gdr());
                 a.put("rail", n.rail());
                 a.put("bus_id", n.busId());
+                a.put("dev", n.ncclDev());
             } else if (d instanceof Cpu c) {
                 a.put("numa", c.numaId());
                 a.put("arch", c.arch());

@@ -35,8 +35,9 @@ import java.util.Set;
  * nic -> NIC (a port joined to a NIC is that NIC; speed = its network link's bandwidth), switch -> NVSwitch when its
  * name, description or links say NVLink (all of a host's NVLink switches are one NVS node, as NCCL sees them), PCIe
  * switch when they say PCI (a custom component only by its own name or description, else it is noted and left
- * out); memory components are noted and left out. Node annotations written by
- * collsim (rail, name, bus_id, ...) restore what the schema has no field for. Links: {@link InfraGraphLinks}.
+ * out); memory components are noted and left out. A host's NICs are numbered as NCCL numbers NET devices, once
+ * per host across its NIC components ({@link Nic#ncclDev}). Node annotations written by
+ * collsim (rail, name, bus_id, dev, ...) restore what the schema has no field for. Links: {@link InfraGraphLinks}.
  */
 final class InfraGraphMapper {
 
@@ -108,6 +109,7 @@ final class InfraGraphMapper {
         int gpus = 0;
         int cpus = 0;
         int rails = 0;
+        int nets = 0;
         NvSwitch nvs = null;
         Map<InfraGraphModel.Component, String> kinds = new LinkedHashMap<>();
         int nvsChips = 0;
@@ -128,7 +130,7 @@ final class InfraGraphMapper {
                             at.getOrDefault("arch", "x86_64"), at.getOrDefault("vendor", vendor(c.description())),
                             at.getOrDefault("model", c.description()))));
                     case "nic" -> {
-                        Nic nic = nic(id, h, n, at, rails);
+                        Nic nic = nic(id, h, n, at, rails, nets++);
                         rails += nic.rail() >= 0 && !at.containsKey("rail") ? 1 : 0;
                         byNode.put(n.key(), b.add(nic));
                     }
@@ -167,7 +169,13 @@ final class InfraGraphMapper {
         return new Gpu(id, h, index, name, m.sm(), longValue(at, "memory_bytes", mem), at.getOrDefault("bus_id", ""));
     }
 
-    private Nic nic(String id, int h, Node n, Map<String, String> at, int nextRail) {
+    /**
+     * @param netDev the NIC's NET device index when no {@code dev} annotation gives it: one numbering per host over
+     *               all its NIC components, in component then index order (NCCL numbers a host's NET devices 0, 1,
+     *               ... as the net plugin lists them, {@code ncclTopoPopulateNics}), so two NIC components never
+     *               share a number
+     */
+    private Nic nic(String id, int h, Node n, Map<String, String> at, int nextRail, int netDev) {
         Bandwidth speed = nicSpeed.get(n.key());
         int rail = speed == null ? -1 : nextRail;
         if (at.containsKey("speed_gbps")) {
@@ -177,9 +185,13 @@ final class InfraGraphMapper {
             speed = Bandwidth.ofGbits(NcclBandwidths.DEFAULT_NIC_MBPS / 1000.0);
             notes.add(id + " has no network link: 10 Gb/s assumed (NCCL's default NIC speed, 10000 Mb/s)");
         }
+        int dev = integer(at, "dev", netDev);
+        if (dev < 0) {
+            problems.add(0, 0, "annotations.dev", "found " + dev + "; allowed: a NET device index >= 0");
+        }
         return new Nic(id, h, at.getOrDefault("name", n.component().name() + n.index()), speed,
                 integer(at, "port", 1), !"false".equals(at.get("gdr")), integer(at, "rail", rail),
-                at.getOrDefault("bus_id", ""));
+                at.getOrDefault("bus_id", ""), dev >= 0 ? dev : netDev);
     }
 
     /** nvs, pci, or "" after a problem: from the component's words, else from the words of its links. */

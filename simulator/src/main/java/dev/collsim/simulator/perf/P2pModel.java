@@ -91,6 +91,19 @@ public final class P2pModel {
      */
     public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, NcclVersion v, PerformanceParameters pp,
             Collective c, long sizeBytes, PathType intraType) {
+        return estimate(plan, s, v, v.minor(), pp, c, sizeBytes, intraType);
+    }
+
+    /**
+     * As {@link #estimate(ChannelPlan, NcclSettings, NcclVersion, PerformanceParameters, Collective, long, PathType)}
+     * for a run of NCCL 2.{@code runMinor}, which decides whether libfabric's eager copy of each remote connection's
+     * first send is charged ({@link #eagerCopyUs}).
+     *
+     * @param runMinor the run's NCCL 2 minor release
+     * @return the estimate
+     */
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, NcclVersion v, int runMinor,
+            PerformanceParameters pp, Collective c, long sizeBytes, PathType intraType) {
         int n = plan.nRanks();
         double q = plan.ppn();
         boolean multi = plan.nNodes() > 1;
@@ -148,7 +161,8 @@ public final class P2pModel {
         double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
         int rounds = (peers + plan.p2pChannels() - 1) / plan.p2pChannels();
         double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step
-                + (multi ? rounds * net.hopLatencyUs() : 0);
+                + (multi ? rounds * net.hopLatencyUs() : 0)
+                + (multi && interBytes > 0 ? eagerCopyUs(plan, runMinor, message) : 0);
         // the per-step latency already charges one network send per round: the proxy's sends overlap it
         boolean proxyBinds = tProxy > latency + tBw;
         if (proxyBinds) {
@@ -232,6 +246,25 @@ public final class P2pModel {
         double node = Math.min(plan.nodeNicBw(), plan.nodeNetBw());
         boolean pxn = c == Collective.SCATTER && !s.pxnDisable() && intraType == PathType.NVL;
         return pxn ? node : node / Math.max(1, Math.min(plan.ppn(), Math.max(1, plan.nicsPerNode())));
+    }
+
+    /**
+     * The receiver's copy of the eagerly sent bytes of a remote connection's first network send, on the EFA hosts
+     * whose aws-ofi-nccl runs its SENDRECV protocol over libfabric's read-based messages ({@link LibfabricEagerCopy}:
+     * A100 p4d and p4de, NCCL 2.15 and later): each p2p send to a peer on another node is one tagged message of
+     * {@code message} bytes (the plugin does not tell p2p from collective sends, aws/aws-ofi-nccl v1.13.2-aws
+     * {@code src/nccl_ofi_sendrecv.c}), so the call's first send on every remote connection lands as eager packets up
+     * to libfabric's runt size and is copied into GPU memory before the receiver's proxy hands the step to its GPU.
+     * The connections' first sends are posted together; one copy is on the critical path, as one crossing's fill.
+     *
+     * @param plan     channel plan
+     * @param runMinor the run's NCCL 2 minor release
+     * @param message  data bytes of one network send ({@link P2pPeerChannels#netSendBytes})
+     * @return microseconds; 0 off those hosts
+     */
+    static double eagerCopyUs(ChannelPlan plan, int runMinor, double message) {
+        return LibfabricEagerCopy.provider(plan, runMinor).map(pr -> LibfabricEagerCopy.copyUs(message, pr))
+                .orElse(0.0);
     }
 
     /**

@@ -40,7 +40,8 @@ import java.util.List;
  *   <li>protocol as NCCL 2.30.7 {@code src/enqueue.cc} {@code addP2pToPlan} picks it for one peer's send: LL when
  *       the bytes per peer are at most that send's own channels x 16384 (NCCL_P2P_LL_THRESHOLD), else Simple
  *       (NCCL 2.28.9: at most the channels per peer x 16384; {@link P2pPeerChannels}); LL moves half the
- *       bandwidth;</li>
+ *       bandwidth; between nodes Simple at every size, the remote sends' protocol
+ *       ({@link P2pPeerChannels#netProtocol});</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x (per-step latency (NCCL's
  *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
@@ -367,7 +368,10 @@ public final class P2pModel {
     }
 
     /**
-     * The protocol of one peer's send ({@link P2pPeerChannels#protocol}); SendRecv sends S, the others S / nranks.
+     * The protocol of the call's binding send: across nodes a remote peer's, Simple at every size
+     * ({@link P2pPeerChannels#netProtocol}: no LL buffers on NCCL's network p2p connections; every p2p call between
+     * nodes has a send to another node, and that send's network step is the slowest); on one node one peer's send
+     * ({@link P2pPeerChannels#protocol}), SendRecv sending S, the others S / nranks.
      *
      * @param plan      channel plan
      * @param s         settings
@@ -379,6 +383,9 @@ public final class P2pModel {
      */
     public static Protocol protocol(ChannelPlan plan, NcclSettings s, NcclVersion v, Collective c, long sizeBytes,
             PathType intraType) {
+        if (plan.nNodes() > 1) {
+            return P2pPeerChannels.netProtocol();
+        }
         long perPeer = c == Collective.SEND_RECV ? sizeBytes : sizeBytes / plan.nRanks();
         return P2pPeerChannels.protocol(plan, s, intraType, perPeer, v);
     }

@@ -164,10 +164,10 @@ public final class P2pPeerChannels {
 
     /**
      * Data bytes of one network send of a p2p operation of B bytes (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan}
-     * lines 935-944, the same at v2.28.9-1 lines 836-845): the protocol's step (Simple: the p2p chunk; LL:
-     * NCCL_LL_BUFFSIZE / 8, half of it data), which NCCL cuts for the network to a quarter for a Simple operation
-     * below one step and to a half below 8 steps; no more than the part of B one channel carries. (NCCL rounds the
-     * data size to its 8-bit u32fp8 code; the powers of two the defaults give are exact.)
+     * lines 935-944, the same at v2.28.9-1 lines 836-845): the Simple step, the p2p chunk, which NCCL cuts for the
+     * network to a quarter for an operation below one step and to a half below 8 steps; no more than the part of B
+     * one channel carries. A send to a peer on another node is Simple at every size ({@link #netProtocol}). (NCCL
+     * rounds the data size to its 8-bit u32fp8 code; the powers of two the defaults give are exact.)
      *
      * @param plan      channel plan
      * @param s         settings (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE, NCCL_LL_BUFFSIZE)
@@ -177,10 +177,8 @@ public final class P2pPeerChannels {
      * @return bytes, at least 1
      */
     public static long netSendBytes(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
-        boolean ll = protocol(plan, s, intraType, bytes, v) == Protocol.LL;
-        long step = ll ? s.stepBytes(Protocol.LL) : chunkBytes(plan, s, intraType, v);
-        long chunk = !ll && bytes < step ? step / 4 : bytes < 8 * step ? step / 2 : step;
-        long data = ll ? chunk / 2 : chunk;
+        long step = chunkBytes(plan, s, intraType, v);
+        long data = bytes < step ? step / 4 : bytes < 8 * step ? step / 2 : step;
         long part = ceilDiv(Math.max(1, bytes), forOperation(plan, s, intraType, bytes, v));
         return Math.max(1, Math.min(data, part));
     }
@@ -220,6 +218,21 @@ public final class P2pPeerChannels {
         int channels = v.tables() == NcclVersion.V2_28_9 ? perPeer(plan, intraType, v) : forOperation(plan, s, intraType,
                 bytes, v);
         return bytes <= channels * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
+    }
+
+    /**
+     * The protocol of a send to (or receive from) a peer on another node: Simple. NCCL picks LL for a p2p operation
+     * only where its connection has LL buffers (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan} line 891:
+     * {@code protoLL[dir] &= conn->conn.buffs[NCCL_PROTO_LL] != nullptr}; v2.18.3-1 line 370 the same test), and a
+     * network p2p connection has none by default: its buffers are the shared ones ({@code src/transport/net.cc}
+     * lines 302-304: {@code shared} for every connection without a graph, connIndex 1, unless NCCL_NET_SHARED_BUFFERS=0),
+     * which get an LL buffer only under NCCL_ALLOC_P2P_NET_LL_BUFFERS=1 (lines 930-934; default 0, {@code src/init.cc}
+     * line 859). Those two variables are not modelled (their defaults taken).
+     *
+     * @return Simple
+     */
+    public static Protocol netProtocol() {
+        return Protocol.SIMPLE;
     }
 
     private static long ceilDiv(long a, long b) {

@@ -32,8 +32,9 @@ import java.util.List;
  *       {@link #senderNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
- *       min(p2p channels, peers x the channels NCCL splits one peer's send over by its size)
- *       ({@link P2pPeerChannels#busy}), with gpuPathBw the best
+ *       min(p2p channels, peers x the channels NCCL splits one peer's send over by its size), across nodes with
+ *       the peers of one schedule group of 8 rounds sharing their channels ({@link P2pPeerChannels#busyChannels}),
+ *       with gpuPathBw the best
  *       NCCL-view GPU-GPU path, on one node through the CPU at most the ring graph's bandwidth
  *       ({@link #concurrentIntraBw}); the whole call takes at least inter bytes / the network proxy's limit for Simple
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
@@ -139,7 +140,7 @@ public final class P2pModel {
         double perRankNet = Math.min(senderNetGBps(plan, s, c, intraType) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
-        int channels = P2pPeerChannels.busy(plan, s, intraType, peers, (long) perPeer, v);
+        int channels = P2pPeerChannels.busyChannels(plan, s, intraType, peers, (long) perPeer, v);
         double cap = channels * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;

@@ -190,7 +190,8 @@ public final class P2pPeerChannels {
      * src/include/device.h}; base on one node the round's bits reversed over log2(p2pnChannels), {@code
      * src/include/channel.h ncclP2pChannelBaseForRound}), so the peers' channels spread over the p2p channels:
      * min(p2p channels, peers x the channels of one send). Exact where both are powers of two on one node; across
-     * nodes the bases step by groups of 8 rounds, which the same count approximates.
+     * nodes the rounds of a schedule group share their base ({@link #busyChannels}), so this counts the rank's
+     * connections (peer, channel) there, capped at the p2p channels, not its channels.
      *
      * @param plan      channel plan
      * @param s         settings
@@ -204,6 +205,40 @@ public final class P2pPeerChannels {
             NcclVersion v) {
         long n = (long) Math.max(1, peers) * forOperation(plan, s, intraType, bytes, v);
         return (int) Math.max(1, Math.min(plan.p2pChannels(), n));
+    }
+
+    /**
+     * The channels a rank's sends of one call run on, the per-channel throughput's divisor: on one node
+     * {@link #busy}; across nodes NCCL gives every round of a schedule group the same base channel (NCCL 2.28.9 and
+     * 2.30.7 {@code src/include/channel.h ncclP2pChannelBaseForRound}: base = reverseBits(round / groupSize) for a
+     * group of at most NCCL_MAX_DEV_WORK_P2P_PER_BATCH = 8 rounds; v2.18.3-1 {@code ncclChannelComputeBase} the same,
+     * node delta + local step / 8), so a group's peers share one send's channels, their works fused on them: min(p2p
+     * channels, groups x the channels of one send), groups = ceil((peers + 1) / groupSize), groupSize 8, or
+     * gcd(8, ranks per node) where a node holds fewer or not a multiple of 8 ({@code src/init.cc ncclP2pSchedule},
+     * NCCL_P2P_SCHEDULE_GROUP_SIZE default 8). Every peer keeps its own connections ({@link #busy} counts them).
+     *
+     * @param plan      channel plan
+     * @param s         settings
+     * @param intraType NCCL path type between GPUs of a node
+     * @param peers     peers the rank sends to in the call
+     * @param bytes     bytes of one send to a peer, B
+     * @param v         NCCL release modelled
+     * @return channels, at least 1
+     */
+    public static int busyChannels(ChannelPlan plan, NcclSettings s, PathType intraType, int peers, long bytes,
+            NcclVersion v) {
+        if (plan.nNodes() <= 1) {
+            return busy(plan, s, intraType, peers, bytes, v);
+        }
+        int local = Math.max(1, plan.minLocalRanks());
+        int group = local % NCCL_MAX_DEV_WORK_P2P_PER_BATCH == 0 ? NCCL_MAX_DEV_WORK_P2P_PER_BATCH
+                : gcd(NCCL_MAX_DEV_WORK_P2P_PER_BATCH, local);
+        int groups = Math.min(Math.max(1, peers), (Math.max(1, peers) + group) / group);
+        return busy(plan, s, intraType, groups, bytes, v);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     /**

@@ -221,7 +221,11 @@ public final class P2pModel {
 
     /**
      * The network bandwidth of the rank whose sends (or receives) bind, GB/s per direction: {@link #rankNetGBps} for
-     * AllToAll and SendRecv, where the node's ranks all use the network; for Scatter and Gather only the root does.
+     * AllToAll, where the node's ranks all use the network; for Scatter and Gather only the root does, and for
+     * SendRecv only the node's last rank (nccl-tests 2.19.6 {@code src/sendrecv.cu}: rank r sends to r + 1, ranks
+     * placed node by node), whose one send leaves by one NIC (with PXN the NIC local to the node GPU of the peer's
+     * device index, without it its own) and whose node's other ranks send on NVLink: one NIC, unshared, as a Gather
+     * root's.
      * NCCL's p2p connections pick their NIC in {@code ncclTopoGetNetDev} (v2.18.3-1 {@code src/graph/search.cc}
      * lines 1038-1098, v2.28.9-1 the same function): a send to a peer on another node starts at the sender's own
      * local NIC ({@code ncclTopoGetLocalNet}), then with PXN (NCCL_P2P_PXN_LEVEL 2, unless NCCL_PXN_DISABLE=1)
@@ -242,11 +246,12 @@ public final class P2pModel {
      * @return GB/s
      */
     static double senderNetGBps(ChannelPlan plan, NcclSettings s, Collective c, PathType intraType) {
-        if (c != Collective.SCATTER && c != Collective.GATHER) {
+        if (c != Collective.SCATTER && c != Collective.GATHER && c != Collective.SEND_RECV) {
             return rankNetGBps(plan);
         }
         double node = Math.min(plan.nodeNicBw(), plan.nodeNetBw());
         boolean pxn = c == Collective.SCATTER && !s.pxnDisable() && intraType == PathType.NVL;
+        // a SendRecv rank has one peer: one NIC with PXN or without
         return pxn ? node : node / Math.max(1, Math.min(plan.ppn(), Math.max(1, plan.nicsPerNode())));
     }
 

@@ -190,7 +190,8 @@ public final class PreparedCommunicator {
 
     private PerfEstimate estimate(PreparedCall call, AlgoChoice choice, PerformanceParameters pp, int channels) {
         if (choice == null) {
-            return P2pModel.estimate(plan, settings, version, pp, call.collective(), call.bytes(),
+            return P2pModel.estimate(plan, settings, version, timeTable.input().constants().rules().runMinor(), pp,
+                    call.collective(), call.bytes(),
                     plan.graphs().ring().typeIntra());
         }
         if (plan.nRanks() == 1) {

@@ -32,15 +32,17 @@ import java.util.List;
  *       {@link #senderNetGBps}) x eff x bwEfficiencyNet)
  *       ({@link PerformanceParameters#bwEfficiency(HardwareClass)}),
  *       a rank's bytes (intra + inter; S for SendRecv) / (busy channels x perChannelCap)), busy channels being
- *       min(p2p channels, peers x the channels NCCL splits one peer's send over by its size)
- *       ({@link P2pPeerChannels#busy}), with gpuPathBw the best
+ *       min(p2p channels, peers x the channels NCCL splits one peer's send over by its size), across nodes with
+ *       the peers of one schedule group of 8 rounds sharing their channels ({@link P2pPeerChannels#busyChannels}),
+ *       with gpuPathBw the best
  *       NCCL-view GPU-GPU path, on one node through the CPU at most the ring graph's bandwidth
  *       ({@link #concurrentIntraBw}); the whole call takes at least inter bytes / the network proxy's limit for Simple
  *       ({@link #proxyRankGBps}), which overlaps the latency below;</li>
  *   <li>protocol as NCCL 2.30.7 {@code src/enqueue.cc} {@code addP2pToPlan} picks it for one peer's send: LL when
  *       the bytes per peer are at most that send's own channels x 16384 (NCCL_P2P_LL_THRESHOLD), else Simple
  *       (NCCL 2.28.9: at most the channels per peer x 16384; {@link P2pPeerChannels}); LL moves half the
- *       bandwidth;</li>
+ *       bandwidth; between nodes Simple at every size, the remote sends' protocol
+ *       ({@link P2pPeerChannels#netProtocol});</li>
  *   <li>latency = launchOverheadUs + p2pBaseLatencyUs + ceil(peers / p2pChannels) x (per-step latency (NCCL's
  *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
@@ -91,6 +93,19 @@ public final class P2pModel {
      */
     public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, NcclVersion v, PerformanceParameters pp,
             Collective c, long sizeBytes, PathType intraType) {
+        return estimate(plan, s, v, v.minor(), pp, c, sizeBytes, intraType);
+    }
+
+    /**
+     * As {@link #estimate(ChannelPlan, NcclSettings, NcclVersion, PerformanceParameters, Collective, long, PathType)}
+     * for a run of NCCL 2.{@code runMinor}, which decides whether libfabric's eager copy of each remote connection's
+     * first send is charged ({@link #eagerCopyUs}).
+     *
+     * @param runMinor the run's NCCL 2 minor release
+     * @return the estimate
+     */
+    public static PerfEstimate estimate(ChannelPlan plan, NcclSettings s, NcclVersion v, int runMinor,
+            PerformanceParameters pp, Collective c, long sizeBytes, PathType intraType) {
         int n = plan.nRanks();
         double q = plan.ppn();
         boolean multi = plan.nNodes() > 1;
@@ -125,7 +140,7 @@ public final class P2pModel {
         double perRankNet = Math.min(senderNetGBps(plan, s, c, intraType) * net.bwFraction(), socket);
         double tInter = multi && interBytes > 0 ? interBytes / (1000.0 * perRankNet * eff
                 * pp.bwEfficiency(HardwareClass.NET)) : 0;
-        int channels = P2pPeerChannels.busy(plan, s, intraType, peers, (long) perPeer, v);
+        int channels = P2pPeerChannels.busyChannels(plan, s, intraType, peers, (long) perPeer, v);
         double cap = channels * pp.perChannelCap(p, GpuGeneration.of(plan.minSm()));
         // SendRecv's intra-node and cross-node sends are made by different ranks; each rank sends S once
         double rankBytes = c == Collective.SEND_RECV ? sizeBytes : intraBytes + interBytes;
@@ -148,7 +163,8 @@ public final class P2pModel {
         double step = TuningConstants.NCCL_2_30_7.hwLatency(hw, Algorithm.RING, p);
         int rounds = (peers + plan.p2pChannels() - 1) / plan.p2pChannels();
         double latency = pp.launchOverheadUs() + pp.p2pBaseLatencyUs() + rounds * step
-                + (multi ? rounds * net.hopLatencyUs() : 0);
+                + (multi ? rounds * net.hopLatencyUs() : 0)
+                + (multi && interBytes > 0 ? eagerCopyUs(plan, runMinor, message) : 0);
         // the per-step latency already charges one network send per round: the proxy's sends overlap it
         boolean proxyBinds = tProxy > latency + tBw;
         if (proxyBinds) {
@@ -205,7 +221,11 @@ public final class P2pModel {
 
     /**
      * The network bandwidth of the rank whose sends (or receives) bind, GB/s per direction: {@link #rankNetGBps} for
-     * AllToAll and SendRecv, where the node's ranks all use the network; for Scatter and Gather only the root does.
+     * AllToAll, where the node's ranks all use the network; for Scatter and Gather only the root does, and for
+     * SendRecv only the node's last rank (nccl-tests 2.19.6 {@code src/sendrecv.cu}: rank r sends to r + 1, ranks
+     * placed node by node), whose one send leaves by one NIC (with PXN the NIC local to the node GPU of the peer's
+     * device index, without it its own) and whose node's other ranks send on NVLink: one NIC, unshared, as a Gather
+     * root's.
      * NCCL's p2p connections pick their NIC in {@code ncclTopoGetNetDev} (v2.18.3-1 {@code src/graph/search.cc}
      * lines 1038-1098, v2.28.9-1 the same function): a send to a peer on another node starts at the sender's own
      * local NIC ({@code ncclTopoGetLocalNet}), then with PXN (NCCL_P2P_PXN_LEVEL 2, unless NCCL_PXN_DISABLE=1)
@@ -226,12 +246,32 @@ public final class P2pModel {
      * @return GB/s
      */
     static double senderNetGBps(ChannelPlan plan, NcclSettings s, Collective c, PathType intraType) {
-        if (c != Collective.SCATTER && c != Collective.GATHER) {
+        if (c != Collective.SCATTER && c != Collective.GATHER && c != Collective.SEND_RECV) {
             return rankNetGBps(plan);
         }
         double node = Math.min(plan.nodeNicBw(), plan.nodeNetBw());
         boolean pxn = c == Collective.SCATTER && !s.pxnDisable() && intraType == PathType.NVL;
+        // a SendRecv rank has one peer: one NIC with PXN or without
         return pxn ? node : node / Math.max(1, Math.min(plan.ppn(), Math.max(1, plan.nicsPerNode())));
+    }
+
+    /**
+     * The receiver's copy of the eagerly sent bytes of a remote connection's first network send, on the EFA hosts
+     * whose aws-ofi-nccl runs its SENDRECV protocol over libfabric's read-based messages ({@link LibfabricEagerCopy}:
+     * A100 p4d and p4de, NCCL 2.15 and later): each p2p send to a peer on another node is one tagged message of
+     * {@code message} bytes (the plugin does not tell p2p from collective sends, aws/aws-ofi-nccl v1.13.2-aws
+     * {@code src/nccl_ofi_sendrecv.c}), so the call's first send on every remote connection lands as eager packets up
+     * to libfabric's runt size and is copied into GPU memory before the receiver's proxy hands the step to its GPU.
+     * The connections' first sends are posted together; one copy is on the critical path, as one crossing's fill.
+     *
+     * @param plan     channel plan
+     * @param runMinor the run's NCCL 2 minor release
+     * @param message  data bytes of one network send ({@link P2pPeerChannels#netSendBytes})
+     * @return microseconds; 0 off those hosts
+     */
+    static double eagerCopyUs(ChannelPlan plan, int runMinor, double message) {
+        return LibfabricEagerCopy.provider(plan, runMinor).map(pr -> LibfabricEagerCopy.copyUs(message, pr))
+                .orElse(0.0);
     }
 
     /**
@@ -334,7 +374,10 @@ public final class P2pModel {
     }
 
     /**
-     * The protocol of one peer's send ({@link P2pPeerChannels#protocol}); SendRecv sends S, the others S / nranks.
+     * The protocol of the call's binding send: across nodes a remote peer's, Simple at every size
+     * ({@link P2pPeerChannels#netProtocol}: no LL buffers on NCCL's network p2p connections; every p2p call between
+     * nodes has a send to another node, and that send's network step is the slowest); on one node one peer's send
+     * ({@link P2pPeerChannels#protocol}), SendRecv sending S, the others S / nranks.
      *
      * @param plan      channel plan
      * @param s         settings
@@ -346,6 +389,9 @@ public final class P2pModel {
      */
     public static Protocol protocol(ChannelPlan plan, NcclSettings s, NcclVersion v, Collective c, long sizeBytes,
             PathType intraType) {
+        if (plan.nNodes() > 1) {
+            return P2pPeerChannels.netProtocol();
+        }
         long perPeer = c == Collective.SEND_RECV ? sizeBytes : sizeBytes / plan.nRanks();
         return P2pPeerChannels.protocol(plan, s, intraType, perPeer, v);
     }

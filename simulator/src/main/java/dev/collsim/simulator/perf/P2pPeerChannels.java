@@ -164,10 +164,10 @@ public final class P2pPeerChannels {
 
     /**
      * Data bytes of one network send of a p2p operation of B bytes (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan}
-     * lines 935-944, the same at v2.28.9-1 lines 836-845): the protocol's step (Simple: the p2p chunk; LL:
-     * NCCL_LL_BUFFSIZE / 8, half of it data), which NCCL cuts for the network to a quarter for a Simple operation
-     * below one step and to a half below 8 steps; no more than the part of B one channel carries. (NCCL rounds the
-     * data size to its 8-bit u32fp8 code; the powers of two the defaults give are exact.)
+     * lines 935-944, the same at v2.28.9-1 lines 836-845): the Simple step, the p2p chunk, which NCCL cuts for the
+     * network to a quarter for an operation below one step and to a half below 8 steps; no more than the part of B
+     * one channel carries. A send to a peer on another node is Simple at every size ({@link #netProtocol}). (NCCL
+     * rounds the data size to its 8-bit u32fp8 code; the powers of two the defaults give are exact.)
      *
      * @param plan      channel plan
      * @param s         settings (NCCL_P2P_NET_CHUNKSIZE, NCCL_BUFFSIZE, NCCL_LL_BUFFSIZE)
@@ -177,10 +177,8 @@ public final class P2pPeerChannels {
      * @return bytes, at least 1
      */
     public static long netSendBytes(ChannelPlan plan, NcclSettings s, PathType intraType, long bytes, NcclVersion v) {
-        boolean ll = protocol(plan, s, intraType, bytes, v) == Protocol.LL;
-        long step = ll ? s.stepBytes(Protocol.LL) : chunkBytes(plan, s, intraType, v);
-        long chunk = !ll && bytes < step ? step / 4 : bytes < 8 * step ? step / 2 : step;
-        long data = ll ? chunk / 2 : chunk;
+        long step = chunkBytes(plan, s, intraType, v);
+        long data = bytes < step ? step / 4 : bytes < 8 * step ? step / 2 : step;
         long part = ceilDiv(Math.max(1, bytes), forOperation(plan, s, intraType, bytes, v));
         return Math.max(1, Math.min(data, part));
     }
@@ -192,7 +190,8 @@ public final class P2pPeerChannels {
      * src/include/device.h}; base on one node the round's bits reversed over log2(p2pnChannels), {@code
      * src/include/channel.h ncclP2pChannelBaseForRound}), so the peers' channels spread over the p2p channels:
      * min(p2p channels, peers x the channels of one send). Exact where both are powers of two on one node; across
-     * nodes the bases step by groups of 8 rounds, which the same count approximates.
+     * nodes the rounds of a schedule group share their base ({@link #busyChannels}), so this counts the rank's
+     * connections (peer, channel) there, capped at the p2p channels, not its channels.
      *
      * @param plan      channel plan
      * @param s         settings
@@ -209,6 +208,40 @@ public final class P2pPeerChannels {
     }
 
     /**
+     * The channels a rank's sends of one call run on, the per-channel throughput's divisor: on one node
+     * {@link #busy}; across nodes NCCL gives every round of a schedule group the same base channel (NCCL 2.28.9 and
+     * 2.30.7 {@code src/include/channel.h ncclP2pChannelBaseForRound}: base = reverseBits(round / groupSize) for a
+     * group of at most NCCL_MAX_DEV_WORK_P2P_PER_BATCH = 8 rounds; v2.18.3-1 {@code ncclChannelComputeBase} the same,
+     * node delta + local step / 8), so a group's peers share one send's channels, their works fused on them: min(p2p
+     * channels, groups x the channels of one send), groups = ceil((peers + 1) / groupSize), groupSize 8, or
+     * gcd(8, ranks per node) where a node holds fewer or not a multiple of 8 ({@code src/init.cc ncclP2pSchedule},
+     * NCCL_P2P_SCHEDULE_GROUP_SIZE default 8). Every peer keeps its own connections ({@link #busy} counts them).
+     *
+     * @param plan      channel plan
+     * @param s         settings
+     * @param intraType NCCL path type between GPUs of a node
+     * @param peers     peers the rank sends to in the call
+     * @param bytes     bytes of one send to a peer, B
+     * @param v         NCCL release modelled
+     * @return channels, at least 1
+     */
+    public static int busyChannels(ChannelPlan plan, NcclSettings s, PathType intraType, int peers, long bytes,
+            NcclVersion v) {
+        if (plan.nNodes() <= 1) {
+            return busy(plan, s, intraType, peers, bytes, v);
+        }
+        int local = Math.max(1, plan.minLocalRanks());
+        int group = local % NCCL_MAX_DEV_WORK_P2P_PER_BATCH == 0 ? NCCL_MAX_DEV_WORK_P2P_PER_BATCH
+                : gcd(NCCL_MAX_DEV_WORK_P2P_PER_BATCH, local);
+        int groups = Math.min(Math.max(1, peers), (Math.max(1, peers) + group) / group);
+        return busy(plan, s, intraType, groups, bytes, v);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /**
      * @param plan      channel plan
      * @param s         settings
      * @param intraType NCCL path type between GPUs of a node
@@ -220,6 +253,21 @@ public final class P2pPeerChannels {
         int channels = v.tables() == NcclVersion.V2_28_9 ? perPeer(plan, intraType, v) : forOperation(plan, s, intraType,
                 bytes, v);
         return bytes <= channels * P2P_LL_THRESHOLD ? Protocol.LL : Protocol.SIMPLE;
+    }
+
+    /**
+     * The protocol of a send to (or receive from) a peer on another node: Simple. NCCL picks LL for a p2p operation
+     * only where its connection has LL buffers (NCCL 2.30.7 {@code src/enqueue.cc addP2pToPlan} line 891:
+     * {@code protoLL[dir] &= conn->conn.buffs[NCCL_PROTO_LL] != nullptr}; v2.18.3-1 line 370 the same test), and a
+     * network p2p connection has none by default: its buffers are the shared ones ({@code src/transport/net.cc}
+     * lines 302-304: {@code shared} for every connection without a graph, connIndex 1, unless NCCL_NET_SHARED_BUFFERS=0),
+     * which get an LL buffer only under NCCL_ALLOC_P2P_NET_LL_BUFFERS=1 (lines 930-934; default 0, {@code src/init.cc}
+     * line 859). Those two variables are not modelled (their defaults taken).
+     *
+     * @return Simple
+     */
+    public static Protocol netProtocol() {
+        return Protocol.SIMPLE;
     }
 
     private static long ceilDiv(long a, long b) {

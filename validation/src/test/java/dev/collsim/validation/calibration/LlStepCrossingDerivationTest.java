@@ -132,6 +132,7 @@ class LlStepCrossingDerivationTest {
         double perChannel = 512.0 * 8 * (a == Algorithm.RING ? ranks : 1);
         double wanted = nBytes / perChannel;
         double c = Math.max(1, callChannels < Math.floor(wanted) ? callChannels : wanted);
-        return nBytes / c / (a == Algorithm.RING ? ranks : 1);
+        double step = nBytes / c / (a == Algorithm.RING ? ranks : 1);
+        return a == Algorithm.TREE ? Math.min(step, 512.0 * 8) : step;
     }
 }

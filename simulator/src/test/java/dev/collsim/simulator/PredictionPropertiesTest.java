@@ -121,8 +121,8 @@ class PredictionPropertiesTest {
      *   <li>NCCL picks by its own model (fact sheet §2.6-2.7) while collsim predicts the real time with terms NCCL
      *       ignores (continuous tree correction, per-channel throughput caps, protocol efficiency, launch
      *       overhead). When removing links makes NCCL's earlier pick worse in NCCL's model, NCCL switches to an
-     *       algorithm collsim had rated faster all along: 11 NVLinks/4 NICs to 5/2 at 217035 B turns Tree/LL into
-     *       Ring/LL (2.2% faster), 17/8 to 14/4 at 2.9 GB turns Ring/Simple into NVLSTree (6.5% faster), so a
+     *       algorithm collsim had rated faster all along: 11 NVLinks/4 NICs to 5/2 at 217035 B turned Tree/LL into
+     *       Ring/LL (2.2% faster, until collsim held the Tree/LL correction), 17/8 to 14/4 at 2.9 GB turns Ring/Simple into NVLSTree (6.5% faster), so a
      *       bandwidth-only restriction would not help either. What must hold is item (c) below.</li>
      *   <li>NCCL's own model is not monotone when the search's discrete outcome changes: fewer links can give
      *       more runtime channels (10/8: ring 5 x 40 GB/s, 10 channels; 8/4: 8 x 20, 16 channels), which lifts

@@ -141,7 +141,8 @@ public final class PerformanceModel {
         double ratio = chain ? IntraNodeChain.busToAlgRatio(plan.nRanks())
                 : NcclTuningModel.busToAlgRatio(func, a, plan.nRanks());
         double eff = pp.bwEfficiency(p) * pp.bwEfficiency(linkClass(plan));
-        double tableAlgBw = tableAlgBw(plan, table, func, a, p), corr = table.smoothCorrection(func, a, p, nBytes);
+        double tableAlgBw = tableAlgBw(plan, table, func, a, p);
+        double corr = LlStepCrossing.treeCorrection(table, plan, s, func, a, p, nBytes);
         double ringLinkAlgBw = RingChannelRate.linkAlgBw(plan, func, a, p, tableAlgBw);
         ReleaseRules rules = table.input().constants().rules();
         double staging = Ll128SourceLoads.timeFactor(func, a, p, plan.nRanks(), rules) * RingMinChunk.factor(func, a,

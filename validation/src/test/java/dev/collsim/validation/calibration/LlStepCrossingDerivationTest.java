@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  * slope (the median of the pairwise slopes); a cluster's rate the median of its runs', the figure the median of
  * the clusters'. The step's data bytes, as NCCL's per-call channel count gives them (fact sheet §3.1: a channel per
  * 512 threads x 8 B for Tree, x nRanks for a Ring, whose step is 1 / nRanks of a channel's share): Tree nBytes / c,
- * Ring nBytes / (c x nRanks), c = nBytes / (512 x 8 (x nRanks)) between 1 and the call's channels; two line bytes
- * per data byte. Hops by hand ({@code NetHops.of}): Tree AllReduce 2 log2(nodes); Ring AllReduce at 2 ranks per node
+ * Ring nBytes / (c x nRanks), c = nBytes / (512 x 8 (x nRanks)) between 1 and the call's channels, a Tree's at
+ * most 512 x 8 B (the threshold step, as {@code LlStepCrossing} charges it); two line bytes per data byte. Hops by hand ({@code NetHops.of}): Tree AllReduce 2 log2(nodes); Ring AllReduce at 2 ranks per node
  * 2 nodes - 1, at 4 or more 2 nodes; Ring AllGather with more than one rank per node nodes.
  */
 class LlStepCrossingDerivationTest {
@@ -132,6 +132,7 @@ class LlStepCrossingDerivationTest {
         double perChannel = 512.0 * 8 * (a == Algorithm.RING ? ranks : 1);
         double wanted = nBytes / perChannel;
         double c = Math.max(1, callChannels < Math.floor(wanted) ? callChannels : wanted);
-        return nBytes / c / (a == Algorithm.RING ? ranks : 1);
+        double step = nBytes / c / (a == Algorithm.RING ? ranks : 1);
+        return a == Algorithm.TREE ? Math.min(step, 512.0 * 8) : step;
     }
 }

@@ -169,17 +169,21 @@ public final class YamlFields {
         String allowed = max == Integer.MAX_VALUE ? "a whole number >= " + min
                 : "a whole number from " + min + " to " + max;
         long v;
+        String t = n.isScalar() ? n.text().trim() : "";
         try {
-            v = n.isScalar() ? Long.parseLong(n.text().trim()) : Long.MIN_VALUE;
+            v = Long.parseLong(t);
         } catch (NumberFormatException e) {
-            v = Long.MIN_VALUE;
+            // digits beyond a long are a whole number above any max: said as such, not as "not a number"
+            v = t.matches("\\+?\\d+") ? Long.MAX_VALUE : Long.MIN_VALUE;
         }
         if (v == Long.MIN_VALUE) {
             add(n, field, "found " + scalar(n) + "; allowed: " + allowed);
             return null;
         }
         if (v < min || v > max) {
-            add(n, field, "found " + v + "; allowed: " + allowed);
+            // a number above the largest int is refused for its size: the allowed range says where it ends
+            add(n, field, "found " + (v == Long.MAX_VALUE ? t : v) + "; allowed: " + (v > max ? "a whole number from " + min + " to " + max
+                    : allowed));
             return null;
         }
         return (int) v;

@@ -1,6 +1,8 @@
 package dev.collsim.cli.validation;
 
 import dev.collsim.cli.ClusterOption;
+import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
@@ -67,10 +69,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--fail-on-problem", description = "exit with 4 when a PROBLEM is found (default: ${DEFAULT-VALUE})")
     private boolean failOnProblem;
 
+    /** The GPU of -c's cluster per placed dataset (by identity), for runs whose file names none. */
+    private final Map<Dataset, Optional<GpuModel>> clusterGpus = new IdentityHashMap<>();
+
     @Override
     public Integer call() throws InputException {
         List<Diagnoser.Diagnosis> all = new ArrayList<>();
-        Diagnoser d = new Diagnoser();
+        Diagnoser d = new Diagnoser(ds -> clusterGpus.getOrDefault(ds, Optional.empty()));
         if (cluster.networkGiven()) {
             throw new UserError("--network changes nothing in 'diagnose': its bound across hosts is the NICs' line"
                     + " rate, whatever the transport; leave it out", ExitCodes.USAGE);
@@ -135,6 +140,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
         for (Dataset ds : batch.datasets()) {
             ClusterGuess g = DatasetCluster.place(cluster.source(), ds, spec.commandLine().getErr());
             Optional<HeaderNics> nics = ClusterNics.of(g.topology(), name, ds.gpusPerHost());
+            clusterGpus.put(ds, g.topology().gpus().stream().findFirst().flatMap(x -> GpuModels.find(x.model())));
             if (ds.nHosts() > 1 && nics.isEmpty()) {
                 problems.add(new InputProblem(ds.file(), ds.line(), 0, "-c/--cluster", "the run spans " + ds.nHosts()
                         + " hosts, but its GPUs on cluster " + name + " reach no compute NIC; allowed: a cluster whose"

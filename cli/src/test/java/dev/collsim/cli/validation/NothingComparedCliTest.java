@@ -61,4 +61,23 @@ class NothingComparedCliTest {
                 "../validation/src/test/resources/data/A-allreduce-2x2xH100-dgx-ib.txt");
         assertEquals(0, r.code(), r.err());
     }
+
+    /**
+     * A user's own log cut to its table (no '#  Rank ... device' lines, no header) names no GPU: the error says so,
+     * rather than "GPU model '' not recognised", and shows a -c for its 16 ranks (two 8-GPU hosts). The table is the
+     * Nebius 2x8 H100 run's (A-allreduce-2x8xH100-nebius-ib-dstack-docs.txt) without its '#@' lines: its column
+     * header is line 2 of what is left.
+     */
+    @Test
+    void aTableWithoutDeviceLinesAsksForTheClusterWithAnExample(@TempDir Path dir) throws Exception {
+        Path data = Path.of("../validation/src/test/resources/data/A-allreduce-2x8xH100-nebius-ib-dstack-docs.txt");
+        Path f = dir.resolve("my-run.log");
+        Files.write(f, Files.readAllLines(data).stream().filter(l -> !l.startsWith("#@")).toList());
+        CliRun r = run("compare", "--calibration", "none", "-m", f.toString());
+        assertEquals(3, r.code(), r.err());
+        assertTrue(r.err().contains("the file names no GPU model"), r.err());
+        assertTrue(r.err().contains("e.g. -c dgx-h100:2 for 16 ranks on 2 8-GPU DGX H100 hosts"), r.err());
+        assertTrue(!r.err().contains("GPU model ''"), r.err());
+        assertEquals(0, run("compare", "--calibration", "none", "-c", "dgx-h100:2", "-m", f.toString()).code());
+    }
 }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * The one typed-field layer for located YAML (the {@code collsim/v1} cluster spec and the what-if report spec): reads
@@ -86,9 +87,32 @@ public final class YamlFields {
         for (YamlNode at : map.fields().values()) {
             if (!allowed.contains(at.key())) {
                 sink.accept(new InputProblem(file, at.keyLine(), at.keyColumn(), at.path(), "unknown key '" + at.key()
-                        + "'; allowed: " + String.join(", ", allowed) + hint.apply(at.key())));
+                        + "'; allowed: " + String.join(", ", allowed) + hint.apply(at.key()) + nearest(at.key(),
+                        allowed)));
             }
         }
+    }
+
+    /**
+     * The "did you mean" of a misspelt key ({@code clster}, {@code global-bach}): the allowed key of smallest
+     * Levenshtein distance (Apache Commons Text), accepted when at most a third of the longer key's characters
+     * differ, as {@code Catalog.suggest} accepts a host type's name.
+     *
+     * @return {@code "; did you mean 'KEY'?"}, or empty when no allowed key is that near
+     */
+    private static String nearest(String key, Collection<String> allowed) {
+        LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
+        String best = null;
+        int bestD = Integer.MAX_VALUE;
+        for (String a : allowed) {
+            int d = distance.apply(key.toLowerCase(Locale.ROOT), a.toLowerCase(Locale.ROOT));
+            if (d < bestD) {
+                bestD = d;
+                best = a;
+            }
+        }
+        return best != null && bestD > 0 && bestD * 3 <= Math.max(key.length(), best.length())
+                ? "; did you mean '" + best + "'?" : "";
     }
 
     /**
@@ -169,17 +193,21 @@ public final class YamlFields {
         String allowed = max == Integer.MAX_VALUE ? "a whole number >= " + min
                 : "a whole number from " + min + " to " + max;
         long v;
+        String t = n.isScalar() ? n.text().trim() : "";
         try {
-            v = n.isScalar() ? Long.parseLong(n.text().trim()) : Long.MIN_VALUE;
+            v = Long.parseLong(t);
         } catch (NumberFormatException e) {
-            v = Long.MIN_VALUE;
+            // digits beyond a long are a whole number above any max: said as such, not as "not a number"
+            v = t.matches("\\+?\\d+") ? Long.MAX_VALUE : Long.MIN_VALUE;
         }
         if (v == Long.MIN_VALUE) {
             add(n, field, "found " + scalar(n) + "; allowed: " + allowed);
             return null;
         }
         if (v < min || v > max) {
-            add(n, field, "found " + v + "; allowed: " + allowed);
+            // a number above the largest int is refused for its size: the allowed range says where it ends
+            add(n, field, "found " + (v == Long.MAX_VALUE ? t : v) + "; allowed: " + (v > max ? "a whole number from " + min + " to " + max
+                    : allowed));
             return null;
         }
         return (int) v;

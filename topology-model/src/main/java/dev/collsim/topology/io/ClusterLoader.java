@@ -53,6 +53,10 @@ public final class ClusterLoader {
     /** A machine file followed by a host count, {@code machine.txt:2}: that many copies of its host. */
     private static final Pattern FILE_COUNT = Pattern.compile("(.+):([0-9]+)");
 
+    /** A measurement given as a cluster: nccl-tests' column header or closing line, or NCCL INFO lines. */
+    private static final Pattern MEASUREMENT = Pattern.compile("(?m)^[ \t]*#?[ \t]*size[ \t]+count[ \t]+type\\b"
+            + "|Avg bus bandwidth|\\bNCCL INFO\\b");
+
     private ClusterLoader() {
     }
 
@@ -351,6 +355,13 @@ public final class ClusterLoader {
         StringBuilder formats = new StringBuilder();
         for (TopologyReader r : readers()) {
             formats.append(formats.length() == 0 ? "" : ", ").append(r.format());
+        }
+        Matcher m = MEASUREMENT.matcher(content);
+        if (m.find()) {
+            int line = (int) content.substring(0, m.start()).chars().filter(ch -> ch == '\n').count() + 1;
+            throw new InputException(new InputProblem(fileName, line, 1, "", "holds nccl-tests output or an NCCL"
+                    + " INFO log, a measurement, not a machine; give it to compare or diagnose (collsim compare -m "
+                    + fileName + " [-c CLUSTER]); allowed here: " + formats + ", a shipped config or a catalog type"));
         }
         throw new InputException(new InputProblem(fileName, 1, 1, "", "unrecognized format; allowed: " + formats
                 + " (a YAML cluster spec starts with 'schema: " + YamlClusterReader.SCHEMA + "', an InfraGraph file has"

@@ -28,6 +28,13 @@ public record HardwareHints(String gpuModel, int gpuSm, Bandwidth nicSpeed, int 
     /** Model text readers give a GPU whose model neither the file nor a hint names. */
     public static final String UNKNOWN_GPU_MODEL = "unknown";
 
+    /**
+     * The words every machine-file reader puts in {@code Topology.source()} when a NIC's speed is neither in the file
+     * nor hinted and it takes NCCL's fallback ({@code NcclBandwidths.DEFAULT_NIC_MBPS}); {@code -c FILE:N} warns on
+     * them, since its hosts then talk at that speed.
+     */
+    public static final String NIC_SPEED_FALLBACK = "NCCL's fallback for a NIC without speed";
+
     /** No hints: readers assume and say so. */
     public static final HardwareHints NONE = new HardwareHints(null, 0, null, 0, null, -1, -1, 0, null);
 

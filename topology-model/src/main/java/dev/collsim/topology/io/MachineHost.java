@@ -7,6 +7,7 @@ import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Device;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Link;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.NetSwitch;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Nic;
@@ -21,7 +22,9 @@ import dev.collsim.topology.fabric.ClusterSpec;
 import dev.collsim.topology.fabric.FabricKind;
 import dev.collsim.topology.fabric.FabricSpec;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,14 +35,16 @@ import java.util.Objects;
  * link detail), its ids under {@code h{host}/}, its NVSwitch in its own host's NVLink domain. The network class and NIC
  * vendor are the file's; its warnings are said once (on host 0). Immutable.
  *
- * @param name the file name as the user gave it
- * @param host the file's topology: one host (index 0), no network switch
+ * @param name     the file name as the user gave it
+ * @param host     the file's topology: one host (index 0), no network switch
+ * @param warnings the file's warnings ({@link Topology#warnings()}) and those of its copying, said on host 0
  */
-record MachineHost(String name, Topology host) implements HostType {
+record MachineHost(String name, Topology host, List<String> warnings) implements HostType {
 
     /** @throws IllegalArgumentException when the topology is not one host without network switches */
     MachineHost {
         Objects.requireNonNull(name, "name");
+        warnings = List.copyOf(warnings);
         if (host.hostCount() != 1 || !host.devices(NetSwitch.class).isEmpty()) {
             throw new IllegalArgumentException(name + " describes " + host.hostCount() + " hosts; a copy is of one");
         }
@@ -81,8 +86,15 @@ record MachineHost(String name, Topology host) implements HostType {
                     + " NICs in a YAML cluster (an inline host, count: " + n + ", fabric: ...; docs/topology.md)",
                     UserInputException.USAGE);
         }
-        ClusterSpec spec = new ClusterSpec(file + ":" + count, host.source(), new MachineHost(file, host), count,
-                count > 1 ? FabricSpec.of(FabricKind.RAIL_OPTIMIZED) : null);
+        List<String> warnings = new ArrayList<>(host.warnings());
+        if (count > 1 && host.source().contains(HardwareHints.NIC_SPEED_FALLBACK)) {
+            warnings.add(file + ": the file gives no NIC speed, so its " + count + " hosts talk at "
+                    + Decimals.plain(NcclBandwidths.DEFAULT_NIC_MBPS / 1000.0) + " Gb/s per NIC (assumed: "
+                    + HardwareHints.NIC_SPEED_FALLBACK + "); give the real speed with --nic-speed, e.g."
+                    + " --nic-speed '400 Gb/s'");
+        }
+        ClusterSpec spec = new ClusterSpec(file + ":" + count, host.source(), new MachineHost(file, host, warnings),
+                count, count > 1 ? FabricSpec.of(FabricKind.RAIL_OPTIMIZED) : null);
         try {
             return new ClusterSource(name, ClusterSource.Origin.FILE, spec.build(), spec);
         } catch (IllegalArgumentException e) {
@@ -134,7 +146,7 @@ record MachineHost(String name, Topology host) implements HostType {
             b.connectOneWay(copy.get(host.source(l)), copy.get(host.target(l)), l);
         }
         if (ctx.host() == 0) {
-            host.warnings().forEach(b::warning);
+            warnings.forEach(b::warning);
         }
     }
 

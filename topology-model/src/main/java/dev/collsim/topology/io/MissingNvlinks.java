@@ -45,8 +45,10 @@ public final class MissingNvlinks {
                     + " time); this is a PCIe-only prediction. Declare them with --nvlink nvswitch"
                     + (m.nvSwitch() ? "" : " or --nvlink nvswitch:N"));
         }
+        // a PCIe card (L40S, RTX) has no NVLink to declare: the GPU model still sets sm, memory and the class
         return Optional.of("the cluster names no GPU model and gives its GPUs no NVLink; this is a PCIe-only"
-                + " prediction. If the GPUs have NVLink, give --gpu-model NAME and --nvlink nvswitch");
+                + " prediction (GPUs taken as sm " + gpus.get(0).sm() + ", model unknown). Give the model with --gpu-model NAME"
+                + " (e.g. L40S, A100-PCIE-80GB, H100-SXM5-80GB), and if the GPUs have NVLink, --nvlink nvswitch too");
     }
 
     private static boolean hasNvlink(Topology t, Gpu g) {

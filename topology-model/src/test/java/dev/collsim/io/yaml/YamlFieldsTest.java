@@ -76,7 +76,8 @@ class YamlFieldsTest {
         assertEquals(List.of(
                 "t.yaml:1:4: n: found 9; allowed: a whole number from 1 to 8",
                 "t.yaml:2:4: w: found '2.5'; allowed: a whole number >= 0",
-                "t.yaml:3:6: big: found 99999999999; allowed: a whole number >= 0",
+                // 99999999999 is a whole number >= 0: refused for its size, the int's top (2^31 - 1) is named
+                "t.yaml:3:6: big: found 99999999999; allowed: a whole number from 0 to 2147483647",
                 "t.yaml:4:4: x: found 'NaN'; allowed: a number from 0 to 1",
                 "t.yaml:5:4: y: found 1.5; allowed: a number from 0 to 1",
                 "t.yaml:6:4: b: found 'maybe'; allowed: true, false",
@@ -97,6 +98,23 @@ class YamlFieldsTest {
                 "t.yaml:2:17: top.inner.zz: unknown key 'zz'; allowed: a, b",
                 "t.yaml:2:10: top.inner.b: missing required key 'b'",
                 "t.yaml:1:1: found a list; allowed: a mapping of a, b"), messages());
+    }
+
+    /**
+     * A misspelt key gets the allowed key nearest to it when at most a third of its characters differ: "clster" is
+     * "cluster" less one letter (1 of 7), "global-bach" is "global-batch" less one (1 of 12), while "colour" is 4
+     * edits from "count" (4 of 6) and gets none; a bare allowed list stays as it was.
+     */
+    @Test
+    void aMisspeltKeySaysWhichKeyItIsNear() throws InputException {
+        YamlNode m = parse("clster: a\nglobal-bach: 1\ncolour: b\n");
+        assertTrue(f.mapping(m, List.of("cluster", "global-batch", "count")));
+        assertEquals(List.of(
+                "t.yaml:1:1: clster: unknown key 'clster'; allowed: cluster, global-batch, count; did you mean"
+                        + " 'cluster'?",
+                "t.yaml:2:1: global-bach: unknown key 'global-bach'; allowed: cluster, global-batch, count; did you"
+                        + " mean 'global-batch'?",
+                "t.yaml:3:1: colour: unknown key 'colour'; allowed: cluster, global-batch, count"), messages());
     }
 
     @Test

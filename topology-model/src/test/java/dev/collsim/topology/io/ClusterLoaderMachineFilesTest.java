@@ -56,4 +56,23 @@ class ClusterLoaderMachineFilesTest {
         assertTrue(e.getMessage().contains("NCCL_TOPO_DUMP_FILE=topo.xml"), e.getMessage());
         assertTrue(e.getMessage().contains("topo show -c topo.xml --graph-dump " + xml), e.getMessage());
     }
+
+    /**
+     * An nccl-tests log given to -c (a user mixing up -c and -m): the message says it is a measurement and where it
+     * goes, at the line of its column header (line 3 of the text below: a bare table, as a user pastes it), and an
+     * NCCL INFO log at its first INFO line (line 2).
+     */
+    @Test
+    void aMeasurementGivenAsAClusterSaysWhereItGoes() {
+        String table = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8\n#\n#       size         count      type   redop    root"
+                + "     time   algbw   busbw #wrong\n           8             2     float     sum      -1    10.00"
+                + "    0.00    0.00      0\n";
+        InputException e = assertThrows(InputException.class, () -> ClusterLoader.read("my-run.log", table));
+        assertTrue(e.getMessage().startsWith("my-run.log:3:1: holds nccl-tests output or an NCCL INFO log, a"
+                + " measurement, not a machine; give it to compare or diagnose (collsim compare -m my-run.log"),
+                e.getMessage());
+        InputException info = assertThrows(InputException.class, () -> ClusterLoader.read("nccl.log",
+                "NCCL version 2.28.9+cuda12.9\nnode01:880:887 [0] NCCL INFO Bootstrap : Using eth0\n"));
+        assertTrue(info.getMessage().startsWith("nccl.log:2:1: holds nccl-tests output"), info.getMessage());
+    }
 }

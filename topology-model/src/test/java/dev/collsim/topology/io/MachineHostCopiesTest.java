@@ -80,4 +80,25 @@ class MachineHostCopiesTest {
         assertEquals("B-topo-dgx-a100-x2", two.spec().hostType().hostsName(2));
         assertEquals("dgx-h100x4", Catalog.hostType("dgx-h100").orElseThrow().hostsName(4));
     }
+
+    /**
+     * nvidia-smi topo -m gives no NIC speed: without --nic-speed the copies of B-topo-dgx-a100.txt talk at NCCL's
+     * 10 Gb/s fallback for a NIC without speed (NCCL 2.30 src/graph/topo.cc: speed <= 0 gives 10000 Mb/s), which a
+     * multi-host prediction must say; one host, or the hint, needs no warning.
+     */
+    @Test
+    void copiesOfAFileWithoutNicSpeedWarnThatTheirNetworkIsTheFallback() throws InputException {
+        HardwareHints gpuOnly = HardwareHints.NONE.withGpu("A100-SXM4-80GB", 80);
+        Topology four = ClusterLoader.resolve(DGX + ":4", gpuOnly, null).topology();
+        for (Nic n : four.devices(Nic.class)) {
+            assertEquals(10.0, n.speed().gbits(), 1e-9, n.id());
+        }
+        List<String> said = four.warnings().stream().filter(w -> w.contains("--nic-speed")).toList();
+        assertEquals(1, said.size(), four.warnings().toString());
+        assertTrue(said.get(0).contains("4 hosts talk at 10 Gb/s per NIC"), said.get(0));
+        assertTrue(ClusterLoader.resolve(DGX + ":1", gpuOnly, null).topology().warnings().stream()
+                .noneMatch(w -> w.contains("--nic-speed")));
+        assertTrue(ClusterLoader.resolve(DGX + ":4", HINTS, null).topology().warnings().stream()
+                .noneMatch(w -> w.contains("--nic-speed")));
+    }
 }

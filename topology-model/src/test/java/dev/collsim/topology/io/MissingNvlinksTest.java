@@ -32,6 +32,8 @@ class MissingNvlinksTest {
         assertEquals(8, t.gpus().size());
         String w = MissingNvlinks.warning(t).orElseThrow();
         assertTrue(w.contains("names no GPU model") && w.contains("--nvlink nvswitch"), w);
+        // the file's <gpu sm="90">: a user of a PCIe box is told to name the model even without NVLink to declare
+        assertTrue(w.contains("(GPUs taken as sm 90, model unknown). Give the model with --gpu-model NAME"), w);
     }
 
     @Test

@@ -197,4 +197,25 @@ class YamlErrorsTest {
                 "schema: collsim/v1\nname: n\nhosts: dgx-h100\ncount: 4\nfabric:\n  kind: fat-tree\n"
                 + "  oversubscription: 0.5\n")));
     }
+
+    /**
+     * A host count past an int (a typo: one digit too many) is refused by the host limit, which names the limit and
+     * how to go past it, not by "allowed: a whole number >= 1", which the number is; a count past a long, and a
+     * gpus count past an int, are refused with the range's upper end. "count: " is 7 characters: the value starts at
+     * column 8 of line 4; "  gpus: {count: " is 16: column 17 of line 5.
+     */
+    @Test
+    void aCountTooLargeSaysWhereTheAllowedRangeEnds() {
+        String head = "schema: collsim/v1\nname: n\nhosts: dgx-h100\ncount: ";
+        List<InputProblem> ten = problems(head + "2147483648\n");
+        assertEquals(1, ten.size());
+        assertTrue(ten.get(0).toString().startsWith("bad.yaml:4:8: count: found 2147483648 hosts; allowed: at most "),
+                ten.get(0).toString());
+        assertEquals(List.of("bad.yaml:4:8: count: found 99999999999999999999; allowed: a whole number from 1 to"
+                + " 2147483647"), strings(problems(head + "99999999999999999999\n")));
+        // the inline host also lacks its cpus (another problem of the same report)
+        assertTrue(strings(problems("schema: collsim/v1\nname: n\nhosts:\n  name: h\n"
+                + "  gpus: {count: 4294967296, sm: 90, memory: 80}\n")).contains("bad.yaml:5:17: hosts.gpus.count:"
+                + " found 4294967296; allowed: a whole number from 1 to 2147483647"));
+    }
 }

@@ -190,8 +190,16 @@ public final class ClusterGuesser {
     /** @return why {@link #guess} found nothing for this dataset */
     public static String why(Dataset d) {
         Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
+        int hosts = Math.max(1, (d.nRanks() + 7) / 8);
+        String example = " (a catalog type with a host count, a shipped config or a machine file, e.g. -c dgx-h100:"
+                + hosts + " for " + d.nRanks() + " ranks on " + hosts + " 8-GPU DGX H100 host" + (hosts > 1 ? "s" : "")
+                + ")";
+        if (gpu.isEmpty() && (d.gpuModel() == null || d.gpuModel().isBlank())) {
+            return "the file names no GPU model (no nccl-tests '#  Rank  0 ... device  0 [...] NVIDIA ...' lines),"
+                    + " so the cluster it ran on is unknown; give it with -c" + example;
+        }
         return gpu.map(g -> "no catalog host type or shipped config for " + g.name() + "; give the cluster with -c")
-                .orElse("GPU model '" + d.gpuModel() + "' not recognised; give the cluster with -c");
+                .orElse("GPU model '" + d.gpuModel() + "' not recognised; give the cluster with -c" + example);
     }
 
     /** N hosts of a catalog type as {@code -c NAMExN} builds them (one loader for every cluster). */

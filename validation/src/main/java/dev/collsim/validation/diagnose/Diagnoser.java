@@ -13,9 +13,10 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
- * Runs every check over the datasets of one file. Stateless and thread-safe.
+ * Runs every check over the datasets of one file. Immutable and thread-safe.
  */
 public final class Diagnoser {
 
@@ -23,6 +24,22 @@ public final class Diagnoser {
             new TransportCheck(), new ChannelCheck(), new ProtocolCheck(), new PcieCheck(), new PlacementCheck(),
             new IterationSpreadCheck(),
             new RunsDisagreeCheck(), new SweepShapeCheck(), new ReaderWarningCheck());
+
+    private final Function<Dataset, Optional<GpuModel>> clusterGpu;
+
+    /** A diagnoser that takes each run's GPU from its file only (its device lines or header). */
+    public Diagnoser() {
+        this(d -> Optional.empty());
+    }
+
+    /**
+     * @param clusterGpu the GPU of the cluster the user named ({@code -c}) for a dataset, used only where the file
+     *                   names no GPU the database knows: a table cut from its log (no {@code #  Rank ... device}
+     *                   lines) is then judged against that GPU's bound, as compare predicts it on that cluster
+     */
+    public Diagnoser(Function<Dataset, Optional<GpuModel>> clusterGpu) {
+        this.clusterGpu = clusterGpu;
+    }
 
     /**
      * One dataset's diagnosis.
@@ -93,7 +110,8 @@ public final class Diagnoser {
         List<Diagnosis> out = new ArrayList<>();
         for (Dataset d : chosen) {
             List<Dataset> siblings = datasets.stream().filter(o -> o != d).toList();
-            Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")));
+            Optional<GpuModel> gpu = GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware")))
+                    .or(() -> clusterGpu.apply(d));
             Optional<HeaderNics> nic = given.apply(d, gpusPerHost(d)).or(() -> HeaderNics.parse(RunEnv.textForRun(
                     d.header().text("interconnect"), d.label()), d.header().line("interconnect"), gpusPerHost(d)))
                     .or(() -> logNics(d)).or(() -> shown.apply(d, gpusPerHost(d)));

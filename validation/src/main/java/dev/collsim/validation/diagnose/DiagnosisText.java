@@ -1,6 +1,6 @@
 package dev.collsim.validation.diagnose;
 
-import dev.collsim.hardware.GpuModel;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.validation.ingest.Dataset;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +23,8 @@ public final class DiagnosisText {
             sb.append(d.id()).append('\n');
             sb.append(String.format(Locale.ROOT, "  %s, %d ranks%s, %s%s%n", d.collective().testName(), d.nRanks(),
                     d.nHosts() > 0 ? " on " + d.nHosts() + " host" + (d.nHosts() > 1 ? "s" : "") : "",
-                    g.gpu().map(GpuModel::name).orElse(d.gpuModel().isEmpty() ? "unknown GPU" : d.gpuModel()),
+                    g.gpu().map(x -> x.name() + (fileNamesGpu(d) ? "" : " (the GPU of -c's cluster: the file"
+                            + " names none)")).orElse(d.gpuModel().isEmpty() ? "unknown GPU" : d.gpuModel()),
                     !d.ncclRelease().known() ? "" : ", NCCL " + d.ncclRelease()));
             if (d.peakBusBw().isPresent()) {
                 sb.append(String.format(Locale.ROOT, "  peak busbw %.2f GB/s", d.peakBusBw().getAsDouble()));
@@ -69,5 +70,10 @@ public final class DiagnosisText {
                 + " predict and compare print; NVLS and trees can pass it; a run under 50 %% of it is flagged);"
                 + " against collsim's prediction, size by size: collsim compare -m FILE [-c CLUSTER]",
                 100 * peak.getAsDouble() / bound.getAsDouble(), bound.getAsDouble());
+    }
+
+    /** @return true when the file's device lines or header name a GPU the database knows (not -c's) */
+    private static boolean fileNamesGpu(Dataset d) {
+        return GpuModels.find(d.gpuModel()).or(() -> GpuModels.find(d.header().text("hardware"))).isPresent();
     }
 }

@@ -112,8 +112,8 @@ final class SmiInference {
                     + " storage, management): the host has no network for NCCL" : "each GPU's nearest NICs (PIX, else"
                     + " PXB, else PHB, else NODE; as NCCL's ncclTopoGetLocal takes a GPU's NICs by path type) are"
                     + " compute NICs on " + on + ", the others (storage, management) on none");
-            notes.add("NIC speed " + nicSpeed() + (hints.nicSpeed() != null ? " (hint)" : " assumed (NCCL's fallback"
-                    + " for a NIC without speed; pass a NIC speed hint)") + "; GPUDirect RDMA assumed (topo -m lists"
+            notes.add("NIC speed " + nicSpeed() + (hints.nicSpeed() != null ? " (hint)" : " assumed ("
+                    + HardwareHints.NIC_SPEED_FALLBACK + "; pass a NIC speed hint)") + "; GPUDirect RDMA assumed (topo -m lists"
                     + " RDMA devices)");
         }
         new SmiPcieTree(this, b, dev, pcieGen(sm)).build();

@@ -88,7 +88,7 @@ final class NcclTopoXmlCollector {
                     : NcclBandwidths.DEFAULT_NIC_MBPS / 1000.0;
             notes.add(bareNics.size() + " NIC(s) " + bareNics + " have no <net> element: speed "
                     + Decimals.plain(gbits) + " Gb/s " + (hints.nicSpeed() != null ? "(hint)"
-                    : "(assumed: NCCL's fallback for a NIC without speed; pass a NIC speed hint)")
+                    : "(assumed: " + HardwareHints.NIC_SPEED_FALLBACK + "; pass a NIC speed hint)")
                     + ", GPUDirect RDMA assumed (NCCL detects it at run time)");
         }
     }

@@ -173,8 +173,13 @@ public final class YamlClusterReader implements TopologyReader {
                     + " for one host");
             return null;
         }
-        Integer count = f.integer(root, "count", true, 1, Integer.MAX_VALUE);
-        String tooMany = count == null ? null : ClusterLimits.hostsProblem(count);
+        String digits = n.isScalar() ? n.text().trim() : "";
+        // a count past an int is still a host count: refused by the host limit, which says how to go past it
+        Long asked = digits.matches("[0-9]{10,18}") ? Long.valueOf(digits) : null;
+        Integer count = asked != null && asked > Integer.MAX_VALUE ? null
+                : f.integer(root, "count", true, 1, Integer.MAX_VALUE);
+        String tooMany = asked != null ? ClusterLimits.hostsProblem(asked)
+                : count == null ? null : ClusterLimits.hostsProblem(count);
         if (tooMany != null) {
             problems.add(n, "count", tooMany);
             return null;

@@ -43,6 +43,11 @@ class CorpusPeakTest {
         "A-allgather-1x2-2x1xB200-gke-a4-nvidia-dra-dranet-gib-nccl2.26.txt, 564.1, 2",
         "A-allreduce-2x8xH100-aws-p5-eks-efa-mpi-operator-nccl2.22-2.20-tuner.txt, 488.1, 3",
         "A-scatter-2x8xA100-40GB-aws-p4d-efa-slurm-awsome-distributed-training-nccl2.18.txt, 81.1, 2",
+        // hdata6 round: peaks read from each file's busbw columns (in-place 189.28 at 8 GiB; in-place 31.12 at 1 GiB
+        // in run 2; in-place 225.11 at 8 GiB in run 2); two runs each in the NC A100 v4 files ('### run' separators)
+        "A-allreduce-2x8xA100-80GB-azure-ndmv4-aks-ib-volcano.txt, 189.3, 1",
+        "A-allreduce-1x4xA100pcie-azure-nc96v4-srun-graph-vs-topo-file.txt, 31.1, 2",
+        "A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt, 225.1, 2",
         "A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt, 25.3, 1",
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",
         "A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt, 7.2, 1",

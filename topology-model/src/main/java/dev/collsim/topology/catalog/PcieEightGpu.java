@@ -62,9 +62,7 @@ public record PcieEightGpu(String name, String description, boolean switched) im
 
     private static void addL40s(HostContext ctx) {
         CpuModel xeon = CpuModels.find("Xeon Platinum 8462Y+").orElseThrow();
-        Cpu[] cpus = {ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Platinum 8462Y+"),
-            ctx.cpu(1, "x86_64", "GenuineIntel", "Xeon Platinum 8462Y+")};
-        ctx.smp(cpus[0], cpus[1], xeon.interSocket().orElseThrow(), "UPI 3x 16 GT/s");
+        Cpu[] cpus = ctx.twoSockets(xeon, "Xeon Platinum 8462Y+", "UPI 3x 16 GT/s");
         for (int sw = 0; sw < 4; sw++) {
             PcieSwitch ps = ctx.pcieSwitch(sw, sw);
             ctx.pcie(cpus[sw / 2], ps, xeon.rootPort(PcieGen.GEN4), 16);

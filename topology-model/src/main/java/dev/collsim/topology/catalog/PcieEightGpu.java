@@ -77,16 +77,7 @@ public record PcieEightGpu(String name, String description, boolean switched) im
 
     private static void addRtx(HostContext ctx) {
         CpuModel epyc = CpuModels.find("EPYC 7542").orElseThrow();
-        Cpu[] cpus = new Cpu[8];
-        for (int n = 0; n < 8; n++) {
-            cpus[n] = ctx.cpu(n, "x86_64", "AuthenticAMD", "EPYC 7542");
-        }
-        for (int a = 0; a < 8; a++) {
-            for (int b = a + 1; b < 8; b++) {
-                ctx.smp(cpus[a], cpus[b], epyc.interSocket().orElseThrow(), a / 4 == b / 4 ? "Infinity Fabric"
-                        : "xGMI 4x16");
-            }
-        }
+        Cpu[] cpus = ctx.twoSocketsNps4(epyc, "EPYC 7542", "xGMI 4x16");
         for (int i = 0; i < 8; i++) {
             Gpu g = ctx.gpu(i, GpuModels.sku("GeForce RTX 4090").orElseThrow());
             ctx.pcie(cpus[RTX_GPU_NUMA[i]], g, epyc.rootPort(PcieGen.GEN4), 16);

@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.network.ChannelNets;
-import dev.collsim.simulator.network.Multipath;
 import dev.collsim.simulator.schedule.RingSchedule;
 import dev.collsim.simulator.schedule.Schedule;
 import dev.collsim.simulator.schedule.HostCrossings;
@@ -174,11 +172,7 @@ class ChannelNicsTest {
     @Test
     void ringOnTwoNicsSendsHalfOfTheBytesThroughEach() {
         Topology t = pcie(2, 2);
-        CollectivePredictor ring = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING,
-                Protocol.SIMPLE, 4, 1, 1, 0, -1, 25, "stub");
-        Prediction p = new FlowPredictor(ring, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0).predict(
-                new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT, null,
-                        NcclSettings.DEFAULTS));
+        Prediction p = StubChoice.flow(Algorithm.RING, 4, 25).predict(StubChoice.allReduce1GiB(t, t.gpus()));
         double floorUs = 2.0 * 30 * (1L << 30) / 64 / 12.5e3;
         assertTrue(p.timeUs() >= floorUs * (1 - 1e-9) && p.timeUs() <= 1.01 * floorUs,
                 p.timeUs() + " us, NIC floor " + floorUs + " us; " + p.bottleneck());

@@ -4,11 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
-import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.Protocol;
-import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.network.Multipath;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import java.util.ArrayList;
@@ -55,11 +50,7 @@ class FewerNicsFlowTest {
     @Test
     void ringOnFourNicsRunsAtTheNicsSum() {
         Topology t = TestClusters.dgxH100(4, 4);
-        CollectivePredictor ring = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING,
-                Protocol.SIMPLE, 8, 1, 1, 0, -1, 200, "stub");
-        Prediction p = new FlowPredictor(ring, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0).predict(
-                new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT, null,
-                        NcclSettings.DEFAULTS));
+        Prediction p = StubChoice.flow(Algorithm.RING, 8, 200).predict(StubChoice.allReduce1GiB(t, t.gpus()));
         double floorUs = 2.0 * 31 / 32 * (1L << 30) / 200e3;
         assertTrue(p.timeUs() >= floorUs * (1 - 1e-9) && p.timeUs() <= 1.01 * floorUs,
                 p.timeUs() + " us, NIC floor " + floorUs + " us; " + p.bottleneck());
@@ -85,11 +76,8 @@ class FewerNicsFlowTest {
             }
             groups.add(g);
         }
-        CollectivePredictor ring = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.RING,
-                Protocol.SIMPLE, 2, 1, 1, 0, -1, 50, "stub");
-        Prediction p = new FlowPredictor(ring, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0).predictConcurrent(
-                new PredictionRequest(t, groups.get(0), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT, null,
-                        NcclSettings.DEFAULTS), groups);
+        Prediction p = StubChoice.flow(Algorithm.RING, 2, 50).predictConcurrent(
+                StubChoice.allReduce1GiB(t, groups.get(0)), groups);
         double floorUs = 1.5 * (1L << 30) / 25e3;
         assertTrue(p.timeUs() >= floorUs * (1 - 1e-9) && p.timeUs() <= 1.01 * floorUs,
                 p.timeUs() + " us, floor " + floorUs + " us; " + p.bottleneck());

@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.Protocol;
-import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.network.Multipath;
 import dev.collsim.simulator.schedule.HierarchicalSchedule;
 import dev.collsim.simulator.schedule.Schedule;
 import dev.collsim.simulator.schedule.ScheduleRequest;
@@ -70,11 +66,7 @@ class NvlsHeadsFlowTest {
     @Test
     void theHeadsPcieLinkCarriesItsNicsWholeShare() {
         Topology t = twoNics(800, 2);
-        CollectivePredictor nvls = r -> new Prediction(r.collective(), r.sizeBytes(), r.nRanks(), Algorithm.NVLS,
-                Protocol.SIMPLE, 16, 1, 1, 0, -1, 100, "stub");
-        Prediction p = new FlowPredictor(nvls, FlowPredictor.Mode.FLOW, Multipath.ECMP, 0).predict(
-                new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT, null,
-                        NcclSettings.DEFAULTS));
+        Prediction p = StubChoice.flow(Algorithm.NVLS, 16, 100).predict(StubChoice.allReduce1GiB(t, t.gpus()));
         double byHandUs = 256 * (1 << 21) / 63e3 + 2 * (7.0 / 8 * (4 << 20)) / 450e3;
         assertEquals(byHandUs, p.timeUs(), 1e-3 * byHandUs, p.bottleneck());
     }

@@ -37,8 +37,7 @@ final class SweepChartJson {
      * @return the option
      */
     static ObjectNode busBw(String title, List<ReportData.SweepRow> rows, List<ReportData.MeasuredRow> measured) {
-        Map<String, List<ReportData.SweepRow>> byVariant = new LinkedHashMap<>();
-        rows.forEach(r -> byVariant.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(r));
+        Map<String, List<ReportData.SweepRow>> byVariant = byVariant(rows);
         long minSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).min().orElse(1);
         long maxSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(1);
         double hi = rows.stream().mapToDouble(r -> Math.max(r.busBw(), hardwareBound(rows, r.variant()))).max()
@@ -81,8 +80,7 @@ final class SweepChartJson {
      *         the latency regime a linear busbw axis flattens to 0 stays readable
      */
     static ObjectNode time(String title, List<ReportData.SweepRow> rows, List<ReportData.MeasuredRow> measured) {
-        Map<String, List<ReportData.SweepRow>> byVariant = new LinkedHashMap<>();
-        rows.forEach(r -> byVariant.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(r));
+        Map<String, List<ReportData.SweepRow>> byVariant = byVariant(rows);
         long minSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).min().orElse(1);
         long maxSize = rows.stream().mapToLong(ReportData.SweepRow::sizeBytes).max().orElse(1);
         double lo = rows.stream().mapToDouble(ReportData.SweepRow::timeUs).filter(t -> t > 0).min().orElse(1);
@@ -111,6 +109,13 @@ final class SweepChartJson {
         }
         ChartJson.legend(o, legend, Map.of());
         return o;
+    }
+
+    /** @return the rows of each variant, variants in the order they first appear */
+    private static Map<String, List<ReportData.SweepRow>> byVariant(List<ReportData.SweepRow> rows) {
+        Map<String, List<ReportData.SweepRow>> out = new LinkedHashMap<>();
+        rows.forEach(r -> out.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(r));
+        return out;
     }
 
     private static String color(int i) {

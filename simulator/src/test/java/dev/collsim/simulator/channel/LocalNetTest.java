@@ -72,4 +72,22 @@ class LocalNetTest {
     void fastNicLeavesThePcieBandwidthsToDecide() {
         assertArrayEquals(new int[] {1}, LocalNet.localGpus(host(400), 0));
     }
+
+    /**
+     * NCCL's {@code mirrorBits} (2.30.7 {@code src/graph/topo.h}) reverses the low log2(pow2) bits: 1 over 4 values
+     * (01) is 2 (10); 3 over 8 (011) is 6 (110); over 16, 1 = 0001 -> 1000 = 8, 2 -> 4, 3 = 0011 -> 1100 = 12,
+     * 5 = 0101 -> 1010 = 10, 0 stays 0; 1 over 2 stays 1; over 1 value everything is 0.
+     */
+    @Test
+    void mirrorBitsReversesTheLowBits() {
+        assertEquals(2, LocalNet.mirrorBits(1, 4));
+        assertEquals(6, LocalNet.mirrorBits(3, 8));
+        assertEquals(0, LocalNet.mirrorBits(0, 16));
+        assertEquals(8, LocalNet.mirrorBits(1, 16));
+        assertEquals(4, LocalNet.mirrorBits(2, 16));
+        assertEquals(12, LocalNet.mirrorBits(3, 16));
+        assertEquals(10, LocalNet.mirrorBits(5, 16));
+        assertEquals(1, LocalNet.mirrorBits(1, 2));
+        assertEquals(0, LocalNet.mirrorBits(1, 1));
+    }
 }

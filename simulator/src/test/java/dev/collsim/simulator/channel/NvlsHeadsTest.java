@@ -33,18 +33,6 @@ class NvlsHeadsTest {
     }
 
     /**
-     * mirrorBits reverses the low log2(pow2) bits (NCCL 2.30.7 {@code src/graph/topo.h}): 1 over 4 values (01) is 2
-     * (10); 3 over 8 (011) is 6 (110); 1 over 2 stays 1; over 1 value everything is 0.
-     */
-    @Test
-    void mirrorBitsReversesTheLowBits() {
-        assertEquals(2, LocalNet.mirrorBits(1, 4));
-        assertEquals(6, LocalNet.mirrorBits(3, 8));
-        assertEquals(1, LocalNet.mirrorBits(1, 2));
-        assertEquals(0, LocalNet.mirrorBits(1, 1));
-    }
-
-    /**
      * Two NICs and two GPUs per PCIe switch (DGX fixture): GPU 1's local NICs are NIC 0 and NIC 1 (both PIX, 48 GB/s),
      * shared by the 2 GPUs local to NIC 0, so netsPerGpu = ceil(2 / 2) = 1; GPU 1 starts at 1 % 2 = 1, mirrored over
      * 2 NICs to 1: NIC 1 on every channel. NIC 1's GPU is then GPU 1 (GPU 0 starts at 0: NIC 0).

@@ -29,17 +29,6 @@ class StagedNetPathsTest {
         return ChannelSearch.search(t, t.gpus(), NcclSettings.parse(env), NcclVersion.DEFAULT).nodeNetBw();
     }
 
-    /** mirrorBits(v, 16) reverses v's 4 bits: 1 = 0001 -> 1000 = 8, 2 -> 4, 3 = 0011 -> 1100 = 12, 5 = 0101 -> 10. */
-    @Test
-    void mirrorBitsAsNccl() {
-        assertEquals(0, LocalNet.mirrorBits(0, 16));
-        assertEquals(8, LocalNet.mirrorBits(1, 16));
-        assertEquals(4, LocalNet.mirrorBits(2, 16));
-        assertEquals(12, LocalNet.mirrorBits(3, 16));
-        assertEquals(10, LocalNet.mirrorBits(5, 16));
-        assertEquals(1, LocalNet.mirrorBits(1, 2));
-    }
-
     /**
      * AWS p5 (catalog: one NCCL device of 4 EFA rails behind each GPU's PCIe switch, topology.catalog.OfiRailGroups;
      * GPU i's device is rail i, GPUs 0-3 on CPU 0). Over sockets every GPU-NIC path goes through the CPU, so the 4

@@ -29,8 +29,7 @@ class EarlyTuningTablesTest {
     private static TuningInput host(int nRanks, int sm, int nCh, double bw, PathType intra, NcclVersion v) {
         GraphSummary ring = GraphSummary.singleHost(GraphPattern.RING, nCh, bw, intra);
         GraphSummary tree = GraphSummary.singleHost(GraphPattern.BALANCED_TREE, nCh, bw, intra);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return new TuningInput(g, nRanks, 1, sm, sm, CpuKind.INTEL_X86, false, false, false, nRanks,
                 GraphPattern.BALANCED_TREE, 2 * nCh, NcclSettings.parse(Map.of()), TuningConstants.of(v));
     }
@@ -39,8 +38,7 @@ class EarlyTuningTablesTest {
     private static TuningInput hosts(int nNodes, int ppn, int nCh, double bw, GraphPattern treePattern, NcclVersion v) {
         GraphSummary ring = new GraphSummary(GraphPattern.RING, nCh, bw, bw, PathType.NVL, PathType.PXB, 0, true);
         GraphSummary tree = new GraphSummary(treePattern, nCh, bw, bw, PathType.NVL, PathType.PXB, 0, true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return new TuningInput(g, nNodes * ppn, nNodes, 80, 80, CpuKind.INTEL_X86, false, false, false, ppn,
                 treePattern, 2 * nCh, NcclSettings.parse(Map.of()), TuningConstants.of(v));
     }
@@ -240,16 +238,7 @@ class EarlyTuningTablesTest {
 
     /** 2 hosts x 8 sm80 ranks, a CollNet and NCCL_COLLNET_ENABLE=1; every graph 4 channels of 20 / 12.5 GB/s. */
     private static CostTable collNet(NcclVersion v) {
-        GraphSummary ring = new GraphSummary(GraphPattern.RING, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
-        GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0,
-                true);
-        GraphSummary direct = new GraphSummary(GraphPattern.COLLNET_DIRECT, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0,
-                true);
-        GraphSummary chain = new GraphSummary(GraphPattern.TREE, 4, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS), direct, chain);
-        return NcclTuningModel.tune(new TuningInput(g, 16, 2, 80, 80, CpuKind.INTEL_X86, false, true, true, 8,
-                GraphPattern.BALANCED_TREE, 8, NcclSettings.parse(Map.of("NCCL_COLLNET_ENABLE", "1")),
-                TuningConstants.of(v)));
+        return TuningFixtures.collNet(v, 4, 80, 8);
     }
 
     /**

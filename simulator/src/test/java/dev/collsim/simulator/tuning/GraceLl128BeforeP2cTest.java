@@ -29,8 +29,7 @@ class GraceLl128BeforeP2cTest {
     private static TuningInput twoHosts(PathType ringInter, PathType treeInter, int runMinor) {
         GraphSummary ring = new GraphSummary(GraphPattern.RING, 4, 40, 25, PathType.NVL, ringInter, 0, true);
         GraphSummary tree = new GraphSummary(GraphPattern.TREE, 4, 40, 25, PathType.NVL, treeInter, 0, true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return new TuningInput(g, 8, 2, 90, 90, CpuKind.INTEL_X86, false, false, false, 4, GraphPattern.TREE, 4,
                 NcclSettings.parse(Map.of()), TuningConstants.of(NcclVersion.V2_28_9).forRun(runMinor));
     }

@@ -28,8 +28,7 @@ class Ll128DefaultRuleTest {
     private static TuningInput pair(int minSm, int maxSm, PathType intra, NcclVersion v, Map<String, String> env) {
         GraphSummary ring = GraphSummary.singleHost(GraphPattern.RING, 2, 20, intra);
         GraphSummary tree = GraphSummary.singleHost(GraphPattern.BALANCED_TREE, 2, 20, intra);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return new TuningInput(g, 2, 1, minSm, maxSm, CpuKind.INTEL_X86, false, false, false, 2,
                 GraphPattern.BALANCED_TREE, 4, NcclSettings.parse(env), TuningConstants.of(v));
     }

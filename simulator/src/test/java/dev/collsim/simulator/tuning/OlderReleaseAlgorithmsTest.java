@@ -31,8 +31,7 @@ class OlderReleaseAlgorithmsTest {
         GraphSummary ring = new GraphSummary(GraphPattern.RING, 2, 20, 20, PathType.LOC, PathType.PXB, 0, true);
         GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, 2, 20, 20, PathType.LOC, PathType.PXB, 0,
                 true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return NcclTuningModel.tune(new TuningInput(g, nNodes, nNodes, 90, 90, CpuKind.INTEL_X86, false, false,
                 false, 1, GraphPattern.BALANCED_TREE, 2, NcclSettings.DEFAULTS, TuningConstants.of(v)));
     }

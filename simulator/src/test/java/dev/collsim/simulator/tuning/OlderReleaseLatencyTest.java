@@ -7,7 +7,6 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.topology.PathType;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,8 +22,7 @@ class OlderReleaseLatencyTest {
         PathType inter = nNodes == 1 ? PathType.PIX : PathType.PXB;
         GraphSummary ring = new GraphSummary(GraphPattern.RING, 2, 20, 20, intra, inter, 0, true);
         GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, 2, 20, 20, intra, inter, 0, true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return NcclTuningModel.tune(new TuningInput(g, nNodes * ppn, nNodes, 80, 80, CpuKind.INTEL_X86, false, false,
                 false, ppn, GraphPattern.BALANCED_TREE, 2, NcclSettings.DEFAULTS, TuningConstants.of(v)));
     }
@@ -73,16 +71,7 @@ class OlderReleaseLatencyTest {
 
     /** 2 hosts x 8 sm90 ranks on NVSwitch, a CollNet and NCCL_COLLNET_ENABLE=1; graphs 8 ch, 20 / 12.5 GB/s. */
     private static CostTable collNet(NcclVersion v) {
-        GraphSummary ring = new GraphSummary(GraphPattern.RING, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
-        GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0,
-                true);
-        GraphSummary direct = new GraphSummary(GraphPattern.COLLNET_DIRECT, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0,
-                true);
-        GraphSummary chain = new GraphSummary(GraphPattern.TREE, 8, 20, 12.5, PathType.NVL, PathType.PXB, 0, true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS), direct, chain);
-        return NcclTuningModel.tune(new TuningInput(g, 16, 2, 90, 90, CpuKind.INTEL_X86, false, true, true, 8,
-                GraphPattern.BALANCED_TREE, 16, NcclSettings.parse(Map.of("NCCL_COLLNET_ENABLE", "1")),
-                TuningConstants.of(v)));
+        return TuningFixtures.collNet(v, 8, 90, 16);
     }
 
     /**

@@ -28,8 +28,7 @@ class OlderReleaseRulesTest {
             Map<String, String> env) {
         GraphSummary ring = GraphSummary.singleHost(GraphPattern.RING, nCh, bw, intra);
         GraphSummary tree = GraphSummary.singleHost(GraphPattern.BALANCED_TREE, nCh, bw, intra);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return new TuningInput(g, nRanks, 1, sm, sm, CpuKind.INTEL_X86, false, false, false, nRanks,
                 GraphPattern.BALANCED_TREE, nCh, NcclSettings.parse(env), TuningConstants.of(v));
     }
@@ -40,8 +39,7 @@ class OlderReleaseRulesTest {
         PathType intra = ppn == 1 ? PathType.LOC : PathType.NVL;
         GraphSummary ring = new GraphSummary(GraphPattern.RING, nCh, bw, bw, intra, inter, 0, true);
         GraphSummary tree = new GraphSummary(GraphPattern.BALANCED_TREE, nCh, bw, bw, intra, inter, 0, true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return new TuningInput(g, nNodes * ppn, nNodes, sm, sm, CpuKind.INTEL_X86, false, false, false, ppn,
                 GraphPattern.BALANCED_TREE, nCh, NcclSettings.parse(env), TuningConstants.of(v));
     }

@@ -31,8 +31,7 @@ class RemeasuredLatencyTest {
                 : new GraphSummary(GraphPattern.RING, 12, 20, 20, PathType.NVL, inter, 0, true);
         GraphSummary tree = nNodes == 1 ? GraphSummary.singleHost(GraphPattern.BALANCED_TREE, 12, 20, PathType.NVL)
                 : new GraphSummary(GraphPattern.BALANCED_TREE, 12, 20, 20, PathType.NVL, inter, 0, true);
-        GraphSet g = new GraphSet(ring, tree, GraphSummary.none(GraphPattern.NVLS),
-                GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
+        GraphSet g = TuningFixtures.ringAndTree(ring, tree);
         return new TuningInput(g, nNodes * ppn, nNodes, sm, sm, CpuKind.INTEL_X86, false, false, false, ppn,
                 GraphPattern.BALANCED_TREE, 24, NcclSettings.parse(Map.of()), TuningConstants.of(v));
     }

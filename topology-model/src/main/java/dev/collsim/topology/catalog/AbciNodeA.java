@@ -54,11 +54,7 @@ public final class AbciNodeA implements HostType {
     @Override
     public void addHost(HostContext ctx) {
         CpuModel xeon = CpuModels.find("Xeon Platinum 8360Y").orElseThrow();
-        Cpu[] cpus = new Cpu[2];
-        for (int s = 0; s < 2; s++) {
-            cpus[s] = ctx.cpu(s, "x86_64", "GenuineIntel", "Xeon Platinum 8360Y");
-        }
-        ctx.smp(cpus[0], cpus[1], xeon.interSocket().orElseThrow(), "UPI");
+        Cpu[] cpus = ctx.twoSockets(xeon, "Xeon Platinum 8360Y", "UPI");
         GpuModels.Sku a100 = GpuModels.sku("A100-SXM4-40GB").orElseThrow();
         NvSwitch nvs = ctx.nvSwitch(0, 6);
         Gpu[] gpus = new Gpu[8];

@@ -57,11 +57,7 @@ public final class AbciNodeV implements HostType {
     @Override
     public void addHost(HostContext ctx) {
         CpuModel xeon = CpuModels.find("Xeon Gold 6148").orElseThrow();
-        Cpu[] cpus = new Cpu[2];
-        for (int s = 0; s < 2; s++) {
-            cpus[s] = ctx.cpu(s, "x86_64", "GenuineIntel", "Xeon Gold 6148");
-        }
-        ctx.smp(cpus[0], cpus[1], xeon.interSocket().orElseThrow(), "UPI 3x 10.4 GT/s");
+        Cpu[] cpus = ctx.twoSockets(xeon, "Xeon Gold 6148", "UPI 3x 10.4 GT/s");
         GpuModels.Sku v100 = GpuModels.sku("V100-SXM2-16GB").orElseThrow();
         Gpu[] gpus = new Gpu[4];
         for (int i = 0; i < 4; i++) {

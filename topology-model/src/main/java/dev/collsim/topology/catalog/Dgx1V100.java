@@ -49,11 +49,7 @@ public final class Dgx1V100 implements HostType {
     @Override
     public void addHost(HostContext ctx) {
         CpuModel xeon = CpuModels.find("Xeon E5-2698 v4").orElseThrow();
-        Cpu[] cpus = new Cpu[2];
-        for (int s = 0; s < 2; s++) {
-            cpus[s] = ctx.cpu(s, "x86_64", "GenuineIntel", "Xeon E5-2698 v4");
-        }
-        ctx.smp(cpus[0], cpus[1], xeon.interSocket().orElseThrow(), "QPI 2x 9.6 GT/s");
+        Cpu[] cpus = ctx.twoSockets(xeon, "Xeon E5-2698 v4", "QPI 2x 9.6 GT/s");
         Gpu[] gpus = new Gpu[8];
         for (int i = 0; i < 8; i++) {
             gpus[i] = ctx.gpu(i, GpuModels.sku("V100-SXM2-32GB").orElseThrow());

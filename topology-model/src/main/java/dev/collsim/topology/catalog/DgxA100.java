@@ -59,17 +59,7 @@ public final class DgxA100 implements HostType {
     @Override
     public void addHost(HostContext ctx) {
         CpuModel epyc = CpuModels.find("EPYC 7742").orElseThrow();
-        Cpu[] cpus = new Cpu[8];
-        for (int n = 0; n < 8; n++) {
-            cpus[n] = ctx.cpu(n, "x86_64", "AuthenticAMD", "EPYC 7742");
-        }
-        for (int a = 0; a < 8; a++) {
-            for (int b = a + 1; b < 8; b++) {
-                boolean sameSocket = a / 4 == b / 4;
-                ctx.smp(cpus[a], cpus[b], epyc.interSocket().orElseThrow(), sameSocket ? "Infinity Fabric"
-                        : "xGMI 4x16");
-            }
-        }
+        Cpu[] cpus = ctx.twoSocketsNps4(epyc, "EPYC 7742", "xGMI 4x16");
         NvSwitch nvs = ctx.nvSwitch(0, 6);
         Gpu[] gpus = new Gpu[8];
         GpuModels.Sku a100 = GpuModels.sku("A100-SXM4-80GB").orElseThrow();

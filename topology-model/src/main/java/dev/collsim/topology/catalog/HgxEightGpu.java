@@ -67,8 +67,7 @@ public record HgxEightGpu(String name, String description, GpuModels.Sku gpu, in
     public void addHost(HostContext ctx) {
         CpuModel cpu = CpuModels.find(cpuModel).orElseThrow();
         PcieGen rootGen = cpu.rootPort(pcieGen);
-        Cpu[] cpus = {ctx.cpu(0, "x86_64", cpu.vendor(), cpuModel), ctx.cpu(1, "x86_64", cpu.vendor(), cpuModel)};
-        ctx.smp(cpus[0], cpus[1], cpu.interSocket().orElseThrow(), cpu.socketLink());
+        Cpu[] cpus = ctx.twoSockets(cpu, cpuModel, cpu.socketLink());
         NvSwitch nvs = ctx.nvSwitch(0, nvSwitchChips);
         int sw = 0;
         for (int i = 0; i < 8; i++) {

@@ -1,5 +1,6 @@
 package dev.collsim.topology.catalog;
 
+import dev.collsim.hardware.CpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.NvlinkGen;
 import dev.collsim.topology.Cpu;
@@ -100,6 +101,47 @@ public final class HostContext {
      */
     public Cpu cpu(int numa, String arch, String vendor, String model) {
         return builder.add(new Cpu(id("cpu" + numa), host, numa, arch, vendor, model));
+    }
+
+    /**
+     * Adds the two x86_64 sockets of a two-socket host (NUMA nodes 0 and 1, {@code cpu0} and {@code cpu1}) and joins
+     * them by one SMP link at the CPU family's socket-to-socket bandwidth per direction
+     * ({@link CpuModel#interSocket}: the family's datasheet links x GB/s per link, {@code CpuModels}).
+     *
+     * @param cpu    the CPU family, whose vendor string ({@code GenuineIntel}, {@code AuthenticAMD}) both CPUs carry
+     * @param model  model text of both CPUs, e.g. {@code Xeon Gold 6148}
+     * @param detail the SMP link's text, e.g. {@code UPI 3x 10.4 GT/s}
+     * @return the two CPUs, socket 0 first
+     */
+    public Cpu[] twoSockets(CpuModel cpu, String model, String detail) {
+        Cpu[] cpus = {cpu(0, "x86_64", cpu.vendor(), model), cpu(1, "x86_64", cpu.vendor(), model)};
+        smp(cpus[0], cpus[1], cpu.interSocket().orElseThrow(), detail);
+        return cpus;
+    }
+
+    /**
+     * Adds the 8 NUMA nodes of a two-socket host in NPS4 mode (4 per socket, {@code cpu0} to {@code cpu7}, nodes 0-3
+     * on socket 0) and joins every pair by one SMP link at the CPU family's socket-to-socket bandwidth per direction
+     * ({@link CpuModel#interSocket}), named {@code Infinity Fabric} inside a socket and {@code acrossDetail} between
+     * sockets: the EPYC Rome hosts of the catalog (DGX A100 User Guide: 2x EPYC 7742 in NPS4, 8 NUMA nodes).
+     *
+     * @param cpu          the CPU family, whose vendor string all nodes carry
+     * @param model        model text of every node, e.g. {@code EPYC 7742}
+     * @param acrossDetail the text of a link between sockets, e.g. {@code xGMI 4x16}
+     * @return the 8 nodes, node 0 first
+     */
+    public Cpu[] twoSocketsNps4(CpuModel cpu, String model, String acrossDetail) {
+        Cpu[] cpus = new Cpu[8];
+        for (int n = 0; n < 8; n++) {
+            cpus[n] = cpu(n, "x86_64", cpu.vendor(), model);
+        }
+        for (int a = 0; a < 8; a++) {
+            for (int b = a + 1; b < 8; b++) {
+                smp(cpus[a], cpus[b], cpu.interSocket().orElseThrow(), a / 4 == b / 4 ? "Infinity Fabric"
+                        : acrossDetail);
+            }
+        }
+        return cpus;
     }
 
     /** @param k switch index; @param hostBridge host bridge index or -1; @return the added PCIe switch */

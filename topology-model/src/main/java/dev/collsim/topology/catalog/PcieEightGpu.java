@@ -62,9 +62,7 @@ public record PcieEightGpu(String name, String description, boolean switched) im
 
     private static void addL40s(HostContext ctx) {
         CpuModel xeon = CpuModels.find("Xeon Platinum 8462Y+").orElseThrow();
-        Cpu[] cpus = {ctx.cpu(0, "x86_64", "GenuineIntel", "Xeon Platinum 8462Y+"),
-            ctx.cpu(1, "x86_64", "GenuineIntel", "Xeon Platinum 8462Y+")};
-        ctx.smp(cpus[0], cpus[1], xeon.interSocket().orElseThrow(), "UPI 3x 16 GT/s");
+        Cpu[] cpus = ctx.twoSockets(xeon, "Xeon Platinum 8462Y+", "UPI 3x 16 GT/s");
         for (int sw = 0; sw < 4; sw++) {
             PcieSwitch ps = ctx.pcieSwitch(sw, sw);
             ctx.pcie(cpus[sw / 2], ps, xeon.rootPort(PcieGen.GEN4), 16);
@@ -79,16 +77,7 @@ public record PcieEightGpu(String name, String description, boolean switched) im
 
     private static void addRtx(HostContext ctx) {
         CpuModel epyc = CpuModels.find("EPYC 7542").orElseThrow();
-        Cpu[] cpus = new Cpu[8];
-        for (int n = 0; n < 8; n++) {
-            cpus[n] = ctx.cpu(n, "x86_64", "AuthenticAMD", "EPYC 7542");
-        }
-        for (int a = 0; a < 8; a++) {
-            for (int b = a + 1; b < 8; b++) {
-                ctx.smp(cpus[a], cpus[b], epyc.interSocket().orElseThrow(), a / 4 == b / 4 ? "Infinity Fabric"
-                        : "xGMI 4x16");
-            }
-        }
+        Cpu[] cpus = ctx.twoSocketsNps4(epyc, "EPYC 7542", "xGMI 4x16");
         for (int i = 0; i < 8; i++) {
             Gpu g = ctx.gpu(i, GpuModels.sku("GeForce RTX 4090").orElseThrow());
             ctx.pcie(cpus[RTX_GPU_NUMA[i]], g, epyc.rootPort(PcieGen.GEN4), 16);

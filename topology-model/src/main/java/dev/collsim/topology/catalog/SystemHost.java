@@ -93,9 +93,7 @@ public record SystemHost(SystemEntry entry) implements HostType {
         PcieGen gen = m.pcieGen();
         CpuModel cpu = entry.cpuModel();
         PcieGen rootGen = cpu.rootPort(gen);
-        String vendor = entry.cpuVendor();
-        Cpu[] cpus = {ctx.cpu(0, "x86_64", vendor, entry.cpu()), ctx.cpu(1, "x86_64", vendor, entry.cpu())};
-        ctx.smp(cpus[0], cpus[1], cpu.interSocket().orElseThrow(), cpu.socketLink());
+        Cpu[] cpus = ctx.twoSockets(cpu, entry.cpu(), cpu.socketLink());
         NvSwitch nvs = ctx.nvSwitch(0, entry.nvSwitchChips());
         int groups = entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
         int gpusPer = entry.gpus() / groups;

@@ -6,13 +6,13 @@ import java.util.Arrays;
  * The arithmetic the derivation tests of a per-file figure share: the median of the files' values, and the range that
  * median takes when each file in turn is left out (the leave-one-out check of docs/accuracy.md). Stateless.
  */
-final class FileMedians {
+public final class FileMedians {
 
     private FileMedians() {
     }
 
     /** @return the median of v (the mean of the two middle values for an even count) */
-    static double median(double[] v) {
+    public static double median(double[] v) {
         double[] s = v.clone();
         Arrays.sort(s);
         int n = s.length;
@@ -20,7 +20,7 @@ final class FileMedians {
     }
 
     /** @return {lowest, highest} median of v with one value left out, over every value; v has 2 or more values */
-    static double[] leaveOneOutRange(double[] v) {
+    public static double[] leaveOneOutRange(double[] v) {
         double lo = Double.MAX_VALUE;
         double hi = -Double.MAX_VALUE;
         for (int out = 0; out < v.length; out++) {

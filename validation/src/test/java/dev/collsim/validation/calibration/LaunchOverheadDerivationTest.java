@@ -69,11 +69,11 @@ class LaunchOverheadDerivationTest {
         }
         double[] medians = new double[perFile.size() + 1];
         for (int i = 0; i < perFile.size(); i++) {
-            medians[i] = median(perFile.get(i).stream().mapToDouble(Double::doubleValue).toArray());
+            medians[i] = FileMedians.median(perFile.get(i).stream().mapToDouble(Double::doubleValue).toArray());
         }
         medians[perFile.size()] = H200_PAIR_US;
         assertEquals(5, medians.length);
-        double median = median(medians);
+        double median = FileMedians.median(medians);
         // worked by hand from the files' lines: thanos 17.90 (line 78, 16 B, out of place) - 15.0 = +2.90; RTX PRO 6000 +0.09
         // (4 KiB: 23.89 and 17.48 us against 20.6); 2x L40S -2.64 (LL128 15.16) and +4.72 (Simple 21.12), median
         // +1.04; 4x L40S Simple 38.65 - 32.4 = +6.25; the H200 pair +1.54, the median
@@ -81,16 +81,8 @@ class LaunchOverheadDerivationTest {
         assertEquals(Math.round(median * 10) / 10.0, PerformanceParameters.DEFAULTS.launchOverheadUs(), 1e-9);
         // leaving any one file out: 1.29 (one of the two highest out), 1.97 (the H200 pair out) or 2.22 us (one of
         // the two lowest out)
-        for (int out = 0; out < medians.length; out++) {
-            double[] rest = new double[medians.length - 1];
-            for (int i = 0, k = 0; i < medians.length; i++) {
-                if (i != out) {
-                    rest[k++] = medians[i];
-                }
-            }
-            double m = median(rest);
-            assertTrue(m > 1.28 && m < 2.23, "without file " + out + ": " + m);
-        }
+        double[] range = FileMedians.leaveOneOutRange(medians);
+        assertTrue(range[0] > 1.28 && range[1] < 2.23, "leave-one-out range " + Arrays.toString(range));
     }
 
     /**
@@ -107,12 +99,5 @@ class LaunchOverheadDerivationTest {
         }
         assertTrue(!out.isEmpty(), f.toString());
         return out;
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.topology.NetworkClass;
+import dev.collsim.validation.calibration.FileMedians;
 import dev.collsim.validation.ingest.Corpus;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -65,23 +65,17 @@ class RoceLineRateShareTest {
         assertEquals(0.943, shares[1], 0.001);
         assertEquals(0.838, shares[5], 0.001);
         // (0.901 + 0.904) / 2, the middle two of six
-        assertEquals(0.9025, median(shares), 0.001);
-        assertEquals(Math.round(median(shares) * 100) / 100.0, figure, 1e-12);
+        assertEquals(0.9025, FileMedians.median(shares), 0.001);
+        assertEquals(Math.round(FileMedians.median(shares) * 100) / 100.0, figure, 1e-12);
     }
 
     @Test
     void leaveOneOutKeepsTheFigure() {
         double figure = PerformanceParameters.DEFAULTS.netProfile(NetworkClass.ROCE).bwFraction();
-        for (int out = 0; out < RUNS.size(); out++) {
-            List<Double> kept = new ArrayList<>();
-            for (int i = 0; i < RUNS.size(); i++) {
-                if (i != out) {
-                    kept.add(share(RUNS.get(i)));
-                }
-            }
-            double m = median(kept.stream().mapToDouble(Double::doubleValue).toArray());
-            assertTrue(Math.abs(m - figure) < 0.005, "without " + RUNS.get(out) + ": median " + m);
-        }
+        double[] range = FileMedians.leaveOneOutRange(RUNS.stream().mapToDouble(RoceLineRateShareTest::share)
+                .toArray());
+        assertTrue(range[0] > figure - 0.005 && range[1] < figure + 0.005, "leave-one-out medians "
+                + Arrays.toString(range));
     }
 
     @Test
@@ -106,12 +100,5 @@ class RoceLineRateShareTest {
         assertTrue(at >= 0, r.file() + ":" + r.line() + " holds no row of " + r.size() + " B: " + row);
         // size count type redop root time algbw busbw
         return Double.parseDouble(cells.get(at + 7)) / r.bound();
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 }

@@ -51,15 +51,7 @@ class BlockingLaunchTest {
     }
 
     private static LaunchShape jsonConfig(String blocking) throws Exception {
-        String json = """
-                {"args":["./build/all_reduce_perf","-g","8"],"nccl_version":22803,
-                 "config":{"nthreads":1,"ngpus":8,"iterations":20,"graph":0%s,"devices":[
-                   {"rank":0,"group":0,"pid":5,"hostname":"h0","device":0,"device_hex":"0","device_info":"NVIDIA H100"}]},
-                 "results":[{"size":1024,"count":256,"type":"float","redop":"sum","root":"    -1",
-                   "out_of_place":{"time":30.5,"alg_bw":0.03,"bus_bw":0.06,"nwrong":0},"in_place":null,
-                   "actual_iterations":20,"experiment_name":"all_reduce"}]}
-                """.formatted(blocking);
-        return MeasurementReader.read("z.json", json).get(0).launch();
+        return JsonMeasurementReaderTest.launchOf("\"iterations\":20" + blocking);
     }
 
     @Test

@@ -59,7 +59,12 @@ class JsonMeasurementReaderTest {
         assertEquals(new LaunchShape(1, 1, 0, 80), MeasurementReader.read("run.json", run).get(0).launch());
     }
 
-    private static LaunchShape launchOf(String iterations) throws Exception {
+    /**
+     * @param config {@code config} fields of an nccl-tests {@code -J} result besides nthreads 1, ngpus 8, graph 0 and
+     *               one device, e.g. {@code "iterations":20}
+     * @return the launch shape the reader takes from that one-result file
+     */
+    static LaunchShape launchOf(String config) throws Exception {
         String json = """
                 {"args":["./build/all_reduce_perf","-g","8"],"nccl_version":22803,
                  "config":{"nthreads":1,"ngpus":8,%s,"graph":0,"devices":[
@@ -67,7 +72,7 @@ class JsonMeasurementReaderTest {
                  "results":[{"size":1024,"count":256,"type":"float","redop":"sum","root":"    -1",
                    "out_of_place":{"time":30.5,"alg_bw":0.03,"bus_bw":0.06,"nwrong":0},"in_place":null,
                    "actual_iterations":20,"experiment_name":"all_reduce"}]}
-                """.formatted(iterations);
+                """.formatted(config);
         return MeasurementReader.read("r.json", json).get(0).launch();
     }
 

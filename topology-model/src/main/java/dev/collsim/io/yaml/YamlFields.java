@@ -1,6 +1,7 @@
 package dev.collsim.io.yaml;
 
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NearestName;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.DataSize;
 import dev.collsim.units.Latency;
@@ -73,7 +74,8 @@ public final class YamlFields {
     }
 
     /**
-     * As {@link #checkKeys(YamlNode, Collection)}, and an unknown key gets the caller's hint after the allowed keys.
+     * As {@link #checkKeys(YamlNode, Collection)}, and an unknown key gets the caller's hint after the allowed keys;
+     * where the caller has none, the nearest allowed key ({@link NearestName}: {@code "; did you mean 'KEY'?"}).
      *
      * @param map     the mapping
      * @param allowed its keys
@@ -85,8 +87,10 @@ public final class YamlFields {
         }
         for (YamlNode at : map.fields().values()) {
             if (!allowed.contains(at.key())) {
+                String h = hint.apply(at.key());
                 sink.accept(new InputProblem(file, at.keyLine(), at.keyColumn(), at.path(), "unknown key '" + at.key()
-                        + "'; allowed: " + String.join(", ", allowed) + hint.apply(at.key())));
+                        + "'; allowed: " + String.join(", ", allowed)
+                        + (h.isEmpty() ? NearestName.hint(at.key(), allowed) : h)));
             }
         }
     }

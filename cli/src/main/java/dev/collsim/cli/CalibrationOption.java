@@ -2,6 +2,7 @@ package dev.collsim.cli;
 
 import dev.collsim.io.InputException;
 import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.Topology;
 import dev.collsim.validation.calibration.Calibration;
 import dev.collsim.validation.calibration.CalibrationProfile;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -83,11 +85,28 @@ public final class CalibrationOption {
      * @throws InputException when the file is not a parameters file or profile
      */
     public static Resolved resolve(Path option, String name, Topology cluster) throws InputException {
+        return resolve(option, name, cluster, List.of());
+    }
+
+    /**
+     * As {@link #resolve(Path, String, Topology)} for a communicator: {@code auto} takes the class of the NCCL nodes
+     * its ranks span ({@link ProfileSelector}, by the ranks' hosts), so 8 ranks on one host of a
+     * two-host cluster get the one-host class and its band.
+     *
+     * @param option  the option's value, null when not given
+     * @param name    the option's name, for messages
+     * @param cluster the cluster the prediction is for
+     * @param ranks   the communicator's GPUs; empty for every GPU of the cluster
+     * @return the parameters and what to print
+     * @throws InputException when the file is not a parameters file or profile
+     */
+    public static Resolved resolve(Path option, String name, Topology cluster, List<Gpu> ranks)
+            throws InputException {
         if (none(option)) {
             return new Resolved(PerformanceParameters.DEFAULTS, NONE_LINE, Optional.empty(), Optional.empty());
         }
         if (auto(option)) {
-            ProfileSelector.Choice c = ProfileSelector.select(cluster);
+            ProfileSelector.Choice c = ProfileSelector.select(cluster, ranks);
             return new Resolved(c.calibration().map(Calibration::parameters).orElse(PerformanceParameters.DEFAULTS),
                     c.line(), c.calibration(), c.band());
         }
@@ -107,19 +126,20 @@ public final class CalibrationOption {
     }
 
     /**
-     * As {@link #resolve(Path, String, Topology)}, and a one-line warning on {@code err} when a profile file names a
+     * As {@link #resolve(Path, String, Topology, List)}, and a one-line warning on {@code err} when a profile file names a
      * class (or GPU generation) other than the cluster's ({@link ProfileSelector#mismatch}): applied, not refused.
      *
      * @param option  the option's value, null when not given
      * @param name    the option's name, for messages
      * @param cluster the cluster the prediction is for
+     * @param ranks   the communicator's GPUs (the class of the hosts they span); empty for every GPU
      * @param err     where the warning goes
      * @return the parameters and what to print
      * @throws InputException when the file is not a parameters file or profile
      */
-    public static Resolved resolve(Path option, String name, Topology cluster, PrintWriter err)
+    public static Resolved resolve(Path option, String name, Topology cluster, List<Gpu> ranks, PrintWriter err)
             throws InputException {
-        Resolved r = resolve(option, name, cluster);
+        Resolved r = resolve(option, name, cluster, ranks);
         if (!none(option) && !auto(option)) {
             warnClass(option, name, cluster, err);
         }

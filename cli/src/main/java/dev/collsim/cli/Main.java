@@ -132,11 +132,24 @@ public final class Main {
             return ExitCodes.USAGE;
         }
         CommandLine.ParameterException shown = mistypedRequired(ex, cmd, args);
-        err.println(name + ": " + unknownOptions(shown).orElse(TypedOption.inMessage(shown, args)));
+        err.println(name + ": " + unknownOptions(shown).orElse(TypedOption.inMessage(shown, args))
+                + subcommandsAllowed(shown, cmd));
         CommandLine.UnmatchedArgumentException.printSuggestions(shown, err);
         err.println("Try '" + name + " --help'.");
         err.flush();
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * {@code collsim topo} alone: picocli says only "Missing required subcommand"; the command's subcommands are
+     * listed, as an unknown command lists the commands.
+     *
+     * @return {@code ; allowed: show, paths, ...} for that failure of a command with subcommands, else empty
+     */
+    static String subcommandsAllowed(CommandLine.ParameterException ex, CommandLine cmd) {
+        boolean missing = ex.getMessage() != null && ex.getMessage().startsWith("Missing required subcommand");
+        return missing && !cmd.getSubcommands().isEmpty() ? "; allowed: " + String.join(", ",
+                cmd.getSubcommands().keySet()) : "";
     }
 
     /**

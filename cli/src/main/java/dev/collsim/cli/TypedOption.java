@@ -59,6 +59,30 @@ public final class TypedOption {
      * @return the message
      */
     public static String inMessage(ParameterException ex, String[] args) {
+        String message = named(ex, args);
+        return message == null ? null : withRange(message);
+    }
+
+    /**
+     * A value picocli cannot convert to the option's Java type ({@code -n 99999999999}: "is not an int") is told the
+     * type's range: a Java {@code int} is -2^31 .. 2^31-1, a {@code long} -2^63 .. 2^63-1 (JLS 4.2.1); an option's own
+     * check may allow less (e.g. {@code -n} >= 1).
+     *
+     * @param message picocli's message
+     * @return the message with the range where it says "is not an int" or "is not a long"; else unchanged
+     */
+    static String withRange(String message) {
+        if (message.endsWith("' is not an int")) {
+            return message + "; allowed: a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+        }
+        if (message.endsWith("' is not a long")) {
+            return message + "; allowed: a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+        }
+        return message;
+    }
+
+    /** @return picocli's message with the option as typed, and {@code -f}'s own allowed values */
+    private static String named(ParameterException ex, String[] args) {
         String message = ex.getMessage();
         ArgSpec arg = ex instanceof MissingParameterException m && m.getMissing().size() == 1 ? m.getMissing().get(0)
                 : ex.getArgSpec();

@@ -152,4 +152,20 @@ class OptionValueMessagesTest {
         assertTrue(h100.err().contains("was fitted on GPUs of NCCL's AMPERE tables; this cluster's are of its HOPPER"
                 + " tables"), h100.err());
     }
+
+    /**
+     * A number past a Java int (2^31-1 = 2147483647) is told the int's range (JLS 4.2.1), not only "is not an int";
+     * a command of subcommands given none lists them (topo's are show, paths, check and export, as its help says).
+     */
+    @Test
+    void anIntTooLargeNamesTheRangeAndAMissingSubcommandTheChoices() {
+        CliRun n = CliRun.run("predict", "-n", "99999999999", "all_reduce");
+        assertEquals(ExitCodes.USAGE, n.code(), n.err());
+        assertEquals("collsim predict: Invalid value for option '-n': '99999999999' is not an int; allowed: a whole"
+                + " number from -2147483648 to 2147483647", n.err().lines().findFirst().orElse(""));
+        CliRun topo = CliRun.run("topo");
+        assertEquals(ExitCodes.USAGE, topo.code(), topo.err());
+        assertEquals("collsim topo: Missing required subcommand; allowed: show, paths, check, export",
+                topo.err().lines().findFirst().orElse(""));
+    }
 }

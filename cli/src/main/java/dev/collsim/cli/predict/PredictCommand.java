@@ -233,7 +233,7 @@ public final class PredictCommand implements Callable<Integer> {
                 .withBlocking(ncclTestsFlags.blocking());
         notes.addAll(ncclTestsFlags.launchNotes(launch, launchModelled));
         ncclTestsNote = notes;
-        NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo));
+        NcclPredictor predictor = new NcclPredictor(UserError.usage(() -> NcclVersion.parse(ncclVersion)), parameters(topo, rankList));
         if (backend != Backend.analytical) {
             return new PredictFlowRun(flowOptions, backend, cluster, rankOptions, ncclTestsNote, format,
                     spec.commandLine().getOut(), paramsSource).run(c, groups, sizes, topo, rankList, nccl, predictor);
@@ -327,13 +327,14 @@ public final class PredictCommand implements Callable<Integer> {
         return UserError.usage(() -> NcclSettings.parse(m));
     }
 
-    private PerformanceParameters parameters(Topology topo) throws InputException {
+    /** The parameters of {@code --perf-params}; {@code auto} takes the class of the NCCL nodes the ranks span. */
+    private PerformanceParameters parameters(Topology topo, List<Gpu> rankList) throws InputException {
         CalibrationOption.Resolved r = CalibrationOption.resolve(params, formerName ? "--params"
                 : TypedOption.of(spec, "--perf-params"), topo,
-                spec.commandLine().getErr());
+                rankList, spec.commandLine().getErr());
         paramsLine = r.label();
         paramsSource = r.parameters().equals(PerformanceParameters.DEFAULTS) ? null
-                : CalibrationOption.auto(params) ? "configs/calibration/auto/" + ProfileClass.of(topo).key() + ".yaml"
+                : CalibrationOption.auto(params) ? "configs/calibration/auto/" + ProfileClass.ofRanks(topo, rankList).key() + ".yaml"
                 : params.toString();
         return r.parameters();
     }

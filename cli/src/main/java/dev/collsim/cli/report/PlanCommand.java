@@ -24,6 +24,7 @@ import dev.collsim.topology.io.MissingNvlinks;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -184,7 +185,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
         CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology(),
-                spec.commandLine().getErr());
+                List.of(), spec.commandLine().getErr());
         out.println("# " + perf.line());
         NcclPredictor predictor = new NcclPredictor(NcclVersion.DEFAULT, perf.parameters());
         predictor.networkNote(base.topology()).ifPresent(n -> out.println("# network: " + n));

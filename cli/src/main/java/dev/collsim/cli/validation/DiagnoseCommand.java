@@ -7,6 +7,7 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.io.InputProblem;
+import dev.collsim.topology.Gpu;
 import dev.collsim.validation.compare.ClusterGuess;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
@@ -87,16 +88,38 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     + " folders of nccl-tests output or JSON)", ExitCodes.USAGE);
         }
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(given, spec.commandLine().getErr());
-        Map<Dataset, Optional<HeaderNics>> placed = clusterFor(batch);
+        Map<Dataset, Placed> placed = clusterFor(batch);
+        Map<Dataset, Optional<HeaderNics>> nics = new IdentityHashMap<>();
+        if (placed != null) {
+            placed.values().forEach(p -> nics.put(p.dataset(), p.nics()));
+        }
         for (MeasuredFiles.Read r : batch.reads()) {
-            all.addAll(d.diagnose(r.datasets(), r.whole(), MeasuredFiles.lines(r.file()), (ds, perHost) ->
-                    placed == null ? Optional.empty() : placed.get(ds),
+            List<Dataset> chosen = placed == null ? r.datasets() : r.datasets().stream().map(x -> judged(placed, x))
+                    .toList();
+            List<Dataset> whole = placed == null ? r.whole() : r.whole().stream().map(x -> judged(placed, x)).toList();
+            all.addAll(d.diagnose(chosen, whole, MeasuredFiles.lines(r.file()), (ds, perHost) ->
+                    placed == null ? Optional.empty() : nics.getOrDefault(ds, Optional.empty()),
                     (ds, perHost) -> placed != null ? Optional.empty() : shownSystemNics(ds, perHost)));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));
         boolean problem = all.stream().flatMap(x -> x.findings().stream())
                 .anyMatch(x -> x.severity() == Finding.Severity.PROBLEM);
         return batch.exitCode(failOnProblem && problem ? ExitCodes.CHECK_FAILED : ExitCodes.OK);
+    }
+
+    /**
+     * A dataset as {@code -c} places it, and the NICs its GPUs reach there.
+     *
+     * @param dataset the dataset judged: the file's, or with the host count of the cluster's hosts its ranks span
+     *                when the file states none ({@link Dataset#withHosts})
+     * @param nics    the NICs per host of the cluster, empty where its GPUs reach none
+     */
+    private record Placed(Dataset dataset, Optional<HeaderNics> nics) {
+    }
+
+    private static Dataset judged(Map<Dataset, Placed> placed, Dataset d) {
+        Placed p = placed.get(d);
+        return p == null ? d : p.dataset();
     }
 
     /**
@@ -126,19 +149,29 @@ public final class DiagnoseCommand implements Callable<Integer> {
      * A run of another GPU model is not refused (the same rule as compare, {@link Comparer#otherGpu}): the NICs'
      * text carries the {@code assumed:} line, since only -c's NICs are judged by and the GPU figures stay the run's.
      *
-     * @return the NICs per dataset (by identity), null without {@code -c}
+     * A file that states no host count (no rank lines, no {@code nodes_x_gpus} header) is judged on the hosts of
+     * the cluster its ranks span there (16 ranks on {@code dgx-h100:2}: 2 hosts of 8), and the NICs' text says so;
+     * without this it would be judged as one host, on the NVLink figure.
+     *
+     * @return per dataset (by identity) the dataset judged and its NICs, null without {@code -c}
      * @throws InputException (exit 3) when a dataset spans hosts and the GPUs it uses on the cluster's hosts reach no
      *                        compute NIC
      */
-    private Map<Dataset, Optional<HeaderNics>> clusterFor(MeasuredFiles.Batch batch) throws InputException {
+    private Map<Dataset, Placed> clusterFor(MeasuredFiles.Batch batch) throws InputException {
         if (!cluster.given()) {
             return null;
         }
         String name = cluster.value();
-        Map<Dataset, Optional<HeaderNics>> out = new IdentityHashMap<>();
+        Map<Dataset, Placed> out = new IdentityHashMap<>();
         List<InputProblem> problems = new ArrayList<>();
-        for (Dataset ds : batch.datasets()) {
-            ClusterGuess g = DatasetCluster.place(cluster.source(), ds, spec.commandLine().getErr());
+        for (Dataset file : batch.datasets()) {
+            ClusterGuess g = DatasetCluster.place(cluster.source(), file, spec.commandLine().getErr());
+            int spanned = (int) g.ranks().stream().mapToInt(Gpu::host).distinct().count();
+            boolean hostsOfCluster = file.nHosts() == 0 && spanned > 1;
+            Dataset ds = hostsOfCluster ? file.withHosts(spanned) : file;
+            String hostsNote = hostsOfCluster ? "; judged on " + spanned + " hosts of " + ds.gpusPerHost() + " GPUs,"
+                    + " the hosts its " + ds.nRanks() + " ranks span on -c " + name + " (the file states no host count)"
+                    : "";
             Optional<HeaderNics> nics = ClusterNics.of(g.topology(), name, ds.gpusPerHost());
             clusterGpus.put(ds, g.topology().gpus().stream().findFirst().flatMap(x -> GpuModels.find(x.model())));
             if (ds.nHosts() > 1 && nics.isEmpty()) {
@@ -148,7 +181,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
             }
             Optional<String> gpu = Comparer.otherGpu(ds, g, "the NICs judged by are that cluster's, the GPU figures"
                     + " the run's");
-            out.put(ds, nics.map(n -> n.assuming(gpu.orElse(""))));
+            out.put(file, new Placed(ds, nics.map(n -> new HeaderNics(n.count(), n.gbits(), n.line(), n.text()
+                    + hostsNote, n.assumed()).assuming(gpu.orElse("")))));
         }
         if (!problems.isEmpty()) {
             throw new InputException(problems);

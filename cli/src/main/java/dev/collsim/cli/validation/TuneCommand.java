@@ -39,6 +39,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -136,7 +137,9 @@ public final class TuneCommand implements Callable<Integer> {
                 .ifPresent(m -> {
                     throw new UserError(m, ExitCodes.USAGE);
                 });
-        Model model = model(data, placed.topology(), out);
+        // the class (and band) of the NCCL nodes the widest rank set spans: the sets are the first N GPUs each
+        Model model = model(data, placed.topology(), placed.rankSets().stream().max(Comparator.comparingInt(List::size))
+                .orElse(List.of()), out);
         out.println(model.line());
         rankNote(data, placed.rankSets(), placed.topology().gpus().size()).ifPresent(out::println);
         NcclPredictor predictor = new NcclPredictor(version, model.params());
@@ -195,7 +198,7 @@ public final class TuneCommand implements Callable<Integer> {
     private record Placed(Topology topology, List<List<Gpu>> rankSets) {
     }
 
-    private Model model(List<Dataset> data, Topology topo, PrintWriter out) throws InputException {
+    private Model model(List<Dataset> data, Topology topo, List<Gpu> ranks, PrintWriter out) throws InputException {
         if (!CalibrationOption.none(calibration) && !CalibrationOption.auto(calibration)) {
             CalibrationOption.requireProfile(calibration, "--calibration");
             Calibration c = CalibrationProfile.read(calibration);
@@ -204,12 +207,12 @@ public final class TuneCommand implements Callable<Integer> {
                     CalibrationOption.fileLine(calibration));
         }
         if (data.isEmpty()) {
-            CalibrationOption.Resolved r = CalibrationOption.resolve(calibration, "--calibration", topo);
+            CalibrationOption.Resolved r = CalibrationOption.resolve(calibration, "--calibration", topo, ranks);
             // one band: the class band the calibration line prints, where there is one
             // --calibration none is the bare model: judged with its band on this cluster's class, as auto without a
             // shipped profile is
             Optional<PredictionBand> shown = CalibrationOption.none(calibration)
-                    ? ProfileSelector.bare(ProfileClass.of(topo)).band() : r.band();
+                    ? ProfileSelector.bare(ProfileClass.ofRanks(topo, ranks)).band() : r.band();
             Optional<TuningBand> printed = shown.filter(b -> b.belowMiBPercent() > 0 && b.atLeastMiBPercent() > 0)
                     .map(b -> TuningBand.ofClass(b, CalibrationOption.none(calibration) ? "the bare model's band on"
                             + " this cluster's class" : "the class band printed on the calibration line"));
@@ -233,7 +236,7 @@ public final class TuneCommand implements Callable<Integer> {
         if (fit.isEmpty()) {
             // the bare model then, judged with the band it has on this cluster's class (as without -m): a refused fit
             // says nothing about the model's error here, so it must not narrow the band
-            CalibrationOption.Resolved bare = CalibrationOption.resolve(null, "--calibration", topo);
+            CalibrationOption.Resolved bare = CalibrationOption.resolve(null, "--calibration", topo, ranks);
             Optional<TuningBand> classBand = bare.band().map(b -> TuningBand.ofClass(b, "the class band printed on"
                     + " the calibration line"));
             out.println("note: no accepted fit of the measurements (see collsim calibrate); default parameters and "

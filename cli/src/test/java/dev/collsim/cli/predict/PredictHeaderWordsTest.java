@@ -109,4 +109,21 @@ class PredictHeaderWordsTest {
     private static String row(String out) {
         return out.lines().filter(l -> l.startsWith("  1073741824")).findFirst().orElseThrow();
     }
+
+    /**
+     * A launch line placing its 8 ranks on one host of a two-host cluster (torchrun --nproc_per_node 8: one node) is
+     * one NCCL node, so the calibration line names the one-host NVSwitch class of a DGX H100 (8 H100 on NVSwitch),
+     * not the InfiniBand class of the two hosts, which a run over all 16 GPUs gets; tune's band follows the same class.
+     */
+    @Test
+    void ranksOnOneHostOfTwoGetTheOneHostClass() {
+        String one = ok("predict", "-c", "dgx-h100x2", "torchrun", "--nproc_per_node", "8", "all_reduce_perf", "-b",
+                "1M", "-e", "1M").out();
+        assertTrue(one.contains("none shipped for hopper-1host-nvswitch"), one);
+        assertFalse(one.contains("hopper-infiniband"), one);
+        String all = ok("predict", "-c", "dgx-h100x2", "all_reduce_perf", "-b", "1M", "-e", "1M").out();
+        assertTrue(all.contains("none shipped for hopper-infiniband"), all);
+        String tune = ok("tune", "-c", "dgx-h100x2", "--ranks", "8", "all_reduce").out();
+        assertTrue(tune.contains("none shipped for hopper-1host-nvswitch"), tune);
+    }
 }

@@ -130,4 +130,27 @@ class DiagnoseClusterCliTest {
         assertFalse(r.out().contains("bound unknown"), r.out());
         assertTrue(r.out().contains("no problem found: the peak is"), r.out());
     }
+
+    /**
+     * A file that states no host count (the 2x8 H100 run 1 of nccl-tests#319 without its {@code #@} lines but the
+     * GPU model, and without its rank lines: 16 ranks, hosts unknown) is judged on the hosts its ranks span on -c: 16
+     * ranks on DGX H100s of 8 GPUs are 2 hosts, and the output says so. On 2 hosts the NICs' plateau is found as in
+     * the file with its rank lines: 88.8 GB/s busbw flat from 512 MiB, over a ring's 50 GB/s per 400 Gb/s NIC, is
+     * about 2 NICs' worth.
+     */
+    @Test
+    void aFileWithoutHostsIsJudgedOnTheNamedClustersHosts() throws Exception {
+        String text = Files.readString(DATA.resolve("A-allreduce-2x8xH100-supermicro-ndr-doca-default-vs-ring"
+                + "-nccl2.26-problem-issue-nccltests319.txt"));
+        Path f = dir.resolve("nohosts.txt");
+        Files.writeString(f, "#@ hardware: 8x H100 80GB HBM3 SXM\n" + text.substring(0, text.indexOf("### run 2"))
+                .lines().filter(l -> !l.startsWith("#@") && !l.matches("#\\s+Rank\\s+\\d+ .*"))
+                .collect(Collectors.joining("\n", "", "\n")));
+        CliRun r = run("diagnose", "-c", "dgx-h100:2", f.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("all_reduce, 16 ranks on 2 hosts, H100"), r.out());
+        assertTrue(r.out().contains("judged on 2 hosts of 8 GPUs, the hosts its 16 ranks span on -c dgx-h100:2 (the"
+                + " file states no host count)"), r.out());
+        assertTrue(r.out().contains("about 2 of the 8 NICs' worth"), r.out());
+    }
 }

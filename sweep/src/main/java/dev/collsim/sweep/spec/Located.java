@@ -1,6 +1,7 @@
 package dev.collsim.sweep.spec;
 
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NearestName;
 import dev.collsim.io.yaml.YamlNode;
 import java.util.List;
 
@@ -23,7 +24,8 @@ record Located(String file, List<InputProblem> problems) {
     }
 
     /**
-     * Checks a mapping's keys.
+     * Checks a mapping's keys; an unknown key gets the nearest allowed one ({@link NearestName}, the rule of the
+     * catalog's names).
      *
      * @return true when {@code n} is a mapping (unknown keys are reported, reading goes on)
      */
@@ -34,7 +36,7 @@ record Located(String file, List<InputProblem> problems) {
         }
         n.fields().forEach((k, v) -> {
             if (!allowed.contains(k)) {
-                add(v, "unknown key '" + k + "'; allowed: " + String.join(", ", allowed));
+                add(v, "unknown key '" + k + "'; allowed: " + String.join(", ", allowed) + NearestName.hint(k, allowed));
             }
         });
         return true;

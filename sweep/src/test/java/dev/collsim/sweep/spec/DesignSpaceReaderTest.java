@@ -81,4 +81,17 @@ class DesignSpaceReaderTest {
                 + "    scaling-max-gpus: 64\n"));
         assertTrue(e.problems().get(0).message().contains("vary 'hosts' under 'grid'"));
     }
+
+    /**
+     * A mistyped grid key gets the nearest key (the catalog's rule, NearestName: Levenshtein distance at most a third of
+     * the longer name): {@code nic-sped} is one letter from {@code nic-speed}; {@code colour} is near no key.
+     */
+    @Test
+    void aMistypedGridKeyGetsItsNearMiss() {
+        InputException e = assertThrows(InputException.class, () -> read("cluster: default\ngrid:\n"
+                + "  nic-sped: [400 Gb/s]\n  colour: [red]\n" + PLANS));
+        assertEquals(List.of("grid.nic-sped", "grid.colour"), e.problems().stream().map(InputProblem::field).toList());
+        assertTrue(e.problems().get(0).message().endsWith("; did you mean 'nic-speed'?"), e.problems().get(0).message());
+        assertTrue(!e.problems().get(1).message().contains("did you mean"), e.problems().get(1).message());
+    }
 }

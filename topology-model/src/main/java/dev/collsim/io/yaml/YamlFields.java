@@ -1,6 +1,7 @@
 package dev.collsim.io.yaml;
 
 import dev.collsim.io.InputProblem;
+import dev.collsim.io.NearestName;
 import dev.collsim.units.Bandwidth;
 import dev.collsim.units.DataSize;
 import dev.collsim.units.Latency;
@@ -13,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * The one typed-field layer for located YAML (the {@code collsim/v1} cluster spec and the what-if report spec): reads
@@ -74,7 +74,8 @@ public final class YamlFields {
     }
 
     /**
-     * As {@link #checkKeys(YamlNode, Collection)}, and an unknown key gets the caller's hint after the allowed keys.
+     * As {@link #checkKeys(YamlNode, Collection)}, and an unknown key gets the caller's hint after the allowed keys;
+     * where the caller has none, the nearest allowed key ({@link NearestName}: {@code "; did you mean 'KEY'?"}).
      *
      * @param map     the mapping
      * @param allowed its keys
@@ -86,33 +87,12 @@ public final class YamlFields {
         }
         for (YamlNode at : map.fields().values()) {
             if (!allowed.contains(at.key())) {
+                String h = hint.apply(at.key());
                 sink.accept(new InputProblem(file, at.keyLine(), at.keyColumn(), at.path(), "unknown key '" + at.key()
-                        + "'; allowed: " + String.join(", ", allowed) + hint.apply(at.key()) + nearest(at.key(),
-                        allowed)));
+                        + "'; allowed: " + String.join(", ", allowed)
+                        + (h.isEmpty() ? NearestName.hint(at.key(), allowed) : h)));
             }
         }
-    }
-
-    /**
-     * The "did you mean" of a misspelt key ({@code clster}, {@code global-bach}): the allowed key of smallest
-     * Levenshtein distance (Apache Commons Text), accepted when at most a third of the longer key's characters
-     * differ, as {@code Catalog.suggest} accepts a host type's name.
-     *
-     * @return {@code "; did you mean 'KEY'?"}, or empty when no allowed key is that near
-     */
-    private static String nearest(String key, Collection<String> allowed) {
-        LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
-        String best = null;
-        int bestD = Integer.MAX_VALUE;
-        for (String a : allowed) {
-            int d = distance.apply(key.toLowerCase(Locale.ROOT), a.toLowerCase(Locale.ROOT));
-            if (d < bestD) {
-                bestD = d;
-                best = a;
-            }
-        }
-        return best != null && bestD > 0 && bestD * 3 <= Math.max(key.length(), best.length())
-                ? "; did you mean '" + best + "'?" : "";
     }
 
     /**

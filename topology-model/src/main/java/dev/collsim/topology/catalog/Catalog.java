@@ -3,6 +3,7 @@ package dev.collsim.topology.catalog;
 import dev.collsim.hardware.GpuModel;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.hardware.PcieGen;
+import dev.collsim.io.NearestName;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.TopologyBuilder;
 import dev.collsim.units.Bandwidth;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.commons.text.similarity.LevenshteinDistance;
 
 /**
  * The host types collsim knows by name. Each entry cites its sources in its javadoc.
@@ -115,9 +115,9 @@ public final class Catalog {
     }
 
     /**
-     * The catalog name or alias closest to a name that is none, for a "did you mean" hint: the smallest Levenshtein
-     * distance (Apache Commons Text), case ignored, accepted when at most a third of the longer name's characters
-     * differ (so {@code dgx-h1000} suggests {@code dgx-h100}, while an unrelated word suggests nothing), else the one
+     * The catalog name or alias closest to a name that is none, for a "did you mean" hint: the one rule of {@link
+     * NearestName} (smallest Levenshtein distance, case ignored, at most a third of the longer name's characters
+     * differing; so {@code dgx-h1000} suggests {@code dgx-h100}, while an unrelated word suggests nothing), else the one
      * name that a name of 4 or more characters begins ({@code p5.48xl} suggests {@code p5.48xlarge}).
      *
      * @param name the name as the user wrote it
@@ -128,19 +128,10 @@ public final class Catalog {
             return Optional.empty();
         }
         String key = name.trim().toLowerCase(Locale.ROOT);
-        LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
-        String best = null;
-        int bestD = Integer.MAX_VALUE;
         List<String> candidates = new ArrayList<>(TYPES.keySet());
         candidates.addAll(ALIASES.keySet());
-        for (String c : candidates) {
-            int d = distance.apply(key, c.toLowerCase(Locale.ROOT));
-            if (d < bestD) {
-                bestD = d;
-                best = c;
-            }
-        }
-        if (best == null || bestD * 3 > Math.max(key.length(), best.length())) {
+        String best = NearestName.of(name, candidates).orElse(null);
+        if (best == null) {
             // a name cut short (p5.48xl, a3-mega): the one catalog name it begins, if only one
             List<String> longer = candidates.stream().filter(c -> key.length() >= 4
                     && c.toLowerCase(Locale.ROOT).startsWith(key)).toList();

@@ -117,6 +117,14 @@ class YamlFieldsTest {
                 "t.yaml:3:1: colour: unknown key 'colour'; allowed: cluster, global-batch, count"), messages());
     }
 
+    /** A mistyped key gets the nearest allowed one: {@code fabrik} is one replacement from {@code fabric}. */
+    @Test
+    void aMistypedKeyGetsItsNearMiss() throws InputException {
+        f.checkKeys(parse("fabrik: x\n"), List.of("hosts", "fabric"));
+        assertEquals(List.of("t.yaml:1:1: fabrik: unknown key 'fabrik'; allowed: hosts, fabric; did you mean"
+                + " 'fabric'?"), messages());
+    }
+
     @Test
     void unitsAreRequiredAndBandwidthsPositive() throws InputException {
         YamlNode m = parse("bw: 400\nneg: -1 GB/s\nok: 400 Gb/s\nlat: 5\nmem: 80\n");

@@ -6,8 +6,10 @@ import dev.collsim.topology.LinkType;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The class of cluster a shipped calibration profile is fitted for and applied to: GPU generation (the architecture
@@ -50,7 +52,7 @@ public record ProfileClass(String key, String label) {
      * @return its class (generation of the oldest GPU, as NCCL indexes its tables by the minimum compute capability)
      */
     public static ProfileClass of(Topology t) {
-        return of(t, null);
+        return of(t, null, null);
     }
 
     /**
@@ -64,13 +66,31 @@ public record ProfileClass(String key, String label) {
      * @return its class
      */
     public static ProfileClass of(Topology t, String networkText) {
+        return of(t, networkText, null);
+    }
+
+    /**
+     * The class of the part of a cluster a communicator's ranks span: NCCL builds its graphs from the nodes its ranks
+     * are on, so 8 ranks on one host of a two-host cluster run as one node ({@code -1host-} class) and never cross the
+     * network; ranks on several hosts of one multi-node NVLink domain are one NCCL node ({@code -mnnvl}).
+     *
+     * @param t     a cluster
+     * @param ranks the communicator's GPUs (each {@link Gpu#host()} an index of {@code t}); empty for every host
+     * @return the class of the hosts they span
+     */
+    public static ProfileClass ofRanks(Topology t, Collection<Gpu> ranks) {
+        return of(t, null, ranks.isEmpty() ? null : ranks.stream().map(Gpu::host).collect(Collectors.toSet()));
+    }
+
+    /** As {@link #of(Topology, String)} over the given hosts, or every host when {@code hosts} is null. */
+    private static ProfileClass of(Topology t, String networkText, Set<Integer> hosts) {
         // a cluster of identical hosts described once is asked through its template, never built in full
         Topology probe = t.hostTemplate().orElse(t);
         int sm = probe.gpus().stream().mapToInt(Gpu::sm).min().orElse(0);
         GpuArchitecture arch = GpuArchitecture.of(sm);
         String g = arch.key();
         String gl = arch.label();
-        if (t.hostCount() <= 1) {
+        if (t.hostCount() <= 1 || hosts != null && hosts.size() <= 1) {
             if (hasNvSwitch(probe) && hasC2c(probe)) {
                 return new ProfileClass(g + "-1host-nvltray", gl + ", one superchip tray of a rack-scale NVLink "
                         + "domain, GPUs joined by the rack's NVSwitch trays");
@@ -79,7 +99,7 @@ public record ProfileClass(String key, String label) {
             return new ProfileClass(g + "-1host-" + fabric, gl + ", one host, GPUs joined by "
                     + (fabric.equals("pcie") ? "PCIe" : fabric.equals("nvlink") ? "direct NVLink" : "NVSwitch"));
         }
-        int[] nodes = ncclNodes(probe);
+        int[] nodes = ncclNodes(probe, hosts);
         NetworkClass c = NetworkClass.detect(networkText).filter(x -> x == NetworkClass.SLINGSHOT)
                 .orElse(t.networkClass());
         // GCP's two GPU-direct TCP plugins share one class: two public TCPX and three TCPXO files, too few for two
@@ -100,19 +120,25 @@ public record ProfileClass(String key, String label) {
      * below 0, reaches) is one node (NCCL 2.27.3 {@code src/graph/topo.cc}: the MNNVL clique's ranks are one node),
      * every other host one of its own.
      *
-     * @param t a cluster built device by device (one with rack-wide switches always is)
-     * @return {NCCL nodes, multi-node NVLink domains}
+     * @param t     a cluster built device by device (one with rack-wide switches always is)
+     * @param hosts the hosts counted, null for every host
+     * @return {NCCL nodes, multi-node NVLink domains} over those hosts
      */
-    private static int[] ncclNodes(Topology t) {
+    private static int[] ncclNodes(Topology t, Set<Integer> hosts) {
         Set<Integer> inDomain = new HashSet<>();
         Set<Integer> domains = new HashSet<>();
         for (NvSwitch s : t.devices(NvSwitch.class)) {
             if (s.host() < 0) {
-                domains.add(s.domain());
-                t.outgoing(s).stream().mapToInt(l -> t.target(l).host()).filter(h -> h >= 0).forEach(inDomain::add);
+                Set<Integer> reached = t.outgoing(s).stream().map(l -> t.target(l).host())
+                        .filter(h -> h >= 0 && (hosts == null || hosts.contains(h))).collect(Collectors.toSet());
+                if (hosts == null || !reached.isEmpty()) {
+                    domains.add(s.domain());
+                    inDomain.addAll(reached);
+                }
             }
         }
-        return new int[] {domains.size() + Math.max(0, t.hostCount() - inDomain.size()), domains.size()};
+        int counted = hosts == null ? t.hostCount() : hosts.size();
+        return new int[] {domains.size() + Math.max(0, counted - inDomain.size()), domains.size()};
     }
 
     /**

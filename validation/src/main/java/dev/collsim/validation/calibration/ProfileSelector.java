@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -53,7 +54,20 @@ public final class ProfileSelector {
      * @throws IllegalStateException when a shipped file is broken (a build defect, not user input)
      */
     public static Choice select(Topology t) {
-        ProfileClass c = ProfileClass.of(t);
+        return select(ProfileClass.of(t));
+    }
+
+    /**
+     * @param t     the cluster
+     * @param ranks the communicator's GPUs: the class is that of the NCCL nodes they span ({@link
+     *              ProfileClass#ofRanks}); empty for every host
+     * @return the shipped profile of that class, or the bare model with the reason
+     */
+    public static Choice select(Topology t, Collection<Gpu> ranks) {
+        return select(ProfileClass.ofRanks(t, ranks));
+    }
+
+    private static Choice select(ProfileClass c) {
         return select(c, resource(DIR + "/" + c.key() + ".yaml"), resource(DIR + "/" + ProfileFiles.BANDS));
     }
 

@@ -80,6 +80,16 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
         }
     }
 
+    /**
+     * @param hosts the host count the run is judged on (e.g. the hosts of a cluster the user named for a file that
+     *              states none), >= 0
+     * @return this dataset with that host count, everything else the same
+     */
+    public Dataset withHosts(int hosts) {
+        return new Dataset(file, label, line, kind, collective, dataType, nRanks, hosts, gpuModel, ncclRelease, env,
+                header, ranks, points, avgBusBw, summaryMaxBusBw, log, notes, launch, rounding);
+    }
+
     /** @return {@code file:line (label)}, for evidence in reports */
     public String id() {
         return file + ":" + line + (label.isEmpty() ? "" : " (" + label + ")");

@@ -12,6 +12,7 @@ import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +45,25 @@ class ProfileClassTest {
         assertFalse(ProfileClass.of(ClusterLoader.load("dgx-h100")).network());
         assertFalse(ProfileClass.of(ClusterLoader.load("gb200-nvl72")).network());
         assertFalse(ProfileClass.of(ClusterLoader.load("pcie-8x-l40s")).network());
+    }
+
+    /**
+     * The class follows the NCCL nodes a communicator's ranks span (NCCL builds its graphs from its ranks' nodes): the
+     * first 8 GPUs of dgx-h100x2 are host 0's 8 H100s on its NVSwitch, one host; the first 16 span both hosts over
+     * InfiniBand. Of two GB200 NVL72 racks (18 trays of 4 GPUs each), the first 72 GPUs are rack 0, one NVLink domain
+     * (MNNVL, one NCCL node); 76 reach a tray of rack 1, two domains over the network.
+     */
+    @Test
+    void theClassIsThatOfTheNodesTheRanksSpan() throws Exception {
+        Topology two = ClusterLoader.load("dgx-h100x2");
+        assertEquals("hopper-1host-nvswitch", ProfileClass.ofRanks(two, two.gpus().subList(0, 8)).key());
+        assertEquals("hopper-1host-nvswitch", ProfileClass.ofRanks(two, two.gpus().subList(8, 16)).key());
+        assertEquals("hopper-infiniband", ProfileClass.ofRanks(two, two.gpus().subList(0, 16)).key());
+        assertEquals("hopper-infiniband", ProfileClass.ofRanks(two, List.of()).key());
+        Topology racks = ClusterLoader.load("gb200-nvl72x2");
+        assertEquals("blackwell-mnnvl", ProfileClass.ofRanks(racks, racks.gpus().subList(0, 72)).key());
+        assertEquals("blackwell-mnnvl-infiniband", ProfileClass.ofRanks(racks, racks.gpus().subList(0, 76)).key());
+        assertEquals("blackwell-1host-nvltray", ProfileClass.ofRanks(racks, racks.gpus().subList(0, 4)).key());
     }
 
     @Test

@@ -112,7 +112,7 @@ class DiagnoseClusterCliTest {
     /**
      * A table cut from its log names no GPU (the Nebius 2x8 H100 run without its '#@' lines: no device lines, no
      * header): without -c its bound is unknown and said so; with -c dgx-h100:2 the run is judged on that cluster's
-     * GPU, as compare predicts it there, and the text says the GPU is -c's. Its 468.46 GB/s peak (the file's 8 GiB
+     * GPU and on the 2 hosts its 16 ranks span there (16 / 8 GPUs a DGX H100), as compare predicts it, and the text says the GPU is -c's. Its 468.46 GB/s peak (the file's 8 GiB
      * in-place busbw) is above 50 % of any H100 bound, so nothing is flagged.
      */
     @Test
@@ -125,7 +125,7 @@ class DiagnoseClusterCliTest {
         assertTrue(without.out().contains("unknown GPU") && without.out().contains("bound unknown"), without.out());
         CliRun r = run("diagnose", "-c", "dgx-h100:2", f.toString());
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("16 ranks, H100 SXM (the GPU of -c's cluster: the file names none)"), r.out());
+        assertTrue(r.out().contains("16 ranks on 2 hosts, H100 SXM (the GPU of -c's cluster: the file names none)"), r.out());
         assertTrue(r.out().contains("peak busbw 468.46 GB/s"), r.out());
         assertFalse(r.out().contains("bound unknown"), r.out());
         assertTrue(r.out().contains("no problem found: the peak is"), r.out());

@@ -28,8 +28,9 @@ import java.util.TreeSet;
  *       channels (never for NVLS); then pass 2 raises the speed at the same channel count (ring: both; tree:
  *       bwIntra up to below 2 x bwInter).</li>
  * </ol>
- * Two rules of {@code ncclTopoCompute} act on one node's CPUs and NVLink (both in every release collsim carries:
- * the first since NCCL 2.19.1, the second since 2.26.2; read in 2.28.9 and 2.30.7):
+ * Two rules of {@code ncclTopoCompute} act on one node's CPUs and NVLink (the first since NCCL 2.19.1, so not in
+ * the 2.18.5 entry nor the older ones: NCCL v2.18.5-1 {@code src/graph/search.cc} line 904 tries different channels
+ * on every CPU, v2.19.3-1 line 939 adds the AMD exception; the second since 2.26.2; read in 2.28.9 and 2.30.7):
  * <ul>
  *   <li><b>Same channels through AMD CPUs</b> ("Try having different channels (except when going through AMD
  *       CPUs)"): NCCL searches each path-type limit typeIntra with sameChannels 1, then 0, but with an x86 AMD CPU
@@ -74,7 +75,7 @@ final class GraphSearch {
     private final boolean pairedCrossNic;
     /** NCCL 2.18-2.19's 15 % bonus for graphs that do not cross NICs ({@code ncclTopoCompareGraphs}). */
     private final boolean crossNicBonus;
-    /** NCCL's AMD rule: SYS graphs only from the sameChannels search (one node, x86 AMD CPU). */
+    /** NCCL's AMD rule: SYS graphs only from the sameChannels search (one node, x86 AMD CPU, NCCL 2.19 on). */
     private final boolean sameChannelsOnSys;
     private GraphSolution found;
 
@@ -89,7 +90,8 @@ final class GraphSearch {
         this.crossNicBonus = version.minor() < NcclVersion.V2_21_5.minor();
         this.fill = new ChannelFill(h, multiNode, nets);
         this.searchRec = new OneNodeSearchRec(h);
-        this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86;
+        this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86
+                && version.minor() >= NcclVersion.V2_19_4.minor();
     }
 
     /** Ring or tree graph with min..max channels. */

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Two rules of NCCL's {@code ncclTopoCompute} (NCCL 2.28.9 and 2.30.7 {@code src/graph/search.cc}, both releases
  * alike): with an x86 AMD CPU and typeIntra SYS, sameChannels stays 1 ("Try having different channels (except when
- * going through AMD CPUs)", since 2.19.1), so every channel replays the first one's GPU order; and with exactly 2
+ * going through AMD CPUs)", since 2.19.1: not in collsim's 2.18.5 entry nor the older ones), so every channel replays the first one's GPU order; and with exactly 2
  * NVLink domains ({@code src/graph/paths.cc ncclTopoSplitNvLink}, since 2.26.2) the ring's minChannels is 2.
  *
  * <p>Every host here: 4 A100 PCIe (sm80) in two NVLink-bridged pairs 0-1 and 2-3 (NV12), each GPU on a Gen4 x16 link
@@ -39,13 +39,19 @@ class SameChannelsSplitNvLinkTest {
     /** The NC A100 v4 host (configs/azure-nc96ads-a100-v4.yaml) with the given CPUs and root ports. */
     private static ChannelPlan plan(String vendor, String model, int cpus, String ports, NcclVersion v)
             throws Exception {
+        return plan(vendor, model, cpus, ports, v, "");
+    }
+
+    /** The same, {@code pcieExtra} added to the pcie section (e.g. {@code linkSpeedUnset: true}). */
+    private static ChannelPlan plan(String vendor, String model, int cpus, String ports, NcclVersion v,
+            String pcieExtra) throws Exception {
         String yaml = "schema: collsim/v1\nname: t\nhosts:\n  name: h\n"
                 + "  gpus: {count: 4, model: A100-PCIE-80GB, sm: 80, memory: 80 GB}\n"
                 + "  cpus: {count: " + cpus + ", vendor: " + vendor + ", model: " + model
                 + ", interconnect: 64 GB/s}\n"
                 + "  nvlink:\n    generation: NVLink3\n    bandwidthPerLink: 25 GB/s\n    pairs:\n"
                 + "      - {gpus: [0, 1], links: 12}\n      - {gpus: [2, 3], links: 12}\n"
-                + "  pcie:\n    gen: 4\n    rootPorts:\n" + ports + "count: 1\n";
+                + "  pcie:\n    gen: 4\n" + pcieExtra + "    rootPorts:\n" + ports + "count: 1\n";
         Topology t = new YamlClusterReader().readCluster("t.yaml", yaml).topology();
         return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, v);
     }
@@ -69,13 +75,47 @@ class SameChannelsSplitNvLinkTest {
      * ring's data once per direction, the CPU link (64 physical) too: 24 GB/s.
      */
     @ParameterizedTest
-    @EnumSource(NcclVersion.class)
+    @EnumSource(value = NcclVersion.class, mode = EnumSource.Mode.EXCLUDE, names = {"V2_8_4", "V2_10_3", "V2_18_5"})
     void ncA100v4TakesOneOrderAndTwoChannelsAtLeast(NcclVersion v) throws Exception {
         ChannelPlan p = plan("AuthenticAMD", "EPYC 7V13", 4, FOUR_NUMA, v);
         ring(p, 4, 4.0, true);
         assertEquals(4, p.graphs().tree().nChannels());
         assertEquals(8, p.runtimeChannels());
         assertEquals(24.0, p.ringPathBw(), EPS);
+    }
+
+    /**
+     * NCCL 2.18 (and the older entries) has no AMD rule (NCCL v2.18.5-1 {@code src/graph/search.cc} line 904 tries
+     * different channels on every CPU; v2.19.3-1 line 939 adds the exception), so the NC A100 v4 host mixes orders.
+     * By hand: 40 to 18 exceed the SYS path's 16; 15: 0-1-2-3 (GPU 1 and 3 send over SYS) and 1-0-3-2 (GPU 0 and 2),
+     * one channel per CPU direction and per GPU link, 2 x 15 = 30, no third (each GPU link has 9 left); 12 / 15 > 0.49:
+     * the 4 orders 0-1-2-3, 0-1-3-2, 1-0-2-3, 1-0-3-2 cross 8 distinct CPU directions (one 12 GB/s channel each) and
+     * put 2 x 12 = 24 on each GPU link: 4 x 12 = 48 kept; 10 and 9: 2 per GPU link, 4 channels, 40 and 36; 7: 3 per
+     * GPU link, 6 x 7 = 42; 6: 8 x 6 = 48, not better; 5 / 12 < 0.49 stops; pass 2 at 15 cannot hold 4. Links' rate:
+     * each GPU link carries 2 of the 4 orders' hops per direction, so 24 / 0.5 = 48 (the CPU links 64 / 0.25).
+     */
+    @Test
+    void ncA100v4MixesOrdersBeforeNccl219() throws Exception {
+        ChannelPlan p = plan("AuthenticAMD", "EPYC 7V13", 4, FOUR_NUMA, NcclVersion.V2_18_5);
+        ring(p, 4, 12.0, false);
+        assertEquals(48.0, p.ringPathBw(), EPS);
+    }
+
+    /**
+     * The NC A100 v4 host as NCCL sees it on Azure's HPC image: its NCCL_TOPO_FILE leaves the GPUs' link_speed empty,
+     * so each GPU link is NCCL's 8 GT/s x16 fallback, 12 GB/s ({@code linkSpeedUnset}). With NCCL 2.18: 15 exceeds
+     * the 12 GB/s path; 12: 0-1-2-3 and 1-0-3-2 each fill two GPU links one way, 2 x 12 = 24, no third; 10, 9, 7: one
+     * channel per GPU link, 2 channels; 6: 4 x 6 = 24, not better; 5 / 12 < 0.49 stops. Azure's own graph file for
+     * this VM (github.com/Azure/azhpc-images topology/ncv4-graph.xml, saved in the shared data) has the same ring: 2
+     * channels, speedintra 12, orders 0 1 2 3 and 0 3 2 1 (the cycle 1-0-3-2). collsim times the GPU link at its real
+     * Gen4 x16, 24 GB/s, each carrying one of the two channels per direction: 24 / 0.5 = 48.
+     */
+    @Test
+    void ncA100v4OnAzureImageMatchesAzureGraphFile() throws Exception {
+        ChannelPlan p = plan("AuthenticAMD", "EPYC 7V13", 4, FOUR_NUMA, NcclVersion.V2_18_5,
+                "    linkSpeedUnset: true\n");
+        ring(p, 2, 12.0, false);
+        assertEquals(48.0, p.ringPathBw(), EPS);
     }
 
     /**
@@ -86,7 +126,7 @@ class SameChannelsSplitNvLinkTest {
      * 2 x 12, the GPU's 24 GB/s PCIe link shared by two orders.
      */
     @ParameterizedTest
-    @EnumSource(NcclVersion.class)
+    @EnumSource(value = NcclVersion.class, mode = EnumSource.Mode.EXCLUDE, names = {"V2_8_4", "V2_10_3", "V2_18_5"})
     void amdHostWithoutNvLinkKeepsOneOrder(NcclVersion v) {
         Topology t = Catalog.standalone(PcieEightGpu.rtx4090(), 1);
         for (int n : new int[] {4, 8}) {

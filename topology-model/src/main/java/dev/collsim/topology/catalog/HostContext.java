@@ -199,6 +199,19 @@ public final class HostContext {
     }
 
     /**
+     * Connects two devices with PCIe of the given generation and width whose speed NCCL cannot read (its topology
+     * shows {@code link_speed} empty, as a Hyper-V guest's or an {@code NCCL_TOPO_FILE} that leaves it empty): NCCL's
+     * bandwidth is its 8 GT/s fallback ({@code kvDictPciGen { NULL, 60 }}, NCCL 2.22.3, 2.28.9 and 2.30.7
+     * {@code src/graph/topo.cc ncclTopoAddPci}: 12 GB/s for x16), the physical one and the detail's generation the
+     * real link's; the detail carries {@link NcclBandwidths#PCIE_SPEED_FALLBACK}, as a link read from such an XML does.
+     */
+    public void pcieSpeedUnset(Device a, Device b, PcieGen gen, int width) {
+        builder.connect(a, b, LinkType.PCIE, width, Bandwidth.ofGBps(gen.gbpsPerLane() * width),
+                NcclBandwidths.pcie(PcieGen.GEN3, Math.max(width, 1)), Latency.ZERO,
+                gen.detail(width) + " (" + NcclBandwidths.PCIE_SPEED_FALLBACK + ")");
+    }
+
+    /**
      * Connects two devices with {@code count} NVLinks of {@code perLinkGBps} each per direction.
      *
      * @param generation e.g. {@code NVLink4}

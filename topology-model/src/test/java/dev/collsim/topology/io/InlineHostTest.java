@@ -11,6 +11,7 @@ import dev.collsim.topology.Nic;
 import dev.collsim.topology.PathType;
 import dev.collsim.topology.Link;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NcclBandwidths;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.fabric.Bisection;
 import dev.collsim.topology.paths.DevicePath;
@@ -57,6 +58,22 @@ class InlineHostTest {
         assertEquals("NV18", p.smiLabel());
         assertEquals(450.0, p.physical().gbps(), 1e-9);
         assertEquals(370.8, p.nccl().gbps(), 1e-9);
+    }
+
+    /**
+     * {@code linkSpeedUnset}: NCCL reads each PCIe link's speed as unset and takes 8 GT/s (speed code 60) x16 / 80 =
+     * 12 GB/s (NCCL 2.30.7 {@code src/graph/topo.cc ncclTopoAddPci}); the physical link stays Gen5 x16, 32 GT/s x 16
+     * lanes x 128/130 / 8 = 63.0 GB/s, and collsim's as-built rate is NCCL's formula on Gen5 x16, 16 x 240 / 80 = 48.
+     */
+    @Test
+    void linkSpeedUnsetTakesNcclsFallback() throws Exception {
+        Topology t = new YamlClusterReader().read("inline.yaml", YAML.replace("    gen: 5\n",
+                "    gen: 5\n    linkSpeedUnset: true\n"));
+        Link l = t.outgoing(t.device("h0/gpu1").orElseThrow()).stream().filter(x -> x.type() == LinkType.PCIE)
+                .findFirst().orElseThrow();
+        assertEquals(12.0, l.ncclBandwidth().gbps(), 1e-9);
+        assertEquals(63.0, l.bandwidth().gbps(), 0.05);
+        assertEquals(48.0, NcclBandwidths.asBuilt(l).gbps(), 1e-9);
     }
 
     /**

@@ -228,7 +228,9 @@ public final class InfraGraphWriter {
 
     private static String linkName(Map<String, Object> links, Link l) {
         String detail = l.detail();
-        boolean pcieLanes = l.type() == LinkType.PCIE && detail.endsWith(" x" + l.count());
+        // a PCIe detail carries its lanes, at its end or before a note ("PCIe Gen4 x16 (link_speed unset: ...)")
+        boolean pcieLanes = l.type() == LinkType.PCIE && (detail.endsWith(" x" + l.count())
+                || detail.matches("(?s).*\\sx" + l.count() + "\\s\\([^)]*\\)"));
         // lanes as " xN" when there are several, or when the detail itself ends like that (the reader strips one)
         boolean lanes = !pcieLanes && (l.count() > 1 || detail.matches("(?s).*\\sx\\d{1,4}"));
         String description = lanes ? (detail + " x" + l.count()).trim() : detail;

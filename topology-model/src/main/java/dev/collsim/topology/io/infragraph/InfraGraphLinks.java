@@ -36,6 +36,8 @@ final class InfraGraphLinks {
 
     private static final Pattern OWN = Pattern.compile("(nvl|pci|sys|c2c|net|loc)-\\d+");
     private static final Pattern LANES = Pattern.compile("^(.*?)\\s+x(\\d{1,4})$");
+    /** A PCIe description's lanes, at its end or before a note in parentheses, as collsim's PCIe details write them. */
+    private static final Pattern PCIE_LANES = Pattern.compile("^(.*?)\\s+x(\\d{1,4})(?:\\s\\([^)]*\\))?$");
 
     private final TopologyBuilder b;
     private final Problems problems;
@@ -85,7 +87,7 @@ final class InfraGraphLinks {
                     + y.id() + ") has no bandwidth; collsim needs one (gigabits_per_second or gigabytes_per_second)");
             return;
         }
-        Matcher m = LANES.matcher(l.description());
+        Matcher m = (type == LinkType.PCIE ? PCIE_LANES : LANES).matcher(l.description());
         int lanes = m.matches() ? Integer.parseInt(m.group(2)) : 1;
         String detail = m.matches() && type != LinkType.PCIE ? m.group(1) : l.description();
         Bandwidth bw = Bandwidth.ofGBps(l.gbps() * parallel);

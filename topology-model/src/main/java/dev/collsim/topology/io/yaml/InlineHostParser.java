@@ -39,6 +39,8 @@ import java.util.Optional;
  *     width: 16                        # lanes, default 16
  *     switches: [{name: sw0, cpu: 0, hostBridge: 0, gpus: [0], nics: [0]}, {name: sw1, parent: sw0, gpus: [1]}]
  *     rootPorts: [{cpu: 1, gpus: [2]}] # devices directly on a CPU
+ *     linkSpeedUnset: true             # optional: NCCL reads link_speed empty (a Hyper-V guest, or the host's
+ *                                      # NCCL_TOPO_FILE leaves it empty) and takes its 8 GT/s fallback
  *   nics:   [{name: mlx5_0, speed: 400 Gb/s, rail: 0, gdr: true}]   # or {count: 8, speed: 400 Gb/s}
  * </pre>
  * Every problem is reported with its location; the result is null when there was any.
@@ -51,7 +53,7 @@ final class InlineHostParser {
     private static final List<String> NVLINK_KEYS = List.of("bandwidthPerLink", "generation", "linksPerGpu", "pairs",
             "switches");
     private static final List<String> PAIR_KEYS = List.of("gpus", "links");
-    private static final List<String> PCIE_KEYS = List.of("gen", "rootPorts", "switches", "width");
+    private static final List<String> PCIE_KEYS = List.of("gen", "linkSpeedUnset", "rootPorts", "switches", "width");
     private static final List<String> NIC_KEYS = List.of("gdr", "name", "rail", "speed");
     private static final List<String> NIC_COUNT_KEYS = List.of("count", "gdr", "speed");
 
@@ -224,15 +226,18 @@ final class InlineHostParser {
         List<RootPortSpec> roots = new ArrayList<>();
         Integer gen = null;
         Integer width = 16;
+        Boolean speedUnset = null;
         if (p != null) {
             f.checkKeys(p, PCIE_KEYS);
             gen = f.integer(p, "gen", true, 1, PcieGen.values().length);
+            speedUnset = f.bool(p, "linkSpeedUnset");
             width = p.get("width") == null ? Integer.valueOf(16) : f.integer(p, "width", false, 1, Integer.MAX_VALUE);
             new PcieTreeChecker(f, problems, nGpus, nCpus, nNics).check(p, switches, roots);
         }
         if (nNics > 0 && p == null) {
             problems.add(host, "hosts.pcie", "the host has NICs but no pcie section to attach them to");
         }
-        return new PcieSpec(gen == null ? PcieGen.GEN4 : PcieGen.of(gen), width == null ? 16 : width, switches, roots);
+        return new PcieSpec(gen == null ? PcieGen.GEN4 : PcieGen.of(gen), width == null ? 16 : width, switches, roots,
+                Boolean.TRUE.equals(speedUnset));
     }
 }

@@ -50,8 +50,12 @@ record InlineHostType(String name, String description, GpuSpec gpus, CpuSpec cpu
     record RootPortSpec(int cpu, List<Integer> gpus, List<Integer> nics) {
     }
 
-    /** PCIe: generation, width, switches, root ports. */
-    record PcieSpec(PcieGen gen, int width, List<SwitchSpec> switches, List<RootPortSpec> rootPorts) {
+    /**
+     * PCIe: generation, width, switches, root ports; {@code speedUnset}: NCCL reads every link's speed as unset and
+     * takes its 8 GT/s fallback ({@link HostContext#pcieSpeedUnset}).
+     */
+    record PcieSpec(PcieGen gen, int width, List<SwitchSpec> switches, List<RootPortSpec> rootPorts,
+            boolean speedUnset) {
     }
 
     /** One NIC: name, speed, rail (-1 = not on the compute fabric), GDR. */
@@ -108,7 +112,7 @@ record InlineHostType(String name, String description, GpuSpec gpus, CpuSpec cpu
         for (SwitchSpec s : pcie.switches()) {
             PcieSwitch me = byName.get(s.name());
             Device up = s.parent() != null ? byName.get(s.parent()) : cpuNodes[s.cpu()];
-            ctx.pcie(up, me, pcie.gen(), pcie.width());
+            link(ctx, up, me);
             attach(ctx, me, s.gpus(), s.nics(), gpuNodes, nicNodes);
         }
         for (RootPortSpec r : pcie.rootPorts()) {
@@ -119,10 +123,18 @@ record InlineHostType(String name, String description, GpuSpec gpus, CpuSpec cpu
     private void attach(HostContext ctx, Device up, List<Integer> g, List<Integer> n, Gpu[] gpuNodes,
             Nic[] nicNodes) {
         for (int i : g) {
-            ctx.pcie(up, gpuNodes[i], pcie.gen(), pcie.width());
+            link(ctx, up, gpuNodes[i]);
         }
         for (int i : n) {
-            ctx.pcie(up, nicNodes[i], pcie.gen(), pcie.width());
+            link(ctx, up, nicNodes[i]);
+        }
+    }
+
+    private void link(HostContext ctx, Device up, Device down) {
+        if (pcie.speedUnset()) {
+            ctx.pcieSpeedUnset(up, down, pcie.gen(), pcie.width());
+        } else {
+            ctx.pcie(up, down, pcie.gen(), pcie.width());
         }
     }
 }

@@ -30,7 +30,9 @@ import java.util.TreeSet;
  * </ol>
  * Two rules of {@code ncclTopoCompute} act on one node's CPUs and NVLink (the first since NCCL 2.19.1, so not in
  * the 2.18.5 entry nor the older ones: NCCL v2.18.5-1 {@code src/graph/search.cc} line 904 tries different channels
- * on every CPU, v2.19.3-1 line 939 adds the AMD exception; the second since 2.26.2; read in 2.28.9 and 2.30.7):
+ * on every CPU, v2.19.3-1 line 939 adds the AMD exception; the second since 2.26.2: v2.25.1-1 {@code
+ * src/graph/search.cc} has no {@code ncclTopoSplitNvLink}, v2.26.2-1 calls it at line 986, so it applies from the
+ * 2.27.3 entry on, not in the 2.25-2.26 entry, named by its first release; read in 2.28.9 and 2.30.7):
  * <ul>
  *   <li><b>Same channels through AMD CPUs</b> ("Try having different channels (except when going through AMD
  *       CPUs)"): NCCL searches each path-type limit typeIntra with sameChannels 1, then 0, but with an x86 AMD CPU
@@ -77,6 +79,8 @@ final class GraphSearch {
     private final boolean crossNicBonus;
     /** NCCL's AMD rule: SYS graphs only from the sameChannels search (one node, x86 AMD CPU, NCCL 2.19 on). */
     private final boolean sameChannelsOnSys;
+    /** NCCL's split-NVLink rule: a ring on 2 NVLink domains takes at least 2 channels (NCCL 2.26.2 on). */
+    private final boolean splitNvLink;
     private GraphSolution found;
 
     GraphSearch(HostModel h, boolean multiNode, double[] speeds, NcclSettings settings, NcclVersion version) {
@@ -92,6 +96,7 @@ final class GraphSearch {
         this.searchRec = new OneNodeSearchRec(h);
         this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86
                 && version.minor() >= NcclVersion.V2_19_4.minor();
+        this.splitNvLink = version.minor() >= NcclVersion.V2_27_3.minor() && h.splitNvLink();
     }
 
     /** Ring or tree graph with min..max channels. */
@@ -105,7 +110,7 @@ final class GraphSearch {
             totalBw *= g / (g - 1.0);
         }
         // ncclTopoCompute: with split NVLink "also force Ring to use 2 channels"
-        int minCh = pattern == GraphPattern.RING && h.splitNvLink() && maxCh >= 2 && minChannels == 1 ? 2
+        int minCh = pattern == GraphPattern.RING && splitNvLink && maxCh >= 2 && minChannels == 1 ? 2
                 : minChannels;
         double maxBw = maxBw();
         int i = 0;

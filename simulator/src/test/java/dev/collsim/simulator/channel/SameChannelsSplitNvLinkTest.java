@@ -20,8 +20,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Two rules of NCCL's {@code ncclTopoCompute} (NCCL 2.28.9 and 2.30.7 {@code src/graph/search.cc}, both releases
  * alike): with an x86 AMD CPU and typeIntra SYS, sameChannels stays 1 ("Try having different channels (except when
- * going through AMD CPUs)", since 2.19.1: not in collsim's 2.18.5 entry nor the older ones), so every channel replays the first one's GPU order; and with exactly 2
- * NVLink domains ({@code src/graph/paths.cc ncclTopoSplitNvLink}, since 2.26.2) the ring's minChannels is 2.
+ * going through AMD CPUs)", since 2.19.1: not in collsim's 2.18.5 entry nor the older ones), so every channel replays
+ * the first one's GPU order; and with exactly 2 NVLink domains ({@code src/graph/paths.cc ncclTopoSplitNvLink}, since
+ * 2.26.2: collsim's 2.27.3 entry on) the ring's minChannels is 2.
  *
  * <p>Every host here: 4 A100 PCIe (sm80) in two NVLink-bridged pairs 0-1 and 2-3 (NV12), each GPU on a Gen4 x16 link
  * (NCCL 24 GB/s). NCCL's figures: NVLink 12 x 20 = 240 GB/s ({@code SM80_NVLINK_BW} 20), so maxBw = totalBw = 240;
@@ -75,12 +76,30 @@ class SameChannelsSplitNvLinkTest {
      * ring's data once per direction, the CPU link (64 physical) too: 24 GB/s.
      */
     @ParameterizedTest
-    @EnumSource(value = NcclVersion.class, mode = EnumSource.Mode.EXCLUDE, names = {"V2_8_4", "V2_10_3", "V2_18_5"})
+    @EnumSource(value = NcclVersion.class, names = {"V2_27_3", "V2_28_9", "V2_30_7"})
     void ncA100v4TakesOneOrderAndTwoChannelsAtLeast(NcclVersion v) throws Exception {
         ChannelPlan p = plan("AuthenticAMD", "EPYC 7V13", 4, FOUR_NUMA, v);
         ring(p, 4, 4.0, true);
         assertEquals(4, p.graphs().tree().nChannels());
         assertEquals(8, p.runtimeChannels());
+        assertEquals(24.0, p.ringPathBw(), EPS);
+    }
+
+    /**
+     * The same host with NCCL 2.19 to 2.26.1 (entries 2.19.4 to 2.25.1): the AMD rule but no split-NVLink rule (NCCL
+     * v2.25.1-1 {@code src/graph/search.cc} has no {@code ncclTopoSplitNvLink}; v2.26.2-1 line 986 has it), so
+     * minChannels stays 1. By hand: 40 to 18 exceed the SYS hop's 16; 15: one channel, 15 <= 16 (a second would put
+     * 30 on the CPU link), kept; 12, 10, 9: one channel each, not better; 7 / 15 < 0.49 stops. Ring 1 x 15, no
+     * duplication (below 25), pass 2 at 18 exceeds 16. Tree: the ring's 1 channel; at run time 2 x 1 = 2. The one
+     * order's links: 24 GB/s, as above.
+     */
+    @ParameterizedTest
+    @EnumSource(value = NcclVersion.class, names = {"V2_19_4", "V2_21_5", "V2_23_4", "V2_25_1"})
+    void ncA100v4BeforeNccl2262KeepsOneChannel(NcclVersion v) throws Exception {
+        ChannelPlan p = plan("AuthenticAMD", "EPYC 7V13", 4, FOUR_NUMA, v);
+        ring(p, 1, 15.0, true);
+        assertEquals(1, p.graphs().tree().nChannels());
+        assertEquals(2, p.runtimeChannels());
         assertEquals(24.0, p.ringPathBw(), EPS);
     }
 
@@ -158,15 +177,17 @@ class SameChannelsSplitNvLinkTest {
      * CPU 1 direction once and the way back once, 10 GB/s each. Without the split rule NCCL keeps 1 x 10 (10 is the
      * first speed that fits; 5 gives 2 x 5 = 10, not better; 4 / 10 < 0.49 stops). With minChannels 2: 10, 9, 7 and 6
      * give 1 channel (6 x 2 > 10), not kept; 5: 2 x 5 = 10 kept; 4: 2 x 4 = 8; 3: 3 x 3 = 9. Ring 2 x 5, and the tree
-     * takes the ring's 2 channels.
+     * takes the ring's 2 channels. The rule is NCCL 2.26.2's (entries 2.27.3 on); the older entries keep 1 x 10 and a
+     * tree of 1 channel.
      */
     @ParameterizedTest
     @EnumSource(NcclVersion.class)
     void twoNvLinkDomainsForceTwoRingChannels(NcclVersion v) throws Exception {
         ChannelPlan p = plan("GenuineIntel", "Xeon Gold 6148", 2,
                 "      - {cpu: 0, gpus: [0, 1]}\n      - {cpu: 1, gpus: [2, 3]}\n", v);
-        ring(p, 2, 5.0, true);
-        assertEquals(2, p.graphs().tree().nChannels());
+        int ch = v.minor() >= NcclVersion.V2_27_3.minor() ? 2 : 1;
+        ring(p, ch, ch == 2 ? 5.0 : 10.0, true);
+        assertEquals(ch, p.graphs().tree().nChannels());
     }
 
     /**

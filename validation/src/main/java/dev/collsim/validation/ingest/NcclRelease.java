@@ -23,6 +23,8 @@ public record NcclRelease(int minor, int patch) {
 
     /** A {@code #@ date} that is one date: {@code yyyy}, {@code yyyy-mm} or {@code yyyy-mm-dd}, nothing else. */
     private static final Pattern DATE = Pattern.compile("^\\s*(\\d{4})(?:-(\\d{2})(?:-(\\d{2}))?)?\\s*$");
+    /** A {@code #@ date} that starts with one date followed by a remark in parentheses ({@link #leadingDate}). */
+    private static final Pattern DATED_REMARK = Pattern.compile("^\\s*(\\d{4}(?:-\\d{2}(?:-\\d{2})?)?)\\s+\\(");
 
     /**
      * NCCL 2 releases from 2.3.7 on and the day each was tagged: the commit dates of the tags {@code v2.x.y-1} of
@@ -81,6 +83,20 @@ public record NcclRelease(int minor, int patch) {
             return new NcclRelease(code / 100 % 10, code % 100);
         }
         return UNKNOWN;
+    }
+
+    /**
+     * The date a {@code #@ date} value starts with when a remark in parentheses follows it, e.g. {@code 2023-07} of
+     * {@code 2023-07 (nvidia-smi on the page: Fri Jul 14 2023)}; a value that is one date, a range ({@code 2024-2025},
+     * {@code 2025-06/07}) or words is returned as it is, for {@link #currentAt} to read or refuse.
+     *
+     * @param value the {@code #@ date} text; null allowed (read as empty)
+     * @return the leading {@code yyyy}, {@code yyyy-mm} or {@code yyyy-mm-dd}, else the value
+     */
+    public static String leadingDate(String value) {
+        String v = value == null ? "" : value;
+        Matcher m = DATED_REMARK.matcher(v);
+        return m.find() ? m.group(1) : v;
     }
 
     /**

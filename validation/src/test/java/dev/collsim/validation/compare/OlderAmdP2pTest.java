@@ -36,6 +36,10 @@ class OlderAmdP2pTest {
                 OlderAmdP2p.older(first("A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt")),
                 "dated 2024 alone (file line 2), read as 2024-06-30: v2.22.3-1 was tagged 2024-06-19, v2.23.4-1 only"
                         + " 2024-09-16");
+        assertEquals(Optional.of("version not given, run dated 2023-07: NCCL 2.18.3 then"),
+                OlderAmdP2p.older(first("A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt")),
+                "no version, header date '2023-07 (nvidia-smi on the page: Fri Jul 14 2023)': 2023-07 read, month's"
+                        + " end 2023-07-31 after v2.18.3-1 (2023-06-14), before v2.18.5-1 (2023-08-23)");
         assertTrue(OlderAmdP2p.older(first("A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt"))
                 .isEmpty(), "NCCL 2.29.7");
     }

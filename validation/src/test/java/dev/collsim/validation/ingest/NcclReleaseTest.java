@@ -50,6 +50,23 @@ class NcclReleaseTest {
     }
 
     /** NCCL_VERSION_CODE (NCCL src/nccl.h.in): 2.9 on, major*10000 + minor*100 + patch; before, major*1000 + .... */
+    /**
+     * The #@ date line of A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt and its nc96v4 twin: the
+     * leading 2023-07 is read, whose month's end (2023-07-31) follows 2.18.3 (tagged 2023-06-14) and precedes 2.18.5
+     * (2023-08-23). Ranges and leading words stay as they are, and so are refused by currentAt.
+     */
+    @Test
+    void leadingDateBeforeARemark() {
+        String header = "2023-07 (nvidia-smi on the page: Fri Jul 14 2023)";
+        assertEquals("2023-07", NcclRelease.leadingDate(header));
+        assertEquals("2.18.3", NcclRelease.currentAt(NcclRelease.leadingDate(header)).text());
+        assertEquals("2024-09-24", NcclRelease.leadingDate(" 2024-09-24 (the commits)"));
+        assertEquals("2025-06/07 (the commits)", NcclRelease.leadingDate("2025-06/07 (the commits)"));
+        assertEquals(NcclRelease.UNKNOWN, NcclRelease.currentAt(NcclRelease.leadingDate("2024-2025 (doc revision)")));
+        assertEquals(NcclRelease.UNKNOWN, NcclRelease.currentAt(NcclRelease.leadingDate("unknown (2024?)")));
+        assertEquals("", NcclRelease.leadingDate(null));
+    }
+
     @Test
     void versionCodes() {
         assertEquals("2.28.9", NcclRelease.fromCode(22809).text());

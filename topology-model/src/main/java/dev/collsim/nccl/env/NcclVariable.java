@@ -5,10 +5,13 @@ import static dev.collsim.nccl.NcclDevice.NCCL_LL128_MAX_NTHREADS;
 import static dev.collsim.nccl.NcclDevice.NCCL_SIMPLE_MAX_NTHREADS;
 import static dev.collsim.nccl.NcclDevice.WARP_SIZE;
 
+import dev.collsim.io.NearestName;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.topology.PathType;
 import dev.collsim.units.DataSize;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
 
@@ -182,12 +185,14 @@ public enum NcclVariable {
             }
         }
         StringBuilder known = new StringBuilder();
+        List<String> names = new ArrayList<>();
         for (NcclVariable v : values()) {
             known.append(known.length() == 0 ? "" : ", ").append(v.name());
+            names.add(v.name());
         }
         String why = isNcclName(name) ? "NCCL variable '" + name + "' is not modelled by collsim, so a prediction"
                 + " cannot honour it" : "unknown NCCL variable '" + name + "' (NCCL 2.30.7 reads no variable of"
-                + " that name)";
+                + " that name" + NearestName.hint(name, names) + ")";
         // the transport NCCL uses between hosts is the cluster's network class, not a setting (NCCL 2.30.7
         // src/transport/net.cc: NCCL_IB_DISABLE=1 or NCCL_NET=Socket leaves NCCL its socket transport)
         String hint = "NCCL_IB_DISABLE".equals(name) || "NCCL_NET".equals(name) ? "; to predict NCCL's socket"

@@ -156,7 +156,14 @@ class NcclSettingsTest {
         assertTrue(unmodelled.getMessage().contains("not modelled"), unmodelled.getMessage());
         IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
                 () -> NcclSettings.parse(Map.of("NCCL_ALOG", "Ring")));
-        assertTrue(typo.getMessage().startsWith("unknown NCCL variable 'NCCL_ALOG'"), typo.getMessage());
+        assertTrue(typo.getMessage().startsWith("unknown NCCL variable 'NCCL_ALOG' (NCCL 2.30.7 reads no variable of"
+                + " that name; did you mean 'NCCL_ALGO'?)"), typo.getMessage());
+        // "NCCL_ALOG" is 2 edits from "NCCL_ALGO" (two swapped letters; 9 characters: 2 x 3 <= 9). "NCCL_XYZZY_QUUX"
+        // (15 characters) is 9 edits from its nearest modelled name, NCCL_CROSS_NIC (Levenshtein worked out apart from
+        // collsim, a dynamic-programming table over the 37 names), above a third of 15: no suggestion
+        IllegalArgumentException far = assertThrows(IllegalArgumentException.class,
+                () -> NcclSettings.parse(Map.of("NCCL_XYZZY_QUUX", "1")));
+        assertFalse(far.getMessage().contains("did you mean"), far.getMessage());
         assertTrue(NcclVariable.isNcclName("NCCL_SOCKET_IFNAME"));
         assertFalse(NcclVariable.isNcclName("NCCL_ALOG"));
     }

@@ -169,7 +169,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             int spanned = (int) g.ranks().stream().mapToInt(Gpu::host).distinct().count();
             boolean hostsOfCluster = file.nHosts() == 0 && spanned > 1;
             Dataset ds = hostsOfCluster ? file.withHosts(spanned) : file;
-            String hostsNote = hostsOfCluster ? "; judged on " + spanned + " hosts of " + ds.gpusPerHost() + " GPUs,"
+            String hostsNote = hostsOfCluster ? "judged on " + spanned + " hosts of " + ds.gpusPerHost() + " GPUs,"
                     + " the hosts its " + ds.nRanks() + " ranks span on -c " + name + " (the file states no host count)"
                     : "";
             Optional<HeaderNics> nics = ClusterNics.of(g.topology(), name, ds.gpusPerHost());
@@ -181,8 +181,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             }
             Optional<String> gpu = Comparer.otherGpu(ds, g, "the NICs judged by are that cluster's, the GPU figures"
                     + " the run's");
-            out.put(file, new Placed(ds, nics.map(n -> new HeaderNics(n.count(), n.gbits(), n.line(), n.text()
-                    + hostsNote, n.assumed()).assuming(gpu.orElse("")))));
+            out.put(file, new Placed(ds, nics.map(n -> n.assuming(hostsNote).assuming(gpu.orElse("")))));
         }
         if (!problems.isEmpty()) {
             throw new InputException(problems);

@@ -149,7 +149,7 @@ class DiagnoseClusterCliTest {
         CliRun r = run("diagnose", "-c", "dgx-h100:2", f.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("all_reduce, 16 ranks on 2 hosts, H100"), r.out());
-        assertTrue(r.out().contains("judged on 2 hosts of 8 GPUs, the hosts its 16 ranks span on -c dgx-h100:2 (the"
+        assertTrue(r.out().contains("\n  assumed: judged on 2 hosts of 8 GPUs, the hosts its 16 ranks span on -c dgx-h100:2 (the"
                 + " file states no host count)"), r.out());
         assertTrue(r.out().contains("about 2 of the 8 NICs' worth"), r.out());
     }

@@ -70,13 +70,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
     @Option(names = "--fail-on-problem", description = "exit with 4 when a PROBLEM is found (default: ${DEFAULT-VALUE})")
     private boolean failOnProblem;
 
-    /** The GPU of -c's cluster per placed dataset (by identity), for runs whose file names none. */
-    private final Map<Dataset, Optional<GpuModel>> clusterGpus = new IdentityHashMap<>();
-
     @Override
     public Integer call() throws InputException {
         List<Diagnoser.Diagnosis> all = new ArrayList<>();
-        Diagnoser d = new Diagnoser(ds -> clusterGpus.getOrDefault(ds, Optional.empty()));
         if (cluster.networkGiven()) {
             throw new UserError("--network changes nothing in 'diagnose': its bound across hosts is the NICs' line"
                     + " rate, whatever the transport; leave it out", ExitCodes.USAGE);
@@ -89,16 +85,17 @@ public final class DiagnoseCommand implements Callable<Integer> {
         }
         MeasuredFiles.Batch batch = MeasuredFiles.readSkipping(given, spec.commandLine().getErr());
         Map<Dataset, Placed> placed = clusterFor(batch);
-        Map<Dataset, Optional<HeaderNics>> nics = new IdentityHashMap<>();
+        Map<Dataset, Placed> byJudged = new IdentityHashMap<>();
         if (placed != null) {
-            placed.values().forEach(p -> nics.put(p.dataset(), p.nics()));
+            placed.values().forEach(p -> byJudged.put(p.dataset(), p));
         }
+        Diagnoser d = new Diagnoser(ds -> byJudged.containsKey(ds) ? byJudged.get(ds).gpu() : Optional.empty());
         for (MeasuredFiles.Read r : batch.reads()) {
             List<Dataset> chosen = placed == null ? r.datasets() : r.datasets().stream().map(x -> judged(placed, x))
                     .toList();
             List<Dataset> whole = placed == null ? r.whole() : r.whole().stream().map(x -> judged(placed, x)).toList();
             all.addAll(d.diagnose(chosen, whole, MeasuredFiles.lines(r.file()), (ds, perHost) ->
-                    placed == null ? Optional.empty() : nics.getOrDefault(ds, Optional.empty()),
+                    byJudged.containsKey(ds) ? byJudged.get(ds).nics() : Optional.empty(),
                     (ds, perHost) -> placed != null ? Optional.empty() : shownSystemNics(ds, perHost)));
         }
         spec.commandLine().getOut().print(DiagnosisText.render(all));
@@ -113,8 +110,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
      * @param dataset the dataset judged: the file's, or with the host count of the cluster's hosts its ranks span
      *                when the file states none ({@link Dataset#withHosts})
      * @param nics    the NICs per host of the cluster, empty where its GPUs reach none
+     * @param gpu     the GPU of the cluster, for a run whose file names none
      */
-    private record Placed(Dataset dataset, Optional<HeaderNics> nics) {
+    private record Placed(Dataset dataset, Optional<HeaderNics> nics, Optional<GpuModel> gpu) {
     }
 
     private static Dataset judged(Map<Dataset, Placed> placed, Dataset d) {
@@ -173,7 +171,6 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     + " the hosts its " + ds.nRanks() + " ranks span on -c " + name + " (the file states no host count)"
                     : "";
             Optional<HeaderNics> nics = ClusterNics.of(g.topology(), name, ds.gpusPerHost());
-            clusterGpus.put(ds, g.topology().gpus().stream().findFirst().flatMap(x -> GpuModels.find(x.model())));
             if (ds.nHosts() > 1 && nics.isEmpty()) {
                 problems.add(new InputProblem(ds.file(), ds.line(), 0, "-c/--cluster", "the run spans " + ds.nHosts()
                         + " hosts, but its GPUs on cluster " + name + " reach no compute NIC; allowed: a cluster whose"
@@ -181,7 +178,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
             }
             Optional<String> gpu = Comparer.otherGpu(ds, g, "the NICs judged by are that cluster's, the GPU figures"
                     + " the run's");
-            out.put(file, new Placed(ds, nics.map(n -> n.assuming(hostsNote).assuming(gpu.orElse("")))));
+            out.put(file, new Placed(ds, nics.map(n -> n.assuming(hostsNote).assuming(gpu.orElse(""))),
+                    g.topology().gpus().stream().findFirst().flatMap(x -> GpuModels.find(x.model()))));
         }
         if (!problems.isEmpty()) {
             throw new InputException(problems);

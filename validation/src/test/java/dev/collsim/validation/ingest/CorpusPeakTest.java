@@ -48,6 +48,10 @@ class CorpusPeakTest {
         "A-allreduce-2x8xA100-80GB-azure-ndmv4-aks-ib-volcano.txt, 189.3, 1",
         "A-allreduce-1x4xA100pcie-azure-nc96v4-srun-graph-vs-topo-file.txt, 31.1, 2",
         "A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt, 225.1, 2",
+        // hdata7 round: peaks read from each file's busbw columns (all_reduce in-place 368.62 at 8 GiB, above
+        // all_gather 363.38 and reduce_scatter 364.13; sendrecv out-of-place 41.98 at 256 MiB)
+        "A-allreduce-allgather-reducescatter-1x8xH100-together-ring-nccl2.26.txt, 368.6, 3",
+        "D-info-sendrecv-2x8xB200-together-ndr-ib-nccl2.29.txt, 42.0, 1",
         "A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt, 25.3, 1",
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",
         "A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt, 7.2, 1",

@@ -1,6 +1,7 @@
 package dev.collsim.validation.calibration;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
@@ -42,7 +43,7 @@ public final class Residuals {
                 st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }
-        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+        return ErrorStats.median(st);
     }
 
     /**
@@ -159,7 +160,7 @@ public final class Residuals {
                         st.addValue((s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
                     }
                 }
-                double median = st.getN() == 0 ? 0 : st.getPercentile(50);
+                double median = ErrorStats.median(st);
                 boolean oneSide = st.getMax() < 0 || st.getMin() > 0;
                 if (st.getN() >= ONE_SIDED_MIN_POINTS && oneSide
                         && Math.abs(median) > FitAcceptance.MAX_MEDIAN_ERROR_PCT) {

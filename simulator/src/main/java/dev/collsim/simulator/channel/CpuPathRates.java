@@ -59,16 +59,14 @@ final class CpuPathRates {
         if (orders.isEmpty() || g < 2) {
             return 0;
         }
+        List<HostPath> hops = h.ringHops(orders);
+        if (hops.contains(null)) {
+            return 0;
+        }
         double[] load = new double[h.capacity.length];
-        for (int[] order : orders) {
-            for (int k = 0; k < g; k++) {
-                HostPath p = h.gpuToGpu[order[k]][order[(k + 1) % g]];
-                if (p == null) {
-                    return 0;
-                }
-                for (int l : p.links()) {
-                    load[l] += 1.0 / orders.size();
-                }
+        for (HostPath p : hops) {
+            for (int l : p.links()) {
+                load[l] += 1.0 / orders.size();
             }
         }
         double rate = Double.POSITIVE_INFINITY;

@@ -18,6 +18,7 @@ import dev.collsim.topology.paths.DevicePath;
 import dev.collsim.topology.paths.HopIndex;
 import dev.collsim.topology.paths.HostPaths;
 import dev.collsim.topology.paths.PathFinder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -280,6 +281,24 @@ final class HostModel {
             count[d]++;
         }
         return Arrays.stream(count).filter(c -> c > 1).count() == 2;
+    }
+
+    /**
+     * The hops of a ring graph, the one walk of them ({@link CpuPathRates#ring}, {@link RingSwitchHops#share}):
+     * channel by channel, each GPU of the channel's order to the next, the last back to the first.
+     *
+     * @param orders the GPU orders of the ring graph's channels (local indices), as {@link GraphSearch#orders}
+     * @return the path of each hop, in that order; null where the node has no path between the two GPUs
+     */
+    List<HostPath> ringHops(List<int[]> orders) {
+        int g = gpus.size();
+        List<HostPath> out = new ArrayList<>();
+        for (int[] order : orders) {
+            for (int k = 0; k < g; k++) {
+                out.add(gpuToGpu[order[k]][order[(k + 1) % g]]);
+            }
+        }
+        return out;
     }
 
     /** @return most NVLink + PCIe bandwidth out of any GPU, NCCL's {@code totalBw} (max of PCI, sum of NVLink) */

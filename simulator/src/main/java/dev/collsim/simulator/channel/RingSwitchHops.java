@@ -26,17 +26,8 @@ final class RingSwitchHops {
         if (orders.isEmpty() || g < 2) {
             return 0;
         }
-        int inSwitch = 0;
-        int hops = 0;
-        for (int[] order : orders) {
-            for (int k = 0; k < g; k++) {
-                HostPath p = h.gpuToGpu[order[k]][order[(k + 1) % g]];
-                hops++;
-                if (p != null && p.type() == PathType.PIX) {
-                    inSwitch++;
-                }
-            }
-        }
-        return (double) inSwitch / hops;
+        List<HostPath> hops = h.ringHops(orders);
+        long inSwitch = hops.stream().filter(p -> p != null && p.type() == PathType.PIX).count();
+        return (double) inSwitch / hops.size();
     }
 }

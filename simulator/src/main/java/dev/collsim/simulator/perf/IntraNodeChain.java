@@ -60,10 +60,22 @@ public final class IntraNodeChain {
      * @throws IllegalArgumentException when nRanks < 2 (no chain)
      */
     public static double busToAlgRatio(int nRanks) {
+        return 1.0 / sentPerByte(nRanks);
+    }
+
+    /**
+     * e, the bytes the busiest rank of a chain sends over its links per buffer byte (the one home of this count: the
+     * one-node chain here and each node's chain of {@link TwoNodeTree}).
+     *
+     * @param nRanks ranks in the chain, >= 2
+     * @return 1 for 2 ranks (each end has one neighbour), 2 for 3 or more (a middle rank sends S up and S down)
+     * @throws IllegalArgumentException when nRanks < 2 (no chain)
+     */
+    public static double sentPerByte(int nRanks) {
         if (nRanks < 2) {
             throw new IllegalArgumentException("a chain needs at least 2 ranks, got " + nRanks);
         }
-        return nRanks == 2 ? 1.0 : 0.5;
+        return nRanks == 2 ? 1.0 : 2.0;
     }
 
     /**

@@ -58,20 +58,6 @@ public final class TwoNodeTree {
     }
 
     /**
-     * Bytes the busiest rank of a node's chain sends over its intra-node links per buffer byte.
-     *
-     * @param ranksPerNode ranks in the chain, >= 2
-     * @return 1 for 2 ranks, 2 for 3 or more
-     * @throws IllegalArgumentException when ranksPerNode < 2 (no chain)
-     */
-    public static double sentPerByte(int ranksPerNode) {
-        if (ranksPerNode < 2) {
-            throw new IllegalArgumentException("a chain needs at least 2 ranks per node, got " + ranksPerNode);
-        }
-        return ranksPerNode == 2 ? 1.0 : 2.0;
-    }
-
-    /**
      * The intra-node algorithm bandwidth of the two-node tree before collsim's efficiencies and the NIC bound.
      *
      * @param in the communicator's tuning input (its tree graph)
@@ -83,6 +69,6 @@ public final class TwoNodeTree {
             return 0;
         }
         int ranksPerNode = (int) Math.ceil(in.ppn());
-        return g.nChannels() * g.bwIntra() / sentPerByte(ranksPerNode);
+        return g.nChannels() * g.bwIntra() / IntraNodeChain.sentPerByte(ranksPerNode);
     }
 }

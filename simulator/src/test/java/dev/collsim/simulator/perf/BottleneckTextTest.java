@@ -6,11 +6,9 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,9 +20,8 @@ class BottleneckTextTest {
     private static final double INF = Double.POSITIVE_INFINITY;
     private static final long BYTES = 1L << 30;
 
-    private static ChannelPlan plan(String cluster) throws Exception {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
+    private static ChannelPlan plan(String cluster) {
+        return SimulatorFixtures.plan(cluster, NcclVersion.V2_30_7);
     }
 
     private static String text(ChannelPlan plan, BottleneckText.Terms t) {

@@ -4,17 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
-import dev.collsim.nccl.RedOp;
-import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
-import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,12 +27,8 @@ class CpuRouteRateTest {
 
     private static Prediction ringSimple(Collective c, String... env) throws Exception {
         Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
-        Map<String, String> m = new LinkedHashMap<>(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"));
-        for (int i = 0; i < env.length; i += 2) {
-            m.put(env[i], env[i + 1]);
-        }
-        return new NcclPredictor().predict(new PredictionRequest(t, List.of(t.gpus().get(0), t.gpus().get(4)), c,
-                BIG, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+        return SimulatorFixtures.predict(t, List.of(0, 4), c, BIG,
+                SimulatorFixtures.env(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"), env));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.env;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,7 +17,6 @@ import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.topology.io.yaml.YamlClusterReader;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,10 +36,6 @@ class GdrNoteTest {
     static Prediction allReduce(Topology t, NcclSettings s) {
         return P.predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30, DataType.FLOAT,
                 RedOp.SUM, s));
-    }
-
-    private static NcclSettings env(String... kv) {
-        return NcclSettings.parse(kv.length == 2 ? Map.of(kv[0], kv[1]) : Map.of(kv[0], kv[1], kv[2], kv[3]));
     }
 
     @Test

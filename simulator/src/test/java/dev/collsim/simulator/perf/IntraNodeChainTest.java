@@ -43,6 +43,15 @@ class IntraNodeChainTest {
         assertThrows(IllegalArgumentException.class, () -> IntraNodeChain.busToAlgRatio(1));
     }
 
+    /** A chain of 2 (per node): each end has one neighbour (S); of 3 or more: a middle rank sends S up and S down. */
+    @Test
+    void busiestRankSendsOnceForTwoRanksTwiceForMore() {
+        assertEquals(1.0, IntraNodeChain.sentPerByte(2));
+        assertEquals(2.0, IntraNodeChain.sentPerByte(3));
+        assertEquals(2.0, IntraNodeChain.sentPerByte(8));
+        assertThrows(IllegalArgumentException.class, () -> IntraNodeChain.sentPerByte(1));
+    }
+
     /** Only Tree AllReduce on one node is a chain; across nodes the tree is a (double binary) tree of nodes. */
     @Test
     void onlyOneNodeTreeAllReduce() {

@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,11 +9,7 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NetworkClass;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,11 +18,6 @@ import org.junit.jupiter.api.Test;
  * chunk (512 KiB from 2.20; v2.17.1-1 halves it against the tree depth) and the 1.7 GB/s copy rate.
  */
 class LibfabricEagerCopyTest {
-
-    private static ChannelPlan plan(String cluster) {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
-    }
 
     /**
      * 2 x p4d, NCCL 2.23, Tree/Simple on 8 channels: at 4 MiB each channel's one send is its 512 KiB chunk, of which

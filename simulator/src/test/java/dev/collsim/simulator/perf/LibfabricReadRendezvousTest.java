@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,10 +10,6 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,11 +20,6 @@ import org.junit.jupiter.api.Test;
 class LibfabricReadRendezvousTest {
 
     private static final NcclSettings S = NcclSettings.DEFAULTS;
-
-    private static ChannelPlan plan(String cluster) {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
-    }
 
     private static double share(ChannelPlan plan, long nBytes, double channels, int minor) {
         return LibfabricReadRendezvous.lineShare(plan, S, Collective.ALL_REDUCE, nBytes, channels,

@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.nccl.Algorithm;
@@ -7,10 +8,6 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.simulator.tuning.NcclVersion;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,11 +15,6 @@ import org.junit.jupiter.api.Test;
 
 /** An LL step's wait for its host-memory send FIFO on each network hop ({@link LlSendFifo}). */
 class LlSendFifoTest {
-
-    private static ChannelPlan plan(String cluster) throws Exception {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
-    }
 
     /**
      * The table is the probe file's scan medians for 512 threads less the 256-byte one, read here from the file

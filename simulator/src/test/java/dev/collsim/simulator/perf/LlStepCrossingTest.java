@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.nccl.Algorithm;
@@ -7,28 +8,19 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.CostTable;
 import dev.collsim.simulator.tuning.CpuKind;
 import dev.collsim.simulator.tuning.GraphPattern;
 import dev.collsim.simulator.tuning.GraphSet;
 import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.simulator.tuning.NcclTuningModel;
-import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TuningConstants;
 import dev.collsim.simulator.tuning.TuningInput;
 import dev.collsim.topology.PathType;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import org.junit.jupiter.api.Test;
 
 /** An LL step's crossing of each network hop at {@link LlStepCrossing#LINE_GBPS} ({@link LlStepCrossing#extraUs}). */
 class LlStepCrossingTest {
-
-    private static ChannelPlan plan(String cluster) throws Exception {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
-    }
 
     /**
      * 2 DGX H100, 16 ranks. Tree/LL AllReduce of 8 KiB on 2 channels: 4096 data bytes per channel in one step, 8192

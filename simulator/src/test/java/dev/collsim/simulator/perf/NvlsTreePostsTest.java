@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +14,6 @@ import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
@@ -26,11 +26,6 @@ import org.junit.jupiter.api.Test;
  * {@code src/graph/trees.cc ncclGetBtree}.
  */
 class NvlsTreePostsTest {
-
-    private static ChannelPlan plan(String cluster, NcclVersion v) throws Exception {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, v);
-    }
 
     private static double extra(ChannelPlan plan) {
         return NvlsTreePosts.extraUs(plan, Collective.ALL_REDUCE, Algorithm.NVLS_TREE, Protocol.SIMPLE,

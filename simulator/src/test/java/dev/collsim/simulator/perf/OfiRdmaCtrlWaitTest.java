@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,6 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.PreparedCommunicator;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.NetworkClass;
 import dev.collsim.topology.Topology;
@@ -29,11 +29,6 @@ import org.junit.jupiter.api.Test;
 class OfiRdmaCtrlWaitTest {
 
     private static final double EFA_HOP_US = 20;
-
-    private static ChannelPlan plan(String cluster) {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.DEFAULT);
-    }
 
     private static double extra(ChannelPlan p, Algorithm a, Protocol proto, long bytes, int channels) {
         return OfiRdmaCtrlWait.extraUs(p, NcclSettings.DEFAULTS, Collective.ALL_REDUCE, a, proto, bytes, channels,

@@ -12,6 +12,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.SynthesizedHost;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
 class OneWayPairTest {
 
     private static Prediction predict(Topology t, Collective c, long bytes) throws Exception {
-        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, bytes, DataType.FLOAT, RedOp.SUM,
-                NcclSettings.parse(Map.of("NCCL_P2P_DISABLE", "1", "NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
+        return SimulatorFixtures.predict(t, c, bytes,
+                SimulatorFixtures.env("NCCL_P2P_DISABLE", "1", "NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"));
     }
 
     /**

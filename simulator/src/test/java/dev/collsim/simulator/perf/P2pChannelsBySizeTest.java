@@ -11,6 +11,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -22,7 +23,6 @@ import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.io.ClusterLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -47,12 +47,8 @@ class P2pChannelsBySizeTest {
 
     private static Prediction h200SendRecv(NcclVersion v, long bytes, String... env) throws Exception {
         Topology t = ClusterLoader.read("nccl-topo-dump.xml", Files.readString(H200X2.resolve("nccl-topo-dump.xml")));
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < env.length; i += 2) {
-            m.put(env[i], env[i + 1]);
-        }
         return new NcclPredictor(v, PerformanceParameters.DEFAULTS).predict(new PredictionRequest(t,
-                t.gpus(), Collective.SEND_RECV, bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+                t.gpus(), Collective.SEND_RECV, bytes, DataType.FLOAT, RedOp.SUM, SimulatorFixtures.env(env)));
     }
 
     private static Prediction l40sSysPair(Collective c, long bytes) {

@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.PathType;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,8 +22,7 @@ class P2pEagerCopyTest {
     private static final long S = 8L << 20;
 
     private static ChannelPlan plan(String cluster) {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_28_9);
+        return SimulatorFixtures.plan(cluster, NcclVersion.V2_28_9);
     }
 
     private static double timeUs(ChannelPlan p, int runMinor, long bytes) {

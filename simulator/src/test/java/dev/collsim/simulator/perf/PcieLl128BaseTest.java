@@ -5,19 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
-import dev.collsim.nccl.RedOp;
-import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
-import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,12 +23,7 @@ import org.junit.jupiter.api.Test;
 class PcieLl128BaseTest {
 
     private static Prediction predict(Topology t, List<Integer> gpus, long bytes, String... env) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < env.length; i += 2) {
-            m.put(env[i], env[i + 1]);
-        }
-        return new NcclPredictor().predict(new PredictionRequest(t, gpus.stream().map(t.gpus()::get).toList(),
-                Collective.ALL_REDUCE, bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+        return SimulatorFixtures.predict(t, gpus, Collective.ALL_REDUCE, bytes, SimulatorFixtures.env(env));
     }
 
     /**

@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
 import dev.collsim.nccl.Protocol;
-import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.NcclPredictor;
-import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.simulator.channel.ChannelPlan;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
@@ -19,7 +16,6 @@ import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,12 +32,8 @@ class PcieP2pShareTest {
     private static final NcclSettings P2P_SYS = NcclSettings.parse(Map.of("NCCL_P2P_LEVEL", "SYS"));
 
     private static double busBw(Topology t, List<Integer> gpus, Collective c, String... env) throws Exception {
-        Map<String, String> m = new LinkedHashMap<>(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"));
-        for (int i = 0; i < env.length; i += 2) {
-            m.put(env[i], env[i + 1]);
-        }
-        return new NcclPredictor().predict(new PredictionRequest(t, gpus.stream().map(t.gpus()::get).toList(), c,
-                BIG, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m))).busBw();
+        return SimulatorFixtures.predict(t, gpus, c, BIG,
+                SimulatorFixtures.env(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"), env)).busBw();
     }
 
     private static ChannelPlan plan(Topology t, int ranks, NcclSettings s) {

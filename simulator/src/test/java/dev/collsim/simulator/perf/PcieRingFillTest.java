@@ -4,17 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.RedOp;
-import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
-import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A Ring AllReduce over PCIe P2P on one host: NCCL's latency plus the bytes at the ring's rate, no pipeline fill. */
@@ -23,8 +18,8 @@ class PcieRingFillTest {
     private static final long MIB = 1L << 20;
 
     private static Prediction predict(Topology t, Collective c, long bytes) throws Exception {
-        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, bytes, DataType.FLOAT, RedOp.SUM,
-                NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_P2P_LEVEL", "SYS"))));
+        return SimulatorFixtures.predict(t, c, bytes,
+                SimulatorFixtures.env("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple", "NCCL_P2P_LEVEL", "SYS"));
     }
 
     /**

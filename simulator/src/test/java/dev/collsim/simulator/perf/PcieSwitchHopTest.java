@@ -4,17 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.RedOp;
-import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
-import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -34,12 +29,8 @@ class PcieSwitchHopTest {
     private static Prediction predict(int perSwitch, Collective c, long bytes, String... env) throws Exception {
         Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("RTX PRO 6000 Blackwell").orElseThrow(), 8,
                 Bandwidth.ofGbits(400), perSwitch), 1);
-        Map<String, String> m = new LinkedHashMap<>(Map.of("NCCL_ALGO", "Ring", "NCCL_P2P_LEVEL", "SYS"));
-        for (int i = 0; i < env.length; i += 2) {
-            m.put(env[i], env[i + 1]);
-        }
-        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, bytes, DataType.FLOAT, RedOp.SUM,
-                NcclSettings.parse(m)));
+        return SimulatorFixtures.predict(t, c, bytes,
+                SimulatorFixtures.env(Map.of("NCCL_ALGO", "Ring", "NCCL_P2P_LEVEL", "SYS"), env));
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.simulator.tuning.GpuGeneration;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
@@ -39,8 +40,7 @@ class RingChannelRateTest {
     private static Prediction predict(String cluster, Collective c, long bytes, Map<String, String> env)
             throws Exception {
         Topology t = ClusterLoader.load(cluster);
-        return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), c, bytes, DataType.FLOAT, RedOp.SUM,
-                NcclSettings.parse(env)));
+        return SimulatorFixtures.predict(t, c, bytes, NcclSettings.parse(env));
     }
 
     /**

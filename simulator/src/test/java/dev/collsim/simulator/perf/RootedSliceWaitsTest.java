@@ -7,12 +7,10 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.simulator.tuning.TuningConstants;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class RootedSliceWaitsTest {
 
-    private static ChannelPlan plan(String cluster) throws Exception {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
+    private static ChannelPlan plan(String cluster) {
+        return SimulatorFixtures.plan(cluster, NcclVersion.V2_30_7);
     }
 
     /**

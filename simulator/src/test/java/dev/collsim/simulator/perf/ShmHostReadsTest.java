@@ -13,12 +13,12 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,12 +36,7 @@ class ShmHostReadsTest {
 
     private static Prediction predict(List<Integer> gpus, String... env) throws Exception {
         Topology t = Catalog.standalone(PcieEightGpu.l40s(), 1);
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < env.length; i += 2) {
-            m.put(env[i], env[i + 1]);
-        }
-        return new NcclPredictor().predict(new PredictionRequest(t, gpus.stream().map(t.gpus()::get).toList(),
-                Collective.ALL_REDUCE, BIG, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+        return SimulatorFixtures.predict(t, gpus, Collective.ALL_REDUCE, BIG, SimulatorFixtures.env(env));
     }
 
     /** LL: 512 threads x 8 payload bytes = 4096 B per round trip; LL128: 640 x 4 loads x 15 B / 2 trips = 19,200. */

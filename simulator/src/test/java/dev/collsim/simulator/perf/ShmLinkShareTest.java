@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.collsim.hardware.GpuModels;
 import dev.collsim.nccl.Collective;
-import dev.collsim.nccl.DataType;
-import dev.collsim.nccl.RedOp;
 import dev.collsim.nccl.env.NcclSettings;
-import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
-import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.simulator.SimulatorFixtures;
 import dev.collsim.simulator.channel.ChannelSearch;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
@@ -18,9 +15,7 @@ import dev.collsim.topology.catalog.PcieEightGpu;
 import dev.collsim.topology.catalog.SynthesizedHost;
 import dev.collsim.units.Bandwidth;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,12 +32,7 @@ class ShmLinkShareTest {
 
     private static Prediction predict(Topology t, List<Integer> gpus, Collective c, long bytes, String... env)
             throws Exception {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < env.length; i += 2) {
-            m.put(env[i], env[i + 1]);
-        }
-        return new NcclPredictor().predict(new PredictionRequest(t, gpus.stream().map(t.gpus()::get).toList(), c,
-                bytes, DataType.FLOAT, RedOp.SUM, NcclSettings.parse(m)));
+        return SimulatorFixtures.predict(t, gpus, c, bytes, SimulatorFixtures.env(env));
     }
 
     private static Topology rtx2080TiPair() {

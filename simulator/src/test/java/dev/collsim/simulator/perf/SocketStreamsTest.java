@@ -1,5 +1,6 @@
 package dev.collsim.simulator.perf;
 
+import static dev.collsim.simulator.SimulatorFixtures.env;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,8 +22,6 @@ import dev.collsim.topology.NicVendor;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.ClusterLoader;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,14 +29,6 @@ import org.junit.jupiter.api.Test;
  * ncclNetSocketGetNsockNthread}, {@code ncclNetSocketTest}) and worked by hand.
  */
 class SocketStreamsTest {
-
-    private static NcclSettings env(String... kv) {
-        Map<String, String> m = new TreeMap<>();
-        for (int i = 0; i < kv.length; i += 2) {
-            m.put(kv[i], kv[i + 1]);
-        }
-        return NcclSettings.parse(m);
-    }
 
     /** Vendor defaults: AWS 0x1d0f autoNt 2, autoNs 8; GCP 0x1ae0 autoNt 4, autoNs 1; others autoNt 0, autoNs 1. */
     @Test

@@ -2,7 +2,6 @@ package dev.collsim.simulator.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.nccl.Algorithm;
@@ -41,15 +40,6 @@ class TwoNodeTreeTest {
                 GraphSummary.none(GraphPattern.COLLNET_DIRECT), GraphSummary.none(GraphPattern.TREE));
         return new TuningInput(g, ranks, 2, sm, sm, CpuKind.INTEL_X86, false, false, true, ranks / 2,
                 GraphPattern.BALANCED_TREE, 2 * nCh, NcclSettings.DEFAULTS, TuningConstants.NCCL_2_30_7);
-    }
-
-    /** A chain of 2 per node: each end has one neighbour (S); of 3 or more: a middle rank sends S up and S down. */
-    @Test
-    void busiestRankSendsOnceForTwoRanksTwiceForMore() {
-        assertEquals(1.0, TwoNodeTree.sentPerByte(2));
-        assertEquals(2.0, TwoNodeTree.sentPerByte(3));
-        assertEquals(2.0, TwoNodeTree.sentPerByte(8));
-        assertThrows(IllegalArgumentException.class, () -> TwoNodeTree.sentPerByte(1));
     }
 
     @Test

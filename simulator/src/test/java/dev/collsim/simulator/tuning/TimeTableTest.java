@@ -1,5 +1,6 @@
 package dev.collsim.simulator.tuning;
 
+import static dev.collsim.simulator.SimulatorFixtures.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -8,9 +9,6 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.channel.ChannelPlan;
-import dev.collsim.simulator.channel.ChannelSearch;
-import dev.collsim.topology.Topology;
-import dev.collsim.topology.io.ClusterLoader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,11 +17,6 @@ import org.junit.jupiter.api.Test;
  * NCCL's source (github.com/NVIDIA/nccl tags named on each test).
  */
 class TimeTableTest {
-
-    private static ChannelPlan plan(String cluster, NcclVersion v) throws Exception {
-        Topology t = ClusterLoader.load(cluster);
-        return ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, v);
-    }
 
     private static CostTable tune(ChannelPlan plan, NcclVersion v) {
         NcclSettings s = NcclSettings.DEFAULTS;

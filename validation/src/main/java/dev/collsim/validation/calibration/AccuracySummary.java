@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.ingest.RunHealth;
 import java.util.List;
@@ -45,7 +46,7 @@ public record AccuracySummary(int healthy, double medianOfMedians, int within3, 
                 small15 += r.uncalibratedSmall() <= 15 ? 1 : 0;
             }
         }
-        double med = medians.getN() == 0 ? Double.NaN : medians.getPercentile(50);
+        double med = ErrorStats.median(medians);
         return new AccuracySummary((int) medians.getN(), med, w3, w10, small, small15);
     }
 
@@ -61,7 +62,7 @@ public record AccuracySummary(int healthy, double medianOfMedians, int within3, 
         rows.stream().filter(r -> healthy(r) && r.pointsSmall() > 0 && !Double.isNaN(r.uncalibratedSmall()))
                 .forEach(r -> small.addValue(r.uncalibratedSmall()));
         AccuracySummary s = of(rows);
-        return new PredictionBand(small.getN() == 0 ? 0 : small.getPercentile(50),
+        return new PredictionBand(small.getN() == 0 ? 0 : ErrorStats.median(small),
                 Double.isNaN(s.medianOfMedians()) ? 0 : s.medianOfMedians());
     }
 

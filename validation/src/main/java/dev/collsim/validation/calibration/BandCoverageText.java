@@ -1,5 +1,6 @@
 package dev.collsim.validation.calibration;
 
+import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ public final class BandCoverageText {
                     BandCoverage.words(c.inside(), c.points()), low.isEmpty() ? "-" : String.join(", ", low)));
         }
         return sb.append(String.format(Locale.ROOT, "| every class | %d | median over the points %.2f / %.2f | "
-                + "%s | %s | %s | %d of %d datasets |%n", files, median(small), median(large), share(total, true),
+                + "%s | %s | %s | %d of %d datasets |%n", files, ErrorStats.median(small), ErrorStats.median(large), share(total, true),
                 share(total, false), BandCoverage.words(total.inside(), total.points()), below, datasets))
                 .toString();
     }
@@ -73,9 +74,5 @@ public final class BandCoverageText {
     private static String share(BandCoverage c, boolean small) {
         return small ? BandCoverage.words(c.insideBelowMiB(), c.belowMiB())
                 : BandCoverage.words(c.insideAtLeastMiB(), c.atLeastMiB());
-    }
-
-    private static double median(DescriptiveStatistics st) {
-        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
     }
 }

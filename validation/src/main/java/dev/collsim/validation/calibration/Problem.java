@@ -138,8 +138,7 @@ final class Problem {
     ErrorStats errors(PerformanceParameters p) {
         List<Double> e = new ArrayList<>();
         for (Ref ref : refs) {
-            double meas = ref.series().measuredUs()[ref.index()];
-            e.add(Math.abs(ref.series().calls().get(ref.index()).timeUs(p) - meas) / meas * 100);
+            e.add(Math.abs(Residuals.errorPercent(ref.series(), p, ref.index())));
         }
         return ErrorStats.of(e);
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.collsim.topology.io.AtomicFiles;
+import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.PredictionBand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -200,7 +201,7 @@ public final class ProfileFiles {
     static double medianOf(ProfileBuilder.ClassFit f, ToDoubleFunction<ProfileBuilder.Score> g) {
         DescriptiveStatistics st = new DescriptiveStatistics();
         f.scores().stream().mapToDouble(g).filter(v -> !Double.isNaN(v)).forEach(st::addValue);
-        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+        return ErrorStats.median(st);
     }
 
     private static double round(double v) {

@@ -1,6 +1,7 @@
 package dev.collsim.validation.calibration;
 
 import dev.collsim.simulator.perf.PerformanceParameters;
+import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.PredictionBand;
 import dev.collsim.validation.compare.Regime;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.LongPredicate;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
 /**
@@ -36,13 +38,37 @@ public final class Residuals {
      * @return median absolute percentage error of time over the sizes from {@code from} on, NaN when there is none
      */
     public static double median(Series s, PerformanceParameters p, long from) {
+        return ErrorStats.median(errors(s, p, size -> size >= from, true));
+    }
+
+    /**
+     * @param s a series
+     * @param p parameters
+     * @param i the point's index in the series
+     * @return the point's signed error of time, percent: (predicted - measured) / measured x 100, positive where the
+     *         model is slow
+     */
+    public static double errorPercent(Series s, PerformanceParameters p, int i) {
+        return (s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100;
+    }
+
+    /**
+     * @param s        a series
+     * @param p        parameters
+     * @param sizes    which sizes (bytes) to take
+     * @param absolute true for the absolute errors, false for the signed ones
+     * @return the {@link #errorPercent errors of time} of the series' points of those sizes, percent
+     */
+    public static DescriptiveStatistics errors(Series s, PerformanceParameters p, LongPredicate sizes,
+            boolean absolute) {
         DescriptiveStatistics st = new DescriptiveStatistics();
         for (int i = 0; i < s.calls().size(); i++) {
-            if (s.sizes()[i] >= from) {
-                st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
+            if (sizes.test(s.sizes()[i])) {
+                double e = errorPercent(s, p, i);
+                st.addValue(absolute ? Math.abs(e) : e);
             }
         }
-        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+        return st;
     }
 
     /**
@@ -153,13 +179,8 @@ public final class Residuals {
         }
         for (Series s : series) {
             for (boolean large : new boolean[] {false, true}) {
-                DescriptiveStatistics st = new DescriptiveStatistics();
-                for (int i = 0; i < s.calls().size(); i++) {
-                    if (s.sizes()[i] >= Regime.ONE_MIB == large) {
-                        st.addValue((s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
-                    }
-                }
-                double median = st.getN() == 0 ? 0 : st.getPercentile(50);
+                DescriptiveStatistics st = errors(s, p, size -> size >= Regime.ONE_MIB == large, false);
+                double median = ErrorStats.median(st);
                 boolean oneSide = st.getMax() < 0 || st.getMin() > 0;
                 if (st.getN() >= ONE_SIDED_MIN_POINTS && oneSide
                         && Math.abs(median) > FitAcceptance.MAX_MEDIAN_ERROR_PCT) {

@@ -27,6 +27,27 @@ public record ErrorStats(int n, double median, double p90, double max) {
         }
         DescriptiveStatistics s = new DescriptiveStatistics();
         errors.forEach(s::addValue);
-        return new ErrorStats(errors.size(), s.getPercentile(50), s.getPercentile(90), s.getMax());
+        return new ErrorStats(errors.size(), median(s), s.getPercentile(90), s.getMax());
+    }
+
+    /**
+     * The one median of validation's error figures (a dataset's error, the median over datasets, a measured time):
+     * Commons Math's default estimator, the middle value, or the mean of the two middle ones for an even count.
+     *
+     * @param values the values, in any unit (left unchanged)
+     * @return their median, in the values' unit; NaN when there is none
+     */
+    public static double median(DescriptiveStatistics values) {
+        return values.getN() == 0 ? Double.NaN : values.getPercentile(50);
+    }
+
+    /**
+     * @param values the values, in any unit
+     * @return their median ({@link #median(DescriptiveStatistics)}), in the values' unit; NaN when there is none
+     */
+    public static double median(Collection<Double> values) {
+        DescriptiveStatistics s = new DescriptiveStatistics();
+        values.forEach(s::addValue);
+        return median(s);
     }
 }

@@ -3,6 +3,7 @@ package dev.collsim.validation.tune;
 import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
+import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.PerfPoint;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ public final class Evidence {
      * @return median measured time of NCCL's own choice, microseconds; NaN when none was measured
      */
     public double ncclChoiceUs(Collective c, int nRanks, long sizeBytes) {
-        return median(times(c, nRanks, sizeBytes, null, null));
+        return ErrorStats.median(times(c, nRanks, sizeBytes, null, null));
     }
 
     /**
@@ -49,7 +50,7 @@ public final class Evidence {
      *         none was measured
      */
     public double forcedUs(Collective c, int nRanks, long sizeBytes, Algorithm a, Protocol p) {
-        return median(times(c, nRanks, sizeBytes, a, p));
+        return ErrorStats.median(times(c, nRanks, sizeBytes, a, p));
     }
 
     private List<Double> times(Collective c, int nRanks, long sizeBytes, Algorithm a, Protocol p) {
@@ -82,14 +83,5 @@ public final class Evidence {
         return (algo != null || proto != null)
                 && (algo == null || algo.trim().toLowerCase(Locale.ROOT).equals(a.ncclName().toLowerCase(Locale.ROOT)))
                 && (proto == null || proto.trim().toLowerCase(Locale.ROOT).equals(p.ncclName().toLowerCase(Locale.ROOT)));
-    }
-
-    private static double median(List<Double> v) {
-        if (v.isEmpty()) {
-            return Double.NaN;
-        }
-        List<Double> s = v.stream().sorted().toList();
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 }

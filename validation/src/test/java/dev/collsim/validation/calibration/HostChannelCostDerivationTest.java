@@ -89,7 +89,7 @@ class HostChannelCostDerivationTest {
         double[] floor = pts.stream().filter(p -> p.sizeBytes() <= 32768).mapToDouble(p -> p.primary().timeUs())
                 .toArray();
         List<double[]> xy = new ArrayList<>();
-        xy.add(new double[] {1, median(floor)});
+        xy.add(new double[] {1, FileMedians.median(floor)});
         for (long size = 65536; size <= 524288; size *= 2) {
             xy.add(new double[] {size / 32768.0, time(pts, size)});
         }
@@ -116,12 +116,5 @@ class HostChannelCostDerivationTest {
             }
         }
         throw new AssertionError("no table at " + r);
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 }

@@ -11,11 +11,10 @@ import java.util.List;
  * {@code src/graph/search.cc}; fact sheet §5.3): a depth-first search over GPU orders (with an NVSwitch only the next,
  * then the previous index; otherwise nearer GPUs first: {@link NextGpus}) that subtracts the channel bandwidth from
  * every hop of every path crossed and accepts a step only if every hop still has it; NIC ports are charged per channel
- * in each direction ({@link FillCapacity}). A channel first tries to replay the previous one's order; on several nodes it enters
- * and leaves by the NICs {@link SearchNets} allows for the fill's typeInter and crossNic. The step budget is
- * NCCL's: 2^14 per channel, 2^18 over the whole search (NCCL's global timeout is 2^19 steps). {@link #sameChannels}
- * is NCCL's search with sameChannels 1 (every channel on the first one's GPU order). Not thread-safe; one per
- * {@link GraphSearch}.
+ * in each direction ({@link FillCapacity}). A channel first tries to replay the previous one's order; on several
+ * nodes it enters and leaves by the NICs {@link SearchNets} allows for the fill's typeInter and crossNic. Step budget
+ * NCCL's: 2^14 per channel, 2^18 in all (NCCL's global timeout 2^19). {@link #sameChannels} and the last
+ * {@code at} are NCCL's search with sameChannels 1 (every channel on the first one's GPU order). Not thread-safe.
  */
 final class ChannelFill {
 
@@ -39,6 +38,8 @@ final class ChannelFill {
     private int crossNic = SearchNets.SAME_NIC;
     /** Most channels of the sameChannels search under way; 0 in the ordinary fill. */
     private int sameMax;
+    /** Several nodes, sameChannels 1: later channels only replay the one before ({@link #replayOnNics}). */
+    private boolean replayOnly;
     private GraphSolution sameBest;
 
     ChannelFill(HostModel h, boolean multiNode, SearchNets nets) {
@@ -60,23 +61,14 @@ final class ChannelFill {
     }
 
     /**
-     * Finds as many channels as fit at one speed, at most {@code maxCh}, charging every link of every path.
+     * Finds as many channels as fit at one speed, at most {@code maxCh}, charging every link of every path, with
+     * GPU-GPU paths no worse than {@code intraLimit} (NCCL's {@code typeIntra} of one search).
      *
      * @param pattern    ring or tree
      * @param bwIntra    bandwidth per channel inside the node, GB/s
      * @param bwInter    bandwidth per channel through the NICs, GB/s
      * @param maxCh      most channels
      * @param interLimit worst NIC-GPU path type allowed (multi-node)
-     * @return the solution (0 channels when none fits)
-     */
-    GraphSolution at(GraphPattern pattern, double bwIntra, double bwInter, int maxCh, PathType interLimit) {
-        return at(pattern, bwIntra, bwInter, maxCh, interLimit, PathType.SYS, SearchNets.SAME_NIC);
-    }
-
-    /**
-     * As {@link #at(GraphPattern, double, double, int, PathType)}, with GPU-GPU paths no worse than {@code intraLimit}
-     * (NCCL's {@code typeIntra} of one search).
-     *
      * @param intraLimit worst GPU-GPU path type allowed
      * @param cross      NCCL's {@code crossNic} of this search (multi-node rings; {@link SearchNets})
      * @return the solution (0 channels when none fits); on several nodes its typeInter is {@code interLimit}, the
@@ -84,8 +76,24 @@ final class ChannelFill {
      */
     GraphSolution at(GraphPattern pattern, double bwIntra, double bwInter, int maxCh, PathType interLimit,
             PathType intraLimit, int cross) {
+        return at(pattern, bwIntra, bwInter, maxCh, interLimit, intraLimit, cross, false);
+    }
+
+    /**
+     * As {@link #at(GraphPattern, double, double, int, PathType, PathType, int)}; {@code sameChannels} on several nodes
+     * is NCCL's search with sameChannels 1 ({@code ncclTopoSearchRecNet}, NCCL 2.30.7 {@code src/graph/search.cc}
+     * lines 775-780, "Try to replay the last channel", the only try once a channel exists: its first GPU and order,
+     * entry NIC {@code nets[(nChannels + i) % netCount]} in turn, exit as in any channel). The first channel is the
+     * first found (NCCL looks on for 256 steps for one that takes more replays; not modelled).
+     *
+     * @param sameChannels whether NCCL searches with sameChannels 1 only (its AMD rule, {@link GraphSearch})
+     * @return the solution (0 channels when none fits)
+     */
+    GraphSolution at(GraphPattern pattern, double bwIntra, double bwInter, int maxCh, PathType interLimit,
+            PathType intraLimit, int cross, boolean sameChannels) {
         reset(interLimit, intraLimit, 0);
         this.crossNic = cross;
+        this.replayOnly = sameChannels && multiNode;
         while (channels.size() < maxCh && addChannel(pattern, bwIntra, bwInter)) {
             // keep adding
         }
@@ -198,6 +206,9 @@ final class ChannelFill {
             }
             return false;
         }
+        if (replayOnly && !channels.isEmpty()) {
+            return replayOnNics(pattern, channels.get(channels.size() - 1), bwIntra, bwInter);
+        }
         int nn = h.nics.size();
         boolean odd = channels.size() % 2 == 1;
         int prevOut = channels.isEmpty() ? -1 : channels.get(channels.size() - 1)[g + 1];
@@ -261,16 +272,46 @@ final class ChannelFill {
         return false;
     }
 
-    /** Follows a fixed order (replay), charging as the DFS would. */
+    /** NCCL's replay under sameChannels 1, several nodes: entry NICs in NCCL's rotation, the order kept, any exit. */
+    private boolean replayOnNics(GraphPattern pattern, int[] prev, double bwIntra, double bwInter) {
+        int nn = h.nics.size();
+        boolean odd = channels.size() % 2 == 1;
+        for (int k = 0; k < nn; k++) {
+            int n = (channels.size() + k) % nn;
+            HostPath in = h.nicToGpu[n][prev[0]];
+            if (!cap.nicInFits(n, bwInter) || !SearchNets.entryAllowed(pattern, crossNic, odd, n, prev[g + 1])
+                    || in == null || in.type().ordinal() > interLimit.ordinal() || !cap.charge(in, bwInter)) {
+                continue;
+            }
+            cap.addNicIn(n, -bwInter);
+            int[] order = prev.clone();
+            order[g] = n;
+            budget = g + 2;
+            if (follow(pattern, order, 1, bwIntra, bwInter, false)) {
+                channels.add(order);
+                return true;
+            }
+            cap.addNicIn(n, bwInter);
+            cap.uncharge(in, bwInter);
+        }
+        return false;
+    }
+
     private boolean follow(GraphPattern pattern, int[] order, int depth, double bwIntra, double bwInter) {
+        return follow(pattern, order, depth, bwIntra, bwInter, true);
+    }
+
+    /** Follows a fixed order (replay), charging as the DFS would; {@code fixedExit}: leave by order[g + 1]. */
+    private boolean follow(GraphPattern pattern, int[] order, int depth, double bwIntra, double bwInter,
+            boolean fixedExit) {
         if (depth == g) {
-            return finish(pattern, order, bwIntra, bwInter, true);
+            return finish(pattern, order, bwIntra, bwInter, fixedExit);
         }
         HostPath p = h.gpuToGpu[order[depth - 1]][order[depth]];
         if (!intraAllowed(p) || !cap.charge(p, bwIntra)) {
             return false;
         }
-        if (follow(pattern, order, depth + 1, bwIntra, bwInter)) {
+        if (follow(pattern, order, depth + 1, bwIntra, bwInter, fixedExit)) {
             return true;
         }
         cap.uncharge(p, bwIntra);

@@ -38,8 +38,8 @@ import java.util.TreeSet;
  *       CPUs)"): NCCL searches each path-type limit typeIntra with sameChannels 1, then 0, but with an x86 AMD CPU
  *       ({@link HostModel#cpuKind}, NCCL's {@code ncclTopoCpuType}) and typeIntra SYS it keeps sameChannels 1. So on
  *       such a host a graph with a SYS hop has every channel on one GPU order ({@link ChannelFill#sameChannels});
- *       graphs on better paths may still mix orders. Modelled on one node; on several nodes the NIC choice of
- *       NCCL's replay ({@code ncclTopoSearchRecNet}) is not, and the rule is not applied there.</li>
+ *       graphs on better paths may still mix orders. On several nodes a SYS graph replays its first channel
+ *       ({@link #levelFill}; {@code ncclTopoSearchRecNet}'s replay, entry NICs in NCCL's rotation).</li>
  *   <li><b>Split NVLink</b> ({@code ncclTopoSplitNvLink}, {@link HostModel#splitNvLink}): with exactly 2 NVLink
  *       domains a ring needs at least 2 channels (when maxChannels >= 2 and minChannels is 1), so that the tree,
  *       which takes the ring's channel count, has 2.</li>
@@ -77,8 +77,9 @@ final class GraphSearch {
     private final boolean pairedCrossNic;
     /** NCCL 2.18-2.19's 15 % bonus for graphs that do not cross NICs ({@code ncclTopoCompareGraphs}). */
     private final boolean crossNicBonus;
-    /** NCCL's AMD rule: SYS graphs only from the sameChannels search (one node, x86 AMD CPU, NCCL 2.19 on). */
+    /** NCCL's AMD rule: SYS graphs only from the sameChannels search (x86 AMD CPU, NCCL 2.19 on; one node here). */
     private final boolean sameChannelsOnSys;
+    private final boolean sameChannelsOnSysInter;
     /** NCCL's split-NVLink rule: a ring on 2 NVLink domains takes at least 2 channels (NCCL 2.26.2 on). */
     private final boolean splitNvLink;
     private GraphSolution found;
@@ -94,8 +95,9 @@ final class GraphSearch {
         this.crossNicBonus = version.minor() < NcclVersion.V2_21_5.minor();
         this.fill = new ChannelFill(h, multiNode, nets);
         this.searchRec = new OneNodeSearchRec(h);
-        this.sameChannelsOnSys = !multiNode && h.cpuKind() == CpuKind.AMD_X86
-                && version.minor() >= NcclVersion.V2_19_4.minor();
+        boolean amd = h.cpuKind() == CpuKind.AMD_X86 && version.minor() >= NcclVersion.V2_19_4.minor();
+        this.sameChannelsOnSys = !multiNode && amd;
+        this.sameChannelsOnSysInter = multiNode && amd;
         this.splitNvLink = version.minor() >= NcclVersion.V2_27_3.minor() && h.splitNvLink();
     }
 
@@ -177,16 +179,11 @@ final class GraphSearch {
         return found == null ? List.of() : found.nets();
     }
 
-    private GraphSummary fallback(GraphPattern pattern) {
-        // NCCL falls back to 1 channel at 0.1 GB/s, type SYS (search.cc)
+    private GraphSummary fallback(GraphPattern pattern) { // NCCL: 1 channel at 0.1 GB/s, type SYS (search.cc)
         return new GraphSummary(pattern, 1, 0.1, 0.1, PathType.SYS, PathType.SYS, 0, true);
     }
 
-    /**
-     * NCCL's stop of pass 1 ({@code ncclTopoCompute}): the search timed out as perfect (a copy reached maxChannels)
-     * or the best graph's nChannels x bwInter reaches the system's totalBw (NCCL compares with
-     * {@code system->totalBw}, not with the tree's ndev/(ndev-1) scaled figure it picks the first speed by).
-     */
+    /** NCCL's stop of pass 1: a copy reached maxChannels, or nChannels x bwInter reaches system->totalBw (unscaled). */
     private boolean done(GraphSolution best, int maxCh) {
         return best != null && (best.nCh() >= maxCh || best.nCh() * best.bwInter() >= h.totalBw() - EPS);
     }
@@ -222,7 +219,7 @@ final class GraphSearch {
             PathType searched = null;
             for (PathType level = min; ; level = PathType.values()[level.ordinal() + 1]) {
                 if (searched == null || !present.subSet(searched, false, level, true).isEmpty()) {
-                    b = keep(b, fill.at(pattern, speed, speed, maxCh, level, level, cross), minCh);
+                    b = keep(b, levelFill(pattern, speed, maxCh, level, cross), minCh);
                     searched = level;
                     if (done(b, maxCh)) {
                         return b;
@@ -303,6 +300,20 @@ final class GraphSearch {
         }
     }
 
+    /**
+     * One fill of {@link #interLevels}. Under the AMD rule NCCL reaches typeIntra SYS only when no graph is found
+     * below it, and there searches with sameChannels 1 alone (NCCL 2.30.7 {@code src/graph/search.cc} lines 1203-1206,
+     * "Try having different channels" skipped whatever the node count; v2.19.3-1 lines 939-944).
+     */
+    private GraphSolution levelFill(GraphPattern pattern, double speed, int maxCh, PathType level, int cross) {
+        GraphSolution s = fill.at(pattern, speed, speed, maxCh, level, level, cross);
+        if (!sameChannelsOnSysInter || level != PathType.SYS || s.nCh() == 0 || s.typeIntra() != PathType.SYS) {
+            return s;
+        }
+        GraphSolution below = fill.at(pattern, speed, speed, maxCh, level, PathType.PHB, cross);
+        return below.nCh() > 0 ? below : fill.at(pattern, speed, speed, maxCh, level, level, cross, true);
+    }
+
     private GraphSolution keep(GraphSolution best, GraphSolution s, int minCh) {
         return s.nCh() >= minCh && s.betterThan(best, crossNicBonus) ? s : best;
     }
@@ -311,7 +322,8 @@ final class GraphSearch {
     private GraphSolution refill(GraphPattern pattern, double bwIntra, double bwInter, int nCh, PathType interLimit,
             GraphSolution like) {
         if (multiNode) {
-            return fill.at(pattern, bwIntra, bwInter, nCh, interLimit, interLimit, like.crossNic());
+            return fill.at(pattern, bwIntra, bwInter, nCh, interLimit, interLimit, like.crossNic(),
+                    sameChannelsOnSysInter && like.typeIntra() == PathType.SYS);
         }
         if (!sameChannelsOnSys) { // pass 2 starts from the graph found: its typeIntra
             return searchRec.search(pattern, bwIntra, bwInter, nCh, like.typeIntra());

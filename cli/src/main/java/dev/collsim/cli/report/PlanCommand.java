@@ -173,6 +173,7 @@ public final class PlanCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ClusterSource base = cluster.source();
         NcclSettings nccl = ncclSettings(env);
+        nccl.passedOverWarning().ifPresent(w -> spec.commandLine().getErr().println("collsim: warning: --env " + w));
         ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
                 "collsim plan: warning: --params " + w));
         RankOrder rankOrder;

@@ -56,7 +56,7 @@ public final class TopoCheckCommand implements Callable<Integer> {
                     t.hostCount() > 1 ? ", every host reaches host 0" : "", warnings);
             return ExitCodes.OK;
         }
-        problems.forEach(err::println);
+        InputException.lines(problems).forEach(err::println);
         err.printf(Locale.ROOT, "%d problem%s in %s%s%n", problems.size(), problems.size() == 1 ? "" : "s",
                 cluster.value(), warnings);
         return ExitCodes.INPUT;

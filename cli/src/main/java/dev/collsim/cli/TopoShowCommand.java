@@ -95,8 +95,9 @@ public final class TopoShowCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "network    %s between hosts%n", t.networkClass().label());
         }
         if (graphDump != null) {
-            GraphDumpComparison.print(graphDump, readGraphDump(), t, version(),
-                    UserError.usage(() -> NcclSettings.parse(env)), out);
+            NcclSettings nccl = UserError.usage(() -> NcclSettings.parse(env));
+            nccl.passedOverWarning().ifPresent(w -> spec.commandLine().getErr().println("collsim: warning: --env " + w));
+            GraphDumpComparison.print(graphDump, readGraphDump(), t, version(), nccl, out);
         }
         return ExitCodes.OK;
     }

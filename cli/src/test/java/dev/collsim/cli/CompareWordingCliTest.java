@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
  * What compare says of a one-host consumer box (2 RTX 2080 Ti behind one PCIe Gen3 switch, no P2P): no NIC is
  * assumed, since no traffic leaves the host; its class has no file in the band data, so it takes the band over every
  * class, 99.85 % below 1 MiB and 82.47 % at >= 1 MiB (configs/calibration/auto/bare-model-bands.yaml `all`: by hand
- * factor 1.9985, 1 - 1 / 1.9985 = 50.0 %; 1.8247, 1 - 1 / 1.8247 = 45.2 %): just under the factor 2 that marks a band
- * wide, so neither the calibration line nor the "inside the band" count calls it wide. Two p4d hosts (class
+ * factor 1.9985, 1 - 1 / 1.9985 = 49.96 %; 1.8247, 1 - 1 / 1.8247 = 45.2 %): just under the factor 2 that marks a
+ * band wide, printed "1.999" and "-49.96 %" (at 2 and 1 decimals they would round onto "2.00" and "-50.0 %"), so
+ * neither the calibration line nor the "inside the band" count calls it wide. Two p4d hosts (class
  * ampere-efa, 206.65 / 159.53 %: factors 3.07 and 2.60, 1 - 1 / 3.0665 = 67.4 %) take a band wide at every size.
  */
 class CompareWordingCliTest {
@@ -26,7 +27,7 @@ class CompareWordingCliTest {
         assertTrue(r.out().contains("(GPU-GPU path PIX, read from the header); no NIC: one host, so no traffic leaves"
                 + " it"), r.out());
         assertFalse(r.out().contains("NIC per GPU"), r.out());
-        assertTrue(r.out().contains("band factor 2.00 (-50.0 % .. +99.9 %) below 1 MiB, factor 1.82 (-45.2 % .. +82.5 %)"
+        assertTrue(r.out().contains("band factor 1.999 (-49.96 % .. +99.9 %) below 1 MiB, factor 1.82 (-45.2 % .. +82.5 %)"
                 + " at >= 1 MiB"), r.out());
         assertFalse(r.out().contains("(wide below 1 MiB"), r.out());
         assertFalse(r.out().contains("but the band is wide"), r.out());

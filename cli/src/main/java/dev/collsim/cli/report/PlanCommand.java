@@ -6,6 +6,7 @@ import dev.collsim.cli.ExitCodes;
 import dev.collsim.cli.UserError;
 import dev.collsim.io.InputException;
 import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.reports.plan.GroupPlacement;
 import dev.collsim.reports.plan.JobBuilder;
 import dev.collsim.reports.plan.ModelShape;
 import dev.collsim.reports.plan.RankOrder;
@@ -173,6 +174,7 @@ public final class PlanCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ClusterSource base = cluster.source();
         NcclSettings nccl = ncclSettings(env);
+        nccl.passedOverWarning().ifPresent(w -> spec.commandLine().getErr().println("collsim: warning: --env " + w));
         ModelShape.implausiblySmall(params).ifPresent(w -> spec.commandLine().getErr().println(
                 "collsim plan: warning: --params " + w));
         RankOrder rankOrder;
@@ -184,8 +186,9 @@ public final class PlanCommand implements Callable<Integer> {
             throw new UserError(e.getMessage(), ExitCodes.USAGE);
         }
         double peak = peakTflops == null ? Double.NaN : peakTflops * 1e12;
+        // the band of the NCCL nodes the job spans, as predict (ProfileClass.ofRanks); --target plans larger clusters
         CalibrationOption.Resolved perf = CalibrationOption.resolve(calibration, "--calibration", base.topology(),
-                List.of(), spec.commandLine().getErr());
+                target != null ? List.of() : GroupPlacement.jobGpus(base.topology(), job), spec.commandLine().getErr());
         out.println("# " + perf.line());
         NcclPredictor predictor = new NcclPredictor(NcclVersion.DEFAULT, perf.parameters());
         predictor.networkNote(base.topology()).ifPresent(n -> out.println("# network: " + n));

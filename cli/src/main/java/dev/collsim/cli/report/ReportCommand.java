@@ -80,6 +80,8 @@ public final class ReportCommand implements Callable<Integer> {
         }
         ClusterOption.fabricWarnings(ClusterLoader.resolve(s.cluster(), HardwareHints.NONE, s.folder()))
                 .forEach(w -> spec.commandLine().getErr().println("collsim: warning: " + w));
+        s.variants().forEach(v -> v.ncclSettings().passedOverWarning().ifPresent(w -> spec.commandLine().getErr()
+                .println("collsim: warning: variant '" + v.name() + "' env: " + w)));
         spec.commandLine().getErr().flush();
         return runOrFail(s, text, output, !noProgress && WhatIfRun.terminal());
     }

@@ -199,7 +199,7 @@ public final class SimulatorResolver implements VariantResolver {
             throws InputException {
         String cal = v.calibration() != null ? v.calibration() : fallback;
         if (cal == null) {
-            ProfileSelector.Choice choice = ProfileSelector.select(t);
+            ProfileSelector.Choice choice = ProfileSelector.select(t, spec.ranksSpanned(v, t));
             selections.add(v.name() + ": " + choice.line() + (choice.calibration().isEmpty() ? "" : flowNote(v)));
             String band = choice.band().map(x -> BAND + x.regimes() + (x.wide() ? " (wide)" : "")).orElse("");
             if (choice.calibration().isEmpty()) {
@@ -212,7 +212,7 @@ public final class SimulatorResolver implements VariantResolver {
         }
         if ("none".equals(cal)) {
             selections.add(v.name() + ": " + ProfileSelector.NONE_LINE);
-            ProfileSelector.bare(ProfileClass.of(t)).band().ifPresent(x -> autoLabels.put(v.name(), "none" + BAND
+            ProfileSelector.bare(ProfileClass.ofRanks(t, spec.ranksSpanned(v, t))).band().ifPresent(x -> autoLabels.put(v.name(), "none" + BAND
                     + x.regimes() + (x.wide() ? " (wide)" : "")));
             return plain;
         }

@@ -167,6 +167,16 @@ public final class GroupPlacement {
     }
 
     /**
+     * @param topology the cluster
+     * @param job      the job
+     * @return the GPUs the job runs on: the cluster's first dp x tp x pp (x cp), all of them when it needs more
+     */
+    public static List<Gpu> jobGpus(Topology topology, TrainingJob job) {
+        List<Gpu> all = topology.gpus();
+        return job.nGpus() >= all.size() ? all : all.subList(0, job.nGpus());
+    }
+
+    /**
      * @return GPUs of the job on rank 0's host that belong to some group of {@code kind} crossing the network,
      *         divided by the members of one group on that host: how many groups share that host's NICs
      */
@@ -174,7 +184,7 @@ public final class GroupPlacement {
         List<Gpu> g = group(kind);
         int host = g.get(0).host();
         long members = g.stream().filter(x -> x.host() == host).count();
-        long jobOnHost = topology.gpus().subList(0, job.nGpus()).stream().filter(x -> x.host() == host).count();
+        long jobOnHost = jobGpus(topology, job).stream().filter(x -> x.host() == host).count();
         return (int) Math.max(1, jobOnHost / members);
     }
 

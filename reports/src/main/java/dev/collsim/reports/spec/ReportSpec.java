@@ -1,6 +1,9 @@
 package dev.collsim.reports.spec;
 
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Topology;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -24,5 +27,24 @@ public record ReportSpec(String file, Path folder, String title, String cluster,
         variants = List.copyOf(variants);
         sweeps = List.copyOf(sweeps);
         plans = List.copyOf(plans);
+    }
+
+    /**
+     * The GPUs a variant's communicators span, for the profile class its band comes from (as predict and tune:
+     * {@code ProfileClass.ofRanks}, the class of the NCCL nodes the ranks are on): its sweeps' ranks (the widest;
+     * each sweep takes the cluster's first {@code gpus} GPUs, so the widest holds the others). Every GPU where a
+     * communicator may span the cluster: a spec with plans (their data parallelism and scaling curves follow the
+     * variant's GPU count), the base's algorithm map (up to all ranks), or no sweep at all.
+     *
+     * @param variant the variant
+     * @param t       its cluster
+     * @return the GPUs; empty for every GPU of the cluster
+     */
+    public List<Gpu> ranksSpanned(VariantSpec variant, Topology t) {
+        boolean base = !variants.isEmpty() && variants.get(0) == variant;
+        if (!plans.isEmpty() || sweeps.isEmpty() || base && algorithmMap != null) {
+            return List.of();
+        }
+        return sweeps.stream().map(s -> s.ranks(t)).max(Comparator.comparingInt(List::size)).orElse(List.of());
     }
 }

@@ -15,7 +15,6 @@ import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
 import dev.collsim.simulator.bound.HostNicShare;
 import dev.collsim.topology.Gpu;
-import dev.collsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +40,7 @@ public final class SweepRows {
      */
     public static List<ReportData.SweepRow> of(ReportSpec spec, ResolvedVariant v, SweepSpec s)
             throws InputException {
-        List<Gpu> ranks = ranks(v.topology(), s.gpus());
+        List<Gpu> ranks = s.ranks(v.topology());
         List<ReportData.SweepRow> rows = new ArrayList<>();
         for (long size : s.sizes().sizes()) {
             if (!CollGeometry.discarded(s.collective(), size, s.dataType().size(), ranks.size())) { // NCCL runs nothing
@@ -49,11 +48,6 @@ public final class SweepRows {
             }
         }
         return rows;
-    }
-
-    private static List<Gpu> ranks(Topology t, int gpus) {
-        List<Gpu> all = t.gpus();
-        return gpus <= 0 || gpus >= all.size() ? all : all.subList(0, gpus);
     }
 
     private static Prediction predict(ReportSpec spec, ResolvedVariant v, List<Gpu> ranks, SweepSpec s, long size)
@@ -111,12 +105,12 @@ public final class SweepRows {
         Map<Long, ReportData.SweepRow> bySize = new TreeMap<>();
         predicted.forEach(r -> bySize.put(r.sizeBytes(), r));
         List<ReportData.MeasuredRow> out = new ArrayList<>();
-        int nRanks = ranks(v.topology(), s.gpus()).size();
+        int nRanks = s.ranks(v.topology()).size();
         for (SweepSeries.Measured m : measurements.read(spec.folder().resolve(s.measured()), s.collective(),
                 nRanks)) {
             ReportData.SweepRow p = bySize.get(m.sizeBytes());
             if (p == null) {
-                List<Gpu> ranks = ranks(v.topology(), s.gpus());
+                List<Gpu> ranks = s.ranks(v.topology());
                 p = row(v, s, ranks, m.sizeBytes(), predict(spec, v, ranks, s, m.sizeBytes()));
             }
             if (m.timeUs() > 0) {
@@ -141,7 +135,7 @@ public final class SweepRows {
         }
         counts.add(all);
         for (int n : counts) {
-            List<Gpu> ranks = ranks(base.topology(), n);
+            List<Gpu> ranks = n >= all ? base.topology().gpus() : base.topology().gpus().subList(0, n);
             for (long size : s.sizes().sizes()) {
                 if (!CollGeometry.discarded(s.collective(), size, s.dataType().size(), n)) { // NCCL runs nothing
                     Prediction p = predict(spec, base, ranks, s, size);

@@ -4,9 +4,11 @@ import dev.collsim.nccl.Algorithm;
 import dev.collsim.nccl.NcclDevice;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.topology.PathType;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,35 +24,43 @@ import java.util.Optional;
 public final class NcclSettings {
 
     /** No variable set: NCCL's defaults. */
-    public static final NcclSettings DEFAULTS = new NcclSettings(new EnumMap<>(NcclVariable.class), Map.of());
+    public static final NcclSettings DEFAULTS = parse(Map.of());
 
     private final Map<NcclVariable, Object> values;
     private final Map<String, String> raw;
+    private final List<String> passedOver;
 
-    private NcclSettings(Map<NcclVariable, Object> values, Map<String, String> raw) {
+    private NcclSettings(Map<NcclVariable, Object> values, Map<String, String> raw, List<String> passedOver) {
         this.values = Collections.unmodifiableMap(values);
         this.raw = Collections.unmodifiableMap(raw);
+        this.passedOver = List.copyOf(passedOver);
     }
 
     /**
-     * Parses and validates a set of variables.
+     * Parses and validates a set of variables. An {@code NCCL_*} name collsim does not model, no near miss of one it models ({@link NcclVariable#passedOver}:
+     * NCCL_IB_HCA from a pasted environment), is left out; {@link #passedOverWarning()} names it.
      *
      * @param env variable name to value, e.g. {@code NCCL_ALGO -> "Ring"}; null means none
      * @return the settings
-     * @throws IllegalArgumentException for an unknown variable or a malformed value; the message names the
-     *                                  variable and its allowed values
+     * @throws IllegalArgumentException for a near miss of a modelled name (did-you-mean), a non-NCCL name,
+     *                                  NCCL_IB_DISABLE or NCCL_NET, or a malformed value, naming the allowed values
      */
     public static NcclSettings parse(Map<String, String> env) {
         EnumMap<NcclVariable, Object> values = new EnumMap<>(NcclVariable.class);
         Map<String, String> raw = new LinkedHashMap<>();
+        List<String> passedOver = new ArrayList<>();
         if (env != null) {
             env.keySet().stream().sorted().forEach(name -> {
+                if (NcclVariable.passedOver(name)) {
+                    passedOver.add(name);
+                    return;
+                }
                 NcclVariable v = NcclVariable.of(name);
                 values.put(v, v.parse(env.get(name)));
                 raw.put(name, env.get(name));
             });
         }
-        NcclSettings s = new NcclSettings(values, raw);
+        NcclSettings s = new NcclSettings(values, raw, passedOver);
         if (s.minChannels() > s.maxChannels()) {
             throw new IllegalArgumentException("minimum channels (" + s.minChannels() + ") exceed maximum channels ("
                     + s.maxChannels() + "); allowed: NCCL_MIN_CTAS and NCCL_MIN_NCHANNELS <= NCCL_MAX_CTAS and "
@@ -81,6 +91,13 @@ public final class NcclSettings {
             }
         }
         return parse(out);
+    }
+
+    /** @return one line naming the NCCL variables {@link #parse} left out, in name order; empty when none */
+    public Optional<String> passedOverWarning() {
+        return passedOver.isEmpty() ? Optional.empty() : Optional.of(String.join(", ", passedOver)
+                + ": not modelled by collsim; the prediction is NCCL's behaviour without "
+                + (passedOver.size() == 1 ? "it" : "them"));
     }
 
     /** @return the variables as given (validated), in name order */

@@ -202,6 +202,30 @@ public enum NcclVariable {
     }
 
     /**
+     * Whether a name a user gave (a pasted environment) is passed over as not modelled rather than refused: an
+     * {@code NCCL_*} name that is none of this enum's, that is not within {@link NearestName}'s distance of one (so
+     * {@code NCCL_ALOG} stays an error with its did-you-mean {@code NCCL_ALGO}), and that is not one of the socket
+     * switches {@code NCCL_IB_DISABLE} and {@code NCCL_NET} (their refusal says how to predict sockets:
+     * {@code --network socket}). E.g. {@code NCCL_IB_HCA}, {@code NCCL_SOCKET_IFNAME}.
+     *
+     * @param name a variable name
+     * @return true for a name a prediction may leave out with a warning
+     */
+    public static boolean passedOver(String name) {
+        if (name == null || !name.startsWith("NCCL_") || "NCCL_IB_DISABLE".equals(name) || "NCCL_NET".equals(name)) {
+            return false;
+        }
+        List<String> names = new ArrayList<>();
+        for (NcclVariable v : values()) {
+            if (v.name().equals(name)) {
+                return false;
+            }
+            names.add(v.name());
+        }
+        return NearestName.of(name, names).isEmpty();
+    }
+
+    /**
      * @param name a variable name
      * @return true when NCCL 2.30.7 reads a variable of this name, modelled by collsim or not (see
      *         {@link NcclNames})

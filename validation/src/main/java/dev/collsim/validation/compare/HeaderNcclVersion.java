@@ -57,11 +57,28 @@ public final class HeaderNcclVersion {
         NcclRelease run = release(d);
         String date = d.header().text("date").trim();
         String file = stated.known() ? "file states " + stated : !run.known() ? "file states no release"
-                : "file states no release; " + run + " assumed, the newest out by its date " + date
-                        + (date.length() == 4 ? " (a year alone: by 30 June)" : "");
+                + remarkedDate(date) : "file states no release; " + run + " assumed, the newest out by its date "
+                + date + (date.length() == 4 ? " (a year alone: by 30 June)" : "");
         String why = given.isPresent() ? "--nccl-version; " + file : run.known() ? file : file + ": the default";
         NcclVersion v = modelled(d, given);
         return "NCCL " + v.tables().text() + " modelled (" + why + ")" + v.rulesNote();
+    }
+
+    /**
+     * Why a date with a remark leaves the tables at the default while {@link OlderAmdP2p} reads its leading date: the
+     * remark often says the date is a page's or a document's, not the run's ({@code 2025-02 (the README's commit; run
+     * date not printed)}), too weak to pick tuning tables by (the accuracy table moves on four such files, three
+     * worse, when it does), but enough to tell a run of 2023 from NCCL 2.23 (tagged 2024-09-16), the one question
+     * the P2P rule asks.
+     *
+     * @param date the {@code #@ date} text, trimmed
+     * @return "" when the date is no date followed by a remark, else the clause naming the leading date's release
+     */
+    static String remarkedDate(String date) {
+        String lead = NcclRelease.leadingDate(date).trim();
+        NcclRelease dated = lead.equals(date) ? NcclRelease.UNKNOWN : NcclRelease.currentAt(lead);
+        return !dated.known() ? "" : "; its date '" + date + "' carries a remark, so only NCCL's older P2P default on"
+                + " AMD hosts reads its leading date " + lead + " (NCCL " + dated + " then), not the tables";
     }
 
     /**

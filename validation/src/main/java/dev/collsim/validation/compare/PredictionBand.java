@@ -54,9 +54,16 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
         return 100 * (Math.max(measuredUs / predictedUs, predictedUs / measuredUs) - 1);
     }
 
-    /** @return true when a regime's factor exceeds 1 + {@link #WIDE_PERCENT} / 100 */
+    /**
+     * @return true when a regime's factor, as printed ({@link #stored} reach), exceeds 1 + {@link #WIDE_PERCENT} / 100:
+     *         the mark and the printed figure follow the same value
+     */
     public boolean wide() {
-        return belowMiBPercent > WIDE_PERCENT || atLeastMiBPercent > WIDE_PERCENT;
+        return wide(belowMiBPercent) || wide(atLeastMiBPercent);
+    }
+
+    private static boolean wide(double percent) {
+        return stored(percent) > WIDE_PERCENT;
     }
 
     /**
@@ -68,8 +75,8 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
         if (!wide()) {
             return "";
         }
-        String where = belowMiBPercent > WIDE_PERCENT && atLeastMiBPercent > WIDE_PERCENT ? "at every size"
-                : belowMiBPercent > WIDE_PERCENT ? "below 1 MiB" : "at >= 1 MiB";
+        String where = wide(belowMiBPercent) && wide(atLeastMiBPercent) ? "at every size"
+                : wide(belowMiBPercent) ? "below 1 MiB" : "at >= 1 MiB";
         return String.format(Locale.ROOT, " (wide %s: the measured time can be more than %.0fx or less than 1/%.0f of"
                 + " the prediction)", where, 1 + WIDE_PERCENT / 100, 1 + WIDE_PERCENT / 100);
     }
@@ -101,13 +108,43 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
     }
 
     /**
+     * One regime in words. A figure never rounds onto the wide threshold: a factor that would print "2.00" but is
+     * not exactly 2 (1.9985, 2.004) gets the decimals that tell which side it is on ("1.998", "2.004"), as do the
+     * reach next to +100 % and the low end next to -50 %, so the "(wide)" mark ({@link #wide}, factor above 2) and
+     * the printed figure never disagree.
+     *
      * @param percent upper reach, percent, >= 0
      * @return one regime in words, e.g. {@code "factor 1.25 (-20.0 % .. +25.0 %)"}
      */
     public static String words(double percent) {
         double p = stored(percent);
         double f = 1 + p / 100;
-        return String.format(Locale.ROOT, "factor %.2f (-%.1f %% .. +%.1f %%)", f, 100 * (1 - 1 / f), p);
+        double wideFactor = 1 + WIDE_PERCENT / 100;
+        return "factor " + figure(f, wideFactor, 2) + " (-" + figure(100 * (1 - 1 / f), 100 * (1 - 1 / wideFactor), 1)
+                + " % .. +" + figure(p, WIDE_PERCENT, 1) + " %)";
+    }
+
+    /**
+     * @param value     a figure to print
+     * @param threshold the wide threshold that figure is judged against
+     * @param decimals  the usual decimals
+     * @return the value with {@code decimals} decimals, or up to 2 more while it would print as the threshold
+     *         without being it
+     */
+    private static String figure(double value, double threshold, int decimals) {
+        int d = decimals;
+        String at = format(threshold, d);
+        String text = format(value, d);
+        while (text.equals(at) && value != threshold && d < decimals + 2) {
+            d++;
+            at = format(threshold, d);
+            text = format(value, d);
+        }
+        return text;
+    }
+
+    private static String format(double value, int decimals) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", value);
     }
 
     /**

@@ -86,6 +86,23 @@ class HeaderNcclVersionTest {
     }
 
     /**
+     * The nc48v4 file (line 6: "#@ nccl_version: unknown"; line 2: "#@ date: 2023-07 (nvidia-smi on the page: Fri Jul
+     * 14 2023)") states no release and its date carries a remark: the tables stay the default 2.30.7 while the P2P rule
+     * reads 2023-07, whose newest release is 2.18.3 (v2.18.3-1 tagged 2023-06-14, v2.18.5-1 only 2023-08-23); the
+     * line says why the two differ. A date without a remark ("unknown (2023-2024)", the dgx-ib file) adds nothing.
+     */
+    @Test
+    void aDateWithARemarkTellsWhyTheTablesAndTheP2pRuleDiffer() {
+        Dataset d = Corpus.read("A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt").get(1);
+        assertEquals(NcclVersion.V2_30_7, HeaderNcclVersion.modelled(d, PER_FILE));
+        assertEquals("NCCL 2.30.7 modelled (file states no release; its date '2023-07 (nvidia-smi on the page: Fri Jul"
+                + " 14 2023)' carries a remark, so only NCCL's older P2P default on AMD hosts reads its leading date"
+                + " 2023-07 (NCCL 2.18.3 then), not the tables: the default)", HeaderNcclVersion.line(d, PER_FILE));
+        assertEquals(Optional.of("version not given, run dated 2023-07: NCCL 2.18.3 then"), OlderAmdP2p.older(d));
+        assertEquals("", HeaderNcclVersion.remarkedDate("unknown (2023-2024)"));
+    }
+
+    /**
      * OCI's three GB200 NVL72 racks (file line 42; "NCCL version 2.27.3+cuda12.8", line 43): 3 NCCL nodes of 64 ranks,
      * each GPU's NIC reached through the Grace (P2C) at 48 GB/s. NCCL 2.28.9 {@code src/transport/nvls.cc
      * ncclNvlsInit} gives sm100 on several nodes 32 NVLS channels and has no {@code ncclNvlsTuning}; NCCL 2.30.7's

@@ -55,4 +55,30 @@ class PredictionBandWideTest {
         assertEquals(PredictionBand.words(195.95), PredictionBand.words(195.9478));
         assertEquals(new PredictionBand(195.95, 104.02).regimes(), new PredictionBand(195.9478, 104.0249).regimes());
     }
+
+    /**
+     * The printed factor and the "(wide)" mark agree next to factor 2. By hand: reach 99.85 % is factor 1.9985, which
+     * "%.2f" would print "2.00" with no mark; one more decimal tells it is below 2: "1.999" (Java's %f rounds the
+     * shortest decimal text, 1.9985, half up); low end 1 - 1 / 1.9985 = 0.499625 -> "-50.0" at 1 decimal, so
+     * "-49.96"; reach 99.85 -> "+99.9". Reach 100.4 % is factor 2.004, "2.00" at
+     * 2 decimals, "2.004" at 3, wide; low 1 - 1 / 2.004 = 0.500998 -> "-50.1". Exactly factor 2 stays "2.00", not
+     * wide (wide is above 2).
+     */
+    @Test
+    void aFactorNextToTwoPrintsTheSideOfTwoItIsOn() {
+        assertEquals("factor 1.999 (-49.96 % .. +99.9 %)", PredictionBand.words(99.85));
+        assertFalse(new PredictionBand(99.85, 99.85).wide());
+        assertEquals("factor 2.004 (-50.1 % .. +100.4 %)", PredictionBand.words(100.4));
+        assertTrue(new PredictionBand(10, 100.4).wide());
+        assertEquals("factor 2.00 (-50.0 % .. +100.0 %)", PredictionBand.words(100));
+        assertFalse(new PredictionBand(100, 100).wide());
+        // reach 99.96: factor 1.9996 prints "2.00" at 2 decimals and "2.000" at 3, so 4; "+100.0" at 1, so "+99.96";
+        // low 1 - 1 / 1.9996 = 0.49990 -> "-49.99"
+        assertEquals("factor 1.9996 (-49.99 % .. +99.96 %)", PredictionBand.words(99.96));
+        // binary noise 1e-12 above 100 is stored 100.00 and prints "2.00": not wide, as printed; 1e-8 above is stored
+        // (rounded up) 100.01, factor 2.0001: wide, prints "2.0001"; low 1 - 1 / 2.0001 = 0.500025 -> "-50.002"
+        assertFalse(new PredictionBand(100 + 1e-12, 0).wide());
+        assertTrue(new PredictionBand(100 + 1e-8, 0).wide());
+        assertEquals("factor 2.0001 (-50.002 % .. +100.01 %)", PredictionBand.words(100 + 1e-8));
+    }
 }

@@ -227,10 +227,14 @@ final class HostModel {
         return sum;
     }
 
-    /** @return true when the hop is NVLink straight from one GPU to another (no NVSwitch between them) */
-    boolean directNvlink(int hop) {
-        return hops.hop(hop).type() == LinkType.NVLINK && hops.hop(hop).from() instanceof Gpu
-                && hops.hop(hop).to() instanceof Gpu;
+    /**
+     * @return true when the hop is NVLink straight from one GPU to another (no NVSwitch between them) and the GPU is
+     *         older than sm{@value CpuPathRates#NCCL_FIGURE_NVLINK_SM} (NVLink1 and NVLink2): the hops a ring counts
+     *         at their datasheet rate ({@link CpuPathRates#ring})
+     */
+    boolean datasheetNvlink(int hop) {
+        return hops.hop(hop).type() == LinkType.NVLINK && hops.hop(hop).from() instanceof Gpu g
+                && hops.hop(hop).to() instanceof Gpu && g.sm() < CpuPathRates.NCCL_FIGURE_NVLINK_SM;
     }
 
     /** @return true when the hop joins two CPUs (NCCL's SYS link: QPI, UPI, xGMI, or two NUMA nodes of one socket) */

@@ -44,7 +44,8 @@ import java.util.List;
  * busbw at 1 GiB on 8x V100 (validation/src/test/resources/data/A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-
  * single-size.txt line 25), above NCCL's 120 x 0.98.
  *
- * <p>From sm80 ({@link #NCCL_FIGURE_NVLINK_SM}) a direct NVLink counts at NCCL's figure, as every NVSwitch host's
+ * <p>From sm80 ({@link #NCCL_FIGURE_NVLINK_SM}; not sm86's bridges, {@link #GA10X_BRIDGE_SM}) a direct NVLink counts
+ * at NCCL's figure, as every NVSwitch host's
  * links do: an A100 has the same 12 NVLink3 links whether they go to NVSwitches (SXM4) or over the three bridges of
  * an A100 PCIe pair (NVIDIA A100 datasheet: 600 GB/s bidirectional for both), and what they carry is measured
  * through NVSwitches at NCCL's 12 x 20 = 240 GB/s x 0.965 (8x A100 plateau 231.6 GB/s busbw at 8 GiB,
@@ -64,6 +65,22 @@ final class CpuPathRates {
      * SM80_NVLINK_BW} 20.0 per link, the figure the 8x A100 NVSwitch plateaus reach x 0.965).
      */
     static final int NCCL_FIGURE_NVLINK_SM = 80;
+
+    /**
+     * sm86 (GA10x boards: RTX 3090, RTX A6000), whose bridge links NCCL counts at its own {@code SM86_NVLINK_BW} 12.0
+     * (NCCL 2.30.7 {@code src/graph/topo.h} line 23) against the datasheet's 14.0625 ({@code hardware.NvlinkGen}); no
+     * run measures such a bridge and no NVSwitch carries those links, so they keep the datasheet rate.
+     */
+    static final int GA10X_BRIDGE_SM = 86;
+
+    /**
+     * @param sm a GPU's compute capability x 10 (0 when unknown)
+     * @return true when the GPU's direct NVLinks count at their datasheet rate in a ring: before
+     *         {@link #NCCL_FIGURE_NVLINK_SM}, and {@link #GA10X_BRIDGE_SM}
+     */
+    static boolean datasheetSm(int sm) {
+        return sm < NCCL_FIGURE_NVLINK_SM || sm == GA10X_BRIDGE_SM;
+    }
 
     private CpuPathRates() {
     }

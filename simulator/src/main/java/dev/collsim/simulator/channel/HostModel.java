@@ -228,13 +228,13 @@ final class HostModel {
     }
 
     /**
-     * @return true when the hop is NVLink straight from one GPU to another (no NVSwitch between them) and the GPU is
-     *         older than sm{@value CpuPathRates#NCCL_FIGURE_NVLINK_SM} (NVLink1 and NVLink2): the hops a ring counts
-     *         at their datasheet rate ({@link CpuPathRates#ring})
+     * @return true when the hop is NVLink straight from one GPU to another (no NVSwitch between them) of a GPU whose
+     *         direct NVLinks a ring counts at their datasheet rate ({@link CpuPathRates#datasheetSm}: before sm80, and
+     *         sm86's bridges)
      */
     boolean datasheetNvlink(int hop) {
         return hops.hop(hop).type() == LinkType.NVLINK && hops.hop(hop).from() instanceof Gpu g
-                && hops.hop(hop).to() instanceof Gpu && g.sm() < CpuPathRates.NCCL_FIGURE_NVLINK_SM;
+                && hops.hop(hop).to() instanceof Gpu && CpuPathRates.datasheetSm(g.sm());
     }
 
     /** @return true when the hop joins two CPUs (NCCL's SYS link: QPI, UPI, xGMI, or two NUMA nodes of one socket) */

@@ -86,6 +86,20 @@ class CpuPathRatesTest {
     }
 
     /**
+     * 2x RTX 3090 (sm86) over their NVLink bridge (4 links): NCCL counts 4 x SM86_NVLINK_BW 12 = 48 GB/s (NCCL 2.30.7
+     * {@code src/graph/topo.h} line 23); sm86's bridge keeps the datasheet rate in the ring, 4 x 14.0625 = 56.25 GB/s
+     * (GA102 whitepaper: 56.25 GB/s per direction over four x4 links), as before the sm80 rule.
+     */
+    @Test
+    void ga10xBridgeKeepsTheDatasheetRate() {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 3090").orElseThrow(), 2,
+                Bandwidth.ofGbits(100)), 1);
+        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()));
+        assertEquals(56.25, CpuPathRates.ring(h, List.<int[]>of(new int[] {0, 1})), EPS);
+        assertEquals(48.0, h.gpuToGpu[0][1].bandwidth(), EPS, "NCCL's path");
+    }
+
+    /**
      * GPU0 and GPU4 of the 8x L40S host: GPU0 - switch 0 - CPU0 - UPI - CPU1 - switch 2 - GPU4, four Gen4 x16 hops
      * (24) and the UPI (NCCL's Sapphire Rapids figure 22; physical 3 links x 16 GT/s, 96). NCCL's pair path is 22 and
      * its ring graph the first sm89 speed at most 22: 1 x 20 (40, 30, 20, ...). The ring 0 -> 4 -> 0 loads every hop

@@ -34,17 +34,53 @@ import java.util.List;
  * bandwidth is not counted: a ring over SHM writes and reads each GPU's bytes in host memory once each, 2 x 24 GB/s
  * per Gen4 GPU, far below a socket's DDR5 (8 channels of DDR5-4800, 307 GB/s, Intel ARK 8462Y+).
  *
- * <p>A ring over NVLinks straight from GPU to GPU (no NVSwitch: the DGX-1 V100 hybrid cube-mesh, NVLink bridges)
- * counts those hops at their datasheet rate too ({@link HostModel#directNvlink}, {@code hardware.NvlinkGen}: NVLink2
- * 25 GB/s per link and direction, Tesla V100 datasheet), not at NCCL's search figure (NCCL 2.21.5 and 2.30.7
- * {@code src/graph/topo.h} {@code SM70_NVLINK_BW} 20.0): NCCL's figure only steers its search, and on such a link
- * nothing but the link sets a channel's rate. On the DGX-1 V100 NCCL's ring search keeps 6 channels x 20 GB/s, each
- * 2-link pair carrying 2 channels and each 1-link pair 1 per direction, so every link carries one channel:
- * 25 x 6 = 150 GB/s per direction, scale 150 / 120 = 1.25 ({@code perf.CpuRouteRate#ringScale}). NVSwitch hosts
- * keep NCCL's figure (its 20 GB/s per A100 link matches the measured 8x A100 plateau, {@code bwEfficiencySimple}),
- * and {@link #pair} keeps NCCL's figure for NVLink hops. Stateless.
+ * <p>A ring over NVLinks straight from GPU to GPU (no NVSwitch: the DGX-1 V100 hybrid cube-mesh, NVLink bridges) of
+ * GPUs before sm80 counts those hops at their datasheet rate too ({@link HostModel#datasheetNvlink},
+ * {@code hardware.NvlinkGen}: NVLink2 25 GB/s per link and direction, Tesla V100 datasheet), not at NCCL's search
+ * figure (NCCL 2.21.5 and 2.30.7 {@code src/graph/topo.h} {@code SM70_NVLINK_BW} 20.0): NCCL's figure only steers
+ * its search, and a V100 link moves more than it. On the DGX-1 V100 NCCL's ring search keeps 6 channels x 20 GB/s,
+ * each 2-link pair carrying 2 channels and each 1-link pair 1 per direction, so every link carries one channel:
+ * 25 x 6 = 150 GB/s per direction, scale 150 / 120 = 1.25 ({@code perf.CpuRouteRate#ringScale}); measured 135.5 GB/s
+ * busbw at 1 GiB on 8x V100 (validation/src/test/resources/data/A-allreduce-1x8xV100-sxm2-oci-bmgpu38-and-1x8xA100-
+ * single-size.txt line 25), above NCCL's 120 x 0.98.
+ *
+ * <p>From sm80 ({@link #NCCL_FIGURE_NVLINK_SM}; not sm86's bridges, {@link #GA10X_BRIDGE_SM}) a direct NVLink counts
+ * at NCCL's figure, as every NVSwitch host's
+ * links do: an A100 has the same 12 NVLink3 links whether they go to NVSwitches (SXM4) or over the three bridges of
+ * an A100 PCIe pair (NVIDIA A100 datasheet: 600 GB/s bidirectional for both), and what they carry is measured
+ * through NVSwitches at NCCL's 12 x 20 = 240 GB/s x 0.965 (8x A100 plateau 231.6 GB/s busbw at 8 GiB,
+ * A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt; 232.8 at 4 GiB one process per GPU,
+ * A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt line 74), not at the datasheet's 300. The bridged
+ * pair moves no more: 225.0 GB/s busbw at 8 GiB and 197.5 at 512 MiB (2x A100 80GB PCIe, NV12,
+ * A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt run 2) against 192.4 at 512 MiB on two SXM4
+ * A100 through NVSwitches (D-info-1x2xA100-sxm4-80gb-nccl2.20.txt line 124); at the datasheet rate collsim timed the
+ * bridged pair at 252.5 GB/s busbw (8 GiB), 11-15 % fast from 256 MiB. {@link #pair} keeps NCCL's figure for NVLink
+ * hops of every generation. Stateless.
  */
 final class CpuPathRates {
+
+    /**
+     * The compute capability x 10 from which a direct GPU-GPU NVLink counts at NCCL's figure in a ring's rate, not at
+     * its datasheet rate: 80, the A100 (see the class note; NCCL 2.30.7 {@code src/graph/topo.h} {@code
+     * SM80_NVLINK_BW} 20.0 per link, the figure the 8x A100 NVSwitch plateaus reach x 0.965).
+     */
+    static final int NCCL_FIGURE_NVLINK_SM = 80;
+
+    /**
+     * sm86 (GA10x boards: RTX 3090, RTX A6000), whose bridge links NCCL counts at its own {@code SM86_NVLINK_BW} 12.0
+     * (NCCL 2.30.7 {@code src/graph/topo.h} line 23) against the datasheet's 14.0625 ({@code hardware.NvlinkGen}); no
+     * run measures such a bridge and no NVSwitch carries those links, so they keep the datasheet rate.
+     */
+    static final int GA10X_BRIDGE_SM = 86;
+
+    /**
+     * @param sm a GPU's compute capability x 10 (0 when unknown)
+     * @return true when the GPU's direct NVLinks count at their datasheet rate in a ring: before
+     *         {@link #NCCL_FIGURE_NVLINK_SM}, and {@link #GA10X_BRIDGE_SM}
+     */
+    static boolean datasheetSm(int sm) {
+        return sm < NCCL_FIGURE_NVLINK_SM || sm == GA10X_BRIDGE_SM;
+    }
 
     private CpuPathRates() {
     }
@@ -72,7 +108,7 @@ final class CpuPathRates {
         double rate = Double.POSITIVE_INFINITY;
         for (int l = 0; l < load.length; l++) {
             if (load[l] > 0) {
-                rate = Math.min(rate, (h.directNvlink(l) ? h.physicalBw(l) : hopRate(h, l)) / load[l]);
+                rate = Math.min(rate, (h.datasheetNvlink(l) ? h.physicalBw(l) : hopRate(h, l)) / load[l]);
             }
         }
         return rate;

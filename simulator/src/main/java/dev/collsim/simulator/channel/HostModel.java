@@ -228,10 +228,14 @@ final class HostModel {
         return sum;
     }
 
-    /** @return true when the hop is NVLink straight from one GPU to another (no NVSwitch between them) */
-    boolean directNvlink(int hop) {
-        return hops.hop(hop).type() == LinkType.NVLINK && hops.hop(hop).from() instanceof Gpu
-                && hops.hop(hop).to() instanceof Gpu;
+    /**
+     * @return true when the hop is NVLink straight from one GPU to another (no NVSwitch between them) of a GPU whose
+     *         direct NVLinks a ring counts at their datasheet rate ({@link CpuPathRates#datasheetSm}: before sm80, and
+     *         sm86's bridges)
+     */
+    boolean datasheetNvlink(int hop) {
+        return hops.hop(hop).type() == LinkType.NVLINK && hops.hop(hop).from() instanceof Gpu g
+                && hops.hop(hop).to() instanceof Gpu && CpuPathRates.datasheetSm(g.sm());
     }
 
     /** @return true when the hop joins two CPUs (NCCL's SYS link: QPI, UPI, xGMI, or two NUMA nodes of one socket) */

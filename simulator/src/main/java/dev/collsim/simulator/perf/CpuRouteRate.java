@@ -14,8 +14,8 @@ import dev.collsim.topology.PathType;
  * why and how), in place of NCCL's graph bandwidth, which NCCL's inter-CPU constant and its search's speed steps set
  * (NCCL 2.29.2 {@code src/graph/topo.cc ncclTopoGetInterCpuBw}, {@code src/graph/search.cc}). Only the time uses it:
  * NCCL's cost table, and so NCCL's algorithm, protocol and channels, keep NCCL's figures. A one-host ring over
- * NVLinks from GPU to GPU (no NVSwitch) is timed the same way, its NVLinks at the datasheet rate
- * ({@link #directNvlinkRing}).
+ * NVLinks from GPU to GPU (no NVSwitch) is timed the same way, its NVLinks at the datasheet rate before sm80 and at
+ * NCCL's figure from sm80 on, as through NVSwitches (scale 1; {@link #directNvlinkRing}).
  *
  * <p>Worked example, 2x L40S on two CPU nodes of a Sapphire Rapids host (NCCL 22 GB/s between them, UPI 96): NCCL's
  * ring graph is 1 channel x 20 GB/s; each GPU's Gen4 x16 link (NCCL 24 GB/s) carries its ring hop once per direction
@@ -53,9 +53,10 @@ public final class CpuRouteRate {
 
     /**
      * A one-host ring over NVLinks straight from GPU to GPU: no NVSwitch, ring path NVL (or NVB, through another
-     * GPU's NVLinks); its hops count at the NVLink datasheet rate in {@link ChannelPlan#ringPathBw} (the channel
-     * package's {@code CpuPathRates}). DGX-1 V100, 8 ranks: 6 channels x 20 GB/s in NCCL's graph, 6 links x 25 GB/s
-     * physical: scale 1.25.
+     * GPU's NVLinks); its hops count in {@link ChannelPlan#ringPathBw} at the NVLink datasheet rate before sm80 and
+     * at NCCL's figure from sm80 on (the channel package's {@code CpuPathRates}). DGX-1 V100, 8 ranks: 6 channels x
+     * 20 GB/s in NCCL's graph, 6 links x 25 GB/s physical: scale 1.25; 2x A100 PCIe over NVLink bridges (NV12): 12
+     * channels x 20 GB/s, 12 links x 20: scale 1.
      *
      * @param plan the channel plan
      * @return true for such a ring

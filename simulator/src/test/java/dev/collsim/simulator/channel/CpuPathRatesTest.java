@@ -63,6 +63,43 @@ class CpuPathRatesTest {
     }
 
     /**
+     * 2x A100 80GB PCIe over NVLink bridges (12 NVLink3 links between the pair): NCCL's ring graph 12 channels x 20
+     * GB/s (12 x SM80_NVLINK_BW 20, NCCL 2.30.7 {@code src/graph/topo.h} line 21). The links' datasheet figure is 12
+     * x 25 = 300 GB/s per direction (NVIDIA A100 datasheet: 600 GB/s bidirectional over the bridges), but from sm80 a
+     * direct NVLink counts at NCCL's figure, as the same links through NVSwitches do: the ring 0 -> 1 -> 0 loads each
+     * direction once, 12 x 20 = 240.
+     */
+    @Test
+    void bridgedA100PairRingMovesAtNcclsFigureNotTheDatasheet() {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("A100-PCIE-80GB").orElseThrow(), 2,
+                Bandwidth.ofGbits(100)), 1);
+        ChannelPlan p = plan(t, t.gpus(), Map.of());
+        GraphSummary ring = p.graphs().ring();
+        assertEquals(PathType.NVL, ring.typeIntra());
+        assertEquals(240.0, ring.totalIntra(), EPS);
+        assertEquals(240.0, p.ringPathBw(), EPS);
+        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()));
+        int[] hop = h.gpuToGpu[0][1].links();
+        assertEquals(1, hop.length);
+        assertEquals(300.0, h.physicalBw(hop[0]), EPS, "the datasheet figure the ring no longer counts");
+        assertEquals(240.0, CpuPathRates.ring(h, List.<int[]>of(new int[] {0, 1})), EPS);
+    }
+
+    /**
+     * 2x RTX 3090 (sm86) over their NVLink bridge (4 links): NCCL counts 4 x SM86_NVLINK_BW 12 = 48 GB/s (NCCL 2.30.7
+     * {@code src/graph/topo.h} line 23); sm86's bridge keeps the datasheet rate in the ring, 4 x 14.0625 = 56.25 GB/s
+     * (GA102 whitepaper: 56.25 GB/s per direction over four x4 links), as before the sm80 rule.
+     */
+    @Test
+    void ga10xBridgeKeepsTheDatasheetRate() {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 3090").orElseThrow(), 2,
+                Bandwidth.ofGbits(100)), 1);
+        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()));
+        assertEquals(56.25, CpuPathRates.ring(h, List.<int[]>of(new int[] {0, 1})), EPS);
+        assertEquals(48.0, h.gpuToGpu[0][1].bandwidth(), EPS, "NCCL's path");
+    }
+
+    /**
      * GPU0 and GPU4 of the 8x L40S host: GPU0 - switch 0 - CPU0 - UPI - CPU1 - switch 2 - GPU4, four Gen4 x16 hops
      * (24) and the UPI (NCCL's Sapphire Rapids figure 22; physical 3 links x 16 GT/s, 96). NCCL's pair path is 22 and
      * its ring graph the first sm89 speed at most 22: 1 x 20 (40, 30, 20, ...). The ring 0 -> 4 -> 0 loads every hop

@@ -11,8 +11,11 @@ import dev.collsim.nccl.env.NcclSettings;
 import dev.collsim.simulator.NcclPredictor;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.PredictionRequest;
+import dev.collsim.hardware.GpuModels;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
+import dev.collsim.topology.catalog.SynthesizedHost;
+import dev.collsim.units.Bandwidth;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +31,10 @@ class DirectNvlinkRingTest {
     private static final long BIG = 8L << 30;
 
     private static Prediction ringSimpleAllReduce(String host) throws Exception {
-        Topology t = Catalog.standalone(Catalog.hostType(host).orElseThrow(), 1);
+        return ringSimpleAllReduce(Catalog.standalone(Catalog.hostType(host).orElseThrow(), 1));
+    }
+
+    private static Prediction ringSimpleAllReduce(Topology t) {
         return new NcclPredictor().predict(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, BIG,
                 DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
     }
@@ -68,5 +74,28 @@ class DirectNvlinkRingTest {
     void nvSwitchRingKeepsNcclsFigure() throws Exception {
         Prediction p = ringSimpleAllReduce("dgx-a100");
         assertEquals(233.50, p.busBw(), 233.50 * 0.001, p.toString());
+    }
+
+    /**
+     * 2x A100 80GB PCIe joined by their three NVLink bridges (12 NVLink3 links, NV12; a synthesized host joins a
+     * bridged model's GPU pair with all its links): a direct NVLink ring, but an sm80 one, so timed at NCCL's figure
+     * as through NVSwitches, not at the datasheet's 12 x 25 = 300 GB/s. NCCL's graph 12 channels x 20 GB/s (12 x
+     * SM80_NVLINK_BW 20, NCCL 2.30.7 {@code src/graph/topo.h} line 21), 24 runtime channels. busBw 240 x 0.98 x 1.016
+     * (P2P read between sm80 GPUs, {@link RingFinalRecv}) = 238.963 GB/s; 2 ranks: algbw = busbw, 8 GiB in
+     * 8,589,934,592 / 238.963 GB/s = 35,946.6 us; the idle copy of the rank's 4 GiB half at 2,100 x 1,935 / 4,800 =
+     * 846.56 GB/s (A100 80GB PCIe: 1,935 GB/s) = 5,073.4 us; one whole 2 MiB chunk of fill at 238.963 / 24 = 9.957
+     * GB/s a channel ({@link IntraNodeFill}, P2P read), 210.6 us; NCCL's Ring/Simple NVLink latency 8.4 + 2 steps x
+     * 3.4 = 15.2 us; launch 1.5 us: 41,247.3 us, busbw 8,589,934,592 / 41,247.3 us = 208.25 GB/s (at the datasheet
+     * rate it was 252.5). Measured on such a pair (Azure NC48ads A100 v4, NCCL_TOPO_FILE run,
+     * validation/src/test/resources/data/A-allreduce-1x2xA100pcie-azure-nc48v4-srun-graph-vs-topo-file.txt run 2):
+     * 225.0 GB/s at 8 GiB.
+     */
+    @Test
+    void bridgedA100PairRunsAtNcclsFigureAsThroughNvSwitches() {
+        Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("A100-PCIE-80GB").orElseThrow(), 2,
+                Bandwidth.ofGbits(100)), 1);
+        Prediction p = ringSimpleAllReduce(t);
+        assertEquals(Algorithm.RING, p.algorithm());
+        assertEquals(208.25, p.busBw(), 208.25 * 0.001, p.toString());
     }
 }

@@ -52,6 +52,14 @@ class CorpusPeakTest {
         // all_gather 363.38 and reduce_scatter 364.13; sendrecv out-of-place 41.98 at 256 MiB)
         "A-allreduce-allgather-reducescatter-1x8xH100-together-ring-nccl2.26.txt, 368.6, 3",
         "D-info-sendrecv-2x8xB200-together-ndr-ib-nccl2.29.txt, 42.0, 1",
+        // hdata8 round: peaks read from each file's busbw columns (Kestrel all_reduce out-of-place 45.72 at 4 GiB;
+        // Kestrel all_gather in-place 45.65 at 4 GiB; nccl-tests#311 in-place 23.10 at 16 MiB; the GKE A4 guide's
+        // one (out-of-place) busbw column 684.46 at 16 GiB; A3 Mega Slurm all_gather in-place 188.99 at 8 GiB)
+        "A-allreduce-16x4xH100-nrel-kestrel-slingshot-nccl2.21.txt, 45.7, 1",
+        "A-allgather-16x4xH100-nrel-kestrel-slingshot-nccl2.21.txt, 45.7, 1",
+        "D-info-allreduce-4x2xA100-80GB-cx6-ib-collnet-not-initialized-nccl2.23-issue-nccltests311.txt, 23.1, 1",
+        "A-allreduce-2x8xB200-gcp-a4-gke-gib-deepep-guide-out-of-place.txt, 684.5, 1",
+        "A-allgather-2x8xH100-gcp-a3mega-slurm-tcpxo-cluster-toolkit-notes.txt, 189.0, 1",
         "A-allreduce-1x4xRTX4090-p2p-driver-8gpu-box.txt, 25.3, 1",
         "A-allreduce-1x4xRTXPRO6000-dual-turin-shm-vs-p2p-nccl2.29-pr2080.txt, 46.7, 2",
         "A-allreduce-1x4xV100-sxm2-modified-nccltests-nccl2.26-problem.txt, 7.2, 1",

@@ -36,9 +36,23 @@ public final class Residuals {
      * @return median absolute percentage error of time over the sizes from {@code from} on, NaN when there is none
      */
     public static double median(Series s, PerformanceParameters p, long from) {
+        return median(s, p, from, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param s  a series
+     * @param p  parameters
+     * @param to first size left out, bytes ({@link Regime#ONE_MIB}: the sizes below 1 MiB)
+     * @return median absolute percentage error of time over the sizes below {@code to}, NaN when there is none
+     */
+    public static double medianBelow(Series s, PerformanceParameters p, long to) {
+        return median(s, p, 0, to);
+    }
+
+    private static double median(Series s, PerformanceParameters p, long from, long to) {
         DescriptiveStatistics st = new DescriptiveStatistics();
         for (int i = 0; i < s.calls().size(); i++) {
-            if (s.sizes()[i] >= from) {
+            if (s.sizes()[i] >= from && s.sizes()[i] < to) {
                 st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
             }
         }

@@ -177,7 +177,9 @@ public final class ProfileBuilder {
                 continue;
             }
             var guess = ClusterGuesser.guess(d);
-            var s = SeriesBuilder.of(d, guess, defaults, Comparer.leftOutPoints(d));
+            // the series as compare (no -c) and accuracy build it: on the guessed cluster, with the settings rules of
+            // a guessed cluster (RunSettings.modelSettings), so that the profile is fitted and scored as it is applied
+            var s = SeriesBuilder.of(d, Optional.empty(), defaults, Comparer.leftOutPoints(d));
             if (guess.isEmpty() || s.isEmpty()) {
                 continue;
             }

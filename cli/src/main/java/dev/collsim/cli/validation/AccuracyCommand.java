@@ -3,6 +3,7 @@ package dev.collsim.cli.validation;
 import dev.collsim.cli.ExitCodes;
 import dev.collsim.io.InputException;
 import dev.collsim.validation.calibration.AccuracyRunner;
+import dev.collsim.validation.calibration.AccuracySummary;
 import dev.collsim.validation.calibration.AccuracyText;
 import dev.collsim.validation.calibration.BandCoverageText;
 import dev.collsim.validation.calibration.ProfileBuilder;
@@ -32,7 +33,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "the one-off hiccups diagnose finds from the measured times alone, named under the table, as compare's "
                 + "statistics do, so a dataset's uncalibrated cells are its 'compare --calibration none' medians. The calibration is calibrate's (without --fit): "
                 + "every parameter, then its fallback sets, each judged by its acceptance rules; the table shows "
-                + "the accepted set and why the others were refused.",
+                + "the accepted set and why the others were refused. Under the table: the healthy datasets' figures with the bare "
+                + "model, and (not with --calibration none) the same figures with the shipped profile choice, each "
+                + "dataset of a class that ships a profile predicted by that profile refitted without the dataset's file.",
             "Then the shipped-profile table (as 'calibrate --profiles' writes INDEX.md): per cluster class the bare "
                 + "model, the class profile refitted without the scored file (leave-one-out) and in-sample, its "
                 + "leave-one-out rule, its band, and the share of points inside the band of the choice compare makes, "
@@ -73,8 +76,9 @@ public final class AccuracyCommand implements Callable<Integer> {
         spec.commandLine().getOut().print(AccuracyText.render(rows, runner.withoutRows(batch.datasets(), rows),
                 folders(inputs)));
         if (fit) {
-            spec.commandLine().getOut().println();
             List<ProfileBuilder.ClassFit> fits = new ProfileBuilder(Optional.empty()).build(batch.datasets());
+            spec.commandLine().getOut().print(AccuracySummary.withChoice(rows, fits).render());
+            spec.commandLine().getOut().println();
             spec.commandLine().getOut().print(ProfileFiles.index(fits).replace(INDEX_HEAD, HEAD));
             spec.commandLine().getOut().println();
             spec.commandLine().getOut().print(BandCoverageText.table(fits));

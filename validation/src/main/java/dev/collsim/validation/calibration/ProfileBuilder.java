@@ -4,6 +4,7 @@ import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
+import dev.collsim.validation.compare.Regime;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.RunHealth;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Fits the shipped network-class profiles: groups the healthy datasets by {@link ProfileClass} (their guessed
@@ -47,13 +49,33 @@ public final class ProfileBuilder {
     public static final double LOO_GAP_POINTS = 2;
 
     private final Comparer defaults;
+    private final Function<ProfileClass, FitLadder> ladders;
 
     /**
      * @param given NCCL release to model every dataset with, or empty for the one each file states (with the model's
      *              default parameters as the bare model)
      */
     public ProfileBuilder(Optional<NcclVersion> given) {
+        this(given, ProfileBuilder::ladder);
+    }
+
+    /**
+     * @param given   as {@link #ProfileBuilder(Optional)}
+     * @param ladders the fit ladder of each class (a study of other parameter sets; the shipped profiles use
+     *                {@link #ladder})
+     */
+    ProfileBuilder(Optional<NcclVersion> given, Function<ProfileClass, FitLadder> ladders) {
         this.defaults = new Comparer(given, PerformanceParameters.DEFAULTS, null);
+        this.ladders = ladders;
+    }
+
+    /**
+     * @param c a class
+     * @return the ladder its profile is fitted with: {@link FitLadder#network()} for a class of several hosts over a
+     *         network, else {@link FitLadder#everyParameter()}
+     */
+    public static FitLadder ladder(ProfileClass c) {
+        return c.network() ? FitLadder.network() : FitLadder.everyParameter();
     }
 
     /**
@@ -89,6 +111,14 @@ public final class ProfileBuilder {
         /** @return in-sample median error over every size, percent (NaN: no profile) */
         public double inSampleAll() {
             return all[2];
+        }
+
+        /**
+         * @return median error below 1 MiB with {@link #looParameters} (the leave-one-out profile's, the defaults
+         *         without a fit), percent (NaN: no size below 1 MiB)
+         */
+        public double looBelowMiB() {
+            return Residuals.medianBelow(series, looParameters, Regime.ONE_MIB);
         }
     }
 
@@ -147,7 +177,9 @@ public final class ProfileBuilder {
                 continue;
             }
             var guess = ClusterGuesser.guess(d);
-            var s = SeriesBuilder.of(d, guess, defaults, Comparer.leftOutPoints(d));
+            // the series as compare (no -c) and accuracy build it: on the guessed cluster, with the settings rules of
+            // a guessed cluster (RunSettings.modelSettings), so that the profile is fitted and scored as it is applied
+            var s = SeriesBuilder.of(d, Optional.empty(), defaults, Comparer.leftOutPoints(d));
             if (guess.isEmpty() || s.isEmpty()) {
                 continue;
             }
@@ -172,7 +204,7 @@ public final class ProfileBuilder {
                     Double.NaN, "-", new double[] {Residuals.median(s, base, 0), Double.NaN, Double.NaN}, base)).toList(), Optional.empty(), files
                     + " healthy file(s): a profile needs " + MIN_FILES + "; the bare model is used");
         }
-        FitLadder ladder = c.network() ? FitLadder.network() : FitLadder.everyParameter();
+        FitLadder ladder = ladders.apply(c);
         FitLadder.Outcome full = ladder.fit(all, base);
         if (full.accepted().isEmpty()) {
             return new ClassFit(c, all.stream().map(s -> new Score(s, Residuals.median(s, base), Double.NaN,

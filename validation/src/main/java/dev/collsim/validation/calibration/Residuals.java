@@ -42,6 +42,16 @@ public final class Residuals {
     }
 
     /**
+     * @param s  a series
+     * @param p  parameters
+     * @param to first size left out, bytes ({@link Regime#ONE_MIB}: the sizes below 1 MiB)
+     * @return median absolute percentage error of time over the sizes below {@code to}, NaN when there is none
+     */
+    public static double medianBelow(Series s, PerformanceParameters p, long to) {
+        return ErrorStats.median(errors(s, p, size -> size < to, true));
+    }
+
+    /**
      * @param s a series
      * @param p parameters
      * @param i the point's index in the series

@@ -6,6 +6,7 @@ import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.validation.compare.ClusterGuesser;
 import dev.collsim.validation.compare.Comparer;
 import dev.collsim.validation.compare.DatasetComparison;
+import dev.collsim.validation.compare.ErrorStats;
 import dev.collsim.validation.compare.Regime;
 import dev.collsim.validation.diagnose.Diagnoser;
 import dev.collsim.validation.diagnose.Finding;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 
 /**
  * The accuracy table: every dataset compared with the default model, and with a calibration fitted on the other
@@ -194,14 +194,8 @@ public final class AccuracyRunner {
     }
 
     /** @return median APE of time, percent, over the sizes of 1 MiB and more ({@code large}) or below it */
-    private double median(Series s, PerformanceParameters p, boolean large) {
-        DescriptiveStatistics st = new DescriptiveStatistics();
-        for (int i = 0; i < s.calls().size(); i++) {
-            if ((s.sizes()[i] >= Regime.ONE_MIB) == large) {
-                st.addValue(Math.abs(s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
-            }
-        }
-        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+    private static double median(Series s, PerformanceParameters p, boolean large) {
+        return ErrorStats.median(Residuals.errors(s, p, b -> b >= Regime.ONE_MIB == large, true));
     }
 
     /**
@@ -209,13 +203,7 @@ public final class AccuracyRunner {
      *         model is slow), NaN when the series has no such size
      */
     private static double signedMedian(Series s, PerformanceParameters p) {
-        DescriptiveStatistics st = new DescriptiveStatistics();
-        for (int i = 0; i < s.calls().size(); i++) {
-            if (s.sizes()[i] < Regime.ONE_MIB) {
-                st.addValue((s.calls().get(i).timeUs(p) - s.measuredUs()[i]) / s.measuredUs()[i] * 100);
-            }
-        }
-        return st.getN() == 0 ? Double.NaN : st.getPercentile(50);
+        return ErrorStats.median(Residuals.errors(s, p, b -> b < Regime.ONE_MIB, false));
     }
 
     /** @return the NCCL release every dataset is modelled with, or empty when each file's own */

@@ -25,8 +25,17 @@ final class AccuracyGate {
     private AccuracyGate() {
     }
 
-    /** @return the figures recorded in {@code accuracy-gate.properties} */
+    /** @return the bare model's figures recorded in {@code accuracy-gate.properties} */
     static AccuracySummary recorded() {
+        return recorded("");
+    }
+
+    /**
+     * @param prefix "" for the bare model's figures, {@code "choice."} for those with the shipped profile choice
+     *               ({@link AccuracySummary#withChoice})
+     * @return the figures recorded in {@code accuracy-gate.properties} under that prefix
+     */
+    static AccuracySummary recorded(String prefix) {
         Properties p = new Properties();
         try (InputStream in = AccuracyGate.class.getResourceAsStream("/accuracy-gate.properties")) {
             if (in == null) {
@@ -36,8 +45,9 @@ final class AccuracyGate {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new AccuracySummary(intOf(p, "healthy"), Double.parseDouble(p.getProperty("medianOfMedians")),
-                intOf(p, "within3"), intOf(p, "within10"), intOf(p, "healthySmall"), intOf(p, "smallWithin15"));
+        return new AccuracySummary(intOf(p, prefix + "healthy"),
+                Double.parseDouble(p.getProperty(prefix + "medianOfMedians")), intOf(p, prefix + "within3"),
+                intOf(p, prefix + "within10"), intOf(p, prefix + "healthySmall"), intOf(p, prefix + "smallWithin15"));
     }
 
     /** @return one line per regression of {@code now} against {@code recorded}; empty when none */

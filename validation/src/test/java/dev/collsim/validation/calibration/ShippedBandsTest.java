@@ -71,6 +71,20 @@ class ShippedBandsTest {
                 DataType.FLOAT, RedOp.SUM, NcclSettings.DEFAULTS)).timeUs();
     }
 
+    /**
+     * The accuracy gate for the figures with the shipped profile choice, out of sample (the second closing line of
+     * {@code collsim accuracy}): each healthy dataset of a class that ships a profile counted by the profile refitted
+     * without its file, the others by the bare model; they must not regress past the {@code choice.*} figures of
+     * {@code accuracy-gate.properties} (the same rule as {@link AccuracyGateTest}).
+     */
+    @Test
+    void shippedChoiceDoesNotRegressOnThePublicData() throws Exception {
+        AccuracySummary.WithChoice now = AccuracySummary.withChoice(AccuracyGateTest.bareRows(), fits);
+        List<String> regressions = AccuracyGate.regressions(AccuracyGate.recorded("choice."), now.figures());
+        assertTrue(regressions.isEmpty(), "accuracy with the shipped choice regressed: " + regressions + "\nnow: "
+                + now.render());
+    }
+
     /** The target: at least 90 % of the measured points inside their class's band out of sample. */
     @Test
     void bandsHoldOutOfSampleOnTheRealData() {

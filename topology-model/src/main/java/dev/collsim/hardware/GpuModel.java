@@ -95,6 +95,17 @@ public record GpuModel(String name, int sm, List<Variant> variants, List<String>
         return defaultVariant().memoryGBps();
     }
 
+    /**
+     * The same model on a board without its NVLink bridge (an H100 NVL or A100 PCIe pair is bridged only where the
+     * bridge is fitted: NVIDIA H100 NVL product brief, "NVLink bridge" an option): no NVLink, every other figure kept.
+     *
+     * @return this model without NVLink; this model when it has none
+     */
+    public GpuModel withoutNvlink() {
+        return hasNvlink() ? new GpuModel(name, sm, variants, aliases, textRule, null, 0, false, pcieGen, pcieWidth,
+                denseFlops, sources) : this;
+    }
+
     /** @return true when the model has NVLink */
     public boolean hasNvlink() {
         return nvlinks > 0;

@@ -243,4 +243,20 @@ class GpuModelsTest {
         assertTrue(GpuModels.byName("H800 SXM").orElseThrow().nvls()); // HGX H800: NVSwitch
         assertFalse(GpuModels.byName("H200 NVL (NVLink bridge)").orElseThrow().nvls()); // bridges, no NVSwitch
     }
+
+    /**
+     * The H100 NVL without its bridge (NVIDIA H100 NVL datasheet: 12 NVLink4 over the bridge, PCIe Gen5 x16): no
+     * NVLink, so its host link is PCIe Gen5 x16 alone; a model without NVLink comes back as itself.
+     */
+    @Test
+    void withoutNvlinkDropsTheBridgeOnly() {
+        GpuModel nvl = GpuModels.byName("H100 NVL").orElseThrow();
+        assertEquals(12, nvl.nvlinks());
+        GpuModel bare = nvl.withoutNvlink();
+        assertFalse(bare.hasNvlink());
+        assertEquals(nvl.name(), bare.name());
+        assertEquals(PcieGen.GEN5, bare.pcieGen());
+        assertEquals(16, bare.pcieWidth());
+        assertSame(bare, bare.withoutNvlink());
+    }
 }

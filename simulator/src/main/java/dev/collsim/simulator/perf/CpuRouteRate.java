@@ -7,8 +7,9 @@ import dev.collsim.simulator.tuning.GraphSummary;
 import dev.collsim.topology.PathType;
 
 /**
- * The link rate of a call on one host whose ring path goes through the CPU ({@link ShmLinkShare#throughCpu}: PHB or
- * SYS, over NCCL's SHM transport or, where the P2P level allows it, P2P): the rate of the links its bytes cross, with
+ * The link rate of a call whose ring path goes through the CPU ({@link ShmLinkShare#throughCpu}: PHB or SYS, over
+ * NCCL's SHM transport or, where the P2P level allows it, P2P; on one node or several, the network's hops bounded
+ * apart): the rate of the links its bytes cross, with
  * the link between two CPUs at its physical rate
  * ({@link ChannelPlan#ringPathBw}, {@link ChannelPlan#pairPathBw}; the channel package's {@code CpuPathRates} says
  * why and how), in place of NCCL's graph bandwidth, which NCCL's inter-CPU constant and its search's speed steps set

@@ -162,7 +162,7 @@ public final class ShmLinkShare {
      * @return true for SHM on one node
      */
     public static boolean shm(ChannelPlan plan, NcclSettings s) {
-        if (!throughCpu(plan)) {
+        if (plan.nNodes() != 1 || !throughCpu(plan)) {
             return false;
         }
         PathType level = PathFinder.Options.of(s).p2pLevelInForce(plan.cpu() == CpuKind.AMD_X86,
@@ -171,15 +171,19 @@ public final class ShmLinkShare {
     }
 
     /**
-     * Whether the ring graph of a one-node communicator goes through the CPU: its intra-node path type is PHB or SYS
-     * (over SHM, or P2P where the P2P level allows it).
+     * Whether the ring graph's intra-node path goes through the CPU: its type is PHB or SYS (over SHM, or P2P where the
+     * P2P level allows it), on one node or several. On several nodes each node's part of a ring channel is a chain
+     * from the NIC through the node's GPUs back to the NIC (NCCL 2.30.7 {@code src/graph/search.cc
+     * ncclTopoSearchRecNet}), whose GPU-GPU hops take the same paths, so {@link CpuRouteRate#ringScale} times them at
+     * the same link rates; the NIC hops are the network's ({@code netBusBw}). The SHM share ({@link #shm}) stays on
+     * one node, where it was measured.
      *
      * @param plan the channel plan
-     * @return true for a one-node ring through the CPU
+     * @return true for a ring through the CPU
      */
     public static boolean throughCpu(ChannelPlan plan) {
         GraphSummary ring = plan.graphs().ring();
-        if (plan.nNodes() != 1 || ring == null || !ring.present()) {
+        if (ring == null || !ring.present()) {
             return false;
         }
         PathType t = ring.typeIntra();

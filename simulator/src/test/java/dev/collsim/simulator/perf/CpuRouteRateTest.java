@@ -7,9 +7,15 @@ import dev.collsim.nccl.Collective;
 import dev.collsim.nccl.Protocol;
 import dev.collsim.simulator.Prediction;
 import dev.collsim.simulator.SimulatorFixtures;
+import dev.collsim.simulator.channel.ChannelPlan;
+import dev.collsim.simulator.tuning.NcclVersion;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.PcieEightGpu;
+import dev.collsim.nccl.env.NcclSettings;
+import dev.collsim.simulator.channel.ChannelSearch;
+import dev.collsim.topology.io.ClusterLoader;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -58,5 +64,28 @@ class CpuRouteRateTest {
     void p2pOverTheSamePathsGetsTheSameLinkRate() throws Exception {
         assertEquals(25.31, ringSimple(Collective.ALL_REDUCE, "NCCL_P2P_LEVEL", "SYS").busBw(), 25.31 * 0.002);
         assertEquals(21.265, ringSimple(Collective.BROADCAST).busBw(), 21.265 * 0.002);
+    }
+
+    /**
+     * Two nodes of the NVIDIA/nccl#2441 host (simulator test resource
+     * {@code channel/issue2441-epyc9534-2xh100nvl-layout.xml}: AMD EPYC Genoa, GPU 0 on CPU node 1, the NIC on node 0,
+     * GPU 1 on node 7, no NVLink): NCCL 2.30.7's ring graph is 1 x 15 GB/s (AmdSameChannelsInterTest, by hand), set by
+     * NCCL's AMD inter-CPU figure 16. The links the GPU-GPU hop crosses: each GPU's PCIe Gen5 x16 link, NCCL's
+     * 32 GT/s x 16 lanes / 80 x 7.5 = 48 GB/s ({@code src/graph/topo.h}), once per direction (0 -> 1 and the closing
+     * 1 -> 0, the NIC hops' stand-in on the same GPU links), and the CPU-CPU links at their physical rate, which an
+     * NCCL topology XML does not state, so NCCL's 16 stands for it: ring min(48, 16) = 16, scale 16 / 15 (1 before:
+     * NCCL's graph figure on several nodes). The SHM share stays a one-host rule: 1 here (P2P anyway: NCCL lets 2
+     * GPUs on an AMD host use P2P at SYS).
+     */
+    @Test
+    void multiNodeRingThroughTheCpuTakesTheLinksRate() throws Exception {
+        Path xml = Path.of("src/test/resources/dev/collsim/simulator/channel/issue2441-epyc9534-2xh100nvl-layout.xml");
+        Topology t = ClusterLoader.load(xml + ":2");
+        ChannelPlan plan = ChannelSearch.search(t, t.gpus(), NcclSettings.DEFAULTS, NcclVersion.V2_30_7);
+        assertEquals(2, plan.nNodes());
+        assertEquals(16.0 / 15.0, CpuRouteRate.ringScale(plan, Algorithm.RING, false), 1e-9);
+        assertEquals(1.0, CpuRouteRate.ringScale(plan, Algorithm.TREE, false), 1e-9);
+        assertEquals(1.0, ShmLinkShare.factor(plan, NcclSettings.DEFAULTS, Collective.ALL_REDUCE, Algorithm.RING,
+                Protocol.SIMPLE, false), 1e-9);
     }
 }

@@ -155,7 +155,12 @@ public final class ClusterGuesser {
         OptionalDouble read = logged.isPresent() ? logged
                 : HeaderNics.gbits(d.header().text("interconnect") + " " + d.header().text("hardware"));
         double gbits = read.orElse(HeaderNics.ASSUMED_GBITS);
-        SynthesizedHost type = new SynthesizedHost(GpuModels.sku(gpu.name()).orElseThrow(), perHost,
+        GpuModels.Sku sku = GpuModels.sku(gpu.name()).orElseThrow();
+        if (sku.model().hasNvlink() && HeaderPcie.noNvlinkBridge(d)) {
+            sku = new GpuModels.Sku(sku.model().withoutNvlink(), sku.variant());
+            assumptions.add("no NVLink bridge between the GPUs, read from the header");
+        }
+        SynthesizedHost type = new SynthesizedHost(sku, perHost,
                 Bandwidth.ofGbits(gbits), HeaderPcie.gpusPerSwitch(d, perHost),
                 hosts > 1 ? HeaderPcie.nicNuma(d, perHost).orElse(null) : null);
         assumptions.addAll(type.assumptions(hosts));

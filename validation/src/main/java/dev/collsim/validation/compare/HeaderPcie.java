@@ -33,6 +33,11 @@ public final class HeaderPcie {
      */
     private static final Pattern NIC_NUMA_APART = Pattern.compile("\\bgpus? (?:are |sit )?on (?:a |an )?(?:different|"
             + "other|another) numa (?:domains?|nodes?) (?:from|than) (?:the |its |their )?nic(s?)\\b");
+    /**
+     * "no NVLink bridge", "without NVLink bridges": a bridged model's boards without their bridge (the H100 NVL hosts
+     * of NVIDIA/nccl#2441, whose topology dump shows no NVLink); "no NVLink bridge info" says nothing.
+     */
+    static final Pattern NO_BRIDGE = Pattern.compile("\\b(?:no|without(?: an?)?) nvlink bridges?\\b(?! info)");
     private static final Pattern NO_P2P = Pattern.compile("\\bp2p (not supported|unavailable)\\b");
     private static final Pattern RUN_TRANSPORT = Pattern.compile("\\((SHM|P2P)\\)");
 
@@ -46,6 +51,11 @@ public final class HeaderPcie {
     /** @return true when the header puts the host's GPUs behind one PCIe switch */
     static boolean oneSwitch(Dataset d) {
         return ONE_SWITCH.matcher(text(d)).find();
+    }
+
+    /** @return true when the header says the host's GPUs have no NVLink bridge ({@link #NO_BRIDGE}) */
+    static boolean noNvlinkBridge(Dataset d) {
+        return NO_BRIDGE.matcher(text(d)).find();
     }
 
     /**

@@ -79,6 +79,24 @@ class ClusterGuesserTest {
         assertTrue(!gh.source().endsWith("-nic-numa-apart"), gh.source());
     }
 
+    /**
+     * The same file's interconnect line says "with no NVLink bridge" (the issue's topology dumps: no nvlink element
+     * under either GPU), so the two GPUs of a host meet through the CPU: their NUMA nodes differ (0 and 1 here), so
+     * the path is SYS, its NCCL bandwidth AMD_BW = 16 GB/s (NCCL 2.30.7 src/graph/topo.h line 26), where the bridged
+     * H100 NVL of the GPU database (NVLink4, 18 links) gave NVL. A header saying only "no NVLink bridge info" keeps
+     * the bridge (HeaderPcie's rule; the 2x2 file's wording before this layout was read).
+     */
+    @Test
+    void noNvlinkBridgePutsTheGpuPairThroughTheCpu() throws Exception {
+        ClusterGuess g = guess("A-allreduce-2x2xH100NVL-slingshot200-amd-epyc9534-nccl2.30-issue-nccl2441.txt");
+        assertTrue(says(g, "no NVLink bridge between the GPUs, read from the header"), g.assumptions().toString());
+        var p = PathFinder.of(g.topology()).path(g.ranks().get(0), g.ranks().get(1));
+        assertEquals(PathType.SYS, p.type(), p.toString());
+        assertEquals(16.0, p.nccl().gbps(), 1e-9);
+        assertTrue(HeaderPcie.NO_BRIDGE.matcher("gpus 0000:61 and 0000:81 with no nvlink bridge (the").find());
+        assertTrue(!HeaderPcie.NO_BRIDGE.matcher("gpus 0000:61 and 0000:81 (no nvlink bridge info given)").find());
+    }
+
     @Test
     void geforceAndPlaceholderNamedGpus() throws Exception {
         ClusterGuess rtx = guess("A-allreduce-allgather-bcast-reduce-alltoall-1x2xRTX2080Ti-pcie3-nop2p-autodl.txt");

@@ -374,6 +374,7 @@ public final class PredictCommand implements Callable<Integer> {
         MissingNvlinks.warning(topo).ifPresent(w -> h.add("warning: " + w));
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
+                + (nccl.passedOver().isEmpty() ? "" : "; not modelled, left out: " + String.join(", ", nccl.passedOver()))
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
         nchannelsNote(rows, nccl, comm).ifPresent(h::add);
         h.add("Channels: " + comm.describeChannels());

@@ -100,11 +100,6 @@ public final class NcclSettings {
                 + (passedOver.size() == 1 ? "it" : "them"));
     }
 
-    /** @return the NCCL variables {@link #parse} left out as not modelled, in name order; empty when none */
-    public List<String> passedOver() {
-        return passedOver;
-    }
-
     /** @return the variables as given (validated), in name order */
     public Map<String, String> asMap() {
         return raw;

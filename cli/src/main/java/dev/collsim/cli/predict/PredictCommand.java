@@ -310,6 +310,13 @@ public final class PredictCommand implements Callable<Integer> {
         }
     }
 
+    /** @return "; not modelled, left out: A, B" for the --env names {@link NcclSettings#parse} passed over, or "" */
+    private String leftOut(NcclSettings nccl) {
+        List<String> names = (env == null ? Map.<String, String>of() : env).keySet().stream()
+                .filter(k -> !nccl.asMap().containsKey(k)).sorted().toList();
+        return names.isEmpty() ? "" : "; not modelled, left out: " + String.join(", ", names);
+    }
+
     /** @return the --env, --algo and --proto settings, parsed once; every request of the command carries them */
     private NcclSettings ncclSettings() {
         Map<String, String> m = new HashMap<>(env == null ? Map.of() : env);
@@ -374,6 +381,7 @@ public final class PredictCommand implements Callable<Integer> {
         MissingNvlinks.warning(topo).ifPresent(w -> h.add("warning: " + w));
         h.addAll(ncclTestsNote);
         h.add("NCCL env: " + (nccl.isDefault() ? "(defaults)" : nccl.asMap().toString())
+                + leftOut(nccl)
                 + (algo != null && Hierarchy.isHierarchical(algo) ? "; composition " + algo : ""));
         nchannelsNote(rows, nccl, comm).ifPresent(h::add);
         h.add("Channels: " + comm.describeChannels());

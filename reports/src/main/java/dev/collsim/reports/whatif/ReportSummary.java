@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 
 /**
  * The short per-variant summary printed on the terminal and at the top of the HTML report: for the first sweep,
- * busbw at its largest size and the algorithm chosen; for the first plan, step time, tokens/s and scaling
+ * busbw at its largest size and the algorithm chosen (with "on N ranks" when the sweep ran on fewer ranks than the
+ * variant's GPUs column, a sweep's {@code gpus} key); for the first plan, step time, tokens/s and scaling
  * efficiency; the backend that timed each variant; a "note" column when a variant's numbers all equal the base's (so
  * the row does not look like a bug).
  * Stateless.
@@ -60,7 +61,8 @@ public final class ReportSummary {
                 ReportData.SweepRow r = d.sweeps().stream().filter(s -> s.variant().equals(v.variant())
                         && s.collective().equals(firstSweep.collective()) && s.dataType().equals(firstSweep.dataType())
                         && s.sizeBytes() == size).findFirst().orElse(null);
-                row.add(r == null ? "-" : String.format(Locale.ROOT, "%.1f GB/s", r.busBw()));
+                row.add(r == null ? "-" : String.format(Locale.ROOT, "%.1f GB/s", r.busBw())
+                        + (r.nRanks() == v.gpus() ? "" : " on " + r.nRanks() + " ranks"));
                 row.add(r == null ? "-" : r.algorithm() + "/" + r.protocol());
             }
             if (plan != null) {

@@ -156,4 +156,21 @@ class ReportSummaryTest {
                 List.of(), List.of(), List.of());
         assertEquals(List.of(), ReportSummary.notes(none));
     }
+
+    /**
+     * A sweep on 32 of a variant's 64 GPUs (a sweep's gpus key) says so in its busbw cell: 64 in the GPUs column
+     * next to the busbw of half the hosts read as the whole cluster's figure. A variant of 32 GPUs needs no note.
+     */
+    @Test
+    void busbwCellNamesItsRanksWhenFewerThanTheVariantsGpus() {
+        List<ReportData.VariantRow> variants = List.of(new ReportData.VariantRow("base", "c", 8, 64, "-", "", "",
+                "analytical"), new ReportData.VariantRow("all", "c", 4, 32, "-", "", "", "analytical"));
+        ReportData d = new ReportData("t", "s", variants, List.of(row("base", 1024, 30), row("all", 1024, 31)),
+                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+        List<List<String>> t = ReportSummary.table(d);
+        int busbw = t.get(0).indexOf("AllReduce busbw @1K");
+        // row(): 32 ranks, 1024 B in 30 us: algbw 1024 / 30e3 = 0.0341 GB/s, busbw x 1.9375 = 0.066 -> "0.1"
+        assertEquals("0.1 GB/s on 32 ranks", t.get(1).get(busbw), t.toString());
+        assertEquals("0.1 GB/s", t.get(2).get(busbw), t.toString());
+    }
 }

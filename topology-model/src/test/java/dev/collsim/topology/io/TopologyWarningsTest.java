@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.collsim.io.InputException;
+import dev.collsim.topology.Gpu;
+import dev.collsim.topology.Link;
+import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.io.export.TopologyExporters;
 import java.nio.file.Files;
@@ -54,6 +58,30 @@ class TopologyWarningsTest {
         Topology t = ClusterLoader.read("m.txt", m);
         assertEquals(List.of("m.txt: GPU0/GPU3 is PIX at 2:18 but GPU3/GPU0 is NV4 at 5:6; NVLinks are bidirectional,"
                 + " the pair is read as NV4"), t.warnings());
+    }
+
+    /**
+     * An asymmetric pair is read as its larger count everywhere, not only in the direct links: four GPUs NV18 to every
+     * peer but GPU1/GPU2 NV12 (GPU2/GPU1 NV18) read as NV18 give each GPU 3 x 18 = 54 NVLinks, more than an H100's 18
+     * (NVIDIA H100 datasheet: 18 NVLink4 links), so they meet at one NVSwitch node, each GPU with its 18 links to it.
+     * Before, GPU1's row (NV12 and NV18) failed the equal-counts test and six direct NV18 pairs gave each GPU
+     * 3 x 450 GB/s of NVLink.
+     */
+    @Test
+    void anAsymmetricPairIsReadAsTheLargerCountForTheNvswitchTest() throws Exception {
+        String m = "\tGPU0\tGPU1\tGPU2\tGPU3\tCPU Affinity\tNUMA Affinity\n"
+                + "GPU0\t X \tNV18\tNV18\tNV18\t0-55\t0\n"
+                + "GPU1\tNV18\t X \tNV12\tNV18\t0-55\t0\n"
+                + "GPU2\tNV18\tNV18\t X \tNV18\t56-111\t1\n"
+                + "GPU3\tNV18\tNV18\tNV18\t X \t56-111\t1\n";
+        Topology t = ClusterLoader.read("m.txt", m);
+        assertEquals(1, t.warnings().size(), t.warnings().toString());
+        assertEquals(1, t.devices(NvSwitch.class).size(), t.source());
+        for (Gpu g : t.gpus()) {
+            List<Link> nvl = t.outgoing(g).stream().filter(l -> l.type() == LinkType.NVLINK).toList();
+            assertEquals(1, nvl.size(), g + ": " + nvl);
+            assertEquals(18, nvl.get(0).count(), g + ": " + nvl);
+        }
     }
 
     /** s07: GPU 0's nvlink (line 15) names GPU class but bus id 0009:00:00.0, which no GPU has: a warning. */

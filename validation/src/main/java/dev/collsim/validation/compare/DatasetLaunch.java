@@ -34,10 +34,12 @@ final class DatasetLaunch {
     /**
      * @param d a dataset
      * @return the assumption line when the file does not give its GPUs per process, the host launch's description
-     *         ({@link HostLaunch#describe}) when its calls block (nccl-tests {@code -z}), else empty
+     *         ({@link HostLaunch#describe}) when its calls block (nccl-tests {@code -z}) or one thread drives several
+     *         GPUs (nccl-tests {@code -g} above 1: a host cost of tens of us at small sizes that a reader of the
+     *         table should not have to guess), else empty
      */
     static Optional<String> assumption(Dataset d) {
-        if (d.launch().known() && d.launch().blocking()) {
+        if (d.launch().known() && (d.launch().blocking() || d.launch().gpusPerThread() > 1)) {
             return Optional.of(of(d).describe());
         }
         return d.launch().known() ? Optional.empty() : Optional.of("GPUs per process not given by the file"

@@ -64,7 +64,8 @@ final class SmiNvlinks {
     /**
      * Notes, as a warning, every GPU pair whose NV counts differ by direction (NV6 one way, NV12 the other): an
      * NVLink is bidirectional, so a real matrix is symmetric and such a file was edited or damaged. The pair is
-     * then read with the larger count.
+     * then read with the larger count, both ways, so the NVSwitch test ({@link #switchLike}) and the sm guess see
+     * the count the warning names.
      */
     private void asymmetry(int[][] nv) {
         for (int i = 0; i < n; i++) {
@@ -77,6 +78,10 @@ final class SmiNvlinks {
                             in.column(j), a.text(), a.line(), a.column(), in.column(j), in.column(i), z.text(),
                             z.line(), z.column(),
                             Math.max(nv[i][j], nv[j][i])));
+                }
+                if (nv[i][j] != nv[j][i]) {
+                    nv[i][j] = Math.max(nv[i][j], nv[j][i]);
+                    nv[j][i] = nv[i][j];
                 }
             }
         }

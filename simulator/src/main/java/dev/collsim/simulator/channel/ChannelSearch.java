@@ -106,10 +106,10 @@ public final class ChannelSearch {
             results.add(cache.computeIfAbsent(new Signature(sig), k -> {
                 if (template != null) {
                     return searchNode(new HostModel(template, Set.of(0), SearchedHost.onTemplate(template, gpus),
-                            settings), multi, settings, version);
+                            settings, version.minor()), multi, settings, version);
                 }
                 Set<Integer> hosts = single ? Set.of(firstHost) : new TreeSet<>(gpus.stream().map(Gpu::host).toList());
-                return searchNode(new HostModel(topo, hosts, gpus, settings), multi, settings, version);
+                return searchNode(new HostModel(topo, hosts, gpus, settings, version.minor()), multi, settings, version);
             }));
         }
         NodeResult agreed = agree(results);
@@ -170,7 +170,9 @@ public final class ChannelSearch {
         for (int i = 0; i < h.gpus.size(); i++) {
             for (int j = 0; j < h.gpus.size(); j++) {
                 if (i != j && h.gpuToGpu[i][j] != null) {
-                    pathBw = Math.max(pathBw, h.gpuToGpu[i][j].bandwidth());
+                    // at 2.18+'s NVLink figure: the P2P time's rate, and NCCL's link count through its own figure
+                    pathBw = Math.max(pathBw, Arrays.stream(h.gpuToGpu[i][j].links()).mapToDouble(l -> h.figure[l])
+                            .min().orElse(0));
                 }
             }
         }

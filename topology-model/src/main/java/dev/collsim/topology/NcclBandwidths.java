@@ -38,7 +38,8 @@ public final class NcclBandwidths {
 
     /**
      * NCCL's bandwidth of one NVLink by the GPU's compute capability ({@code ncclTopoNVLinkBw}): sm60 18.0, sm70 and
-     * sm80 20.0, sm86 12.0, sm90 20.6, sm100 and newer 40.1 GB/s.
+     * sm80 20.0, sm86 12.0, sm90 20.6, sm100 and newer 40.1 GB/s (NCCL 2.18 on for sm70/sm80; older releases'
+     * figures: {@link #nvlinkPerLink(int, int)}).
      *
      * @param sm compute capability x 10
      * @return GB/s per link and direction

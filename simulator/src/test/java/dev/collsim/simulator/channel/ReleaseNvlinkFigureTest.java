@@ -59,7 +59,9 @@ class ReleaseNvlinkFigureTest {
      * channels (6 x 42 = 252 = totalBw: the search stops), dup (42 >= 25) gives 12 x 21 (the 252 GB/s paths of the
      * NCCL 2.8/2.9 HGX A100 log in github.com/NVIDIA/nccl-tests issue 100, 24 runtime channels). 2.10: 12 x 22 = 264,
      * 6 x 44 = 264, dup 12 x 22. 2.18: 6 x 40 = 240, dup 12 x 20. NCCL's Ring busBw (nChannels x bwIntra) goes 252,
-     * 264, 240 GB/s; the rate collsim times a GPU's NVLinks with stays 12 x 20 (the P2P path figure).
+     * 264, 240 GB/s; the rate collsim times a GPU's NVLinks with stays 12 x 20 (the P2P path figure). A 2.16 run
+     * under the 2.18.5 entry searches with 2.16's 22 and intra {44, 30, 22, ...} (v2.16.5-1 search.cc line 729): 12 x
+     * 22.
      */
     @Test
     void dgxA100RingGraphByRelease() {
@@ -72,6 +74,10 @@ class ReleaseNvlinkFigureTest {
         ChannelPlan p218 = plan(NcclVersion.V2_18_5);
         assertEquals(12, p218.graphs().ring().nChannels());
         assertEquals(20.0, p218.graphs().ring().bwIntra(), 1e-9);
+        Topology t = TestClusters.cluster(TestClusters.DGX_A100, 1);
+        ChannelPlan p216 = ChannelSearch.search(t, t.gpus(), NcclSettings.parse(Map.of()), NcclVersion.V2_18_5, 16);
+        assertEquals(12, p216.graphs().ring().nChannels());
+        assertEquals(22.0, p216.graphs().ring().bwIntra(), 1e-9);
         assertEquals(240.0, p28.gpuPathBw(), 1e-9);
         assertEquals(240.0, p210.gpuPathBw(), 1e-9);
     }

@@ -109,12 +109,18 @@ public final class PreparedCommunicator {
         boolean pluginSimple = AwsOfiNcclProto.forcesSimple(topology, ranks, given, runMinor);
         NcclSettings s = AwsOfiNcclProto.apply(topology, ranks, given, runMinor);
         CommunicatorRanks.check(topology, ranks);
-        ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version);
+        // NCCL's choice on the graphs of the run's NVLink figure; the time on 2.18's, what the links move in every
+        // release (docs/nccl-releases.md item 27)
+        int nvlMinor = Math.min(runMinor, version.minor());
+        int physical = Math.max(nvlMinor, NcclVersion.V2_18_5.minor());
+        ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version, physical);
+        ChannelPlan searched = nvlMinor == physical ? plan : ChannelSearch.search(topology, ranks, s, version, nvlMinor);
         TuningConstants constants = TuningConstants.of(version).forRun(runMinor);
         boolean reported = plan.graphs().ring().latencyInter() > 0 || plan.graphs().tree().latencyInter() > 0;
         CostTable timeBase = NcclTuningModel.tune(input(plan, plan.graphs().withLatencyInter(0), s, constants));
-        CostTable choice = reported && NetPluginLatency.readBy(runMinor)
-                ? NcclTuningModel.tune(input(plan, plan.graphs(), s, constants)) : timeBase;
+        boolean withLatency = reported && NetPluginLatency.readBy(runMinor);
+        CostTable choice = searched == plan && !withLatency ? timeBase : NcclTuningModel.tune(input(searched,
+                withLatency ? searched.graphs() : searched.graphs().withLatencyInter(0), s, constants));
         return new PreparedCommunicator(version, s, plan, choice, timeBase, LocalCopy.scale(ranks.get(0)),
                 LeafGroups.limiting(topology, ranks).orElse(null), pluginSimple);
     }

@@ -38,7 +38,8 @@ public final class NcclBandwidths {
 
     /**
      * NCCL's bandwidth of one NVLink by the GPU's compute capability ({@code ncclTopoNVLinkBw}): sm60 18.0, sm70 and
-     * sm80 20.0, sm86 12.0, sm90 20.6, sm100 and newer 40.1 GB/s.
+     * sm80 20.0, sm86 12.0, sm90 20.6, sm100 and newer 40.1 GB/s (NCCL 2.18 on for sm70/sm80; older releases'
+     * figures: {@link #nvlinkPerLink(int, int)}).
      *
      * @param sm compute capability x 10
      * @return GB/s per link and direction
@@ -60,6 +61,25 @@ public final class NcclBandwidths {
             return 18.0;
         }
         return 20.0;
+    }
+
+    /**
+     * NCCL's bandwidth of one NVLink as a given release counts it in its graph search: sm70 and sm80 (not sm86) 21.0
+     * GB/s before 2.10 ({@code SM70_NVLINK_WIDTH}, {@code SM80_NVLINK_WIDTH} in {@code src/graph/topo.h} at tags
+     * v2.8.4-1 and v2.9.9-1; 2.5-2.7 {@code VOLTA_NVLINK_WIDTH} 21.0, 2.4 has no graph search), 22.0 in 2.10 to 2.17
+     * (v2.10.3-1 to v2.13.4-1 {@code SM80_NVLINK_WIDTH}, v2.14.3-1 to v2.17.1-1 {@code SM80_NVLINK_BW}), 20.0 from
+     * 2.18 (v2.18.1-1); every other sm as {@link #nvlinkPerLink(int)} (sm60 18.0 and sm86 12.0 at every tag from
+     * 2.8). A search figure only: what a link moves is the same in every release.
+     *
+     * @param sm        compute capability x 10
+     * @param ncclMinor NCCL 2 minor release, e.g. 10 for 2.10.3
+     * @return GB/s per link and direction
+     */
+    public static double nvlinkPerLink(int sm, int ncclMinor) {
+        if (sm < 70 || sm >= 90 || sm == 86 || ncclMinor >= 18) {
+            return nvlinkPerLink(sm);
+        }
+        return ncclMinor < 10 ? 21.0 : 22.0;
     }
 
     /**

@@ -49,12 +49,29 @@ public final class ChannelSearch {
      * @throws IllegalArgumentException when ranks is empty
      */
     public static ChannelPlan search(Topology topo, List<Gpu> ranks, NcclSettings settings, NcclVersion version) {
+        return search(topo, ranks, settings, version, version.minor());
+    }
+
+    /**
+     * Runs the search with the sm70/sm80 NVLink figure and sm80 speed arrays of a given release ({@code
+     * NcclBandwidths#nvlinkPerLink(int, int)}, {@link SearchSpeeds#of(int, boolean, NcclVersion, int)}): a 2.16 run,
+     * modelled by 2.18.5, searched with its own 22 GB/s links; or 2.18's 20, the rate the time reads.
+     *
+     * @param topo     the cluster
+     * @param ranks    GPUs in rank order, at least one
+     * @param settings NCCL settings
+     * @param version  NCCL release modelled
+     * @param nvlMinor the NCCL 2 minor release whose NVLink figure and sm80 arrays the search uses
+     * @return the plan
+     * @throws IllegalArgumentException when ranks is empty
+     */
+    public static ChannelPlan search(Topology topo, List<Gpu> ranks, NcclSettings settings, NcclVersion version,
+            int nvlMinor) {
         Objects.requireNonNull(topo, "topo");
         if (ranks.isEmpty()) {
             throw new IllegalArgumentException("ranks must not be empty");
         }
-        // hosts described once: every host is the template's host 0, so no scan and no digest; nodes differ only in
-        // the GPUs they use, and each distinct set is searched on the template
+        // hosts described once (the template's host 0): no scan, no digest; each distinct GPU set searched on it
         Topology template = topo.hostTemplate().orElse(null);
         TopologyScan scan = template == null ? TopologyScan.of(topo) : null;
         int[] nodeKey = scan == null ? new int[0] : scan.nodeKey();
@@ -106,10 +123,11 @@ public final class ChannelSearch {
             results.add(cache.computeIfAbsent(new Signature(sig), k -> {
                 if (template != null) {
                     return searchNode(new HostModel(template, Set.of(0), SearchedHost.onTemplate(template, gpus),
-                            settings), multi, settings, version);
+                            settings, nvlMinor), multi, settings, version, nvlMinor);
                 }
                 Set<Integer> hosts = single ? Set.of(firstHost) : new TreeSet<>(gpus.stream().map(Gpu::host).toList());
-                return searchNode(new HostModel(topo, hosts, gpus, settings), multi, settings, version);
+                return searchNode(new HostModel(topo, hosts, gpus, settings, nvlMinor), multi, settings, version,
+                        nvlMinor);
             }));
         }
         NodeResult agreed = agree(results);
@@ -148,8 +166,8 @@ public final class ChannelSearch {
             double nicPortBw) {
     }
 
-    private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v) {
-        double[] speeds = SearchSpeeds.of(h.minSm, multi, v);
+    private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v, int nvlMinor) {
+        double[] speeds = SearchSpeeds.of(h.minSm, multi, v, nvlMinor);
         GraphSearch ringSearch = new GraphSearch(h, multi, speeds, s, v);
         GraphSummary ring = ringSearch.search(GraphPattern.RING, 1, GraphSearch.RING_MAX_CHANNELS);
         GraphSummary tree = new GraphSearch(h, multi, speeds, s, v).searchTree(ring);
@@ -170,7 +188,9 @@ public final class ChannelSearch {
         for (int i = 0; i < h.gpus.size(); i++) {
             for (int j = 0; j < h.gpus.size(); j++) {
                 if (i != j && h.gpuToGpu[i][j] != null) {
-                    pathBw = Math.max(pathBw, h.gpuToGpu[i][j].bandwidth());
+                    // at 2.18+'s NVLink figure: the P2P time's rate, and NCCL's link count through its own figure
+                    pathBw = Math.max(pathBw, Arrays.stream(h.gpuToGpu[i][j].links()).mapToDouble(l -> h.figure[l])
+                            .min().orElse(0));
                 }
             }
         }

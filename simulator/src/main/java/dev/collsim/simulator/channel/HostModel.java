@@ -45,8 +45,10 @@ final class HostModel {
     final List<Nic> nics;
     final boolean hasNvSwitch;
     final int minSm;
-    /** NCCL-view capacity of every hop, GB/s per direction, by {@link HopIndex} index. */
+    /** NCCL-view capacity of every hop in the modelled release's search, GB/s per direction, by hop index. */
     final double[] capacity;
+    /** The same with NCCL 2.18+'s NVLink figure, which collsim times bytes with ({@link HopIndex#ncclCapacities()}). */
+    final double[] figure;
     final HostPath[][] gpuToGpu;
     final HostPath[][] nicToGpu;
     final HostPath[][] gpuToNic;
@@ -56,12 +58,13 @@ final class HostModel {
     private final Topology topo;
     private final HopIndex hops;
 
-    HostModel(Topology topo, Set<Integer> hosts, List<Gpu> used, NcclSettings settings) {
+    HostModel(Topology topo, Set<Integer> hosts, List<Gpu> used, NcclSettings settings, int ncclMinor) {
         this.gpus = List.copyOf(used);
         this.topo = topo;
         PathFinder finder = PathFinder.of(topo, PathFinder.Options.of(settings));
         this.hops = finder.hopIndex(hosts);
-        this.capacity = hops.ncclCapacities();
+        this.capacity = hops.ncclCapacities(ncclMinor);
+        this.figure = hops.ncclCapacities();
         List<Device> devices = hops.devices().stream().sorted(Comparator.comparing(Device::id)).toList();
         // A NIC that is not cabled to the fabric (e.g. a DGX storage NIC) carries no collective traffic: when any
         // NIC of these hosts has a network link, only cabled NICs count.

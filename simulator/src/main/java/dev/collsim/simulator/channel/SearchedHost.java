@@ -86,7 +86,8 @@ public record SearchedHost(Topology graph, int host, List<Gpu> gpus) {
      * @return positions in {@link #gpus} of the heads, ascending; empty when no GPU reaches a NIC
      */
     public List<Integer> nvlsHeads(NcclSettings settings) {
-        int[][] heads = NvlsSearch.netHeads(new HostModel(graph, Set.of(host), gpus, settings));
+        int[][] heads = NvlsSearch.netHeads(new HostModel(graph, Set.of(host), gpus, settings,
+                NcclVersion.DEFAULT.minor()));
         return Arrays.stream(heads).mapToInt(x -> x[0]).sorted().boxed().toList();
     }
 
@@ -102,7 +103,7 @@ public record SearchedHost(Topology graph, int host, List<Gpu> gpus) {
      * @return the channels, or empty when the host has no NIC or the search fell back to NCCL's default graph
      */
     public List<RingChannel> ringChannels(NcclSettings settings, NcclVersion version) {
-        HostModel h = new HostModel(graph, Set.of(host), gpus, settings);
+        HostModel h = new HostModel(graph, Set.of(host), gpus, settings, version.minor());
         GraphSearch search = new GraphSearch(h, true, SearchSpeeds.of(h.minSm, true, version), settings, version);
         int crossNic = search.searchRing();
         List<int[]> orders = search.orders();
@@ -131,7 +132,7 @@ public record SearchedHost(Topology graph, int host, List<Gpu> gpus) {
      */
     public List<List<Integer>> graphOrders(boolean tree, boolean multiNode, NcclSettings settings,
             NcclVersion version) {
-        HostModel h = new HostModel(graph, Set.of(host), gpus, settings);
+        HostModel h = new HostModel(graph, Set.of(host), gpus, settings, version.minor());
         double[] speeds = SearchSpeeds.of(h.minSm, multiNode, version);
         GraphSearch search = new GraphSearch(h, multiNode, speeds, settings, version);
         GraphSummary ring = search.search(GraphPattern.RING, 1, GraphSearch.RING_MAX_CHANNELS);

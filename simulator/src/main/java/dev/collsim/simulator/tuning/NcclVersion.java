@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * rules that differ from 2.28.9's (Ring LL and LL128 factors, llMaxBw, the LL128 default, latencies, NVLS and
  * NVLSTree figures, the algorithms each function may use, PAT's enable; {@link ReleaseRules}, {@link TuningConstants},
  * docs/nccl-releases.md), and their sm100 search speeds and NVLS channel count ({@code channel.SearchSpeeds},
- * {@code channel.NvlsTuning#defaultChannels}); everything else of theirs (the rest of the search, the NVLS time
+ * {@code channel.NvlsTuning#defaultChannels}), and before 2.18 the sm70/sm80 NVLink figure and sm80 search speeds
+ * ({@code topology.NcclBandwidths#nvlinkPerLink(int, int)}); everything else of theirs (the rest of the search, the NVLS time
  * ({@link TimeTable}), P2P, the other tables) is modelled with 2.28.9's ({@link #tables}). Each older entry is named
  * by the first release tag of its range, read with {@code git show v2.x.y-1:src/graph/tuning.cc}. The 2.8.4 and
  * 2.10.3 entries (2.8-2.9, 2.10-2.11) also carry their own tables of {@code ncclTopoTuneModel} ({@link

@@ -78,7 +78,7 @@ class CpuPathRatesTest {
         assertEquals(PathType.NVL, ring.typeIntra());
         assertEquals(240.0, ring.totalIntra(), EPS);
         assertEquals(240.0, p.ringPathBw(), EPS);
-        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()));
+        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()), 30);
         int[] hop = h.gpuToGpu[0][1].links();
         assertEquals(1, hop.length);
         assertEquals(300.0, h.physicalBw(hop[0]), EPS, "the datasheet figure the ring no longer counts");
@@ -94,7 +94,7 @@ class CpuPathRatesTest {
     void ga10xBridgeKeepsTheDatasheetRate() {
         Topology t = Catalog.standalone(new SynthesizedHost(GpuModels.sku("GeForce RTX 3090").orElseThrow(), 2,
                 Bandwidth.ofGbits(100)), 1);
-        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()));
+        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()), 30);
         assertEquals(56.25, CpuPathRates.ring(h, List.<int[]>of(new int[] {0, 1})), EPS);
         assertEquals(48.0, h.gpuToGpu[0][1].bandwidth(), EPS, "NCCL's path");
     }
@@ -181,7 +181,7 @@ class CpuPathRatesTest {
         Path f = Path.of("../topology-model/src/test/resources/dev/collsim/topology/io",
                 "C-topo-azure-ncv4-4xA100pcie-2023-nvlink-pairs.xml");
         Topology t = new NcclTopoXmlReader().read(f.getFileName().toString(), Files.readString(f));
-        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()));
+        HostModel h = new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(Map.of()), 30);
         int[] path = h.gpuToGpu[1][2].links();
         assertEquals(3, path.length);
         assertEquals(12.0, h.capacity[path[0]], EPS);

@@ -44,7 +44,7 @@ class CrossNicSearchTest {
     }
 
     private static HostModel firstHost(Topology t) {
-        return new HostModel(t, Set.of(0), t.gpus().subList(0, 8), NcclSettings.parse(Map.of()));
+        return new HostModel(t, Set.of(0), t.gpus().subList(0, 8), NcclSettings.parse(Map.of()), 30);
     }
 
     private static GraphSummary ring(Topology t, Map<String, String> env) {

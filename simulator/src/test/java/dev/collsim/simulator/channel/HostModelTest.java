@@ -32,7 +32,7 @@ class HostModelTest {
     private static final double EPS = 1e-9;
 
     private static HostModel model(Topology t, Map<String, String> env) {
-        return new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(env));
+        return new HostModel(t, Set.of(0), t.gpus(), NcclSettings.parse(env), 30);
     }
 
     /**

@@ -45,7 +45,7 @@ class LocalNetTest {
         Nic nic = ctx.nic(0, "mlx5_0", Bandwidth.ofGbits(nicGbits), true, 0);
         ctx.pcie(sw0, nic, PcieGen.GEN5, 16);
         Topology t = b.build();
-        return new HostModel(t, Set.of(0), t.gpus(), NcclSettings.DEFAULTS);
+        return new HostModel(t, Set.of(0), t.gpus(), NcclSettings.DEFAULTS, 30);
     }
 
     /** The two paths as the header of this class works them out, so the tests below start from checked figures. */

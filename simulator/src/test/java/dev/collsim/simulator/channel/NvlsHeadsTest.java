@@ -40,7 +40,7 @@ class NvlsHeadsTest {
     @Test
     void twoNicsPerSwitchGiveEachGpuItsOwn() {
         Topology t = TestClusters.cluster(TestClusters.DGX_H100, 2);
-        HostModel h = new HostModel(t, Set.of(0), t.gpus().subList(0, 8), NcclSettings.DEFAULTS);
+        HostModel h = new HostModel(t, Set.of(0), t.gpus().subList(0, 8), NcclSettings.DEFAULTS, 30);
         assertEquals(1, LocalNet.ofGpu(h, 1, 0));
         assertEquals(1, LocalNet.ofGpu(h, 1, 5));
         assertEquals(0, LocalNet.ofGpu(h, 0, 0));

@@ -212,6 +212,6 @@ class SameChannelsSplitNvLinkTest {
                 + "  cpus: {count: 1, vendor: AuthenticAMD, model: EPYC 7V13}\n"
                 + "  nvlink:\n    generation: NVLink3\n    bandwidthPerLink: 25 GB/s\n    pairs:\n" + nvl
                 + "  pcie:\n    gen: 4\n    rootPorts:\n      - {cpu: 0, gpus: [0, 1, 2, 3]}\ncount: 1\n").topology();
-        return new HostModel(t, Set.of(0), t.gpus(), NcclSettings.DEFAULTS);
+        return new HostModel(t, Set.of(0), t.gpus(), NcclSettings.DEFAULTS, 30);
     }
 }

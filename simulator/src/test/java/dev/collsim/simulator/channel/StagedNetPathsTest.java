@@ -40,7 +40,7 @@ class StagedNetPathsTest {
     @Test
     void p5SocketGpusSpreadOverTheirCpusPorts() {
         Topology t = p5(2).withNetworkClass(NetworkClass.SOCKET);
-        HostModel h = new HostModel(t, Set.of(0), t.gpusOf(0), NcclSettings.DEFAULTS);
+        HostModel h = new HostModel(t, Set.of(0), t.gpusOf(0), NcclSettings.DEFAULTS, 30);
         assertEquals(4, h.localNics(0).length);
         assertEquals(2, LocalNet.mirrorBits(1, 4));
         assertArrayEquals(new int[] {0}, StagedNetPaths.gpuNets(h, 0));

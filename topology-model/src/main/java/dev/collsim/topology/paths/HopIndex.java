@@ -1,7 +1,9 @@
 package dev.collsim.topology.paths;
 
 import dev.collsim.topology.Device;
+import dev.collsim.topology.Gpu;
 import dev.collsim.topology.LinkType;
+import dev.collsim.topology.NcclBandwidths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,6 +62,26 @@ public final class HopIndex {
         double[] c = new double[hops.size()];
         for (int i = 0; i < c.length; i++) {
             c[i] = hops.get(i).bandwidth(BandwidthView.NCCL).gbps();
+        }
+        return c;
+    }
+
+    /**
+     * NCCL's bandwidth of every hop as a given release's graph search counts it: {@link #ncclCapacities()} with each
+     * NVLink hop from or to a GPU at that release's per-link figure ({@link NcclBandwidths#nvlinkPerLink(int, int)}:
+     * 22 GB/s per sm80 link in NCCL 2.10-2.17, where 2.18 on count 20).
+     *
+     * @param ncclMinor NCCL 2 minor release
+     * @return GB/s per direction, by index (a fresh array)
+     */
+    public double[] ncclCapacities(int ncclMinor) {
+        double[] c = ncclCapacities();
+        for (int i = 0; i < c.length; i++) {
+            Hop h = hops.get(i);
+            Device end = h.from() instanceof Gpu ? h.from() : h.to();
+            if (h.type() == LinkType.NVLINK && end instanceof Gpu gpu) {
+                c[i] *= NcclBandwidths.nvlinkPerLink(gpu.sm(), ncclMinor) / NcclBandwidths.nvlinkPerLink(gpu.sm());
+            }
         }
         return c;
     }

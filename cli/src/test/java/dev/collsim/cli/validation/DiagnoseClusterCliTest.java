@@ -153,4 +153,19 @@ class DiagnoseClusterCliTest {
                 + " file states no host count)"), r.out());
         assertTrue(r.out().contains("about 2 of the 8 NICs' worth"), r.out());
     }
+
+    /**
+     * A run on one host (the ND H200 v5 table: 8 ranks on 1 host) judged with -c dgx-h100 names no network: nothing
+     * of a one-host AllReduce leaves the host, so the cluster's 8 x 400 Gb/s NICs are not part of its story; the
+     * assumed line (the cluster's GPUs against the run's) stays.
+     */
+    @Test
+    void aOneHostRunNamesNoNetwork() {
+        CliRun r = run("diagnose", "-c", "dgx-h100",
+                DATA.resolve("A-allreduce-8xH200-azure-ndh200v5-nvls-nccl2.20-busbw-table.txt").toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("8 ranks on 1 host"), r.out());
+        assertFalse(r.out().contains("network "), r.out());
+        assertTrue(r.out().contains("assumed: the given cluster's GPUs"), r.out());
+    }
 }

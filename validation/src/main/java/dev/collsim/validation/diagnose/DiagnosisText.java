@@ -28,7 +28,9 @@ public final class DiagnosisText {
                     !d.ncclRelease().known() ? "" : ", NCCL " + d.ncclRelease()));
             if (d.peakBusBw().isPresent()) {
                 sb.append(String.format(Locale.ROOT, "  peak busbw %.2f GB/s", d.peakBusBw().getAsDouble()));
-                g.nic().ifPresent(n -> sb.append("; network ").append(n.describe()).append(" per host")
+                // a run on one host sends nothing over the network: its NICs are not named
+                g.nic().filter(n -> d.nHosts() != 1).ifPresent(n -> sb.append("; network ").append(n.describe())
+                        .append(" per host")
                         .append(n.line() > 0 ? "" : " (" + n.text() + ")"));
                 sb.append('\n');
                 g.nic().filter(n -> !n.assumed().isEmpty())

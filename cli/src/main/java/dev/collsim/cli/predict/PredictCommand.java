@@ -215,7 +215,7 @@ public final class PredictCommand implements Callable<Integer> {
         SizeSweep sweep = UserError.usage(() -> SizeSweep.parse(minBytes, maxBytes, stepBytes, stepFactor,
                 TypedOption.sweepFlags(spec)));
         NcclSettings nccl = ncclSettings();
-        nccl.passedOverWarning().ifPresent(w -> spec.commandLine().getErr().println("collsim: warning: --env " + w));
+        nccl.passedOverWarning().ifPresent(w -> spec.commandLine().getErr().println("collsim: warning: " + w));
         ShellNcclEnv.note(System.getenv(), nccl.asMap()).ifPresent(spec.commandLine().getErr()::println);
         Hierarchy hier = algo != null && Hierarchy.isHierarchical(algo) ? UserError.usage(() -> Hierarchy.parse(algo))
                 : null;

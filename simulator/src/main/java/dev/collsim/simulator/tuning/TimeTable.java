@@ -34,7 +34,9 @@ import dev.collsim.nccl.Protocol;
  * </ul>
  * For a release before 2.12 on Ampere or newer, the Tree and Ring LL and LL128 latencies are recomputed with the
  * release's formula on NCCL 2.18.5's latency tables ({@link RemeasuredLatency}: the release's were measured on
- * Volta). Every other entry is the release's own, as the time has always read it. Stateless and thread-safe.
+ * Volta). The Ring/Simple bandwidth of such a release on sm80 drops NCCL's 235 GB/s cap
+ * ({@link #withoutSm80Cap}). Every other entry is the release's own, as the time has always read it. Stateless and
+ * thread-safe.
  */
 public final class TimeTable {
 
@@ -92,7 +94,8 @@ public final class TimeTable {
                     boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
                     GraphSummary g = m.graphs().graphFor(a);
                     double newer = b > 0 && nvls && g.present() ? NcclTuningModel.algBandwidth(m, func, a, p, g) : 0;
-                    bw[f][a.ordinal()][p.ordinal()] = newer > 0 ? newer : b;
+                    bw[f][a.ordinal()][p.ordinal()] = newer > 0 ? newer
+                            : a == Algorithm.RING && p == Protocol.SIMPLE ? withoutSm80Cap(timed, g, b) : b;
                     lat[f][a.ordinal()][p.ordinal()] = newer > 0 ? NcclTuningModel.latency(m, func, a, p, g)
                             : b > 0 && RemeasuredLatency.replaces(timed, a, p)
                             ? NcclTuningModel.latency(timed, kernels, func, a, p, g) : table.latency(func, a, p);
@@ -100,5 +103,30 @@ public final class TimeTable {
             }
         }
         return new CostTable(timed, lat, bw);
+    }
+
+    /**
+     * The time's Ring/Simple bandwidth without NCCL 2.8-2.11's sm80 cap. NCCL's estimate caps every algorithm's busBw
+     * at 235 GB/s when all GPUs are sm80 ({@code if (compCap80) busBw = std::min(busBw, 235.0f)}, v2.8.4-1
+     * {@code src/graph/tuning.cc} line 124, still in v2.12.12-1 line 126, gone in v2.18.5-1): its figure for what an
+     * A100 ring moves, not a link rate. collsim's time already takes its own share of the links (12 x 20 GB/s x
+     * {@code bwEfficiencySimple} 0.98 on one A100 NVSwitch host), so the cap would count the loss twice: 0.98 x 235
+     * against 0.98 x 240. Measured: 8 A100-SXM4-40GB, NCCL 2.9.9 (libnccl2 of horovod/horovod's CUDA 11.3 image),
+     * one process ({@code -g 8}), 234.17 and 235.14 GB/s busbw at 4 and 8 GiB
+     * (A-allreduce-1x8-2x8xA100-40GB-oci-bmgpu48-horovod-container-sweep.txt lines 53-54), where the capped time
+     * gave 226.5 and 227.4 and the uncapped 231.2 and 232.1; a recent release on the same GPUs moves 232.4-232.8 at
+     * 4 GiB (A-allreduce-1x8xA100-80GB-sxm-thanos-g8-vs-mpirun-sweep.txt). Ring/Simple has no other refinement in
+     * that formula ({@code busBw x nRanks / nSteps}), so the entry scales by the graph's busBw over the cap.
+     * NCCL's choice keeps the cap ({@link NcclTuningModel}).
+     *
+     * @param in the communicator the time reads
+     * @param g  its ring graph
+     * @param b  NCCL's Ring/Simple algorithm bandwidth, GB/s
+     * @return {@code b}, or {@code b} x graph busBw / 235 where the cap bound it
+     */
+    static double withoutSm80Cap(TuningInput in, GraphSummary g, double b) {
+        double cap = in.constants().busBwCap(in.minSm(), in.maxSm());
+        double bus = g.nChannels() * (in.nNodes() <= 2 ? g.bwIntra() : g.bwInter());
+        return b > 0 && bus > cap ? b * bus / cap : b;
     }
 }

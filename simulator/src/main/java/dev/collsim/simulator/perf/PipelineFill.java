@@ -32,7 +32,8 @@ import dev.collsim.simulator.tuning.TreeChunk;
  *     whole step (or the channel's share) per network hop instead ({@link RingLoopFill#rootedNetSteps});
  *   x 1/2 for a Ring AllReduce/AllGather/ReduceScatter Simple between nodes: one network send, a slice, of its
  *     chunk of 2 ({@link RingLoopFill#netSendShare});
- *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill});
+ *   Tree/Simple AllReduce between nodes: hop by hop ({@link TreeSimpleFill}); CollNetChain/Simple AllReduce
+ *     between nodes the same way up and down its chain ({@link CollNetChainFill});
  *   Tree/LL128 between nodes: one whole step of NCCL's halved Tree/LL128 chunk (or the channel's share) per
  *     network hop of the tree instead ({@link #treeLl128BetweenNodes});
  *   NVLS AllReduce: the kernel loop's cost instead, loops x nvlsLoopUs + one channel's piece of one loop at its
@@ -82,6 +83,8 @@ public final class PipelineFill {
         double busPerChannel = busPerChannel(plan, a, p, nBytes, r);
         double fill = TreeSimpleFill.fillUs(BusBandwidth.timeUs(chunkBytes(plan, s, pp, func, a, p, nBytes, r.effChannels(),
                 r.chain(), r.channels()), busPerChannel), plan, pp, func, a, p, s, nBytes, r.effChannels(), busPerChannel,
+                r.capBus() / r.effChannels(), r.channels(), table.input());
+        fill = CollNetChainFill.fillUs(fill, plan, pp, func, a, p, s, nBytes, r.effChannels(), busPerChannel,
                 r.capBus() / r.effChannels(), r.channels(), table.input());
         if (NvlsLoop.applies(a, p, func)) {
             long loopBytes = NvlsLoop.loopBytes(a, plan, table, s.buffSize(), r.channels(), nBytes);

@@ -110,4 +110,47 @@ public final class TreeChunk {
         }
         return chunk;
     }
+    /** Last NCCL 2 minor release whose CollNet is the chain with 2.8's chunk rule ({@link #collNetChain}). */
+    public static final int LAST_CHAIN_2_8_MINOR = 8;
+
+    /**
+     * NCCL's CollNet chain chunk (Simple), halved for calls with few chunks per channel against the chain's depth,
+     * {@code collnetChain.depth} / {@code collTree.depth} = nRanks / nNodes (v2.8.4-1 {@code src/graph/connect.cc}
+     * line 172, v2.28.9-1 line 464). Two forms:
+     * <pre>
+     *   2.8 (v2.8.4-1 src/enqueue.cc lines 391-395; nChannels = comm-&gt;nChannels / 2, line 305, never reduced):
+     *     chunk = step
+     *     while (nBytes / (nChannels x chunk) &lt; depth x 16 &amp;&amp; chunk &gt; 131072) chunk /= 2;
+     *     while (nBytes / (nChannels x chunk) &lt; depth x 4  &amp;&amp; chunk &gt; 65536)  chunk /= 2;
+     *     while (nBytes / (nChannels x chunk) &lt; depth      &amp;&amp; chunk &gt; 32768)  chunk /= 2;
+     *   2.14 to 2.28 (v2.14.3-1 lines 1218-1221, v2.28.9-1 lines 2036-2040; nChannels the call's):
+     *     chunk = min(256 KiB, step)
+     *     the same loops with depth x 64, depth x 8 and depth
+     * </pre>
+     * 2 x 8 A100 under 2.8 (4 logical channels, depth 8, 512 KiB step): 32 KiB at 1 MiB, 64 KiB at 2-8 MiB, 128 KiB
+     * at 16-128 MiB, 512 KiB from 256 MiB.
+     *
+     * @param minor     the run's NCCL 2 minor release
+     * @param step      the Simple step, bytes (NCCL_BUFFSIZE / 8)
+     * @param nBytes    the call's bytes
+     * @param nChannels the channels NCCL's rule divides by (2.8: comm-&gt;nChannels / 2), &gt;= 1
+     * @param depth     the chain's depth, nRanks / nNodes
+     * @return chunk, bytes
+     */
+    public static long collNetChain(int minor, long step, long nBytes, int nChannels, int depth) {
+        boolean early = minor <= LAST_CHAIN_2_8_MINOR;
+        long chunk = early ? step : Math.min(256 * 1024, step);
+        long nc = Math.max(1, nChannels);
+        long first = early ? 16L : 64L, second = early ? 4L : 8L;
+        while (nBytes / (nc * chunk) < depth * first && chunk > 131072) {
+            chunk /= 2;
+        }
+        while (nBytes / (nc * chunk) < depth * second && chunk > 65536) {
+            chunk /= 2;
+        }
+        while (nBytes / (nc * chunk) < depth && chunk > 32768) {
+            chunk /= 2;
+        }
+        return chunk;
+    }
 }

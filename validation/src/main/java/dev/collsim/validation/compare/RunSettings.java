@@ -45,7 +45,9 @@ public final class RunSettings {
      * @param guessed  true when the cluster was guessed from the dataset, not given
      * @param settings the dataset's settings, changed in place
      * @return the assumption lines: the GDR line, the run-title transport line, the P2P-off line, the older-NCCL-on-AMD
-     *         line and the older-NCCL lines ({@link OlderTreeThreshold}, {@link OlderCollNet}), each "" when unchanged
+     *         line, the older-NCCL tree line ({@link OlderTreeThreshold}), the CollNet-off line
+     *         ({@link #collNetOffFromLog}) and the older-NCCL CollNet line ({@link OlderCollNet}), each "" when
+     *         unchanged
      */
     public static List<String> modelSettings(Dataset d, ClusterGuess c, boolean guessed, Map<String, String> settings) {
         Optional<String> gdr = gdrOffFromLog(d, c, settings);
@@ -55,8 +57,10 @@ public final class RunSettings {
         Optional<String> transport = HeaderPcie.runTransport(d, c.topology().hostCount(), settings);
         Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
         Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
+        Optional<String> collNetOff = collNetOffFromLog(d, settings);
         return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""),
-                OlderTreeThreshold.apply(d, settings).orElse(""), OlderCollNet.apply(d, settings).orElse(""));
+                OlderTreeThreshold.apply(d, settings).orElse(""), collNetOff.orElse(""),
+                OlderCollNet.apply(d, settings).orElse(""));
     }
 
     /**
@@ -105,4 +109,23 @@ public final class RunSettings {
                 + " paths, which the guessed host's need not be, and no NCCL INFO log says whether GDR was on");
     }
 
+    /**
+     * A run that asks for CollNet (NCCL_COLLNET_ENABLE=1) but whose NCCL log says CollNet is off (the WARN
+     * {@code Cannot initialize CollNet, using point-to-point network instead}, or an INFO {@code ... disabling CollNet})
+     * ran without it: NCCL frees CollNet and sets {@code comm->collNetSupport = 0} (NCCL 2.23 {@code src/init.cc} after
+     * {@code ncclTransportCollNetCheck}), so its Ring and Tree ran over the point-to-point network. Modelled as
+     * NCCL_COLLNET_ENABLE=0.
+     *
+     * @return the assumption line when {@code settings} was changed
+     */
+    static Optional<String> collNetOffFromLog(Dataset d, Map<String, String> settings) {
+        NetworkLog.State collNet = d.log().net().collNet();
+        String asked = settings.get("NCCL_COLLNET_ENABLE");
+        if (!collNet.known() || collNet.on() || asked == null || !"1".equals(asked.strip())) {
+            return Optional.empty();
+        }
+        settings.put("NCCL_COLLNET_ENABLE", "0");
+        return Optional.of("CollNet off as the NCCL log says (line " + collNet.line() + "): NCCL_COLLNET_ENABLE=1"
+                + " modelled as 0 (NCCL went on without it)");
+    }
 }

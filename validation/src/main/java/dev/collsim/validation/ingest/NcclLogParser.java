@@ -96,6 +96,7 @@ public final class NcclLogParser {
         String msg = mark.group(2).strip();
         if (mark.group(1).equals("WARN")) {
             flagged.add(new Note(line, "NCCL WARN " + msg));
+            net.acceptWarn(msg, line);
             return true;
         }
         try {

@@ -14,7 +14,7 @@ import java.util.OptionalDouble;
  * and {@code Made virtual device ... speed=} in Mb/s, {@code Found network interface eth0 with speed 100000 Mbps}),
  * GPU Direct RDMA ({@code GPU Direct RDMA Enabled/Disabled ...}, or {@code /GDRDMA} on a NET connection), NVLS
  * ({@code NVLS multicast support is [not ]available}) and CollNet ({@code Connected CollNet}, a {@code COLLNET/}
- * connection, or {@code ... disabling CollNet}). Wording: NCCL 2.30 {@code src/init.cc}, {@code src/transport/net_ib/
+ * connection, or {@code ... disabling CollNet} and the WARN {@code Cannot initialize CollNet}). Wording: NCCL 2.30 {@code src/init.cc}, {@code src/transport/net_ib/
  * init.cc}, {@code src/transport/net_socket.cc}, {@code src/transport/nvls.cc}, {@code src/graph/topo.cc},
  * {@code src/transport/coll_net.cc}; aws-ofi-nccl {@code src/nccl_ofi_net.cpp} (older releases spell "Provider").
  *

@@ -77,6 +77,20 @@ final class NetworkLogCollector {
         }
     }
 
+    /**
+     * A WARN line: {@code Cannot initialize CollNet, using point-to-point network instead} says CollNet is off for the
+     * run (NCCL 2.12-2.30 {@code src/transport.cc} {@code ncclTransportCollNetCheck}; {@code src/init.cc} then frees
+     * CollNet and sets {@code comm->collNetSupport = 0}).
+     *
+     * @param msg  the message after {@code NCCL WARN}
+     * @param line its line
+     */
+    void acceptWarn(String msg, int line) {
+        if (msg.contains("Cannot initialize CollNet") && !collNet.known()) {
+            collNet = new NetworkLog.State(true, false, line);
+        }
+    }
+
     private static double mbps(Matcher m, int group) {
         return NumberField.longCount(m, group, "speed (Mb/s)") / 1000.0;
     }

@@ -89,7 +89,8 @@ import dev.collsim.topology.PathType;
  * the hops a one-host LL Ring over PCIe hides behind its data, {@link PcieLlStream}, and for a one-host Simple
  * Ring over PCIe its steps at two store flights each, over SHM plus the counter poll's host-read round trip, instead
  * of NCCL's PCI figure, {@link PcieSimpleStep}; for LL128 on one host's PCIe paths, where NCCL never enables it by
- * default, a base of 9.5 us measured instead of NCCL's 14.0, {@link PcieLl128Base}; for LL on one A100 NVLink host
+ * default, a base of 9.5 us measured instead of NCCL's 14.0, {@link PcieLl128Base}; for a Ring LL128 on one Hopper
+ * NVLink host a step of 1.0 us measured instead of NCCL's 1.9, {@link NvlinkLl128Hop}; for LL on one A100 NVLink host
  * a step of 1.13 us measured instead of NCCL's 0.6 while the links' data time beyond the channels' own does not hide
  * it, {@link NvlinkLlHop}; for a tiny
  * one-host Ring LL AllReduce only the steps its rank-chunks with data wait for, {@link RingLlEmptySteps}; for a
@@ -203,7 +204,8 @@ public final class PerformanceModel {
      * NCCL's latency for the call's (algorithm, protocol), less the hops a one-host LL Ring over PCIe hides behind
      * its data ({@link PcieLlStream}; each step at its P2P flight inside a PCIe switch, {@link PcieSwitchHop}), a
      * one-host Simple Ring's PCIe step cost ({@link PcieSimpleStep}) and LL128's
-     * base on PCIe paths ({@link PcieLl128Base}) and the steps a tiny one-host Ring LL AllReduce's empty rank-chunks
+     * base on PCIe paths ({@link PcieLl128Base}), a one-host Hopper Ring LL128 step over NVLink at its measured
+     * figure ({@link NvlinkLl128Hop}) and the steps a tiny one-host Ring LL AllReduce's empty rank-chunks
      * do not wait ({@link RingLlEmptySteps}) and the steps a Ring/Simple AllReduce between nodes hides behind whole
      * chunks or behind the other channels' data on NICs its channels outrun ({@link RingStepOverlap}), plus what an LL step over NVLink costs an A100 host beyond NCCL's
      * figure while the links' data beyond the channels' own does not hide it ({@link NvlinkLlHop}). A rooted Ring (Broadcast, Reduce) keeps NCCL's own latency: one hop
@@ -227,6 +229,7 @@ public final class PerformanceModel {
                 otherAlgBw) - PcieLlStream.overchargeUs(plan, s, table, func, choice)
                 - PcieSimpleStep.overchargeUs(plan, s, table, func, choice)
                 - PcieLl128Base.overchargeUs(plan, table, choice)
+                - NvlinkLl128Hop.savedUs(plan, table, func, choice)
                 - RingLlEmptySteps.savedUs(plan, s, table, func, choice, nBytes)
                 - RingStepOverlap.hiddenUs(plan, s, table, func, choice, nBytes, channels, spareUs)
                 + NvlinkLlHop.extraUs(plan, s, pp, table, func, choice, nBytes, otherAlgBw, capAlgBw);

@@ -47,9 +47,11 @@ import java.util.List;
  *       Ring hwLat for the protocol on NVLink, PCI or NET) + across nodes the network class's added hop latency,
  *       {@link NetClassProfile#hopLatencyUs}); the node NIC bandwidth is derated by the class's
  *       {@link NetClassProfile#bwFraction}.</li>
- *   <li>an AllToAll that NCCL (up to 2.28.9) cuts into several kernels ({@link P2pKernelSplit}: the work budget of
- *       {@code scheduleP2pTasksToPlan}) takes the sum over its kernels of each kernel's longest term: its peers'
- *       share of the NVLink and network times above, or its most loaded channel's parts at the per-channel cap.</li>
+ *   <li>an AllToAll as NCCL (up to 2.28.9) plans it in one kernel or several ({@link P2pKernelSplit}) takes the sum
+ *       over its kernels of each one's longest term: its peers' share of the NVLink and network times above, or its
+ *       fullest channel's parts at the per-channel cap (one kernel too: a remote node's peers share their channels,
+ *       {@code ncclP2pChannelBaseForRound}; the 2x2 H20 file D-info-alltoall-2x2xH20-tencent-vm-roce-bond-nccl2.26-
+ *       issue-nccltests321.txt logs both remote peers on channels 1 and 3 of 4, lines 57-85).</li>
  * </ul>
  * Not charged: an AllToAll rank's chunk to itself. NCCL skips it in place and out of place copies it in the same p2p
  * batch as the peers' sends, on its own warps of each channel (NCCL 2.27.3 and 2.30.7 {@code src/enqueue.cc}
@@ -151,7 +153,7 @@ public final class P2pModel {
         double tBw = Math.max(tIntra, Math.max(tInter, tCap));
         List<P2pKernelSplit.Kernel> split = kernels(plan, s, v, c, intraType, perPeer);
         int kernels = split.size();
-        if (kernels > 1) {
+        if (split.get(0).maxParts() > 0) {
             tCap = P2pKernelSplit.bandwidthUs(split, tIntra, tInter,
                     perPeer / P2pPeerChannels.forOperation(plan, s, intraType, (long) perPeer, v),
                     pp.perChannelCap(p, GpuGeneration.of(plan.minSm())));

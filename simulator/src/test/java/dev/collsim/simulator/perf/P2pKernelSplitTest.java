@@ -111,6 +111,23 @@ class P2pKernelSplitTest {
     }
 
     /**
+     * 2 nodes x 2 ranks, 4 p2p channels, 2 per peer, each send in 2 parts, one kernel (the 2x2 H20 AllToAll of
+     * D-info-alltoall-2x2xH20-tencent-vm-roce-bond-nccl2.26-issue-nccltests321.txt, NCCL 2.26.5: "4 p2p channels, 2
+     * p2p channels per peer", line 57). base(r) = (r / 2) x ceil(2 / 8) + (r mod 2) / 8: rounds 0-1 base 0, rounds
+     * 2-3 base 1; part 1 reversed over 2 bits is 2. So the node peer (round 1) sits on channels 0 and 2 and both remote
+     * peers (rounds 2, 3) on channels 1 and 3, as the file's INFO lines print them (the node peer "Channel 00/1" and
+     * "02/1" via P2P/CUMEM, lines 68 and 70; the remote ones "Channel 01/1" and "03/1" via NET, lines 64-85): 2 parts
+     * on the fullest channel. At 4 GiB a part is 4 GiB / 4 peers / 2 parts = 512 MiB, so that channel moves 1 GiB:
+     * 1073741824 B / 20.7 GB/s (perChannelCapSimple, Hopper) = 51871.6 us, above a network time of 48000 us.
+     */
+    @Test
+    void remotePeersOfOneNodeShareTheirChannels() {
+        List<Kernel> k = P2pKernelSplit.kernels(2, 2, 4, 2, 2, 1L << 20);
+        assertEquals(List.of(new Kernel(1, 2, 2)), k);
+        assertEquals(51871.6, P2pKernelSplit.bandwidthUs(k, 1000, 48000, 512 * MIB, 20.7), 0.1);
+    }
+
+    /**
      * Kernels run one after the other. Parts of 16 MiB at 20.7 GB/s take 16777216 / 20700 = 810.50 us; kernels of 4,
      * 4 and 1 parts: 9 x 810.50 = 7294.5 us when the channels bind. With 20000 us on NVLink for the whole call (63
      * peers), the kernels' shares are 20000 x 30/63 = 9523.8, x 31/63 = 9841.3 and x 2/63 = 634.9 (below its one

@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param name         the name as the provider spells it (e.g. {@code p5.48xlarge}, {@code BM.GPU.H100.8}); the
  *                     {@code -c} name in any case
  * @param aliases      other names: {@code -c} names and names recognised in a data file's header (e.g. {@code A3 Mega})
- * @param provider     AWS, GCP, Azure, OCI or NVIDIA
+ * @param provider     AWS, GCP, Azure, OCI, NVIDIA, or the site of an HPC system (NREL)
  * @param gpu          the GPU SKU from the GPU database
  * @param gpus         GPUs per host (8, or 4 for a GB200 NVL72 compute tray or an HGX 4-GPU board)
  * @param layout       how the GPUs meet: NVSwitch board, NVL72 tray or directly joined 4-GPU board

@@ -101,7 +101,9 @@ class ChannelSearchTest {
      * ({@code src/graph/search.cc}): maxBw is the GPU-NIC path, min(Gen5 x16 48, 200 Gb/s = 25) = 25; the first sm90
      * inter speed not above it is 24 ({@code sm90SpeedArrayInter} 48, 45, 42, 40, 30, 24, ...); a NIC of 25 GB/s
      * carries one channel of 24, so 2 channels, NET -> GPU -> NVLink peers -> GPU -> NET; no dup
-     * ({@code ncclTopoDupChannels}: bwIntra 24 < 25); run time 2 x 2 = 4.
+     * ({@code ncclTopoDupChannels}: bwIntra 24 < 25); run time 2 x 2 = 4. Tree: the same 2 channels at 24, then
+     * pass 2 raises a tree's bwIntra alone while it is below twice bwInter (30, 40, 42, 45, 48; 2 x 48 = 96 fits a
+     * pair's 6 x 20.6 = 123.6): 48 intra, 24 inter.
      */
     @Test
     void twoKestrelNodesRingOverDirectNvlinkWithoutNvls() {
@@ -113,6 +115,9 @@ class ChannelSearchTest {
         assertEquals(24.0, p.graphs().ring().bwInter(), 1e-9);
         assertEquals(PathType.NVL, p.graphs().ring().typeIntra());
         assertEquals(PathType.PHB, p.graphs().ring().typeInter());
+        assertEquals(2, p.graphs().tree().nChannels());
+        assertEquals(48.0, p.graphs().tree().bwIntra(), 1e-9);
+        assertEquals(24.0, p.graphs().tree().bwInter(), 1e-9);
         assertEquals(4, p.runtimeChannels());
     }
 

@@ -94,6 +94,33 @@ class ChannelSearchTest {
         assertEquals(16, p.nvlsChannels());
     }
 
+    /**
+     * Two NREL Kestrel GPU nodes (HGX H100 4-GPU board: no NVSwitch, 6 NVLink4 per GPU pair; 2 x 200 Gb/s Slingshot
+     * NICs, one per socket, PHB from their GPUs). NCCL 2.21.5 {@code src/transport/nvls.cc} {@code ncclNvlsInit}
+     * takes NVLS support from the driver's multicast attribute, which needs NVSwitch: none here. Ring
+     * ({@code src/graph/search.cc}): maxBw is the GPU-NIC path, min(Gen5 x16 48, 200 Gb/s = 25) = 25; the first sm90
+     * inter speed not above it is 24 ({@code sm90SpeedArrayInter} 48, 45, 42, 40, 30, 24, ...); a NIC of 25 GB/s
+     * carries one channel of 24, so 2 channels, NET -> GPU -> NVLink peers -> GPU -> NET; no dup
+     * ({@code ncclTopoDupChannels}: bwIntra 24 < 25); run time 2 x 2 = 4. Tree: the same 2 channels at 24, then
+     * pass 2 raises a tree's bwIntra alone while it is below twice bwInter (30, 40, 42, 45, 48; 2 x 48 = 96 fits a
+     * pair's 6 x 20.6 = 123.6): 48 intra, 24 inter.
+     */
+    @Test
+    void twoKestrelNodesRingOverDirectNvlinkWithoutNvls() {
+        ChannelPlan p = plan(ClusterLoader.load("kestrel-gpux2"), Map.of());
+        assertFalse(p.hasNvSwitch());
+        assertFalse(p.nvlsSupport());
+        assertFalse(p.graphs().nvls().present());
+        assertEquals(2, p.graphs().ring().nChannels());
+        assertEquals(24.0, p.graphs().ring().bwInter(), 1e-9);
+        assertEquals(PathType.NVL, p.graphs().ring().typeIntra());
+        assertEquals(PathType.PHB, p.graphs().ring().typeInter());
+        assertEquals(2, p.graphs().tree().nChannels());
+        assertEquals(48.0, p.graphs().tree().bwIntra(), 1e-9);
+        assertEquals(24.0, p.graphs().tree().bwInter(), 1e-9);
+        assertEquals(4, p.runtimeChannels());
+    }
+
     /** NCCL_MAX_CTAS caps the runtime channels only; the graph is unchanged (fact sheet §3.4). */
     @Test
     void maxCtasChangesRuntimeChannelsOnly() {

@@ -17,11 +17,12 @@ import java.util.Optional;
  * @param name         the name as the provider spells it (e.g. {@code p5.48xlarge}, {@code BM.GPU.H100.8}); the
  *                     {@code -c} name in any case
  * @param aliases      other names: {@code -c} names and names recognised in a data file's header (e.g. {@code A3 Mega})
- * @param provider     AWS, GCP, Azure, OCI or NVIDIA
+ * @param provider     AWS, GCP, Azure, OCI, NVIDIA, or the site of an HPC system (NREL)
  * @param gpu          the GPU SKU from the GPU database
- * @param gpus         GPUs per host (8, or 4 for a GB200 NVL72 compute tray)
- * @param layout       how the GPUs meet: NVSwitch board or NVL72 tray
- * @param nvSwitchChips NVSwitch chips per host (18 NVLink switch chips of the rack for an NVL72 tray)
+ * @param gpus         GPUs per host (8, or 4 for a GB200 NVL72 compute tray or an HGX 4-GPU board)
+ * @param layout       how the GPUs meet: NVSwitch board, NVL72 tray or directly joined 4-GPU board
+ * @param nvSwitchChips NVSwitch chips per host (18 NVLink switch chips of the rack for an NVL72 tray; 0 on a board
+ *                      whose GPUs are joined directly)
  * @param nics         compute NICs (network cards used by NCCL) per host
  * @param nicGbits     port speed per compute NIC, Gb/s (1e9 bit/s)
  * @param nicModel     the compute NICs' family from the NIC database ({@code hardware.NicModels}: PCIe generation and
@@ -43,7 +44,13 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
         /** 8 SXM GPUs on the board's NVSwitch chips (HGX/DGX board). */
         HGX,
         /** One GB200 NVL72 compute tray: 4 GPUs in a 72-GPU NVLink domain. */
-        NVL72
+        NVL72,
+        /**
+         * HGX 4-GPU board: 4 SXM GPUs joined directly by NVLink, no NVSwitch, each GPU's links shared equally among
+         * its 3 peers (HGX H100 4-GPU: 18 NVLink4 per GPU, so 6 per pair, {@code NV6} in {@code nvidia-smi topo -m});
+         * each GPU and NIC on a CPU root port of its own (no PCIe switch on the board).
+         */
+        HGX4
     }
 
     /** Validates and copies. */
@@ -55,10 +62,13 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
         Objects.requireNonNull(cpuModel, "cpuModel");
         Objects.requireNonNull(nicModel, "nicModel");
         aliases = List.copyOf(aliases);
-        if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < 1) {
+        if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < (layout == Layout.HGX4 ? 0 : 1)) {
             throw new IllegalArgumentException(name + ": GPUs, NICs, NIC speed and NVSwitch chips must be positive");
         }
-        if (layout == Layout.HGX && cpuModel.interSocket().isEmpty()) {
+        if (layout == Layout.HGX4 && (gpus != 4 || nvSwitchChips != 0)) {
+            throw new IllegalArgumentException(name + ": an HGX 4-GPU board has 4 GPUs and no NVSwitch");
+        }
+        if (layout != Layout.NVL72 && cpuModel.interSocket().isEmpty()) {
             throw new IllegalArgumentException(name + ": CPU '" + cpu + "' (" + cpuModel.family() + ") has no"
                     + " socket-to-socket link in the CPU database; an HGX host has two sockets");
         }
@@ -94,7 +104,9 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
      */
     public String describe(int traysPerDomain) {
         int domainGpus = traysPerDomain * gpus;
-        String nvlink = layout != Layout.NVL72 ? nvSwitchChips + " NVSwitch (NV" + gpu.model().nvlinks() + ")"
+        String nvlink = layout == Layout.HGX4
+                ? "direct NVLink, no NVSwitch (NV" + gpu.model().nvlinks() / (gpus - 1) + " per GPU pair)"
+                : layout != Layout.NVL72 ? nvSwitchChips + " NVSwitch (NV" + gpu.model().nvlinks() + ")"
                 : domainGpus >= Gb200Nvl72Tray.DOMAIN_GPUS ? "NVL72 tray (72-GPU NVLink domain)"
                 : "NVL72 tray, in an NVLink domain of " + traysPerDomain + (traysPerDomain == 1 ? " tray (" : " trays (")
                 + domainGpus + " GPUs; the rack's is " + Gb200Nvl72Tray.DOMAIN_GPUS + ")";

@@ -11,6 +11,8 @@ import dev.collsim.topology.NicVendor;
 import dev.collsim.topology.NvSwitch;
 import dev.collsim.topology.PcieSwitch;
 import dev.collsim.units.Bandwidth;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -27,7 +29,10 @@ import java.util.Objects;
  * its switches are Gen5, its EPYC 7R13 (Milan) root ports Gen4, so its uplinks are Gen4 x16. A NIC's own link runs at
  * the lower of its port's and its model's generation ({@code hardware.NicModel#link}, the row's NIC column): an
  * a4-highgpu-8g's ConnectX-7 (Gen5 x16) sits on its B200's Gen6 switch at Gen5, NCCL's 48 GB/s, below its 400 Gb/s
- * port's 50 GB/s; a row that names no NIC model keeps the switch's generation. Immutable.
+ * port's 50 GB/s; a row that names no NIC model keeps the switch's generation. An HGX 4-GPU board
+ * ({@link SystemEntry.Layout#HGX4}): two sockets as above, no NVSwitch, every GPU pair joined directly by the GPU's
+ * NVLinks divided among its 3 peers, each GPU and each NIC on a CPU root port of its own (GPUs 0-1 and the first half
+ * of the NICs on socket 0, the rest on socket 1), so a GPU and a NIC of one socket are PHB apart. Immutable.
  *
  * @param entry the system's row
  */
@@ -89,6 +94,10 @@ public record SystemHost(SystemEntry entry) implements HostType {
             Gb200Nvl72Tray.addTray(ctx, entry.gpu(), Bandwidth.ofGbits(entry.nicGbits()));
             return;
         }
+        if (entry.layout() == SystemEntry.Layout.HGX4) {
+            addDirectBoard(ctx);
+            return;
+        }
         GpuModel m = entry.gpu().model();
         PcieGen gen = m.pcieGen();
         CpuModel cpu = entry.cpuModel();
@@ -121,6 +130,25 @@ public record SystemHost(SystemEntry entry) implements HostType {
             for (int i = 0; i < entry.nics(); i++) {
                 ctx.pcie(cpus[i % 2], nic(ctx, i, 1), nicGen(rootGen), nicWidth());
             }
+        }
+    }
+
+    /** Adds an HGX 4-GPU board's host (class comment). */
+    private void addDirectBoard(HostContext ctx) {
+        GpuModel m = entry.gpu().model();
+        CpuModel cpu = entry.cpuModel();
+        PcieGen rootGen = cpu.rootPort(m.pcieGen());
+        Cpu[] cpus = ctx.twoSockets(cpu, entry.cpu(), cpu.socketLink());
+        int perPair = m.nvlinks() / (entry.gpus() - 1);
+        List<Gpu> placed = new ArrayList<>();
+        for (int i = 0; i < entry.gpus(); i++) {
+            Gpu g = ctx.gpu(i, entry.gpu());
+            ctx.pcie(cpus[i * 2 / entry.gpus()], g, rootGen, m.pcieWidth());
+            placed.forEach(peer -> ctx.nvlink(peer, g, perPair, m.nvlink()));
+            placed.add(g);
+        }
+        for (int i = 0; i < entry.nics(); i++) {
+            ctx.pcie(cpus[i * 2 / entry.nics()], nic(ctx, i, 1), nicGen(rootGen), nicWidth());
         }
     }
 

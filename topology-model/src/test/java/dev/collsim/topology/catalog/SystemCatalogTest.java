@@ -79,6 +79,9 @@ class SystemCatalogTest {
         // docs.nvidia.com GB300 NVL72 Enterprise RA (components): 4 ConnectX-8 HCAs per 4-GPU compute tray; ConnectX-8
         // firmware release notes: 800 Gb/s XDR InfiniBand
         "gb300-nvl72, GB300, 4, 18, 4, 800, 3200, infiniband, true",
+        // nrel.gov Kestrel system configuration: 4 H100 SXM per GPU node, HPE Slingshot 11, 'each [accelerated] node
+        // will have two 200 Gb/s NICs'; the NREL run script's NCCL_NET_GDR_LEVEL=PHB turns GPUDirect RDMA on
+        "kestrel-gpu, H100-SXM5-80GB, 4, 18, 2, 200, 400, slingshot, true",
     })
     void systemsMatchTheirPages(String name, String sku, int gpus, int nvlinks, int nics, double gbits, double total,
             String network, boolean gdr) {
@@ -101,10 +104,10 @@ class SystemCatalogTest {
         assertTrue(type.description().contains("(source: https://"), type.description());
     }
 
-    /** Every row of the data file is in the test above (28 systems), and each names an https page. */
+    /** Every row of the data file is in the test above (29 systems), and each names an https page. */
     @Test
     void everyRowIsChecked() {
-        assertEquals(28, Catalog.systems().size());
+        assertEquals(29, Catalog.systems().size());
         Catalog.systems().forEach(e -> assertTrue(e.source().startsWith("https://"), e.name()));
     }
 
@@ -152,6 +155,7 @@ class SystemCatalogTest {
         "NVIDIA DGX H100 with 8x ConnectX-7|dgx-h100",
         "a GCP A3 Ultra cluster|a3-ultragpu-8g",
         "p5en.48xlarge and p5.48xlarge|p5en.48xlarge",
+        "NREL Kestrel GPU nodes: 4x NVIDIA H100 SXM 80GB per node, dual AMD EPYC Genoa 64-core|kestrel-gpu",
     })
     void namesInHeadersAreRecognised(String text, String name) {
         assertEquals(name, Catalog.recognise(text).orElseThrow().name());
@@ -172,7 +176,8 @@ class SystemCatalogTest {
     void theDocsTableMatchesTheDataFile() throws Exception {
         String doc = Files.readString(Path.of("..", "docs", "cloud-systems.md"));
         Map<NetworkClass, String> words = Map.of(NetworkClass.EFA, "EFA", NetworkClass.TCPX, "TCPX", NetworkClass.TCPXO, "TCPXO",
-                NetworkClass.ROCE, "RoCE", NetworkClass.INFINIBAND, "InfiniBand", NetworkClass.SOCKET, "TCP sockets");
+                NetworkClass.ROCE, "RoCE", NetworkClass.INFINIBAND, "InfiniBand", NetworkClass.SOCKET, "TCP sockets",
+                NetworkClass.SLINGSHOT, "HPE Slingshot");
         for (SystemEntry e : Catalog.systems()) {
             String row = doc.lines().filter(l -> l.startsWith("| `" + e.name() + "` |")).findFirst()
                     .orElseThrow(() -> new AssertionError("no docs row for " + e.name()));

@@ -82,6 +82,9 @@ class SystemCatalogTest {
         // nrel.gov Kestrel system configuration: 4 H100 SXM per GPU node, HPE Slingshot 11, 'each [accelerated] node
         // will have two 200 Gb/s NICs'; the NREL run script's NCCL_NET_GDR_LEVEL=PHB turns GPUDirect RDMA on
         "kestrel-gpu, H100-SXM5-80GB, 4, 18, 2, 200, 400, slingshot, true",
+        // SURF partitions page: 4 H100 per gpu_h100 node; ibstat of an odissei-benchmarks job (runs/2nodes/
+        // ib_speed.txt): 4 active InfiniBand ports at Rate 200
+        "snellius-gcn-h100, H100-SXM5-80GB, 4, 18, 4, 200, 800, infiniband, true",
     })
     void systemsMatchTheirPages(String name, String sku, int gpus, int nvlinks, int nics, double gbits, double total,
             String network, boolean gdr) {
@@ -104,10 +107,10 @@ class SystemCatalogTest {
         assertTrue(type.description().contains("(source: https://"), type.description());
     }
 
-    /** Every row of the data file is in the test above (29 systems), and each names an https page. */
+    /** Every row of the data file is in the test above (30 systems), and each names an https page. */
     @Test
     void everyRowIsChecked() {
-        assertEquals(29, Catalog.systems().size());
+        assertEquals(30, Catalog.systems().size());
         Catalog.systems().forEach(e -> assertTrue(e.source().startsWith("https://"), e.name()));
     }
 
@@ -156,6 +159,7 @@ class SystemCatalogTest {
         "a GCP A3 Ultra cluster|a3-ultragpu-8g",
         "p5en.48xlarge and p5.48xlarge|p5en.48xlarge",
         "NREL Kestrel GPU nodes: 4x NVIDIA H100 SXM 80GB per node, dual AMD EPYC Genoa 64-core|kestrel-gpu",
+        "SURF Snellius gcn H100 nodes gcn151 and gcn154 (Slurm partition gpu_h100)|snellius-gcn-h100",
     })
     void namesInHeadersAreRecognised(String text, String name) {
         assertEquals(name, Catalog.recognise(text).orElseThrow().name());

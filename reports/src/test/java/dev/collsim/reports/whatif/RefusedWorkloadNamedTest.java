@@ -14,9 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A variant whose NCCL settings leave some workload no algorithm names that workload, not only the variant. NCCL
  * runs NVLSTree only across hosts (src/graph/tuning.cc ncclTopoTuneModel disables NVLS_TREE on one node; collsim's
- * NcclTuningModel.algorithmEnabled: {@code nNodes > 1}), so
- * {@code NCCL_ALGO=NVLSTree} refuses an AllReduce inside one DGX H100 (8 ranks) and accepts one over 2 hosts (16
- * ranks). The report said only "variants[0]: No algorithm/protocol available for AllReduce on 8 ranks" on a spec
+ * NcclTuningModel.algorithmEnabled: {@code nNodes > 1}), so {@code NCCL_ALGO=NVLSTree} refuses an AllReduce inside
+ * one DGX H100 (8 ranks) and accepts one over 2 hosts (16 ranks). The report said only "variants[0]: No algorithm/protocol available for AllReduce on 8 ranks" on a spec
  * whose sweep ran on 16 ranks, leaving the user to guess that the plan's tensor-parallel group was meant.
  */
 class RefusedWorkloadNamedTest {

@@ -114,7 +114,7 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
      * @param text what was written, stripped
      * @return the allowed spelling, or null when the text is no such name
      */
-    static String infiniBandRate(String text) {
+    public static String infiniBandRate(String text) {
         Matcher m = IB_RATE.matcher(text);
         if (!m.matches()) {
             return null;

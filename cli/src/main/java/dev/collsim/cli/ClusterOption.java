@@ -209,7 +209,7 @@ public final class ClusterOption {
         NetworkClass c = NetworkClass.parse(network);
         if (c == null) {
             throw new UserError("--network: '" + network + "' is not a network class; allowed: "
-                    + NetworkClass.allowed(), ExitCodes.USAGE);
+                    + NetworkClass.allowed(network), ExitCodes.USAGE);
         }
         return new ClusterSource(s.name(), s.origin(), s.topology().withNetworkClass(c), s.spec());
     }

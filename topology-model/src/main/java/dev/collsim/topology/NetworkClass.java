@@ -1,5 +1,6 @@
 package dev.collsim.topology;
 
+import dev.collsim.units.Bandwidth;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -101,6 +102,17 @@ public enum NetworkClass {
             sb.append(sb.length() == 0 ? "" : ", ").append(c.yamlName);
         }
         return sb.toString();
+    }
+
+    /**
+     * @param text a value that {@link #parse} refused
+     * @return {@link #allowed()}, and where the text names an InfiniBand generation (NDR, HDR200) rather than a
+     *         class, that it is a speed ({@link Bandwidth#infiniBandRate}) of the class {@code infiniband}
+     */
+    public static String allowed(String text) {
+        String rate = Bandwidth.infiniBandRate(text == null ? "" : text.strip());
+        return allowed() + (rate == null ? "" : "; '" + text.strip() + "' is an InfiniBand port speed (" + rate
+                + "), not a network class: the class is infiniband, the speed is the NIC speed");
     }
 
     /**

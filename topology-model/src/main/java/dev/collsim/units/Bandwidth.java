@@ -27,6 +27,9 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
             "\\s*([0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\\s*([KMGTkmgt])\\s*((?i:bits?|bytes?)|[bB])"
                     + "\\s*(?:/\\s*(?i:s|sec)|(?i:ps))?\\s*");
 
+    /** An InfiniBand generation's name, optionally with a split port's Gb/s: see {@link #infiniBandRate}. */
+    private static final Pattern IB_RATE = Pattern.compile("(?i)(EDR|HDR|NDR|XDR)(\\d+)?");
+
     /** Zero bandwidth (no path). */
     public static final Bandwidth ZERO = new Bandwidth(0);
 
@@ -60,8 +63,8 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
     public static Bandwidth parse(String text) {
         Matcher m = TEXT.matcher(text == null ? "" : text);
         if (!m.matches()) {
-            String guess = suggestion(text);
             String bare = text == null ? "" : text.strip();
+            String guess = suggestion(text) != null ? suggestion(text) : infiniBandRate(bare);
             String unitless = bare.matches("\\d+(?:\\.\\d+)?") ? "; a bare number has no unit: write '" + bare
                     + " Gb/s' (bits, as NIC ports are sold) or '" + bare + " GB/s' (bytes)" : "";
             throw new IllegalArgumentException("'" + text + "' is not a bandwidth; use a number with one of "
@@ -100,6 +103,29 @@ public record Bandwidth(double gbps) implements Comparable<Bandwidth> {
         }
         String guess = m.group(1) + " " + m.group(2).toUpperCase(Locale.ROOT) + (bits ? "b" : "B") + "/s";
         return TEXT.matcher(guess).matches() ? guess : null;
+    }
+
+    /**
+     * The data rate of a 4x InfiniBand port named by its generation, for a "did you mean" hint (a name alone is not
+     * taken as a bandwidth: split ports such as NDR200 run fewer lanes): EDR 100, HDR 200, NDR 400, XDR 800 Gb/s,
+     * 4 lanes of 25, 50, 100 and 200 Gb/s (InfiniBand Trade Association roadmap; NVIDIA ConnectX-7 datasheet: NDR
+     * 400 Gb/s). A name with a number after it (NDR200, HDR100) is that many Gb/s.
+     *
+     * @param text what was written, stripped
+     * @return the allowed spelling, or null when the text is no such name
+     */
+    public static String infiniBandRate(String text) {
+        Matcher m = IB_RATE.matcher(text);
+        if (!m.matches()) {
+            return null;
+        }
+        int gbits = switch (m.group(1).toUpperCase(Locale.ROOT)) {
+            case "EDR" -> 100;
+            case "HDR" -> 200;
+            case "NDR" -> 400;
+            default -> 800;
+        };
+        return (m.group(2) != null ? m.group(2) : String.valueOf(gbits)) + " Gb/s";
     }
 
     /** @return bandwidth in bytes per microsecond (= 1000 x GB/s), as NCCL's time formula uses */

@@ -11,6 +11,18 @@ import org.junit.jupiter.api.Test;
 /** Recognising the network transport in the texts the public data files carry (their {@code #@ interconnect}). */
 class NetworkClassTest {
 
+    /**
+     * "NDR" given where a class is asked for (--network ndr, fabric.network: NDR) names InfiniBand's 400 Gb/s 4x port
+     * (IBTA: 4 lanes of 100 Gb/s; ConnectX-7 datasheet): the refusal says so; a word that is no rate adds nothing.
+     */
+    @Test
+    void aSpeedNameIsToldApartFromAClass() {
+        assertNull(NetworkClass.parse("NDR"));
+        assertEquals(NetworkClass.allowed() + "; 'NDR' is an InfiniBand port speed (400 Gb/s), not a network class:"
+                + " the class is infiniband, the speed is the NIC speed", NetworkClass.allowed("NDR"));
+        assertEquals(NetworkClass.allowed(), NetworkClass.allowed("ethernet"));
+    }
+
     @Test
     void readsTheTransportsOfThePublicDataHeaders() {
         // A-allreduce-2x8xH100-gcp-a3mega-tcpxo.txt: TCPXO although the text also says "TCP"

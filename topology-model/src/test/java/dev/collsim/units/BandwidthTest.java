@@ -51,6 +51,21 @@ class BandwidthTest {
                 .getMessage().contains("did you mean"));
     }
 
+    /**
+     * An InfiniBand generation's name is answered with its 4x port's data rate (IBTA: 4 lanes of 25, 50, 100 Gb/s for
+     * EDR, HDR, NDR; ConnectX-7 datasheet: NDR 400 Gb/s), a split port's name with its number, never taken as a value.
+     */
+    @Test
+    void infiniBandNamesGetTheirRate() {
+        String[][] cases = {{"NDR", "400 Gb/s"}, {"hdr", "200 Gb/s"}, {"EDR", "100 Gb/s"}, {"NDR200", "200 Gb/s"}};
+        for (String[] c : cases) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse(c[0]));
+            assertTrue(e.getMessage().endsWith("; did you mean '" + c[1] + "'?"), e.getMessage());
+        }
+        assertFalse(assertThrows(IllegalArgumentException.class, () -> Bandwidth.parse("NDRx"))
+                .getMessage().contains("did you mean"));
+    }
+
     @Test
     void sizesUsePowersOf1024LikeNcclTests() {
         assertEquals(8L, DataSize.parseBytes("8"));

@@ -60,7 +60,8 @@ final class VariantReader {
         // (ClusterSpec.withTraysPerDomain, as --trays-per-domain), and reported at this key
         Integer trays = f.integer(v, "trays-per-domain", false, 1, 1_000_000);
         NetworkClass network = f.value(v, "network", t -> Optional.ofNullable(NetworkClass.parse(t)).orElseThrow(
-                () -> new IllegalArgumentException("unknown network '" + t + "'; allowed: " + NetworkClass.allowed())));
+                () -> new IllegalArgumentException("unknown network '" + t + "'; allowed: "
+                        + NetworkClass.allowed(t))));
         NcclSettings env = ncclSettings(f, v);
         String calibration = f.text(v, "calibration", false);
         if (calibration != null && !"none".equals(calibration) && !Files.isRegularFile(folder.resolve(calibration))) {

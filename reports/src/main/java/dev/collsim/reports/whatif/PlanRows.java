@@ -74,7 +74,7 @@ public final class PlanRows {
             plans.add(ReportData.PlanRow.notFitting(v.name(), p.name(), p.job().describe(), p.job().nGpus(),
                     tooFew(p.job(), have)));
         } else {
-            StepPlan sp = planWith(spec, v, () -> planner.plan(v.topology(), p.job(), Double.NaN));
+            StepPlan sp = planWith(spec, v, p, () -> planner.plan(v.topology(), p.job(), Double.NaN));
             if (sp.memory().fits()) {
                 addPlan(v, p, sp, plans, comms);
             } else {
@@ -89,7 +89,7 @@ public final class PlanRows {
         ScalingSearch search = new ScalingSearch(planner, v.withHosts(), v.gpusPerHost(), Double.NaN);
         int limit = p.scalingMaxGpus() > 0 ? p.scalingMaxGpus() : DEFAULT_SEARCH_GPUS;
         int searchLimit = fixedHosts == null ? limit : Math.min(limit, have);
-        List<StepPlan> curve = planWith(spec, v, () -> search.curve(p.job(), searchLimit));
+        List<StepPlan> curve = planWith(spec, v, p, () -> search.curve(p.job(), searchLimit));
         if (p.scalingMaxGpus() > 0) {
             for (StepPlan s : curve) {
                 scaling.add(new ReportData.ScalingRow(v.name(), p.name(), s.job().nGpus(), s.job().dp(),
@@ -142,12 +142,13 @@ public final class PlanRows {
         }
     }
 
-    private static <T> T planWith(ReportSpec spec, ResolvedVariant v, Supplier<T> work)
+    /** Runs the planner; a refusal is located at the variant and names the plan whose collective was refused. */
+    private static <T> T planWith(ReportSpec spec, ResolvedVariant v, PlanSpec p, Supplier<T> work)
             throws InputException {
         try {
             return work.get();
         } catch (InvalidRequestException e) {
-            throw new InputException(v.spec().problem(spec.file(), e.getMessage()));
+            throw new InputException(v.spec().problem(spec.file(), "plan \"" + p.name() + "\": " + e.getMessage()));
         }
     }
 }

@@ -57,7 +57,8 @@ public final class SweepRows {
                     s.dataType(), null, v.spec().ncclSettings()));
         } catch (InvalidRequestException e) {
             // refused by the simulator because of what the variant asks; any other exception is a bug (exit 1)
-            throw new InputException(v.spec().problem(spec.file(), e.getMessage()));
+            throw new InputException(v.spec().problem(spec.file(), "sweep " + s.collective().testName() + " at "
+                    + size + " B on " + ranks.size() + " ranks: " + e.getMessage()));
         }
     }
 

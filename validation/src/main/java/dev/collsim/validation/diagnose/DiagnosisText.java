@@ -36,8 +36,9 @@ public final class DiagnosisText {
                 g.nic().filter(n -> !n.assumed().isEmpty())
                         .ifPresent(n -> sb.append("  assumed: ").append(n.assumed()).append('\n'));
             }
-            if (g.findings().isEmpty()) {
-                sb.append("  no problem found").append(judged(g)).append('\n');
+            if (noProblem(g)) {
+                sb.append("  no problem found").append(judged(g))
+                        .append(g.findings().isEmpty() ? "" : "; worth knowing:").append('\n');
             }
             for (Finding f : g.findings()) {
                 sb.append("  ").append(f.severity()).append(' ').append(f.kind().name().toLowerCase(Locale.ROOT)
@@ -72,6 +73,16 @@ public final class DiagnosisText {
                 + " predict and compare print; NVLS and trees can pass it; a run under 50 %% of it is flagged);"
                 + " against collsim's prediction, size by size: collsim compare -m FILE [-c CLUSTER]",
                 100 * peak.getAsDouble() / bound.getAsDouble(), bound.getAsDouble());
+    }
+
+    /**
+     * @return true when no finding explains lost bandwidth or casts doubt on the data: none, or only INFO ones (a lone
+     *         outlier, a step above the NIC bound) other than {@link Finding.Kind#BOUND_UNKNOWN}, which says the
+     *         bandwidth was not judged at all
+     */
+    static boolean noProblem(Diagnoser.Diagnosis g) {
+        return g.findings().stream().allMatch(f -> f.severity() == Finding.Severity.INFO
+                && f.kind() != Finding.Kind.BOUND_UNKNOWN);
     }
 
     /** @return true when the file's device lines or header name a GPU the database knows (not -c's) */

@@ -256,7 +256,7 @@ public final class YamlClusterReader implements TopologyReader {
         NetworkClass c = NetworkClass.parse(text);
         if (text != null && c == null) {
             problems.add(fab.get("network"), "fabric.network", "unknown value '" + text + "'; allowed: "
-                    + NetworkClass.allowed());
+                    + NetworkClass.allowed(text));
         }
         return c == null ? NetworkClass.INFINIBAND : c;
     }

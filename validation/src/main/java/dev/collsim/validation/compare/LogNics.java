@@ -25,10 +25,10 @@ import java.util.TreeSet;
  * The NICs a run's NCCL INFO log lists ({@link NetworkLog}) applied to catalog hosts: the speed NCCL read when every
  * listed device has the same one, and the count when it is below the catalog host's compute NICs (NCCL uses only the
  * devices it lists, e.g. with {@code NCCL_IB_HCA}). When the log's NET connection lines ("Channel 00/0 : 7[1] -> 0[0]
- * [receive] via NET/IB/1/GDRDMA", {@link NcclLog.TransportEdge#netDevice()}) show fewer distinct devices on each host
- * than it lists, the count is that many: those are the NICs the run's channels cross (NCCL 2.12-2.30
- * {@code src/graph/search.cc} puts every channel of a host on the NICs its graph search picked; two GPUs behind one
- * PCIe switch with one NIC share it, the NICs listed but unused carry nothing). Stateless.
+ * [receive] via NET/IB/1/GDRDMA", {@link NcclLog.TransportEdge#netDevice()}) show a host sending and receiving on
+ * every channel through fewer distinct devices than it lists, the count is that many: those are the NICs the run's
+ * channels cross (two GPUs behind one PCIe switch with one NIC share it; the NICs listed but unused carry nothing).
+ * Stateless.
  */
 final class LogNics {
 
@@ -92,40 +92,45 @@ final class LogNics {
 
     /**
      * Reads which NET device each rank's "[send]"/"[receive]" lines name (the host of a rank from nccl-tests' rank
-     * lines). Where k ranks of one host print NET lines that name only j &lt; k devices, GPUs share NICs j:k, so the
-     * host's GPUs cross ceil(gpusPerHost x j / k) NICs (an excerpt of some ranks' lines, each on its own NIC, says
-     * nothing: j = k).
+     * lines). A host whose lines send and receive on every collective channel of the run (0 to coll - 1 of the
+     * channel-count line) shows every NIC its channels cross: NCCL's graph search gives each channel of a host its NET
+     * devices (2.12-2.30 {@code src/graph/search.cc}), so the host uses those devices and no others. An excerpt of
+     * some ranks' or some channels' lines says nothing.
      *
      * @param d the dataset
-     * @return the most NICs any host's ranks cross, 0 when no host's lines show ranks sharing one
+     * @return the most distinct NET devices a fully shown host uses, 0 when no host's lines cover every channel
      */
     private static Used used(Dataset d) {
+        int channels = d.log().lastChannelCounts().map(NcclLog.ChannelCounts::coll).orElse(0);
         Map<Integer, String> hostOf = new HashMap<>();
         d.ranks().forEach(r -> hostOf.put(r.rank(), r.host()));
-        Map<String, Set<Integer>> ranks = new TreeMap<>();
+        Map<String, Set<String>> sides = new TreeMap<>();
         Map<String, Set<Integer>> devices = new HashMap<>();
         Map<String, NcclLog.TransportEdge> first = new HashMap<>();
         for (NcclLog.TransportEdge t : d.log().transports()) {
             String host = hostOf.get(t.printingRank());
             if (host != null && t.netDevice() >= 0) {
-                ranks.computeIfAbsent(host, h -> new TreeSet<>()).add(t.printingRank());
+                sides.computeIfAbsent(host, h -> new TreeSet<>()).add(t.side() + " " + t.channel());
                 devices.computeIfAbsent(host, h -> new TreeSet<>()).add(t.netDevice());
                 first.putIfAbsent(host, t);
             }
         }
         int most = 0;
         String why = "";
-        for (Map.Entry<String, Set<Integer>> e : ranks.entrySet()) {
-            int k = e.getValue().size();
-            int j = devices.get(e.getKey()).size();
-            most = Math.max(most, (int) Math.ceil(d.gpusPerHost() * (double) j / k));
-            if (j < k && why.isEmpty()) {
+        for (Map.Entry<String, Set<String>> e : sides.entrySet()) {
+            boolean all = channels > 0;
+            for (int c = 0; c < channels; c++) {
+                all &= e.getValue().contains("send " + c) && e.getValue().contains("receive " + c);
+            }
+            Set<Integer> used = devices.get(e.getKey());
+            if (all && used.size() > most) {
+                most = used.size();
                 NcclLog.TransportEdge t = first.get(e.getKey());
-                why = "ranks " + e.getValue() + " of host " + e.getKey() + " on NET device(s) "
-                        + devices.get(e.getKey()) + ", line " + t.line() + ": " + t.fromRank() + " -> " + t.toRank()
-                        + " [" + t.side() + "] via " + t.transport();
+                why = "host " + e.getKey() + " sends and receives on all " + channels + " channels via NET device(s) "
+                        + used + ", line " + t.line() + ": " + t.fromRank() + " -> " + t.toRank() + " [" + t.side()
+                        + "] via " + t.transport();
             }
         }
-        return why.isEmpty() ? new Used(0, "") : new Used(most, why);
+        return new Used(most, why);
     }
 }

@@ -40,32 +40,44 @@ class LogNicsSharedTest {
         assertEquals(-1, new NcclLog.TransportEdge(0, 0, 1, "P2P/CUMEM/read", "", 1).netDevice());
     }
 
-    /** Ranks 0 and 1 of gpu34 share device 1: 2 GPUs per host x 1 device / 2 ranks = 1 NIC per host. */
+    /**
+     * gpu34 receives (rank 0, lines 28-30) and sends (rank 1, lines 31-33) on channels 0-2, all of the "3 coll channels"
+     * (line 27), via device 1 alone: 1 NIC per host of the catalog DGX A100's 8 (the log lists 6).
+     */
     @Test
     void twoRanksOnOneDeviceCrossOneNic() throws Exception {
         Dataset d = Corpus.read(SHARED).get(0);
         ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
         assertEquals(1, nicsOfHost0(g.topology()));
         assertTrue(g.assumptions().stream().anyMatch(a -> a.startsWith("1 of the 8 NICs per host as the NCCL INFO"
-                + " log's NET connection lines use them (ranks [0, 1] of host gpu34 on NET device(s) [1], line 28")),
+                + " log's NET connection lines use them (host gpu34 sends and receives on all 3 channels via NET"
+                + " device(s) [1], line 28")),
                 g.assumptions().toString());
     }
 
-    /** A log whose NET lines name one device per rank (each GPU its own NIC) keeps the listed NICs. */
+    /**
+     * Rank 1's sends moved to device 0: gpu34 crosses devices 0 and 1, 2 NICs per host; with the channel-2 sends
+     * (lines 33 and 38) left out, the lines no longer cover every channel and the 6 NICs the log lists stay.
+     */
     @Test
-    void oneDevicePerRankChangesNothing() throws Exception {
+    void theDevicesOfAFullyShownHostCount() throws Exception {
         Dataset d = Corpus.read(SHARED).get(0);
-        List<NcclLog.TransportEdge> own = d.log().transports().stream().map(t -> t.printingRank() == 1
+        List<NcclLog.TransportEdge> moved = d.log().transports().stream().map(t -> t.printingRank() == 1
                 ? new NcclLog.TransportEdge(t.channel(), t.fromRank(), t.toRank(), "NET/IBext_v8/0/GDRDMA", t.side(),
                 t.line()) : t).toList();
+        assertEquals(2, nicsOfHost0(ClusterGuesser.guess(with(d, moved)).orElseThrow().topology()));
+        List<NcclLog.TransportEdge> part = d.log().transports().stream().filter(t -> t.channel() != 2
+                || !t.side().equals("send")).toList();
+        assertEquals(6, nicsOfHost0(ClusterGuesser.guess(with(d, part)).orElseThrow().topology()));
+    }
+
+    private static Dataset with(Dataset d, List<NcclLog.TransportEdge> edges) {
         NcclLog l = d.log();
-        Dataset apart = new Dataset(d.file(), d.label(), d.line(), d.kind(), d.collective(), d.dataType(), d.nRanks(),
+        return new Dataset(d.file(), d.label(), d.line(), d.kind(), d.collective(), d.dataType(), d.nRanks(),
                 d.nHosts(), d.gpuModel(), d.ncclRelease(), d.env(), d.header(), d.ranks(), d.points(), d.avgBusBw(),
                 d.summaryMaxBusBw(), new NcclLog(l.version(), l.versionLine(), l.nRanks(), l.nNodes(), l.localRanks(),
-                l.busIds(), l.network(), l.networkLine(), l.ibNotFound(), own, l.channelCounts(), l.rings(),
+                l.busIds(), l.network(), l.networkLine(), l.ibNotFound(), edges, l.channelCounts(), l.rings(),
                 l.treeLines(), l.graphs(), l.tuning(), l.choices(), l.env(), l.flagged(), l.net()), d.notes(),
                 d.launch(), d.rounding());
-        ClusterGuess g = ClusterGuesser.guess(apart).orElseThrow();
-        assertEquals(6, nicsOfHost0(g.topology()));
     }
 }

@@ -75,9 +75,42 @@ public record NcclLog(String version, int versionLine, int nRanks, int nNodes, i
      * @param toRank    receiving rank
      * @param transport what follows "via", e.g. {@code P2P/direct pointer/read}, {@code SHM/direct/direct},
      *                  {@code NET/IB/0/GDRDMA}, {@code NET/Socket/0}
+     * @param side      "send" or "receive" as the line marks it (NCCL prints every NET connection twice, once by
+     *                  each end: 2.4-2.30 {@code src/transport/net.cc} sendSetup/recvSetup "[send] via NET/%s/%d"
+     *                  and "[receive] via NET/%s/%d"), empty when unmarked (P2P, SHM)
      * @param line      source line
      */
-    public record TransportEdge(int channel, int fromRank, int toRank, String transport, int line) {
+    public record TransportEdge(int channel, int fromRank, int toRank, String transport, String side, int line) {
+
+        /** Defensive default. */
+        public TransportEdge {
+            side = side == null ? "" : side;
+        }
+
+        /**
+         * @return the rank whose process printed the line, so the host of the NET device it names: the sender of a
+         *         "[send]" line, the receiver of a "[receive]" line, -1 when unmarked
+         */
+        public int printingRank() {
+            return side.equals("send") ? fromRank : side.equals("receive") ? toRank : -1;
+        }
+
+        /**
+         * @return the NET device index of a NET line: the number after the network name ({@code NET/IB/1/GDRDMA} is
+         *         device 1; NCCL 2.12 on print a PXN proxy rank after it, {@code NET/IBext_v8/5(2)} is device 5 of
+         *         proxy rank 2, {@code src/transport/net.cc} "%d(%d)"), -1 for other transports or no number
+         */
+        public int netDevice() {
+            String[] part = transport.split("/");
+            if (!family().equals("NET") || part.length < 3) {
+                return -1;
+            }
+            int n = 0;
+            while (n < part[2].length() && Character.isDigit(part[2].charAt(n)) && n < 6) {
+                n++;
+            }
+            return n == 0 ? -1 : Integer.parseInt(part[2].substring(0, n));
+        }
         /**
          * @return the transport family: P2P, SHM, NET or COLLNET (the text before the first '/'; NCCL 2.4 to 2.12
          *         print SHM as "direct shared memory", {@code src/transport/shm.cc})

@@ -37,7 +37,7 @@ public final class NcclLogParser {
      * NCCL {@code src/transport/net.cc}, {@code p2p.cc}, {@code shm.cc} of those tags).
      */
     private static final Pattern TRANSPORT = Pattern.compile("(?:Channel|Ring) (\\d+)(?:/\\d+)? : (\\d+)(?:\\[[^\\]]*\\])?"
-            + " -> (\\d+)(?:\\[[^\\]]*\\])?(?: \\[(?:send|receive)\\])? via (.+?)\\s*$");
+            + " -> (\\d+)(?:\\[[^\\]]*\\])?(?: \\[(send|receive)\\])? via (.+?)\\s*$");
     /**
      * A ring order: "Channel cc/NN : r0 r1 ..." (2.5 on), "Channel cc : r0 r1 ..." (2.4 {@code src/init.cc}); 2.23 on cut
      * a line past 128 characters and end it in "..." (v2.23.4-1 to v2.28.9-1 {@code src/graph/rings.cc dumpLine}).
@@ -135,7 +135,7 @@ public final class NcclLogParser {
             ibNotFound = ibNotFound == 0 ? line : ibNotFound;
         } else if ((m = TRANSPORT.matcher(msg)).find()) {
             transports.add(new NcclLog.TransportEdge(NumberField.count(m, 1, "channel"), NumberField.count(m, 2, "rank"),
-                    NumberField.count(m, 3, "peer rank"), m.group(4), line));
+                    NumberField.count(m, 3, "peer rank"), m.group(5), m.group(4) == null ? "" : m.group(4), line));
         } else if ((m = RING.matcher(msg)).find()) {
             List<Integer> order = new ArrayList<>();
             Matcher rank = DIGITS.matcher(m.group(3));

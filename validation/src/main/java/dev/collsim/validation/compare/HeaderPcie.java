@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 /**
  * What a data file's header says about the PCIe side of a host that a synthesized host cannot guess: GPUs behind one
  * PCIe switch ({@code nvidia-smi topo -m} PIX between them), peer-to-peer access unsupported ({@code nvidia-smi topo
- * -p2p} NS, "P2P not supported"), and GPUs on other NUMA nodes than the NIC ({@link #nicNuma}). Read from the
+ * -p2p} NS, "P2P not supported") or unsupported over PCIe alone ("P2P over PCIe not supported": NVLink peers only,
+ * {@link #p2pOff}), and GPUs on other NUMA nodes than the NIC ({@link #nicNuma}). Read from the
  * {@code #@ interconnect} and {@code #@ hardware} lines; the transport a run used, from its title
  * ({@link #runTransport}).
  */
@@ -39,6 +40,12 @@ public final class HeaderPcie {
      */
     static final Pattern NO_BRIDGE = Pattern.compile("\\b(?:no|without(?: an?)?) nvlink bridges?\\b(?! info)");
     private static final Pattern NO_P2P = Pattern.compile("\\bp2p (not supported|unavailable)\\b");
+    /**
+     * "P2P over PCIe not supported", "PCIe P2P unavailable": the GPUs reach each other peer to peer over NVLink only
+     * ({@code nvidia-smi topo -p2p w} OK between NVLink peers, NS otherwise), which {@link #NO_P2P} does not match.
+     */
+    private static final Pattern NO_PCIE_P2P = Pattern.compile(
+            "\\b(?:p2p (?:over|through|via) pcie|pcie p2p) (?:is )?(?:not supported|unavailable)\\b");
     private static final Pattern RUN_TRANSPORT = Pattern.compile("\\((SHM|P2P)\\)");
 
     private HeaderPcie() {
@@ -130,17 +137,29 @@ public final class HeaderPcie {
      * A host whose GPUs cannot reach each other peer to peer is modelled with {@code NCCL_P2P_DISABLE=1}: NCCL 2.30.7
      * {@code src/graph/paths.cc ncclTopoCheckP2p} sets p2p = 0 when NVML reports the pair's P2P read or write status
      * not OK, exactly as at P2P level LOC, so the pair's path is diverted through the CPU and the SHM transport
-     * connects it ({@code src/transport/shm.cc}). Added only on one host with 2 or more ranks, and only where the run
-     * set neither NCCL_P2P_DISABLE nor NCCL_P2P_LEVEL.
+     * connects it ({@code src/transport/shm.cc}). One whose GPUs reach each other peer to peer over NVLink only
+     * ({@link #NO_PCIE_P2P}) is modelled with {@code NCCL_P2P_LEVEL=NVL}: the same NVML check turns P2P off for the
+     * pairs whose path is not NVLink (before NVML's check, NCCL 2.16.5 {@code src/transport/p2p.cc p2pCanConnect}
+     * did it on {@code cudaDeviceCanAccessPeer} = 0, "Could not enable P2P"), and the NVLink pairs keep it. Added only
+     * on one host with 2 or more ranks, and only where the run set neither NCCL_P2P_DISABLE nor NCCL_P2P_LEVEL.
      *
      * @param d        the dataset
      * @param hosts    hosts of the guessed cluster
-     * @param settings the run's settings; NCCL_P2P_DISABLE=1 is added to it when the rule applies
+     * @param settings the run's settings; NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL=NVL is added to it when a rule applies
      * @return the assumption line when the setting was added
      */
     public static Optional<String> p2pOff(Dataset d, int hosts, Map<String, String> settings) {
         if (hosts != 1 || d.nRanks() < 2 || settings.containsKey("NCCL_P2P_DISABLE")
-                || settings.containsKey("NCCL_P2P_LEVEL") || !NO_P2P.matcher(text(d)).find()) {
+                || settings.containsKey("NCCL_P2P_LEVEL")) {
+            return Optional.empty();
+        }
+        if (NO_PCIE_P2P.matcher(text(d)).find()) {
+            settings.put("NCCL_P2P_LEVEL", "NVL");
+            return Optional.of("P2P over PCIe not supported (read from the header): modelled as NCCL_P2P_LEVEL=NVL, as"
+                    + " NCCL does when NVML or CUDA reports no P2P for a pair (NVLink pairs P2P, the others through the"
+                    + " CPU, SHM transport)");
+        }
+        if (!NO_P2P.matcher(text(d)).find()) {
             return Optional.empty();
         }
         settings.put("NCCL_P2P_DISABLE", "1");

@@ -82,7 +82,9 @@ class TunerTest {
     void envSettingsMakeNcclPickTheAdvice() throws Exception {
         Topology t = topo();
         NcclPredictor p = new NcclPredictor(NcclVersion.parse("2.28"), slowLl());
-        List<Long> sizes = List.of(256L << 10, 512L << 10, 1L << 20);
+        // 512 KiB-2 MiB: one best algorithm and protocol at every size (at 256 KiB Ring/LL128, at 512 KiB Ring/Simple since the Hopper NVLink LL128
+        // step, perf.NvlinkLl128Hop, so no one NCCL_PROTO covers it and the advice goes to the tuner file instead)
+        List<Long> sizes = List.of(512L << 10, 1L << 20, 2L << 20);
         TuneResult r = Tuner.sweep(p.prepare(t, t.gpus(), ENV), slowLl(), TuningBand.UNCALIBRATED,
                 List.of(Collective.ALL_REDUCE), sizes, Evidence.NONE);
         TuneEnv env = TuneEnv.of(r, s -> p.prepare(t, t.gpus(), merged(s)), slowLl());

@@ -24,10 +24,10 @@ public record PredictionBand(double belowMiBPercent, double atLeastMiBPercent) {
 
     /**
      * The uncalibrated model's band: the last lines of {@code collsim accuracy validation/src/test/resources/data}
-     * (model defaults, each file modelled by its NCCL release, 2026-12-07, 141 healthy datasets; "uncalibrated band"
+     * (model defaults, each file modelled by its NCCL release, 2026-12-07, 164 healthy datasets; "uncalibrated band"
      * line). AccuracyGateTest checks it against a fresh run.
      */
-    public static final PredictionBand UNCALIBRATED = new PredictionBand(8.2, 4.7);
+    public static final PredictionBand UNCALIBRATED = new PredictionBand(8.2, 5.6);
 
     /**
      * Upper reach, percent, above which a band is flagged in the output as wide: factor 2, the measured time may then

@@ -36,6 +36,21 @@ final class AccuracyGate {
      * @return the figures recorded in {@code accuracy-gate.properties} under that prefix
      */
     static AccuracySummary recorded(String prefix) {
+        Properties p = properties();
+        return new AccuracySummary(intOf(p, prefix + "healthy"),
+                Double.parseDouble(p.getProperty(prefix + "medianOfMedians")), intOf(p, prefix + "within3"),
+                intOf(p, prefix + "within10"), intOf(p, prefix + "healthySmall"), intOf(p, prefix + "smallWithin15"));
+    }
+
+    /**
+     * @return the out-of-sample share of measured points inside their class's band as recorded
+     *         ({@code bandsOutOfSample}, 0-1)
+     */
+    static double recordedBandShare() {
+        return Double.parseDouble(properties().getProperty("bandsOutOfSample"));
+    }
+
+    private static Properties properties() {
         Properties p = new Properties();
         try (InputStream in = AccuracyGate.class.getResourceAsStream("/accuracy-gate.properties")) {
             if (in == null) {
@@ -45,9 +60,7 @@ final class AccuracyGate {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new AccuracySummary(intOf(p, prefix + "healthy"),
-                Double.parseDouble(p.getProperty(prefix + "medianOfMedians")), intOf(p, prefix + "within3"),
-                intOf(p, prefix + "within10"), intOf(p, prefix + "healthySmall"), intOf(p, prefix + "smallWithin15"));
+        return p;
     }
 
     /** @return one line per regression of {@code now} against {@code recorded}; empty when none */

@@ -24,6 +24,9 @@ public final class TreeChunk {
     /** First NCCL 2 minor release without the halving (v2.20.3-1). */
     public static final int FIRST_WHOLE_MINOR = 20;
 
+    /** Last NCCL 2 minor release whose CollNet is the chain with 2.8's chunk rule ({@link #collNetChain}). */
+    public static final int LAST_CHAIN_2_8_MINOR = 8;
+
     private TreeChunk() {
     }
 
@@ -97,21 +100,8 @@ public final class TreeChunk {
      * @return chunk, bytes
      */
     public static long bytes(long step, long nBytes, int nChannels, int depth) {
-        long chunk = step;
-        long nc = Math.max(1, nChannels);
-        while (nBytes / (nc * chunk) < depth * 8L && chunk > 131072) {
-            chunk /= 2;
-        }
-        while (nBytes / (nc * chunk) < depth * 4L && chunk > 65536) {
-            chunk /= 2;
-        }
-        while (nBytes / (nc * chunk) < depth && chunk > 32768) {
-            chunk /= 2;
-        }
-        return chunk;
+        return halved(step, nBytes, nChannels, depth, 8, 4);
     }
-    /** Last NCCL 2 minor release whose CollNet is the chain with 2.8's chunk rule ({@link #collNetChain}). */
-    public static final int LAST_CHAIN_2_8_MINOR = 8;
 
     /**
      * NCCL's CollNet chain chunk (Simple), halved for calls with few chunks per channel against the chain's depth,
@@ -139,9 +129,20 @@ public final class TreeChunk {
      */
     public static long collNetChain(int minor, long step, long nBytes, int nChannels, int depth) {
         boolean early = minor <= LAST_CHAIN_2_8_MINOR;
-        long chunk = early ? step : Math.min(256 * 1024, step);
+        return early ? halved(step, nBytes, nChannels, depth, 16, 4)
+                : halved(Math.min(256 * 1024, step), nBytes, nChannels, depth, 64, 8);
+    }
+
+    /**
+     * NCCL's three halving loops of a Simple chunk: halve while the call has fewer than depth x {@code first}
+     * chunks per channel and the chunk is above 128 KiB, then depth x {@code second} above 64 KiB, then depth above
+     * 32 KiB (integer division, as NCCL's {@code nBytes / (nChannels * chunkSize)}).
+     *
+     * @return chunk, bytes
+     */
+    private static long halved(long start, long nBytes, int nChannels, long depth, long first, long second) {
+        long chunk = start;
         long nc = Math.max(1, nChannels);
-        long first = early ? 16L : 64L, second = early ? 4L : 8L;
         while (nBytes / (nc * chunk) < depth * first && chunk > 131072) {
             chunk /= 2;
         }

@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  *       low-latency channel (NCCL_FASTRAK_USE_LLCM), a receive-side buffer manager; no RDMA. Another plugin than
  *       TCPX, with other costs ({@code simulator.perf.NetClassDefaults}).</li>
  *   <li>{@link #SOCKET}: NCCL's internal {@code Socket} network (kernel TCP through host memory), used with
- *       {@code NCCL_IB_DISABLE=1}, {@code NCCL_NET=Socket} or when no RDMA device exists.</li>
+ *       {@code NCCL_IB_DISABLE=1}, {@code NCCL_NET=Socket} or when no RDMA device exists (HPE Slingshot without its
+ *       aws-ofi-nccl plugin: a Cassini NIC has no IB verbs device, so NCCL falls back to Socket; the validation
+ *       module's {@code compare.PluginAbsent} reads such a run as this class).</li>
  *   <li>{@link #SLINGSHOT}: HPE Slingshot-11 (Cassini NICs, libfabric {@code cxi} provider) through the aws-ofi-nccl
  *       plugin, NCCL net {@code AWS Libfabric} (aws-ofi-nccl {@code src/nccl_ofi_interface_nvidia.cpp}); an RDMA
  *       NIC whose messages go through libfabric's CXI eager and rendezvous protocols ({@code man/fi_cxi.7.md}).</li>

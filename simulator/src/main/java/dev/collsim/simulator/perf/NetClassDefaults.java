@@ -236,7 +236,13 @@ public final class NetClassDefaults {
 
     /**
      * One kernel TCP stream's rate, GB/s, of the socket class and of GPUDirect-TCPX: 17.8 Gb/s, the slower of two
-     * concurrent iperf3 flows between 100 GbE GPU hosts (NVIDIA/nccl#450, the list above, Socket).
+     * concurrent iperf3 flows between 100 GbE GPU hosts (NVIDIA/nccl#450, the list above, Socket). A host property,
+     * not the NIC's: one flow is moved by one core, and on 100 Gb/s links a core no longer keeps up, the receiver's
+     * copy from kernel to user buffers being the bottleneck (Cai et al., "Understanding Host Network Stack
+     * Overheads", SIGCOMM 2021), so a 25 GbE stream can reach its line rate and a 100/200 GbE stream cannot. The
+     * public runs span about 6x per stream: 0.7 GB/s on the 2x4 GH200 Alps run without the aws-ofi-nccl hook (Socket,
+     * 5.43 GB/s busbw over 8 channels), 2.225 here, 4.05 on the 2x1 L40S run (8.1 GB/s busbw over 2 channels); none
+     * of them states MTU, CPU or kernel, so the 2021 figure stays the default and the rate is calibrated per cluster.
      */
     static final double TCP_STREAM_GBPS = 2.225;
 

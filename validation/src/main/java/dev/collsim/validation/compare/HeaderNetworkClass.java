@@ -54,6 +54,9 @@ public record HeaderNetworkClass(NetworkClass networkClass, String from) {
         }
         boolean verbs = "0".equals(disable) || env.containsKey("NCCL_IB_HCA");
         Optional<NetworkClass> fromLabel = NetworkClass.detect(d.label(), !verbs);
+        if (fromLabel.isPresent() && fromLabel.get() == NetworkClass.SLINGSHOT && PluginAbsent.says(d.label())) {
+            return Optional.of(new HeaderNetworkClass(NetworkClass.SOCKET, PluginAbsent.FROM));
+        }
         if (fromLabel.isPresent()) {
             return Optional.of(new HeaderNetworkClass(fromLabel.get(), "the run's label"));
         }

@@ -69,6 +69,22 @@ class NetworkClassGuessTest {
                 + " read from the header's interconnect")), g.assumptions().toString());
     }
 
+    /**
+     * The CSCS page's run without the aws-ofi-nccl hook (its label "Slingshot, plugin hook not enabled") ran on NCCL's
+     * Socket transport: a Cassini NIC has no IB verbs device, so without the plugin NCCL falls back to Socket
+     * (eth-cscs/cscs-docs nccl.md: a missing plugin otherwise falls "back to e.g. TCP"; {@link PluginAbsent}). The run
+     * with the hook stays Slingshot.
+     */
+    @Test
+    void slingshotWithoutItsPluginRunsOnSockets() throws Exception {
+        String f = "A-allreduce-2x4xGH200-cscs-alps-slingshot-plugin-hook-vs-none.txt";
+        assertEquals(NetworkClass.SLINGSHOT, guess(f, 0).topology().networkClass());
+        assertEquals(NetworkClass.SOCKET, guess(f, 1).topology().networkClass());
+        assertTrue(PluginAbsent.says("without the AWS OFI NCCL hook"));
+        assertTrue(PluginAbsent.says("Slingshot, no net plugin"));
+        assertTrue(!PluginAbsent.says("Slingshot, plugin hook enabled"));
+    }
+
     @Test
     void oneHostHasNoNetworkClassLine() throws Exception {
         ClusterGuess g = guess("A-allreduce-8xA100-azure-ndv4-nccl2.18-busbw-table.txt", 0);

@@ -24,6 +24,7 @@ import dev.collsim.simulator.perf.PerfEstimate;
 import dev.collsim.simulator.perf.PerformanceModel;
 import dev.collsim.simulator.perf.PerformanceParameters;
 import dev.collsim.simulator.perf.SocketStreams;
+import dev.collsim.simulator.perf.StagedNetDuplex;
 import dev.collsim.simulator.bound.FabricBound;
 import dev.collsim.simulator.bound.LeafGroups;
 import dev.collsim.simulator.bound.PhysicalBound;
@@ -113,7 +114,7 @@ public final class PreparedCommunicator {
         // release (docs/nccl-releases.md item 27)
         int nvlMinor = Math.min(runMinor, version.minor());
         int physical = Math.max(nvlMinor, NcclVersion.V2_18_5.minor());
-        ChannelPlan plan = ChannelSearch.search(topology, ranks, s, version, physical);
+        ChannelPlan plan = StagedNetDuplex.apply(ChannelSearch.search(topology, ranks, s, version, physical), s);
         ChannelPlan searched = nvlMinor == physical ? plan : ChannelSearch.search(topology, ranks, s, version, nvlMinor);
         TuningConstants constants = TuningConstants.of(version).forRun(runMinor);
         boolean reported = plan.graphs().ring().latencyInter() > 0 || plan.graphs().tree().latencyInter() > 0;

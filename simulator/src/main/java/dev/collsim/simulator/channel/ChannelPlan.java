@@ -88,6 +88,17 @@ public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalR
         return scaleUp.gbps();
     }
 
+    /**
+     * @param bw per-direction network bandwidth the weakest node's GPUs can feed, GB/s
+     * @return this plan with {@code nodeNetBw} replaced
+     */
+    public ChannelPlan withNodeNetBw(double bw) {
+        return new ChannelPlan(graphs, nRanks, nNodes, maxLocalRanks, minLocalRanks, minSm, maxSm, cpu, hasNvSwitch,
+                nvlsSupport, runtimeChannels, nvlsChannels, p2pChannels, scaleUp, nodeNicBw, gpuPathBw, nicsPerNode,
+                netClass, nicVendor, bw, ringPathBw, pairPathBw, gpuPcieGen, nvlsTuning, localNetsPerGpu,
+                nvlsTimeGraph, ringSwitchHops, nodeNicPortBw);
+    }
+
     /** @return ranks per node (NCCL's float ppn) */
     public double ppn() {
         return (double) nRanks / nNodes;

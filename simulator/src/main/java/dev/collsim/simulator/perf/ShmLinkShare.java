@@ -176,7 +176,8 @@ public final class ShmLinkShare {
      * from the NIC through the node's GPUs back to the NIC (NCCL 2.30.7 {@code src/graph/search.cc
      * ncclTopoSearchRecNet}), whose GPU-GPU hops take the same paths, so {@link CpuRouteRate#ringScale} times them at
      * the same link rates; the NIC hops are the network's ({@code netBusBw}). The SHM share ({@link #shm}) stays on
-     * one node, where it was measured.
+     * one node, where it was measured; between nodes only a lone rank staging its network traffic through host memory
+     * takes its duplex share ({@link StagedNetDuplex}).
      *
      * @param plan the channel plan
      * @return true for a ring through the CPU

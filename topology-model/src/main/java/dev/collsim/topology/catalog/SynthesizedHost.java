@@ -37,6 +37,13 @@ import java.util.Objects;
  * the GPU-NIC path is P2C, as NCCL 2.27 and later type it (GPU to C2C to CPU to PCIe to NIC; before 2.27 NCCL had no
  * P2C and typed it PHB, v2.26.6-1 {@code src/graph/topo.h}), not PIX: no PCIe switch joins a GH200's GPU and NIC.
  *
+ * <p>With {@code nicOnCpu} (a run whose NCCL INFO log prints GPU-NIC distance PHB on its GPU Direct RDMA line, e.g.
+ * {@code GPU Direct RDMA Disabled for GPU 81000 / HCA 0 (distance 6 > 4)} of NCCL 2.16.5), each NIC leaves its GPU's
+ * switch for a root port of its own on the same CPU: GPU to switch to CPU to NIC, which NCCL types PHB (a path through
+ * a host bridge, {@code src/graph/paths.cc}), beyond its default GPU Direct RDMA level (PXB before 2.27, P2C from
+ * 2.27, {@code ncclTopoCheckGdr}). Under GDR off, the staged copies through host memory then share no uplink: the
+ * GPU's link carries the GPU's traffic, the NIC's root port the NIC's.
+ *
  * <p>With {@code nicNuma} set (a data file saying its GPUs sit on other NUMA nodes than the NIC), the NICs leave
  * the GPUs' switches: the GPUs' switches hang off {@link NicNuma#gpuNodes} CPU nodes (consecutive GPUs split evenly),
  * the host's {@link NicNuma#nics} NICs off one more CPU node, each on a root port of its own, every two CPU nodes
@@ -52,9 +59,12 @@ import java.util.Objects;
  * @param gpusPerSwitch GPUs behind each PCIe switch, 1 to gpus (1: one switch per GPU; gpus: all behind one)
  * @param nicNuma       NICs on a NUMA node of their own, or null for NICs on their GPU's PCIe switch (GPU-NIC path
  *                      PIX) and one synthesized Intel CPU
+ * @param nicOnCpu      without {@code nicNuma}: true for each NIC on a CPU root port of its own, x16 of the GPU's
+ *                      PCIe generation, instead of on its GPU's switch, so the GPU-NIC path crosses the host bridge
+ *                      (PHB): a run whose NCCL INFO log prints that distance on its GPU Direct RDMA line
  */
-public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch, NicNuma nicNuma)
-        implements HostType {
+public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch, NicNuma nicNuma,
+        boolean nicOnCpu) implements HostType {
 
     /**
      * A host whose NICs sit on another NUMA node than its GPUs.
@@ -98,7 +108,20 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
      * @param gpusPerSwitch GPUs behind each PCIe switch, 1 to gpus
      */
     public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch) {
-        this(gpu, gpus, nicSpeed, gpusPerSwitch, null);
+        this(gpu, gpus, nicSpeed, gpusPerSwitch, null, false);
+    }
+
+    /**
+     * Each NIC on its GPU's PCIe switch, or on a NUMA node of its own.
+     *
+     * @param gpu           the GPU SKU
+     * @param gpus          GPUs per host, >= 1
+     * @param nicSpeed      compute NIC port speed
+     * @param gpusPerSwitch GPUs behind each PCIe switch, 1 to gpus
+     * @param nicNuma       NICs on a NUMA node of their own, or null
+     */
+    public SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, int gpusPerSwitch, NicNuma nicNuma) {
+        this(gpu, gpus, nicSpeed, gpusPerSwitch, nicNuma, false);
     }
 
     /**
@@ -114,6 +137,9 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
         }
         if (gpusPerSwitch < 1 || gpusPerSwitch > gpus) {
             throw new IllegalArgumentException("GPUs per PCIe switch must be 1 to " + gpus + ", got " + gpusPerSwitch);
+        }
+        if (nicOnCpu && nicNuma != null) {
+            throw new IllegalArgumentException("a NIC on the GPUs' CPU and on a NUMA node of its own at once");
         }
     }
 
@@ -131,7 +157,7 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
     public String name() {
         return "synth-" + gpus + "x-" + gpu.model().name().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase(Locale.ROOT)
                 .replaceAll("-+$", "") + (sharedSwitch() ? "-one-switch" : switchGroups() ? "-" + gpusPerSwitch
-                        + "-per-switch" : "") + (nicNuma != null ? "-nic-numa-apart" : "");
+                        + "-per-switch" : "") + (nicNuma != null ? "-nic-numa-apart" : nicOnCpu ? "-nic-on-cpu" : "");
     }
 
     @Override
@@ -202,6 +228,12 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
                     + " NVLink-C2C with one " + Math.round(nicSpeed.gbits())
                     + " Gb/s NIC on that Grace's PCIe Gen5 x16 (GPU-NIC path P2C, PHB before NCCL 2.27; GPUDirect RDMA"
                     + " on)");
+            return a;
+        }
+        if (nicOnCpu) {
+            a.add("one CPU socket; " + switches(pcie) + "; one " + Math.round(nicSpeed.gbits()) + " Gb/s NIC per GPU"
+                    + " on a CPU root port of its own (GPU-NIC path PHB, the distance the NCCL INFO log's GPU Direct"
+                    + " RDMA line prints; GPUDirect RDMA only at NCCL_NET_GDR_LEVEL PHB or SYS)");
             return a;
         }
         String where = switches(pcie) + (gpusPerSwitch > 1 ? ", one " : " with one ");
@@ -300,7 +332,7 @@ public record SynthesizedHost(GpuModels.Sku gpu, int gpus, Bandwidth nicSpeed, i
             shared = sw;
             ctx.pcie(sw, g, m.pcieGen(), m.pcieWidth());
             if (nicNode == null) {
-                ctx.pcie(sw, ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i), m.pcieGen(), 16);
+                ctx.pcie(nicOnCpu ? cpus.get(0) : sw, ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i), m.pcieGen(), 16);
             } else if (i < nicNuma.nics()) {
                 ctx.pcie(nicNode, ctx.nic(i, "mlx5_" + i, nicSpeed, gdr(), i), nicNuma.cpu().rootPort(m.pcieGen()), 16);
             }

@@ -176,4 +176,23 @@ class SynthesizedHostTest {
         Topology one = host("GH200 96GB", 1);
         assertEquals(PathType.P2C, PathFinder.of(one).path("h0/gpu0", "h0/nic0").type());
     }
+
+    /**
+     * A NIC on a CPU root port of its own (nicOnCpu): GPU to its switch to the CPU to the NIC crosses a host bridge,
+     * which NCCL types PHB (NCCL 2.30.7 {@code src/graph/topo.h}: PATH_PHB "traversing a PCIe Host Bridge"); the
+     * A100 PCIe file's log prints that distance (NCCL 2.16.5 {@code distance 6}). The physical path is PCIe Gen4 x16
+     * all the way (25.0 GB/s is the 200 Gb/s NIC's port, below the links), and the NIC is no longer on a switch.
+     */
+    @Test
+    void nicOnItsOwnRootPortGivesPhb() {
+        GpuModels.Sku sku = GpuModels.sku("A100-PCIE-40GB").orElseThrow();
+        SynthesizedHost type = new SynthesizedHost(sku, 1, Bandwidth.ofGbits(200), 1, null, true);
+        Topology t = Catalog.standalone(type, 1);
+        var p = PathFinder.of(t).path("h0/gpu0", "h0/nic0");
+        assertEquals(PathType.PHB, p.type(), p.toString());
+        assertEquals(25.0, p.physical().gbps(), 1e-9);
+        assertTrue(type.name().endsWith("-nic-on-cpu"), type.name());
+        assertTrue(type.assumptions(2).stream().anyMatch(a -> a.contains("GPU-NIC path PHB")),
+                type.assumptions(2).toString());
+    }
 }

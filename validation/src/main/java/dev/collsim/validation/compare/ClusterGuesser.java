@@ -5,6 +5,7 @@ import dev.collsim.hardware.GpuModels;
 import dev.collsim.io.InputException;
 import dev.collsim.topology.Gpu;
 import dev.collsim.topology.NetworkClass;
+import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.catalog.Catalog;
 import dev.collsim.topology.catalog.HostType;
@@ -14,6 +15,8 @@ import dev.collsim.units.Bandwidth;
 import dev.collsim.topology.io.ClusterLoader;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.HeaderNics;
+import dev.collsim.validation.ingest.NcclRelease;
+import dev.collsim.validation.ingest.NetworkLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -160,9 +163,10 @@ public final class ClusterGuesser {
             sku = new GpuModels.Sku(sku.model().withoutNvlink(), sku.variant());
             assumptions.add("no NVLink bridge between the GPUs, read from the header");
         }
+        SynthesizedHost.NicNuma numa = hosts > 1 ? HeaderPcie.nicNuma(d, perHost).orElse(null) : null;
+        boolean nicOnCpu = hosts > 1 && numa == null && loggedGpuNicPath(d).orElse(PathType.PIX) == PathType.PHB;
         SynthesizedHost type = new SynthesizedHost(sku, perHost,
-                Bandwidth.ofGbits(gbits), HeaderPcie.gpusPerSwitch(d, perHost),
-                hosts > 1 ? HeaderPcie.nicNuma(d, perHost).orElse(null) : null);
+                Bandwidth.ofGbits(gbits), HeaderPcie.gpusPerSwitch(d, perHost), numa, nicOnCpu);
         assumptions.addAll(type.assumptions(hosts));
         if (hosts > 1) {
             String from = logged.isPresent() ? "read from the NCCL INFO log"
@@ -173,6 +177,26 @@ public final class ClusterGuesser {
         Topology topo = network(d, build(type, hosts), type, assumptions);
         return Optional.of(new ClusterGuess(topo, ranks(topo, hosts, perHost, d.nRanks()), "synthesized:"
                 + type.name(), assumptions));
+    }
+
+    /**
+     * The GPU-NIC path type a run's NCCL INFO log prints on its GPU Direct RDMA line ({@code (distance 6 > 4)}), read
+     * with the run's release ({@link NcclRelease#pathType}). Taken from an Enabled line, or a Disabled one whose level
+     * is PXB or farther: NCCL routes a path it refuses GDR through the CPU before connecting (NCCL 2.16.5
+     * {@code src/graph/paths.cc ncclTopoComputePaths}, {@code addInterStep} when {@code ncclTopoCheckGdr} says no), so
+     * under a level below PXB a PIX path may print as PHB; at PXB or farther a refused path was already beyond PXB.
+     *
+     * @param d the dataset
+     * @return the type; empty when the log prints no distance, the release is unknown, or the line is not conclusive
+     */
+    static Optional<PathType> loggedGpuNicPath(Dataset d) {
+        NetworkLog.GdrDistance g = d.log().net().gdrDistance();
+        NcclRelease r = d.ncclRelease();
+        Optional<PathType> level = r.pathType(g.level());
+        if (!d.log().net().gdr().on() && level.map(l -> l.ordinal() < PathType.PXB.ordinal()).orElse(true)) {
+            return Optional.empty();
+        }
+        return r.pathType(g.distance());
     }
 
     /**

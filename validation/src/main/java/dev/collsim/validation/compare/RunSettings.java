@@ -1,5 +1,8 @@
 package dev.collsim.validation.compare;
 
+import dev.collsim.topology.PathType;
+import dev.collsim.topology.Topology;
+import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.NetworkLog;
 import java.util.List;
@@ -68,7 +71,8 @@ public final class RunSettings {
      * GDR was off is modelled with {@code NCCL_NET_GDR_LEVEL=LOC} (NCCL never uses GDR at that level, NCCL 2.30
      * {@code src/graph/paths.cc} {@code ncclTopoCheckGdr}), unless the run set the variable itself. A run whose log
      * says GDR was on drops its own NCCL_NET_GDR_LEVEL: the real GPU-NIC paths were within that level, which the
-     * guessed host's paths need not be. Only between hosts does it matter.
+     * guessed host's paths need not be; unless the guessed path is the one the log prints
+     * ({@link #guessedPathIsLogged}), where the level is kept. Only between hosts does it matter.
      *
      * @return the assumption line when {@code settings} was changed
      */
@@ -78,6 +82,11 @@ public final class RunSettings {
             return Optional.empty();
         }
         if (gdr.on()) {
+            if (settings.containsKey("NCCL_NET_GDR_LEVEL") && guessedPathIsLogged(d, c)) {
+                return Optional.of("GPU Direct RDMA on as the NCCL INFO log says (line " + gdr.line() + "):"
+                        + " NCCL_NET_GDR_LEVEL=" + settings.get("NCCL_NET_GDR_LEVEL") + " applied, the guessed"
+                        + " GPU-NIC path being the distance the log prints");
+            }
             String level = settings.remove("NCCL_NET_GDR_LEVEL");
             return level == null ? Optional.empty() : Optional.of("GPU Direct RDMA on as the NCCL INFO log says (line "
                     + gdr.line() + "): NCCL_NET_GDR_LEVEL=" + level + " not applied to the guessed GPU-NIC paths");
@@ -88,6 +97,20 @@ public final class RunSettings {
         settings.put("NCCL_NET_GDR_LEVEL", "LOC");
         return Optional.of("GPU Direct RDMA off as the NCCL INFO log says (line " + gdr.line()
                 + "): modelled as NCCL_NET_GDR_LEVEL=LOC");
+    }
+
+    /**
+     * @return true when the guessed cluster's first GPU reaches its host's first NIC at the path type the run's NCCL
+     *         INFO log prints on its GPU Direct RDMA line ({@link ClusterGuesser#loggedGpuNicPath}): the run's own
+     *         GDR level then means on the guessed path what it meant on the real one
+     */
+    private static boolean guessedPathIsLogged(Dataset d, ClusterGuess c) {
+        Optional<PathType> logged = ClusterGuesser.loggedGpuNicPath(d);
+        Topology t = c.topology();
+        if (logged.isEmpty() || t.gpusOf(0).isEmpty() || t.nicsOf(0).isEmpty()) {
+            return false;
+        }
+        return PathFinder.of(t).path(t.gpusOf(0).get(0), t.nicsOf(0).get(0)).type() == logged.get();
     }
 
     /**

@@ -1,8 +1,11 @@
 package dev.collsim.validation.ingest;
 
+import dev.collsim.topology.PathType;
 import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.YearMonth;
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -136,6 +139,44 @@ public record NcclRelease(int minor, int patch) {
 
     private boolean newerThan(NcclRelease o) {
         return minor != o.minor ? minor > o.minor : patch > o.patch;
+    }
+
+    /** NCCL's path-type numbers from 2.12 to 2.25 ({@code src/graph/topo.h}, read at v2.12.7-1, v2.16.5-1, v2.25.1-1). */
+    private static final List<PathType> PATHS_2_12 = List.of(PathType.LOC, PathType.NVL, PathType.NVB, PathType.PIX,
+            PathType.PXB, PathType.PXN, PathType.PHB, PathType.SYS);
+    /** Before 2.12 (no PXN; read at v2.8.4-1 and v2.11.4-1). */
+    private static final List<PathType> PATHS_2_8 = List.of(PathType.LOC, PathType.NVL, PathType.NVB, PathType.PIX,
+            PathType.PXB, PathType.PHB, PathType.SYS);
+    /** 2.26 (C2C added; read at v2.26.2-1 and v2.26.6-1). */
+    private static final List<PathType> PATHS_2_26 = List.of(PathType.LOC, PathType.NVL, PathType.NVB, PathType.C2C,
+            PathType.PIX, PathType.PXB, PathType.PXN, PathType.PHB, PathType.SYS);
+    /** 2.27.3 (P2C added after PXN; read at v2.27.3-1). */
+    private static final List<PathType> PATHS_2_27_3 = List.of(PathType.LOC, PathType.NVL, PathType.NVB,
+            PathType.C2C, PathType.PIX, PathType.PXB, PathType.PXN, PathType.P2C, PathType.PHB, PathType.SYS);
+    /** 2.27.5 on (P2C before PXN, collsim's {@link PathType} order; read at v2.27.5-1, v2.29.7-1, v2.30.7-1). */
+    private static final List<PathType> PATHS_2_27_5 = List.of(PathType.LOC, PathType.NVL, PathType.NVB,
+            PathType.C2C, PathType.PIX, PathType.PXB, PathType.P2C, PathType.PXN, PathType.PHB, PathType.SYS);
+
+    /**
+     * The path type an NCCL path-type number of this release means, as its INFO lines print them (the GPU Direct RDMA
+     * line's {@code distance 6 > 4}, {@link NetworkLog.GdrDistance}). The numbers are NCCL's {@code PATH_*} defines,
+     * which moved: PXN was added in 2.12, C2C in 2.26, P2C in 2.27 (after PXN in 2.27.3, before it from 2.27.5); so
+     * 6 is PHB in 2.16.5 but PXN in 2.26. Only LOC to SYS are mapped (NET and DIS are not GPU-NIC distances).
+     *
+     * @param number the printed number
+     * @return the type; empty when the release is unknown, the number out of range, or its meaning differs among the
+     *         patches of a release stated without its patch (2.27)
+     */
+    public Optional<PathType> pathType(int number) {
+        if (!known() || number < 0) {
+            return Optional.empty();
+        }
+        List<PathType> order = minor < 12 ? PATHS_2_8 : minor < 26 ? PATHS_2_12 : minor == 26 ? PATHS_2_26
+                : minor > 27 || patch >= 5 ? PATHS_2_27_5 : PATHS_2_27_3;
+        if (number >= order.size() || minor == 27 && patch < 0 && order.get(number) != PATHS_2_27_5.get(number)) {
+            return Optional.empty();
+        }
+        return Optional.of(order.get(number));
     }
 
     /** @return true when the run states a release */

@@ -24,15 +24,17 @@ import java.util.OptionalDouble;
  * @param ofiProvider aws-ofi-nccl's provider ({@code efa}, ...), or empty
  * @param ofiNics     NICs aws-ofi-nccl found, 0 when not said
  * @param gdr         GPU Direct RDMA as the log shows it
+ * @param gdrDistance the GPU-NIC distance and GDR level NCCL printed on that GPU Direct RDMA line
+ *                    ({@link GdrDistance#NONE} when the line printed none, or the word came from a connection)
  * @param nvls        NVLS multicast support as the log shows it
  * @param collNet     CollNet (SHARP) as the log shows it
  */
 public record NetworkLog(String used, List<Device> devices, boolean ibNotFound, String ofiProvider, int ofiNics,
-        State gdr, State nvls, State collNet) {
+        State gdr, GdrDistance gdrDistance, State nvls, State collNet) {
 
     /** Nothing said about the network. */
-    public static final NetworkLog EMPTY = new NetworkLog("", List.of(), false, "", 0, State.UNKNOWN, State.UNKNOWN,
-            State.UNKNOWN);
+    public static final NetworkLog EMPTY = new NetworkLog("", List.of(), false, "", 0, State.UNKNOWN,
+            GdrDistance.NONE, State.UNKNOWN, State.UNKNOWN);
 
     /** Copies the device list. */
     public NetworkLog {
@@ -49,6 +51,20 @@ public record NetworkLog(String used, List<Device> devices, boolean ibNotFound, 
     public record State(boolean known, boolean on, int line) {
         /** Not said. */
         public static final State UNKNOWN = new State(false, false, 0);
+    }
+
+    /**
+     * The numbers of NCCL's {@code GPU Direct RDMA Enabled for GPU 81000 / HCA 0 (distance 6 <= 7), read 0} and
+     * {@code ... Disabled ... (distance 6 > 4)} (NCCL 2.16.5 to 2.30.7 {@code src/graph/paths.cc ncclTopoCheckGdr}):
+     * the GPU-NIC path type (the relay GPU's for a PXN path) and the GDR level in force, both as NCCL's path-type
+     * numbers, whose meaning changed between releases ({@link NcclRelease#pathType}).
+     *
+     * @param distance the path type number, -1 when not printed
+     * @param level    the level number, -1 when not printed
+     */
+    public record GdrDistance(int distance, int level) {
+        /** Not printed. */
+        public static final GdrDistance NONE = new GdrDistance(-1, -1);
     }
 
     /**

@@ -22,7 +22,8 @@ final class NetworkLogCollector {
     private static final Pattern SOCKET_SPEED = Pattern.compile("^Found network interface (\\S+) with speed (\\d+) Mbps");
     private static final Pattern OFI = Pattern.compile(
             "^NET/OFI Selected [Pp]rovider is ([^,\\s]+)(?:, fabric is [^\\s(]+)?.*?(?:\\(found (\\d+) nics\\))?$");
-    private static final Pattern GDR = Pattern.compile("GPU Direct RDMA (Enabled|Disabled)");
+    private static final Pattern GDR = Pattern.compile(
+            "GPU Direct RDMA (Enabled|Disabled)(?: for GPU \\S+ / HCA \\d+ \\(distance (\\d+) (?:>|<=) (\\d+)\\))?");
     private static final Pattern NVLS = Pattern.compile("NVLS multicast support is (not )?available");
 
     private final Map<String, NetworkLog.Device> devices = new LinkedHashMap<>();
@@ -30,6 +31,7 @@ final class NetworkLogCollector {
     private String ofiProvider = "";
     private int ofiNics;
     private NetworkLog.State gdr = NetworkLog.State.UNKNOWN;
+    private NetworkLog.GdrDistance gdrDistance = NetworkLog.GdrDistance.NONE;
     private NetworkLog.State nvls = NetworkLog.State.UNKNOWN;
     private NetworkLog.State collNet = NetworkLog.State.UNKNOWN;
 
@@ -65,6 +67,8 @@ final class NetworkLogCollector {
             // one HCA or GPU without it is enough to say "off" for the run; keep the first "off" line
             if (!gdr.known() || gdr.on() && !on) {
                 gdr = new NetworkLog.State(true, on, line);
+                gdrDistance = m.group(2) == null ? NetworkLog.GdrDistance.NONE : new NetworkLog.GdrDistance(
+                        NumberField.count(m, 2, "GDR distance"), NumberField.count(m, 3, "GDR level"));
             }
         } else if ((m = NVLS.matcher(msg)).find()) {
             if (!nvls.known()) {
@@ -116,6 +120,7 @@ final class NetworkLogCollector {
         List<NetworkLog.Device> list = devices.entrySet().stream().map(e -> new NetworkLog.Device(
                 e.getValue().transport(), e.getValue().name(), e.getValue().linkLayer(),
                 speeds.getOrDefault(e.getKey(), Double.NaN), e.getValue().line())).toList();
-        return new NetworkLog(used, list, ibNotFound, ofiProvider, ofiNics, g, nvls, c);
+        return new NetworkLog(used, list, ibNotFound, ofiProvider, ofiNics, g, g == gdr ? gdrDistance
+                : NetworkLog.GdrDistance.NONE, nvls, c);
     }
 }

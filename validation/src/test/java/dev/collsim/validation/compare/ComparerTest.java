@@ -96,6 +96,26 @@ class ComparerTest {
     }
 
     /**
+     * The A100 PCIe pair prints its GPU-NIC distance on NCCL 2.16.5's GPU Direct RDMA line: run 2 (table at line 152)
+     * {@code Disabled for GPU 81000 / HCA 0 (distance 6 > 4)} (line 146), run 4 (line 272) {@code Enabled ...
+     * (distance 6 <= 7)} under NCCL_NET_GDR_LEVEL=SYS (line 265); 6 is PATH_PHB in 2.16.5 ({@code src/graph/topo.h}).
+     * The synthesized host therefore puts the NIC on a CPU root port of its own (PHB), not on the GPU's switch, and
+     * run 4's own level, which the log shows met on that path, is applied.
+     */
+    @Test
+    void theLoggedGdrDistanceBuildsTheGuessedHost() throws Exception {
+        List<Dataset> runs = Corpus.read(
+                "A-allreduce-2x1xA100pcie-40GB-hdr-ib-gdr-off-vs-on-linear-steps-nccl2.16.txt");
+        Dataset off = runs.stream().filter(d -> d.line() == 152).findFirst().orElseThrow();
+        List<String> a = comparer.compare(off, Optional.empty()).cluster().assumptions();
+        assertTrue(a.stream().anyMatch(x -> x.contains("GPU-NIC path PHB")), a.toString());
+        assertTrue(a.stream().noneMatch(x -> x.contains("GPU-NIC path PIX")), a.toString());
+        Dataset on = runs.stream().filter(d -> d.line() == 272).findFirst().orElseThrow();
+        List<String> b = comparer.compare(on, Optional.empty()).cluster().assumptions();
+        assertTrue(b.stream().anyMatch(x -> x.contains("NCCL_NET_GDR_LEVEL=SYS applied")), b.toString());
+    }
+
+    /**
      * The Dell XE9680 run sets NCCL_NET_GDR_LEVEL=1 (PIX) and has no NCCL INFO log; collsim guesses a catalog DGX H100,
      * whose GPU and NIC are PXB apart, where PIX would turn GDR off and stage every network byte through the CPU. The
      * level names a distance on the run's own paths, so on the guessed host it is not applied (and not listed as

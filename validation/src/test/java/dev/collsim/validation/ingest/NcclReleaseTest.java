@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.collsim.topology.PathType;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The NCCL release a file states, from the texts and codes the corpus holds. */
@@ -88,5 +90,30 @@ class NcclReleaseTest {
     void theReadersStateItOnTheDataset() {
         Dataset d = Corpus.read("A-allreduce-alltoall-GB200-NVL72-oci-1to48nodes-mnnvl-nccl2.27.txt").get(0);
         assertEquals(new NcclRelease(27, 3), d.ncclRelease());
+    }
+
+    /**
+     * NCCL's path-type numbers as each release defines them ({@code #define PATH_*} of {@code src/graph/topo.h},
+     * {@code src/include/graph.h} from 2.30), read at the tags: v2.16.5-1 PHB 6, SYS 7; v2.26.6-1 C2C 3, PXN 6, PHB 7;
+     * v2.27.3-1 PXN 6, P2C 7, PHB 8; v2.27.5-1 and v2.30.7-1 P2C 6, PXN 7, PHB 8, SYS 9; v2.11.4-1 PHB 5 (no PXN).
+     * The A100 PCIe file's NCCL 2.16.5 lines {@code (distance 6 > 4)} and {@code (distance 7 <= 7)} are PHB beyond PXB
+     * and SYS within SYS.
+     */
+    @Test
+    void pathTypeNumbersFollowTheRelease() {
+        NcclRelease r216 = new NcclRelease(16, 5);
+        assertEquals(Optional.of(PathType.PHB), r216.pathType(6));
+        assertEquals(Optional.of(PathType.PXB), r216.pathType(4));
+        assertEquals(Optional.of(PathType.SYS), r216.pathType(7));
+        assertEquals(Optional.of(PathType.PXN), new NcclRelease(26, 6).pathType(6));
+        assertEquals(Optional.of(PathType.PHB), new NcclRelease(26, 6).pathType(7));
+        assertEquals(Optional.of(PathType.P2C), new NcclRelease(27, 3).pathType(7));
+        assertEquals(Optional.of(PathType.P2C), new NcclRelease(30, 7).pathType(6));
+        assertEquals(Optional.of(PathType.PHB), new NcclRelease(30, 7).pathType(8));
+        assertEquals(Optional.of(PathType.PHB), new NcclRelease(11, 4).pathType(5));
+        assertEquals(Optional.of(PathType.PHB), new NcclRelease(27, -1).pathType(8), "8 is PHB in every 2.27");
+        assertEquals(Optional.empty(), new NcclRelease(27, -1).pathType(6), "6 is PXN in 2.27.3, P2C in 2.27.5");
+        assertEquals(Optional.empty(), NcclRelease.UNKNOWN.pathType(6));
+        assertEquals(Optional.empty(), r216.pathType(8), "NET and DIS are no GPU-NIC distance");
     }
 }

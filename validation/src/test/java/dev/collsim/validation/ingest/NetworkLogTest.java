@@ -152,4 +152,22 @@ class NetworkLogTest {
         assertFalse(mixed.ibByDeviceList());
         assertEquals(Optional.empty(), mixed.networkClass());
     }
+
+    /**
+     * NCCL 2.16.5 {@code src/graph/paths.cc ncclTopoCheckGdr} lines 393 and 398: {@code "GPU Direct RDMA Disabled for
+     * GPU %lx / HCA %d (distance %d > %d)"} and {@code "... Enabled ... (distance %d <= %d), read %d"}; lines as the
+     * A100 PCIe file prints them (A-allreduce-2x1xA100pcie-40GB-hdr-ib-gdr-off-vs-on-linear-steps-nccl2.16.txt lines
+     * 20 and 189). The distance and level of the line that gives GDR's state are kept.
+     */
+    @Test
+    void gdrLineDistanceAndLevel() {
+        NetworkLog off = read("n013:1:2 [0] NCCL INFO GPU Direct RDMA Disabled for GPU 81000 / HCA 0 (distance 6 > 4)");
+        assertEquals(new NetworkLog.State(true, false, 1), off.gdr());
+        assertEquals(new NetworkLog.GdrDistance(6, 4), off.gdrDistance());
+        NetworkLog on = read("n013:1:2 [0] NCCL INFO GPU Direct RDMA Enabled for GPU 1000 / HCA 0 (distance 7 <= 7),"
+                + " read 0");
+        assertEquals(new NetworkLog.GdrDistance(7, 7), on.gdrDistance());
+        NetworkLog word = read("h:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'");
+        assertEquals(NetworkLog.GdrDistance.NONE, word.gdrDistance());
+    }
 }

@@ -180,4 +180,27 @@ class RingChannelRateTest {
         assertFalse(RingChannelRate.oneNodeRateBetweenNodes(Algorithm.TREE, GpuGeneration.HOPPER));
         assertFalse(RingChannelRate.oneNodeRateBetweenNodes(Algorithm.RING, GpuGeneration.BLACKWELL));
     }
+
+    /**
+     * One GPU and one NIC per host, 2 hosts (GCP A3 Ultra, as the DraNet 1-GPU 1-NIC pods run:
+     * A-allgather-2x1xH200-gke-a3ultra-dranet-1gpu-1nic-roce-gib-nccl2.25.txt), worked out from NCCL 2.26.6: the
+     * GPU-NIC path is the ConnectX-7's PCIe Gen5 x16, 16 x 240 / 80 = 48 GB/s ({@code src/graph/topo.cc}, below the
+     * 400 Gb/s port's 50), so the ring search starts and ends at {@code sm90SpeedArrayInter[0]} = 48: one channel
+     * (a second finds no bandwidth left on the path); {@code ncclTopoDupChannels} doubles it into 2 x 24 (bwIntra 48 >=
+     * 25, and 1 channel is not above 4); {@code ncclTopoPostset} doubles the channels again ("Duplication should be
+     * complete now", 4), and its "4 compute channels per search channel" step needs bwIntra above 45, so 4 runtime
+     * channels. Their entry, 2 x 24 = 48 GB/s x Simple's 0.98, is above the one NIC at RoCE's line-rate share, 0.90 x
+     * 50 = 45 GB/s busbw (2 ranks: busbw = algbw for AllReduce), which holds. Measured on the same shape: the B200
+     * in-place AllGather 45.14 GB/s at 1 GiB (A-allgather-1x2-2x1xB200-gke-a4-nvidia-dra-dranet-gib-nccl2.26.txt
+     * line 85, in-place column).
+     */
+    @Test
+    void oneGpuOneNicPerHostRunsFourChannelsAtTheNic() throws Exception {
+        Topology t = ClusterLoader.load("a3-ultragpu-8gx2");
+        Prediction p = new NcclPredictor().predict(new PredictionRequest(t, List.of(t.gpus().get(0),
+                t.gpus().get(8)), Collective.ALL_REDUCE, 8L << 30, DataType.FLOAT, RedOp.SUM,
+                NcclSettings.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"))));
+        assertEquals(4, p.nChannels(), p.toString());
+        assertEquals(45.0, p.busBw(), 45.0 * 0.005, p.toString());
+    }
 }

@@ -201,8 +201,12 @@ public final class NetTransport {
      * ranks in turn, so a rank's proxy serves max(1, channels / ranks per node) sending connections and the node posts
      * {@code channels x message / (postUs x that)} per microsecond, where NCCL's latency charges {@link #postUs} once
      * per ring step as if the channels posted in parallel. Receives are not charged apart: NCCL's figure is the cost
-     * of a step. With PXN a send is posted by the proxy of the rank next to the NIC; not modelled (rail-local NICs need
-     * none). Applies to every protocol (each posts one send per step); not on one node nor to the other algorithms.
+     * of a step. One send is one post: NCCL 2.22.3 {@code src/transport/net_ib.cc ncclIbMultiSend} issues one
+     * {@code ibv_post_send} per send on one queue pair (NCCL_IB_QPS_PER_CONNECTION adds queue pairs used in turn; only
+     * NCCL_IB_SPLIT_DATA_ON_QPS=1, default 0, spreads a send over all of them). With PXN a send is posted by the proxy
+     * of the rank next to the NIC; not modelled (rail-local NICs need none; where each channel enters and leaves a node
+     * through one NIC, as on Snellius's HGX 4-GPU boards, the NIC's rank serves as many connections as the count
+     * above). Applies to every protocol (each posts one send per step); not on one node nor to the other algorithms.
      *
      * @param message  data bytes of one send ({@link #messageBytes})
      * @param channels channels of the call (may be fractional, >= 1)

@@ -50,7 +50,18 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
          * its 3 peers (HGX H100 4-GPU: 18 NVLink4 per GPU, so 6 per pair, {@code NV6} in {@code nvidia-smi topo -m});
          * each GPU and NIC on a CPU root port of its own (no PCIe switch on the board).
          */
-        HGX4
+        HGX4,
+        /**
+         * HGX 4-GPU board as {@link #HGX4}, but with one NIC per GPU and each GPU with its NIC under one PCIe switch
+         * on a CPU root port (a GPU and its NIC PXB apart, as on the 8-GPU boards): GPU Direct RDMA at NCCL's
+         * default level (PXB), and PXN through the NIC's GPU for the other GPUs.
+         */
+        HGX4_SWITCHED;
+
+        /** @return true for a 4-GPU board whose GPUs are joined directly by NVLink ({@link #HGX4}, {@link #HGX4_SWITCHED}) */
+        public boolean direct() {
+            return this == HGX4 || this == HGX4_SWITCHED;
+        }
     }
 
     /** Validates and copies. */
@@ -62,11 +73,14 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
         Objects.requireNonNull(cpuModel, "cpuModel");
         Objects.requireNonNull(nicModel, "nicModel");
         aliases = List.copyOf(aliases);
-        if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < (layout == Layout.HGX4 ? 0 : 1)) {
+        if (gpus < 1 || nics < 1 || nicGbits <= 0 || nvSwitchChips < (layout.direct() ? 0 : 1)) {
             throw new IllegalArgumentException(name + ": GPUs, NICs, NIC speed and NVSwitch chips must be positive");
         }
-        if (layout == Layout.HGX4 && (gpus != 4 || nvSwitchChips != 0)) {
+        if (layout.direct() && (gpus != 4 || nvSwitchChips != 0)) {
             throw new IllegalArgumentException(name + ": an HGX 4-GPU board has 4 GPUs and no NVSwitch");
+        }
+        if (layout == Layout.HGX4_SWITCHED && nics != gpus) {
+            throw new IllegalArgumentException(name + ": hgx4_switched puts one NIC beside each GPU: 4 NICs");
         }
         if (layout != Layout.NVL72 && cpuModel.interSocket().isEmpty()) {
             throw new IllegalArgumentException(name + ": CPU '" + cpu + "' (" + cpuModel.family() + ") has no"
@@ -104,7 +118,7 @@ public record SystemEntry(String name, List<String> aliases, String provider, Gp
      */
     public String describe(int traysPerDomain) {
         int domainGpus = traysPerDomain * gpus;
-        String nvlink = layout == Layout.HGX4
+        String nvlink = layout.direct()
                 ? "direct NVLink, no NVSwitch (NV" + gpu.model().nvlinks() / (gpus - 1) + " per GPU pair)"
                 : layout != Layout.NVL72 ? nvSwitchChips + " NVSwitch (NV" + gpu.model().nvlinks() + ")"
                 : domainGpus >= Gb200Nvl72Tray.DOMAIN_GPUS ? "NVL72 tray (72-GPU NVLink domain)"

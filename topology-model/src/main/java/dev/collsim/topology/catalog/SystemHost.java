@@ -32,7 +32,9 @@ import java.util.Objects;
  * port's 50 GB/s; a row that names no NIC model keeps the switch's generation. An HGX 4-GPU board
  * ({@link SystemEntry.Layout#HGX4}): two sockets as above, no NVSwitch, every GPU pair joined directly by the GPU's
  * NVLinks divided among its 3 peers, each GPU and each NIC on a CPU root port of its own (GPUs 0-1 and the first half
- * of the NICs on socket 0, the rest on socket 1), so a GPU and a NIC of one socket are PHB apart. Immutable.
+ * of the NICs on socket 0, the rest on socket 1), so a GPU and a NIC of one socket are PHB apart. An HGX 4-GPU board
+ * with one NIC per GPU under a shared PCIe switch ({@link SystemEntry.Layout#HGX4_SWITCHED}): the HGX board's groups
+ * above, one GPU and one NIC each (PXB apart), with the 4-GPU board's direct NVLinks. Immutable.
  *
  * @param entry the system's row
  */
@@ -98,12 +100,14 @@ public record SystemHost(SystemEntry entry) implements HostType {
             addDirectBoard(ctx);
             return;
         }
+        boolean direct = entry.layout().direct();
         GpuModel m = entry.gpu().model();
         PcieGen gen = m.pcieGen();
         CpuModel cpu = entry.cpuModel();
         PcieGen rootGen = cpu.rootPort(gen);
         Cpu[] cpus = ctx.twoSockets(cpu, entry.cpu(), cpu.socketLink());
-        NvSwitch nvs = ctx.nvSwitch(0, entry.nvSwitchChips());
+        NvSwitch nvs = direct ? null : ctx.nvSwitch(0, entry.nvSwitchChips());
+        List<Gpu> placed = new ArrayList<>();
         int groups = entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
         int gpusPer = entry.gpus() / groups;
         int nicsPer = entry.gpuDirect() ? entry.nics() / groups : 0;
@@ -118,7 +122,12 @@ public record SystemHost(SystemEntry entry) implements HostType {
                 ctx.pcie(top, bridge, gen, 16);
                 Gpu g = ctx.gpu(k * gpusPer + j, entry.gpu());
                 ctx.pcie(bridge, g, gen, m.pcieWidth());
-                ctx.nvlink(g, nvs, m.nvlinks(), m.nvlink());
+                if (direct) {
+                    placed.forEach(peer -> ctx.nvlink(peer, g, m.nvlinks() / (entry.gpus() - 1), m.nvlink()));
+                    placed.add(g);
+                } else {
+                    ctx.nvlink(g, nvs, m.nvlinks(), m.nvlink());
+                }
             }
             for (int j = 0; j < devices; j++) {
                 PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);

@@ -61,6 +61,33 @@ class HgxFourGpuBoardTest {
         }
     }
 
+    /**
+     * The SURF Snellius gcn H100 node ({@link SystemEntry.Layout#HGX4_SWITCHED}): each GPU with its own NIC under one
+     * PCIe switch, so GPU i and NIC i are PXB apart and NCCL's default GDR level (PXB, NCCL 2.22.3 {@code
+     * src/graph/paths.cc ncclTopoCheckGdr}) turns GPU Direct RDMA on; every other NIC is reached through its own GPU
+     * over NVLink (PXN: {@code ncclTopoComputePaths} needs that GPU's path to the NIC at PXB or closer). The
+     * dataset's NCCL 2.22.3 log (A-allreduce-2x4xH100-snellius-ib-4x200g-nccl2.22.txt, no NCCL_NET_GDR_LEVEL set)
+     * shows both: each ring channel's NET/IB connection {@code /GDRDMA}, and GPU 3's send through GPU 0's NIC as
+     * {@code NET/IB/2(0)}. The GPUs stay NV6 to each other.
+     */
+    @Test
+    void snelliusHasEachGpuPxbFromItsOwnNicAndPxnToTheOthers() {
+        HostPaths hp = PathFinder.of(Catalog.standalone(Catalog.hostType("snellius-gcn-h100").orElseThrow(), 1))
+                .host(0);
+        assertEquals(4, hp.nics().size());
+        for (int i = 0; i < 4; i++) {
+            Gpu g = hp.gpus().get(i);
+            for (int n = 0; n < 4; n++) {
+                assertEquals(n == i ? PathType.PXB : PathType.PXN, hp.path(g, hp.nics().get(n)).type(), g.id() + n);
+            }
+            for (int j = 0; j < 4; j++) {
+                if (j != i) {
+                    assertEquals(123.6, hp.path(g, hp.gpus().get(j)).nccl().gbps(), 1e-9);
+                }
+            }
+        }
+    }
+
     @Test
     void aFourGpuBoardHasFourGpusAndNoNvswitch() {
         String row = String.join("\t", "x", "", "NREL", "H100-SXM5-80GB", "%d", "hgx4", "%d", "2", "200", "-",
@@ -68,5 +95,8 @@ class HgxFourGpuBoardTest {
         assertThrows(IllegalStateException.class, () -> SystemTable.parse(String.format(row, 8, 0)));
         assertThrows(IllegalStateException.class, () -> SystemTable.parse(String.format(row, 4, 4)));
         assertEquals(1, SystemTable.parse(String.format(row, 4, 0)).size());
+        String switched = row.replace("hgx4", "hgx4_switched");
+        assertThrows(IllegalStateException.class, () -> SystemTable.parse(String.format(switched, 4, 0)));
+        assertEquals(1, SystemTable.parse(String.format(switched.replace("\t2\t200", "\t4\t200"), 4, 0)).size());
     }
 }

@@ -57,7 +57,7 @@ public final class RunSettings {
         }
         Optional<String> transport = HeaderPcie.runTransport(d, c.topology().hostCount(), settings);
         Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings)
-                .or(() -> NvlinkOnlyP2p.apply(c, settings));
+                .or(() -> NvlinkOnlyP2p.apply(d, c, settings));
         Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
         Optional<String> collNetOff = collNetOffFromLog(d, settings);
         return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""),

@@ -29,7 +29,7 @@ class NvlinkOnlyP2pTest {
     private static final String GATHER = "A-allgather-1x4xA100pcie-azure-ncv4-single-size.txt";
 
     private static Optional<String> vmRule(Dataset d, Map<String, String> settings) {
-        return NvlinkOnlyP2p.apply(ClusterGuesser.guess(d).orElseThrow(), settings);
+        return NvlinkOnlyP2p.apply(d, ClusterGuesser.guess(d).orElseThrow(), settings);
     }
 
     /**
@@ -53,6 +53,27 @@ class NvlinkOnlyP2pTest {
         assertTrue(vmRule(d, new HashMap<>(Map.of("NCCL_P2P_LEVEL", "SYS"))).isEmpty(), "a run's own setting wins");
         for (Dataset pair : Corpus.read(NC48)) {
             assertTrue(vmRule(pair, new HashMap<>()).isEmpty(), "the NC48 pair is one NVLink pair");
+        }
+    }
+
+    /**
+     * The VM's name is the evidence, not the GPU: the same file with its hardware line naming a bare-metal host of 4x
+     * A100 80GB PCIe in NVLink-bridged pairs (the cluster is still the config azure-nc96ads-a100-v4, ClusterGuesser's
+     * host for the GPU) gets no P2P level; the VM's names as Azure writes them all count.
+     */
+    @Test
+    void aBareA100PcieHostIsNotTheVm() throws Exception {
+        String hw = Corpus.read(NC96).get(1).header().text("hardware");
+        String text = Corpus.text(NC96).replace(hw, "bare-metal Supermicro server: 4x NVIDIA A100 80GB PCIe");
+        Dataset d = MeasurementReader.read(NC96, text).get(1);
+        assertEquals(NvlinkOnlyP2p.NC_A100_V4, ClusterGuesser.guess(d).orElseThrow().topology().name());
+        assertTrue(vmRule(d, new HashMap<>()).isEmpty());
+        for (String name : List.of("Standard_NC96ads_A100_v4", "NC48ads A100 v4", "Azure NC A100 v4 series",
+                "AZHOP partition nc96v4", "ncv4 image")) {
+            assertTrue(NvlinkOnlyP2p.VM_TYPE.matcher(name.toLowerCase(java.util.Locale.ROOT)).find(), name);
+        }
+        for (String name : List.of("Standard_NC6s_v3", "NC24ads_A100_v3", "DGX A100", "ND96asr_v4")) {
+            assertFalse(NvlinkOnlyP2p.VM_TYPE.matcher(name.toLowerCase(java.util.Locale.ROOT)).find(), name);
         }
     }
 

@@ -10,6 +10,7 @@ import dev.collsim.validation.ingest.Dataset;
 import dev.collsim.validation.ingest.MeasurementReader;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -70,10 +71,10 @@ class NvlinkOnlyP2pTest {
         assertTrue(vmRule(d, new HashMap<>()).isEmpty());
         for (String name : List.of("Standard_NC96ads_A100_v4", "NC48ads A100 v4", "Azure NC A100 v4 series",
                 "AZHOP partition nc96v4", "ncv4 image")) {
-            assertTrue(NvlinkOnlyP2p.VM_TYPE.matcher(name.toLowerCase(java.util.Locale.ROOT)).find(), name);
+            assertTrue(NvlinkOnlyP2p.VM_TYPE.matcher(name.toLowerCase(Locale.ROOT)).find(), name);
         }
         for (String name : List.of("Standard_NC6s_v3", "NC24ads_A100_v3", "DGX A100", "ND96asr_v4")) {
-            assertFalse(NvlinkOnlyP2p.VM_TYPE.matcher(name.toLowerCase(java.util.Locale.ROOT)).find(), name);
+            assertFalse(NvlinkOnlyP2p.VM_TYPE.matcher(name.toLowerCase(Locale.ROOT)).find(), name);
         }
     }
 

@@ -61,13 +61,17 @@ import java.util.Objects;
  *                           lowest over the nodes ({@link RingSwitchHops}; read by {@code perf.PcieSwitchHop})
  * @param nodeNicPortBw      the same NICs' port speeds summed, not held to their PCIe links, GB/s: what NCCL's search
  *                           sees of a NIC (its net speed; {@code perf.RingChannelRate}); 0 on one node
+ * @param ringShmOneWay      the ring graph's orders on the weakest node have SHM hops and no GPU both sends and
+ *                           receives over SHM, so every GPU's PCIe link carries SHM one way ({@link RingShmDirections});
+ *                           false when some GPU's link carries it both ways. Sets the SHM share of the link
+ *                           ({@code perf.ShmLinkShare})
  */
 public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalRanks, int minLocalRanks, int minSm,
         int maxSm, CpuKind cpu, boolean hasNvSwitch, boolean nvlsSupport, int runtimeChannels, int nvlsChannels,
         int p2pChannels, ScaleUp scaleUp, double nodeNicBw, double gpuPathBw, int nicsPerNode, NetworkClass netClass,
         NicVendor nicVendor, double nodeNetBw, double ringPathBw, double pairPathBw, int gpuPcieGen,
         NvlsTuning nvlsTuning, int localNetsPerGpu, GraphSummary nvlsTimeGraph, double ringSwitchHops,
-        double nodeNicPortBw) {
+        double nodeNicPortBw, boolean ringShmOneWay) {
 
     /** Validates. */
     public ChannelPlan {

@@ -144,7 +144,7 @@ public final class ChannelSearch {
                 RuntimeChannels.p2pChannels(runtime, settings), agreed.scaleUp, multi ? agreed.nodeNicBw : 0,
                 agreed.gpuPathBw, agreed.nics, topo.networkClass(), topo.nicVendor(), multi ? agreed.netBw : 0,
                 agreed.ringPathBw, agreed.pairPathBw, agreed.gpuPcieGen, nvls, agreed.localNets, nvlsTime,
-                agreed.switchHops, multi ? agreed.nicPortBw : 0);
+                agreed.switchHops, multi ? agreed.nicPortBw : 0, agreed.shmOneWay);
     }
 
     /** Node signature: GPUs used (host offset, local index) and the hosts' digests. */
@@ -163,7 +163,7 @@ public final class ChannelSearch {
     private record NodeResult(GraphSet graphs, CpuKind cpu, boolean hasNvSwitch, ScaleUp scaleUp,
             double nodeNicBw, double gpuPathBw, int nics, double netBw, double minNetBw, double ringPathBw,
             double pairPathBw, int gpuPcieGen, int localNets, GraphSummary nvlsTime, double switchHops,
-            double nicPortBw) {
+            double nicPortBw, boolean shmOneWay) {
     }
 
     private static NodeResult searchNode(HostModel h, boolean multi, NcclSettings s, NcclVersion v, int nvlMinor) {
@@ -201,7 +201,8 @@ public final class ChannelSearch {
                 h.physicalScaleUp(), nicBw, pathBw, local.length, StagedNetPaths.nodeBw(h, nicBw), h.minLocalNetBw(),
                 CpuPathRates.ring(h, ringSearch.orders()), CpuPathRates.pair(h), h.gpuPcieGen(), h.localNetCountByBw(),
                 nvlsTime, RingSwitchHops.share(h, ringSearch.orders()),
-                Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum());
+                Arrays.stream(local).mapToDouble(n -> h.nicSpeed[n]).sum(),
+                RingShmDirections.oneWay(h, ringSearch.orders(), s));
     }
 
     private static NodeResult agree(List<NodeResult> rs) {
@@ -218,7 +219,8 @@ public final class ChannelSearch {
                     Math.min(a.netBw, r.netBw), Math.min(a.minNetBw, r.minNetBw), Math.min(a.ringPathBw, r.ringPathBw),
                     Math.min(a.pairPathBw, r.pairPathBw), Math.min(a.gpuPcieGen, r.gpuPcieGen),
                     Math.min(a.localNets, r.localNets), min(a.nvlsTime, r.nvlsTime),
-                    Math.min(a.switchHops, r.switchHops), Math.min(a.nicPortBw, r.nicPortBw));
+                    Math.min(a.switchHops, r.switchHops), Math.min(a.nicPortBw, r.nicPortBw),
+                    a.shmOneWay && r.shmOneWay);
         }
         return a;
     }

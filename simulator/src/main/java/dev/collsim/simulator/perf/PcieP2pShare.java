@@ -36,6 +36,8 @@ import dev.collsim.simulator.channel.ChannelPlan;
  *   median 1.076; leaving each file out: 1.087 (the 4x RTX 4090 box out: it is then 1.0 % fast), 1.096 (the
  *   tinybox out: 3.5 % fast), 1.067 (the A100 out: 4.4 % slow, where NCCL's figure left it 12.7 % slow)
  * </pre>
+ * The A100 run is P2P only if its VM allowed P2P across the NVLink pairs; compare now takes that VM type to refuse it
+ * ({@code validation.compare.NvlinkOnlyP2p}) and times the run over SHM, one-way; without it the median is 1.067.
  * Two hosts of different builders (an 8-GPU RTX 4090 server and the tinybox) agree within 1.7 %, and both headers
  * state about 50 GB/s of bidirectional P2P per pair, 25 each way. 1.076 x 24 = 25.8 GB/s is 0.82 of the raw link and
  * 0.90 of the 256-byte TLP ceiling. Gen5: the two P2P rings of RTX PRO 6000 (A-allreduce-1x4xRTXPRO6000-dual-turin-

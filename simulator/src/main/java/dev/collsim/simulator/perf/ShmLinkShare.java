@@ -14,7 +14,10 @@ import dev.collsim.topology.paths.PathFinder;
  * The share of a GPU's PCIe link that NCCL's SHM transport moves per direction on one host, by the direction pattern
  * of each GPU's traffic: a GPU whose kernel stores to host memory and loads from host memory in the same step
  * (duplex) moves {@link #duplexShare} of the link's rate each way; one that only stores or only loads (one-way) moves
- * the whole rate. The call runs at its busiest GPU's pattern.
+ * the whole rate. The call runs at its busiest GPU's pattern. Which GPUs store and which load comes from the ring
+ * graph's orders, hop by hop ({@link ChannelPlan#ringShmOneWay}): where only some hops are SHM (NVLink pairs joined
+ * through the CPU, P2P across them refused) and one order runs on every channel, each GPU only stores or only loads
+ * over SHM: one-way, whatever the collective; the patterns below are those of a ring whose every hop is SHM.
  *
  * <p>What NCCL does. A pair farther apart than the P2P level ({@link #shm}) is routed through the CPU and connected
  * by SHM (NCCL 2.30.7 {@code src/graph/paths.cc ncclTopoComputePaths}, {@code addInterStep}). SHM puts every
@@ -200,8 +203,9 @@ public final class ShmLinkShare {
      * @param a     algorithm
      * @param p     protocol (LL128 reads every line twice: {@link #LL128_READS_PER_LINE})
      * @param chain true for the one-host Tree AllReduce chain ({@link IntraNodeChain})
-     * @return {@link #duplexShare} for a Ring (but a 2-rank Broadcast or Reduce, one-way, and a 2-rank AllGather or
-     *         ReduceScatter, {@link #alternatingShare}), {@link #chainShare} for the Tree chain over SHM on one host
+     * @return {@link #duplexShare} for a Ring (but a 2-rank Broadcast or Reduce, one-way, a 2-rank AllGather or
+     *         ReduceScatter, {@link #alternatingShare}, and a ring whose orders leave every GPU's link one way,
+     *         {@link ChannelPlan#ringShmOneWay}: one-way), {@link #chainShare} for the Tree chain over SHM on one host
      *         of at least 2 ranks, each times {@link #ll128Reload} for LL128; for a duplex Ring/LL128 the lower of
      *         that and the loop's steps ({@link ShmRingPhases#ll128RingFactor}); 1 otherwise
      */
@@ -216,6 +220,9 @@ public final class ShmLinkShare {
         }
         if (pair && (func == Collective.ALL_GATHER || func == Collective.REDUCE_SCATTER)) {
             return alternatingShare(plan) * ll128Reload(p, Pattern.ALTERNATING);
+        }
+        if (!chain && plan.ringShmOneWay()) {
+            return ll128Reload(p, Pattern.ONE_WAY);
         }
         if (!chain && p == Protocol.LL128) {
             return ShmRingPhases.ll128RingFactor(func, plan.nRanks(), duplexShare(plan));

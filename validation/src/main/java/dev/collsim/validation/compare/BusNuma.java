@@ -2,6 +2,7 @@ package dev.collsim.validation.compare;
 
 import dev.collsim.topology.Cpu;
 import dev.collsim.topology.Gpu;
+import dev.collsim.topology.PathType;
 import dev.collsim.topology.Topology;
 import dev.collsim.topology.paths.PathFinder;
 import dev.collsim.validation.ingest.Dataset;
@@ -104,7 +105,9 @@ final class BusNuma {
      * The ranks' GPUs on host 0 of {@code topo}, each on the NUMA node its bus says (the first unused GPU local to
      * that node), with one assumption line; empty unless the run is on one host, the header says two sockets or NUMA
      * nodes, every rank line gives a bus of segment 0, the ranks' buses fall on both halves, and host 0 has exactly
-     * two CPU nodes with enough GPUs local to each.
+     * two CPU nodes with enough GPUs local to each. Where the header says no two GPUs share a PCIe switch
+     * ({@link HeaderPcie#noSharedSwitch}), a GPU sharing none with the ranks placed before it is taken first (the
+     * catalog's 8x L40S puts two GPUs behind each switch, PIX to NCCL, where the FarmShare host's pairs are NODE).
      */
     static Optional<List<Gpu>> place(Dataset d, Topology topo, List<String> assumptions) {
         List<RankInfo> lines = d.ranks();
@@ -130,18 +133,28 @@ final class BusNuma {
         PathFinder paths = PathFinder.of(topo);
         List<Gpu> placed = new ArrayList<>();
         Set<Gpu> used = new HashSet<>();
+        boolean apart = HeaderPcie.noSharedSwitch(d);
         for (int r = 0; r < node.length; r++) {
             Cpu want = cpus.get(node[r]);
-            Optional<Gpu> g = topo.gpusOf(0).stream().filter(x -> !used.contains(x))
-                    .filter(x -> local(paths, x, cpus) == want).findFirst();
+            List<Gpu> free = topo.gpusOf(0).stream().filter(x -> !used.contains(x))
+                    .filter(x -> local(paths, x, cpus) == want).toList();
+            Optional<Gpu> g = free.stream().filter(x -> !apart || placed.stream().noneMatch(y -> sharesSwitch(paths,
+                    x, y))).findFirst().or(() -> free.stream().findFirst());
             if (g.isEmpty()) {
                 return Optional.empty();
             }
             used.add(g.get());
             placed.add(g.get());
         }
-        assumptions.add(text(lines, node));
+        assumptions.add(text(lines, node) + (apart ? "; no two of them behind one PCIe switch, as the header says"
+                : ""));
         return Optional.of(placed);
+    }
+
+    /** @return true when the two GPUs' path stays below the CPU (PIX or PXB: one or more PCIe switches) */
+    private static boolean sharesSwitch(PathFinder paths, Gpu a, Gpu b) {
+        PathType t = paths.path(a, b).type();
+        return t == PathType.PIX || t == PathType.PXB;
     }
 
     private static Cpu local(PathFinder paths, Gpu g, List<Cpu> cpus) {

@@ -39,6 +39,12 @@ public final class HeaderPcie {
      * of NVIDIA/nccl#2441, whose topology dump shows no NVLink); "no NVLink bridge info" says nothing.
      */
     static final Pattern NO_BRIDGE = Pattern.compile("\\b(?:no|without(?: an?)?) nvlink bridges?\\b(?! info)");
+    /**
+     * "no two GPUs behind one PCIe switch", "no PCIe switch between the GPUs" ({@code nvidia-smi topo -m} NODE or SYS
+     * between every pair): {@link BusNuma#place} then keeps the ranks' GPUs off a shared switch of the catalog host.
+     */
+    private static final Pattern NO_SHARED_SWITCH = Pattern.compile(
+            "\\bno two gpus (?:behind|under|on) (?:one|a|the same) (?:pcie )?switch\\b|\\bno pcie switch\\b");
     private static final Pattern NO_P2P = Pattern.compile("\\bp2p (not supported|unavailable)\\b");
     /**
      * "P2P over PCIe not supported", "PCIe P2P unavailable": the GPUs reach each other peer to peer over NVLink only
@@ -58,6 +64,11 @@ public final class HeaderPcie {
     /** @return true when the header puts the host's GPUs behind one PCIe switch */
     static boolean oneSwitch(Dataset d) {
         return ONE_SWITCH.matcher(text(d)).find();
+    }
+
+    /** @return true when the header says no two GPUs share a PCIe switch ({@link #NO_SHARED_SWITCH}) */
+    static boolean noSharedSwitch(Dataset d) {
+        return NO_SHARED_SWITCH.matcher(text(d)).find();
     }
 
     /** @return true when the header says the host's GPUs have no NVLink bridge ({@link #NO_BRIDGE}) */

@@ -41,7 +41,8 @@ public final class RunSettings {
     /**
      * A dataset's NCCL settings as the model takes them on a cluster (compare, and the accuracy and calibration series
      * through {@code calibration.SeriesBuilder}): the log's word on GPU Direct RDMA ({@link #gdrOffFromLog}), a GDR
-     * level on guessed paths ({@link #gdrLevelOnGuessedPaths}), P2P off from the header ({@link HeaderPcie#p2pOff}).
+     * level on guessed paths ({@link #gdrLevelOnGuessedPaths}), P2P off from the header ({@link HeaderPcie#p2pOff}),
+     * else P2P over NVLink only from the VM type ({@link NvlinkOnlyP2p}).
      *
      * @param d        the dataset
      * @param c        the cluster
@@ -58,7 +59,8 @@ public final class RunSettings {
             gdr = gdrLevelOnGuessedPaths(d, c, settings);
         }
         Optional<String> transport = HeaderPcie.runTransport(d, c.topology().hostCount(), settings);
-        Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings);
+        Optional<String> p2p = HeaderPcie.p2pOff(d, c.topology().hostCount(), settings)
+                .or(() -> NvlinkOnlyP2p.apply(d, c, settings));
         Optional<String> olderAmd = OlderAmdP2p.apply(d, c.topology(), settings);
         Optional<String> collNetOff = collNetOffFromLog(d, settings);
         return List.of(gdr.orElse(""), transport.orElse(""), p2p.orElse(""), olderAmd.orElse(""),

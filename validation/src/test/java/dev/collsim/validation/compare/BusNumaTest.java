@@ -62,6 +62,26 @@ class BusNumaTest {
                 + " CPU 1")), g.assumptions().toString());
     }
 
+    /**
+     * The 4-GPU companion (A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt, header line 5: NODE
+     * between every pair, no two GPUs behind one PCIe switch; buses 4a, 61 on node 0, ca, e1 on node 1). The catalog
+     * host puts GPUs 0-1, 2-3, 4-5, 6-7 behind one switch each, every switch on its own host bridge
+     * (PcieEightGpu.addL40s), so the ranks take GPUs 0, 2, 4, 6: PHB within a CPU node (NCCL 2.30.7
+     * {@code src/graph/paths.cc}: through the CPU, not a switch; NODE in nvidia-smi's words), SYS across; the first
+     * free GPUs (0, 1) would have been a PIX pair, P2P where the host's pair is SHM.
+     */
+    @Test
+    void l40sFourGpusKeepOffSharedSwitches() throws Exception {
+        Dataset d = Corpus.read("A-allreduce-1x4xL40S-pcie-farmshare-algo-proto-sweep-nccl2.29.txt").get(0);
+        assertTrue(HeaderPcie.noSharedSwitch(d));
+        ClusterGuess g = ClusterGuesser.guess(d).orElseThrow();
+        List<Gpu> r = g.ranks();
+        assertEquals(List.of(0, 2, 4, 6), r.stream().map(Gpu::index).toList());
+        PathFinder paths = PathFinder.of(g.topology());
+        assertEquals(PathType.PHB, paths.path(r.get(0), r.get(1)).type());
+        assertEquals(PathType.SYS, paths.path(r.get(1), r.get(2)).type());
+    }
+
     /** Run 1 ran on another node (oat-02) with buses 61 and e1: the same split. */
     @Test
     void l40sRunOnePairToo() throws Exception {

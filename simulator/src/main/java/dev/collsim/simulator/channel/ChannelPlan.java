@@ -100,7 +100,7 @@ public record ChannelPlan(GraphSet graphs, int nRanks, int nNodes, int maxLocalR
         return new ChannelPlan(graphs, nRanks, nNodes, maxLocalRanks, minLocalRanks, minSm, maxSm, cpu, hasNvSwitch,
                 nvlsSupport, runtimeChannels, nvlsChannels, p2pChannels, scaleUp, nodeNicBw, gpuPathBw, nicsPerNode,
                 netClass, nicVendor, bw, ringPathBw, pairPathBw, gpuPcieGen, nvlsTuning, localNetsPerGpu,
-                nvlsTimeGraph, ringSwitchHops, nodeNicPortBw);
+                nvlsTimeGraph, ringSwitchHops, nodeNicPortBw, ringShmOneWay);
     }
 
     /** @return ranks per node (NCCL's float ppn) */

@@ -54,7 +54,11 @@ import dev.collsim.simulator.tuning.TuningConstants;
  *
  * <p>Only the Simple protocol pays: its receiving proxy hands each step to the GPU through the connection's
  * head/tail counters, while LL and LL128 data carries its own flags that the receiving GPU polls directly. LL pays
- * instead for its send FIFO in host memory, once per hop ({@link LlSendFifo}).
+ * instead for its send FIFO in host memory, once per hop ({@link LlSendFifo}). LL and LL128 use the same 8 slots
+ * (NCCL 2.26.6 {@code src/device/prims_ll128.h waitSend}; {@code sendProxyProgress} {@code transmitted < done +
+ * NCCL_STEPS}), but a Ring's step k needs step k - 8's slot only after 8 ring steps of its own, NCCL's LL128 hops
+ * 7 x 1.9 + 4.0 us on two nodes of 8, about the slot cycle: a wait of a few us a call, not charged (docs/accuracy.md,
+ * "Ring/LL128 between nodes at 1-16 MiB").
  * Measured on 2 x 2 DGX H100 (public dataset A-allreduce-2x2xH100-dgx-ib.txt): Ring/LL AllReduce at 8 B takes
  * 16 us for its 6 ring steps, which leaves no room for a 10 us step per LL step.
  *

@@ -37,11 +37,11 @@ public final class HeaderNcclVersion {
 
     /**
      * @param d the dataset
-     * @return the release the run is taken to have used: the one it states, else the one current at its date
-     *         ({@link NcclRelease#currentAt}), else {@link NcclRelease#UNKNOWN}
+     * @return the release the run is taken to have used ({@link Dataset#runRelease}): the one it states, else the one
+     *         current at its date ({@link NcclRelease#currentAt}), else {@link NcclRelease#UNKNOWN}
      */
     public static NcclRelease release(Dataset d) {
-        return d.ncclRelease().known() ? d.ncclRelease() : NcclRelease.currentAt(d.header().text("date"));
+        return d.runRelease();
     }
 
     /**

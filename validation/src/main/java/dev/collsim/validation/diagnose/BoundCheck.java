@@ -40,6 +40,26 @@ final class BoundCheck implements Check {
      */
     static final long MARGINAL_FROM_BYTES = 1L << 20;
 
+    /** Share of the achievable bound below which a run is far below it: half ({@link Bounds#achievable}). */
+    static final double FAR_BELOW_SHARE = 0.5;
+
+    /**
+     * @param s a subject
+     * @return the achievable bound ({@link Bounds#achievable}) when the run is judged on bandwidth (not a footer alone,
+     *         2 ranks or more, a summary or a sweep reaching {@link #BANDWIDTH_BOUND_BYTES}) and its peak busbw is
+     *         under {@link #FAR_BELOW_SHARE} of it; empty otherwise
+     */
+    static OptionalDouble farBelow(Subject s) {
+        Dataset d = s.dataset();
+        double peak = d.peakBusBw().orElse(Double.NaN);
+        if (d.kind() == DatasetKind.FOOTER_ONLY || Double.isNaN(peak) || d.nRanks() < 2 || d.kind() != DatasetKind.SUMMARY
+                && d.largest().map(p -> p.sizeBytes() < BANDWIDTH_BOUND_BYTES).orElse(false)) {
+            return OptionalDouble.empty();
+        }
+        OptionalDouble bound = Bounds.achievable(s);
+        return bound.isPresent() && peak < FAR_BELOW_SHARE * bound.getAsDouble() ? bound : OptionalDouble.empty();
+    }
+
     @Override
     public List<Finding> run(Subject s) {
         List<Finding> out = new ArrayList<>();
@@ -94,7 +114,7 @@ final class BoundCheck implements Check {
         OptionalDouble bound = Bounds.achievable(s);
         if (bound.isEmpty()) {
             out.add(unjudged(s, peak, at));
-        } else if (peak < 0.5 * bound.getAsDouble()) {
+        } else if (peak < FAR_BELOW_SHARE * bound.getAsDouble()) {
             List<Finding.Evidence> ev = new ArrayList<>(at);
             if (!s.singleHost() && s.nic().isPresent() && s.nic().get().line() > 0) {
                 ev.add(s.at(s.nic().get().line()));

@@ -28,6 +28,12 @@ public record Finding(Kind kind, Severity severity, String dataset, String messa
         TOO_FEW_CHANNELS,
         /** Inter-host traffic over TCP sockets (NET/Socket) instead of InfiniBand/RoCE verbs. */
         SOCKET_INSTEAD_OF_IB,
+        /**
+         * A run across hosts over RoCE far below its bound with NCCL's RoCE defaults left in place: one queue pair
+         * per connection (NCCL_IB_QPS_PER_CONNECTION unset), and before NCCL 2.21 GID index 0 (NCCL_IB_GID_INDEX
+         * unset). Candidate causes, not shown by the file.
+         */
+        ROCE_DEFAULTS,
         /** Network transfers staged through host memory: GPUDirect RDMA not used. */
         GDR_OFF,
         /** GPU-to-GPU traffic inside a host goes through the CPU (SHM transport, P2P disabled, SYS/PHB path). */

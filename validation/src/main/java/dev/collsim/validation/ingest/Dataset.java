@@ -100,6 +100,14 @@ public record Dataset(String file, String label, int line, DatasetKind kind, Col
         return notes.stream().filter(Note::isWarning).toList();
     }
 
+    /**
+     * @return the release the run is taken to have used: the one it states ({@link #ncclRelease}), else the one
+     *         current at its {@code #@ date} ({@link NcclRelease#currentAt}), else {@link NcclRelease#UNKNOWN}
+     */
+    public NcclRelease runRelease() {
+        return ncclRelease.known() ? ncclRelease : NcclRelease.currentAt(header.text("date"));
+    }
+
     /** @return GPUs per host (nRanks / nHosts), or nRanks when hosts are unknown */
     public int gpusPerHost() {
         return nHosts > 0 ? Math.max(1, nRanks / nHosts) : nRanks;

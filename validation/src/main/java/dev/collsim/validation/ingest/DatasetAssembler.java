@@ -120,14 +120,18 @@ final class DatasetAssembler {
 
     /**
      * The release the run states: its NCCL INFO log's {@code NCCL version} line, else nccl-tests'
-     * {@code nccl-library=} code, else the {@code #@ nccl_version} header.
+     * {@code nccl-library=} code, else the {@code #@ nccl_version} header: the part labelled for this run without its
+     * remarks, else its unlabelled part ({@link RunEnv#statementForRun}: {@code (a) 2.26.5 ...; (b) unknown} gives
+     * runs (a1) and (a2) 2.26.5 and runs (b1) and (b2) no release, which then take what a file that states none
+     * takes).
      */
     static NcclRelease release(RunContext ctx, NcclLog log, FileHeader header) {
         NcclRelease fromLog = NcclRelease.parse(log.version());
         if (fromLog.known()) {
             return fromLog;
         }
-        return ctx.library.known() ? ctx.library : NcclRelease.parse(header.text("nccl_version"));
+        return ctx.library.known() ? ctx.library : NcclRelease.parse(RunEnv.statementForRun(
+                header.text("nccl_version"), ctx.title));
     }
 
     static Map<String, String> env(FileHeader header, RunContext ctx, NcclLog log) {

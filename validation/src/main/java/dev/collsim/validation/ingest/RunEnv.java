@@ -8,13 +8,16 @@ import java.util.regex.Pattern;
 
 /**
  * Picks the NCCL settings that apply to one run out of a header's {@code env} text, which may list several runs
- * ({@code run1: NCCL_IB_DISABLE=1 ...; run2: ...} or {@code (a2) X=1 ; (b2) Y=2}).
+ * ({@code run1: NCCL_IB_DISABLE=1 ...; run2: ...} or {@code (a2) X=1 ; (b2) Y=2}), and the part of any other
+ * multi-run header text that applies to one run ({@link #textForRun}). A segment labelled with a letter alone
+ * ({@code (a) 2.26.5 ...; (b) unknown}) applies to the runs the file names with that letter and a number
+ * ({@code (a1)}, {@code (a2)}).
  */
 public final class RunEnv {
 
     private static final Pattern SETTING = Pattern.compile("\\b((?:NCCL|UCX|FI|CUDA|NVSHMEM|SHARP)_[A-Z0-9_]+)=([^\\s;)]+)");
     private static final Pattern LABEL = Pattern.compile(
-            "^\\s*(?:(runs?\\s*\\d+(?:\\s*/\\s*(?:run\\s*)?\\d+)*)|\\(([a-z]\\d)\\))\\s*:?", Pattern.CASE_INSENSITIVE);
+            "^\\s*(?:(runs?\\s*\\d+(?:\\s*/\\s*(?:run\\s*)?\\d+)*)|\\(([a-z]\\d?)\\))\\s*:?", Pattern.CASE_INSENSITIVE);
     private static final Pattern TITLE_RUN = Pattern.compile("\\brun\\s*(\\d+)|\\(([a-z]\\d)\\)", Pattern.CASE_INSENSITIVE);
 
     private RunEnv() {
@@ -66,9 +69,43 @@ public final class RunEnv {
         return sb.toString();
     }
 
+    /**
+     * What a multi-run header text states for one run: the segments labelled for it ({@code (b) unknown (NGC
+     * TensorFlow container)}, {@code run 1 not printed (the Dockerfile names v2.12.7-1 ...)}) without their remarks in
+     * parentheses, which name sources, containers and other runs rather than the run's own value; a text with no
+     * segment labelled for the run gives {@link #textForRun} (its unlabelled segments, remarks kept).
+     *
+     * @param text  header text, segments separated by ';'
+     * @param title the run's section title
+     * @return the run's own statement
+     */
+    public static String statementForRun(String text, String title) {
+        String runKey = runKey(title);
+        StringBuilder own = new StringBuilder();
+        for (String seg : (text == null ? "" : text).split(";")) {
+            Matcher l = LABEL.matcher(seg);
+            if (runKey != null && l.find() && matches((l.group(1) != null ? l.group(1) : l.group(2))
+                    .toLowerCase(Locale.ROOT), runKey)) {
+                own.append(withoutRemarks(seg)).append(';');
+            }
+        }
+        return own.length() > 0 ? own.toString() : textForRun(text, title);
+    }
+
+    /** @return the text without its parenthesized remarks, nested ones and one left open by a ';' split included */
+    private static String withoutRemarks(String seg) {
+        String t = seg;
+        for (String prev = ""; !t.equals(prev); ) {
+            prev = t;
+            t = t.replaceAll("\\([^()]*\\)", " ");
+        }
+        return t.replaceAll("\\([^()]*$", " ");
+    }
+
     private static boolean matches(String labels, String runKey) {
-        if (labels.length() == 2 && Character.isLetter(labels.charAt(0))) {
-            return labels.equals(runKey);
+        if (labels.length() <= 2 && Character.isLetter(labels.charAt(0))) {
+            return labels.length() == 1 ? runKey.length() == 2 && runKey.charAt(0) == labels.charAt(0)
+                    : labels.equals(runKey);
         }
         for (String n : labels.replaceAll("[^0-9/]", "").split("/")) {
             if (n.equals(runKey)) {

@@ -86,6 +86,20 @@ class HeaderNcclVersionTest {
     }
 
     /**
+     * The OCI 10 GiB file states its release per run (line 6: "(a) 2.26.5 ...; (b) unknown (NGC TensorFlow
+     * container)"): run (a2) (line 57) is 2.26.5, modelled with 2.28.9's tables under 2.26's rules; run (b2) (line
+     * 106) states none and its date (line 2, "(a) 2025 (...); (b) ~2023") is no one date: the default 2.30.7.
+     */
+    @Test
+    void aPerRunReleaseAppliesToItsOwnRunsOnly() {
+        List<Dataset> ds = Corpus.read("A-allreduce-1x8-2x8xA100-40GB-oci-bmgpu48-roce-10GiB.txt");
+        assertTrue(HeaderNcclVersion.line(ds.get(1), PER_FILE).startsWith("NCCL 2.28.9 modelled (file states 2.26.5)"));
+        assertEquals(NcclVersion.V2_30_7, HeaderNcclVersion.modelled(ds.get(3), PER_FILE));
+        assertEquals("NCCL 2.30.7 modelled (file states no release: the default)",
+                HeaderNcclVersion.line(ds.get(3), PER_FILE));
+    }
+
+    /**
      * The nc48v4 file (line 6: "#@ nccl_version: unknown"; line 2: "#@ date: 2023-07 (nvidia-smi on the page: Fri Jul
      * 14 2023)") states no release and its date carries a remark: the tables stay the default 2.30.7 while the P2P rule
      * reads 2023-07, whose newest release is 2.18.3 (v2.18.3-1 tagged 2023-06-14, v2.18.5-1 only 2023-08-23); the

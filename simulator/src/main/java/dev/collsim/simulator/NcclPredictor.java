@@ -198,7 +198,7 @@ public final class NcclPredictor implements CollectivePredictor {
     /** @return the physical bound, every algorithm allowed ({@link PhysicalBound#busBw(ChannelPlan, Collective)}) */
     @Override
     public double anyScheduleBoundBusBw(PredictionRequest r) {
-        return PhysicalBound.busBw(prepare(r).plan(), r.collective());
+        return PhysicalBound.busBw(prepare(r).boundPlan(), r.collective());
     }
 
     /**

@@ -64,6 +64,11 @@ public final class PreparedCommunicator {
     private final NcclVersion version;
     private final NcclSettings settings;
     private final ChannelPlan plan;
+    /**
+     * The searched plan before {@link StagedNetDuplex}: the physical bound is what the links carry at their physical
+     * speeds, and the staged share is a measured efficiency of the time, not a link speed.
+     */
+    private final ChannelPlan boundPlan;
     private final CostTable table;
     /** The table the time reads ({@link TimeTable}): {@code table} but the NVLS entries of the time's NVLS graph. */
     private final CostTable timeTable;
@@ -73,12 +78,13 @@ public final class PreparedCommunicator {
     /** True when {@code settings} carry the NCCL_PROTO=simple aws-ofi-nccl sets ({@link AwsOfiNcclProto}). */
     private final boolean pluginSimple;
 
-    private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, CostTable table,
-            CostTable timeBase, double copyScale, LeafGroups fabric, boolean pluginSimple) {
+    private PreparedCommunicator(NcclVersion version, NcclSettings settings, ChannelPlan plan, ChannelPlan boundPlan,
+            CostTable table, CostTable timeBase, double copyScale, LeafGroups fabric, boolean pluginSimple) {
         this.version = version;
         this.settings = settings;
         this.pluginSimple = pluginSimple;
         this.plan = plan;
+        this.boundPlan = boundPlan;
         this.table = table;
         this.timeTable = TimeTable.of(timeBase, plan.nvlsTimeGraph().withLatencyInter(0));
         this.copyScale = copyScale;
@@ -114,7 +120,8 @@ public final class PreparedCommunicator {
         // release (docs/nccl-releases.md item 27)
         int nvlMinor = Math.min(runMinor, version.minor());
         int physical = Math.max(nvlMinor, NcclVersion.V2_18_5.minor());
-        ChannelPlan plan = StagedNetDuplex.apply(ChannelSearch.search(topology, ranks, s, version, physical), s);
+        ChannelPlan unstaged = ChannelSearch.search(topology, ranks, s, version, physical);
+        ChannelPlan plan = StagedNetDuplex.apply(unstaged, s);
         ChannelPlan searched = nvlMinor == physical ? plan : ChannelSearch.search(topology, ranks, s, version, nvlMinor);
         TuningConstants constants = TuningConstants.of(version).forRun(runMinor);
         boolean reported = plan.graphs().ring().latencyInter() > 0 || plan.graphs().tree().latencyInter() > 0;
@@ -122,7 +129,7 @@ public final class PreparedCommunicator {
         boolean withLatency = reported && NetPluginLatency.readBy(runMinor);
         CostTable choice = searched == plan && !withLatency ? timeBase : NcclTuningModel.tune(input(searched,
                 withLatency ? searched.graphs() : searched.graphs().withLatencyInter(0), s, constants));
-        return new PreparedCommunicator(version, s, plan, choice, timeBase, LocalCopy.scale(ranks.get(0)),
+        return new PreparedCommunicator(version, s, plan, unstaged, choice, timeBase, LocalCopy.scale(ranks.get(0)),
                 LeafGroups.limiting(topology, ranks).orElse(null), pluginSimple);
     }
 
@@ -274,7 +281,7 @@ public final class PreparedCommunicator {
      *         ({@link PhysicalBound}, lowered to the leaf uplinks' {@link FabricBound}; infinity for one rank)
      */
     public double physicalBoundBusBw(Collective c) {
-        return Math.min(PhysicalBound.busBw(plan, c, settings.algo(), settings.collnetEnable()
+        return Math.min(PhysicalBound.busBw(boundPlan, c, settings.algo(), settings.collnetEnable()
                 || settings.patEnable() == 1, !c.hasNcclTuningModel()
                 || settings.proto().allows(c, Protocol.SIMPLE)), fabric == null ? Double.POSITIVE_INFINITY
                 : fabric.busBw(c, settings, false));
@@ -347,5 +354,10 @@ public final class PreparedCommunicator {
     /** @return the channel plan (the simulator's own use and tests) */
     ChannelPlan plan() {
         return plan;
+    }
+
+    /** @return the channel plan the physical bound reads: {@link #plan} before {@link StagedNetDuplex} */
+    ChannelPlan boundPlan() {
+        return boundPlan;
     }
 }

@@ -45,6 +45,21 @@ class StagedNetDuplexTest {
         assertEquals(ShmLinkShare.DUPLEX_SHARE, 0.666, 0.0, "the share this test's figure is worked from");
     }
 
+    /**
+     * The staged share is a measured efficiency, not a link speed: the physical bound keeps what the links carry at
+     * their physical speeds, the NIC's 200 Gb/s = 25 GB/s each way (the GPU's Gen4 x16 link moves 16 GT/s x 16 lanes
+     * x 128/130 / 8 = 31.5 GB/s each way, PCI Express Base Specification 4.0), where the time reads 15.98 (the links
+     * backend's property, LinksBackendPropertiesTest, found a links busbw above a bound lowered to the share).
+     */
+    @Test
+    void theBoundKeepsTheLinksFigure() {
+        Topology t = twoHosts();
+        PreparedCommunicator c = predictor.prepare(new PredictionRequest(t, t.gpus(), Collective.ALL_REDUCE, 1L << 30,
+                DataType.FLOAT, RedOp.SUM, NcclSettings.parse(Map.of("NCCL_NET_GDR_LEVEL", "LOC"))));
+        assertEquals(25.0, c.boundPlan().nodeNetBw(), 1e-9);
+        assertEquals(0.666 * 24, c.plan().nodeNetBw(), 1e-9);
+    }
+
     @Test
     void gdrOnKeepsTheNic() {
         assertEquals(25.0, nodeNetBw(Map.of("NCCL_NET_GDR_LEVEL", "SYS")), 1e-9);

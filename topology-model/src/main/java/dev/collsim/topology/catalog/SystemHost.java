@@ -23,9 +23,7 @@ import java.util.Objects;
  * split into {@code min(GPUs, NICs)} equal groups, each group under one PCIe switch of the GPU's generation (every
  * device on its own downstream bridge, so a GPU and a NIC of its group are PXB apart, as on the DGX boards), groups
  * spread evenly over the two sockets, NIC i on rail i (on an EFA host whose net plugin groups a GPU's EFA devices
- * into one device, that device: {@link OfiRailGroups}); on a board of GPU-NIC pairs ({@link SystemEntry.Layout#HGX_PIX},
- * GCP's A3 Ultra and A4) two GPUs and two NICs sit on each switch with no bridge between them (PIX), two switches per
- * socket; without GPUDirect (a virtual NIC, NCCL's socket transport) each
+ * into one device, that device: {@link OfiRailGroups}); without GPUDirect (a virtual NIC, NCCL's socket transport) each
  * GPU has its own switch and the NICs hang off the CPUs. A link on a CPU root port (a switch's uplink, a NIC on the
  * CPU) runs at the lower of the device's and the CPU's PCIe generation ({@link CpuModel#rootPort}): a p5's H100 and
  * its switches are Gen5, its EPYC 7R13 (Milan) root ports Gen4, so its uplinks are Gen4 x16. A NIC's own link runs at
@@ -106,8 +104,7 @@ public record SystemHost(SystemEntry entry) implements HostType {
         PcieGen rootGen = cpu.rootPort(gen);
         Cpu[] cpus = ctx.twoSockets(cpu, entry.cpu(), cpu.socketLink());
         NvSwitch nvs = ctx.nvSwitch(0, entry.nvSwitchChips());
-        boolean pairs = entry.layout() == SystemEntry.Layout.HGX_PIX;
-        int groups = pairs ? entry.gpus() / 2 : entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
+        int groups = entry.gpuDirect() ? Math.min(entry.gpus(), entry.nics()) : entry.gpus();
         int gpusPer = entry.gpus() / groups;
         int nicsPer = entry.gpuDirect() ? entry.nics() / groups : 0;
         int rails = OfiRailGroups.rails(entry, nicsPer);
@@ -117,20 +114,16 @@ public record SystemHost(SystemEntry entry) implements HostType {
             PcieSwitch top = ctx.pcieSwitch(sw++, k);
             ctx.pcie(cpus[k * 2 / groups], top, rootGen, 16);
             for (int j = 0; j < gpusPer; j++) {
-                PcieSwitch port = pairs ? top : ctx.pcieSwitch(sw++, -1);
-                if (!pairs) {
-                    ctx.pcie(top, port, gen, 16);
-                }
+                PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
+                ctx.pcie(top, bridge, gen, 16);
                 Gpu g = ctx.gpu(k * gpusPer + j, entry.gpu());
-                ctx.pcie(port, g, gen, m.pcieWidth());
+                ctx.pcie(bridge, g, gen, m.pcieWidth());
                 ctx.nvlink(g, nvs, m.nvlinks(), m.nvlink());
             }
             for (int j = 0; j < devices; j++) {
-                PcieSwitch port = pairs ? top : ctx.pcieSwitch(sw++, -1);
-                if (!pairs) {
-                    ctx.pcie(top, port, gen, 16);
-                }
-                ctx.pcie(port, nic(ctx, k * devices + j, rails), nicGen(gen), nicWidth());
+                PcieSwitch bridge = ctx.pcieSwitch(sw++, -1);
+                ctx.pcie(top, bridge, gen, 16);
+                ctx.pcie(bridge, nic(ctx, k * devices + j, rails), nicGen(gen), nicWidth());
             }
         }
         if (!entry.gpuDirect()) {

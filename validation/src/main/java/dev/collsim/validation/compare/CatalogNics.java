@@ -26,8 +26,8 @@ import java.util.OptionalInt;
  *       ({@code src/graph/search.cc}), so 4 NICs carry half of what 8 carry;</li>
  *   <li>a count of the NICs a Kubernetes pod is given ({@link HeaderNics#podCount}: "one NIC per worker Pod", "each
  *       pod's claim gives 2 GPUs and 2 RDMA NICs") wins over the node's ("A3 Ultra: 8x 400 Gb/s CX-7 per node"): NCCL
- *       in the pod sees only the claimed NICs. The first by rail are kept, on GCP's A3 Ultra and A4 the NICs beside
- *       GPU 0 (layout {@code hgx_pix}, two per PCIe switch), where a one-GPU pod's rank runs;</li>
+ *       in the pod sees only the claimed NICs. The first by rail are kept, NIC 0 the one beside GPU 0, where a one-GPU
+ *       pod's rank runs;</li>
  *   <li>a count above the catalog's leaves the catalog's NICs: such a figure may count ports or virtual functions
  *       ({@code 16x 100Gb RoCE RDMA VFs}).</li>
  * </ul>
